@@ -1,0 +1,3 @@
+from greenlint.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,27 @@
+"""The CallSite contract: one resolved TF/Keras call in a user's file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Span:
+    """1-based line and column (characters) of a call expression; `cell` for notebooks."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    cell: int | None = None  # 1-based code-cell index; line/column are then relative to the cell
+
+
+@dataclass(frozen=True)
+class CallSite:
+    path: str
+    span: Span
+    api: str  # canonical name, e.g. "tensorflow.keras.Sequential.fit"
+    features: dict[str, Any] = field(default_factory=dict)
+    # features holds the static facts: literal args by parameter name ("epochs": 10, ...),
+    # "loop_multiplier", "in_tf_function", "tensor_bytes", "receiver_kind", ...

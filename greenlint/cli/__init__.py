@@ -1,0 +1,51 @@
+"""The `greenlint` command line: one entry point, one module per subcommand.
+
+Each module in this package named in COMMANDS defines `HELP`, `register(parser)` and
+`run(args) -> int`; heavy imports happen inside `run`, so `greenlint --help` stays fast.
+Exit codes follow ruff: 0 clean, 1 findings, 2 error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from greenlint import __version__
+
+COMMANDS = ("check", "calls", "rule", "kb", "measure", "calibrate", "lsp")
+
+
+def _load(name: str):
+    return importlib.import_module(f"greenlint.cli.{name}_cmd")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="greenlint",
+        description="Energy linter for TensorFlow/Keras code. `greenlint PATH...` is `greenlint check PATH...`.",
+    )
+    parser.add_argument("--version", action="version", version=f"greenlint {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        module = _load(name)
+        sp = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.register(sp)
+        sp.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version"):
+        argv.insert(0, "check")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args._run(args) or 0)
+    except KeyboardInterrupt:
+        print("greenlint: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,1 @@
+"""Energy predictions for call sites (see prediction.py for the contract)."""
