@@ -1,0 +1,219 @@
+"""The TF/Keras API catalog, loaded from `data/catalog/` without TensorFlow.
+
+The shipped file (`python -m greenlint.catalog.generate` writes it) maps canonical names to
+compact entries::
+
+    {"k": "module|class|function",   # kind
+     "a": [alias, ...],              # other public paths reaching the same object
+     "b": [base, ...],               # public base classes, canonical, MRO order (classes)
+     "p": [param, ...],              # parameter names in order, no self; "*args", "**kw", "*"
+     "r": "tensorflow.data.Dataset", # return class, where known
+     "m": {method: [param, ...]},    # methods the class defines (or inherits from private bases)
+     "mr": {method: return class}}   # their return classes, where known
+
+A method is `<class>.<name>` and belongs to the nearest class in the MRO listing it.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from greenlint.catalog import kinds
+from greenlint.catalog.names import _collapse_prefix, is_tf_name, normalise_name, strip_call_parens
+from greenlint.paths import DATA_DIR
+
+CATALOG_FILE = "catalog.json.gz"
+
+
+class CatalogError(Exception):
+    """The catalog file is missing or malformed."""
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """One public TF/Keras symbol; for a method, `defined_in` is the class that provides it."""
+
+    name: str
+    kind: str  # module | class | function | method
+    aliases: tuple[str, ...] = ()
+    bases: tuple[str, ...] = ()
+    methods: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()
+    returns: str | None = None
+    defined_in: str | None = None
+
+
+class Catalog:
+    """Canonical names, signatures, bases and factory return types of the TF/Keras API."""
+
+    def __init__(self, payload: dict):
+        self.versions: dict[str, str] = payload.get("versions", {})
+        self._symbols: dict[str, dict] = payload["symbols"]
+
+    @functools.cached_property
+    def _aliases(self) -> dict[str, str]:
+        index = {name: name for name in self._symbols}
+        for name, entry in self._symbols.items():
+            for alias in entry.get("a", ()):
+                index.setdefault(alias, name)
+        return index
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._symbols
+
+    def __len__(self) -> int:
+        return len(self._symbols)
+
+    # -- names -----------------------------------------------------------------------------
+    def canonical(self, name: str) -> str | None:
+        """The canonical API name of a dotted name or raw signature; None if not TF/Keras.
+
+        Call chains follow factory return types (``tensorflow.data.Dataset.from_tensor_slices
+        .batch`` -> ``tensorflow.data.Dataset.batch``). A TF/Keras name the catalog cannot
+        resolve gets the rule-based `normalise_name` form.
+        """
+        try:
+            dotted = strip_call_parens(name) if "(" in name or "[" in name else name.strip()
+        except ValueError:
+            return None
+        dotted = _collapse_prefix(dotted.replace(" ", ""))
+        if not is_tf_name(dotted):
+            return None
+        found = self._walk(dotted)
+        if found is not None:
+            return found
+        ruled = normalise_name(dotted)
+        return self._walk(ruled) or ruled
+
+    def _walk(self, dotted: str) -> str | None:
+        """Resolve the longest known prefix, then each further segment as a member."""
+        parts = dotted.split(".")
+        for i in range(len(parts), 0, -1):
+            current = self._aliases.get(".".join(parts[:i]))
+            if current is not None:
+                break
+        else:
+            return None
+        for segment in parts[i:]:
+            current = self._member(current, segment)
+            if current is None:
+                return None
+        return current
+
+    def _member(self, owner: str, segment: str) -> str | None:
+        entry = self._symbols.get(owner)
+        if entry is None:  # a method: continue on what it returns
+            cls = self.returns(owner)
+            return self.resolve_method(cls, segment) if cls else None
+        kind = entry["k"]
+        if kind == "class":
+            found = self.resolve_method(owner, segment)
+            if found is None:
+                # FECoM writes an instance by its class: `Sequential(x).numpy` calls the model.
+                produced = self.returns(f"{owner}.__call__")
+                found = self.resolve_method(produced, segment) if produced else None
+            return found
+        if kind == "function" and entry.get("r"):
+            return self.resolve_method(entry["r"], segment)
+        return None
+
+    # -- lookups ---------------------------------------------------------------------------
+    def symbol(self, name: str) -> Symbol | None:
+        """The symbol for a canonical (or alias) name, methods included; None if unknown."""
+        canonical = self._aliases.get(name) or self.canonical(name)
+        if canonical is None:
+            return None
+        entry = self._symbols.get(canonical)
+        if entry is not None:
+            return Symbol(
+                name=canonical,
+                kind=entry["k"],
+                aliases=tuple(entry.get("a", ())),
+                bases=tuple(entry.get("b", ())),
+                methods=self._method_names(canonical) if entry["k"] == "class" else (),
+                params=tuple(entry.get("p", ())),
+                returns=entry.get("r"),
+            )
+        owner, _, method = canonical.rpartition(".")
+        provider = self._provider(owner, method)
+        if provider is None:
+            return None
+        provided = self._symbols[provider]
+        return Symbol(
+            name=canonical,
+            kind="method",
+            params=tuple(provided["m"][method]),
+            returns=provided.get("mr", {}).get(method),
+            defined_in=provider,
+        )
+
+    def _method_names(self, cls: str) -> tuple[str, ...]:
+        names: set[str] = set()
+        for klass in (cls, *self._symbols[cls].get("b", ())):
+            names.update(self._symbols.get(klass, {}).get("m", ()))
+        return tuple(sorted(names))
+
+    def _provider(self, cls: str, method: str) -> str | None:
+        """The class in *cls*'s MRO (itself first) that provides *method*."""
+        entry = self._symbols.get(cls)
+        if entry is None or entry["k"] != "class":
+            return None
+        for klass in (cls, *entry.get("b", ())):
+            if method in self._symbols.get(klass, {}).get("m", ()):
+                return klass
+        return None
+
+    def resolve_method(self, cls: str, method: str) -> str | None:
+        """``<cls>.<method>`` if the class defines or inherits *method*, else None."""
+        cls = self._aliases.get(cls, cls)
+        return f"{cls}.{method}" if self._provider(cls, method) else None
+
+    def params(self, name: str) -> list[str]:
+        """Parameter names in order (no self; ``*args``/``**kwargs``/``*`` markers kept)."""
+        sym = self.symbol(name)
+        return list(sym.params) if sym else []
+
+    def returns(self, name: str) -> str | None:
+        """The canonical class a function, method or constructor call returns, if known."""
+        entry = self._symbols.get(name)
+        if entry is not None:
+            return name if entry["k"] == "class" else entry.get("r")
+        sym = self.symbol(name)
+        return sym.returns if sym else None
+
+    def is_subclass(self, cls: str, base: str) -> bool:
+        entry = self._symbols.get(cls)
+        return cls == base or (entry is not None and base in entry.get("b", ()))
+
+    # -- grouping for the predictor ----------------------------------------------------------
+    def kind(self, api: str) -> str:
+        """Coarse behaviour group of a canonical API (see `greenlint.catalog.kinds`)."""
+        return kinds.kind_of(self, api)
+
+    def family(self, api: str) -> str:
+        """Module-level group of a canonical API, e.g. ``tensorflow.keras.layers``."""
+        return kinds.family_of(self, api)
+
+
+def read_catalog(path: Path) -> Catalog:
+    """Read one catalog file; CatalogError names the file and the problem."""
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            payload = json.load(fh)
+    except FileNotFoundError as exc:
+        raise CatalogError(f"{path}: catalog file missing (run python -m greenlint.catalog.generate)") from exc
+    except (OSError, EOFError, ValueError) as exc:
+        raise CatalogError(f"{path}: not a readable gzip JSON catalog: {exc}") from exc
+    if not isinstance(payload, dict) or not isinstance(payload.get("symbols"), dict):
+        raise CatalogError(f"{path}: catalog has no 'symbols' mapping")
+    return Catalog(payload)
+
+
+@functools.lru_cache(maxsize=1)
+def load_catalog() -> Catalog:
+    """The bundled catalog (`data/catalog/catalog.json.gz`), read once per process."""
+    return read_catalog(DATA_DIR / "catalog" / CATALOG_FILE)

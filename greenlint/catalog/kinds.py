@@ -1,0 +1,211 @@
+"""Coarse groups of APIs for the predictor's fallback chain: kind (what the call does) and family.
+
+Kinds: layer-constructor, layer-call, model-construction, model-training, model-evaluation,
+model-inference, compile, data-pipeline, tensor-op, io, optimizer, loss-metric, config, other.
+Rules use the catalog's class hierarchy where the name is known and name patterns otherwise;
+the estimator API (gone from TensorFlow 2.16+, common in the measurements) is covered by names.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from greenlint.catalog.catalog import Catalog
+
+KINDS = (
+    "layer-constructor",
+    "layer-call",
+    "model-construction",
+    "model-training",
+    "model-evaluation",
+    "model-inference",
+    "compile",
+    "data-pipeline",
+    "tensor-op",
+    "io",
+    "optimizer",
+    "loss-metric",
+    "config",
+    "other",
+)
+
+MODEL = "tensorflow.keras.Model"
+LAYER = "tensorflow.keras.layers.Layer"
+DATASET = "tensorflow.data.Dataset"
+
+_TRAIN = {"fit", "fit_generator", "train", "train_on_batch", "train_step", "train_and_evaluate"}
+_EVALUATE = {"evaluate", "evaluate_generator", "test_on_batch", "test_step"}
+_INFER = {"predict", "predict_generator", "predict_on_batch", "predict_step", "__call__", "call", "serve"}
+_SAVE_LOAD = {
+    "save", "save_weights", "load_weights", "export", "export_saved_model", "export_savedmodel",
+    "restore", "write", "read", "to_json", "save_own_variables", "load_own_variables", "convert",
+}  # fmt: skip
+_ESTIMATOR_CLASS = re.compile(r"(Estimator|Classifier|Regressor|BoostedTrees\w*)$")
+_OPTIMIZER_CLASS = re.compile(r"Optimizer$|^(SGD|Adam\w*|Adagrad|Adadelta|Adamax|Nadam|RMSprop|Ftrl|Lion|Lamb)$")
+_LOSS_METRIC_MODULES = ("losses", "metrics")
+_IO_MODULES = ("tensorflow.io", "tensorflow.saved_model", "tensorflow.train", "tensorflow.keras.datasets",
+               "tensorflow.lite", "tensorflow.compat.v1.saved_model", "tensorflow.compat.v1.lite",
+               "tensorflow.compat.v1.train.Saver", "tensorflow.keras.models.load_model",
+               "tensorflow.keras.models.save_model", "tensorflow.keras.saving", "tensorflow.keras.utils.get_file",
+               "tensorflow.keras.utils.load_img", "tensorflow.audio", "tensorflow.summary")  # fmt: skip
+_CONFIG_MODULES = ("tensorflow.config", "tensorflow.distribute", "tensorflow.debugging", "tensorflow.profiler",
+                   "tensorflow.random.set_seed", "tensorflow.keras.mixed_precision", "tensorflow.keras.backend",
+                   "tensorflow.compat.v1.logging", "tensorflow.get_logger", "tensorflow.compat.v1.disable",
+                   "tensorflow.compat.v1.enable", "tensorflow.compat.v1.ConfigProto", "tensorflow.compat.v1.distribute")  # fmt: skip
+_DATA_MODULES = ("tensorflow.data", "tensorflow.compat.v1.data", "tensorflow.feature_column",
+                 "tensorflow.compat.v1.feature_column", "tensorflow.keras.preprocessing",
+                 "tensorflow.compat.v1.estimator.inputs", "tensorflow.estimator.inputs")  # fmt: skip
+_TENSOR_CLASSES = ("tensorflow.Tensor", "tensorflow.Variable", "tensorflow.RaggedTensor", "tensorflow.SparseTensor",
+                   "tensorflow.sparse.SparseTensor", "tensorflow.TensorArray", "tensorflow.experimental.numpy.ndarray")  # fmt: skip
+
+
+def _under(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") or name.startswith(p + "_") for p in prefixes)
+
+
+def _split(cat: Catalog, api: str) -> tuple[str | None, str]:
+    """(receiver class, member) if *api* is a method of a class, else (None, api)."""
+    owner, _, member = api.rpartition(".")
+    entry = cat._symbols.get(owner)
+    if entry is not None and entry["k"] == "class":
+        return owner, member
+    if not owner or api in cat:
+        return None, api
+    last = owner.rpartition(".")[2]
+    return (owner, member) if last[:1].isupper() else (None, api)
+
+
+def _class_kind(cat: Catalog, cls: str) -> str | None:
+    """The role of a class: model, layer, estimator, optimizer, loss-metric, dataset, tensor."""
+    if cat.is_subclass(cls, MODEL) or cls in ("tensorflow.keras.Sequential", "tensorflow.keras.Model"):
+        return "model"
+    if ".estimator." in cls and _ESTIMATOR_CLASS.search(cls.rpartition(".")[2]):
+        return "model"
+    if cat.is_subclass(cls, LAYER) or _under(cls, ("tensorflow.keras.layers", "tensorflow.compat.v1.layers")):
+        return "layer"
+    if cat.is_subclass(cls, DATASET) or _under(cls, ("tensorflow.data",)):
+        return "dataset"
+    last = cls.rpartition(".")[2]
+    if _under(cls, ("tensorflow.keras.optimizers", "tensorflow.compat.v1.train", "tensorflow.optimizers")) and (
+        _OPTIMIZER_CLASS.search(last) or cat.is_subclass(cls, "tensorflow.keras.optimizers.Optimizer")
+    ):
+        return "optimizer"
+    if any(f".{m}." in cls for m in _LOSS_METRIC_MODULES):
+        return "loss-metric"
+    if cls in _TENSOR_CLASSES or any(cat.is_subclass(cls, t) for t in _TENSOR_CLASSES):
+        return "tensor"
+    return None
+
+
+def kind_of(cat: Catalog, api: str) -> str:
+    """The coarse kind of a canonical API name (one of KINDS)."""
+    cls, member = _split(cat, api)
+    if cls is not None:
+        role = _class_kind(cat, cls)
+        if role == "model":
+            if member in _TRAIN:
+                return "model-training"
+            if member in _EVALUATE:
+                return "model-evaluation"
+            if member in _INFER:
+                return "model-inference"
+            if member == "compile":
+                return "compile"
+            if member in _SAVE_LOAD:
+                return "io"
+            return "model-construction" if member in ("add", "build", "summary", "pop") else "other"
+        if role == "layer":
+            if member == "__call__":
+                return "layer-call"
+            return "data-pipeline" if member == "adapt" else "other"
+        if role == "dataset":
+            return "data-pipeline"
+        if role == "optimizer":
+            return "optimizer"
+        if role == "loss-metric":
+            return "loss-metric"
+        if role == "tensor":
+            return "tensor-op"
+        if member in _SAVE_LOAD or _under(cls, _IO_MODULES):
+            return "io"
+        if member in _TRAIN:
+            return "model-training"
+        return "config" if _under(cls, _CONFIG_MODULES) else "other"
+    return _callable_kind(cat, api)
+
+
+def _callable_kind(cat: Catalog, api: str) -> str:
+    """Kind of a module-level function or a class constructor."""
+    last = api.rpartition(".")[2]
+    is_class = (api in cat and cat._symbols[api]["k"] == "class") or last[:1].isupper()
+    if is_class:
+        role = _class_kind(cat, api)
+        if role == "model":
+            return "model-construction"
+        if role == "layer":
+            return "layer-constructor"
+        if role in ("optimizer", "loss-metric"):
+            return role
+        if role == "dataset":
+            return "data-pipeline"
+        if role == "tensor":
+            return "tensor-op"
+    returned = cat.returns(api)
+    if returned and returned != api and _class_kind(cat, returned) == "model":
+        return "model-construction"  # load_model, applications, model_to_estimator
+    if _under(api, ("tensorflow.keras.applications",)) and last[:1].isupper():
+        return "model-construction"
+    if last in ("model_to_estimator",):
+        return "model-construction"
+    if last in _TRAIN:
+        return "model-training"
+    if _under(api, _CONFIG_MODULES):
+        return "config"
+    if _under(api, _IO_MODULES) or last.startswith(("save", "load", "read_", "write_", "decode_", "parse_")):
+        return "io"
+    if _under(api, _DATA_MODULES) or last.endswith("_dataset_from_directory") or last.endswith("_dataset"):
+        return "data-pipeline"
+    if any(f".{m}." in api for m in _LOSS_METRIC_MODULES) or "cross_entropy" in last:
+        return "loss-metric"
+    if _under(api, ("tensorflow.keras.optimizers", "tensorflow.compat.v1.train")):
+        return "optimizer"
+    if returned and _class_kind(cat, returned) == "tensor":
+        return "tensor-op"
+    if _is_op_module(api):
+        return "tensor-op"
+    return "other"
+
+
+_OP_MODULES = ("math", "nn", "linalg", "image", "random", "strings", "sparse", "ragged", "signal", "bitwise",
+               "experimental.numpy", "keras.ops", "keras.activations")  # fmt: skip
+
+
+def _is_op_module(api: str) -> bool:
+    module = api.rpartition(".")[0]
+    for prefix in ("tensorflow.compat.v1.", "tensorflow."):
+        if module + "." == prefix:
+            return True  # top-level tf.* functions are ops
+        if module.startswith(prefix) and any(
+            module[len(prefix) :] == m or module[len(prefix) :].startswith(m + ".") for m in _OP_MODULES
+        ):
+            return True
+    return False
+
+
+def family_of(cat: Catalog, api: str) -> str:
+    """The module a canonical API lives in (the longest module prefix), e.g. tensorflow.data."""
+    parts = api.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        prefix = ".".join(parts[:i])
+        entry = cat._symbols.get(prefix)
+        if entry is not None and entry["k"] == "module":
+            return prefix
+    # Unknown to the catalog (estimator, compat.v1.layers): the leading lower-case segments.
+    module = []
+    for part in parts[:-1]:
+        if part[:1].isupper():
+            break
+        module.append(part)
+    return ".".join(module) or api
