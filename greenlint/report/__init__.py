@@ -1,0 +1,68 @@
+"""Reporters: diagnostics rendered in the formats of `greenlint check --format`, and the
+call-site JSON of `greenlint calls`.
+
+`render(fmt, diagnostics, sources=..., statistics=...)` returns the whole output as one string.
+Diagnostics are sorted by (path, cell, line, column, code) first, so every format is
+deterministic. The human formats (concise, full, grouped) end with a one-line summary.
+`sources` maps each path to its text, or, for a notebook, to the list of its code-cell texts
+(indexed by `Span.cell - 1`); `full` uses it for context lines and shows none where it is absent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from greenlint.report.calls import CALLS_SCHEMA_VERSION, calls_json, calls_table
+from greenlint.report.rulemeta import RuleMeta
+
+FORMATS = ("concise", "full", "json", "json-lines", "sarif", "github", "grouped")
+
+__all__ = ["FORMATS", "CALLS_SCHEMA_VERSION", "RuleMeta", "render", "calls_json", "calls_table"]
+
+
+def render(
+    fmt: str,
+    diagnostics: Iterable,
+    *,
+    sources: Mapping[str, str | Sequence[str]] | None = None,
+    statistics: bool = False,
+    rules: Mapping[str, RuleMeta] | None = None,
+) -> str:
+    """Render `diagnostics` (greenlint.rules.diagnostic.Diagnostic) in format `fmt`.
+
+    With `statistics`, the output is a count per rule instead (JSON for json/json-lines).
+    `rules` maps code -> RuleMeta for SARIF's rule descriptors; by default it comes from the
+    rules registry, falling back to each diagnostic's own name and message.
+    """
+    from greenlint.report import location
+
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown output format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    ordered = sorted(diagnostics, key=location.sort_key)
+    if statistics:
+        from greenlint.report import stats
+
+        return stats.render(ordered, as_json=fmt in ("json", "json-lines"))
+    if fmt == "concise":
+        from greenlint.report import concise
+
+        return concise.render(ordered)
+    if fmt == "full":
+        from greenlint.report import full
+
+        return full.render(ordered, sources or {})
+    if fmt == "grouped":
+        from greenlint.report import grouped
+
+        return grouped.render(ordered)
+    if fmt == "github":
+        from greenlint.report import github
+
+        return github.render(ordered)
+    if fmt == "sarif":
+        from greenlint.report import sarif
+
+        return sarif.render(ordered, rules)
+    from greenlint.report import jsonfmt
+
+    return jsonfmt.render(ordered, lines=fmt == "json-lines")

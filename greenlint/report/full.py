@@ -1,0 +1,67 @@
+"""`full`: each diagnostic with its source context, a caret under the span and the fix title."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from greenlint.report.concise import line as header
+from greenlint.report.location import summary
+
+CONTEXT = 2  # lines shown before and after the span
+MAX_SPAN_LINES = 8  # longer spans are cut after this many lines
+TAB = 4
+
+
+def source_lines(sources: Mapping[str, str | Sequence[str]], path: str, cell: int | None) -> list[str] | None:
+    """The lines the span's line numbers refer to: the file's, or the notebook cell's."""
+    text = sources.get(path)
+    if text is None:
+        return None
+    if cell is not None:
+        if isinstance(text, str) or not 1 <= cell <= len(text):
+            return None
+        text = text[cell - 1]
+    elif not isinstance(text, str):
+        return None
+    return text.splitlines()
+
+
+def _underline(text: str, start: int, end: int) -> tuple[int, int]:
+    """Display offset and width of characters [start, end) (0-based) once tabs are expanded."""
+    offset = len(text[:start].expandtabs(TAB))
+    return offset, max(1, len(text[:end].expandtabs(TAB)) - offset)
+
+
+def _snippet(lines: list[str], d) -> list[str]:
+    span = d.span
+    if not 1 <= span.line <= len(lines):
+        return []
+    last = min(max(span.end_line, span.line), len(lines), span.line + MAX_SPAN_LINES - 1)
+    first_shown = max(1, span.line - CONTEXT)
+    last_shown = min(len(lines), last + CONTEXT)
+    gutter = len(str(last_shown))
+    pad = " " * gutter
+    out = [f"{pad} |"]
+    for number in range(first_shown, last_shown + 1):
+        text = lines[number - 1]
+        out.append(f"{number:>{gutter}} | {text.expandtabs(TAB)}".rstrip())
+        if span.line <= number <= last:
+            body_start = len(text) - len(text.lstrip())
+            start = span.column - 1 if number == span.line else body_start
+            end = span.end_column - 1 if number == span.end_line else len(text)
+            offset, width = _underline(text, start, max(end, start + 1))
+            marks = f"{' ' * offset}{'^' * width}"
+            out.append(f"{pad} | {marks} {d.code}" if number == last else f"{pad} | {marks}")
+    out.append(f"{pad} |")
+    return out
+
+
+def render(diagnostics, sources: Mapping[str, str | Sequence[str]]) -> str:
+    blocks = []
+    for d in diagnostics:
+        lines = source_lines(sources, d.path, d.span.cell)
+        block = [header(d), *(_snippet(lines, d) if lines else [])]
+        if d.fix is not None:
+            block.append(f"  = help: {d.fix.title}")
+        blocks.append("\n".join(block) + "\n")
+    return "\n".join([*blocks, summary(diagnostics) + "\n"])

@@ -1,0 +1,30 @@
+"""`github`: GitHub Actions workflow commands, one annotation per diagnostic."""
+
+from __future__ import annotations
+
+LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _prop(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def line(d) -> str:
+    span = d.span
+    level = LEVELS.get(d.severity, "warning")
+    props = [f"file={_prop(d.path)}"]
+    message = d.message
+    if span.cell is None:
+        props += [f"line={span.line}", f"col={span.column}", f"endLine={span.end_line}", f"endColumn={span.end_column}"]
+    else:  # cell-relative lines mean nothing to GitHub's view of the .ipynb file: say them in the text
+        message = f"cell {span.cell}:{span.line}:{span.column}: {message}"
+    props.append(f"title={_prop(d.code)}")
+    return f"::{level} {','.join(props)}::{_data(message)}"
+
+
+def render(diagnostics) -> str:
+    return "".join(line(d) + "\n" for d in diagnostics)

@@ -1,0 +1,28 @@
+"""Shared pieces of the reporters: ordering, positions and the summary line."""
+
+from __future__ import annotations
+
+
+def sort_key(diagnostic) -> tuple:
+    """Deterministic order: path, cell, line, column, code, message."""
+    span = diagnostic.span
+    return (diagnostic.path, span.cell or 0, span.line, span.column, diagnostic.code, diagnostic.message)
+
+
+def position(span) -> str:
+    """`line:col`, or `cell N:line:col` in a notebook (line relative to the cell)."""
+    where = f"{span.line}:{span.column}"
+    return f"cell {span.cell}:{where}" if span.cell is not None else where
+
+
+def one_line(message: str) -> str:
+    """A message on one line (human formats print one line per diagnostic)."""
+    return " ".join(message.split())
+
+
+def summary(diagnostics) -> str:
+    """The closing line of the human formats."""
+    n = len(diagnostics)
+    if not n:
+        return "All checks passed!"
+    return f"Found {n} diagnostic{'s' if n != 1 else ''}."

@@ -1,0 +1,61 @@
+"""SARIF output is valid against the official SARIF 2.1.0 schema (vendored, see SARIF_SCHEMA_NOTICE.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from greenlint.report import RuleMeta, render
+from tests.report.fixtures import DIAGNOSTICS, SOURCES
+
+SCHEMA = json.loads((Path(__file__).parent / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+VALIDATOR = jsonschema.Draft4Validator(SCHEMA, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
+
+
+def _sarif(diagnostics=DIAGNOSTICS, **kwargs) -> dict:
+    return json.loads(render("sarif", diagnostics, sources=SOURCES, **kwargs))
+
+
+@pytest.mark.parametrize("diagnostics", [DIAGNOSTICS, []], ids=["fixture", "empty"])
+def test_valid_against_the_schema(diagnostics):
+    VALIDATOR.validate(_sarif(diagnostics))
+
+
+def test_the_schema_rejects_a_broken_log():
+    log = _sarif()
+    log["runs"][0]["results"][0]["level"] = "warn"
+    assert not VALIDATOR.is_valid(log)
+
+
+def test_rules_results_and_regions():
+    run = _sarif()["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules] == ["GL001", "GL003", "GL101"]
+    for result in run["results"]:
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+    levels = {r["ruleId"]: r["level"] for r in run["results"]}
+    assert levels == {"GL001": "error", "GL003": "note", "GL101": "warning"}
+    multiline = run["results"][-1]["locations"][0]["physicalLocation"]
+    assert multiline["artifactLocation"]["uri"] == "src/train.py"
+    assert multiline["region"] == {"startLine": 10, "startColumn": 1, "endLine": 14, "endColumn": 2}
+    broken = run["results"][1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert broken == "src/broken%2C%20100%25.py"
+
+
+def test_notebook_cell_is_kept():
+    nb = _sarif()["runs"][0]["results"][0]["locations"][0]
+    assert nb["physicalLocation"]["properties"] == {"cell": 3}
+    assert nb["logicalLocations"] == [{"name": "cell 3", "kind": "notebookCell"}]
+
+
+def test_rule_metadata_from_the_caller():
+    meta = {"GL101": RuleMeta("energy-hotspot", "A call costs more energy than the threshold",
+                              full="Flags call sites whose predicted energy exceeds `hotspot-threshold-j`.")}
+    rules = _sarif(rules=meta)["runs"][0]["tool"]["driver"]["rules"]
+    hotspot = next(r for r in rules if r["id"] == "GL101")
+    assert hotspot["shortDescription"]["text"] == "A call costs more energy than the threshold"
+    assert hotspot["fullDescription"]["text"].startswith("Flags call sites")
+    VALIDATOR.validate(_sarif(rules=meta))
