@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from greenlint.report.units import joules
 
 #: Bump on any change that can break a reader (a field removed, renamed or retyped); adding a
 #: field does not bump it. Documented in docs/calls-json.md.
@@ -41,8 +40,14 @@ def calls_json(callsites_with_predictions: Iterable[tuple]) -> list[dict]:
     return [callsite_json(site, pred) for site, pred in sorted(callsites_with_predictions, key=_key)]
 
 
+def _joules(value: float | None) -> str:
+    from greenlint.rules.base import fmt_j
+
+    return "-" if value is None else fmt_j(value)
+
+
 def _interval(interval) -> str:
-    return "-" if not interval else f"{joules(interval[0])} – {joules(interval[1])}"
+    return "-" if not interval else f"{_joules(interval[0])} – {_joules(interval[1])}"
 
 
 def calls_table(callsites_with_predictions: Iterable[tuple]):
@@ -59,5 +64,5 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
         where = f"{obj['line']}:{obj['column']}"
         if obj["cell"] is not None:
             where = f"cell {obj['cell']}:{where}"
-        table.add_row(f"{obj['path']}:{where}", obj["api"], joules(obj["energy_j"]), _interval(obj["interval_j"]), obj["basis"])
+        table.add_row(f"{obj['path']}:{where}", obj["api"], _joules(obj["energy_j"]), _interval(obj["interval_j"]), obj["basis"])
     return table

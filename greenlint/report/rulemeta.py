@@ -9,10 +9,22 @@ from dataclasses import dataclass
 class RuleMeta:
     name: str  # kebab-case rule name
     short: str  # one-line description
-    full: str | None = None  # longer description (the rule doc's "What it does")
-    help_uri: str | None = None
+    full: str | None = None  # the rule doc's "What it does"
+    help_markdown: str | None = None  # the whole rule doc
+    level: str | None = None  # default severity: "error" | "warning" | "info"
 
 
 def from_registry() -> dict[str, RuleMeta]:
-    """Rule metadata from greenlint's rules registry; empty while no registry is available."""
-    return {}
+    """RuleMeta for every rule in greenlint's registry, by code."""
+    from greenlint.rules.registry import all_rules
+
+    return {
+        code: RuleMeta(
+            name=rule.name,
+            short=rule.summary() or rule.name,
+            full=rule.sections().get("What it does") or None,
+            help_markdown=rule.doc() or None,
+            level=rule.SEVERITY,
+        )
+        for code, rule in all_rules().items()
+    }

@@ -40,8 +40,10 @@ def _descriptor(code: str, meta: RuleMeta) -> dict:
     rule = {"id": code, "name": meta.name, "shortDescription": {"text": meta.short}}
     if meta.full:
         rule["fullDescription"] = {"text": meta.full}
-    if meta.help_uri:
-        rule["helpUri"] = meta.help_uri
+    if meta.help_markdown:
+        rule["help"] = {"text": meta.help_markdown, "markdown": meta.help_markdown}
+    if meta.level:
+        rule["defaultConfiguration"] = {"level": LEVELS.get(meta.level, "warning")}
     return rule
 
 

@@ -7,6 +7,7 @@ a fix, every severity, a file whose source is unknown, and characters GitHub mus
 from __future__ import annotations
 
 from greenlint.analysis.callsite import Span
+from greenlint.report import RuleMeta
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 
 TRAIN = """\
@@ -74,3 +75,15 @@ PARSE_ERROR = Diagnostic(
 )
 
 DIAGNOSTICS = [HOTSPOT_MULTILINE, PARSE_ERROR, NOTEBOOK, HOTSPOT_LOOP, INFO_SAME_LINE]
+
+#: Rule metadata for the SARIF snapshot (the registry's own is tested apart: its docs change).
+RULES = {
+    "GL001": RuleMeta("parse-error", "A file greenlint cannot parse", level="error"),
+    "GL101": RuleMeta(
+        "energy-hotspot",
+        "A call site predicted to cost more than a threshold",
+        full="Flags a call site whose predicted energy exceeds `hotspot-threshold-j`.",
+        help_markdown="## What it does\nFlags a call site whose predicted energy exceeds `hotspot-threshold-j`.",
+        level="warning",
+    ),
+}

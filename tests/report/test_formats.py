@@ -9,14 +9,14 @@ import pytest
 
 from greenlint import __version__
 from greenlint.report import FORMATS, render
-from tests.report.fixtures import DIAGNOSTICS, NOTEBOOK, PARSE_ERROR, SOURCES
+from tests.report.fixtures import DIAGNOSTICS, NOTEBOOK, PARSE_ERROR, RULES, SOURCES
 from tests.report.snapshot import assert_snapshot
 
 SUFFIX = {"json": "json", "json-lines": "jsonl", "sarif": "sarif.json"}
 
 
 def _render(fmt: str, diagnostics=DIAGNOSTICS, **kwargs) -> str:
-    text = render(fmt, diagnostics, sources=SOURCES, **kwargs)
+    text = render(fmt, diagnostics, sources=SOURCES, rules=RULES, **kwargs)
     return text.replace(f'"version": "{__version__}"', '"version": "<greenlint version>"')
 
 

@@ -8,15 +8,16 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from greenlint.report import RuleMeta, render
-from tests.report.fixtures import DIAGNOSTICS, SOURCES
+from greenlint.report import render
+from greenlint.rules.registry import all_rules
+from tests.report.fixtures import DIAGNOSTICS, RULES, SOURCES
 
 SCHEMA = json.loads((Path(__file__).parent / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft4Validator(SCHEMA, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
 
 
-def _sarif(diagnostics=DIAGNOSTICS, **kwargs) -> dict:
-    return json.loads(render("sarif", diagnostics, sources=SOURCES, **kwargs))
+def _sarif(diagnostics=DIAGNOSTICS, rules=RULES) -> dict:
+    return json.loads(render("sarif", diagnostics, sources=SOURCES, rules=rules))
 
 
 @pytest.mark.parametrize("diagnostics", [DIAGNOSTICS, []], ids=["fixture", "empty"])
@@ -52,10 +53,23 @@ def test_notebook_cell_is_kept():
 
 
 def test_rule_metadata_from_the_caller():
-    meta = {"GL101": RuleMeta("energy-hotspot", "A call costs more energy than the threshold",
-                              full="Flags call sites whose predicted energy exceeds `hotspot-threshold-j`.")}
-    rules = _sarif(rules=meta)["runs"][0]["tool"]["driver"]["rules"]
+    rules = _sarif()["runs"][0]["tool"]["driver"]["rules"]
     hotspot = next(r for r in rules if r["id"] == "GL101")
-    assert hotspot["shortDescription"]["text"] == "A call costs more energy than the threshold"
-    assert hotspot["fullDescription"]["text"].startswith("Flags call sites")
-    VALIDATOR.validate(_sarif(rules=meta))
+    assert hotspot["shortDescription"]["text"] == RULES["GL101"].short
+    assert hotspot["fullDescription"]["text"] == RULES["GL101"].full
+    assert hotspot["help"]["markdown"].startswith("## What it does")
+    unknown = next(r for r in rules if r["id"] == "GL003")  # not in RULES: described by its name
+    assert unknown == {"id": "GL003", "name": "unknown-energy", "shortDescription": {"text": "unknown-energy"}}
+
+
+def test_rule_metadata_from_the_registry():
+    log = _sarif(rules=None)
+    VALIDATOR.validate(log)
+    registry = all_rules()
+    for rule in log["runs"][0]["tool"]["driver"]["rules"]:
+        if rule["id"] in registry:
+            cls = registry[rule["id"]]
+            assert rule["name"] == cls.name
+            assert rule["shortDescription"]["text"] == (cls.summary() or cls.name)
+            assert rule["help"]["markdown"] == cls.doc()
+    assert "GL101" in registry and registry["GL101"].doc(), "the energy-hotspot rule documents itself"
