@@ -52,9 +52,9 @@ HOTSPOT_MULTILINE = Diagnostic(
 INFO_SAME_LINE = Diagnostic(
     path="src/train.py",
     span=Span(8, 2, 8, 28),
-    code="GL003",
-    name="unknown-energy",
-    message="no measurements for this API",
+    code="GL301",
+    name="small-batch-size",
+    message="`fit()` runs with the default batch size of 32",
     severity="info",
 )
 NOTEBOOK = Diagnostic(
@@ -69,7 +69,7 @@ PARSE_ERROR = Diagnostic(
     path="src/broken, 100%.py",
     span=Span(3, 1, 3, 2),
     code="GL001",
-    name="parse-error",
+    name="syntax-error",
     message="cannot parse: expected ':', got 'x'\n(file skipped)",
     severity="error",
 )
@@ -78,7 +78,7 @@ DIAGNOSTICS = [HOTSPOT_MULTILINE, PARSE_ERROR, NOTEBOOK, HOTSPOT_LOOP, INFO_SAME
 
 #: Rule metadata for the SARIF snapshot (the registry's own is tested apart: its docs change).
 RULES = {
-    "GL001": RuleMeta("parse-error", "A file greenlint cannot parse", level="error"),
+    "GL001": RuleMeta("syntax-error", "A file greenlint cannot parse", level="error"),
     "GL101": RuleMeta(
         "energy-hotspot",
         "A call site predicted to cost more than a threshold",

@@ -46,8 +46,8 @@ def test_concise_lines_and_order():
     assert _render("concise").splitlines() == [
         "notebooks/explore.ipynb:cell 3:3:9: GL101 " + NOTEBOOK.message,
         "src/broken, 100%.py:3:1: GL001 cannot parse: expected ':', got 'x' (file skipped)",
-        "src/train.py:8:2: GL003 no measurements for this API",
         "src/train.py:8:2: GL101 " + DIAGNOSTICS[3].message,
+        "src/train.py:8:2: GL301 `fit()` runs with the default batch size of 32",
         "src/train.py:10:1: GL101 " + DIAGNOSTICS[0].message,
         "Found 5 diagnostics.",
     ]
@@ -112,7 +112,7 @@ def test_grouped_has_one_header_per_file():
 def test_statistics_counts_per_code():
     rows = json.loads(_render("json", statistics=True))
     assert rows[0] == {"code": "GL101", "name": "energy-hotspot", "count": 3, "fixable": 1}
-    assert {r["code"]: r["count"] for r in rows} == {"GL101": 3, "GL001": 1, "GL003": 1}
+    assert {r["code"]: r["count"] for r in rows} == {"GL101": 3, "GL001": 1, "GL301": 1}
     text = _render("concise", statistics=True).splitlines()
     assert text[0].split() == ["3", "GL101", "energy-hotspot"]
 

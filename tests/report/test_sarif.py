@@ -34,11 +34,11 @@ def test_the_schema_rejects_a_broken_log():
 def test_rules_results_and_regions():
     run = _sarif()["runs"][0]
     rules = run["tool"]["driver"]["rules"]
-    assert [r["id"] for r in rules] == ["GL001", "GL003", "GL101"]
+    assert [r["id"] for r in rules] == ["GL001", "GL101", "GL301"]
     for result in run["results"]:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
     levels = {r["ruleId"]: r["level"] for r in run["results"]}
-    assert levels == {"GL001": "error", "GL003": "note", "GL101": "warning"}
+    assert levels == {"GL001": "error", "GL301": "note", "GL101": "warning"}
     multiline = run["results"][-1]["locations"][0]["physicalLocation"]
     assert multiline["artifactLocation"]["uri"] == "src/train.py"
     assert multiline["region"] == {"startLine": 10, "startColumn": 1, "endLine": 14, "endColumn": 2}
@@ -58,8 +58,8 @@ def test_rule_metadata_from_the_caller():
     assert hotspot["shortDescription"]["text"] == RULES["GL101"].short
     assert hotspot["fullDescription"]["text"] == RULES["GL101"].full
     assert hotspot["help"]["markdown"].startswith("## What it does")
-    unknown = next(r for r in rules if r["id"] == "GL003")  # not in RULES: described by its name
-    assert unknown == {"id": "GL003", "name": "unknown-energy", "shortDescription": {"text": "unknown-energy"}}
+    unknown = next(r for r in rules if r["id"] == "GL301")  # not in RULES: described by its name
+    assert unknown == {"id": "GL301", "name": "small-batch-size", "shortDescription": {"text": "small-batch-size"}}
 
 
 def test_rule_metadata_from_the_registry():
