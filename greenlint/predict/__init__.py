@@ -1,1 +1,28 @@
-"""Energy predictions for call sites (see prediction.py for the contract)."""
+"""Energy predictions for call sites (see prediction.py for the contract).
+
+`load_predictor()` reads the shipped JSON model (data/model/predictor.json, made by
+`greenlint kb train`) and this machine's calibration overlay, if `greenlint calibrate` made one.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from greenlint.predict.prediction import Basis, Evidence, Prediction
+
+__all__ = ["Basis", "Evidence", "Prediction", "load_predictor", "model_path"]
+
+
+def model_path() -> Path:
+    from greenlint.paths import DATA_DIR
+
+    return DATA_DIR / "model" / "predictor.json"
+
+
+@lru_cache(maxsize=4)
+def load_predictor(path: str | None = None, *, overlay: bool = True):
+    """The predictor (cached). Without a trained model it falls back to tables fitted on the KB."""
+    from greenlint.predict.loading import load
+
+    return load(Path(path) if path else model_path(), with_overlay=overlay)

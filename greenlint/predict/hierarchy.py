@@ -1,0 +1,75 @@
+"""The API hierarchy the predictor falls back through: class -> module -> family -> kind -> global.
+
+For a method `C.m` the class level is first the same method on C's relatives (`B.m` for each base
+B of C, which also reaches C's other subclasses), then C's and its bases' other methods; for a
+constructor `C` it is the constructors of C's relatives. Family and kind come from the catalog.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+LEVELS = ("api", "class", "module", "family", "kind", "global")
+
+
+def _default_catalog():
+    try:
+        from greenlint.catalog import load_catalog
+
+        return load_catalog()
+    except Exception:  # catalog not built or not importable: fall back to name structure
+        return None
+
+
+class Hierarchy:
+    """Fallback keys for canonical API names; `catalog=None` uses the name structure only."""
+
+    def __init__(self, catalog=None, *, use_default: bool = True):
+        self.catalog = catalog if catalog is not None or not use_default else _default_catalog()
+        self.chain = lru_cache(maxsize=None)(self._chain)
+
+    def _call(self, name: str, api: str):
+        fn = getattr(self.catalog, name, None)
+        try:
+            return fn(api) if fn else None
+        except Exception:  # a catalog that cannot answer for one name must not stop predictions
+            return None
+
+    def _split(self, api: str) -> tuple[str | None, str | None, str]:
+        """(class, method, kind) of an API name: ("C", "m", "method"), ("C", None, "class") or (None, None, ...)."""
+        sym = self._call("symbol", api)
+        kind = getattr(sym, "kind", None)
+        head, _, last = api.rpartition(".")
+        if kind == "method" or (kind is None and head and head.rpartition(".")[2][:1].isupper() and not last[:1].isupper()):
+            return head, last, "method"
+        if kind == "class" or (kind is None and last[:1].isupper()):
+            return api, None, "class"
+        return None, None, kind or "function"
+
+    def _bases(self, cls: str) -> list[str]:
+        sym = self._call("symbol", cls)
+        return [b for b in (getattr(sym, "bases", None) or ()) if b != cls]
+
+    def _chain(self, api: str) -> tuple[tuple[str, str], ...]:
+        """(level, key) pairs from nearest to farthest, excluding the API itself."""
+        keys: list[tuple[str, str]] = []
+        cls, method, _ = self._split(api)
+        if cls is not None:
+            related = [cls, *self._bases(cls)]
+            if method is not None:
+                keys += [("class", f"{k}.{method}") for k in related]
+                keys += [("class", f"{k}.*") for k in related]
+            else:
+                keys += [("class", f"{k}()") for k in related]
+        owner = cls if method is not None else api
+        module = owner.rpartition(".")[0]
+        if module:
+            keys.append(("module", module))
+        family = self._call("family", api)
+        if family:
+            keys.append(("family", str(family)))
+        kind = self._call("kind", api)
+        if kind:
+            keys.append(("kind", str(kind)))
+        keys.append(("global", "*"))
+        return tuple(dict.fromkeys(keys))

@@ -1,0 +1,249 @@
+"""Train the predictor: a hierarchical, censoring-aware lookup table plus size exponents, as JSON.
+
+Per API: the posterior mode of the mean log10 J over its call sites (Tobit likelihood, prior from
+its nearest populated group), the spread between its call sites, the CPU/GPU/DRAM shares and the
+reference values of scalable features. Per group of the fallback chain (class, module, family,
+kind, global): the median and spread of its member APIs. Intervals are mean +- k_level x sd,
+with k_level calibrated on held-out tutorials (inner cross-validation), so a level's 80% interval
+covers about 80% of call sites predicted at that level.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from greenlint.predict.censored import Z80, censored_mean
+from greenlint.predict.hierarchy import LEVELS, Hierarchy
+from greenlint.predict.sites import COMPONENTS, FRACTION, Site, build_sites, is_sweep, log10j
+
+MODEL_VERSION = 1
+#: Pseudo-observations pulling a small sample's spread towards the pooled one.
+SHRINK = 2.0
+#: Spread (log10) assumed when nothing else is known.
+DEFAULT_SD = 1.0
+#: Fewest held-out residuals that calibrate a level on their own; fewer borrow the pooled factor.
+MIN_CALIBRATION = 8
+
+
+def _pooled_sd(groups: Iterable[Sequence[float]], default: float) -> float:
+    ss, dof = 0.0, 0
+    for ys in groups:
+        if len(ys) >= 2:
+            m = statistics.fmean(ys)
+            ss += sum((y - m) ** 2 for y in ys)
+            dof += len(ys) - 1
+    return math.sqrt(ss / dof) if dof else default
+
+
+def _shrunk_sd(ys: Sequence[float], pooled: float) -> float:
+    ss = sum((y - statistics.fmean(ys)) ** 2 for y in ys) if len(ys) >= 2 else 0.0
+    dof = max(len(ys) - 1, 0)
+    return math.sqrt((ss + SHRINK * pooled**2) / (dof + SHRINK))
+
+
+def _shares(sites: Sequence[Site]) -> dict[str, float] | None:
+    totals = {c: sum(s.components.get(c, 0.0) for s in sites if not s.censored) for c in COMPONENTS}
+    whole = sum(totals.values())
+    return {c: round(v / whole, 4) for c, v in totals.items()} if whole > 0 else None
+
+
+def _median_or_none(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def fit_tables(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
+    """The lookup tables (no interval calibration) from call sites."""
+    by_api: dict[str, list[Site]] = defaultdict(list)
+    for s in sites:
+        by_api[s.api].append(s)
+    exact = [s.y for s in sites if not s.censored]
+    global_mu = statistics.median(exact) if exact else (statistics.median(s.y for s in sites) if sites else 0.0)
+    sigma_w = _pooled_sd([[s.y for s in ss if not s.censored] for ss in by_api.values()], DEFAULT_SD)
+    sds = {api: _shrunk_sd([s.y for s in ss if not s.censored], sigma_w) for api, ss in by_api.items()}
+
+    def estimate(api: str, prior_mu: float, prior_sd: float):
+        ss = by_api[api]
+        return censored_mean(
+            [s.y for s in ss if not s.censored], [s.y for s in ss if s.censored], sds[api], prior_mu, prior_sd
+        )
+
+    # Pass 1: every API against a vague global prior; groups from those; pass 2: nearest group as prior.
+    fits = {api: estimate(api, global_mu, 2.0) for api in by_api}
+    groups = _groups(fits, by_api, hierarchy, sigma_w)
+    for api in by_api:
+        level, key = next(
+            ((lvl, k) for lvl, k in hierarchy.chain(api) if groups.get(lvl, {}).get(k, {}).get("n_apis", 0) >= 3),
+            ("global", "*"),
+        )
+        g = groups[level][key]
+        fits[api] = estimate(api, g["mu"], g["tau"])
+    groups = _groups(fits, by_api, hierarchy, sigma_w)
+    apis = {}
+    for api, ss in sorted(by_api.items()):
+        ref = {}
+        for feat in ("epochs", "steps_per_epoch"):
+            v = _median_or_none([s.features.get(feat) for s in ss])
+            if v is not None:
+                ref[feat] = v
+        size = _median_or_none([s.sizes.get("args_size") for s in ss if not s.censored])
+        if size is not None:
+            ref["args_size"] = size
+        apis[api] = {
+            "mu": round(fits[api].mu, 4),
+            "se": round(fits[api].se, 4),
+            "sd": round(sds[api], 4),
+            "n_sites": len(ss),
+            "n_censored": sum(s.censored for s in ss),
+            "records": sum(s.n_records for s in ss),
+            "shares": _shares(ss),
+            "sources": sorted({src for s in ss for src in s.sources}),
+            "ref": ref,
+            "time_s": _median_or_none([s.time_s for s in ss]),
+            "estimated": all(s.features.get("estimated") for s in ss),
+        }
+    return {"global_mu": round(global_mu, 4), "sigma_w": round(sigma_w, 4), "apis": apis, "groups": groups}
+
+
+def _groups(fits, by_api, hierarchy: Hierarchy, sigma_w: float) -> dict:
+    members: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for api in fits:
+        for level, key in hierarchy.chain(api):
+            members[(level, key)].append(api)
+    all_mus = [f.mu for f in fits.values()]
+    tau_all = _shrunk_sd(all_mus, DEFAULT_SD) if all_mus else DEFAULT_SD
+    out: dict[str, dict] = defaultdict(dict)
+    for (level, key), apis in members.items():
+        mus = [fits[a].mu for a in apis]
+        tau = _shrunk_sd(mus, tau_all)
+        shares = _shares([s for a in apis for s in by_api[a]])
+        out[level][key] = {
+            "mu": round(statistics.median(mus), 4),
+            "tau": round(tau, 4),
+            "n_apis": len(apis),
+            "records": sum(s.n_records for a in apis for s in by_api[a]),
+            "shares": shares,
+            "sources": sorted({src for a in apis for s in by_api[a] for src in s.sources}),
+        }
+    return dict(out)
+
+
+def lookup(tables: dict, api: str, hierarchy: Hierarchy) -> tuple[str, str, float, float, dict]:
+    """(level, key, mu, sd, entry): the nearest level with data and its predictive log10 spread."""
+    entry = tables["apis"].get(api)
+    if entry is not None:
+        return "api", api, entry["mu"], math.hypot(entry["sd"], entry["se"]), entry
+    sigma_w = tables["sigma_w"]
+    for level, key in hierarchy.chain(api):
+        g = tables["groups"].get(level, {}).get(key)
+        if g:
+            # a new API = a new member of the group (tau) plus a new call site of it (sigma_w)
+            sd = math.sqrt(g["tau"] ** 2 * (1 + 1 / g["n_apis"]) + sigma_w**2)
+            return level, key, g["mu"], sd, g
+    return "global", "*", tables["global_mu"], math.hypot(DEFAULT_SD, sigma_w), {}
+
+
+def fit_size_exponents(records: Iterable) -> dict:
+    """Slopes of log10 J on log10 input size within FECoM's data-size sweeps, per API and pooled."""
+    sweep_sites = build_sites([r for r in records if is_sweep(r)], sweeps=True)
+    runs: dict[tuple, list[Site]] = defaultdict(list)
+    for s in sweep_sites:
+        runs[(s.tutorial, s.key[2], s.api)].append(s)
+    slopes: dict[str, list[float]] = defaultdict(list)
+    for (_, _, api), ss in runs.items():
+        pts = [
+            (math.log10(s.features[FRACTION]), s.y)
+            for s in ss
+            if not s.censored and s.features.get(FRACTION)
+        ]
+        if len(pts) >= 3:
+            mx = statistics.fmean(p[0] for p in pts)
+            sxx = sum((p[0] - mx) ** 2 for p in pts)
+            if sxx > 0:
+                my = statistics.fmean(p[1] for p in pts)
+                slopes[api].append(sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx)
+    per_api = {api: round(statistics.median(v), 4) for api, v in sorted(slopes.items())}
+    by_method: dict[str, list[float]] = defaultdict(list)
+    for api, b in per_api.items():
+        by_method[api.rpartition(".")[2]].append(b)
+    return {
+        "per_api": per_api,
+        "per_method": {m: round(statistics.median(v), 4) for m, v in sorted(by_method.items())},
+    }
+
+
+def calibrate(sites: Sequence[Site], hierarchy: Hierarchy, folds: int = 5) -> dict:
+    """Per-level interval factors k: the 80% quantile of |held-out residual| / predicted sd.
+
+    Tutorials are split into `folds` groups; each group is predicted from tables fitted on the
+    others, so the factors describe how far a new tutorial's call sites fall, level by level.
+    """
+    tutorials = sorted({s.tutorial for s in sites})
+    ratios: dict[str, list[float]] = defaultdict(list)
+    for f in range(folds):
+        held = {t for i, t in enumerate(tutorials) if i % folds == f}
+        train = [s for s in sites if s.tutorial not in held]
+        if not train:
+            continue
+        tables = fit_tables(train, hierarchy)
+        for s in sites:
+            if s.tutorial in held and not s.censored:
+                level, _, mu, sd, _ = lookup(tables, s.api, hierarchy)
+                ratios[level].append(abs(s.y - mu) / sd)
+    pooled = [r for rs in ratios.values() for r in rs]
+    k_pooled = _quantile(pooled, 0.8) if len(pooled) >= MIN_CALIBRATION else Z80
+    k = {}
+    for level in LEVELS:
+        rs = ratios.get(level, [])
+        k[level] = round(_quantile(rs, 0.8), 4) if len(rs) >= MIN_CALIBRATION else round(max(k_pooled, Z80), 4)
+    return {"k": k, "n": {lvl: len(ratios.get(lvl, [])) for lvl in LEVELS}, "folds": folds}
+
+
+def _quantile(xs: Sequence[float], q: float) -> float:
+    xs = sorted(xs)
+    if not xs:
+        return float("nan")
+    pos = q * (len(xs) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def train(records: Sequence, hierarchy: Hierarchy | None = None, *, calibrated: bool = True, folds: int = 5) -> dict:
+    """The whole model (a JSON-able dict) from KB records."""
+    hierarchy = hierarchy or Hierarchy()
+    records = list(records)
+    sites = build_sites(records)
+    model = {
+        "version": MODEL_VERSION,
+        "kb": kb_digest(records),
+        "n_records": len(records),
+        "n_sites": len(sites),
+        "n_sites_censored": sum(s.censored for s in sites),
+        **fit_tables(sites, hierarchy),
+        "size_exponents": fit_size_exponents(records),
+        "calibration": calibrate(sites, hierarchy, folds)
+        if calibrated
+        else {"k": dict.fromkeys(LEVELS, Z80), "n": dict.fromkeys(LEVELS, 0), "folds": 0},
+    }
+    return model
+
+
+def kb_digest(records: Sequence) -> str:
+    """A short hash of the records a model was trained on (their identity and energies)."""
+    h = hashlib.sha256()
+    for r in sorted(records, key=lambda r: (r.dataset, r.project, r.script, r.experiment or 0, r.index)):
+        h.update(repr((r.api, r.dataset, r.project, r.script, r.experiment, r.index, r.net_j, r.below_resolution)).encode())
+    return h.hexdigest()[:16]
+
+
+def dumps(model: dict) -> str:
+    return json.dumps(model, sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
+
+
+__all__ = ["MODEL_VERSION", "calibrate", "dumps", "fit_tables", "lookup", "log10j", "train"]

@@ -1,0 +1,162 @@
+"""The shipped predictor: joules for one call site from the JSON model (and this machine's overlay).
+
+Lookups are dictionary reads plus a little arithmetic: no numpy, no TensorFlow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import statistics
+from dataclasses import dataclass
+
+from greenlint.predict.hierarchy import Hierarchy
+from greenlint.predict.model import lookup
+from greenlint.predict.prediction import Basis, Evidence, Prediction
+
+#: Epochs assumed for measured `fit`-like calls whose records do not say how many they ran:
+#: a typical value in the TensorFlow tutorials the public KB measured (5 to 100 epochs).
+ASSUMED_EPOCHS = 10
+#: Extra log10 spread (one sd) for that assumption: a factor of about 2.5 either way.
+ASSUMED_EPOCHS_SD = 0.4
+_EPOCH_KINDS = {"model-training"}
+_EPOCH_METHODS = {"fit", "fit_generator", "train"}
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """This machine's calibration: tables trained on its own measurements, and its time ratio."""
+
+    hardware_id: str
+    tables: dict
+    time_ratio: float | None  # this machine's execution time / the reference machine's, median over shared APIs
+    n_ratio: int
+    fingerprint: str
+
+
+class Predictor:
+    """`predict(api, features) -> Prediction`, per execution of the call (loops not folded in)."""
+
+    def __init__(self, model: dict, *, model_bytes: bytes | None = None, overlay: Overlay | None = None,
+                 hierarchy: Hierarchy | None = None):
+        self.model = model
+        self.overlay = overlay
+        self._hierarchy = hierarchy
+        digest = hashlib.sha256(model_bytes if model_bytes is not None else repr(model).encode())
+        if overlay is not None:
+            digest.update(overlay.fingerprint.encode())
+        self.fingerprint = digest.hexdigest()[:16]
+
+    @property
+    def hierarchy(self) -> Hierarchy:
+        if self._hierarchy is None:  # the catalog loads only when an unseen API needs its relatives
+            self._hierarchy = Hierarchy()
+        return self._hierarchy
+
+    def _level(self, tables: dict, api: str):
+        if api in tables["apis"]:  # no catalog needed for APIs with their own measurements
+            e = tables["apis"][api]
+            return "api", api, e["mu"], math.hypot(e["sd"], e["se"]), e
+        return lookup(tables, api, self.hierarchy)
+
+    def predict(self, api: str, features: dict | None = None) -> Prediction:
+        features = features or {}
+        notes: list[str] = []
+        ov = self.overlay
+        if ov is not None and api in ov.tables["apis"]:
+            level, key, mu, sd, entry = self._level(ov.tables, api)
+            basis = Basis.CALIBRATED_ESTIMATED if entry.get("estimated") else Basis.CALIBRATED
+            notes.append(f"measured on this machine ({ov.hardware_id})")
+        else:
+            level, key, mu, sd, entry = self._level(self.model, api)
+            basis = Basis.MEASURED if level == "api" else Basis.PREDICTED
+            if level != "api":
+                notes.append(f"no measurements of this API; generalised from its {level} ({key})")
+            if ov is not None and ov.time_ratio:
+                mu += math.log10(ov.time_ratio)
+                notes.append(
+                    f"rescaled x{ov.time_ratio:.3g} to this machine by its execution-time ratio "
+                    f"({ov.n_ratio} calibrated APIs)"
+                )
+        factor, extra_sd = self._scale(api, level, entry, features, notes)
+        k = self.model["calibration"]["k"].get(level, self.model["calibration"]["k"]["global"])
+        half = k * math.hypot(sd, extra_sd)
+        energy = factor * 10**mu
+        shares = entry.get("shares") or {}
+        split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
+        evidence = Evidence(
+            records=int(entry.get("records", 0)),
+            api=key,
+            level=level,
+            sources=tuple(entry.get("sources", ())),
+            note="; ".join(notes) or None,
+        )
+        return Prediction(
+            energy_j=energy,
+            interval_j=(factor * 10 ** (mu - half), factor * 10 ** (mu + half)),
+            cpu_j=split["cpu"],
+            gpu_j=split["gpu"],
+            ram_j=split["ram"],
+            basis=basis,
+            evidence=evidence,
+            multiplier=factor,
+        )
+
+    def _scale(self, api: str, level: str, entry: dict, features: dict, notes: list[str]) -> tuple[float, float]:
+        """The factor for literal features (epochs, steps, tensor size) and its extra log10 sd."""
+        factor, extra = 1.0, 0.0
+        ref = entry.get("ref", {}) if level == "api" else {}
+        epochs = _positive(features.get("epochs"))
+        if epochs is not None and self._is_training(api):
+            if "epochs" in ref:
+                factor *= epochs / ref["epochs"]
+                notes.append(f"scaled by epochs {epochs:g} / {ref['epochs']:g} measured")
+            else:
+                factor *= epochs / ASSUMED_EPOCHS
+                extra = math.hypot(extra, ASSUMED_EPOCHS_SD)
+                notes.append(
+                    f"scaled by epochs {epochs:g} / {ASSUMED_EPOCHS} assumed: the measurements do not record "
+                    f"their epochs, so {ASSUMED_EPOCHS} (typical of the measured tutorials) was assumed and "
+                    "the interval widened"
+                )
+        steps = _positive(features.get("steps_per_epoch"))
+        if steps is not None and self._is_training(api):
+            if "steps_per_epoch" in ref:
+                factor *= steps / ref["steps_per_epoch"]
+                notes.append(f"scaled by steps_per_epoch {steps:g} / {ref['steps_per_epoch']:g} measured")
+            else:
+                notes.append("steps_per_epoch not scaled: the measurements do not record theirs")
+        size = _positive(features.get("tensor_bytes"))
+        if size is not None:
+            exps = self.model.get("size_exponents", {})
+            b = exps.get("per_api", {}).get(api)
+            if b is None:
+                b = exps.get("per_method", {}).get(api.rpartition(".")[2])
+            if b is not None and "args_size" in ref:
+                factor *= (size / ref["args_size"]) ** b
+                notes.append(f"scaled by input size ({size:g} / {ref['args_size']:g} bytes)^{b:.2f} (data-size sweeps)")
+            else:
+                notes.append("input size not scaled: no data-size sweep or reference size for this API")
+        return factor, extra
+
+    def _is_training(self, api: str) -> bool:
+        if api.rpartition(".")[2] in _EPOCH_METHODS:
+            return True
+        kind = self.hierarchy._call("kind", api)
+        return kind in _EPOCH_KINDS
+
+
+def _positive(value) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or math.isinf(value):
+        return None
+    return float(value)
+
+
+def time_ratio(overlay_tables: dict, model: dict) -> tuple[float | None, int]:
+    """Median over APIs measured on both machines of (this machine's time / the reference time)."""
+    ratios = [
+        e["time_s"] / model["apis"][api]["time_s"]
+        for api, e in overlay_tables["apis"].items()
+        if api in model["apis"] and e.get("time_s") and model["apis"][api].get("time_s")
+    ]
+    return (statistics.median(ratios) if ratios else None), len(ratios)
