@@ -1,0 +1,362 @@
+"""Energy of whole training runs (`fit` call sites), after del Rey et al. (2024, RQ 3).
+
+Two estimators:
+
+* **offline**, before training (`estimate_training_run`): a three-parameter power law fitted on the
+  309 GAISSA runs, energy per epoch = exp(b0) x effective samples x GFLOPs^b1 x (TDP / W)^b2.
+  Only one GPU coefficient is identifiable from two GPUs, so TDP is the one GPU feature used;
+  batch size never varied in the data (always 32) and is not modelled.
+* **online**, during training (`project_run_energy`): the paper's power-based (E = P_w x t) and
+  epoch-energy-based (E = E_w x s / w + E_u) projections from a window of stable epochs after the
+  stabilising epoch. It is a pure function; the meter's Keras callback calls it after every epoch.
+
+How well either generalises is measured by `greenlint kb evaluate` (docs/accuracy.md).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from greenlint.paths import DATA_DIR
+
+#: Input size at which the architecture GFLOPs below were measured (the GAISSA set-up).
+REFERENCE_HW = (128, 128)
+#: A validation sample is a forward pass only: about a third of a training step (forward + backward).
+VALIDATION_COST = 1.0 / 3.0
+MODEL_PATH = DATA_DIR / "training" / "offline_model.json"
+
+
+@dataclass(frozen=True)
+class GpuSpec:
+    name: str
+    cuda_cores: int
+    memory_gb: float
+    tdp_w: float
+    source: str
+
+
+_NVIDIA = "NVIDIA product specifications"
+#: Board power (TDP/TGP) as NVIDIA publishes it. The first three are the values in del Rey et al.'s
+#: `gpu_specs.py` (README of ../shared/gaissa-seaa2023); the others are NVIDIA's spec pages/datasheets.
+GPU_SPECS: tuple[GpuSpec, ...] = (
+    GpuSpec("NVIDIA GeForce RTX 3090", 10496, 24, 350, "del Rey et al. gpu_specs.py; nvidia.com RTX 3090 specs"),
+    GpuSpec("NVIDIA GeForce RTX 3070", 5888, 8, 220, "del Rey et al. gpu_specs.py; nvidia.com RTX 3070 specs"),
+    GpuSpec("NVIDIA GeForce GTX 750 Ti", 640, 2, 60, "del Rey et al. gpu_specs.py"),
+    GpuSpec("NVIDIA GeForce RTX 3080", 8704, 10, 320, f"{_NVIDIA}: nvidia.com RTX 3080 family specs"),
+    GpuSpec("NVIDIA GeForce RTX 4090", 16384, 24, 450, f"{_NVIDIA}: nvidia.com RTX 4090 specs"),
+    GpuSpec("NVIDIA GeForce GTX 1080 Ti", 3584, 11, 250, f"{_NVIDIA}: nvidia.com GTX 1080 Ti specs"),
+    GpuSpec("NVIDIA Tesla T4", 2560, 16, 70, f"{_NVIDIA}: T4 datasheet"),
+    GpuSpec("NVIDIA Tesla V100-SXM2", 5120, 16, 300, f"{_NVIDIA}: V100 datasheet"),
+    GpuSpec("NVIDIA A100-SXM4", 6912, 80, 400, f"{_NVIDIA}: A100 datasheet (SXM4 80 GB)"),
+    GpuSpec("NVIDIA A100-PCIE", 6912, 40, 250, f"{_NVIDIA}: A100 datasheet (PCIe 40 GB)"),
+    GpuSpec("NVIDIA A10", 9216, 24, 150, f"{_NVIDIA}: A10 datasheet"),
+    GpuSpec("NVIDIA L4", 7424, 24, 72, f"{_NVIDIA}: L4 datasheet"),
+    GpuSpec("NVIDIA H100-SXM5", 16896, 80, 700, f"{_NVIDIA}: H100 datasheet (SXM5)"),
+    GpuSpec("NVIDIA H100-PCIE", 14592, 80, 350, f"{_NVIDIA}: H100 datasheet (PCIe)"),
+)
+
+
+def _gpu_key(name: str) -> str:
+    key = re.sub(r"[^a-z0-9]", "", name.lower())
+    for prefix in ("nvidia", "geforce", "tesla"):
+        key = key.replace(prefix, "")
+    return re.sub(r"\d+gb$", "", key)  # "A100-SXM4-80GB" -> "a100sxm4"
+
+
+def gpu_spec(name: str) -> GpuSpec | None:
+    """Look a GPU up by the spellings nvidia-smi or a user would use ("RTX 3090", "Tesla T4", "A100-SXM4-80GB")."""
+    key = _gpu_key(name)
+    return next((s for s in GPU_SPECS if _gpu_key(s.name) == key), None) if key else None
+
+
+@dataclass(frozen=True)
+class ArchSpec:
+    name: str  # keras.applications constructor name
+    gflops: float  # forward pass, 2 x MACs, without top, at REFERENCE_HW
+    params: int
+    source: str
+
+
+_GAISSA = "processed `GFLOPs` column of GAISSA seaa2023 (TF profiler, 128x128, no top); params: del Rey et al. Table 2"
+#: Forward GFLOPs of keras.applications models at 128x128 without their top. Only the five measured
+#: architectures are listed: other published FLOP counts use other input sizes and conventions.
+KERAS_APPLICATIONS: tuple[ArchSpec, ...] = (
+    ArchSpec("MobileNetV2", 0.064028, 2_914_369, _GAISSA),
+    ArchSpec("NASNetMobile", 0.371647, 4_811_413, _GAISSA),
+    ArchSpec("ResNet50", 2.524383, 26_211_201, _GAISSA),
+    ArchSpec("VGG16", 10.02877, 14_715_201, _GAISSA),
+    ArchSpec("Xception", 2.958404, 22_960_681, _GAISSA),
+)
+
+
+def arch_spec(name: str) -> ArchSpec | None:
+    """By constructor name, canonical API or GAISSA folder name ("tensorflow.keras.applications.VGG16", "vgg16")."""
+    key = re.sub(r"[^a-z0-9]", "", name.rsplit(".", 1)[-1].lower())
+    for spec in KERAS_APPLICATIONS:
+        if re.sub(r"[^a-z0-9]", "", spec.name.lower()) == key:
+            return spec
+    return None
+
+
+# --------------------------------------------------------------------------- offline estimator
+
+
+@dataclass(frozen=True)
+class OfflineModel:
+    """log(J per effective sample-epoch) = b0 + b1 log(GFLOPs at the input size) + b2 log(TDP / W)."""
+
+    coef: tuple[float, float, float]
+    #: 10th and 90th percentile of log(measured / estimated) under leave-one-architecture-out.
+    log_residual_q: tuple[float, float]
+    runs: int = 0
+    note: str = ""
+
+    def per_sample_epoch_j(self, gflops: float, tdp_w: float) -> float:
+        b0, b1, b2 = self.coef
+        return math.exp(b0 + b1 * math.log(gflops) + b2 * math.log(tdp_w))
+
+
+def _design(gflops, tdp_w) -> np.ndarray:
+    g, t = np.asarray(gflops, float), np.asarray(tdp_w, float)
+    return np.column_stack([np.ones_like(g), np.log(g), np.log(t)])
+
+
+def effective_samples(train: float, validation: float = 0.0) -> float:
+    return train + VALIDATION_COST * validation
+
+
+def fit_offline(gflops, tdp_w, samples_eff, epoch_energy_j, groups) -> OfflineModel:
+    """Least squares in log space; the interval comes from leave-one-group-out residuals."""
+    x = _design(gflops, tdp_w)
+    y = np.log(np.asarray(epoch_energy_j, float) / np.asarray(samples_eff, float))
+    groups = np.asarray(groups)
+    coef = np.linalg.lstsq(x, y, rcond=None)[0]
+    resid = np.empty_like(y)
+    for g in np.unique(groups):
+        held = groups == g
+        b = np.linalg.lstsq(x[~held], y[~held], rcond=None)[0]
+        resid[held] = y[held] - x[held] @ b
+    q = np.quantile(resid, [0.1, 0.9])
+    return OfflineModel(tuple(map(float, coef)), (float(q[0]), float(q[1])), runs=len(y))
+
+
+def fit_offline_runs(runs) -> OfflineModel:
+    """Fit on recorded runs (`training_data.RunSummary`), grouped by architecture for the interval."""
+    runs = list(runs)
+    tdp = [_known_gpu(r.gpu_name).tdp_w for r in runs]
+    gflops = [r.gflops * r.input_h * r.input_w / (REFERENCE_HW[0] * REFERENCE_HW[1]) for r in runs]
+    samples = [effective_samples(r.training_size, r.validation_size) for r in runs]
+    per_epoch = [r.energy_j / r.trained_epochs for r in runs]
+    return fit_offline(gflops, tdp, samples, per_epoch, [r.architecture for r in runs])
+
+
+def _known_gpu(name: str) -> GpuSpec:
+    spec = gpu_spec(name)
+    if spec is None:
+        raise ValueError(f"no spec for GPU {name!r}; add it to GPU_SPECS with a source")
+    return spec
+
+
+def save_offline(model: OfflineModel, path: Path, note: str) -> None:
+    from greenlint.atomic import atomic_write_text
+
+    doc = {"form": OfflineModel.__doc__, "coef": model.coef, "log_residual_q10_q90": model.log_residual_q,
+           "runs": model.runs, "note": note}
+    atomic_write_text(Path(path), json.dumps(doc, indent=2) + "\n")
+
+
+@lru_cache(maxsize=4)
+def load_offline(path: Path = MODEL_PATH) -> OfflineModel:
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        return OfflineModel(tuple(doc["coef"]), tuple(doc["log_residual_q10_q90"]), doc.get("runs", 0), doc.get("note", ""))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: cannot read the offline training-run model ({exc})") from None
+
+
+@dataclass(frozen=True)
+class TrainingEstimate:
+    """Energy of one training run (GPU + RAM), or why it could not be estimated."""
+
+    energy_j: float | None
+    interval_j: tuple[float, float] | None  # 80%, from leave-one-architecture-out residuals
+    per_epoch_j: float | None
+    per_sample_epoch_j: float | None
+    epochs: int | None
+    samples: float | None  # effective samples per epoch (validation weighted by VALIDATION_COST)
+    gflops: float | None
+    gpu: GpuSpec | None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+TRAINING_METHODS = ("fit", "fit_generator")
+
+
+def _shape_hw(shape) -> tuple[int, int] | None:
+    try:
+        dims = [int(d) for d in shape if d is not None]
+    except (TypeError, ValueError):
+        return None
+    return (dims[0], dims[1]) if len(dims) >= 2 else None
+
+
+def estimate_training_run(
+    api: str = "tensorflow.keras.Model.fit",
+    features: dict | None = None,
+    *,
+    gpu: GpuSpec | str = "NVIDIA GeForce RTX 3090",
+    model: OfflineModel | None = None,
+) -> TrainingEstimate:
+    """Offline estimate from what the linter knows at a `fit` call site.
+
+    ``features`` keys (all optional): ``epochs``, ``batch_size``, ``steps_per_epoch``, ``samples``
+    (training samples per epoch), ``validation_samples``, ``validation_split``, ``validation_steps``,
+    ``architecture`` (keras.applications name), ``gflops`` (forward, at ``input_shape``; overrides the
+    architecture table), ``input_shape`` ((H, W, C) or (H, W)). Missing pieces give a partial answer:
+    no samples -> per-sample-epoch only; no epochs -> per-epoch only; no FLOPs -> nothing.
+    """
+    f = dict(features or {})
+    notes: list[str] = []
+    method = api.rsplit(".", 1)[-1]
+    if method not in TRAINING_METHODS:
+        raise ValueError(f"{api}: not a training method ({', '.join(TRAINING_METHODS)})")
+    spec = gpu if isinstance(gpu, GpuSpec) else gpu_spec(gpu)
+    if spec is None:
+        return TrainingEstimate(None, None, None, None, None, None, None, None, (f"unknown GPU {gpu!r}",))
+    model = model or load_offline()
+
+    hw = _shape_hw(f["input_shape"]) if f.get("input_shape") is not None else None
+    gflops = f.get("gflops")
+    if gflops is None and f.get("architecture"):
+        arch = arch_spec(str(f["architecture"]))
+        if arch is None:
+            notes.append(f"no FLOP count for architecture {f['architecture']!r}")
+        else:
+            gflops = arch.gflops
+            if hw is not None:
+                gflops *= hw[0] * hw[1] / (REFERENCE_HW[0] * REFERENCE_HW[1])
+                notes.append(f"{arch.name} GFLOPs scaled from 128x128 to {hw[0]}x{hw[1]} by pixel count")
+    if gflops is None or gflops <= 0:
+        notes.append("model FLOPs unknown: no estimate")
+        return TrainingEstimate(None, None, None, None, f.get("epochs"), None, None, spec, tuple(notes))
+
+    per_sample = model.per_sample_epoch_j(float(gflops), spec.tdp_w)
+    samples = _samples(f, notes)
+    epochs = f.get("epochs")
+    per_epoch = per_sample * samples if samples else None
+    energy = per_epoch * epochs if per_epoch is not None and isinstance(epochs, int) and epochs > 0 else None
+    if f.get("batch_size") not in (None, 32):
+        notes.append("batch size is not modelled (every recorded run used 32)")
+    lo, hi = model.log_residual_q
+    interval = (energy * math.exp(lo), energy * math.exp(hi)) if energy is not None else None
+    if spec.tdp_w not in (350, 220):
+        notes.append(f"{spec.name} is outside the recorded GPUs (RTX 3090, RTX 3070): extrapolated by TDP")
+    return TrainingEstimate(energy, interval, per_epoch, per_sample, epochs, samples, float(gflops), spec, tuple(notes))
+
+
+def _samples(f: dict, notes: list[str]) -> float | None:
+    """Effective samples per epoch from literal sample counts, or steps x batch size."""
+    train = f.get("samples")
+    if train is None and f.get("steps_per_epoch") and f.get("batch_size"):
+        train = f["steps_per_epoch"] * f["batch_size"]
+    if train is None:
+        notes.append("number of training samples unknown: energy per sample-epoch only")
+        return None
+    val = f.get("validation_samples")
+    if val is None and f.get("validation_split"):
+        split = float(f["validation_split"])
+        train, val = train * (1 - split), train * split
+    if val is None and f.get("validation_steps") and f.get("batch_size"):
+        val = f["validation_steps"] * f["batch_size"]
+    return effective_samples(float(train), float(val or 0.0))
+
+
+# --------------------------------------------------------------------------- online projection
+
+#: Relative half-width floors of the projection interval (coverage is measured in docs/accuracy.md).
+STABLE_FLOOR = 0.03
+PROVISIONAL_FLOOR = 0.15
+_Z80 = 1.2816  # two-sided 80% normal quantile
+
+
+@dataclass(frozen=True)
+class RunProjection:
+    """Projected total energy (J) of a training run from its first epochs."""
+
+    energy_j: float  # the epoch-energy-based projection (the paper's better online method)
+    interval_j: tuple[float, float]
+    power_based_j: float
+    epoch_based_j: float
+    expected_time_s: float
+    provisional: bool  # True until `window` stable epochs (after the stabilising epoch) are in
+    window_epochs: tuple[int, int]  # 0-based [first, last] epoch of the window used
+    completed_epochs: int
+    total_epochs: int
+
+
+def project_run_energy(
+    epoch_energies,
+    epoch_times,
+    total_epochs: int,
+    *,
+    stabilising_epoch: int = 10,
+    window: int = 5,
+) -> RunProjection | None:
+    """Project a run's total energy from the energies (J) and durations (s) of its completed epochs.
+
+    Window: the latest ``window`` completed epochs at or after ``stabilising_epoch`` (0-based; epochs
+    before it are the unstable ones). When the window first fills this is exactly del Rey et al.'s
+    setting (epochs 10-14): power-based E = P_w x t with P_w = E_w / t_w and t = elapsed + mean window
+    epoch time x remaining epochs; epoch-energy-based E = E_w x s / w + E_u. Later, measured epochs
+    replace their projections (E = measured + E_w / w x remaining). Before the window is full the most
+    recent epochs stand in and the result is ``provisional``. No completed epoch -> None.
+    """
+    e = np.asarray(epoch_energies, float)
+    t = np.asarray(epoch_times, float)
+    if e.shape != t.shape or e.ndim != 1:
+        raise ValueError(f"epoch energies and times differ in shape: {e.shape} vs {t.shape}")
+    n = len(e)
+    if n == 0:
+        return None
+    if window < 1 or stabilising_epoch < 0:
+        raise ValueError("window must be >= 1 and stabilising_epoch >= 0")
+    total = max(int(total_epochs), n)
+    stable_done = n - stabilising_epoch
+    provisional = stable_done < window and n < total
+    first = max(n - window, min(stabilising_epoch, n - 1)) if stable_done > 0 else max(0, n - window)
+    w_e, w_t = e[first:], t[first:]
+    w = len(w_e)
+    remaining = total - n
+    mean_e, mean_t = float(w_e.mean()), float(w_t.mean())
+    elapsed = float(t.sum())
+    expected_time = elapsed + mean_t * remaining
+    power_based = float(w_e.sum() / w_t.sum()) * expected_time if w_t.sum() > 0 else float(e.sum())
+    epoch_based = float(e.sum()) + mean_e * remaining
+    sd = float(w_e.std(ddof=1)) if w > 1 else 0.0
+    half = _Z80 * math.sqrt(remaining * sd**2 + (remaining * sd) ** 2 / w)
+    half = max(half, (PROVISIONAL_FLOOR if provisional else STABLE_FLOOR) * epoch_based * remaining / total)
+    return RunProjection(
+        energy_j=epoch_based, interval_j=(max(epoch_based - half, float(e.sum())), epoch_based + half),
+        power_based_j=power_based, epoch_based_j=epoch_based, expected_time_s=expected_time,
+        provisional=provisional, window_epochs=(first, n - 1), completed_epochs=n, total_epochs=total,
+    )
+
+
+# --------------------------------------------------------------------------- baselines
+
+
+def mlco2_energy_j(tdp_w: float, duration_s: float) -> float:
+    """ML CO2 Impact calculator: the GPU draws its TDP for the whole run."""
+    return tdp_w * duration_s
+
+
+def green_algorithms_energy_j(tdp_w: float, duration_s: float, gpu_util: float, ram_gb: float) -> float:
+    """Green Algorithms (Lannelongue et al. 2021) with PUE = PSF = 1: t (TDP u + 0.3725 W/GB x M)."""
+    return duration_s * (tdp_w * gpu_util + 0.3725 * ram_gb)
