@@ -1,0 +1,100 @@
+"""Import benchmark: how long `import greenlint` (and the CLI's start-up) takes, and that it
+pulls in no heavy dependency (TensorFlow, pandas, scikit-learn, libcst, numpy).
+
+    python bench/bench_import.py [--repeat N] [--no-write]
+
+Each measurement is a fresh interpreter; the median of N runs is reported, and rewritten into
+the "Import" section of docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+from report import REPO, machine, today, versions, write_section
+
+HEAVY = ("tensorflow", "keras", "pandas", "sklearn", "libcst", "numpy", "scipy", "torch")
+#: What is imported, and how its time is taken (inside a fresh interpreter).
+TARGETS = {
+    "import greenlint": "greenlint",
+    "import greenlint.report": "greenlint.report",
+    "import greenlint.cli": "greenlint.cli",
+}
+_PROBE = """
+import json, sys, time, importlib
+t = time.perf_counter()
+importlib.import_module({module!r})
+dt = time.perf_counter() - t
+heavy = sorted({{m.split('.')[0] for m in sys.modules}} & set({heavy!r}))
+print(json.dumps({{"seconds": dt, "heavy": heavy, "modules": len(sys.modules)}}))
+"""
+
+
+def probe(module: str) -> dict:
+    code = _PROBE.format(module=module, heavy=HEAVY)
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def wall(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, cwd=REPO, capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
+def run(repeat: int) -> dict:
+    results = {}
+    for label, module in TARGETS.items():
+        runs = [probe(module) for _ in range(repeat)]
+        results[label] = {
+            "ms": 1000 * statistics.median(r["seconds"] for r in runs),
+            "heavy": runs[0]["heavy"],
+            "modules": runs[0]["modules"],
+        }
+    results["python -c pass (interpreter start-up)"] = {
+        "wall_ms": 1000 * statistics.median(wall([sys.executable, "-c", "pass"]) for _ in range(repeat))
+    }
+    results["greenlint --version (whole command)"] = {
+        "wall_ms": 1000 * statistics.median(wall([sys.executable, "-m", "greenlint", "--version"]) for _ in range(repeat))
+    }
+    return results
+
+
+def markdown(results: dict, repeat: int) -> str:
+    lines = [
+        f"Measured {today()} by `python bench/bench_import.py` on {machine()}; {versions()}. "
+        f"Median of {repeat} fresh interpreters each.",
+        "",
+        "| what | time (ms) | modules loaded | heavy dependencies imported |",
+        "|---|---:|---:|---|",
+    ]
+    for label, r in results.items():
+        if "ms" in r:
+            heavy = ", ".join(r["heavy"]) or "none"
+            lines.append(f"| `{label}` (import only) | {r['ms']:.1f} | {r['modules']} | {heavy} |")
+        else:
+            lines.append(f"| `{label}` (wall) | {r['wall_ms']:.0f} | | |")
+    clean = not results["import greenlint"]["heavy"]
+    lines += ["", f"`import greenlint` imports none of {', '.join(HEAVY)}: **{'yes' if clean else 'no'}**."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    args = parser.parse_args(argv)
+    text = markdown(run(args.repeat), args.repeat)
+    print(text)
+    if not args.no_write:
+        write_section("Import", text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

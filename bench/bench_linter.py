@@ -1,0 +1,216 @@
+"""Linter benchmark (issue 3, item 7): greenlint cold and warm runs against libcst parse-only.
+
+    python bench/bench_linter.py [--jobs N] [--no-write]
+
+On the same corpus (bench/corpus.py: tf-models-official and keras sources from PyPI) and the
+same number of processes, it times, each as a fresh command:
+  1. libcst parse-only: read, decode and `libcst.parse_module` every file, in a process pool;
+  2. `greenlint check` with an empty cache (cold);
+  3. `greenlint check` again with that cache (warm).
+It reports lines/s, the ratios against the goals (cold <= 1.3x parse-only, warm <= 10% of cold)
+and peak memory, then rewrites the "Linter" section of docs/benchmarks.md.
+
+Peak memory is given two ways: the largest single process (getrusage maxrss of the command's
+process tree) and the sum over the process tree (sampled from /proc every 0.1 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from corpus import PACKAGES, corpus_files, ensure_corpus
+from report import REPO, machine, today, versions, write_section
+
+WORK = Path(__file__).resolve().parent / ".work"
+COLD_GOAL = 1.3
+WARM_GOAL = 0.10
+
+
+# --- parse-only baseline (runs in its own process: `bench_linter.py _parse FILELIST JOBS`) ---
+def _parse_file(path: str) -> int:
+    import libcst
+
+    try:
+        libcst.parse_module(Path(path).read_bytes().decode("utf-8"))
+    except (UnicodeDecodeError, libcst.ParserSyntaxError):
+        return 1
+    return 0
+
+
+def _parse_all(file_list: str, jobs: int) -> None:
+    from multiprocessing import Pool
+
+    files = Path(file_list).read_text(encoding="utf-8").splitlines()
+    with Pool(jobs) as pool:
+        failures = sum(pool.imap_unordered(_parse_file, files, chunksize=8))
+    print(json.dumps({"files": len(files), "failures": failures}))
+
+
+# --- measuring a command -----------------------------------------------------
+def _run_child(argv: list[str], out: str) -> None:
+    """`bench_linter.py _run OUT -- CMD...`: run CMD, write its wall time and children's maxrss to OUT."""
+    start = time.perf_counter()
+    with open(out + ".stdout", "wb") as stdout:
+        rc = subprocess.run(argv, stdout=stdout).returncode
+    wall = time.perf_counter() - start
+    maxrss_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    Path(out).write_text(json.dumps({"rc": rc, "wall_s": wall, "maxrss_kib": maxrss_kib}))
+
+
+def _descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children", encoding="ascii") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except OSError:
+            continue
+    return found
+
+
+def _tree_rss(pid: int) -> int:
+    page = os.sysconf("SC_PAGE_SIZE")
+    total = 0
+    for p in _descendants(pid):
+        try:
+            with open(f"/proc/{p}/statm", encoding="ascii") as f:
+                total += int(f.read().split()[1]) * page
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+def measure(name: str, cmd: list[str], env: dict | None = None) -> dict:
+    """Run `cmd` under the `_run` wrapper; its wall time, peak RSS (largest process, tree sum), stdout."""
+    out = WORK / f"{name}.json"
+    wrapper = [sys.executable, __file__, "_run", str(out), "--", *cmd]
+    proc = subprocess.Popen(wrapper, env={**os.environ, **(env or {})})
+    peak = 0
+    stop = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not stop.is_set():
+            peak = max(peak, _tree_rss(proc.pid))
+            stop.wait(0.1)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    proc.wait()
+    stop.set()
+    sampler.join()
+    result = json.loads(out.read_text())
+    result["tree_peak_mib"] = peak / 2**20
+    result["maxrss_mib"] = result.pop("maxrss_kib") / 1024
+    result["stdout"] = Path(str(out) + ".stdout").read_text(encoding="utf-8", errors="replace")
+    if proc.returncode != 0 or result["rc"] not in (0, 1):
+        raise RuntimeError(f"{name}: `{' '.join(cmd)}` exited {result['rc']}:\n{result['stdout'][-2000:]}")
+    return result
+
+
+def greenlint_cmd(file_list: Path, jobs: int) -> list[str]:
+    """`greenlint check` on the corpus, every finding printed (concise), never failing on findings."""
+    files = file_list.read_text(encoding="utf-8").splitlines()
+    return [sys.executable, "-m", "greenlint", "check", "--isolated", "--exit-zero", "--jobs", str(jobs), *files]
+
+
+# --- the benchmark -----------------------------------------------------------
+def run(jobs: int) -> dict:
+    roots = ensure_corpus()
+    files = corpus_files(roots)
+    lines = sum(p.read_bytes().count(b"\n") for p in files)
+    WORK.mkdir(parents=True, exist_ok=True)
+    file_list = WORK / "files.txt"
+    file_list.write_text("".join(f"{p}\n" for p in files), encoding="utf-8")
+    cache = WORK / "cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    env = {"GREENLINT_CACHE_DIR": str(cache)}
+
+    parse = measure("parse", [sys.executable, __file__, "_parse", str(file_list), str(jobs)])
+    cold = measure("cold", greenlint_cmd(file_list, jobs), env)
+    warm = measure("warm", greenlint_cmd(file_list, jobs), env)
+    parse_info = json.loads(parse["stdout"])
+    return {
+        "files": len(files),
+        "lines": lines,
+        "jobs": jobs,
+        "parse_failures": parse_info["failures"],
+        "runs": {"parse": parse, "cold": cold, "warm": warm},
+        "diagnostics": {k: _count_diagnostics(r["stdout"]) for k, r in (("cold", cold), ("warm", warm))},
+    }
+
+
+def _count_diagnostics(stdout: str) -> int:
+    return sum(1 for line in stdout.splitlines() if line and not line.startswith(("Found ", "All checks")))
+
+
+def markdown(r: dict) -> str:
+    runs = r["runs"]
+    parse_s, cold_s, warm_s = (runs[k]["wall_s"] for k in ("parse", "cold", "warm"))
+    cold_ratio, warm_ratio = cold_s / parse_s, warm_s / cold_s
+
+    def row(label: str, key: str, versus: str) -> str:
+        x = runs[key]
+        return (f"| {label} | {x['wall_s']:.1f} | {r['lines'] / x['wall_s']:,.0f} | {versus} "
+                f"| {x['maxrss_mib']:,.0f} | {x['tree_peak_mib']:,.0f} |")
+
+    verdict = lambda ok: "**met**" if ok else "**missed**"  # noqa: E731
+    return "\n".join([
+        f"Measured {today()} by `python bench/bench_linter.py` on {machine()}; {versions('libcst')}.",
+        f"Corpus: {', '.join(PACKAGES)} wheels from PyPI, {r['files']:,} files, {r['lines']:,} lines "
+        f"({r['parse_failures']} that libcst cannot parse). Every run uses {r['jobs']} processes and starts "
+        "as a fresh command (interpreter start-up included).",
+        "",
+        "| run | wall s | lines/s | ratio | peak RSS, largest process (MiB) | peak RSS, process tree (MiB) |",
+        "|---|---:|---:|---:|---:|---:|",
+        row("libcst parse-only (`parse_module`, process pool)", "parse", "1×"),
+        row("`greenlint check`, cold (empty cache)", "cold", f"{cold_ratio:.2f}× parse-only"),
+        row("`greenlint check`, warm (cache full)", "warm", f"{warm_ratio:.1%} of cold"),
+        "",
+        f"- Goal cold ≤ {COLD_GOAL}× parse-only: {cold_ratio:.2f}× — {verdict(cold_ratio <= COLD_GOAL)}.",
+        f"- Goal warm ≤ {WARM_GOAL:.0%} of cold: {warm_ratio:.1%} — {verdict(warm_ratio <= WARM_GOAL)}.",
+        f"- Diagnostics printed: {r['diagnostics']['cold']:,} cold, {r['diagnostics']['warm']:,} warm "
+        "(they must agree).",
+        "- Peak RSS of the process tree is sampled every 0.1 s, so short peaks may be missed; the "
+        "largest-process figure is exact (getrusage).",
+    ])
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["_parse"]:
+        _parse_all(argv[1], int(argv[2]))
+        return 0
+    if argv[:1] == ["_run"]:
+        _run_child(argv[3:], argv[1])
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--jobs", type=int, default=os.cpu_count(), help="processes for both (default: all cores)")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    args = parser.parse_args(argv)
+    result = run(args.jobs)
+    text = markdown(result)
+    print(text)
+    (WORK / "linter-result.json").write_text(
+        json.dumps({**result, "runs": {k: {**v, "stdout": None} for k, v in result["runs"].items()}}, indent=2)
+    )
+    if not args.no_write:
+        write_section("Linter", text)
+        print(f"\nwrote the Linter section of {(REPO / 'docs' / 'benchmarks.md').relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
