@@ -1,12 +1,38 @@
-"""`greenlint kb` (placeholder until its issue lands)."""
+"""`greenlint kb ...`: the measured knowledge base.
 
-HELP = "kb (not implemented yet)"
+Sub-subcommands live in modules ``greenlint/cli/kb_<name>.py``, each with ``HELP``,
+``register(parser)`` and ``run(args) -> int``; a module that does not exist yet is not offered.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+HELP = "the measured energy knowledge base (build, show, stats, ...)"
+SUBCOMMANDS = ("build", "show", "stats", "evaluate", "train", "predict")
 
 
-def register(parser):
-    parser.add_argument("rest", nargs="*")
+def _modules():
+    for name in SUBCOMMANDS:
+        module_name = f"greenlint.cli.kb_{name}"
+        try:
+            yield name, importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+
+
+def register(parser) -> None:
+    sub = parser.add_subparsers(dest="kb_command", metavar="SUBCOMMAND")
+    for name, module in _modules():
+        sp = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.register(sp)
+        sp.set_defaults(_kb_run=module.run)
+    parser.set_defaults(_kb_parser=parser)
 
 
 def run(args) -> int:
-    print("greenlint kb: not implemented yet")
-    return 2
+    if getattr(args, "_kb_run", None) is None:
+        args._kb_parser.print_help()
+        return 2
+    return int(args._kb_run(args) or 0)

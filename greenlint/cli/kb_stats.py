@@ -1,0 +1,61 @@
+"""`greenlint kb stats`: what the KB covers (datasets, files read and skipped, records, APIs, families)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+HELP = "coverage of the KB: datasets, files read/skipped, records, APIs, energy by API family"
+
+
+def register(parser) -> None:
+    parser.add_argument("--kb", type=Path, default=None, help="KB directory (default: the bundled data/kb)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--families", type=int, default=15, help="API families to list in text output")
+
+
+def _j(x: float | None) -> str:
+    return "-" if x is None else f"{x:,.1f}"
+
+
+def run(args) -> int:
+    from greenlint.kb import KBError, load_kb, load_meta
+    from greenlint.kb.summary import stats
+
+    try:
+        meta = load_meta(args.kb)
+        data = stats(load_kb(args.kb), meta)
+    except KBError as exc:
+        print(f"greenlint kb stats: {exc}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(json.dumps(data, indent=1))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    t = Table(title="Knowledge base: datasets")
+    for col in ("dataset", "files", "read", "skipped", "records", "APIs", "raw signatures", "scripts", "below resolution"):
+        t.add_column(col, justify="left" if col == "dataset" else "right", overflow="fold")
+    for name, d in data["datasets"].items():
+        t.add_row(name, str(d["files"]), str(d["files_read"]), str(d["skipped_files"]), f"{d['records']:,}",
+                  str(d["apis"]), str(d["raw_signatures"]), str(d["scripts"]), f"{d['below_resolution_share']:.0%}")
+    t.add_row("all", str(data["files"]), str(data["files"] - data["skipped_files"]), str(data["skipped_files"]),
+              f"{data['records']:,}", str(data["apis"]), str(data["raw_signatures"]), "",
+              f"{data['below_resolution_share']:.0%}", style="bold")
+    console.print(t)
+    for reason, n in data["skipped_reasons"].items():
+        console.print(f"skipped {n} file(s): {reason}")
+    console.print(f"{data['series_cut_short']} records have a CPU series that ends before the call ends (flagged).")
+    f = Table(title="Net energy by API family (per-call records; project-level runs excluded)")
+    for col in ("family", "APIs", "records", "median net J", "total net J", "below resolution"):
+        f.add_column(col, justify="left" if col == "family" else "right", overflow="fold")
+    for fam in data["families"][: args.families]:
+        f.add_row(fam["family"], str(fam["apis"]), f"{fam['records']:,}", _j(fam["median_net_j"]),
+                  _j(fam["total_net_j"]), f"{fam['below_resolution_share']:.0%}")
+    console.print(f)
+    if len(data["families"]) > args.families:
+        console.print(f"... {len(data['families']) - args.families} more families (--families N, --format json)")
+    return 0

@@ -1,0 +1,71 @@
+"""Turn one parsed measurement record into the energy fields of a KB record (FECoM's method)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from greenlint.kb.measurement import RawCall
+from meter.window import DEFAULT_INTERVAL_S, CallEnergy, component_energy
+
+NS = 1_000_000_000
+
+
+def call_energy(call: RawCall) -> CallEnergy:
+    """CPU and DRAM on the perf clock, GPU on the nvidia clock; baseline length from the settings."""
+    interval = float(call.settings.get("measurement_interval_s") or DEFAULT_INTERVAL_S)
+    stable_s = float(call.settings.get("wait_per_stable_check_loop_s") or 20)
+    n_base = int(stable_s / interval)
+    t = call.times
+    comps = {}
+    for name in ("cpu", "ram"):
+        s = call.series[name]
+        comps[name] = component_energy(
+            s.times, s.values, t["start_time_perf"], t["end_time_perf"],
+            kind="energy", interval_s=interval, baseline_samples=n_base,
+        )
+    if "gpu" in call.series:
+        s = call.series["gpu"]
+        comps["gpu"] = component_energy(
+            s.times, s.values, t["start_time_nvidia"], t["end_time_nvidia"],
+            kind="power", interval_s=interval, baseline_samples=n_base,
+        )
+    return CallEnergy(comps)
+
+
+def size(value: Any) -> int | None:
+    """A pickled input size in bytes; FECoM's null and Greenlight's 0 / 0.0 mean absent."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        return None
+    return int(value)
+
+
+def idle_power_w(call: RawCall, e: CallEnergy) -> tuple[float | None, float | None, float | None]:
+    """The idle baselines of the call as power (W) for cpu, ram, gpu; None where undefined."""
+    interval = float(call.settings.get("measurement_interval_s") or DEFAULT_INTERVAL_S)
+    out = []
+    for name in ("cpu", "ram", "gpu"):
+        c = e.components.get(name)
+        if c is None or c.baseline is None:
+            out.append(None)
+        else:
+            out.append(c.baseline if name == "gpu" else c.baseline / interval)
+    return tuple(out)
+
+
+def energy_fields(call: RawCall, e: CallEnergy) -> dict[str, Any]:
+    """The KBRecord fields computed from the measurements of one call and its energy."""
+    fields: dict[str, Any] = {
+        "execution_time_s": (call.times["end_time_execution"] - call.times["start_time_execution"]) / NS,
+        "noise_j": e.noise_j,
+        "below_resolution": e.below_resolution,
+        "upper_bound_j": e.upper_bound_j,
+        "series_cut_short": e.components["cpu"].cut_short,
+        "window_samples": e.components["cpu"].window_samples,
+    }
+    for name in ("cpu", "ram", "gpu"):
+        c = e.components.get(name)
+        fields[f"{name}_gross_j"] = c.gross_j if c else None
+        fields[f"{name}_net_j"] = c.net_j if c else None
+    for key in ("args_size", "kwargs_size", "object_size"):
+        fields[key] = size(call.input_sizes.get(key))
+    return fields

@@ -1,0 +1,117 @@
+"""The KB record: one measured API call, its energy and its provenance (stdlib only)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+#: Bump when columns change meaning or are added/removed; load_kb refuses other versions.
+SCHEMA_VERSION = 1
+COMPONENTS = ("cpu", "ram", "gpu")
+
+
+@dataclass(frozen=True)
+class KBRecord:
+    """One measured call. Energies in J, net = gross - window samples x idle baseline (FECoM).
+
+    A net is None where the component was not measured or had no idle baseline. Records flagged
+    ``below_resolution`` are censored: their true net lies between 0 and ``upper_bound_j``.
+    """
+
+    api: str  # canonical name, e.g. "tensorflow.keras.Sequential.fit"
+    raw_signature: str  # as measured, e.g. "tensorflow.keras.models.Sequential.fit()"
+    fecom_name: str  # FECoM's name: every "(...)" removed by its non-greedy regex
+    dataset: str  # greenlight | fecom-method-level | fecom-project-level | fecom-data-size | <user>
+    project: str
+    script: str
+    experiment: int | None
+    index: int  # position of the record in its file (0-based)
+    line: int | None  # source line of the call (Greenlight's api_call_line) where known
+    hardware_id: str
+    execution_time_s: float
+    cpu_gross_j: float | None
+    cpu_net_j: float | None
+    ram_gross_j: float | None
+    ram_net_j: float | None
+    gpu_gross_j: float | None
+    gpu_net_j: float | None
+    noise_j: float | None  # noise band of the total net (components in quadrature)
+    below_resolution: bool
+    upper_bound_j: float  # what the window could have hidden (meter.window.upper_bound)
+    series_cut_short: bool  # the CPU series ends before the call ends
+    window_samples: int  # samples in the CPU window
+    args_size: int | None  # pickled bytes; None where absent (Greenlight's 0, FECoM's null)
+    kwargs_size: int | None
+    object_size: int | None
+    features: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def net_j(self) -> float | None:
+        """Total net energy over the measured components; None if any measured one is undefined."""
+        parts = [(getattr(self, f"{c}_gross_j"), getattr(self, f"{c}_net_j")) for c in COMPONENTS]
+        measured = [net for gross, net in parts if gross is not None]
+        if not measured or any(n is None for n in measured):
+            return None
+        return float(sum(measured))
+
+    @property
+    def gross_j(self) -> float | None:
+        grosses = [getattr(self, f"{c}_gross_j") for c in COMPONENTS]
+        measured = [g for g in grosses if g is not None]
+        return float(sum(measured)) if measured else None
+
+
+COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(KBRecord))
+_INT = {"experiment", "index", "line", "window_samples", "args_size", "kwargs_size", "object_size"}
+_BOOL = {"below_resolution", "series_cut_short"}
+_FLOAT = {
+    "execution_time_s",
+    "noise_j",
+    "upper_bound_j",
+    *(f"{c}_{k}_j" for c in COMPONENTS for k in ("gross", "net")),
+}
+
+
+def _fmt_float(x: float) -> str:
+    return format(x, ".7g")
+
+
+def to_row(rec: KBRecord) -> list[str]:
+    """The record as CSV cells: floats to 7 significant digits, None as empty, bools as 0/1."""
+    row = []
+    for name in COLUMNS:
+        value = getattr(rec, name)
+        if value is None:
+            row.append("")
+        elif name in _BOOL:
+            row.append("1" if value else "0")
+        elif name in _FLOAT:
+            row.append(_fmt_float(value))
+        elif name == "features":
+            row.append(json.dumps(value, sort_keys=True, separators=(",", ":")) if value else "")
+        else:
+            row.append(str(value))
+    return row
+
+
+def from_row(row: dict[str, str]) -> KBRecord:
+    """Inverse of `to_row` (cells keyed by column name)."""
+    kw: dict[str, Any] = {}
+    for name in COLUMNS:
+        cell = row[name]
+        if name in _BOOL:
+            kw[name] = cell == "1"
+        elif name == "features":
+            kw[name] = json.loads(cell) if cell else {}
+        elif name in _INT:
+            kw[name] = int(cell) if cell else None
+        elif name in _FLOAT:
+            kw[name] = float(cell) if cell else None
+        else:
+            kw[name] = cell
+    return KBRecord(**kw)
+
+
+def sort_key(rec: KBRecord) -> tuple:
+    return (rec.dataset, rec.project, rec.script, rec.experiment or 0, rec.index)
