@@ -139,17 +139,25 @@ class Catalog:
                 returns=entry.get("r"),
             )
         owner, _, method = canonical.rpartition(".")
-        provider = self._provider(owner, method)
+        found = self._method(owner, method)
+        if found is None:
+            return None
+        provider, params, returns = found
+        return Symbol(
+            name=canonical, kind="method", params=params, returns=returns, defined_in=provider
+        )
+
+    def _method(self, cls: str, method: str) -> tuple[str, tuple[str, ...], str | None] | None:
+        """(providing class, params, return class) of a method of a canonical class."""
+        provider = self._provider(cls, method)
         if provider is None:
             return None
         provided = self._symbols[provider]
-        return Symbol(
-            name=canonical,
-            kind="method",
-            params=tuple(provided["m"][method]),
-            returns=provided.get("mr", {}).get(method),
-            defined_in=provider,
-        )
+        params = provided["m"][method]
+        if method == "__call__" and params == ["*args", "**kwargs"]:
+            forwarded = self._provider(cls, "call")  # Keras: __call__ forwards to call()
+            params = self._symbols[forwarded]["m"]["call"] if forwarded else params
+        return provider, tuple(params), provided.get("mr", {}).get(method)
 
     def _method_names(self, cls: str) -> tuple[str, ...]:
         names: set[str] = set()
@@ -179,11 +187,12 @@ class Catalog:
 
     def returns(self, name: str) -> str | None:
         """The canonical class a function, method or constructor call returns, if known."""
+        name = self._aliases.get(name, name)
         entry = self._symbols.get(name)
         if entry is not None:
             return name if entry["k"] == "class" else entry.get("r")
-        sym = self.symbol(name)
-        return sym.returns if sym else None
+        found = self._method(*name.rpartition(".")[::2])
+        return found[2] if found else None
 
     def is_subclass(self, cls: str, base: str) -> bool:
         entry = self._symbols.get(cls)

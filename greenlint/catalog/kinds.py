@@ -32,7 +32,7 @@ KINDS = (
 )
 
 MODEL = "tensorflow.keras.Model"
-LAYER = "tensorflow.keras.layers.Layer"
+LAYER = "tensorflow.keras.Layer"
 DATASET = "tensorflow.data.Dataset"
 
 _TRAIN = {"fit", "fit_generator", "train", "train_on_batch", "train_step", "train_and_evaluate"}
@@ -58,7 +58,8 @@ _DATA_MODULES = ("tensorflow.data", "tensorflow.compat.v1.data", "tensorflow.fea
                  "tensorflow.compat.v1.feature_column", "tensorflow.keras.preprocessing",
                  "tensorflow.compat.v1.estimator.inputs", "tensorflow.estimator.inputs")  # fmt: skip
 _TENSOR_CLASSES = ("tensorflow.Tensor", "tensorflow.Variable", "tensorflow.RaggedTensor", "tensorflow.SparseTensor",
-                   "tensorflow.sparse.SparseTensor", "tensorflow.TensorArray", "tensorflow.experimental.numpy.ndarray")  # fmt: skip
+                   "tensorflow.sparse.SparseTensor", "tensorflow.TensorArray", "tensorflow.experimental.numpy.ndarray",
+                   "tensorflow.random.Generator")  # fmt: skip
 
 
 def _under(name: str, prefixes: tuple[str, ...]) -> bool:
@@ -88,8 +89,8 @@ def _class_kind(cat: Catalog, cls: str) -> str | None:
     if cat.is_subclass(cls, DATASET) or _under(cls, ("tensorflow.data",)):
         return "dataset"
     last = cls.rpartition(".")[2]
-    if _under(cls, ("tensorflow.keras.optimizers", "tensorflow.compat.v1.train", "tensorflow.optimizers")) and (
-        _OPTIMIZER_CLASS.search(last) or cat.is_subclass(cls, "tensorflow.keras.optimizers.Optimizer")
+    if _under(cls, ("tensorflow.keras.optimizers", "tensorflow.optimizers")) or (
+        _under(cls, ("tensorflow.compat.v1.train",)) and _OPTIMIZER_CLASS.search(last)
     ):
         return "optimizer"
     if any(f".{m}." in cls for m in _LOSS_METRIC_MODULES):
@@ -105,17 +106,7 @@ def kind_of(cat: Catalog, api: str) -> str:
     if cls is not None:
         role = _class_kind(cat, cls)
         if role == "model":
-            if member in _TRAIN:
-                return "model-training"
-            if member in _EVALUATE:
-                return "model-evaluation"
-            if member in _INFER:
-                return "model-inference"
-            if member == "compile":
-                return "compile"
-            if member in _SAVE_LOAD:
-                return "io"
-            return "model-construction" if member in ("add", "build", "summary", "pop") else "other"
+            return _method_kind(member)
         if role == "layer":
             if member == "__call__":
                 return "layer-call"
@@ -136,10 +127,29 @@ def kind_of(cat: Catalog, api: str) -> str:
     return _callable_kind(cat, api)
 
 
+def _method_kind(member: str) -> str:
+    """Kind of a method called on a model (Keras model or estimator)."""
+    if member in _TRAIN:
+        return "model-training"
+    if member in _EVALUATE:
+        return "model-evaluation"
+    if member in _INFER:
+        return "model-inference"
+    if member == "compile":
+        return "compile"
+    if member in _SAVE_LOAD:
+        return "io"
+    return "model-construction" if member in ("add", "build", "summary", "pop") else "other"
+
+
 def _callable_kind(cat: Catalog, api: str) -> str:
     """Kind of a module-level function or a class constructor."""
     last = api.rpartition(".")[2]
-    is_class = (api in cat and cat._symbols[api]["k"] == "class") or last[:1].isupper()
+    is_class = cat._symbols[api]["k"] == "class" if api in cat else last[:1].isupper()
+    if api in _SPECIAL:
+        return _SPECIAL[api]
+    if ".estimator." in api and last in _TRAIN | _EVALUATE | _INFER:
+        return _method_kind(last)  # chained estimator calls: model_to_estimator(...).train
     if is_class:
         role = _class_kind(cat, api)
         if role == "model":
@@ -152,6 +162,11 @@ def _callable_kind(cat: Catalog, api: str) -> str:
             return "data-pipeline"
         if role == "tensor":
             return "tensor-op"
+        if _under(api, _CONFIG_MODULES):
+            return "config"
+        if _under(api, _IO_MODULES):
+            return "io"
+        return "data-pipeline" if _under(api, _DATA_MODULES) else "other"
     returned = cat.returns(api)
     if returned and returned != api and _class_kind(cat, returned) == "model":
         return "model-construction"  # load_model, applications, model_to_estimator
@@ -178,6 +193,12 @@ def _callable_kind(cat: Catalog, api: str) -> str:
     return "other"
 
 
+_SPECIAL = {
+    "tensorflow.keras.Input": "model-construction",
+    "tensorflow.function": "other",
+    "tensorflow.compat.v1.Session.run": "other",
+    "tensorflow.keras.utils.clear_session": "config",
+}
 _OP_MODULES = ("math", "nn", "linalg", "image", "random", "strings", "sparse", "ragged", "signal", "bitwise",
                "experimental.numpy", "keras.ops", "keras.activations")  # fmt: skip
 
@@ -194,18 +215,24 @@ def _is_op_module(api: str) -> bool:
     return False
 
 
+#: Module names of APIs gone from the catalog's TensorFlow (estimator, compat.v1.layers).
+_MODULE_NAMES = frozenset({"estimator", "layers", "inputs", "export", "experimental", "feature_column", "contrib"})
+
+
 def family_of(cat: Catalog, api: str) -> str:
-    """The module a canonical API lives in (the longest module prefix), e.g. tensorflow.data."""
+    """The module a canonical API lives in, e.g. ``tensorflow.data``.
+
+    The longest module prefix the catalog knows, extended by the lower-case segments that follow
+    it and that the catalog does not know (``tensorflow.compat.v1.estimator``: gone from TF 2.16+).
+    """
     parts = api.split(".")
+    known = 0
     for i in range(len(parts) - 1, 0, -1):
-        prefix = ".".join(parts[:i])
-        entry = cat._symbols.get(prefix)
+        entry = cat._symbols.get(cat._aliases.get(".".join(parts[:i]), ""))
         if entry is not None and entry["k"] == "module":
-            return prefix
-    # Unknown to the catalog (estimator, compat.v1.layers): the leading lower-case segments.
-    module = []
-    for part in parts[:-1]:
-        if part[:1].isupper():
+            known = i
             break
-        module.append(part)
-    return ".".join(module) or api
+    end = known
+    while end < len(parts) - 1 and parts[end] in _MODULE_NAMES and ".".join(parts[: end + 1]) not in cat._aliases:
+        end += 1
+    return ".".join(parts[:end]) or api
