@@ -1,0 +1,70 @@
+"""One file's analysis: call sites with predictions, file errors, suppressions. What the cache holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from greenlint.analysis.callsite import Span
+from greenlint.check import noqa
+from greenlint.predict.prediction import Prediction
+from greenlint.rules.base import Site
+from greenlint.rules.diagnostic import Diagnostic
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """What a rule-independent analysis of one file produced."""
+
+    path: str
+    sites: tuple[Site, ...] = ()
+    errors: tuple[Diagnostic, ...] = ()  # GL001 / GL002
+    source: str | tuple[str, ...] = ""  # text, or a notebook's code cells
+    suppressions: noqa.Suppressions = field(default_factory=noqa.Suppressions)
+    cacheable: bool = True  # False when greenlint itself failed on the file
+
+
+def error_diagnostic(path: str, line: int, column: int, kind: str, message: str, cell: int | None = None) -> Diagnostic:
+    """A file the pipeline could not analyse, as a GL001 (syntax) or GL002 (anything else)."""
+    syntax = "syntax" in kind.lower() or kind.upper() == "GL001"
+    code, name = ("GL001", "syntax-error") if syntax else ("GL002", "file-error")
+    text = f"{'cannot parse' if syntax else 'cannot analyse'}: {message}"
+    span = Span(max(line, 1), max(column, 1), max(line, 1), max(column, 1), cell)
+    return Diagnostic(path, span, code, name, text, severity="error")
+
+
+def _source(analysis: Any) -> str | tuple[str, ...]:
+    cells = getattr(analysis, "cells", None)
+    if cells:
+        return tuple(c if isinstance(c, str) else getattr(c, "source", "") for c in cells)
+    return getattr(analysis, "source_text", "") or ""
+
+
+def from_analysis(analysis: Any, predict: Callable[[str, dict], Prediction]) -> FileResult:
+    """Turn a `greenlint.analysis.FileAnalysis` into a FileResult, predicting each call site."""
+    path = str(analysis.path)
+    sites = tuple(Site(cs, _predict(predict, cs)) for cs in analysis.callsites)
+    errors = tuple(
+        error_diagnostic(path, e.line or 1, e.column or 1, str(e.code), e.message, getattr(e, "cell", None))
+        for e in analysis.errors
+    )
+    source = _source(analysis)
+    return FileResult(path, sites, errors, source, noqa.parse(source))
+
+
+def _predict(predict: Callable[[str, dict], Prediction], callsite) -> Prediction:
+    try:
+        return predict(callsite.api, callsite.features)
+    except Exception as exc:  # a predictor bug must not lose the call site
+        return Prediction.unknown(note=f"prediction failed: {type(exc).__name__}: {exc}")
+
+
+def internal_error(path: str, exc: BaseException) -> FileResult:
+    """greenlint itself failed on this file: say so, keep going, do not cache it."""
+    message = f"internal error in greenlint ({type(exc).__name__}: {exc}); please report it"
+    return FileResult(path, errors=(error_diagnostic(path, 1, 1, "internal", message),), cacheable=False)
+
+
+def sources_of(results: Sequence[FileResult]) -> dict[str, str | tuple[str, ...]]:
+    return {r.path: r.source for r in results}

@@ -1,0 +1,87 @@
+"""The persistent lint cache: one pickled FileResult per (path, content, greenlint, data) key.
+
+Entries live under `greenlint.paths.cache_dir() / "check"` (or `cache-dir`), are written aside
+then renamed, and any entry that cannot be read back is treated as a miss.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+from pathlib import Path
+
+from greenlint import __version__
+from greenlint.atomic import atomic_write_bytes
+from greenlint.paths import DATA_DIR, PACKAGE_DIR
+
+#: Bump when the layout of cached entries changes.
+FORMAT = 1
+
+
+def _tree_stamp(root: Path, suffixes: tuple[str, ...] | None = None) -> list[tuple[str, int, int]]:
+    """(relative path, size, mtime_ns) of every file under `root`: cheap, no reading."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if suffixes is None or name.endswith(suffixes):
+                p = os.path.join(dirpath, name)
+                try:
+                    st = os.stat(p)
+                except OSError:
+                    continue
+                out.append((os.path.relpath(p, root), st.st_size, st.st_mtime_ns))
+    return out
+
+
+@functools.cache
+def environment_stamp() -> str:
+    """What, besides a file's content, decides its analysis and predictions.
+
+    greenlint's version and own source files (so an upgrade or a local edit invalidates the
+    cache), and the bundled data (catalog, KB, model) plus this machine's calibration overlay
+    (the inputs of `load_predictor().fingerprint`, stamped by size and mtime so that a warm run
+    never has to load the predictor to learn its fingerprint).
+    """
+    from greenlint.paths import cache_dir
+
+    h = hashlib.sha256(f"{FORMAT}:{__version__}".encode())
+    for root, suffixes in ((PACKAGE_DIR, (".py",)), (DATA_DIR, None), (cache_dir() / "calibration", None)):
+        h.update(repr((str(root), _tree_stamp(root, suffixes) if root.is_dir() else None)).encode())
+    return h.hexdigest()
+
+
+class Cache:
+    """Read and write cached per-file results under `directory`."""
+
+    def __init__(self, directory: Path, stamp: str | None = None):
+        self.directory = Path(directory)
+        self.stamp = stamp or environment_stamp()
+
+    def key(self, path: str, content: bytes) -> str:
+        h = hashlib.sha256(self.stamp.encode())
+        h.update(b"\0" + path.encode("utf-8", "surrogateescape") + b"\0")
+        h.update(content)
+        return h.hexdigest()
+
+    def _file(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key}.pickle"
+
+    def get(self, key: str):
+        try:
+            data = self._file(key).read_bytes()
+        except OSError:
+            return None
+        try:
+            stored_key, value = pickle.loads(data)
+        except Exception:  # a corrupt or foreign entry is a miss, whatever went wrong
+            return None
+        return value if stored_key == key else None
+
+    def put(self, key: str, value) -> None:
+        try:
+            atomic_write_bytes(self._file(key), pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            pass  # a read-only or full cache directory only costs speed

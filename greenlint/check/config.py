@@ -1,0 +1,181 @@
+"""`[tool.greenlint]` configuration: found in the nearest pyproject.toml, overridden by flags."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    ".eggs",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".ipynb_checkpoints",
+    "node_modules",
+    "site-packages",
+    "build",
+    "dist",
+)
+INCLUDE_SUFFIXES = (".py", ".pyi", ".ipynb")
+OUTPUT_FORMATS = ("concise", "full", "json", "json-lines", "sarif", "github", "grouped")
+
+
+class ConfigError(Exception):
+    """Greenlint cannot run with this configuration (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings of one check run. Relative patterns are relative to `root`."""
+
+    root: Path = field(default_factory=Path.cwd)
+    source: Path | None = None  # the pyproject.toml read, if any
+    select: tuple[str, ...] | None = None  # None: every rule enabled by default
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool = True
+    cache_dir: Path | None = None  # None: greenlint.paths.cache_dir() / "check"
+    no_cache: bool = False
+    jobs: int | None = None  # None: one per CPU
+    output_format: str = "concise"
+    options: Mapping[str, Any] = field(default_factory=dict)  # rule options by key
+
+    def replace(self, **changes: Any) -> Config:
+        return dataclasses.replace(self, **changes)
+
+    def option(self, key: str) -> Any:
+        from greenlint.rules.registry import option_defaults
+
+        return self.options.get(key, option_defaults()[key])
+
+
+def _codes(value: Any, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: expected a list of rule codes")
+    return tuple(v.strip().upper() for v in value)
+
+
+def _strings(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: expected a list of strings")
+    return tuple(value)
+
+
+def _per_file_ignores(value: Any, where: str) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: expected a table of pattern = [codes]")
+    return {pattern: _codes(codes, f"{where}.{pattern}") for pattern, codes in value.items()}
+
+
+def parse_table(table: Mapping[str, Any], source: Path | None) -> dict[str, Any]:
+    """Validate a `[tool.greenlint]` table into Config fields; unknown keys are an error."""
+    from greenlint.rules.registry import all_rules
+
+    rule_options = {opt.key: opt for rule in all_rules().values() for opt in rule.OPTIONS}
+    where = f"{source or '<config>'}: [tool.greenlint]"
+    base = source.parent if source else Path.cwd()
+    fields: dict[str, Any] = {}
+    options: dict[str, Any] = {}
+    for key, value in table.items():
+        at = f"{where} key `{key}`"
+        if key == "select":
+            fields["select"] = _codes(value, at)
+        elif key == "extend-select":
+            fields["extend_select"] = _codes(value, at)
+        elif key == "ignore":
+            fields["ignore"] = _codes(value, at)
+        elif key == "per-file-ignores":
+            fields["per_file_ignores"] = _per_file_ignores(value, at)
+        elif key == "exclude":
+            fields["exclude"] = _strings(value, at)
+        elif key == "extend-exclude":
+            fields["extend_exclude"] = _strings(value, at)
+        elif key == "respect-gitignore":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{at}: expected true or false")
+            fields["respect_gitignore"] = value
+        elif key == "cache-dir":
+            if not isinstance(value, str):
+                raise ConfigError(f"{at}: expected a path")
+            fields["cache_dir"] = (base / Path(value).expanduser()).resolve()
+        elif key == "jobs":
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ConfigError(f"{at}: expected a positive integer")
+            fields["jobs"] = value
+        elif key == "output-format":
+            if value not in OUTPUT_FORMATS:
+                raise ConfigError(f"{at}: expected one of {', '.join(OUTPUT_FORMATS)}")
+            fields["output_format"] = value
+        elif key in rule_options:
+            options[key] = coerce_option(rule_options[key].type, value, at)
+        else:
+            raise ConfigError(f"{where}: unknown key `{key}`")
+    fields["options"] = options
+    return fields
+
+
+def coerce_option(kind: type, value: Any, where: str) -> Any:
+    """Check a rule option's type (ints are accepted where floats are expected)."""
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, kind) or isinstance(value, bool) != (kind is bool):
+        raise ConfigError(f"{where}: expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a `[tool.greenlint]` table."""
+    start = start.resolve()
+    for directory in (start, *start.parents) if start.is_dir() else start.parents:
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file() and "greenlint" in _read(candidate).get("tool", {}):
+            return candidate
+    return None
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
+
+
+def load_config(paths: Sequence[Path] = (), config_file: Path | None = None, isolated: bool = False) -> Config:
+    """The configuration for checking `paths`: `config_file`, else the nearest one, else defaults."""
+    if isolated:
+        return Config()
+    if config_file is None:
+        start = Path(paths[0]) if paths else Path.cwd()
+        config_file = find_pyproject(start if start.exists() else Path.cwd())
+    if config_file is None:
+        return Config()
+    config_file = Path(config_file)
+    if not config_file.is_file():
+        raise ConfigError(f"{config_file}: no such configuration file")
+    table = _read(config_file).get("tool", {}).get("greenlint", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{config_file}: [tool.greenlint] must be a table")
+    return Config(root=config_file.parent.resolve(), source=config_file, **parse_table(table, config_file))

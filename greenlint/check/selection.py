@@ -1,0 +1,68 @@
+"""Which rules run on which file: select / extend-select / ignore / per-file-ignores."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from pathlib import Path
+
+from greenlint.check.config import Config, ConfigError
+
+
+def _best(code: str, prefixes: Iterable[str]) -> int:
+    """Length of the longest prefix matching `code` (`ALL` matches everything), or -1."""
+    return max((0 if p == "ALL" else len(p) for p in prefixes if p == "ALL" or code.startswith(p)), default=-1)
+
+
+def enabled_codes(config: Config, extra_ignore: Iterable[str] = ()) -> frozenset[str]:
+    """Codes enabled by the config; the most specific of select and ignore wins, ignore on a tie."""
+    from greenlint.rules.registry import all_rules
+
+    rules = all_rules()
+    _validate(config, rules)
+    ignore = (*config.ignore, *extra_ignore)
+    enabled = set()
+    for code, rule in rules.items():
+        if config.select is None:
+            selected = 0 if rule.DEFAULT_ENABLED else -1
+        else:
+            selected = _best(code, config.select)
+        selected = max(selected, _best(code, config.extend_select))
+        if selected >= 0 and selected > _best(code, ignore):
+            enabled.add(code)
+    return frozenset(enabled)
+
+
+def _validate(config: Config, rules: dict) -> None:
+    patterns = [*(config.select or ()), *config.extend_select, *config.ignore]
+    patterns += [c for codes in config.per_file_ignores.values() for c in codes]
+    for p in patterns:
+        if p != "ALL" and not any(code.startswith(p) for code in rules):
+            raise ConfigError(f"{config.source or 'command line'}: `{p}` matches no greenlint rule code")
+
+
+class Selector:
+    """Enabled codes per file, with per-file-ignores matched relative to the config root."""
+
+    def __init__(self, config: Config):
+        import pathspec
+
+        self.config = config
+        self.base = enabled_codes(config)
+        self._specs = [
+            (pathspec.GitIgnoreSpec.from_lines([pattern]), codes)
+            for pattern, codes in config.per_file_ignores.items()
+        ]
+        self.for_file = functools.lru_cache(maxsize=None)(self._for_file)
+
+    def _for_file(self, path: str) -> frozenset[str]:
+        extra = [c for spec, codes in self._specs if spec.match_file(_relative(path, self.config.root)) for c in codes]
+        return enabled_codes(self.config, extra) if extra else self.base
+
+
+def _relative(path: str, root: Path) -> str:
+    p = Path(path).resolve()
+    try:
+        return p.relative_to(root).as_posix()
+    except ValueError:
+        return p.as_posix()

@@ -1,0 +1,43 @@
+"""The rule registry, built from the Rule classes of this package's modules."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+
+import greenlint.rules as package
+from greenlint.rules.base import Rule
+
+#: Modules of this package that hold no rule.
+FRAMEWORK_MODULES = frozenset({"base", "diagnostic", "registry", "gendocs"})
+
+
+@functools.cache
+def all_rules() -> dict[str, type[Rule]]:
+    """Every rule class by code, sorted by code."""
+    found: dict[str, type[Rule]] = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name in FRAMEWORK_MODULES:
+            continue
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        for obj in vars(module).values():
+            if isinstance(obj, type) and issubclass(obj, Rule) and obj is not Rule and obj.__module__ == module.__name__:
+                if obj.code in found:
+                    raise RuntimeError(f"rule code {obj.code} is used by {found[obj.code].__name__} and {obj.__name__}")
+                found[obj.code] = obj
+    return dict(sorted(found.items()))
+
+
+def get_rule(code_or_name: str) -> type[Rule] | None:
+    """A rule by code (`GL101`, any case) or kebab-case name (`energy-hotspot`)."""
+    key = code_or_name.strip()
+    rules = all_rules()
+    if key.upper() in rules:
+        return rules[key.upper()]
+    return next((r for r in rules.values() if r.name == key.lower()), None)
+
+
+def option_defaults() -> dict[str, object]:
+    """Every rule option key with its default."""
+    return {opt.key: opt.default for rule in all_rules().values() for opt in rule.OPTIONS}

@@ -1,0 +1,46 @@
+"""GL001 syntax-error: a file greenlint cannot parse (reported by the pipeline)."""
+
+from __future__ import annotations
+
+from greenlint.rules.base import Invalid, Rule, Valid
+
+
+class InvalidSyntax(Rule):
+    """
+    ## What it does
+    Reports a Python file, or a notebook code cell, that does not parse. Nothing else is
+    checked in that file (or cell), so its energy findings are missing until it is fixed.
+
+    ## Why is this bad?
+    A file greenlint cannot parse is a file it cannot see into: any hotspot in it goes
+    unreported. The rest of the run goes on.
+
+    ## Example
+    ```python
+    def train(:
+        pass
+    ```
+
+    ## Use instead
+    ```python
+    def train():
+        pass
+    ```
+
+    ## Energy evidence
+    None: this reports that the analysis could not run.
+
+    ## Fix safety
+    No automatic fix.
+
+    ## Options
+    None.
+    """
+
+    code = "GL001"
+    name = "syntax-error"
+    SEVERITY = "error"
+    MESSAGE = "cannot parse: {detail}"
+    FIX_TITLE = "Fix the syntax error"
+    VALID = (Valid("import tensorflow as tf\nx = tf.constant(1)\n"),)
+    INVALID = (Invalid("import tensorflow as tf\ndef train(:\n    tf.constant(1)\n"),)

@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+import pytest
+
+from greenlint.check import ConfigError, load_config
+from greenlint.check.config import DEFAULT_EXCLUDE, find_pyproject
+
+
+def write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_nearest_pyproject_with_a_greenlint_table(tmp_path):
+    write(tmp_path / "pyproject.toml", "[tool.greenlint]\nignore = ['GL3']\n")
+    write(tmp_path / "pkg" / "pyproject.toml", "[project]\nname = 'x'\n")  # no table: skipped
+    sub = tmp_path / "pkg" / "src"
+    sub.mkdir()
+    assert find_pyproject(sub) == tmp_path / "pyproject.toml"
+    config = load_config([sub])
+    assert config.ignore == ("GL3",)
+    assert config.root == tmp_path.resolve()
+
+
+def test_values_are_parsed(tmp_path):
+    write(
+        tmp_path / "pyproject.toml",
+        """[tool.greenlint]
+select = ["GL1", "gl201"]
+extend-exclude = ["generated/"]
+hotspot-threshold-j = 5
+min-batch-size = 8
+cache-dir = ".cache/gl"
+jobs = 3
+[tool.greenlint.per-file-ignores]
+"tests/*" = ["GL101"]
+""",
+    )
+    config = load_config([tmp_path])
+    assert config.select == ("GL1", "GL201")
+    assert config.extend_exclude == ("generated/",)
+    assert config.exclude == DEFAULT_EXCLUDE
+    assert config.options == {"hotspot-threshold-j": 5.0, "min-batch-size": 8}
+    assert config.cache_dir == (tmp_path / ".cache" / "gl").resolve()
+    assert config.jobs == 3
+    assert config.per_file_ignores == {"tests/*": ("GL101",)}
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("selekt = ['GL101']", "unknown key `selekt`"),
+        ("hotspot-threshold-j = 'high'", "hotspot-threshold-j"),
+        ("min-batch-size = 1.5", "min-batch-size"),
+        ("jobs = 0", "jobs"),
+        ("respect-gitignore = 'yes'", "respect-gitignore"),
+        ("output-format = 'xml'", "output-format"),
+        ("select = 'GL101'\nignore = [1]", "ignore"),
+    ],
+)
+def test_bad_config_names_the_file_and_key(tmp_path, body, message):
+    path = write(tmp_path / "pyproject.toml", f"[tool.greenlint]\n{body}\n")
+    with pytest.raises(ConfigError) as err:
+        load_config([tmp_path])
+    assert str(path) in str(err.value) and message in str(err.value)
+
+
+def test_unparsable_pyproject_is_a_config_error(tmp_path):
+    write(tmp_path / "pyproject.toml", "[tool.greenlint\n")
+    with pytest.raises(ConfigError, match="pyproject.toml"):
+        load_config([tmp_path])
+
+
+def test_explicit_and_isolated(tmp_path):
+    other = write(tmp_path / "conf" / "pyproject.toml", "[tool.greenlint]\nignore = ['GL2']\n")
+    write(tmp_path / "pyproject.toml", "[tool.greenlint]\nignore = ['GL1']\n")
+    assert load_config([tmp_path], config_file=other).ignore == ("GL2",)
+    assert load_config([tmp_path], isolated=True).ignore == ()
+    with pytest.raises(ConfigError, match="no such configuration file"):
+        load_config([tmp_path], config_file=tmp_path / "missing.toml")

@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import pytest
+
+from greenlint.check import Config, ConfigError
+from greenlint.check.discovery import discover
+
+
+def make(root, *names):
+    for name in names:
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("x = 1\n")
+
+
+def rel(files, root):
+    return sorted(f.resolve().relative_to(root.resolve()).as_posix() for f in files)
+
+
+def test_default_includes_and_excludes(tmp_path):
+    make(tmp_path, "a.py", "b.pyi", "c.ipynb", "d.txt", "e.pyc", ".venv/lib/x.py", "pkg/__pycache__/m.py", "pkg/m.py")
+    assert rel(discover([tmp_path], Config(root=tmp_path)), tmp_path) == ["a.py", "b.pyi", "c.ipynb", "pkg/m.py"]
+
+
+def test_gitignore_nested_and_scoped(tmp_path):
+    (tmp_path / ".git").mkdir()
+    make(tmp_path, "keep.py", "gen/out.py", "sub/skip.py", "sub/keep.py", "other/skip.py")
+    (tmp_path / ".gitignore").write_text("gen/\n")
+    (tmp_path / "sub" / ".gitignore").write_text("skip.py\n")
+    got = rel(discover([tmp_path], Config(root=tmp_path)), tmp_path)
+    assert got == ["keep.py", "other/skip.py", "sub/keep.py"]  # sub's .gitignore does not leak into other/
+    # a .gitignore above the directory given, inside the same work tree, applies too
+    assert rel(discover([tmp_path / "gen"], Config(root=tmp_path)), tmp_path) == []
+    everything = rel(discover([tmp_path], Config(root=tmp_path, respect_gitignore=False)), tmp_path)
+    assert "gen/out.py" in everything and "sub/skip.py" in everything
+
+
+def test_exclude_and_explicit_files(tmp_path):
+    make(tmp_path, "a.py", "generated/g.py", "notes/x.py")
+    config = Config(root=tmp_path, extend_exclude=("generated/", "notes/x.py"))
+    assert rel(discover([tmp_path], config), tmp_path) == ["a.py"]
+    # named explicitly: always included, whatever the suffix or the excludes
+    assert rel(discover([tmp_path / "notes" / "x.py", tmp_path / "a.py"], config), tmp_path) == ["a.py", "notes/x.py"]
+
+
+def test_missing_path_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="no such file or directory"):
+        discover([tmp_path / "nope"], Config(root=tmp_path))

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import pytest
+
+from greenlint.check import Config, ConfigError
+from greenlint.check.selection import Selector, enabled_codes
+from greenlint.rules.registry import all_rules
+
+
+def test_defaults_enable_default_rules_only():
+    codes = enabled_codes(Config())
+    assert "GL101" in codes
+    assert "GL003" not in codes  # off by default
+    assert codes == {c for c, r in all_rules().items() if r.DEFAULT_ENABLED}
+
+
+def test_select_prefix_ignore_and_specificity():
+    assert enabled_codes(Config(select=("GL1",))) == {"GL101"}
+    assert "GL101" not in enabled_codes(Config(ignore=("GL101",)))
+    # the more specific select beats a broader ignore, and vice versa
+    assert enabled_codes(Config(select=("GL101",), ignore=("GL1",))) == {"GL101"}
+    assert enabled_codes(Config(select=("GL1",), ignore=("GL101",))) == set()
+    assert "GL003" in enabled_codes(Config(extend_select=("GL003",)))
+    assert enabled_codes(Config(select=("ALL",))) == set(all_rules())
+
+
+def test_unknown_code_is_an_error():
+    with pytest.raises(ConfigError, match="GL999"):
+        enabled_codes(Config(ignore=("GL999",)))
+
+
+def test_per_file_ignores(tmp_path):
+    selector = Selector(Config(root=tmp_path, per_file_ignores={"tests/*": ("GL101",), "*_nb.py": ("GL2",)}))
+    assert "GL101" not in selector.for_file(str(tmp_path / "tests" / "a.py"))
+    assert "GL101" in selector.for_file(str(tmp_path / "src" / "a.py"))
+    assert not any(c.startswith("GL2") for c in selector.for_file(str(tmp_path / "x" / "demo_nb.py")))
