@@ -1,12 +1,74 @@
-"""`greenlint calls` (placeholder until its issue lands)."""
+"""`greenlint calls PATH...`: every resolved TF/Keras call site with its predicted energy.
 
-HELP = "calls (not implemented yet)"
+`--format json` prints the versioned CallSite JSON contract (docs/calls-json.md); `--format text`
+a table for people. Files that cannot be analysed are named on stderr and make the exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "list every TF/Keras call site with its predicted energy (JSON contract: docs/calls-json.md)"
 
 
-def register(parser):
-    parser.add_argument("rest", nargs="*")
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or directories (default: .)")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    files = parser.add_argument_group("files")
+    files.add_argument("--exclude", action="append", metavar="PATTERN", help="replace the exclude patterns")
+    files.add_argument("--extend-exclude", action="append", default=[], metavar="PATTERN", help="exclude these too")
+    files.add_argument("--no-respect-gitignore", action="store_true", help="also list files .gitignore excludes")
+    run = parser.add_argument_group("run")
+    run.add_argument("--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml")
+    run.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    run.add_argument("--no-cache", action="store_true", help="neither read nor write the lint cache")
+    run.add_argument("--cache-dir", metavar="DIR", help="lint cache directory")
+    run.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per CPU)")
+    # `check`'s configure() also reads its rule-selection flags; calls lists call sites whatever rules are on.
+    parser.set_defaults(select=None, extend_select=[], ignore=[], per_file_ignores=[], hotspot_threshold_j=None)
 
 
-def run(args) -> int:
-    print("greenlint calls: not implemented yet")
-    return 2
+def collect(args: argparse.Namespace, backend=None):
+    """The CheckResult for `args` (config as `greenlint check` builds it). Raises ConfigError."""
+    from greenlint.check import run_check
+    from greenlint.cli.check_cmd import configure
+
+    config = configure(argparse.Namespace(**{**vars(args), "format": None}))
+    return run_check(args.paths, config, backend)
+
+
+def write(result, fmt: str, out=None) -> None:
+    """Print the call sites of `result` in `fmt` (json or text) to `out` (stdout)."""
+    from greenlint.report import calls_json, calls_table
+
+    out = out or sys.stdout
+    pairs = result.callsites_with_predictions
+    if fmt == "json":
+        out.write(json.dumps(calls_json(pairs), indent=2, default=str) + "\n")
+        return
+    from rich.console import Console
+
+    console = Console(file=out, highlight=False)
+    if pairs:
+        console.print(calls_table(pairs))
+    known = sum(1 for _, p in pairs if p is not None and p.energy_j is not None)
+    files = len({site.path for site, _ in pairs})
+    console.print(f"{len(pairs)} call site{'s' if len(pairs) != 1 else ''} in {files} of {len(result.files)} "
+                  f"files; {known} with an energy figure.")
+
+
+def run(args: argparse.Namespace) -> int:
+    from greenlint.check import ConfigError
+    from greenlint.report.concise import line
+
+    try:
+        result = collect(args)
+    except ConfigError as exc:
+        print(f"greenlint: error: {exc}", file=sys.stderr)
+        return 2
+    for error in result.errors:
+        print(line(error), file=sys.stderr)
+    write(result, args.format)
+    return 2 if result.errors else 0
