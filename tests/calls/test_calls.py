@@ -90,7 +90,7 @@ def test_collect_and_write_json(project, monkeypatch):
     objects = json.loads(out.getvalue())
     assert [(o["path"], o["line"], o["column"], o["end_column"], o["api"]) for o in objects] == [
         ("train.py", 2, 5, 17, "tensorflow.ones"),
-        ("train.py", 3, 5, 20, "tensorflow.unknown.op"),
+        ("train.py", 3, 5, 21, "tensorflow.unknown.op"),
     ]
     assert objects[0]["energy_j"] == len("tensorflow.ones") and objects[0]["basis"] == "measured"
     assert objects[1]["energy_j"] is None and objects[1]["basis"] == "unknown"
