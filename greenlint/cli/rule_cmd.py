@@ -1,12 +1,68 @@
-"""`greenlint rule` (placeholder until its issue lands)."""
+"""`greenlint rule CODE` prints a rule's documentation; `greenlint rule --all` lists the rules."""
 
-HELP = "rule (not implemented yet)"
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "show a rule's documentation (`greenlint rule GL101`), or list every rule (`--all`)"
 
 
-def register(parser):
-    parser.add_argument("rest", nargs="*")
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("rule", nargs="?", metavar="CODE", help="rule code or name, e.g. GL101 or energy-hotspot")
+    parser.add_argument("--all", action="store_true", help="list every rule")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
 
-def run(args) -> int:
-    print("greenlint rule: not implemented yet")
-    return 2
+def _as_json(rule, with_doc: bool) -> dict:
+    out = {
+        "code": rule.code,
+        "name": rule.name,
+        "summary": rule.summary(),
+        "severity": rule.SEVERITY,
+        "default_enabled": rule.DEFAULT_ENABLED,
+        "message": rule.MESSAGE,
+        "fix_title": rule.FIX_TITLE,
+        "options": [{"key": o.key, "type": o.type.__name__, "default": o.default, "help": o.help} for o in rule.OPTIONS],
+    }
+    if with_doc:
+        from greenlint.rules.gendocs import render
+
+        out["doc"] = render(rule)
+    return out
+
+
+def _print_markdown(text: str) -> None:
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console().print(Markdown(text))
+    else:
+        sys.stdout.write(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    from greenlint.rules.registry import all_rules, get_rule
+
+    if args.all or not args.rule:
+        rules = all_rules().values()
+        if args.format == "json":
+            print(json.dumps([_as_json(r, with_doc=False) for r in rules], indent=2))
+        else:
+            for r in rules:
+                state = "" if r.DEFAULT_ENABLED else " (off by default)"
+                print(f"{r.code}  {r.name:<26} {r.summary()}{state}")
+        return 0
+    rule = get_rule(args.rule)
+    if rule is None:
+        print(f"greenlint: error: no rule {args.rule!r}; `greenlint rule --all` lists them", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(json.dumps(_as_json(rule, with_doc=True), indent=2))
+    else:
+        from greenlint.rules.gendocs import render
+
+        _print_markdown(render(rule))
+    return 0

@@ -146,7 +146,9 @@ class Rule:
 
     @classmethod
     def summary(cls) -> str:
-        return cls.sections().get("What it does", "").split("\n\n")[0].replace("\n", " ")
+        """The first sentence of "What it does"."""
+        para = cls.sections().get("What it does", "").split("\n\n")[0].replace("\n", " ")
+        return re.split(r"(?<=\.)\s", para, maxsplit=1)[0]
 
 
 def fmt_j(value: float) -> str:
