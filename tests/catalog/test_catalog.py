@@ -1,0 +1,183 @@
+"""The shipped catalog: canonical names, aliases, signatures, method resolution, return types, kinds."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from greenlint.catalog import CatalogError, load_catalog, read_catalog
+
+
+@pytest.fixture(scope="module")
+def cat():
+    return load_catalog()
+
+
+def test_records_versions(cat):
+    assert cat.versions["tensorflow"][:1] == "2"
+    assert cat.versions["keras"][:1] == "3"
+    assert len(cat) > 3000
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("keras.models.Sequential.fit", "tensorflow.keras.Sequential.fit"),
+        ("keras.layers.Dense", "tensorflow.keras.layers.Dense"),
+        ("tf.keras.layers.Dense", "tensorflow.keras.layers.Dense"),
+        ("tensorflow.keras.layers.core.Dense", "tensorflow.keras.layers.Dense"),
+        ("tf.keras.models.Model", "tensorflow.keras.Model"),
+        ("tf.keras.layers.Input", "tensorflow.keras.Input"),
+        ("tf.math.reduce_mean", "tensorflow.reduce_mean"),
+        ("tf.compat.v1.keras.models.Sequential", "tensorflow.keras.Sequential"),
+        ("tf.compat.v1.feature_column.numeric_column", "tensorflow.feature_column.numeric_column"),
+        ("tensorflow.keras.models.load_model", "tensorflow.keras.models.load_model"),
+        ("keras.saving.load_model", "tensorflow.keras.models.load_model"),
+        ("tf.keras.optimizers.Adam", "tensorflow.keras.optimizers.Adam"),
+        ("tf.optimizers.Adam", "tensorflow.keras.optimizers.Adam"),
+        ("tf.keras.losses.MAE", "tensorflow.keras.losses.mae"),
+    ],
+)
+def test_canonical_aliases(cat, name, expected):
+    assert cat.canonical(name) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        # factory chains follow return types
+        ("tensorflow.data.Dataset.from_tensor_slices((x_test, y_test)).batch()", "tensorflow.data.Dataset.batch"),
+        ("tensorflow.data.Dataset.from_tensor_slices.shuffle(1000).repeat()", "tensorflow.data.Dataset.repeat"),
+        ("tensorflow.data.TFRecordDataset([p]).map()", "tensorflow.data.TFRecordDataset.map"),
+        ("tensorflow.keras.utils.image_dataset_from_directory.cache().prefetch()", "tensorflow.data.Dataset.prefetch"),
+        ("tensorflow.keras.models.load_model.predict()", "tensorflow.keras.Model.predict"),
+        ("tensorflow.keras.applications.MobileNetV2.predict()", "tensorflow.keras.Model.predict"),
+        ("tensorflow.lite.TFLiteConverter.from_keras_model.convert()", "tensorflow.lite.TFLiteConverter.convert"),
+        # calling objects
+        ("tensorflow.keras.layers.Dense(10, name='x')()", "tensorflow.keras.layers.Dense.__call__"),
+        ("(tensorflow.constant ** 2).numpy()", "tensorflow.Tensor.numpy"),
+        ("tensorflow.nn.softmax(predictions).numpy()", "tensorflow.Tensor.numpy"),
+        # FECoM writes a called model by its class: the model's output tensor
+        ("tensorflow.keras.Sequential(embeddings).numpy()", "tensorflow.Tensor.numpy"),
+        # not in this TF (estimator, Keras-2 layers) or user attributes: rule-based names
+        ("tensorflow.compat.v1.estimator.DNNClassifier.train()", "tensorflow.compat.v1.estimator.DNNClassifier.train"),
+        ("tensorflow.compat.v1.layers.Dense(1)()", "tensorflow.compat.v1.layers.Dense.__call__"),
+        ("tensorflow.keras.models.Model.encoder.summary()", "tensorflow.keras.Model.encoder.summary"),
+    ],
+)
+def test_canonical_raw_signatures(cat, raw, expected):
+    assert cat.canonical(raw) == expected
+
+
+@pytest.mark.parametrize("name", ["numpy.array", "torch.nn.Linear", "project-level", "tfa.layers.X", "sklearn.fit"])
+def test_non_tf_names_have_no_canonical(cat, name):
+    assert cat.canonical(name) is None
+
+
+def test_params_in_order(cat):
+    assert cat.params("tensorflow.keras.Model.fit")[:4] == ["x", "y", "batch_size", "epochs"]
+    assert cat.params("keras.models.Sequential.fit")[:4] == ["x", "y", "batch_size", "epochs"]
+    assert cat.params("tensorflow.keras.layers.Dense")[:2] == ["units", "activation"]
+    assert cat.params("tensorflow.keras.layers.Conv2D")[:3] == ["filters", "kernel_size", "strides"]
+    assert cat.params("tensorflow.keras.Sequential")[:1] == ["layers"]
+    assert cat.params("tensorflow.keras.Model")[:2] == ["inputs", "outputs"]
+    assert cat.params("tensorflow.data.Dataset.batch")[:1] == ["batch_size"]
+    assert cat.params("tensorflow.data.Dataset.from_tensor_slices")[:1] == ["tensors"]
+    assert cat.params("tensorflow.reduce_mean") == ["input_tensor", "axis", "keepdims", "name"]
+    # Keras __call__ forwards to call(): its parameters are call's
+    assert cat.params("tensorflow.keras.layers.Dense.__call__")[:1] == ["inputs"]
+    assert cat.params("tensorflow.no.such.thing") == []
+
+
+def test_varargs_markers(cat):
+    params = cat.params("tensorflow.keras.layers.Dense")
+    assert params[-1] == "**kwargs"
+    assert all(not p.startswith("*") for p in cat.params("tensorflow.keras.Model.fit"))
+
+
+def test_resolve_method_through_bases(cat):
+    assert cat.resolve_method("tensorflow.keras.Sequential", "fit") == "tensorflow.keras.Sequential.fit"
+    assert cat.resolve_method("tensorflow.keras.layers.Dense", "__call__") == "tensorflow.keras.layers.Dense.__call__"
+    assert cat.resolve_method("tensorflow.keras.layers.Dense", "fit") is None
+    assert cat.resolve_method("tensorflow.keras.models.Sequential", "fit") == "tensorflow.keras.Sequential.fit"
+    fit = cat.symbol("tensorflow.keras.Sequential.fit")
+    assert fit.kind == "method"
+    assert fit.defined_in == "tensorflow.keras.Model"
+    assert fit.params == tuple(cat.params("tensorflow.keras.Model.fit"))
+
+
+def test_class_symbol(cat):
+    seq = cat.symbol("tensorflow.keras.Sequential")
+    assert seq.kind == "class"
+    assert "tensorflow.keras.models.Sequential" in seq.aliases
+    assert seq.bases[0] == "tensorflow.keras.Model"
+    assert "tensorflow.keras.Layer" in seq.bases
+    assert {"fit", "evaluate", "predict", "compile", "add", "__call__"} <= set(seq.methods)
+    assert cat.symbol("tensorflow.keras.layers").kind == "module"
+    assert cat.symbol("tensorflow.reduce_mean").kind == "function"
+    assert cat.symbol("tensorflow.keras.Sequential.no_such_method") is None
+
+
+def test_returns(cat):
+    assert cat.returns("tensorflow.keras.models.load_model") == "tensorflow.keras.Model"
+    assert cat.returns("tensorflow.keras.applications.ResNet50") == "tensorflow.keras.Model"
+    assert cat.returns("tensorflow.data.Dataset.from_tensor_slices") == "tensorflow.data.Dataset"
+    assert cat.returns("tensorflow.data.Dataset.map") == "tensorflow.data.Dataset"
+    assert cat.returns("tensorflow.keras.utils.image_dataset_from_directory") == "tensorflow.data.Dataset"
+    assert cat.returns("tensorflow.keras.layers.Dense.__call__") == "tensorflow.Tensor"
+    assert cat.returns("tensorflow.keras.layers.Dense") == "tensorflow.keras.layers.Dense"
+    assert cat.returns("tensorflow.constant") == "tensorflow.Tensor"
+    assert cat.returns("tensorflow.keras.Model.fit") == "tensorflow.keras.callbacks.History"
+    assert cat.symbol("tensorflow.keras.Sequential.fit").returns == "tensorflow.keras.callbacks.History"
+
+
+@pytest.mark.parametrize(
+    ("api", "kind", "family"),
+    [
+        ("tensorflow.keras.layers.Dense", "layer-constructor", "tensorflow.keras.layers"),
+        ("tensorflow.keras.layers.Dense.__call__", "layer-call", "tensorflow.keras.layers"),
+        ("tensorflow.keras.Sequential", "model-construction", "tensorflow.keras"),
+        ("tensorflow.keras.Sequential.fit", "model-training", "tensorflow.keras"),
+        ("tensorflow.keras.Model.train_on_batch", "model-training", "tensorflow.keras"),
+        ("tensorflow.keras.Model.evaluate", "model-evaluation", "tensorflow.keras"),
+        ("tensorflow.keras.Sequential.predict", "model-inference", "tensorflow.keras"),
+        ("tensorflow.keras.Model.__call__", "model-inference", "tensorflow.keras"),
+        ("tensorflow.keras.Model.compile", "compile", "tensorflow.keras"),
+        ("tensorflow.keras.Model.save", "io", "tensorflow.keras"),
+        ("tensorflow.keras.models.load_model", "model-construction", "tensorflow.keras.models"),
+        ("tensorflow.keras.applications.MobileNetV2", "model-construction", "tensorflow.keras.applications"),
+        ("tensorflow.data.Dataset.batch", "data-pipeline", "tensorflow.data"),
+        ("tensorflow.data.Dataset.from_tensor_slices", "data-pipeline", "tensorflow.data"),
+        ("tensorflow.reduce_mean", "tensor-op", "tensorflow"),
+        ("tensorflow.math.reduce_std", "tensor-op", "tensorflow.math"),
+        ("tensorflow.Tensor.numpy", "tensor-op", "tensorflow"),
+        ("tensorflow.io.read_file", "io", "tensorflow.io"),
+        ("tensorflow.keras.optimizers.Adam", "optimizer", "tensorflow.keras.optimizers"),
+        ("tensorflow.keras.optimizers.Adam.apply_gradients", "optimizer", "tensorflow.keras.optimizers"),
+        ("tensorflow.keras.losses.SparseCategoricalCrossentropy", "loss-metric", "tensorflow.keras.losses"),
+        ("tensorflow.keras.metrics.Mean.update_state", "loss-metric", "tensorflow.keras.metrics"),
+        ("tensorflow.config.list_physical_devices", "config", "tensorflow.config"),
+        # estimator and Keras-2 layers are gone from TF 2.16+: grouped by name rules
+        ("tensorflow.estimator.DNNClassifier", "model-construction", "tensorflow.estimator"),
+        ("tensorflow.compat.v1.estimator.Estimator.train", "model-training", "tensorflow.compat.v1.estimator"),
+        ("tensorflow.estimator.LinearClassifier.evaluate", "model-evaluation", "tensorflow.estimator"),
+        ("tensorflow.compat.v1.estimator.inputs.numpy_input_fn", "data-pipeline", "tensorflow.compat.v1.estimator.inputs"),
+        ("tensorflow.compat.v1.layers.Dense.__call__", "layer-call", "tensorflow.compat.v1.layers"),
+        ("tensorflow.compat.v1.train.GradientDescentOptimizer.minimize", "optimizer", "tensorflow.compat.v1.train"),
+    ],
+)
+def test_kind_and_family(cat, api, kind, family):
+    assert (cat.kind(api), cat.family(api)) == (kind, family)
+
+
+def test_malformed_catalog_file_names_the_file(tmp_path):
+    bad = tmp_path / "catalog.json.gz"
+    bad.write_bytes(gzip.compress(b"{not json"))
+    with pytest.raises(CatalogError, match="catalog.json.gz"):
+        read_catalog(bad)
+    with pytest.raises(CatalogError, match="missing"):
+        read_catalog(tmp_path / "absent.json.gz")
+    bad.write_bytes(gzip.compress(b'{"symbols": []}'))
+    with pytest.raises(CatalogError, match="symbols"):
+        read_catalog(bad)
