@@ -16,7 +16,16 @@ def register(parser) -> None:
 
 
 def _j(x: float | None) -> str:
-    return "-" if x is None else f"{x:,.1f}"
+    if x is None:
+        return "-"
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.2g}" if x else "0"
+
+
+def _col(header: str, name_column: str) -> dict:
+    """Numbers never wrap or shrink below their header; the name column gives way."""
+    if header == name_column:
+        return {"no_wrap": True, "overflow": "ellipsis", "ratio": 1}
+    return {"justify": "right", "no_wrap": True, "min_width": len(header)}
 
 
 def run(args) -> int:
@@ -32,13 +41,14 @@ def run(args) -> int:
     if args.format == "json":
         print(json.dumps(data, indent=1))
         return 0
+    from rich import box
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
-    t = Table(title="Knowledge base: datasets")
-    for col in ("dataset", "files", "read", "skipped", "records", "APIs", "raw signatures", "scripts", "below resolution"):
-        t.add_column(col, justify="left" if col == "dataset" else "right", overflow="fold")
+    t = Table(title="Knowledge base: datasets", box=box.SIMPLE_HEAD)
+    for col in ("dataset", "files", "read", "skipped", "records", "APIs", "signatures", "scripts", "below res."):
+        t.add_column(col, **_col(col, "dataset"))
     for name, d in data["datasets"].items():
         t.add_row(name, str(d["files"]), str(d["files_read"]), str(d["skipped_files"]), f"{d['records']:,}",
                   str(d["apis"]), str(d["raw_signatures"]), str(d["scripts"]), f"{d['below_resolution_share']:.0%}")
@@ -49,11 +59,11 @@ def run(args) -> int:
     for reason, n in data["skipped_reasons"].items():
         console.print(f"skipped {n} file(s): {reason}")
     console.print(f"{data['series_cut_short']} records have a CPU series that ends before the call ends (flagged).")
-    f = Table(title="Net energy by API family (per-call records; project-level runs excluded)")
-    for col in ("family", "APIs", "records", "median net J", "total net J", "below resolution"):
-        f.add_column(col, justify="left" if col == "family" else "right", overflow="fold")
+    f = Table(title="Net energy by API family (per call; project-level runs excluded)", box=box.SIMPLE_HEAD)
+    for col in ("family", "APIs", "records", "median J", "resolved J", "total J", "below res."):
+        f.add_column(col, **_col(col, "family"))
     for fam in data["families"][: args.families]:
-        f.add_row(fam["family"], str(fam["apis"]), f"{fam['records']:,}", _j(fam["median_net_j"]),
+        f.add_row(fam["family"], str(fam["apis"]), f"{fam['records']:,}", _j(fam["median_net_j"]), _j(fam["median_resolved_net_j"]),
                   _j(fam["total_net_j"]), f"{fam['below_resolution_share']:.0%}")
     console.print(f)
     if len(data["families"]) > args.families:

@@ -62,7 +62,7 @@ def stats(records: list[KBRecord], meta: dict) -> dict:
             "apis": len({r.api for r in recs}),
             "raw_signatures": len({r.raw_signature for r in recs}),
             "scripts": len({(r.project, r.script) for r in recs}),
-            "records_by_experiment": d.get("records_by_experiment", {}),
+            "records_by_experiment": dict(sorted(d.get("records_by_experiment", {}).items(), key=lambda kv: int(kv[0]))),
             "below_resolution_share": _share(sum(r.below_resolution for r in recs), len(recs)),
             "series_cut_short": sum(r.series_cut_short for r in recs),
         }
@@ -74,12 +74,14 @@ def stats(records: list[KBRecord], meta: dict) -> dict:
     families = []
     for name, recs in fam.items():
         nets = [v for r in recs if (v := r.net_j) is not None]
+        resolved = [v for r in recs if not r.below_resolution and (v := r.net_j) is not None]
         families.append(
             {
                 "family": name,
                 "apis": len({r.api for r in recs}),
                 "records": len(recs),
                 "median_net_j": statistics.median(nets) if nets else None,
+                "median_resolved_net_j": statistics.median(resolved) if resolved else None,
                 "total_net_j": sum(nets),
                 "below_resolution_share": _share(sum(r.below_resolution for r in recs), len(recs)),
             }

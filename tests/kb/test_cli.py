@@ -1,0 +1,84 @@
+"""`greenlint kb build/show/stats` through the real command line entry point."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from greenlint.cli import main
+from greenlint.kb.store import default_kb_dir
+from tests.kb.helpers import measurement, write
+
+
+@pytest.fixture
+def small_kb(tmp_path, capsys):
+    d = tmp_path / "runs"
+    write(d / "proj" / "train" / "experiment-1.json.gz", [measurement("keras.models.Sequential.fit()"),
+                                                         measurement("tensorflow.keras.Sequential()", start=45, end=45)])
+    write(d / "proj" / "train" / "experiment-2.json", None, raw=b"[{")
+    out = tmp_path / "kb"
+    assert main(["kb", "build", str(d), "--out", str(out), "--jobs", "1", "--dataset", "calibration",
+                 "--hardware-id", "hw-1"]) == 0
+    captured = capsys.readouterr()
+    assert "experiment-2.json: malformed JSON" in captured.err  # reported with path and reason
+    assert "1 file(s): malformed JSON" in captured.out  # and summarised
+    return out
+
+
+def test_build_requires_out_when_dirs_are_named(tmp_path, capsys):
+    assert main(["kb", "build", str(tmp_path)]) == 2
+    assert "--out is required" in capsys.readouterr().err
+
+
+def test_stats_json_has_the_documented_keys(small_kb, capsys):
+    assert main(["kb", "stats", "--kb", str(small_kb), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["records"] == 2 and data["apis"] == 2
+    ds = data["datasets"]["calibration"]
+    assert (ds["files"], ds["records"], ds["skipped_files"]) == (2, 2, 1)
+    assert data["below_resolution_share"] == 0.5
+
+
+def test_stats_text_is_a_table(small_kb, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")
+    assert main(["kb", "stats", "--kb", str(small_kb)]) == 0
+    out = capsys.readouterr().out
+    assert "calibration" in out and "malformed JSON" in out
+
+
+def test_show_accepts_any_alias(small_kb, capsys):
+    for alias in ("tf.keras.models.Sequential.fit", "keras.Sequential.fit()", "tensorflow.keras.Sequential.fit"):
+        assert main(["kb", "show", alias, "--kb", str(small_kb), "--format", "json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["apis"] == ["tensorflow.keras.Sequential.fit"], alias
+        assert data["records"] == 1
+        assert data["net_j"]["cpu"]["median"] == pytest.approx(50.0)
+        assert data["net_j"]["total"]["median"] == pytest.approx(150.0)
+        assert data["sources"] == {"calibration": {"proj/train": 1}}
+    assert main(["kb", "show", "tf.keras.Sequential.fit", "--kb", str(small_kb)]) == 0
+    assert "50 J" in capsys.readouterr().out
+    assert main(["kb", "show", "tf.nothing", "--kb", str(small_kb)]) == 1
+
+
+def test_missing_kb_is_a_clear_error(tmp_path, capsys):
+    assert main(["kb", "stats", "--kb", str(tmp_path)]) == 2
+    assert "no KB here" in capsys.readouterr().err
+
+
+def test_bundled_kb_stats_show_the_public_dataset_counts(capsys):
+    """The committed data/kb holds every record of the shared copy (figures from its READMEs)."""
+    if not (default_kb_dir() / "meta.json").exists():
+        pytest.skip("no bundled KB in data/kb")
+    assert main(["kb", "stats", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    ds = data["datasets"]
+    gl = ds["greenlight"]
+    assert (gl["files"], gl["records"], gl["scripts"], gl["raw_signatures"]) == (343, 2129, 104, 517)
+    assert gl["records_by_experiment"]["1"] == 1245
+    assert ds["fecom-method-level"]["records"] == 4650
+    assert ds["fecom-project-level"]["records"] == 210
+    assert ds["fecom-data-size"]["records"] == 1000
+    assert data["skipped_files"] == 840
+    assert ds["fecom-method-level"]["skipped_files"] + ds["fecom-project-level"]["skipped_files"] == 840
+    assert data["records"] == 2129 + 4650 + 210 + 1000
