@@ -34,6 +34,19 @@ DEFAULT_EXCLUDE = (
     "dist",
 )
 INCLUDE_SUFFIXES = (".py", ".pyi", ".ipynb")
+#: The `[tool.greenlint]` keys besides rule options (those come from each rule's OPTIONS).
+SETTINGS = (
+    "select",
+    "extend-select",
+    "ignore",
+    "per-file-ignores",
+    "exclude",
+    "extend-exclude",
+    "respect-gitignore",
+    "cache-dir",
+    "jobs",
+    "output-format",
+)
 OUTPUT_FORMATS = ("concise", "full", "json", "json-lines", "sarif", "github", "grouped")
 
 

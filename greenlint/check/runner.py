@@ -9,7 +9,7 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from greenlint.check.analyse import FileResult, error_diagnostic, from_analysis, internal_error
@@ -68,7 +68,6 @@ class RunStats:
     cache_hits: int = 0
     analysed: int = 0
     workers: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 def display_path(path: Path) -> str:

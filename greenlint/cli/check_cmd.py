@@ -1,12 +1,103 @@
-"""`greenlint check` (placeholder until its issue lands)."""
+"""`greenlint check PATH...`: lint TF/Keras code for energy (also plain `greenlint PATH...`)."""
 
-HELP = "check (not implemented yet)"
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "check files and directories for energy findings (exit 0 clean, 1 findings, 2 error)"
+
+FORMATS = ("concise", "full", "json", "json-lines", "sarif", "github", "grouped")
 
 
-def register(parser):
-    parser.add_argument("rest", nargs="*")
+def _codes(text: str) -> list[str]:
+    return [c.strip().upper() for c in text.split(",") if c.strip()]
 
 
-def run(args) -> int:
-    print("greenlint check: not implemented yet")
-    return 2
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or directories (default: .)")
+    sel = parser.add_argument_group("rule selection")
+    sel.add_argument("--select", type=_codes, metavar="CODES", help="only these rule codes or prefixes (e.g. GL1,GL201)")
+    sel.add_argument("--extend-select", type=_codes, default=[], metavar="CODES", help="enable these as well")
+    sel.add_argument("--ignore", type=_codes, default=[], metavar="CODES", help="disable these codes or prefixes")
+    sel.add_argument(
+        "--per-file-ignores",
+        action="append",
+        default=[],
+        metavar="PATTERN:CODES",
+        help="disable CODES in files matching PATTERN (repeatable)",
+    )
+    files = parser.add_argument_group("files")
+    files.add_argument("--exclude", action="append", metavar="PATTERN", help="replace the exclude patterns")
+    files.add_argument("--extend-exclude", action="append", default=[], metavar="PATTERN", help="exclude these too")
+    files.add_argument("--no-respect-gitignore", action="store_true", help="also check files .gitignore excludes")
+    out = parser.add_argument_group("output")
+    out.add_argument("--format", "--output-format", dest="format", choices=FORMATS, help="output format (default: concise)")
+    out.add_argument("--statistics", action="store_true", help="count findings per rule instead of listing them")
+    out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    run = parser.add_argument_group("run")
+    run.add_argument("--hotspot-threshold-j", type=float, metavar="J", help="GL101 threshold in joules")
+    run.add_argument("--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml")
+    run.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    run.add_argument("--no-cache", action="store_true", help="neither read nor write the lint cache")
+    run.add_argument("--cache-dir", metavar="DIR", help="lint cache directory")
+    run.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per CPU)")
+
+
+def configure(args: argparse.Namespace):
+    """The Config of this run: the nearest [tool.greenlint], then the flags on top."""
+    from pathlib import Path
+
+    from greenlint.check import ConfigError, load_config
+
+    config = load_config([Path(p) for p in args.paths], Path(args.config) if args.config else None, args.isolated)
+    changes: dict = {}
+    if args.select is not None:
+        changes["select"] = tuple(args.select)
+    if args.extend_select:
+        changes["extend_select"] = (*config.extend_select, *args.extend_select)
+    if args.ignore:
+        changes["ignore"] = (*config.ignore, *args.ignore)
+    if args.per_file_ignores:
+        pfi = dict(config.per_file_ignores)
+        for item in args.per_file_ignores:
+            pattern, sep, codes = item.rpartition(":")
+            if not sep or not pattern or not _codes(codes):
+                raise ConfigError(f"--per-file-ignores {item!r}: expected PATTERN:CODES")
+            pfi[pattern] = (*pfi.get(pattern, ()), *_codes(codes))
+        changes["per_file_ignores"] = pfi
+    if args.exclude:
+        changes["exclude"] = tuple(args.exclude)
+    if args.extend_exclude:
+        changes["extend_exclude"] = (*config.extend_exclude, *args.extend_exclude)
+    if args.no_respect_gitignore:
+        changes["respect_gitignore"] = False
+    if args.format:
+        changes["output_format"] = args.format
+    if args.hotspot_threshold_j is not None:
+        changes["options"] = {**config.options, "hotspot-threshold-j": args.hotspot_threshold_j}
+    if args.no_cache:
+        changes["no_cache"] = True
+    if args.cache_dir:
+        changes["cache_dir"] = Path(args.cache_dir).resolve()
+    if args.jobs is not None:
+        if args.jobs < 1:
+            raise ConfigError("--jobs: expected a positive integer")
+        changes["jobs"] = args.jobs
+    return config.replace(**changes)
+
+
+def run(args: argparse.Namespace) -> int:
+    from greenlint.check import ConfigError, run_check
+    from greenlint.report import render
+
+    try:
+        config = configure(args)
+        result = run_check(args.paths, config)
+    except ConfigError as exc:
+        print(f"greenlint: error: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(
+        render(config.output_format, result.diagnostics, sources=result.sources, statistics=args.statistics)
+    )
+    return 1 if result.diagnostics and not args.exit_zero else 0

@@ -81,11 +81,9 @@ class Site:
 
     @property
     def total_energy_j(self) -> float | None:
-        """Predicted joules per execution times the enclosing-loop multiplier."""
-        p = self.prediction
-        if p.energy_j is None:
-            return None
-        return p.energy_j if p.multiplier != 1.0 else p.energy_j * self.loop_multiplier
+        """Predicted joules per execution (the predictor's contract) times the loop multiplier."""
+        e = self.prediction.energy_j
+        return None if e is None else e * self.loop_multiplier
 
 
 @dataclass(frozen=True)

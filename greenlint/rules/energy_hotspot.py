@@ -103,9 +103,9 @@ class EnergyHotspot(Rule):
             if total is None or total <= threshold:
                 continue
             p = site.prediction
-            factor = total / p.energy_j if p.energy_j else 1.0
+            factor = site.loop_multiplier
             low, high = (v * factor for v in p.interval_j) if p.interval_j else (total, total)
-            times = f" ({fmt_j(p.energy_j)} x {factor:g} loop iterations)" if factor != 1.0 else ""
+            times = f" ({fmt_j(p.energy_j)} x {factor} loop iterations)" if factor != 1 else ""
             message = self.MESSAGE.format(
                 api=site.api,
                 total=fmt_j(total),

@@ -46,7 +46,7 @@ class UnusedNoqa(Rule):
     MESSAGE = "unused `noqa` code(s): {codes}"
     FIX_TITLE = "Remove the unused code(s) from the noqa comment"
     VALID = (
-        Valid("import tensorflow as tf\nx = tf.constant(1.0)  # noqa: E501\n", options={"select": ["GL003"]}),
+        Valid("import tensorflow as tf\nx = tf.constant(1.0)  # noqa: E501\n"),
     )
     INVALID = (
         Invalid(

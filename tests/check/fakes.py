@@ -1,7 +1,7 @@
 """Stand-ins for the resolver and the predictor, so the pipeline is tested on its own.
 
 `analyse_file` names a call `tensorflow.<dotted>` when its callee is an attribute chain
-starting at a name `tf`; `predictor` costs 500 J for `fit` and 1 J for anything else.
+starting at a name `tf` (through calls: `tf.keras.Sequential().fit`); `predictor` costs 500 J for `fit` and 1 J for anything else.
 Both are module-level so worker processes can import them.
 """
 
@@ -39,7 +39,10 @@ class Analysis:
 
 def _dotted(node: ast.AST) -> str | None:
     parts = []
-    while isinstance(node, ast.Attribute):
+    while isinstance(node, (ast.Attribute, ast.Call)):
+        if isinstance(node, ast.Call):
+            node = node.func
+            continue
         parts.append(node.attr)
         node = node.value
     if isinstance(node, ast.Name) and node.id == "tf" and parts:

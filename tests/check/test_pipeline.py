@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from greenlint.check import run_check
+from greenlint.check.runner import Backend
+from tests.check.conftest import FAKE
+from tests.check.fakes import LOG_ENV
+
+TRAIN = """import tensorflow as tf
+model = tf.keras.Sequential()
+tf.keras.Sequential().fit(x, y, batch_size=4)
+for x in xs:
+    model2 = tf.keras.models.load_model("m.keras")
+"""
+
+
+def project(tmp_path, files):
+    src = tmp_path / "src"
+    for name, text in files.items():
+        p = src / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(text if isinstance(text, bytes) else text.encode())
+    return src
+
+
+def codes(result):
+    return sorted((d.path.rsplit("/", 1)[-1], d.span.line, d.code) for d in result.diagnostics)
+
+
+def test_rules_run_on_predicted_call_sites(tmp_path, config):
+    src = project(tmp_path, {"train.py": TRAIN})
+    result = run_check([src], config, FAKE)
+    assert codes(result) == [("train.py", 3, "GL101"), ("train.py", 3, "GL301"), ("train.py", 5, "GL202")]
+    hotspot = next(d for d in result.diagnostics if d.code == "GL101")
+    assert hotspot.energy_j == 500.0 and "500 J" in hotspot.message and "measured" in hotspot.message
+    assert len(result.callsites_with_predictions) == 4  # Sequential twice, fit, load_model
+    assert result.sources[result.files[0]] == TRAIN
+
+
+def test_bad_files_become_diagnostics_and_the_run_goes_on(tmp_path, config):
+    src = project(
+        tmp_path,
+        {"ok.py": TRAIN, "broken.py": "def f(:\n", "blob.py": b"\x00\x01binary", "crash.py": "CRASH_THE_ANALYSIS\n"},
+    )
+    result = run_check([src], config, FAKE)
+    by_file = {}
+    for d in result.diagnostics:
+        by_file.setdefault(d.path.rsplit("/", 1)[-1], []).append(d)
+    assert [d.code for d in by_file["broken.py"]] == ["GL001"]
+    assert by_file["broken.py"][0].severity == "error"
+    assert [d.code for d in by_file["blob.py"]] == ["GL002"]
+    assert "internal error" in by_file["crash.py"][0].message
+    assert {d.code for d in by_file["ok.py"]} == {"GL101", "GL301", "GL202"}
+    assert len(result.errors) == 3
+
+
+def test_warm_run_reads_the_cache(tmp_path, config, monkeypatch):
+    src = project(tmp_path, {"a.py": TRAIN, "b.py": "import tensorflow as tf\ntf.constant(1)\n"})
+    log = tmp_path / "analysed.log"
+    monkeypatch.setenv(LOG_ENV, str(log))
+    cold = run_check([src], config, FAKE)
+    assert cold.stats.cache_hits == 0 and len(log.read_text().splitlines()) == 2
+    warm = run_check([src], config, FAKE)
+    assert warm.stats.cache_hits == 2 and len(log.read_text().splitlines()) == 2
+    assert warm.diagnostics == cold.diagnostics
+    assert warm.callsites_with_predictions == cold.callsites_with_predictions
+    # an edit is a miss for that file only
+    (src / "b.py").write_text("import tensorflow as tf\nx = 1\ntf.keras.Sequential().fit(x)\n")
+    edited = run_check([src], config, FAKE)
+    assert edited.stats.cache_hits == 1 and len(log.read_text().splitlines()) == 3
+    assert ("b.py", 3, "GL101") in codes(edited)
+    # rule settings are applied after the cache: changing them needs no re-analysis
+    quiet = run_check([src], config.replace(ignore=("GL1",)), FAKE)
+    assert quiet.stats.cache_hits == 2 and not any(d.code == "GL101" for d in quiet.diagnostics)
+
+
+def test_corrupt_cache_entries_are_misses(tmp_path, config):
+    src = project(tmp_path, {"a.py": TRAIN})
+    first = run_check([src], config, FAKE)
+    entries = list((tmp_path / "cache").rglob("*.pickle"))
+    assert len(entries) == 1
+    entries[0].write_bytes(b"not a pickle")
+    again = run_check([src], config, FAKE)
+    assert again.stats.cache_hits == 0 and again.diagnostics == first.diagnostics
+    assert run_check([src], config, FAKE).stats.cache_hits == 1  # rewritten
+
+
+def test_failures_are_not_cached(tmp_path, config):
+    src = project(tmp_path, {"crash.py": "CRASH_THE_ANALYSIS\n"})
+    run_check([src], config, FAKE)
+    assert run_check([src], config, FAKE).stats.cache_hits == 0
+    broken = Backend(FAKE.analyse_file, "tests.check.fakes:broken_predictor")
+    src2 = project(tmp_path, {"a.py": TRAIN})
+    result = run_check([src2 / "a.py"], config, broken)
+    assert not any(d.code == "GL101" for d in result.diagnostics)  # no energy, but the other rules still run
+    assert {d.code for d in result.diagnostics} == {"GL301", "GL202"}
+    assert run_check([src2 / "a.py"], config, broken).stats.cache_hits == 0
+
+
+def test_parallel_equals_serial(tmp_path, config):
+    files = {f"m{i:02d}.py": TRAIN if i % 3 else "import tensorflow as tf\ntf.constant(1)\n" for i in range(12)}
+    files["bad.py"] = "def f(:\n"
+    src = project(tmp_path, files)
+    serial = run_check([src], config.replace(no_cache=True), FAKE)
+    parallel = run_check([src], config.replace(no_cache=True, jobs=2), FAKE)
+    assert parallel.stats.workers == 2 and serial.stats.workers == 1
+    assert parallel.diagnostics == serial.diagnostics
+    assert parallel.files == serial.files
+
+
+def test_noqa_and_per_file_ignores(tmp_path, config):
+    src = project(
+        tmp_path,
+        {
+            "a.py": TRAIN.replace("batch_size=4)", "batch_size=4)  # noqa: GL101"),
+            "tests/t.py": TRAIN,
+            "skip.py": "# greenlint: noqa\n" + TRAIN,
+        },
+    )
+    cfg = config.replace(root=tmp_path, per_file_ignores={"src/tests/*": ("GL2", "GL3")})
+    got = codes(run_check([src], cfg, FAKE))
+    assert got == [("a.py", 3, "GL301"), ("a.py", 5, "GL202"), ("t.py", 3, "GL101")]
+    unused = run_check([src], cfg.replace(extend_select=("GL003",)), FAKE)
+    assert not any(d.code == "GL003" for d in unused.diagnostics)
+    (src / "a.py").write_text("import tensorflow as tf\ntf.constant(1)  # noqa: GL101\n")
+    unused = run_check([src / "a.py"], cfg.replace(extend_select=("GL003",)), FAKE)
+    assert [(d.code, d.span.line) for d in unused.diagnostics] == [("GL003", 2)]
+
+
+def test_notebook_sources_are_cells(tmp_path, config, monkeypatch):
+    from tests.check import fakes
+
+    original = fakes.analyse_file
+
+    def analyse_nb(path):
+        a = original(path)
+        a.cells = ["a = 1\n", "b = 2\n"]
+        return a
+
+    monkeypatch.setattr(fakes, "analyse_file", analyse_nb)
+    src = project(tmp_path, {"nb.ipynb": "x = 1\n"})
+    result = run_check([src], config.replace(no_cache=True), FAKE)
+    assert json.dumps(list(result.sources.values())) == json.dumps([["a = 1\n", "b = 2\n"]])
+
+
+def test_no_such_path(tmp_path, config):
+    from greenlint.check import ConfigError
+
+    with pytest.raises(ConfigError, match="nope"):
+        run_check([tmp_path / "nope"], config, FAKE)

@@ -1,0 +1,72 @@
+"""Every rule is documented, has cases of both kinds, and its docs are current."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import pytest
+
+from greenlint.check.config import SETTINGS, parse_table
+from greenlint.rules import gendocs
+from greenlint.rules.base import SECTIONS
+from greenlint.rules.registry import all_rules, get_rule, option_defaults
+
+RULES = list(all_rules().values())
+
+
+def test_codes_and_names_are_unique_and_well_formed():
+    codes = [r.code for r in RULES]
+    names = [r.name for r in RULES]
+    assert len(set(codes)) == len(codes) and len(set(names)) == len(names)
+    for r in RULES:
+        assert re.fullmatch(r"GL\d{3}", r.code), r.code
+        assert re.fullmatch(r"[a-z]+(-[a-z0-9]+)*", r.name), r.name
+        assert not r.name.startswith(("no-", "disallow", "banned")), r.name
+        assert r.SEVERITY in ("error", "warning", "info")
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_doc_has_every_section_in_order(rule):
+    sections = list(rule.sections())
+    assert sections == list(SECTIONS), f"{rule.code}: sections {sections}"
+    assert all(rule.sections()[s] for s in SECTIONS), f"{rule.code}: empty section"
+    assert rule.MESSAGE and rule.FIX_TITLE and rule.summary()
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_has_cases_of_each_kind(rule):
+    assert rule.VALID and rule.INVALID
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_doc_examples_parse(rule):
+    blocks = re.findall(r"```python\n(.*?)```", rule.doc(), flags=re.S)
+    assert blocks, f"{rule.code}: no python example"
+    if rule.code == "GL001":  # its Example is the syntax error it reports
+        blocks = blocks[1:]
+    for block in blocks:
+        ast.parse(block)
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_documented_options_are_real_keys(rule):
+    listed = set(re.findall(r"^- `([a-z0-9-]+)`", rule.sections()["Options"], flags=re.M))
+    assert {o.key for o in rule.OPTIONS} <= listed
+    assert listed <= set(SETTINGS) | set(option_defaults()), f"{rule.code}: not a [tool.greenlint] key"
+
+
+def test_settings_are_what_the_parser_accepts():
+    samples = {"per-file-ignores": {}, "respect-gitignore": True, "cache-dir": ".", "jobs": 2, "output-format": "json"}
+    for key in SETTINGS:
+        parse_table({key: samples.get(key, [])}, None)
+
+
+def test_lookup_by_code_or_name():
+    assert get_rule("gl101") is get_rule("energy-hotspot") is all_rules()["GL101"]
+    assert get_rule("GL999") is None
+
+
+def test_docs_are_current():
+    stale = gendocs.stale()
+    assert not stale, f"docs/rules is stale ({', '.join(stale)}): run `python -m greenlint.rules.gendocs`"
