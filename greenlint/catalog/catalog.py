@@ -53,6 +53,7 @@ class Catalog:
     def __init__(self, payload: dict):
         self.versions: dict[str, str] = payload.get("versions", {})
         self._symbols: dict[str, dict] = payload["symbols"]
+        self._canonical_memo: dict[str, str | None] = {}
 
     @functools.cached_property
     def _aliases(self) -> dict[str, str]:
@@ -76,6 +77,11 @@ class Catalog:
         .batch`` -> ``tensorflow.data.Dataset.batch``). A TF/Keras name the catalog cannot
         resolve gets the rule-based `normalise_name` form.
         """
+        if name not in self._canonical_memo:
+            self._canonical_memo[name] = self._canonical(name)
+        return self._canonical_memo[name]
+
+    def _canonical(self, name: str) -> str | None:
         try:
             dotted = strip_call_parens(name) if "(" in name or "[" in name else name.strip()
         except ValueError:
