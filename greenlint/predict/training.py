@@ -64,10 +64,11 @@ GPU_SPECS: tuple[GpuSpec, ...] = (
 
 
 def _gpu_key(name: str) -> str:
-    key = re.sub(r"[^a-z0-9]", "", name.lower())
+    key = re.sub(r"[^a-z0-9]+\d+\s*gb$", "", name.strip().lower())  # "A100-SXM4-80GB" -> "a100-sxm4"
+    key = re.sub(r"[^a-z0-9]", "", key)
     for prefix in ("nvidia", "geforce", "tesla"):
         key = key.replace(prefix, "")
-    return re.sub(r"\d+gb$", "", key)  # "A100-SXM4-80GB" -> "a100sxm4"
+    return key
 
 
 def gpu_spec(name: str) -> GpuSpec | None:

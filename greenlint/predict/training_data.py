@@ -132,7 +132,7 @@ def parse_gpu_csv(text: str, source: str = "<gpu csv>") -> GpuTrace:
         power.append(_number(row[6], source, line))
         name = row[1].strip()
         max_power = _number(row[7], source, line)
-    if len(times) < 2 * TRIM_SAMPLES + 2:
+    if len(times) < 2:
         raise RawFileError(f"{source}: only {len(times)} samples")
     t = np.asarray(times)
     return GpuTrace(t - t[0], np.asarray(power), np.asarray(util), name, max_power)
@@ -162,8 +162,10 @@ def trapezoid(y: np.ndarray, x: np.ndarray) -> float:
     return float(np.sum((y[1:] + y[:-1]) * np.diff(x)) / 2.0)
 
 
-def trimmed(trace: GpuTrace) -> GpuTrace:
+def trimmed(trace: GpuTrace, source: str = "<gpu csv>") -> GpuTrace:
     """Drop the profiler's lead-in and lead-out samples; time restarts at 0."""
+    if len(trace.time_s) < 2 * TRIM_SAMPLES + 2:
+        raise RawFileError(f"{source}: only {len(trace.time_s)} GPU samples: too short to trim {TRIM_SAMPLES} at each end")
     s = slice(TRIM_SAMPLES, len(trace.time_s) - TRIM_SAMPLES)
     t = trace.time_s[s]
     return GpuTrace(t - t[0], trace.power_w[s], trace.util[s], trace.gpu_name, trace.max_power_w)
@@ -224,7 +226,7 @@ class LoadedRun:
 
 
 def _load_one(env, arch, run, gpu_path, cpu_path, meta) -> LoadedRun:
-    trace = trimmed(parse_gpu_csv(read_xz_text(gpu_path), str(gpu_path)))
+    trace = trimmed(parse_gpu_csv(read_xz_text(gpu_path), str(gpu_path)), str(gpu_path))
     cpu_t, rss = parse_cpu_csv(read_xz_text(cpu_path), str(cpu_path))
     e_gpu = trapezoid(trace.power_w, trace.time_s)
     e_ram = ram_energy_j(cpu_t, rss)
