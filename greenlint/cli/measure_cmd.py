@@ -1,12 +1,112 @@
-"""`greenlint measure` (placeholder until its issue lands)."""
+"""`greenlint measure [OPTIONS] SCRIPT [ARGS...]`: run a script with every TF call metered (needs the meter extra)."""
 
-HELP = "measure (not implemented yet)"
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+HELP = "run a script (or notebook) with its TF/Keras calls metered; write measurement files"
 
 
-def register(parser):
-    parser.add_argument("rest", nargs="*")
+def add_meter_options(parser: argparse.ArgumentParser) -> None:
+    """Options shared by `measure` and `calibrate` (defaults from GREENLINT_METER_* variables)."""
+    env = os.environ.get
+    g = parser.add_argument_group("meter")
+    g.add_argument("--interval-ms", type=float, default=float(env("GREENLINT_METER_INTERVAL_MS", 20)),
+                   help="counter sampling interval (default 20 ms)")
+    g.add_argument("--max-wait", type=float, default=float(env("GREENLINT_METER_MAX_WAIT_S", 120)),
+                   help="longest wait for a stable state, s (default 120, as FECoM)")
+    g.add_argument("--stable-points", type=int, default=int(env("GREENLINT_METER_STABLE_POINTS", 40)),
+                   help="sample intervals in the stability/baseline window (default 40)")
+    g.add_argument("--after", type=float, default=float(env("GREENLINT_METER_AFTER_S", 0.5)),
+                   help="seconds of samples kept after each call (default 0.5)")
+    g.add_argument("--source", action="append", choices=["rapl", "perf", "nvml", "estimated"],
+                   help="energy sources to try (repeatable; default all, in that order)")
+    g.add_argument("--no-estimate", action="store_true", help="never fall back to the estimated CPU source")
+    g.add_argument("--cpu-tdp-w", type=float, default=None, help="CPU TDP for the estimated source (W)")
+
+
+def meter_config(args):
+    from meter.session import MeterConfig
+    from meter.sources import ORDER
+    from meter.stability import StabilitySettings
+
+    stab = StabilitySettings(check_last_n_points=args.stable_points, max_wait_s=args.max_wait,
+                             check_interval_s=min(0.5, max(args.max_wait, 0.01)))
+    return MeterConfig(
+        interval_s=args.interval_ms / 1000,
+        stability=stab,
+        after_s=args.after,
+        sources=tuple(args.source or ORDER),
+        allow_estimate=not args.no_estimate,
+        tdp_w=args.cpu_tdp_w,
+    )
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("script", type=Path, help="Python script or Jupyter notebook to run")
+    parser.add_argument("args", nargs=argparse.REMAINDER,
+                        help="arguments for the script; greenlint options go before SCRIPT")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="output directory (default: <cache>/measurements/<hardware id>)")
+    parser.add_argument("--level", choices=["method", "project", "both"], default="method",
+                        help="per call (method), whole script (project), or both runs")
+    parser.add_argument("--wait-each-call", action="store_true",
+                        help="wait for a stable state before every call, as FECoM does (slow)")
+    parser.add_argument("--max-records-per-site", type=int, default=20,
+                        help="record at most this many executions of each call site (default 20)")
+    add_meter_options(parser)
+
+
+def _print_summary(res, console) -> None:
+    from rich.table import Table
+
+    s = res.summary or {}
+    meter = s.get("meter", {})
+    basis = meter.get("basis", "?")
+    console.print(f"[bold]{res.level}-level[/]: {res.out_file or 'no file written'} "
+                  f"({s.get('records', 0)} records, basis: {basis})")
+    for comp, d in meter.get("components", {}).items():
+        if d.get("measured_by"):
+            console.print(f"  {comp}: {d['measured_by']} ({d['basis']})")
+        else:
+            console.print(f"  {comp}: not measured - {d.get('reason')}")
+    if s.get("stable") and not s["stable"]["stable"]:
+        console.print(f"  [yellow]not stable before the run[/]: {'; '.join(s['stable']['reasons'])}")
+    rows = s.get("energy", [])
+    if rows:
+        table = Table("call", "line", "time s", "net J", "note")
+        for r in rows[:50]:
+            net = "-" if r["net_j"] is None else f"{r['net_j']:.3g}"
+            note = f"below resolution (<= {r['upper_bound_j']:.3g} J)" if r["below_resolution"] else ""
+            table.add_row(r["signature"], str(r["line"] or ""), f"{r['seconds']:.3f}", net, note)
+        console.print(table)
+        if basis == "estimated":
+            console.print("  joules are [bold]estimated[/] (no readable energy counter), not measured")
+    if s.get("traceback"):
+        console.print(f"[red]the script failed[/]:\n{s['traceback']}")
 
 
 def run(args) -> int:
-    print("greenlint measure: not implemented yet")
-    return 2
+    from rich.console import Console
+
+    from greenlint.paths import cache_dir
+    from meter.hardware import hardware_id
+    from meter.measure import MeasureError, measure
+
+    console = Console(stderr=True)
+    argv = args.args[1:] if args.args[:1] == ["--"] else list(args.args)
+    out = args.out or cache_dir() / "measurements" / hardware_id()
+    levels = ("method", "project") if args.level == "both" else (args.level,)
+    try:
+        results = measure(args.script, argv, out, levels=levels, config=meter_config(args),
+                          wait_each_call=args.wait_each_call, max_records_per_site=args.max_records_per_site)
+    except MeasureError as exc:
+        print(f"greenlint measure: {exc}", file=sys.stderr)
+        return 2
+    for res in results:
+        _print_summary(res, console)
+    print(out)
+    return 0 if all(r.status == 0 and r.out_file for r in results) else 1

@@ -1,0 +1,170 @@
+"""What runs inside the measured process: the `_greenlint_call` helper and the script runner.
+
+`python -m meter.runtime CONFIG.json` starts the meter, waits for a stable state, runs the
+(instrumented) script as `__main__` with `__file__`, `sys.argv` and `sys.path[0]` of the user's
+script, then writes the measurement file and a summary for the parent. Each instrumented call
+is timed around the call alone, after synchronising TensorFlow's asynchronous devices
+(`tf.test.experimental.sync_devices()`) before and after, so queued GPU work is charged to the
+call that queued it. Calls made while TF is tracing a graph pass straight through.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from greenlint.atomic import atomic_write_text
+from meter.instrument import HELPER, Site
+from meter.session import MeterConfig, MeterSession
+from meter.sizes import input_sizes
+
+
+def sync_devices() -> None:
+    """Wait for TF's queued device work (no-op without TF, or where TF cannot sync)."""
+    tf = sys.modules.get("tensorflow")
+    sync = getattr(getattr(getattr(tf, "test", None), "experimental", None), "sync_devices", None)
+    if sync is not None:
+        try:
+            sync()
+        except Exception:  # noqa: BLE001, S110 - e.g. inside a graph; nothing to wait for then
+            pass
+
+
+def executing_eagerly() -> bool:
+    tf = sys.modules.get("tensorflow")
+    try:
+        return bool(tf.executing_eagerly()) if tf is not None else True
+    except Exception:  # noqa: BLE001
+        return True
+
+
+class Recorder:
+    """Times instrumented calls and keeps their windows; records are built once the run is over."""
+
+    def __init__(self, session: MeterSession, sites: list[Site], *, wait_each_call=False, max_records_per_site=20):
+        self.session = session
+        self.sites = sites
+        self.wait_each_call = wait_each_call
+        self.max_records = max_records_per_site
+        self.calls = [0] * len(sites)
+        self.windows: list[tuple[int, int, int, dict, object]] = []  # site, start, end, sizes, stable
+        self._depth = 0
+
+    def __call__(self, site_id: int, func, *args, **kwargs):
+        if self._depth or not executing_eagerly():
+            return func(*args, **kwargs)
+        self.calls[site_id] += 1
+        keep = self.calls[site_id] <= self.max_records
+        if not keep:
+            return func(*args, **kwargs)
+        sizes = input_sizes(func, args, kwargs)
+        if self.wait_each_call:
+            self.session.wait_stable()
+        sync_devices()
+        self._depth += 1
+        start = time.time_ns()
+        try:
+            result = func(*args, **kwargs)
+            sync_devices()
+        finally:
+            end = time.time_ns()
+            self._depth -= 1
+            self.windows.append((site_id, start, end, sizes, self.session.stable))
+        return result
+
+    def records(self) -> list[dict]:
+        out = []
+        for site_id, start, end, sizes, stable in self.windows:
+            site = self.sites[site_id]
+            self.session.stable = stable
+            out.append(
+                self.session.record(
+                    site.signature,
+                    start,
+                    end,
+                    input_sizes=sizes,
+                    line=site.line,
+                    api=site.api,
+                    executions=1,
+                    features={**site.features, "estimated": self.session.estimated},
+                    callsite={"line": site.line, "column": site.column},
+                )
+            )
+        return out
+
+
+def run_script(code_text: str, script: Path, argv: list[str], extra_globals: dict) -> tuple[int, str | None]:
+    """Execute *code_text* as the user's `__main__`; (exit status, traceback text or None)."""
+    sys.argv = [str(script), *argv]
+    sys.path.insert(0, str(script.parent))
+    glb = {"__name__": "__main__", "__file__": str(script), "__builtins__": builtins, **extra_globals}
+    try:
+        exec(compile(code_text, str(script), "exec"), glb)  # noqa: S102 - the user asked to run it
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        return code, None
+    except BaseException:  # noqa: BLE001 - the script's failure is reported, the records still written
+        return 1, traceback.format_exc()
+    return 0, None
+
+
+def main(config_path: str) -> int:
+    cfg = json.loads(Path(config_path).read_text())
+    session = MeterSession(MeterConfig.from_json(cfg["meter"]))
+    stable = session.start()
+    code_text = Path(cfg["code"]).read_text(encoding="utf-8")
+    script = Path(cfg["script"])
+    if cfg["level"] == "project":
+        start = time.time_ns()
+        status, tb = run_script(code_text, script, cfg["argv"], {})
+        sync_devices()
+        end = time.time_ns()
+        time.sleep(session.config.after_s)
+        session.stop()
+        records = [session.record("project-level", start, end, api="project-level", executions=1,
+                                  features={"estimated": session.estimated})]
+        calls = {}
+    else:
+        sites = [Site(**s) for s in cfg["sites"]]
+        recorder = Recorder(session, sites, wait_each_call=cfg.get("wait_each_call", False),
+                            max_records_per_site=cfg.get("max_records_per_site", 20))
+        status, tb = run_script(code_text, script, cfg["argv"], {HELPER: recorder})
+        time.sleep(session.config.after_s)
+        session.stop()
+        session.stable = stable
+        records = recorder.records()
+        calls = {f"{s.api} (line {s.line})": n for s, n in zip(sites, recorder.calls)}
+    atomic_write_text(Path(cfg["out"]), json.dumps(records))
+    summary = {
+        "status": status,
+        "traceback": tb,
+        "records": len(records),
+        "calls": calls,
+        "stable": stable.to_json(),
+        "meter": session.meter_block(),
+        "energy": [_energy_summary(session, r) for r in records],
+    }
+    atomic_write_text(Path(cfg["summary"]), json.dumps(summary))
+    return status
+
+
+def _energy_summary(session: MeterSession, record: dict) -> dict:
+    (sig, body), = record.items()
+    e = session.energy(record)
+    return {
+        "signature": sig,
+        "line": body["project_metadata"].get("api_call_line"),
+        "seconds": (body["times"]["end_time_execution"] - body["times"]["start_time_execution"]) / 1e9,
+        "net_j": e.net_j,
+        "gross_j": sum(c.gross_j for c in e.components.values()) if e.components else None,
+        "below_resolution": e.below_resolution,
+        "upper_bound_j": e.upper_bound_j,
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
