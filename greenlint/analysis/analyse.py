@@ -1,0 +1,136 @@
+"""Entry points: analyse a file or a source text into call sites and file errors."""
+
+from __future__ import annotations
+
+import ast
+import sys
+import warnings
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from greenlint.analysis import sources
+from greenlint.analysis.callsite import CallSite, Span
+from greenlint.analysis.sources import Code, FileError
+
+#: Deeply nested code (long `a + b + ...` chains) needs more than Python's default 1000 frames.
+_RECURSION_LIMIT = 20_000
+
+
+@dataclass(frozen=True)
+class FileAnalysis:
+    path: str
+    callsites: list[CallSite] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    source_text: str | None = None  # the decoded file (notebooks: their JSON)
+    cells: list[str] | None = None  # notebooks: each code cell's source, magics blanked out
+    parsed: bool = False  # False when the cheap text check skipped parsing
+
+
+def analyse_file(path: str | Path, *, catalog=None, max_bytes: int = sources.MAX_BYTES) -> FileAnalysis:
+    """Analyse one file on disk; never raises for bad input (see `FileAnalysis.errors`)."""
+    path = Path(path)
+    data, error = sources.read_bytes(path, max_bytes)
+    if error is not None:
+        return FileAnalysis(str(path), errors=[error])
+    text, error = sources.decode(str(path), data)
+    if error is not None:
+        return FileAnalysis(str(path), errors=[error])
+    return analyse_source(text, str(path), catalog=catalog, max_bytes=max_bytes)
+
+
+def analyse_files(paths: Iterable[str | Path], *, catalog=None, max_bytes: int = sources.MAX_BYTES) -> Iterator[FileAnalysis]:
+    """Analyse files one after the other in this process (callers parallelise across files)."""
+    for path in paths:
+        yield analyse_file(path, catalog=catalog, max_bytes=max_bytes)
+
+
+def analyse_source(
+    text: str,
+    path: str = "<string>",
+    cell_offsets: list[int] | None = None,
+    *,
+    catalog=None,
+    max_bytes: int = sources.MAX_BYTES,
+) -> FileAnalysis:
+    """Analyse source text. A path ending in `.ipynb` means *text* is notebook JSON.
+
+    *cell_offsets* (0-based line numbers where each code cell starts) says *text* is the code
+    cells of a notebook joined together; positions are then reported per cell.
+    """
+    path = str(path)
+    cells: list[str] | None = None
+    if path.endswith(".ipynb") and cell_offsets is None:
+        cells, error = sources.notebook_cells(path, text)
+        if error is not None:
+            return FileAnalysis(path, errors=[error], source_text=text)
+    elif cell_offsets is not None:
+        lines = sources.split_lines(text)
+        bounds = [*cell_offsets, len(lines)]
+        cells = ["\n".join(lines[bounds[i] : bounds[i + 1]]) for i in range(len(cell_offsets))]
+    if cells is not None:
+        cells = [sources.blank_magics(cell) for cell in cells]
+        units = [Code(cell, i) for i, cell in enumerate(cells, 1)]
+        code_size_text = "\n".join(cells)
+    else:
+        units = [Code(text)]
+        code_size_text = text
+    error = sources.check_size(path, code_size_text, max_bytes)
+    if error is not None:
+        return FileAnalysis(path, errors=[error], source_text=text, cells=cells)
+    if not sources.mentions_tf(code_size_text):
+        return FileAnalysis(path, source_text=text, cells=cells)
+    if catalog is None:
+        from greenlint.catalog import load_catalog
+
+        catalog = load_catalog()
+    callsites: list[CallSite] = []
+    errors: list[FileError] = []
+    for unit in units:
+        found, error = _analyse_code(path, unit, catalog)
+        callsites.extend(found)
+        if error is not None:
+            errors.append(error)
+    return FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True)
+
+
+def _analyse_code(path: str, unit: Code, catalog) -> tuple[list[CallSite], FileError | None]:
+    from greenlint.analysis.resolver import Resolver
+
+    where = f"{path}:cell {unit.cell}" if unit.cell is not None else path
+    limit = sys.getrecursionlimit()
+    if limit < _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. invalid escape sequences: not ours to report
+            tree = ast.parse(unit.text, filename=path)
+        found = Resolver(catalog).run(tree)
+    except SyntaxError as exc:
+        line, column = exc.lineno or 0, exc.offset or 0
+        message = f"{where}:{line}:{column}: syntax error: {exc.msg}"
+        return [], FileError(path, line, column, sources.SYNTAX_ERROR, message, unit.cell)
+    except (RecursionError, MemoryError):
+        message = f"{where}: code too deeply nested to analyse"
+        return [], FileError(path, 0, 0, sources.SYNTAX_ERROR, message, unit.cell)
+    finally:
+        if limit < _RECURSION_LIMIT:
+            sys.setrecursionlimit(limit)
+    lines = None if unit.text.isascii() else sources.split_lines(unit.text)
+    callsites = []
+    for node, api, features in found:
+        start, end = node.col_offset, node.end_col_offset
+        if lines is not None:
+            start = _chars(lines[node.lineno - 1], start)
+            end = _chars(lines[node.end_lineno - 1], end)
+        span = Span(node.lineno, start + 1, node.end_lineno, end + 1, unit.cell)
+        callsites.append(CallSite(path, span, api, features))
+    callsites.sort(key=lambda site: (site.span.line, site.span.column, -site.span.end_line, -site.span.end_column))
+    return callsites, None
+
+
+def _chars(line: str, byte_offset: int) -> int:
+    """Character column of a UTF-8 byte offset in *line*."""
+    if line.isascii():
+        return byte_offset
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="replace"))

@@ -1,0 +1,219 @@
+"""Static features of one call site: literal arguments by parameter name, tensor sizes.
+
+Parameter names come from the catalog's signatures, so `model.fit(x, y, 32, 10)` gives
+``batch_size=32, epochs=10``. Only JSON-ready literals become features; anything computed at
+run time is left out rather than guessed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from greenlint.analysis.values import OPAQUE, Const, Inst, Ref, Seq
+
+#: Strings and sequences longer than this are not copied into the features.
+MAX_LITERAL_ITEMS = 64
+MAX_STRING = 200
+
+_DTYPE_BYTES = {
+    "bool": 1, "int8": 1, "uint8": 1, "qint8": 1, "quint8": 1,
+    "float16": 2, "half": 2, "bfloat16": 2, "int16": 2, "uint16": 2, "qint16": 2,
+    "float32": 4, "float": 4, "single": 4, "int32": 4, "uint32": 4, "qint32": 4,
+    "float64": 8, "double": 8, "int64": 8, "uint64": 8, "complex64": 8,
+    "complex128": 16,
+}  # fmt: skip
+
+#: Tensor-creating APIs: (parameter holding the shape, or the literal value when `from_value`),
+#: default dtype (None: inferred from the literal value).
+_SHAPE_APIS = {
+    "tensorflow.zeros": ("shape", "float32"),
+    "tensorflow.ones": ("shape", "float32"),
+    "tensorflow.fill": ("dims", None),
+    "tensorflow.random.normal": ("shape", "float32"),
+    "tensorflow.random.uniform": ("shape", "float32"),
+    "tensorflow.random.truncated_normal": ("shape", "float32"),
+    "tensorflow.random.stateless_normal": ("shape", "float32"),
+    "tensorflow.random.stateless_uniform": ("shape", "float32"),
+    "tensorflow.keras.Input": ("shape", "float32"),
+}
+_VALUE_APIS = {
+    "tensorflow.constant": "value",
+    "tensorflow.convert_to_tensor": "value",
+    "tensorflow.Variable": "initial_value",
+}
+
+
+def literal(value: Any) -> tuple[bool, Any]:
+    """(True, JSON-ready form) for a literal value, (False, None) otherwise.
+
+    Tuples become lists; a TF dtype, activation or other symbol becomes its dotted name.
+    """
+    kind = type(value)
+    if kind is Const:
+        return _plain(value.value)
+    if kind is Ref:
+        return True, value.path
+    return False, None
+
+
+def _plain(value: Any) -> tuple[bool, Any]:
+    if value is None or isinstance(value, (bool, int)):
+        return True, value
+    if isinstance(value, float):
+        return (True, value) if math.isfinite(value) else (False, None)
+    if isinstance(value, str):
+        return (True, value) if len(value) <= MAX_STRING else (False, None)
+    if isinstance(value, (tuple, list)) and len(value) <= MAX_LITERAL_ITEMS:
+        out = []
+        for item in value:
+            ok, plain = _plain(item)
+            if not ok:
+                return False, None
+            out.append(plain)
+        return True, out
+    return False, None
+
+
+def positional_names(params: list[str]) -> list[str]:
+    """The parameters a positional argument can fill (up to `*args` or a bare `*`)."""
+    names = []
+    for name in params:
+        if name.startswith("*"):
+            break
+        names.append(name)
+    return names
+
+
+def argument_values(params: list[str], args: list[tuple[bool, Any]], keywords: list[tuple[str | None, Any]]) -> dict:
+    """Argument values by parameter name: positional ones (until a `*arg`) and keywords.
+
+    *args* holds (starred, value) pairs; *keywords* (name or None for `**kw`, value) pairs.
+    """
+    named: dict[str, Any] = {}
+    positional = positional_names(params)
+    for i, (starred, value) in enumerate(args):
+        if starred or i >= len(positional):
+            break
+        named[positional[i]] = value
+    for name, value in keywords:
+        if name is not None:
+            named[name] = value
+    return named
+
+
+def literal_features(named: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for name, value in named.items():
+        ok, plain = literal(value)
+        if ok:
+            out[name] = plain
+    return out
+
+
+def tensor_features(api: str, named: dict[str, Any]) -> dict[str, Any]:
+    """`tensor_shape`, `dtype` and `tensor_bytes` of a tensor-creating call with literal args."""
+    shape: list[int] | None = None
+    dtype = _dtype_name(named.get("dtype"))
+    if api in _SHAPE_APIS:
+        param, default = _SHAPE_APIS[api]
+        shape = _shape(named.get(param))
+        if api == "tensorflow.keras.Input" and shape is not None:
+            batch = _int(named.get("batch_size"))
+            shape = [batch if batch is not None else 1, *shape]
+        if dtype is None:
+            dtype = default or _infer_dtype(named.get("value"))
+    elif api in _VALUE_APIS:
+        value = named.get(_VALUE_APIS[api])
+        if type(value) is Const:
+            shape = _shape(named.get("shape")) or _nested_shape(value.value)
+            if dtype is None:
+                dtype = _infer_dtype(value)
+    elif api == "tensorflow.eye":
+        rows = _int(named.get("num_rows"))
+        cols = _int(named.get("num_columns")) if "num_columns" in named else rows
+        if rows is not None and cols is not None:
+            shape = [rows, cols]
+        dtype = dtype or "float32"
+    if shape is None:
+        return {}
+    out: dict[str, Any] = {"tensor_shape": shape, "tensor_elements": math.prod(shape)}
+    if dtype in _DTYPE_BYTES:
+        out["dtype"] = dtype
+        out["tensor_bytes"] = math.prod(shape) * _DTYPE_BYTES[dtype]
+    return out
+
+
+def _int(value: Any) -> int | None:
+    if type(value) is Const and type(value.value) is int and value.value >= 0:
+        return value.value
+    return None
+
+
+def _shape(value: Any) -> list[int] | None:
+    if type(value) is not Const:
+        return None
+    raw = value.value
+    if type(raw) is int and raw >= 0:
+        return [raw]
+    if isinstance(raw, (tuple, list)) and all(type(d) is int and d >= 0 for d in raw):
+        return list(raw)
+    return None
+
+
+def _nested_shape(raw: Any) -> list[int] | None:
+    """Shape of a rectangular nested list/tuple of scalars; [] for a scalar."""
+    if isinstance(raw, (bool, int, float)):
+        return []
+    if not isinstance(raw, (tuple, list)) or not raw:
+        return [0] if isinstance(raw, (tuple, list)) else None
+    inner = [_nested_shape(item) for item in raw]
+    if any(s is None or s != inner[0] for s in inner):
+        return None
+    return [len(raw), *inner[0]]
+
+
+def _flat(raw: Any):
+    if isinstance(raw, (tuple, list)):
+        for item in raw:
+            yield from _flat(item)
+    else:
+        yield raw
+
+
+def _infer_dtype(value: Any) -> str | None:
+    """TF's default dtype for a literal: bool, int32 or float32."""
+    if type(value) is not Const:
+        return None
+    kinds = {type(x) for x in _flat(value.value)}
+    if kinds == {bool}:
+        return "bool"
+    if kinds == {int}:
+        return "int32"
+    if kinds and kinds <= {int, float}:
+        return "float32"
+    return None
+
+
+def _dtype_name(value: Any) -> str | None:
+    if type(value) is Ref:
+        return value.path.rpartition(".")[2]
+    if type(value) is Const and isinstance(value.value, str):
+        return value.value
+    return None
+
+
+def sequence_length(value: Any) -> int | None:
+    """Number of items of a list/tuple display (literal or not)."""
+    if type(value) is Seq:
+        return len(value.items)
+    if type(value) is Const and value is not OPAQUE and isinstance(value.value, (tuple, list)):
+        return len(value.value)
+    return None
+
+
+def receiver_features(owner: Any) -> dict[str, Any]:
+    """What is known of the object a method is called on."""
+    if type(owner) is not Inst:
+        return {}
+    return {"receiver": owner.how, **owner.meta}

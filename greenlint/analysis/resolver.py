@@ -1,0 +1,952 @@
+"""One pass over a module's syntax tree naming every TF/Keras call canonically.
+
+The walk evaluates each expression to an abstract value (`greenlint.analysis.values`): a TF
+module/class/function reference, an instance of a TF class, a user class or function, a literal,
+or unknown. Calls on TF values are recorded with their canonical API and static features.
+
+Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
+merged where branches join); a function body is walked once, either when a call needs its
+return value (a module-local factory) or after its enclosing scope (then its free names see the
+final bindings). Nothing is imported or executed.
+
+The tree is the standard library's `ast`: it gives exact positions for free and parses ~10x
+faster than libcst, whose metadata providers would cost 70-118x (DESIGN.md); the resolver only
+reads the tree, so libcst's lossless form buys nothing here.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections import deque
+from typing import Any
+
+from greenlint.analysis import features as feat
+from greenlint.analysis.scopes import Scope, merge_names
+from greenlint.analysis.values import (
+    MISSING,
+    OPAQUE,
+    ClassInfo,
+    Const,
+    FuncInfo,
+    Inst,
+    Member,
+    Ref,
+    Seq,
+    Super,
+    UserClass,
+    UserFunc,
+    UserInst,
+    merge,
+)
+
+TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
+TF_FUNCTION = "tensorflow.function"
+#: Methods Keras traces into a graph (tf.function) for a Layer or Model subclass.
+KERAS_STEPS = frozenset({"call", "train_step", "test_step", "predict_step"})
+_MAX_POWER = 10**18
+
+
+class Context:
+    """What the code being walked sits in: enclosing loops, tf.function, its function."""
+
+    __slots__ = ("loops", "tf_function", "keras_step", "returns", "generator", "func")
+
+    def __init__(self, func: FuncInfo | None = None):
+        self.loops: list[int | None] = []  # literal trip count of each enclosing loop, None if unknown
+        self.tf_function = func.tf_function if func else False
+        self.keras_step = func.keras_step if func else False
+        self.returns: list[Any] = []
+        self.generator = False
+        self.func = func
+
+
+class SymbolTable:
+    """Catalog lookups the resolver repeats, memoised per catalog."""
+
+    def __init__(self, catalog):
+        self.cat = catalog
+        self._symbols: dict[str, tuple | None] = {}
+        self._methods: dict[tuple[str, str], str | None] = {}
+        self._returns: dict[str, str | None] = {}
+        self._params: dict[str, list[str]] = {}
+
+    def symbol(self, path: str) -> tuple[str, str, str | None] | None:
+        """(canonical api, kind, return class) of a dotted TF path; None if not a TF symbol.
+
+        Kind is module/class/function/method, or "unknown" for an unlisted public name in a
+        listed module (a TF call the catalog does not know yet)."""
+        try:
+            return self._symbols[path]
+        except KeyError:
+            pass
+        found = None
+        canonical = self.cat.canonical(path)
+        if canonical is not None:
+            sym = self.cat.symbol(canonical)
+            if sym is not None:
+                returns = sym.name if sym.kind == "class" else sym.returns
+                found = (sym.name, sym.kind, returns)
+            else:
+                parent, _, leaf = canonical.rpartition(".")
+                owner = self.cat.symbol(parent) if parent else None
+                if owner is not None and owner.kind == "module" and not leaf.startswith("_"):
+                    found = (canonical, "unknown", None)
+        self._symbols[path] = found
+        return found
+
+    def method(self, cls: str, name: str) -> str | None:
+        key = (cls, name)
+        try:
+            return self._methods[key]
+        except KeyError:
+            found = self._methods[key] = self.cat.resolve_method(cls, name)
+            return found
+
+    def returns(self, api: str) -> str | None:
+        try:
+            return self._returns[api]
+        except KeyError:
+            found = self._returns[api] = self.cat.returns(api)
+            return found
+
+    def params(self, api: str) -> list[str]:
+        try:
+            return self._params[api]
+        except KeyError:
+            found = self._params[api] = self.cat.params(api)
+            return found
+
+
+_TABLES: dict[int, SymbolTable] = {}
+
+
+def symbol_table(catalog) -> SymbolTable:
+    table = _TABLES.get(id(catalog))
+    if table is None or table.cat is not catalog:
+        table = _TABLES[id(catalog)] = SymbolTable(catalog)
+    return table
+
+
+class Resolver:
+    """Walks one module; `calls` collects (ast.Call node, canonical api, features)."""
+
+    def __init__(self, catalog):
+        self.table = symbol_table(catalog)
+        self.calls: list[tuple[ast.Call, str, dict]] = []
+        self.scope = Scope("module", None)
+        self.ctx = Context()
+        self.pending: deque[FuncInfo] = deque()
+        self.expanded: set[int] = set()
+
+    def run(self, tree: ast.Module) -> list[tuple[ast.Call, str, dict]]:
+        self.block(tree.body)
+        while self.pending:
+            self.walk_function(self.pending.popleft())
+        return self.calls
+
+    # -- statements ------------------------------------------------------------------------
+    def block(self, body: list[ast.stmt]) -> None:
+        handlers = _STMT
+        for node in body:
+            handler = handlers.get(type(node))
+            if handler is not None:
+                handler(self, node)
+
+    def s_expr(self, node: ast.Expr) -> None:
+        self.expr(node.value)
+
+    def s_assign(self, node: ast.Assign) -> None:
+        value = self.expr(node.value)
+        for target in node.targets:
+            self.assign(target, value)
+
+    def s_annassign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.assign(node.target, self.expr(node.value))
+        elif type(node.target) is not ast.Name:
+            self.assign_side_effects(node.target)
+
+    def s_augassign(self, node: ast.AugAssign) -> None:
+        right = self.expr(node.value)
+        target = node.target
+        if type(target) is ast.Name:
+            scope = self.scope.target(target.id)
+            left = self.name(target.id)
+            scope.names[target.id] = self.binop(node.op, left, right)
+        else:
+            self.assign_side_effects(target)
+
+    def s_for(self, node: ast.For) -> None:
+        count = self.loop_count(node.iter)
+        before = dict(self.scope.names)
+        self.assign(node.target, None)
+        self.ctx.loops.append(count)
+        self.block(node.body)
+        self.ctx.loops.pop()
+        self.scope.names = merge_names([before, self.scope.names])
+        self.block(node.orelse)
+
+    def s_while(self, node: ast.While) -> None:
+        self.expr(node.test)
+        before = dict(self.scope.names)
+        self.ctx.loops.append(None)
+        self.block(node.body)
+        self.ctx.loops.pop()
+        self.scope.names = merge_names([before, self.scope.names])
+        self.block(node.orelse)
+
+    def s_if(self, node: ast.If) -> None:
+        self.expr(node.test)
+        self.branches([node.body, node.orelse])
+
+    def branches(self, bodies: list[list[ast.stmt]], start: dict | None = None) -> None:
+        """Walk alternative bodies from the same bindings, then merge what each left."""
+        before = dict(self.scope.names) if start is None else start
+        results = []
+        for body in bodies:
+            self.scope.names = dict(before)
+            self.block(body)
+            results.append(self.scope.names)
+        self.scope.names = merge_names(results)
+
+    def s_try(self, node: ast.Try) -> None:
+        self.block(node.body)
+        after_body = dict(self.scope.names)
+        self.block(node.orelse)
+        results = [self.scope.names]
+        for handler in node.handlers:
+            self.scope.names = dict(after_body)
+            if handler.type is not None:
+                self.expr(handler.type)
+            if handler.name:
+                self.scope.target(handler.name).names[handler.name] = None
+            self.block(handler.body)
+            if handler.name:
+                self.scope.names.pop(handler.name, None)
+            results.append(self.scope.names)
+        self.scope.names = merge_names(results)
+        self.block(node.finalbody)
+
+    def s_with(self, node: ast.With) -> None:
+        for item in node.items:
+            value = self.expr(item.context_expr)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, self.entered(value))
+        self.block(node.body)
+
+    def s_match(self, node) -> None:
+        self.expr(node.subject)
+        before = dict(self.scope.names)
+        results = [before]
+        for case in node.cases:
+            self.scope.names = dict(before)
+            self.bind_pattern_names(case.pattern)
+            if case.guard is not None:
+                self.expr(case.guard)
+            self.block(case.body)
+            results.append(self.scope.names)
+        self.scope.names = merge_names(results)
+
+    def bind_pattern_names(self, pattern) -> None:
+        for sub in ast.walk(pattern):
+            for attr in ("name", "rest"):
+                name = getattr(sub, attr, None)
+                if isinstance(name, str):
+                    self.scope.target(name).names[name] = None
+
+    def s_return(self, node: ast.Return) -> None:
+        self.ctx.returns.append(self.expr(node.value) if node.value is not None else Const(None))
+
+    def s_raise(self, node: ast.Raise) -> None:
+        if node.exc is not None:
+            self.expr(node.exc)
+        if node.cause is not None:
+            self.expr(node.cause)
+
+    def s_assert(self, node: ast.Assert) -> None:
+        self.expr(node.test)
+        if node.msg is not None:
+            self.expr(node.msg)
+
+    def s_delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            if type(target) is ast.Name:
+                self.scope.target(target.id).names.pop(target.id, None)
+            else:
+                self.assign_side_effects(target)
+
+    def s_global(self, node: ast.Global) -> None:
+        self.scope.globals.update(node.names)
+
+    def s_nonlocal(self, node: ast.Nonlocal) -> None:
+        self.scope.nonlocals.update(node.names)
+
+    def s_import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.bind(alias.asname, self.module_ref(alias.name))
+            else:
+                root = alias.name.partition(".")[0]
+                self.bind(root, self.module_ref(root))
+
+    def s_importfrom(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        for alias in node.names:
+            if alias.name == "*":
+                if not node.level and module.partition(".")[0] in TF_ROOTS:
+                    self.scope.module().star_imports.append(self.canonical_path(module))
+                continue
+            value = None if node.level else self.module_ref(f"{module}.{alias.name}")
+            self.bind(alias.asname or alias.name, value)
+
+    def module_ref(self, path: str) -> Ref | None:
+        if path.partition(".")[0] not in TF_ROOTS:
+            return None
+        return Ref(self.canonical_path(path))
+
+    def canonical_path(self, path: str) -> str:
+        """The catalog's name for an imported path, so `keras` and `tensorflow.keras` agree."""
+        sym = self.table.symbol(path)
+        return sym[0] if sym is not None and sym[1] != "unknown" else path
+
+    # -- definitions -----------------------------------------------------------------------
+    def s_functiondef(self, node: ast.FunctionDef) -> None:
+        kind = "method" if self.scope.kind == "class" else "function"
+        tf_function = self.ctx.tf_function
+        rebind = True
+        for decorator in node.decorator_list:
+            self.expr(decorator)
+            target = decorator.func if type(decorator) is ast.Call else decorator
+            if type(target) is ast.Name and not self.scope.lookup(target.id)[0]:
+                if target.id in ("staticmethod", "classmethod", "property"):
+                    kind = target.id
+            elif type(target) is ast.Attribute and target.attr in ("setter", "deleter"):
+                rebind = False
+            value = self.expr(target) if type(target) in (ast.Name, ast.Attribute) else None
+            if type(value) is Ref and (self.table.symbol(value.path) or ("",))[0] == TF_FUNCTION:
+                tf_function = True
+        args = node.args
+        for default in args.defaults:
+            self.expr(default)
+        for default in args.kw_defaults:
+            if default is not None:
+                self.expr(default)
+        cls = self.scope.cls
+        keras_step = self.ctx.keras_step or (
+            cls is not None and node.name in KERAS_STEPS and (self.tf_base(cls) or "").startswith("tensorflow.keras.")
+        )
+        info = FuncInfo(node, self.scope, cls=cls, kind=kind, tf_function=tf_function, keras_step=keras_step)
+        if rebind:
+            self.bind(node.name, UserFunc(info))
+            if cls is not None:
+                cls.methods[node.name] = info
+        self.pending.append(info)
+
+    def s_classdef(self, node: ast.ClassDef) -> None:
+        for decorator in node.decorator_list:
+            self.expr(decorator)
+        info = ClassInfo(node.name)
+        for base in node.bases:
+            value = self.expr(base)
+            if type(value) is UserClass:
+                info.user_bases.append(value.info)
+                info.tf_base = info.tf_base or self.tf_base(value.info)
+            elif type(value) is Ref and info.tf_base is None:
+                sym = self.table.symbol(value.path)
+                if sym is not None and sym[1] == "class":
+                    info.tf_base = sym[0]
+        for keyword in node.keywords:
+            self.expr(keyword.value)
+        outer = self.scope
+        self.scope = Scope("class", outer, cls=info)
+        self.block(node.body)
+        for name, value in self.scope.names.items():
+            if type(value) is not UserFunc:
+                info.attrs[name] = value
+        self.scope = outer
+        self.bind(node.name, UserClass(info))
+
+    @staticmethod
+    def tf_base(info: ClassInfo) -> str | None:
+        for klass in info.mro():
+            if klass.tf_base:
+                return klass.tf_base
+        return None
+
+    def walk_function(self, info: FuncInfo) -> None:
+        """Walk a function body once, in its own scope, recording calls and its return value."""
+        if info.state:
+            return
+        info.state = 1
+        node = info.node
+        scope = Scope("function", info.scope)
+        args = node.args
+        outer_scope, outer_ctx = self.scope, self.ctx
+        self.scope = info.scope  # annotations are evaluated where the function is defined
+        params = [*args.posonlyargs, *args.args]
+        first = params[0].arg if params else None
+        for arg in (*params, *args.kwonlyargs):
+            scope.names[arg.arg] = self.annotated(arg.annotation)
+        for arg in (args.vararg, args.kwarg):
+            if arg is not None:
+                scope.names[arg.arg] = None
+        if info.cls is not None and first is not None:
+            if info.kind in ("method", "property"):
+                scope.names[first] = UserInst(info.cls)
+            elif info.kind == "classmethod":
+                scope.names[first] = UserClass(info.cls)
+        self.scope, self.ctx = scope, Context(info)
+        self.block(node.body)
+        returns, generator = self.ctx.returns, self.ctx.generator
+        self.scope, self.ctx = outer_scope, outer_ctx
+        if generator:
+            info.returns = None
+        elif returns:
+            value = returns[0]
+            for other in returns[1:]:
+                value = merge(value, other)
+            info.returns = value
+        else:
+            info.returns = Const(None)
+        info.state = 2
+
+    def result_of(self, info: FuncInfo) -> Any:
+        if info.state == 0:
+            self.walk_function(info)
+        return info.returns if info.state == 2 else None
+
+    def annotated(self, annotation: ast.expr | None) -> Any:
+        """An instance of the class a parameter is annotated with (`model: keras.Model`)."""
+        if annotation is None:
+            return None
+        kind = type(annotation)
+        if kind is ast.Constant and isinstance(annotation.value, str):
+            try:
+                annotation = ast.parse(annotation.value, mode="eval").body
+            except SyntaxError:
+                return None
+            kind = type(annotation)
+        if kind is ast.BinOp and type(annotation.op) is ast.BitOr:  # Model | None
+            if _is_none(annotation.right):
+                return self.annotated(annotation.left)
+            return self.annotated(annotation.right) if _is_none(annotation.left) else None
+        if kind is ast.Subscript and type(annotation.value) in (ast.Name, ast.Attribute):
+            wrapper = annotation.value.id if type(annotation.value) is ast.Name else annotation.value.attr
+            return self.annotated(annotation.slice) if wrapper == "Optional" else None
+        if kind not in (ast.Name, ast.Attribute):
+            return None
+        value = self.expr(annotation)
+        if type(value) is Ref:
+            sym = self.table.symbol(value.path)
+            if sym is not None and sym[1] == "class":
+                return Inst(sym[0], "annotation")
+        elif type(value) is UserClass:
+            return UserInst(value.info)
+        return None
+
+    # -- bindings --------------------------------------------------------------------------
+    def bind(self, name: str, value: Any) -> None:
+        self.scope.target(name).names[name] = value
+
+    def assign(self, target: ast.expr, value: Any) -> None:
+        kind = type(target)
+        if kind is ast.Name:
+            self.scope.target(target.id).names[target.id] = value
+        elif kind is ast.Attribute:
+            owner = self.expr(target.value)
+            if type(owner) in (UserInst, UserClass):
+                attrs = owner.info.attrs
+                attrs[target.attr] = merge(attrs.get(target.attr, MISSING), value)
+        elif kind in (ast.Tuple, ast.List):
+            items = _unpack(value, len(target.elts))
+            for i, element in enumerate(target.elts):
+                self.assign(element, items[i] if items is not None else None)
+        elif kind is ast.Starred:
+            self.assign(target.value, None)
+        else:
+            self.assign_side_effects(target)
+
+    def assign_side_effects(self, target: ast.expr) -> None:
+        """Walk the parts of a target that are evaluated (subscripts, attribute owners)."""
+        if type(target) is ast.Subscript:
+            self.expr(target.value)
+            self.expr(target.slice)
+        elif type(target) is ast.Attribute:
+            self.expr(target.value)
+
+    def name(self, name: str) -> Any:
+        found, value = self.scope.lookup(name)
+        if found:
+            return None if value is MISSING else value
+        module = self.scope.module()
+        for star in module.star_imports:
+            path = f"{star}.{name}"
+            sym = self.table.symbol(path)
+            if sym is not None and sym[1] != "unknown":
+                return Ref(sym[0])
+        return None
+
+    # -- expressions -----------------------------------------------------------------------
+    def expr(self, node: ast.expr) -> Any:
+        handler = _EXPR.get(type(node))
+        if handler is not None:
+            return handler(self, node)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.expr(child)
+        return None
+
+    def e_name(self, node: ast.Name) -> Any:
+        return self.name(node.id)
+
+    def e_constant(self, node: ast.Constant) -> Any:
+        return Const(node.value)
+
+    def e_attribute(self, node: ast.Attribute) -> Any:
+        return self.attribute(self.expr(node.value), node.attr)
+
+    def attribute(self, owner: Any, attr: str) -> Any:
+        kind = type(owner)
+        if kind is Ref:
+            return Ref(f"{owner.path}.{attr}")
+        if kind is Inst:
+            return Member(owner, attr)
+        if kind is UserInst:
+            return self.instance_attribute(owner.info, attr)
+        if kind is UserClass:
+            found, value = owner.info.find_attr(attr)
+            if found:
+                return value
+            method = owner.info.find_method(attr)
+            if method is not None:
+                return UserFunc(method)
+            base = self.tf_base(owner.info)
+            return Ref(f"{base}.{attr}") if base else None
+        if kind is Super:
+            for klass in owner.info.mro()[1:]:
+                method = klass.methods.get(attr)
+                if method is not None:
+                    return UserFunc(method)
+            base = self.tf_base(owner.info)
+            return Member(Inst(base, "subclass"), attr) if base and attr != "__init__" else None
+        return None
+
+    def instance_attribute(self, info: ClassInfo, attr: str) -> Any:
+        for attempt in range(2):
+            found, value = info.find_attr(attr)
+            if found:
+                return None if value is MISSING else value
+            method = info.find_method(attr)
+            if method is not None:
+                return self.result_of(method) if method.kind == "property" else UserFunc(method)
+            if attempt == 0 and not self.expand(info):
+                break
+        base = self.tf_base(info)
+        return Member(Inst(base, "subclass"), attr) if base else None
+
+    def expand(self, info: ClassInfo) -> bool:
+        """Walk the not-yet-walked methods of a class (they may assign `self.X`)."""
+        if id(info) in self.expanded:
+            return False
+        self.expanded.add(id(info))
+        for klass in info.mro():
+            for method in list(klass.methods.values()):
+                if method.state == 0:
+                    self.walk_function(method)
+        return True
+
+    def e_call(self, node: ast.Call) -> Any:
+        func = node.func
+        if type(func) is ast.Name and func.id == "super" and not self.scope.lookup("super")[0]:
+            callee = self.super_of()
+        else:
+            callee = self.expr(func)
+        args = []
+        for arg in node.args:
+            if type(arg) is ast.Starred:
+                args.append((True, self.expr(arg.value)))
+            else:
+                args.append((False, self.expr(arg)))
+        keywords = [(kw.arg, self.expr(kw.value)) for kw in node.keywords]
+        return self.call(node, callee, args, keywords)
+
+    def super_of(self) -> Any:
+        func = self.ctx.func
+        return Super(func.cls) if func is not None and func.cls is not None else None
+
+    def call(self, node: ast.Call, callee: Any, args: list, keywords: list) -> Any:
+        kind = type(callee)
+        if kind is Ref:
+            return self.call_symbol(node, callee.path, args, keywords)
+        if kind is Member:
+            owner = callee.owner
+            api = self.table.method(owner.cls, callee.name)
+            if api is None:
+                return None
+            self.record(node, api, args, keywords, owner)
+            if callee.name == "add" and owner.cls == "tensorflow.keras.Sequential":
+                owner.meta["n_layers"] = owner.meta.get("n_layers", 0) + 1
+            returns = self.table.returns(api)
+            if returns is None:
+                return None
+            meta = dict(owner.meta) if returns == owner.cls else None
+            return Inst(returns, "method", meta)
+        if kind is Inst:
+            api = self.table.method(callee.cls, "__call__")
+            if api is None:
+                return None
+            self.record(node, api, args, keywords, callee)
+            returns = self.table.returns(api)
+            return Inst(returns, "method") if returns else None
+        if kind is UserFunc:
+            return self.result_of(callee.info)
+        if kind is UserClass:
+            return UserInst(callee.info)
+        if kind is UserInst:
+            method = callee.info.find_method("__call__")
+            if method is not None:
+                return self.result_of(method)
+            base = self.tf_base(callee.info)
+            if base:
+                return self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords)
+            return None
+        if kind is Super:
+            return None
+        if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
+            return self.builtin_call(node.func.id, args)
+        return None
+
+    def call_symbol(self, node: ast.Call, path: str, args: list, keywords: list) -> Any:
+        sym = self.table.symbol(path)
+        if sym is None or sym[1] == "module":
+            return None
+        api, kind, returns = sym
+        features = self.record(node, api, args, keywords, None)
+        if api == TF_FUNCTION and args and type(args[0][1]) is UserFunc:
+            target = args[0][1].info
+            if target.state == 0:
+                target.tf_function = True
+        if returns is None:
+            return None
+        meta: dict[str, Any] = {}
+        init = {k: v for k, v in features.items() if k not in _CONTEXT_KEYS}
+        if init:
+            meta["init"] = init
+        if api == "tensorflow.keras.Sequential":
+            layers = feat.argument_values(self.table.params(api), args, keywords).get("layers")
+            count = feat.sequence_length(layers)
+            if count is not None:
+                meta["n_layers"] = count
+        if api.startswith("tensorflow.keras.applications.") and kind == "function":
+            meta["model_name"] = api.rpartition(".")[2]
+        return Inst(returns, "constructor" if kind == "class" else "factory", meta)
+
+    def builtin_call(self, name: str, args: list) -> Any:
+        """Literal arithmetic the features need: len, int, float, min, max, abs, round."""
+        values = [value.value for starred, value in args if not starred and type(value) is Const]
+        if len(values) != len(args) or not values or any(v is NotImplemented for v in values):
+            return None
+        try:
+            if name == "len" and len(values) == 1 and isinstance(values[0], (str, tuple, list)):
+                return Const(len(values[0]))
+            if name in ("int", "float", "abs", "round") and len(values) == 1 and _is_number(values[0]):
+                return Const({"int": int, "float": float, "abs": abs, "round": round}[name](values[0]))
+            if name in ("min", "max") and all(_is_number(v) for v in values):
+                return Const((min if name == "min" else max)(values))
+        except (ValueError, OverflowError, TypeError):
+            return None
+        return None
+
+    def record(self, node: ast.Call, api: str, args: list, keywords: list, owner: Inst | None) -> dict:
+        named = feat.argument_values(self.table.params(api), args, keywords)
+        features = feat.literal_features(named)
+        features.update(feat.tensor_features(api, named))
+        loops = self.ctx.loops
+        multiplier = 1
+        unbounded = False
+        for count in loops:
+            if count is None:
+                unbounded = True
+            else:
+                multiplier *= count
+        features["loop_multiplier"] = multiplier
+        if unbounded:
+            features["loop_unbounded"] = True
+        if loops:
+            features["loop_depth"] = len(loops)
+        features["in_tf_function"] = self.ctx.tf_function
+        if self.ctx.keras_step:
+            features["in_keras_step"] = True
+        if owner is not None:
+            features.update(feat.receiver_features(owner))
+        self.calls.append((node, api, features))
+        return features
+
+    def entered(self, value: Any) -> Any:
+        """The value `with value as x` binds: what `__enter__` returns (TF objects: themselves)."""
+        if type(value) is Inst:
+            api = self.table.method(value.cls, "__enter__")
+            returns = self.table.returns(api) if api else None
+            return Inst(returns or value.cls, "with", value.meta)
+        if type(value) is UserInst:
+            method = value.info.find_method("__enter__")
+            return self.result_of(method) if method is not None else None
+        return None
+
+    def loop_count(self, node: ast.expr) -> int | None:
+        """Walk a loop's iterable; its literal trip count (`range(100)`, `[1, 2, 3]`) or None."""
+        if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "range" and not node.keywords:
+            if not self.scope.lookup("range")[0]:
+                values = [self.expr(arg) for arg in node.args]
+                bounds = [v.value for v in values if type(v) is Const and type(v.value) is int]
+                if len(bounds) == len(values) and 1 <= len(bounds) <= 3 and (len(bounds) < 3 or bounds[2] != 0):
+                    return len(range(*bounds))
+                return None
+        value = self.expr(node)
+        if type(value) is Const and isinstance(value.value, (tuple, list, str)):
+            return len(value.value)
+        if type(value) is Seq:
+            return len(value.items)
+        return None
+
+    def e_sequence(self, node: ast.Tuple | ast.List) -> Any:
+        items = []
+        literal = True
+        for element in node.elts:
+            if type(element) is ast.Starred:
+                self.expr(element.value)
+                literal = False
+                items = None
+                continue
+            value = self.expr(element)
+            if items is not None:
+                items.append(value)
+                if type(value) is not Const or value is OPAQUE:
+                    literal = False
+        if items is None:
+            return OPAQUE
+        if literal:
+            raw = [item.value for item in items]
+            return Const(tuple(raw) if type(node) is ast.Tuple else raw)
+        return Seq(tuple(items))
+
+    def e_dict(self, node: ast.Dict) -> Any:
+        for key in node.keys:
+            if key is not None:
+                self.expr(key)
+        for value in node.values:
+            self.expr(value)
+        return OPAQUE
+
+    def e_set(self, node: ast.Set) -> Any:
+        for element in node.elts:
+            self.expr(element)
+        return OPAQUE
+
+    def e_binop(self, node: ast.BinOp) -> Any:
+        return self.binop(node.op, self.expr(node.left), self.expr(node.right))
+
+    @staticmethod
+    def binop(op: ast.operator, left: Any, right: Any) -> Any:
+        if type(left) is not Const or type(right) is not Const:
+            return None
+        a, b = left.value, right.value
+        if not (_is_number(a) and _is_number(b)):
+            return OPAQUE
+        kind = type(op)
+        try:
+            if kind is ast.Add:
+                return Const(a + b)
+            if kind is ast.Sub:
+                return Const(a - b)
+            if kind is ast.Mult:
+                return Const(a * b)
+            if kind is ast.FloorDiv:
+                return Const(a // b)
+            if kind is ast.Div:
+                return Const(a / b)
+            if kind is ast.Mod:
+                return Const(a % b)
+            if kind is ast.Pow and abs(b) <= 64 and (abs(a) <= 1 or b * math.log2(max(abs(a), 2)) < 60):
+                return Const(a**b)
+        except (ZeroDivisionError, OverflowError, ValueError):
+            return OPAQUE
+        return OPAQUE
+
+    def e_unaryop(self, node: ast.UnaryOp) -> Any:
+        value = self.expr(node.operand)
+        if type(value) is Const and _is_number(value.value):
+            kind = type(node.op)
+            if kind is ast.USub:
+                return Const(-value.value)
+            if kind is ast.UAdd:
+                return value
+        return OPAQUE if type(value) is Const else None
+
+    def e_boolop(self, node: ast.BoolOp) -> Any:
+        result = MISSING
+        for operand in node.values:
+            result = merge(result, self.expr(operand))
+        return result
+
+    def e_compare(self, node: ast.Compare) -> Any:
+        self.expr(node.left)
+        for comparator in node.comparators:
+            self.expr(comparator)
+        return OPAQUE
+
+    def e_ifexp(self, node: ast.IfExp) -> Any:
+        self.expr(node.test)
+        return merge(self.expr(node.body), self.expr(node.orelse))
+
+    def e_subscript(self, node: ast.Subscript) -> Any:
+        owner = self.expr(node.value)
+        index = self.expr(node.slice)
+        if type(owner) is Const and type(index) is Const and isinstance(owner.value, (tuple, list)):
+            if type(index.value) is int and -len(owner.value) <= index.value < len(owner.value):
+                return Const(owner.value[index.value])
+        if type(owner) is Seq and type(index) is Const and type(index.value) is int:
+            if -len(owner.items) <= index.value < len(owner.items):
+                return owner.items[index.value]
+        return None
+
+    def e_joinedstr(self, node: ast.JoinedStr) -> Any:
+        for value in node.values:
+            if type(value) is ast.FormattedValue:
+                self.expr(value.value)
+                if value.format_spec is not None:
+                    self.expr(value.format_spec)
+        return OPAQUE
+
+    def e_namedexpr(self, node: ast.NamedExpr) -> Any:
+        value = self.expr(node.value)
+        scope = self.scope
+        while scope.kind == "comprehension" and scope.parent is not None:
+            scope = scope.parent
+        scope.target(node.target.id).names[node.target.id] = value
+        return value
+
+    def e_lambda(self, node: ast.Lambda) -> Any:
+        args = node.args
+        for default in (*args.defaults, *(d for d in args.kw_defaults if d is not None)):
+            self.expr(default)
+        scope = Scope("function", self.scope)
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+            if arg is not None:
+                scope.names[arg.arg] = None
+        outer = self.scope
+        self.scope = scope
+        self.expr(node.body)
+        self.scope = outer
+        return None
+
+    def e_comprehension(self, node) -> Any:
+        generators = node.generators
+        first = self.loop_count(generators[0].iter)
+        outer = self.scope
+        self.scope = Scope("comprehension", outer)
+        loops = self.ctx.loops
+        depth = len(loops)
+        for i, generator in enumerate(generators):
+            loops.append(first if i == 0 else self.loop_count(generator.iter))
+            self.assign(generator.target, None)
+            for condition in generator.ifs:
+                self.expr(condition)
+        if type(node) is ast.DictComp:
+            self.expr(node.key)
+            self.expr(node.value)
+        else:
+            self.expr(node.elt)
+        del loops[depth:]
+        self.scope = outer
+        return OPAQUE
+
+    def e_await(self, node: ast.Await) -> Any:
+        return self.expr(node.value)
+
+    def e_yield(self, node: ast.Yield | ast.YieldFrom) -> Any:
+        self.ctx.generator = True
+        if node.value is not None:
+            self.expr(node.value)
+        return None
+
+    def e_starred(self, node: ast.Starred) -> Any:
+        self.expr(node.value)
+        return None
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+def _is_none(node: ast.expr) -> bool:
+    return type(node) is ast.Constant and node.value is None
+
+
+def _unpack(value: Any, count: int) -> tuple | None:
+    if type(value) is Seq and len(value.items) == count:
+        return value.items
+    if type(value) is Const and isinstance(value.value, (tuple, list)) and len(value.value) == count:
+        return tuple(Const(item) for item in value.value)
+    return None
+
+
+#: Feature keys describing the context, not the arguments (kept out of an object's `init`).
+_CONTEXT_KEYS = frozenset({"loop_multiplier", "loop_unbounded", "loop_depth", "in_tf_function", "in_keras_step"})
+
+_STMT = {
+    ast.Expr: Resolver.s_expr,
+    ast.Assign: Resolver.s_assign,
+    ast.AnnAssign: Resolver.s_annassign,
+    ast.AugAssign: Resolver.s_augassign,
+    ast.For: Resolver.s_for,
+    ast.AsyncFor: Resolver.s_for,
+    ast.While: Resolver.s_while,
+    ast.If: Resolver.s_if,
+    ast.Try: Resolver.s_try,
+    ast.With: Resolver.s_with,
+    ast.AsyncWith: Resolver.s_with,
+    ast.Return: Resolver.s_return,
+    ast.Raise: Resolver.s_raise,
+    ast.Assert: Resolver.s_assert,
+    ast.Delete: Resolver.s_delete,
+    ast.Global: Resolver.s_global,
+    ast.Nonlocal: Resolver.s_nonlocal,
+    ast.Import: Resolver.s_import,
+    ast.ImportFrom: Resolver.s_importfrom,
+    ast.FunctionDef: Resolver.s_functiondef,
+    ast.AsyncFunctionDef: Resolver.s_functiondef,
+    ast.ClassDef: Resolver.s_classdef,
+    ast.Match: Resolver.s_match,
+}
+if hasattr(ast, "TryStar"):
+    _STMT[ast.TryStar] = Resolver.s_try
+
+_EXPR = {
+    ast.Name: Resolver.e_name,
+    ast.Constant: Resolver.e_constant,
+    ast.Attribute: Resolver.e_attribute,
+    ast.Call: Resolver.e_call,
+    ast.Tuple: Resolver.e_sequence,
+    ast.List: Resolver.e_sequence,
+    ast.Dict: Resolver.e_dict,
+    ast.Set: Resolver.e_set,
+    ast.BinOp: Resolver.e_binop,
+    ast.UnaryOp: Resolver.e_unaryop,
+    ast.BoolOp: Resolver.e_boolop,
+    ast.Compare: Resolver.e_compare,
+    ast.IfExp: Resolver.e_ifexp,
+    ast.Subscript: Resolver.e_subscript,
+    ast.JoinedStr: Resolver.e_joinedstr,
+    ast.NamedExpr: Resolver.e_namedexpr,
+    ast.Lambda: Resolver.e_lambda,
+    ast.ListComp: Resolver.e_comprehension,
+    ast.SetComp: Resolver.e_comprehension,
+    ast.GeneratorExp: Resolver.e_comprehension,
+    ast.DictComp: Resolver.e_comprehension,
+    ast.Await: Resolver.e_await,
+    ast.Yield: Resolver.e_yield,
+    ast.YieldFrom: Resolver.e_yield,
+    ast.Starred: Resolver.e_starred,
+}

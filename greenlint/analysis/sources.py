@@ -1,0 +1,163 @@
+"""Read user files safely: decoding, binary and size checks, notebook code cells.
+
+Bad input never raises: it becomes a `FileError` naming the file and the problem. Codes:
+
+========  ==================================================
+GL001     the code does not parse (syntax error, too deeply nested)
+GL002     the file is not UTF-8
+GL003     the file is binary (holds NUL bytes)
+GL004     the notebook is not valid notebook JSON
+GL005     the file is larger than the size limit
+GL006     the file cannot be read (missing, permission, a directory)
+========  ==================================================
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+SYNTAX_ERROR = "GL001"
+NOT_UTF8 = "GL002"
+BINARY = "GL003"
+BAD_NOTEBOOK = "GL004"
+TOO_LARGE = "GL005"
+UNREADABLE = "GL006"
+
+#: Default size limit for one file's code (bytes); notebooks may be this many times larger on
+#: disk, since outputs (images) are not code.
+MAX_BYTES = 4 * 1024 * 1024
+NOTEBOOK_RAW_FACTOR = 16
+
+#: Cell magics whose body is still Python.
+_PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
+#: A line IPython rewrites: `%magic`, `!shell`, `x = %magic`, `x = !shell`, `obj?`, `?obj`.
+_MAGIC_LINE = re.compile(r"\s*(?:%{1,2}\w|!(?!=)\S|\?\w|[\w.,\s()\[\]]+=\s*(?:%\w|!\S)|[\w.]+\?{1,2}\s*$)")
+#: Split lines exactly like Python's tokenizer (\f, \v and friends are not line breaks).
+_LINES = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A file (or notebook cell) that could not be analysed; 1-based position, 0 if none."""
+
+    path: str
+    line: int
+    column: int
+    code: str
+    message: str
+    cell: int | None = None
+
+
+@dataclass(frozen=True)
+class Code:
+    """One unit of Python to parse: a whole file, or one notebook code cell."""
+
+    text: str
+    cell: int | None = None  # 1-based code-cell index for notebooks
+
+
+def split_lines(text: str) -> list[str]:
+    return _LINES.split(text)
+
+
+def mentions_tf(text: str) -> bool:
+    """The cheap pre-check: code that names neither tensorflow nor keras has no TF calls."""
+    return "tensorflow" in text or "keras" in text
+
+
+def read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, FileError | None]:
+    """The raw bytes of *path*, or a FileError (unreadable, too large)."""
+    limit = max_bytes * NOTEBOOK_RAW_FACTOR if path.suffix == ".ipynb" else max_bytes
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            return None, FileError(
+                str(path), 0, 0, TOO_LARGE, f"{path}: file is {size} bytes, over the {limit}-byte limit; skipped"
+            )
+        return path.read_bytes(), None
+    except OSError as exc:
+        return None, FileError(str(path), 0, 0, UNREADABLE, f"{path}: cannot read file: {exc.strerror or exc}")
+
+
+def decode(path: str, data: bytes) -> tuple[str | None, FileError | None]:
+    """UTF-8 text (a BOM is dropped), or a FileError for binary or non-UTF-8 content."""
+    if b"\0" in data:
+        return None, FileError(path, 0, 0, BINARY, f"{path}: binary file (contains NUL bytes); skipped")
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return None, FileError(
+            path, line, 0, NOT_UTF8, f"{path}:{line}: not valid UTF-8 (byte {exc.start}: {exc.reason}); skipped"
+        )
+
+
+def check_size(path: str, text: str, max_bytes: int) -> FileError | None:
+    size = len(text.encode("utf-8")) if not text.isascii() else len(text)
+    if size > max_bytes:
+        return FileError(path, 0, 0, TOO_LARGE, f"{path}: {size} bytes of code, over the {max_bytes}-byte limit; skipped")
+    return None
+
+
+def notebook_cells(path: str, text: str) -> tuple[list[str], FileError | None]:
+    """The sources of a notebook's code cells (nbformat 3 or 4), in order."""
+
+    def bad(why: str) -> tuple[list[str], FileError]:
+        return [], FileError(path, 0, 0, BAD_NOTEBOOK, f"{path}: malformed notebook: {why}")
+
+    try:
+        nb = json.loads(text)
+    except ValueError as exc:
+        return bad(f"invalid JSON ({exc})")
+    if not isinstance(nb, dict):
+        return bad("top level is not a JSON object")
+    cells = nb.get("cells")
+    source_key = "source"
+    if cells is None and isinstance(nb.get("worksheets"), list):  # nbformat 3
+        cells = [c for ws in nb["worksheets"] if isinstance(ws, dict) for c in ws.get("cells", [])]
+        source_key = "input"
+    if not isinstance(cells, list):
+        return bad("no 'cells' list")
+    sources = []
+    for i, cell in enumerate(cells, 1):
+        if not isinstance(cell, dict):
+            return bad(f"cell {i} is not an object")
+        if cell.get("cell_type") != "code":
+            continue
+        source = cell.get(source_key, "")
+        if isinstance(source, list) and all(isinstance(s, str) for s in source):
+            source = "".join(source)
+        if not isinstance(source, str):
+            return bad(f"cell {i} has a source that is neither a string nor a list of strings")
+        sources.append(source)
+    return sources, None
+
+
+def blank_magics(source: str) -> str:
+    """IPython-only lines blanked out (not removed), so positions stay true to the cell.
+
+    A cell magic (`%%bash`, `%%writefile`, ...) blanks its whole cell, except magics whose
+    body is Python (`%%time`, `%%timeit`, `%%capture`), where only the magic line goes.
+    """
+    if not any(ch in source for ch in "%!?"):
+        return source
+    lines = split_lines(source)
+    first = lines[0].lstrip()
+    if first.startswith("%%"):
+        name = first[2:].split(maxsplit=1)[0] if first[2:].strip() else ""
+        keep_body = name in _PYTHON_CELL_MAGICS
+        return "\n".join([""] + (_blank_lines(lines[1:]) if keep_body else [""] * (len(lines) - 1)))
+    return "\n".join(_blank_lines(lines))
+
+
+def _blank_lines(lines: list[str]) -> list[str]:
+    out = []
+    continued = False
+    for line in lines:
+        magic = continued or bool(_MAGIC_LINE.match(line))
+        out.append("" if magic else line)
+        continued = magic and line.endswith("\\")
+    return out

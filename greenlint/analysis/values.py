@@ -1,0 +1,231 @@
+"""What an expression is known to be, statically: the resolver's abstract values.
+
+`None` stands for *unknown* everywhere (never guessed). `Const` is a known non-TF value
+(a literal, or arithmetic on literals), which also feeds the literal-argument features.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Const:
+    """A literal value (numbers, strings, None, tuples of literals...)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Const and type(self.value) is type(other.value) and self.value == other.value
+
+    def __hash__(self) -> int:
+        return hash(type(self.value))
+
+    def __repr__(self) -> str:
+        return f"Const({self.value!r})"
+
+
+#: A known non-TF value whose exact value is not tracked (a non-literal string, a list of variables).
+OPAQUE = Const(NotImplemented)
+
+
+class Ref:
+    """A TF/Keras module, class or function reached through an import: its dotted import path."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Ref and other.path == self.path
+
+    def __hash__(self) -> int:
+        return hash(self.path)
+
+    def __repr__(self) -> str:
+        return f"Ref({self.path})"
+
+
+class Inst:
+    """An instance of a canonical TF class; `how` says how it was obtained, `meta` is what is
+    known of it (constructor literals, model name, number of layers)."""
+
+    __slots__ = ("cls", "how", "meta")
+
+    def __init__(self, cls: str, how: str, meta: dict | None = None):
+        self.cls = cls
+        self.how = how
+        self.meta = meta if meta is not None else {}
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Inst and other.cls == self.cls
+
+    def __hash__(self) -> int:
+        return hash(self.cls)
+
+    def __repr__(self) -> str:
+        return f"Inst({self.cls}, {self.how})"
+
+
+class Member:
+    """`owner.name` where owner is an `Inst` (a bound TF method, resolved when called)."""
+
+    __slots__ = ("owner", "name")
+
+    def __init__(self, owner: Inst, name: str):
+        self.owner = owner
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Member and other.owner == self.owner and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+class Seq:
+    """A tuple or list display with some non-literal items (`return model, optimizer`)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple):
+        self.items = items
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Seq and other.items == self.items
+
+    def __hash__(self) -> int:
+        return len(self.items)
+
+
+@dataclass(eq=False)
+class FuncInfo:
+    """A function defined in the analysed file (a module-local factory, or a method)."""
+
+    node: Any
+    scope: Any  # the scope it was defined in (lookups of free names go there)
+    cls: ClassInfo | None = None
+    kind: str = "function"  # function | method | staticmethod | classmethod | property
+    tf_function: bool = False  # decorated with (or wrapped by) tf.function, or nested in one
+    keras_step: bool = False  # call/train_step/... of a Keras Layer or Model subclass
+    state: int = 0  # 0 pending, 1 in progress, 2 done
+    returns: Any = None
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    """A class defined in the analysed file; `tf_base` is its nearest TF/Keras base class."""
+
+    name: str
+    tf_base: str | None = None
+    user_bases: list[ClassInfo] = field(default_factory=list)
+    methods: dict[str, FuncInfo] = field(default_factory=dict)
+    attrs: dict[str, Any] = field(default_factory=dict)  # class-body names and self.X targets
+
+    def find_method(self, name: str) -> FuncInfo | None:
+        for klass in self.mro():
+            if name in klass.methods:
+                return klass.methods[name]
+        return None
+
+    def find_attr(self, name: str) -> tuple[bool, Any]:
+        for klass in self.mro():
+            if name in klass.attrs:
+                return True, klass.attrs[name]
+        return False, None
+
+    def mro(self) -> list[ClassInfo]:
+        seen: list[ClassInfo] = []
+        stack = [self]
+        while stack:
+            klass = stack.pop(0)
+            if klass not in seen:
+                seen.append(klass)
+                stack.extend(klass.user_bases)
+        return seen
+
+
+class UserClass:
+    __slots__ = ("info",)
+
+    def __init__(self, info: ClassInfo):
+        self.info = info
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is UserClass and other.info is self.info
+
+    def __hash__(self) -> int:
+        return id(self.info)
+
+
+class UserInst:
+    __slots__ = ("info",)
+
+    def __init__(self, info: ClassInfo):
+        self.info = info
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is UserInst and other.info is self.info
+
+    def __hash__(self) -> int:
+        return id(self.info)
+
+
+class UserFunc:
+    __slots__ = ("info",)
+
+    def __init__(self, info: FuncInfo):
+        self.info = info
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is UserFunc and other.info is self.info
+
+    def __hash__(self) -> int:
+        return id(self.info)
+
+
+class Super:
+    """`super()` inside a method of a user class."""
+
+    __slots__ = ("info",)
+
+    def __init__(self, info: ClassInfo):
+        self.info = info
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Super and other.info is self.info
+
+    def __hash__(self) -> int:
+        return id(self.info)
+
+
+#: An unbound name in one branch of an if/try (merging keeps the other branch's value).
+MISSING = object()
+
+
+def merge(a: Any, b: Any) -> Any:
+    """The value of a name bound differently on two paths; unknown unless they agree.
+
+    A TF value merged with a known non-TF constant (`tf = None` in an `except ImportError`)
+    keeps the TF value: the constant path cannot make TF calls.
+    """
+    if a is b or a == b:
+        return a
+    if a is MISSING:
+        return b
+    if b is MISSING:
+        return a
+    if a is None or b is None:
+        return None
+    a_const, b_const = type(a) is Const, type(b) is Const
+    if a_const and b_const:
+        return OPAQUE
+    if a_const:
+        return b
+    if b_const:
+        return a
+    return None
