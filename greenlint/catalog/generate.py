@@ -49,6 +49,7 @@ RETURNS = {
     "tensorflow.keras.Input": "tensorflow.keras.KerasTensor",
     "tensorflow.constant": TENSOR,
     "tensorflow.convert_to_tensor": TENSOR,
+    "tensorflow.ragged.constant": "tensorflow.RaggedTensor",
     "tensorflow.keras.layers.Layer.__call__": TENSOR,
     "tensorflow.keras.Model.fit": "tensorflow.keras.callbacks.History",
     "tensorflow.distribute.get_strategy": "tensorflow.distribute.Strategy",
