@@ -24,6 +24,9 @@ Two things FECoM does not have, so that sub-resolution records are censored rath
   k = 2 a true zero lands inside the band about 95 % of the time.
 * **below resolution**: the window has fewer than ``MIN_WINDOW_SAMPLES`` = 2 samples (empty windows
   included), the baseline is undefined, or |net| <= noise.
+* **upper bound** of a censored net: see `upper_bound`; ``inf`` where the series does not cover the
+  whole call (it starts after the call started or stops before it ended: nothing bounds what was
+  not recorded).
 
 A deliberate deviation from FECoM: the GPU baseline is cut at the GPU's own start time; FECoM cuts
 it at ``start_time_perf`` (another clock, offset by the tools' launch gap).
@@ -55,7 +58,7 @@ class ComponentEnergy:
     baseline_samples: int
     noise_j: float | None  # NOISE_K x std x sqrt(n); None without at least 2 baseline samples
     below_resolution: bool
-    upper_bound_j: float  # most the call can have used above baseline (see upper_bound)
+    upper_bound_j: float  # most the call can have used above baseline (see upper_bound); inf if unknowable
     cut_short: bool  # the series ends before the call's end time
 
 
@@ -94,6 +97,11 @@ def series_cut_short(times: Sequence[float], end: float) -> bool:
     return len(times) == 0 or float(times[-1]) < end
 
 
+def covers_call(times: Sequence[float], start: float, end: float) -> bool:
+    """True when the series has samples at or before the start and at or after the end."""
+    return len(times) > 0 and float(times[0]) <= start and float(times[-1]) >= end
+
+
 def upper_bound(
     values: np.ndarray,
     window: slice,
@@ -113,6 +121,8 @@ def upper_bound(
     bound is never below the net), and adds ``k`` x std x sqrt(span) for the idle noise those rows
     may hide. Without a baseline it is the span's gross energy. For power series the rectangle rule
     applies, so a burst shorter than a sample interval between two samples can still escape it.
+    Callers pass only series that cover the call: where part of the call was not recorded
+    (`covers_call` is False) nothing bounds it and `component_energy` reports ``inf``.
     """
     lo = window.start
     hi = min(len(values), max(window.stop, window.start) + 2)
@@ -158,7 +168,7 @@ def component_energy(
         baseline_samples=int(base.size),
         noise_j=noise,
         below_resolution=below,
-        upper_bound_j=upper_bound(v, win, mean, std, scale, k) if t.size else 0.0,
+        upper_bound_j=upper_bound(v, win, mean, std, scale, k) if covers_call(t, start, end) else math.inf,
         cut_short=series_cut_short(t, end),
     )
 

@@ -54,6 +54,8 @@ def run(args) -> int:
     if ub:
         console.print(f"below-resolution records: their net is at most a median {ub['median']:.3g} J "
                       f"(IQR {ub['q1']:.3g} .. {ub['q3']:.3g} J) by the window's upper bound")
+    if data["unbounded"]:
+        console.print(f"{data['unbounded']} records have series that do not cover the whole call (no upper bound)")
     if data["series_cut_short"]:
         console.print(f"{data['series_cut_short']} records have a CPU series cut short (net underestimated)")
     s = Table(title="Sources")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -134,7 +135,8 @@ def show(records: list[KBRecord], query: str) -> dict:
         "net_j_resolved": component_stats([r for r in recs if not r.below_resolution]),
         "execution_time_s": quartiles(r.execution_time_s for r in recs),
         "below_resolution_share": _share(len(below), len(recs)),
-        "upper_bound_j_below_resolution": quartiles(r.upper_bound_j for r in below),
+        "upper_bound_j_below_resolution": quartiles(r.upper_bound_j for r in below if math.isfinite(r.upper_bound_j)),
+        "unbounded": sum(not math.isfinite(r.upper_bound_j) for r in recs),
         "series_cut_short": sum(r.series_cut_short for r in recs),
         "hardware_ids": sorted({r.hardware_id for r in recs}),
         "sources": {ds: dict(sorted(p.items())) for ds, p in sorted(sources.items())},

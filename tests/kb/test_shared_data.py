@@ -50,6 +50,10 @@ def test_empty_windows_match_fecoms_rule(built):
     assert 0 < len(empty) <= 3853
     assert sum(r.window_samples < 2 for r in ml) <= 4180
     assert sum(r.below_resolution for r in ml) >= sum(r.window_samples < 2 for r in ml)
+    # the upper bound never undercuts the net; it is infinite only where a series misses part of the call
+    assert all(r.upper_bound_j >= r.net_j - 1e-6 for r in records if r.net_j is not None)
+    unbounded = [r for r in records if r.upper_bound_j == float("inf")]
+    assert all(r.series_cut_short or r.gpu_net_j is None or r.cpu_net_j is None for r in unbounded)
     sweep = [r for r in records if r.dataset == "fecom-data-size"]
     assert sorted({r.features["data_size_fraction"] for r in sweep}) == pytest.approx([k / 10 for k in range(1, 11)])
 

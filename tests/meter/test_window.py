@@ -151,6 +151,15 @@ def test_series_cut_short_is_flagged_and_window_truncated():
     assert e.cut_short
     assert e.window_samples == 4  # nearest to end is the last row, excluded
     assert e.net_j == pytest.approx(40.0)
+    assert e.upper_bound_j == math.inf  # the unrecorded end of the call is unbounded
+
+
+def test_series_starting_after_the_call_started_has_no_upper_bound():
+    t = series(60, first=10.0)
+    v = np.full(60, 10.0)
+    e = component_energy(t, v, 2.0, 5.0)  # the whole call happened before the first sample
+    assert e.baseline is None and e.below_resolution and not e.cut_short
+    assert e.upper_bound_j == math.inf
 
 
 def test_lag_tail_after_the_call_is_not_counted():
