@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from greenlint.paths import DATA_DIR
+from greenlint.predict.prediction import Basis, Evidence, Prediction
 
 #: Input size at which the architecture GFLOPs below were measured (the GAISSA set-up).
 REFERENCE_HW = (128, 128)
@@ -195,6 +196,15 @@ class TrainingEstimate:
     gflops: float | None
     gpu: GpuSpec | None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    runs: int = 0  # recorded runs the model was fitted on
+
+    def to_prediction(self) -> Prediction:
+        """As a call-site Prediction (GPU + RAM, not split; basis "predicted" by this model)."""
+        evidence = Evidence(records=self.runs, api="training-run model", level="training-run",
+                            sources=("gaissa-seaa2023",), note="; ".join(self.notes) or None)
+        if self.energy_j is None:
+            return Prediction(None, None, None, None, None, Basis.UNKNOWN, evidence)
+        return Prediction(self.energy_j, self.interval_j, None, None, None, Basis.PREDICTED, evidence)
 
 
 TRAINING_METHODS = ("fit", "fit_generator")
@@ -259,7 +269,8 @@ def estimate_training_run(
     interval = (energy * math.exp(lo), energy * math.exp(hi)) if energy is not None else None
     if spec.tdp_w not in (350, 220):
         notes.append(f"{spec.name} is outside the recorded GPUs (RTX 3090, RTX 3070): extrapolated by TDP")
-    return TrainingEstimate(energy, interval, per_epoch, per_sample, epochs, samples, float(gflops), spec, tuple(notes))
+    return TrainingEstimate(energy, interval, per_epoch, per_sample, epochs, samples, float(gflops), spec, tuple(notes),
+                            runs=model.runs)
 
 
 def _samples(f: dict, notes: list[str]) -> float | None:

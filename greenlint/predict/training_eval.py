@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from greenlint.predict.training import (
+    effective_samples,
     estimate_training_run,
     fit_offline_runs,
     gpu_spec,
@@ -70,6 +71,54 @@ def offline_loao(runs: list[LoadedRun]) -> tuple[np.ndarray, np.ndarray, np.ndar
             e = estimate_training_run("tensorflow.keras.Model.fit", features, gpu=s.gpu_name, model=model)
             est[i], (lo[i], hi[i]) = e.energy_j, e.interval_j
     return est, lo, hi
+
+
+def _paper_features(runs: list[LoadedRun]) -> np.ndarray:
+    """del Rey et al.'s offline inputs: GPU cores, GPU memory, TDP, RAM, GFLOPs, samples, batch, input size."""
+    rows = []
+    for r in runs:
+        s, g = r.summary, gpu_spec(r.summary.gpu_name)
+        rows.append([g.cuda_cores, g.memory_gb, g.tdp_w, s.ram_gb, s.gflops, s.training_size, s.validation_size,
+                     s.batch_size, s.input_h, s.input_w])
+    return np.asarray(rows, float)
+
+
+def kernel_ridge_loao(runs: list[LoadedRun]) -> np.ndarray:
+    """The paper's offline epoch-energy regressor (RBF Kernel Ridge on standardised inputs) under
+    leave-one-architecture-out; alpha and gamma are chosen by an inner leave-one-architecture-out."""
+    from sklearn.kernel_ridge import KernelRidge
+    from sklearn.model_selection import GridSearchCV, LeaveOneGroupOut
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    x = _paper_features(runs)
+    y = np.array([r.summary.energy_j / r.summary.trained_epochs for r in runs])
+    groups = np.array([r.summary.architecture for r in runs])
+    epochs = np.array([r.summary.trained_epochs for r in runs])
+    est = np.empty(len(runs))
+    grid = {"kernelridge__alpha": [0.01, 0.1, 1.0, 10.0], "kernelridge__gamma": [0.01, 0.1, 1.0]}
+    for arch in np.unique(groups):
+        held = groups == arch
+        search = GridSearchCV(make_pipeline(StandardScaler(), KernelRidge(kernel="rbf")), grid,
+                              cv=LeaveOneGroupOut(), scoring="neg_mean_squared_error")
+        search.fit(x[~held], y[~held], groups=groups[~held])
+        est[held] = search.predict(x[held]) * epochs[held]
+    return est
+
+
+def gpu_agnostic_loao(runs: list[LoadedRun]) -> np.ndarray:
+    """Ablation: the shipped power law without its TDP term (FLOPs and samples only)."""
+    x = np.column_stack([np.ones(len(runs)), np.log([r.summary.gflops for r in runs])])
+    n = np.array([effective_samples(r.summary.training_size, r.summary.validation_size) for r in runs])
+    epochs = np.array([r.summary.trained_epochs for r in runs])
+    y = np.log(np.array([r.summary.energy_j for r in runs]) / epochs / n)
+    groups = np.array([r.summary.architecture for r in runs])
+    est = np.empty(len(runs))
+    for arch in np.unique(groups):
+        held = groups == arch
+        coef = np.linalg.lstsq(x[~held], y[~held], rcond=None)[0]
+        est[held] = np.exp(x[held] @ coef) * n[held] * epochs[held]
+    return est
 
 
 @dataclass(frozen=True)
@@ -154,6 +203,15 @@ def evaluate_training_runs(shared_dir: Path) -> str:
     for arch in sorted({r.summary.architecture for r in runs}):
         m = np.array([r.summary.architecture == arch for r in runs])
         lines.append(_row(f"offline, held-out {arch}", Scores.of(off[m], ref[m], off_lo[m], off_hi[m])))
+    lines += [
+        _row("for comparison: the paper's Kernel Ridge (epoch energy), same folds", Scores.of(kernel_ridge_loao(runs), ref)),
+        _row("ablation: shipped form without the TDP term", Scores.of(gpu_agnostic_loao(runs), ref)),
+        "",
+        "The shipped form was chosen among a handful tried on these same folds (power laws with and without a GPU "
+        "term, roofline-style time x power models, the paper's Kernel Ridge), so its score is optimistic for a sixth "
+        "architecture. It keeps the TDP term although dropping it scores better here: without it, a 70 W T4 and a "
+        "700 W H100 would be predicted to cost the same.",
+    ]
 
     s_on = Scores.of(first10.epoch[ok], ref[ok], first10.lo[ok], first10.hi[ok])
     s_on_p = Scores.of(first10.power[ok], ref[ok])

@@ -124,6 +124,16 @@ def test_offline_interval_brackets_the_estimate():
     assert hi == pytest.approx(e.energy_j * math.exp(0.3))
 
 
+def test_offline_estimate_as_prediction():
+    from greenlint.predict.prediction import Basis
+
+    p = _estimate().to_prediction()
+    assert p.basis is Basis.PREDICTED and p.energy_j == _estimate().energy_j
+    assert p.to_json()["interval_j"] == list(_estimate().interval_j)
+    unknown = estimate_training_run(FIT, {"architecture": "MyNet", "epochs": 3}, model=MODEL).to_prediction()
+    assert unknown.basis is Basis.UNKNOWN and "MyNet" in unknown.evidence.note
+
+
 def test_offline_partial_answers():
     no_samples = estimate_training_run(FIT, {"architecture": "VGG16", "epochs": 3}, model=MODEL)
     assert no_samples.energy_j is None and no_samples.per_sample_epoch_j > 0
