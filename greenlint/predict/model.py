@@ -57,6 +57,10 @@ def _median_or_none(xs):
     return statistics.median(xs) if xs else None
 
 
+def _round_or_none(x: float | None) -> float | None:
+    return None if x is None else float(f"{x:.4g}")
+
+
 def fit_tables(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
     """The lookup tables (no interval calibration) from call sites."""
     by_api: dict[str, list[Site]] = defaultdict(list)
@@ -104,7 +108,8 @@ def fit_tables(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
             "shares": _shares(ss),
             "sources": sorted({src for s in ss for src in s.sources}),
             "ref": ref,
-            "time_s": _median_or_none([s.time_s for s in ss]),
+            "time_s": _round_or_none(_median_or_none([s.time_s for s in ss])),
+            "bound_j": _round_or_none(_median_or_none([10**s.y for s in ss if s.censored])),
             "estimated": all(s.features.get("estimated") for s in ss),
         }
     return {"global_mu": round(global_mu, 4), "sigma_w": round(sigma_w, 4), "apis": apis, "groups": groups}
@@ -214,11 +219,16 @@ def _quantile(xs: Sequence[float], q: float) -> float:
     return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
-def train(records: Sequence, hierarchy: Hierarchy | None = None, *, calibrated: bool = True, folds: int = 5) -> dict:
-    """The whole model (a JSON-able dict) from KB records."""
+def train(records: Sequence, hierarchy: Hierarchy | None = None, *, calibrated: bool = True, folds: int = 5,
+          censored: bool = True) -> dict:
+    """The whole model (a JSON-able dict) from KB records.
+
+    `censored=False` drops below-resolution call sites instead of using them as bounds (an
+    ablation for the evaluation, not what ships).
+    """
     hierarchy = hierarchy or Hierarchy()
     records = list(records)
-    sites = build_sites(records)
+    sites = [s for s in build_sites(records) if censored or not s.censored]
     model = {
         "version": MODEL_VERSION,
         "kb": kb_digest(records),

@@ -72,6 +72,11 @@ class Predictor:
             basis = Basis.MEASURED if level == "api" else Basis.PREDICTED
             if level != "api":
                 notes.append(f"no measurements of this API; generalised from its {level} ({key})")
+            elif entry.get("n_censored") == entry.get("n_sites"):
+                notes.append(
+                    f"all {entry['n_sites']} measured call sites were below the resolution (bound about "
+                    f"{entry.get('bound_j') or 0:.3g} J): a censored estimate"
+                )
             if ov is not None and ov.time_ratio:
                 mu += math.log10(ov.time_ratio)
                 notes.append(
@@ -82,7 +87,7 @@ class Predictor:
         k = self.model["calibration"]["k"].get(level, self.model["calibration"]["k"]["global"])
         half = k * math.hypot(sd, extra_sd)
         energy = factor * 10**mu
-        shares = entry.get("shares") or {}
+        shares = entry.get("shares") or self._group_shares(api)
         split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
         evidence = Evidence(
             records=int(entry.get("records", 0)),
@@ -101,6 +106,14 @@ class Predictor:
             evidence=evidence,
             multiplier=factor,
         )
+
+    def _group_shares(self, api: str) -> dict:
+        """CPU/GPU/DRAM shares of the nearest group with any measurable call (censored APIs have none)."""
+        for level, key in self.hierarchy.chain(api):
+            g = self.model["groups"].get(level, {}).get(key)
+            if g and g.get("shares"):
+                return g["shares"]
+        return {}
 
     def _scale(self, api: str, level: str, entry: dict, features: dict, notes: list[str]) -> tuple[float, float]:
         """The factor for literal features (epochs, steps, tensor size) and its extra log10 sd."""

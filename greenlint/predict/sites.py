@@ -87,7 +87,8 @@ def build_sites(records: Iterable, *, sweeps: bool = False) -> list[Site]:
         fraction = (r.features or {}).get(FRACTION)
         key = (r.dataset, r.project, r.script, where, r.api, r.hardware_id, fraction)
         groups[key].append(r)
-    return [_site(key, recs) for key, recs in groups.items() if any(usable(r) for r in recs)]
+    sites = (_site(key, recs) for key, recs in groups.items() if any(usable(r) for r in recs))
+    return [s for s in sites if s is not None]
 
 
 def _median(xs):
@@ -95,14 +96,17 @@ def _median(xs):
     return statistics.median(xs) if xs else None
 
 
-def _site(key: tuple, recs: list) -> Site:
+def _site(key: tuple, recs: list) -> Site | None:
+    """The call site, or None when it says nothing (censored with no finite bound)."""
     recs = [r for r in recs if usable(r)]
     r0 = recs[0]
     above = [r for r in recs if not r.below_resolution and r.net_j > FLOOR_J]
     censored = len(above) * 2 < len(recs)
     if censored:
-        bound = _median([r.upper_bound_j for r in recs])
-        y = log10j(bound if bound else FLOOR_J)
+        bound = _median([r.upper_bound_j for r in recs if r.upper_bound_j is not None and math.isfinite(r.upper_bound_j)])
+        if bound is None:
+            return None
+        y = log10j(bound)
     else:
         y = log10j(statistics.median(r.net_j for r in above))
     comps = {

@@ -1,0 +1,163 @@
+"""Leave-one-tutorial-out evaluation of the call-site predictor and its baselines (docs/accuracy.md).
+
+Every fold holds out one tutorial (the same tutorial in FECoM and Greenlight is one fold, as the
+dataset READMEs advise) and trains everything on the other tutorials: tables, priors, size
+exponents and interval calibration. Only the static inputs the linter can supply are used (the API
+name; the measured call sites carry no literal arguments), except in the variant labelled
+"runtime", which also reads the measured execution time and is not available to the linter.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from greenlint.predict.hierarchy import Hierarchy
+from greenlint.predict.model import _quantile, train
+from greenlint.predict.predictor import Predictor
+from greenlint.predict.sites import Site, build_sites, is_sweep, tutorial_of
+
+LOG2 = math.log10(2.0)
+METHODS = (
+    ("predictor", "greenlint predictor (static inputs)"),
+    ("predictor_uncensored", "ablation: the predictor with below-resolution call sites dropped"),
+    ("global", "baseline: global median"),
+    ("api", "baseline: per-API median lookup"),
+    ("api_family", "baseline: per-API median, family fallback"),
+    ("runtime_power", "runtime variant: API median power x measured time (not available to the linter)"),
+)
+GOALS = {
+    "all": {"rho": 0.8, "mdale": 0.30, "within2": 0.60, "coverage": (0.75, 0.85)},
+    "unseen": {"rho": 0.5, "mdale": 0.6},
+}
+
+
+@dataclass
+class Held:
+    """One held-out call site and every method's (log10 point, log10 interval)."""
+
+    site: Site
+    seen: bool
+    level: str
+    preds: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+
+
+def _pool_pred(values: Sequence[float]) -> tuple[float, float, float]:
+    return statistics.median(values), _quantile(values, 0.1), _quantile(values, 0.9)
+
+
+def _baselines(train_sites: Sequence[Site], hierarchy: Hierarchy) -> Callable[[Site], dict]:
+    exact = [s for s in train_sites if not s.censored]
+    global_vals = [s.y for s in exact]
+    by_api: dict[str, list[float]] = defaultdict(list)
+    by_family: dict[str, list[float]] = defaultdict(list)
+    power_api: dict[str, list[float]] = defaultdict(list)
+    power_family: dict[str, list[float]] = defaultdict(list)
+    for s in exact:
+        fam = _family(hierarchy, s.api)
+        by_api[s.api].append(s.y)
+        by_family[fam].append(s.y)
+        if s.time_s and s.time_s > 0:
+            p = s.y - math.log10(s.time_s)
+            power_api[s.api].append(p)
+            power_family[fam].append(p)
+    power_all = [p for ps in power_api.values() for p in ps]
+    g = _pool_pred(global_vals)
+
+    def predict(site: Site) -> dict:
+        fam = _family(hierarchy, site.api)
+        out = {"global": g}
+        out["api"] = _pool_pred(by_api[site.api]) if by_api.get(site.api) else g
+        out["api_family"] = (
+            out["api"] if by_api.get(site.api) else _pool_pred(by_family[fam]) if by_family.get(fam) else g
+        )
+        pool = power_api.get(site.api) or power_family.get(fam) or power_all
+        if site.time_s and site.time_s > 0 and pool:
+            lt = math.log10(site.time_s)
+            m, lo, hi = _pool_pred(pool)
+            out["runtime_power"] = (m + lt, lo + lt, hi + lt)
+        return out
+
+    return predict
+
+
+def _family(hierarchy: Hierarchy, api: str) -> str:
+    return str(hierarchy._call("family", api) or api.rpartition(".")[0])
+
+
+def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, folds: int = 5,
+                   progress: Callable[[str], None] | None = None) -> list[Held]:
+    """Predict every call site from models trained without its tutorial."""
+    hierarchy = hierarchy or Hierarchy()
+    records = [r for r in records]
+    tut = [tutorial_of(r.project, r.script, is_sweep(r)) for r in records]
+    sites = build_sites(records)
+    targets = defaultdict(list)
+    for s in sites:
+        targets[s.tutorial].append(s)
+    held: list[Held] = []
+    for i, (tutorial, tsites) in enumerate(sorted(targets.items())):
+        if progress:
+            progress(f"fold {i + 1}/{len(targets)}: {tutorial}")
+        train_records = [r for r, t in zip(records, tut) if t != tutorial]
+        predictors = {
+            name: Predictor(train(train_records, hierarchy, folds=folds, censored=name == "predictor"),
+                            hierarchy=hierarchy, model_bytes=b"")
+            for name in ("predictor", "predictor_uncensored")
+        }
+        train_sites = [s for s in sites if s.tutorial != tutorial]
+        seen_apis = {s.api for s in train_sites}
+        baselines = _baselines(train_sites, hierarchy)
+        for s in tsites:
+            h = Held(s, s.api in seen_apis, "global")
+            for name, predictor in predictors.items():
+                p = predictor.predict(s.api, {})
+                lo, hi = p.interval_j
+                h.preds[name] = (math.log10(p.energy_j), math.log10(lo), math.log10(hi))
+                if name == "predictor":
+                    h.level = p.evidence.level or "global"
+            h.preds.update(baselines(s))
+            held.append(h)
+    return held
+
+
+def _spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
+    if len(x) < 3 or len(set(x)) < 2 or len(set(y)) < 2:
+        return None
+    from scipy.stats import spearmanr
+
+    return float(spearmanr(x, y).statistic)
+
+
+def metrics(held: Sequence[Held], method: str) -> dict:
+    """Scores on the above-resolution call sites (the targets are known there)."""
+    rows = [(h.site.y, h.preds[method]) for h in held if method in h.preds and not h.site.censored]
+    if not rows:
+        return {"n": 0}
+    err = [abs(p[0] - y) for y, p in rows]
+    return {
+        "n": len(rows),
+        "rho": _spearman([p[0] for _, p in rows], [y for y, _ in rows]),
+        "mdale": statistics.median(err),
+        "within2": sum(e <= LOG2 + 1e-12 for e in err) / len(rows),
+        "coverage": sum(p[1] <= y <= p[2] for y, p in rows) / len(rows),
+    }
+
+
+def censored_metrics(held: Sequence[Held], method: str) -> dict:
+    """On below-resolution call sites only a bound is known: how often the median respects it."""
+    rows = [(h.site.y, h.preds[method]) for h in held if method in h.preds and h.site.censored]
+    if not rows:
+        return {"n": 0}
+    return {"n": len(rows), "below_bound": sum(p[0] <= y for y, p in rows) / len(rows)}
+
+
+def subsets(held: Sequence[Held]) -> dict[str, list[Held]]:
+    return {
+        "all": list(held),
+        "seen": [h for h in held if h.seen],
+        "unseen": [h for h in held if not h.seen],
+    }
