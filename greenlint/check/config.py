@@ -43,6 +43,7 @@ SETTINGS = (
     "exclude",
     "extend-exclude",
     "respect-gitignore",
+    "force-exclude",
     "cache-dir",
     "jobs",
     "output-format",
@@ -67,6 +68,7 @@ class Config:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     respect_gitignore: bool = True
+    force_exclude: bool = False  # apply exclude patterns to files named on the command line too
     cache_dir: Path | None = None  # None: greenlint.paths.cache_dir() / "check"
     no_cache: bool = False
     jobs: int | None = None  # None: one per CPU
@@ -125,10 +127,10 @@ def parse_table(table: Mapping[str, Any], source: Path | None) -> dict[str, Any]
             fields["exclude"] = _strings(value, at)
         elif key == "extend-exclude":
             fields["extend_exclude"] = _strings(value, at)
-        elif key == "respect-gitignore":
+        elif key in ("respect-gitignore", "force-exclude"):
             if not isinstance(value, bool):
                 raise ConfigError(f"{at}: expected true or false")
-            fields["respect_gitignore"] = value
+            fields[key.replace("-", "_")] = value
         elif key == "cache-dir":
             if not isinstance(value, str):
                 raise ConfigError(f"{at}: expected a path")

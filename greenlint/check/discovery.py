@@ -10,7 +10,10 @@ from greenlint.check.config import INCLUDE_SUFFIXES, Config, ConfigError
 
 
 def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
-    """Files to check under `paths`, sorted, each once. Files named explicitly are always included.
+    """Files to check under `paths`, sorted, each once.
+
+    Files named explicitly are included whatever their suffix, and despite `exclude` unless
+    `force_exclude` is set (pre-commit passes every staged file by name).
 
     Raises ConfigError for a path that does not exist.
     """
@@ -21,7 +24,8 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_file():
-            found[path] = None
+            if not (config.force_exclude and _excluded(path, False, config.root, exclude)):
+                found[path] = None
         elif path.is_dir():
             found.update(dict.fromkeys(_walk(path, config, exclude)))
         else:

@@ -30,6 +30,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     files = parser.add_argument_group("files")
     files.add_argument("--exclude", action="append", metavar="PATTERN", help="replace the exclude patterns")
     files.add_argument("--extend-exclude", action="append", default=[], metavar="PATTERN", help="exclude these too")
+    files.add_argument(
+        "--force-exclude", action="store_true", help="apply excludes to files named on the command line too"
+    )
     files.add_argument("--no-respect-gitignore", action="store_true", help="also check files .gitignore excludes")
     out = parser.add_argument_group("output")
     out.add_argument("--format", "--output-format", dest="format", choices=FORMATS, help="output format (default: concise)")
@@ -70,6 +73,8 @@ def configure(args: argparse.Namespace):
         changes["exclude"] = tuple(args.exclude)
     if args.extend_exclude:
         changes["extend_exclude"] = (*config.extend_exclude, *args.extend_exclude)
+    if args.force_exclude:
+        changes["force_exclude"] = True
     if args.no_respect_gitignore:
         changes["respect_gitignore"] = False
     if args.format:

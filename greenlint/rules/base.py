@@ -76,8 +76,9 @@ class Site:
 
     @property
     def in_loop(self) -> bool:
-        """True inside any Python `for`/`while` loop (literal bound or not)."""
-        return bool(self.features.get("in_loop")) or self.loop_multiplier > 1
+        """True inside any Python `for`/`while` loop (literal bound or not): the resolver's `loop_depth`."""
+        depth = self.features.get("loop_depth", 0)
+        return (isinstance(depth, int) and depth > 0) or self.loop_multiplier > 1
 
     @property
     def total_energy_j(self) -> float | None:

@@ -105,7 +105,7 @@ class EnergyHotspot(Rule):
             p = site.prediction
             factor = site.loop_multiplier
             low, high = (v * factor for v in p.interval_j) if p.interval_j else (total, total)
-            times = f" ({fmt_j(p.energy_j)} x {factor} loop iterations)" if factor != 1 else ""
+            times = f" = {fmt_j(p.energy_j)} x {factor} loop iterations" if factor != 1 else ""
             message = self.MESSAGE.format(
                 api=site.api,
                 total=fmt_j(total),

@@ -71,7 +71,7 @@ def analyse_file(path) -> Analysis:
             api = _dotted(node.func)
             if api:
                 span = Span(node.lineno, node.col_offset + 1, node.end_lineno, node.end_col_offset + 1)
-                features = {"in_loop": in_loop, "loop_multiplier": 1}
+                features = {"loop_depth": int(in_loop), "loop_multiplier": 1}
                 features.update({k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)})
                 sites.append(CallSite(str(path), span, api, features))
         for child in ast.iter_child_nodes(node):

@@ -40,7 +40,9 @@ def test_exclude_and_explicit_files(tmp_path):
     config = Config(root=tmp_path, extend_exclude=("generated/", "notes/x.py"))
     assert rel(discover([tmp_path], config), tmp_path) == ["a.py"]
     # named explicitly: always included, whatever the suffix or the excludes
-    assert rel(discover([tmp_path / "notes" / "x.py", tmp_path / "a.py"], config), tmp_path) == ["a.py", "notes/x.py"]
+    named = [tmp_path / "notes" / "x.py", tmp_path / "a.py"]
+    assert rel(discover(named, config), tmp_path) == ["a.py", "notes/x.py"]
+    assert rel(discover(named, config.replace(force_exclude=True)), tmp_path) == ["a.py"]
 
 
 def test_missing_path_is_an_error(tmp_path):

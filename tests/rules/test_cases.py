@@ -1,4 +1,9 @@
-"""Every rule x every VALID/INVALID case, through the real resolver, predictor and pipeline."""
+"""Every rule x every VALID/INVALID case, through the real resolver and the whole per-file pipeline.
+
+Predictions come from the fixed fake predictor (500 J for `fit`, 1 J otherwise) so that the
+cases pin rule logic, not the shipped model's numbers; tests/check/test_examples.py runs the
+real predictor.
+"""
 
 from __future__ import annotations
 
@@ -20,9 +25,9 @@ def predictor():
     analysis = pytest.importorskip("greenlint.analysis")
     if not hasattr(analysis, "analyse_source"):
         pytest.skip("greenlint.analysis.analyse_source (the resolver) is not available in this checkout")
-    from greenlint.predict import load_predictor
+    from tests.check.fakes import Predictor
 
-    return load_predictor(overlay=False)
+    return Predictor()
 
 
 @pytest.mark.parametrize(("rule", "kind", "case"), CASES)
