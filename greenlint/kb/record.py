@@ -96,22 +96,26 @@ def to_row(rec: KBRecord) -> list[str]:
     return row
 
 
-def from_row(row: dict[str, str]) -> KBRecord:
-    """Inverse of `to_row` (cells keyed by column name)."""
-    kw: dict[str, Any] = {}
-    for name in COLUMNS:
-        cell = row[name]
-        if name in _BOOL:
-            kw[name] = cell == "1"
-        elif name == "features":
-            kw[name] = json.loads(cell) if cell else {}
-        elif name in _INT:
-            kw[name] = int(cell) if cell else None
-        elif name in _FLOAT:
-            kw[name] = float(cell) if cell else None
-        else:
-            kw[name] = cell
-    return KBRecord(**kw)
+def _converter(name: str):
+    if name in _BOOL:
+        return lambda cell: cell == "1"
+    if name == "features":
+        return lambda cell: json.loads(cell) if cell else {}
+    if name in _INT:
+        return lambda cell: int(cell) if cell else None
+    if name in _FLOAT:
+        return lambda cell: float(cell) if cell else None
+    return str
+
+
+_CONVERTERS = tuple(_converter(name) for name in COLUMNS)
+
+
+def from_row(row: list[str]) -> KBRecord:
+    """Inverse of `to_row` (cells in COLUMNS order)."""
+    if len(row) != len(COLUMNS):
+        raise ValueError(f"expected {len(COLUMNS)} cells, found {len(row)}")
+    return KBRecord(*(conv(cell) for conv, cell in zip(_CONVERTERS, row)))
 
 
 def sort_key(rec: KBRecord) -> tuple:

@@ -88,9 +88,10 @@ def load_meta(path: Path | None = None) -> dict:
 @functools.lru_cache(maxsize=8)
 def _load(csv_path: Path, _mtime_ns: int, _size: int) -> tuple[KBRecord, ...]:
     with open(csv_path, newline="", encoding="utf-8") as fh:
-        reader = csv.DictReader(fh)
-        if tuple(reader.fieldnames or ()) != COLUMNS:
-            raise KBError(f"{csv_path}: columns {reader.fieldnames} do not match schema {SCHEMA_VERSION}")
+        reader = csv.reader(fh)
+        header = next(reader, None)
+        if tuple(header or ()) != COLUMNS:
+            raise KBError(f"{csv_path}: columns {header} do not match schema {SCHEMA_VERSION}")
         try:
             return tuple(from_row(row) for row in reader)
         except (ValueError, KeyError) as exc:
