@@ -60,6 +60,9 @@ def test_canonical_aliases(cat, name, expected):
         ("tensorflow.nn.softmax(predictions).numpy()", "tensorflow.Tensor.numpy"),
         # FECoM writes a called model by its class: the model's output tensor
         ("tensorflow.keras.Sequential(embeddings).numpy()", "tensorflow.Tensor.numpy"),
+        ("tensorflow.keras.losses.CategoricalCrossentropy([[1, 0]], [[-1.0, 3.0]]).numpy()", "tensorflow.Tensor.numpy"),
+        ("tensorflow.keras.metrics.Accuracy.result().numpy()", "tensorflow.Tensor.numpy"),
+        ("tensorflow.ragged.constant.to_list()", "tensorflow.RaggedTensor.to_list"),
         # not in this TF (estimator, Keras-2 layers) or user attributes: rule-based names
         ("tensorflow.compat.v1.estimator.DNNClassifier.train()", "tensorflow.compat.v1.estimator.DNNClassifier.train"),
         ("tensorflow.compat.v1.layers.Dense(1)()", "tensorflow.compat.v1.layers.Dense.__call__"),
