@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import sys
 import warnings
 from collections.abc import Iterable, Iterator
@@ -23,7 +24,7 @@ class FileAnalysis:
     callsites: list[CallSite] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     source_text: str | None = None  # the decoded file (notebooks: their JSON)
-    cells: list[str] | None = None  # notebooks: each code cell's source, magics blanked out
+    cells: list[str] | None = None  # notebooks: each code cell's source, as written
     parsed: bool = False  # False when the cheap text check skipped parsing
 
 
@@ -69,9 +70,8 @@ def analyse_source(
         bounds = [*cell_offsets, len(lines)]
         cells = ["\n".join(lines[bounds[i] : bounds[i + 1]]) for i in range(len(cell_offsets))]
     if cells is not None:
-        cells = [sources.blank_magics(cell) for cell in cells]
-        units = [Code(cell, i) for i, cell in enumerate(cells, 1)]
-        code_size_text = "\n".join(cells)
+        units = [Code(sources.blank_magics(cell), i) for i, cell in enumerate(cells, 1)]
+        code_size_text = "\n".join(unit.text for unit in units)
     else:
         units = [Code(text)]
         code_size_text = text
@@ -84,49 +84,81 @@ def analyse_source(
         from greenlint.catalog import load_catalog
 
         catalog = load_catalog()
-    callsites: list[CallSite] = []
-    errors: list[FileError] = []
-    for unit in units:
-        found, error = _analyse_code(path, unit, catalog)
-        callsites.extend(found)
-        if error is not None:
-            errors.append(error)
+    trees, errors = _parse(path, units)
+    callsites = _resolve(path, units, trees, catalog, errors)
     return FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True)
 
 
-def _analyse_code(path: str, unit: Code, catalog) -> tuple[list[CallSite], FileError | None]:
+def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[FileError]]:
+    """One tree per unit (None where it does not parse, with a FileError saying why)."""
+    trees: list[ast.Module | None] = []
+    errors = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # e.g. invalid escape sequences: not ours to report
+        for unit in units:
+            where = f"{path}:cell {unit.cell}" if unit.cell is not None else path
+            try:
+                trees.append(ast.parse(unit.text, filename=path))
+            except SyntaxError as exc:
+                line, column = exc.lineno or 0, exc.offset or 0
+                message = f"{where}:{line}:{column}: syntax error: {exc.msg}"
+                errors.append(FileError(path, line, column, sources.SYNTAX_ERROR, message, unit.cell))
+                trees.append(None)
+            except (RecursionError, MemoryError, ValueError) as exc:
+                reason = "too deeply nested" if not isinstance(exc, ValueError) else str(exc)
+                errors.append(FileError(path, 0, 0, sources.SYNTAX_ERROR, f"{where}: cannot parse: {reason}", unit.cell))
+                trees.append(None)
+    return trees, errors
+
+
+def _resolve(path: str, units: list[Code], trees: list, catalog, errors: list[FileError]) -> list[CallSite]:
+    """Resolve the parsed units as one module (notebook cells share one namespace, in order)."""
     from greenlint.analysis.resolver import Resolver
 
-    where = f"{path}:cell {unit.cell}" if unit.cell is not None else path
+    starts = []  # first line of each unit in the joined module
+    body = []
+    offset = 0
+    for unit, tree in zip(units, trees):
+        starts.append(offset + 1)
+        if tree is not None:
+            if offset:
+                ast.increment_lineno(tree, offset)
+            body.extend(tree.body)
+        if len(units) > 1:
+            offset += len(sources.split_lines(unit.text))
     limit = sys.getrecursionlimit()
     if limit < _RECURSION_LIMIT:
         sys.setrecursionlimit(_RECURSION_LIMIT)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # e.g. invalid escape sequences: not ours to report
-            tree = ast.parse(unit.text, filename=path)
-        found = Resolver(catalog).run(tree)
-    except SyntaxError as exc:
-        line, column = exc.lineno or 0, exc.offset or 0
-        message = f"{where}:{line}:{column}: syntax error: {exc.msg}"
-        return [], FileError(path, line, column, sources.SYNTAX_ERROR, message, unit.cell)
+        found = Resolver(catalog).run(ast.Module(body=body, type_ignores=[]))
     except (RecursionError, MemoryError):
-        message = f"{where}: code too deeply nested to analyse"
-        return [], FileError(path, 0, 0, sources.SYNTAX_ERROR, message, unit.cell)
+        errors.append(FileError(path, 0, 0, sources.SYNTAX_ERROR, f"{path}: code too deeply nested to analyse"))
+        return []
     finally:
         if limit < _RECURSION_LIMIT:
             sys.setrecursionlimit(limit)
-    lines = None if unit.text.isascii() else sources.split_lines(unit.text)
+    lines: dict[int, list[str] | None] = {}
     callsites = []
     for node, api, features in found:
+        index = bisect.bisect_right(starts, node.lineno) - 1
+        unit, base = units[index], starts[index] - 1
+        if index not in lines:
+            lines[index] = None if unit.text.isascii() else sources.split_lines(unit.text)
+        line, end_line = node.lineno - base, node.end_lineno - base
         start, end = node.col_offset, node.end_col_offset
-        if lines is not None:
-            start = _chars(lines[node.lineno - 1], start)
-            end = _chars(lines[node.end_lineno - 1], end)
-        span = Span(node.lineno, start + 1, node.end_lineno, end + 1, unit.cell)
+        unit_lines = lines[index]
+        if unit_lines is not None:
+            start = _chars(unit_lines[line - 1], start)
+            end = _chars(unit_lines[end_line - 1], end)
+        span = Span(line, start + 1, end_line, end + 1, unit.cell)
         callsites.append(CallSite(path, span, api, features))
-    callsites.sort(key=lambda site: (site.span.line, site.span.column, -site.span.end_line, -site.span.end_column))
-    return callsites, None
+    callsites.sort(key=_position)
+    return callsites
+
+
+def _position(site: CallSite) -> tuple:
+    span = site.span
+    return (span.cell or 0, span.line, span.column, -span.end_line, -span.end_column)
 
 
 def _chars(line: str, byte_offset: int) -> int:

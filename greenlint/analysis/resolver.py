@@ -137,7 +137,6 @@ class Resolver:
         self.scope = Scope("module", None)
         self.ctx = Context()
         self.pending: deque[FuncInfo] = deque()
-        self.expanded: set[int] = set()
 
     def run(self, tree: ast.Module) -> list[tuple[ast.Call, str, dict]]:
         self.block(tree.body)
@@ -365,6 +364,9 @@ class Resolver:
             if type(value) is not UserFunc:
                 info.attrs[name] = value
         self.scope = outer
+        for method in info.methods.values():
+            for attr in _self_targets(method.node):
+                info.assigners.setdefault(attr, []).append(method)
         self.bind(node.name, UserClass(info))
 
     @staticmethod
@@ -540,28 +542,28 @@ class Resolver:
             method = info.find_method(attr)
             if method is not None:
                 return self.result_of(method) if method.kind == "property" else UserFunc(method)
-            if attempt == 0 and not self.expand(info):
+            if attempt == 0 and not self.walk_assigners(info, attr):
                 break
         base = self.tf_base(info)
         return Member(Inst(base, "subclass"), attr) if base else None
 
-    def expand(self, info: ClassInfo) -> bool:
-        """Walk the not-yet-walked methods of a class (they may assign `self.X`)."""
-        if id(info) in self.expanded:
-            return False
-        self.expanded.add(id(info))
+    def walk_assigners(self, info: ClassInfo, attr: str) -> bool:
+        """Walk the not-yet-walked methods that assign `self.<attr>`; whether any was walked."""
+        walked = False
         for klass in info.mro():
-            for method in list(klass.methods.values()):
+            for method in klass.assigners.get(attr, ()):
                 if method.state == 0:
                     self.walk_function(method)
-        return True
+                    walked = True
+        return walked
 
     def e_call(self, node: ast.Call) -> Any:
         func = node.func
         if type(func) is ast.Name and func.id == "super" and not self.scope.lookup("super")[0]:
-            callee = self.super_of()
-        else:
-            callee = self.expr(func)
+            for arg in node.args:
+                self.expr(arg)
+            return self.super_of()
+        callee = self.expr(func)
         args = []
         for arg in node.args:
             if type(arg) is ast.Starred:
@@ -610,8 +612,6 @@ class Resolver:
             base = self.tf_base(callee.info)
             if base:
                 return self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords)
-            return None
-        if kind is Super:
             return None
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
             return self.builtin_call(node.func.id, args)
@@ -882,6 +882,28 @@ def _is_number(value: Any) -> bool:
 
 def _is_none(node: ast.expr) -> bool:
     return type(node) is ast.Constant and node.value is None
+
+
+def _self_targets(node: ast.FunctionDef) -> set[str]:
+    """Names X of the `self.X = ...` targets in a method (self: its first parameter)."""
+    params = [*node.args.posonlyargs, *node.args.args]
+    if not params:
+        return set()
+    name = params[0].arg
+    found = set()
+    for sub in ast.walk(node):
+        kind = type(sub)
+        if kind is ast.Assign:
+            targets = sub.targets
+        elif kind is ast.AnnAssign or kind is ast.AugAssign:
+            targets = [sub.target]
+        else:
+            continue
+        for target in targets:
+            for part in ast.walk(target) if type(target) in (ast.Tuple, ast.List) else (target,):
+                if type(part) is ast.Attribute and type(part.value) is ast.Name and part.value.id == name:
+                    found.add(part.attr)
+    return found
 
 
 def _unpack(value: Any, count: int) -> tuple | None:

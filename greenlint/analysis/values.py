@@ -125,6 +125,7 @@ class ClassInfo:
     user_bases: list[ClassInfo] = field(default_factory=list)
     methods: dict[str, FuncInfo] = field(default_factory=dict)
     attrs: dict[str, Any] = field(default_factory=dict)  # class-body names and self.X targets
+    assigners: dict[str, list[FuncInfo]] = field(default_factory=dict)  # X -> methods assigning self.X
 
     def find_method(self, name: str) -> FuncInfo | None:
         for klass in self.mro():
