@@ -83,18 +83,22 @@ class ArchSpec:
     name: str  # keras.applications constructor name
     gflops: float  # forward pass, 2 x MACs, without top, at REFERENCE_HW
     params: int
+    default_hw: tuple[int, int]  # input size Keras builds when no input_shape is given
     source: str
 
 
-_GAISSA = "processed `GFLOPs` column of GAISSA seaa2023 (TF profiler, 128x128, no top); params: del Rey et al. Table 2"
+_GAISSA = (
+    "GFLOPs: processed `GFLOPs` column of GAISSA seaa2023 (TF profiler, 128x128, no top); params: del Rey et al. "
+    "Table 2; default input size: the keras.applications API reference"
+)
 #: Forward GFLOPs of keras.applications models at 128x128 without their top. Only the five measured
 #: architectures are listed: other published FLOP counts use other input sizes and conventions.
 KERAS_APPLICATIONS: tuple[ArchSpec, ...] = (
-    ArchSpec("MobileNetV2", 0.064028, 2_914_369, _GAISSA),
-    ArchSpec("NASNetMobile", 0.371647, 4_811_413, _GAISSA),
-    ArchSpec("ResNet50", 2.524383, 26_211_201, _GAISSA),
-    ArchSpec("VGG16", 10.02877, 14_715_201, _GAISSA),
-    ArchSpec("Xception", 2.958404, 22_960_681, _GAISSA),
+    ArchSpec("MobileNetV2", 0.064028, 2_914_369, (224, 224), _GAISSA),
+    ArchSpec("NASNetMobile", 0.371647, 4_811_413, (224, 224), _GAISSA),
+    ArchSpec("ResNet50", 2.524383, 26_211_201, (224, 224), _GAISSA),
+    ArchSpec("VGG16", 10.02877, 14_715_201, (224, 224), _GAISSA),
+    ArchSpec("Xception", 2.958404, 22_960_681, (299, 299), _GAISSA),
 )
 
 
@@ -178,7 +182,8 @@ def save_offline(model: OfflineModel, path: Path, note: str) -> None:
 def load_offline(path: Path = MODEL_PATH) -> OfflineModel:
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        return OfflineModel(tuple(doc["coef"]), tuple(doc["log_residual_q10_q90"]), doc.get("runs", 0), doc.get("note", ""))
+        coef, q = tuple(doc["coef"]), tuple(doc["log_residual_q10_q90"])
+        return OfflineModel(coef, q, doc.get("runs", 0), doc.get("note", ""))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"{path}: cannot read the offline training-run model ({exc})") from None
 
@@ -229,8 +234,9 @@ def estimate_training_run(
 
     ``features`` keys (all optional): ``epochs``, ``batch_size``, ``steps_per_epoch``, ``samples``
     (training samples per epoch), ``validation_samples``, ``validation_split``, ``validation_steps``,
-    ``architecture`` (keras.applications name), ``gflops`` (forward, at ``input_shape``; overrides the
-    architecture table), ``input_shape`` ((H, W, C) or (H, W)). Missing pieces give a partial answer:
+    ``architecture`` (keras.applications name), ``gflops`` (forward, at the run's input size; overrides
+    the architecture table), ``input_shape`` ((H, W, C) or (H, W); default: the architecture's Keras
+    default). Missing pieces give a partial answer:
     no samples -> per-sample-epoch only; no epochs -> per-epoch only; no FLOPs -> nothing.
     """
     f = dict(features or {})
@@ -250,9 +256,11 @@ def estimate_training_run(
         if arch is None:
             notes.append(f"no FLOP count for architecture {f['architecture']!r}")
         else:
-            gflops = arch.gflops
-            if hw is not None:
-                gflops *= hw[0] * hw[1] / (REFERENCE_HW[0] * REFERENCE_HW[1])
+            if hw is None:
+                hw = arch.default_hw
+                notes.append(f"input size not given: {arch.name}'s default {hw[0]}x{hw[1]} assumed")
+            gflops = arch.gflops * hw[0] * hw[1] / (REFERENCE_HW[0] * REFERENCE_HW[1])
+            if hw != REFERENCE_HW:
                 notes.append(f"{arch.name} GFLOPs scaled from 128x128 to {hw[0]}x{hw[1]} by pixel count")
     if gflops is None or gflops <= 0:
         notes.append("model FLOPs unknown: no estimate")
@@ -322,6 +330,9 @@ def project_run_energy(
     window: int = 5,
 ) -> RunProjection | None:
     """Project a run's total energy from the energies (J) and durations (s) of its completed epochs.
+
+    ``total_epochs`` is the number of epochs the run will train (fit's ``epochs``; with early stopping
+    that makes the projection an upper bound).
 
     Window: the latest ``window`` completed epochs at or after ``stabilising_epoch`` (0-based; epochs
     before it are the unstable ones). When the window first fills this is exactly del Rey et al.'s

@@ -165,7 +165,8 @@ def trapezoid(y: np.ndarray, x: np.ndarray) -> float:
 def trimmed(trace: GpuTrace, source: str = "<gpu csv>") -> GpuTrace:
     """Drop the profiler's lead-in and lead-out samples; time restarts at 0."""
     if len(trace.time_s) < 2 * TRIM_SAMPLES + 2:
-        raise RawFileError(f"{source}: only {len(trace.time_s)} GPU samples: too short to trim {TRIM_SAMPLES} at each end")
+        n = len(trace.time_s)
+        raise RawFileError(f"{source}: only {n} GPU samples: too short to trim {TRIM_SAMPLES} at each end")
     s = slice(TRIM_SAMPLES, len(trace.time_s) - TRIM_SAMPLES)
     t = trace.time_s[s]
     return GpuTrace(t - t[0], trace.power_w[s], trace.util[s], trace.gpu_name, trace.max_power_w)
@@ -184,7 +185,8 @@ def epoch_slices(trace: GpuTrace, epochs: int, ram_power_w: float = 0.0) -> tupl
     t, p = trace.time_s, trace.power_w
     edges = np.linspace(t[0], t[-1], epochs + 1)
     fine = np.union1d(t, edges)
-    cum = np.concatenate([[0.0], np.cumsum((np.interp(fine[1:], t, p) + np.interp(fine[:-1], t, p)) * np.diff(fine) / 2)])
+    pf = np.interp(fine, t, p)
+    cum = np.concatenate([[0.0], np.cumsum((pf[1:] + pf[:-1]) * np.diff(fine) / 2)])
     at_edges = np.interp(edges, fine, cum)
     times = np.diff(edges)
     return np.diff(at_edges) + ram_power_w * times, times
@@ -302,7 +304,8 @@ def write_runs_csv(runs: list[LoadedRun], out: Path) -> None:
     from greenlint.atomic import atomic_write_text
 
     buf = io.StringIO()
-    buf.write(f"# {ATTRIBUTION}\n# Produced by: python -m greenlint.predict.training_data (../shared/gaissa-seaa2023)\n")
+    buf.write(f"# {ATTRIBUTION}\n")
+    buf.write("# Produced by: python -m greenlint.predict.training_data (from ../shared/gaissa-seaa2023)\n")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(SUMMARY_COLUMNS)
     for r in runs:

@@ -41,7 +41,8 @@ class Scores:
     def of(cls, est, ref, lo=None, hi=None) -> Scores:
         est, ref = np.asarray(est, float), np.asarray(ref, float)
         cov = None if lo is None else float(np.mean((ref >= np.asarray(lo)) & (ref <= np.asarray(hi))))
-        return cls(float(np.sqrt(np.mean((est - ref) ** 2)) / 1e3), float(np.median(np.abs(est - ref) / ref)), len(ref), cov)
+        rmse_kj = float(np.sqrt(np.mean((est - ref) ** 2)) / 1e3)
+        return cls(rmse_kj, float(np.median(np.abs(est - ref) / ref)), len(ref), cov)
 
 
 def baselines(runs: list[LoadedRun]) -> tuple[np.ndarray, np.ndarray]:
@@ -204,7 +205,8 @@ def evaluate_training_runs(shared_dir: Path) -> str:
         m = np.array([r.summary.architecture == arch for r in runs])
         lines.append(_row(f"offline, held-out {arch}", Scores.of(off[m], ref[m], off_lo[m], off_hi[m])))
     lines += [
-        _row("for comparison: the paper's Kernel Ridge (epoch energy), same folds", Scores.of(kernel_ridge_loao(runs), ref)),
+        _row("for comparison: the paper's Kernel Ridge (epoch energy), same folds",
+             Scores.of(kernel_ridge_loao(runs), ref)),
         _row("ablation: shipped form without the TDP term", Scores.of(gpu_agnostic_loao(runs), ref)),
         "",
         "The shipped form was chosen among a handful tried on these same folds (power laws with and without a GPU "

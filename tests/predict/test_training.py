@@ -108,7 +108,10 @@ def test_offline_scales_linearly_with_epochs_and_samples():
 def test_offline_is_monotone_in_flops_input_size_and_tdp():
     assert _estimate(architecture="VGG16").energy_j > _estimate(architecture="MobileNetV2").energy_j
     assert _estimate(input_shape=(224, 224, 3)).energy_j > _estimate(input_shape=(128, 128, 3)).energy_j
-    assert _estimate(input_shape=(128, 128, 3)).energy_j == pytest.approx(_estimate().energy_j)
+    default = _estimate()  # no input_shape: ResNet50's Keras default, 224x224
+    assert default.energy_j == pytest.approx(_estimate(input_shape=(224, 224, 3)).energy_j)
+    assert any("default 224x224" in n for n in default.notes)
+    assert default.gflops == pytest.approx(2.524383 * (224 / 128) ** 2)
     t4 = estimate_training_run(FIT, {"architecture": "ResNet50", "epochs": 50, "samples": 20_000}, gpu="Tesla T4",
                                model=MODEL)
     big = estimate_training_run(FIT, {"architecture": "ResNet50", "epochs": 50, "samples": 20_000},
@@ -162,7 +165,8 @@ def test_fit_recovers_a_constructed_power_law():
     gflops = np.repeat([0.1, 0.5, 2.0, 8.0], 20)
     tdp = np.tile([220.0, 350.0], 40)
     samples = np.full(80, 1000.0)
-    per_epoch = samples * np.exp(-4.0 + 0.5 * np.log(gflops) + 0.6 * np.log(tdp)) * np.exp(0.01 * rng.standard_normal(80))
+    noise = np.exp(0.01 * rng.standard_normal(80))
+    per_epoch = samples * np.exp(-4.0 + 0.5 * np.log(gflops) + 0.6 * np.log(tdp)) * noise
     m = fit_offline(gflops, tdp, samples, per_epoch, groups=gflops)
     assert m.coef == pytest.approx((-4.0, 0.5, 0.6), abs=0.05)
     assert m.log_residual_q[0] < 0 < m.log_residual_q[1]
