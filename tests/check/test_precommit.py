@@ -1,0 +1,84 @@
+"""The `greenlint` pre-commit hook, installed by `pre-commit try-repo` from this checkout, offline.
+
+pre-commit's python hooks run `pip install .` of the hook repository in a fresh virtualenv,
+which normally downloads the build backend and every dependency. To run without network,
+the test lets pip install only greenlint itself (`PIP_NO_INDEX`, `PIP_NO_DEPS`, no build
+isolation: the virtualenv's own setuptools builds it) and lends the hook the dependencies
+already installed for this test run through PYTHONPATH (a folder of links that leaves out
+the build tools and greenlint itself, so the hook runs the copy pre-commit installed).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from greenlint.paths import DATA_DIR, REPO_DIR
+
+pytestmark = pytest.mark.e2e
+
+LEFT_OUT = ("setuptools", "pkg_resources", "_distutils_hack", "distutils-precedence.pth", "pip", "greenlint", "__editable__")
+
+
+def _dependency_dir(tmp_path: Path) -> Path:
+    deps = tmp_path / "deps"
+    deps.mkdir()
+    purelib = Path(sysconfig.get_paths()["purelib"])
+    for entry in purelib.iterdir():
+        if not entry.name.startswith(LEFT_OUT) and not entry.name.endswith(".pth"):
+            (deps / entry.name).symlink_to(entry)
+    return deps
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.mark.timeout(300)
+def test_try_repo_runs_the_hook_offline(tmp_path):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    pre_commit = Path(sys.executable).with_name("pre-commit")
+    if not pre_commit.exists():
+        pytest.skip("pre-commit is not installed (dev extra)")
+    if not (REPO_DIR / ".git").exists():
+        pytest.skip("not running from a git checkout of greenlint (try-repo needs one)")
+    user = tmp_path / "user"
+    user.mkdir()
+    (user / "train.py").write_text("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=2)\n")
+    (user / "clean.py").write_text("import tensorflow as tf\nx = tf.constant(1.0)\n")
+    (user / "notes.txt").write_text("model.fit(x, y, batch_size=2)\n")  # not a python file: not passed
+    _git(user, "init", "-q")
+    _git(user, "add", ".")
+    _git(user, "commit", "-qm", "init")
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+        "GREENLINT_CACHE_DIR": str(tmp_path / "cache"),
+        # the data (catalog, KB) is not part of the installed package yet: point at this checkout's
+        "GREENLINT_DATA_DIR": str(DATA_DIR),
+        "PIP_NO_INDEX": "1",
+        "PIP_NO_DEPS": "1",
+        "PIP_NO_BUILD_ISOLATION": "0",
+        "PYTHONPATH": str(_dependency_dir(tmp_path)),
+    }
+    proc = subprocess.run(
+        [str(pre_commit), "try-repo", str(REPO_DIR), "greenlint", "--all-files", "--verbose"],
+        cwd=user,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out  # the hook failed because of findings, not because it could not run
+    assert "greenlint" in out and "Failed" in out, out
+    assert "train.py:3:1: GL301" in out, out
+    assert "clean.py" not in out.split("Failed", 1)[1], out
+    assert "notes.txt" not in out, out
