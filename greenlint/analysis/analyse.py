@@ -15,7 +15,7 @@ from greenlint.analysis.callsite import CallSite, Span
 from greenlint.analysis.sources import Code, FileError
 
 #: Deeply nested code (long `a + b + ...` chains) needs more than Python's default 1000 frames.
-_RECURSION_LIMIT = 20_000
+_RECURSION_LIMIT = 10_000
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,13 @@ def analyse_source(
         from greenlint.catalog import load_catalog
 
         catalog = load_catalog()
-    trees, errors = _parse(path, units)
-    callsites = _resolve(path, units, trees, catalog, errors)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
+    try:
+        trees, errors = _parse(path, units)
+        callsites = _resolve(path, units, trees, catalog, errors)
+    finally:
+        sys.setrecursionlimit(limit)
     return FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True)
 
 
@@ -126,17 +131,11 @@ def _resolve(path: str, units: list[Code], trees: list, catalog, errors: list[Fi
             body.extend(tree.body)
         if len(units) > 1:
             offset += len(sources.split_lines(unit.text))
-    limit = sys.getrecursionlimit()
-    if limit < _RECURSION_LIMIT:
-        sys.setrecursionlimit(_RECURSION_LIMIT)
     try:
         found = Resolver(catalog).run(ast.Module(body=body, type_ignores=[]))
     except (RecursionError, MemoryError):
         errors.append(FileError(path, 0, 0, sources.SYNTAX_ERROR, f"{path}: code too deeply nested to analyse"))
         return []
-    finally:
-        if limit < _RECURSION_LIMIT:
-            sys.setrecursionlimit(limit)
     lines: dict[int, list[str] | None] = {}
     callsites = []
     for node, api, features in found:

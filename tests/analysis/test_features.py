@@ -1,0 +1,197 @@
+"""Static features per call site: literal arguments by parameter name, tensor sizes, context."""
+
+from __future__ import annotations
+
+import textwrap
+
+from greenlint.analysis import analyse_source
+
+HEADER = "import tensorflow as tf\nfrom tensorflow import keras\n"
+
+
+def calls(code: str) -> dict[str, dict]:
+    """api -> features of the last call to it in *code* (after the import header)."""
+    result = analyse_source(HEADER + textwrap.dedent(code), "snippet.py")
+    assert result.errors == []
+    return {site.api: site.features for site in result.callsites}
+
+
+def test_positional_literals_are_named_through_the_catalog_signature():
+    found = calls("m = keras.Sequential()\nm.fit(x, y, 32, 10)\n")
+    fit = found["tensorflow.keras.Sequential.fit"]
+    assert fit["batch_size"] == 32 and fit["epochs"] == 10
+    assert "x" not in fit and "y" not in fit  # names, not literals
+
+
+def test_keyword_and_sequence_literals():
+    found = calls("keras.layers.Conv2D(filters=64, kernel_size=(3, 3), input_shape=(28, 28, 1), padding='same')\n")
+    conv = found["tensorflow.keras.layers.Conv2D"]
+    assert conv["filters"] == 64
+    assert conv["kernel_size"] == [3, 3]
+    assert conv["input_shape"] == [28, 28, 1]
+    assert conv["padding"] == "same"
+
+
+def test_module_constants_and_arithmetic_are_literals():
+    found = calls("EPOCHS = 5\nBATCH = 16 * 4\nm = keras.Sequential()\nm.fit(x, epochs=EPOCHS * 2, batch_size=BATCH)\n")
+    fit = found["tensorflow.keras.Sequential.fit"]
+    assert (fit["epochs"], fit["batch_size"]) == (10, 64)
+
+
+def test_values_known_only_at_run_time_are_left_out():
+    found = calls("import sys\nn = int(sys.argv[1])\nkeras.layers.Dense(n, activation=tf.nn.relu)\n")
+    dense = found["tensorflow.keras.layers.Dense"]
+    assert "units" not in dense
+    assert dense["activation"] == "tensorflow.nn.relu"  # a TF symbol argument is named
+
+
+def test_starred_arguments_stop_positional_naming():
+    found = calls("args = (1, 2)\nm = keras.Sequential()\nm.fit(*args, 5)\n")
+    assert "batch_size" not in found["tensorflow.keras.Sequential.fit"]
+
+
+def test_tensor_bytes_from_literal_shape_and_dtype():
+    found = calls(
+        """
+        tf.zeros((1024, 1024))
+        tf.ones([10, 10], dtype=tf.float64)
+        tf.random.normal((8, 3), dtype="float16")
+        tf.fill([2, 5], 1)
+        tf.eye(4)
+        """
+    )
+    assert found["tensorflow.zeros"]["tensor_bytes"] == 1024 * 1024 * 4
+    assert found["tensorflow.zeros"]["tensor_shape"] == [1024, 1024]
+    assert found["tensorflow.ones"]["tensor_bytes"] == 100 * 8
+    assert found["tensorflow.random.normal"]["tensor_bytes"] == 24 * 2
+    assert found["tensorflow.fill"]["tensor_elements"] == 10
+    assert found["tensorflow.eye"]["tensor_bytes"] == 16 * 4
+
+
+def test_tensor_bytes_from_nested_literal_values():
+    found = calls("tf.constant([[1, 2, 3], [4, 5, 6]])\ntf.Variable([[1.0], [2.0]], dtype=tf.float64)\n")
+    assert found["tensorflow.constant"]["tensor_shape"] == [2, 3]
+    assert found["tensorflow.constant"]["tensor_bytes"] == 6 * 4  # int32
+    assert found["tensorflow.Variable"]["tensor_bytes"] == 2 * 8
+
+
+def test_no_tensor_bytes_without_literal_shape():
+    found = calls("import numpy as np\nshape = np.shape(a)\ntf.zeros(shape)\ntf.constant([[1, 2], [3]])\n")
+    assert "tensor_bytes" not in found["tensorflow.zeros"]
+    assert "tensor_bytes" not in found["tensorflow.constant"]  # ragged: no shape
+
+
+def test_loop_multiplier_is_the_product_of_literal_bounds():
+    found = calls(
+        """
+        N = 10
+        for epoch in range(N):
+            for step in range(2, 102, 2):
+                tf.zeros(1)
+        for item in [1, 2, 3]:
+            tf.ones(1)
+        tf.eye(2)
+        """
+    )
+    assert found["tensorflow.zeros"]["loop_multiplier"] == 500
+    assert found["tensorflow.zeros"]["loop_depth"] == 2
+    assert found["tensorflow.ones"]["loop_multiplier"] == 3
+    assert found["tensorflow.eye"]["loop_multiplier"] == 1
+    assert "loop_depth" not in found["tensorflow.eye"]
+
+
+def test_unknown_loop_bounds_are_flagged_not_guessed():
+    found = calls(
+        """
+        for batch in dataset:
+            for _ in range(4):
+                tf.zeros(1)
+        while True:
+            tf.ones(1)
+        """
+    )
+    assert found["tensorflow.zeros"]["loop_multiplier"] == 4
+    assert found["tensorflow.zeros"]["loop_unbounded"] is True
+    assert found["tensorflow.ones"]["loop_unbounded"] is True
+
+
+def test_comprehension_bounds_count_as_loops():
+    found = calls("layers = [keras.layers.Dense(8) for _ in range(3)]\n")
+    assert found["tensorflow.keras.layers.Dense"]["loop_multiplier"] == 3
+
+
+def test_loops_do_not_cross_function_boundaries():
+    found = calls("for _ in range(5):\n    def f():\n        tf.zeros(1)\n")
+    assert found["tensorflow.zeros"]["loop_multiplier"] == 1
+
+
+def test_in_tf_function_however_it_is_imported():
+    found = calls(
+        """
+        from tensorflow import function as compile_graph
+
+        @tf.function
+        def a():
+            return tf.zeros(1)
+
+        @compile_graph(jit_compile=True)
+        def b():
+            def nested():
+                return tf.ones(1)
+            return nested()
+
+        def c():
+            return tf.eye(1)
+
+        def d():
+            return tf.fill([1], 1)
+
+        d_graph = tf.function(d)
+        """
+    )
+    assert found["tensorflow.zeros"]["in_tf_function"] is True
+    assert found["tensorflow.ones"]["in_tf_function"] is True
+    assert found["tensorflow.eye"]["in_tf_function"] is False
+    assert found["tensorflow.fill"]["in_tf_function"] is True  # wrapped by tf.function(d)
+
+
+def test_keras_step_methods_are_marked():
+    found = calls(
+        """
+        class Net(keras.Model):
+            def call(self, x):
+                return tf.nn.relu(x)
+        """
+    )
+    assert found["tensorflow.nn.relu"]["in_keras_step"] is True
+
+
+def test_sequential_layer_count_and_application_name_reach_method_calls():
+    found = calls(
+        """
+        seq = keras.Sequential([keras.layers.Dense(4), keras.layers.Dense(2)])
+        seq.add(keras.layers.Dense(1))
+        seq.fit(x, epochs=3)
+        app = keras.applications.ResNet50(weights=None, input_shape=(224, 224, 3))
+        app.predict(x)
+        """
+    )
+    fit = found["tensorflow.keras.Sequential.fit"]
+    assert fit["n_layers"] == 3 and fit["receiver"] == "constructor"
+    predict = found["tensorflow.keras.Model.predict"]
+    assert predict["model_name"] == "ResNet50"
+    assert predict["init"] == {"weights": None, "input_shape": [224, 224, 3]}
+    assert predict["receiver"] == "factory"
+
+
+def test_layer_call_carries_its_constructor_literals():
+    found = calls("d = keras.layers.Dense(128, activation='relu')\nd(x)\n")
+    assert found["tensorflow.keras.layers.Dense.__call__"]["init"] == {"units": 128, "activation": "relu"}
+
+
+def test_features_are_json_ready():
+    import json
+
+    found = calls("tf.constant([[1.5, 2.5]], name='t' * 3)\nkeras.layers.Dense(units=1e400)\n")
+    json.dumps(found)  # no tuples-vs-lists surprises, no NaN/inf
+    assert "units" not in found["tensorflow.keras.layers.Dense"]  # inf is not a usable literal

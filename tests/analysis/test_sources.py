@@ -1,0 +1,132 @@
+"""Bad input becomes a FileError (never an exception); notebooks and magics; the text pre-check."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from greenlint.analysis import analyse_file, analyse_files, analyse_source
+from greenlint.analysis.sources import blank_magics
+
+
+def write(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    return path
+
+
+def only_error(result):
+    assert result.callsites == []
+    assert len(result.errors) == 1
+    return result.errors[0]
+
+
+def test_syntax_error_names_file_line_and_problem(tmp_path):
+    path = write(tmp_path, "bad.py", "import tensorflow as tf\n\ndef f(:\n    tf.zeros(1)\n")
+    error = only_error(analyse_file(path))
+    assert (error.code, error.line) == ("GL001", 3)
+    assert str(path) in error.message and "syntax error" in error.message
+
+
+def test_binary_file(tmp_path):
+    error = only_error(analyse_file(write(tmp_path, "blob.py", b"import tensorflow\x00\x01\x02")))
+    assert error.code == "GL003" and "binary" in error.message
+
+
+def test_not_utf8(tmp_path):
+    error = only_error(analyse_file(write(tmp_path, "latin.py", "import tensorflow\n# café\n".encode("latin-1"))))
+    assert (error.code, error.line) == ("GL002", 2)
+    assert "UTF-8" in error.message
+
+
+def test_utf8_bom_is_accepted(tmp_path):
+    path = write(tmp_path, "bom.py", "\ufeffimport tensorflow as tf\ntf.zeros(1)\n")
+    result = analyse_file(path)
+    assert result.errors == [] and [s.span.column for s in result.callsites] == [1]
+
+
+@pytest.mark.parametrize(
+    "content, why",
+    [
+        ("{not json", "invalid JSON"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"nbformat": 4}', "no 'cells' list"),
+        ('{"cells": [{"cell_type": "code", "source": 3}]}', "cell 1"),
+    ],
+)
+def test_malformed_notebook(tmp_path, content, why):
+    error = only_error(analyse_file(write(tmp_path, "nb.ipynb", content)))
+    assert error.code == "GL004" and why in error.message and "nb.ipynb" in error.message
+
+
+def test_nbformat_3_notebooks_are_read(tmp_path):
+    nb = {"nbformat": 3, "worksheets": [{"cells": [{"cell_type": "code", "input": ["import tensorflow as tf\n", "tf.ones(2)"]}]}]}
+    result = analyse_file(write(tmp_path, "old.ipynb", json.dumps(nb)))
+    assert [(s.span.cell, s.span.line, s.api) for s in result.callsites] == [(1, 2, "tensorflow.ones")]
+
+
+def test_huge_file_is_skipped_with_a_message(tmp_path):
+    path = write(tmp_path, "big.py", "import tensorflow as tf\n" + "x = 1\n" * 1000)
+    error = only_error(analyse_file(path, max_bytes=1000))
+    assert error.code == "GL005" and "limit" in error.message
+
+
+def test_missing_file_and_directory(tmp_path):
+    assert only_error(analyse_file(tmp_path / "absent.py")).code == "GL006"
+    assert only_error(analyse_file(tmp_path)).code == "GL006"
+
+
+def test_deeply_nested_code_is_an_error_not_a_crash(tmp_path):
+    code = "import tensorflow as tf\nx = " + "(" * 5000 + "1" + ")" * 5000 + "\n"
+    error = only_error(analyse_file(write(tmp_path, "deep.py", code)))
+    assert error.code == "GL001"
+
+
+def test_long_flat_expression_chains_are_analysed():
+    code = "import tensorflow as tf\nx = " + " + ".join(["tf.zeros(1)"] * 3000) + "\n"
+    result = analyse_source(code, "long.py")
+    assert result.errors == [] and len(result.callsites) == 3000
+
+
+def test_the_run_goes_on_after_a_bad_file(tmp_path):
+    bad = write(tmp_path, "a.py", b"\x00")
+    good = write(tmp_path, "b.py", "import tensorflow as tf\ntf.zeros(1)\n")
+    results = list(analyse_files([bad, good]))
+    assert results[0].errors and results[1].callsites
+
+
+def test_text_precheck_skips_parsing_files_without_tf():
+    result = analyse_source("def broken(:\n", "plain.py")
+    assert result.parsed is False and result.errors == [] and result.callsites == []
+
+
+def test_no_tf_import_means_no_calls_even_if_tf_is_mentioned():
+    result = analyse_source("# uses tensorflow later\ntf.zeros(1)\n", "c.py")
+    assert result.parsed is True and result.callsites == []
+
+
+def test_cell_offsets_report_positions_per_cell():
+    text = "import tensorflow as tf\n%time x = 1\ntf.zeros(1)\ntf.ones(2)\n"
+    result = analyse_source(text, "nb.py", cell_offsets=[0, 1, 3])
+    assert [(s.span.cell, s.span.line, s.api) for s in result.callsites] == [
+        (2, 2, "tensorflow.zeros"),
+        (3, 1, "tensorflow.ones"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("%matplotlib inline\nx = 1", "\nx = 1"),
+        ("!pip install tensorflow\nx = 1", "\nx = 1"),
+        ("files = !ls\nout = %time f()\nx = 1", "\n\nx = 1"),
+        ("tf.zeros?\nx = 1", "\nx = 1"),
+        ("%%time\nx = 1", "\nx = 1"),
+        ("%%bash\necho hi\nls", "\n\n"),
+        ("!echo a \\\n  b\nx = 1", "\n\nx = 1"),
+        ("y = (10\n     % 3)\nz = a != b", "y = (10\n     % 3)\nz = a != b"),  # Python, not magics
+    ],
+)
+def test_magics_are_blanked_keeping_line_numbers(source, expected):
+    assert blank_magics(source) == expected
