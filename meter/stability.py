@@ -106,6 +106,7 @@ def wait_until_stable(
     """
     t0 = clock()
     begin = time.time_ns()
+    first = len(sampler.samples)  # the accepted window holds only readings taken during this wait
     temps_seen: list[tuple[float, float, int]] = []
     while True:
         cpu_t = read_cpu_temperature()
@@ -119,7 +120,7 @@ def wait_until_stable(
         if components is not None:
             powers = {c: v for c, v in powers.items() if c in components}
         reasons = unstable_reasons(powers, temps, settings)
-        have = len(sampler.samples) - 1
+        have = len(sampler.samples) - max(first, 1)
         if have < settings.check_last_n_points and not reasons:
             reasons.append(f"baseline: {max(have, 0)} of {settings.check_last_n_points} sample intervals so far")
         if sampler.error:

@@ -1,12 +1,105 @@
-"""`greenlint calibrate` (placeholder until its issue lands)."""
+"""`greenlint calibrate`: measure the bundled TF workloads on this machine (needs the meter extra)."""
 
-HELP = "calibrate (not implemented yet)"
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "measure the bundled TF workloads on this machine and write its calibration overlay"
 
 
-def register(parser):
-    parser.add_argument("rest", nargs="*")
+def register(parser: argparse.ArgumentParser) -> None:
+    from greenlint.cli.measure_cmd import add_meter_options
+
+    parser.add_argument("--quick", action="store_true", help="the short suite (under 5 minutes on 2 CPU cores)")
+    parser.add_argument("--list", action="store_true", help="show what would run, and exit")
+    parser.add_argument("--status", action="store_true", help="show this machine's calibration, and exit")
+    parser.add_argument("--only", action="append", metavar="WORKLOAD", help="run only these workloads (repeatable)")
+    parser.add_argument("--restart", action="store_true", help="discard an interrupted run instead of resuming it")
+    add_meter_options(parser)
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _status(console) -> int:
+    from meter.calibrate import SPREAD_GOAL, overlay_dir, status
+    from meter.hardware import hardware_id
+
+    hw = hardware_id()
+    st = status(hw)
+    console.print(f"hardware id: [bold]{hw}[/]")
+    ov = st["overlay"]
+    if ov is None:
+        console.print("no calibration overlay yet: run `greenlint calibrate --quick`")
+    else:
+        ws = ov["workloads"]
+        ok = sum(1 for w in ws.values() if w["spread_j"] is not None and w["spread_j"] <= SPREAD_GOAL)
+        console.print(f"overlay: {overlay_dir(hw)} ({ov['mode']}, finished {ov['finished_at']}, basis {ov['basis']})")
+        console.print(f"  {len(ws)} workloads, {len(ov['apis'])} APIs, {ov['kb']['records']} KB records; "
+                      f"{ok} of {len(ws)} within the {SPREAD_GOAL:.0%} spread goal")
+    for mode, names in st["in_progress"].items():
+        console.print(f"interrupted {mode} run: {len(names)} workloads done; rerun to resume")
+    return 0
+
+
+def _table(result, console) -> None:
+    from rich.table import Table
+
+    from meter.calibrate import SPREAD_GOAL
+
+    table = Table("workload", "api", "execs", "J / exec", "s / exec", "spread J", "spread s", "below res.")
+    for name, s in result["workloads"].items():
+        j = "-" if s["per_execution_j"] is None else f"{s['per_execution_j']:.4g}"
+        sj = _pct(s["spread_j"])
+        if s["spread_j"] is not None and s["spread_j"] > SPREAD_GOAL:
+            sj = f"[yellow]{sj}[/]"
+        table.add_row(name, s["api"], str(s["executions"]), j, f"{s['per_execution_s']:.4g}", sj,
+                      _pct(s["spread_s"]), f"{s['below_resolution']}/{s['repeats']}")
+    console.print(table)
 
 
 def run(args) -> int:
-    print("greenlint calibrate: not implemented yet")
-    return 2
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if args.status:
+        return _status(console)
+    from meter.calibrate import Calibrator, Plan, overlay_dir
+    from meter.workloads import select
+
+    try:
+        workloads = select(args.quick, args.only)
+    except KeyError as exc:
+        print(f"greenlint calibrate: {exc.args[0]}", file=sys.stderr)
+        return 2
+    plan = Plan.for_mode(args.quick)
+    if args.list:
+        for w in workloads:
+            print(f"{w.name:28} {w.api}")
+        print(f"{len(workloads)} workloads, {plan.repeats} repeats each, windows >= {plan.min_window_s:g} s ({plan.mode})")
+        return 0
+    from greenlint.cli.measure_cmd import meter_config
+
+    cal = Calibrator(plan, workloads, meter_config(args))
+    if args.restart:
+        import shutil
+
+        shutil.rmtree(cal.partial, ignore_errors=True)
+    pending = cal.pending()
+    if len(pending) < len(workloads):
+        console.print(f"resuming: {len(workloads) - len(pending)} of {len(workloads)} workloads already done")
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description:28}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("left"), TimeRemainingColumn())
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("starting (stable state)", total=len(pending) * (plan.repeats + 1))
+        result = cal.run(lambda wl: progress.update(task, description=wl.name), lambda: progress.advance(task))
+    _table(result, console)
+    console.print(f"overlay written: {overlay_dir(cal.hw_id)} (basis {result['basis']})")
+    if result["kb"]["problems"]:
+        console.print(f"[yellow]{len(result['kb']['problems'])} problems building the overlay KB[/], first: "
+                      f"{result['kb']['problems'][0]}")
+    return 0

@@ -1,0 +1,276 @@
+"""`greenlint calibrate`: remeasure the bundled workloads on this machine and write its overlay.
+
+For each workload the call is warmed up, then repeated back to back in a loop long enough for
+the window to hold many sampler intervals (`min_window_s`), `repeats` times, each after a stable
+state. A window's net energy (meter.window, as the KB computes it) divided by the executions in
+it is the energy per execution; the spread across repeats is IQR / median.
+
+Layout under `greenlint.paths.cache_dir() / "calibration"`:
+
+* `<hardware_id>/` - the overlay the predictor loads: a KB (records.csv, meta.json,
+  PROVENANCE.md, built by `greenlint.kb.build.build_kb`, one record per execution-averaged
+  window), `measurements/<workload>/experiment-1.json` (FECoM format) and `calibration.json`.
+  It is assembled aside and swapped in whole, so it is never half-written.
+* `.<hardware_id>.<mode>.partial/` - a run in progress: finished workloads' files and
+  `progress.json`. An interrupted run resumes from here; it is removed once the overlay is in place.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+from greenlint.atomic import atomic_write_text
+from meter.runtime import sync_devices
+from meter.session import MeterConfig, MeterSession
+from meter.sizes import input_sizes
+from meter.workloads import Workload
+
+SPREAD_GOAL = 0.10
+CALIBRATION_JSON = "calibration.json"
+
+
+@dataclass(frozen=True)
+class Plan:
+    mode: str  # "quick" or "full"
+    repeats: int
+    min_window_s: float
+
+    @classmethod
+    def for_mode(cls, quick: bool) -> Plan:
+        return cls("quick", 3, 1.0) if quick else cls("full", 5, 3.0)
+
+
+def root_dir() -> Path:
+    from greenlint.paths import cache_dir
+
+    return cache_dir() / "calibration"
+
+
+def overlay_dir(hw_id: str) -> Path:
+    return root_dir() / hw_id
+
+
+def partial_dir(hw_id: str, mode: str) -> Path:
+    return root_dir() / f".{hw_id}.{mode}.partial"
+
+
+def spread(values: list[float]) -> float | None:
+    """IQR / median (None when the median is 0 or there are fewer than 2 values)."""
+    import numpy as np
+
+    if len(values) < 2:
+        return None
+    q1, med, q3 = np.percentile(values, [25, 50, 75])
+    return float((q3 - q1) / med) if med > 0 else None
+
+
+def _median(values: list[float]) -> float | None:
+    import statistics
+
+    return statistics.median(values) if values else None
+
+
+def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Callable[[], None]) -> tuple[list, dict]:
+    """Measure one workload; (records, summary)."""
+    call = wl.setup()
+    sizes = input_sizes(call.func, call.args, call.kwargs)
+    once = math.inf
+    for _ in range(2):  # the first call traces/compiles; time the second
+        sync_devices()
+        t = time.perf_counter()
+        call()
+        sync_devices()
+        once = time.perf_counter() - t
+    n = max(1, min(1_000_000, math.ceil(plan.min_window_s / max(once, 1e-7))))
+    on_repeat()
+    windows = []
+    for _ in range(plan.repeats):
+        stable = session.wait_stable()
+        sync_devices()
+        start = time.time_ns()
+        for _ in range(n):
+            call()
+        sync_devices()
+        windows.append((start, time.time_ns(), stable))
+        on_repeat()
+    time.sleep(max(session.config.after_s, 3 * session.config.interval_s))
+    records, per_j, per_s, below = [], [], [], 0
+    for start, end, stable in windows:
+        session.stable = stable
+        rec = session.record(
+            f"{wl.api}()", start, end, input_sizes=sizes, api=wl.api, executions=n,
+            features={**wl.features, "estimated": session.estimated, "workload": wl.name}, workload=wl.name,
+        )
+        records.append(rec)
+        energy = session.energy(rec)
+        below += energy.below_resolution
+        if energy.net_j is not None:
+            per_j.append(energy.net_j / n)
+        per_s.append((end - start) / 1e9 / n)
+    summary = {
+        "api": wl.api,
+        "executions": n,
+        "repeats": len(windows),
+        "per_execution_j": _median(per_j),
+        "per_execution_s": _median(per_s),
+        "spread_j": spread(per_j),
+        "spread_s": spread(per_s),
+        "below_resolution": below,
+        "stable": all(w[2].stable for w in windows),
+        "basis": "calibrated-estimated" if session.estimated else "calibrated",
+        "per_repeat_j": per_j,
+        "per_repeat_s": per_s,
+    }
+    return records, summary
+
+
+def _per_execution(rec, executions: int, estimated: bool, workload: str):
+    """A KB record of a looped window scaled to one execution (unless the KB builder did it)."""
+    if "executions" in rec.features:
+        return rec
+    scale = {
+        k: (getattr(rec, k) / executions if getattr(rec, k) is not None else None)
+        for k in ("execution_time_s", "noise_j", "upper_bound_j",
+                  *(f"{c}_{g}_j" for c in ("cpu", "ram", "gpu") for g in ("gross", "net")))
+    }
+    features = {**rec.features, "executions": executions, "estimated": estimated, "workload": workload}
+    return replace(rec, features=features, **scale)
+
+
+def build_overlay_kb(measurements: Path, out: Path, hw_id: str, done: dict, estimated: bool) -> dict:
+    """Build the overlay KB at *out* with the KB builder; returns what happened, for calibration.json."""
+    from greenlint.kb.build import build_kb
+    from greenlint.kb.provenance import provenance_markdown
+    from greenlint.kb.store import load_kb, write_kb
+
+    with tempfile.TemporaryDirectory(prefix=".kb-", dir=out.parent) as tmp:
+        summary = build_kb([measurements], Path(tmp) / "kb", jobs=1, dataset="calibration", hardware_id=hw_id)
+        problems = [str(p) for p in summary.problems]
+        if not summary.written:
+            return {"records": 0, "problems": problems}
+        records = [
+            _per_execution(r, done[r.script]["executions"], estimated, r.script) if r.script in done else r
+            for r in load_kb(Path(tmp) / "kb")
+        ]
+        write_kb(out, records, summary.meta, provenance_markdown(summary.meta))
+    return {"records": len(records), "problems": problems}
+
+
+def _install(staging: Path, target: Path) -> None:
+    """Swap *staging* in as *target* (the old one moved aside first, then deleted)."""
+    aside = None
+    if target.exists():
+        aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+        os.replace(target, aside / target.name)
+    os.replace(staging, target)
+    if aside is not None:
+        shutil.rmtree(aside, ignore_errors=True)
+
+
+def apis_summary(done: dict) -> dict:
+    by_api: dict[str, list[dict]] = {}
+    for name, s in done.items():
+        by_api.setdefault(s["api"], []).append({"workload": name, **s})
+    return {
+        api: {
+            "per_execution_j": _median([s["per_execution_j"] for s in ss if s["per_execution_j"] is not None]),
+            "per_execution_s": _median([s["per_execution_s"] for s in ss]),
+            "basis": ss[0]["basis"],
+            "workloads": [s["workload"] for s in ss],
+        }
+        for api, ss in sorted(by_api.items())
+    }
+
+
+class Calibrator:
+    def __init__(self, plan: Plan, workloads: list[Workload], config: MeterConfig = MeterConfig()):
+        from meter.hardware import hardware_id
+
+        self.plan, self.workloads, self.config = plan, workloads, config
+        self.hw_id = hardware_id()
+        self.partial = partial_dir(self.hw_id, plan.mode)
+        self.progress_file = self.partial / "progress.json"
+
+    def _fingerprint(self) -> dict:
+        return {"plan": asdict(self.plan), "meter": self.config.to_json()}
+
+    def load_progress(self) -> dict:
+        try:
+            progress = json.loads(self.progress_file.read_text())
+        except (OSError, ValueError):
+            return {}
+        return progress.get("done", {}) if progress.get("fingerprint") == self._fingerprint() else {}
+
+    def pending(self) -> list[Workload]:
+        done = self.load_progress()
+        return [w for w in self.workloads if w.name not in done]
+
+    def run(self, on_start: Callable[[Workload], None], on_repeat: Callable[[], None]) -> dict:
+        done = self.load_progress()
+        session = MeterSession(self.config)
+        session.start()
+        try:
+            for wl in self.workloads:
+                if wl.name in done:
+                    continue
+                on_start(wl)
+                records, summary = run_workload(session, wl, self.plan, on_repeat)
+                atomic_write_text(self.partial / "measurements" / wl.name / "experiment-1.json", json.dumps(records))
+                done[wl.name] = summary
+                atomic_write_text(self.progress_file, json.dumps({"fingerprint": self._fingerprint(), "done": done}))
+        finally:
+            session.stop()
+        return self.finish(session, done)
+
+    def finish(self, session: MeterSession, done: dict) -> dict:
+        root = root_dir()
+        root.mkdir(parents=True, exist_ok=True)
+        staging_parent = Path(tempfile.mkdtemp(prefix=f".{self.hw_id}.new-", dir=root))
+        try:
+            staging = staging_parent / self.hw_id
+            kb = build_overlay_kb(self.partial / "measurements", staging, self.hw_id, done, session.estimated)
+            staging.mkdir(exist_ok=True)
+            shutil.copytree(self.partial / "measurements", staging / "measurements")
+            result = {
+                "hardware_id": self.hw_id,
+                "hardware": session.hardware,
+                "mode": self.plan.mode,
+                "plan": asdict(self.plan),
+                "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "basis": "calibrated-estimated" if session.estimated else "calibrated",
+                "meter": session.meter_block(),
+                "spread_goal": SPREAD_GOAL,
+                "kb": kb,
+                "workloads": done,
+                "apis": apis_summary(done),
+            }
+            (staging / CALIBRATION_JSON).write_text(json.dumps(result, indent=1), encoding="utf-8")
+            _install(staging, overlay_dir(self.hw_id))
+        finally:
+            shutil.rmtree(staging_parent, ignore_errors=True)
+        shutil.rmtree(self.partial, ignore_errors=True)
+        return result
+
+
+def status(hw_id: str) -> dict:
+    """What this machine has: the installed overlay's summary and any run in progress."""
+    out: dict = {"hardware_id": hw_id, "overlay": None, "in_progress": {}}
+    try:
+        out["overlay"] = json.loads((overlay_dir(hw_id) / CALIBRATION_JSON).read_text())
+    except (OSError, ValueError):
+        pass
+    for mode in ("quick", "full"):
+        try:
+            prog = json.loads((partial_dir(hw_id, mode) / "progress.json").read_text())
+            out["in_progress"][mode] = sorted(prog.get("done", {}))
+        except (OSError, ValueError):
+            continue
+    return out

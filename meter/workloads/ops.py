@@ -1,0 +1,50 @@
+"""Tensor operations on synthetic tensors."""
+
+from __future__ import annotations
+
+from meter.workloads import Call, Workload
+
+
+def _tensor(shape):
+    import numpy as np
+    import tensorflow as tf
+
+    return tf.constant(np.random.default_rng(0).random(shape, dtype="float32"))
+
+
+def _matmul(n: int):
+    def setup() -> Call:
+        import tensorflow as tf
+
+        a = _tensor((n, n))
+        return Call(tf.matmul, (a, a))
+
+    return setup
+
+
+def _reduce_sum() -> Call:
+    import tensorflow as tf
+
+    return Call(tf.reduce_sum, (_tensor((1024, 1024)),))
+
+
+def _random_normal() -> Call:
+    import tensorflow as tf
+
+    return Call(tf.random.normal, ((512, 512),))
+
+
+def _conv2d() -> Call:
+    import tensorflow as tf
+
+    return Call(tf.nn.conv2d, (_tensor((16, 64, 64, 3)), _tensor((3, 3, 3, 16))), {"strides": 1, "padding": "SAME"})
+
+
+def workloads() -> list[Workload]:
+    return [
+        Workload("matmul_256", "tensorflow.matmul", _matmul(256), quick=True, features={"n": 256}),
+        Workload("matmul_1024", "tensorflow.matmul", _matmul(1024), features={"n": 1024}),
+        Workload("reduce_sum", "tensorflow.reduce_sum", _reduce_sum, quick=True, features={"elements": 1 << 20}),
+        Workload("random_normal", "tensorflow.random.normal", _random_normal, quick=True, features={"elements": 1 << 18}),
+        Workload("nn_conv2d", "tensorflow.nn.conv2d", _conv2d, features={"batch": 16, "filters": 16}),
+    ]
