@@ -20,19 +20,12 @@ def register(parser) -> None:
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--dataset", default="local", help="dataset name for files outside the public layouts")
     parser.add_argument(
-        "--hardware-id", default=None,
-        help="hardware id for files outside the public layouts (default: this machine's, else 'unknown')",
+        "--hardware-id", default="unknown",
+        help="hardware id for records outside the public layouts that carry no `hardware` block "
+        "(records written by `greenlint measure` carry their machine's id)",
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="do not list each skipped file")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="summary format")
-
-
-def _local_hardware_id() -> str:
-    try:
-        from meter.hardware import hardware_id
-    except ImportError:
-        return "unknown"
-    return hardware_id()
 
 
 def run(args) -> int:
@@ -57,7 +50,7 @@ def run(args) -> int:
     try:
         summary = build_kb(
             dirs, out, jobs=args.jobs, dataset=args.dataset,
-            hardware_id=args.hardware_id or _local_hardware_id(), on_problem=on_problem,
+            hardware_id=args.hardware_id, on_problem=on_problem,
         )
     except CatalogError as exc:
         print(f"greenlint kb build: needs the API catalog for canonical names: {exc}", file=sys.stderr)

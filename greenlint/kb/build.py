@@ -74,7 +74,7 @@ def ingest_file(job: FileJob) -> FileResult:
                 experiment=job.experiment,
                 index=index,
                 line=line if isinstance(line, int) and not isinstance(line, bool) else None,
-                hardware_id=job.hardware_id,
+                hardware_id=call.hardware_id or job.hardware_id,
                 features=features,
                 **fields,
             )

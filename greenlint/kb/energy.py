@@ -5,31 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from greenlint.kb.measurement import RawCall
-from meter.window import DEFAULT_INTERVAL_S, CallEnergy, component_energy
+from meter.energy import record_energy
+from meter.window import DEFAULT_INTERVAL_S, CallEnergy
 
 NS = 1_000_000_000
 
 
 def call_energy(call: RawCall) -> CallEnergy:
-    """CPU and DRAM on the perf clock, GPU on the nvidia clock; baseline length from the settings."""
-    interval = float(call.settings.get("measurement_interval_s") or DEFAULT_INTERVAL_S)
-    stable_s = float(call.settings.get("wait_per_stable_check_loop_s") or 20)
-    n_base = int(stable_s / interval)
-    t = call.times
-    comps = {}
-    for name in ("cpu", "ram"):
-        s = call.series[name]
-        comps[name] = component_energy(
-            s.times, s.values, t["start_time_perf"], t["end_time_perf"],
-            kind="energy", interval_s=interval, baseline_samples=n_base,
-        )
-    if "gpu" in call.series:
-        s = call.series["gpu"]
-        comps["gpu"] = component_energy(
-            s.times, s.values, t["start_time_nvidia"], t["end_time_nvidia"],
-            kind="power", interval_s=interval, baseline_samples=n_base,
-        )
-    return CallEnergy(comps)
+    """CPU and DRAM on the perf clock, GPU on the nvidia clock: the meter's own `record_energy`."""
+    return record_energy({"settings": call.settings, "times": call.times, "energy_data": call.energy_data})
 
 
 def size(value: Any) -> int | None:

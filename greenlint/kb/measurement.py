@@ -73,12 +73,6 @@ def read_measurement_file(path: Path) -> list[Any]:
 
 
 @dataclass(frozen=True)
-class Series:
-    times: list[float]
-    values: list[float]
-
-
-@dataclass(frozen=True)
 class RawCall:
     """One record of a measurement file, validated, with its series decoded."""
 
@@ -87,10 +81,12 @@ class RawCall:
     settings: dict[str, Any]
     input_sizes: dict[str, Any]
     project_metadata: dict[str, Any]
-    series: dict[str, Series]  # "cpu", "ram" and, if measured, "gpu"
+    hardware_id: str | None  # from the meter's ``hardware`` block, where the file has one
+    energy_data: dict[str, dict]  # decoded split frames: "cpu", "ram" and, if measured, "gpu"
 
 
-def _decode_series(name: str, blob: Any) -> Series:
+def _decode_series(name: str, blob: Any) -> dict:
+    """The split frame of one series, checked to have numeric time and value columns."""
     frame = json.loads(blob) if isinstance(blob, str) else blob
     if not isinstance(frame, dict) or not {"columns", "data"} <= frame.keys():
         raise RecordError(f"energy_data.{name} is not a split-orient frame (columns, data)")
@@ -100,10 +96,11 @@ def _decode_series(name: str, blob: Any) -> Series:
     except ValueError:
         raise RecordError(f"energy_data.{name} lacks 'time_elapsed' or {_SERIES[name]!r} (has {columns})") from None
     try:
-        rows = [(float(r[it]), float(r[iv])) for r in frame["data"]]
+        for r in frame["data"]:
+            float(r[it]), float(r[iv])
     except (TypeError, ValueError, IndexError):
         raise RecordError(f"energy_data.{name} has a non-numeric or short row") from None
-    return Series([t for t, _ in rows], [v for _, v in rows])
+    return frame
 
 
 def parse_record(item: Any) -> RawCall:
@@ -132,11 +129,14 @@ def parse_record(item: Any) -> RawCall:
             raise RecordError(f"energy_data.{name} is not valid JSON ({exc.msg})") from None
     if "gpu" in series and not all(isinstance(times.get(k), (int, float)) for k in ("start_time_nvidia", "end_time_nvidia")):
         raise RecordError("a GPU series without times.start_time_nvidia/end_time_nvidia")
+    hardware = body.get("hardware")
+    hw_id = hardware.get("hardware_id") if isinstance(hardware, dict) else None
     return RawCall(
         raw_signature=signature,
         times=times,
         settings=body.get("settings") or {},
         input_sizes=body.get("input_sizes") or {},
         project_metadata=body.get("project_metadata") or {},
-        series=series,
+        hardware_id=hw_id if isinstance(hw_id, str) and hw_id else None,
+        energy_data=series,
     )

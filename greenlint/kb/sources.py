@@ -7,8 +7,9 @@ Known layouts (the public datasets, ``../shared``):
   (method-level, project-level, data-size), project ``<category>/<tutorial>``, script ``<tutorial>``.
 
 Both were measured on the reference machine, ``REFERENCE_HARDWARE_ID``. Files anywhere else (our
-own measurements) get the dataset and hardware id the caller names, project = first folder under
-the named directory and script = the file's folder.
+own measurements) get the dataset and hardware id the caller names (a record's own ``hardware``
+block, written by the meter, takes precedence), project = first folder under the named directory
+and script = the file's folder.
 """
 
 from __future__ import annotations

@@ -91,11 +91,14 @@ def test_kb_is_sorted_and_rebuilds_identically(shared, tmp_path):
 
 def test_user_directory_gets_the_given_dataset_and_hardware(tmp_path):
     d = tmp_path / "mine"
-    write(d / "proj" / "train" / "experiment-3.json", [measurement(gpu=False)])
+    metered = measurement("tensorflow.keras.Sequential()")
+    metered["tensorflow.keras.Sequential()"]["hardware"] = {"hardware_id": "xeon-2c-1234abcd"}
+    write(d / "proj" / "train" / "experiment-3.json", [measurement(gpu=False), metered])
     build_kb([d], tmp_path / "kb", jobs=1, dataset="calibration", hardware_id="hw-123", canonical=identity)
-    (rec,) = load_kb(tmp_path / "kb")
+    rec, other = sorted(load_kb(tmp_path / "kb"), key=lambda r: r.index)
     assert (rec.dataset, rec.project, rec.script, rec.experiment) == ("calibration", "proj", "train", 3)
     assert rec.hardware_id == "hw-123"
+    assert other.hardware_id == "xeon-2c-1234abcd"  # the record's own hardware block wins
     assert rec.gpu_net_j is None and rec.gpu_gross_j is None
     assert rec.net_j == pytest.approx(50.0)
 

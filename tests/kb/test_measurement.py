@@ -25,8 +25,9 @@ def test_reads_plain_and_compressed(tmp_path, name):
     assert len(data) == 1
     call = parse_record(data[0])
     assert call.raw_signature == "tensorflow.keras.Sequential.fit()"
-    assert set(call.series) == {"cpu", "ram", "gpu"}
-    assert len(call.series["cpu"].times) == 80
+    assert set(call.energy_data) == {"cpu", "ram", "gpu"}
+    assert len(call.energy_data["cpu"]["data"]) == 80
+    assert call.hardware_id is None
 
 
 @pytest.mark.parametrize(
@@ -70,7 +71,13 @@ def test_malformed_records_raise_record_error(mutate, reason):
 
 def test_missing_gpu_means_not_measured():
     call = parse_record(measurement(gpu=False))
-    assert set(call.series) == {"cpu", "ram"}
+    assert set(call.energy_data) == {"cpu", "ram"}
+
+
+def test_hardware_block_of_the_meter_is_read():
+    rec = measurement()
+    rec["tensorflow.keras.Sequential.fit()"]["hardware"] = {"hardware_id": "xeon-2c-1234abcd"}
+    assert parse_record(rec).hardware_id == "xeon-2c-1234abcd"
 
 
 def test_fecom_name_uses_fecoms_non_greedy_regex():
