@@ -1,0 +1,105 @@
+"""Predictor benchmark: load time of the shipped model and time per predicted call site.
+
+    python bench/bench_predictor.py [--repeat N] [--no-write]
+
+Each measurement is a fresh interpreter: `import greenlint.predict`, `load_predictor()` (read and
+parse data/model/predictor.json; the calibration overlay is left out so that the figure does not
+depend on this machine's cache), then predictions for call sites whose API was measured (a table
+lookup) and for APIs never measured (the fallback chain, which loads the catalog once). Goals:
+load well under a second (< 300 ms here) and under a millisecond per call site.
+The median of N runs is rewritten into the "Predictor" section of docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+
+from report import REPO, machine, today, versions, write_section
+
+GOAL_LOAD_S = 0.3
+GOAL_CALL_S = 1e-3
+_PROBE = """
+import json, sys, time
+t0 = time.perf_counter()
+from greenlint.predict import load_predictor
+t1 = time.perf_counter()
+p = load_predictor(overlay=False)
+t2 = time.perf_counter()
+seen = sorted(p.model["apis"])
+unseen = [f"tensorflow.keras.layers.Made{i}Up" for i in range(200)] + [f"tensorflow.math.op{i}" for i in range(200)]
+feats = [{}, {"epochs": 20}, {"batch_size": 32, "units": 64}, {"tensor_bytes": 4_000_000}]
+t5 = time.perf_counter()
+p.predict(unseen[0], {})
+t6 = time.perf_counter()
+n = 5000
+t3 = time.perf_counter()
+for i in range(n):
+    p.predict(seen[i % len(seen)], feats[i % len(feats)])
+t4 = time.perf_counter()
+t6b = time.perf_counter()
+for name in unseen[1:]:
+    p.predict(name, {})
+t7 = time.perf_counter()
+heavy = sorted({m.split('.')[0] for m in sys.modules} & {"tensorflow", "keras", "numpy", "pandas", "sklearn", "scipy", "libcst"})
+print(json.dumps({"import": t1 - t0, "load": t2 - t1, "seen": (t4 - t3) / n, "first_unseen": t6 - t5,
+                  "unseen": (t7 - t6b) / (len(unseen) - 1), "apis": len(seen), "heavy": heavy}))
+"""
+
+
+def run(repeat: int) -> dict:
+    runs = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", _PROBE], cwd=REPO, capture_output=True, text=True, check=True)
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    result = {k: statistics.median(r[k] for r in runs) for k in ("import", "load", "seen", "first_unseen", "unseen")}
+    result["ready"] = statistics.median(r["import"] + r["load"] for r in runs)
+    result["apis"] = runs[0]["apis"]
+    result["heavy"] = runs[0]["heavy"]
+    return result
+
+
+def markdown(r: dict, repeat: int) -> str:
+    path = REPO / "data" / "model" / "predictor.json"
+    worst_call = max(r["seen"], r["unseen"])
+    load_met = "met" if r["ready"] < GOAL_LOAD_S else "**missed**"
+    call_met = "met" if worst_call < GOAL_CALL_S else "**missed**"
+    return "\n".join(
+        [
+            f"Measured {today()} by `python bench/bench_predictor.py` on {machine()}; {versions()}. "
+            f"Median of {repeat} fresh interpreters.",
+            "",
+            f"Model: `data/model/predictor.json`, {path.stat().st_size / 1024:.0f} KiB JSON, {r['apis']} APIs.",
+            "",
+            "| step | time (ms) |",
+            "|---|---:|",
+            f"| `from greenlint.predict import load_predictor` | {1000 * r['import']:.1f} |",
+            f"| `load_predictor(overlay=False)` (read + parse the model) | {1000 * r['load']:.1f} |",
+            f"| **ready** (sum) | **{1000 * r['ready']:.1f}** |",
+            f"| one `predict()` of a measured API (mixed features) | {1000 * r['seen']:.4f} |",
+            f"| first `predict()` of an unmeasured API (loads the catalog) | {1000 * r['first_unseen']:.1f} |",
+            f"| one `predict()` of an unmeasured API afterwards (fallback chain) | {1000 * r['unseen']:.4f} |",
+            "",
+            f"Goal ready < {1000 * GOAL_LOAD_S:.0f} ms: {load_met}. Goal < 1 ms per call site: {call_met} "
+            f"(worst {1000 * worst_call:.3f} ms). Heavy modules imported: {', '.join(r['heavy']) or 'none'}.",
+        ]
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    args = parser.parse_args(argv)
+    text = markdown(run(args.repeat), args.repeat)
+    print(text)
+    if not args.no_write:
+        write_section("Predictor", text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
