@@ -201,4 +201,4 @@ def render(held: Sequence[Held], info: dict, training: str) -> str:
         "issue 4. Every goal is listed with its measured value, met or not.",
         "",
     ]
-    return "\n".join(header) + call_site_section(held, info) + "\n" + training
+    return "\n".join(header) + "\n" + call_site_section(held, info) + "\n" + training

@@ -26,6 +26,12 @@ MODEL_VERSION = 1
 SHRINK = 2.0
 #: Spread (log10) assumed when nothing else is known.
 DEFAULT_SD = 1.0
+#: Least spread (log10) ever assumed: run-to-run noise of repeated measurements (about 12%).
+MIN_SD = 0.05
+#: Fewest above-resolution points a data-size sweep needs to give an exponent: a sweep whose small
+#: fractions fall below the resolution keeps only its large ones, and that truncation steepens
+#: the fitted slope (FECoM's evaluate sweeps would give 2.7 where the fit sweeps give 1.0).
+MIN_SWEEP_POINTS = 8
 #: Fewest held-out residuals that calibrate a level on their own; fewer borrow the pooled factor.
 MIN_CALIBRATION = 8
 
@@ -37,13 +43,13 @@ def _pooled_sd(groups: Iterable[Sequence[float]], default: float) -> float:
             m = statistics.fmean(ys)
             ss += sum((y - m) ** 2 for y in ys)
             dof += len(ys) - 1
-    return math.sqrt(ss / dof) if dof else default
+    return max(math.sqrt(ss / dof), MIN_SD) if dof else default
 
 
 def _shrunk_sd(ys: Sequence[float], pooled: float) -> float:
     ss = sum((y - statistics.fmean(ys)) ** 2 for y in ys) if len(ys) >= 2 else 0.0
     dof = max(len(ys) - 1, 0)
-    return math.sqrt((ss + SHRINK * pooled**2) / (dof + SHRINK))
+    return max(math.sqrt((ss + SHRINK * pooled**2) / (dof + SHRINK)), MIN_SD)
 
 
 def _shares(sites: Sequence[Site]) -> dict[str, float] | None:
@@ -154,7 +160,7 @@ def lookup(tables: dict, api: str, hierarchy: Hierarchy) -> tuple[str, str, floa
 
 
 def fit_size_exponents(records: Iterable) -> dict:
-    """Slopes of log10 J on log10 input size within FECoM's data-size sweeps, per API and pooled."""
+    """Slopes of log10 J on log10 input size within FECoM's data-size sweeps, per API and per method name."""
     sweep_sites = build_sites([r for r in records if is_sweep(r)], sweeps=True)
     runs: dict[tuple, list[Site]] = defaultdict(list)
     for s in sweep_sites:
@@ -166,7 +172,7 @@ def fit_size_exponents(records: Iterable) -> dict:
             for s in ss
             if not s.censored and s.features.get(FRACTION)
         ]
-        if len(pts) >= 3:
+        if len(pts) >= MIN_SWEEP_POINTS:
             mx = statistics.fmean(p[0] for p in pts)
             sxx = sum((p[0] - mx) ** 2 for p in pts)
             if sxx > 0:

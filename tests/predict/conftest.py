@@ -43,12 +43,16 @@ class FakeCatalog:
         return self.SYMBOLS.get(api)
 
     def family(self, api):
-        return api.rsplit(".", 1)[0] if api.startswith("tf.keras.layers") else "tf.ops"
+        if api.startswith(("tf.keras.layers", "tf.experimental")):
+            return api.rsplit(".", 1)[0]
+        return "tf.ops" if api.startswith("tf.") else None
 
     def kind(self, api):
         if api.endswith(".fit"):
             return "model-training"
-        return "layer-constructor" if api.startswith("tf.keras.layers") else "tensor-op"
+        if api.startswith("tf.keras.layers"):
+            return "layer-constructor"
+        return "tensor-op" if api.startswith("tf.") else None
 
 
 @pytest.fixture

@@ -1,0 +1,194 @@
+"""The predictor on constructed data: fallback chain, censoring, feature scaling, intervals, round trip."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+from greenlint.predict.hierarchy import Hierarchy
+from greenlint.predict.loading import ModelError, find_overlay, load, read_model
+from greenlint.predict.model import dumps, train
+from greenlint.predict.prediction import Basis
+from greenlint.predict.predictor import ASSUMED_EPOCHS, Predictor
+from tests.predict.conftest import FakeCatalog, record
+
+FIT = "tf.keras.Sequential.fit"
+
+
+def _kb(seed: int = 1) -> list:
+    rng = random.Random(seed)
+    recs = []
+    for t in range(12):
+        for e in range(3):
+            kw = dict(script=f"tut{t}", experiment=e)
+            recs.append(record(FIT, 500 * rng.lognormvariate(0, 0.4), index=0, args_size=10_000, **kw))
+            recs.append(record("tf.keras.Sequential.evaluate", 50 * rng.lognormvariate(0, 0.4), index=1, **kw))
+            recs.append(record("tf.keras.layers.Dense", 3 * rng.lognormvariate(0, 0.3), index=2, **kw))
+            recs.append(record("tf.keras.layers.Dropout", 2 * rng.lognormvariate(0, 0.3), index=3, **kw))
+            recs.append(record("tf.keras.layers.Flatten", 1 * rng.lognormvariate(0, 0.3), index=4, **kw))
+            recs.append(record("tf.constant", 0.0, index=5, below=True, bound=2.0, **kw))
+            recs.append(record("tf.zeros", 0.02 * rng.lognormvariate(0, 0.3), index=6, **kw))
+    # a data-size sweep of fit: energy proportional to the fraction of the data
+    for k in range(1, 11):
+        recs.append(record(FIT, 100.0 * k, script="tut0_fit", dataset="fecom-data-size", index=k - 1,
+                           features={"data_size_fraction": k / 10}, args_size=1000 * k))
+    return recs
+
+
+@pytest.fixture(scope="module")
+def hierarchy():
+    return Hierarchy(FakeCatalog())
+
+
+@pytest.fixture(scope="module")
+def model(hierarchy):
+    return train(_kb(), hierarchy)
+
+
+@pytest.fixture
+def predictor(model, hierarchy):
+    return Predictor(model, hierarchy=hierarchy)
+
+
+def test_measured_api_is_looked_up(predictor):
+    p = predictor.predict(FIT, {})
+    assert p.basis is Basis.MEASURED
+    assert p.evidence.level == "api" and p.evidence.api == FIT
+    assert p.evidence.records >= 36
+    assert 200 < p.energy_j < 1200
+
+
+def test_fallback_uses_the_same_method_on_a_related_class(predictor):
+    p = predictor.predict("tf.keras.Functional.fit", {})
+    assert p.basis is Basis.PREDICTED
+    assert p.evidence.level == "class"
+    assert p.evidence.api == "tf.keras.Model.fit"  # via the shared base, not Sequential's evaluate
+    assert 100 < p.energy_j < 3000
+
+
+def test_fallback_to_other_methods_of_the_class(predictor):
+    p = predictor.predict("tf.keras.Functional.save", {})
+    assert p.evidence.level == "class" and p.evidence.api == "tf.keras.Model.*"
+
+
+def test_fallback_to_module_family_kind_and_global(predictor, hierarchy):
+    p = predictor.predict("tf.keras.layers.Conv2D", {})
+    assert p.evidence.level == "module" and p.evidence.api == "tf.keras.layers"
+    assert 0.5 < p.energy_j < 10  # among the layers, far from fit
+    assert hierarchy.chain("tf.keras.layers.Conv2D")[-1] == ("global", "*")
+    assert predictor.predict("tf.experimental.new_op", {}).evidence.level == "kind"
+    assert predictor.predict("tf.ones", {}).evidence.level == "module"
+    assert predictor.predict("tf.math.reduce_sum", {}).evidence.level == "family"
+    unknown = predictor.predict("somewhere.else.entirely", {})
+    assert unknown.evidence.level == "global" and unknown.basis is Basis.PREDICTED
+
+
+def test_intervals_widen_with_the_fallback_level(predictor):
+    def width(p):
+        lo, hi = p.interval_j
+        return math.log10(hi / lo)
+
+    measured = predictor.predict("tf.keras.layers.Dense", {})
+    generalised = predictor.predict("tf.keras.layers.Conv2D", {})
+    assert width(generalised) > width(measured)
+
+
+def test_interval_shape(predictor):
+    for api in (FIT, "tf.keras.layers.Conv2D", "tf.constant", "nothing.known"):
+        p = predictor.predict(api, {})
+        lo, hi = p.interval_j
+        assert 0 < lo < p.energy_j < hi
+        parts = [p.cpu_j, p.gpu_j, p.ram_j]
+        assert all(x is not None and x >= 0 for x in parts)
+        assert sum(parts) == pytest.approx(p.energy_j, rel=1e-3)
+
+
+def test_censored_api_is_predicted_below_its_bound_not_at_zero(predictor):
+    p = predictor.predict("tf.constant", {})
+    assert p.basis is Basis.MEASURED
+    assert 1e-3 < p.energy_j < 2.0
+    assert "below the resolution" in p.evidence.note
+
+
+def test_epochs_scale_training_calls_and_say_what_was_assumed(predictor):
+    base = predictor.predict(FIT, {})
+    more = predictor.predict(FIT, {"epochs": 3 * ASSUMED_EPOCHS})
+    assert more.energy_j == pytest.approx(3 * base.energy_j)
+    assert more.multiplier == pytest.approx(3.0)
+    assert f"{ASSUMED_EPOCHS} assumed" in more.evidence.note
+    wb, wm = (math.log10(p.interval_j[1] / p.interval_j[0]) for p in (base, more))
+    assert wm > wb  # the assumption costs certainty
+    # epochs mean nothing to a layer constructor
+    assert predictor.predict("tf.keras.layers.Dense", {"epochs": 50}).multiplier == 1.0
+
+
+def test_epochs_scale_from_a_known_reference(hierarchy):
+    recs = [record(FIT, 100.0, script=f"t{i}", features={"epochs": 5}) for i in range(4)]
+    p = Predictor(train(recs, hierarchy, calibrated=False), hierarchy=hierarchy)
+    assert p.predict(FIT, {"epochs": 10}).energy_j == pytest.approx(2 * p.predict(FIT, {}).energy_j)
+    assert "5 measured" in p.predict(FIT, {"epochs": 10}).evidence.note
+
+
+def test_tensor_size_scales_with_the_sweep_exponent(model, predictor):
+    assert model["size_exponents"]["per_api"][FIT] == pytest.approx(1.0, abs=0.01)
+    ref = model["apis"][FIT]["ref"]["args_size"]
+    p1 = predictor.predict(FIT, {"tensor_bytes": ref})
+    p4 = predictor.predict(FIT, {"tensor_bytes": 4 * ref})
+    assert p4.energy_j == pytest.approx(4 * p1.energy_j, rel=0.02)
+    assert "input size" in p4.evidence.note
+    untouched = predictor.predict("tf.keras.layers.Dense", {"tensor_bytes": 1e9})
+    assert untouched.multiplier == 1.0 and "not scaled" in untouched.evidence.note
+
+
+@pytest.mark.parametrize("bad", [0, -3, float("inf"), True, "20", None])
+def test_bad_feature_values_are_ignored(predictor, bad):
+    assert predictor.predict(FIT, {"epochs": bad}).multiplier == 1.0
+
+
+def test_model_round_trip(tmp_path, model, hierarchy):
+    path = tmp_path / "predictor.json"
+    path.write_text(dumps(model))
+    loaded, data = read_model(path)
+    assert loaded == json.loads(dumps(model))
+    a = Predictor(loaded, model_bytes=data, hierarchy=hierarchy)
+    b = Predictor(model, hierarchy=hierarchy)
+    for api in (FIT, "tf.keras.layers.Conv2D", "tf.constant"):
+        assert a.predict(api, {"epochs": 20}) == b.predict(api, {"epochs": 20})
+    assert load(path, with_overlay=False).fingerprint == a.fingerprint
+
+
+def test_training_is_deterministic(hierarchy):
+    assert dumps(train(_kb(), hierarchy)) == dumps(train(_kb(), hierarchy))
+
+
+def test_bad_model_file_names_the_file(tmp_path):
+    bad = tmp_path / "predictor.json"
+    bad.write_text("{not json")
+    with pytest.raises(ModelError, match="predictor.json"):
+        read_model(bad)
+    bad.write_text('{"version": 999}')
+    with pytest.raises(ModelError, match="version 999"):
+        read_model(bad)
+
+
+def test_calibration_overlay(tmp_path, model, hierarchy):
+    from greenlint.kb.record import SCHEMA_VERSION
+    from greenlint.kb.store import write_kb
+
+    # this machine runs fit twice as slowly and measured it at 2 kJ; Dense was not calibrated
+    overlay = [record(FIT, 2000.0, script=f"mine{i}", time_s=2.0) for i in range(3)]
+    write_kb(tmp_path / "hw", overlay, {"schema_version": SCHEMA_VERSION}, "constructed overlay\n")
+    ov = find_overlay(model, tmp_path / "hw")
+    assert ov is not None and ov.time_ratio == pytest.approx(2.0)
+    p = Predictor(model, hierarchy=hierarchy, overlay=ov)
+    fit = p.predict(FIT, {})
+    assert fit.basis is Basis.CALIBRATED and fit.energy_j == pytest.approx(2000.0, rel=0.05)
+    plain = Predictor(model, hierarchy=hierarchy)
+    dense, dense0 = p.predict("tf.keras.layers.Dense", {}), plain.predict("tf.keras.layers.Dense", {})
+    assert dense.basis is Basis.MEASURED
+    assert dense.energy_j == pytest.approx(2 * dense0.energy_j)
+    assert "rescaled" in dense.evidence.note
+    assert p.fingerprint != plain.fingerprint
