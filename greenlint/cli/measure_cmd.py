@@ -79,7 +79,7 @@ def _print_summary(res, console) -> None:
     if rows:
         table = Table("call", "line", "time s", "net J", "note")
         for r in rows[:50]:
-            net = "-" if r["net_j"] is None else f"{r['net_j']:.3g}"
+            net = "-" if r["net_j"] is None or r["below_resolution"] else f"{r['net_j']:.3g}"
             note = f"below resolution (<= {r['upper_bound_j']:.3g} J)" if r["below_resolution"] else ""
             table.add_row(r["signature"], str(r["line"] or ""), f"{r['seconds']:.3f}", net, note)
         console.print(table)
