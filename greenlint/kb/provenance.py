@@ -2,7 +2,31 @@
 
 from __future__ import annotations
 
+from greenlint.kb.record import COLUMN_DOCS
 from greenlint.kb.sources import REFERENCE_HARDWARE_ID
+
+#: FECoM's LICENSE at the commit used (the Commons Clause condition; its notice must travel with the data).
+COMMONS_CLAUSE_NOTICE = """\
+"Commons Clause" License Condition v1.0
+
+The Software is provided to you by the Licensor under the License, as defined below, subject to
+the following condition.
+
+Without limiting other conditions in the License, the grant of rights under the License will not
+include, and the License does not grant to you, the right to Sell the Software.
+
+For purposes of the foregoing, "Sell" means practicing any or all of the rights granted to you
+under the License to provide to third parties, for a fee or other consideration (including without
+limitation fees for hosting or consulting/ support services related to the Software), a product or
+service whose value derives, entirely or substantially, from the functionality of the Software.
+Any license notice or attribution required by the License must also include this Commons Clause
+License Condition notice.
+
+Software: [FECoM-tool]
+
+License: [Apache 2.0]
+
+Licensor: [FECoM-Authors]"""
 
 UPSTREAM = {
     "greenlight": {
@@ -25,9 +49,11 @@ UPSTREAM = {
             "data licence, so the data is taken to be under the same terms). The Commons Clause "
             "removes the right to sell: nobody may charge for a product or service whose value "
             "derives entirely or substantially from it, and any licence notice passed on must "
-            "carry the Commons Clause text. It is not an OSI open-source licence. Redistributing "
-            "this derived KB free of charge with the notice is allowed; shipping it in a paid "
-            "product or service is not, without the licensor's permission."
+            "carry the Commons Clause text. It is not an OSI open-source licence. Our reading (not legal "
+            "advice): greenlint may redistribute this derived KB free of charge with the notice below, "
+            "but the data-derived parts (this KB and models trained on it) cannot go into a paid product "
+            "or service whose value comes mainly from them without the licensor's permission, even "
+            "though greenlint's own code is Apache-2.0."
         ),
     },
 }
@@ -73,6 +99,8 @@ def provenance_markdown(meta: dict) -> str:
             "  (read from the xz-compressed copy in `../shared/`, see its README).",
             f"- Licence: {up['licence']}",
         ]
+        if key == "fecom":
+            lines += ["", "FECoM's licence notice, reproduced as it requires:", "", "```", COMMONS_CLAUSE_NOTICE, "```"]
     if used:
         lines += [
             "",
@@ -96,4 +124,12 @@ def provenance_markdown(meta: dict) -> str:
     others = sorted(name for name in datasets if _upstream_for(name) is None)
     if others:
         lines += ["", "## Local measurements", "", f"Datasets {', '.join(others)}: measured locally, own licence."]
+    lines += [
+        "",
+        f"## Columns of records.csv (schema {meta['schema_version']})",
+        "",
+        "Sorted by dataset, project, script, experiment, index; floats to 7 significant digits.",
+        "",
+        *(f"- `{name}`: {doc}" for name, doc in COLUMN_DOCS.items()),
+    ]
     return "\n".join(lines) + "\n"

@@ -64,6 +64,36 @@ class KBRecord:
 
 
 COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(KBRecord))
+
+#: What each column of records.csv holds (written into the KB's PROVENANCE.md).
+COLUMN_DOCS = {
+    "api": "canonical API name (catalog; e.g. tensorflow.keras.Sequential.fit)",
+    "raw_signature": "signature as measured",
+    "fecom_name": "FECoM's name: every (...) removed by its non-greedy regex",
+    "dataset": "greenlight, fecom-method-level, fecom-project-level, fecom-data-size or a local name",
+    "project": "measured project (Greenlight: repository folder; FECoM: category/tutorial)",
+    "script": "measured script or tutorial",
+    "experiment": "experiment number N of experiment-N.json",
+    "index": "position of the record in its file (0-based)",
+    "line": "source line of the call (Greenlight api_call_line), empty if unknown",
+    "hardware_id": "machine the record was measured on",
+    "execution_time_s": "call duration, s",
+    "cpu_gross_j": "CPU package energy in FECoM's window, J",
+    "cpu_net_j": "CPU gross minus window samples x idle baseline, J (empty: no baseline)",
+    "ram_gross_j": "DRAM energy in the window, J",
+    "ram_net_j": "DRAM net energy, J",
+    "gpu_gross_j": "GPU power x 0.5 s over the window, J (empty: GPU not measured)",
+    "gpu_net_j": "GPU net energy, J",
+    "noise_j": "2 x baseline std x sqrt(window samples), components in quadrature, J",
+    "below_resolution": "1 if censored: window < 2 samples, no baseline, or |net| <= noise",
+    "upper_bound_j": "most the call can have used above idle, J; inf if a series misses part of the call",
+    "series_cut_short": "1 if the CPU series ends before the call ends",
+    "window_samples": "samples in the CPU window",
+    "args_size": "pickled positional args, bytes (empty: absent)",
+    "kwargs_size": "pickled keyword args, bytes",
+    "object_size": "pickled receiver object, bytes",
+    "features": "JSON object of extra features (data_size_fraction k/10 for data-size sweeps)",
+}
 _INT = {"experiment", "index", "line", "window_samples", "args_size", "kwargs_size", "object_size"}
 _BOOL = {"below_resolution", "series_cut_short"}
 _FLOAT = {

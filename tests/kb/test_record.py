@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from greenlint.kb.record import COLUMNS, KBRecord, from_row, to_row
+from greenlint.kb.record import COLUMN_DOCS, COLUMNS, KBRecord, from_row, to_row
 
 
 def make(**over) -> KBRecord:
@@ -18,6 +18,10 @@ def make(**over) -> KBRecord:
     )
     base.update(over)
     return KBRecord(**base)
+
+
+def test_every_column_is_documented():
+    assert tuple(COLUMN_DOCS) == COLUMNS
 
 
 def test_round_trip():
