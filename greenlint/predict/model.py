@@ -208,10 +208,15 @@ def calibrate(sites: Sequence[Site], hierarchy: Hierarchy, folds: int = 5) -> di
                 ratios[level].append(abs(s.y - mu) / sd)
     pooled = [r for rs in ratios.values() for r in rs]
     k_pooled = _quantile(pooled, 0.8) if len(pooled) >= MIN_CALIBRATION else Z80
+    fallback = [r for lvl, rs in ratios.items() if lvl != "api" for r in rs]
+    k_fallback = _quantile(fallback, 0.8) if len(fallback) >= MIN_CALIBRATION else max(k_pooled, Z80)
     k = {}
     for level in LEVELS:
         rs = ratios.get(level, [])
-        k[level] = round(_quantile(rs, 0.8), 4) if len(rs) >= MIN_CALIBRATION else round(max(k_pooled, Z80), 4)
+        if len(rs) >= MIN_CALIBRATION:
+            k[level] = round(_quantile(rs, 0.8), 4)
+        else:  # too few held-out sites at this level: the fallback levels' pooled factor
+            k[level] = round(k_pooled if level == "api" else k_fallback, 4)
     return {"k": k, "n": {lvl: len(ratios.get(lvl, [])) for lvl in LEVELS}, "folds": folds}
 
 

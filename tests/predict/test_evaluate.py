@@ -1,0 +1,50 @@
+"""The cross-validation on constructed data: no leakage, the seen/unseen split, the report."""
+
+from __future__ import annotations
+
+from greenlint.predict.accuracy import render
+from greenlint.predict.evaluate import censored_metrics, cross_validate, metrics, subsets
+from greenlint.predict.hierarchy import Hierarchy
+from tests.predict.conftest import FakeCatalog, record
+
+
+def _kb():
+    recs = []
+    for t in range(6):
+        for e in range(2):
+            recs.append(record("tf.keras.Sequential.fit", 100.0 * (t + 1), script=f"t{t}", experiment=e, index=0))
+            recs.append(record("tf.keras.layers.Dense", 2.0 + t, script=f"t{t}", experiment=e, index=1))
+            recs.append(record("tf.constant", 0.0, script=f"t{t}", experiment=e, index=2, below=True, bound=1.0))
+    # an API measured in one tutorial only, and that tutorial again in the other dataset
+    for e in range(2):
+        recs.append(record("tf.keras.layers.Conv2D", 40.0, script="t0", experiment=e, index=3))
+        recs.append(record("tf.keras.layers.Conv2D", 40.0, script="tensorflow_docs/t0", dataset="greenlight",
+                           experiment=e, index=0, line=7))
+    return recs
+
+
+def test_held_out_tutorial_never_informs_its_prediction():
+    held = cross_validate(_kb(), Hierarchy(FakeCatalog()), folds=2)
+    conv = [h for h in held if h.site.api == "tf.keras.layers.Conv2D"]
+    # both copies of tutorial t0 (FECoM and Greenlight) are held out together: Conv2D is unseen
+    assert len(conv) == 2 and not any(h.seen for h in conv)
+    assert all(h.level != "api" for h in conv)
+    # no method ever predicts Conv2D's 40 J exactly, which only a leak could give
+    assert all(abs(h.preds["api"][0] - h.site.y) > 1e-6 for h in conv)
+    parts = subsets(held)
+    assert len(parts["seen"]) + len(parts["unseen"]) == len(held)
+    m = metrics(held, "predictor")
+    assert m["n"] == sum(not h.site.censored for h in held)
+    assert 0.0 <= m["coverage"] <= 1.0 and m["mdale"] >= 0.0
+    c = censored_metrics(held, "predictor")
+    assert c["n"] == sum(h.site.censored for h in held) > 0
+
+
+def test_report_puts_every_goal_beside_its_number():
+    held = cross_validate(_kb(), Hierarchy(FakeCatalog()), folds=2)
+    text = render(held, {"kb_digest": "x", "records": 1, "tutorials": 6}, "## Training runs\n\nnone\n")
+    assert text.startswith("# Prediction accuracy")
+    for goal in ("≥ 0.8", "≤ 0.3", "≥ 60%", "75%–85%", "≥ 0.5", "≤ 0.6"):
+        assert goal in text
+    assert "met" in text
+    assert text.rstrip().endswith("none")

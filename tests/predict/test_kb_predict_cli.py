@@ -1,0 +1,57 @@
+"""`greenlint kb predict`: features from the command line, the calls JSON fields."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from greenlint.cli import main
+from greenlint.cli.kb_predict import parse_features
+from greenlint.predict import load_predictor, model_path
+from greenlint.predict.model import dumps, train
+from tests.predict.conftest import record
+
+
+def test_parse_features_reads_python_literals():
+    assert parse_features(["epochs=20", "lr=1e-3", "name=adam", "shuffle=False"]) == {
+        "epochs": 20, "lr": 1e-3, "name": "adam", "shuffle": False,
+    }  # fmt: skip
+    with pytest.raises(ValueError, match="NAME=VALUE"):
+        parse_features(["20"])
+
+
+@pytest.fixture
+def model_file(tmp_path):
+    recs = [record("tensorflow.keras.Sequential.fit", 100.0 * (i + 1), script=f"t{i}") for i in range(4)]
+    path = tmp_path / "predictor.json"
+    path.write_text(dumps(train(recs, calibrated=False)))
+    return path
+
+
+def test_json_has_the_calls_fields(model_file, capsys):
+    rc = main(["kb", "predict", "tf.keras.Sequential.fit", "--kw", "epochs=20", "--format", "json",
+               "--model", str(model_file), "--no-overlay"])
+    assert rc == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["api"] == "tensorflow.keras.Sequential.fit"  # canonicalised by the catalog
+    assert doc["features"] == {"epochs": 20}
+    for key in ("energy_j", "interval_j", "cpu_j", "gpu_j", "ram_j", "basis", "evidence", "multiplier"):
+        assert key in doc
+    assert doc["basis"] == "measured" and doc["multiplier"] == 2.0
+    assert "assumed" in doc["evidence"]["note"]
+
+
+def test_text_output_and_bad_kw(model_file, capsys):
+    assert main(["kb", "predict", "tf.keras.Sequential.fit", "--model", str(model_file), "--no-overlay"]) == 0
+    assert "per call" in capsys.readouterr().out
+    assert main(["kb", "predict", "tf.constant", "--kw", "oops", "--model", str(model_file)]) == 2
+    assert "NAME=VALUE" in capsys.readouterr().err
+
+
+def test_shipped_model_loads_and_predicts():
+    assert model_path().is_file(), "data/model/predictor.json missing: run `greenlint kb train`"
+    p = load_predictor(overlay=False)
+    pred = p.predict("tensorflow.keras.Sequential.fit", {})
+    assert pred.energy_j > 0 and pred.basis.value == "measured"
+    assert len(p.fingerprint) == 16
