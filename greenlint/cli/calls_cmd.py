@@ -26,16 +26,18 @@ def register(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--no-cache", action="store_true", help="neither read nor write the lint cache")
     run.add_argument("--cache-dir", metavar="DIR", help="lint cache directory")
     run.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per CPU)")
-    # `check`'s configure() also reads its rule-selection flags; calls lists call sites whatever rules are on.
-    parser.set_defaults(select=None, extend_select=[], ignore=[], per_file_ignores=[], hotspot_threshold_j=None)
 
 
 def collect(args: argparse.Namespace, backend=None):
     """The CheckResult for `args` (config as `greenlint check` builds it). Raises ConfigError."""
     from greenlint.check import run_check
-    from greenlint.cli.check_cmd import configure
+    from greenlint.cli import check_cmd
 
-    config = configure(argparse.Namespace(**{**vars(args), "format": None}))
+    check_parser = argparse.ArgumentParser()
+    check_cmd.register(check_parser)
+    defaults = vars(check_parser.parse_args([]))  # check's other flags (rule selection...) keep their defaults
+    shared = {k: v for k, v in vars(args).items() if k in defaults and k != "format"}
+    config = check_cmd.configure(argparse.Namespace(**{**defaults, **shared}))
     return run_check(args.paths, config, backend)
 
 
@@ -51,6 +53,8 @@ def write(result, fmt: str, out=None) -> None:
     from rich.console import Console
 
     console = Console(file=out, highlight=False)
+    if not console.is_terminal:  # piped: one row per line, however long (the table sizes itself to its content)
+        console.width = 1000
     if pairs:
         console.print(calls_table(pairs))
     known = sum(1 for _, p in pairs if p is not None and p.energy_j is not None)

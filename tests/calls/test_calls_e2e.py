@@ -1,0 +1,83 @@
+"""`greenlint calls` end to end: the real resolver and the shipped predictor, through the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from greenlint.cli import main
+
+TRAIN = """\
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+
+model = keras.Sequential([keras.layers.Dense(10)])
+x = np.zeros((100, 4))
+for _ in range(3):
+    model.fit(x, x, epochs=50)
+"""
+
+NOTEBOOK = {
+    "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# not code\n"]},
+        {"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [],
+         "source": ["import tensorflow as tf\n"]},
+        {"cell_type": "code", "metadata": {}, "execution_count": 2, "outputs": [],
+         "source": ["%matplotlib inline\n", "y = 1\n", "t = tf.zeros([4, 4])\n"]},
+    ],
+    "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+}
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "explore.ipynb").write_text(json.dumps(NOTEBOOK))
+    (tmp_path / "plain.py").write_text("import numpy as np\nnp.ones(3)\n")
+    return tmp_path
+
+
+def _calls(capsys, *argv: str) -> tuple[int, list[dict]]:
+    code = main(["calls", *argv, "--isolated", "--no-cache", "-j", "1", "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_python_file(project, capsys):
+    code, objects = _calls(capsys, "train.py", "plain.py")
+    assert code == 0
+    fit = next(o for o in objects if o["api"] == "tensorflow.keras.Sequential.fit")
+    assert (fit["path"], fit["line"], fit["column"], fit["end_line"], fit["end_column"], fit["cell"]) == (
+        "train.py", 8, 5, 8, 31, None)
+    assert fit["features"]["epochs"] == 50 and fit["features"]["loop_multiplier"] == 3
+    assert fit["basis"] != "unknown" and fit["energy_j"] > 0
+    low, high = fit["interval_j"]
+    assert low <= fit["energy_j"] <= high
+    assert fit["evidence"]["records"] > 0
+    assert not any(o["api"].startswith("numpy") or o["path"] == "plain.py" for o in objects)
+    assert objects == sorted(objects, key=lambda o: (o["path"], o["cell"] or 0, o["line"], o["column"]))
+
+
+def test_notebook_cells_count_code_cells_only(project, capsys):
+    code, objects = _calls(capsys, "explore.ipynb")
+    assert code == 0
+    zeros = next(o for o in objects if o["api"] == "tensorflow.zeros")
+    assert (zeros["cell"], zeros["line"], zeros["column"]) == (2, 3, 5)
+
+
+def test_unparsable_file_is_named_and_the_rest_listed(project, capsys):
+    (project / "broken.py").write_text("import tensorflow as tf\ndef f(:\n")
+    code = main(["calls", ".", "--isolated", "--no-cache", "-j", "1", "--format", "json"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "broken.py" in captured.err and "GL001" in captured.err
+    assert any(o["api"] == "tensorflow.keras.Sequential.fit" for o in json.loads(captured.out))
+
+
+def test_text_table(project, capsys):
+    assert main(["calls", "train.py", "--isolated", "--no-cache", "-j", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "train.py:8:5" in out and "tensorflow.keras.Sequential.fit" in out
+    assert out.rstrip().splitlines()[-1].startswith("3 call sites in 1 of 1 files")
