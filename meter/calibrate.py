@@ -200,7 +200,7 @@ class Calibrator:
         self.progress_file = self.partial / "progress.json"
 
     def _fingerprint(self) -> dict:
-        return {"plan": asdict(self.plan), "meter": self.config.to_json()}
+        return json.loads(json.dumps({"plan": asdict(self.plan), "meter": self.config.to_json()}))
 
     def load_progress(self) -> dict:
         try:

@@ -1,0 +1,95 @@
+"""The calibrator on pure-Python workloads (no TF): looping, resume after interruption, atomic overlay."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from greenlint.kb.record import KBRecord
+from meter.calibrate import Calibrator, Plan, _per_execution, overlay_dir, partial_dir, spread, status
+from meter.session import MeterConfig
+from meter.stability import StabilitySettings
+from meter.workloads import Call, Workload, select
+
+
+def busy(n):
+    return sum(i * i for i in range(n))
+
+
+WORKLOADS = [
+    Workload("busy_small", "builtins.sum", lambda: Call(busy, (2_000,)), features={"n": 2_000}),
+    Workload("busy_large", "builtins.sum", lambda: Call(busy, (20_000,)), features={"n": 20_000}),
+]
+CONFIG = MeterConfig(interval_s=0.01, stability=StabilitySettings(check_last_n_points=5, max_wait_s=2,
+                                                                   check_interval_s=0.01),
+                     after_s=0.02, sources=("estimated",))
+PLAN = Plan("quick", 3, 0.15)
+
+
+def test_spread_is_iqr_over_median():
+    assert spread([1.0, 1.0, 1.0]) == 0.0
+    assert spread([0.9, 1.0, 1.1]) == pytest.approx(0.1)
+    assert spread([1.0]) is None
+
+
+def test_per_execution_scales_a_looped_window():
+    rec = KBRecord(api="a", raw_signature="a()", fecom_name="a", dataset="calibration", project="p", script="w",
+                   experiment=1, index=0, line=None, hardware_id="h", execution_time_s=2.0, cpu_gross_j=10.0,
+                   cpu_net_j=8.0, ram_gross_j=None, ram_net_j=None, gpu_gross_j=None, gpu_net_j=None, noise_j=0.4,
+                   below_resolution=False, upper_bound_j=9.0, series_cut_short=False, window_samples=100,
+                   args_size=None, kwargs_size=None, object_size=None)
+    one = _per_execution(rec, 4, True, "w")
+    assert (one.execution_time_s, one.cpu_net_j, one.cpu_gross_j, one.upper_bound_j) == (0.5, 2.0, 2.5, 2.25)
+    assert one.ram_net_j is None  # not measured stays not measured
+    assert one.features == {"executions": 4, "estimated": True, "workload": "w"}
+    assert _per_execution(one, 4, True, "w") is one  # already per execution: never divided twice
+
+
+def test_interrupted_run_resumes_and_installs_the_overlay_atomically(tmp_path, monkeypatch):
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    cal = Calibrator(PLAN, WORKLOADS, CONFIG)
+    started = []
+
+    def stop_at_second(wl):
+        started.append(wl.name)
+        if len(started) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        cal.run(stop_at_second, lambda: None)
+    assert not overlay_dir(cal.hw_id).exists()  # nothing half-written where the predictor looks
+    assert [w.name for w in cal.pending()] == ["busy_large"]
+    assert status(cal.hw_id)["in_progress"] == {"quick": ["busy_small"]}
+
+    started.clear()
+    repeats = []
+    result = Calibrator(PLAN, WORKLOADS, CONFIG).run(lambda wl: started.append(wl.name), lambda: repeats.append(1))
+    assert started == ["busy_large"]  # the finished workload was not measured again
+    assert len(repeats) == PLAN.repeats + 1
+    assert not partial_dir(cal.hw_id, "quick").exists()
+    target = overlay_dir(cal.hw_id)
+    saved = json.loads((target / "calibration.json").read_text())
+    assert saved == json.loads(json.dumps(result))
+    assert saved["basis"] == "calibrated-estimated"
+    for name in ("busy_small", "busy_large"):
+        w = saved["workloads"][name]
+        assert w["repeats"] == PLAN.repeats and w["executions"] >= 1
+        assert w["per_execution_s"] * w["executions"] >= PLAN.min_window_s * 0.9  # looped to fill the window
+        assert w["per_execution_j"] is not None and w["per_execution_j"] > 0
+        records = json.loads((target / "measurements" / name / "experiment-1.json").read_text())
+        assert len(records) == PLAN.repeats
+        (body,) = records[0].values()
+        assert body["meter"]["executions"] == w["executions"] and body["meter"]["basis"] == "estimated"
+    small, large = saved["workloads"]["busy_small"], saved["workloads"]["busy_large"]
+    assert large["per_execution_s"] > 3 * small["per_execution_s"]
+    assert saved["apis"]["builtins.sum"]["workloads"] == ["busy_small", "busy_large"]
+    assert status(cal.hw_id)["overlay"]["mode"] == "quick"
+
+
+def test_quick_suite_is_a_subset_with_unique_names():
+    quick, full = select(True), select(False)
+    assert {w.name for w in quick} < {w.name for w in full}
+    assert len({w.name for w in full}) == len(full)
+    with pytest.raises(KeyError, match="nope"):
+        select(False, ["nope"])
