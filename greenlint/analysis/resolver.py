@@ -871,6 +871,12 @@ class Resolver:
             self.expr(node.value)
         return None
 
+    def e_slice(self, node: ast.Slice) -> Any:
+        for part in (node.lower, node.upper, node.step):
+            if part is not None:
+                self.expr(part)
+        return OPAQUE
+
     def e_starred(self, node: ast.Starred) -> Any:
         self.expr(node.value)
         return None
@@ -885,22 +891,30 @@ def _is_none(node: ast.expr) -> bool:
 
 
 def _self_targets(node: ast.FunctionDef) -> set[str]:
-    """Names X of the `self.X = ...` targets in a method (self: its first parameter)."""
+    """Names X of the `self.X = ...` targets in a method (self: its first parameter).
+
+    Only statements are visited (assignments cannot hide inside expressions, walrus aside).
+    """
     params = [*node.args.posonlyargs, *node.args.args]
     if not params:
         return set()
     name = params[0].arg
-    found = set()
-    for sub in ast.walk(node):
-        kind = type(sub)
+    found: set[str] = set()
+    stack = list(node.body)
+    while stack:
+        stmt = stack.pop()
+        kind = type(stmt)
         if kind is ast.Assign:
-            targets = sub.targets
+            targets = stmt.targets
         elif kind is ast.AnnAssign or kind is ast.AugAssign:
-            targets = [sub.target]
+            targets = [stmt.target]
         else:
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(stmt, field, ()))
             continue
         for target in targets:
-            for part in ast.walk(target) if type(target) in (ast.Tuple, ast.List) else (target,):
+            parts = target.elts if type(target) in (ast.Tuple, ast.List) else (target,)
+            for part in parts:
                 if type(part) is ast.Attribute and type(part.value) is ast.Name and part.value.id == name:
                     found.add(part.attr)
     return found
@@ -971,4 +985,5 @@ _EXPR = {
     ast.Yield: Resolver.e_yield,
     ast.YieldFrom: Resolver.e_yield,
     ast.Starred: Resolver.e_starred,
+    ast.Slice: Resolver.e_slice,
 }
