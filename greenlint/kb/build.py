@@ -13,7 +13,7 @@ from pathlib import Path
 
 from greenlint.kb.measurement import MeasurementFileError, RecordError, fecom_name, parse_record, read_measurement_file
 from greenlint.kb.provenance import provenance_markdown
-from greenlint.kb.record import SCHEMA_VERSION, KBRecord
+from greenlint.kb.record import SCHEMA_VERSION, KBRecord, count_apis
 from greenlint.kb.sources import FileJob, find_files
 from greenlint.kb.store import write_kb
 
@@ -123,7 +123,7 @@ def _meta(results: list[FileResult], records: list[KBRecord], problems: list[Pro
     for name, d in per.items():
         recs = by_ds.get(name, [])
         d["records"] = len(recs)
-        d["apis"] = len({r.api for r in recs})
+        d["apis"] = count_apis(recs)
         d["raw_signatures"] = len({r.raw_signature for r in recs})
         d["projects"] = len({r.project for r in recs})
         d["scripts"] = len({(r.project, r.script) for r in recs})
@@ -142,7 +142,7 @@ def _meta(results: list[FileResult], records: list[KBRecord], problems: list[Pro
         "generator": "greenlint kb build",
         "sources": dirs,
         "records": len(records),
-        "apis": len({r.api for r in records}),
+        "apis": count_apis(records),
         "raw_signatures": len({r.raw_signature for r in records}),
         "below_resolution": sum(r.below_resolution for r in records),
         "series_cut_short": sum(r.series_cut_short for r in records),
@@ -189,7 +189,7 @@ def build_kb(
     n_proc = max(1, min(jobs or os.cpu_count() or 1, len(file_jobs)))
     results: list[FileResult] = []
     if n_proc > 1:
-        with multiprocessing.get_context("fork").Pool(n_proc) as pool:
+        with multiprocessing.Pool(n_proc) as pool:
             iterator = pool.imap(ingest_file, file_jobs, chunksize=4)
             for res in iterator:
                 results.append(res)

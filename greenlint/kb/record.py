@@ -9,6 +9,13 @@ from typing import Any
 #: Bump when columns change meaning or are added/removed; load_kb refuses other versions.
 SCHEMA_VERSION = 1
 COMPONENTS = ("cpu", "ram", "gpu")
+#: Datasets whose records measure a whole program, not one API call (not counted as APIs).
+WHOLE_PROGRAM = frozenset({"fecom-project-level"})
+
+
+def count_apis(records) -> int:
+    """Distinct API names among per-call records."""
+    return len({r.api for r in records if r.dataset not in WHOLE_PROGRAM})
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
-from greenlint.kb.record import COMPONENTS, KBRecord
-
-#: Datasets whose records measure a whole program, not one API call.
-WHOLE_PROGRAM = frozenset({"fecom-project-level"})
+from greenlint.kb.record import COMPONENTS, WHOLE_PROGRAM, KBRecord, count_apis
 
 
 def quartiles(values: Iterable[float]) -> dict[str, float] | None:
@@ -60,7 +57,7 @@ def stats(records: list[KBRecord], meta: dict) -> dict:
             "files_read": d["files_read"],
             "skipped_files": d["skipped_files"],
             "records": len(recs),
-            "apis": len({r.api for r in recs}),
+            "apis": count_apis(recs),
             "raw_signatures": len({r.raw_signature for r in recs}),
             "scripts": len({(r.project, r.script) for r in recs}),
             "records_by_experiment": dict(sorted(d.get("records_by_experiment", {}).items(), key=lambda kv: int(kv[0]))),
@@ -90,7 +87,7 @@ def stats(records: list[KBRecord], meta: dict) -> dict:
     families.sort(key=lambda f: (-f["total_net_j"], f["family"]))
     return {
         "records": len(records),
-        "apis": len({r.api for r in records if r.dataset not in WHOLE_PROGRAM}),
+        "apis": count_apis(records),
         "raw_signatures": len({r.raw_signature for r in records}),
         "files": meta.get("files", 0),
         "skipped_files": meta.get("skipped_files", 0),
