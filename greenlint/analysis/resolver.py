@@ -42,6 +42,16 @@ from greenlint.analysis.values import (
 
 TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 TF_FUNCTION = "tensorflow.function"
+#: APIs that trace a function argument into a graph, as tf.function does.
+TRACING = frozenset(
+    {
+        TF_FUNCTION,
+        "tensorflow.data.Dataset.map",
+        "tensorflow.data.Dataset.filter",
+        "tensorflow.data.Dataset.flat_map",
+        "tensorflow.data.Dataset.interleave",
+    }
+)
 #: Methods Keras traces into a graph (tf.function) for a Layer or Model subclass.
 KERAS_STEPS = frozenset({"call", "train_step", "test_step", "predict_step"})
 _MAX_POWER = 10**18
@@ -587,6 +597,7 @@ class Resolver:
             if api is None:
                 return None
             self.record(node, api, args, keywords, owner)
+            self.mark_traced(api, args)
             if callee.name == "add" and owner.cls == "tensorflow.keras.Sequential":
                 owner.meta["n_layers"] = owner.meta.get("n_layers", 0) + 1
             returns = self.table.returns(api)
@@ -623,10 +634,7 @@ class Resolver:
             return None
         api, kind, returns = sym
         features = self.record(node, api, args, keywords, None)
-        if api == TF_FUNCTION and args and type(args[0][1]) is UserFunc:
-            target = args[0][1].info
-            if target.state == 0:
-                target.tf_function = True
+        self.mark_traced(api, args)
         if returns is None:
             return None
         meta: dict[str, Any] = {}
@@ -641,6 +649,14 @@ class Resolver:
         if api.startswith("tensorflow.keras.applications.") and kind == "function":
             meta["model_name"] = api.rpartition(".")[2]
         return Inst(returns, "constructor" if kind == "class" else "factory", meta)
+
+    @staticmethod
+    def mark_traced(api: str, args: list) -> None:
+        """`tf.function(f)`, `ds.map(f)`: f's body runs as a graph (if not walked already)."""
+        if api in TRACING and args and type(args[0][1]) is UserFunc:
+            target = args[0][1].info
+            if target.state == 0:
+                target.tf_function = True
 
     def builtin_call(self, name: str, args: list) -> Any:
         """Literal arithmetic the features need: len, int, float, min, max, abs, round."""

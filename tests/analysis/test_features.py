@@ -147,8 +147,14 @@ def test_in_tf_function_however_it_is_imported():
             return tf.fill([1], 1)
 
         d_graph = tf.function(d)
+
+        def preprocess(image):
+            return tf.image.resize(image, (64, 64))
+
+        tf.data.Dataset.from_tensor_slices([1]).map(preprocess)
         """
     )
+    assert found["tensorflow.image.resize"]["in_tf_function"] is True  # tf.data traces map functions
     assert found["tensorflow.zeros"]["in_tf_function"] is True
     assert found["tensorflow.ones"]["in_tf_function"] is True
     assert found["tensorflow.eye"]["in_tf_function"] is False
