@@ -44,13 +44,19 @@ def _source(analysis: Any) -> str | tuple[str, ...]:
 def from_analysis(analysis: Any, predict: Callable[[str, dict], Prediction]) -> FileResult:
     """Turn a `greenlint.analysis.FileAnalysis` into a FileResult, predicting each call site."""
     path = str(analysis.path)
-    sites = tuple(Site(cs, _predict(predict, cs)) for cs in analysis.callsites)
+    memo: dict[tuple[str, str], Prediction] = {}  # one object per distinct prediction: a smaller cache entry
+    sites = []
+    for cs in analysis.callsites:
+        key = (cs.api, repr(cs.features))
+        if key not in memo:
+            memo[key] = _predict(predict, cs)
+        sites.append(Site(cs, memo[key]))
     errors = tuple(
         error_diagnostic(path, e.line or 1, e.column or 1, str(e.code), e.message, getattr(e, "cell", None))
         for e in analysis.errors
     )
     source = _source(analysis)
-    return FileResult(path, sites, errors, source, noqa.parse(source))
+    return FileResult(path, tuple(sites), errors, source, noqa.parse(source))
 
 
 def _predict(predict: Callable[[str, dict], Prediction], callsite) -> Prediction:

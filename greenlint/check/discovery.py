@@ -20,11 +20,12 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
     import pathspec
 
     exclude = pathspec.GitIgnoreSpec.from_lines([*config.exclude, *config.extend_exclude])
+    root = config.root.resolve().as_posix()
     found: dict[Path, None] = {}
     for raw in paths:
         path = Path(raw)
         if path.is_file():
-            if not (config.force_exclude and _excluded(path, False, config.root, exclude)):
+            if not (config.force_exclude and _excluded(path.resolve().as_posix(), False, root, exclude)):
                 found[path] = None
         elif path.is_dir():
             found.update(dict.fromkeys(_walk(path, config, exclude)))
@@ -33,34 +34,55 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
     return sorted(found)
 
 
-def _excluded(path: Path, is_dir: bool, root: Path, spec) -> bool:
-    try:
-        rel = path.resolve().relative_to(root).as_posix()
-    except ValueError:
-        rel = path.name
-    return spec.match_file(rel + "/" if is_dir else rel) or spec.match_file(path.name + ("/" if is_dir else ""))
+def _under(path: str, base: str) -> str | None:
+    """`path` relative to `base` (absolute posix strings), or None when it is not below it."""
+    if path == base:
+        return ""
+    return path[len(base) :].lstrip("/") if path.startswith(base.rstrip("/") + "/") else None
+
+
+def _excluded(path: str, is_dir: bool, base: str, spec) -> bool:
+    """Whether the absolute `path`, relative to `base` (or just its name, outside it), matches `spec`."""
+    rel = _under(path, base)
+    rel = rel if rel else path.rsplit("/", 1)[-1]
+    return spec.match_file(rel + "/" if is_dir else rel)
+
+
+def _ignored(path: str, is_dir: bool, ignores: list) -> bool:
+    for base, spec in ignores:
+        rel = _under(path, base)
+        if rel and spec.match_file(rel + "/" if is_dir else rel):
+            return True
+    return False
 
 
 def _walk(top: Path, config: Config, exclude) -> Iterator[Path]:
-    inherited = {top: _parent_gitignores(top) if config.respect_gitignore else []}
+    # A directory named explicitly is checked even if excluded or ignored (`greenlint check
+    # .venv/lib/...`): excludes and .gitignore files then apply only below it.
+    top_abs = top.resolve().as_posix()
+    root = config.root.resolve().as_posix()
+    base = top_abs if _excluded(top_abs, True, root, exclude) else root
+    parents = _parent_gitignores(top) if config.respect_gitignore else []
+    inherited = {top_abs: [] if _ignored(top_abs, True, parents) else parents}
+    top_len = len(str(top))
     for dirpath, dirnames, filenames in os.walk(top):
-        here = Path(dirpath)
+        here = top_abs + dirpath[top_len:].replace(os.sep, "/")
         ignores = inherited.pop(here, [])
         if config.respect_gitignore and ".gitignore" in filenames:
-            ignores = [*ignores, _gitignore(here)]
+            ignores = [*ignores, _gitignore(Path(here))]
         kept = []
         for d in sorted(dirnames):
-            sub = here / d
-            if not (_excluded(sub, True, config.root, exclude) or _ignored(sub, True, ignores)):
+            sub = f"{here}/{d}"
+            if not (_excluded(sub, True, base, exclude) or _ignored(sub, True, ignores)):
                 kept.append(d)
                 inherited[sub] = ignores
         dirnames[:] = kept
         for name in sorted(filenames):
-            f = here / name
+            f = f"{here}/{name}"
             if name.endswith(INCLUDE_SUFFIXES) and not (
-                _excluded(f, False, config.root, exclude) or _ignored(f, False, ignores)
+                _excluded(f, False, base, exclude) or _ignored(f, False, ignores)
             ):
-                yield f
+                yield Path(dirpath, name)
 
 
 def _gitignore(directory: Path):
@@ -70,28 +92,15 @@ def _gitignore(directory: Path):
         lines = (directory / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         lines = []
-    return directory.resolve(), pathspec.GitIgnoreSpec.from_lines(lines)
+    return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _parent_gitignores(top: Path) -> list:
     """`.gitignore` files above `top`, up to the root of its git work tree (if it is in one)."""
-    top = top.resolve()
     chain = []
-    for directory in top.parents:
+    for directory in top.resolve().parents:
         if (directory / ".gitignore").is_file():
             chain.append(_gitignore(directory))
         if (directory / ".git").exists():
             return chain[::-1]
     return []  # not in a git work tree: no parent .gitignore applies
-
-
-def _ignored(path: Path, is_dir: bool, ignores: list) -> bool:
-    resolved = path.resolve()
-    for base, spec in ignores:
-        try:
-            rel = resolved.relative_to(base).as_posix()
-        except ValueError:
-            continue
-        if spec.match_file(rel + "/" if is_dir else rel):
-            return True
-    return False

@@ -70,12 +70,10 @@ class RunStats:
     workers: int = 0
 
 
-def display_path(path: Path) -> str:
-    """The path as users see it: relative to the working directory when below it."""
-    try:
-        return path.resolve().relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return str(path)
+def display_path(path: Path, cwd: str) -> str:
+    """The path as users see it: relative to the working directory `cwd` when below it."""
+    full = os.path.normpath(os.path.join(cwd, path))
+    return Path(full[len(cwd) + 1 :]).as_posix() if full.startswith(cwd.rstrip(os.sep) + os.sep) else str(path)
 
 
 def cache_for(config: Config) -> Cache | None:
@@ -91,11 +89,13 @@ def analyse_files(files: Sequence[Path], config: Config, backend: Backend = Back
     cache = cache_for(config)
     stats = RunStats(files=len(files))
     results: dict[int, FileResult] = {}
+    contents: dict[int, bytes] = {}
     todo: list[tuple[int, str, str | None]] = []
+    cwd = os.getcwd()
     for i, f in enumerate(files):
-        shown = display_path(f)
+        shown = display_path(f, cwd)
         try:
-            content = f.read_bytes()
+            contents[i] = content = f.read_bytes()
         except OSError as exc:
             results[i] = FileResult(shown, errors=(error_diagnostic(shown, 1, 1, "unreadable", str(exc)),))
             continue
@@ -110,8 +110,12 @@ def analyse_files(files: Sequence[Path], config: Config, backend: Backend = Back
     for (i, _, key), result in zip(todo, fresh):
         results[i] = result
         if cache and key and result.cacheable:
-            cache.put(key, result)
+            # a text file's source is its content, read on every run anyway: not stored twice
+            cache.put(key, dataclasses.replace(result, source="") if isinstance(result.source, str) else result)
     stats.analysed = len(todo)
+    for i, content in contents.items():
+        if isinstance(results[i].source, str):
+            results[i] = dataclasses.replace(results[i], source=content.decode("utf-8", "replace"))
     return [results[i] for i in range(len(files))], stats
 
 

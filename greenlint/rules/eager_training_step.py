@@ -114,7 +114,7 @@ class EagerTrainingStep(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.in_loop and not site.features.get("in_tf_function") and _is_step_call(site.api):
+            if _is_step_call(site.api) and site.in_loop and not site.features.get("in_tf_function"):
                 yield self.diagnostic(
                     site.callsite.span, facts.path, self.MESSAGE.format(call=method(site.api) + "()")
                 )

@@ -86,5 +86,5 @@ class ModelLoadInLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.in_loop and site.api in LOADERS:
+            if site.api in LOADERS and site.in_loop:
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(api=site.api))

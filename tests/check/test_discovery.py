@@ -29,8 +29,12 @@ def test_gitignore_nested_and_scoped(tmp_path):
     (tmp_path / "sub" / ".gitignore").write_text("skip.py\n")
     got = rel(discover([tmp_path], Config(root=tmp_path)), tmp_path)
     assert got == ["keep.py", "other/skip.py", "sub/keep.py"]  # sub's .gitignore does not leak into other/
-    # a .gitignore above the directory given, inside the same work tree, applies too
-    assert rel(discover([tmp_path / "gen"], Config(root=tmp_path)), tmp_path) == []
+    # a .gitignore above the directory given, inside the same work tree, applies too...
+    assert rel(discover([tmp_path / "sub"], Config(root=tmp_path)), tmp_path) == ["sub/keep.py"]
+    (tmp_path / ".gitignore").write_text("gen/\n*.py\n!keep.py\n")
+    assert rel(discover([tmp_path / "other"], Config(root=tmp_path)), tmp_path) == []
+    # ...but a directory named explicitly is checked even if it is itself ignored
+    assert rel(discover([tmp_path / "gen"], Config(root=tmp_path)), tmp_path) == ["gen/out.py"]
     everything = rel(discover([tmp_path], Config(root=tmp_path, respect_gitignore=False)), tmp_path)
     assert "gen/out.py" in everything and "sub/skip.py" in everything
 
@@ -43,6 +47,14 @@ def test_exclude_and_explicit_files(tmp_path):
     named = [tmp_path / "notes" / "x.py", tmp_path / "a.py"]
     assert rel(discover(named, config), tmp_path) == ["a.py", "notes/x.py"]
     assert rel(discover(named, config.replace(force_exclude=True)), tmp_path) == ["a.py"]
+
+
+def test_excluded_directory_named_explicitly(tmp_path):
+    make(tmp_path, ".venv/lib/site-packages/pkg/m.py", ".venv/lib/site-packages/pkg/build/x.py")
+    named = tmp_path / ".venv" / "lib" / "site-packages" / "pkg"
+    assert rel(discover([tmp_path], Config(root=tmp_path)), tmp_path) == []
+    # the excludes apply below the named directory only
+    assert rel(discover([named], Config(root=tmp_path)), tmp_path) == [".venv/lib/site-packages/pkg/m.py"]
 
 
 def test_missing_path_is_an_error(tmp_path):
