@@ -1,0 +1,127 @@
+"""End to end with tensorflow-cpu: `greenlint measure` writes well-formed measurement files that
+`greenlint kb build` ingests; the Keras EnergyCallback reports per-epoch energy and a projection."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.tensorflow, pytest.mark.e2e]
+FIXTURE = Path(__file__).parent / "fixtures" / "tiny_train.py"
+FAST = ["--max-wait", "2", "--stable-points", "5", "--after", "0.1"]
+
+
+@pytest.fixture(scope="module")
+def measured(tmp_path_factory):
+    pytest.importorskip("tensorflow")
+    tmp = tmp_path_factory.mktemp("measure")
+    script = tmp / "tiny_train.py"
+    script.write_bytes(FIXTURE.read_bytes())
+    before = hashlib.sha256(script.read_bytes()).hexdigest()
+    env = {**os.environ, "GREENLINT_CACHE_DIR": str(tmp / "cache"), "TF_CPP_MIN_LOG_LEVEL": "2"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "greenlint", "measure", *FAST, "--level", "both", "--out", str(tmp / "out"),
+         str(script), "2"],
+        cwd=tmp, env=env, capture_output=True, text=True, timeout=300,
+    )
+    return tmp, proc, before, script
+
+
+def test_measure_writes_fecom_format_files_and_leaves_the_script_alone(measured):
+    from meter.hardware import hardware_id
+
+    tmp, proc, before, script = measured
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert hashlib.sha256(script.read_bytes()).hexdigest() == before
+    assert "total" in proc.stdout  # the script ran with its argument
+    method = json.loads((tmp / "out" / "method-level" / "tiny_train" / "experiment-1.json").read_text())
+    signatures = [next(iter(r)) for r in method]
+    assert "tensorflow.keras.Sequential.fit()" in signatures
+    assert "tensorflow.keras.Sequential.compile()" in signatures
+    for record in method:
+        (sig, body), = record.items()
+        assert {"energy_data", "times", "cpu_temperatures", "settings", "input_sizes", "hardware", "meter"} <= set(body)
+        cpu = json.loads(body["energy_data"]["cpu"])
+        assert cpu["columns"] == ["time_elapsed", "energy (J)"] and cpu["data"]
+        times = body["times"]
+        assert times["end_time_execution"] >= times["start_time_execution"]
+        assert times["start_time_perf"] <= times["end_time_perf"]
+        assert body["hardware"]["hardware_id"] == hardware_id()
+        meter = body["meter"]
+        for comp, info in meter["components"].items():
+            if body["energy_data"][comp] is None:  # not measured: null, with the reason
+                assert info["basis"] == "not-measured" and info["reason"]
+        if meter["basis"] == "estimated":
+            assert meter["features"]["estimated"] is True
+        assert meter["api"] + "()" == sig
+    fit = next(r for r in method if "tensorflow.keras.Sequential.fit()" in r)["tensorflow.keras.Sequential.fit()"]
+    assert fit["meter"]["features"]["batch_size"] == 32  # the linter's static features travel along
+    assert fit["input_sizes"]["args_size"] > 128 * 8 * 4
+    assert fit["project_metadata"]["api_call_line"] == 12
+    project = json.loads((tmp / "out" / "project-level" / "tiny_train" / "experiment-1.json").read_text())
+    assert [next(iter(r)) for r in project] == ["project-level"]
+
+
+def _kb_accepts_unmeasured_ram() -> bool:
+    from greenlint.kb.measurement import RecordError, parse_record
+
+    split = json.dumps({"columns": ["time_elapsed", "energy (J)"], "index": [0], "data": [[0.5, 1.0]]})
+    times = {k: 0 for k in ("start_time_execution", "end_time_execution", "start_time_perf", "end_time_perf")}
+    try:
+        parse_record({"f()": {"energy_data": {"cpu": split, "ram": None, "gpu": None}, "times": times}})
+    except RecordError:
+        return False
+    return True
+
+
+def test_kb_build_ingests_the_measurements(measured):
+    if not _kb_accepts_unmeasured_ram():
+        pytest.skip("greenlint/kb/measurement.py still rejects a null (not measured) ram series, which the meter "
+                    "writes wherever RAPL is unreadable; asked of the KB owner")
+    from greenlint.kb.build import build_kb
+    from greenlint.kb.store import load_kb
+    from meter.hardware import hardware_id
+
+    tmp, proc, _, _ = measured
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    files = sorted((tmp / "out").rglob("experiment-*.json"))
+    n_records = sum(len(json.loads(f.read_text())) for f in files)
+    summary = build_kb([tmp / "out"], tmp / "kb", jobs=1, dataset="local")
+    assert [str(p) for p in summary.problems] == []
+    assert summary.records == n_records
+    records = load_kb(tmp / "kb")
+    assert {r.hardware_id for r in records} == {hardware_id()}
+    fit = [r for r in records if r.api == "tensorflow.keras.Sequential.fit"]
+    assert fit and fit[0].cpu_gross_j is not None and fit[0].execution_time_s > 0
+    assert all(r.ram_gross_j is None for r in records) or all(r.ram_gross_j is not None for r in records)
+
+
+def test_energy_callback_reports_epochs_and_projection(tmp_path, capsys):
+    tf = pytest.importorskip("tensorflow")
+    import numpy as np
+
+    from greenlint.meter import EnergyCallback
+    from meter.session import MeterConfig
+    from meter.stability import StabilitySettings
+
+    x = np.random.default_rng(1).random((256, 8), dtype="float32")
+    model = tf.keras.Sequential([tf.keras.layers.Input((8,)), tf.keras.layers.Dense(8), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="adam", loss="mse")
+    cfg = MeterConfig(interval_s=0.01, stability=StabilitySettings(check_last_n_points=5, max_wait_s=1))
+    cb = EnergyCallback(config=cfg, log_file=tmp_path / "energy.jsonl", stabilising_epoch=1, window=2)
+    history = model.fit(x, x[:, :1], epochs=3, batch_size=32, verbose=0, callbacks=[cb])
+    assert len(cb.epochs) == 3
+    assert all(e["seconds"] > 0 and e["net_j"] is not None for e in cb.epochs)
+    assert len(history.history["energy_j"]) == 3
+    final = cb.epochs[-1]["projected_run_j"]
+    measured = sum(e["net_j"] for e in cb.epochs)
+    assert final == pytest.approx(measured)  # at the last epoch the projection is what was measured
+    lines = (tmp_path / "energy.jsonl").read_text().splitlines()
+    assert [json.loads(line)["epoch"] for line in lines] == [0, 1, 2]
+    assert "whole run projected" in capsys.readouterr().out
