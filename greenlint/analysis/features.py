@@ -2,7 +2,30 @@
 
 Parameter names come from the catalog's signatures, so `model.fit(x, y, 32, 10)` gives
 ``batch_size=32, epochs=10``. Only JSON-ready literals become features; anything computed at
-run time is left out rather than guessed.
+run time is left out rather than guessed. Keys of `CallSite.features`:
+
+=====================  ==========================================================================
+<parameter name>       literal argument (keyword or positional): number, string, bool, null, list;
+                       module constants and literal arithmetic count (`EPOCHS * 2`); a TF symbol
+                       argument is its dotted name (`activation=tf.nn.relu` -> "tensorflow.nn.relu")
+loop_multiplier        product of the literal trip counts of the enclosing loops in the same
+                       function (`range(...)`, literal lists, comprehensions); 1 outside loops
+loop_depth             number of enclosing loops (absent outside loops)
+loop_unbounded         true when an enclosing loop has no literal trip count (while, `for b in ds`)
+in_tf_function         inside a function run as a graph: decorated with `tf.function` (however
+                       imported, with or without arguments), wrapped by `tf.function(f)`, passed
+                       to `Dataset.map/filter/flat_map/interleave`, or nested in such a function
+in_keras_step          inside `call`/`train_step`/`test_step`/`predict_step` of a Keras subclass
+tensor_shape, tensor_elements, dtype, tensor_bytes
+                       tensor-creating calls with a literal shape or value (tf.zeros, ones, fill,
+                       eye, random.*, constant, convert_to_tensor, Variable, keras.Input)
+receiver               for calls on an object: how its class is known (constructor, factory,
+                       method, with, annotation, subclass)
+init                   for calls on an object: the literal arguments of the call that made it
+                       (`Dense(128)` then `layer(x)` -> {"units": 128})
+n_layers               Sequential models: layers in the literal list plus literal `add` calls
+model_name             models from `keras.applications` ("ResNet50")
+=====================  ==========================================================================
 """
 
 from __future__ import annotations

@@ -209,9 +209,9 @@ class Resolver:
         self.expr(node.test)
         self.branches([node.body, node.orelse])
 
-    def branches(self, bodies: list[list[ast.stmt]], start: dict | None = None) -> None:
+    def branches(self, bodies: list[list[ast.stmt]]) -> None:
         """Walk alternative bodies from the same bindings, then merge what each left."""
-        before = dict(self.scope.names) if start is None else start
+        before = dict(self.scope.names)
         results = []
         for body in bodies:
             self.scope.names = dict(before)
