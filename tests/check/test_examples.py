@@ -1,0 +1,46 @@
+"""`greenlint examples/` with the real resolver and predictor shows the findings examples/README.md promises."""
+
+from __future__ import annotations
+
+import pytest
+
+from greenlint.check import load_config, run_check
+from greenlint.paths import REPO_DIR
+
+EXAMPLES = REPO_DIR / "examples"
+
+
+@pytest.fixture(scope="module")
+def result(tmp_path_factory):
+    analysis = pytest.importorskip("greenlint.analysis")
+    if not hasattr(analysis, "analyse_file"):
+        pytest.skip("greenlint.analysis.analyse_file (the resolver) is not available in this checkout")
+    config = load_config([EXAMPLES]).replace(cache_dir=tmp_path_factory.mktemp("cache"), jobs=1)
+    return run_check([EXAMPLES], config)
+
+
+def found(result, name):
+    return {(d.span.line, d.code) for d in result.diagnostics if d.path.endswith(name)}
+
+
+def test_example_config_is_used():
+    config = load_config([EXAMPLES])
+    assert config.source == EXAMPLES / "pyproject.toml"
+    assert config.extend_select == ("GL003",)
+
+
+def test_scripts(result):
+    assert found(result, "flowers/data.py") == {(26, "GL401"), (31, "GL301")}
+    assert found(result, "flowers/model.py") == set()
+    assert found(result, "predict.py") == {(14, "GL202"), (17, "GL201")}
+    train = found(result, "train.py")
+    assert {(25, "GL301"), (33, "GL302"), (34, "GL302")} <= train
+    assert (19, "GL101") in train  # the sweep: fit() x range(8)
+    sweep = next(d for d in result.diagnostics if d.path.endswith("train.py") and d.code == "GL101" and d.span.line == 19)
+    assert "x 8 loop iterations" in sweep.message and sweep.energy_j > 100
+    assert not result.errors
+
+
+def test_notebook(result):
+    nb = {(d.span.cell, d.span.line, d.code) for d in result.diagnostics if d.path.endswith("explore.ipynb")}
+    assert {(3, 3, "GL101"), (3, 3, "GL301"), (4, 3, "GL201")} <= nb
