@@ -1,0 +1,11 @@
+"""The greenlint language server (`greenlint lsp`, or `python -m lsp_server`).
+
+It serves the call sites, predictions and diagnostics of the check pipeline to editors:
+push diagnostics, hover, inlay hints and quick fixes, one module each under `features/`.
+Needs the `lsp` extra (pygls, lsprotocol).
+"""
+
+from lsp_server.analysis import Settings
+from lsp_server.server import GreenlintServer, build_server
+
+__all__ = ["GreenlintServer", "Settings", "build_server"]

@@ -1,12 +1,31 @@
-"""`greenlint lsp` (placeholder until its issue lands)."""
+"""`greenlint lsp`: the language server over stdio (diagnostics, hover, inlay hints, quick fixes)."""
 
-HELP = "lsp (not implemented yet)"
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+HELP = "run the greenlint language server over stdio (for editors)"
 
 
 def register(parser):
-    parser.add_argument("rest", nargs="*")
+    parser.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default and only transport)")
+    parser.add_argument("--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml for every document")
+    parser.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages to stderr")
 
 
 def run(args) -> int:
-    print("greenlint lsp: not implemented yet")
-    return 2
+    try:
+        from lsp_server import Settings, build_server
+    except ImportError as exc:
+        print(f"greenlint lsp: needs the `lsp` extra ({exc}); install it with: pip install 'greenlint[lsp]'", file=sys.stderr)
+        return 2
+    config_file = Path(args.config).resolve() if args.config else None
+    if config_file is not None and not config_file.is_file():
+        print(f"greenlint lsp: {args.config}: no such configuration file", file=sys.stderr)
+        return 2
+    logging.basicConfig(stream=sys.stderr, level=logging.DEBUG if args.verbose else logging.WARNING)
+    build_server(Settings(config_file=config_file, isolated=args.isolated)).start_io()
+    return 0

@@ -1,0 +1,134 @@
+"""One open document's analysis: call sites with predictions and diagnostics, cached per URI.
+
+`analyse_text` composes the check package's public steps (resolver, predictor, rules and
+suppressions) for an in-memory document; `Analyses` runs it off the event loop, once per
+document text and configuration, and shares an in-flight run between the features asking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from functools import cached_property
+from pathlib import Path
+
+from greenlint.check import Config, ConfigError, apply_rules, load_config
+from greenlint.analysis import analyse_source
+from greenlint.check.analyse import from_analysis, internal_error
+from greenlint.check.selection import Selector
+from greenlint.rules.base import Site
+from greenlint.rules.diagnostic import Diagnostic
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What greenlint found in one version of one document."""
+
+    uri: str
+    version: int | None
+    text: str
+    config: Config
+    sites: tuple[Site, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    config_error: str | None = None  # the configuration could not be used; defaults were
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.text.splitlines(keepends=True)
+
+
+def analyse_text(text: str, path: str, config: Config, predict: Callable) -> tuple[tuple[Site, ...], list[Diagnostic]]:
+    """Call sites with predictions and the diagnostics (suppressions applied) of one in-memory file."""
+    enabled = Selector(config).for_file(path)  # raises ConfigError for codes matching no rule
+    result = from_analysis(analyse_source(text, path=path), predict)
+    return result.sites, apply_rules(result, config, enabled)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the server finds its configuration (`greenlint lsp --config/--isolated`)."""
+
+    config_file: Path | None = None
+    isolated: bool = False
+
+
+class Analyses:
+    """The latest analysis of each open document, computed on one worker thread."""
+
+    def __init__(self, settings: Settings = Settings(), predictor_loader: Callable | None = None):
+        self.settings = settings
+        self._load_predictor = predictor_loader
+        self._predictor = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="greenlint-analysis")
+        self._latest: dict[str, Analysis] = {}
+        self._running: dict[str, tuple[str, Config | None, asyncio.Future]] = {}
+
+    @property
+    def predictor(self):
+        """Loaded on first use (only on the worker thread), then kept for the session."""
+        if self._predictor is None:
+            if self._load_predictor is None:
+                from greenlint.predict import load_predictor
+
+                self._load_predictor = load_predictor
+            self._predictor = self._load_predictor()
+        return self._predictor
+
+    def config_for(self, path: Path) -> tuple[Config, str | None]:
+        """The nearest `[tool.greenlint]` for `path` (or the --config file); defaults and the error if unusable."""
+        try:
+            return load_config([path], config_file=self.settings.config_file, isolated=self.settings.isolated), None
+        except ConfigError as exc:
+            return Config(root=path.parent if path.is_absolute() else Path.cwd()), str(exc)
+
+    def latest(self, uri: str) -> Analysis | None:
+        return self._latest.get(uri)
+
+    def forget(self, uri: str) -> None:
+        self._latest.pop(uri, None)
+        self._running.pop(uri, None)
+
+    async def get(self, uri: str, version: int | None, text: str, path: Path) -> Analysis:
+        """The analysis of this text of the document, reusing a finished or running one when it matches."""
+        config, config_error = self.config_for(path)
+        done = self._latest.get(uri)
+        if done is not None and done.text == text and done.config == config:
+            return done if done.version == version else _with_version(done, version)
+        running = self._running.get(uri)
+        if running is None or running[0] != text or running[1] != config:
+            future = asyncio.get_running_loop().run_in_executor(
+                self._executor, self._analyse, uri, version, text, path, config, config_error
+            )
+            running = (text, config, future)
+            self._running[uri] = running
+        analysis = await asyncio.shield(running[2])
+        if self._running.get(uri) is running:
+            del self._running[uri]
+            self._latest[uri] = analysis
+        return analysis if analysis.version == version else _with_version(analysis, version)
+
+    def _analyse(
+        self, uri: str, version: int | None, text: str, path: Path, config: Config, config_error: str | None
+    ) -> Analysis:
+        try:
+            try:
+                sites, diagnostics = analyse_text(text, str(path), config, self.predictor.predict)
+            except ConfigError as exc:  # select/ignore codes that match no rule: lint with the defaults
+                config_error = str(exc)
+                sites, diagnostics = analyse_text(text, str(path), Config(root=config.root), self.predictor.predict)
+        except Exception as exc:  # greenlint's own bug: say so on the document, keep serving
+            log.exception("analysis of %s failed", uri)
+            sites, diagnostics = (), list(internal_error(str(path), exc).errors)
+        return Analysis(uri, version, text, config, sites, tuple(diagnostics), config_error)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _with_version(analysis: Analysis, version: int | None) -> Analysis:
+    return replace(analysis, version=version)

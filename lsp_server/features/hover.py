@@ -1,0 +1,27 @@
+"""Hover on a TensorFlow/Keras call: its predicted energy, the evidence behind it, and the rules it trips."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from lsp_server.energy_text import hover_markdown
+from lsp_server.positions import contains, to_range
+from lsp_server.server import GreenlintServer
+
+
+def register(server: GreenlintServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def hover(params: types.HoverParams) -> types.Hover | None:
+        analysis = await server.analysis(params.text_document.uri)
+        codec = server.workspace.position_codec
+        at = codec.position_from_client_units(analysis.lines, params.position)
+        here = [s for s in analysis.sites if s.callsite.span.cell is None and contains(s.callsite.span, at.line, at.character)]
+        if not here:
+            return None
+        # the innermost call: the one starting last (ties: ending first)
+        site = max(here, key=lambda s: (s.callsite.span.line, s.callsite.span.column, -s.callsite.span.end_line, -s.callsite.span.end_column))
+        findings = [d for d in analysis.diagnostics if d.span == site.callsite.span]
+        return types.Hover(
+            contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover_markdown(site, findings)),
+            range=to_range(site.callsite.span, analysis.lines, codec),
+        )

@@ -1,0 +1,89 @@
+"""End-to-end fixtures: `greenlint lsp` in a subprocess, driven over stdio by a pytest-lsp client.
+
+Each test module gets one server (module scope) on a fresh workspace holding a pyproject.toml
+with a `[tool.greenlint]` table; tests open their own documents in it. Pushed diagnostics are
+recorded with their versions, and tests wait on the publish handler's event, never on sleeps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pygls.protocol import default_converter
+from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+TIMEOUT_S = 20.0
+PYPROJECT = """\
+[tool.greenlint]
+hotspot-threshold-j = 100.0
+extend-select = ["GL003"]
+"""
+
+
+async def record_diagnostics(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+    """Keep every publish (with its version) and wake the tests waiting for one."""
+    client.diagnostics[params.uri] = params.diagnostics
+    client.published[params.uri].append(params)
+    async with client.publish_event:
+        client.publish_event.notify_all()
+
+
+def make_client() -> LanguageClient:
+    client = LanguageClient(converter_factory=default_converter)
+    client.published = defaultdict(list)
+    client.publish_event = asyncio.Condition()
+    register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: record_diagnostics})
+    return client
+
+
+async def wait_for_publish(client: LanguageClient, uri: str, condition) -> types.PublishDiagnosticsParams:
+    """The first publish for `uri` meeting `condition(params)` (waits on the publish handler's event)."""
+
+    def found():
+        return next((p for p in client.published[uri] if condition(p)), None)
+
+    async with client.publish_event:
+        await asyncio.wait_for(client.publish_event.wait_for(found), TIMEOUT_S)
+    return found()
+
+
+async def wait_for_diagnostics(client: LanguageClient, uri: str, version: int) -> types.PublishDiagnosticsParams:
+    """The first publish for `uri` at `version`."""
+    return await wait_for_publish(client, uri, lambda p: p.version == version)
+
+
+async def open_document(client: LanguageClient, path: Path, text: str) -> types.PublishDiagnosticsParams:
+    """Write `text` to `path`, open it in the server, and return its first pushed diagnostics."""
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text))
+    )
+    return await wait_for_diagnostics(client, uri, 1)
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("workspace")
+    (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    return root
+
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "greenlint", "lsp"], client_factory=make_client)
+
+
+@pytest_lsp.fixture(scope="module", config=SERVER)
+async def client(lsp_client: LanguageClient, workspace: Path):
+    capabilities = pytest_lsp.client_capabilities("visual-studio-code")
+    lsp_client.initialize_result = await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=capabilities, root_uri=workspace.as_uri(), workspace_folders=[types.WorkspaceFolder(workspace.as_uri(), "ws")])
+    )
+    yield
+    await lsp_client.shutdown_session()
