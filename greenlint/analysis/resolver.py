@@ -60,11 +60,10 @@ _MAX_POWER = 10**18
 class Context:
     """What the code being walked sits in: enclosing loops, tf.function, its function."""
 
-    __slots__ = ("loops", "tf_function", "keras_step", "returns", "generator", "func")
+    __slots__ = ("loops", "keras_step", "returns", "generator", "func")
 
     def __init__(self, func: FuncInfo | None = None):
         self.loops: list[int | None] = []  # literal trip count of each enclosing loop, None if unknown
-        self.tf_function = func.tf_function if func else False
         self.keras_step = func.keras_step if func else False
         self.returns: list[Any] = []
         self.generator = False
@@ -143,7 +142,7 @@ class Resolver:
 
     def __init__(self, catalog):
         self.table = symbol_table(catalog)
-        self.calls: list[tuple[ast.Call, str, dict]] = []
+        self.calls: list[tuple[ast.Call, str, dict, FuncInfo | None]] = []
         self.scope = Scope("module", None)
         self.ctx = Context()
         self.pending: deque[FuncInfo] = deque()
@@ -152,7 +151,10 @@ class Resolver:
         self.block(tree.body)
         while self.pending:
             self.walk_function(self.pending.popleft())
-        return self.calls
+        # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
+        for _, _, features, func in self.calls:
+            features["in_tf_function"] = _traced(func)
+        return [(node, api, features) for node, api, features, _ in self.calls]
 
     # -- statements ------------------------------------------------------------------------
     def block(self, body: list[ast.stmt]) -> None:
@@ -322,7 +324,7 @@ class Resolver:
     # -- definitions -----------------------------------------------------------------------
     def s_functiondef(self, node: ast.FunctionDef) -> None:
         kind = "method" if self.scope.kind == "class" else "function"
-        tf_function = self.ctx.tf_function
+        tf_function = False
         rebind = True
         for decorator in node.decorator_list:
             self.expr(decorator)
@@ -345,7 +347,9 @@ class Resolver:
         keras_step = self.ctx.keras_step or (
             cls is not None and node.name in KERAS_STEPS and (self.tf_base(cls) or "").startswith("tensorflow.keras.")
         )
-        info = FuncInfo(node, self.scope, cls=cls, kind=kind, tf_function=tf_function, keras_step=keras_step)
+        info = FuncInfo(
+            node, self.scope, cls=cls, kind=kind, tf_function=tf_function, keras_step=keras_step, parent=self.ctx.func
+        )
         if rebind:
             self.bind(node.name, UserFunc(info))
             if cls is not None:
@@ -652,11 +656,9 @@ class Resolver:
 
     @staticmethod
     def mark_traced(api: str, args: list) -> None:
-        """`tf.function(f)`, `ds.map(f)`: f's body runs as a graph (if not walked already)."""
+        """`tf.function(f)`, `ds.map(f)`, `ds.map(lambda ...)`: f's body runs as a graph."""
         if api in TRACING and args and type(args[0][1]) is UserFunc:
-            target = args[0][1].info
-            if target.state == 0:
-                target.tf_function = True
+            args[0][1].info.tf_function = True
 
     def builtin_call(self, name: str, args: list) -> Any:
         """Literal arithmetic the features need: len, int, float, min, max, abs, round."""
@@ -691,12 +693,11 @@ class Resolver:
             features["loop_unbounded"] = True
         if loops:
             features["loop_depth"] = len(loops)
-        features["in_tf_function"] = self.ctx.tf_function
         if self.ctx.keras_step:
             features["in_keras_step"] = True
         if owner is not None:
             features.update(feat.receiver_features(owner))
-        self.calls.append((node, api, features))
+        self.calls.append((node, api, features, self.ctx.func))
         return features
 
     def entered(self, value: Any) -> Any:
@@ -851,11 +852,12 @@ class Resolver:
         for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
             if arg is not None:
                 scope.names[arg.arg] = None
-        outer = self.scope
-        self.scope = scope
-        self.expr(node.body)
-        self.scope = outer
-        return None
+        info = FuncInfo(node, self.scope, kind="lambda", state=2, parent=self.ctx.func)
+        outer, outer_func = self.scope, self.ctx.func
+        self.scope, self.ctx.func = scope, info
+        info.returns = self.expr(node.body)
+        self.scope, self.ctx.func = outer, outer_func
+        return UserFunc(info)
 
     def e_comprehension(self, node) -> Any:
         generators = node.generators
@@ -896,6 +898,14 @@ class Resolver:
     def e_starred(self, node: ast.Starred) -> Any:
         self.expr(node.value)
         return None
+
+
+def _traced(func: FuncInfo | None) -> bool:
+    while func is not None:
+        if func.tf_function:
+            return True
+        func = func.parent
+    return False
 
 
 def _is_number(value: Any) -> bool:

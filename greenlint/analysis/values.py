@@ -109,11 +109,12 @@ class FuncInfo:
     node: Any
     scope: Any  # the scope it was defined in (lookups of free names go there)
     cls: ClassInfo | None = None
-    kind: str = "function"  # function | method | staticmethod | classmethod | property
-    tf_function: bool = False  # decorated with (or wrapped by) tf.function, or nested in one
+    kind: str = "function"  # function | method | staticmethod | classmethod | property | lambda
+    tf_function: bool = False  # decorated with or traced by tf.function (see resolver.TRACING)
     keras_step: bool = False  # call/train_step/... of a Keras Layer or Model subclass
     state: int = 0  # 0 pending, 1 in progress, 2 done
     returns: Any = None
+    parent: FuncInfo | None = None  # the function this one is nested in
 
 
 @dataclass(eq=False)

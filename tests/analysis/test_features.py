@@ -151,10 +151,12 @@ def test_in_tf_function_however_it_is_imported():
         def preprocess(image):
             return tf.image.resize(image, (64, 64))
 
-        tf.data.Dataset.from_tensor_slices([1]).map(preprocess)
+        def pipeline():
+            return tf.data.Dataset.from_tensor_slices([1]).map(preprocess).map(lambda v: tf.nn.relu(v))
         """
     )
     assert found["tensorflow.image.resize"]["in_tf_function"] is True  # tf.data traces map functions
+    assert found["tensorflow.nn.relu"]["in_tf_function"] is True  # ... and lambdas
     assert found["tensorflow.zeros"]["in_tf_function"] is True
     assert found["tensorflow.ones"]["in_tf_function"] is True
     assert found["tensorflow.eye"]["in_tf_function"] is False
