@@ -89,8 +89,32 @@ def render(rule: type[Rule], predictor=None) -> str:
 
 
 def index(rules: dict[str, type[Rule]]) -> str:
+    """The rule list and every `[tool.greenlint]` key."""
+    from greenlint.check.config import SETTINGS
+
     rows = [BANNER, "", "# greenlint rules", "", "| code | name | what it does |", "|---|---|---|"]
-    rows += [f"| [{c}]({c}.md) | `{r.name}` | {r.summary()} |" for c, r in rules.items()]
+    rows += [
+        f"| [{c}]({c}.md) | `{r.name}` | {r.summary()}{'' if r.DEFAULT_ENABLED else ' (off by default)'} |"
+        for c, r in rules.items()
+    ]
+    rows += [
+        "",
+        "## Configuration",
+        "",
+        "`greenlint check` reads `[tool.greenlint]` from the nearest `pyproject.toml` that has one, at or",
+        "above the first path checked (`--config FILE` names one, `--isolated` ignores them); command-line",
+        "flags override it. Unknown keys are an error naming the file and the key.",
+        "",
+        "| key | meaning |",
+        "|---|---|",
+    ]
+    rows += [f"| `{key}` | {help} |" for key, help in SETTINGS.items()]
+    rows += [f"| `{o.key}` | {o.help} Default `{o.default}`; see [{c}]({c}.md). |" for c, r in rules.items() for o in r.OPTIONS]
+    rows += [
+        "",
+        "Suppress a finding with `# noqa: GL101` (or a bare `# noqa`) on its line, or a whole file with",
+        "a line `# greenlint: noqa` (optionally `# greenlint: noqa: GL101`).",
+    ]
     return "\n".join(rows) + "\n"
 
 

@@ -1,0 +1,46 @@
+"""Each tests/fixtures/rules/<CODE>.py marks its positives with a trailing `# <CODE>` comment.
+
+With every rule on, the rule must fire on exactly the marked lines, through the real
+resolver and the fixed fake predictor (500 J per `fit`, 1 J otherwise; GL101 at its default
+threshold).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from greenlint.check import Config, check_source
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
+FILES = sorted(FIXTURES.glob("GL*.py"))
+
+
+@pytest.fixture(scope="module")
+def predictor():
+    analysis = pytest.importorskip("greenlint.analysis")
+    if not hasattr(analysis, "analyse_source"):
+        pytest.skip("greenlint.analysis.analyse_source (the resolver) is not available in this checkout")
+    from tests.check.fakes import Predictor
+
+    return Predictor()
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_fixture(path, predictor):
+    code = path.stem
+    text = path.read_text()
+    marked = {i for i, line in enumerate(text.splitlines(), 1) if re.search(rf"#\s*{code}\b\s*$", line)}
+    assert marked, f"{path.name} marks no positive"
+    config = Config(select=("ALL",), no_cache=True)
+    got = sorted(d.span.line for d in check_source(text, str(path.name), config, predictor) if d.code == code)
+    assert sorted(marked) == got
+
+
+def test_every_rule_with_call_site_logic_has_a_fixture():
+    from greenlint.rules.registry import all_rules
+
+    pipeline_level = {"GL001", "GL002"}
+    assert {p.stem for p in FILES} == set(all_rules()) - pipeline_level
