@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +30,10 @@ def error_diagnostic(path: str, line: int, column: int, kind: str, message: str,
     """A file the pipeline could not analyse, as a GL001 (syntax) or GL002 (anything else)."""
     syntax = "syntax" in kind.lower() or kind.upper() == "GL001"
     code, name = ("GL001", "syntax-error") if syntax else ("GL002", "file-error")
-    text = f"{'cannot parse' if syntax else 'cannot analyse'}: {message}"
+    # the location is the diagnostic's own: drop a `path:cell N:line:col: ` prefix from the message
+    detail = re.sub(rf"^{re.escape(path)}(?::cell \d+)?(?::\d+)*:\s*", "", message)
+    detail = re.sub(r"^syntax error:\s*", "", detail) if syntax else detail
+    text = f"{'cannot parse' if syntax else 'cannot analyse'}: {detail}"
     span = Span(max(line, 1), max(column, 1), max(line, 1), max(column, 1), cell)
     return Diagnostic(path, span, code, name, text, severity="error")
 

@@ -114,7 +114,8 @@ def analyse_files(files: Sequence[Path], config: Config, backend: Backend = Back
             cache.put(key, dataclasses.replace(result, source="") if isinstance(result.source, str) else result)
     stats.analysed = len(todo)
     for i, content in contents.items():
-        if isinstance(results[i].source, str):
+        unreadable = any(e.code == "GL002" for e in results[i].errors)  # binary, not UTF-8: no text to show
+        if isinstance(results[i].source, str) and not unreadable:
             results[i] = dataclasses.replace(results[i], source=content.decode("utf-8", "replace"))
     return [results[i] for i in range(len(files))], stats
 
