@@ -52,13 +52,13 @@ def _split(p: Prediction) -> str | None:
 def _evidence(p: Prediction) -> str:
     e = p.evidence
     if p.basis is Basis.UNKNOWN or not e.records:
-        return f"**Basis:** {p.basis.value}" + (f" ({e.note})" if e.note else "")
+        return f"**Basis:** {p.basis.value}" + (f"\n\n*{e.note}*" if e.note else "")
     level = f", {e.level} level" if e.level else ""
     whose = f" of `{e.api}`" if e.api else ""
     text = f"**Basis:** {p.basis.value}: {e.records} measurement{'s' if e.records != 1 else ''}{whose}{level}"
     if e.sources:
         text += f" (from {', '.join(e.sources)})"
-    return text + (f". {e.note}" if e.note else "")
+    return text + (f"\n\n*{e.note}*" if e.note else "")
 
 
 def hover_markdown(site: Site, findings: Sequence[Diagnostic]) -> str:
@@ -78,7 +78,7 @@ def hover_markdown(site: Site, findings: Sequence[Diagnostic]) -> str:
         if n > 1:
             total = f"- × {n} loop iterations = **{fmt_j(site.total_energy_j)}**"
             if p.interval_j:
-                total += f" ({_interval(p, n)})"
+                total += f" (80% interval {_interval(p, n)})"
             lines.append(total)
         split = _split(p)
         if split:

@@ -1,0 +1,127 @@
+"""Quick fixes from `greenlint lsp`: `# noqa` suppression end to end; rule fixes as LSP edits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from lsprotocol.converters import get_converter
+from pygls.workspace.position_codec import PositionCodec
+from pytest_lsp import LanguageClient
+
+from greenlint.analysis.callsite import Span
+from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
+from lsp_server.features.code_action import fix_edits, lines_ending_in_string, noqa_edit
+from tests.e2e.conftest import open_document, wait_for_diagnostics
+from tests.e2e.samples import TRAIN
+
+CONVERTER = get_converter()
+
+
+def plain(obj):
+    """An LSP object as JSON-like data (what went over the wire compares equal whatever its sequence types)."""
+    return CONVERTER.unstructure(obj)
+
+
+def _range(line: int, start: int, end: int) -> types.Range:
+    return types.Range(types.Position(line, start), types.Position(line, end))
+
+
+async def _actions(client: LanguageClient, uri: str, range_: types.Range, diagnostics) -> list[types.CodeAction]:
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), range_, types.CodeActionContext(diagnostics=list(diagnostics))
+        )
+    )
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+async def test_capabilities(client: LanguageClient):
+    provider = client.initialize_result.capabilities.code_action_provider
+    assert list(provider.code_action_kinds) == [types.CodeActionKind.QuickFix]
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+async def test_noqa_action_suppresses_the_finding(client: LanguageClient, workspace: Path):
+    path = workspace / "actions.py"
+    uri = path.as_uri()
+    published = await open_document(client, path, TRAIN)
+    [small_batch] = [d for d in published.diagnostics if d.code == "GL301"]
+    actions = await _actions(client, uri, _range(6, 10, 10), [small_batch])
+    insert = types.TextEdit(range=_range(6, 51, 51), new_text="  # noqa: GL301")
+    assert plain(actions) == plain([
+        types.CodeAction(
+            title="Suppress GL301 (small-batch-size) on this line with `# noqa`",
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=[small_batch],
+            edit=types.WorkspaceEdit(
+                document_changes=[
+                    types.TextDocumentEdit(types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=1), [insert])
+                ]
+            ),
+        )
+    ])
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            [types.TextDocumentContentChangePartial(range=insert.range, text=insert.new_text)],
+        )
+    )
+    after = await wait_for_diagnostics(client, uri, 2)
+    assert [d.code for d in after.diagnostics] == ["GL101"]
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+async def test_noqa_action_extends_an_existing_comment(client: LanguageClient, workspace: Path):
+    path = workspace / "extend.py"
+    text = TRAIN.replace("epochs=1)\n", "epochs=1)  # noqa: GL101\n")
+    published = await open_document(client, path, text)
+    # GL003 reports the unused GL101 code; GL301 still stands
+    assert sorted(d.code for d in published.diagnostics) == ["GL003", "GL101", "GL301"]
+    [small_batch] = [d for d in published.diagnostics if d.code == "GL301"]
+    actions = await _actions(client, path.as_uri(), small_batch.range, [small_batch])
+    titles = {a.title: a for a in actions}
+    action = titles["Suppress GL301 (small-batch-size) on this line with `# noqa`"]
+    [edit] = action.edit.document_changes[0].edits
+    assert edit == types.TextEdit(range=_range(6, 66, 66), new_text=", GL301")  # after `# noqa: GL101`
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+async def test_no_actions_away_from_findings(client: LanguageClient, workspace: Path):
+    path = workspace / "quiet.py"
+    await open_document(client, path, TRAIN)
+    assert list(await _actions(client, path.as_uri(), _range(2, 0, 5), [])) == []
+
+
+def _diagnostic(line: int, end_line: int | None = None, code: str = "GL101") -> Diagnostic:
+    return Diagnostic("x.py", Span(line, 1, end_line or line, 5), code, "energy-hotspot", "m")
+
+
+def test_noqa_edit_cases():
+    lines = ["x = f()\n", "y = g()  # noqa\n", "z = h()  # noqa: GL301\n", "w = k()  # noqa: GL101\n"]
+    assert noqa_edit(_diagnostic(1), lines, set()) == (0, 7, "  # noqa: GL101")
+    assert noqa_edit(_diagnostic(2), lines, set()) is None  # a bare noqa already suppresses everything
+    assert noqa_edit(_diagnostic(3), lines, set()) == (2, 22, ", GL101")
+    assert noqa_edit(_diagnostic(4), lines, set()) is None
+
+
+def test_noqa_goes_where_a_comment_is_code():
+    text = 'model.fit(x, """\nlong text\n""")\n'
+    lines = text.splitlines(keepends=True)
+    assert lines_ending_in_string(text) == {1, 2}
+    # the call starts on a line ending inside a string: the comment goes on its last line
+    assert noqa_edit(_diagnostic(1, end_line=3), lines, lines_ending_in_string(text)) == (2, 4, "  # noqa: GL101")
+
+
+def test_fix_edits_use_client_units():
+    lines = ['s = "😀"; ds = make()\n']
+    fix = Fix("Prefetch", (Edit(Span(1, 21, 1, 21), ".prefetch(2)"), Edit(Span(1, 15, 1, 19), "build")), safe=True)
+    assert fix_edits(fix, lines, PositionCodec()) == [
+        types.TextEdit(range=_range(0, 21, 21), new_text=".prefetch(2)"),
+        types.TextEdit(range=_range(0, 15, 19), new_text="build"),
+    ]
