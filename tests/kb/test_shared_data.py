@@ -66,3 +66,48 @@ def test_bundled_kb_is_current(built):
         "data/kb is stale: run `greenlint kb build`"
     )
     assert (bundled / "meta.json").read_text() == (out / "meta.json").read_text()
+
+
+def _fecom_net(frame, column: str, start: float, end: float, scale: float) -> float:
+    """FECoM's EnergyData arithmetic written with pandas as upstream does (idxmin, label slicing)."""
+    si = (frame["time_elapsed"] - start).abs().idxmin()
+    ei = (frame["time_elapsed"] - end).abs().idxmin()
+    window = frame.loc[si : ei - 1] if ei > si else frame.iloc[0:0]
+    stable = frame[frame["time_elapsed"] < start].iloc[-40:]
+    return window[column].sum() * scale - len(window) * stable[column].mean() * scale
+
+
+@pytest.mark.parametrize(
+    "relpath",
+    [
+        "greenlight/raw/tensorflow_docs/classification/experiment-1.json.xz",
+        "fecom/raw/method-level/keras/regression/experiment-3.json.xz",
+        "fecom/raw/data-size/keras/regression_adapt/experiment-1.json.xz",
+    ],
+)
+def test_net_energy_equals_fecoms_pandas_rule_on_real_files(built, relpath):
+    import io
+    import json
+    import lzma
+
+    from tests.conftest import SHARED
+
+    pd = pytest.importorskip("pandas")
+    _, out = built
+    path = SHARED / relpath
+    parts = relpath.split("/")
+    dataset = "greenlight" if parts[0] == "greenlight" else f"fecom-{parts[2]}"
+    experiment = int(path.name.split("-")[1].split(".")[0])
+    by_index = {r.index: r for r in load_kb(out) if (r.dataset, r.script, r.experiment) == (dataset, parts[-2], experiment)}
+    items = json.load(lzma.open(path, "rt"))
+    assert len(by_index) == len(items) > 0
+    for i, item in enumerate(items):
+        ((_, body),) = item.items()
+        t = body["times"]
+        frames = {c: pd.read_json(io.StringIO(body["energy_data"][c]), orient="split") for c in ("cpu", "ram", "gpu")}
+        rec = by_index[i]
+        assert rec.cpu_net_j == pytest.approx(_fecom_net(frames["cpu"], "energy (J)", t["start_time_perf"], t["end_time_perf"], 1), rel=1e-6, abs=1e-3)
+        assert rec.ram_net_j == pytest.approx(_fecom_net(frames["ram"], "energy (J)", t["start_time_perf"], t["end_time_perf"], 1), rel=1e-6, abs=1e-3)
+        # GPU: same rule on the GPU's own clock (FECoM cuts its baseline at start_time_perf, a documented deviation)
+        gpu = _fecom_net(frames["gpu"], "power_draw (W)", t["start_time_nvidia"], t["end_time_nvidia"], 0.5)
+        assert rec.gpu_net_j == pytest.approx(gpu, rel=1e-6, abs=1e-3) if rec.gpu_net_j is not None else gpu != gpu
