@@ -22,7 +22,8 @@ def hint_label(sites: Sequence[Site]) -> str | None:
     if len(known) == 1:
         site = known[0]
         if site.loop_multiplier > 1:
-            return f"{BOLT} {fmt_j(site.total_energy_j)} ({site.loop_multiplier} × {fmt_j(site.prediction.energy_j)}, {basis})"
+            per_execution = fmt_j(site.prediction.energy_j)
+            return f"{BOLT} {fmt_j(site.total_energy_j)} ({site.loop_multiplier} × {per_execution}, {basis})"
         return f"{BOLT} {fmt_j(site.total_energy_j)} ({basis})"
     total = sum(s.total_energy_j for s in known)
     return f"{BOLT} {fmt_j(total)} ({len(known)} calls, {basis})"
@@ -45,8 +46,9 @@ def _interval(p: Prediction, factor: int = 1) -> str:
 
 
 def _split(p: Prediction) -> str | None:
-    parts = [(name, value) for name, value in (("CPU", p.cpu_j), ("GPU", p.gpu_j), ("RAM", p.ram_j)) if value is not None]
-    return " · ".join(f"{name} {fmt_j(value)}" for name, value in parts) if parts else None
+    components = (("CPU", p.cpu_j), ("GPU", p.gpu_j), ("RAM", p.ram_j))
+    parts = [f"{name} {fmt_j(j)}" for name, j in components if j is not None]
+    return " · ".join(parts) if parts else None
 
 
 def _evidence(p: Prediction) -> str:

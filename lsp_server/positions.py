@@ -21,7 +21,10 @@ def to_range(span: Span, lines: Sequence[str], codec: PositionCodec, *, widen_em
 
 
 def contains(span: Span, line: int, character: int) -> bool:
-    """Whether the 0-based server position (characters) lies within `span`, ends included."""
+    """Whether the 0-based server position (characters) lies within `span`, ends included
+    (never for a notebook cell's span: editors get plain .py documents)."""
+    if span.cell is not None:
+        return False
     start = (span.line - 1, span.column - 1)
     end = (span.end_line - 1, span.end_column - 1)
     return start <= (line, character) <= end

@@ -10,8 +10,12 @@ HELP = "run the greenlint language server over stdio (for editors)"
 
 
 def register(parser):
-    parser.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default and only transport)")
-    parser.add_argument("--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml for every document")
+    parser.add_argument(
+        "--stdio", action="store_true", help="talk LSP over stdin/stdout (the default and only transport)"
+    )
+    parser.add_argument(
+        "--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml for every document"
+    )
     parser.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages to stderr")
 
@@ -20,7 +24,7 @@ def run(args) -> int:
     try:
         from lsp_server import Settings, build_server
     except ImportError as exc:
-        print(f"greenlint lsp: needs the `lsp` extra ({exc}); install it with: pip install 'greenlint[lsp]'", file=sys.stderr)
+        print(f"greenlint lsp: needs the `lsp` extra ({exc}): pip install 'greenlint[lsp]'", file=sys.stderr)
         return 2
     config_file = Path(args.config).resolve() if args.config else None
     if config_file is not None and not config_file.is_file():

@@ -15,13 +15,14 @@ def register(server: GreenlintServer) -> None:
         analysis = await server.analysis(params.text_document.uri)
         codec = server.workspace.position_codec
         at = codec.position_from_client_units(analysis.lines, params.position)
-        here = [s for s in analysis.sites if s.callsite.span.cell is None and contains(s.callsite.span, at.line, at.character)]
+        here = [s.callsite.span for s in analysis.sites if contains(s.callsite.span, at.line, at.character)]
         if not here:
             return None
         # the innermost call: the one starting last (ties: ending first)
-        site = max(here, key=lambda s: (s.callsite.span.line, s.callsite.span.column, -s.callsite.span.end_line, -s.callsite.span.end_column))
-        findings = [d for d in analysis.diagnostics if d.span == site.callsite.span]
+        span = max(here, key=lambda s: (s.line, s.column, -s.end_line, -s.end_column))
+        site = next(s for s in analysis.sites if s.callsite.span == span)
+        findings = [d for d in analysis.diagnostics if d.span == span]
         return types.Hover(
             contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover_markdown(site, findings)),
-            range=to_range(site.callsite.span, analysis.lines, codec),
+            range=to_range(span, analysis.lines, codec),
         )

@@ -39,7 +39,8 @@ def make_client() -> LanguageClient:
     client = LanguageClient(converter_factory=default_converter)
     client.published = defaultdict(list)
     client.publish_event = asyncio.Condition()
-    register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: record_diagnostics})
+    features = {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: record_diagnostics}
+    register_lsp_features(client, features)
     return client
 
 
@@ -82,8 +83,9 @@ SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "greenlint", "
 @pytest_lsp.fixture(scope="module", config=SERVER)
 async def client(lsp_client: LanguageClient, workspace: Path):
     capabilities = pytest_lsp.client_capabilities("visual-studio-code")
+    folder = types.WorkspaceFolder(workspace.as_uri(), "workspace")
     lsp_client.initialize_result = await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=capabilities, root_uri=workspace.as_uri(), workspace_folders=[types.WorkspaceFolder(workspace.as_uri(), "ws")])
+        types.InitializeParams(capabilities=capabilities, root_uri=folder.uri, workspace_folders=[folder])
     )
     yield
     await lsp_client.shutdown_session()
