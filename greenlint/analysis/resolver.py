@@ -428,9 +428,11 @@ class Resolver:
         info.state = 2
 
     def result_of(self, info: FuncInfo) -> Any:
+        """What calling a user function returns. A recursive call (its body is being walked)
+        adds nothing: the function's other returns decide."""
         if info.state == 0:
             self.walk_function(info)
-        return info.returns if info.state == 2 else None
+        return info.returns if info.state == 2 else MISSING
 
     def annotated(self, annotation: ast.expr | None) -> Any:
         """An instance of the class a parameter is annotated with (`model: keras.Model`)."""

@@ -1,0 +1,118 @@
+"""Resolver behaviours not tied to one fixture: unknown APIs, merging, order, no imports of user code."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+from greenlint.analysis import analyse_source
+from greenlint.analysis.values import OPAQUE, Const, Inst, Ref, merge
+
+
+def apis(code: str) -> list[tuple[int, str]]:
+    result = analyse_source(textwrap.dedent(code), "snippet.py")
+    assert result.errors == []
+    return [(site.span.line, site.api) for site in result.callsites]
+
+
+def test_unlisted_public_name_in_a_tf_module_is_reported_normalised():
+    assert apis("import tensorflow as tf\ntf.some_future_api(1)\n") == [(2, "tensorflow.some_future_api")]
+
+
+def test_attributes_that_are_not_api_names_are_not_reported():
+    code = "import tensorflow as tf\ntf.__version__.split('.')\ntf.keras.layers.Dense.some_attr.call()\ntf._private()\n"
+    assert apis(code) == []
+
+
+def test_keras_3_and_tf_keras_fallbacks_agree():
+    code = """
+    try:
+        import keras
+    except ImportError:
+        from tensorflow import keras
+    keras.layers.Dense(1)
+    """
+    assert apis(code) == [(6, "tensorflow.keras.layers.Dense")]
+
+
+def test_conflicting_bindings_are_unknown_not_guessed():
+    code = """
+    import tensorflow as tf
+    import torch
+    if flag:
+        lib = tf
+    else:
+        lib = torch
+    lib.zeros(1)
+    """
+    assert apis(code) == []
+
+
+def test_functions_see_the_final_module_bindings():
+    code = """
+    def train():
+        model.fit(x)
+    from tensorflow import keras
+    model = keras.Sequential()
+    """
+    assert apis(code) == [(3, "tensorflow.keras.Sequential.fit"), (5, "tensorflow.keras.Sequential")]
+
+
+def test_module_code_sees_bindings_in_order():
+    code = """
+    import tensorflow as tf
+    tf.zeros(1)
+    tf = None
+    tf.zeros(1)
+    """
+    assert apis(code) == [(3, "tensorflow.zeros")]
+
+
+def test_recursive_and_mutually_recursive_factories_terminate():
+    code = """
+    from tensorflow import keras
+    def a(n):
+        return b(n) if n else keras.Sequential()
+    def b(n):
+        return a(n - 1)
+    a(3).fit()
+    """
+    assert (7, "tensorflow.keras.Sequential.fit") in apis(code)
+
+
+def test_user_method_shadowing_a_tf_method_is_not_reported():
+    code = """
+    from tensorflow import keras
+    class Net(keras.Model):
+        def fit(self, *args):
+            return super().fit(*args)
+    Net().fit(1)
+    """
+    assert apis(code) == [(5, "tensorflow.keras.Model.fit")]
+
+
+def test_merge_rules():
+    tf_ref = Ref("tensorflow")
+    assert merge(tf_ref, Ref("tensorflow")) == tf_ref
+    assert merge(tf_ref, Const(None)) == tf_ref  # `tf = None` in an except branch
+    assert merge(tf_ref, None) is None  # unknown on one path: unknown
+    assert merge(Inst("tensorflow.keras.Model", "constructor"), Inst("tensorflow.keras.Sequential", "x")) is None
+    assert merge(Const(1), Const(2)) is OPAQUE
+    assert merge(Const(1), Const(1)) == Const(1)
+    assert merge(Const(1), Const(True)) is OPAQUE  # 1 == True, but not the same literal
+
+
+def test_analysis_imports_neither_tensorflow_nor_libcst_nor_user_code(tmp_path):
+    user = tmp_path / "user_module.py"
+    user.write_text("import tensorflow as tf\nraise SystemExit('user code ran')\n", encoding="utf-8")
+    probe = f"""
+import json, sys
+from greenlint.analysis import analyse_file
+result = analyse_file({str(user)!r})
+print(json.dumps({{"calls": len(result.callsites), "loaded": sorted(m for m in ("tensorflow", "keras", "libcst",
+    "user_module") if m in sys.modules)}}))
+"""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == {"calls": 0, "loaded": []}
