@@ -177,6 +177,8 @@ class Resolver:
             self.assign(node.target, self.expr(node.value))
         elif type(node.target) is not ast.Name:
             self.assign_side_effects(node.target)
+        elif self.scope.kind == "class":  # a declared field (dataclasses, attrs): `model: keras.Model`
+            self.bind(node.target.id, self.annotated(node.annotation))
 
     def s_augassign(self, node: ast.AugAssign) -> None:
         right = self.expr(node.value)
@@ -417,14 +419,18 @@ class Resolver:
         returns, generator = self.ctx.returns, self.ctx.generator
         self.scope, self.ctx = outer_scope, outer_ctx
         if generator:
-            info.returns = None
+            value = None
         elif returns:
             value = returns[0]
             for other in returns[1:]:
                 value = merge(value, other)
-            info.returns = value
         else:
-            info.returns = Const(None)
+            value = Const(None)
+        if (value is None or value is MISSING) and node.returns is not None:
+            outer_scope, self.scope = self.scope, info.scope
+            value = self.annotated(node.returns) or value  # `def build() -> keras.Model:`
+            self.scope = outer_scope
+        info.returns = value
         info.state = 2
 
     def result_of(self, info: FuncInfo) -> Any:
