@@ -15,16 +15,23 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 TIMEOUT_S = 20.0
+CONVERTER = get_converter()
 PYPROJECT = """\
 [tool.greenlint]
 hotspot-threshold-j = 100.0
 extend-select = ["GL003"]
 """
+
+
+def plain(obj):
+    """An LSP object as JSON-like data: what came over the wire (tuples) equals what a test builds (lists)."""
+    return CONVERTER.unstructure(obj)
 
 
 async def record_diagnostics(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:

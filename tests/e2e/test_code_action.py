@@ -6,22 +6,15 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types
-from lsprotocol.converters import get_converter
 from pygls.workspace.position_codec import PositionCodec
 from pytest_lsp import LanguageClient
 
 from greenlint.analysis.callsite import Span
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 from lsp_server.features.code_action import fix_edits, lines_ending_in_string, noqa_edit
-from tests.e2e.conftest import open_document, wait_for_diagnostics
+from tests.e2e.conftest import open_document, plain, wait_for_diagnostics
 from tests.e2e.samples import TRAIN
 
-CONVERTER = get_converter()
-
-
-def plain(obj):
-    """An LSP object as JSON-like data (what went over the wire compares equal whatever its sequence types)."""
-    return CONVERTER.unstructure(obj)
 
 
 def _range(line: int, start: int, end: int) -> types.Range:
