@@ -42,7 +42,7 @@ class FileResult:
 
 def ingest_file(job: FileJob) -> FileResult:
     """All records of one file (``api`` left empty: the caller canonicalises in one place)."""
-    from greenlint.kb.energy import call_energy, energy_fields, idle_power_w
+    from greenlint.kb.energy import call_energy, energy_fields, features, idle_power_w
 
     result = FileResult(job)
     try:
@@ -62,7 +62,9 @@ def ingest_file(job: FileJob) -> FileResult:
             continue
         result.baselines.append(idle_power_w(call, energy))
         line = call.project_metadata.get("api_call_line")
-        features = {"data_size_fraction": round((index + 1) / len(items), 6)} if data_size else {}
+        extra = features(call)
+        if data_size:
+            extra["data_size_fraction"] = round((index + 1) / len(items), 6)
         result.records.append(
             KBRecord(
                 api="",
@@ -75,7 +77,7 @@ def ingest_file(job: FileJob) -> FileResult:
                 index=index,
                 line=line if isinstance(line, int) and not isinstance(line, bool) else None,
                 hardware_id=call.hardware_id or job.hardware_id,
-                features=features,
+                features=extra,
                 **fields,
             )
         )

@@ -36,20 +36,38 @@ def idle_power_w(call: RawCall, e: CallEnergy) -> tuple[float | None, float | No
     return tuple(out)
 
 
+def executions(call: RawCall) -> int:
+    """How many back-to-back executions of the call one window covers (the meter's loops), else 1."""
+    n = call.meter.get("executions", 1)
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 1 else 1
+
+
+def features(call: RawCall) -> dict[str, Any]:
+    """Extra features a record carries: the meter's static features, basis and executions."""
+    out = dict(call.meter.get("features") or {})
+    if "basis" in call.meter:
+        out["basis"] = call.meter["basis"]
+    if executions(call) > 1:
+        out["executions"] = executions(call)
+    return out
+
+
 def energy_fields(call: RawCall, e: CallEnergy) -> dict[str, Any]:
-    """The KBRecord fields computed from the measurements of one call and its energy."""
+    """The KBRecord fields computed from one call's measurements, per execution of the call."""
+    n = executions(call)
+    main = e.components.get("cpu") or next(iter(e.components.values()))
     fields: dict[str, Any] = {
-        "execution_time_s": (call.times["end_time_execution"] - call.times["start_time_execution"]) / NS,
-        "noise_j": e.noise_j,
+        "execution_time_s": (call.times["end_time_execution"] - call.times["start_time_execution"]) / NS / n,
+        "noise_j": e.noise_j / n if e.noise_j is not None else None,
         "below_resolution": e.below_resolution,
-        "upper_bound_j": e.upper_bound_j,
-        "series_cut_short": e.components["cpu"].cut_short,
-        "window_samples": e.components["cpu"].window_samples,
+        "upper_bound_j": e.upper_bound_j / n,
+        "series_cut_short": main.cut_short,
+        "window_samples": main.window_samples,
     }
     for name in ("cpu", "ram", "gpu"):
         c = e.components.get(name)
-        fields[f"{name}_gross_j"] = c.gross_j if c else None
-        fields[f"{name}_net_j"] = c.net_j if c else None
+        fields[f"{name}_gross_j"] = c.gross_j / n if c else None
+        fields[f"{name}_net_j"] = c.net_j / n if c and c.net_j is not None else None
     for key in ("args_size", "kwargs_size", "object_size"):
         fields[key] = size(call.input_sizes.get(key))
     return fields

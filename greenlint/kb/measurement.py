@@ -3,8 +3,10 @@
 A file is a JSON list; each element maps one raw API signature to a dict with ``energy_data``
 (``cpu``/``ram``/``gpu``, each a pandas ``to_json(orient="split")`` string or dict), ``times``,
 ``settings``, ``input_sizes`` and, in Greenlight, ``project_metadata``. See
-``../shared/fecom/README.md`` for the format. A missing or null ``gpu`` series means no GPU was
-measured (our own meter on a GPU-less machine); the public data always has one.
+``../shared/fecom/README.md`` for the format. A ``null`` series is a component that was not
+measured (our meter where a counter is unreadable); the public data always has all three.
+Files written by ``greenlint measure`` add ``hardware`` (the machine) and ``meter`` (how it measured,
+``executions`` of the call inside one window, static ``features``, ``basis``).
 """
 
 from __future__ import annotations
@@ -82,7 +84,8 @@ class RawCall:
     input_sizes: dict[str, Any]
     project_metadata: dict[str, Any]
     hardware_id: str | None  # from the meter's ``hardware`` block, where the file has one
-    energy_data: dict[str, dict]  # decoded split frames: "cpu", "ram" and, if measured, "gpu"
+    energy_data: dict[str, dict]  # decoded split frames of the measured components (cpu, ram, gpu)
+    meter: dict[str, Any]  # greenlint's own ``meter`` block (executions, features, basis), if any
 
 
 def _decode_series(name: str, blob: Any) -> dict:
@@ -118,19 +121,21 @@ def parse_record(item: Any) -> RawCall:
         raise RecordError(f"times lacks {', '.join(missing)}")
     series = {}
     for name in _SERIES:
-        blob = energy.get(name)
-        if blob is None and name == "gpu":
+        if name not in energy:
+            raise RecordError(f"energy_data lacks {name} (null marks a component that was not measured)")
+        if energy[name] is None:
             continue
-        if blob is None:
-            raise RecordError(f"energy_data lacks {name}")
         try:
-            series[name] = _decode_series(name, blob)
+            series[name] = _decode_series(name, energy[name])
         except json.JSONDecodeError as exc:
             raise RecordError(f"energy_data.{name} is not valid JSON ({exc.msg})") from None
+    if not series:
+        raise RecordError("no component was measured (cpu, ram and gpu are all null)")
     if "gpu" in series and not all(isinstance(times.get(k), (int, float)) for k in ("start_time_nvidia", "end_time_nvidia")):
         raise RecordError("a GPU series without times.start_time_nvidia/end_time_nvidia")
     hardware = body.get("hardware")
     hw_id = hardware.get("hardware_id") if isinstance(hardware, dict) else None
+    meter = body.get("meter") if isinstance(body.get("meter"), dict) else {}
     return RawCall(
         raw_signature=signature,
         times=times,
@@ -139,4 +144,5 @@ def parse_record(item: Any) -> RawCall:
         project_metadata=body.get("project_metadata") or {},
         hardware_id=hw_id if isinstance(hw_id, str) and hw_id else None,
         energy_data=series,
+        meter=meter,
     )

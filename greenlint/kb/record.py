@@ -99,7 +99,8 @@ COLUMN_DOCS = {
     "args_size": "pickled positional args, bytes (empty: absent)",
     "kwargs_size": "pickled keyword args, bytes",
     "object_size": "pickled receiver object, bytes",
-    "features": "JSON object of extra features (data_size_fraction k/10 for data-size sweeps)",
+    "features": "JSON object of extra features: data_size_fraction (k/10, data-size sweeps); from our "
+    "meter: its static call features, basis, executions (energies are already per execution)",
 }
 _INT = {"experiment", "index", "line", "window_samples", "args_size", "kwargs_size", "object_size"}
 _BOOL = {"below_resolution", "series_cut_short"}

@@ -103,6 +103,20 @@ def test_user_directory_gets_the_given_dataset_and_hardware(tmp_path):
     assert rec.net_j == pytest.approx(50.0)
 
 
+def test_meter_records_are_scaled_to_one_execution_and_keep_their_features(tmp_path):
+    rec = measurement("tensorflow.keras.Sequential.fit()", gpu=False)
+    body = rec["tensorflow.keras.Sequential.fit()"]
+    body["energy_data"]["ram"] = None  # DRAM counter unreadable: not measured, never 0 J
+    body["meter"] = {"executions": 4, "basis": "measured", "features": {"batch_size": 32}}
+    write(tmp_path / "runs" / "p" / "s" / "experiment-1.json", [rec])
+    build_kb([tmp_path / "runs"], tmp_path / "kb", jobs=1, canonical=identity)
+    (r,) = load_kb(tmp_path / "kb")
+    assert r.cpu_net_j == pytest.approx(50.0 / 4) and r.cpu_gross_j == pytest.approx(135.0 / 4)
+    assert r.ram_gross_j is None and r.ram_net_j is None and r.net_j == pytest.approx(12.5)
+    assert r.execution_time_s == pytest.approx(2.5 / 4)
+    assert r.features == {"batch_size": 32, "basis": "measured", "executions": 4}
+
+
 def test_a_failing_build_leaves_the_previous_kb_intact(shared, tmp_path, monkeypatch):
     out = tmp_path / "kb"
     build_kb([shared / "greenlight" / "raw"], out, jobs=1, canonical=identity)

@@ -61,7 +61,8 @@ def test_truncated_xz_is_reported(tmp_path):
         (lambda r: {"x()": {**r["x()"], "times": {}}}, "times lacks"),
         (lambda r: {"x()": {**r["x()"], "energy_data": {"cpu": "{}", "ram": "{}"}}}, "split-orient"),
         (lambda r: {"x()": {**r["x()"], "energy_data": {**r["x()"]["energy_data"], "cpu": "[oops"}}}, "not valid JSON"),
-        (lambda r: {"x()": {**r["x()"], "energy_data": {**r["x()"]["energy_data"], "ram": None}}}, "lacks ram"),
+        (lambda r: {"x()": {**r["x()"], "energy_data": {"cpu": r["x()"]["energy_data"]["cpu"], "gpu": None}}}, "lacks ram"),
+        (lambda r: {"x()": {**r["x()"], "energy_data": {"cpu": None, "ram": None, "gpu": None}}}, "no component"),
     ],
 )
 def test_malformed_records_raise_record_error(mutate, reason):
@@ -69,9 +70,12 @@ def test_malformed_records_raise_record_error(mutate, reason):
         parse_record(mutate(measurement("x()")))
 
 
-def test_missing_gpu_means_not_measured():
+def test_null_series_means_not_measured():
     call = parse_record(measurement(gpu=False))
     assert set(call.energy_data) == {"cpu", "ram"}
+    rec = measurement("x()")
+    rec["x()"]["energy_data"]["ram"] = None  # the meter where RAPL DRAM is unreadable
+    assert set(parse_record(rec).energy_data) == {"cpu", "gpu"}
 
 
 def test_hardware_block_of_the_meter_is_read():
