@@ -107,15 +107,34 @@ class Sampler:
             temps.append(cur.temperature_c.get(comp))
         return Rows(times, values, temps)
 
-    def recent_power(self, n: int) -> dict[str, list[float]]:
-        """Mean power (W) of each of the last *n* intervals, per component."""
+    def recent_power(self, n: int, bin_s: float) -> dict[str, list[float]]:
+        """Mean power (W) over each of the last *n* bins of at least *bin_s* seconds, per component.
+
+        Bins are spans between readings chosen backwards from the newest, each at least *bin_s*
+        apart (FECoM checked 0.5 s perf intervals; the fast counters are averaged the same way).
+        """
+        picks = []
+        i = len(self.samples) - 1
+        while i >= 0 and len(picks) <= n:
+            if not picks or self.samples[picks[-1]].time_s - self.samples[i].time_s >= bin_s - 1e-9:
+                picks.append(i)
+            i -= 1
+        picks.reverse()
         out = {}
-        last = self.samples[-(n + 1):]
         for comp in self.components():
             powers = []
-            for prev, cur in zip(last, last[1:]):
+            for a, b in zip(picks, picks[1:]):
+                prev, cur = self.samples[a], self.samples[b]
                 dt = cur.time_s - prev.time_s
                 if dt > 0:
                     powers.append((cur.energy_j[comp] - prev.energy_j[comp]) / dt)
             out[comp] = powers
         return out
+
+    def index_since(self, seconds: float) -> int:
+        """Index of the newest reading at least *seconds* before the newest one (0 if none)."""
+        last = self.samples[-1].time_s
+        for i in range(len(self.samples) - 1, -1, -1):
+            if last - self.samples[i].time_s >= seconds - 1e-9:
+                return i
+        return 0

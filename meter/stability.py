@@ -1,11 +1,14 @@
 """Wait for a stable state before measuring, as FECoM does (see ../shared/fecom/README.md).
 
-Stable means: over the last `check_last_n_points` sample intervals, std/mean of each measured
-component's power is within its tolerance (FECoM: 0.03 CPU, 0.03 DRAM, 0.01 GPU), and the CPU
-and GPU temperatures are at or under their bounds (55 and 40 degrees C). The check repeats every
-`check_interval_s` until it passes or `max_wait_s` runs out; then the measurement goes on and is
-marked unstable. The accepted window is the baseline that `meter.window` subtracts, so the
-number of points equals its `BASELINE_SAMPLES`. Clock and sleep are injected for tests.
+Stable means: over the last `check_last_n_points` bins of `check_bin_s` seconds, std/mean of each
+measured component's mean power is within its tolerance (FECoM: 0.03 CPU, 0.03 DRAM, 0.01 GPU,
+over 20 perf intervals of 0.5 s), and the CPU and GPU temperatures are at or under their bounds
+(55 and 40 degrees C). Binning matters: single 20 ms counter samples are far noisier than FECoM's
+0.5 s ones. The check repeats every `check_interval_s` until it passes or `max_wait_s` runs out;
+then the measurement goes on and is marked unstable. Only readings taken during the wait count.
+The accepted window (n x bin seconds) is the baseline that `meter.window` subtracts: the
+measurement file's `wait_per_stable_check_loop_s` says how long it is, so the KB takes the same
+rows. Clock and sleep are injected for tests.
 """
 
 from __future__ import annotations
@@ -17,12 +20,12 @@ from dataclasses import asdict, dataclass, field
 
 from meter.sampler import DEFAULT_INTERVAL_S, Sampler
 from meter.temperature import cpu_temperature
-from meter.window import BASELINE_SAMPLES
 
 
 @dataclass(frozen=True)
 class StabilitySettings:
-    check_last_n_points: int = BASELINE_SAMPLES
+    check_last_n_points: int = 20  # bins, as FECoM's 20 points
+    check_bin_s: float = 0.1
     cpu_std_to_mean: float = 0.03
     ram_std_to_mean: float = 0.03
     gpu_std_to_mean: float = 0.01
@@ -31,12 +34,16 @@ class StabilitySettings:
     max_wait_s: float = 120.0
     check_interval_s: float = 0.5
 
+    @property
+    def window_s(self) -> float:
+        return self.check_last_n_points * self.check_bin_s
+
     def fecom_settings(self, interval_s: float = DEFAULT_INTERVAL_S, wait_after_run_s: float = 0.0) -> dict:
         """The measurement file's `settings` block, with FECoM's keys, for these values."""
         return {
             "max_wait_s": self.max_wait_s,
             "wait_after_run_s": wait_after_run_s,
-            "wait_per_stable_check_loop_s": self.check_last_n_points * interval_s,
+            "wait_per_stable_check_loop_s": self.window_s,
             "tolerance": 0,
             "measurement_interval_s": interval_s,
             "cpu_std_to_mean": self.cpu_std_to_mean,
@@ -73,7 +80,7 @@ def unstable_reasons(
     reasons = []
     for comp, values in powers.items():
         if len(values) < s.check_last_n_points:
-            reasons.append(f"{comp}: {len(values)} of {s.check_last_n_points} samples so far")
+            reasons.append(f"{comp}: {len(values)} of {s.check_last_n_points} bins so far")
             continue
         mean = statistics.fmean(values)
         std = statistics.pstdev(values)
@@ -116,18 +123,18 @@ def wait_until_stable(
         temps = {"cpu": cpu_t}
         if sampler.samples and "gpu" in sampler.samples[-1].temperature_c:
             temps["gpu"] = sampler.samples[-1].temperature_c["gpu"]
-        powers = sampler.recent_power(settings.check_last_n_points)
+        powers = sampler.recent_power(settings.check_last_n_points, settings.check_bin_s)
         if components is not None:
             powers = {c: v for c, v in powers.items() if c in components}
         reasons = unstable_reasons(powers, temps, settings)
-        have = len(sampler.samples) - max(first, 1)
-        if have < settings.check_last_n_points and not reasons:
-            reasons.append(f"baseline: {max(have, 0)} of {settings.check_last_n_points} sample intervals so far")
+        fresh = sampler.samples[-1].time_s - sampler.samples[min(first, len(sampler.samples) - 1)].time_s
+        if fresh < settings.window_s - 1e-9 and not reasons:
+            reasons.append(f"baseline: {fresh:.2f} of {settings.window_s:g} s of readings so far")
         if sampler.error:
             reasons.append(f"sampler stopped: {sampler.error}")
         waited = clock() - t0
         if not reasons or waited >= settings.max_wait_s or sampler.error:
             hi = len(sampler.samples)
-            lo = max(0, hi - settings.check_last_n_points - 1)
+            lo = sampler.index_since(settings.window_s)
             return StableState(not reasons, waited, begin, (lo, hi), reasons, temps_seen)
         sleep(settings.check_interval_s)

@@ -18,8 +18,10 @@ def add_meter_options(parser: argparse.ArgumentParser) -> None:
                    help="counter sampling interval (default 20 ms)")
     g.add_argument("--max-wait", type=float, default=float(env("GREENLINT_METER_MAX_WAIT_S", 120)),
                    help="longest wait for a stable state, s (default 120, as FECoM)")
-    g.add_argument("--stable-points", type=int, default=int(env("GREENLINT_METER_STABLE_POINTS", 40)),
-                   help="sample intervals in the stability/baseline window (default 40)")
+    g.add_argument("--stable-points", type=int, default=int(env("GREENLINT_METER_STABLE_POINTS", 20)),
+                   help="bins in the stability/baseline window (default 20, as FECoM)")
+    g.add_argument("--stable-bin-ms", type=float, default=float(env("GREENLINT_METER_STABLE_BIN_MS", 100)),
+                   help="length of one stability bin (default 100 ms; FECoM: 500)")
     g.add_argument("--after", type=float, default=float(env("GREENLINT_METER_AFTER_S", 0.5)),
                    help="seconds of samples kept after each call (default 0.5)")
     g.add_argument("--source", action="append", choices=["rapl", "perf", "nvml", "estimated"],
@@ -33,7 +35,8 @@ def meter_config(args):
     from meter.sources import ORDER
     from meter.stability import StabilitySettings
 
-    stab = StabilitySettings(check_last_n_points=args.stable_points, max_wait_s=args.max_wait,
+    stab = StabilitySettings(check_last_n_points=args.stable_points, check_bin_s=args.stable_bin_ms / 1000,
+                             max_wait_s=args.max_wait,
                              check_interval_s=min(0.5, max(args.max_wait, 0.01)))
     return MeterConfig(
         interval_s=args.interval_ms / 1000,

@@ -21,7 +21,7 @@ WORKLOADS = [
     Workload("busy_small", "builtins.sum", lambda: Call(busy, (2_000,)), features={"n": 2_000}),
     Workload("busy_large", "builtins.sum", lambda: Call(busy, (20_000,)), features={"n": 20_000}),
 ]
-CONFIG = MeterConfig(interval_s=0.01, stability=StabilitySettings(check_last_n_points=5, max_wait_s=2,
+CONFIG = MeterConfig(interval_s=0.01, stability=StabilitySettings(check_last_n_points=5, check_bin_s=0.02, max_wait_s=2,
                                                                    check_interval_s=0.01),
                      after_s=0.02, sources=("estimated",))
 PLAN = Plan("quick", 3, 0.15)

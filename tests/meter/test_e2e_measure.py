@@ -113,7 +113,7 @@ def test_energy_callback_reports_epochs_and_projection(tmp_path, capsys):
     x = np.random.default_rng(1).random((256, 8), dtype="float32")
     model = tf.keras.Sequential([tf.keras.layers.Input((8,)), tf.keras.layers.Dense(8), tf.keras.layers.Dense(1)])
     model.compile(optimizer="adam", loss="mse")
-    cfg = MeterConfig(interval_s=0.01, stability=StabilitySettings(check_last_n_points=5, max_wait_s=1))
+    cfg = MeterConfig(interval_s=0.01, stability=StabilitySettings(check_last_n_points=5, check_bin_s=0.02, max_wait_s=1))
     cb = EnergyCallback(config=cfg, log_file=tmp_path / "energy.jsonl", stabilising_epoch=1, window=2)
     history = model.fit(x, x[:, :1], epochs=3, batch_size=32, verbose=0, callbacks=[cb])
     assert len(cb.epochs) == 3

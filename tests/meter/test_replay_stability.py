@@ -78,7 +78,7 @@ def test_waits_until_power_is_stable_then_accepts_the_window():
     sampler = Sampler(src.read, DT)
     clock.t = DT
     sampler.sample_once()
-    settings = StabilitySettings(check_last_n_points=20, max_wait_s=120, check_interval_s=DT)
+    settings = StabilitySettings(check_last_n_points=20, check_bin_s=DT, max_wait_s=120, check_interval_s=DT)
     state = wait_until_stable(sampler, settings, clock=clock, sleep=stepping_sleep(clock, sampler),
                               read_cpu_temperature=lambda: 40.0)
     assert state.stable and not state.reasons
@@ -95,7 +95,7 @@ def test_gives_up_after_max_wait_and_says_why():
     src = replay([10.0 if i % 2 else 20.0 for i in range(500)], clock)
     sampler = Sampler(src.read, DT)
     sampler.sample_once()
-    settings = StabilitySettings(check_last_n_points=20, max_wait_s=15, check_interval_s=1.0)
+    settings = StabilitySettings(check_last_n_points=20, check_bin_s=DT, max_wait_s=15, check_interval_s=1.0)
     state = wait_until_stable(sampler, settings, clock=clock, sleep=stepping_sleep(clock, sampler),
                               read_cpu_temperature=lambda: None)
     assert not state.stable
@@ -108,7 +108,7 @@ def test_hot_cpu_is_not_stable():
     src = replay([17.0] * 500, clock)
     sampler = Sampler(src.read, DT)
     sampler.sample_once()
-    settings = StabilitySettings(check_last_n_points=10, max_wait_s=10, check_interval_s=1.0)
+    settings = StabilitySettings(check_last_n_points=10, check_bin_s=DT, max_wait_s=10, check_interval_s=1.0)
     state = wait_until_stable(sampler, settings, clock=clock, sleep=stepping_sleep(clock, sampler),
                               read_cpu_temperature=lambda: 70.0)
     assert not state.stable and any("temperature 70.0 C > 55 C" in r for r in state.reasons)
@@ -117,7 +117,8 @@ def test_hot_cpu_is_not_stable():
 def _session(clock, values, n=20):
     src = replay(values, clock)
     sources = SourceSet(sources=[src], covers={"cpu": src}, not_measured={"ram": "test", "gpu": "test"})
-    cfg = MeterConfig(interval_s=DT, stability=StabilitySettings(check_last_n_points=n, max_wait_s=60, check_interval_s=DT),
+    cfg = MeterConfig(interval_s=DT, stability=StabilitySettings(check_last_n_points=n, check_bin_s=DT, max_wait_s=60,
+                                                                    check_interval_s=DT),
                       after_s=2.0)
     session = MeterSession(cfg, sources, clock=clock)
     session._sleep = stepping_sleep(clock, session.sampler)
@@ -187,3 +188,18 @@ def test_replaying_a_public_record_reproduces_its_series_totals():
     total = src.read().energy_j
     assert total["cpu"] == pytest.approx(sum(series["cpu"].values))
     assert total["gpu"] == pytest.approx(sum(series["gpu"].values) * 0.5)
+
+
+def test_bins_average_out_sample_noise_as_fecoms_longer_intervals_did():
+    def check(bin_s):
+        clock = FakeClock()
+        src = replay([10.0 if i % 2 else 20.0 for i in range(400)], clock)
+        sampler = Sampler(src.read, DT)
+        sampler.sample_once()
+        settings = StabilitySettings(check_last_n_points=10, check_bin_s=bin_s, max_wait_s=30, check_interval_s=DT)
+        return wait_until_stable(sampler, settings, clock=clock, sleep=stepping_sleep(clock, sampler),
+                                 read_cpu_temperature=lambda: None)
+
+    assert not check(DT).stable  # every single sample alternates: std/mean 0.33
+    state = check(2 * DT)  # two samples per bin: every bin holds the same energy
+    assert state.stable and state.waited_s == pytest.approx(10 * 2 * DT, abs=DT)
