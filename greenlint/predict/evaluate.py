@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.model import _quantile, train
+from greenlint.predict.model import quantile, train
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.sites import Site, build_sites, is_sweep, tutorial_of
 
@@ -46,7 +46,7 @@ class Held:
 
 
 def _pool_pred(values: Sequence[float]) -> tuple[float, float, float]:
-    return statistics.median(values), _quantile(values, 0.1), _quantile(values, 0.9)
+    return statistics.median(values), quantile(values, 0.1), quantile(values, 0.9)
 
 
 def _baselines(train_sites: Sequence[Site], hierarchy: Hierarchy) -> Callable[[Site], dict]:
@@ -85,7 +85,7 @@ def _baselines(train_sites: Sequence[Site], hierarchy: Hierarchy) -> Callable[[S
 
 
 def _family(hierarchy: Hierarchy, api: str) -> str:
-    return str(hierarchy._call("family", api) or api.rpartition(".")[0])
+    return str(hierarchy.family(api) or api.rpartition(".")[0])
 
 
 def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, folds: int = 5,

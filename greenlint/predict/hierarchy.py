@@ -25,8 +25,21 @@ class Hierarchy:
     """Fallback keys for canonical API names; `catalog=None` uses the name structure only."""
 
     def __init__(self, catalog=None, *, use_default: bool = True):
-        self.catalog = catalog if catalog is not None or not use_default else _default_catalog()
+        self._catalog = catalog
+        self._load_default = catalog is None and use_default
         self.chain = lru_cache(maxsize=None)(self._chain)
+
+    @property
+    def catalog(self):
+        if self._load_default:  # loaded on first need: measured APIs never need it
+            self._catalog, self._load_default = _default_catalog(), False
+        return self._catalog
+
+    def family(self, api: str) -> str | None:
+        return self._call("family", api)
+
+    def kind(self, api: str) -> str | None:
+        return self._call("kind", api)
 
     def _call(self, name: str, api: str):
         fn = getattr(self.catalog, name, None)
@@ -65,10 +78,10 @@ class Hierarchy:
         module = owner.rpartition(".")[0]
         if module:
             keys.append(("module", module))
-        family = self._call("family", api)
+        family = self.family(api)
         if family:
             keys.append(("family", str(family)))
-        kind = self._call("kind", api)
+        kind = self.kind(api)
         if kind:
             keys.append(("kind", str(kind)))
         keys.append(("global", "*"))

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from greenlint.predict.censored import Z80, censored_mean
 from greenlint.predict.hierarchy import LEVELS, Hierarchy
-from greenlint.predict.sites import COMPONENTS, FRACTION, Site, build_sites, is_sweep, log10j
+from greenlint.predict.sites import COMPONENTS, FRACTION, Site, build_sites, is_sweep
 
 MODEL_VERSION = 1
 #: Pseudo-observations pulling a small sample's spread towards the pooled one.
@@ -207,20 +207,20 @@ def calibrate(sites: Sequence[Site], hierarchy: Hierarchy, folds: int = 5) -> di
                 level, _, mu, sd, _ = lookup(tables, s.api, hierarchy)
                 ratios[level].append(abs(s.y - mu) / sd)
     pooled = [r for rs in ratios.values() for r in rs]
-    k_pooled = _quantile(pooled, 0.8) if len(pooled) >= MIN_CALIBRATION else Z80
+    k_pooled = quantile(pooled, 0.8) if len(pooled) >= MIN_CALIBRATION else Z80
     fallback = [r for lvl, rs in ratios.items() if lvl != "api" for r in rs]
-    k_fallback = _quantile(fallback, 0.8) if len(fallback) >= MIN_CALIBRATION else max(k_pooled, Z80)
+    k_fallback = quantile(fallback, 0.8) if len(fallback) >= MIN_CALIBRATION else max(k_pooled, Z80)
     k = {}
     for level in LEVELS:
         rs = ratios.get(level, [])
         if len(rs) >= MIN_CALIBRATION:
-            k[level] = round(_quantile(rs, 0.8), 4)
+            k[level] = round(quantile(rs, 0.8), 4)
         else:  # too few held-out sites at this level: the fallback levels' pooled factor
             k[level] = round(k_pooled if level == "api" else k_fallback, 4)
     return {"k": k, "n": {lvl: len(ratios.get(lvl, [])) for lvl in LEVELS}, "folds": folds}
 
 
-def _quantile(xs: Sequence[float], q: float) -> float:
+def quantile(xs: Sequence[float], q: float) -> float:
     xs = sorted(xs)
     if not xs:
         return float("nan")
@@ -267,4 +267,4 @@ def dumps(model: dict) -> str:
     return json.dumps(model, sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
 
 
-__all__ = ["MODEL_VERSION", "calibrate", "dumps", "fit_tables", "lookup", "log10j", "train"]
+__all__ = ["MODEL_VERSION", "calibrate", "dumps", "fit_tables", "lookup", "quantile", "train"]

@@ -41,34 +41,22 @@ class Predictor:
                  hierarchy: Hierarchy | None = None):
         self.model = model
         self.overlay = overlay
-        self._hierarchy = hierarchy
+        self.hierarchy = hierarchy or Hierarchy()  # loads the catalog only when an unseen API needs it
         digest = hashlib.sha256(model_bytes if model_bytes is not None else repr(model).encode())
         if overlay is not None:
             digest.update(overlay.fingerprint.encode())
         self.fingerprint = digest.hexdigest()[:16]
-
-    @property
-    def hierarchy(self) -> Hierarchy:
-        if self._hierarchy is None:  # the catalog loads only when an unseen API needs its relatives
-            self._hierarchy = Hierarchy()
-        return self._hierarchy
-
-    def _level(self, tables: dict, api: str):
-        if api in tables["apis"]:  # no catalog needed for APIs with their own measurements
-            e = tables["apis"][api]
-            return "api", api, e["mu"], math.hypot(e["sd"], e["se"]), e
-        return lookup(tables, api, self.hierarchy)
 
     def predict(self, api: str, features: dict | None = None) -> Prediction:
         features = features or {}
         notes: list[str] = []
         ov = self.overlay
         if ov is not None and api in ov.tables["apis"]:
-            level, key, mu, sd, entry = self._level(ov.tables, api)
+            level, key, mu, sd, entry = lookup(ov.tables, api, self.hierarchy)
             basis = Basis.CALIBRATED_ESTIMATED if entry.get("estimated") else Basis.CALIBRATED
             notes.append(f"measured on this machine ({ov.hardware_id})")
         else:
-            level, key, mu, sd, entry = self._level(self.model, api)
+            level, key, mu, sd, entry = lookup(self.model, api, self.hierarchy)
             basis = Basis.MEASURED if level == "api" else Basis.PREDICTED
             if level != "api":
                 notes.append(f"no measurements of this API; generalised from its {level} ({key})")
@@ -155,8 +143,7 @@ class Predictor:
     def _is_training(self, api: str) -> bool:
         if api.rpartition(".")[2] in _EPOCH_METHODS:
             return True
-        kind = self.hierarchy._call("kind", api)
-        return kind in _EPOCH_KINDS
+        return self.hierarchy.kind(api) in _EPOCH_KINDS
 
 
 def _positive(value) -> float | None:
