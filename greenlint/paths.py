@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_DIR = PACKAGE_DIR.parent
-#: Bundled, derived data (KB, catalog, trained model). Ships in the repository's data/.
-DATA_DIR = Path(os.environ.get("GREENLINT_DATA_DIR", REPO_DIR / "data"))
+
+
+def _data_dir() -> Path:
+    """The repository's data/ in a checkout; <prefix>/share/greenlint/data in a wheel install."""
+    if "GREENLINT_DATA_DIR" in os.environ:
+        return Path(os.environ["GREENLINT_DATA_DIR"])
+    checkout = REPO_DIR / "data"
+    if checkout.is_dir():
+        return checkout
+    return Path(sys.prefix) / "share" / "greenlint" / "data"
+
+
+#: Bundled, derived data (KB, catalog, trained model, training-run table).
+DATA_DIR = _data_dir()
 
 
 def shared_dir() -> Path | None:
