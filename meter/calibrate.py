@@ -8,8 +8,8 @@ it is the energy per execution; the spread across repeats is IQR / median.
 Layout under `greenlint.paths.cache_dir() / "calibration"`:
 
 * `<hardware_id>/` - the overlay the predictor loads: a KB (records.csv, meta.json,
-  PROVENANCE.md, built by `greenlint.kb.build.build_kb`, one record per execution-averaged
-  window), `measurements/<workload>/experiment-1.json` (FECoM format) and `calibration.json`.
+  PROVENANCE.md, built by `greenlint.kb.build.build_kb`, one record per window, scaled by the
+  builder to one execution), `measurements/<workload>/experiment-1.json` (FECoM format) and `calibration.json`.
   It is assembled aside and swapped in whole, so it is never half-written.
 * `.<hardware_id>.<mode>.partial/` - a run in progress: finished workloads' files and
   `progress.json`. An interrupted run resumes from here; it is removed once the overlay is in place.
@@ -24,7 +24,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
@@ -132,36 +132,13 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
     return records, summary
 
 
-def _per_execution(rec, executions: int, estimated: bool, workload: str):
-    """A KB record of a looped window scaled to one execution (unless the KB builder did it)."""
-    if "executions" in rec.features:
-        return rec
-    scale = {
-        k: (getattr(rec, k) / executions if getattr(rec, k) is not None else None)
-        for k in ("execution_time_s", "noise_j", "upper_bound_j",
-                  *(f"{c}_{g}_j" for c in ("cpu", "ram", "gpu") for g in ("gross", "net")))
-    }
-    features = {**rec.features, "executions": executions, "estimated": estimated, "workload": workload}
-    return replace(rec, features=features, **scale)
-
-
-def build_overlay_kb(measurements: Path, out: Path, hw_id: str, done: dict, estimated: bool) -> dict:
-    """Build the overlay KB at *out* with the KB builder; returns what happened, for calibration.json."""
+def build_overlay_kb(measurements: Path, out: Path, hw_id: str) -> dict:
+    """Build the overlay KB at *out* with the KB builder (which scales looped windows to one
+    execution and keeps each record's features and basis); returns what happened."""
     from greenlint.kb.build import build_kb
-    from greenlint.kb.provenance import provenance_markdown
-    from greenlint.kb.store import load_kb, write_kb
 
-    with tempfile.TemporaryDirectory(prefix=".kb-", dir=out.parent) as tmp:
-        summary = build_kb([measurements], Path(tmp) / "kb", jobs=1, dataset="calibration", hardware_id=hw_id)
-        problems = [str(p) for p in summary.problems]
-        if not summary.written:
-            return {"records": 0, "problems": problems}
-        records = [
-            _per_execution(r, done[r.script]["executions"], estimated, r.script) if r.script in done else r
-            for r in load_kb(Path(tmp) / "kb")
-        ]
-        write_kb(out, records, summary.meta, provenance_markdown(summary.meta))
-    return {"records": len(records), "problems": problems}
+    summary = build_kb([measurements], out, jobs=1, dataset="calibration", hardware_id=hw_id)
+    return {"records": summary.records if summary.written else 0, "problems": [str(p) for p in summary.problems]}
 
 
 def _install(staging: Path, target: Path) -> None:
@@ -236,7 +213,7 @@ class Calibrator:
         staging_parent = Path(tempfile.mkdtemp(prefix=f".{self.hw_id}.new-", dir=root))
         try:
             staging = staging_parent / self.hw_id
-            kb = build_overlay_kb(self.partial / "measurements", staging, self.hw_id, done, session.estimated)
+            kb = build_overlay_kb(self.partial / "measurements", staging, self.hw_id)
             staging.mkdir(exist_ok=True)
             shutil.copytree(self.partial / "measurements", staging / "measurements")
             result = {

@@ -82,7 +82,7 @@ def run(args) -> int:
         return 0
     from greenlint.cli.measure_cmd import meter_config
 
-    cal = Calibrator(plan, workloads, meter_config(args))
+    cal = Calibrator(plan, workloads, meter_config(args, default_bin_ms=50.0 if args.quick else 100.0))
     if args.restart:
         import shutil
 

@@ -20,8 +20,9 @@ def add_meter_options(parser: argparse.ArgumentParser) -> None:
                    help="longest wait for a stable state, s (default 120, as FECoM)")
     g.add_argument("--stable-points", type=int, default=int(env("GREENLINT_METER_STABLE_POINTS", 20)),
                    help="bins in the stability/baseline window (default 20, as FECoM)")
-    g.add_argument("--stable-bin-ms", type=float, default=float(env("GREENLINT_METER_STABLE_BIN_MS", 100)),
-                   help="length of one stability bin (default 100 ms; FECoM: 500)")
+    bin_ms = env("GREENLINT_METER_STABLE_BIN_MS")
+    g.add_argument("--stable-bin-ms", type=float, default=float(bin_ms) if bin_ms else None,
+                   help="length of one stability bin (default 100 ms, 50 ms for calibrate --quick; FECoM: 500)")
     g.add_argument("--after", type=float, default=float(env("GREENLINT_METER_AFTER_S", 0.5)),
                    help="seconds of samples kept after each call (default 0.5)")
     g.add_argument("--source", action="append", choices=["rapl", "perf", "nvml", "estimated"],
@@ -30,12 +31,13 @@ def add_meter_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--cpu-tdp-w", type=float, default=None, help="CPU TDP for the estimated source (W)")
 
 
-def meter_config(args):
+def meter_config(args, default_bin_ms: float = 100.0):
     from meter.session import MeterConfig
     from meter.sources import ORDER
     from meter.stability import StabilitySettings
 
-    stab = StabilitySettings(check_last_n_points=args.stable_points, check_bin_s=args.stable_bin_ms / 1000,
+    bin_ms = args.stable_bin_ms if args.stable_bin_ms is not None else default_bin_ms
+    stab = StabilitySettings(check_last_n_points=args.stable_points, check_bin_s=bin_ms / 1000,
                              max_wait_s=args.max_wait,
                              check_interval_s=min(0.5, max(args.max_wait, 0.01)))
     return MeterConfig(

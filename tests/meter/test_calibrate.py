@@ -6,8 +6,7 @@ import json
 
 import pytest
 
-from greenlint.kb.record import KBRecord
-from meter.calibrate import Calibrator, Plan, _per_execution, overlay_dir, partial_dir, spread, status
+from meter.calibrate import Calibrator, Plan, overlay_dir, partial_dir, spread, status
 from meter.session import MeterConfig
 from meter.stability import StabilitySettings
 from meter.workloads import Call, Workload, select
@@ -31,19 +30,6 @@ def test_spread_is_iqr_over_median():
     assert spread([1.0, 1.0, 1.0]) == 0.0
     assert spread([0.9, 1.0, 1.1]) == pytest.approx(0.1)
     assert spread([1.0]) is None
-
-
-def test_per_execution_scales_a_looped_window():
-    rec = KBRecord(api="a", raw_signature="a()", fecom_name="a", dataset="calibration", project="p", script="w",
-                   experiment=1, index=0, line=None, hardware_id="h", execution_time_s=2.0, cpu_gross_j=10.0,
-                   cpu_net_j=8.0, ram_gross_j=None, ram_net_j=None, gpu_gross_j=None, gpu_net_j=None, noise_j=0.4,
-                   below_resolution=False, upper_bound_j=9.0, series_cut_short=False, window_samples=100,
-                   args_size=None, kwargs_size=None, object_size=None)
-    one = _per_execution(rec, 4, True, "w")
-    assert (one.execution_time_s, one.cpu_net_j, one.cpu_gross_j, one.upper_bound_j) == (0.5, 2.0, 2.5, 2.25)
-    assert one.ram_net_j is None  # not measured stays not measured
-    assert one.features == {"executions": 4, "estimated": True, "workload": "w"}
-    assert _per_execution(one, 4, True, "w") is one  # already per execution: never divided twice
 
 
 def test_interrupted_run_resumes_and_installs_the_overlay_atomically(tmp_path, monkeypatch):
@@ -85,6 +71,14 @@ def test_interrupted_run_resumes_and_installs_the_overlay_atomically(tmp_path, m
     assert large["per_execution_s"] > 3 * small["per_execution_s"]
     assert saved["apis"]["builtins.sum"]["workloads"] == ["busy_small", "busy_large"]
     assert status(cal.hw_id)["overlay"]["mode"] == "quick"
+    from greenlint.kb.store import load_kb
+
+    kb = load_kb(target)  # the overlay is a KB the predictor can load, one record per repeat
+    assert saved["kb"] == {"records": 2 * PLAN.repeats, "problems": []} and len(kb) == 2 * PLAN.repeats
+    rec = next(r for r in kb if r.script == "busy_large")
+    w = saved["workloads"]["busy_large"]
+    assert rec.hardware_id == cal.hw_id and rec.features["estimated"] is True
+    assert rec.execution_time_s == pytest.approx(w["per_repeat_s"][rec.index], rel=1e-3)  # per execution
 
 
 def test_quick_suite_is_a_subset_with_unique_names():
