@@ -11,7 +11,7 @@ from greenlint.check import noqa
 from greenlint.check.analyse import FileResult, from_analysis
 from greenlint.check.config import Config
 from greenlint.check.discovery import discover
-from greenlint.check.runner import Backend, RunStats, analyse_files
+from greenlint.check.runner import Backend, Checked, RunStats, analyse_files, load_result
 from greenlint.check.selection import Selector
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.base import FileFacts
@@ -23,9 +23,18 @@ class CheckResult:
     diagnostics: list[Diagnostic]  # sorted by path and position; suppressed ones removed
     files: list[str]  # every file checked, as displayed
     errors: list[Diagnostic]  # the GL001/GL002 diagnostics among them (files not fully analysed)
-    callsites_with_predictions: list[tuple[CallSite, Prediction]]
     sources: dict[str, str | tuple[str, ...]] = field(default_factory=dict)  # for reporters
     stats: RunStats = field(default_factory=RunStats)
+    checked: list[Checked] = field(default_factory=list, repr=False)
+    config: Config = field(default_factory=Config, repr=False)
+    backend: Backend = field(default_factory=Backend, repr=False)
+
+    @property
+    def callsites_with_predictions(self) -> list[tuple[CallSite, Prediction]]:
+        """Every call site with its prediction (read from the cache on first use when the run did not need them)."""
+        return [
+            (s.callsite, s.prediction) for c in self.checked for s in load_result(c, self.config, self.backend).sites
+        ]
 
 
 def _order(d: Diagnostic):
@@ -61,19 +70,29 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str]) -> 
 
 def run_check(paths: Sequence[Path | str], config: Config, backend: Backend | None = None) -> CheckResult:
     """Check files and directories. Raises ConfigError when greenlint cannot run (exit code 2)."""
+    from greenlint.rules.registry import option_defaults
+
     selector = Selector(config)
     files = discover(paths, config)
-    results, stats = analyse_files(files, config, backend or Backend())
-    diagnostics: list[Diagnostic] = []
-    for r in results:
-        diagnostics.extend(apply_rules(r, config, selector.for_file(r.path)))
+    options = repr(sorted({**option_defaults(), **config.options}.items()))
+    backend = backend or Backend()
+    checked, stats = analyse_files(
+        files,
+        config,
+        diagnose=lambda r: apply_rules(r, config, selector.for_file(r.path)),
+        rules_id=lambda path: f"{sorted(selector.for_file(path))}{options}",
+        backend=backend,
+    )
+    diagnostics = [d for c in checked for d in c.diagnostics]
     return CheckResult(
         diagnostics=diagnostics,
-        files=[r.path for r in results],
+        files=[c.path for c in checked],
         errors=[d for d in diagnostics if d.code in ("GL001", "GL002")],
-        callsites_with_predictions=[(s.callsite, s.prediction) for r in results for s in r.sites],
-        sources={r.path: r.source for r in results},
+        sources={c.path: c.source for c in checked},
         stats=stats,
+        checked=checked,
+        config=config,
+        backend=backend,
     )
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import importlib
+import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -16,6 +18,7 @@ from greenlint.check.analyse import FileResult, error_diagnostic, from_analysis,
 from greenlint.check.cache import Cache
 from greenlint.check.config import Config
 from greenlint.predict.prediction import Prediction
+from greenlint.rules.diagnostic import Diagnostic
 
 #: Below this many files to analyse, starting worker processes costs more than it saves.
 SERIAL_BELOW = 4
@@ -27,6 +30,8 @@ class Backend:
 
     analyse_file: str = "greenlint.analysis:analyse_file"
     load_predictor: str = "greenlint.predict:load_predictor"
+    #: Loaded once in the parent before forking workers, so that they share it.
+    preload: tuple[str, ...] = ("greenlint.catalog:load_catalog",)
 
 
 def _resolve(spec: str):
@@ -58,6 +63,15 @@ def analyse_one(path: str, backend: Backend) -> FileResult:
         return internal_error(path, exc)
 
 
+def _preload(backend: Backend) -> None:
+    for spec in backend.preload:
+        try:
+            _resolve(spec)()
+        except Exception:  # the workers will meet (and report) the same problem per file
+            pass
+    _predictor(backend.load_predictor)
+
+
 def _analyse_chunk(paths: Sequence[str], backend: Backend) -> list[FileResult]:
     return [analyse_one(p, backend) for p in paths]
 
@@ -84,11 +98,33 @@ def cache_for(config: Config) -> Cache | None:
     return Cache(config.cache_dir or cache_dir() / "check")
 
 
-def analyse_files(files: Sequence[Path], config: Config, backend: Backend = Backend()) -> tuple[list[FileResult], RunStats]:
-    """A FileResult per file, in order: from the cache where possible, else freshly analysed."""
+@dataclass
+class Checked:
+    """One file's outcome: its diagnostics, its source, and its analysis (None: still in the cache)."""
+
+    path: str
+    diagnostics: list[Diagnostic]
+    source: str | tuple[str, ...]
+    result: FileResult | None = None
+    key: str | None = None
+
+
+def analyse_files(
+    files: Sequence[Path],
+    config: Config,
+    diagnose: Callable[[FileResult], list[Diagnostic]],
+    rules_id: Callable[[str], str],
+    backend: Backend = Backend(),
+) -> tuple[list[Checked], RunStats]:
+    """Check each file, in order, doing as little as the cache allows.
+
+    Two entries per file: its FileResult (key: path, content, environment) and its diagnostics
+    under the rule settings `rules_id(path)` (the enabled codes and options). When the second
+    hits, neither the analysis nor the rules run and the FileResult is not even read.
+    """
     cache = cache_for(config)
     stats = RunStats(files=len(files))
-    results: dict[int, FileResult] = {}
+    done: dict[int, Checked] = {}
     contents: dict[int, bytes] = {}
     todo: list[tuple[int, str, str | None]] = []
     cwd = os.getcwd()
@@ -97,27 +133,55 @@ def analyse_files(files: Sequence[Path], config: Config, backend: Backend = Back
         try:
             contents[i] = content = f.read_bytes()
         except OSError as exc:
-            results[i] = FileResult(shown, errors=(error_diagnostic(shown, 1, 1, "unreadable", str(exc)),))
+            diagnostics = diagnose(FileResult(shown, errors=(error_diagnostic(shown, 1, 1, "unreadable", str(exc)),)))
+            done[i] = Checked(shown, diagnostics, "", FileResult(shown))
             continue
         key = cache.key(shown, content) if cache else None
-        hit = cache.get(key) if cache else None
+        stored = cache.get(_diagnostics_key(key, rules_id(shown))) if key else None
+        if isinstance(stored, tuple) and len(stored) == 2:
+            done[i] = Checked(shown, stored[0], stored[1] or "", key=key)
+            stats.cache_hits += 1
+            continue
+        hit = cache.get(key) if key else None
         if isinstance(hit, FileResult):
-            results[i] = hit
+            done[i] = _checked(hit, key, cache, diagnose, rules_id)
             stats.cache_hits += 1
         else:
             todo.append((i, shown, key))
     fresh = _run([shown for _, shown, _ in todo], config.jobs or os.cpu_count() or 1, backend, stats)
     for (i, _, key), result in zip(todo, fresh):
-        results[i] = result
         if cache and key and result.cacheable:
             # a text file's source is its content, read on every run anyway: not stored twice
             cache.put(key, dataclasses.replace(result, source="") if isinstance(result.source, str) else result)
+        done[i] = _checked(result, key if result.cacheable else None, cache, diagnose, rules_id)
     stats.analysed = len(todo)
     for i, content in contents.items():
-        unreadable = any(e.code == "GL002" for e in results[i].errors)  # binary, not UTF-8: no text to show
-        if isinstance(results[i].source, str) and not unreadable:
-            results[i] = dataclasses.replace(results[i], source=content.decode("utf-8", "replace"))
-    return [results[i] for i in range(len(files))], stats
+        c = done[i]
+        unreadable = any(d.code == "GL002" for d in c.diagnostics)  # binary, not UTF-8: no text to show
+        if isinstance(c.source, str) and not unreadable:
+            c.source = content.decode("utf-8", "replace")
+    return [done[i] for i in range(len(files))], stats
+
+
+def _diagnostics_key(key: str, rules: str) -> str:
+    return hashlib.sha256(f"{key}:{rules}".encode()).hexdigest()
+
+
+def _checked(result: FileResult, key, cache, diagnose, rules_id) -> Checked:
+    diagnostics = diagnose(result)
+    notebook = result.source if isinstance(result.source, tuple) else None
+    if cache and key:
+        cache.put(_diagnostics_key(key, rules_id(result.path)), (diagnostics, notebook))
+    return Checked(result.path, diagnostics, result.source, result, key)
+
+
+def load_result(checked: Checked, config: Config, backend: Backend = Backend()) -> FileResult:
+    """The FileResult of a checked file: kept, else from the cache, else analysed again."""
+    if checked.result is None:
+        cache = cache_for(config)
+        hit = cache.get(checked.key) if cache and checked.key else None
+        checked.result = hit if isinstance(hit, FileResult) else analyse_one(checked.path, backend)
+    return checked.result
 
 
 def _run(paths: list[str], jobs: int, backend: Backend, stats: RunStats) -> list[FileResult]:
@@ -129,7 +193,11 @@ def _run(paths: list[str], jobs: int, backend: Backend, stats: RunStats) -> list
     chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
     stats.workers = workers
     out: list[FileResult] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    context = None
+    if "fork" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("fork")
+        _preload(backend)  # forked workers inherit what is loaded: load the catalog and predictor once
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         futures = [pool.submit(_analyse_chunk, chunk, backend) for chunk in chunks]
         for chunk, future in zip(chunks, futures):
             try:

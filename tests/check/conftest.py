@@ -5,7 +5,7 @@ import pytest
 from greenlint.check import Config
 from greenlint.check.runner import Backend
 
-FAKE = Backend("tests.check.fakes:analyse_file", "tests.check.fakes:load_predictor")
+FAKE = Backend("tests.check.fakes:analyse_file", "tests.check.fakes:load_predictor", preload=())
 
 
 @pytest.fixture

@@ -65,8 +65,10 @@ def test_warm_run_reads_the_cache(tmp_path, config, monkeypatch):
     assert cold.stats.cache_hits == 0 and len(log.read_text().splitlines()) == 2
     warm = run_check([src], config, FAKE)
     assert warm.stats.cache_hits == 2 and len(log.read_text().splitlines()) == 2
-    assert warm.diagnostics == cold.diagnostics
-    assert warm.callsites_with_predictions == cold.callsites_with_predictions
+    assert warm.diagnostics == cold.diagnostics and warm.sources == cold.sources
+    assert all(c.result is None for c in warm.checked)  # diagnostics came from the cache: no analysis loaded
+    assert warm.callsites_with_predictions == cold.callsites_with_predictions  # loaded from the cache on demand
+    assert len(log.read_text().splitlines()) == 2
     # an edit is a miss for that file only
     (src / "b.py").write_text("import tensorflow as tf\nx = 1\ntf.keras.Sequential().fit(x)\n")
     edited = run_check([src], config, FAKE)
@@ -81,8 +83,9 @@ def test_corrupt_cache_entries_are_misses(tmp_path, config):
     src = project(tmp_path, {"a.py": TRAIN})
     first = run_check([src], config, FAKE)
     entries = list((tmp_path / "cache").rglob("*.pickle"))
-    assert len(entries) == 1
-    entries[0].write_bytes(b"not a pickle")
+    assert len(entries) == 2  # the analysis, and the diagnostics under these rule settings
+    for entry in entries:
+        entry.write_bytes(b"not a pickle")
     again = run_check([src], config, FAKE)
     assert again.stats.cache_hits == 0 and again.diagnostics == first.diagnostics
     assert run_check([src], config, FAKE).stats.cache_hits == 1  # rewritten
