@@ -448,7 +448,7 @@ class Resolver:
         if kind is ast.Constant and isinstance(annotation.value, str):
             try:
                 annotation = ast.parse(annotation.value, mode="eval").body
-            except SyntaxError:
+            except (SyntaxError, ValueError):
                 return None
             kind = type(annotation)
         if kind is ast.BinOp and type(annotation.op) is ast.BitOr:  # Model | None
