@@ -55,3 +55,12 @@ def test_shipped_model_loads_and_predicts():
     pred = p.predict("tensorflow.keras.Sequential.fit", {})
     assert pred.energy_j > 0 and pred.basis.value == "measured"
     assert len(p.fingerprint) == 16
+
+
+def test_without_a_model_file_the_kb_tables_are_used(tmp_path, caplog):
+    from greenlint.predict.loading import load
+
+    p = load(tmp_path / "absent.json", with_overlay=False)
+    assert "no trained predictor model" in caplog.text
+    assert p.model["calibration"]["folds"] == 0  # uncalibrated, and says so in the model
+    assert p.predict("tensorflow.keras.Sequential.fit", {}).basis.value == "measured"
