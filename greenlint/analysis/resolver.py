@@ -721,8 +721,11 @@ class Resolver:
 
     def loop_count(self, node: ast.expr) -> int | None:
         """Walk a loop's iterable; its literal trip count (`range(100)`, `[1, 2, 3]`) or None."""
-        if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "range" and not node.keywords:
-            if not self.scope.lookup("range")[0]:
+        if type(node) is ast.Call and type(node.func) is ast.Name and not node.keywords:
+            name = node.func.id
+            if name == "enumerate" and len(node.args) == 1 and not self.scope.lookup(name)[0]:
+                return self.loop_count(node.args[0])
+            if name == "range" and not self.scope.lookup(name)[0]:
                 values = [self.expr(arg) for arg in node.args]
                 bounds = [v.value for v in values if type(v) is Const and type(v.value) is int]
                 if len(bounds) == len(values) and 1 <= len(bounds) <= 3 and (len(bounds) < 3 or bounds[2] != 0):

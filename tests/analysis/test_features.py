@@ -88,7 +88,7 @@ def test_loop_multiplier_is_the_product_of_literal_bounds():
         for epoch in range(N):
             for step in range(2, 102, 2):
                 tf.zeros(1)
-        for item in [1, 2, 3]:
+        for i, item in enumerate([1, 2, 3]):
             tf.ones(1)
         tf.eye(2)
         """
