@@ -33,6 +33,8 @@ ENVIRONMENTS = {
     "cloud": ("Cloud", "NVIDIA GeForce RTX 3090", 16.0),
     "local-v2": ("Local ML Engineer/Gamer", "NVIDIA GeForce RTX 3070", 32.0),
 }
+#: Epochs trained with the base frozen before fine-tuning (README, "Experiment set-up").
+FROZEN_EPOCHS = 10
 #: Input images are resized to 128x128 (README, "Experiment set-up").
 INPUT_HW = (128, 128)
 PROCESSED = "raw/processed/dl-training-energy-consumption-dataset.gzip.xz"
@@ -83,6 +85,7 @@ class RunSummary:
     validation_size: int
     input_h: int
     input_w: int
+    unfreeze_s: float  # detected utilisation regime change, taken as the end of the 10 frozen epochs
 
     @property
     def energy_j(self) -> float:
@@ -176,20 +179,50 @@ def ram_energy_j(time_s: np.ndarray, rss_mb: np.ndarray) -> float:
     return trapezoid(rss_mb * RAM_W_PER_MB, time_s)
 
 
-def epoch_slices(trace: GpuTrace, epochs: int, ram_power_w: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """Energy (J) and time (s) of *epochs* equal-duration slices of a trimmed trace.
-
-    The data has no epoch timestamps, so this is an approximation: real epochs are not equally long
-    (the 10 frozen epochs are cheaper than the fine-tuning ones).
-    """
+def slice_energies(trace: GpuTrace, edges: np.ndarray, ram_power_w: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Energy (J, GPU trapezoid + constant RAM power) and duration (s) between consecutive time edges."""
     t, p = trace.time_s, trace.power_w
-    edges = np.linspace(t[0], t[-1], epochs + 1)
     fine = np.union1d(t, edges)
     pf = np.interp(fine, t, p)
     cum = np.concatenate([[0.0], np.cumsum((pf[1:] + pf[:-1]) * np.diff(fine) / 2)])
-    at_edges = np.interp(edges, fine, cum)
     times = np.diff(edges)
-    return np.diff(at_edges) + ram_power_w * times, times
+    return np.diff(np.interp(edges, fine, cum)) + ram_power_w * times, times
+
+
+def equal_edges(duration_s: float, epochs: int) -> np.ndarray:
+    """The README's approximation: *epochs* slices of equal duration."""
+    return np.linspace(0.0, duration_s, epochs + 1)
+
+
+def two_phase_edges(duration_s: float, epochs: int, change_s: float, first_epochs: int = FROZEN_EPOCHS) -> np.ndarray:
+    """*first_epochs* equal slices before the regime change, the remaining epochs equal slices after it."""
+    if not 0 < change_s < duration_s or not 0 < first_epochs < epochs:
+        raise ValueError(f"no two phases: change at {change_s} s of {duration_s} s, {first_epochs}/{epochs} epochs")
+    before = np.linspace(0.0, change_s, first_epochs + 1)
+    return np.concatenate([before, np.linspace(change_s, duration_s, epochs - first_epochs + 1)[1:]])
+
+
+def regime_change_s(trace: GpuTrace, max_s: float, *, skip_s: float = 60.0, bin_s: float = 10.0) -> float:
+    """When utilisation shifts level (the base is unfrozen after epoch 10), searched in [skip_s, max_s].
+
+    The best single mean-shift split of 10-s bins of utilisation, after a 5-bin running median (so that
+    a short dip is not taken for a regime); the first minute (start-up) is ignored.
+    """
+    t, u = trace.time_s, trace.util
+    idx = (t // bin_s).astype(int)
+    bins = np.bincount(idx, weights=u) / np.maximum(np.bincount(idx), 1)
+    padded = np.pad(bins, 2, mode="edge")
+    smooth = np.median(np.lib.stride_tricks.sliding_window_view(padded, 5), axis=1)
+    skip = int(skip_s // bin_s)
+    b = smooth[skip:]
+    n = len(b)
+    k = np.arange(2, min(n - 2, int(max_s // bin_s) - skip) + 1)
+    if len(k) == 0:
+        raise ValueError(f"run of {t[-1]:.0f} s is too short to find a regime change before {max_s:.0f} s")
+    cs, cs2 = np.cumsum(b), np.cumsum(b * b)
+    left = cs2[k - 1] - cs[k - 1] ** 2 / k
+    right = (cs2[-1] - cs2[k - 1]) - (cs[-1] - cs[k - 1]) ** 2 / (n - k)
+    return float((skip + k[np.argmin(left + right)]) * bin_s)
 
 
 def read_xz_text(path: Path) -> str:
@@ -221,10 +254,18 @@ def run_files(shared_dir: Path) -> list[tuple[str, str, int, Path, Path]]:
 
 
 @dataclass(frozen=True)
+class EpochSeries:
+    """Stand-in epochs of one run (the data has no epoch timestamps): energy (J) and duration (s) each."""
+
+    energy_j: np.ndarray
+    time_s: np.ndarray
+
+
+@dataclass(frozen=True)
 class LoadedRun:
     summary: RunSummary
-    epoch_energy_j: np.ndarray  # per equal-duration epoch slice, GPU + mean RAM power
-    epoch_time_s: np.ndarray
+    equal: EpochSeries  # `trained epochs` slices of equal duration
+    two_phase: EpochSeries  # 10 equal slices before the detected unfreezing, the rest equal after it
 
 
 def _load_one(env, arch, run, gpu_path, cpu_path, meta) -> LoadedRun:
@@ -241,13 +282,17 @@ def _load_one(env, arch, run, gpu_path, cpu_path, meta) -> LoadedRun:
         trained_epochs=int(meta["trained epochs"]), gflops=float(meta["GFLOPs"]),
         batch_size=int(meta["batch size"]), training_size=int(meta["training size"]),
         validation_size=int(meta["validation size"]), input_h=INPUT_HW[0], input_w=INPUT_HW[1],
+        # frozen epochs run no backward pass through the base, so they are no longer than the others
+        unfreeze_s=regime_change_s(trace, max_s=1.1 * FROZEN_EPOCHS * duration / int(meta["trained epochs"])),
     )
-    energies, times = epoch_slices(trace, summary.trained_epochs, e_ram / duration if duration else 0.0)
-    return LoadedRun(summary, energies, times)
+    ram_w = e_ram / duration
+    equal = EpochSeries(*slice_energies(trace, equal_edges(duration, summary.trained_epochs), ram_w))
+    edges = two_phase_edges(duration, summary.trained_epochs, summary.unfreeze_s)
+    return LoadedRun(summary, equal, EpochSeries(*slice_energies(trace, edges, ram_w)))
 
 
 def _cache_key(files) -> str:
-    h = hashlib.sha256(b"gaissa-v1")
+    h = hashlib.sha256(b"gaissa-v2")
     for *_, gpu, cpu in files:
         for p in (gpu, cpu):
             st = p.stat()
@@ -255,8 +300,12 @@ def _cache_key(files) -> str:
     return h.hexdigest()[:16]
 
 
-def load_runs(shared_dir: Path, *, use_cache: bool = True) -> list[LoadedRun]:
-    """Parse all raw runs (about a minute on one core), cached under the user cache directory."""
+def load_runs(shared_dir: Path, *, use_cache: bool = True, errors: list[str] | None = None) -> list[LoadedRun]:
+    """Parse all raw runs (a few seconds), cached under the user cache directory.
+
+    A run whose files cannot be read is left out and its error (naming the file) appended to *errors*;
+    without an *errors* list the first such error is raised.
+    """
     files = run_files(shared_dir)
     cache = None
     if use_cache:
@@ -272,14 +321,21 @@ def load_runs(shared_dir: Path, *, use_cache: bool = True) -> list[LoadedRun]:
         for arch, grp in processed[processed["training environment"] == label].groupby("architecture")
         for _, r in grp.iterrows()
     }
-    runs = []
+    runs, failed = [], []
     for env, arch, run, gpu, cpu in files:
-        if (env, arch, run) not in meta:
-            raise RawFileError(f"{gpu}: no row ({env}, {arch}, run {run}) in the processed table")
-        if not cpu.is_file():
-            raise RawFileError(f"{gpu}: its cpu-mem-usage file {cpu.name} is missing")
-        runs.append(_load_one(env, arch, run, gpu, cpu, meta[(env, arch, run)]))
-    if cache is not None:
+        try:
+            if (env, arch, run) not in meta:
+                raise RawFileError(f"{gpu}: no row ({env}, {arch}, run {run}) in the processed table")
+            if not cpu.is_file():
+                raise RawFileError(f"{gpu}: its cpu-mem-usage file {cpu.name} is missing")
+            runs.append(_load_one(env, arch, run, gpu, cpu, meta[(env, arch, run)]))
+        except (RawFileError, ValueError) as exc:
+            if errors is None:
+                raise
+            failed.append(str(exc) if str(gpu) in str(exc) or str(cpu) in str(exc) else f"{gpu}: {exc}")
+    if errors is not None:
+        errors.extend(failed)
+    if cache is not None and not failed:
         from greenlint.atomic import atomic_write_bytes
 
         atomic_write_bytes(cache, lzma.compress(json.dumps(_to_json(runs)).encode()))
@@ -287,13 +343,17 @@ def load_runs(shared_dir: Path, *, use_cache: bool = True) -> list[LoadedRun]:
 
 
 def _to_json(runs: list[LoadedRun]) -> list[dict]:
-    return [
-        {"summary": asdict(r.summary), "e": r.epoch_energy_j.tolist(), "t": r.epoch_time_s.tolist()} for r in runs
-    ]
+    def series(s: EpochSeries) -> dict:
+        return {"e": s.energy_j.tolist(), "t": s.time_s.tolist()}
+
+    return [{"summary": asdict(r.summary), "equal": series(r.equal), "two_phase": series(r.two_phase)} for r in runs]
 
 
 def _from_json(items: list[dict]) -> list[LoadedRun]:
-    return [LoadedRun(RunSummary(**d["summary"]), np.asarray(d["e"]), np.asarray(d["t"])) for d in items]
+    def series(d: dict) -> EpochSeries:
+        return EpochSeries(np.asarray(d["e"]), np.asarray(d["t"]))
+
+    return [LoadedRun(RunSummary(**d["summary"]), series(d["equal"]), series(d["two_phase"])) for d in items]
 
 
 SUMMARY_COLUMNS = [f.name for f in fields(RunSummary)]

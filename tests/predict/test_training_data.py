@@ -8,13 +8,17 @@ import numpy as np
 import pytest
 
 from greenlint.predict.training_data import (
+    GpuTrace,
     RawFileError,
-    epoch_slices,
+    equal_edges,
     parse_cpu_csv,
     parse_gpu_csv,
     ram_energy_j,
     read_runs_csv,
+    regime_change_s,
+    slice_energies,
     trapezoid,
+    two_phase_edges,
     trimmed,
     write_runs_csv,
 )
@@ -69,17 +73,42 @@ def test_trim_and_even_epoch_slices_conserve_energy():
         f"2023/03/08 13:12:{i:02d}.000, X, 50 %, 5 %, 1 MiB, 1 MiB, {100 + i}.0 W, 350.00 W, 40\n" for i in range(n))
     tr = trimmed(parse_gpu_csv(text))
     assert len(tr.time_s) == n - 6 and tr.time_s[0] == 0.0 and tr.power_w[0] == 103.0
-    e, t = epoch_slices(tr, 7, ram_power_w=2.0)
+    e, t = slice_energies(tr, equal_edges(tr.time_s[-1], 7), ram_power_w=2.0)
     assert t.sum() == pytest.approx(tr.time_s[-1]) and np.allclose(t, t[0])
     assert e.sum() == pytest.approx(trapezoid(tr.power_w, tr.time_s) + 2.0 * tr.time_s[-1])
     assert np.all(np.diff(e) > 0)  # power rises, so later slices cost more
 
 
+def test_two_phase_edges():
+    edges = two_phase_edges(100.0, 14, 20.0, first_epochs=10)
+    assert len(edges) == 15 and edges[0] == 0 and edges[-1] == 100
+    assert np.allclose(np.diff(edges)[:10], 2.0) and np.allclose(np.diff(edges)[10:], 20.0)
+    with pytest.raises(ValueError, match="no two phases"):
+        two_phase_edges(100.0, 14, 150.0)
+
+
+def _trace(util: np.ndarray) -> GpuTrace:
+    t = np.arange(len(util), dtype=float)
+    return GpuTrace(t, 100 + 200 * util, util, "X", 350.0)
+
+
+def test_regime_change_is_found_and_a_short_dip_is_not_taken_for_it():
+    util = np.where(np.arange(3000) < 250, 0.5, 0.9)
+    util[1200:1225] = 0.05  # a 25-s dip much later, as in some recorded runs
+    assert abs(regime_change_s(_trace(util), max_s=2000.0) - 250) <= 10
+    # the search stops at max_s: a later change is not found
+    late = np.where(np.arange(3000) < 900, 0.5, 0.9)
+    assert regime_change_s(_trace(late), max_s=600.0) <= 600
+    with pytest.raises(ValueError, match="too short"):
+        regime_change_s(_trace(np.full(70, 0.5)), max_s=60.0)
+
+
 @needs_shared
-def test_the_309_runs_load_with_the_readme_counts(tmp_path, monkeypatch):
+def test_the_309_runs_load_with_the_readme_counts(tmp_path, tmp_path_factory, monkeypatch):
     from greenlint.predict.training_data import load_processed, load_runs
 
-    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    cache = tmp_path_factory.getbasetemp() / "greenlint-training-cache"  # shared with the evaluation test
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(cache))
     runs = load_runs(SHARED)
     assert Counter(r.summary.env for r in runs) == {"cloud": 150, "local-v2": 159}
     assert Counter((r.summary.env, r.summary.architecture) for r in runs)[("local-v2", "mobilenet_v2")] == 37
@@ -89,17 +118,21 @@ def test_the_309_runs_load_with_the_readme_counts(tmp_path, monkeypatch):
     rel = [abs(r.summary.energy_gpu_j / 1e6 / proc[(label[r.summary.env], r.summary.architecture, r.summary.run)] - 1)
            for r in runs]
     assert max(rel) < 0.0045
-    for r in runs[:5]:
-        assert len(r.epoch_energy_j) == r.summary.trained_epochs
-        assert r.epoch_energy_j.sum() == pytest.approx(r.summary.energy_j, rel=1e-6)
+    for r in runs[::30]:
+        for series in (r.equal, r.two_phase):
+            assert len(series.energy_j) == r.summary.trained_epochs
+            assert series.energy_j.sum() == pytest.approx(r.summary.energy_j, rel=1e-6)
+            assert series.time_s.sum() == pytest.approx(r.summary.duration_s)
+        # frozen epochs are no longer than the fine-tuning ones (the search bound), and start after a minute
+        assert 60 <= r.summary.unfreeze_s <= 1.1 * 10 * r.summary.duration_s / r.summary.trained_epochs
     # Written and read back through the derived table, and the cache gives the same runs.
     write_runs_csv(runs, tmp_path / "runs.csv")
     assert [s.energy_j for s in read_runs_csv(tmp_path / "runs.csv")] == pytest.approx(
         [r.summary.energy_j for r in runs], rel=1e-5)
-    assert list(tmp_path.glob("training/gaissa-*.json.xz"))
+    assert list(cache.glob("training/gaissa-*.json.xz"))
     cached = load_runs(SHARED)
     assert [r.summary for r in cached] == [r.summary for r in runs]
-    assert np.allclose(cached[0].epoch_energy_j, runs[0].epoch_energy_j)
+    assert np.allclose(cached[0].two_phase.energy_j, runs[0].two_phase.energy_j)
 
 
 def test_shipped_runs_table_matches_its_header():

@@ -8,10 +8,11 @@ from tests.conftest import SHARED, needs_shared
 
 
 @needs_shared
-def test_evaluation_reproduces_the_readme_baselines(tmp_path, monkeypatch):
+def test_evaluation_reproduces_the_readme_baselines(tmp_path_factory, monkeypatch):
     from greenlint.predict.training_eval import evaluate_training_runs
 
-    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    # the parsed runs are cached here by the data test when it runs first in the session
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "greenlint-training-cache"))
     md = evaluate_training_runs(SHARED)
 
     def mdape(row: str) -> float:
