@@ -103,7 +103,8 @@ def check_size(path: str, text: str, max_bytes: int) -> FileError | None:
 
 
 def notebook_cells(path: str, text: str) -> tuple[list[str], FileError | None]:
-    """The sources of a notebook's code cells (nbformat 3 or 4), in order."""
+    """The sources of a notebook's code cells (nbformat 3 or 4), in order; none for a notebook
+    whose metadata names another language than Python."""
 
     def bad(why: str) -> tuple[list[str], FileError]:
         return [], FileError(path, 0, 0, BAD_NOTEBOOK, f"{path}: malformed notebook: {why}")
@@ -121,6 +122,8 @@ def notebook_cells(path: str, text: str) -> tuple[list[str], FileError | None]:
         source_key = "input"
     if not isinstance(cells, list):
         return bad("no 'cells' list")
+    if _language(nb) not in ("python", None):
+        return [], None  # an R or Julia notebook: nothing for a Python linter
     sources = []
     for i, cell in enumerate(cells, 1):
         if not isinstance(cell, dict):
@@ -134,6 +137,17 @@ def notebook_cells(path: str, text: str) -> tuple[list[str], FileError | None]:
             return bad(f"cell {i} has a source that is neither a string nor a list of strings")
         sources.append(source)
     return sources, None
+
+
+def _language(nb: dict) -> str | None:
+    metadata = nb.get("metadata")
+    if not isinstance(metadata, dict):
+        return None
+    for key, field in (("language_info", "name"), ("kernelspec", "language")):
+        entry = metadata.get(key)
+        if isinstance(entry, dict) and isinstance(entry.get(field), str):
+            return entry[field].lower()
+    return None
 
 
 def blank_magics(source: str) -> str:

@@ -66,6 +66,12 @@ def test_nbformat_3_notebooks_are_read(tmp_path):
     assert [(s.span.cell, s.span.line, s.api) for s in result.callsites] == [(1, 2, "tensorflow.ones")]
 
 
+def test_notebooks_in_other_languages_are_not_parsed(tmp_path):
+    nb = {"nbformat": 4, "metadata": {"kernelspec": {"language": "R"}}, "cells": [{"cell_type": "code", "source": "library(keras)\nfit(model, x <- 1)"}]}
+    result = analyse_file(write(tmp_path, "r.ipynb", json.dumps(nb)))
+    assert result.errors == [] and result.callsites == []
+
+
 def test_huge_file_is_skipped_with_a_message(tmp_path):
     path = write(tmp_path, "big.py", "import tensorflow as tf\n" + "x = 1\n" * 1000)
     error = only_error(analyse_file(path, max_bytes=1000))
