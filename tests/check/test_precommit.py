@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.paths import DATA_DIR, REPO_DIR
+from greenlint.paths import REPO_DIR
 
 pytestmark = pytest.mark.e2e
 
@@ -61,8 +61,6 @@ def test_try_repo_runs_the_hook_offline(tmp_path):
         **os.environ,
         "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
         "GREENLINT_CACHE_DIR": str(tmp_path / "cache"),
-        # the data (catalog, KB) is not part of the installed package yet: point at this checkout's
-        "GREENLINT_DATA_DIR": str(DATA_DIR),
         "PIP_NO_INDEX": "1",
         "PIP_NO_DEPS": "1",
         "PIP_NO_BUILD_ISOLATION": "0",
