@@ -4,6 +4,8 @@ Source: del Rey, Martínez-Fernández, Cruz, Franch, GAISSA-UPC/seaa2023_ect (da
 Zenodo 10.5281/zenodo.7828518), as laid out in ``../shared/gaissa-seaa2023/README.md``.
 Energy follows the repository's ``preprocessing.py``: drop 3 GPU samples at each end, trapezoid of
 power.draw over the real timestamps (decimals kept); RAM power is RSS (MB) x 3.75e-4 W/MB.
+The data has no epoch timestamps, so stand-in epochs are cut from each trace: equal slices, or two
+phases split where utilisation shifts level (the unfreezing after the 10 frozen epochs).
 
 ``python -m greenlint.predict.training_data --out data/training/runs.csv`` writes the per-run table.
 """

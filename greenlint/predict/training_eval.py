@@ -186,7 +186,8 @@ def _row(name: str, s: Scores) -> str:
 
 def evaluate_training_runs(shared_dir: Path) -> str:
     """Markdown section: baselines, offline leave-one-architecture-out, online replay, goals."""
-    runs = load_runs(Path(shared_dir))
+    errors: list[str] = []
+    runs = load_runs(Path(shared_dir), errors=errors)
     ref = np.array([r.summary.energy_j for r in runs])
     env = np.array([r.summary.env for r in runs])
     ml, ga = baselines(runs)
@@ -202,6 +203,8 @@ def evaluate_training_runs(shared_dir: Path) -> str:
         "end) + RAM (RSS x 3.75e-4 W/MB), as in the journal paper. Baselines use the spec TDP (350 W / 220 W), the "
         "measured duration and mean utilisation of each run, and the allocated RAM (16 / 32 GB): they are given what "
         "is only known after training.",
+        *(["", f"{len(errors)} runs could not be read and are left out:", *(f"- {e}" for e in errors)]
+          if errors else []),
         "",
         "### Baselines",
         "",

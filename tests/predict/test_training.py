@@ -207,3 +207,26 @@ def test_shipped_model_is_reproducible_from_the_shipped_runs_table():
     shipped = load_offline()
     assert refit.coef == pytest.approx(shipped.coef, rel=1e-4)
     assert refit.log_residual_q == pytest.approx(shipped.log_residual_q, rel=1e-3)
+
+
+def test_projection_as_a_callback_would_use_it():
+    """Epoch by epoch on a run with a cheap warm-up, a power step at epoch 10 and noise."""
+    rng = np.random.default_rng(3)
+    total = 60
+    times = np.where(np.arange(total) < 10, 12.0, 20.0) * (1 + 0.02 * rng.standard_normal(total))
+    power = np.where(np.arange(total) < 10, 150.0, 250.0) * (1 + 0.02 * rng.standard_normal(total))
+    energies = power * times
+    truth = energies.sum()
+    seen = []
+    for n in range(1, total + 1):
+        p = project_run_energy(energies[:n], times[:n], total)
+        seen.append(p)
+        assert p.completed_epochs == n
+        assert p.provisional == (n < 15)
+    warm = seen[8]  # still in the warm-up: extrapolates the cheap epochs, so far too low
+    assert warm.energy_j < 0.8 * truth
+    for p in seen[14:]:
+        assert abs(p.energy_j / truth - 1) < 0.03
+    covered = np.mean([p.interval_j[0] <= truth <= p.interval_j[1] for p in seen[14:-1]])
+    assert covered >= 0.6  # an 80% interval, projections from successive epochs are correlated
+    assert seen[-1].energy_j == pytest.approx(truth)
