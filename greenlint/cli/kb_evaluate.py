@@ -22,7 +22,7 @@ def run(args) -> int:
     from greenlint.kb import KBError, load_kb
     from greenlint.paths import REPO_DIR, shared_dir
     from greenlint.predict.accuracy import render, training_section
-    from greenlint.predict.evaluate import cross_validate
+    from greenlint.predict.evaluate import cross_validate, size_scaling_check
     from greenlint.predict.model import kb_digest
     from greenlint.predict.sites import build_sites
 
@@ -54,6 +54,6 @@ def run(args) -> int:
             return 2
         training = training_section(shared)
     out = args.out or REPO_DIR / "docs" / "accuracy.md"
-    atomic_write_text(out, render(held, info, training))
+    atomic_write_text(out, render(held, info, training, size_scaling_check(records)))
     print(f"wrote {out}")
     return 0

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from greenlint.predict.evaluate import GOALS, METHODS, Held, censored_metrics, metrics, subsets
+from greenlint.predict.evaluate import GOALS, METHODS, Held, SweepCheck, censored_metrics, metrics, subsets
 from greenlint.predict.hierarchy import LEVELS
 
 _SUBSET_TITLES = {
@@ -187,6 +187,29 @@ def _reading(held: Sequence[Held]) -> list[str]:
     ]
 
 
+def sweep_section(checks: Sequence[SweepCheck]) -> str:
+    lines = [
+        "## Input-size scaling: FECoM data-size sweeps, leave one sweep out",
+        "",
+        "The predictor scales a call by (input size / measured size)^b when the linter knows the "
+        "input size (`tensor_bytes`) and the API's method has a data-size exponent b. Here each sweep "
+        "with at least 8 measurable fractions is held out: b comes from the other sweeps (same method "
+        "name), and every fraction is predicted from the sweep's measured full-size call, scaled, "
+        "against the same call unscaled. MdALE in log10 J.",
+        "",
+        "| sweep | API | fractions | b (other sweeps) | MdALE scaled | MdALE unscaled |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for c in checks:
+        b = "none" if c.exponent is None else f"{c.exponent:.2f}"
+        lines.append(
+            f"| {c.sweep} | `{c.api}` | {c.points} | {b} | {c.mdale_scaled:.2f} | {c.mdale_unscaled:.2f} |"
+        )
+    if not checks:
+        lines.append("| (no sweep has enough measurable fractions) | | | | | |")
+    return "\n".join(lines) + "\n"
+
+
 def training_section(shared_dir: Path | None) -> str:
     """The training engineer's section, or a plain statement of why it is missing."""
     if shared_dir is None:
@@ -198,7 +221,7 @@ def training_section(shared_dir: Path | None) -> str:
     return module.evaluate_training_runs(shared_dir).rstrip() + "\n"
 
 
-def render(held: Sequence[Held], info: dict, training: str) -> str:
+def render(held: Sequence[Held], info: dict, training: str, sweeps: Sequence[SweepCheck] = ()) -> str:
     header = [
         "# Prediction accuracy",
         "",
@@ -208,4 +231,4 @@ def render(held: Sequence[Held], info: dict, training: str) -> str:
         "issue 4. Every goal is listed with its measured value, met or not.",
         "",
     ]
-    return "\n".join(header) + "\n" + call_site_section(held, info) + "\n" + training
+    return "\n".join(header) + "\n" + call_site_section(held, info) + "\n" + sweep_section(sweeps) + "\n" + training

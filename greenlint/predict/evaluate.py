@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.model import quantile, train
+from greenlint.predict.model import MIN_SWEEP_POINTS, fit_size_exponents, quantile, train
 from greenlint.predict.predictor import Predictor
-from greenlint.predict.sites import Site, build_sites, is_sweep, tutorial_of
+from greenlint.predict.sites import FRACTION, Site, build_sites, is_sweep, tutorial_of
 
 LOG2 = math.log10(2.0)
 METHODS = (
@@ -161,3 +161,44 @@ def subsets(held: Sequence[Held]) -> dict[str, list[Held]]:
         "seen": [h for h in held if h.seen],
         "unseen": [h for h in held if not h.seen],
     }
+
+
+@dataclass(frozen=True)
+class SweepCheck:
+    """One FECoM data-size sweep predicted from its full-size call and other sweeps' exponent."""
+
+    sweep: str
+    api: str
+    points: int
+    exponent: float | None
+    mdale_scaled: float
+    mdale_unscaled: float
+
+
+def size_scaling_check(records: Sequence) -> list[SweepCheck]:
+    """Leave-one-sweep-out test of input-size scaling.
+
+    For each sweep with enough measurable points, the exponent comes from the other sweeps only
+    (same method name, as the predictor looks it up); every fraction is then predicted from the
+    sweep's measured full-size call, scaled by (fraction)^exponent, against the same call unscaled.
+    """
+    sweep_records = [r for r in records if is_sweep(r)]
+    by_sweep: dict[str, list] = defaultdict(list)
+    for r in sweep_records:
+        by_sweep[r.project].append(r)
+    out = []
+    for name, recs in sorted(by_sweep.items()):
+        pts = sorted(
+            (s.features[FRACTION], s.y) for s in build_sites(recs, sweeps=True) if not s.censored
+        )
+        if len(pts) < MIN_SWEEP_POINTS or pts[-1][0] != 1.0:
+            continue
+        api = recs[0].api
+        others = fit_size_exponents([r for r in sweep_records if r.project != name])
+        b = others["per_method"].get(api.rpartition(".")[2])
+        ref = pts[-1][1]
+        test = pts[:-1]
+        scaled = [abs(ref + (b or 0.0) * math.log10(f) - y) for f, y in test]
+        unscaled = [abs(ref - y) for _, y in test]
+        out.append(SweepCheck(name, api, len(test), b, statistics.median(scaled), statistics.median(unscaled)))
+    return out

@@ -48,3 +48,21 @@ def test_report_puts_every_goal_beside_its_number():
         assert goal in text
     assert "met" in text
     assert text.rstrip().endswith("none")
+
+
+def test_size_scaling_check_uses_only_the_other_sweeps():
+    from greenlint.predict.evaluate import size_scaling_check
+
+    recs = []
+    for name, scale in (("a/x_fit", 100.0), ("b/y_fit", 7.0)):
+        for k in range(1, 11):
+            recs.append(record("tf.keras.Sequential.fit", scale * k, script=name, dataset="fecom-data-size",
+                               index=k - 1, features={"data_size_fraction": k / 10}))
+    checks = size_scaling_check(recs)
+    assert [c.sweep for c in checks] == ["a/x_fit", "b/y_fit"]
+    for c in checks:
+        assert c.exponent is not None and abs(c.exponent - 1.0) < 1e-6
+        assert c.mdale_scaled < 1e-6 < c.mdale_unscaled
+    # a single sweep has no other sweep to learn from: no exponent, no scaling
+    alone = size_scaling_check([r for r in recs if r.project == "a/x_fit"])
+    assert alone[0].exponent is None and alone[0].mdale_scaled == alone[0].mdale_unscaled
