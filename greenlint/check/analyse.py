@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,7 +74,3 @@ def internal_error(path: str, exc: BaseException) -> FileResult:
     """greenlint itself failed on this file: say so, keep going, do not cache it."""
     message = f"internal error in greenlint ({type(exc).__name__}: {exc}); please report it"
     return FileResult(path, errors=(error_diagnostic(path, 1, 1, "internal", message),), cacheable=False)
-
-
-def sources_of(results: Sequence[FileResult]) -> dict[str, str | tuple[str, ...]]:
-    return {r.path: r.source for r in results}

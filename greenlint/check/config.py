@@ -48,7 +48,6 @@ SETTINGS = {
     "jobs": "Worker processes for analysis (default: one per CPU).",
     "output-format": "Default output format: concise, full, json, json-lines, sarif, github or grouped.",
 }
-OUTPUT_FORMATS = ("concise", "full", "json", "json-lines", "sarif", "github", "grouped")
 
 
 class ConfigError(Exception):
@@ -78,10 +77,6 @@ class Config:
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
 
-    def option(self, key: str) -> Any:
-        from greenlint.rules.registry import option_defaults
-
-        return self.options.get(key, option_defaults()[key])
 
 
 def _codes(value: Any, where: str) -> tuple[str, ...]:
@@ -140,8 +135,10 @@ def parse_table(table: Mapping[str, Any], source: Path | None) -> dict[str, Any]
                 raise ConfigError(f"{at}: expected a positive integer")
             fields["jobs"] = value
         elif key == "output-format":
-            if value not in OUTPUT_FORMATS:
-                raise ConfigError(f"{at}: expected one of {', '.join(OUTPUT_FORMATS)}")
+            from greenlint.report import FORMATS
+
+            if value not in FORMATS:
+                raise ConfigError(f"{at}: expected one of {', '.join(FORMATS)}")
             fields["output_format"] = value
         elif key in rule_options:
             options[key] = coerce_option(rule_options[key].type, value, at)

@@ -148,7 +148,7 @@ def analyse_files(
             stats.cache_hits += 1
         else:
             todo.append((i, shown, key))
-    fresh = _run([shown for _, shown, _ in todo], config.jobs or os.cpu_count() or 1, backend, stats)
+    fresh = _run([shown for _, shown, _ in todo], config.jobs or _cpus(), backend, stats)
     for (i, _, key), result in zip(todo, fresh):
         if cache and key and result.cacheable:
             # a text file's source is its content, read on every run anyway: not stored twice
@@ -161,6 +161,14 @@ def analyse_files(
         if isinstance(c.source, str) and not unreadable:
             c.source = content.decode("utf-8", "replace")
     return [done[i] for i in range(len(files))], stats
+
+
+def _cpus() -> int:
+    """CPUs this process may use (the affinity mask in containers), at least 1."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _diagnostics_key(key: str, rules: str) -> str:

@@ -7,14 +7,13 @@ import sys
 
 HELP = "check files and directories for energy findings (exit 0 clean, 1 findings, 2 error)"
 
-FORMATS = ("concise", "full", "json", "json-lines", "sarif", "github", "grouped")
-
-
 def _codes(text: str) -> list[str]:
     return [c.strip().upper() for c in text.split(",") if c.strip()]
 
 
 def register(parser: argparse.ArgumentParser) -> None:
+    from greenlint.report import FORMATS
+
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or directories (default: .)")
     sel = parser.add_argument_group("rule selection")
     sel.add_argument("--select", type=_codes, metavar="CODES", help="only these rule codes or prefixes (e.g. GL1,GL201)")
