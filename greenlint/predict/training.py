@@ -196,7 +196,7 @@ class TrainingEstimate:
     interval_j: tuple[float, float] | None  # 80%, from leave-one-architecture-out residuals
     per_epoch_j: float | None
     per_sample_epoch_j: float | None
-    epochs: int | None
+    epochs: float | None
     samples: float | None  # effective samples per epoch (validation weighted by VALIDATION_COST)
     gflops: float | None
     gpu: GpuSpec | None
@@ -213,6 +213,7 @@ class TrainingEstimate:
 
 
 TRAINING_METHODS = ("fit", "fit_generator")
+RECORDED_GPUS = ("NVIDIA GeForce RTX 3090", "NVIDIA GeForce RTX 3070")
 
 
 def _shape_hw(shape) -> tuple[int, int] | None:
@@ -250,7 +251,7 @@ def estimate_training_run(
     model = model or load_offline()
 
     hw = _shape_hw(f["input_shape"]) if f.get("input_shape") is not None else None
-    gflops = f.get("gflops")
+    gflops = _positive(f.get("gflops"))
     if gflops is None and f.get("architecture"):
         arch = arch_spec(str(f["architecture"]))
         if arch is None:
@@ -262,40 +263,52 @@ def estimate_training_run(
             gflops = arch.gflops * hw[0] * hw[1] / (REFERENCE_HW[0] * REFERENCE_HW[1])
             if hw != REFERENCE_HW:
                 notes.append(f"{arch.name} GFLOPs scaled from 128x128 to {hw[0]}x{hw[1]} by pixel count")
-    if gflops is None or gflops <= 0:
+    epochs = _positive(f.get("epochs"))
+    if gflops is None:
         notes.append("model FLOPs unknown: no estimate")
-        return TrainingEstimate(None, None, None, None, f.get("epochs"), None, None, spec, tuple(notes))
+        return TrainingEstimate(None, None, None, None, epochs, None, None, spec, tuple(notes))
 
-    per_sample = model.per_sample_epoch_j(float(gflops), spec.tdp_w)
+    per_sample = model.per_sample_epoch_j(gflops, spec.tdp_w)
     samples = _samples(f, notes)
-    epochs = f.get("epochs")
-    per_epoch = per_sample * samples if samples else None
-    energy = per_epoch * epochs if per_epoch is not None and isinstance(epochs, int) and epochs > 0 else None
-    if f.get("batch_size") not in (None, 32):
+    per_epoch = per_sample * samples if samples is not None else None
+    energy = per_epoch * epochs if per_epoch is not None and epochs is not None else None
+    if epochs is None:
+        notes.append("epochs unknown: energy per epoch only")
+    if _positive(f.get("batch_size")) not in (None, 32):
         notes.append("batch size is not modelled (every recorded run used 32)")
     lo, hi = model.log_residual_q
     interval = (energy * math.exp(lo), energy * math.exp(hi)) if energy is not None else None
-    if spec.tdp_w not in (350, 220):
+    if spec.name not in RECORDED_GPUS:
         notes.append(f"{spec.name} is outside the recorded GPUs (RTX 3090, RTX 3070): extrapolated by TDP")
-    return TrainingEstimate(energy, interval, per_epoch, per_sample, epochs, samples, float(gflops), spec, tuple(notes),
+    return TrainingEstimate(energy, interval, per_epoch, per_sample, epochs, samples, gflops, spec, tuple(notes),
                             runs=model.runs)
+
+
+def _positive(value) -> float | None:
+    """A literal positive finite number, else None (bools, strings and expressions are not counts)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+        return None
+    return float(value)
 
 
 def _samples(f: dict, notes: list[str]) -> float | None:
     """Effective samples per epoch from literal sample counts, or steps x batch size."""
-    train = f.get("samples")
-    if train is None and f.get("steps_per_epoch") and f.get("batch_size"):
-        train = f["steps_per_epoch"] * f["batch_size"]
+    batch = _positive(f.get("batch_size"))
+    train = _positive(f.get("samples"))
+    steps = _positive(f.get("steps_per_epoch"))
+    if train is None and steps is not None and batch is not None:
+        train = steps * batch
     if train is None:
         notes.append("number of training samples unknown: energy per sample-epoch only")
         return None
-    val = f.get("validation_samples")
-    if val is None and f.get("validation_split"):
-        split = float(f["validation_split"])
+    val = _positive(f.get("validation_samples"))
+    split = _positive(f.get("validation_split"))
+    if val is None and split is not None and split < 1:
         train, val = train * (1 - split), train * split
-    if val is None and f.get("validation_steps") and f.get("batch_size"):
-        val = f["validation_steps"] * f["batch_size"]
-    return effective_samples(float(train), float(val or 0.0))
+    val_steps = _positive(f.get("validation_steps"))
+    if val is None and val_steps is not None and batch is not None:
+        val = val_steps * batch
+    return effective_samples(train, val or 0.0)
 
 
 # --------------------------------------------------------------------------- online projection

@@ -146,6 +146,10 @@ def test_offline_partial_answers():
     assert unknown.energy_j is None and any("MyNet" in n for n in unknown.notes)
     explicit = estimate_training_run(FIT, {"gflops": 1.0, "epochs": 3, "samples": 100}, model=MODEL)
     assert explicit.energy_j > 0
+    # non-literal or nonsense values are not counts
+    for bad in ({"epochs": True}, {"epochs": "n_epochs"}, {"epochs": -2}, {"samples": float("nan")}):
+        e = estimate_training_run(FIT, {"gflops": 1.0, "epochs": 3, "samples": 100, **bad}, model=MODEL)
+        assert e.energy_j is None and e.per_sample_epoch_j > 0
 
 
 def test_steps_and_validation_split_give_samples():

@@ -26,3 +26,10 @@ def test_evaluation_reproduces_the_readme_baselines(tmp_path_factory, monkeypatc
     assert abs(mdape("Green Algorithms, all") - 15.0) < 0.2
     assert "### Goals (issue 4)" in md and "leave-one-architecture-out" in md
     assert "equal duration" in md  # the epoch approximation is stated
+
+
+def test_missing_dataset_is_reported_not_raised(tmp_path):
+    from greenlint.predict.training_eval import evaluate_training_runs
+
+    md = evaluate_training_runs(tmp_path)
+    assert "Not evaluated" in md and "gaissa-seaa2023" in md
