@@ -70,7 +70,7 @@ def analyse_source(
         bounds = [*cell_offsets, len(lines)]
         cells = ["\n".join(lines[bounds[i] : bounds[i + 1]]) for i in range(len(cell_offsets))]
     if cells is not None:
-        units = [Code(sources.blank_magics(cell), i) for i, cell in enumerate(cells, 1)]
+        units = [_cell_unit(cell, i) for i, cell in enumerate(cells, 1)]
         code_size_text = "\n".join(unit.text for unit in units)
     else:
         units = [Code(text)]
@@ -103,7 +103,7 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
         for unit in units:
             where = f"{path}:cell {unit.cell}" if unit.cell is not None else path
             try:
-                trees.append(ast.parse(unit.text, filename=path))
+                trees.append(_parse_unit(unit, path))
             except SyntaxError as exc:
                 line, column = exc.lineno or 0, exc.offset or 0
                 message = f"{where}:{line}:{column}: syntax error: {exc.msg}"
@@ -114,6 +114,20 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
                 errors.append(FileError(path, 0, 0, sources.SYNTAX_ERROR, f"{where}: cannot parse: {reason}", unit.cell))
                 trees.append(None)
     return trees, errors
+
+
+def _cell_unit(cell: str, index: int) -> Code:
+    blanked = sources.blank_magics(cell)
+    return Code(blanked, index, sources.blank_magics(cell, "pass") if blanked != cell else None)
+
+
+def _parse_unit(unit: Code, path: str) -> ast.Module:
+    try:
+        return ast.parse(unit.text, filename=path)
+    except SyntaxError:
+        if unit.retry is None:
+            raise
+        return ast.parse(unit.retry, filename=path)
 
 
 def _resolve(path: str, units: list[Code], trees: list, catalog, errors: list[FileError]) -> list[CallSite]:

@@ -57,6 +57,7 @@ class Code:
 
     text: str
     cell: int | None = None  # 1-based code-cell index for notebooks
+    retry: str | None = None  # another reading to try if *text* does not parse
 
 
 def split_lines(text: str) -> list[str]:
@@ -150,8 +151,11 @@ def _language(nb: dict) -> str | None:
     return None
 
 
-def blank_magics(source: str) -> str:
+def blank_magics(source: str, placeholder: str = "") -> str:
     """IPython-only lines blanked out (not removed), so positions stay true to the cell.
+
+    A magic line becomes *placeholder* at its indentation: "" by default, "pass" to keep a
+    block whose only statement was a magic (`for ...:` then `    %time f()`) parseable.
 
     A cell magic (`%%bash`, `%%writefile`, ...) blanks its whole cell, except magics whose
     body is Python (`%%time`, `%%timeit`, `%%capture`), where only the magic line goes.
@@ -163,15 +167,21 @@ def blank_magics(source: str) -> str:
     if first.startswith("%%"):
         name = first[2:].split(maxsplit=1)[0] if first[2:].strip() else ""
         keep_body = name in _PYTHON_CELL_MAGICS
-        return "\n".join([""] + (_blank_lines(lines[1:]) if keep_body else [""] * (len(lines) - 1)))
-    return "\n".join(_blank_lines(lines))
+        body = _blank_lines(lines[1:], placeholder) if keep_body else [""] * (len(lines) - 1)
+        return "\n".join(["", *body])
+    return "\n".join(_blank_lines(lines, placeholder))
 
 
-def _blank_lines(lines: list[str]) -> list[str]:
+def _blank_lines(lines: list[str], placeholder: str) -> list[str]:
     out = []
     continued = False
     for line in lines:
-        magic = continued or bool(_MAGIC_LINE.match(line))
-        out.append("" if magic else line)
-        continued = magic and line.endswith("\\")
+        if continued:
+            out.append("")
+        elif _MAGIC_LINE.match(line):
+            out.append(line[: len(line) - len(line.lstrip())] + placeholder if placeholder else "")
+        else:
+            out.append(line)
+            continue
+        continued = line.endswith("\\")
     return out

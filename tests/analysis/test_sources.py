@@ -136,3 +136,11 @@ def test_cell_offsets_report_positions_per_cell():
 )
 def test_magics_are_blanked_keeping_line_numbers(source, expected):
     assert blank_magics(source) == expected
+
+
+def test_a_block_whose_only_statement_is_a_magic_still_parses():
+    assert blank_magics("for i in range(3):\n    %time f(i)\n", "pass") == "for i in range(3):\n    pass\n"
+    code = "import tensorflow as tf\nfor i in range(3):\n    %time tf.zeros(i)\ntf.ones(1)\n"
+    nb = {"nbformat": 4, "cells": [{"cell_type": "code", "source": code}]}
+    result = analyse_source(json.dumps(nb), "loop.ipynb")
+    assert result.errors == [] and [(s.span.line, s.api) for s in result.callsites] == [(4, "tensorflow.ones")]
