@@ -57,9 +57,10 @@ def next_experiment(folder: Path) -> Path:
 
 
 def _instrument(text: str, path: Path):
+    """Resolve and wrap the call sites of *text* (a notebook arrives already turned into a script)."""
     from greenlint.analysis import analyse_source
 
-    analysis = analyse_source(text, path=str(path))
+    analysis = analyse_source(text, path=str(path.with_suffix(".py")))
     if analysis.errors:
         first = analysis.errors[0]
         raise MeasureError(f"{path}:{first.line}:{first.column}: {first.message}")

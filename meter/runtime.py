@@ -5,7 +5,9 @@
 script, then writes the measurement file and a summary for the parent. Each instrumented call
 is timed around the call alone, after synchronising TensorFlow's asynchronous devices
 (`tf.test.experimental.sync_devices()`) before and after, so queued GPU work is charged to the
-call that queued it. Calls made while TF is tracing a graph pass straight through.
+call that queued it. Calls made while TF is tracing a graph pass straight through, and so do
+calls made inside another measured call (their energy belongs to the outer call) and executions
+of a call site beyond `max_records_per_site`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import pytest
 
 from greenlint.analysis.callsite import CallSite, Span
 from meter.instrument import HELPER, instrument_source, notebook_to_script
-from meter.measure import MeasureError, next_experiment, script_text
+from meter.measure import MeasureError, _instrument, next_experiment, script_text
 
 SRC = """import tensorflow as tf
 ds = tf.data.Dataset.from_tensor_slices(x).batch(32, drop_remainder=True)
@@ -114,3 +114,16 @@ def test_next_experiment_never_overwrites(tmp_path):
     (tmp_path / "experiment-1.json").write_text("[]")
     (tmp_path / "experiment-7.json").write_text("[]")
     assert next_experiment(tmp_path).name == "experiment-8.json"
+
+
+def test_a_notebook_is_resolved_and_instrumented_as_its_script(tmp_path):
+    nb = {"cells": [
+        {"cell_type": "code", "source": ["%pip install tensorflow\n", "import tensorflow as tf\n"]},
+        {"cell_type": "code", "source": ["m = tf.keras.Sequential()\n", "m.compile(loss='mse')\n"]},
+    ]}
+    path = tmp_path / "train.ipynb"
+    path.write_text(json.dumps(nb))
+    code, sites = _instrument(script_text(path), path)
+    assert [s.api for s in sites] == ["tensorflow.keras.Sequential", "tensorflow.keras.Sequential.compile"]
+    assert f"m = {HELPER}(0, tf.keras.Sequential)" in code
+    assert json.loads(path.read_text()) == nb  # the user's notebook is only read
