@@ -82,7 +82,9 @@ class Analyses:
     def config_for(self, path: Path) -> tuple[Config, str | None]:
         """The nearest `[tool.greenlint]` for `path` (or the --config file); defaults and the error if unusable."""
         try:
-            return load_config([path], config_file=self.settings.config_file, isolated=self.settings.isolated), None
+            # from the directory: the document may not be on disk (yet)
+            start = path.parent
+            return load_config([start], config_file=self.settings.config_file, isolated=self.settings.isolated), None
         except ConfigError as exc:
             return Config(root=path.parent if path.is_absolute() else Path.cwd()), str(exc)
 
