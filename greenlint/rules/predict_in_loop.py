@@ -96,7 +96,7 @@ class PredictInLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if is_keras_model_method(site.api, ("predict", "predict_on_batch")) and site.in_loop:
+            if is_keras_model_method(site.api, ("predict",)) and site.in_loop:
                 n = site.loop_multiplier
                 times = f" ({n} times)" if n > 1 else ""
                 yield self.diagnostic(
