@@ -16,12 +16,13 @@ The rules follow FECoM's ``EnergyData`` (``fecom/experiment/data.py``, see ``../
 * **net**: gross - window samples x baseline (x ``interval_s`` for power).
 * the post-call "lag" tail is deliberately **not** counted: in the public data it is a protocol artefact.
 
-Two things FECoM does not have, so that sub-resolution records are censored rather than zero:
+What FECoM does not have, so that sub-resolution records are censored rather than zero:
 
-* **noise** of a net value: ``NOISE_K`` x std(baseline samples) x sqrt(n), n = window samples
-  (x ``interval_s`` for power). If the call added nothing, the net is a sum of n deviations of idle
-  samples from their mean, whose standard deviation is std x sqrt(n) for independent samples; with
-  k = 2 a true zero lands inside the band about 95 % of the time.
+* **noise** of a net value: ``NOISE_K`` x std x sqrt(n x (1 + n/m)), std = standard deviation of
+  the m baseline samples, n = window samples (x ``interval_s`` for power). If the call added
+  nothing, the net is the sum of n idle samples minus n x their estimated mean; for independent
+  samples its variance is n std^2 (the window) + n^2 std^2 / m (the mean of m baseline samples).
+  With k = 2 a true zero lands inside the band about 95 % of the time.
 * **below resolution**: the window has fewer than ``MIN_WINDOW_SAMPLES`` = 2 samples (empty windows
   included), the baseline is undefined, or |net| <= noise.
 * **upper bound** of a censored net: see `upper_bound`; ``inf`` where the series does not cover the
@@ -56,7 +57,7 @@ class ComponentEnergy:
     baseline: float | None  # mean idle value per sample: J per interval (energy) or W (power)
     baseline_std: float | None
     baseline_samples: int
-    noise_j: float | None  # NOISE_K x std x sqrt(n); None without at least 2 baseline samples
+    noise_j: float | None  # NOISE_K x std x sqrt(n (1 + n/m)); None without at least 2 baseline samples
     below_resolution: bool
     upper_bound_j: float  # most the call can have used above baseline (see upper_bound); inf if unknowable
     cut_short: bool  # the series ends before the call's end time
@@ -102,11 +103,17 @@ def covers_call(times: Sequence[float], start: float, end: float) -> bool:
     return len(times) > 0 and float(times[0]) <= start and float(times[-1]) >= end
 
 
+def net_noise(std: float, n: int, m: int, k: float = NOISE_K) -> float:
+    """k x the standard deviation of a net over n idle samples with a baseline mean of m samples."""
+    return k * std * math.sqrt(n * (1 + n / m))
+
+
 def upper_bound(
     values: np.ndarray,
     window: slice,
     baseline: float | None,
     baseline_std: float | None,
+    baseline_samples: int,
     scale: float,
     k: float = NOISE_K,
 ) -> float:
@@ -118,7 +125,7 @@ def upper_bound(
     which FECoM's window (start row .. end row - 1) partly misses. The bound therefore takes the
     span from the window's first row to one row past its end row (the window plus its right-hand
     neighbours), sums each row's excess over the baseline (negative excesses count as 0, so the
-    bound is never below the net), and adds ``k`` x std x sqrt(span) for the idle noise those rows
+    bound is never below the net), and adds `net_noise` over the span for the idle noise those rows
     may hide. Without a baseline it is the span's gross energy. For power series the rectangle rule
     applies, so a burst shorter than a sample interval between two samples can still escape it.
     Callers pass only series that cover the call: where part of the call was not recorded
@@ -130,7 +137,7 @@ def upper_bound(
     if baseline is None:
         return float(np.clip(span, 0.0, None).sum() * scale)
     excess = float(np.clip(span - baseline, 0.0, None).sum())
-    noise = k * (baseline_std or 0.0) * math.sqrt(max(len(span), 1))
+    noise = net_noise(baseline_std, len(span), baseline_samples, k) if baseline_std is not None else 0.0
     return (excess + noise) * scale
 
 
@@ -157,7 +164,7 @@ def component_energy(
     mean = float(base.mean()) if base.size else None
     std = float(base.std(ddof=1)) if base.size >= 2 else None
     net = gross - n * mean * scale if mean is not None else None
-    noise = k * std * math.sqrt(n) * scale if std is not None else None
+    noise = net_noise(std, n, base.size, k) * scale if std is not None else None
     below = n < MIN_WINDOW_SAMPLES or net is None or noise is None or abs(net) <= noise
     return ComponentEnergy(
         gross_j=gross,
@@ -168,7 +175,7 @@ def component_energy(
         baseline_samples=int(base.size),
         noise_j=noise,
         below_resolution=below,
-        upper_bound_j=upper_bound(v, win, mean, std, scale, k) if covers_call(t, start, end) else math.inf,
+        upper_bound_j=upper_bound(v, win, mean, std, int(base.size), scale, k) if covers_call(t, start, end) else math.inf,
         cut_short=series_cut_short(t, end),
     )
 

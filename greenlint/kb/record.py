@@ -91,7 +91,8 @@ COLUMN_DOCS = {
     "ram_net_j": "DRAM net energy, J",
     "gpu_gross_j": "GPU power x 0.5 s over the window, J (empty: GPU not measured)",
     "gpu_net_j": "GPU net energy, J",
-    "noise_j": "2 x baseline std x sqrt(window samples), components in quadrature, J",
+    "noise_j": "2 x baseline std x sqrt(n (1 + n/m)) for n window and m baseline samples, "
+    "components in quadrature, J",
     "below_resolution": "1 if censored: window < 2 samples, no baseline, or |net| <= noise",
     "upper_bound_j": "most the call can have used above idle, J; inf if a series misses part of the call",
     "series_cut_short": "1 if the CPU series ends before the call ends",

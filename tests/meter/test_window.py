@@ -95,7 +95,7 @@ def test_empty_window_is_below_resolution_with_an_upper_bound_from_the_neighbour
     assert e.below_resolution
     base = v[5:45]
     span = v[45:47]
-    expected = np.clip(span - base.mean(), 0, None).sum() + NOISE_K * base.std(ddof=1) * math.sqrt(2)
+    expected = np.clip(span - base.mean(), 0, None).sum() + NOISE_K * base.std(ddof=1) * math.sqrt(2 * (1 + 2 / 40))
     assert e.upper_bound_j == pytest.approx(expected)
     assert e.upper_bound_j > 14.0 - base.mean()  # the hidden excess is covered
 
@@ -128,7 +128,8 @@ def test_net_within_noise_is_below_resolution():
     rng = np.random.default_rng(2)
     v = 10.0 + rng.normal(0, 1.0, 60)  # nothing happens in the window
     e = component_energy(t, v, t[45], t[50])
-    assert e.noise_j == pytest.approx(NOISE_K * np.std(v[5:45], ddof=1) * math.sqrt(5))
+    # window noise (5 samples) plus the uncertainty of a mean of 40 baseline samples
+    assert e.noise_j == pytest.approx(NOISE_K * np.std(v[5:45], ddof=1) * math.sqrt(5 * (1 + 5 / 40)))
     assert abs(e.net_j) <= e.noise_j
     assert e.below_resolution
 
