@@ -23,11 +23,12 @@ class SmallBatchSize(Rule):
     Each batch is one step of Python, graph dispatch and (on a GPU) kernel launches and
     transfers. With tiny batches the fixed cost per step dominates and the hardware idles
     between steps, so the same epochs take longer and, at nearly the same power, cost more
-    energy. Del Rey et al. ("Estimating the energy consumption of training deep learning
-    models", training InceptionV3 with batch sizes 32, 64 and 256 on two datasets and two
-    environments) report that increasing the batch size "considerably reduces the amount of
-    energy required to train the model", because it cuts training time while power rises
-    only slightly. Larger batches can change convergence: retune the learning rate.
+    energy. Del Rey, Martínez-Fernández, Cruz et al. ("How to use model architecture and
+    training environment to estimate the energy consumption of DL training", 2024), training
+    InceptionV3 with batch sizes 32, 64 and 256 on two datasets in two environments, report
+    that increasing the batch size "considerably reduces the amount of energy required to
+    train the model", because it cuts training time while power rises only slightly. Larger
+    batches can change convergence: retune the learning rate.
 
     ## Example
     ```python
@@ -48,10 +49,10 @@ class SmallBatchSize(Rule):
     ```
 
     ## Energy evidence
-    Literature (measured, not on greenlint's reference machine): Del Rey et al., 2024, RQ 3.1,
-    Figures 5 and 6 (the paper is summarised in `../shared/papers/`). The bundled knowledge base
-    has no paired measurements of one call at several batch sizes, so greenlint states no
-    figure for the saving.
+    Literature (measured on GPUs, not on greenlint's reference machine): del Rey et al., 2024,
+    RQ 3.1 and its figures on batch and input size. Neither the bundled knowledge base nor the
+    training-run table (`data/training/runs.csv`, all at batch size 32) has paired measurements
+    of one workload at several batch sizes, so greenlint states no figure for the saving.
 
     ## Fix safety
     No automatic fix: a larger batch needs more memory and may need a retuned learning rate.
