@@ -82,3 +82,22 @@ def test_bundled_kb_stats_show_the_public_dataset_counts(capsys):
     assert data["skipped_files"] == 840
     assert ds["fecom-method-level"]["skipped_files"] + ds["fecom-project-level"]["skipped_files"] == 840
     assert data["records"] == 2129 + 4650 + 210 + 1000
+
+
+def test_build_without_shared_and_without_dirs_is_a_clear_error(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("GREENLINT_SHARED_DIR", str(tmp_path / "absent"))
+    assert main(["kb", "build"]) == 2
+    assert "../shared is absent" in capsys.readouterr().err
+
+
+def test_loading_the_kb_needs_neither_numpy_nor_pandas(small_kb):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from greenlint.kb import load_kb; "
+        f"assert len(load_kb({str(small_kb)!r})) == 2; "
+        "assert 'pandas' not in sys.modules and 'numpy' not in sys.modules, sorted(sys.modules)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
