@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
-from greenlint.check import Config, ConfigError, apply_rules, load_config
 from greenlint.analysis import analyse_source
+from greenlint.check import Config, ConfigError, apply_rules, load_config
 from greenlint.check.analyse import from_analysis, internal_error
 from greenlint.check.selection import Selector
 from greenlint.rules.base import Site
@@ -66,7 +66,7 @@ class Analyses:
         self._predictor = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="greenlint-analysis")
         self._latest: dict[str, Analysis] = {}
-        self._running: dict[str, tuple[str, Config | None, asyncio.Future]] = {}
+        self._running: dict[str, tuple[str, Config, asyncio.Future]] = {}
 
     @property
     def predictor(self):
@@ -81,15 +81,11 @@ class Analyses:
 
     def config_for(self, path: Path) -> tuple[Config, str | None]:
         """The nearest `[tool.greenlint]` for `path` (or the --config file); defaults and the error if unusable."""
-        try:
-            # from the directory: the document may not be on disk (yet)
-            start = path.parent
-            return load_config([start], config_file=self.settings.config_file, isolated=self.settings.isolated), None
+        settings = self.settings
+        try:  # looked up from the directory: the document may not be on disk (yet)
+            return load_config([path.parent], config_file=settings.config_file, isolated=settings.isolated), None
         except ConfigError as exc:
             return Config(root=path.parent if path.is_absolute() else Path.cwd()), str(exc)
-
-    def latest(self, uri: str) -> Analysis | None:
-        return self._latest.get(uri)
 
     def forget(self, uri: str) -> None:
         self._latest.pop(uri, None)

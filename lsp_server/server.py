@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 from lsprotocol import types
@@ -11,8 +10,6 @@ from pygls.workspace import TextDocument
 
 from greenlint import __version__
 from lsp_server.analysis import Analyses, Analysis, Settings
-
-log = logging.getLogger(__name__)
 
 
 class GreenlintServer(LanguageServer):

@@ -70,7 +70,12 @@ def register(server: GreenlintServer) -> None:
             previous.cancel()
         task = asyncio.ensure_future(publish(uri, delay))
         pending[uri] = task
-        task.add_done_callback(lambda t: pending.pop(uri, None) if pending.get(uri) is t else None)
+
+        def finished(done: asyncio.Task) -> None:
+            if pending.get(uri) is done:
+                del pending[uri]
+
+        task.add_done_callback(finished)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
