@@ -318,8 +318,9 @@ def evaluate_training_runs(shared_dir: Path) -> str:
         f"Baseline RMSE: MLCO2 {s_ml.rmse_kj:.1f} kJ, Green Algorithms {s_ga.rmse_kj:.1f} kJ (median errors "
         f"{_pct(s_ml.mdape)} and {_pct(s_ga.mdape)}). The offline estimator sees only five architectures with one "
         "FLOP count each, so leaving one out tests extrapolation in FLOPs from four points; per-architecture "
-        "time per image is not explained by FLOPs here (NASNetMobile is slower per image than VGG16 at 1/27 of its "
-        "FLOPs). The GPU enters only through TDP, since two GPUs identify one GPU coefficient; estimates for other "
+        "time per image is not explained by FLOPs here (on the RTX 3090, NASNetMobile takes longer per image "
+        "than VGG16 with 1/27 of its FLOPs). The GPU enters only through TDP, since two GPUs identify one GPU "
+        "coefficient; estimates for other "
         "GPUs are extrapolations this data cannot check.",
         "",
     ]
