@@ -101,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"greenlint: error: {exc}", file=sys.stderr)
         return 2
+    if not result.files:
+        print(f"greenlint: warning: no Python files or notebooks found under {', '.join(args.paths)}", file=sys.stderr)
     sys.stdout.write(
         render(config.output_format, result.diagnostics, sources=result.sources, statistics=args.statistics)
     )

@@ -62,3 +62,9 @@ def test_statistics_and_formats(proj, capsys):
     for fmt in ("full", "json-lines", "sarif", "github", "grouped"):
         assert main(["check", "src", "--format", fmt]) == 1
         assert "GL301" in capsys.readouterr().out
+
+
+def test_no_files_is_a_warning(proj, capsys):
+    (proj / "empty").mkdir()
+    assert main(["check", "empty"]) == 0
+    assert "no Python files" in capsys.readouterr().err
