@@ -2,7 +2,9 @@
 
 For a method `C.m` the class level is first the same method on C's relatives (`B.m` for each base
 B of C, which also reaches C's other subclasses), then C's and its bases' other methods; for a
-constructor `C` it is the constructors of C's relatives. Family and kind come from the catalog.
+constructor `C` it is the constructors of C's relatives. The module level tries the same method
+on the module's other classes before the whole module (the catalog knows no bases for classes it
+lacks, such as the estimators). Family and kind come from the catalog.
 """
 
 from __future__ import annotations
@@ -77,6 +79,8 @@ class Hierarchy:
         owner = cls if method is not None else api
         module = owner.rpartition(".")[0]
         if module:
+            if method is not None:  # the same method on any class of the module (Linear*.train for DNN*.train)
+                keys.append(("module", f"{module}.*.{method}"))
             keys.append(("module", module))
         family = self.family(api)
         if family:

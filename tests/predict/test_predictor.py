@@ -31,6 +31,8 @@ def _kb(seed: int = 1) -> list:
             recs.append(record("tf.keras.layers.Flatten", 1 * rng.lognormvariate(0, 0.3), index=4, **kw))
             recs.append(record("tf.constant", 0.0, index=5, below=True, bound=2.0, **kw))
             recs.append(record("tf.zeros", 0.02 * rng.lognormvariate(0, 0.3), index=6, **kw))
+            recs.append(record("tf.estimator.LinearClassifier.train", 80 * rng.lognormvariate(0, 0.3), index=7, **kw))
+            recs.append(record("tf.estimator.LinearClassifier", 0.5 * rng.lognormvariate(0, 0.3), index=8, **kw))
     # a data-size sweep of fit: energy proportional to the fraction of the data
     for k in range(1, 11):
         recs.append(record(FIT, 100.0 * k, script="tut0_fit", dataset="fecom-data-size", index=k - 1,
@@ -72,6 +74,12 @@ def test_fallback_uses_the_same_method_on_a_related_class(predictor):
 def test_fallback_to_other_methods_of_the_class(predictor):
     p = predictor.predict("tf.keras.Functional.save", {})
     assert p.evidence.level == "class" and p.evidence.api == "tf.keras.Model.*"
+
+
+def test_same_method_elsewhere_in_the_module_comes_before_the_module(predictor):
+    p = predictor.predict("tf.estimator.DNNClassifier.train", {})
+    assert p.evidence.level == "module" and p.evidence.api == "tf.estimator.*.train"
+    assert 30 < p.energy_j < 300  # like LinearClassifier.train, not like the cheap constructor
 
 
 def test_fallback_to_module_family_kind_and_global(predictor, hierarchy):
