@@ -1,6 +1,6 @@
 """Linter benchmark (issue 3, item 7): greenlint cold and warm runs against libcst parse-only.
 
-    python bench/bench_linter.py [--jobs N] [--no-write]
+    python bench/bench_linter.py [--jobs N] [--repeat N] [--git-rev REV] [--no-write]
 
 On the same corpus (bench/corpus.py: tf-models-official and keras sources from PyPI) and the
 same number of processes, it times, each as a fresh command:
@@ -9,6 +9,10 @@ same number of processes, it times, each as a fresh command:
   3. `greenlint check` again with that cache (warm).
 It reports lines/s, the ratios against the goals (cold <= 1.3x parse-only, warm <= 10% of cold)
 and peak memory, then rewrites the "Linter" section of docs/benchmarks.md.
+
+`--git-rev REV` benchmarks the greenlint of a commit, exported to bench/.work/tree, instead of
+the working tree: the lint cache is keyed on greenlint's own source files, so edits made while
+the benchmark runs (several people sharing one checkout) would otherwise empty it.
 
 Peak memory is given two ways: the largest single process (getrusage maxrss of the command's
 process tree) and the sum over the process tree (sampled from /proc every 0.1 s).
@@ -92,11 +96,11 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
-def measure(name: str, cmd: list[str], env: dict | None = None) -> dict:
+def measure(name: str, cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> dict:
     """Run `cmd` under the `_run` wrapper; its wall time, peak RSS (largest process, tree sum), stdout."""
     out = WORK / f"{name}.json"
-    wrapper = [sys.executable, __file__, "_run", str(out), "--", *cmd]
-    proc = subprocess.Popen(wrapper, env={**os.environ, **(env or {})})
+    wrapper = [sys.executable, os.path.abspath(__file__), "_run", str(out), "--", *cmd]
+    proc = subprocess.Popen(wrapper, env={**os.environ, **(env or {})}, cwd=cwd)
     peak = 0
     stop = threading.Event()
 
@@ -126,8 +130,33 @@ def greenlint_cmd(file_list: Path, jobs: int) -> list[str]:
     return [sys.executable, "-m", "greenlint", "check", "--isolated", "--exit-zero", "--jobs", str(jobs), *files]
 
 
+def export(rev: str) -> tuple[Path, str]:
+    """Commit `rev` of this repository as a plain tree under bench/.work/tree; (tree, short hash)."""
+    tree = WORK / "tree"
+    shutil.rmtree(tree, ignore_errors=True)
+    tree.mkdir(parents=True)
+    commit = subprocess.run(["git", "rev-parse", "--short", rev], cwd=REPO, capture_output=True, text=True, check=True)
+    archive = subprocess.run(["git", "archive", rev], cwd=REPO, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree, commit.stdout.strip()
+
+
+def _entries(cache: Path) -> int:
+    return sum(1 for p in cache.rglob("*") if p.is_file()) if cache.exists() else 0
+
+
 # --- the benchmark -----------------------------------------------------------
-def run(jobs: int) -> dict:
+def _median_run(runs: list[dict]) -> dict:
+    """The run of median wall time, with the largest memory figures and every wall time seen."""
+    ordered = sorted(runs, key=lambda x: x["wall_s"])
+    median = dict(ordered[len(ordered) // 2])
+    median["all_wall_s"] = [x["wall_s"] for x in runs]
+    for key in ("maxrss_mib", "tree_peak_mib"):
+        median[key] = max(x[key] for x in runs)
+    return median
+
+
+def run(jobs: int, rev: str | None, repeat: int) -> dict:
     roots = ensure_corpus()
     files = corpus_files(roots)
     lines = sum(p.read_bytes().count(b"\n") for p in files)
@@ -135,17 +164,24 @@ def run(jobs: int) -> dict:
     file_list = WORK / "files.txt"
     file_list.write_text("".join(f"{p}\n" for p in files), encoding="utf-8")
     cache = WORK / "cache"
-    shutil.rmtree(cache, ignore_errors=True)
     env = {"GREENLINT_CACHE_DIR": str(cache)}
-
-    parse = measure("parse", [sys.executable, __file__, "_parse", str(file_list), str(jobs)])
-    cold = measure("cold", greenlint_cmd(file_list, jobs), env)
-    warm = measure("warm", greenlint_cmd(file_list, jobs), env)
+    tree, commit = export(rev) if rev else (REPO, None)  # `python -m greenlint` in `tree` runs its greenlint
+    runs: dict[str, list[dict]] = {"parse": [], "cold": [], "warm": []}
+    for _ in range(repeat):  # interleaved, so that a change in the machine's load hits all three alike
+        runs["parse"].append(measure("parse", [sys.executable, os.path.abspath(__file__), "_parse", str(file_list), str(jobs)]))
+        shutil.rmtree(cache, ignore_errors=True)
+        runs["cold"].append(measure("cold", greenlint_cmd(file_list, jobs), env, cwd=tree))
+        entries_cold = _entries(cache)
+        runs["warm"].append(measure("warm", greenlint_cmd(file_list, jobs), env, cwd=tree))
+    parse, cold, warm = (_median_run(runs[k]) for k in ("parse", "cold", "warm"))
     parse_info = json.loads(parse["stdout"])
     return {
+        "commit": commit,
+        "cache_entries": (entries_cold, _entries(cache)),
         "files": len(files),
         "lines": lines,
         "jobs": jobs,
+        "repeat": repeat,
         "parse_failures": parse_info["failures"],
         "runs": {"parse": parse, "cold": cold, "warm": warm},
         "diagnostics": {k: _count_diagnostics(r["stdout"]) for k, r in (("cold", cold), ("warm", warm))},
@@ -154,6 +190,10 @@ def run(jobs: int) -> dict:
 
 def _count_diagnostics(stdout: str) -> int:
     return sum(1 for line in stdout.splitlines() if line and not line.startswith(("Found ", "All checks")))
+
+
+def _list(run: dict) -> str:
+    return ", ".join(f"{x:.1f}" for x in run["all_wall_s"])
 
 
 def markdown(r: dict) -> str:
@@ -168,10 +208,13 @@ def markdown(r: dict) -> str:
 
     verdict = lambda ok: "**met**" if ok else "**missed**"  # noqa: E731
     return "\n".join([
-        f"Measured {today()} by `python bench/bench_linter.py` on {machine()}; {versions('libcst')}.",
+        f"Measured {today()} by `python bench/bench_linter.py{' --git-rev ' + r['commit'] if r['commit'] else ''}` "
+        f"on {machine()}; {versions('libcst')}" + (f"; greenlint as of commit {r['commit']}." if r["commit"] else "."),
         f"Corpus: {', '.join(PACKAGES)} wheels from PyPI, {r['files']:,} files, {r['lines']:,} lines "
         f"({r['parse_failures']} that libcst cannot parse). Every run uses {r['jobs']} processes and starts "
-        "as a fresh command (interpreter start-up included).",
+        "as a fresh command (interpreter start-up included). "
+        + (f"Each of the three was run {r['repeat']} times, interleaved; the table shows the median run "
+           "(all wall times below) and the largest memory seen." if r["repeat"] > 1 else "One run each."),
         "",
         "| run | wall s | lines/s | ratio | peak RSS, largest process (MiB) | peak RSS, process tree (MiB) |",
         "|---|---:|---:|---:|---:|---:|",
@@ -183,6 +226,11 @@ def markdown(r: dict) -> str:
         f"- Goal warm ≤ {WARM_GOAL:.0%} of cold: {warm_ratio:.1%} — {verdict(warm_ratio <= WARM_GOAL)}.",
         f"- Diagnostics printed: {r['diagnostics']['cold']:,} cold, {r['diagnostics']['warm']:,} warm "
         "(they must agree).",
+        f"- Lint cache entries: {r['cache_entries'][0]:,} after the cold run, {r['cache_entries'][1]:,} after the "
+        "warm run" + (" (no new entry: the warm run found every file in the cache)." if r["cache_entries"][0] ==
+                      r["cache_entries"][1] else " (the warm run missed the cache for some files)."),
+        *([f"- Wall times (s): parse-only {_list(runs['parse'])}; cold {_list(runs['cold'])}; "
+           f"warm {_list(runs['warm'])}."] if r["repeat"] > 1 else []),
         "- Peak RSS of the process tree is sampled every 0.1 s, so short peaks may be missed; the "
         "largest-process figure is exact (getrusage).",
     ])
@@ -198,9 +246,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count(), help="processes for both (default: all cores)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each, interleaved; the median is reported")
+    parser.add_argument("--git-rev", metavar="REV", help="benchmark the greenlint of this commit (e.g. HEAD)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args(argv)
-    result = run(args.jobs)
+    result = run(args.jobs, args.git_rev, args.repeat)
     text = markdown(result)
     print(text)
     (WORK / "linter-result.json").write_text(
