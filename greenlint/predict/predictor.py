@@ -49,6 +49,8 @@ class Predictor:
 
     def predict(self, api: str, features: dict | None = None) -> Prediction:
         features = features or {}
+        if not self.model["apis"]:
+            return Prediction.unknown("the predictor model holds no measurements (empty KB)")
         notes: list[str] = []
         ov = self.overlay
         if ov is not None and api in ov.tables["apis"]:

@@ -200,3 +200,8 @@ def test_calibration_overlay(tmp_path, model, hierarchy):
     assert dense.energy_j == pytest.approx(2 * dense0.energy_j)
     assert "rescaled" in dense.evidence.note
     assert p.fingerprint != plain.fingerprint
+
+
+def test_an_empty_model_predicts_unknown_not_a_number(hierarchy):
+    p = Predictor(train([], hierarchy, calibrated=False), hierarchy=hierarchy).predict(FIT, {})
+    assert p.basis is Basis.UNKNOWN and p.energy_j is None
