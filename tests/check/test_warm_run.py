@@ -1,0 +1,44 @@
+"""A fully warm run loads nothing expensive: no resolver, catalog, predictor, libcst or pandas."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from greenlint.paths import REPO_DIR
+
+PROBE = """
+import json, sys
+from greenlint.cli import main
+code = main(["check", "--exit-zero", sys.argv[1]])
+heavy = ("libcst", "pandas", "sklearn", "numpy", "tensorflow", "greenlint.analysis.resolver",
+         "greenlint.catalog.catalog", "greenlint.predict.predictor", "greenlint.kb")
+print(json.dumps({"code": code, "loaded": sorted(m for m in sys.modules if m.startswith(heavy))}), file=sys.stderr)
+"""
+
+
+def run(path, env):
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, str(path)], env=env, capture_output=True, text=True, check=True, cwd=path.parent
+    )
+    return proc.stdout, json.loads(proc.stderr.strip().splitlines()[-1])
+
+
+@pytest.mark.timeout(120)
+def test_warm_run_loads_nothing_expensive(tmp_path):
+    analysis = pytest.importorskip("greenlint.analysis")
+    if not hasattr(analysis, "analyse_file"):
+        pytest.skip("greenlint.analysis.analyse_file (the resolver) is not available in this checkout")
+    project = tmp_path / "examples"
+    shutil.copytree(REPO_DIR / "examples", project)
+    env = {**os.environ, "GREENLINT_CACHE_DIR": str(tmp_path / "cache")}
+    cold_out, cold = run(project, env)
+    assert "GL101" in cold_out and cold["loaded"]  # the cold run did analyse
+    warm_out, warm = run(project, env)
+    assert warm_out == cold_out
+    assert warm["loaded"] == []
