@@ -114,6 +114,18 @@ def index(rules: dict[str, type[Rule]]) -> str:
         "",
         "Suppress a finding with `# noqa: GL101` (or a bare `# noqa`) on its line, or a whole file with",
         "a line `# greenlint: noqa` (optionally `# greenlint: noqa: GL101`).",
+        "",
+        "## Exit codes and cache",
+        "",
+        "`greenlint check` exits 0 when there is nothing to report, 1 when there are findings (0 with",
+        "`--exit-zero`), and 2 when it could not run (bad configuration, a path that does not exist).",
+        "A file it cannot analyse is a GL001/GL002 finding, not a failure of the run.",
+        "",
+        "Each file's analysis (call sites and predictions) and its diagnostics under the current rule",
+        "settings are cached under the user cache directory (`cache-dir`, `--cache-dir`,",
+        "`GREENLINT_CACHE_DIR`), keyed by the file's path and content, greenlint's version and sources,",
+        "and the bundled data (catalog, KB, model) and calibration overlay. Entries are written aside",
+        "then renamed; an unreadable entry is ignored. `--no-cache` neither reads nor writes it.",
     ]
     return "\n".join(rows) + "\n"
 
