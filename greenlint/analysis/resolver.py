@@ -340,17 +340,22 @@ class Resolver:
             if type(value) is Ref and (self.table.symbol(value.path) or ("",))[0] == TF_FUNCTION:
                 tf_function = True
         args = node.args
-        for default in args.defaults:
-            self.expr(default)
-        for default in args.kw_defaults:
-            if default is not None:
-                self.expr(default)
+        defaults = [self.expr(default) for default in args.defaults]
+        kw_defaults = [self.expr(default) if default is not None else MISSING for default in args.kw_defaults]
         cls = self.scope.cls
         keras_step = self.ctx.keras_step or (
             cls is not None and node.name in KERAS_STEPS and (self.tf_base(cls) or "").startswith("tensorflow.keras.")
         )
         info = FuncInfo(
-            node, self.scope, cls=cls, kind=kind, tf_function=tf_function, keras_step=keras_step, parent=self.ctx.func
+            node,
+            self.scope,
+            cls=cls,
+            kind=kind,
+            tf_function=tf_function,
+            keras_step=keras_step,
+            parent=self.ctx.func,
+            defaults=defaults,
+            kw_defaults=kw_defaults,
         )
         if rebind:
             self.bind(node.name, UserFunc(info))
@@ -404,8 +409,10 @@ class Resolver:
         self.scope = info.scope  # annotations are evaluated where the function is defined
         params = [*args.posonlyargs, *args.args]
         first = params[0].arg if params else None
+        passed = info.call_args or {}
         for arg in (*params, *args.kwonlyargs):
-            scope.names[arg.arg] = self.annotated(arg.annotation)
+            value = self.annotated(arg.annotation)
+            scope.names[arg.arg] = value if value is not None else passed.get(arg.arg)
         for arg in (args.vararg, args.kwarg):
             if arg is not None:
                 scope.names[arg.arg] = None
@@ -433,12 +440,38 @@ class Resolver:
         info.returns = value
         info.state = 2
 
-    def result_of(self, info: FuncInfo) -> Any:
-        """What calling a user function returns. A recursive call (its body is being walked)
-        adds nothing: the function's other returns decide."""
+    def result_of(self, info: FuncInfo, args: list | None = None, keywords: list | None = None) -> Any:
+        """What calling a user function returns. The first call seen walks its body, with the
+        parameters bound to that call's arguments (and the defaults). A recursive call (the
+        body is being walked) adds nothing: the function's other returns decide."""
         if info.state == 0:
+            if args is not None:
+                info.call_args = self.bind_arguments(info, args, keywords or [])
             self.walk_function(info)
         return info.returns if info.state == 2 else MISSING
+
+    @staticmethod
+    def bind_arguments(info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
+        """Parameter name -> value for one call (self/cls excluded for methods)."""
+        node = info.node.args
+        params = [arg.arg for arg in (*node.posonlyargs, *node.args)]
+        if info.kind in ("method", "property", "classmethod") and params:
+            params = params[1:]
+        bound = {}
+        defaults = info.defaults
+        for name, value in zip(params[len(params) - len(defaults) :], defaults):
+            bound[name] = value
+        for name, value in zip([arg.arg for arg in node.kwonlyargs], info.kw_defaults):
+            if value is not MISSING:
+                bound[name] = value
+        for i, (starred, value) in enumerate(args):
+            if starred or i >= len(params):
+                break
+            bound[params[i]] = value
+        for name, value in keywords:
+            if name is not None:
+                bound[name] = value
+        return bound
 
     def annotated(self, annotation: ast.expr | None) -> Any:
         """An instance of the class a parameter is annotated with (`model: keras.Model`)."""
@@ -557,27 +590,22 @@ class Resolver:
         return None
 
     def instance_attribute(self, info: ClassInfo, attr: str) -> Any:
-        for attempt in range(2):
-            found, value = info.find_attr(attr)
-            if found:
-                return None if value is MISSING else value
-            method = info.find_method(attr)
-            if method is not None:
-                return self.result_of(method) if method.kind == "property" else UserFunc(method)
-            if attempt == 0 and not self.walk_assigners(info, attr):
-                break
+        self.walk_assigners(info, attr)  # every `self.<attr> = ...` counts, wherever it is
+        found, value = info.find_attr(attr)
+        if found:
+            return None if value is MISSING else value
+        method = info.find_method(attr)
+        if method is not None:
+            return self.result_of(method) if method.kind == "property" else UserFunc(method)
         base = self.tf_base(info)
         return Member(Inst(base, "subclass"), attr) if base else None
 
-    def walk_assigners(self, info: ClassInfo, attr: str) -> bool:
-        """Walk the not-yet-walked methods that assign `self.<attr>`; whether any was walked."""
-        walked = False
+    def walk_assigners(self, info: ClassInfo, attr: str) -> None:
+        """Walk the not-yet-walked methods that assign `self.<attr>`."""
         for klass in info.mro():
             for method in klass.assigners.get(attr, ()):
                 if method.state == 0:
                     self.walk_function(method)
-                    walked = True
-        return walked
 
     def e_call(self, node: ast.Call) -> Any:
         func = node.func
@@ -625,8 +653,11 @@ class Resolver:
             returns = self.table.returns(api)
             return Inst(returns, "method") if returns else None
         if kind is UserFunc:
-            return self.result_of(callee.info)
+            return self.result_of(callee.info, args, keywords)
         if kind is UserClass:
+            init = callee.info.find_method("__init__")
+            if init is not None and init.state == 0:
+                self.result_of(init, args, keywords)
             return UserInst(callee.info)
         if kind is UserInst:
             method = callee.info.find_method("__call__")

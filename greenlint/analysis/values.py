@@ -115,6 +115,9 @@ class FuncInfo:
     state: int = 0  # 0 pending, 1 in progress, 2 done
     returns: Any = None
     parent: FuncInfo | None = None  # the function this one is nested in
+    defaults: list = field(default_factory=list)  # values of the positional defaults
+    kw_defaults: list = field(default_factory=list)  # keyword-only defaults (MISSING where none)
+    call_args: dict | None = None  # parameter values of the call that walked the body
 
 
 @dataclass(eq=False)

@@ -203,3 +203,16 @@ def test_features_are_json_ready():
     found = calls("tf.constant([[1.5, 2.5]], name='t' * 3)\nkeras.layers.Dense(units=1e400)\n")
     json.dumps(found)  # no tuples-vs-lists surprises, no NaN/inf
     assert "units" not in found["tensorflow.keras.layers.Dense"]  # inf is not a usable literal
+
+
+def test_arguments_of_the_call_that_walks_a_function_reach_its_body():
+    found = calls(
+        """
+        def train(model, data, epochs=3, batch_size=None):
+            model.fit(data, epochs=epochs, batch_size=batch_size)
+
+        train(keras.Sequential(), x, batch_size=64)
+        """
+    )
+    fit = found["tensorflow.keras.Sequential.fit"]
+    assert (fit["epochs"], fit["batch_size"]) == (3, 64)  # a default and a passed literal
