@@ -29,6 +29,11 @@ extend-select = ["GL003"]
 """
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the end-to-end tests (marked `e2e`) after the others, for faster feedback."""
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
 def plain(obj):
     """An LSP object as JSON-like data: what came over the wire (tuples) equals what a test builds (lists)."""
     return CONVERTER.unstructure(obj)
