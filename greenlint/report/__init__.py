@@ -31,10 +31,10 @@ def render(
     """Render `diagnostics` (greenlint.rules.diagnostic.Diagnostic) in format `fmt`.
 
     With `statistics`, the output is a count per rule instead (JSON for json/json-lines).
-    `rules` maps code -> RuleMeta for SARIF's rule descriptors; by default it comes from the
-    rules registry, falling back to each diagnostic's own name and message.
+    `rules` maps code -> RuleMeta (SARIF's rule descriptors, `full`'s help lines); by default it
+    comes from the rules registry; a code it lacks is described by the diagnostic's rule name.
     """
-    from greenlint.report import location
+    from greenlint.report import location, rulemeta
 
     if fmt not in FORMATS:
         raise ValueError(f"unknown output format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -50,7 +50,7 @@ def render(
     if fmt == "full":
         from greenlint.report import full
 
-        return full.render(ordered, sources or {})
+        return full.render(ordered, sources or {}, rulemeta.from_registry() if rules is None else rules)
     if fmt == "grouped":
         from greenlint.report import grouped
 
@@ -62,7 +62,7 @@ def render(
     if fmt == "sarif":
         from greenlint.report import sarif
 
-        return sarif.render(ordered, rules)
+        return sarif.render(ordered, rulemeta.from_registry() if rules is None else rules)
     from greenlint.report import jsonfmt
 
     return jsonfmt.render(ordered, lines=fmt == "json-lines")

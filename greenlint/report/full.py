@@ -1,4 +1,5 @@
-"""`full`: each diagnostic with its source context, a caret under the span and the fix title."""
+"""`full`: each diagnostic with its source context, a caret under the span and a help line
+(the fix's title, else the rule's FIX_TITLE)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from greenlint.report.concise import line as header
 from greenlint.report.location import summary
+from greenlint.report.rulemeta import RuleMeta
 
 CONTEXT = 2  # lines shown before and after the span
 MAX_SPAN_LINES = 8  # longer spans are cut after this many lines
@@ -56,12 +58,14 @@ def _snippet(lines: list[str], d) -> list[str]:
     return out
 
 
-def render(diagnostics, sources: Mapping[str, str | Sequence[str]]) -> str:
+def render(diagnostics, sources: Mapping[str, str | Sequence[str]], rules: Mapping[str, RuleMeta]) -> str:
     blocks = []
     for d in diagnostics:
         lines = source_lines(sources, d.path, d.span.cell)
         block = [header(d), *(_snippet(lines, d) if lines else [])]
-        if d.fix is not None:
-            block.append(f"  = help: {d.fix.title}")
+        meta = rules.get(d.code)
+        help_text = d.fix.title if d.fix is not None else meta.fix_title if meta else None
+        if help_text:
+            block.append(f"  = help: {help_text}")
         blocks.append("\n".join(block) + "\n")
     return "\n".join([*blocks, summary(diagnostics) + "\n"])

@@ -12,6 +12,7 @@ class RuleMeta:
     full: str | None = None  # the rule doc's "What it does"
     help_markdown: str | None = None  # the whole rule doc
     level: str | None = None  # default severity: "error" | "warning" | "info"
+    fix_title: str | None = None  # what to do about a finding (shown as help when it has no Fix)
 
 
 def from_registry() -> dict[str, RuleMeta]:
@@ -25,6 +26,7 @@ def from_registry() -> dict[str, RuleMeta]:
             full=rule.sections().get("What it does") or None,
             help_markdown=rule.doc() or None,
             level=rule.SEVERITY,
+            fix_title=getattr(rule, "FIX_TITLE", None) or None,
         )
         for code, rule in all_rules().items()
     }

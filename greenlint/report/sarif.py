@@ -13,7 +13,7 @@ from pathlib import PurePath
 from urllib.parse import quote
 
 from greenlint import __version__
-from greenlint.report.rulemeta import RuleMeta, from_registry
+from greenlint.report.rulemeta import RuleMeta
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
@@ -80,12 +80,11 @@ def _result(d, index: int) -> dict:
     return result
 
 
-def log(diagnostics, rules: Mapping[str, RuleMeta] | None = None) -> dict:
-    """The SARIF log as a dict; rules default to the registry, else their name describes them."""
-    known = from_registry() if rules is None else rules
+def log(diagnostics, rules: Mapping[str, RuleMeta]) -> dict:
+    """The SARIF log as a dict; a rule missing from `rules` is described by its name."""
     metas: dict[str, RuleMeta] = {}
     for d in diagnostics:
-        metas.setdefault(d.code, known.get(d.code) or RuleMeta(d.name, d.name))
+        metas.setdefault(d.code, rules.get(d.code) or RuleMeta(d.name, d.name))
     codes = sorted(metas)
     index = {code: i for i, code in enumerate(codes)}
     driver = {
@@ -101,5 +100,5 @@ def log(diagnostics, rules: Mapping[str, RuleMeta] | None = None) -> dict:
     return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
-def render(diagnostics, rules: Mapping[str, RuleMeta] | None = None) -> str:
+def render(diagnostics, rules: Mapping[str, RuleMeta]) -> str:
     return json.dumps(log(diagnostics, rules), indent=2) + "\n"

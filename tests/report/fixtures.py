@@ -85,5 +85,6 @@ RULES = {
         full="Flags a call site whose predicted energy exceeds `hotspot-threshold-j`.",
         help_markdown="## What it does\nFlags a call site whose predicted energy exceeds `hotspot-threshold-j`.",
         level="warning",
+        fix_title="Run it fewer times or on less data",
     ),
 }

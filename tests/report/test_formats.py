@@ -61,6 +61,11 @@ def test_full_puts_caret_under_the_span_after_a_tab():
     assert "  = help: Hoist the call out of the loop" in lines
 
 
+def test_full_help_comes_from_the_rule_without_a_fix():
+    lines = _render("full", [DIAGNOSTICS[0]]).splitlines()
+    assert "  = help: Run it fewer times or on less data" in lines  # RULES["GL101"].fix_title
+
+
 def test_full_uses_the_notebook_cell_text():
     lines = _render("full", [NOTEBOOK]).splitlines()
     assert "3 |     y = tf.linalg.matmul(x, x)" in lines

@@ -73,3 +73,21 @@ def test_rule_metadata_from_the_registry():
             assert rule["shortDescription"]["text"] == (cls.summary() or cls.name)
             assert rule["help"]["markdown"] == cls.doc()
     assert "GL101" in registry and registry["GL101"].doc(), "the energy-hotspot rule documents itself"
+
+
+def test_greenlint_check_sarif_is_valid(tmp_path, monkeypatch, capsys):
+    """The real pipeline's SARIF (resolver, predictor, rules registry) validates too."""
+    from greenlint.cli import main
+    from tests.report.fixtures import TRAIN
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "broken.py").write_text("import tensorflow as tf\ndef f(:\n")
+    code = main(["check", ".", "--isolated", "--no-cache", "-j", "1", "--format", "sarif"])
+    log = json.loads(capsys.readouterr().out)
+    assert code == 1
+    VALIDATOR.validate(log)
+    run = log["runs"][0]
+    ids = {r["ruleId"] for r in run["results"]}
+    assert {"GL001", "GL101"} <= ids
+    assert {r["id"] for r in run["tool"]["driver"]["rules"]} == ids
