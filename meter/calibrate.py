@@ -17,6 +17,7 @@ Layout under `greenlint.paths.cache_dir() / "calibration"`:
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -93,6 +94,7 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
     on_repeat()
     windows = []
     for _ in range(plan.repeats):
+        gc.collect()  # every window starts from the same heap, so no repeat inherits another's garbage
         stable = session.wait_stable()
         sync_devices()
         start = time.time_ns()
