@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from greenlint.report.calls import CALLS_SCHEMA_VERSION, calls_json, calls_table
-from greenlint.report.rulemeta import RuleMeta
+from greenlint.report.rulemeta import RuleMeta, from_registry
 
 FORMATS = ("concise", "full", "json", "json-lines", "sarif", "github", "grouped")
 
@@ -34,7 +34,7 @@ def render(
     `rules` maps code -> RuleMeta (SARIF's rule descriptors, `full`'s help lines); by default it
     comes from the rules registry; a code it lacks is described by the diagnostic's rule name.
     """
-    from greenlint.report import location, rulemeta
+    from greenlint.report import location
 
     if fmt not in FORMATS:
         raise ValueError(f"unknown output format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -50,7 +50,7 @@ def render(
     if fmt == "full":
         from greenlint.report import full
 
-        return full.render(ordered, sources or {}, rulemeta.from_registry() if rules is None else rules)
+        return full.render(ordered, sources or {}, from_registry() if rules is None else rules)
     if fmt == "grouped":
         from greenlint.report import grouped
 
@@ -62,7 +62,7 @@ def render(
     if fmt == "sarif":
         from greenlint.report import sarif
 
-        return sarif.render(ordered, rulemeta.from_registry() if rules is None else rules)
+        return sarif.render(ordered, from_registry() if rules is None else rules)
     from greenlint.report import jsonfmt
 
     return jsonfmt.render(ordered, lines=fmt == "json-lines")
