@@ -574,7 +574,7 @@ class Resolver:
         if kind is UserClass:
             found, value = owner.info.find_attr(attr)
             if found:
-                return value
+                return None if value is MISSING else value
             method = owner.info.find_method(attr)
             if method is not None:
                 return UserFunc(method)
@@ -662,7 +662,7 @@ class Resolver:
         if kind is UserInst:
             method = callee.info.find_method("__call__")
             if method is not None:
-                return self.result_of(method)
+                return self.result_of(method, args, keywords)
             base = self.tf_base(callee.info)
             if base:
                 return self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords)
