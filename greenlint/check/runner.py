@@ -87,7 +87,8 @@ class RunStats:
 def display_path(path: Path, cwd: str) -> str:
     """The path as users see it: relative to the working directory `cwd` when below it."""
     full = os.path.normpath(os.path.join(cwd, path))
-    return Path(full[len(cwd) + 1 :]).as_posix() if full.startswith(cwd.rstrip(os.sep) + os.sep) else str(path)
+    prefix = cwd.rstrip(os.sep) + os.sep
+    return Path(full[len(prefix) :]).as_posix() if full.startswith(prefix) else str(path)
 
 
 def cache_for(config: Config) -> Cache | None:
