@@ -43,9 +43,9 @@ def _order(d: Diagnostic):
 
 def apply_rules(result: FileResult, config: Config, enabled: frozenset[str]) -> list[Diagnostic]:
     """The diagnostics of one analysed file under `enabled` rules, suppressions applied."""
-    from greenlint.rules.registry import all_rules
+    from greenlint.rules.registry import all_rules, option_defaults
 
-    options = {opt.key: config.options.get(opt.key, opt.default) for r in all_rules().values() for opt in r.OPTIONS}
+    options = {**option_defaults(), **config.options}
     found = [e for e in result.errors if e.code in enabled]
     if result.sites:
         facts = FileFacts(result.path, result.sites)
