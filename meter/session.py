@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from meter.energy import record_energy
 from meter.hardware import hardware_block
@@ -29,8 +29,6 @@ class MeterConfig:
     tdp_w: float | None = None
 
     def to_json(self) -> dict:
-        from dataclasses import asdict
-
         return asdict(self)
 
     @classmethod
