@@ -315,7 +315,10 @@ def load_runs(shared_dir: Path, *, use_cache: bool = True, errors: list[str] | N
 
         cache = cache_dir() / "training" / f"gaissa-{_cache_key(files)}.json.xz"
         if cache.is_file():
-            return _from_json(json.loads(read_xz_text(cache)))
+            try:
+                return _from_json(json.loads(read_xz_text(cache)))
+            except (OSError, EOFError, lzma.LZMAError, ValueError, KeyError, TypeError):
+                pass  # a damaged cache is rebuilt below
     processed = load_processed(shared_dir)
     meta = {
         (env, arch, int(r["run"])): r
