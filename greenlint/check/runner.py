@@ -14,6 +14,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+from greenlint.analysis import sources
 from greenlint.check.analyse import FileResult, error_diagnostic, from_analysis, internal_error
 from greenlint.check.cache import Cache
 from greenlint.check.config import Config
@@ -131,12 +132,13 @@ def analyse_files(
     cwd = os.getcwd()
     for i, f in enumerate(files):
         shown = display_path(f, cwd)
-        try:
-            contents[i] = content = f.read_bytes()
-        except OSError as exc:
-            diagnostics = diagnose(FileResult(shown, errors=(error_diagnostic(shown, 1, 1, "unreadable", str(exc)),)))
-            done[i] = Checked(shown, diagnostics, "", FileResult(shown))
+        content, error = sources.read_bytes(f, sources.MAX_BYTES)  # a huge file is not even read
+        if content is None:
+            message = error.message if error else "cannot read file"
+            bad = FileResult(shown, errors=(error_diagnostic(shown, 1, 1, str(error and error.code), message),))
+            done[i] = Checked(shown, diagnose(bad), "", bad)
             continue
+        contents[i] = content
         key = cache.key(shown, content) if cache else None
         stored = cache.get(_diagnostics_key(key, rules_id(shown))) if key else None
         if isinstance(stored, tuple) and len(stored) == 2:
