@@ -45,7 +45,7 @@ def parse(source: str | Sequence[str]) -> Suppressions:
     file_codes: frozenset[str] | None | bool = False
     lines: dict[tuple[int | None, int], frozenset[str] | None] = {}
     for cell, text in cells:
-        if "noqa" not in text and "NOQA" not in text:
+        if "noqa" not in text.lower():
             continue
         for m in FILE_NOQA.finditer(text):
             codes = _codes(m)
