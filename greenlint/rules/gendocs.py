@@ -126,6 +126,18 @@ def index(rules: dict[str, type[Rule]]) -> str:
         "`GREENLINT_CACHE_DIR`), keyed by the file's path and content, greenlint's version and sources,",
         "and the bundled data (catalog, KB, model) and calibration overlay. Entries are written aside",
         "then renamed; an unreadable entry is ignored. `--no-cache` neither reads nor writes it.",
+        "",
+        "## pre-commit",
+        "",
+        "```yaml",
+        "repos:",
+        "  - repo: <greenlint repository URL>",
+        "    rev: <tag>",
+        "    hooks:",
+        "      - id: greenlint",
+        "```",
+        "",
+        "The hook runs `greenlint check --force-exclude` on staged `.py`, `.pyi` and `.ipynb` files.",
     ]
     return "\n".join(rows) + "\n"
 
