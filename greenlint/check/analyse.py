@@ -70,7 +70,7 @@ def _predict(predict: Callable[[str, dict], Prediction], callsite) -> Prediction
         return Prediction.unknown(note=f"prediction failed: {type(exc).__name__}: {exc}")
 
 
-def internal_error(path: str, exc: BaseException) -> FileResult:
+def internal_error(path: str, exc: BaseException, where: str = "greenlint") -> FileResult:
     """greenlint itself failed on this file: say so, keep going, do not cache it."""
-    message = f"internal error in greenlint ({type(exc).__name__}: {exc}); please report it"
+    message = f"internal error in {where} ({type(exc).__name__}: {exc}); please report it"
     return FileResult(path, errors=(error_diagnostic(path, 1, 1, "internal", message),), cacheable=False)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from greenlint.analysis.callsite import CallSite, Span
 from greenlint.check import noqa
-from greenlint.check.analyse import FileResult, from_analysis
+from greenlint.check.analyse import FileResult, from_analysis, internal_error
 from greenlint.check.config import Config
 from greenlint.check.discovery import discover
 from greenlint.check.runner import Backend, Checked, RunStats, analyse_files, load_result
@@ -51,7 +51,10 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str]) -> 
         facts = FileFacts(result.path, result.sites)
         for code, rule in all_rules().items():
             if code in enabled:
-                found.extend(rule().check(facts, options))
+                try:
+                    found.extend(rule().check(facts, options))
+                except Exception as exc:  # a broken rule must not end the run
+                    found.extend(internal_error(result.path, exc, f"rule {code}").errors)
     kept, used = noqa.apply(found, result.suppressions)
     if "GL003" in enabled:
         for (cell, line), codes in noqa.unused(result.suppressions, used, enabled):

@@ -154,3 +154,17 @@ def test_no_such_path(tmp_path, config):
 
     with pytest.raises(ConfigError, match="nope"):
         run_check([tmp_path / "nope"], config, FAKE)
+
+
+def test_a_broken_rule_is_reported_and_the_others_run(tmp_path, config, monkeypatch):
+    from greenlint.rules.small_batch_size import SmallBatchSize
+
+    def boom(self, facts, options):
+        raise ValueError("bug")
+
+    monkeypatch.setattr(SmallBatchSize, "check", boom)
+    src = project(tmp_path, {"train.py": TRAIN})
+    result = run_check([src], config.replace(no_cache=True), FAKE)
+    assert ("train.py", 3, "GL101") in codes(result) and ("train.py", 5, "GL202") in codes(result)
+    [bug] = [d for d in result.diagnostics if d.code == "GL002"]
+    assert "internal error in rule GL301 (ValueError: bug)" in bug.message
