@@ -119,5 +119,10 @@ class EnergyHotspot(Rule):
                 facts.path,
                 message,
                 energy_j=total,
-                data={"threshold_j": threshold, "per_execution_j": p.energy_j, "multiplier": factor, "basis": p.basis.value},
+                data={
+                    "threshold_j": threshold,
+                    "per_execution_j": p.energy_j,
+                    "multiplier": factor,
+                    "basis": p.basis.value,
+                },
             )
