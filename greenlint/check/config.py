@@ -39,11 +39,15 @@ SETTINGS = {
     "select": "Rule codes or prefixes to enable instead of the default set (`[\"GL1\", \"GL201\"]`, `[\"ALL\"]`).",
     "extend-select": "Rule codes or prefixes to enable on top of the selection (e.g. `[\"GL003\"]`).",
     "ignore": "Rule codes or prefixes to disable. The most specific of select and ignore wins.",
-    "per-file-ignores": "A table `\"glob\" = [codes]` disabling codes in matching files (paths relative to the pyproject.toml).",
+    "per-file-ignores": (
+        "A table `\"glob\" = [codes]` disabling codes in matching files (paths relative to the pyproject.toml)."
+    ),
     "exclude": "Gitignore-style patterns of files and directories never checked; replaces the default list.",
     "extend-exclude": "More patterns to exclude, on top of `exclude`.",
     "respect-gitignore": "Skip files that `.gitignore` files exclude (default true).",
-    "force-exclude": "Apply the excludes to files named on the command line too (default false; the pre-commit hook sets it).",
+    "force-exclude": (
+        "Apply the excludes to files named on the command line too (default false; the pre-commit hook sets it)."
+    ),
     "cache-dir": "Where the lint cache lives (default: the user cache directory).",
     "jobs": "Worker processes for analysis (default: one per CPU).",
     "output-format": "Default output format: concise, full, json, json-lines, sarif, github or grouped.",

@@ -16,7 +16,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or directories (default: .)")
     sel = parser.add_argument_group("rule selection")
-    sel.add_argument("--select", type=_codes, metavar="CODES", help="only these rule codes or prefixes (e.g. GL1,GL201)")
+    sel.add_argument(
+        "--select", type=_codes, metavar="CODES", help="only these rule codes or prefixes (e.g. GL1,GL201)"
+    )
     sel.add_argument("--extend-select", type=_codes, default=[], metavar="CODES", help="enable these as well")
     sel.add_argument("--ignore", type=_codes, default=[], metavar="CODES", help="disable these codes or prefixes")
     sel.add_argument(
@@ -34,7 +36,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     files.add_argument("--no-respect-gitignore", action="store_true", help="also check files .gitignore excludes")
     out = parser.add_argument_group("output")
-    out.add_argument("--format", "--output-format", dest="format", choices=FORMATS, help="output format (default: concise)")
+    out.add_argument(
+        "--format", "--output-format", dest="format", choices=FORMATS, help="output format (default: concise)"
+    )
     out.add_argument("--statistics", action="store_true", help="count findings per rule instead of listing them")
     out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     run = parser.add_argument_group("run")

@@ -24,7 +24,9 @@ def _as_json(rule, with_doc: bool) -> dict:
         "default_enabled": rule.DEFAULT_ENABLED,
         "message": rule.MESSAGE,
         "fix_title": rule.FIX_TITLE,
-        "options": [{"key": o.key, "type": o.type.__name__, "default": o.default, "help": o.help} for o in rule.OPTIONS],
+        "options": [
+            {"key": o.key, "type": o.type.__name__, "default": o.default, "help": o.help} for o in rule.OPTIONS
+        ],
     }
     if with_doc:
         from greenlint.rules.gendocs import render

@@ -109,7 +109,11 @@ def index(rules: dict[str, type[Rule]]) -> str:
         "|---|---|",
     ]
     rows += [f"| `{key}` | {help} |" for key, help in SETTINGS.items()]
-    rows += [f"| `{o.key}` | {o.help} Default `{o.default}`; see [{c}]({c}.md). |" for c, r in rules.items() for o in r.OPTIONS]
+    rows += [
+        f"| `{o.key}` | {o.help} Default `{o.default}`; see [{c}]({c}.md). |"
+        for c, r in rules.items()
+        for o in r.OPTIONS
+    ]
     rows += [
         "",
         "Suppress a finding with `# noqa: GL101` (or a bare `# noqa`) on its line, or a whole file with",

@@ -22,7 +22,8 @@ def all_rules() -> dict[str, type[Rule]]:
             continue
         module = importlib.import_module(f"{package.__name__}.{info.name}")
         for obj in vars(module).values():
-            if isinstance(obj, type) and issubclass(obj, Rule) and obj is not Rule and obj.__module__ == module.__name__:
+            is_rule = isinstance(obj, type) and issubclass(obj, Rule) and obj is not Rule
+            if is_rule and obj.__module__ == module.__name__:
                 if obj.code in found:
                     raise RuntimeError(f"rule code {obj.code} is used by {found[obj.code].__name__} and {obj.__name__}")
                 found[obj.code] = obj

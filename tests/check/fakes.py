@@ -1,7 +1,8 @@
 """Stand-ins for the resolver and the predictor, so the pipeline is tested on its own.
 
 `analyse_file` names a call `tensorflow.<dotted>` when its callee is an attribute chain
-starting at a name `tf` (through calls: `tf.keras.Sequential().fit`); `predictor` costs 500 J for `fit` and 1 J for anything else.
+starting at a name `tf` (through calls: `tf.keras.Sequential().fit`); `predictor` costs 500 J
+for `fit` and 1 J for anything else.
 Both are module-level so worker processes can import them.
 """
 
@@ -63,7 +64,8 @@ def analyse_file(path) -> Analysis:
     try:
         tree = ast.parse(text)
     except SyntaxError as exc:
-        return Analysis(str(path), errors=[Error(str(path), exc.lineno or 1, exc.offset or 1, "syntax-error", exc.msg)], source_text=text)
+        error = Error(str(path), exc.lineno or 1, exc.offset or 1, "syntax-error", exc.msg)
+        return Analysis(str(path), errors=[error], source_text=text)
     sites = []
 
     def visit(node, in_loop):

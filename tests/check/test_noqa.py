@@ -11,7 +11,8 @@ def diag(code, line, cell=None):
 
 def test_line_codes_bare_and_other_tools():
     s = noqa.parse("a()  # noqa: GL101\nb()  # NOQA\nc()  # noqa: E501,GL201\nd()\n")
-    kept, used = noqa.apply([diag("GL101", 1), diag("GL201", 1), diag("GL301", 2), diag("GL201", 3), diag("GL101", 4)], s)
+    found = [diag("GL101", 1), diag("GL201", 1), diag("GL301", 2), diag("GL201", 3), diag("GL101", 4)]
+    kept, used = noqa.apply(found, s)
     assert [(d.code, d.span.line) for d in kept] == [("GL201", 1), ("GL101", 4)]
     assert used == {(None, 1): {"GL101"}, (None, 2): {"GL301"}, (None, 3): {"GL201"}}
 

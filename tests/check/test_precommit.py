@@ -23,7 +23,15 @@ from greenlint.paths import REPO_DIR
 
 pytestmark = pytest.mark.e2e
 
-LEFT_OUT = ("setuptools", "pkg_resources", "_distutils_hack", "distutils-precedence.pth", "pip", "greenlint", "__editable__")
+LEFT_OUT = (
+    "setuptools",
+    "pkg_resources",
+    "_distutils_hack",
+    "distutils-precedence.pth",
+    "pip",
+    "greenlint",
+    "__editable__",
+)
 
 
 def _dependency_dir(tmp_path: Path) -> Path:
@@ -37,7 +45,8 @@ def _dependency_dir(tmp_path: Path) -> Path:
 
 
 def _git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args], cwd=cwd, check=True, capture_output=True)
+    command = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args]
+    subprocess.run(command, cwd=cwd, check=True, capture_output=True)
 
 
 @pytest.mark.timeout(300)
@@ -51,7 +60,9 @@ def test_try_repo_runs_the_hook_offline(tmp_path):
         pytest.skip("not running from a git checkout of greenlint (try-repo needs one)")
     user = tmp_path / "user"
     user.mkdir()
-    (user / "train.py").write_text("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=2)\n")
+    (user / "train.py").write_text(
+        "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=2)\n"
+    )
     (user / "clean.py").write_text("import tensorflow as tf\nx = tf.constant(1.0)\n")
     (user / "notes.txt").write_text("model.fit(x, y, batch_size=2)\n")  # not a python file: not passed
     _git(user, "init", "-q")

@@ -57,7 +57,14 @@ def test_documented_options_are_real_keys(rule):
 
 
 def test_settings_are_what_the_parser_accepts():
-    samples = {"per-file-ignores": {}, "respect-gitignore": True, "force-exclude": False, "cache-dir": ".", "jobs": 2, "output-format": "json"}
+    samples = {
+        "per-file-ignores": {},
+        "respect-gitignore": True,
+        "force-exclude": False,
+        "cache-dir": ".",
+        "jobs": 2,
+        "output-format": "json",
+    }
     for key in SETTINGS:
         parse_table({key: samples.get(key, [])}, None)
 
