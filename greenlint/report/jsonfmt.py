@@ -1,8 +1,19 @@
-"""`json` (one array) and `json-lines` (one object per line) forms of diagnostics."""
+"""`json` (one array) and `json-lines` (one object per line) forms of diagnostics.
+
+Each object: `schema_version`, `filename`, `code`, `name`, `message`, `severity`
+(error|warning|info), `location` and `end_location` (`{"row", "column"}`, 1-based, columns in
+characters, the end exclusive), `cell` (1-based code-cell index in a notebook, rows then relative
+to the cell; null otherwise), `fix` (null, or `message`, `applicability` safe|unsafe and `edits`
+with `content`, `location`, `end_location`), `energy_j` (predicted joules behind the finding, or
+null) and `data` (rule-specific facts). Adding a field keeps the version; removing, renaming or
+retyping one bumps it.
+"""
 
 from __future__ import annotations
 
 import json
+
+DIAGNOSTICS_SCHEMA_VERSION = 1
 
 
 def _point(line: int, column: int) -> dict:
@@ -30,6 +41,7 @@ def diagnostic_json(d) -> dict:
     """One diagnostic as a JSON-ready dict (positions 1-based; `end_location` is exclusive)."""
     span = d.span
     return {
+        "schema_version": DIAGNOSTICS_SCHEMA_VERSION,
         "filename": d.path,
         "code": d.code,
         "name": d.name,

@@ -82,7 +82,7 @@ def test_full_without_source_shows_only_the_header():
 def test_json_objects_carry_the_documented_fields():
     objects = json.loads(_render("json"))
     assert isinstance(objects, list) and len(objects) == len(DIAGNOSTICS)
-    required = {"code", "name", "message", "severity", "location", "end_location", "cell", "fix", "energy_j", "filename"}
+    required = {"schema_version", "code", "name", "message", "severity", "location", "end_location", "cell", "fix", "energy_j", "filename"}
     assert all(required <= set(o) for o in objects)
     nb = objects[0]
     assert (nb["filename"], nb["cell"], nb["location"], nb["end_location"]) == (
