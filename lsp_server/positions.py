@@ -21,10 +21,7 @@ def to_range(span: Span, lines: Sequence[str], codec: PositionCodec, *, widen_em
 
 
 def contains(span: Span, line: int, character: int) -> bool:
-    """Whether the 0-based server position (characters) lies within `span`, ends included
-    (never for a notebook cell's span: editors get plain .py documents)."""
-    if span.cell is not None:
-        return False
+    """Whether a 0-based server position (characters; in the span's file or cell) lies within `span`, ends included."""
     start = (span.line - 1, span.column - 1)
     end = (span.end_line - 1, span.end_column - 1)
     return start <= (line, character) <= end

@@ -25,6 +25,8 @@ function makeClient() {
     documentSelector: [
       { scheme: "file", language: "python" },
       { scheme: "untitled", language: "python" },
+      // Jupyter cells: the server asks for notebook sync and checks each notebook as one module
+      { scheme: "vscode-notebook-cell", language: "python" },
     ],
     synchronize: {
       // `[tool.greenlint]` lives in pyproject.toml: re-check open files when one changes

@@ -12,7 +12,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 from greenlint.check import noqa
 from greenlint.rules.diagnostic import Diagnostic, Fix
-from lsp_server.analysis import Analysis
+from lsp_server.documents import View
 from lsp_server.features.diagnostics import to_lsp
 from lsp_server.positions import overlaps, to_range
 from lsp_server.server import GreenlintServer
@@ -47,11 +47,11 @@ def noqa_edit(d: Diagnostic, lines: Sequence[str], in_string: set[int]) -> tuple
     return number - 1, noqa.LINE_NOQA.search(body).end("codes"), f", {d.code}"
 
 
-def _edit(server: GreenlintServer, analysis: Analysis, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
+def _edit(server: GreenlintServer, view: View, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
     if get_capability(server.client_capabilities, "workspace.workspace_edit.document_changes", False):
-        document = types.OptionalVersionedTextDocumentIdentifier(uri=analysis.uri, version=analysis.version)
+        document = types.OptionalVersionedTextDocumentIdentifier(uri=view.uri, version=view.version)
         return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=document, edits=edits)])
-    return types.WorkspaceEdit(changes={analysis.uri: edits})
+    return types.WorkspaceEdit(changes={view.uri: edits})
 
 
 def fix_edits(fix: Fix, lines: Sequence[str], codec: PositionCodec) -> list[types.TextEdit]:
@@ -63,15 +63,15 @@ def register(server: GreenlintServer) -> None:
     async def code_actions(params: types.CodeActionParams) -> list[types.CodeAction]:
         if params.context.only and not any(KIND.value.startswith(k) for k in params.context.only):
             return []
-        analysis = await server.analysis(params.text_document.uri)
+        view = await server.view(params.text_document.uri)
+        if view is None:
+            return []
         codec = server.workspace.position_codec
-        lines = analysis.lines
+        lines = view.lines
         in_string: set[int] | None = None
         actions = []
         offered: set[tuple[int, str]] = set()
-        for d in analysis.diagnostics:
-            if d.span.cell is not None:
-                continue
+        for d in view.diagnostics:
             lsp_diagnostic = to_lsp(d, lines, codec)
             if not overlaps(lsp_diagnostic.range, params.range):
                 continue
@@ -81,12 +81,12 @@ def register(server: GreenlintServer) -> None:
                         title=d.fix.title,
                         kind=KIND,
                         diagnostics=[lsp_diagnostic],
-                        edit=_edit(server, analysis, fix_edits(d.fix, lines, codec)),
+                        edit=_edit(server, view, fix_edits(d.fix, lines, codec)),
                         is_preferred=d.fix.safe,
                     )
                 )
             if in_string is None:
-                in_string = lines_ending_in_string(analysis.text)
+                in_string = lines_ending_in_string(view.text)
             insert = noqa_edit(d, lines, in_string)
             if insert is not None and (insert[0], d.code) not in offered:
                 offered.add((insert[0], d.code))
@@ -97,7 +97,7 @@ def register(server: GreenlintServer) -> None:
                         title=f"Suppress {d.code} ({d.name}) on this line with `# noqa`",
                         kind=KIND,
                         diagnostics=[lsp_diagnostic],
-                        edit=_edit(server, analysis, [types.TextEdit(range=types.Range(at, at), new_text=text)]),
+                        edit=_edit(server, view, [types.TextEdit(range=types.Range(at, at), new_text=text)]),
                     )
                 )
         return actions

@@ -13,13 +13,15 @@ from lsp_server.server import GreenlintServer
 def register(server: GreenlintServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
     async def inlay_hints(params: types.InlayHintParams) -> list[types.InlayHint]:
-        analysis = await server.analysis(params.text_document.uri)
-        lines = analysis.lines
+        view = await server.view(params.text_document.uri)
+        if view is None:
+            return []
+        lines = view.lines
         first, last = params.range.start.line, params.range.end.line
         by_line = defaultdict(list)
-        for site in analysis.sites:
+        for site in view.sites:
             line = site.callsite.span.end_line - 1
-            if site.callsite.span.cell is None and first <= line <= last and line < len(lines):
+            if first <= line <= last and line < len(lines):
                 by_line[line].append(site)
         hints = []
         codec = server.workspace.position_codec

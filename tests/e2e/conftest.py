@@ -95,6 +95,10 @@ SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "greenlint", "
 @pytest_lsp.fixture(scope="module", config=SERVER)
 async def client(lsp_client: LanguageClient, workspace: Path):
     capabilities = pytest_lsp.client_capabilities("visual-studio-code")
+    # the recorded VS Code (1.65) predates LSP notebook sync, which VS Code declares since 1.74
+    capabilities.notebook_document = types.NotebookDocumentClientCapabilities(
+        synchronization=types.NotebookDocumentSyncClientCapabilities()
+    )
     folder = types.WorkspaceFolder(workspace.as_uri(), "workspace")
     lsp_client.initialize_result = await lsp_client.initialize_session(
         types.InitializeParams(capabilities=capabilities, root_uri=folder.uri, workspace_folders=[folder])

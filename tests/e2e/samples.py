@@ -10,3 +10,15 @@ for trial in range(4):
 model.fit(x_train, y_train, batch_size=2, epochs=1)
 label = "énergie 😀"; zeros = tf.zeros((2, 2))
 '''
+
+#: A notebook's cells: (kind, text). Cells share one namespace; the markdown cell is not code.
+NOTEBOOK = (
+    ("code", "import tensorflow as tf\n"),
+    ("markdown", "# Training\nmodel.fit(x) in prose is not code."),
+    ("code", 'model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile(optimizer="adam", loss="mse")'),
+    (
+        "code",
+        "for trial in range(4):\n    model.fit(x_train, y_train, epochs=20)\n"
+        "model.fit(x_train, y_train, batch_size=2, epochs=1)",
+    ),
+)

@@ -79,9 +79,8 @@ async def test_workspace_edit_without_document_changes(project: Path):
         )
         [action] = actions
         insert = types.Position(6, 51)
-        assert plain(action.edit) == plain(
-            types.WorkspaceEdit(changes={path.as_uri(): [types.TextEdit(types.Range(insert, insert), "  # noqa: GL301")]})
-        )
+        edit = types.TextEdit(types.Range(insert, insert), "  # noqa: GL301")
+        assert plain(action.edit) == plain(types.WorkspaceEdit(changes={path.as_uri(): [edit]}))
     finally:
         await client.shutdown_session()
         await client.stop()

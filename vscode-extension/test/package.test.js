@@ -75,7 +75,7 @@ function loadExtension(settings) {
 
 const context = () => ({ subscriptions: [] });
 
-test("activate starts greenlint lsp over stdio on Python files", async () => {
+test("activate starts greenlint lsp over stdio on Python files and notebook cells", async () => {
   const { extension, started, registered } = loadExtension({
     path: "${workspaceFolder}/.venv/bin/greenlint",
     args: ["--isolated"],
@@ -91,6 +91,7 @@ test("activate starts greenlint lsp over stdio on Python files", async () => {
   assert.deepEqual(client.clientOptions.documentSelector, [
     { scheme: "file", language: "python" },
     { scheme: "untitled", language: "python" },
+    { scheme: "vscode-notebook-cell", language: "python" },
   ]);
   assert.deepEqual(client.clientOptions.synchronize.fileEvents, { glob: "**/pyproject.toml" });
   assert.deepEqual(registered, ["greenlint.restart"]);
