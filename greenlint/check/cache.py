@@ -20,11 +20,16 @@ from greenlint.paths import DATA_DIR, PACKAGE_DIR
 FORMAT = 1
 
 
-def _tree_stamp(root: Path, suffixes: tuple[str, ...] | None = None) -> list[tuple[str, int, int]]:
-    """(relative path, size, mtime_ns) of every file under `root`: cheap, no reading."""
+#: Subpackages whose code never shapes a cached value (output and command-line only).
+NOT_CACHED_CODE = frozenset({"cli", "report"})
+
+
+def _tree_stamp(root: Path, suffixes: tuple[str, ...] | None = None, skip=frozenset()) -> list[tuple[str, int, int]]:
+    """(relative path, size, mtime_ns) of every file under `root` (less top-level `skip`): cheap, no reading."""
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        top = dirpath == str(root)
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not (top and d in skip))
         for name in sorted(filenames):
             if suffixes is None or name.endswith(suffixes):
                 p = os.path.join(dirpath, name)
@@ -40,16 +45,17 @@ def _tree_stamp(root: Path, suffixes: tuple[str, ...] | None = None) -> list[tup
 def environment_stamp() -> str:
     """What, besides a file's content, decides its analysis and predictions.
 
-    greenlint's version and own source files (so an upgrade or a local edit invalidates the
-    cache), and the bundled data (catalog, KB, model) plus this machine's calibration overlay
+    greenlint's version and own source files but for NOT_CACHED_CODE (so an upgrade or a local
+    edit invalidates the cache), and the bundled data (catalog, KB, model) plus this machine's calibration overlay
     (the inputs of `load_predictor().fingerprint`, stamped by size and mtime so that a warm run
     never has to load the predictor to learn its fingerprint).
     """
     from greenlint.paths import cache_dir
 
     h = hashlib.sha256(f"{FORMAT}:{__version__}".encode())
-    for root, suffixes in ((PACKAGE_DIR, (".py",)), (DATA_DIR, None), (cache_dir() / "calibration", None)):
-        h.update(repr((str(root), _tree_stamp(root, suffixes) if root.is_dir() else None)).encode())
+    h.update(repr(_tree_stamp(PACKAGE_DIR, (".py",), NOT_CACHED_CODE)).encode())
+    for root in (DATA_DIR, cache_dir() / "calibration"):
+        h.update(repr((str(root), _tree_stamp(root) if root.is_dir() else None)).encode())
     return h.hexdigest()
 
 
