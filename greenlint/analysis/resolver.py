@@ -174,7 +174,10 @@ class Resolver:
 
     def s_annassign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
-            self.assign(node.target, self.expr(node.value))
+            value = self.expr(node.value)
+            if value is None:  # `model: keras.Model = load()`: the declared type
+                value = self.annotated(node.annotation)
+            self.assign(node.target, value)
         elif type(node.target) is not ast.Name:
             self.assign_side_effects(node.target)
         elif self.scope.kind == "class":  # a declared field (dataclasses, attrs): `model: keras.Model`
