@@ -121,3 +121,12 @@ async def test_close_clears_diagnostics(client: LanguageClient, workspace: Path)
     client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
     cleared = await wait_for_publish(client, uri, lambda p: client.published[uri].index(p) >= count)
     assert list(cleared.diagnostics) == []
+
+
+async def test_untitled_document_uses_the_workspace_configuration(client: LanguageClient):
+    uri = "untitled:Untitled-1"
+    text = TRAIN.replace("epochs=1)\n", "epochs=1)  # noqa: GL101\n")  # this fit() is no hotspot
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text)))
+    published = await wait_for_diagnostics(client, uri, 1)
+    # the workspace's pyproject.toml selects GL003 (unused noqa), which is off by default
+    assert sorted(d.code for d in published.diagnostics) == ["GL003", "GL101", "GL301"]

@@ -84,3 +84,26 @@ async def test_workspace_edit_without_document_changes(project: Path):
     finally:
         await client.shutdown_session()
         await client.stop()
+
+
+@pytest.mark.asyncio
+async def test_utf8_position_encoding(project: Path):
+    """A client that offers only UTF-8 positions gets byte columns (`é` is 2 bytes, `😀` 4)."""
+    config = ClientServerConfig([sys.executable, "-m", "greenlint", "lsp"], client_factory=make_client)
+    client = await config.start()
+    capabilities = types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=[types.PositionEncodingKind.Utf8])
+    )
+    result = await client.initialize_session(types.InitializeParams(capabilities=capabilities))
+    try:
+        assert result.capabilities.position_encoding == types.PositionEncodingKind.Utf8
+        path = project / "bytes.py"
+        await open_document(client, path, TRAIN)
+        hover = await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(path.as_uri()), types.Position(7, 35))
+        )
+        assert hover.contents.value.startswith("**`tensorflow.zeros`**")
+        assert hover.range == types.Range(types.Position(7, 33), types.Position(7, 49))
+    finally:
+        await client.shutdown_session()
+        await client.stop()
