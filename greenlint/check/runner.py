@@ -202,18 +202,29 @@ def _run(paths: list[str], jobs: int, backend: Backend, stats: RunStats) -> list
         return _analyse_chunk(paths, backend)
     workers = min(jobs, len(paths))
     size = max(1, min(16, len(paths) // (workers * 4)))
-    chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
     stats.workers = workers
-    out: list[FileResult] = []
     context = None
     if sys.platform.startswith("linux"):  # fork is safe and cheap there (no threads in the CLI)
         context = multiprocessing.get_context("fork")
         _preload(backend)  # forked workers inherit what is loaded: load the catalog and predictor once
+    done: dict[str, FileResult] = {}
+    broken = _pooled([paths[i : i + size] for i in range(0, len(paths), size)], workers, backend, context, done)
+    # A worker died (out of memory?) and took its pool down: retry those files one by one, each in
+    # a pool of its own, so that only the file that kills a worker is reported.
+    for path in (p for chunk in broken for p in chunk):
+        if _pooled([[path]], 1, backend, context, done):
+            done[path] = internal_error(path, RuntimeError("the worker process analysing this file died"))
+    return [done[p] for p in paths]
+
+
+def _pooled(chunks: list[list[str]], workers: int, backend: Backend, context, done: dict) -> list[list[str]]:
+    """Analyse chunks in a process pool into `done`; return the chunks lost to a dead worker."""
+    broken = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(_analyse_chunk, chunk, backend) for chunk in chunks]
-        for chunk, future in zip(chunks, futures):
+        futures = [(chunk, pool.submit(_analyse_chunk, chunk, backend)) for chunk in chunks]
+        for chunk, future in futures:
             try:
-                out.extend(future.result())
-            except BrokenProcessPool as exc:  # a worker died (out of memory?): report, keep going
-                out.extend(internal_error(p, RuntimeError(f"worker process died: {exc}")) for p in chunk)
-    return out
+                done.update(zip(chunk, future.result()))
+            except BrokenProcessPool:
+                broken.append(chunk)
+    return broken

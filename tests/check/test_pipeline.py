@@ -168,3 +168,14 @@ def test_a_broken_rule_is_reported_and_the_others_run(tmp_path, config, monkeypa
     assert ("train.py", 3, "GL101") in codes(result) and ("train.py", 5, "GL202") in codes(result)
     [bug] = [d for d in result.diagnostics if d.code == "GL002"]
     assert "internal error in rule GL301 (ValueError: bug)" in bug.message
+
+
+def test_a_dead_worker_loses_only_its_file(tmp_path, config):
+    files = {f"m{i:02d}.py": TRAIN for i in range(9)}
+    files["m04.py"] = "KILL_THE_WORKER\n"
+    src = project(tmp_path, files)
+    result = run_check([src], config.replace(no_cache=True, jobs=2), FAKE)
+    errors = {d.path.rsplit("/", 1)[-1]: d.message for d in result.errors}
+    assert list(errors) == ["m04.py"] and "worker process" in errors["m04.py"]
+    flagged = {d.path.rsplit("/", 1)[-1] for d in result.diagnostics if d.code == "GL301"}
+    assert flagged == {f"m{i:02d}.py" for i in range(9) if i != 4}
