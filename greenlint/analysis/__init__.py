@@ -1,8 +1,23 @@
 """Static analysis: find and name TF/Keras call sites without running user code.
 
 `analyse_file(path)` / `analyse_source(text, path)` return a `FileAnalysis` holding the
-`CallSite`s (canonical API, span, static features) and any `FileError`s. Only the standard
-library's `ast` is used here; the TF/Keras catalog is loaded on first use.
+`CallSite`s (canonical API, span, static features) and any `FileError`s; `analyse_files(paths)`
+does a list. Only the standard library's `ast` is used here (no libcst, no TensorFlow); the
+TF/Keras catalog is loaded on first use.
+
+What is followed (one pass per file, `resolver.py`): every import form (aliases, from-imports,
+imports in functions, try/except and if/else fallbacks, `import *` from TF modules), assignments
+and unpacking, `self.X` attributes across methods, class attributes and declared fields,
+module-local factory functions (return values, recursion included) and the arguments of the
+call that first reaches them, constructors' `__init__` arguments, `with ... as`, chained calls,
+user subclasses of TF classes (inherited methods, `super()`, calling the object), parameter and
+return annotations, and calls in every syntactic position. Where two paths disagree (or a value
+comes from elsewhere: another module, a container, a loop variable) the value is unknown and no
+call on it is reported.
+
+Not followed: imports between the user's own modules, values put in containers and read back
+(beyond literal tuple/list indexing and unpacking), loop variables, `getattr`, operators on
+tensors, `*args`/`**kwargs` forwarding.
 """
 
 from greenlint.analysis.analyse import FileAnalysis, analyse_file, analyse_files, analyse_source
