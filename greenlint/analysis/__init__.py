@@ -11,13 +11,14 @@ and unpacking, `self.X` attributes across methods, class attributes and declared
 module-local factory functions (return values, recursion included) and the arguments of the
 call that first reaches them, constructors' `__init__` arguments, `with ... as`, chained calls,
 user subclasses of TF classes (inherited methods, `super()`, calling the object), parameter and
-return annotations, and calls in every syntactic position. Where two paths disagree (or a value
+return annotations, arithmetic, comparisons and indexing on tensors, and calls in every
+syntactic position. Where two paths disagree (or a value
 comes from elsewhere: another module, a container, a loop variable) the value is unknown and no
 call on it is reported.
 
 Not followed: imports between the user's own modules, values put in containers and read back
-(beyond literal tuple/list indexing and unpacking), loop variables, `getattr`, operators on
-tensors, `*args`/`**kwargs` forwarding.
+(beyond literal tuple/list indexing and unpacking), loop variables, `getattr`,
+`*args`/`**kwargs` forwarding.
 """
 
 from greenlint.analysis.analyse import FileAnalysis, analyse_file, analyse_files, analyse_source

@@ -812,7 +812,7 @@ class Resolver:
     @staticmethod
     def binop(op: ast.operator, left: Any, right: Any) -> Any:
         if type(left) is not Const or type(right) is not Const:
-            return None
+            return _tensor_result(left, right)
         a, b = left.value, right.value
         if not (_is_number(a) and _is_number(b)):
             return OPAQUE
@@ -838,6 +838,8 @@ class Resolver:
 
     def e_unaryop(self, node: ast.UnaryOp) -> Any:
         value = self.expr(node.operand)
+        if type(node.op) is not ast.Not and _tensor_result(value, Const(0)) is not None:
+            return _tensor_result(value, Const(0))
         if type(value) is Const and _is_number(value.value):
             kind = type(node.op)
             if kind is ast.USub:
@@ -853,9 +855,12 @@ class Resolver:
         return result
 
     def e_compare(self, node: ast.Compare) -> Any:
-        self.expr(node.left)
-        for comparator in node.comparators:
-            self.expr(comparator)
+        left = self.expr(node.left)
+        right = [self.expr(comparator) for comparator in node.comparators]
+        if len(right) == 1 and type(node.ops[0]) in _TENSOR_COMPARISONS:
+            result = _tensor_result(left, right[0])
+            if result is not None:
+                return result
         return OPAQUE
 
     def e_ifexp(self, node: ast.IfExp) -> Any:
@@ -865,6 +870,8 @@ class Resolver:
     def e_subscript(self, node: ast.Subscript) -> Any:
         owner = self.expr(node.value)
         index = self.expr(node.slice)
+        if type(owner) is Inst and owner.cls in _TENSORS:
+            return Inst(_TENSORS[owner.cls], "operator")
         if type(owner) is Const and type(index) is Const and isinstance(owner.value, (tuple, list)):
             if type(index.value) is int and -len(owner.value) <= index.value < len(owner.value):
                 return Const(owner.value[index.value])
@@ -951,6 +958,29 @@ def _traced(func: FuncInfo | None) -> bool:
             return True
         func = func.parent
     return False
+
+
+#: Tensor-like classes and what operators on them return (a Variable's arithmetic gives a Tensor).
+_TENSORS = {
+    "tensorflow.Tensor": "tensorflow.Tensor",
+    "tensorflow.Variable": "tensorflow.Tensor",
+    "tensorflow.keras.KerasTensor": "tensorflow.keras.KerasTensor",
+}
+_TENSOR_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def _tensor_result(left: Any, right: Any) -> Inst | None:
+    """The tensor an operator returns when one operand is a tensor and the other a tensor of
+    the same kind or a literal (whose own operator defers to the tensor's); None otherwise."""
+    kinds = []
+    for value in (left, right):
+        if type(value) is Inst and value.cls in _TENSORS:
+            kinds.append(_TENSORS[value.cls])
+        elif type(value) is not Const:
+            return None
+    if not kinds or len(set(kinds)) > 1:
+        return None
+    return Inst(kinds[0], "operator")
 
 
 def _is_number(value: Any) -> bool:
