@@ -28,7 +28,7 @@ def run(cmd: list[str], env: dict) -> tuple[dict[str, float], float]:
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     wall = time.perf_counter() - t0
-    parts = {k: float(v) for k, v in re.findall(r"^(LONG_S|SHORT_S) ([\d.]+)$", proc.stdout, re.M)}
+    parts = {k: float(v) for k, v in re.findall(r"^(LONG_S|SHORT_S|LONG_CPU|SHORT_CPU) ([\d.]+)$", proc.stdout, re.M)}
     return parts, wall
 
 
@@ -49,18 +49,56 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} logical cores, {args.trials} trials each")
     print("| part | plain median s | metered median s | overhead (median) | overhead (best of) |")
     print("|---|---:|---:|---:|---:|")
-    for part in ("LONG_S", "SHORT_S"):
+    labels = {"LONG_S": "3 x fit (each > 1 s), wall", "LONG_CPU": "3 x fit (each > 1 s), CPU time",
+              "SHORT_S": "400 short calls, wall", "SHORT_CPU": "400 short calls, CPU time"}
+    for part, label in labels.items():
         p = statistics.median(r[0][part] for r in rows["plain"])
         m = statistics.median(r[0][part] for r in rows["metered"])
         pb = min(r[0][part] for r in rows["plain"])
         mb = min(r[0][part] for r in rows["metered"])
-        label = "3 x fit (each > 1 s)" if part == "LONG_S" else "400 short calls"
         print(f"| {label} | {p:.3f} | {m:.3f} | {100 * (m / p - 1):+.1f}% | {100 * (mb / pb - 1):+.1f}% |")
     p = statistics.median(r[1] for r in rows["plain"])
     m = statistics.median(r[1] for r in rows["metered"])
     print(f"| whole run incl. TF import, stable wait, files | {p:.2f} | {m:.2f} | {m - p:+.2f} s | |")
     for name in rows:
-        print(name, "trials:", [(round(r[0]["LONG_S"], 3), round(r[0]["SHORT_S"], 3)) for r in rows[name]])
+        print(name, "trials (long wall, long CPU, short wall, short CPU):",
+              [tuple(round(r[0][k], 3) for k in labels) for r in rows[name]])
+    print(recorded_call_overhead())
+
+
+def recorded_call_overhead(n: int = 300) -> str:
+    """In-process cost of the runtime's wrapper per call: recorded, and passed through."""
+    import numpy as np
+    import tensorflow as tf
+
+    from meter.instrument import Site
+    from meter.runtime import Recorder
+    from meter.session import MeterConfig, MeterSession
+    from meter.stability import StabilitySettings
+
+    session = MeterSession(MeterConfig(stability=StabilitySettings(max_wait_s=1)))
+    session.start()
+    a = tf.constant(np.ones((64, 64), dtype="float32"))
+    rec = Recorder(session, [Site("tensorflow.matmul", 1, 1, {})], max_records_per_site=n)
+
+    def per_call(fn, calls_before: int | None = None) -> float:
+        best = float("inf")
+        for _ in range(3):
+            if calls_before is not None:
+                rec.calls[0] = calls_before
+            t = time.perf_counter()
+            for _ in range(n):
+                fn()
+            best = min(best, (time.perf_counter() - t) / n)
+        return best
+
+    plain = per_call(lambda: tf.matmul(a, a))
+    recorded = per_call(lambda: rec(0, tf.matmul, a, a), 0)  # each of the n calls is recorded
+    passed = per_call(lambda: rec(0, tf.matmul, a, a), n)  # past max_records_per_site: passed through
+    session.stop()
+    return (f"per call (64x64 matmul, best of 3 x {n}): plain {plain * 1e6:.0f} us, "
+            f"recorded {recorded * 1e6:.0f} us (+{(recorded - plain) * 1e6:.0f}), "
+            f"passed through {passed * 1e6:.0f} us (+{(passed - plain) * 1e6:.0f})")
 
 
 if __name__ == "__main__":
