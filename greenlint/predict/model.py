@@ -97,7 +97,7 @@ def fit_tables(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
     apis = {}
     for api, ss in sorted(by_api.items()):
         ref = {}
-        for feat in ("epochs", "steps_per_epoch"):
+        for feat in ("epochs", "steps_per_epoch", "steps"):
             v = _median_or_none([s.features.get(feat) for s in ss])
             if v is not None:
                 ref[feat] = v

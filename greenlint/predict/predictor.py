@@ -21,6 +21,8 @@ ASSUMED_EPOCHS = 10
 ASSUMED_EPOCHS_SD = 0.4
 _EPOCH_KINDS = {"model-training"}
 _EPOCH_METHODS = {"fit", "fit_generator", "train"}
+#: Literal step counts that multiply a training call's work, scaled only against a measured reference.
+_STEP_FEATURES = ("steps_per_epoch", "steps")
 
 
 @dataclass(frozen=True)
@@ -122,13 +124,15 @@ class Predictor:
                     f"their epochs, so {ASSUMED_EPOCHS} (typical of the measured tutorials) was assumed and "
                     "the interval widened"
                 )
-        steps = _positive(features.get("steps_per_epoch"))
-        if steps is not None and self._is_training(api):
-            if "steps_per_epoch" in ref:
-                factor *= steps / ref["steps_per_epoch"]
-                notes.append(f"scaled by steps_per_epoch {steps:g} / {ref['steps_per_epoch']:g} measured")
+        for feat in _STEP_FEATURES:
+            steps = _positive(features.get(feat))
+            if steps is None or not self._is_training(api):
+                continue
+            if feat in ref:
+                factor *= steps / ref[feat]
+                notes.append(f"scaled by {feat} {steps:g} / {ref[feat]:g} measured")
             else:
-                notes.append("steps_per_epoch not scaled: the measurements do not record theirs")
+                notes.append(f"{feat} not scaled: the measurements do not record theirs")
         size = _positive(features.get("tensor_bytes"))
         if size is not None:
             exps = self.model.get("size_exponents", {})

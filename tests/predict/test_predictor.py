@@ -140,6 +140,14 @@ def test_epochs_scale_from_a_known_reference(hierarchy):
     assert "5 measured" in p.predict(FIT, {"epochs": 10}).evidence.note
 
 
+def test_steps_scale_only_against_a_measured_reference(predictor, hierarchy):
+    unknown = predictor.predict("tf.estimator.LinearClassifier.train", {"steps": 1000})
+    assert unknown.multiplier == 1.0 and "steps not scaled" in unknown.evidence.note
+    recs = [record(FIT, 100.0, script=f"t{i}", features={"steps_per_epoch": 50}) for i in range(3)]
+    p = Predictor(train(recs, hierarchy, calibrated=False), hierarchy=hierarchy)
+    assert p.predict(FIT, {"steps_per_epoch": 100}).multiplier == pytest.approx(2.0)
+
+
 def test_tensor_size_scales_with_the_sweep_exponent(model, predictor):
     assert model["size_exponents"]["per_api"][FIT] == pytest.approx(1.0, abs=0.01)
     ref = model["apis"][FIT]["ref"]["args_size"]
