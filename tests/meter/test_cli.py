@@ -1,0 +1,45 @@
+"""The measure and calibrate commands' cheap paths (no TensorFlow run)."""
+
+from __future__ import annotations
+
+import json
+
+from greenlint.cli import main
+
+
+def test_calibrate_list_shows_the_quick_suite(capsys):
+    assert main(["calibrate", "--quick", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "mlp_fit_1024" in out and "tensorflow.keras.Sequential.fit" in out
+    assert "12 workloads, 3 repeats each" in out and "mlp_fit_8192" not in out
+
+
+def test_calibrate_unknown_workload_is_an_error(capsys):
+    assert main(["calibrate", "--only", "nope"]) == 2
+    assert "unknown workload(s): nope" in capsys.readouterr().err
+
+
+def test_calibrate_status_without_and_with_an_overlay(tmp_path, monkeypatch, capsys):
+    from meter.calibrate import overlay_dir
+    from meter.hardware import hardware_id
+
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["calibrate", "--status"]) == 0
+    assert "no calibration overlay yet" in capsys.readouterr().err
+    d = overlay_dir(hardware_id())
+    d.mkdir(parents=True)
+    w = {"api": "a", "spread_j": 0.05}
+    (d / "calibration.json").write_text(json.dumps({
+        "mode": "quick", "finished_at": "2026-01-01T00:00:00Z", "basis": "calibrated-estimated",
+        "workloads": {"x": w, "y": {**w, "spread_j": 0.2}}, "apis": {"a": {}}, "kb": {"records": 6},
+    }))
+    assert main(["calibrate", "--status"]) == 0
+    err = capsys.readouterr().err
+    assert "basis calibrated-estimated" in err and "1 of 2 within the 10% spread goal" in err
+
+
+def test_measure_missing_script_names_it(tmp_path, capsys):
+    assert main(["measure", "--out", str(tmp_path), str(tmp_path / "missing.py")]) == 2
+    assert f"{tmp_path / 'missing.py'}: no such file" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())  # nothing written
