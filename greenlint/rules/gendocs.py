@@ -48,9 +48,9 @@ def evidence_table(rule: type[Rule], predictor) -> str:
             source += "; " + ", ".join(ev.sources)
         rows.append(f"| `{api}` | {energy} | {interval} | {p.basis.value} | {source} |")
     note = (
-        f"Figures from `greenlint.predict.load_predictor(overlay=False)` (model fingerprint "
-        f"`{predictor.fingerprint}`), i.e. the bundled KB's reference-machine measurements; "
-        "`greenlint calls --format json` shows the same fields for any call site."
+        "Figures from `greenlint.predict.load_predictor(overlay=False)`: the bundled model "
+        "(`data/model/`), fitted on the bundled KB's reference-machine measurements, without this "
+        "machine's calibration; `greenlint calls --format json` shows the same fields for any call site."
     )
     return "\n".join(rows) + "\n\n" + note
 
