@@ -44,7 +44,13 @@ def tutorial_of(project: str | None, script: str | None, sweep: bool = False) ->
 
 
 def usable(record) -> bool:
-    """A record says something: a censored bound, or a defined net energy."""
+    """A record says something: a censored bound, or a defined net energy.
+
+    A record whose CPU series ends before the call did saw only part of the call: its net is a
+    lower bound of unknown slack, so it is left out rather than taken as exact.
+    """
+    if record.series_cut_short:
+        return False
     return record.below_resolution or record.net_j is not None
 
 

@@ -213,3 +213,14 @@ def test_calibration_overlay(tmp_path, model, hierarchy):
 def test_an_empty_model_predicts_unknown_not_a_number(hierarchy):
     p = Predictor(train([], hierarchy, calibrated=False), hierarchy=hierarchy).predict(FIT, {})
     assert p.basis is Basis.UNKNOWN and p.energy_j is None
+
+
+def test_cut_short_and_unbounded_records_are_left_out():
+    from dataclasses import replace
+
+    from greenlint.predict.sites import build_sites
+
+    cut = replace(record(FIT, 5.0, script="a"), series_cut_short=True)
+    unbounded = record(FIT, 0.0, script="b", below=True, bound=float("inf"))
+    good = record(FIT, 5.0, script="c")
+    assert [s.tutorial for s in build_sites([cut, unbounded, good])] == ["c"]
