@@ -50,3 +50,16 @@ def test_fixture_positions_are_one_based_characters_with_exclusive_end():
     assert (span.column, span.end_line, span.end_column, span.cell) == (7, 3, 18, None)
     multi = sites[(52, "tensorflow.print")]
     assert (multi.line, multi.column, multi.end_line, multi.end_column) == (52, 1, 55, 2)
+
+
+def test_columns_count_characters_across_line_endings_and_non_ascii():
+    from greenlint.analysis import analyse_source
+
+    text = "import tensorflow as tf\r\nnom_été = 'ü'; x = tf.zeros(1)\r\nif x:\r\n\tt = tf.ones(\r\n  2)\r\n"
+    result = analyse_source(text, "x.py")
+    assert result.errors == []
+    spans = [(s.api, s.span.line, s.span.column, s.span.end_line, s.span.end_column) for s in result.callsites]
+    assert spans == [
+        ("tensorflow.zeros", 2, 20, 2, 31),  # bytes would say 23
+        ("tensorflow.ones", 4, 6, 5, 5),  # a tab is one character
+    ]
