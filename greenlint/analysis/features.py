@@ -35,7 +35,8 @@ from typing import Any
 
 from greenlint.analysis.values import OPAQUE, Const, Inst, Ref, Seq
 
-#: Strings and sequences longer than this are not copied into the features.
+#: Strings longer than MAX_STRING and sequences of more than MAX_LITERAL_ITEMS items (nested
+#: ones counted together) are not copied into the features.
 MAX_LITERAL_ITEMS = 64
 MAX_STRING = 200
 
@@ -80,17 +81,22 @@ def literal(value: Any) -> tuple[bool, Any]:
     return False, None
 
 
-def _plain(value: Any) -> tuple[bool, Any]:
+def _plain(value: Any, budget: list[int] | None = None) -> tuple[bool, Any]:
+    """JSON form of a literal; sequences hold at most MAX_LITERAL_ITEMS scalars in all."""
     if value is None or isinstance(value, (bool, int)):
         return True, value
     if isinstance(value, float):
         return (True, value) if math.isfinite(value) else (False, None)
     if isinstance(value, str):
         return (True, value) if len(value) <= MAX_STRING else (False, None)
-    if isinstance(value, (tuple, list)) and len(value) <= MAX_LITERAL_ITEMS:
+    if isinstance(value, (tuple, list)):
+        budget = budget if budget is not None else [MAX_LITERAL_ITEMS]
+        budget[0] -= len(value)
+        if budget[0] < 0:
+            return False, None
         out = []
         for item in value:
-            ok, plain = _plain(item)
+            ok, plain = _plain(item, budget)
             if not ok:
                 return False, None
             out.append(plain)

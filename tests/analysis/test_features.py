@@ -197,6 +197,13 @@ def test_layer_call_carries_its_constructor_literals():
     assert found["tensorflow.keras.layers.Dense.__call__"]["init"] == {"units": 128, "activation": "relu"}
 
 
+def test_big_literals_are_left_out_but_still_sized():
+    found = calls(f"tf.constant({[[0.5] * 50] * 40})\n")
+    constant = found["tensorflow.constant"]
+    assert "value" not in constant
+    assert constant["tensor_shape"] == [40, 50] and constant["tensor_bytes"] == 40 * 50 * 4
+
+
 def test_features_are_json_ready():
     import json
 
