@@ -3,10 +3,10 @@
     python bench/bench_predictor.py [--repeat N] [--no-write]
 
 Each measurement is a fresh interpreter: `import greenlint.predict`, `load_predictor()` (read and
-parse data/model/predictor.json; the calibration overlay is left out so that the figure does not
-depend on this machine's cache), then predictions for call sites whose API was measured (a table
+parse data/model/predictor.json), the search for this machine's calibration overlay (its
+hardware id) timed on its own, then predictions for call sites whose API was measured (a table
 lookup) and for APIs never measured (the fallback chain, which loads the catalog once). Goals:
-load well under a second (< 300 ms here) and under a millisecond per call site.
+load well under a second (< 500 ms here) and under a millisecond per call site.
 The median of N runs is rewritten into the "Predictor" section of docs/benchmarks.md.
 """
 
@@ -20,7 +20,7 @@ import sys
 
 from report import REPO, machine, today, versions, write_section
 
-GOAL_LOAD_S = 0.3
+GOAL_LOAD_S = 0.5  # "well under a second"
 GOAL_CALL_S = 1e-3
 _PROBE = """
 import json, sys, time
@@ -29,6 +29,10 @@ from greenlint.predict import load_predictor
 t1 = time.perf_counter()
 p = load_predictor(overlay=False)
 t2 = time.perf_counter()
+from greenlint.predict.loading import overlay_dir
+t2a = time.perf_counter()
+overlay_dir()
+t2b = time.perf_counter()
 seen = sorted(p.model["apis"])
 unseen = [f"tensorflow.keras.layers.Made{i}Up" for i in range(200)] + [f"tensorflow.math.op{i}" for i in range(200)]
 feats = [{}, {"epochs": 20}, {"batch_size": 32, "units": 64}, {"tensor_bytes": 4_000_000}]
@@ -45,7 +49,7 @@ for name in unseen[1:]:
     p.predict(name, {})
 t7 = time.perf_counter()
 heavy = sorted({m.split('.')[0] for m in sys.modules} & {"tensorflow", "keras", "numpy", "pandas", "sklearn", "scipy", "libcst"})
-print(json.dumps({"import": t1 - t0, "load": t2 - t1, "seen": (t4 - t3) / n, "first_unseen": t6 - t5,
+print(json.dumps({"import": t1 - t0, "load": t2 - t1, "overlay": t2b - t2a, "seen": (t4 - t3) / n, "first_unseen": t6 - t5,
                   "unseen": (t7 - t6b) / (len(unseen) - 1), "apis": len(seen), "heavy": heavy}))
 """
 
@@ -55,8 +59,8 @@ def run(repeat: int) -> dict:
     for _ in range(repeat):
         out = subprocess.run([sys.executable, "-c", _PROBE], cwd=REPO, capture_output=True, text=True, check=True)
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    result = {k: statistics.median(r[k] for r in runs) for k in ("import", "load", "seen", "first_unseen", "unseen")}
-    result["ready"] = statistics.median(r["import"] + r["load"] for r in runs)
+    result = {k: statistics.median(r[k] for r in runs) for k in ("import", "load", "overlay", "seen", "first_unseen", "unseen")}
+    result["ready"] = statistics.median(r["import"] + r["load"] + r["overlay"] for r in runs)
     result["apis"] = runs[0]["apis"]
     result["heavy"] = runs[0]["heavy"]
     return result
@@ -78,7 +82,8 @@ def markdown(r: dict, repeat: int) -> str:
             "|---|---:|",
             f"| `from greenlint.predict import load_predictor` | {1000 * r['import']:.1f} |",
             f"| `load_predictor(overlay=False)` (read + parse the model) | {1000 * r['load']:.1f} |",
-            f"| **ready** (sum) | **{1000 * r['ready']:.1f}** |",
+            f"| finding this machine's calibration overlay (hardware id; none here) | {1000 * r['overlay']:.1f} |",
+            f"| **ready** (sum: what `load_predictor()` costs) | **{1000 * r['ready']:.1f}** |",
             f"| one `predict()` of a measured API (mixed features) | {1000 * r['seen']:.4f} |",
             f"| first `predict()` of an unmeasured API (loads the catalog) | {1000 * r['first_unseen']:.1f} |",
             f"| one `predict()` of an unmeasured API afterwards (fallback chain) | {1000 * r['unseen']:.4f} |",
