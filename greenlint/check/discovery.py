@@ -49,10 +49,13 @@ def _excluded(path: str, is_dir: bool, base: str, spec) -> bool:
 
 
 def _ignored(path: str, is_dir: bool, ignores: list) -> bool:
-    for base, spec in ignores:
+    """Whether `.gitignore` files (outermost first) ignore `path`; a deeper file's rule wins, as in git."""
+    for base, spec in reversed(ignores):
         rel = _under(path, base)
-        if rel and spec.match_file(rel + "/" if is_dir else rel):
-            return True
+        if rel:
+            verdict = spec.check_file(rel + "/" if is_dir else rel).include
+            if verdict is not None:
+                return verdict
     return False
 
 

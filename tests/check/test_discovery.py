@@ -39,6 +39,14 @@ def test_gitignore_nested_and_scoped(tmp_path):
     assert "gen/out.py" in everything and "sub/skip.py" in everything
 
 
+def test_deeper_gitignore_can_reinclude(tmp_path):
+    (tmp_path / ".git").mkdir()
+    make(tmp_path, "a.py", "lib/b.py", "lib/keep.py")
+    (tmp_path / ".gitignore").write_text("*.py\n")
+    (tmp_path / "lib" / ".gitignore").write_text("!keep.py\n")
+    assert rel(discover([tmp_path], Config(root=tmp_path)), tmp_path) == ["lib/keep.py"]
+
+
 def test_exclude_and_explicit_files(tmp_path):
     make(tmp_path, "a.py", "generated/g.py", "notes/x.py")
     config = Config(root=tmp_path, extend_exclude=("generated/", "notes/x.py"))
