@@ -107,11 +107,12 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
             except SyntaxError as exc:
                 line, column = exc.lineno or 0, exc.offset or 0
                 message = f"{where}:{line}:{column}: syntax error: {exc.msg}"
-                errors.append(FileError(path, line, column, sources.SYNTAX_ERROR, message, unit.cell))
+                errors.append(sources.file_error(path, sources.SYNTAX_ERROR, message, line, column, unit.cell))
                 trees.append(None)
             except (RecursionError, MemoryError, ValueError) as exc:
                 reason = "too deeply nested" if not isinstance(exc, ValueError) else str(exc)
-                errors.append(FileError(path, 0, 0, sources.SYNTAX_ERROR, f"{where}: cannot parse: {reason}", unit.cell))
+                message = f"{where}: cannot parse: {reason}"
+                errors.append(sources.file_error(path, sources.SYNTAX_ERROR, message, cell=unit.cell))
                 trees.append(None)
     return trees, errors
 
@@ -148,7 +149,7 @@ def _resolve(path: str, units: list[Code], trees: list, catalog, errors: list[Fi
     try:
         found = Resolver(catalog).run(ast.Module(body=body, type_ignores=[]))
     except (RecursionError, MemoryError):
-        errors.append(FileError(path, 0, 0, sources.SYNTAX_ERROR, f"{path}: code too deeply nested to analyse"))
+        errors.append(sources.file_error(path, sources.SYNTAX_ERROR, f"{path}: code too deeply nested to analyse"))
         return []
     lines: dict[int, list[str] | None] = {}
     callsites = []

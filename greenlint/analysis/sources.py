@@ -1,15 +1,17 @@
 """Read user files safely: decoding, binary and size checks, notebook code cells.
 
-Bad input never raises: it becomes a `FileError` naming the file and the problem. Codes:
+Bad input never raises: it becomes a `FileError` naming the file and the problem. Its `code`
+matches the check pipeline's diagnostics (GL001: the code does not parse; GL002: the file
+cannot be analysed) and its `kind` says exactly why:
 
-========  ==================================================
-GL001     the code does not parse (syntax error, too deeply nested)
-GL002     the file is not UTF-8
-GL003     the file is binary (holds NUL bytes)
-GL004     the notebook is not valid notebook JSON
-GL005     the file is larger than the size limit
-GL006     the file cannot be read (missing, permission, a directory)
-========  ==================================================
+============  ==================================================
+syntax-error  the code does not parse (GL001; also code too deeply nested)
+not-utf8      the file is not UTF-8
+binary        the file holds NUL bytes
+bad-notebook  the notebook is not valid notebook JSON
+too-large     the file is larger than the size limit
+unreadable    the file cannot be read (missing, permission, a directory)
+============  ==================================================
 """
 
 from __future__ import annotations
@@ -19,12 +21,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-SYNTAX_ERROR = "GL001"
-NOT_UTF8 = "GL002"
-BINARY = "GL003"
-BAD_NOTEBOOK = "GL004"
-TOO_LARGE = "GL005"
-UNREADABLE = "GL006"
+SYNTAX_ERROR = "syntax-error"
+NOT_UTF8 = "not-utf8"
+BINARY = "binary"
+BAD_NOTEBOOK = "bad-notebook"
+TOO_LARGE = "too-large"
+UNREADABLE = "unreadable"
 
 #: Default size limit for one file's code (bytes); notebooks may be this many times larger on
 #: disk, since outputs (images) are not code.
@@ -46,9 +48,15 @@ class FileError:
     path: str
     line: int
     column: int
-    code: str
+    code: str  # GL001 (does not parse) or GL002 (cannot be analysed)
     message: str
     cell: int | None = None
+    kind: str = SYNTAX_ERROR
+
+
+def file_error(path: str, kind: str, message: str, line: int = 0, column: int = 0, cell: int | None = None) -> FileError:
+    code = "GL001" if kind == SYNTAX_ERROR else "GL002"
+    return FileError(path, line, column, code, message, cell, kind)
 
 
 @dataclass(frozen=True)
@@ -75,31 +83,28 @@ def read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, FileError | No
     try:
         size = path.stat().st_size
         if size > limit:
-            return None, FileError(
-                str(path), 0, 0, TOO_LARGE, f"{path}: file is {size} bytes, over the {limit}-byte limit; skipped"
-            )
+            return None, file_error(str(path), TOO_LARGE, f"{path}: file is {size} bytes, over the {limit}-byte limit; skipped")
         return path.read_bytes(), None
     except OSError as exc:
-        return None, FileError(str(path), 0, 0, UNREADABLE, f"{path}: cannot read file: {exc.strerror or exc}")
+        return None, file_error(str(path), UNREADABLE, f"{path}: cannot read file: {exc.strerror or exc}")
 
 
 def decode(path: str, data: bytes) -> tuple[str | None, FileError | None]:
     """UTF-8 text (a BOM is dropped), or a FileError for binary or non-UTF-8 content."""
     if b"\0" in data:
-        return None, FileError(path, 0, 0, BINARY, f"{path}: binary file (contains NUL bytes); skipped")
+        return None, file_error(path, BINARY, f"{path}: binary file (contains NUL bytes); skipped")
     try:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        return None, FileError(
-            path, line, 0, NOT_UTF8, f"{path}:{line}: not valid UTF-8 (byte {exc.start}: {exc.reason}); skipped"
-        )
+        message = f"{path}:{line}: not valid UTF-8 (byte {exc.start}: {exc.reason}); skipped"
+        return None, file_error(path, NOT_UTF8, message, line)
 
 
 def check_size(path: str, text: str, max_bytes: int) -> FileError | None:
     size = len(text.encode("utf-8")) if not text.isascii() else len(text)
     if size > max_bytes:
-        return FileError(path, 0, 0, TOO_LARGE, f"{path}: {size} bytes of code, over the {max_bytes}-byte limit; skipped")
+        return file_error(path, TOO_LARGE, f"{path}: {size} bytes of code, over the {max_bytes}-byte limit; skipped")
     return None
 
 
@@ -108,7 +113,7 @@ def notebook_cells(path: str, text: str) -> tuple[list[str], FileError | None]:
     whose metadata names another language than Python."""
 
     def bad(why: str) -> tuple[list[str], FileError]:
-        return [], FileError(path, 0, 0, BAD_NOTEBOOK, f"{path}: malformed notebook: {why}")
+        return [], file_error(path, BAD_NOTEBOOK, f"{path}: malformed notebook: {why}")
 
     try:
         nb = json.loads(text)

@@ -25,18 +25,18 @@ def only_error(result):
 def test_syntax_error_names_file_line_and_problem(tmp_path):
     path = write(tmp_path, "bad.py", "import tensorflow as tf\n\ndef f(:\n    tf.zeros(1)\n")
     error = only_error(analyse_file(path))
-    assert (error.code, error.line) == ("GL001", 3)
+    assert (error.code, error.kind, error.line) == ("GL001", "syntax-error", 3)
     assert str(path) in error.message and "syntax error" in error.message
 
 
 def test_binary_file(tmp_path):
     error = only_error(analyse_file(write(tmp_path, "blob.py", b"import tensorflow\x00\x01\x02")))
-    assert error.code == "GL003" and "binary" in error.message
+    assert (error.code, error.kind) == ("GL002", "binary") and "binary" in error.message
 
 
 def test_not_utf8(tmp_path):
     error = only_error(analyse_file(write(tmp_path, "latin.py", "import tensorflow\n# café\n".encode("latin-1"))))
-    assert (error.code, error.line) == ("GL002", 2)
+    assert (error.code, error.kind, error.line) == ("GL002", "not-utf8", 2)
     assert "UTF-8" in error.message
 
 
@@ -57,7 +57,7 @@ def test_utf8_bom_is_accepted(tmp_path):
 )
 def test_malformed_notebook(tmp_path, content, why):
     error = only_error(analyse_file(write(tmp_path, "nb.ipynb", content)))
-    assert error.code == "GL004" and why in error.message and "nb.ipynb" in error.message
+    assert (error.code, error.kind) == ("GL002", "bad-notebook") and why in error.message and "nb.ipynb" in error.message
 
 
 def test_nbformat_3_notebooks_are_read(tmp_path):
@@ -75,12 +75,12 @@ def test_notebooks_in_other_languages_are_not_parsed(tmp_path):
 def test_huge_file_is_skipped_with_a_message(tmp_path):
     path = write(tmp_path, "big.py", "import tensorflow as tf\n" + "x = 1\n" * 1000)
     error = only_error(analyse_file(path, max_bytes=1000))
-    assert error.code == "GL005" and "limit" in error.message
+    assert (error.code, error.kind) == ("GL002", "too-large") and "limit" in error.message
 
 
 def test_missing_file_and_directory(tmp_path):
-    assert only_error(analyse_file(tmp_path / "absent.py")).code == "GL006"
-    assert only_error(analyse_file(tmp_path)).code == "GL006"
+    assert only_error(analyse_file(tmp_path / "absent.py")).kind == "unreadable"
+    assert only_error(analyse_file(tmp_path)).kind == "unreadable"
 
 
 def test_deeply_nested_code_is_an_error_not_a_crash(tmp_path):
