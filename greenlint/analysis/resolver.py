@@ -149,6 +149,8 @@ class Resolver:
 
     def run(self, tree: ast.Module) -> list[tuple[ast.Call, str, dict]]:
         self.block(tree.body)
+        # entry points first (main(), run(self)): their calls bind the parameters of the rest
+        self.pending = deque(sorted(self.pending, key=_required_parameters))
         while self.pending:
             self.walk_function(self.pending.popleft())
         # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
@@ -950,6 +952,15 @@ class Resolver:
     def e_starred(self, node: ast.Starred) -> Any:
         self.expr(node.value)
         return None
+
+
+def _required_parameters(info: FuncInfo) -> int:
+    """How many arguments a call must pass (self/cls not counted); sorts the walk queue."""
+    args = info.node.args
+    positional = len(args.posonlyargs) + len(args.args) - len(args.defaults)
+    if info.kind in ("method", "property", "classmethod") and positional > 0:
+        positional -= 1
+    return positional + sum(default is None for default in args.kw_defaults)
 
 
 def _traced(func: FuncInfo | None) -> bool:

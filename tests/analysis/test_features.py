@@ -223,3 +223,16 @@ def test_arguments_of_the_call_that_walks_a_function_reach_its_body():
     )
     fit = found["tensorflow.keras.Sequential.fit"]
     assert (fit["epochs"], fit["batch_size"]) == (3, 64)  # a default and a passed literal
+
+
+def test_entry_points_are_walked_first_so_helpers_see_their_arguments():
+    found = calls(
+        """
+        def train(model, data, epochs):
+            model.fit(data, epochs=epochs)
+
+        def main(argv=None):
+            train(keras.Sequential(), x, 7)
+        """
+    )
+    assert found["tensorflow.keras.Sequential.fit"]["epochs"] == 7
