@@ -147,7 +147,8 @@ def _resolve(path: str, units: list[Code], trees: list, catalog, errors: list[Fi
         if len(units) > 1:
             offset += len(sources.split_lines(unit.text))
     try:
-        found = Resolver(catalog).run(ast.Module(body=body, type_ignores=[]))
+        source = units[0].text if len(units) == 1 else "\n".join(unit.text for unit in units)
+        found = Resolver(catalog, source).run(ast.Module(body=body, type_ignores=[]))
     except (RecursionError, MemoryError):
         errors.append(sources.file_error(path, sources.SYNTAX_ERROR, f"{path}: code too deeply nested to analyse"))
         return []

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from collections import deque
 from typing import Any
 
@@ -140,8 +141,9 @@ def symbol_table(catalog) -> SymbolTable:
 class Resolver:
     """Walks one module; `calls` collects (ast.Call node, canonical api, features)."""
 
-    def __init__(self, catalog):
+    def __init__(self, catalog, source: str = ""):
         self.table = symbol_table(catalog)
+        self.source = source  # the module's text, to count references to a function
         self.calls: list[tuple[ast.Call, str, dict, FuncInfo | None]] = []
         self.scope = Scope("module", None)
         self.ctx = Context()
@@ -447,13 +449,22 @@ class Resolver:
 
     def result_of(self, info: FuncInfo, args: list | None = None, keywords: list | None = None) -> Any:
         """What calling a user function returns. The first call seen walks its body, with the
-        parameters bound to that call's arguments (and the defaults). A recursive call (the
-        body is being walked) adds nothing: the function's other returns decide."""
+        parameters bound to that call's arguments (and the defaults) when it is the function's
+        only call. A recursive call (the body is being walked) adds nothing: the function's
+        other returns decide."""
         if info.state == 0:
-            if args is not None:
+            if args is not None and self.called_once(info):
                 info.call_args = self.bind_arguments(info, args, keywords or [])
             self.walk_function(info)
         return info.returns if info.state == 2 else MISSING
+
+    def called_once(self, info: FuncInfo) -> bool:
+        """Whether this call is the only place the function (or, for `__init__`, its class) is
+        named besides its definition: then binding its parameters to this call's arguments is
+        not a guess. Counting the name in the text over-counts (comments, strings), which only
+        ever withholds a binding."""
+        name = info.cls.name if info.node.name == "__init__" and info.cls is not None else info.node.name
+        return len(re.findall(rf"\b{re.escape(name)}\b", self.source)) == 2
 
     @staticmethod
     def bind_arguments(info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
