@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections import deque
+from collections import Counter, deque
 from typing import Any
 
 from greenlint.analysis import features as feat
@@ -55,7 +55,7 @@ TRACING = frozenset(
 )
 #: Methods Keras traces into a graph (tf.function) for a Layer or Model subclass.
 KERAS_STEPS = frozenset({"call", "train_step", "test_step", "predict_step"})
-_MAX_POWER = 10**18
+_WORD = re.compile(r"\w+")
 
 
 class Context:
@@ -144,6 +144,7 @@ class Resolver:
     def __init__(self, catalog, source: str = ""):
         self.table = symbol_table(catalog)
         self.source = source  # the module's text, to count references to a function
+        self.words: Counter[str] | None = None  # identifier -> occurrences in the text, when needed
         self.calls: list[tuple[ast.Call, str, dict, FuncInfo | None]] = []
         self.scope = Scope("module", None)
         self.ctx = Context()
@@ -464,7 +465,9 @@ class Resolver:
         not a guess. Counting the name in the text over-counts (comments, strings), which only
         ever withholds a binding."""
         name = info.cls.name if info.node.name == "__init__" and info.cls is not None else info.node.name
-        return len(re.findall(rf"\b{re.escape(name)}\b", self.source)) == 2
+        if self.words is None:
+            self.words = Counter(_WORD.findall(self.source))
+        return self.words[name] == 2
 
     @staticmethod
     def bind_arguments(info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
