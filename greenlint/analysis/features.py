@@ -23,6 +23,8 @@ receiver               for calls on an object: how its class is known (construct
                        method, with, annotation, subclass)
 init                   for calls on an object: the literal arguments of the call that made it
                        (`Dense(128)` then `layer(x)` -> {"units": 128})
+batch_size_from        "dataset" when `batch_size` comes from the literal `.batch(n)` of a
+                       tf.data.Dataset argument (`model.fit(ds)`), which Keras then uses
 n_layers               Sequential models: layers in the literal list plus literal `add` calls
 model_name             models from `keras.applications` ("ResNet50")
 =====================  ==========================================================================
@@ -35,6 +37,7 @@ from typing import Any
 
 from greenlint.analysis.values import OPAQUE, Const, Inst, Ref, Seq
 
+DATASET = "tensorflow.data.Dataset"
 #: Strings longer than MAX_STRING and sequences of more than MAX_LITERAL_ITEMS items (nested
 #: ones counted together) are not copied into the features.
 MAX_LITERAL_ITEMS = 64
@@ -238,6 +241,14 @@ def sequence_length(value: Any) -> int | None:
         return len(value.items)
     if type(value) is Const and value is not OPAQUE and isinstance(value.value, (tuple, list)):
         return len(value.value)
+    return None
+
+
+def dataset_batch_size(values: list[Any]) -> int | None:
+    """The literal batch size of the first batched tf.data.Dataset among call arguments."""
+    for value in values:
+        if type(value) is Inst and value.cls == DATASET and "batch_size" in value.meta:
+            return value.meta["batch_size"]
     return None
 
 

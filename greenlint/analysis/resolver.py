@@ -43,6 +43,7 @@ from greenlint.analysis.values import (
 
 TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 TF_FUNCTION = "tensorflow.function"
+DATASET = feat.DATASET
 #: APIs that trace a function argument into a graph, as tf.function does.
 TRACING = frozenset(
     {
@@ -655,7 +656,7 @@ class Resolver:
             api = self.table.method(owner.cls, callee.name)
             if api is None:
                 return None
-            self.record(node, api, args, keywords, owner)
+            features = self.record(node, api, args, keywords, owner)
             self.mark_traced(api, args)
             if callee.name == "add" and owner.cls == "tensorflow.keras.Sequential":
                 owner.meta["n_layers"] = owner.meta.get("n_layers", 0) + 1
@@ -663,6 +664,11 @@ class Resolver:
             if returns is None:
                 return None
             meta = dict(owner.meta) if returns == owner.cls else None
+            if meta is not None and returns == DATASET:
+                if callee.name in ("batch", "padded_batch") and isinstance(features.get("batch_size"), int):
+                    meta["batch_size"] = features["batch_size"]
+                elif callee.name == "unbatch":
+                    meta.pop("batch_size", None)
             return Inst(returns, "method", meta)
         if kind is Inst:
             api = self.table.method(callee.cls, "__call__")
@@ -754,7 +760,13 @@ class Resolver:
         if self.ctx.keras_step:
             features["in_keras_step"] = True
         if owner is not None:
-            features.update(feat.receiver_features(owner))
+            for key, value in feat.receiver_features(owner).items():
+                features.setdefault(key, value)  # the call's own arguments come first
+        if "batch_size" not in features and "batch_size" in self.table.params(api):
+            batched = feat.dataset_batch_size([value for _, value in args] + [value for _, value in keywords])
+            if batched is not None:  # `model.fit(ds)` with `ds = ....batch(32)`: Keras uses the dataset's
+                features["batch_size"] = batched
+                features["batch_size_from"] = "dataset"
         self.calls.append((node, api, features, self.ctx.func))
         return features
 

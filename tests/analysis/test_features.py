@@ -236,3 +236,19 @@ def test_entry_points_are_walked_first_so_helpers_see_their_arguments():
         """
     )
     assert found["tensorflow.keras.Sequential.fit"]["epochs"] == 7
+
+
+def test_fit_on_a_batched_dataset_takes_its_literal_batch_size():
+    found = calls(
+        """
+        ds = tf.data.Dataset.from_tensor_slices(x).shuffle(100).batch(16).prefetch(1)
+        m = keras.Sequential()
+        m.fit(ds, epochs=2)
+        m.evaluate(ds.unbatch())
+        ds.batch(4)
+        """
+    )
+    fit = found["tensorflow.keras.Sequential.fit"]
+    assert (fit["batch_size"], fit["batch_size_from"]) == (16, "dataset")
+    assert "batch_size" not in found["tensorflow.keras.Sequential.evaluate"]
+    assert found["tensorflow.data.Dataset.batch"]["batch_size"] == 4  # its own argument, not the receiver's
