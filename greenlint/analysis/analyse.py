@@ -71,14 +71,14 @@ def analyse_source(
         cells = ["\n".join(lines[bounds[i] : bounds[i + 1]]) for i in range(len(cell_offsets))]
     if cells is not None:
         units = [_cell_unit(cell, i) for i, cell in enumerate(cells, 1)]
-        code_size_text = "\n".join(unit.text for unit in units)
+        code = "\n".join(unit.text for unit in units)
     else:
         units = [Code(text)]
-        code_size_text = text
-    error = sources.check_size(path, code_size_text, max_bytes)
+        code = text
+    error = sources.check_size(path, code, max_bytes)
     if error is not None:
         return FileAnalysis(path, errors=[error], source_text=text, cells=cells)
-    if not sources.mentions_tf(code_size_text):
+    if not sources.mentions_tf(code):
         return FileAnalysis(path, source_text=text, cells=cells)
     if catalog is None:
         from greenlint.catalog import load_catalog
@@ -88,7 +88,7 @@ def analyse_source(
     sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
     try:
         trees, errors = _parse(path, units)
-        callsites = _resolve(path, units, trees, catalog, errors)
+        callsites = _resolve(path, code, units, trees, catalog, errors)
     finally:
         sys.setrecursionlimit(limit)
     return FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True)
@@ -131,7 +131,7 @@ def _parse_unit(unit: Code, path: str) -> ast.Module:
         return ast.parse(unit.retry, filename=path)
 
 
-def _resolve(path: str, units: list[Code], trees: list, catalog, errors: list[FileError]) -> list[CallSite]:
+def _resolve(path: str, code: str, units: list[Code], trees: list, catalog, errors: list[FileError]) -> list[CallSite]:
     """Resolve the parsed units as one module (notebook cells share one namespace, in order)."""
     from greenlint.analysis.resolver import Resolver
 
@@ -147,8 +147,7 @@ def _resolve(path: str, units: list[Code], trees: list, catalog, errors: list[Fi
         if len(units) > 1:
             offset += len(sources.split_lines(unit.text))
     try:
-        source = units[0].text if len(units) == 1 else "\n".join(unit.text for unit in units)
-        found = Resolver(catalog, source).run(ast.Module(body=body, type_ignores=[]))
+        found = Resolver(catalog, code).run(ast.Module(body=body, type_ignores=[]))
     except (RecursionError, MemoryError):
         errors.append(sources.file_error(path, sources.SYNTAX_ERROR, f"{path}: code too deeply nested to analyse"))
         return []
