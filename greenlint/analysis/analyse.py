@@ -84,13 +84,10 @@ def analyse_source(
         from greenlint.catalog import load_catalog
 
         catalog = load_catalog()
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
-    try:
-        trees, errors = _parse(path, units)
-        callsites = _resolve(path, code, units, trees, catalog, errors)
-    finally:
-        sys.setrecursionlimit(limit)
+    if sys.getrecursionlimit() < _RECURSION_LIMIT:  # raised once, never lowered: threads may be analysing
+        sys.setrecursionlimit(_RECURSION_LIMIT)
+    trees, errors = _parse(path, units)
+    callsites = _resolve(path, code, units, trees, catalog, errors)
     return FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True)
 
 
