@@ -243,6 +243,7 @@ def train(records: Sequence, hierarchy: Hierarchy | None = None, *, calibrated: 
     model = {
         "version": MODEL_VERSION,
         "kb": kb_digest(records),
+        "catalog": catalog_digest(),
         "n_records": len(records),
         "n_sites": len(sites),
         "n_sites_censored": sum(s.censored for s in sites),
@@ -260,6 +261,19 @@ def kb_digest(records: Sequence) -> str:
     h = hashlib.sha256()
     for r in sorted(records, key=lambda r: (r.dataset, r.project, r.script, r.experiment or 0, r.index)):
         h.update(repr((r.api, r.dataset, r.project, r.script, r.experiment, r.index, r.net_j, r.below_resolution)).encode())
+    return h.hexdigest()[:16]
+
+
+def catalog_digest() -> str | None:
+    """A short hash of the bundled catalog files (the fallback chain's groups depend on them)."""
+    from greenlint.paths import DATA_DIR
+
+    files = sorted((DATA_DIR / "catalog").glob("*.json*"))
+    if not files:
+        return None
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:16]
 
 

@@ -64,3 +64,15 @@ def test_without_a_model_file_the_kb_tables_are_used(tmp_path, caplog):
     assert "no trained predictor model" in caplog.text
     assert p.model["calibration"]["folds"] == 0  # uncalibrated, and says so in the model
     assert p.predict("tensorflow.keras.Sequential.fit", {}).basis.value == "measured"
+
+
+def test_shipped_model_is_reproduced_by_kb_train():
+    from greenlint.kb import load_kb
+    from greenlint.predict.loading import read_model
+    from greenlint.predict.model import catalog_digest, kb_digest
+
+    shipped, _ = read_model(model_path())
+    records = load_kb()
+    if shipped["kb"] != kb_digest(records) or shipped.get("catalog") != catalog_digest():
+        pytest.skip("the KB or catalog changed since data/model/predictor.json was trained: run `greenlint kb train`")
+    assert dumps(train(records)) == model_path().read_text()
