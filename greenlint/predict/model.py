@@ -63,6 +63,10 @@ def _median_or_none(xs):
     return statistics.median(xs) if xs else None
 
 
+def _number(x) -> float | None:
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0 else None
+
+
 def _round_or_none(x: float | None) -> float | None:
     return None if x is None else float(f"{x:.4g}")
 
@@ -85,7 +89,7 @@ def fit_tables(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
 
     # Pass 1: every API against a vague global prior; groups from those; pass 2: nearest group as prior.
     fits = {api: estimate(api, global_mu, 2.0) for api in by_api}
-    groups = _groups(fits, by_api, hierarchy, sigma_w)
+    groups = _groups(fits, by_api, hierarchy)
     for api in by_api:
         level, key = next(
             ((lvl, k) for lvl, k in hierarchy.chain(api) if groups.get(lvl, {}).get(k, {}).get("n_apis", 0) >= 3),
@@ -93,12 +97,12 @@ def fit_tables(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
         )
         g = groups[level][key]
         fits[api] = estimate(api, g["mu"], g["tau"])
-    groups = _groups(fits, by_api, hierarchy, sigma_w)
+    groups = _groups(fits, by_api, hierarchy)
     apis = {}
     for api, ss in sorted(by_api.items()):
         ref = {}
         for feat in ("epochs", "steps_per_epoch", "steps"):
-            v = _median_or_none([s.features.get(feat) for s in ss])
+            v = _median_or_none([_number(s.features.get(feat)) for s in ss])
             if v is not None:
                 ref[feat] = v
         size = _median_or_none([s.sizes.get("args_size") for s in ss if not s.censored])
@@ -121,7 +125,7 @@ def fit_tables(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
     return {"global_mu": round(global_mu, 4), "sigma_w": round(sigma_w, 4), "apis": apis, "groups": groups}
 
 
-def _groups(fits, by_api, hierarchy: Hierarchy, sigma_w: float) -> dict:
+def _groups(fits, by_api, hierarchy: Hierarchy) -> dict:
     members: dict[tuple[str, str], list[str]] = defaultdict(list)
     for api in fits:
         for level, key in hierarchy.chain(api):
