@@ -8,13 +8,13 @@ TF/Keras catalog is loaded on first use.
 What is followed (one pass per file, `resolver.py`): every import form (aliases, from-imports,
 imports in functions, try/except and if/else fallbacks, `import *` from TF modules), assignments
 and unpacking, `self.X` attributes across methods, class attributes and declared fields,
-module-local factory functions (return values, recursion included) and the arguments of the
-call that first reaches them, constructors' `__init__` arguments, `with ... as`, chained calls,
-user subclasses of TF classes (inherited methods, `super()`, calling the object), parameter and
-return annotations, arithmetic, comparisons and indexing on tensors, and calls in every
-syntactic position. Where two paths disagree (or a value
-comes from elsewhere: another module, a container, a loop variable) the value is unknown and no
-call on it is reported.
+module-local factory functions (return values, recursion included), the arguments of a
+function's or constructor's only call (a helper called from several places keeps unknown
+parameters), `with ... as`, chained calls, user subclasses of TF classes (inherited methods,
+`super()`, calling the object), parameter and return annotations, arithmetic, comparisons and
+indexing on tensors, and calls in every syntactic position. Where two paths disagree, or a
+value comes from elsewhere (another module, a container, a loop variable), the value is unknown
+and no call on it is reported.
 
 Not followed: imports between the user's own modules, values put in containers and read back
 (beyond literal tuple/list indexing and unpacking), loop variables, `getattr`,
