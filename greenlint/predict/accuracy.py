@@ -7,7 +7,18 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from greenlint.predict.evaluate import GOALS, METHODS, Held, SweepCheck, censored_metrics, metrics, subsets
+from greenlint.predict.evaluate import (
+    GOALS,
+    METHODS,
+    Held,
+    SweepCheck,
+    censored_metrics,
+    hotspot_auc,
+    metrics,
+    subsets,
+)
+
+HOTSPOT_THRESHOLDS_J = (10.0, 100.0)
 from greenlint.predict.hierarchy import LEVELS
 
 _SUBSET_TITLES = {
@@ -90,6 +101,18 @@ def _table(held: Sequence[Held], subset: str) -> list[str]:
     return out
 
 
+def _hotspots(held: Sequence[Held]) -> list[str]:
+    head = "| method | " + " | ".join(f"AUC, ≥ {t:g} J" for t in HOTSPOT_THRESHOLDS_J) + " |"
+    out = [head, "|---|" + "---:|" * len(HOTSPOT_THRESHOLDS_J)]
+    for method, label in METHODS:
+        cells = []
+        for t in HOTSPOT_THRESHOLDS_J:
+            a = hotspot_auc(held, method, t)
+            cells.append(f"{_f(a['auc'])} ({a['n_pos']} above / {a['n_neg']} below)")
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    return out
+
+
 def _levels(held: Sequence[Held]) -> list[str]:
     out = ["| fallback level | n | MdALE | within 2× | 80% coverage |", "|---|---:|---:|---:|---:|"]
     counts = Counter(h.level for h in held if not h.site.censored)
@@ -136,6 +159,15 @@ def call_site_section(held: Sequence[Held], info: dict) -> str:
     for subset, hs in subsets(held).items():
         lines += [f"### {_SUBSET_TITLES[subset]}", "", *_table(hs, subset), ""]
     lines += [
+        "### Finding the hotspots among all call sites",
+        "",
+        "Every held-out call site whose side of the threshold is known (measurable sites by their "
+        "value, below-resolution sites when their bound is under the threshold): the chance that a "
+        "site above the threshold is predicted higher than one below it (AUC; 0.5 is chance). This is "
+        "what a hotspot rule relies on, and unlike the tables above it does not leave out the quick calls.",
+        "",
+        *_hotspots(held),
+        "",
         "### The predictor by fallback level",
         "",
         "Where the held-out call site's prediction came from (its API's own measurements, or a "

@@ -155,6 +155,30 @@ def censored_metrics(held: Sequence[Held], method: str) -> dict:
     return {"n": len(rows), "below_bound": sum(p[0] <= y for y, p in rows) / len(rows)}
 
 
+def hotspot_auc(held: Sequence[Held], method: str, threshold_j: float) -> dict:
+    """How well the predicted median separates call sites above `threshold_j` from those below.
+
+    Uses every call site whose side of the threshold is known: measurable ones by their value,
+    below-resolution ones only when their bound is under the threshold. AUC is the chance that a
+    site above is predicted higher than a site below (ties count half), what a hotspot rule needs.
+    """
+    cut = math.log10(threshold_j)
+    pos, neg = [], []
+    for h in held:
+        if method not in h.preds:
+            continue
+        if not h.site.censored and h.site.y >= cut:
+            pos.append(h.preds[method][0])
+        elif h.site.y < cut:  # a measured value or a bound, both under the threshold
+            neg.append(h.preds[method][0])
+    if not pos or not neg:
+        return {"n_pos": len(pos), "n_neg": len(neg), "auc": None}
+    from scipy.stats import mannwhitneyu
+
+    u = mannwhitneyu(pos, neg, alternative="two-sided").statistic
+    return {"n_pos": len(pos), "n_neg": len(neg), "auc": float(u) / (len(pos) * len(neg))}
+
+
 def subsets(held: Sequence[Held]) -> dict[str, list[Held]]:
     return {
         "all": list(held),

@@ -66,3 +66,22 @@ def test_size_scaling_check_uses_only_the_other_sweeps():
     # a single sweep has no other sweep to learn from: no exponent, no scaling
     alone = size_scaling_check([r for r in recs if r.project == "a/x_fit"])
     assert alone[0].exponent is None and alone[0].mdale_scaled == alone[0].mdale_unscaled
+
+
+def test_hotspot_auc_counts_bounds_only_when_they_decide():
+    from greenlint.predict.evaluate import Held, hotspot_auc
+    from greenlint.predict.sites import Site
+
+    def held(y, censored, pred):
+        site = Site("a", "t", (y,), censored, y, {}, 1, ())
+        return Held(site, True, "api", {"m": (pred, pred - 1, pred + 1)})
+
+    rows = [
+        held(2.0, False, 1.5),  # 100 J measured, predicted 31 J: above the 10 J threshold
+        held(0.0, False, 0.5),  # 1 J measured: below
+        held(0.5, True, 0.2),  # below a 3 J bound: known to be below
+        held(1.5, True, 1.8),  # below a 31 J bound: side unknown at 10 J, left out
+    ]
+    a = hotspot_auc(rows, "m", 10.0)
+    assert (a["n_pos"], a["n_neg"]) == (1, 2) and a["auc"] == 1.0
+    assert hotspot_auc(rows, "m", 1e6)["auc"] is None  # nothing above: undefined, not 0
