@@ -205,7 +205,9 @@ def _reading(held: Sequence[Held]) -> list[str]:
         f"(MdALE {_f(api['mdale'])} against {_f(pred['mdale'])}); the ablation without censoring sits "
         f"between them (MdALE {_f(abl.get('mdale'))}). No single number serves both selections; the "
         "shipped predictor keeps the censored likelihood because the linter sees every call, and most "
-        "calls are the quick ones.",
+        "calls are the quick ones. Over all call sites that shows: the predictor separates sites above "
+        f"10 J from those below with AUC {_f(hotspot_auc(held, 'predictor', 10.0)['auc'])}, the per-API "
+        f"lookup with {_f(hotspot_auc(held, 'api', 10.0)['auc'])}.",
         "- What the static inputs cannot tell apart is the workload: the measurable call sites of "
         f"`{top}` range from {10 ** spread[0]:,.0f} J to {10 ** spread[-1]:,.0f} J across tutorials, and "
         "nothing in the API name says which. The runtime variant, which multiplies the API's median power "
