@@ -146,6 +146,8 @@ class Resolver:
         self.table = symbol_table(catalog)
         self.source = source  # the module's text, to count references to a function
         self.words: Counter[str] | None = None  # identifier -> occurrences in the text, when needed
+        self.discard: ast.expr | None = None  # the value of the expression statement being walked
+        self.discarded = False  # the call being resolved is that value
         self.calls: list[tuple[ast.Call, str, dict, FuncInfo | None]] = []
         self.scope = Scope("module", None)
         self.ctx = Context()
@@ -156,7 +158,12 @@ class Resolver:
         # entry points first (main(), run(self)): their calls bind the parameters of the rest
         self.pending = deque(sorted(self.pending, key=_required_parameters))
         while self.pending:
-            self.walk_function(self.pending.popleft())
+            info = self.pending.popleft()
+            if info.state == 0 and info.calls_seen and not info.deferred and not self.all_calls_seen(info):
+                info.deferred = True  # once: its other callers may still be walked
+                self.pending.append(info)
+                continue
+            self.walk_function(info)
         # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
         for _, _, features, func in self.calls:
             features["in_tf_function"] = _traced(func)
@@ -171,6 +178,7 @@ class Resolver:
                 handler(self, node)
 
     def s_expr(self, node: ast.Expr) -> None:
+        self.discard = node.value  # a call whose value is thrown away
         self.expr(node.value)
 
     def s_assign(self, node: ast.Assign) -> None:
@@ -365,6 +373,7 @@ class Resolver:
             parent=self.ctx.func,
             defaults=defaults,
             kw_defaults=kw_defaults,
+            sets_outer_names=any(type(stmt) in (ast.Global, ast.Nonlocal) for stmt in node.body),
         )
         if rebind:
             self.bind(node.name, UserFunc(info))
@@ -418,7 +427,7 @@ class Resolver:
         self.scope = info.scope  # annotations are evaluated where the function is defined
         params = [*args.posonlyargs, *args.args]
         first = params[0].arg if params else None
-        passed = info.call_args or {}
+        passed = info.passed if info.passed is not None and self.all_calls_seen(info) else {}
         for arg in (*params, *args.kwonlyargs):
             value = self.annotated(arg.annotation)
             scope.names[arg.arg] = value if value is not None else passed.get(arg.arg)
@@ -450,25 +459,39 @@ class Resolver:
         info.state = 2
 
     def result_of(self, info: FuncInfo, args: list | None = None, keywords: list | None = None) -> Any:
-        """What calling a user function returns. The first call seen walks its body, with the
-        parameters bound to that call's arguments (and the defaults) when it is the function's
-        only call. A recursive call (the body is being walked) adds nothing: the function's
-        other returns decide."""
+        """What calling a user function returns; a call with *args* also records its arguments.
+
+        A function not walked yet is walked now, unless the call's value is thrown away inside
+        another function (`train_step(x)`): then the walk waits, so that more of its calls are
+        seen. A recursive call (the body is being walked) adds nothing: the function's other
+        returns decide."""
+        if args is not None:
+            self.note_call(info, args, keywords or [])
         if info.state == 0:
-            if args is not None and self.called_once(info):
-                info.call_args = self.bind_arguments(info, args, keywords or [])
+            if args is not None and self.discarded and self.ctx.func is not None and not info.sets_outer_names:
+                return None
             self.walk_function(info)
         return info.returns if info.state == 2 else MISSING
 
-    def called_once(self, info: FuncInfo) -> bool:
-        """Whether this call is the only place the function (or, for `__init__`, its class) is
-        named besides its definition: then binding its parameters to this call's arguments is
+    def note_call(self, info: FuncInfo, args: list, keywords: list) -> None:
+        """Merge one call's arguments into what the function's parameters are known to be."""
+        bound = self.bind_arguments(info, args, keywords)
+        if info.passed is None:
+            info.passed = bound
+        else:
+            for name in set(info.passed) | set(bound):
+                info.passed[name] = merge(info.passed.get(name), bound.get(name))
+        info.calls_seen += 1
+
+    def all_calls_seen(self, info: FuncInfo) -> bool:
+        """Whether every place the function (for `__init__`: its class) is named, besides its
+        definition, is a call already seen: then its parameters are what those calls passed,
         not a guess. Counting the name in the text over-counts (comments, strings), which only
         ever withholds a binding."""
         name = info.cls.name if info.node.name == "__init__" and info.cls is not None else info.node.name
         if self.words is None:
             self.words = Counter(_WORD.findall(self.source))
-        return self.words[name] == 2
+        return info.calls_seen > 0 and info.calls_seen == self.words[name] - 1
 
     @staticmethod
     def bind_arguments(info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
@@ -628,6 +651,7 @@ class Resolver:
                     self.walk_function(method)
 
     def e_call(self, node: ast.Call) -> Any:
+        discarded = node is self.discard
         func = node.func
         if type(func) is ast.Name and func.id == "super" and not self.scope.lookup("super")[0]:
             for arg in node.args:
@@ -641,6 +665,7 @@ class Resolver:
             else:
                 args.append((False, self.expr(arg)))
         keywords = [(kw.arg, self.expr(kw.value)) for kw in node.keywords]
+        self.discarded = discarded
         return self.call(node, callee, args, keywords)
 
     def super_of(self) -> Any:

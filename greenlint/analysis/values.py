@@ -117,7 +117,10 @@ class FuncInfo:
     parent: FuncInfo | None = None  # the function this one is nested in
     defaults: list = field(default_factory=list)  # values of the positional defaults
     kw_defaults: list = field(default_factory=list)  # keyword-only defaults (MISSING where none)
-    call_args: dict | None = None  # parameter values of the call that walked the body
+    passed: dict | None = None  # parameter -> merged value over the calls seen
+    calls_seen: int = 0
+    deferred: bool = False  # its walk was put off once, waiting for more of its calls
+    sets_outer_names: bool = False  # has `global`/`nonlocal`: walked at its first call
 
 
 @dataclass(eq=False)
