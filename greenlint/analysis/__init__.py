@@ -8,9 +8,9 @@ TF/Keras catalog is loaded on first use.
 What is followed (one pass per file, `resolver.py`): every import form (aliases, from-imports,
 imports in functions, try/except and if/else fallbacks, `import *` from TF modules), assignments
 and unpacking, `self.X` attributes across methods, class attributes and declared fields,
-module-local factory functions (return values, recursion included), the arguments of a
-function's or constructor's only call (a helper called from several places keeps unknown
-parameters), `with ... as`, chained calls, user subclasses of TF classes (inherited methods,
+module-local factory functions (return values, recursion included), parameters bound to the
+arguments of a function's or constructor's calls when every use of its name is a call seen and
+the calls agree (otherwise they stay unknown), `with ... as`, chained calls, user subclasses of TF classes (inherited methods,
 `super()`, calling the object), parameter and return annotations, arithmetic, comparisons and
 indexing on tensors, and calls in every syntactic position. Where two paths disagree, or a
 value comes from elsewhere (another module, a container, a loop variable), the value is unknown
