@@ -10,9 +10,10 @@ imports in functions, try/except and if/else fallbacks, `import *` from TF modul
 and unpacking, `self.X` attributes across methods, class attributes and declared fields,
 module-local factory functions (return values, recursion included), parameters bound to the
 arguments of a function's or constructor's calls when every use of its name is a call seen and
-the calls agree (otherwise they stay unknown), `with ... as`, chained calls, user subclasses of TF classes (inherited methods,
-`super()`, calling the object), parameter and return annotations, arithmetic, comparisons and
-indexing on tensors, and calls in every syntactic position. Where two paths disagree, or a
+the calls agree (otherwise they stay unknown), `with ... as`, chained calls, user subclasses
+of TF classes (inherited methods, `super()`, calling the object), parameter and return
+annotations, arithmetic, comparisons and indexing on tensors, and calls in every syntactic
+position. Where two paths disagree, or a
 value comes from elsewhere (another module, a container, a loop variable), the value is unknown
 and no call on it is reported.
 
