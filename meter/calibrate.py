@@ -1,8 +1,8 @@
 """`greenlint calibrate`: remeasure the bundled workloads on this machine and write its overlay.
 
-For each workload the call is warmed up, then repeated back to back in a loop long enough for
-the window to hold many sampler intervals (`min_window_s`), `repeats` times, each after a stable
-state. A window's net energy (meter.window, as the KB computes it) divided by the executions in
+For each workload the call is warmed up, then repeated back to back until the window lasts
+`min_window_s` (so it holds many sampler intervals however short the call), `repeats` times, each
+after a stable state. A window's net energy (meter.window, as the KB computes it) divided by the executions in
 it is the energy per execution; the spread across repeats is IQR / median.
 
 Layout under `greenlint.paths.cache_dir() / "calibration"`:
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import gc
 import json
-import math
 import os
 import shutil
 import tempfile
@@ -83,29 +82,27 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
     """Measure one workload; (records, summary)."""
     call = wl.setup()
     sizes = input_sizes(call.func, call.args, call.kwargs)
-    once = math.inf
-    for _ in range(2):  # the first call traces/compiles; time the second
-        sync_devices()
-        t = time.perf_counter()
+    for _ in range(2):  # the first call traces/compiles; neither is measured
         call()
-        sync_devices()
-        once = time.perf_counter() - t
-    n = max(1, min(1_000_000, math.ceil(plan.min_window_s / max(once, 1e-7))))
+    sync_devices()
     on_repeat()
     windows = []
     for _ in range(plan.repeats):
         gc.collect()  # every window starts from the same heap, so no repeat inherits another's garbage
         stable = session.wait_stable()
         sync_devices()
-        start = time.time_ns()
-        for _ in range(n):
+        start, deadline, n = time.time_ns(), time.perf_counter() + plan.min_window_s, 0
+        while True:  # back to back until the window is long enough, however long one call takes
             call()
+            n += 1
+            if time.perf_counter() >= deadline:
+                break
         sync_devices()
-        windows.append((start, time.time_ns(), stable))
+        windows.append((start, time.time_ns(), stable, n))
         on_repeat()
     time.sleep(max(session.config.after_s, 3 * session.config.interval_s))
     records, per_j, per_s, below = [], [], [], 0
-    for start, end, stable in windows:
+    for start, end, stable, n in windows:
         session.stable = stable
         rec = session.record(
             f"{wl.api}()", start, end, input_sizes=sizes, api=wl.api, executions=n,
@@ -117,9 +114,11 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
         if energy.net_j is not None:
             per_j.append(energy.net_j / n)
         per_s.append((end - start) / 1e9 / n)
+    executions = [w[3] for w in windows]
     summary = {
         "api": wl.api,
-        "executions": n,
+        "executions": int(_median(executions)),
+        "executions_per_repeat": executions,
         "repeats": len(windows),
         "per_execution_j": _median(per_j),
         "per_execution_s": _median(per_s),
