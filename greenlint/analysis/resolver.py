@@ -60,7 +60,8 @@ _WORD = re.compile(r"\w+")
 
 
 class Context:
-    """What the code being walked sits in: enclosing loops, tf.function, its function."""
+    """What the code being walked sits in: enclosing loops, a Keras step, its function (and the
+    return values and yields seen in it)."""
 
     __slots__ = ("loops", "keras_step", "returns", "generator", "func")
 
