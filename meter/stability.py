@@ -112,6 +112,7 @@ def wait_until_stable(
     by the caller: a process's own CPU time says nothing about whether the machine is quiet.
     """
     t0 = clock()
+    limit = max(settings.max_wait_s, settings.window_s + settings.check_interval_s)  # room to fill one window
     begin = time.time_ns()
     first = len(sampler.samples)  # the accepted window holds only readings taken during this wait
     temps_seen: list[tuple[float, float, int]] = []
@@ -133,7 +134,7 @@ def wait_until_stable(
         if sampler.error:
             reasons.append(f"sampler stopped: {sampler.error}")
         waited = clock() - t0
-        if not reasons or waited >= settings.max_wait_s or sampler.error:
+        if not reasons or waited >= limit or sampler.error:
             hi = len(sampler.samples)
             lo = sampler.index_since(settings.window_s)
             return StableState(not reasons, waited, begin, (lo, hi), reasons, temps_seen)
