@@ -93,3 +93,33 @@ def hover_markdown(site: Site, findings: Sequence[Diagnostic]) -> str:
             summary = f": {rule.summary()}" if rule is not None and rule.summary() else ""
             lines.append(f"- `{d.code}` {d.name}{summary} (`greenlint rule {d.code}` for details)")
     return "\n".join(lines)
+
+
+def _known(sites: Sequence[Site]) -> list[Site]:
+    return [s for s in sites if s.total_energy_j is not None]
+
+
+def total_label(sites: Sequence[Site], where: str) -> str | None:
+    """`⚡ 5.2 kJ predicted in this file (14 TF/Keras calls)`: each call once, times its literal loops."""
+    known = _known(sites)
+    if not known:
+        return None
+    total = sum(s.total_energy_j for s in known)
+    return f"{BOLT} {fmt_j(total)} predicted in {where} ({len(known)} TF/Keras call{'s' if len(known) != 1 else ''})"
+
+
+def _share(fraction: float) -> str:
+    return "<1%" if fraction < 0.005 else f"{fraction:.0%}"
+
+
+def hotspots_text(sites: Sequence[Site], top: int) -> str:
+    """The `top` call sites by predicted energy (times loops), with their share of the total."""
+    known = sorted(_known(sites), key=lambda s: s.total_energy_j, reverse=True)
+    if not known:
+        return "no TF/Keras call with an energy estimate"
+    total = sum(s.total_energy_j for s in known)
+    parts = [
+        f"line {s.callsite.span.line} `{s.api}` {fmt_j(s.total_energy_j)} ({_share(s.total_energy_j / total)})"
+        for s in known[:top]
+    ]
+    return f"{fmt_j(total)} in {len(known)} calls; most: " + "; ".join(parts)

@@ -20,7 +20,8 @@ from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-TIMEOUT_S = 20.0
+TIMEOUT_S = 20.0  # waiting for one notification
+E2E_TIMEOUT_S = 90  # one test, server start included
 CONVERTER = get_converter()
 PYPROJECT = """\
 [tool.greenlint]
@@ -30,8 +31,12 @@ extend-select = ["GL003"]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the end-to-end tests (marked `e2e`) after the others, for faster feedback."""
+    """Run the end-to-end tests (marked `e2e`) after the others, for faster feedback; a hung
+    server fails its test after E2E_TIMEOUT_S instead of stalling the run."""
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+    for item in items:
+        if item.get_closest_marker("e2e") is not None and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(E2E_TIMEOUT_S))
 
 
 def plain(obj):

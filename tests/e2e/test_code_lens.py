@@ -1,0 +1,63 @@
+"""Code lens from `greenlint lsp`: a document's predicted total, and the command listing its hotspots."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from greenlint.check import Config
+from greenlint.predict import load_predictor
+from greenlint.rules.base import fmt_j
+from lsp_server.analysis import analyse_text
+from tests.e2e.conftest import TIMEOUT_S, open_document
+from tests.e2e.samples import TRAIN
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def document(client: LanguageClient, workspace: Path) -> Path:
+    path = workspace / "lens.py"
+    await open_document(client, path, TRAIN)
+    return path
+
+
+def _totals(path: Path) -> list[tuple[int, str, float]]:
+    """(line, api, joules x loops) of each call site, from the check pipeline in this process."""
+    sites, _ = analyse_text(TRAIN, str(path), Config(), load_predictor().predict)
+    return [(s.callsite.span.line, s.api, s.total_energy_j) for s in sites if s.total_energy_j is not None]
+
+
+async def test_capabilities(client: LanguageClient):
+    capabilities = client.initialize_result.capabilities
+    assert capabilities.code_lens_provider is not None
+    assert list(capabilities.execute_command_provider.commands) == ["greenlint.showHotspots"]
+
+
+async def test_lens_and_hotspots(client: LanguageClient, document: Path):
+    totals = _totals(document)
+    assert len(totals) == 6
+    [lens] = await client.text_document_code_lens_async(
+        types.CodeLensParams(types.TextDocumentIdentifier(document.as_uri()))
+    )
+    total = sum(j for _, _, j in totals)
+    assert lens.range == types.Range(types.Position(0, 0), types.Position(0, 0))
+    assert lens.command.title == f"⚡ {fmt_j(total)} predicted in this file (6 TF/Keras calls)"
+    assert lens.command.command == "greenlint.showHotspots"
+
+    shown = client.protocol.wait_for_notification("window/showMessage")  # sent before the command's reply
+    await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(lens.command.command, list(lens.command.arguments))
+    )
+    message = await asyncio.wait_for(asyncio.wrap_future(shown), TIMEOUT_S)
+    ranked = sorted(totals, key=lambda t: t[2], reverse=True)
+    line, api, joules = ranked[0]
+    assert message.type == types.MessageType.Info
+    first = f"line {line} `{api}` {fmt_j(joules)} ({joules / total:.0%})"  # the top one is no <1% share
+    assert message.message.startswith(f"greenlint: lens.py: {fmt_j(total)} in 6 calls; most: {first}")
+    assert message.message.count("; line ") == 4  # the top five
