@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import math
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.model import lookup
@@ -21,6 +21,8 @@ ASSUMED_EPOCHS = 10
 ASSUMED_EPOCHS_SD = 0.4
 _EPOCH_KINDS = {"model-training"}
 _EPOCH_METHODS = {"fit", "fit_generator", "train"}
+#: Methods the training-run model (training.py, del Rey et al.) estimates whole runs for.
+_RUN_METHODS = {"fit", "fit_generator"}
 #: Literal step counts that multiply a training call's work, scaled only against a measured reference.
 _STEP_FEATURES = ("steps_per_epoch", "steps")
 
@@ -51,6 +53,9 @@ class Predictor:
 
     def predict(self, api: str, features: dict | None = None) -> Prediction:
         features = features or {}
+        run = self._training_run(api, features)
+        if run is not None:
+            return run
         if not self.model["apis"]:
             return Prediction.unknown("the predictor model holds no measurements (empty KB)")
         notes: list[str] = []
@@ -98,6 +103,27 @@ class Predictor:
             evidence=evidence,
             multiplier=factor,
         )
+
+    def _training_run(self, api: str, features: dict) -> Prediction | None:
+        """A whole `fit` run from the training-run model, when the model's size is known statically.
+
+        Only with an `architecture` (keras.applications) or `gflops` feature, the training-run
+        model's inputs; it imports numpy, so nothing else pays for it. None: use the KB as usual.
+        """
+        if not ({"architecture", "gflops"} & features.keys()) or api.rpartition(".")[2] not in _RUN_METHODS:
+            return None
+        from greenlint.predict.training import estimate_training_run
+
+        try:
+            run = estimate_training_run(api, features)
+        except (ValueError, OSError):  # no offline model file, or not a training method after all
+            return None
+        if run.energy_j is None:
+            return None
+        pred = run.to_prediction()
+        note = f"whole training run (GPU + DRAM) on an assumed {run.gpu.name}: the target GPU is not known statically"
+        notes = "; ".join(n for n in (note, pred.evidence.note) if n)
+        return replace(pred, evidence=replace(pred.evidence, note=notes))
 
     def _group_shares(self, api: str) -> dict:
         """CPU/GPU/DRAM shares of the nearest group with any measurable call (censored APIs have none)."""

@@ -224,3 +224,12 @@ def test_cut_short_and_unbounded_records_are_left_out():
     unbounded = record(FIT, 0.0, script="b", below=True, bound=float("inf"))
     good = record(FIT, 5.0, script="c")
     assert [s.tutorial for s in build_sites([cut, unbounded, good])] == ["c"]
+
+
+def test_fit_with_a_known_architecture_uses_the_training_run_model(predictor):
+    feats = {"architecture": "VGG16", "epochs": 10, "samples": 2000, "batch_size": 32}
+    p = predictor.predict(FIT, feats)
+    assert p.basis is Basis.PREDICTED and p.evidence.level == "training-run"
+    assert p.energy_j > 0 and p.interval_j[0] < p.energy_j < p.interval_j[1]
+    # without what that model needs (samples), the KB path answers instead
+    assert predictor.predict(FIT, {"architecture": "VGG16", "epochs": 10}).evidence.level == "api"
