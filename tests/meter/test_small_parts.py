@@ -99,3 +99,19 @@ def test_unknown_name_in_greenlint_meter():
 
     with pytest.raises(AttributeError):
         greenlint.meter.Nope  # noqa: B018
+
+
+def test_real_perf_reader():
+    avail = PerfSource.probe()
+    if not avail.ok:
+        pytest.skip(f"perf cannot read RAPL here: {avail.reason}")
+    import time
+
+    src = PerfSource(interval_ms=10)
+    try:
+        a = src.read()
+        time.sleep(0.1)
+        b = src.read()
+        assert b.energy_j["cpu"] >= a.energy_j["cpu"]
+    finally:
+        src.close()
