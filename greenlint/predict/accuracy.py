@@ -184,6 +184,8 @@ def call_site_section(held: Sequence[Held], info: dict) -> str:
 
 
 def _reading(held: Sequence[Held]) -> list[str]:
+    if not any(not h.site.censored for h in held) or not any(h.site.censored for h in held):
+        return ["- Too little data to compare measurable and below-resolution call sites."]
     parts = subsets(held)
     pred = metrics(parts["all"], "predictor")
     api = metrics(parts["all"], "api")

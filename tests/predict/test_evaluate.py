@@ -85,3 +85,8 @@ def test_hotspot_auc_counts_bounds_only_when_they_decide():
     a = hotspot_auc(rows, "m", 10.0)
     assert (a["n_pos"], a["n_neg"]) == (1, 2) and a["auc"] == 1.0
     assert hotspot_auc(rows, "m", 1e6)["auc"] is None  # nothing above: undefined, not 0
+
+
+def test_report_on_no_data_says_so_instead_of_failing():
+    text = render([], {"kb_digest": "x", "records": 0, "tutorials": 0}, "")
+    assert "not measurable" in text and "Too little data" in text
