@@ -21,6 +21,11 @@ from meter.instrument import instrument_source, notebook_to_script
 from meter.session import MeterConfig
 
 
+#: Keep the working directory off sys.path (Python 3.11+), as `python script.py` does: the runtime
+#: puts the script's own folder first, and a user's folder named `meter` cannot shadow ours.
+SAFE_PATH = ["-P"] if sys.version_info >= (3, 11) else []
+
+
 class MeasureError(Exception):
     """A problem with the user's script or the run; the message names the file."""
 
@@ -107,7 +112,8 @@ def measure(
             cfg_path = tmp / f"{level}-config.json"
             cfg_path.write_text(json.dumps(cfg), encoding="utf-8")
             try:
-                proc = subprocess.run([python, "-m", "meter.runtime", str(cfg_path)], timeout=timeout_s, check=False)
+                proc = subprocess.run([python, *SAFE_PATH, "-m", "meter.runtime", str(cfg_path)], timeout=timeout_s,
+                                      check=False)
             except subprocess.TimeoutExpired:
                 raise MeasureError(f"{script}: the measured run exceeded {timeout_s:g} s") from None
             summary_path = Path(cfg["summary"])
