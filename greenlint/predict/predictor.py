@@ -74,6 +74,11 @@ class Predictor:
                     f"all {entry['n_sites']} measured call sites were below the resolution (bound about "
                     f"{entry.get('bound_j') or 0:.3g} J): a censored estimate"
                 )
+            elif entry.get("n_censored"):
+                notes.append(
+                    f"{entry['n_censored']} of {entry['n_sites']} measured call sites were below the "
+                    "resolution and count as censored"
+                )
             if ov is not None and ov.time_ratio:
                 mu += math.log10(ov.time_ratio)
                 notes.append(
