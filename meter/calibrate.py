@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
+from meter.energy import measured_net_j
 from meter.runtime import sync_devices
 from meter.session import MeterConfig, MeterSession
 from meter.sizes import input_sizes
@@ -111,8 +112,9 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
         records.append(rec)
         energy = session.energy(rec)
         below += energy.below_resolution
-        if energy.net_j is not None:
-            per_j.append(energy.net_j / n)
+        net = measured_net_j(energy)
+        if net is not None:
+            per_j.append(net / n)
         per_s.append((end - start) / 1e9 / n)
     executions = [w[3] for w in windows]
     summary = {

@@ -20,6 +20,7 @@ from pathlib import Path
 import tensorflow as tf
 
 from greenlint.predict.training import project_run_energy
+from meter.energy import measured_net_j
 from meter.session import MeterConfig, MeterSession
 from meter.sources import SourceSet
 from meter.stability import StabilitySettings
@@ -66,7 +67,8 @@ class EnergyCallback(tf.keras.callbacks.Callback):
         session = self.session
         energy = session.energy(session.record("epoch", self._start, end, api="epoch", executions=1))
         gross = sum(c.gross_j for c in energy.components.values()) if energy.components else None
-        net = energy.net_j if energy.net_j is not None else gross
+        net = measured_net_j(energy)
+        net = net if net is not None else gross
         seconds = (end - self._start) / 1e9
         total = self.total_epochs or (self.params or {}).get("epochs") or epoch + 1
         row = {"epoch": epoch, "seconds": seconds, "net_j": net, "gross_j": gross,

@@ -33,3 +33,8 @@ def record_energy(body: dict) -> CallEnergy:
             baseline_samples=n_base,
         )
     return CallEnergy(comps)
+
+
+def measured_net_j(energy: CallEnergy) -> float | None:
+    """The total net energy, or None when nothing was measured (`CallEnergy.net_j` sums to 0 then)."""
+    return energy.net_j if energy.components else None

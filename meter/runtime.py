@@ -20,6 +20,7 @@ import traceback
 from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
+from meter.energy import measured_net_j
 from meter.instrument import HELPER, Site
 from meter.session import MeterConfig, MeterSession
 from meter.sizes import input_sizes
@@ -161,7 +162,7 @@ def _energy_summary(session: MeterSession, record: dict) -> dict:
         "signature": sig,
         "line": body["project_metadata"].get("api_call_line"),
         "seconds": (body["times"]["end_time_execution"] - body["times"]["start_time_execution"]) / 1e9,
-        "net_j": e.net_j,
+        "net_j": measured_net_j(e),
         "gross_j": sum(c.gross_j for c in e.components.values()) if e.components else None,
         "below_resolution": e.below_resolution,
         "upper_bound_j": e.upper_bound_j,

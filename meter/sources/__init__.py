@@ -25,6 +25,7 @@ from meter.sources.base import (
     SourceReadError,
     SourceUnavailable,
     SourceUnsupported,
+    now,
 )
 
 __all__ = [
@@ -74,6 +75,9 @@ class SourceSet:
     def read(self) -> Reading:
         """One combined reading (each component from the source that covers it)."""
         readings = {id(s): s.read() for s in self.sources}
+        if not readings:  # nothing readable: readings carry time only, every component is absent
+            t, epoch = now()
+            return Reading(t, epoch, {})
         first = next(iter(readings.values()))
         energy = {c: readings[id(s)].energy_j[c] for c, s in self.covers.items() if c in readings[id(s)].energy_j}
         temps = {}
@@ -91,7 +95,7 @@ class SourceSet:
                 )
                 for c in COMPONENTS
             },
-            "basis": "estimated" if self.estimated else "measured",
+            "basis": "not-measured" if not self.covers else "estimated" if self.estimated else "measured",
             "tried": dict(self.tried),
         }
 

@@ -123,3 +123,27 @@ def test_real_powercap_reader():
     src = RaplSource()
     a, b = src.read(), src.read()
     assert b.energy_j["cpu"] >= a.energy_j["cpu"]
+
+
+def test_nothing_readable_means_nothing_measured_not_zero(tmp_path):
+    from meter.session import MeterConfig, MeterSession
+    from meter.stability import StabilitySettings
+
+    sources = build_sources(("rapl",), allow_estimate=False, options={"rapl": {"root": tmp_path / "none"}})
+    assert not sources.sources and set(sources.not_measured) == {"cpu", "ram", "gpu"}
+    cfg = MeterConfig(interval_s=0.01, stability=StabilitySettings(check_last_n_points=3, check_bin_s=0.01,
+                                                                   max_wait_s=0.2, check_interval_s=0.01))
+    session = MeterSession(cfg, sources)
+    session.start()
+    start = session.sampler.samples[-1].epoch_ns
+    import time
+
+    time.sleep(0.05)
+    record = session.record("f()", start, session.sampler.samples[-1].epoch_ns)
+    session.stop()
+    (body,) = record.values()
+    assert body["energy_data"] == {"cpu": None, "ram": None, "gpu": None}
+    assert body["meter"]["basis"] == "not-measured"
+    from meter.energy import measured_net_j
+
+    assert measured_net_j(session.energy(record)) is None
