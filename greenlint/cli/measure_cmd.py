@@ -90,6 +90,8 @@ def _print_summary(res, console) -> None:
         console.print(table)
         if basis == "estimated":
             console.print("  joules are [bold]estimated[/] (no readable energy counter), not measured")
+        elif basis == "not-measured":
+            console.print("  no energy was measured (no readable counter, estimates disabled): times only")
     if s.get("traceback"):
         console.print(f"[red]the script failed[/]:\n{s['traceback']}")
 
