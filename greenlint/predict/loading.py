@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import statistics
+from collections import defaultdict
 from pathlib import Path
 
 from greenlint.predict.model import MODEL_VERSION
@@ -73,10 +75,19 @@ def find_overlay(model: dict, directory: Path | None = None) -> Overlay | None:
     except Exception as exc:  # a broken overlay must not stop the linter; say which one
         log.warning("%s: calibration overlay ignored (%s)", directory, exc)
         return None
-    sites = build_sites(records)
-    if not sites:
+    times = per_api_times(records)
+    if not times:
         return None
-    tables = fit_tables(sites, Hierarchy(use_default=False))
-    ratio, n = time_ratio(tables, model)
-    digest = hashlib.sha256(json.dumps(tables, sort_keys=True).encode()).hexdigest()[:16]
-    return Overlay(directory.name, tables, ratio, n, digest)
+    tables = fit_tables(build_sites(records), Hierarchy(use_default=False))
+    ratio, n = time_ratio(times, model)
+    digest = hashlib.sha256(json.dumps([tables, times], sort_keys=True).encode()).hexdigest()[:16]
+    return Overlay(directory.name, tables, times, ratio, n, digest)
+
+
+def per_api_times(records) -> dict[str, float]:
+    """Median execution time per API over records that have one (energy measured or not)."""
+    by_api: dict[str, list[float]] = defaultdict(list)
+    for r in records:
+        if r.execution_time_s and r.execution_time_s > 0:
+            by_api[r.api].append(r.execution_time_s)
+    return {api: statistics.median(ts) for api, ts in sorted(by_api.items())}

@@ -32,7 +32,8 @@ class Overlay:
     """This machine's calibration: tables trained on its own measurements, and its time ratio."""
 
     hardware_id: str
-    tables: dict
+    tables: dict  # energy tables from the overlay's records with a net energy (apis may be empty)
+    times: dict[str, float]  # median seconds per execution by API, energy measured or not
     time_ratio: float | None  # this machine's execution time / the reference machine's, median over shared APIs
     n_ratio: int
     fingerprint: str
@@ -64,6 +65,16 @@ class Predictor:
             level, key, mu, sd, entry = lookup(ov.tables, api, self.hierarchy)
             basis = Basis.CALIBRATED_ESTIMATED if entry.get("estimated") else Basis.CALIBRATED
             notes.append(f"measured on this machine ({ov.hardware_id})")
+        elif ov is not None and api in ov.times and self.model["apis"].get(api, {}).get("time_s"):
+            # only time was measurable here: the reference energy x this API's own time ratio
+            level, key, mu, sd, entry = lookup(self.model, api, self.hierarchy)
+            ratio = ov.times[api] / entry["time_s"]
+            mu += math.log10(ratio)
+            basis = Basis.CALIBRATED_ESTIMATED
+            notes.append(
+                f"timed on this machine ({ov.hardware_id}, no energy counter): reference energy x{ratio:.3g}, "
+                "its execution-time ratio"
+            )
         else:
             level, key, mu, sd, entry = lookup(self.model, api, self.hierarchy)
             basis = Basis.MEASURED if level == "api" else Basis.PREDICTED
@@ -189,11 +200,11 @@ def _positive(value) -> float | None:
     return float(value)
 
 
-def time_ratio(overlay_tables: dict, model: dict) -> tuple[float | None, int]:
-    """Median over APIs measured on both machines of (this machine's time / the reference time)."""
+def time_ratio(times: dict[str, float], model: dict) -> tuple[float | None, int]:
+    """Median over APIs timed on both machines of (this machine's time / the reference time)."""
     ratios = [
-        e["time_s"] / model["apis"][api]["time_s"]
-        for api, e in overlay_tables["apis"].items()
-        if api in model["apis"] and e.get("time_s") and model["apis"][api].get("time_s")
+        t / model["apis"][api]["time_s"]
+        for api, t in times.items()
+        if t and api in model["apis"] and model["apis"][api].get("time_s")
     ]
     return (statistics.median(ratios) if ratios else None), len(ratios)

@@ -233,3 +233,25 @@ def test_fit_with_a_known_architecture_uses_the_training_run_model(predictor):
     assert p.energy_j > 0 and p.interval_j[0] < p.energy_j < p.interval_j[1]
     # without what that model needs (samples), the KB path answers instead
     assert predictor.predict(FIT, {"architecture": "VGG16", "epochs": 10}).evidence.level == "api"
+
+
+def test_time_only_overlay_gives_calibrated_estimated(tmp_path, model, hierarchy):
+    from dataclasses import replace
+
+    from greenlint.kb.record import SCHEMA_VERSION
+    from greenlint.kb.store import write_kb
+
+    none = dict.fromkeys(("cpu_gross_j", "cpu_net_j", "ram_gross_j", "ram_net_j", "gpu_gross_j", "gpu_net_j"))
+    timed = [
+        replace(record(FIT, 1.0, script=f"mine{i}", time_s=3.0, features={"estimated": True}), **none)
+        for i in range(3)
+    ]
+    write_kb(tmp_path / "hw", timed, {"schema_version": SCHEMA_VERSION}, "constructed time-only overlay\n")
+    ov = find_overlay(model, tmp_path / "hw")
+    assert ov is not None and not ov.tables["apis"] and ov.time_ratio == pytest.approx(3.0)
+    p = Predictor(model, hierarchy=hierarchy, overlay=ov)
+    ref = Predictor(model, hierarchy=hierarchy)
+    fit = p.predict(FIT, {})
+    assert fit.basis is Basis.CALIBRATED_ESTIMATED
+    assert fit.energy_j == pytest.approx(3 * ref.predict(FIT, {}).energy_j)
+    assert "no energy counter" in fit.evidence.note
