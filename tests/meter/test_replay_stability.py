@@ -7,7 +7,6 @@ import lzma
 
 import pytest
 
-from meter.records import build_record
 from meter.sampler import Sampler
 from meter.session import MeterConfig, MeterSession
 from meter.sources import SourceSet
