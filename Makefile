@@ -14,7 +14,8 @@ $(BIN)/greenlint: pyproject.toml
 install: $(BIN)/greenlint
 
 run: $(BIN)/greenlint
-	$(BIN)/greenlint check examples/ --exit-zero --show-energy
+	$(BIN)/greenlint calls examples/ --format text
+	$(BIN)/greenlint check examples/ --exit-zero
 
 test: $(BIN)/greenlint
 	$(BIN)/python -m pytest
