@@ -50,11 +50,9 @@ def write(result, fmt: str, out=None) -> None:
     if fmt == "json":
         out.write(json.dumps(calls_json(pairs), indent=2, default=str) + "\n")
         return
-    from rich.console import Console
+    from greenlint.cli.console import make_console
 
-    console = Console(file=out, highlight=False)
-    if not console.is_terminal:  # piped: one row per line, however long (the table sizes itself to its content)
-        console.width = 1000
+    console = make_console(out)
     if pairs:
         console.print(calls_table(pairs))
     known = sum(1 for _, p in pairs if p is not None and p.energy_j is not None)

@@ -33,10 +33,10 @@ def run(args) -> int:
     if args.format == "json":
         print(json.dumps(data, indent=1))
         return 0 if data["records"] else 1
-    from rich.console import Console
+    from greenlint.cli.console import make_console
     from rich.table import Table
 
-    console = Console()
+    console = make_console()
     if not data["records"]:
         console.print(f"No measurements of [bold]{args.api}[/] in the KB.")
         return 1

@@ -42,10 +42,10 @@ def run(args) -> int:
         print(json.dumps(data, indent=1))
         return 0
     from rich import box
-    from rich.console import Console
+    from greenlint.cli.console import make_console
     from rich.table import Table
 
-    console = Console()
+    console = make_console()
     t = Table(title="Knowledge base: datasets", box=box.SIMPLE_HEAD)
     for col in ("dataset", "files", "read", "skipped", "records", "APIs", "signatures", "scripts", "below res."):
         t.add_column(col, **_col(col, "dataset"))
