@@ -82,7 +82,6 @@ class Config:
         return dataclasses.replace(self, **changes)
 
 
-
 def _codes(value: Any, where: str) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
