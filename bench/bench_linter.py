@@ -168,12 +168,14 @@ def run(jobs: int, rev: str | None, repeat: int) -> dict:
     env = {"GREENLINT_CACHE_DIR": str(cache)}
     tree, commit = export(rev) if rev else (REPO, None)  # `python -m greenlint` in `tree` runs its greenlint
     runs: dict[str, list[dict]] = {"parse": [], "cold": [], "warm": []}
+    load_before = os.getloadavg()[0]
     for _ in range(repeat):  # interleaved, so that a change in the machine's load hits all three alike
         runs["parse"].append(measure("parse", [sys.executable, os.path.abspath(__file__), "_parse", str(file_list), str(jobs)]))
         shutil.rmtree(cache, ignore_errors=True)
         runs["cold"].append(measure("cold", greenlint_cmd(file_list, jobs), env, cwd=tree))
         entries_cold = _entries(cache)
         runs["warm"].append(measure("warm", greenlint_cmd(file_list, jobs), env, cwd=tree))
+    load = (load_before, os.getloadavg()[0])
     parse, cold, warm = (_median_run(runs[k]) for k in ("parse", "cold", "warm"))
     parse_info = json.loads(parse["stdout"])
     return {
@@ -184,6 +186,7 @@ def run(jobs: int, rev: str | None, repeat: int) -> dict:
         "lines": lines,
         "jobs": jobs,
         "repeat": repeat,
+        "load": load,
         "parse_failures": parse_info["failures"],
         "runs": {"parse": parse, "cold": cold, "warm": warm},
         "diagnostics": {k: _count_diagnostics(r["stdout"]) for k, r in (("cold", cold), ("warm", warm))},
@@ -218,7 +221,7 @@ def markdown(r: dict) -> str:
     verdict = lambda ok: "**met**" if ok else "**missed**"  # noqa: E731
     return "\n".join([
         f"Measured {today()} by `python bench/bench_linter.py{' --git-rev ' + r['commit'] if r['commit'] else ''}` "
-        f"on {machine()}; {versions('libcst')}" + (f"; greenlint as of commit {r['commit']}." if r["commit"] else "."),
+        f"on {machine()}; {versions('libcst', commit=r['commit'])}.",
         f"Corpus: {', '.join(PACKAGES)} wheels from PyPI, {r['files']:,} files, {r['lines']:,} lines "
         f"({r['parse_failures']} that libcst cannot parse). Every run uses {r['jobs']} processes and starts "
         "as a fresh command (interpreter start-up included). "
@@ -243,6 +246,9 @@ def markdown(r: dict) -> str:
         f"- Why greenlint can beat parse-only: its resolver parses with the standard library's `ast`, not libcst "
         f"(greenlint/analysis/resolver.py), and only the {r['mention_tf']:,} of {r['files']:,} files that mention "
         "tensorflow or keras get parsed at all.",
+        f"- Load average (1 min) {r['load'][0]:.1f} before and {r['load'][1]:.1f} after the runs: other jobs "
+        "may have shared the machine, which is why the three are interleaved and the ratios matter more than "
+        "the absolute times.",
         "- Peak RSS of the process tree is sampled every 0.1 s, so short peaks may be missed; the "
         "largest-process figure is exact (getrusage).",
     ])

@@ -34,12 +34,14 @@ def machine() -> str:
     return f"{os.cpu_count()} cores, {model}{memory}"
 
 
-def versions(*distributions: str) -> str:
-    """`greenlint 0.1.0 (abc1234), Python 3.11.9, libcst 1.9.0`."""
+def versions(*distributions: str, commit: str | None = None) -> str:
+    """`greenlint 0.1.0 (abc1234), Python 3.11.9, libcst 1.9.0`; the commit defaults to HEAD's."""
     from importlib.metadata import PackageNotFoundError, version
 
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True)
-    parts = [f"greenlint {version('greenlint')}" + (f" ({commit.stdout.strip()})" if commit.returncode == 0 else "")]
+    if commit is None:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True)
+        commit = head.stdout.strip() if head.returncode == 0 else None
+    parts = [f"greenlint {version('greenlint')}" + (f" (commit {commit})" if commit else "")]
     parts.append(f"Python {platform.python_version()}")
     for name in distributions:
         try:
