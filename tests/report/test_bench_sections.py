@@ -28,3 +28,30 @@ def test_write_section_replaces_only_its_own(tmp_path):
     assert text.index("## Linter\n\nsecond\n\n| a |\n") < text.index("## Catalog load\n\nsomeone else's\n") < text.index(
         "## Import\n\nimports\n")
     assert text.endswith("imports\n")
+
+
+def _bench_linter(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH_REPORT.parent))
+    import bench_linter
+
+    return bench_linter
+
+
+def _result(parse_s: float, cold_s: float, warm_s: float) -> dict:
+    def run(s: float) -> dict:
+        return {"wall_s": s, "all_wall_s": [s], "maxrss_mib": 100.0, "tree_peak_mib": 150.0}
+
+    return {
+        "commit": "abc1234", "cache_entries": (10, 10), "files": 5, "mention_tf": 4, "lines": 1000, "jobs": 2,
+        "repeat": 1, "load": (0.5, 0.7), "parse_failures": 0, "diagnostics": {"cold": 3, "warm": 3},
+        "runs": {"parse": run(parse_s), "cold": run(cold_s), "warm": run(warm_s)},
+    }
+
+
+def test_linter_goals_are_judged_from_the_measurements(monkeypatch):
+    bench = _bench_linter(monkeypatch)
+    met = bench.markdown(_result(10.0, 12.0, 1.0))
+    assert "1.20× — **met**" in met and "8.3% — **met**" in met
+    missed = bench.markdown(_result(10.0, 14.0, 2.0))
+    assert "1.40× — **missed**" in missed and "14.3% — **missed**" in missed
+    assert "| 10.0 | 100 |" in missed  # lines/s of parse-only: 1000 lines in 10 s
