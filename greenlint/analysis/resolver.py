@@ -797,11 +797,14 @@ class Resolver:
         return features
 
     def entered(self, value: Any) -> Any:
-        """The value `with value as x` binds: what `__enter__` returns (TF objects: themselves)."""
+        """The value `with value as x` binds: what `__enter__` returns, as the catalog says
+        (the tape for `tf.GradientTape()`; unknown for `tf.name_scope(...)`, which gives a str)."""
         if type(value) is Inst:
             api = self.table.method(value.cls, "__enter__")
             returns = self.table.returns(api) if api else None
-            return Inst(returns or value.cls, "with", value.meta)
+            if returns is None:
+                return None
+            return Inst(returns, "with", value.meta if returns == value.cls else None)
         if type(value) is UserInst:
             method = value.info.find_method("__enter__")
             return self.result_of(method) if method is not None else None

@@ -12,12 +12,14 @@ Only this module imports TensorFlow; the result loads without it (`greenlint.cat
 from __future__ import annotations
 
 import argparse
+import ast
 import gzip
 import inspect
 import json
 import os
 import re
 import sys
+import textwrap
 import types
 from collections import deque
 from pathlib import Path
@@ -46,6 +48,9 @@ RETURNS = {
     "tensorflow.keras.utils.timeseries_dataset_from_array": DATASET,
     "tensorflow.data.experimental.make_csv_dataset": DATASET,
     "tensorflow.data.experimental.make_batched_features_dataset": DATASET,
+    "tensorflow.data.Dataset.range": DATASET,
+    "tensorflow.data.Dataset.sample_from_datasets": DATASET,
+    "tensorflow.image.total_variation": TENSOR,
     "tensorflow.keras.Input": "tensorflow.keras.KerasTensor",
     "tensorflow.constant": TENSOR,
     "tensorflow.convert_to_tensor": TENSOR,
@@ -58,6 +63,7 @@ RETURNS = {
     "tensorflow.distribute.get_strategy": "tensorflow.distribute.Strategy",
     "tensorflow.summary.create_file_writer": "tensorflow.summary.SummaryWriter",
     "tensorflow.io.TFRecordWriter": "tensorflow.io.TFRecordWriter",
+    "tensorflow.io.TFRecordWriter.__enter__": "tensorflow.io.TFRecordWriter",  # pybind: no source to read
     "tensorflow.keras.optimizers.get": "tensorflow.keras.optimizers.Optimizer",
     "tensorflow.keras.losses.get": "tensorflow.keras.losses.Loss",
     "tensorflow.keras.metrics.get": "tensorflow.keras.metrics.Metric",
@@ -83,17 +89,19 @@ _BACKTICKED = re.compile(r"`([A-Za-z_][\w.]*)`")
 
 
 def _walk(roots: list[tuple[str, types.ModuleType]]) -> dict[int, tuple[object, list[str]]]:
-    """Every public object reachable from the roots: id -> (object, paths), breadth first."""
+    """Every public object reachable from the roots: id -> (object, paths), breadth first.
+
+    A module reached by several paths (``tf.optimizers`` is ``tf.keras.optimizers``) is listed
+    under each, so that its members get every path too; a module is not entered again below
+    itself (import cycles)."""
     found: dict[int, tuple[object, list[str]]] = {}
-    seen_modules: set[int] = set()
-    queue = deque(roots)
+    queue = deque((path, module, frozenset()) for path, module in roots)
     while queue:
-        path, module = queue.popleft()
-        if id(module) in seen_modules or path.startswith(SKIP_MODULES):
-            found.setdefault(id(module), (module, []))[1].append(path)
-            continue
-        seen_modules.add(id(module))
+        path, module, ancestors = queue.popleft()
         found.setdefault(id(module), (module, []))[1].append(path)
+        if id(module) in ancestors or path.startswith(SKIP_MODULES):
+            continue
+        inside = ancestors | {id(module)}
         for name in sorted(dir(module)):
             if name.startswith("_"):
                 continue
@@ -104,7 +112,7 @@ def _walk(roots: list[tuple[str, types.ModuleType]]) -> dict[int, tuple[object, 
             child = f"{path}.{name}"
             if isinstance(obj, types.ModuleType):
                 if _is_api_module(obj) and name not in SKIP_NAMES:
-                    queue.append((child, obj))
+                    queue.append((child, obj, inside))
             elif inspect.isclass(obj) or callable(obj):
                 found.setdefault(id(obj), (obj, []))[1].append(child)
     return found
@@ -211,6 +219,32 @@ def _doc_returns(obj: object, own: dict[str, str]) -> str | None:
     return None
 
 
+def _enters_self(raw: object, own: dict[str, str]) -> str | None:
+    """The class itself if its `__enter__` returns only `self` or is annotated so (read from its
+    source), else None: `with tf.GradientTape() as tape` binds the tape, `with tf.name_scope(...)
+    as s` a string."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(raw)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    func = tree.body[0] if tree.body and isinstance(tree.body[0], ast.FunctionDef) else None
+    if func is None or not func.args.args:
+        return None
+    cls_name = next(iter(own))
+    annotation = func.returns
+    if isinstance(annotation, ast.Constant) and annotation.value == cls_name:
+        return own[cls_name]
+    if isinstance(annotation, ast.Name) and annotation.id == cls_name:
+        return own[cls_name]
+    first = func.args.args[0].arg
+    nested = {id(n) for d in ast.walk(func) if d is not func and isinstance(d, (ast.FunctionDef, ast.Lambda))
+              for n in ast.walk(d)}
+    returns = [n for n in ast.walk(func) if isinstance(n, ast.Return) and id(n) not in nested]
+    if returns and all(isinstance(r.value, ast.Name) and r.value.id == first for r in returns):
+        return own[cls_name]
+    return None
+
+
 class _Builder:
     def __init__(self, found: dict[int, tuple[object, list[str]]]):
         self.found = found
@@ -262,7 +296,7 @@ class _Builder:
         methods: dict[str, list[str]] = {}
         returns: dict[str, str] = {}
         for attr in sorted(dir(cls)):
-            if attr.startswith("_") and attr != "__call__":
+            if attr.startswith("_") and attr not in ("__call__", "__enter__"):
                 continue
             definer = next((k for k in mro if attr in vars(k)), None)
             if definer is None or definer is object:
@@ -275,7 +309,7 @@ class _Builder:
             if params is None:
                 continue
             methods[attr] = params
-            returned = _doc_returns(raw, own)
+            returned = _enters_self(raw, own) if attr == "__enter__" else _doc_returns(raw, own)
             if returned is None and attr.startswith("from_") and isinstance(raw, (staticmethod, classmethod)):
                 returned = next(iter(own.values()))
             if returned:

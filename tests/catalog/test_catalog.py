@@ -135,6 +135,42 @@ def test_returns(cat):
     assert cat.symbol("tensorflow.keras.Sequential.fit").returns == "tensorflow.keras.callbacks.History"
 
 
+def test_returns_filled_gaps(cat):
+    assert cat.returns("tensorflow.data.Dataset.range") == "tensorflow.data.Dataset"
+    assert cat.returns("tensorflow.data.Dataset.sample_from_datasets") == "tensorflow.data.Dataset"
+    assert cat.canonical("tensorflow.data.Dataset.sample_from_datasets.batch.prefetch") == "tensorflow.data.Dataset.prefetch"
+    assert cat.returns("tensorflow.image.total_variation") == "tensorflow.Tensor"
+
+
+def test_members_of_a_module_reached_by_two_paths_are_listed(cat):
+    # tf.optimizers is the module tf.keras.optimizers: its schedules are Keras classes
+    name = "tensorflow.keras.optimizers.schedules.ExponentialDecay"
+    assert cat.symbol(name).kind == "class"
+    assert cat.canonical("tensorflow.optimizers.schedules.ExponentialDecay") == name
+    assert cat.canonical("keras.optimizers.schedules.CosineDecay") == "tensorflow.keras.optimizers.schedules.CosineDecay"
+    assert "tensorflow.keras.optimizers.schedules.LearningRateSchedule" in cat.symbol(name).bases
+    assert cat.resolve_method(name, "__call__") == f"{name}.__call__"
+
+
+@pytest.mark.parametrize(
+    ("cls", "entered"),
+    [
+        ("tensorflow.GradientTape", "tensorflow.GradientTape"),  # `return self`
+        ("tensorflow.compat.v1.Session", "tensorflow.compat.v1.Session"),  # annotated `-> 'Session'`
+        ("tensorflow.io.TFRecordWriter", "tensorflow.io.TFRecordWriter"),  # pybind: from the table
+        ("tensorflow.name_scope", None),  # enters to a string
+    ],
+)
+def test_enter_returns(cat, cls, entered):
+    api = cat.resolve_method(cls, "__enter__")
+    assert api == f"{cls}.__enter__"
+    assert cat.returns(api) == entered
+
+
+def test_classes_that_are_not_context_managers_have_no_enter(cat):
+    assert cat.resolve_method("tensorflow.keras.Sequential", "__enter__") is None
+
+
 @pytest.mark.parametrize(
     ("api", "kind", "family"),
     [
