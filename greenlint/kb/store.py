@@ -20,6 +20,9 @@ from greenlint.kb.record import COLUMNS, SCHEMA_VERSION, KBRecord, from_row, sor
 from greenlint.paths import DATA_DIR
 
 RECORDS = "records.csv"
+#: Optional: static features of the measured call sites (greenlint.kb.static_features); carried
+#: over when the KB is rebuilt, since it comes from the measured sources, not the measurement files.
+STATIC = "static_features.csv"
 META = "meta.json"
 PROVENANCE = "PROVENANCE.md"
 
@@ -53,6 +56,11 @@ def write_kb(out: Path, records: list[KBRecord], meta: dict, provenance: str) ->
     try:
         (tmp / RECORDS).write_text(records_csv(records), encoding="utf-8")
         (tmp / META).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        if (out / STATIC).is_file():
+            from greenlint.kb.static_features import with_provenance
+
+            shutil.copy2(out / STATIC, tmp / STATIC)
+            provenance = with_provenance(provenance)
         (tmp / PROVENANCE).write_text(provenance, encoding="utf-8")
         if out.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
@@ -86,20 +94,40 @@ def load_meta(path: Path | None = None) -> dict:
 
 
 @functools.lru_cache(maxsize=8)
-def _load(csv_path: Path, _mtime_ns: int, _size: int) -> tuple[KBRecord, ...]:
+def _load(csv_path: Path, _mtime_ns: int, _size: int, _static_version: tuple | None) -> tuple[KBRecord, ...]:
     with open(csv_path, newline="", encoding="utf-8") as fh:
         reader = csv.reader(fh)
         header = next(reader, None)
         if tuple(header or ()) != COLUMNS:
             raise KBError(f"{csv_path}: columns {header} do not match schema {SCHEMA_VERSION}")
         try:
-            return tuple(from_row(row) for row in reader)
+            records = [from_row(row) for row in reader]
         except (ValueError, KeyError) as exc:
             raise KBError(f"{csv_path}: malformed row {reader.line_num} ({exc})") from None
+    if _static_version is not None:
+        from greenlint.kb.static_features import attach, load_table
+
+        try:
+            records = attach(records, load_table(csv_path.parent / STATIC))
+        except ValueError as exc:
+            raise KBError(str(exc)) from None
+    return tuple(records)
+
+
+def _version(path: Path) -> tuple | None:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
 
 
 def load_kb(path: Path | str | None = None) -> list[KBRecord]:
-    """All records of the KB at *path* (default: the bundled ``data/kb``); cached per file version."""
+    """All records of the KB at *path* (default: the bundled ``data/kb``); cached per file version.
+
+    Where the KB holds ``static_features.csv``, each matched record's ``features`` carry the
+    static features of its call site as our resolver reads them from the measured source.
+    """
     kb = Path(path) if path else default_kb_dir()
     load_meta(kb)
     csv_path = (kb / RECORDS).resolve()
@@ -107,7 +135,7 @@ def load_kb(path: Path | str | None = None) -> list[KBRecord]:
         st = csv_path.stat()
     except FileNotFoundError:
         raise KBError(f"{kb}: {RECORDS} missing; rebuild it with `greenlint kb build`") from None
-    return list(_load(csv_path, st.st_mtime_ns, st.st_size))
+    return list(_load(csv_path, st.st_mtime_ns, st.st_size, _version(csv_path.parent / STATIC)))
 
 
 def load_kb_frame(path: Path | str | None = None):

@@ -2,8 +2,9 @@
 
 Every fold holds out one tutorial (the same tutorial in FECoM and Greenlight is one fold, as the
 dataset READMEs advise) and trains everything on the other tutorials: tables, priors, size
-exponents and interval calibration. Only the static inputs the linter can supply are used (the API
-name; the measured call sites carry no literal arguments), except in the variant labelled
+exponents and interval calibration. Only the static inputs the linter can supply are used: the API
+name and the static features our resolver reads from the held-out tutorial's own source
+(data/kb/static_features.csv, where a call site could be matched), except in the variant labelled
 "runtime", which also reads the measured execution time and is not available to the linter.
 """
 
@@ -23,6 +24,7 @@ from greenlint.predict.sites import FRACTION, Site, build_sites, is_sweep, tutor
 LOG2 = math.log10(2.0)
 METHODS = (
     ("predictor", "greenlint predictor (static inputs)"),
+    ("predictor_name_only", "ablation: the predictor given the API name only (no static features)"),
     ("predictor_uncensored", "ablation: the predictor with below-resolution call sites dropped"),
     ("global", "baseline: global median"),
     ("api", "baseline: per-API median lookup"),
@@ -113,8 +115,10 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
         baselines = _baselines(train_sites, hierarchy)
         for s in tsites:
             h = Held(s, s.api in seen_apis, "global")
-            for name, predictor in predictors.items():
-                p = predictor.predict(s.api, {})
+            runs = [(name, predictor, s.features) for name, predictor in predictors.items()]
+            runs.append(("predictor_name_only", predictors["predictor"], {}))
+            for name, predictor, features in runs:
+                p = predictor.predict(s.api, features)
                 lo, hi = p.interval_j
                 h.preds[name] = (math.log10(p.energy_j), math.log10(lo), math.log10(hi))
                 if name == "predictor":

@@ -34,6 +34,16 @@ MIN_SD = 0.05
 MIN_SWEEP_POINTS = 8
 #: Fewest held-out residuals that calibrate a level on their own; fewer borrow the pooled factor.
 MIN_CALIBRATION = 8
+#: Static features whose log10 shifts an API's prediction from its median (pooled within-API
+#: slopes): the model's depth and the literal batch size, the features with a within-API
+#: association on the measured call sites. Epochs are not here: within an API the measured
+#: tutorials show none (those with many epochs train on small data); they scale in predictor.py.
+SLOPE_FEATURES = ("n_layers",)
+#: Ridge pseudo-count (in units of summed squared log10 deviations) shrinking a slope towards 0,
+#: i.e. the prediction towards the API's median.
+SLOPE_RIDGE = 1.0
+#: Largest shift (log10) a feature slope may apply: a factor 30 either way.
+MAX_SHIFT = 1.5
 
 
 def _pooled_sd(groups: Iterable[Sequence[float]], default: float) -> float:
@@ -71,20 +81,77 @@ def _round_or_none(x: float | None) -> float | None:
     return None if x is None else float(f"{x:.4g}")
 
 
+def _log_feature(features: dict, name: str) -> float | None:
+    v = _number(features.get(name))
+    return math.log10(v) if v is not None else None
+
+
+def fit_slopes(sites: Sequence[Site]) -> dict[str, float]:
+    """Pooled within-API slopes of log10 J on log10 feature, ridge-shrunk towards 0.
+
+    Only measurable call sites of APIs with at least two such sites carrying the feature count;
+    each API is centred on its own means, so the slope says how call sites of one API differ.
+    """
+    slopes = {}
+    for feat in SLOPE_FEATURES:
+        by_api: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        for s in sites:
+            x = _log_feature(s.features, feat)
+            if x is not None and not s.censored:
+                by_api[s.api].append((x, s.y))
+        sxy = sxx = 0.0
+        for pts in by_api.values():
+            if len(pts) >= 2:
+                mx = statistics.fmean(p[0] for p in pts)
+                my = statistics.fmean(p[1] for p in pts)
+                sxy += sum((p[0] - mx) * (p[1] - my) for p in pts)
+                sxx += sum((p[0] - mx) ** 2 for p in pts)
+        if sxx > 0:
+            slopes[feat] = round(sxy / (sxx + SLOPE_RIDGE), 4)
+    return slopes
+
+
+def _ref_log(sites: Sequence[Site]) -> dict[str, float]:
+    """An API's reference features: the median log10 over its measurable call sites that have them."""
+    ref = {}
+    for feat in SLOPE_FEATURES:
+        v = _median_or_none([_log_feature(s.features, feat) for s in sites if not s.censored])
+        if v is not None:
+            ref[feat] = round(v, 4)
+    return ref
+
+
+def feature_shift(tables: dict, entry: dict, features: dict) -> float:
+    """log10 shift of an API's prediction for a call's static features (0 without a reference)."""
+    ref = entry.get("ref_log", {})
+    shift = 0.0
+    for feat, b in tables.get("slopes", {}).items():
+        x = _log_feature(features, feat)
+        if x is not None and feat in ref:
+            shift += b * (x - ref[feat])
+    return max(-MAX_SHIFT, min(MAX_SHIFT, shift))
+
+
 def fit_tables(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
     """The lookup tables (no interval calibration) from call sites."""
     by_api: dict[str, list[Site]] = defaultdict(list)
     for s in sites:
         by_api[s.api].append(s)
+    slopes = fit_slopes(sites)
+    ref_logs = {api: _ref_log(ss) for api, ss in by_api.items()}
+    # each call site's value moved to its API's reference features, so a censored toy call (one
+    # layer) does not drag down the API's typical value, nor a deep model push it up
+    ys = {id(s): s.y - feature_shift({"slopes": slopes}, {"ref_log": ref_logs[s.api]}, s.features) for s in sites}
     exact = [s.y for s in sites if not s.censored]
     global_mu = statistics.median(exact) if exact else (statistics.median(s.y for s in sites) if sites else 0.0)
-    sigma_w = _pooled_sd([[s.y for s in ss if not s.censored] for ss in by_api.values()], DEFAULT_SD)
-    sds = {api: _shrunk_sd([s.y for s in ss if not s.censored], sigma_w) for api, ss in by_api.items()}
+    sigma_w = _pooled_sd([[ys[id(s)] for s in ss if not s.censored] for ss in by_api.values()], DEFAULT_SD)
+    sds = {api: _shrunk_sd([ys[id(s)] for s in ss if not s.censored], sigma_w) for api, ss in by_api.items()}
 
     def estimate(api: str, prior_mu: float, prior_sd: float):
         ss = by_api[api]
         return censored_mean(
-            [s.y for s in ss if not s.censored], [s.y for s in ss if s.censored], sds[api], prior_mu, prior_sd
+            [ys[id(s)] for s in ss if not s.censored], [ys[id(s)] for s in ss if s.censored], sds[api], prior_mu,
+            prior_sd,
         )
 
     # Pass 1: every API against a vague global prior; groups from those; pass 2: nearest group as prior.
@@ -118,11 +185,13 @@ def fit_tables(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
             "shares": _shares(ss),
             "sources": sorted({src for s in ss for src in s.sources}),
             "ref": ref,
+            "ref_log": ref_logs[api],
             "time_s": _round_or_none(_median_or_none([s.time_s for s in ss])),
             "bound_j": _round_or_none(_median_or_none([10**s.y for s in ss if s.censored])),
             "estimated": all(s.features.get("estimated") for s in ss),
         }
-    return {"global_mu": round(global_mu, 4), "sigma_w": round(sigma_w, 4), "apis": apis, "groups": groups}
+    return {"global_mu": round(global_mu, 4), "sigma_w": round(sigma_w, 4), "apis": apis, "groups": groups,
+            "slopes": slopes}
 
 
 def _groups(fits, by_api, hierarchy: Hierarchy) -> dict:
@@ -208,7 +277,9 @@ def calibrate(sites: Sequence[Site], hierarchy: Hierarchy, folds: int = 5) -> di
         tables = fit_tables(train, hierarchy)
         for s in sites:
             if s.tutorial in held and not s.censored:
-                level, _, mu, sd, _ = lookup(tables, s.api, hierarchy)
+                level, _, mu, sd, entry = lookup(tables, s.api, hierarchy)
+                if level == "api":
+                    mu += feature_shift(tables, entry, s.features)
                 ratios[level].append(abs(s.y - mu) / sd)
     pooled = [r for rs in ratios.values() for r in rs]
     k_pooled = quantile(pooled, 0.8) if len(pooled) >= MIN_CALIBRATION else Z80
@@ -285,4 +356,5 @@ def dumps(model: dict) -> str:
     return json.dumps(model, sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
 
 
-__all__ = ["MODEL_VERSION", "calibrate", "dumps", "fit_tables", "lookup", "quantile", "train"]
+__all__ = ["MODEL_VERSION", "calibrate", "dumps", "feature_shift", "fit_slopes", "fit_tables", "lookup", "quantile",
+           "train"]

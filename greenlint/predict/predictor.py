@@ -11,7 +11,7 @@ import statistics
 from dataclasses import dataclass, replace
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.model import lookup
+from greenlint.predict.model import feature_shift, lookup
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 
 #: Epochs assumed for measured `fit`-like calls whose records do not say how many they ran:
@@ -61,7 +61,9 @@ class Predictor:
             return Prediction.unknown("the predictor model holds no measurements (empty KB)")
         notes: list[str] = []
         ov = self.overlay
+        tables = self.model
         if ov is not None and api in ov.tables["apis"]:
+            tables = ov.tables
             level, key, mu, sd, entry = lookup(ov.tables, api, self.hierarchy)
             basis = Basis.CALIBRATED_ESTIMATED if entry.get("estimated") else Basis.CALIBRATED
             notes.append(f"measured on this machine ({ov.hardware_id})")
@@ -96,6 +98,11 @@ class Predictor:
                     f"rescaled x{ov.time_ratio:.3g} to this machine by its execution-time ratio "
                     f"({ov.n_ratio} calibrated APIs)"
                 )
+        shift = feature_shift(tables, entry, features) if level == "api" else 0.0
+        if shift:
+            mu += shift
+            used = [f"{f} {features[f]}" for f in tables["slopes"] if f in entry["ref_log"] and f in features]
+            notes.append(f"x{10**shift:.3g} for its static features ({', '.join(used)}) against this API's measured call sites")
         factor, extra_sd = self._scale(api, level, entry, features, notes)
         k = self.model["calibration"]["k"].get(level, self.model["calibration"]["k"]["global"])
         half = k * math.hypot(sd, extra_sd)

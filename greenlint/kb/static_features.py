@@ -1,0 +1,349 @@
+"""Static features of the KB's measured call sites, read by our resolver from the measured sources.
+
+The KB records say which API was measured, not with which literal arguments. The measured
+scripts are public: Greenlight measured notebooks of `tensorflow/docs` (its records carry the
+repository, commit, script path and a line in the patched, converted script), and FECoM measured
+converted TensorFlow tutorials whose `_original.py` it keeps in its own repository. This module
+runs greenlint's resolver on those sources and matches each measured call site to one resolved
+call, so the predictor can be trained and evaluated on what the linter sees in user code.
+
+Matching (nothing is guessed; an unsure match is dropped and counted):
+
+- Greenlight: the patched script keeps the statements' order but not their line numbers, so the
+  measured calls of a script (ordered by line) are aligned with the resolved calls (in source
+  order) by the longest common subsequence of API names. A matched call is kept only when, between
+  its aligned neighbours, the resolved calls of its API all have the same features.
+- FECoM: records name the call, not its place; a site is kept only when every resolved call of
+  its API in the script has the same features.
+
+`python -m greenlint.kb.static_features --docs <tensorflow/docs git dir> --fecom <FECoM git dir>
+[--repo OWNER/NAME=<git dir> ...]` writes `data/kb/static_features.csv` (derived numbers only, no code). Reading snapshots needs git.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import lzma
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+TABLE = "static_features.csv"
+COLUMNS = ("dataset", "project", "script", "line", "api", "source_repository", "source_commit",
+           "source_path", "source_line", "features")
+DOCS_REPOSITORY = "https://github.com/tensorflow/docs"
+FECOM_REPOSITORY = "https://github.com/SMART-Dal/FECoM"
+#: FECoM commit of the energy data (../shared/fecom/README.md); its converted scripts are read there.
+FECOM_COMMIT = "a9041d1b3a5aaeeca118c4e4e58ace5a38b8d77c"
+FECOM_SCRIPTS = "data/code-dataset/Patched-Repositories"
+#: Resolver features that are not facts about the call's workload.
+_DROP = frozenset({"receiver", "receiver_kind"})
+#: Longest list kept (shapes); longer literal lists (vocabularies, values) are left out.
+_MAX_LIST = 8
+
+Key = tuple[str, str, str, "int | None", str]
+
+
+def compact(features: dict) -> dict:
+    """The JSON-able, workload-relevant part of a resolver feature dict (nested `init` kept flat)."""
+    out = {}
+    for k, v in features.items():
+        if k in _DROP:
+            continue
+        if isinstance(v, dict):
+            v = compact(v)
+            if not v:
+                continue
+        elif isinstance(v, (list, tuple)):
+            if len(v) > _MAX_LIST or not all(isinstance(x, (int, float, str, bool)) or x is None for x in v):
+                continue
+            v = list(v)
+        elif not (v is None or isinstance(v, (int, float, str, bool))):
+            continue
+        if isinstance(v, str) and len(v) > 80:
+            continue
+        out[k] = v
+    return out
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """One call our resolver found: its place (cell, line) and its compact features."""
+
+    api: str
+    cell: int | None
+    line: int
+    features: dict
+
+
+def resolve_source(text: str, path: str) -> list[Resolved]:
+    """Every resolved call of a script or notebook (notebook JSON when *path* ends in .ipynb), in order."""
+    from greenlint.analysis import analyse_source
+
+    result = analyse_source(text, path)
+    return [Resolved(s.api, s.span.cell, s.span.line, compact(s.features)) for s in result.callsites]
+
+
+def _same(features: Iterable[dict]) -> bool:
+    return len({json.dumps(f, sort_keys=True) for f in features}) == 1
+
+
+def align(measured: Sequence[tuple[int, str]], found: Sequence[Resolved]) -> dict[tuple[int, str], Resolved]:
+    """Greenlight: measured (line, api) pairs matched to resolved calls, order-preserving.
+
+    The longest common subsequence of API names aligns the two orders; a match is kept only when
+    every resolved call of its API between the neighbouring matches has the same features.
+    """
+    ms = sorted(set(measured))
+    n, m = len(ms), len(found)
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            table[i][j] = (table[i + 1][j + 1] + 1 if ms[i][1] == found[j].api
+                           else max(table[i + 1][j], table[i][j + 1]))
+    pairs = []
+    i = j = 0
+    while i < n and j < m:
+        if ms[i][1] == found[j].api and table[i][j] == table[i + 1][j + 1] + 1:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    out = {}
+    for k, (i, j) in enumerate(pairs):
+        lo = pairs[k - 1][1] + 1 if k else 0
+        hi = pairs[k + 1][1] if k + 1 < len(pairs) else m
+        candidates = [f.features for f in found[lo:hi] if f.api == ms[i][1]]
+        if _same(candidates):
+            out[ms[i]] = found[j]
+    return out
+
+
+def match_unique(apis: Iterable[str], found: Sequence[Resolved]) -> dict[str, Resolved]:
+    """FECoM: each API whose resolved calls in the script all have the same features."""
+    by_api: dict[str, list[Resolved]] = defaultdict(list)
+    for f in found:
+        by_api[f.api].append(f)
+    return {a: by_api[a][0] for a in set(apis) if by_api.get(a) and _same(r.features for r in by_api[a])}
+
+
+PROVENANCE_TITLE = "## Static features of the measured call sites (static_features.csv)"
+PROVENANCE_TEXT = f"""{PROVENANCE_TITLE}
+
+Derived by `python -m greenlint.kb.static_features --docs <tensorflow/docs git dir> --fecom <FECoM git dir>`:
+greenlint's own resolver (`greenlint.analysis.analyse_source`) was run on the sources the records
+measured, and each matched call site's static features (literal arguments by parameter name,
+`loop_multiplier`, `in_tf_function`, `tensor_bytes`, `n_layers`, ...) were stored. Only these derived
+values and the source's repository, commit, path and cell:line are stored, no code.
+
+- Greenlight: the notebooks of {DOCS_REPOSITORY} (Apache-2.0) at the commit each record's
+  `project_metadata.project_commit` names (`03190f3b6f327a1dbaba9a712bdf102616010cfc`), and those of
+  the other repositories listed in the table's `source_repository` column at their measured commits
+  (tensorflow/model-optimization, tensorflow/recommenders, tensorflow/gnn: Apache-2.0); scripts of
+  repositories without a snapshot here are not read. Matched by the longest
+  common subsequence of API names between the measured calls (by `api_call_line`, a line in the
+  patched, converted script) and the resolved calls (in source order); a match is kept only when
+  the resolved calls of its API between the neighbouring matches all have the same features.
+- FECoM method level: the converted tutorials FECoM measured, `{FECOM_SCRIPTS}/<project>_original.py`
+  in {FECOM_REPOSITORY} at `{FECOM_COMMIT}` (Apache-2.0 with the Commons Clause, see above; the
+  tutorials themselves are {DOCS_REPOSITORY}'s). FECoM records do not say where in the script a call
+  is, so a site is kept only when every resolved call of its API in the script has the same features.
+- Unsure matches are dropped, never guessed; the command prints how many were matched and dropped.
+"""
+
+
+def with_provenance(text: str) -> str:
+    """A KB PROVENANCE.md with this table's section (replacing an older copy of it)."""
+    head = text.split(PROVENANCE_TITLE, 1)[0].rstrip("\n")
+    return f"{head}\n\n{PROVENANCE_TEXT}"
+
+
+# --- reading the snapshots and the KB -------------------------------------------------------------
+
+
+def git_show(git_dir: Path, commit: str, path: str) -> str | None:
+    try:
+        return subprocess.run(["git", "-C", str(git_dir), "show", f"{commit}:{path}"], check=True,
+                              capture_output=True, text=True).stdout
+    except (subprocess.CalledProcessError, UnicodeDecodeError):
+        return None
+
+
+def greenlight_scripts(shared: Path) -> dict[tuple[str, str], tuple[str, str, str]]:
+    """(project, script) -> (repository URL, commit, path in the repository) from Greenlight's metadata."""
+    out = {}
+    for f in sorted((shared / "greenlight" / "raw").glob("*/*/experiment-*.json.xz")):
+        project, script = f.parts[-3], f.parts[-2]
+        if (project, script) in out:
+            continue
+        with lzma.open(f, "rt") as fh:
+            for entry in json.load(fh):
+                for value in entry.values():
+                    meta = value.get("project_metadata") or {}
+                    repo = (meta.get("project_repository") or "").removesuffix(".git")
+                    path = meta.get("script_path") or ""
+                    folder = repo.rsplit("/", 2)[-2:]
+                    marker = "_".join(folder) + "_patched/"
+                    if marker in path:
+                        path = path.split(marker, 1)[1]
+                    elif "_patched/" in path:
+                        path = path.split("_patched/", 1)[1]
+                    out[(project, script)] = (repo, meta.get("project_commit", ""), path)
+                    break
+                break
+    return out
+
+
+@dataclass
+class Report:
+    """Match counts per dataset: measured call sites, sources read, matched, dropped and why."""
+
+    sites: Counter
+    matched: Counter
+    no_source: Counter
+    unmatched: Counter
+
+
+def build_table(records: Sequence, *, repos: dict[str, Path], fecom: Path | None, shared: Path | None
+                ) -> tuple[list[dict], Report]:
+    """Rows of the static-feature table for the KB *records* and the match report.
+
+    *repos* maps a repository URL (https://github.com/owner/name) to the git directory of a
+    snapshot that holds the measured commit; Greenlight scripts of other repositories are skipped.
+    """
+    report = Report(Counter(), Counter(), Counter(), Counter())
+    rows: list[dict] = []
+    gl_sites: dict[tuple[str, str], set[tuple[int, str]]] = defaultdict(set)
+    fc_sites: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+    for r in records:
+        if r.dataset == "greenlight" and r.line is not None:
+            gl_sites[(r.project, r.script)].add((r.line, r.api))
+        elif r.dataset == "fecom-method-level":
+            fc_sites[(r.dataset, r.project, r.script)].add(r.api)
+    scripts = greenlight_scripts(shared) if shared and gl_sites else {}
+    for (project, script), measured in sorted(gl_sites.items()):
+        report.sites["greenlight"] += len(measured)
+        repo, commit, path = scripts.get((project, script), ("", "", ""))
+        text = git_show(repos[repo], commit, path) if repo in repos else None
+        if text is None:
+            report.no_source["greenlight"] += len(measured)
+            continue
+        matches = align(sorted(measured), resolve_source(text, path))
+        report.matched["greenlight"] += len(matches)
+        report.unmatched["greenlight"] += len(measured) - len(matches)
+        for (line, api), res in sorted(matches.items()):
+            rows.append(_row("greenlight", project, script, line, api, repo, commit, path, res))
+    for (dataset, project, script), apis in sorted(fc_sites.items()):
+        report.sites[dataset] += len(apis)
+        path = f"{FECOM_SCRIPTS}/{project}_original.py"
+        text = git_show(fecom, FECOM_COMMIT, path) if fecom else None
+        if text is None:
+            report.no_source[dataset] += len(apis)
+            continue
+        matches = match_unique(apis, resolve_source(text, path))
+        report.matched[dataset] += len(matches)
+        report.unmatched[dataset] += len(apis) - len(matches)
+        for api, res in sorted(matches.items()):
+            rows.append(_row(dataset, project, script, None, api, FECOM_REPOSITORY, FECOM_COMMIT, path, res))
+    return rows, report
+
+
+def _row(dataset, project, script, line, api, repo, commit, path, res: Resolved) -> dict:
+    where = f"{res.cell}:{res.line}" if res.cell is not None else str(res.line)
+    return {"dataset": dataset, "project": project, "script": script, "line": line, "api": api,
+            "source_repository": repo, "source_commit": commit, "source_path": path, "source_line": where,
+            "features": res.features}
+
+
+def table_csv(rows: Sequence[dict]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(COLUMNS)
+    for row in rows:
+        w.writerow(["" if row[c] is None else json.dumps(row[c], sort_keys=True, separators=(",", ":"))
+                    if c == "features" else row[c] for c in COLUMNS])
+    return buf.getvalue()
+
+
+def load_table(path: Path) -> dict[Key, dict]:
+    """(dataset, project, script, line or None, api) -> static features; {} when the file is absent."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    reader = csv.DictReader(io.StringIO(text))
+    if tuple(reader.fieldnames or ()) != COLUMNS:
+        raise ValueError(f"{path}: columns {reader.fieldnames} are not {list(COLUMNS)}")
+    out = {}
+    for row in reader:
+        try:
+            line = int(row["line"]) if row["line"] else None
+            out[(row["dataset"], row["project"], row["script"], line, row["api"])] = json.loads(row["features"] or "{}")
+        except ValueError as exc:
+            raise ValueError(f"{path}: malformed row {reader.line_num} ({exc})") from None
+    return out
+
+
+def static_key(record) -> Key:
+    """The table key of a KB record (FECoM records have no line: the key is its script and API)."""
+    line = record.line if record.dataset == "greenlight" else None
+    return (record.dataset, record.project, record.script, line, record.api)
+
+
+def attach(records: Iterable, table: dict[Key, dict]) -> list:
+    """Records with their static features merged in (the record's own features win on a clash)."""
+    from dataclasses import replace
+
+    out = []
+    for r in records:
+        static = table.get(static_key(r)) if table else None
+        out.append(replace(r, features={**static, **(r.features or {})}) if static else r)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from greenlint.atomic import atomic_write_text
+    from greenlint.kb.store import default_kb_dir, load_kb
+    from greenlint.paths import shared_dir
+
+    ap = argparse.ArgumentParser(prog="python -m greenlint.kb.static_features", description=__doc__.splitlines()[0])
+    ap.add_argument("--docs", type=Path, help="git directory of a tensorflow/docs snapshot (Greenlight's sources)")
+    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=GITDIR",
+                    help="git directory of another repository Greenlight measured (repeatable)")
+    ap.add_argument("--fecom", type=Path, help="git directory of a SMART-Dal/FECoM snapshot (FECoM's converted scripts)")
+    ap.add_argument("--kb", type=Path, default=None, help="KB directory (default: the bundled data/kb)")
+    ap.add_argument("--out", type=Path, default=None, help=f"output CSV (default: <kb>/{TABLE})")
+    args = ap.parse_args(argv)
+    kb = args.kb or default_kb_dir()
+    shared = shared_dir()
+    if shared is None:
+        print("warning: ../shared not found; Greenlight's script paths are unknown", file=sys.stderr)
+    repos = {DOCS_REPOSITORY: args.docs} if args.docs else {}
+    for spec in args.repo:
+        name, sep, git_dir = spec.partition("=")
+        if not sep or name.count("/") != 1:
+            ap.error(f"--repo {spec!r}: expected OWNER/NAME=GITDIR")
+        repos[f"https://github.com/{name}"] = Path(git_dir)
+    rows, report = build_table(load_kb(kb), repos=repos, fecom=args.fecom, shared=shared)
+    out = args.out or kb / TABLE
+    atomic_write_text(out, table_csv(rows))
+    provenance = out.parent / "PROVENANCE.md"
+    if provenance.is_file():
+        atomic_write_text(provenance, with_provenance(provenance.read_text(encoding="utf-8")))
+    for ds in sorted(report.sites):
+        print(f"{ds}: {report.sites[ds]} measured call sites, {report.no_source[ds]} without a readable source, "
+              f"{report.matched[ds]} matched, {report.unmatched[ds]} not matched reliably (dropped)")
+    print(f"wrote {len(rows)} rows to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,125 @@
+"""Static features of measured call sites: matching, the table, and its join into the KB (no snapshots needed)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from greenlint.kb.static_features import (
+    COLUMNS,
+    Resolved,
+    align,
+    attach,
+    compact,
+    load_table,
+    match_unique,
+    resolve_source,
+    table_csv,
+    with_provenance,
+)
+from greenlint.kb.store import STATIC, load_kb, write_kb
+from tests.predict.conftest import record
+
+FIT = "tensorflow.keras.Sequential.fit"
+DENSE = "tensorflow.keras.layers.Dense"
+
+
+def r(api, line, **features):
+    return Resolved(api, None, line, features)
+
+
+def test_compact_keeps_workload_facts_and_drops_code():
+    feats = {"epochs": 5, "receiver": "model", "vocabulary": list("abcdefghijk"), "shape": [28, 28],
+             "init": {"units": 4, "receiver": "x"}, "obj": object(), "name": "x" * 100}
+    assert compact(feats) == {"epochs": 5, "shape": [28, 28], "init": {"units": 4}}
+
+
+def test_align_follows_the_order_and_skips_unmeasured_calls():
+    found = [r(DENSE, 3, units=8), r(DENSE, 4, units=16), r(FIT, 9, epochs=5), r(DENSE, 12, units=1), r(FIT, 14, epochs=50)]
+    # the patched script's lines differ from the source's, but the order is the same
+    got = align([(2, DENSE), (5, FIT), (7, FIT)], found)
+    assert got[(5, FIT)].features == {"epochs": 5}
+    assert got[(7, FIT)].features == {"epochs": 50}
+
+
+def test_align_drops_an_ambiguous_match():
+    # one measured Dense, two candidates with different features before the next anchor: unsure
+    found = [r(DENSE, 3, units=8), r(DENSE, 4, units=16), r(FIT, 9, epochs=5)]
+    got = align([(2, DENSE), (5, FIT)], found)
+    assert (2, DENSE) not in got and got[(5, FIT)].features == {"epochs": 5}
+    # the same candidates with equal features are not ambiguous
+    same = [r(DENSE, 3, units=8), r(DENSE, 4, units=8), r(FIT, 9, epochs=5)]
+    assert align([(2, DENSE), (5, FIT)], same)[(2, DENSE)].features == {"units": 8}
+
+
+def test_align_never_matches_an_api_the_source_lacks():
+    assert align([(1, "tensorflow.constant")], [r(FIT, 1, epochs=1)]) == {}
+
+
+def test_match_unique_for_records_without_lines():
+    found = [r(FIT, 9, epochs=5), r(DENSE, 3, units=8), r(DENSE, 4, units=16), r(FIT, 20, epochs=5)]
+    got = match_unique([FIT, DENSE, "tensorflow.constant"], found)
+    assert set(got) == {FIT} and got[FIT].features == {"epochs": 5}
+
+
+def test_resolve_source_reads_notebook_cells_with_our_resolver():
+    nb = {"cells": [{"cell_type": "code", "source": ["import tensorflow as tf\n"]},
+                    {"cell_type": "markdown", "source": ["text"]},
+                    {"cell_type": "code", "source": ["m = tf.keras.Sequential()\n", "m.fit(x, y, epochs=7)\n"]}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    calls = resolve_source(json.dumps(nb), "t.ipynb")
+    fit = next(c for c in calls if c.api.endswith(".fit"))
+    assert fit.cell == 2 and fit.line == 2 and fit.features["epochs"] == 7
+
+
+def _row(dataset, project, script, line, api, features):
+    return {"dataset": dataset, "project": project, "script": script, "line": line, "api": api,
+            "source_repository": "https://github.com/o/r", "source_commit": "c" * 40, "source_path": "p.ipynb",
+            "source_line": "3:1", "features": features}
+
+
+def test_table_round_trip_and_join(tmp_path):
+    rows = [_row("greenlight", "proj", "tut", 12, FIT, {"epochs": 5}),
+            _row("fecom-method-level", "keras/tut", "tut", None, FIT, {"epochs": 9})]
+    path = tmp_path / STATIC
+    path.write_text(table_csv(rows))
+    table = load_table(path)
+    assert table[("greenlight", "proj", "tut", 12, FIT)] == {"epochs": 5}
+    recs = [
+        record(FIT, 100.0, dataset="greenlight", line=12, script="tut"),
+        record(FIT, 100.0, dataset="greenlight", line=13, script="tut"),  # another call site: no match
+        record(FIT, 50.0, dataset="fecom-method-level", script="tut", features={"data_size_fraction": 1.0}),
+    ]
+    recs = [rec.__class__(**{**rec.__dict__, "project": p}) for rec, p in zip(recs, ["proj", "proj", "keras/tut"])]
+    joined = attach(recs, table)
+    assert joined[0].features == {"epochs": 5}
+    assert joined[1].features == {}
+    assert joined[2].features == {"epochs": 9, "data_size_fraction": 1.0}
+
+
+def test_malformed_table_names_the_file(tmp_path):
+    path = tmp_path / STATIC
+    path.write_text("a,b\n1,2\n")
+    with pytest.raises(ValueError, match=str(path)):
+        load_table(path)
+    assert load_table(tmp_path / "absent.csv") == {}
+
+
+def test_kb_loads_the_table_and_a_rebuild_keeps_it(tmp_path):
+    from greenlint.kb.record import SCHEMA_VERSION
+
+    kb = tmp_path / "kb"
+    recs = [record(FIT, 100.0, dataset="greenlight", line=12, script="tut")]
+    write_kb(kb, recs, {"schema_version": SCHEMA_VERSION}, "# Provenance\n")
+    assert load_kb(kb)[0].features == {}
+    (kb / STATIC).write_text(table_csv([_row("greenlight", "tut", "tut", 12, FIT, {"epochs": 5})]))
+    assert load_kb(kb)[0].features == {"epochs": 5}
+    write_kb(kb, recs, {"schema_version": SCHEMA_VERSION}, "# Provenance\n")  # a rebuild
+    assert (kb / STATIC).is_file() and load_kb(kb)[0].features == {"epochs": 5}
+    text = (kb / "PROVENANCE.md").read_text()
+    assert text.count("static_features.csv)") == 1 and with_provenance(text) == text
+
+
+def test_columns_are_documented_in_order():
+    assert COLUMNS[:5] == ("dataset", "project", "script", "line", "api")
