@@ -13,13 +13,15 @@ arguments of a function's or constructor's calls when every use of its name is a
 the calls agree (otherwise they stay unknown), `with ... as`, chained calls, user subclasses
 of TF classes (inherited methods, `super()`, calling the object), parameter and return
 annotations, arithmetic, comparisons and indexing on tensors, and calls in every syntactic
-position. Where two paths disagree, or a
-value comes from elsewhere (another module, a container, a loop variable), the value is unknown
-and no call on it is reported.
+position. Imports of the project's own modules (absolute, relative, `src/` layouts) are
+followed through per-module summaries (`project.py`): names bound to TF objects or literals,
+functions' return values, classes' TF bases, method returns and attributes; modules in an import
+cycle with each other stay unknown to each other. Where two paths disagree, or a value comes from
+elsewhere (a module outside the project, a container, a loop variable, a parameter of a function
+another module calls), the value is unknown and no call on it is reported.
 
-Not followed: imports between the user's own modules, values put in containers and read back
-(beyond literal tuple/list indexing and unpacking), loop variables, `getattr`,
-`*args`/`**kwargs` forwarding.
+Not followed: values put in containers and read back (beyond literal tuple/list indexing and
+unpacking), loop variables, `getattr`, `*args`/`**kwargs` forwarding.
 """
 
 from greenlint.analysis.analyse import FileAnalysis, analyse_file, analyse_files, analyse_source

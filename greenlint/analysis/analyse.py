@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import os
 import sys
 import warnings
 from collections.abc import Iterable, Iterator
@@ -78,7 +79,8 @@ def analyse_source(
     error = sources.check_size(path, code, max_bytes)
     if error is not None:
         return FileAnalysis(path, errors=[error], source_text=text, cells=cells)
-    if not sources.mentions_tf(code):
+    local = _project_file(path, code)
+    if not sources.mentions_tf(code) and local is None:
         return FileAnalysis(path, source_text=text, cells=cells)
     if catalog is None:
         from greenlint.catalog import load_catalog
@@ -87,7 +89,12 @@ def analyse_source(
     if sys.getrecursionlimit() < _RECURSION_LIMIT:  # raised once, never lowered: threads may be analysing
         sys.setrecursionlimit(_RECURSION_LIMIT)
     trees, errors = _parse(path, units)
-    callsites = _resolve(path, code, units, trees, catalog, errors)
+    imports = None
+    if local is not None:
+        from greenlint.analysis.project import Imports, project_index
+
+        imports = Imports(project_index(), local, catalog)
+    callsites = _resolve(path, code, units, trees, catalog, errors, imports)
     return FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True)
 
 
@@ -128,7 +135,20 @@ def _parse_unit(unit: Code, path: str) -> ast.Module:
         return ast.parse(unit.retry, filename=path)
 
 
-def _resolve(path: str, code: str, units: list[Code], trees: list, catalog, errors: list[FileError]) -> list[CallSite]:
+def _project_file(path: str, code: str) -> str | None:
+    """The absolute path of a file on disk whose code imports other modules of its project
+    (then those imports are followed); None otherwise."""
+    if not os.path.isfile(path):
+        return None
+    from greenlint.analysis.project import direct_imports
+
+    absolute = os.path.abspath(path)
+    return absolute if direct_imports(absolute, code) else None
+
+
+def _resolve(
+    path: str, code: str, units: list[Code], trees: list, catalog, errors: list[FileError], imports=None
+) -> list[CallSite]:
     """Resolve the parsed units as one module (notebook cells share one namespace, in order)."""
     from greenlint.analysis.resolver import Resolver
 
@@ -144,7 +164,7 @@ def _resolve(path: str, code: str, units: list[Code], trees: list, catalog, erro
         if len(units) > 1:
             offset += len(sources.split_lines(unit.text))
     try:
-        found = Resolver(catalog, code).run(ast.Module(body=body, type_ignores=[]))
+        found = Resolver(catalog, code, imports).run(ast.Module(body=body, type_ignores=[]))
     except (RecursionError, MemoryError):
         errors.append(sources.file_error(path, sources.SYNTAX_ERROR, f"{path}: code too deeply nested to analyse"))
         return []

@@ -23,12 +23,17 @@ from collections import Counter, deque
 from typing import Any
 
 from greenlint.analysis import features as feat
+from greenlint.analysis.project import fresh
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (
     MISSING,
     OPAQUE,
     ClassInfo,
     Const,
+    ExtClass,
+    ExtFunc,
+    ExtInst,
+    ExtModule,
     FuncInfo,
     Inst,
     Member,
@@ -143,8 +148,10 @@ def symbol_table(catalog) -> SymbolTable:
 class Resolver:
     """Walks one module; `calls` collects (ast.Call node, canonical api, features)."""
 
-    def __init__(self, catalog, source: str = ""):
+    def __init__(self, catalog, source: str = "", imports=None, exporting: bool = False):
         self.table = symbol_table(catalog)
+        self.imports = imports  # `project.Imports` of this module: other project modules, if followed
+        self.exporting = exporting  # walked for other modules: parameters stay unknown
         self.source = source  # the module's text, to count references to a function
         self.words: Counter[str] | None = None  # identifier -> occurrences in the text, when needed
         self.discard: ast.expr | None = None  # the value of the expression statement being walked
@@ -323,17 +330,27 @@ class Resolver:
 
     def s_importfrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
+        tf = not node.level and module.partition(".")[0] in TF_ROOTS
+        local = None if tf or self.imports is None else self.imports.module(module, node.level)
         for alias in node.names:
             if alias.name == "*":
-                if not node.level and module.partition(".")[0] in TF_ROOTS:
+                if tf:
                     self.scope.module().star_imports.append(self.canonical_path(module))
+                elif local is not None:
+                    for name, value in (self.imports.exports(local) or {}).items():
+                        if not name.startswith("_"):
+                            self.bind(name, self.imports.member(local, name))
                 continue
-            value = None if node.level else self.module_ref(f"{module}.{alias.name}")
+            if tf:
+                value = self.module_ref(f"{module}.{alias.name}")
+            else:
+                value = self.imports.member(local, alias.name) if local is not None else None
             self.bind(alias.asname or alias.name, value)
 
-    def module_ref(self, path: str) -> Ref | None:
+    def module_ref(self, path: str) -> Ref | ExtModule | None:
+        """What `import path` gives: a TF module, a project module, or unknown."""
         if path.partition(".")[0] not in TF_ROOTS:
-            return None
+            return self.imports.module(path) if self.imports is not None else None
         return Ref(self.canonical_path(path))
 
     def canonical_path(self, path: str) -> str:
@@ -391,6 +408,9 @@ class Resolver:
             if type(value) is UserClass:
                 info.user_bases.append(value.info)
                 info.tf_base = info.tf_base or self.tf_base(value.info)
+            elif type(value) is ExtClass:
+                info.ext_bases.append(value)
+                info.tf_base = info.tf_base or value.tf_base
             elif type(value) is Ref and info.tf_base is None:
                 sym = self.table.symbol(value.path)
                 if sym is not None and sym[1] == "class":
@@ -489,6 +509,8 @@ class Resolver:
         definition, is a call already seen: then its parameters are what those calls passed,
         not a guess. Counting the name in the text over-counts (comments, strings), which only
         ever withholds a binding."""
+        if self.exporting:  # other modules may call it with anything
+            return False
         name = info.cls.name if info.node.name == "__init__" and info.cls is not None else info.node.name
         if self.words is None:
             self.words = Counter(_WORD.findall(self.source))
@@ -622,8 +644,22 @@ class Resolver:
             method = owner.info.find_method(attr)
             if method is not None:
                 return UserFunc(method)
+            found, value = _ext_member(owner.info, attr)
+            if found:
+                return value
             base = self.tf_base(owner.info)
             return Ref(f"{base}.{attr}") if base else None
+        if kind is ExtModule:
+            return self.imports.member(owner, attr) if self.imports is not None else None
+        if kind is ExtInst or kind is ExtClass:
+            ext = owner.cls if kind is ExtInst else owner
+            if attr in ext.attrs:
+                return fresh(ext.attrs[attr])
+            if attr in ext.methods:
+                return ExtFunc(ext.methods[attr])
+            if ext.tf_base is None:
+                return None
+            return Member(Inst(ext.tf_base, "subclass"), attr) if kind is ExtInst else Ref(f"{ext.tf_base}.{attr}")
         if kind is Super:
             for klass in owner.info.mro()[1:]:
                 method = klass.methods.get(attr)
@@ -641,6 +677,9 @@ class Resolver:
         method = info.find_method(attr)
         if method is not None:
             return self.result_of(method) if method.kind == "property" else UserFunc(method)
+        found, value = _ext_member(info, attr)
+        if found:
+            return value
         base = self.tf_base(info)
         return Member(Inst(base, "subclass"), attr) if base else None
 
@@ -710,10 +749,22 @@ class Resolver:
             if init is not None and init.state == 0:
                 self.result_of(init, args, keywords)
             return UserInst(callee.info)
+        if kind is ExtFunc:
+            return fresh(callee.returns)
+        if kind is ExtClass:
+            return ExtInst(callee)
+        if kind is ExtInst:
+            if "__call__" in callee.cls.methods:
+                return fresh(callee.cls.methods["__call__"])
+            base = callee.cls.tf_base
+            return self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords) if base else None
         if kind is UserInst:
             method = callee.info.find_method("__call__")
             if method is not None:
                 return self.result_of(method, args, keywords)
+            found, value = _ext_member(callee.info, "__call__")
+            if found:
+                return self.call(node, value, args, keywords)
             base = self.tf_base(callee.info)
             if base:
                 return self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords)
@@ -789,7 +840,7 @@ class Resolver:
             for key, value in feat.receiver_features(owner).items():
                 features.setdefault(key, value)  # the call's own arguments come first
         if "batch_size" not in features and "batch_size" in self.table.params(api):
-            batched = feat.dataset_batch_size([value for _, value in args] + [value for _, value in keywords])
+            batched = feat.dataset_batch_size([named["x"]] if "x" in named else [])  # not validation_data's
             if batched is not None:  # `model.fit(ds)` with `ds = ....batch(32)`: Keras uses the dataset's
                 features["batch_size"] = batched
                 features["batch_size_from"] = "dataset"
@@ -808,6 +859,8 @@ class Resolver:
         if type(value) is UserInst:
             method = value.info.find_method("__enter__")
             return self.result_of(method) if method is not None else None
+        if type(value) is ExtInst:
+            return fresh(value.cls.methods.get("__enter__"))
         return None
 
     def loop_count(self, node: ast.expr) -> int | None:
@@ -1007,6 +1060,17 @@ class Resolver:
     def e_starred(self, node: ast.Starred) -> Any:
         self.expr(node.value)
         return None
+
+
+def _ext_member(info: ClassInfo, attr: str) -> tuple[bool, Any]:
+    """(found, value) of *attr* on the bases a user class imports from project modules."""
+    for klass in info.mro():
+        for ext in klass.ext_bases:
+            if attr in ext.attrs:
+                return True, fresh(ext.attrs[attr])
+            if attr in ext.methods:
+                return True, ExtFunc(ext.methods[attr])
+    return False, None
 
 
 def _required_parameters(info: FuncInfo) -> int:

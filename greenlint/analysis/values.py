@@ -133,6 +133,7 @@ class ClassInfo:
     methods: dict[str, FuncInfo] = field(default_factory=dict)
     attrs: dict[str, Any] = field(default_factory=dict)  # class-body names and self.X targets
     assigners: dict[str, list[FuncInfo]] = field(default_factory=dict)  # X -> methods assigning self.X
+    ext_bases: list[ExtClass] = field(default_factory=list)  # bases imported from project modules
 
     def find_method(self, name: str) -> FuncInfo | None:
         for klass in self.mro():
@@ -237,3 +238,49 @@ def merge(a: Any, b: Any) -> Any:
     if b_const:
         return a
     return None
+
+
+class ExtModule:
+    """A module of the analysed project reached through an import (`greenlint.analysis.project`):
+    its file (None for a namespace package) and its directory if it is a package."""
+
+    __slots__ = ("file", "directory")
+
+    def __init__(self, file: str | None, directory: str | None):
+        self.file = file
+        self.directory = directory
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is ExtModule and (other.file, other.directory) == (self.file, self.directory)
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.directory))
+
+
+class ExtFunc:
+    """A function of another project module: only what it returns is known (a copy, never walked)."""
+
+    __slots__ = ("returns",)
+
+    def __init__(self, returns: Any):
+        self.returns = returns
+
+
+@dataclass(eq=False)
+class ExtClass:
+    """A class of another project module: its nearest TF base, what its methods return and what
+    its attributes (class body, `self.X`) hold."""
+
+    name: str
+    tf_base: str | None = None
+    methods: dict[str, Any] = field(default_factory=dict)  # name -> return value (None: unknown)
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+
+class ExtInst:
+    """An instance of an `ExtClass`."""
+
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: ExtClass):
+        self.cls = cls

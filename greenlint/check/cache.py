@@ -1,4 +1,5 @@
-"""The persistent lint cache: one pickled FileResult per (path, content, greenlint, data) key.
+"""The persistent lint cache: one pickled FileResult per (path, content, imported project modules,
+greenlint, data) key.
 
 Entries live under `greenlint.paths.cache_dir() / "check"` (or `cache-dir`), are written aside
 then renamed, and any entry that cannot be read back is treated as a miss.
@@ -66,9 +67,11 @@ class Cache:
         self.directory = Path(directory)
         self.stamp = stamp or environment_stamp()
 
-    def key(self, path: str, content: bytes) -> str:
+    def key(self, path: str, content: bytes, dependencies: str = "") -> str:
+        """*dependencies*: a digest of the project modules the file imports (their changes count)."""
         h = hashlib.sha256(self.stamp.encode())
         h.update(b"\0" + path.encode("utf-8", "surrogateescape") + b"\0")
+        h.update(dependencies.encode() + b"\0")
         h.update(content)
         return h.hexdigest()
 

@@ -126,6 +126,7 @@ def analyse_files(
     hits, neither the analysis nor the rules run and the FileResult is not even read.
     """
     cache = cache_for(config)
+    project = _project_index() if cache else None
     stats = RunStats(files=len(files))
     done: dict[int, Checked] = {}
     contents: dict[int, bytes] = {}
@@ -140,7 +141,7 @@ def analyse_files(
             done[i] = Checked(shown, diagnose(bad), "", bad)
             continue
         contents[i] = content
-        key = cache.key(shown, content) if cache else None
+        key = cache.key(shown, content, _dependencies(project, f)) if cache else None
         stored = cache.get(_diagnostics_key(key, rules_id(shown))) if key else None
         if isinstance(stored, tuple) and len(stored) == 2:
             done[i] = Checked(shown, stored[0], stored[1] or "", key=key)
@@ -165,6 +166,21 @@ def analyse_files(
         if isinstance(c.source, str) and not unreadable:
             c.source = content.decode("utf-8", "replace")
     return [done[i] for i in range(len(files))], stats
+
+
+def _project_index():
+    """The analysis' index of project modules, told to notice files changed since its last use."""
+    from greenlint.analysis.project import project_index
+
+    index = project_index()
+    index.refresh()
+    return index
+
+
+def _dependencies(project, path: Path) -> str:
+    """A digest of the project modules *path* imports (a file's analysis follows them), or ""."""
+    absolute = os.path.abspath(path)
+    return project.digest(absolute) if project.imports(absolute) else ""
 
 
 def _cpus() -> int:

@@ -1,0 +1,395 @@
+"""Imports between the analysed project's own modules, followed statically (never imported).
+
+A cheap pre-pass per module: its imports are found by a text scan (`direct_imports`) and each
+is looked up like Python's `sys.path` would (`search_roots`): the file's own directory (a
+script's `sys.path[0]`; not for a module inside a package), the directory above its top
+package, and the project root (nearest ancestor with pyproject.toml, setup.py, setup.cfg or
+.git) with its `src/`. A project module's *summary* is what the resolver knows of its
+module-level names once it has walked it: TF objects and classes, literals, functions (what
+they return), classes (their TF base, what their methods return, what their attributes hold).
+
+Modules that import each other (a strongly connected component of the import graph) see each
+other as unknown: a summary depends only on its module and on modules outside its component,
+so it is the same whichever file is analysed first, and is memoised by a digest over those
+files' contents (`ProjectIndex.digest`, also the per-file cache's dependency key).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from greenlint.analysis.values import (
+    MISSING,
+    ClassInfo,
+    Const,
+    ExtClass,
+    ExtFunc,
+    ExtInst,
+    ExtModule,
+    Inst,
+    Ref,
+    Seq,
+    UserClass,
+    UserFunc,
+    UserInst,
+)
+
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+#: `from .a.b import (x, y)` and `import a.b as c, d`; over-matching (strings, comments) only adds edges.
+_IMPORTS = re.compile(
+    r"\bfrom\s+(\.*)([\w.]*)\s+import\s+(\([^)]*\)|[^\n;]*)|\bimport\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)"
+)
+_SPLIT = re.compile(r"\W+")
+
+
+def _is_package(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "__init__.py"))
+
+
+@functools.lru_cache(maxsize=4096)
+def search_roots(directory: str) -> tuple[str, ...]:
+    """Where an absolute import in a module of *directory* is looked up, first match wins."""
+    roots = []
+    if not _is_package(directory):
+        roots.append(directory)
+    top = directory
+    while _is_package(top) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    roots.append(top)
+    project = directory
+    while not any(os.path.exists(os.path.join(project, m)) for m in PROJECT_MARKERS):
+        parent = os.path.dirname(project)
+        if parent == project:
+            project = None
+            break
+        project = parent
+    if project is not None:
+        roots += [project, os.path.join(project, "src")]
+    return tuple(dict.fromkeys(r for r in roots if os.path.isdir(r)))
+
+
+def find_module(roots: tuple[str, ...] | list[str], dotted: str) -> ExtModule | None:
+    """The project module *dotted* names under the first root holding it; None if none does."""
+    parts = [p for p in dotted.split(".") if p]
+    for root in roots:
+        found = _module_at(os.path.join(root, *parts)) if parts else _module_at(root)
+        if found is not None:
+            return found
+    return None
+
+
+def _module_at(base: str) -> ExtModule | None:
+    if os.path.isdir(base):
+        init = os.path.join(base, "__init__.py")
+        if os.path.isfile(init):
+            return ExtModule(init, base)
+        if any(name.endswith(".py") for name in os.listdir(base)):  # a namespace package
+            return ExtModule(None, base)
+    if os.path.isfile(base + ".py"):
+        return ExtModule(base + ".py", None)
+    return None
+
+
+def relative_base(path: str, level: int) -> str:
+    """The directory `from <level dots>` names in the module at *path*."""
+    base = os.path.dirname(path)
+    for _ in range(level - 1):
+        base = os.path.dirname(base)
+    return base
+
+
+def direct_imports(path: str, text: str) -> list[str]:
+    """Files of the project modules *text* (the module at *path*) may import, sorted."""
+    directory = os.path.dirname(path)
+    roots = search_roots(directory)
+    found: set[str] = set()
+
+    def add(module: ExtModule | None) -> ExtModule | None:
+        if module is not None and module.file is not None:
+            found.add(module.file)
+        return module
+
+    for match in _IMPORTS.finditer(text):
+        dots, dotted, names, plain = match.groups()
+        if plain is not None:
+            for item in plain.split(","):
+                parts = item.split()[0].split(".") if item.split() else []
+                for i in range(1, len(parts) + 1):  # `import a.b` runs a/__init__ then a/b
+                    add(find_module(roots, ".".join(parts[:i])))
+            continue
+        bases = (relative_base(path, len(dots)),) if dots else roots
+        if not dots:
+            parts = dotted.split(".")
+            for i in range(1, len(parts)):
+                add(find_module(roots, ".".join(parts[:i])))
+        module = add(find_module(bases, dotted))
+        if module is not None and module.directory is not None:
+            for name in _SPLIT.split(names):
+                if name.isidentifier():
+                    add(_module_at(os.path.join(module.directory, name)))
+    found.discard(path)
+    return sorted(found)
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
+def _read(path: str) -> str | None:
+    from greenlint.analysis import sources
+
+    data, error = sources.read_bytes(Path(path), sources.MAX_BYTES)
+    if error is not None:
+        return None
+    text, error = sources.decode(path, data)
+    return None if error is not None else text
+
+
+class ProjectIndex:
+    """The import graph of the project modules reached so far, and their summaries (memoised
+    while the files keep their size and mtime)."""
+
+    def __init__(self):
+        self._scans: dict[str, tuple[Any, list[str], str]] = {}  # path -> (stamp, imports, content sha)
+        self._version = 0  # bumped when a scanned file changes: components and digests are recomputed
+        self._components: dict[str, frozenset[str]] = {}
+        self._digests: dict[frozenset[str], str] = {}
+        self._memo_version = 0
+        self._summaries: dict[str, tuple[str, dict[str, Any]]] = {}
+
+    def _scan(self, path: str) -> tuple[list[str], str]:
+        stamp = _stamp(path)
+        known = self._scans.get(path)
+        if known is not None and known[0] == stamp:
+            return known[1], known[2]
+        text = _read(path) if stamp is not None else None
+        imports = direct_imports(path, text) if text is not None else []
+        sha = hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest() if stamp else "missing"
+        if known is not None:  # a changed file: components, digests may all change
+            self._version += 1
+        self._scans[path] = (stamp, imports, sha)
+        return imports, sha
+
+    def refresh(self) -> None:
+        """Notice files changed since they were scanned (a long-lived process: the LSP)."""
+        for path in list(self._scans):
+            self._scan(path)
+
+    def imports(self, path: str) -> list[str]:
+        return self._scan(path)[0]
+
+    def _fresh(self) -> None:
+        if self._memo_version != self._version:
+            self._components.clear()
+            self._digests.clear()
+            self._memo_version = self._version
+
+    def component(self, path: str) -> frozenset[str]:
+        """The modules that import *path* and that *path* imports, directly or not (itself included)."""
+        self.imports(path)
+        self._fresh()
+        if path not in self._components:
+            self._tarjan(path)
+        return self._components[path]
+
+    def _tarjan(self, start: str) -> None:
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        stack: list[str] = []
+        on_stack: set[str] = set()
+        work = [(start, iter(self.imports(start)))]
+        index[start] = low[start] = 0
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child in self._components:
+                    continue
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(self.imports(child))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                members = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    members.append(member)
+                    if member == node:
+                        break
+                group = frozenset(members)
+                for member in members:
+                    self._components[member] = group
+
+    def digest(self, path: str) -> str:
+        """A digest of everything a module's resolution depends on: the contents of its component
+        and, recursively, the digests of the modules the component imports."""
+        group = self.component(path)
+        if group in self._digests:
+            return self._digests[group]
+        h = hashlib.sha256()
+        outside: set[str] = set()
+        for member in sorted(group):
+            imports, sha = self._scan(member)
+            h.update(f"{member}\0{sha}\0".encode("utf-8", "surrogatepass"))
+            outside.update(i for i in imports if i not in group)
+        for dep in sorted(outside):
+            h.update(f"{dep}\0{self.digest(dep)}\0".encode("utf-8", "surrogatepass"))
+        self._fresh()
+        self._digests[group] = value = h.hexdigest()
+        return value
+
+    def summary(self, path: str, catalog) -> dict[str, Any]:
+        """Module-level name -> frozen value of the project module at *path* ({} if unreadable)."""
+        digest = self.digest(path)
+        known = self._summaries.get(path)
+        if known is not None and known[0] == digest:
+            return known[1]
+        exports = self._summarise(path, catalog)
+        self._summaries[path] = (digest, exports)
+        return exports
+
+    def _summarise(self, path: str, catalog) -> dict[str, Any]:
+        import ast
+        import warnings
+
+        from greenlint.analysis.resolver import Resolver
+
+        text = _read(path)
+        if text is None:
+            return {}
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(text, filename=path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return {}
+        resolver = Resolver(catalog, text, imports=Imports(self, path, catalog), exporting=True)
+        try:
+            resolver.run(tree)
+        except (RecursionError, MemoryError):
+            return {}
+        memo: dict[int, Any] = {}
+        return {name: freeze(value, memo) for name, value in resolver.scope.names.items()}
+
+
+class Imports:
+    """The project modules one module (at *path*) can import, for its resolver."""
+
+    def __init__(self, index: ProjectIndex, path: str, catalog):
+        self.index = index
+        self.path = path
+        self.catalog = catalog
+        self.roots = search_roots(os.path.dirname(path))
+        self.cycle = index.component(path)
+
+    def module(self, dotted: str, level: int = 0) -> ExtModule | None:
+        """`import dotted` / `from <dots>dotted import ...`: the module, if the project has it."""
+        if level:
+            return find_module((relative_base(self.path, level),), dotted)
+        return find_module(self.roots, dotted)
+
+    def member(self, module: ExtModule, name: str) -> Any:
+        """`module.name`: a name the module binds, else its submodule; unknown otherwise."""
+        exports = self.exports(module)
+        if exports is None:
+            return None  # the module is part of an import cycle with this one
+        if name in exports:
+            return fresh(exports[name])
+        if module.directory is not None:
+            return _module_at(os.path.join(module.directory, name))
+        return None
+
+    def exports(self, module: ExtModule) -> dict[str, Any] | None:
+        """The module's summary; None for a module in an import cycle with this one."""
+        if module.file is None:
+            return {}
+        if module.file in self.cycle:
+            return None
+        return self.index.summary(module.file, self.catalog)
+
+
+def freeze(value: Any, memo: dict[int, Any]) -> Any:
+    """A resolver value made independent of the walk that produced it (for other modules)."""
+    kind = type(value)
+    if value is None or value is MISSING:
+        return None
+    if kind in (Const, Ref, Inst, ExtModule, ExtFunc, ExtClass, ExtInst):
+        return value
+    if kind is Seq:
+        return Seq(tuple(freeze(item, memo) for item in value.items))
+    if kind is UserFunc:
+        info = value.info
+        return ExtFunc(freeze(info.returns, memo) if info.state == 2 else None)
+    if kind is UserClass:
+        return _freeze_class(value.info, memo)
+    if kind is UserInst:
+        return ExtInst(_freeze_class(value.info, memo))
+    return None
+
+
+def _freeze_class(info: ClassInfo, memo: dict[int, Any]) -> ExtClass:
+    if id(info) in memo:
+        return memo[id(info)]
+    from greenlint.analysis.resolver import Resolver
+
+    ext = memo[id(info)] = ExtClass(info.name, Resolver.tf_base(info))
+    for klass in reversed(info.mro()):  # nearer classes override farther ones
+        for base in klass.ext_bases:
+            ext.methods.update(base.methods)
+            ext.attrs.update(base.attrs)
+        for name, method in klass.methods.items():
+            returns = freeze(method.returns, memo) if method.state == 2 else None
+            if method.kind == "property":
+                ext.attrs[name] = returns
+                ext.methods.pop(name, None)
+            else:
+                ext.methods[name] = returns
+                ext.attrs.pop(name, None)
+        for name, attr in klass.attrs.items():
+            ext.attrs[name] = freeze(attr, memo)
+            ext.methods.pop(name, None)
+    return ext
+
+
+def fresh(value: Any) -> Any:
+    """A copy of a summary's value the resolver may extend (an instance's known facts)."""
+    if type(value) is Inst:
+        return Inst(value.cls, value.how, copy.deepcopy(value.meta))
+    if type(value) is Seq:
+        return Seq(tuple(fresh(item) for item in value.items))
+    return value
+
+
+_INDEX: ProjectIndex | None = None
+
+
+def project_index() -> ProjectIndex:
+    """This process's index (summaries are shared by every file it analyses)."""
+    global _INDEX
+    if _INDEX is None:
+        _INDEX = ProjectIndex()
+    return _INDEX

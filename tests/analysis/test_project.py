@@ -1,0 +1,101 @@
+"""Imports between the analysed project's own modules (`greenlint.analysis.project`)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import pytest
+
+from greenlint.analysis import analyse_file, analyse_source
+from greenlint.analysis.project import ProjectIndex, direct_imports, search_roots
+from greenlint.check.config import Config
+from greenlint.check.pipeline import run_check
+from tests.analysis.expectations import FIXTURES, expected_calls
+
+PROJECT = FIXTURES / "project"
+SRC = PROJECT / "src" / "shapes"
+SCRIPTS = PROJECT / "scripts"
+
+
+@pytest.mark.parametrize("module", sorted(PROJECT.rglob("*.py")), ids=lambda p: str(p.relative_to(PROJECT)))
+def test_project_fixture_calls_match_markers(module):
+    result = analyse_file(module)
+    assert result.errors == []
+    found = Counter((site.span.line, site.api) for site in result.callsites)
+    expected = expected_calls(module.read_text(encoding="utf-8"))
+    missing, extra = expected - found, found - expected
+    assert not missing and not extra, f"missing {sorted(missing)}, extra {sorted(extra)}"
+
+
+def test_the_script_needs_the_project_modules():
+    # the same code with no project around it resolves none of the imported factories
+    text = (SCRIPTS / "train.py").read_text(encoding="utf-8")
+    alone = {site.api for site in analyse_source(text, "train.py").callsites}
+    assert alone == set()
+    followed = {site.api for site in analyse_file(SCRIPTS / "train.py").callsites}
+    assert "tensorflow.keras.Sequential.fit" in followed
+
+
+def test_search_roots_follow_sys_path_conventions():
+    scripts = search_roots(str(SCRIPTS))
+    assert scripts == (str(SCRIPTS), str(PROJECT), str(PROJECT / "src"))  # script dir, project, src layout
+    inside = search_roots(str(SRC))
+    assert str(SRC) not in inside  # no implicit relative imports in a package
+    assert inside[0] == str(PROJECT / "src")  # the directory above the top package
+
+
+def test_direct_imports_find_project_files_only():
+    text = (SCRIPTS / "train.py").read_text(encoding="utf-8")
+    found = direct_imports(str(SCRIPTS / "train.py"), text)
+    names = {os.path.relpath(p, PROJECT) for p in found}
+    assert names == {
+        "scripts/helpers.py",
+        "src/shapes/__init__.py",
+        "src/shapes/nets.py",
+        "src/shapes/cycle_b.py",
+    }  # `utils` is not in the project; numpy-like third-party names are never files here
+
+
+def test_import_cycles_form_one_component_and_digests_follow_content(tmp_path):
+    index = ProjectIndex()
+    a, b = str(SRC / "cycle_a.py"), str(SRC / "cycle_b.py")
+    assert index.component(a) == index.component(b) == frozenset({a, b})
+    assert index.component(str(SCRIPTS / "train.py")) == frozenset({str(SCRIPTS / "train.py")})
+    assert index.digest(a) == index.digest(b)
+
+    (tmp_path / "a.py").write_text("import tensorflow as tf\n")
+    (tmp_path / "b.py").write_text("from a import tf\n")
+    index = ProjectIndex()
+    before = index.digest(str(tmp_path / "b.py"))
+    (tmp_path / "a.py").write_text("import tensorflow as tf  # edited\n")
+    index.refresh()
+    assert index.digest(str(tmp_path / "b.py")) != before
+
+
+FACTORY = "from tensorflow import keras\n\n\ndef build():\n    return keras.Sequential()\n"
+CALLER = "from factory import build\n\nbuild().fit([1], [1])\n"
+
+
+def test_cache_entry_of_a_caller_is_invalidated_when_an_imported_factory_changes(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "factory.py").write_text(FACTORY)
+    (project / "caller.py").write_text(CALLER)
+    config = Config(root=project, cache_dir=tmp_path / "cache", jobs=1)
+
+    def apis(result):
+        return sorted((c.path.rpartition("/")[2], c.span.line, c.api) for c, _ in result.callsites_with_predictions)
+
+    cold = run_check([project / "caller.py"], config)
+    assert apis(cold) == [("caller.py", 3, "tensorflow.keras.Sequential.fit")]
+    warm = run_check([project / "caller.py"], config)
+    assert warm.stats.cache_hits == 1 and apis(warm) == apis(cold)
+    # the factory now builds a functional Model: the caller's (unchanged) text means something else
+    (project / "factory.py").write_text(FACTORY.replace("keras.Sequential()", "keras.Model(inputs=[], outputs=[])"))
+    edited = run_check([project / "caller.py"], config)
+    assert edited.stats.cache_hits == 0
+    assert apis(edited) == [("caller.py", 3, "tensorflow.keras.Model.fit")]
+    # and a factory that no longer returns a TF object leaves the call unknown
+    (project / "factory.py").write_text("def build():\n    return None\n")
+    assert apis(run_check([project / "caller.py"], config)) == []
