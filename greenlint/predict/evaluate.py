@@ -25,12 +25,15 @@ LOG2 = math.log10(2.0)
 METHODS = (
     ("predictor", "greenlint predictor (static inputs)"),
     ("predictor_name_only", "ablation: the predictor given the API name only (no static features)"),
+    ("predictor_no_epochs", "ablation: the predictor without epochs/steps scaling (other static features kept)"),
     ("predictor_uncensored", "ablation: the predictor with below-resolution call sites dropped"),
     ("global", "baseline: global median"),
     ("api", "baseline: per-API median lookup"),
     ("api_family", "baseline: per-API median, family fallback"),
     ("runtime_power", "runtime variant: API median power x measured time (not available to the linter)"),
 )
+#: Static features that multiply a training call's work (predictor.py scales by them).
+EPOCH_FEATURES = frozenset({"epochs", "steps", "steps_per_epoch"})
 GOALS = {
     "all": {"rho": 0.8, "mdale": 0.30, "within2": 0.60, "coverage": (0.75, 0.85)},
     "unseen": {"rho": 0.5, "mdale": 0.6},
@@ -117,6 +120,8 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
             h = Held(s, s.api in seen_apis, "global")
             runs = [(name, predictor, s.features) for name, predictor in predictors.items()]
             runs.append(("predictor_name_only", predictors["predictor"], {}))
+            runs.append(("predictor_no_epochs", predictors["predictor"],
+                         {k: v for k, v in s.features.items() if k not in EPOCH_FEATURES}))
             for name, predictor, features in runs:
                 p = predictor.predict(s.api, features)
                 lo, hi = p.interval_j
@@ -126,6 +131,11 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
             h.preds.update(baselines(s))
             held.append(h)
     return held
+
+
+def has_static(site: Site) -> bool:
+    """The call site was matched in its source (the resolver gives every call a loop_multiplier)."""
+    return "loop_multiplier" in site.features
 
 
 def _spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
