@@ -79,7 +79,7 @@ def analyse_source(
     error = sources.check_size(path, code, max_bytes)
     if error is not None:
         return FileAnalysis(path, errors=[error], source_text=text, cells=cells)
-    local = _project_file(path, code)
+    local = _project_file(path)
     if not sources.mentions_tf(code) and local is None:
         return FileAnalysis(path, source_text=text, cells=cells)
     if catalog is None:
@@ -135,15 +135,15 @@ def _parse_unit(unit: Code, path: str) -> ast.Module:
         return ast.parse(unit.retry, filename=path)
 
 
-def _project_file(path: str, code: str) -> str | None:
-    """The absolute path of a file on disk whose code imports other modules of its project
-    (then those imports are followed); None otherwise."""
+def _project_file(path: str) -> str | None:
+    """The absolute path of a file on disk that imports other modules of its project (then those
+    imports are followed, as the file on disk has them); None otherwise."""
     if not os.path.isfile(path):
         return None
-    from greenlint.analysis.project import direct_imports
+    from greenlint.analysis.project import project_index
 
     absolute = os.path.abspath(path)
-    return absolute if direct_imports(absolute, code) else None
+    return absolute if project_index().imports(absolute) else None
 
 
 def _resolve(

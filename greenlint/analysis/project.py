@@ -41,9 +41,11 @@ from greenlint.analysis.values import (
 )
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-#: `from .a.b import (x, y)` and `import a.b as c, d`; over-matching (strings, comments) only adds edges.
-_IMPORTS = re.compile(
-    r"\bfrom\s+(\.*)([\w.]*)\s+import\s+(\([^)]*\)|[^\n;]*)|\bimport\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)"
+#: A line starting `from .a.b import (x, y)` or `import a.b as c, d` (a notebook's JSON: after a
+#: quote). Only these imports are followed (`Imports`), so the scan and the resolver agree.
+_IMPORT_LINE = re.compile(
+    r'[ \t]*"?(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n;]*)'
+    r"|import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*))"
 )
 _SPLIT = re.compile(r"\W+")
 
@@ -74,7 +76,8 @@ def search_roots(directory: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(r for r in roots if os.path.isdir(r)))
 
 
-def find_module(roots: tuple[str, ...] | list[str], dotted: str) -> ExtModule | None:
+@functools.lru_cache(maxsize=65536)
+def find_module(roots: tuple[str, ...], dotted: str) -> ExtModule | None:
     """The project module *dotted* names under the first root holding it; None if none does."""
     parts = [p for p in dotted.split(".") if p]
     for root in roots:
@@ -104,6 +107,20 @@ def relative_base(path: str, level: int) -> str:
     return base
 
 
+def _import_lines(text: str):
+    """Matches of `_IMPORT_LINE` at the start of each line naming `import` (fast: no full scan)."""
+    seen = -1
+    at = text.find("import")
+    while at != -1:
+        start = text.rfind("\n", 0, at) + 1
+        if start != seen:
+            seen = start
+            match = _IMPORT_LINE.match(text, start)
+            if match is not None:
+                yield match
+        at = text.find("import", at + 6)
+
+
 def direct_imports(path: str, text: str) -> list[str]:
     """Files of the project modules *text* (the module at *path*) may import, sorted."""
     directory = os.path.dirname(path)
@@ -115,7 +132,7 @@ def direct_imports(path: str, text: str) -> list[str]:
             found.add(module.file)
         return module
 
-    for match in _IMPORTS.finditer(text):
+    for match in _import_lines(text):
         dots, dotted, names, plain = match.groups()
         if plain is not None:
             for item in plain.split(","):
@@ -166,6 +183,9 @@ class ProjectIndex:
         self._digests: dict[frozenset[str], str] = {}
         self._memo_version = 0
         self._summaries: dict[str, tuple[str, dict[str, Any]]] = {}
+        #: A persistent store (`greenlint.check.cache.Cache`: key(path, content, dependencies),
+        #: get, put) for summaries across runs; None keeps them in this process only.
+        self.store = None
 
     def _scan(self, path: str) -> tuple[list[str], str]:
         stamp = _stamp(path)
@@ -182,6 +202,8 @@ class ProjectIndex:
 
     def refresh(self) -> None:
         """Notice files changed since they were scanned (a long-lived process: the LSP)."""
+        search_roots.cache_clear()
+        find_module.cache_clear()
         for path in list(self._scans):
             self._scan(path)
 
@@ -268,7 +290,12 @@ class ProjectIndex:
         known = self._summaries.get(path)
         if known is not None and known[0] == digest:
             return known[1]
-        exports = self._summarise(path, catalog)
+        key = self.store.key(path, b"project summary", digest) if self.store is not None else None
+        exports = self.store.get(key) if key is not None else None
+        if not isinstance(exports, dict):
+            exports = self._summarise(path, catalog)
+            if key is not None:
+                self.store.put(key, exports)
         self._summaries[path] = (digest, exports)
         return exports
 
@@ -305,12 +332,18 @@ class Imports:
         self.catalog = catalog
         self.roots = search_roots(os.path.dirname(path))
         self.cycle = index.component(path)
+        self.scanned = set(index.imports(path))  # what the cache key covers: nothing else is followed
+
+    def _known(self, module: ExtModule | None) -> ExtModule | None:
+        if module is None or module.file is None or module.file in self.scanned:
+            return module
+        return None
 
     def module(self, dotted: str, level: int = 0) -> ExtModule | None:
         """`import dotted` / `from <dots>dotted import ...`: the module, if the project has it."""
         if level:
-            return find_module((relative_base(self.path, level),), dotted)
-        return find_module(self.roots, dotted)
+            return self._known(find_module((relative_base(self.path, level),), dotted))
+        return self._known(find_module(self.roots, dotted))
 
     def member(self, module: ExtModule, name: str) -> Any:
         """`module.name`: a name the module binds, else its submodule; unknown otherwise."""
@@ -320,7 +353,7 @@ class Imports:
         if name in exports:
             return fresh(exports[name])
         if module.directory is not None:
-            return _module_at(os.path.join(module.directory, name))
+            return self._known(_module_at(os.path.join(module.directory, name)))
         return None
 
     def exports(self, module: ExtModule) -> dict[str, Any] | None:

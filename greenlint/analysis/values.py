@@ -27,9 +27,16 @@ class Const:
     def __repr__(self) -> str:
         return f"Const({self.value!r})"
 
+    def __reduce__(self):  # unpickled, OPAQUE is OPAQUE again (project summaries are cached)
+        return (_const, (self.value,))
+
 
 #: A known non-TF value whose exact value is not tracked (a non-literal string, a list of variables).
 OPAQUE = Const(NotImplemented)
+
+
+def _const(value: Any) -> Const:
+    return OPAQUE if value is NotImplemented else Const(value)
 
 
 class Ref:

@@ -126,7 +126,7 @@ def analyse_files(
     hits, neither the analysis nor the rules run and the FileResult is not even read.
     """
     cache = cache_for(config)
-    project = _project_index() if cache else None
+    project = _project_index(cache)
     stats = RunStats(files=len(files))
     done: dict[int, Checked] = {}
     contents: dict[int, bytes] = {}
@@ -168,12 +168,14 @@ def analyse_files(
     return [done[i] for i in range(len(files))], stats
 
 
-def _project_index():
-    """The analysis' index of project modules, told to notice files changed since its last use."""
+def _project_index(cache: Cache | None):
+    """The analysis' index of project modules, told to notice files changed since its last use;
+    it keeps the summaries of imported modules in the lint cache (forked workers inherit it)."""
     from greenlint.analysis.project import project_index
 
     index = project_index()
     index.refresh()
+    index.store = cache
     return index
 
 

@@ -73,6 +73,23 @@ def test_import_cycles_form_one_component_and_digests_follow_content(tmp_path):
     assert index.digest(str(tmp_path / "b.py")) != before
 
 
+def test_summaries_are_kept_in_the_store_across_processes(tmp_path, monkeypatch):
+    from greenlint.catalog import load_catalog
+    from greenlint.check.cache import Cache
+
+    store = Cache(tmp_path / "cache", stamp="test")
+    first = ProjectIndex()
+    first.store = store
+    made = first.summary(str(SRC / "nets.py"), load_catalog())
+    assert made["HIDDEN"].value == 64 and made["build_classifier"].returns.cls == "tensorflow.keras.Sequential"
+    again = ProjectIndex()  # a new process: nothing in memory
+    again.store = store
+    monkeypatch.setattr(ProjectIndex, "_summarise", lambda *a: pytest.fail("summarised again"))
+    loaded = again.summary(str(SRC / "nets.py"), load_catalog())
+    assert loaded.keys() == made.keys()
+    assert loaded["Trainer"].attrs["optimizer"].cls == "tensorflow.keras.optimizers.Adam"
+
+
 FACTORY = "from tensorflow import keras\n\n\ndef build():\n    return keras.Sequential()\n"
 CALLER = "from factory import build\n\nbuild().fit([1], [1])\n"
 
@@ -99,3 +116,12 @@ def test_cache_entry_of_a_caller_is_invalidated_when_an_imported_factory_changes
     # and a factory that no longer returns a TF object leaves the call unknown
     (project / "factory.py").write_text("def build():\n    return None\n")
     assert apis(run_check([project / "caller.py"], config)) == []
+
+
+def test_opaque_survives_pickling():
+    import pickle
+
+    from greenlint.analysis.values import OPAQUE, Const
+
+    assert pickle.loads(pickle.dumps(OPAQUE)) is OPAQUE
+    assert pickle.loads(pickle.dumps(Const(3))) == Const(3)
