@@ -143,7 +143,9 @@ def _project_file(path: str) -> str | None:
     from greenlint.analysis.project import project_index
 
     absolute = os.path.abspath(path)
-    return absolute if project_index().imports(absolute) else None
+    index = project_index()
+    index.refresh(max_age=1.0)  # an imported module edited meanwhile (the editor) is read again
+    return absolute if index.imports(absolute) else None
 
 
 def _resolve(

@@ -21,6 +21,7 @@ import functools
 import hashlib
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -183,6 +184,7 @@ class ProjectIndex:
         self._digests: dict[frozenset[str], str] = {}
         self._memo_version = 0
         self._summaries: dict[str, tuple[str, dict[str, Any]]] = {}
+        self._refreshed = time.monotonic()
         #: A persistent store (`greenlint.check.cache.Cache`: key(path, content, dependencies),
         #: get, put) for summaries across runs; None keeps them in this process only.
         self.store = None
@@ -200,8 +202,13 @@ class ProjectIndex:
         self._scans[path] = (stamp, imports, sha)
         return imports, sha
 
-    def refresh(self) -> None:
-        """Notice files changed since they were scanned (a long-lived process: the LSP)."""
+    def refresh(self, max_age: float = 0.0) -> None:
+        """Notice files changed since they were scanned, unless that was checked less than
+        *max_age* seconds ago (a long-lived process, the LSP, calls it before each analysis)."""
+        now = time.monotonic()
+        if now - self._refreshed < max_age:
+            return
+        self._refreshed = now
         search_roots.cache_clear()
         find_module.cache_clear()
         for path in list(self._scans):
@@ -335,7 +342,7 @@ class Imports:
         self.scanned = set(index.imports(path))  # what the cache key covers: nothing else is followed
 
     def _known(self, module: ExtModule | None) -> ExtModule | None:
-        if module is None or module.file is None or module.file in self.scanned:
+        if module is None or module.file in (None, self.path) or module.file in self.scanned:
             return module
         return None
 
@@ -346,11 +353,11 @@ class Imports:
         return self._known(find_module(self.roots, dotted))
 
     def member(self, module: ExtModule, name: str) -> Any:
-        """`module.name`: a name the module binds, else its submodule; unknown otherwise."""
+        """`module.name`: a name the module binds, else its submodule; unknown otherwise. A package
+        in an import cycle with this module (`from . import sub` in its own `__init__`) gives its
+        submodules only."""
         exports = self.exports(module)
-        if exports is None:
-            return None  # the module is part of an import cycle with this one
-        if name in exports:
+        if exports is not None and name in exports:
             return fresh(exports[name])
         if module.directory is not None:
             return self._known(_module_at(os.path.join(module.directory, name)))

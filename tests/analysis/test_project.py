@@ -125,3 +125,17 @@ def test_opaque_survives_pickling():
 
     assert pickle.loads(pickle.dumps(OPAQUE)) is OPAQUE
     assert pickle.loads(pickle.dumps(Const(3))) == Const(3)
+
+
+def test_a_long_lived_process_notices_an_edited_module(tmp_path, monkeypatch):
+    import time
+
+    from greenlint.analysis import project
+
+    (tmp_path / "factory.py").write_text(FACTORY)
+    (tmp_path / "caller.py").write_text(CALLER)
+    assert [s.api for s in analyse_file(tmp_path / "caller.py").callsites] == ["tensorflow.keras.Sequential.fit"]
+    (tmp_path / "factory.py").write_text(FACTORY.replace("keras.Sequential()", "keras.Model(inputs=[], outputs=[])"))
+    later = time.monotonic() + 2  # the editor's next analysis, a moment later
+    monkeypatch.setattr(project.time, "monotonic", lambda: later)
+    assert [s.api for s in analyse_file(tmp_path / "caller.py").callsites] == ["tensorflow.keras.Model.fit"]
