@@ -11,8 +11,8 @@ Matching (nothing is guessed; an unsure match is dropped and counted):
 
 - Greenlight: the patched script keeps the statements' order but not their line numbers, so the
   measured calls of a script (ordered by line) are aligned with the resolved calls (in source
-  order) by the longest common subsequence of API names. A matched call is kept only when, between
-  its aligned neighbours, the resolved calls of its API all have the same features.
+  order) by the longest common subsequence of API names. A matched call is kept only when every
+  resolved call it is paired with in some longest alignment has the same features.
 - FECoM: records name the call, not its place; a site is kept only when every resolved call of
   its API in the script has the same features.
 
@@ -97,33 +97,27 @@ def _same(features: Iterable[dict]) -> bool:
 def align(measured: Sequence[tuple[int, str]], found: Sequence[Resolved]) -> dict[tuple[int, str], Resolved]:
     """Greenlight: measured (line, api) pairs matched to resolved calls, order-preserving.
 
-    The longest common subsequence of API names aligns the two orders; a match is kept only when
-    every resolved call of its API between the neighbouring matches has the same features.
+    The measured calls (by line) and the resolved calls (in source order) are aligned by the
+    longest common subsequence (LCS) of API names. A measured call is kept only when every
+    resolved call it is paired with in *some* longest alignment has the same features: where the
+    order alone cannot say which of several different calls was measured, it is dropped.
     """
     ms = sorted(set(measured))
     n, m = len(ms), len(found)
-    table = [[0] * (m + 1) for _ in range(n + 1)]
+    fwd = [[0] * (m + 1) for _ in range(n + 1)]  # LCS of ms[:i] and found[:j]
+    for i in range(n):
+        for j in range(m):
+            fwd[i + 1][j + 1] = fwd[i][j] + 1 if ms[i][1] == found[j].api else max(fwd[i][j + 1], fwd[i + 1][j])
+    bwd = [[0] * (m + 1) for _ in range(n + 1)]  # LCS of ms[i:] and found[j:]
     for i in range(n - 1, -1, -1):
         for j in range(m - 1, -1, -1):
-            table[i][j] = (table[i + 1][j + 1] + 1 if ms[i][1] == found[j].api
-                           else max(table[i + 1][j], table[i][j + 1]))
-    pairs = []
-    i = j = 0
-    while i < n and j < m:
-        if ms[i][1] == found[j].api and table[i][j] == table[i + 1][j + 1] + 1:
-            pairs.append((i, j))
-            i, j = i + 1, j + 1
-        elif table[i + 1][j] >= table[i][j + 1]:
-            i += 1
-        else:
-            j += 1
+            bwd[i][j] = bwd[i + 1][j + 1] + 1 if ms[i][1] == found[j].api else max(bwd[i + 1][j], bwd[i][j + 1])
+    best = fwd[n][m]
     out = {}
-    for k, (i, j) in enumerate(pairs):
-        lo = pairs[k - 1][1] + 1 if k else 0
-        hi = pairs[k + 1][1] if k + 1 < len(pairs) else m
-        candidates = [f.features for f in found[lo:hi] if f.api == ms[i][1]]
-        if _same(candidates):
-            out[ms[i]] = found[j]
+    for i in range(n):
+        pairs = [j for j in range(m) if ms[i][1] == found[j].api and fwd[i][j] + 1 + bwd[i + 1][j + 1] == best]
+        if pairs and _same(found[j].features for j in pairs):
+            out[ms[i]] = found[pairs[0]]
     return out
 
 
@@ -151,7 +145,7 @@ values and the source's repository, commit, path and cell:line are stored, no co
   repositories without a snapshot here are not read. Matched by the longest
   common subsequence of API names between the measured calls (by `api_call_line`, a line in the
   patched, converted script) and the resolved calls (in source order); a match is kept only when
-  the resolved calls of its API between the neighbouring matches all have the same features.
+  every resolved call it is paired with in some longest alignment has the same features.
 - FECoM method level: the converted tutorials FECoM measured, `{FECOM_SCRIPTS}/<project>_original.py`
   in {FECOM_REPOSITORY} at `{FECOM_COMMIT}` (Apache-2.0 with the Commons Clause, see above; the
   tutorials themselves are {DOCS_REPOSITORY}'s). FECoM records do not say where in the script a call
@@ -177,28 +171,25 @@ def git_show(git_dir: Path, commit: str, path: str) -> str | None:
         return None
 
 
-def greenlight_scripts(shared: Path) -> dict[tuple[str, str], tuple[str, str, str]]:
-    """(project, script) -> (repository URL, commit, path in the repository) from Greenlight's metadata."""
+def greenlight_sources(shared: Path) -> dict[tuple[str, str, int, int], tuple[str, str, str]]:
+    """(project, script, experiment, index) -> (repository URL, commit, path in the repository).
+
+    From each Greenlight record's `project_metadata`; one script folder can hold records of two
+    sources (two tutorials named `classification`), so the source is looked up per record.
+    """
     out = {}
     for f in sorted((shared / "greenlight" / "raw").glob("*/*/experiment-*.json.xz")):
         project, script = f.parts[-3], f.parts[-2]
-        if (project, script) in out:
-            continue
+        experiment = int(f.name.split("-", 1)[1].split(".", 1)[0])
         with lzma.open(f, "rt") as fh:
-            for entry in json.load(fh):
-                for value in entry.values():
-                    meta = value.get("project_metadata") or {}
-                    repo = (meta.get("project_repository") or "").removesuffix(".git")
-                    path = meta.get("script_path") or ""
-                    folder = repo.rsplit("/", 2)[-2:]
-                    marker = "_".join(folder) + "_patched/"
-                    if marker in path:
-                        path = path.split(marker, 1)[1]
-                    elif "_patched/" in path:
-                        path = path.split("_patched/", 1)[1]
-                    out[(project, script)] = (repo, meta.get("project_commit", ""), path)
-                    break
-                break
+            entries = json.load(fh)
+        for index, entry in enumerate(entries):
+            for value in entry.values():
+                meta = value.get("project_metadata") or {}
+                repo = (meta.get("project_repository") or "").removesuffix(".git")
+                path = meta.get("script_path") or ""
+                path = path.split("_patched/", 1)[1] if "_patched/" in path else ""
+                out[(project, script, experiment, index)] = (repo, meta.get("project_commit") or "", path)
     return out
 
 
@@ -221,18 +212,25 @@ def build_table(records: Sequence, *, repos: dict[str, Path], fecom: Path | None
     """
     report = Report(Counter(), Counter(), Counter(), Counter())
     rows: list[dict] = []
-    gl_sites: dict[tuple[str, str], set[tuple[int, str]]] = defaultdict(set)
+    gl_records = [r for r in records if r.dataset == "greenlight" and r.line is not None]
     fc_sites: dict[tuple[str, str, str], set[str]] = defaultdict(set)
     for r in records:
-        if r.dataset == "greenlight" and r.line is not None:
-            gl_sites[(r.project, r.script)].add((r.line, r.api))
-        elif r.dataset == "fecom-method-level":
+        if r.dataset == "fecom-method-level":
             fc_sites[(r.dataset, r.project, r.script)].add(r.api)
-    scripts = greenlight_scripts(shared) if shared and gl_sites else {}
-    for (project, script), measured in sorted(gl_sites.items()):
-        report.sites["greenlight"] += len(measured)
-        repo, commit, path = scripts.get((project, script), ("", "", ""))
-        text = git_show(repos[repo], commit, path) if repo in repos else None
+    sources = greenlight_sources(shared) if shared and gl_records else {}
+    # a call site is (project, script, line, api); group them by the source their records name
+    site_sources: dict[tuple, set] = defaultdict(set)
+    for r in gl_records:
+        site_sources[(r.project, r.script, r.line, r.api)].add(sources.get((r.project, r.script, r.experiment, r.index)))
+    by_source: dict[tuple, set[tuple[int, str]]] = defaultdict(set)
+    for (project, script, line, api), srcs in site_sources.items():
+        report.sites["greenlight"] += 1
+        if len(srcs) != 1 or None in srcs:  # two sources share this line number, or none is known
+            report.unmatched["greenlight"] += 1
+            continue
+        by_source[(project, script, *next(iter(srcs)))].add((line, api))
+    for (project, script, repo, commit, path), measured in sorted(by_source.items()):
+        text = git_show(repos[repo], commit, path) if repo in repos and path else None
         if text is None:
             report.no_source["greenlight"] += len(measured)
             continue

@@ -53,6 +53,16 @@ def test_align_drops_an_ambiguous_match():
     assert align([(2, DENSE), (5, FIT)], same)[(2, DENSE)].features == {"units": 8}
 
 
+def test_align_drops_a_match_that_another_longest_alignment_pairs_differently():
+    # two Dense layers built and called; only one constructor and one call were measured: which
+    # call it was, the order cannot say (the greedy pairing would take the first)
+    call = DENSE + ".__call__"
+    found = [r(DENSE, 1, units=8), r(call, 2, units=8), r(DENSE, 3, units=16), r(call, 4, units=16), r(FIT, 5, epochs=3)]
+    got = align([(10, DENSE), (11, call), (12, FIT)], found)
+    assert (11, call) not in got and (10, DENSE) not in got
+    assert got[(12, FIT)].features == {"epochs": 3}
+
+
 def test_align_never_matches_an_api_the_source_lacks():
     assert align([(1, "tensorflow.constant")], [r(FIT, 1, epochs=1)]) == {}
 
