@@ -151,6 +151,8 @@ values and the source's repository, commit, path and cell:line are stored, no co
   tutorials themselves are {DOCS_REPOSITORY}'s). FECoM records do not say where in the script a call
   is, so a site is kept only when every resolved call of its API in the script has the same features.
 - Unsure matches are dropped, never guessed; the command prints how many were matched and dropped.
+- The table is keyed by the KB's canonical API names: rerun the command after a catalog change
+  renames APIs (`greenlint kb build` keeps the table, it cannot redo it without the snapshots).
 """
 
 
