@@ -133,3 +133,19 @@ def test_kb_loads_the_table_and_a_rebuild_keeps_it(tmp_path):
 
 def test_columns_are_documented_in_order():
     assert COLUMNS[:5] == ("dataset", "project", "script", "line", "api")
+
+
+def test_bundled_table_matches_the_bundled_kb():
+    """Every row of data/kb/static_features.csv names a call site of the bundled KB (else: rerun it)."""
+    from greenlint.kb.static_features import TABLE, static_key
+    from greenlint.kb.store import default_kb_dir
+
+    path = default_kb_dir() / TABLE
+    if not path.is_file():
+        pytest.skip(f"{path} absent")
+    table = load_table(path)
+    keys = {static_key(r) for r in load_kb()}
+    stale = [k for k in table if k not in keys]
+    assert not stale, f"{len(stale)} rows name no KB call site, e.g. {stale[:3]}: rerun python -m greenlint.kb.static_features"
+    joined = sum(1 for r in load_kb() if "loop_multiplier" in r.features)
+    assert joined > 0
