@@ -124,7 +124,7 @@ class Predictor:
             ram_j=split["ram"],
             basis=basis,
             evidence=evidence,
-            multiplier=factor,
+            multiplier=factor * 10**shift,
         )
 
     def _training_run(self, api: str, features: dict) -> Prediction | None:

@@ -68,6 +68,7 @@ def test_predictor_scales_with_depth_and_says_so(hierarchy):
     assert shallow.energy_j < unknown.energy_j < deep.energy_j
     assert 4 < deep.energy_j / shallow.energy_j < 8
     assert "n_layers 8" in deep.evidence.note
+    assert deep.multiplier == pytest.approx(deep.energy_j / unknown.energy_j)  # reported as folded in
     assert "static features" not in (unknown.evidence.note or "")
 
 
