@@ -197,7 +197,7 @@ def greenlight_sources(shared: Path) -> dict[tuple[str, str, int, int], tuple[st
 
 @dataclass
 class Report:
-    """Match counts per dataset: measured call sites, sources read, matched, dropped and why."""
+    """Match counts per dataset: measured call sites, those without a readable source, matched, dropped."""
 
     sites: Counter
     matched: Counter
@@ -227,7 +227,10 @@ def build_table(records: Sequence, *, repos: dict[str, Path], fecom: Path | None
     by_source: dict[tuple, set[tuple[int, str]]] = defaultdict(set)
     for (project, script, line, api), srcs in site_sources.items():
         report.sites["greenlight"] += 1
-        if len(srcs) != 1 or None in srcs:  # two sources share this line number, or none is known
+        if None in srcs:  # the record's source is not known (no ../shared Greenlight data)
+            report.no_source["greenlight"] += 1
+            continue
+        if len(srcs) > 1:  # two sources share this line number: the call site mixes them
             report.unmatched["greenlight"] += 1
             continue
         by_source[(project, script, *next(iter(srcs)))].add((line, api))
