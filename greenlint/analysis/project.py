@@ -42,10 +42,10 @@ from greenlint.analysis.values import (
 )
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-#: A line starting `from .a.b import (x, y)` or `import a.b as c, d` (a notebook's JSON: after a
-#: quote). Only these imports are followed (`Imports`), so the scan and the resolver agree.
+#: A line starting `from .a.b import (x, y)` or `import a.b as c, d`. Only these imports are
+#: followed (`Imports`), so the scan and the resolver agree.
 _IMPORT_LINE = re.compile(
-    r'[ \t]*"?(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n;]*)'
+    r"[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n;]*)"
     r"|import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*))"
 )
 _SPLIT = re.compile(r"\W+")
@@ -170,6 +170,9 @@ def _read(path: str) -> str | None:
     if error is not None:
         return None
     text, error = sources.decode(path, data)
+    if error is None and path.endswith(".ipynb"):  # the code cells, not the JSON around them
+        cells, error = sources.notebook_cells(path, text)
+        text = "\n".join(cells or ())
     return None if error is not None else text
 
 

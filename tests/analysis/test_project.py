@@ -139,3 +139,33 @@ def test_a_long_lived_process_notices_an_edited_module(tmp_path, monkeypatch):
     later = time.monotonic() + 2  # the editor's next analysis, a moment later
     monkeypatch.setattr(project.time, "monotonic", lambda: later)
     assert [s.api for s in analyse_file(tmp_path / "caller.py").callsites] == ["tensorflow.keras.Model.fit"]
+
+
+def test_notebooks_namespace_packages_and_parent_relative_imports(tmp_path):
+    import json
+
+    (tmp_path / "factory.py").write_text(FACTORY)
+    cells = [
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": source}
+        for source in (["%matplotlib inline\n", "from factory import build\n"], ["m = build()\n", "m.fit([1], [1])\n"])
+    ]
+    notebook = tmp_path / "explore.ipynb"
+    notebook.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    sites = analyse_file(notebook).callsites
+    assert [(s.span.cell, s.span.line, s.api) for s in sites] == [(2, 2, "tensorflow.keras.Sequential.fit")]
+
+    # ns/ has no __init__.py (a namespace package); pkg/sub/deep.py reaches pkg/models.py with `..`
+    (tmp_path / "ns").mkdir()
+    (tmp_path / "ns" / "nets.py").write_text(FACTORY)
+    (tmp_path / "uses_ns.py").write_text("import ns.nets\n\nns.nets.build().evaluate([1])\n")
+    assert [s.api for s in analyse_file(tmp_path / "uses_ns.py").callsites] == ["tensorflow.keras.Sequential.evaluate"]
+    sub = tmp_path / "pkg" / "sub"
+    sub.mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (sub / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "models.py").write_text(FACTORY)
+    (sub / "deep.py").write_text("from ..models import build\nfrom .. import models\n\nbuild().fit(1)\nmodels.build().predict(1)\n")
+    assert [s.api for s in analyse_file(sub / "deep.py").callsites] == [
+        "tensorflow.keras.Sequential.fit",
+        "tensorflow.keras.Sequential.predict",
+    ]
