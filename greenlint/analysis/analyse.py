@@ -79,7 +79,7 @@ def analyse_source(
     error = sources.check_size(path, code, max_bytes)
     if error is not None:
         return FileAnalysis(path, errors=[error], source_text=text, cells=cells)
-    local = _project_file(path)
+    local = _project_imports(path, code)
     if not sources.mentions_tf(code) and local is None:
         return FileAnalysis(path, source_text=text, cells=cells)
     if catalog is None:
@@ -93,7 +93,7 @@ def analyse_source(
     if local is not None:
         from greenlint.analysis.project import Imports, project_index
 
-        imports = Imports(project_index(), local, catalog)
+        imports = Imports(project_index(), os.path.abspath(path), catalog, local)
     callsites = _resolve(path, code, units, trees, catalog, errors, imports)
     return FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True)
 
@@ -135,17 +135,15 @@ def _parse_unit(unit: Code, path: str) -> ast.Module:
         return ast.parse(unit.retry, filename=path)
 
 
-def _project_file(path: str) -> str | None:
-    """The absolute path of a file on disk that imports other modules of its project (then those
-    imports are followed, as the file on disk has them); None otherwise."""
+def _project_imports(path: str, code: str) -> list[str] | None:
+    """The other modules of its project that *code* imports, for a file on disk (an editor's
+    buffer may differ from it); None if it imports none (or is not a file)."""
     if not os.path.isfile(path):
         return None
-    from greenlint.analysis.project import project_index
+    from greenlint.analysis.project import direct_imports, project_index
 
-    absolute = os.path.abspath(path)
-    index = project_index()
-    index.refresh(max_age=1.0)  # an imported module edited meanwhile (the editor) is read again
-    return absolute if index.imports(absolute) else None
+    project_index().refresh(max_age=1.0)  # an imported module edited meanwhile (the editor) is read again
+    return direct_imports(os.path.abspath(path), code) or None
 
 
 def _resolve(

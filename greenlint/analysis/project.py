@@ -334,15 +334,17 @@ class ProjectIndex:
 
 
 class Imports:
-    """The project modules one module (at *path*) can import, for its resolver."""
+    """The project modules one module (at *path*) can import, for its resolver; *scanned* are
+    those its text imports (default: as the file on disk has them)."""
 
-    def __init__(self, index: ProjectIndex, path: str, catalog):
+    def __init__(self, index: ProjectIndex, path: str, catalog, scanned: list[str] | None = None):
         self.index = index
         self.path = path
         self.catalog = catalog
         self.roots = search_roots(os.path.dirname(path))
         self.cycle = index.component(path)
-        self.scanned = set(index.imports(path))  # what the cache key covers: nothing else is followed
+        # what the cache key covers (`ProjectIndex.digest`): nothing else is followed
+        self.scanned = set(index.imports(path) if scanned is None else scanned)
 
     def _known(self, module: ExtModule | None) -> ExtModule | None:
         if module is None or module.file in (None, self.path) or module.file in self.scanned:

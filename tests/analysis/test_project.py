@@ -169,3 +169,10 @@ def test_notebooks_namespace_packages_and_parent_relative_imports(tmp_path):
         "tensorflow.keras.Sequential.fit",
         "tensorflow.keras.Sequential.predict",
     ]
+
+
+def test_an_editor_buffer_follows_the_imports_it_has_not_saved_yet(tmp_path):
+    (tmp_path / "factory.py").write_text(FACTORY)
+    (tmp_path / "caller.py").write_text("")  # on disk: nothing imported yet
+    sites = analyse_source(CALLER, str(tmp_path / "caller.py")).callsites
+    assert [s.api for s in sites] == ["tensorflow.keras.Sequential.fit"]
