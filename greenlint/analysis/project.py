@@ -188,6 +188,7 @@ class ProjectIndex:
         self._memo_version = 0
         self._summaries: dict[str, tuple[str, dict[str, Any]]] = {}
         self._refreshed = time.monotonic()
+        self._in_progress: set[str] = set()
         #: A persistent store (`greenlint.check.cache.Cache`: key(path, content, dependencies),
         #: get, put) for summaries across runs; None keeps them in this process only.
         self.store = None
@@ -300,10 +301,16 @@ class ProjectIndex:
         known = self._summaries.get(path)
         if known is not None and known[0] == digest:
             return known[1]
+        if path in self._in_progress:  # cannot happen across components; never loop if it does
+            return {}
         key = self.store.key(path, b"project summary", digest) if self.store is not None else None
         exports = self.store.get(key) if key is not None else None
         if not isinstance(exports, dict):
-            exports = self._summarise(path, catalog)
+            self._in_progress.add(path)
+            try:
+                exports = self._summarise(path, catalog)
+            finally:
+                self._in_progress.discard(path)
             if key is not None:
                 self.store.put(key, exports)
         self._summaries[path] = (digest, exports)
