@@ -6,12 +6,15 @@ script's `sys.path[0]`; not for a module inside a package), the directory above 
 package, and the project root (nearest ancestor with pyproject.toml, setup.py, setup.cfg or
 .git) with its `src/`. A project module's *summary* is what the resolver knows of its
 module-level names once it has walked it: TF objects and classes, literals, functions (what
-they return), classes (their TF base, what their methods return, what their attributes hold).
+they return, its parameters unknown: other modules may pass anything), classes (their TF base,
+what their methods return, what their attributes hold). Values are copied out of a summary, never
+walked again; only imports the text scan found are followed, so the cache key covers them all.
 
 Modules that import each other (a strongly connected component of the import graph) see each
 other as unknown: a summary depends only on its module and on modules outside its component,
 so it is the same whichever file is analysed first, and is memoised by a digest over those
-files' contents (`ProjectIndex.digest`, also the per-file cache's dependency key).
+files' contents (`ProjectIndex.digest`, also the per-file cache's dependency key); the check
+runner keeps summaries in the lint cache too, so an edit re-walks only what it changed.
 """
 
 from __future__ import annotations
