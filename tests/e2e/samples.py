@@ -22,3 +22,12 @@ NOTEBOOK = (
         "model.fit(x_train, y_train, batch_size=2, epochs=1)",
     ),
 )
+
+
+def predicted(text: str, line: int, api: str):
+    """The prediction for the `api` call on 1-based `line` of `text`, from the resolver's own features."""
+    from greenlint.analysis import analyse_source
+    from greenlint.predict import load_predictor
+
+    site = next(s for s in analyse_source(text, path="sample.py").callsites if s.span.line == line and s.api == api)
+    return load_predictor().predict(api, site.features)

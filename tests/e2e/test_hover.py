@@ -9,10 +9,9 @@ import pytest_asyncio
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from greenlint.predict import load_predictor
 from greenlint.rules.base import fmt_j
 from tests.e2e.conftest import open_document
-from tests.e2e.samples import TRAIN
+from tests.e2e.samples import TRAIN, predicted
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -38,7 +37,7 @@ async def test_hover_on_a_call_in_a_loop(client: LanguageClient, document: Path)
     hover = await _hover(client, document, 5, 11)  # `fit` of `model.fit(...)` in `for trial in range(4)`
     assert hover.range == types.Range(types.Position(5, 4), types.Position(5, 42))
     assert hover.contents.kind == types.MarkupKind.Markdown
-    p = load_predictor().predict("tensorflow.keras.Sequential.fit", {"epochs": 20, "loop_multiplier": 4})
+    p = predicted(TRAIN, 6, "tensorflow.keras.Sequential.fit")
     text = hover.contents.value
     assert text.startswith("**`tensorflow.keras.Sequential.fit`** · greenlint energy estimate")
     low, high = p.interval_j

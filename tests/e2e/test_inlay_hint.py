@@ -9,10 +9,9 @@ import pytest_asyncio
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from greenlint.predict import load_predictor
 from greenlint.rules.base import fmt_j
 from tests.e2e.conftest import open_document
-from tests.e2e.samples import TRAIN
+from tests.e2e.samples import TRAIN, predicted
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -39,9 +38,8 @@ async def test_capabilities(client: LanguageClient):
 
 async def test_hints_in_range(client: LanguageClient, document: Path):
     hints = await _hints(client, document, 5, 6)
-    predictor = load_predictor()
-    in_loop = predictor.predict("tensorflow.keras.Sequential.fit", {"epochs": 20, "loop_multiplier": 4})
-    once = predictor.predict("tensorflow.keras.Sequential.fit", {"batch_size": 2, "epochs": 1, "loop_multiplier": 1})
+    in_loop = predicted(TRAIN, 6, "tensorflow.keras.Sequential.fit")
+    once = predicted(TRAIN, 7, "tensorflow.keras.Sequential.fit")
     assert [(h.position, h.label, h.padding_left) for h in hints] == [
         (
             types.Position(5, 42),
