@@ -9,7 +9,6 @@ the "Import" section of docs/benchmarks.md.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import subprocess
@@ -17,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from report import REPO, machine, today, versions, write_section
+from report import REPO, machine, today, versions, repeat_main
 
 HEAVY = ("tensorflow", "keras", "pandas", "sklearn", "libcst", "numpy", "scipy", "torch")
 #: What is imported, and how its time is taken (inside a fresh interpreter).
@@ -99,15 +98,7 @@ def markdown(results: dict, repeat: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
-    args = parser.parse_args(argv)
-    text = markdown(run(args.repeat), args.repeat)
-    print(text)
-    if not args.no_write:
-        write_section("Import", text)
-    return 0
+    return repeat_main("Import", run, markdown, __doc__, argv)
 
 
 if __name__ == "__main__":

@@ -12,13 +12,12 @@ The median of N runs is rewritten into the "Predictor" section of docs/benchmark
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import subprocess
 import sys
 
-from report import REPO, machine, today, versions, write_section
+from report import REPO, machine, today, versions, repeat_main
 
 GOAL_LOAD_S = 0.5  # "well under a second"
 GOAL_CALL_S = 1e-3
@@ -95,15 +94,7 @@ def markdown(r: dict, repeat: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
-    args = parser.parse_args(argv)
-    text = markdown(run(args.repeat), args.repeat)
-    print(text)
-    if not args.no_write:
-        write_section("Predictor", text)
-    return 0
+    return repeat_main("Predictor", run, markdown, __doc__, argv)
 
 
 if __name__ == "__main__":

@@ -68,3 +68,18 @@ def write_section(title: str, body: str, path: Path = BENCHMARKS_MD) -> None:
     else:
         text = text.rstrip("\n") + "\n\n" + section
     atomic_write_text(path, text)
+
+
+def repeat_main(section: str, run, markdown, doc: str, argv: list[str] | None = None, repeat: int = 7) -> int:
+    """The command line of a benchmark that runs `run(repeat)` and renders it with `markdown(result, repeat)`."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=repeat)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    args = parser.parse_args(argv)
+    text = markdown(run(args.repeat), args.repeat)
+    print(text)
+    if not args.no_write:
+        write_section(section, text)
+    return 0
