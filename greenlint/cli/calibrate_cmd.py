@@ -61,9 +61,9 @@ def _table(result, console) -> None:
 
 
 def run(args) -> int:
-    from rich.console import Console
+    from greenlint.cli.console import make_console
 
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     if args.status:
         return _status(console)
     from meter.calibrate import Calibrator, Plan, overlay_dir

@@ -97,13 +97,12 @@ def _print_summary(res, console) -> None:
 
 
 def run(args) -> int:
-    from rich.console import Console
-
+    from greenlint.cli.console import make_console
     from greenlint.paths import cache_dir
     from meter.hardware import hardware_id
     from meter.measure import MeasureError, measure
 
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     argv = args.args[1:] if args.args[:1] == ["--"] else list(args.args)
     out = args.out or cache_dir() / "measurements" / hardware_id()
     levels = ("method", "project") if args.level == "both" else (args.level,)
