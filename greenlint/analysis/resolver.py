@@ -530,13 +530,7 @@ class Resolver:
         for name, value in zip([arg.arg for arg in node.kwonlyargs], info.kw_defaults):
             if value is not MISSING:
                 bound[name] = value
-        for i, (starred, value) in enumerate(args):
-            if starred or i >= len(params):
-                break
-            bound[params[i]] = value
-        for name, value in keywords:
-            if name is not None:
-                bound[name] = value
+        bound.update(feat.argument_values(params, args, keywords))
         return bound
 
     def annotated(self, annotation: ast.expr | None) -> Any:
