@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install
+.PHONY: run test install data
 
 $(BIN)/greenlint: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -19,3 +19,14 @@ run: $(BIN)/greenlint
 
 test: $(BIN)/greenlint
 	$(BIN)/python -m pytest
+
+# Rebuild the derived data in dependency order (needs ../shared and the meter extra's TensorFlow):
+# catalog -> KB -> predictor model -> docs/accuracy.md -> rule docs (they quote the predictor).
+# data/kb/static_features.csv is regenerated apart (see data/kb/PROVENANCE.md).
+data: $(BIN)/greenlint
+	$(BIN)/python -m greenlint.catalog.generate
+	$(BIN)/greenlint kb build
+	$(BIN)/python -m greenlint.predict.training_data
+	$(BIN)/greenlint kb train
+	$(BIN)/greenlint kb evaluate
+	$(BIN)/python -m greenlint.rules.gendocs
