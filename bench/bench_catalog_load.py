@@ -10,12 +10,10 @@ The median of N runs is rewritten into the "Catalog load" section of docs/benchm
 
 from __future__ import annotations
 
-import json
 import statistics
-import subprocess
 import sys
 
-from report import REPO, machine, today, versions, repeat_main
+from report import REPO, machine, probe, repeat_main, today, versions
 
 GOAL_S = 0.3
 _PROBE = """
@@ -46,10 +44,7 @@ print(json.dumps({"import": t1 - t0, "load": t2 - t1, "index": t3 - t2, "per_cal
 
 
 def run(repeat: int) -> dict:
-    runs = []
-    for _ in range(repeat):
-        out = subprocess.run([sys.executable, "-c", _PROBE], cwd=REPO, capture_output=True, text=True, check=True)
-        runs.append(json.loads(out.stdout))
+    runs = [probe(_PROBE) for _ in range(repeat)]
     result = {key: statistics.median(r[key] for r in runs) for key in ("import", "load", "index", "per_call")}
     result["ready"] = statistics.median(r["import"] + r["load"] + r["index"] for r in runs)
     result["symbols"] = runs[0]["symbols"]

@@ -9,14 +9,13 @@ the "Import" section of docs/benchmarks.md.
 
 from __future__ import annotations
 
-import json
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-from report import REPO, machine, today, versions, repeat_main
+from report import REPO, machine, probe, repeat_main, today, versions
 
 HEAVY = ("tensorflow", "keras", "pandas", "sklearn", "libcst", "numpy", "scipy", "torch")
 #: What is imported, and how its time is taken (inside a fresh interpreter).
@@ -38,12 +37,6 @@ print(json.dumps({{"seconds": dt, "heavy": heavy, "modules": len(sys.modules)}})
 """
 
 
-def probe(module: str) -> dict:
-    code = _PROBE.format(module=module, heavy=HEAVY)
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
-
-
 def wall(cmd: list[str]) -> float:
     start = time.perf_counter()
     subprocess.run(cmd, cwd=REPO, capture_output=True, check=True)
@@ -53,7 +46,7 @@ def wall(cmd: list[str]) -> float:
 def run(repeat: int) -> dict:
     results = {}
     for label, module in TARGETS.items():
-        runs = [probe(module) for _ in range(repeat)]
+        runs = [probe(_PROBE.format(module=module, heavy=HEAVY)) for _ in range(repeat)]
         results[label] = {
             "ms": 1000 * statistics.median(r["seconds"] for r in runs),
             "heavy": runs[0]["heavy"],

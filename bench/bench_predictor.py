@@ -12,12 +12,10 @@ The median of N runs is rewritten into the "Predictor" section of docs/benchmark
 
 from __future__ import annotations
 
-import json
 import statistics
-import subprocess
 import sys
 
-from report import REPO, machine, today, versions, repeat_main
+from report import REPO, machine, probe, repeat_main, today, versions
 
 GOAL_LOAD_S = 0.5  # "well under a second"
 GOAL_CALL_S = 1e-3
@@ -54,10 +52,7 @@ print(json.dumps({"import": t1 - t0, "load": t2 - t1, "overlay": t2b - t2a, "see
 
 
 def run(repeat: int) -> dict:
-    runs = []
-    for _ in range(repeat):
-        out = subprocess.run([sys.executable, "-c", _PROBE], cwd=REPO, capture_output=True, text=True, check=True)
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    runs = [probe(_PROBE) for _ in range(repeat)]
     result = {k: statistics.median(r[k] for r in runs) for k in ("import", "load", "overlay", "seen", "first_unseen", "unseen")}
     result["ready"] = statistics.median(r["import"] + r["load"] + r["overlay"] for r in runs)
     result["apis"] = runs[0]["apis"]

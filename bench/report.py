@@ -83,3 +83,11 @@ def repeat_main(section: str, run, markdown, doc: str, argv: list[str] | None = 
     if not args.no_write:
         write_section(section, text)
     return 0
+
+
+def probe(code: str) -> dict:
+    """Run `code` in a fresh interpreter at the repository root; its last stdout line is a JSON object."""
+    import json
+
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
