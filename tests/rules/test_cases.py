@@ -20,16 +20,6 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def predictor():
-    analysis = pytest.importorskip("greenlint.analysis")
-    if not hasattr(analysis, "analyse_source"):
-        pytest.skip("greenlint.analysis.analyse_source (the resolver) is not available in this checkout")
-    from tests.check.fakes import Predictor
-
-    return Predictor()
-
-
 @pytest.mark.parametrize(("rule", "kind", "case"), CASES)
 def test_case(rule, kind, case, predictor):
     config = Config(select=("ALL",), options=dict(case.options), no_cache=True)

@@ -20,16 +20,6 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
 FILES = sorted(FIXTURES.glob("GL*.py"))
 
 
-@pytest.fixture(scope="module")
-def predictor():
-    analysis = pytest.importorskip("greenlint.analysis")
-    if not hasattr(analysis, "analyse_source"):
-        pytest.skip("greenlint.analysis.analyse_source (the resolver) is not available in this checkout")
-    from tests.check.fakes import Predictor
-
-    return Predictor()
-
-
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_fixture(path, predictor):
     code = path.stem
