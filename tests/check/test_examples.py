@@ -12,9 +12,6 @@ EXAMPLES = REPO_DIR / "examples"
 
 @pytest.fixture(scope="module")
 def result(tmp_path_factory):
-    analysis = pytest.importorskip("greenlint.analysis")
-    if not hasattr(analysis, "analyse_file"):
-        pytest.skip("greenlint.analysis.analyse_file (the resolver) is not available in this checkout")
     config = load_config([EXAMPLES]).replace(cache_dir=tmp_path_factory.mktemp("cache"), jobs=1)
     return run_check([EXAMPLES], config)
 

@@ -4,16 +4,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
 from greenlint.check import Config, run_check
-
-
-@pytest.fixture(autouse=True)
-def _resolver():
-    analysis = pytest.importorskip("greenlint.analysis")
-    if not hasattr(analysis, "analyse_file"):
-        pytest.skip("greenlint.analysis.analyse_file (the resolver) is not available in this checkout")
 
 
 def test_bad_files(tmp_path):
