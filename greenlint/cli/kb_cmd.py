@@ -1,7 +1,7 @@
 """`greenlint kb ...`: the measured knowledge base.
 
 Sub-subcommands live in modules ``greenlint/cli/kb_<name>.py``, each with ``HELP``,
-``register(parser)`` and ``run(args) -> int``; a module that does not exist yet is not offered.
+``register(parser)`` and ``run(args) -> int``.
 """
 
 from __future__ import annotations
@@ -14,12 +14,7 @@ SUBCOMMANDS = ("build", "show", "stats", "evaluate", "train", "predict")
 
 def _modules():
     for name in SUBCOMMANDS:
-        module_name = f"greenlint.cli.kb_{name}"
-        try:
-            yield name, importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
+        yield name, importlib.import_module(f"greenlint.cli.kb_{name}")
 
 
 def register(parser) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -284,14 +283,12 @@ def sweep_section(checks: Sequence[SweepCheck]) -> str:
 
 
 def training_section(shared_dir: Path | None) -> str:
-    """The training engineer's section, or a plain statement of why it is missing."""
+    """The training-run section, or a plain statement that the runs are not here."""
     if shared_dir is None:
         return "## Training runs\n\nNot evaluated: ../shared (the GAISSA training runs) is not available here.\n"
-    try:
-        module = importlib.import_module("greenlint.predict.training_eval")
-    except ImportError as exc:
-        return f"## Training runs\n\nNot yet available: `greenlint.predict.training_eval` cannot be imported ({exc}).\n"
-    return module.evaluate_training_runs(shared_dir).rstrip() + "\n"
+    from greenlint.predict.training_eval import evaluate_training_runs
+
+    return evaluate_training_runs(shared_dir).rstrip() + "\n"
 
 
 def render(held: Sequence[Held], info: dict, training: str, sweeps: Sequence[SweepCheck] = ()) -> str:
