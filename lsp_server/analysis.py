@@ -2,7 +2,7 @@
 
 `analyse_text` composes the check package's public steps (resolver, predictor, rules and
 suppressions) for an in-memory file or notebook. `Analyses` runs it in the background, as
-ruff_server does (STYLE.md 9): one analysis in flight per document, on an immutable `Snapshot`
+ruff_server does (docs/design.md): one analysis in flight per document, on an immutable `Snapshot`
 of one version; scheduling a newer version cancels the older one (moot work is dropped, not
 queued); the last finished analysis, and the last one that parsed, stay for requests to answer from.
 """

@@ -1,6 +1,6 @@
 """Where a line of an analysed text is now: the line shifts of the incremental edits made since.
 
-Requests answer from the last finished analysis (STYLE.md 9); its spans are moved through the
+Requests answer from the last finished analysis (docs/design.md); its spans are moved through the
 edits the client sent after the text it saw. Only lines move: a line an edit touched keeps its
 old columns (and is marked touched, so that exact edits such as fixes are not offered on it).
 """

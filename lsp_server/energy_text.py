@@ -1,6 +1,6 @@
 """How call sites' energy reads in the editor: inlay hint labels and tooltips, hover Markdown, lenses.
 
-One vocabulary with the CLI (STYLE.md 12): where a figure comes from is `Basis.label` ("measured
+One vocabulary with the CLI (docs/design.md): where a figure comes from is `Basis.label` ("measured
 here", "from data", "bounded", "predicted", ...); figures go through `fmt_energy` (a range when
 the 80 % interval is wider than 100×); a loop factor is always shown, with the one sign `TIMES`.
 """

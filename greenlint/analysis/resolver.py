@@ -10,7 +10,7 @@ return value (a module-local factory) or after its enclosing scope (then its fre
 final bindings). Nothing is imported or executed.
 
 The tree is the standard library's `ast`: it gives exact positions for free and parses ~10x
-faster than libcst, whose metadata providers would cost 70-118x (DESIGN.md); the resolver only
+faster than libcst, whose metadata providers would cost 70-118x (docs/design.md); the resolver only
 reads the tree, so libcst's lossless form buys nothing here.
 """
 

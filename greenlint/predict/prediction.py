@@ -10,7 +10,7 @@ from greenlint.units import interval_ratio
 
 class Basis(str, Enum):
     """Where a figure comes from: the `basis` field of the calls JSON (docs/calls-json.md) and,
-    through `label`, the one vocabulary the CLI, hovers, hints and lenses show (STYLE.md 12)."""
+    through `label`, the one vocabulary the CLI, hovers, hints and lenses show (docs/design.md)."""
 
     PROFILED = "profiled"  # this call site, run on this machine (`greenlint measure`, energy counters)
     PROFILED_ESTIMATED = "profiled-estimated"  # this call site on this machine, no counter: time x power

@@ -14,7 +14,7 @@ from greenlint.rules.codemods import Codemod
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.diagnostic import Diagnostic
 
-#: Docstring sections every rule documents, in this order (STYLE.md, greenlint convention 3).
+#: Docstring sections every rule documents, in this order (CONTRIBUTING.md, "Adding a rule").
 SECTIONS = (
     "What it does",
     "Why is this bad?",

@@ -1,4 +1,4 @@
-"""One module per LSP feature, each with `register(server)` (STYLE.md, greenlint convention 6)."""
+"""One module per LSP feature, each with `register(server)` (CONTRIBUTING.md, "Language server")."""
 
 from greenlint.lsp_server.features import code_action, code_lens, configuration, diagnostics, hover, inlay_hint, sync
 

@@ -1,4 +1,4 @@
-"""greenlint.lsp_server.energy_text in-process: the words and figures of hints, hovers and lenses (STYLE.md 12)."""
+"""greenlint.lsp_server.energy_text in-process: the words and figures of hints, hovers and lenses (docs/design.md)."""
 
 from __future__ import annotations
 
