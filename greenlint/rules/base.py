@@ -223,6 +223,20 @@ def is_keras_model_method(api: str, names: tuple[str, ...]) -> bool:
     )
 
 
+DATASET = "tensorflow.data.Dataset"
+
+
+def is_dataset_method(api: str, name: str) -> bool:
+    """`Dataset.<name>` called on any `tf.data` dataset: `tf.data.Dataset` itself or a subclass
+    that inherits the method (`TFRecordDataset(files).map(...)`)."""
+    owner, _, called = api.rpartition(".")
+    if called != name or owner == DATASET:
+        return called == name
+    from greenlint.catalog.catalog import load_catalog  # on first need: a warm run loads no catalog
+
+    return load_catalog().is_subclass(owner, DATASET)
+
+
 class Rule:
     """Base class of every rule. Subclasses set the class attributes and implement `check`."""
 

@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.rules.base import (
+    FileFacts,
+    Invalid,
+    Rule,
+    Valid,
+    binds,
+    is_dataset_method,
+)
 from greenlint.rules.codemods import SetArgument
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds
 from greenlint.rules.diagnostic import Diagnostic
-
-INTERLEAVE = "tensorflow.data.Dataset.interleave"
 
 
 class SequentialDatasetInterleave(Rule):
     """
     ## What it does
     Flags `tf.data.Dataset.interleave()` called without `num_parallel_calls` (by keyword or as the
-    fourth positional argument, and with no `*args`/`**kwargs` that could carry it).
+    fourth positional argument, and with no `*args`/`**kwargs` that could carry it). An interleave
+    whose function (a lambda or a function of the file) only builds in-memory datasets
+    (`Dataset.range`, `from_tensors`, `from_tensor_slices`) and opens no file is not reported:
+    there is no storage latency to overlap.
 
     ## Why is this bad?
     `interleave` is how tf.data reads several files (TFRecord shards, CSVs) at once. Without
@@ -67,6 +76,10 @@ class SequentialDatasetInterleave(Rule):
             "ds = tf.data.Dataset.range(4).interleave(f, cycle_length=2, num_parallel_calls=tf.data.AUTOTUNE)\n"
         ),
         Valid("import tensorflow as tf\nds = tf.data.Dataset.range(4).interleave(f, 2, 1, 4)\n"),
+        Valid(  # an API demo: the inner datasets are ranges in memory, nothing is read
+            "import tensorflow as tf\n"
+            "ds = tf.data.Dataset.range(30).interleave(lambda i: tf.data.Dataset.range(i).repeat(2), cycle_length=3)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -77,9 +90,43 @@ class SequentialDatasetInterleave(Rule):
                 "ds = tf.data.Dataset.range(4).interleave(f, cycle_length=2, num_parallel_calls=tf.data.AUTOTUNE)\n"
             ),
         ),
+        Invalid(  # the function opens a file per element
+            "import tensorflow as tf\n"
+            "def read(path):\n"
+            "    return tf.data.TFRecordDataset(path).map(parse)\n"
+            "ds = tf.data.Dataset.list_files(pattern).interleave(read, cycle_length=4)\n",
+            line=4,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api == INTERLEAVE and not binds(facts.node(site), "num_parallel_calls", 3):
+            node = facts.node(site)
+            if is_dataset_method(site.api, "interleave") and not binds(node, "num_parallel_calls", 3) and not _in_memory(facts, node, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
+
+
+#: `Dataset` constructors that build elements in memory: interleaving them reads nothing.
+IN_MEMORY = frozenset({"range", "from_tensors", "from_tensor_slices"})
+#: Name endings of calls that open files (`TFRecordDataset`, `list_files`, `from_generator`).
+READERS = ("Dataset", "list_files", "from_generator")
+
+
+def _in_memory(facts: FileFacts, node: ast.Call | None, site) -> bool:
+    """Whether the interleaved function (a lambda, or a function defined in the file) builds only
+    in-memory datasets: it calls `Dataset.range`/`from_tensors`/`from_tensor_slices` and opens no
+    file (no `...Dataset` reader, `list_files`, `from_generator` or `read...` call)."""
+    if node is None or not node.args:
+        return False
+    function = node.args[0]
+    if isinstance(function, ast.Name):
+        module = facts.module(site.callsite.span.cell)
+        functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+        defs = [d for d in ast.walk(module) if isinstance(d, functions) and d.name == function.id] if module else []
+        function = defs[0] if len(defs) == 1 else None
+    if not isinstance(function, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    calls = [c for c in ast.walk(function) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)]
+    sources = [c for c in calls if c.func.attr in IN_MEMORY]
+    readers = [c for c in calls if c.func.attr.endswith(READERS) or "read" in c.func.attr.lower()]
+    return bool(sources) and not readers
