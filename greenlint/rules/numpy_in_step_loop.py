@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import in_unguarded_step_loop
+from greenlint.rules.syntax import LOOPS, SCOPES, in_unguarded_step_loop
 
 NUMPY = "tensorflow.Tensor.numpy"
 
@@ -17,7 +18,10 @@ class NumpyInStepLoop(Rule):
     ## What it does
     Flags `Tensor.numpy()` called directly in the body of a loop that runs a training step
     (`apply_gradients`, `minimize` or `train_on_batch` in the same loop), with no `if` around
-    it inside that loop.
+    it inside that loop, when the value is only recorded: printed, formatted, logged or
+    appended to a list (directly, or through the name it is assigned to). A value the loop
+    goes on to compute with on the host (actions for an environment, a comparison, an index)
+    is needed every step and is not reported.
 
     ## Why is this bad?
     `.numpy()` copies the tensor to host memory and makes Python wait until every operation
@@ -67,6 +71,13 @@ class NumpyInStepLoop(Rule):
             "    opt.apply_gradients(zip(g, v))\n    if step % 100 == 0:\n        print(tf.reduce_sum(x).numpy())\n"
         ),
         Valid("import tensorflow as tf\nfor x in ds:\n    print(tf.reduce_sum(x).numpy())\n"),
+        Valid(  # the host needs the value every step: it picks the environments' actions
+            "import numpy as np\nimport tensorflow as tf\nopt = tf.keras.optimizers.RMSprop()\n"
+            "for it in range(500):\n    probas = tf.sigmoid(tf.random.normal([50, 1]))\n"
+            "    opt.apply_gradients(zip(g, v))\n"
+            "    actions = (np.random.rand(50, 1) > probas.numpy()).astype(np.int32)\n"
+            "    env.step(actions)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -74,9 +85,74 @@ class NumpyInStepLoop(Rule):
             "    opt.apply_gradients(zip(g, v))\n    losses.append(tf.reduce_sum(x).numpy())\n",
             line=5,
         ),
+        Invalid(  # recorded through a name: formatted into a progress line
+            "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor it in range(500):\n"
+            "    loss = tf.reduce_sum(tf.random.normal([8]))\n    opt.apply_gradients(zip(g, v))\n"
+            "    value = float(loss.numpy())\n    print(f'{it}: {value:.3f}')\n",
+            line=6,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api == NUMPY and site.in_loop and in_unguarded_step_loop(facts, site):
+            if (
+                site.api == NUMPY
+                and site.in_loop
+                and in_unguarded_step_loop(facts, site)
+                and _only_recorded(facts, facts.node(site), site.callsite.span.cell)
+            ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
+
+
+#: Calls that only record a value (print, log, append to a history, format into text).
+RECORDERS = frozenset({"print", "append", "extend", "format", "write", "log", "info", "debug", "set_postfix", "set_description"})
+#: Conversions a recorded value passes through (`float(loss.numpy())`).
+CONVERSIONS = frozenset({"float", "int", "str", "round", "repr"})
+
+
+def _recorder(node: ast.AST) -> bool:
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        return name in RECORDERS
+    return False
+
+
+def _recorded(facts: FileFacts, node: ast.AST, cell: int | None) -> bool | str:
+    """True when `node`'s value goes into a recorder; the name when it is assigned to one
+    (to follow); False when the code computes with it."""
+    child = node
+    for parent in facts.ancestors(node, cell):
+        if _recorder(parent):
+            return True
+        if isinstance(parent, (ast.FormattedValue, ast.keyword, ast.Starred)):
+            child = parent
+            continue
+        if isinstance(parent, ast.Call) and child is not parent.func:
+            if isinstance(parent.func, ast.Name) and parent.func.id in CONVERSIONS:
+                child = parent
+                continue
+            return False  # an argument of a call that computes with it
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            return parent.targets[0].id if parent.value is child else False
+        if isinstance(parent, (ast.stmt, *SCOPES)):
+            return False
+        child = parent
+    return False
+
+
+def _only_recorded(facts: FileFacts, node: ast.Call | None, cell: int | None) -> bool:
+    """The `.numpy()` value is only printed, formatted, logged or appended, directly or through
+    the one name it is assigned to in the loop."""
+    if node is None:
+        return False
+    found = _recorded(facts, node, cell)
+    if not isinstance(found, str):
+        return found
+    loop = next((a for a in facts.ancestors(node, cell) if isinstance(a, (*LOOPS, *SCOPES))), None)
+    if not isinstance(loop, LOOPS):
+        return False
+    uses = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id == found and isinstance(n.ctx, ast.Load)]
+    return bool(uses) and all(_recorded(facts, use, cell) is True for use in uses)
