@@ -75,8 +75,12 @@ class ConstantInLoop(Rule):
     The pair under bench/rules/ converts a literal matrix in a loop, and once before it.
 
     ## Fix safety
-    Safe: binds the call to a new name (`hoisted_constant`, numbered if the file already uses
-    it) on the line before the outermost loop around it and uses the name inside the loop. Offered only when the
+    Safe: binds the call to a new name on the line before the outermost loop around it and uses
+    the name inside the loop. The name says what the tensor holds: the parameter it is passed
+    to (`filters=...` -> `filters`), else its literal's shape (`vector_3`, `matrix_3x1`,
+    `zeros_4`, `ones_2x2`), numbered when the file (or notebook) already uses it, so it never
+    shadows a variable, parameter, import or builtin. Not offered when the new line would be
+    longer than the project's line length (see `line-length`). Offered only when the
     call names nothing but the tensorflow module (literals and `tf.float32`-like dtypes), so
     its value cannot depend on the loop; tensors are immutable, so one tensor serves every
     iteration. The tensor is now created even when the loop runs zero times.
@@ -89,7 +93,7 @@ class ConstantInLoop(Rule):
     name = "constant-in-loop"
     MESSAGE = "`{call}` of a literal runs on every loop iteration: create the tensor once, before the loop"
     FIX_TITLE = "Create the tensor once before the loop and reuse it"
-    FIX = HoistBeforeLoop(name="hoisted_constant", safe=True)
+    FIX = HoistBeforeLoop(name="constant", safe=True)
     VALID = (
         Valid("import tensorflow as tf\nw = tf.constant([1.0, 2.0])\nfor x in xs:\n    y = x * w\n"),
         Valid("import tensorflow as tf\nfor x in xs:\n    y = tf.constant(x)\n"),
@@ -105,27 +109,41 @@ class ConstantInLoop(Rule):
             "import tensorflow as tf\nfor x in xs:\n    y = x * tf.constant([1.0, 2.0])\n",
             line=3,
             expected_replacement=(
-                "import tensorflow as tf\nhoisted_constant = tf.constant([1.0, 2.0])\nfor x in xs:\n"
-                "    y = x * hoisted_constant\n"
+                "import tensorflow as tf\nvector_2 = tf.constant([1.0, 2.0])\nfor x in xs:\n"
+                "    y = x * vector_2\n"
             ),
         ),
         Invalid(
-            "import tensorflow as tf\ndef f(xs, hoisted_constant):\n    while xs:\n"
+            "import tensorflow as tf\ndef f(xs, matrix_1x2):\n    while xs:\n"
             "        xs = g(xs, tf.constant([[1, 2]], dtype=tf.int64))\n",
-            expected_replacement=(
-                "import tensorflow as tf\ndef f(xs, hoisted_constant):\n"
-                "    hoisted_constant_2 = tf.constant([[1, 2]], dtype=tf.int64)\n    while xs:\n"
-                "        xs = g(xs, hoisted_constant_2)\n"
+            expected_replacement=(  # named after what it holds, never shadowing a name in use
+                "import tensorflow as tf\ndef f(xs, matrix_1x2):\n"
+                "    matrix_1x2_2 = tf.constant([[1, 2]], dtype=tf.int64)\n    while xs:\n"
+                "        xs = g(xs, matrix_1x2_2)\n"
             ),
         ),
         Invalid(
             "import tensorflow as tf\nfor e in range(2):\n    for x in xs:\n        y = x + tf.constant([1.0])\n",
             expected_replacement=(
-                "import tensorflow as tf\nhoisted_constant = tf.constant([1.0])\nfor e in range(2):\n"
-                "    for x in xs:\n        y = x + hoisted_constant\n"
+                "import tensorflow as tf\nones_1 = tf.constant([1.0])\nfor e in range(2):\n"
+                "    for x in xs:\n        y = x + ones_1\n"
             ),
         ),
         Invalid("import tensorflow as tf\nfor d in dtypes:\n    y = tf.constant([1, 2], dtype=d)\n"),  # no fix: d
+        Invalid(
+            "import tensorflow as tf\nfor x in xs:\n    y = tf.nn.conv1d(x, filters=tf.constant([[[1.0]], [[0.5]]]), stride=1, padding='SAME')\n",
+            expected_replacement=(  # the parameter it is passed to names it
+                "import tensorflow as tf\nfilters = tf.constant([[[1.0]], [[0.5]]])\nfor x in xs:\n"
+                "    y = tf.nn.conv1d(x, filters=filters, stride=1, padding='SAME')\n"
+            ),
+        ),
+        Invalid(
+            "import tensorflow as tf\nfor x in xs:\n    y = x * tf.constant([[1.0, 1.0], [1.0, 1.0]])\n",
+            expected_replacement=(
+                "import tensorflow as tf\nones_2x2 = tf.constant([[1.0, 1.0], [1.0, 1.0]])\nfor x in xs:\n"
+                "    y = x * ones_2x2\n"
+            ),
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
