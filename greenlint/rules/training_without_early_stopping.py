@@ -11,6 +11,48 @@ from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import text_mentions
 
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
+#: Keras callbacks that never end training when the model stops improving.
+NOT_STOPPING = frozenset(
+    "tensorflow.keras.callbacks." + name
+    for name in (
+        "TensorBoard",
+        "ModelCheckpoint",
+        "CSVLogger",
+        "LearningRateScheduler",
+        "ReduceLROnPlateau",
+        "TerminateOnNaN",
+        "BackupAndRestore",
+        "ProgbarLogger",
+        "History",
+        "RemoteMonitor",
+    )
+)
+
+
+def _constructor(facts: FileFacts, node: ast.expr, cell: int | None) -> ast.Call | None:
+    """The call that made a callback: the element itself, or the one call a name in it was
+    assigned from in the same unit."""
+    if isinstance(node, ast.Call):
+        return node
+    module = facts.module(cell)
+    if not isinstance(node, ast.Name) or module is None:
+        return None
+    made = [
+        a.value
+        for a in ast.walk(module)
+        if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)
+    ]
+    return made[0] if len(made) == 1 and isinstance(made[0], ast.Call) else None
+
+
+def _may_stop(facts: FileFacts, callbacks: ast.List | ast.Tuple, cell: int | None) -> bool:
+    """Whether a callback of the list may end training: anything not known to never stop it."""
+    apis = {id(facts.node(s)): s.api for s in facts.sites if s.callsite.span.cell == cell}
+    for element in callbacks.elts:
+        call = _constructor(facts, element, cell)
+        if call is None or apis.get(id(call)) not in NOT_STOPPING:
+            return True
+    return False
 
 
 class TrainingWithoutEarlyStopping(Rule):
@@ -20,6 +62,13 @@ class TrainingWithoutEarlyStopping(Rule):
     and validation data (`validation_data=` or `validation_split=`), in a file that creates no
     `EarlyStopping` callback and never sets `stop_training` itself. When `callbacks=` is given
     as anything but a literal list, the callbacks are unknown and nothing is reported.
+
+    Only callbacks known not to end training leave the fit uncapped: Keras' `TensorBoard`,
+    `ModelCheckpoint`, `CSVLogger`, `LearningRateScheduler`, `ReduceLROnPlateau`,
+    `TerminateOnNaN` (it stops on a NaN, not when learning is done), `BackupAndRestore`,
+    `ProgbarLogger`, `History`, `RemoteMonitor`. Any other callback in the list (a
+    `TimeStopping` that caps the wall time, a class of the project or of another library) may
+    stop training, so the fit is not reported.
 
     ## Why is this bad?
     With validation data the program can tell when the model stops improving; without a
@@ -71,6 +120,15 @@ class TrainingWithoutEarlyStopping(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=make_callbacks())\n"
         ),
+        Valid(  # TimeStopping caps the wall time
+            "import tensorflow as tf\nimport tensorflow_addons as tfa\nm = tf.keras.Sequential()\n"
+            "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[tfa.callbacks.TimeStopping(seconds=600)])\n"
+        ),
+        Valid(  # a project callback may stop training (it is defined elsewhere)
+            "import tensorflow as tf\nfrom .callbacks import StopAtAccuracy\nm = tf.keras.Sequential()\n"
+            "stop = StopAtAccuracy(0.99)\n"
+            "m.fit(x, y, epochs=100, validation_data=(vx, vy), callbacks=[tf.keras.callbacks.TensorBoard(), stop])\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -81,6 +139,12 @@ class TrainingWithoutEarlyStopping(Rule):
         Invalid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "m.fit(x, y, epochs=50, validation_split=0.1, callbacks=[tf.keras.callbacks.TensorBoard()])\n"
+        ),
+        Invalid(  # neither a learning-rate schedule nor stopping on NaN caps training
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "plateau = tf.keras.callbacks.ReduceLROnPlateau(patience=5)\n"
+            "m.fit(x, y, epochs=200, validation_split=0.2, callbacks=[plateau, tf.keras.callbacks.TerminateOnNaN()])\n",
+            line=4,
         ),
     )
 
@@ -97,5 +161,7 @@ class TrainingWithoutEarlyStopping(Rule):
                 continue
             callbacks = keyword(call, "callbacks")
             if callbacks is not None and not isinstance(callbacks.value, (ast.List, ast.Tuple)):
+                continue
+            if callbacks is not None and _may_stop(facts, callbacks.value, site.callsite.span.cell):
                 continue
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(epochs=epochs))
