@@ -60,13 +60,8 @@ def _test_class(cls: ast.ClassDef) -> bool:
     return cls.name.startswith("Test") or cls.name.endswith(("Test", "Tests")) or any(b.endswith("TestCase") for b in bases)
 
 
-def in_test_code(facts: FileFacts, site: Site) -> bool:
-    """The call is in test code: a function named `test*`, a pytest fixture, or a method of a
-    test class (named `Test*`/`*Test`, or a `TestCase` subclass)."""
-    node = facts.node(site)
-    if node is None:
-        return False
-    for parent in facts.ancestors(node, site.callsite.span.cell):
+def _in_test(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
+    for parent in facts.ancestors(node, cell):
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if parent.name.startswith("test") or parent.name in _TEST_SETUP:
                 return True
@@ -75,6 +70,28 @@ def in_test_code(facts: FileFacts, site: Site) -> bool:
         if isinstance(parent, ast.ClassDef) and _test_class(parent):
             return True
     return False
+
+
+def in_test_code(facts: FileFacts, site: Site) -> bool:
+    """The call is in test code: a function named `test*`, a pytest fixture, a method of a
+    test class (named `Test*`/`*Test`, or a `TestCase` subclass), or a helper function that
+    only such code calls (in the same file)."""
+    node, cell = facts.node(site), site.callsite.span.cell
+    if node is None:
+        return False
+    if _in_test(facts, node, cell):
+        return True
+    helper = next((a for a in facts.ancestors(node, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    module = facts.module(cell)
+    if helper is None or module is None:
+        return False
+    callers = [
+        n
+        for n in ast.walk(module)
+        if isinstance(n, ast.Call)
+        and (n.func.id if isinstance(n.func, ast.Name) else n.func.attr if isinstance(n.func, ast.Attribute) else "") == helper.name
+    ]
+    return bool(callers) and all(_in_test(facts, c, cell) for c in callers)
 
 
 def comments_beside(facts: FileFacts, site: Site) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds, keyword
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import innermost_loop
+from greenlint.rules.syntax import LOOPS, innermost_loop
 
 RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run")
 #: Functions that read a clock (`time.perf_counter()`, `timeit.default_timer()`, `timeit.timeit`).
@@ -44,20 +44,31 @@ def _varies(fed: ast.expr, loop: ast.AST) -> bool | None:
     return False
 
 
-def _timed(facts: FileFacts, loop: ast.AST, cell: int | None) -> bool:
-    """A timer is read in the loop, or in the statement right before or right after it: the
-    loop is being timed."""
+def _reads_a_clock(node: ast.AST) -> bool:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            func = n.func
+            if (func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else "") in TIMERS:
+                return True
+    return False
+
+
+def _timed(facts: FileFacts, loop: ast.AST, call: ast.Call, cell: int | None) -> bool:
+    """The loop is timed (a timer read in it, or right before and right after it), or it warms
+    up a timed loop that follows it in the same block and runs the same call."""
+    if _reads_a_clock(loop):
+        return True
     parent = facts.parent(loop, cell)
     block = next((b for b in (getattr(parent, f, None) for f in ("body", "orelse", "finalbody")) if isinstance(b, list) and loop in b), [loop])
     at = block.index(loop)
-    for statement in block[max(at - 1, 0) : at + 2]:
-        for n in ast.walk(statement):
-            if isinstance(n, ast.Call):
-                func = n.func
-                name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-                if name in TIMERS:
-                    return True
-    return False
+    before, after = block[at - 1 : at] if at else [], block[at + 1 :]
+    if before and after and _reads_a_clock(before[0]) and _reads_a_clock(after[0]):
+        return True
+    same = ast.dump(call)
+    return any(
+        isinstance(later, LOOPS) and _timed(facts, later, call, cell) and any(ast.dump(n) == same for n in ast.walk(later))
+        for later in after
+    )
 
 
 class SessionFeedDictInLoop(Rule):
@@ -73,8 +84,8 @@ class SessionFeedDictInLoop(Rule):
     converted and copied again on every run. Not reported: a loop that feeds only literals
     (`{keep_prob: 0.5}`: copying a scalar costs nothing), and a loop re-running one fixed feed
     in a loop that is timed (a timer such as `time.perf_counter()`, `time.time()` or `timeit`
-    read in the loop, or right before or after it): a latency benchmark, which must re-run the
-    same input.
+    read in the loop, or right before and right after it), or that warms up such a loop
+    running the same call: a latency benchmark, which must re-run the same input.
 
     ## Why is this bad?
     Every `run` with a `feed_dict` converts the fed Python or NumPy values and copies them into
@@ -119,7 +130,7 @@ class SessionFeedDictInLoop(Rule):
         "`Session.run(feed_dict=...)` in a loop feeds the same values on every iteration: each run converts and"
         " copies them again; hold fixed data in the graph (`tf.constant`, a variable) instead of a placeholder"
     )
-    FIX_TITLE = "Feed the data with a tf.data pipeline (and migrate the session to TF2)"
+    FIX_TITLE = "Feed changing batches with a tf.data pipeline, keep fixed data in the graph (and migrate to TF2)"
     VALID = (
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor i in range(3):\n    sess.run(step)\n"),
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\nsess.run(init, feed_dict={x: 1})\n"),
@@ -142,6 +153,13 @@ class SessionFeedDictInLoop(Rule):
         Valid(
             "import time\nimport tensorflow as tf\nwith tf.Session() as sess:\n    t = time.time()\n"
             "    for i in range(10):\n        sess.run(y, {x: batch})\n    print(time.time() - t)\n"
+        ),
+        Valid(  # warm-up runs of the benchmark that follows
+            "import time\nimport tensorflow as tf\nwith tf.compat.v1.Session() as sess:\n"
+            "    for _ in range(5):\n        sess.run(outputs, feed_dict={'input:0': x})\n"
+            "    s = time.perf_counter()\n"
+            "    for _ in range(100):\n        sess.run(outputs, feed_dict={'input:0': x})\n"
+            "    e = time.perf_counter()\n"
         ),
         Valid(  # a literal feed (the dropout rate) copies nothing worth a finding
             "import tensorflow as tf\nsess = tf.compat.v1.InteractiveSession()\nfor step in range(1000):\n"
@@ -175,6 +193,15 @@ class SessionFeedDictInLoop(Rule):
             line=6,
             message_contains="feeds the same values",
         ),
+        Invalid(  # a training loop followed by a benchmark of another call is no warm-up
+            "import time\nimport tensorflow as tf\nwith tf.compat.v1.Session() as sess:\n"
+            "    for epoch in range(100):\n        sess.run(train_op, feed_dict={X: X_train, y: y_train})\n"
+            "    s = time.perf_counter()\n"
+            "    for _ in range(100):\n        sess.run(logits, feed_dict={X: X_test})\n"
+            "    e = time.perf_counter()\n",
+            line=5,
+            message_contains="feeds the same values",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -189,7 +216,7 @@ class SessionFeedDictInLoop(Rule):
             varies = True if loop is None or fed is None else _varies(fed, loop)
             if varies:
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
-            elif varies is False and not _timed(facts, loop, site.callsite.span.cell):
+            elif varies is False and not _timed(facts, loop, call, site.callsite.span.cell):
                 yield self.diagnostic(site.callsite.span, facts.path, self.SAME_FEED)
 
 

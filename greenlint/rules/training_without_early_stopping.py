@@ -18,7 +18,6 @@ NOT_STOPPING = frozenset(
         "TensorBoard",
         "ModelCheckpoint",
         "CSVLogger",
-        "LearningRateScheduler",
         "ReduceLROnPlateau",
         "TerminateOnNaN",
         "BackupAndRestore",
@@ -64,11 +63,12 @@ class TrainingWithoutEarlyStopping(Rule):
     as anything but a literal list, the callbacks are unknown and nothing is reported.
 
     Only callbacks known not to end training leave the fit uncapped: Keras' `TensorBoard`,
-    `ModelCheckpoint`, `CSVLogger`, `LearningRateScheduler`, `ReduceLROnPlateau`,
-    `TerminateOnNaN` (it stops on a NaN, not when learning is done), `BackupAndRestore`,
-    `ProgbarLogger`, `History`, `RemoteMonitor`. Any other callback in the list (a
-    `TimeStopping` that caps the wall time, a class of the project or of another library) may
-    stop training, so the fit is not reported.
+    `ModelCheckpoint`, `CSVLogger`, `ReduceLROnPlateau`, `TerminateOnNaN` (it stops on a NaN,
+    not when learning is done), `BackupAndRestore`, `ProgbarLogger`, `History`,
+    `RemoteMonitor`. Any other callback in the list may stop training or makes the epoch count
+    part of the design, so the fit is not reported: a `TimeStopping` that caps the wall time, a
+    `LearningRateScheduler` or `LambdaCallback` driven by the epoch number (stopping early
+    would cut the schedule short), a class of the project or of another library.
 
     ## Why is this bad?
     With validation data the program can tell when the model stops improving; without a
@@ -123,6 +123,11 @@ class TrainingWithoutEarlyStopping(Rule):
         Valid(  # TimeStopping caps the wall time
             "import tensorflow as tf\nimport tensorflow_addons as tfa\nm = tf.keras.Sequential()\n"
             "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[tfa.callbacks.TimeStopping(seconds=600)])\n"
+        ),
+        Valid(  # an epoch-driven schedule: the epoch count is part of the design
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "schedule = tf.keras.callbacks.LearningRateScheduler(lambda epoch: 0.01 * 0.9 ** epoch)\n"
+            "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[schedule])\n"
         ),
         Valid(  # a project callback may stop training (it is defined elsewhere)
             "import tensorflow as tf\nfrom .callbacks import StopAtAccuracy\nm = tf.keras.Sequential()\n"
