@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, STEP_METHODS, own_body
+from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, own_body
 
 MODEL_METHODS = ("fit", "evaluate", "predict")
 DATASET_BATCH = "tensorflow.data.Dataset.batch"
@@ -49,21 +49,45 @@ def _is_name(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
 
 
+def _in_scope(facts: FileFacts, site: Site, statement: ast.stmt) -> list[tuple[tuple[int, int, int], ast.AST]]:
+    """The nodes of the statement's scope in program order (cells, lines): its function's body,
+    or every unit's top-level code (not entering functions or classes)."""
+    cell = site.callsite.span.cell
+    function = next((a for a in facts.ancestors(statement, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    units = [(cell or 0, function)] if function is not None else list(enumerate(_units(facts), 1))
+    nodes = []
+    for index, root in units:
+        todo = list(ast.iter_child_nodes(root))
+        while todo:
+            node = todo.pop()
+            if hasattr(node, "lineno"):
+                nodes.append(((index, node.lineno, node.col_offset), node))
+            if not isinstance(node, SCOPES):
+                todo.extend(ast.iter_child_nodes(node))
+    return sorted(nodes, key=lambda pair: pair[0])
+
+
 def _leaves_or_trains(facts: FileFacts, site: Site) -> bool:
     """The dataset the `.batch()` call makes leaves the code in view (returned, or passed to a
     function other than a builtin such as `print`), or a loop over it runs a training step (in
-    its body, or in a function of the file the body calls)."""
-    node = facts.node(site)
-    statement = next((a for a in facts.ancestors(node, site.callsite.span.cell) if isinstance(a, ast.stmt)), None)
+    its body, or in a function of the file the body calls). Uses are followed from the
+    assignment until the name is bound to something else."""
+    node, cell = facts.node(site), site.callsite.span.cell
+    statement = next((a for a in facts.ancestors(node, cell) if isinstance(a, ast.stmt)), None)
     if isinstance(statement, ast.Return):
         return True
     if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
         return False
-    name, units = statement.targets[0].id, _units(facts)
+    name = statement.targets[0].id
     functions = {
-        f.name: f for unit in units for f in ast.walk(unit) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+        f.name: f for unit in _units(facts) for f in ast.walk(unit) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
-    for n in (n for unit in units for n in ast.walk(unit)):
+    nodes = _in_scope(facts, site, statement)
+    here = next(i for i, (_, n) in enumerate(nodes) if n is statement) if any(n is statement for _, n in nodes) else len(nodes)
+    for _, n in nodes[here + 1 :]:
+        if isinstance(n, ast.Assign) and any(_is_name(t, name) for t in n.targets):
+            if not any(_is_name(v, name) for v in ast.walk(n.value)):
+                return False  # bound to another dataset from here on
         if isinstance(n, ast.Return) and n.value is not None and any(_is_name(v, name) for v in ast.walk(n.value)):
             return True
         if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in _BUILTINS):
@@ -219,6 +243,16 @@ class SmallBatchSize(Rule):
             "dataset = tf.data.Dataset.range(10).repeat(3).batch(7)\n"
             "for item in dataset:\n"
             "    print(item)\n"
+        ),
+        Valid(  # the name is bound to another dataset before anything trains on it
+            "import tensorflow as tf\n"
+            "dataset = tf.data.Dataset.range(10).batch(7)\n"
+            "for item in dataset:\n"
+            "    print(item)\n"
+            "dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(32)\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+            "model.compile(optimizer='sgd', loss='mse')\n"
+            "train(model, dataset)\n"
         ),
         Valid(  # a fixed number of steps: a larger batch would only add work
             "import tensorflow as tf\n"
