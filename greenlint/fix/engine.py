@@ -69,7 +69,7 @@ def attach_fixes(
         if unit is None:
             continue
         codemod, title = _codemod(d.code)
-        edits = unit.edit(codemod, d.span)
+        edits = unit.edit(codemod, d.span, d.data.get("holds"))
         if edits:
             out[i] = dataclasses.replace(d, fix=Fix(title, edits, safe=codemod.safe))
     return out
@@ -112,15 +112,16 @@ class _Unit:
         pos = self.positions[node]
         return Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1, self.cell)
 
-    def edit(self, codemod: Codemod, span: Span) -> tuple[Edit, ...]:
-        """The edits of the codemod at the call with this span; () when it does not apply."""
+    def edit(self, codemod: Codemod, span: Span, holds: str | None = None) -> tuple[Edit, ...]:
+        """The edits of the codemod at the call with this span; () when it does not apply.
+        `holds` names what the call's value is, for a codemod that binds it to a new name."""
         call = self.calls.get((span.line, span.column, span.end_line, span.end_column))
         if call is None or (codemod.needs_tf and self.tf is None):
             return ()
         if isinstance(codemod, RemoveStatement):
             edits = () if self._under_condition(call) else tuple(e for e in [self._remove_statement(call)] if e)
         elif isinstance(codemod, HoistBeforeLoop):
-            edits = self._hoist(call, codemod.name)
+            edits = self._hoist(call, holds or self._holds(call) or codemod.name)
         elif isinstance(codemod, MoveToChainEnd):
             edits = self._move_to_chain_end(call, codemod.over)
         else:
@@ -209,8 +210,8 @@ class _Unit:
         return edit
 
     def _hoist(self, call, base: str) -> tuple[Edit, ...]:
-        """Bind the call to a new name just before the outermost loop around it (in its function)
-        and use the name in the loop.
+        """Bind the call to a new name (`base`, numbered when the code uses it) just before the
+        outermost loop around it (in its function) and use the name in the loop.
 
         Only for a call whose source names nothing but the tensorflow module (literals, `tf.float32`):
         its value cannot depend on the loop."""
@@ -237,7 +238,6 @@ class _Unit:
             return ()
         node = loop
         taken = set().union(*(_names_in_use(text) for text in (self.module.code, *self.others)))
-        base = self._holds(call) or base
         name = next(n for n in (base if i == 1 else f"{base}_{i}" for i in range(1, 1000)) if n not in taken)
         line = self.positions[node].start.line
         text = split_lines(self.module.code)[line - 1]
@@ -247,15 +247,10 @@ class _Unit:
         return insert, Edit(self._span(call), name)
 
     def _holds(self, call) -> str | None:
-        """A name for what the call's value is: the parameter it is passed to (`filters=...`),
-        else its literal's shape (`zeros_3`, `ones_2x2`, `vector_3`, `matrix_3x1`, `tensor_2x2x2`)."""
+        """A name for the value of a call of a literal, from the literal's shape (`zeros_3`,
+        `ones_2x2`, `vector_3`, `matrix_3x1`, `tensor_2x2x2`)."""
         import ast
 
-        import libcst as cst
-
-        arg = self.parents.get(call)
-        if isinstance(arg, cst.Arg) and arg.keyword is not None and arg.value is call:
-            return arg.keyword.value
         given = [a for a in call.args if a.keyword is None or a.keyword.value == "value"]
         try:
             value = ast.literal_eval(self.module.code_for_node(given[0].value)) if given else None

@@ -38,6 +38,29 @@ def _under_with(facts: FileFacts, site) -> bool:
     return False
 
 
+#: Parameter names that say nothing about what a value is (`tf.multiply(x, y)`).
+_GENERIC = frozenset({"input", "inputs", "tensor", "value", "values", "args", "kwargs"})
+
+
+def _parameter(facts: FileFacts, site) -> str | None:
+    """The parameter of the enclosing call the literal tensor is passed to, by keyword or by
+    position (from the catalog's signature of that call): what the tensor is for."""
+    call = facts.node(site)
+    outer = facts.parent(call, site.callsite.span.cell) if call is not None else None
+    if isinstance(outer, ast.keyword):
+        name = outer.arg
+    elif isinstance(outer, ast.Call) and call in outer.args and not any(isinstance(a, ast.Starred) for a in outer.args):
+        from greenlint.catalog import load_catalog
+
+        api = next((s.api for s in facts.sites if facts.node(s) is outer), None)
+        params = [p for p in load_catalog().params(api)] if api else []
+        at = outer.args.index(call)
+        name = params[at] if at < len(params) and not params[at].startswith("*") else None
+    else:
+        name = None
+    return name if name and len(name) > 2 and name not in _GENERIC and name.isidentifier() else None
+
+
 class ConstantInLoop(Rule):
     """
     ## What it does
@@ -77,7 +100,8 @@ class ConstantInLoop(Rule):
     ## Fix safety
     Safe: binds the call to a new name on the line before the outermost loop around it and uses
     the name inside the loop. The name says what the tensor holds: the parameter it is passed
-    to (`filters=...` -> `filters`), else its literal's shape (`vector_3`, `matrix_3x1`,
+    to, by keyword or by position (`tf.IndexedSlices(v, tf.constant([0, 2]))` -> `indices`),
+    unless that name says nothing (`x`, `y`, `input`), else its literal's shape (`vector_3`, `matrix_3x1`,
     `zeros_4`, `ones_2x2`), numbered when the file (or notebook) already uses it, so it never
     shadows a variable, parameter, import or builtin. Not offered when the new line would be
     longer than the project's line length (see `line-length`). Offered only when the
@@ -138,6 +162,20 @@ class ConstantInLoop(Rule):
             ),
         ),
         Invalid(
+            "import tensorflow as tf\nfor v in vs:\n    s = tf.IndexedSlices(v, tf.constant([0, 2]))\n",
+            expected_replacement=(  # named after the positional parameter it fills
+                "import tensorflow as tf\nindices = tf.constant([0, 2])\nfor v in vs:\n"
+                "    s = tf.IndexedSlices(v, indices)\n"
+            ),
+        ),
+        Invalid(
+            "import tensorflow as tf\nfor x in xs:\n    y = tf.multiply(x, tf.constant([[1.0, 1.0], [1.0, 1.0]]))\n",
+            expected_replacement=(  # `y` says nothing: the shape names it
+                "import tensorflow as tf\nones_2x2 = tf.constant([[1.0, 1.0], [1.0, 1.0]])\nfor x in xs:\n"
+                "    y = tf.multiply(x, ones_2x2)\n"
+            ),
+        ),
+        Invalid(
             "import tensorflow as tf\nfor x in xs:\n    y = x * tf.constant([[1.0, 1.0], [1.0, 1.0]])\n",
             expected_replacement=(
                 "import tensorflow as tf\nones_2x2 = tf.constant([[1.0, 1.0], [1.0, 1.0]])\nfor x in xs:\n"
@@ -156,4 +194,10 @@ class ConstantInLoop(Rule):
                 and not site.features.get("in_tf_function")
                 and not _under_with(facts, site)
             ):
-                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(call=method(site.api) + "()"))
+                holds = _parameter(facts, site)
+                yield self.diagnostic(
+                    site.callsite.span,
+                    facts.path,
+                    self.MESSAGE.format(call=method(site.api) + "()"),
+                    data={"holds": holds} if holds else {},
+                )
