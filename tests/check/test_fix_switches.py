@@ -131,3 +131,16 @@ def test_an_eager_graph_fixture_keeps_both_modes(project, capsys):
     main(["check", "--select", "GL3", "--fix", "--unsafe-fixes", "test_utils.py"])
     assert path.read_text() == FIXTURE
     assert _codes(capsys, path) == []
+
+
+def test_line_length_comes_from_the_formatter_config(tmp_path):
+    from greenlint.check import load_config
+
+    (tmp_path / "pyproject.toml").write_text("[tool.black]\nline-length = 100\n")
+    assert load_config([tmp_path]).line_length == 100  # no [tool.greenlint]: the formatter's
+    (tmp_path / "pyproject.toml").write_text("[tool.greenlint]\nselect = ['GL3']\n[tool.black]\nline-length = 79\n")
+    assert load_config([tmp_path]).line_length == 79
+    (tmp_path / "pyproject.toml").write_text("[tool.greenlint]\nline-length = 120\n[tool.ruff]\nline-length = 79\n")
+    assert load_config([tmp_path]).line_length == 120
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    assert load_config([tmp_path]).line_length == 88
