@@ -53,7 +53,8 @@ SETTINGS = {
     "output-format": "Default output format: concise, full, json, json-lines, sarif, github or grouped.",
     "line-length": (
         "The longest line a fix may write (default: `line-length` of `[tool.ruff]`, else of"
-        " `[tool.black]`, else 88); a longer edit is wrapped as a formatter would, or not offered."
+        " `[tool.black]`, else 88): a longer edited line is wrapped as black would wrap it, or the"
+        " fix is not offered; a line already longer may get shorter, never longer."
     ),
 }
 

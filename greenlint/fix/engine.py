@@ -129,12 +129,15 @@ class _Unit:
         return edits if self._fits(edits) else ()
 
     def _fits(self, edits: tuple[Edit, ...]) -> bool:
-        """No line the edits write is longer than the line length (unless it was already as long)."""
+        """No line the edits write is longer than the line length, or than the longest line of
+        the text they edit (a fix never makes a long line longer)."""
         if not edits:
             return True
+        first, last = min(e.span.line for e in edits), max(e.span.end_line for e in edits)
+        limit = max([self.line_length, *(len(line.rstrip("\r\n")) for line in self.lines[first - 1 : last])])
         text = apply_fixes(self.module.code, [Fix("", edits)])[0]
         before = set(self.lines)
-        return all(len(line.rstrip("\r\n")) <= self.line_length for line in split_lines(text) if line not in before)
+        return all(len(line.rstrip("\r\n")) <= limit for line in split_lines(text) if line not in before)
 
     def _under_condition(self, node) -> bool:
         """Whether an `if` (or conditional expression) in the node's own function decides whether
