@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, own_body
+from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, own_body, units
 
 MODEL_METHODS = ("fit", "evaluate", "predict")
 DATASET_BATCH = "tensorflow.data.Dataset.batch"
@@ -22,13 +22,6 @@ _FIXED_BATCH = frozenset({"batch_input_shape", "batch_shape"})
 def _fixed_steps(site: Site) -> bool:
     """A literal step count: `fit(steps_per_epoch=n)`, `evaluate(steps=n)`, `predict(steps=n)`."""
     return any(isinstance(site.features.get(k), int) for k in ("steps_per_epoch", "steps"))
-
-
-def _units(facts: FileFacts) -> list[ast.Module]:
-    """The file's tree, or each notebook cell's."""
-    if isinstance(facts.source, str):
-        return [m for m in [facts.module()] if m is not None]
-    return [m for m in (facts.module(i) for i in range(1, len(facts.source) + 1)) if m is not None]
 
 
 def _steps(node: ast.AST, functions: dict[str, ast.AST], seen: frozenset[str] = frozenset()) -> bool:
@@ -54,9 +47,9 @@ def _in_scope(facts: FileFacts, site: Site, statement: ast.stmt) -> list[tuple[t
     or every unit's top-level code (not entering functions or classes)."""
     cell = site.callsite.span.cell
     function = next((a for a in facts.ancestors(statement, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
-    units = [(cell or 0, function)] if function is not None else list(enumerate(_units(facts), 1))
+    roots = [(cell or 0, function)] if function is not None else list(enumerate(units(facts), 1))
     nodes = []
-    for index, root in units:
+    for index, root in roots:
         todo = list(ast.iter_child_nodes(root))
         while todo:
             node = todo.pop()
@@ -80,7 +73,7 @@ def _leaves_or_trains(facts: FileFacts, site: Site) -> bool:
         return False
     name = statement.targets[0].id
     functions = {
-        f.name: f for unit in _units(facts) for f in ast.walk(unit) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+        f.name: f for unit in units(facts) for f in ast.walk(unit) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
     nodes = _in_scope(facts, site, statement)
     here = next(i for i, (_, n) in enumerate(nodes) if n is statement) if any(n is statement for _, n in nodes) else len(nodes)
@@ -117,10 +110,8 @@ def _fixed_batch_model(facts: FileFacts) -> bool:
     """The file builds a model that runs with one batch size only: a layer with the literal
     `stateful=True`, or a literal batch dimension (`batch_input_shape=(1, ...)`,
     `Input(batch_size=1)`)."""
-    module = facts.module() if isinstance(facts.source, str) else None
-    trees = [module] if module is not None else [facts.module(i) for i in range(1, len(facts.source) + 1)]
-    for tree in trees:
-        for node in ast.walk(tree) if tree is not None else ():
+    for tree in units(facts):
+        for node in ast.walk(tree):
             if not isinstance(node, ast.keyword):
                 continue
             value = node.value

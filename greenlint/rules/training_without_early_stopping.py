@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, is_keras_model_method, keyword
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import text_mentions
+from greenlint.rules.syntax import text_mentions, units
 
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
 #: Keras callbacks that never end training when the model stops improving.
@@ -28,27 +28,27 @@ NOT_STOPPING = frozenset(
 )
 
 
-def _constructor(facts: FileFacts, node: ast.expr, cell: int | None) -> ast.Call | None:
-    """The call that made a callback: the element itself, or the one call a name in it was
-    assigned from in the same unit."""
+def _constructor(facts: FileFacts, node: ast.expr) -> ast.Call | None:
+    """The call that made a callback: the element itself, or the one call a name in it is
+    assigned from in the file (or notebook)."""
     if isinstance(node, ast.Call):
         return node
-    module = facts.module(cell)
-    if not isinstance(node, ast.Name) or module is None:
+    if not isinstance(node, ast.Name):
         return None
     made = [
         a.value
-        for a in ast.walk(module)
+        for tree in units(facts)
+        for a in ast.walk(tree)
         if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)
     ]
     return made[0] if len(made) == 1 and isinstance(made[0], ast.Call) else None
 
 
-def _may_stop(facts: FileFacts, callbacks: ast.List | ast.Tuple, cell: int | None) -> bool:
+def _may_stop(facts: FileFacts, callbacks: ast.List | ast.Tuple) -> bool:
     """Whether a callback of the list may end training: anything not known to never stop it."""
-    apis = {id(facts.node(s)): s.api for s in facts.sites if s.callsite.span.cell == cell}
+    apis = {id(facts.node(s)): s.api for s in facts.sites}
     for element in callbacks.elts:
-        call = _constructor(facts, element, cell)
+        call = _constructor(facts, element)
         if call is None or apis.get(id(call)) not in NOT_STOPPING:
             return True
     return False
@@ -167,6 +167,6 @@ class TrainingWithoutEarlyStopping(Rule):
             callbacks = keyword(call, "callbacks")
             if callbacks is not None and not isinstance(callbacks.value, (ast.List, ast.Tuple)):
                 continue
-            if callbacks is not None and _may_stop(facts, callbacks.value, site.callsite.span.cell):
+            if callbacks is not None and _may_stop(facts, callbacks.value):
                 continue
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(epochs=epochs))
