@@ -18,7 +18,8 @@ class CheckNumericsEnabled(Rule):
     ## What it does
     Flags calls of `tf.debugging.enable_check_numerics()` that run unconditionally: a call under
     an `if` (a debug option the user turns on; `if __name__ == "__main__":` is no condition) or
-    in test code (a `test*` function, a test class, a pytest fixture) is not reported.
+    in test code (a `test*` function, a test class, a pytest fixture), or in a helper function
+    only called that way, is not reported.
 
     ## Why is this bad?
     Once enabled, TensorFlow checks the output of every floating-point operation, eager or in a

@@ -20,7 +20,8 @@ class CompileRunEagerly(Rule):
     ## What it does
     Flags `compile(..., run_eagerly=True)` on a Keras model. Eager mode chosen on purpose is not
     reported: a call under a condition (`if args.debug:`), a value that is not a literal, test
-    code (a `test*` function, a test class, a pytest fixture), and a call whose comment (on its
+    code (a `test*` function, a test class, a pytest fixture), a helper function only called
+    that way, and a call whose comment (on its
     lines or right above) gives the reason: one mentioning eager mode, or that it is required,
     needed or necessary, or "because" (a model that only works eagerly, e.g. one converting
     tensors to NumPy in `call()`).

@@ -1,7 +1,8 @@
 """Whether a switch or a literal at a call was chosen on purpose: the call runs only under a
 condition (a debug flag, a CLI option, `if __debug__`), it is test code (a test, a test class,
-a pytest fixture: tests select eager mode or tiny batches to exercise them), or a comment beside
-it gives the reason. Rules about debugging switches read these instead of file names."""
+a pytest fixture: tests select eager mode or tiny batches to exercise them), it is in a helper
+function only called so, or a comment beside it gives the reason. Rules about debugging
+switches read these instead of file names."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from greenlint.rules.syntax import SCOPES
 _TEST_SETUP = frozenset({"setUp", "setUpClass", "setUpModule", "tearDown", "tearDownClass"})
 
 
-def is_main_guard(test: ast.expr) -> bool:
+def _main_guard(test: ast.expr) -> bool:
     """`__name__ == "__main__"`: the script's main path, not a condition on the call."""
     return (
         isinstance(test, ast.Compare)
@@ -28,18 +29,12 @@ def is_main_guard(test: ast.expr) -> bool:
 
 def _always(test: ast.expr) -> bool:
     """A test that holds on every run the linter cares about: the main guard, a truthy literal."""
-    return is_main_guard(test) or (isinstance(test, ast.Constant) and bool(test.value))
+    return _main_guard(test) or (isinstance(test, ast.Constant) and bool(test.value))
 
 
-def condition(facts: FileFacts, site: Site) -> ast.expr | None:
-    """The test of the innermost `if` (or conditional expression) in the call's own function
-    that decides whether the call runs; None when it always runs (`if __name__ == "__main__":`
-    counts as always)."""
-    node = facts.node(site)
-    if node is None:
-        return None
+def _condition(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.AST | None:
     child = node
-    for parent in facts.ancestors(node, site.callsite.span.cell):
+    for parent in facts.ancestors(node, cell):
         if isinstance(parent, SCOPES):
             return None
         if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and not _always(parent.test):
@@ -72,26 +67,44 @@ def _in_test(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     return False
 
 
-def in_test_code(facts: FileFacts, site: Site) -> bool:
-    """The call is in test code: a function named `test*`, a pytest fixture, a method of a
-    test class (named `Test*`/`*Test`, or a `TestCase` subclass), or a helper function that
-    only such code calls (in the same file)."""
-    node, cell = facts.node(site), site.callsite.span.cell
-    if node is None:
-        return False
-    if _in_test(facts, node, cell):
-        return True
+def _callers(facts: FileFacts, node: ast.AST, cell: int | None) -> list[ast.Call]:
+    """The calls, in the same file (or cell), of the function the node is written in."""
     helper = next((a for a in facts.ancestors(node, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
     module = facts.module(cell)
     if helper is None or module is None:
-        return False
-    callers = [
+        return []
+    return [
         n
         for n in ast.walk(module)
         if isinstance(n, ast.Call)
         and (n.func.id if isinstance(n.func, ast.Name) else n.func.attr if isinstance(n.func, ast.Attribute) else "") == helper.name
     ]
-    return bool(callers) and all(_in_test(facts, c, cell) for c in callers)
+
+
+def _everywhere(facts: FileFacts, site: Site, holds) -> bool:
+    """`holds(node)` at the call, or at every call of the helper function it is written in."""
+    node, cell = facts.node(site), site.callsite.span.cell
+    if node is None:
+        return False
+    if holds(node):
+        return True
+    callers = _callers(facts, node, cell)
+    return bool(callers) and all(holds(c) for c in callers)
+
+
+def in_test_code(facts: FileFacts, site: Site) -> bool:
+    """The call is in test code: a function named `test*`, a pytest fixture, a method of a
+    test class (named `Test*`/`*Test`, or a `TestCase` subclass), or a helper function that
+    only such code calls (in the same file)."""
+    cell = site.callsite.span.cell
+    return _everywhere(facts, site, lambda node: _in_test(facts, node, cell))
+
+
+def deliberate_switch(facts: FileFacts, site: Site) -> bool:
+    """A debugging switch turned on on purpose: under a condition or in test code, or in a
+    helper function that is only called that way (`if args.debug: enable_debugging()`)."""
+    cell = site.callsite.span.cell
+    return _everywhere(facts, site, lambda node: _condition(facts, node, cell) is not None or _in_test(facts, node, cell))
 
 
 def comments_beside(facts: FileFacts, site: Site) -> str:
@@ -125,8 +138,3 @@ def comments_beside(facts: FileFacts, site: Site) -> str:
 def comment_explains(facts: FileFacts, site: Site, words: re.Pattern[str]) -> bool:
     """A comment beside the call matches `words` (the reason the literal is there)."""
     return bool(words.search(comments_beside(facts, site)))
-
-
-def deliberate_switch(facts: FileFacts, site: Site) -> bool:
-    """A debugging switch turned on on purpose: under a condition, or in test code."""
-    return condition(facts, site) is not None or in_test_code(facts, site)

@@ -18,8 +18,8 @@ class DumpDebugInfoEnabled(Rule):
     ## What it does
     Flags calls of `tf.debugging.experimental.enable_dump_debug_info()` that run unconditionally:
     a call under an `if` (a debug option the user turns on; `if __name__ == "__main__":` is no
-    condition) or in test code (a `test*` function, a test class, a pytest fixture) is not
-    reported.
+    condition) or in test code (a `test*` function, a test class, a pytest fixture), or in a
+    helper function only called that way, is not reported.
 
     ## Why is this bad?
     The Debugger V2 dump writes information about every executed op and graph (with

@@ -19,7 +19,8 @@ class LogDevicePlacement(Rule):
     Flags `tf.debugging.set_log_device_placement(True)` called with the literal `True` on the
     program's path. A switch turned on on purpose is not reported: a call under a condition
     (`if args.verbose:`, `if __debug__:`; `if __name__ == "__main__":` is no condition), a
-    value that is not a literal, and test code (a `test*` function, a test class, a fixture).
+    value that is not a literal, test code (a `test*` function, a test class, a fixture), and
+    a helper function of the file that is only called that way (`if args.debug: enable_debugging()`).
 
     ## Why is this bad?
     With the switch on, TensorFlow logs the device of every operation it places, so in eager code
@@ -67,12 +68,22 @@ class LogDevicePlacement(Rule):
             "import tensorflow as tf\n\n\ndef main(argv):\n    if FLAGS.log_placement:\n"
             "        tf.debugging.set_log_device_placement(True)\n    train()\n"
         ),
+        Valid(  # a helper only called under the debug flag
+            "import tensorflow as tf\n\n\ndef enable_debugging():\n"
+            "    tf.debugging.set_log_device_placement(True)\n    tf.config.run_functions_eagerly(True)\n\n\n"
+            "if args.debug:\n    enable_debugging()\n"
+        ),
         Valid(
             "import tensorflow as tf\n\n\nclass PlacementTest(tf.test.TestCase):\n"
             "    def test_logs(self):\n        tf.debugging.set_log_device_placement(True)\n"
         ),
     )
     INVALID = (
+        Invalid(  # the helper also runs unconditionally
+            "import tensorflow as tf\n\n\ndef enable_debugging():\n    tf.debugging.set_log_device_placement(True)\n\n\n"
+            "if args.debug:\n    enable_debugging()\nenable_debugging()\n",
+            line=5,
+        ),
         Invalid(
             "import tensorflow as tf\ntf.debugging.set_log_device_placement(True)\n",
             line=2,

@@ -22,7 +22,8 @@ class RunFunctionsEagerly(Rule):
     (`if args.debug:`, `if __debug__:`, an environment variable; `if __name__ == "__main__":`
     is no condition), a value that is not a literal (`run_functions_eagerly(args.eager)`), and
     test code (a `test*` function, a test class, a pytest fixture such as one parametrised to
-    run each test eagerly and as a graph), where running eagerly is what is being tested.
+    run each test eagerly and as a graph), where running eagerly is what is being tested; and
+    a helper function of the file that is only called that way (`if args.debug: enable_debugging()`).
 
     ## Why is this bad?
     The switch turns every `tf.function` of the process, including the training step Keras
