@@ -51,6 +51,11 @@ SETTINGS = {
         " average), and none for fewer than 16 files to analyse, where processes do not pay."
     ),
     "output-format": "Default output format: concise, full, json, json-lines, sarif, github or grouped.",
+    "line-length": (
+        "The longest line a fix may write (default: `line-length` of `[tool.ruff]`, else of"
+        " `[tool.black]`, else 88): a longer edited line is wrapped as black would wrap it, or the"
+        " fix is not offered; a line already longer may get shorter, never longer."
+    ),
 }
 
 
@@ -77,6 +82,7 @@ class Config:
     jobs: int | None = None  # None: auto (greenlint.check.runner.auto_jobs)
     output_format: str = "concise"
     options: Mapping[str, Any] = field(default_factory=dict)  # rule options by key
+    line_length: int = 88  # the longest line a fix writes
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
@@ -140,6 +146,10 @@ def parse_table(table: Mapping[str, Any], source: Path | None) -> dict[str, Any]
             if value not in FORMATS:
                 raise ConfigError(f"{at}: expected one of {', '.join(FORMATS)}")
             fields["output_format"] = value
+        elif key == "line-length":
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ConfigError(f"{at}: expected a positive integer")
+            fields["line_length"] = value
         elif key in _rule_options():
             options[key] = coerce_option(_rule_options()[key].type, value, at)
         else:
@@ -200,11 +210,38 @@ def load_config(paths: Sequence[Path] = (), config_file: Path | None = None, iso
         start = Path(paths[0]) if paths else Path.cwd()
         config_file = find_pyproject(start if start.exists() else Path.cwd())
     if config_file is None:
-        return Config()
+        start = Path(paths[0]) if paths else Path.cwd()
+        return Config(line_length=formatter_line_length(start if start.exists() else Path.cwd()))
     config_file = Path(config_file)
     if not config_file.is_file():
         raise ConfigError(f"{config_file}: no such configuration file")
-    table = _read(config_file).get("tool", {}).get("greenlint", {})
+    tool = _read(config_file).get("tool", {})
+    table = tool.get("greenlint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{config_file}: [tool.greenlint] must be a table")
-    return Config(root=config_file.parent.resolve(), source=config_file, **parse_table(table, config_file))
+    fields = {"line_length": _tool_line_length(tool) or Config.line_length, **parse_table(table, config_file)}
+    return Config(root=config_file.parent.resolve(), source=config_file, **fields)
+
+
+def _tool_line_length(tool: Mapping[str, Any]) -> int | None:
+    """`line-length` of a pyproject's `[tool.ruff]`, else of its `[tool.black]`."""
+    for name in ("ruff", "black"):
+        table = tool.get(name)
+        value = table.get("line-length") if isinstance(table, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None
+
+
+def formatter_line_length(start: Path) -> int:
+    """The line length of the formatter configured in the nearest pyproject.toml at or above
+    `start` (ruff, then black), else 88."""
+    start = start.resolve()
+    for directory in (start, *start.parents) if start.is_dir() else start.parents:
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                return _tool_line_length(_read(candidate).get("tool", {})) or Config.line_length
+            except ConfigError:
+                return Config.line_length
+    return Config.line_length

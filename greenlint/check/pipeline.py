@@ -75,7 +75,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str]) -> 
                     found.extend(rule().check(facts, options))
                 except Exception as exc:  # a broken rule must not end the run
                     found.extend(internal_error(result.path, exc, f"rule {code}").errors)
-        found = attach_fixes(found, result.source)
+        found = attach_fixes(found, result.source, config.line_length)
     kept, used = noqa.apply(found, result.suppressions)
     kept = [d for d in kept if d.code in enabled or d.code in FILE_ERRORS]
     if "GL003" in enabled:
@@ -97,7 +97,7 @@ def run_check(paths: Sequence[Path | str], config: Config, backend: Backend | No
     """Check files and directories. Raises ConfigError when greenlint cannot run (exit code 2)."""
     selector = Selector(config)
     files = discover(paths, config)
-    options = repr(sorted({**selector.table["options"], **config.options}.items()))
+    options = repr(sorted({**selector.table["options"], **config.options, "line-length": config.line_length}.items()))
     backend = backend or Backend()
     checked, stats = analyse_files(
         files,

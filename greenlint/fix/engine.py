@@ -21,6 +21,8 @@ from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 
 #: Passes of check-then-fix before giving up on a text whose fixes keep producing fixes.
 MAX_PASSES = 10
+#: The line length fixes keep to when the project sets none (black's and ruff's default).
+LINE_LENGTH = 88
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
@@ -43,8 +45,12 @@ def _codemod(code: str) -> tuple[Codemod, str] | None:
     return (fix, rule.FIX_TITLE) if fix is not None else None
 
 
-def attach_fixes(diagnostics: Sequence[Diagnostic], source: str | tuple[str, ...]) -> list[Diagnostic]:
-    """The diagnostics, each with its rule's fix attached when the codemod applies to its call."""
+def attach_fixes(
+    diagnostics: Sequence[Diagnostic], source: str | tuple[str, ...], line_length: int = LINE_LENGTH
+) -> list[Diagnostic]:
+    """The diagnostics, each with its rule's fix attached when the codemod applies to its call
+    and its edited lines fit in `line_length` (a call is wrapped as a formatter would, else the
+    finding keeps no fix)."""
     wanted = [i for i, d in enumerate(diagnostics) if d.fix is None and _codemod(d.code)]
     if not wanted:
         return list(diagnostics)
@@ -54,14 +60,16 @@ def attach_fixes(diagnostics: Sequence[Diagnostic], source: str | tuple[str, ...
         d = diagnostics[i]
         cell = d.span.cell
         if cell not in units:
-            units[cell] = _Unit.parse(source, cell)
-            if units[cell] is not None and units[cell].tf is None and isinstance(source, tuple):
-                units[cell].tf = _notebook_tf_alias(source)  # imported in another cell
+            units[cell] = _Unit.parse(source, cell, line_length)
+            if units[cell] is not None and isinstance(source, tuple):
+                units[cell].others = tuple(text for i, text in enumerate(source, 1) if i != cell)
+                if units[cell].tf is None:
+                    units[cell].tf = _notebook_tf_alias(source)  # imported in another cell
         unit = units[cell]
         if unit is None:
             continue
         codemod, title = _codemod(d.code)
-        edits = unit.edit(codemod, d.span)
+        edits = unit.edit(codemod, d.span, d.data.get("holds"))
         if edits:
             out[i] = dataclasses.replace(d, fix=Fix(title, edits, safe=codemod.safe))
     return out
@@ -70,8 +78,11 @@ def attach_fixes(diagnostics: Sequence[Diagnostic], source: str | tuple[str, ...
 class _Unit:
     """One parsed text (a file, or a notebook cell) with the positions of its calls."""
 
-    def __init__(self, module, positions, parents, cell: int | None):
+    def __init__(self, module, positions, parents, cell: int | None, line_length: int = LINE_LENGTH):
         self.module, self.positions, self.parents, self.cell = module, positions, parents, cell
+        self.line_length = line_length
+        self.lines = split_lines(module.code)
+        self.others: tuple[str, ...] = ()  # a notebook's other cells, whose names a new name must not shadow
         self.calls = {}
         import libcst as cst
 
@@ -82,7 +93,7 @@ class _Unit:
         self.tf = _tf_alias(module)
 
     @classmethod
-    def parse(cls, source: str | tuple[str, ...], cell: int | None) -> _Unit | None:
+    def parse(cls, source: str | tuple[str, ...], cell: int | None, line_length: int = LINE_LENGTH) -> _Unit | None:
         import libcst as cst
         from libcst.metadata import MetadataWrapper, PositionProvider
 
@@ -95,25 +106,92 @@ class _Unit:
             parents = _parents(wrapper.module)
         except Exception:  # not parseable by LibCST (e.g. newer syntax): no fix, the finding stays
             return None
-        return cls(wrapper.module, positions, parents, cell)
+        return cls(wrapper.module, positions, parents, cell, line_length)
 
     def _span(self, node) -> Span:
         pos = self.positions[node]
         return Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1, self.cell)
 
-    def edit(self, codemod: Codemod, span: Span) -> tuple[Edit, ...]:
-        """The edits of the codemod at the call with this span; () when it does not apply."""
+    def edit(self, codemod: Codemod, span: Span, holds: str | None = None) -> tuple[Edit, ...]:
+        """The edits of the codemod at the call with this span; () when it does not apply.
+        `holds` names what the call's value is, for a codemod that binds it to a new name."""
         call = self.calls.get((span.line, span.column, span.end_line, span.end_column))
         if call is None or (codemod.needs_tf and self.tf is None):
             return ()
         if isinstance(codemod, RemoveStatement):
-            edit = self._remove_statement(call)
-            return (edit,) if edit else ()
-        if isinstance(codemod, HoistBeforeLoop):
-            return self._hoist(call, codemod.name)
-        if isinstance(codemod, MoveToChainEnd):
-            return self._move_to_chain_end(call, codemod.over)
-        return tuple(e for e in [self._rewrite(codemod, call)] if e is not None)
+            edits = () if self._under_condition(call) else tuple(e for e in [self._remove_statement(call)] if e)
+        elif isinstance(codemod, HoistBeforeLoop):
+            edits = self._hoist(call, holds or self._holds(call) or codemod.name)
+        elif isinstance(codemod, MoveToChainEnd):
+            edits = self._move_to_chain_end(call, codemod.over)
+        else:
+            edits = tuple(e for e in [self._rewrite(codemod, call)] if e is not None)
+        return edits if self._fits(edits) else ()
+
+    def _fits(self, edits: tuple[Edit, ...]) -> bool:
+        """No line the edits write is longer than the line length, or than the longest line of
+        the text they edit (a fix never makes a long line longer)."""
+        if not edits:
+            return True
+        first, last = min(e.span.line for e in edits), max(e.span.end_line for e in edits)
+        limit = max([self.line_length, *(len(line.rstrip("\r\n")) for line in self.lines[first - 1 : last])])
+        text = apply_fixes(self.module.code, [Fix("", edits)])[0]
+        before = set(self.lines)
+        return all(len(line.rstrip("\r\n")) <= limit for line in split_lines(text) if line not in before)
+
+    def _under_condition(self, node) -> bool:
+        """Whether an `if` (or conditional expression) in the node's own function decides whether
+        it runs (`if __name__ == "__main__":` and `if True:` do not): a literal written there
+        was chosen for that case, and a fix leaves it as written."""
+        import libcst as cst
+
+        child = node
+        while (parent := self.parents.get(child)) is not None:
+            if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Module)):
+                return False
+            if isinstance(parent, (cst.If, cst.IfExp)) and child is not parent.test and not _always(parent.test):
+                return True
+            child = parent
+        return False
+
+    def _wrap(self, call, edit: Edit) -> Edit | None:
+        """The edit of a one-line call, as the whole call rewritten and wrapped the way black
+        wraps it (its arguments on one indented line, else one per line with a trailing comma)
+        when the edited line is too long; None when it cannot be wrapped that way (a call that
+        spans lines, or sits inside another bracket on its line)."""
+        import libcst as cst
+
+        span = self._span(call)
+        if span.line != span.end_line or edit.span.line != span.line or edit.span.end_line != span.line:
+            return None
+        line = self.lines[span.line - 1]
+        prefix, after = line[: span.column - 1], line[span.end_column - 1 :]
+        if _open_brackets(prefix):
+            return None
+        code = line[span.column - 1 : span.end_column - 1]
+        start, end = edit.span.column - span.column, edit.span.end_column - span.column
+        try:
+            new = cst.parse_expression(code[:start] + edit.content + code[end:])
+        except Exception:
+            return None
+        if not isinstance(new, cst.Call) or not new.args:
+            return None
+        module = cst.Module(body=[])
+        func = module.code_for_node(new.func)
+        args = [
+            module.code_for_node(a.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=cst.SimpleWhitespace("")))
+            for a in new.args
+        ]
+        indent = prefix[: len(prefix) - len(prefix.lstrip(" \t"))]
+        inner = f"{indent}    {', '.join(args)}"
+        if len(inner) <= self.line_length:
+            body = f"\n{inner}\n"
+        else:
+            body = "\n" + "".join(f"{indent}    {a},\n" for a in args)
+        wrapped = f"{func}({body}{indent})"
+        if len(prefix) + len(func) + 1 > self.line_length or len(f"{indent}){after.rstrip()}") > self.line_length:
+            return None
+        return Edit(span, wrapped)
 
     def _rewrite(self, codemod: Codemod, call) -> Edit | None:
         if isinstance(codemod, AppendCall):
@@ -122,18 +200,21 @@ class _Unit:
             rewritten = codemod.rewrite(call, self.tf)
         except Exception:  # a value that does not parse, an unexpected node: no fix
             return None
-        if rewritten is None:
-            return None
+        if rewritten is None or (rewritten.how == "replace" and self._under_condition(call)):
+            return None  # a literal written under a condition stays as written
         span = self._span(rewritten.node)
         if rewritten.how == "after":
             span = Span(span.end_line, span.end_column, span.end_line, span.end_column, self.cell)
         elif rewritten.how == "before_last":
             span = Span(span.end_line, span.end_column - 1, span.end_line, span.end_column - 1, self.cell)
-        return Edit(span, rewritten.content)
+        edit = Edit(span, rewritten.content)
+        if not isinstance(codemod, AppendCall) and not self._fits((edit,)):
+            return self._wrap(call, edit)
+        return edit
 
     def _hoist(self, call, base: str) -> tuple[Edit, ...]:
-        """Bind the call to a new name just before the outermost loop around it (in its function)
-        and use the name in the loop.
+        """Bind the call to a new name (`base`, numbered when the code uses it) just before the
+        outermost loop around it (in its function) and use the name in the loop.
 
         Only for a call whose source names nothing but the tensorflow module (literals, `tf.float32`):
         its value cannot depend on the loop."""
@@ -159,7 +240,7 @@ class _Unit:
         if loop is None:
             return ()
         node = loop
-        taken = set(re.findall(r"[A-Za-z_]\w*", self.module.code))
+        taken = set().union(*(_names_in_use(text) for text in (self.module.code, *self.others)))
         name = next(n for n in (base if i == 1 else f"{base}_{i}" for i in range(1, 1000)) if n not in taken)
         line = self.positions[node].start.line
         text = split_lines(self.module.code)[line - 1]
@@ -167,6 +248,31 @@ class _Unit:
         newline = text[len(text.rstrip("\r\n")):] or "\n"
         insert = Edit(Span(line, 1, line, 1, self.cell), f"{indent}{name} = {code}{newline}")
         return insert, Edit(self._span(call), name)
+
+    def _holds(self, call) -> str | None:
+        """A name for the value of a call of a literal, from the literal's shape (`zeros_3`,
+        `ones_2x2`, `vector_3`, `matrix_3x1`, `tensor_2x2x2`)."""
+        import ast
+
+        given = [a for a in call.args if a.keyword is None or a.keyword.value == "value"]
+        try:
+            value = ast.literal_eval(self.module.code_for_node(given[0].value)) if given else None
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+        shape, items = [], value
+        while isinstance(items, (list, tuple)) and items:
+            shape.append(len(items))
+            items = items[0]
+        if not shape:
+            return None
+        flat = [value]
+        for _ in shape:
+            flat = [x for part in flat if isinstance(part, (list, tuple)) for x in part]
+        if all(x == 0 for x in flat) or all(x == 1 for x in flat):
+            noun = "zeros" if flat[0] == 0 else "ones"
+        else:
+            noun = {1: "vector", 2: "matrix"}.get(len(shape), "tensor")
+        return f"{noun}_{'x'.join(map(str, shape))}"
 
     def _chain_end(self, node):
         """The outermost call of the method chain `node` starts (`ds.batch(8)` in `ds.batch(8).map(f)` -> all of it)."""
@@ -219,6 +325,61 @@ class _Unit:
             indent = " " * pos.start.column
             return Edit(start, f"{indent}pass\n")
         return Edit(start, "")
+
+
+def _names_in_use(code: str) -> set[str]:
+    """Every name the code reads or binds (variables, parameters, functions, classes, imports)
+    and the builtins: what a new variable must not shadow. Keyword and attribute names are free."""
+    import ast
+    import builtins
+
+    names = set(dir(builtins))
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return names | set(re.findall(r"[A-Za-z_]\w*", code))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names.update(node.names)
+        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+            names.add(node.name)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+    return names
+
+
+def _always(test) -> bool:
+    """`__name__ == "__main__"` or a truthy literal: a test that does not make a call conditional."""
+    import libcst as cst
+
+    if isinstance(test, cst.Comparison):
+        return any(isinstance(n, cst.Name) and n.value == "__name__" for n in (test.left, *(c.comparator for c in test.comparisons)))
+    return isinstance(test, cst.Name) and test.value == "True" or isinstance(test, cst.Integer) and test.value != "0"
+
+
+def _open_brackets(text: str) -> bool:
+    """Whether a line's text before a call leaves a bracket open (the call is inside another)."""
+    import io
+    import tokenize
+
+    depth = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.OP and token.string in "([{":
+                depth += 1
+            elif token.type == tokenize.OP and token.string in ")]}":
+                depth -= 1
+    except (tokenize.TokenError, SyntaxError):
+        return True
+    return depth > 0
 
 
 def _parents(module) -> dict:

@@ -44,7 +44,8 @@ class Invalid:
     options: Mapping[str, Any] = field(default_factory=dict)
     line: int | None = None
     message_contains: str | None = None
-    #: The source after applying the rule's fixes (safe and unsafe), like Fixit's expected_replacement.
+    #: The source after applying the rule's fixes (safe and unsafe), like Fixit's expected_replacement;
+    #: the code itself when the finding comes without a fix.
     expected_replacement: str | None = None
 
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from greenlint.rules.codemods import RemoveStatement
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import guarded
 
 API = "tensorflow.debugging.enable_check_numerics"
 
@@ -17,7 +17,9 @@ class CheckNumericsEnabled(Rule):
     """
     ## What it does
     Flags calls of `tf.debugging.enable_check_numerics()` that run unconditionally: a call under
-    an `if` (a debug option the user turns on) is not reported.
+    an `if` (a debug option the user turns on; `if __name__ == "__main__":` is no condition) or
+    in test code (a `test*` function, a test class, a pytest fixture), or in a helper function
+    only called that way, is not reported.
 
     ## Why is this bad?
     Once enabled, TensorFlow checks the output of every floating-point operation, eager or in a
@@ -60,6 +62,10 @@ class CheckNumericsEnabled(Rule):
         Valid("import tensorflow as tf\ntf.debugging.disable_check_numerics()\n"),
         Valid("import tensorflow as tf\ntf.debugging.check_numerics(x, 'x')\n"),
         Valid("import tensorflow as tf\nif options.enable_check_numerics:\n    tf.debugging.enable_check_numerics()\n"),
+        Valid(
+            "import pytest\nimport tensorflow as tf\n\n\n@pytest.fixture\ndef check_numerics():\n"
+            "    tf.debugging.enable_check_numerics()\n    yield\n    tf.debugging.disable_check_numerics()\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -75,5 +81,5 @@ class CheckNumericsEnabled(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api == API and not guarded(facts, site):
+            if site.api == API and not deliberate_switch(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

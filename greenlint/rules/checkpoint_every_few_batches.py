@@ -7,6 +7,7 @@ from typing import Any
 
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
+from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 
 API = "tensorflow.keras.callbacks.ModelCheckpoint"
@@ -16,7 +17,9 @@ class CheckpointEveryFewBatches(Rule):
     """
     ## What it does
     Flags `tf.keras.callbacks.ModelCheckpoint` with a literal integer `save_freq` below
-    `min-save-freq` (default 10): a checkpoint written every few batches.
+    `min-save-freq` (default 10): a checkpoint written every few batches. Test code (a `test*`
+    function, a test class, a pytest fixture) is not reported: a test of checkpointing saves
+    every batch of its few batches on purpose.
 
     ## Why is this bad?
     An integer `save_freq` counts batches. Every save serialises the model (or its weights) and
@@ -41,7 +44,9 @@ class CheckpointEveryFewBatches(Rule):
     The pair under bench/rules/ trains a small model with `save_freq=1` and with `"epoch"`.
 
     ## Fix safety
-    Unsafe: `save_freq="epoch"` writes fewer checkpoints, so a crash loses more work.
+    Unsafe: `save_freq="epoch"` writes fewer checkpoints, so a crash loses more work. Not
+    offered for a callback created under a condition (`if args.checkpoint_often:`): a fix never
+    changes a literal written under one.
 
     ## Options
     - `min-save-freq`
@@ -57,6 +62,10 @@ class CheckpointEveryFewBatches(Rule):
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq='epoch')\n"),
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=500)\n"),
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.ModelCheckpoint('c.keras')\n"),
+        Valid(
+            "import tensorflow as tf\n\n\ndef test_saves_every_batch(tmp_path):\n"
+            "    cb = tf.keras.callbacks.ModelCheckpoint(str(tmp_path / 'c.keras'), save_freq=1)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -66,11 +75,26 @@ class CheckpointEveryFewBatches(Rule):
                 "import tensorflow as tf\ncb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=\"epoch\")\n"
             ),
         ),
+        Invalid(  # written under a condition: reported, the literal is left as written
+            "import tensorflow as tf\ncallbacks = []\nif args.often:\n"
+            "    callbacks.append(tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=2))\n",
+            line=4,
+            expected_replacement=(
+                "import tensorflow as tf\ncallbacks = []\nif args.often:\n"
+                "    callbacks.append(tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=2))\n"
+            ),
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         minimum = int(options.get("min-save-freq", 10))
         for site in facts.sites:
             freq = site.features.get("save_freq")
-            if site.api == API and isinstance(freq, int) and not isinstance(freq, bool) and 0 < freq < minimum:
+            if (
+                site.api == API
+                and isinstance(freq, int)
+                and not isinstance(freq, bool)
+                and 0 < freq < minimum
+                and not in_test_code(facts, site)
+            ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(freq=freq))

@@ -38,6 +38,29 @@ def _under_with(facts: FileFacts, site) -> bool:
     return False
 
 
+#: Parameter names that say nothing about what a value is (`tf.multiply(x, y)`).
+_GENERIC = frozenset({"input", "inputs", "tensor", "value", "values", "args", "kwargs"})
+
+
+def _parameter(facts: FileFacts, site) -> str | None:
+    """The parameter of the enclosing call the literal tensor is passed to, by keyword or by
+    position (from the catalog's signature of that call): what the tensor is for."""
+    call = facts.node(site)
+    outer = facts.parent(call, site.callsite.span.cell) if call is not None else None
+    if isinstance(outer, ast.keyword):
+        name = outer.arg
+    elif isinstance(outer, ast.Call) and call in outer.args and not any(isinstance(a, ast.Starred) for a in outer.args):
+        from greenlint.catalog import load_catalog
+
+        api = next((s.api for s in facts.sites if facts.node(s) is outer), None)
+        params = [p for p in load_catalog().params(api)] if api else []
+        at = outer.args.index(call)
+        name = params[at] if at < len(params) and not params[at].startswith("*") else None
+    else:
+        name = None
+    return name if name and len(name) > 2 and name not in _GENERIC and name.isidentifier() else None
+
+
 class ConstantInLoop(Rule):
     """
     ## What it does
@@ -75,8 +98,13 @@ class ConstantInLoop(Rule):
     The pair under bench/rules/ converts a literal matrix in a loop, and once before it.
 
     ## Fix safety
-    Safe: binds the call to a new name (`hoisted_constant`, numbered if the file already uses
-    it) on the line before the outermost loop around it and uses the name inside the loop. Offered only when the
+    Safe: binds the call to a new name on the line before the outermost loop around it and uses
+    the name inside the loop. The name says what the tensor holds: the parameter it is passed
+    to, by keyword or by position (`tf.IndexedSlices(v, tf.constant([0, 2]))` -> `indices`),
+    unless that name says nothing (`x`, `y`, `input`), else its literal's shape (`vector_3`, `matrix_3x1`,
+    `zeros_4`, `ones_2x2`), numbered when the file (or notebook) already uses it, so it never
+    shadows a variable, parameter, import or builtin. Not offered when the new line would be
+    longer than the project's line length (see `line-length`). Offered only when the
     call names nothing but the tensorflow module (literals and `tf.float32`-like dtypes), so
     its value cannot depend on the loop; tensors are immutable, so one tensor serves every
     iteration. The tensor is now created even when the loop runs zero times.
@@ -89,7 +117,7 @@ class ConstantInLoop(Rule):
     name = "constant-in-loop"
     MESSAGE = "`{call}` of a literal runs on every loop iteration: create the tensor once, before the loop"
     FIX_TITLE = "Create the tensor once before the loop and reuse it"
-    FIX = HoistBeforeLoop(name="hoisted_constant", safe=True)
+    FIX = HoistBeforeLoop(name="constant", safe=True)
     VALID = (
         Valid("import tensorflow as tf\nw = tf.constant([1.0, 2.0])\nfor x in xs:\n    y = x * w\n"),
         Valid("import tensorflow as tf\nfor x in xs:\n    y = tf.constant(x)\n"),
@@ -105,27 +133,55 @@ class ConstantInLoop(Rule):
             "import tensorflow as tf\nfor x in xs:\n    y = x * tf.constant([1.0, 2.0])\n",
             line=3,
             expected_replacement=(
-                "import tensorflow as tf\nhoisted_constant = tf.constant([1.0, 2.0])\nfor x in xs:\n"
-                "    y = x * hoisted_constant\n"
+                "import tensorflow as tf\nvector_2 = tf.constant([1.0, 2.0])\nfor x in xs:\n"
+                "    y = x * vector_2\n"
             ),
         ),
         Invalid(
-            "import tensorflow as tf\ndef f(xs, hoisted_constant):\n    while xs:\n"
+            "import tensorflow as tf\ndef f(xs, matrix_1x2):\n    while xs:\n"
             "        xs = g(xs, tf.constant([[1, 2]], dtype=tf.int64))\n",
-            expected_replacement=(
-                "import tensorflow as tf\ndef f(xs, hoisted_constant):\n"
-                "    hoisted_constant_2 = tf.constant([[1, 2]], dtype=tf.int64)\n    while xs:\n"
-                "        xs = g(xs, hoisted_constant_2)\n"
+            expected_replacement=(  # named after what it holds, never shadowing a name in use
+                "import tensorflow as tf\ndef f(xs, matrix_1x2):\n"
+                "    matrix_1x2_2 = tf.constant([[1, 2]], dtype=tf.int64)\n    while xs:\n"
+                "        xs = g(xs, matrix_1x2_2)\n"
             ),
         ),
         Invalid(
             "import tensorflow as tf\nfor e in range(2):\n    for x in xs:\n        y = x + tf.constant([1.0])\n",
             expected_replacement=(
-                "import tensorflow as tf\nhoisted_constant = tf.constant([1.0])\nfor e in range(2):\n"
-                "    for x in xs:\n        y = x + hoisted_constant\n"
+                "import tensorflow as tf\nones_1 = tf.constant([1.0])\nfor e in range(2):\n"
+                "    for x in xs:\n        y = x + ones_1\n"
             ),
         ),
         Invalid("import tensorflow as tf\nfor d in dtypes:\n    y = tf.constant([1, 2], dtype=d)\n"),  # no fix: d
+        Invalid(
+            "import tensorflow as tf\nfor x in xs:\n    y = tf.nn.conv1d(x, filters=tf.constant([[[1.0]], [[0.5]]]), stride=1, padding='SAME')\n",
+            expected_replacement=(  # the parameter it is passed to names it
+                "import tensorflow as tf\nfilters = tf.constant([[[1.0]], [[0.5]]])\nfor x in xs:\n"
+                "    y = tf.nn.conv1d(x, filters=filters, stride=1, padding='SAME')\n"
+            ),
+        ),
+        Invalid(
+            "import tensorflow as tf\nfor v in vs:\n    s = tf.IndexedSlices(v, tf.constant([0, 2]))\n",
+            expected_replacement=(  # named after the positional parameter it fills
+                "import tensorflow as tf\nindices = tf.constant([0, 2])\nfor v in vs:\n"
+                "    s = tf.IndexedSlices(v, indices)\n"
+            ),
+        ),
+        Invalid(
+            "import tensorflow as tf\nfor x in xs:\n    y = tf.multiply(x, tf.constant([[1.0, 1.0], [1.0, 1.0]]))\n",
+            expected_replacement=(  # `y` says nothing: the shape names it
+                "import tensorflow as tf\nones_2x2 = tf.constant([[1.0, 1.0], [1.0, 1.0]])\nfor x in xs:\n"
+                "    y = tf.multiply(x, ones_2x2)\n"
+            ),
+        ),
+        Invalid(
+            "import tensorflow as tf\nfor x in xs:\n    y = x * tf.constant([[1.0, 1.0], [1.0, 1.0]])\n",
+            expected_replacement=(
+                "import tensorflow as tf\nones_2x2 = tf.constant([[1.0, 1.0], [1.0, 1.0]])\nfor x in xs:\n"
+                "    y = x * ones_2x2\n"
+            ),
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -138,4 +194,10 @@ class ConstantInLoop(Rule):
                 and not site.features.get("in_tf_function")
                 and not _under_with(facts, site)
             ):
-                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(call=method(site.api) + "()"))
+                holds = _parameter(facts, site)
+                yield self.diagnostic(
+                    site.callsite.span,
+                    facts.path,
+                    self.MESSAGE.format(call=method(site.api) + "()"),
+                    data={"holds": holds} if holds else {},
+                )

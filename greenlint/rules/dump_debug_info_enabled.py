@@ -7,8 +7,8 @@ from typing import Any
 
 from greenlint.rules.codemods import RemoveStatement
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import guarded
 
 API = "tensorflow.debugging.experimental.enable_dump_debug_info"
 
@@ -17,7 +17,9 @@ class DumpDebugInfoEnabled(Rule):
     """
     ## What it does
     Flags calls of `tf.debugging.experimental.enable_dump_debug_info()` that run unconditionally:
-    a call under an `if` (a debug option the user turns on) is not reported.
+    a call under an `if` (a debug option the user turns on; `if __name__ == "__main__":` is no
+    condition) or in test code (a `test*` function, a test class, a pytest fixture), or in a
+    helper function only called that way, is not reported.
 
     ## Why is this bad?
     The Debugger V2 dump writes information about every executed op and graph (with
@@ -63,6 +65,10 @@ class DumpDebugInfoEnabled(Rule):
     VALID = (
         Valid("import tensorflow as tf\ntf.debugging.experimental.disable_dump_debug_info()\n"),
         Valid("import tensorflow as tf\nif args.dump:\n    tf.debugging.experimental.enable_dump_debug_info(args.dump)\n"),
+        Valid(
+            "import tensorflow as tf\n\n\nclass DumpTest(tf.test.TestCase):\n    def test_dump(self):\n"
+            "        tf.debugging.experimental.enable_dump_debug_info(self.get_temp_dir())\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -78,5 +84,5 @@ class DumpDebugInfoEnabled(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api == API and not guarded(facts, site):
+            if site.api == API and not deliberate_switch(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

@@ -7,6 +7,7 @@ from typing import Any
 
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
 
 API = "tensorflow.debugging.set_log_device_placement"
@@ -15,7 +16,11 @@ API = "tensorflow.debugging.set_log_device_placement"
 class LogDevicePlacement(Rule):
     """
     ## What it does
-    Flags `tf.debugging.set_log_device_placement(True)` called with the literal `True`.
+    Flags `tf.debugging.set_log_device_placement(True)` called with the literal `True` on the
+    program's path. A switch turned on on purpose is not reported: a call under a condition
+    (`if args.verbose:`, `if __debug__:`; `if __name__ == "__main__":` is no condition), a
+    value that is not a literal, test code (a `test*` function, a test class, a fixture), and
+    a helper function of the file that is only called that way (`if args.debug: enable_debugging()`).
 
     ## Why is this bad?
     With the switch on, TensorFlow logs the device of every operation it places, so in eager code
@@ -42,8 +47,9 @@ class LogDevicePlacement(Rule):
     ## Fix safety
     Safe: sets the argument to `False`. The switch only decides whether TensorFlow logs where
     it places each op: ops are placed on the same devices and compute the same values either
-    way, so only the log output changes (the placement lines are no longer written). A
-    variable `enabled` (a debug option) is not flagged.
+    way, so only the log output changes (the placement lines are no longer written). Only
+    offered for the unconditional calls this rule reports: a literal written under a condition
+    is never flipped.
 
     ## Options
     None.
@@ -57,8 +63,27 @@ class LogDevicePlacement(Rule):
     VALID = (
         Valid("import tensorflow as tf\ntf.debugging.set_log_device_placement(False)\n"),
         Valid("import tensorflow as tf\ntf.debugging.set_log_device_placement(verbose)\n"),
+        Valid("import tensorflow as tf\nif debug:\n    tf.debugging.set_log_device_placement(True)\n"),
+        Valid(
+            "import tensorflow as tf\n\n\ndef main(argv):\n    if FLAGS.log_placement:\n"
+            "        tf.debugging.set_log_device_placement(True)\n    train()\n"
+        ),
+        Valid(  # a helper only called under the debug flag
+            "import tensorflow as tf\n\n\ndef enable_debugging():\n"
+            "    tf.debugging.set_log_device_placement(True)\n    tf.config.run_functions_eagerly(True)\n\n\n"
+            "if args.debug:\n    enable_debugging()\n"
+        ),
+        Valid(
+            "import tensorflow as tf\n\n\nclass PlacementTest(tf.test.TestCase):\n"
+            "    def test_logs(self):\n        tf.debugging.set_log_device_placement(True)\n"
+        ),
     )
     INVALID = (
+        Invalid(  # the helper also runs unconditionally
+            "import tensorflow as tf\n\n\ndef enable_debugging():\n    tf.debugging.set_log_device_placement(True)\n\n\n"
+            "if args.debug:\n    enable_debugging()\nenable_debugging()\n",
+            line=5,
+        ),
         Invalid(
             "import tensorflow as tf\ntf.debugging.set_log_device_placement(True)\n",
             line=2,
@@ -68,5 +93,5 @@ class LogDevicePlacement(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api == API and site.features.get("enabled") is True:
+            if site.api == API and site.features.get("enabled") is True and not deliberate_switch(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

@@ -7,6 +7,7 @@ from typing import Any
 
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
 
 APIS = ("tensorflow.config.run_functions_eagerly", "tensorflow.config.experimental_run_functions_eagerly")
@@ -16,7 +17,13 @@ class RunFunctionsEagerly(Rule):
     """
     ## What it does
     Flags `tf.config.run_functions_eagerly(True)` (and its older name
-    `tf.config.experimental_run_functions_eagerly(True)`) called with the literal `True`.
+    `tf.config.experimental_run_functions_eagerly(True)`) called with the literal `True` on
+    the program's path. A switch turned on on purpose is not reported: a call under a condition
+    (`if args.debug:`, `if __debug__:`, an environment variable; `if __name__ == "__main__":`
+    is no condition), a value that is not a literal (`run_functions_eagerly(args.eager)`), and
+    test code (a `test*` function, a test class, a pytest fixture such as one parametrised to
+    run each test eagerly and as a graph), where running eagerly is what is being tested; and
+    a helper function of the file that is only called that way (`if args.debug: enable_debugging()`).
 
     ## Why is this bad?
     The switch turns every `tf.function` of the process, including the training step Keras
@@ -45,7 +52,9 @@ class RunFunctionsEagerly(Rule):
     ## Fix safety
     Unsafe: sets the argument to `False`. Results are the same for traceable code, but Python
     side effects inside a `tf.function` (prints, list appends) then run only while tracing,
-    and numerics can differ in the last bits after graph optimisation.
+    and numerics can differ in the last bits after graph optimisation. Only offered for the
+    unconditional calls this rule reports, so it never turns the eager half of an eager/graph
+    test fixture into a second graph run.
 
     ## Options
     None.
@@ -59,6 +68,26 @@ class RunFunctionsEagerly(Rule):
     VALID = (
         Valid("import tensorflow as tf\ntf.config.run_functions_eagerly(False)\n"),
         Valid("import tensorflow as tf\ntf.config.run_functions_eagerly(args.debug)\n"),
+        Valid("import os\nimport tensorflow as tf\nif os.environ.get('TF_DEBUG'):\n    tf.config.run_functions_eagerly(True)\n"),
+        Valid("import tensorflow as tf\nif __debug__:\n    tf.config.run_functions_eagerly(True)\n"),
+        Valid(  # an eager/graph fixture: each test runs both ways on purpose
+            "import pytest\nimport tensorflow as tf\n\n\n"
+            "@pytest.fixture(params=['eager_mode', 'tf_function'])\n"
+            "def maybe_run_functions_eagerly(request):\n"
+            "    if request.param == 'eager_mode':\n"
+            "        tf.config.run_functions_eagerly(True)\n"
+            "    else:\n"
+            "        tf.config.run_functions_eagerly(False)\n"
+            "    request.addfinalizer(lambda: tf.config.run_functions_eagerly(False))\n"
+        ),
+        Valid(
+            "import pytest\nimport tensorflow as tf\n\n\n@pytest.fixture\ndef only_run_functions_eagerly(request):\n"
+            "    tf.config.run_functions_eagerly(True)\n    request.addfinalizer(lambda: tf.config.run_functions_eagerly(False))\n"
+        ),
+        Valid(
+            "import tensorflow as tf\n\n\nclass EagerTest(tf.test.TestCase):\n    def setUp(self):\n"
+            "        tf.config.run_functions_eagerly(True)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -67,9 +96,16 @@ class RunFunctionsEagerly(Rule):
             expected_replacement="import tensorflow as tf\ntf.config.run_functions_eagerly(False)\n",
         ),
         Invalid("import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(run_eagerly=True)\n"),
+        Invalid(  # the main guard is the script's path, not a condition
+            "import tensorflow as tf\nif __name__ == '__main__':\n    tf.config.run_functions_eagerly(True)\n    main()\n",
+            line=3,
+            expected_replacement=(
+                "import tensorflow as tf\nif __name__ == '__main__':\n    tf.config.run_functions_eagerly(False)\n    main()\n"
+            ),
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api in APIS and site.features.get("run_eagerly") is True:
+            if site.api in APIS and site.features.get("run_eagerly") is True and not deliberate_switch(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

@@ -87,7 +87,7 @@ class SequentialDatasetInterleave(Rule):
             line=2,
             expected_replacement=(
                 "import tensorflow as tf\n"
-                "ds = tf.data.Dataset.range(4).interleave(f, cycle_length=2, num_parallel_calls=tf.data.AUTOTUNE)\n"
+                "ds = tf.data.Dataset.range(4).interleave(\n    f, cycle_length=2, num_parallel_calls=tf.data.AUTOTUNE\n)\n"
             ),
         ),
         Invalid(  # the function opens a file per element

@@ -2,13 +2,73 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds, keyword
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import LOOPS, innermost_loop
 
 RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run")
+#: Functions that read a clock (`time.perf_counter()`, `timeit.default_timer()`, `timeit.timeit`).
+TIMERS = frozenset(
+    {"time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "process_time", "default_timer", "timeit"}
+)
+
+
+def _fed(call: ast.Call) -> ast.expr | None:
+    given = keyword(call, "feed_dict")
+    return given.value if given is not None else call.args[1] if len(call.args) > 1 else None
+
+
+def _bound_in(loop: ast.AST) -> set[str]:
+    """Names the loop (re)binds on each iteration: its target and what its body assigns."""
+    names = set()
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+    return names
+
+
+def _varies(fed: ast.expr, loop: ast.AST) -> bool | None:
+    """Whether the fed values change between iterations; None when they are all literals."""
+    values = fed.values if isinstance(fed, ast.Dict) else [fed]
+    if all(isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant)) for v in values):
+        return None
+    bound = _bound_in(loop)
+    for value in values:
+        for node in ast.walk(value):
+            if isinstance(node, ast.Call) or (isinstance(node, ast.Name) and node.id in bound):
+                return True
+    return False
+
+
+def _reads_a_clock(node: ast.AST) -> bool:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            func = n.func
+            if (func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else "") in TIMERS:
+                return True
+    return False
+
+
+def _timed(facts: FileFacts, loop: ast.AST, call: ast.Call, cell: int | None) -> bool:
+    """The loop is timed (a timer read in it, or right before and right after it), or it warms
+    up a timed loop that follows it in the same block and runs the same call."""
+    if _reads_a_clock(loop):
+        return True
+    parent = facts.parent(loop, cell)
+    block = next((b for b in (getattr(parent, f, None) for f in ("body", "orelse", "finalbody")) if isinstance(b, list) and loop in b), [loop])
+    at = block.index(loop)
+    before, after = block[at - 1 : at] if at else [], block[at + 1 :]
+    if before and after and _reads_a_clock(before[0]) and _reads_a_clock(after[0]):
+        return True
+    same = ast.dump(call)
+    return any(
+        isinstance(later, LOOPS) and _timed(facts, later, call, cell) and any(ast.dump(n) == same for n in ast.walk(later))
+        for later in after
+    )
 
 
 class SessionFeedDictInLoop(Rule):
@@ -16,6 +76,16 @@ class SessionFeedDictInLoop(Rule):
     ## What it does
     Flags `tf.compat.v1.Session.run()` given a `feed_dict` inside a Python loop: TensorFlow 1
     style training or inference that feeds each batch from Python.
+
+    What the loop feeds decides the finding. Values that change from one iteration to the next
+    (a loop variable, a name assigned in the loop, a call such as `next_batch()`) are batches
+    fed from Python. Values that stay the same (the whole training set on every epoch of
+    full-batch gradient descent) are reported with their own advice: the same arrays are
+    converted and copied again on every run. Not reported: a loop that feeds only literals
+    (`{keep_prob: 0.5}`: copying a scalar costs nothing), and a loop re-running one fixed feed
+    in a loop that is timed (a timer such as `time.perf_counter()`, `time.time()` or `timeit`
+    read in the loop, or right before and right after it), or that warms up such a loop
+    running the same call: a latency benchmark, which must re-run the same input.
 
     ## Why is this bad?
     Every `run` with a `feed_dict` converts the fed Python or NumPy values and copies them into
@@ -46,7 +116,8 @@ class SessionFeedDictInLoop(Rule):
     rewrite, which differ in more than the feeding.
 
     ## Fix safety
-    No automatic fix: moving to tf.data changes the program's structure.
+    No automatic fix: moving to tf.data, or holding fixed data in the graph, changes the
+    program's structure.
 
     ## Options
     None.
@@ -55,24 +126,98 @@ class SessionFeedDictInLoop(Rule):
     code = "GL503"
     name = "session-feed-dict-in-loop"
     MESSAGE = "`Session.run(feed_dict=...)` in a loop feeds every batch from Python and never overlaps input with compute"
-    FIX_TITLE = "Feed the data with a tf.data pipeline (and migrate the session to TF2)"
+    SAME_FEED = (
+        "`Session.run(feed_dict=...)` in a loop feeds the same values on every iteration: each run converts and"
+        " copies them again; hold fixed data in the graph (`tf.constant`, a variable) instead of a placeholder"
+    )
+    FIX_TITLE = "Feed changing batches with a tf.data pipeline, keep fixed data in the graph (and migrate to TF2)"
     VALID = (
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor i in range(3):\n    sess.run(step)\n"),
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\nsess.run(init, feed_dict={x: 1})\n"),
+    )
+    VALID = VALID + (
+        Valid(  # a latency benchmark re-runs one input on purpose
+            "import time\nimport numpy as np\nimport tensorflow as tf\n"
+            "image = np.zeros((1, 224, 224, 3), np.float32)\n"
+            "with tf.compat.v1.Session() as sess:\n"
+            "    start = time.perf_counter()\n"
+            "    for _ in range(100):\n"
+            "        sess.run(logits, feed_dict={inputs: image})\n"
+            "    print((time.perf_counter() - start) / 100)\n"
+        ),
+        Valid(
+            "import timeit\nimport tensorflow as tf\n\n\ndef latency(sess, feed):\n"
+            "    t0 = timeit.default_timer()\n    for _ in range(50):\n        sess.run(out, feed_dict=feed)\n"
+            "    return timeit.default_timer() - t0\n"
+        ),
+        Valid(
+            "import time\nimport tensorflow as tf\nwith tf.Session() as sess:\n    t = time.time()\n"
+            "    for i in range(10):\n        sess.run(y, {x: batch})\n    print(time.time() - t)\n"
+        ),
+        Valid(  # warm-up runs of the benchmark that follows
+            "import time\nimport tensorflow as tf\nwith tf.compat.v1.Session() as sess:\n"
+            "    for _ in range(5):\n        sess.run(outputs, feed_dict={'input:0': x})\n"
+            "    s = time.perf_counter()\n"
+            "    for _ in range(100):\n        sess.run(outputs, feed_dict={'input:0': x})\n"
+            "    e = time.perf_counter()\n"
+        ),
+        Valid(  # a literal feed (the dropout rate) copies nothing worth a finding
+            "import tensorflow as tf\nsess = tf.compat.v1.InteractiveSession()\nfor step in range(1000):\n"
+            "    sess.run(train_op, feed_dict={keep_prob: 0.5, training: True})\n"
+        ),
     )
     INVALID = (
         Invalid(
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor xb in batches:\n"
             "    sess.run(step, feed_dict={x: xb})\n",
             line=4,
+            message_contains="feeds every batch",
+        ),
+        Invalid(
+            "import tensorflow as tf\nwith tf.compat.v1.Session() as sess:\n    sess.run(init)\n"
+            "    for epoch in range(10):\n        for i in range(n_batches):\n"
+            "            x_batch, y_batch = mnist.train.next_batch(50)\n"
+            "            sess.run(train_op, feed_dict={X: x_batch, y: y_batch})\n",
+            line=7,
+            message_contains="feeds every batch",
+        ),
+        Invalid(
+            "import tensorflow as tf\nsess = tf.compat.v1.InteractiveSession()\nfor step in range(1000):\n"
+            "    sess.run(train_op, feed_dict={x: data.next_batch(64), keep_prob: 0.5})\n",
+            line=4,
+            message_contains="feeds every batch",
+        ),
+        Invalid(  # full-batch gradient descent: the whole set fed again on every epoch
+            "import time\nimport tensorflow as tf\nstart = time.time()\nwith tf.compat.v1.Session() as sess:\n"
+            "    for epoch in range(1000):\n        sess.run(training_op, feed_dict={X: X_train, y: y_train})\n",
+            line=6,
+            message_contains="feeds the same values",
+        ),
+        Invalid(  # a training loop followed by a benchmark of another call is no warm-up
+            "import time\nimport tensorflow as tf\nwith tf.compat.v1.Session() as sess:\n"
+            "    for epoch in range(100):\n        sess.run(train_op, feed_dict={X: X_train, y: y_train})\n"
+            "    s = time.perf_counter()\n"
+            "    for _ in range(100):\n        sess.run(logits, feed_dict={X: X_test})\n"
+            "    e = time.perf_counter()\n",
+            line=5,
+            message_contains="feeds the same values",
         ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api in RUNS and site.in_loop and facts.node(site) is not None:
-                if binds(facts.node(site), "feed_dict", 1) and not _star_only(facts.node(site)):
-                    yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
+            call = facts.node(site)
+            if site.api not in RUNS or call is None or not binds(call, "feed_dict", 1) or _star_only(call):
+                continue
+            loop, _ = innermost_loop(facts, site)  # its own loop, even where the feed varies with it
+            if loop is None and not site.in_loop:
+                continue
+            fed = _fed(call)
+            varies = True if loop is None or fed is None else _varies(fed, loop)
+            if varies:
+                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
+            elif varies is False and not _timed(facts, loop, call, site.callsite.span.cell):
+                yield self.diagnostic(site.callsite.span, facts.path, self.SAME_FEED)
 
 
 def _star_only(call) -> bool:

@@ -2,14 +2,128 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, own_body, units
 
 MODEL_METHODS = ("fit", "evaluate", "predict")
 DATASET_BATCH = "tensorflow.data.Dataset.batch"
+#: Builtins that only look at a dataset (a demo printing its batches).
+_BUILTINS = frozenset({"print", "list", "len", "enumerate", "iter", "next", "zip", "repr", "str", "type", "display"})
+#: Layer and Input arguments that fix the batch dimension of a model.
+_FIXED_BATCH = frozenset({"batch_input_shape", "batch_shape"})
+
+
+def _fixed_steps(site: Site) -> bool:
+    """A literal step count: `fit(steps_per_epoch=n)`, `evaluate(steps=n)`, `predict(steps=n)`."""
+    return any(isinstance(site.features.get(k), int) for k in ("steps_per_epoch", "steps"))
+
+
+def _steps(node: ast.AST, functions: dict[str, ast.AST], seen: frozenset[str] = frozenset()) -> bool:
+    """Whether the code runs a training step: a step method, or a call of a function of the
+    file that does."""
+    for n in own_body(node) if isinstance(node, LOOPS) else ast.walk(node):
+        if not isinstance(n, ast.Call):
+            continue
+        name = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id if isinstance(n.func, ast.Name) else ""
+        if name in STEP_METHODS:
+            return True
+        if name in functions and name not in seen and _steps(functions[name], functions, seen | {name}):
+            return True
+    return False
+
+
+def _is_name(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _in_scope(facts: FileFacts, site: Site, statement: ast.stmt) -> list[tuple[tuple[int, int, int], ast.AST]]:
+    """The nodes of the statement's scope in program order (cells, lines): its function's body,
+    or every unit's top-level code (not entering functions or classes)."""
+    cell = site.callsite.span.cell
+    function = next((a for a in facts.ancestors(statement, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    roots = [(cell or 0, function)] if function is not None else list(enumerate(units(facts), 1))
+    nodes = []
+    for index, root in roots:
+        todo = list(ast.iter_child_nodes(root))
+        while todo:
+            node = todo.pop()
+            if hasattr(node, "lineno"):
+                nodes.append(((index, node.lineno, node.col_offset), node))
+            if not isinstance(node, SCOPES):
+                todo.extend(ast.iter_child_nodes(node))
+    return sorted(nodes, key=lambda pair: pair[0])
+
+
+def _leaves_or_trains(facts: FileFacts, site: Site) -> bool:
+    """The dataset the `.batch()` call makes leaves the code in view (returned, or passed to a
+    function other than a builtin such as `print`), or a loop over it runs a training step (in
+    its body, or in a function of the file the body calls). Uses are followed from the
+    assignment until the name is bound to something else."""
+    node, cell = facts.node(site), site.callsite.span.cell
+    statement = next((a for a in facts.ancestors(node, cell) if isinstance(a, ast.stmt)), None)
+    if isinstance(statement, ast.Return):
+        return True
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+        return False
+    name = statement.targets[0].id
+    functions = {
+        f.name: f for unit in units(facts) for f in ast.walk(unit) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    nodes = _in_scope(facts, site, statement)
+    here = next(i for i, (_, n) in enumerate(nodes) if n is statement) if any(n is statement for _, n in nodes) else len(nodes)
+    for _, n in nodes[here + 1 :]:
+        if isinstance(n, ast.Assign) and any(_is_name(t, name) for t in n.targets):
+            if not any(_is_name(v, name) for v in ast.walk(n.value)):
+                return False  # bound to another dataset from here on
+        if isinstance(n, ast.Return) and n.value is not None and any(_is_name(v, name) for v in ast.walk(n.value)):
+            return True
+        if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in _BUILTINS):
+            if any(_is_name(a, name) for a in (*n.args, *(k.value for k in n.keywords))):
+                return True
+        if isinstance(n, (ast.For, ast.AsyncFor)) and any(_is_name(v, name) for v in ast.walk(n.iter)) and _steps(n, functions):
+            return True
+    return False
+
+
+def _batches_reach_work(facts: FileFacts, site: Site, size: int) -> bool:
+    """Batches of `size` from a dataset reach training or inference that a larger batch would
+    make cheaper: a model method consuming it without a fixed step count, or, when no model
+    method consumes such a dataset, a training loop over it or code out of view."""
+    consumers = [
+        s for s in facts.sites
+        if is_keras_model_method(s.api, MODEL_METHODS)
+        and s.features.get("batch_size_from") == "dataset"
+        and s.features.get("batch_size") == size
+    ]
+    if consumers:
+        return any(not _fixed_steps(s) for s in consumers)
+    return _leaves_or_trains(facts, site)
+
+
+def _fixed_batch_model(facts: FileFacts) -> bool:
+    """The file builds a model that runs with one batch size only: a layer with the literal
+    `stateful=True`, or a literal batch dimension (`batch_input_shape=(1, ...)`,
+    `Input(batch_size=1)`)."""
+    for tree in units(facts):
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.keyword):
+                continue
+            value = node.value
+            if node.arg == "stateful" and isinstance(value, ast.Constant) and value.value is True:
+                return True
+            if node.arg in _FIXED_BATCH and isinstance(value, (ast.Tuple, ast.List)) and value.elts:
+                first = value.elts[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, int):
+                    return True
+    return any(
+        s.api.endswith("keras.Input") and isinstance(s.features.get("batch_size"), int) for s in facts.sites
+    )
 
 
 class SmallBatchSize(Rule):
@@ -18,6 +132,21 @@ class SmallBatchSize(Rule):
     Flags `fit()`, `evaluate()` and `predict()` on a Keras model, and `Dataset.batch()`, when
     their `batch_size` is a literal smaller than `min-batch-size` (default 16; Keras' own
     default is 32).
+
+    One finding per literal: a `fit()`/`evaluate()`/`predict()` whose batch size comes from the
+    `.batch(n)` of the dataset it consumes is not reported again (the `batch` call is). A
+    `.batch(n)` is reported only when its batches reach training or inference in the file: a
+    `fit()`/`evaluate()`/`predict()` consumes that dataset, or, with none, the dataset leaves
+    the code in view (returned by an input function, passed to a function) or a loop over it
+    runs a training step (`apply_gradients`, `minimize`, `train_on_batch`, in its body or in a
+    function of the file it calls); a dataset only printed has no epoch to slow down. A fixed number of steps
+    (`steps_per_epoch=`, `steps=`) fixes the step count, so a larger batch would only add work:
+    not reported. Not reported where the small batch is a requirement or the point: in a file that builds a
+    stateful model (a layer with `stateful=True`, or a fixed batch dimension given by
+    `batch_input_shape`/`batch_shape`/`Input(batch_size=...)`: the model then runs only with
+    that, often tiny, batch), and in test code (a `test*` function, a test class, a pytest
+    fixture, a helper only they call), where a few batches of toy data exercise the code and the test may assert the
+    step count or the batches' structure.
 
     ## Why is this bad?
     Each batch is one step of Python, graph dispatch and (on a GPU) kernel launches and
@@ -76,6 +205,61 @@ class SmallBatchSize(Rule):
         ),
         Valid("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=bs)\n"),
         Valid("from sklearn.neural_network import MLPClassifier\nMLPClassifier(batch_size=1).fit(x, y)\n"),
+        Valid(  # a stateful RNN keeps its state per batch row: it needs its fixed batch
+            "import tensorflow as tf\n"
+            "model = tf.keras.Sequential([\n"
+            "    tf.keras.layers.LSTM(32, stateful=True, batch_input_shape=(1, 10, 1)),\n"
+            "    tf.keras.layers.Dense(1),\n"
+            "])\n"
+            "model.compile(optimizer='adam', loss='mse')\n"
+            "model.fit(x, y, batch_size=1, epochs=5, shuffle=False)\n"
+        ),
+        Valid(
+            "import tensorflow as tf\n"
+            "inputs = tf.keras.Input(shape=(10, 1), batch_size=4)\n"
+            "model = tf.keras.Model(inputs, tf.keras.layers.GRU(8, stateful=True)(inputs))\n"
+            "model.predict(x, batch_size=4)\n"
+        ),
+        Valid(  # a helper only tests call is test code
+            "import numpy as np\nimport tensorflow as tf\n\n\n"
+            "def _fit_tiny(layer):\n"
+            "    model = tf.keras.Sequential([layer, tf.keras.layers.Dense(1)])\n"
+            "    model.compile(optimizer='sgd', loss='mse')\n"
+            "    model.fit(np.zeros((10, 3)), np.zeros((10, 1)), epochs=1, batch_size=1)\n\n\n"
+            "def test_dense():\n    _fit_tiny(tf.keras.layers.Dense(4))\n\n\n"
+            "class NormTest(tf.test.TestCase):\n    def test_norm(self):\n        _fit_tiny(tf.keras.layers.LayerNormalization())\n"
+        ),
+        Valid(  # a demo of batching: the batches reach no training
+            "import tensorflow as tf\n"
+            "dataset = tf.data.Dataset.range(10).repeat(3).batch(7)\n"
+            "for item in dataset:\n"
+            "    print(item)\n"
+        ),
+        Valid(  # the name is bound to another dataset before anything trains on it
+            "import tensorflow as tf\n"
+            "dataset = tf.data.Dataset.range(10).batch(7)\n"
+            "for item in dataset:\n"
+            "    print(item)\n"
+            "dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(32)\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+            "model.compile(optimizer='sgd', loss='mse')\n"
+            "train(model, dataset)\n"
+        ),
+        Valid(  # a fixed number of steps: a larger batch would only add work
+            "import tensorflow as tf\n"
+            "ds = tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(1)\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+            "model.compile(optimizer='sgd', loss='mse')\n"
+            "model.fit(ds, epochs=2, steps_per_epoch=10)\n"
+        ),
+        Valid(  # a test asserting the step count picks its batch on purpose
+            "import numpy as np\nimport tensorflow as tf\n\n\n"
+            "def test_steps_per_epoch():\n"
+            "    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+            "    model.compile(loss='mse')\n"
+            "    history = model.fit(np.zeros((10, 3)), np.zeros((10, 1)), batch_size=5, epochs=1)\n"
+            "    assert len(history.history['loss']) == 1\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -87,7 +271,40 @@ class SmallBatchSize(Rule):
         ),
         Invalid(
             "import tensorflow as tf\n"
-            "ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(2)\n",
+            "ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(2)\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+            "model.compile(optimizer='sgd', loss='mse')\n"
+            "model.fit(ds, epochs=10)\n",
+            line=2,
+        ),
+        Invalid(  # an input function: its batches are consumed elsewhere
+            "import tensorflow as tf\n\n\ndef make_eval_dataset(paths, labels):\n"
+            "    ds = tf.data.Dataset.from_tensor_slices((paths, labels)).map(decode)\n"
+            "    return ds.batch(4)\n",
+            line=6,
+        ),
+        Invalid(  # a custom training loop over the batches, its step in a function
+            "import tensorflow as tf\n"
+            "opt = tf.keras.optimizers.SGD()\n\n\n"
+            "@tf.function\n"
+            "def train_step(xb, yb):\n"
+            "    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean((model(xb) - yb) ** 2)\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n\n\n"
+            "train_ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(8)\n"
+            "for epoch in range(10):\n"
+            "    for xb, yb in train_ds:\n"
+            "        train_step(xb, yb)\n",
+            line=12,
+        ),
+        Invalid(  # a custom training loop over the batches
+            "import tensorflow as tf\n"
+            "ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1000).batch(4)\n"
+            "opt = tf.keras.optimizers.Adam()\n"
+            "for xb, yb in ds:\n"
+            "    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean((model(xb) - yb) ** 2)\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n",
             line=2,
         ),
         Invalid(
@@ -96,15 +313,39 @@ class SmallBatchSize(Rule):
             "model.fit(x, y, batch_size=32)\n",
             options={"min-batch-size": 64},
         ),
+        Invalid(  # one literal, one finding: at `batch`, not again at the fit and evaluate it feeds
+            "import tensorflow as tf\n"
+            "ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(5)\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+            "model.compile(loss='mse')\n"
+            "model.fit(ds, epochs=3)\n"
+            "model.evaluate(ds)\n",
+            line=2,
+        ),
+        Invalid(  # a stateless LSTM: its batch is free
+            "import tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.layers.LSTM(32, stateful=False), tf.keras.layers.Dense(1)])\n"
+            "model.compile(optimizer='adam', loss='mse')\n"
+            "model.fit(x, y, batch_size=1, epochs=5)\n",
+            line=4,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         minimum = int(options.get("min-batch-size", 16))
+        fixed = None
         for site in facts.sites:
             if not (site.api == DATASET_BATCH or is_keras_model_method(site.api, MODEL_METHODS)):
                 continue
             size = site.features.get("batch_size")
-            if isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum:
+            if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum):
+                continue
+            if site.features.get("batch_size_from") == "dataset" or in_test_code(facts, site):
+                continue
+            if _fixed_steps(site) or (site.api == DATASET_BATCH and not _batches_reach_work(facts, site, size)):
+                continue
+            fixed = _fixed_batch_model(facts) if fixed is None else fixed
+            if not fixed:
                 yield self.diagnostic(
                     site.callsite.span,
                     facts.path,

@@ -76,6 +76,13 @@ def in_unguarded_step_loop(facts: FileFacts, site: Site) -> bool:
     return not guarded and is_step_loop(loop)
 
 
+def units(facts: FileFacts) -> list[ast.Module]:
+    """The file's tree, or each notebook cell's, in order."""
+    if isinstance(facts.source, str):
+        return [m for m in [facts.module()] if m is not None]
+    return [m for m in (facts.module(i) for i in range(1, len(facts.source) + 1)) if m is not None]
+
+
 def text_mentions(facts: FileFacts, word: str) -> bool:
     source = facts.source
     return word in (source if isinstance(source, str) else "\n".join(source))

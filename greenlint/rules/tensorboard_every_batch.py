@@ -8,6 +8,7 @@ from typing import Any
 
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
+from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 
 API = "tensorflow.keras.callbacks.TensorBoard"
@@ -22,7 +23,9 @@ class TensorboardEveryBatch(Rule):
     ## What it does
     Flags `tf.keras.callbacks.TensorBoard` with a literal `update_freq="batch"` or a literal
     integer `update_freq` below 10 (by keyword or as the sixth positional argument): losses and
-    metrics written to the TensorBoard log after every batch or every few batches.
+    metrics written to the TensorBoard log after every batch or every few batches. Test code
+    (a `test*` function, a test class, a pytest fixture) is not reported: a test of the
+    callback writes per batch on purpose.
 
     ## Why is this bad?
     Each write reads the running metrics back from the device, formats summaries and appends
@@ -54,7 +57,9 @@ class TensorboardEveryBatch(Rule):
     Safe: sets `update_freq="epoch"`. `update_freq` only decides how often the callback writes
     losses and metrics to the TensorBoard log: training computes the same weights and `fit`
     returns the same history, and the per-epoch summaries are still written. Only the log
-    output changes (the per-batch points of the curves are no longer written).
+    output changes (the per-batch points of the curves are no longer written). Not offered for
+    a callback created under a condition (`if args.fine_logs:`): a fix never changes a literal
+    written under one.
 
     ## Options
     None.
@@ -70,6 +75,10 @@ class TensorboardEveryBatch(Rule):
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.TensorBoard('logs', update_freq='epoch')\n"),
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.TensorBoard('logs', update_freq=500)\n"),
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.TensorBoard('logs', update_freq=args.freq)\n"),
+        Valid(
+            "import tensorflow as tf\n\n\nclass TensorBoardTest(tf.test.TestCase):\n    def test_batch_summaries(self):\n"
+            "        cb = tf.keras.callbacks.TensorBoard(self.get_temp_dir(), update_freq='batch')\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -91,7 +100,7 @@ class TensorboardEveryBatch(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api != API:
+            if site.api != API or in_test_code(facts, site):
                 continue
             call = facts.node(site)
             given = keyword(call, "update_freq")

@@ -8,9 +8,50 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, is_keras_model_method, keyword
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import text_mentions
+from greenlint.rules.syntax import text_mentions, units
 
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
+#: Keras callbacks that never end training when the model stops improving.
+NOT_STOPPING = frozenset(
+    "tensorflow.keras.callbacks." + name
+    for name in (
+        "TensorBoard",
+        "ModelCheckpoint",
+        "CSVLogger",
+        "ReduceLROnPlateau",
+        "TerminateOnNaN",
+        "BackupAndRestore",
+        "ProgbarLogger",
+        "History",
+        "RemoteMonitor",
+    )
+)
+
+
+def _constructor(facts: FileFacts, node: ast.expr) -> ast.Call | None:
+    """The call that made a callback: the element itself, or the one call a name in it is
+    assigned from in the file (or notebook)."""
+    if isinstance(node, ast.Call):
+        return node
+    if not isinstance(node, ast.Name):
+        return None
+    made = [
+        a.value
+        for tree in units(facts)
+        for a in ast.walk(tree)
+        if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)
+    ]
+    return made[0] if len(made) == 1 and isinstance(made[0], ast.Call) else None
+
+
+def _may_stop(facts: FileFacts, callbacks: ast.List | ast.Tuple) -> bool:
+    """Whether a callback of the list may end training: anything not known to never stop it."""
+    apis = {id(facts.node(s)): s.api for s in facts.sites}
+    for element in callbacks.elts:
+        call = _constructor(facts, element)
+        if call is None or apis.get(id(call)) not in NOT_STOPPING:
+            return True
+    return False
 
 
 class TrainingWithoutEarlyStopping(Rule):
@@ -20,6 +61,14 @@ class TrainingWithoutEarlyStopping(Rule):
     and validation data (`validation_data=` or `validation_split=`), in a file that creates no
     `EarlyStopping` callback and never sets `stop_training` itself. When `callbacks=` is given
     as anything but a literal list, the callbacks are unknown and nothing is reported.
+
+    Only callbacks known not to end training leave the fit uncapped: Keras' `TensorBoard`,
+    `ModelCheckpoint`, `CSVLogger`, `ReduceLROnPlateau`, `TerminateOnNaN` (it stops on a NaN,
+    not when learning is done), `BackupAndRestore`, `ProgbarLogger`, `History`,
+    `RemoteMonitor`. Any other callback in the list may stop training or makes the epoch count
+    part of the design, so the fit is not reported: a `TimeStopping` that caps the wall time, a
+    `LearningRateScheduler` or `LambdaCallback` driven by the epoch number (stopping early
+    would cut the schedule short), a class of the project or of another library.
 
     ## Why is this bad?
     With validation data the program can tell when the model stops improving; without a
@@ -71,6 +120,20 @@ class TrainingWithoutEarlyStopping(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=make_callbacks())\n"
         ),
+        Valid(  # TimeStopping caps the wall time
+            "import tensorflow as tf\nimport tensorflow_addons as tfa\nm = tf.keras.Sequential()\n"
+            "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[tfa.callbacks.TimeStopping(seconds=600)])\n"
+        ),
+        Valid(  # an epoch-driven schedule: the epoch count is part of the design
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "schedule = tf.keras.callbacks.LearningRateScheduler(lambda epoch: 0.01 * 0.9 ** epoch)\n"
+            "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[schedule])\n"
+        ),
+        Valid(  # a project callback may stop training (it is defined elsewhere)
+            "import tensorflow as tf\nfrom .callbacks import StopAtAccuracy\nm = tf.keras.Sequential()\n"
+            "stop = StopAtAccuracy(0.99)\n"
+            "m.fit(x, y, epochs=100, validation_data=(vx, vy), callbacks=[tf.keras.callbacks.TensorBoard(), stop])\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -81,6 +144,12 @@ class TrainingWithoutEarlyStopping(Rule):
         Invalid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "m.fit(x, y, epochs=50, validation_split=0.1, callbacks=[tf.keras.callbacks.TensorBoard()])\n"
+        ),
+        Invalid(  # neither a learning-rate schedule nor stopping on NaN caps training
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "plateau = tf.keras.callbacks.ReduceLROnPlateau(patience=5)\n"
+            "m.fit(x, y, epochs=200, validation_split=0.2, callbacks=[plateau, tf.keras.callbacks.TerminateOnNaN()])\n",
+            line=4,
         ),
     )
 
@@ -97,5 +166,7 @@ class TrainingWithoutEarlyStopping(Rule):
                 continue
             callbacks = keyword(call, "callbacks")
             if callbacks is not None and not isinstance(callbacks.value, (ast.List, ast.Tuple)):
+                continue
+            if callbacks is not None and _may_stop(facts, callbacks.value):
                 continue
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(epochs=epochs))

@@ -72,6 +72,7 @@ def test_settings_are_what_the_parser_accepts():
         "cache-dir": ".",
         "jobs": 2,
         "output-format": "json",
+        "line-length": 100,
     }
     for key in SETTINGS:
         parse_table({key: samples.get(key, [])}, None)

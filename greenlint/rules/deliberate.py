@@ -1,0 +1,140 @@
+"""Whether a switch or a literal at a call was chosen on purpose: the call runs only under a
+condition (a debug flag, a CLI option, `if __debug__`), it is test code (a test, a test class,
+a pytest fixture: tests select eager mode or tiny batches to exercise them), it is in a helper
+function only called so, or a comment beside it gives the reason. Rules about debugging
+switches read these instead of file names."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+
+from greenlint.rules.base import FileFacts, Site, unit_text
+from greenlint.rules.syntax import SCOPES
+
+#: Setup methods of unittest-style test classes.
+_TEST_SETUP = frozenset({"setUp", "setUpClass", "setUpModule", "tearDown", "tearDownClass"})
+
+
+def _main_guard(test: ast.expr) -> bool:
+    """`__name__ == "__main__"`: the script's main path, not a condition on the call."""
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.comparators) == 1
+        and any(isinstance(n, ast.Name) and n.id == "__name__" for n in (test.left, *test.comparators))
+    )
+
+
+def _always(test: ast.expr) -> bool:
+    """A test that holds on every run the linter cares about: the main guard, a truthy literal."""
+    return _main_guard(test) or (isinstance(test, ast.Constant) and bool(test.value))
+
+
+def _condition(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.AST | None:
+    child = node
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, SCOPES):
+            return None
+        if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and not _always(parent.test):
+            return parent.test
+        if isinstance(parent, ast.match_case):
+            return parent.pattern
+        child = parent
+    return None
+
+
+def _decorator_name(decorator: ast.expr) -> str:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+
+
+def _test_class(cls: ast.ClassDef) -> bool:
+    bases = [b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else "" for b in cls.bases]
+    return cls.name.startswith("Test") or cls.name.endswith(("Test", "Tests")) or any(b.endswith("TestCase") for b in bases)
+
+
+def _in_test(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if parent.name.startswith("test") or parent.name in _TEST_SETUP:
+                return True
+            if any(_decorator_name(d) == "fixture" for d in parent.decorator_list):
+                return True
+        if isinstance(parent, ast.ClassDef) and _test_class(parent):
+            return True
+    return False
+
+
+def _callers(facts: FileFacts, node: ast.AST, cell: int | None) -> list[ast.Call]:
+    """The calls, in the same file (or cell), of the function the node is written in."""
+    helper = next((a for a in facts.ancestors(node, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    module = facts.module(cell)
+    if helper is None or module is None:
+        return []
+    return [
+        n
+        for n in ast.walk(module)
+        if isinstance(n, ast.Call)
+        and (n.func.id if isinstance(n.func, ast.Name) else n.func.attr if isinstance(n.func, ast.Attribute) else "") == helper.name
+    ]
+
+
+def _everywhere(facts: FileFacts, site: Site, holds) -> bool:
+    """`holds(node)` at the call, or at every call of the helper function it is written in."""
+    node, cell = facts.node(site), site.callsite.span.cell
+    if node is None:
+        return False
+    if holds(node):
+        return True
+    callers = _callers(facts, node, cell)
+    return bool(callers) and all(holds(c) for c in callers)
+
+
+def in_test_code(facts: FileFacts, site: Site) -> bool:
+    """The call is in test code: a function named `test*`, a pytest fixture, a method of a
+    test class (named `Test*`/`*Test`, or a `TestCase` subclass), or a helper function that
+    only such code calls (in the same file)."""
+    cell = site.callsite.span.cell
+    return _everywhere(facts, site, lambda node: _in_test(facts, node, cell))
+
+
+def deliberate_switch(facts: FileFacts, site: Site) -> bool:
+    """A debugging switch turned on on purpose: under a condition or in test code, or in a
+    helper function that is only called that way (`if args.debug: enable_debugging()`)."""
+    cell = site.callsite.span.cell
+    return _everywhere(facts, site, lambda node: _condition(facts, node, cell) is not None or _in_test(facts, node, cell))
+
+
+def comments_beside(facts: FileFacts, site: Site) -> str:
+    """The comments on the call's lines and in the comment block right above it, joined."""
+    text = unit_text(facts.source, site.callsite.span.cell)
+    node = facts.node(site)
+    if not text or node is None:
+        return ""
+    statement = node
+    for parent in facts.ancestors(node, site.callsite.span.cell):
+        if isinstance(parent, ast.stmt):
+            statement = parent
+            break
+    first, last = statement.lineno, statement.end_lineno or statement.lineno
+    lines = text.splitlines()
+    above = first - 1
+    while above >= 1 and lines[above - 1].lstrip().startswith("#"):
+        above -= 1
+    found = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT and above < token.start[0] <= last:
+                found.append(token.string)
+            elif token.start[0] > last:
+                break
+    except (tokenize.TokenError, SyntaxError):
+        return ""
+    return "\n".join(found)
+
+
+def comment_explains(facts: FileFacts, site: Site, words: re.Pattern[str]) -> bool:
+    """A comment beside the call matches `words` (the reason the literal is there)."""
+    return bool(words.search(comments_beside(facts, site)))
