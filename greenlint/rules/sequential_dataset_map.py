@@ -86,11 +86,11 @@ class SequentialDatasetMap(Rule):
     )
     INVALID = (
         Invalid(
-            "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(lambda x: x * 2)\n",
+            "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n",
             line=2,
             expected_replacement=(
                 "import tensorflow as tf\n"
-                "ds = tf.data.Dataset.range(100_000).map(lambda x: x * 2, num_parallel_calls=tf.data.AUTOTUNE)\n"
+                "ds = tf.data.Dataset.range(100_000).map(double, num_parallel_calls=tf.data.AUTOTUNE)\n"
             ),
         ),
         Invalid(
