@@ -155,7 +155,7 @@ def realworld_section(precision: dict, level: int = 2) -> list[str]:
     for code, r in precision["rules"].items():
         if not r["findings"] and not r["judged"]:
             continue
-        verdict = "–" if r["precision"] is None else _goal(r["precision"] >= goals["precision"])
+        verdict = ("–" if r["precision"] is None else _goal(r["precision"] >= goals["precision"])) if r["default"] else "opt-in"
         link = f"[{code}]({code}.md)" if level == 2 else f"[{code}](rules/{code}.md)"
         rows.append(f"| {link} | {'yes' if r['default'] else 'no'} | {r['findings']} | {r['judged']} | {r['true']} | "
                     f"{r['debatable']} | {r['false']} | {_share(r['precision'])} | {verdict} |")
