@@ -4,6 +4,8 @@
           write bench/realworld/precision.json and the results section of docs/realworld.md
   fetch   only download and extract the PyPI corpora into the cache
   todo    the sampled findings not yet labelled (from precision.json), as labels.csv rows to fill in
+  show    the same findings with the code around them, to judge them
+  merge   add filled-in `todo` rows (verdict and reason written) to labels.csv
   vendor  re-copy the vendored corpora from git snapshots of their repositories (outputs stripped)
 """
 
@@ -17,7 +19,7 @@ import time
 from pathlib import Path
 
 from .corpora import BY_NAME, CORPORA, ensure, root
-from .labels import COLUMNS, read_labels, source_line
+from .labels import COLUMNS, LABELS, Label, read_labels, source_line, source_lines, write_labels
 from .score import collect, score, stale_labels
 
 HERE = Path(__file__).resolve().parent
@@ -79,6 +81,30 @@ def cmd_todo(args) -> int:
     return 0
 
 
+def cmd_show(args) -> int:
+    results = json.loads(args.results.read_text(encoding="utf-8"))
+    for number, (corpus, file, cell, line, code, message) in enumerate(results["drift"]["unlabelled"]):
+        lines = source_lines(root(BY_NAME[corpus]) / file, cell)
+        print(f"[{number}] {corpus} {file}" + (f" cell {cell}" if cell else "") + f" line {line} {code}\n{message}")
+        for n in range(max(1, line - args.context), min(len(lines), line + args.context // 2) + 1):
+            print(f"{'>>' if n == line else '  '} {n:4d} {lines[n - 1]}")
+        print()
+    return 0
+
+
+def cmd_merge(args) -> int:
+    labels = {label.key: label for label in read_labels(args.labels)}
+    with args.rows.open(newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            if row["verdict"].strip():
+                label = Label(**{c: row[c].strip() for c in COLUMNS if c not in ("cell", "line")},
+                              cell=int(row["cell"] or 0), line=int(row["line"]))
+                labels[label.key] = label
+    write_labels(list(labels.values()), args.labels)
+    print(f"{len(labels)} labels in {args.labels}")
+    return 0
+
+
 def cmd_vendor(args) -> int:
     from .vendor import vendor_all
 
@@ -99,6 +125,14 @@ def main(argv: list[str] | None = None) -> int:
     todo = sub.add_parser("todo", help="unlabelled sampled findings as CSV")
     todo.add_argument("--results", type=Path, default=RESULTS)
     todo.set_defaults(func=cmd_todo)
+    show = sub.add_parser("show", help="unlabelled sampled findings with their code")
+    show.add_argument("--results", type=Path, default=RESULTS)
+    show.add_argument("--context", type=int, default=6, help="lines before each finding (half as many after)")
+    show.set_defaults(func=cmd_show)
+    merge = sub.add_parser("merge", help="add filled-in todo rows to labels.csv")
+    merge.add_argument("rows", type=Path, help="a CSV written by `todo`, verdict and reason filled in")
+    merge.add_argument("--labels", type=Path, default=LABELS)
+    merge.set_defaults(func=cmd_merge)
     vendor = sub.add_parser("vendor", help="copy the vendored corpora from git snapshots")
     vendor.add_argument("--git", action="append", required=True, metavar="OWNER/REPO=DIR")
     vendor.set_defaults(func=cmd_vendor)

@@ -10,9 +10,12 @@ every rule selected. Drift: labels whose finding vanished, and sampled findings 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -26,9 +29,12 @@ CHECK = ("check", "--isolated", "--no-cache", "--format", "json", "--exit-zero")
 CALLS = ("calls", "--isolated", "--no-cache", "--format", "json")
 
 
-def greenlint(args: tuple[str, ...], cwd: Path) -> list[dict]:
-    """The JSON output of the greenlint CLI run in `cwd` on its files; raises when it fails."""
-    proc = subprocess.run([sys.executable, "-m", "greenlint", *args, "."], cwd=cwd, capture_output=True, text=True)
+def greenlint(args: tuple[str, ...], cwd: Path, cache: Path) -> list[dict]:
+    """The JSON output of the greenlint CLI run in `cwd` on its files, with `cache` as its cache
+    directory (an empty one: no calibration overlay of this machine); raises when it fails."""
+    env = {**os.environ, "GREENLINT_CACHE_DIR": str(cache)}
+    proc = subprocess.run([sys.executable, "-m", "greenlint", *args, "."], cwd=cwd, env=env, capture_output=True,
+                          text=True)
     try:  # `calls` exits 2 when a file cannot be parsed (exercise notebooks), after listing the others
         return json.loads(proc.stdout)
     except ValueError:
@@ -45,25 +51,28 @@ def collect(corpora: tuple[Corpus, ...] = CORPORA) -> dict:
     """Every corpus's findings (default selection for default rules, all rules for opt-in ones),
     call sites and size."""
     defaults = rule_defaults()
-    every = ",".join(sorted(defaults))
-    findings: list[tuple[Key, dict]] = []
-    sites: list[dict] = []
-    sizes = {}
-    for corpus in corpora:
-        folder = ensure(corpus)
-        default_run = greenlint(CHECK, folder)
-        opt_in_run = greenlint((*CHECK, "--select", every), folder)
-        findings += [(finding_key(corpus.name, f), f) for f in default_run if defaults.get(f["code"])]
-        findings += [(finding_key(corpus.name, f), f) for f in opt_in_run if defaults.get(f["code"]) is False]
-        calls = greenlint(CALLS, folder)
-        sites += calls
-        files = sorted(p for p in folder.rglob("*") if p.suffix in SUFFIXES and p.is_file())
-        sizes[corpus.name] = {
-            "files": len(files),
-            "call_sites": len(calls),
-            "findings_default": sum(1 for f in default_run if defaults.get(f["code"])),
-        }
-    return {"findings": findings, "sites": sites, "sizes": sizes, "defaults": defaults}
+    collected = {"findings": [], "sites": [], "sizes": {}, "defaults": defaults}
+    cache = Path(tempfile.mkdtemp(prefix="greenlint-realworld-"))
+    try:
+        for corpus in corpora:
+            findings, sites, size = _run_corpus(corpus, defaults, cache)
+            collected["findings"] += findings
+            collected["sites"] += sites
+            collected["sizes"][corpus.name] = size
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    return collected
+
+
+def _run_corpus(corpus: Corpus, defaults: dict[str, bool], cache: Path) -> tuple[list, list, dict]:
+    folder = ensure(corpus)
+    default_run = [f for f in greenlint(CHECK, folder, cache) if defaults.get(f["code"])]
+    every_rule = greenlint((*CHECK, "--select", ",".join(sorted(defaults))), folder, cache)
+    findings = [(finding_key(corpus.name, f), f)
+                for f in default_run + [f for f in every_rule if defaults.get(f["code"]) is False]]
+    sites = greenlint(CALLS, folder, cache)
+    files = [p for p in folder.rglob("*") if p.suffix in SUFFIXES and p.is_file()]
+    return findings, sites, {"files": len(files), "call_sites": len(sites), "findings_default": len(default_run)}
 
 
 def widths(sites: list[dict]) -> dict:

@@ -107,3 +107,17 @@ def test_score_counts_verdicts_and_drift():
     text = "\n".join(realworld_section({**results, "corpora": [{"name": "c"}]}))
     assert "| [GL101](GL101.md) | yes | 4 | 3 | 1 | 1 | 1 | 67% | **missed** |" in text
     assert "| GL101's share of the default findings | 80% (4 of 5) | ≤ 40% | **missed** |" in text
+
+
+def test_merge_adds_filled_rows_only(tmp_path):
+    from bench.realworld.__main__ import main
+
+    labels = tmp_path / "labels.csv"
+    rows = tmp_path / "todo.csv"
+    rows.write_text(
+        "corpus,file,cell,line,code,verdict,reason,text,message\n"
+        "c,a.ipynb,2,3,GL101,false,no work,x = f(),m\n"
+        "c,b.py,,7,GL301,,,y = g(),m\n"
+    )
+    assert main(["merge", str(rows), "--labels", str(labels)]) == 0
+    assert read_labels(labels) == [Label("c", "a.ipynb", 2, 3, "GL101", "false", "no work", "x = f()")]
