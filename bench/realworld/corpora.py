@@ -107,6 +107,12 @@ CORPORA: tuple[Corpus, ...] = (
         licence_file="LICENSE",
     ),
     Corpus(
+        "tensorflow-addons-tests", "library tests (pytest, parametrised over dtypes and modes) and tutorial notebooks",
+        "Apache-2.0", "tensorflow/addons@d208d752e98c310280938efa939117bf635a60a8",
+        include=("tensorflow_addons/*/tests/*.py", "docs/tutorials/"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
         "tf-examples-courses", "course notebooks (Udacity: TF2 Keras intro, TF1 deep learning)", "Apache-2.0",
         "tensorflow/examples@608f7db8c511e3dcc420afc564496e4516ceb800",
         include=("courses/udacity_intro_to_tensorflow_for_deep_learning/", "courses/udacity_deep_learning/"),

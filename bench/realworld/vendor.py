@@ -9,6 +9,7 @@ counts, attachments and metadata other than the kernel's are dropped.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import shutil
 import subprocess
@@ -42,11 +43,15 @@ def _git_dir(path: Path) -> Path:
 
 
 def selected(corpus: Corpus, names: list[str]) -> list[str]:
-    """The repository's files that belong to the corpus: named exactly or under an included folder."""
-    return sorted(
-        n for n in names
-        if n.endswith(SUFFIXES) and any(n == inc or (inc.endswith("/") and n.startswith(inc)) for inc in corpus.include)
-    )
+    """The repository's files that belong to the corpus: named exactly, under an included folder
+    (`dir/`), or matching an included glob (`pkg/*/tests/*.py`, where `*` also crosses `/`)."""
+
+    def wanted(name: str, include: str) -> bool:
+        if "*" in include:
+            return fnmatch.fnmatchcase(name, include)
+        return name == include or (include.endswith("/") and name.startswith(include))
+
+    return sorted(n for n in names if n.endswith(SUFFIXES) and any(wanted(n, inc) for inc in corpus.include))
 
 
 def vendor(corpus: Corpus, source: Path) -> list[str]:
