@@ -48,7 +48,7 @@ def cmd_run(args) -> int:
     labels = read_labels()
     bad = stale_labels(labels)
     collected = collect(corpora)
-    results = score(collected, labels)
+    results = score(collected, [label for label in labels if label.corpus in {c.name for c in corpora}])
     args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
     if not args.corpus:
         write_doc_section(results)
@@ -56,8 +56,10 @@ def cmd_run(args) -> int:
 
     print("\n".join(realworld_section(results, level=2)))
     drift = results["drift"]
+    for corpus, file, cell, line, code, verdict in drift["vanished"]:
+        print(f"vanished: {corpus} {file}" + (f" cell {cell}" if cell else "") + f" line {line} {code} ({verdict})")
     print(f"drift: {len(drift['vanished'])} labels whose finding vanished, "
-          f"{len(drift['unlabelled'])} sampled findings not labelled (`python -m bench.realworld todo`)")
+          f"{len(drift['unlabelled'])} sampled findings not labelled (`python -m bench.realworld show`)")
     for problem in bad:
         print(f"stale label: {problem}", file=sys.stderr)
     print(f"wrote {args.out} in {time.monotonic() - start:.0f} s", file=sys.stderr)

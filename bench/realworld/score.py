@@ -144,7 +144,7 @@ def score(collected: dict, labels: list[Label]) -> dict:
         "calls": widths(collected["sites"]),
         "goals": GOALS,
         "drift": {
-            "vanished": [list(k) for k in sorted(by_key) if k not in counts],
+            "vanished": [[*k, by_key[k].verdict] for k in sorted(by_key) if k not in counts],
             "unlabelled": [[*k, messages[k]] for k in sorted(sampled) if k not in by_key],
         },
     }

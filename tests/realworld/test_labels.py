@@ -101,7 +101,7 @@ def test_score_counts_verdicts_and_drift():
     assert (gl101["findings"], gl101["judged"], gl101["true"], gl101["debatable"], gl101["false"]) == (4, 3, 1, 1, 1)
     assert gl101["precision"] == pytest.approx(2 / 3, abs=1e-4)
     assert results["rules"]["GL601"]["findings"] == 0 and results["gl101_share"] == 0.8
-    assert results["drift"]["vanished"] == [["c", "gone.py", 0, 1, "GL301"]]
+    assert results["drift"]["vanished"] == [["c", "gone.py", 0, 1, "GL301", "false"]]
     assert [row[:5] for row in results["drift"]["unlabelled"]] == [["c", "a.py", 0, 4, "GL101"], ["c", "a.py", 0, 9, "GL301"]]
     assert results["calls"] == {"sites": 3, "figured": 2, "wider_100x": 0.5, "wider_1000x": 0.5, "median_width": 2525.0}
     text = "\n".join(realworld_section({**results, "corpora": [{"name": "c"}]}))
