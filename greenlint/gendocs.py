@@ -130,10 +130,11 @@ def precision_text(rule: type[Rule], precision: dict) -> str:
     if not judged["judged"]:
         return head + f"{judged['findings']} findings, none judged yet."
     goal = precision["goals"]["precision"]
+    verdict = (f"goal ≥ {goal:.0%} for a default rule: {_goal(judged['precision'] >= goal)}" if rule.DEFAULT_ENABLED
+               else "off by default")
     return head + (
         f"{judged['findings']} findings, {judged['judged']} judged by reading the code: {judged['true']} true, "
-        f"{judged['debatable']} debatable, {judged['false']} false; precision {_share(judged['precision'])} "
-        f"(goal ≥ {goal:.0%}: {_goal(judged['precision'] >= goal)})."
+        f"{judged['debatable']} debatable, {judged['false']} false; precision {_share(judged['precision'])} ({verdict})."
     )
 
 
