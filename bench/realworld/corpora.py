@@ -152,7 +152,7 @@ def ensure(corpus: Corpus) -> Path:
     if corpus.vendored or (folder / ".complete").is_file():
         return folder
     data = _download(corpus)
-    tmp = folder.with_name(folder.name + ".tmp")
+    tmp = folder.with_name(f"{folder.name}.tmp{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     for name, content in _members(corpus.url, data):
         inner = _relative(corpus, name)
@@ -162,8 +162,11 @@ def ensure(corpus: Corpus) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
     (tmp / ".complete").write_text(corpus.sha256 + "\n")
-    shutil.rmtree(folder, ignore_errors=True)
-    tmp.rename(folder)
+    shutil.rmtree(folder, ignore_errors=True)  # a half-written folder of an interrupted run
+    try:
+        tmp.rename(folder)
+    except OSError:  # another process extracted it meanwhile
+        shutil.rmtree(tmp, ignore_errors=True)
     return folder
 
 
