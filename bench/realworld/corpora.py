@@ -1,0 +1,211 @@
+"""The benchmark's corpora: public TF/Keras code of different styles, pinned.
+
+Two kinds: archives from PyPI (a wheel or sdist, by URL and sha256, downloaded into the cache and
+extracted once, only the `include`d source files) and vendored files (notebooks and scripts copied
+from public repositories by `python -m bench.realworld vendor`, outputs stripped, under
+bench/realworld/vendored/<name>/ with their LICENSE and PROVENANCE.md).
+
+The cache is `$GREENLINT_BENCH_CACHE`, else `$XDG_CACHE_HOME/greenlint-bench`, else
+`~/.cache/greenlint-bench`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import shutil
+import tarfile
+import urllib.request
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+VENDORED = HERE / "vendored"
+SUFFIXES = (".py", ".ipynb")
+LICENCE_NAMES = ("LICENSE", "LICENSE.txt", "COPYING")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    name: str
+    style: str
+    licence: str
+    origin: str  # "pypi <file>" or "<owner/repo>@<commit>"
+    url: str = ""  # PyPI archives only
+    sha256: str = ""
+    include: tuple[str, ...] = ()  # path prefixes inside the archive (after an sdist's top folder)
+    licence_file: str = ""  # the licence inside the archive, kept beside the sources
+
+    @property
+    def vendored(self) -> bool:
+        return not self.url
+
+
+def _pypi(path: str) -> str:
+    return "https://files.pythonhosted.org/packages/" + path
+
+
+CORPORA: tuple[Corpus, ...] = (
+    Corpus(
+        "tensorflow-addons", "library (TF2, Keras 2 layers, optimizers, losses)", "Apache-2.0",
+        "pypi tensorflow_addons-0.23.0 (wheel)",
+        _pypi("24/94/80165946ec4986505cbfac29b5ae79544bfe2200d9d7883e1ad7c7342a55/"
+              "tensorflow_addons-0.23.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"),
+        "591b1c38cfe170727746a60983157ecbdef6a7062dfea8988558e1ab885b513a",
+        ("tensorflow_addons/",), "tensorflow_addons-0.23.0.dist-info/LICENSE",
+    ),
+    Corpus(
+        "larq", "library with its tests (binarized networks, Keras 2)", "Apache-2.0",
+        "pypi larq-0.14.0 (sdist)",
+        _pypi("6d/1f/417311835c679819c4b7bf166fbc01a7b6c0373a131ad1dc8a5da280f3e9/larq-0.14.0.tar.gz"),
+        "a05bce4b0d9b26a1bc5423a72ecf89821c9bc467933306f1a1cd96480d213a4b",
+        ("larq/",), "LICENSE",
+    ),
+    Corpus(
+        "keras-tuner", "library (Keras 3, reached through its own backend module)", "Apache-2.0",
+        "pypi keras_tuner-1.4.8 (sdist; licence stated in PKG-INFO)",
+        _pypi("5a/44/79b36980769f401ec6e1d6ca72b6c129d3a05a365f00c69ef80335089b37/keras_tuner-1.4.8.tar.gz"),
+        "809e78538ea5c8e048012ef1d680712d56f28cf9dfa4938a2daace1ab30c4828",
+        ("keras_tuner/",), "PKG-INFO",
+    ),
+    Corpus(
+        "tf-model-optimization", "library (pruning, quantization, clustering wrappers)", "Apache-2.0",
+        "pypi tensorflow_model_optimization-0.8.1 (wheel; licence stated in METADATA)",
+        _pypi("22/a8/c53b8c2cfab625f0fdb93ddb48fc51ed83c24c4e7cdb5b94814b3bbf28be/"
+              "tensorflow_model_optimization-0.8.1-py2.py3-none-any.whl"),
+        "182e5807ed12768984f9708c6f7dbc090e4678d265fdebdb50ee7e12620ae33a",
+        ("tensorflow_model_optimization/",), "tensorflow_model_optimization-0.8.1.dist-info/METADATA",
+    ),
+    Corpus(
+        "tf-models-official", "model zoo with its tests (NLP and vision modeling, legacy trainers)", "Apache-2.0",
+        "pypi tf_models_official-2.20.0 (wheel, four packages of it)",
+        _pypi("76/bc/4a1fbffbb33163256b2d2eb98a5a33b9034a0ef52bd5b2b603fc38c3f49c/"
+              "tf_models_official-2.20.0-py2.py3-none-any.whl"),
+        "0bf173f9ea83e1a83f983b35fe515e9d9bfd294b27538f6e8806afeb5a069150",
+        ("official/nlp/modeling/", "official/vision/modeling/", "official/legacy/image_classification/",
+         "official/legacy/transformer/"),
+        "tf_models_official-2.20.0.dist-info/licenses/LICENSE",
+    ),
+    Corpus(
+        "handson-ml", "book notebooks, TF1 (graphs and sessions)", "Apache-2.0",
+        "ageron/handson-ml@b7051594afbb1d835f5e031af8664c4363878050",
+        include=("09_up_and_running_with_tensorflow.ipynb", "10_introduction_to_artificial_neural_networks.ipynb",
+                 "11_deep_learning.ipynb", "12_distributed_tensorflow.ipynb", "14_recurrent_neural_networks.ipynb",
+                 "15_autoencoders.ipynb", "16_reinforcement_learning.ipynb", "extra_capsnets.ipynb",
+                 "extra_tensorflow_reproducibility.ipynb"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "handson-ml2", "book notebooks, TF2 Keras", "Apache-2.0",
+        "ageron/handson-ml2@1e2115277b50f6c584cd668fa30e3af309a5b136",
+        include=("10_neural_nets_with_keras.ipynb", "11_training_deep_neural_networks.ipynb",
+                 "12_custom_models_and_training_with_tensorflow.ipynb", "13_loading_and_preprocessing_data.ipynb",
+                 "15_processing_sequences_using_rnns_and_cnns.ipynb", "16_nlp_with_rnns_and_attention.ipynb",
+                 "18_reinforcement_learning.ipynb", "19_training_and_deploying_at_scale.ipynb"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "tensorflow-addons-tests", "library tests (pytest, parametrised over dtypes and modes) and tutorial notebooks",
+        "Apache-2.0", "tensorflow/addons@d208d752e98c310280938efa939117bf635a60a8",
+        include=("tensorflow_addons/*/tests/*.py", "docs/tutorials/"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "tf-examples-courses", "course notebooks (Udacity: TF2 Keras intro, TF1 deep learning)", "Apache-2.0",
+        "tensorflow/examples@608f7db8c511e3dcc420afc564496e4516ceb800",
+        include=("courses/udacity_intro_to_tensorflow_for_deep_learning/", "courses/udacity_deep_learning/"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "tf-examples-scripts", "scripts and their tests (custom training loops, distribution, TF Lite)",
+        "Apache-2.0", "tensorflow/examples@608f7db8c511e3dcc420afc564496e4516ceb800",
+        include=("tensorflow_examples/models/", "tensorflow_examples/profiling/",
+                 "lite/examples/speech_commands/ml/", "lite/examples/reinforcement_learning/ml/",
+                 "lite/examples/recommendation/ml/"),
+        licence_file="LICENSE",
+    ),
+)
+BY_NAME = {c.name: c for c in CORPORA}
+
+
+def cache_dir() -> Path:
+    """Where downloaded archives and extracted corpora live."""
+    if os.environ.get("GREENLINT_BENCH_CACHE"):
+        return Path(os.environ["GREENLINT_BENCH_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "greenlint-bench"
+
+
+def root(corpus: Corpus) -> Path:
+    """The folder holding the corpus's files (nothing is downloaded here: see `ensure`)."""
+    if corpus.vendored:
+        return VENDORED / corpus.name
+    return cache_dir() / "corpora" / f"{corpus.name}-{corpus.sha256[:12]}"
+
+
+def ensure(corpus: Corpus) -> Path:
+    """The corpus's folder, downloading and extracting a PyPI archive the first time; raises when the
+    download fails or its sha256 differs from the pin."""
+    folder = root(corpus)
+    if corpus.vendored or (folder / ".complete").is_file():
+        return folder
+    data = _download(corpus)
+    tmp = folder.with_name(f"{folder.name}.tmp{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    for name, content in _members(corpus.url, data):
+        inner = _relative(corpus, name)
+        if inner is None:
+            continue
+        target = tmp / inner
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+    (tmp / ".complete").write_text(corpus.sha256 + "\n")
+    shutil.rmtree(folder, ignore_errors=True)  # a half-written folder of an interrupted run
+    try:
+        tmp.rename(folder)
+    except OSError:  # another process extracted it meanwhile
+        shutil.rmtree(tmp, ignore_errors=True)
+    return folder
+
+
+def _relative(corpus: Corpus, member: str) -> str | None:
+    """The member's path in the corpus folder, or None when it is not part of the corpus."""
+    if corpus.url.endswith(".tar.gz"):
+        member = member.split("/", 1)[1] if "/" in member else ""
+    if member.startswith("/") or ".." in member.split("/"):
+        return None
+    if member == corpus.licence_file:
+        return "LICENCE-" + Path(member).name
+    if member.endswith(SUFFIXES) and member.startswith(corpus.include):
+        return member
+    return None
+
+
+def _download(corpus: Corpus) -> bytes:
+    archive = cache_dir() / "archives" / corpus.url.rsplit("/", 1)[1]
+    if archive.is_file() and hashlib.sha256(archive.read_bytes()).hexdigest() == corpus.sha256:
+        return archive.read_bytes()
+    with urllib.request.urlopen(corpus.url, timeout=120) as response:
+        data = response.read()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != corpus.sha256:
+        raise RuntimeError(f"{corpus.url}: sha256 {digest}, pinned {corpus.sha256}")
+    archive.parent.mkdir(parents=True, exist_ok=True)
+    archive.write_bytes(data)
+    return data
+
+
+def _members(url: str, data: bytes):
+    """(name, bytes) of every regular file of a wheel or a .tar.gz."""
+    if url.endswith(".whl"):
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for name in archive.namelist():
+                if not name.endswith("/"):
+                    yield name, archive.read(name)
+        return
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+        for member in archive.getmembers():
+            if member.isfile():
+                yield member.name, archive.extractfile(member).read()
