@@ -16,6 +16,7 @@ class Basis(str, Enum):
     PROFILED_ESTIMATED = "profiled-estimated"  # this call site on this machine, no counter: time x power
     FROM_DATA = "from-data"  # this API measured in other programs (public data), scaled to this site's work
     BOUNDED = "bounded"  # every measurement of this API was below resolution: an upper bound
+    NEGLIGIBLE = "negligible"  # a call that does no tensor work: under the bound measured on such calls
     CALIBRATED = "calibrated"  # this API measured on this machine by `greenlint calibrate`
     CALIBRATED_ESTIMATED = "calibrated-estimated"  # calibrated, but only time was measurable
     PREDICTED = "predicted"  # generalised from related APIs / work features
@@ -33,6 +34,7 @@ _LABELS = {
     Basis.PROFILED_ESTIMATED: "measured here, estimated",
     Basis.FROM_DATA: "from data",
     Basis.BOUNDED: "bounded",
+    Basis.NEGLIGIBLE: "negligible",
     Basis.CALIBRATED: "calibrated here",
     Basis.CALIBRATED_ESTIMATED: "calibrated here, estimated",
     Basis.PREDICTED: "predicted",
