@@ -141,7 +141,7 @@ class EnergyHotspot(Rule):
             "    loss = tf.reduce_mean(tf.square(model(x_batch) - y_batch))\n",
             options={"hotspot-threshold-j": 10.0},
             line=4,
-            message_contains="new work on each pass",
+            message_contains="each pass of its loop works on something new",
         ),
     )
 
@@ -265,8 +265,8 @@ def _lever(site: Site, runs: int, per_step: bool = False) -> str:
     epochs = _value(site, "epochs")
     if runs > 1 and method in _INFER:
         return f"batch the {runs} inputs into one `{method}` call"
-    if per_step:  # different work on each pass: leaving the loop is no option
-        return "it does new work on each pass of its loop: lower the per-step cost (smaller inputs or model) or take fewer steps"
+    if per_step:  # different work on each pass (a batch, a trial's model): leaving the loop is no option
+        return "each pass of its loop works on something new: run fewer passes, or do less in each (smaller inputs or model)"
     if runs > 1:
         return f"it runs {runs} times: run it once, outside the loop, or fewer times"
     if method in _TRAIN and isinstance(epochs, (int, float)) and epochs > 1:
