@@ -114,9 +114,11 @@ def _figures(site: Site, unit: str) -> list[str]:
     if p.energy_j is None:
         return ["No energy estimate for this call."]
     wide = p.interval_j is not None and fmt_energy(p.energy_j, p.interval_j) != fmt_j(p.energy_j)
-    if wide:
+    if p.interval_j is not None and p.interval_j[0] <= 0:  # bounded, negligible: a bound, no median
+        lines = [f"- **at most {fmt_j(p.interval_j[1], unit)}** per execution (an upper bound: no lower end is known)"]
+    elif wide:
         ratio = interval_ratio(p.interval_j)
-        how_wide = f"{ratio:,.0f}{TIMES} wide" if ratio else "touching zero"
+        how_wide = f"{ratio:,.0f}{TIMES} wide"
         median = fmt_j(p.energy_j, unit)
         lines = [f"- **{fmt_range(*p.interval_j, unit)}** per execution (80% interval, {how_wide}; median {median})"]
     else:

@@ -28,6 +28,7 @@ class EditorSettings:
     preference: str = "editorFirst"
     inlay_hints: bool = True
     min_joules: float = 0.0
+    show_negligible: bool = False
     unit: str = "auto"
 
     @classmethod
@@ -55,6 +56,7 @@ class EditorSettings:
         take("configurationPreference", "preference", PREFERENCES.__contains__, str, " or ".join(PREFERENCES))
         take("inlayHints.enabled", "inlay_hints", lambda v: isinstance(v, bool), bool, "true or false")
         take("inlayHints.minJoules", "min_joules", lambda v: number(v) and v >= 0, float, "joules (>= 0)")
+        take("inlayHints.showNegligible", "show_negligible", lambda v: isinstance(v, bool), bool, "true or false")
         take("unit", "unit", UNITS.__contains__, str, " or ".join(UNITS))
         return cls(**values), errors
 

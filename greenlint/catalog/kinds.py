@@ -2,8 +2,15 @@
 
 Kinds: layer-constructor, layer-call, model-construction, model-training, model-evaluation,
 model-inference, compile, data-pipeline, tensor-op, io, optimizer, loss-metric, config, accessor,
-other. An accessor (`get_vocabulary`, `summary`, `count_params`, ...) reads what an object already
-holds: it is its own kind so that it never inherits a heavy sibling's cost (`adapt`, `fit`).
+negligible, other. An accessor (`get_vocabulary`, `summary`, `count_params`, ...) reads what an
+object already holds: it is its own kind so that it never inherits a heavy sibling's cost (`adapt`,
+`fit`). A `negligible` call does no tensor work by what it is (`is_negligible`): a constructor of an
+object that is not a model or a tensor (layers, optimizers, losses, constraints, initializers,
+callbacks, options, name scopes), a function that takes no argument (a getter such as
+`keras.config.epsilon()`), a call into a module of helpers (`tf.io.gfile`, `tf.test`, the config
+modules), a layer's bookkeeping methods (`add_weight`, `build`), and the definition of an input
+pipeline (a `Dataset` method returning a `Dataset`, `ImageDataGenerator.flow*`): the work happens
+where the pipeline is iterated (`fit`), not where it is described.
 Rules use the catalog's class hierarchy where the name is known and name patterns otherwise;
 the estimator API (gone from TensorFlow 2.16+, common in the measurements) is covered by names.
 """
@@ -31,8 +38,11 @@ KINDS = (
     "loss-metric",
     "config",
     "accessor",
+    "negligible",
     "other",
 )
+#: Kinds whose calls do no tensor work: the predictor gives them the bound measured on such calls.
+NO_WORK_KINDS = frozenset({"accessor", "negligible"})
 
 MODEL = "tensorflow.keras.Model"
 LAYER = "tensorflow.keras.Layer"
@@ -68,6 +78,17 @@ _CONFIG_MODULES = ("tensorflow.config", "tensorflow.distribute", "tensorflow.deb
 _DATA_MODULES = ("tensorflow.data", "tensorflow.compat.v1.data", "tensorflow.feature_column",
                  "tensorflow.compat.v1.feature_column", "tensorflow.keras.preprocessing",
                  "tensorflow.compat.v1.estimator.inputs", "tensorflow.estimator.inputs")  # fmt: skip
+#: Modules of helpers that do no tensor work (files, test harness, settings, logging).
+_NO_WORK_MODULES = ("tensorflow.io.gfile", "tensorflow.compat.v1.gfile", "tensorflow.test", "tensorflow.config",
+                    "tensorflow.keras.config", "tensorflow.keras.mixed_precision", "tensorflow.compat.v1.logging",
+                    "tensorflow.get_logger", "tensorflow.random.set_seed", "tensorflow.keras.utils.set_random_seed",
+                    "tensorflow.compat.v1.flags", "tensorflow.compat.v1.app")  # fmt: skip
+#: Test-case methods that run the tensors they are given (graph mode): not helpers.
+_TEST_RUNS = frozenset({"evaluate", "run"})
+#: Dataset constructors that copy their (in-memory) data into the pipeline: work grows with the data.
+_COPIES_DATA = frozenset({"from_tensor_slices", "from_tensors"})
+#: TensorFlow's context managers that are functions: they set where and how later ops run.
+_CONTEXTS = frozenset({"device", "control_dependencies", "init_scope"})
 _TENSOR_CLASSES = ("tensorflow.Tensor", "tensorflow.Variable", "tensorflow.RaggedTensor", "tensorflow.SparseTensor",
                    "tensorflow.sparse.SparseTensor", "tensorflow.TensorArray", "tensorflow.experimental.numpy.ndarray",
                    "tensorflow.random.Generator")  # fmt: skip
@@ -116,6 +137,8 @@ def kind_of(cat: Catalog, api: str) -> str:
     cls, member = _split(cat, api)
     if cls is not None and member in ACCESSORS:
         return "accessor"
+    if is_negligible(cat, api, cls, member):
+        return "negligible"
     if cls is not None and _under(cls, ("tensorflow.keras.applications",)) and cls.rpartition(".")[2][:1].isupper():
         return _method_kind(member)  # MobileNetV2(...).predict: a Keras Application is a model
     if cls is not None:
@@ -140,6 +163,27 @@ def kind_of(cat: Catalog, api: str) -> str:
             return "model-training"
         return "config" if _under(cls, _CONFIG_MODULES) else "other"
     return _callable_kind(cat, api)
+
+
+def is_negligible(cat: Catalog, api: str, cls: str | None, member: str) -> bool:
+    """The call does no tensor work by what it is (the module docstring's list)."""
+    if _under(api, _NO_WORK_MODULES):
+        return not (cls is not None and member in _TEST_RUNS)
+    if cls is not None:  # a method
+        role = _class_kind(cat, cls)
+        if role == "layer":
+            return member not in ("__call__", "call", "adapt")
+        if role == "dataset":
+            return member not in _COPIES_DATA and _class_kind(cat, cat.returns(api) or "") == "dataset"
+        return member.startswith("flow") and _under(cls, _DATA_MODULES)  # ImageDataGenerator.flow*: an iterator
+    last = api.rpartition(".")[2]
+    if last.endswith("_scope") or (last in _CONTEXTS and _is_op_module(api)):
+        return True
+    if api not in cat:
+        return False
+    if cat._symbols[api]["k"] == "class":  # a constructor: builds an object, no tensor work unless a model's or a tensor's
+        return _class_kind(cat, api) not in ("model", "tensor") and not _under(api, _IO_MODULES)
+    return not cat.params(api) and not _under(api, ("tensorflow.keras.applications",))  # a getter: nothing to work on
 
 
 def _method_kind(member: str) -> str:

@@ -52,6 +52,7 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
     """Print the call sites of `result` in `fmt` (json, text or html) to `out` (stdout); test-case
     assertions only with `include_test_asserts`."""
     from greenlint.analysis.callsite import is_test_assertion
+    from greenlint.predict.prediction import width_summary
     from greenlint.report import calls_json, calls_table
 
     out = out or sys.stdout
@@ -73,6 +74,9 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
     files = len({site.path for site, _ in pairs})
     console.print(f"{len(pairs)} call site{'s' if len(pairs) != 1 else ''} in {files} of {len(result.files)} "
                   f"files; {known} with an energy figure.")
+    widths = width_summary(p for _, p in pairs)
+    if widths:
+        console.print(f"Figures: {widths}")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -137,7 +137,8 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
                 if p.energy_j is None:  # a name the catalog does not know: no figure, not scored
                     continue
                 lo, hi = p.interval_j
-                h.preds[name] = (math.log10(p.energy_j), math.log10(lo), math.log10(hi))
+                # a bound's interval starts at 0 (bounded, negligible): no lower end
+                h.preds[name] = (math.log10(p.energy_j), math.log10(lo) if lo > 0 else -math.inf, math.log10(hi))
                 if name == "predictor":
                     h.level = p.evidence.level or "global"
             h.preds.update(baselines(s))

@@ -51,6 +51,14 @@ SLOPE_FEATURES = ("n_layers",)
 SLOPE_RIDGE = 1.0
 #: Largest shift (log10) a feature slope may apply: a factor 30 either way.
 MAX_SHIFT = 1.5
+#: Fewest member APIs measured above the resolution before a fallback group (class, module, family,
+#: kind) lends its figure to an API never measured: with one or two, the "group" is those APIs, and
+#: their cost is borrowed by whatever shares a module with them (a constructor priced as a `fit`).
+MIN_GROUP_MEASURED = 3
+#: A call of a no-work kind (`NO_WORK_KINDS`) whose own measurements took longer than this (median
+#: execution time) is not treated as negligible: at the 10-70 W the KB's calls draw, a quarter of a
+#: second is several joules, above the resolution (a session's start, a strategy's device set-up).
+NEGLIGIBLE_MAX_TIME_S = 0.25
 
 
 def _pooled_sd(groups: Iterable[Sequence[float]], default: float) -> float:
@@ -233,6 +241,7 @@ def _groups(fits, by_api, hierarchy: Hierarchy) -> dict:
             "time_s": _round_or_none(statistics.median(times)) if times else None,
             "tau": round(tau, 4),
             "n_apis": len(apis),
+            "n_measured": sum(a in measured for a in members_),
             "records": sum(s.n_records for a in apis for s in by_api[a]),
             "shares": shares,
             "sources": sorted({src for a in apis for s in by_api[a] for src in s.sources}),
@@ -241,18 +250,45 @@ def _groups(fits, by_api, hierarchy: Hierarchy) -> dict:
 
 
 def lookup(tables: dict, api: str, hierarchy: Hierarchy) -> tuple[str, str, float, float, dict]:
-    """(level, key, mu, sd, entry): the nearest level with data and its predictive log10 spread."""
+    """(level, key, mu, sd, entry): the nearest level with data and its predictive log10 spread.
+
+    A fallback group lends its figure only with `MIN_GROUP_MEASURED` measurable member APIs; with
+    none such, the level is `global` and the entry empty (the predictor then has no figure).
+    """
     entry = tables["apis"].get(api)
     if entry is not None:
         return "api", api, entry["mu"], math.hypot(entry["sd"], entry["se"]), entry
     sigma_w = tables["sigma_w"]
     for level, key in hierarchy.chain(api):
         g = tables["groups"].get(level, {}).get(key)
-        if g:
+        if g and level != "global" and g.get("n_measured", 0) >= MIN_GROUP_MEASURED:
             # a new API = a new member of the group (tau) plus a new call site of it (sigma_w)
             sd = math.sqrt(g["tau"] ** 2 * (1 + 1 / g["n_apis"]) + sigma_w**2)
             return level, key, g["mu"], sd, g
     return "global", "*", tables["global_mu"], math.hypot(DEFAULT_SD, sigma_w), {}
+
+
+def fit_negligible(sites: Sequence[Site], hierarchy: Hierarchy) -> dict | None:
+    """The bound the KB's measurements put on calls that do no tensor work (`NO_WORK_KINDS`).
+
+    Their call sites measured below the resolution say only "under about X J" each: the median
+    of those bounds is what one such call is known to stay under. None without such sites.
+    """
+    from greenlint.catalog.kinds import NO_WORK_KINDS
+
+    no_work = [s for s in sites if hierarchy.kind(s.api) in NO_WORK_KINDS]
+    bounds = [10**s.y for s in no_work if s.censored]
+    if not bounds:
+        return None
+    return {
+        "bound_j": _round_or_none(statistics.median(bounds)),
+        "n_sites": len(bounds),
+        "n_measurable": sum(not s.censored for s in no_work),
+        "n_apis": len({s.api for s in no_work if s.censored}),
+        "records": sum(s.n_records for s in no_work if s.censored),
+        "time_s": _round_or_none(median([s.time_s for s in no_work if s.censored])),
+        "sources": sorted({src for s in no_work if s.censored for src in s.sources}),
+    }
 
 
 def fit_size_exponents(records: Iterable) -> dict:
@@ -348,10 +384,11 @@ def calibrate(sites: Sequence[Site], hierarchy: Hierarchy, folds: int = CALIBRAT
             if s.tutorial not in held or s.censored or predictor._training_run(s.api, s.features) is not None:
                 continue
             p = predictor.predict(s.api, s.features)
-            if p.energy_j is None:
+            if p.energy_j is None or p.basis is Basis.NEGLIGIBLE:
                 continue
             mu = math.log10(p.energy_j)
-            half = mu - math.log10(p.interval_j[0])  # the unscaled half-width (the upper end may be clipped)
+            # the unscaled half-width: a bound's interval starts at 0, so from its upper end (maybe clipped)
+            half = (math.log10(p.interval_j[1]) if p.interval_j[0] <= 0 else 2 * mu - math.log10(p.interval_j[0])) - mu
             if predictor._from_work(s.api, s.features) is not None:
                 scores["work"].append(abs(s.y - mu) - half)
             elif half > 0:
@@ -428,6 +465,7 @@ def train(records: Sequence, hierarchy: Hierarchy | None = None, *, calibrated: 
         "n_sites": len(sites),
         "n_sites_censored": sum(s.censored for s in sites),
         **fit_tables(sites, hierarchy),
+        "negligible": fit_negligible(sites, hierarchy),
         "size_exponents": (exponents := fit_size_exponents(records)),
         "work": fit_work(sites, hierarchy),
         "calibration": calibrate(sites, hierarchy, folds, exponents)

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import statistics
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 
-from greenlint.units import interval_ratio
+from greenlint.units import TIMES, interval_ratio
+
+#: Issue 17's goals for the figures on real code: the median 80 % interval at most this wide, and
+#: under this share of the point figures wider than 1000×.
+WIDTH_GOAL = 30.0
+WIDE_SHARE_GOAL = 0.05
 
 
 class Basis(str, Enum):
@@ -16,6 +23,7 @@ class Basis(str, Enum):
     PROFILED_ESTIMATED = "profiled-estimated"  # this call site on this machine, no counter: time x power
     FROM_DATA = "from-data"  # this API measured in other programs (public data), scaled to this site's work
     BOUNDED = "bounded"  # every measurement of this API was below resolution: an upper bound
+    NEGLIGIBLE = "negligible"  # a call that does no tensor work: under the bound measured on such calls
     CALIBRATED = "calibrated"  # this API measured on this machine by `greenlint calibrate`
     CALIBRATED_ESTIMATED = "calibrated-estimated"  # calibrated, but only time was measurable
     PREDICTED = "predicted"  # generalised from related APIs / work features
@@ -33,6 +41,7 @@ _LABELS = {
     Basis.PROFILED_ESTIMATED: "measured here, estimated",
     Basis.FROM_DATA: "from data",
     Basis.BOUNDED: "bounded",
+    Basis.NEGLIGIBLE: "negligible",
     Basis.CALIBRATED: "calibrated here",
     Basis.CALIBRATED_ESTIMATED: "calibrated here, estimated",
     Basis.PREDICTED: "predicted",
@@ -94,3 +103,23 @@ class Prediction:
         d["interval_ratio"] = self.interval_ratio
         d["forecast"] = self.forecast.to_json() if self.forecast else None
         return d
+
+
+def width_summary(predictions: Iterable[Prediction | None]) -> str | None:
+    """How much the figures are worth: `20 points, their 80% interval 59.6× wide at the median,
+    10% wider than 100×, 0% wider than 1000× (goals ≤ 30×, under 5%); 28 upper bounds`. None
+    without any figure."""
+    figures = [p for p in predictions if p is not None and p.energy_j is not None]
+    ratios = [r for r in (p.interval_ratio for p in figures) if r is not None]
+    bounds = sum(1 for p in figures if p.interval_j is not None and p.interval_j[0] <= 0)
+    if not figures:
+        return None
+    parts = []
+    if ratios:
+        share = lambda w: f"{sum(r > w for r in ratios) / len(ratios):.1%}"  # noqa: E731
+        parts.append(f"{len(ratios)} point{'s' if len(ratios) != 1 else ''}, their 80% interval "
+                     f"{statistics.median(ratios):.3g}{TIMES} wide at the median, {share(100)} wider than 100{TIMES}, "
+                     f"{share(1000)} wider than 1000{TIMES} (goals ≤ {WIDTH_GOAL:g}{TIMES}, under {WIDE_SHARE_GOAL:.0%})")
+    if bounds:
+        parts.append(f"{bounds} upper bound{'s' if bounds != 1 else ''} (bounded, negligible)")
+    return "; ".join(parts) + "." if parts else None

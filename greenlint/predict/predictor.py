@@ -11,10 +11,20 @@ import statistics
 from dataclasses import dataclass, replace
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.model import SINGLE, feature_shift, interval_group, lookup, work_log_energy
+from greenlint.catalog.kinds import NO_WORK_KINDS
+from greenlint.predict.model import (
+    MIN_GROUP_MEASURED,
+    NEGLIGIBLE_MAX_TIME_S,
+    SINGLE,
+    feature_shift,
+    interval_group,
+    lookup,
+    work_log_energy,
+)
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.predict.work import (
     FLOP_KINDS,
+    WORK_KEYS,
     compute_seconds,
     derive,
     effective_epochs,
@@ -36,6 +46,8 @@ _EPOCH_METHODS = {"fit", "fit_generator", "train"}
 _RUN_METHODS = {"fit", "fit_generator"}
 #: Literal step counts that multiply a training call's work, scaled only against a measured reference.
 _STEP_FEATURES = ("steps_per_epoch", "steps")
+#: Features that say how much work a call does: without one, a never-measured API gets no figure.
+_WORK_FEATURES = frozenset(WORK_KEYS) - {"model", "batch_size", "input_shape"} | {"tensor_bytes"}
 
 
 @dataclass(frozen=True)
@@ -83,6 +95,10 @@ class Predictor:
         if api not in self.model["apis"] and not self._known(api):
             return Prediction.unknown(f"{api} is not an API greenlint's catalog knows: no figure")
         ov = self.overlay
+        if not (ov is not None and api in ov.tables["apis"]):
+            negligible = self._negligible(api)
+            if negligible is not None:
+                return negligible
         tables = self.model
         rescale = 0.0  # log10 of this machine's time ratio, where it rescales the reference figures
         if ov is not None and api in ov.tables["apis"]:
@@ -131,6 +147,16 @@ class Predictor:
             if basis is Basis.BOUNDED:
                 basis = Basis.FROM_DATA  # the figure rests on the work's time, not on the bounds
             return self._finish(api, mu, work_half, 1.0, 0.0, basis, entry, key, level, notes)
+        if level == "global":
+            return Prediction.unknown(
+                f"{api} was never measured and no related group (class, module, family, kind) has "
+                f"{MIN_GROUP_MEASURED} measured APIs to generalise from: no figure"
+            )
+        if level != "api" and not _WORK_FEATURES & features.keys():
+            return Prediction.unknown(
+                f"{api} was never measured and its work is not known from the code: a related group's "
+                f"figure ({key}) would be a constant borrowed from other APIs, so no figure"
+            )
         shift = feature_shift(tables, entry, features) if level == "api" else 0.0
         if shift:
             mu += shift
@@ -165,11 +191,31 @@ class Predictor:
                      f"{effective_epochs(features):.3g} assumed and the interval widened")
         return y + offset, half + spread, note
 
+    def _negligible(self, api: str) -> Prediction | None:
+        """A call that does no tensor work (a no-work kind) whose own measurements do not say otherwise:
+        under the bound the KB's below-resolution measurements of such calls establish."""
+        table = self.model.get("negligible")
+        if not table or self.hierarchy.kind(api) not in NO_WORK_KINDS:
+            return None
+        own = self.model["apis"].get(api)
+        if own is not None and (own["n_censored"] < own["n_sites"] or (own.get("time_s") or 0) > NEGLIGIBLE_MAX_TIME_S):
+            return None  # measured above the resolution, or too long to be negligible: its own data decide
+        bound = table["bound_j"]
+        note = (f"does no tensor work ({self.hierarchy.kind(api)}): {table['n_sites']} measured call sites of "
+                f"{table['n_apis']} such APIs (FECoM/Greenlight) were all below the resolution, each under about "
+                f"{bound:.3g} J (median bound): an upper bound, not a measurement")
+        evidence = Evidence(records=table["records"], api=api if own else None, level="kind",
+                            sources=tuple(table["sources"]), note=note)
+        return Prediction(bound, (0.0, bound), None, None, None, Basis.NEGLIGIBLE, evidence)
+
     def _finish(self, api, mu, half, factor, shift, basis, entry, key, level, notes) -> Prediction:
         energy = factor * 10**mu
         lo, hi = factor * 10 ** (mu - half), factor * 10 ** (mu + half)
-        if basis is Basis.BOUNDED and entry.get("bound_max_j"):
-            hi = max(min(hi, factor * entry["bound_max_j"]), energy)  # never above what was seen to be below
+        if basis is Basis.BOUNDED:
+            # the measurements say only "below": an upper bound, no lower end
+            lo = 0.0
+            if entry.get("bound_max_j"):
+                hi = max(min(hi, factor * entry["bound_max_j"]), energy)  # never above what was seen to be below
         shares = entry.get("shares") or self._group_shares(api)
         split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
         evidence = Evidence(

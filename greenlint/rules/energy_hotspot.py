@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import is_test_assertion
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.units import TIMES, fmt_energy, fmt_j, fmt_range
+from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
 
 _TRAIN = ("fit", "fit_generator", "train", "train_on_batch")
 _INFER = ("predict", "evaluate", "predict_on_batch", "__call__", "call")
@@ -18,16 +19,20 @@ class EnergyHotspot(Rule):
     """
     ## What it does
     Flags a TensorFlow/Keras call site whose predicted net energy, times the number of times
-    an enclosing literal loop runs it, exceeds `hotspot-threshold-j` joules.
+    it runs, exceeds `hotspot-threshold-j` joules even at the low end of its 80 % interval.
+    Only a figure narrow enough to act on counts: an interval wider than 100× (a guess across
+    orders of magnitude), an upper bound alone (`bounded`, `negligible`: calls measured below
+    the resolution or doing no tensor work) and `unknown` never make a hotspot.
 
     ## Why is this bad?
     It is not wrong in itself: it marks where the energy of a script goes, so that review and
     optimisation effort is spent there first. The figure is greenlint's prediction for one
     execution of the call (median net joules with an 80 % interval, CPU + RAM + GPU), multiplied
-    by how often the call runs (the loops around it). The message states the figure (a range
-    where the interval is wider than 100×), its basis (`from data`, `bounded`, `predicted`,
-    `calibrated here`, ...), what makes the call expensive (epochs × samples × model, where the
-    work is known) and one concrete lever.
+    by how often the call runs (the loops around it). The message states the figure, its basis
+    (`from data`, `predicted`, `calibrated here`, ...), what makes the call expensive (epochs ×
+    samples × model, where the work is known) and one concrete lever that fits the call: a call
+    that does different work on each pass of its loop (per-step work) is not told to leave the
+    loop, and early stopping is left to GL308.
 
     ## Example
     ```python
@@ -40,15 +45,14 @@ class EnergyHotspot(Rule):
     ```
 
     ## Use instead
-    Run the expensive call fewer times or on less data (early stopping, fewer trials,
-    a smaller model), or accept it and suppress the finding with `# noqa: GL101`.
+    Run the expensive call fewer times or on less data (fewer trials, fewer epochs, a smaller
+    model), or accept it and suppress the finding with `# noqa: GL101`.
     ```python
     import tensorflow as tf
 
     model = tf.keras.Sequential([tf.keras.layers.Dense(10)])
     model.compile(optimizer="adam", loss="mse")
-    stop = tf.keras.callbacks.EarlyStopping(patience=3)
-    model.fit(x_train, y_train, epochs=50, callbacks=[stop])
+    model.fit(x_train, y_train, epochs=50)
     ```
 
     ## Energy evidence
@@ -73,7 +77,7 @@ class EnergyHotspot(Rule):
             "hotspot-threshold-j",
             float,
             100.0,
-            "Joules (per execution x literal loop multiplier) above which a call site is a hotspot.",
+            "Joules (low end of the 80% interval per execution x runs) above which a call site is a hotspot.",
         ),
     )
     EVIDENCE_APIS = (
@@ -94,6 +98,22 @@ class EnergyHotspot(Rule):
             "        for i in range(1000):\n            self.assertAllClose(a, b)\n",
             options={"hotspot-threshold-j": 0.01},
         ),
+        Valid(  # a getter does no tensor work: negligible (an upper bound alone), however often it runs
+            "import tensorflow as tf\nfor trial in range(100000):\n    eps = tf.keras.config.epsilon()\n",
+            options={"hotspot-threshold-j": 1e-9},
+        ),
+        Valid(  # an API never measured, without work: no figure, no finding
+            "import tensorflow as tf\nfor i in range(100000):\n    tf.signal.hann_window(8)\n",
+            options={"hotspot-threshold-j": 1e-9},
+        ),
+        Valid(  # an interval 10,000x wide supports no claim, even with its low end over the threshold
+            "import tensorflow as tf\nfor i in range(100000):\n    tf.linalg.det(m)\n",
+            options={"hotspot-threshold-j": 1e-9},
+        ),
+        Valid(  # the point (1 J x 100 = 100 J) is over 60 J, the interval's low end (50 J) is not
+            "import tensorflow as tf\nfor i in range(100):\n    tf.reduce_sum(x)\n",
+            options={"hotspot-threshold-j": 60.0},
+        ),
     )
     INVALID = (
         Invalid(
@@ -105,24 +125,36 @@ class EnergyHotspot(Rule):
             line=4,
             message_contains="tensorflow.keras.Sequential.fit",
         ),
+        Invalid(  # no validation data: nothing to stop on, so no "stop early"
+            "import tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+            "model.compile(optimizer='adam', loss='mse')\n"
+            "model.fit(x, y, epochs=50)\n",
+            options={"hotspot-threshold-j": 1e-9},
+            line=4,
+            message_contains="fewer epochs",
+        ),
+        Invalid(  # per-step work (a new batch each pass): never "run it once, outside the loop"
+            "import tensorflow as tf\n"
+            "for step in range(1000):\n"
+            "    x_batch, y_batch = next(batches)\n"
+            "    loss = tf.reduce_mean(tf.square(model(x_batch) - y_batch))\n",
+            options={"hotspot-threshold-j": 10.0},
+            line=4,
+            message_contains="each pass of its loop works on something new",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         threshold = float(options.get("hotspot-threshold-j", 100.0))
         for site in facts.sites:
             total = site.total_energy_j
-            if total is None or total <= threshold or is_test_assertion(site.api):
+            if total is None or is_test_assertion(site.api) or not _supported_over(site, threshold):
                 continue
             p = site.prediction
             factor = site.loop_multiplier
-            # A figure too uncertain for a point reads as its 80 % interval, per run and in all.
-            as_range = p.interval_j is not None and fmt_energy(p.energy_j, p.interval_j) != fmt_j(p.energy_j)
-            per_run = fmt_range(*p.interval_j) if as_range else fmt_j(p.energy_j)
-            times = f" = {per_run} {TIMES} {factor} runs" if factor != 1 else ""
-            if as_range:
-                interval = "the 80% interval"
-            else:
-                interval = f"80% interval {fmt_range(*(v * factor for v in p.interval_j))}" if p.interval_j else "no interval"
+            times = f" = {fmt_j(p.energy_j)} {TIMES} {factor} runs" if factor != 1 else ""
+            interval = f"80% interval {fmt_range(*(v * factor for v in p.interval_j))}" if p.interval_j else "no interval"
             message = self.MESSAGE.format(
                 api=site.api,
                 total=fmt_energy(p.energy_j, p.interval_j, factor),
@@ -130,7 +162,7 @@ class EnergyHotspot(Rule):
                 interval=interval,
                 basis=p.basis.label,
                 drivers=_drivers(site),
-                lever=_lever(site, factor),
+                lever=_lever(site, factor, per_step=factor > 1 and _per_step(facts, site)),
             )
             yield self.diagnostic(
                 site.callsite.span,
@@ -144,6 +176,47 @@ class EnergyHotspot(Rule):
                     "basis": p.basis.value,
                 },
             )
+
+
+def _supported_over(site: Site, threshold: float) -> bool:
+    """The figure supports "over the threshold": the low end of its 80 % interval (times its runs)
+    is above it, and the interval is narrow enough to act on (at most `POINT_MAX_RATIO` wide, not
+    an upper bound alone). A figure without an interval (measured here) counts by its value."""
+    p = site.prediction
+    if p.interval_j is None:
+        return site.total_energy_j > threshold
+    ratio = interval_ratio(p.interval_j)
+    return ratio is not None and ratio <= POINT_MAX_RATIO and p.interval_j[0] * site.loop_multiplier > threshold
+
+
+def _per_step(facts: FileFacts, site: Site) -> bool:
+    """The call does different work on each pass of its loop: the run counts say so (`varies`), or a
+    name it reads (arguments, receiver) is bound inside the innermost enclosing loop (the loop's
+    variable, or a value computed in its body, such as a batch or the model's output on it)."""
+    if site.callsite.runs.get("varies"):
+        return True
+    call = facts.node(site)
+    if call is None:
+        return False
+    loops = (ast.For, ast.AsyncFor, ast.While)
+    loop = next((a for a in facts.ancestors(call, site.callsite.span.cell) if isinstance(a, loops)), None)
+    if loop is None:
+        return False
+    read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
+    return bool(read & _bound_in(loop))
+
+
+def _bound_in(loop: ast.For | ast.AsyncFor | ast.While) -> set[str]:
+    """Names a loop (re)binds on each pass: its variables and every assignment in its body."""
+    targets: list[ast.AST] = [loop.target] if isinstance(loop, (ast.For, ast.AsyncFor)) else []
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Assign):
+            targets += node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+            targets.append(node.target)
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            targets.append(node.optional_vars)
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
 
 
 def _value(site: Site, key: str):
@@ -185,19 +258,22 @@ def _drivers(site: Site) -> str:
     return f": {f' {TIMES} '.join(parts)}" if parts else ""
 
 
-def _lever(site: Site, runs: int) -> str:
-    """One concrete change that lowers this call's energy."""
+def _lever(site: Site, runs: int, per_step: bool = False) -> str:
+    """One concrete change that lowers this call's energy. Never "stop early": that is GL308's
+    finding where the fit has validation data, and without validation data there is nothing to stop on."""
     method = site.api.rpartition(".")[2]
     epochs = _value(site, "epochs")
     if runs > 1 and method in _INFER:
         return f"batch the {runs} inputs into one `{method}` call"
+    if per_step:  # different work on each pass (a batch, a trial's model): leaving the loop is no option
+        return "each pass of its loop works on something new: run fewer passes, or do less in each (smaller inputs or model)"
     if runs > 1:
         return f"it runs {runs} times: run it once, outside the loop, or fewer times"
     if method in _TRAIN and isinstance(epochs, (int, float)) and epochs > 1:
         bound = ((getattr(site.callsite, "work", None) or {}).get("epochs") or {}).get("bound")
         if bound == "upper":
             return "early stopping already bounds the epochs: a smaller model or less data lowers it further"
-        return f"stop early (`keras.callbacks.EarlyStopping`) rather than always running {epochs:g} epochs"
+        return f"train for fewer epochs than {epochs:g}, on less data or with a smaller model"
     if method in _TRAIN:
         return "train on less data or a smaller model (fewer samples, fewer or narrower layers)"
     if method in _INFER:

@@ -2,7 +2,8 @@
 
 Answered at once from the newest finished analysis, moved through the edits made since; the
 tooltip (each call's figure) is filled in only when the client asks (`inlayHint/resolve`).
-Settings: `inlayHints.enabled`, `inlayHints.minJoules` (a line below it gets no hint), `unit`.
+Settings: `inlayHints.enabled`, `inlayHints.minJoules` (a line below it gets no hint), `unit`,
+`inlayHints.showNegligible` (off: calls that do no tensor work, basis `negligible`, get no hint).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from lsprotocol import types
 from greenlint.lsp_server.energy_text import hint_label, hint_tooltip
 from greenlint.lsp_server.positions import line_end
 from greenlint.lsp_server.server import GreenlintServer
+from greenlint.predict.prediction import Basis
 
 
 def register(server: GreenlintServer) -> None:
@@ -29,7 +31,7 @@ def register(server: GreenlintServer) -> None:
         lines = view.lines
         first, last = params.range.start.line, min(params.range.end.line, len(lines) - 1)
         codec = server.workspace.position_codec
-        key = ("inlay", settings.unit, settings.min_joules)
+        key = ("inlay", settings.unit, settings.min_joules, settings.show_negligible)
         cached = view.memo.get((*key, first, last))
         if cached is not None:
             return cached  # the same view, range and settings: the same hints
@@ -39,6 +41,8 @@ def register(server: GreenlintServer) -> None:
         for line, sites in view.sites_by_end_line.items():
             if not first <= line <= last:
                 continue
+            if not settings.show_negligible:
+                sites = [s for s in sites if s.prediction.basis is not Basis.NEGLIGIBLE]
             label = labels.get(line, False)
             if label is False:
                 total = sum(s.total_energy_j for s in sites if s.total_energy_j is not None)

@@ -121,7 +121,11 @@ def test_write_text_summary(project, monkeypatch):
     out = io.StringIO()
     write(result, "text", out)
     assert "train.py:2:5" in out.getvalue()
-    assert out.getvalue().rstrip().endswith("2 call sites in 1 of 2 files; 1 with an energy figure.")
+    assert "2 call sites in 1 of 2 files; 1 with an energy figure.\n" in out.getvalue()
+    # the fake's figure: 15 J, 80% interval 7.5 J – 30 J (4× wide)
+    assert out.getvalue().rstrip().endswith(
+        "Figures: 1 point, their 80% interval 4× wide at the median, 0.0% wider than 100×, 0.0% wider than 1000× "
+        "(goals ≤ 30×, under 5%).")
 
 
 def test_cli_missing_path_is_an_error(tmp_path, monkeypatch, capsys):

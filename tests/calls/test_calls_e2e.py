@@ -80,4 +80,6 @@ def test_text_table(project, capsys):
     assert main(["calls", "train.py", "--isolated", "--no-cache", "-j", "1"]) == 0
     out = capsys.readouterr().out
     assert "train.py:8:5" in out and "tensorflow.keras.Sequential.fit" in out
-    assert out.rstrip().splitlines()[-1].startswith("3 call sites in 1 of 1 files")
+    summary, widths = out.rstrip().splitlines()[-2:]
+    assert summary.startswith("3 call sites in 1 of 1 files")
+    assert widths.startswith("Figures: ") and "wider than 1000×" in widths

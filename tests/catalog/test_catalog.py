@@ -174,7 +174,7 @@ def test_classes_that_are_not_context_managers_have_no_enter(cat):
 @pytest.mark.parametrize(
     ("api", "kind", "family"),
     [
-        ("tensorflow.keras.layers.Dense", "layer-constructor", "tensorflow.keras.layers"),
+        ("tensorflow.keras.layers.Dense", "negligible", "tensorflow.keras.layers"),
         ("tensorflow.keras.layers.Dense.__call__", "layer-call", "tensorflow.keras.layers"),
         ("tensorflow.keras.Sequential", "model-construction", "tensorflow.keras"),
         ("tensorflow.keras.Sequential.fit", "model-training", "tensorflow.keras"),
@@ -186,17 +186,17 @@ def test_classes_that_are_not_context_managers_have_no_enter(cat):
         ("tensorflow.keras.Model.save", "io", "tensorflow.keras"),
         ("tensorflow.keras.models.load_model", "model-construction", "tensorflow.keras.models"),
         ("tensorflow.keras.applications.MobileNetV2", "model-construction", "tensorflow.keras.applications"),
-        ("tensorflow.data.Dataset.batch", "data-pipeline", "tensorflow.data"),
+        ("tensorflow.data.Dataset.batch", "negligible", "tensorflow.data"),
         ("tensorflow.data.Dataset.from_tensor_slices", "data-pipeline", "tensorflow.data"),
         ("tensorflow.reduce_mean", "tensor-op", "tensorflow"),
         ("tensorflow.math.reduce_std", "tensor-op", "tensorflow.math"),
         ("tensorflow.Tensor.numpy", "tensor-op", "tensorflow"),
         ("tensorflow.io.read_file", "io", "tensorflow.io"),
-        ("tensorflow.keras.optimizers.Adam", "optimizer", "tensorflow.keras.optimizers"),
+        ("tensorflow.keras.optimizers.Adam", "negligible", "tensorflow.keras.optimizers"),
         ("tensorflow.keras.optimizers.Adam.apply_gradients", "optimizer", "tensorflow.keras.optimizers"),
-        ("tensorflow.keras.losses.SparseCategoricalCrossentropy", "loss-metric", "tensorflow.keras.losses"),
+        ("tensorflow.keras.losses.SparseCategoricalCrossentropy", "negligible", "tensorflow.keras.losses"),
         ("tensorflow.keras.metrics.Mean.update_state", "loss-metric", "tensorflow.keras.metrics"),
-        ("tensorflow.config.list_physical_devices", "config", "tensorflow.config"),
+        ("tensorflow.config.list_physical_devices", "negligible", "tensorflow.config"),
         # estimator and Keras-2 layers are gone from TF 2.16+: grouped by name rules
         ("tensorflow.estimator.DNNClassifier", "model-construction", "tensorflow.estimator"),
         ("tensorflow.compat.v1.estimator.Estimator.train", "model-training", "tensorflow.compat.v1.estimator"),
@@ -208,6 +208,53 @@ def test_classes_that_are_not_context_managers_have_no_enter(cat):
 )
 def test_kind_and_family(cat, api, kind, family):
     assert (cat.kind(api), cat.family(api)) == (kind, family)
+
+
+@pytest.mark.parametrize(
+    "api",
+    [
+        "tensorflow.keras.config.epsilon",  # a getter: takes nothing
+        "tensorflow.executing_eagerly",
+        "tensorflow.compat.v1.RunOptions",  # constructors of options, constraints, callbacks, scopes
+        "tensorflow.keras.constraints.MaxNorm",
+        "tensorflow.keras.initializers.GlorotUniform",
+        "tensorflow.keras.callbacks.EarlyStopping",
+        "tensorflow.compat.v1.name_scope",
+        "tensorflow.GradientTape",
+        "tensorflow.device",
+        "tensorflow.test.main",  # the test harness
+        "tensorflow.test.TestCase.get_temp_dir",
+        "tensorflow.test.TestCase.skipTest",
+        "tensorflow.test.TestCase.session",
+        "tensorflow.keras.Layer.add_weight",  # a layer's bookkeeping
+        "tensorflow.keras.Layer.build",
+        "tensorflow.keras.layers.SimpleRNNCell.get_recurrent_dropout_mask_for_cell",
+        "tensorflow.io.gfile.exists",  # files
+        "tensorflow.keras.preprocessing.image.ImageDataGenerator.flow_from_directory",  # pipeline definitions
+        "tensorflow.data.Dataset.map",
+        "tensorflow.data.TFRecordDataset",
+    ],
+)
+def test_calls_that_do_no_tensor_work_are_negligible(cat, api):
+    assert cat.kind(api) == "negligible"
+
+
+@pytest.mark.parametrize(
+    "api",
+    [
+        "tensorflow.data.Dataset.from_tensor_slices",  # copies its data in
+        "tensorflow.data.Dataset.reduce",  # iterates the pipeline
+        "tensorflow.test.TestCase.evaluate",  # runs the tensors it is given
+        "tensorflow.keras.layers.Dense.__call__",
+        "tensorflow.keras.Sequential",  # builds a model's weights
+        "tensorflow.Variable",
+        "tensorflow.zeros",
+        "tensorflow.train.Checkpoint",  # I/O
+        "tensorflow.keras.optimizers.Adam.apply_gradients",
+    ],
+)
+def test_calls_that_work_are_not_negligible(cat, api):
+    assert cat.kind(api) != "negligible"
 
 
 def test_malformed_catalog_file_names_the_file(tmp_path):

@@ -124,3 +124,25 @@ async def test_settings_per_workspace_folder(client: LanguageClient, workspace: 
     await wait_until(client, lambda: len(client.published[there.as_uri()]) > seen)
     assert [d.code for d in client.published[there.as_uri()][seen].diagnostics] == ["GL301"]
     assert [d.code for d in client.published[here.as_uri()][-1].diagnostics] == ["GL101", "GL301"]
+
+
+async def test_negligible_calls_get_a_hint_only_when_asked(client: LanguageClient, workspace: Path):
+    """An optimizer's constructor does no tensor work: no hint by default, one with `showNegligible`."""
+    path = workspace / "negligible.py"
+    await open_document(client, path, TRAIN + "opt = tf.keras.optimizers.Adam(1e-4)\n")
+    whole = types.Range(types.Position(0, 0), types.Position(20, 0))
+
+    async def lines() -> dict[int, str]:
+        params = types.InlayHintParams(types.TextDocumentIdentifier(path.as_uri()), whole)
+        return {h.position.line: h.label for h in await client.text_document_inlay_hint_async(params)}
+
+    await wait_until(client, lambda: bool(client.published[path.as_uri()]))
+    default = await lines()
+    assert default and 8 not in default  # the other lines keep their hints; `Adam(1e-4)` has none
+    await _configure(client, {"inlayHints": {"showNegligible": True}})
+    shown = await lines()
+    assert "negligible" in shown[8] and "0 J – " in shown[8]  # an upper bound, not a point
+    assert shown.keys() == default.keys() | {8}
+    assert "negligible" in shown[2] and "negligible" not in default[2]  # `Dense(10)` beside `Sequential` counts too
+    await _configure(client, {})
+    assert 8 not in await lines()

@@ -78,3 +78,11 @@ def test_hover_says_when_the_profile_is_stale():
 def test_lens_counts_calls_per_basis():
     sites = [_site(10.0, line=1), _site(1.0, Basis.BOUNDED, line=2), _site(5.0, loops=2, line=3)]
     assert total_label(sites, "this file") == "⚡ 21 J in this file (3 TF/Keras calls: 2 from data, 1 bounded)"
+
+
+def test_a_bound_reads_as_a_bound_not_a_median():
+    for basis in (Basis.BOUNDED, Basis.NEGLIGIBLE):
+        site = _site(2.1, basis, interval=(0.0, 2.1))
+        assert hint_label([site]) == f"⚡ 0 J – 2.1 J ({basis.label})"
+        text = hover_markdown(site, [])
+        assert "**at most 2.1 J** per execution (an upper bound" in text and "median" not in text

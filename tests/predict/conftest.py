@@ -52,6 +52,8 @@ class FakeCatalog:
             return "model-training"
         if api.startswith("tf.keras.layers"):
             return "layer-constructor"
+        if api.startswith("tf.keras.optimizers"):
+            return "negligible"  # constructors: no tensor work
         return "tensor-op" if api.startswith("tf.") else None
 
 

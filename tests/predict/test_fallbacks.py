@@ -44,8 +44,22 @@ def test_a_keras_application_keeps_its_identity_through_fit(shipped):
 
 
 def test_every_measurement_below_resolution_is_bounded_not_measured(shipped):
-    p = shipped.predict("tensorflow.keras.Sequential.summary", {})
+    p = shipped.predict("tensorflow.keras.Sequential.compile", {})
     assert p.basis is Basis.BOUNDED and p.basis.label == "bounded"
+    assert p.interval_j[0] == 0 < p.energy_j <= p.interval_j[1]  # an upper bound: no lower end
+
+
+@pytest.mark.parametrize("api", ["tensorflow.keras.optimizers.Adam", "tensorflow.keras.config.epsilon",
+                                 "tensorflow.keras.Sequential.summary", "tensorflow.io.gfile.exists"])
+def test_calls_that_do_no_work_get_the_measured_no_work_bound_not_a_family_constant(shipped, api):
+    p = shipped.predict(api, {})
+    assert p.basis is Basis.NEGLIGIBLE and p.interval_j == (0.0, p.energy_j) and p.energy_j < 5.0
+    assert "below the resolution" in p.evidence.note and p.evidence.records > 100
+
+
+def test_a_never_measured_api_without_a_measured_group_gets_no_figure(shipped):
+    p = shipped.predict("tensorflow.signal.hann_window", {})
+    assert p.basis is Basis.UNKNOWN and p.energy_j is None
 
 
 def test_fit_figures_follow_batch_size_steps_data_and_model_size(shipped):

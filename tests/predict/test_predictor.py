@@ -10,12 +10,14 @@ import pytest
 
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.loading import ModelError, find_overlay, load, read_model
-from greenlint.predict.model import dumps, train
+from greenlint.predict.model import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, dumps, train
 from greenlint.predict.prediction import Basis
 from greenlint.predict.predictor import ASSUMED_EPOCHS, Predictor
 from tests.predict.conftest import FakeCatalog, record
 
 FIT = "tf.keras.Sequential.fit"
+#: A call's work known from its code (a tensor's element count): what lets a fallback group lend a figure.
+WORK = {"elements": 1000}
 
 
 def _kb(seed: int = 1) -> list:
@@ -63,36 +65,39 @@ def test_measured_api_is_looked_up(predictor):
     assert 200 < p.energy_j < 1200
 
 
-def test_fallback_uses_the_same_method_on_a_related_class(predictor):
-    p = predictor.predict("tf.keras.Functional.fit", {})
-    assert p.basis is Basis.PREDICTED
-    assert p.evidence.level == "class"
-    assert p.evidence.api == "tf.keras.Model.fit"  # via the shared base, not Sequential's evaluate
-    assert 100 < p.energy_j < 3000
-
-
-def test_fallback_to_other_methods_of_the_class(predictor):
-    p = predictor.predict("tf.keras.Functional.save", {})
-    assert p.evidence.level == "class" and p.evidence.api == "tf.keras.Model.*"
-
-
-def test_same_method_elsewhere_in_the_module_comes_before_the_module(predictor):
-    p = predictor.predict("tf.estimator.DNNClassifier.train", {})
-    assert p.evidence.level == "module" and p.evidence.api == "tf.estimator.*.train"
-    assert 30 < p.energy_j < 300  # like LinearClassifier.train, not like the cheap constructor
+def test_a_group_of_fewer_than_three_measured_apis_lends_no_figure(predictor, model, hierarchy):
+    # the nearest groups exist (the same method on the base class, the class's other methods, the
+    # same method elsewhere in the module) but hold one or two measured APIs: not theirs
+    for api, nearest in (("tf.keras.Functional.fit", ("class", "tf.keras.Model.fit")),
+                         ("tf.keras.Functional.save", ("class", "tf.keras.Model.*")),
+                         ("tf.estimator.DNNClassifier.train", ("module", "tf.estimator.*.train"))):
+        assert nearest in hierarchy.chain(api) and model["groups"][nearest[0]][nearest[1]]["n_measured"] < 3
+        p = predictor.predict(api, WORK)
+        if p.basis is not Basis.UNKNOWN:  # a farther group with enough measured members (here the ops' family)
+            assert model["groups"][p.evidence.level][p.evidence.api]["n_measured"] >= MIN_GROUP_MEASURED
+    # training calls: two measured (Sequential.fit, LinearClassifier.train) in every group: no figure
+    p = predictor.predict("tf.keras.Functional.fit", WORK)
+    assert p.basis is Basis.UNKNOWN and p.energy_j is None and p.interval_j is None
+    assert f"{MIN_GROUP_MEASURED} measured APIs" in p.evidence.note
 
 
 def test_fallback_to_module_family_kind_and_global(predictor, hierarchy):
-    p = predictor.predict("tf.keras.layers.Conv2D", {})
+    p = predictor.predict("tf.keras.layers.Conv2D", WORK)
     # the module's calls of the same kind (layer constructors), not its heavier calls
     assert p.evidence.level == "module" and p.evidence.api == "tf.keras.layers (layer-constructor)"
     assert 0.5 < p.energy_j < 10  # among the layers, far from fit
     assert hierarchy.chain("tf.keras.layers.Conv2D")[-1] == ("global", "*")
-    assert predictor.predict("tf.experimental.new_op", {}).evidence.level == "kind"
-    assert predictor.predict("tf.ones", {}).evidence.level == "module"
-    assert predictor.predict("tf.math.reduce_sum", {}).evidence.level == "family"
-    unknown = predictor.predict("somewhere.else.entirely", {})
-    assert unknown.evidence.level == "global" and unknown.basis is Basis.PREDICTED
+    assert predictor.predict("tf.experimental.new_op", WORK).evidence.level == "kind"
+    # module `tf` (tensor-op) holds one measured API (tf.zeros; tf.constant is below resolution): the family
+    assert predictor.predict("tf.ones", WORK).evidence.level == "family"
+    assert predictor.predict("tf.math.reduce_sum", WORK).evidence.level == "family"
+    assert predictor.predict("somewhere.else.entirely", WORK).basis is Basis.UNKNOWN  # no group: no figure
+
+
+def test_a_never_measured_api_without_known_work_gets_no_figure(predictor):
+    p = predictor.predict("tf.keras.layers.Conv2D", {})
+    assert p.basis is Basis.UNKNOWN and p.energy_j is None and "borrowed" in p.evidence.note
+    assert predictor.predict("tf.keras.layers.Dense", {}).basis is Basis.FROM_DATA  # measured: its own figure
 
 
 def test_intervals_widen_with_the_fallback_level(predictor):
@@ -101,13 +106,15 @@ def test_intervals_widen_with_the_fallback_level(predictor):
         return math.log10(hi / lo)
 
     measured = predictor.predict("tf.keras.layers.Dense", {})
-    generalised = predictor.predict("tf.keras.layers.Conv2D", {})
+    generalised = predictor.predict("tf.keras.layers.Conv2D", WORK)
     assert width(generalised) > width(measured)
 
 
 def test_interval_shape(predictor):
-    for api in (FIT, "tf.keras.layers.Conv2D", "tf.constant", "nothing.known"):
-        p = predictor.predict(api, {})
+    bounded = predictor.predict("tf.constant", {})
+    assert bounded.interval_j[0] == 0 < bounded.energy_j <= bounded.interval_j[1]  # a bound: no lower end
+    for api in (FIT, "tf.keras.layers.Conv2D", "tf.ones"):
+        p = predictor.predict(api, WORK)
         lo, hi = p.interval_j
         assert 0 < lo < p.energy_j < hi
         parts = [p.cpu_j, p.gpu_j, p.ram_j]
@@ -256,3 +263,34 @@ def test_time_only_overlay_gives_calibrated_estimated(tmp_path, model, hierarchy
     assert fit.basis is Basis.CALIBRATED_ESTIMATED
     assert fit.energy_j == pytest.approx(3 * ref.predict(FIT, {}).energy_j)
     assert "no energy counter" in fit.evidence.note
+
+
+def _no_work_kb() -> list:
+    """Optimizer constructors (a no-work kind in FakeCatalog), measured below the resolution in six
+    tutorials, one of them also measured taking long (`Slow`), beside a measured fit."""
+    recs = []
+    for t in range(6):
+        kw = dict(script=f"tut{t}", experiment=1)
+        recs.append(record(FIT, 400.0 + 20 * t, index=0, **kw))
+        recs.append(record("tf.keras.optimizers.Adam", 0.0, index=1, below=True, bound=1.0 + 0.1 * t, time_s=0.004, **kw))
+        recs.append(record("tf.keras.optimizers.SGD", 0.0, index=2, below=True, bound=2.0, time_s=0.003, **kw))
+        recs.append(record("tf.keras.optimizers.Slow", 0.0, index=3, below=True, bound=3.0,
+                           time_s=10 * NEGLIGIBLE_MAX_TIME_S, **kw))
+        recs.append(record("tf.keras.optimizers.Heavy", 30.0, index=4, **kw))
+    return recs
+
+
+def test_a_call_that_does_no_work_gets_the_bound_measured_on_such_calls(hierarchy):
+    model = train(_no_work_kb(), hierarchy)
+    table = model["negligible"]
+    assert table["n_apis"] == 3 and table["n_sites"] == 18 and table["n_measurable"] == 6
+    predictor = Predictor(model, hierarchy=hierarchy)
+    for api in ("tf.keras.optimizers.Adam", "tf.keras.optimizers.Nadam"):  # measured, and never measured
+        p = predictor.predict(api, {})
+        assert p.basis is Basis.NEGLIGIBLE and p.basis.label == "negligible"
+        assert p.interval_j == (0.0, p.energy_j) and p.energy_j == table["bound_j"] == 2.0  # median bound
+        assert "below the resolution" in p.evidence.note and "upper bound" in p.evidence.note
+    # its own data decide where they say otherwise: measured above the resolution, or taking long
+    assert predictor.predict("tf.keras.optimizers.Heavy", {}).basis is Basis.FROM_DATA
+    assert predictor.predict("tf.keras.optimizers.Slow", {}).basis is Basis.BOUNDED
+    assert predictor.predict(FIT, {}).basis is Basis.FROM_DATA  # work is never negligible

@@ -8,11 +8,15 @@ from greenlint.rules.base import FileFacts, Site
 from greenlint.rules.energy_hotspot import EnergyHotspot
 
 
-def _message(api, features=None, work=None, interval=(250.0, 1000.0)):
+def _findings(api, features=None, work=None, interval=(250.0, 1000.0)):
     cs = CallSite("t.py", Span(1, 1, 1, 10), api, features or {}, work or {})
     p = Prediction(500.0, interval, None, None, None, Basis.FROM_DATA)
     facts = FileFacts("t.py", (Site(cs, p),))
-    [d] = EnergyHotspot().check(facts, {"hotspot-threshold-j": 100.0})
+    return list(EnergyHotspot().check(facts, {"hotspot-threshold-j": 100.0}))
+
+
+def _message(api, features=None, work=None, interval=(250.0, 1000.0)):
+    [d] = _findings(api, features, work, interval)
     return d.message
 
 
@@ -23,11 +27,18 @@ def test_names_the_work_and_a_lever():
             "params": {"value": 3_500_000, "provenance": "table", "note": None}}
     msg = _message("tensorflow.keras.Model.fit", {"epochs": 20}, work)
     assert "20 epochs × 60,000 samples × MobileNetV2 (3.5M params)" in msg
-    assert "EarlyStopping" in msg and "(80% interval 250 J – 1 kJ, from data)" in msg
+    assert "(80% interval 250 J – 1 kJ, from data)" in msg
+    assert "fewer epochs than 20" in msg and "stop early" not in msg  # early stopping is GL308's finding
 
 
-def test_early_stopping_bound_and_wide_intervals():
+def test_early_stopping_bound():
     work = {"epochs": {"value": 100, "provenance": "literal", "note": None, "bound": "upper"}}
-    msg = _message("tensorflow.keras.Model.fit", {}, work, interval=(5.0, 5000.0))
-    assert "early stopping already bounds" in msg
-    assert "hotspot: 5 J – 5 kJ" in msg  # wider than 100×: a range, not a point
+    assert "early stopping already bounds" in _message("tensorflow.keras.Model.fit", {}, work)
+
+
+def test_only_what_the_interval_supports_is_a_hotspot():
+    fit = "tensorflow.keras.Model.fit"
+    assert _findings(fit, interval=(5.0, 5000.0)) == []  # 1,000× wide: no claim, whatever the point
+    assert _findings(fit, interval=(50.0, 1000.0)) == []  # the point is over 100 J, the low end is not
+    assert _findings(fit, interval=(0.0, 1000.0)) == []  # an upper bound alone
+    assert len(_findings(fit, interval=(101.0, 1000.0))) == 1

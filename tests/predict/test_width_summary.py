@@ -1,0 +1,24 @@
+"""`width_summary`: how much a set of figures is worth (points and their widths, bounds), as `greenlint calls` prints it."""
+
+from __future__ import annotations
+
+from greenlint.predict.prediction import Basis, Prediction, width_summary
+
+
+def _point(low: float, high: float) -> Prediction:
+    return Prediction((low * high) ** 0.5, (low, high), None, None, None, Basis.FROM_DATA)
+
+
+def test_points_bounds_and_unknowns():
+    figures = [_point(1.0, 10.0), _point(1.0, 50.0), _point(1.0, 200.0), _point(1.0, 5000.0),
+               Prediction(2.1, (0.0, 2.1), None, None, None, Basis.NEGLIGIBLE),
+               Prediction(0.3, (0.0, 9.0), None, None, None, Basis.BOUNDED),
+               Prediction.unknown("never measured"), None]
+    assert width_summary(figures) == (
+        "4 points, their 80% interval 125× wide at the median, 50.0% wider than 100×, 25.0% wider than 1000× "
+        "(goals ≤ 30×, under 5%); 2 upper bounds (bounded, negligible).")
+
+
+def test_nothing_to_say_without_a_figure():
+    assert width_summary([Prediction.unknown(), None]) is None
+    assert width_summary([Prediction(2.1, (0.0, 2.1), None, None, None, Basis.NEGLIGIBLE)]) == "1 upper bound (bounded, negligible)."
