@@ -51,6 +51,14 @@ SETTINGS = {
         " average), and none for fewer than 16 files to analyse, where processes do not pay."
     ),
     "output-format": "Default output format: concise, full, json, json-lines, sarif, github or grouped.",
+    "budget": "A table `[tool.greenlint.budget]`: the energy budget of `greenlint diff` (BUDGET_KEYS).",
+}
+#: `[tool.greenlint.budget]` keys (`greenlint diff`, greenlint/review/budget.py), with help.
+BUDGET_KEYS = {
+    "fail-above": "A changed file's joules per program run may grow at most this many times (a ratio > 0).",
+    "max-file-j": "A changed file's joules per program run may not grow above this many joules.",
+    "max-added-j": "The change may add at most this many joules per program run, all files together.",
+    "allow": "A table `\"glob\" = ratio`: intended increases; matching files may grow this many times (`inf`: any).",
 }
 
 
@@ -77,6 +85,7 @@ class Config:
     jobs: int | None = None  # None: auto (greenlint.check.runner.auto_jobs)
     output_format: str = "concise"
     options: Mapping[str, Any] = field(default_factory=dict)  # rule options by key
+    budget: Mapping[str, Any] = field(default_factory=dict)  # `[tool.greenlint.budget]`, by BUDGET_KEYS
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
@@ -140,12 +149,40 @@ def parse_table(table: Mapping[str, Any], source: Path | None) -> dict[str, Any]
             if value not in FORMATS:
                 raise ConfigError(f"{at}: expected one of {', '.join(FORMATS)}")
             fields["output_format"] = value
+        elif key == "budget":
+            fields["budget"] = parse_budget(value, at)
         elif key in _rule_options():
             options[key] = coerce_option(_rule_options()[key].type, value, at)
         else:
             raise ConfigError(f"{where}: unknown key `{key}`")
     fields["options"] = options
     return fields
+
+
+def parse_budget(table: Any, where: str) -> dict[str, Any]:
+    """Validate a `[tool.greenlint.budget]` table (BUDGET_KEYS): ratios > 0, joules >= 0."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: expected a table")
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        at = f"{where}.{key}"
+        if key == "allow":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{at}: expected a table of \"glob\" = ratio")
+            out[key] = {glob: _ratio(v, f"{at}.{glob}", infinite=True) for glob, v in value.items()}
+        elif key == "fail-above":
+            out[key] = _ratio(value, at)
+        elif key in BUDGET_KEYS:
+            out[key] = coerce_option(float, value, at)
+        else:
+            raise ConfigError(f"{where}: unknown key `{key}` (expected {', '.join(BUDGET_KEYS)})")
+    return out
+
+
+def _ratio(value: Any, where: str, infinite: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or (value == math.inf and not infinite):
+        raise ConfigError(f"{where}: expected a ratio above 0{' (or inf)' if infinite else ''}, got {value!r}")
+    return float(value)
 
 
 def _rule_options() -> dict[str, Any]:

@@ -72,6 +72,7 @@ def test_settings_are_what_the_parser_accepts():
         "cache-dir": ".",
         "jobs": 2,
         "output-format": "json",
+        "budget": {"fail-above": 2, "allow": {"train.py": float("inf")}},
     }
     for key in SETTINGS:
         parse_table({key: samples.get(key, [])}, None)

@@ -1,0 +1,120 @@
+"""`greenlint diff [BASE] [HEAD]`: what a change does to each call site's joules per program run.
+
+BASE defaults to the merge-base of HEAD with the default branch, HEAD to the working tree;
+`--staged` compares HEAD with the index (the pre-commit hook). Both sides go through the pipeline
+of `greenlint calls` (greenlint/review). Exit 0 within the budget, 1 over it, 2 error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+HELP = "energy of a change: call sites whose joules changed between two git revisions, with ratio and why"
+
+
+def _ratio(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a ratio above 0, got {text!r}")
+    return value
+
+
+def _joules(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected joules (>= 0), got {text!r}")
+    return value
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    from greenlint.cli.check_cmd import JOBS_HELP, jobs_arg
+    from greenlint.review.formats import FORMATS
+
+    parser.add_argument("base", nargs="?", metavar="BASE", help="base revision (default: merge-base with the default branch)")
+    parser.add_argument("head", nargs="?", metavar="HEAD", help="head revision (default: the working tree)")
+    parser.add_argument("paths", nargs="*", default=[], metavar="PATH", help="after `--`: only these files or folders")
+    parser.add_argument("--staged", action="store_true", help="compare HEAD (or BASE) with the index: what `git commit` would record")
+    parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text; json: docs/diff-json.md)")
+    budget = parser.add_argument_group("budget (also [tool.greenlint.budget]; exit 1 when over)")
+    budget.add_argument("--fail-above", type=_ratio, metavar="RATIO", help="a changed file may grow at most RATIO times")
+    budget.add_argument("--max-file-j", type=_joules, metavar="J", help="a changed file may not grow above J joules per program run")
+    budget.add_argument("--max-added-j", type=_joules, metavar="J", help="the change may add at most J joules per program run")
+    run = parser.add_argument_group("run")
+    run.add_argument("--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml")
+    run.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    run.add_argument("--no-cache", action="store_true", help="neither read nor write the lint cache")
+    run.add_argument("--cache-dir", metavar="DIR", help="lint cache directory")
+    run.add_argument("-j", "--jobs", type=jobs_arg, metavar="N", help=JOBS_HELP)
+
+
+def _sides(repo: Path, args: argparse.Namespace):
+    from greenlint.review import gitfs
+
+    if args.staged:
+        if args.head:
+            raise gitfs.GitError("--staged compares with the index: name at most a BASE revision")
+        return gitfs.commit_side(repo, args.base or "HEAD"), gitfs.INDEX
+    base = gitfs.commit_side(repo, args.base) if args.base else gitfs.default_base(repo)
+    head = gitfs.commit_side(repo, args.head) if args.head else gitfs.WORKTREE
+    return base, head
+
+
+def _paths(repo: Path, raw: list[str]) -> list[str]:
+    """The PATH arguments relative to the repository root (`[""]`: all of it, or the working directory's part)."""
+    chosen = raw or ["."]
+    out = []
+    for p in chosen:
+        rel = os.path.relpath(os.path.abspath(p), repo)
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+            raise ValueError(f"{p}: outside the repository {repo}")
+        out.append("" if rel == "." else Path(rel).as_posix())
+    return out
+
+
+def _configure(args: argparse.Namespace, repo: Path):
+    from greenlint.check import load_config
+
+    config = load_config([repo], Path(args.config) if args.config else None, args.isolated)
+    changes: dict = {}
+    if args.no_cache:
+        changes["no_cache"] = True
+    if args.cache_dir:
+        changes["cache_dir"] = Path(args.cache_dir).resolve()
+    if args.jobs not in (None, "auto"):
+        changes["jobs"] = args.jobs
+    return config.replace(**changes)
+
+
+def run(args: argparse.Namespace) -> int:
+    from greenlint.check import ConfigError
+    from greenlint.review import gitfs
+    from greenlint.review.budget import Budget, check
+    from greenlint.review.diff import diff_revisions
+    from greenlint.review.formats import render
+
+    try:
+        repo = gitfs.toplevel(Path.cwd())
+        base, head = _sides(repo, args)
+        config = _configure(args, repo)
+        budget = Budget.from_config(config.budget, fail_above=args.fail_above, max_file_j=args.max_file_j,
+                                    max_added_j=args.max_added_j)
+        diff = diff_revisions(repo, base, head, _paths(repo, args.paths), config)
+    except (gitfs.GitError, ConfigError, ValueError) as exc:
+        print(f"greenlint diff: error: {exc}", file=sys.stderr)
+        return 2
+    from greenlint.report.concise import line
+
+    for error in diff.errors:
+        print(line(error), file=sys.stderr)
+    violations = check(diff, budget)
+    sys.stdout.write(render(args.format, diff, violations, budget))
+    return 1 if violations else 0
