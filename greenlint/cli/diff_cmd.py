@@ -39,9 +39,14 @@ def register(parser: argparse.ArgumentParser) -> None:
     from greenlint.cli.check_cmd import JOBS_HELP, jobs_arg
     from greenlint.review.formats import FORMATS
 
-    parser.add_argument("base", nargs="?", metavar="BASE", help="base revision (default: merge-base with the default branch)")
-    parser.add_argument("head", nargs="?", metavar="HEAD", help="head revision (default: the working tree)")
-    parser.add_argument("paths", nargs="*", default=[], metavar="PATH", help="after `--`: only these files or folders")
+    parser.add_argument(
+        "revisions",
+        nargs="*",
+        metavar="BASE [HEAD] [--] [PATH]",
+        help="base revision (default: the merge-base with the default branch), head revision (default: the working"
+        " tree), then the files or folders to compare (default: the working directory); as in git, the first"
+        " arguments that name commits are revisions",
+    )
     parser.add_argument("--staged", action="store_true", help="compare HEAD (or BASE) with the index: what `git commit` would record")
     parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text; json: docs/diff-json.md)")
     budget = parser.add_argument_group("budget (also [tool.greenlint.budget]; exit 1 when over)")
@@ -57,19 +62,28 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def _sides(repo: Path, args: argparse.Namespace):
+    """(base, head, paths) from the positional arguments: leading commits, then paths."""
     from greenlint.review import gitfs
 
+    revisions: list = []
+    rest = list(args.revisions)
+    while rest and len(revisions) < (1 if args.staged else 2):
+        try:
+            revisions.append(gitfs.commit_side(repo, rest[0]))
+        except gitfs.GitError:
+            if not os.path.exists(rest[0]):
+                raise
+            break
+        rest.pop(0)
     if args.staged:
-        if args.head:
-            raise gitfs.GitError("--staged compares with the index: name at most a BASE revision")
-        return gitfs.commit_side(repo, args.base or "HEAD"), gitfs.INDEX
-    base = gitfs.commit_side(repo, args.base) if args.base else gitfs.default_base(repo)
-    head = gitfs.commit_side(repo, args.head) if args.head else gitfs.WORKTREE
-    return base, head
+        return revisions[0] if revisions else gitfs.commit_side(repo, "HEAD"), gitfs.INDEX, rest
+    base = revisions[0] if revisions else gitfs.default_base(repo)
+    head = revisions[1] if len(revisions) > 1 else gitfs.WORKTREE
+    return base, head, rest
 
 
 def _paths(repo: Path, raw: list[str]) -> list[str]:
-    """The PATH arguments relative to the repository root (`[""]`: all of it, or the working directory's part)."""
+    """PATH arguments relative to the repository root (`[""]`: all of it, or the working directory's part)."""
     chosen = raw or ["."]
     out = []
     for p in chosen:
@@ -103,11 +117,11 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         repo = gitfs.toplevel(Path.cwd())
-        base, head = _sides(repo, args)
+        base, head, paths = _sides(repo, args)
         config = _configure(args, repo)
         budget = Budget.from_config(config.budget, fail_above=args.fail_above, max_file_j=args.max_file_j,
                                     max_added_j=args.max_added_j)
-        diff = diff_revisions(repo, base, head, _paths(repo, args.paths), config)
+        diff = diff_revisions(repo, base, head, _paths(repo, paths), config)
     except (gitfs.GitError, ConfigError, ValueError) as exc:
         print(f"greenlint diff: error: {exc}", file=sys.stderr)
         return 2
