@@ -216,7 +216,7 @@ def _runs_reason(old: SideSite, new: SideSite) -> Reason | None:
     elif loop_b != loop_a and loop_a == 1 and isinstance(loop_b, int) and loop_b > 1:
         text += ": no longer inside a loop"
     elif loop_b != loop_a and isinstance(loop_a, int) and isinstance(loop_b, int):
-        text += f": loop trips {loop_b} → {loop_a}"
+        text += f": its loop now makes {loop_a} trips"
     elif runs_b.get("callers") != runs_a.get("callers") and isinstance(runs_a.get("callers"), int):
         text += f": its function is now called from {runs_a['callers']} places"
     return Reason("runs", "runs", rb, ra, text)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from greenlint.check import Config
 from greenlint.review import gitfs
-from greenlint.review.compare import Diff, compare
+from greenlint.review.compare import Diff, FileDiff, compare
 from greenlint.review.matching import match
-from greenlint.review.sides import analyse
+from greenlint.review.sides import analyse, side_sites
 
 
 def snapshot_cache(config: Config, stack: ExitStack) -> Path:
@@ -34,3 +34,23 @@ def diff_revisions(repo: Path, base: gitfs.Side, head: gitfs.Side, paths: list[s
     diff = compare(base, head, match(before.sites, after.sites, renames), renames, before.files, after.files)
     diff.errors = [*before.errors, *after.errors]
     return diff
+
+
+def diff_file(repo: Path, base: gitfs.Side, path: str, pairs, source: str, config: Config, memo: dict | None = None) -> FileDiff:
+    """The energy diff of one file of the working tree, as an editor holds it (its (call site,
+    prediction) pairs and *source*), against *base*; *path* is relative to the repository root.
+    *memo* keeps the base side's analysis of each file between calls (a commit does not change)."""
+    renames = gitfs.renames(repo, base, gitfs.WORKTREE)
+    old = next((o for o, n in renames.items() if n == path), path)
+    key = (str(repo), base.commit, old, repr(config))
+    before = (memo or {}).get(key)
+    if before is None:
+        with ExitStack() as stack:
+            before = analyse(repo, base, [old], config, snapshot_cache(config, stack))
+        if memo is not None:
+            if len(memo) >= 64:
+                memo.clear()
+            memo[key] = before
+    after = side_sites(path, pairs, source)
+    diff = compare(base, gitfs.WORKTREE, match(before.sites, after, renames), renames, before.files, [path])
+    return next((f for f in diff.files if f.path == path), FileDiff(path, None, "modified"))

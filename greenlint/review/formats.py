@@ -9,7 +9,7 @@ from greenlint import __version__
 from greenlint.report.sarif import SCHEMA, artifact_uri
 from greenlint.review.budget import Violation
 from greenlint.review.compare import Change, Diff, Figure, FileDiff
-from greenlint.units import TIMES, fmt_j
+from greenlint.units import TIMES, fmt_energy, fmt_j
 
 SCHEMA_VERSION = 1
 FORMATS = ("text", "json", "github", "markdown", "sarif")
@@ -32,7 +32,7 @@ def fmt_interval(interval: tuple[float, float] | None) -> str:
 def _joules(figure: Figure | None) -> str:
     if figure is None:
         return "–"
-    return "no estimate" if figure.joules is None else fmt_j(figure.joules)
+    return fmt_energy(figure.joules, figure.interval)  # a range where the interval is over 100× wide
 
 
 def where(c: Change) -> str:

@@ -63,14 +63,22 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     rel = {shown: _relative(shown, root) for shown in result.files}
     out.files = sorted(rel.values())
     out.errors = list(result.errors)
-    outlines: dict[str, _Outline] = {}
+    by_file: dict[str, list] = {}
     for cs, prediction in result.callsites_with_predictions:
-        if is_test_assertion(cs.api):
-            continue
-        if cs.path not in outlines:
-            outlines[cs.path] = _Outline(result.sources.get(cs.path, ""))
-        scope, shape, intended = outlines[cs.path].facts(cs)
-        out.sites.append(SideSite(rel.get(cs.path) or _relative(cs.path, root), cs, prediction, scope, shape, intended))
+        by_file.setdefault(cs.path, []).append((cs, prediction))
+    for shown, pairs in by_file.items():
+        out.sites += side_sites(rel.get(shown) or _relative(shown, root), pairs, result.sources.get(shown, ""))
+    return out
+
+
+def side_sites(path: str, pairs, source: str | tuple[str, ...]) -> list[SideSite]:
+    """The (call site, prediction) pairs of one file, whose text is *source*, as SideSites of *path*."""
+    outline = _Outline(source)
+    out = []
+    for cs, prediction in pairs:
+        if not is_test_assertion(cs.api):
+            scope, shape, intended = outline.facts(cs)
+            out.append(SideSite(path, cs, prediction, scope, shape, intended))
     return out
 
 
