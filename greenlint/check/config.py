@@ -51,7 +51,10 @@ SETTINGS = {
         " average), and none for fewer than 16 files to analyse, where processes do not pay."
     ),
     "output-format": "Default output format: concise, full, json, json-lines, sarif, github or grouped.",
-    "budget": "A table `[tool.greenlint.budget]`: the energy budget of `greenlint diff` (BUDGET_KEYS).",
+    "budget": (
+        "A table `[tool.greenlint.budget]`: the energy budget of `greenlint diff`, keys `fail-above`, `max-file-j`,"
+        " `max-added-j` and `allow` (README.md, \"Energy review of a change\")."
+    ),
 }
 #: `[tool.greenlint.budget]` keys (`greenlint diff`, greenlint/review/budget.py), with help.
 BUDGET_KEYS = {
