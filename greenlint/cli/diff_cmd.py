@@ -47,8 +47,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         " tree), then the files or folders to compare (default: the working directory); as in git, the first"
         " arguments that name commits are revisions",
     )
-    parser.add_argument("--staged", action="store_true", help="compare HEAD (or BASE) with the index: what `git commit` would record")
-    parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text; json: docs/diff-json.md)")
+    parser.add_argument(
+        "--staged", action="store_true", help="compare HEAD (or BASE) with the index: what `git commit` would record"
+    )
+    parser.add_argument(
+        "--format", choices=FORMATS, default="text", help="output format (default: text; json: docs/diff-json.md)"
+    )
     budget = parser.add_argument_group("budget (also [tool.greenlint.budget]; exit 1 when over)")
     budget.add_argument("--fail-above", type=_ratio, metavar="RATIO", help="a changed file may grow at most RATIO times")
     budget.add_argument("--max-file-j", type=_joules, metavar="J", help="a changed file may not grow above J joules per program run")

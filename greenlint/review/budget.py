@@ -76,8 +76,10 @@ def check(diff: Diff, budget: Budget) -> list[Violation]:
             found.append(over)
         after = f.budget_after_j
         if budget.max_file_j is not None and after > f.before_j and after > budget.max_file_j:
-            found.append(Violation(f.path, f"{fmt_j(after)} per program run, above the budget {fmt_j(budget.max_file_j)} (max-file-j)"))
+            message = f"{fmt_j(after)} per program run, above the budget {fmt_j(budget.max_file_j)} (max-file-j)"
+            found.append(Violation(f.path, message))
     added = sum(f.budget_after_j - f.before_j for f in diff.changed_files)
     if budget.max_added_j is not None and added > budget.max_added_j:
-        found.append(Violation(None, f"the change adds {fmt_j(added)} per program run, above the budget {fmt_j(budget.max_added_j)} (max-added-j)"))
+        message = f"the change adds {fmt_j(added)} per program run, above the budget {fmt_j(budget.max_added_j)}"
+        found.append(Violation(None, message + " (max-added-j)"))
     return found

@@ -268,7 +268,9 @@ def _bounds(f: Figure) -> tuple[float, float]:
     return f.interval if f.interval else (f.joules, f.joules)
 
 
-def compare(base: Side, head: Side, pairs: list[Pair], renames: dict[str, str], old_files: list[str], new_files: list[str]) -> Diff:
+def compare(
+    base: Side, head: Side, pairs: list[Pair], renames: dict[str, str], old_files: list[str], new_files: list[str]
+) -> Diff:
     """The Diff of matched sites: per site, per file (sites count in the file they are in now)."""
     files: dict[str, FileDiff] = {}
     renamed_to = {old: new for old, new in renames.items() if new in new_files}
@@ -298,8 +300,10 @@ def compare(base: Side, head: Side, pairs: list[Pair], renames: dict[str, str], 
                     where._terms += [(*_bounds(after), 1.0, 0.0), (lo, hi, 0.0, 1.0)]
             if changed:
                 if not reasons:
-                    reasons = (Reason("figure", "basis", before.label, after.label, f"its figure changed ({before.label} → {after.label})"),)
-                interval = None if cancels or ratio is None else _interval([(*_bounds(after), 1.0, 0.0), (*_bounds(before), 0.0, 1.0)])
+                    text = f"its figure changed ({before.label} → {after.label})"
+                    reasons = (Reason("figure", "basis", before.label, after.label, text),)
+                apart = [(*_bounds(after), 1.0, 0.0), (*_bounds(before), 0.0, 1.0)]
+                interval = None if cancels or ratio is None else _interval(apart)
                 where.changes.append(Change("changed", where.path, new, before, after, ratio, interval, reasons, old))
             continue
         site = new or old

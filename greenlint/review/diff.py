@@ -31,7 +31,12 @@ def diff_revisions(repo: Path, base: gitfs.Side, head: gitfs.Side, paths: list[s
         before = analyse(repo, base, paths, config, cache)
         after = analyse(repo, head, paths, config, cache)
         renames = gitfs.renames(repo, base, head)
-    diff = compare(base, head, match(before.sites, after.sites, renames), renames, before.files, after.files)
+    # a file that cannot be analysed on a side is not compared: its calls would read as removed or new
+    broken = {e.path for e in before.errors} | {e.path for e in after.errors}
+    broken |= {renames[p] for p in broken if p in renames} | {o for o, n in renames.items() if n in broken}
+    olds = [s for s in before.sites if s.path not in broken]
+    news = [s for s in after.sites if s.path not in broken]
+    diff = compare(base, head, match(olds, news, renames), renames, before.files, after.files)
     diff.errors = [*before.errors, *after.errors]
     return diff
 

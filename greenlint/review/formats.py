@@ -52,6 +52,13 @@ def _ratio_text(ratio: float | None, interval: tuple[float, float] | None) -> st
     return fmt_ratio(ratio) + (f" (80% interval {fmt_interval(interval)})" if interval else "")
 
 
+def _was(f: FileDiff, quote: str = "") -> str:
+    """` (was old.py)` for a renamed file, ` (added)` / ` (deleted)`, else nothing."""
+    if f.old_path:
+        return f" (was {quote}{f.old_path}{quote})"
+    return f" ({f.status})" if f.status in ("added", "deleted") else ""
+
+
 def _sides(diff: Diff) -> str:
     return f"{diff.base.label} → {diff.head.label}"
 
@@ -65,8 +72,8 @@ def text(diff: Diff, violations: list[Violation]) -> str:
     else:
         lines = [f"greenlint diff {_sides(diff)}: joules per program run"]
         for f in diff.changed_files:
-            renamed = f" (was {f.old_path})" if f.old_path else f" ({f.status})" if f.status in ("added", "deleted") else ""
-            lines.append(f"{f.path}{renamed}: {fmt_j(f.before_j)} → {fmt_j(f.after_j)}, {_ratio_text(f.ratio, f.ratio_interval)}")
+            totals = f"{fmt_j(f.before_j)} → {fmt_j(f.after_j)}, {_ratio_text(f.ratio, f.ratio_interval)}"
+            lines.append(f"{f.path}{_was(f)}: {totals}")
             for c in f.changes:
                 figures = f"{_joules(c.before)} → {_joules(c.after)}"
                 ratio = f", {_ratio_text(c.ratio, c.ratio_interval)}" if c.status == "changed" else ""
@@ -97,7 +104,9 @@ def _change_json(c: Change) -> dict:
         "end_column": span.end_column, "cell": span.cell, "api": c.site.api, "scope": c.site.scope, "old": old,
         "before": _figure_json(c.before), "after": _figure_json(c.after), "ratio": c.ratio,
         "ratio_interval": list(c.ratio_interval) if c.ratio_interval else None,
-        "reasons": [{"kind": r.kind, "quantity": r.quantity, "before": r.before, "after": r.after, "text": r.text} for r in c.reasons],
+        "reasons": [
+            {"kind": r.kind, "quantity": r.quantity, "before": r.before, "after": r.after, "text": r.text} for r in c.reasons
+        ],
         "intended": c.intended,
     }
 
@@ -176,21 +185,23 @@ def markdown(diff: Diff, violations: list[Violation], top: int = 20) -> str:
     lines += [f"**{fmt_ratio(diff.ratio)} per program run** over all files analysed: {fmt_j(diff.before_j)} → "
               f"{fmt_j(diff.after_j)}{interval}.", ""]
     if violations:
-        lines += ["**Over budget:**", "", *[f"- {_cell((v.path + ': ') if v.path else '')}{_cell(v.message)}" for v in violations], ""]
+        over = [f"- {_cell((v.path + ': ') if v.path else '')}{_cell(v.message)}" for v in violations]
+        lines += ["**Over budget:**", "", *over, ""]
     changes = diff.changes
     lines += ["| call site | API | before | after | ratio | why |", "|---|---|---:|---:|---:|---|"]
     for c in changes[:top]:
         ratio = fmt_ratio(c.ratio) if c.status == "changed" else c.status
         if c.ratio_interval:
             ratio += f" ({fmt_interval(c.ratio_interval)})"
-        lines.append(f"| `{_cell(where(c))}` | `{c.site.api}` | {_joules(c.before)} | {_joules(c.after)} | {ratio} | {_cell(why(c))} |")
+        figures = f"{_joules(c.before)} | {_joules(c.after)}"
+        lines.append(f"| `{_cell(where(c))}` | `{c.site.api}` | {figures} | {ratio} | {_cell(why(c))} |")
     if len(changes) > top:
         lines.append(f"| … {len(changes) - top} more | | | | | |")
-    lines += ["", "Per file, joules per program run:", "", "| file | before | after | ratio | 80 % interval |", "|---|---:|---:|---:|---|"]
-    for f in diff.changed_files:
-        name = f"`{_cell(f.path)}`" + (f" (was `{_cell(f.old_path)}`)" if f.old_path else f" ({f.status})" if f.status in ("added", "deleted") else "")
+    lines += ["", "Per file, joules per program run:", "", "| file | before | after | ratio | 80 % interval |",
+              "|---|---:|---:|---:|---|"]
+    rows = [(_cell(f"`{f.path}`{_was(f, '`')}"), f) for f in diff.changed_files] + [("**all files**", diff)]
+    for name, f in rows:
         lines.append(f"| {name} | {fmt_j(f.before_j)} | {fmt_j(f.after_j)} | {fmt_ratio(f.ratio)} | {fmt_interval(f.ratio_interval)} |")
-    lines.append(f"| **all files** | {fmt_j(diff.before_j)} | {fmt_j(diff.after_j)} | {fmt_ratio(diff.ratio)} | {fmt_interval(diff.ratio_interval)} |")
     return "\n".join([*lines, ""])
 
 
@@ -200,7 +211,9 @@ def markdown(diff: Diff, violations: list[Violation], top: int = 20) -> str:
 def _location(path: str, span=None) -> dict:
     physical: dict = {"artifactLocation": {"uri": artifact_uri(path), "uriBaseId": "%SRCROOT%"}}
     if span is not None and span.cell is None:
-        physical["region"] = {"startLine": span.line, "startColumn": span.column, "endLine": span.end_line, "endColumn": span.end_column}
+        physical["region"] = {
+            "startLine": span.line, "startColumn": span.column, "endLine": span.end_line, "endColumn": span.end_column
+        }
     location: dict = {"physicalLocation": physical}
     if span is not None and span.cell is not None:
         location["properties"] = {"cell": span.cell, "cellLine": span.line, "cellColumn": span.column}

@@ -4,6 +4,7 @@ predictions and runs, each with what matching needs (its enclosing function and 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 import warnings
 from dataclasses import dataclass, field
@@ -62,7 +63,7 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     result = run_check(targets, config)
     rel = {shown: _relative(shown, root) for shown in result.files}
     out.files = sorted(rel.values())
-    out.errors = list(result.errors)
+    out.errors = [dataclasses.replace(d, path=rel.get(d.path) or _relative(d.path, root)) for d in result.errors]
     by_file: dict[str, list] = {}
     for cs, prediction in result.callsites_with_predictions:
         by_file.setdefault(cs.path, []).append((cs, prediction))
@@ -127,7 +128,8 @@ class _Outline:
     def facts(self, cs: CallSite) -> tuple[str, str, bool]:
         span = cs.span
         lines = self.lines.get(span.cell, [])
-        key = (span.cell, span.line, _bytes(lines, span.line, span.column), span.end_line, _bytes(lines, span.end_line, span.end_column))
+        start, end = _bytes(lines, span.line, span.column), _bytes(lines, span.end_line, span.end_column)
+        key = (span.cell, span.line, start, span.end_line, end)
         scope, shape = self.calls.get(key, ("", "?"))
         codes = [self.suppressions.lines.get((span.cell, line), ()) for line in range(span.line, span.end_line + 1)]
         file_codes = self.suppressions.file_codes

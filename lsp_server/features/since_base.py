@@ -13,7 +13,7 @@ from lsprotocol import types
 from greenlint.lsp_server.documents import View
 from greenlint.lsp_server.server import GreenlintServer
 from greenlint.review import gitfs
-from greenlint.review.compare import FileDiff
+from greenlint.review.compare import Change, FileDiff
 from greenlint.review.diff import diff_file
 from greenlint.review.formats import fmt_ratio, why
 from greenlint.units import fmt_j
@@ -61,9 +61,12 @@ async def lenses(server: GreenlintServer, view: View) -> list[types.CodeLens]:
         if now is None or change.status == "removed":
             continue
         at = types.Position(now.line - 1, 0)
-        ratio = fmt_ratio(change.ratio) if change.status == "changed" else change.status
-        out.append(types.CodeLens(types.Range(at, at), command(f"{ratio} since {label}: {why(change)}")))
+        out.append(types.CodeLens(types.Range(at, at), command(f"{_ratio(change)} since {label}: {why(change)}")))
     return out
+
+
+def _ratio(change: Change) -> str:
+    return fmt_ratio(change.ratio) if change.status == "changed" else change.status
 
 
 def _count(found: FileDiff) -> str:
@@ -81,8 +84,7 @@ def register(server: GreenlintServer) -> None:
         found, label = result
         name = uri.rsplit("/", 1)[-1]
         items = "; ".join(
-            f"line {c.site.callsite.span.line} `{c.site.api}` {fmt_ratio(c.ratio) if c.status == 'changed' else c.status}: {why(c)}"
-            for c in found.changes
+            f"line {c.site.callsite.span.line} `{c.site.api}` {_ratio(c)}: {why(c)}" for c in found.changes
         ) or "no call site changed its energy"
         message = f"greenlint: {name} since {label}: {fmt_ratio(found.ratio)} per program run; {items}"
         server.window_show_message(types.ShowMessageParams(types.MessageType.Info, message))

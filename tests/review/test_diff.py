@@ -199,3 +199,13 @@ def test_paths_limit_the_diff(history, monkeypatch):
     root, _ = history
     _, out = _run(root, monkeypatch, "--format", "json", "main", "change", "--", "tune.py")
     assert [f["path"] for f in json.loads(out)["files"]] == ["tune.py"]
+
+
+def test_a_file_that_does_not_parse_is_not_compared(repo, monkeypatch, capsys):
+    (repo / "tune.py").write_text((repo / "tune.py").read_text() + "def broken(:\n")
+    (repo / "finetune.py").write_text((repo / "finetune.py").read_text().replace("epochs=4", "epochs=8"))
+    code, out = _run(repo, monkeypatch, "--format", "json", "HEAD")
+    data = json.loads(out)
+    assert code == 0 and [f["path"] for f in data["files"]] == ["finetune.py"]  # tune.py's calls are not "removed"
+    assert [(e["path"], e["code"]) for e in data["errors"]] == [("tune.py", "GL001")]
+    assert "tune.py:" in capsys.readouterr().err
