@@ -209,3 +209,24 @@ def test_a_file_that_does_not_parse_is_not_compared(repo, monkeypatch, capsys):
     assert code == 0 and [f["path"] for f in data["files"]] == ["finetune.py"]  # tune.py's calls are not "removed"
     assert [(e["path"], e["code"]) for e in data["errors"]] == [("tune.py", "GL001")]
     assert "tune.py:" in capsys.readouterr().err
+
+
+def test_a_renamed_and_edited_file_is_followed(repo, monkeypatch):
+    git(repo, "mv", "scoring.py", "evaluation.py")
+    (repo / "evaluation.py").write_text((repo / "evaluation.py").read_text().replace("batch_size=32", "batch_size=4"))
+    _, out = _run(repo, monkeypatch, "--format", "json", "HEAD")
+    (f,) = json.loads(out)["files"]
+    assert (f["path"], f["old_path"], f["status"]) == ("evaluation.py", "scoring.py", "renamed")
+    (change,) = f["changes"]
+    assert change["status"] == "changed" and change["old"]["path"] == "scoring.py"
+    assert [r["text"] for r in change["reasons"]] == ["batch_size 32 → 4"]
+
+
+def test_a_function_moved_to_another_module_reports_nothing(repo, monkeypatch):
+    models = (repo / "models.py").read_text()
+    start = models.index("def build_network")
+    (repo / "nets.py").write_text("import tensorflow as tf\n\n\n" + models[start:])
+    (repo / "models.py").write_text(models[:start].rstrip() + "\n")
+    (repo / "train.py").write_text((repo / "train.py").read_text().replace("from models import", "from nets import"))
+    code, out = _run(repo, monkeypatch, "--format", "json", "HEAD")
+    assert code == 0 and json.loads(out)["files"] == []
