@@ -98,16 +98,21 @@ def _paths(repo: Path, raw: list[str]) -> list[str]:
     return out
 
 
-def _configure(args: argparse.Namespace, repo: Path):
-    from greenlint.check import load_config
+def _configure(args: argparse.Namespace, paths: list[str]):
+    """The nearest [tool.greenlint] of the first path (else the working directory), with the flags on top."""
+    from greenlint.check import ConfigError, load_config
 
-    config = load_config([repo], Path(args.config) if args.config else None, args.isolated)
+    config = load_config([Path(p) for p in paths[:1]], Path(args.config) if args.config else None, args.isolated)
     changes: dict = {}
     if args.no_cache:
         changes["no_cache"] = True
     if args.cache_dir:
         changes["cache_dir"] = Path(args.cache_dir).resolve()
-    if args.jobs not in (None, "auto"):
+    if args.jobs == "auto":
+        changes["jobs"] = None
+    elif args.jobs is not None:
+        if args.jobs < 1:
+            raise ConfigError("--jobs: expected a positive integer or auto")
         changes["jobs"] = args.jobs
     return config.replace(**changes)
 
@@ -122,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         repo = gitfs.toplevel(Path.cwd())
         base, head, paths = _sides(repo, args)
-        config = _configure(args, repo)
+        config = _configure(args, paths)
         budget = Budget.from_config(config.budget, fail_above=args.fail_above, max_file_j=args.max_file_j,
                                     max_added_j=args.max_added_j)
         diff = diff_revisions(repo, base, head, _paths(repo, paths), config)

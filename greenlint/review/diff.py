@@ -32,7 +32,8 @@ def diff_revisions(repo: Path, base: gitfs.Side, head: gitfs.Side, paths: list[s
         after = analyse(repo, head, paths, config, cache)
         renames = gitfs.renames(repo, base, head)
     # a file that cannot be analysed on a side is not compared: its calls would read as removed or new
-    broken = {e.path for e in before.errors} | {e.path for e in after.errors}
+    # (a notebook with a cell that does not parse is: its other cells are analysed)
+    broken = {e.path for e in (*before.errors, *after.errors) if e.span.cell is None}
     broken |= {renames[p] for p in broken if p in renames} | {o for o, n in renames.items() if n in broken}
     olds = [s for s in before.sites if s.path not in broken]
     news = [s for s in after.sites if s.path not in broken]
