@@ -28,7 +28,8 @@ COMPANIONS = ("pyproject.toml", "setup.py", "setup.cfg", ".gitignore")
 #: Branch names tried, in order, for the default branch when `origin/HEAD` names none.
 DEFAULT_BRANCHES = ("main", "master", "trunk", "origin/main", "origin/master")
 SNAPSHOTS_KEPT = 8  # snapshots of other revisions kept in the cache (least recently used go)
-_REGULAR = ("100644", "100755")  # blob modes of files (not links, not submodules)
+_REGULAR = ("100644", "100755")  # blob modes of files
+_LINK = "120000"  # a symbolic link: its blob is the target (written as a link); submodules are left out
 
 
 class GitError(Exception):
@@ -108,7 +109,8 @@ def _relevant(path: str) -> bool:
 
 
 def entries(repo: Path, side: Side) -> dict[str, str]:
-    """`{path: blob sha}` of the regular files of a commit or the index that the analysis reads."""
+    """`{path: blob sha}` of the files (and links) of a commit or the index that the analysis reads;
+    a link's sha is prefixed with `link:`."""
     if side.kind == "commit":
         raw = git(repo, "ls-tree", "-r", "-z", "--full-tree", side.commit)
     else:
@@ -121,8 +123,9 @@ def entries(repo: Path, side: Side) -> dict[str, str]:
         fields = meta.split()
         path = name.decode("utf-8", "surrogateescape")
         stage_ok = side.kind == "commit" or fields[2] == b"0"  # a merge conflict's other stages: not a file
-        if fields[0].decode() in _REGULAR and stage_ok and _relevant(path):
-            out[path] = fields[2 if side.kind == "commit" else 1].decode()
+        mode, sha = fields[0].decode(), fields[2 if side.kind == "commit" else 1].decode()
+        if mode in (*_REGULAR, _LINK) and stage_ok and _relevant(path):
+            out[path] = f"link:{sha}" if mode == _LINK else sha
     return out
 
 
@@ -143,11 +146,14 @@ def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
     folder.parent.mkdir(parents=True, exist_ok=True)
     partial = Path(tempfile.mkdtemp(prefix=".partial-", dir=folder.parent))
     try:
-        blobs = _blobs(repo, sorted(set(files.values())))
+        blobs = _blobs(repo, sorted({sha.removeprefix("link:") for sha in files.values()}))
         for path, sha in files.items():
             target = partial.joinpath(*PurePosixPath(path).parts)
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(blobs[sha])
+            if sha.startswith("link:"):
+                os.symlink(blobs[sha.removeprefix("link:")].decode("utf-8", "surrogateescape"), target)
+            else:
+                target.write_bytes(blobs[sha])
         # the snapshot's root is its work tree's root (import search and .gitignore stop there)
         (partial / ".git").mkdir(exist_ok=True)
         (partial / ".complete").write_bytes(b"")

@@ -230,3 +230,11 @@ def test_a_function_moved_to_another_module_reports_nothing(repo, monkeypatch):
     (repo / "train.py").write_text((repo / "train.py").read_text().replace("from models import", "from nets import"))
     code, out = _run(repo, monkeypatch, "--format", "json", "HEAD")
     assert code == 0 and json.loads(out)["files"] == []
+
+
+def test_a_tracked_link_reads_as_in_the_working_tree(repo, monkeypatch):
+    (repo / "tune_link.py").symlink_to("tune.py")
+    git(repo, "add", "tune_link.py")
+    git(repo, "commit", "-qm", "a link")
+    code, out = _run(repo, monkeypatch, "--format", "json", "HEAD")
+    assert code == 0 and json.loads(out)["files"] == []
