@@ -160,8 +160,21 @@ def _scaled(p: Prediction, factor: float) -> tuple[float, float] | None:
     return None if p.interval_j is None else (p.interval_j[0] * factor, p.interval_j[1] * factor)
 
 
+def _counted(site: SideSite) -> bool:
+    """Whether the analysis knows how often the site runs (else `runs` is a floor: the literal loops)."""
+    return isinstance(site.callsite.runs.get("count"), int)
+
+
 def compare_pair(old: SideSite, new: SideSite) -> tuple[Figure, Figure, float | None, bool]:
-    """Both sides' figures, the ratio (after / before per program run), and whether its uncertainty cancels."""
+    """Both sides' figures, the ratio (after / before per program run; None when unknown, e.g. a
+    call moved into a loop of unknown length), and whether its uncertainty cancels."""
+    before, after, ratio, cancels = _figures(old, new)
+    if ratio is not None and _counted(old) != _counted(new):
+        ratio = None
+    return before, after, ratio, cancels
+
+
+def _figures(old: SideSite, new: SideSite) -> tuple[Figure, Figure, float | None, bool]:
     pb, pa = old.prediction, new.prediction
     runs_ratio = new.runs / old.runs
     if _inputs(old) == _inputs(new):  # the same work: the same joules per execution
@@ -204,9 +217,13 @@ def _value(v: object) -> str:
 
 def _runs_reason(old: SideSite, new: SideSite) -> Reason | None:
     rb, ra = old.runs, new.runs
+    runs_b, runs_a = old.callsite.runs, new.callsite.runs
+    if _counted(old) != _counted(new):
+        b, a = (rb if _counted(old) else "unknown"), (ra if _counted(new) else "unknown")
+        why = f": {runs_a['note']}" if not _counted(new) and runs_a.get("note") else ""
+        return Reason("runs", "runs", b if b != "unknown" else None, a if a != "unknown" else None, f"runs {b} → {a}{why}")
     if rb == ra:
         return None
-    runs_b, runs_a = old.callsite.runs, new.callsite.runs
     loop_b = runs_b.get("loop", old.callsite.features.get("loop_multiplier"))
     loop_a = runs_a.get("loop", new.callsite.features.get("loop_multiplier"))
     upper = "≤" if runs_a.get("bound") == "upper" else ""

@@ -30,8 +30,10 @@ _ACROSS: tuple[Key, ...] = (
     lambda s, fp: (s.api, s.shape, fp),
     lambda s, fp: (s.api, s.scope, s.shape),
 )
-#: features that say where a call sits, not what it computes
-PLACE_FEATURES = frozenset({"loop_multiplier", "loop_depth", "in_tf_function", "receiver"})
+#: features that say where a call sits or how a value was found, not what it computes (runs say how often)
+PLACE_FEATURES = frozenset(
+    {"loop_multiplier", "loop_depth", "loop_unbounded", "in_tf_function", "in_keras_step", "receiver", "batch_size_from"}
+)
 
 
 def fingerprint(site: SideSite) -> str:

@@ -238,3 +238,14 @@ def test_a_tracked_link_reads_as_in_the_working_tree(repo, monkeypatch):
     git(repo, "commit", "-qm", "a link")
     code, out = _run(repo, monkeypatch, "--format", "json", "HEAD")
     assert code == 0 and json.loads(out)["files"] == []
+
+
+def test_a_fit_moved_into_a_loop_of_unknown_length(repo, monkeypatch):
+    text = (repo / "tune.py").read_text()
+    looped = text.replace("import numpy", "import sys\nimport numpy").replace(
+        "for fold in range(3):", "for fold in range(int(sys.argv[1])):")
+    (repo / "tune.py").write_text(looped)
+    _, out = _run(repo, monkeypatch, "--format", "json", "HEAD")
+    (change,) = [c for f in json.loads(out)["files"] for c in f["changes"]]
+    assert change["api"] == FIT and change["ratio"] is None
+    assert [r["text"] for r in change["reasons"]] == ["runs 3 → unknown: inside a loop of unknown length"]
