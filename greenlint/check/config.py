@@ -53,11 +53,11 @@ SETTINGS = {
     "output-format": "Default output format: concise, full, json, json-lines, sarif, github or grouped.",
     "budget": (
         "A table `[tool.greenlint.budget]`: the energy budget of `greenlint diff`, keys `fail-above`, `max-file-j`,"
-        " `max-added-j` and `allow` (README.md, \"Energy review of a change\")."
+        " `max-program-j`, `max-added-j` and `allow` (README.md, \"Energy review of a change\")."
     ),
 }
 #: `[tool.greenlint.budget]` keys (`greenlint diff`, greenlint/review/budget.py; README.md documents them).
-BUDGET_KEYS = ("fail-above", "max-file-j", "max-added-j", "allow")
+BUDGET_KEYS = ("fail-above", "max-file-j", "max-program-j", "max-added-j", "allow")
 
 
 class ConfigError(Exception):

@@ -56,6 +56,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     budget = parser.add_argument_group("budget (also [tool.greenlint.budget]; exit 1 when over)")
     budget.add_argument("--fail-above", type=_ratio, metavar="RATIO", help="a changed file may grow at most RATIO times")
     budget.add_argument("--max-file-j", type=_joules, metavar="J", help="a changed file may not grow above J joules per program run")
+    budget.add_argument("--max-program-j", type=_joules, metavar="J", help="a script's run (with the modules it imports) may not grow above J joules")
     budget.add_argument("--max-added-j", type=_joules, metavar="J", help="the change may add at most J joules per program run")
     run = parser.add_argument_group("run")
     run.add_argument("--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml")
@@ -129,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         base, head, paths = _sides(repo, args)
         config = _configure(args, paths)
         budget = Budget.from_config(config.budget, fail_above=args.fail_above, max_file_j=args.max_file_j,
-                                    max_added_j=args.max_added_j)
+                                    max_added_j=args.max_added_j, max_program_j=args.max_program_j)
         diff = diff_revisions(repo, base, head, _paths(repo, paths), config)
     except (gitfs.GitError, ConfigError, ValueError) as exc:
         print(f"greenlint diff: error: {exc}", file=sys.stderr)

@@ -1,11 +1,12 @@
 """The energy budget of a change: `--fail-above RATIO`, `--max-file-j J`, `--max-added-j J` and
-`[tool.greenlint.budget]` (check/config.py BUDGET_KEYS); what exceeds it makes `greenlint diff`
-exit 1.
+`--max-program-j J` and `[tool.greenlint.budget]` (check/config.py BUDGET_KEYS); what exceeds it
+makes `greenlint diff` exit 1.
 
 A file is judged on its joules per program run after the change, with its intended changes
 (a call carrying `# noqa: GLD100`) counted at their figure before: a ratio against
 `fail-above` (or the `allow` ratio of the first glob matching it), its joules against
-`max-file-j` (only when they grew). `max-added-j` bounds the joules the whole change adds.
+`max-file-j` (only when they grew). A program run (greenlint/review/programs.py) is judged against
+`max-program-j` the same way. `max-added-j` bounds the joules the whole change adds.
 A new file has no ratio: only the joules budgets judge it.
 """
 
@@ -25,6 +26,7 @@ class Budget:
     fail_above: float | None = None
     max_file_j: float | None = None
     max_added_j: float | None = None
+    max_program_j: float | None = None
     allow: Mapping[str, float] = field(default_factory=dict)
 
     @classmethod
@@ -34,6 +36,7 @@ class Budget:
             "fail_above": table.get("fail-above"),
             "max_file_j": table.get("max-file-j"),
             "max_added_j": table.get("max-added-j"),
+            "max_program_j": table.get("max-program-j"),
             "allow": dict(table.get("allow", {})),
         }
         values.update({k: v for k, v in flags.items() if v is not None})
@@ -41,7 +44,7 @@ class Budget:
 
     @property
     def empty(self) -> bool:
-        return self.fail_above is None and self.max_file_j is None and self.max_added_j is None
+        return all(v is None for v in (self.fail_above, self.max_file_j, self.max_added_j, self.max_program_j))
 
     def limit(self, path: str) -> tuple[float | None, str]:
         """The ratio *path* may grow by, and where that limit comes from."""
@@ -78,6 +81,11 @@ def check(diff: Diff, budget: Budget) -> list[Violation]:
         if budget.max_file_j is not None and after > f.before_j and after > budget.max_file_j:
             message = f"{fmt_j(after)} per program run, above the budget {fmt_j(budget.max_file_j)} (max-file-j)"
             found.append(Violation(f.path, message))
+    for p in diff.programs:
+        after = p.budget_after_j
+        if budget.max_program_j is not None and after > p.before_j and after > budget.max_program_j:
+            message = f"{fmt_j(after)} per program run, above the budget {fmt_j(budget.max_program_j)} (max-program-j)"
+            found.append(Violation(p.path, message))
     added = sum(f.budget_after_j - f.before_j for f in diff.changed_files)
     if budget.max_added_j is not None and added > budget.max_added_j:
         message = f"the change adds {fmt_j(added)} per program run, above the budget {fmt_j(budget.max_added_j)}"

@@ -87,7 +87,6 @@ class FileDiff:
     ratio_interval: tuple[float, float] | None = None
     changes: list[Change] = field(default_factory=list)
     unknown: int = 0  # sites without a figure on a side (not in the totals)
-    _terms: list = field(default_factory=list, repr=False)
 
     @property
     def ratio(self) -> float | None:
@@ -100,12 +99,35 @@ class FileDiff:
 
 
 @dataclass
+class ProgramDiff:
+    """One run of a script: its own call sites and those of the project modules it imports."""
+
+    path: str  # the script now (before, when it was deleted)
+    files: tuple[str, ...]  # the files one run of it reads: itself, then the modules it imports
+    before_j: float = 0.0
+    after_j: float = 0.0
+    ratio_interval: tuple[float, float] | None = None
+    unknown: int = 0
+    intended_j: float = 0.0  # joules its intended changes (`# noqa: GLD100`) add
+
+    @property
+    def ratio(self) -> float | None:
+        return _ratio(self.after_j, self.before_j)
+
+    @property
+    def budget_after_j(self) -> float:
+        return self.after_j - self.intended_j
+
+
+@dataclass
 class Diff:
     base: Side
     head: Side
     files: list[FileDiff]
     errors: list = field(default_factory=list)
     ratio_interval: tuple[float, float] | None = None
+    programs: list[ProgramDiff] = field(default_factory=list)  # those a listed change reaches
+    compared: list = field(default_factory=list, repr=False)  # every pair's figures (Compared)
 
     @property
     def before_j(self) -> float:
@@ -285,64 +307,106 @@ def _bounds(f: Figure) -> tuple[float, float]:
     return f.interval if f.interval else (f.joules, f.joules)
 
 
+@dataclass(frozen=True)
+class Compared:
+    """One pair of sites (either may be None) with both figures, before the totals are made."""
+
+    old: SideSite | None
+    new: SideSite | None
+    before: Figure | None
+    after: Figure | None
+    cancels: bool = False
+
+
+@dataclass
+class Totals:
+    """Joules per program run of a set of sites on both sides, and the interval of their ratio."""
+
+    before_j: float = 0.0
+    after_j: float = 0.0
+    unknown: int = 0
+    ratio_interval: tuple[float, float] | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        return _ratio(self.after_j, self.before_j)
+
+
+def totals(items: list[Compared], in_before, in_after) -> Totals:
+    """The sums over *items* of the before figures of sites `in_before(site)` and the after figures
+    of sites `in_after(site)`; a pair with both sides in whose ratio cancels moves as one."""
+    out, terms = Totals(), []
+    for c in items:
+        b = c.before if c.old is not None and in_before(c.old) else None
+        a = c.after if c.new is not None and in_after(c.new) else None
+        if (b is not None and b.joules is None) or (a is not None and a.joules is None):
+            out.unknown += 1
+            continue
+        out.before_j += b.joules if b else 0.0
+        out.after_j += a.joules if a else 0.0
+        if a and b and c.cancels:
+            terms.append((*_bounds(b), a.joules / b.joules if b.joules else 0.0, 1.0))
+            continue
+        terms += [(*_bounds(a), 1.0, 0.0)] if a else []
+        terms += [(*_bounds(b), 0.0, 1.0)] if b else []
+    out.ratio_interval = _interval(terms)
+    return out
+
+
+def _change(old: SideSite | None, new: SideSite | None, where: str) -> tuple[Compared, Change | None]:
+    """The figures of a pair, and its Change when it is listed."""
+    if old and new:
+        before, after, ratio, cancels = compare_pair(old, new)
+        reasons = explain(old, new)
+        changed = (ratio is None and bool(reasons)) or (ratio is not None and abs(ratio - 1) > SAME)
+        if not changed:
+            return Compared(old, new, before, after, cancels), None
+        if not reasons:
+            text = f"its figure changed ({before.label} → {after.label})"
+            reasons = (Reason("figure", "basis", before.label, after.label, text),)
+        apart = [(*_bounds(after), 1.0, 0.0), (*_bounds(before), 0.0, 1.0)]
+        both = before.joules is not None and after.joules is not None
+        interval = _interval(apart) if both and not cancels and ratio is not None else None
+        change = Change("changed", where, new, before, after, ratio, interval, reasons, old)
+        return Compared(old, new, before, after, cancels), change
+    site = new or old
+    p = site.prediction
+    figure = _figure(site, p.energy_j, p.interval_j, p.label)
+    status = "new" if new else "removed"
+    text = f"new call site ({figure.runs} run{'s' if figure.runs != 1 else ''})" if new else "call site removed"
+    reasons = (Reason("site", status, None, None, text),)
+    before, after = (None, figure) if new else (figure, None)
+    return Compared(old, new, before, after), Change(status, where, site, before, after, None, None, reasons, None)
+
+
 def compare(
     base: Side, head: Side, pairs: list[Pair], renames: dict[str, str], old_files: list[str], new_files: list[str]
 ) -> Diff:
     """The Diff of matched sites: per site, per file (sites count in the file they are in now)."""
-    files: dict[str, FileDiff] = {}
     renamed_to = {old: new for old, new in renames.items() if new in new_files}
-
-    def file(path: str) -> FileDiff:
-        if path not in files:
-            old = next((o for o, n in renamed_to.items() if n == path), None)
-            status = "renamed" if old else "modified" if path in old_files else "added" if path in new_files else "deleted"
-            files[path] = FileDiff(path, old, status)
-        return files[path]
-
+    renamed_from = {new: old for old, new in renamed_to.items()}
+    by_file: dict[str, list[Compared]] = {}
+    changes: dict[str, list[Change]] = {}
+    compared = []
     for old, new in pairs:
-        where = file(new.path if new else renamed_to.get(old.path, old.path))
-        if old and new:
-            before, after, ratio, cancels = compare_pair(old, new)
-            reasons = explain(old, new)
-            changed = (ratio is None and bool(reasons)) or (ratio is not None and abs(ratio - 1) > SAME)
-            if before.joules is None or after.joules is None:
-                where.unknown += 1
-            else:
-                where.before_j += before.joules
-                where.after_j += after.joules
-                lo, hi = _bounds(before)
-                if cancels:
-                    where._terms.append((lo, hi, after.joules / before.joules if before.joules else 0.0, 1.0))
-                else:
-                    where._terms += [(*_bounds(after), 1.0, 0.0), (lo, hi, 0.0, 1.0)]
-            if changed:
-                if not reasons:
-                    text = f"its figure changed ({before.label} → {after.label})"
-                    reasons = (Reason("figure", "basis", before.label, after.label, text),)
-                apart = [(*_bounds(after), 1.0, 0.0), (*_bounds(before), 0.0, 1.0)]
-                interval = None if cancels or ratio is None else _interval(apart)
-                where.changes.append(Change("changed", where.path, new, before, after, ratio, interval, reasons, old))
-            continue
-        site = new or old
-        p = site.prediction
-        figure = _figure(site, p.energy_j, p.interval_j, p.label)
-        status = "new" if new else "removed"
-        text = f"new call site ({figure.runs} run{'s' if figure.runs != 1 else ''})" if new else "call site removed"
-        if figure.joules is None:
-            where.unknown += 1
-        elif new:
-            where.after_j += figure.joules
-            where._terms.append((*_bounds(figure), 1.0, 0.0))
-        else:
-            where.before_j += figure.joules
-            where._terms.append((*_bounds(figure), 0.0, 1.0))
-        change = Change(status, where.path, site, None if new else figure, figure if new else None, None, None,
-                        (Reason("site", status, None, None, text),), None)
-        where.changes.append(change)
-    for f in files.values():
-        f.ratio_interval = _interval(f._terms)
-        f.changes.sort(key=lambda c: (c.site.callsite.span.cell or 0, c.site.callsite.span.line, c.site.callsite.span.column))
-    ordered = sorted(files.values(), key=lambda f: f.path)
-    diff = Diff(base, head, ordered)
-    diff.ratio_interval = _interval([t for f in ordered for t in f._terms])
+        where = new.path if new else renamed_to.get(old.path, old.path)
+        item, change = _change(old, new, where)
+        compared.append(item)
+        by_file.setdefault(where, []).append(item)
+        if change is not None:
+            changes.setdefault(where, []).append(change)
+    files = []
+    for path in sorted(by_file):
+        old = renamed_from.get(path)
+        status = "renamed" if old else "modified" if path in old_files else "added" if path in new_files else "deleted"
+        t = totals(by_file[path], lambda s: True, lambda s: True)
+        listed = sorted(changes.get(path, []), key=lambda c: _position(c.site))
+        files.append(FileDiff(path, old, status, t.before_j, t.after_j, t.ratio_interval, listed, t.unknown))
+    diff = Diff(base, head, files, compared=compared)
+    diff.ratio_interval = totals(compared, lambda s: True, lambda s: True).ratio_interval
     return diff
+
+
+def _position(site: SideSite) -> tuple:
+    span = site.callsite.span
+    return (span.cell or 0, span.line, span.column)

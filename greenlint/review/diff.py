@@ -10,6 +10,7 @@ from greenlint.check import Config
 from greenlint.review import gitfs
 from greenlint.review.compare import Diff, FileDiff, compare
 from greenlint.review.matching import match
+from greenlint.review.programs import program_diffs
 from greenlint.review.sides import analyse, side_sites
 
 
@@ -39,6 +40,7 @@ def diff_revisions(repo: Path, base: gitfs.Side, head: gitfs.Side, paths: list[s
     news = [s for s in after.sites if s.path not in broken]
     diff = compare(base, head, match(olds, news, renames), renames, before.files, after.files)
     diff.errors = [*before.errors, *after.errors]
+    diff.programs = program_diffs(diff, before, after, renames)
     return diff
 
 

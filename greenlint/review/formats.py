@@ -8,7 +8,7 @@ import math
 from greenlint import __version__
 from greenlint.report.sarif import SCHEMA, artifact_uri
 from greenlint.review.budget import Violation
-from greenlint.review.compare import Change, Diff, Figure, FileDiff
+from greenlint.review.compare import Change, Diff, Figure, FileDiff, ProgramDiff
 from greenlint.units import TIMES, fmt_energy, fmt_j
 
 SCHEMA_VERSION = 1
@@ -59,6 +59,11 @@ def _was(f: FileDiff, quote: str = "") -> str:
     return f" ({f.status})" if f.status in ("added", "deleted") else ""
 
 
+def _imports(p: ProgramDiff, quote: str = "") -> str:
+    """` (with a.py, b.py)`: the project modules one run of a script reads besides itself."""
+    return f" (with {', '.join(f'{quote}{f}{quote}' for f in p.files[1:])})" if len(p.files) > 1 else ""
+
+
 def _sides(diff: Diff) -> str:
     return f"{diff.base.label} → {diff.head.label}"
 
@@ -78,6 +83,9 @@ def text(diff: Diff, violations: list[Violation]) -> str:
                 figures = f"{_joules(c.before)} → {_joules(c.after)}"
                 ratio = f", {_ratio_text(c.ratio, c.ratio_interval)}" if c.status == "changed" else ""
                 lines.append(f"  {where(c)}: {c.site.api}: {figures}{ratio}: {why(c)}")
+        for p in diff.programs:
+            totals = f"{fmt_j(p.before_j)} → {fmt_j(p.after_j)}, {_ratio_text(p.ratio, p.ratio_interval)}"
+            lines.append(f"program {p.path}{_imports(p)}: {totals}")
         lines.append(f"total: {fmt_j(diff.before_j)} → {fmt_j(diff.after_j)}, {_ratio_text(diff.ratio, diff.ratio_interval)}")
     lines += [f"over budget: {v.path + ': ' if v.path else ''}{v.message}" for v in violations]
     return "\n".join(lines) + "\n"
@@ -126,10 +134,16 @@ def to_json(diff: Diff, violations: list[Violation], budget=None) -> dict:
         "total": {"before_j": diff.before_j, "after_j": diff.after_j, "ratio": diff.ratio,
                   "ratio_interval": list(diff.ratio_interval) if diff.ratio_interval else None},
         "files": [_file_json(f) for f in diff.changed_files],
+        "programs": [
+            {"path": p.path, "files": list(p.files), "before_j": p.before_j, "after_j": p.after_j, "ratio": p.ratio,
+             "ratio_interval": list(p.ratio_interval) if p.ratio_interval else None, "unknown_sites": p.unknown}
+            for p in diff.programs
+        ],
         "budget": {
             "fail_above": budget.fail_above if budget else None,
             "max_file_j": budget.max_file_j if budget else None,
             "max_added_j": budget.max_added_j if budget else None,
+            "max_program_j": budget.max_program_j if budget else None,
             "allow": dict(budget.allow) if budget else {},
             "violations": [{"path": v.path, "message": v.message} for v in violations],
         },
@@ -182,7 +196,7 @@ def markdown(diff: Diff, violations: list[Violation], top: int = 20) -> str:
     if not diff.changes:
         return "\n".join([*lines, "No call site changed its energy.", ""])
     interval = f"; 80 % interval {fmt_interval(diff.ratio_interval)}" if diff.ratio_interval else ""
-    lines += [f"**{fmt_ratio(diff.ratio)} per program run** over all files analysed: {fmt_j(diff.before_j)} → "
+    lines += [f"**{fmt_ratio(diff.ratio)}** over all files analysed, in joules per program run: {fmt_j(diff.before_j)} → "
               f"{fmt_j(diff.after_j)}{interval}.", ""]
     if violations:
         over = [f"- {_cell((v.path + ': ') if v.path else '')}{_cell(v.message)}" for v in violations]
@@ -197,12 +211,19 @@ def markdown(diff: Diff, violations: list[Violation], top: int = 20) -> str:
         lines.append(f"| `{_cell(where(c))}` | `{c.site.api}` | {figures} | {ratio} | {_cell(why(c))} |")
     if len(changes) > top:
         lines.append(f"| … {len(changes) - top} more | | | | | |")
-    lines += ["", "Per file, joules per program run:", "", "| file | before | after | ratio | 80 % interval |",
-              "|---|---:|---:|---:|---|"]
-    rows = [(_cell(f"`{f.path}`{_was(f, '`')}"), f) for f in diff.changed_files] + [("**all files**", diff)]
-    for name, f in rows:
-        lines.append(f"| {name} | {fmt_j(f.before_j)} | {fmt_j(f.after_j)} | {fmt_ratio(f.ratio)} | {fmt_interval(f.ratio_interval)} |")
+    files = [(_cell(f"`{f.path}`{_was(f, '`')}"), f) for f in diff.changed_files] + [("**all files**", diff)]
+    lines += ["", "Per file, joules per program run:", "", *_table(files)]
+    if diff.programs:
+        programs = [(_cell(f"`{p.path}`{_imports(p, '`')}"), p) for p in diff.programs]
+        lines += ["", "Per program run (a script and the project modules it imports):", "", *_table(programs)]
     return "\n".join([*lines, ""])
+
+
+def _table(rows: list[tuple[str, FileDiff | ProgramDiff | Diff]]) -> list[str]:
+    out = ["| | before | after | ratio | 80 % interval |", "|---|---:|---:|---:|---|"]
+    for name, t in rows:
+        out.append(f"| {name} | {fmt_j(t.before_j)} | {fmt_j(t.after_j)} | {fmt_ratio(t.ratio)} | {fmt_interval(t.ratio_interval)} |")
+    return out
 
 
 # -- sarif --------------------------------------------------------------------------------------

@@ -6,11 +6,13 @@ from __future__ import annotations
 import ast
 import dataclasses
 import os
+import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from greenlint.analysis.callsite import CallSite, is_test_assertion
+from greenlint.analysis.project import direct_imports
 from greenlint.analysis.sources import blank_magics, split_lines
 from greenlint.check import Config, noqa, run_check
 from greenlint.predict.prediction import Prediction
@@ -20,6 +22,8 @@ from greenlint.rules.diagnostic import Diagnostic
 
 #: `# noqa: GLD100` on a call's lines: its energy change is intended (the budget does not count it).
 INTENDED = "GLD100"
+#: A module that runs as a script although others import it.
+MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*['\"]__main__['\"]", re.M)
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,18 @@ class SideAnalysis:
     sites: list[SideSite] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     errors: list[Diagnostic] = field(default_factory=list)
+    imports: dict[str, list[str]] = field(default_factory=dict)  # file -> the project files it imports
+    scripts: list[str] = field(default_factory=list)  # files a program run starts from
+
+    def closure(self, script: str) -> tuple[str, ...]:
+        """*script*, then every project file one run of it imports (directly or not), sorted."""
+        seen, todo = {script}, [script]
+        while todo:
+            for dep in self.imports.get(todo.pop(), ()):
+                if dep not in seen:
+                    seen.add(dep)
+                    todo.append(dep)
+        return (script, *sorted(seen - {script}))
 
 
 def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Path) -> SideAnalysis:
@@ -69,7 +85,18 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
         by_file.setdefault(cs.path, []).append((cs, prediction))
     for shown, pairs in by_file.items():
         out.sites += side_sites(rel.get(shown) or _relative(shown, root), pairs, result.sources.get(shown, ""))
+    texts = {rel[shown]: _text(result.sources.get(shown, "")) for shown in result.files}
+    for shown in result.files:
+        found = direct_imports(os.path.abspath(shown), texts[rel[shown]]) if texts[rel[shown]] else []
+        out.imports[rel[shown]] = sorted({_relative(f, root) for f in found})
+    imported = {f for deps in out.imports.values() for f in deps}
+    top = {s.path for s in out.sites if not s.scope}
+    out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(texts.get(p, "")))
     return out
+
+
+def _text(source: str | tuple[str, ...]) -> str:
+    return "\n".join(source) if isinstance(source, tuple) else source
 
 
 def side_sites(path: str, pairs, source: str | tuple[str, ...]) -> list[SideSite]:

@@ -46,6 +46,9 @@ def test_joules_budgets(diff):
     train = files["train.py"]
     assert [v.path for v in check(diff, Budget(max_file_j=train.after_j * 0.99))] == ["train.py"]
     assert check(diff, Budget(max_file_j=train.after_j * 1.01)) == []
+    (program,) = [p for p in diff.programs if p.path == "train.py"]
+    assert [v.path for v in check(diff, Budget(max_program_j=program.after_j * 0.99))] == ["train.py"]
+    assert check(diff, Budget(max_program_j=program.after_j * 1.01)) == []
     added = sum(f.after_j - f.before_j for f in diff.changed_files)
     (over,) = check(diff, Budget(max_added_j=added * 0.99))
     assert over.path is None and "max-added-j" in over.message

@@ -123,6 +123,15 @@ def test_the_whole_branch_reports_the_four_intended_changes(history):
         ("train.py", FIT, ("epochs 10 → 100",)),
         ("tune.py", FIT, ("runs 1 → 3: now inside a 3-trip loop",)),
     ]
+    # per program run: train.py runs models.py's build_network too (renamed from make_model on the way)
+    programs = {p.path: p for p in diff.programs}
+    assert set(programs) == {"train.py", "tune.py", "finetune.py"}  # pipeline.py's load() is no program
+    train = programs["train.py"]
+    (train_file,) = [f for f in diff.files if f.path == "train.py"]
+    models = next(f for f in diff.files if f.path == "models.py")
+    assert train.files == ("train.py", "models.py")
+    assert train.before_j == pytest.approx(train_file.before_j + models.before_j)
+    assert train.after_j == pytest.approx(train_file.after_j + models.after_j)
     # largest change (joules added) first
     added = [c.added_j for c in diff.changes]
     assert added == sorted(added, key=abs, reverse=True)
@@ -249,3 +258,11 @@ def test_a_fit_moved_into_a_loop_of_unknown_length(repo, monkeypatch):
     (change,) = [c for f in json.loads(out)["files"] for c in f["changes"]]
     assert change["api"] == FIT and change["ratio"] is None
     assert [r["text"] for r in change["reasons"]] == ["runs 3 → unknown: inside a loop of unknown length"]
+
+
+def test_outside_a_git_work_tree_is_an_error(tmp_path, monkeypatch, capsys):
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    code, _ = _run(plain, monkeypatch)
+    assert code == 2 and "greenlint diff: error:" in capsys.readouterr().err

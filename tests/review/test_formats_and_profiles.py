@@ -39,7 +39,9 @@ def test_json_contract(branch):
     diff, violations, budget = branch
     data = json.loads(render("json", diff, violations, budget))
     assert data["schema_version"] == SCHEMA_VERSION
-    assert set(data) == {"schema_version", "base", "head", "total", "files", "budget", "errors"}
+    assert set(data) == {"schema_version", "base", "head", "total", "files", "programs", "budget", "errors"}
+    (program,) = [p for p in data["programs"] if p["path"] == "train.py"]
+    assert program["files"] == ["train.py", "models.py"] and program["after_j"] > program["before_j"]
     (train,) = [f for f in data["files"] if f["path"] == "train.py"]
     (change,) = train["changes"]
     assert set(change) >= {"status", "path", "line", "column", "api", "scope", "old", "before", "after", "ratio",
