@@ -42,7 +42,8 @@ test-editor: $(BIN)/greenlint
 	$(BIN)/python -m pytest $(EDITOR_TEST) -m e2e -p no:cacheprovider
 
 # Rebuild the derived data in dependency order (needs ../shared and the meter extra's TensorFlow):
-# catalog -> KB -> predictor model -> docs/accuracy.md -> rule docs (they quote the predictor).
+# catalog -> KB -> predictor model -> docs/accuracy.md -> rule docs (they quote the predictor) -> README's
+# `greenlint diff` example (its figures are the predictor's).
 # The Keras Applications table (data/work/keras_applications.csv) is rebuilt apart, by `make applications`
 # (it builds all 40 models to count their FLOPs: tens of minutes).
 # data/kb/static_features.csv and script_sites.csv are regenerated apart (`make static-features`).
@@ -53,6 +54,7 @@ data: $(VENV)/.dev-extras
 	$(BIN)/greenlint kb train
 	$(BIN)/greenlint kb evaluate
 	$(BIN)/python -m greenlint.gendocs
+	$(BIN)/python -m tests.review.readme_example
 
 applications: $(VENV)/.dev-extras
 	$(BIN)/python -m greenlint.analysis.gen_applications

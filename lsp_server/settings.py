@@ -30,6 +30,8 @@ class EditorSettings:
     min_joules: float = 0.0
     show_negligible: bool = False
     unit: str = "auto"
+    since_base: bool = False  # code lenses "×9.6 since main" (`greenlint diff` of the file)
+    base_revision: str = ""  # the base of those lenses; "": the merge-base with the default branch
 
     @classmethod
     def parse(cls, raw: Any) -> tuple[EditorSettings, list[str]]:
@@ -58,6 +60,8 @@ class EditorSettings:
         take("inlayHints.minJoules", "min_joules", lambda v: number(v) and v >= 0, float, "joules (>= 0)")
         take("inlayHints.showNegligible", "show_negligible", lambda v: isinstance(v, bool), bool, "true or false")
         take("unit", "unit", UNITS.__contains__, str, " or ".join(UNITS))
+        take("sinceBase.enabled", "since_base", lambda v: isinstance(v, bool), bool, "true or false")
+        take("sinceBase.revision", "base_revision", lambda v: isinstance(v, str), str, "a git revision")
         return cls(**values), errors
 
 

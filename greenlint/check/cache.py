@@ -23,7 +23,7 @@ FORMAT = 2
 
 
 #: Subpackages whose code never shapes a cached value (output and command-line only).
-NOT_CACHED_CODE = frozenset({"cli", "report"})
+NOT_CACHED_CODE = frozenset({"cli", "report", "review"})
 
 
 def _tree_stamp(root: Path, suffixes: tuple[str, ...] | None = None, skip=frozenset()) -> list[tuple[str, int, int]]:

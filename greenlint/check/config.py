@@ -56,7 +56,13 @@ SETTINGS = {
         " `[tool.black]`, else 88): a longer edited line is wrapped as black would wrap it, or the"
         " fix is not offered; a line already longer may get shorter, never longer."
     ),
+    "budget": (
+        "A table `[tool.greenlint.budget]`: the energy budget of `greenlint diff`, keys `fail-above`, `max-file-j`,"
+        " `max-program-j`, `max-added-j` and `allow` (README.md, \"Energy review of a change\")."
+    ),
 }
+#: `[tool.greenlint.budget]` keys (`greenlint diff`, greenlint/review/budget.py; README.md documents them).
+BUDGET_KEYS = ("fail-above", "max-file-j", "max-program-j", "max-added-j", "allow")
 
 
 class ConfigError(Exception):
@@ -83,6 +89,7 @@ class Config:
     output_format: str = "concise"
     options: Mapping[str, Any] = field(default_factory=dict)  # rule options by key
     line_length: int = 88  # the longest line a fix writes
+    budget: Mapping[str, Any] = field(default_factory=dict)  # `[tool.greenlint.budget]`, by BUDGET_KEYS
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
@@ -150,12 +157,40 @@ def parse_table(table: Mapping[str, Any], source: Path | None) -> dict[str, Any]
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ConfigError(f"{at}: expected a positive integer")
             fields["line_length"] = value
+        elif key == "budget":
+            fields["budget"] = parse_budget(value, at)
         elif key in _rule_options():
             options[key] = coerce_option(_rule_options()[key].type, value, at)
         else:
             raise ConfigError(f"{where}: unknown key `{key}`")
     fields["options"] = options
     return fields
+
+
+def parse_budget(table: Any, where: str) -> dict[str, Any]:
+    """Validate a `[tool.greenlint.budget]` table (BUDGET_KEYS): ratios > 0, joules >= 0."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: expected a table")
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        at = f"{where}.{key}"
+        if key == "allow":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{at}: expected a table of \"glob\" = ratio")
+            out[key] = {glob: _ratio(v, f"{at}.{glob}", infinite=True) for glob, v in value.items()}
+        elif key == "fail-above":
+            out[key] = _ratio(value, at)
+        elif key in BUDGET_KEYS:
+            out[key] = coerce_option(float, value, at)
+        else:
+            raise ConfigError(f"{where}: unknown key `{key}` (expected {', '.join(BUDGET_KEYS)})")
+    return out
+
+
+def _ratio(value: Any, where: str, infinite: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or (value == math.inf and not infinite):
+        raise ConfigError(f"{where}: expected a ratio above 0{' (or inf)' if infinite else ''}, got {value!r}")
+    return float(value)
 
 
 def _rule_options() -> dict[str, Any]:

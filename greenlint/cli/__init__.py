@@ -14,7 +14,7 @@ import sys
 
 from greenlint import __version__
 
-COMMANDS = ("check", "calls", "rule", "kb", "measure", "calibrate", "profile", "lsp")
+COMMANDS = ("check", "calls", "diff", "rule", "kb", "measure", "calibrate", "profile", "lsp")
 #: Modules that only an extra installs, by the extra (pyproject.toml; tests/test_dependencies.py).
 EXTRA_MODULES = {
     "pygls": "lsp",

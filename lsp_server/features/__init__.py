@@ -1,5 +1,14 @@
 """One module per LSP feature, each with `register(server)` (CONTRIBUTING.md, "Language server")."""
 
-from greenlint.lsp_server.features import code_action, code_lens, configuration, diagnostics, hover, inlay_hint, sync
+from greenlint.lsp_server.features import (
+    code_action,
+    code_lens,
+    configuration,
+    diagnostics,
+    hover,
+    inlay_hint,
+    since_base,
+    sync,
+)
 
-FEATURES = (sync, configuration, diagnostics, hover, inlay_hint, code_action, code_lens)
+FEATURES = (sync, configuration, diagnostics, hover, inlay_hint, code_action, code_lens, since_base)

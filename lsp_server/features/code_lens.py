@@ -5,6 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from greenlint.lsp_server.energy_text import hotspots_text, total_label
+from greenlint.lsp_server.features import since_base
 from greenlint.lsp_server.server import GreenlintServer
 
 #: Shows the costliest call sites of a document (argument: its URI) in a message.
@@ -22,11 +23,10 @@ def register(server: GreenlintServer) -> None:
         where = "this file" if view.cell is None else "this cell"
         sites = [site for sites in view.sites_by_end_line.values() for site in sites]
         title = total_label(sites, where, server.editor_settings(uri).unit)
-        if title is None:
-            return []
         top = types.Position(0, 0)
-        command = types.Command(title=title, command=SHOW_HOTSPOTS, arguments=[view.uri])
-        return [types.CodeLens(range=types.Range(top, top), command=command)]
+        command = types.Command(title=title, command=SHOW_HOTSPOTS, arguments=[view.uri]) if title else None
+        total = [types.CodeLens(range=types.Range(top, top), command=command)] if command else []
+        return [*total, *await since_base.lenses(server, view)]
 
     @server.command(SHOW_HOTSPOTS)
     async def show_hotspots(uri: str) -> None:

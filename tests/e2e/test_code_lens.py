@@ -49,7 +49,7 @@ def _intervals(path: Path) -> tuple[float, float]:
 async def test_capabilities(client: LanguageClient):
     capabilities = client.initialize_result.capabilities
     assert capabilities.code_lens_provider is not None
-    assert list(capabilities.execute_command_provider.commands) == ["greenlint.showHotspots"]
+    assert sorted(capabilities.execute_command_provider.commands) == ["greenlint.showChangesSinceBase", "greenlint.showHotspots"]
 
 
 async def test_lens_and_hotspots(client: LanguageClient, document: Path):

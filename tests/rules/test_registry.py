@@ -73,6 +73,7 @@ def test_settings_are_what_the_parser_accepts():
         "jobs": 2,
         "output-format": "json",
         "line-length": 100,
+        "budget": {"fail-above": 2, "allow": {"train.py": float("inf")}},
     }
     for key in SETTINGS:
         parse_table({key: samples.get(key, [])}, None)

@@ -1,0 +1,175 @@
+"""One side of a diff analysed through `greenlint calls`' pipeline: its call sites with their
+predictions and runs, each with what matching needs (its enclosing function and argument shape)."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import os
+import re
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from greenlint.analysis.callsite import CallSite, is_test_assertion
+from greenlint.analysis.project import direct_imports
+from greenlint.analysis.sources import blank_magics, split_lines
+from greenlint.check import Config, noqa, run_check
+from greenlint.predict.prediction import Prediction
+from greenlint.review.gitfs import Side, snapshot
+from greenlint.rules.base import Site
+from greenlint.rules.diagnostic import Diagnostic
+
+#: `# noqa: GLD100` on a call's lines: its energy change is intended (the budget does not count it).
+INTENDED = "GLD100"
+#: A module that runs as a script although others import it.
+MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*['\"]__main__['\"]", re.M)
+
+
+@dataclass(frozen=True)
+class SideSite:
+    """A call site of one side, with its path relative to the repository root."""
+
+    path: str
+    callsite: CallSite
+    prediction: Prediction
+    scope: str = ""  # qualified name of the enclosing functions and classes ("" at module level)
+    shape: str = ""  # positional argument count and keyword names: `2:epochs,validation_data`
+    intended: bool = False  # `# noqa: GLD100` on its lines
+
+    @property
+    def api(self) -> str:
+        return self.callsite.api
+
+    @property
+    def runs(self) -> int:
+        """Runs per program run (`Site.loop_multiplier`, as GL101 counts them)."""
+        return Site(self.callsite, self.prediction).loop_multiplier
+
+
+@dataclass
+class SideAnalysis:
+    side: Side
+    sites: list[SideSite] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    errors: list[Diagnostic] = field(default_factory=list)
+    imports: dict[str, list[str]] = field(default_factory=dict)  # file -> the project files it imports
+    scripts: list[str] = field(default_factory=list)  # files a program run starts from
+
+    def closure(self, script: str) -> tuple[str, ...]:
+        """*script*, then every project file one run of it imports (directly or not), sorted."""
+        seen, todo = {script}, [script]
+        while todo:
+            for dep in self.imports.get(todo.pop(), ()):
+                if dep not in seen:
+                    seen.add(dep)
+                    todo.append(dep)
+        return (script, *sorted(seen - {script}))
+
+
+def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Path) -> SideAnalysis:
+    """Analyse the files of *side* under the repository-relative *paths* (all of it: `[""]`)."""
+    root = repo if side.on_disk else snapshot(repo, side, cache)
+    targets = [root / p for p in paths if (root / p).exists()]
+    out = SideAnalysis(side)
+    if not targets:
+        return out
+    if not side.on_disk:
+        config = config.replace(root=_moved(config.root, repo, root))
+    result = run_check(targets, config)
+    rel = {shown: _relative(shown, root) for shown in result.files}
+    out.files = sorted(rel.values())
+    out.errors = [dataclasses.replace(d, path=rel.get(d.path) or _relative(d.path, root)) for d in result.errors]
+    by_file: dict[str, list] = {}
+    for cs, prediction in result.callsites_with_predictions:
+        by_file.setdefault(cs.path, []).append((cs, prediction))
+    for shown, pairs in by_file.items():
+        out.sites += side_sites(rel.get(shown) or _relative(shown, root), pairs, result.sources.get(shown, ""))
+    texts = {rel[shown]: _text(result.sources.get(shown, "")) for shown in result.files}
+    for shown in result.files:
+        found = direct_imports(os.path.abspath(shown), texts[rel[shown]]) if texts[rel[shown]] else []
+        out.imports[rel[shown]] = sorted({_relative(f, root) for f in found})
+    imported = {f for deps in out.imports.values() for f in deps}
+    top = {s.path for s in out.sites if not s.scope}
+    out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(texts.get(p, "")))
+    return out
+
+
+def _text(source: str | tuple[str, ...]) -> str:
+    return "\n".join(source) if isinstance(source, tuple) else source
+
+
+def side_sites(path: str, pairs, source: str | tuple[str, ...]) -> list[SideSite]:
+    """The (call site, prediction) pairs of one file, whose text is *source*, as SideSites of *path*."""
+    outline = _Outline(source)
+    out = []
+    for cs, prediction in pairs:
+        if not is_test_assertion(cs.api):
+            scope, shape, intended = outline.facts(cs)
+            out.append(SideSite(path, cs, prediction, scope, shape, intended))
+    return out
+
+
+def _moved(path: Path, old_root: Path, new_root: Path) -> Path:
+    """*path* below *old_root* at the same place below *new_root* (else *new_root*)."""
+    try:
+        return new_root / Path(os.path.abspath(path)).relative_to(old_root)
+    except ValueError:
+        return new_root
+
+
+def _relative(shown: str, root: Path) -> str:
+    return Path(os.path.relpath(os.path.abspath(shown), root)).as_posix()
+
+
+class _Outline:
+    """Each call of a file (or a notebook's cells) by position: its scope and argument shape."""
+
+    def __init__(self, source: str | tuple[str, ...]):
+        self.cells = source if isinstance(source, tuple) else None
+        units = list(enumerate(source, 1)) if isinstance(source, tuple) else [(None, source)]
+        self.lines = {cell: split_lines(text) for cell, text in units}
+        self.calls: dict[tuple, tuple[str, str]] = {}
+        for cell, text in units:
+            self._index(cell, text if cell is None else blank_magics(text, "pass"))
+        self.suppressions = noqa.parse(source)
+
+    def _index(self, cell: int | None, text: str) -> None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return
+        stack: list[tuple[ast.AST, str]] = [(tree, "")]
+        while stack:
+            node, scope = stack.pop()
+            if isinstance(node, ast.Call):
+                key = (cell, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+                self.calls[key] = (scope, _shape(node))
+            inner = scope
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                inner = f"{scope}.{node.name}" if scope else node.name
+            stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+
+    def facts(self, cs: CallSite) -> tuple[str, str, bool]:
+        span = cs.span
+        lines = self.lines.get(span.cell, [])
+        start, end = _bytes(lines, span.line, span.column), _bytes(lines, span.end_line, span.end_column)
+        key = (span.cell, span.line, start, span.end_line, end)
+        scope, shape = self.calls.get(key, ("", "?"))
+        codes = [self.suppressions.lines.get((span.cell, line), ()) for line in range(span.line, span.end_line + 1)]
+        file_codes = self.suppressions.file_codes
+        intended = any(c and INTENDED in c for c in codes) or bool(file_codes and INTENDED in file_codes)
+        return scope, shape, intended
+
+
+def _bytes(lines: list[str], line: int, column: int) -> int:
+    """The UTF-8 byte offset of 1-based character *column* on *line* (the `ast` columns)."""
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return len(text[: column - 1].encode("utf-8", "surrogatepass")) if not text.isascii() else column - 1
+
+
+def _shape(call: ast.Call) -> str:
+    positional = "*" if any(isinstance(a, ast.Starred) for a in call.args) else str(len(call.args))
+    return f"{positional}:{','.join(sorted(k.arg or '**' for k in call.keywords))}"
