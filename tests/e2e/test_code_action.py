@@ -123,7 +123,7 @@ def test_fix_edits_use_client_units():
 MAPPED = (
     "import tensorflow as tf\n"
     "\n"
-    "ds = tf.data.Dataset.range(8).map(lambda x: x + 1)\n"
+    "ds = tf.data.Dataset.range(n).map(lambda x: x + 1)\n"
     "ds = ds.map(lambda x: x * 2).batch(4).prefetch(2)\n"
 )
 
@@ -154,7 +154,7 @@ async def test_quick_fix_and_fix_all_apply_the_engines_edits(client: LanguageCli
     [quick] = [a for a in actions if a.title.startswith("Add `num_parallel_calls")]
     assert quick.kind == types.CodeActionKind.QuickFix and quick.is_preferred
     edits = quick.edit.document_changes[0].edits
-    fixed_line = "ds = tf.data.Dataset.range(8).map(lambda x: x + 1, num_parallel_calls=tf.data.AUTOTUNE)\n"
+    fixed_line = "ds = tf.data.Dataset.range(n).map(lambda x: x + 1, num_parallel_calls=tf.data.AUTOTUNE)\n"
     assert _apply(MAPPED, edits).splitlines(keepends=True)[2] == fixed_line
 
     whole = types.Range(types.Position(0, 0), types.Position(4, 0))
@@ -175,7 +175,7 @@ def test_notebook_cells_get_fixes_with_tensorflow_imported_in_another_cell():
     from greenlint.lsp_server.analysis import analyse_text, join_cells
     from tests.check.fakes import Predictor
 
-    cells = ["import tensorflow as tf\n", "ds = tf.data.Dataset.range(3).map(lambda x: x)\n"]
+    cells = ["import tensorflow as tf\n", "ds = tf.data.Dataset.range(n).map(lambda x: x)\n"]
     text, offsets = join_cells(cells)
     _, diagnostics = analyse_text(text, "nb.ipynb", Config(no_cache=True), Predictor().predict, offsets)
     [mapped] = [d for d in diagnostics if d.code == "GL402"]
