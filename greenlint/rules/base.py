@@ -91,10 +91,68 @@ class Site:
         return runs.get("bound", "unknown") if isinstance(runs.get("count"), int) else "unknown"
 
     @property
-    def in_loop(self) -> bool:
-        """True inside any Python `for`/`while` loop (literal bound or not): the resolver's `loop_depth`."""
+    def loop_runs(self) -> int | None:
+        """How often loops alone run the site (`CallSite.runs["loop"]`: its enclosing loops and
+        those around the calls of its function); 1 outside loops, None for a loop of unknown
+        length. Where the calls JSON has no `loop`, the literal loops of its own function."""
+        runs = self.callsite.runs
+        if "loop" in runs:
+            loop = runs["loop"]
+            return loop if isinstance(loop, int) or loop is None else 1
         depth = self.features.get("loop_depth", 0)
-        return (isinstance(depth, int) and depth > 0) or self.loop_multiplier > 1
+        if not (isinstance(depth, int) and depth > 0):
+            return 1
+        value = self.features.get("loop_multiplier", 1)
+        return None if self.features.get("loop_unbounded") else value if isinstance(value, int) else 1
+
+    @property
+    def callers(self) -> int | None:
+        """How many calls of its function run the site (`CallSite.runs["callers"]`; None: unknown)."""
+        callers = self.callsite.runs.get("callers", 1)
+        return callers if isinstance(callers, int) else None
+
+    @property
+    def varying(self) -> frozenset:
+        """The inputs ("receiver", parameter names) that differ between the iterations of a loop
+        around the site (`CallSite.runs["varying"]`)."""
+        return frozenset(self.callsite.runs.get("varying") or ())
+
+    def repeats(self, same: tuple[str, ...] | None = None) -> bool:
+        """A loop runs the site again and again (more than one trip, or an unknown number) with
+        the same inputs: none (*same* None), or those in *same* ("receiver", parameter names),
+        the others may differ (`model.predict(batch)` over batches repeats predict on one model)."""
+        loop = self.loop_runs
+        if loop is not None and loop <= 1:
+            return False
+        varying = self.varying
+        return not varying if same is None else not varying & set(same)
+
+    @property
+    def in_loop(self) -> bool:
+        """A loop repeats the site with the same inputs: it runs more than once through loops
+        (not only because its function is called from several places), and no loop variable
+        reaches its receiver or arguments (`for dtype in dtypes: tf.constant(x, dtype=dtype)`
+        makes a different tensor each time)."""
+        return self.repeats()
+
+    def runs_reason(self) -> str:
+        """Why the site runs `loop_multiplier` times: "in a loop", "its function is called from
+        N places", both, or "" when it runs once."""
+        loop, callers = self.loop_runs, self.callers
+        parts = []
+        if loop is None or loop > 1:
+            parts.append("in a loop")
+        if callers is not None and callers > 1:
+            parts.append(f"its function is called from {callers} places")
+        return "; ".join(parts)
+
+    def loop_times(self) -> str:
+        """` (100 times)`, ` (at most 100 times)`: how often loops run the site; "" when unknown."""
+        loop = self.loop_runs
+        if loop is None or loop <= 1:
+            return ""
+        upper = self.runs_bound == "upper"
+        return f" ({'at most ' if upper else ''}{loop} times)"
 
     @property
     def total_energy_j(self) -> float | None:

@@ -140,7 +140,7 @@ class EagerTrainingStep(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if not (_is_step_call(site.api) and site.in_loop and not site.features.get("in_tf_function")):
+            if not (_is_step_call(site.api) and site.repeats(same=()) and not site.features.get("in_tf_function")):
                 continue
             if site.api == "tensorflow.GradientTape.gradient" and not _loop_updates(facts, site):
                 continue  # gradients printed or checked in a loop (tests, tutorials), not a training step

@@ -64,5 +64,5 @@ class FitInEpochLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if is_keras_model_method(site.api, ("fit",)) and site.features.get("epochs") == 1 and site.in_loop:
+            if is_keras_model_method(site.api, ("fit",)) and site.features.get("epochs") == 1 and site.repeats(same=("receiver",)):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

@@ -78,5 +78,5 @@ class NumpyInStepLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api == NUMPY and site.in_loop and in_unguarded_step_loop(facts, site):
+            if site.api == NUMPY and site.repeats(same=()) and in_unguarded_step_loop(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

@@ -96,9 +96,8 @@ class PredictInLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if is_keras_model_method(site.api, ("predict",)) and site.in_loop:
-                n = site.loop_multiplier
-                times = f" ({n} times)" if n > 1 else ""
+            if is_keras_model_method(site.api, ("predict",)) and site.repeats(same=("receiver",)):
+                times = site.loop_times()
                 yield self.diagnostic(
                     site.callsite.span,
                     facts.path,

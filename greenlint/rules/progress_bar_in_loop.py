@@ -111,9 +111,10 @@ class ProgressBarInLoop(Rule):
 
 
 def _in_loop_body(site) -> bool:
-    """Written inside a `for`/`while` loop of its own function (not only run repeatedly through calls)."""
-    depth, multiplier = site.features.get("loop_depth", 0), site.features.get("loop_multiplier", 1)
-    return (isinstance(depth, int) and depth > 0) or (isinstance(multiplier, int) and multiplier > 1)
+    """Written inside a `for`/`while` loop of its own function that runs it more than once
+    (not only run repeatedly through calls of its function)."""
+    depth = site.features.get("loop_depth", 0)
+    return isinstance(depth, int) and depth > 0 and site.repeats(same=())
 
 
 def _draws_progress_bar(call: ast.Call | None, position: int) -> bool:

@@ -95,5 +95,5 @@ class SaveInStepLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if _is_save(site.api) and site.in_loop and in_unguarded_step_loop(facts, site):
+            if _is_save(site.api) and site.repeats(same=("receiver",)) and in_unguarded_step_loop(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(call=method(site.api)))

@@ -70,7 +70,7 @@ class SessionFeedDictInLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api in RUNS and site.in_loop and facts.node(site) is not None:
+            if site.api in RUNS and site.repeats(same=("receiver",)) and facts.node(site) is not None:
                 if binds(facts.node(site), "feed_dict", 1) and not _star_only(facts.node(site)):
                     yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
 

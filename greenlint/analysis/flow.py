@@ -1,0 +1,90 @@
+"""Which names a value derives from, read from the syntax alone: what makes loop iterations differ.
+
+`derived(seeds, body)` closes a set of names over the assignments of a block (`y = f(x)` makes
+`y` derive from `x`; tuple targets, `+=`, `for`/`with`/`:=` targets too), flow-insensitively and
+without entering nested functions or classes. `inputs(call, params)` names what a call reads:
+its receiver (the object a method is called on, or the instance called) and each argument by
+parameter name.
+"""
+
+from __future__ import annotations
+
+import ast
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+RECEIVER = "receiver"
+
+
+def names(node: ast.AST | None) -> frozenset:
+    """The names an expression reads (not those of lambdas or comprehensions' own targets)."""
+    if node is None:
+        return frozenset()
+    found = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is ast.Name:
+            found.add(item.id)
+        elif kind is not ast.Lambda:
+            stack.extend(ast.iter_child_nodes(item))
+    return frozenset(found)
+
+
+def targets(node: ast.AST) -> frozenset:
+    """The names an assignment target binds (`a`, `a, (b, c)`, `*rest`); not attributes or items."""
+    return frozenset(n.id for n in ast.walk(node) if type(n) is ast.Name) if type(node) in (ast.Name, ast.Tuple, ast.List, ast.Starred) else frozenset()
+
+
+def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset]]:
+    """(names bound, names read) of every assignment in a block, nested functions excluded."""
+    found = []
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in _SCOPES:
+            continue
+        if kind is ast.Assign:
+            bound = frozenset().union(*(targets(t) for t in node.targets))
+            found.append((bound, names(node.value)))
+        elif kind in (ast.AugAssign, ast.AnnAssign) and node.value is not None:
+            found.append((targets(node.target), names(node.value)))
+        elif kind in (ast.For, ast.AsyncFor):
+            found.append((targets(node.target), names(node.iter)))
+        elif kind is ast.withitem and node.optional_vars is not None:
+            found.append((targets(node.optional_vars), names(node.context_expr)))
+        elif kind is ast.NamedExpr:
+            found.append((targets(node.target), names(node.value)))
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def derived(seeds: frozenset, body: list[ast.stmt]) -> frozenset:
+    """*seeds* and every name the block assigns from them, transitively."""
+    if not seeds:
+        return seeds
+    pairs = assignments(body)
+    found = set(seeds)
+    changed = True
+    while changed:
+        changed = False
+        for bound, read in pairs:
+            if read & found and not bound <= found:
+                found |= bound
+                changed = True
+    return frozenset(found)
+
+
+def inputs(call: ast.Call, params: list[str]) -> dict[str, frozenset]:
+    """The names each input of a call reads: "receiver" (`m` in `m.predict(x)`, `layer` in
+    `layer(x)`), and each argument under its parameter name (`argN` past the known ones, `**`)."""
+    func = call.func
+    found = {RECEIVER: names(func.value if type(func) is ast.Attribute else func)}
+    for i, arg in enumerate(call.args):
+        label = "*" if type(arg) is ast.Starred else params[i] if i < len(params) else f"arg{i}"
+        found[label] = found.get(label, frozenset()) | names(arg)
+    for keyword in call.keywords:
+        label = keyword.arg or "**"
+        found[label] = found.get(label, frozenset()) | names(keyword.value)
+    return found
