@@ -1,8 +1,9 @@
 """Which names a value derives from, read from the syntax alone: what makes loop iterations differ.
 
 `derived(seeds, body)` closes a set of names over the assignments of a block (`y = f(x)` makes
-`y` derive from `x`; tuple targets, `+=`, `for`/`with`/`:=` targets too), flow-insensitively and
-without entering nested functions or classes. `inputs(call, params)` names what a call reads:
+`y` derive from `x`; tuple targets, `+=`, `for`/`with`/`:=` targets too; a method call made for
+its effect that sets state, `model.compile(optimizer=opt)`, makes `model` derive from `opt`), flow-insensitively
+and without entering nested functions or classes. `inputs(call, params)` names what a call reads:
 its receiver (the object a method is called on, or the instance called) and each argument by
 parameter name.
 """
@@ -37,7 +38,9 @@ def targets(node: ast.AST) -> frozenset:
 
 
 def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset]]:
-    """(names bound, names read) of every assignment in a block, nested functions excluded."""
+    """(names bound, names read) of every assignment in a block, and of every statement calling
+    a method that sets state (`obj.compile(args)` binds `obj` from its arguments), nested
+    functions excluded."""
     found = []
     stack: list[ast.AST] = list(body)
     while stack:
@@ -56,8 +59,24 @@ def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset]]:
             found.append((targets(node.optional_vars), names(node.context_expr)))
         elif kind is ast.NamedExpr:
             found.append((targets(node.target), names(node.value)))
+        elif kind is ast.Expr and type(node.value) is ast.Call and type(node.value.func) is ast.Attribute:
+            call = node.value  # `model.compile(optimizer=Adam(lr))`: the object changes with its arguments
+            if type(call.func.value) is ast.Name and _sets_state(call.func.attr):
+                read = frozenset().union(*(names(a) for a in call.args), *(names(k.value) for k in call.keywords))
+                found.append((frozenset((call.func.value.id,)), read))
         stack.extend(ast.iter_child_nodes(node))
     return found
+
+
+#: Methods that set an object's state from their arguments (Keras's `compile`, weights loaded or
+#: set, a variable assigned): after `model.compile(optimizer=Adam(lr))` in a loop over `lr`, each
+#: iteration's `model` is another one. Training and inference calls change weights or nothing and
+#: are not among them: the same model trained step after step is the loop's repeat.
+SETTERS = frozenset({"compile", "load_weights", "set_weights", "assign", "assign_add", "assign_sub"})
+
+
+def _sets_state(method: str) -> bool:
+    return method in SETTERS or method.startswith("set_")
 
 
 def derived(seeds: frozenset, body: list[ast.stmt]) -> frozenset:

@@ -86,7 +86,7 @@ class Context:
         self.exits = 0  # enclosing loops that a `break`, `return` or `raise` may leave early
         self.guards = 0  # enclosing `if`/`except`/`case` bodies inside a loop
         self.divisors: list[tuple[int, int]] = []  # (loop depth, k) of each enclosing `if ... % k == 0`
-        self.varying: list[frozenset] = []  # per enclosing loop: names that differ between its iterations
+        self.varying: list[frozenset | None] = []  # per enclosing loop: names that differ between its iterations (None: one trip)
         self.keras_step = func.keras_step if func else False
         self.returns: list[Any] = []
         self.generator = False
@@ -303,7 +303,7 @@ class Resolver:
         always = any(type(stmt) in _EXITS for stmt in node.body)  # never multiply past a `break`
         ctx.loops.append(count)
         ctx.trips.append(min(trips, 1) if always and trips is not None else 1 if always else trips)
-        ctx.varying.append(self.loop_varying(node) if ctx.trips[-1] != 1 else frozenset())
+        ctx.varying.append(self.loop_varying(node) if ctx.trips[-1] != 1 else None)
         ctx.exits += exits
         self.block(node.body)
         ctx.exits -= exits
@@ -341,7 +341,7 @@ class Resolver:
             return None
         k, read = found
         varying = self.ctx.varying
-        depth = next((d for d in range(len(varying), 0, -1) if varying[d - 1] & read), len(varying))
+        depth = next((d for d in range(len(varying), 0, -1) if varying[d - 1] and varying[d - 1] & read), len(varying))
         return depth, k
 
     def branches(self, bodies: list[list[ast.stmt]], divisor: tuple[int, int] | None = None) -> None:
@@ -1072,18 +1072,16 @@ class Resolver:
         return runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors))
 
     def place(self, node: ast.Call | None, params: list[str]) -> runs_mod.Place:
-        """Where a call sits (runs_mod.Place): its runs here, the inputs a repeating loop's
-        variable reaches, and the inputs that derive from its function's parameters. *params*:
-        the callee's positional parameter names."""
+        """Where a call sits (runs_mod.Place): its runs here, the inputs each loop that repeats
+        it changes, and the inputs that derive from its function's parameters. *params*: the
+        callee's positional parameter names."""
         runs = self.local_runs()
-        if node is None:
-            return runs_mod.Place(runs)
-        varying = frozenset().union(*self.ctx.varying)
+        loops = [names for names in self.ctx.varying if names is not None]
         own = self.parameter_flow(self.ctx.func)
-        if not varying and not own:
-            return runs_mod.Place(runs)
+        if node is None or not (any(loops) or own):
+            return runs_mod.Place(runs, tuple(frozenset() for _ in loops))
         inputs = flow.inputs(node, params)
-        reached = frozenset(label for label, read in inputs.items() if read & varying)
+        reached = tuple(frozenset(label for label, read in inputs.items() if read & names) for names in loops)
         links = {}
         for label, read in inputs.items():
             linked = frozenset(p for p, derived in own.items() if read & derived)
@@ -1092,14 +1090,18 @@ class Resolver:
         return runs_mod.Place(runs, reached, links or None)
 
     def parameter_flow(self, func: FuncInfo | None) -> dict[str, frozenset]:
-        """Each parameter of a user function -> the names its body derives from it."""
+        """Each parameter of a user function (`self` as "receiver") -> the names its body
+        derives from it."""
         if func is None or func.kind == "lambda":
             return {}
         found = self.flows.get(func.node)
         if found is None:
             args = func.node.args
             params = [*_positional(func), *(a.arg for a in args.kwonlyargs)]
-            found = self.flows[func.node] = {p: flow.derived(frozenset((p,)), func.node.body) for p in params}
+            found = {p: flow.derived(frozenset((p,)), func.node.body) for p in params}
+            if func.kind in ("method", "property") and args.args:  # `self` is the call's receiver
+                found[flow.RECEIVER] = flow.derived(frozenset((args.args[0].arg,)), func.node.body)
+            self.flows[func.node] = found
         return found
 
     def entered(self, value: Any) -> Any:
@@ -1304,7 +1306,7 @@ class Resolver:
         for i, generator in enumerate(generators):
             loops.append(first if i == 0 else self.loop_count(generator.iter))
             trips.append(loops[-1])
-            self.ctx.varying.append(flow.targets(generator.target) if trips[-1] != 1 else frozenset())
+            self.ctx.varying.append(flow.targets(generator.target) if trips[-1] != 1 else None)
             self.assign(generator.target, None)
             for condition in generator.ifs:
                 self.expr(condition)

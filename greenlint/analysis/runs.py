@@ -48,12 +48,12 @@ NEVER_KNOWN = Local(None, UNKNOWN)
 
 
 class Place(NamedTuple):
-    """Where a call sits in its function: its *runs* there, the inputs (parameter names,
-    "receiver") a repeating loop's variable reaches (*varying*), and the function's parameters
-    each input derives from (*links*)."""
+    """Where a call sits in its function: its *runs* there; per enclosing loop that repeats it,
+    the inputs (parameter names, "receiver") that loop's variable reaches (*varying*); and the
+    function's parameters each input derives from (*links*)."""
 
     runs: Local
-    varying: frozenset = frozenset()
+    varying: tuple = ()
     links: dict | None = None
 
 
@@ -154,18 +154,18 @@ class FunctionRuns:
         return self.loops[key]
 
     def varying(self, info: Any, active: frozenset = frozenset()) -> frozenset:
-        """The parameters of a user function that a repeating loop's variable reaches at one of
-        its calls (directly, or through its caller's parameters)."""
+        """Per loop that repeats a user function through one of its calls (in its caller, or
+        around its caller's calls), the parameters that loop's variable reaches: a set of sets."""
         if info is None or id(info) in active:
             return frozenset()
         key = id(info)
         if key not in self.varied:
             found = set()
             for caller, place, _ in info.callers:
-                found |= place.varying
-                if place.links:
-                    outer = self.varying(caller, active | {key})
-                    found.update(p for p, params in place.links.items() if params & outer)
+                found.update(place.varying)
+                links = place.links or {}
+                for outer in self.varying(caller, active | {key}):
+                    found.add(frozenset(p for p, params in links.items() if params & outer))
             self.varied[key] = frozenset(found)
         return self.varied[key]
 
@@ -180,10 +180,10 @@ class FunctionRuns:
             notes.append(why)
         outer_loop = self.loop(func)
         loop = None if place.runs.count is None or outer_loop is None else times(place.runs, outer_loop)
-        varying = set(place.varying)
-        if place.links:
-            params = self.varying(func)
-            varying.update(label for label, linked in place.links.items() if linked & params)
+        links = place.links or {}
+        loops = {*place.varying, *(frozenset(label for label, linked in links.items() if linked & outer) for outer in self.varying(func))}
+        if loop == 1:
+            loops = set()
         callers = 1 if func is None else len(func.callers) if func.callers and self.all_calls_seen(func) else None
         return {
             "count": runs.count,
@@ -191,8 +191,8 @@ class FunctionRuns:
             "note": "; ".join(notes) or None,
             "loop": loop,
             "callers": callers,
-            "varies": bool(varying) and loop != 1,
-            "varying": sorted(varying) if varying and loop != 1 else [],
+            "varies": bool(loops) and all(loops),
+            "varying": sorted(sorted(names) for names in loops),
         }
 
 

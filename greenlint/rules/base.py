@@ -94,7 +94,8 @@ class Site:
     def loop_runs(self) -> int | None:
         """How often loops alone run the site (`CallSite.runs["loop"]`: its enclosing loops and
         those around the calls of its function); 1 outside loops, None for a loop of unknown
-        length. Where the calls JSON has no `loop`, the literal loops of its own function."""
+        length. Where the calls JSON has no `loop`, the literal loops of its own function (None
+        when they multiply to 1: a loop, its length not said)."""
         runs = self.callsite.runs
         if "loop" in runs:
             loop = runs["loop"]
@@ -103,7 +104,7 @@ class Site:
         if not (isinstance(depth, int) and depth > 0):
             return 1
         value = self.features.get("loop_multiplier", 1)
-        return None if self.features.get("loop_unbounded") else value if isinstance(value, int) else 1
+        return value if isinstance(value, int) and value > 1 and not self.features.get("loop_unbounded") else None
 
     @property
     def callers(self) -> int | None:
@@ -111,40 +112,38 @@ class Site:
         callers = self.callsite.runs.get("callers", 1)
         return callers if isinstance(callers, int) else None
 
-    @property
-    def varying(self) -> frozenset:
-        """The inputs ("receiver", parameter names) that differ between the iterations of a loop
-        around the site (`CallSite.runs["varying"]`)."""
-        return frozenset(self.callsite.runs.get("varying") or ())
-
     def repeats(self, same: tuple[str, ...] | None = None) -> bool:
-        """A loop runs the site again and again (more than one trip, or an unknown number) with
-        the same inputs: none (*same* None), or those in *same* ("receiver", parameter names),
-        the others may differ (`model.predict(batch)` over batches repeats predict on one model)."""
+        """A loop runs the site again and again (more than one trip, or an unknown number)
+        with the same inputs: all of them (*same* None), or those in *same* ("receiver",
+        parameter names) while the others may differ (`model.predict(batch)` over batches
+        repeats predict on one model). `CallSite.runs["varying"]` says, per loop, which
+        inputs its variable reaches."""
         loop = self.loop_runs
         if loop is not None and loop <= 1:
             return False
-        varying = self.varying
-        return not varying if same is None else not varying & set(same)
+        loops = self.callsite.runs.get("varying")
+        if not isinstance(loops, list) or not loops:
+            return True
+        kept = None if same is None else set(same)
+        return any(not names if kept is None else not kept.intersection(names) for names in loops)
 
     @property
     def in_loop(self) -> bool:
-        """A loop repeats the site with the same inputs: it runs more than once through loops
-        (not only because its function is called from several places), and no loop variable
-        reaches its receiver or arguments (`for dtype in dtypes: tf.constant(x, dtype=dtype)`
-        makes a different tensor each time)."""
+        """A loop repeats the site with the same inputs: it runs more than once through a loop
+        (not only because its function is called from several places) whose variable reaches
+        neither its receiver nor its arguments (`for dtype in dtypes: tf.constant(x,
+        dtype=dtype)` makes a different tensor each time)."""
         return self.repeats()
 
     def runs_reason(self) -> str:
-        """Why the site runs `loop_multiplier` times: "in a loop", "its function is called from
-        N places", both, or "" when it runs once."""
+        """Why the site runs `loop_multiplier` times, to follow "N runs": "in a loop", "as its
+        function is called from N places", both, or "" when neither says."""
         loop, callers = self.loop_runs, self.callers
-        parts = []
-        if loop is None or loop > 1:
-            parts.append("in a loop")
-        if callers is not None and callers > 1:
-            parts.append(f"its function is called from {callers} places")
-        return "; ".join(parts)
+        looped = loop is None or loop > 1
+        called = f"its function is called from {callers} places" if callers is not None and callers > 1 else ""
+        if looped and called:
+            return f"in a loop, and {called}"
+        return "in a loop" if looped else f"as {called}" if called else ""
 
     def loop_times(self) -> str:
         """` (100 times)`, ` (at most 100 times)`: how often loops run the site; "" when unknown."""

@@ -123,6 +123,11 @@ class EagerTrainingStep(Rule):
             "import tensorflow as tf\nfor x in [tf.constant(1.0), tf.Variable(2.0)]:\n"
             "    with tf.GradientTape() as tape:\n        y = x + 1\n    print(tape.gradient(y, x))\n"
         ),
+        Valid(  # one step over one batch: no training loop
+            "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds.take(1):\n"
+            "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(x * x)\n"
+            "    grads = tape.gradient(loss, [x])\n    opt.apply_gradients(zip(grads, [x]))\n"
+        ),
     )
     INVALID = (
         Invalid(

@@ -118,7 +118,8 @@ class EnergyHotspot(Rule):
             # A figure too uncertain for a point reads as its 80 % interval, per run and in all.
             as_range = p.interval_j is not None and fmt_energy(p.energy_j, p.interval_j) != fmt_j(p.energy_j)
             per_run = fmt_range(*p.interval_j) if as_range else fmt_j(p.energy_j)
-            times = f" = {per_run} {TIMES} {factor} runs" if factor != 1 else ""
+            reason = site.runs_reason()
+            times = f" = {per_run} {TIMES} {factor} runs{f' {reason}' if reason else ''}" if factor != 1 else ""
             if as_range:
                 interval = "the 80% interval"
             else:
@@ -130,7 +131,7 @@ class EnergyHotspot(Rule):
                 interval=interval,
                 basis=p.basis.label,
                 drivers=_drivers(site),
-                lever=_lever(site, factor),
+                lever=_lever(site),
             )
             yield self.diagnostic(
                 site.callsite.span,
@@ -185,14 +186,15 @@ def _drivers(site: Site) -> str:
     return f": {f' {TIMES} '.join(parts)}" if parts else ""
 
 
-def _lever(site: Site, runs: int) -> str:
+def _lever(site: Site) -> str:
     """One concrete change that lowers this call's energy."""
     method = site.api.rpartition(".")[2]
     epochs = _value(site, "epochs")
-    if runs > 1 and method in _INFER:
-        return f"batch the {runs} inputs into one `{method}` call"
-    if runs > 1:
-        return f"it runs {runs} times: run it once, outside the loop, or fewer times"
+    loop = site.loop_runs or 0  # repeats the loops give, not calls of its function from several places
+    if loop > 1 and method in _INFER and site.repeats(same=("receiver",)):
+        return f"batch the {loop} inputs into one `{method}` call"
+    if loop > 1 and site.in_loop:
+        return "run it once, outside the loop, or fewer times"
     if method in _TRAIN and isinstance(epochs, (int, float)) and epochs > 1:
         bound = ((getattr(site.callsite, "work", None) or {}).get("epochs") or {}).get("bound")
         if bound == "upper":

@@ -54,10 +54,23 @@ class FitInEpochLoop(Rule):
             "import tensorflow as tf\nfor lr in [0.1, 0.01]:\n"
             "    m = tf.keras.Sequential()\n    m.fit(x, y, epochs=10)\n"
         ),
+        Valid(  # one epoch of each of several models: no epoch loop
+            "import tensorflow as tf\nfor name in ['a.keras', 'b.keras']:\n"
+            "    m = tf.keras.models.load_model(name)\n    m.fit(x, y, epochs=1)\n"
+        ),
+        Valid(  # a helper called from two cells, in no loop
+            "import tensorflow as tf\nm = tf.keras.Sequential()\ndef one_epoch():\n    m.fit(x, y, epochs=1)\n"
+            "one_epoch()\none_epoch()\n"
+        ),
     )
     INVALID = (
         Invalid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(20):\n    m.fit(x, y, epochs=1)\n",
+            line=4,
+        ),
+        Invalid(  # the epoch number reaches an argument; the model is the same
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(20):\n"
+            "    m.fit(x, y, epochs=1, initial_epoch=epoch)\n",
             line=4,
         ),
     )

@@ -97,10 +97,20 @@ class ModelBuiltInLoop(Rule):
             "            self.towers[n] = tf.keras.Sequential([tf.keras.layers.Dense(8)])\n"
         ),
         Valid("import tensorflow as tf\nparts = []\nfor u in [1, 2]:\n    parts.append(tf.keras.Sequential([tf.keras.layers.Dense(u)]))\n"),
+        Valid(  # a helper called from two cells builds two models, in no loop
+            "import tensorflow as tf\ndef build():\n    m = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n    return m\n"
+            "a = build()\nb = build()\n"
+        ),
+        Valid("import tensorflow as tf\nfor u in [1]:\n    m = tf.keras.Sequential([tf.keras.layers.Dense(u)])\n"),
     )
     INVALID = (
         Invalid("import tensorflow as tf\nfor u in [1, 2]:\n    m = tf.keras.Sequential([tf.keras.layers.Dense(u)])\n", line=3),
         Invalid("import tensorflow as tf\nwhile True:\n    m = tf.keras.applications.ResNet50(weights=None)\n", line=3),
+        Invalid(  # a builder called on every fold of a loop
+            "import tensorflow as tf\ndef build():\n    m = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n    return m\n"
+            "for fold in range(5):\n    model = build()\n    model.fit(x[fold], y[fold])\n",
+            line=3,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:

@@ -67,6 +67,10 @@ class NumpyInStepLoop(Rule):
             "    opt.apply_gradients(zip(g, v))\n    if step % 100 == 0:\n        print(tf.reduce_sum(x).numpy())\n"
         ),
         Valid("import tensorflow as tf\nfor x in ds:\n    print(tf.reduce_sum(x).numpy())\n"),
+        Valid(  # one step: `take(1)` is no loop
+            "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds.take(1):\n"
+            "    opt.apply_gradients(zip(g, v))\n    losses.append(tf.reduce_sum(x).numpy())\n"
+        ),
     )
     INVALID = (
         Invalid(

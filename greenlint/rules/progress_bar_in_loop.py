@@ -75,6 +75,7 @@ class ProgressBarInLoop(Rule):
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor x in xs:\n    m.fit(x, y, verbose=args.verbose)\n"),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor x in xs:\n    m.predict(x, **kw)\n"),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=5)\n"),
+        Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor x, y in ds.take(1):\n    m.predict(x)\n"),
     )
     INVALID = (
         Invalid(

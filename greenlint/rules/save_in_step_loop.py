@@ -77,6 +77,10 @@ class SaveInStepLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(3):\n"
             "    m.fit(x, y)\n    m.save('m.keras')\n"
         ),
+        Valid(  # one step: `take(1)` is no loop
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor x, y in ds.take(1):\n"
+            "    m.train_on_batch(x, y)\n    m.save('m.keras')\n"
+        ),
     )
     INVALID = (
         Invalid(

@@ -59,6 +59,10 @@ class SessionFeedDictInLoop(Rule):
     VALID = (
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor i in range(3):\n    sess.run(step)\n"),
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\nsess.run(init, feed_dict={x: 1})\n"),
+        Valid(  # a helper called from two places feeds twice, in no loop
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef show(v):\n"
+            "    return sess.run(y, feed_dict={x: v})\nshow(a)\nshow(b)\n"
+        ),
     )
     INVALID = (
         Invalid(

@@ -14,8 +14,10 @@ FUNCTION = "tensorflow.function"
 class TfFunctionInLoop(Rule):
     """
     ## What it does
-    Flags `tf.function(...)` called inside a Python loop (wrapping a function, or as the
-    decorator of a function defined in the loop), outside any function TensorFlow itself traces.
+    Flags `tf.function(...)` called inside a Python loop that repeats it (wrapping a function,
+    or as the decorator of a function defined in the loop), outside any function TensorFlow
+    itself traces. A loop whose variable reaches the wrapped function (`for layer in layers:
+    tf.function(layer)`) builds a different function each time and is not reported.
 
     ## Why is this bad?
     Each `tf.function` object keeps its own cache of traced graphs. A new one per iteration
@@ -59,6 +61,12 @@ class TfFunctionInLoop(Rule):
     VALID = (
         Valid("import tensorflow as tf\nstep = tf.function(f)\nfor x in xs:\n    step(x)\n"),
         Valid("import tensorflow as tf\n@tf.function\ndef g(x):\n    return x\n"),
+        # each iteration wraps a different layer: one tf.function per layer is the point
+        Valid("import tensorflow as tf\nfor layer in model.layers:\n    f = tf.function(layer)\n    f(x)\n"),
+        Valid(  # a helper called from two places makes two functions, in no loop
+            "import tensorflow as tf\ndef compiled(fn):\n    return tf.function(fn)\n"
+            "a = compiled(f1)\nb = compiled(f2)\n"
+        ),
     )
     INVALID = (
         Invalid("import tensorflow as tf\nfor x in xs:\n    step = tf.function(f)\n    step(x)\n", line=3),
@@ -66,6 +74,9 @@ class TfFunctionInLoop(Rule):
             "import tensorflow as tf\nfor x in xs:\n    @tf.function(reduce_retracing=True)\n"
             "    def g(v):\n        return v * 2\n    g(x)\n",
             line=3,
+        ),
+        Invalid(  # the loop variable feeds the function, not its creation
+            "import tensorflow as tf\nfor i in range(10):\n    step = tf.function(f)\n    step(batches[i])\n", line=3
         ),
     )
 

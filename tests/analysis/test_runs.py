@@ -148,14 +148,14 @@ def test_loop_variable_reaching_arguments_or_receiver_varies():
         "loops.py",
     )
     by_line = {(s.span.line, s.api.rsplit(".", 1)[-1]): s.runs for s in result.callsites}
-    assert by_line[(6, "constant")]["varies"] and by_line[(6, "constant")]["varying"] == ["dtype"]
+    assert by_line[(6, "constant")]["varies"] and by_line[(6, "constant")]["varying"] == [["dtype"]]
     assert by_line[(8, "function")]["varies"]
-    assert by_line[(10, "predict")]["varying"] == ["receiver"]
+    assert by_line[(10, "predict")]["varying"] == [["receiver"]]
     assert by_line[(12, "zeros")]["varies"]
     assert by_line[(15, "Sequential")]["varies"]  # a different model per iteration, through `hidden`
     assert not by_line[(18, "constant")]["varies"]  # the loop variable only prints
     assert by_line[(18, "constant")]["loop"] == 3
-    assert by_line[(19, "predict")]["varying"] == ["x"]  # the data differs, the model does not
+    assert by_line[(19, "predict")]["varying"] == [["x"]]  # the data differs, the model does not
 
 
 def test_a_loop_variable_reaches_through_a_helper_s_parameters():
@@ -335,3 +335,24 @@ def test_a_dataset_loop_leaves_the_literal_loop_feature_alone():
     site = next(s for s in result.callsites if s.api.endswith(".evaluate"))
     assert site.features["loop_multiplier"] == 1 and site.features["loop_unbounded"] is True
     assert site.runs["count"] == 30
+
+
+def test_a_sweep_that_recompiles_the_model_varies_but_training_steps_do_not():
+    result = analyse_source(
+        textwrap.dedent(
+            """
+            import tensorflow as tf
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            for trial in range(8):
+                model.compile(optimizer=tf.keras.optimizers.Adam(10 ** -(2 + trial / 4)), loss="mse")
+                model.fit(x, y, epochs=30)
+            for x, y in batches:
+                model.train_on_batch(x, y)
+                model.evaluate(vx, vy)
+            """
+        ),
+        "sweep.py",
+    )
+    by_line = {s.span.line: s.runs for s in result.callsites if s.api.rsplit(".", 1)[-1] in ("fit", "evaluate")}
+    assert by_line[6]["varies"] and by_line[6]["varying"] == [["receiver"]]  # each trial, another optimizer
+    assert not by_line[9]["varies"]  # the same model, trained step after step
