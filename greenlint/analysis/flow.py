@@ -68,11 +68,12 @@ def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset]]:
     return found
 
 
-#: Methods that set an object's state from their arguments (Keras's `compile`, weights loaded or
-#: set, a variable assigned): after `model.compile(optimizer=Adam(lr))` in a loop over `lr`, each
-#: iteration's `model` is another one. Training and inference calls change weights or nothing and
-#: are not among them: the same model trained step after step is the loop's repeat.
-SETTERS = frozenset({"compile", "load_weights", "set_weights", "assign", "assign_add", "assign_sub"})
+#: Methods that set an object's state from their arguments (a layer added to a `Sequential`,
+#: Keras's `compile`, weights loaded or set, a variable assigned): after `model.add(layer)` or
+#: `model.compile(optimizer=Adam(lr))` in a loop over layers or rates, each iteration's `model`
+#: is another one. Training and inference calls change weights or nothing and are not among
+#: them: the same model trained step after step is the loop's repeat.
+SETTERS = frozenset({"add", "compile", "load_weights", "set_weights", "assign", "assign_add", "assign_sub"})
 
 
 def _sets_state(method: str) -> bool:

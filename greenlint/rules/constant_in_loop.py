@@ -89,7 +89,7 @@ class ConstantInLoop(Rule):
 
     code = "GL502"
     name = "constant-in-loop"
-    MESSAGE = "`{call}` of a literal runs on every loop iteration: create the tensor once, before the loop"
+    MESSAGE = "`{call}` of a literal runs on every {where}: create the tensor once, {hoist}"
     FIX_TITLE = "Create the tensor once before the loop and reuse it"
     FIX = HoistBeforeLoop(name="hoisted_constant", safe=True)
     VALID = (
@@ -133,6 +133,11 @@ class ConstantInLoop(Rule):
                 "    for x in xs:\n        y = x + hoisted_constant\n"
             ),
         ),
+        Invalid(  # a helper called from a loop
+            "import tensorflow as tf\ndef sample(k):\n    return tf.constant([0, 1])\nfor k in [5, 10]:\n    sample(k)\n",
+            line=3,
+            message_contains="every call of its function, which a loop repeats: create the tensor once, outside the function",
+        ),
         Invalid(  # the loop variable only prints: every iteration makes the same tensor
             "import tensorflow as tf\nfor i in range(3):\n    print(i)\n    y = tf.constant([1.0, 2.0])\n",
             line=4,
@@ -153,4 +158,13 @@ class ConstantInLoop(Rule):
                 and not site.features.get("in_tf_function")
                 and not _under_with(facts, site)
             ):
-                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(call=method(site.api) + "()"))
+                own = site.features.get("loop_depth", 0) > 0  # else the loop is around calls of its function
+                yield self.diagnostic(
+                    site.callsite.span,
+                    facts.path,
+                    self.MESSAGE.format(
+                        call=method(site.api) + "()",
+                        where="loop iteration" if own else "call of its function, which a loop repeats",
+                        hoist="before the loop" if own else "outside the function",
+                    ),
+                )

@@ -2,18 +2,46 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
+from greenlint.analysis import flow
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, keyword
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import innermost_loop
+
+#: `fit`'s data parameters, by position.
+DATA = (("x", 0), ("y", 1))
+
+
+def _new_data_each_iteration(facts: FileFacts, site: Site) -> bool:
+    """The data `fit` reads is bound in the body of its loop (`for chunk in chunks`, or
+    `x, y = play_game()` in the loop): each iteration trains on other data, and one
+    `fit(epochs=N)` cannot replace the loop."""
+    call = facts.node(site)
+    loop, _ = innermost_loop(facts, site)
+    if call is None or loop is None:
+        return False
+    bound = set(flow.targets(loop.target)) if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
+    for names, _ in flow.assignments(loop.body):
+        bound |= names
+    for name, position in DATA:
+        given = keyword(call, name)
+        value = given.value if given is not None else call.args[position] if len(call.args) > position else None
+        if bound & flow.names(value):
+            return True
+    return False
 
 
 class FitInEpochLoop(Rule):
     """
     ## What it does
-    Flags `fit()` on a Keras model called with a literal `epochs=1` inside a Python loop: an epoch
-    loop written around `fit` instead of `fit(epochs=N)`.
+    Flags `fit()` on a Keras model called with a literal `epochs=1` inside a Python loop that
+    repeats it on the same model and the same data: an epoch loop written around `fit` instead
+    of `fit(epochs=N)`. Not reported: a loop over models (`for m in models`), one whose body
+    binds the data anew (`for chunk in chunks`, `x, y = play_game()`: each iteration trains on
+    other data), and a function merely called from several places.
 
     ## Why is this bad?
     Each `fit()` call sets up training again: it wraps the data in a new adapter and iterator,
@@ -62,6 +90,11 @@ class FitInEpochLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\ndef one_epoch():\n    m.fit(x, y, epochs=1)\n"
             "one_epoch()\none_epoch()\n"
         ),
+        Valid(  # new data every iteration (a game played, then learnt from)
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor game in range(100):\n"
+            "    boards, moves = play_game(m)\n    m.fit(boards, moves, epochs=1)\n"
+        ),
+        Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor xc, yc in chunks:\n    m.fit(xc, yc, epochs=1)\n"),
     )
     INVALID = (
         Invalid(
@@ -77,5 +110,10 @@ class FitInEpochLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if is_keras_model_method(site.api, ("fit",)) and site.features.get("epochs") == 1 and site.repeats(same=("receiver",)):
+            if (
+                is_keras_model_method(site.api, ("fit",))
+                and site.features.get("epochs") == 1
+                and site.repeats(same=("receiver", "x", "y"))
+                and not _new_data_each_iteration(facts, site)
+            ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

@@ -56,7 +56,7 @@ class TfFunctionInLoop(Rule):
 
     code = "GL501"
     name = "tf-function-in-loop"
-    MESSAGE = "`tf.function` created inside a loop traces its function again on every iteration"
+    MESSAGE = "`tf.function` created {where} traces its function again on every {each}"
     FIX_TITLE = "Create the tf.function once, before the loop"
     VALID = (
         Valid("import tensorflow as tf\nstep = tf.function(f)\nfor x in xs:\n    step(x)\n"),
@@ -75,6 +75,11 @@ class TfFunctionInLoop(Rule):
             "    def g(v):\n        return v * 2\n    g(x)\n",
             line=3,
         ),
+        Invalid(
+            "import tensorflow as tf\ndef make():\n    return tf.function(f)\nfor i in range(3):\n    make()\n",
+            line=3,
+            message_contains="in a function a loop calls",
+        ),
         Invalid(  # the loop variable feeds the function, not its creation
             "import tensorflow as tf\nfor i in range(10):\n    step = tf.function(f)\n    step(batches[i])\n", line=3
         ),
@@ -83,4 +88,6 @@ class TfFunctionInLoop(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
             if site.api == FUNCTION and site.in_loop and not site.features.get("in_tf_function"):
-                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
+                own = site.features.get("loop_depth", 0) > 0  # else the loop is around calls of its function
+                where, each = ("inside a loop", "iteration") if own else ("in a function a loop calls", "call")
+                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(where=where, each=each))

@@ -356,3 +356,28 @@ def test_a_sweep_that_recompiles_the_model_varies_but_training_steps_do_not():
     by_line = {s.span.line: s.runs for s in result.callsites if s.api.rsplit(".", 1)[-1] in ("fit", "evaluate")}
     assert by_line[6]["varies"] and by_line[6]["varying"] == [["receiver"]]  # each trial, another optimizer
     assert not by_line[9]["varies"]  # the same model, trained step after step
+
+
+def test_a_model_built_from_a_helper_s_varying_layer_varies():
+    result = analyse_source(
+        textwrap.dedent(
+            """
+            import tensorflow as tf
+            def fit_one(layer):
+                model = tf.keras.Sequential()
+                model.add(layer)
+                model.compile(optimizer="rmsprop", loss="mse")
+                model.fit(x, y, epochs=1)
+                return model
+            for groups in [-1, 16, 1]:
+                fit_one(tf.keras.layers.GroupNormalization(groups=groups))
+            for i in range(3):
+                fit_one(tf.keras.layers.Dense(4))
+            """
+        ),
+        "helper.py",
+    )
+    [fit] = [s.runs for s in result.callsites if s.api.endswith(".fit")]
+    assert fit["loop"] == 3 and fit["callers"] == 2
+    assert not fit["varies"]  # the second loop fits the same kind of model three times
+    assert ["receiver"] in fit["varying"] and [] in fit["varying"]
