@@ -1,7 +1,7 @@
 """Which names a value derives from, read from the syntax alone: what makes loop iterations differ.
 
 `derived(seeds, body)` closes a set of names over the assignments of a block (`y = f(x)` makes
-`y` derive from `x`; tuple targets, `+=`, `for`/`with`/`:=` targets too; a method call made for
+`y` derive from `x`; tuple targets, `+=`, `for`/`with` targets too; a method call made for
 its effect that sets state, `model.compile(optimizer=opt)`, makes `model` derive from `opt`), flow-insensitively
 and without entering nested functions or classes. `inputs(call, params)` names what a call reads:
 its receiver (the object a method is called on, or the instance called) and each argument by
@@ -17,18 +17,26 @@ RECEIVER = "receiver"
 
 
 def names(node: ast.AST | None) -> frozenset:
-    """The names an expression reads (not those of lambdas or comprehensions' own targets)."""
+    """The names an expression reads (not inside lambdas)."""
     if node is None:
         return frozenset()
     found = set()
     stack = [node]
+    name_type, lambda_type, ast_type = ast.Name, ast.Lambda, ast.AST
     while stack:
         item = stack.pop()
         kind = type(item)
-        if kind is ast.Name:
+        if kind is name_type:
             found.add(item.id)
-        elif kind is not ast.Lambda:
-            stack.extend(ast.iter_child_nodes(item))
+            continue
+        if kind is lambda_type:
+            continue
+        for field in item._fields:
+            value = getattr(item, field, None)
+            if isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, ast_type))
+            elif isinstance(value, ast_type):
+                stack.append(value)
     return frozenset(found)
 
 
@@ -38,11 +46,11 @@ def targets(node: ast.AST) -> frozenset:
 
 
 def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset]]:
-    """(names bound, names read) of every assignment in a block, and of every statement calling
-    a method that sets state (`obj.compile(args)` binds `obj` from its arguments), nested
-    functions excluded."""
+    """(names bound, names read) of every assignment statement in a block (`:=` inside
+    expressions aside), and of every statement calling a method that sets state
+    (`obj.compile(args)` binds `obj` from its arguments), nested functions excluded."""
     found = []
-    stack: list[ast.AST] = list(body)
+    stack: list[ast.stmt] = list(body)
     while stack:
         node = stack.pop()
         kind = type(node)
@@ -51,20 +59,20 @@ def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset]]:
         if kind is ast.Assign:
             bound = frozenset().union(*(targets(t) for t in node.targets))
             found.append((bound, names(node.value)))
-        elif kind in (ast.AugAssign, ast.AnnAssign) and node.value is not None:
-            found.append((targets(node.target), names(node.value)))
+        elif kind in (ast.AugAssign, ast.AnnAssign):
+            if node.value is not None:
+                found.append((targets(node.target), names(node.value)))
         elif kind in (ast.For, ast.AsyncFor):
             found.append((targets(node.target), names(node.iter)))
-        elif kind is ast.withitem and node.optional_vars is not None:
-            found.append((targets(node.optional_vars), names(node.context_expr)))
-        elif kind is ast.NamedExpr:
-            found.append((targets(node.target), names(node.value)))
+        elif kind in (ast.With, ast.AsyncWith):
+            found.extend((targets(i.optional_vars), names(i.context_expr)) for i in node.items if i.optional_vars is not None)
         elif kind is ast.Expr and type(node.value) is ast.Call and type(node.value.func) is ast.Attribute:
             call = node.value  # `model.compile(optimizer=Adam(lr))`: the object changes with its arguments
             if type(call.func.value) is ast.Name and _sets_state(call.func.attr):
                 read = frozenset().union(*(names(a) for a in call.args), *(names(k.value) for k in call.keywords))
                 found.append((frozenset((call.func.value.id,)), read))
-        stack.extend(ast.iter_child_nodes(node))
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, field, ()))
     return found
 
 
@@ -80,11 +88,12 @@ def _sets_state(method: str) -> bool:
     return method in SETTERS or method.startswith("set_")
 
 
-def derived(seeds: frozenset, body: list[ast.stmt]) -> frozenset:
-    """*seeds* and every name the block assigns from them, transitively."""
+def derived(seeds: frozenset, body: list[ast.stmt], pairs: list | None = None) -> frozenset:
+    """*seeds* and every name the block assigns from them, transitively (*pairs*: the block's
+    `assignments`, when already listed)."""
     if not seeds:
         return seeds
-    pairs = assignments(body)
+    pairs = assignments(body) if pairs is None else pairs
     found = set(seeds)
     changed = True
     while changed:

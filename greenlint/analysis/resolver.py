@@ -201,7 +201,7 @@ class Resolver:
             features["in_tf_function"] = _traced(func)
         if self.exporting:
             return []
-        counter = runs_mod.FunctionRuns(self.all_calls_seen)
+        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links)
         return [
             (node, api, features, counter.site(func, local), work)
             for node, api, features, func, local, work in self.calls
@@ -1072,22 +1072,30 @@ class Resolver:
         return runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors))
 
     def place(self, node: ast.Call | None, params: list[str]) -> runs_mod.Place:
-        """Where a call sits (runs_mod.Place): its runs here, the inputs each loop that repeats
-        it changes, and the inputs that derive from its function's parameters. *params*: the
-        callee's positional parameter names."""
+        """Where a call sits (runs_mod.Place): its runs here, and the inputs each loop that
+        repeats it changes. *params*: the callee's positional parameter names."""
         runs = self.local_runs()
         loops = [names for names in self.ctx.varying if names is not None]
-        own = self.parameter_flow(self.ctx.func)
-        if node is None or not (any(loops) or own):
-            return runs_mod.Place(runs, tuple(frozenset() for _ in loops))
+        func = self.ctx.func
+        keep = node is not None and func is not None and func.kind != "lambda"
+        later = (node, params) if keep else (None, None)  # for `links`, if a caller's loop varies them
+        if node is None or not any(loops):
+            return runs_mod.Place(runs, tuple(frozenset() for _ in loops), *later)
         inputs = flow.inputs(node, params)
         reached = tuple(frozenset(label for label, read in inputs.items() if read & names) for names in loops)
-        links = {}
-        for label, read in inputs.items():
+        return runs_mod.Place(runs, reached, *later)
+
+    def links(self, func: FuncInfo | None, place: runs_mod.Place) -> dict[str, frozenset]:
+        """Input of the call at *place* -> the parameters of *func* (its function) it derives from."""
+        own = self.parameter_flow(func)
+        if not own or place.call is None:
+            return {}
+        found = {}
+        for label, read in flow.inputs(place.call, place.params).items():
             linked = frozenset(p for p, derived in own.items() if read & derived)
             if linked:
-                links[label] = linked
-        return runs_mod.Place(runs, reached, links or None)
+                found[label] = linked
+        return found
 
     def parameter_flow(self, func: FuncInfo | None) -> dict[str, frozenset]:
         """Each parameter of a user function (`self` as "receiver") -> the names its body
@@ -1098,9 +1106,11 @@ class Resolver:
         if found is None:
             args = func.node.args
             params = [*_positional(func), *(a.arg for a in args.kwonlyargs)]
-            found = {p: flow.derived(frozenset((p,)), func.node.body) for p in params}
+            body = func.node.body
+            pairs = flow.assignments(body)
+            found = {p: flow.derived(frozenset((p,)), body, pairs) for p in params}
             if func.kind in ("method", "property") and args.args:  # `self` is the call's receiver
-                found[flow.RECEIVER] = flow.derived(frozenset((args.args[0].arg,)), func.node.body)
+                found[flow.RECEIVER] = flow.derived(frozenset((args.args[0].arg,)), body, pairs)
             self.flows[func.node] = found
         return found
 

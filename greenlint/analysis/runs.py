@@ -49,12 +49,14 @@ NEVER_KNOWN = Local(None, UNKNOWN)
 
 class Place(NamedTuple):
     """Where a call sits in its function: its *runs* there; per enclosing loop that repeats it,
-    the inputs (parameter names, "receiver") that loop's variable reaches (*varying*); and the
-    function's parameters each input derives from (*links*)."""
+    the inputs (parameter names, "receiver") that loop's variable reaches (*varying*); and what
+    `FunctionRuns.links` needs to tell which inputs derive from the function's parameters (the
+    call's node and the callee's positional parameters), where the function has any."""
 
     runs: Local
     varying: tuple = ()
-    links: dict | None = None
+    call: Any = None
+    params: list | None = None
 
 
 def local(trips: list[int | None], guarded: bool, divisors: tuple = ()) -> Local:
@@ -96,12 +98,14 @@ def _loop_max(values: list[int | None]) -> int | None:
 
 class FunctionRuns:
     """Runs of each user function per program run, memoised; *all_calls_seen(info)* says
-    whether the calls seen are all of them."""
+    whether the calls seen are all of them, *links(info, place)* which inputs of a call in it
+    derive from which of its parameters (asked only where a loop varies them)."""
 
-    def __init__(self, all_calls_seen):
+    def __init__(self, all_calls_seen, links=lambda func, place: {}):
         self.all_calls_seen = all_calls_seen
+        self.links = links  # (function, place in it) -> {input: the function's parameters it derives from}
         self.memo: dict[int, tuple[Local, str | None]] = {}
-        self.loops: dict[int, int | None] = {}
+        self.loops: dict[int, Local] = {}
         self.varied: dict[int, frozenset] = {}
 
     def function(self, info: Any, active: frozenset = frozenset()) -> tuple[Local, str | None]:
@@ -138,19 +142,20 @@ class FunctionRuns:
         self.memo[key] = found
         return found
 
-    def loop(self, info: Any, active: frozenset = frozenset()) -> int | None:
+    def loop(self, info: Any, active: frozenset = frozenset()) -> Local:
         """Runs loops alone give a user function: the most over its calls seen of the loops
-        around each call (times its caller's); 1 at top level, for a function called from no
-        loop, or one whose calls are not seen; None where such a loop's length is unknown."""
+        around each call (times its caller's), and its bound; 1 at top level, for a function
+        called from no loop, or one whose calls are not seen; None where such a loop's length
+        is unknown."""
         if info is None or id(info) in active:
-            return 1
+            return ONCE
         key = id(info)
         if key not in self.loops:
-            found = []
-            for caller, place, _ in info.callers:
-                outer = self.loop(caller, active | {key})
-                found.append(None if place.runs.count is None or outer is None else times(place.runs, outer))
-            self.loops[key] = _loop_max(found)
+            found = [combine(place.runs, self.loop(caller, active | {key})) for caller, place, _ in info.callers]
+            counts = [runs.count for runs in found]
+            most = _loop_max(counts)
+            upper = any(runs.bound == UPPER for runs in found) or len(set(counts)) > 1
+            self.loops[key] = Local(most, UNKNOWN if most is None else UPPER if upper else EXACT)
         return self.loops[key]
 
     def varying(self, info: Any, active: frozenset = frozenset()) -> frozenset:
@@ -163,8 +168,9 @@ class FunctionRuns:
             found = set()
             for caller, place, _ in info.callers:
                 found.update(place.varying)
-                links = place.links or {}
-                for outer in self.varying(caller, active | {key}):
+                outers = self.varying(caller, active | {key})
+                links = self.links(caller, place) if any(outers) else {}
+                for outer in outers:
                     found.add(frozenset(p for p, params in links.items() if params & outer))
             self.varied[key] = frozenset(found)
         return self.varied[key]
@@ -178,10 +184,11 @@ class FunctionRuns:
             notes.append(_place_note(place.runs))
         if func is not None and why:
             notes.append(why)
-        outer_loop = self.loop(func)
-        loop = None if place.runs.count is None or outer_loop is None else times(place.runs, outer_loop)
-        links = place.links or {}
-        loops = {*place.varying, *(frozenset(label for label, linked in links.items() if linked & outer) for outer in self.varying(func))}
+        looped = combine(place.runs, self.loop(func))
+        loop = looped.count
+        outers = self.varying(func)
+        links = self.links(func, place) if any(outers) else {}
+        loops = {*place.varying, *(frozenset(label for label, linked in links.items() if linked & outer) for outer in outers)}
         if loop == 1:
             loops = set()
         callers = 1 if func is None else len(func.callers) if func.callers and self.all_calls_seen(func) else None
@@ -190,6 +197,7 @@ class FunctionRuns:
             "bound": runs.bound,
             "note": "; ".join(notes) or None,
             "loop": loop,
+            "loop_bound": looped.bound,
             "callers": callers,
             "varies": bool(loops) and all(loops),
             "varying": sorted(sorted(names) for names in loops),

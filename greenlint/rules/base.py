@@ -150,7 +150,7 @@ class Site:
         loop = self.loop_runs
         if loop is None or loop <= 1:
             return ""
-        upper = self.runs_bound == "upper"
+        upper = self.callsite.runs.get("loop_bound", self.runs_bound) == "upper"
         return f" ({'at most ' if upper else ''}{loop} times)"
 
     @property

@@ -33,7 +33,9 @@ class ModelBuiltInLoop(Rule):
     """
     ## What it does
     Flags a Keras model constructed (`Sequential`, `Model`, a `keras.applications` model) inside
-    a Python loop, in a file that never calls `keras.backend.clear_session()` (or
+    a Python loop that runs it more than once (directly, or in a function that loop calls; not a
+    function merely called from several places, nor a loop of one trip), different models per
+    iteration included (clear_session matters most then), in a file that never calls `keras.backend.clear_session()` (or
     `keras.utils.clear_session()`). Models built inside a class (parts of a bigger model) or
     stored into a container or attribute (`self.towers[name] = Sequential(...)`) are parts being
     assembled, not models trained one after another, and are not reported.

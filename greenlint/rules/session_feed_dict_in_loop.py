@@ -14,8 +14,10 @@ RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSes
 class SessionFeedDictInLoop(Rule):
     """
     ## What it does
-    Flags `tf.compat.v1.Session.run()` given a `feed_dict` inside a Python loop: TensorFlow 1
-    style training or inference that feeds each batch from Python.
+    Flags `tf.compat.v1.Session.run()` given a `feed_dict` inside a Python loop that runs it more
+    than once on the same session (directly, or in a function that loop calls; not a function
+    merely called from several places): TensorFlow 1 style training or inference that feeds
+    each batch from Python.
 
     ## Why is this bad?
     Every `run` with a `feed_dict` converts the fed Python or NumPy values and copies them into

@@ -381,3 +381,25 @@ def test_a_model_built_from_a_helper_s_varying_layer_varies():
     assert fit["loop"] == 3 and fit["callers"] == 2
     assert not fit["varies"]  # the second loop fits the same kind of model three times
     assert ["receiver"] in fit["varying"] and [] in fit["varying"]
+
+
+def test_a_helper_whose_calls_are_not_all_seen_keeps_the_loops_of_those_seen():
+    found = runs(
+        """
+        def act(state):
+            if explore:
+                return 0
+            return m.predict(state)
+        def play(state):
+            return act(state)
+        for episode in range(600):
+            for step in range(200):
+                play(obs)
+                if done:
+                    break
+        callbacks = [act]
+        """
+    )
+    site = found[5]
+    assert site["count"] is None  # `act` is also passed elsewhere
+    assert (site["loop"], site["loop_bound"]) == (120000, "upper")  # the step loop may break
