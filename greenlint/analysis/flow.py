@@ -45,10 +45,12 @@ def targets(node: ast.AST) -> frozenset:
     return frozenset(n.id for n in ast.walk(node) if type(n) is ast.Name) if type(node) in (ast.Name, ast.Tuple, ast.List, ast.Starred) else frozenset()
 
 
-def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset]]:
-    """(names bound, names read) of every assignment statement in a block (`:=` inside
+def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]:
+    """(names bound, names read, fresh) of every assignment statement in a block (`:=` inside
     expressions aside), and of every statement calling a method that sets state
-    (`obj.compile(args)` binds `obj` from its arguments), nested functions excluded."""
+    (`obj.compile(args)` binds `obj` from its arguments), nested functions excluded. *fresh*:
+    each run of the statement may bind another value whatever the names it reads (a call's
+    result, `n += 1`, a `for` or `with` target)."""
     found = []
     stack: list[ast.stmt] = list(body)
     while stack:
@@ -58,19 +60,21 @@ def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset]]:
             continue
         if kind is ast.Assign:
             bound = frozenset().union(*(targets(t) for t in node.targets))
-            found.append((bound, names(node.value)))
-        elif kind in (ast.AugAssign, ast.AnnAssign):
+            found.append((bound, names(node.value), _calls(node.value)))
+        elif kind is ast.AnnAssign:
             if node.value is not None:
-                found.append((targets(node.target), names(node.value)))
+                found.append((targets(node.target), names(node.value), _calls(node.value)))
+        elif kind is ast.AugAssign:
+            found.append((targets(node.target), names(node.value), True))
         elif kind in (ast.For, ast.AsyncFor):
-            found.append((targets(node.target), names(node.iter)))
+            found.append((targets(node.target), names(node.iter), True))
         elif kind in (ast.With, ast.AsyncWith):
-            found.extend((targets(i.optional_vars), names(i.context_expr)) for i in node.items if i.optional_vars is not None)
+            found.extend((targets(i.optional_vars), names(i.context_expr), True) for i in node.items if i.optional_vars is not None)
         elif kind is ast.Expr and type(node.value) is ast.Call and type(node.value.func) is ast.Attribute:
             call = node.value  # `model.compile(optimizer=Adam(lr))`: the object changes with its arguments
             if type(call.func.value) is ast.Name and _sets_state(call.func.attr):
                 read = frozenset().union(*(names(a) for a in call.args), *(names(k.value) for k in call.keywords))
-                found.append((frozenset((call.func.value.id,)), read))
+                found.append((frozenset((call.func.value.id,)), read, False))
         for field in ("body", "orelse", "finalbody", "handlers", "cases"):
             stack.extend(getattr(node, field, ()))
     return found
@@ -88,17 +92,38 @@ def _sets_state(method: str) -> bool:
     return method in SETTERS or method.startswith("set_")
 
 
+def _calls(node: ast.AST) -> bool:
+    """Whether an expression calls something (its value may differ from one run to the next)."""
+    return any(type(n) in (ast.Call, ast.Await, ast.Yield, ast.YieldFrom) for n in ast.walk(node))
+
+
 def derived(seeds: frozenset, body: list[ast.stmt], pairs: list | None = None) -> frozenset:
     """*seeds* and every name the block assigns from them, transitively (*pairs*: the block's
     `assignments`, when already listed)."""
     if not seeds:
         return seeds
     pairs = assignments(body) if pairs is None else pairs
-    found = set(seeds)
+    return _closed(set(seeds), pairs)
+
+
+def varying(target: ast.AST, body: list[ast.stmt]) -> frozenset:
+    """The names a loop's iterations differ in: its variable (*target*), every name its body
+    binds afresh (`batch = next(it)`, `n += 1`, an inner loop's variable), and every name the
+    body assigns from those. A name the body binds to the same value each time (`shape = (2,
+    2)`) is not among them."""
+    pairs = assignments(body)
+    found = set(targets(target))
+    for bound, _, fresh in pairs:
+        if fresh:
+            found |= bound
+    return _closed(found, pairs)
+
+
+def _closed(found: set, pairs: list) -> frozenset:
     changed = True
     while changed:
         changed = False
-        for bound, read in pairs:
+        for bound, read, _ in pairs:
             if read & found and not bound <= found:
                 found |= bound
                 changed = True

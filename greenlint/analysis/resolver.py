@@ -312,13 +312,12 @@ class Resolver:
         ctx.loops.pop()
 
     def loop_varying(self, node: ast.For | ast.While) -> frozenset:
-        """The names a `for` loop's iterations differ in: its variable, and the names its body
-        assigns from it (a `while` loop has no variable: none)."""
-        if type(node) is ast.While:
-            return frozenset()
+        """The names a `for` loop's iterations differ in (flow.varying); a `while` loop: the
+        names its body binds afresh, and those assigned from them."""
         found = self.flows.get(node)
         if found is None:
-            found = self.flows[node] = flow.derived(flow.targets(node.target), node.body)
+            target = node.target if type(node) is not ast.While else None
+            found = self.flows[node] = flow.varying(target, node.body)
         return found
 
     def s_if(self, node: ast.If) -> None:

@@ -15,11 +15,12 @@ those runs; a loop whose body always leaves it (`evaluate(); break`) runs once.
 
 Loops and calls are told apart: `loop` counts the runs that loops alone give (the enclosing
 loops, and the loops around the calls of its function; a function called from two cells is
-not in a loop), `callers` how many calls of its function there are. A site *varies* when the
-variable of a loop that repeats it reaches its receiver or arguments (`for dtype in dtypes:
-tf.constant([1], dtype=dtype)`), directly, through names assigned from it in the loop body, or
-through the parameters of the functions called in that loop (`flow.py`): each iteration then
-does different work, and the in-loop rules must not call it a repeat.
+not in a loop), `callers` how many calls of its function there are. Per loop that repeats a
+site, `varying` lists the inputs the loop changes: those its variable reaches (`for dtype in
+dtypes: tf.constant([1], dtype=dtype)`), directly, through names the body binds afresh or from
+it (`flow.varying`), or through the parameters of the functions called in that loop. A site
+*varies* when every such loop changes it: no iteration repeats another's work, and the in-loop
+rules must not call it a repeat.
 """
 
 from __future__ import annotations

@@ -2,36 +2,11 @@
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import innermost_loop
-
-#: `fit`'s data parameters, by position.
-DATA = (("x", 0), ("y", 1))
-
-
-def _new_data_each_iteration(facts: FileFacts, site: Site) -> bool:
-    """The data `fit` reads is bound in the body of its loop (`for chunk in chunks`, or
-    `x, y = play_game()` in the loop): each iteration trains on other data, and one
-    `fit(epochs=N)` cannot replace the loop."""
-    call = facts.node(site)
-    loop, _ = innermost_loop(facts, site)
-    if call is None or loop is None:
-        return False
-    bound = set(flow.targets(loop.target)) if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
-    for names, _ in flow.assignments(loop.body):
-        bound |= names
-    for name, position in DATA:
-        given = keyword(call, name)
-        value = given.value if given is not None else call.args[position] if len(call.args) > position else None
-        if bound & flow.names(value):
-            return True
-    return False
 
 
 class FitInEpochLoop(Rule):
@@ -113,7 +88,6 @@ class FitInEpochLoop(Rule):
             if (
                 is_keras_model_method(site.api, ("fit",))
                 and site.features.get("epochs") == 1
-                and site.repeats(same=("receiver", "x", "y"))
-                and not _new_data_each_iteration(facts, site)
+                and site.repeats(same=("receiver", "x", "y"))  # the same model on the same data
             ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

@@ -403,3 +403,27 @@ def test_a_helper_whose_calls_are_not_all_seen_keeps_the_loops_of_those_seen():
     site = found[5]
     assert site["count"] is None  # `act` is also passed elsewhere
     assert (site["loop"], site["loop_bound"]) == (120000, "upper")  # the step loop may break
+
+
+def test_names_a_loop_binds_afresh_differ_between_iterations():
+    result = analyse_source(
+        textwrap.dedent(
+            """
+            import tensorflow as tf
+            for step in range(100):
+                dtype = pick(dtypes)
+                a = tf.constant([1, 2], dtype=dtype)
+                shape = (2, 2)
+                b = tf.zeros(shape)
+            for epoch in range(10):
+                for xb in shuffled(x):
+                    pass
+                c = tf.reduce_mean(xb)
+            """
+        ),
+        "fresh.py",
+    )
+    by_api = {s.api.rsplit(".", 1)[-1]: s.runs for s in result.callsites}
+    assert by_api["constant"]["varies"]  # a call's result may differ every time
+    assert not by_api["zeros"]["varies"] and by_api["zeros"]["loop"] == 100  # the same literal every time
+    assert by_api["reduce_mean"]["varies"]  # an inner loop's variable
