@@ -42,7 +42,9 @@ def names(node: ast.AST | None) -> frozenset:
 
 def targets(node: ast.AST) -> frozenset:
     """The names an assignment target binds (`a`, `a, (b, c)`, `*rest`); not attributes or items."""
-    return frozenset(n.id for n in ast.walk(node) if type(n) is ast.Name) if type(node) in (ast.Name, ast.Tuple, ast.List, ast.Starred) else frozenset()
+    if type(node) not in (ast.Name, ast.Tuple, ast.List, ast.Starred):
+        return frozenset()
+    return frozenset(n.id for n in ast.walk(node) if type(n) is ast.Name)
 
 
 def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]:
@@ -69,7 +71,9 @@ def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]
         elif kind in (ast.For, ast.AsyncFor):
             found.append((targets(node.target), names(node.iter), True))
         elif kind in (ast.With, ast.AsyncWith):
-            found.extend((targets(i.optional_vars), names(i.context_expr), True) for i in node.items if i.optional_vars is not None)
+            for item in node.items:
+                if item.optional_vars is not None:
+                    found.append((targets(item.optional_vars), names(item.context_expr), True))
         elif kind is ast.Expr and type(node.value) is ast.Call and type(node.value.func) is ast.Attribute:
             call = node.value  # `model.compile(optimizer=Adam(lr))`: the object changes with its arguments
             if type(call.func.value) is ast.Name and _sets_state(call.func.attr):

@@ -1399,7 +1399,10 @@ def _positional(info: FuncInfo) -> list[str]:
 
 
 def _taken(node: ast.expr) -> int | None:
-    """n of a loop over `<something>.take(n)` with a literal n >= 0 (at most n trips)."""
+    """n of a loop over `<something>.take(n)` (or `enumerate` of it) with a literal n >= 0 (at
+    most n trips)."""
+    if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "enumerate" and len(node.args) == 1:
+        node = node.args[0]
     if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "take":
         given = node.args[0] if len(node.args) == 1 and not node.keywords else (
             node.keywords[0].value if not node.args and len(node.keywords) == 1 and node.keywords[0].arg == "count" else None

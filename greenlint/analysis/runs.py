@@ -189,7 +189,8 @@ class FunctionRuns:
         loop = looped.count
         outers = self.varying(func)
         links = self.links(func, place) if any(outers) else {}
-        loops = {*place.varying, *(frozenset(label for label, linked in links.items() if linked & outer) for outer in outers)}
+        loops = set(place.varying)
+        loops.update(frozenset(label for label, linked in links.items() if linked & outer) for outer in outers)
         if loop == 1:
             loops = set()
         callers = 1 if func is None else len(func.callers) if func.callers and self.all_calls_seen(func) else None

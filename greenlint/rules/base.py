@@ -104,7 +104,8 @@ class Site:
         if not (isinstance(depth, int) and depth > 0):
             return 1
         value = self.features.get("loop_multiplier", 1)
-        return value if isinstance(value, int) and value > 1 and not self.features.get("loop_unbounded") else None
+        known = isinstance(value, int) and value > 1 and not self.features.get("loop_unbounded")
+        return value if known else None
 
     @property
     def callers(self) -> int | None:
@@ -140,7 +141,7 @@ class Site:
         function is called from N places", both, or "" when neither says."""
         loop, callers = self.loop_runs, self.callers
         looped = loop is None or loop > 1
-        called = f"its function is called from {callers} places" if callers is not None and callers > 1 else ""
+        called = f"its function is called from {callers} places" if (callers or 0) > 1 else ""
         if looped and called:
             return f"in a loop, and {called}"
         return "in a loop" if looped else f"as {called}" if called else ""

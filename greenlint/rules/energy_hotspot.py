@@ -119,7 +119,8 @@ class EnergyHotspot(Rule):
             as_range = p.interval_j is not None and fmt_energy(p.energy_j, p.interval_j) != fmt_j(p.energy_j)
             per_run = fmt_range(*p.interval_j) if as_range else fmt_j(p.energy_j)
             reason = site.runs_reason()
-            times = f" = {per_run} {TIMES} {factor} runs{f' {reason}' if reason else ''}" if factor != 1 else ""
+            at_most = "at most " if site.runs_bound == "upper" else ""
+            times = f" = {per_run} {TIMES} {at_most}{factor} runs{f' {reason}' if reason else ''}" if factor != 1 else ""
             if as_range:
                 interval = "the 80% interval"
             else:
@@ -193,7 +194,8 @@ def _lever(site: Site) -> str:
     loop = site.loop_runs or 0  # repeats the loops give, not calls of its function from several places
     if loop > 1 and method in _INFER and site.repeats(same=("receiver",)):
         return f"batch the {loop} inputs into one `{method}` call"
-    if loop > 1 and site.in_loop:
+    every_iteration = site.callsite.runs.get("loop_bound", "exact") == "exact"  # not periodic, no break
+    if loop > 1 and site.in_loop and every_iteration:
         return "run it once, outside the loop, or fewer times"
     if method in _TRAIN and isinstance(epochs, (int, float)) and epochs > 1:
         bound = ((getattr(site.callsite, "work", None) or {}).get("epochs") or {}).get("bound")

@@ -110,7 +110,7 @@ def test_take_bounds_a_loop_over_a_data_set():
         """
         for batch in ds.take(1):
             m.predict(batch)
-        for batch in ds.take(5):
+        for i, batch in enumerate(ds.take(5)):
             m.evaluate(batch)
         for x, y in tf.data.Dataset.from_tensor_slices((a, b)).batch(32).take(3):
             m.train_on_batch(x, y)

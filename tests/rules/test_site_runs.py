@@ -120,3 +120,16 @@ def test_site_without_loop_fields_reads_the_literal_loops():
     assert old.loop_runs == 4 and old.in_loop
     top = _site({"count": 2, "bound": "exact", "note": None}, {"loop_multiplier": 1})
     assert top.loop_runs == 1 and not top.in_loop
+
+
+def test_gl101_on_a_periodic_call_says_at_most_and_does_not_hoist_it(predictor):
+    code = (
+        "import tensorflow as tf\n"
+        "for epoch in range(100):\n"
+        "    train(epoch)\n"
+        "    if epoch % 5 == 0:\n"
+        "        tf.reduce_sum(x)\n"
+    )
+    [found] = hotspots(predictor, code, 0.5).values()
+    assert "× at most 20 runs in a loop" in found.message
+    assert "outside the loop" not in found.message
