@@ -14,6 +14,7 @@ import ast
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 RECEIVER = "receiver"
+RESULT = "result"
 
 
 def names(node: ast.AST | None) -> frozenset:
@@ -134,9 +135,11 @@ def _closed(found: set, pairs: list) -> frozenset:
     return frozenset(found)
 
 
-def inputs(call: ast.Call, params: list[str]) -> dict[str, frozenset]:
+def inputs(call: ast.Call, params: list[str], used_by: ast.Call | None = None) -> dict[str, frozenset]:
     """The names each input of a call reads: "receiver" (`m` in `m.predict(x)`, `layer` in
-    `layer(x)`), and each argument under its parameter name (`argN` past the known ones, `**`)."""
+    `layer(x)`), each argument under its parameter name (`argN` past the known ones, `**`), and
+    "result": the arguments of the call *used_by* made on its result (`spec` in
+    `tf.function(f).get_concrete_function(spec)`, where the two go together)."""
     func = call.func
     found = {RECEIVER: names(func.value if type(func) is ast.Attribute else func)}
     for i, arg in enumerate(call.args):
@@ -145,4 +148,6 @@ def inputs(call: ast.Call, params: list[str]) -> dict[str, frozenset]:
     for keyword in call.keywords:
         label = keyword.arg or "**"
         found[label] = found.get(label, frozenset()) | names(keyword.value)
+    if used_by is not None:
+        found[RESULT] = frozenset().union(*(names(a) for a in used_by.args), *(names(k.value) for k in used_by.keywords))
     return found

@@ -186,6 +186,7 @@ class Resolver:
         self.ctx = Context()
         self.pending: deque[FuncInfo] = deque()
         self.flows: dict[ast.AST, Any] = {}  # loop or def -> the names derived from its variable or parameters
+        self.chained: dict[ast.Call, ast.Call] = {}  # a call -> the call made on its result
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
 
     def run(self, tree: ast.Module) -> list[tuple[ast.Call, str, dict, dict, dict]]:
@@ -830,6 +831,9 @@ class Resolver:
             for arg in node.args:
                 self.expr(arg)
             return self.super_of()
+        inner = func.value if type(func) is ast.Attribute else func
+        if type(inner) is ast.Call:  # `tf.function(f).get_concrete_function(spec)`: this call uses inner's result
+            self.chained[inner] = node
         callee = self.expr(func)
         args = []
         for arg in node.args:
@@ -1080,7 +1084,7 @@ class Resolver:
         later = (node, params) if keep else (None, None)  # for `links`, if a caller's loop varies them
         if node is None or not any(loops):
             return runs_mod.Place(runs, tuple(frozenset() for _ in loops), *later)
-        inputs = flow.inputs(node, params)
+        inputs = flow.inputs(node, params, self.chained.get(node))
         reached = tuple(frozenset(label for label, read in inputs.items() if read & names) for names in loops)
         return runs_mod.Place(runs, reached, *later)
 
@@ -1090,7 +1094,7 @@ class Resolver:
         if not own or place.call is None:
             return {}
         found = {}
-        for label, read in flow.inputs(place.call, place.params).items():
+        for label, read in flow.inputs(place.call, place.params, self.chained.get(place.call)).items():
             linked = frozenset(p for p, derived in own.items() if read & derived)
             if linked:
                 found[label] = linked

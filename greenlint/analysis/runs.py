@@ -50,7 +50,7 @@ NEVER_KNOWN = Local(None, UNKNOWN)
 
 class Place(NamedTuple):
     """Where a call sits in its function: its *runs* there; per enclosing loop that repeats it,
-    the inputs (parameter names, "receiver") that loop's variable reaches (*varying*); and what
+    the inputs (parameter names, "receiver") that loop changes (*varying*); and what
     `FunctionRuns.links` needs to tell which inputs derive from the function's parameters (the
     call's node and the callee's positional parameters), where the function has any."""
 
@@ -102,7 +102,7 @@ class FunctionRuns:
     whether the calls seen are all of them, *links(info, place)* which inputs of a call in it
     derive from which of its parameters (asked only where a loop varies them)."""
 
-    def __init__(self, all_calls_seen, links=lambda func, place: {}):
+    def __init__(self, all_calls_seen, links):
         self.all_calls_seen = all_calls_seen
         self.links = links  # (function, place in it) -> {input: the function's parameters it derives from}
         self.memo: dict[int, tuple[Local, str | None]] = {}

@@ -104,6 +104,7 @@ class ConstantInLoop(Rule):
         # each iteration makes a tensor of another dtype: nothing to hoist
         Valid("import tensorflow as tf\nfor d in dtypes:\n    y = tf.constant([1, 2], dtype=d)\n"),
         Valid("import tensorflow as tf\nfor name in names:\n    dtype = getattr(tf, name)\n    y = tf.constant([1, 2], dtype=dtype)\n"),
+        Valid("import tensorflow as tf\nts = [tf.constant([1, 2], dtype=d) for d in dtypes]\n"),
         # a helper called from two cells runs twice, in no loop
         Valid("import tensorflow as tf\ndef weights():\n    return tf.constant([1.0, 2.0])\nweights()\nweights()\n"),
         Valid("import tensorflow as tf\nfor x in ds.take(1):\n    y = x * tf.constant([1.0, 2.0])\n"),

@@ -15,7 +15,9 @@ class EvaluateInStepLoop(Rule):
     ## What it does
     Flags `evaluate()` on a Keras model called directly in the body of a loop that runs a
     training step (`apply_gradients`, `minimize` or `train_on_batch` in the same loop), with no
-    `if` around it inside that loop.
+    `if` around it inside that loop. The step must repeat on the same optimizer or model: a loop over
+    settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
+    (`ds.take(1)`).
 
     ## Why is this bad?
     `evaluate()` runs the model over the whole evaluation set. Once per training step, the

@@ -17,7 +17,9 @@ class NumpyInStepLoop(Rule):
     ## What it does
     Flags `Tensor.numpy()` called directly in the body of a loop that runs a training step
     (`apply_gradients`, `minimize` or `train_on_batch` in the same loop), with no `if` around
-    it inside that loop.
+    it inside that loop. The step must repeat on the same optimizer or model: a loop over
+    settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
+    (`ds.take(1)`).
 
     ## Why is this bad?
     `.numpy()` copies the tensor to host memory and makes Python wait until every operation
@@ -70,6 +72,12 @@ class NumpyInStepLoop(Rule):
         Valid(  # one step: `take(1)` is no loop
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds.take(1):\n"
             "    opt.apply_gradients(zip(g, v))\n    losses.append(tf.reduce_sum(x).numpy())\n"
+        ),
+        Valid(  # a loop over dtypes, one new optimizer and one step each: no training loop
+            "import tensorflow as tf\nfor dtype in [tf.float32, tf.float64]:\n"
+            "    var = tf.Variable([1.0, 2.0], dtype=dtype)\n    opt = tf.keras.optimizers.SGD(0.1)\n"
+            "    opt.apply_gradients([(tf.constant([0.1, 0.1], dtype=dtype), var)])\n"
+            "    check(var[0].numpy())\n"
         ),
     )
     INVALID = (

@@ -27,7 +27,9 @@ class SaveInStepLoop(Rule):
     Flags `model.save()`, `save_weights()`, `tf.saved_model.save()`, `Checkpoint.save()` and
     `CheckpointManager.save()` called directly in the body of a loop that runs a training step
     (`apply_gradients`, `minimize` or `train_on_batch` in the same loop), with no `if` around
-    the save inside that loop.
+    the save inside that loop. The step must repeat on the same optimizer or model: a loop over
+    settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
+    (`ds.take(1)`).
 
     ## Why is this bad?
     Saving serialises every weight (a SavedModel also traces and writes the graph) and writes it

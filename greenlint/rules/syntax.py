@@ -71,9 +71,22 @@ def in_class(facts: FileFacts, site: Site) -> bool:
 
 
 def in_unguarded_step_loop(facts: FileFacts, site: Site) -> bool:
-    """The call runs on every iteration of a training-step loop."""
+    """The call runs on every iteration of a training-step loop: one whose step repeats on the
+    same optimizer or model (`Site.repeats`), not a loop over settings that builds a new one
+    each time (`for dtype in dtypes: opt = SGD(); opt.apply_gradients(...)`)."""
     loop, guarded = innermost_loop(facts, site)
-    return not guarded and is_step_loop(loop)
+    return not guarded and is_step_loop(loop) and _steps_repeat(facts, loop, site.callsite.span.cell)
+
+
+def _steps_repeat(facts: FileFacts, loop: ast.AST, cell: int | None) -> bool:
+    """Some training step resolved in the loop's own body repeats on the same receiver (True
+    when none was resolved: the syntax alone decides)."""
+    body = set(own_body(loop))
+    steps = [
+        s for s in facts.sites
+        if s.callsite.span.cell == cell and s.api.rpartition(".")[2] in STEP_METHODS and facts.node(s) in body
+    ]
+    return not steps or any(s.repeats(same=("receiver",)) for s in steps)
 
 
 def text_mentions(facts: FileFacts, word: str) -> bool:

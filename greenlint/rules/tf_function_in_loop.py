@@ -63,6 +63,10 @@ class TfFunctionInLoop(Rule):
         Valid("import tensorflow as tf\n@tf.function\ndef g(x):\n    return x\n"),
         # each iteration wraps a different layer: one tf.function per layer is the point
         Valid("import tensorflow as tf\nfor layer in model.layers:\n    f = tf.function(layer)\n    f(x)\n"),
+        Valid(  # one concrete function per shape is the point
+            "import tensorflow as tf\nfor shape in [(2, 4), (1, 2, 4)]:\n"
+            "    fn = tf.function(f).get_concrete_function(tf.TensorSpec(shape=shape))\n"
+        ),
         Valid(  # a helper called from two places makes two functions, in no loop
             "import tensorflow as tf\ndef compiled(fn):\n    return tf.function(fn)\n"
             "a = compiled(f1)\nb = compiled(f2)\n"
