@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Site
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -72,21 +73,21 @@ def in_class(facts: FileFacts, site: Site) -> bool:
 
 def in_unguarded_step_loop(facts: FileFacts, site: Site) -> bool:
     """The call runs on every iteration of a training-step loop: one whose step repeats on the
-    same optimizer or model (`Site.repeats`), not a loop over settings that builds a new one
-    each time (`for dtype in dtypes: opt = SGD(); opt.apply_gradients(...)`)."""
+    same optimizer or model, not a loop over settings that makes a new one each time (`for dtype
+    in dtypes: opt = SGD(); opt.apply_gradients(...)`)."""
     loop, guarded = innermost_loop(facts, site)
-    return not guarded and is_step_loop(loop) and _steps_repeat(facts, loop, site.callsite.span.cell)
+    return not guarded and is_step_loop(loop) and _steps_repeat(loop)
 
 
-def _steps_repeat(facts: FileFacts, loop: ast.AST, cell: int | None) -> bool:
-    """Some training step resolved in the loop's own body repeats on the same receiver (True
-    when none was resolved: the syntax alone decides)."""
-    body = set(own_body(loop))
-    steps = [
-        s for s in facts.sites
-        if s.callsite.span.cell == cell and s.api.rpartition(".")[2] in STEP_METHODS and facts.node(s) in body
-    ]
-    return not steps or any(s.repeats(same=("receiver",)) for s in steps)
+def _steps_repeat(loop: ast.AST) -> bool:
+    """Some training step of the loop's own body is called on an object the loop does not
+    change (flow.varying)."""
+    changed = flow.varying(getattr(loop, "target", None), loop.body)
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in STEP_METHODS
+        and not flow.names(n.func.value) & changed
+        for n in own_body(loop)
+    )
 
 
 def text_mentions(facts: FileFacts, word: str) -> bool:
