@@ -149,5 +149,6 @@ def inputs(call: ast.Call, params: list[str], used_by: ast.Call | None = None) -
         label = keyword.arg or "**"
         found[label] = found.get(label, frozenset()) | names(keyword.value)
     if used_by is not None:
-        found[RESULT] = frozenset().union(*(names(a) for a in used_by.args), *(names(k.value) for k in used_by.keywords))
+        read = [names(a) for a in used_by.args] + [names(k.value) for k in used_by.keywords]
+        found[RESULT] = frozenset().union(*read)
     return found

@@ -78,7 +78,9 @@ class Context:
     """What the code being walked sits in: enclosing loops, a Keras step, its function (and the
     return values and yields seen in it)."""
 
-    __slots__ = ("loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func")
+    __slots__ = (
+        "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func"
+    )
 
     def __init__(self, func: FuncInfo | None = None):
         self.loops: list[int | None] = []  # literal trip count of each enclosing loop, None if unknown
@@ -86,7 +88,7 @@ class Context:
         self.exits = 0  # enclosing loops that a `break`, `return` or `raise` may leave early
         self.guards = 0  # enclosing `if`/`except`/`case` bodies inside a loop
         self.divisors: list[tuple[int, int]] = []  # (loop depth, k) of each enclosing `if ... % k == 0`
-        self.varying: list[frozenset | None] = []  # per enclosing loop: names that differ between its iterations (None: one trip)
+        self.varying: list[frozenset | None] = []  # per enclosing loop: names its iterations change (None: 1 trip)
         self.keras_step = func.keras_step if func else False
         self.returns: list[Any] = []
         self.generator = False
@@ -185,7 +187,7 @@ class Resolver:
         self.scope = Scope("module", None)
         self.ctx = Context()
         self.pending: deque[FuncInfo] = deque()
-        self.flows: dict[ast.AST, Any] = {}  # loop or def -> the names derived from its variable or parameters
+        self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
         self.chained: dict[ast.Call, ast.Call] = {}  # a call -> the call made on its result
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
 
@@ -341,8 +343,10 @@ class Resolver:
             return None
         k, read = found
         varying = self.ctx.varying
-        depth = next((d for d in range(len(varying), 0, -1) if varying[d - 1] and varying[d - 1] & read), len(varying))
-        return depth, k
+        for depth in range(len(varying), 0, -1):
+            if varying[depth - 1] and varying[depth - 1] & read:
+                return depth, k
+        return len(varying), k
 
     def branches(self, bodies: list[list[ast.stmt]], divisor: tuple[int, int] | None = None) -> None:
         """Walk alternative bodies from the same bindings, then merge what each left; the first
@@ -612,7 +616,9 @@ class Resolver:
         info.returns = value
         info.state = 2
 
-    def result_of(self, info: FuncInfo, args: list | None = None, keywords: list | None = None, node: ast.Call | None = None) -> Any:
+    def result_of(
+        self, info: FuncInfo, args: list | None = None, keywords: list | None = None, node: ast.Call | None = None
+    ) -> Any:
         """What calling a user function returns; a call with *args* also records its arguments.
 
         A function not walked yet is walked now, unless the call's value is thrown away inside
@@ -630,7 +636,8 @@ class Resolver:
     def note_call(self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None) -> None:
         """Merge one call's arguments into what the function's parameters are known to be."""
         bound = self.bind_arguments(info, args, keywords)
-        info.callers.append((self.ctx.func, None if self.exporting else self.place(node, _positional(info)), bound))
+        place = None if self.exporting else self.place(node, _positional(info))
+        info.callers.append((self.ctx.func, place, bound))
         if info.passed is None:
             info.passed = bound
         else:
@@ -832,7 +839,7 @@ class Resolver:
                 self.expr(arg)
             return self.super_of()
         inner = func.value if type(func) is ast.Attribute else func
-        if type(inner) is ast.Call:  # `tf.function(f).get_concrete_function(spec)`: this call uses inner's result
+        if type(inner) is ast.Call:  # `tf.function(f).get_concrete_function(spec)`: uses inner's result
             self.chained[inner] = node
         callee = self.expr(func)
         args = []
@@ -1053,7 +1060,7 @@ class Resolver:
             features["loop_unbounded"] = True
         if loops:
             features["loop_depth"] = len(loops)
-        local = None if self.exporting else self.place(node, self.table.params(api))  # other modules read no call sites
+        local = None if self.exporting else self.place(node, self.table.params(api))  # other modules read none
         if self.ctx.keras_step:
             features["in_keras_step"] = True
         if owner is not None:
@@ -1407,12 +1414,13 @@ def _taken(node: ast.expr) -> int | None:
     most n trips)."""
     if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "enumerate" and len(node.args) == 1:
         node = node.args[0]
-    if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "take":
-        given = node.args[0] if len(node.args) == 1 and not node.keywords else (
-            node.keywords[0].value if not node.args and len(node.keywords) == 1 and node.keywords[0].arg == "count" else None
-        )
-        if type(given) is ast.Constant and type(given.value) is int and given.value >= 0:
-            return given.value
+    if type(node) is not ast.Call or type(node.func) is not ast.Attribute or node.func.attr != "take":
+        return None
+    given = [*node.args, *(k.value for k in node.keywords if k.arg == "count")]
+    if len(given) == 1 and len(node.args) + len(node.keywords) == 1:
+        value = given[0]
+        if type(value) is ast.Constant and type(value.value) is int and value.value >= 0:
+            return value.value
     return None
 
 

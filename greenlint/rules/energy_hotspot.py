@@ -120,7 +120,8 @@ class EnergyHotspot(Rule):
             per_run = fmt_range(*p.interval_j) if as_range else fmt_j(p.energy_j)
             reason = site.runs_reason()
             at_most = "at most " if site.runs_bound == "upper" else ""
-            times = f" = {per_run} {TIMES} {at_most}{factor} runs{f' {reason}' if reason else ''}" if factor != 1 else ""
+            why = f" {reason}" if reason else ""
+            times = f" = {per_run} {TIMES} {at_most}{factor} runs{why}" if factor != 1 else ""
             if as_range:
                 interval = "the 80% interval"
             else:

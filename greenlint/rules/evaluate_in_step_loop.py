@@ -74,5 +74,9 @@ class EvaluateInStepLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if is_keras_model_method(site.api, ("evaluate",)) and site.repeats(same=("receiver",)) and in_unguarded_step_loop(facts, site):
+            if (
+                is_keras_model_method(site.api, ("evaluate",))
+                and site.repeats(same=("receiver",))
+                and in_unguarded_step_loop(facts, site)
+            ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

@@ -119,5 +119,6 @@ class ModelBuiltInLoop(Rule):
         if any(s.api in CLEAR for s in facts.sites):
             return
         for site in facts.sites:
-            if _builds_model(site.api) and site.repeats(same=()) and not in_class(facts, site) and not _stored(facts, site):
+            built = _builds_model(site.api) and site.repeats(same=())  # different models included
+            if built and not in_class(facts, site) and not _stored(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
