@@ -24,6 +24,7 @@ from typing import Any
 
 from greenlint.analysis import arrays
 from greenlint.analysis import features as feat
+from greenlint.analysis import flow
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import ops
 from greenlint.analysis import work as work_mod
@@ -77,13 +78,17 @@ class Context:
     """What the code being walked sits in: enclosing loops, a Keras step, its function (and the
     return values and yields seen in it)."""
 
-    __slots__ = ("loops", "trips", "exits", "guards", "keras_step", "returns", "generator", "func")
+    __slots__ = (
+        "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func"
+    )
 
     def __init__(self, func: FuncInfo | None = None):
         self.loops: list[int | None] = []  # literal trip count of each enclosing loop, None if unknown
         self.trips: list[int | None] = []  # the same, 1 for a loop its body always leaves (`...; break`)
         self.exits = 0  # enclosing loops that a `break`, `return` or `raise` may leave early
         self.guards = 0  # enclosing `if`/`except`/`case` bodies inside a loop
+        self.divisors: list[tuple[int, int]] = []  # (loop depth, k) of each enclosing `if ... % k == 0`
+        self.varying: list[frozenset | None] = []  # per enclosing loop: names its iterations change (None: 1 trip)
         self.keras_step = func.keras_step if func else False
         self.returns: list[Any] = []
         self.generator = False
@@ -182,6 +187,8 @@ class Resolver:
         self.scope = Scope("module", None)
         self.ctx = Context()
         self.pending: deque[FuncInfo] = deque()
+        self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
+        self.chained: dict[ast.Call, ast.Call] = {}  # a call -> the call made on its result
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
 
     def run(self, tree: ast.Module) -> list[tuple[ast.Call, str, dict, dict, dict]]:
@@ -197,7 +204,7 @@ class Resolver:
             features["in_tf_function"] = _traced(func)
         if self.exporting:
             return []
-        counter = runs_mod.FunctionRuns(self.all_calls_seen)
+        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links)
         return [
             (node, api, features, counter.site(func, local), work)
             for node, api, features, func, local, work in self.calls
@@ -278,6 +285,8 @@ class Resolver:
         before = dict(self.scope.names)
         self.assign(node.target, arrays.element(value) if type(node.target) is ast.Name else None)
         trips, upper = (count, False) if count is not None else arrays.iterations(value)
+        if trips is None:
+            trips, upper = _taken(node.iter), True
         self.loop_body(node, count, trips, upper)
         self.scope.names = merge_names([before, self.scope.names])
         self.block(node.orelse)
@@ -297,15 +306,26 @@ class Resolver:
         always = any(type(stmt) in _EXITS for stmt in node.body)  # never multiply past a `break`
         ctx.loops.append(count)
         ctx.trips.append(min(trips, 1) if always and trips is not None else 1 if always else trips)
+        ctx.varying.append(self.loop_varying(node) if ctx.trips[-1] != 1 else None)
         ctx.exits += exits
         self.block(node.body)
         ctx.exits -= exits
+        ctx.varying.pop()
         ctx.trips.pop()
         ctx.loops.pop()
 
+    def loop_varying(self, node: ast.For | ast.While) -> frozenset:
+        """The names a `for` loop's iterations differ in (flow.varying); a `while` loop: the
+        names its body binds afresh, and those assigned from them."""
+        found = self.flows.get(node)
+        if found is None:
+            target = node.target if type(node) is not ast.While else None
+            found = self.flows[node] = flow.varying(target, node.body)
+        return found
+
     def s_if(self, node: ast.If) -> None:
         self.expr(node.test)
-        self.guarded(self.branches, [node.body, node.orelse])
+        self.guarded(self.branches, [node.body, node.orelse], self.divisor(node.test))
 
     def guarded(self, walk, *args) -> None:
         """Walk code that runs only on some iterations of an enclosing loop (if one encloses it)."""
@@ -315,13 +335,33 @@ class Resolver:
         walk(*args)
         ctx.guards -= inside
 
-    def branches(self, bodies: list[list[ast.stmt]]) -> None:
-        """Walk alternative bodies from the same bindings, then merge what each left."""
+    def divisor(self, test: ast.expr) -> tuple[int, int] | None:
+        """(loop depth, k) of a test `<expr> % k == 0`: the innermost enclosing loop whose
+        variable *expr* names, else the innermost loop (a step counter); None for other tests."""
+        found = _divisor(test)
+        if found is None:
+            return None
+        k, read = found
+        varying = self.ctx.varying
+        for depth in range(len(varying), 0, -1):
+            if varying[depth - 1] and varying[depth - 1] & read:
+                return depth, k
+        return len(varying), k
+
+    def branches(self, bodies: list[list[ast.stmt]], divisor: tuple[int, int] | None = None) -> None:
+        """Walk alternative bodies from the same bindings, then merge what each left; the first
+        runs on 1 in k trips of the loop at a depth when *divisor* (depth, k) is given."""
         before = dict(self.scope.names)
         results = []
-        for body in bodies:
+        divisors = self.ctx.divisors
+        for i, body in enumerate(bodies):
             self.scope.names = dict(before)
-            self.block(body)
+            if divisor and i == 0:
+                divisors.append(divisor)
+                self.block(body)
+                divisors.pop()
+            else:
+                self.block(body)
             results.append(self.scope.names)
         merged = merge_names(results)
         for name, value in merged.items():
@@ -576,7 +616,9 @@ class Resolver:
         info.returns = value
         info.state = 2
 
-    def result_of(self, info: FuncInfo, args: list | None = None, keywords: list | None = None) -> Any:
+    def result_of(
+        self, info: FuncInfo, args: list | None = None, keywords: list | None = None, node: ast.Call | None = None
+    ) -> Any:
         """What calling a user function returns; a call with *args* also records its arguments.
 
         A function not walked yet is walked now, unless the call's value is thrown away inside
@@ -584,17 +626,18 @@ class Resolver:
         seen. A recursive call (the body is being walked) adds nothing: the function's other
         returns decide."""
         if args is not None:
-            self.note_call(info, args, keywords or [])
+            self.note_call(info, args, keywords or [], node)
         if info.state == 0:
             if args is not None and self.discarded and self.ctx.func is not None and not info.sets_outer_names:
                 return None
             self.walk_function(info)
         return info.returns if info.state == 2 else MISSING
 
-    def note_call(self, info: FuncInfo, args: list, keywords: list) -> None:
+    def note_call(self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None) -> None:
         """Merge one call's arguments into what the function's parameters are known to be."""
         bound = self.bind_arguments(info, args, keywords)
-        info.callers.append((self.ctx.func, None if self.exporting else self.local_runs(), bound))
+        place = None if self.exporting else self.place(node, _positional(info))
+        info.callers.append((self.ctx.func, place, bound))
         if info.passed is None:
             info.passed = bound
         else:
@@ -618,9 +661,7 @@ class Resolver:
     def bind_arguments(info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
         """Parameter name -> value for one call (self/cls excluded for methods)."""
         node = info.node.args
-        params = [arg.arg for arg in (*node.posonlyargs, *node.args)]
-        if info.kind in ("method", "property", "classmethod") and params:
-            params = params[1:]
+        params = _positional(info)
         bound = {}
         defaults = info.defaults
         for name, value in zip(params[len(params) - len(defaults) :], defaults):
@@ -797,6 +838,9 @@ class Resolver:
             for arg in node.args:
                 self.expr(arg)
             return self.super_of()
+        inner = func.value if type(func) is ast.Attribute else func
+        if type(inner) is ast.Call:  # `tf.function(f).get_concrete_function(spec)`: uses inner's result
+            self.chained[inner] = node
         callee = self.expr(func)
         args = []
         for arg in node.args:
@@ -858,11 +902,11 @@ class Resolver:
             inputs = args[0][1] if args and not args[0][0] else named.get("inputs")
             return Inst(returns, "method", self.layer_output(callee, inputs, node)) if returns else None
         if kind is UserFunc:
-            return self.result_of(callee.info, args, keywords)
+            return self.result_of(callee.info, args, keywords, node)
         if kind is UserClass:
             init = callee.info.find_method("__init__")
             if init is not None and init.state == 0:
-                self.result_of(init, args, keywords)
+                self.result_of(init, args, keywords, node)
             return UserInst(callee.info)
         if kind is ExtFunc:
             return fresh(callee.returns)
@@ -876,7 +920,7 @@ class Resolver:
         if kind is UserInst:
             method = callee.info.find_method("__call__")
             if method is not None:
-                return self.result_of(method, args, keywords)
+                return self.result_of(method, args, keywords, node)
             found, value = _ext_member(callee.info, "__call__")
             if found:
                 return self.call(node, value, args, keywords)
@@ -1016,7 +1060,7 @@ class Resolver:
             features["loop_unbounded"] = True
         if loops:
             features["loop_depth"] = len(loops)
-        local = None if self.exporting else self.local_runs()  # other modules read no call sites
+        local = None if self.exporting else self.place(node, self.table.params(api))  # other modules read none
         if self.ctx.keras_step:
             features["in_keras_step"] = True
         if owner is not None:
@@ -1035,7 +1079,50 @@ class Resolver:
     def local_runs(self) -> runs_mod.Local:
         """How often the code being walked runs per run of its function (or module)."""
         ctx = self.ctx
-        return runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0)
+        return runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors))
+
+    def place(self, node: ast.Call | None, params: list[str]) -> runs_mod.Place:
+        """Where a call sits (runs_mod.Place): its runs here, and the inputs each loop that
+        repeats it changes. *params*: the callee's positional parameter names."""
+        runs = self.local_runs()
+        loops = [names for names in self.ctx.varying if names is not None]
+        func = self.ctx.func
+        keep = node is not None and func is not None and func.kind != "lambda"
+        later = (node, params) if keep else (None, None)  # for `links`, if a caller's loop varies them
+        if node is None or not any(loops):
+            return runs_mod.Place(runs, tuple(frozenset() for _ in loops), *later)
+        inputs = flow.inputs(node, params, self.chained.get(node))
+        reached = tuple(frozenset(label for label, read in inputs.items() if read & names) for names in loops)
+        return runs_mod.Place(runs, reached, *later)
+
+    def links(self, func: FuncInfo | None, place: runs_mod.Place) -> dict[str, frozenset]:
+        """Input of the call at *place* -> the parameters of *func* (its function) it derives from."""
+        own = self.parameter_flow(func)
+        if not own or place.call is None:
+            return {}
+        found = {}
+        for label, read in flow.inputs(place.call, place.params, self.chained.get(place.call)).items():
+            linked = frozenset(p for p, derived in own.items() if read & derived)
+            if linked:
+                found[label] = linked
+        return found
+
+    def parameter_flow(self, func: FuncInfo | None) -> dict[str, frozenset]:
+        """Each parameter of a user function (`self` as "receiver") -> the names its body
+        derives from it."""
+        if func is None or func.kind == "lambda":
+            return {}
+        found = self.flows.get(func.node)
+        if found is None:
+            args = func.node.args
+            params = [*_positional(func), *(a.arg for a in args.kwonlyargs)]
+            body = func.node.body
+            pairs = flow.assignments(body)
+            found = {p: flow.derived(frozenset((p,)), body, pairs) for p in params}
+            if func.kind in ("method", "property") and args.args:  # `self` is the call's receiver
+                found[flow.RECEIVER] = flow.derived(frozenset((args.args[0].arg,)), body, pairs)
+            self.flows[func.node] = found
+        return found
 
     def entered(self, value: Any) -> Any:
         """The value `with value as x` binds: what `__enter__` returns, as the catalog says
@@ -1239,6 +1326,7 @@ class Resolver:
         for i, generator in enumerate(generators):
             loops.append(first if i == 0 else self.loop_count(generator.iter))
             trips.append(loops[-1])
+            self.ctx.varying.append(flow.targets(generator.target) if trips[-1] != 1 else None)
             self.assign(generator.target, None)
             for condition in generator.ifs:
                 self.expr(condition)
@@ -1250,7 +1338,7 @@ class Resolver:
         else:
             self.expr(node.elt)
         self.ctx.guards -= filtered
-        del loops[depth:], trips[depth:]
+        del loops[depth:], trips[depth:], self.ctx.varying[depth:]
         self.scope = outer
         return OPAQUE
 
@@ -1312,6 +1400,46 @@ def _merged(bindings: list[dict]) -> dict:
         for name in set(merged) | set(bound):
             merged[name] = merge(merged.get(name), bound.get(name))
     return merged
+
+
+def _positional(info: FuncInfo) -> list[str]:
+    """The positional parameters a call of a user function fills (self/cls left out)."""
+    node = info.node.args
+    params = [arg.arg for arg in (*node.posonlyargs, *node.args)]
+    return params[1:] if info.kind in ("method", "property", "classmethod") and params else params
+
+
+def _taken(node: ast.expr) -> int | None:
+    """n of a loop over `<something>.take(n)` (or `enumerate` of it) with a literal n >= 0 (at
+    most n trips)."""
+    if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "enumerate" and len(node.args) == 1:
+        node = node.args[0]
+    if type(node) is not ast.Call or type(node.func) is not ast.Attribute or node.func.attr != "take":
+        return None
+    given = [*node.args, *(k.value for k in node.keywords if k.arg == "count")]
+    if len(given) == 1 and len(node.args) + len(node.keywords) == 1:
+        value = given[0]
+        if type(value) is ast.Constant and type(value.value) is int and value.value >= 0:
+            return value.value
+    return None
+
+
+def _divisor(test: ast.expr) -> tuple[int, frozenset] | None:
+    """(k, names read by expr) of a test `<expr> % k == 0` (also `0 == ...`, and as one operand
+    of `and`), k >= 2."""
+    if type(test) is ast.BoolOp and type(test.op) is ast.And:
+        found = [d for d in map(_divisor, test.values) if d]
+        return max(found, key=lambda d: d[0]) if found else None
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
+        return None
+    for left, right in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+        if (
+            type(right) is ast.Constant and right.value == 0 and type(right.value) is int
+            and type(left) is ast.BinOp and type(left.op) is ast.Mod
+            and type(left.right) is ast.Constant and type(left.right.value) is int and left.right.value >= 2
+        ):
+            return left.right.value, flow.names(left.left)
+    return None
 
 
 def _leaves_early(body: list[ast.stmt]) -> bool:

@@ -1,21 +1,31 @@
-"""How often a call site runs in one run of the program: `CallSite.runs`.
+"""How often a call site runs in one run of the program, and why: `CallSite.runs`.
 
 A site's count is the product of its enclosing loops' trip counts (`range(...)` and literal
 sequences, as `features.loop_multiplier`; data sets and arrays of known length too: `for batch
-in ds` over 1000 samples `.batch(64)` runs 16 times, arrays.iterations) times the number of
-times its function runs: the sum, over the calls of that function seen in the module, of each
-call's own count (a helper called 7 times runs its `fit` 7 times; one called from a 3-trip loop
-in a function called twice, 6). The count is exact only when every reference to the function
-is a call the resolver saw (`Resolver.all_calls_seen`); a function passed elsewhere (a
-callback, Keras's `call`/`train_step`, `tf.function(f)`), never called in the file, called
-recursively or through an unknown loop gives an unknown count. Code under `if`/`except`/`case`
-inside a loop, in a comprehension with a filter, or in a loop a `break`/`return`/`raise` may
-leave, runs at most the loop bound (`upper`); a loop whose body always leaves it
-(`evaluate(); break`) runs once.
+in ds` over 1000 samples `.batch(64)` runs 16 times, arrays.iterations; `ds.take(n)` at most n)
+times the number of times its function runs: the sum, over the calls of that function seen in
+the module, of each call's own count (a helper called 7 times runs its `fit` 7 times; one called
+from a 3-trip loop in a function called twice, 6). The count is exact only when every reference
+to the function is a call the resolver saw (`Resolver.all_calls_seen`); a function passed
+elsewhere (a callback, Keras's `call`/`train_step`, `tf.function(f)`), never called in the file,
+called recursively or through an unknown loop gives an unknown count. Code under `if`/`except`/
+`case` inside a loop, in a comprehension with a filter, or in a loop a `break`/`return`/`raise`
+may leave, runs at most the loop bound (`upper`); under `if step % k == 0` at most 1 in k of
+those runs; a loop whose body always leaves it (`evaluate(); break`) runs once.
+
+Loops and calls are told apart: `loop` counts the runs that loops alone give (the enclosing
+loops, and the loops around the calls of its function; a function called from two cells is
+not in a loop), `callers` how many calls of its function there are. Per loop that repeats a
+site, `varying` lists the inputs the loop changes: those its variable reaches (`for dtype in
+dtypes: tf.constant([1], dtype=dtype)`), directly, through names the body binds afresh or from
+it (`flow.varying`), or through the parameters of the functions called in that loop. A site
+*varies* when every such loop changes it: no iteration repeats another's work, and the in-loop
+rules must not call it a repeat.
 """
 
 from __future__ import annotations
 
+from math import ceil
 from typing import Any, NamedTuple
 
 from greenlint.units import TIMES
@@ -24,10 +34,12 @@ EXACT, UPPER, UNKNOWN = "exact", "upper", "unknown"
 
 
 class Local(NamedTuple):
-    """Runs of a place per run of its function: count (None: unknown) and bound."""
+    """Runs of a place per run of its function: count (None: unknown) and bound; *share*: the
+    place runs on at most 1 in *share* of its function's runs (`if step % k == 0` outside loops)."""
 
     count: int | None
     bound: str
+    share: int = 1
 
 
 ONCE = Local(1, EXACT)
@@ -36,31 +48,66 @@ ONCE = Local(1, EXACT)
 NEVER_KNOWN = Local(None, UNKNOWN)
 
 
-def local(trips: list[int | None], guarded: bool) -> Local:
-    if not trips:
+class Place(NamedTuple):
+    """Where a call sits in its function: its *runs* there; per enclosing loop that repeats it,
+    the inputs (parameter names, "receiver") that loop changes (*varying*); and what
+    `FunctionRuns.links` needs to tell which inputs derive from the function's parameters (the
+    call's node and the callee's positional parameters), where the function has any."""
+
+    runs: Local
+    varying: tuple = ()
+    call: Any = None
+    params: list | None = None
+
+
+def local(trips: list[int | None], guarded: bool, divisors: tuple = ()) -> Local:
+    """Runs per run of the function of a place in loops of *trips* (outermost first); *divisors*:
+    (loop depth, k) of each enclosing `if ... % k == 0`: the loop at that depth (1-based; 0: the
+    function's own runs, as *share*) runs the place on at most 1 in k of its trips."""
+    if not trips and not divisors:
         return ONCE
-    count = 1
-    for trip in trips:
+    count, share = 1, 1
+    for depth, k in divisors:
+        if depth == 0:
+            share *= k
+    for depth, trip in enumerate(trips, 1):
         if trip is None:
             return NEVER_KNOWN
+        for at, k in divisors:
+            if at == depth:
+                trip = ceil(trip / k)
         count *= trip
-    return Local(count, UPPER if guarded else EXACT)
+    return Local(count, UPPER if guarded or divisors else EXACT, share)
+
+
+def times(place: Local, outer: int) -> int:
+    """Runs of a place per *outer* runs of its function."""
+    return place.count * ceil(outer / place.share)
 
 
 def combine(a: Local, b: Local) -> Local:
     """Runs of a place run *a* times per run of something run *b* times."""
     if a.count is None or b.count is None:
         return Local(None, UNKNOWN)
-    return Local(a.count * b.count, UPPER if UPPER in (a.bound, b.bound) else EXACT)
+    return Local(times(a, b.count), UPPER if UPPER in (a.bound, b.bound) or a.share > 1 else EXACT)
+
+
+def _loop_max(values: list[int | None]) -> int | None:
+    """The most runs loops give over several calls; None (unknown) wins."""
+    return None if None in values else max(values, default=1)
 
 
 class FunctionRuns:
     """Runs of each user function per program run, memoised; *all_calls_seen(info)* says
-    whether the calls seen are all of them."""
+    whether the calls seen are all of them, *links(info, place)* which inputs of a call in it
+    derive from which of its parameters (asked only where a loop varies them)."""
 
-    def __init__(self, all_calls_seen):
+    def __init__(self, all_calls_seen, links):
         self.all_calls_seen = all_calls_seen
+        self.links = links  # (function, place in it) -> {input: the function's parameters it derives from}
         self.memo: dict[int, tuple[Local, str | None]] = {}
+        self.loops: dict[int, Local] = {}
+        self.varied: dict[int, frozenset] = {}
 
     def function(self, info: Any, active: frozenset = frozenset()) -> tuple[Local, str | None]:
         """(runs, why unknown) of a user function (None: the module's top level)."""
@@ -80,7 +127,7 @@ class FunctionRuns:
             total, bound, why = 0, EXACT, None
             for caller, place, _ in info.callers:
                 outer, why = self.function(caller, active | {key})
-                runs = combine(place, outer)
+                runs = combine(place.runs, outer)
                 if runs.count is None:
                     total = None
                     why = why or f"a call of {name} sits in a loop of unknown length"
@@ -96,21 +143,74 @@ class FunctionRuns:
         self.memo[key] = found
         return found
 
-    def site(self, func: Any, place: Local) -> dict[str, Any]:
-        """The `runs` object of a call site in *func* running *place* times per run of it."""
+    def loop(self, info: Any, active: frozenset = frozenset()) -> Local:
+        """Runs loops alone give a user function: the most over its calls seen of the loops
+        around each call (times its caller's), and its bound; 1 at top level, for a function
+        called from no loop, or one whose calls are not seen; None where such a loop's length
+        is unknown."""
+        if info is None or id(info) in active:
+            return ONCE
+        key = id(info)
+        if key not in self.loops:
+            found = [combine(place.runs, self.loop(caller, active | {key})) for caller, place, _ in info.callers]
+            counts = [runs.count for runs in found]
+            most = _loop_max(counts)
+            upper = any(runs.bound == UPPER for runs in found) or len(set(counts)) > 1
+            self.loops[key] = Local(most, UNKNOWN if most is None else UPPER if upper else EXACT)
+        return self.loops[key]
+
+    def varying(self, info: Any, active: frozenset = frozenset()) -> frozenset:
+        """Per loop that repeats a user function through one of its calls (in its caller, or
+        around its caller's calls), the parameters that loop's variable reaches: a set of sets."""
+        if info is None or id(info) in active:
+            return frozenset()
+        key = id(info)
+        if key not in self.varied:
+            found = set()
+            for caller, place, _ in info.callers:
+                found.update(place.varying)
+                outers = self.varying(caller, active | {key})
+                links = self.links(caller, place) if any(outers) else {}
+                for outer in outers:
+                    found.add(frozenset(p for p, params in links.items() if params & outer))
+            self.varied[key] = frozenset(found)
+        return self.varied[key]
+
+    def site(self, func: Any, place: Place) -> dict[str, Any]:
+        """The `runs` object of a call site in *func* at *place*."""
         outer, why = self.function(func)
-        runs = combine(place, outer)
+        runs = combine(place.runs, outer)
         notes = []
-        if place.count != 1 or place.bound != EXACT:
-            notes.append(_place_note(place))
+        if place.runs.count != 1 or place.runs.bound != EXACT:
+            notes.append(_place_note(place.runs))
         if func is not None and why:
             notes.append(why)
-        return {"count": runs.count, "bound": runs.bound, "note": "; ".join(notes) or None}
+        looped = combine(place.runs, self.loop(func))
+        loop = looped.count
+        outers = self.varying(func)
+        links = self.links(func, place) if any(outers) else {}
+        loops = set(place.varying)
+        loops.update(frozenset(label for label, linked in links.items() if linked & outer) for outer in outers)
+        if loop == 1:
+            loops = set()
+        callers = 1 if func is None else len(func.callers) if func.callers and self.all_calls_seen(func) else None
+        return {
+            "count": runs.count,
+            "bound": runs.bound,
+            "note": "; ".join(notes) or None,
+            "loop": loop,
+            "loop_bound": looped.bound,
+            "callers": callers,
+            "varies": bool(loops) and all(loops),
+            "varying": sorted(sorted(names) for names in loops),
+        }
 
 
 def _place_note(place: Local) -> str:
     if place.count is None:
         return "inside a loop of unknown length"
+    if place.share > 1 and place.count == 1:
+        return f"at most 1 in {place.share} of its function's runs (under `if ... % {place.share} == 0`)"
     if place.bound == UPPER:
         return f"at most {place.count}{TIMES} in its loops (under a condition, or a loop left by break/return)"
     return f"{place.count}{TIMES} in its loops"

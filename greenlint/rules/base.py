@@ -92,10 +92,68 @@ class Site:
         return runs.get("bound", "unknown") if isinstance(runs.get("count"), int) else "unknown"
 
     @property
-    def in_loop(self) -> bool:
-        """True inside any Python `for`/`while` loop (literal bound or not): the resolver's `loop_depth`."""
+    def loop_runs(self) -> int | None:
+        """How often loops alone run the site (`CallSite.runs["loop"]`: its enclosing loops and
+        those around the calls of its function); 1 outside loops, None for a loop of unknown
+        length. Where the calls JSON has no `loop`, the literal loops of its own function (None
+        when they multiply to 1: a loop, its length not said)."""
+        runs = self.callsite.runs
+        if "loop" in runs:
+            loop = runs["loop"]
+            return loop if isinstance(loop, int) or loop is None else 1
         depth = self.features.get("loop_depth", 0)
-        return (isinstance(depth, int) and depth > 0) or self.loop_multiplier > 1
+        if not (isinstance(depth, int) and depth > 0):
+            return 1
+        value = self.features.get("loop_multiplier", 1)
+        known = isinstance(value, int) and value > 1 and not self.features.get("loop_unbounded")
+        return value if known else None
+
+    @property
+    def callers(self) -> int | None:
+        """How many calls of its function run the site (`CallSite.runs["callers"]`; None: unknown)."""
+        callers = self.callsite.runs.get("callers", 1)
+        return callers if isinstance(callers, int) else None
+
+    def repeats(self, same: tuple[str, ...] | None = None) -> bool:
+        """A loop runs the site again and again (more than one trip, or an unknown number)
+        with the same inputs: all of them (*same* None), or those in *same* ("receiver",
+        parameter names) while the others may differ (`model.predict(batch)` over batches
+        repeats predict on one model). `CallSite.runs["varying"]` says, per loop, which
+        inputs its variable reaches."""
+        loop = self.loop_runs
+        if loop is not None and loop <= 1:
+            return False
+        loops = self.callsite.runs.get("varying")
+        if not isinstance(loops, list) or not loops:
+            return True
+        kept = None if same is None else set(same)
+        return any(not names if kept is None else not kept.intersection(names) for names in loops)
+
+    @property
+    def in_loop(self) -> bool:
+        """A loop repeats the site with the same inputs: it runs more than once through a loop
+        (not only because its function is called from several places) whose variable reaches
+        neither its receiver nor its arguments (`for dtype in dtypes: tf.constant(x,
+        dtype=dtype)` makes a different tensor each time)."""
+        return self.repeats()
+
+    def runs_reason(self) -> str:
+        """Why the site runs `loop_multiplier` times, to follow "N runs": "in a loop", "as its
+        function is called from N places", both, or "" when neither says."""
+        loop, callers = self.loop_runs, self.callers
+        looped = loop is None or loop > 1
+        called = f"its function is called from {callers} places" if (callers or 0) > 1 else ""
+        if looped and called:
+            return f"in a loop, and {called}"
+        return "in a loop" if looped else f"as {called}" if called else ""
+
+    def loop_times(self) -> str:
+        """` (100 times)`, ` (at most 100 times)`: how often loops run the site; "" when unknown."""
+        loop = self.loop_runs
+        if loop is None or loop <= 1:
+            return ""
+        upper = self.callsite.runs.get("loop_bound", self.runs_bound) == "upper"
+        return f" ({'at most ' if upper else ''}{loop} times)"
 
     @property
     def total_energy_j(self) -> float | None:

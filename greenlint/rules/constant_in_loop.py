@@ -65,10 +65,12 @@ class ConstantInLoop(Rule):
     """
     ## What it does
     Flags `tf.constant(...)` and `tf.convert_to_tensor(...)` of a list or tuple literal of numbers
-    written in the call (not a name, not a scalar) inside a Python loop, outside code TensorFlow
-    traces. A
-    call inside a `with` block within the loop (`with tf.device(d):`) is not reported: each
-    iteration may place the tensor elsewhere.
+    written in the call (not a name, not a scalar) inside a Python loop that repeats it, outside
+    code TensorFlow traces. Not reported: a call whose arguments the loop variable reaches
+    (`for dtype in dtypes: tf.constant([1, 2], dtype=dtype)` makes a different tensor each
+    time), a loop of one trip (`ds.take(1)`), a function merely called from several places, and
+    a call inside a `with` block within the loop (`with tf.device(d):`): each iteration may place
+    the tensor elsewhere.
 
     ## Why is this bad?
     In eager code each call converts the Python value again: it walks the nested lists, infers
@@ -115,7 +117,7 @@ class ConstantInLoop(Rule):
 
     code = "GL502"
     name = "constant-in-loop"
-    MESSAGE = "`{call}` of a literal runs on every loop iteration: create the tensor once, before the loop"
+    MESSAGE = "`{call}` of a literal runs on every {where}: create the tensor once, {hoist}"
     FIX_TITLE = "Create the tensor once before the loop and reuse it"
     FIX = HoistBeforeLoop(name="constant", safe=True)
     VALID = (
@@ -127,6 +129,13 @@ class ConstantInLoop(Rule):
         Valid("import tensorflow as tf\nfor i in range(3):\n    n = tf.constant(100)\n"),
         Valid("import tensorflow as tf\nW = [1.0, 2.0]\nfor i in range(3):\n    w = tf.constant(W)\n"),
         Valid("import tensorflow as tf\nfor d in devices:\n    with tf.device(d):\n        a = tf.constant([1.0, 2.0])\n"),
+        # each iteration makes a tensor of another dtype: nothing to hoist
+        Valid("import tensorflow as tf\nfor d in dtypes:\n    y = tf.constant([1, 2], dtype=d)\n"),
+        Valid("import tensorflow as tf\nfor name in names:\n    dtype = getattr(tf, name)\n    y = tf.constant([1, 2], dtype=dtype)\n"),
+        Valid("import tensorflow as tf\nts = [tf.constant([1, 2], dtype=d) for d in dtypes]\n"),
+        # a helper called from two cells runs twice, in no loop
+        Valid("import tensorflow as tf\ndef weights():\n    return tf.constant([1.0, 2.0])\nweights()\nweights()\n"),
+        Valid("import tensorflow as tf\nfor x in ds.take(1):\n    y = x * tf.constant([1.0, 2.0])\n"),
     )
     INVALID = (
         Invalid(
@@ -182,6 +191,19 @@ class ConstantInLoop(Rule):
                 "    y = x * ones_2x2\n"
             ),
         ),
+        Invalid(  # a helper called from a loop
+            "import tensorflow as tf\ndef sample(k):\n    return tf.constant([0, 1])\nfor k in [5, 10]:\n    sample(k)\n",
+            line=3,
+            message_contains="every call of its function, which a loop repeats: create the tensor once, outside the function",
+        ),
+        Invalid(  # the loop variable only prints: every iteration makes the same tensor
+            "import tensorflow as tf\nfor i in range(3):\n    print(i)\n    y = tf.constant([1.0, 2.0])\n",
+            line=4,
+            expected_replacement=(
+                "import tensorflow as tf\nhoisted_constant = tf.constant([1.0, 2.0])\nfor i in range(3):\n"
+                "    print(i)\n    y = hoisted_constant\n"
+            ),
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -195,9 +217,14 @@ class ConstantInLoop(Rule):
                 and not _under_with(facts, site)
             ):
                 holds = _parameter(facts, site)
+                own = site.features.get("loop_depth", 0) > 0  # else the loop is around calls of its function
                 yield self.diagnostic(
                     site.callsite.span,
                     facts.path,
-                    self.MESSAGE.format(call=method(site.api) + "()"),
+                    self.MESSAGE.format(
+                        call=method(site.api) + "()",
+                        where="loop iteration" if own else "call of its function, which a loop repeats",
+                        hoist="before the loop" if own else "outside the function",
+                    ),
                     data={"holds": holds} if holds else {},
                 )

@@ -123,6 +123,11 @@ class EagerTrainingStep(Rule):
             "import tensorflow as tf\nfor x in [tf.constant(1.0), tf.Variable(2.0)]:\n"
             "    with tf.GradientTape() as tape:\n        y = x + 1\n    print(tape.gradient(y, x))\n"
         ),
+        Valid(  # one step over one batch: no training loop
+            "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds.take(1):\n"
+            "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(x * x)\n"
+            "    grads = tape.gradient(loss, [x])\n    opt.apply_gradients(zip(grads, [x]))\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -140,7 +145,7 @@ class EagerTrainingStep(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if not (_is_step_call(site.api) and site.in_loop and not site.features.get("in_tf_function")):
+            if not (_is_step_call(site.api) and site.repeats(same=()) and not site.features.get("in_tf_function")):
                 continue
             if site.api == "tensorflow.GradientTape.gradient" and not _loop_updates(facts, site):
                 continue  # gradients printed or checked in a loop (tests, tutorials), not a training step

@@ -153,7 +153,10 @@ class EnergyHotspot(Rule):
                 continue
             p = site.prediction
             factor = site.loop_multiplier
-            times = f" = {fmt_j(p.energy_j)} {TIMES} {factor} runs" if factor != 1 else ""
+            reason = site.runs_reason()
+            at_most = "at most " if site.runs_bound == "upper" else ""
+            why = f" {reason}" if reason else ""
+            times = f" = {fmt_j(p.energy_j)} {TIMES} {at_most}{factor} runs{why}" if factor != 1 else ""
             interval = f"80% interval {fmt_range(*(v * factor for v in p.interval_j))}" if p.interval_j else "no interval"
             message = self.MESSAGE.format(
                 api=site.api,
@@ -162,7 +165,7 @@ class EnergyHotspot(Rule):
                 interval=interval,
                 basis=p.basis.label,
                 drivers=_drivers(site),
-                lever=_lever(site, factor, per_step=factor > 1 and _per_step(facts, site)),
+                lever=_lever(site, per_step=(site.loop_runs or 0) > 1 and _per_step(facts, site)),
             )
             yield self.diagnostic(
                 site.callsite.span,
@@ -258,17 +261,19 @@ def _drivers(site: Site) -> str:
     return f": {f' {TIMES} '.join(parts)}" if parts else ""
 
 
-def _lever(site: Site, runs: int, per_step: bool = False) -> str:
+def _lever(site: Site, per_step: bool = False) -> str:
     """One concrete change that lowers this call's energy. Never "stop early": that is GL308's
     finding where the fit has validation data, and without validation data there is nothing to stop on."""
     method = site.api.rpartition(".")[2]
     epochs = _value(site, "epochs")
-    if runs > 1 and method in _INFER:
-        return f"batch the {runs} inputs into one `{method}` call"
+    loop = site.loop_runs or 0  # repeats the loops give, not calls of its function from several places
+    if loop > 1 and method in _INFER and site.repeats(same=("receiver",)):
+        return f"batch the {loop} inputs into one `{method}` call"
     if per_step:  # different work on each pass (a batch, a trial's model): leaving the loop is no option
         return "each pass of its loop works on something new: run fewer passes, or do less in each (smaller inputs or model)"
-    if runs > 1:
-        return f"it runs {runs} times: run it once, outside the loop, or fewer times"
+    every_iteration = site.callsite.runs.get("loop_bound", "exact") == "exact"  # not periodic, no break
+    if loop > 1 and site.in_loop and every_iteration:
+        return "run it once, outside the loop, or fewer times"
     if method in _TRAIN and isinstance(epochs, (int, float)) and epochs > 1:
         bound = ((getattr(site.callsite, "work", None) or {}).get("epochs") or {}).get("bound")
         if bound == "upper":

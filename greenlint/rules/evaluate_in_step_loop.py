@@ -15,7 +15,9 @@ class EvaluateInStepLoop(Rule):
     ## What it does
     Flags `evaluate()` on a Keras model called directly in the body of a loop that runs a
     training step (`apply_gradients`, `minimize` or `train_on_batch` in the same loop), with no
-    `if` around it inside that loop.
+    `if` around it inside that loop. The step must repeat on the same optimizer or model: a loop over
+    settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
+    (`ds.take(1)`).
 
     ## Why is this bad?
     `evaluate()` runs the model over the whole evaluation set. Once per training step, the
@@ -57,6 +59,10 @@ class EvaluateInStepLoop(Rule):
             "    m.train_on_batch(x, y)\n    if step % 100 == 0:\n        m.evaluate(vx, vy)\n"
         ),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor e in range(3):\n    m.fit(x, y)\n    m.evaluate(vx, vy)\n"),
+        Valid(  # one step: `take(1)` is no loop
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor x, y in ds.take(1):\n"
+            "    m.train_on_batch(x, y)\n    m.evaluate(vx, vy)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -68,5 +74,9 @@ class EvaluateInStepLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if is_keras_model_method(site.api, ("evaluate",)) and site.in_loop and in_unguarded_step_loop(facts, site):
+            if (
+                is_keras_model_method(site.api, ("evaluate",))
+                and site.repeats(same=("receiver",))
+                and in_unguarded_step_loop(facts, site)
+            ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

@@ -12,8 +12,11 @@ from greenlint.rules.diagnostic import Diagnostic
 class FitInEpochLoop(Rule):
     """
     ## What it does
-    Flags `fit()` on a Keras model called with a literal `epochs=1` inside a Python loop: an epoch
-    loop written around `fit` instead of `fit(epochs=N)`.
+    Flags `fit()` on a Keras model called with a literal `epochs=1` inside a Python loop that
+    repeats it on the same model and the same data: an epoch loop written around `fit` instead
+    of `fit(epochs=N)`. Not reported: a loop over models (`for m in models`), one whose body
+    binds the data anew (`for chunk in chunks`, `x, y = play_game()`: each iteration trains on
+    other data), and a function merely called from several places.
 
     ## Why is this bad?
     Each `fit()` call sets up training again: it wraps the data in a new adapter and iterator,
@@ -54,15 +57,37 @@ class FitInEpochLoop(Rule):
             "import tensorflow as tf\nfor lr in [0.1, 0.01]:\n"
             "    m = tf.keras.Sequential()\n    m.fit(x, y, epochs=10)\n"
         ),
+        Valid(  # one epoch of each of several models: no epoch loop
+            "import tensorflow as tf\nfor name in ['a.keras', 'b.keras']:\n"
+            "    m = tf.keras.models.load_model(name)\n    m.fit(x, y, epochs=1)\n"
+        ),
+        Valid(  # a helper called from two cells, in no loop
+            "import tensorflow as tf\nm = tf.keras.Sequential()\ndef one_epoch():\n    m.fit(x, y, epochs=1)\n"
+            "one_epoch()\none_epoch()\n"
+        ),
+        Valid(  # new data every iteration (a game played, then learnt from)
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor game in range(100):\n"
+            "    boards, moves = play_game(m)\n    m.fit(boards, moves, epochs=1)\n"
+        ),
+        Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor xc, yc in chunks:\n    m.fit(xc, yc, epochs=1)\n"),
     )
     INVALID = (
         Invalid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(20):\n    m.fit(x, y, epochs=1)\n",
             line=4,
         ),
+        Invalid(  # the epoch number reaches an argument; the model is the same
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(20):\n"
+            "    m.fit(x, y, epochs=1, initial_epoch=epoch)\n",
+            line=4,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if is_keras_model_method(site.api, ("fit",)) and site.features.get("epochs") == 1 and site.in_loop:
+            if (
+                is_keras_model_method(site.api, ("fit",))
+                and site.features.get("epochs") == 1
+                and site.repeats(same=("receiver", "x", "y"))  # the same model on the same data
+            ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

@@ -33,7 +33,9 @@ class ModelBuiltInLoop(Rule):
     """
     ## What it does
     Flags a Keras model constructed (`Sequential`, `Model`, a `keras.applications` model) inside
-    a Python loop, in a file that never calls `keras.backend.clear_session()` (or
+    a Python loop that runs it more than once (directly, or in a function that loop calls; not a
+    function merely called from several places, nor a loop of one trip), different models per
+    iteration included (clear_session matters most then), in a file that never calls `keras.backend.clear_session()` (or
     `keras.utils.clear_session()`). Models built inside a class (parts of a bigger model) or
     stored into a container or attribute (`self.towers[name] = Sequential(...)`) are parts being
     assembled, not models trained one after another, and are not reported.
@@ -97,15 +99,26 @@ class ModelBuiltInLoop(Rule):
             "            self.towers[n] = tf.keras.Sequential([tf.keras.layers.Dense(8)])\n"
         ),
         Valid("import tensorflow as tf\nparts = []\nfor u in [1, 2]:\n    parts.append(tf.keras.Sequential([tf.keras.layers.Dense(u)]))\n"),
+        Valid(  # a helper called from two cells builds two models, in no loop
+            "import tensorflow as tf\ndef build():\n    m = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n    return m\n"
+            "a = build()\nb = build()\n"
+        ),
+        Valid("import tensorflow as tf\nfor u in [1]:\n    m = tf.keras.Sequential([tf.keras.layers.Dense(u)])\n"),
     )
     INVALID = (
         Invalid("import tensorflow as tf\nfor u in [1, 2]:\n    m = tf.keras.Sequential([tf.keras.layers.Dense(u)])\n", line=3),
         Invalid("import tensorflow as tf\nwhile True:\n    m = tf.keras.applications.ResNet50(weights=None)\n", line=3),
+        Invalid(  # a builder called on every fold of a loop
+            "import tensorflow as tf\ndef build():\n    m = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n    return m\n"
+            "for fold in range(5):\n    model = build()\n    model.fit(x[fold], y[fold])\n",
+            line=3,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         if any(s.api in CLEAR for s in facts.sites):
             return
         for site in facts.sites:
-            if _builds_model(site.api) and site.in_loop and not in_class(facts, site) and not _stored(facts, site):
+            built = _builds_model(site.api) and site.repeats(same=())  # different models included
+            if built and not in_class(facts, site) and not _stored(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

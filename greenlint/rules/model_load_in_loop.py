@@ -23,7 +23,9 @@ class ModelLoadInLoop(Rule):
     """
     ## What it does
     Flags `load_model()`, `tf.saved_model.load()` and `load_weights()` called inside a Python
-    `for` or `while` loop.
+    `for` or `while` loop that repeats it. A loop whose variable reaches the call (`for path in
+    checkpoints: load_model(path)`, evaluating several checkpoints) loads a different model each
+    time and is not reported.
 
     ## Why is this bad?
     Loading a model reads and deserialises every weight from disk and rebuilds (and, for
@@ -55,8 +57,8 @@ class ModelLoadInLoop(Rule):
     number of iterations.
 
     ## Fix safety
-    No automatic fix: the loop might load a different file on purpose each time (for example
-    evaluating several checkpoints); suppress the finding with `# noqa: GL202` then.
+    No automatic fix: the file may change between iterations in ways greenlint does not see
+    (written by the loop itself); suppress the finding with `# noqa: GL202` then.
 
     ## Options
     None.
@@ -73,6 +75,19 @@ class ModelLoadInLoop(Rule):
             "for x in inputs:\n"
             "    model(x)\n"
         ),
+        Valid(  # each iteration loads another checkpoint
+            "import tensorflow as tf\n"
+            "for step in [100, 200, 300]:\n"
+            "    path = f'ckpt-{step}.keras'\n"
+            "    model = tf.keras.models.load_model(path)\n"
+        ),
+        Valid(  # a helper called from two cells loads twice, in no loop
+            "import tensorflow as tf\n"
+            "def restore():\n"
+            "    return tf.keras.models.load_model('m.keras')\n"
+            "a = restore()\n"
+            "b = restore()\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -80,6 +95,13 @@ class ModelLoadInLoop(Rule):
             "for x in inputs:\n"
             "    model = tf.keras.models.load_model('m.keras')\n"
             "    model(x)\n",
+            line=3,
+        ),
+        Invalid(  # the loop variable feeds the model, not the load
+            "import tensorflow as tf\n"
+            "for i in range(10):\n"
+            "    model = tf.keras.models.load_model('m.keras')\n"
+            "    model(inputs[i])\n",
             line=3,
         ),
     )

@@ -21,7 +21,9 @@ class NumpyInStepLoop(Rule):
     it inside that loop, when the value is only recorded: printed, formatted, logged or
     appended to a list (directly, or through the name it is assigned to). A value the loop
     goes on to compute with on the host (actions for an environment, a comparison, an index)
-    is needed every step and is not reported.
+    is needed every step and is not reported. The step must repeat on the same optimizer or
+    model: a loop over settings (dtypes, one new optimizer each) is no training loop; nor is a
+    loop of one trip (`ds.take(1)`).
 
     ## Why is this bad?
     `.numpy()` copies the tensor to host memory and makes Python wait until every operation
@@ -78,6 +80,16 @@ class NumpyInStepLoop(Rule):
             "    actions = (np.random.rand(50, 1) > probas.numpy()).astype(np.int32)\n"
             "    env.step(actions)\n"
         ),
+        Valid(  # one step: `take(1)` is no loop
+            "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds.take(1):\n"
+            "    opt.apply_gradients(zip(g, v))\n    losses.append(tf.reduce_sum(x).numpy())\n"
+        ),
+        Valid(  # a loop over dtypes, one new optimizer and one step each: no training loop
+            "import tensorflow as tf\nfor dtype in [tf.float32, tf.float64]:\n"
+            "    var = tf.Variable([1.0, 2.0], dtype=dtype)\n    opt = tf.keras.optimizers.SGD(0.1)\n"
+            "    opt.apply_gradients([(tf.constant([0.1, 0.1], dtype=dtype), var)])\n"
+            "    check(var[0].numpy())\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -97,7 +109,7 @@ class NumpyInStepLoop(Rule):
         for site in facts.sites:
             if (
                 site.api == NUMPY
-                and site.in_loop
+                and site.repeats(same=())
                 and in_unguarded_step_loop(facts, site)
                 and _only_recorded(facts, facts.node(site), site.callsite.span.cell)
             ):

@@ -13,7 +13,10 @@ class PredictInLoop(Rule):
     """
     ## What it does
     Flags `Model.predict()` (also on `Sequential` and on user subclasses of `Model`) called
-    inside a Python `for` or `while` loop.
+    inside a Python `for` or `while` loop that repeats it on the same model (the inputs may
+    differ). Not reported: a loop over different models (`for name in names:
+    load_model(name).predict(x)`), a loop of one trip (`ds.take(1)`), and a function merely
+    called from several places.
 
     ## Why is this bad?
     `predict()` is built for large inputs: every call builds or looks up a prediction
@@ -75,6 +78,26 @@ class PredictInLoop(Rule):
             "    y = model(x, training=False)\n"
         ),
         Valid("for x in inputs:\n    clf.predict(x)\n"),
+        Valid(  # a helper called from two cells runs twice, in no loop
+            "import tensorflow as tf\n"
+            "model = tf.keras.models.load_model('m.keras')\n"
+            "def show(x):\n"
+            "    return model.predict(x)\n"
+            "show(a)\n"
+            "show(b)\n"
+        ),
+        Valid(  # a different model each iteration: nothing to batch
+            "import tensorflow as tf\n"
+            "for name in ['a.keras', 'b.keras']:\n"
+            "    model = tf.keras.models.load_model(name)\n"
+            "    model.predict(x)\n"
+        ),
+        Valid(  # one batch
+            "import tensorflow as tf\n"
+            "model = tf.keras.models.load_model('m.keras')\n"
+            "for images, labels in ds.take(1):\n"
+            "    model.predict(images)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -90,15 +113,33 @@ class PredictInLoop(Rule):
             "for i in range(100):\n"
             "    model.predict(data[i:i + 1])\n",
             line=4,
-            message_contains="100",
+            message_contains="(100 times)",
+        ),
+        Invalid(
+            "import tensorflow as tf\n"
+            "model = tf.keras.models.load_model('m.keras')\n"
+            "for step in range(10000):\n"
+            "    if step % 100 == 0:\n"
+            "        model.predict(sample)\n",
+            line=5,
+            message_contains="(at most 100 times)",
+        ),
+        Invalid(  # a helper called from a loop runs in that loop
+            "import tensorflow as tf\n"
+            "model = tf.keras.models.load_model('m.keras')\n"
+            "def score(x):\n"
+            "    return model.predict(x)\n"
+            "for i in range(3):\n"
+            "    score(data[i])\n",
+            line=4,
+            message_contains="(3 times)",
         ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if is_keras_model_method(site.api, ("predict",)) and site.in_loop:
-                n = site.loop_multiplier
-                times = f" ({n} times)" if n > 1 else ""
+            if is_keras_model_method(site.api, ("predict",)) and site.repeats(same=("receiver",)):
+                times = site.loop_times()
                 yield self.diagnostic(
                     site.callsite.span,
                     facts.path,

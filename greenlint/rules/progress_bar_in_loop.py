@@ -75,6 +75,7 @@ class ProgressBarInLoop(Rule):
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor x in xs:\n    m.fit(x, y, verbose=args.verbose)\n"),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor x in xs:\n    m.predict(x, **kw)\n"),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=5)\n"),
+        Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor x, y in ds.take(1):\n    m.predict(x)\n"),
     )
     INVALID = (
         Invalid(
@@ -111,9 +112,10 @@ class ProgressBarInLoop(Rule):
 
 
 def _in_loop_body(site) -> bool:
-    """Written inside a `for`/`while` loop of its own function (not only run repeatedly through calls)."""
-    depth, multiplier = site.features.get("loop_depth", 0), site.features.get("loop_multiplier", 1)
-    return (isinstance(depth, int) and depth > 0) or (isinstance(multiplier, int) and multiplier > 1)
+    """Written inside a `for`/`while` loop of its own function that runs it more than once
+    (not only run repeatedly through calls of its function)."""
+    depth = site.features.get("loop_depth", 0)
+    return isinstance(depth, int) and depth > 0 and site.repeats(same=())
 
 
 def _draws_progress_bar(call: ast.Call | None, position: int) -> bool:

@@ -27,7 +27,9 @@ class SaveInStepLoop(Rule):
     Flags `model.save()`, `save_weights()`, `tf.saved_model.save()`, `Checkpoint.save()` and
     `CheckpointManager.save()` called directly in the body of a loop that runs a training step
     (`apply_gradients`, `minimize` or `train_on_batch` in the same loop), with no `if` around
-    the save inside that loop.
+    the save inside that loop. The step must repeat on the same optimizer or model: a loop over
+    settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
+    (`ds.take(1)`).
 
     ## Why is this bad?
     Saving serialises every weight (a SavedModel also traces and writes the graph) and writes it
@@ -77,6 +79,10 @@ class SaveInStepLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(3):\n"
             "    m.fit(x, y)\n    m.save('m.keras')\n"
         ),
+        Valid(  # one step: `take(1)` is no loop
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor x, y in ds.take(1):\n"
+            "    m.train_on_batch(x, y)\n    m.save('m.keras')\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -95,5 +101,5 @@ class SaveInStepLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if _is_save(site.api) and site.in_loop and in_unguarded_step_loop(facts, site):
+            if _is_save(site.api) and site.repeats(same=("receiver",)) and in_unguarded_step_loop(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(call=method(site.api)))

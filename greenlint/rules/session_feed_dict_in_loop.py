@@ -74,8 +74,10 @@ def _timed(facts: FileFacts, loop: ast.AST, call: ast.Call, cell: int | None) ->
 class SessionFeedDictInLoop(Rule):
     """
     ## What it does
-    Flags `tf.compat.v1.Session.run()` given a `feed_dict` inside a Python loop: TensorFlow 1
-    style training or inference that feeds each batch from Python.
+    Flags `tf.compat.v1.Session.run()` given a `feed_dict` inside a Python loop that runs it more
+    than once on the same session (directly, or in a function that loop calls; not a function
+    merely called from several places): TensorFlow 1 style training or inference that feeds
+    each batch from Python.
 
     What the loop feeds decides the finding. Values that change from one iteration to the next
     (a loop variable, a name assigned in the loop, a call such as `next_batch()`) are batches
@@ -134,6 +136,10 @@ class SessionFeedDictInLoop(Rule):
     VALID = (
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor i in range(3):\n    sess.run(step)\n"),
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\nsess.run(init, feed_dict={x: 1})\n"),
+        Valid(  # a helper called from two places feeds twice, in no loop
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef show(v):\n"
+            "    return sess.run(y, feed_dict={x: v})\nshow(a)\nshow(b)\n"
+        ),
     )
     VALID = VALID + (
         Valid(  # a latency benchmark re-runs one input on purpose
@@ -209,9 +215,9 @@ class SessionFeedDictInLoop(Rule):
             call = facts.node(site)
             if site.api not in RUNS or call is None or not binds(call, "feed_dict", 1) or _star_only(call):
                 continue
-            loop, _ = innermost_loop(facts, site)  # its own loop, even where the feed varies with it
-            if loop is None and not site.in_loop:
+            if not site.repeats(same=("receiver",)):  # one session, run again by a loop
                 continue
+            loop, _ = innermost_loop(facts, site)  # its own loop, where what it feeds is read
             fed = _fed(call)
             varies = True if loop is None or fed is None else _varies(fed, loop)
             if varies:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Site
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -71,9 +72,22 @@ def in_class(facts: FileFacts, site: Site) -> bool:
 
 
 def in_unguarded_step_loop(facts: FileFacts, site: Site) -> bool:
-    """The call runs on every iteration of a training-step loop."""
+    """The call runs on every iteration of a training-step loop: one whose step repeats on the
+    same optimizer or model, not a loop over settings that makes a new one each time (`for dtype
+    in dtypes: opt = SGD(); opt.apply_gradients(...)`)."""
     loop, guarded = innermost_loop(facts, site)
-    return not guarded and is_step_loop(loop)
+    return not guarded and is_step_loop(loop) and _steps_repeat(loop)
+
+
+def _steps_repeat(loop: ast.AST) -> bool:
+    """Some training step of the loop's own body is called on an object the loop does not
+    change (flow.varying)."""
+    changed = flow.varying(getattr(loop, "target", None), loop.body)
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in STEP_METHODS
+        and not flow.names(n.func.value) & changed
+        for n in own_body(loop)
+    )
 
 
 def units(facts: FileFacts) -> list[ast.Module]:

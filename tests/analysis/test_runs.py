@@ -38,7 +38,7 @@ def test_a_call_under_if_in_a_loop_is_at_most_the_loop_bound():
     found = runs(
         """
         for epoch in range(201):
-            if epoch % 50 == 0:
+            if epoch > 10 and verbose:
                 m.fit(x)
             m.predict(x)
         """
@@ -46,6 +46,138 @@ def test_a_call_under_if_in_a_loop_is_at_most_the_loop_bound():
     assert count(found[4]) == (201, "upper")
     assert "at most" in found[4]["note"]
     assert count(found[5]) == (201, "exact")  # the unguarded sibling
+
+
+def test_a_modulo_guard_divides_the_loop_count():
+    found = runs(
+        """
+        for step in range(10000):
+            m.train_on_batch(x, y)
+            if step % 100 == 0:
+                m.save("ckpt.keras")
+            else:
+                m.predict(x)
+            if (step + 1) % 10 == 0 and verbose:
+                m.evaluate(x)
+            for k in range(3):
+                if 0 == k % 2:
+                    m.test_on_batch(x, y)
+        """
+    )
+    assert count(found[3]) == (10000, "exact")
+    assert count(found[5]) == (100, "upper") and found[5]["loop"] == 100  # not 10000
+    assert count(found[7]) == (10000, "upper")  # the else branch: at most the bound
+    assert count(found[9]) == (1000, "upper")
+    assert count(found[12]) == (20000, "upper")  # k in 0, 2 of 3, each of 10000 steps
+
+
+def test_a_modulo_guard_in_a_helper_divides_its_calls():
+    found = runs(
+        """
+        def log(step):
+            if step % 100 == 0:
+                m.save("ckpt.keras")
+        for step in range(1000):
+            log(step)
+        """
+    )
+    assert count(found[4]) == (10, "upper") and found[4]["loop"] == 10
+
+
+def test_loops_say_loop_and_callers_say_callers():
+    found = runs(
+        """
+        def show(x):
+            return m.predict(x)
+        show(a)
+        show(b)
+        def score(x):
+            return m.evaluate(x)
+        for i in range(3):
+            score(x)
+        """
+    )
+    helper = found[3]  # a helper called from two cells runs twice, in no loop
+    assert (helper["count"], helper["loop"], helper["callers"], helper["varies"]) == (2, 1, 2, False)
+    looped = found[7]  # a helper called from a 3-trip loop runs 3 times, in a loop
+    assert (looped["count"], looped["loop"], looped["callers"]) == (3, 3, 1)
+    top = runs("m.fit(x)\n")[1]
+    assert (top["loop"], top["callers"], top["varies"]) == (1, 1, False)
+
+
+def test_take_bounds_a_loop_over_a_data_set():
+    found = runs(
+        """
+        for batch in ds.take(1):
+            m.predict(batch)
+        for i, batch in enumerate(ds.take(5)):
+            m.evaluate(batch)
+        for x, y in tf.data.Dataset.from_tensor_slices((a, b)).batch(32).take(3):
+            m.train_on_batch(x, y)
+        """
+    )
+    assert count(found[3]) == (1, "upper") and found[3]["loop"] == 1  # a loop of one trip: no repeat
+    assert count(found[5]) == (5, "upper") and found[5]["loop"] == 5
+    assert found[7]["loop"] in (3, None)
+
+
+def test_loop_variable_reaching_arguments_or_receiver_varies():
+    result = analyse_source(
+        textwrap.dedent(
+            """
+            import tensorflow as tf
+            from tensorflow import keras
+            models = [keras.Sequential(), keras.Sequential()]  # noqa
+            for dtype in [tf.float32, tf.int32]:
+                c = tf.constant([1, 2], dtype=dtype)
+            for layer in [keras.layers.Dense(1), keras.layers.Dense(2)]:
+                f = tf.function(layer)
+            for name in ["a.keras", "b.keras"]:
+                keras.models.load_model(name).predict(x)
+            for shape in [(1, 2), (3, 4)]:
+                z = tf.zeros(shape)
+            for units in [8, 16]:
+                hidden = keras.layers.Dense(units)
+                net = keras.Sequential([hidden])
+            for i in range(3):
+                print(i)
+                w = tf.constant([1, 2])
+                models[0].predict(batches[i])
+            """
+        ),
+        "loops.py",
+    )
+    by_line = {(s.span.line, s.api.rsplit(".", 1)[-1]): s.runs for s in result.callsites}
+    assert by_line[(6, "constant")]["varies"] and by_line[(6, "constant")]["varying"] == [["dtype"]]
+    assert by_line[(8, "function")]["varies"]
+    assert by_line[(10, "predict")]["varying"] == [["receiver"]]
+    assert by_line[(12, "zeros")]["varies"]
+    assert by_line[(15, "Sequential")]["varies"]  # a different model per iteration, through `hidden`
+    assert not by_line[(18, "constant")]["varies"]  # the loop variable only prints
+    assert by_line[(18, "constant")]["loop"] == 3
+    assert by_line[(19, "predict")]["varying"] == [["x"]]  # the data differs, the model does not
+
+
+def test_a_loop_variable_reaches_through_a_helper_s_parameters():
+    result = analyse_source(
+        textwrap.dedent(
+            """
+            import tensorflow as tf
+            def check(dt):
+                kind = dt
+                return tf.constant([1, 2], dtype=kind)
+            def same():
+                return tf.constant([1, 2])
+            for d in [tf.float32, tf.int64]:
+                check(d)
+                same()
+            """
+        ),
+        "helper.py",
+    )
+    by_line = {s.span.line: s.runs for s in result.callsites if s.api == "tensorflow.constant"}
+    assert by_line[5]["varies"] and by_line[5]["loop"] == 2
+    assert not by_line[7]["varies"] and by_line[7]["loop"] == 2
 
 
 def test_never_multiply_past_a_break():
@@ -203,3 +335,95 @@ def test_a_dataset_loop_leaves_the_literal_loop_feature_alone():
     site = next(s for s in result.callsites if s.api.endswith(".evaluate"))
     assert site.features["loop_multiplier"] == 1 and site.features["loop_unbounded"] is True
     assert site.runs["count"] == 30
+
+
+def test_a_sweep_that_recompiles_the_model_varies_but_training_steps_do_not():
+    result = analyse_source(
+        textwrap.dedent(
+            """
+            import tensorflow as tf
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            for trial in range(8):
+                model.compile(optimizer=tf.keras.optimizers.Adam(10 ** -(2 + trial / 4)), loss="mse")
+                model.fit(x, y, epochs=30)
+            for x, y in batches:
+                model.train_on_batch(x, y)
+                model.evaluate(vx, vy)
+            """
+        ),
+        "sweep.py",
+    )
+    by_line = {s.span.line: s.runs for s in result.callsites if s.api.rsplit(".", 1)[-1] in ("fit", "evaluate")}
+    assert by_line[6]["varies"] and by_line[6]["varying"] == [["receiver"]]  # each trial, another optimizer
+    assert not by_line[9]["varies"]  # the same model, trained step after step
+
+
+def test_a_model_built_from_a_helper_s_varying_layer_varies():
+    result = analyse_source(
+        textwrap.dedent(
+            """
+            import tensorflow as tf
+            def fit_one(layer):
+                model = tf.keras.Sequential()
+                model.add(layer)
+                model.compile(optimizer="rmsprop", loss="mse")
+                model.fit(x, y, epochs=1)
+                return model
+            for groups in [-1, 16, 1]:
+                fit_one(tf.keras.layers.GroupNormalization(groups=groups))
+            for i in range(3):
+                fit_one(tf.keras.layers.Dense(4))
+            """
+        ),
+        "helper.py",
+    )
+    [fit] = [s.runs for s in result.callsites if s.api.endswith(".fit")]
+    assert fit["loop"] == 3 and fit["callers"] == 2
+    assert not fit["varies"]  # the second loop fits the same kind of model three times
+    assert ["receiver"] in fit["varying"] and [] in fit["varying"]
+
+
+def test_a_helper_whose_calls_are_not_all_seen_keeps_the_loops_of_those_seen():
+    found = runs(
+        """
+        def act(state):
+            if explore:
+                return 0
+            return m.predict(state)
+        def play(state):
+            return act(state)
+        for episode in range(600):
+            for step in range(200):
+                play(obs)
+                if done:
+                    break
+        callbacks = [act]
+        """
+    )
+    site = found[5]
+    assert site["count"] is None  # `act` is also passed elsewhere
+    assert (site["loop"], site["loop_bound"]) == (120000, "upper")  # the step loop may break
+
+
+def test_names_a_loop_binds_afresh_differ_between_iterations():
+    result = analyse_source(
+        textwrap.dedent(
+            """
+            import tensorflow as tf
+            for step in range(100):
+                dtype = pick(dtypes)
+                a = tf.constant([1, 2], dtype=dtype)
+                shape = (2, 2)
+                b = tf.zeros(shape)
+            for epoch in range(10):
+                for xb in shuffled(x):
+                    pass
+                c = tf.reduce_mean(xb)
+            """
+        ),
+        "fresh.py",
+    )
+    by_api = {s.api.rsplit(".", 1)[-1]: s.runs for s in result.callsites}
+    assert by_api["constant"]["varies"]  # a call's result may differ every time
+    assert not by_api["zeros"]["varies"] and by_api["zeros"]["loop"] == 100  # the same literal every time
+    assert by_api["reduce_mean"]["varies"]  # an inner loop's variable

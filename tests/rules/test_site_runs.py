@@ -64,3 +64,69 @@ class _WidePredictor:
 def test_gl101_makes_no_hotspot_of_a_figure_too_uncertain_for_a_point():
     code = "import tensorflow as tf\nfor i in range(500):\n    tf.zeros((10,))\n"
     assert hotspots(_WidePredictor(), code, 10.0) == {}  # low end 0.1 J × 500 = 50 J > 10 J, but 1,000× wide
+
+
+HELPER = """\
+import tensorflow as tf
+model = tf.keras.Sequential([tf.keras.layers.Dense(10)])
+def train():
+    return model.fit(x, y, epochs=5)
+train()
+train()
+for i in range(3):
+    tf.reduce_sum(x)
+"""
+
+
+def test_gl101_says_a_function_called_from_two_places_is_not_a_loop(predictor):
+    found = hotspots(predictor, HELPER, 0.5)
+    fit = found[4]  # a helper called from two cells: 2 × 500 J, in no loop
+    assert fit.energy_j == 2 * 500.0
+    assert "× 2 runs as its function is called from 2 places" in fit.message
+    assert "loop" not in fit.message
+    total = found[8]
+    assert "× 3 runs in a loop" in total.message and "run it once, outside the loop" in total.message
+
+
+def _site(runs: dict, features: dict | None = None) -> Site:
+    from greenlint.predict.prediction import Basis, Prediction
+
+    cs = CallSite("x.py", Span(1, 1, 1, 2), "tensorflow.constant", features or {}, runs=runs)
+    return Site(cs, Prediction(1.0, None, None, None, None, Basis.FROM_DATA))
+
+
+def test_site_in_loop_needs_a_loop_that_repeats_the_same_work():
+    base = {"count": 2, "bound": "exact", "note": None}
+    called_twice = _site({**base, "loop": 1, "callers": 2, "varies": False, "varying": []})
+    assert not called_twice.in_loop and called_twice.loop_multiplier == 2 and called_twice.loop_runs == 1
+    looped = _site({**base, "loop": 2, "callers": 1, "varies": False, "varying": [[]]})
+    assert looped.in_loop and looped.loop_times() == " (2 times)"
+    unknown = _site({"count": None, "bound": "unknown", "note": None, "loop": None, "callers": 1, "varies": False, "varying": [[]]})
+    assert unknown.in_loop and unknown.loop_times() == ""
+    varying = _site({**base, "loop": 2, "callers": 1, "varies": True, "varying": [["dtype"]]})
+    assert not varying.in_loop and varying.repeats(same=("receiver",)) and not varying.repeats(same=("dtype",))
+    # `for ckpt in ckpts: model = load(ckpt); for x in xs: model.predict(x)`: the inner loop repeats the model
+    nested = _site({**base, "loop": 4, "callers": 1, "varies": True, "varying": [["receiver", "x"], ["x"]]})
+    assert nested.repeats(same=("receiver",)) and not nested.in_loop
+    once = _site({"count": 1, "bound": "upper", "note": None, "loop": 1, "callers": 1, "varies": False, "varying": []})
+    assert not once.repeats(same=())  # `for x in ds.take(1)`
+
+
+def test_site_without_loop_fields_reads_the_literal_loops():
+    old = _site({"count": 4, "bound": "exact", "note": None}, {"loop_multiplier": 4, "loop_depth": 1})
+    assert old.loop_runs == 4 and old.in_loop
+    top = _site({"count": 2, "bound": "exact", "note": None}, {"loop_multiplier": 1})
+    assert top.loop_runs == 1 and not top.in_loop
+
+
+def test_gl101_on_a_periodic_call_says_at_most_and_does_not_hoist_it(predictor):
+    code = (
+        "import tensorflow as tf\n"
+        "for epoch in range(100):\n"
+        "    train(epoch)\n"
+        "    if epoch % 5 == 0:\n"
+        "        tf.reduce_sum(x)\n"
+    )
+    [found] = hotspots(predictor, code, 0.5).values()
+    assert "× at most 20 runs in a loop" in found.message
+    assert "outside the loop" not in found.message

@@ -1,0 +1,154 @@
+"""Which names a value derives from, read from the syntax alone: what makes loop iterations differ.
+
+`derived(seeds, body)` closes a set of names over the assignments of a block (`y = f(x)` makes
+`y` derive from `x`; tuple targets, `+=`, `for`/`with` targets too; a method call made for
+its effect that sets state, `model.compile(optimizer=opt)`, makes `model` derive from `opt`), flow-insensitively
+and without entering nested functions or classes. `inputs(call, params)` names what a call reads:
+its receiver (the object a method is called on, or the instance called) and each argument by
+parameter name.
+"""
+
+from __future__ import annotations
+
+import ast
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+RECEIVER = "receiver"
+RESULT = "result"
+
+
+def names(node: ast.AST | None) -> frozenset:
+    """The names an expression reads (not inside lambdas)."""
+    if node is None:
+        return frozenset()
+    found = set()
+    stack = [node]
+    name_type, lambda_type, ast_type = ast.Name, ast.Lambda, ast.AST
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is name_type:
+            found.add(item.id)
+            continue
+        if kind is lambda_type:
+            continue
+        for field in item._fields:
+            value = getattr(item, field, None)
+            if isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, ast_type))
+            elif isinstance(value, ast_type):
+                stack.append(value)
+    return frozenset(found)
+
+
+def targets(node: ast.AST) -> frozenset:
+    """The names an assignment target binds (`a`, `a, (b, c)`, `*rest`); not attributes or items."""
+    if type(node) not in (ast.Name, ast.Tuple, ast.List, ast.Starred):
+        return frozenset()
+    return frozenset(n.id for n in ast.walk(node) if type(n) is ast.Name)
+
+
+def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]:
+    """(names bound, names read, fresh) of every assignment statement in a block (`:=` inside
+    expressions aside), and of every statement calling a method that sets state
+    (`obj.compile(args)` binds `obj` from its arguments), nested functions excluded. *fresh*:
+    each run of the statement may bind another value whatever the names it reads (a call's
+    result, `n += 1`, a `for` or `with` target)."""
+    found = []
+    stack: list[ast.stmt] = list(body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in _SCOPES:
+            continue
+        if kind is ast.Assign:
+            bound = frozenset().union(*(targets(t) for t in node.targets))
+            found.append((bound, names(node.value), _calls(node.value)))
+        elif kind is ast.AnnAssign:
+            if node.value is not None:
+                found.append((targets(node.target), names(node.value), _calls(node.value)))
+        elif kind is ast.AugAssign:
+            found.append((targets(node.target), names(node.value), True))
+        elif kind in (ast.For, ast.AsyncFor):
+            found.append((targets(node.target), names(node.iter), True))
+        elif kind in (ast.With, ast.AsyncWith):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    found.append((targets(item.optional_vars), names(item.context_expr), True))
+        elif kind is ast.Expr and type(node.value) is ast.Call and type(node.value.func) is ast.Attribute:
+            call = node.value  # `model.compile(optimizer=Adam(lr))`: the object changes with its arguments
+            if type(call.func.value) is ast.Name and _sets_state(call.func.attr):
+                read = frozenset().union(*(names(a) for a in call.args), *(names(k.value) for k in call.keywords))
+                found.append((frozenset((call.func.value.id,)), read, False))
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, field, ()))
+    return found
+
+
+#: Methods that set an object's state from their arguments (a layer added to a `Sequential`,
+#: Keras's `compile`, weights loaded or set, a variable assigned): after `model.add(layer)` or
+#: `model.compile(optimizer=Adam(lr))` in a loop over layers or rates, each iteration's `model`
+#: is another one. Training and inference calls change weights or nothing and are not among
+#: them: the same model trained step after step is the loop's repeat.
+SETTERS = frozenset({"add", "compile", "load_weights", "set_weights", "assign", "assign_add", "assign_sub"})
+
+
+def _sets_state(method: str) -> bool:
+    return method in SETTERS or method.startswith("set_")
+
+
+def _calls(node: ast.AST) -> bool:
+    """Whether an expression calls something (its value may differ from one run to the next)."""
+    return any(type(n) in (ast.Call, ast.Await, ast.Yield, ast.YieldFrom) for n in ast.walk(node))
+
+
+def derived(seeds: frozenset, body: list[ast.stmt], pairs: list | None = None) -> frozenset:
+    """*seeds* and every name the block assigns from them, transitively (*pairs*: the block's
+    `assignments`, when already listed)."""
+    if not seeds:
+        return seeds
+    pairs = assignments(body) if pairs is None else pairs
+    return _closed(set(seeds), pairs)
+
+
+def varying(target: ast.AST, body: list[ast.stmt]) -> frozenset:
+    """The names a loop's iterations differ in: its variable (*target*), every name its body
+    binds afresh (`batch = next(it)`, `n += 1`, an inner loop's variable), and every name the
+    body assigns from those. A name the body binds to the same value each time (`shape = (2,
+    2)`) is not among them."""
+    pairs = assignments(body)
+    found = set(targets(target))
+    for bound, _, fresh in pairs:
+        if fresh:
+            found |= bound
+    return _closed(found, pairs)
+
+
+def _closed(found: set, pairs: list) -> frozenset:
+    changed = True
+    while changed:
+        changed = False
+        for bound, read, _ in pairs:
+            if read & found and not bound <= found:
+                found |= bound
+                changed = True
+    return frozenset(found)
+
+
+def inputs(call: ast.Call, params: list[str], used_by: ast.Call | None = None) -> dict[str, frozenset]:
+    """The names each input of a call reads: "receiver" (`m` in `m.predict(x)`, `layer` in
+    `layer(x)`), each argument under its parameter name (`argN` past the known ones, `**`), and
+    "result": the arguments of the call *used_by* made on its result (`spec` in
+    `tf.function(f).get_concrete_function(spec)`, where the two go together)."""
+    func = call.func
+    found = {RECEIVER: names(func.value if type(func) is ast.Attribute else func)}
+    for i, arg in enumerate(call.args):
+        label = "*" if type(arg) is ast.Starred else params[i] if i < len(params) else f"arg{i}"
+        found[label] = found.get(label, frozenset()) | names(arg)
+    for keyword in call.keywords:
+        label = keyword.arg or "**"
+        found[label] = found.get(label, frozenset()) | names(keyword.value)
+    if used_by is not None:
+        read = [names(a) for a in used_by.args] + [names(k.value) for k in used_by.keywords]
+        found[RESULT] = frozenset().union(*read)
+    return found
