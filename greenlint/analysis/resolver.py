@@ -167,6 +167,16 @@ def symbol_table(catalog) -> SymbolTable:
     return table
 
 
+def star_member(catalog, stars, name: str) -> Ref | None:
+    """*name* as the first of the star-imported TF modules *stars* that has it (`from keras import *`)."""
+    table = symbol_table(catalog)
+    for star in stars:
+        sym = table.symbol(f"{star}.{name}")
+        if sym is not None and sym[1] != "unknown":
+            return Ref(sym[0])
+    return None
+
+
 class Resolver:
     """Walks one module; `calls` collects (ast.Call node, canonical api, features)."""
 
@@ -428,8 +438,9 @@ class Resolver:
                     self.scope.module().star_imports.append(self.canonical_path(module))
                 elif local is not None:
                     for name, value in (self.imports.exports(local) or {}).items():
-                        if not name.startswith("_"):
+                        if not name.startswith("_") and name.isidentifier():
                             self.bind(name, self.imports.member(local, name))
+                    self.scope.module().star_imports.extend(self.imports.star_imports(local))
                 continue
             if tf:
                 value = self.module_ref(f"{module}.{alias.name}")
@@ -694,13 +705,7 @@ class Resolver:
         found, value = self.scope.lookup(name)
         if found:
             return None if value is MISSING else value
-        module = self.scope.module()
-        for star in module.star_imports:
-            path = f"{star}.{name}"
-            sym = self.table.symbol(path)
-            if sym is not None and sym[1] != "unknown":
-                return Ref(sym[0])
-        return None
+        return star_member(self.table.cat, self.scope.module().star_imports, name)
 
     # -- expressions -----------------------------------------------------------------------
     def expr(self, node: ast.expr) -> Any:
