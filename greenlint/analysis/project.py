@@ -416,7 +416,7 @@ class Imports:
         submodule; unknown otherwise. A package in an import cycle with this module (`from . import
         sub` in its own `__init__`) gives its submodules only."""
         exports = self.exports(module)
-        if exports is not None and name in exports and name != STAR:
+        if exports is not None and name in exports:
             return fresh(exports[name])
         stars = self.star_imports(module)
         if stars:
