@@ -49,6 +49,7 @@ from greenlint.analysis.values import (
     UserInst,
     merge,
 )
+from greenlint.catalog.kinds import TF1_GRAPH
 
 TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 #: Libraries followed only for the work they imply (array shapes, data-set sizes); no call
@@ -203,8 +204,11 @@ class Resolver:
         if not self.exporting:
             self.rewalk_blind()
         # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
+        graph = any(api in TF1_GRAPH for _, api, *_ in self.calls)
         for _, _, features, func, _, _ in self.calls:
             features["in_tf_function"] = _traced(func)
+            if graph:
+                features["graph_mode"] = True
         if self.exporting:
             return []
         counter = runs_mod.FunctionRuns(self.all_calls_seen)

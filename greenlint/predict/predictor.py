@@ -10,6 +10,7 @@ import math
 import statistics
 from dataclasses import dataclass, replace
 
+from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.model import SINGLE, feature_shift, interval_group, lookup, work_log_energy
 from greenlint.predict.prediction import Basis, Evidence, Prediction
@@ -75,6 +76,10 @@ class Predictor:
                 features = {**features, "architecture": app}
             notes.append(f"as {pooled}: the work, not the model class, sets the cost")
             api = pooled
+        if api in GRAPH_RUNS:  # what it runs is not visible in the call
+            return Prediction.unknown("it runs the graph ops it is given: their work sets the cost, and greenlint does not follow the graph")
+        if features.get("graph_mode") and self.hierarchy.kind(api) not in EXECUTE_IN_GRAPH_MODE:
+            return Prediction.unknown("it adds a node to a TF1 graph: the work runs in Session.run")
         run = self._training_run(api, features)
         if run is not None:
             return run
