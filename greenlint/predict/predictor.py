@@ -76,10 +76,11 @@ class Predictor:
                 features = {**features, "architecture": app}
             notes.append(f"as {pooled}: the work, not the model class, sets the cost")
             api = pooled
-        if api in GRAPH_RUNS:  # what it runs is not visible in the call
-            return Prediction.unknown("it runs the graph ops it is given: their work sets the cost, and greenlint does not follow the graph")
-        if features.get("graph_mode") and self.hierarchy.kind(api) not in EXECUTE_IN_GRAPH_MODE:
-            return Prediction.unknown("it adds a node to a TF1 graph: the work runs in Session.run")
+        if features.get("graph_mode"):  # a TF1 graph program: the work runs in Session.run
+            if api in GRAPH_RUNS:
+                return Prediction.unknown("it runs the graph ops it is given: their work sets the cost, and greenlint does not follow the graph")
+            if self.hierarchy.kind(api) not in EXECUTE_IN_GRAPH_MODE:
+                return Prediction.unknown("it adds a node to a TF1 graph: the work runs in Session.run")
         run = self._training_run(api, features)
         if run is not None:
             return run
