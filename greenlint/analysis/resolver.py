@@ -204,10 +204,10 @@ class Resolver:
         if not self.exporting:
             self.rewalk_blind()
         # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
-        graph = any(api in TF1_GRAPH for _, api, *_ in self.calls)
+        graphs = {id(func) for _, api, _, func, _, _ in self.calls if api in TF1_GRAPH}
         for _, _, features, func, _, _ in self.calls:
             features["in_tf_function"] = _traced(func)
-            if graph:
+            if _builds_graph(func, graphs):
                 features["graph_mode"] = True
         if self.exporting:
             return []
@@ -1356,6 +1356,19 @@ def _returns(body: list[ast.stmt]) -> list[ast.stmt]:
             for field in ("body", "orelse", "finalbody", "handlers", "cases"):
                 stack.extend(getattr(stmt, field, ()))
     return found
+
+
+def _builds_graph(func: FuncInfo | None, graphs: set[int]) -> bool:
+    """Whether code in *func* builds a TF1 graph: a TF1 graph call (a Session, a placeholder, ...,
+    `TF1_GRAPH`) is made at module level (a TF1 script or notebook), or in *func* or a function
+    enclosing it (the TF1 path of a library that also runs eagerly)."""
+    if id(None) in graphs:
+        return True
+    while func is not None:
+        if id(func) in graphs:
+            return True
+        func = func.parent
+    return False
 
 
 def _traced(func: FuncInfo | None) -> bool:
