@@ -7,8 +7,12 @@ package, and the project root (nearest ancestor with pyproject.toml, setup.py, s
 .git) with its `src/`. A project module's *summary* is what the resolver knows of its
 module-level names once it has walked it: TF objects and classes, literals, functions (what
 they return, its parameters unknown: other modules may pass anything), classes (their TF base,
-what their methods return, what their attributes hold). Values are copied out of a summary, never
+what their methods return, what their attributes hold), and the TF modules it star-imports (a
+backend shim's `from keras import *` re-exports Keras). Values are copied out of a summary, never
 walked again; only imports the text scan found are followed, so the cache key covers them all.
+A module depends on the modules whose names it reads, not on the parent packages Python runs
+first (`from a.b import c` reads a.b and its submodule c): a package `__init__` importing all its
+modules would otherwise put every module of the package in one cycle.
 
 Modules that import each other (a strongly connected component of the import graph) see each
 other as unknown: a summary depends only on its module and on modules outside its component,
