@@ -16,6 +16,11 @@ in_tf_function         inside a function run as a graph: decorated with `tf.func
                        imported, with or without arguments), wrapped by `tf.function(f)`, passed
                        to `Dataset.map/filter/flat_map/interleave`, or nested in such a function
 in_keras_step          inside `call`/`train_step`/`test_step`/`predict_step` of a Keras subclass
+graph_mode             true where a TF1 graph is built: a module making a TF1 graph call at top level
+                       (a Session, a placeholder, `disable_eager_execution()`, ...:
+                       `greenlint.catalog.kinds.TF1_GRAPH`), else a function making one (nested
+                       functions included): TF ops there add graph nodes, their work runs in
+                       `Session.run` (absent otherwise)
 tensor_shape, tensor_elements, dtype, tensor_bytes
                        tensor-creating calls with a literal shape or value (tf.zeros, ones, fill,
                        eye, random.*, constant, convert_to_tensor, Variable, keras.Input)

@@ -7,8 +7,12 @@ package, and the project root (nearest ancestor with pyproject.toml, setup.py, s
 .git) with its `src/`. A project module's *summary* is what the resolver knows of its
 module-level names once it has walked it: TF objects and classes, literals, functions (what
 they return, its parameters unknown: other modules may pass anything), classes (their TF base,
-what their methods return, what their attributes hold). Values are copied out of a summary, never
+what their methods return, what their attributes hold), and the TF modules it star-imports (a
+backend shim's `from keras import *` re-exports Keras). Values are copied out of a summary, never
 walked again; only imports the text scan found are followed, so the cache key covers them all.
+A module depends on the modules whose names it reads, not on the parent packages Python runs
+first (`from a.b import c` reads a.b and its submodule c): a package `__init__` importing all its
+modules would otherwise put every module of the package in one cycle.
 
 Modules that import each other (a strongly connected component of the import graph) see each
 other as unknown: a summary depends only on its module and on modules outside its component,
@@ -45,6 +49,8 @@ from greenlint.analysis.values import (
 )
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+#: The summary entry listing the TF modules a module star-imports (never a Python name).
+STAR = "*"
 #: A line starting `from .a.b import (x, y)` or `import a.b as c, d`. Only these imports are
 #: followed (`Imports`), so the scan and the resolver agree.
 _IMPORT_LINE = re.compile(
@@ -148,17 +154,18 @@ def resolve_imports(path: str, statements: list[tuple]) -> list[str]:
         return module
 
     for dots, dotted, names, plain in statements:
+        # Python runs every parent package of what it imports, but only what a name is bound to is
+        # read: `import a.b` binds a (a, then a.b through it), `import a.b as c` and `from a.b
+        # import c` only a.b (and its submodule c). The parents are no dependency otherwise (a
+        # package's __init__ often imports all its modules: every module would be in one cycle).
         if plain is not None:
             for item in plain.split(","):
-                parts = item.split()[0].split(".") if item.split() else []
-                for i in range(1, len(parts) + 1):  # `import a.b` runs a/__init__ then a/b
+                words = item.split()
+                parts = words[0].split(".") if words else []
+                for i in range(len(parts) if "as" in words else 1, len(parts) + 1):
                     add(find_module(roots, ".".join(parts[:i])))
             continue
         bases = (relative_base(path, len(dots)),) if dots else roots
-        if not dots:
-            parts = dotted.split(".")
-            for i in range(1, len(parts)):
-                add(find_module(roots, ".".join(parts[:i])))
         module = add(find_module(bases, dotted))
         if module is not None and module.directory is not None:
             for name in _SPLIT.split(names):
@@ -378,7 +385,10 @@ class ProjectIndex:
         except (RecursionError, MemoryError):
             return {}
         memo: dict[int, Any] = {}
-        return {name: freeze(value, memo) for name, value in resolver.scope.names.items()}
+        exports = {name: freeze(value, memo) for name, value in resolver.scope.names.items()}
+        if resolver.scope.star_imports:  # `from keras import *` in a backend shim: re-exported
+            exports[STAR] = tuple(dict.fromkeys(resolver.scope.star_imports))
+        return exports
 
 
 class Imports:
@@ -406,15 +416,26 @@ class Imports:
         return self._known(find_module(self.roots, dotted))
 
     def member(self, module: ExtModule, name: str) -> Any:
-        """`module.name`: a name the module binds, else its submodule; unknown otherwise. A package
-        in an import cycle with this module (`from . import sub` in its own `__init__`) gives its
-        submodules only."""
+        """`module.name`: a name the module binds, else a TF name it star-imports, else its
+        submodule; unknown otherwise. A package in an import cycle with this module (`from . import
+        sub` in its own `__init__`) gives its submodules only."""
         exports = self.exports(module)
         if exports is not None and name in exports:
             return fresh(exports[name])
+        stars = self.star_imports(module)
+        if stars:
+            from greenlint.analysis.resolver import star_member
+
+            found = star_member(self.catalog, stars, name)
+            if found is not None:
+                return found
         if module.directory is not None:
             return self._known(_module_at(os.path.join(module.directory, name)))
         return None
+
+    def star_imports(self, module: ExtModule) -> tuple[str, ...]:
+        """The TF modules *module* star-imports (`from keras import *`), canonical."""
+        return (self.exports(module) or {}).get(STAR, ())
 
     def exports(self, module: ExtModule) -> dict[str, Any] | None:
         """The module's summary; None for a module in an import cycle with this one."""

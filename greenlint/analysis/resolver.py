@@ -50,6 +50,7 @@ from greenlint.analysis.values import (
     UserInst,
     merge,
 )
+from greenlint.catalog.kinds import TF1_GRAPH
 
 TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 #: Libraries followed only for the work they imply (array shapes, data-set sizes); no call
@@ -172,6 +173,16 @@ def symbol_table(catalog) -> SymbolTable:
     return table
 
 
+def star_member(catalog, stars, name: str) -> Ref | None:
+    """*name* as the first of the star-imported TF modules *stars* that has it (`from keras import *`)."""
+    table = symbol_table(catalog)
+    for star in stars:
+        sym = table.symbol(f"{star}.{name}")
+        if sym is not None and sym[1] != "unknown":
+            return Ref(sym[0])
+    return None
+
+
 class Resolver:
     """Walks one module; `calls` collects (ast.Call node, canonical api, features)."""
 
@@ -200,8 +211,11 @@ class Resolver:
         if not self.exporting:
             self.rewalk_blind()
         # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
+        graphs = {id(func) for _, api, _, func, _, _ in self.calls if api in TF1_GRAPH}
         for _, _, features, func, _, _ in self.calls:
             features["in_tf_function"] = _traced(func)
+            if _builds_graph(func, graphs):
+                features["graph_mode"] = True
         if self.exporting:
             return []
         counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links)
@@ -468,8 +482,9 @@ class Resolver:
                     self.scope.module().star_imports.append(self.canonical_path(module))
                 elif local is not None:
                     for name, value in (self.imports.exports(local) or {}).items():
-                        if not name.startswith("_"):
+                        if not name.startswith("_") and name.isidentifier():
                             self.bind(name, self.imports.member(local, name))
+                    self.scope.module().star_imports.extend(self.imports.star_imports(local))
                 continue
             if tf:
                 value = self.module_ref(f"{module}.{alias.name}")
@@ -735,13 +750,7 @@ class Resolver:
         found, value = self.scope.lookup(name)
         if found:
             return None if value is MISSING else value
-        module = self.scope.module()
-        for star in module.star_imports:
-            path = f"{star}.{name}"
-            sym = self.table.symbol(path)
-            if sym is not None and sym[1] != "unknown":
-                return Ref(sym[0])
-        return None
+        return star_member(self.table.cat, self.scope.module().star_imports, name)
 
     # -- expressions -----------------------------------------------------------------------
     def expr(self, node: ast.expr) -> Any:
@@ -1475,6 +1484,19 @@ def _returns(body: list[ast.stmt]) -> list[ast.stmt]:
             for field in ("body", "orelse", "finalbody", "handlers", "cases"):
                 stack.extend(getattr(stmt, field, ()))
     return found
+
+
+def _builds_graph(func: FuncInfo | None, graphs: set[int]) -> bool:
+    """Whether code in *func* builds a TF1 graph: a TF1 graph call (a Session, a placeholder, ...,
+    `TF1_GRAPH`) is made at module level (a TF1 script or notebook), or in *func* or a function
+    enclosing it (the TF1 path of a library that also runs eagerly)."""
+    if id(None) in graphs:
+        return True
+    while func is not None:
+        if id(func) in graphs:
+            return True
+        func = func.parent
+    return False
 
 
 def _traced(func: FuncInfo | None) -> bool:

@@ -27,6 +27,10 @@ from greenlint.catalog.names import _collapse_prefix, is_tf_name, normalise_name
 from greenlint.paths import DATA_DIR
 
 CATALOG_FILE = "catalog.json.gz"
+_TF = "tensorflow."
+_TF1 = "tensorflow.compat.v1."
+#: Namespaces TF1 names are never looked up again from: already versioned, or Keras (its own API).
+_NOT_TF1 = ("compat.", "keras.")
 
 
 class CatalogError(Exception):
@@ -89,7 +93,7 @@ class Catalog:
         dotted = _collapse_prefix(dotted.replace(" ", ""))
         if not is_tf_name(dotted):
             return None
-        found = self._walk(dotted)
+        found = self._walk(dotted) or self._walk_tf1(dotted)
         if found is not None:
             return found
         ruled = normalise_name(dotted)
@@ -109,6 +113,15 @@ class Catalog:
             if current is None:
                 return None
         return current
+
+    def _walk_tf1(self, dotted: str) -> str | None:
+        """A TensorFlow 1 name gone from TF2's namespace (`tf.Session`, `tf.placeholder`,
+        `tf.train.GradientDescentOptimizer`) as `tf.compat.v1` keeps it; only reached when the
+        TF2 name does not resolve, so TF2's own symbols always win."""
+        rest = dotted[len(_TF) :] if dotted.startswith(_TF) else None
+        if not rest or rest.startswith(_NOT_TF1):
+            return None
+        return self._walk(_TF1 + rest)
 
     def _member(self, owner: str, segment: str) -> str | None:
         entry = self._symbols.get(owner)

@@ -39,6 +39,8 @@ SKIP_NAMES = {"core", "python", "tools", "include", "src", "api"}
 MODEL = "tensorflow.keras.Model"
 DATASET = "tensorflow.data.Dataset"
 TENSOR = "tensorflow.Tensor"
+OPERATION = "tensorflow.Operation"
+SESSION = "tensorflow.compat.v1.Session"
 #: Factory return classes that docstrings do not state clearly (the resolver relies on them).
 RETURNS = {
     "tensorflow.keras.models.load_model": MODEL,
@@ -77,6 +79,18 @@ RETURNS = {
     "tensorflow.TensorArray.scatter": "tensorflow.TensorArray",
     "tensorflow.TensorArray.unstack": "tensorflow.TensorArray",
     "tensorflow.TensorArray.split": "tensorflow.TensorArray",
+    # TF1 graphs: "An Op that initializes ...", "An Operation that updates the variables" (docstrings),
+    # so that `init.run()` / `training_op.run(feed_dict=...)` in a session resolve (`Operation.run`).
+    "tensorflow.compat.v1.global_variables_initializer": OPERATION,
+    "tensorflow.compat.v1.local_variables_initializer": OPERATION,
+    "tensorflow.compat.v1.variables_initializer": OPERATION,
+    "tensorflow.compat.v1.tables_initializer": OPERATION,
+    "tensorflow.group": OPERATION,
+    "tensorflow.compat.v1.train.Optimizer.minimize": OPERATION,
+    "tensorflow.compat.v1.train.Optimizer.apply_gradients": OPERATION,
+    "tensorflow.compat.v1.get_variable": "tensorflow.Variable",
+    "tensorflow.compat.v1.get_default_session": SESSION,
+    "tensorflow.compat.v1.train.MonitoredTrainingSession": "tensorflow.compat.v1.train.MonitoredSession",
 }
 #: Names in a docstring's Returns section that identify a public class.
 DOC_RETURNS = {

@@ -252,6 +252,27 @@ def _callable_kind(cat: Catalog, api: str) -> str:
     return "other"
 
 
+#: TF1 calls that run a graph they are handed (the fetched ops, the tensor, the operation): they
+#: cost what that graph's work costs, so a figure measured on one program's graph says nothing of
+#: another's (`sess.run(init)` and `sess.run(train_op)` on a GAN are the same API).
+GRAPH_RUNS = frozenset({
+    "tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.Session.partial_run",
+    "tensorflow.compat.v1.InteractiveSession.run", "tensorflow.compat.v1.InteractiveSession.partial_run",
+    "tensorflow.compat.v1.train.MonitoredSession.run", "tensorflow.compat.v1.train.SingularMonitoredSession.run",
+    "tensorflow.Operation.run", "tensorflow.Tensor.eval", "tensorflow.Variable.eval",
+})  # fmt: skip
+#: Calls only a TF1 graph program makes: a module making one builds a graph, and its other TF
+#: calls add nodes to it (their work runs in `Session.run`), as inside a tf.function.
+TF1_GRAPH = GRAPH_RUNS | {
+    "tensorflow.compat.v1.Session", "tensorflow.compat.v1.InteractiveSession",
+    "tensorflow.compat.v1.train.MonitoredTrainingSession", "tensorflow.compat.v1.placeholder",
+    "tensorflow.compat.v1.sparse_placeholder", "tensorflow.compat.v1.disable_eager_execution",
+    "tensorflow.compat.v1.disable_v2_behavior",
+}  # fmt: skip
+#: Kinds whose calls do their work when called even while a TF1 graph is built (files, Keras and
+#: estimator runs): the others only add graph nodes.
+EXECUTE_IN_GRAPH_MODE = frozenset({"io", "model-training", "model-evaluation", "model-inference"})
+
 _SPECIAL = {
     "tensorflow.keras.Input": "model-construction",
     "tensorflow.function": "other",

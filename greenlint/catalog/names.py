@@ -109,6 +109,8 @@ def strip_call_parens(signature: str) -> str:
 
 #: Leading segments that denote the same namespace, longest first.
 _PREFIXES: tuple[tuple[str, str], ...] = (
+    ("tensorflow.compat.v1.compat.v1", "tensorflow.compat.v1"),  # `import tensorflow.compat.v1 as tf; tf.compat.v1.X`
+    ("tensorflow.compat.v1.compat.v2", "tensorflow"),
     ("tensorflow.python.keras", "tensorflow.keras"),
     ("tensorflow.compat.v1.keras", "tensorflow.keras"),
     ("tensorflow.compat.v2.keras", "tensorflow.keras"),
@@ -130,10 +132,14 @@ _KERAS_MODEL_MODULES = frozenset({"models", "engine"})
 
 
 def _collapse_prefix(name: str) -> str:
-    for old, new in _PREFIXES:
-        if name == old or name.startswith(old + "."):
-            return new + name[len(old) :]
-    return name
+    """The name with its leading namespace collapsed, repeatedly (`compat.v1.compat.v1.keras`)."""
+    while True:
+        for old, new in _PREFIXES:
+            if name == old or name.startswith(old + "."):
+                name = new + name[len(old) :]
+                break
+        else:
+            return name
 
 
 def _collapse_keras(parts: list[str]) -> list[str]:

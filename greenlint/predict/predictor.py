@@ -10,6 +10,7 @@ import math
 import statistics
 from dataclasses import dataclass, replace
 
+from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.catalog.kinds import NO_WORK_KINDS
 from greenlint.predict.model import (
@@ -87,6 +88,11 @@ class Predictor:
                 features = {**features, "architecture": app}
             notes.append(f"as {pooled}: the work, not the model class, sets the cost")
             api = pooled
+        if features.get("graph_mode"):  # a TF1 graph program: the work runs in Session.run
+            if api in GRAPH_RUNS:
+                return Prediction.unknown("it runs the graph ops it is given: their work sets the cost, and greenlint does not follow the graph")
+            if self.hierarchy.kind(api) not in EXECUTE_IN_GRAPH_MODE:
+                return Prediction.unknown("it adds a node to a TF1 graph: the work runs in Session.run")
         run = self._training_run(api, features)
         if run is not None:
             return run

@@ -23,6 +23,34 @@ def test_positional_literals_are_named_through_the_catalog_signature():
     assert "x" not in fit and "y" not in fit  # names, not literals
 
 
+
+def test_graph_mode_marks_every_call_of_a_module_building_a_tf1_graph():
+    tf1 = calls("x = tf.placeholder(tf.float32)\ny = tf.square(x)\nwith tf.Session() as sess:\n    sess.run(y)\n")
+    assert {api for api, f in tf1.items() if f.get("graph_mode")} == {
+        "tensorflow.compat.v1.placeholder", "tensorflow.square", "tensorflow.compat.v1.Session",
+        "tensorflow.compat.v1.Session.run",
+    }
+    disabled = calls("tf.compat.v1.disable_eager_execution()\nkeras.layers.Dense(3)\n")
+    assert disabled["tensorflow.keras.layers.Dense"]["graph_mode"] is True
+    eager = calls("y = tf.square(tf.constant(2.0))\nkeras.Sequential().fit(y)\n")
+    assert not any("graph_mode" in f for f in eager.values())
+    # a library with a TF1 path: only the function making the session builds a graph
+    dual = calls(
+        """
+        def numpy_batches(ds, eager):
+            if eager:
+                return ds.as_numpy_iterator()
+            element = tf.compat.v1.data.make_one_shot_iterator(ds).get_next()
+            with tf.compat.v1.Session() as sess:
+                return [sess.run(element)]
+
+        def augment(image):
+            return tf.image.flip_left_right(image)
+        """
+    )
+    assert dual["tensorflow.compat.v1.data.make_one_shot_iterator"]["graph_mode"] is True
+    assert "graph_mode" not in dual["tensorflow.image.flip_left_right"]
+
 def test_keyword_and_sequence_literals():
     found = calls("keras.layers.Conv2D(filters=64, kernel_size=(3, 3), input_shape=(28, 28, 1), padding='same')\n")
     conv = found["tensorflow.keras.layers.Conv2D"]

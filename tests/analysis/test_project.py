@@ -57,6 +57,22 @@ def test_direct_imports_find_project_files_only():
     }  # `utils` is not in the project; numpy-like third-party names are never files here
 
 
+def test_parent_packages_are_no_dependency_of_what_is_imported_from_below_them(tmp_path):
+    # shapes/__init__ imports shimmed.py, which imports from shapes.backend: Python runs
+    # shapes/__init__ first, but shimmed reads only shapes.backend (and its modules), no cycle
+    shimmed = str(SRC / "shimmed.py")
+    names = {os.path.relpath(p, SRC) for p in direct_imports(shimmed, (SRC / "shimmed.py").read_text(encoding="utf-8"))}
+    assert names == {"backend/__init__.py", "backend/kshim.py"}
+    assert ProjectIndex().component(shimmed) == frozenset({shimmed})
+    # `import a.b as c` binds a.b alone; `import a.b` binds a, and a.b is read through it
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    for init in ("a/__init__.py", "a/b/__init__.py", "a/b/c.py"):
+        (tmp_path / init).write_text("")
+    script = str(tmp_path / "run.py")
+    assert direct_imports(script, "import a.b.c as c\n") == [str(tmp_path / "a/b/c.py")]
+    assert len(direct_imports(script, "import a.b.c\n")) == 3
+
+
 def test_import_cycles_form_one_component_and_digests_follow_content(tmp_path):
     index = ProjectIndex()
     a, b = str(SRC / "cycle_a.py"), str(SRC / "cycle_b.py")

@@ -44,6 +44,49 @@ def test_canonical_aliases(cat, name, expected):
 
 
 @pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # TF1 names gone from TF2's namespace resolve as tf.compat.v1 keeps them
+        ("tf.Session", "tensorflow.compat.v1.Session"),
+        ("tf.Session.run", "tensorflow.compat.v1.Session.run"),
+        ("tf.InteractiveSession.close", "tensorflow.compat.v1.InteractiveSession.close"),
+        ("tf.placeholder", "tensorflow.compat.v1.placeholder"),
+        ("tf.global_variables_initializer", "tensorflow.compat.v1.global_variables_initializer"),
+        ("tf.train.GradientDescentOptimizer.minimize", "tensorflow.compat.v1.train.GradientDescentOptimizer.minimize"),
+        ("tf.layers.dense", "tensorflow.compat.v1.layers.dense"),
+        ("tf.random_normal", "tensorflow.random.normal"),  # compat.v1's name of a TF2 op: its TF2 name
+        # `import tensorflow.compat.v1 as tf` then `tf.compat.v1.X` (or `tf.compat.v2.X`)
+        ("tensorflow.compat.v1.compat.v1.Session.run", "tensorflow.compat.v1.Session.run"),
+        ("tensorflow.compat.v1.compat.v2.matmul", "tensorflow.matmul"),
+        ("tensorflow.compat.v1.compat.v1.keras.layers.Dense", "tensorflow.keras.layers.Dense"),
+        # TF2's own name wins where both exist (tf.train.Checkpoint is not compat.v1's CheckpointV1)
+        ("tf.train.Checkpoint", "tensorflow.train.Checkpoint"),
+        # never from compat.v1: Keras names, and names neither namespace has
+        ("tf.keras.Session", "tensorflow.keras.Session"),
+        ("tf.no_such_op", "tensorflow.no_such_op"),
+    ],
+)
+def test_tf1_names(cat, name, expected):
+    assert cat.canonical(name) == expected
+
+
+@pytest.mark.parametrize(
+    ("api", "returned"),
+    [
+        # TF1 graph ops, so that `init.run()` and `training_op.run(feed_dict=...)` resolve
+        ("tensorflow.compat.v1.global_variables_initializer", "tensorflow.Operation"),
+        ("tensorflow.compat.v1.train.AdamOptimizer.minimize", "tensorflow.Operation"),
+        ("tensorflow.group", "tensorflow.Operation"),
+        ("tensorflow.compat.v1.get_variable", "tensorflow.Variable"),
+        ("tensorflow.compat.v1.get_default_session", "tensorflow.compat.v1.Session"),
+    ],
+)
+def test_tf1_graph_returns(cat, api, returned):
+    assert cat.returns(api) == returned
+    assert cat.resolve_method(returned, "run" if returned != "tensorflow.Variable" else "eval")
+
+
+@pytest.mark.parametrize(
     ("raw", "expected"),
     [
         # factory chains follow return types

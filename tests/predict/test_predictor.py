@@ -223,6 +223,27 @@ def test_an_empty_model_predicts_unknown_not_a_number(hierarchy):
     assert p.basis is Basis.UNKNOWN and p.energy_j is None
 
 
+def test_a_tf1_graph_run_in_a_graph_program_gets_no_figure_even_when_measured(hierarchy):
+    # a session run costs what its fetched graph costs: one program's measurement is not another's
+    run = "tensorflow.compat.v1.Session.run"
+    recs = _kb() + [record(run, 300.0 * (1 + e), script=f"gan{e}", index=9, experiment=e) for e in range(3)]
+    predictor = Predictor(train(recs, hierarchy), hierarchy=hierarchy)
+    assert predictor.model["apis"][run]["records"] == 3  # measured, and kept in the tables
+    for api in (run, "tensorflow.Tensor.eval", "tensorflow.Operation.run"):
+        p = predictor.predict(api, {"graph_mode": True})  # as the resolver marks it
+        assert p.basis is Basis.UNKNOWN and p.energy_j is None and "runs the graph" in p.evidence.note
+    assert predictor.predict(FIT, {"graph_mode": True}).energy_j is not None
+
+
+def test_tf1_graph_construction_gets_no_figure_but_work_done_at_the_call_does(predictor):
+    # in a TF1 graph program `tf.zeros(...)` and `Dense(...)` add graph nodes; a Keras fit runs
+    for api in ("tf.zeros", "tf.keras.layers.Dense"):
+        assert predictor.predict(api, {}).energy_j is not None
+        built = predictor.predict(api, {"graph_mode": True})
+        assert built.basis is Basis.UNKNOWN and "Session.run" in built.evidence.note
+    assert predictor.predict(FIT, {"graph_mode": True}).energy_j is not None
+
+
 def test_cut_short_and_unbounded_records_are_left_out():
     from dataclasses import replace
 
