@@ -22,6 +22,7 @@ from greenlint.predict.work import (
     power_at,
     time_group,
     time_of,
+    unknown_size_span,
 )
 from greenlint.units import TIMES
 
@@ -131,6 +132,13 @@ class Predictor:
             if basis is Basis.BOUNDED:
                 basis = Basis.FROM_DATA  # the figure rests on the work's time, not on the bounds
             return self._finish(api, mu, work_half, 1.0, 0.0, basis, entry, key, level, notes)
+        span = self._unknown_size(api, features) if tables is self.model else None
+        if span is not None:  # data size unknown: the least the code allows, up to a stated most
+            mu, low, high, note = span
+            notes.append(note)
+            basis = Basis.FROM_DATA if basis is Basis.BOUNDED else basis
+            pred = self._finish(api, mu + rescale, 0.0, 1.0, 0.0, basis, entry, key, level, notes)
+            return replace(pred, interval_j=(10 ** (low + rescale), 10 ** (high + rescale)))
         shift = feature_shift(tables, entry, features) if level == "api" else 0.0
         if shift:
             mu += shift
@@ -164,6 +172,17 @@ class Predictor:
             note += (f"; early stopping: {features['epochs']:g} epochs is an upper bound, "
                      f"{effective_epochs(features):.3g} assumed and the interval widened")
         return y + offset, half + spread, note
+
+    def _unknown_size(self, api: str, features: dict) -> tuple[float, float, float, str] | None:
+        """`work.unknown_size_span` with this API's offset from the work model, None where it does not apply."""
+        work = self.model.get("work") or {}
+        half = self.model["calibration"].get("work_half")
+        span = unknown_size_span(work, time_group(self.hierarchy.kind(api), api), features, half or 0.0)
+        if span is None or half is None:
+            return None
+        offset = work.get("offsets", {}).get(api, 0.0)
+        mu, low, high, note = span
+        return mu + offset, low + offset, high + offset, note
 
     def _finish(self, api, mu, half, factor, shift, basis, entry, key, level, notes) -> Prediction:
         energy = factor * 10**mu
