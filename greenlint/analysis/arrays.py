@@ -488,8 +488,20 @@ FROM_DIRECTORY = frozenset({
 _CHANNELS = {"rgb": 3, "grayscale": 1, "rgba": 4}
 
 
+#: Where a pipeline's size is not known statically: its `.batch(n)` and `.take(n)` still are.
+_UNSIZED = Data(None, None, note="a dataset read or generated at run time: its size is not known statically")
+
+
+def is_dataset_source(api: str) -> bool:
+    """A call that starts a tf.data pipeline: a `Dataset.*` factory, a reader class, `*_dataset*`."""
+    leaf = api.rpartition(".")[2]
+    return api in FROM_DIRECTORY or api.startswith(DATASET + ".") or (
+        api.startswith("tensorflow.data.") and (leaf.endswith("Dataset") or leaf.startswith("make_")))
+
+
 def dataset_source(api: str, named: dict) -> Data | None:
-    """A pipeline's start: `from_tensor_slices`, `from_tensors`, `*_dataset_from_directory`."""
+    """A pipeline's start: `from_tensor_slices`, `from_tensors`, `*_dataset_from_directory`, and
+    readers or generators of unknown size (`_UNSIZED`)."""
     if api in FROM_DIRECTORY:
         batch = named.get("batch_size", Const(32))
         size = _int(batch) if type(batch) is Const and batch.value is not None else None
@@ -508,12 +520,14 @@ def dataset_source(api: str, named: dict) -> Data | None:
             source = source.items[0]  # (x, y): x's first axis
         shape = shape_of(source)
         if not shape or shape[0] is None:
-            return None
+            return replace(_UNSIZED, shape=tuple(shape[1:]) if shape else None)
         prov, note = shape_source(source)
         return Data(shape[0], tuple(shape[1:]), prov=prov, note=note)
     if leaf == "from_tensors":
         shape = shape_of(named.get("tensors"))
         return Data(1, shape, prov="literal") if shape is not None else None
+    if leaf in ("from_generator", "list_files", "interleave", "load") or leaf.startswith("make_") or leaf.endswith("Dataset"):
+        return _UNSIZED
     return None
 
 
@@ -543,7 +557,7 @@ def dataset_step(name: str, data: Data, named: dict) -> Data | None:
             samples = count * per if data.samples is None else min(data.samples, count * per)
             return replace(data, samples=samples, forever=False)
         if data.samples is None:
-            return None
+            return data  # unknown less some: still unknown, the batch kept
         return replace(data, samples=max(0, data.samples - count * per))
     if name == "repeat":
         count = named.get("count")

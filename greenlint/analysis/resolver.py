@@ -834,7 +834,7 @@ class Resolver:
             returns = self.table.returns(api)
             if returns is None:
                 return None
-            meta = dict(owner.meta) if returns == owner.cls else None
+            meta = dict(owner.meta) if returns == owner.cls or (returns == DATASET and "data" in owner.meta) else None
             if meta is not None and returns == DATASET:
                 if callee.name in ("batch", "padded_batch") and isinstance(features.get("batch_size"), int):
                     meta["batch_size"] = features["batch_size"]
@@ -950,7 +950,7 @@ class Resolver:
                 meta["graph"] = graph
         elif api.startswith(work_mod.LAYERS) and "layer" in named:  # Bidirectional, TimeDistributed
             meta["wrapped"] = named["layer"]
-        elif api.startswith(DATASET + ".") or api in arrays.FROM_DIRECTORY:
+        elif arrays.is_dataset_source(api):
             data = arrays.dataset_source(api, named)
             if data is not None:
                 meta["data"] = data

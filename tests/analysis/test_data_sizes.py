@@ -171,3 +171,20 @@ def test_data_read_at_run_time_is_unknown_not_a_guess(load):
     w = fit_work(f"import pandas as pd\ndata = {load}\nx = data[:, :-1]\n{MODEL}model.fit(x, data[:, -1], epochs=1000)\n")
     assert w["samples"] == {"value": None, "provenance": "unknown", "note": w["samples"]["note"]}
     assert w["steps"]["value"] is None and w["epochs"]["value"] == 1000
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "tf.data.TFRecordDataset(files).map(parse)",
+        "tf.data.Dataset.from_generator(gen, output_signature=spec)",
+        "tf.data.TextLineDataset('a.txt').skip(1).map(parse)",
+        "tf.data.Dataset.from_tensor_slices(np.load('x.npy'))",
+    ],
+)
+def test_take_n_sizes_a_pipeline_of_unknown_size_and_batch_is_kept(source):
+    code = f"ds = {source}.shuffle(100).batch(16)\n{MODEL}"
+    taken = fit_work(code + "model.fit(ds.take(30), epochs=2)\n")
+    assert (samples(taken), taken["steps_per_epoch"]["value"], taken["batch_size"]["value"]) == (480, 30, 16)
+    whole = fit_work(code + "model.fit(ds, epochs=2)\n")
+    assert whole["samples"]["provenance"] == "unknown" and whole["batch_size"]["value"] == 16
