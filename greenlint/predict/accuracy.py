@@ -11,15 +11,18 @@ from greenlint.predict.evaluate import (
     HOTSPOT_GOAL,
     METHODS,
     SCRIPT_GOALS,
+    TYPICAL_SIZE,
     Held,
     ScriptCheck,
     SweepCheck,
     censored_metrics,
+    floor_metrics,
     has_static,
     has_work,
     hotspot_auc,
     metrics,
     script_metrics,
+    size_unknown,
     subsets,
 )
 from greenlint.predict.hierarchy import LEVELS
@@ -148,6 +151,40 @@ def _table(held: Sequence[Held], subset: str) -> list[str]:
     return out
 
 
+#: Goals for call sites whose data size is unknown: the figure is a floor, the interval spans the rest.
+UNKNOWN_SIZE_GOALS = {"floor": 0.9, "coverage": 0.8}
+
+
+def _unknown_size_section(held: Sequence[Held]) -> list[str]:
+    """Call sites whose data size (or epochs) the resolver could not know (issue 17, item 4)."""
+    unknown = [h for h in held if size_unknown(h)]
+    rows = [("predictor", "greenlint predictor: the least the code allows, up to a stated most"),
+            (TYPICAL_SIZE, "before issue 17: the API's measured call sites, scaled by epochs")]
+    out = [
+        "### Call sites whose data size the resolver could not know",
+        "",
+        f"{sum(not h.site.censored for h in unknown)} scored and {len(unknown)} in all: a Keras model's `fit`, "
+        "`evaluate` or `predict` matched in its source whose samples (or epochs) are not stated there. The "
+        "predictor gives the least the code allows (one batch per epoch, one epoch where epochs are unknown) "
+        "and an interval up to a stated most (10⁶ samples per epoch, 1,000 epochs): a floor, not a typical "
+        "size. The KB's tutorials are themselves typical data sets, so the old figure's point error is low "
+        "here by construction; what the new one must do is stay below the measurement and cover it.",
+        "",
+        f"| method | n | low end ≤ measured (goal ≥ {UNKNOWN_SIZE_GOALS['floor']:.0%}) | 80% coverage "
+        f"(goal ≥ {UNKNOWN_SIZE_GOALS['coverage']:.0%}) | MdALE | median signed error | median width |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for method, label in rows:
+        m, f = metrics(unknown, method), floor_metrics(unknown, method)
+        if not m["n"]:
+            out.append(f"| {label} | 0 | | | | | |")
+            continue
+        out.append(f"| {label} | {m['n']} | {_f(f["floor"], True)} ({_met(f["floor"], UNKNOWN_SIZE_GOALS["floor"])}) | "
+                   f"{_f(m["coverage"], True)} ({_met(m["coverage"], UNKNOWN_SIZE_GOALS["coverage"])}) | "
+                   f"{_f(m['mdale'])} | {_f(m['bias'])} | {_x(m['width'])} |")
+    return [*out, ""]
+
+
 def _hotspots(held: Sequence[Held]) -> list[str]:
     head = "| method | " + " | ".join(f"AUC, ≥ {t:g} J" for t in HOTSPOT_THRESHOLDS_J) + " |"
     out = [head, "|---|" + "---:|" * len(HOTSPOT_THRESHOLDS_J)]
@@ -221,6 +258,7 @@ def call_site_section(held: Sequence[Held], info: dict, scripts: Sequence[Script
         "",
         *_table(matched, "work"),
         "",
+        *_unknown_size_section(held),
         "### Finding the hotspots among all call sites",
         "",
         "Every held-out call site whose side of the threshold is known (measurable sites by their "
