@@ -179,8 +179,8 @@ def _unknown_size_section(held: Sequence[Held]) -> list[str]:
         if not m["n"]:
             out.append(f"| {label} | 0 | | | | | |")
             continue
-        out.append(f"| {label} | {m['n']} | {_f(f["floor"], True)} ({_met(f["floor"], UNKNOWN_SIZE_GOALS["floor"])}) | "
-                   f"{_f(m["coverage"], True)} ({_met(m["coverage"], UNKNOWN_SIZE_GOALS["coverage"])}) | "
+        out.append(f"| {label} | {m['n']} | {_f(f['floor'], True)} ({_met(f['floor'], UNKNOWN_SIZE_GOALS['floor'])}) | "
+                   f"{_f(m['coverage'], True)} ({_met(m['coverage'], UNKNOWN_SIZE_GOALS['coverage'])}) | "
                    f"{_f(m['mdale'])} | {_f(m['bias'])} | {_x(m['width'])} |")
     return [*out, ""]
 
