@@ -188,3 +188,14 @@ def test_take_n_sizes_a_pipeline_of_unknown_size_and_batch_is_kept(source):
     assert (samples(taken), taken["steps_per_epoch"]["value"], taken["batch_size"]["value"]) == (480, 30, 16)
     whole = fit_work(code + "model.fit(ds, epochs=2)\n")
     assert whole["samples"]["provenance"] == "unknown" and whole["batch_size"]["value"] == 16
+
+
+def test_unknown_quantities_reach_the_predictor_as_flags():
+    from greenlint.analysis.callsite import with_work
+
+    result = analyse_source("import numpy as np\nfrom tensorflow import keras\n" + MODEL
+                            + "model.fit(np.load('x.npy'), epochs=n_epochs)\n", "s.py")
+    s = [s for s in result.callsites if s.api.endswith(".fit")][0]
+    features = with_work(s.features, s.work)
+    assert features["samples_unknown"] is True and features["epochs_unknown"] is True
+    assert "samples" not in features and features["batch_size"] == 32
