@@ -1200,9 +1200,9 @@ class Resolver:
         upper = node.upper
         if node.lower is not None and type(upper) is ast.BinOp and type(upper.op) is ast.Add \
                 and ast.dump(upper.left) == ast.dump(node.lower) and node.step is None:
-            right = upper.right
-            step = Const(right.value) if type(right) is ast.Constant else self.name(right.id) if type(right) is ast.Name else None
-            span = step.value if type(step) is Const and type(step.value) is int else None
+            right = upper.right  # a literal or a name (nothing walked twice)
+            width = Const(right.value) if type(right) is ast.Constant else self.name(right.id) if type(right) is ast.Name else None
+            span = width.value if type(width) is Const and type(width.value) is int else None
         return arrays.cut(*bounds, span=span)
 
     def e_joinedstr(self, node: ast.JoinedStr) -> Any:

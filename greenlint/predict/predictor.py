@@ -95,7 +95,8 @@ class Predictor:
             # only time was measurable here: the reference energy x this API's own time ratio
             level, key, mu, sd, entry = lookup(self.model, api, self.hierarchy)
             ratio = ov.times[api] / entry["time_s"]
-            mu += math.log10(ratio)
+            rescale = math.log10(ratio)  # also rescales an unknown-size floor (`_unknown_size`)
+            mu += rescale
             basis = Basis.CALIBRATED_ESTIMATED
             notes.append(
                 f"timed on this machine ({ov.hardware_id}, no energy counter): reference energy x{ratio:.3g}, "
