@@ -17,7 +17,6 @@ Sources: literal lists and NumPy constructors (`np.array([[0, 1], ...])`, `np.ze
 
 from __future__ import annotations
 
-import ast
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -307,13 +306,9 @@ class Cut:
 
 def cut(lower: Any, upper: Any, step: Any, span: int | None = None) -> Cut:
     """A slice from its bounds' values (None where a bound is absent)."""
-    bounds = [None if part is None else _int_or_negative(part) for part in (lower, upper, step)]
+    bounds = [None if part is None else _int(part) for part in (lower, upper, step)]
     literal = all(b is not None or part is None for b, part in zip(bounds, (lower, upper, step)))
     return Cut(*bounds, literal=literal, span=span if span is not None and span >= 0 else None)
-
-
-def _int_or_negative(value: Any) -> int | None:
-    return value.value if type(value) is Const and type(value.value) is int else None
 
 
 def subscript(owner: Inst, parts: list) -> Inst:
@@ -336,7 +331,7 @@ def subscript(owner: Inst, parts: list) -> Inst:
         elif type(part) is Cut:
             out.append(part.length(dims[at]))
             at += 1
-        elif _int_or_negative(part) is not None and (dims[at] is None or -dims[at] <= part.value < dims[at]):
+        elif _int(part) is not None and (dims[at] is None or -dims[at] <= part.value < dims[at]):
             at += 1
         else:
             return unknown
