@@ -219,14 +219,17 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float) -> tu
     known (`derive`) or nothing says it is unknown. *half*: the work model's log10 half-width.
 
     The figure is the least work the code allows: one batch per epoch (per pass), one epoch
-    where epochs are unknown; the low end is that less *half*. The high end is up to
-    HIGH_SAMPLES samples per epoch and HIGH_EPOCHS epochs (stated in the note, not inferred)
-    plus *half*. Never a typical data set's size: the code does not say it, so the figure does not.
+    where epochs are unknown or early stopping may end training; the low end is that less *half*.
+    The high end is up to HIGH_SAMPLES samples per epoch and the epochs written (HIGH_EPOCHS where
+    none are), stated in the note, not inferred, plus *half*. Never a typical data set's size: the
+    code does not say it, so the figure does not.
     """
     if group is None or not unknown_size(f) or derive(group, f)[0] is not None:
         return None
     batch = _num(f.get("batch_size")) or 32.0
     low, high, unknown, least, most = dict(f), dict(f), [], [], []
+    low.pop("epochs_bound", None)
+    high.pop("epochs_bound", None)
     if _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if group == "training" else "steps")) is None:
         low["samples"], high["samples"] = batch, max(float(HIGH_SAMPLES), batch)
         unknown.append("data size")
@@ -237,17 +240,20 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float) -> tu
         unknown.append("epochs")
         least.append("one epoch")
         most.append(f"{HIGH_EPOCHS:,} epochs")
+    elif group == "training" and f.get("epochs_bound") == "upper":
+        low["epochs"] = 1
+        least.append("one epoch (early stopping)")
+        most.append(f"all {f['epochs']:g} epochs")
     lo, hi = work_log_energy(work, group, low), work_log_energy(work, group, high)
     if lo is None or hi is None:
         return None
-    spread = epochs_spread(low)
     n, flops = derive(group, low)
     t = time_of(work["time"][group], n, flops)
     note = (f"{' and '.join(unknown)} unknown: the figure is the least the code allows "
             f"({' and '.join(least)}: {n:.3g} step{'s' if n != 1 else ''}, about {t:.3g} s at "
             f"{power_at(work['power'], t):.3g} W); the interval's high end assumes up to "
             f"{' and '.join(most)} (stated, not inferred)")
-    return lo, lo - half - spread, max(hi, lo) + half + spread, note
+    return lo, lo - half, max(hi, lo) + half, note
 
 
 def _sig(x: float) -> float:

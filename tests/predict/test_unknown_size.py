@@ -113,3 +113,16 @@ def test_ten_times_the_samples_is_about_ten_times_the_energy_past_start_up(shipp
     for small, large in zip(figures, figures[1:]):
         assert 7 < large / small < 14
     assert math.isclose(figures[2] / figures[1], 10, rel_tol=0.3)
+
+
+def test_early_stopping_on_data_of_unknown_size_reaches_down_to_one_epoch(shipped):
+    stopped = "cb = keras.callbacks.EarlyStopping(patience=3)\n" + LOADTXT.replace(
+        "verbose=0)", "verbose=0, validation_split=0.2, callbacks=[cb])")
+    s, p = predicted(shipped, stopped.format(epochs=1000))
+    assert s.work["epochs"]["bound"] == "upper"
+    assert "data size unknown" in p.evidence.note and "early stopping" in p.evidence.note
+    features = {k: v for k, v in with_work(s.features, s.work).items() if k != "epochs_bound"}
+    one_epoch = shipped.predict(s.api, {**features, "epochs": 1})
+    full = shipped.predict(s.api, {**features, "epochs": 1000})
+    assert p.energy_j == pytest.approx(one_epoch.energy_j, rel=1e-3)  # at least one epoch of one batch
+    assert p.interval_j[1] >= full.energy_j  # up to all 1000 epochs
