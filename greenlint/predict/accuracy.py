@@ -165,8 +165,9 @@ def _unknown_size_section(held: Sequence[Held]) -> list[str]:
         "",
         f"{sum(not h.site.censored for h in unknown)} scored and {len(unknown)} in all: a Keras model's `fit`, "
         "`evaluate` or `predict` matched in its source whose samples (or epochs) are not stated there. The "
-        "predictor gives the least the code allows (one batch per epoch, one epoch where epochs are unknown) "
-        "and an interval up to a stated most (10⁶ samples per epoch, 1,000 epochs): a floor, not a typical "
+        "predictor gives the least the code allows (one batch per epoch; one epoch where epochs are unknown or "
+        "early stopping may end training) and an interval up to a stated most (10⁶ samples per epoch, the "
+        "epochs written or 1,000): a floor, not a typical "
         "size. The KB's tutorials are themselves typical data sets, so the old figure's point error is low "
         "here by construction; what the new one must do is stay below the measurement and cover it.",
         "",
