@@ -25,7 +25,8 @@ def register(parser) -> None:
     )
     parser.add_argument(
         "--work", action="append", default=[], metavar="NAME=VALUE[,...]",
-        help="the call's work (samples=60000,flops_per_sample=2.4e7,model=MobileNetV2; see docs/calls-json.md)",
+        help="the call's work (samples=60000,flops_per_sample=2.4e7,model=MobileNetV2, samples=unknown; "
+             "see docs/calls-json.md)",
     )  # fmt: skip
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--model", default=None, help="model file (default: data/model/predictor.json)")
@@ -34,7 +35,8 @@ def register(parser) -> None:
 
 def parse_features(args: list[str], option: str = "--kw") -> dict:
     """`name=value[,name=value...]` arguments; values are Python literals where they parse, else
-    strings. Counts (epochs, batch_size, samples, ...) must be positive numbers: ValueError otherwise."""
+    strings. Counts (epochs, batch_size, samples, ...) must be positive numbers: ValueError otherwise;
+    `samples=unknown` (any count or amount) says the code does not state it, as `greenlint calls` does."""
     out = {}
     for arg in args:
         for pair in _NEXT_PAIR.split(arg):
@@ -42,6 +44,9 @@ def parse_features(args: list[str], option: str = "--kw") -> dict:
             name = name.strip()
             if not sep or not name.isidentifier() or not value.strip():
                 raise ValueError(f"{option} {pair!r}: expected NAME=VALUE")
+            if value.strip() == "unknown" and name in _COUNTS | _AMOUNTS:
+                out[f"{name}_unknown"] = True
+                continue
             try:
                 out[name] = ast.literal_eval(value.strip())
             except (ValueError, SyntaxError):
