@@ -150,6 +150,9 @@ def decode(path: str, data: bytes) -> tuple[str | None, FileError | None]:
             why = "a UTF-8 byte-order mark but a coding cookie naming another encoding"
             message = f"{path}: {why if data.startswith(codecs.BOM_UTF8) else exc.msg}; skipped"
             return None, file_error(path, BAD_ENCODING, message, exc.lineno or 1)
+        if not codecs.lookup(encoding)._is_text_encoding:  # rot13, base64, zlib: Python refuses them too
+            message = f"{path}: the coding cookie names {encoding!r}, which is not a text encoding; skipped"
+            return None, file_error(path, BAD_ENCODING, message, 1)
     try:
         return data.decode(encoding), None
     except UnicodeDecodeError as exc:

@@ -25,7 +25,11 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
         if not spec:
             import pathspec
 
-            spec.append(pathspec.GitIgnoreSpec.from_lines([*config.exclude, *config.extend_exclude]))
+            patterns = [*config.exclude, *config.extend_exclude]
+            bad = [p for p in patterns if _invalid(p)]
+            if bad:
+                raise ConfigError(f"exclude pattern {bad[0]!r} is not a valid gitignore-style pattern")
+            spec.append(pathspec.GitIgnoreSpec.from_lines(patterns))
         return spec[0]
 
     for raw in paths:
@@ -94,6 +98,17 @@ def _walk(top: Path, config: Config, exclude) -> Iterator[Path]:
                 yield Path(dirpath, name)
 
 
+def _invalid(pattern: str) -> bool:
+    """Whether *pattern* is one that git itself ignores and pathspec refuses (`!`, a lone `\\`)."""
+    import pathspec
+
+    try:
+        pathspec.GitIgnoreSpec.from_lines([pattern])
+    except ValueError:  # pathspec's GitIgnorePatternError
+        return True
+    return False
+
+
 def _gitignore(directory: Path):
     import pathspec
 
@@ -101,7 +116,8 @@ def _gitignore(directory: Path):
         lines = (directory / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         lines = []
-    return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines(lines)
+    # a line git cannot use matches nothing there: it is skipped here too
+    return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines([n for n in lines if not _invalid(n)])
 
 
 def _parent_gitignores(top: Path) -> list:
