@@ -57,3 +57,28 @@ def test_a_reader_that_leaves_early_ends_the_command_quietly(tmp_path, args):
             shell=True, executable="/bin/bash", env=env, capture_output=True, text=True, timeout=120,
         )
         assert proc.stdout.strip() in ("0", "1") and "Traceback" not in proc.stderr and "Broken" not in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["", "🔥", os.fsdecode(b"a\xff")])
+def test_kb_predict_of_a_name_that_is_no_api_is_an_error(tmp_path, name):
+    proc = greenlint("kb", "predict", name, cwd=tmp_path, env_dir=tmp_path)
+    assert proc.returncode == 2 and b"is not an API name" in proc.stderr and b"Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("kw", ["epochs=" + "-" * 100_000 + "1", "foo=1e999", "foo=(1, float('nan'))"])
+def test_kb_predict_refuses_values_it_cannot_hold(tmp_path, kw):
+    proc = greenlint("kb", "predict", "tf.keras.Model.fit", "--kw", kw, cwd=tmp_path, env_dir=tmp_path)
+    assert proc.returncode in (0, 2) and b"Traceback" not in proc.stderr
+
+
+def test_an_overflowing_figure_is_unknown_and_the_json_stays_json(tmp_path):
+    proc = greenlint("kb", "predict", "tf.keras.Model.fit", "--kw", "epochs=1e308", "--format", "json",
+                     cwd=tmp_path, env_dir=tmp_path)
+    doc = json.loads(proc.stdout, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+    assert doc["energy_j"] is None and "overflows" in doc["evidence"]["note"]
+    (tmp_path / "a.py").write_text("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=1e308)\n")
+    for args in (("check", ".", "--format", "json"), ("calls", ".", "--format", "json")):
+        proc = greenlint(*args, cwd=tmp_path, env_dir=tmp_path)
+        json.loads(proc.stdout, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+    text = greenlint("check", ".", cwd=tmp_path, env_dir=tmp_path).stdout.decode()
+    assert "inf " not in text
