@@ -142,17 +142,9 @@ def decode(path: str, data: bytes) -> tuple[str | None, FileError | None]:
     """
     if b"\0" in data:
         return None, file_error(path, BINARY, f"{path}: binary file (contains NUL bytes); skipped")
-    encoding = "utf-8-sig"
-    if not path.endswith(".ipynb") and b"coding" in data[:1024]:
-        try:
-            encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-        except SyntaxError as exc:  # an unknown encoding, or a cookie contradicting a BOM
-            why = "a UTF-8 byte-order mark but a coding cookie naming another encoding"
-            message = f"{path}: {why if data.startswith(codecs.BOM_UTF8) else exc.msg}; skipped"
-            return None, file_error(path, BAD_ENCODING, message, exc.lineno or 1)
-        if not codecs.lookup(encoding)._is_text_encoding:  # rot13, base64, zlib: Python refuses them too
-            message = f"{path}: the coding cookie names {encoding!r}, which is not a text encoding; skipped"
-            return None, file_error(path, BAD_ENCODING, message, 1)
+    encoding, error = source_encoding(path, data)
+    if error is not None:
+        return None, error
     try:
         return data.decode(encoding), None
     except UnicodeDecodeError as exc:
@@ -160,6 +152,23 @@ def decode(path: str, data: bytes) -> tuple[str | None, FileError | None]:
         shown = "UTF-8" if encoding.startswith("utf-8") else encoding
         message = f"{path}:{line}: not valid {shown} (byte {exc.start}: {exc.reason}); skipped"
         return None, file_error(path, NOT_UTF8 if shown == "UTF-8" else BAD_ENCODING, message, line)
+
+
+def source_encoding(path: str, data: bytes) -> tuple[str, FileError | None]:
+    """The text encoding Python reads *data* in (`utf-8-sig`: UTF-8 with or without a BOM),
+    or a FileError for a coding cookie it refuses."""
+    encoding = "utf-8-sig"
+    if not path.endswith(".ipynb") and b"coding" in data[:1024]:
+        try:
+            encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+        except SyntaxError as exc:  # an unknown encoding, or a cookie contradicting a BOM
+            why = "a UTF-8 byte-order mark but a coding cookie naming another encoding"
+            message = f"{path}: {why if data.startswith(codecs.BOM_UTF8) else exc.msg}; skipped"
+            return encoding, file_error(path, BAD_ENCODING, message, exc.lineno or 1)
+        if not codecs.lookup(encoding)._is_text_encoding:  # rot13, base64, zlib: Python refuses them too
+            message = f"{path}: the coding cookie names {encoding!r}, which is not a text encoding; skipped"
+            return encoding, file_error(path, BAD_ENCODING, message, 1)
+    return encoding, None
 
 
 def check_size(path: str, text: str, max_bytes: int) -> FileError | None:
