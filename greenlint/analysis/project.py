@@ -168,12 +168,15 @@ def resolve_imports(path: str, statements: list[tuple]) -> list[str]:
     return sorted(found)
 
 
-def _stamp(path: str) -> tuple[int, int] | None:
+def _stamp(path: str) -> tuple[int, ...] | None:
+    """What tells a file changed without reading it: size, mtime and also the inode's change
+    time, which every write sets and `touch`/`os.utime` cannot set back (an edit keeping size and
+    mtime is still seen), and the inode (a file replaced by another)."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return st.st_size, st.st_mtime_ns
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
 def _read(path: str) -> str | None:
