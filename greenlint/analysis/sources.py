@@ -48,8 +48,8 @@ NOTEBOOK_RAW_FACTOR = 16
 
 #: Cell magics whose body is still Python.
 _PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
-#: A line IPython rewrites: `%magic`, `!shell`, `x = %magic`, `x = !shell`, `obj?`, `?obj`.
-_MAGIC_LINE = re.compile(r"\s*(?:%{1,2}\w|!(?!=)\S|\?\w|[\w.,\s()\[\]]+=\s*(?:%\w|!\S)|[\w.]+\?{1,2}\s*$)")
+#: A line IPython rewrites: `%magic`, `!shell`, `! shell`, `x = %magic`, `x = !shell`, `obj?`, `?obj`, `??obj`.
+_MAGIC_LINE = re.compile(r"\s*(?:%{1,2}\w|!(?!=)|\?{1,2}\s*[\w.]|[\w.,\s()\[\]]+=\s*(?:%\w|!)|[\w.]+\?{1,2}\s*$)")
 #: Split lines exactly like Python's tokenizer (\f, \v and friends are not line breaks).
 _LINES = re.compile(r"\r\n|\r|\n")
 
@@ -101,7 +101,7 @@ def read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, FileError | No
     try:
         mode = os.stat(path).st_mode
         if stat.S_ISDIR(mode):
-            return None, file_error(str(path), UNREADABLE, f"{path}: cannot read file: is a directory")
+            return None, _directory(path)
         if not stat.S_ISREG(mode):
             return None, _special(path)
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
@@ -117,6 +117,16 @@ def read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, FileError | No
         return data, None
     except OSError as exc:
         return None, file_error(str(path), UNREADABLE, f"{path}: cannot read file: {exc.strerror or exc}")
+
+
+def _directory(path: Path) -> FileError:
+    """A folder given where a file was expected: one that cannot be listed is named as such."""
+    try:
+        with os.scandir(path):
+            pass
+    except OSError as exc:
+        return file_error(str(path), UNREADABLE, f"{path}: cannot read directory: {exc.strerror or exc}; skipped")
+    return file_error(str(path), UNREADABLE, f"{path}: cannot read file: is a directory")
 
 
 def _special(path: Path) -> FileError:
@@ -189,12 +199,17 @@ def notebook_cells(path: str, text: str) -> tuple[list[str], FileError | None]:
         nb = json.loads(text)
     except ValueError as exc:
         return bad(f"invalid JSON ({exc})")
+    except RecursionError:
+        return bad("JSON nested too deeply")
     if not isinstance(nb, dict):
         return bad("top level is not a JSON object")
     cells = nb.get("cells")
     source_key = "source"
     if cells is None and isinstance(nb.get("worksheets"), list):  # nbformat 3
-        cells = [c for ws in nb["worksheets"] if isinstance(ws, dict) for c in ws.get("cells", [])]
+        sheets = nb["worksheets"]
+        if not all(isinstance(ws, dict) and isinstance(ws.get("cells", []), list) for ws in sheets):
+            return bad("a worksheet that is not an object with a 'cells' list")
+        cells = [c for ws in sheets for c in ws.get("cells", [])]
         source_key = "input"
     if not isinstance(cells, list):
         return bad("no 'cells' list")
@@ -211,8 +226,20 @@ def notebook_cells(path: str, text: str) -> tuple[list[str], FileError | None]:
             source = "".join(source)
         if not isinstance(source, str):
             return bad(f"cell {i} has a source that is neither a string nor a list of strings")
+        if not _encodable(source):
+            return bad(f"cell {i} holds a lone surrogate (\\ud800-\\udfff), which is not text")
         sources.append(source)
     return sources, None
+
+
+def _encodable(text: str) -> bool:
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _language(nb: dict) -> str | None:

@@ -78,7 +78,8 @@ def _walk(top: Path, config: Config, exclude) -> Iterator[Path]:
     parents = _parent_gitignores(top) if config.respect_gitignore else []
     inherited = {top_abs: [] if _ignored(top_abs, True, parents) else parents}
     top_len = len(str(top))
-    for dirpath, dirnames, filenames in os.walk(top):
+    unreadable: list[Path] = []  # reported as files: reading them gives their GL002
+    for dirpath, dirnames, filenames in os.walk(top, onerror=lambda exc: unreadable.append(Path(exc.filename))):
         here = top_abs + dirpath[top_len:].replace(os.sep, "/")
         ignores = inherited.pop(here, [])
         if config.respect_gitignore and ".gitignore" in filenames:
@@ -96,6 +97,7 @@ def _walk(top: Path, config: Config, exclude) -> Iterator[Path]:
                 _excluded(f, False, base, exclude) or _ignored(f, False, ignores)
             ):
                 yield Path(dirpath, name)
+    yield from unreadable
 
 
 def _invalid(pattern: str) -> bool:
