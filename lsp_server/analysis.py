@@ -105,6 +105,22 @@ def analyse_text(
     return result.sites, apply_rules(result, config, enabled)
 
 
+def usable_config(config: Config) -> Config:
+    """*config* without the rule codes that match no rule (an editor's `greenlint.ignore` may name
+    one): the analysis reports them once (its configuration error) and leaves them out."""
+    from greenlint.rules.registry import all_rules
+
+    rules = all_rules()
+
+    def known(codes):
+        return tuple(c for c in codes if c == "ALL" or any(code.startswith(c) for code in rules))
+
+    select = None if config.select is None else (known(config.select) or None)
+    per_file = {pattern: known(codes) for pattern, codes in config.per_file_ignores.items()}
+    return config.replace(select=select, extend_select=known(config.extend_select), ignore=known(config.ignore),
+                          per_file_ignores=per_file)
+
+
 @dataclass(frozen=True)
 class Settings:
     """How the server finds its configuration (`greenlint lsp --config/--isolated`)."""
@@ -157,9 +173,9 @@ def _analyse_unit(
         predict = predictor()
         try:
             sites, diagnostics = analyse_text(text, path, config, predict, cell_offsets, cancelled)
-        except ConfigError as exc:  # select/ignore codes that match no rule: lint with the defaults
+        except ConfigError as exc:  # select/ignore codes that match no rule: reported once and left out
             config_error = str(exc)
-            sites, diagnostics = analyse_text(text, path, Config(root=config.root), predict, cell_offsets, cancelled)
+            sites, diagnostics = analyse_text(text, path, usable_config(config), predict, cell_offsets, cancelled)
     except Cancelled:
         raise
     except Exception as exc:  # greenlint's own bug: say so on the document, keep serving

@@ -63,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     _printable_file_names()
     try:
         code = int(args._run(args) or 0)
-        sys.stdout.flush()  # a closed pipe shows here, inside the handler below
+        if not sys.stdout.closed:  # the language server closes it as it exits
+            sys.stdout.flush()  # a closed pipe shows here, inside the handler below
         return code
     except BrokenPipeError:
         return _reader_gone()

@@ -1,0 +1,101 @@
+"""The language server answers every request, bad ones with the right JSON-RPC error, and recovers
+from bad edits: raw JSON-RPC over stdio (tests/hardening/rpc.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.hardening.rpc import RawClient
+
+pytestmark = pytest.mark.timeout(300)
+
+TEXT = "import tensorflow as tf\nfor i in range(10):\n    tf.keras.Sequential().fit(x, y, epochs=100)\n"
+DS = "import tensorflow as tf\nds = tf.data.Dataset.range(10).map(lambda x: x + 1)\n"
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    ws = tmp_path_factory.mktemp("ws")
+    (ws / "pyproject.toml").write_text("[tool.greenlint]\n")
+    return ws
+
+
+@pytest.fixture
+def client(workspace, tmp_path):
+    c = RawClient(workspace, {"GREENLINT_CACHE_DIR": str(tmp_path / "cache")})
+    yield c
+    assert c.close() == 0
+
+
+def _diagnostics(client, uri, version=None, timeout=120):
+    return client.wait_for(
+        lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+        and (version is None or m["params"].get("version") == version),
+        timeout,
+    )
+
+
+def test_a_request_before_initialize_is_server_not_initialized(client, workspace):
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": "file:///x.py"}, "position": {"line": 0, "character": 0}})
+    assert client.answer(rid, 30)["error"]["code"] == -32002
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///x.py", "languageId": "python", "version": 1,
+                                                            "text": TEXT}})  # dropped: not initialized
+    assert "capabilities" in client.initialize(workspace)["result"]
+
+
+@pytest.mark.parametrize(
+    "method, params",
+    [
+        ("textDocument/hover", {"textDocument": {"uri": "URI"}, "position": {"line": 2**31, "character": 0}}),
+        ("textDocument/hover", {"textDocument": {"uri": "URI"}, "position": {"line": -1, "character": 0}}),
+        ("textDocument/hover", {"textDocument": {"uri": "URI"}}),
+        ("textDocument/hover", None),
+        ("textDocument/codeAction", {"textDocument": {"uri": "URI"}, "range": 5, "context": {"diagnostics": []}}),
+        ("textDocument/inlayHint", {"textDocument": {"uri": 7}, "range": {}}),
+        ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": None}),
+        ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": [None]}),
+        ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": ["a", "b"]}),
+    ],
+)
+def test_invalid_params_are_answered_with_invalid_params(client, workspace, method, params):
+    client.initialize(workspace)
+    uri = (workspace / "a.py").as_uri()
+    client.open(uri, TEXT)
+    if isinstance(params, dict) and params.get("textDocument", {}).get("uri") == "URI":
+        params["textDocument"]["uri"] = uri
+    rid = client.request(method, params)
+    assert client.answer(rid, 60)["error"]["code"] == -32602
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 30}})
+    assert "result" in client.answer(rid, 120)  # still serving
+
+
+def test_fix_all_works_with_an_unknown_code_in_the_editors_ignore(client, workspace):
+    client.initialize(workspace)
+    client.notify("workspace/didChangeConfiguration", {"settings": {"greenlint": {"ignore": ["GL999", "GL101"]}}})
+    uri = (workspace / "ds.py").as_uri()
+    client.open(uri, DS)
+    published = _diagnostics(client, uri)
+    assert published is not None
+    rid = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+        "context": {"diagnostics": [], "only": ["source.fixAll.greenlint"]}})
+    answer = client.answer(rid, 120)
+    assert "error" not in answer, answer
+    (action,) = answer["result"]
+    assert action["kind"] == "source.fixAll.greenlint" and "num_parallel_calls" in str(action["edit"])
+    logged = client.find(lambda m: m.get("method") in ("window/showMessage", "window/logMessage")
+                             and "GL999" in m["params"]["message"], 30)
+    assert logged is not None and "pyproject.toml" not in logged["params"]["message"]
+
+
+def test_a_lone_surrogate_edit_recovers(client, workspace):
+    client.initialize(workspace)
+    uri = (workspace / "s.py").as_uri()
+    client.open(uri, TEXT)
+    assert _diagnostics(client, uri, 1)
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+        {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "# \ud800\n"}]})
+    second = _diagnostics(client, uri, 2)
+    assert second is not None
+    assert not any("internal error" in d["message"] for d in second["params"]["diagnostics"])
+    assert any(d["code"] == "GL101" and d["range"]["start"]["line"] == 3 for d in second["params"]["diagnostics"])
