@@ -162,6 +162,9 @@ def decode(path: str, data: bytes) -> tuple[str | None, FileError | None]:
         shown = "UTF-8" if encoding.startswith("utf-8") else encoding
         message = f"{path}:{line}: not valid {shown} (byte {exc.start}: {exc.reason}); skipped"
         return None, file_error(path, NOT_UTF8 if shown == "UTF-8" else BAD_ENCODING, message, line)
+    except (UnicodeError, ValueError) as exc:  # a codec failing its own way (punycode, idna)
+        message = f"{path}: not valid {encoding} ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}); skipped"
+        return None, file_error(path, BAD_ENCODING, message, 1)
 
 
 def source_encoding(path: str, data: bytes) -> tuple[str, FileError | None]:

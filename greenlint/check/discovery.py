@@ -106,7 +106,7 @@ def _invalid(pattern: str) -> bool:
 
     try:
         pathspec.GitIgnoreSpec.from_lines([pattern])
-    except ValueError:  # pathspec's GitIgnorePatternError
+    except Exception:  # pathspec's GitIgnorePatternError, re.error for `[b-a]`
         return True
     return False
 
