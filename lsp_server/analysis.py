@@ -216,10 +216,14 @@ def _analyse_in_process(job: int, *args):
     return _analyse_unit(*args, lambda: _process["predict"], lambda: stop.value == job)
 
 
-class Analyses:
-    """The analyses of the open documents, one at a time, newest version first.
+#: Analysis processes at most (each loads its own predictor).
+WORKERS = 2
 
-    They run in a worker process with its own predictor: parsing holds the GIL for a long time
+
+class Analyses:
+    """The analyses of the open documents, newest version first, two at a time at most.
+
+    They run in worker processes with their own predictor: parsing holds the GIL for a long time
     (~0.2 s for 5,000 lines), which on a thread would stall every request meanwhile. An injected
     `predictor_loader` (tests) runs them on a worker thread of this process instead."""
 
@@ -247,7 +251,9 @@ class Analyses:
     def _start_pool(self) -> None:
         context = multiprocessing.get_context("spawn")  # no fork of a process with threads
         self._stop = context.Value("q", 0, lock=False)  # the job the analysis process should stop
-        self._executor = ProcessPoolExecutor(1, context, initializer=_start_process, initargs=(self._stop,))
+        # a second process starts only while two documents wait: one heavy document (a long analysis)
+        # then no longer holds back every other document's diagnostics
+        self._executor = ProcessPoolExecutor(WORKERS, context, initializer=_start_process, initargs=(self._stop,))
         self._executor.submit(_warm)
 
     @property

@@ -3,6 +3,8 @@ from bad edits: raw JSON-RPC over stdio (tests/hardening/rpc.py)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.hardening.rpc import RawClient
@@ -99,3 +101,20 @@ def test_a_lone_surrogate_edit_recovers(client, workspace):
     assert second is not None
     assert not any("internal error" in d["message"] for d in second["params"]["diagnostics"])
     assert any(d["code"] == "GL101" and d["range"]["start"]["line"] == 3 for d in second["params"]["diagnostics"])
+
+
+def test_one_heavy_document_does_not_hold_back_the_others(client, workspace):
+    client.initialize(workspace)
+    heavy = (workspace / "heavy.py").as_uri()
+    light = (workspace / "light.py").as_uri()
+    big_list = "x = [" + ", ".join(str(i) for i in range(40_000)) + "]\n"  # seconds of analysis
+    client.open(light, TEXT)  # the first analysis also starts the analysis process
+    assert _diagnostics(client, light, 1)
+    client.open(heavy, TEXT + big_list + TEXT)
+    time.sleep(0.5)
+    client.notify("textDocument/didChange", {"textDocument": {"uri": light, "version": 2}, "contentChanges": [
+        {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "# edit\n"}]})
+    first = client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                            and m["params"]["uri"] in (heavy, light), 240)
+    assert first["params"]["uri"] == light, "the light document waited for the heavy one"
+    assert _diagnostics(client, heavy, 1, timeout=240)
