@@ -60,7 +60,8 @@ class GreenlintProtocol(LanguageServerProtocol):
     - a request before `initialize` gets ServerNotInitialized (-32002); notifications before it
       but `exit` are dropped, as the LSP specification says;
     - a client cancelling a request that was already answered (VS Code does so all the time while
-      typing) is not logged: nothing is wrong.
+      typing) is not logged: nothing is wrong;
+    - a notification's finished handler is not kept (`_handle_notification`).
     """
 
     def __init__(self, *args, **kwargs):
@@ -96,6 +97,15 @@ class GreenlintProtocol(LanguageServerProtocol):
         if msg_id not in self._request_futures:
             return
         super()._handle_cancel_notification(msg_id)
+
+    def _handle_notification(self, method_name, params):
+        """pygls keeps the future of a notification handled by a generator (didChange, didOpen...)
+        under a fresh id in `_request_futures` and never removes it: ~2 KB per edit, for as long as
+        the session lasts. Each is dropped here once done."""
+        before = set(self._request_futures)
+        super()._handle_notification(method_name, params)
+        for key in set(self._request_futures) - before:
+            self._request_futures[key].add_done_callback(lambda _, key=key: self._request_futures.pop(key, None))
 
 
 def _first_line(exc: BaseException) -> ValueError:

@@ -3,6 +3,7 @@ from bad edits: raw JSON-RPC over stdio (tests/hardening/rpc.py)."""
 
 from __future__ import annotations
 
+import sys
 import time
 
 import pytest
@@ -118,3 +119,47 @@ def test_one_heavy_document_does_not_hold_back_the_others(client, workspace):
                             and m["params"]["uri"] in (heavy, light), 240)
     assert first["params"]["uri"] == light, "the light document waited for the heavy one"
     assert _diagnostics(client, heavy, 1, timeout=240)
+
+
+def _rss_kb(pid: int) -> int:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_memory_does_not_grow_with_edits(client, workspace):
+    client.initialize(workspace)
+    uri = (workspace / "m.py").as_uri()
+    client.open(uri, TEXT + "def f(:\n")  # does not parse: no analysis ever trims the edit log
+    assert _diagnostics(client, uri, 1)
+    version = 2
+
+    def edits(n):
+        nonlocal version
+        for i in range(n):
+            client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [
+                {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                 "text": "#\n" if i % 2 else ""}]})
+            version += 1
+        rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+        assert client.answer(rid, 120) is not None
+
+    edits(3000)  # warm up: allocator pools, caches
+    before = _rss_kb(client.proc.pid)
+    edits(6000)
+    assert _rss_kb(client.proc.pid) - before < 3000  # was ~2 KB per edit: 12 MB here
+
+
+def test_the_edit_log_is_bounded():
+    from lsprotocol import types
+
+    from greenlint.lsp_server.edits import MAX_CHANGES, EditLog
+
+    log = EditLog()
+    change = types.TextDocumentContentChangePartial(range=types.Range(types.Position(0, 0), types.Position(0, 0)), text="\n")
+    for version in range(1, MAX_CHANGES + 10):
+        log.record("u", version, [change])
+    assert len(log.since("u", 0)) <= MAX_CHANGES
+    assert log.since("u", 0)[0].map(5) == (None, True)  # the older places are lost, never wrong
