@@ -78,10 +78,12 @@ def load(profile_file: Path) -> dict:
         return {"schema_version": SCHEMA_VERSION, "files": {}}
     except OSError as exc:
         raise ProfileError(f"{profile_file}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise ProfileError(f"{profile_file}: not UTF-8 (byte {exc.start}); {_RESET}") from None
     try:
         data = json.loads(text)
-    except ValueError as exc:
-        raise ProfileError(f"{profile_file}: not valid JSON ({exc}); delete it or run `greenlint profile clear`") from None
+    except (ValueError, RecursionError) as exc:
+        raise ProfileError(f"{profile_file}: not valid JSON ({exc}); {_RESET}") from None
     if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
         raise ProfileError(f"{profile_file}: not a greenlint profile file (no 'files' object); {_RESET}")
     if data.get("schema_version") != SCHEMA_VERSION:

@@ -488,8 +488,48 @@ def report(files: dict[str, KindResult], lsp: LspResult, cases: int, seconds: fl
         f"Internal errors: {len(lsp.internal)}. Server alive at the end and exiting 0: {'yes' if lsp.alive else 'no'}. "
         f"Diagnostics published after the session: {'yes' if lsp.diagnostics_after else 'no'}. {lsp.seconds:.0f} s.",
         "",
+        "## Issue 20's inputs, each with its regression test",
+        "",
+        "| input | what greenlint does now | test |",
+        "| --- | --- | --- |",
+        *(f"| {what} | {does} | `{test}` |" for what, does, test in ISSUE_ITEMS),
+        "",
+        "Not held here (the fix engine's, greenlint/fix/engine.py): GL502's `_hoist` regenerates the whole",
+        "LibCST module twice per finding, and `attach_fixes` parses a file with LibCST and its position",
+        "metadata even for one fix (a 340 KB file with a 60,000-element list literal: ~20 s); the",
+        "\"very long lines\" kind keeps its literals at 8,000 elements for that reason.",
+        "",
     ]
     return "\n".join(lines)
+
+
+#: Issue 20's findings: the input, what greenlint does with it now, and the test that holds it.
+ISSUE_ITEMS = [
+    ("`# coding: rot13` / `base64` / `zlib`", "GL002 naming the codec, the run goes on", "test_cli.py"),
+    ("a file name that is not UTF-8", "cached, reported in every format (SARIF/HTML URIs %-encode its bytes)", "test_cli.py, test_cache.py"),
+    ("`.gitignore` lines `!`, `\\`; `exclude = [\"!\"]`", "lines skipped as git does; the exclude pattern is a config error (exit 2)", "test_config.py"),
+    ("`tool = \"x\"`, `tool = 5`, non-UTF-8 pyproject.toml", "not greenlint's table / a config error naming the byte", "test_config.py"),
+    ("a cache entry of valid JSON and the wrong shape; emptied; tampered; 300 MB", "a miss: shape and field types checked, a checksum per entry, a 64 MiB cap", "test_cache.py"),
+    ("profiles.json of the wrong shape; `profile show/clear`", "named and ignored by check; show exits 2; `profile clear` resets it", "test_profiles.py"),
+    ("`kb predict \"\"`, emoji, non-UTF-8 names, 100k unary minus", "exit 2 with the reason", "test_cli.py"),
+    ("`epochs=1e308`", "an unknown figure (no `inf MJ`), JSON always valid", "test_cli.py"),
+    ("`--fix` in a read-only folder", "that file reported, the others fixed", "test_fix_writing.py"),
+    ("`rule --all | head -1`, `kb predict | head -1`", "exit quietly", "test_cli.py"),
+    ("a 3,000-class chain; 300 classes with wide bases", "C3 MRO kept per class: linear", "test_time.py"),
+    ("a file edited while `--fix` runs", "compared right before the rename; refused with the reason", "test_fix_writing.py"),
+    ("`--fix` on a symlink, a hard link, another user's or a read-only file, a BOM file", "target fixed / refused with the reason / owner, mode, BOM and encoding kept", "test_fix_writing.py"),
+    ("an imported module edited keeping size and mtime", "seen (its change time and inode are stamped too)", "test_stale_cache.py"),
+    ("an unreadable folder", "GL002 `cannot read directory`", "test_sources.py"),
+    ("`return` outside a function, a duplicate argument", "GL001 (the tree is compiled, never run)", "test_sources.py"),
+    ("`??obj`, `! ls` cells; syntax newer than the running Python", "no GL001 / GL001 says which Python parsed", "test_sources.py"),
+    ("deeply nested notebook JSON, lone surrogates, odd nbformat 3 worksheets", "GL002 `malformed notebook`", "test_sources.py"),
+    ("`cache-dir = \"\"` / `\"/\"` / anywhere; `jobs = 42`; `select = [\"\"]`", "refused unless inside the project or user cache; capped at the CPUs; an error", "test_config.py"),
+    ("`measure` killed, `os._exit`, no meter extra", "child dies with it, temp folder swept; explained; the extra named at once", "test_measure.py"),
+    ("`profile clear` of sub-projects", "found as `profile show` finds them", "test_profiles.py"),
+    ("the extension in a workspace holding `argparse.py`", "`python -P` (or a launcher): not executed; Restricted Mode declared", "test_extension_launch.py"),
+    ("LSP: invalid params, before `initialize`, `showHotspots` null, unknown `greenlint.ignore` code, surrogate edit", "-32602 / -32002 / -32602 / fixAll works / recovers", "test_lsp.py"),
+    ("LSP: one heavy document; memory per edit", "a second analysis process; flat memory", "test_lsp.py"),
+]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,6 +19,8 @@ SHAPES = [
     {"schema_version": 1, "files": {"t.py": [{**entry(), "interval_j": [1]}]}},
     {"schema_version": 2, "files": {}},
     [1, 2],
+    b'{"schema_version": 1, \xff}',
+    b"[" * 100_000,
 ]
 
 
@@ -35,7 +37,7 @@ def project(tmp_path, monkeypatch):
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_profile_file_of_the_wrong_shape(project, shape, capsys):
     target = project / ".greenlint" / "profiles.json"
-    target.write_text(json.dumps(shape))
+    target.write_bytes(shape if isinstance(shape, bytes) else json.dumps(shape).encode())
     with pytest.raises(store.ProfileError, match="profile clear"):
         store.load(target)
     assert for_file(project / "t.py") is None
