@@ -46,28 +46,28 @@ def test_a_request_before_initialize_is_server_not_initialized(client, workspace
     assert "capabilities" in client.initialize(workspace)["result"]
 
 
-@pytest.mark.parametrize(
-    "method, params",
-    [
-        ("textDocument/hover", {"textDocument": {"uri": "URI"}, "position": {"line": 2**31, "character": 0}}),
-        ("textDocument/hover", {"textDocument": {"uri": "URI"}, "position": {"line": -1, "character": 0}}),
-        ("textDocument/hover", {"textDocument": {"uri": "URI"}}),
-        ("textDocument/hover", None),
-        ("textDocument/codeAction", {"textDocument": {"uri": "URI"}, "range": 5, "context": {"diagnostics": []}}),
-        ("textDocument/inlayHint", {"textDocument": {"uri": 7}, "range": {}}),
-        ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": None}),
-        ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": [None]}),
-        ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": ["a", "b"]}),
-    ],
-)
-def test_invalid_params_are_answered_with_invalid_params(client, workspace, method, params):
+INVALID = [
+    ("textDocument/hover", {"textDocument": {"uri": "URI"}, "position": {"line": 2**31, "character": 0}}),
+    ("textDocument/hover", {"textDocument": {"uri": "URI"}, "position": {"line": -1, "character": 0}}),
+    ("textDocument/hover", {"textDocument": {"uri": "URI"}}),
+    ("textDocument/hover", None),
+    ("textDocument/codeAction", {"textDocument": {"uri": "URI"}, "range": 5, "context": {"diagnostics": []}}),
+    ("textDocument/inlayHint", {"textDocument": {"uri": 7}, "range": {}}),
+    ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": None}),
+    ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": [None]}),
+    ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": ["a", "b"]}),
+]
+
+
+def test_invalid_params_are_answered_with_invalid_params(client, workspace):
     client.initialize(workspace)
     uri = (workspace / "a.py").as_uri()
     client.open(uri, TEXT)
-    if isinstance(params, dict) and params.get("textDocument", {}).get("uri") == "URI":
-        params["textDocument"]["uri"] = uri
-    rid = client.request(method, params)
-    assert client.answer(rid, 60)["error"]["code"] == -32602
+    for method, params in INVALID:
+        if isinstance(params, dict) and params.get("textDocument", {}).get("uri") == "URI":
+            params = {**params, "textDocument": {"uri": uri}}
+        rid = client.request(method, params)
+        assert client.answer(rid, 60)["error"]["code"] == -32602, (method, params)
     rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 30}})
     assert "result" in client.answer(rid, 120)  # still serving
 
