@@ -32,3 +32,15 @@ def test_the_language_server_answers_every_request():
     assert result.answered == result.requests and result.codes[-32602] > 0 and result.codes["result"] > 0
     assert result.codes[-32002] == 1  # the request before initialize
     assert result.diagnostics_after
+
+
+def test_the_report_names_every_kind_and_item():
+    """docs/hardening.md comes from the long run (`python -m tests.hardening.fuzz --long --write ...`):
+    a kind or issue item added since is missing from it."""
+    from greenlint.paths import REPO_DIR
+
+    text = (REPO_DIR / "docs" / "hardening.md").read_text(encoding="utf-8")
+    for kind in fuzz.FILE_KINDS:
+        assert f"| {kind} |" in text, f"{kind}: regenerate docs/hardening.md"
+    for what, _, _ in fuzz.ISSUE_ITEMS:
+        assert f"| {what} |" in text, f"{what}: regenerate docs/hardening.md"
