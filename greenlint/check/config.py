@@ -45,10 +45,13 @@ SETTINGS = {
     "force-exclude": (
         "Apply the excludes to files named on the command line too (default false; the pre-commit hook sets it)."
     ),
-    "cache-dir": "Where the lint cache lives (default: the user cache directory).",
+    "cache-dir": (
+        "Where the lint cache lives (default: the user cache directory); a folder below the pyproject.toml"
+        " or inside the user cache (`--cache-dir` may point anywhere)."
+    ),
     "jobs": (
-        "Worker processes for analysis, or `\"auto\"` (the default): one per CPU idle now (by the load"
-        " average), and none for fewer than 16 files to analyse, where processes do not pay."
+        "Worker processes for analysis (at most one per CPU), or `\"auto\"` (the default): one per CPU idle"
+        " now (by the load average), and none for fewer than 16 files to analyse, where processes do not pay."
     ),
     "output-format": "Default output format: concise, full, json, json-lines, sarif, github or grouped.",
 }
