@@ -205,9 +205,9 @@ def _field_types(cls: type) -> dict[str, Any]:
         return {}
 
 
-def _fits(value: Any, hint: Any, depth: int = 2) -> bool:
+def _fits(value: Any, hint: Any, depth: int = 1) -> bool:
     """Whether *value* has the annotated type *hint*: its class, and its items' classes down to
-    *depth* levels (records inside are checked as they are built). Unknown hints fit anything."""
+    *depth* level (records inside are checked as they are built). Unknown hints fit anything."""
     import types
     import typing
 
