@@ -241,13 +241,13 @@ def _judge(case: str, code: int, out: str, err: str) -> str | None:
         internal = [d["message"] for d in found if "internal error" in d.get("message", "")]
         if internal:
             return f"{case}: {internal[0]}"
-    elif not err.startswith("greenlint"):
+    elif not err.strip():
         return f"{case}: exit 2 without a message"
     return None
 
 
 def check_case(folder: Path, cache: Path, case: str) -> str | None:
-    """Check *folder* cold then warm (cached); the reason it did not survive, or None."""
+    """Check *folder* cold then warm (cached), then list its calls; the reason it did not survive, or None."""
     argv = ["check", str(folder), "--format", "json", "--cache-dir", str(cache), "-j", "1"]
     runs = []
     for _ in range(2):
@@ -262,7 +262,10 @@ def check_case(folder: Path, cache: Path, case: str) -> str | None:
             return failure
     if runs[0][:2] != runs[1][:2]:
         return f"{case}: the cached run differs from the first"
-    return None
+    try:  # the call sites and their figures, from the same cache
+        return _judge(f"{case} (calls)", *_main(["calls", str(folder), "--format", "json", "--cache-dir", str(cache)]))
+    except Exception:
+        return f"{case} (calls): {traceback.format_exc().strip().splitlines()[-1]}"
 
 
 def corrupt_cache(rng: random.Random, cache: Path) -> None:
@@ -456,6 +459,7 @@ def report(files: dict[str, KindResult], lsp: LspResult, cases: int, seconds: fl
         "few cases per kind and a shorter LSP session (tests/hardening/test_fuzz.py); each item of issue 20",
         "also has its own regression test under tests/hardening/.",
         "",
+        "Each case is checked cold, then from the cache, then listed by `greenlint calls --format json`.",
         "A kind **survives** when every case of it exits 0, 1 or 2 with no exception escaping, its JSON",
         "output parses, no diagnostic says \"internal error\", and the cached run repeats the first.",
         "",
