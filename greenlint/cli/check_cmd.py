@@ -144,7 +144,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"Would fix {count} finding{'s' * (count != 1)}.", file=sys.stderr)
             _show_fixes(args, fixes, result)
             return 1 if any(f.changed for f in fixes) and not args.exit_zero else 0
-        files.write(fixes)
+        for f in files.write(fixes):
+            print(f"greenlint: {f.path}: not fixed: {f.skipped}", file=sys.stderr)
         if any(f.changed for f in fixes):
             result = run_check(args.paths, config)
         count = sum(len(f.fixed) for f in fixes if f.changed)

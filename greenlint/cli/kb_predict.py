@@ -51,8 +51,25 @@ def parse_features(args: list[str], option: str = "--kw") -> dict:
                 out[name] = ast.literal_eval(value.strip())
             except (ValueError, SyntaxError):
                 out[name] = value.strip()
+            except (MemoryError, RecursionError):  # `----...1`: too deeply nested for the parser
+                raise ValueError(f"{option} {name}=...: the value is too deeply nested") from None
+            if not _finite(out[name]):
+                raise ValueError(f"{option} {name}={value.strip()[:40]}: expected finite numbers")
             _check(option, name, out[name])
     return out
+
+
+def _finite(value) -> bool:
+    """No infinity or NaN anywhere in *value* (JSON cannot hold them)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, complex):
+        return math.isfinite(value.real) and math.isfinite(value.imag)
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return all(_finite(v) for v in value)
+    if isinstance(value, dict):
+        return all(_finite(k) and _finite(v) for k, v in value.items())
+    return True
 
 
 def _check(option: str, name: str, value) -> None:
@@ -87,13 +104,19 @@ def run(args) -> int:
     except ValueError as exc:
         print(f"greenlint kb predict: {exc}", file=sys.stderr)
         return 2
-    api = canonical_api(args.api)
+    try:
+        api = canonical_api(args.api)
+    except ValueError as exc:
+        print(f"greenlint kb predict: {args.api!r} is not an API name ({exc})", file=sys.stderr)
+        return 2
     try:
         predictor = load_predictor(args.model, overlay=not args.no_overlay)
     except (OSError, ValueError) as exc:
         print(f"greenlint kb predict: {exc}", file=sys.stderr)
         return 2
-    pred = predictor.predict(api, features)
+    from greenlint.check.analyse import finite_or_unknown
+
+    pred = finite_or_unknown(predictor.predict(api, features))
     if args.format == "json":
         from greenlint.report.calls import CALLS_SCHEMA_VERSION
 
