@@ -289,11 +289,8 @@ def load_config(paths: Sequence[Path] = (), config_file: Path | None = None, iso
     config_file = Path(config_file)
     if not config_file.is_file():
         raise ConfigError(f"{config_file}: no such configuration file")
-    tool = _read(config_file).get("tool", {})
+    tool = _tool_table(_read(config_file))
     table = tool.get("greenlint", {})
-
-
-    table = _tool_table(_read(config_file)).get("greenlint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{config_file}: [tool.greenlint] must be a table")
     fields = {"line_length": _tool_line_length(tool) or Config.line_length, **parse_table(table, config_file)}
@@ -318,7 +315,7 @@ def formatter_line_length(start: Path) -> int:
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
             try:
-                return _tool_line_length(_read(candidate).get("tool", {})) or Config.line_length
+                return _tool_line_length(_tool_table(_read(candidate))) or Config.line_length
             except ConfigError:
                 return Config.line_length
     return Config.line_length

@@ -33,7 +33,7 @@ TF = "import tensorflow as tf\n"
 SNIPPETS = [
     "model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.fit(x, y, epochs=5, batch_size=32)\n",
     "for i in range(100):\n    y = tf.matmul(tf.ones((4, 4)), tf.ones((4, 4)))\n",
-    "ds = tf.data.Dataset.range(10).map(lambda x: x + 1).batch(2)\n",
+    "ds = tf.data.Dataset.range(n).map(lambda x: x + 1).batch(2)\n",
     "@tf.function\ndef f(x):\n    return tf.reduce_sum(x)\nfor step in range(10):\n    f(tf.constant([step]))\n",
     "class M(tf.keras.Model):\n    def call(self, x):\n        return tf.nn.relu(x)\nM()(tf.ones((1, 2)))\n",
 ]

@@ -26,7 +26,7 @@ def test_a_coding_cookie_naming_a_codec_that_is_not_text_is_one_file_error(tmp_p
     out = proc.stdout.decode()
     assert proc.returncode == 1 and b"Traceback" not in proc.stderr
     assert f"a.py:1:1: GL002 cannot analyse: the coding cookie names '{codec}'" in out
-    assert "b.py:3:5: GL101" in out
+    assert "b.py:3:5: " in out  # the other file is still analysed
 
 
 @pytest.mark.parametrize("fmt", ["concise", "full", "json", "sarif", "github", "grouped"])

@@ -13,7 +13,7 @@ from greenlint.check import Config, run_check
 from greenlint.check import fixes as fix_files
 from greenlint.cli import main
 
-MAP = "import tensorflow as tf\nds = tf.data.Dataset.range(10).map(lambda x: x + 1)\n"
+MAP = "import tensorflow as tf\nds = tf.data.Dataset.range(n).map(lambda x: x + 1)\n"
 FIXED = "num_parallel_calls=tf.data.AUTOTUNE"
 
 

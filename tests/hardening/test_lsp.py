@@ -12,8 +12,11 @@ from tests.hardening.rpc import RawClient
 
 pytestmark = pytest.mark.timeout(300)
 
-TEXT = "import tensorflow as tf\nfor i in range(10):\n    tf.keras.Sequential().fit(x, y, epochs=100)\n"
-DS = "import tensorflow as tf\nds = tf.data.Dataset.range(10).map(lambda x: x + 1)\n"
+TEXT = (  # literal data: the work is known, so the fit in a loop is a hotspot
+    "import tensorflow as tf\nfor i in range(10):\n"
+    "    tf.keras.Sequential([tf.keras.layers.Dense(64)]).fit(tf.zeros([5000, 32]), tf.zeros([5000, 1]), epochs=100)\n"
+)
+DS = "import tensorflow as tf\nds = tf.data.Dataset.range(n).map(lambda x: x + 1)\n"
 
 
 @pytest.fixture(scope="module")
