@@ -1,44 +1,34 @@
-"""Write files aside, then rename: nothing half-written is ever left behind."""
+"""Write files aside, then rename: nothing half-written is ever left behind.
+
+A rewritten file keeps its permissions and (where this process may set them) its owner and group.
+Writes are synced to disk, the file before the rename and its folder after, so that a power cut
+leaves the old content or the new, never an empty file; the lint cache, whose entries carry a
+checksum, opts out (`durable=False`).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 
-@contextlib.contextmanager
-def atomic_path(target: Path) -> Iterator[Path]:
-    """Yield a temporary path beside *target*; on success it replaces *target* atomically."""
+def atomic_write_text(target: Path, text: str, durable: bool = True) -> None:
+    atomic_write_bytes(target, text.encode("utf-8"), durable)
+
+
+def atomic_write_bytes(
+    target: Path, data: bytes, durable: bool = True, before_replace: Callable[[], None] | None = None
+) -> None:
+    """Write *data* to a temporary file beside *target*, then rename it over *target*.
+
+    *before_replace*, called right before the rename, may raise to abandon the write (the
+    temporary file is removed and *target* left as it is). The folder is created only when
+    missing: the lint cache writes an entry per file checked.
+    """
     target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp_path = Path(tmp)
-    try:
-        yield tmp_path
-        try:
-            os.chmod(tmp_path, os.stat(target).st_mode & 0o7777)  # a rewritten file keeps its permissions
-        except FileNotFoundError:
-            pass
-        os.replace(tmp_path, target)
-    finally:
-        tmp_path.unlink(missing_ok=True)
-
-
-def atomic_write_text(target: Path, text: str) -> None:
-    _write(Path(target), text, "w")
-
-
-def atomic_write_bytes(target: Path, data: bytes) -> None:
-    _write(Path(target), data, "wb")
-
-
-def _write(target: Path, data: str | bytes, mode: str) -> None:
-    """What `atomic_path` does, written through the temporary file's own descriptor and creating
-    the folder only when missing: the lint cache writes an entry per file checked."""
     prefix = f".{target.name}."
     try:
         fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=target.parent)
@@ -46,14 +36,44 @@ def _write(target: Path, data: str | bytes, mode: str) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as out:
+        with os.fdopen(fd, "wb") as out:
             out.write(data)
-        try:
-            os.chmod(tmp, os.stat(target).st_mode & 0o7777)  # a rewritten file keeps its permissions
-        except FileNotFoundError:
-            pass
+            _keep_mode_and_owner(tmp, target)
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
+        if before_replace is not None:
+            before_replace()
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    if durable:
+        _sync_folder(target.parent)
+
+
+def _keep_mode_and_owner(tmp: str, target: Path) -> None:
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return
+    mine = os.stat(tmp)
+    if (mine.st_uid, mine.st_gid) != (st.st_uid, st.st_gid) and hasattr(os, "chown"):
+        with contextlib.suppress(PermissionError):  # only root may give a file away
+            os.chown(tmp, st.st_uid, st.st_gid)
+    os.chmod(tmp, st.st_mode & 0o7777)  # after chown, which clears set-user/group-id bits
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX: fsync the directory); a no-op where folders cannot be opened."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

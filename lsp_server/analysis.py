@@ -105,6 +105,22 @@ def analyse_text(
     return result.sites, apply_rules(result, config, enabled)
 
 
+def usable_config(config: Config) -> Config:
+    """*config* without the rule codes that match no rule (an editor's `greenlint.ignore` may name
+    one): the analysis reports them once (its configuration error) and leaves them out."""
+    from greenlint.rules.registry import all_rules
+
+    rules = all_rules()
+
+    def known(codes):
+        return tuple(c for c in codes if c == "ALL" or any(code.startswith(c) for code in rules))
+
+    select = None if config.select is None else (known(config.select) or None)
+    per_file = {pattern: known(codes) for pattern, codes in config.per_file_ignores.items()}
+    return config.replace(select=select, extend_select=known(config.extend_select), ignore=known(config.ignore),
+                          per_file_ignores=per_file)
+
+
 @dataclass(frozen=True)
 class Settings:
     """How the server finds its configuration (`greenlint lsp --config/--isolated`)."""
@@ -157,9 +173,9 @@ def _analyse_unit(
         predict = predictor()
         try:
             sites, diagnostics = analyse_text(text, path, config, predict, cell_offsets, cancelled)
-        except ConfigError as exc:  # select/ignore codes that match no rule: lint with the defaults
+        except ConfigError as exc:  # select/ignore codes that match no rule: reported once and left out
             config_error = str(exc)
-            sites, diagnostics = analyse_text(text, path, Config(root=config.root), predict, cell_offsets, cancelled)
+            sites, diagnostics = analyse_text(text, path, usable_config(config), predict, cell_offsets, cancelled)
     except Cancelled:
         raise
     except Exception as exc:  # greenlint's own bug: say so on the document, keep serving
@@ -200,10 +216,14 @@ def _analyse_in_process(job: int, *args):
     return _analyse_unit(*args, lambda: _process["predict"], lambda: stop.value == job)
 
 
-class Analyses:
-    """The analyses of the open documents, one at a time, newest version first.
+#: Analysis processes at most (each loads its own predictor).
+WORKERS = 2
 
-    They run in a worker process with its own predictor: parsing holds the GIL for a long time
+
+class Analyses:
+    """The analyses of the open documents, newest version first, two at a time at most.
+
+    They run in worker processes with their own predictor: parsing holds the GIL for a long time
     (~0.2 s for 5,000 lines), which on a thread would stall every request meanwhile. An injected
     `predictor_loader` (tests) runs them on a worker thread of this process instead."""
 
@@ -231,7 +251,9 @@ class Analyses:
     def _start_pool(self) -> None:
         context = multiprocessing.get_context("spawn")  # no fork of a process with threads
         self._stop = context.Value("q", 0, lock=False)  # the job the analysis process should stop
-        self._executor = ProcessPoolExecutor(1, context, initializer=_start_process, initargs=(self._stop,))
+        # a second process starts only while two documents wait: one heavy document (a long analysis)
+        # then no longer holds back every other document's diagnostics
+        self._executor = ProcessPoolExecutor(WORKERS, context, initializer=_start_process, initargs=(self._stop,))
         self._executor.submit(_warm)
 
     @property

@@ -61,6 +61,10 @@ class LineChange:
         return None
 
 
+#: Changes kept per document; beyond, they count as one whole-text replacement.
+MAX_CHANGES = 2000
+
+
 class EditLog:
     """The line changes of each open document (file or notebook cell), tagged with the version they made."""
 
@@ -68,7 +72,10 @@ class EditLog:
         self._changes: dict[str, list[tuple[int | None, LineChange]]] = {}
 
     def record(self, uri: str, version: int | None, changes) -> None:
-        self._changes.setdefault(uri, []).extend((version, LineChange.of(c)) for c in changes)
+        log = self._changes.setdefault(uri, [])
+        log.extend((version, LineChange.of(c)) for c in changes)
+        if len(log) > MAX_CHANGES:  # no analysis landed for that long (the text does not parse):
+            log[:] = [(version, LineChange(None))]  # the older findings' places are lost, not kept forever
 
     def since(self, uri: str, version: int | None) -> tuple[LineChange, ...]:
         """The changes made after `version` of `uri`."""

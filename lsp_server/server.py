@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcServerNotInitialized
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import JsonRPCRequestMessage, LanguageServerProtocol
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
@@ -40,14 +42,79 @@ NOTEBOOK_SYNC = types.NotebookDocumentSyncOptions(
 )
 
 
+@dataclass(frozen=True)
+class _Refused:
+    """A request answered with an error before any handler runs (its params do not fit the method)."""
+
+    id: Any
+    method: str
+    error: JsonRpcException
+    jsonrpc: str = "2.0"
+
+
 class GreenlintProtocol(LanguageServerProtocol):
-    """pygls' protocol, quiet about a client cancelling a request that was already answered
-    (VS Code does so all the time while typing): nothing is wrong, so nothing is logged."""
+    """pygls' protocol, with every request answered:
+
+    - a request whose params do not fit its method (a position at line 2³¹, a missing field) gets
+      InvalidParams (-32602), where pygls would drop it and leave the client waiting forever;
+    - a request before `initialize` gets ServerNotInitialized (-32002); notifications before it
+      but `exit` are dropped, as the LSP specification says;
+    - a client cancelling a request that was already answered (VS Code does so all the time while
+      typing) is not logged: nothing is wrong;
+    - a notification's finished handler is not kept (`_handle_notification`).
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._initialize_seen = False
+
+    def structure_message(self, data):
+        if "jsonrpc" in data and "method" in data and "id" in data and "error" not in data:
+            request_type = self.get_message_type(data["method"]) or JsonRPCRequestMessage
+            try:
+                return self._converter.structure(data, request_type)
+            except Exception as exc:  # cattrs' validation errors, or anything else a converter meets
+                rid = data["id"] if isinstance(data["id"], (int, str)) and not isinstance(data["id"], bool) else None
+                method = data["method"] if isinstance(data["method"], str) else ""
+                return _Refused(rid, method, JsonRpcInvalidParams.of(_first_line(exc)))
+        return super().structure_message(data)
+
+    def handle_message(self, message):
+        method = getattr(message, "method", None)
+        if isinstance(message, _Refused):
+            log.warning("refused %s request %r: %s", message.method, message.id, message.error.message)
+            self._send_response(message.id, None, message.error.to_response_error())
+            return
+        if method == types.INITIALIZE:
+            self._initialize_seen = True
+        elif not self._initialize_seen and method not in (None, types.EXIT):
+            if getattr(message, "id", None) is not None:  # a request: answered, never run
+                self._send_response(message.id, None, JsonRpcServerNotInitialized().to_response_error())
+            return
+        super().handle_message(message)
 
     def _handle_cancel_notification(self, msg_id):
         if msg_id not in self._request_futures:
             return
         super()._handle_cancel_notification(msg_id)
+
+    def _handle_notification(self, method_name, params):
+        """pygls keeps the future of a notification handled by a generator (didChange, didOpen...)
+        under a fresh id in `_request_futures` and never removes it: ~2 KB per edit, for as long as
+        the session lasts. Each is dropped here once done."""
+        before = set(self._request_futures)
+        super()._handle_notification(method_name, params)
+        for key in set(self._request_futures) - before:
+            self._request_futures[key].add_done_callback(lambda _, key=key: self._request_futures.pop(key, None))
+
+
+def _first_line(exc: BaseException) -> ValueError:
+    """A short reason for InvalidParams: the first failure cattrs reports, not its whole tree."""
+    leaves = [exc]
+    while leaves and getattr(leaves[0], "exceptions", None):
+        leaves = list(leaves[0].exceptions)
+    reason = str(leaves[0]) if leaves else str(exc)
+    return ValueError(reason.splitlines()[0][:300] if reason else type(exc).__name__)
 
 
 class GreenlintServer(LanguageServer):
@@ -98,14 +165,14 @@ class GreenlintServer(LanguageServer):
         notebook = self.workspace.get_notebook_document(notebook_uri=uri)
         if notebook is not None:
             cells = python_cells(self.workspace, notebook)
-            text, offsets = join_cells([d.source for d in cells])
+            text, offsets = join_cells([_text(d.source) for d in cells])
             documents = tuple((d.uri, d.version) for d in cells)
             return Snapshot(uri, notebook.version, text, self.path_of(uri, "notebook.ipynb"), offsets, documents)
         document: TextDocument | None = self.workspace.text_documents.get(unquote(uri))
         if document is None:
             return None
         path = self.path_of(uri, document.filename)
-        return Snapshot(uri, document.version, document.source, path, None, ((uri, document.version),))
+        return Snapshot(uri, document.version, _text(document.source), path, None, ((uri, document.version),))
 
     def schedule(self, uri: str, delay: float = 0.0) -> None:
         """Analyse the open file or notebook `uri` once it has been quiet for `delay` seconds."""
@@ -193,6 +260,18 @@ class GreenlintServer(LanguageServer):
             self.workspace_inlay_hint_refresh(None)
         if get_capability(capabilities, "workspace.code_lens.refresh_support", False):
             self.workspace_code_lens_refresh(None)
+
+
+def _text(source: str) -> str:
+    """A document's text to analyse: a lone surrogate (an edit may hold one; it is not text) reads
+    as U+FFFD, one UTF-16 unit and one character like it, so positions do not move."""
+    if source.isascii():
+        return source
+    try:
+        source.encode("utf-8")
+    except UnicodeEncodeError:
+        return source.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return source
 
 
 def _position_in(analysis: Analysis, uri: str, owner: str) -> tuple[int | None, int | None]:

@@ -65,6 +65,20 @@ class EditorSettings:
         return cls(**values), errors
 
 
+def _known(codes: tuple[str, ...], setting: str, unknown: list[str]) -> list[str]:
+    """The editor's codes that name rules; the others are reported (in *unknown*) and left out."""
+    from greenlint.rules.registry import all_rules
+
+    rules = all_rules()
+    kept = []
+    for code in codes:
+        if code.strip().upper() == "ALL" or (code.strip() and any(r.startswith(code.strip().upper()) for r in rules)):
+            kept.append(code)
+        else:
+            unknown.append(f"greenlint.{setting}: `{code}` matches no greenlint rule code (left out)")
+    return kept
+
+
 def _get(raw: Mapping, dotted: str) -> Any:
     """`inlayHints.enabled` from `{"inlayHints": {"enabled": ...}}` (or a flat `"inlayHints.enabled"` key)."""
     if dotted in raw:
@@ -100,10 +114,15 @@ class Configurations:
             base, error = file_config(path, self.settings)
         file_wins = editor.preference == "filesystemFirst"
         table: dict[str, Any] = {}
+        unknown: list[str] = []
         if editor.select is not None and not (file_wins and base.select is not None):
-            table["select"] = list(editor.select)
+            select = _known(editor.select, "select", unknown)
+            if select or not editor.select:  # none of them known: the default selection, not none
+                table["select"] = select
         if editor.ignore is not None and not (file_wins and base.ignore):
-            table["ignore"] = list(editor.ignore)
+            table["ignore"] = _known(editor.ignore, "ignore", unknown)
+        if unknown:
+            error = error or f"editor settings: {'; '.join(unknown)}"
         if editor.hotspot_threshold_j is not None and not (file_wins and HOTSPOT_KEY in base.options):
             table[HOTSPOT_KEY] = editor.hotspot_threshold_j
         if not table:

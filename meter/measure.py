@@ -12,6 +12,7 @@ editor read.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -90,7 +91,8 @@ def measure(
     script = Path(script).resolve()
     text = script_text(script)
     results = []
-    with tempfile.TemporaryDirectory(prefix="greenlint-measure-") as tmp:
+    _sweep_orphans()
+    with tempfile.TemporaryDirectory(prefix=f"{TEMP_PREFIX}{os.getpid()}-") as tmp:
         tmp = Path(tmp)
         for level in levels:
             if level == "method":
@@ -114,21 +116,97 @@ def measure(
             }
             cfg_path = tmp / f"{level}-config.json"
             cfg_path.write_text(json.dumps(cfg), encoding="utf-8")
-            try:
-                proc = subprocess.run([python, *SAFE_PATH, "-m", "greenlint.meter.runtime", str(cfg_path)], timeout=timeout_s,
-                                      check=False)
-            except subprocess.TimeoutExpired:
-                raise MeasureError(f"{script}: the measured run exceeded {timeout_s:g} s") from None
+            returncode = run_child([python, *SAFE_PATH, "-m", "greenlint.meter.runtime", str(cfg_path)], script, timeout_s)
             summary_path = Path(cfg["summary"])
             summary = json.loads(summary_path.read_text()) if summary_path.exists() else None
             profile_file = None
             if level == "method" and summary and summary.get("sites") and write_profile:
                 profile_file = save_profiles(script, summary)
             results.append(
-                LevelResult(level, out_file if out_file.exists() else None, proc.returncode, summary, len(sites),
+                LevelResult(level, out_file if out_file.exists() else None, returncode, summary, len(sites),
                             profile_file)
             )
     return results
+
+
+def run_child(command: list[str], script: Path, timeout_s: float | None) -> int:
+    """Run the metered child and return its exit status; it never outlives this process.
+
+    SIGTERM (and SIGHUP) here stop the child first, then the temporary folder is removed as the
+    exception unwinds; on Linux the child is also killed if this process is (SIGKILL), and the
+    folder it leaves is swept by the next `measure` (`_sweep_orphans`)."""
+    import signal
+
+    proc = subprocess.Popen(command, preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+
+    def stop(signum, frame):
+        raise _Stopped(signum)
+
+    handlers = {}
+    for sig in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            handlers[sig] = signal.signal(sig, stop)
+    try:
+        return proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        raise MeasureError(f"{script}: the measured run exceeded {timeout_s:g} s") from None
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+
+
+class _Stopped(KeyboardInterrupt):
+    """This process was asked to stop (SIGTERM/SIGHUP): unwound like Ctrl-C, the child stopped first."""
+
+
+def _die_with_parent() -> None:
+    """In the child, before it starts: Linux sends it SIGKILL when its parent dies (PR_SET_PDEATHSIG)."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+#: Temporary folders are named after the process that made them, so that the next run can
+#: remove those of a process that was killed before it could.
+TEMP_PREFIX = "greenlint-measure-"
+
+
+def _sweep_orphans() -> None:
+    import shutil
+
+    for folder in Path(tempfile.gettempdir()).glob(f"{TEMP_PREFIX}*-*"):
+        pid = folder.name[len(TEMP_PREFIX):].partition("-")[0]
+        if pid.isdigit() and not _alive(int(pid)) and folder.is_dir() and folder.stat().st_uid == os.geteuid():
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process
+        return True
+    return True
+
+
+def why_nothing_written(status: int) -> str:
+    """Why a run left no records: the script ended the process itself, or something killed it."""
+    if status < 0:
+        return f"the measured process was killed by signal {-status} before the meter could write its records"
+    return (f"the script ended the process itself (exit status {status}) without Python's normal exit, e.g. with"
+            " `os._exit()`, so the meter could not write its records; end it with `sys.exit()` to be measured")
 
 
 def profile_sites(summary: dict) -> list[dict]:

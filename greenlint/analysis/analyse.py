@@ -110,10 +110,12 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
         for unit in units:
             where = f"{path}:cell {unit.cell}" if unit.cell is not None else path
             try:
-                trees.append(_parse_unit(unit, path))
+                tree = _parse_unit(unit, path)
+                _compiles(tree, unit, path)
+                trees.append(tree)
             except SyntaxError as exc:
                 line, column = exc.lineno or 0, exc.offset or 0
-                message = f"{where}:{line}:{column}: syntax error: {exc.msg}"
+                message = f"{where}:{line}:{column}: syntax error: {exc.msg} ({_GRAMMAR})"
                 errors.append(sources.file_error(path, sources.SYNTAX_ERROR, message, line, column, unit.cell))
                 trees.append(None)
             except (RecursionError, MemoryError, ValueError) as exc:
@@ -122,6 +124,18 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
                 errors.append(sources.file_error(path, sources.SYNTAX_ERROR, message, cell=unit.cell))
                 trees.append(None)
     return trees, errors
+
+
+#: Which Python's grammar judged the code: syntax newer than it reads as an error here.
+_GRAMMAR = f"as parsed by Python {sys.version_info.major}.{sys.version_info.minor}"
+
+
+def _compiles(tree: ast.Module, unit: Code, path: str) -> None:
+    """Raise the SyntaxError that only the compiler finds (`return` outside a function, a
+    duplicate argument, `nonlocal` at module level): the tree is compiled, never run. A
+    notebook cell may `await` at its top level, as IPython allows."""
+    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT if unit.cell is not None else 0
+    compile(tree, path, "exec", flags=flags, dont_inherit=True)
 
 
 def _cell_unit(cell: str, index: int) -> Code:

@@ -6,16 +6,17 @@ Abstract values (`values.Inst`) carry what is known in their `meta`:
   - "data": a tf.data pipeline's `Data` (samples per pass, per-sample shape, batch size);
   - "sym": a Keras symbolic tensor's `Sym` (functional models: per-sample shape, the layers
     applied so far with their parameters and FLOPs).
-Sources: literal NumPy constructors (`np.zeros((1000, 32))`, `np.random.rand(100, 8)`), TF
-constructors with literal shapes (features.tensor_features), `keras.datasets.*.load_data()` and
-`tfds.load(...)` (shipped tables, worktables.py); slicing `x[:1000]`, `reshape`, `astype`,
-arithmetic with literals, `Dataset.from_tensor_slices`, `batch`, `take`, `skip`, `repeat`,
-`shuffle`, `map`, `filter`. Anything else leaves the shape unknown.
+Sources: literal lists and NumPy constructors (`np.array([[0, 1], ...])`, `np.zeros((1000, 32))`,
+`np.random.rand(100, 8)`, `np.random.default_rng().normal(size=...)`, `np.arange`, `np.linspace`,
+`np.concatenate`), TF constructors with literal shapes (features.tensor_features, ops.result_shape),
+`keras.datasets.*.load_data()` and `tfds.load(...)` (shipped tables, worktables.py),
+`sklearn.model_selection.train_test_split`; indexing `x[:1000]`, `x[i:i + 32]`, `x[None, ...]`,
+`x[0, :5]`, `reshape`, `astype`, arithmetic with literals, `Dataset.from_tensor_slices`, `batch`,
+`take`, `skip`, `repeat`, `shuffle`, `map`, `filter`. Anything else leaves the shape unknown.
 """
 
 from __future__ import annotations
 
-import ast
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -24,7 +25,11 @@ from typing import Any
 from greenlint.analysis import worktables
 from greenlint.analysis.values import OPAQUE, Const, Inst, Seq
 
+#: Libraries followed only for the shapes and sizes they imply; no call of theirs is reported.
+DATA_ROOTS = frozenset({"numpy", "tensorflow_datasets", "sklearn"})
 ARRAY = "numpy.ndarray"
+#: `np.random.default_rng(...)` / `np.random.RandomState(...)`: their methods draw like `np.random.*`.
+GENERATOR = "numpy.random.Generator"
 DATASET = "tensorflow.data.Dataset"
 TENSOR = "tensorflow.Tensor"
 _TF_TENSORS = frozenset({TENSOR, "tensorflow.Variable"})
@@ -136,13 +141,37 @@ def input_shape(value: Any) -> tuple | None:
 
 # -- NumPy -----------------------------------------------------------------------------------
 _NP_SHAPE_FIRST = frozenset({"numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full"})
+_NP_LIKE = frozenset({"numpy.zeros_like", "numpy.ones_like", "numpy.empty_like", "numpy.full_like"})
 _NP_DIMS = frozenset({"numpy.random.rand", "numpy.random.randn"})
 #: NumPy random functions taking `size`: position of `size` when passed positionally.
 _NP_SIZE = {
     "numpy.random.random": 0, "numpy.random.random_sample": 0, "numpy.random.sample": 0,
-    "numpy.random.normal": 2, "numpy.random.uniform": 2, "numpy.random.randint": 2,
-    "numpy.random.binomial": 2, "numpy.random.poisson": 1, "numpy.random.exponential": 1,
+    "numpy.random.standard_normal": 0, "numpy.random.normal": 2, "numpy.random.uniform": 2,
+    "numpy.random.randint": 2, "numpy.random.binomial": 2, "numpy.random.poisson": 1,
+    "numpy.random.exponential": 1, "numpy.random.choice": 1,
 }  # fmt: skip
+_GENERATORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState"})
+#: A Generator's methods under their `np.random` names (same parameters).
+_GENERATOR_ALIASES = {"integers": "randint"}
+_JOINS = frozenset({"numpy.concatenate", "numpy.vstack", "numpy.stack"})
+
+
+def data_call(path: str, args: list, keywords: list) -> Any:
+    """What a call into a data library (DATA_ROOTS) returns, where its size is known; None otherwise."""
+    if path.startswith("numpy."):
+        return numpy_call(path, args, keywords)
+    if path == "tensorflow_datasets.load":
+        return tfds_load(args, keywords)
+    if path.rpartition(".")[2] == "train_test_split" and path.startswith("sklearn."):
+        return train_test_split(args, keywords)
+    return None
+
+
+def numpy_method(name: str, owner: Inst, args: list, keywords: list) -> Any:
+    """A method of an array (`x.reshape(...)`) or of a random generator (`rng.normal(size=...)`)."""
+    if owner.cls == GENERATOR:
+        return numpy_call(f"numpy.random.{_GENERATOR_ALIASES.get(name, name)}", args, keywords)
+    return array_method(name, owner, [value for _, value in args])
 
 
 def numpy_call(path: str, args: list, keywords: list) -> Any:
@@ -152,6 +181,13 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
         return None
     named = {name: value for name, value in keywords if name is not None}
     shape: tuple | None = None
+    if path in _GENERATORS:
+        return Inst(GENERATOR, "factory")
+    if path in _JOINS:
+        return _joined(path, positional[0] if positional else named.get("arrays"), named.get("axis", Const(0)))
+    if path in _NP_LIKE:
+        source = positional[0] if positional else named.get("a")
+        return with_shape(source, shape_of(source)) if type(source) is Inst and shape_of(source) else None
     if path in _NP_SHAPE_FIRST:
         shape = _dims(positional[0] if positional else named.get("shape"))
     elif path in _NP_DIMS:
@@ -161,8 +197,10 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
         at = _NP_SIZE[path]
         size = named.get("size", positional[at] if len(positional) > at else None)
         shape = _dims(size) if size is not None else None
-    elif path in ("numpy.array", "numpy.asarray"):
-        source = positional[0] if positional else named.get("object")
+    elif path in ("numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.ascontiguousarray"):
+        source = positional[0] if positional else named.get("object", named.get("a"))
+        if type(source) is Seq:  # a list of arrays of one shape: stacked
+            return _joined("numpy.stack", source, Const(0))
         shape = shape_of(source)
         prov, note = shape_source(source)
         return array(shape, prov, note) if shape is not None else None
@@ -177,6 +215,21 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
         rest = positional[1:] or [named.get("newshape", named.get("axis"))]
         return array_method("reshape" if path == "numpy.reshape" else "expand_dims", positional[0], rest)
     return array(shape)
+
+
+def _joined(path: str, items: Any, axis: Any) -> Inst | None:
+    """`np.concatenate(arrays)`, `np.vstack(arrays)`, `np.stack(arrays)` along the first axis."""
+    values = items.items if type(items) is Seq else ()
+    if type(items) is Const and isinstance(items.value, (list, tuple)):
+        values = tuple(Const(v) for v in items.value)
+    shapes = [shape_of(v) for v in values]
+    if not shapes or _int(axis) != 0 or any(s is None for s in shapes):
+        return None
+    if path == "numpy.stack" or (path == "numpy.vstack" and all(len(s) == 1 for s in shapes)):
+        return array((len(shapes), *shapes[0])) if all(s == shapes[0] for s in shapes) else None
+    if any(not s or s[1:] != shapes[0][1:] or s[0] is None for s in shapes):
+        return None
+    return array((sum(s[0] for s in shapes), *shapes[0][1:]))
 
 
 def array_method(name: str, owner: Any, args: list) -> Any:
@@ -226,62 +279,62 @@ def _reshape(shape: tuple, target: tuple | None) -> tuple | None:
     return target
 
 
-def sliced(owner: Inst, lower: Any, upper: Any, step: Any) -> Inst:
-    """`x[a:b:c]` on an array or tensor with a known first axis (other indexing: shape unknown)."""
-    shape = shape_of(owner)
-    if shape is None or not shape or shape[0] is None:
-        return Inst(owner.cls, "operator")
-    bounds = []
-    for part in (lower, upper, step):
-        if part is None:
-            bounds.append(None)
-        elif _int(part) is not None:
-            bounds.append(_int(part))
-        else:
-            return Inst(owner.cls, "operator")
-    if bounds[2] == 0:
-        return Inst(owner.cls, "operator")
-    n = len(range(shape[0])[slice(*bounds)])
-    return with_shape(owner, (n, *shape[1:]))
+NEW_AXIS, REST = "new axis", "rest"  # `None` and `...` in an index
 
 
-def indexed(owner: Inst, index: Any) -> Inst:
-    """`x[i]` with a literal int: the first axis dropped."""
-    shape = shape_of(owner)
-    if shape and _int(index) is not None:
-        return with_shape(owner, shape[1:])
-    return Inst(owner.cls, "operator")
+@dataclass(frozen=True)
+class Cut:
+    """One slice of an index, `a:b:c`: its literal bounds (None where absent or not literal;
+    `literal` False when some bound is not), or `span` for `i:i + k` (k items, i unknown)."""
+
+    lower: int | None = None
+    upper: int | None = None
+    step: int | None = None
+    literal: bool = True
+    span: int | None = None
+
+    def length(self, dim: int | None) -> int | None:
+        """Items the slice keeps of an axis of *dim* items (None: unknown)."""
+        if self.span is not None:
+            return self.span if dim is None else min(self.span, dim)
+        if self.literal and (self.lower, self.upper, self.step) == (None, None, None):
+            return dim  # `:`
+        if not self.literal or dim is None or self.step == 0:
+            return None
+        return len(range(dim)[slice(self.lower, self.upper, self.step)])
 
 
-def expanded(owner: Inst, elts: list) -> Inst:
-    """`x[None, :]`, `x[..., None]`: new axes and whole-axis slices only (else shape unknown)."""
+def cut(lower: Any, upper: Any, step: Any, span: int | None = None) -> Cut:
+    """A slice from its bounds' values (None where a bound is absent)."""
+    bounds = [None if part is None else _int(part) for part in (lower, upper, step)]
+    literal = all(b is not None or part is None for b, part in zip(bounds, (lower, upper, step)))
+    return Cut(*bounds, literal=literal, span=span if span is not None and span >= 0 else None)
+
+
+def subscript(owner: Inst, parts: list) -> Inst:
+    """`x[...]` on an array or tensor of known shape: each part a `Cut`, NEW_AXIS, REST or an
+    index value (a literal int drops its axis; anything else, e.g. a mask, leaves the shape unknown).
+    A slice whose bounds are not literal keeps the other axes with that one unknown."""
     shape = shape_of(owner)
     unknown = Inst(owner.cls, "operator")
-    if shape is None:
-        return unknown
-    kinds = []
-    for elt in elts:
-        if type(elt) is ast.Constant and elt.value is None:
-            kinds.append("new")
-        elif type(elt) is ast.Constant and elt.value is Ellipsis:
-            kinds.append("rest")
-        elif type(elt) is ast.Slice and elt.lower is None and elt.upper is None and elt.step is None:
-            kinds.append("all")
-        else:
-            return unknown
-    if kinds.count("rest") > 1 or kinds.count("all") > len(shape):
+    axes = [p for p in parts if p is not NEW_AXIS and p is not REST]
+    if shape is None or parts.count(REST) > 1 or len(axes) > len(shape):
         return unknown
     dims, out, at = list(shape), [], 0
-    for i, kind in enumerate(kinds):
-        if kind == "new":
+    for i, part in enumerate(parts):
+        if part is NEW_AXIS:
             out.append(1)
-        elif kind == "all":
-            out.append(dims[at])
-            at += 1
-        else:
-            take = len(dims) - at - kinds[i + 1 :].count("all")
+        elif part is REST:
+            take = len(dims) - at - sum(1 for p in parts[i + 1 :] if p is not NEW_AXIS and p is not REST)
             out.extend(dims[at : at + take])
             at += take
+        elif type(part) is Cut:
+            out.append(part.length(dims[at]))
+            at += 1
+        elif _int(part) is not None and (dims[at] is None or -dims[at] <= part.value < dims[at]):
+            at += 1
+        else:
+            return unknown
     return with_shape(owner, (*out, *dims[at:]))
 
 
@@ -342,6 +395,43 @@ def keras_dataset(api: str) -> Any:
     return Seq(tuple(parts))
 
 
+def train_test_split(args: list, keywords: list) -> Seq | None:
+    """`train_test_split(*arrays, test_size=..., train_size=...)`: (a_train, a_test, b_train, ...),
+    sized as scikit-learn sizes them (test: ceil(fraction x n), train: the rest; default test 0.25)."""
+    arrays_ = [value for starred, value in args if not starred]
+    if not arrays_ or len(arrays_) != len(args):
+        return None
+    named = {name: value for name, value in keywords if name is not None}
+    shapes = [shape_of(a) for a in arrays_]
+    n = next((s[0] for s in shapes if s and s[0] is not None), None)
+    test, train = _split_size(named.get("test_size"), n, math.ceil), _split_size(named.get("train_size"), n, math.floor)
+    if "test_size" not in named and "train_size" not in named:
+        test = _split_size(Const(0.25), n, math.ceil)
+    if test is None and train is not None and n is not None and "test_size" not in named:
+        test = n - train
+    if train is None and test is not None and n is not None and "train_size" not in named:
+        train = n - test
+    parts = []
+    for value, shape in zip(arrays_, shapes):
+        source = shape_source(value)[1]
+        note = f"train_test_split of {n} samples" + (f" ({source})" if source else "")
+        for size in (train, test):
+            known = shape is not None and len(shape) > 0 and size is not None
+            parts.append(array((size, *shape[1:]), "inferred", note) if known else Inst(ARRAY, "operator"))
+    return Seq(tuple(parts))
+
+
+def _split_size(value: Any, n: int | None, rounding) -> int | None:
+    """A `test_size` / `train_size`: a count, or a fraction of *n* samples."""
+    if type(value) is not Const or value.value is None or isinstance(value.value, bool):
+        return None
+    if type(value.value) is int:
+        return value.value
+    if type(value.value) is float and 0 < value.value < 1 and n is not None:
+        return int(rounding(value.value * n))
+    return None
+
+
 _SPLIT = re.compile(r"^(\w+)(?:\[(-?\d*)(%?):(-?\d*)(%?)\])?$")
 
 
@@ -393,8 +483,20 @@ FROM_DIRECTORY = frozenset({
 _CHANNELS = {"rgb": 3, "grayscale": 1, "rgba": 4}
 
 
+#: Where a pipeline's size is not known statically: its `.batch(n)` and `.take(n)` still are.
+_UNSIZED = Data(None, None, note="a dataset read or generated at run time: its size is not known statically")
+
+
+def is_dataset_source(api: str) -> bool:
+    """A call that starts a tf.data pipeline: a `Dataset.*` factory, a reader class, `*_dataset*`."""
+    leaf = api.rpartition(".")[2]
+    return api in FROM_DIRECTORY or api.startswith(DATASET + ".") or (
+        api.startswith("tensorflow.data.") and (leaf.endswith("Dataset") or leaf.startswith("make_")))
+
+
 def dataset_source(api: str, named: dict) -> Data | None:
-    """A pipeline's start: `from_tensor_slices`, `from_tensors`, `*_dataset_from_directory`."""
+    """A pipeline's start: `from_tensor_slices`, `from_tensors`, `*_dataset_from_directory`, and
+    readers or generators of unknown size (`_UNSIZED`)."""
     if api in FROM_DIRECTORY:
         batch = named.get("batch_size", Const(32))
         size = _int(batch) if type(batch) is Const and batch.value is not None else None
@@ -413,12 +515,14 @@ def dataset_source(api: str, named: dict) -> Data | None:
             source = source.items[0]  # (x, y): x's first axis
         shape = shape_of(source)
         if not shape or shape[0] is None:
-            return None
+            return replace(_UNSIZED, shape=tuple(shape[1:]) if shape else None)
         prov, note = shape_source(source)
         return Data(shape[0], tuple(shape[1:]), prov=prov, note=note)
     if leaf == "from_tensors":
         shape = shape_of(named.get("tensors"))
         return Data(1, shape, prov="literal") if shape is not None else None
+    if leaf in ("from_generator", "list_files", "interleave", "load") or leaf.startswith("make_") or leaf.endswith("Dataset"):
+        return _UNSIZED
     return None
 
 
@@ -448,7 +552,7 @@ def dataset_step(name: str, data: Data, named: dict) -> Data | None:
             samples = count * per if data.samples is None else min(data.samples, count * per)
             return replace(data, samples=samples, forever=False)
         if data.samples is None:
-            return None
+            return data  # unknown less some: still unknown, the batch kept
         return replace(data, samples=max(0, data.samples - count * per))
     if name == "repeat":
         count = named.get("count")

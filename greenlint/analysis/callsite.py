@@ -33,7 +33,9 @@ class CallSite:
 
 
 def work_values(work: dict | None) -> dict:
-    """`{quantity: value}` from a calls-JSON `work` object (entries with a known value only)."""
+    """`{quantity: value}` from a calls-JSON `work` object (entries with a known value), and
+    `{quantity}_unknown: True` for the quantities the call needs but the code does not state
+    (provenance `unknown`: the predictor must not assume a size for them)."""
     out = {}
     for key, entry in (work or {}).items():
         value = entry.get("value") if isinstance(entry, dict) else entry
@@ -41,6 +43,8 @@ def work_values(work: dict | None) -> dict:
             out[key] = value
             if isinstance(entry, dict) and entry.get("bound") == "upper":
                 out[f"{key}_bound"] = "upper"
+        elif isinstance(entry, dict) and entry.get("provenance") == "unknown":
+            out[f"{key}_unknown"] = True
     return out
 
 

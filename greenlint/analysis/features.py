@@ -40,11 +40,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from greenlint.analysis.arrays import DATA_ROOTS  # followed for shapes and sizes only: not TF symbols
 from greenlint.analysis.values import OPAQUE, WORK_KEYS, Const, Inst, Ref, Seq
 
 DATASET = "tensorflow.data.Dataset"
-#: Libraries the resolver follows only for shapes and sizes (numpy, tfds): not TF symbols.
-_DATA_ROOTS = frozenset({"numpy", "tensorflow_datasets"})
 #: Strings longer than MAX_STRING and sequences of more than MAX_LITERAL_ITEMS items (nested
 #: ones counted together) are not copied into the features.
 MAX_LITERAL_ITEMS = 64
@@ -87,7 +86,7 @@ def literal(value: Any) -> tuple[bool, Any]:
     if kind is Const:
         return _plain(value.value)
     if kind is Ref:
-        return (False, None) if value.path.partition(".")[0] in _DATA_ROOTS else (True, value.path)
+        return (False, None) if value.path.partition(".")[0] in DATA_ROOTS else (True, value.path)
     return False, None
 
 

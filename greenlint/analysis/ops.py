@@ -74,6 +74,14 @@ def result_shape(api: str, named: dict) -> tuple | None:
             return None
         batch = a[:-2] if len(a) >= len(b) else b[:-2]
         return (*batch, m, n)
+    if leaf in ("constant", "convert_to_tensor", "Variable"):
+        value = _first(named, "value", "initial_value")
+        return shape_of(value) if type(value) is not Const else None  # literals: features.tensor_features
+    if leaf == "range":
+        return _range_shape(named)
+    if leaf == "linspace":
+        num = named.get("num")
+        return (num.value,) if type(num) is Const and type(num.value) is int and num.value >= 0 else None
     if leaf in _UNARY:
         return shape_of(_first(named, "x", "features", "logits", "input"))
     if leaf in _BINARY:
@@ -98,6 +106,22 @@ def result_shape(api: str, named: dict) -> tuple | None:
                 del out[axis.value]
             return tuple(out)
     return None
+
+
+def _range_shape(named: dict) -> tuple | None:
+    """`tf.range(limit)`, `tf.range(start, limit, delta)` with literal ints."""
+    bounds = {}
+    for key in ("start", "limit", "delta"):
+        value = named.get(key)
+        if value is None or (type(value) is Const and value.value is None):
+            continue
+        if type(value) is not Const or type(value.value) is not int:
+            return None
+        bounds[key] = value.value
+    if "start" not in bounds or bounds.get("delta") == 0:
+        return None
+    start, limit = (bounds["start"], bounds["limit"]) if "limit" in bounds else (0, bounds["start"])
+    return (len(range(start, limit, bounds.get("delta", 1))),)
 
 
 def op_work(api: str, named: dict, features: dict) -> dict[str, dict]:

@@ -175,12 +175,15 @@ def resolve_imports(path: str, statements: list[tuple]) -> list[str]:
     return sorted(found)
 
 
-def _stamp(path: str) -> tuple[int, int] | None:
+def _stamp(path: str) -> tuple[int, ...] | None:
+    """What tells a file changed without reading it: size, mtime and also the inode's change
+    time, which every write sets and `touch`/`os.utime` cannot set back (an edit keeping size and
+    mtime is still seen), and the inode (a file replaced by another)."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return st.st_size, st.st_mtime_ns
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
 def _read(path: str) -> str | None:
@@ -213,7 +216,7 @@ class ProjectIndex:
         #: get, put) for summaries across runs; None keeps them in this process only.
         self.store = None
         #: path -> (stamp, import statements, content sha) of files read, kept across runs by
-        #: `remember`/`memory`, so that an unchanged module is not read again (only stat-ed).
+        #: `remember`/`memory`, so that an unchanged module's imports are not parsed again.
         self._read_before: dict[str, tuple[Any, list[tuple], str]] = {}
         self._read_now = False
 
@@ -229,12 +232,18 @@ class ProjectIndex:
         return self._read_before if self._read_now else None
 
     def _statements(self, path: str, stamp: Any) -> tuple[list[tuple], str]:
-        known = self._read_before.get(path)
-        if known is not None and known[0] == stamp:
-            return known[1], known[2]
+        """The file's import statements and content hash. What an earlier run read is trusted by its
+        content, not its stamp (an edit can keep size and mtime): the file is read and hashed,
+        and only its import statements are reused."""
         text = _read(path)
-        statements = import_statements(text) if text is not None else []
         sha = hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest()
+        known = self._read_before.get(path)
+        if known is not None and known[2] == sha:
+            if known[0] != stamp:
+                self._read_before[path] = (stamp, known[1], sha)
+                self._read_now = True
+            return known[1], sha
+        statements = import_statements(text) if text is not None else []
         self._read_before[path] = (stamp, statements, sha)
         self._read_now = True
         return statements, sha

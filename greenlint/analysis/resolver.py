@@ -55,7 +55,7 @@ from greenlint.catalog.kinds import TF1_GRAPH
 TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 #: Libraries followed only for the work they imply (array shapes, data-set sizes); no call
 #: of theirs is reported.
-DATA_ROOTS = frozenset({"numpy", "tensorflow_datasets"})
+DATA_ROOTS = arrays.DATA_ROOTS
 TF_FUNCTION = "tensorflow.function"
 DATASET = feat.DATASET
 #: What `tf.saved_model.load` returns (a restored trackable object) and the prefix of the calls on it.
@@ -486,7 +486,7 @@ class Resolver:
                             self.bind(name, self.imports.member(local, name))
                     self.scope.module().star_imports.extend(self.imports.star_imports(local))
                 continue
-            if tf:
+            if tf or (not node.level and module.partition(".")[0] in DATA_ROOTS):
                 value = self.module_ref(f"{module}.{alias.name}")
             else:
                 value = self.imports.member(local, alias.name) if local is not None else None
@@ -871,8 +871,8 @@ class Resolver:
             return self.call_symbol(node, callee.path, args, keywords)
         if kind is Member:
             owner = callee.owner
-            if owner.cls == arrays.ARRAY:
-                return arrays.array_method(callee.name, owner, [value for _, value in args])
+            if owner.cls in (arrays.ARRAY, arrays.GENERATOR):
+                return arrays.numpy_method(callee.name, owner, args, keywords)
             if owner.cls == SAVED_MODEL_LOAD:
                 return self.saved_model_call(node, callee.name, args, keywords)
             api = self.table.method(owner.cls, callee.name)
@@ -887,7 +887,7 @@ class Resolver:
             returns = self.table.returns(api)
             if returns is None:
                 return None
-            meta = dict(owner.meta) if returns == owner.cls else None
+            meta = dict(owner.meta) if returns == owner.cls or (returns == DATASET and "data" in owner.meta) else None
             if meta is not None and returns == DATASET:
                 if callee.name in ("batch", "padded_batch") and isinstance(features.get("batch_size"), int):
                     meta["batch_size"] = features["batch_size"]
@@ -954,9 +954,7 @@ class Resolver:
     def call_symbol(self, node: ast.Call, path: str, args: list, keywords: list) -> Any:
         root = path.partition(".")[0]
         if root in DATA_ROOTS:
-            if root == "numpy":
-                return arrays.numpy_call(path, args, keywords)
-            return arrays.tfds_load(args, keywords) if path == "tensorflow_datasets.load" else None
+            return arrays.data_call(path, args, keywords)
         sym = self.table.symbol(path)
         if sym is None or sym[1] == "module":
             return None
@@ -1005,7 +1003,7 @@ class Resolver:
                 meta["graph"] = graph
         elif api.startswith(work_mod.LAYERS) and "layer" in named:  # Bidirectional, TimeDistributed
             meta["wrapped"] = named["layer"]
-        elif api.startswith(DATASET + ".") or api in arrays.FROM_DIRECTORY:
+        elif arrays.is_dataset_source(api):
             data = arrays.dataset_source(api, named)
             if data is not None:
                 meta["data"] = data
@@ -1272,20 +1270,12 @@ class Resolver:
     def e_subscript(self, node: ast.Subscript) -> Any:
         owner = self.expr(node.value)
         part = node.slice
-        if type(part) is ast.Slice:
-            bounds = [self.expr(p) if p is not None else None for p in (part.lower, part.upper, part.step)]
-            index = OPAQUE
-        else:
-            index = self.expr(part)
+        parts = [self.index_part(p) for p in (part.elts if type(part) is ast.Tuple else [part])]
+        index = parts[0] if type(part) not in (ast.Tuple, ast.Slice) else OPAQUE
         if type(owner) is Member and owner.owner.cls == SAVED_MODEL_LOAD and owner.name == "signatures":
             return owner  # loaded.signatures["serving_default"]: one of the signatures, called alike
         if type(owner) is Inst and owner.cls in _TENSORS:
-            base = Inst(_TENSORS[owner.cls], "operator", owner.meta)
-            if type(part) is ast.Slice:
-                return arrays.sliced(base, *bounds)
-            if type(part) is ast.Tuple:
-                return arrays.expanded(base, part.elts)
-            return arrays.indexed(base, index)
+            return arrays.subscript(Inst(_TENSORS[owner.cls], "operator", owner.meta), parts)
         if type(owner) is Const and type(index) is Const and isinstance(owner.value, (tuple, list)):
             if type(index.value) is int and -len(owner.value) <= index.value < len(owner.value):
                 return Const(owner.value[index.value])
@@ -1293,6 +1283,23 @@ class Resolver:
             if -len(owner.items) <= index.value < len(owner.items):
                 return owner.items[index.value]
         return None
+
+    def index_part(self, node: ast.expr) -> Any:
+        """One part of an index, walked once: an `arrays.Cut` for a slice (`i:i + k` spans k),
+        NEW_AXIS for `None`, REST for `...`, else the value."""
+        if type(node) is ast.Constant and (node.value is None or node.value is Ellipsis):
+            return arrays.NEW_AXIS if node.value is None else arrays.REST
+        if type(node) is not ast.Slice:
+            return self.expr(node)
+        bounds = [None if p is None else _known(self.expr(p)) for p in (node.lower, node.upper, node.step)]
+        span = None
+        upper = node.upper
+        if node.lower is not None and type(upper) is ast.BinOp and type(upper.op) is ast.Add \
+                and ast.dump(upper.left) == ast.dump(node.lower) and node.step is None:
+            right = upper.right  # a literal or a name (nothing walked twice)
+            width = Const(right.value) if type(right) is ast.Constant else self.name(right.id) if type(right) is ast.Name else None
+            span = width.value if type(width) is Const and type(width.value) is int else None
+        return arrays.cut(*bounds, span=span)
 
     def e_joinedstr(self, node: ast.JoinedStr) -> Any:
         for value in node.values:
@@ -1529,6 +1536,11 @@ def _tensor_result(left: Any, right: Any) -> Inst | None:
     if not kinds or len(set(kinds)) > 1:
         return None
     return arrays.elementwise(kinds[0], left, right)
+
+
+def _known(value: Any) -> Any:
+    """An unknown value as OPAQUE, so that `None` can mean "absent" (a slice's bounds)."""
+    return OPAQUE if value is None else value
 
 
 def _is_number(value: Any) -> bool:

@@ -48,8 +48,8 @@ NOTEBOOK_RAW_FACTOR = 16
 
 #: Cell magics whose body is still Python.
 _PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
-#: A line IPython rewrites: `%magic`, `!shell`, `x = %magic`, `x = !shell`, `obj?`, `?obj`.
-_MAGIC_LINE = re.compile(r"\s*(?:%{1,2}\w|!(?!=)\S|\?\w|[\w.,\s()\[\]]+=\s*(?:%\w|!\S)|[\w.]+\?{1,2}\s*$)")
+#: A line IPython rewrites: `%magic`, `!shell`, `! shell`, `x = %magic`, `x = !shell`, `obj?`, `?obj`, `??obj`.
+_MAGIC_LINE = re.compile(r"\s*(?:%{1,2}\w|!(?!=)|\?{1,2}\s*[\w.]|[\w.,\s()\[\]]+=\s*(?:%\w|!)|[\w.]+\?{1,2}\s*$)")
 #: Split lines exactly like Python's tokenizer (\f, \v and friends are not line breaks).
 _LINES = re.compile(r"\r\n|\r|\n")
 
@@ -101,7 +101,7 @@ def read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, FileError | No
     try:
         mode = os.stat(path).st_mode
         if stat.S_ISDIR(mode):
-            return None, file_error(str(path), UNREADABLE, f"{path}: cannot read file: is a directory")
+            return None, _directory(path)
         if not stat.S_ISREG(mode):
             return None, _special(path)
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
@@ -117,6 +117,16 @@ def read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, FileError | No
         return data, None
     except OSError as exc:
         return None, file_error(str(path), UNREADABLE, f"{path}: cannot read file: {exc.strerror or exc}")
+
+
+def _directory(path: Path) -> FileError:
+    """A folder given where a file was expected: one that cannot be listed is named as such."""
+    try:
+        with os.scandir(path):
+            pass
+    except OSError as exc:
+        return file_error(str(path), UNREADABLE, f"{path}: cannot read directory: {exc.strerror or exc}; skipped")
+    return file_error(str(path), UNREADABLE, f"{path}: cannot read file: is a directory")
 
 
 def _special(path: Path) -> FileError:
@@ -142,14 +152,9 @@ def decode(path: str, data: bytes) -> tuple[str | None, FileError | None]:
     """
     if b"\0" in data:
         return None, file_error(path, BINARY, f"{path}: binary file (contains NUL bytes); skipped")
-    encoding = "utf-8-sig"
-    if not path.endswith(".ipynb") and b"coding" in data[:1024]:
-        try:
-            encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-        except SyntaxError as exc:  # an unknown encoding, or a cookie contradicting a BOM
-            why = "a UTF-8 byte-order mark but a coding cookie naming another encoding"
-            message = f"{path}: {why if data.startswith(codecs.BOM_UTF8) else exc.msg}; skipped"
-            return None, file_error(path, BAD_ENCODING, message, exc.lineno or 1)
+    encoding, error = source_encoding(path, data)
+    if error is not None:
+        return None, error
     try:
         return data.decode(encoding), None
     except UnicodeDecodeError as exc:
@@ -157,6 +162,26 @@ def decode(path: str, data: bytes) -> tuple[str | None, FileError | None]:
         shown = "UTF-8" if encoding.startswith("utf-8") else encoding
         message = f"{path}:{line}: not valid {shown} (byte {exc.start}: {exc.reason}); skipped"
         return None, file_error(path, NOT_UTF8 if shown == "UTF-8" else BAD_ENCODING, message, line)
+    except (UnicodeError, ValueError) as exc:  # a codec failing its own way (punycode, idna)
+        message = f"{path}: not valid {encoding} ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}); skipped"
+        return None, file_error(path, BAD_ENCODING, message, 1)
+
+
+def source_encoding(path: str, data: bytes) -> tuple[str, FileError | None]:
+    """The text encoding Python reads *data* in (`utf-8-sig`: UTF-8 with or without a BOM),
+    or a FileError for a coding cookie it refuses."""
+    encoding = "utf-8-sig"
+    if not path.endswith(".ipynb") and b"coding" in data[:1024]:
+        try:
+            encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+        except SyntaxError as exc:  # an unknown encoding, or a cookie contradicting a BOM
+            why = "a UTF-8 byte-order mark but a coding cookie naming another encoding"
+            message = f"{path}: {why if data.startswith(codecs.BOM_UTF8) else exc.msg}; skipped"
+            return encoding, file_error(path, BAD_ENCODING, message, exc.lineno or 1)
+        if not codecs.lookup(encoding)._is_text_encoding:  # rot13, base64, zlib: Python refuses them too
+            message = f"{path}: the coding cookie names {encoding!r}, which is not a text encoding; skipped"
+            return encoding, file_error(path, BAD_ENCODING, message, 1)
+    return encoding, None
 
 
 def check_size(path: str, text: str, max_bytes: int) -> FileError | None:
@@ -177,12 +202,17 @@ def notebook_cells(path: str, text: str) -> tuple[list[str], FileError | None]:
         nb = json.loads(text)
     except ValueError as exc:
         return bad(f"invalid JSON ({exc})")
+    except RecursionError:
+        return bad("JSON nested too deeply")
     if not isinstance(nb, dict):
         return bad("top level is not a JSON object")
     cells = nb.get("cells")
     source_key = "source"
     if cells is None and isinstance(nb.get("worksheets"), list):  # nbformat 3
-        cells = [c for ws in nb["worksheets"] if isinstance(ws, dict) for c in ws.get("cells", [])]
+        sheets = nb["worksheets"]
+        if not all(isinstance(ws, dict) and isinstance(ws.get("cells", []), list) for ws in sheets):
+            return bad("a worksheet that is not an object with a 'cells' list")
+        cells = [c for ws in sheets for c in ws.get("cells", [])]
         source_key = "input"
     if not isinstance(cells, list):
         return bad("no 'cells' list")
@@ -199,8 +229,20 @@ def notebook_cells(path: str, text: str) -> tuple[list[str], FileError | None]:
             source = "".join(source)
         if not isinstance(source, str):
             return bad(f"cell {i} has a source that is neither a string nor a list of strings")
+        if not _encodable(source):
+            return bad(f"cell {i} holds a lone surrogate (\\ud800-\\udfff), which is not text")
         sources.append(source)
     return sources, None
+
+
+def _encodable(text: str) -> bool:
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _language(nb: dict) -> str | None:

@@ -286,6 +286,8 @@ def _data(value: Any) -> tuple[Data | None, bool]:
     if shape and shape[0] is not None:
         prov, note = shape_source(value)
         return Data(shape[0], tuple(shape[1:]), prov=prov, note=note), False
+    if shape:  # rows unknown (`x[a:b]`), each row's shape known: the model's input
+        return Data(None, tuple(shape[1:]), note="the number of rows is not known statically"), False
     return None, False
 
 
@@ -305,7 +307,7 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst) -> dict[s
     net = model_net(owner, sample_shape, data.note if data else None)
     if method in ("fit", "evaluate", "predict"):
         work.update(_loop_work(method, named, features, data, pipeline))
-    elif data is not None:
+    elif data is not None and data.samples is not None:
         work["samples"] = q(data.samples, data.prov, data.note)
     if net is not None:
         work.update(_net_work(net))

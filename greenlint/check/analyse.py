@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import weakref
 from collections.abc import Callable
@@ -99,9 +100,18 @@ def _memo(predict: Callable | None) -> dict[tuple[str, str, str], Prediction]:
 
 def _predict(predict: Callable[[str, dict], Prediction], callsite) -> Prediction:
     try:
-        return predict(callsite.api, with_work(callsite.features, getattr(callsite, "work", None)))
+        return finite_or_unknown(predict(callsite.api, with_work(callsite.features, getattr(callsite, "work", None))))
     except Exception as exc:  # a predictor bug must not lose the call site
         return Prediction.unknown(note=f"prediction failed: {type(exc).__name__}: {exc}")
+
+
+def finite_or_unknown(prediction: Prediction) -> Prediction:
+    """*prediction*, or an unknown one where its figures overflow (`epochs=1e308`): no output
+    ever shows `inf MJ` or writes `Infinity`, which is not JSON."""
+    figures = [prediction.energy_j, prediction.cpu_j, prediction.gpu_j, prediction.ram_j, *(prediction.interval_j or ())]
+    if all(f is None or math.isfinite(f) for f in figures):
+        return prediction
+    return Prediction.unknown(note="the figure overflows: the counts in this call exceed any real run")
 
 
 def internal_error(path: str, exc: BaseException, where: str = "greenlint") -> FileResult:

@@ -4,7 +4,8 @@ greenlint, data) key, and the diagnostics per rule settings.
 Entries are data only (JSON, `greenlint.check.cache_codec`): reading one never runs code, so a
 repository may choose the cache directory (`cache-dir`). They live under
 `greenlint.paths.cache_dir() / "check"` (or `cache-dir`), are written aside then renamed, and
-any entry that cannot be read back, or is not what its key says, is treated as a miss.
+any entry that cannot be read back, fails its checksum, or is not what its key says, is treated
+as a miss.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from greenlint.check import cache_codec
 from greenlint.paths import DATA_DIR, PACKAGE_DIR
 
 #: Bump when the layout of cached entries changes.
-FORMAT = 2
+FORMAT = 3
+#: An entry larger than this is neither written nor read (a notebook's entry is a few MiB at most).
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
 
 
 #: Subpackages whose code never shapes a cached value (output and command-line only).
@@ -80,11 +83,19 @@ class Cache:
         return self.directory / key[:2] / f"{key}.json"
 
     def get(self, key: str):
-        """The value stored under *key*, or None (absent, unreadable, corrupt or foreign)."""
+        """The value stored under *key*, or None (absent, unreadable, oversized, corrupt, tampered
+        or foreign): an entry is its content's checksum, a newline, then the JSON."""
         try:
-            text = self._file(key).read_text(encoding="utf-8")
-            entry = cache_codec.loads(text)
-        except (OSError, UnicodeDecodeError, cache_codec.InvalidEntry):
+            with open(self._file(key), "rb") as fh:
+                data = fh.read(MAX_ENTRY_BYTES + 1)
+        except OSError:
+            return None
+        checksum, _, body = data.partition(b"\n")
+        if len(data) > MAX_ENTRY_BYTES or checksum != _checksum(body):
+            return None
+        try:
+            entry = cache_codec.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, cache_codec.InvalidEntry):
             return None
         if type(entry) is not dict or entry.keys() != {"key", "value"} or entry["key"] != key:
             return None
@@ -95,9 +106,21 @@ class Cache:
             text = cache_codec.dumps({"key": key, "value": value})
         except (TypeError, ValueError, RecursionError):
             return  # something the format cannot hold is simply not cached
-        from greenlint.atomic import atomic_write_text  # tempfile: only runs that write pay for it
+        # A file name that is not UTF-8 (a surrogate escape) is written as a JSON `\udcXX` escape,
+        # which reads back as the same string.
+        body = text.encode("utf-8", "backslashreplace")
+        if len(body) > MAX_ENTRY_BYTES:
+            return
+        from greenlint.atomic import atomic_write_bytes  # tempfile: only runs that write pay for it
 
         try:
-            atomic_write_text(self._file(key), text)
+            # not synced to disk: an entry lost or torn by a power cut fails its checksum, a miss
+            atomic_write_bytes(self._file(key), _checksum(body) + b"\n" + body, durable=False)
         except OSError:
             pass  # a read-only or full cache directory only costs speed
+
+
+def _checksum(body: bytes) -> bytes:
+    """Catches an entry emptied, cut short or edited by hand (not a forger: the cache directory
+    is the user's, and an entry can never run code anyway)."""
+    return hashlib.blake2b(body, digest_size=16).hexdigest().encode("ascii")

@@ -170,10 +170,15 @@ def loads(text: str) -> Any:
             declared = _attributes(cls)
             if declared is None or type(v["a"]) is not dict or not v["a"].keys() <= declared:
                 raise InvalidEntry(f"{v['@o']} with attributes {sorted(v['a'])!r}")
+            if dataclasses.is_dataclass(cls) and v["a"].keys() != declared:
+                raise InvalidEntry(f"{v['@o']} without {sorted(declared - v['a'].keys())!r}")
             obj = object.__new__(cls)
             objects.append(obj)
             for attr, x in v["a"].items():
-                object.__setattr__(obj, attr, dec(x))
+                value = dec(x)
+                if not _fits(value, _field_types(cls).get(attr)):
+                    raise InvalidEntry(f"{v['@o']}.{attr} = {type(value).__name__}")
+                object.__setattr__(obj, attr, value)
             return obj
         if any(k.startswith("@") for k in v):
             raise InvalidEntry(f"unknown tag in {sorted(v)!r}")
@@ -185,6 +190,49 @@ def loads(text: str) -> Any:
         raise
     except (ValueError, TypeError, KeyError, RecursionError) as exc:
         raise InvalidEntry(str(exc)) from exc
+
+
+@functools.cache
+def _field_types(cls: type) -> dict[str, Any]:
+    """A dataclass's field types as annotated; {} where they cannot be resolved (then unchecked)."""
+    if not dataclasses.is_dataclass(cls):
+        return {}
+    import typing
+
+    try:
+        return typing.get_type_hints(cls)
+    except Exception:
+        return {}
+
+
+def _fits(value: Any, hint: Any, depth: int = 1) -> bool:
+    """Whether *value* has the annotated type *hint*: its class, and its items' classes down to
+    *depth* level (records inside are checked as they are built). Unknown hints fit anything."""
+    import types
+    import typing
+
+    if hint is None or hint is Any or depth < 0 or isinstance(hint, (typing.TypeVar, str)):
+        return True
+    if hint is type(None):
+        return value is None
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, a, depth) for a in args)
+    if origin is None:
+        if hint is float:
+            return type(value) in (int, float)
+        return not isinstance(hint, type) or isinstance(value, hint)
+    if not isinstance(origin, type) or not isinstance(value, origin):
+        return isinstance(origin, type) is False
+    if not args:
+        return True
+    if origin is dict:
+        return all(_fits(k, args[0], depth - 1) and _fits(x, args[1], depth - 1) for k, x in value.items())
+    if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+        return len(value) == len(args) and all(_fits(x, a, depth - 1) for x, a in zip(value, args))
+    if origin in (tuple, list, set, frozenset):
+        return all(_fits(x, args[0], depth - 1) for x in value)
+    return True
 
 
 def _list(v: Any) -> list:

@@ -45,10 +45,13 @@ SETTINGS = {
     "force-exclude": (
         "Apply the excludes to files named on the command line too (default false; the pre-commit hook sets it)."
     ),
-    "cache-dir": "Where the lint cache lives (default: the user cache directory).",
+    "cache-dir": (
+        "Where the lint cache lives (default: the user cache directory); a folder below the pyproject.toml"
+        " or inside the user cache (`--cache-dir` may point anywhere)."
+    ),
     "jobs": (
-        "Worker processes for analysis, or `\"auto\"` (the default): one per CPU idle now (by the load"
-        " average), and none for fewer than 16 files to analyse, where processes do not pay."
+        "Worker processes for analysis (at most one per CPU), or `\"auto\"` (the default): one per CPU idle"
+        " now (by the load average), and none for fewer than 16 files to analyse, where processes do not pay."
     ),
     "output-format": "Default output format: concise, full, json, json-lines, sarif, github or grouped.",
     "line-length": (
@@ -100,7 +103,10 @@ def _codes(value: Any, where: str) -> tuple[str, ...]:
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where}: expected a list of rule codes")
-    return tuple(v.strip().upper() for v in value)
+    codes = tuple(v.strip().upper() for v in value)
+    if "" in codes:
+        raise ConfigError(f"{where}: an empty rule code (it would match every rule)")
+    return codes
 
 
 def _strings(value: Any, where: str) -> tuple[str, ...]:
@@ -140,9 +146,9 @@ def parse_table(table: Mapping[str, Any], source: Path | None) -> dict[str, Any]
                 raise ConfigError(f"{at}: expected true or false")
             fields[key.replace("-", "_")] = value
         elif key == "cache-dir":
-            if not isinstance(value, str):
+            if not isinstance(value, str) or not value.strip() or "\0" in value:
                 raise ConfigError(f"{at}: expected a path")
-            fields["cache_dir"] = (base / Path(value).expanduser()).resolve()
+            fields["cache_dir"] = _project_cache_dir(base, value, at)
         elif key == "jobs":
             if value != "auto" and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
                 raise ConfigError(f"{at}: expected a positive integer or \"auto\"")
@@ -193,6 +199,29 @@ def _ratio(value: Any, where: str, infinite: bool = False) -> float:
     return float(value)
 
 
+def _project_cache_dir(base: Path, value: str, where: str) -> Path:
+    """A repository's own config chooses its cache inside the project (a folder below its
+    pyproject.toml) or inside the user cache: never the project folder itself, `/` or elsewhere.
+    `--cache-dir` and GREENLINT_CACHE_DIR, chosen by the user, may point anywhere."""
+    from greenlint.paths import cache_dir
+
+    chosen = (base / Path(value).expanduser()).resolve()
+    allowed = (base.resolve(), cache_dir().resolve(), Path(_user_cache_root()).resolve())
+    if not any(chosen != root and chosen.is_relative_to(root) for root in allowed):
+        raise ConfigError(
+            f"{where}: {value!r} is {chosen}, outside the project folder and the user cache; a project may"
+            " keep its cache in a folder below its pyproject.toml (use --cache-dir or GREENLINT_CACHE_DIR for"
+            " anywhere else)"
+        )
+    return chosen
+
+
+def _user_cache_root() -> str:
+    from platformdirs import user_cache_dir
+
+    return user_cache_dir()
+
+
 def _rule_options() -> dict[str, Any]:
     """Every rule's `Option` by key (the rule modules are imported only for a key of theirs)."""
     from greenlint.rules.registry import all_rules
@@ -219,9 +248,15 @@ def find_pyproject(start: Path) -> Path | None:
     start = start.resolve()
     for directory in (start, *start.parents) if start.is_dir() else start.parents:
         candidate = directory / "pyproject.toml"
-        if candidate.is_file() and "greenlint" in _read(candidate).get("tool", {}):
+        if candidate.is_file() and "greenlint" in _tool_table(_read(candidate)):
             return candidate
     return None
+
+
+def _tool_table(document: dict[str, Any]) -> dict[str, Any]:
+    """The document's `[tool]` table; {} where `tool` is something else (`tool = 5`)."""
+    tool = document.get("tool")
+    return tool if isinstance(tool, dict) else {}
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -233,7 +268,11 @@ def _read(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: cannot read configuration: not valid UTF-8 (byte {exc.start})") from exc
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
 
 
@@ -250,7 +289,7 @@ def load_config(paths: Sequence[Path] = (), config_file: Path | None = None, iso
     config_file = Path(config_file)
     if not config_file.is_file():
         raise ConfigError(f"{config_file}: no such configuration file")
-    tool = _read(config_file).get("tool", {})
+    tool = _tool_table(_read(config_file))
     table = tool.get("greenlint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{config_file}: [tool.greenlint] must be a table")
@@ -276,7 +315,7 @@ def formatter_line_length(start: Path) -> int:
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
             try:
-                return _tool_line_length(_read(candidate).get("tool", {})) or Config.line_length
+                return _tool_line_length(_tool_table(_read(candidate))) or Config.line_length
             except ConfigError:
                 return Config.line_length
     return Config.line_length

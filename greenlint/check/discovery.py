@@ -25,7 +25,11 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
         if not spec:
             import pathspec
 
-            spec.append(pathspec.GitIgnoreSpec.from_lines([*config.exclude, *config.extend_exclude]))
+            patterns = [*config.exclude, *config.extend_exclude]
+            bad = [p for p in patterns if _invalid(p)]
+            if bad:
+                raise ConfigError(f"exclude pattern {bad[0]!r} is not a valid gitignore-style pattern")
+            spec.append(pathspec.GitIgnoreSpec.from_lines(patterns))
         return spec[0]
 
     for raw in paths:
@@ -74,7 +78,8 @@ def _walk(top: Path, config: Config, exclude) -> Iterator[Path]:
     parents = _parent_gitignores(top) if config.respect_gitignore else []
     inherited = {top_abs: [] if _ignored(top_abs, True, parents) else parents}
     top_len = len(str(top))
-    for dirpath, dirnames, filenames in os.walk(top):
+    unreadable: list[Path] = []  # reported as files: reading them gives their GL002
+    for dirpath, dirnames, filenames in os.walk(top, onerror=lambda exc: unreadable.append(Path(exc.filename))):
         here = top_abs + dirpath[top_len:].replace(os.sep, "/")
         ignores = inherited.pop(here, [])
         if config.respect_gitignore and ".gitignore" in filenames:
@@ -92,6 +97,18 @@ def _walk(top: Path, config: Config, exclude) -> Iterator[Path]:
                 _excluded(f, False, base, exclude) or _ignored(f, False, ignores)
             ):
                 yield Path(dirpath, name)
+    yield from unreadable
+
+
+def _invalid(pattern: str) -> bool:
+    """Whether *pattern* is one that git itself ignores and pathspec refuses (`!`, a lone `\\`)."""
+    import pathspec
+
+    try:
+        pathspec.GitIgnoreSpec.from_lines([pattern])
+    except Exception:  # pathspec's GitIgnorePatternError, re.error for `[b-a]`
+        return True
+    return False
 
 
 def _gitignore(directory: Path):
@@ -101,7 +118,8 @@ def _gitignore(directory: Path):
         lines = (directory / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         lines = []
-    return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines(lines)
+    # a line git cannot use matches nothing there: it is skipped here too
+    return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines([n for n in lines if not _invalid(n)])
 
 
 def _parent_gitignores(top: Path) -> list:

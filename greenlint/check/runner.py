@@ -155,7 +155,7 @@ def analyse_files(
         contents[i] = content
         key = cache.key(shown, content, _dependencies(project, f)) if cache else None
         stored = cache.get(_diagnostics_key(key, rules_id(shown))) if key else None
-        if isinstance(stored, tuple) and len(stored) == 2:
+        if _stored_diagnostics(stored):
             done[i] = Checked(shown, stored[0], stored[1] or "", key=key)
             stats.cache_hits += 1
             continue
@@ -171,7 +171,8 @@ def analyse_files(
             todo.append((i, shown, key))
     with _few_collections(), _shared_trees(bool(todo)):
         # serially, each file's rules run as soon as it is analysed, on its tree, which is then dropped
-        fresh = _run([shown for _, shown, _ in todo], config.jobs or auto_jobs(len(todo)), backend, stats)
+        jobs = min(config.jobs, _cpus()) if config.jobs else auto_jobs(len(todo))  # more cannot run at once
+        fresh = _run([shown for _, shown, _ in todo], jobs, backend, stats)
         for (i, _, key), result in zip(todo, fresh):
             if cache and key and result.cacheable:
                 # a text file's source is its content, read on every run anyway: not stored twice
@@ -260,6 +261,17 @@ def _cpus() -> int:
         return len(os.sched_getaffinity(0)) or 1
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def _stored_diagnostics(stored) -> bool:
+    """Whether a cache entry is what `_checked` stores: (diagnostics, notebook cells or None)."""
+    return (
+        type(stored) is tuple
+        and len(stored) == 2
+        and type(stored[0]) is list
+        and all(type(d) is Diagnostic for d in stored[0])
+        and (stored[1] is None or (type(stored[1]) is tuple and all(type(c) is str for c in stored[1])))
+    )
 
 
 def _diagnostics_key(key: str, rules: str) -> str:

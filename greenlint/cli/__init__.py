@@ -60,8 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
+    _printable_file_names()
     try:
-        return int(args._run(args) or 0)
+        code = int(args._run(args) or 0)
+        if not sys.stdout.closed:  # the language server closes it as it exits
+            sys.stdout.flush()  # a closed pipe shows here, inside the handler below
+        return code
+    except BrokenPipeError:
+        return _reader_gone()
     except ModuleNotFoundError as exc:
         extra = EXTRA_MODULES.get((exc.name or "").partition(".")[0])
         if extra is None:
@@ -71,3 +77,26 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("greenlint: interrupted", file=sys.stderr)
         return 130
+
+
+def _printable_file_names() -> None:
+    """A file name that is not valid UTF-8 is printed as its bytes (as `ls` does), never an error."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="surrogateescape" if stream is sys.stdout else "backslashreplace")
+        except (AttributeError, ValueError):  # not a text file (tests capture into StringIO)
+            pass
+
+
+def _reader_gone() -> int:
+    """`greenlint ... | head -1`: the reader left; stop quietly, as other tools do (exit 1).
+
+    Python flushes stdout again at exit: point it at /dev/null so that this flush cannot fail."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 1

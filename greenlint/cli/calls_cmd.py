@@ -14,7 +14,7 @@ HELP = "list every TF/Keras call site with its predicted energy (JSON contract: 
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    from greenlint.cli.check_cmd import JOBS_HELP, jobs_arg
+    from greenlint.cli.check_cmd import add_run_options
 
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or directories (default: .)")
     parser.add_argument("--format", choices=("text", "json", "html"), default="text", help="output format (default: text)")
@@ -22,12 +22,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     files.add_argument("--exclude", action="append", metavar="PATTERN", help="replace the exclude patterns")
     files.add_argument("--extend-exclude", action="append", default=[], metavar="PATTERN", help="exclude these too")
     files.add_argument("--no-respect-gitignore", action="store_true", help="also list files .gitignore excludes")
-    run = parser.add_argument_group("run")
-    run.add_argument("--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml")
-    run.add_argument("--isolated", action="store_true", help="ignore every configuration file")
-    run.add_argument("--no-cache", action="store_true", help="neither read nor write the lint cache")
-    run.add_argument("--cache-dir", metavar="DIR", help="lint cache directory")
-    run.add_argument("-j", "--jobs", type=jobs_arg, metavar="N", help=JOBS_HELP)
+    add_run_options(parser)
     parser.add_argument(
         "--include-test-asserts",
         action="store_true",

@@ -57,13 +57,39 @@ def register(parser: argparse.ArgumentParser) -> None:
     fix.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply the unsafe fixes too")
     fix.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
     fix.add_argument("--show-fixes", action="store_true", help="list the fixes applied (or, without --fix, available)")
-    run = parser.add_argument_group("run")
+    run = add_run_options(parser)
     run.add_argument("--hotspot-threshold-j", type=float, metavar="J", help="GL101 threshold in joules")
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    """The `run` group that check, calls and diff share: configuration, cache and worker processes."""
+    run = parser.add_argument_group("run")
     run.add_argument("--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml")
     run.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     run.add_argument("--no-cache", action="store_true", help="neither read nor write the lint cache")
     run.add_argument("--cache-dir", metavar="DIR", help="lint cache directory")
     run.add_argument("-j", "--jobs", type=jobs_arg, metavar="N", help=JOBS_HELP)
+    return run
+
+
+def run_changes(args: argparse.Namespace) -> dict:
+    """The Config changes the `run` group's flags ask for (cache and worker processes)."""
+    from pathlib import Path
+
+    from greenlint.check import ConfigError
+
+    changes: dict = {}
+    if args.no_cache:
+        changes["no_cache"] = True
+    if args.cache_dir:
+        changes["cache_dir"] = Path(args.cache_dir).resolve()
+    if args.jobs == "auto":
+        changes["jobs"] = None
+    elif args.jobs is not None:
+        if args.jobs < 1:
+            raise ConfigError("--jobs: expected a positive integer or auto")
+        changes["jobs"] = args.jobs
+    return changes
 
 
 def configure(args: argparse.Namespace):
@@ -102,17 +128,7 @@ def configure(args: argparse.Namespace):
     if args.hotspot_threshold_j is not None:
         value = coerce_option(float, args.hotspot_threshold_j, "--hotspot-threshold-j")
         changes["options"] = {**config.options, "hotspot-threshold-j": value}
-    if args.no_cache:
-        changes["no_cache"] = True
-    if args.cache_dir:
-        changes["cache_dir"] = Path(args.cache_dir).resolve()
-    if args.jobs == "auto":
-        changes["jobs"] = None
-    elif args.jobs is not None:
-        if args.jobs < 1:
-            raise ConfigError("--jobs: expected a positive integer or auto")
-        changes["jobs"] = args.jobs
-    return config.replace(**changes)
+    return config.replace(**changes, **run_changes(args))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -144,7 +160,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"Would fix {count} finding{'s' * (count != 1)}.", file=sys.stderr)
             _show_fixes(args, fixes, result)
             return 1 if any(f.changed for f in fixes) and not args.exit_zero else 0
-        files.write(fixes)
+        for f in files.write(fixes):
+            print(f"greenlint: {f.path}: not fixed: {f.skipped}", file=sys.stderr)
         if any(f.changed for f in fixes):
             result = run_check(args.paths, config)
         count = sum(len(f.fixed) for f in fixes if f.changed)

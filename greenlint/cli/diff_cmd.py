@@ -36,7 +36,7 @@ def _joules(text: str) -> float:
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    from greenlint.cli.check_cmd import JOBS_HELP, jobs_arg
+    from greenlint.cli.check_cmd import add_run_options
     from greenlint.review.formats import FORMATS
 
     parser.add_argument(
@@ -58,12 +58,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     budget.add_argument("--max-file-j", type=_joules, metavar="J", help="a changed file may not grow above J joules per program run")
     budget.add_argument("--max-program-j", type=_joules, metavar="J", help="a script's run (with the modules it imports) may not grow above J joules")
     budget.add_argument("--max-added-j", type=_joules, metavar="J", help="the change may add at most J joules per program run")
-    run = parser.add_argument_group("run")
-    run.add_argument("--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml")
-    run.add_argument("--isolated", action="store_true", help="ignore every configuration file")
-    run.add_argument("--no-cache", action="store_true", help="neither read nor write the lint cache")
-    run.add_argument("--cache-dir", metavar="DIR", help="lint cache directory")
-    run.add_argument("-j", "--jobs", type=jobs_arg, metavar="N", help=JOBS_HELP)
+    add_run_options(parser)
 
 
 def _sides(repo: Path, args: argparse.Namespace):
@@ -101,21 +96,12 @@ def _paths(repo: Path, raw: list[str]) -> list[str]:
 
 def _configure(args: argparse.Namespace, paths: list[str]):
     """The nearest [tool.greenlint] of the first path (else the working directory), with the flags on top."""
-    from greenlint.check import ConfigError, load_config
+    from greenlint.check import load_config
 
     config = load_config([Path(p) for p in paths[:1]], Path(args.config) if args.config else None, args.isolated)
-    changes: dict = {}
-    if args.no_cache:
-        changes["no_cache"] = True
-    if args.cache_dir:
-        changes["cache_dir"] = Path(args.cache_dir).resolve()
-    if args.jobs == "auto":
-        changes["jobs"] = None
-    elif args.jobs is not None:
-        if args.jobs < 1:
-            raise ConfigError("--jobs: expected a positive integer or auto")
-        changes["jobs"] = args.jobs
-    return config.replace(**changes)
+    from greenlint.cli.check_cmd import run_changes
+
+    return config.replace(**run_changes(args))
 
 
 def run(args: argparse.Namespace) -> int:

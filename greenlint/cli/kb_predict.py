@@ -25,7 +25,8 @@ def register(parser) -> None:
     )
     parser.add_argument(
         "--work", action="append", default=[], metavar="NAME=VALUE[,...]",
-        help="the call's work (samples=60000,flops_per_sample=2.4e7,model=MobileNetV2; see docs/calls-json.md)",
+        help="the call's work (samples=60000,flops_per_sample=2.4e7,model=MobileNetV2, samples=unknown; "
+             "see docs/calls-json.md)",
     )  # fmt: skip
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--model", default=None, help="model file (default: data/model/predictor.json)")
@@ -34,7 +35,8 @@ def register(parser) -> None:
 
 def parse_features(args: list[str], option: str = "--kw") -> dict:
     """`name=value[,name=value...]` arguments; values are Python literals where they parse, else
-    strings. Counts (epochs, batch_size, samples, ...) must be positive numbers: ValueError otherwise."""
+    strings. Counts (epochs, batch_size, samples, ...) must be positive numbers: ValueError otherwise;
+    `samples=unknown` (any count or amount) says the code does not state it, as `greenlint calls` does."""
     out = {}
     for arg in args:
         for pair in _NEXT_PAIR.split(arg):
@@ -42,12 +44,32 @@ def parse_features(args: list[str], option: str = "--kw") -> dict:
             name = name.strip()
             if not sep or not name.isidentifier() or not value.strip():
                 raise ValueError(f"{option} {pair!r}: expected NAME=VALUE")
+            if value.strip() == "unknown" and name in _COUNTS | _AMOUNTS:
+                out[f"{name}_unknown"] = True
+                continue
             try:
                 out[name] = ast.literal_eval(value.strip())
             except (ValueError, SyntaxError):
                 out[name] = value.strip()
+            except (MemoryError, RecursionError):  # `----...1`: too deeply nested for the parser
+                raise ValueError(f"{option} {name}=...: the value is too deeply nested") from None
+            if not _finite(out[name]):
+                raise ValueError(f"{option} {name}={value.strip()[:40]}: expected finite numbers")
             _check(option, name, out[name])
     return out
+
+
+def _finite(value) -> bool:
+    """No infinity or NaN anywhere in *value* (JSON cannot hold them)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, complex):
+        return math.isfinite(value.real) and math.isfinite(value.imag)
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return all(_finite(v) for v in value)
+    if isinstance(value, dict):
+        return all(_finite(k) and _finite(v) for k, v in value.items())
+    return True
 
 
 def _check(option: str, name: str, value) -> None:
@@ -82,13 +104,19 @@ def run(args) -> int:
     except ValueError as exc:
         print(f"greenlint kb predict: {exc}", file=sys.stderr)
         return 2
-    api = canonical_api(args.api)
+    try:
+        api = canonical_api(args.api)
+    except ValueError as exc:
+        print(f"greenlint kb predict: {args.api!r} is not an API name ({exc})", file=sys.stderr)
+        return 2
     try:
         predictor = load_predictor(args.model, overlay=not args.no_overlay)
     except (OSError, ValueError) as exc:
         print(f"greenlint kb predict: {exc}", file=sys.stderr)
         return 2
-    pred = predictor.predict(api, features)
+    from greenlint.check.analyse import finite_or_unknown
+
+    pred = finite_or_unknown(predictor.predict(api, features))
     if args.format == "json":
         from greenlint.report.calls import CALLS_SCHEMA_VERSION
 

@@ -100,6 +100,11 @@ def _print_summary(res, console) -> None:
     s = res.summary or {}
     meter = s.get("meter", {})
     basis = meter.get("basis", "?")
+    if res.summary is None:
+        from greenlint.meter.measure import why_nothing_written
+
+        console.print(f"[bold]{res.level}-level[/]: no file written: {why_nothing_written(res.status)}", highlight=False)
+        return
     console.print(f"[bold]{res.level}-level[/]: {res.out_file or 'no file written'} "
                   f"({s.get('records', 0)} records, basis: {basis})")
     print_meter(meter, s.get("stable"), console)
@@ -134,6 +139,10 @@ def _print_summary(res, console) -> None:
 
 
 def run(args) -> int:
+    import importlib.util
+
+    if importlib.util.find_spec("tensorflow") is None:  # said now, not after waiting for a stable machine
+        raise ModuleNotFoundError("No module named 'tensorflow'", name="tensorflow")
     from greenlint.cli.console import make_console
     from greenlint.paths import cache_dir
     from greenlint.hardware import hardware_id

@@ -16,14 +16,35 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=["text", "json"], default="text", help="output format of `show`")
 
 
-def _profile_file(paths: list[Path]) -> Path | None:
+def _profile_files(paths: list[Path]) -> list[Path]:
+    """The profile files *paths* name: for each, the one covering it, else those of the
+    sub-projects below it (a folder whose sub-projects have their own `.greenlint/`)."""
     from greenlint.profile import find_profile_file
 
-    found = {find_profile_file(p) for p in (paths or [Path.cwd()])}
-    found.discard(None)
-    if len(found) > 1:
-        raise SystemExit(f"greenlint profile: the paths lie in different projects ({', '.join(map(str, found))})")
-    return found.pop() if found else None
+    found: dict[Path, None] = {}
+    for path in paths or [Path.cwd()]:
+        covering = find_profile_file(path)
+        if covering is not None:
+            found[covering] = None
+        elif Path(path).is_dir():
+            found.update(dict.fromkeys(_below(Path(path))))
+    return list(found)
+
+
+def _below(folder: Path) -> list[Path]:
+    """Profile files in the folders below *folder* (skipping what `check` never looks into)."""
+    import os
+
+    from greenlint.check.config import DEFAULT_EXCLUDE
+    from greenlint.profile import store
+
+    out = []
+    for dirpath, dirnames, _ in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if d not in DEFAULT_EXCLUDE and d != store.PROFILE_DIR)
+        candidate = Path(dirpath, store.PROFILE_DIR, store.PROFILE_FILE)
+        if candidate.is_file():
+            out.append(candidate)
+    return out
 
 
 def run(args) -> int:
@@ -31,28 +52,35 @@ def run(args) -> int:
 
     from greenlint.profile import store
 
-    profile_file = _profile_file(args.paths)
-    if profile_file is None:
-        print(f"greenlint profile: no {store.PROFILE_DIR}/{store.PROFILE_FILE} at or above "
+    profile_files = _profile_files(args.paths)
+    if not profile_files:
+        print(f"greenlint profile: no {store.PROFILE_DIR}/{store.PROFILE_FILE} at, above or below "
               f"{', '.join(map(str, args.paths)) or Path.cwd()}", file=sys.stderr)
-        return 0 if args.action == "clear" else 1
-    try:
-        if args.action == "clear":
-            removed = store.clear(profile_file, args.paths or None)
-            print(f"removed {removed} site profile(s) from {profile_file}")
-            return 0
-        data = store.load(profile_file)
-    except store.ProfileError as exc:
-        print(f"greenlint profile: {exc}", file=sys.stderr)
-        return 2
-    wanted = [store.key_for(profile_file, p) for p in args.paths]
-    files = {k: v for k, v in data["files"].items() if not wanted or store.covered(k, wanted)}
-    if args.format == "json":
-        print(json.dumps({"schema_version": data["schema_version"], "profile_file": str(profile_file), "files": files},
-                         indent=1))
-        return 0
-    _print_text(profile_file, files)
-    return 0
+        return 1
+    status = 0
+    shown = []
+    for profile_file in profile_files:
+        # a path inside this file's project narrows it; a folder holding the project means all of it
+        inside = [p for p in args.paths if not store.key_for(profile_file, p).startswith("..")]
+        try:
+            if args.action == "clear":
+                removed = store.clear(profile_file, inside or None)
+                print(f"removed {removed} site profile(s) from {profile_file}")
+                continue
+            data = store.load(profile_file)
+        except store.ProfileError as exc:
+            print(f"greenlint profile: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        wanted = [store.key_for(profile_file, p) for p in inside]
+        files = {k: v for k, v in data["files"].items() if not wanted or store.covered(k, wanted)}
+        shown.append({"schema_version": data["schema_version"], "profile_file": str(profile_file), "files": files})
+    if args.format == "json" and args.action == "show" and shown:
+        print(json.dumps(shown[0] if len(shown) == 1 else shown, indent=1))
+    elif args.action == "show":
+        for doc in shown:
+            _print_text(Path(doc["profile_file"]), doc["files"])
+    return status
 
 
 def _print_text(profile_file: Path, files: dict) -> None:
@@ -67,4 +95,4 @@ def _print_text(profile_file: Path, files: dict) -> None:
             figure = fmt_j(s["median_j"]) if s.get("median_j") is not None else (s.get("note") or "not measured")
             kind = "estimated" if s.get("estimated") else "measured"
             print(f"  {where}  {s['api']}  {figure} per execution ({kind}, {s['executions']} executions, "
-                  f"{s.get('time_s', 0):.3g} s each, {s.get('counter')}, {s.get('hardware_id')}, {s.get('date')})")
+                  f"{s.get('time_s') or 0:.3g} s each, {s.get('counter')}, {s.get('hardware_id')}, {s.get('date')})")

@@ -11,15 +11,18 @@ from greenlint.predict.evaluate import (
     HOTSPOT_GOAL,
     METHODS,
     SCRIPT_GOALS,
+    TYPICAL_SIZE,
     Held,
     ScriptCheck,
     SweepCheck,
     censored_metrics,
+    floor_metrics,
     has_static,
     has_work,
     hotspot_auc,
     metrics,
     script_metrics,
+    size_unknown,
     subsets,
 )
 from greenlint.predict.hierarchy import LEVELS
@@ -148,6 +151,41 @@ def _table(held: Sequence[Held], subset: str) -> list[str]:
     return out
 
 
+#: Goals for call sites whose data size is unknown: the figure is a floor, the interval spans the rest.
+UNKNOWN_SIZE_GOALS = {"floor": 0.9, "coverage": 0.8}
+
+
+def _unknown_size_section(held: Sequence[Held]) -> list[str]:
+    """Call sites whose data size (or epochs) the resolver could not know (issue 17, item 4)."""
+    unknown = [h for h in held if size_unknown(h)]
+    rows = [("predictor", "greenlint predictor: the least the code allows, up to a stated most"),
+            (TYPICAL_SIZE, "before issue 17: the API's measured call sites, scaled by epochs")]
+    out = [
+        "### Call sites whose data size the resolver could not know",
+        "",
+        f"{sum(not h.site.censored for h in unknown)} scored and {len(unknown)} in all: a Keras model's `fit`, "
+        "`evaluate` or `predict` matched in its source whose samples (or epochs) are not stated there. The "
+        "predictor gives the least the code allows (one batch per epoch; one epoch where epochs are unknown or "
+        "early stopping may end training) and an interval up to a stated most (10⁶ samples per epoch, the "
+        "epochs written or 1,000): a floor, not a typical "
+        "size. The KB's tutorials are themselves typical data sets, so the old figure's point error is low "
+        "here by construction; what the new one must do is stay below the measurement and cover it.",
+        "",
+        f"| method | n | low end ≤ measured (goal ≥ {UNKNOWN_SIZE_GOALS['floor']:.0%}) | 80% coverage "
+        f"(goal ≥ {UNKNOWN_SIZE_GOALS['coverage']:.0%}) | MdALE | median signed error | median width |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for method, label in rows:
+        m, f = metrics(unknown, method), floor_metrics(unknown, method)
+        if not m["n"]:
+            out.append(f"| {label} | 0 | | | | | |")
+            continue
+        out.append(f"| {label} | {m['n']} | {_f(f['floor'], True)} ({_met(f['floor'], UNKNOWN_SIZE_GOALS['floor'])}) | "
+                   f"{_f(m['coverage'], True)} ({_met(m['coverage'], UNKNOWN_SIZE_GOALS['coverage'])}) | "
+                   f"{_f(m['mdale'])} | {_f(m['bias'])} | {_x(m['width'])} |")
+    return [*out, ""]
+
+
 def _hotspots(held: Sequence[Held]) -> list[str]:
     head = "| method | " + " | ".join(f"AUC, ≥ {t:g} J" for t in HOTSPOT_THRESHOLDS_J) + " |"
     out = [head, "|---|" + "---:|" * len(HOTSPOT_THRESHOLDS_J)]
@@ -221,6 +259,7 @@ def call_site_section(held: Sequence[Held], info: dict, scripts: Sequence[Script
         "",
         *_table(matched, "work"),
         "",
+        *_unknown_size_section(held),
         "### Finding the hotspots among all call sites",
         "",
         "Every held-out call site whose side of the threshold is known (measurable sites by their "
@@ -285,6 +324,8 @@ def _reading(held: Sequence[Held]) -> list[str]:
     rt = metrics(parts["all"], "runtime_power")
     work = [h for h in held if has_work(h.site)]
     mw, mwn = metrics(work, "predictor"), metrics(work, "predictor_no_work")
+    floor = floor_metrics([h for h in held if size_unknown(h)], "predictor")
+    typical = metrics([h if not size_unknown(h) else _as_typical(h) for h in held], "predictor")
     return [
         f"- Energy is power × time, and time is the work: the runtime variant (the API's median power × "
         f"the measured time) reaches ρ {_f(rt.get('rho'))}, MdALE {_f(rt.get('mdale'))}. The predictor "
@@ -300,7 +341,14 @@ def _reading(held: Sequence[Held]) -> list[str]:
         f"ρ {_f(nowork.get('rho'))}, MdALE {_f(nowork.get('mdale'))}; the API name only ρ {_f(name.get('rho'))}, "
         f"MdALE {_f(name.get('mdale'))}. Most scored call sites have no work the resolver can see "
         "(data read from files, models built by helper functions, estimators): they get their API's "
-        "median over measurable call sites, with the API's spread between programs as interval.",
+        "median over measurable call sites, with the API's spread between programs as interval; except "
+        f"a Keras model's `fit`/`evaluate`/`predict` whose data size is unknown ({floor.get('n', 0)} scored "
+        "sites), which gets the least its code allows: a floor, below the measurement on "
+        f"{_f(floor.get('floor'), True)} of them, that lowers the median signed error and ρ over all sites "
+        f"(with the old typical-size figure for them: ρ {_f(typical.get('rho'))}, MdALE "
+        f"{_f(typical.get('mdale'))}, median signed error {_f(typical.get('bias'))}). The KB's tutorials "
+        "are themselves typical data sets; code that trains on four samples or on a hundred million "
+        "is not, and the code does not say which.",
         f"- Censoring: below-resolution call sites ({cp['n']:,} of {len(held):,}) are upper bounds and lower "
         "an API's figure only where none of its call sites was measurable (basis `bounded`). The "
         f"median signed error on the scored sites is {_f(pred.get('bias'))} (the ablation that drops "
@@ -317,6 +365,11 @@ def _reading(held: Sequence[Held]) -> list[str]:
         "come from the public datasets' testbeds; another machine's power and throughput differ "
         "(`greenlint calibrate`).",
     ]
+
+
+def _as_typical(held: Held) -> Held:
+    """A held-out site whose data size is unknown, scored with its pre-issue-17 typical-size figure."""
+    return Held(held.site, held.seen, held.level, {**held.preds, "predictor": held.preds[TYPICAL_SIZE]})
 
 
 def sweep_section(checks: Sequence[SweepCheck]) -> str:

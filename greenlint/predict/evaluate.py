@@ -34,7 +34,8 @@ METHODS = (
     ("runtime_power", "runtime variant: API median power x measured time (not available to the linter)"),
 )
 #: Static features that are the call's work (work.py reads them); the no-work ablation drops them.
-WORK_FEATURES = frozenset(WORK_KEYS) | {"epochs_bound", "validation_split", "tensor_elements", "tensor_bytes"}
+WORK_FEATURES = (frozenset(WORK_KEYS) | {f"{k}_unknown" for k in WORK_KEYS}
+                 | {"epochs_bound", "validation_split", "tensor_elements", "tensor_bytes"})
 GOALS = {
     "all": {"rho": 0.8, "mdale": 0.30, "within2": 0.60, "coverage": (0.75, 0.85), "width": 15.0, "bias": 0.1},
     "unseen": {"rho": 0.5, "mdale": 0.6},
@@ -128,10 +129,13 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
         baselines = _baselines(train_sites, hierarchy)
         for s in tsites:
             h = Held(s, s.api in seen_apis, "global")
-            runs = [(name, predictor, s.features) for name, predictor in predictors.items()]
+            linted = as_linted(s.api, s.features)
+            runs = [(name, predictor, linted) for name, predictor in predictors.items()]
             runs.append(("predictor_name_only", predictors["predictor"], {}))
             runs.append(("predictor_no_work", predictors["predictor"],
                          {k: v for k, v in s.features.items() if k not in WORK_FEATURES}))
+            if linted is not s.features:
+                runs.append((TYPICAL_SIZE, predictors["predictor"], s.features))
             for name, predictor, features in runs:
                 p = predictor.predict(s.api, features)
                 if p.energy_j is None:  # a name the catalog does not know: no figure, not scored
@@ -146,6 +150,46 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
     return held
 
 
+#: Keras model methods whose matched call sites always carry `samples` (analysis.work._loop_work).
+_SIZED_METHODS = frozenset({"fit", "evaluate", "predict"})
+_MODEL_CLASSES = frozenset({"Model", "Sequential", "Functional"})
+#: The unknown-size sites priced as before issue 17 (the API's measured call sites, epochs scaled).
+TYPICAL_SIZE = "predictor_typical_size"
+
+
+def as_linted(api: str, features: dict) -> dict:
+    """A KB call site's stored features as the linter passes them now: with the `samples_unknown` /
+    `epochs_unknown` flags (analysis.callsite.work_values) that data/kb/static_features.csv,
+    written before they existed, does not store. A Keras model's fit/evaluate/predict matched in
+    its source always had a `samples` entry (and `fit` an `epochs` one), so a missing value was
+    unknown. The same dict where nothing is flagged."""
+    owner, _, method = api.rpartition(".")
+    if (method not in _SIZED_METHODS or not owner.startswith("tensorflow.keras.")
+            or owner.rpartition(".")[2] not in _MODEL_CLASSES or not has_static_features(features)):
+        return features
+    flags = {}
+    if not any(k in features for k in ("samples", "steps", "steps_per_epoch")):
+        flags["samples_unknown"] = True
+    if method == "fit" and "epochs" not in features:
+        flags["epochs_unknown"] = True
+    return {**features, **flags} if flags else features
+
+
+def size_unknown(held: Held) -> bool:
+    """The held-out site is one whose data size (or epochs) the linter does not know."""
+    return TYPICAL_SIZE in held.preds
+
+
+def floor_metrics(held: Sequence[Held], method: str) -> dict:
+    """On measurable sites: how often the interval's low end is at or below the measurement."""
+    rows = [(h.site.y, h.preds[method]) for h in held if method in h.preds and not h.site.censored]
+    return {"n": len(rows), "floor": sum(p[1] <= y for y, p in rows) / len(rows)} if rows else {"n": 0}
+
+
+def has_static_features(features: dict) -> bool:
+    return "loop_multiplier" in features
+
+
 def has_work(site: Site) -> bool:
     """The resolver found the call's work (steps or samples, or FLOPs) in its source."""
     return any(k in site.features for k in ("samples", "steps_per_epoch", "steps", "flops"))
@@ -153,7 +197,7 @@ def has_work(site: Site) -> bool:
 
 def has_static(site: Site) -> bool:
     """The call site was matched in its source (the resolver gives every call a loop_multiplier)."""
-    return "loop_multiplier" in site.features
+    return has_static_features(site.features)
 
 
 def _spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
@@ -288,7 +332,7 @@ def script_totals(records: Sequence, scripts: dict, predictors: dict) -> list[Sc
             continue
         total, none, unknown_runs = 0.0, 0, 0
         for api, features, runs in calls:
-            p = predictor.predict(api, features)
+            p = predictor.predict(api, as_linted(api, features))
             if p.energy_j is None:
                 none += 1
                 continue

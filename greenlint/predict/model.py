@@ -21,7 +21,7 @@ from greenlint.predict.censored import Z80, censored_mean
 from greenlint.predict.hierarchy import LEVELS, Hierarchy
 from greenlint.predict.prediction import Basis
 from greenlint.predict.sites import COMPONENTS, FRACTION, Site, build_sites, is_sweep
-from greenlint.predict.work import derive, fit_power, fit_time_models, power_at, time_group, time_of
+from greenlint.predict.work import fit_power, fit_time_models, time_group, unknown_size, work_log_energy
 from greenlint.stats import median
 
 MODEL_VERSION = 2
@@ -344,18 +344,6 @@ def fit_work(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
     return work
 
 
-def work_log_energy(work: dict, group: str | None, features: dict) -> float | None:
-    """log10 J of a call from its work (power x time), or None where the work or the model is missing."""
-    model = work.get("time", {}).get(group or "")
-    if not model or not work.get("power"):
-        return None
-    n, flops = derive(group, features)
-    if n is None:
-        return None
-    t = time_of(model, n, flops)
-    return math.log10(power_at(work["power"], t) * t) if t > 0 else None
-
-
 def calibrate(sites: Sequence[Site], hierarchy: Hierarchy, folds: int = CALIBRATION_FOLDS, size_exponents: dict | None = None) -> dict:
     """Per-group interval factors: split-conformal quantiles of held-out residuals, by tutorial fold.
 
@@ -382,6 +370,8 @@ def calibrate(sites: Sequence[Site], hierarchy: Hierarchy, folds: int = CALIBRAT
         predictor = Predictor(model, hierarchy=hierarchy, model_bytes=b"")
         for s in sites:
             if s.tutorial not in held or s.censored or predictor._training_run(s.api, s.features) is not None:
+                continue
+            if unknown_size(s.features):  # a stated range, not a calibrated one (work.unknown_size_span)
                 continue
             p = predictor.predict(s.api, s.features)
             if p.energy_j is None or p.basis is Basis.NEGLIGIBLE:

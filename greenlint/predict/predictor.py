@@ -33,6 +33,7 @@ from greenlint.predict.work import (
     power_at,
     time_group,
     time_of,
+    unknown_size_span,
 )
 from greenlint.units import TIMES
 
@@ -116,7 +117,8 @@ class Predictor:
             # only time was measurable here: the reference energy x this API's own time ratio
             level, key, mu, sd, entry = lookup(self.model, api, self.hierarchy)
             ratio = ov.times[api] / entry["time_s"]
-            mu += math.log10(ratio)
+            rescale = math.log10(ratio)  # also rescales an unknown-size floor (`_unknown_size`)
+            mu += rescale
             basis = Basis.CALIBRATED_ESTIMATED
             notes.append(
                 f"timed on this machine ({ov.hardware_id}, no energy counter): reference energy x{ratio:.3g}, "
@@ -153,6 +155,13 @@ class Predictor:
             if basis is Basis.BOUNDED:
                 basis = Basis.FROM_DATA  # the figure rests on the work's time, not on the bounds
             return self._finish(api, mu, work_half, 1.0, 0.0, basis, entry, key, level, notes)
+        span = self._unknown_size(api, features) if tables is self.model else None
+        if span is not None:  # data size unknown: the least the code allows, up to a stated most
+            mu, low, high, note = span
+            notes.append(note)
+            basis = Basis.FROM_DATA if basis is Basis.BOUNDED else basis
+            pred = self._finish(api, mu + rescale, 0.0, 1.0, 0.0, basis, entry, key, level, notes)
+            return replace(pred, interval_j=(10 ** (low + rescale), 10 ** (high + rescale)))
         if level == "global":
             return Prediction.unknown(
                 f"{api} was never measured and no related group (class, module, family, kind) has "
@@ -213,6 +222,17 @@ class Predictor:
         evidence = Evidence(records=table["records"], api=api if own else None, level="kind",
                             sources=tuple(table["sources"]), note=note)
         return Prediction(bound, (0.0, bound), None, None, None, Basis.NEGLIGIBLE, evidence)
+
+    def _unknown_size(self, api: str, features: dict) -> tuple[float, float, float, str] | None:
+        """`work.unknown_size_span` with this API's offset from the work model, None where it does not apply."""
+        work = self.model.get("work") or {}
+        half = self.model["calibration"].get("work_half")
+        span = unknown_size_span(work, time_group(self.hierarchy.kind(api), api), features, half or 0.0)
+        if span is None or half is None:
+            return None
+        offset = work.get("offsets", {}).get(api, 0.0)
+        mu, low, high, note = span
+        return mu + offset, low + offset, high + offset, note
 
     def _finish(self, api, mu, half, factor, shift, basis, entry, key, level, notes) -> Prediction:
         energy = factor * 10**mu

@@ -51,6 +51,14 @@ VALIDATION_WEIGHT = 1 / 3
 TRAINING_FLOPS = 3.0
 #: Fewest call sites with known work and time that fit a group's time model.
 MIN_FIT_SITES = 4
+#: Work quantities whose `<key>_unknown` flag (analysis.callsite.work_values) marks a pass over
+#: data of a size the code does not state.
+UNSIZED_KEYS = ("samples", "epochs")
+#: The high end assumed where the data's size is unknown: a large real training set per epoch
+#: (ImageNet-1k's is 1.28 M images), stated in the note; the low end is one batch.
+HIGH_SAMPLES = 1_000_000
+#: The high end assumed where `fit`'s epochs are not a literal; the low end is one epoch.
+HIGH_EPOCHS = 1_000
 
 
 def _num(x) -> float | None:
@@ -186,6 +194,66 @@ def time_of(model: dict, n: float, flops: float | None) -> float:
     if flops is None:
         flops = n * model["flops_per_step"]
     return model["t0"] + model["per_step"] * n + model["per_flop"] * flops
+
+
+def work_log_energy(work: dict, group: str | None, features: dict) -> float | None:
+    """log10 J of a call from its work (power x time), or None where the work or the model is missing."""
+    model = work.get("time", {}).get(group or "")
+    if not model or not work.get("power"):
+        return None
+    n, flops = derive(group, features)
+    if n is None:
+        return None
+    t = time_of(model, n, flops)
+    return math.log10(power_at(work["power"], t) * t) if t > 0 else None
+
+
+def unknown_size(features: dict) -> bool:
+    """The resolver looked for the call's data size (or epochs) and could not know it statically."""
+    return any(features.get(f"{key}_unknown") is True for key in UNSIZED_KEYS)
+
+
+def unknown_size_span(work: dict, group: str | None, f: dict, half: float) -> tuple[float, float, float, str] | None:
+    """(log10 J of the figure, of the interval's low and high ends, note) for a pass over data
+    whose size, or a `fit` whose epochs, the resolver could not know; None where the work is
+    known (`derive`) or nothing says it is unknown. *half*: the work model's log10 half-width.
+
+    The figure is the least work the code allows: one batch per epoch (per pass), one epoch
+    where epochs are unknown or early stopping may end training; the low end is that less *half*.
+    The high end is up to HIGH_SAMPLES samples per epoch and the epochs written (HIGH_EPOCHS where
+    none are), stated in the note, not inferred, plus *half*. Never a typical data set's size: the
+    code does not say it, so the figure does not.
+    """
+    if group is None or not unknown_size(f) or derive(group, f)[0] is not None:
+        return None
+    batch = _num(f.get("batch_size")) or 32.0
+    low, high, unknown, least, most = dict(f), dict(f), [], [], []
+    low.pop("epochs_bound", None)
+    high.pop("epochs_bound", None)
+    if _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if group == "training" else "steps")) is None:
+        low["samples"], high["samples"] = batch, max(float(HIGH_SAMPLES), batch)
+        unknown.append("data size")
+        least.append("one batch per epoch" if group == "training" else "one batch")
+        most.append(f"{HIGH_SAMPLES:,} samples" + (" per epoch" if group == "training" else ""))
+    if group == "training" and _num(f.get("epochs")) is None:
+        low["epochs"], high["epochs"] = 1, HIGH_EPOCHS
+        unknown.append("epochs")
+        least.append("one epoch")
+        most.append(f"{HIGH_EPOCHS:,} epochs")
+    elif group == "training" and f.get("epochs_bound") == "upper":
+        low["epochs"] = 1
+        least.append("one epoch (early stopping)")
+        most.append(f"all {f['epochs']:g} epochs")
+    lo, hi = work_log_energy(work, group, low), work_log_energy(work, group, high)
+    if lo is None or hi is None:
+        return None
+    n, flops = derive(group, low)
+    t = time_of(work["time"][group], n, flops)
+    note = (f"{' and '.join(unknown)} unknown: the figure is the least the code allows "
+            f"({' and '.join(least)}: {n:.3g} step{'s' if n != 1 else ''}, about {t:.3g} s at "
+            f"{power_at(work['power'], t):.3g} W); the interval's high end assumes up to "
+            f"{' and '.join(most)} (stated, not inferred)")
+    return lo, lo - half, max(hi, lo) + half, note
 
 
 def _sig(x: float) -> float:

@@ -78,18 +78,54 @@ def load(profile_file: Path) -> dict:
         return {"schema_version": SCHEMA_VERSION, "files": {}}
     except OSError as exc:
         raise ProfileError(f"{profile_file}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise ProfileError(f"{profile_file}: not UTF-8 (byte {exc.start}); {_RESET}") from None
     try:
         data = json.loads(text)
-    except ValueError as exc:
-        raise ProfileError(f"{profile_file}: not valid JSON ({exc}); delete it or run `greenlint profile clear`") from None
+    except (ValueError, RecursionError) as exc:
+        raise ProfileError(f"{profile_file}: not valid JSON ({exc}); {_RESET}") from None
     if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
-        raise ProfileError(f"{profile_file}: not a greenlint profile file (no 'files' object)")
+        raise ProfileError(f"{profile_file}: not a greenlint profile file (no 'files' object); {_RESET}")
     if data.get("schema_version") != SCHEMA_VERSION:
         raise ProfileError(
             f"{profile_file}: profile schema version {data.get('schema_version')!r}, this greenlint reads "
-            f"{SCHEMA_VERSION}; measure again or run `greenlint profile clear`"
+            f"{SCHEMA_VERSION}; measure again or {_RESET}"
         )
+    for key, sites in data["files"].items():
+        why = _bad_sites(sites)
+        if why:
+            raise ProfileError(f"{profile_file}: the profiles of {key!r} are malformed ({why}); {_RESET}")
     return data
+
+
+_RESET = "run `greenlint profile clear` (without paths) to start again"
+#: What each stored site must hold, and of which types (the others are optional; see the module docstring).
+_SITE_FIELDS = {"line": (int,), "column": (int,), "api": (str,), "statement": (str,), "executions": (int, float)}
+_OPTIONAL_FIELDS = {
+    "cell": (int, type(None)), "median_j": (int, float, type(None)), "iqr_j": (list, type(None)),
+    "interval_j": (list, type(None)), "time_s": (int, float, type(None)), "hardware_id": (str, type(None)),
+    "date": (str, type(None)), "note": (str, type(None)), "estimated": (bool, type(None)),
+}
+
+
+def _bad_sites(sites) -> str | None:
+    """Why a file's stored sites cannot be used, or None."""
+    if not isinstance(sites, list):
+        return "not a list of sites"
+    for i, site in enumerate(sites, 1):
+        if not isinstance(site, dict):
+            return f"site {i} is not an object"
+        for name, kinds in _SITE_FIELDS.items():
+            if not isinstance(site.get(name), kinds) or isinstance(site.get(name), bool):
+                return f"site {i}: `{name}` missing or of the wrong type"
+        for name, kinds in _OPTIONAL_FIELDS.items():
+            if not isinstance(site.get(name), kinds) or (kinds[0] is not bool and isinstance(site.get(name), bool)):
+                return f"site {i}: `{name}` of the wrong type"
+        for name in ("iqr_j", "interval_j"):
+            if site.get(name) is not None and (len(site[name]) != 2 or not all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) for v in site[name])):
+                return f"site {i}: `{name}` is not a pair of numbers"
+    return None
 
 
 def save(profile_file: Path, data: dict) -> None:
@@ -108,8 +144,16 @@ def record(profile_file: Path, script: str | os.PathLike, sites: list[dict], har
 
 
 def clear(profile_file: Path, paths: list[str | os.PathLike] | None = None) -> int:
-    """Remove the profiles of *paths* (all when None); returns how many sites were removed."""
-    data = load(profile_file)
+    """Remove the profiles of *paths* (all when None); returns how many sites were removed.
+
+    Clearing them all also resets a file that cannot be read (malformed, another version)."""
+    try:
+        data = load(profile_file)
+    except ProfileError:
+        if paths is not None:
+            raise
+        save(profile_file, {"files": {}})
+        return 0
     if paths is None:
         removed = sum(len(v) for v in data["files"].values())
         data["files"] = {}

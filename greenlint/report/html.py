@@ -11,6 +11,7 @@ the figure where known. Each location links to `<path>#L<line>` and carries `dat
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -113,7 +114,7 @@ def _row_html(rank: int, row: Row, total: float, scale) -> str:
     site = row.site
     cell = site["cell"]
     where = f"{site['path']}:{site['line']}" if cell is None else f"{site['path']} cell {cell}:{site['line']}"
-    href = f"{quote(site['path'])}#L{site['line']}"
+    href = f"{quote(os.fsencode(site['path']))}#L{site['line']}"  # a name that is not UTF-8: its bytes
     data = f'data-path="{escape(site["path"])}" data-line={site["line"]} data-column={site["column"]}'
     data += "" if cell is None else f" data-cell={cell}"
     location = f'<a href="{escape(href)}" {data}>{escape(where)}</a>'

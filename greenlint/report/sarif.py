@@ -9,6 +9,7 @@ property bag (`cell`, `cellLine`, `cellColumn`) and in a logical location named 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
 from pathlib import PurePath
@@ -26,7 +27,7 @@ def artifact_uri(path: str) -> str:
     pure = PurePath(path)
     if pure.is_absolute():
         return pure.as_uri()
-    return quote(pure.as_posix())
+    return quote(os.fsencode(pure.as_posix()))  # a name that is not UTF-8: its bytes, %-encoded
 
 
 def _region(span) -> dict:

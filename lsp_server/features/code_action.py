@@ -94,7 +94,9 @@ async def fix_all(server: GreenlintServer, view: View) -> types.CodeAction | Non
     if view.cell is not None:
         return None  # a cell alone is not the notebook: fix notebooks' cells one quick fix at a time
     path = str(server.path_of(view.uri))
-    config = view.analysis.config
+    from greenlint.lsp_server.analysis import usable_config
+
+    config = usable_config(view.analysis.config)  # unknown codes were reported with the analysis
     analyses = server.analyses
 
     def check(text: str) -> list[Diagnostic]:

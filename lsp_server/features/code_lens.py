@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
 from greenlint.lsp_server.energy_text import hotspots_text, total_label
 from greenlint.lsp_server.features import since_base
@@ -29,7 +30,10 @@ def register(server: GreenlintServer) -> None:
         return [*total, *await since_base.lenses(server, view)]
 
     @server.command(SHOW_HOTSPOTS)
-    async def show_hotspots(uri: str) -> None:
+    async def show_hotspots(*arguments) -> None:
+        if len(arguments) != 1 or not isinstance(arguments[0], str):
+            raise JsonRpcInvalidParams.of(ValueError(f"{SHOW_HOTSPOTS} takes one argument, a document URI"))
+        uri = arguments[0]
         view = await server.view(uri)
         if view is None:
             return

@@ -32,10 +32,10 @@ def test_scripts(result):
     assert found(result, "predict.py") == {(17, "GL201")}  # one load per checkpoint is no repeat
     train = found(result, "train.py")
     assert {(25, "GL301"), (33, "GL302"), (34, "GL302")} <= train
-    assert (19, "GL101") in train  # the sweep: fit() x range(8)
+    # the sweep, fit() x range(8), reads its data from files: its figure spans orders of magnitude
+    # (the least its code allows, up to a stated most), which is shown as a range and triggers nothing
+    assert (19, "GL101") not in train
     assert (19, "GL308") in train  # 30 epochs with validation data, nothing stops it
-    [sweep] = [d for d in result.diagnostics if d.path.endswith("train.py") and (d.code, d.span.line) == ("GL101", 19)]
-    assert "× 8 runs" in sweep.message and sweep.energy_j > 100
     assert not result.errors
 
 

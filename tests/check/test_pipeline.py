@@ -103,7 +103,8 @@ def test_failures_are_not_cached(tmp_path, config):
     assert run_check([src2 / "a.py"], config, broken).stats.cache_hits == 0
 
 
-def test_parallel_equals_serial(tmp_path, config):
+def test_parallel_equals_serial(tmp_path, config, monkeypatch):
+    monkeypatch.setattr("greenlint.check.runner._cpus", lambda: 2)  # `jobs` is capped at the CPUs
     files = {f"m{i:02d}.py": TRAIN if i % 3 else "import tensorflow as tf\ntf.constant(1)\n" for i in range(12)}
     files["bad.py"] = "def f(:\n"
     src = project(tmp_path, files)

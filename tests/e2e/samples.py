@@ -2,7 +2,7 @@
 
 TRAIN = '''\
 import tensorflow as tf
-
+import numpy as np; x_train = np.zeros((700, 32)); y_train = np.zeros(700)
 model = tf.keras.Sequential([tf.keras.layers.Dense(10)])
 model.compile(optimizer="adam", loss="mse")
 for trial in range(4):
@@ -13,7 +13,7 @@ label = "énergie 😀"; zeros = tf.zeros((2, 2))
 
 #: A notebook's cells: (kind, text). Cells share one namespace; the markdown cell is not code.
 NOTEBOOK = (
-    ("code", "import tensorflow as tf\n"),
+    ("code", "import tensorflow as tf\nimport numpy as np; x_train = np.zeros((700, 32)); y_train = np.zeros(700)\n"),
     ("markdown", "# Training\nmodel.fit(x) in prose is not code."),
     ("code", 'model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile(optimizer="adam", loss="mse")'),
     (
@@ -25,9 +25,11 @@ NOTEBOOK = (
 
 
 def predicted(text: str, line: int, api: str):
-    """The prediction for the `api` call on 1-based `line` of `text`, from the resolver's own features."""
+    """The prediction for the `api` call on 1-based `line` of `text`, from the resolver's features and work."""
     from greenlint.analysis import analyse_source
     from greenlint.predict import load_predictor
 
+    from greenlint.analysis.callsite import with_work
+
     site = next(s for s in analyse_source(text, path="sample.py").callsites if s.span.line == line and s.api == api)
-    return load_predictor().predict(api, site.features)
+    return load_predictor().predict(api, with_work(site.features, site.work))

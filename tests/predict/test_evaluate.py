@@ -129,3 +129,15 @@ def test_the_shipped_report_is_not_stale():
     assert found.group(1) == stamp(report_inputs(load_kb())), (
         "docs/accuracy.md is stale (KB, catalog, model or prediction code changed): run `make data`"
     )
+
+
+def test_kb_sites_are_scored_as_the_linter_prices_them_now():
+    from greenlint.predict.evaluate import as_linted
+
+    matched_fit = {"loop_multiplier": 1, "epochs": 10, "batch_size": 32}
+    assert as_linted("tensorflow.keras.Model.fit", matched_fit) == {**matched_fit, "samples_unknown": True}
+    assert as_linted("tensorflow.keras.Model.fit", {"loop_multiplier": 1})["epochs_unknown"] is True
+    sized = {"loop_multiplier": 1, "samples": 60000, "epochs": 5}
+    assert as_linted("tensorflow.keras.Model.fit", sized) is sized
+    assert as_linted("tensorflow.keras.Model.fit", {"epochs": 10}) == {"epochs": 10}  # not matched in its source
+    assert as_linted("tensorflow.estimator.DNNClassifier.train", {"loop_multiplier": 1}) == {"loop_multiplier": 1}

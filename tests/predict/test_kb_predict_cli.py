@@ -91,3 +91,13 @@ def test_shipped_model_is_reproduced_by_kb_train():
     assert shipped["kb"] == kb_digest(records), "the KB changed since data/model/predictor.json: run `make data`"
     assert shipped.get("catalog") == catalog_digest(), "the catalog changed since the model: run `make data`"
     assert dumps(train(records)) == model_path().read_text(), "the model code changed: run `make data`"
+
+
+def test_an_unknown_data_size_is_priced_as_the_linter_prices_it(capsys):
+    assert parse_features(["samples=unknown,epochs=1000"]) == {"samples_unknown": True, "epochs": 1000}
+    rc = main(["kb", "predict", "tf.keras.Sequential.fit", "--kw", "epochs=1000", "--work", "samples=unknown",
+               "--format", "json", "--no-overlay"])
+    assert rc == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert "data size unknown" in doc["evidence"]["note"]
+    assert doc["interval_j"][1] / doc["interval_j"][0] > 1e4  # from one batch per epoch to a million samples

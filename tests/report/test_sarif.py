@@ -108,7 +108,8 @@ def test_greenlint_check_sarif_is_valid(tmp_path, monkeypatch, capsys):
     from tests.report.fixtures import TRAIN
 
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "train.py").write_text(TRAIN)
+    sized = "import numpy as np\nx = np.zeros((5000, 32))\ny = np.zeros((5000, 1))\n"  # known work: hotspots
+    (tmp_path / "train.py").write_text(sized + TRAIN)
     (tmp_path / "broken.py").write_text("import tensorflow as tf\ndef f(:\n")
     code = main(["check", ".", "--isolated", "--no-cache", "-j", "1", "--format", "sarif"])
     log = json.loads(capsys.readouterr().out)

@@ -8,9 +8,23 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { execFile } = require("node:child_process");
 
-/** What `python -c` must import for `python -m greenlint lsp` to work (the `lsp` extra). */
-const IMPORT_CHECK = "import greenlint.cli.lsp_cmd, pygls, lsprotocol";
+/**
+ * A workspace must never shadow the standard library or greenlint: greenlint runs with the
+ * workspace as its working directory, and `python -m`/`python -c` put that directory first on
+ * sys.path (a repository's own `argparse.py` would run). Python 3.11+ has `-P` to leave it off;
+ * before, `-c` code drops it (sys.path[0] is "" for `-c`) before importing anything: the same.
+ */
+const SAFE_PATH = "import sys; sys.path[:1] = [] if sys.path[:1] == [''] else sys.path[:1]";
+/** Run by the interpreter: greenlint's command line, with sys.path as `-P` makes it. */
+const LAUNCHER = `${SAFE_PATH}; from greenlint.cli import main; sys.exit(main())`;
+/** What `python -c` must import for greenlint's lsp to work (the `lsp` extra); it prints whether `-P` exists. */
+const IMPORT_CHECK = `${SAFE_PATH}; import greenlint.cli.lsp_cmd, pygls, lsprotocol; print(int(sys.version_info >= (3, 11)))`;
 const INSTALL_SPEC = "greenlint[lsp]";
+
+/** The interpreter's arguments that start greenlint (append "lsp", ...) with the workspace off sys.path. */
+function interpreterArgs(hasSafePathFlag) {
+  return hasSafePathFlag ? ["-P", "-m", "greenlint"] : ["-c", LAUNCHER];
+}
 
 /** `setting` with `${workspaceFolder}` and a leading `~` replaced; "" when unset. */
 function expand(setting, folder, home) {
@@ -41,10 +55,12 @@ function executable(file) {
   }
 }
 
-/** Resolves to true when `python` can import greenlint with its lsp extra. */
+/** Resolves to false when `python` cannot import greenlint with its lsp extra, else to
+ * `{ safePath }`: whether it has `-P` (Python 3.11+). */
 function canImport(python) {
   return new Promise((resolve) => {
-    execFile(python, ["-c", IMPORT_CHECK], { timeout: 20000 }, (error) => resolve(!error));
+    execFile(python, ["-c", IMPORT_CHECK], { timeout: 20000 }, (error, stdout) =>
+      resolve(error ? false : { safePath: String(stdout).trim() === "1" }));
   });
 }
 
@@ -58,8 +74,10 @@ function canImport(python) {
 async function findServer({ interpreter, setting, folder, home, envPath, probe = canImport, isExecutable = executable }) {
   const tried = [];
   if (interpreter) {
-    if (await probe(interpreter)) {
-      return { command: interpreter, args: ["-m", "greenlint"], source: "interpreter", describe: `${interpreter} -m greenlint` };
+    const found = await probe(interpreter);
+    if (found) {
+      const args = interpreterArgs(found.safePath !== false);
+      return { command: interpreter, args, source: "interpreter", describe: `${interpreter} -m greenlint` };
     }
     tried.push(`greenlint (with its lsp extra) is not installed in the selected interpreter ${interpreter}`);
   }
@@ -86,4 +104,4 @@ function quote(file) {
   return /^[\w@%+=:,./-]+$/.test(file) ? file : `'${file.replace(/'/g, "'\\''")}'`;
 }
 
-module.exports = { findServer, expand, which, canImport, quote, IMPORT_CHECK, INSTALL_SPEC };
+module.exports = { findServer, expand, which, canImport, quote, interpreterArgs, IMPORT_CHECK, INSTALL_SPEC, LAUNCHER };

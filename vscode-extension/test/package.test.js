@@ -16,6 +16,12 @@ const root = path.join(__dirname, "..");
 const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
 const settings = manifest.contributes.configuration.properties;
 
+test("package.json declares that the extension waits for a trusted workspace", () => {
+  // it starts an interpreter the workspace may choose (its .venv) and settings it may set (greenlint.path)
+  assert.equal(manifest.capabilities.untrustedWorkspaces.supported, false);
+  assert.match(manifest.capabilities.untrustedWorkspaces.description, /trust/);
+});
+
 test("package.json declares the server's settings, with docs/editor.md's names and defaults", () => {
   assert.ok(manifest.activationEvents.includes("onLanguage:python"));
   assert.ok(manifest.activationEvents.includes("onNotebook:jupyter-notebook"));
@@ -217,12 +223,12 @@ test("without the Python extension: greenlint.path, started as `<path> lsp <args
   assert.equal(client.isRunning(), false);
 });
 
-test("the Python extension's interpreter runs `python -m greenlint lsp` when greenlint imports there", async (t) => {
+test("the Python extension's interpreter runs `python -P -m greenlint lsp` when greenlint imports there", async (t) => {
   t.after(noPath());
-  const python = executableFile(tmp(), "python", "exit 0"); // the import check succeeds
+  const python = executableFile(tmp(), "python", "echo 1"); // the import check succeeds, on Python 3.11+
   const { extension, started } = loadExtension({ path: executableFile(tmp(), "greenlint", "exit 0") }, { python });
   await extension.activate(context());
-  assert.deepEqual([started[0].serverOptions.command, started[0].serverOptions.args], [python, ["-m", "greenlint", "lsp"]]);
+  assert.deepEqual([started[0].serverOptions.command, started[0].serverOptions.args], [python, ["-P", "-m", "greenlint", "lsp"]]);
 });
 
 test("an interpreter without greenlint falls back to greenlint.path", async (t) => {
@@ -312,7 +318,7 @@ test("the status bar shows the server's lens title; Show Energy Report runs `cal
 
 test("Measure This Script and Calibrate This Machine run greenlint in a terminal; success restarts the server", async (t) => {
   t.after(noPath());
-  const python = executableFile(tmp(), "python", "exit 0");
+  const python = executableFile(tmp(), "python", "echo 1");
   const file = "/home/me/project/train.py";
   const document = { uri: { fsPath: file, scheme: "file", toString: () => `file://${file}` }, languageId: "python" };
   const { extension, registered, tasks, executions, taskListeners, started } = loadExtension({}, { python, editor: { document } });
@@ -320,8 +326,8 @@ test("Measure This Script and Calibrate This Machine run greenlint in a terminal
   await registered.get("greenlint.measure")();
   await registered.get("greenlint.calibrate")();
   assert.deepEqual(tasks.map((task) => [task.name, task.execution.process, task.execution.args, task.execution.options.cwd]), [
-    ["measure", python, ["-m", "greenlint", "measure", file], "/home/me/project"],
-    ["calibrate", python, ["-m", "greenlint", "calibrate"], "/home/me/project"],
+    ["measure", python, ["-P", "-m", "greenlint", "measure", file], "/home/me/project"],
+    ["calibrate", python, ["-P", "-m", "greenlint", "calibrate"], "/home/me/project"],
   ]);
   assert.equal(started.length, 1);
   const [measureEnd, calibrateEnd] = taskListeners;

@@ -3,7 +3,7 @@
 
 const assert = require("node:assert/strict");
 const test = require("node:test");
-const { findServer, expand, which, quote } = require("../src/server");
+const { findServer, expand, which, quote, LAUNCHER } = require("../src/server");
 
 const files = (...present) => (file) => present.includes(file);
 const importsIn = (...pythons) => async (python) => pythons.includes(python);
@@ -11,8 +11,16 @@ const importsIn = (...pythons) => async (python) => pythons.includes(python);
 test("the interpreter wins when greenlint imports there", async () => {
   const found = await findServer({ interpreter: "/p/.venv/bin/python", setting: "/usr/bin/greenlint", envPath: "/usr/bin",
     probe: importsIn("/p/.venv/bin/python"), isExecutable: files("/usr/bin/greenlint") });
-  assert.deepEqual(found, { command: "/p/.venv/bin/python", args: ["-m", "greenlint"], source: "interpreter",
+  assert.deepEqual(found, { command: "/p/.venv/bin/python", args: ["-P", "-m", "greenlint"], source: "interpreter",
     describe: "/p/.venv/bin/python -m greenlint" });
+});
+
+test("the workspace stays off sys.path: -P from Python 3.11, a launcher dropping it before", async () => {
+  const old = await findServer({ interpreter: "/py310", probe: async () => ({ safePath: false }), isExecutable: files() });
+  assert.deepEqual(old.args, ["-c", LAUNCHER]);
+  assert.ok(LAUNCHER.startsWith("import sys; sys.path[:1] = [] if sys.path[:1] == [''] else sys.path[:1];"));
+  const modern = await findServer({ interpreter: "/py312", probe: async () => ({ safePath: true }), isExecutable: files() });
+  assert.deepEqual(modern.args, ["-P", "-m", "greenlint"]);
 });
 
 test("then greenlint.path (with ${workspaceFolder} and ~), then PATH", async () => {

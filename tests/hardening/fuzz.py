@@ -1,0 +1,559 @@
+"""Generated bad input for greenlint: files, notebooks, configuration, cache entries (through the
+command line, in this process) and raw JSON-RPC for the language server.
+
+A kind of input *survives* when every generated case of it ends with exit code 0, 1 or 2, no
+exception escapes, JSON output parses, no diagnostic says "internal error", and a warm (cached)
+run says what the cold one said. Seeded: a failure is reproduced by its kind, seed and case.
+
+    python -m tests.hardening.fuzz                  # the bounded run `make test` does (seconds)
+    python -m tests.hardening.fuzz --long --write docs/hardening.md   # the benchmark run
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import random
+import shutil
+import string
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SEED = 20_260_211
+TF = "import tensorflow as tf\n"
+SNIPPETS = [
+    "model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.fit(x, y, epochs=5, batch_size=32)\n",
+    "for i in range(100):\n    y = tf.matmul(tf.ones((4, 4)), tf.ones((4, 4)))\n",
+    "ds = tf.data.Dataset.range(n).map(lambda x: x + 1).batch(2)\n",
+    "@tf.function\ndef f(x):\n    return tf.reduce_sum(x)\nfor step in range(10):\n    f(tf.constant([step]))\n",
+    "class M(tf.keras.Model):\n    def call(self, x):\n        return tf.nn.relu(x)\nM()(tf.ones((1, 2)))\n",
+]
+
+
+def _code(rng: random.Random) -> str:
+    return TF + "".join(rng.sample(SNIPPETS, rng.randint(1, len(SNIPPETS))))
+
+
+def _mutate(rng: random.Random, text: str, edits: int = 5) -> str:
+    chars = list(text)
+    for _ in range(edits):
+        at = rng.randrange(len(chars) + 1)
+        action = rng.random()
+        if action < 0.4 and chars:
+            del chars[min(at, len(chars) - 1)]
+        elif action < 0.8:
+            chars.insert(at, rng.choice(string.printable + "()[]{}:=\\'\"\t\x0c\u00e9\u2028\ufeff"))
+        else:
+            chars[at:at] = list(rng.choice(["async ", "lambda", "yield ", "return ", "await ", "match x:\n case 1:", "*", "**"]))
+    return "".join(chars)
+
+
+# --- file kinds: each writes one case under a folder -------------------------------------------
+
+def _write(folder: Path, name: str, data: str | bytes) -> None:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass"))
+
+
+def random_bytes(rng, folder):
+    _write(folder, "a.py", bytes(rng.randrange(256) for _ in range(rng.randint(0, 4000))))
+
+
+def nul_bytes(rng, folder):
+    _write(folder, "a.py", _code(rng).encode()[:50] + b"\0" + _code(rng).encode())
+
+
+def not_utf8(rng, folder):
+    data = bytearray(_code(rng).encode())
+    for _ in range(3):
+        data.insert(rng.randrange(len(data)), rng.choice([0xFF, 0xC3, 0x80, 0xED]))
+    _write(folder, "a.py", bytes(data))
+
+
+def coding_cookie(rng, folder):
+    codec = rng.choice(["rot13", "base64", "zlib", "hex", "bz2", "uu", "quopri", "nope", "latin-1", "utf-16", "utf-32",
+                        "cp1252", "ascii", "utf-8", "idna", "punycode", "undefined", "mbcs"])
+    bom = b"\xef\xbb\xbf" if rng.random() < 0.3 else b""
+    _write(folder, "a.py", bom + f"# -*- coding: {codec} -*-\n".encode() + _code(rng).encode("latin-1", "replace"))
+
+
+def syntax_soup(rng, folder):
+    _write(folder, "a.py", _mutate(rng, _code(rng), rng.randint(1, 30)))
+
+
+def compiler_only_errors(rng, folder):
+    body = rng.choice(["return 1\n", "def f(a, a):\n    pass\n", "nonlocal q\n", "break\n", "continue\n",
+                       "yield 1\n", "await g()\n", "def f():\n    x = 1\n    global x\n", "class C:\n    return 2\n"])
+    _write(folder, "a.py", _code(rng) + body)
+
+
+def deep_nesting(rng, folder):
+    depth = rng.choice([100, 1000, 20_000, 100_000])
+    shape = rng.choice(["(" * depth + "1" + ")" * depth, "-" * depth + "1", "[" * depth + "]" * depth,
+                        "x" + " + x" * depth, "not " * depth + "x", "if x:\n" + "".join(" " * (i + 1) + "if x:\n" for i in range(min(depth, 150))) + " " * 152 + "pass"])
+    _write(folder, "a.py", TF + "y = " + shape + "\ntf.constant(1)\n")
+
+
+def long_lines(rng, folder):
+    _write(folder, "a.py", TF + "x = [" + ", ".join(str(i) for i in range(rng.choice([2_000, 8_000]))) + "]\n" + _code(rng))
+
+
+def huge_literals(rng, folder):
+    digits = rng.choice([4300, 5000, 100_000])
+    epochs = rng.choice(["-5", "0", "float('inf')", "2**64", "1e308", "10**400"])
+    _write(folder, "a.py", TF + f"n = {'9' * digits}\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=n)\n"
+           f"m.fit(x, y, epochs=1e308, batch_size=1e-308)\nm.fit(x, y, epochs={epochs})\n")
+
+
+def surrogate_names(rng, folder):
+    name = os.fsdecode(bytes(rng.choice([0xFF, 0xE9, 0x80]) for _ in range(3)) + b".py")
+    (folder / name).write_text(_code(rng))
+
+
+def odd_files(rng, folder):
+    choice = rng.randrange(5)
+    if choice == 0:
+        os.mkfifo(folder / "fifo.py")
+    elif choice == 1:
+        (folder / "loop.py").symlink_to("loop.py")
+    elif choice == 2:
+        (folder / "dir.py").mkdir()
+    elif choice == 3:
+        (folder / "dangling.py").symlink_to("nowhere.py")
+    else:
+        _write(folder, "empty.py", b"")
+    _write(folder, "b.py", _code(rng))
+
+
+def ipython(rng, folder):
+    lines = ["??tf.constant", "tf.constant?", "! ls -l", "!pip install x", "%time 1", "%%timeit\ntf.ones(1)", "x = !ls",
+             "%matplotlib inline", "get_ipython().run_line_magic('time', '1')", "await tf.constant(1)"]
+    cells = [{"cell_type": "code", "source": TF + rng.choice(lines) + "\n" + rng.choice(SNIPPETS)} for _ in range(3)]
+    _write(folder, "n.ipynb", json.dumps({"cells": cells, "nbformat": 4, "metadata": {}}))
+
+
+def malformed_notebooks(rng, folder):
+    shapes = [
+        lambda: "[" * 50_000 + "]" * 50_000,
+        lambda: json.dumps({"cells": [{"cell_type": "code", "source": "\ud800 = 1"}]}),
+        lambda: json.dumps({"worksheets": [{"cells": rng.choice([5, "x", None, [1], [{"cell_type": "code", "input": 3}]])}]}),
+        lambda: json.dumps({"worksheets": rng.choice([[None], {}, "x", [[{"cells": []}]]]), "nbformat": 3}),
+        lambda: json.dumps({"cells": rng.choice([{}, 3, "abc", [None], [[1]], [{"cell_type": 5, "source": {}}]])}),
+        lambda: json.dumps(rng.choice([[], 1, "x", None, {"metadata": {"language_info": 5}, "cells": []}])),
+        lambda: json.dumps({"cells": [{"cell_type": "code", "source": ["a", 1]}]}),
+        lambda: '{"cells": [' + '{"cell_type": "code", "source": "x"},' * 3,
+        lambda: json.dumps({"cells": [{"cell_type": "code", "source": _mutate(rng, _code(rng), 10)}]}),
+    ]
+    _write(folder, "n.ipynb", rng.choice(shapes)())
+
+
+def gitignore_lines(rng, folder):
+    lines = ["!", "\\", "!!", "[", "**/***", "/", "\\!x", "#", " ", "a[b-a]", "*.py", "!a.py", "\udcff", "\\ "]
+    (folder / ".git").mkdir()
+    _write(folder, ".gitignore", "\n".join(rng.sample(lines, 5)) + "\n")
+    _write(folder, "a.py", _code(rng))
+
+
+def config_tables(rng, folder):
+    values = ['"x"', "5", "true", "[]", '[""]', '["!"]', '["GL999"]', '["\\\\"]', '""', '"/"', '".."', "{}", "-1",
+              "1e999", "nan", '"auto"', "0", "42", '["ALL"]', "[1, 2]", '"~"', '"json"']
+    keys = ["select", "ignore", "extend-select", "exclude", "extend-exclude", "cache-dir", "jobs", "output-format",
+            "per-file-ignores", "respect-gitignore", "force-exclude", "hotspot-threshold-j", "nope"]
+    body = "\n".join(f"{k} = {rng.choice(values)}" for k in rng.sample(keys, rng.randint(1, 4)))
+    text = rng.choice([f"[tool.greenlint]\n{body}\n", f"tool = {rng.choice(values)}\n", f"[tool]\ngreenlint = {rng.choice(values)}\n",
+                       "[tool.greenlint\n", f"[tool.greenlint]\n{body}\n"])
+    data = text.encode() if rng.random() < 0.8 else text.encode() + b"\n# \xff\xfe\n"
+    _write(folder, "pyproject.toml", data)
+    _write(folder, "a.py", _code(rng))
+
+
+def profile_files(rng, folder):
+    site = {"api": "tensorflow.matmul", "line": 3, "column": 9, "statement": "x", "executions": 9, "median_j": 1.0}
+    broken = rng.choice([
+        {"schema_version": 1, "files": {"a.py": rng.choice([5, [7], [{**site, "line": "3"}], [{**site, "iqr_j": [1]}],
+                                                             [{**site, "time_s": "x"}], None])}},
+        {"schema_version": 2, "files": {}}, [1], "x", {"files": 3},
+    ])
+    _write(folder, ".greenlint/profiles.json", json.dumps(broken) if rng.random() < 0.9 else b"{\xff")
+    _write(folder, "pyproject.toml", "")
+    _write(folder, "a.py", _code(rng))
+
+
+FILE_KINDS: dict[str, Callable[[random.Random, Path], None]] = {
+    "random bytes": random_bytes,
+    "NUL bytes": nul_bytes,
+    "invalid UTF-8": not_utf8,
+    "coding cookies (text and non-text codecs, BOM conflicts)": coding_cookie,
+    "mutated TF code (syntax soup)": syntax_soup,
+    "errors only the compiler finds": compiler_only_errors,
+    "deep nesting (parentheses, unary minus, chains)": deep_nesting,
+    "very long lines": long_lines,
+    "huge and overflowing literals": huge_literals,
+    "file names that are not UTF-8": surrogate_names,
+    "FIFOs, symlink loops, folders named *.py, empty files": odd_files,
+    "IPython syntax in notebook cells": ipython,
+    "malformed notebooks": malformed_notebooks,
+    ".gitignore lines git cannot use": gitignore_lines,
+    "pyproject.toml of any shape": config_tables,
+    "profiles.json of any shape": profile_files,
+}
+
+
+@dataclass
+class KindResult:
+    tried: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def survived(self) -> bool:
+        return not self.failures
+
+
+def _main(argv: list[str]) -> tuple[int, str, str]:
+    from greenlint.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _judge(case: str, code: int, out: str, err: str) -> str | None:
+    if code not in (0, 1, 2):
+        return f"{case}: exit code {code}"
+    if "Traceback" in err or "Traceback" in out:
+        return f"{case}: a traceback: {err.strip().splitlines()[-1:]}"
+    if code in (0, 1):
+        try:
+            found = json.loads(out)
+        except ValueError as exc:
+            return f"{case}: output is not JSON ({exc})"
+        internal = [d["message"] for d in found if "internal error" in d.get("message", "")]
+        if internal:
+            return f"{case}: {internal[0]}"
+    elif not err.strip():
+        return f"{case}: exit 2 without a message"
+    return None
+
+
+def check_case(folder: Path, cache: Path, case: str) -> str | None:
+    """Check *folder* cold then warm (cached), then list its calls; the reason it did not survive, or None."""
+    argv = ["check", str(folder), "--format", "json", "--cache-dir", str(cache), "-j", "1"]
+    runs = []
+    for _ in range(2):
+        try:
+            runs.append(_main(argv))
+        except SystemExit as exc:
+            return f"{case}: SystemExit({exc.code})"
+        except Exception:  # what the fuzzer is here to find
+            return f"{case}: {traceback.format_exc().strip().splitlines()[-1]}"
+        failure = _judge(case, *runs[-1])
+        if failure:
+            return failure
+    if runs[0][:2] != runs[1][:2]:
+        return f"{case}: the cached run differs from the first"
+    try:  # the call sites and their figures, from the same cache
+        return _judge(f"{case} (calls)", *_main(["calls", str(folder), "--format", "json", "--cache-dir", str(cache)]))
+    except Exception:
+        return f"{case} (calls): {traceback.format_exc().strip().splitlines()[-1]}"
+
+
+def corrupt_cache(rng: random.Random, cache: Path) -> None:
+    """Replace or damage every cache entry: what a full disk, a crash or a hostile writer leaves."""
+    from greenlint.check.cache import _checksum
+
+    for entry in cache.rglob("*.json"):
+        data = entry.read_bytes()
+        checksum, _, body = data.partition(b"\n")
+        how = rng.randrange(6)
+        if how == 0:
+            entry.write_bytes(b"")
+        elif how == 1:
+            entry.write_bytes(data[: rng.randrange(len(data) + 1)])
+        elif how == 2:
+            entry.write_bytes(bytes(rng.randrange(256) for _ in range(200)))
+        else:  # valid JSON, a valid checksum, the wrong shape
+            key = json.loads(body)["key"] if body.startswith(b"{") else "k"
+            value = rng.choice([7, None, [], {"@t": [[1], None]}, {"@t": [[{"@o": "greenlint.rules.diagnostic:Diagnostic",
+                                "a": {"path": 1}}], None]}, {"@o": "greenlint.check.analyse:FileResult", "a": {}},
+                                {"@o": "os:system", "a": {}}, {"@t": [[], ["x", 5]]}, "x" * 1000])
+            new = json.dumps({"key": key, "value": value}).encode()
+            entry.write_bytes(_checksum(new) + b"\n" + new)
+
+
+def run_files(cases_per_kind: int, seed: int = SEED, root: Path | None = None) -> dict[str, KindResult]:
+    results: dict[str, KindResult] = {}
+    with tempfile.TemporaryDirectory(prefix="greenlint-fuzz-", dir=root) as tmp:
+        tmp = Path(tmp)
+        for k, (kind, make) in enumerate(FILE_KINDS.items()):
+            result = results.setdefault(kind, KindResult())
+            for case in range(cases_per_kind):
+                rng = random.Random(f"{seed}:{kind}:{case}")
+                folder = tmp / f"k{k}c{case}"
+                folder.mkdir()
+                make(rng, folder)
+                result.tried += 1
+                failure = check_case(folder, tmp / "cache", f"{kind} #{case}")
+                if failure:
+                    result.failures.append(failure)
+                shutil.rmtree(folder, ignore_errors=True)
+        kind = "corrupt cache entries (any bytes, valid JSON of the wrong shape)"
+        result = results.setdefault(kind, KindResult())
+        for case in range(cases_per_kind):
+            rng = random.Random(f"{seed}:cache:{case}")
+            folder, cache = tmp / f"cache-case{case}", tmp / f"cache{case}"
+            folder.mkdir()
+            _write(folder, "a.py", _code(rng))
+            _write(folder, "n.ipynb", json.dumps({"cells": [{"cell_type": "code", "source": _code(rng)}]}))
+            result.tried += 1
+            before = _main(["check", str(folder), "--format", "json", "--cache-dir", str(cache), "-j", "1"])
+            corrupt_cache(rng, cache)
+            failure = check_case(folder, cache, f"cache #{case}")
+            after = _main(["check", str(folder), "--format", "json", "--cache-dir", str(cache), "-j", "1"])
+            if failure is None and after[:2] != before[:2]:
+                failure = f"cache #{case}: a corrupt entry changed the findings"
+            if failure:
+                result.failures.append(failure)
+    return results
+
+
+# --- the language server -------------------------------------------------------------------------
+
+LSP_METHODS = ["textDocument/hover", "textDocument/codeAction", "textDocument/codeLens", "textDocument/inlayHint",
+               "workspace/executeCommand", "textDocument/documentSymbol", "greenlint/unknown", "shutdown?"]
+
+
+def _junk(rng: random.Random):
+    return rng.choice([None, -1, 2**31, 2**63, 1.5, "", "\ud800", "x" * 300, [], {}, True, [None], {"line": "0"}])
+
+
+def _position(rng):
+    return {"line": rng.choice([0, 1, 2, 5, 2**31 - 1, rng.randrange(4)]), "character": rng.choice([0, 3, 10**6, 2**31 - 1])}
+
+
+def _params(rng: random.Random, method: str, uri: str):
+    document = {"uri": rng.choice([uri, uri, "file:///nowhere.py", "untitled:1", "%%%", "\ud800"])}
+    if method == "workspace/executeCommand":
+        params = {"command": "greenlint.showHotspots", "arguments": rng.choice([[uri], None, [None], [1, 2], [uri, 3]])}
+    elif method in ("textDocument/codeAction", "textDocument/inlayHint"):
+        params = {"textDocument": document, "range": {"start": _position(rng), "end": _position(rng)},
+                  "context": {"diagnostics": [], "only": rng.choice([None, ["source.fixAll.greenlint"], ["quickfix"]])}}
+    else:
+        params = {"textDocument": document, "position": _position(rng)}
+    if rng.random() < 0.4:  # break it: a wrong type, a missing field, junk anywhere
+        target = rng.choice([params, params.get("textDocument", params), params.get("position", params)])
+        key = rng.choice(list(target) or ["x"])
+        if rng.random() < 0.3:
+            target.pop(key, None)
+        else:
+            target[key] = _junk(rng)
+    return rng.choice([params] * 9 + [None])
+
+
+@dataclass
+class LspResult:
+    requests: int = 0
+    answered: int = 0
+    codes: Counter = field(default_factory=Counter)
+    unanswered: list[str] = field(default_factory=list)
+    internal: list[str] = field(default_factory=list)
+    alive: bool = True
+    diagnostics_after: bool = False
+    seconds: float = 0.0
+
+
+def run_lsp(requests: int, seed: int = SEED, big_mb: int = 10) -> LspResult:
+    """A session of raw JSON-RPC: valid and broken requests, cancels, surrogates, a *big_mb* MB document,
+    bytes that are not JSON; every request must be answered, none with an internal error."""
+    from tests.hardening.rpc import RawClient
+
+    rng = random.Random(f"{seed}:lsp")
+    result = LspResult()
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="greenlint-lsp-fuzz-") as tmp:
+        ws = Path(tmp)
+        (ws / "pyproject.toml").write_text("[tool.greenlint]\n")
+        client = RawClient(ws, {"GREENLINT_CACHE_DIR": str(ws / ".cache")})
+        try:
+            pending: dict[int, str] = {}
+            early = client.request("textDocument/hover", {"textDocument": {"uri": "file:///a.py"}, "position": {"line": 0, "character": 0}})
+            pending[early] = "hover before initialize"
+            client.initialize(ws)
+            uri = (ws / "a.py").as_uri()
+            text = TF + SNIPPETS[0] + SNIPPETS[1]
+            client.open(uri, text)
+            big = (ws / "big.py").as_uri()
+            client.open(big, "x = 1\n" + "#" * (big_mb * 1024 * 1024) + "\n")
+            client.send_raw(b'{"jsonrpc": "2.0", "id": 99999, "method": ')  # not JSON
+            client.send_raw(json.dumps({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text + "# \ud800\n"}]}}).encode())
+            version = 3
+            for i in range(requests):
+                method = rng.choice(LSP_METHODS)
+                if method == "shutdown?":  # an edit instead, sometimes with a surrogate or a range past the end
+                    change = {"text": rng.choice(["\ud800", "x", "\n", "tf.ones(1)\n"]),
+                              "range": {"start": _position(rng), "end": _position(rng)}}
+                    if rng.random() < 0.5:
+                        change = {"text": _mutate(rng, text, 3)}
+                    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                             "contentChanges": [change]})
+                    version += 1
+                    continue
+                rid = client.request(method, _params(rng, method, uri))
+                pending[rid] = method
+                if rng.random() < 0.2:
+                    client.notify("$/cancelRequest", {"id": rng.choice([rid, rid, 10**9, "x", None])})
+            client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}, id_="last")
+            pending["last"] = "final hover"
+            result.requests = len(pending)
+            deadline = time.monotonic() + 60 + requests * 0.5
+            answers = [m for m in client.seen if "id" in m and "method" not in m]  # read during initialize
+            while pending and time.monotonic() < deadline:
+                message = answers.pop() if answers else client.wait_for(
+                    lambda m: "id" in m and "method" not in m, max(0.1, deadline - time.monotonic()))
+                if message is None:
+                    break
+                method = pending.pop(message["id"], None)
+                if method is None:
+                    continue
+                result.answered += 1
+                code = message.get("error", {}).get("code") if "error" in message else "result"
+                result.codes[code] += 1
+                if code == -32603:
+                    result.internal.append(f"{method}: {message['error']['message'][:200]}")
+            result.unanswered = sorted(str(v) for v in pending.values())
+            client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                     "contentChanges": [{"text": text}]})
+            result.diagnostics_after = client.find(
+                lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+                and m["params"].get("version") == version, 120) is not None
+        except EOFError:
+            result.alive = False
+        finally:
+            result.alive = result.alive and client.proc.poll() is None
+            status = client.close()
+            result.alive = result.alive and status == 0
+    result.seconds = time.monotonic() - started
+    return result
+
+
+# --- the report ------------------------------------------------------------------------------------
+
+def report(files: dict[str, KindResult], lsp: LspResult, cases: int, seconds: float) -> str:
+    survived = sum(r.survived for r in files.values())
+    lines = [
+        "# Hardening: bad input greenlint survives",
+        "",
+        "Generated by `python -m tests.hardening.fuzz --long --write docs/hardening.md` (seed "
+        f"{SEED}; {cases} cases per kind; {seconds:.0f} s). `make test` runs the same generators with a",
+        "few cases per kind and a shorter LSP session (tests/hardening/test_fuzz.py); each item of issue 20",
+        "also has its own regression test under tests/hardening/.",
+        "",
+        "Each case is checked cold, then from the cache, then listed by `greenlint calls --format json`.",
+        "A kind **survives** when every case of it exits 0, 1 or 2 with no exception escaping, its JSON",
+        "output parses, no diagnostic says \"internal error\", and the cached run repeats the first.",
+        "",
+        f"## Command line: {survived} of {len(files)} kinds survived",
+        "",
+        "| kind | cases | survived | first failure |",
+        "| --- | ---: | --- | --- |",
+    ]
+    for kind, r in files.items():
+        lines.append(f"| {kind} | {r.tried} | {'yes' if r.survived else 'no'} | {(r.failures[0] if r.failures else '').replace('|', '/')} |")
+    codes = {"result": "result", -32602: "-32602 InvalidParams", -32601: "-32601 MethodNotFound",
+             -32002: "-32002 ServerNotInitialized", -32800: "-32800 RequestCancelled", -32603: "-32603 InternalError"}
+    lines += [
+        "",
+        f"## Language server: {lsp.requests} requests, {lsp.answered} answered",
+        "",
+        "Raw JSON-RPC over stdio: hover, code actions (fixAll too), code lenses, inlay hints and",
+        "`greenlint.showHotspots` with valid and broken params (wrong types, missing fields, positions",
+        "up to 2³¹, lone surrogates), cancels, edits with surrogates and ranges past the end, a "
+        "10 MB document, a body that is not JSON and a request before `initialize`.",
+        "",
+        "| answer | requests |",
+        "| --- | ---: |",
+    ]
+    for code, count in sorted(lsp.codes.items(), key=lambda kv: -kv[1]):
+        lines.append(f"| {codes.get(code, code)} | {count} |")
+    lines += [
+        f"| never answered | {len(lsp.unanswered)} |",
+        "",
+        f"Internal errors: {len(lsp.internal)}. Server alive at the end and exiting 0: {'yes' if lsp.alive else 'no'}. "
+        f"Diagnostics published after the session: {'yes' if lsp.diagnostics_after else 'no'}. {lsp.seconds:.0f} s.",
+        "",
+        "## Issue 20's inputs, each with its regression test",
+        "",
+        "| input | what greenlint does now | test |",
+        "| --- | --- | --- |",
+        *(f"| {what} | {does} | `{test}` |" for what, does, test in ISSUE_ITEMS),
+        "",
+        "Not held here (the fix engine's, greenlint/fix/engine.py): GL502's `_hoist` regenerates the whole",
+        "LibCST module twice per finding, and `attach_fixes` parses a file with LibCST and its position",
+        "metadata even for one fix (a 340 KB file with a 60,000-element list literal: ~20 s); the",
+        "\"very long lines\" kind keeps its literals at 8,000 elements for that reason.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+#: Issue 20's findings: the input, what greenlint does with it now, and the test that holds it.
+ISSUE_ITEMS = [
+    ("`# coding: rot13` / `base64` / `zlib`", "GL002 naming the codec, the run goes on", "test_cli.py"),
+    ("a file name that is not UTF-8", "cached, reported in every format (SARIF/HTML URIs %-encode its bytes)", "test_cli.py, test_cache.py"),
+    ("`.gitignore` lines `!`, `\\`; `exclude = [\"!\"]`", "lines skipped as git does; the exclude pattern is a config error (exit 2)", "test_config.py"),
+    ("`tool = \"x\"`, `tool = 5`, non-UTF-8 pyproject.toml", "not greenlint's table / a config error naming the byte", "test_config.py"),
+    ("a cache entry of valid JSON and the wrong shape; emptied; tampered; 300 MB", "a miss: shape and field types checked, a checksum per entry, a 64 MiB cap", "test_cache.py"),
+    ("profiles.json of the wrong shape; `profile show/clear`", "named and ignored by check; show exits 2; `profile clear` resets it", "test_profiles.py"),
+    ("`kb predict \"\"`, emoji, non-UTF-8 names, 100k unary minus", "exit 2 with the reason", "test_cli.py"),
+    ("`epochs=1e308`", "an unknown figure (no `inf MJ`), JSON always valid", "test_cli.py"),
+    ("`--fix` in a read-only folder", "that file reported, the others fixed", "test_fix_writing.py"),
+    ("`rule --all | head -1`, `kb predict | head -1`", "exit quietly", "test_cli.py"),
+    ("a 3,000-class chain; 300 classes with wide bases", "C3 MRO kept per class: linear", "test_time.py"),
+    ("a file edited while `--fix` runs", "compared right before the rename; refused with the reason", "test_fix_writing.py"),
+    ("`--fix` on a symlink, a hard link, another user's or a read-only file, a BOM file", "target fixed / refused with the reason / owner, mode, BOM and encoding kept", "test_fix_writing.py"),
+    ("an imported module edited keeping size and mtime", "seen (its change time and inode are stamped too)", "test_stale_cache.py"),
+    ("an unreadable folder", "GL002 `cannot read directory`", "test_sources.py"),
+    ("`return` outside a function, a duplicate argument", "GL001 (the tree is compiled, never run)", "test_sources.py"),
+    ("`??obj`, `! ls` cells; syntax newer than the running Python", "no GL001 / GL001 says which Python parsed", "test_sources.py"),
+    ("deeply nested notebook JSON, lone surrogates, odd nbformat 3 worksheets", "GL002 `malformed notebook`", "test_sources.py"),
+    ("`cache-dir = \"\"` / `\"/\"` / anywhere; `jobs = 42`; `select = [\"\"]`", "refused unless inside the project or user cache; capped at the CPUs; an error", "test_config.py"),
+    ("`measure` killed, `os._exit`, no meter extra", "child dies with it, temp folder swept; explained; the extra named at once", "test_measure.py"),
+    ("`profile clear` of sub-projects", "found as `profile show` finds them", "test_profiles.py"),
+    ("the extension in a workspace holding `argparse.py`", "`python -P` (or a launcher): not executed; Restricted Mode declared", "test_extension_launch.py"),
+    ("LSP: invalid params, before `initialize`, `showHotspots` null, unknown `greenlint.ignore` code, surrogate edit", "-32602 / -32002 / -32602 / fixAll works / recovers", "test_lsp.py"),
+    ("LSP: one heavy document; memory per edit", "a second analysis process; flat memory", "test_lsp.py"),
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--long", action="store_true", help="the benchmark run: many cases per kind")
+    parser.add_argument("--write", type=Path, help="write the report (Markdown) here")
+    args = parser.parse_args(argv)
+    cases, requests = (40, 3000) if args.long or os.environ.get("GREENLINT_FUZZ") == "long" else (3, 150)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as home:
+        os.environ.setdefault("GREENLINT_CACHE_DIR", str(Path(home) / "cache"))
+        files = run_files(cases)
+        lsp = run_lsp(requests)
+    text = report(files, lsp, cases, time.monotonic() - started)
+    if args.write:
+        args.write.write_text(text, encoding="utf-8")
+    print(text)
+    failed = [f for r in files.values() for f in r.failures] + lsp.internal + lsp.unanswered
+    return 1 if failed or not lsp.alive or not lsp.diagnostics_after else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

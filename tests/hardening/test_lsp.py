@@ -1,0 +1,170 @@
+"""The language server answers every request, bad ones with the right JSON-RPC error, and recovers
+from bad edits: raw JSON-RPC over stdio (tests/hardening/rpc.py)."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+
+from tests.hardening.rpc import RawClient
+
+pytestmark = pytest.mark.timeout(300)
+
+TEXT = (  # literal data: the work is known, so the fit in a loop is a hotspot
+    "import tensorflow as tf\nfor i in range(10):\n"
+    "    tf.keras.Sequential([tf.keras.layers.Dense(64)]).fit(tf.zeros([5000, 32]), tf.zeros([5000, 1]), epochs=100)\n"
+)
+DS = "import tensorflow as tf\nds = tf.data.Dataset.range(n).map(lambda x: x + 1)\n"
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    ws = tmp_path_factory.mktemp("ws")
+    (ws / "pyproject.toml").write_text("[tool.greenlint]\n")
+    return ws
+
+
+@pytest.fixture
+def client(workspace, tmp_path):
+    c = RawClient(workspace, {"GREENLINT_CACHE_DIR": str(tmp_path / "cache")})
+    yield c
+    assert c.close() == 0
+
+
+def _diagnostics(client, uri, version=None, timeout=120):
+    return client.wait_for(
+        lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+        and (version is None or m["params"].get("version") == version),
+        timeout,
+    )
+
+
+def test_a_request_before_initialize_is_server_not_initialized(client, workspace):
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": "file:///x.py"}, "position": {"line": 0, "character": 0}})
+    assert client.answer(rid, 30)["error"]["code"] == -32002
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///x.py", "languageId": "python", "version": 1,
+                                                            "text": TEXT}})  # dropped: not initialized
+    assert "capabilities" in client.initialize(workspace)["result"]
+
+
+INVALID = [
+    ("textDocument/hover", {"textDocument": {"uri": "URI"}, "position": {"line": 2**31, "character": 0}}),
+    ("textDocument/hover", {"textDocument": {"uri": "URI"}, "position": {"line": -1, "character": 0}}),
+    ("textDocument/hover", {"textDocument": {"uri": "URI"}}),
+    ("textDocument/hover", None),
+    ("textDocument/codeAction", {"textDocument": {"uri": "URI"}, "range": 5, "context": {"diagnostics": []}}),
+    ("textDocument/inlayHint", {"textDocument": {"uri": 7}, "range": {}}),
+    ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": None}),
+    ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": [None]}),
+    ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": ["a", "b"]}),
+]
+
+
+def test_invalid_params_are_answered_with_invalid_params(client, workspace):
+    client.initialize(workspace)
+    uri = (workspace / "a.py").as_uri()
+    client.open(uri, TEXT)
+    for method, params in INVALID:
+        if isinstance(params, dict) and params.get("textDocument", {}).get("uri") == "URI":
+            params = {**params, "textDocument": {"uri": uri}}
+        rid = client.request(method, params)
+        assert client.answer(rid, 60)["error"]["code"] == -32602, (method, params)
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 30}})
+    assert "result" in client.answer(rid, 120)  # still serving
+
+
+def test_fix_all_works_with_an_unknown_code_in_the_editors_ignore(client, workspace):
+    client.initialize(workspace)
+    client.notify("workspace/didChangeConfiguration", {"settings": {"greenlint": {"ignore": ["GL999", "GL101"]}}})
+    uri = (workspace / "ds.py").as_uri()
+    client.open(uri, DS)
+    published = _diagnostics(client, uri)
+    assert published is not None
+    rid = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+        "context": {"diagnostics": [], "only": ["source.fixAll.greenlint"]}})
+    answer = client.answer(rid, 120)
+    assert "error" not in answer, answer
+    (action,) = answer["result"]
+    assert action["kind"] == "source.fixAll.greenlint" and "num_parallel_calls" in str(action["edit"])
+    logged = client.find(lambda m: m.get("method") in ("window/showMessage", "window/logMessage")
+                             and "GL999" in m["params"]["message"], 30)
+    assert logged is not None and "pyproject.toml" not in logged["params"]["message"]
+
+
+def test_a_lone_surrogate_edit_recovers(client, workspace):
+    client.initialize(workspace)
+    uri = (workspace / "s.py").as_uri()
+    client.open(uri, TEXT)
+    assert _diagnostics(client, uri, 1)
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+        {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "# \ud800\n"}]})
+    second = _diagnostics(client, uri, 2)
+    assert second is not None
+    assert not any("internal error" in d["message"] for d in second["params"]["diagnostics"])
+    assert any(d["code"] == "GL101" and d["range"]["start"]["line"] == 3 for d in second["params"]["diagnostics"])
+
+
+def test_one_heavy_document_does_not_hold_back_the_others(client, workspace):
+    client.initialize(workspace)
+    heavy = (workspace / "heavy.py").as_uri()
+    light = (workspace / "light.py").as_uri()
+    big_list = "x = [" + ", ".join(str(i) for i in range(30_000)) + "]\n"  # with a fix: LibCST parses it all, seconds
+    other = (workspace / "other.py").as_uri()
+    client.open(light, TEXT)  # two documents at once: both analysis processes start (and load)
+    client.open(other, DS)
+    assert _diagnostics(client, light, 1) and _diagnostics(client, other, 1)
+    client.open(heavy, DS + big_list + TEXT)
+    time.sleep(0.5)
+    client.notify("textDocument/didChange", {"textDocument": {"uri": light, "version": 2}, "contentChanges": [
+        {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "# edit\n"}]})
+    first = client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                            and m["params"]["uri"] in (heavy, light), 240)
+    assert first["params"]["uri"] == light, ("the light document waited for the heavy one", str(first)[:600])
+    assert _diagnostics(client, heavy, 1, timeout=240)
+
+
+def _rss_kb(pid: int) -> int:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_memory_does_not_grow_with_edits(client, workspace):
+    client.initialize(workspace)
+    uri = (workspace / "m.py").as_uri()
+    client.open(uri, TEXT + "def f(:\n")  # does not parse: no analysis ever trims the edit log
+    assert _diagnostics(client, uri, 1)
+    version = 2
+
+    def edits(n):
+        nonlocal version
+        for i in range(n):
+            client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [
+                {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                 "text": "#\n" if i % 2 else ""}]})
+            version += 1
+        rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+        assert client.answer(rid, 120) is not None
+
+    edits(3000)  # warm up: allocator pools, caches
+    before = _rss_kb(client.proc.pid)
+    edits(6000)
+    assert _rss_kb(client.proc.pid) - before < 3000  # was ~2 KB per edit: 12 MB here
+
+
+def test_the_edit_log_is_bounded():
+    from lsprotocol import types
+
+    from greenlint.lsp_server.edits import MAX_CHANGES, EditLog
+
+    log = EditLog()
+    change = types.TextDocumentContentChangePartial(range=types.Range(types.Position(0, 0), types.Position(0, 0)), text="\n")
+    for version in range(1, MAX_CHANGES + 10):
+        log.record("u", version, [change])
+    assert len(log.since("u", 0)) <= MAX_CHANGES
+    assert log.since("u", 0)[0].map(5) == (None, True)  # the older places are lost, never wrong

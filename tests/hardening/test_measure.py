@@ -1,0 +1,93 @@
+"""`greenlint measure` never leaves its child running or its temporary folder behind, and says why
+nothing was written."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from greenlint.cli import main
+from greenlint.meter import measure as measure_module
+
+
+def test_without_the_meter_extra_the_extra_is_named_at_once(tmp_path, monkeypatch, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "tensorflow" else real(name, *a))
+    (tmp_path / "s.py").write_text("print(1)\n")
+    start = time.monotonic()
+    assert main(["measure", str(tmp_path / "s.py")]) == 2
+    assert time.monotonic() - start < 5
+    assert "needs the `meter` extra" in capsys.readouterr().err
+    assert not (tmp_path / "cache").exists()
+
+
+def test_why_nothing_was_written():
+    assert "os._exit()" in measure_module.why_nothing_written(3)
+    assert "killed by signal 9" in measure_module.why_nothing_written(-9)
+
+
+def test_orphaned_temporary_folders_are_swept(tmp_path, monkeypatch):
+    monkeypatch.setattr(measure_module.tempfile, "gettempdir", lambda: str(tmp_path))
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    orphan = tmp_path / f"{measure_module.TEMP_PREFIX}{dead.pid}-abc"
+    mine = tmp_path / f"{measure_module.TEMP_PREFIX}{os.getpid()}-abc"
+    orphan.mkdir()
+    mine.mkdir()
+    measure_module._sweep_orphans()
+    assert not orphan.exists() and mine.exists()
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for the child")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_the_child_dies_with_its_parent(tmp_path, sig):
+    pytest.importorskip("tensorflow")
+    script = tmp_path / "sleepy.py"
+    script.write_text("import time\ntime.sleep(120)\n")
+    env = {**os.environ, "GREENLINT_CACHE_DIR": str(tmp_path / "cache"), "TMPDIR": str(tmp_path / "tmp")}
+    (tmp_path / "tmp").mkdir()
+    parent = subprocess.Popen(
+        [sys.executable, "-m", "greenlint", "measure", "--level", "project", "--max-wait", "0.1", "--stable-points", "2",
+         "--out", str(tmp_path / "out"), str(script)],
+        env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while not _children(parent.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    (child,) = _children(parent.pid)
+    time.sleep(1)
+    parent.send_signal(sig)
+    parent.wait(timeout=30)
+    deadline = time.monotonic() + 15
+    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]
+    if sig == signal.SIGTERM:
+        assert not list((tmp_path / "tmp").glob("greenlint-measure-*"))
+
+
+def test_a_script_ending_in_os_exit_is_explained(tmp_path):
+    pytest.importorskip("tensorflow")
+    (tmp_path / "ex.py").write_text("import os\nos._exit(3)\n")
+    env = {**os.environ, "GREENLINT_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "greenlint", "measure", "--level", "project", "--max-wait", "0.1", "--stable-points", "2",
+         "--out", str(tmp_path / "out"), str(tmp_path / "ex.py")],
+        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 1 and "os._exit()" in proc.stderr and "basis: ?" not in proc.stderr

@@ -1,0 +1,84 @@
+"""Wrong results on odd input: unreadable folders, compiler-only errors, IPython syntax, malformed notebooks."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import pytest
+
+from greenlint.analysis import analyse_source
+from greenlint.check import run_check
+
+TF = "import tensorflow as tf\n"
+
+
+def _errors(text, path="a.py"):
+    return [(e.code, e.message) for e in analyse_source(text, path=path).errors]
+
+
+@pytest.mark.parametrize(
+    "code, why",
+    [
+        ("return 1\n", "'return' outside function"),
+        ("def f(a, a):\n    pass\n", "duplicate argument"),
+        ("nonlocal x\n", "nonlocal declaration not allowed at module level"),
+        ("for i in x:\n    pass\nbreak\n", "'break' outside loop"),
+        ("await f()\n", "outside"),
+    ],
+)
+def test_errors_only_the_compiler_finds_are_gl001(code, why):
+    (error,) = _errors(TF + code)
+    assert error[0] == "GL001" and why in error[1]
+
+
+def test_a_notebook_cell_may_await_at_top_level():
+    nb = {"cells": [{"cell_type": "code", "source": TF + "await tf.constant(1)\n"}], "nbformat": 4}
+    assert _errors(json.dumps(nb), "n.ipynb") == []
+
+
+def test_gl001_says_which_python_parsed():
+    (error,) = _errors(TF + "def f(:\n    pass\n")
+    assert f"as parsed by Python {sys.version_info.major}.{sys.version_info.minor}" in error[1]
+
+
+@pytest.mark.parametrize("line", ["??tf.constant", "?tf.constant", "tf.constant??", "! ls -l", "!ls", "x = ! ls", "%time 1"])
+def test_ipython_syntax_in_a_cell_is_not_a_syntax_error(line):
+    nb = {"cells": [{"cell_type": "code", "source": f"{TF}{line}\ntf.constant(1)\n"}], "nbformat": 4}
+    assert _errors(json.dumps(nb), "n.ipynb") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 200_000 + "]" * 200_000,
+        json.dumps({"cells": [{"cell_type": "code", "source": "\ud800 = 1"}]}),
+        json.dumps({"cells": [{"cell_type": "code", "source": ["x", "\udfff"]}]}),
+        json.dumps({"worksheets": [{"cells": 5}], "nbformat": 3}),
+        json.dumps({"worksheets": [{"cells": [{"cell_type": "code", "input": 3}]}], "nbformat": 3}),
+        json.dumps({"worksheets": [None, {"cells": "abc"}], "nbformat": 3}),
+        json.dumps({"cells": {"a": 1}}),
+    ],
+)
+def test_a_malformed_notebook_is_named_so(text):
+    (error,) = analyse_source(text, path="n.ipynb").errors
+    assert error.code == "GL002" and "malformed notebook" in error.message
+
+
+def test_an_unreadable_folder_gets_a_diagnostic(tmp_path, config, monkeypatch):
+    (tmp_path / "ok.py").write_text(TF)
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "hidden.py").write_text(TF)
+    real = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    result = run_check([tmp_path], config.replace(cache_dir=None, no_cache=True))
+    (error,) = result.errors
+    assert error.code == "GL002" and error.path.endswith("locked")
+    assert "cannot read directory: Permission denied" in error.message

@@ -1,0 +1,128 @@
+"""A fit/evaluate/predict whose data size the code does not state is priced at the least the code
+allows (one batch per epoch), with an interval up to a stated most: never a tutorial's data-set
+size (issue 17, item 4). Uses the shipped model and the resolver, as `greenlint calls` does."""
+
+from __future__ import annotations
+
+import math
+import textwrap
+
+import pytest
+
+from greenlint.analysis import analyse_source
+from greenlint.analysis.callsite import with_work
+from greenlint.predict import load_predictor
+from greenlint.predict.work import HIGH_SAMPLES
+
+FIT = "tensorflow.keras.Sequential.fit"
+HEADER = "import numpy as np\nimport tensorflow as tf\nfrom tensorflow import keras\n"
+MODEL = """
+model = keras.Sequential([keras.layers.Dense(16, activation="relu", input_shape=(3,)), keras.layers.Dense(1)])
+model.compile(optimizer="adam", loss="mse")
+"""
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_predictor(overlay=False)
+
+
+def site(code: str, method: str = "fit"):
+    result = analyse_source(HEADER + textwrap.dedent(code), "snippet.py")
+    assert result.errors == []
+    return [s for s in result.callsites if s.api.endswith(f".{method}")][-1]
+
+
+def predicted(shipped, code: str, method: str = "fit"):
+    s = site(code, method)
+    return s, shipped.predict(s.api, with_work(s.features, s.work))
+
+
+LOADTXT = """
+data = np.loadtxt("data.csv", delimiter=",")
+""" + MODEL + "model.fit(data[:, :3], data[:, 3], epochs={epochs}, verbose=0)\n"
+
+
+def test_a_fit_on_a_csv_of_unknown_size_costs_at_least_one_step_per_epoch(shipped):
+    s, p = predicted(shipped, LOADTXT.format(epochs=1000))
+    assert s.work["samples"]["provenance"] == "unknown"
+    assert "data size unknown" in p.evidence.note and "stated, not inferred" in p.evidence.note
+    features = with_work(s.features, s.work)
+    least = shipped.predict(s.api, {**features, "samples": 32})  # one batch per epoch: 1000 steps
+    assert p.energy_j == pytest.approx(least.energy_j, rel=1e-3)
+    assert p.interval_j[0] == pytest.approx(least.interval_j[0], rel=1e-3)
+    # the interval spans every size the code allows, up to the stated high end
+    for n in (101, 10_000, HIGH_SAMPLES):
+        known = shipped.predict(s.api, {**features, "samples": n})
+        assert p.interval_j[0] <= known.energy_j <= p.interval_j[1]
+
+
+def test_an_unknown_size_never_claims_a_tutorial_data_set(shipped):
+    s, p = predicted(shipped, LOADTXT.format(epochs=1000))
+    features = {k: v for k, v in with_work(s.features, s.work).items() if not k.endswith("_unknown")}
+    tutorial = shipped.predict(s.api, features)  # the old fallback: the API's measured median x epochs
+    mnist = shipped.predict(s.api, {**features, "samples": 60_000})
+    assert p.energy_j < tutorial.energy_j / 10 and p.energy_j < mnist.energy_j / 100
+    assert p.interval_j[1] > mnist.energy_j  # a large data set is not ruled out either
+
+
+def test_the_figure_moves_with_epochs_when_the_size_is_unknown(shipped):
+    _, few = predicted(shipped, LOADTXT.format(epochs=100))
+    _, many = predicted(shipped, LOADTXT.format(epochs=10_000))
+    # 100x the steps: about 58x the time past the start-up; how power follows time is issue 18's
+    assert many.energy_j / few.energy_j > 30
+    assert many.interval_j[0] > few.interval_j[0] * 30
+
+
+@pytest.mark.parametrize("method", ["predict", "evaluate"])
+def test_inference_on_data_of_unknown_size_is_at_least_one_batch(shipped, method):
+    call = f"model.{method}(np.load('x.npy'))\n" if method == "predict" else f"model.{method}(x, y)\n"
+    s, p = predicted(shipped, "x = np.load('x.npy')\ny = x[:, 0]\n" + MODEL + call, method)
+    assert "data size unknown" in p.evidence.note
+    one = shipped.predict(s.api, {**with_work(s.features, s.work), "samples": 32})
+    assert p.energy_j == pytest.approx(one.energy_j, rel=1e-3)
+    assert p.interval_j[1] > 1000 * p.energy_j  # up to a million samples
+
+
+def test_epochs_that_are_not_a_literal_span_one_to_the_stated_most(shipped):
+    s, p = predicted(shipped, "x = np.zeros((1000, 3))\n" + MODEL + "model.fit(x, x[:, 0], epochs=args.epochs)\n")
+    assert s.work["epochs"]["provenance"] == "unknown"
+    assert "epochs unknown" in p.evidence.note and "data size" not in p.evidence.note
+    once = shipped.predict(s.api, {**with_work(s.features, s.work), "epochs": 1})
+    assert p.energy_j == pytest.approx(once.energy_j, rel=1e-3)
+
+
+XOR = """
+x = {array}([[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0]])
+y = {array}([[0], [1], [1], [0]])
+""" + MODEL + "model.fit(x, y, epochs=50000, verbose=0)\n"
+
+
+@pytest.mark.parametrize("header, array", [("", "np.array"), ("from numpy import array\n", "array"), ("", "")])
+def test_the_xor_is_priced_for_its_four_samples(shipped, header, array):
+    _, p = predicted(shipped, header + XOR.format(array=array))
+    assert "data size unknown" not in p.evidence.note
+    assert "5e+04 steps" in p.evidence.note  # 50,000 epochs of one batch, not a tutorial's data set
+
+
+def test_ten_times_the_samples_is_about_ten_times_the_energy_past_start_up(shipped):
+    figures = []
+    for n in (4_000, 40_000, 400_000):
+        _, p = predicted(shipped, f"x = np.random.rand({n}, 3)\n" + MODEL + "model.fit(x, x[:, 0], epochs=100)\n")
+        figures.append(p.energy_j)
+    for small, large in zip(figures, figures[1:]):
+        assert 7 < large / small < 14
+    assert math.isclose(figures[2] / figures[1], 10, rel_tol=0.3)
+
+
+def test_early_stopping_on_data_of_unknown_size_reaches_down_to_one_epoch(shipped):
+    stopped = "cb = keras.callbacks.EarlyStopping(patience=3)\n" + LOADTXT.replace(
+        "verbose=0)", "verbose=0, validation_split=0.2, callbacks=[cb])")
+    s, p = predicted(shipped, stopped.format(epochs=1000))
+    assert s.work["epochs"]["bound"] == "upper"
+    assert "data size unknown" in p.evidence.note and "early stopping" in p.evidence.note
+    features = {k: v for k, v in with_work(s.features, s.work).items() if k != "epochs_bound"}
+    one_epoch = shipped.predict(s.api, {**features, "epochs": 1})
+    full = shipped.predict(s.api, {**features, "epochs": 1000})
+    assert p.energy_j == pytest.approx(one_epoch.energy_j, rel=1e-3)  # at least one epoch of one batch
+    assert p.interval_j[1] >= full.energy_j  # up to all 1000 epochs
