@@ -665,7 +665,7 @@ class Resolver:
         definition, is a call already seen: then its parameters are what those calls passed,
         not a guess. Counting the name in the text over-counts (comments, strings), which only
         ever withholds a binding."""
-        if self.exporting:  # other modules may call it with anything
+        if self.exporting or isinstance(info.node, ast.Lambda):  # other modules may call it; a lambda has no name
             return False
         name = info.cls.name if info.node.name == "__init__" and info.cls is not None else info.node.name
         if self.words is None:

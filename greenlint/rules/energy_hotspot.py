@@ -229,6 +229,12 @@ def _value(site: Site, key: str):
     return value if value is not None else site.features.get(key)
 
 
+def _lower(site: Site, key: str) -> bool:
+    """The work quantity is the known part of a model with unknown layers (a lower bound)."""
+    entry = (getattr(site.callsite, "work", None) or {}).get(key)
+    return isinstance(entry, dict) and entry.get("bound") == "lower"
+
+
 def _count(x) -> str:
     return f"{x:,.0f}" if isinstance(x, (int, float)) and x >= 1000 else f"{x:g}" if isinstance(x, float) else str(x)
 
@@ -248,14 +254,15 @@ def _drivers(site: Site) -> str:
         parts.append(_counted(samples, "sample"))
     elif _value(site, "steps_per_epoch") is not None:
         parts.append(f"{_count(_value(site, 'steps_per_epoch'))} steps per epoch")
-    model, params = _value(site, "model"), _value(site, "params")
-    if model or params:
+    model, params, flops = _value(site, "model"), _value(site, "params"), _value(site, "flops_per_sample")
+    at_least = {key: "at least " if _lower(site, key) else "" for key in ("params", "flops_per_sample")}
+    if model or params:  # a lower bound of 0 (no layer known) says nothing
         size = None
         if isinstance(params, (int, float)) and not isinstance(params, bool):
-            size = f"{params / 1e6:.3g}M params" if params >= 1e6 else f"{params:,.0f} params"
+            size = at_least["params"] + (f"{params / 1e6:.3g}M params" if params >= 1e6 else f"{params:,.0f} params")
         parts.append(f"{model} ({size})" if model and size else str(model or size))
-    elif _value(site, "flops_per_sample") is not None:
-        parts.append(f"{_value(site, 'flops_per_sample'):.3g} FLOPs per sample")
+    elif flops and not isinstance(flops, bool):
+        parts.append(f"{at_least['flops_per_sample']}{flops:.3g} FLOPs per sample")
     elif _value(site, "elements") is not None:
         parts.append(f"{_count(_value(site, 'elements'))} elements")
     return f": {f' {TIMES} '.join(parts)}" if parts else ""

@@ -11,6 +11,8 @@ from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import LOOPS, innermost_loop
 
 RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run")
+#: Graph runs whose result a loop can feed back: `Session.run`, `Tensor.eval`, `Variable.eval`.
+EVALS = ("tensorflow.Tensor.eval", "tensorflow.Variable.eval")
 #: Functions that read a clock (`time.perf_counter()`, `timeit.default_timer()`, `timeit.timeit`).
 TIMERS = frozenset(
     {"time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "process_time", "default_timer", "timeit"}
@@ -40,6 +42,61 @@ def _varies(fed: ast.expr, loop: ast.AST) -> bool | None:
     for value in values:
         for node in ast.walk(value):
             if isinstance(node, ast.Call) or (isinstance(node, ast.Name) and node.id in bound):
+                return True
+    return False
+
+
+def _base(target: ast.expr) -> Iterator[str]:
+    """The names an assignment target (re)binds or fills: `a, b`, `d[k]`, `obj.field`."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _base(element)
+    elif isinstance(target, ast.Starred):
+        yield from _base(target.value)
+    elif isinstance(target, (ast.Subscript, ast.Attribute)):
+        yield from _base(target.value)
+    elif isinstance(target, ast.Name):
+        yield target.id
+
+
+def _fed_back(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
+    """Whether the fed values derive, through the loop's assignments and the containers it
+    fills, from what a run in the loop returned (an agent's observations after `env.step` on
+    the chosen action, gradients fed back, a generated sequence): input that exists only after
+    the previous step, which no pipeline can prepare ahead."""
+    tainted: set[str] = set()
+
+    def reads(expr: ast.AST) -> bool:
+        return any((isinstance(n, ast.Call) and id(n) in results) or (isinstance(n, ast.Name) and n.id in tainted)
+                   for n in ast.walk(expr))
+
+    size = -1
+    while size != len(tainted):
+        size = len(tainted)
+        for node in ast.walk(loop):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None and reads(node.value):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    tainted.update(_base(target))
+            elif isinstance(node, (ast.For, ast.comprehension)) and reads(node.iter):
+                tainted.update(_base(node.target))
+            elif (isinstance(node, ast.Call) and id(node) not in results and isinstance(node.func, ast.Attribute)
+                  and any(reads(a) for a in (*node.args, *(k.value for k in node.keywords)))):
+                tainted.update(_base(node.func.value))  # `history.append(output)`, `env.step(action)`
+    return any(reads(value) for value in (fed.values if isinstance(fed, ast.Dict) else [fed]))
+
+
+def _shares_placeholders(fed: ast.expr, loop: ast.AST) -> bool:
+    """Whether a key this run feeds also takes changing values from another feed in the loop
+    (the training batches on the placeholder a per-epoch evaluation feeds the validation set
+    to): that placeholder cannot become fixed data in the graph."""
+    if not isinstance(fed, ast.Dict):
+        return False
+    keys = {ast.dump(k) for k in fed.keys if k is not None}
+    for node in ast.walk(loop):
+        other = keyword(node, "feed_dict") if isinstance(node, ast.Call) else None
+        if other is not None and other.value is not fed and isinstance(other.value, ast.Dict):
+            pairs = zip(other.value.keys, other.value.values)
+            if any(k is not None and ast.dump(k) in keys and _varies(v, loop) for k, v in pairs):
                 return True
     return False
 
@@ -84,10 +141,16 @@ class SessionFeedDictInLoop(Rule):
     fed from Python. Values that stay the same (the whole training set on every epoch of
     full-batch gradient descent) are reported with their own advice: the same arrays are
     converted and copied again on every run. Not reported: a loop that feeds only literals
-    (`{keep_prob: 0.5}`: copying a scalar costs nothing), and a loop re-running one fixed feed
+    (`{keep_prob: 0.5}`: copying a scalar costs nothing); a loop re-running one fixed feed
     in a loop that is timed (a timer such as `time.perf_counter()`, `time.time()` or `timeit`
     read in the loop, or right before and right after it), or that warms up such a loop
-    running the same call: a latency benchmark, which must re-run the same input.
+    running the same call: a latency benchmark, which must re-run the same input; fixed values
+    fed to placeholders that the loop also feeds changing batches to (a per-epoch evaluation
+    on the validation set: those placeholders cannot become data in the graph); and values that
+    derive, through the loop's assignments and the containers it fills, from what a run in the
+    loop returned (a reinforcement-learning agent feeding the observation `env.step` gave for
+    its last action, gradients fed back, a generated sequence): that input exists only after
+    the previous run, so no pipeline can prepare it ahead.
 
     ## Why is this bad?
     Every `run` with a `feed_dict` converts the fed Python or NumPy values and copies them into
@@ -167,6 +230,26 @@ class SessionFeedDictInLoop(Rule):
             "    for _ in range(100):\n        sess.run(outputs, feed_dict={'input:0': x})\n"
             "    e = time.perf_counter()\n"
         ),
+        Valid(  # an agent feeds the observation its last action produced: nothing to prefetch
+            "import tensorflow as tf\nwith tf.compat.v1.Session() as sess:\n    obs = env.reset()\n"
+            "    for step in range(1000):\n        action = sess.run(policy, feed_dict={X: obs[None]})\n"
+            "        obs, reward, done, info = env.step(action[0])\n"
+        ),
+        Valid(  # a generated sequence fed back one step at a time
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nsequence = [0.0] * 20\n"
+            "for i in range(300):\n    x_batch = np.array(sequence[-20:]).reshape(1, 20, 1)\n"
+            "    y_pred = sess.run(outputs, feed_dict={X: x_batch})\n    sequence.append(y_pred[0, -1, 0])\n"
+        ),
+        Valid(  # policy gradients: the fed gradients are the earlier runs' outputs
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for iteration in range(250):\n    all_gradients = []\n    obs = env.reset()\n    for step in range(100):\n"
+            "        action, gradients_val = sess.run([act, gradients], feed_dict={X: obs[None]})\n"
+            "        obs, reward, done, info = env.step(action)\n"
+            "        all_gradients.append(gradients_val)\n    feed_dict = {}\n"
+            "    for i, placeholder in enumerate(gradient_placeholders):\n"
+            "        feed_dict[placeholder] = np.mean([g[i] for g in all_gradients], axis=0)\n"
+            "    sess.run(training_op, feed_dict=feed_dict)\n"
+        ),
         Valid(  # a literal feed (the dropout rate) copies nothing worth a finding
             "import tensorflow as tf\nsess = tf.compat.v1.InteractiveSession()\nfor step in range(1000):\n"
             "    sess.run(train_op, feed_dict={keep_prob: 0.5, training: True})\n"
@@ -211,6 +294,7 @@ class SessionFeedDictInLoop(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        results = {id(facts.node(s)) for s in facts.sites if s.api in (*RUNS, *EVALS)}
         for site in facts.sites:
             call = facts.node(site)
             if site.api not in RUNS or call is None or not binds(call, "feed_dict", 1) or _star_only(call):
@@ -220,9 +304,10 @@ class SessionFeedDictInLoop(Rule):
             loop, _ = innermost_loop(facts, site)  # its own loop, where what it feeds is read
             fed = _fed(call)
             varies = True if loop is None or fed is None else _varies(fed, loop)
-            if varies:
+            if varies and not (loop is not None and fed is not None and _fed_back(fed, loop, results)):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
-            elif varies is False and not _timed(facts, loop, call, site.callsite.span.cell):
+            elif (varies is False and not _timed(facts, loop, call, site.callsite.span.cell)
+                  and not _shares_placeholders(fed, loop)):
                 yield self.diagnostic(site.callsite.span, facts.path, self.SAME_FEED)
 
 

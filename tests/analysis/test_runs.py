@@ -427,3 +427,14 @@ def test_names_a_loop_binds_afresh_differ_between_iterations():
     assert by_api["constant"]["varies"]  # a call's result may differ every time
     assert not by_api["zeros"]["varies"] and by_api["zeros"]["loop"] == 100  # the same literal every time
     assert by_api["reduce_mean"]["varies"]  # an inner loop's variable
+
+
+def test_a_lambda_called_by_the_name_it_is_assigned_to_has_uncounted_callers():
+    found = runs(
+        """
+        def build():
+            make = lambda: m.predict(x)
+            return make()
+        """
+    )
+    assert count(found[3]) == (None, "unknown")

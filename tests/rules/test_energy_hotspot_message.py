@@ -42,3 +42,15 @@ def test_only_what_the_interval_supports_is_a_hotspot():
     assert _findings(fit, interval=(50.0, 1000.0)) == []  # the point is over 100 J, the low end is not
     assert _findings(fit, interval=(0.0, 1000.0)) == []  # an upper bound alone
     assert len(_findings(fit, interval=(101.0, 1000.0))) == 1
+
+
+def test_a_model_with_unknown_layers_gives_its_known_part_as_a_lower_bound():
+    def lower(value):
+        return {"value": value, "provenance": "inferred", "note": None, "bound": "lower"}
+
+    epochs = {"value": 10, "provenance": "literal", "note": None}
+    some = _message("tensorflow.keras.Model.fit", {}, {"epochs": epochs, "params": lower(62006)})
+    assert "10 epochs × at least 62,006 params" in some
+    none = _message("tensorflow.keras.Model.fit", {}, {"epochs": epochs, "params": lower(0),
+                                                       "flops_per_sample": lower(0)})
+    assert "FLOPs" not in none and "params" not in none and "10 epochs;" in none
