@@ -134,9 +134,9 @@ def render_text(api: str, pred) -> str:
         return f"{api}: unknown ({pred.evidence.note or 'no data'})"
     lo, hi = pred.interval_j
     ev = pred.evidence
+    width = f"{pred.interval_ratio:.3g}{TIMES} wide" if pred.interval_ratio is not None else "an upper bound"
     parts = [
-        f"{api}: {fmt_energy(pred.energy_j, pred.interval_j)} per call (80% interval {fmt_j(lo)} – {fmt_j(hi)}, "
-        f"{pred.interval_ratio:.3g}{TIMES} wide)",
+        f"{api}: {fmt_energy(pred.energy_j, pred.interval_j)} per call (80% interval {fmt_j(lo)} – {fmt_j(hi)}, {width})",
         "  split: " + ", ".join(
             f"{c} {fmt_j(v)}" for c, v in (("CPU", pred.cpu_j), ("GPU", pred.gpu_j), ("DRAM", pred.ram_j)) if v is not None
         ) if any(v is not None for v in (pred.cpu_j, pred.gpu_j, pred.ram_j)) else "  split: unknown",

@@ -135,6 +135,16 @@ class Predictor:
                     f"all {entry['n_sites']} measured call sites were below the resolution (each under about "
                     f"{entry.get('bound_j') or 0:.3g} J): an upper bound, not a measurement"
                 )
+            elif 2 * entry.get("n_censored", 0) > entry.get("n_sites", 0) and entry.get("bound_j"):
+                # the typical measured call was below the resolution: its figure is a bound, not the few
+                # measurable calls' (a `.numpy()` of a large tensor does not price `.numpy()` of a scalar)
+                basis = Basis.BOUNDED
+                mu = min(mu, math.log10(entry["bound_j"]))
+                notes.append(
+                    f"{entry['n_censored']} of {entry['n_sites']} measured call sites were below the resolution "
+                    f"(each under about {entry['bound_j']:.3g} J): the typical call is under a bound, and the "
+                    f"{entry['n_sites'] - entry['n_censored']} measurable one(s) do not set its figure"
+                )
             elif entry.get("n_censored"):
                 notes.append(
                     f"{entry['n_censored']} of {entry['n_sites']} measured call sites were below the "

@@ -129,6 +129,19 @@ def test_censored_api_is_predicted_below_its_bound_not_at_zero(predictor):
     assert "below the resolution" in p.evidence.note
 
 
+def test_an_api_mostly_below_the_resolution_is_a_bound_not_its_one_measurable_call(hierarchy):
+    """`.numpy()` calls below the resolution in 11 call sites and one copy of a large tensor measured at 40 J:
+    the typical call is under the bound, so the figure is a bound, never the outlier's 40 J."""
+    recs = _kb()
+    for t in range(14):
+        recs.append(record("tf.zeros.numpy", 0.0, script=f"tut{t % 12}", index=40 + t, below=True, bound=3.0))
+    recs.append(record("tf.zeros.numpy", 40.0, script="tut3", index=60))
+    p = Predictor(train(recs, hierarchy), hierarchy=hierarchy).predict("tf.zeros.numpy", {})
+    assert p.basis is Basis.BOUNDED and p.interval_j[0] == 0.0
+    assert p.energy_j <= 3.0  # at most the typical bound, not 40 J
+    assert "11 of 12 measured call sites were below the resolution" in p.evidence.note  # sites: script x line
+
+
 def test_epochs_scale_training_calls_and_say_what_was_assumed(predictor):
     base = predictor.predict(FIT, {})
     more = predictor.predict(FIT, {"epochs": 3 * ASSUMED_EPOCHS})
