@@ -169,12 +169,14 @@ def realworld_section(precision: dict, level: int = 2) -> list[str]:
             f"| GL101's share of the default findings | {_share(share)} ({precision['rules'].get('GL101', {}).get('findings', 0)}"
             f" of {precision['findings_default']}) | ≤ {goals['gl101_share']:.0%} | "
             f"{_goal(share is not None and share <= goals['gl101_share'])} |",
-            f"| call sites with a figure whose 80 % interval is wider than 100× | {_share(calls['wider_100x'])} "
+            f"| call sites with a point figure whose 80 % interval is wider than 100× | {_share(calls['wider_100x'])} "
             f"(of {calls['figured']}) | | |",
             f"| ... wider than 1000× | {_share(calls['wider_1000x'])} | < {goals['wider_1000x']:.0%} | "
             f"{_goal(calls['wider_1000x'] < goals['wider_1000x'])} |",
             f"| median width (high / low) | {calls['median_width']:g}× | ≤ {goals['median_width']:g}× | "
             f"{_goal(calls['median_width'] <= goals['median_width'])} |",
+            f"| upper bounds (`bounded`, `negligible`: at most the figure) | {calls.get('bounds', 0)} | | |",
+            f"| floors (data size unknown: at least the figure, up to a stated most) | {calls.get('floors', 0)} | | |",
             "",
         ]
     return rows

@@ -76,17 +76,22 @@ def _run_corpus(corpus: Corpus, defaults: dict[str, bool], cache: Path) -> tuple
 
 
 def widths(sites: list[dict]) -> dict:
-    """How wide the 80 % intervals of the call sites with a figure are."""
+    """How wide the 80 % intervals of the call sites with a point figure are (upper bounds, whose
+    interval starts at 0, and floors of unknown data size are counted apart)."""
     ratios = sorted(
         s["interval_j"][1] / s["interval_j"][0]
         for s in sites
-        if s.get("energy_j") is not None and s.get("interval_j") and s["interval_j"][0] > 0
+        if s.get("energy_j") is not None and s.get("interval_j") and s["interval_j"][0] > 0 and not s.get("floor")
     )
+    floors = sum(1 for s in sites if s.get("energy_j") is not None and s.get("floor"))
+    bounds = sum(1 for s in sites if s.get("energy_j") is not None and s.get("interval_j") and s["interval_j"][0] <= 0)
     if not ratios:
-        return {"sites": len(sites), "figured": 0}
+        return {"sites": len(sites), "figured": 0, "bounds": bounds, "floors": floors}
     return {
         "sites": len(sites),
         "figured": len(ratios),
+        "bounds": bounds,
+        "floors": floors,
         "wider_100x": round(sum(r > 100 for r in ratios) / len(ratios), 4),
         "wider_1000x": round(sum(r > 1000 for r in ratios) / len(ratios), 4),
         "median_width": round(statistics.median(ratios), 1),

@@ -78,6 +78,9 @@ class Prediction:
     #: This site's own measurement on this machine (docs/calls-json.md `profile`); `stale` when the
     #: statement changed since, in which case the figure is the forecast's.
     profile: dict | None = None
+    #: The data size is unknown: `energy_j` is the least the code allows (one batch per epoch) and the
+    #: interval's top a stated most, not a statistical 80 % interval (docs/calls-json.md `floor`).
+    floor: bool = False
 
     @property
     def interval_ratio(self) -> float | None:
@@ -107,10 +110,12 @@ class Prediction:
 
 def width_summary(predictions: Iterable[Prediction | None]) -> str | None:
     """How much the figures are worth: `20 points, their 80% interval 59.6× wide at the median,
-    10% wider than 100×, 0% wider than 1000× (goals ≤ 30×, under 5%); 28 upper bounds`. None
+    10% wider than 100×, 0% wider than 1000× (goals ≤ 30×, under 5%); 28 upper bounds; 3 floors`.
+    Bounds and floors (data size unknown) are counted apart: they state a limit, not a point. None
     without any figure."""
     figures = [p for p in predictions if p is not None and p.energy_j is not None]
-    ratios = [r for r in (p.interval_ratio for p in figures) if r is not None]
+    floors = sum(1 for p in figures if p.floor)
+    ratios = [r for r in (p.interval_ratio for p in figures if not p.floor) if r is not None]
     bounds = sum(1 for p in figures if p.interval_j is not None and p.interval_j[0] <= 0)
     if not figures:
         return None
@@ -122,4 +127,6 @@ def width_summary(predictions: Iterable[Prediction | None]) -> str | None:
                      f"{share(1000)} wider than 1000{TIMES} (goals ≤ {WIDTH_GOAL:g}{TIMES}, under {WIDE_SHARE_GOAL:.0%})")
     if bounds:
         parts.append(f"{bounds} upper bound{'s' if bounds != 1 else ''} (bounded, negligible)")
+    if floors:
+        parts.append(f"{floors} floor{'s' if floors != 1 else ''} (data size unknown: at least the figure)")
     return "; ".join(parts) + "." if parts else None

@@ -171,7 +171,7 @@ class Predictor:
             notes.append(note)
             basis = Basis.FROM_DATA if basis is Basis.BOUNDED else basis
             pred = self._finish(api, mu + rescale, 0.0, 1.0, 0.0, basis, entry, key, level, notes)
-            return replace(pred, interval_j=(10 ** (low + rescale), 10 ** (high + rescale)))
+            return replace(pred, interval_j=(10 ** (low + rescale), 10 ** (high + rescale)), floor=True)
         if level == "global":
             return Prediction.unknown(
                 f"{api} was never measured and no related group (class, module, family, kind) has "

@@ -44,7 +44,7 @@ def test_objects_are_ordered_and_complete():
         "cpu_j": 10.0, "gpu_j": None, "ram_j": 2.5, "multiplier": 0.5, "basis": "from-data",
         "evidence": {"records": 7, "api": "tensorflow.keras.Sequential.fit", "level": "api",
                      "sources": ["fecom"], "note": None},
-        "interval_ratio": 8.0, "forecast": None, "profile": None,
+        "interval_ratio": 8.0, "forecast": None, "profile": None, "floor": False,
         "work": {}, "runs": {"count": None, "bound": "unknown", "note": None},
     }
 

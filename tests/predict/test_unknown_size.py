@@ -47,6 +47,7 @@ def test_a_fit_on_a_csv_of_unknown_size_costs_at_least_one_step_per_epoch(shippe
     s, p = predicted(shipped, LOADTXT.format(epochs=1000))
     assert s.work["samples"]["provenance"] == "unknown"
     assert "data size unknown" in p.evidence.note and "stated, not inferred" in p.evidence.note
+    assert p.floor  # at least the figure: counted apart from the points
     features = with_work(s.features, s.work)
     least = shipped.predict(s.api, {**features, "samples": 32})  # one batch per epoch: 1000 steps
     assert p.energy_j == pytest.approx(least.energy_j, rel=1e-3)
@@ -101,7 +102,7 @@ y = {array}([[0], [1], [1], [0]])
 @pytest.mark.parametrize("header, array", [("", "np.array"), ("from numpy import array\n", "array"), ("", "")])
 def test_the_xor_is_priced_for_its_four_samples(shipped, header, array):
     _, p = predicted(shipped, header + XOR.format(array=array))
-    assert "data size unknown" not in p.evidence.note
+    assert "data size unknown" not in p.evidence.note and not p.floor
     assert "5e+04 steps" in p.evidence.note  # 50,000 epochs of one batch, not a tutorial's data set
 
 

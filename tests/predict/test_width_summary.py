@@ -22,3 +22,10 @@ def test_points_bounds_and_unknowns():
 def test_nothing_to_say_without_a_figure():
     assert width_summary([Prediction.unknown(), None]) is None
     assert width_summary([Prediction(2.1, (0.0, 2.1), None, None, None, Basis.NEGLIGIBLE)]) == "1 upper bound (bounded, negligible)."
+
+
+def test_a_floor_of_unknown_data_size_is_counted_apart_from_the_points():
+    floor = Prediction(238.0, (70.6, 4.5e7), None, None, None, Basis.FROM_DATA, floor=True)
+    assert width_summary([_point(1.0, 10.0), floor]) == (
+        "1 point, their 80% interval 10× wide at the median, 0.0% wider than 100×, 0.0% wider than 1000× "
+        "(goals ≤ 30×, under 5%); 1 floor (data size unknown: at least the figure).")

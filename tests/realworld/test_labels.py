@@ -91,7 +91,8 @@ def test_score_counts_verdicts_and_drift():
     collected = {
         "findings": [(("c", f["filename"], 0, f["location"]["row"], f["code"]), f) for f in findings],
         "sites": [{"energy_j": 1.0, "interval_j": [1.0, 50.0]}, {"energy_j": 1.0, "interval_j": [1.0, 5000.0]},
-                  {"energy_j": None, "interval_j": None}],
+                  {"energy_j": None, "interval_j": None}, {"energy_j": 2.0, "interval_j": [0.0, 2.0]},
+                  {"energy_j": 3.0, "interval_j": [1.0, 1e6], "floor": True}],
         "sizes": {}, "defaults": {"GL101": True, "GL301": True, "GL601": False},
     }
     labels = [Label("c", "a.py", 0, n, "GL101", v, "r", "t") for n, v in ((1, "true"), (2, "false"), (3, "debatable"))]
@@ -103,7 +104,8 @@ def test_score_counts_verdicts_and_drift():
     assert results["rules"]["GL601"]["findings"] == 0 and results["gl101_share"] == 0.8
     assert results["drift"]["vanished"] == [["c", "gone.py", 0, 1, "GL301", "false"]]
     assert [row[:5] for row in results["drift"]["unlabelled"]] == [["c", "a.py", 0, 4, "GL101"], ["c", "a.py", 0, 9, "GL301"]]
-    assert results["calls"] == {"sites": 3, "figured": 2, "wider_100x": 0.5, "wider_1000x": 0.5, "median_width": 2525.0}
+    assert results["calls"] == {"sites": 5, "figured": 2, "bounds": 1, "floors": 1,  # a bound and a floor apart
+                                "wider_100x": 0.5, "wider_1000x": 0.5, "median_width": 2525.0}
     text = "\n".join(realworld_section({**results, "corpora": [{"name": "c"}]}))
     assert "| [GL101](GL101.md) | yes | 4 | 3 | 1 | 1 | 1 | 67% | **missed** |" in text
     assert "| GL101's share of the default findings | 80% (4 of 5) | ≤ 40% | **missed** |" in text
