@@ -116,6 +116,9 @@ def _figures(site: Site, unit: str) -> list[str]:
     wide = p.interval_j is not None and fmt_energy(p.energy_j, p.interval_j) != fmt_j(p.energy_j)
     if p.interval_j is not None and p.interval_j[0] <= 0:  # bounded, negligible: a bound, no median
         lines = [f"- **at most {fmt_j(p.interval_j[1], unit)}** per execution (an upper bound: no lower end is known)"]
+    elif p.floor:  # data size unknown: the least the code allows, up to a stated most
+        lines = [f"- **{fmt_range(*p.interval_j, unit)}** per execution (data size unknown: at least "
+                 f"{fmt_j(p.energy_j, unit)}, one batch per epoch; the high end assumes the most stated)"]
     elif wide:
         ratio = interval_ratio(p.interval_j)
         how_wide = f"{ratio:,.0f}{TIMES} wide"

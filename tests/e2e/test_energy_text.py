@@ -86,3 +86,9 @@ def test_a_bound_reads_as_a_bound_not_a_median():
         assert hint_label([site]) == f"⚡ 0 J – 2.1 J ({basis.label})"
         text = hover_markdown(site, [])
         assert "**at most 2.1 J** per execution (an upper bound" in text and "median" not in text
+
+
+def test_a_floor_of_unknown_data_size_reads_as_at_least_not_a_median():
+    site = _site(105.0, interval=(31.1, 2.11e7), floor=True)
+    text = hover_markdown(site, [])
+    assert "data size unknown: at least 105 J" in text and "median" not in text
