@@ -81,8 +81,11 @@ class _Unit:
     def __init__(self, module, positions, parents, cell: int | None, line_length: int = LINE_LENGTH):
         self.module, self.positions, self.parents, self.cell = module, positions, parents, cell
         self.line_length = line_length
-        self.lines = split_lines(module.code)
+        self.text = module.code  # generated once: a file with many fixes must not regenerate it per fix
+        self.lines = split_lines(self.text)
+        self.line_set = set(self.lines)
         self.others: tuple[str, ...] = ()  # a notebook's other cells, whose names a new name must not shadow
+        self._taken: set[str] | None = None
         self.calls = {}
         import libcst as cst
 
@@ -135,9 +138,8 @@ class _Unit:
             return True
         first, last = min(e.span.line for e in edits), max(e.span.end_line for e in edits)
         limit = max([self.line_length, *(len(line.rstrip("\r\n")) for line in self.lines[first - 1 : last])])
-        text = apply_fixes(self.module.code, [Fix("", edits)])[0]
-        before = set(self.lines)
-        return all(len(line.rstrip("\r\n")) <= limit for line in split_lines(text) if line not in before)
+        text = apply_fixes(self.text, [Fix("", edits)])[0]
+        return all(len(line.rstrip("\r\n")) <= limit for line in split_lines(text) if line not in self.line_set)
 
     def _under_condition(self, node) -> bool:
         """Whether an `if` (or conditional expression) in the node's own function decides whether
@@ -240,14 +242,21 @@ class _Unit:
         if loop is None:
             return ()
         node = loop
-        taken = set().union(*(_names_in_use(text) for text in (self.module.code, *self.others)))
+        taken = self._names_taken()
         name = next(n for n in (base if i == 1 else f"{base}_{i}" for i in range(1, 1000)) if n not in taken)
         line = self.positions[node].start.line
-        text = split_lines(self.module.code)[line - 1]
+        text = self.lines[line - 1]
         indent = text[: len(text) - len(text.lstrip(" \t"))]
         newline = text[len(text.rstrip("\r\n")):] or "\n"
         insert = Edit(Span(line, 1, line, 1, self.cell), f"{indent}{name} = {code}{newline}")
         return insert, Edit(self._span(call), name)
+
+    def _names_taken(self) -> set[str]:
+        """Every name this unit and a notebook's other cells use, read once per unit: a file with
+        many hoists pays for one walk, not one regeneration and parse per finding."""
+        if self._taken is None:
+            self._taken = set().union(*(_names_in_use(text) for text in (self.text, *self.others)))
+        return self._taken
 
     def _holds(self, call) -> str | None:
         """A name for the value of a call of a literal, from the literal's shape (`zeros_3`,
