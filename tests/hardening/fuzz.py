@@ -498,10 +498,11 @@ def report(files: dict[str, KindResult], lsp: LspResult, cases: int, seconds: fl
         "| --- | --- | --- |",
         *(f"| {what} | {does} | `{test}` |" for what, does, test in ISSUE_ITEMS),
         "",
-        "Not held here (the fix engine's, greenlint/fix/engine.py): GL502's `_hoist` regenerates the whole",
-        "LibCST module twice per finding, and `attach_fixes` parses a file with LibCST and its position",
-        "metadata even for one fix (a 340 KB file with a 60,000-element list literal: ~20 s); the",
-        "\"very long lines\" kind keeps its literals at 8,000 elements for that reason.",
+        "Fixes are linear in the findings: a unit's code is generated once, not per hoist (200 GL502",
+        "findings in 2,000 lines: 1 s; tests/check/test_fix.py). Not held here: `attach_fixes` parses a",
+        "file with LibCST and its position metadata even for one fix (a 340 KB file with a 60,000-element",
+        "list literal: ~20 s; issue 19 computes fixes only when wanted); the \"very long lines\" kind keeps",
+        "its literals at 8,000 elements for that reason.",
         "",
     ]
     return "\n".join(lines)
