@@ -138,8 +138,26 @@ class _Unit:
             return True
         first, last = min(e.span.line for e in edits), max(e.span.end_line for e in edits)
         limit = max([self.line_length, *(len(line.rstrip("\r\n")) for line in self.lines[first - 1 : last])])
-        text = apply_fixes(self.text, [Fix("", edits)])[0]
-        return all(len(line.rstrip("\r\n")) <= limit for line in split_lines(text) if line not in self.line_set)
+        return all(
+            len(line.rstrip("\r\n")) <= limit for line in self._written(edits) if line not in self.line_set
+        )
+
+    def _written(self, edits: tuple[Edit, ...]) -> list[str]:
+        """The lines the edits produce, applied to the lines they touch only (edits sharing a line
+        together): a file with many fixes never rebuilds its whole text per fix."""
+        groups: list[list[Edit]] = []
+        for e in sorted(edits, key=lambda e: (e.span.line, e.span.column)):
+            if groups and e.span.line <= max(g.span.end_line for g in groups[-1]):
+                groups[-1].append(e)
+            else:
+                groups.append([e])
+        out = []
+        for group in groups:
+            first, last = group[0].span.line, max(e.span.end_line for e in group)
+            shifted = [Edit(Span(e.span.line - first + 1, e.span.column, e.span.end_line - first + 1, e.span.end_column),
+                            e.content) for e in group]
+            out += split_lines(apply_fixes("".join(self.lines[first - 1 : last]), [Fix("", shifted)])[0])
+        return out
 
     def _under_condition(self, node) -> bool:
         """Whether an `if` (or conditional expression) in the node's own function decides whether

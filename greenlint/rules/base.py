@@ -189,6 +189,16 @@ class FileFacts:
         index = self._tree(span.cell)
         return None if index is None else index["calls"].get((span.line, span.column - 1, span.end_line, span.end_column - 1))
 
+    def site_at(self, node: ast.AST, cell: int | None = None) -> Site | None:
+        """The call site whose call is `node` (an index built once per file or cell)."""
+        index = self._tree(cell)
+        if index is None:
+            return None
+        if "sites" not in index:
+            found = ((self.node(s), s) for s in self.sites if s.callsite.span.cell == cell)
+            index["sites"] = {call: s for call, s in found if call is not None}
+        return index["sites"].get(node)
+
     def parent(self, node: ast.AST, cell: int | None = None) -> ast.AST | None:
         index = self._tree(cell)
         return None if index is None else index["parents"].get(node)

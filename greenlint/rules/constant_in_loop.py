@@ -52,7 +52,8 @@ def _parameter(facts: FileFacts, site) -> str | None:
     elif isinstance(outer, ast.Call) and call in outer.args and not any(isinstance(a, ast.Starred) for a in outer.args):
         from greenlint.catalog import load_catalog
 
-        api = next((s.api for s in facts.sites if facts.node(s) is outer), None)
+        enclosing = facts.site_at(outer, site.callsite.span.cell)
+        api = enclosing.api if enclosing is not None else None
         params = [p for p in load_catalog().params(api)] if api else []
         at = outer.args.index(call)
         name = params[at] if at < len(params) and not params[at].startswith("*") else None

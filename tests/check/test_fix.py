@@ -100,11 +100,15 @@ def test_fixes_are_linear_in_the_findings(monkeypatch):
     from greenlint.check import Config, check_source
 
     source = "import tensorflow as tf\n" + "".join(
-        f"def test_{i}(xs):\n    for x in xs:\n        y = x + tf.constant([{i}.0, 2.0])\n\n" for i in range(40)
+        f"def test_{i}(xs):\n    for x in xs:\n        y = tf.add(x, tf.constant([{i}.0, 2.0]))\n\n" for i in range(40)
     )
-    generated = []
-    code = libcst.Module.code
+    from greenlint.rules.base import FileFacts
+
+    generated, looked_up = [], []
+    code, node = libcst.Module.code, FileFacts.node
     monkeypatch.setattr(libcst.Module, "code", property(lambda self: generated.append(1) or code.fget(self)))
+    monkeypatch.setattr(FileFacts, "node", lambda self, site: looked_up.append(1) or node(self, site))
     diagnostics = [d for d in check_source(source, "t.py", Config(no_cache=True)) if d.code == "GL502"]
     assert len(diagnostics) == 40 and all(d.fix is not None for d in diagnostics)
     assert len(generated) <= 2
+    assert len(looked_up) < 40 * 40  # the rules find a call's site from an index, not by scanning every site
