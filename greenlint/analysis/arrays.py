@@ -494,9 +494,10 @@ def is_dataset_source(api: str) -> bool:
         api.startswith("tensorflow.data.") and (leaf.endswith("Dataset") or leaf.startswith("make_")))
 
 
-def dataset_source(api: str, named: dict) -> Data | None:
-    """A pipeline's start: `from_tensor_slices`, `from_tensors`, `*_dataset_from_directory`, and
-    readers or generators of unknown size (`_UNSIZED`)."""
+def dataset_source(api: str, named: dict, positional: list = ()) -> Data | None:
+    """A pipeline's start: `from_tensor_slices`, `from_tensors`, `range` of literals (its
+    `positional` arguments), `*_dataset_from_directory`, and readers or generators of unknown size
+    (`_UNSIZED`)."""
     if api in FROM_DIRECTORY:
         batch = named.get("batch_size", Const(32))
         size = _int(batch) if type(batch) is Const and batch.value is not None else None
@@ -518,12 +519,23 @@ def dataset_source(api: str, named: dict) -> Data | None:
             return replace(_UNSIZED, shape=tuple(shape[1:]) if shape else None)
         prov, note = shape_source(source)
         return Data(shape[0], tuple(shape[1:]), prov=prov, note=note)
-    if leaf == "from_tensors":
-        shape = shape_of(named.get("tensors"))
-        return Data(1, shape, prov="literal") if shape is not None else None
+    if leaf == "from_tensors":  # one element, whatever its shape
+        return Data(1, shape_of(named.get("tensors")), prov="literal")
+    if leaf == "range":
+        bounds = [_int(v) for v in positional]
+        if not 1 <= len(bounds) <= 3 or None in bounds or bounds[2:] == [0] or named:
+            return None
+        return Data(len(range(*bounds)), (), prov="literal")
     if leaf in ("from_generator", "list_files", "interleave", "load") or leaf.startswith("make_") or leaf.endswith("Dataset"):
         return _UNSIZED
     return None
+
+
+def elements(data: Data | None) -> int | None:
+    """Elements a pipeline yields per pass (batches once batched); None when unknown or endless."""
+    if data is None or data.samples is None or data.forever:
+        return None
+    return -(-data.samples // data.batch) if data.batch else data.samples
 
 
 def dataset_step(name: str, data: Data, named: dict) -> Data | None:

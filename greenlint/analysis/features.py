@@ -28,6 +28,8 @@ receiver               for calls on an object: how its class is known (construct
                        method, with, annotation, subclass)
 init                   for calls on an object: the literal arguments of the call that made it
                        (`Dense(128)` then `layer(x)` -> {"units": 128})
+pipeline_elements      for calls on a tf.data pipeline of known size: the elements (batches once
+                       batched) it yields per pass (`Dataset.from_tensors(x)`: 1, `range(10)`: 10)
 batch_size_from        "dataset" when `batch_size` comes from the literal `.batch(n)` of a
                        tf.data.Dataset argument (`model.fit(ds)`), which Keras then uses
 n_layers               Sequential models: layers in the literal list plus literal `add` calls
@@ -40,7 +42,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from greenlint.analysis.arrays import DATA_ROOTS  # followed for shapes and sizes only: not TF symbols
+from greenlint.analysis.arrays import DATA_ROOTS, elements  # numpy etc. followed for shapes and sizes only
 from greenlint.analysis.values import OPAQUE, WORK_KEYS, Const, Inst, Ref, Seq
 
 DATASET = "tensorflow.data.Dataset"
@@ -262,4 +264,8 @@ def receiver_features(owner: Any) -> dict[str, Any]:
     """What is known of the object a method is called on."""
     if type(owner) is not Inst:
         return {}
-    return {"receiver": owner.how, **{k: v for k, v in owner.meta.items() if k not in WORK_KEYS}}
+    out = {"receiver": owner.how, **{k: v for k, v in owner.meta.items() if k not in WORK_KEYS}}
+    count = elements(owner.meta.get("data"))
+    if count is not None:
+        out["pipeline_elements"] = count
+    return out

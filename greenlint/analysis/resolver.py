@@ -981,14 +981,14 @@ class Resolver:
             meta["model_name"] = api.rpartition(".")[2]
         if kind == "class" and api.startswith(work_mod.LAYERS):
             meta["site_work"] = self.calls[-1][5]  # filled in once a model places the layer
-        self.work_meta(api, named, features, meta)
+        self.work_meta(api, named, features, meta, [v for starred, v in args if not starred])
         value = Inst(returns, "constructor" if kind == "class" else "factory", meta)
         if not self.exporting and work_mod.is_model(value):  # the model's site (and its layers') get work
             self.calls[-1][5].update(work_mod.model_work(value))
         return value
 
     @staticmethod
-    def work_meta(api: str, named: dict, features: dict, meta: dict) -> None:
+    def work_meta(api: str, named: dict, features: dict, meta: dict, positional: list) -> None:
         """What a TF constructor's value carries for work inference (arrays.py, work.py)."""
         if api == "tensorflow.keras.Input":
             shape = arrays.input_shape(named.get("shape"))  # None dimensions allowed (sequences)
@@ -1004,7 +1004,7 @@ class Resolver:
         elif api.startswith(work_mod.LAYERS) and "layer" in named:  # Bidirectional, TimeDistributed
             meta["wrapped"] = named["layer"]
         elif arrays.is_dataset_source(api):
-            data = arrays.dataset_source(api, named)
+            data = arrays.dataset_source(api, named, positional)
             if data is not None:
                 meta["data"] = data
         else:

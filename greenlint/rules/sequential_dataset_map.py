@@ -111,5 +111,5 @@ class SequentialDatasetMap(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if is_dataset_method(site.api, "map") and not binds(facts.node(site), "num_parallel_calls", 1) and not few_elements(facts, site):
+            if is_dataset_method(site.api, "map") and not binds(facts.node(site), "num_parallel_calls", 1) and not few_elements(site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

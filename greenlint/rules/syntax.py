@@ -106,95 +106,9 @@ def text_mentions(facts: FileFacts, word: str) -> bool:
 #: from running its per-element work in parallel (a one-element `from_tensors`, a `range(30)` demo).
 FEW_ELEMENTS = 32
 
-_ONE_TO_ONE = frozenset({"map", "prefetch", "cache", "shuffle", "with_options", "filter", "apply", "enumerate"})
 
-
-def pipeline_elements(facts: FileFacts, call: ast.Call, cell: int | None) -> int | None:
-    """Elements of the `tf.data` pipeline a method (`map`, `interleave`) is called on, when its chain
-    starts at a source that states them (`Dataset.from_tensors(x)`: 1; `Dataset.range` of literals;
-    `from_tensor_slices` of a literal list), through `take`, `batch`, `repeat(k)` and one-to-one
-    steps, and through one assignment of a name in the same scope. None when unknown."""
-    expr = call.func.value if isinstance(call.func, ast.Attribute) else None
-    steps: list[ast.Call] = []
-    for _ in range(64):
-        if isinstance(expr, ast.Name):
-            expr = _assignment_before(facts, expr, cell)
-            continue
-        if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)):
-            return None
-        source = _source_elements(expr)
-        if source is not None:
-            return _through(source, reversed(steps))
-        steps.append(expr)
-        expr = expr.func.value
-    return None
-
-
-def _int(node: ast.AST | None) -> int | None:
-    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
-
-
-def _source_elements(call: ast.Call) -> int | None:
-    func = call.func
-    owner = func.value if isinstance(func, ast.Attribute) else None
-    named_dataset = (isinstance(owner, ast.Attribute) and owner.attr == "Dataset") or (
-        isinstance(owner, ast.Name) and owner.id == "Dataset"
-    )
-    if not named_dataset or call.keywords:
-        return None
-    args = call.args
-    if func.attr == "from_tensors" and len(args) == 1:
-        return 1
-    if func.attr == "from_tensor_slices" and len(args) == 1 and isinstance(args[0], ast.List):  # a tuple is a structure
-        return len(args[0].elts)
-    if func.attr == "range" and 1 <= len(args) <= 3:
-        bounds = [_int(a) for a in args]
-        if None in bounds:
-            return None
-        return len(range(*bounds)) if bounds[-1] != 0 or len(bounds) < 3 else None
-    return None
-
-
-def _through(count: int, steps) -> int | None:
-    """The element count after the chain's steps (innermost first)."""
-    for step in steps:
-        name, args = step.func.attr, step.args
-        if name in _ONE_TO_ONE:
-            continue
-        if name == "take" and args and _int(args[0]) is not None and _int(args[0]) >= 0:
-            count = min(count, _int(args[0]))
-        elif name in ("batch", "padded_batch") and args and _int(args[0]):
-            count = -(-count // _int(args[0]))
-        elif name == "repeat" and args and _int(args[0]) is not None and _int(args[0]) >= 0:
-            count *= _int(args[0])
-        else:
-            return None
-    return count
-
-
-def _assignment_before(facts: FileFacts, name: ast.Name, cell: int | None) -> ast.expr | None:
-    """The value last assigned to `name` before its use, by a plain statement of the same scope
-    (not under an `if`, a loop or a `try`); None when there is none or it is conditional."""
-    scope = next((a for a in facts.ancestors(name, cell) if isinstance(a, SCOPES)), None)
-    if scope is None:
-        return None
-    found = None
-    for node in ast.walk(scope):
-        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-        if not isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) or node.lineno >= name.lineno:
-            continue
-        if any(isinstance(t, ast.Name) and t.id == name.id for t in targets):
-            if found is None or node.lineno > found.lineno:
-                found = node
-    if found is None or isinstance(found, ast.AugAssign):
-        return None
-    if next((a for a in facts.ancestors(found, cell) if isinstance(a, (*SCOPES, *LOOPS, ast.If, ast.Try))), None) is not scope:
-        return None
-    return found.value
-
-
-def few_elements(facts: FileFacts, site: Site) -> bool:
-    """Whether the pipeline a `map`/`interleave` works on is known to hold at most `FEW_ELEMENTS`."""
-    node = facts.node(site)
-    count = None if node is None else pipeline_elements(facts, node, site.callsite.span.cell)
+def few_elements(site: Site) -> bool:
+    """Whether the pipeline a `map`/`interleave` works on is known to hold at most `FEW_ELEMENTS`
+    (the resolver's `pipeline_elements`, followed through the pipeline's names and steps)."""
+    count = site.features.get("pipeline_elements")
     return count is not None and count <= FEW_ELEMENTS

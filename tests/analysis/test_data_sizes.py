@@ -199,3 +199,20 @@ def test_unknown_quantities_reach_the_predictor_as_flags():
     features = with_work(s.features, s.work)
     assert features["samples_unknown"] is True and features["epochs_unknown"] is True
     assert "samples" not in features and features["batch_size"] == 32
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("ds = tf.data.Dataset.from_tensors(image)\nds = ds.map(f)\n", 1),  # one element, whatever its shape
+        ("ds = tf.data.Dataset.range(10).repeat(3)\nds = ds.batch(7)\nds.map(f)\n", 5),  # 30 elements in batches of 7
+        ("tf.data.Dataset.range(2, 20, 3).map(f)\n", 6),
+        ("tf.data.Dataset.from_tensor_slices([1.0, 2.0, 3.0]).take(2).map(f)\n", 2),
+        ("tf.data.Dataset.range(10).repeat().map(f)\n", None),  # endless
+        ("tf.data.TFRecordDataset(files).map(f)\n", None),  # read at run time
+    ],
+)
+def test_a_pipeline_of_known_size_tells_its_methods_how_many_elements_it_yields(code, expected):
+    result = analyse_source("import tensorflow as tf\n" + code, "snippet.py")
+    [site] = [s for s in result.callsites if s.api.endswith(".map")]
+    assert site.features.get("pipeline_elements") == expected
