@@ -13,17 +13,20 @@ def _prop(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def line(d) -> str:
-    span = d.span
-    level = LEVELS.get(d.severity, "warning")
-    props = [f"file={_prop(d.path)}"]
-    message = d.message
-    if span.cell is None:
+def annotation(level: str, path: str | None, span, title: str, message: str) -> str:
+    """One workflow command `::level file=…,line=…,title=…::message` (no file or position where
+    None); a notebook cell's position goes into the text."""
+    props = [f"file={_prop(path)}"] if path else []
+    if span is not None and span.cell is None:
         props += [f"line={span.line}", f"col={span.column}", f"endLine={span.end_line}", f"endColumn={span.end_column}"]
-    else:  # cell-relative lines mean nothing to GitHub's view of the .ipynb file: say them in the text
+    elif span is not None:  # cell-relative lines mean nothing to GitHub's view of the .ipynb file: say them in the text
         message = f"cell {span.cell}:{span.line}:{span.column}: {message}"
-    props.append(f"title={_prop(d.code)}")
+    props.append(f"title={_prop(title)}")
     return f"::{level} {','.join(props)}::{_data(message)}"
+
+
+def line(d) -> str:
+    return annotation(LEVELS.get(d.severity, "warning"), d.path, d.span, d.code, d.message)
 
 
 def render(diagnostics) -> str:

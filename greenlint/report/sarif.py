@@ -30,7 +30,8 @@ def artifact_uri(path: str) -> str:
     return quote(os.fsencode(pure.as_posix()))  # a name that is not UTF-8: its bytes, %-encoded
 
 
-def _region(span) -> dict:
+def region(span) -> dict:
+    """A SARIF region for a span (columns in characters)."""
     return {
         "startLine": span.line,
         "startColumn": span.column,
@@ -119,7 +120,7 @@ def _notebook_lines(path: str, memo: dict) -> list[list[int]] | None:
 
 
 def _location(d, memo: dict) -> dict:
-    loc = {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(d.path)}, "region": _region(d.span)}}
+    loc = {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(d.path)}, "region": region(d.span)}}
     if d.span.cell is not None:
         physical = loc["physicalLocation"]
         physical["properties"] = {"cell": d.span.cell, "cellLine": d.span.line, "cellColumn": d.span.column}
@@ -137,7 +138,7 @@ def _location(d, memo: dict) -> dict:
 
 def _fix(d) -> dict:
     replacements = [
-        {"deletedRegion": _region(e.span), "insertedContent": {"text": e.content}} for e in d.fix.edits
+        {"deletedRegion": region(e.span), "insertedContent": {"text": e.content}} for e in d.fix.edits
     ]
     return {
         "description": {"text": d.fix.title},

@@ -42,10 +42,6 @@ class Budget:
         values.update({k: v for k, v in flags.items() if v is not None})
         return cls(**values)
 
-    @property
-    def empty(self) -> bool:
-        return all(v is None for v in (self.fail_above, self.max_file_j, self.max_added_j, self.max_program_j))
-
     def limit(self, path: str) -> tuple[float | None, str]:
         """The ratio *path* may grow by, and where that limit comes from."""
         for glob, ratio in self.allow.items():

@@ -400,13 +400,8 @@ def compare(
         old = renamed_from.get(path)
         status = "renamed" if old else "modified" if path in old_files else "added" if path in new_files else "deleted"
         t = totals(by_file[path], lambda s: True, lambda s: True)
-        listed = sorted(changes.get(path, []), key=lambda c: _position(c.site))
+        listed = sorted(changes.get(path, []), key=lambda c: c.site.position)
         files.append(FileDiff(path, old, status, t.before_j, t.after_j, t.ratio_interval, listed, t.unknown))
     diff = Diff(base, head, files, compared=compared)
     diff.ratio_interval = totals(compared, lambda s: True, lambda s: True).ratio_interval
     return diff
-
-
-def _position(site: SideSite) -> tuple:
-    span = site.callsite.span
-    return (span.cell or 0, span.line, span.column)

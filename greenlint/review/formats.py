@@ -6,15 +6,18 @@ import json
 import math
 
 from greenlint import __version__
-from greenlint.report.sarif import SCHEMA, artifact_uri
+from greenlint.report.github import annotation
+from greenlint.report.location import position
+from greenlint.report.sarif import SCHEMA, artifact_uri, region
 from greenlint.review.budget import Violation
 from greenlint.review.compare import Change, Diff, Figure, FileDiff, ProgramDiff
+from greenlint.review.sides import INTENDED
 from greenlint.units import TIMES, fmt_energy, fmt_j
 
 SCHEMA_VERSION = 1
 FORMATS = ("text", "json", "github", "markdown", "sarif")
 #: SARIF rules (and `# noqa` codes): a call site's energy changed; the change is over budget.
-CHANGE_CODE, BUDGET_CODE = "GLD100", "GLD101"
+CHANGE_CODE, BUDGET_CODE = INTENDED, "GLD101"
 
 
 def fmt_ratio(ratio: float | None) -> str:
@@ -36,14 +39,12 @@ def _joules(figure: Figure | None) -> str:
 
 
 def where(c: Change) -> str:
-    span = c.site.callsite.span
-    cell = f"cell {span.cell}:" if span.cell is not None else ""
-    return f"{c.path}:{cell}{span.line}:{span.column}"
+    return f"{c.path}:{position(c.site.callsite.span)}"
 
 
 def why(c: Change) -> str:
     text = "; ".join(r.text for r in c.reasons)
-    return text + (" (intended: noqa GLD100)" if c.intended else "")
+    return text + (f" (intended: noqa {CHANGE_CODE})" if c.intended else "")
 
 
 def _ratio_text(ratio: float | None, interval: tuple[float, float] | None) -> str:
@@ -158,28 +159,16 @@ def json_text(diff: Diff, violations: list[Violation], budget=None) -> str:
 # -- github -------------------------------------------------------------------------------------
 
 
-def _escape(text: str, prop: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return text.replace(":", "%3A").replace(",", "%2C") if prop else text
-
-
 def github(diff: Diff, violations: list[Violation]) -> str:
     out = []
     for c in diff.changes:
-        span = c.site.callsite.span
         level = "warning" if c.added_j > 0 or (c.ratio or 0) > 1 else "notice"
-        props = f"file={_escape(c.path, True)}"
         message = f"{c.site.api}: {_joules(c.before)} → {_joules(c.after)} per program run"
         message += f", {_ratio_text(c.ratio, c.ratio_interval)}" if c.status == "changed" else ""
         message += f" since {diff.base.label}: {why(c)}"
-        if span.cell is None:
-            props += f",line={span.line},col={span.column},endLine={span.end_line},endColumn={span.end_column}"
-        else:
-            message = f"cell {span.cell}:{span.line}:{span.column}: {message}"
-        out.append(f"::{level} {props},title={_escape(f'{CHANGE_CODE} energy change', True)}::{_escape(message)}")
+        out.append(annotation(level, c.path, c.site.callsite.span, f"{CHANGE_CODE} energy change", message))
     for v in violations:
-        props = f"file={_escape(v.path, True)}," if v.path else ""
-        out.append(f"::error {props}title={_escape(f'{BUDGET_CODE} over the energy budget', True)}::{_escape(v.message)}")
+        out.append(annotation("error", v.path, None, f"{BUDGET_CODE} over the energy budget", v.message))
     return "".join(line + "\n" for line in out)
 
 
@@ -232,9 +221,7 @@ def _table(rows: list[tuple[str, FileDiff | ProgramDiff | Diff]]) -> list[str]:
 def _location(path: str, span=None) -> dict:
     physical: dict = {"artifactLocation": {"uri": artifact_uri(path), "uriBaseId": "%SRCROOT%"}}
     if span is not None and span.cell is None:
-        physical["region"] = {
-            "startLine": span.line, "startColumn": span.column, "endLine": span.end_line, "endColumn": span.end_column
-        }
+        physical["region"] = region(span)
     location: dict = {"physicalLocation": physical}
     if span is not None and span.cell is not None:
         location["properties"] = {"cell": span.cell, "cellLine": span.line, "cellColumn": span.column}

@@ -43,11 +43,6 @@ def fingerprint(site: SideSite) -> str:
     return json.dumps([site.api, features, work, site.runs], sort_keys=True, default=str)
 
 
-def _position(site: SideSite) -> tuple:
-    span = site.callsite.span
-    return (span.cell or 0, span.line, span.column)
-
-
 def match(before: list[SideSite], after: list[SideSite], renames: dict[str, str]) -> list[Pair]:
     """Every site of both sides once: (old, new), (old, None) removed, (None, new) new."""
     fps = {id(s): fingerprint(s) for s in (*before, *after)}
@@ -62,9 +57,9 @@ def match(before: list[SideSite], after: list[SideSite], renames: dict[str, str]
         used: set[int] = set()
         for group_old, group_new in groups.values():
             start = len(pairs)
-            free = sorted(group_new, key=_position)
+            free = sorted(group_new, key=lambda s: s.position)
             rest = []
-            for old in sorted(group_old, key=_position):
+            for old in sorted(group_old, key=lambda s: s.position):
                 same = next((n for n in free if fps[id(n)] == fps[id(old)]), None)
                 if same is None:
                     rest.append(old)

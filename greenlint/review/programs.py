@@ -11,18 +11,20 @@ from greenlint.review.sides import SideAnalysis
 
 def program_diffs(diff: Diff, before: SideAnalysis, after: SideAnalysis, renames: dict[str, str]) -> list[ProgramDiff]:
     olds = {renames.get(p, p): p for p in before.scripts}
+    changes = diff.changes  # flattened and sorted on each read: once here
     out = []
     for name in sorted(set(olds) | set(after.scripts)):
-        files_before = set(before.closure(olds[name])) if name in olds else set()
+        closure_before = before.closure(olds[name]) if name in olds else ()
+        files_before = set(closure_before)
         files_after = after.closure(name) if name in after.scripts else ()
         reached = [
-            c for c in diff.changes
+            c for c in changes
             if (c.status != "removed" and c.site.path in files_after) or (c.old or c.site).path in files_before
         ]
         if not reached:
             continue
         t = totals(diff.compared, lambda s: s.path in files_before, lambda s: s.path in files_after)
         intended = sum(c.added_j for c in reached if c.intended)
-        files = files_after or before.closure(olds[name])
+        files = files_after or closure_before
         out.append(ProgramDiff(name, files, t.before_j, t.after_j, t.ratio_interval, t.unknown, intended))
     return out

@@ -46,6 +46,12 @@ class SideSite:
         """Runs per program run (`Site.loop_multiplier`, as GL101 counts them)."""
         return Site(self.callsite, self.prediction).loop_multiplier
 
+    @property
+    def position(self) -> tuple:
+        """Where it stands in its file: (cell, line, column), for a stable order."""
+        span = self.callsite.span
+        return (span.cell or 0, span.line, span.column)
+
 
 @dataclass
 class SideAnalysis:
@@ -126,7 +132,6 @@ class _Outline:
     """Each call of a file (or a notebook's cells) by position: its scope and argument shape."""
 
     def __init__(self, source: str | tuple[str, ...]):
-        self.cells = source if isinstance(source, tuple) else None
         units = list(enumerate(source, 1)) if isinstance(source, tuple) else [(None, source)]
         self.lines = {cell: split_lines(text) for cell, text in units}
         self.calls: dict[tuple, tuple[str, str]] = {}
