@@ -118,8 +118,10 @@ def _gitignore(directory: Path):
         lines = (directory / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         lines = []
-    # a line git cannot use matches nothing there: it is skipped here too
-    return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines([n for n in lines if not _invalid(n)])
+    try:
+        return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines(lines)
+    except Exception:  # a line git cannot use matches nothing there: it is skipped here too
+        return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines([n for n in lines if not _invalid(n)])
 
 
 def _parent_gitignores(top: Path) -> list:

@@ -41,6 +41,7 @@ class Hierarchy:
         self._catalog = catalog
         self._load_default = catalog is None and use_default
         self.chain = lru_cache(maxsize=None)(self._chain)
+        self.kind = lru_cache(maxsize=None)(self._kind)  # asked several times per prediction
 
     @property
     def catalog(self):
@@ -51,7 +52,7 @@ class Hierarchy:
     def family(self, api: str) -> str | None:
         return self._call("family", api)
 
-    def kind(self, api: str) -> str | None:
+    def _kind(self, api: str) -> str | None:
         return self._call("kind", api)
 
     def _call(self, name: str, api: str):

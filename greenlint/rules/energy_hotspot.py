@@ -9,6 +9,7 @@ from typing import Any
 from greenlint.analysis.callsite import is_test_assertion
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import LOOPS
 from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
 
 _TRAIN = ("fit", "fit_generator", "train", "train_on_batch")
@@ -201,8 +202,7 @@ def _per_step(facts: FileFacts, site: Site) -> bool:
     call = facts.node(site)
     if call is None:
         return False
-    loops = (ast.For, ast.AsyncFor, ast.While)
-    loop = next((a for a in facts.ancestors(call, site.callsite.span.cell) if isinstance(a, loops)), None)
+    loop = next((a for a in facts.ancestors(call, site.callsite.span.cell) if isinstance(a, LOOPS)), None)
     if loop is None:
         return False
     read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}

@@ -52,19 +52,6 @@ def is_step_loop(loop: ast.AST | None) -> bool:
     )
 
 
-def guarded(facts: FileFacts, site: Site) -> bool:
-    """Whether an `if` (or `try`) in the call's own function decides whether it runs."""
-    node = facts.node(site)
-    if node is None:
-        return False
-    for parent in facts.ancestors(node, site.callsite.span.cell):
-        if isinstance(parent, SCOPES):
-            return False
-        if isinstance(parent, (ast.If, ast.IfExp, ast.Try, ast.ExceptHandler)):
-            return True
-    return False
-
-
 def in_class(facts: FileFacts, site: Site) -> bool:
     """Whether the call is written inside a class (its body or one of its methods)."""
     node = facts.node(site)

@@ -44,9 +44,9 @@ def _constructor(facts: FileFacts, node: ast.expr) -> ast.Call | None:
     return made[0] if len(made) == 1 and isinstance(made[0], ast.Call) else None
 
 
-def _may_stop(facts: FileFacts, callbacks: ast.List | ast.Tuple) -> bool:
-    """Whether a callback of the list may end training: anything not known to never stop it."""
-    apis = {id(facts.node(s)): s.api for s in facts.sites}
+def _may_stop(facts: FileFacts, callbacks: ast.List | ast.Tuple, apis: dict[int, str]) -> bool:
+    """Whether a callback of the list may end training: anything not known to never stop it.
+    *apis*: each call node's API (by id), in every cell."""
     for element in callbacks.elts:
         call = _constructor(facts, element)
         if call is None or apis.get(id(call)) not in NOT_STOPPING:
@@ -157,6 +157,7 @@ class TrainingWithoutEarlyStopping(Rule):
         minimum = int(options.get("min-epochs", 20))
         if any(s.api == EARLY_STOPPING for s in facts.sites) or text_mentions(facts, "stop_training"):
             return
+        apis: dict[int, str] | None = None  # built once, for the first fit with a callbacks list
         for site in facts.sites:
             epochs = site.features.get("epochs")
             if not (is_keras_model_method(site.api, ("fit",)) and isinstance(epochs, int) and epochs >= minimum):
@@ -167,6 +168,8 @@ class TrainingWithoutEarlyStopping(Rule):
             callbacks = keyword(call, "callbacks")
             if callbacks is not None and not isinstance(callbacks.value, (ast.List, ast.Tuple)):
                 continue
-            if callbacks is not None and _may_stop(facts, callbacks.value):
-                continue
+            if callbacks is not None:
+                apis = apis if apis is not None else {id(facts.node(s)): s.api for s in facts.sites}
+                if _may_stop(facts, callbacks.value, apis):
+                    continue
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(epochs=epochs))
