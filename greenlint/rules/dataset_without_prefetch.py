@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.codemods import AppendCall
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES, is_step_loop, own_body
+from greenlint.rules.syntax import SCOPES, is_step_loop, last_name, own_body
 
 BATCH = "tensorflow.data.Dataset.batch"
 #: Calls that run a model over a dataset argument.
@@ -155,7 +155,7 @@ def _trains(loop: ast.AST) -> bool:
     for node in own_body(loop):
         if isinstance(node, ast.Call):
             func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            name = last_name(func)
             if name.endswith("step"):
                 return True
     return False

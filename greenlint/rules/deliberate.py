@@ -12,7 +12,7 @@ import re
 import tokenize
 
 from greenlint.rules.base import FileFacts, Site, unit_text
-from greenlint.rules.syntax import SCOPES
+from greenlint.rules.syntax import SCOPES, last_name
 
 #: Setup methods of unittest-style test classes.
 _TEST_SETUP = frozenset({"setUp", "setUpClass", "setUpModule", "tearDown", "tearDownClass"})
@@ -47,11 +47,11 @@ def _condition(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.AST | N
 
 def _decorator_name(decorator: ast.expr) -> str:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+    return last_name(target)
 
 
 def _test_class(cls: ast.ClassDef) -> bool:
-    bases = [b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else "" for b in cls.bases]
+    bases = [last_name(b) for b in cls.bases]
     return cls.name.startswith("Test") or cls.name.endswith(("Test", "Tests")) or any(b.endswith("TestCase") for b in bases)
 
 
@@ -77,7 +77,7 @@ def _callers(facts: FileFacts, node: ast.AST, cell: int | None) -> list[ast.Call
         n
         for n in ast.walk(module)
         if isinstance(n, ast.Call)
-        and (n.func.id if isinstance(n.func, ast.Name) else n.func.attr if isinstance(n.func, ast.Attribute) else "") == helper.name
+        and last_name(n.func) == helper.name
     ]
 
 

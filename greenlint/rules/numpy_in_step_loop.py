@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, SCOPES, in_unguarded_step_loop
+from greenlint.rules.syntax import LOOPS, SCOPES, in_unguarded_step_loop, last_name
 
 NUMPY = "tensorflow.Tensor.numpy"
 
@@ -127,7 +127,7 @@ def _recorder(node: ast.AST) -> bool:
         return True
     if isinstance(node, ast.Call):
         func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        name = last_name(func)
         return name in RECORDERS
     return False
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds, keyword
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, innermost_loop
+from greenlint.rules.syntax import LOOPS, innermost_loop, last_name
 
 RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run")
 #: Graph runs whose result a loop can feed back: `Session.run`, `Tensor.eval`, `Variable.eval`.
@@ -105,7 +105,7 @@ def _reads_a_clock(node: ast.AST) -> bool:
     for n in ast.walk(node):
         if isinstance(n, ast.Call):
             func = n.func
-            if (func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else "") in TIMERS:
+            if last_name(func) in TIMERS:
                 return True
     return False
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES
+from greenlint.rules.syntax import SCOPES, last_name
 
 SHUFFLE = "tensorflow.data.Dataset.shuffle"
 
@@ -38,7 +38,7 @@ def _chain_names(expr: ast.expr) -> set[str]:
     for node in ast.walk(expr):
         if isinstance(node, ast.Call):
             func = node.func
-            names.add(func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else "")
+            names.add(last_name(func))
     return names
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, own_body, units
+from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, last_name, own_body, units
 
 MODEL_METHODS = ("fit", "evaluate", "predict")
 DATASET_BATCH = "tensorflow.data.Dataset.batch"
@@ -30,7 +30,7 @@ def _steps(node: ast.AST, functions: dict[str, ast.AST], seen: frozenset[str] = 
     for n in own_body(node) if isinstance(node, LOOPS) else ast.walk(node):
         if not isinstance(n, ast.Call):
             continue
-        name = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id if isinstance(n.func, ast.Name) else ""
+        name = last_name(n.func)
         if name in STEP_METHODS:
             return True
         if name in functions and name not in seen and _steps(functions[name], functions, seen | {name}):

@@ -77,6 +77,11 @@ def _steps_repeat(loop: ast.AST) -> bool:
     )
 
 
+def last_name(expr: ast.AST) -> str:
+    """The name an expression ends in: `tf.keras.Model` -> `Model`, `fit` -> `fit`; "" otherwise."""
+    return expr.attr if isinstance(expr, ast.Attribute) else expr.id if isinstance(expr, ast.Name) else ""
+
+
 def units(facts: FileFacts) -> list[ast.Module]:
     """The file's tree, or each notebook cell's, in order."""
     if isinstance(facts.source, str):

@@ -33,7 +33,6 @@ def _file_diff(server: GreenlintServer, view: View) -> tuple[FileDiff, str] | No
     try:
         repo = gitfs.toplevel(path.parent)
         base = gitfs.commit_side(repo, settings.base_revision) if settings.base_revision else gitfs.default_base(repo)
-        label = settings.base_revision or base.label
         rel = path.resolve().relative_to(repo.resolve()).as_posix()
     except (gitfs.GitError, ValueError, OSError) as exc:
         log.info("greenlint: no base for %s: %s", path, exc)
@@ -41,7 +40,7 @@ def _file_diff(server: GreenlintServer, view: View) -> tuple[FileDiff, str] | No
     analysis = view.analysis
     pairs = [(s.callsite, s.prediction) for s in analysis.sites]
     memo = server.__dict__.setdefault("_since_base_memo", {})  # the base side's analyses, by commit
-    return diff_file(repo, base, rel, pairs, analysis.text, analysis.config, memo), label
+    return diff_file(repo, base, rel, pairs, analysis.text, analysis.config, memo), base.label
 
 
 async def lenses(server: GreenlintServer, view: View) -> list[types.CodeLens]:
