@@ -245,6 +245,7 @@ class Analyses:
         self.good: dict[str, Analysis] = {}  # the newest finished one that parsed
         self._tasks: dict[str, asyncio.Task] = {}
         self._landed: dict[str, asyncio.Event] = {}
+        self._stops: dict[str, Callable[[], None]] = {}  # how to stop each document's running analysis
         #: Called on the event loop with each analysis that lands (its document still open).
         self.listeners: list[Callable[[Analysis], None]] = []
 
@@ -272,6 +273,7 @@ class Analyses:
         cancelling the debounce or analysis of any older version."""
         previous = self._tasks.pop(uri, None)
         if previous is not None:
+            self._stop_analysis(uri)  # now: the task's cancellation reaches it only at the loop's next turn
             previous.cancel()
         task = asyncio.ensure_future(self._run(uri, snapshot, delay))
         self._tasks[uri] = task
@@ -325,6 +327,7 @@ class Analyses:
             stopped = threading.Event()
             future = loop.run_in_executor(self._executor, self._analyse_here, args, stopped.is_set)
             stop = stopped.set
+        self._stops[snap.uri] = stop
         try:
             sites, diagnostics, config_error, ms, failure = await future
         except (asyncio.CancelledError, Cancelled):
@@ -336,6 +339,9 @@ class Analyses:
             self._start_pool()
             sites, diagnostics, ms = (), internal_error(str(snap.path), exc, "the analysis process").errors, 0.0
             failure = None
+        finally:
+            if self._stops.get(snap.uri) is stop:
+                del self._stops[snap.uri]
         if failure:
             log.error("analysis of %s failed:\n%s", snap.uri, failure)
         log.info(
@@ -347,12 +353,18 @@ class Analyses:
             snap.cell_offsets, snap.documents,
         )  # fmt: skip
 
+    def _stop_analysis(self, uri: str) -> None:
+        stop = self._stops.pop(uri, None)
+        if stop is not None:
+            stop()
+
     def _analyse_here(self, args: tuple, cancelled: Callable[[], bool]):
         return _analyse_unit(*args, lambda: self.predictor.predict, cancelled)
 
     def forget(self, uri: str) -> None:
         task = self._tasks.pop(uri, None)
         if task is not None:
+            self._stop_analysis(uri)
             task.cancel()
         self.latest.pop(uri, None)
         self.good.pop(uri, None)
