@@ -48,9 +48,18 @@ def targets(node: ast.AST) -> frozenset:
     return frozenset(n.id for n in ast.walk(node) if type(n) is ast.Name)
 
 
+def _filled(target: ast.AST) -> str | None:
+    """The name whose object an item or attribute assignment fills (`d` in `d[k] = v`, `a.b[i] = v`)."""
+    if type(target) not in (ast.Subscript, ast.Attribute):
+        return None
+    while type(target) in (ast.Subscript, ast.Attribute):
+        target = target.value
+    return target.id if type(target) is ast.Name else None
+
+
 def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]:
     """(names bound, names read, fresh) of every assignment statement in a block (`:=` inside
-    expressions aside), and of every statement calling a method that sets state
+    expressions aside; an item or attribute assignment binds the object it fills), and of every statement calling a method that sets state
     (`obj.compile(args)` binds `obj` from its arguments), nested functions excluded. *fresh*:
     each run of the statement may bind another value whatever the names it reads (a call's
     result, `n += 1`, a `for` or `with` target)."""
@@ -64,6 +73,10 @@ def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]
         if kind is ast.Assign:
             bound = frozenset().union(*(targets(t) for t in node.targets))
             found.append((bound, names(node.value), _calls(node.value)))
+            for target in node.targets:  # `feed[x] = v`, `obj.field = v`: the object changes with v
+                base = _filled(target)
+                if base is not None:
+                    found.append((frozenset((base,)), names(node.value) | names(target), _calls(node.value)))
         elif kind is ast.AnnAssign:
             if node.value is not None:
                 found.append((targets(node.target), names(node.value), _calls(node.value)))

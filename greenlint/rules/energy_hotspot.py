@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis import flow
 from greenlint.analysis.callsite import is_test_assertion
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
@@ -206,20 +207,7 @@ def _per_step(facts: FileFacts, site: Site) -> bool:
     if loop is None:
         return False
     read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
-    return bool(read & _bound_in(loop))
-
-
-def _bound_in(loop: ast.For | ast.AsyncFor | ast.While) -> set[str]:
-    """Names a loop (re)binds on each pass: its variables and every assignment in its body."""
-    targets: list[ast.AST] = [loop.target] if isinstance(loop, (ast.For, ast.AsyncFor)) else []
-    for node in ast.walk(loop):
-        if isinstance(node, ast.Assign):
-            targets += node.targets
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
-            targets.append(node.target)
-        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-            targets.append(node.optional_vars)
-    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return bool(read & flow.varying(getattr(loop, "target", None), loop.body))
 
 
 def _value(site: Site, key: str):

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds, keyword
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import LOOPS, innermost_loop, last_name
@@ -24,21 +25,12 @@ def _fed(call: ast.Call) -> ast.expr | None:
     return given.value if given is not None else call.args[1] if len(call.args) > 1 else None
 
 
-def _bound_in(loop: ast.AST) -> set[str]:
-    """Names the loop (re)binds on each iteration: its target and what its body assigns."""
-    names = set()
-    for node in ast.walk(loop):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            names.add(node.id)
-    return names
-
-
 def _varies(fed: ast.expr, loop: ast.AST) -> bool | None:
     """Whether the fed values change between iterations; None when they are all literals."""
     values = fed.values if isinstance(fed, ast.Dict) else [fed]
     if all(isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant)) for v in values):
         return None
-    bound = _bound_in(loop)
+    bound = flow.varying(getattr(loop, "target", None), loop.body)
     for value in values:
         for node in ast.walk(value):
             if isinstance(node, ast.Call) or (isinstance(node, ast.Name) and node.id in bound):

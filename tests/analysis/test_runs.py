@@ -438,3 +438,25 @@ def test_a_lambda_called_by_the_name_it_is_assigned_to_has_uncounted_callers():
         """
     )
     assert count(found[3]) == (None, "unknown")
+
+
+def test_a_dict_filled_from_the_loop_s_work_varies():
+    result = analyse_source(
+        textwrap.dedent(
+            """
+            import tensorflow as tf
+            sess = tf.compat.v1.Session()
+            for step in range(100):
+                feed = {}
+                feed[x] = next(batches)
+                sess.run(train, feed_dict=feed)
+                fixed = {}
+                fixed[x] = data
+                sess.run(train, feed_dict=fixed)
+            """
+        ),
+        "feeds.py",
+    )
+    by_line = {s.span.line: s.runs for s in result.callsites if s.api.endswith(".run")}
+    assert by_line[7]["varies"]  # each pass fills the dict with another batch
+    assert not by_line[10]["varies"]  # the same data, filled in again
