@@ -27,6 +27,7 @@ import re
 import stat
 import tokenize
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 SYNTAX_ERROR = "syntax-error"
@@ -191,6 +192,15 @@ def check_size(path: str, text: str, max_bytes: int) -> FileError | None:
     return None
 
 
+def cells_of(nb: dict) -> tuple[Any, str]:
+    """A parsed notebook's cells (nbformat 4, or 3's worksheets joined) and the key of their source
+    (`source`, nbformat 3's `input`); the cells as found, unchecked."""
+    sheets = nb.get("worksheets")
+    if "cells" not in nb and isinstance(sheets, list):  # nbformat 3
+        return [c for ws in sheets if isinstance(ws, dict) for c in ws.get("cells", [])], "input"
+    return nb.get("cells"), "source"
+
+
 def notebook_cells(path: str, text: str) -> tuple[list[str], FileError | None]:
     """The sources of a notebook's code cells (nbformat 3 or 4), in order; none for a notebook
     whose metadata names another language than Python."""
@@ -206,14 +216,11 @@ def notebook_cells(path: str, text: str) -> tuple[list[str], FileError | None]:
         return bad("JSON nested too deeply")
     if not isinstance(nb, dict):
         return bad("top level is not a JSON object")
-    cells = nb.get("cells")
-    source_key = "source"
-    if cells is None and isinstance(nb.get("worksheets"), list):  # nbformat 3
-        sheets = nb["worksheets"]
+    sheets = nb.get("worksheets")
+    if "cells" not in nb and isinstance(sheets, list):
         if not all(isinstance(ws, dict) and isinstance(ws.get("cells", []), list) for ws in sheets):
             return bad("a worksheet that is not an object with a 'cells' list")
-        cells = [c for ws in sheets for c in ws.get("cells", [])]
-        source_key = "input"
+    cells, source_key = cells_of(nb)
     if not isinstance(cells, list):
         return bad("no 'cells' list")
     if _language(nb) not in ("python", None):

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from greenlint.analysis.sources import notebook_cells
 from greenlint.kb.static_features import DOCS_REPOSITORY, git_show, greenlight_sources, resolve_source
 
 GOALS = {"recall": 0.98, "api_match": 0.96}
@@ -37,10 +38,10 @@ def code_lines(notebook: str) -> list[tuple[int, int]]:
     """(cell, line in cell) of each line of a notebook's converted script: its code cells' lines
     in order, without lines that are only a comment or a `!`/`%` command."""
     out = []
-    cells = [c for c in json.loads(notebook).get("cells", []) if c.get("cell_type") == "code"]
-    for number, cell in enumerate(cells, 1):
-        source = cell.get("source", "")
-        text = "".join(source) if isinstance(source, list) else source
+    cells, error = notebook_cells("notebook", notebook)
+    if error is not None:
+        raise ValueError(error.message)
+    for number, text in enumerate(cells, 1):
         for line_number, line in enumerate(text.split("\n"), 1):
             if not line.strip().startswith(("#", "!", "%")):
                 out.append((number, line_number))

@@ -16,6 +16,7 @@ from pathlib import PurePath
 from urllib.parse import quote
 
 from greenlint import __version__
+from greenlint.analysis.sources import cells_of
 from greenlint.report.rulemeta import RuleMeta
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -92,9 +93,7 @@ def _json_at(text: str, i: int = 0):
 def notebook_lines(text: str) -> list[list[int]]:
     """For each code cell (in order), the 1-based line of the notebook JSON holding each of its lines."""
     nb, _ = _json_at(text)
-    cells, key = nb.get("cells"), "source"
-    if cells is None:  # nbformat 3
-        cells, key = [c for ws in nb.get("worksheets", []) for c in ws.get("cells", [])], "input"
+    cells, key = cells_of(nb)
     out = []
     for cell in cells:
         if cell.get("cell_type") != "code":
