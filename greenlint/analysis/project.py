@@ -46,6 +46,7 @@ from greenlint.analysis.values import (
     UserClass,
     UserFunc,
     UserInst,
+    Walk,
 )
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -466,7 +467,7 @@ def freeze(value: Any, memo: dict[int, Any]) -> Any:
         return Seq(tuple(freeze(item, memo) for item in value.items))
     if kind is UserFunc:
         info = value.info
-        return ExtFunc(freeze(info.returns, memo) if info.state == 2 else None)
+        return ExtFunc(freeze(info.returns, memo) if info.state is Walk.DONE else None)
     if kind is UserClass:
         return _freeze_class(value.info, memo)
     if kind is UserInst:
@@ -485,7 +486,7 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any]) -> ExtClass:
             ext.methods.update(base.methods)
             ext.attrs.update(base.attrs)
         for name, method in klass.methods.items():
-            returns = freeze(method.returns, memo) if method.state == 2 else None
+            returns = freeze(method.returns, memo) if method.state is Walk.DONE else None
             if method.kind == "property":
                 ext.attrs[name] = returns
                 ext.methods.pop(name, None)

@@ -20,6 +20,7 @@ import ast
 import math
 import re
 from collections import Counter, deque
+from dataclasses import dataclass
 from typing import Any
 
 from greenlint.analysis import arrays
@@ -48,6 +49,7 @@ from greenlint.analysis.values import (
     UserClass,
     UserFunc,
     UserInst,
+    Walk,
     merge,
 )
 from greenlint.catalog.kinds import TF1_GRAPH
@@ -183,8 +185,21 @@ def star_member(catalog, stars, name: str) -> Ref | None:
     return None
 
 
+@dataclass(slots=True)
+class Found:
+    """One call site as the walk found it: the node, its canonical API, its features, the function
+    it lies in (None: module level), how often it runs per run of that function, its work."""
+
+    node: ast.Call
+    api: str
+    features: dict
+    func: FuncInfo | None
+    local: Any
+    work: dict
+
+
 class Resolver:
-    """Walks one module; `calls` collects (ast.Call node, canonical api, features)."""
+    """Walks one module; `calls` collects the call sites it finds."""
 
     def __init__(self, catalog, source: str = "", imports=None, exporting: bool = False):
         self.table = symbol_table(catalog)
@@ -194,7 +209,7 @@ class Resolver:
         self.words: Counter[str] | None = None  # identifier -> occurrences in the text, when needed
         self.discard: ast.expr | None = None  # the value of the expression statement being walked
         self.discarded = False  # the call being resolved is that value
-        self.calls: list[tuple[ast.Call, str, dict, FuncInfo | None]] = []
+        self.calls: list[Found] = []
         self.scope = Scope("module", None)
         self.ctx = Context()
         self.pending: deque[FuncInfo] = deque()
@@ -211,23 +226,23 @@ class Resolver:
         if not self.exporting:
             self.rewalk_blind()
         # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
-        graphs = {id(func) for _, api, _, func, _, _ in self.calls if api in TF1_GRAPH}
-        for _, _, features, func, _, _ in self.calls:
-            features["in_tf_function"] = _traced(func)
-            if _builds_graph(func, graphs):
-                features["graph_mode"] = True
+        graphs = {id(c.func) for c in self.calls if c.api in TF1_GRAPH}
+        for c in self.calls:
+            c.features["in_tf_function"] = _traced(c.func)
+            if _builds_graph(c.func, graphs):
+                c.features["graph_mode"] = True
         if self.exporting:
             return []
         counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links)
         return [
-            (node, api, features, counter.site(func, local), work)
-            for node, api, features, func, local, work in self.calls
+            (c.node, c.api, c.features, counter.site(c.func, c.local), c.work)
+            for c in self.calls
         ]
 
     def walk_pending(self) -> None:
         while self.pending:
             info = self.pending.popleft()
-            if info.state == 0 and info.calls_seen and not info.deferred and not self.all_calls_seen(info):
+            if info.state is Walk.PENDING and info.calls_seen and not info.deferred and not self.all_calls_seen(info):
                 info.deferred = True  # once: its other callers may still be walked
                 self.pending.append(info)
                 continue
@@ -240,10 +255,10 @@ class Resolver:
         return value, already used, is kept)."""
         for info in [f for f in self.functions if f.blind]:
             info.blind = False
-            if info.state != 2 or not self.all_calls_seen(info) or not info.passed:
+            if info.state is not Walk.DONE or not self.all_calls_seen(info) or not info.passed:
                 continue
             gone = {id(f) for f in self.functions if _nested_in(f, info)}
-            self.calls = [c for c in self.calls if c[3] is None or id(c[3]) not in gone]
+            self.calls = [c for c in self.calls if c.func is None or id(c.func) not in gone]
             for other in self.functions:
                 kept = [c for c in other.callers if c[0] is None or id(c[0]) not in gone]
                 if len(kept) != len(other.callers):
@@ -251,7 +266,7 @@ class Resolver:
                     other.calls_seen = len(kept)
                     other.passed = _merged([bound for _, _, bound in kept]) if kept else None
             returns = info.returns
-            info.state = 0
+            info.state = Walk.PENDING
             self.walk_function(info)
             info.returns = returns
             self.walk_pending()
@@ -587,9 +602,9 @@ class Resolver:
 
     def walk_function(self, info: FuncInfo) -> None:
         """Walk a function body once, in its own scope, recording calls and its return value."""
-        if info.state:
+        if info.state is not Walk.PENDING:
             return
-        info.state = 1
+        info.state = Walk.WALKING
         node = info.node
         scope = Scope("function", info.scope)
         args = node.args
@@ -629,7 +644,7 @@ class Resolver:
             value = self.annotated(node.returns) or value  # `def build() -> keras.Model:`
             self.scope = outer_scope
         info.returns = value
-        info.state = 2
+        info.state = Walk.DONE
 
     def result_of(
         self, info: FuncInfo, args: list | None = None, keywords: list | None = None, node: ast.Call | None = None
@@ -642,11 +657,11 @@ class Resolver:
         returns decide."""
         if args is not None:
             self.note_call(info, args, keywords or [], node)
-        if info.state == 0:
+        if info.state is Walk.PENDING:
             if args is not None and self.discarded and self.ctx.func is not None and not info.sets_outer_names:
                 return None
             self.walk_function(info)
-        return info.returns if info.state == 2 else MISSING
+        return info.returns if info.state is Walk.DONE else MISSING
 
     def note_call(self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None) -> None:
         """Merge one call's arguments into what the function's parameters are known to be."""
@@ -837,7 +852,7 @@ class Resolver:
         """Walk the not-yet-walked methods that assign `self.<attr>`."""
         for klass in info.mro():
             for method in klass.assigners.get(attr, ()):
-                if method.state == 0:
+                if method.state is Walk.PENDING:
                     self.walk_function(method)
 
     def e_call(self, node: ast.Call) -> Any:
@@ -914,7 +929,7 @@ class Resolver:
             return self.result_of(callee.info, args, keywords, node)
         if kind is UserClass:
             init = callee.info.find_method("__init__")
-            if init is not None and init.state == 0:
+            if init is not None and init.state is Walk.PENDING:
                 self.result_of(init, args, keywords, node)
             return UserInst(callee.info)
         if kind is ExtFunc:
@@ -980,11 +995,11 @@ class Resolver:
         if api.startswith("tensorflow.keras.applications.") and kind == "function":
             meta["model_name"] = api.rpartition(".")[2]
         if kind == "class" and api.startswith(work_mod.LAYERS):
-            meta["site_work"] = self.calls[-1][5]  # filled in once a model places the layer
+            meta["site_work"] = self.calls[-1].work  # filled in once a model places the layer
         self.work_meta(api, named, features, meta, [v for starred, v in args if not starred])
         value = Inst(returns, "constructor" if kind == "class" else "factory", meta)
         if not self.exporting and work_mod.is_model(value):  # the model's site (and its layers') get work
-            self.calls[-1][5].update(work_mod.model_work(value))
+            self.calls[-1].work.update(work_mod.model_work(value))
         return value
 
     @staticmethod
@@ -1080,7 +1095,7 @@ class Resolver:
                 features["batch_size_from"] = "dataset"
         first = args[0][1] if args and not args[0][0] else None
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first)
-        self.calls.append((node, api, features, self.ctx.func, local, work))
+        self.calls.append(Found(node, api, features, self.ctx.func, local, work))
         return features, named
 
     def local_runs(self) -> runs_mod.Local:
@@ -1325,7 +1340,7 @@ class Resolver:
         for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
             if arg is not None:
                 scope.names[arg.arg] = None
-        info = FuncInfo(node, self.scope, kind="lambda", state=2, parent=self.ctx.func)
+        info = FuncInfo(node, self.scope, kind="lambda", state=Walk.DONE, parent=self.ctx.func)
         outer, outer_func = self.scope, self.ctx.func
         self.scope, self.ctx.func = scope, info
         info.returns = self.expr(node.body)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Any
 
 
@@ -111,6 +112,14 @@ class Seq:
         return len(self.items)
 
 
+class Walk(IntEnum):
+    """Where the walk of a function's body stands."""
+
+    PENDING = 0
+    WALKING = 1  # a call reached while its body is being walked (recursion) learns nothing
+    DONE = 2  # its return value is known
+
+
 @dataclass(eq=False)
 class FuncInfo:
     """A function defined in the analysed file (a module-local factory, or a method)."""
@@ -121,7 +130,7 @@ class FuncInfo:
     kind: str = "function"  # function | method | staticmethod | classmethod | property | lambda
     tf_function: bool = False  # decorated with or traced by tf.function (see resolver.TRACING)
     keras_step: bool = False  # call/train_step/... of a Keras Layer or Model subclass
-    state: int = 0  # 0 pending, 1 in progress, 2 done
+    state: Walk = Walk.PENDING
     returns: Any = None
     parent: FuncInfo | None = None  # the function this one is nested in
     defaults: list = field(default_factory=list)  # values of the positional defaults
