@@ -20,6 +20,8 @@ import ast
 import math
 import re
 from collections import Counter, deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -216,6 +218,18 @@ class Resolver:
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
         self.chained: dict[ast.Call, ast.Call] = {}  # a call -> the call made on its result
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
+
+    @contextmanager
+    def inside(self, scope: Scope, ctx: Context | None = None) -> Iterator[Scope]:
+        """Walk in *scope* (and *ctx*: another function's body), then back where the walk was."""
+        outer_scope, outer_ctx = self.scope, self.ctx
+        self.scope = scope
+        if ctx is not None:
+            self.ctx = ctx
+        try:
+            yield scope
+        finally:
+            self.scope, self.ctx = outer_scope, outer_ctx
 
     def run(self, tree: ast.Module) -> list[tuple[ast.Call, str, dict, dict, dict]]:
         """(call node, api, features, runs, work) of every call site found."""
@@ -581,13 +595,11 @@ class Resolver:
                     info.tf_base = sym[0]
         for keyword in node.keywords:
             self.expr(keyword.value)
-        outer = self.scope
-        self.scope = Scope("class", outer, cls=info)
-        self.block(node.body)
-        for name, value in self.scope.names.items():
+        with self.inside(Scope("class", self.scope, cls=info)) as body:
+            self.block(node.body)
+        for name, value in body.names.items():
             if type(value) is not UserFunc:
                 info.attrs[name] = value
-        self.scope = outer
         for method in info.methods.values():
             for attr in _self_targets(method.node):
                 info.assigners.setdefault(attr, []).append(method)
@@ -608,17 +620,16 @@ class Resolver:
         node = info.node
         scope = Scope("function", info.scope)
         args = node.args
-        outer_scope, outer_ctx = self.scope, self.ctx
-        self.scope = info.scope  # annotations are evaluated where the function is defined
         params = [*args.posonlyargs, *args.args]
         first = params[0].arg if params else None
         passed = info.passed if info.passed is not None and self.all_calls_seen(info) else {}
         own = [*params, *args.kwonlyargs][1 if info.kind in ("method", "property", "classmethod") else 0 :]
         if not passed and info.calls_seen and any(arg.annotation is None for arg in own):
             info.blind = True  # walked before all its calls were seen: see rewalk_blind
-        for arg in (*params, *args.kwonlyargs):
-            value = self.annotated(arg.annotation)
-            scope.names[arg.arg] = value if value is not None else passed.get(arg.arg)
+        with self.inside(info.scope):  # annotations are evaluated where the function is defined
+            for arg in (*params, *args.kwonlyargs):
+                value = self.annotated(arg.annotation)
+                scope.names[arg.arg] = value if value is not None else passed.get(arg.arg)
         for arg in (args.vararg, args.kwarg):
             if arg is not None:
                 scope.names[arg.arg] = None
@@ -627,10 +638,10 @@ class Resolver:
                 scope.names[first] = UserInst(info.cls)
             elif info.kind == "classmethod":
                 scope.names[first] = UserClass(info.cls)
-        self.scope, self.ctx = scope, Context(info)
-        self.block(node.body)
-        returns, generator = self.ctx.returns, self.ctx.generator
-        self.scope, self.ctx = outer_scope, outer_ctx
+        ctx = Context(info)
+        with self.inside(scope, ctx):
+            self.block(node.body)
+        returns, generator = ctx.returns, ctx.generator
         if generator:
             value = None
         elif returns:
@@ -640,9 +651,8 @@ class Resolver:
         else:
             value = Const(None)
         if (value is None or value is MISSING) and node.returns is not None:
-            outer_scope, self.scope = self.scope, info.scope
-            value = self.annotated(node.returns) or value  # `def build() -> keras.Model:`
-            self.scope = outer_scope
+            with self.inside(info.scope):
+                value = self.annotated(node.returns) or value  # `def build() -> keras.Model:`
         info.returns = value
         info.state = Walk.DONE
 
@@ -1341,17 +1351,22 @@ class Resolver:
             if arg is not None:
                 scope.names[arg.arg] = None
         info = FuncInfo(node, self.scope, kind="lambda", state=Walk.DONE, parent=self.ctx.func)
-        outer, outer_func = self.scope, self.ctx.func
-        self.scope, self.ctx.func = scope, info
-        info.returns = self.expr(node.body)
-        self.scope, self.ctx.func = outer, outer_func
+        outer_func, self.ctx.func = self.ctx.func, info
+        with self.inside(scope):
+            info.returns = self.expr(node.body)
+        self.ctx.func = outer_func
         return UserFunc(info)
 
     def e_comprehension(self, node) -> Any:
         generators = node.generators
         first = self.loop_count(generators[0].iter)
-        outer = self.scope
-        self.scope = Scope("comprehension", outer)
+        with self.inside(Scope("comprehension", self.scope)):
+            self.comprehension(node, first)
+        return OPAQUE
+
+    def comprehension(self, node, first: int | None) -> None:
+        """A comprehension's loops, conditions and element, in its own scope (*first*: the first loop's count)."""
+        generators = node.generators
         loops, trips = self.ctx.loops, self.ctx.trips
         depth = len(loops)
         for i, generator in enumerate(generators):
@@ -1370,8 +1385,6 @@ class Resolver:
             self.expr(node.elt)
         self.ctx.guards -= filtered
         del loops[depth:], trips[depth:], self.ctx.varying[depth:]
-        self.scope = outer
-        return OPAQUE
 
     def e_await(self, node: ast.Await) -> Any:
         return self.expr(node.value)
