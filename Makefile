@@ -48,16 +48,16 @@ test-editor: $(BIN)/greenlint
 # (it builds all 40 models to count their FLOPs: tens of minutes).
 # data/kb/static_features.csv and script_sites.csv are regenerated apart (`make static-features`).
 data: $(VENV)/.dev-extras
-	$(BIN)/python -m greenlint.catalog.generate
+	$(BIN)/python -m tools.catalog.generate
 	$(BIN)/greenlint kb build
 	$(BIN)/python -m greenlint.predict.training_data
 	$(BIN)/greenlint kb train
 	$(BIN)/greenlint kb evaluate
-	$(BIN)/python -m greenlint.gendocs
+	$(BIN)/python -m tools.gendocs
 	$(BIN)/python -m tests.review.readme_example
 
 applications: $(VENV)/.dev-extras
-	$(BIN)/python -m greenlint.analysis.gen_applications
+	$(BIN)/python -m tools.applications
 
 # The resolver's static features and work of the measured call sites, and every call of the tutorials
 # measured end to end (data/kb/PROVENANCE.md): needs git snapshots of the measured sources, e.g.

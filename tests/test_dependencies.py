@@ -17,19 +17,18 @@ from packaging.utils import canonicalize_name
 from greenlint.cli import EXTRA_MODULES
 
 REPO = Path(__file__).resolve().parents[1]
-#: Source folder -> the package it installs as (pyproject.toml's package-dir).
-PACKAGES = {"greenlint": "greenlint", "meter": "greenlint.meter", "lsp_server": "greenlint.lsp_server"}
+#: Source folder -> its package (pyproject.toml's package-dir; tools/ is never installed).
+PACKAGES = {"greenlint": "greenlint", "meter": "greenlint.meter", "lsp_server": "greenlint.lsp_server", "tools": "tools"}
 #: Modules that may import an extra's dependencies (longest prefix wins); all others only the base's.
 EXTRAS_OF = {
     "greenlint.lsp_server": {"lsp"},
     "greenlint.meter": {"meter"},
     "greenlint.hardware": {"meter"},  # NVML, optional: no library means no GPU
-    "greenlint.catalog.generate": {"meter", "dev"},  # `make data`: reads TensorFlow's and Keras' API
     "greenlint.kb.store": {"data"},  # the KB as a pandas DataFrame
     "greenlint.predict.training_data": {"data"},
     "greenlint.predict.evaluate": {"data"},
     "greenlint.predict.work": {"data"},  # fitting the work model (`kb train`); predicting needs no extra
-    "greenlint.analysis.gen_applications": {"meter", "dev"},  # `make data`: Keras Applications' sizes
+    "tools": {"meter", "data", "dev"},  # `make data` (never installed): TensorFlow's API, the data stack
 }
 #: Declared distributions that no module imports by name, and why they are declared anyway.
 NOT_IMPORTED = {
@@ -64,7 +63,7 @@ def _module_name(path: Path) -> str:
 
 def _imports() -> dict[str, set[str]]:
     """Top-level third-party import names -> the modules importing them (anywhere in the module)."""
-    own, stdlib = {"greenlint"}, set(sys.stdlib_module_names) | {"__future__"}
+    own, stdlib = {"greenlint", "tools"}, set(sys.stdlib_module_names) | {"__future__"}
     found: dict[str, set[str]] = defaultdict(set)
     for package in PACKAGES:
         for path in sorted((REPO / package).rglob("*.py")):

@@ -9,7 +9,7 @@ of the runs). Beside it, the predictor's figure: greenlint's static prediction o
 TF/Keras calls (summed, loop bounds applied), what a user sees before running anything. Rules
 without a pair are listed with the reason from bench/rules/not_measurable.json.
 The docs (docs/rules/README.md and each rule's "Energy evidence") are regenerated from the
-results by `python -m greenlint.gendocs`.
+results by `python -m tools.gendocs`.
 """
 
 from __future__ import annotations

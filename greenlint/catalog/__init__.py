@@ -1,7 +1,7 @@
 """TF/Keras API catalog: canonical names, aliases, signatures, bases and factory return types.
 
 Loaded from `data/catalog/` without importing TensorFlow; regenerate it with
-``python -m greenlint.catalog.generate`` where TensorFlow is installed.
+``python -m tools.catalog.generate`` where TensorFlow is installed.
 """
 
 from greenlint.catalog.catalog import Catalog, CatalogError, Symbol, load_catalog, read_catalog

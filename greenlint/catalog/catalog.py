@@ -1,6 +1,6 @@
 """The TF/Keras API catalog, loaded from `data/catalog/` without TensorFlow.
 
-The shipped file (`python -m greenlint.catalog.generate` writes it) maps canonical names to
+The shipped file (`python -m tools.catalog.generate` writes it) maps canonical names to
 compact entries::
 
     {"k": "module|class|function",   # kind
@@ -233,7 +233,7 @@ def read_catalog(path: Path) -> Catalog:
         with gzip.open(path, "rt", encoding="utf-8") as fh:
             payload = json.load(fh)
     except FileNotFoundError as exc:
-        raise CatalogError(f"{path}: catalog file missing (run python -m greenlint.catalog.generate)") from exc
+        raise CatalogError(f"{path}: catalog file missing (run python -m tools.catalog.generate)") from exc
     except (OSError, EOFError, ValueError) as exc:
         raise CatalogError(f"{path}: not a readable gzip JSON catalog: {exc}") from exc
     if not isinstance(payload, dict) or not isinstance(payload.get("symbols"), dict):

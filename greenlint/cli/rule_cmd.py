@@ -30,7 +30,7 @@ def _as_json(rule, with_doc: bool) -> dict:
         ],
     }
     if with_doc:
-        from greenlint.gendocs import render
+        from greenlint.rules.docs import render
 
         out["doc"] = render(rule)
     return out
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(_as_json(rule, with_doc=True), indent=2))
     else:
-        from greenlint.gendocs import render
+        from greenlint.rules.docs import render
 
         _print_markdown(render(rule))
     return 0

@@ -44,7 +44,7 @@ def test_shipped_catalog_is_current(tmp_path):
         pytest.skip(f"shipped catalog is for {shipped['versions']}, installed is {installed}")
     out = tmp_path / CATALOG_FILE
     proc = subprocess.run(
-        [sys.executable, "-m", "greenlint.catalog.generate", "--out", str(out)],
+        [sys.executable, "-m", "tools.catalog.generate", "--out", str(out)],
         cwd=REPO_DIR,
         capture_output=True,
         text=True,
@@ -57,5 +57,5 @@ def test_shipped_catalog_is_current(tmp_path):
                          if fresh["symbols"].get(k) != shipped["symbols"].get(k))
         pytest.fail(
             f"{SHIPPED} is stale for TF {installed['tensorflow']}: {len(changed)} symbols differ "
-            f"(e.g. {changed[:5]}); run python -m greenlint.catalog.generate"
+            f"(e.g. {changed[:5]}); run python -m tools.catalog.generate"
         )

@@ -10,7 +10,7 @@ from bench.realworld.corpora import CORPORA, VENDORED, ensure
 from bench.realworld.labels import Label, read_labels, sample, source_line
 from bench.realworld.score import score, stale_labels
 from bench.realworld.vendor import strip_notebook
-from greenlint.gendocs import realworld_section
+from tools.gendocs import realworld_section
 
 
 def test_every_label_resolves_to_its_line():

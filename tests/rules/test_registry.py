@@ -8,7 +8,7 @@ import re
 import pytest
 
 from greenlint.check.config import SETTINGS, parse_table
-from greenlint import gendocs
+from tools import gendocs
 from greenlint.rules.base import SECTIONS
 from greenlint.rules.registry import all_rules, get_rule, option_defaults
 
@@ -86,4 +86,4 @@ def test_lookup_by_code_or_name():
 
 def test_docs_are_current():
     stale = gendocs.stale()
-    assert not stale, f"docs/rules is stale ({', '.join(stale)}): run `python -m greenlint.gendocs`"
+    assert not stale, f"docs/rules is stale ({', '.join(stale)}): run `python -m tools.gendocs`"

@@ -3,14 +3,14 @@ from __future__ import annotations
 import json
 
 from greenlint.cli import main
-from greenlint import gendocs
+from greenlint.rules import docs
 from greenlint.rules.registry import all_rules
 
 
 def test_rule_prints_the_generated_doc(capsys):
     assert main(["rule", "GL101"]) == 0
     out = capsys.readouterr().out
-    assert out == gendocs.render(all_rules()["GL101"])  # not a terminal: the Markdown itself
+    assert out == docs.render(all_rules()["GL101"])  # not a terminal: the Markdown itself
     assert "## Why is this bad?" in out and "hotspot-threshold-j" in out
 
 
@@ -18,7 +18,7 @@ def test_rule_by_name_and_json(capsys):
     assert main(["rule", "predict-in-loop", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["code"] == "GL201" and data["name"] == "predict-in-loop"
-    assert data["doc"].startswith(gendocs.BANNER)
+    assert data["doc"].startswith(docs.BANNER)
 
 
 def test_all_lists_every_rule(capsys):

@@ -1,6 +1,6 @@
 """Regenerate data/work/keras_applications.csv: each Keras Application's parameters and FLOPs.
 
-    python -m greenlint.analysis.gen_applications   (needs TensorFlow: the meter extra)
+    python -m tools.applications   (needs TensorFlow: the meter extra)
 
 Each application in `tf.keras.applications` is built with `weights=None` at its default input
 size with its top (`include_top=True`, 1000 classes); `params` is `count_params()` and
@@ -72,7 +72,7 @@ def _write(table: dict[str, dict]) -> None:
 
 
 def main() -> None:
-    """All applications, or only those named (`... gen_applications ResNet50 VGG16`), whose rows
+    """All applications, or only those named (`... tools.applications ResNet50 VGG16`), whose rows
     replace theirs in the table; the table is rewritten after each model, so an interrupted run
     keeps what it measured."""
     names = sys.argv[1:]

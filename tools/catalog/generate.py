@@ -1,6 +1,6 @@
 """Generate the TF/Keras API catalog by introspecting the installed tensorflow and keras.
 
-    python -m greenlint.catalog.generate [--out data/catalog/catalog.json.gz]
+    python -m tools.catalog.generate [--out data/catalog/catalog.json.gz]
 
 Walks the public API modules (``tensorflow`` incl. ``tf.keras`` and ``tf.compat.v1``, and
 ``keras`` named as ``tensorflow.keras``), groups every path reaching the same object, picks the
@@ -463,7 +463,7 @@ def generate() -> dict:
     keras2 = _add_keras2(symbols)
     if keras2:
         versions["tf_keras"] = keras2
-    from greenlint.catalog.estimator_source import estimator_symbols
+    from tools.catalog.estimator_source import estimator_symbols
 
     estimator, estimator_version = estimator_symbols()
     if estimator_version:
@@ -473,7 +473,7 @@ def generate() -> dict:
     return {
         "format": FORMAT,
         "versions": versions,
-        "generator": "python -m greenlint.catalog.generate",
+        "generator": "python -m tools.catalog.generate",
         "symbols": symbols,
     }
 
