@@ -63,4 +63,4 @@ applications: $(VENV)/.dev-extras
 # measured end to end (data/kb/PROVENANCE.md): needs git snapshots of the measured sources, e.g.
 # make static-features DOCS_GIT=../docs.git FECOM_GIT=../FECoM.git REPOS="tensorflow/gnn=../gnn.git"
 static-features: $(BIN)/greenlint
-	$(BIN)/python -m greenlint.kb.static_features --docs $(DOCS_GIT) --fecom $(FECOM_GIT) $(foreach r,$(REPOS),--repo $(r))
+	$(BIN)/python -m tools.kb.static_features --docs $(DOCS_GIT) --fecom $(FECOM_GIT) $(foreach r,$(REPOS),--repo $(r))

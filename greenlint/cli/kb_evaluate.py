@@ -23,7 +23,7 @@ def run(args) -> int:
     from greenlint.kb import KBError, load_kb
     from greenlint.paths import REPO_DIR, shared_dir
     from greenlint.predict.accuracy import render, training_section
-    from greenlint.kb.static_features import SCRIPTS_TABLE, load_scripts
+    from tools.kb.static_features import SCRIPTS_TABLE, load_scripts
     from greenlint.kb.store import default_kb_dir
     from greenlint.predict.evaluate import cross_validate, report_inputs, script_totals, size_scaling_check
     from greenlint.predict.sites import build_sites

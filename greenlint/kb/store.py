@@ -20,7 +20,7 @@ from greenlint.kb.record import COLUMNS, SCHEMA_VERSION, KBRecord, from_row, sor
 from greenlint.paths import DATA_DIR
 
 RECORDS = "records.csv"
-#: Optional: static features of the measured call sites (greenlint.kb.static_features); carried
+#: Optional: static features of the measured call sites (greenlint.kb.static_table); carried
 #: over when the KB is rebuilt, since it comes from the measured sources, not the measurement files.
 STATIC = "static_features.csv"
 #: Optional, likewise: every call of the tutorials measured end to end (whole-script check).
@@ -59,7 +59,7 @@ def write_kb(out: Path, records: list[KBRecord], meta: dict, provenance: str) ->
         (tmp / RECORDS).write_text(records_csv(records), encoding="utf-8")
         (tmp / META).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         if (out / STATIC).is_file():
-            from greenlint.kb.static_features import with_provenance
+            from greenlint.kb.static_table import with_provenance
 
             shutil.copy2(out / STATIC, tmp / STATIC)
             provenance = with_provenance(provenance)
@@ -109,7 +109,7 @@ def _load(csv_path: Path, _mtime_ns: int, _size: int, _static_version: tuple | N
         except (ValueError, KeyError) as exc:
             raise KBError(f"{csv_path}: malformed row {reader.line_num} ({exc})") from None
     if _static_version is not None:
-        from greenlint.kb.static_features import attach, load_table
+        from greenlint.kb.static_table import attach, load_table
 
         try:
             records = attach(records, load_table(csv_path.parent / STATIC))

@@ -1,10 +1,10 @@
-"""The notebook line mapping of `python -m greenlint.kb.call_site_recall`."""
+"""The notebook line mapping of `python -m tools.kb.call_site_recall`."""
 
 from __future__ import annotations
 
 import json
 
-from greenlint.kb.call_site_recall import code_lines
+from tools.kb.call_site_recall import code_lines
 
 
 def test_code_cells_lines_without_comments_and_magics():

@@ -6,18 +6,8 @@ import json
 
 import pytest
 
-from greenlint.kb.static_features import (
-    COLUMNS,
-    Resolved,
-    align,
-    attach,
-    compact,
-    load_table,
-    match_unique,
-    resolve_source,
-    table_csv,
-    with_provenance,
-)
+from greenlint.kb.static_table import COLUMNS, TABLE, attach, load_table, static_key, with_provenance
+from tools.kb.static_features import Resolved, align, compact, match_unique, resolve_source, table_csv
 from greenlint.kb.store import STATIC, load_kb, write_kb
 from tests.predict.conftest import record
 
@@ -137,7 +127,6 @@ def test_columns_are_documented_in_order():
 
 def test_bundled_table_matches_the_bundled_kb():
     """Every row of data/kb/static_features.csv names a call site of the bundled KB (else: rerun it)."""
-    from greenlint.kb.static_features import TABLE, static_key
     from greenlint.kb.store import default_kb_dir
 
     path = default_kb_dir() / TABLE
@@ -146,6 +135,6 @@ def test_bundled_table_matches_the_bundled_kb():
     table = load_table(path)
     keys = {static_key(r) for r in load_kb()}
     stale = [k for k in table if k not in keys]
-    assert not stale, f"{len(stale)} rows name no KB call site, e.g. {stale[:3]}: rerun python -m greenlint.kb.static_features"
+    assert not stale, f"{len(stale)} rows name no KB call site, e.g. {stale[:3]}: rerun python -m tools.kb.static_features"
     joined = sum(1 for r in load_kb() if "loop_multiplier" in r.features)
     assert joined > 0

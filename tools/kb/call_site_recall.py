@@ -1,6 +1,6 @@
 """Held-out call-site recall and API match of the resolver on the sources Greenlight measured.
 
-    python -m greenlint.kb.call_site_recall --docs <tensorflow/docs git dir> [--misses N]
+    python -m tools.kb.call_site_recall --docs <tensorflow/docs git dir> [--misses N]
 
 Each Greenlight record names the script and the line of the call it measured (`api_call_line`)
 and the API it measured. For a notebook, that line counts the lines of its code cells in order,
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from greenlint.analysis.sources import notebook_cells
-from greenlint.kb.static_features import DOCS_REPOSITORY, git_show, greenlight_sources, resolve_source
+from tools.kb.static_features import DOCS_REPOSITORY, git_show, greenlight_sources, resolve_source
 
 GOALS = {"recall": 0.98, "api_match": 0.96}
 
@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from greenlint.kb.store import default_kb_dir, load_kb
     from greenlint.paths import shared_dir
 
-    ap = argparse.ArgumentParser(prog="python -m greenlint.kb.call_site_recall", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m tools.kb.call_site_recall", description=__doc__.splitlines()[0])
     ap.add_argument("--docs", type=Path, required=True, help="git directory of a tensorflow/docs snapshot")
     ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=GITDIR",
                     help="git directory of another repository Greenlight measured (repeatable)")
@@ -135,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         figures = {
             "sites": s.sites, "no_source": s.no_source, "found": s.found, "matched": s.matched,
             "recall": round(s.ratio(s.found), 3), "api_match": round(s.ratio(s.matched), 3), "goals": GOALS,
-            "command": "python -m greenlint.kb.call_site_recall --docs <tensorflow/docs git dir> --write bench/rules/resolver.json",
+            "command": "python -m tools.kb.call_site_recall --docs <tensorflow/docs git dir> --write bench/rules/resolver.json",
         }
         atomic_write_text(args.write, json.dumps(figures, indent=1) + "\n")
     if args.misses:

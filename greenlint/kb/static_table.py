@@ -1,0 +1,98 @@
+"""The static features of the KB's measured call sites (`static_features.csv` in a KB folder): read
+and merged into the KB's records. tools/kb/static_features.py derives the table (it runs the
+resolver on the measured sources); its provenance section is this module's, so a KB rebuilt
+without the sources keeps it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+TABLE = "static_features.csv"
+COLUMNS = ("dataset", "project", "script", "line", "api", "source_repository", "source_commit",
+           "source_path", "source_line", "features")
+DOCS_REPOSITORY = "https://github.com/tensorflow/docs"
+FECOM_REPOSITORY = "https://github.com/SMART-Dal/FECoM"
+#: FECoM commit of the energy data; its converted scripts are read there.
+FECOM_COMMIT = "a9041d1b3a5aaeeca118c4e4e58ace5a38b8d77c"
+FECOM_SCRIPTS = "data/code-dataset/Patched-Repositories"
+
+Key = tuple[str, str, str, "int | None", str]
+
+
+PROVENANCE_TITLE = "## Static features of the measured call sites (static_features.csv)"
+PROVENANCE_TEXT = f"""{PROVENANCE_TITLE}
+
+Derived by `python -m tools.kb.static_features --docs <tensorflow/docs git dir> --fecom <FECoM git dir>`:
+greenlint's own resolver (`greenlint.analysis.analyse_source`) was run on the sources the records
+measured, and each matched call site's static features (literal arguments by parameter name,
+`loop_multiplier`, `in_tf_function`, `tensor_bytes`, `n_layers`, ...) and the values of its work
+(`samples`, `steps_per_epoch`, `epochs`, `flops_per_sample`, ..., from `CallSite.work`) were stored.
+Only these derived values and the source's repository, commit, path and cell:line are stored, no
+code. `make static-features DOCS_GIT=... FECOM_GIT=... REPOS="owner/name=dir ..."` runs the command.
+
+- Greenlight: the notebooks of {DOCS_REPOSITORY} (Apache-2.0) at the commit each record's
+  `project_metadata.project_commit` names (`03190f3b6f327a1dbaba9a712bdf102616010cfc`), and those of
+  the other repositories listed in the table's `source_repository` column at their measured commits
+  (tensorflow/model-optimization, tensorflow/recommenders, tensorflow/gnn: Apache-2.0); scripts of
+  repositories without a snapshot here are not read. Matched by the longest
+  common subsequence of API names between the measured calls (by `api_call_line`, a line in the
+  patched, converted script) and the resolved calls (in source order); a match is kept only when
+  every resolved call it is paired with in some longest alignment has the same features.
+- FECoM method level: the converted tutorials FECoM measured, `{FECOM_SCRIPTS}/<project>_original.py`
+  in {FECOM_REPOSITORY} at `{FECOM_COMMIT}` (Apache-2.0 with the Commons Clause, see above; the
+  tutorials themselves are {DOCS_REPOSITORY}'s). FECoM records do not say where in the script a call
+  is, so a site is kept only when every resolved call of its API in the script has the same features.
+- Unsure matches are dropped, never guessed; the command prints how many were matched and dropped.
+- The table is keyed by the KB's canonical API names: rerun the command after a catalog change
+  renames APIs (`greenlint kb build` keeps the table, it cannot redo it without the snapshots).
+- `script_sites.csv` (written by the same command with `--fecom`): every call greenlint resolves in
+  each FECoM tutorial measured end to end (project level), with its features, work and how often it
+  runs; `greenlint kb evaluate` sums their predictions against the measured totals.
+"""
+
+
+def with_provenance(text: str) -> str:
+    """A KB PROVENANCE.md with this table's section (replacing an older copy of it)."""
+    head = text.split(PROVENANCE_TITLE, 1)[0].rstrip("\n")
+    return f"{head}\n\n{PROVENANCE_TEXT}"
+
+
+def load_table(path: Path) -> dict[Key, dict]:
+    """(dataset, project, script, line or None, api) -> static features; {} when the file is absent."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    reader = csv.DictReader(io.StringIO(text))
+    if tuple(reader.fieldnames or ()) != COLUMNS:
+        raise ValueError(f"{path}: columns {reader.fieldnames} are not {list(COLUMNS)}")
+    out = {}
+    for row in reader:
+        try:
+            line = int(row["line"]) if row["line"] else None
+            out[(row["dataset"], row["project"], row["script"], line, row["api"])] = json.loads(row["features"] or "{}")
+        except ValueError as exc:
+            raise ValueError(f"{path}: malformed row {reader.line_num} ({exc})") from None
+    return out
+
+
+def static_key(record) -> Key:
+    """The table key of a KB record (FECoM records have no line: the key is its script and API)."""
+    line = record.line if record.dataset == "greenlight" else None
+    return (record.dataset, record.project, record.script, line, record.api)
+
+
+def attach(records: Iterable, table: dict[Key, dict]) -> list:
+    """Records with their static features merged in (the record's own features win on a clash)."""
+    from dataclasses import replace
+
+    out = []
+    for r in records:
+        static = table.get(static_key(r)) if table else None
+        out.append(replace(r, features={**static, **(r.features or {})}) if static else r)
+    return out

@@ -1,0 +1,1 @@
+"""KB tooling: the static features of the measured call sites, the resolver's recall on them."""
