@@ -20,8 +20,8 @@ def _ratio(text: str) -> float:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a ratio above 0, got {text!r}")
+    if not 0 < value < float("inf"):  # as `fail-above` in [tool.greenlint.budget]
+        raise argparse.ArgumentTypeError(f"expected a finite ratio above 0, got {text!r}")
     return value
 
 

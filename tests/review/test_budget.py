@@ -24,6 +24,15 @@ def test_budget_table_is_validated():
             parse_table({"budget": bad}, None)
 
 
+@pytest.mark.parametrize("ratio", ["0", "-1", "inf", "nan", "ten"])
+def test_the_fail_above_flag_takes_what_the_table_takes(ratio, capsys):
+    from greenlint.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["diff", "--fail-above", ratio])
+    assert exited.value.code == 2 and "expected a finite ratio above 0" in capsys.readouterr().err
+
+
 def test_flags_override_the_table():
     budget = Budget.from_config({"fail-above": 2.0, "max-added-j": 5.0}, fail_above=3.0, max_file_j=None, max_added_j=None)
     assert (budget.fail_above, budget.max_file_j, budget.max_added_j) == (3.0, None, 5.0)
