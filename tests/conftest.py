@@ -36,3 +36,30 @@ def measured_tiny_train(tmp_path_factory):
         cwd=tmp, env=env, capture_output=True, text=True, timeout=300,
     )
     return tmp, proc, before, script
+
+
+EXTENSION = Path(__file__).resolve().parents[1] / "vscode-extension"
+
+
+@pytest.fixture(scope="session")
+def vscode_extension() -> Path:
+    """vscode-extension/ with its locked npm packages (`npm ci` when the lockfile changed) and its
+    TypeScript compiled to out/ (`npm run compile`, every session: never a stale build). Skips
+    only where node/npm are not installed; a failing install or compile fails the test."""
+    import fcntl
+    import shutil
+    import tempfile
+
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node and npm are not installed")
+    lock = Path(tempfile.gettempdir()) / f"greenlint-vscode-{hashlib.sha256(bytes(EXTENSION)).hexdigest()[:12]}.lock"
+    with open(lock, "w") as held:  # parallel workers: one npm at a time in this checkout
+        fcntl.flock(held, fcntl.LOCK_EX)
+        digest = hashlib.sha256((EXTENSION / "package-lock.json").read_bytes()).hexdigest()[:16]
+        stamp = EXTENSION / "node_modules" / f".greenlint-installed-{digest}"
+        steps = [] if stamp.exists() else [["npm", "ci", "--no-audit", "--no-fund"]]
+        for step in [*steps, ["npm", "run", "compile"]]:
+            run = subprocess.run(step, cwd=EXTENSION, capture_output=True, text=True, timeout=600)
+            assert run.returncode == 0, f"{' '.join(step)} in {EXTENSION} failed:\n{run.stdout}{run.stderr}"
+        stamp.touch()
+    return EXTENSION

@@ -1,26 +1,25 @@
 """The VS Code extension starts greenlint so that the workspace cannot shadow the standard library
-or greenlint: the arguments come from the extension's own code (src/server.js), run for real here."""
+or greenlint: the arguments come from the extension's own code (src/server.ts, compiled to
+out/src/server.js by the `vscode_extension` fixture), run for real here."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-EXTENSION = Path(__file__).resolve().parents[2] / "vscode-extension"
 PLANT = "import pathlib\npathlib.Path(__file__).with_name('PWNED').write_text('ran')\n"
 
 
-def _args(safe_path: bool) -> list[str]:
+def _args(extension: Path, safe_path: bool) -> list[str]:
     script = (
-        "require('./src/server').findServer({interpreter: 'py', probe: async () => ({safePath: %s}),"
+        "require('./out/src/server').findServer({interpreter: {path: 'py', source: 'greenlint.interpreter'}, probe: async () => ({safePath: %s}),"
         " isExecutable: () => false}).then((f) => console.log(JSON.stringify(f.args)))" % ("true" if safe_path else "false")
     )
-    run = subprocess.run(["node", "-e", script], cwd=EXTENSION, capture_output=True, text=True, timeout=60, check=True)
+    run = subprocess.run(["node", "-e", script], cwd=extension, capture_output=True, text=True, timeout=60, check=True)
     return json.loads(run.stdout)
 
 
@@ -34,13 +33,12 @@ def _workspace(tmp_path: Path) -> Path:
     return ws
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 @pytest.mark.parametrize("safe_path", [True, False], ids=["-P", "launcher"])
-def test_a_workspace_argparse_is_not_executed(tmp_path, safe_path):
+def test_a_workspace_argparse_is_not_executed(tmp_path, safe_path, vscode_extension):
     if safe_path and sys.version_info < (3, 11):
         pytest.skip("-P needs Python 3.11")
     ws = _workspace(tmp_path)
-    args = _args(safe_path)
+    args = _args(vscode_extension, safe_path)
     run = subprocess.run([sys.executable, *args, "rule", "--all"], cwd=ws, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and "GL101" in run.stdout, run.stderr
     assert not (ws / "PWNED").exists() and not (ws / "greenlint" / "PWNED").exists()

@@ -1,10 +1,9 @@
-// src/report.js: the CLI's HTML report made a webview page (one nonce script, still no network),
+// src/report.ts: the CLI's HTML report made a webview page (one nonce script, still no network),
 // and a row's message turned into the line to open.
-"use strict";
 
-const assert = require("node:assert/strict");
-const test = require("node:test");
-const { webviewHtml, target } = require("../src/report");
+import * as assert from "node:assert/strict";
+import { test } from "node:test";
+import { target, webviewHtml } from "../src/report";
 
 const REPORT = `<!DOCTYPE html>
 <html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -14,7 +13,7 @@ const REPORT = `<!DOCTYPE html>
 test("the webview page allows its one script by nonce and keeps default-src 'none'", () => {
   const html = webviewHtml(REPORT, "abc123");
   assert.match(html, /content="default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-abc123'"/);
-  assert.equal((html.match(/<script/g) || []).length, 1);
+  assert.equal((html.match(/<script/g) ?? []).length, 1);
   assert.match(html, /<script nonce="abc123">[\s\S]*acquireVsCodeApi\(\)[\s\S]*<\/script>\n<\/body>/);
   assert.ok(!/https?:/.test(html));
   assert.throws(() => webviewHtml("<html><body></body></html>"), /not a greenlint HTML report/);

@@ -1,10 +1,9 @@
 // The energy report in a webview: the HTML of `greenlint calls --format html`, with one script
 // added (by nonce) that turns a click on a row's location into a message naming its line. The
 // page's Content-Security-Policy keeps `default-src 'none'`: nothing is fetched.
-"use strict";
 
-const crypto = require("node:crypto");
-const path = require("node:path");
+import * as crypto from "node:crypto";
+import * as path from "node:path";
 
 const CSP_META = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/;
 
@@ -18,8 +17,16 @@ document.addEventListener("click", (event) => {
   vscode.postMessage({ path, line: Number(line), column: Number(column), cell: cell ? Number(cell) : null });
 });`;
 
+/** Where a row of the report points: a file, 0-based line and column, and a notebook's 1-based code cell. */
+export interface Location {
+  file: string;
+  line: number;
+  column: number;
+  cell: number | null;
+}
+
 /** The report's HTML for a webview: its CSP allows this one script and nothing else. */
-function webviewHtml(reportHtml, nonce = crypto.randomBytes(16).toString("base64")) {
+export function webviewHtml(reportHtml: string, nonce: string = crypto.randomBytes(16).toString("base64")): string {
   const match = CSP_META.exec(reportHtml);
   if (!match || !reportHtml.includes("</body>")) {
     throw new Error("not a greenlint HTML report (no Content-Security-Policy or </body>)");
@@ -30,17 +37,16 @@ function webviewHtml(reportHtml, nonce = crypto.randomBytes(16).toString("base64
     .replace("</body>", `<script nonce="${nonce}">${SCRIPT}\n</script>\n</body>`);
 }
 
-/** The file a row links to (its `data-path` is relative to the directory the report ran in). */
-function target(message, cwd) {
-  if (typeof message?.path !== "string" || !Number.isInteger(message.line) || message.line < 1) {
+/** The file a row links to (its `data-path` is relative to the directory the report ran in); null for anything else. */
+export function target(message: unknown, cwd: string): Location | null {
+  const { path: file, line, column, cell } = (message ?? {}) as Record<string, unknown>;
+  if (typeof file !== "string" || !Number.isInteger(line) || (line as number) < 1) {
     return null;
   }
   return {
-    file: path.resolve(cwd, message.path),
-    line: message.line - 1,
-    column: Number.isInteger(message.column) && message.column > 0 ? message.column - 1 : 0,
-    cell: Number.isInteger(message.cell) && message.cell > 0 ? message.cell : null,
+    file: path.resolve(cwd, file),
+    line: (line as number) - 1,
+    column: Number.isInteger(column) && (column as number) > 0 ? (column as number) - 1 : 0,
+    cell: Number.isInteger(cell) && (cell as number) > 0 ? (cell as number) : null,
   };
 }
-
-module.exports = { webviewHtml, target };
