@@ -30,9 +30,8 @@ from greenlint.predict.work import (
     compute_seconds,
     derive,
     effective_epochs,
-    epochs_spread,
+    epochs_ends,
     extrapolation_spread,
-    least_epochs,
     power_for,
     time_group,
     time_of,
@@ -164,12 +163,12 @@ class Predictor:
                 )
         from_work = self._from_work(api, features) if tables is self.model and basis is not Basis.CALIBRATED_ESTIMATED else None
         if from_work is not None:
-            work_mu, work_half, note = from_work
-            mu = work_mu + rescale
+            work_mu, low, high, note = from_work
             notes.append(note)
             if basis is Basis.BOUNDED:
                 basis = Basis.FROM_DATA  # the figure rests on the work's time, not on the bounds
-            return self._finish(api, mu, work_half, 1.0, 0.0, basis, entry, key, level, notes)
+            pred = self._finish(api, work_mu + rescale, 0.0, 1.0, 0.0, basis, entry, key, level, notes)
+            return replace(pred, interval_j=(10 ** (low + rescale), 10 ** (high + rescale)))
         span = self._unknown_size(api, features) if tables is self.model else None
         if span is not None:  # data size unknown: the least the code allows, up to a stated most
             mu, low, high, note = span
@@ -199,33 +198,38 @@ class Predictor:
         half = k * math.hypot(sd, extra_sd)
         return self._finish(api, mu, half, factor, shift, basis, entry, key, level, notes)
 
-    def _from_work(self, api: str, features: dict) -> tuple[float, float, str] | None:
-        """(log10 J, log10 half-width, note) from the call's work (power x time), None without it."""
+    def _from_work(self, api: str, features: dict) -> tuple[float, float, float, str] | None:
+        """(log10 J, of the interval's low and high ends, note) from the call's work (power x time),
+        None without it. The ends: the fewest and the most epochs early stopping allows, each widened
+        by the calibrated half-width and, beyond the longest call fitted, `extrapolation_spread`."""
         work = self.model.get("work") or {}
         group = time_group(self.hierarchy.kind(api), api)
         y = work_log_energy(work, group, features)
         half = self.model["calibration"].get("work_half")
         if y is None or half is None:
             return None
+        model = work["time"][group]
         n, flops = derive(group, features)
-        t = time_of(work["time"][group], n, flops)
+        t = time_of(model, n, flops)
         offset = work.get("offsets", {}).get(api, 0.0)
         power = power_for(work, group)
         note = (f"power {TIMES} time of its work: {n:.3g} steps"
                 + (f", {flops:.3g} FLOPs" if flops else "")
                 + f" → about {t:.3g} s, {10**y:.3g} J ({power['steady_w']:.3g} W steady, "
                 f"{power['ramp_s']:.2g} s ramp-up)")
-        beyond = extrapolation_spread(work["time"][group], t)
-        if beyond:
-            note += (f"; {t / work['time'][group]['t_max']:.3g}{TIMES} longer than the longest call the time model "
+        fewest, most = epochs_ends(features)
+        t_most = time_of(model, *derive(group, most))
+        if extrapolation_spread(model, t_most):
+            note += (f"; {t_most / model['t_max']:.3g}{TIMES} longer than the longest call the time model "
                      "was fitted on: the interval widened")
         if offset:
             note += f", {TIMES}{10**offset:.3g} for this API's measured call sites"
-        spread = epochs_spread(features)
-        if spread:
-            note += (f"; early stopping: between {least_epochs(features):g} (its patience) and {features['epochs']:g} "
-                     f"epochs, {effective_epochs(features):.3g} assumed and the interval widened")
-        return y + offset, half + spread + beyond, note
+        if fewest is not features:
+            note += (f"; early stopping: between {fewest['epochs']:g} (its patience) and {most['epochs']:g} "
+                     f"epochs, {effective_epochs(features):.3g} assumed; the interval spans both")
+        low = work_log_energy(work, group, fewest) - half - extrapolation_spread(model, time_of(model, *derive(group, fewest)))
+        high = work_log_energy(work, group, most) + half + extrapolation_spread(model, t_most)
+        return y + offset, low + offset, high + offset, note
 
     def _negligible(self, api: str) -> Prediction | None:
         """A call that does no tensor work (a no-work kind) whose own measurements do not say otherwise:

@@ -96,7 +96,7 @@ def derive(group: str, f: dict) -> tuple[float | None, float | None]:
             return None, None
         if steps is None:
             steps = math.ceil(train / batch)
-        if train is None:
+        else:  # Keras draws steps_per_epoch batches per epoch, whatever the data's size
             train = steps * batch
         val = _num(f.get("validation_samples")) or (samples * split if samples else 0.0)
         passes = epochs * (steps + VALIDATION_WEIGHT * math.ceil(val / batch))
@@ -121,18 +121,20 @@ def least_epochs(f: dict) -> float:
 
 def effective_epochs(f: dict) -> float | None:
     """Epochs run: the literal count, or under early stopping (`epochs` an upper bound) the
-    geometric middle of the least (`least_epochs`) and the bound; `epochs_spread` gives the
-    interval's extra half-width for it, so the interval spans both ends."""
+    geometric middle of the least (`least_epochs`) and the bound (`epochs_ends` for the interval)."""
     epochs = _num(f.get("epochs"))
     if epochs is None:
         return None
     return math.sqrt(epochs * least_epochs(f)) if f.get("epochs_bound") == "upper" else epochs
 
 
-def epochs_spread(f: dict) -> float:
-    """Extra log10 half-width of a figure whose epochs are only bounded (early stopping)."""
-    epochs = _num(f.get("epochs"))
-    return 0.5 * math.log10(epochs / least_epochs(f)) if epochs and f.get("epochs_bound") == "upper" else 0.0
+def epochs_ends(f: dict) -> tuple[dict, dict]:
+    """The features of the fewest and of the most epochs a call may run: under early stopping
+    `least_epochs` and the written bound, else the call itself twice."""
+    if f.get("epochs_bound") != "upper" or _num(f.get("epochs")) is None:
+        return f, f
+    most = {k: v for k, v in f.items() if k != "epochs_bound"}
+    return {**most, "epochs": least_epochs(f)}, most
 
 
 def compute_seconds(f: dict) -> float | None:
