@@ -408,7 +408,7 @@ def training_section(shared_dir: Path | None) -> str:
 
 def physics_section() -> str:
     """Physics goals (issue 18) from the crafted programs of `physics.goals`, the shipped model's figures."""
-    from greenlint.predict.physics import goals
+    from greenlint.predict.physics import gaissa_check, goals
     from greenlint.predict.work import DENSE_FLOPS_PER_S
 
     lines = [
@@ -427,6 +427,14 @@ def physics_section() -> str:
         goal = (f"≥ {g.low:.3g}" if g.high == float("inf") else
                 f"{g.low:.3g}" if math.isclose(g.low, g.high, rel_tol=1e-5) else f"{g.low:.3g} – {g.high:.3g}")
         lines.append(f"| {g.name} | {g.figure:.3g}{g.unit} | {goal}{g.unit} | {'met' if g.met else '**missed**'} |")
+    lines += ["", "The same model against GAISSA's recorded training runs (`physics.gaissa_check`: predicted net "
+              "CPU + GPU + DRAM J on the reference machine / recorded gross GPU + DRAM J on an RTX 3090 or 3070; "
+              "the goal, within 2×, is the issue's for the two data sets at equal FLOPs):", "",
+              "| architecture | GPU | runs | predicted / recorded | recorded s | predicted s | within 2× |",
+              "|---|---|---|---|---|---|---|"]
+    for r in gaissa_check():
+        lines.append(f"| {r.architecture} | {r.gpu} | {r.runs} | {r.ratio:.3g}× | {r.recorded_s:.0f} | "
+                     f"{r.predicted_s:.0f} | {'met' if 0.5 <= r.ratio <= 2 else '**missed**'} |")
     return "\n".join(lines) + "\n"
 
 

@@ -202,3 +202,41 @@ def _interval_goals(p: Physics) -> list[Goal]:
     inside = width(_fit_program(samples=6_000, epochs=5))
     beyond = width(_fit_program(samples=600_000, epochs=100))
     return [Goal("interval width far beyond the fitted range / within it", beyond / inside, 1 + 1e-6, math.inf, "×")]
+
+
+@dataclass(frozen=True)
+class RunCheck:
+    """The work model's figure for GAISSA's recorded runs of one architecture on one GPU."""
+
+    architecture: str
+    gpu: str
+    runs: int
+    ratio: float  # median over the runs of predicted / recorded joules
+    recorded_s: float  # median recorded duration
+    predicted_s: float  # median duration the time model gives
+
+
+def gaissa_check(predictor=None) -> list[RunCheck]:
+    """The one work model (the reference machine's net CPU + GPU + DRAM joules) against GAISSA's
+    recorded training runs (data/training/runs.csv: gross GPU + DRAM joules on an RTX 3090 or 3070),
+    each run given as a `fit` of its FLOPs per sample at 128x128, samples, validation samples,
+    epochs and batch size. The definitions differ by the idle draw (in GAISSA's, not in ours) and the
+    CPU (in ours, not in GAISSA's); the machines differ: the ratio measures both, nothing is fitted."""
+    import statistics
+    from collections import defaultdict
+
+    from greenlint.paths import DATA_DIR
+    from greenlint.predict.training_data import read_runs_csv
+    from greenlint.predict.work import derive, time_of
+
+    phys = Physics(predictor)
+    work = phys.predictor.model.get("work") or {}
+    by: dict[tuple[str, str], list[tuple[float, float, float]]] = defaultdict(list)
+    for run in read_runs_csv(DATA_DIR / "training" / "runs.csv"):
+        f = {"flops_per_sample": run.gflops * 1e9, "samples": run.training_size,
+             "validation_samples": run.validation_size, "epochs": run.trained_epochs, "batch_size": run.batch_size}
+        pred = phys.predictor.predict("tensorflow.keras.Model.fit", f)
+        seconds = time_of(work["time"]["training"], *derive("training", f))
+        by[(run.architecture, run.gpu_name)].append((pred.energy_j / run.energy_j, run.duration_s, seconds))
+    return [RunCheck(arch, gpu, len(v), statistics.median(x[0] for x in v), statistics.median(x[1] for x in v),
+                     statistics.median(x[2] for x in v)) for (arch, gpu), v in sorted(by.items())]
