@@ -80,10 +80,10 @@ class Physics:
 
     def program_joules(self, code: str, api_suffix: str) -> float:
         """Energy of every call ending in *api_suffix*, each × its runs (loops, calls of its function)."""
+        from greenlint.analysis.callsite import with_work
+
         total = 0.0
         for site in self.sites(code, api_suffix):
-            from greenlint.analysis.callsite import with_work
-
             pred = self.predictor.predict(site.api, with_work(site.features, site.work))
             total += (pred.energy_j or 0.0) * (site.runs.get("count") or 1)
         return total
