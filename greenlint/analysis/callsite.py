@@ -43,6 +43,8 @@ def work_values(work: dict | None) -> dict:
             out[key] = value
             if isinstance(entry, dict) and entry.get("bound") == "upper":
                 out[f"{key}_bound"] = "upper"
+            if isinstance(entry, dict) and entry.get("least") is not None:
+                out[f"{key}_least"] = entry["least"]
         elif isinstance(entry, dict) and entry.get("provenance") == "unknown":
             out[f"{key}_unknown"] = True
     return out

@@ -4,7 +4,8 @@ Each quantity is `{"value", "provenance", "note"}` with provenance `literal` (wr
 call), `inferred` (followed through the code, or a Keras default), `table` (data/work/) or
 `unknown` (it matters to this call but could not be known: value null). Sites that get work:
   - `fit`/`evaluate`/`predict`/`__call__`/`*_on_batch` of Keras models: epochs (with
-    `"bound": "upper"` under an EarlyStopping callback), batch_size (literal, the dataset's
+    `"bound": "upper"` under an EarlyStopping callback and `"least"`, the fewest its patience
+    allows), batch_size (literal, the dataset's
     `.batch(n)`, else Keras's default 32), samples, validation_samples, steps_per_epoch, steps,
     and the model's params, flops_per_sample, input_shape, model (arrays.py for the data);
   - calling a layer: params, flops (per call; flops_per_sample on symbolic tensors), input_shape;
@@ -358,9 +359,12 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
         start = features.get("initial_epoch")
         if type(start) is int and start > 0 and epochs["value"] is not None:
             epochs = q(max(0, epochs["value"] - start), INFERRED, f"epochs {epochs['value']} from initial_epoch {start}")
-        if _early_stopping(named.get("callbacks")):
+        least = _early_stopping(named.get("callbacks"))
+        if least is not None:
             epochs["bound"] = "upper"
             epochs["note"] = "EarlyStopping may end training sooner"
+            if epochs["value"] is not None:
+                epochs["least"] = min(least, epochs["value"])
         work["epochs"] = epochs
     work["samples"] = samples
     work["batch_size"] = batch
@@ -383,9 +387,21 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
     return work
 
 
-def _early_stopping(callbacks: Any) -> bool:
+def _early_stopping(callbacks: Any) -> int | None:
+    """The fewest epochs an EarlyStopping callback lets `fit` run, None without one: it stops once
+    `patience` epochs (at least 1) pass without improving on the best, which the first epoch sets,
+    and never before `start_from_epoch`; 1 where its arguments are not literals."""
     items = callbacks.items if type(callbacks) is Seq else ()
-    return any(type(item) is Inst and item.cls == EARLY_STOPPING for item in items)
+    found = [item for item in items if type(item) is Inst and item.cls == EARLY_STOPPING]
+    if not found:
+        return None
+    least = []
+    for item in found:
+        init = item.meta.get("init") or {}
+        patience, start = init.get("patience", 0), init.get("start_from_epoch", 0)
+        literal = type(patience) is int and type(start) is int and patience >= 0 and start >= 0
+        least.append(start + max(patience, 1) + 1 if literal else 1)
+    return min(least)
 
 
 def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:

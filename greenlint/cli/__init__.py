@@ -23,7 +23,6 @@ EXTRA_MODULES = {
     "pandas": "data",
     "pyarrow": "data",
     "scipy": "data",
-    "sklearn": "data",
 }
 
 

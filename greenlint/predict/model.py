@@ -321,7 +321,7 @@ def fit_size_exponents(records: Iterable) -> dict:
 
 
 def fit_work(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
-    """Time models per kind group, the power curve, and each API's offset from them (work.py).
+    """Time models and power (steady and ramp-up) per kind group, and each API's offset from them (work.py).
 
     Time models use every call site with a measured time, below resolution or not (time is
     measured even where energy was not); the power curve and the offsets use measurable sites.
@@ -332,7 +332,7 @@ def fit_work(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
         groups[id(s)] = group
         if group and s.time_s:
             rows.append((group, s.features, s.time_s))
-    work = {"time": fit_time_models(rows), "power": fit_power([(s.time_s, 10**s.y) for s in sites
+    work = {"time": fit_time_models(rows), "power": fit_power([(groups[id(s)], s.time_s, 10**s.y) for s in sites
                                                                if not s.censored and s.time_s])}
     residuals: dict[str, list[float]] = defaultdict(list)
     for s in sites:

@@ -24,13 +24,15 @@ from greenlint.predict.model import (
 )
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.predict.work import (
+    DENSE_FLOPS_PER_S,
     FLOP_KINDS,
     WORK_KEYS,
     compute_seconds,
     derive,
     effective_epochs,
-    epochs_spread,
-    power_at,
+    epochs_ends,
+    extrapolation_spread,
+    power_for,
     time_group,
     time_of,
     unknown_size_span,
@@ -44,8 +46,10 @@ ASSUMED_EPOCHS = 10
 ASSUMED_EPOCHS_SD = 0.4
 _EPOCH_KINDS = {"model-training"}
 _EPOCH_METHODS = {"fit", "fit_generator", "train"}
-#: Methods the training-run model (training.py, del Rey et al.) estimates whole runs for.
+#: Methods whose whole runs of a named architecture are priced from its FLOPs (`_training_run`).
 _RUN_METHODS = {"fit", "fit_generator"}
+#: Features naming a model's size for `_training_run`, dropped once turned into FLOPs per sample.
+_ARCH_FEATURES = ("architecture", "gflops", "model")
 #: Literal step counts that multiply a training call's work, scaled only against a measured reference.
 _STEP_FEATURES = ("steps_per_epoch", "steps")
 #: Features that say how much work a call does: without one, a never-measured API gets no figure.
@@ -159,12 +163,12 @@ class Predictor:
                 )
         from_work = self._from_work(api, features) if tables is self.model and basis is not Basis.CALIBRATED_ESTIMATED else None
         if from_work is not None:
-            work_mu, work_half, note = from_work
-            mu = work_mu + rescale
+            work_mu, low, high, note = from_work
             notes.append(note)
             if basis is Basis.BOUNDED:
                 basis = Basis.FROM_DATA  # the figure rests on the work's time, not on the bounds
-            return self._finish(api, mu, work_half, 1.0, 0.0, basis, entry, key, level, notes)
+            pred = self._finish(api, work_mu + rescale, 0.0, 1.0, 0.0, basis, entry, key, level, notes)
+            return replace(pred, interval_j=(10 ** (low + rescale), 10 ** (high + rescale)))
         span = self._unknown_size(api, features) if tables is self.model else None
         if span is not None:  # data size unknown: the least the code allows, up to a stated most
             mu, low, high, note = span
@@ -194,27 +198,38 @@ class Predictor:
         half = k * math.hypot(sd, extra_sd)
         return self._finish(api, mu, half, factor, shift, basis, entry, key, level, notes)
 
-    def _from_work(self, api: str, features: dict) -> tuple[float, float, str] | None:
-        """(log10 J, log10 half-width, note) from the call's work (power x time), None without it."""
+    def _from_work(self, api: str, features: dict) -> tuple[float, float, float, str] | None:
+        """(log10 J, of the interval's low and high ends, note) from the call's work (power x time),
+        None without it. The ends: the fewest and the most epochs early stopping allows, each widened
+        by the calibrated half-width and, beyond the longest call fitted, `extrapolation_spread`."""
         work = self.model.get("work") or {}
         group = time_group(self.hierarchy.kind(api), api)
         y = work_log_energy(work, group, features)
         half = self.model["calibration"].get("work_half")
         if y is None or half is None:
             return None
+        model = work["time"][group]
         n, flops = derive(group, features)
-        t = time_of(work["time"][group], n, flops)
+        t = time_of(model, n, flops)
         offset = work.get("offsets", {}).get(api, 0.0)
+        power = power_for(work, group)
         note = (f"power {TIMES} time of its work: {n:.3g} steps"
                 + (f", {flops:.3g} FLOPs" if flops else "")
-                + f" → about {t:.3g} s at {power_at(work['power'], t):.3g} W")
+                + f" → about {t:.3g} s, {10**y:.3g} J ({power['steady_w']:.3g} W steady, "
+                f"{power['ramp_s']:.2g} s ramp-up)")
+        fewest, most = epochs_ends(features)
+        t_most = time_of(model, *derive(group, most))
+        if extrapolation_spread(model, t_most):
+            note += (f"; {t_most / model['t_max']:.3g}{TIMES} longer than the longest call the time model "
+                     "was fitted on: the interval widened")
         if offset:
             note += f", {TIMES}{10**offset:.3g} for this API's measured call sites"
-        spread = epochs_spread(features)
-        if spread:
-            note += (f"; early stopping: {features['epochs']:g} epochs is an upper bound, "
-                     f"{effective_epochs(features):.3g} assumed and the interval widened")
-        return y + offset, half + spread, note
+        if fewest is not features:
+            note += (f"; early stopping: between {fewest['epochs']:g} (its patience) and {most['epochs']:g} "
+                     f"epochs, {effective_epochs(features):.3g} assumed; the interval spans both")
+        low = work_log_energy(work, group, fewest) - half - extrapolation_spread(model, time_of(model, *derive(group, fewest)))
+        high = work_log_energy(work, group, most) + half + extrapolation_spread(model, t_most)
+        return y + offset, low + offset, high + offset, note
 
     def _negligible(self, api: str) -> Prediction | None:
         """A call that does no tensor work (a no-work kind) whose own measurements do not say otherwise:
@@ -273,25 +288,25 @@ class Predictor:
         )
 
     def _training_run(self, api: str, features: dict) -> Prediction | None:
-        """A whole `fit` run from the training-run model, when the model's size is known statically.
-
-        Only with an `architecture` (keras.applications) or `gflops` feature, the training-run
-        model's inputs; it imports numpy, so nothing else pays for it. None: use the KB as usual.
-        """
+        """A `fit` of a named architecture (keras.applications) or stated `gflops`, priced by the one
+        work model from its FLOPs per sample (the resolver's, else training.py's GAISSA table scaled by
+        input size): the same energy definition as any other call. None where no FLOPs are known."""
         if not ({"architecture", "gflops"} & features.keys()) or api.rpartition(".")[2] not in _RUN_METHODS:
             return None
-        from greenlint.predict.training import estimate_training_run
+        rest = {k: v for k, v in features.items() if k not in _ARCH_FEATURES}
+        if "flops_per_sample" not in rest:
+            from greenlint.predict.training import forward_flops
 
-        try:
-            run = estimate_training_run(api, features)
-        except (ValueError, OSError):  # no offline model file, or not a training method after all
+            found = forward_flops(features)
+            if found is None:
+                return None
+            rest["flops_per_sample"], how = found
+        else:
+            how = "FLOPs per sample as the resolver found them"
+        if self._from_work(api, rest) is None and self._unknown_size(api, rest) is None:
             return None
-        if run.energy_j is None:
-            return None
-        pred = run.to_prediction()
-        note = f"whole training run (GPU + DRAM) on an assumed {run.gpu.name}: the target GPU is not known statically"
-        notes = "; ".join(n for n in (note, pred.evidence.note) if n)
-        return replace(pred, evidence=replace(pred.evidence, note=notes))
+        pred = self.predict(api, rest)
+        return replace(pred, evidence=replace(pred.evidence, note="; ".join(n for n in (how, pred.evidence.note) if n)))
 
     def _known(self, api: str) -> bool:
         """The catalog knows the name, or its kind rules place it (estimators gone from TensorFlow)."""
@@ -337,15 +352,15 @@ class Predictor:
                 notes.append(f"scaled by {feat} {steps:g} / {ref[feat]:g} measured")
             else:
                 notes.append(f"{feat} not scaled: the measurements do not record theirs")
-        extra_t = compute_seconds(self.model.get("work") or {}, features) if self.hierarchy.kind(api) in FLOP_KINDS else None
-        t_ref = entry.get("time_s")
-        power = (self.model.get("work") or {}).get("power")
-        if extra_t and t_ref and power:
-            t_new = t_ref + extra_t
-            factor *= power_at(power, t_new) * t_new / (power_at(power, t_ref) * t_ref)
+        extra_t = compute_seconds(features) if self.hierarchy.kind(api) in FLOP_KINDS else None
+        power = power_for(self.model.get("work") or {}, None)
+        measured = 10 ** entry["mu"] if "mu" in entry else None
+        if extra_t and power and measured:
+            # the measured call paid the start-up (its ramp-up included); its extra compute runs at steady power
+            factor *= 1 + power["steady_w"] * extra_t / measured
             notes.append(
-                f"{features['flops']:.3g} FLOPs add about {extra_t:.3g} s to its measured {t_ref:.3g} s "
-                f"(power {TIMES} time, at the throughput measured on model inference)"
+                f"{features['flops']:.3g} FLOPs add about {extra_t:.3g} s at {power['steady_w']:.3g} W to its measured "
+                f"call (steady power {TIMES} compute time at {DENSE_FLOPS_PER_S:.3g} FLOP/s)"
             )
         size = _positive(features.get("tensor_bytes"))
         if size is not None:

@@ -329,6 +329,22 @@ def _measured(model: OfflineModel, architecture, spec: GpuSpec):
                                                f"scaled to {spec.name} by TDP")
 
 
+def forward_flops(features: dict) -> tuple[float, str] | None:
+    """(forward FLOPs per sample, how) from a stated `gflops` or an `architecture` of KERAS_APPLICATIONS
+    scaled by pixel count to its `input_shape` (the architecture's Keras default where none is
+    given); None where neither is known. What the call-site predictor prices a named model by."""
+    hw = _shape_hw(features["input_shape"]) if features.get("input_shape") is not None else None
+    gflops = _positive(features.get("gflops"))
+    if gflops is not None:
+        return gflops * 1e9, f"{gflops:g} GFLOPs per sample as stated"
+    arch = arch_spec(str(features.get("architecture") or ""))
+    if arch is None:
+        return None
+    hw = hw or arch.default_hw
+    flops = arch.gflops * 1e9 * hw[0] * hw[1] / (REFERENCE_HW[0] * REFERENCE_HW[1])
+    return flops, f"{arch.name}: {flops:.3g} FLOPs per sample at {hw[0]}x{hw[1]} (GAISSA's count, scaled by pixels)"
+
+
 def _positive(value) -> float | None:
     """A literal positive finite number, else None (bools, strings and expressions are not counts)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:

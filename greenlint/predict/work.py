@@ -1,22 +1,28 @@
-"""Energy from work: time(work) for a kind of call, times the power measured at that duration.
+"""Energy from work: one physical model, energy = power x time(work), for every call kind.
 
-A call's energy is power x time, and time is set by the work it is given (docs/calls-json.md
-`work`): for `fit`, steps (epochs x batches, a validation batch at a third of a training one) and
-FLOPs (3 x forward FLOPs per trained sample); for `evaluate`/`predict`, batches and forward
-FLOPs. Per kind of call,
+A call's time is set by the work it is given (docs/calls-json.md `work`): for `fit`, steps
+(epochs x batches, a validation batch at a third of a training one) and FLOPs (3 x forward FLOPs
+per trained sample); for `evaluate`/`predict`/`adapt`, batches and forward FLOPs. Per kind,
 
-    time = t0 + a x steps + b x FLOPs        (a: per-step overhead, b: 1 / throughput)
+    time   = t0 + a x steps + b x FLOPs     (t0: the first call's start-up; a: per-step overhead;
+                                             b: 1 / throughput)
+    energy = P x (time - tau x (1 - exp(-time / tau)))
 
-is fitted on the KB's call sites, whose execution time is measured even when their energy was
-below the resolution, by robust least squares on log time with positive coefficients (scipy, at
-training time only). Power is an increasing function of the call's duration
-(short calls never reach the full power draw above idle), fitted by isotonic regression of log
-power on log time over the measurable calls. Prediction is arithmetic on the JSON numbers.
+P is the steady net power of that kind of work on the reference machine and tau the device's
+ramp-up: a first-order rise of the power draw from idle, so a call of a second or two draws a
+fraction of P and, past about 3 tau, energy grows linearly with time (x10 the steps, x10 the
+joules less the fixed ramp deficit P x tau). Energy is net of the idle baseline, CPU + GPU + DRAM:
+FECoM/Greenlight's definition. The time models are fitted on the KB's call sites, whose execution
+time is measured even when their energy was below the resolution, by robust least squares on log
+time with positive coefficients; P and tau on the measurable calls (scipy, at training time only).
+A tensor op's FLOPs are costed at DENSE_FLOPS_PER_S. Prediction is arithmetic on the JSON numbers.
+
+Whole training runs of a named architecture (GAISSA's keras.applications) enter the same model
+through their FLOPs per sample (predictor.py): no second energy definition for call sites.
 """
 
 from __future__ import annotations
 
-import bisect
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -26,7 +32,7 @@ WORK_KEYS = ("epochs", "steps_per_epoch", "batch_size", "samples", "validation_s
              "params", "flops_per_sample", "flops", "elements", "steps")
 #: Kinds with a time model, and the groups they are fitted in. Layer calls and ops are not fitted:
 #: the KB measured them only on toy tensors, whose time is all overhead; their FLOPs are costed at
-#: the inference group's throughput on top of the API's measured time (`compute_seconds`).
+#: DENSE_FLOPS_PER_S on top of the API's measured time (`compute_seconds`).
 TIME_GROUPS = {
     "model-training": "training",
     "model-evaluation": "inference",
@@ -43,8 +49,15 @@ def time_group(kind: str | None, api: str) -> str | None:
     return TIME_GROUPS.get(str(kind))
 
 
-#: Kinds whose FLOPs (`work.flops`) add compute time at the inference throughput.
+#: Kinds whose FLOPs (`work.flops`) add compute time at DENSE_FLOPS_PER_S.
 FLOP_KINDS = frozenset({"layer-call", "tensor-op"})
+#: Throughput of one large dense op (a matmul, a convolution over a big tensor): about half the
+#: fp32 peak of the GPUs in the measured data (RTX 3070: 20 TFLOPS, RTX 3090: 36 TFLOPS, NVIDIA's
+#: specifications), what cuBLAS/cuDNN typically reach. Model calls are not costed by it: their
+#: throughput is fitted (small batches run far below peak).
+DENSE_FLOPS_PER_S = 1.0e13
+#: Extra log10 half-width per decade of time beyond the longest call a time model was fitted on.
+EXTRAPOLATION_SPREAD = 0.25
 #: A validation pass is a forward pass: about a third of a training step's FLOPs.
 VALIDATION_WEIGHT = 1 / 3
 #: Backward + update: a trained sample costs about 3 forward passes (Kaplan et al. 2020).
@@ -83,7 +96,7 @@ def derive(group: str, f: dict) -> tuple[float | None, float | None]:
             return None, None
         if steps is None:
             steps = math.ceil(train / batch)
-        if train is None:
+        else:  # Keras draws steps_per_epoch batches per epoch, whatever the data's size
             train = steps * batch
         val = _num(f.get("validation_samples")) or (samples * split if samples else 0.0)
         passes = epochs * (steps + VALIDATION_WEIGHT * math.ceil(val / batch))
@@ -99,28 +112,35 @@ def derive(group: str, f: dict) -> tuple[float | None, float | None]:
     return steps, (n * fps if n and fps else None)
 
 
+def least_epochs(f: dict) -> float:
+    """The fewest epochs early stopping allows: `epochs_least` (its patience + 1, analysis/work.py),
+    else 1; never more than the epochs written."""
+    epochs = _num(f.get("epochs")) or 1.0
+    return min(_num(f.get("epochs_least")) or 1.0, epochs)
+
+
 def effective_epochs(f: dict) -> float | None:
-    """Epochs run: the literal count, or under early stopping (an upper bound) the geometric middle
-    of 1 and the bound; `epochs_spread` gives the interval's extra half-width for it."""
+    """Epochs run: the literal count, or under early stopping (`epochs` an upper bound) the
+    geometric middle of the least (`least_epochs`) and the bound (`epochs_ends` for the interval)."""
     epochs = _num(f.get("epochs"))
     if epochs is None:
         return None
-    return math.sqrt(epochs) if f.get("epochs_bound") == "upper" else epochs
+    return math.sqrt(epochs * least_epochs(f)) if f.get("epochs_bound") == "upper" else epochs
 
 
-def epochs_spread(f: dict) -> float:
-    """Extra log10 half-width of a figure whose epochs are only bounded (early stopping)."""
-    epochs = _num(f.get("epochs"))
-    return 0.5 * math.log10(epochs) if epochs and f.get("epochs_bound") == "upper" else 0.0
+def epochs_ends(f: dict) -> tuple[dict, dict]:
+    """The features of the fewest and of the most epochs a call may run: under early stopping
+    `least_epochs` and the written bound, else the call itself twice."""
+    if f.get("epochs_bound") != "upper" or _num(f.get("epochs")) is None:
+        return f, f
+    most = {k: v for k, v in f.items() if k != "epochs_bound"}
+    return {**most, "epochs": least_epochs(f)}, most
 
 
-def compute_seconds(work: dict, f: dict) -> float | None:
-    """Seconds of compute a layer call's or op's FLOPs add, at the inference group's throughput."""
+def compute_seconds(f: dict) -> float | None:
+    """Seconds of compute a layer call's or op's FLOPs add, at DENSE_FLOPS_PER_S."""
     flops = _num(f.get("flops"))
-    model = work.get("time", {}).get("inference")
-    if flops is None or not model or not model.get("per_flop"):
-        return None
-    return flops * model["per_flop"]
+    return flops / DENSE_FLOPS_PER_S if flops is not None else None
 
 
 def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:
@@ -129,7 +149,8 @@ def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:
     Robust least squares (soft L1, scipy) on log10 time, with the coefficients kept positive by
     fitting their logarithms: a call timed 10x too long weighs as much as one 10x too short, and
     one odd site (a callback that stops training early, unseen by the resolver) does not set the
-    slope. FLOPs unknown on a row count as the group's median FLOPs per step.
+    slope. FLOPs unknown on a row count as the group's median FLOPs per step. `t_max`: the longest
+    call fitted on (`extrapolation_spread`).
     """
     import numpy as np
     from scipy.optimize import least_squares
@@ -158,35 +179,51 @@ def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:
         fit = least_squares(residuals, start, loss="soft_l1", f_scale=0.3)
         t0, a, b = (float(v) for v in 10.0**fit.x)
         out[group] = {"t0": _sig(t0), "per_step": _sig(a), "per_flop": _sig(b), "flops_per_step": _sig(fpp),
-                      "n": len(pts)}
+                      "n": len(pts), "t_max": _sig(max(p[2] for p in pts))}
     return out
 
 
-def fit_power(rows: Sequence[tuple[float, float]]) -> dict:
-    """Isotonic (increasing) log10 power on log10 time from (seconds, joules) of measurable calls."""
-    from sklearn.isotonic import IsotonicRegression
+def fit_power(rows: Sequence[tuple[str | None, float, float]]) -> dict:
+    """Steady power P and ramp-up tau per kind group from (group, seconds, joules) of measurable calls.
 
-    pts = [(math.log10(t), math.log10(j / t)) for t, j in rows if t > 0 and j > 0]
-    if len(pts) < MIN_FIT_SITES:
-        return {}
-    iso = IsotonicRegression(increasing=True, out_of_bounds="clip").fit([p[0] for p in pts], [p[1] for p in pts])
-    return {"log_t": [round(float(v), 4) for v in iso.X_thresholds_],
-            "log_p": [round(float(v), 4) for v in iso.y_thresholds_], "n": len(pts)}
+    Robust least squares (soft L1, scipy) of log10 energy on `energy_at`, with P and tau kept
+    positive by fitting their logarithms; `all` pools every measurable call (the ops, layers and
+    other calls), and a group with fewer than MIN_FIT_SITES calls uses it.
+    """
+    import numpy as np
+    from scipy.optimize import least_squares
+
+    pts = [(g or "all", t, j) for g, t, j in rows if t > 0 and j > 0]
+    out = {}
+    for group in sorted({"all"} | {g for g, _, _ in pts}):
+        sel = [(t, j) for g, t, j in pts if group == "all" or g == group]
+        if len(sel) < MIN_FIT_SITES:
+            continue
+        t = np.array([p[0] for p in sel])
+        log_j = np.log10([p[1] for p in sel])
+
+        def residuals(theta, t=t, log_j=log_j):
+            p, tau = 10.0**theta
+            return np.log10(np.maximum(p * (t - tau * -np.expm1(-t / tau)), 1e-12)) - log_j
+
+        start = np.log10([float(np.median(10**log_j / t)), 1.0])
+        fit = least_squares(residuals, start, loss="soft_l1", f_scale=0.3)
+        steady, ramp = (float(v) for v in 10.0**fit.x)
+        out[group] = {"steady_w": _sig(steady), "ramp_s": _sig(ramp), "n": len(sel)}
+    return out
 
 
-def power_at(curve: dict, seconds: float) -> float | None:
-    """Watts at a call duration (linear interpolation of the isotonic curve, clipped at its ends)."""
-    xs, ys = curve.get("log_t"), curve.get("log_p")
-    if not xs:
-        return None
-    x = math.log10(seconds)
-    if x <= xs[0]:
-        return 10 ** ys[0]
-    if x >= xs[-1]:
-        return 10 ** ys[-1]
-    i = bisect.bisect_right(xs, x)
-    x0, x1, y0, y1 = xs[i - 1], xs[i], ys[i - 1], ys[i]
-    return 10 ** (y0 + (y1 - y0) * (x - x0) / (x1 - x0) if x1 > x0 else y1)
+def power_for(work: dict, group: str | None) -> dict | None:
+    """The power model of a kind group (`steady_w`, `ramp_s`), or the pooled one (`all`)."""
+    power = work.get("power") or {}
+    return power.get(group or "all") or power.get("all")
+
+
+def energy_at(power: dict, seconds: float) -> float:
+    """Joules of a call lasting *seconds*: P x (t - tau x (1 - exp(-t / tau))), the integral of a
+    power draw rising from idle to P with time constant tau; linear in t once t >> tau."""
+    p, tau = power["steady_w"], power["ramp_s"]
+    return p * (seconds + tau * math.expm1(-seconds / tau))
 
 
 def time_of(model: dict, n: float, flops: float | None) -> float:
@@ -196,16 +233,24 @@ def time_of(model: dict, n: float, flops: float | None) -> float:
     return model["t0"] + model["per_step"] * n + model["per_flop"] * flops
 
 
+def extrapolation_spread(model: dict, seconds: float) -> float:
+    """Extra log10 half-width for a call longer than the longest the time model was fitted on:
+    EXTRAPOLATION_SPREAD per decade beyond it (the fitted linearity is evidence only in range)."""
+    longest = model.get("t_max")
+    return EXTRAPOLATION_SPREAD * math.log10(seconds / longest) if longest and seconds > longest else 0.0
+
+
 def work_log_energy(work: dict, group: str | None, features: dict) -> float | None:
-    """log10 J of a call from its work (power x time), or None where the work or the model is missing."""
+    """log10 J of a call from its work (`energy_at` its `time_of`), or None where the work or the model is missing."""
     model = work.get("time", {}).get(group or "")
-    if not model or not work.get("power"):
+    power = power_for(work, group)
+    if not model or not power:
         return None
     n, flops = derive(group, features)
     if n is None:
         return None
     t = time_of(model, n, flops)
-    return math.log10(power_at(work["power"], t) * t) if t > 0 else None
+    return math.log10(energy_at(power, t)) if t > 0 else None
 
 
 def unknown_size(features: dict) -> bool:
@@ -241,19 +286,20 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float) -> tu
         least.append("one epoch")
         most.append(f"{HIGH_EPOCHS:,} epochs")
     elif group == "training" and f.get("epochs_bound") == "upper":
-        low["epochs"] = 1
-        least.append("one epoch (early stopping)")
+        low["epochs"] = least_epochs(f)
+        least.append(f"{low['epochs']:g} epoch{'s' if low['epochs'] != 1 else ''} (early stopping)")
         most.append(f"all {f['epochs']:g} epochs")
     lo, hi = work_log_energy(work, group, low), work_log_energy(work, group, high)
     if lo is None or hi is None:
         return None
     n, flops = derive(group, low)
     t = time_of(work["time"][group], n, flops)
+    beyond = extrapolation_spread(work["time"][group], time_of(work["time"][group], *derive(group, high)))
     note = (f"{' and '.join(unknown)} unknown: the figure is the least the code allows "
-            f"({' and '.join(least)}: {n:.3g} step{'s' if n != 1 else ''}, about {t:.3g} s at "
-            f"{power_at(work['power'], t):.3g} W); the interval's high end assumes up to "
+            f"({' and '.join(least)}: {n:.3g} step{'s' if n != 1 else ''}, about {t:.3g} s, "
+            f"{10**lo:.3g} J); the interval's high end assumes up to "
             f"{' and '.join(most)} (stated, not inferred)")
-    return lo, lo - half, max(hi, lo) + half, note
+    return lo, lo - half, max(hi, lo) + half + beyond, note
 
 
 def _sig(x: float) -> float:

@@ -268,13 +268,20 @@ def test_cut_short_and_unbounded_records_are_left_out():
     assert [s.tutorial for s in build_sites([cut, unbounded, good])] == ["c"]
 
 
-def test_fit_with_a_known_architecture_uses_the_training_run_model(predictor):
+def test_fit_with_a_known_architecture_is_priced_by_the_work_model_from_its_flops():
+    from greenlint.predict import load_predictor
+
+    shipped = load_predictor(overlay=False)
     feats = {"architecture": "VGG16", "epochs": 10, "samples": 2000, "batch_size": 32}
-    p = predictor.predict(FIT, feats)
-    assert p.basis is Basis.PREDICTED and p.evidence.level == "training-run"
-    assert p.energy_j > 0 and p.interval_j[0] < p.energy_j < p.interval_j[1]
-    # without what that model needs (samples), the KB path answers instead
-    assert predictor.predict(FIT, {"architecture": "VGG16", "epochs": 10}).evidence.level == "api"
+    p = shipped.predict(FIT, feats)
+    assert p.evidence.level != "training-run" and "VGG16" in p.evidence.note and "power" in p.evidence.note
+    assert p.interval_j[0] < p.energy_j < p.interval_j[1]
+    # the same FLOPs stated directly give the same figure: one model, one energy definition
+    flops = shipped.predict(FIT, {**{k: v for k, v in feats.items() if k != "architecture"},
+                                  "flops_per_sample": 10.02877e9 * (224 * 224) / (128 * 128)})
+    assert flops.energy_j == pytest.approx(p.energy_j, rel=1e-9)
+    # a larger input costs more (FLOPs scale by pixels)
+    assert shipped.predict(FIT, {**feats, "input_shape": [448, 448, 3]}).energy_j > 2 * p.energy_j
 
 
 def test_time_only_overlay_gives_calibrated_estimated(tmp_path, model, hierarchy):

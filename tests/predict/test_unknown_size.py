@@ -116,14 +116,14 @@ def test_ten_times_the_samples_is_about_ten_times_the_energy_past_start_up(shipp
     assert math.isclose(figures[2] / figures[1], 10, rel_tol=0.3)
 
 
-def test_early_stopping_on_data_of_unknown_size_reaches_down_to_one_epoch(shipped):
+def test_early_stopping_on_data_of_unknown_size_reaches_down_to_its_patience(shipped):
     stopped = "cb = keras.callbacks.EarlyStopping(patience=3)\n" + LOADTXT.replace(
         "verbose=0)", "verbose=0, validation_split=0.2, callbacks=[cb])")
     s, p = predicted(shipped, stopped.format(epochs=1000))
-    assert s.work["epochs"]["bound"] == "upper"
+    assert s.work["epochs"]["bound"] == "upper" and s.work["epochs"]["least"] == 4
     assert "data size unknown" in p.evidence.note and "early stopping" in p.evidence.note
-    features = {k: v for k, v in with_work(s.features, s.work).items() if k != "epochs_bound"}
-    one_epoch = shipped.predict(s.api, {**features, "epochs": 1})
+    features = {k: v for k, v in with_work(s.features, s.work).items() if k not in ("epochs_bound", "epochs_least")}
+    least = shipped.predict(s.api, {**features, "epochs": 4})
     full = shipped.predict(s.api, {**features, "epochs": 1000})
-    assert p.energy_j == pytest.approx(one_epoch.energy_j, rel=1e-3)  # at least one epoch of one batch
+    assert p.energy_j == pytest.approx(least.energy_j, rel=1e-3)  # at least patience + 1 epochs of one batch
     assert p.interval_j[1] >= full.energy_j  # up to all 1000 epochs
