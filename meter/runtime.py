@@ -198,7 +198,7 @@ def main(config_path: str) -> int:
         session.stop()
         session.stable = stable
         records = recorder.records()
-        calls = {f"{s.api} ({'cell %d, ' % s.cell if s.cell else ''}line {s.line})": n
+        calls = {f"{s.api} ({f'cell {s.cell}, ' if s.cell else ''}line {s.line})": n
                  for s, n in zip(sites, recorder.calls)}
         site_energies = recorder.site_energies(stable)
         counters_used = recorder.counters

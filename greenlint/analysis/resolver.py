@@ -510,7 +510,7 @@ class Resolver:
                 if tf:
                     self.scope.module().star_imports.append(self.canonical_path(module))
                 elif local is not None:
-                    for name, value in (self.imports.exports(local) or {}).items():
+                    for name in self.imports.exports(local) or {}:
                         if not name.startswith("_") and name.isidentifier():
                             self.bind(name, self.imports.member(local, name))
                     self.scope.module().star_imports.extend(self.imports.star_imports(local))

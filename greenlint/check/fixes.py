@@ -56,7 +56,7 @@ def fix_checked(checked, config, unsafe: bool = False, predictor=None) -> list[F
 
             predictor = load_predictor()
 
-        def check(source: str, path: str = c.path) -> list[Diagnostic]:
+        def check(source: str, path: str = c.path, predictor=predictor) -> list[Diagnostic]:
             return check_source(source, path, config, predictor)
 
         after, fixed, _ = fix_text(text, check, unsafe)

@@ -148,7 +148,7 @@ def kernel_ridge_loao(runs: list[LoadedRun]) -> np.ndarray:
         held = groups == arch
         xo, yo, go = x[~held], y[~held], groups[~held]
 
-        def inner_mse(params):
+        def inner_mse(params, xo=xo, yo=yo, go=go):
             return sum(float(np.sum((_krr_fit_predict(xo[go != g], yo[go != g], xo[go == g], *params)
                                      - yo[go == g]) ** 2)) for g in np.unique(go))
 

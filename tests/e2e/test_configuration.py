@@ -57,7 +57,7 @@ async def _labels_once(client: LanguageClient, path: Path, applied) -> list[str]
         if applied(labels) or asyncio.get_running_loop().time() > deadline:
             return labels
         try:
-            await wait_until(client, lambda: client.refreshes[types.WORKSPACE_INLAY_HINT_REFRESH] > refreshes)
+            await wait_until(client, lambda seen=refreshes: client.refreshes[types.WORKSPACE_INLAY_HINT_REFRESH] > seen)
         except TimeoutError:
             return await _labels(client, path)
 
