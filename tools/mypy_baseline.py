@@ -45,7 +45,7 @@ def parse(output: str, root: Path = REPO_DIR) -> Counter[str]:
 
 def run_mypy(root: Path = REPO_DIR) -> Counter[str]:
     """The errors mypy reports on the repository now."""
-    args = [sys.executable, "-m", "mypy", "--no-pretty", "--no-error-summary", "--show-error-codes"]
+    args = [sys.executable, "-m", "mypy", "--no-pretty", "--no-error-summary", "--show-error-codes", "--no-color-output"]
     proc = subprocess.run(args, cwd=root, capture_output=True, text=True)
     found = parse(proc.stdout, root)
     if proc.returncode not in (0, 1) or (proc.returncode == 1 and not found):  # a crash, or no mypy
