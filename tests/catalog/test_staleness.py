@@ -39,6 +39,8 @@ def test_shipped_catalog_is_current(tmp_path):
         installed["tf_keras"] = _installed_version("tf-keras")
     if _installed_version("tensorflow-estimator"):  # tf.estimator, read from its source
         installed["tensorflow_estimator"] = _installed_version("tensorflow-estimator")
+    if _installed_version("scikit-learn"):  # Keras's scikit-learn wrappers inherit its methods
+        installed["scikit_learn"] = _installed_version("scikit-learn")
     shipped = json.loads(gzip.decompress(SHIPPED.read_bytes()))
     if shipped["versions"] != installed:
         pytest.skip(f"shipped catalog is for {shipped['versions']}, installed is {installed}")
