@@ -159,7 +159,7 @@ def run_script(code_text: str, script: Path, argv: list[str], extra_globals: dic
 
 def user_traceback(exc: BaseException) -> str:
     """The traceback as the user's own run would show it: the meter's frames left out."""
-    here = Path(__file__).parent  # as imported (greenlint/meter, a link) and as it lies (meter/)
+    here = Path(__file__).parent  # as imported and as it lies once links are resolved
     own = tuple({str(here) + os.sep, str(here.resolve()) + os.sep})
 
     def strip(te: traceback.TracebackException | None) -> None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import configparser
 import pkgutil
 import re
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import greenlint
+from tests.installed_layout import link_installed_layout
 
 REPO = Path(__file__).resolve().parents[1]
 #: greenlint modules outside the layers: the package itself, its `python -m` entry point and the
@@ -49,15 +51,18 @@ def test_every_greenlint_module_is_in_a_layer():
     assert tops - layered == set(), "add the new module to a layer in .importlinter and README.md's Layout"
 
 
-def _lint_imports(config: Path) -> subprocess.CompletedProcess:
+def _lint_imports(config: Path, tmp_path: Path) -> subprocess.CompletedProcess:
+    """`lint-imports` on greenlint as installed (greenlint.meter, greenlint.lsp_server inside it)."""
     lint_imports = Path(sys.executable).with_name("lint-imports")
-    cmd = [str(lint_imports), "--config", str(config), "--no-cache", "--no-logo"]
-    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
+    cmd = [str(lint_imports), str(config), "--no-cache", "--no-logo"]
+    layout = link_installed_layout(tmp_path / "layout")  # the working folder comes first on sys.path
+    env = {**os.environ, "PYTHONPATH": str(layout)}
+    return subprocess.run(cmd, cwd=layout, env=env, capture_output=True, text=True, timeout=120)
 
 
-def test_lint_imports_keeps_every_contract():
+def test_lint_imports_keeps_every_contract(tmp_path):
     contracts = [s for s in _config().sections() if s.startswith("importlinter:contract:")]
-    proc = _lint_imports(REPO / ".importlinter")
+    proc = _lint_imports(REPO / ".importlinter", tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"Contracts: {len(contracts)} kept, 0 broken." in proc.stdout, proc.stdout
 
@@ -69,6 +74,6 @@ def test_a_back_edge_breaks_the_contract(tmp_path):
     assert swapped != text
     config = tmp_path / "swapped.ini"
     config.write_text(swapped, encoding="utf-8")
-    proc = _lint_imports(config)
+    proc = _lint_imports(config, tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "greenlint.check is not allowed to import greenlint.fix" in proc.stdout, proc.stdout

@@ -14,35 +14,14 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
 from greenlint.paths import REPO_DIR
+from tests.offline_install import PIP_OFFLINE, dependency_dir
 
 pytestmark = pytest.mark.e2e
-
-LEFT_OUT = (
-    "setuptools",
-    "pkg_resources",
-    "_distutils_hack",
-    "distutils-precedence.pth",
-    "pip",
-    "greenlint",
-    "__editable__",
-)
-
-
-def _dependency_dir(tmp_path: Path) -> Path:
-    deps = tmp_path / "deps"
-    deps.mkdir()
-    purelib = Path(sysconfig.get_paths()["purelib"])
-    for entry in purelib.iterdir():
-        if not entry.name.startswith(LEFT_OUT) and not entry.name.endswith(".pth"):
-            (deps / entry.name).symlink_to(entry)
-    return deps
-
 
 def _git(cwd: Path, *args: str) -> None:
     command = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args]
@@ -72,10 +51,8 @@ def test_try_repo_runs_the_hook_offline(tmp_path):
         **os.environ,
         "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
         "GREENLINT_CACHE_DIR": str(tmp_path / "cache"),
-        "PIP_NO_INDEX": "1",
-        "PIP_NO_DEPS": "1",
-        "PIP_NO_BUILD_ISOLATION": "0",
-        "PYTHONPATH": str(_dependency_dir(tmp_path)),
+        **PIP_OFFLINE,
+        "PYTHONPATH": str(dependency_dir(tmp_path)),
     }
     proc = subprocess.run(
         [str(pre_commit), "try-repo", str(REPO_DIR), "greenlint", "--all-files", "--verbose"],
