@@ -77,3 +77,27 @@ def test_a_back_edge_breaks_the_contract(tmp_path):
     proc = _lint_imports(config, tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "greenlint.check is not allowed to import greenlint.fix" in proc.stdout, proc.stdout
+
+
+def test_a_cycle_hidden_in_a_function_breaks_the_acyclic_contract(tmp_path):
+    """The acyclic contract sees imports made inside functions: a package whose two modules import
+    each other that way breaks it."""
+    package = tmp_path / "layout" / "cyclic"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from cyclic import b\n")
+    (package / "b.py").write_text("def later():\n    from cyclic import a\n\n    return a\n")
+    contract = _config()["importlinter:contract:acyclic"]
+    config = tmp_path / "acyclic.ini"
+    config.write_text(
+        f"[importlinter]\nroot_packages =\n    cyclic\n\n[importlinter:contract:acyclic]\n"
+        f"name = {contract['name']}\ntype = {contract['type']}\nancestors =\n    cyclic\n",
+        encoding="utf-8",
+    )
+    proc = subprocess.run(
+        [str(Path(sys.executable).with_name("lint-imports")), str(config), "--no-cache", "--no-logo"],
+        cwd=tmp_path / "layout", env={**os.environ, "PYTHONPATH": str(tmp_path / "layout")},
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "No cycles are allowed in cyclic" in proc.stdout, proc.stdout
