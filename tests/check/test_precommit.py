@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from greenlint.paths import REPO_DIR
+from tests.environment import missing
 from tests.offline_install import PIP_OFFLINE, dependency_dir
 
 pytestmark = pytest.mark.e2e
@@ -31,12 +32,12 @@ def _git(cwd: Path, *args: str) -> None:
 @pytest.mark.timeout(300)
 def test_try_repo_runs_the_hook_offline(tmp_path):
     if shutil.which("git") is None:
-        pytest.skip("git is not installed")
+        missing("git is not installed")
     pre_commit = Path(sys.executable).with_name("pre-commit")
     if not pre_commit.exists():
-        pytest.skip("pre-commit is not installed (dev extra)")
+        missing("pre-commit is not installed (dev extra)")
     if not (REPO_DIR / ".git").exists():
-        pytest.skip("not running from a git checkout of greenlint (try-repo needs one)")
+        missing("not running from a git checkout of greenlint (try-repo needs one)")
     user = tmp_path / "user"
     user.mkdir()
     (user / "train.py").write_text(
