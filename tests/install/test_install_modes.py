@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.environment import missing
 from tests.offline_install import PIP_OFFLINE, dependency_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
@@ -92,6 +93,8 @@ class Install:
 
 
 def test_every_install_mode_runs_the_same(tmp_path):
+    if shutil.which("git") is None or not (REPO / ".git").exists():
+        missing("needs git and a git checkout of greenlint (the copy installed is what git tracks)")
     source = _checkout_copy(tmp_path / "source")
     deps = dependency_dir(tmp_path)
     work = tmp_path / "work"
