@@ -8,6 +8,7 @@ Needs the `lsp` extra (pygls, lsprotocol).
 """
 
 from greenlint.lsp_server.analysis import Settings
-from greenlint.lsp_server.server import GreenlintServer, build_server
+from greenlint.lsp_server.build import build_server
+from greenlint.lsp_server.server import GreenlintServer
 
 __all__ = ["GreenlintServer", "Settings", "build_server"]

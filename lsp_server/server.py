@@ -329,19 +329,3 @@ class ClientLog(logging.Handler):
             return asyncio.get_running_loop() is self.loop
         except RuntimeError:
             return False
-
-
-def build_server(settings: Settings = Settings(), predictor_loader=None) -> GreenlintServer:
-    """A server with every feature registered."""
-    from greenlint.lsp_server.features import FEATURES
-
-    server = GreenlintServer(settings, predictor_loader)
-    for feature in FEATURES:
-        feature.register(server)
-    server.analyses.listeners.append(lambda analysis: server.refresh())  # after the features' own
-
-    @server.feature(types.SHUTDOWN)
-    def shutdown(params: None) -> None:
-        server.analyses.close()
-
-    return server

@@ -31,7 +31,6 @@ from greenlint.analysis import flow
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import ops
 from greenlint.analysis import work as work_mod
-from greenlint.analysis.project import fresh
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (
     MISSING,
@@ -52,6 +51,7 @@ from greenlint.analysis.values import (
     UserFunc,
     UserInst,
     Walk,
+    fresh,
     merge,
 )
 from greenlint.catalog.kinds import TF1_GRAPH

@@ -22,7 +22,7 @@ from greenlint.predict.training_data import (
     trimmed,
     write_runs_csv,
 )
-from tests.conftest import SHARED, needs_shared
+from tests.environment import SHARED
 
 NVSMI = """timestamp, name, utilization.gpu [%], utilization.memory [%], memory.total [MiB], memory.used [MiB], power.draw [W], power.max_limit [W], temperature.gpu
 2023/03/08 13:11:36.000, NVIDIA GeForce RTX 3090, 10 %, 5 %, 24268 MiB, 11051 MiB, 100.00 W, 350.00 W, 40
@@ -103,7 +103,7 @@ def test_regime_change_is_found_and_a_short_dip_is_not_taken_for_it():
         regime_change_s(_trace(np.full(70, 0.5)), max_s=60.0)
 
 
-@needs_shared
+@pytest.mark.shared
 def test_the_309_runs_load_with_the_readme_counts(tmp_path, tmp_path_factory, monkeypatch):
     from greenlint.predict.training_data import load_processed, load_runs
 

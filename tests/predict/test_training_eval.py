@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import SHARED, needs_shared
+import pytest
+
+from tests.environment import SHARED
 
 
-@needs_shared
+@pytest.mark.shared
 def test_evaluation_reproduces_the_readme_baselines(tmp_path_factory, monkeypatch):
     from greenlint.predict.training_eval import evaluate_training_runs
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from greenlint.atomic import atomic_write_bytes
 from greenlint.catalog.catalog import CATALOG_FILE
-from greenlint.paths import DATA_DIR
+from tools import DATA_DIR
 
 FORMAT = 1
 #: Mirrors and internals not walked (compat.v2 repeats the v2 API).

@@ -16,7 +16,7 @@ from greenlint.check import Config
 from greenlint.review import gitfs
 from greenlint.review.diff import diff_revisions
 from greenlint.review.formats import fmt_ratio
-from tests.e2e.conftest import PYPROJECT, TIMEOUT_S, open_document, wait_until
+from tests.lsp_server.conftest import PYPROJECT, TIMEOUT_S, open_document, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

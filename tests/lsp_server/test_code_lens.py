@@ -15,8 +15,8 @@ from greenlint.predict import load_predictor
 from greenlint.predict.prediction import Basis
 from greenlint.units import fmt_energy
 from greenlint.lsp_server.analysis import analyse_text
-from tests.e2e.conftest import TIMEOUT_S, open_document
-from tests.e2e.samples import TRAIN
+from tests.lsp_server.conftest import TIMEOUT_S, open_document
+from tests.lsp_server.samples import TRAIN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

@@ -11,8 +11,8 @@ import pytest_asyncio
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.e2e.conftest import TIMEOUT_S, open_document, wait_until
-from tests.e2e.samples import TRAIN
+from tests.lsp_server.conftest import TIMEOUT_S, open_document, wait_until
+from tests.lsp_server.samples import TRAIN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

@@ -12,8 +12,8 @@ from pytest_lsp import LanguageClient
 from greenlint.check import Config
 from greenlint.lsp_server.analysis import analyse_text, join_cells
 from greenlint.predict import load_predictor
-from tests.e2e.conftest import open_document, wait_for_diagnostics
-from tests.e2e.samples import NOTEBOOK, TRAIN
+from tests.lsp_server.conftest import open_document, wait_for_diagnostics
+from tests.lsp_server.samples import NOTEBOOK, TRAIN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 FILE_TOTAL = "greenlint/fileTotal"

@@ -9,8 +9,8 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from greenlint.check import check_source, load_config
-from tests.e2e.conftest import open_document, wait_for_diagnostics, wait_for_publish
-from tests.e2e.samples import TRAIN
+from tests.lsp_server.conftest import open_document, wait_for_diagnostics, wait_for_publish
+from tests.lsp_server.samples import TRAIN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

@@ -11,8 +11,8 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from greenlint.cli import main
-from tests.e2e.conftest import make_client, open_document, plain
-from tests.e2e.samples import TRAIN
+from tests.lsp_server.conftest import make_client, open_document, plain
+from tests.lsp_server.samples import TRAIN
 
 pytestmark = [pytest.mark.e2e]
 

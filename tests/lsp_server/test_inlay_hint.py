@@ -10,8 +10,8 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from greenlint.units import TIMES, fmt_energy
-from tests.e2e.conftest import open_document
-from tests.e2e.samples import TRAIN, predicted
+from tests.lsp_server.conftest import open_document
+from tests.lsp_server.samples import TRAIN, predicted
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

@@ -10,8 +10,8 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from greenlint.check import check_source, load_config
-from tests.e2e.conftest import wait_for_diagnostics, wait_for_publish
-from tests.e2e.samples import NOTEBOOK, TRAIN
+from tests.lsp_server.conftest import wait_for_diagnostics, wait_for_publish
+from tests.lsp_server.samples import NOTEBOOK, TRAIN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 KIND = {"code": types.NotebookCellKind.Code, "markdown": types.NotebookCellKind.Markup}

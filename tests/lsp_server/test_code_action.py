@@ -12,8 +12,8 @@ from pytest_lsp import LanguageClient
 from greenlint.analysis.callsite import Span
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 from greenlint.lsp_server.features.code_action import fix_edits, lines_ending_in_string, noqa_edit
-from tests.e2e.conftest import open_document, plain, wait_for_diagnostics
-from tests.e2e.samples import TRAIN
+from tests.lsp_server.conftest import open_document, plain, wait_for_diagnostics
+from tests.lsp_server.samples import TRAIN
 
 
 

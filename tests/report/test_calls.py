@@ -17,7 +17,7 @@ from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.report import CALLS_SCHEMA_VERSION, calls_json, calls_table
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "calls-json.md"
-FAKE = Backend("tests.calls.fakes:analyse_file", "tests.calls.fakes:load_predictor")
+FAKE = Backend("tests.report.fakes:analyse_file", "tests.report.fakes:load_predictor")
 
 FIT = CallSite("b.py", Span(3, 5, 3, 30), "tensorflow.keras.Sequential.fit", {"epochs": 5, "input_shape": (28, 28)})
 NB = CallSite("a.ipynb", Span(2, 1, 2, 20, cell=2), "tensorflow.constant", {})

@@ -11,8 +11,8 @@ from pytest_lsp import LanguageClient
 
 from greenlint.hardware import hardware_id
 from greenlint.profile import statement_hash, store
-from tests.e2e.conftest import open_document, wait_for_diagnostics
-from tests.e2e.samples import TRAIN
+from tests.lsp_server.conftest import open_document, wait_for_diagnostics
+from tests.lsp_server.samples import TRAIN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

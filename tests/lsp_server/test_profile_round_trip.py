@@ -16,7 +16,7 @@ from pytest_lsp import LanguageClient
 
 from greenlint.predict.prediction import Basis
 from greenlint.units import fmt_j
-from tests.e2e.conftest import open_document, wait_for_diagnostics
+from tests.lsp_server.conftest import open_document, wait_for_diagnostics
 
 pytestmark = [pytest.mark.e2e, pytest.mark.tensorflow, pytest.mark.asyncio(loop_scope="module"),
               pytest.mark.timeout(300)]

@@ -10,7 +10,7 @@ from greenlint.cli.calls_cmd import collect, write
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.report.html import CSP, calls_html, rows
 from greenlint.units import fmt_energy, fmt_j
-from tests.calls.test_calls import FAKE, _args, project  # noqa: F401 (fixture)
+from tests.report.test_calls import FAKE, _args, project  # noqa: F401 (fixture)
 
 FIT = CallSite("src/train.py", Span(14, 5, 14, 40), "tensorflow.keras.Sequential.fit", {"loop_multiplier": 4},
                work={"epochs": {"value": 20, "provenance": "literal", "note": None},

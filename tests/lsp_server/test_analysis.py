@@ -14,7 +14,7 @@ from greenlint.check import Config
 from greenlint.predict import load_predictor
 from greenlint.lsp_server import analysis as lsp_analysis
 from greenlint.lsp_server.analysis import Analyses, Cancelled, Settings, Snapshot, analyse_text, file_config
-from tests.e2e.samples import TRAIN
+from tests.lsp_server.samples import TRAIN
 
 WAIT_S = 120.0  # for the other thread's step: generous for a loaded CI machine, reached only when broken
 
@@ -160,7 +160,7 @@ def test_the_server_side_never_imports_tensorflow():
     probe = (
         "import sys; from greenlint.lsp_server import build_server; from greenlint.lsp_server.analysis import analyse_text; "
         "from greenlint.check import Config; from greenlint.predict import load_predictor; "
-        "from tests.e2e.samples import TRAIN; build_server(); "
+        "from tests.lsp_server.samples import TRAIN; build_server(); "
         "analyse_text(TRAIN, 'x.py', Config(), load_predictor().predict); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('tensorflow', 'keras')))"
     )
