@@ -63,7 +63,7 @@ def _module_name(path: Path) -> str:
 
 def _imports() -> dict[str, set[str]]:
     """Top-level third-party import names -> the modules importing them (anywhere in the module)."""
-    own, stdlib = {"greenlint", "tools"}, set(sys.stdlib_module_names) | {"__future__"}
+    own, stdlib = {"greenlint", "tools", "tests"}, set(sys.stdlib_module_names) | {"__future__"}
     found: dict[str, set[str]] = defaultdict(set)
     for package in PACKAGES:
         for path in sorted((REPO / package).rglob("*.py")):

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import greenlint
-from tests.installed_layout import link_installed_layout
+from tools.installed_layout import link_installed_layout
 
 REPO = Path(__file__).resolve().parents[1]
 #: greenlint modules outside the layers: the package itself, its `python -m` entry point and the

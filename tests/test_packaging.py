@@ -13,7 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     import tomli as tomllib
 
-from tests.installed_layout import package_dirs
+from tools.installed_layout import package_dirs
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,10 +14,12 @@ import argparse
 import re
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
+from tools.installed_layout import link_installed_layout
 
 REPO_DIR = Path(__file__).resolve().parents[1]
 BASELINE = REPO_DIR / "tools" / "mypy_baseline.txt"
@@ -27,9 +29,11 @@ ERROR = re.compile(r"^(?P<path>[^:\n]+):\d+(?::\d+)?: error: (?P<message>.*?)(?:
 
 
 def normalise(path: str, message: str, code: str | None, root: Path = REPO_DIR) -> str:
-    """One baseline entry: the real path below `root`, the code, the message without line numbers."""
+    """One baseline entry: the real path (mypy's *path* is relative to `root`) below the repository, the
+    code, the message without line numbers."""
     real = (root / path).resolve()
-    shown = real.relative_to(root).as_posix() if real.is_relative_to(root) else path
+    base = next((b for b in (REPO_DIR, root.resolve()) if real.is_relative_to(b)), None)
+    shown = real.relative_to(base).as_posix() if base else path
     return f"{shown}: [{code or 'misc'}] {LINE.sub('line N', message)}"
 
 
@@ -43,11 +47,18 @@ def parse(output: str, root: Path = REPO_DIR) -> Counter[str]:
     return found
 
 
-def run_mypy(root: Path = REPO_DIR) -> Counter[str]:
-    """The errors mypy reports on the repository now."""
-    args = [sys.executable, "-m", "mypy", "--no-pretty", "--no-error-summary", "--show-error-codes", "--no-color-output"]
-    proc = subprocess.run(args, cwd=root, capture_output=True, text=True)
-    found = parse(proc.stdout, root)
+def run_mypy() -> Counter[str]:
+    """The errors mypy reports on the repository now, checked in the installed shape (meter/,
+    lsp_server/ and data/ inside greenlint/, as package-dir installs them)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = link_installed_layout(Path(tmp))
+        for folder in ("tools", "tests"):  # tools/generate_all renders the tests' snapshots
+            (root / folder).symlink_to(REPO_DIR / folder)
+        args = [sys.executable, "-m", "mypy", "--config-file", str(REPO_DIR / "pyproject.toml"), "--no-pretty",
+                "--no-error-summary", "--show-error-codes", "--no-color-output",
+                "--cache-dir", str(REPO_DIR / ".mypy_cache")]
+        proc = subprocess.run(args, cwd=root, capture_output=True, text=True)
+        found = parse(proc.stdout, root)
     if proc.returncode not in (0, 1) or (proc.returncode == 1 and not found):  # a crash, or no mypy
         raise RuntimeError(f"mypy could not run (exit {proc.returncode}): {(proc.stderr + proc.stdout)[-2000:]}")
     return found

@@ -1,4 +1,4 @@
-"""The `greenlint` package in its installed shape, for tools that walk folders (grimp, import-linter).
+"""The `greenlint` package in its installed shape, for tools that walk folders (grimp, import-linter, mypy).
 
 An editable install maps `greenlint.meter`, `greenlint.lsp_server` and `greenlint.data` onto the
 top-level folders through pyproject.toml's package-dir, which importlib follows but a folder walk
