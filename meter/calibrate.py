@@ -36,6 +36,7 @@ from greenlint.window import measured_net_j
 from greenlint.meter.boundary import MIN_UPDATES, counters
 from greenlint.meter.runtime import sync_devices
 from greenlint.meter.session import MeterConfig, MeterSession
+from greenlint.meter.sources import SourceSet
 from greenlint.meter.sizes import input_sizes
 from greenlint.meter.workloads import Workload
 
@@ -218,10 +219,12 @@ def apis_summary(done: dict) -> dict:
 
 
 class Calibrator:
-    def __init__(self, plan: Plan, workloads: list[Workload], config: MeterConfig = MeterConfig()):
+    def __init__(self, plan: Plan, workloads: list[Workload], config: MeterConfig = MeterConfig(),
+                 sources: SourceSet | None = None):
+        """*sources*: the counters to read (default: those `config` names, probed here)."""
         from greenlint.hardware import hardware_id
 
-        self.plan, self.workloads, self.config = plan, workloads, config
+        self.plan, self.workloads, self.config, self.sources = plan, workloads, config, sources
         self.hw_id = hardware_id()
         self.partial = partial_dir(self.hw_id, plan.mode)
         self.progress_file = self.partial / "progress.json"
@@ -242,7 +245,7 @@ class Calibrator:
 
     def run(self, on_start: Callable[[Workload], None], on_repeat: Callable[[], None]) -> dict:
         done = self.load_progress()
-        session = MeterSession(self.config)
+        session = MeterSession(self.config, self.sources)
         stable = session.start()
         counter_of = counters(session.sampler.samples[stable.window[0]:stable.window[1]], session.sources.covers)
         try:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import statistics
-from collections import defaultdict
 from pathlib import Path
 
 from greenlint.predict.model import MODEL_VERSION
-from greenlint.predict.predictor import Overlay, Predictor, time_ratio
+from greenlint.predict.calibration import Overlay, read_overlay
+from greenlint.predict.predictor import Predictor
 
 log = logging.getLogger(__name__)
 
@@ -62,32 +60,13 @@ def overlay_dir() -> Path | None:
 
 
 def find_overlay(model: dict, directory: Path | None = None) -> Overlay | None:
+    """The overlay in *directory* (default: this machine's), None where there is none; a broken one
+    is ignored with a warning naming it."""
     directory = directory or overlay_dir()
     if directory is None:
         return None
-    from greenlint.kb import load_kb
-    from greenlint.predict.hierarchy import Hierarchy
-    from greenlint.predict.model import fit_tables
-    from greenlint.predict.sites import build_sites
-
     try:
-        records = load_kb(directory)
+        return read_overlay(directory, model)
     except Exception as exc:  # a broken overlay must not stop the linter; say which one
         log.warning("%s: calibration overlay ignored (%s)", directory, exc)
         return None
-    times = per_api_times(records)
-    if not times:
-        return None
-    tables = fit_tables(build_sites(records), Hierarchy(use_default=False))
-    ratio, n = time_ratio(times, model)
-    digest = hashlib.sha256(json.dumps([tables, times], sort_keys=True).encode()).hexdigest()[:16]
-    return Overlay(directory.name, tables, times, ratio, n, digest)
-
-
-def per_api_times(records) -> dict[str, float]:
-    """Median execution time per API over records that have one (energy measured or not)."""
-    by_api: dict[str, list[float]] = defaultdict(list)
-    for r in records:
-        if r.execution_time_s and r.execution_time_s > 0:
-            by_api[r.api].append(r.execution_time_s)
-    return {api: statistics.median(ts) for api, ts in sorted(by_api.items())}
