@@ -10,7 +10,8 @@ Layout under `greenlint.paths.cache_dir() / "calibration"`:
 
 * `<hardware_id>/` - the overlay the predictor loads: a KB (records.csv, meta.json,
   PROVENANCE.md, built by `greenlint.kb.build.build_kb`, one record per window, scaled by the
-  builder to one execution), `measurements/<workload>/experiment-1.json` (FECoM format) and `calibration.json`.
+  builder to one execution), `measurements/<workload>/experiment-1.json` (FECoM format) and `calibration.json`
+  (this run's summary, the `history` of the machine's earlier calibrations and their `disagreement`).
   It is a symbolic link to a versioned folder `.<hardware_id>.v<ns>/`, assembled aside and switched
   in one atomic rename, so it is never half-written or missing. A run of some workloads (`--only`)
   keeps the installed overlay's other workloads.
@@ -31,6 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
+from greenlint.predict.calibration import CALIBRATION_JSON, disagreement
 from greenlint.stats import median
 from greenlint.window import measured_net_j
 from greenlint.meter.boundary import MIN_UPDATES, counters
@@ -42,7 +44,8 @@ from greenlint.meter.workloads import Workload
 
 SPREAD_GOAL = 0.10
 WINDOW_UPDATES = 2 * MIN_UPDATES  # counter updates one calibration window spans at least
-CALIBRATION_JSON = "calibration.json"
+#: Earlier calibrations of the machine kept in `calibration.json`'s `history`.
+HISTORY = 10
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,25 @@ def merge_previous(target: Path, done: dict, measurements: Path) -> dict:
     return {**merged, **done}
 
 
+def history(target: Path) -> list[dict]:
+    """The machine's earlier calibrations, oldest first (at most `HISTORY`): the installed overlay's
+    own history and its summary, each as `{finished_at, mode, apis: {api: per_execution_j/_s}}`."""
+    try:
+        previous = json.loads((target / CALIBRATION_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    keep = ("per_execution_j", "per_execution_s")
+    last = {"finished_at": previous.get("finished_at"), "mode": previous.get("mode"),
+            "apis": {api: {k: s.get(k) for k in keep} for api, s in previous.get("apis", {}).items()}}
+    return [*previous.get("history", []), last][-HISTORY:]
+
+
+def disagreements(runs: list[dict]) -> dict:
+    """Per API measured in two calibrations or more: how many, and their largest / smallest joules per call."""
+    apis = sorted({api for run in runs for api in run})
+    return {api: {"runs": seen[0], "ratio": round(seen[1], 4)} for api in apis if (seen := disagreement(runs, api))}
+
+
 def apis_summary(done: dict) -> dict:
     by_api: dict[str, list[dict]] = {}
     for name, s in done.items():
@@ -269,6 +291,7 @@ class Calibrator:
             staging = staging_parent / self.hw_id
             measurements = staging_parent / "measurements"
             shutil.copytree(self.partial / "measurements", measurements)
+            earlier = history(overlay_dir(self.hw_id))
             done = merge_previous(overlay_dir(self.hw_id), done, measurements)
             kb = build_overlay_kb(measurements, staging, self.hw_id)
             staging.mkdir(exist_ok=True)
@@ -285,7 +308,9 @@ class Calibrator:
                 "spread_goal": SPREAD_GOAL,
                 "kb": kb,
                 "workloads": done,
-                "apis": apis_summary(done),
+                "apis": (apis := apis_summary(done)),
+                "history": earlier,
+                "disagreement": disagreements([*(h["apis"] for h in earlier), apis]),
             }
             (staging / CALIBRATION_JSON).write_text(json.dumps(result, indent=1), encoding="utf-8")
             _install(staging, overlay_dir(self.hw_id))

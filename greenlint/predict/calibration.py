@@ -87,6 +87,21 @@ class Overlay:
                 "components": list(self.components), "runs": len(self.runs), "time_ratio": self.time_ratio}
 
 
+def overlay_dir(root: Path) -> Path | None:
+    """This machine's overlay in the folder of overlays *root*, if `greenlint calibrate` wrote one.
+    The hardware id (which may ask the GPU driver) is only worked out where *root* holds any."""
+    try:
+        if not any(not p.name.startswith(".") for p in root.iterdir()):
+            return None
+        from greenlint.hardware import hardware_id
+
+        d = root / hardware_id()
+    except Exception as exc:  # no folder, no meter package or no hardware id: no overlay, not an error
+        log.debug("no calibration overlay: %s", exc)
+        return None
+    return d if d.is_dir() and any(d.iterdir()) else None
+
+
 def read_overlay(directory: Path, model: dict) -> Overlay | None:
     """The overlay in *directory* (a KB written by the calibrator, `calibration.json` optional),
     None when it holds no timed record. Raises what `load_kb` raises for a broken KB."""

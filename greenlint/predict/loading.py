@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 
 from greenlint.predict.model import MODEL_VERSION
+from greenlint.predict import calibration
 from greenlint.predict.calibration import Overlay, read_overlay
 from greenlint.predict.predictor import Predictor
 
@@ -31,7 +32,9 @@ def read_model(path: Path) -> tuple[dict, bytes]:
     return model, data
 
 
-def load(path: Path, *, with_overlay: bool = True) -> Predictor:
+def load(path: Path, *, with_overlay: bool = True, overlay_root: Path | None = None) -> Predictor:
+    """The predictor of the model file at *path*, with this machine's overlay from *overlay_root*
+    (default: the user cache's `calibration/`) unless *with_overlay* is false."""
     if path.is_file():
         model, data = read_model(path)
     else:
@@ -41,28 +44,22 @@ def load(path: Path, *, with_overlay: bool = True) -> Predictor:
         log.warning("%s: no trained predictor model; fitting uncalibrated tables on the KB", path)
         model = train(load_kb(), calibrated=False)
         data = dumps(model).encode()
-    overlay = find_overlay(model) if with_overlay else None
+    overlay = find_overlay(model, overlay_dir(overlay_root)) if with_overlay else None
     return Predictor(model, model_bytes=data, overlay=overlay)
 
 
-def overlay_dir() -> Path | None:
-    """This machine's calibration KB directory, if `greenlint calibrate` wrote one."""
-    try:
-        from greenlint.hardware import hardware_id
-
+def overlay_dir(root: Path | None = None) -> Path | None:
+    """This machine's calibration KB directory under *root* (default: the user cache's
+    `calibration/`), if `greenlint calibrate` wrote one."""
+    if root is None:
         from greenlint.paths import cache_dir
 
-        d = cache_dir() / "calibration" / hardware_id()
-    except Exception as exc:  # no meter package or no hardware id: no overlay, not an error
-        log.debug("no calibration overlay: %s", exc)
-        return None
-    return d if d.is_dir() and any(d.iterdir()) else None
+        root = cache_dir() / "calibration"
+    return calibration.overlay_dir(root)
 
 
 def find_overlay(model: dict, directory: Path | None = None) -> Overlay | None:
-    """The overlay in *directory* (default: this machine's), None where there is none; a broken one
-    is ignored with a warning naming it."""
-    directory = directory or overlay_dir()
+    """The overlay in *directory*, None where there is none; a broken one is ignored with a warning naming it."""
     if directory is None:
         return None
     try:
