@@ -7,7 +7,7 @@ repeat, already per execution, with the workload's work in its features. Applied
   by the ratio of the reference model's figures for this call's work and the workload's (exactly
   the measured value where the call states no other work); its 80 % interval comes from the spread
   of the repeats, of earlier calibrations of this machine, and of that scaling, never narrower
-  than the run-to-run noise `NOISE_SD`;
+  than the run-to-run noise `NOISE_SD`, and spans every stored calibration's figure;
 * any other API is rescaled by this machine's execution-time ratio (`calibrated here, rescaled`);
 * the CPU/GPU/DRAM split keeps only the components this machine's counters measured.
 
@@ -225,7 +225,10 @@ def measured_here(overlay: Overlay, api: str, features: dict,
     split = {c: (energy * shares[c] if c in overlay.components and c in shares else None) for c in COMPONENTS}
     records = sum(len(m.per_repeat_j) for m, _ in chosen)
     evidence = Evidence(records=records, api=api, level="api", sources=(overlay.hardware_id,), note="; ".join(notes))
-    return Prediction(energy, (min(values) / half, max(values) * half), split["cpu"], split["gpu"], split["ram"],
+    # the interval also spans every stored calibration's figure, moved to this call's work
+    runs = [r[api]["per_execution_j"] * chosen[0][1] for r in overlay.runs if (r.get(api) or {}).get("per_execution_j")]
+    low, high = min([min(values) / half, *runs]), max([max(values) * half, *runs])
+    return Prediction(energy, (low, high), split["cpu"], split["gpu"], split["ram"],
                       Basis.CALIBRATED_ESTIMATED if estimated else Basis.CALIBRATED, evidence)
 
 
