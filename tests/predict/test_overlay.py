@@ -96,3 +96,16 @@ def test_repeated_calibrations_report_their_disagreement_and_widen_the_interval(
     assert "2 calibrations of this machine differ by ×2" in two.evidence.note
     assert two.interval_ratio > 2 * one.interval_ratio
     assert two.energy_j == pytest.approx(one.energy_j)  # centred on this calibration's measurement
+
+
+def test_the_editor_hover_and_hint_carry_the_calibrated_labels(tmp_path, shipped):
+    from greenlint.analysis.callsite import CallSite, Span
+    from greenlint.lsp_server.energy_text import hint_label, hover_markdown
+    from greenlint.rules.base import Site
+
+    p = overlay_at(tmp_path, shipped)
+    for api, label in ((MATMUL, "calibrated here"), (FIT, "calibrated here, rescaled")):
+        site = Site(CallSite("a.py", Span(1, 1, 1, 10), api, {}), p.predict(api, {"epochs": 5} if api == FIT else {}))
+        hover = hover_markdown(site, [])
+        assert f"**Basis:** {label}" in hover and "hw-test" in hover
+        assert hint_label([site]).endswith(f"({label})")
