@@ -81,6 +81,21 @@ class Overlay:
     runs: tuple[dict, ...]  # each calibration's per-API summary, oldest first, this one last
     fingerprint: str
 
+    def pooled(self, name: Callable[[str], str], model: dict) -> Overlay:
+        """The overlay under the names the predictor looks APIs up by (`Hierarchy.pooled`: a
+        `Sequential.fit` measured here is `Model.fit`'s), its time ratio against *model* again."""
+        measured: dict[str, list[Measured]] = defaultdict(list)
+        for api, ms in self.measured.items():
+            measured[name(api)].extend(ms)
+        times: dict[str, list[float]] = defaultdict(list)
+        for api, t in self.times.items():
+            times[name(api)].append(t)
+        median_times = {api: statistics.median(ts) for api, ts in times.items()}
+        runs = tuple({name(api): s for api, s in run.items()} for run in self.runs)
+        ratio, n = time_ratio(median_times, model)
+        return replace(self, measured={api: tuple(ms) for api, ms in measured.items()}, times=median_times,
+                       time_ratio=ratio, n_ratio=n, runs=runs)
+
     def describe(self) -> dict:
         """The overlay as output names it (`calibration` in JSON, the one-line note in text)."""
         return {"path": self.directory, "hardware_id": self.hardware_id, "apis": sorted(self.measured),

@@ -62,7 +62,8 @@ class Predictor:
     def __init__(self, model: dict, *, model_bytes: bytes | None = None, overlay: Overlay | None = None,
                  hierarchy: Hierarchy | None = None):
         self.model = model
-        self.overlay = overlay
+        self.raw_overlay = overlay  # as read; `overlay` is it under the pooled API names
+        self._overlay: Overlay | None = None
         self.hierarchy = hierarchy or Hierarchy()  # loads the catalog only when an unseen API needs it
         digest = hashlib.sha256(model_bytes if model_bytes is not None else repr(model).encode())
         if overlay is not None:
@@ -72,7 +73,15 @@ class Predictor:
 
     def predict(self, api: str, features: dict | None = None) -> Prediction:
         pred = self._predict(api, features or {})
-        return on_this_machine(self.overlay, pred) if self.overlay is not None else pred
+        ov = self.overlay
+        return on_this_machine(ov, pred) if ov is not None else pred
+
+    @property
+    def overlay(self) -> Overlay | None:
+        """This machine's calibration under the names APIs are looked up by (pooled once, on first use)."""
+        if self._overlay is None and self.raw_overlay is not None:
+            self._overlay = self.raw_overlay.pooled(self.hierarchy.pooled, self.model)
+        return self._overlay
 
     def _reference(self) -> Predictor:
         """This predictor without the overlay: the reference machine's figures."""

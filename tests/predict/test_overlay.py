@@ -109,3 +109,18 @@ def test_the_editor_hover_and_hint_carry_the_calibrated_labels(tmp_path, shipped
         hover = hover_markdown(site, [])
         assert f"**Basis:** {label}" in hover and "hw-test" in hover
         assert hint_label([site]).endswith(f"({label})")
+
+
+def test_a_calibrated_sequential_fit_prices_model_fit_the_api_it_is_pooled_under(tmp_path, shipped):
+    d = tmp_path / "hw-test"
+    work = {"samples": 1024, "batch_size": 32, "epochs": 1}
+    write_kb(d, [measured("tensorflow.keras.Sequential.fit", j, "mlp_fit_1024", i, work, time_s=0.2)
+                 for i, j in enumerate((0.8, 0.82, 0.84))], {"schema_version": SCHEMA_VERSION}, "constructed overlay\n")
+    p = Predictor(shipped.model, overlay=find_overlay(shipped.model, d), hierarchy=shipped.hierarchy)
+    assert p.overlay.time_ratio is not None  # its time counts in the ratio under the pooled name
+    for api in ("tensorflow.keras.Sequential.fit", FIT):
+        fit = p.predict(api, dict(work))
+        assert fit.basis is Basis.CALIBRATED and fit.energy_j == pytest.approx(0.82)
+    ten = p.predict(FIT, {**work, "epochs": 10})
+    ratio = shipped.predict(FIT, {**work, "epochs": 10}).energy_j / shipped.predict(FIT, work).energy_j
+    assert ten.energy_j == pytest.approx(0.82 * ratio) and 5 < ratio < 15  # ten epochs: about ten times
