@@ -132,3 +132,20 @@ def test_repeated_calibrations_keep_and_report_their_disagreement(tmp_path, monk
     p = load(model_path()).predict(MATMUL, {})
     assert "2 calibrations of this machine differ" in p.evidence.note
     assert p.interval_j[0] < first["apis"][MATMUL]["per_execution_j"] * 1.05 and p.interval_j[1] > second["apis"][MATMUL]["per_execution_j"]
+
+
+def test_the_editor_applies_the_overlay_its_configuration_names(calibrated, program):
+    from greenlint.check import Config
+    from greenlint.lsp_server.analysis import _analyse_unit
+
+    cache, result = calibrated
+    path = str(program / "train.py")
+
+    def matmul(config: Config, predictor=lambda: pytest.fail("the configuration names its own overlay")):
+        sites, *_ = _analyse_unit(PROGRAM, path, config, None, None, predictor, lambda: False)
+        return next(s.prediction for s in sites if s.callsite.api == MATMUL)
+
+    here = matmul(Config(root=program, cache_dir=cache))
+    assert here.basis.label == "calibrated here" and result["hardware_id"] in here.evidence.sources
+    off = matmul(Config(root=program, cache_dir=cache, calibration=False))
+    assert off.basis.label != "calibrated here" and off.gpu_j is not None
