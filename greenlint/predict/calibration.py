@@ -96,11 +96,6 @@ class Overlay:
         return replace(self, measured={api: tuple(ms) for api, ms in measured.items()}, times=median_times,
                        time_ratio=ratio, n_ratio=n, runs=runs)
 
-    def describe(self) -> dict:
-        """The overlay as output names it (`calibration` in JSON, the one-line note in text)."""
-        return {"path": self.directory, "hardware_id": self.hardware_id, "apis": sorted(self.measured),
-                "components": list(self.components), "runs": len(self.runs), "time_ratio": self.time_ratio}
-
 
 def overlay_dir(root: Path) -> Path | None:
     """This machine's overlay in the folder of overlays *root*, if `greenlint calibrate` wrote one.
