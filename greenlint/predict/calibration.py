@@ -8,7 +8,9 @@ repeat, already per execution, with the workload's work in its features. Applied
   the measured value where the call states no other work); its 80 % interval comes from the spread
   of the repeats, of earlier calibrations of this machine, and of that scaling, never narrower
   than the run-to-run noise `NOISE_SD`, and spans every stored calibration's figure;
-* any other API is rescaled by this machine's execution-time ratio (`calibrated here, rescaled`);
+* any other API is rescaled by this machine's execution-time ratio (`calibrated here, rescaled`):
+  the median over the workloads of the time measured here over the reference machine's for the
+  same work (its work model's time where it has one, else the API's median measured time);
 * the CPU/GPU/DRAM split keeps only the components this machine's counters measured.
 
 Earlier calibrations of the machine are kept in `calibration.json`'s `history` by the calibrator;
@@ -75,26 +77,32 @@ class Overlay:
     directory: str
     measured: dict[str, tuple[Measured, ...]]  # API -> its workloads with a net energy measured here
     times: dict[str, float]  # median seconds per execution by API, energy measured or not
-    time_ratio: float | None  # this machine's execution time / the reference machine's, median over shared APIs
+    timed: dict[str, tuple[tuple[dict, float], ...]]  # API -> (workload's work, median seconds) per workload
+    time_ratio: float | None  # this machine's execution time / the reference machine's (`time_ratio`)
     n_ratio: int
     components: tuple[str, ...]  # what this machine's counters measured (cpu, gpu, ram)
     runs: tuple[dict, ...]  # each calibration's per-API summary, oldest first, this one last
     fingerprint: str
 
-    def pooled(self, name: Callable[[str], str], model: dict) -> Overlay:
+    def pooled(self, name: Callable[[str], str], model: dict,
+               work_time: Callable[[str, dict], float | None] | None = None) -> Overlay:
         """The overlay under the names the predictor looks APIs up by (`Hierarchy.pooled`: a
-        `Sequential.fit` measured here is `Model.fit`'s), its time ratio against *model* again."""
+        `Sequential.fit` measured here is `Model.fit`'s), its time ratio against *model* again
+        (with *work_time*, at the workloads' own work where the reference model times it)."""
         measured: dict[str, list[Measured]] = defaultdict(list)
         for api, ms in self.measured.items():
             measured[name(api)].extend(ms)
         times: dict[str, list[float]] = defaultdict(list)
         for api, t in self.times.items():
             times[name(api)].append(t)
-        median_times = {api: statistics.median(ts) for api, ts in times.items()}
+        timed: dict[str, list[tuple[dict, float]]] = defaultdict(list)
+        for api, ws in self.timed.items():
+            timed[name(api)].extend(ws)
         runs = tuple({name(api): s for api, s in run.items()} for run in self.runs)
-        ratio, n = time_ratio(median_times, model)
-        return replace(self, measured={api: tuple(ms) for api, ms in measured.items()}, times=median_times,
-                       time_ratio=ratio, n_ratio=n, runs=runs)
+        ratio, n = time_ratio(timed, model, work_time)
+        return replace(self, measured={api: tuple(ms) for api, ms in measured.items()},
+                       times={api: statistics.median(ts) for api, ts in times.items()},
+                       timed={api: tuple(ws) for api, ws in timed.items()}, time_ratio=ratio, n_ratio=n, runs=runs)
 
 
 def overlay_dir(root: Path) -> Path | None:
@@ -122,12 +130,26 @@ def read_overlay(directory: Path, model: dict) -> Overlay | None:
     if not times:
         return None
     measured = _measured(records)
+    timed = _timed(records)
     components = tuple(c for c in COMPONENTS if any(getattr(r, f"{c}_gross_j") is not None for r in records))
     runs = _runs(directory, measured, times)
-    ratio, n = time_ratio(times, model)
+    ratio, n = time_ratio(timed, model)
     digest = hashlib.sha256(json.dumps([sorted(times.items()), repr(sorted(measured.items())), runs],
                                        sort_keys=True, default=str).encode()).hexdigest()[:16]
-    return Overlay(directory.name, str(directory), measured, times, ratio, n, components, runs, digest)
+    return Overlay(directory.name, str(directory), measured, times, timed, ratio, n, components, runs, digest)
+
+
+def _timed(records) -> dict[str, tuple[tuple[dict, float], ...]]:
+    """Per API, each workload's work and median seconds per execution (energy measured or not)."""
+    seconds: dict[tuple[str, str], list] = defaultdict(list)
+    for r in records:
+        if r.execution_time_s and r.execution_time_s > 0:
+            seconds[(r.api, str(r.features.get("workload") or r.script))].append(r)
+    out: dict[str, list[tuple[dict, float]]] = defaultdict(list)
+    for (api, _), rs in sorted(seconds.items()):
+        features = {k: v for k, v in rs[0].features.items() if k not in _META_FEATURES}
+        out[api].append((features, statistics.median(r.execution_time_s for r in rs)))
+    return {api: tuple(ws) for api, ws in out.items()}
 
 
 def _measured(records) -> dict[str, tuple[Measured, ...]]:
@@ -168,13 +190,18 @@ def per_api_times(records) -> dict[str, float]:
     return {api: statistics.median(ts) for api, ts in sorted(by_api.items())}
 
 
-def time_ratio(times: dict[str, float], model: dict) -> tuple[float | None, int]:
-    """Median over APIs timed on both machines of (this machine's time / the reference time)."""
-    ratios = [
-        t / model["apis"][api]["time_s"]
-        for api, t in times.items()
-        if t and api in model["apis"] and model["apis"][api].get("time_s")
-    ]
+def time_ratio(timed: dict[str, Iterable[tuple[dict, float]]], model: dict,
+               work_time: Callable[[str, dict], float | None] | None = None) -> tuple[float | None, int]:
+    """(median, count) over the workloads timed here of this machine's seconds / the reference
+    machine's for the same call: the reference model's time for the workload's work where
+    *work_time* gives one (`fit`, `evaluate`, `predict`), else the API's median measured time."""
+    ratios = []
+    for api, workloads in timed.items():
+        for features, seconds in workloads:
+            ref = work_time(api, features) if work_time is not None else None
+            ref = ref or (model["apis"].get(api) or {}).get("time_s")
+            if seconds and ref:
+                ratios.append(seconds / ref)
     return (statistics.median(ratios) if ratios else None), len(ratios)
 
 
@@ -188,8 +215,8 @@ def disagreement(runs: Iterable[dict], api: str, key: str = "per_execution_j") -
 def ratio_disagreement(runs: Iterable[dict], model: dict) -> tuple[int, float] | None:
     """(calibrations, largest / smallest) of the execution-time ratio each calibration gives."""
     ratios = []
-    for run in runs:
-        ratio, _ = time_ratio({a: s["per_execution_s"] for a, s in run.items() if s.get("per_execution_s")}, model)
+    for run in runs:  # a run's summary keeps times per API, not per workload: each against the API's median time
+        ratio, _ = time_ratio({a: [({}, s["per_execution_s"])] for a, s in run.items() if s.get("per_execution_s")}, model)
         if ratio:
             ratios.append(ratio)
     return (len(ratios), max(ratios) / min(ratios)) if len(ratios) >= 2 else None

@@ -80,8 +80,18 @@ class Predictor:
     def overlay(self) -> Overlay | None:
         """This machine's calibration under the names APIs are looked up by (pooled once, on first use)."""
         if self._overlay is None and self.raw_overlay is not None:
-            self._overlay = self.raw_overlay.pooled(self.hierarchy.pooled, self.model)
+            self._overlay = self.raw_overlay.pooled(self.hierarchy.pooled, self.model, self._work_time)
         return self._overlay
+
+    def _work_time(self, api: str, features: dict) -> float | None:
+        """Seconds the reference machine's time model gives a repeated call of this work, past the
+        first call's start-up (calibration times warmed-up calls); None without a time model."""
+        group = time_group(self.hierarchy.kind(api), api)
+        model = ((self.model.get("work") or {}).get("time") or {}).get(group)
+        if model is None:
+            return None
+        n, flops = derive(group, features)
+        return time_of(model, n, flops) - model["t0"] if n else None
 
     def _reference(self) -> Predictor:
         """This predictor without the overlay: the reference machine's figures."""
