@@ -309,7 +309,7 @@ def on_this_machine(overlay: Overlay, pred: Prediction) -> Prediction:
 def rescale_note(overlay: Overlay, model: dict) -> str:
     """Why a reference figure was rescaled, and how far this machine's calibrations disagree on it."""
     note = (f"calibrated here ({overlay.hardware_id}): rescaled {TIMES}{overlay.time_ratio:.3g} by this machine's "
-            f"execution-time ratio ({overlay.n_ratio} calibrated APIs)")
+            f"execution-time ratio ({overlay.n_ratio} calibrated workloads, at their own work)")
     seen = ratio_disagreement(overlay.runs, model)
     if seen:
         note += f"; {seen[0]} calibrations of this machine give ratios {TIMES}{seen[1]:.3g} apart"
