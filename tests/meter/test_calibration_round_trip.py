@@ -125,6 +125,8 @@ def test_repeated_calibrations_keep_and_report_their_disagreement(tmp_path, monk
     assert main(["calibrate", "--status"]) == 0
     err = " ".join(capsys.readouterr().err.split())
     assert "2 calibrations of this machine stored" in err and f"{MATMUL} ×{ratio:.3g}" in err
+    assert main(["kb", "show", MATMUL, "--kb", str(tmp_path / "calibration" / second["hardware_id"])]) == 0
+    assert f"{MATMUL}: 2 calibrations of this machine stored, joules per call {ratio:.3g}× apart" in capsys.readouterr().out
     # the figures say it too, and their interval covers both calibrations
     from greenlint.predict.loading import load
     from greenlint.predict import model_path
