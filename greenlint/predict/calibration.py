@@ -250,7 +250,7 @@ def measured_here(overlay: Overlay, api: str, features: dict,
         note = (f"measured on this machine ({overlay.hardware_id}) by `greenlint calibrate`: {m.workload} "
                 f"{m.per_call_j:.3g} J per call over {len(m.per_repeat_j)} repeats "
                 f"(repeats {spread:.3g}{TIMES} apart at 80 %)")
-        if s != 1.0:
+        if f"{s:.3g}" != "1":  # a move too small to print is not worth a note
             note += f", {TIMES}{s:.3g} for this call's work against the workload's (reference model)"
         notes.append(note)
     if len(chosen) > 1:
