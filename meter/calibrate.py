@@ -206,22 +206,33 @@ def merge_previous(target: Path, done: dict, measurements: Path) -> dict:
     return {**merged, **done}
 
 
+def workloads_summary(done: dict) -> dict:
+    """A calibration's workloads as its history keeps them: `{name: {api, per_execution_j, per_execution_s}}`."""
+    return {name: {k: w.get(k) for k in ("api", "per_execution_j", "per_execution_s")} for name, w in done.items()}
+
+
 def history(target: Path) -> list[dict]:
     """The machine's earlier calibrations, oldest first (at most `HISTORY`): the installed overlay's
-    own history and its summary, each as `{finished_at, mode, apis: {api: per_execution_j/_s}}`."""
+    own history and its summary, each as `{finished_at, mode, workloads: workloads_summary}`."""
     try:
         previous = json.loads((target / CALIBRATION_JSON).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
-    keep = ("per_execution_j", "per_execution_s")
     last = {"finished_at": previous.get("finished_at"), "mode": previous.get("mode"),
-            "apis": {api: {k: s.get(k) for k in keep} for api, s in previous.get("apis", {}).items()}}
+            "workloads": workloads_summary(previous.get("workloads", {}))}
     return [*previous.get("history", []), last][-HISTORY:]
 
 
+def runs_of(result: dict) -> list[dict]:
+    """A calibration's stored runs, oldest first, itself last, each as `workloads_summary`."""
+    earlier = [h["workloads"] for h in result.get("history", []) if isinstance(h.get("workloads"), dict)]
+    return [*earlier, workloads_summary(result.get("workloads", {}))]
+
+
 def disagreements(runs: list[dict]) -> dict:
-    """Per API measured in two calibrations or more: how many, and their largest / smallest joules per call."""
-    apis = sorted({api for run in runs for api in run})
+    """Per API with a workload measured in two calibrations or more: how many, and the largest
+    ratio of one workload's joules per call between them."""
+    apis = sorted({s["api"] for run in runs for s in run.values() if s.get("api")})
     return {api: {"runs": seen[0], "ratio": round(seen[1], 4)} for api in apis if (seen := disagreement(runs, api))}
 
 
@@ -308,10 +319,10 @@ class Calibrator:
                 "spread_goal": SPREAD_GOAL,
                 "kb": kb,
                 "workloads": done,
-                "apis": (apis := apis_summary(done)),
+                "apis": apis_summary(done),
                 "history": earlier,
-                "disagreement": disagreements([*(h["apis"] for h in earlier), apis]),
             }
+            result["disagreement"] = disagreements(runs_of(result))
             (staging / CALIBRATION_JSON).write_text(json.dumps(result, indent=1), encoding="utf-8")
             _install(staging, overlay_dir(self.hw_id))
         finally:

@@ -47,8 +47,10 @@ def _status(console) -> int:
 
 def _disagreement(overlay: dict, console) -> None:
     """How far this machine's stored calibrations disagree: per API, and on the time ratio that rescales the rest."""
+    from greenlint.meter.calibrate import runs_of
+
     apis = overlay.get("disagreement") or {}
-    runs = [*(h["apis"] for h in overlay.get("history", [])), overlay.get("apis", {})]
+    runs = runs_of(overlay)
     if len(runs) < 2:
         return
     from greenlint.predict import load_predictor

@@ -13,8 +13,9 @@ repeat, already per execution, with the workload's work in its features. Applied
   same work (its work model's time where it has one, else the API's median measured time);
 * the CPU/GPU/DRAM split keeps only the components this machine's counters measured.
 
-Earlier calibrations of the machine are kept in `calibration.json`'s `history` by the calibrator;
-their disagreement (`disagreement`) is shown by `greenlint calibrate` and in the notes here.
+Earlier calibrations of the machine are kept in `calibration.json`'s `history` by the calibrator,
+per workload (the same work in every run); their disagreement (`disagreement`) is shown by
+`greenlint calibrate` and in the notes here.
 """
 
 from __future__ import annotations
@@ -71,17 +72,16 @@ class Measured:
 
 @dataclass(frozen=True)
 class Overlay:
-    """This machine's calibration, as `read_overlay` found it in `directory`."""
+    """This machine's calibration, as `read_overlay` found it."""
 
     hardware_id: str
-    directory: str
     measured: dict[str, tuple[Measured, ...]]  # API -> its workloads with a net energy measured here
     times: dict[str, float]  # median seconds per execution by API, energy measured or not
-    timed: dict[str, tuple[tuple[dict, float], ...]]  # API -> (workload's work, median seconds) per workload
+    timed: dict[str, tuple[tuple[str, dict, float], ...]]  # API -> (workload, its work, median seconds) each
     time_ratio: float | None  # this machine's execution time / the reference machine's (`time_ratio`)
     n_ratio: int
     components: tuple[str, ...]  # what this machine's counters measured (cpu, gpu, ram)
-    runs: tuple[dict, ...]  # each calibration's per-API summary, oldest first, this one last
+    runs: tuple[dict, ...]  # each calibration's workloads ({name: {api, per_execution_j/_s}}), oldest first, this one last
     fingerprint: str
 
     def pooled(self, name: Callable[[str], str], model: dict,
@@ -95,10 +95,10 @@ class Overlay:
         times: dict[str, list[float]] = defaultdict(list)
         for api, t in self.times.items():
             times[name(api)].append(t)
-        timed: dict[str, list[tuple[dict, float]]] = defaultdict(list)
+        timed: dict[str, list[tuple[str, dict, float]]] = defaultdict(list)
         for api, ws in self.timed.items():
             timed[name(api)].extend(ws)
-        runs = tuple({name(api): s for api, s in run.items()} for run in self.runs)
+        runs = tuple({w: {**s, "api": name(s["api"])} for w, s in run.items()} for run in self.runs)
         ratio, n = time_ratio(timed, model, work_time)
         return replace(self, measured={api: tuple(ms) for api, ms in measured.items()},
                        times={api: statistics.median(ts) for api, ts in times.items()},
@@ -132,23 +132,23 @@ def read_overlay(directory: Path, model: dict) -> Overlay | None:
     measured = _measured(records)
     timed = _timed(records)
     components = tuple(c for c in COMPONENTS if any(getattr(r, f"{c}_gross_j") is not None for r in records))
-    runs = _runs(directory, measured, times)
+    runs = _runs(directory, measured, timed)
     ratio, n = time_ratio(timed, model)
     digest = hashlib.sha256(json.dumps([sorted(times.items()), repr(sorted(measured.items())), runs],
                                        sort_keys=True, default=str).encode()).hexdigest()[:16]
-    return Overlay(directory.name, str(directory), measured, times, timed, ratio, n, components, runs, digest)
+    return Overlay(directory.name, measured, times, timed, ratio, n, components, runs, digest)
 
 
-def _timed(records) -> dict[str, tuple[tuple[dict, float], ...]]:
-    """Per API, each workload's work and median seconds per execution (energy measured or not)."""
+def _timed(records) -> dict[str, tuple[tuple[str, dict, float], ...]]:
+    """Per API, each workload's name, work and median seconds per execution (energy measured or not)."""
     seconds: dict[tuple[str, str], list] = defaultdict(list)
     for r in records:
         if r.execution_time_s and r.execution_time_s > 0:
             seconds[(r.api, str(r.features.get("workload") or r.script))].append(r)
-    out: dict[str, list[tuple[dict, float]]] = defaultdict(list)
-    for (api, _), rs in sorted(seconds.items()):
+    out: dict[str, list[tuple[str, dict, float]]] = defaultdict(list)
+    for (api, workload), rs in sorted(seconds.items()):
         features = {k: v for k, v in rs[0].features.items() if k not in _META_FEATURES}
-        out[api].append((features, statistics.median(r.execution_time_s for r in rs)))
+        out[api].append((workload, features, statistics.median(r.execution_time_s for r in rs)))
     return {api: tuple(ws) for api, ws in out.items()}
 
 
@@ -168,15 +168,20 @@ def _measured(records) -> dict[str, tuple[Measured, ...]]:
     return {api: tuple(ms) for api, ms in out.items()}
 
 
-def _runs(directory: Path, measured: dict, times: dict) -> tuple[dict, ...]:
-    """Earlier calibrations (`calibration.json`'s history) and this one, as per-API summaries."""
-    current = {api: {"per_execution_j": statistics.median(m.per_call_j for m in ms)} for api, ms in measured.items()}
-    for api, t in times.items():
-        current.setdefault(api, {})["per_execution_s"] = t
+def _runs(directory: Path, measured: dict, timed: dict) -> tuple[dict, ...]:
+    """Earlier calibrations (`calibration.json`'s history) and this one, each as its workloads'
+    `{name: {api, per_execution_j, per_execution_s}}`: a workload is the same work in every run."""
+    current: dict[str, dict] = {}
+    for api, workloads in timed.items():
+        for workload, _, seconds in workloads:
+            current[workload] = {"api": api, "per_execution_s": seconds}
+    for api, ms in measured.items():
+        for m in ms:
+            current.setdefault(m.workload, {"api": api})["per_execution_j"] = m.per_call_j
     try:
         saved = json.loads((directory / CALIBRATION_JSON).read_text(encoding="utf-8"))
-        history = [h["apis"] for h in saved.get("history", []) if isinstance(h.get("apis"), dict)]
-    except (OSError, ValueError, TypeError, AttributeError, KeyError):
+        history = [h["workloads"] for h in saved.get("history", []) if isinstance(h.get("workloads"), dict)]
+    except (OSError, ValueError, TypeError, AttributeError):
         history = []
     return (*history, current)
 
@@ -190,14 +195,14 @@ def per_api_times(records) -> dict[str, float]:
     return {api: statistics.median(ts) for api, ts in sorted(by_api.items())}
 
 
-def time_ratio(timed: dict[str, Iterable[tuple[dict, float]]], model: dict,
+def time_ratio(timed: dict[str, Iterable[tuple[str, dict, float]]], model: dict,
                work_time: Callable[[str, dict], float | None] | None = None) -> tuple[float | None, int]:
     """(median, count) over the workloads timed here of this machine's seconds / the reference
     machine's for the same call: the reference model's time for the workload's work where
     *work_time* gives one (`fit`, `evaluate`, `predict`), else the API's median measured time."""
     ratios = []
     for api, workloads in timed.items():
-        for features, seconds in workloads:
+        for _, features, seconds in workloads:
             ref = work_time(api, features) if work_time is not None else None
             ref = ref or (model["apis"].get(api) or {}).get("time_s")
             if seconds and ref:
@@ -205,26 +210,40 @@ def time_ratio(timed: dict[str, Iterable[tuple[dict, float]]], model: dict,
     return (statistics.median(ratios) if ratios else None), len(ratios)
 
 
-def disagreement(runs: Iterable[dict], api: str, key: str = "per_execution_j") -> tuple[int, float] | None:
-    """(number of calibrations, largest / smallest value) of one API's `key` over the runs that
-    measured it; None with fewer than two."""
-    values = [r[api][key] for r in runs if isinstance(r.get(api), dict) and (r[api].get(key) or 0) > 0]
-    return (len(values), max(values) / min(values)) if len(values) >= 2 else None
+def run_values(runs: Iterable[dict], workload: str, key: str = "per_execution_j") -> list[float]:
+    """One workload's `key` in each calibration that measured it, oldest first."""
+    return [r[workload][key] for r in runs if isinstance(r.get(workload), dict) and (r[workload].get(key) or 0) > 0]
+
+
+def disagreement(runs: Iterable[dict], api: str) -> tuple[int, float] | None:
+    """(calibrations, largest / smallest joules per call) of the API's workload whose calibrations
+    disagree most, each workload compared with itself; None where none was measured twice."""
+    runs = list(runs)
+    workloads = {w for r in runs for w, s in r.items() if isinstance(s, dict) and s.get("api") == api}
+    seen = [(len(vs), max(vs) / min(vs)) for w in sorted(workloads) if len(vs := run_values(runs, w)) >= 2]
+    return max(seen, key=lambda x: x[1]) if seen else None
 
 
 def ratio_disagreement(runs: Iterable[dict], model: dict) -> tuple[int, float] | None:
-    """(calibrations, largest / smallest) of the execution-time ratio each calibration gives."""
+    """(calibrations, largest / smallest) of the execution-time ratio each calibration gives
+    (each workload against its API's median time in the reference data: the reference cancels
+    between calibrations)."""
     ratios = []
-    for run in runs:  # a run's summary keeps times per API, not per workload: each against the API's median time
-        ratio, _ = time_ratio({a: [({}, s["per_execution_s"])] for a, s in run.items() if s.get("per_execution_s")}, model)
+    for run in runs:
+        timed: dict[str, list[tuple[str, dict, float]]] = defaultdict(list)
+        for w, s in run.items():
+            if isinstance(s, dict) and s.get("per_execution_s") and s.get("api"):
+                timed[s["api"]].append((w, {}, s["per_execution_s"]))
+        ratio, _ = time_ratio(timed, model)
         if ratio:
             ratios.append(ratio)
     return (len(ratios), max(ratios) / min(ratios)) if len(ratios) >= 2 else None
 
 
-def _runs_sd(runs: tuple[dict, ...], api: str) -> float:
-    values = [r[api]["per_execution_j"] for r in runs if (r.get(api) or {}).get("per_execution_j")]
-    return statistics.stdev(math.log10(v) for v in values) if len(values) >= 2 else 0.0
+def _runs_sd(runs: tuple[dict, ...], workloads: Iterable[str]) -> float:
+    """The largest log10 sd of one of these workloads' joules per call across the calibrations."""
+    sds = [statistics.stdev(math.log10(v) for v in vs) for w in workloads if len(vs := run_values(runs, w)) >= 2]
+    return max(sds, default=0.0)
 
 
 def measured_here(overlay: Overlay, api: str, features: dict,
@@ -240,7 +259,7 @@ def measured_here(overlay: Overlay, api: str, features: dict,
     chosen = [(m, s) for m, s in zip(workloads, scales) if abs(math.log10(s)) <= nearest + 1e-9]
     values = [m.per_call_j * s for m, s in chosen]
     energy = statistics.median(values)
-    sd = max(math.sqrt(max(m.sd for m, _ in chosen) ** 2 + _runs_sd(overlay.runs, api) ** 2
+    sd = max(math.sqrt(max(m.sd for m, _ in chosen) ** 2 + _runs_sd(overlay.runs, [m.workload for m, _ in chosen]) ** 2
                        + (SCALE_SD_PER_DECADE * nearest) ** 2), NOISE_SD)
     half = 10 ** (Z80 * sd)
     estimated = all(m.estimated for m, _ in chosen)
@@ -263,7 +282,7 @@ def measured_here(overlay: Overlay, api: str, features: dict,
     records = sum(len(m.per_repeat_j) for m, _ in chosen)
     evidence = Evidence(records=records, api=api, level="api", sources=(overlay.hardware_id,), note="; ".join(notes))
     # the interval also spans every stored calibration's figure, moved to this call's work
-    runs = [r[api]["per_execution_j"] * chosen[0][1] for r in overlay.runs if (r.get(api) or {}).get("per_execution_j")]
+    runs = [v * s for m, s in chosen for v in run_values(overlay.runs, m.workload)]
     low, high = min([min(values) / half, *runs]), max([max(values) * half, *runs])
     return Prediction(energy, (low, high), split["cpu"], split["gpu"], split["ram"],
                       Basis.CALIBRATED_ESTIMATED if estimated else Basis.CALIBRATED, evidence)
@@ -287,7 +306,7 @@ def _mean_shares(shares: list[dict[str, float]]) -> dict[str, float]:
 
 def on_this_machine(overlay: Overlay, pred: Prediction) -> Prediction:
     """A reference figure moved to this machine: its split restricted to the components measured here
-    (no GPU share without a GPU counter), and the calibrations' disagreement on the time ratio noted."""
+    (no GPU share without a GPU counter)."""
     if pred.energy_j is None or pred.basis not in (Basis.CALIBRATED_RESCALED, Basis.CALIBRATED_ESTIMATED):
         return pred
     parts = {c: getattr(pred, f"{c}_j") for c in COMPONENTS}
@@ -300,8 +319,8 @@ def on_this_machine(overlay: Overlay, pred: Prediction) -> Prediction:
     dropped = [c.upper() for c, v in parts.items() if v and c not in overlay.components]
     note = pred.evidence.note or ""
     if dropped:
-        note = "; ".join(filter(None, [note, f"no {'/'.join(dropped)} counter on this machine: split over "
-                                             f"{', '.join(c.upper() for c in overlay.components)}"]))
+        over = ", ".join(c.upper() for c in overlay.components) or "nothing: split not known"
+        note = "; ".join(filter(None, [note, f"no {'/'.join(dropped)} counter on this machine: split over {over}"]))
     return replace(pred, cpu_j=split["cpu"], gpu_j=split["gpu"], ram_j=split["ram"],
                    evidence=replace(pred.evidence, note=note or None))
 

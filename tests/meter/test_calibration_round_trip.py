@@ -118,7 +118,9 @@ def test_repeated_calibrations_keep_and_report_their_disagreement(tmp_path, monk
     sim = SimulatedCounter(IDLE_W)
     first = calibrate(sim)
     second = calibrate(sim, scale=2.0)  # the same machine, measured twice as costly
-    assert [h["apis"][MATMUL]["per_execution_j"] for h in second["history"]] == [first["apis"][MATMUL]["per_execution_j"]]
+    assert [h["workloads"]["matmul_256"] for h in second["history"]] == [
+        {"api": MATMUL, "per_execution_j": first["apis"][MATMUL]["per_execution_j"],
+         "per_execution_s": first["apis"][MATMUL]["per_execution_s"]}]
     ratio = second["apis"][MATMUL]["per_execution_j"] / first["apis"][MATMUL]["per_execution_j"]
     assert 1.4 < ratio < 2.8  # twice the joules, as measured through the counter's noise
     assert second["disagreement"][MATMUL] == {"runs": 2, "ratio": pytest.approx(ratio, rel=1e-3)}

@@ -44,7 +44,7 @@ def overlay_at(tmp_path, shipped, repeats=(3.5e-3, 3.6e-3, 3.7e-3), history=()):
                       time_s=ref_fit_s * 0.5) for i in range(3)]
     write_kb(d, recs, {"schema_version": SCHEMA_VERSION}, "constructed overlay\n")
     if history:
-        (d / CALIBRATION_JSON).write_text(json.dumps({"history": [{"apis": h} for h in history]}))
+        (d / CALIBRATION_JSON).write_text(json.dumps({"history": [{"workloads": h} for h in history]}))
     ov = find_overlay(shipped.model, d)
     assert ov is not None
     return Predictor(shipped.model, overlay=ov, hierarchy=shipped.hierarchy)
@@ -91,11 +91,16 @@ def test_apis_only_rescaled_are_labelled_and_lose_the_gpu_share_without_a_gpu_co
 
 def test_repeated_calibrations_report_their_disagreement_and_widen_the_interval(tmp_path, shipped):
     one = overlay_at(tmp_path / "a", shipped).predict(MATMUL, {})
-    earlier = {MATMUL: {"per_execution_j": 7.2e-3, "per_execution_s": 0.002}}
+    earlier = {"matmul_256": {"api": MATMUL, "per_execution_j": 7.2e-3, "per_execution_s": 0.002}}
     two = overlay_at(tmp_path / "b", shipped, history=[earlier]).predict(MATMUL, {})
     assert "2 calibrations of this machine differ by ×2" in two.evidence.note
     assert two.interval_ratio > 2 * one.interval_ratio
     assert two.energy_j == pytest.approx(one.energy_j)  # centred on this calibration's measurement
+    assert two.interval_j[1] >= 7.2e-3  # and spanning the earlier one
+    # another workload of the API measured earlier is other work: no disagreement with this one
+    other = {"matmul_1024": {"api": MATMUL, "per_execution_j": 0.2, "per_execution_s": 0.05}}
+    three = overlay_at(tmp_path / "c", shipped, history=[other]).predict(MATMUL, {})
+    assert "calibrations" not in three.evidence.note and three.interval_ratio == pytest.approx(one.interval_ratio)
 
 
 def test_the_editor_hover_and_hint_carry_the_calibrated_labels(tmp_path, shipped):
