@@ -170,7 +170,7 @@ def _analyse_unit(
     started = time.perf_counter()
     failure = None
     try:
-        predict = predictor()
+        predict = predictor() if config.overlay is True else _configured_predict(config)
         try:
             sites, diagnostics = analyse_text(text, path, config, predict, cell_offsets, cancelled)
         except ConfigError as exc:  # select/ignore codes that match no rule: reported once and left out
@@ -183,6 +183,14 @@ def _analyse_unit(
         sites, diagnostics = (), list(internal_error(path, exc).errors)
     _settle_garbage()
     return tuple(sites), tuple(diagnostics), config_error, (time.perf_counter() - started) * 1000, failure
+
+
+def _configured_predict(config: Config) -> Callable:
+    """The predict function for a configuration that turns calibration off (`calibration = false`)
+    or applies the overlay under its `cache-dir` (`Config.overlay`), loaded once per process."""
+    from greenlint.predict import load_predictor
+
+    return load_predictor(overlay=config.overlay).predict
 
 
 #: In an analysis process: its predictor, and the shared number of the job to stop.

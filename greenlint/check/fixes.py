@@ -54,7 +54,7 @@ def fix_checked(checked, config, unsafe: bool = False, predictor=None) -> list[F
         if predictor is None:
             from greenlint.predict import load_predictor
 
-            predictor = load_predictor()
+            predictor = load_predictor(overlay=config.overlay)
 
         def check(source: str, path: str = c.path, predictor=predictor) -> list[Diagnostic]:
             return check_source(source, path, config, predictor)

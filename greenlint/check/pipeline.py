@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,25 @@ class CheckResult:
         return [
             (s.callsite, s.prediction) for c in self.checked for s in load_result(c, self.config, self.backend).sites
         ]
+
+
+    @property
+    def calibration(self) -> dict | None:
+        """The calibration overlay this run's figures apply (`path`, `hardware_id`), None without one."""
+        if self.config.overlay_root is None:
+            return None
+        from greenlint.predict.calibration import overlay_dir
+
+        found = overlay_dir(self.config.overlay_root)
+        return None if found is None else {"path": str(found), "hardware_id": found.name}
+
+
+def calibration_note(calibration: dict | None) -> str | None:
+    """The one line saying which overlay the figures applied (None without one)."""
+    if calibration is None:
+        return None
+    return (f"greenlint: figures calibrated here by {calibration['path']} (hardware {calibration['hardware_id']}); "
+            "--no-calibration for the reference figures")
 
 
 def _order(d: Diagnostic):
@@ -98,7 +118,7 @@ def run_check(paths: Sequence[Path | str], config: Config, backend: Backend | No
     selector = Selector(config)
     files = discover(paths, config)
     options = repr(sorted({**selector.table["options"], **config.options, "line-length": config.line_length}.items()))
-    backend = backend or Backend()
+    backend = dataclasses.replace(backend or Backend(), overlay=config.overlay)
     checked, stats = analyse_files(
         files,
         config,
@@ -127,6 +147,6 @@ def check_source(text: str, path: str, config: Config, predictor=None) -> list[D
     if predictor is None:
         from greenlint.predict import load_predictor
 
-        predictor = load_predictor()
+        predictor = load_predictor(overlay=config.overlay)
     result = from_analysis(analyse_source(text, path=path), predictor.predict)
     return apply_rules(result, config, Selector(config).for_file(path))

@@ -67,8 +67,10 @@ def add_run_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     run.add_argument("--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml")
     run.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     run.add_argument("--no-cache", action="store_true", help="neither read nor write the lint cache")
-    run.add_argument("--cache-dir", metavar="DIR", help="lint cache directory")
+    run.add_argument("--cache-dir", metavar="DIR", help="lint cache directory (the calibration overlay applied: DIR/calibration)")
     run.add_argument("-j", "--jobs", type=jobs_arg, metavar="N", help=JOBS_HELP)
+    run.add_argument("--no-calibration", action="store_true",
+                     help="ignore this machine's calibration overlay: the reference figures")
     return run
 
 
@@ -83,6 +85,8 @@ def run_changes(args: argparse.Namespace) -> dict:
         changes["no_cache"] = True
     if args.cache_dir:
         changes["cache_dir"] = Path(args.cache_dir).resolve()
+    if args.no_calibration:
+        changes["calibration"] = False
     if args.jobs == "auto":
         changes["jobs"] = None
     elif args.jobs is not None:
@@ -169,9 +173,14 @@ def run(args: argparse.Namespace) -> int:
         _show_fixes(args, fixes, result)
     elif args.show_fixes:
         _show_fixes(args, None, result)
-    sys.stdout.write(
-        render(config.output_format, result.diagnostics, sources=result.sources, statistics=args.statistics)
-    )
+    from greenlint.check.pipeline import calibration_note
+
+    calibration = result.calibration
+    note = calibration_note(calibration)
+    if note:
+        print(note, file=sys.stderr)
+    sys.stdout.write(render(config.output_format, result.diagnostics, sources=result.sources,
+                            statistics=args.statistics, calibration=calibration))
     unsafe = sum(1 for d in result.diagnostics if d.fix is not None and not d.fix.safe)
     if unsafe and not args.unsafe_fixes:
         print(f"{unsafe} unsafe fix{'es' * (unsafe != 1)} available with `--fix --unsafe-fixes`.", file=sys.stderr)

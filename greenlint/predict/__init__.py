@@ -21,8 +21,12 @@ def model_path() -> Path:
 
 
 @lru_cache(maxsize=4)
-def load_predictor(path: str | None = None, *, overlay: bool = True):
-    """The predictor (cached). Without a trained model it falls back to tables fitted on the KB."""
+def load_predictor(path: str | None = None, *, overlay: bool | str = True):
+    """The predictor (cached). Without a trained model it falls back to tables fitted on the KB.
+
+    *overlay*: True applies this machine's calibration overlay from the user cache, False none, a
+    path the one under that folder of overlays (`<folder>/<hardware id>`, e.g. under `--cache-dir`)."""
     from greenlint.predict.loading import load
 
-    return load(Path(path) if path else model_path(), with_overlay=overlay)
+    root = Path(overlay) if isinstance(overlay, str) else None
+    return load(Path(path) if path else model_path(), with_overlay=overlay is not False, overlay_root=root)

@@ -27,12 +27,15 @@ def render(
     sources: Mapping[str, str | Sequence[str]] | None = None,
     statistics: bool = False,
     rules: Mapping[str, RuleMeta] | None = None,
+    calibration: dict | None = None,
 ) -> str:
     """Render `diagnostics` (greenlint.rules.diagnostic.Diagnostic) in format `fmt`.
 
     With `statistics`, the output is a count per rule instead (JSON for json/json-lines).
     `rules` maps code -> RuleMeta (SARIF's rule descriptors, `full`'s help lines); by default it
     comes from the rules registry; a code it lacks is described by the diagnostic's rule name.
+    `calibration`: the overlay the figures applied (`path`, `hardware_id`), a field of every JSON
+    object and of SARIF's run properties (the human formats leave the note to the command).
     """
     from greenlint.report import location
 
@@ -62,7 +65,7 @@ def render(
     if fmt == "sarif":
         from greenlint.report import sarif
 
-        return sarif.render(ordered, from_registry() if rules is None else rules)
+        return sarif.render(ordered, from_registry() if rules is None else rules, calibration)
     from greenlint.report import jsonfmt
 
-    return jsonfmt.render(ordered, lines=fmt == "json-lines")
+    return jsonfmt.render(ordered, lines=fmt == "json-lines", calibration=calibration)

@@ -225,7 +225,7 @@ def test_calibration_overlay(tmp_path, model, hierarchy):
     assert fit.basis is Basis.CALIBRATED and fit.energy_j == pytest.approx(2000.0, rel=0.05)
     plain = Predictor(model, hierarchy=hierarchy)
     dense, dense0 = p.predict("tf.keras.layers.Dense", {}), plain.predict("tf.keras.layers.Dense", {})
-    assert dense.basis is Basis.FROM_DATA
+    assert dense.basis is Basis.CALIBRATED_RESCALED and dense.label == "calibrated here, rescaled"
     assert dense.energy_j == pytest.approx(2 * dense0.energy_j)
     assert "rescaled" in dense.evidence.note
     assert p.fingerprint != plain.fingerprint
@@ -297,7 +297,7 @@ def test_time_only_overlay_gives_calibrated_estimated(tmp_path, model, hierarchy
     ]
     write_kb(tmp_path / "hw", timed, {"schema_version": SCHEMA_VERSION}, "constructed time-only overlay\n")
     ov = find_overlay(model, tmp_path / "hw")
-    assert ov is not None and not ov.tables["apis"] and ov.time_ratio == pytest.approx(3.0)
+    assert ov is not None and not ov.measured and ov.time_ratio == pytest.approx(3.0)
     p = Predictor(model, hierarchy=hierarchy, overlay=ov)
     ref = Predictor(model, hierarchy=hierarchy)
     fit = p.predict(FIT, {})

@@ -39,5 +39,5 @@ class _Predictor:
                           Evidence(records=3, api=api, level="api", sources=("fake",)))
 
 
-def load_predictor() -> _Predictor:
+def load_predictor(overlay: bool | str = True) -> _Predictor:
     return _Predictor()

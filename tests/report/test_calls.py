@@ -45,7 +45,7 @@ def test_objects_are_ordered_and_complete():
         "evidence": {"records": 7, "api": "tensorflow.keras.Sequential.fit", "level": "api",
                      "sources": ["fecom"], "note": None},
         "interval_ratio": 8.0, "forecast": None, "profile": None, "floor": False,
-        "work": {}, "runs": {"count": None, "bound": "unknown", "note": None},
+        "work": {}, "runs": {"count": None, "bound": "unknown", "note": None}, "calibration": None,
     }
 
 
@@ -139,6 +139,7 @@ def test_cli_missing_path_is_an_error(tmp_path, monkeypatch, capsys):
 def test_test_case_assertions_are_left_out_unless_asked():
     class Result:
         files = ["t.py"]
+        calibration = None
         callsites_with_predictions = [
             (CallSite("t.py", Span(3, 9, 3, 30), "tensorflow.test.TestCase.assertAllClose", {}), MEASURED),
             (CallSite("t.py", Span(4, 9, 4, 30), "tensorflow.test.TestCase.evaluate", {}), MEASURED),

@@ -68,6 +68,7 @@ def test_settings_are_what_the_parser_accepts():
         "per-file-ignores": {},
         "respect-gitignore": True,
         "force-exclude": False,
+        "calibration": False,
         "cache-dir": ".cache",  # a folder below the project (the project itself is refused)
         "jobs": 2,
         "output-format": "json",
