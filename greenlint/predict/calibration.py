@@ -26,7 +26,7 @@ import logging
 import math
 import statistics
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -195,7 +195,7 @@ def per_api_times(records) -> dict[str, float]:
     return {api: statistics.median(ts) for api, ts in sorted(by_api.items())}
 
 
-def time_ratio(timed: dict[str, Iterable[tuple[str, dict, float]]], model: dict,
+def time_ratio(timed: Mapping[str, Iterable[tuple[str, dict, float]]], model: dict,
                work_time: Callable[[str, dict], float | None] | None = None) -> tuple[float | None, int]:
     """(median, count) over the workloads timed here of this machine's seconds / the reference
     machine's for the same call: the reference model's time for the workload's work where

@@ -88,7 +88,7 @@ class Predictor:
         first call's start-up (calibration times warmed-up calls); None without a time model."""
         group = time_group(self.hierarchy.kind(api), api)
         model = ((self.model.get("work") or {}).get("time") or {}).get(group)
-        if model is None:
+        if group is None or model is None:
             return None
         n, flops = derive(group, features)
         return time_of(model, n, flops) - model["t0"] if n else None
