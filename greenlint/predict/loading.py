@@ -9,40 +9,17 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 
-from greenlint.predict.model import MODEL_VERSION
 from greenlint.predict.predictor import Overlay, Predictor, time_ratio
+from greenlint.predict.tables import ModelError, read_model
+
+__all__ = ["ModelError", "find_overlay", "load", "overlay_dir", "per_api_times", "read_model"]
 
 log = logging.getLogger(__name__)
 
 
-class ModelError(ValueError):
-    """The model file is unreadable or of another version; the message names the file."""
-
-
-def read_model(path: Path) -> tuple[dict, bytes]:
-    try:
-        data = path.read_bytes()
-        model = json.loads(data)
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"{path}: cannot read the predictor model ({exc})") from exc
-    if not isinstance(model, dict) or model.get("version") != MODEL_VERSION:
-        raise ModelError(
-            f"{path}: predictor model version {model.get('version') if isinstance(model, dict) else '?'} "
-            f"is not {MODEL_VERSION}; run `greenlint kb train`"
-        )
-    return model, data
-
-
 def load(path: Path, *, with_overlay: bool = True) -> Predictor:
-    if path.is_file():
-        model, data = read_model(path)
-    else:
-        from greenlint.kb import load_kb
-        from greenlint.predict.model import dumps, train
-
-        log.warning("%s: no trained predictor model; fitting uncalibrated tables on the KB", path)
-        model = train(load_kb(), calibrated=False)
-        data = dumps(model).encode()
+    """The predictor of the model file at *path* (a ModelError naming it when it is missing or unusable)."""
+    model, data = read_model(path)
     overlay = find_overlay(model) if with_overlay else None
     return Predictor(model, model_bytes=data, overlay=overlay)
 
@@ -67,8 +44,8 @@ def find_overlay(model: dict, directory: Path | None = None) -> Overlay | None:
         return None
     from greenlint.kb import load_kb
     from greenlint.predict.hierarchy import Hierarchy
-    from greenlint.predict.model import fit_tables
     from greenlint.predict.sites import build_sites
+    from greenlint.predict.table_fit import fit_tables
 
     try:
         records = load_kb(directory)

@@ -103,7 +103,7 @@ def test_projection_leaves_out_the_tracing_epoch_and_covers_the_final_value_from
     import numpy as np
 
     pytest.importorskip("tensorflow")
-    from greenlint.predict.training import project_run_energy
+    from greenlint.predict.training_runs import project_run_energy
     from greenlint.meter.callback import project_after_tracing
 
     rng = np.random.default_rng(3)

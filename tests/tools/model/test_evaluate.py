@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from greenlint.predict.accuracy import render
-from greenlint.predict.evaluate import censored_metrics, cross_validate, metrics, subsets
+from tools.model.accuracy import render
+from tools.model.cross_validation import censored_metrics, cross_validate, metrics, subsets
 from greenlint.predict.hierarchy import Hierarchy
 from tests.predict.conftest import FakeCatalog, record
 
@@ -57,7 +57,7 @@ def test_report_puts_every_goal_beside_its_number():
 
 
 def test_size_scaling_check_uses_only_the_other_sweeps():
-    from greenlint.predict.evaluate import size_scaling_check
+    from tools.model.cross_validation import size_scaling_check
 
     recs = []
     for name, scale in (("a/x_fit", 100.0), ("b/y_fit", 7.0)):
@@ -75,7 +75,7 @@ def test_size_scaling_check_uses_only_the_other_sweeps():
 
 
 def test_hotspot_auc_counts_bounds_only_when_they_decide():
-    from greenlint.predict.evaluate import Held, hotspot_auc
+    from tools.model.cross_validation import Held, hotspot_auc
     from greenlint.predict.sites import Site
 
     def held(y, censored, pred):
@@ -99,7 +99,7 @@ def test_report_on_no_data_says_so_instead_of_failing():
 
 
 def test_whole_script_totals_sum_prediction_times_runs_from_the_held_out_model():
-    from greenlint.predict.evaluate import script_metrics, script_totals
+    from tools.model.cross_validation import script_metrics, script_totals
 
     recs = _kb() + [record("project-level", 1000.0, script="t1", dataset="fecom-project-level", experiment=e)
                     for e in range(3)]
@@ -120,8 +120,8 @@ def test_the_shipped_report_is_not_stale():
 
     from greenlint.kb import load_kb
     from greenlint.paths import REPO_DIR
-    from greenlint.predict.accuracy import stamp
-    from greenlint.predict.evaluate import report_inputs
+    from tools.model.accuracy import stamp
+    from tools.model.cross_validation import report_inputs
 
     text = (REPO_DIR / "docs" / "accuracy.md").read_text(encoding="utf-8")
     found = re.search(r"<!-- inputs: (.*?) -->", text)
@@ -132,7 +132,7 @@ def test_the_shipped_report_is_not_stale():
 
 
 def test_kb_sites_are_scored_as_the_linter_prices_them_now():
-    from greenlint.predict.evaluate import as_linted
+    from tools.model.cross_validation import as_linted
 
     matched_fit = {"loop_multiplier": 1, "epochs": 10, "batch_size": 32}
     assert as_linted("tensorflow.keras.Model.fit", matched_fit) == {**matched_fit, "samples_unknown": True}

@@ -1,7 +1,7 @@
 """Accuracy of the training-run estimators on the 309 recorded GAISSA runs (a section of docs/accuracy.md).
 
-``evaluate_training_runs(shared_dir)`` is called by ``greenlint kb evaluate``;
-``python -m greenlint.predict.training_eval [SHARED_DIR]`` prints the same Markdown.
+``evaluate_training_runs(shared_dir)`` is called by ``python -m tools.model.evaluate``;
+``python -m tools.model.training_eval [SHARED_DIR]`` prints the same Markdown.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from pathlib import Path
 
 import numpy as np
 
-from greenlint.predict.training import (
+from greenlint.predict.training_runs import project_run_energy
+from tools.model.offline_runs import (
     effective_samples,
     estimate_training_run,
     fit_offline_runs,
     gpu_spec,
     green_algorithms_energy_j,
     mlco2_energy_j,
-    project_run_energy,
 )
-from greenlint.predict.training_data import EpochSeries, LoadedRun, load_runs
+from tools.model.training_data import EpochSeries, LoadedRun, load_runs
 
 #: Goals of issue 4 for training runs.
 GOAL_OFFLINE_MDAPE = 0.10

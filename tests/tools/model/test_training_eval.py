@@ -9,7 +9,7 @@ from tests.conftest import SHARED, needs_shared
 
 @needs_shared
 def test_evaluation_reproduces_the_readme_baselines(tmp_path_factory, monkeypatch):
-    from greenlint.predict.training_eval import evaluate_training_runs
+    from tools.model.training_eval import evaluate_training_runs
 
     # the parsed runs are cached here by the data test when it runs first in the session
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "greenlint-training-cache"))
@@ -31,7 +31,7 @@ def test_evaluation_reproduces_the_readme_baselines(tmp_path_factory, monkeypatc
 
 
 def test_missing_dataset_is_reported_not_raised(tmp_path):
-    from greenlint.predict.training_eval import evaluate_training_runs
+    from tools.model.training_eval import evaluate_training_runs
 
     md = evaluate_training_runs(tmp_path)
     assert "Not evaluated" in md and "gaissa-seaa2023" in md

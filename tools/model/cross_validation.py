@@ -17,10 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.model import CALIBRATION_FOLDS, MIN_SWEEP_POINTS, call_sites, fit_size_exponents, quantile, train
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.work import WORK_KEYS
 from greenlint.predict.sites import FRACTION, WHOLE_RUN_DATASETS, Site, build_sites, is_sweep, tutorial_of
+from tools.model.intervals import CALIBRATION_FOLDS, quantile
+from tools.model.train import MIN_SWEEP_POINTS, call_sites, fit_size_exponents, train
 
 LOG2 = math.log10(2.0)
 METHODS = (
@@ -359,10 +360,12 @@ def script_metrics(checks: Sequence[ScriptCheck]) -> dict:
 
 
 #: Code and data behind docs/accuracy.md besides the KB records, the catalog and the model file.
-REPORT_SOURCES = ("greenlint/predict/model.py", "greenlint/predict/predictor.py", "greenlint/predict/work.py",
-                  "greenlint/predict/evaluate.py", "greenlint/predict/accuracy.py", "greenlint/predict/hierarchy.py",
-                  "greenlint/predict/censored.py", "greenlint/predict/sites.py", "greenlint/predict/training.py",
-                  "greenlint/predict/training_eval.py", "greenlint/predict/training_data.py",
+REPORT_SOURCES = ("greenlint/predict/tables.py", "greenlint/predict/table_fit.py", "greenlint/predict/predictor.py",
+                  "greenlint/predict/work.py", "greenlint/predict/hierarchy.py", "greenlint/predict/censored.py",
+                  "greenlint/predict/sites.py", "greenlint/predict/training_runs.py", "tools/model/train.py",
+                  "tools/model/intervals.py", "tools/model/work_fit.py", "tools/model/cross_validation.py",
+                  "tools/model/accuracy.py", "tools/model/physics.py", "tools/model/offline_runs.py",
+                  "tools/model/training_eval.py", "tools/model/training_data.py",
                   "greenlint/catalog/kinds.py", "data/kb/static_features.csv", "data/kb/script_sites.csv")
 
 
@@ -370,8 +373,9 @@ def report_inputs(records: Sequence) -> dict:
     """Digests of everything docs/accuracy.md is computed from (its staleness test compares them)."""
     import hashlib
 
-    from greenlint.paths import DATA_DIR, REPO_DIR
-    from greenlint.predict.model import catalog_digest, kb_digest
+    from greenlint.paths import DATA_DIR
+    from tools import REPO_DIR
+    from tools.model.train import catalog_digest, kb_digest
 
     def digest(paths) -> str:
         h = hashlib.sha256()
