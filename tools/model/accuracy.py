@@ -12,6 +12,7 @@ from tools.model.cross_validation import (
     GOALS,
     HOTSPOT_GOAL,
     METHODS,
+    PATHS,
     SCRIPT_GOALS,
     TYPICAL_SIZE,
     Held,
@@ -214,6 +215,25 @@ def _levels(held: Sequence[Held]) -> list[str]:
     return out
 
 
+def _paths(held: Sequence[Held]) -> list[str]:
+    """Coverage and width by the path that priced each held-out call site (issue 18, item 3)."""
+    out = ["| prediction path | scored sites | MdALE | within 2× | 80% coverage | median width | "
+           "below-resolution sites: median ≤ bound |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for path in PATHS:
+        part = [h for h in held if h.path == path]
+        if not part:
+            continue
+        m, c = metrics(part, "predictor"), censored_metrics(part, "predictor")
+        bound = f"{_f(c['below_bound'], True)} (n = {c['n']})" if c["n"] else "–"
+        if not m["n"]:
+            out.append(f"| {path} | 0 | – | – | – | – | {bound} |")
+            continue
+        width = "no low end (a bound)" if math.isinf(m["width"]) else f"{m['width']:.3g}×"
+        out.append(f"| {path} | {m['n']} | {_f(m['mdale'])} | {_f(m['within2'], True)} | "
+                   f"{_f(m['coverage'], True)} | {width} | {bound} |")
+    return out
+
+
 def call_site_section(held: Sequence[Held], info: dict, scripts: Sequence[ScriptCheck]) -> str:
     above = [h for h in held if not h.site.censored]
     lines = [
@@ -277,6 +297,16 @@ def call_site_section(held: Sequence[Held], info: dict, scripts: Sequence[Script
         "fallback level of the hierarchy) and how it fared there.",
         "",
         *_levels(held),
+        "",
+        "### Coverage and width by prediction path",
+        "",
+        "The path that priced each held-out call site: the work model (power × time of the work the resolver "
+        "found), a named model's FLOPs through it, the least the code allows where the data size is unknown (a "
+        "floor with a stated most), the API table by calibration group, an API known only below the resolution "
+        "(bounded), or a call that does no tensor work (negligible). Coverage and median width are over the "
+        "measurable sites each path priced; a path with no low end reports its bounds instead.",
+        "",
+        *_paths(held),
         "",
         "### Reading these numbers",
         "",

@@ -35,3 +35,46 @@ def test_missing_dataset_is_reported_not_raised(tmp_path):
 
     md = evaluate_training_runs(tmp_path)
     assert "Not evaluated" in md and "gaissa-seaa2023" in md
+
+
+def _shipped_runs():
+    from greenlint.paths import DATA_DIR
+    from tools.model.training_data import LoadedRun, read_runs_csv
+
+    return [LoadedRun(s, None, None) for s in read_runs_csv(DATA_DIR / "training" / "runs.csv")]
+
+
+def test_leave_one_configuration_out_never_sees_the_held_out_configuration():
+    import numpy as np
+
+    from tools.model.offline_runs import estimate_training_run, fit_offline_runs
+    from tools.model.training_eval import ASSUMED_GPU, FIT, _features, by_configuration, offline_held_out
+
+    runs = _shipped_runs()
+    assert len({by_configuration(r.summary) for r in runs}) == 10
+    est, lo, hi = offline_held_out(runs, by_configuration, ASSUMED_GPU)
+    full = fit_offline_runs(r.summary for r in runs)
+    leaked = np.array([estimate_training_run(FIT, _features(r.summary), gpu=ASSUMED_GPU, model=full).energy_j
+                       for r in runs])
+    on_3090 = np.array([r.summary.gpu_name == ASSUMED_GPU for r in runs])
+    # with every run in training, a 3090 run gets its own configuration's measured cost; held out, never
+    assert not np.isclose(est[on_3090], leaked[on_3090], rtol=1e-6).any()
+    assert (lo <= est).all() and (est <= hi).all()
+
+
+def test_the_held_out_goals_are_judged_against_baselines_told_the_same_gpu():
+    import numpy as np
+
+    from tools.model.training_eval import GOAL_BASELINE_FACTOR, held_out_section
+
+    runs = _shipped_runs()
+    ref = np.array([r.summary.energy_j for r in runs])
+    lines, goals = held_out_section(runs, ref)
+    text = "\n".join(lines)
+    assert "leave one configuration out" in text and "leave one architecture out" in text
+    assert "RTX 3090 assumed" in text and "measured duration" in text
+    assert len(goals) == 6  # greenlint's figure and the offline estimator under both protocols, two baselines each
+    for row in goals:
+        ratio = float(re.search(r"\| ([\d.]+)x better \|", row).group(1))
+        verdict = row.rstrip(" |").rsplit("| ", 1)[1]
+        assert verdict == ("met" if ratio >= GOAL_BASELINE_FACTOR else "**missed**"), row
