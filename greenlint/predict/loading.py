@@ -10,9 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from greenlint.predict.predictor import Overlay, Predictor, time_ratio
-from greenlint.predict.tables import ModelError, read_model
-
-__all__ = ["ModelError", "find_overlay", "load", "overlay_dir", "per_api_times", "read_model"]
+from greenlint.predict.tables import read_model
 
 log = logging.getLogger(__name__)
 
