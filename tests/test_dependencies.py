@@ -25,15 +25,12 @@ EXTRAS_OF = {
     "greenlint.meter": {"meter"},
     "greenlint.hardware": {"meter"},  # NVML, optional: no library means no GPU
     "greenlint.kb.store": {"data"},  # the KB as a pandas DataFrame
-    "greenlint.predict.training_data": {"data"},
-    "greenlint.predict.evaluate": {"data"},
-    "greenlint.predict.work": {"data"},  # fitting the work model (`kb train`); predicting needs no extra
     "tools": {"meter", "data", "dev"},  # `make data` (never installed): TensorFlow's API, the data stack
 }
 #: Declared distributions that no module imports by name, and why they are declared anyway.
 NOT_IMPORTED = {
     "playwright": "drives Chromium in the real-editor test (vscode-extension/test/editor, `make test-editor`)",
-    "pyarrow": "the engine of pandas.read_parquet (greenlint/predict/training_data.py)",
+    "pyarrow": "the engine of pandas.read_parquet (tools/model/training_data.py)",
 }
 #: Distributions of import names that may not be installed here (tomli: Python < 3.11 only).
 UNINSTALLED = {"tomli": "tomli", "tf_keras": "tf-keras"}

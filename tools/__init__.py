@@ -4,6 +4,9 @@ these write (CONTRIBUTING.md, "Runtime and tools")."""
 
 from pathlib import Path
 
+#: The repository's root (tools/ runs from a checkout, never from an install).
+REPO_DIR = Path(__file__).resolve().parents[1]
+
 #: The checkout's data/, which the generators write: never the installed copy that
 #: `greenlint.paths.DATA_DIR` names outside an editable install.
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+DATA_DIR = REPO_DIR / "data"

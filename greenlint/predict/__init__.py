@@ -1,7 +1,7 @@
 """Energy predictions for call sites (see prediction.py for the contract).
 
-`load_predictor()` reads the shipped JSON model (data/model/predictor.json, made by
-`greenlint kb train`) and this machine's calibration overlay, if `greenlint calibrate` made one.
+`load_predictor()` reads the shipped JSON model (data/model/predictor.json, built by
+`python -m tools.model.train`) and this machine's calibration overlay, if `greenlint calibrate` made one.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def model_path() -> Path:
 
 @lru_cache(maxsize=4)
 def load_predictor(path: str | None = None, *, overlay: bool | str = True):
-    """The predictor (cached). Without a trained model it falls back to tables fitted on the KB.
+    """The predictor (cached); `tables.ModelError` naming the file when the model is missing or unusable.
 
     *overlay*: True applies this machine's calibration overlay from the user cache, False none, a
     path the one under that folder of overlays (`<folder>/<hardware id>`, e.g. under `--cache-dir`)."""

@@ -2,48 +2,22 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 
-from greenlint.predict.model import MODEL_VERSION
 from greenlint.predict import calibration
 from greenlint.predict.calibration import Overlay, read_overlay
 from greenlint.predict.predictor import Predictor
+from greenlint.predict.tables import read_model
 
 log = logging.getLogger(__name__)
 
 
-class ModelError(ValueError):
-    """The model file is unreadable or of another version; the message names the file."""
-
-
-def read_model(path: Path) -> tuple[dict, bytes]:
-    try:
-        data = path.read_bytes()
-        model = json.loads(data)
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"{path}: cannot read the predictor model ({exc})") from exc
-    if not isinstance(model, dict) or model.get("version") != MODEL_VERSION:
-        raise ModelError(
-            f"{path}: predictor model version {model.get('version') if isinstance(model, dict) else '?'} "
-            f"is not {MODEL_VERSION}; run `greenlint kb train`"
-        )
-    return model, data
-
-
 def load(path: Path, *, with_overlay: bool = True, overlay_root: Path | None = None) -> Predictor:
-    """The predictor of the model file at *path*, with this machine's overlay from *overlay_root*
-    (default: the user cache's `calibration/`) unless *with_overlay* is false."""
-    if path.is_file():
-        model, data = read_model(path)
-    else:
-        from greenlint.kb import load_kb
-        from greenlint.predict.model import dumps, train
-
-        log.warning("%s: no trained predictor model; fitting uncalibrated tables on the KB", path)
-        model = train(load_kb(), calibrated=False)
-        data = dumps(model).encode()
+    """The predictor of the model file at *path* (a ModelError naming it when it is missing or
+    unusable), with this machine's overlay from *overlay_root* (default: the user cache's
+    `calibration/`) unless *with_overlay* is false."""
+    model, data = read_model(path)
     overlay = find_overlay(model, overlay_dir(overlay_root)) if with_overlay else None
     return Predictor(model, model_bytes=data, overlay=overlay)
 

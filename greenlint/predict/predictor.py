@@ -13,16 +13,15 @@ from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 from greenlint.predict.calibration import Overlay, measured_here, on_this_machine, rescale_note
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.catalog.kinds import NO_WORK_KINDS
-from greenlint.predict.model import (
+from greenlint.predict.prediction import Basis, Evidence, Prediction
+from greenlint.predict.tables import (
     MIN_GROUP_MEASURED,
     NEGLIGIBLE_MAX_TIME_S,
     SINGLE,
     feature_shift,
     interval_group,
     lookup,
-    work_log_energy,
 )
-from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.predict.work import (
     DENSE_FLOPS_PER_S,
     FLOP_KINDS,
@@ -36,6 +35,7 @@ from greenlint.predict.work import (
     time_group,
     time_of,
     unknown_size_span,
+    work_log_energy,
 )
 from greenlint.units import TIMES
 
@@ -46,9 +46,9 @@ ASSUMED_EPOCHS = 10
 ASSUMED_EPOCHS_SD = 0.4
 _EPOCH_KINDS = {"model-training"}
 _EPOCH_METHODS = {"fit", "fit_generator", "train"}
-#: Methods whose whole runs of a named architecture are priced from its FLOPs (`_training_run`).
+#: Methods whose whole runs of a named architecture are priced from its FLOPs (`training_run`).
 _RUN_METHODS = {"fit", "fit_generator"}
-#: Features naming a model's size for `_training_run`, dropped once turned into FLOPs per sample.
+#: Features naming a model's size for `training_run`, dropped once turned into FLOPs per sample.
 _ARCH_FEATURES = ("architecture", "gflops", "model")
 #: Literal step counts that multiply a training call's work, scaled only against a measured reference.
 _STEP_FEATURES = ("steps_per_epoch", "steps")
@@ -115,7 +115,7 @@ class Predictor:
                 return Prediction.unknown("it runs the graph ops it is given: their work sets the cost, and greenlint does not follow the graph")
             if self.hierarchy.kind(api) not in EXECUTE_IN_GRAPH_MODE:
                 return Prediction.unknown("it adds a node to a TF1 graph: the work runs in Session.run")
-        run = self._training_run(api, features)
+        run = self.training_run(api, features)
         if run is not None:
             return run
         if not self.model["apis"]:
@@ -174,7 +174,7 @@ class Predictor:
                 mu += rescale
                 rescaled = True
                 notes.append(rescale_note(ov, self.model))
-        from_work = self._from_work(api, features) if basis is not Basis.CALIBRATED_ESTIMATED else None
+        from_work = self.from_work(api, features) if basis is not Basis.CALIBRATED_ESTIMATED else None
         if from_work is not None:
             work_mu, low, high, note = from_work
             notes.append(note)
@@ -211,7 +211,7 @@ class Predictor:
         half = k * math.hypot(sd, extra_sd)
         return self._finish(api, mu, half, factor, shift, basis, entry, key, level, notes, rescaled)
 
-    def _from_work(self, api: str, features: dict) -> tuple[float, float, float, str] | None:
+    def from_work(self, api: str, features: dict) -> tuple[float, float, float, str] | None:
         """(log10 J, of the interval's low and high ends, note) from the call's work (power x time),
         None without it. The ends: the fewest and the most epochs early stopping allows, each widened
         by the calibrated half-width and, beyond the longest call fitted, `extrapolation_spread`."""
@@ -301,15 +301,15 @@ class Predictor:
             multiplier=factor * 10**shift,
         )
 
-    def _training_run(self, api: str, features: dict) -> Prediction | None:
+    def training_run(self, api: str, features: dict) -> Prediction | None:
         """A `fit` of a named architecture (keras.applications) or stated `gflops`, priced by the one
-        work model from its FLOPs per sample (the resolver's, else training.py's GAISSA table scaled by
+        work model from its FLOPs per sample (the resolver's, else training_runs.py's GAISSA table scaled by
         input size): the same energy definition as any other call. None where no FLOPs are known."""
         if not ({"architecture", "gflops"} & features.keys()) or api.rpartition(".")[2] not in _RUN_METHODS:
             return None
         rest = {k: v for k, v in features.items() if k not in _ARCH_FEATURES}
         if "flops_per_sample" not in rest:
-            from greenlint.predict.training import forward_flops
+            from greenlint.predict.training_runs import forward_flops
 
             found = forward_flops(features)
             if found is None:
@@ -317,7 +317,7 @@ class Predictor:
             rest["flops_per_sample"], how = found
         else:
             how = "FLOPs per sample as the resolver found them"
-        if self._from_work(api, rest) is None and self._unknown_size(api, rest) is None:
+        if self.from_work(api, rest) is None and self._unknown_size(api, rest) is None:
             return None
         pred = self.predict(api, rest)
         return replace(pred, evidence=replace(pred.evidence, note="; ".join(n for n in (how, pred.evidence.note) if n)))

@@ -104,7 +104,7 @@ def test_projection_leaves_out_the_tracing_epoch_and_covers_the_final_value_from
     with the tracing epoch in its per-epoch mean, is off by more than 50 %."""
     import numpy as np
 
-    from greenlint.predict.training import project_run_energy
+    from greenlint.predict.training_runs import project_run_energy
     from greenlint.meter.callback import project_after_tracing
 
     rng = np.random.default_rng(3)

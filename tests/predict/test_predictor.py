@@ -9,10 +9,11 @@ import random
 import pytest
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.loading import ModelError, find_overlay, load, read_model
-from greenlint.predict.model import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, dumps, train
+from greenlint.predict.loading import find_overlay, load
 from greenlint.predict.prediction import Basis
 from greenlint.predict.predictor import ASSUMED_EPOCHS, Predictor
+from greenlint.predict.tables import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, ModelError, dumps, read_model
+from tools.model.train import train
 from tests.predict.conftest import FakeCatalog, record
 
 FIT = "tf.keras.Sequential.fit"

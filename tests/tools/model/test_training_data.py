@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from greenlint.predict.training_data import (
+from tools.model.training_data import (
     GpuTrace,
     RawFileError,
     equal_edges,
@@ -105,7 +105,7 @@ def test_regime_change_is_found_and_a_short_dip_is_not_taken_for_it():
 
 @pytest.mark.shared
 def test_the_309_runs_load_with_the_readme_counts(tmp_path, tmp_path_factory, monkeypatch):
-    from greenlint.predict.training_data import load_processed, load_runs
+    from tools.model.training_data import load_processed, load_runs
 
     cache = tmp_path_factory.getbasetemp() / "greenlint-training-cache"  # shared with the evaluation test
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(cache))
@@ -134,7 +134,7 @@ def test_the_309_runs_load_with_the_readme_counts(tmp_path, tmp_path_factory, mo
     assert [r.summary for r in cached] == [r.summary for r in runs]
     assert np.allclose(cached[0].two_phase.energy_j, runs[0].two_phase.energy_j)
     # A damaged cache is rebuilt, not raised: shown on three runs (the same path, not a second parse of 309).
-    from greenlint.predict import training_data
+    from tools.model import training_data
 
     few = training_data.run_files(SHARED)[:3]
     monkeypatch.setattr(training_data, "run_files", lambda shared_dir: few)

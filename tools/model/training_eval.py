@@ -1,7 +1,7 @@
 """Accuracy of the training-run estimators on the 309 recorded GAISSA runs (a section of docs/accuracy.md).
 
-``evaluate_training_runs(shared_dir)`` is called by ``greenlint kb evaluate``;
-``python -m greenlint.predict.training_eval [SHARED_DIR]`` prints the same Markdown.
+``evaluate_training_runs(shared_dir)`` is called by ``python -m tools.model.evaluate``;
+``python -m tools.model.training_eval [SHARED_DIR]`` prints the same Markdown.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from pathlib import Path
 
 import numpy as np
 
-from greenlint.predict.training import (
+from greenlint.predict.training_runs import project_run_energy
+from tools.model.offline_runs import (
     effective_samples,
     estimate_training_run,
     fit_offline_runs,
     gpu_spec,
     green_algorithms_energy_j,
     mlco2_energy_j,
-    project_run_energy,
 )
-from greenlint.predict.training_data import EpochSeries, LoadedRun, load_runs
+from tools.model.training_data import EpochSeries, LoadedRun, load_runs
 
 #: Goals of issue 4 for training runs.
 GOAL_OFFLINE_MDAPE = 0.10
@@ -45,32 +45,71 @@ class Scores:
         return cls(rmse_kj, float(np.median(np.abs(est - ref) / ref)), len(ref), cov)
 
 
-def baselines(runs: list[LoadedRun]) -> tuple[np.ndarray, np.ndarray]:
-    """MLCO2 and Green Algorithms estimates per run, with spec TDPs and the allocated RAM."""
+FIT = "tensorflow.keras.Model.fit"
+#: The hardware the linter assumes where it is not calibrated: the code does not say it, and the
+#: offline estimator's default is the recorded RTX 3090.
+ASSUMED_GPU = "NVIDIA GeForce RTX 3090"
+#: Green Algorithms' usage factor where the utilisation is not known beforehand: its calculator's default.
+UNKNOWN_UTILISATION = 1.0
+
+
+def baselines(runs: list[LoadedRun], gpu: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """MLCO2 and Green Algorithms estimates per run from its measured duration and the allocated RAM:
+    with each run's own GPU (spec TDP) and measured utilisation, or, given *gpu*, that GPU's TDP and
+    the calculator's default utilisation (the hardware unknown, as the linter knows it)."""
     ml, ga = [], []
     for r in runs:
         s = r.summary
-        tdp = gpu_spec(s.gpu_name).tdp_w
+        tdp = gpu_spec(gpu or s.gpu_name).tdp_w
+        util = s.mean_util if gpu is None else UNKNOWN_UTILISATION
         ml.append(mlco2_energy_j(tdp, s.duration_s))
-        ga.append(green_algorithms_energy_j(tdp, s.duration_s, s.mean_util, s.ram_gb))
+        ga.append(green_algorithms_energy_j(tdp, s.duration_s, util, s.ram_gb))
     return np.asarray(ml), np.asarray(ga)
 
 
-def offline_loao(runs: list[LoadedRun]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Leave-one-architecture-out estimates (epochs known), with each fold's 80% interval."""
+def _features(s) -> dict:
+    """A run as the linter reads its `fit` call: the named architecture, its input size and the literal counts."""
+    return {"architecture": s.architecture, "epochs": s.trained_epochs, "samples": s.training_size,
+            "validation_samples": s.validation_size, "batch_size": s.batch_size,
+            "input_shape": (s.input_h, s.input_w, 3)}
+
+
+def offline_held_out(runs: list[LoadedRun], group, gpu: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The offline estimator refitted without each group of runs (`group(summary)`) and scored on it
+    (epochs known), with each fold's 80% interval; told each run's own GPU, or *gpu* for every run."""
     est, lo, hi = (np.empty(len(runs)) for _ in range(3))
-    archs = sorted({r.summary.architecture for r in runs})
-    for arch in archs:
-        model = fit_offline_runs(r.summary for r in runs if r.summary.architecture != arch)
+    keys = [group(r.summary) for r in runs]
+    for key in sorted(set(keys)):
+        model = fit_offline_runs(r.summary for r, k in zip(runs, keys) if k != key)
         for i, r in enumerate(runs):
-            s = r.summary
-            if s.architecture != arch:
-                continue
-            features = {"architecture": s.architecture, "epochs": s.trained_epochs, "samples": s.training_size,
-                        "validation_samples": s.validation_size, "batch_size": s.batch_size,
-                        "input_shape": (s.input_h, s.input_w, 3)}
-            e = estimate_training_run("tensorflow.keras.Model.fit", features, gpu=s.gpu_name, model=model)
-            est[i], (lo[i], hi[i]) = e.energy_j, e.interval_j
+            if keys[i] == key:
+                e = estimate_training_run(FIT, _features(r.summary), gpu=gpu or r.summary.gpu_name, model=model)
+                est[i], (lo[i], hi[i]) = e.energy_j, e.interval_j
+    return est, lo, hi
+
+
+def offline_loao(runs: list[LoadedRun]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Leave-one-architecture-out estimates (epochs known, each run's own GPU), with 80% intervals."""
+    return offline_held_out(runs, lambda s: s.architecture)
+
+
+def by_configuration(s) -> tuple[str, str]:
+    """A configuration: an architecture on a GPU (GAISSA repeats each about 30 times)."""
+    return s.architecture, s.gpu_name
+
+
+def linter_estimates(runs: list[LoadedRun], predictor=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What `greenlint check` says of each run's `fit`: the shipped predictor (the work model, on the
+    reference machine; nothing in it was fitted on these runs), with its 80% interval."""
+    if predictor is None:
+        from greenlint.predict import load_predictor
+
+        predictor = load_predictor(overlay=False)
+    est, lo, hi = (np.full(len(runs), np.nan) for _ in range(3))
+    for i, r in enumerate(runs):
+        p = predictor.predict(FIT, _features(r.summary))
+        if p.energy_j is not None:
+            est[i], (lo[i], hi[i]) = p.energy_j, p.interval_j
     return est, lo, hi
 
 
@@ -105,11 +144,7 @@ def random_splits(runs: list[LoadedRun], ml: np.ndarray, ga: np.ndarray, ref: np
 
 
 def _offline_estimate(run: LoadedRun, model) -> float:
-    s = run.summary
-    features = {"architecture": s.architecture, "epochs": s.trained_epochs, "samples": s.training_size,
-                "validation_samples": s.validation_size, "batch_size": s.batch_size,
-                "input_shape": (s.input_h, s.input_w, 3)}
-    return estimate_training_run("tensorflow.keras.Model.fit", features, gpu=s.gpu_name, model=model).energy_j
+    return estimate_training_run(FIT, _features(run.summary), gpu=run.summary.gpu_name, model=model).energy_j
 
 
 def _paper_features(runs: list[LoadedRun]) -> np.ndarray:
@@ -222,6 +257,74 @@ def _row(name: str, s: Scores) -> str:
     return f"| {name} | {s.n} | {s.rmse_kj:.1f} | {_pct(s.mdape)} | {cov} |"
 
 
+def goal(name: str, measured: str, target: str, met) -> str:
+    """A goal row: met, **missed**, or the reason it is not judged."""
+    verdict = "met" if met is True else "**missed**" if met is False else met
+    return f"| {name} | {measured} | {target} | {verdict} |"
+
+
+def held_out_section(runs: list[LoadedRun], ref: np.ndarray) -> tuple[list[str], list[str]]:
+    """Issue 18's protocols: each estimator held out by configuration and by architecture, told only
+    what the linter knows (the GPU unknown: ASSUMED_GPU), against the baselines given the same GPU.
+    Returns the section's lines and its goal rows."""
+    gpu = ASSUMED_GPU.removeprefix("NVIDIA GeForce ")
+    ml, ga = baselines(runs, ASSUMED_GPU)
+    s_ml, s_ga = Scores.of(ml, ref), Scores.of(ga, ref)
+    best = min(s_ml.rmse_kj, s_ga.rmse_kj)
+    best_after = min(Scores.of(b, ref).rmse_kj for b in baselines(runs))
+    lint = linter_estimates(runs)
+    ok = ~np.isnan(lint[0])
+    rows = [("greenlint's figure: the work model (nothing in it fitted on these runs)", "any",
+             Scores.of(lint[0][ok], ref[ok], lint[1][ok], lint[2][ok]))]
+    for protocol, group in (("leave one configuration out", by_configuration),
+                            ("leave one architecture out", lambda s: s.architecture)):
+        rows.append((f"offline estimator, {gpu} assumed", protocol,
+                     Scores.of(*_reorder(offline_held_out(runs, group, ASSUMED_GPU), ref))))
+        rows.append(("for context: offline estimator told each run's GPU", protocol,
+                     Scores.of(*_reorder(offline_held_out(runs, group), ref))))
+    lines = [
+        "",
+        "### Held out, with the linter's assumptions (issue 18)",
+        "",
+        f"Leave one configuration out: each of the {len({by_configuration(r.summary) for r in runs})} "
+        "(architecture, GPU) configurations is held out with all its repeats, so no repeat of it is in training. "
+        "Leave one architecture out: both GPUs of an architecture held out. The hardware is unknown to the linter "
+        f"unless calibrated, so the estimators are told an {gpu} for every run (the RTX 3070 runs included), and "
+        f"the baselines get the same GPU's TDP ({gpu_spec(ASSUMED_GPU).tdp_w:.0f} W) with Green Algorithms' default "
+        f"usage factor {UNKNOWN_UTILISATION:g}; they still get each run's measured duration, which no estimator "
+        "has before training. greenlint's own figure is net CPU + GPU + DRAM joules on the KB's reference machine "
+        "(the FECoM/Greenlight definition); GAISSA records gross GPU + DRAM: the two definitions differ by the idle "
+        f"draw and the CPU. {int((~ok).sum())} runs got no figure from greenlint.",
+        "",
+        "| estimator | protocol | runs | RMSE (kJ) | median abs. error | 80% interval coverage |",
+        "|---|---|---:|---:|---:|---:|",
+        *(f"| {name} | {protocol} | {sc.n} | {sc.rmse_kj:.1f} | {_pct(sc.mdape)} | "
+          f"{'' if sc.coverage is None else _pct(sc.coverage)} |" for name, protocol, sc in rows),
+        f"| MLCO2 (TDP x measured t), {gpu} assumed | none fitted | {s_ml.n} | {s_ml.rmse_kj:.1f} | "
+        f"{_pct(s_ml.mdape)} | |",
+        f"| Green Algorithms (measured t), {gpu} assumed | none fitted | {s_ga.n} | {s_ga.rmse_kj:.1f} | "
+        f"{_pct(s_ga.mdape)} | |",
+    ]
+    goals = []
+    for name, protocol, sc in rows:
+        if name.startswith("for context"):
+            continue
+        short = name.partition(":")[0]
+        goals += [goal(f"{short}, {protocol}: RMSE vs Green Algorithms and MLCO2, both told an {gpu}",
+                       f"{best / sc.rmse_kj:.2f}x better", f">= {GOAL_BASELINE_FACTOR}x",
+                       best / sc.rmse_kj >= GOAL_BASELINE_FACTOR),
+                  goal(f"{short}, {protocol}: RMSE vs Green Algorithms and MLCO2 told each run's GPU and utilisation",
+                       f"{best_after / sc.rmse_kj:.2f}x better", f">= {GOAL_BASELINE_FACTOR}x",
+                       best_after / sc.rmse_kj >= GOAL_BASELINE_FACTOR)]
+    return lines, goals
+
+
+def _reorder(held: tuple[np.ndarray, np.ndarray, np.ndarray], ref: np.ndarray):
+    """(estimates, reference, low, high) in the argument order of `Scores.of`."""
+    est, lo, hi = held
+    return est, ref, lo, hi
+
+
 def evaluate_training_runs(shared_dir: Path) -> str:
     """Markdown section: baselines, offline leave-one-architecture-out, online replay, goals."""
     dataset = Path(shared_dir) / "gaissa-seaa2023"
@@ -289,6 +392,9 @@ def evaluate_training_runs(shared_dir: Path) -> str:
         "700 W H100 would be predicted to cost the same.",
     ]
 
+    fair_lines, fair_goals = held_out_section(runs, ref)
+    lines += fair_lines
+
     minutes = f"{ONLINE_HORIZON_S / 60:.0f} min"
     lines += [
         "",
@@ -341,10 +447,6 @@ def evaluate_training_runs(shared_dir: Path) -> str:
         "(power-based) and 7.88 kJ (epoch-energy-based) for this window on their cleaned runs with real epochs.",
     ]
 
-    def goal(name, measured, target, met) -> str:
-        verdict = "met" if met is True else "**missed**" if met is False else met
-        return f"| {name} | {measured} | {target} | {verdict} |"
-
     split = random_splits(runs, ml, ga, ref)
     lines += [
         "",
@@ -371,12 +473,14 @@ def evaluate_training_runs(shared_dir: Path) -> str:
         "",
         "| goal | measured | target | |",
         "|---|---:|---:|---|",
-        goal("offline RMSE vs Green Algorithms and MLCO2, leave-one-architecture-out",
-             f"{best_base / s_off.rmse_kj:.2f}x better", f">= {GOAL_BASELINE_FACTOR}x",
+        *fair_goals,
+        goal("offline RMSE vs Green Algorithms and MLCO2, leave-one-architecture-out (true GPU given; baselines "
+             "given the measured utilisation)", f"{best_base / s_off.rmse_kj:.2f}x better", f">= {GOAL_BASELINE_FACTOR}x",
              best_base / s_off.rmse_kj >= GOAL_BASELINE_FACTOR),
         goal("offline RMSE vs Green Algorithms and MLCO2, random 70/30",
              f"{best_split / split['offline']:.2f}x better", f">= {GOAL_BASELINE_FACTOR}x",
-             best_split / split["offline"] >= GOAL_BASELINE_FACTOR),
+             "not judged: each held-out run's configuration is repeated in training (repeatability, not a "
+             "new model or machine)"),
         goal("offline median error, leave-one-architecture-out", _pct(s_off.mdape), "<= 10%",
              s_off.mdape <= GOAL_OFFLINE_MDAPE),
         goal(f"online median error, first {minutes} (two-phase cut)", _pct(s_on.mdape), "<= 2%", stand_in),

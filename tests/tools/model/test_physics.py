@@ -1,12 +1,12 @@
 """The physics suite (issue 18): crafted programs, one thing varied at a time, through the real
-resolver and the shipped predictor. Each goal states its tolerance in greenlint/predict/physics.py,
+resolver and the shipped predictor. Each goal states its tolerance in tools/model/physics.py,
 which docs/accuracy.md's "Physics goals" section reports from the same function."""
 
 from __future__ import annotations
 
 import pytest
 
-from greenlint.predict.physics import Physics, _fit_program, goals
+from tools.model.physics import Physics, _fit_program, goals
 
 GOALS = goals()
 

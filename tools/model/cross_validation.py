@@ -17,10 +17,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.model import CALIBRATION_FOLDS, MIN_SWEEP_POINTS, call_sites, fit_size_exponents, quantile, train
+from greenlint.predict.prediction import Basis, Prediction
 from greenlint.predict.predictor import Predictor
+from greenlint.predict.tables import interval_group
 from greenlint.predict.work import WORK_KEYS
 from greenlint.predict.sites import FRACTION, WHOLE_RUN_DATASETS, Site, build_sites, is_sweep, tutorial_of
+from tools.model.intervals import CALIBRATION_FOLDS, quantile
+from tools.model.train import MIN_SWEEP_POINTS, call_sites, fit_size_exponents, train
 
 LOG2 = math.log10(2.0)
 METHODS = (
@@ -54,6 +57,30 @@ class Held:
     seen: bool
     level: str
     preds: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    path: str | None = None  # how the shipped form priced it (`prediction_path`); None: no figure
+
+
+#: The prediction paths of `prediction_path`, in the order docs/accuracy.md lists them.
+PATHS = ("work model", "named model's FLOPs (work model)", "data size unknown (floor)", "lookup: api",
+         "lookup: api_single", "lookup: class", "lookup: module", "lookup: family", "lookup: kind", "bounded",
+         "negligible")
+
+
+def prediction_path(predictor: Predictor, api: str, features: dict, p: Prediction) -> str:
+    """Which of the predictor's paths priced a call (the order `Predictor.predict` tries them in)."""
+    if p.basis is Basis.NEGLIGIBLE:
+        return "negligible"
+    if predictor.training_run(api, features) is not None:
+        return "named model's FLOPs (work model)"
+    if p.floor:
+        return "data size unknown (floor)"
+    if predictor.from_work(api, features) is not None:
+        return "work model"
+    if p.basis is Basis.BOUNDED:
+        return "bounded"
+    level = p.evidence.level or "global"
+    entry = predictor.model["apis"].get(api, {}) if level == "api" else {}
+    return f"lookup: {interval_group(p.basis, level, entry)}"
 
 
 def _pool_pred(values: Sequence[float]) -> tuple[float, float, float]:
@@ -145,6 +172,7 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
                 h.preds[name] = (math.log10(p.energy_j), math.log10(lo) if lo > 0 else -math.inf, math.log10(hi))
                 if name == "predictor":
                     h.level = p.evidence.level or "global"
+                    h.path = prediction_path(predictor, s.api, features, p)
             h.preds.update(baselines(s))
             held.append(h)
     return held
@@ -358,30 +386,34 @@ def script_metrics(checks: Sequence[ScriptCheck]) -> dict:
     }
 
 
-#: Code and data behind docs/accuracy.md besides the KB records, the catalog and the model file.
-REPORT_SOURCES = ("greenlint/predict/model.py", "greenlint/predict/predictor.py", "greenlint/predict/work.py",
-                  "greenlint/predict/evaluate.py", "greenlint/predict/accuracy.py", "greenlint/predict/hierarchy.py",
-                  "greenlint/predict/censored.py", "greenlint/predict/sites.py", "greenlint/predict/training.py",
-                  "greenlint/predict/training_eval.py", "greenlint/predict/training_data.py",
-                  "greenlint/catalog/kinds.py", "data/kb/static_features.csv", "data/kb/script_sites.csv")
+#: Code and data behind docs/accuracy.md besides the KB records, the catalog and the model file (glob
+#: patterns, so a new module is covered): the predictor, what trains and evaluates it, the resolver
+#: (the physics goals run it), and the tables they read.
+REPORT_SOURCES = ("greenlint/predict/*.py", "greenlint/analysis/**/*.py", "greenlint/catalog/kinds.py",
+                  "tools/model/*.py", "tools/kb/static_features.py", "data/kb/static_features.csv",
+                  "data/kb/script_sites.csv", "data/training/*", "data/work/*")
 
 
 def report_inputs(records: Sequence) -> dict:
     """Digests of everything docs/accuracy.md is computed from (its staleness test compares them)."""
     import hashlib
 
-    from greenlint.paths import DATA_DIR, REPO_DIR
-    from greenlint.predict.model import catalog_digest, kb_digest
+    from greenlint.paths import DATA_DIR
+    from tools import REPO_DIR
+    from tools.model.train import catalog_digest, kb_digest
 
     def digest(paths) -> str:
         h = hashlib.sha256()
         for p in paths:
-            h.update(p.name.encode() + b"\0" + (p.read_bytes() if p.is_file() else b""))
+            name = p.relative_to(REPO_DIR).as_posix() if p.is_relative_to(REPO_DIR) else p.name
+            h.update(name.encode() + b"\0" + (p.read_bytes() if p.is_file() else b""))
         return h.hexdigest()[:16]
+
+    sources = sorted({p for pattern in REPORT_SOURCES for p in REPO_DIR.glob(pattern) if p.is_file()})
 
     return {
         "kb_digest": kb_digest(records),
         "catalog_digest": catalog_digest(),
         "model_digest": digest([DATA_DIR / "model" / "predictor.json"]),
-        "code_digest": digest([REPO_DIR / p for p in REPORT_SOURCES]),
+        "code_digest": digest(sources),
     }

@@ -226,7 +226,7 @@ def gaissa_check(predictor=None) -> list[RunCheck]:
     from collections import defaultdict
 
     from greenlint.paths import DATA_DIR
-    from greenlint.predict.training_data import read_runs_csv
+    from tools.model.training_data import read_runs_csv
     from greenlint.predict.work import derive, time_of
 
     phys = Physics(predictor)

@@ -7,8 +7,10 @@ import math
 import pytest
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.model import SINGLE, call_sites, calibrate, conformal_quantile, lookup, quantile, train
 from greenlint.predict.predictor import Predictor
+from greenlint.predict.tables import SINGLE, lookup
+from tools.model.intervals import calibrate, conformal_quantile, quantile
+from tools.model.train import call_sites, train
 from tests.predict.conftest import FakeCatalog, record
 
 MANY = "tf.experimental.numpy.sum"  # measured in every tutorial

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from greenlint.predict.accuracy import render
-from greenlint.predict.evaluate import censored_metrics, cross_validate, metrics, subsets
+from tools.model.accuracy import render
+from tools.model.cross_validation import censored_metrics, cross_validate, metrics, subsets
 from greenlint.predict.hierarchy import Hierarchy
 from tests.predict.conftest import FakeCatalog, record
 
@@ -57,7 +57,7 @@ def test_report_puts_every_goal_beside_its_number():
 
 
 def test_size_scaling_check_uses_only_the_other_sweeps():
-    from greenlint.predict.evaluate import size_scaling_check
+    from tools.model.cross_validation import size_scaling_check
 
     recs = []
     for name, scale in (("a/x_fit", 100.0), ("b/y_fit", 7.0)):
@@ -75,7 +75,7 @@ def test_size_scaling_check_uses_only_the_other_sweeps():
 
 
 def test_hotspot_auc_counts_bounds_only_when_they_decide():
-    from greenlint.predict.evaluate import Held, hotspot_auc
+    from tools.model.cross_validation import Held, hotspot_auc
     from greenlint.predict.sites import Site
 
     def held(y, censored, pred):
@@ -99,7 +99,7 @@ def test_report_on_no_data_says_so_instead_of_failing():
 
 
 def test_whole_script_totals_sum_prediction_times_runs_from_the_held_out_model():
-    from greenlint.predict.evaluate import script_metrics, script_totals
+    from tools.model.cross_validation import script_metrics, script_totals
 
     recs = _kb() + [record("project-level", 1000.0, script="t1", dataset="fecom-project-level", experiment=e)
                     for e in range(3)]
@@ -120,8 +120,8 @@ def test_the_shipped_report_is_not_stale():
 
     from greenlint.kb import load_kb
     from greenlint.paths import REPO_DIR
-    from greenlint.predict.accuracy import stamp
-    from greenlint.predict.evaluate import report_inputs
+    from tools.model.accuracy import stamp
+    from tools.model.cross_validation import report_inputs
 
     text = (REPO_DIR / "docs" / "accuracy.md").read_text(encoding="utf-8")
     found = re.search(r"<!-- inputs: (.*?) -->", text)
@@ -132,7 +132,7 @@ def test_the_shipped_report_is_not_stale():
 
 
 def test_kb_sites_are_scored_as_the_linter_prices_them_now():
-    from greenlint.predict.evaluate import as_linted
+    from tools.model.cross_validation import as_linted
 
     matched_fit = {"loop_multiplier": 1, "epochs": 10, "batch_size": 32}
     assert as_linted("tensorflow.keras.Model.fit", matched_fit) == {**matched_fit, "samples_unknown": True}
@@ -141,3 +141,62 @@ def test_kb_sites_are_scored_as_the_linter_prices_them_now():
     assert as_linted("tensorflow.keras.Model.fit", sized) is sized
     assert as_linted("tensorflow.keras.Model.fit", {"epochs": 10}) == {"epochs": 10}  # not matched in its source
     assert as_linted("tensorflow.estimator.DNNClassifier.train", {"loop_multiplier": 1}) == {"loop_multiplier": 1}
+
+
+#: The evaluation of `_kb()` rendered as docs/accuracy.md is, printed as its bytes' digest.
+_EVALUATE_TWICE = """
+import hashlib, sys
+from greenlint.predict.hierarchy import Hierarchy
+from tests.predict.conftest import FakeCatalog, record
+from tests.tools.model.test_evaluate import _STAMP, _kb
+from tools.model.accuracy import render
+from tools.model.cross_validation import cross_validate, script_totals, size_scaling_check
+
+recs = _kb() + [record("project-level", 1000.0, script="t1", dataset="fecom-project-level", experiment=e)
+                for e in range(3)]
+folds = {}
+held = cross_validate(recs, Hierarchy(FakeCatalog()), folds=2, keep=folds)
+scripts = {"t1": [("tf.keras.Sequential.fit", {}, 3), ("tf.keras.layers.Dense", {}, None)]}
+text = render(held, {**_STAMP, "records": len(recs), "tutorials": 6}, "## Training runs\\n\\nnone\\n",
+              size_scaling_check(recs), script_totals(recs, scripts, folds))
+sys.stdout.write(hashlib.sha256(text.encode()).hexdigest() + " " + str(len(text)))
+"""
+
+
+def test_the_evaluation_is_deterministic_across_processes(tmp_path):
+    """Same inputs, the same bytes: two interpreters with different hash seeds (set and dict order of
+    strings) render the same report."""
+    import os
+    import subprocess
+    import sys
+
+    from tools import REPO_DIR
+
+    digests = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "GREENLINT_CACHE_DIR": str(tmp_path / seed),
+               "PYTHONPATH": str(REPO_DIR)}
+        proc = subprocess.run([sys.executable, "-c", _EVALUATE_TWICE], cwd=REPO_DIR, env=env, capture_output=True,
+                              text=True, timeout=240)
+        assert proc.returncode == 0, proc.stderr
+        digests.append(proc.stdout)
+    assert digests[0] == digests[1] and int(digests[0].split()[1]) > 1000
+
+
+def test_every_priced_site_has_a_path_and_the_report_scores_each_path():
+    from tools.model.accuracy import _paths
+    from tools.model.cross_validation import PATHS
+
+    held = cross_validate(_kb(), Hierarchy(FakeCatalog()), folds=2)
+    priced = [h for h in held if "predictor" in h.preds]
+    assert priced and all(h.path in PATHS for h in priced)
+    assert all(h.path is None for h in held if "predictor" not in h.preds)
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in _paths(held)[2:]}
+    assert set(rows) == {h.path for h in priced}
+    for path, line in rows.items():
+        m = metrics([h for h in held if h.path == path], "predictor")
+        assert f"| {m['n']} |" in line
+        if m["n"]:
+            assert f"{100 * m['coverage']:.0f}%" in line
+    text = render(held, {**_STAMP, "records": 1, "tutorials": 6}, "")
+    assert "### Coverage and width by prediction path" in text and _paths(held)[2] in text

@@ -7,7 +7,7 @@ power.draw over the real timestamps (decimals kept); RAM power is RSS (MB) x 3.7
 The data has no epoch timestamps, so stand-in epochs are cut from each trace: equal slices, or two
 phases split where utilisation shifts level (the unfreezing after the 10 frozen epochs).
 
-``python -m greenlint.predict.training_data --out data/training/runs.csv`` writes the per-run table.
+``python -m tools.model.training_data --out data/training/runs.csv`` writes the per-run table.
 """
 
 from __future__ import annotations
@@ -370,7 +370,7 @@ def write_runs_csv(runs: list[LoadedRun], out: Path) -> None:
 
     buf = io.StringIO()
     buf.write(f"# {ATTRIBUTION}\n")
-    buf.write("# Produced by: python -m greenlint.predict.training_data (from ../shared/gaissa-seaa2023)\n")
+    buf.write("# Produced by: python -m tools.model.training_data (from ../shared/gaissa-seaa2023)\n")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(SUMMARY_COLUMNS)
     for r in runs:
@@ -409,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = load_runs(args.shared)
     write_runs_csv(runs, args.out)
     print(f"wrote {len(runs)} runs to {args.out}")
-    from greenlint.predict.training import fit_offline_runs, save_offline
+    from tools.model.offline_runs import fit_offline_runs, save_offline
 
     model = fit_offline_runs(r.summary for r in runs)
     save_offline(model, args.model_out, f"fitted on {args.out.name}; {ATTRIBUTION}")
