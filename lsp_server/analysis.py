@@ -27,7 +27,7 @@ from pathlib import Path
 from greenlint.analysis import analyse_source
 from greenlint.analysis.sources import split_lines
 from greenlint.check import Config, ConfigError, apply_rules, load_config
-from greenlint.check.analyse import from_analysis, internal_error
+from greenlint.check.analyse import FileResult, from_analysis, internal_error
 from greenlint.check.selection import Selector
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
@@ -64,10 +64,18 @@ class Analysis:
     config_error: str | None = None  # the configuration could not be used; defaults were
     cell_offsets: tuple[int, ...] | None = None
     documents: tuple[tuple[str, int | None], ...] = ()
+    cells: tuple[str, ...] | None = None  # a notebook's code cells, as the analysis read them
 
     @property
     def parsed(self) -> bool:
         return not any(d.code == SYNTAX_ERROR for d in self.diagnostics)
+
+    def with_fix(self, d: Diagnostic) -> Diagnostic:
+        """*d*, one of this analysis' findings, with its fix: computed when a code action asks,
+        from the statement holding it (diagnostics are published without fixes)."""
+        from greenlint.fix.engine import attach_fix
+
+        return attach_fix(d, self.text if self.cells is None else self.cells, self.config.line_length)
 
 
 def join_cells(cells: list[str]) -> tuple[str, tuple[int, ...]]:
@@ -90,10 +98,25 @@ def analyse_text(
     predict: Callable,
     cell_offsets: tuple[int, ...] | None = None,
     cancelled: Callable[[], bool] = lambda: False,
+    fixes: bool = False,
 ) -> tuple[tuple[Site, ...], list[Diagnostic]]:
-    """Call sites with predictions and the diagnostics (suppressions applied) of one in-memory file
-    (or notebook: its code cells joined, with `cell_offsets`; spans then name their cell).
-    Raises Cancelled between steps once `cancelled()` is true."""
+    """Call sites with predictions and the diagnostics (suppressions applied; with their fixes
+    with `fixes`) of one in-memory file (or notebook: its code cells joined, with `cell_offsets`;
+    spans then name their cell). Raises Cancelled between steps once `cancelled()` is true."""
+    result, diagnostics = analyse_result(text, path, config, predict, cell_offsets, cancelled, fixes)
+    return result.sites, diagnostics
+
+
+def analyse_result(
+    text: str,
+    path: str,
+    config: Config,
+    predict: Callable,
+    cell_offsets: tuple[int, ...] | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+    fixes: bool = False,
+) -> tuple[FileResult, list[Diagnostic]]:
+    """`analyse_text`, with the whole FileResult (a notebook's cells are its `source`)."""
     enabled = Selector(config).for_file(path)  # raises ConfigError for codes matching no rule
     offsets = None if cell_offsets is None else list(cell_offsets)
     resolved = analyse_source(text, path=path, cell_offsets=offsets)
@@ -102,7 +125,7 @@ def analyse_text(
     result = from_analysis(resolved, predict)
     if cancelled():
         raise Cancelled
-    return result.sites, apply_rules(result, config, enabled)
+    return result, apply_rules(result, config, enabled, fixes)
 
 
 def usable_config(config: Config) -> Config:
@@ -161,10 +184,10 @@ def _analyse_unit(
     cell_offsets: tuple[int, ...] | None,
     predictor: Callable[[], Callable],
     cancelled: Callable[[], bool],
-) -> tuple[tuple[Site, ...], tuple[Diagnostic, ...], str | None, float, str | None]:
-    """(sites, diagnostics, configuration error, milliseconds, traceback of greenlint's own failure):
-    one analysis, wherever it runs; `predictor()` gives the predict function (loading it may fail
-    too). Raises Cancelled when `cancelled()` turns true between steps."""
+) -> tuple[tuple[Site, ...], tuple[Diagnostic, ...], str | None, float, str | None, tuple[str, ...] | None]:
+    """(sites, diagnostics, configuration error, milliseconds, traceback of greenlint's own failure,
+    a notebook's cells): one analysis, wherever it runs; `predictor()` gives the predict function
+    (loading it may fail too). Raises Cancelled once `cancelled()` turns true."""
     if cancelled():
         raise Cancelled
     started = time.perf_counter()
@@ -172,17 +195,19 @@ def _analyse_unit(
     try:
         predict = predictor()
         try:
-            sites, diagnostics = analyse_text(text, path, config, predict, cell_offsets, cancelled)
+            result, diagnostics = analyse_result(text, path, config, predict, cell_offsets, cancelled)
         except ConfigError as exc:  # select/ignore codes that match no rule: reported once and left out
             config_error = str(exc)
-            sites, diagnostics = analyse_text(text, path, usable_config(config), predict, cell_offsets, cancelled)
+            result, diagnostics = analyse_result(text, path, usable_config(config), predict, cell_offsets, cancelled)
+        sites, cells = result.sites, result.source if isinstance(result.source, tuple) else None
     except Cancelled:
         raise
     except Exception as exc:  # greenlint's own bug: say so on the document, keep serving
         failure = traceback.format_exc()
-        sites, diagnostics = (), list(internal_error(path, exc).errors)
+        sites, diagnostics, cells = (), list(internal_error(path, exc).errors), None
     _settle_garbage()
-    return tuple(sites), tuple(diagnostics), config_error, (time.perf_counter() - started) * 1000, failure
+    ms = (time.perf_counter() - started) * 1000
+    return tuple(sites), tuple(diagnostics), config_error, ms, failure, cells
 
 
 #: In an analysis process: its predictor, and the shared number of the job to stop.
@@ -329,7 +354,7 @@ class Analyses:
             stop = stopped.set
         self._stops[snap.uri] = stop
         try:
-            sites, diagnostics, config_error, ms, failure = await future
+            sites, diagnostics, config_error, ms, failure, cells = await future
         except (asyncio.CancelledError, Cancelled):
             stop()
             log.debug("analysis of %s version %s dropped: a newer version came", snap.uri, snap.version)
@@ -338,7 +363,7 @@ class Analyses:
             log.error("the analysis process stopped (%s); starting another", exc)
             self._start_pool()
             sites, diagnostics, ms = (), internal_error(str(snap.path), exc, "the analysis process").errors, 0.0
-            failure = None
+            failure, cells = None, None
         finally:
             if self._stops.get(snap.uri) is stop:
                 del self._stops[snap.uri]
@@ -350,7 +375,7 @@ class Analyses:
         )  # fmt: skip
         return Analysis(
             snap.uri, snap.version, snap.text, config, sites, tuple(diagnostics), config_error,
-            snap.cell_offsets, snap.documents,
+            snap.cell_offsets, snap.documents, cells,
         )  # fmt: skip
 
     def _stop_analysis(self, uri: str) -> None:

@@ -1,5 +1,6 @@
-"""Code actions: a rule's own fix (its Diagnostic.fix edits) and `# noqa: GLxxx` suppression as quick
-fixes, and `source.fixAll.greenlint`: every safe fix applied by the same engine as `check --fix`."""
+"""Code actions: a rule's own fix (its Diagnostic.fix edits, computed on request from the finding's
+statement) and `# noqa: GLxxx` suppression as quick fixes, and `source.fixAll.greenlint`: every
+safe fix applied by the same engine as `check --fix`."""
 
 from __future__ import annotations
 
@@ -102,7 +103,7 @@ async def fix_all(server: GreenlintServer, view: View) -> types.CodeAction | Non
     def check(text: str) -> list[Diagnostic]:
         from greenlint.lsp_server.analysis import analyse_text
 
-        return analyse_text(text, path, config, analyses.predictor.predict)[1]
+        return analyse_text(text, path, config, analyses.predictor.predict, fixes=True)[1]
 
     def run() -> str:
         return fix_text(view.text, check)[0]
@@ -133,10 +134,14 @@ def register(server: GreenlintServer) -> None:
         in_string: set[int] | None = None
         actions = []
         offered: set[tuple[int, str]] = set()
-        for d in view.diagnostics:
-            lsp_diagnostic = to_lsp(d, lines, codec)
-            if not overlaps(lsp_diagnostic.range, params.range):
-                continue
+        wanted = [(d, to_lsp(d, lines, codec)) for d in view.diagnostics]
+        wanted = [(d, lsp) for d, lsp in wanted if overlaps(lsp.range, params.range)]
+        if wanted and not view.stale:  # a fix's exact edits wait for the analysis of the text as it is
+            fixed = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: [view.analysis.with_fix(d) for d, _ in wanted]
+            )
+            wanted = [(d, lsp) for d, (_, lsp) in zip(fixed, wanted)]
+        for d, lsp_diagnostic in wanted:
             if d.fix is not None:
                 actions.append(
                     types.CodeAction(

@@ -172,12 +172,15 @@ async def test_quick_fix_and_fix_all_apply_the_engines_edits(client: LanguageCli
 
 def test_notebook_cells_get_fixes_with_tensorflow_imported_in_another_cell():
     from greenlint.check import Config
-    from greenlint.lsp_server.analysis import analyse_text, join_cells
+    from greenlint.lsp_server.analysis import Analysis, analyse_result, join_cells
     from tests.check.fakes import Predictor
 
     cells = ["import tensorflow as tf\n", "ds = tf.data.Dataset.range(n).map(lambda x: x)\n"]
     text, offsets = join_cells(cells)
-    _, diagnostics = analyse_text(text, "nb.ipynb", Config(no_cache=True), Predictor().predict, offsets)
+    config = Config(no_cache=True)
+    result, diagnostics = analyse_result(text, "nb.ipynb", config, Predictor().predict, offsets)
     [mapped] = [d for d in diagnostics if d.code == "GL402"]
-    [edit] = mapped.fix.edits
+    assert mapped.fix is None  # published without; the code action asks for it
+    analysis = Analysis("nb.ipynb", 1, text, config, result.sites, tuple(diagnostics), cells=result.source)
+    [edit] = analysis.with_fix(mapped).fix.edits
     assert edit == Edit(Span(1, 46, 1, 46, cell=2), ", num_parallel_calls=tf.data.AUTOTUNE")
