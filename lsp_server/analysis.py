@@ -29,6 +29,7 @@ from greenlint.analysis.sources import split_lines
 from greenlint.check import Config, ConfigError, apply_rules, load_config
 from greenlint.check.analyse import FileResult, from_analysis, internal_error
 from greenlint.check.selection import Selector
+from greenlint.fix.engine import Outline, attach_fix, outline
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
 
@@ -65,6 +66,7 @@ class Analysis:
     cell_offsets: tuple[int, ...] | None = None
     documents: tuple[tuple[str, int | None], ...] = ()
     cells: tuple[str, ...] | None = None  # a notebook's code cells, as the analysis read them
+    outline: Outline | None = None  # a file's top-level statements, where fixes are computed
 
     @property
     def parsed(self) -> bool:
@@ -73,9 +75,7 @@ class Analysis:
     def with_fix(self, d: Diagnostic) -> Diagnostic:
         """*d*, one of this analysis' findings, with its fix: computed when a code action asks,
         from the statement holding it (diagnostics are published without fixes)."""
-        from greenlint.fix.engine import attach_fix
-
-        return attach_fix(d, self.text if self.cells is None else self.cells, self.config.line_length)
+        return attach_fix(d, self.text if self.cells is None else self.cells, self.config.line_length, self.outline)
 
 
 def join_cells(cells: list[str]) -> tuple[str, tuple[int, ...]]:
@@ -102,7 +102,8 @@ def analyse_text(
 ) -> tuple[tuple[Site, ...], list[Diagnostic]]:
     """Call sites with predictions and the diagnostics (suppressions applied; with their fixes
     with `fixes`) of one in-memory file (or notebook: its code cells joined, with `cell_offsets`;
-    spans then name their cell). Raises Cancelled between steps once `cancelled()` is true."""
+    spans then name their cell). Raises Cancelled once `cancelled()` is true: between steps, and
+    within the resolver's walk before each statement."""
     result, diagnostics = analyse_result(text, path, config, predict, cell_offsets, cancelled, fixes)
     return result.sites, diagnostics
 
@@ -119,9 +120,12 @@ def analyse_result(
     """`analyse_text`, with the whole FileResult (a notebook's cells are its `source`)."""
     enabled = Selector(config).for_file(path)  # raises ConfigError for codes matching no rule
     offsets = None if cell_offsets is None else list(cell_offsets)
-    resolved = analyse_source(text, path=path, cell_offsets=offsets)
-    if cancelled():
-        raise Cancelled
+
+    def checkpoint() -> None:  # the resolver calls it before each statement
+        if cancelled():
+            raise Cancelled
+
+    resolved = analyse_source(text, path=path, cell_offsets=offsets, checkpoint=checkpoint)
     result = from_analysis(resolved, predict)
     if cancelled():
         raise Cancelled
@@ -184,9 +188,9 @@ def _analyse_unit(
     cell_offsets: tuple[int, ...] | None,
     predictor: Callable[[], Callable],
     cancelled: Callable[[], bool],
-) -> tuple[tuple[Site, ...], tuple[Diagnostic, ...], str | None, float, str | None, tuple[str, ...] | None]:
+) -> tuple:
     """(sites, diagnostics, configuration error, milliseconds, traceback of greenlint's own failure,
-    a notebook's cells): one analysis, wherever it runs; `predictor()` gives the predict function
+    a notebook's cells, a file's `outline`): one analysis, wherever it runs; `predictor()` gives the predict function
     (loading it may fail too). Raises Cancelled once `cancelled()` turns true."""
     if cancelled():
         raise Cancelled
@@ -200,31 +204,60 @@ def _analyse_unit(
             config_error = str(exc)
             result, diagnostics = analyse_result(text, path, usable_config(config), predict, cell_offsets, cancelled)
         sites, cells = result.sites, result.source if isinstance(result.source, tuple) else None
+        shape = outline(result.tree) if result.tree is not None else None
     except Cancelled:
         raise
     except Exception as exc:  # greenlint's own bug: say so on the document, keep serving
         failure = traceback.format_exc()
-        sites, diagnostics, cells = (), list(internal_error(path, exc).errors), None
-    _settle_garbage()
+        sites, diagnostics, cells, shape = (), list(internal_error(path, exc).errors), None, None
     ms = (time.perf_counter() - started) * 1000
-    return tuple(sites), tuple(diagnostics), config_error, ms, failure, cells
+    return tuple(sites), tuple(diagnostics), config_error, ms, failure, cells, shape
 
 
-#: In an analysis process: its predictor, and the shared number of the job to stop.
+#: Allocations between two automatic collections in an analysis process (Python's default: 700).
+#: An analysis makes many objects that live until it ends; its garbage is collected once the
+#: server has published its diagnostics (`_collect_when_asked`), not during the next analysis.
+ANALYSIS_GC_THRESHOLD = 50_000
+#: Jobs told to stop, newest last, shared with the analysis processes: two documents' analyses
+#: may be stopped at once.
+STOPPED = 8
+
+#: In an analysis process: its predictor, the jobs stopped, its slot, and a lock held while it analyses.
 _process: dict = {}
 
 
-def _start_process(stop) -> None:
-    """An analysis process's start: end with the server whatever way it ends, then load the
-    predictor before the first document comes."""
+def _start_process(stopped, slots, collect) -> None:
+    """An analysis process's start: end with the server whatever way it ends, take a slot (whose
+    event in `collect` asks it to collect its garbage), then load the predictor before the first
+    document comes."""
     from greenlint.predict import load_predictor
 
     parent = multiprocessing.parent_process()
     if parent is not None:  # a killed server closes no queue: watch it
         threading.Thread(target=_end_with, args=(parent,), daemon=True, name="greenlint-server-watch").start()
-    _process["stop"] = stop
+    with slots.get_lock():
+        _process["slot"] = slots.value % len(collect)
+        slots.value += 1
+    _process["stopped"] = stopped
+    _process["busy"] = threading.Lock()
     _process["predict"] = load_predictor().predict
     _settle_garbage()
+    gc.set_threshold(ANALYSIS_GC_THRESHOLD, *gc.get_threshold()[1:])
+    event = collect[_process["slot"]]
+    threading.Thread(target=_collect_when_asked, args=(event,), daemon=True, name="greenlint-collect").start()
+
+
+def _collect_when_asked(event) -> None:
+    """Collect the last analysis' garbage each time the server asks (once it has published that
+    analysis' diagnostics); not while an analysis runs: that one's own publication asks again."""
+    while True:
+        event.wait()
+        event.clear()
+        if _process["busy"].acquire(blocking=False):
+            try:
+                _settle_garbage()
+            finally:
+                _process["busy"].release()
 
 
 def _end_with(parent) -> None:
@@ -237,8 +270,10 @@ def _warm() -> None:
 
 
 def _analyse_in_process(job: int, *args):
-    stop = _process["stop"]
-    return _analyse_unit(*args, lambda: _process["predict"], lambda: stop.value == job)
+    """(the analysis, the slot of the process that made it)."""
+    stopped = _process["stopped"]
+    with _process["busy"]:
+        return _analyse_unit(*args, lambda: _process["predict"], lambda: job in stopped[:]), _process["slot"]
 
 
 #: Analysis processes at most (each loads its own predictor).
@@ -271,15 +306,21 @@ class Analyses:
         self._tasks: dict[str, asyncio.Task] = {}
         self._landed: dict[str, asyncio.Event] = {}
         self._stops: dict[str, Callable[[], None]] = {}  # how to stop each document's running analysis
+        self._dirty: set[int] = set()  # the slots of the analysis processes with garbage to collect
         #: Called on the event loop with each analysis that lands (its document still open).
         self.listeners: list[Callable[[Analysis], None]] = []
 
     def _start_pool(self) -> None:
         context = multiprocessing.get_context("spawn")  # no fork of a process with threads
-        self._stop = context.Value("q", 0, lock=False)  # the job the analysis process should stop
+        self._stopped = context.Array("q", STOPPED, lock=False)  # the jobs the analysis processes should stop
+        self._stop_count = 0
+        self._collect = [context.Event() for _ in range(WORKERS)]  # one per process: collect your garbage
+        slots = context.Value("i", 0)
         # a second process starts only while two documents wait: one heavy document (a long analysis)
         # then no longer holds back every other document's diagnostics
-        self._executor = ProcessPoolExecutor(WORKERS, context, initializer=_start_process, initargs=(self._stop,))
+        self._executor = ProcessPoolExecutor(
+            WORKERS, context, initializer=_start_process, initargs=(self._stopped, slots, self._collect)
+        )
         self._executor.submit(_warm)
 
     @property
@@ -326,14 +367,21 @@ class Analyses:
         self.latest[uri] = analysis
         if analysis.parsed:
             self.good[uri] = analysis
-        if self._in_process:
-            _settle_garbage()  # the analysis came in as new objects here too
         self._landed.setdefault(uri, asyncio.Event()).set()
         for listener in self.listeners:
             try:
                 listener(analysis)
             except Exception:  # greenlint's own bug: log it, let the others run
                 log.exception("while handing over the analysis of %s", uri)
+        self._clean_up()
+
+    def _clean_up(self) -> None:
+        """Once diagnostics are published: the analysis processes collect their garbage, and this
+        one its own (the analysis came in as new objects here too)."""
+        for slot in self._dirty:
+            self._collect[slot].set()
+        self._dirty.clear()
+        _settle_garbage()
 
     async def analyse(self, snap: Snapshot) -> Analysis:
         """The analysis of one snapshot: reuses the newest one when text and configuration are the same;
@@ -347,14 +395,16 @@ class Analyses:
         job = next(self._jobs)
         if self._in_process:
             future = loop.run_in_executor(self._executor, _analyse_in_process, job, *args)
-            stop = lambda: setattr(self._stop, "value", job)  # noqa: E731
+            stop = lambda: self._stop_job(job)  # noqa: E731
         else:
             stopped = threading.Event()
             future = loop.run_in_executor(self._executor, self._analyse_here, args, stopped.is_set)
             stop = stopped.set
         self._stops[snap.uri] = stop
         try:
-            sites, diagnostics, config_error, ms, failure, cells = await future
+            (sites, diagnostics, config_error, ms, failure, cells, shape), slot = await future
+            if slot is not None:
+                self._dirty.add(slot)
         except (asyncio.CancelledError, Cancelled):
             stop()
             log.debug("analysis of %s version %s dropped: a newer version came", snap.uri, snap.version)
@@ -363,7 +413,7 @@ class Analyses:
             log.error("the analysis process stopped (%s); starting another", exc)
             self._start_pool()
             sites, diagnostics, ms = (), internal_error(str(snap.path), exc, "the analysis process").errors, 0.0
-            failure, cells = None, None
+            failure, cells, shape = None, None, None
         finally:
             if self._stops.get(snap.uri) is stop:
                 del self._stops[snap.uri]
@@ -375,8 +425,12 @@ class Analyses:
         )  # fmt: skip
         return Analysis(
             snap.uri, snap.version, snap.text, config, sites, tuple(diagnostics), config_error,
-            snap.cell_offsets, snap.documents, cells,
+            snap.cell_offsets, snap.documents, cells, shape,
         )  # fmt: skip
+
+    def _stop_job(self, job: int) -> None:
+        self._stopped[self._stop_count % STOPPED] = job
+        self._stop_count += 1
 
     def _stop_analysis(self, uri: str) -> None:
         stop = self._stops.pop(uri, None)
@@ -384,7 +438,7 @@ class Analyses:
             stop()
 
     def _analyse_here(self, args: tuple, cancelled: Callable[[], bool]):
-        return _analyse_unit(*args, lambda: self.predictor.predict, cancelled)
+        return _analyse_unit(*args, lambda: self.predictor.predict, cancelled), None
 
     def forget(self, uri: str) -> None:
         task = self._tasks.pop(uri, None)

@@ -77,12 +77,15 @@ def attach_fixes(
     return out
 
 
-def attach_fix(d: Diagnostic, source: str | tuple[str, ...], line_length: int = LINE_LENGTH) -> Diagnostic:
+def attach_fix(
+    d: Diagnostic, source: str | tuple[str, ...], line_length: int = LINE_LENGTH, shape: Outline | None = None
+) -> Diagnostic:
     """*d* with the fix `attach_fixes` gives it, computed from the top-level statement holding it
-    alone (a LibCST parse of a few lines, not of the file): the editor's quick fix of one finding."""
+    alone (a LibCST parse of a few lines, not of the file): the editor's quick fix of one finding.
+    `shape` is the `outline` of its unit's tree, when the caller has it (else the unit is parsed)."""
     if d.fix is not None or not _codemod(d.code):
         return d
-    unit = _Unit.around(source, d.span, line_length)
+    unit = _Unit.around(source, d.span, line_length, shape)
     if unit is None:
         return attach_fixes([d], source, line_length)[0]  # the text does not parse as `ast` reads it
     codemod, title = _codemod(d.code)
@@ -90,24 +93,34 @@ def attach_fix(d: Diagnostic, source: str | tuple[str, ...], line_length: int = 
     return dataclasses.replace(d, fix=Fix(title, edits, safe=codemod.safe)) if edits else d
 
 
-@functools.lru_cache(maxsize=8)
-def _outline(text: str) -> tuple[list[int], list[int], str | None] | None:
-    """The first and last line of each top-level statement of a text (decorators included), and
-    the name its top-level imports give the tensorflow module; None when it does not parse. Kept
-    for the last texts asked about: an editor asks for the fixes of one version many times."""
+#: The first and last line of each top-level statement of a unit, and its name of tensorflow.
+Outline = tuple[tuple[int, ...], tuple[int, ...], "str | None"]
+
+
+def outline(module) -> Outline:
+    """The first and last line of each top-level statement of an `ast.Module` (decorators
+    included), and the name its top-level imports give the tensorflow module (as `_tf_alias`)."""
     import ast
 
-    try:
-        module = ast.parse(text)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
     starts, ends, tf = [], [], None
     for node in module.body:
         starts.append(min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]))
         ends.append(node.end_lineno or node.lineno)
         if tf is None and isinstance(node, ast.Import):
             tf = next((a.asname or a.name for a in node.names if a.name == "tensorflow"), None)
-    return starts, ends, tf
+    return tuple(starts), tuple(ends), tf
+
+
+@functools.lru_cache(maxsize=8)
+def _outline(text: str) -> Outline | None:
+    """The `outline` of a text; None when it does not parse. Kept for the last texts asked about:
+    an editor asks for the fixes of one version many times."""
+    import ast
+
+    try:
+        return outline(ast.parse(text))
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
 
 
 class _Unit:
@@ -149,7 +162,9 @@ class _Unit:
         return cls(wrapper.module, positions, parents, cell, line_length)
 
     @classmethod
-    def around(cls, source: str | tuple[str, ...], span: Span, line_length: int = LINE_LENGTH) -> _Unit | None:
+    def around(
+        cls, source: str | tuple[str, ...], span: Span, line_length: int = LINE_LENGTH, known: Outline | None = None
+    ) -> _Unit | None:
         """The top-level statements of `span`'s unit that hold its lines (and any sharing a line
         with them), parsed alone; with the unit's tensorflow name and every name the unit and a
         notebook's other cells use. None when the unit does not parse."""
@@ -157,10 +172,10 @@ class _Unit:
         from libcst.metadata import MetadataWrapper, PositionProvider
 
         text = unit_text(source, span.cell)
-        outline = _outline(text) if text else None
-        if not outline or not outline[0]:
+        shape = known or (_outline(text) if text else None)
+        if not text or not shape or not shape[0]:
             return None
-        starts, ends, tf = outline
+        starts, ends, tf = shape
         first, last = span.line, span.end_line
         while True:  # widen to the statements it meets until none straddles the range
             lo, hi = bisect.bisect_left(ends, first), bisect.bisect_right(starts, last)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import io
+import threading
 import tokenize
 from collections.abc import Sequence
 
@@ -115,8 +116,18 @@ async def fix_all(server: GreenlintServer, view: View) -> types.CodeAction | Non
     return types.CodeAction(title="Apply every safe greenlint fix", kind=FIX_ALL, edit=_edit(server, view, [edit]))
 
 
+def _prepare() -> None:
+    """Load what a fix needs (LibCST, the rules' codemods) before the first code action asks."""
+    import libcst  # noqa: F401
+
+    from greenlint.rules.registry import all_rules
+
+    all_rules()
+
+
 def register(server: GreenlintServer) -> None:
     kinds = [KIND, FIX_ALL]
+    threading.Thread(target=_prepare, daemon=True, name="greenlint-prepare-fixes").start()
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=kinds))
     async def code_actions(params: types.CodeActionParams) -> list[types.CodeAction]:

@@ -134,6 +134,48 @@ def test_cancelled_analysis_stops_between_steps(tmp_path: Path):
         analyse_text(TRAIN, str(tmp_path / "a.py"), Config(), load_predictor().predict, cancelled=lambda: True)
 
 
+def test_a_stale_analysis_stops_within_the_resolvers_walk(tmp_path: Path, monkeypatch):
+    """The stop flag is read before each statement the resolver walks, not only between steps: the
+    walk ends at the first statement after the flag turns (here the fourth), and the rest never runs."""
+    from greenlint.analysis.resolver import Resolver
+
+    finished = []
+    monkeypatch.setattr(Resolver, "rewalk_blind", lambda self: finished.append(1))
+    asked = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) >= 5  # the first read follows the parse; the next ones precede statements
+
+    with pytest.raises(Cancelled):
+        analyse_text(TRAIN, str(tmp_path / "a.py"), Config(), load_predictor().predict, cancelled=cancelled)
+    assert len(asked) == 5 and not finished
+
+
+def test_stopping_one_job_does_not_forget_another_stopped_before(tmp_path: Path):
+    analyses = Analyses(_isolated)
+    try:
+        analyses._stop_job(7)
+        analyses._stop_job(8)  # another document's analysis, stopped right after
+        assert {7, 8} <= set(analyses._stopped[:])
+    finally:
+        analyses.close()
+
+
+def test_garbage_is_collected_after_the_diagnostics_are_handed_over(tmp_path: Path, monkeypatch):
+    events = []
+    monkeypatch.setattr(lsp_analysis, "_settle_garbage", lambda: events.append("collect"))
+    analyses = Analyses(_isolated, predictor_loader=load_predictor)
+    analyses.listeners.append(lambda analysis: events.append("publish"))
+
+    async def scenario():
+        await analyses.schedule(_snapshot(tmp_path, 1).uri, lambda: _snapshot(tmp_path, 1))
+
+    asyncio.run(scenario())
+    analyses.close()
+    assert events == ["publish", "collect"]
+
+
 def test_an_internal_failure_is_a_diagnostic(tmp_path: Path):
     def broken():
         raise RuntimeError("model exploded")
