@@ -19,7 +19,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -307,6 +307,7 @@ class Analyses:
         self._landed: dict[str, asyncio.Event] = {}
         self._stops: dict[str, Callable[[], None]] = {}  # how to stop each document's running analysis
         self._dirty: set[int] = set()  # the slots of the analysis processes with garbage to collect
+        self._running: dict[str, Future] = {}  # each document's newest job, running until it returns
         #: Called on the event loop with each analysis that lands (its document still open).
         self.listeners: list[Callable[[Analysis], None]] = []
 
@@ -385,24 +386,30 @@ class Analyses:
 
     async def analyse(self, snap: Snapshot) -> Analysis:
         """The analysis of one snapshot: reuses the newest one when text and configuration are the same;
-        cancelling the caller stops the work at its next step."""
+        cancelling the caller stops the work at its next checkpoint. A document's jobs run one at a
+        time: a newer version's waits for the stopped one to end, rather than start a second process."""
         config, config_error = self.config_for(snap.path)
         done = self.latest.get(snap.uri)
         if done is not None and (done.text, done.cell_offsets, done.config) == (snap.text, snap.cell_offsets, config):
             return replace(done, version=snap.version, documents=snap.documents)
         args = (snap.text, str(snap.path), config, config_error, snap.cell_offsets)
-        loop = asyncio.get_running_loop()
+        previous = self._running.get(snap.uri)
+        if previous is not None and not previous.done():  # told to stop: it ends at its next checkpoint,
+            ended = asyncio.wrap_future(previous)  # and no second process starts for it
+            ended.add_done_callback(lambda f: f.cancelled() or f.exception())  # its Cancelled is expected
+            await asyncio.wait([ended])
         job = next(self._jobs)
         if self._in_process:
-            future = loop.run_in_executor(self._executor, _analyse_in_process, job, *args)
+            running = self._executor.submit(_analyse_in_process, job, *args)
             stop = lambda: self._stop_job(job)  # noqa: E731
         else:
             stopped = threading.Event()
-            future = loop.run_in_executor(self._executor, self._analyse_here, args, stopped.is_set)
+            running = self._executor.submit(self._analyse_here, args, stopped.is_set)
             stop = stopped.set
         self._stops[snap.uri] = stop
+        self._running[snap.uri] = running
         try:
-            (sites, diagnostics, config_error, ms, failure, cells, shape), slot = await future
+            (sites, diagnostics, config_error, ms, failure, cells, shape), slot = await asyncio.wrap_future(running)
             if slot is not None:
                 self._dirty.add(slot)
         except (asyncio.CancelledError, Cancelled):
@@ -417,6 +424,8 @@ class Analyses:
         finally:
             if self._stops.get(snap.uri) is stop:
                 del self._stops[snap.uri]
+            if self._running.get(snap.uri) is running and running.done():
+                del self._running[snap.uri]
         if failure:
             log.error("analysis of %s failed:\n%s", snap.uri, failure)
         log.info(
@@ -447,6 +456,7 @@ class Analyses:
             task.cancel()
         self.latest.pop(uri, None)
         self.good.pop(uri, None)
+        self._running.pop(uri, None)
         landed = self._landed.pop(uri, None)
         if landed is not None:
             landed.set()  # wake the requests waiting for it: they find nothing

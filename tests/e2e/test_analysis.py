@@ -95,6 +95,49 @@ def test_a_running_analysis_of_an_older_version_is_dropped(tmp_path: Path, monke
     assert len(rules_run) == 1  # the older one stopped before its rules ran
 
 
+def test_a_newer_version_waits_for_the_stopped_analysis_to_end(tmp_path: Path):
+    """One job per document at a time, even with room for two: the stopped one ends at its next
+    checkpoint, and the newer one does not compete with it (nor start a second process)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    started, release = threading.Event(), threading.Event()
+    running, most = [0], [0]
+
+    class Blocking(CountingPredictor):
+        def predict(self, api, features):
+            started.set()
+            assert release.wait(WAIT_S)
+            return super().predict(api, features)
+
+    analyses = Analyses(_isolated, predictor_loader=Blocking)
+    analyses._executor = ThreadPoolExecutor(max_workers=2)
+    analyse_here = analyses._analyse_here
+
+    def counted(*args):
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        try:
+            return analyse_here(*args)
+        finally:
+            running[0] -= 1
+
+    analyses._analyse_here = counted
+    edited = TRAIN.replace("batch_size=2", "batch_size=64")
+
+    async def scenario():
+        uri = _snapshot(tmp_path, 1).uri
+        first = analyses.schedule(uri, lambda: _snapshot(tmp_path, 1))
+        assert await asyncio.get_running_loop().run_in_executor(None, started.wait, WAIT_S)
+        second = analyses.schedule(uri, lambda: _snapshot(tmp_path, 2, edited))
+        await asyncio.sleep(0.3)  # time enough for the second to start beside the first, if it could
+        release.set()
+        await asyncio.gather(first, second, return_exceptions=True)
+
+    asyncio.run(scenario())
+    analyses.close()
+    assert most[0] == 1 and analyses.latest[_snapshot(tmp_path, 2).uri].version == 2
+
+
 def test_the_same_text_is_not_analysed_again(tmp_path: Path):
     predictor = CountingPredictor()
     analyses = Analyses(_isolated, predictor_loader=lambda: predictor)
