@@ -23,6 +23,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from greenlint.analysis import analyse_source
 from greenlint.analysis.sources import split_lines
@@ -180,6 +181,19 @@ def _settle_garbage() -> None:
     gc.freeze()
 
 
+class Done(NamedTuple):
+    """What one analysis sends back."""
+
+    sites: tuple[Site, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    config_error: str | None
+    ms: float  # wall-clock milliseconds
+    cpu_ms: float  # the analysing thread's CPU milliseconds
+    failure: str | None  # the traceback of greenlint's own failure
+    cells: tuple[str, ...] | None  # a notebook's code cells, as the analysis read them
+    outline: Outline | None  # a file's top-level statements, where fixes are computed
+
+
 def _analyse_unit(
     text: str,
     path: str,
@@ -188,13 +202,12 @@ def _analyse_unit(
     cell_offsets: tuple[int, ...] | None,
     predictor: Callable[[], Callable],
     cancelled: Callable[[], bool],
-) -> tuple:
-    """(sites, diagnostics, configuration error, milliseconds, traceback of greenlint's own failure,
-    a notebook's cells, a file's `outline`): one analysis, wherever it runs; `predictor()` gives the predict function
-    (loading it may fail too). Raises Cancelled once `cancelled()` turns true."""
+) -> Done:
+    """One analysis, wherever it runs; `predictor()` gives the predict function (loading it may
+    fail too). Raises Cancelled once `cancelled()` turns true."""
     if cancelled():
         raise Cancelled
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     failure = None
     try:
         predict = predictor()
@@ -210,8 +223,8 @@ def _analyse_unit(
     except Exception as exc:  # greenlint's own bug: say so on the document, keep serving
         failure = traceback.format_exc()
         sites, diagnostics, cells, shape = (), list(internal_error(path, exc).errors), None, None
-    ms = (time.perf_counter() - started) * 1000
-    return tuple(sites), tuple(diagnostics), config_error, ms, failure, cells, shape
+    ms, cpu_ms = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000
+    return Done(tuple(sites), tuple(diagnostics), config_error, ms, cpu_ms, failure, cells, shape)
 
 
 #: Allocations between two automatic collections in an analysis process (Python's default: 700).
@@ -409,7 +422,7 @@ class Analyses:
         self._stops[snap.uri] = stop
         self._running[snap.uri] = running
         try:
-            (sites, diagnostics, config_error, ms, failure, cells, shape), slot = await asyncio.wrap_future(running)
+            outcome, slot = await asyncio.wrap_future(running)
             if slot is not None:
                 self._dirty.add(slot)
         except (asyncio.CancelledError, Cancelled):
@@ -419,22 +432,22 @@ class Analyses:
         except BrokenProcessPool as exc:  # the analysis process died (out of memory?): start another
             log.error("the analysis process stopped (%s); starting another", exc)
             self._start_pool()
-            sites, diagnostics, ms = (), internal_error(str(snap.path), exc, "the analysis process").errors, 0.0
-            failure, cells, shape = None, None, None
+            errors = internal_error(str(snap.path), exc, "the analysis process").errors
+            outcome = Done((), errors, config_error, 0.0, 0.0, None, None, None)
         finally:
             if self._stops.get(snap.uri) is stop:
                 del self._stops[snap.uri]
             if self._running.get(snap.uri) is running and running.done():
                 del self._running[snap.uri]
-        if failure:
-            log.error("analysis of %s failed:\n%s", snap.uri, failure)
+        if outcome.failure:
+            log.error("analysis of %s failed:\n%s", snap.uri, outcome.failure)
         log.info(
-            "analysed %s version %s: %d calls, %d diagnostics in %.0f ms",
-            snap.uri, snap.version, len(sites), len(diagnostics), ms,
+            "analysed %s version %s: %d calls, %d diagnostics in %.0f ms (%.0f ms CPU)",
+            snap.uri, snap.version, len(outcome.sites), len(outcome.diagnostics), outcome.ms, outcome.cpu_ms,
         )  # fmt: skip
         return Analysis(
-            snap.uri, snap.version, snap.text, config, sites, tuple(diagnostics), config_error,
-            snap.cell_offsets, snap.documents, cells, shape,
+            snap.uri, snap.version, snap.text, config, outcome.sites, outcome.diagnostics, outcome.config_error,
+            snap.cell_offsets, snap.documents, outcome.cells, outcome.outline,
         )  # fmt: skip
 
     def _stop_job(self, job: int) -> None:

@@ -192,7 +192,8 @@ class _Unit:
         except Exception:
             return None
         unit = cls(wrapper.module, positions, _parents(wrapper.module), span.cell, line_length, first)
-        unit.others = (text, *(t for i, t in enumerate(source, 1) if i != span.cell)) if isinstance(source, tuple) else (text,)
+        others = (t for i, t in enumerate(source, 1) if i != span.cell) if isinstance(source, tuple) else ()
+        unit.others = (text, *others)  # the whole unit's names: a new name must shadow none
         unit.tf = tf or (_notebook_tf_alias(source) if isinstance(source, tuple) else None)
         return unit
 
@@ -207,8 +208,9 @@ class _Unit:
             return self._edit(codemod, span, holds)
         local = dataclasses.replace(span, line=span.line - self.shift, end_line=span.end_line - self.shift)
         edits = self._edit(codemod, local, holds)
+        shift = self.shift
         return tuple(
-            Edit(dataclasses.replace(e.span, line=e.span.line + self.shift, end_line=e.span.end_line + self.shift), e.content)
+            Edit(dataclasses.replace(e.span, line=e.span.line + shift, end_line=e.span.end_line + shift), e.content)
             for e in edits
         )
 

@@ -121,7 +121,10 @@ def test_fixes_only_for_the_outputs_that_show_them(examples, capsys):
     import subprocess
     import sys
 
-    script = "import sys; from greenlint.cli import main; main(['check', '--exit-zero', '.']); print('libcst' in sys.modules)"
+    script = (
+        "import sys; from greenlint.cli import main; main(['check', '--exit-zero', '.']); "
+        "print('libcst' in sys.modules)"
+    )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     concise = run.stdout.splitlines()
     assert concise[-1] == "False" and any(": GL402 " in line for line in concise)
