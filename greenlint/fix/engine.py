@@ -111,6 +111,24 @@ def outline(module) -> Outline:
     return tuple(starts), tuple(ends), tf
 
 
+def statement_lines(shape: Outline, first: int, last: int) -> tuple[int, int] | None:
+    """The first and last line of the top-level statements holding lines `first` to `last` (and
+    of any sharing a line with them); None when no statement meets them."""
+    starts, ends, _ = shape
+    while True:  # widen to the statements it meets until none straddles the range
+        lo, hi = bisect.bisect_left(ends, first), bisect.bisect_right(starts, last)
+        if lo >= hi:
+            return None
+        wider = min(first, starts[lo]), max(last, ends[hi - 1])
+        if wider == (first, last):
+            return wider
+        first, last = wider
+
+
+#: `split_lines` of the last texts a fix was asked of (read, never changed).
+_unit_lines = functools.lru_cache(maxsize=8)(split_lines)
+
+
 @functools.lru_cache(maxsize=8)
 def _outline(text: str) -> Outline | None:
     """The `outline` of a text; None when it does not parse. Kept for the last texts asked about:
@@ -175,17 +193,11 @@ class _Unit:
         shape = known or (_outline(text) if text else None)
         if not text or not shape or not shape[0]:
             return None
-        starts, ends, tf = shape
-        first, last = span.line, span.end_line
-        while True:  # widen to the statements it meets until none straddles the range
-            lo, hi = bisect.bisect_left(ends, first), bisect.bisect_right(starts, last)
-            if lo >= hi:
-                return None  # between statements: no call there
-            wider = min(first, starts[lo]), max(last, ends[hi - 1])
-            if wider == (first, last):
-                break
-            first, last = wider
-        lines = split_lines(text)
+        statements = statement_lines(shape, span.line, span.end_line)
+        if statements is None:
+            return None  # between statements: no call there
+        first, last = statements
+        lines = _unit_lines(text)
         try:
             wrapper = MetadataWrapper(cst.parse_module("".join(lines[first - 1 : last])), unsafe_skip_copy=True)
             positions = wrapper.resolve(PositionProvider)
@@ -194,7 +206,7 @@ class _Unit:
         unit = cls(wrapper.module, positions, _parents(wrapper.module), span.cell, line_length, first)
         others = (t for i, t in enumerate(source, 1) if i != span.cell) if isinstance(source, tuple) else ()
         unit.others = (text, *others)  # the whole unit's names: a new name must shadow none
-        unit.tf = tf or (_notebook_tf_alias(source) if isinstance(source, tuple) else None)
+        unit.tf = shape[2] or (_notebook_tf_alias(source) if isinstance(source, tuple) else None)
         return unit
 
     def _span(self, node) -> Span:
