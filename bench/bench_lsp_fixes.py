@@ -163,7 +163,7 @@ One fresh server per size; a generated Keras file of 24-line blocks each holding
 without `num_parallel_calls` ({findings}; GL402, every finding with a fix); {bursts} bursts of 10
 keystrokes 100 ms apart, as in the "Language server" section.
 
-| file | `didOpen` to diagnostics, ms | last keystroke to diagnostics of the final version, p50 / p95 / max ms | the server's analysis, p50 / max ms | its CPU time, p50 ms | quick fix of one finding (computed on request), ms | analysis process peak RSS, MiB |
+| file | `didOpen` to diagnostics, ms | last keystroke to diagnostics of the final version, p50 / p95 / max ms | the server's analysis, p50 / max ms | its CPU time, p50 ms | first quick fix of a finding after its diagnostics (its fix computed then), ms | analysis process peak RSS, MiB |
 |---|---:|---:|---:|---:|---:|---:|
 {chr(10).join(rows)}
 
