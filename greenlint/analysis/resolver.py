@@ -203,8 +203,9 @@ class Found:
 class Resolver:
     """Walks one module; `calls` collects the call sites it finds."""
 
-    def __init__(self, catalog, source: str = "", imports=None, exporting: bool = False):
+    def __init__(self, catalog, source: str = "", imports=None, exporting: bool = False, checkpoint=None):
         self.table = symbol_table(catalog)
+        self.checkpoint = checkpoint  # called before each statement: raising there abandons the walk
         self.imports = imports  # `project.Imports` of this module: other project modules, if followed
         self.exporting = exporting  # walked for other modules: parameters stay unknown
         self.source = source  # the module's text, to count references to a function
@@ -287,8 +288,10 @@ class Resolver:
 
     # -- statements ------------------------------------------------------------------------
     def block(self, body: list[ast.stmt]) -> None:
-        handlers = _STMT
+        handlers, checkpoint = _STMT, self.checkpoint
         for node in body:
+            if checkpoint is not None:
+                checkpoint()
             handler = handlers.get(type(node))
             if handler is not None:
                 handler(self, node)

@@ -32,7 +32,8 @@ def usable(d: Diagnostic, unsafe: bool) -> bool:
 
 
 def fix_checked(checked, config, unsafe: bool = False, predictor=None) -> list[FileFix]:
-    """Fix every checked file (`greenlint.check.runner.Checked`) that has a usable fix; write nothing."""
+    """Fix every checked file (`greenlint.check.runner.Checked`, from `run_check(..., fixes=True)`)
+    that has a usable fix; write nothing."""
     from greenlint.analysis import sources
     from greenlint.check import check_source
 

@@ -137,11 +137,13 @@ def configure(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     from greenlint.check import ConfigError, run_check
-    from greenlint.report import render
+    from greenlint.report import FIX_FORMATS, render
 
     try:
         config = configure(args)
-        result = run_check(args.paths, config)
+        # a fix costs a LibCST parse of its file: computed only for the outputs that show fixes
+        wanted = args.fix or args.diff or args.show_fixes or config.output_format in FIX_FORMATS
+        result = run_check(args.paths, config, fixes=wanted)
     except ConfigError as exc:
         print(f"greenlint: error: {exc}", file=sys.stderr)
         return 2
@@ -167,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         for f in files.write(fixes):
             print(f"greenlint: {f.path}: not fixed: {f.skipped}", file=sys.stderr)
         if any(f.changed for f in fixes):
-            result = run_check(args.paths, config)
+            result = run_check(args.paths, config, fixes=True)
         count = sum(len(f.fixed) for f in fixes if f.changed)
         print(f"Fixed {count} finding{'s' * (count != 1)}.", file=sys.stderr)
         _show_fixes(args, fixes, result)
@@ -181,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
         print(note, file=sys.stderr)
     sys.stdout.write(render(config.output_format, result.diagnostics, sources=result.sources,
                             statistics=args.statistics, calibration=calibration))
-    unsafe = sum(1 for d in result.diagnostics if d.fix is not None and not d.fix.safe)
+    unsafe = sum(1 for d in result.diagnostics if d.fix is not None and not d.fix.safe)  # known where computed
     if unsafe and not args.unsafe_fixes:
         print(f"{unsafe} unsafe fix{'es' * (unsafe != 1)} available with `--fix --unsafe-fixes`.", file=sys.stderr)
     return 1 if result.diagnostics and not args.exit_zero else 0

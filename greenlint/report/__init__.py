@@ -16,8 +16,10 @@ from greenlint.report.calls import CALLS_SCHEMA_VERSION, calls_json, calls_table
 from greenlint.report.rulemeta import RuleMeta, from_registry
 
 FORMATS = ("concise", "full", "json", "json-lines", "sarif", "github", "grouped")
+#: The formats that write each finding's fix (the others name the rule's fix title at most).
+FIX_FORMATS = frozenset({"json", "json-lines", "sarif"})
 
-__all__ = ["FORMATS", "CALLS_SCHEMA_VERSION", "RuleMeta", "render", "calls_json", "calls_table"]
+__all__ = ["FORMATS", "FIX_FORMATS", "CALLS_SCHEMA_VERSION", "RuleMeta", "render", "calls_json", "calls_table"]
 
 
 def render(

@@ -95,6 +95,49 @@ def test_a_running_analysis_of_an_older_version_is_dropped(tmp_path: Path, monke
     assert len(rules_run) == 1  # the older one stopped before its rules ran
 
 
+def test_a_newer_version_waits_for_the_stopped_analysis_to_end(tmp_path: Path):
+    """One job per document at a time, even with room for two: the stopped one ends at its next
+    checkpoint, and the newer one does not compete with it (nor start a second process)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    started, release = threading.Event(), threading.Event()
+    running, most = [0], [0]
+
+    class Blocking(CountingPredictor):
+        def predict(self, api, features):
+            started.set()
+            assert release.wait(WAIT_S)
+            return super().predict(api, features)
+
+    analyses = Analyses(_isolated, predictor_loader=Blocking)
+    analyses._executor = ThreadPoolExecutor(max_workers=2)
+    analyse_here = analyses._analyse_here
+
+    def counted(*args):
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        try:
+            return analyse_here(*args)
+        finally:
+            running[0] -= 1
+
+    analyses._analyse_here = counted
+    edited = TRAIN.replace("batch_size=2", "batch_size=64")
+
+    async def scenario():
+        uri = _snapshot(tmp_path, 1).uri
+        first = analyses.schedule(uri, lambda: _snapshot(tmp_path, 1))
+        assert await asyncio.get_running_loop().run_in_executor(None, started.wait, WAIT_S)
+        second = analyses.schedule(uri, lambda: _snapshot(tmp_path, 2, edited))
+        await asyncio.sleep(0.3)  # time enough for the second to start beside the first, if it could
+        release.set()
+        await asyncio.gather(first, second, return_exceptions=True)
+
+    asyncio.run(scenario())
+    analyses.close()
+    assert most[0] == 1 and analyses.latest[_snapshot(tmp_path, 2).uri].version == 2
+
+
 def test_the_same_text_is_not_analysed_again(tmp_path: Path):
     predictor = CountingPredictor()
     analyses = Analyses(_isolated, predictor_loader=lambda: predictor)
@@ -132,6 +175,48 @@ def test_a_syntax_error_keeps_the_last_good_analysis(tmp_path: Path):
 def test_cancelled_analysis_stops_between_steps(tmp_path: Path):
     with pytest.raises(Cancelled):
         analyse_text(TRAIN, str(tmp_path / "a.py"), Config(), load_predictor().predict, cancelled=lambda: True)
+
+
+def test_a_stale_analysis_stops_within_the_resolvers_walk(tmp_path: Path, monkeypatch):
+    """The stop flag is read before each statement the resolver walks, not only between steps: the
+    walk ends at the first statement after the flag turns (here the fourth), and the rest never runs."""
+    from greenlint.analysis.resolver import Resolver
+
+    finished = []
+    monkeypatch.setattr(Resolver, "rewalk_blind", lambda self: finished.append(1))
+    asked = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) >= 5  # the first read follows the parse; the next ones precede statements
+
+    with pytest.raises(Cancelled):
+        analyse_text(TRAIN, str(tmp_path / "a.py"), Config(), load_predictor().predict, cancelled=cancelled)
+    assert len(asked) == 5 and not finished
+
+
+def test_stopping_one_job_does_not_forget_another_stopped_before(tmp_path: Path):
+    analyses = Analyses(_isolated)
+    try:
+        analyses._stop_job(7)
+        analyses._stop_job(8)  # another document's analysis, stopped right after
+        assert {7, 8} <= set(analyses._stopped[:])
+    finally:
+        analyses.close()
+
+
+def test_garbage_is_collected_after_the_diagnostics_are_handed_over(tmp_path: Path, monkeypatch):
+    events = []
+    monkeypatch.setattr(lsp_analysis, "_settle_garbage", lambda: events.append("collect"))
+    analyses = Analyses(_isolated, predictor_loader=load_predictor)
+    analyses.listeners.append(lambda analysis: events.append("publish"))
+
+    async def scenario():
+        await analyses.schedule(_snapshot(tmp_path, 1).uri, lambda: _snapshot(tmp_path, 1))
+
+    asyncio.run(scenario())
+    analyses.close()
+    assert events == ["publish", "collect"]
 
 
 def test_an_internal_failure_is_a_diagnostic(tmp_path: Path):

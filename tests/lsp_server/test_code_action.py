@@ -111,6 +111,27 @@ def test_noqa_goes_where_a_comment_is_code():
     assert noqa_edit(_diagnostic(1, end_line=3), lines, lines_ending_in_string(text)) == (2, 4, "  # noqa: GL101")
 
 
+def test_strings_are_read_from_the_findings_statements_alone():
+    """A quick fix tokenizes the statements holding its finding, not the whole file; the lines it
+    finds ending inside strings are the whole file's, there."""
+    import ast
+
+    from greenlint.check import Config
+    from greenlint.fix.engine import outline, statement_lines
+    from greenlint.lsp_server.analysis import Analysis
+    from greenlint.lsp_server.documents import View
+    from greenlint.lsp_server.features.code_action import _in_string
+
+    text = 'DOC = """\nline\n"""\nx = f(1)\n\n\ndef g():\n    s = """a\nb"""\n    return s\ny = f("""\n""")\n'
+    shape = outline(ast.parse(text))
+    view = View("file:///x.py", 1, text, Analysis("file:///x.py", 1, text, Config(), (), (), outline=shape))
+    whole = lines_ending_in_string(text)
+    assert whole == {1, 2, 8, 11}
+    for line in (1, 2, 4, 8, 9, 11, 12):
+        first, last = statement_lines(shape, line, line)
+        assert _in_string(view, _diagnostic(line)) == {n for n in whole if first <= n <= last}
+
+
 def test_fix_edits_use_client_units():
     lines = ['s = "😀"; ds = make()\n']
     fix = Fix("Prefetch", (Edit(Span(1, 21, 1, 21), ".prefetch(2)"), Edit(Span(1, 15, 1, 19), "build")), safe=True)
@@ -172,12 +193,15 @@ async def test_quick_fix_and_fix_all_apply_the_engines_edits(client: LanguageCli
 
 def test_notebook_cells_get_fixes_with_tensorflow_imported_in_another_cell():
     from greenlint.check import Config
-    from greenlint.lsp_server.analysis import analyse_text, join_cells
+    from greenlint.lsp_server.analysis import Analysis, analyse_result, join_cells
     from tests.check.fakes import Predictor
 
     cells = ["import tensorflow as tf\n", "ds = tf.data.Dataset.range(n).map(lambda x: x)\n"]
     text, offsets = join_cells(cells)
-    _, diagnostics = analyse_text(text, "nb.ipynb", Config(no_cache=True), Predictor().predict, offsets)
+    config = Config(no_cache=True)
+    result, diagnostics = analyse_result(text, "nb.ipynb", config, Predictor().predict, offsets)
     [mapped] = [d for d in diagnostics if d.code == "GL402"]
-    [edit] = mapped.fix.edits
+    assert mapped.fix is None  # published without; the code action asks for it
+    analysis = Analysis("nb.ipynb", 1, text, config, result.sites, tuple(diagnostics), cells=result.source)
+    [edit] = analysis.with_fix(mapped).fix.edits
     assert edit == Edit(Span(1, 46, 1, 46, cell=2), ", num_parallel_calls=tf.data.AUTOTUNE")
