@@ -83,12 +83,13 @@ def attach_fix(
     """*d* with the fix `attach_fixes` gives it, computed from the top-level statement holding it
     alone (a LibCST parse of a few lines, not of the file): the editor's quick fix of one finding.
     `shape` is the `outline` of its unit's tree, when the caller has it (else the unit is parsed)."""
-    if d.fix is not None or not _codemod(d.code):
+    found = _codemod(d.code)
+    if d.fix is not None or not found:
         return d
     unit = _Unit.around(source, d.span, line_length, shape)
     if unit is None:
         return attach_fixes([d], source, line_length)[0]  # the text does not parse as `ast` reads it
-    codemod, title = _codemod(d.code)
+    codemod, title = found
     edits = unit.edit(codemod, d.span, d.data.get("holds"))
     return dataclasses.replace(d, fix=Fix(title, edits, safe=codemod.safe)) if edits else d
 

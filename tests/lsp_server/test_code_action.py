@@ -80,7 +80,7 @@ async def test_noqa_action_extends_an_existing_comment(client: LanguageClient, w
     titles = {a.title: a for a in actions}
     action = titles["Suppress GL301 (small-batch-size) on this line with `# noqa`"]
     [edit] = action.edit.document_changes[0].edits
-    assert edit == types.TextEdit(range=_range(6, 66, 66), new_text=", GL301")  # after `# noqa: GL101`
+    assert edit == types.TextEdit(range=_range(6, 66, 66), new_text=", GL301")  # after the line's GL101 suppression
 
 
 @pytest.mark.e2e
