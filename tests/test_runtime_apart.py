@@ -4,14 +4,12 @@ predictor (tools/, `make data`) is neither installed nor imported by it."""
 from __future__ import annotations
 
 import ast
-import os
 from pathlib import Path
 
 import pytest
-import setuptools
 
-import greenlint
 from greenlint.cli import main
+from tools.installed_layout import package_dirs, pyproject
 
 REPO = Path(__file__).resolve().parents[1]
 #: The fitting and evaluation stack: the runtime reads the tables these fit, never fits them.
@@ -19,14 +17,14 @@ FITTING_STACK = {"scipy", "sklearn", "statsmodels"}
 
 
 def _runtime_modules() -> dict[str, ast.Module]:
-    """Every module the installed package holds (meter and lsp_server included), parsed."""
-    root = Path(greenlint.__file__).resolve().parent
+    """Every module the installed package holds (meter and lsp_server included, through package-dir),
+    parsed, by their path in the installed package."""
+    folders = {"": REPO / "greenlint"}
+    folders |= {name.removeprefix("greenlint."): REPO / folder for name, folder in package_dirs().items()}
     found = {}
-    for folder, _, files in os.walk(root, followlinks=True):
-        for name in files:
-            if name.endswith(".py"):
-                path = Path(folder) / name
-                found[str(path.relative_to(root))] = ast.parse(path.read_bytes(), str(path))
+    for prefix, root in folders.items():
+        for path in root.rglob("*.py"):
+            found[str(Path(prefix) / path.relative_to(root))] = ast.parse(path.read_bytes(), str(path))
     return found
 
 
@@ -57,11 +55,8 @@ def test_the_runtime_holds_no_training_or_evaluation_module():
 
 
 def test_the_wheel_packages_no_tools():
-    import tomllib
-
-    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    found = setuptools.find_packages(str(REPO), **config.get("packages", {}).get("find", {}))
-    assert found and not [p for p in found if p == "tools" or p.startswith("tools.")]
+    packages = pyproject()["tool"]["setuptools"]["packages"]
+    assert "greenlint" in packages and not [p for p in packages if p == "tools" or p.startswith("tools.")]
 
 
 @pytest.mark.parametrize("command", ["train", "evaluate"])

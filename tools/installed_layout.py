@@ -17,9 +17,13 @@ else:
 REPO = Path(__file__).resolve().parents[1]
 
 
+def pyproject() -> dict:
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+
+
 def package_dirs() -> dict[str, str]:
     """pyproject.toml's package-dir: dotted package -> folder relative to the repository."""
-    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-dir"]
+    return pyproject()["tool"]["setuptools"]["package-dir"]
 
 
 def link_installed_layout(root: Path) -> Path:

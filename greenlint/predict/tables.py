@@ -3,7 +3,7 @@
 The model is JSON (`dumps`, `read_model`), versioned by MODEL_VERSION. Per API: the mean log10 J
 over its call sites, their spread, CPU/GPU/DRAM shares and the reference values of scalable
 features; per group of the fallback chain (class, module, family, kind, global): the median and
-spread of its member APIs. `tools/model/train.py` fits it; `table_fit.py` fits the tables.
+spread of its member APIs. `tools/model/train.py` fits it; `tools/model/table_fit.py` fits the tables.
 """
 
 from __future__ import annotations

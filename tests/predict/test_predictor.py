@@ -261,7 +261,7 @@ def test_tf1_graph_construction_gets_no_figure_but_work_done_at_the_call_does(pr
 def test_cut_short_and_unbounded_records_are_left_out():
     from dataclasses import replace
 
-    from greenlint.predict.sites import build_sites
+    from tools.model.sites import build_sites
 
     cut = replace(record(FIT, 5.0, script="a"), series_cut_short=True)
     unbounded = record(FIT, 0.0, script="b", below=True, bound=float("inf"))

@@ -6,12 +6,12 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 
-from greenlint.predict.censored import Z80
+from tools.model.censored import Z80
 from greenlint.predict.hierarchy import LEVELS, Hierarchy
 from greenlint.predict.prediction import Basis
 from greenlint.predict.predictor import Predictor
-from greenlint.predict.sites import Site
-from greenlint.predict.table_fit import fit_tables
+from tools.model.sites import Site
+from tools.model.table_fit import fit_tables
 from greenlint.predict.tables import SINGLE, interval_group
 from greenlint.predict.work import unknown_size
 from tools.model.work_fit import fit_work

@@ -19,10 +19,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from greenlint.predict.censored import Z80
+from tools.model.censored import Z80
 from greenlint.predict.hierarchy import LEVELS, Hierarchy
-from greenlint.predict.sites import FRACTION, Site, build_sites, is_sweep
-from greenlint.predict.table_fit import fit_tables, round_sig
+from tools.model.sites import FRACTION, Site, build_sites, is_sweep
+from tools.model.table_fit import fit_tables, round_sig
 from greenlint.predict.tables import MODEL_VERSION, dumps
 from greenlint.stats import median
 from tools.model.intervals import CALIBRATION_FOLDS, calibrate

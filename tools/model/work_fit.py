@@ -8,8 +8,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.sites import Site
-from greenlint.predict.table_fit import round_sig
+from tools.model.sites import Site
+from tools.model.table_fit import round_sig
 from greenlint.predict.work import MIN_FIT_SITES, derive, time_group, work_log_energy
 
 

@@ -76,7 +76,7 @@ def test_size_scaling_check_uses_only_the_other_sweeps():
 
 def test_hotspot_auc_counts_bounds_only_when_they_decide():
     from tools.model.cross_validation import Held, hotspot_auc
-    from greenlint.predict.sites import Site
+    from tools.model.sites import Site
 
     def held(y, censored, pred):
         site = Site("a", "t", (y,), censored, y, {}, 1, ())

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from greenlint.predict.censored import censored_mean
+from tools.model.censored import censored_mean
 
 
 def test_exact_values_only_give_the_shrunk_mean():

@@ -15,9 +15,9 @@ import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from greenlint.predict.censored import censored_mean
+from tools.model.censored import censored_mean
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.sites import COMPONENTS, Site
+from tools.model.sites import COMPONENTS, Site
 from greenlint.predict.tables import DEFAULT_SD, feature_shift, log_feature, positive_number
 from greenlint.stats import median
 
