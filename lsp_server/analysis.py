@@ -150,17 +150,17 @@ def usable_config(config: Config) -> Config:
 
 
 @dataclass(frozen=True)
-class Settings:
+class ConfigLookup:
     """How the server finds its configuration (`greenlint lsp --config/--isolated`)."""
 
     config_file: Path | None = None
     isolated: bool = False
 
 
-def file_config(path: Path, settings: Settings = Settings()) -> tuple[Config, str | None]:
+def file_config(path: Path, lookup: ConfigLookup = ConfigLookup()) -> tuple[Config, str | None]:
     """The nearest `[tool.greenlint]` for `path` (or the --config file); defaults and the error if unusable."""
     try:  # looked up from the directory: the document may not be on disk (yet)
-        return load_config([path.parent], config_file=settings.config_file, isolated=settings.isolated), None
+        return load_config([path.parent], config_file=lookup.config_file, isolated=lookup.isolated), None
     except ConfigError as exc:
         return Config(root=path.parent if path.is_absolute() else Path.cwd()), str(exc)
 

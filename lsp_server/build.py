@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from greenlint.lsp_server.analysis import Settings
+from greenlint.lsp_server.analysis import ConfigLookup
 from greenlint.lsp_server.features import FEATURES
 from greenlint.lsp_server.server import GreenlintServer
 
 
-def build_server(settings: Settings = Settings(), predictor_loader=None) -> GreenlintServer:
+def build_server(lookup: ConfigLookup = ConfigLookup(), predictor_loader=None) -> GreenlintServer:
     """A server with every feature registered."""
-    server = GreenlintServer(settings, predictor_loader)
+    server = GreenlintServer(lookup, predictor_loader)
     for feature in FEATURES:
         feature.register(server)
     server.analyses.listeners.append(lambda analysis: server.refresh())  # after the features' own

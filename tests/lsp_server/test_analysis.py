@@ -13,7 +13,7 @@ import pytest
 from greenlint.check import Config
 from greenlint.predict import load_predictor
 from greenlint.lsp_server import analysis as lsp_analysis
-from greenlint.lsp_server.analysis import Analyses, Cancelled, Settings, Snapshot, analyse_text, file_config
+from greenlint.lsp_server.analysis import Analyses, Cancelled, ConfigLookup, Snapshot, analyse_text, file_config
 from tests.lsp_server.samples import TRAIN
 
 WAIT_S = 120.0  # for the other thread's step: generous for a loaded CI machine, reached only when broken
@@ -36,7 +36,7 @@ def _snapshot(tmp_path: Path, version: int, text: str = TRAIN, name: str = "a.py
 
 
 def _isolated(path: Path):
-    return file_config(path, Settings(isolated=True))
+    return file_config(path, ConfigLookup(isolated=True))
 
 
 def test_a_newer_version_supersedes_the_older(tmp_path: Path):
