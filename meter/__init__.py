@@ -1,6 +1,6 @@
 """The meter: measure TF/Keras calls' energy on this machine with FECoM's method.
 
-- `greenlint.meter.sources`: energy counters (rapl, perf, nvml, replay, estimated) behind one interface;
+- `greenlint.meter.counters`: energy counters (rapl, perf, nvml, replay, estimated) behind one interface;
 - `greenlint.meter.sampler`, `greenlint.meter.stability`: fast sampling, stable-state wait and idle baseline;
 - `greenlint.meter.records`: measurement files in the public datasets' format;
 - `greenlint.meter.instrument`, `greenlint.meter.runtime`, `greenlint.meter.measure`: `greenlint measure`;
@@ -23,7 +23,7 @@ _EXPORTS = {
     "MeterSession": "greenlint.meter.session",
     "MeterConfig": "greenlint.meter.session",
     "StabilitySettings": "greenlint.meter.stability",
-    "build_sources": "greenlint.meter.sources",
+    "build_sources": "greenlint.meter.counters",
     "hardware_id": "greenlint.hardware",
 }
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from greenlint.meter.sources.base import CUMULATIVE_COUNTER, Reading
+from greenlint.meter.counters.base import CUMULATIVE_COUNTER, Reading
 
 MIN_UPDATES = 20  # counter updates the counted energy spans
 MIN_RESOLUTIONS = 100  # x the counter's smallest step

@@ -38,7 +38,7 @@ from greenlint.window import measured_net_j
 from greenlint.meter.boundary import MIN_UPDATES, counters
 from greenlint.meter.runtime import sync_devices
 from greenlint.meter.session import MeterConfig, MeterSession
-from greenlint.meter.sources import SourceSet
+from greenlint.meter.counters import SourceSet
 from greenlint.meter.sizes import input_sizes
 from greenlint.meter.workloads import Workload
 

@@ -24,7 +24,7 @@ GRAPH_FEATURES = ("in_tf_function", "in_keras_step")
 
 
 @dataclass(frozen=True)
-class Site:
+class InstrumentedSite:
     """One instrumented call site; its index in the list is the ID passed to the runtime."""
 
     api: str
@@ -57,9 +57,9 @@ def json_features(features: dict) -> dict:
 
 
 def instrument_source(
-    source: str, callsites: Sequence[CallSite], *, cell: int | None = None, sites: list[Site] | None = None,
+    source: str, callsites: Sequence[CallSite], *, cell: int | None = None, sites: list[InstrumentedSite] | None = None,
     original: str | None = None,
-) -> tuple[str, list[Site]]:
+) -> tuple[str, list[InstrumentedSite]]:
     """The instrumented source and the sites it instruments (skipped call sites are not listed).
 
     *cell*: only that notebook cell's call sites; *sites*: a list to number on from (several
@@ -91,7 +91,7 @@ def instrument_source(
             if cs is None:
                 return updated
             sp = cs.span
-            sites.append(Site(cs.api, sp.line, sp.column, json_features(cs.features), sp.end_line, sp.end_column,
+            sites.append(InstrumentedSite(cs.api, sp.line, sp.column, json_features(cs.features), sp.end_line, sp.end_column,
                               sp.cell, statement_hash(lines, sp.line, sp.end_line)))
             site_id = cst.Arg(cst.Integer(str(len(sites) - 1)))
             callee = cst.Arg(updated.func)
@@ -101,12 +101,12 @@ def instrument_source(
     return module.visit(Transformer()).code, sites
 
 
-def instrument_notebook(cells: Sequence[str], callsites: Sequence[CallSite]) -> tuple[str, list[Site]]:
+def instrument_notebook(cells: Sequence[str], callsites: Sequence[CallSite]) -> tuple[str, list[InstrumentedSite]]:
     """A notebook's code cells (as `greenlint.analysis.sources.notebook_cells` reads them), each
     with its magics blanked and its call sites wrapped, joined into one script."""
     from greenlint.analysis.sources import blank_magics
 
-    sites: list[Site] = []
+    sites: list[InstrumentedSite] = []
     parts = []
     for i, cell in enumerate(cells, 1):
         code, _ = instrument_source(blank_magics(cell, "pass"), callsites, cell=i, sites=sites, original=cell)

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
 from greenlint.meter.boundary import Collector, aggregate, baseline_power, counters, min_span_s
-from greenlint.meter.instrument import HELPER, Site
+from greenlint.meter.instrument import HELPER, InstrumentedSite
 from greenlint.meter.session import MeterConfig, MeterSession
 from greenlint.meter.sizes import input_sizes
 
@@ -68,7 +68,7 @@ class Recorder:
     site for measurement records (built once the run is over). *clock* gives the epoch ns of the
     call boundaries (the system clock; tests pass a simulated one)."""
 
-    def __init__(self, session: MeterSession, sites: list[Site], *, wait_each_call=False, max_records_per_site=20,
+    def __init__(self, session: MeterSession, sites: list[InstrumentedSite], *, wait_each_call=False, max_records_per_site=20,
                  clock: Callable[[], int] = time.time_ns):
         self.session = session
         self.sites = sites
@@ -193,7 +193,7 @@ def main(config_path: str) -> int:
                                   features={"estimated": session.estimated})]
         calls, site_energies, counters_used = {}, [], {}
     else:
-        sites = [Site(**s) for s in cfg["sites"]]
+        sites = [InstrumentedSite(**s) for s in cfg["sites"]]
         recorder = Recorder(session, sites, wait_each_call=cfg.get("wait_each_call", False),
                             max_records_per_site=cfg.get("max_records_per_site", 20))
         status, tb = run_script(code_text, script, cfg["argv"], {HELPER: recorder})

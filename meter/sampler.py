@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from greenlint.meter.sources.base import Reading, SourceError
+from greenlint.meter.counters.base import Reading, SourceError
 
 DEFAULT_INTERVAL_S = 0.02
 

@@ -18,7 +18,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 
 def main(path: str, repeats: int) -> dict:
-    from greenlint.meter.sources import build_sources
+    from greenlint.meter.counters import build_sources
 
     sources = build_sources()
     spec = importlib.util.spec_from_file_location("bench_program", path)

@@ -31,7 +31,7 @@ def register(parser) -> None:
 def run(args) -> int:
     from greenlint.catalog import CatalogError
     from greenlint.kb.build import build_kb
-    from greenlint.kb.sources import default_dirs
+    from greenlint.kb.measurement_files import default_dirs
     from greenlint.kb.store import default_kb_dir
 
     if args.dirs and args.out is None:

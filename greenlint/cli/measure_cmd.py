@@ -33,7 +33,7 @@ def add_meter_options(parser: argparse.ArgumentParser) -> None:
 
 def meter_config(args, default_bin_ms: float = 100.0):
     from greenlint.meter.session import MeterConfig
-    from greenlint.meter.sources import ORDER
+    from greenlint.meter.counters import ORDER
     from greenlint.meter.stability import StabilitySettings
 
     bin_ms = args.stable_bin_ms if args.stable_bin_ms is not None else default_bin_ms

@@ -13,7 +13,7 @@ from pathlib import Path
 from greenlint.kb.measurement import MeasurementFileError, RecordError, fecom_name, parse_record, read_measurement_file
 from greenlint.kb.provenance import provenance_markdown
 from greenlint.kb.record import SCHEMA_VERSION, KBRecord, count_apis
-from greenlint.kb.sources import FileJob, find_files
+from greenlint.kb.measurement_files import FileJob, find_files
 from greenlint.kb.store import write_kb
 from greenlint.stats import median
 
@@ -32,7 +32,7 @@ class Problem:
 
 
 @dataclass
-class FileResult:
+class IngestedFile:
     job: FileJob
     records: list[KBRecord] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
@@ -40,11 +40,11 @@ class FileResult:
     baselines: list[tuple[float | None, ...]] = field(default_factory=list)  # idle W per component
 
 
-def ingest_file(job: FileJob) -> FileResult:
+def ingest_file(job: FileJob) -> IngestedFile:
     """All records of one file (``api`` left empty: the caller canonicalises in one place)."""
     from greenlint.kb.energy import call_energy, energy_fields, features, idle_power_w
 
-    result = FileResult(job)
+    result = IngestedFile(job)
     try:
         items = read_measurement_file(job.path)
     except MeasurementFileError as exc:
@@ -103,7 +103,7 @@ def _shown_dir(d: Path) -> str:
     return str(d)
 
 
-def _meta(results: list[FileResult], records: list[KBRecord], problems: list[Problem], dirs: list[str]) -> dict:
+def _meta(results: list[IngestedFile], records: list[KBRecord], problems: list[Problem], dirs: list[str]) -> dict:
     per: dict[str, dict] = defaultdict(
         lambda: {"files": 0, "files_read": 0, "skipped_files": 0, "records": 0, "skipped_records": 0}
     )
@@ -185,7 +185,7 @@ def build_kb(
             report(Problem(str(d), "no such file or directory"))
     file_jobs = find_files(existing, dataset=dataset, hardware_id=hardware_id)
     n_proc = max(1, min(jobs or os.cpu_count() or 1, len(file_jobs)))
-    results: list[FileResult] = []
+    results: list[IngestedFile] = []
     if n_proc > 1:
         with multiprocessing.Pool(n_proc) as pool:
             iterator = pool.imap(ingest_file, file_jobs, chunksize=4)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from greenlint.kb.record import COLUMN_DOCS
-from greenlint.kb.sources import REFERENCE_HARDWARE_ID
+from greenlint.kb.measurement_files import REFERENCE_HARDWARE_ID
 
 #: FECoM's LICENSE at the commit used (the Commons Clause condition; its notice must travel with the data).
 COMMONS_CLAUSE_NOTICE = """\

@@ -22,7 +22,7 @@ from greenlint.predict.tables import (
     interval_group,
     lookup,
 )
-from greenlint.predict.work import (
+from greenlint.predict.work_energy import (
     DENSE_FLOPS_PER_S,
     FLOP_KINDS,
     WORK_KEYS,

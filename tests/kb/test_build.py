@@ -9,7 +9,7 @@ import pytest
 from greenlint.kb import KBError, load_kb, load_meta
 from greenlint.kb import store
 from greenlint.kb.build import build_kb
-from greenlint.kb.sources import REFERENCE_HARDWARE_ID
+from greenlint.kb.measurement_files import REFERENCE_HARDWARE_ID
 from tests.kb.helpers import measurement, write
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from greenlint.kb import load_kb, load_meta
 from greenlint.kb.build import build_kb
-from greenlint.kb.sources import default_dirs
+from greenlint.kb.measurement_files import default_dirs
 from greenlint.kb.store import default_kb_dir
 
 pytestmark = pytest.mark.shared

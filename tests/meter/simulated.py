@@ -8,8 +8,8 @@ from __future__ import annotations
 import threading
 import time
 
-from greenlint.meter.sources import SourceSet
-from greenlint.meter.sources.base import CUMULATIVE_COUNTER, Availability, EnergySource, Reading, now
+from greenlint.meter.counters import SourceSet
+from greenlint.meter.counters.base import CUMULATIVE_COUNTER, Availability, EnergySource, Reading, now
 from greenlint.meter.workloads import Call, Workload
 
 

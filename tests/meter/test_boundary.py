@@ -10,7 +10,7 @@ import pytest
 
 from greenlint.meter.boundary import (Collector, Counter, aggregate, baseline_power, detect_update_period,
                                       missed_tail_s)
-from greenlint.meter.sources.base import Reading
+from greenlint.meter.counters.base import Reading
 
 BASE_W, EXTRA_W = 20.0, 30.0
 
@@ -136,7 +136,7 @@ def test_baseline_power_is_the_stable_windows_mean():
 
 def test_hardware_counters_have_their_period_detected_and_estimates_keep_theirs():
     from greenlint.meter.boundary import counters
-    from greenlint.meter.sources.base import CUMULATIVE_COUNTER, ESTIMATED
+    from greenlint.meter.counters.base import CUMULATIVE_COUNTER, ESTIMATED
 
     class Src:
         def __init__(self, caps, period):

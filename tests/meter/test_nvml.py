@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.meter.sources import SourcePermissionError, SourceUnavailable
-from greenlint.meter.sources.base import CUMULATIVE_COUNTER, POWER_SAMPLES
-from greenlint.meter.sources.nvml import NvmlSource
+from greenlint.meter.counters import SourcePermissionError, SourceUnavailable
+from greenlint.meter.counters.base import CUMULATIVE_COUNTER, POWER_SAMPLES
+from greenlint.meter.counters.nvml import NvmlSource
 
 
 class NVMLError(Exception):
@@ -74,7 +74,7 @@ def test_counter_and_integrated_power_are_summed(monkeypatch):
     nvml = FakeNvml()
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
     clock = iter([10.0, 12.0, 14.0])
-    monkeypatch.setattr("greenlint.meter.sources.nvml.now", lambda: (next(clock), 0))
+    monkeypatch.setattr("greenlint.meter.counters.nvml.now", lambda: (next(clock), 0))
     src = NvmlSource(nvml)
     assert POWER_SAMPLES in src.capabilities and CUMULATIVE_COUNTER in src.capabilities
     assert "counter" in src.zones[0] and "integrated power" in src.zones[1]

@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from greenlint.meter.sources import SourcePermissionError, SourceUnavailable, build_sources
-from greenlint.meter.sources import rapl as rapl_mod
-from greenlint.meter.sources.rapl import RaplSource
+from greenlint.meter.counters import SourcePermissionError, SourceUnavailable, build_sources
+from greenlint.meter.counters import rapl as rapl_mod
+from greenlint.meter.counters.rapl import RaplSource
 
 
 def make_zone(root, name, zone, energy_uj, max_uj=262143328850):

@@ -8,12 +8,12 @@ import math
 
 import pytest
 
-from greenlint.meter.instrument import Site
+from greenlint.meter.instrument import InstrumentedSite
 from greenlint.meter.runtime import Recorder
 from greenlint.meter.sampler import DEFAULT_INTERVAL_S
 from greenlint.meter.session import MeterConfig, MeterSession
-from greenlint.meter.sources import SourceSet, nvml
-from greenlint.meter.sources.nvml import NvmlSource
+from greenlint.meter.counters import SourceSet, nvml
+from greenlint.meter.counters.nvml import NvmlSource
 from greenlint.meter.stability import StabilitySettings
 from tests.meter.test_nvml import FakeNvml
 
@@ -94,7 +94,7 @@ def test_nvml_counters_read_at_call_boundaries_despite_a_lagging_sampler(monkeyp
                            sleep=clock.take)
     clock.sampler = session.sampler
     stable = session.start(thread=False)
-    recorder = Recorder(session, [Site("tensorflow.matmul", 1, 1, {})], clock=clock.epoch_ns)
+    recorder = Recorder(session, [InstrumentedSite("tensorflow.matmul", 1, 1, {})], clock=clock.epoch_ns)
     runs = 3
     for _ in range(5):  # the count asked for rests on the readings: it may grow a little
         for _ in range(runs - recorder.calls[0]):
@@ -120,7 +120,7 @@ def test_records_of_a_lagging_sampler_use_the_interval_it_achieved():
     from greenlint.window import record_energy
     from greenlint.meter.records import build_record
     from greenlint.meter.sampler import Sampler
-    from greenlint.meter.sources.base import Reading
+    from greenlint.meter.counters.base import Reading
     from greenlint.meter.stability import StableState
 
     clock = {"t": 0.0}
@@ -148,14 +148,14 @@ def test_records_of_a_lagging_sampler_use_the_interval_it_achieved():
 def test_a_failing_script_shows_its_own_traceback_without_the_meters_frames(tmp_path):
     from greenlint.meter.instrument import HELPER
     from greenlint.meter.runtime import run_script
-    from greenlint.meter.sources import build_sources
+    from greenlint.meter.counters import build_sources
 
     script = tmp_path / "user.py"
     original = "def f(x):\n    return 1 / x\n\ny = divmod(3, 1)\nz = f(0)\n"
     script.write_text(original)
     code = original.replace("divmod(3, 1)", f"{HELPER}(0, divmod, 3, 1)").replace("f(0)", f"{HELPER}(1, f, 0)")
     session = MeterSession(MeterConfig(), build_sources(("estimated",)))
-    recorder = Recorder(session, [Site("builtins.divmod", 4, 5, {}), Site("user.f", 5, 5, {})])
+    recorder = Recorder(session, [InstrumentedSite("builtins.divmod", 4, 5, {}), InstrumentedSite("user.f", 5, 5, {})])
     status, tb = run_script(code, script, [], {HELPER: recorder})
     assert status == 1 and tb.rstrip().endswith("ZeroDivisionError: division by zero")
     assert f'File "{script}", line 5' in tb and "z = f(0)" in tb  # the user's line, as written

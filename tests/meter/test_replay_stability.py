@@ -9,8 +9,8 @@ import pytest
 
 from greenlint.meter.sampler import Sampler
 from greenlint.meter.session import MeterConfig, MeterSession
-from greenlint.meter.sources import SourceSet
-from greenlint.meter.sources.replay import ReplaySource, Series, series_from_record
+from greenlint.meter.counters import SourceSet
+from greenlint.meter.counters.replay import ReplaySource, Series, series_from_record
 from greenlint.meter.stability import StabilitySettings, wait_until_stable
 from tests.environment import SHARED
 

@@ -11,9 +11,9 @@ import pytest
 
 from greenlint.hardware import hardware_id
 from greenlint.meter.sizes import call_owner, input_sizes, pickled_size
-from greenlint.meter.sources import SourcePermissionError, SourceUnavailable, SourceUnsupported
-from greenlint.meter.sources.estimated import EstimatedSource
-from greenlint.meter.sources.perf import PerfSource, parse_line
+from greenlint.meter.counters import SourcePermissionError, SourceUnavailable, SourceUnsupported
+from greenlint.meter.counters.estimated import EstimatedSource
+from greenlint.meter.counters.perf import PerfSource, parse_line
 
 
 def test_pickled_size_matches_pickle_without_copying_buffers():
@@ -63,14 +63,14 @@ def test_perf_line_parsing():
 
 
 def test_perf_probe_reasons(tmp_path, monkeypatch):
-    monkeypatch.setattr("greenlint.meter.sources.perf.shutil.which", lambda _: "/usr/bin/perf")
+    monkeypatch.setattr("greenlint.meter.counters.perf.shutil.which", lambda _: "/usr/bin/perf")
     assert PerfSource.probe(tmp_path / "none", tmp_path / "p").error is SourceUnsupported
     pmu = tmp_path / "events"
     pmu.mkdir()
     (pmu / "energy-pkg").write_text("event=0x02\n")
     paranoid = tmp_path / "paranoid"
     paranoid.write_text("2\n")
-    monkeypatch.setattr("greenlint.meter.sources.perf.os.geteuid", lambda: 1000)
+    monkeypatch.setattr("greenlint.meter.counters.perf.os.geteuid", lambda: 1000)
     avail = PerfSource.probe(pmu, paranoid)
     assert avail.error is SourcePermissionError and "perf_event_paranoid" in avail.reason
     paranoid.write_text("0\n")
@@ -87,7 +87,7 @@ def test_hardware_id_is_stable_and_hardware_specific():
 
 def test_import_greenlint_and_meter_do_not_import_tensorflow():
     code = (
-        "import sys, greenlint, greenlint.meter, greenlint.hardware, meter.sources, meter.session\n"
+        "import sys, greenlint, greenlint.meter, greenlint.hardware, meter.counters, meter.session\n"
         "from greenlint.meter import hardware_id; hardware_id()\n"
         "assert 'tensorflow' not in sys.modules, 'tensorflow imported'\n"
     )

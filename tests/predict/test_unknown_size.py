@@ -12,7 +12,7 @@ import pytest
 from greenlint.analysis import analyse_source
 from greenlint.analysis.callsite import with_work
 from greenlint.predict import load_predictor
-from greenlint.predict.work import HIGH_SAMPLES
+from greenlint.predict.work_energy import HIGH_SAMPLES
 
 FIT = "tensorflow.keras.Sequential.fit"
 HEADER = "import numpy as np\nimport tensorflow as tf\nfrom tensorflow import keras\n"

@@ -439,7 +439,7 @@ def training_section(shared_dir: Path | None) -> str:
 def physics_section() -> str:
     """Physics goals (issue 18) from the crafted programs of `physics.goals`, the shipped model's figures."""
     from tools.model.physics import gaissa_check, goals
-    from greenlint.predict.work import DENSE_FLOPS_PER_S
+    from greenlint.predict.work_energy import DENSE_FLOPS_PER_S
 
     lines = [
         "## Physics goals",

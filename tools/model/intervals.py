@@ -13,7 +13,7 @@ from greenlint.predict.predictor import Predictor
 from tools.model.sites import Site
 from tools.model.table_fit import fit_tables
 from greenlint.predict.tables import SINGLE, interval_group
-from greenlint.predict.work import unknown_size
+from greenlint.predict.work_energy import unknown_size
 from tools.model.work_fit import fit_work
 
 #: Fewest held-out residuals that calibrate a level on their own; fewer borrow the pooled factor.

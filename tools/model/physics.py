@@ -227,7 +227,7 @@ def gaissa_check(predictor=None) -> list[RunCheck]:
 
     from greenlint.paths import DATA_DIR
     from tools.model.training_data import read_runs_csv
-    from greenlint.predict.work import derive, time_of
+    from greenlint.predict.work_energy import derive, time_of
 
     phys = Physics(predictor)
     work = phys.predictor.model.get("work") or {}

@@ -1,4 +1,4 @@
-"""Fit the work model (greenlint/predict/work.py): time models and power per kind group, and each
+"""Fit the work model (greenlint/predict/work_energy.py): time models and power per kind group, and each
 API's offset from them. Robust least squares with scipy: training time only."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from greenlint.predict.hierarchy import Hierarchy
 from tools.model.sites import Site
 from tools.model.table_fit import round_sig
-from greenlint.predict.work import MIN_FIT_SITES, derive, time_group, work_log_energy
+from greenlint.predict.work_energy import MIN_FIT_SITES, derive, time_group, work_log_energy
 
 
 def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:

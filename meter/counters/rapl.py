@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from greenlint.meter.sources.base import (
+from greenlint.meter.counters.base import (
     CUMULATIVE_COUNTER,
     PER_DEVICE,
     Availability,

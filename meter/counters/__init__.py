@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from greenlint.meter.sources.base import (
+from greenlint.meter.counters.base import (
     COMPONENTS,
     Availability,
     EnergySource,
@@ -49,13 +49,13 @@ ORDER = ("rapl", "perf", "nvml", "estimated")
 
 def source_class(name: str) -> type[EnergySource]:
     if name == "rapl":
-        from greenlint.meter.sources.rapl import RaplSource as cls
+        from greenlint.meter.counters.rapl import RaplSource as cls
     elif name == "perf":
-        from greenlint.meter.sources.perf import PerfSource as cls
+        from greenlint.meter.counters.perf import PerfSource as cls
     elif name == "nvml":
-        from greenlint.meter.sources.nvml import NvmlSource as cls
+        from greenlint.meter.counters.nvml import NvmlSource as cls
     elif name == "estimated":
-        from greenlint.meter.sources.estimated import EstimatedSource as cls
+        from greenlint.meter.counters.estimated import EstimatedSource as cls
     else:
         raise ValueError(f"unknown energy source {name!r}; choose from {', '.join(ORDER)}")
     return cls

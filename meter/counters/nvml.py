@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from greenlint.meter.sources.base import (
+from greenlint.meter.counters.base import (
     CUMULATIVE_COUNTER,
     PER_DEVICE,
     POWER_SAMPLES,

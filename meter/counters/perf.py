@@ -14,7 +14,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from greenlint.meter.sources.base import (
+from greenlint.meter.counters.base import (
     CUMULATIVE_COUNTER,
     Availability,
     EnergySource,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from greenlint.meter.sources.base import CUMULATIVE_COUNTER, TEMPERATURE, Availability, EnergySource, Reading
+from greenlint.meter.counters.base import CUMULATIVE_COUNTER, TEMPERATURE, Availability, EnergySource, Reading
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import os
 import time
 from pathlib import Path
 
-from greenlint.meter.sources.base import ESTIMATED, Availability, EnergySource, Reading, SourceUnavailable, now
+from greenlint.meter.counters.base import ESTIMATED, Availability, EnergySource, Reading, SourceUnavailable, now
 
 DEFAULT_W_PER_CORE = 10.0  # assumption: a busy logical core of a server/desktop CPU (TDP / threads)
 
