@@ -53,8 +53,7 @@ data: $(VENV)/.dev-extras
 	$(BIN)/python -m tools.model.training_data
 	$(BIN)/python -m tools.model.train
 	$(BIN)/python -m tools.model.evaluate
-	$(BIN)/python -m tools.gendocs
-	$(BIN)/python -m tests.review.readme_example
+	$(BIN)/python -m tools.generate_all
 
 applications: $(VENV)/.dev-extras
 	$(BIN)/python -m tools.applications
