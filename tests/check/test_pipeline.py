@@ -5,7 +5,9 @@ import json
 import pytest
 
 from greenlint.check import run_check
+from greenlint.check.cache import close_all
 from greenlint.check.runner import Backend
+from tests.check import cache_entries
 from tests.check.conftest import FAKE
 from tests.check.fakes import LOG_ENV
 
@@ -82,10 +84,12 @@ def test_warm_run_reads_the_cache(tmp_path, config, monkeypatch):
 def test_corrupt_cache_entries_are_misses(tmp_path, config):
     src = project(tmp_path, {"a.py": TRAIN})
     first = run_check([src], config, FAKE)
-    entries = list((tmp_path / "cache").rglob("*.json"))
+    close_all()  # as at the end of a process: the write-ahead log is folded back
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["lint.sqlite"]  # the whole cache: one file
+    entries = cache_entries.keys(tmp_path / "cache")
     assert len(entries) == 4  # the analysis, its diagnostics under these rule settings, import statements, rule table
-    for entry in entries:
-        entry.write_bytes(b"not JSON")
+    for key in entries:
+        cache_entries.write_raw(tmp_path / "cache", key, b"not JSON")
     again = run_check([src], config, FAKE)
     assert again.stats.cache_hits == 0 and again.diagnostics == first.diagnostics
     assert run_check([src], config, FAKE).stats.cache_hits == 1  # rewritten
