@@ -168,8 +168,6 @@ def analyse_files(
         for (i, _, _), checked in zip(todo, _run([(shown, key) for _, shown, key in todo], jobs, backend, stats, finish)):
             done[i] = checked
     stats.analysed = len(todo)
-    if cache and project.memory() is not None:
-        cache.put(_imports_key(cache), project.memory())
     for i, content in contents.items():
         c = done[i]
         if isinstance(c.source, str):  # as the analysis decoded it (a PEP 263 cookie counts)
@@ -179,20 +177,14 @@ def analyse_files(
 
 def _project_index(cache: Cache | None):
     """The analysis' index of project modules, told to notice files changed since its last use;
-    it keeps the summaries of imported modules in the lint cache (forked workers inherit it)."""
+    it keeps the import statements and summaries of project modules in the lint cache, one entry
+    each (forked workers inherit it)."""
     from greenlint.analysis.project import project_index
 
     index = project_index()
-    index.refresh()
     index.store = cache
-    if cache is not None:
-        index.remember(cache.get(_imports_key(cache)))
+    index.refresh()
     return index
-
-
-def _imports_key(cache: Cache) -> str:
-    """Where the import statements of the project modules read by earlier runs are kept."""
-    return cache.key("<project imports>", b"")
 
 
 def _dependencies(project, path: Path) -> str:
