@@ -44,6 +44,7 @@ NOT_CACHED_CODE = frozenset({"cli", "report", "review"})
 def _tree_stamp(root: Path, suffixes: tuple[str, ...] | None = None, skip=frozenset()) -> list[tuple[str, int, int]]:
     """(relative path, size, mtime_ns) of every file under `root` (less top-level `skip`): cheap, no reading."""
     out = []
+    prefix = os.path.join(str(root), "")
     for dirpath, dirnames, filenames in os.walk(root):
         top = dirpath == str(root)
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not (top and d in skip))
@@ -54,7 +55,9 @@ def _tree_stamp(root: Path, suffixes: tuple[str, ...] | None = None, skip=frozen
                     st = os.stat(p)
                 except OSError:
                     continue
-                out.append((os.path.relpath(p, root), st.st_size, st.st_mtime_ns))
+                # what os.path.relpath gives, without its two abspath calls per file
+                rel = p[len(prefix) :] if p.startswith(prefix) else os.path.relpath(p, root)
+                out.append((rel, st.st_size, st.st_mtime_ns))
     return out
 
 
