@@ -2,8 +2,9 @@
 greenlint, data) key, and the diagnostics per rule settings.
 
 The whole cache is one SQLite file, `greenlint.paths.cache_dir() / "check" / "lint.sqlite"`
-(or under `cache-dir`): each entry one row, written in its own transaction (atomic), in WAL
-mode with a busy timeout so that concurrent runs and worker processes share it. Entries are
+(or under `cache-dir`): each entry one row, written in batches of one transaction each
+(atomic: all or none), in WAL mode with a busy timeout so that concurrent runs and worker
+processes share it. Entries are
 data only (compressed JSON, `greenlint.check.cache_codec`): reading one never runs code, so a
 repository may choose the cache directory. An entry that cannot be read back, or is not what
 its key says, is a miss; a file that is not such a cache (corrupt, foreign) is reported, then
@@ -83,15 +84,27 @@ def environment_stamp() -> str:
 _connections: dict[Path, sqlite3.Connection | None] = {}
 _connections_pid = 0
 _inherited: list = []
+#: Entries put but not yet written, per cache file: written together, in one transaction.
+_pending: dict[Path, dict[str, bytes]] = {}
+PENDING_MAX = 64
+
+
+def flush_all() -> None:
+    """Write the entries pending for every cache file."""
+    for file in list(_pending):
+        Cache(file.parent, stamp="-").flush()
 
 
 def close_all() -> None:
-    """Close this process's connections (the last one out folds the write-ahead log back into
-    the file, leaving one file); run at exit."""
-    for db in _connections.values():
-        if db is not None and _connections_pid == os.getpid():
-            db.close()
+    """Write what is pending, then close this process's connections (the last one out folds
+    the write-ahead log back into the file, leaving one file); run at exit."""
+    if _connections_pid in (0, os.getpid()):  # not a forked copy of another process's state
+        flush_all()
+        for db in _connections.values():
+            if db is not None:
+                db.close()
     _connections.clear()
+    _pending.clear()
 
 
 atexit.register(close_all)
@@ -142,28 +155,52 @@ class Cache:
         body = key.encode("ascii") + b"\n" + text.encode("utf-8", "backslashreplace")
         if len(body) > MAX_ENTRY_BYTES:
             return
-        self._execute("INSERT OR REPLACE INTO entries (key, value) VALUES (?, ?)", (key, zlib.compress(body, 1)))
+        pending = _pending.setdefault(self.file, {})
+        pending[key] = zlib.compress(body, 1)
+        if len(pending) >= PENDING_MAX:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the entries put since the last flush, in one transaction (atomic together)."""
+        rows = _pending.pop(self.file, None)
+        db = self._connection() if rows else None
+        if db is None:
+            return
+        try:
+            with db:  # BEGIN ... COMMIT, or ROLLBACK on an error
+                db.execute("BEGIN IMMEDIATE")
+                db.executemany("INSERT OR REPLACE INTO entries (key, value) VALUES (?, ?)", rows.items())
+        except sqlite3.OperationalError:
+            pass  # locked past the timeout, a full disk: these entries are only misses later
+        except sqlite3.DatabaseError as exc:  # corrupt since opened
+            self._forget(db, exc)
 
     def _execute(self, sql: str, args: tuple):
         """The first row of *sql* (None if none), or None when the cache cannot be used."""
+        if self.file in _pending:
+            self.flush()
         db = self._connection()
         if db is None:
             return None
         try:
             return db.execute(sql, args).fetchone()
-        except sqlite3.OperationalError:  # locked past the timeout, a full disk: a miss
+        except sqlite3.OperationalError:  # locked past the timeout: a miss
             return None
         except sqlite3.DatabaseError as exc:  # corrupt since opened
-            db.close()
-            del _connections[self.file]
-            self._rebuild(exc)
+            self._forget(db, exc)
             return None
+
+    def _forget(self, db: sqlite3.Connection, problem: Exception) -> None:
+        db.close()
+        _connections.pop(self.file, None)
+        self._rebuild(problem)
 
     def _connection(self) -> sqlite3.Connection | None:
         global _connections_pid
         if _connections_pid != os.getpid():  # opened in a parent before fork: not ours to use, nor to
             _inherited.extend(_connections.values())  # close (that could drop this process's locks)
             _connections.clear()
+            _pending.clear()  # the parent writes its own
             _connections_pid = os.getpid()
         if self.file in _connections:
             return _connections[self.file]

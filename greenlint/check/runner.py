@@ -168,6 +168,8 @@ def analyse_files(
         for (i, _, _), checked in zip(todo, _run([(shown, key) for _, shown, key in todo], jobs, backend, stats, finish)):
             done[i] = checked
     stats.analysed = len(todo)
+    if cache:
+        cache.flush()
     for i, content in contents.items():
         c = done[i]
         if isinstance(c.source, str):  # as the analysis decoded it (a PEP 263 cookie counts)
@@ -295,11 +297,14 @@ _worker_finish: Finish | None = None
 def _worker_chunk(items: Sequence[tuple[str, str | None]], backend: Backend) -> list[Checked | FileResult]:
     """A worker's chunk: each file analysed and finished (rules, cache entries) where the
     parent's `_worker_finish` was inherited, else its result without its tree (rules re-parse)."""
+    from greenlint.check.cache import flush_all
+
     finish = _worker_finish
     out: list[Checked | FileResult] = []
     for path, key in items:
         result = analyse_one(path, backend)
         out.append(finish(result, key) if finish is not None else result.shippable())
+    flush_all()  # this chunk's entries (and summaries of imported modules), one transaction
     return out
 
 

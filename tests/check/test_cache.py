@@ -119,8 +119,8 @@ def test_a_foreign_database_is_named_and_replaced(tmp_path, capsys):
     foreign.close()
     cache = Cache(tmp_path, stamp="s")
     cache.put("k", [1, 2])
-    assert "not a greenlint lint cache" in capsys.readouterr().err
     assert cache.get("k") == [1, 2]
+    assert "not a greenlint lint cache" in capsys.readouterr().err
 
 
 def test_an_older_format_is_emptied_without_a_warning(tmp_path, capsys, monkeypatch):

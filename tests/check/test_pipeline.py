@@ -119,6 +119,20 @@ def test_parallel_equals_serial(tmp_path, config, monkeypatch):
     assert parallel.files == serial.files
 
 
+def test_workers_write_their_entries_to_the_one_cache_file(tmp_path, config, monkeypatch):
+    """Each worker runs the rules and writes its files' entries itself: a second run finds all."""
+    monkeypatch.setattr("greenlint.check.runner._cpus", lambda: 2)
+    src = project(tmp_path, {f"m{i:02d}.py": TRAIN.replace("x, y", f"x{i}, y") for i in range(12)})
+    cold = run_check([src], config.replace(jobs=2), FAKE)
+    assert cold.stats.workers == 2 and cold.stats.cache_hits == 0
+    warm = run_check([src], config.replace(jobs=2), FAKE)
+    assert warm.stats.cache_hits == 12 and warm.diagnostics == cold.diagnostics
+    close_all()
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["lint.sqlite"]
+    # per file: its analysis and its diagnostics; then the import statements of each, the rule table
+    assert len(cache_entries.keys(tmp_path / "cache")) == 12 * 3 + 1
+
+
 def test_noqa_and_per_file_ignores(tmp_path, config):
     src = project(
         tmp_path,
