@@ -238,6 +238,7 @@ class Cache:
                 db.execute("COMMIT")
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = OFF")  # a power cut may lose entries: misses, never wrong values
+            db.execute("PRAGMA cache_size = -256")  # KiB: rows are read once; keep the peak memory low
         except BaseException:
             db.close()
             raise
