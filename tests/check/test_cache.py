@@ -137,6 +137,7 @@ def _write_many(directory: str, start: int) -> None:
     cache = Cache(Path(directory), stamp="s")
     for i in range(start, start + 200):
         cache.put(f"k{i}", {"i": i, "text": "x" * 500})
+    cache.flush()  # a pool's worker exits without running atexit: what the runner's workers do too
 
 
 def test_concurrent_writers_lose_nothing(tmp_path):
