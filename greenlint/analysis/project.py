@@ -30,7 +30,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from greenlint.analysis.values import (
     MISSING,
@@ -142,7 +142,7 @@ def import_statements(text: str) -> list[tuple]:
     return [match.groups() for match in _import_lines(text)]
 
 
-def _statement_list(value: Any) -> bool:
+def _statement_list(value: Any) -> TypeGuard[list[tuple]]:
     """Whether a stored value is what `import_statements` returns."""
     return type(value) is list and all(
         type(v) is tuple and len(v) == 4 and all(x is None or type(x) is str for x in v) for v in value
@@ -237,8 +237,10 @@ class ProjectIndex:
         if known is not None and known[0] == sha:
             return known[1], sha
         key = self.store.key(path, b"import statements", sha) if self.store is not None else None
-        statements = self.store.get(key) if key is not None else None
-        if not _statement_list(statements):
+        stored = self.store.get(key) if key is not None else None
+        if _statement_list(stored):
+            statements = stored
+        else:
             statements = import_statements(text) if text is not None else []
             if key is not None:
                 self.store.put(key, statements)

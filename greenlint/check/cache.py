@@ -164,7 +164,7 @@ class Cache:
         """Write the entries put since the last flush, in one transaction (atomic together)."""
         rows = _pending.pop(self.file, None)
         db = self._connection() if rows else None
-        if db is None:
+        if rows is None or db is None:
             return
         try:
             with db:  # BEGIN ... COMMIT, or ROLLBACK on an error
