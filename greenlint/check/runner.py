@@ -133,6 +133,7 @@ def analyse_files(
     contents: dict[int, bytes] = {}
     todo: list[tuple[int, str, str | None]] = []
     cwd = os.getcwd()
+    profile_stamps: dict[str, str] = {}
     for i, f in enumerate(files):
         shown = display_path(f, cwd)
         content, error = sources.read_bytes(f, sources.MAX_BYTES)  # a huge file is not even read
@@ -144,7 +145,7 @@ def analyse_files(
             done[i] = Checked(shown, diagnose(bad), "", bad)
             continue
         contents[i] = content
-        key = cache.key(shown, content, _dependencies(project, f)) if cache else None
+        key = cache.key(shown, content, _dependencies(project, f, profile_stamps)) if cache else None
         stored = cache.get(_diagnostics_key(key, rules_id(shown))) if key else None
         if _stored_diagnostics(stored):
             done[i] = Checked(shown, stored[0], stored[1] or "", key=key)
@@ -189,12 +190,16 @@ def _project_index(cache: Cache | None):
     return index
 
 
-def _dependencies(project, path: Path) -> str:
+def _dependencies(project, path: Path, profile_stamps: dict[str, str]) -> str:
     """A digest of the project modules *path* imports (a file's analysis follows them), or "",
-    and the stamp of the profile file covering it (a new `greenlint measure` changes its figures)."""
+    and the stamp of the profile file covering it (a new `greenlint measure` changes its figures),
+    looked up once per folder in a run (*profile_stamps*: the files of a folder share it)."""
     absolute = os.path.abspath(path)
     modules = project.digest(absolute) if project.imports(absolute) else ""
-    return modules + profile.stamp(absolute)
+    folder = os.path.dirname(absolute)
+    if folder not in profile_stamps:
+        profile_stamps[folder] = profile.stamp(absolute)
+    return modules + profile_stamps[folder]
 
 
 @contextlib.contextmanager
