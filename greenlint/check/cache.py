@@ -207,8 +207,8 @@ class Cache:
         db = None
         try:
             db = self._open(self.file)
-        except sqlite3.OperationalError:
-            pass  # unwritable, locked for longer than the timeout: run without
+        except (OSError, sqlite3.OperationalError):
+            pass  # no folder can be made there, unwritable, locked past the timeout: run without
         except sqlite3.DatabaseError as exc:
             self._rebuild(exc)
             try:

@@ -146,3 +146,12 @@ def test_concurrent_writers_lose_nothing(tmp_path):
         pool.starmap(_write_many, [(str(tmp_path), s) for s in range(0, 800, 200)])
     cache = Cache(tmp_path, stamp="s")
     assert all(cache.get(f"k{i}") == {"i": i, "text": "x" * 500} for i in range(800))
+
+
+def test_a_cache_folder_that_cannot_be_made_only_costs_speed(tmp_path, config):
+    (tmp_path / "a.py").write_text(TRAIN)
+    (tmp_path / "blocker").write_text("a file where the cache folder's parent should be")
+    blocked = config.replace(cache_dir=tmp_path / "blocker" / "cache")
+    first = run_check([tmp_path / "a.py"], blocked, FAKE)
+    again = run_check([tmp_path / "a.py"], blocked, FAKE)
+    assert first.diagnostics and again.diagnostics == first.diagnostics and again.stats.cache_hits == 0
