@@ -50,9 +50,9 @@ test-editor: $(BIN)/greenlint
 data: $(VENV)/.dev-extras
 	$(BIN)/python -m tools.catalog.generate
 	$(BIN)/greenlint kb build
-	$(BIN)/python -m greenlint.predict.training_data
-	$(BIN)/greenlint kb train
-	$(BIN)/greenlint kb evaluate
+	$(BIN)/python -m tools.model.training_data
+	$(BIN)/python -m tools.model.train
+	$(BIN)/python -m tools.model.evaluate
 	$(BIN)/python -m tools.gendocs
 	$(BIN)/python -m tests.review.readme_example
 

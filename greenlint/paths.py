@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-import sys
+from importlib import resources
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -11,16 +11,18 @@ REPO_DIR = PACKAGE_DIR.parent
 
 
 def _data_dir() -> Path:
-    """The repository's data/ in a checkout; <prefix>/share/greenlint/data in a wheel install."""
+    """The package `greenlint.data`: the repository's data/ in an editable install, the installed
+    copy otherwise (site-packages, `--user`, `--target` alike)."""
     if "GREENLINT_DATA_DIR" in os.environ:
         return Path(os.environ["GREENLINT_DATA_DIR"])
-    checkout = REPO_DIR / "data"
-    if checkout.is_dir():
-        return checkout
-    return Path(sys.prefix) / "share" / "greenlint" / "data"
+    data = resources.files("greenlint.data")
+    if not isinstance(data, Path):
+        raise RuntimeError(f"greenlint: its data must be installed as files, not inside {data}")
+    return data
 
 
-#: Bundled, derived data (KB, catalog, trained model, training-run table).
+#: Bundled, derived data (KB, catalog, trained model, training-run table). Read-only for the
+#: installed package; only the tools/ generators (run from a checkout) write it.
 DATA_DIR = _data_dir()
 
 

@@ -7,7 +7,8 @@ finished analysis; analyses run in a worker process (`analysis.py`).
 Needs the `lsp` extra (pygls, lsprotocol).
 """
 
-from greenlint.lsp_server.analysis import Settings
-from greenlint.lsp_server.server import GreenlintServer, build_server
+from greenlint.lsp_server.analysis import ConfigLookup
+from greenlint.lsp_server.build import build_server
+from greenlint.lsp_server.server import GreenlintServer
 
-__all__ = ["GreenlintServer", "Settings", "build_server"]
+__all__ = ["GreenlintServer", "ConfigLookup", "build_server"]

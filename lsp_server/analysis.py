@@ -19,16 +19,18 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from greenlint.analysis import analyse_source
 from greenlint.analysis.sources import split_lines
 from greenlint.check import Config, ConfigError, apply_rules, load_config
-from greenlint.check.analyse import from_analysis, internal_error
+from greenlint.check.analyse import FileResult, from_analysis, internal_error
 from greenlint.check.selection import Selector
+from greenlint.fix.engine import Outline, attach_fix, outline
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
 
@@ -64,10 +66,17 @@ class Analysis:
     config_error: str | None = None  # the configuration could not be used; defaults were
     cell_offsets: tuple[int, ...] | None = None
     documents: tuple[tuple[str, int | None], ...] = ()
+    cells: tuple[str, ...] | None = None  # a notebook's code cells, as the analysis read them
+    outline: Outline | None = None  # a file's top-level statements, where fixes are computed
 
     @property
     def parsed(self) -> bool:
         return not any(d.code == SYNTAX_ERROR for d in self.diagnostics)
+
+    def with_fix(self, d: Diagnostic) -> Diagnostic:
+        """*d*, one of this analysis' findings, with its fix: computed when a code action asks,
+        from the statement holding it (diagnostics are published without fixes)."""
+        return attach_fix(d, self.text if self.cells is None else self.cells, self.config.line_length, self.outline)
 
 
 def join_cells(cells: list[str]) -> tuple[str, tuple[int, ...]]:
@@ -90,19 +99,38 @@ def analyse_text(
     predict: Callable,
     cell_offsets: tuple[int, ...] | None = None,
     cancelled: Callable[[], bool] = lambda: False,
+    fixes: bool = False,
 ) -> tuple[tuple[Site, ...], list[Diagnostic]]:
-    """Call sites with predictions and the diagnostics (suppressions applied) of one in-memory file
-    (or notebook: its code cells joined, with `cell_offsets`; spans then name their cell).
-    Raises Cancelled between steps once `cancelled()` is true."""
+    """Call sites with predictions and the diagnostics (suppressions applied; with their fixes
+    with `fixes`) of one in-memory file (or notebook: its code cells joined, with `cell_offsets`;
+    spans then name their cell). Raises Cancelled once `cancelled()` is true: between steps, and
+    within the resolver's walk before each statement."""
+    result, diagnostics = analyse_result(text, path, config, predict, cell_offsets, cancelled, fixes)
+    return result.sites, diagnostics
+
+
+def analyse_result(
+    text: str,
+    path: str,
+    config: Config,
+    predict: Callable,
+    cell_offsets: tuple[int, ...] | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+    fixes: bool = False,
+) -> tuple[FileResult, list[Diagnostic]]:
+    """`analyse_text`, with the whole FileResult (a notebook's cells are its `source`)."""
     enabled = Selector(config).for_file(path)  # raises ConfigError for codes matching no rule
     offsets = None if cell_offsets is None else list(cell_offsets)
-    resolved = analyse_source(text, path=path, cell_offsets=offsets)
-    if cancelled():
-        raise Cancelled
+
+    def checkpoint() -> None:  # the resolver calls it before each statement
+        if cancelled():
+            raise Cancelled
+
+    resolved = analyse_source(text, path=path, cell_offsets=offsets, checkpoint=checkpoint)
     result = from_analysis(resolved, predict)
     if cancelled():
         raise Cancelled
-    return result.sites, apply_rules(result, config, enabled)
+    return result, apply_rules(result, config, enabled, fixes)
 
 
 def usable_config(config: Config) -> Config:
@@ -122,17 +150,17 @@ def usable_config(config: Config) -> Config:
 
 
 @dataclass(frozen=True)
-class Settings:
+class ConfigLookup:
     """How the server finds its configuration (`greenlint lsp --config/--isolated`)."""
 
     config_file: Path | None = None
     isolated: bool = False
 
 
-def file_config(path: Path, settings: Settings = Settings()) -> tuple[Config, str | None]:
+def file_config(path: Path, lookup: ConfigLookup = ConfigLookup()) -> tuple[Config, str | None]:
     """The nearest `[tool.greenlint]` for `path` (or the --config file); defaults and the error if unusable."""
     try:  # looked up from the directory: the document may not be on disk (yet)
-        return load_config([path.parent], config_file=settings.config_file, isolated=settings.isolated), None
+        return load_config([path.parent], config_file=lookup.config_file, isolated=lookup.isolated), None
     except ConfigError as exc:
         return Config(root=path.parent if path.is_absolute() else Path.cwd()), str(exc)
 
@@ -153,6 +181,19 @@ def _settle_garbage() -> None:
     gc.freeze()
 
 
+class Done(NamedTuple):
+    """What one analysis sends back."""
+
+    sites: tuple[Site, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    config_error: str | None
+    ms: float  # wall-clock milliseconds
+    cpu_ms: float  # the analysing thread's CPU milliseconds
+    failure: str | None  # the traceback of greenlint's own failure
+    cells: tuple[str, ...] | None  # a notebook's code cells, as the analysis read them
+    outline: Outline | None  # a file's top-level statements, where fixes are computed
+
+
 def _analyse_unit(
     text: str,
     path: str,
@@ -161,45 +202,83 @@ def _analyse_unit(
     cell_offsets: tuple[int, ...] | None,
     predictor: Callable[[], Callable],
     cancelled: Callable[[], bool],
-) -> tuple[tuple[Site, ...], tuple[Diagnostic, ...], str | None, float, str | None]:
-    """(sites, diagnostics, configuration error, milliseconds, traceback of greenlint's own failure):
-    one analysis, wherever it runs; `predictor()` gives the predict function (loading it may fail
-    too). Raises Cancelled when `cancelled()` turns true between steps."""
+) -> Done:
+    """One analysis, wherever it runs; `predictor()` gives the predict function (loading it may
+    fail too). Raises Cancelled once `cancelled()` turns true."""
     if cancelled():
         raise Cancelled
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     failure = None
     try:
-        predict = predictor()
+        predict = predictor() if config.overlay is True else _configured_predict(config)
         try:
-            sites, diagnostics = analyse_text(text, path, config, predict, cell_offsets, cancelled)
+            result, diagnostics = analyse_result(text, path, config, predict, cell_offsets, cancelled)
         except ConfigError as exc:  # select/ignore codes that match no rule: reported once and left out
             config_error = str(exc)
-            sites, diagnostics = analyse_text(text, path, usable_config(config), predict, cell_offsets, cancelled)
+            result, diagnostics = analyse_result(text, path, usable_config(config), predict, cell_offsets, cancelled)
+        sites, cells = result.sites, result.source if isinstance(result.source, tuple) else None
+        shape = outline(result.tree) if result.tree is not None else None
     except Cancelled:
         raise
     except Exception as exc:  # greenlint's own bug: say so on the document, keep serving
         failure = traceback.format_exc()
-        sites, diagnostics = (), list(internal_error(path, exc).errors)
-    _settle_garbage()
-    return tuple(sites), tuple(diagnostics), config_error, (time.perf_counter() - started) * 1000, failure
+        sites, diagnostics, cells, shape = (), list(internal_error(path, exc).errors), None, None
+    ms, cpu_ms = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000
+    return Done(tuple(sites), tuple(diagnostics), config_error, ms, cpu_ms, failure, cells, shape)
 
 
-#: In an analysis process: its predictor, and the shared number of the job to stop.
+def _configured_predict(config: Config) -> Callable:
+    """The predict function for a configuration that turns calibration off (`calibration = false`)
+    or applies the overlay under its `cache-dir` (`Config.overlay`), loaded once per process."""
+    from greenlint.predict import load_predictor
+
+    return load_predictor(overlay=config.overlay).predict
+
+
+#: Allocations between two automatic collections in an analysis process (Python's default: 700).
+#: An analysis makes many objects that live until it ends; its garbage is collected once the
+#: server has published its diagnostics (`_collect_when_asked`), not during the next analysis.
+ANALYSIS_GC_THRESHOLD = 50_000
+#: Jobs told to stop, newest last, shared with the analysis processes: two documents' analyses
+#: may be stopped at once.
+STOPPED = 8
+
+#: In an analysis process: its predictor, the jobs stopped, its slot, and a lock held while it analyses.
 _process: dict = {}
 
 
-def _start_process(stop) -> None:
-    """An analysis process's start: end with the server whatever way it ends, then load the
-    predictor before the first document comes."""
+def _start_process(stopped, slots, collect) -> None:
+    """An analysis process's start: end with the server whatever way it ends, take a slot (whose
+    event in `collect` asks it to collect its garbage), then load the predictor before the first
+    document comes."""
     from greenlint.predict import load_predictor
 
     parent = multiprocessing.parent_process()
     if parent is not None:  # a killed server closes no queue: watch it
         threading.Thread(target=_end_with, args=(parent,), daemon=True, name="greenlint-server-watch").start()
-    _process["stop"] = stop
+    with slots.get_lock():
+        _process["slot"] = slots.value % len(collect)
+        slots.value += 1
+    _process["stopped"] = stopped
+    _process["busy"] = threading.Lock()
     _process["predict"] = load_predictor().predict
     _settle_garbage()
+    gc.set_threshold(ANALYSIS_GC_THRESHOLD, *gc.get_threshold()[1:])
+    event = collect[_process["slot"]]
+    threading.Thread(target=_collect_when_asked, args=(event,), daemon=True, name="greenlint-collect").start()
+
+
+def _collect_when_asked(event) -> None:
+    """Collect the last analysis' garbage each time the server asks (once it has published that
+    analysis' diagnostics); not while an analysis runs: that one's own publication asks again."""
+    while True:
+        event.wait()
+        event.clear()
+        if _process["busy"].acquire(blocking=False):
+            try:
+                _settle_garbage()
+            finally:
+                _process["busy"].release()
 
 
 def _end_with(parent) -> None:
@@ -212,8 +291,10 @@ def _warm() -> None:
 
 
 def _analyse_in_process(job: int, *args):
-    stop = _process["stop"]
-    return _analyse_unit(*args, lambda: _process["predict"], lambda: stop.value == job)
+    """(the analysis, the slot of the process that made it)."""
+    stopped = _process["stopped"]
+    with _process["busy"]:
+        return _analyse_unit(*args, lambda: _process["predict"], lambda: job in stopped[:]), _process["slot"]
 
 
 #: Analysis processes at most (each loads its own predictor).
@@ -246,15 +327,22 @@ class Analyses:
         self._tasks: dict[str, asyncio.Task] = {}
         self._landed: dict[str, asyncio.Event] = {}
         self._stops: dict[str, Callable[[], None]] = {}  # how to stop each document's running analysis
+        self._dirty: set[int] = set()  # the slots of the analysis processes with garbage to collect
+        self._running: dict[str, Future] = {}  # each document's newest job, running until it returns
         #: Called on the event loop with each analysis that lands (its document still open).
         self.listeners: list[Callable[[Analysis], None]] = []
 
     def _start_pool(self) -> None:
         context = multiprocessing.get_context("spawn")  # no fork of a process with threads
-        self._stop = context.Value("q", 0, lock=False)  # the job the analysis process should stop
+        self._stopped = context.Array("q", STOPPED, lock=False)  # the jobs the analysis processes should stop
+        self._stop_count = 0
+        self._collect = [context.Event() for _ in range(WORKERS)]  # one per process: collect your garbage
+        slots = context.Value("i", 0)
         # a second process starts only while two documents wait: one heavy document (a long analysis)
         # then no longer holds back every other document's diagnostics
-        self._executor = ProcessPoolExecutor(WORKERS, context, initializer=_start_process, initargs=(self._stop,))
+        self._executor = ProcessPoolExecutor(
+            WORKERS, context, initializer=_start_process, initargs=(self._stopped, slots, self._collect)
+        )
         self._executor.submit(_warm)
 
     @property
@@ -301,35 +389,50 @@ class Analyses:
         self.latest[uri] = analysis
         if analysis.parsed:
             self.good[uri] = analysis
-        if self._in_process:
-            _settle_garbage()  # the analysis came in as new objects here too
         self._landed.setdefault(uri, asyncio.Event()).set()
         for listener in self.listeners:
             try:
                 listener(analysis)
             except Exception:  # greenlint's own bug: log it, let the others run
                 log.exception("while handing over the analysis of %s", uri)
+        self._clean_up()
+
+    def _clean_up(self) -> None:
+        """Once diagnostics are published: the analysis processes collect their garbage, and this
+        one its own (the analysis came in as new objects here too)."""
+        for slot in self._dirty:
+            self._collect[slot].set()
+        self._dirty.clear()
+        _settle_garbage()
 
     async def analyse(self, snap: Snapshot) -> Analysis:
         """The analysis of one snapshot: reuses the newest one when text and configuration are the same;
-        cancelling the caller stops the work at its next step."""
+        cancelling the caller stops the work at its next checkpoint. A document's jobs run one at a
+        time: a newer version's waits for the stopped one to end, rather than start a second process."""
         config, config_error = self.config_for(snap.path)
         done = self.latest.get(snap.uri)
         if done is not None and (done.text, done.cell_offsets, done.config) == (snap.text, snap.cell_offsets, config):
             return replace(done, version=snap.version, documents=snap.documents)
         args = (snap.text, str(snap.path), config, config_error, snap.cell_offsets)
-        loop = asyncio.get_running_loop()
+        previous = self._running.get(snap.uri)
+        if previous is not None and not previous.done():  # told to stop: it ends at its next checkpoint,
+            ended = asyncio.wrap_future(previous)  # and no second process starts for it
+            ended.add_done_callback(lambda f: f.cancelled() or f.exception())  # its Cancelled is expected
+            await asyncio.wait([ended])
         job = next(self._jobs)
         if self._in_process:
-            future = loop.run_in_executor(self._executor, _analyse_in_process, job, *args)
-            stop = lambda: setattr(self._stop, "value", job)  # noqa: E731
+            running = self._executor.submit(_analyse_in_process, job, *args)
+            stop = lambda: self._stop_job(job)  # noqa: E731
         else:
             stopped = threading.Event()
-            future = loop.run_in_executor(self._executor, self._analyse_here, args, stopped.is_set)
+            running = self._executor.submit(self._analyse_here, args, stopped.is_set)
             stop = stopped.set
         self._stops[snap.uri] = stop
+        self._running[snap.uri] = running
         try:
-            sites, diagnostics, config_error, ms, failure = await future
+            outcome, slot = await asyncio.wrap_future(running)
+            if slot is not None:
+                self._dirty.add(slot)
         except (asyncio.CancelledError, Cancelled):
             stop()
             log.debug("analysis of %s version %s dropped: a newer version came", snap.uri, snap.version)
@@ -337,21 +440,27 @@ class Analyses:
         except BrokenProcessPool as exc:  # the analysis process died (out of memory?): start another
             log.error("the analysis process stopped (%s); starting another", exc)
             self._start_pool()
-            sites, diagnostics, ms = (), internal_error(str(snap.path), exc, "the analysis process").errors, 0.0
-            failure = None
+            errors = internal_error(str(snap.path), exc, "the analysis process").errors
+            outcome = Done((), errors, config_error, 0.0, 0.0, None, None, None)
         finally:
             if self._stops.get(snap.uri) is stop:
                 del self._stops[snap.uri]
-        if failure:
-            log.error("analysis of %s failed:\n%s", snap.uri, failure)
+            if self._running.get(snap.uri) is running and running.done():
+                del self._running[snap.uri]
+        if outcome.failure:
+            log.error("analysis of %s failed:\n%s", snap.uri, outcome.failure)
         log.info(
-            "analysed %s version %s: %d calls, %d diagnostics in %.0f ms",
-            snap.uri, snap.version, len(sites), len(diagnostics), ms,
+            "analysed %s version %s: %d calls, %d diagnostics in %.0f ms (%.0f ms CPU)",
+            snap.uri, snap.version, len(outcome.sites), len(outcome.diagnostics), outcome.ms, outcome.cpu_ms,
         )  # fmt: skip
         return Analysis(
-            snap.uri, snap.version, snap.text, config, sites, tuple(diagnostics), config_error,
-            snap.cell_offsets, snap.documents,
+            snap.uri, snap.version, snap.text, config, outcome.sites, outcome.diagnostics, outcome.config_error,
+            snap.cell_offsets, snap.documents, outcome.cells, outcome.outline,
         )  # fmt: skip
+
+    def _stop_job(self, job: int) -> None:
+        self._stopped[self._stop_count % STOPPED] = job
+        self._stop_count += 1
 
     def _stop_analysis(self, uri: str) -> None:
         stop = self._stops.pop(uri, None)
@@ -359,7 +468,7 @@ class Analyses:
             stop()
 
     def _analyse_here(self, args: tuple, cancelled: Callable[[], bool]):
-        return _analyse_unit(*args, lambda: self.predictor.predict, cancelled)
+        return _analyse_unit(*args, lambda: self.predictor.predict, cancelled), None
 
     def forget(self, uri: str) -> None:
         task = self._tasks.pop(uri, None)
@@ -368,6 +477,7 @@ class Analyses:
             task.cancel()
         self.latest.pop(uri, None)
         self.good.pop(uri, None)
+        self._running.pop(uri, None)
         landed = self._landed.pop(uri, None)
         if landed is not None:
             landed.set()  # wake the requests waiting for it: they find nothing

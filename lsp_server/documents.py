@@ -3,7 +3,7 @@ moved through the edits made since the analysed version."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from lsprotocol import types
@@ -94,12 +94,12 @@ class View:
 
     @cached_property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """The analysis' findings where they are now (without fixes when the text changed since:
-        a fix's exact edits are offered again once the newer analysis lands), then `extra`."""
+        """The analysis' findings where they are now (without fixes: a code action computes one
+        on request, while the view is not `stale`), then `extra`."""
         mine = [d for d in self.analysis.diagnostics if self.covers(d.span.cell)]
         if self.stale:
             moved = ((self.moved.span(d.span)[0], d) for d in mine)
-            mine = [replace(d, span=span, fix=None) if d.fix else with_span(d, span) for span, d in moved if span]
+            mine = [with_span(d, span) for span, d in moved if span]
         return (*mine, *(d for d in self.extra if self.covers(d.span.cell)))
 
 

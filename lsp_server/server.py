@@ -24,7 +24,7 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from greenlint import __version__
-from greenlint.lsp_server.analysis import Analyses, Analysis, Settings, Snapshot, join_cells
+from greenlint.lsp_server.analysis import Analyses, Analysis, ConfigLookup, Snapshot, join_cells
 from greenlint.lsp_server.documents import View, python_cells
 from greenlint.lsp_server.edits import EditLog, LineMap
 from greenlint.lsp_server.settings import Configurations, EditorSettings
@@ -120,7 +120,7 @@ def _first_line(exc: BaseException) -> ValueError:
 class GreenlintServer(LanguageServer):
     """A pygls server holding the analyses of open documents; features register on it."""
 
-    def __init__(self, settings: Settings = Settings(), predictor_loader=None):
+    def __init__(self, lookup: ConfigLookup = ConfigLookup(), predictor_loader=None):
         super().__init__(
             "greenlint",
             __version__,
@@ -128,7 +128,7 @@ class GreenlintServer(LanguageServer):
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             notebook_document_sync=NOTEBOOK_SYNC,
         )
-        self.configurations = Configurations(settings)
+        self.configurations = Configurations(lookup)
         self.analyses = Analyses(self.configurations.config_for, predictor_loader)
         self.edits = EditLog()
         self.closed_listeners: list = []  # called with (owner uri, document uris) when a document closes
@@ -329,19 +329,3 @@ class ClientLog(logging.Handler):
             return asyncio.get_running_loop() is self.loop
         except RuntimeError:
             return False
-
-
-def build_server(settings: Settings = Settings(), predictor_loader=None) -> GreenlintServer:
-    """A server with every feature registered."""
-    from greenlint.lsp_server.features import FEATURES
-
-    server = GreenlintServer(settings, predictor_loader)
-    for feature in FEATURES:
-        feature.register(server)
-    server.analyses.listeners.append(lambda analysis: server.refresh())  # after the features' own
-
-    @server.feature(types.SHUTDOWN)
-    def shutdown(params: None) -> None:
-        server.analyses.close()
-
-    return server

@@ -11,7 +11,7 @@ from typing import Any
 
 from greenlint.check import Config, ConfigError
 from greenlint.check.config import parse_table
-from greenlint.lsp_server.analysis import Settings, file_config
+from greenlint.lsp_server.analysis import ConfigLookup, file_config
 
 PREFERENCES = ("editorFirst", "filesystemFirst", "editorOnly")
 UNITS = ("auto", "J", "Wh")
@@ -93,10 +93,10 @@ def _get(raw: Mapping, dotted: str) -> Any:
 
 @dataclass
 class Configurations:
-    """The configuration of each document: the command line's choice of file (`Settings`), the
+    """The configuration of each document: the command line's choice of file (`ConfigLookup`), the
     editor's settings of the folder holding it, and the preference between them."""
 
-    settings: Settings = field(default_factory=Settings)
+    lookup: ConfigLookup = field(default_factory=ConfigLookup)
     default: EditorSettings = field(default_factory=EditorSettings)
     folders: dict[Path, EditorSettings] = field(default_factory=dict)
 
@@ -111,7 +111,7 @@ class Configurations:
         if editor.preference == "editorOnly":
             base, error = Config(root=path.parent if path.is_absolute() else Path.cwd()), None
         else:
-            base, error = file_config(path, self.settings)
+            base, error = file_config(path, self.lookup)
         file_wins = editor.preference == "filesystemFirst"
         table: dict[str, Any] = {}
         unknown: list[str] = []

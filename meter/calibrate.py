@@ -10,7 +10,8 @@ Layout under `greenlint.paths.cache_dir() / "calibration"`:
 
 * `<hardware_id>/` - the overlay the predictor loads: a KB (records.csv, meta.json,
   PROVENANCE.md, built by `greenlint.kb.build.build_kb`, one record per window, scaled by the
-  builder to one execution), `measurements/<workload>/experiment-1.json` (FECoM format) and `calibration.json`.
+  builder to one execution), `measurements/<workload>/experiment-1.json` (FECoM format) and `calibration.json`
+  (this run's summary, the `history` of the machine's earlier calibrations and their `disagreement`).
   It is a symbolic link to a versioned folder `.<hardware_id>.v<ns>/`, assembled aside and switched
   in one atomic rename, so it is never half-written or missing. A run of some workloads (`--only`)
   keeps the installed overlay's other workloads.
@@ -31,17 +32,20 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
+from greenlint.predict.calibration import CALIBRATION_JSON, disagreement
 from greenlint.stats import median
 from greenlint.window import measured_net_j
 from greenlint.meter.boundary import MIN_UPDATES, counters
 from greenlint.meter.runtime import sync_devices
 from greenlint.meter.session import MeterConfig, MeterSession
+from greenlint.meter.sources import SourceSet
 from greenlint.meter.sizes import input_sizes
 from greenlint.meter.workloads import Workload
 
 SPREAD_GOAL = 0.10
 WINDOW_UPDATES = 2 * MIN_UPDATES  # counter updates one calibration window spans at least
-CALIBRATION_JSON = "calibration.json"
+#: Earlier calibrations of the machine kept in `calibration.json`'s `history`.
+HISTORY = 10
 
 
 @dataclass(frozen=True)
@@ -202,6 +206,36 @@ def merge_previous(target: Path, done: dict, measurements: Path) -> dict:
     return {**merged, **done}
 
 
+def workloads_summary(done: dict) -> dict:
+    """A calibration's workloads as its history keeps them: `{name: {api, per_execution_j, per_execution_s}}`."""
+    return {name: {k: w.get(k) for k in ("api", "per_execution_j", "per_execution_s")} for name, w in done.items()}
+
+
+def history(target: Path) -> list[dict]:
+    """The machine's earlier calibrations, oldest first (at most `HISTORY`): the installed overlay's
+    own history and its summary, each as `{finished_at, mode, workloads: workloads_summary}`."""
+    try:
+        previous = json.loads((target / CALIBRATION_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    last = {"finished_at": previous.get("finished_at"), "mode": previous.get("mode"),
+            "workloads": workloads_summary(previous.get("workloads", {}))}
+    return [*previous.get("history", []), last][-HISTORY:]
+
+
+def runs_of(result: dict) -> list[dict]:
+    """A calibration's stored runs, oldest first, itself last, each as `workloads_summary`."""
+    earlier = [h["workloads"] for h in result.get("history", []) if isinstance(h.get("workloads"), dict)]
+    return [*earlier, workloads_summary(result.get("workloads", {}))]
+
+
+def disagreements(runs: list[dict]) -> dict:
+    """Per API with a workload measured in two calibrations or more: how many, and the largest
+    ratio of one workload's joules per call between them."""
+    apis = sorted({s["api"] for run in runs for s in run.values() if s.get("api")})
+    return {api: {"runs": seen[0], "ratio": round(seen[1], 4)} for api in apis if (seen := disagreement(runs, api))}
+
+
 def apis_summary(done: dict) -> dict:
     by_api: dict[str, list[dict]] = {}
     for name, s in done.items():
@@ -218,10 +252,12 @@ def apis_summary(done: dict) -> dict:
 
 
 class Calibrator:
-    def __init__(self, plan: Plan, workloads: list[Workload], config: MeterConfig = MeterConfig()):
+    def __init__(self, plan: Plan, workloads: list[Workload], config: MeterConfig = MeterConfig(),
+                 sources: SourceSet | None = None):
+        """*sources*: the counters to read (default: those `config` names, probed here)."""
         from greenlint.hardware import hardware_id
 
-        self.plan, self.workloads, self.config = plan, workloads, config
+        self.plan, self.workloads, self.config, self.sources = plan, workloads, config, sources
         self.hw_id = hardware_id()
         self.partial = partial_dir(self.hw_id, plan.mode)
         self.progress_file = self.partial / "progress.json"
@@ -242,7 +278,7 @@ class Calibrator:
 
     def run(self, on_start: Callable[[Workload], None], on_repeat: Callable[[], None]) -> dict:
         done = self.load_progress()
-        session = MeterSession(self.config)
+        session = MeterSession(self.config, self.sources)
         stable = session.start()
         counter_of = counters(session.sampler.samples[stable.window[0]:stable.window[1]], session.sources.covers)
         try:
@@ -266,6 +302,7 @@ class Calibrator:
             staging = staging_parent / self.hw_id
             measurements = staging_parent / "measurements"
             shutil.copytree(self.partial / "measurements", measurements)
+            earlier = history(overlay_dir(self.hw_id))
             done = merge_previous(overlay_dir(self.hw_id), done, measurements)
             kb = build_overlay_kb(measurements, staging, self.hw_id)
             staging.mkdir(exist_ok=True)
@@ -283,7 +320,9 @@ class Calibrator:
                 "kb": kb,
                 "workloads": done,
                 "apis": apis_summary(done),
+                "history": earlier,
             }
+            result["disagreement"] = disagreements(runs_of(result))
             (staging / CALIBRATION_JSON).write_text(json.dumps(result, indent=1), encoding="utf-8")
             _install(staging, overlay_dir(self.hw_id))
         finally:

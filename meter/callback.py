@@ -3,7 +3,7 @@
 Each epoch is one window of the meter: TensorFlow's devices synchronised, then the counters read
 at its two ends, net of the stable-state baseline (`meter.boundary`, as `greenlint measure`).
 After every epoch the completed epochs' net energies go to
-`greenlint.predict.training.project_run_energy`, which projects the whole run (`fit(epochs=...)`);
+`greenlint.predict.training_runs.project_run_energy`, which projects the whole run (`fit(epochs=...)`);
 from the second epoch on the first (tracing) epoch is kept out of the per-epoch figures. Each
 epoch is reported once: printed (`verbose`, the default) or else logged (logger
 `greenlint.meter`); also added to Keras' `logs` (so `History` keeps them) and, with `log_file`,
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import tensorflow as tf
 
-from greenlint.predict.training import project_run_energy
+from greenlint.predict.training_runs import project_run_energy
 from greenlint.meter.boundary import baseline_power, counters, window, window_net
 from greenlint.meter.runtime import sync_devices
 from greenlint.meter.session import MeterConfig, MeterSession

@@ -22,6 +22,7 @@ import os
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
@@ -64,9 +65,11 @@ def executing_eagerly() -> bool:
 
 class Recorder:
     """Reads the counters around every instrumented call and keeps the first windows of each
-    site for measurement records (built once the run is over)."""
+    site for measurement records (built once the run is over). *clock* gives the epoch ns of the
+    call boundaries (the system clock; tests pass a simulated one)."""
 
-    def __init__(self, session: MeterSession, sites: list[Site], *, wait_each_call=False, max_records_per_site=20):
+    def __init__(self, session: MeterSession, sites: list[Site], *, wait_each_call=False, max_records_per_site=20,
+                 clock: Callable[[], int] = time.time_ns):
         self.session = session
         self.sites = sites
         self.wait_each_call = wait_each_call
@@ -78,7 +81,7 @@ class Recorder:
                 if stable is not None else math.inf)
         self.collector = Collector(min_span_s=span)
         self.counters: dict[str, dict] = {}  # per component: the update period detected, the resolution
-        self._read_at = session.sources.read_at
+        self._clock = clock
         self._depth = 0
 
     def __call__(self, site_id: int, func, *args, **kwargs):
@@ -91,15 +94,15 @@ class Recorder:
             self.session.wait_stable()
         sync_devices()
         self._depth += 1
-        read_start, before = self._read_at()
-        start = time.time_ns()
+        read_start, before = self.session.sources.read_at(self._clock)
+        start = self._clock()
         try:
             result = func(*args, **kwargs)
             sync_devices()
         finally:
-            end = time.time_ns()
-            read_end, after = self._read_at()
-            read_s = (time.time_ns() - read_end) / 1e9
+            end = self._clock()
+            read_end, after = self.session.sources.read_at(self._clock)
+            read_s = (self._clock() - read_end) / 1e9
             self._depth -= 1
             self.collector.add(site_id, before, after, read_start, read_end, end - start, read_s)
             if keep:
@@ -159,7 +162,7 @@ def run_script(code_text: str, script: Path, argv: list[str], extra_globals: dic
 
 def user_traceback(exc: BaseException) -> str:
     """The traceback as the user's own run would show it: the meter's frames left out."""
-    here = Path(__file__).parent  # as imported (greenlint/meter, a link) and as it lies (meter/)
+    here = Path(__file__).parent  # as imported and as it lies once links are resolved
     own = tuple({str(here) + os.sep, str(here.resolve()) + os.sep})
 
     def strip(te: traceback.TracebackException | None) -> None:
@@ -198,7 +201,7 @@ def main(config_path: str) -> int:
         session.stop()
         session.stable = stable
         records = recorder.records()
-        calls = {f"{s.api} ({'cell %d, ' % s.cell if s.cell else ''}line {s.line})": n
+        calls = {f"{s.api} ({f'cell {s.cell}, ' if s.cell else ''}line {s.line})": n
                  for s, n in zip(sites, recorder.calls)}
         site_energies = recorder.site_energies(stable)
         counters_used = recorder.counters

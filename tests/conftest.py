@@ -1,4 +1,5 @@
-"""Shared test fixtures. Tests needing ../shared skip with a clear reason where it is absent."""
+"""Shared test fixtures. The `shared` and `tensorflow` markers declare what a test needs: it skips
+where that is missing, and fails under GREENLINT_STRICT_TESTS=1 (tests/environment.py)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.paths import shared_dir
+from tests.environment import require_installed, require_shared
 
-SHARED = shared_dir()
-needs_shared = pytest.mark.skipif(
-    SHARED is None,
-    reason="../shared (public measurement datasets) is not beside this checkout; CI has it",
-)
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("shared"):
+        require_shared()
+    if item.get_closest_marker("tensorflow"):
+        require_installed("tensorflow", "keras")
 
 
 @pytest.fixture(scope="session")
@@ -24,7 +26,7 @@ def measured_tiny_train(tmp_path_factory):
     """`greenlint measure --level both` of tests/meter/fixtures/tiny_train.py, run once (it is the
     suite's slowest step) for the meter's end-to-end tests and the profile round trip:
     (its folder, the finished process, the script's sha256 before the run, the script)."""
-    pytest.importorskip("tensorflow")
+    require_installed("tensorflow")
     tmp = tmp_path_factory.mktemp("measure")
     script = tmp / "tiny_train.py"
     script.write_bytes((Path(__file__).parent / "meter" / "fixtures" / "tiny_train.py").read_bytes())

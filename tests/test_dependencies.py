@@ -25,15 +25,12 @@ EXTRAS_OF = {
     "greenlint.meter": {"meter"},
     "greenlint.hardware": {"meter"},  # NVML, optional: no library means no GPU
     "greenlint.kb.store": {"data"},  # the KB as a pandas DataFrame
-    "greenlint.predict.training_data": {"data"},
-    "greenlint.predict.evaluate": {"data"},
-    "greenlint.predict.work": {"data"},  # fitting the work model (`kb train`); predicting needs no extra
     "tools": {"meter", "data", "dev"},  # `make data` (never installed): TensorFlow's API, the data stack
 }
 #: Declared distributions that no module imports by name, and why they are declared anyway.
 NOT_IMPORTED = {
     "playwright": "drives Chromium in the real-editor test (vscode-extension/test/editor, `make test-editor`)",
-    "pyarrow": "the engine of pandas.read_parquet (greenlint/predict/training_data.py)",
+    "pyarrow": "the engine of pandas.read_parquet (tools/model/training_data.py)",
 }
 #: Distributions of import names that may not be installed here (tomli: Python < 3.11 only).
 UNINSTALLED = {"tomli": "tomli", "tf_keras": "tf-keras"}
@@ -63,7 +60,7 @@ def _module_name(path: Path) -> str:
 
 def _imports() -> dict[str, set[str]]:
     """Top-level third-party import names -> the modules importing them (anywhere in the module)."""
-    own, stdlib = {"greenlint", "tools"}, set(sys.stdlib_module_names) | {"__future__"}
+    own, stdlib = {"greenlint", "tools", "tests"}, set(sys.stdlib_module_names) | {"__future__"}
     found: dict[str, set[str]] = defaultdict(set)
     for package in PACKAGES:
         for path in sorted((REPO / package).rglob("*.py")):

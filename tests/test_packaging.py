@@ -1,39 +1,52 @@
-"""meter/ and lsp_server/ stay at the repository's top level but install inside greenlint's
-namespace, through the links greenlint/meter and greenlint/lsp_server: no generic top-level
-package name (a user's own `meter.py` could shadow it)."""
+"""meter/, lsp_server/ and data/ stay at the repository's top level but install inside greenlint's
+namespace through pyproject.toml's package-dir (no generic top-level package name a user's own
+`meter.py` could shadow, no symlinks a Windows clone would lose). tests/install/ installs it."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
-
-import setuptools
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:
     import tomli as tomllib
 
+from tools.installed_layout import package_dirs
+
 ROOT = Path(__file__).resolve().parents[1]
-LINKED = ("meter", "lsp_server")
 
 
-def test_the_links_point_at_the_top_level_folders():
-    for name in LINKED:
-        link = ROOT / "greenlint" / name
-        assert link.is_symlink() and link.resolve() == (ROOT / name).resolve()
+def _on_disk(package: str, folder: Path) -> set[str]:
+    """*package* and its subpackages: the folders under *folder* holding an `__init__.py`."""
+    return {
+        ".".join([package, *init.parent.relative_to(folder).parts])
+        for init in folder.rglob("__init__.py")
+        if "__pycache__" not in init.parts
+    }
 
 
-def test_the_wheel_installs_only_greenlint_packages():
-    include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
-    found = setuptools.find_packages(str(ROOT), include=include)
-    assert {"greenlint.meter", "greenlint.meter.sources", "greenlint.lsp_server", "greenlint.lsp_server.features"} <= set(found)
-    assert all(name == "greenlint" or name.startswith("greenlint.") for name in found)
+def test_no_symlink_is_tracked():
+    staged = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert [line for line in staged.splitlines() if line.startswith("120000")] == []
+
+
+def test_the_wheel_lists_every_package_and_only_greenlint_ones():
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    found = _on_disk("greenlint", ROOT / "greenlint")
+    for package, folder in package_dirs().items():
+        found |= _on_disk(package, ROOT / folder)
+    assert sorted(listed) == sorted(found)
 
 
 def test_the_namespaced_packages_are_the_top_level_folders():
+    import greenlint.data
     import greenlint.lsp_server
     import greenlint.meter
+    from greenlint.paths import DATA_DIR
 
     assert Path(greenlint.meter.__file__).resolve().parent == (ROOT / "meter").resolve()
     assert Path(greenlint.lsp_server.__file__).resolve().parent == (ROOT / "lsp_server").resolve()
+    assert Path(greenlint.data.__file__).resolve().parent == (ROOT / "data").resolve()
+    assert DATA_DIR.resolve() == (ROOT / "data").resolve()

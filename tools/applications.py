@@ -16,7 +16,7 @@ import io
 import sys
 
 from greenlint.atomic import atomic_write_text
-from greenlint.paths import DATA_DIR
+from tools import DATA_DIR
 
 OUT = DATA_DIR / "work" / "keras_applications.csv"
 FIELDS = ("name", "params", "flops_per_sample", "input_shape", "source")

@@ -138,7 +138,7 @@ def savings_table(rules: dict[str, type[Rule]], pairs: dict, reasons: dict) -> l
         "| rule | energy saving (spread) | time saving | before → after per run | predictor before → after | hardware | basis |",
         "|---|---|---|---|---|---|---|",
     ]
-    for code, rule in rules.items():
+    for code in rules:
         pair = pairs.get(code)
         if pair is None:
             if code in reasons:

@@ -37,8 +37,8 @@ def greenlint(args: tuple[str, ...], cwd: Path, cache: Path) -> list[dict]:
                           text=True)
     try:  # `calls` exits 2 when a file cannot be parsed (exercise notebooks), after listing the others
         return json.loads(proc.stdout)
-    except ValueError:
-        raise RuntimeError(f"greenlint {' '.join(args)} in {cwd} exited {proc.returncode}: {proc.stderr[-2000:]}")
+    except ValueError as exc:
+        raise RuntimeError(f"greenlint {' '.join(args)} in {cwd} exited {proc.returncode}: {proc.stderr[-2000:]}") from exc
 
 
 def rule_defaults() -> dict[str, bool]:

@@ -7,7 +7,7 @@ import bisect
 import os
 import sys
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,11 +56,14 @@ def analyse_source(
     *,
     catalog=None,
     max_bytes: int = sources.MAX_BYTES,
+    checkpoint: Callable[[], None] | None = None,
 ) -> FileAnalysis:
     """Analyse source text. A path ending in `.ipynb` means *text* is notebook JSON.
 
     *cell_offsets* (0-based line numbers where each code cell starts) says *text* is the code
-    cells of a notebook joined together; positions are then reported per cell.
+    cells of a notebook joined together; positions are then reported per cell. *checkpoint* is
+    called after parsing and before each statement the resolver walks: raising there abandons the
+    analysis (an editor's newer version made it moot).
     """
     path = str(path)
     cells: list[str] | None = None
@@ -91,12 +94,14 @@ def analyse_source(
     if sys.getrecursionlimit() < _RECURSION_LIMIT:  # raised once, never lowered: threads may be analysing
         sys.setrecursionlimit(_RECURSION_LIMIT)
     trees, errors = _parse(path, units)
+    if checkpoint is not None:
+        checkpoint()
     imports = None
     if local is not None:
         from greenlint.analysis.project import Imports, project_index
 
         imports = Imports(project_index(), os.path.abspath(path), catalog, local)
-    callsites = _resolve(path, code, units, trees, catalog, errors, imports)
+    callsites = _resolve(path, code, units, trees, catalog, errors, imports, checkpoint)
     tree = trees[0] if cells is None else None  # a cell's tree is renumbered into the joined module
     return FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True, tree=tree)
 
@@ -166,7 +171,8 @@ def _project_imports(path: str, code: str) -> list[str] | None:
 
 
 def _resolve(
-    path: str, code: str, units: list[Code], trees: list, catalog, errors: list[FileError], imports=None
+    path: str, code: str, units: list[Code], trees: list, catalog, errors: list[FileError], imports=None,
+    checkpoint: Callable[[], None] | None = None,
 ) -> list[CallSite]:
     """Resolve the parsed units as one module (notebook cells share one namespace, in order)."""
     from greenlint.analysis.resolver import Resolver
@@ -183,7 +189,7 @@ def _resolve(
         if len(units) > 1:
             offset += len(sources.split_lines(unit.text))
     try:
-        found = Resolver(catalog, code, imports).run(ast.Module(body=body, type_ignores=[]))
+        found = Resolver(catalog, code, imports, checkpoint=checkpoint).run(ast.Module(body=body, type_ignores=[]))
     except (RecursionError, MemoryError):
         errors.append(sources.file_error(path, sources.SYNTAX_ERROR, f"{path}: code too deeply nested to analyse"))
         return []

@@ -135,7 +135,7 @@ def op_work(api: str, named: dict, features: dict) -> dict[str, dict]:
     if leaf is None:
         return {}
     if leaf == "matmul":
-        a, b = named.get("a"), named.get("b")
+        a = named.get("a")
         out = result_shape(api, named)
         if out is None:
             return _unknown("matmul's operand shapes")

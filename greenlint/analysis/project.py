@@ -23,7 +23,6 @@ runner keeps summaries in the lint cache too, so an edit re-walks only what it c
 
 from __future__ import annotations
 
-import copy
 import functools
 import hashlib
 import os
@@ -47,6 +46,7 @@ from greenlint.analysis.values import (
     UserFunc,
     UserInst,
     Walk,
+    fresh,
 )
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -495,15 +495,6 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any]) -> ExtClass:
             ext.attrs[name] = freeze(attr, memo)
             ext.methods.pop(name, None)
     return ext
-
-
-def fresh(value: Any) -> Any:
-    """A copy of a summary's value the resolver may extend (an instance's known facts)."""
-    if type(value) is Inst:
-        return Inst(value.cls, value.how, copy.deepcopy(value.meta))
-    if type(value) is Seq:
-        return Seq(tuple(fresh(item) for item in value.items))
-    return value
 
 
 _INDEX: ProjectIndex | None = None

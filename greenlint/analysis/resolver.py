@@ -31,7 +31,6 @@ from greenlint.analysis import flow
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import ops
 from greenlint.analysis import work as work_mod
-from greenlint.analysis.project import fresh
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (
     MISSING,
@@ -52,6 +51,7 @@ from greenlint.analysis.values import (
     UserFunc,
     UserInst,
     Walk,
+    fresh,
     merge,
 )
 from greenlint.catalog.kinds import TF1_GRAPH
@@ -203,8 +203,9 @@ class Found:
 class Resolver:
     """Walks one module; `calls` collects the call sites it finds."""
 
-    def __init__(self, catalog, source: str = "", imports=None, exporting: bool = False):
+    def __init__(self, catalog, source: str = "", imports=None, exporting: bool = False, checkpoint=None):
         self.table = symbol_table(catalog)
+        self.checkpoint = checkpoint  # called before each statement: raising there abandons the walk
         self.imports = imports  # `project.Imports` of this module: other project modules, if followed
         self.exporting = exporting  # walked for other modules: parameters stay unknown
         self.source = source  # the module's text, to count references to a function
@@ -287,8 +288,10 @@ class Resolver:
 
     # -- statements ------------------------------------------------------------------------
     def block(self, body: list[ast.stmt]) -> None:
-        handlers = _STMT
+        handlers, checkpoint = _STMT, self.checkpoint
         for node in body:
+            if checkpoint is not None:
+                checkpoint()
             handler = handlers.get(type(node))
             if handler is not None:
                 handler(self, node)
@@ -507,7 +510,7 @@ class Resolver:
                 if tf:
                     self.scope.module().star_imports.append(self.canonical_path(module))
                 elif local is not None:
-                    for name, value in (self.imports.exports(local) or {}).items():
+                    for name in self.imports.exports(local) or {}:
                         if not name.startswith("_") and name.isidentifier():
                             self.bind(name, self.imports.member(local, name))
                     self.scope.module().star_imports.extend(self.imports.star_imports(local))

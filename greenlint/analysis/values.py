@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -110,6 +111,15 @@ class Seq:
 
     def __hash__(self) -> int:
         return len(self.items)
+
+
+def fresh(value: Any) -> Any:
+    """A copy of a summary's value the resolver may extend (an instance's known facts)."""
+    if type(value) is Inst:
+        return Inst(value.cls, value.how, copy.deepcopy(value.meta))
+    if type(value) is Seq:
+        return Seq(tuple(fresh(item) for item in value.items))
+    return value
 
 
 class Walk(IntEnum):

@@ -18,10 +18,27 @@ the estimator API (gone from TensorFlow 2.16+, common in the measurements) is co
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from greenlint.catalog.catalog import Catalog
+
+class Catalog(Protocol):
+    """What the grouping reads of a `greenlint.catalog.catalog.Catalog`, which imports this module
+    (its `kind` and `family`): the symbol table and the lookups, never the class itself."""
+
+    @property
+    def _symbols(self) -> dict[str, dict]: ...
+
+    @property
+    def _aliases(self) -> dict[str, str]: ...
+
+    def __contains__(self, name: str) -> bool: ...
+
+    def is_subclass(self, cls: str, base: str) -> bool: ...
+
+    def returns(self, name: str) -> str | None: ...
+
+    def params(self, name: str) -> list[str]: ...
+
 
 KINDS = (
     "layer-constructor",

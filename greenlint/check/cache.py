@@ -63,19 +63,21 @@ def _tree_stamp(root: Path, suffixes: tuple[str, ...] | None = None, skip=frozen
 
 
 @functools.cache
-def environment_stamp() -> str:
+def environment_stamp(calibration: Path | None = None) -> str:
     """What, besides a file's content, decides its analysis and predictions.
 
     greenlint's version and own source files but for NOT_CACHED_CODE (so an upgrade or a local
     edit invalidates the cache), and the bundled data (catalog, KB, model) plus this machine's calibration overlay
     (the inputs of `load_predictor().fingerprint`, stamped by size and mtime so that a warm run
-    never has to load the predictor to learn its fingerprint).
+    never has to load the predictor to learn its fingerprint). *calibration*: the overlays' folder
+    this run applies (`Config.overlay_root`), None with calibration off.
     """
-    from greenlint.paths import cache_dir
-
     h = hashlib.sha256(f"{FORMAT}:{__version__}".encode())
     h.update(repr(_tree_stamp(PACKAGE_DIR, (".py",), NOT_CACHED_CODE)).encode())
-    for root in (DATA_DIR, cache_dir() / "calibration"):
+    for root in (DATA_DIR, calibration):
+        if root is None:
+            h.update(b"no calibration")
+            continue
         h.update(repr((str(root), _tree_stamp(root) if root.is_dir() else None)).encode())
     return h.hexdigest()
 
@@ -110,6 +112,12 @@ def close_all() -> None:
 atexit.register(close_all)
 
 
+def _default_overlay_root() -> Path:
+    from greenlint.paths import cache_dir
+
+    return cache_dir() / "calibration"
+
+
 class Cache:
     """Read and write cached values in the one cache file under `directory`; a cache that
     cannot be opened or written only costs speed."""
@@ -117,7 +125,7 @@ class Cache:
     def __init__(self, directory: Path, stamp: str | None = None):
         self.directory = Path(directory)
         self.file = self.directory / FILE_NAME
-        self.stamp = stamp or environment_stamp()
+        self.stamp = stamp or environment_stamp(_default_overlay_root())
 
     def key(self, path: str, content: bytes, dependencies: str = "") -> str:
         """*dependencies*: a digest of the project modules the file imports (their changes count)."""

@@ -47,7 +47,12 @@ SETTINGS = {
     ),
     "cache-dir": (
         "Where the lint cache lives (default: the user cache directory); a folder below the pyproject.toml"
-        " or inside the user cache (`--cache-dir` may point anywhere)."
+        " or inside the user cache (`--cache-dir` may point anywhere). The calibration overlay applied is"
+        " then the one under its `calibration/` folder (`GREENLINT_CACHE_DIR=<dir> greenlint calibrate` writes it)."
+    ),
+    "calibration": (
+        "Apply this machine's calibration overlay (`greenlint calibrate`) to the figures (default true);"
+        " `false` gives the reference figures, as `--no-calibration` does."
     ),
     "jobs": (
         "Worker processes for analysis (at most one per CPU), or `\"auto\"` (the default): one per CPU idle"
@@ -87,6 +92,7 @@ class Config:
     respect_gitignore: bool = True
     force_exclude: bool = False  # apply exclude patterns to files named on the command line too
     cache_dir: Path | None = None  # None: greenlint.paths.cache_dir() / "check"
+    calibration: bool = True  # apply this machine's calibration overlay (`overlay_root`)
     no_cache: bool = False
     jobs: int | None = None  # None: auto (greenlint.check.runner.auto_jobs)
     output_format: str = "concise"
@@ -96,6 +102,26 @@ class Config:
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
+
+    @property
+    def overlay(self) -> bool | str:
+        """`load_predictor`'s `overlay` for this run: False with calibration off, True for the
+        user cache's overlay, else the `overlay_root` under `cache-dir`."""
+        if not self.calibration:
+            return False
+        return True if self.cache_dir is None else str(self.overlay_root)
+
+    @property
+    def overlay_root(self) -> Path | None:
+        """Where this run looks for calibration overlays: `calibration/` under the cache directory
+        (`cache-dir` when set, so that it isolates the overlay too), None with calibration off."""
+        if not self.calibration:
+            return None
+        if self.cache_dir is not None:
+            return self.cache_dir / "calibration"
+        from greenlint.paths import cache_dir
+
+        return cache_dir() / "calibration"
 
 
 def _codes(value: Any, where: str) -> tuple[str, ...]:
@@ -141,7 +167,7 @@ def parse_table(table: Mapping[str, Any], source: Path | None) -> dict[str, Any]
             fields["exclude"] = _strings(value, at)
         elif key == "extend-exclude":
             fields["extend_exclude"] = _strings(value, at)
-        elif key in ("respect-gitignore", "force-exclude"):
+        elif key in ("respect-gitignore", "force-exclude", "calibration"):
             if not isinstance(value, bool):
                 raise ConfigError(f"{at}: expected true or false")
             fields[key.replace("-", "_")] = value

@@ -32,7 +32,8 @@ def usable(d: Diagnostic, unsafe: bool) -> bool:
 
 
 def fix_checked(checked, config, unsafe: bool = False, predictor=None) -> list[FileFix]:
-    """Fix every checked file (`greenlint.check.runner.Checked`) that has a usable fix; write nothing."""
+    """Fix every checked file (`greenlint.check.runner.Checked`, from `run_check(..., fixes=True)`)
+    that has a usable fix; write nothing."""
     from greenlint.analysis import sources
     from greenlint.check import check_source
 
@@ -54,9 +55,9 @@ def fix_checked(checked, config, unsafe: bool = False, predictor=None) -> list[F
         if predictor is None:
             from greenlint.predict import load_predictor
 
-            predictor = load_predictor()
+            predictor = load_predictor(overlay=config.overlay)
 
-        def check(source: str, path: str = c.path) -> list[Diagnostic]:
+        def check(source: str, path: str = c.path, predictor=predictor) -> list[Diagnostic]:
             return check_source(source, path, config, predictor)
 
         after, fixed, _ = fix_text(text, check, unsafe)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,25 @@ class CheckResult:
         ]
 
 
+    @property
+    def calibration(self) -> dict | None:
+        """The calibration overlay this run's figures apply (`path`, `hardware_id`), None without one."""
+        if self.config.overlay_root is None:
+            return None
+        from greenlint.predict.calibration import overlay_dir
+
+        found = overlay_dir(self.config.overlay_root)
+        return None if found is None else {"path": str(found), "hardware_id": found.name}
+
+
+def calibration_note(calibration: dict | None) -> str | None:
+    """The one line saying which overlay the figures applied (None without one)."""
+    if calibration is None:
+        return None
+    return (f"greenlint: figures calibrated here by {calibration['path']} (hardware {calibration['hardware_id']}); "
+            "--no-calibration for the reference figures")
+
+
 def _order(d: Diagnostic):
     return (d.path, d.span.cell or 0, d.span.line, d.span.column, d.code)
 
@@ -48,8 +68,9 @@ def _order(d: Diagnostic):
 FILE_ERRORS = frozenset({"GL001", "GL002"})
 
 
-def apply_rules(result: FileResult, config: Config, enabled: frozenset[str]) -> list[Diagnostic]:
-    """The diagnostics of one analysed file under `enabled` rules, suppressions applied.
+def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fixes: bool = False) -> list[Diagnostic]:
+    """The diagnostics of one analysed file under `enabled` rules, suppressions applied; each with
+    its fix attached with `fixes` (a LibCST parse of the file: only for the outputs that show them).
 
     With GL003 (unused noqa) enabled, the rules a `noqa` comment names also run, unreported,
     so that whether a suppression is used never depends on the selection: `--select GL3,GL003`
@@ -57,7 +78,6 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str]) -> 
     """
     from greenlint.check import noqa
     from greenlint.check.analyse import internal_error
-    from greenlint.fix.engine import attach_fixes
     from greenlint.rules.base import FileFacts
     from greenlint.rules.registry import all_rules, option_defaults
 
@@ -75,7 +95,10 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str]) -> 
                     found.extend(rule().check(facts, options))
                 except Exception as exc:  # a broken rule must not end the run
                     found.extend(internal_error(result.path, exc, f"rule {code}").errors)
-        found = attach_fixes(found, result.source, config.line_length)
+        if fixes:
+            from greenlint.fix.engine import attach_fixes
+
+            found = attach_fixes(found, result.source, config.line_length)
     kept, used = noqa.apply(found, result.suppressions)
     kept = [d for d in kept if d.code in enabled or d.code in FILE_ERRORS]
     if "GL003" in enabled:
@@ -93,16 +116,21 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str]) -> 
     return sorted(kept, key=_order)
 
 
-def run_check(paths: Sequence[Path | str], config: Config, backend: Backend | None = None) -> CheckResult:
-    """Check files and directories. Raises ConfigError when greenlint cannot run (exit code 2)."""
+def run_check(
+    paths: Sequence[Path | str], config: Config, backend: Backend | None = None, fixes: bool = False
+) -> CheckResult:
+    """Check files and directories, the findings with their fixes when `fixes` is set (--fix,
+    --diff, --show-fixes and the formats that carry them). Raises ConfigError when greenlint
+    cannot run (exit code 2)."""
     selector = Selector(config)
     files = discover(paths, config)
     options = repr(sorted({**selector.table["options"], **config.options, "line-length": config.line_length}.items()))
-    backend = backend or Backend()
+    options += " fixes" if fixes else ""  # findings cached without fixes do not serve a run that shows them
+    backend = dataclasses.replace(backend or Backend(), overlay=config.overlay)
     checked, stats = analyse_files(
         files,
         config,
-        diagnose=lambda r: apply_rules(r, config, selector.for_file(r.path)),
+        diagnose=lambda r: apply_rules(r, config, selector.for_file(r.path), fixes),
         rules_id=lambda path: f"{sorted(selector.for_file(path))}{options}",
         backend=backend,
     )
@@ -119,14 +147,15 @@ def run_check(paths: Sequence[Path | str], config: Config, backend: Backend | No
     )
 
 
-def check_source(text: str, path: str, config: Config, predictor=None) -> list[Diagnostic]:
-    """Check one in-memory file (editors, tests); `predictor` defaults to `load_predictor()`."""
+def check_source(text: str, path: str, config: Config, predictor=None, fixes: bool = True) -> list[Diagnostic]:
+    """Check one in-memory file (fixers, tests), with fixes unless `fixes` is false; `predictor`
+    defaults to `load_predictor()`."""
     from greenlint.analysis import analyse_source
     from greenlint.check.analyse import from_analysis
 
     if predictor is None:
         from greenlint.predict import load_predictor
 
-        predictor = load_predictor()
+        predictor = load_predictor(overlay=config.overlay)
     result = from_analysis(analyse_source(text, path=path), predictor.predict)
-    return apply_rules(result, config, Selector(config).for_file(path))
+    return apply_rules(result, config, Selector(config).for_file(path), fixes)

@@ -30,10 +30,14 @@ FILES_PER_WORKER = 8
 
 @dataclass(frozen=True)
 class Backend:
-    """Where the analysis and the predictor come from, as `module:attribute` (picklable for workers)."""
+    """Where the analysis and the predictor come from, as `module:attribute` (picklable for workers).
+
+    `load_predictor` is called with no argument, or with `overlay=` when the run sets one."""
 
     analyse_file: str = "greenlint.analysis:analyse_file"
     load_predictor: str = "greenlint.predict:load_predictor"
+    #: Its `overlay` argument (`Config.overlay`): True, the default, calls it without one.
+    overlay: bool | str = True
     #: Loaded once in the parent before forking workers, so that they share it.
     preload: tuple[str, ...] = ("greenlint.catalog:load_catalog",)
 
@@ -44,10 +48,10 @@ def _resolve(spec: str):
 
 
 @functools.cache
-def _predictor(spec: str):
+def _predictor(spec: str, overlay: bool | str = True):
     """The predictor of this process, loaded once; None (with the reason) if it cannot load."""
     try:
-        return _resolve(spec)(), None
+        return (_resolve(spec)() if overlay is True else _resolve(spec)(overlay=overlay)), None
     except Exception as exc:
         return None, f"no predictor ({type(exc).__name__}: {exc})"
 
@@ -61,7 +65,7 @@ def analyse_one(path: str, backend: Backend) -> FileResult:
         analysis = _resolve(backend.analyse_file)(path)
         if not analysis.callsites:
             return from_analysis(analysis, predict=None)
-        predictor, reason = _predictor(backend.load_predictor)
+        predictor, reason = _predictor(backend.load_predictor, backend.overlay)
         if predictor is None:
             result = from_analysis(analysis, lambda api, features: Prediction.unknown(note=reason))
             return dataclasses.replace(result, cacheable=False)
@@ -76,7 +80,7 @@ def _preload(backend: Backend) -> None:
             _resolve(spec)()
         except Exception:  # the workers will meet (and report) the same problem per file
             pass
-    _predictor(backend.load_predictor)
+    _predictor(backend.load_predictor, backend.overlay)
 
 
 @dataclass
@@ -99,7 +103,9 @@ def cache_for(config: Config) -> Cache | None:
         return None
     from greenlint.paths import cache_dir
 
-    return Cache(config.cache_dir or cache_dir() / "check")
+    from greenlint.check.cache import environment_stamp
+
+    return Cache(config.cache_dir or cache_dir() / "check", environment_stamp(config.overlay_root))
 
 
 @dataclass

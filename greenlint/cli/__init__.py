@@ -76,6 +76,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("greenlint: interrupted", file=sys.stderr)
         return 130
+    except ValueError as exc:
+        from greenlint.predict.tables import ModelError
+
+        if not isinstance(exc, ModelError):
+            raise
+        print(f"greenlint {args.command}: {exc}", file=sys.stderr)  # no model file: say which and how to build it
+        return 2
 
 
 def _printable_file_names() -> None:

@@ -39,9 +39,29 @@ def _status(console) -> int:
         console.print(f"overlay: {overlay_dir(hw)} ({ov['mode']}, finished {ov['finished_at']}, basis {ov['basis']})")
         console.print(f"  {len(ws)} workloads, {len(ov['apis'])} APIs, {ov['kb']['records']} KB records; "
                       f"{ok} of {len(ws)} within the {SPREAD_GOAL:.0%} spread goal")
+        _disagreement(ov, console)
     for mode, names in st["in_progress"].items():
         console.print(f"interrupted {mode} run: {len(names)} workloads done; rerun to resume")
     return 0
+
+
+def _disagreement(overlay: dict, console) -> None:
+    """How far this machine's stored calibrations disagree: per API, and on the time ratio that rescales the rest."""
+    from greenlint.meter.calibrate import runs_of
+
+    apis = overlay.get("disagreement") or {}
+    runs = runs_of(overlay)
+    if len(runs) < 2:
+        return
+    from greenlint.predict import load_predictor
+    from greenlint.predict.calibration import ratio_disagreement
+
+    worst = sorted(apis.items(), key=lambda kv: -kv[1]["ratio"])
+    shown = ", ".join(f"{api} ×{d['ratio']:.3g}" for api, d in worst[:5]) + (f" and {len(worst) - 5} more" if len(worst) > 5 else "")
+    console.print(f"{len(runs)} calibrations of this machine stored; joules per call, largest / smallest: {shown or '-'}")
+    ratio = ratio_disagreement(runs, load_predictor(overlay=False).model)
+    if ratio:
+        console.print(f"  the execution-time ratio that rescales the other APIs: ×{ratio[1]:.3g} apart over {ratio[0]} calibrations")
 
 
 def _table(result, console) -> None:
@@ -102,6 +122,7 @@ def run(args) -> int:
 
     print_meter(result["meter"], result.get("stable"), console)
     console.print(f"overlay written: {overlay_dir(cal.hw_id)} (basis {result['basis']})")
+    _disagreement(result, console)
     if result["kb"]["problems"]:
         console.print(f"[yellow]{len(result['kb']['problems'])} problems building the overlay KB[/], first: "
                       f"{result['kb']['problems'][0]}")

@@ -51,14 +51,15 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
     from greenlint.report import calls_json, calls_table
 
     out = out or sys.stdout
+    calibration = result.calibration
     pairs = [(s, p) for s, p in result.callsites_with_predictions if include_test_asserts or not is_test_assertion(s.api)]
     if fmt == "json":
-        out.write(json.dumps(calls_json(pairs), indent=2, default=str) + "\n")
+        out.write(json.dumps(calls_json(pairs, calibration), indent=2, default=str) + "\n")
         return
     if fmt == "html":
         from greenlint.report.html import calls_html
 
-        out.write(calls_html(pairs))
+        out.write(calls_html(pairs, calibration=calibration))
         return
     from greenlint.cli.console import make_console
 
@@ -72,6 +73,9 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
     widths = width_summary(p for _, p in pairs)
     if widths:
         console.print(f"Figures: {widths}")
+    if calibration:
+        console.print(f"Calibrated here by {calibration['path']} (hardware {calibration['hardware_id']}); "
+                      "--no-calibration for the reference figures.", markup=False, highlight=False)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -67,8 +67,10 @@ def add_run_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     run.add_argument("--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml")
     run.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     run.add_argument("--no-cache", action="store_true", help="neither read nor write the lint cache")
-    run.add_argument("--cache-dir", metavar="DIR", help="lint cache directory")
+    run.add_argument("--cache-dir", metavar="DIR", help="lint cache directory (the calibration overlay applied: DIR/calibration)")
     run.add_argument("-j", "--jobs", type=jobs_arg, metavar="N", help=JOBS_HELP)
+    run.add_argument("--no-calibration", action="store_true",
+                     help="ignore this machine's calibration overlay: the reference figures")
     return run
 
 
@@ -83,6 +85,8 @@ def run_changes(args: argparse.Namespace) -> dict:
         changes["no_cache"] = True
     if args.cache_dir:
         changes["cache_dir"] = Path(args.cache_dir).resolve()
+    if args.no_calibration:
+        changes["calibration"] = False
     if args.jobs == "auto":
         changes["jobs"] = None
     elif args.jobs is not None:
@@ -133,11 +137,13 @@ def configure(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     from greenlint.check import ConfigError, run_check
-    from greenlint.report import render
+    from greenlint.report import FIX_FORMATS, render
 
     try:
         config = configure(args)
-        result = run_check(args.paths, config)
+        # a fix costs a LibCST parse of its file: computed only for the outputs that show fixes
+        wanted = args.fix or args.diff or args.show_fixes or config.output_format in FIX_FORMATS
+        result = run_check(args.paths, config, fixes=wanted)
     except ConfigError as exc:
         print(f"greenlint: error: {exc}", file=sys.stderr)
         return 2
@@ -163,16 +169,21 @@ def run(args: argparse.Namespace) -> int:
         for f in files.write(fixes):
             print(f"greenlint: {f.path}: not fixed: {f.skipped}", file=sys.stderr)
         if any(f.changed for f in fixes):
-            result = run_check(args.paths, config)
+            result = run_check(args.paths, config, fixes=True)
         count = sum(len(f.fixed) for f in fixes if f.changed)
         print(f"Fixed {count} finding{'s' * (count != 1)}.", file=sys.stderr)
         _show_fixes(args, fixes, result)
     elif args.show_fixes:
         _show_fixes(args, None, result)
-    sys.stdout.write(
-        render(config.output_format, result.diagnostics, sources=result.sources, statistics=args.statistics)
-    )
-    unsafe = sum(1 for d in result.diagnostics if d.fix is not None and not d.fix.safe)
+    from greenlint.check.pipeline import calibration_note
+
+    calibration = result.calibration
+    note = calibration_note(calibration)
+    if note:
+        print(note, file=sys.stderr)
+    sys.stdout.write(render(config.output_format, result.diagnostics, sources=result.sources,
+                            statistics=args.statistics, calibration=calibration))
+    unsafe = sum(1 for d in result.diagnostics if d.fix is not None and not d.fix.safe)  # known where computed
     if unsafe and not args.unsafe_fixes:
         print(f"{unsafe} unsafe fix{'es' * (unsafe != 1)} available with `--fix --unsafe-fixes`.", file=sys.stderr)
     return 1 if result.diagnostics and not args.exit_zero else 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 
 HELP = "the measured energy knowledge base (build, show, stats, ...)"
-SUBCOMMANDS = ("build", "show", "stats", "evaluate", "train", "predict")
+SUBCOMMANDS = ("build", "show", "stats", "predict")
 
 
 def _modules():

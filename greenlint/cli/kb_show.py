@@ -30,6 +30,8 @@ def run(args) -> int:
     except KBError as exc:
         print(f"greenlint kb show: {exc}", file=sys.stderr)
         return 2
+    if args.kb is not None:
+        data["calibrations"] = _calibrations(args.kb, data["apis"])
     if args.format == "json":
         print(json.dumps(data, indent=1))
         return 0 if data["records"] else 1
@@ -67,4 +69,19 @@ def run(args) -> int:
             s.add_row(ds, proj, str(n))
     console.print(s)
     console.print("raw signatures: " + "; ".join(data["raw_signatures"]))
+    for api, seen in (data.get("calibrations") or {}).items():
+        console.print(f"{api}: {seen['runs']} calibrations of this machine stored, joules per call "
+                      f"{seen['ratio']:.3g}× apart (largest / smallest)")
     return 0
+
+
+def _calibrations(kb: Path, apis: list[str]) -> dict:
+    """For a calibration overlay (`greenlint calibrate`'s KB): how far its stored calibrations of these APIs disagree."""
+    from greenlint.predict.calibration import CALIBRATION_JSON
+
+    try:
+        saved = json.loads((kb / CALIBRATION_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    found = saved.get("disagreement") if isinstance(saved, dict) else None
+    return {api: found[api] for api in apis if isinstance(found, dict) and api in found}

@@ -25,7 +25,7 @@ def register(parser):
 
 def run(args) -> int:
     try:
-        from greenlint.lsp_server import Settings, build_server
+        from greenlint.lsp_server import ConfigLookup, build_server
     except ImportError as exc:
         print(f"greenlint lsp: needs the `lsp` extra ({exc}): pip install 'greenlint[lsp]'", file=sys.stderr)
         return 2
@@ -34,5 +34,5 @@ def run(args) -> int:
         print(f"greenlint lsp: {args.config}: no such configuration file", file=sys.stderr)
         return 2
     logging.basicConfig(stream=sys.stderr, level=logging.DEBUG if args.verbose else logging.WARNING)
-    build_server(Settings(config_file=config_file, isolated=args.isolated)).start_io()
+    build_server(ConfigLookup(config_file=config_file, isolated=args.isolated)).start_io()
     return 0

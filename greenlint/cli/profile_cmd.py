@@ -91,7 +91,8 @@ def _print_text(profile_file: Path, files: dict) -> None:
         print("  no profiles")
     for path, sites in files.items():
         for s in sites:
-            where = f"{path}:{'cell %d:' % s['cell'] if s.get('cell') else ''}{s['line']}:{s['column']}"
+            cell = f"cell {s['cell']}:" if s.get("cell") else ""
+            where = f"{path}:{cell}{s['line']}:{s['column']}"
             figure = fmt_j(s["median_j"]) if s.get("median_j") is not None else (s.get("note") or "not measured")
             kind = "estimated" if s.get("estimated") else "measured"
             print(f"  {where}  {s['api']}  {figure} per execution ({kind}, {s['executions']} executions, "

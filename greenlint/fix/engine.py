@@ -9,8 +9,10 @@ nothing.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import difflib
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 
@@ -75,11 +77,78 @@ def attach_fixes(
     return out
 
 
-class _Unit:
-    """One parsed text (a file, or a notebook cell) with the positions of its calls."""
+def attach_fix(
+    d: Diagnostic, source: str | tuple[str, ...], line_length: int = LINE_LENGTH, shape: Outline | None = None
+) -> Diagnostic:
+    """*d* with the fix `attach_fixes` gives it, computed from the top-level statement holding it
+    alone (a LibCST parse of a few lines, not of the file): the editor's quick fix of one finding.
+    `shape` is the `outline` of its unit's tree, when the caller has it (else the unit is parsed)."""
+    found = _codemod(d.code)
+    if d.fix is not None or not found:
+        return d
+    unit = _Unit.around(source, d.span, line_length, shape)
+    if unit is None:
+        return attach_fixes([d], source, line_length)[0]  # the text does not parse as `ast` reads it
+    codemod, title = found
+    edits = unit.edit(codemod, d.span, d.data.get("holds"))
+    return dataclasses.replace(d, fix=Fix(title, edits, safe=codemod.safe)) if edits else d
 
-    def __init__(self, module, positions, parents, cell: int | None, line_length: int = LINE_LENGTH):
+
+#: The first and last line of each top-level statement of a unit, and its name of tensorflow.
+Outline = tuple[tuple[int, ...], tuple[int, ...], "str | None"]
+
+
+def outline(module) -> Outline:
+    """The first and last line of each top-level statement of an `ast.Module` (decorators
+    included), and the name its top-level imports give the tensorflow module (as `_tf_alias`)."""
+    import ast
+
+    starts, ends, tf = [], [], None
+    for node in module.body:
+        starts.append(min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]))
+        ends.append(node.end_lineno or node.lineno)
+        if tf is None and isinstance(node, ast.Import):
+            tf = next((a.asname or a.name for a in node.names if a.name == "tensorflow"), None)
+    return tuple(starts), tuple(ends), tf
+
+
+def statement_lines(shape: Outline, first: int, last: int) -> tuple[int, int] | None:
+    """The first and last line of the top-level statements holding lines `first` to `last` (and
+    of any sharing a line with them); None when no statement meets them."""
+    starts, ends, _ = shape
+    while True:  # widen to the statements it meets until none straddles the range
+        lo, hi = bisect.bisect_left(ends, first), bisect.bisect_right(starts, last)
+        if lo >= hi:
+            return None
+        wider = min(first, starts[lo]), max(last, ends[hi - 1])
+        if wider == (first, last):
+            return wider
+        first, last = wider
+
+
+#: `split_lines` of the last texts a fix was asked of (read, never changed).
+_unit_lines = functools.lru_cache(maxsize=8)(split_lines)
+
+
+@functools.lru_cache(maxsize=8)
+def _outline(text: str) -> Outline | None:
+    """The `outline` of a text; None when it does not parse. Kept for the last texts asked about:
+    an editor asks for the fixes of one version many times."""
+    import ast
+
+    try:
+        return outline(ast.parse(text))
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
+class _Unit:
+    """One parsed text (a file, or a notebook cell, or the top-level statements of one holding a
+    finding) with the positions of its calls."""
+
+    def __init__(self, module, positions, parents, cell: int | None, line_length: int = LINE_LENGTH, first: int = 1):
         self.module, self.positions, self.parents, self.cell = module, positions, parents, cell
+        self.shift = first - 1  # lines above the parsed text in its unit
         self.line_length = line_length
         self.text = module.code  # generated once: a file with many fixes must not regenerate it per fix
         self.lines = split_lines(self.text)
@@ -111,6 +180,36 @@ class _Unit:
             return None
         return cls(wrapper.module, positions, parents, cell, line_length)
 
+    @classmethod
+    def around(
+        cls, source: str | tuple[str, ...], span: Span, line_length: int = LINE_LENGTH, known: Outline | None = None
+    ) -> _Unit | None:
+        """The top-level statements of `span`'s unit that hold its lines (and any sharing a line
+        with them), parsed alone; with the unit's tensorflow name and every name the unit and a
+        notebook's other cells use. None when the unit does not parse."""
+        import libcst as cst
+        from libcst.metadata import MetadataWrapper, PositionProvider
+
+        text = unit_text(source, span.cell)
+        shape = known or (_outline(text) if text else None)
+        if not text or not shape or not shape[0]:
+            return None
+        statements = statement_lines(shape, span.line, span.end_line)
+        if statements is None:
+            return None  # between statements: no call there
+        first, last = statements
+        lines = _unit_lines(text)
+        try:
+            wrapper = MetadataWrapper(cst.parse_module("".join(lines[first - 1 : last])), unsafe_skip_copy=True)
+            positions = wrapper.resolve(PositionProvider)
+        except Exception:
+            return None
+        unit = cls(wrapper.module, positions, _parents(wrapper.module), span.cell, line_length, first)
+        others = (t for i, t in enumerate(source, 1) if i != span.cell) if isinstance(source, tuple) else ()
+        unit.others = (text, *others)  # the whole unit's names: a new name must shadow none
+        unit.tf = shape[2] or (_notebook_tf_alias(source) if isinstance(source, tuple) else None)
+        return unit
+
     def _span(self, node) -> Span:
         pos = self.positions[node]
         return Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1, self.cell)
@@ -118,6 +217,17 @@ class _Unit:
     def edit(self, codemod: Codemod, span: Span, holds: str | None = None) -> tuple[Edit, ...]:
         """The edits of the codemod at the call with this span; () when it does not apply.
         `holds` names what the call's value is, for a codemod that binds it to a new name."""
+        if not self.shift:
+            return self._edit(codemod, span, holds)
+        local = dataclasses.replace(span, line=span.line - self.shift, end_line=span.end_line - self.shift)
+        edits = self._edit(codemod, local, holds)
+        shift = self.shift
+        return tuple(
+            Edit(dataclasses.replace(e.span, line=e.span.line + shift, end_line=e.span.end_line + shift), e.content)
+            for e in edits
+        )
+
+    def _edit(self, codemod: Codemod, span: Span, holds: str | None) -> tuple[Edit, ...]:
         call = self.calls.get((span.line, span.column, span.end_line, span.end_column))
         if call is None or (codemod.needs_tf and self.tf is None):
             return ()

@@ -52,7 +52,7 @@ code. `make static-features DOCS_GIT=... FECOM_GIT=... REPOS="owner/name=dir ...
   renames APIs (`greenlint kb build` keeps the table, it cannot redo it without the snapshots).
 - `script_sites.csv` (written by the same command with `--fecom`): every call greenlint resolves in
   each FECoM tutorial measured end to end (project level), with its features, work and how often it
-  runs; `greenlint kb evaluate` sums their predictions against the measured totals.
+  runs; `python -m tools.model.evaluate` sums their predictions against the measured totals.
 """
 
 

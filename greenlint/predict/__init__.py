@@ -1,7 +1,7 @@
 """Energy predictions for call sites (see prediction.py for the contract).
 
-`load_predictor()` reads the shipped JSON model (data/model/predictor.json, made by
-`greenlint kb train`) and this machine's calibration overlay, if `greenlint calibrate` made one.
+`load_predictor()` reads the shipped JSON model (data/model/predictor.json, built by
+`python -m tools.model.train`) and this machine's calibration overlay, if `greenlint calibrate` made one.
 """
 
 from __future__ import annotations
@@ -21,8 +21,12 @@ def model_path() -> Path:
 
 
 @lru_cache(maxsize=4)
-def load_predictor(path: str | None = None, *, overlay: bool = True):
-    """The predictor (cached). Without a trained model it falls back to tables fitted on the KB."""
+def load_predictor(path: str | None = None, *, overlay: bool | str = True):
+    """The predictor (cached); `tables.ModelError` naming the file when the model is missing or unusable.
+
+    *overlay*: True applies this machine's calibration overlay from the user cache, False none, a
+    path the one under that folder of overlays (`<folder>/<hardware id>`, e.g. under `--cache-dir`)."""
     from greenlint.predict.loading import load
 
-    return load(Path(path) if path else model_path(), with_overlay=overlay)
+    root = Path(overlay) if isinstance(overlay, str) else None
+    return load(Path(path) if path else model_path(), with_overlay=overlay is not False, overlay_root=root)

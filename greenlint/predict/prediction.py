@@ -25,6 +25,7 @@ class Basis(str, Enum):
     NEGLIGIBLE = "negligible"  # a call that does no tensor work: under the bound measured on such calls
     CALIBRATED = "calibrated"  # this API measured on this machine by `greenlint calibrate`
     CALIBRATED_ESTIMATED = "calibrated-estimated"  # calibrated, but only time was measurable
+    CALIBRATED_RESCALED = "calibrated-rescaled"  # reference figure rescaled by this machine's calibration
     PREDICTED = "predicted"  # generalised from related APIs / work features
     ESTIMATED = "estimated"  # no energy counter: time x power model
     UNKNOWN = "unknown"  # nothing to go on
@@ -43,6 +44,7 @@ _LABELS = {
     Basis.NEGLIGIBLE: "negligible",
     Basis.CALIBRATED: "calibrated here",
     Basis.CALIBRATED_ESTIMATED: "calibrated here, estimated",
+    Basis.CALIBRATED_RESCALED: "calibrated here, rescaled",
     Basis.PREDICTED: "predicted",
     Basis.ESTIMATED: "estimated",
     Basis.UNKNOWN: "unknown",

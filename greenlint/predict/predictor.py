@@ -7,22 +7,21 @@ from __future__ import annotations
 
 import hashlib
 import math
-import statistics
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
+from greenlint.predict.calibration import Overlay, measured_here, on_this_machine, rescale_note
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.catalog.kinds import NO_WORK_KINDS
-from greenlint.predict.model import (
+from greenlint.predict.prediction import Basis, Evidence, Prediction
+from greenlint.predict.tables import (
     MIN_GROUP_MEASURED,
     NEGLIGIBLE_MAX_TIME_S,
     SINGLE,
     feature_shift,
     interval_group,
     lookup,
-    work_log_energy,
 )
-from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.predict.work import (
     DENSE_FLOPS_PER_S,
     FLOP_KINDS,
@@ -36,6 +35,7 @@ from greenlint.predict.work import (
     time_group,
     time_of,
     unknown_size_span,
+    work_log_energy,
 )
 from greenlint.units import TIMES
 
@@ -46,26 +46,14 @@ ASSUMED_EPOCHS = 10
 ASSUMED_EPOCHS_SD = 0.4
 _EPOCH_KINDS = {"model-training"}
 _EPOCH_METHODS = {"fit", "fit_generator", "train"}
-#: Methods whose whole runs of a named architecture are priced from its FLOPs (`_training_run`).
+#: Methods whose whole runs of a named architecture are priced from its FLOPs (`training_run`).
 _RUN_METHODS = {"fit", "fit_generator"}
-#: Features naming a model's size for `_training_run`, dropped once turned into FLOPs per sample.
+#: Features naming a model's size for `training_run`, dropped once turned into FLOPs per sample.
 _ARCH_FEATURES = ("architecture", "gflops", "model")
 #: Literal step counts that multiply a training call's work, scaled only against a measured reference.
 _STEP_FEATURES = ("steps_per_epoch", "steps")
 #: Features that say how much work a call does: without one, a never-measured API gets no figure.
 _WORK_FEATURES = frozenset(WORK_KEYS) - {"model", "batch_size", "input_shape"} | {"tensor_bytes"}
-
-
-@dataclass(frozen=True)
-class Overlay:
-    """This machine's calibration: tables trained on its own measurements, and its time ratio."""
-
-    hardware_id: str
-    tables: dict  # energy tables from the overlay's records with a net energy (apis may be empty)
-    times: dict[str, float]  # median seconds per execution by API, energy measured or not
-    time_ratio: float | None  # this machine's execution time / the reference machine's, median over shared APIs
-    n_ratio: int
-    fingerprint: str
 
 
 class Predictor:
@@ -74,15 +62,44 @@ class Predictor:
     def __init__(self, model: dict, *, model_bytes: bytes | None = None, overlay: Overlay | None = None,
                  hierarchy: Hierarchy | None = None):
         self.model = model
-        self.overlay = overlay
+        self.raw_overlay = overlay  # as read; `overlay` is it under the pooled API names
+        self._overlay: Overlay | None = None
         self.hierarchy = hierarchy or Hierarchy()  # loads the catalog only when an unseen API needs it
         digest = hashlib.sha256(model_bytes if model_bytes is not None else repr(model).encode())
         if overlay is not None:
             digest.update(overlay.fingerprint.encode())
         self.fingerprint = digest.hexdigest()[:16]
+        self._plain: Predictor | None = None
 
     def predict(self, api: str, features: dict | None = None) -> Prediction:
-        features = features or {}
+        pred = self._predict(api, features or {})
+        ov = self.overlay
+        return on_this_machine(ov, pred) if ov is not None else pred
+
+    @property
+    def overlay(self) -> Overlay | None:
+        """This machine's calibration under the names APIs are looked up by (pooled once, on first use)."""
+        if self._overlay is None and self.raw_overlay is not None:
+            self._overlay = self.raw_overlay.pooled(self.hierarchy.pooled, self.model, self._work_time)
+        return self._overlay
+
+    def _work_time(self, api: str, features: dict) -> float | None:
+        """Seconds the reference machine's time model gives a repeated call of this work, past the
+        first call's start-up (calibration times warmed-up calls); None without a time model."""
+        group = time_group(self.hierarchy.kind(api), api)
+        model = ((self.model.get("work") or {}).get("time") or {}).get(group)
+        if group is None or model is None:
+            return None
+        n, flops = derive(group, features)
+        return time_of(model, n, flops) - model["t0"] if n else None
+
+    def _reference(self) -> Predictor:
+        """This predictor without the overlay: the reference machine's figures."""
+        if self._plain is None:
+            self._plain = Predictor(self.model, model_bytes=b"", hierarchy=self.hierarchy)
+        return self._plain
+
+    def _predict(self, api: str, features: dict) -> Prediction:
         if isinstance(features.get("model"), str) and "architecture" not in features:
             features = {**features, "architecture": features["model"]}  # work's named model (a Keras Application)
         notes: list[str] = []
@@ -98,7 +115,7 @@ class Predictor:
                 return Prediction.unknown("it runs the graph ops it is given: their work sets the cost, and greenlint does not follow the graph")
             if self.hierarchy.kind(api) not in EXECUTE_IN_GRAPH_MODE:
                 return Prediction.unknown("it adds a node to a TF1 graph: the work runs in Session.run")
-        run = self._training_run(api, features)
+        run = self.training_run(api, features)
         if run is not None:
             return run
         if not self.model["apis"]:
@@ -106,18 +123,16 @@ class Predictor:
         if api not in self.model["apis"] and not self._known(api):
             return Prediction.unknown(f"{api} is not an API greenlint's catalog knows: no figure")
         ov = self.overlay
-        if not (ov is not None and api in ov.tables["apis"]):
-            negligible = self._negligible(api)
-            if negligible is not None:
-                return negligible
-        tables = self.model
+        if ov is not None:
+            here = measured_here(ov, api, features, self._reference().predict)
+            if here is not None:
+                return here
+        negligible = self._negligible(api)
+        if negligible is not None:
+            return negligible
         rescale = 0.0  # log10 of this machine's time ratio, where it rescales the reference figures
-        if ov is not None and api in ov.tables["apis"]:
-            tables = ov.tables
-            level, key, mu, sd, entry = lookup(ov.tables, api, self.hierarchy)
-            basis = Basis.CALIBRATED_ESTIMATED if entry.get("estimated") else Basis.CALIBRATED
-            notes.append(f"measured on this machine ({ov.hardware_id})")
-        elif ov is not None and api in ov.times and self.model["apis"].get(api, {}).get("time_s"):
+        rescaled = False  # by the overlay's time ratio: labelled `calibrated here, rescaled`
+        if ov is not None and api in ov.times and self.model["apis"].get(api, {}).get("time_s"):
             # only time was measurable here: the reference energy x this API's own time ratio
             level, key, mu, sd, entry = lookup(self.model, api, self.hierarchy)
             ratio = ov.times[api] / entry["time_s"]
@@ -157,24 +172,22 @@ class Predictor:
             if ov is not None and ov.time_ratio:
                 rescale = math.log10(ov.time_ratio)
                 mu += rescale
-                notes.append(
-                    f"rescaled x{ov.time_ratio:.3g} to this machine by its execution-time ratio "
-                    f"({ov.n_ratio} calibrated APIs)"
-                )
-        from_work = self._from_work(api, features) if tables is self.model and basis is not Basis.CALIBRATED_ESTIMATED else None
+                rescaled = True
+                notes.append(rescale_note(ov, self.model))
+        from_work = self.from_work(api, features) if basis is not Basis.CALIBRATED_ESTIMATED else None
         if from_work is not None:
             work_mu, low, high, note = from_work
             notes.append(note)
             if basis is Basis.BOUNDED:
                 basis = Basis.FROM_DATA  # the figure rests on the work's time, not on the bounds
-            pred = self._finish(api, work_mu + rescale, 0.0, 1.0, 0.0, basis, entry, key, level, notes)
+            pred = self._finish(api, work_mu + rescale, 0.0, 1.0, 0.0, basis, entry, key, level, notes, rescaled)
             return replace(pred, interval_j=(10 ** (low + rescale), 10 ** (high + rescale)))
-        span = self._unknown_size(api, features) if tables is self.model else None
+        span = self._unknown_size(api, features)
         if span is not None:  # data size unknown: the least the code allows, up to a stated most
             mu, low, high, note = span
             notes.append(note)
             basis = Basis.FROM_DATA if basis is Basis.BOUNDED else basis
-            pred = self._finish(api, mu + rescale, 0.0, 1.0, 0.0, basis, entry, key, level, notes)
+            pred = self._finish(api, mu + rescale, 0.0, 1.0, 0.0, basis, entry, key, level, notes, rescaled)
             return replace(pred, interval_j=(10 ** (low + rescale), 10 ** (high + rescale)), floor=True)
         if level == "global":
             return Prediction.unknown(
@@ -186,19 +199,19 @@ class Predictor:
                 f"{api} was never measured and its work is not known from the code: a related group's "
                 f"figure ({key}) would be a constant borrowed from other APIs, so no figure"
             )
-        shift = feature_shift(tables, entry, features) if level == "api" else 0.0
+        shift = feature_shift(self.model, entry, features) if level == "api" else 0.0
         if shift:
             mu += shift
-            used = [f"{f} {features[f]}" for f in tables["slopes"] if f in entry["ref_log"] and f in features]
+            used = [f"{f} {features[f]}" for f in self.model["slopes"] if f in entry["ref_log"] and f in features]
             notes.append(f"x{10**shift:.3g} for its static features ({', '.join(used)}) against this API's measured call sites")
         factor, extra_sd = self._scale(api, level, entry, features, notes)
         ks = self.model["calibration"]["k"]
-        group = interval_group(basis, level, entry if tables is self.model else {})
+        group = interval_group(basis, level, entry)
         k = ks.get(group, ks["api" if group in ("bounded", SINGLE) else "global"])
         half = k * math.hypot(sd, extra_sd)
-        return self._finish(api, mu, half, factor, shift, basis, entry, key, level, notes)
+        return self._finish(api, mu, half, factor, shift, basis, entry, key, level, notes, rescaled)
 
-    def _from_work(self, api: str, features: dict) -> tuple[float, float, float, str] | None:
+    def from_work(self, api: str, features: dict) -> tuple[float, float, float, str] | None:
         """(log10 J, of the interval's low and high ends, note) from the call's work (power x time),
         None without it. The ends: the fewest and the most epochs early stopping allows, each widened
         by the calibrated half-width and, beyond the longest call fitted, `extrapolation_spread`."""
@@ -259,7 +272,8 @@ class Predictor:
         mu, low, high, note = span
         return mu + offset, low + offset, high + offset, note
 
-    def _finish(self, api, mu, half, factor, shift, basis, entry, key, level, notes) -> Prediction:
+    def _finish(self, api, mu, half, factor, shift, basis, entry, key, level, notes, rescaled=False) -> Prediction:
+        """The prediction at log10 *mu* +- *half* times *factor*; *rescaled*: by the overlay's time ratio."""
         energy = factor * 10**mu
         lo, hi = factor * 10 ** (mu - half), factor * 10 ** (mu + half)
         if basis is Basis.BOUNDED:
@@ -282,20 +296,20 @@ class Predictor:
             cpu_j=split["cpu"],
             gpu_j=split["gpu"],
             ram_j=split["ram"],
-            basis=basis,
+            basis=Basis.CALIBRATED_RESCALED if rescaled else basis,
             evidence=evidence,
             multiplier=factor * 10**shift,
         )
 
-    def _training_run(self, api: str, features: dict) -> Prediction | None:
+    def training_run(self, api: str, features: dict) -> Prediction | None:
         """A `fit` of a named architecture (keras.applications) or stated `gflops`, priced by the one
-        work model from its FLOPs per sample (the resolver's, else training.py's GAISSA table scaled by
+        work model from its FLOPs per sample (the resolver's, else training_runs.py's GAISSA table scaled by
         input size): the same energy definition as any other call. None where no FLOPs are known."""
         if not ({"architecture", "gflops"} & features.keys()) or api.rpartition(".")[2] not in _RUN_METHODS:
             return None
         rest = {k: v for k, v in features.items() if k not in _ARCH_FEATURES}
         if "flops_per_sample" not in rest:
-            from greenlint.predict.training import forward_flops
+            from greenlint.predict.training_runs import forward_flops
 
             found = forward_flops(features)
             if found is None:
@@ -303,7 +317,7 @@ class Predictor:
             rest["flops_per_sample"], how = found
         else:
             how = "FLOPs per sample as the resolver found them"
-        if self._from_work(api, rest) is None and self._unknown_size(api, rest) is None:
+        if self.from_work(api, rest) is None and self._unknown_size(api, rest) is None:
             return None
         pred = self.predict(api, rest)
         return replace(pred, evidence=replace(pred.evidence, note="; ".join(n for n in (how, pred.evidence.note) if n)))
@@ -394,13 +408,3 @@ def _positive(value) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or math.isinf(value):
         return None
     return float(value)
-
-
-def time_ratio(times: dict[str, float], model: dict) -> tuple[float | None, int]:
-    """Median over APIs timed on both machines of (this machine's time / the reference time)."""
-    ratios = [
-        t / model["apis"][api]["time_s"]
-        for api, t in times.items()
-        if t and api in model["apis"] and model["apis"][api].get("time_s")
-    ]
-    return (statistics.median(ratios) if ratios else None), len(ratios)

@@ -14,7 +14,7 @@ fraction of P and, past about 3 tau, energy grows linearly with time (x10 the st
 joules less the fixed ramp deficit P x tau). Energy is net of the idle baseline, CPU + GPU + DRAM:
 FECoM/Greenlight's definition. The time models are fitted on the KB's call sites, whose execution
 time is measured even when their energy was below the resolution, by robust least squares on log
-time with positive coefficients; P and tau on the measurable calls (scipy, at training time only).
+time with positive coefficients; P and tau on the measurable calls (tools/model/work_fit.py).
 A tensor op's FLOPs are costed at DENSE_FLOPS_PER_S. Prediction is arithmetic on the JSON numbers.
 
 Whole training runs of a named architecture (GAISSA's keras.applications) enter the same model
@@ -24,8 +24,6 @@ through their FLOPs per sample (predictor.py): no second energy definition for c
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from collections.abc import Sequence
 
 #: Work quantities a call site may carry (docs/calls-json.md `work`), flattened into its features.
 WORK_KEYS = ("epochs", "steps_per_epoch", "batch_size", "samples", "validation_samples", "input_shape", "model",
@@ -143,76 +141,6 @@ def compute_seconds(f: dict) -> float | None:
     return flops / DENSE_FLOPS_PER_S if flops is not None else None
 
 
-def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:
-    """Per group, `time = t0 + a x steps + b x FLOPs` from (group, features, seconds) rows.
-
-    Robust least squares (soft L1, scipy) on log10 time, with the coefficients kept positive by
-    fitting their logarithms: a call timed 10x too long weighs as much as one 10x too short, and
-    one odd site (a callback that stops training early, unseen by the resolver) does not set the
-    slope. FLOPs unknown on a row count as the group's median FLOPs per step. `t_max`: the longest
-    call fitted on (`extrapolation_spread`).
-    """
-    import numpy as np
-    from scipy.optimize import least_squares
-
-    by_group: dict[str, list[tuple[float, float | None, float]]] = defaultdict(list)
-    for group, f, t in rows:
-        n, flops = derive(group, f)
-        if n is not None and t and t > 0:
-            by_group[group].append((n, flops, t))
-    out = {}
-    for group, pts in sorted(by_group.items()):
-        if len(pts) < MIN_FIT_SITES:
-            continue
-        per = sorted(fl / n for n, fl, _ in pts if fl)
-        fpp = per[len(per) // 2] if per else 0.0
-        n = np.array([p[0] for p in pts])
-        fl = np.array([p[1] if p[1] is not None else p[0] * fpp for p in pts])
-        log_t = np.log10([p[2] for p in pts])
-
-        def residuals(theta, n=n, fl=fl, log_t=log_t):
-            t0, a, b = 10.0**theta
-            return np.log10(t0 + a * n + b * fl) - log_t
-
-        start = np.log10([float(np.median(10**log_t[n <= np.median(n)])),
-                          float(np.median(10**log_t / n)), 1e-12])
-        fit = least_squares(residuals, start, loss="soft_l1", f_scale=0.3)
-        t0, a, b = (float(v) for v in 10.0**fit.x)
-        out[group] = {"t0": _sig(t0), "per_step": _sig(a), "per_flop": _sig(b), "flops_per_step": _sig(fpp),
-                      "n": len(pts), "t_max": _sig(max(p[2] for p in pts))}
-    return out
-
-
-def fit_power(rows: Sequence[tuple[str | None, float, float]]) -> dict:
-    """Steady power P and ramp-up tau per kind group from (group, seconds, joules) of measurable calls.
-
-    Robust least squares (soft L1, scipy) of log10 energy on `energy_at`, with P and tau kept
-    positive by fitting their logarithms; `all` pools every measurable call (the ops, layers and
-    other calls), and a group with fewer than MIN_FIT_SITES calls uses it.
-    """
-    import numpy as np
-    from scipy.optimize import least_squares
-
-    pts = [(g or "all", t, j) for g, t, j in rows if t > 0 and j > 0]
-    out = {}
-    for group in sorted({"all"} | {g for g, _, _ in pts}):
-        sel = [(t, j) for g, t, j in pts if group == "all" or g == group]
-        if len(sel) < MIN_FIT_SITES:
-            continue
-        t = np.array([p[0] for p in sel])
-        log_j = np.log10([p[1] for p in sel])
-
-        def residuals(theta, t=t, log_j=log_j):
-            p, tau = 10.0**theta
-            return np.log10(np.maximum(p * (t - tau * -np.expm1(-t / tau)), 1e-12)) - log_j
-
-        start = np.log10([float(np.median(10**log_j / t)), 1.0])
-        fit = least_squares(residuals, start, loss="soft_l1", f_scale=0.3)
-        steady, ramp = (float(v) for v in 10.0**fit.x)
-        out[group] = {"steady_w": _sig(steady), "ramp_s": _sig(ramp), "n": len(sel)}
-    return out
-
-
 def power_for(work: dict, group: str | None) -> dict | None:
     """The power model of a kind group (`steady_w`, `ramp_s`), or the pooled one (`all`)."""
     power = work.get("power") or {}
@@ -300,7 +228,3 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float) -> tu
             f"{10**lo:.3g} J); the interval's high end assumes up to "
             f"{' and '.join(most)} (stated, not inferred)")
     return lo, lo - half, max(hi, lo) + half + beyond, note
-
-
-def _sig(x: float) -> float:
-    return float(f"{x:.4g}")

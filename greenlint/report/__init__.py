@@ -17,8 +17,10 @@ if TYPE_CHECKING:
     from greenlint.report.rulemeta import RuleMeta
 
 FORMATS = ("concise", "full", "json", "json-lines", "sarif", "github", "grouped")
+#: The formats that write each finding's fix (the others name the rule's fix title at most).
+FIX_FORMATS = frozenset({"json", "json-lines", "sarif"})
 
-__all__ = ["FORMATS", "CALLS_SCHEMA_VERSION", "RuleMeta", "render", "calls_json", "calls_table"]
+__all__ = ["FORMATS", "FIX_FORMATS", "CALLS_SCHEMA_VERSION", "RuleMeta", "render", "calls_json", "calls_table"]
 #: Imported on first use: a warm `greenlint check` renders concise output and needs neither.
 _LAZY = {"CALLS_SCHEMA_VERSION": "calls", "calls_json": "calls", "calls_table": "calls", "RuleMeta": "rulemeta"}
 
@@ -38,12 +40,15 @@ def render(
     sources: Mapping[str, str | Sequence[str]] | None = None,
     statistics: bool = False,
     rules: Mapping[str, RuleMeta] | None = None,
+    calibration: dict | None = None,
 ) -> str:
     """Render `diagnostics` (greenlint.rules.diagnostic.Diagnostic) in format `fmt`.
 
     With `statistics`, the output is a count per rule instead (JSON for json/json-lines).
     `rules` maps code -> RuleMeta (SARIF's rule descriptors, `full`'s help lines); by default it
     comes from the rules registry; a code it lacks is described by the diagnostic's rule name.
+    `calibration`: the overlay the figures applied (`path`, `hardware_id`), a field of every JSON
+    object and of SARIF's run properties (the human formats leave the note to the command).
     """
     from greenlint.report import location
 
@@ -75,7 +80,7 @@ def render(
         from greenlint.report import sarif
         from greenlint.report.rulemeta import from_registry
 
-        return sarif.render(ordered, from_registry() if rules is None else rules)
+        return sarif.render(ordered, from_registry() if rules is None else rules, calibration)
     from greenlint.report import jsonfmt
 
-    return jsonfmt.render(ordered, lines=fmt == "json-lines")
+    return jsonfmt.render(ordered, lines=fmt == "json-lines", calibration=calibration)

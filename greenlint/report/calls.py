@@ -37,9 +37,11 @@ def callsite_json(site, prediction) -> dict:
     }
 
 
-def calls_json(callsites_with_predictions: Iterable[tuple]) -> list[dict]:
-    """(CallSite, Prediction | None) pairs -> contract objects, ordered by path, cell, line, column."""
-    return [callsite_json(site, pred) for site, pred in sorted(callsites_with_predictions, key=_key)]
+def calls_json(callsites_with_predictions: Iterable[tuple], calibration: dict | None = None) -> list[dict]:
+    """(CallSite, Prediction | None) pairs -> contract objects, ordered by path, cell, line, column;
+    each names the calibration overlay the figures applied (`calibration`, null without one)."""
+    return [{**callsite_json(site, pred), "calibration": calibration}
+            for site, pred in sorted(callsites_with_predictions, key=_key)]
 
 
 def calls_table(callsites_with_predictions: Iterable[tuple]):

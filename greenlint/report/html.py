@@ -69,8 +69,9 @@ def rows(callsites_with_predictions: Iterable[tuple]) -> list[Row]:
     return [out[i] for i in order]
 
 
-def calls_html(callsites_with_predictions: Iterable[tuple], title: str = "greenlint energy report") -> str:
-    """The whole report as one HTML document."""
+def calls_html(callsites_with_predictions: Iterable[tuple], title: str = "greenlint energy report",
+               calibration: dict | None = None) -> str:
+    """The whole report as one HTML document; *calibration*: the overlay the figures applied."""
     ranked = rows(callsites_with_predictions)
     known = [r for r in ranked if r.total_j is not None]
     total = sum(r.total_j for r in known)
@@ -81,6 +82,8 @@ def calls_html(callsites_with_predictions: Iterable[tuple], title: str = "greenl
     bases = Counter(Basis(r.site["basis"]).label for r in known)
     if bases:
         summary += " Basis: " + ", ".join(f"{n} {label}" for label, n in bases.most_common()) + "."
+    if calibration:
+        summary += f" Calibrated here by {calibration['path']} (hardware {calibration['hardware_id']})."
     scale = _log_scale(known)
     body = "\n".join(_row_html(rank, row, total, scale) for rank, row in enumerate(ranked, 1))
     head = ("<tr><th>#</th><th>location</th><th>API, and what the figure rests on</th><th class=num>energy per run</th>"

@@ -5,7 +5,8 @@ Each object: `schema_version`, `filename`, `code`, `name`, `message`, `severity`
 characters, the end exclusive), `cell` (1-based code-cell index in a notebook, rows then relative
 to the cell; null otherwise), `fix` (null, or `message`, `applicability` safe|unsafe and `edits`
 with `content`, `location`, `end_location`), `energy_j` (predicted joules behind the finding, or
-null) and `data` (rule-specific facts). Adding a field keeps the version; removing, renaming or
+null), `data` (rule-specific facts) and `calibration` (the calibration overlay the figures applied,
+`{"path", "hardware_id"}`, or null). Adding a field keeps the version; removing, renaming or
 retyping one bumps it.
 """
 
@@ -56,8 +57,8 @@ def diagnostic_json(d) -> dict:
     }
 
 
-def render(diagnostics, *, lines: bool) -> str:
-    objects = [diagnostic_json(d) for d in diagnostics]
+def render(diagnostics, *, lines: bool, calibration: dict | None = None) -> str:
+    objects = [{**diagnostic_json(d), "calibration": calibration} for d in diagnostics]
     if lines:
         return "".join(json.dumps(o, sort_keys=True, default=str) + "\n" for o in objects)
     return json.dumps(objects, indent=2, sort_keys=True, default=str) + "\n"

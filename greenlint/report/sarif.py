@@ -181,5 +181,9 @@ def log(diagnostics, rules: Mapping[str, RuleMeta]) -> dict:
     return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
-def render(diagnostics, rules: Mapping[str, RuleMeta]) -> str:
-    return json.dumps(log(diagnostics, rules), indent=2) + "\n"
+def render(diagnostics, rules: Mapping[str, RuleMeta], calibration: dict | None = None) -> str:
+    """The SARIF log; *calibration* (the overlay the figures applied) goes into the run's properties."""
+    sarif = log(diagnostics, rules)
+    if calibration is not None:
+        sarif["runs"][0]["properties"] = {"calibration": calibration}
+    return json.dumps(sarif, indent=2) + "\n"

@@ -183,7 +183,7 @@ def _overlay_profiles(repo: Path, files: dict[str, str], folder: Path) -> None:
     """Copy the working tree's profile files into the snapshot where it tracks none of its own."""
     tracked = {p for p in files if p.endswith(PROFILE_FILE)}
     dirs = {PurePosixPath(p).parent for p in files}
-    for d in {a for d in dirs for a in (d, *d.parents)}:
+    for d in {a for p in dirs for a in (p, *p.parents)}:
         rel = (d / PROFILE_DIR / PROFILE_FILE).as_posix()
         source = repo / rel
         if rel in tracked or not source.is_file():

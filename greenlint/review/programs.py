@@ -23,7 +23,8 @@ def program_diffs(diff: Diff, before: SideAnalysis, after: SideAnalysis, renames
         ]
         if not reached:
             continue
-        t = totals(diff.compared, lambda s: s.path in files_before, lambda s: s.path in files_after)
+        t = totals(diff.compared, lambda s, files=files_before: s.path in files,
+                   lambda s, files=files_after: s.path in files)
         intended = sum(c.added_j for c in reached if c.intended)
         files = files_after or closure_before
         out.append(ProgramDiff(name, files, t.before_j, t.after_j, t.ratio_interval, t.unknown, intended))

@@ -125,8 +125,6 @@ class ConstantInLoop(Rule):
         Valid("import tensorflow as tf\nw = tf.constant([1.0, 2.0])\nfor x in xs:\n    y = x * w\n"),
         Valid("import tensorflow as tf\nfor x in xs:\n    y = tf.constant(x)\n"),
         Valid("import tensorflow as tf\n@tf.function\ndef f(x):\n    for i in range(3):\n        x = x * tf.constant(2.0)\n    return x\n"),
-    )
-    VALID = VALID + (
         Valid("import tensorflow as tf\nfor i in range(3):\n    n = tf.constant(100)\n"),
         Valid("import tensorflow as tf\nW = [1.0, 2.0]\nfor i in range(3):\n    w = tf.constant(W)\n"),
         Valid("import tensorflow as tf\nfor d in devices:\n    with tf.device(d):\n        a = tf.constant([1.0, 2.0])\n"),

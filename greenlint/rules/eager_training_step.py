@@ -117,8 +117,6 @@ class EagerTrainingStep(Rule):
             "    y = x * x\n"
             "g = tape.gradient(y, x)\n"
         ),
-    )
-    VALID = VALID + (
         Valid(
             "import tensorflow as tf\nfor x in [tf.constant(1.0), tf.Variable(2.0)]:\n"
             "    with tf.GradientTape() as tape:\n        y = x + 1\n    print(tape.gradient(y, x))\n"

@@ -195,8 +195,6 @@ class SessionFeedDictInLoop(Rule):
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef show(v):\n"
             "    return sess.run(y, feed_dict={x: v})\nshow(a)\nshow(b)\n"
         ),
-    )
-    VALID = VALID + (
         Valid(  # a latency benchmark re-runs one input on purpose
             "import time\nimport numpy as np\nimport tensorflow as tf\n"
             "image = np.zeros((1, 224, 224, 3), np.float32)\n"

@@ -1,11 +1,13 @@
-"""Code actions: a rule's own fix (its Diagnostic.fix edits) and `# noqa: GLxxx` suppression as quick
-fixes, and `source.fixAll.greenlint`: every safe fix applied by the same engine as `check --fix`."""
+"""Code actions: a rule's own fix (its Diagnostic.fix edits, computed on request from the finding's
+statement) and `# noqa: GLxxx` suppression as quick fixes, and `source.fixAll.greenlint`: every
+safe fix applied by the same engine as `check --fix`."""
 
 from __future__ import annotations
 
 import asyncio
 import bisect
 import io
+import threading
 import tokenize
 from collections.abc import Sequence
 
@@ -14,7 +16,7 @@ from pygls.capabilities import get_capability
 from pygls.workspace.position_codec import PositionCodec
 
 from greenlint.check import noqa
-from greenlint.fix.engine import fix_text, split_lines
+from greenlint.fix.engine import fix_text, split_lines, statement_lines
 from greenlint.rules.diagnostic import Diagnostic, Fix
 from greenlint.lsp_server.documents import View
 from greenlint.lsp_server.features.diagnostics import to_lsp
@@ -35,6 +37,21 @@ def lines_ending_in_string(text: str) -> set[int]:
     except (tokenize.TokenError, SyntaxError):
         pass
     return inside
+
+
+def _in_string(view: View, d: Diagnostic) -> set[int]:
+    """`lines_ending_in_string` of the document, read from the top-level statements holding `d`
+    alone when the view shows its analysed text (a 10,000-line file takes a second to tokenize)."""
+    shape = view.analysis.outline
+    statements = None
+    if shape is not None and not view.stale and view.cell is None:
+        statements = statement_lines(shape, d.span.line, d.span.end_line)
+    if statements is None:
+        if "in_string" not in view.memo:
+            view.memo["in_string"] = lines_ending_in_string(view.text)
+        return view.memo["in_string"]
+    first, last = statements
+    return {first - 1 + n for n in lines_ending_in_string("".join(view.lines[first - 1 : last]))}
 
 
 def noqa_edit(d: Diagnostic, lines: Sequence[str], in_string: set[int]) -> tuple[int, int, str] | None:
@@ -102,7 +119,7 @@ async def fix_all(server: GreenlintServer, view: View) -> types.CodeAction | Non
     def check(text: str) -> list[Diagnostic]:
         from greenlint.lsp_server.analysis import analyse_text
 
-        return analyse_text(text, path, config, analyses.predictor.predict)[1]
+        return analyse_text(text, path, config, analyses.predictor.predict, fixes=True)[1]
 
     def run() -> str:
         return fix_text(view.text, check)[0]
@@ -114,8 +131,18 @@ async def fix_all(server: GreenlintServer, view: View) -> types.CodeAction | Non
     return types.CodeAction(title="Apply every safe greenlint fix", kind=FIX_ALL, edit=_edit(server, view, [edit]))
 
 
+def _prepare() -> None:
+    """Load what a fix needs (LibCST, the rules' codemods) before the first code action asks."""
+    import libcst  # noqa: F401
+
+    from greenlint.rules.registry import all_rules
+
+    all_rules()
+
+
 def register(server: GreenlintServer) -> None:
     kinds = [KIND, FIX_ALL]
+    threading.Thread(target=_prepare, daemon=True, name="greenlint-prepare-fixes").start()
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=kinds))
     async def code_actions(params: types.CodeActionParams) -> list[types.CodeAction]:
@@ -130,13 +157,16 @@ def register(server: GreenlintServer) -> None:
             return []
         codec = server.workspace.position_codec
         lines = view.lines
-        in_string: set[int] | None = None
         actions = []
         offered: set[tuple[int, str]] = set()
-        for d in view.diagnostics:
-            lsp_diagnostic = to_lsp(d, lines, codec)
-            if not overlaps(lsp_diagnostic.range, params.range):
-                continue
+        wanted = [(d, to_lsp(d, lines, codec)) for d in view.diagnostics]
+        wanted = [(d, lsp) for d, lsp in wanted if overlaps(lsp.range, params.range)]
+        if wanted and not view.stale:  # a fix's exact edits wait for the analysis of the text as it is
+            fixed = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: [view.analysis.with_fix(d) for d, _ in wanted]
+            )
+            wanted = [(d, lsp) for d, (_, lsp) in zip(fixed, wanted)]
+        for d, lsp_diagnostic in wanted:
             if d.fix is not None:
                 actions.append(
                     types.CodeAction(
@@ -147,9 +177,7 @@ def register(server: GreenlintServer) -> None:
                         is_preferred=d.fix.safe,
                     )
                 )
-            if in_string is None:
-                in_string = lines_ending_in_string(view.text)
-            insert = noqa_edit(d, lines, in_string)
+            insert = noqa_edit(d, lines, _in_string(view, d))
             if insert is not None and (insert[0], d.code) not in offered:
                 offered.add((insert[0], d.code))
                 line, character, text = insert

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from greenlint.meter.sources.base import (
@@ -76,12 +77,12 @@ class SourceSet:
         """True when any measured component comes from an estimate, or nothing is measured."""
         return not self.covers or any(s.estimated for s in self.covers.values())
 
-    def read_at(self) -> tuple[int, Reading]:
-        """(epoch ns when the reading began, the reading): a window timed from such moments spans
-        the same time as its readings, however long reading many devices takes or waiting for the
-        sampler thread's read."""
+    def read_at(self, clock: Callable[[], int] = time.time_ns) -> tuple[int, Reading]:
+        """(epoch ns on *clock* when the reading began, the reading): a window timed from such
+        moments spans the same time as its readings, however long reading many devices takes or
+        waiting for the sampler thread's read."""
         with self.lock:
-            return time.time_ns(), self._read()
+            return clock(), self._read()
 
     def read(self) -> Reading:
         """One combined reading (each component from the source that covers it)."""

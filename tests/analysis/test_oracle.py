@@ -8,14 +8,13 @@ with the resolver's for every call it names unambiguously. Calls on objects (met
 
 from __future__ import annotations
 
+import libcst
 import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider, QualifiedNameProvider, QualifiedNameSource
 
-libcst = pytest.importorskip("libcst")
-from libcst.metadata import MetadataWrapper, PositionProvider, QualifiedNameProvider, QualifiedNameSource  # noqa: E402
-
-from greenlint.analysis import analyse_file  # noqa: E402
-from greenlint.catalog import load_catalog  # noqa: E402
-from tests.analysis.expectations import fixture_files  # noqa: E402
+from greenlint.analysis import analyse_file
+from greenlint.catalog import load_catalog
+from tests.analysis.expectations import fixture_files
 
 TF_ROOTS = ("tensorflow", "keras", "tf_keras")
 #: Where the resolver knows more than the oracle, and why.

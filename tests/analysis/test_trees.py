@@ -14,13 +14,14 @@ from greenlint.rules.base import FileFacts
 SOURCE = "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y)\n"
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def a_run():
+    """A run of many files in progress (`greenlint check`): trees are kept while it lasts."""
     with trees.shared():
         yield
 
 
-def test_the_same_text_at_the_same_path_is_parsed_once(tmp_path):
+def test_the_same_text_at_the_same_path_is_parsed_once(tmp_path, a_run):
     path = str(tmp_path / "m.py")
     first = trees.parse_module(SOURCE, path)
     assert trees.parse_module(SOURCE, path) is first
@@ -29,29 +30,29 @@ def test_the_same_text_at_the_same_path_is_parsed_once(tmp_path):
     assert trees.parse_module(SOURCE, str(tmp_path / "other.py")) is not first
 
 
-def test_kept_trees_are_bounded_by_their_texts_size(tmp_path, monkeypatch):
+def test_kept_trees_are_bounded_by_their_texts_size(tmp_path, monkeypatch, a_run):
     monkeypatch.setattr(trees, "MAX_TOTAL", 3 * len(SOURCE))
     kept = [trees.parse_module(SOURCE, str(tmp_path / f"m{i}.py")) for i in range(5)]
-    assert trees._size <= 3 * len(SOURCE)
-    assert trees.parse_module(SOURCE, str(tmp_path / "m4.py")) is kept[4]  # the most recent stays
-    assert trees.parse_module(SOURCE, str(tmp_path / "m0.py")) is not kept[0]  # the oldest went
+    for i in (2, 3, 4):  # the three most recent texts fit
+        assert trees.parse_module(SOURCE, str(tmp_path / f"m{i}.py")) is kept[i]
+    assert trees.parse_module(SOURCE, str(tmp_path / "m1.py")) is not kept[1]  # the older went
     big = "x = 1\n" * (trees.MAX_TEXT // 6 + 1)
     assert trees.parse_module(big, str(tmp_path / "big.py")) is not trees.parse_module(big, str(tmp_path / "big.py"))
 
 
 def test_outside_a_run_nothing_is_kept(tmp_path):
+    path = str(tmp_path / "n.py")  # as in the editor: no run of many files in progress
+    assert trees.parse_module(SOURCE, path) is not trees.parse_module(SOURCE, path)
+
+
+def test_a_nested_run_ending_leaves_the_outer_runs_trees(tmp_path):
     path = str(tmp_path / "m.py")
-    inside = trees.parse_module(SOURCE, path)
-    assert trees.parse_module(SOURCE, path) is inside
-    trees._runs, saved = 0, trees._runs  # as in the editor: no run of many files in progress
-    try:
-        first = trees.parse_module(SOURCE, str(tmp_path / "n.py"))
-        assert trees.parse_module(SOURCE, str(tmp_path / "n.py")) is not first
-    finally:
-        trees._runs = saved
     with trees.shared():
-        pass
-    assert trees._kept  # the outer run still keeps its trees
+        outer = trees.parse_module(SOURCE, path)
+        with trees.shared():
+            assert trees.parse_module(SOURCE, path) is outer
+        assert trees.parse_module(SOURCE, path) is outer
+    assert trees.parse_module(SOURCE, path) is not outer  # the last run ended: dropped
 
 
 def test_the_rules_read_the_analysis_tree_instead_of_parsing_again(tmp_path, monkeypatch):

@@ -7,6 +7,7 @@ import gzip
 import pytest
 
 from greenlint.catalog import CatalogError, load_catalog, read_catalog
+from tests.environment import missing
 
 
 @pytest.fixture(scope="module")
@@ -346,7 +347,7 @@ def test_keras2_api_is_covered_and_marked():
 
     payload = json.loads(gzip.decompress((DATA_DIR / "catalog" / CATALOG_FILE).read_bytes()))
     if "tf_keras" not in payload["versions"]:
-        pytest.skip("catalog generated without tf-keras")
+        missing("catalog generated without tf-keras")
     symbols = payload["symbols"]
     assert symbols["tensorflow.keras.dtensor.experimental.LayoutMap"]["v"] == "keras2"
     assert "reset_states" in symbols["tensorflow.keras.Metric"]["m2"]
@@ -365,7 +366,7 @@ def test_estimator_api_is_read_from_source():
 
     catalog = load_catalog()
     if "tensorflow_estimator" not in catalog.versions:
-        pytest.skip("catalog generated without tensorflow-estimator")
+        missing("catalog generated without tensorflow-estimator")
     code = (
         "import tensorflow as tf\n"
         "est = tf.estimator.DNNClassifier(hidden_units=[10], feature_columns=cols)\n"

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import lzma
 
+import pytest
+
 from greenlint.catalog import load_catalog
-from tests.conftest import SHARED, needs_shared
+from tests.environment import SHARED
 
 
 def _raw_signatures() -> set[str]:
@@ -18,7 +20,7 @@ def _raw_signatures() -> set[str]:
     return names
 
 
-@needs_shared
+@pytest.mark.shared
 def test_every_measured_signature_is_canonical():
     cat = load_catalog()
     signatures = _raw_signatures()

@@ -101,9 +101,9 @@ class Predictor:
         return Prediction(j, (j / 2, j * 2), j, 0.0, 0.0, Basis.FROM_DATA, Evidence(records=3, api=api, level="api"))
 
 
-def load_predictor() -> Predictor:
+def load_predictor(overlay: bool | str = True) -> Predictor:
     return Predictor()
 
 
-def broken_predictor() -> Predictor:
+def broken_predictor(overlay: bool | str = True) -> Predictor:
     raise FileNotFoundError("no model")

@@ -112,3 +112,29 @@ def test_fixes_are_linear_in_the_findings(monkeypatch):
     assert len(diagnostics) == 40 and all(d.fix is not None for d in diagnostics)
     assert len(generated) <= 2
     assert len(looked_up) < 40 * 40  # the rules find a call's site from an index, not by scanning every site
+
+
+def test_fixes_only_for_the_outputs_that_show_them(examples, capsys):
+    """The concise output computes no fix (nor imports LibCST); json then finds the same findings,
+    in the same order, with their fixes, although the concise run cached its findings."""
+    import json
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from greenlint.cli import main; main(['check', '--exit-zero', '.']); "
+        "print('libcst' in sys.modules)"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    concise = run.stdout.splitlines()
+    assert concise[-1] == "False" and any(": GL402 " in line for line in concise)
+
+    main(["check", "--format", "json", "."])
+    found = json.loads(capsys.readouterr().out)
+    assert any(d["fix"] is not None for d in found)
+    cell = lambda d: f"cell {d['cell']}:" if d["cell"] else ""  # noqa: E731
+    shown = [f"{d['filename']}:{cell(d)}{d['location']['row']}:{d['location']['column']}: {d['code']} " for d in found]
+    assert [line[: len(s)] for line, s in zip(concise, shown)] == shown
+
+    main(["check", "--show-fixes", "."])
+    assert "GL402 [available, safe]" in capsys.readouterr().err

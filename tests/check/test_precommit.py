@@ -14,35 +14,15 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
 from greenlint.paths import REPO_DIR
+from tests.environment import missing
+from tests.offline_install import PIP_OFFLINE, dependency_dir
 
 pytestmark = pytest.mark.e2e
-
-LEFT_OUT = (
-    "setuptools",
-    "pkg_resources",
-    "_distutils_hack",
-    "distutils-precedence.pth",
-    "pip",
-    "greenlint",
-    "__editable__",
-)
-
-
-def _dependency_dir(tmp_path: Path) -> Path:
-    deps = tmp_path / "deps"
-    deps.mkdir()
-    purelib = Path(sysconfig.get_paths()["purelib"])
-    for entry in purelib.iterdir():
-        if not entry.name.startswith(LEFT_OUT) and not entry.name.endswith(".pth"):
-            (deps / entry.name).symlink_to(entry)
-    return deps
-
 
 def _git(cwd: Path, *args: str) -> None:
     command = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args]
@@ -52,12 +32,12 @@ def _git(cwd: Path, *args: str) -> None:
 @pytest.mark.timeout(300)
 def test_try_repo_runs_the_hook_offline(tmp_path):
     if shutil.which("git") is None:
-        pytest.skip("git is not installed")
+        missing("git is not installed")
     pre_commit = Path(sys.executable).with_name("pre-commit")
     if not pre_commit.exists():
-        pytest.skip("pre-commit is not installed (dev extra)")
+        missing("pre-commit is not installed (dev extra)")
     if not (REPO_DIR / ".git").exists():
-        pytest.skip("not running from a git checkout of greenlint (try-repo needs one)")
+        missing("not running from a git checkout of greenlint (try-repo needs one)")
     user = tmp_path / "user"
     user.mkdir()
     (user / "train.py").write_text(
@@ -72,10 +52,8 @@ def test_try_repo_runs_the_hook_offline(tmp_path):
         **os.environ,
         "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
         "GREENLINT_CACHE_DIR": str(tmp_path / "cache"),
-        "PIP_NO_INDEX": "1",
-        "PIP_NO_DEPS": "1",
-        "PIP_NO_BUILD_ISOLATION": "0",
-        "PYTHONPATH": str(_dependency_dir(tmp_path)),
+        **PIP_OFFLINE,
+        "PYTHONPATH": str(dependency_dir(tmp_path)),
     }
     proc = subprocess.run(
         [str(pre_commit), "try-repo", str(REPO_DIR), "greenlint", "--all-files", "--verbose"],

@@ -395,7 +395,7 @@ def run_lsp(requests: int, seed: int = SEED, big_mb: int = 10) -> LspResult:
             client.send_raw(json.dumps({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
                 "textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text + "# \ud800\n"}]}}).encode())
             version = 3
-            for i in range(requests):
+            for _ in range(requests):
                 method = rng.choice(LSP_METHODS)
                 if method == "shutdown?":  # an edit instead, sometimes with a surrogate or a range past the end
                     change = {"text": rng.choice(["\ud800", "x", "\n", "tf.ones(1)\n"]),

@@ -14,6 +14,7 @@ import pytest
 
 from greenlint.cli import main
 from greenlint.meter import measure as measure_module
+from tests.environment import require_installed
 
 
 def test_without_the_meter_extra_the_extra_is_named_at_once(tmp_path, monkeypatch, capsys):
@@ -56,7 +57,7 @@ def _children(pid: int) -> list[int]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for the child")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_the_child_dies_with_its_parent(tmp_path, sig):
-    pytest.importorskip("tensorflow")
+    require_installed("tensorflow")
     script = tmp_path / "sleepy.py"
     script.write_text("import time\ntime.sleep(120)\n")
     env = {**os.environ, "GREENLINT_CACHE_DIR": str(tmp_path / "cache"), "TMPDIR": str(tmp_path / "tmp")}
@@ -82,7 +83,7 @@ def test_the_child_dies_with_its_parent(tmp_path, sig):
 
 
 def test_a_script_ending_in_os_exit_is_explained(tmp_path):
-    pytest.importorskip("tensorflow")
+    require_installed("tensorflow")
     (tmp_path / "ex.py").write_text("import os\nos._exit(3)\n")
     env = {**os.environ, "GREENLINT_CACHE_DIR": str(tmp_path / "cache")}
     proc = subprocess.run(

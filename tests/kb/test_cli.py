@@ -8,6 +8,7 @@ import pytest
 
 from greenlint.cli import main
 from greenlint.kb.store import default_kb_dir
+from tests.environment import missing
 from tests.kb.helpers import measurement, write
 
 
@@ -69,7 +70,7 @@ def test_missing_kb_is_a_clear_error(tmp_path, capsys):
 def test_bundled_kb_stats_show_the_public_dataset_counts(capsys):
     """The committed data/kb holds every record of the shared copy (figures from its READMEs)."""
     if not (default_kb_dir() / "meta.json").exists():
-        pytest.skip("no bundled KB in data/kb")
+        missing("no bundled KB in data/kb")
     assert main(["kb", "stats", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     ds = data["datasets"]

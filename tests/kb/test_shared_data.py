@@ -8,9 +8,8 @@ from greenlint.kb import load_kb, load_meta
 from greenlint.kb.build import build_kb
 from greenlint.kb.sources import default_dirs
 from greenlint.kb.store import default_kb_dir
-from tests.conftest import needs_shared
 
-pytestmark = [needs_shared, pytest.mark.shared]
+pytestmark = pytest.mark.shared
 
 
 @pytest.fixture(scope="module")
@@ -90,9 +89,9 @@ def test_net_energy_equals_fecoms_pandas_rule_on_real_files(built, relpath):
     import json
     import lzma
 
-    from tests.conftest import SHARED
+    from tests.environment import SHARED, require_module
 
-    pd = pytest.importorskip("pandas")
+    pd = require_module("pandas")
     _, out = built
     path = SHARED / relpath
     parts = relpath.split("/")

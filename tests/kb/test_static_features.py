@@ -9,6 +9,7 @@ import pytest
 from greenlint.kb.static_table import COLUMNS, TABLE, attach, load_table, static_key, with_provenance
 from tools.kb.static_features import Resolved, align, compact, match_unique, resolve_source, table_csv
 from greenlint.kb.store import STATIC, load_kb, write_kb
+from tests.environment import missing
 from tests.predict.conftest import record
 
 FIT = "tensorflow.keras.Sequential.fit"
@@ -131,7 +132,7 @@ def test_bundled_table_matches_the_bundled_kb():
 
     path = default_kb_dir() / TABLE
     if not path.is_file():
-        pytest.skip(f"{path} absent")
+        missing(f"{path} absent")
     table = load_table(path)
     keys = {static_key(r) for r in load_kb()}
     stale = [k for k in table if k not in keys]

@@ -9,6 +9,8 @@ import json
 
 import pytest
 
+from tests.environment import require_module
+
 pytestmark = [pytest.mark.tensorflow, pytest.mark.e2e, pytest.mark.timeout(300)]  # a measure run under load: > 90 s
 
 
@@ -70,7 +72,7 @@ def test_kb_build_ingests_the_measurements(measured_tiny_train):
 
 
 def test_energy_callback_reports_epochs_and_projection(tmp_path, capsys):
-    tf = pytest.importorskip("tensorflow")
+    tf = require_module("tensorflow")
     import numpy as np
 
     from greenlint.meter import EnergyCallback
@@ -102,8 +104,7 @@ def test_projection_leaves_out_the_tracing_epoch_and_covers_the_final_value_from
     with the tracing epoch in its per-epoch mean, is off by more than 50 %."""
     import numpy as np
 
-    pytest.importorskip("tensorflow")
-    from greenlint.predict.training import project_run_energy
+    from greenlint.predict.training_runs import project_run_energy
     from greenlint.meter.callback import project_after_tracing
 
     rng = np.random.default_rng(3)

@@ -1,64 +1,81 @@
 """The runtime's Recorder reads the counters at each call's boundaries: per-execution energy from a
-stand-in NVML with 8 GPUs (4 ms per device read, so the sampler lags) and from a constructed
-powercap tree."""
+stand-in NVML with 8 GPUs (4 ms per device read, so the sampler lags) on a simulated clock, and
+from a constructed powercap tree."""
 
 from __future__ import annotations
 
 import math
-import threading
-import time
 
 import pytest
 
 from greenlint.meter.instrument import Site
 from greenlint.meter.runtime import Recorder
+from greenlint.meter.sampler import DEFAULT_INTERVAL_S
 from greenlint.meter.session import MeterConfig, MeterSession
-from greenlint.meter.sources import SourceSet
+from greenlint.meter.sources import SourceSet, nvml
 from greenlint.meter.sources.nvml import NvmlSource
 from greenlint.meter.stability import StabilitySettings
 from tests.meter.test_nvml import FakeNvml
 
-IDLE_W, BUSY_W, PERIOD_S = 50.0, 200.0, 0.02
+IDLE_W, BUSY_W, PERIOD_S, QUERY_S = 50.0, 200.0, 0.02, 0.004
+EPOCH0_NS = 1_700_000_000 * 10**9
 
 
-class Busy:
-    """When the GPUs run a call: intervals on time.monotonic(), each exactly as long as the call
-    asked (a loaded machine oversleeps: the GPUs idle for the rest), so every execution's true net
-    energy is known whatever the scheduler did."""
+class SimulatedTime:
+    """The one clock of the simulated machine: time passes only when something takes time (a device
+    query, a call's work, a wait), and whenever it passes a tick of the sampler's 20 ms grid the
+    sampler "thread" takes its reading then (late, and from there, when a reading overran)."""
 
     def __init__(self):
-        self.intervals: list[tuple[float, float]] = []
-        self.elapsed: list[float] = []  # each call's real duration, oversleep included
-        self.lock = threading.Lock()
+        self.t = 0.0
+        self.busy: list[tuple[float, float]] = []  # when the GPUs ran a call
+        self.elapsed: list[float] = []  # each call's duration, a sampler read it waited for included
+        self.sampler = None
+        self._tick = 0.0
+
+    def now(self) -> tuple[float, int]:
+        return self.t, self.epoch_ns()
+
+    def epoch_ns(self) -> int:
+        return EPOCH0_NS + round(self.t * 1e9)
+
+    def take(self, seconds: float) -> None:
+        """*seconds* pass for the caller; the sampler reads at each tick on the way."""
+        end = self.t + seconds
+        while self.sampler is not None and self._tick <= end:
+            self.t = max(self.t, self._tick)
+            self.sampler.sample_once()  # its device queries move the clock on
+            self._tick += self.sampler.interval_s
+            if self._tick < self.t:  # fell behind: the grid restarts, as Sampler._run does
+                self._tick = self.t
+        self.t = max(self.t, end)
 
     def energy(self, t: float) -> float:
         """Joules one GPU used from 0 to *t*."""
-        with self.lock:
-            busy = sum(max(0.0, min(e, t) - s) for s, e in self.intervals)
+        busy = sum(max(0.0, min(e, t) - s) for s, e in self.busy)
         return IDLE_W * t + BUSY_W * busy
 
     def run(self, seconds: float) -> None:
-        start = time.monotonic()
-        time.sleep(seconds)
-        with self.lock:
-            self.intervals.append((start, start + seconds))
-            self.elapsed.append(time.monotonic() - start)
+        """A call keeping the GPUs busy for *seconds*."""
+        start = self.t
+        self.busy.append((start, start + seconds))
+        self.take(seconds)
+        self.elapsed.append(self.t - start)
 
 
 class CountingNvml(FakeNvml):
     """Volta+ GPUs whose total-energy counters change every 20 ms (each at its own phase); every
     device query takes 4 ms, as seen on 8-GPU machines, so one reading of all takes 32 ms."""
 
-    def __init__(self, busy: Busy, gpus: int = 8):
+    def __init__(self, clock: SimulatedTime, gpus: int = 8):
         super().__init__(devices=[(f"GPU {i}", True) for i in range(gpus)])
-        self.busy = busy
+        self.clock = clock
 
     def nvmlDeviceGetTotalEnergyConsumption(self, h):
-        time.sleep(0.004)
-        t = time.monotonic()
+        self.clock.t += QUERY_S
         phase = h * PERIOD_S / len(self.devices)
-        updated = math.floor((t - phase) / PERIOD_S) * PERIOD_S + phase
-        return self.busy.energy(updated) * 1000  # mJ
+        updated = math.floor((self.clock.t - phase) / PERIOD_S) * PERIOD_S + phase
+        return self.clock.energy(updated) * 1000  # mJ
 
     def nvmlDeviceGetTemperature(self, h, kind):
         return 30
@@ -66,19 +83,23 @@ class CountingNvml(FakeNvml):
 
 def test_nvml_counters_read_at_call_boundaries_despite_a_lagging_sampler(monkeypatch):
     """0.5 s calls on 8 GPUs: the meter asks for as many executions as the 20 ms counters need,
-    then reports within 2 % although the sampler reads every ~37 ms instead of 20."""
+    then reports within 2 % although the sampler reads every 32 ms instead of 20."""
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
-    busy = Busy()
-    src = NvmlSource(CountingNvml(busy))
+    clock = SimulatedTime()
+    monkeypatch.setattr(nvml, "now", clock.now)  # the source stamps its readings on the same clock
+    src = NvmlSource(CountingNvml(clock))
     config = MeterConfig(stability=StabilitySettings(check_last_n_points=5, check_bin_s=0.1, max_wait_s=1.0,
                                                      check_interval_s=0.1))
-    session = MeterSession(config, SourceSet(sources=[src], covers={"gpu": src}))
-    stable = session.start()
-    recorder = Recorder(session, [Site("tensorflow.matmul", 1, 1, {})])
+    session = MeterSession(config, SourceSet(sources=[src], covers={"gpu": src}), clock=lambda: clock.t,
+                           sleep=clock.take)
+    clock.sampler = session.sampler
+    stable = session.start(thread=False)
+    recorder = Recorder(session, [Site("tensorflow.matmul", 1, 1, {})], clock=clock.epoch_ns)
     runs = 3
-    for _ in range(5):  # the count asked for rests on noisy readings: it may grow a little
+    for _ in range(5):  # the count asked for rests on the readings: it may grow a little
         for _ in range(runs - recorder.calls[0]):
-            recorder(0, busy.run, 0.5)
+            recorder(0, clock.run, 0.5)
+        clock.take(config.after_s)
         (site,) = recorder.site_energies(stable)
         if site["resolved"]:
             break
@@ -86,11 +107,11 @@ def test_nvml_counters_read_at_call_boundaries_despite_a_lagging_sampler(monkeyp
         assert runs <= 40, site
     session.stop()
     gaps = [b.time_s - a.time_s for a, b in zip(session.sampler.samples, session.sampler.samples[1:])]
-    assert sorted(gaps)[len(gaps) // 2] > 0.03  # the sampler cannot keep its 20 ms grid
-    assert site["resolved"] and site["executions"] == recorder.calls[0], site
-    assert site["median_j"] == pytest.approx(8 * BUSY_W * 0.5, rel=0.02), (site, busy.elapsed)
+    assert DEFAULT_INTERVAL_S < sorted(gaps)[len(gaps) // 2] == pytest.approx(8 * QUERY_S)  # the grid is lost
+    assert site["resolved"] and site["executions"] == recorder.calls[0] > 3, site
+    assert site["median_j"] == pytest.approx(8 * BUSY_W * 0.5, rel=0.02), site
     assert site["components_j"]["gpu"] == pytest.approx(site["median_j"])
-    assert site["time_s"] == pytest.approx(sorted(busy.elapsed)[len(busy.elapsed) // 2], abs=0.02)
+    assert site["time_s"] == pytest.approx(sorted(clock.elapsed)[len(clock.elapsed) // 2], abs=1e-6)
 
 
 def test_records_of_a_lagging_sampler_use_the_interval_it_achieved():

@@ -12,7 +12,7 @@ from greenlint.meter.session import MeterConfig, MeterSession
 from greenlint.meter.sources import SourceSet
 from greenlint.meter.sources.replay import ReplaySource, Series, series_from_record
 from greenlint.meter.stability import StabilitySettings, wait_until_stable
-from tests.conftest import SHARED, needs_shared
+from tests.environment import SHARED
 
 DT = 0.5
 
@@ -171,7 +171,7 @@ def test_record_spliced_after_idle_window_when_call_comes_later():
     assert cpu.baseline == pytest.approx(17.0)  # not the 30 J of the activity just before the call
 
 
-@needs_shared
+@pytest.mark.shared
 def test_replaying_a_public_record_reproduces_its_series_totals():
     path = next((SHARED / "fecom" / "raw" / "method-level").rglob("experiment-1.json.xz"))
     for p in sorted((SHARED / "fecom" / "raw" / "method-level").rglob("experiment-1.json.xz")):

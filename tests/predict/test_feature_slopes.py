@@ -7,9 +7,11 @@ import math
 import pytest
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.model import MAX_SHIFT, feature_shift, fit_slopes, train
+from tools.model.table_fit import fit_slopes
+from greenlint.predict.tables import MAX_SHIFT, feature_shift
 from greenlint.predict.predictor import Predictor
-from greenlint.predict.sites import build_sites
+from tools.model.sites import build_sites
+from tools.model.train import train
 from tests.predict.conftest import FakeCatalog, record
 
 FIT = "tf.keras.Sequential.fit"

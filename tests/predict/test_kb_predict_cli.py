@@ -9,7 +9,8 @@ import pytest
 from greenlint.cli import main
 from greenlint.cli.kb_predict import parse_features
 from greenlint.predict import load_predictor, model_path
-from greenlint.predict.model import dumps, train
+from greenlint.predict.tables import dumps
+from tools.model.train import train
 from tests.predict.conftest import record
 
 
@@ -64,26 +65,52 @@ def test_text_output_and_bad_kw(model_file, capsys):
 
 
 def test_shipped_model_loads_and_predicts():
-    assert model_path().is_file(), "data/model/predictor.json missing: run `greenlint kb train`"
+    assert model_path().is_file(), "data/model/predictor.json missing: run `python -m tools.model.train`"
     p = load_predictor(overlay=False)
     pred = p.predict("tensorflow.keras.Sequential.fit", {})
     assert pred.energy_j > 0 and pred.basis.value == "from-data"
     assert len(p.fingerprint) == 16
 
 
-def test_without_a_model_file_the_kb_tables_are_used(tmp_path, caplog):
+def test_without_a_model_file_nothing_is_trained_and_the_error_says_how_to_build_it(tmp_path, capsys):
     from greenlint.predict.loading import load
+    from greenlint.predict.tables import TRAIN_COMMAND, ModelError
 
-    p = load(tmp_path / "absent.json", with_overlay=False)
-    assert "no trained predictor model" in caplog.text
-    assert p.model["calibration"]["folds"] == 0  # uncalibrated, and says so in the model
-    assert p.predict("tensorflow.keras.Sequential.fit", {}).basis.value == "from-data"
+    absent = tmp_path / "absent.json"
+    with pytest.raises(ModelError) as err:
+        load(absent, with_overlay=False)
+    assert str(absent) in str(err.value) and TRAIN_COMMAND in str(err.value)
+    assert main(["kb", "predict", "tf.keras.Sequential.fit", "--model", str(absent), "--no-overlay"]) == 2
+    out = capsys.readouterr()
+    assert f"greenlint kb predict: {absent}: no predictor model" in out.err
+    assert not absent.exists()
 
 
-def test_shipped_model_is_reproduced_by_kb_train():
+def test_calls_without_a_model_file_say_which_file_and_how_to_build_it(tmp_path, monkeypatch, capsys):
+    """The linter still runs (its rules need no figures); each figure is unknown and says why."""
+    import greenlint.predict as predict
+
+    absent = tmp_path / "absent.json"
+    monkeypatch.setattr(predict, "model_path", lambda: absent)
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "cache"))
+    load_predictor.cache_clear()
+    source = tmp_path / "train.py"
+    source.write_text("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=3)\n")
+    try:
+        assert main(["calls", str(source), "--format", "json", "--jobs", "1", "--no-cache"]) == 0
+    finally:
+        load_predictor.cache_clear()
+    doc = json.loads(capsys.readouterr().out)
+    fit = next(c for c in doc if c["api"].endswith(".fit"))
+    assert fit["energy_j"] is None
+    assert f"{absent}: no predictor model" in fit["evidence"]["note"]
+    assert "python -m tools.model.train" in fit["evidence"]["note"] and not absent.exists()
+
+
+def test_shipped_model_is_reproduced_by_training():
     from greenlint.kb import load_kb
-    from greenlint.predict.loading import read_model
-    from greenlint.predict.model import catalog_digest, kb_digest
+    from greenlint.predict.tables import read_model
+    from tools.model.train import catalog_digest, kb_digest
 
     shipped, _ = read_model(model_path())
     records = load_kb()

@@ -9,10 +9,11 @@ import random
 import pytest
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.loading import ModelError, find_overlay, load, read_model
-from greenlint.predict.model import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, dumps, train
+from greenlint.predict.loading import find_overlay, load
 from greenlint.predict.prediction import Basis
 from greenlint.predict.predictor import ASSUMED_EPOCHS, Predictor
+from greenlint.predict.tables import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, ModelError, dumps, read_model
+from tools.model.train import train
 from tests.predict.conftest import FakeCatalog, record
 
 FIT = "tf.keras.Sequential.fit"
@@ -225,7 +226,7 @@ def test_calibration_overlay(tmp_path, model, hierarchy):
     assert fit.basis is Basis.CALIBRATED and fit.energy_j == pytest.approx(2000.0, rel=0.05)
     plain = Predictor(model, hierarchy=hierarchy)
     dense, dense0 = p.predict("tf.keras.layers.Dense", {}), plain.predict("tf.keras.layers.Dense", {})
-    assert dense.basis is Basis.FROM_DATA
+    assert dense.basis is Basis.CALIBRATED_RESCALED and dense.label == "calibrated here, rescaled"
     assert dense.energy_j == pytest.approx(2 * dense0.energy_j)
     assert "rescaled" in dense.evidence.note
     assert p.fingerprint != plain.fingerprint
@@ -260,7 +261,7 @@ def test_tf1_graph_construction_gets_no_figure_but_work_done_at_the_call_does(pr
 def test_cut_short_and_unbounded_records_are_left_out():
     from dataclasses import replace
 
-    from greenlint.predict.sites import build_sites
+    from tools.model.sites import build_sites
 
     cut = replace(record(FIT, 5.0, script="a"), series_cut_short=True)
     unbounded = record(FIT, 0.0, script="b", below=True, bound=float("inf"))
@@ -297,7 +298,7 @@ def test_time_only_overlay_gives_calibrated_estimated(tmp_path, model, hierarchy
     ]
     write_kb(tmp_path / "hw", timed, {"schema_version": SCHEMA_VERSION}, "constructed time-only overlay\n")
     ov = find_overlay(model, tmp_path / "hw")
-    assert ov is not None and not ov.tables["apis"] and ov.time_ratio == pytest.approx(3.0)
+    assert ov is not None and not ov.measured and ov.time_ratio == pytest.approx(3.0)
     p = Predictor(model, hierarchy=hierarchy, overlay=ov)
     ref = Predictor(model, hierarchy=hierarchy)
     fit = p.predict(FIT, {})

@@ -3,7 +3,8 @@ tests/review/history.py builds (`main` → `change`), between two markers.
 
     python -m tests.review.readme_example          # rewrite it (after the predictor changed)
 
-tests/review/test_readme_example.py fails when README.md is stale.
+`python -m tools.generate_all` runs it with the other generators; tests/tools/test_generate_all.py
+fails when README.md is stale.
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from greenlint.paths import REPO_DIR
-from tests.check.test_precommit import _dependency_dir, _git
+from tests.check.test_precommit import _git
+from tests.environment import missing
+from tests.offline_install import PIP_OFFLINE, dependency_dir
 
 pytestmark = pytest.mark.e2e
 
@@ -20,12 +22,12 @@ pytestmark = pytest.mark.e2e
 @pytest.mark.timeout(300)
 def test_try_repo_runs_the_diff_hook_on_the_staged_change(tmp_path):
     if shutil.which("git") is None:
-        pytest.skip("git is not installed")
+        missing("git is not installed")
     pre_commit = Path(sys.executable).with_name("pre-commit")
     if not pre_commit.exists():
-        pytest.skip("pre-commit is not installed (dev extra)")
+        missing("pre-commit is not installed (dev extra)")
     if not (REPO_DIR / ".git").exists():
-        pytest.skip("not running from a git checkout of greenlint (try-repo needs one)")
+        missing("not running from a git checkout of greenlint (try-repo needs one)")
     user = tmp_path / "user"
     user.mkdir()
     (user / "pyproject.toml").write_text("[tool.greenlint.budget]\nfail-above = 2\n")
@@ -41,10 +43,8 @@ def test_try_repo_runs_the_diff_hook_on_the_staged_change(tmp_path):
         **os.environ,
         "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
         "GREENLINT_CACHE_DIR": str(tmp_path / "cache"),
-        "PIP_NO_INDEX": "1",
-        "PIP_NO_DEPS": "1",
-        "PIP_NO_BUILD_ISOLATION": "0",
-        "PYTHONPATH": str(_dependency_dir(tmp_path)),
+        **PIP_OFFLINE,
+        "PYTHONPATH": str(dependency_dir(tmp_path)),
     }
     proc = subprocess.run([str(pre_commit), "try-repo", str(REPO_DIR), "greenlint-diff", "--verbose"],
                           cwd=user, env=env, capture_output=True, text=True, timeout=280)

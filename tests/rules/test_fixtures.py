@@ -2,42 +2,31 @@
 
 With every rule on, the rule must fire on exactly the marked lines, through the real
 resolver and the fixed fake predictor (500 J per `fit`, 1 J otherwise; GL101 at its default
-threshold). Its findings rendered in the `full` format are compared with `<CODE>.full.txt`;
-rewrite those snapshots only on purpose, with GREENLINT_UPDATE_SNAPSHOTS=1.
+threshold). Its findings rendered in the `full` format are compared with `<CODE>.full.txt`
+(tests/rules/snapshots.py); rewrite those snapshots only on purpose, with `python -m tools.generate_all`.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 
-from greenlint.check import Config, check_source
+from tests.rules import snapshots
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
-FILES = sorted(FIXTURES.glob("GL*.py"))
+FILES = snapshots.fixtures()
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_fixture(path, predictor):
     code = path.stem
-    text = path.read_text()
-    marked = {i for i, line in enumerate(text.splitlines(), 1) if re.search(rf"#\s*{code}\b\s*$", line)}
+    marked = {i for i, line in enumerate(path.read_text().splitlines(), 1) if re.search(rf"#\s*{code}\b\s*$", line)}
     assert marked, f"{path.name} marks no positive"
-    config = Config(select=("ALL",), no_cache=True)
-    found = [d for d in check_source(text, path.name, config, predictor) if d.code == code]
+    found = snapshots.findings(path, predictor)
     assert sorted(marked) == sorted(d.span.line for d in found)
-
-    from greenlint.report import render
-
-    rendered = render("full", found, sources={path.name: text})
-    snapshot = path.with_name(f"{code}.full.txt")
-    if os.environ.get("GREENLINT_UPDATE_SNAPSHOTS") == "1":
-        snapshot.write_text(rendered)
-    assert snapshot.is_file(), f"no snapshot {snapshot.name}: run with GREENLINT_UPDATE_SNAPSHOTS=1"
-    assert rendered == snapshot.read_text()
+    snapshot = snapshots.snapshot(path)
+    assert snapshot.is_file(), f"no snapshot {snapshot.name}: run `python -m tools.generate_all`"
+    assert snapshots.rendered(path, found) == snapshot.read_text(), f"{snapshot.name}: run `python -m tools.generate_all`"
 
 
 def test_every_rule_with_call_site_logic_has_a_fixture():

@@ -16,6 +16,7 @@ import ast
 import contextlib
 import gzip
 import importlib
+import importlib.metadata
 import inspect
 import io
 import json
@@ -29,7 +30,7 @@ from pathlib import Path
 
 from greenlint.atomic import atomic_write_bytes
 from greenlint.catalog.catalog import CATALOG_FILE
-from greenlint.paths import DATA_DIR
+from tools import DATA_DIR
 
 FORMAT = 1
 #: Mirrors and internals not walked (compat.v2 repeats the v2 API).
@@ -451,6 +452,13 @@ def _add_keras2(symbols: dict[str, dict]) -> str | None:
     return tf_keras.__version__
 
 
+def _installed(distribution: str) -> str | None:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
 def generate() -> dict:
     """The catalog payload for the installed TensorFlow and Keras."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -469,6 +477,9 @@ def generate() -> dict:
     if estimator_version:
         versions["tensorflow_estimator"] = estimator_version
         symbols.update((k, v) for k, v in estimator.items() if k not in symbols)
+    sklearn_version = _installed("scikit-learn")
+    if sklearn_version:  # keras.wrappers.SKLearn* inherit its estimators' methods only when it imports
+        versions["scikit_learn"] = sklearn_version
     symbols = {k: symbols[k] for k in sorted(symbols)}
     return {
         "format": FORMAT,

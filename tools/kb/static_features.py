@@ -309,18 +309,19 @@ def _csv(rows: Sequence[dict], columns: Sequence[str]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from greenlint.atomic import atomic_write_text
-    from greenlint.kb.store import default_kb_dir, load_kb
+    from greenlint.kb.store import load_kb
     from greenlint.paths import shared_dir
+    from tools import DATA_DIR
 
     ap = argparse.ArgumentParser(prog="python -m tools.kb.static_features", description=__doc__.splitlines()[0])
     ap.add_argument("--docs", type=Path, help="git directory of a tensorflow/docs snapshot (Greenlight's sources)")
     ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=GITDIR",
                     help="git directory of another repository Greenlight measured (repeatable)")
     ap.add_argument("--fecom", type=Path, help="git directory of a SMART-Dal/FECoM snapshot (FECoM's converted scripts)")
-    ap.add_argument("--kb", type=Path, default=None, help="KB directory (default: the bundled data/kb)")
+    ap.add_argument("--kb", type=Path, default=None, help="KB directory (default: the checkout's data/kb)")
     ap.add_argument("--out", type=Path, default=None, help=f"output CSV (default: <kb>/{TABLE})")
     args = ap.parse_args(argv)
-    kb = args.kb or default_kb_dir()
+    kb = args.kb or DATA_DIR / "kb"
     shared = shared_dir()
     if shared is None:
         print("warning: ../shared not found; Greenlight's script paths are unknown", file=sys.stderr)

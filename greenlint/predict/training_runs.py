@@ -1,0 +1,163 @@
+"""Whole training runs (`fit` of a named model): their FLOPs per sample, and the online projection.
+
+* `forward_flops`: the forward FLOPs per sample of a keras.applications architecture GAISSA measured
+  (or a stated `gflops`), which the predictor prices a `fit` of a named model by, through the one
+  work model (predictor.py).
+* `project_run_energy`, during training: del Rey et al.'s (2024, RQ 3) power-based (E = P_w x t) and
+  epoch-energy-based (E = E_w x s / w + E_u) projections from a window of stable epochs after the
+  stabilising epoch. It is a pure function; the meter's Keras callback calls it after every epoch.
+
+How well the projection does on GAISSA's recorded runs is measured by `python -m tools.model.evaluate`
+(docs/accuracy.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Input size at which the architecture GFLOPs below were measured (the GAISSA set-up).
+REFERENCE_HW = (128, 128)
+
+
+@dataclass(frozen=True)
+class ArchSpec:
+    name: str  # keras.applications constructor name
+    gflops: float  # forward pass, 2 x MACs, without top, at REFERENCE_HW
+    params: int
+    default_hw: tuple[int, int]  # input size Keras builds when no input_shape is given
+    source: str
+
+
+_GAISSA = (
+    "GFLOPs: processed `GFLOPs` column of GAISSA seaa2023 (TF profiler, 128x128, no top); params: del Rey et al. "
+    "Table 2; default input size: the keras.applications API reference"
+)
+#: Forward GFLOPs of keras.applications models at 128x128 without their top. Only the five measured
+#: architectures are listed: other published FLOP counts use other input sizes and conventions.
+KERAS_APPLICATIONS: tuple[ArchSpec, ...] = (
+    ArchSpec("MobileNetV2", 0.064028, 2_914_369, (224, 224), _GAISSA),
+    ArchSpec("NASNetMobile", 0.371647, 4_811_413, (224, 224), _GAISSA),
+    ArchSpec("ResNet50", 2.524383, 26_211_201, (224, 224), _GAISSA),
+    ArchSpec("VGG16", 10.02877, 14_715_201, (224, 224), _GAISSA),
+    ArchSpec("Xception", 2.958404, 22_960_681, (299, 299), _GAISSA),
+)
+
+
+def arch_spec(name: str) -> ArchSpec | None:
+    """By constructor name, canonical API or GAISSA folder name ("tensorflow.keras.applications.VGG16", "vgg16")."""
+    key = re.sub(r"[^a-z0-9]", "", name.rsplit(".", 1)[-1].lower())
+    for spec in KERAS_APPLICATIONS:
+        if re.sub(r"[^a-z0-9]", "", spec.name.lower()) == key:
+            return spec
+    return None
+
+
+def shape_hw(shape) -> tuple[int, int] | None:
+    """(height, width) of an (H, W, C) or (H, W) shape, None where it is not one."""
+    try:
+        dims = [int(d) for d in shape if d is not None]
+    except (TypeError, ValueError):
+        return None
+    return (dims[0], dims[1]) if len(dims) >= 2 else None
+
+
+def forward_flops(features: dict) -> tuple[float, str] | None:
+    """(forward FLOPs per sample, how) from a stated `gflops` or an `architecture` of KERAS_APPLICATIONS
+    scaled by pixel count to its `input_shape` (the architecture's Keras default where none is
+    given); None where neither is known. What the call-site predictor prices a named model by."""
+    hw = shape_hw(features["input_shape"]) if features.get("input_shape") is not None else None
+    gflops = positive_literal(features.get("gflops"))
+    if gflops is not None:
+        return gflops * 1e9, f"{gflops:g} GFLOPs per sample as stated"
+    arch = arch_spec(str(features.get("architecture") or ""))
+    if arch is None:
+        return None
+    hw = hw or arch.default_hw
+    flops = arch.gflops * 1e9 * hw[0] * hw[1] / (REFERENCE_HW[0] * REFERENCE_HW[1])
+    return flops, f"{arch.name}: {flops:.3g} FLOPs per sample at {hw[0]}x{hw[1]} (GAISSA's count, scaled by pixels)"
+
+
+def positive_literal(value) -> float | None:
+    """A literal positive finite number, else None (bools, strings and expressions are not counts)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+        return None
+    return float(value)
+
+
+
+# --------------------------------------------------------------------------- online projection
+
+#: Relative half-width floors of the projection interval (coverage is measured in docs/accuracy.md).
+STABLE_FLOOR = 0.03
+PROVISIONAL_FLOOR = 0.15
+_Z80 = 1.2816  # two-sided 80% normal quantile
+
+
+@dataclass(frozen=True)
+class RunProjection:
+    """Projected total energy (J) of a training run from its first epochs."""
+
+    energy_j: float  # the epoch-energy-based projection (the paper's better online method)
+    interval_j: tuple[float, float]
+    power_based_j: float
+    epoch_based_j: float
+    expected_time_s: float
+    provisional: bool  # True until `window` stable epochs (after the stabilising epoch) are in
+    window_epochs: tuple[int, int]  # 0-based [first, last] epoch of the window used
+    completed_epochs: int
+    total_epochs: int
+
+
+def project_run_energy(
+    epoch_energies,
+    epoch_times,
+    total_epochs: int,
+    *,
+    stabilising_epoch: int = 10,
+    window: int = 5,
+) -> RunProjection | None:
+    """Project a run's total energy from the energies (J) and durations (s) of its completed epochs.
+
+    ``total_epochs`` is the number of epochs the run will train (fit's ``epochs``; with early stopping
+    that makes the projection an upper bound).
+
+    Window: the latest ``window`` completed epochs at or after ``stabilising_epoch`` (0-based; epochs
+    before it are the unstable ones). When the window first fills this is exactly del Rey et al.'s
+    setting (epochs 10-14): power-based E = P_w x t with P_w = E_w / t_w and t = elapsed + mean window
+    epoch time x remaining epochs; epoch-energy-based E = E_w x s / w + E_u. Later, measured epochs
+    replace their projections (E = measured + E_w / w x remaining). Before the window is full the most
+    recent epochs stand in and the result is ``provisional``. No completed epoch -> None.
+    """
+    e = np.asarray(epoch_energies, float)
+    t = np.asarray(epoch_times, float)
+    if e.shape != t.shape or e.ndim != 1:
+        raise ValueError(f"epoch energies and times differ in shape: {e.shape} vs {t.shape}")
+    n = len(e)
+    if n == 0:
+        return None
+    if window < 1 or stabilising_epoch < 0:
+        raise ValueError("window must be >= 1 and stabilising_epoch >= 0")
+    total = max(int(total_epochs), n)
+    stable_done = n - stabilising_epoch
+    provisional = stable_done < window and n < total
+    first = max(n - window, min(stabilising_epoch, n - 1)) if stable_done > 0 else max(0, n - window)
+    w_e, w_t = e[first:], t[first:]
+    w = len(w_e)
+    remaining = total - n
+    mean_e, mean_t = float(w_e.mean()), float(w_t.mean())
+    elapsed = float(t.sum())
+    expected_time = elapsed + mean_t * remaining
+    power_based = float(w_e.sum() / w_t.sum()) * expected_time if w_t.sum() > 0 else float(e.sum())
+    epoch_based = float(e.sum()) + mean_e * remaining
+    sd = float(w_e.std(ddof=1)) if w > 1 else 0.0
+    half = _Z80 * math.sqrt(remaining * sd**2 + (remaining * sd) ** 2 / w)
+    half = max(half, (PROVISIONAL_FLOOR if provisional else STABLE_FLOOR) * epoch_based * remaining / total)
+    return RunProjection(
+        energy_j=epoch_based, interval_j=(max(epoch_based - half, float(e.sum())), epoch_based + half),
+        power_based_j=power_based, epoch_based_j=epoch_based, expected_time_s=expected_time,
+        provisional=provisional, window_epochs=(first, n - 1), completed_epochs=n, total_epochs=total,
+    )

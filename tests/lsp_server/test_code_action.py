@@ -1,0 +1,207 @@
+"""Quick fixes from `greenlint lsp`: `# noqa` suppression end to end; rule fixes as LSP edits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pygls.workspace.position_codec import PositionCodec
+from pytest_lsp import LanguageClient
+
+from greenlint.analysis.callsite import Span
+from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
+from greenlint.lsp_server.features.code_action import fix_edits, lines_ending_in_string, noqa_edit
+from tests.lsp_server.conftest import open_document, plain, wait_for_diagnostics
+from tests.lsp_server.samples import TRAIN
+
+
+
+def _range(line: int, start: int, end: int) -> types.Range:
+    return types.Range(types.Position(line, start), types.Position(line, end))
+
+
+async def _actions(client: LanguageClient, uri: str, range_: types.Range, diagnostics) -> list[types.CodeAction]:
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), range_, types.CodeActionContext(diagnostics=list(diagnostics))
+        )
+    )
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+async def test_capabilities(client: LanguageClient):
+    provider = client.initialize_result.capabilities.code_action_provider
+    assert list(provider.code_action_kinds) == [types.CodeActionKind.QuickFix, "source.fixAll.greenlint"]
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+async def test_noqa_action_suppresses_the_finding(client: LanguageClient, workspace: Path):
+    path = workspace / "actions.py"
+    uri = path.as_uri()
+    published = await open_document(client, path, TRAIN)
+    [small_batch] = [d for d in published.diagnostics if d.code == "GL301"]
+    actions = await _actions(client, uri, _range(6, 10, 10), [small_batch])
+    insert = types.TextEdit(range=_range(6, 51, 51), new_text="  # noqa: GL301")
+    assert plain(actions) == plain([
+        types.CodeAction(
+            title="Suppress GL301 (small-batch-size) on this line with `# noqa`",
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=[small_batch],
+            edit=types.WorkspaceEdit(
+                document_changes=[
+                    types.TextDocumentEdit(types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=1), [insert])
+                ]
+            ),
+        )
+    ])
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            [types.TextDocumentContentChangePartial(range=insert.range, text=insert.new_text)],
+        )
+    )
+    after = await wait_for_diagnostics(client, uri, 2)
+    assert [d.code for d in after.diagnostics] == ["GL101"]
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+async def test_noqa_action_extends_an_existing_comment(client: LanguageClient, workspace: Path):
+    path = workspace / "extend.py"
+    text = TRAIN.replace("epochs=1)\n", "epochs=1)  # noqa: GL101\n")
+    published = await open_document(client, path, text)
+    # GL003 reports the unused GL101 code; GL301 still stands
+    assert sorted(d.code for d in published.diagnostics) == ["GL003", "GL101", "GL301"]
+    [small_batch] = [d for d in published.diagnostics if d.code == "GL301"]
+    actions = await _actions(client, path.as_uri(), small_batch.range, [small_batch])
+    titles = {a.title: a for a in actions}
+    action = titles["Suppress GL301 (small-batch-size) on this line with `# noqa`"]
+    [edit] = action.edit.document_changes[0].edits
+    assert edit == types.TextEdit(range=_range(6, 66, 66), new_text=", GL301")  # after the line's GL101 suppression
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+async def test_no_actions_away_from_findings(client: LanguageClient, workspace: Path):
+    path = workspace / "quiet.py"
+    await open_document(client, path, TRAIN)
+    assert list(await _actions(client, path.as_uri(), _range(2, 0, 5), [])) == []
+
+
+def _diagnostic(line: int, end_line: int | None = None, code: str = "GL101") -> Diagnostic:
+    return Diagnostic("x.py", Span(line, 1, end_line or line, 5), code, "energy-hotspot", "m")
+
+
+def test_noqa_edit_cases():
+    lines = ["x = f()\n", "y = g()  # noqa\n", "z = h()  # noqa: GL301\n", "w = k()  # noqa: GL101\n"]
+    assert noqa_edit(_diagnostic(1), lines, set()) == (0, 7, "  # noqa: GL101")
+    assert noqa_edit(_diagnostic(2), lines, set()) is None  # a bare noqa already suppresses everything
+    assert noqa_edit(_diagnostic(3), lines, set()) == (2, 22, ", GL101")
+    assert noqa_edit(_diagnostic(4), lines, set()) is None
+
+
+def test_noqa_goes_where_a_comment_is_code():
+    text = 'model.fit(x, """\nlong text\n""")\n'
+    lines = text.splitlines(keepends=True)
+    assert lines_ending_in_string(text) == {1, 2}
+    # the call starts on a line ending inside a string: the comment goes on its last line
+    assert noqa_edit(_diagnostic(1, end_line=3), lines, lines_ending_in_string(text)) == (2, 4, "  # noqa: GL101")
+
+
+def test_strings_are_read_from_the_findings_statements_alone():
+    """A quick fix tokenizes the statements holding its finding, not the whole file; the lines it
+    finds ending inside strings are the whole file's, there."""
+    import ast
+
+    from greenlint.check import Config
+    from greenlint.fix.engine import outline, statement_lines
+    from greenlint.lsp_server.analysis import Analysis
+    from greenlint.lsp_server.documents import View
+    from greenlint.lsp_server.features.code_action import _in_string
+
+    text = 'DOC = """\nline\n"""\nx = f(1)\n\n\ndef g():\n    s = """a\nb"""\n    return s\ny = f("""\n""")\n'
+    shape = outline(ast.parse(text))
+    view = View("file:///x.py", 1, text, Analysis("file:///x.py", 1, text, Config(), (), (), outline=shape))
+    whole = lines_ending_in_string(text)
+    assert whole == {1, 2, 8, 11}
+    for line in (1, 2, 4, 8, 9, 11, 12):
+        first, last = statement_lines(shape, line, line)
+        assert _in_string(view, _diagnostic(line)) == {n for n in whole if first <= n <= last}
+
+
+def test_fix_edits_use_client_units():
+    lines = ['s = "😀"; ds = make()\n']
+    fix = Fix("Prefetch", (Edit(Span(1, 21, 1, 21), ".prefetch(2)"), Edit(Span(1, 15, 1, 19), "build")), safe=True)
+    assert fix_edits(fix, lines, PositionCodec()) == [
+        types.TextEdit(range=_range(0, 21, 21), new_text=".prefetch(2)"),
+        types.TextEdit(range=_range(0, 15, 19), new_text="build"),
+    ]
+
+
+MAPPED = (
+    "import tensorflow as tf\n"
+    "\n"
+    "ds = tf.data.Dataset.range(n).map(lambda x: x + 1)\n"
+    "ds = ds.map(lambda x: x * 2).batch(4).prefetch(2)\n"
+)
+
+
+def _apply(text: str, edits: list[types.TextEdit]) -> str:
+    """Apply LSP edits (ASCII text, so characters are client units) from the end backwards."""
+    lines = text.splitlines(keepends=True)
+
+    def offset(p: types.Position) -> int:
+        return sum(len(x) for x in lines[: p.line]) + p.character
+
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[: offset(e.range.start)] + e.new_text + text[offset(e.range.end) :]
+    return text
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+async def test_quick_fix_and_fix_all_apply_the_engines_edits(client: LanguageClient, workspace: Path):
+    from greenlint.check import Config, check_source
+    from greenlint.fix.engine import fix_text
+
+    path = workspace / "mapped.py"
+    uri = path.as_uri()
+    published = await open_document(client, path, MAPPED)
+    first = next(d for d in published.diagnostics if d.code == "GL402" and d.range.start.line == 2)
+    actions = await _actions(client, uri, first.range, [first])
+    [quick] = [a for a in actions if a.title.startswith("Add `num_parallel_calls")]
+    assert quick.kind == types.CodeActionKind.QuickFix and quick.is_preferred
+    edits = quick.edit.document_changes[0].edits
+    fixed_line = "ds = tf.data.Dataset.range(n).map(lambda x: x + 1, num_parallel_calls=tf.data.AUTOTUNE)\n"
+    assert _apply(MAPPED, edits).splitlines(keepends=True)[2] == fixed_line
+
+    whole = types.Range(types.Position(0, 0), types.Position(4, 0))
+    [fix_all] = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), whole, types.CodeActionContext(diagnostics=[], only=["source.fixAll"])
+        )
+    )
+    assert fix_all.kind == "source.fixAll.greenlint"
+    config = Config(no_cache=True)
+    expected = fix_text(MAPPED, lambda t: check_source(t, str(path), config))[0]
+    assert "num_parallel_calls" in expected and expected != MAPPED
+    assert _apply(MAPPED, fix_all.edit.document_changes[0].edits) == expected
+
+
+def test_notebook_cells_get_fixes_with_tensorflow_imported_in_another_cell():
+    from greenlint.check import Config
+    from greenlint.lsp_server.analysis import Analysis, analyse_result, join_cells
+    from tests.check.fakes import Predictor
+
+    cells = ["import tensorflow as tf\n", "ds = tf.data.Dataset.range(n).map(lambda x: x)\n"]
+    text, offsets = join_cells(cells)
+    config = Config(no_cache=True)
+    result, diagnostics = analyse_result(text, "nb.ipynb", config, Predictor().predict, offsets)
+    [mapped] = [d for d in diagnostics if d.code == "GL402"]
+    assert mapped.fix is None  # published without; the code action asks for it
+    analysis = Analysis("nb.ipynb", 1, text, config, result.sites, tuple(diagnostics), cells=result.source)
+    [edit] = analysis.with_fix(mapped).fix.edits
+    assert edit == Edit(Span(1, 46, 1, 46, cell=2), ", num_parallel_calls=tf.data.AUTOTUNE")

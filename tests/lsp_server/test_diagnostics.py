@@ -1,0 +1,132 @@
+"""Push diagnostics from `greenlint lsp`: on open, debounced on change, on config change, cleared on close."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from greenlint.check import check_source, load_config
+from tests.lsp_server.conftest import open_document, wait_for_diagnostics, wait_for_publish
+from tests.lsp_server.samples import TRAIN
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+
+def _range(line: int, start: int, end: int) -> types.Range:
+    return types.Range(types.Position(line, start), types.Position(line, end))
+
+
+def _warning(range_: types.Range, code: str, name: str, message: str) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=range_,
+        message=message,
+        severity=types.DiagnosticSeverity.Warning,
+        code=code,
+        source="greenlint",
+        data={"name": name},
+    )
+
+
+async def test_capabilities(client: LanguageClient):
+    capabilities = client.initialize_result.capabilities
+    assert client.initialize_result.server_info.name == "greenlint"
+    sync = capabilities.text_document_sync
+    assert sync.open_close and sync.change == types.TextDocumentSyncKind.Incremental
+    assert sync.save is not None and sync.save is not False
+    assert capabilities.position_encoding in (None, types.PositionEncodingKind.Utf16)
+
+
+async def test_diagnostics_on_open(client: LanguageClient, workspace: Path):
+    path = workspace / "train.py"
+    published = await open_document(client, path, TRAIN)
+    # GL101's message holds the predicted joules: take them from the check pipeline the CLI uses
+    [hotspot] = [d for d in check_source(TRAIN, str(path), load_config([path])) if d.code == "GL101"]
+    assert list(published.diagnostics) == [
+        _warning(_range(5, 4, 42), "GL101", "energy-hotspot", hotspot.message),
+        _warning(
+            _range(6, 0, 51),
+            "GL301",
+            "small-batch-size",
+            "`tensorflow.keras.Sequential.fit` uses batch_size=2: tiny batches make each epoch slower and costlier",
+        ),
+    ]
+    assert "× 4" in hotspot.message  # the loop factor, with the one multiplication sign
+
+
+async def test_changes_are_debounced_and_versioned(client: LanguageClient, workspace: Path):
+    path = workspace / "edited.py"
+    await open_document(client, path, TRAIN)
+    uri = path.as_uri()
+    edits = [("batch_size=2", "batch_size=8"), ("batch_size=8", "batch_size=32"), ("batch_size=32", "batch_size=64")]
+    text = TRAIN
+    for version, (old, new) in enumerate(edits, start=2):
+        line = next(i for i, s in enumerate(text.splitlines()) if old in s)
+        start = text.splitlines()[line].index(old)
+        text = text.replace(old, new)
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[
+                    types.TextDocumentContentChangePartial(range=_range(line, start, start + len(old)), text=new)
+                ],
+            )
+        )
+    final = await wait_for_diagnostics(client, uri, 4)
+    assert [d.code for d in final.diagnostics] == ["GL101"]  # batch_size=64 is no longer small
+    assert [p.version for p in client.published[uri]] == [1, 4]  # the edits in between were debounced
+
+
+async def test_nearest_pyproject_and_its_changes(client: LanguageClient, workspace: Path):
+    project = workspace / "quiet"
+    project.mkdir()
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text('[tool.greenlint]\nignore = ["GL301"]\n', encoding="utf-8")
+    path = project / "train.py"
+    published = await open_document(client, path, TRAIN)
+    assert [d.code for d in published.diagnostics] == ["GL101"]
+
+    pyproject.write_text('[tool.greenlint]\nignore = ["GL101"]\n', encoding="utf-8")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams([types.FileEvent(pyproject.as_uri(), types.FileChangeType.Changed)])
+    )
+    uri = path.as_uri()
+    again = await wait_for_publish(client, uri, lambda p: [d.code for d in p.diagnostics] == ["GL301"])
+    assert again.version == 1
+
+
+async def test_bad_configuration_is_reported_and_defaults_used(client: LanguageClient, workspace: Path):
+    project = workspace / "bad"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("[tool.greenlint]\nno-such-key = 1\n", encoding="utf-8")
+    path = project / "train.py"
+    path.write_text(TRAIN, encoding="utf-8")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(path.as_uri(), "python", 1, TRAIN))
+    )
+    message = await client.wait_for_notification("window/showMessage")
+    assert message.type == types.MessageType.Warning
+    assert str(project / "pyproject.toml") in message.message and "no-such-key" in message.message
+    published = await wait_for_diagnostics(client, path.as_uri(), 1)
+    assert [d.code for d in published.diagnostics] == ["GL101", "GL301"]
+
+
+async def test_close_clears_diagnostics(client: LanguageClient, workspace: Path):
+    path = workspace / "closed.py"
+    await open_document(client, path, TRAIN)
+    uri = path.as_uri()
+    count = len(client.published[uri])
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+    cleared = await wait_for_publish(client, uri, lambda p: client.published[uri].index(p) >= count)
+    assert list(cleared.diagnostics) == []
+
+
+async def test_untitled_document_uses_the_workspace_configuration(client: LanguageClient):
+    uri = "untitled:Untitled-1"
+    text = TRAIN.replace("epochs=1)\n", "epochs=1)  # noqa: GL101\n")  # this fit() is no hotspot
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text)))
+    published = await wait_for_diagnostics(client, uri, 1)
+    # the workspace's pyproject.toml selects GL003 (unused noqa), which is off by default
+    assert sorted(d.code for d in published.diagnostics) == ["GL003", "GL101", "GL301"]

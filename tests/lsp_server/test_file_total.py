@@ -1,0 +1,78 @@
+"""`greenlint/fileTotal` from `greenlint lsp`: a file's or notebook's predicted total (the VS Code
+status bar's figure), the same sum as the code lens and as the check pipeline in this process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from greenlint.check import Config
+from greenlint.lsp_server.analysis import analyse_text, join_cells
+from greenlint.predict import load_predictor
+from tests.lsp_server.conftest import open_document, wait_for_diagnostics
+from tests.lsp_server.samples import NOTEBOOK, TRAIN
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+FILE_TOTAL = "greenlint/fileTotal"
+
+
+def _joules(text: str, path: Path, offsets: tuple[int, ...] | None = None) -> tuple[float, int]:
+    """(joules x loops summed, calls with an estimate) of `text`, from the check pipeline in this process."""
+    sites, _ = analyse_text(text, str(path), Config(), load_predictor().predict, offsets)
+    known = [s.total_energy_j for s in sites if s.total_energy_j is not None]
+    return sum(known), len(known)
+
+
+async def _total(client: LanguageClient, uri: str):
+    return await client.protocol.send_request_async(FILE_TOTAL, {"textDocument": {"uri": uri}})
+
+
+async def test_a_file_total_is_the_code_lens_figure(client: LanguageClient, workspace: Path):
+    path = workspace / "total.py"
+    await open_document(client, path, TRAIN)
+    total = await _total(client, path.as_uri())
+    joules, calls = _joules(TRAIN, path)
+    assert total.calls == calls and calls > 0
+    assert total.joules == pytest.approx(joules)
+    [lens] = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(path.as_uri())))
+    assert f"⚡ {total.label}" == lens.command.title
+    assert f" in this file ({calls} TF/Keras calls: " in total.label
+
+
+async def test_no_total_for_a_file_without_calls_or_not_open(client: LanguageClient, workspace: Path):
+    path = workspace / "plain.py"
+    await open_document(client, path, "x = 1\n")
+    assert await _total(client, path.as_uri()) is None
+    assert await _total(client, (workspace / "never_opened.py").as_uri()) is None
+
+
+async def test_a_notebook_total_sums_every_cell(client: LanguageClient, workspace: Path):
+    path = workspace / "total.ipynb"
+    cells = [f"vscode-notebook-cell:{path}#W{i}sZmlsZQ%3D%3D" for i in range(len(NOTEBOOK))]
+    kinds = {"code": types.NotebookCellKind.Code, "markdown": types.NotebookCellKind.Markup}
+    client.notebook_document_did_open(
+        types.DidOpenNotebookDocumentParams(
+            notebook_document=types.NotebookDocument(
+                uri=path.as_uri(),
+                notebook_type="jupyter-notebook",
+                version=1,
+                cells=[types.NotebookCell(kinds[kind], uri) for (kind, _), uri in zip(NOTEBOOK, cells)],
+            ),
+            cell_text_documents=[
+                types.TextDocumentItem(uri, "python" if kind == "code" else "markdown", 1, text)
+                for (kind, text), uri in zip(NOTEBOOK, cells)
+            ],
+        )
+    )
+    await wait_for_diagnostics(client, cells[3], 1)
+    text, offsets = join_cells([text for kind, text in NOTEBOOK if kind == "code"])
+    joules, calls = _joules(text, path, offsets)
+    # from the notebook or any of its code cells (the status bar asks for the active cell): the whole notebook
+    for uri in (path.as_uri(), cells[0], cells[3]):
+        total = await _total(client, uri)
+        assert (total.calls, total.joules) == (calls, pytest.approx(joules)), uri
+        assert " in this notebook (" in total.label, total.label
+    assert calls == 5  # every TF/Keras call of the three code cells, not only the active one's

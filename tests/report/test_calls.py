@@ -1,0 +1,152 @@
+"""`greenlint calls` and its JSON contract (docs/calls-json.md), on fake resolver/predictor output."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from greenlint.analysis.callsite import CallSite, Span
+from greenlint.check.runner import Backend
+from greenlint.cli import build_parser
+from greenlint.cli.calls_cmd import collect, write
+from greenlint.predict.prediction import Basis, Evidence, Prediction
+from greenlint.report import CALLS_SCHEMA_VERSION, calls_json, calls_table
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "calls-json.md"
+FAKE = Backend("tests.report.fakes:analyse_file", "tests.report.fakes:load_predictor")
+
+FIT = CallSite("b.py", Span(3, 5, 3, 30), "tensorflow.keras.Sequential.fit", {"epochs": 5, "input_shape": (28, 28)})
+NB = CallSite("a.ipynb", Span(2, 1, 2, 20, cell=2), "tensorflow.constant", {})
+EARLY = CallSite("b.py", Span(1, 1, 1, 9), "tensorflow.ones", {"tensor_bytes": 4096})
+MEASURED = Prediction(12.5, (5.0, 40.0), 10.0, None, 2.5, Basis.FROM_DATA,
+                      Evidence(records=7, api="tensorflow.keras.Sequential.fit", level="api", sources=("fecom",)),
+                      multiplier=0.5)
+
+
+def _doc_fields() -> set[str]:
+    """The field names in the first column of the doc's "## Fields" table."""
+    section = DOC.read_text(encoding="utf-8").split("## Fields", 1)[1].split("\n### ", 1)[0]
+    return {name for row in re.findall(r"^\| (`[^|]+)\|", section, re.M) for name in re.findall(r"`(\w+)`", row)}
+
+
+def test_objects_are_ordered_and_complete():
+    objects = calls_json([(FIT, MEASURED), (NB, None), (EARLY, MEASURED)])
+    assert [(o["path"], o["cell"], o["line"]) for o in objects] == [("a.ipynb", 2, 2), ("b.py", None, 1), ("b.py", None, 3)]
+    fit = objects[2]
+    assert fit == {
+        "schema_version": CALLS_SCHEMA_VERSION, "path": "b.py", "line": 3, "column": 5, "end_line": 3,
+        "end_column": 30, "cell": None, "api": "tensorflow.keras.Sequential.fit",
+        "features": {"epochs": 5, "input_shape": (28, 28)}, "energy_j": 12.5, "interval_j": [5.0, 40.0],
+        "cpu_j": 10.0, "gpu_j": None, "ram_j": 2.5, "multiplier": 0.5, "basis": "from-data",
+        "evidence": {"records": 7, "api": "tensorflow.keras.Sequential.fit", "level": "api",
+                     "sources": ["fecom"], "note": None},
+        "interval_ratio": 8.0, "forecast": None, "profile": None, "floor": False,
+        "work": {}, "runs": {"count": None, "bound": "unknown", "note": None}, "calibration": None,
+    }
+
+
+def test_no_prediction_is_unknown_with_null_energy():
+    nb = calls_json([(NB, None)])[0]
+    assert nb["basis"] == "unknown"
+    assert all(nb[k] is None for k in ("energy_j", "interval_j", "cpu_j", "gpu_j", "ram_j"))
+
+
+def test_the_doc_lists_exactly_the_fields_produced():
+    produced = set(calls_json([(FIT, MEASURED)])[0])
+    assert _doc_fields() == produced
+    assert f"**Schema version: {CALLS_SCHEMA_VERSION}.**" in DOC.read_text(encoding="utf-8")
+
+
+def _table(pairs) -> str:
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), width=200)
+    console.print(calls_table(pairs))
+    return console.file.getvalue()
+
+
+def test_table_shows_location_energy_and_basis():
+    text = _table([(FIT, MEASURED), (NB, None)])
+    assert "b.py:3:5" in text and "a.ipynb:cell 2:2:1" in text
+    assert "12.5 J" in text and "5 J – 40 J" in text
+    assert "from data" in text and "unknown" in text  # the labels people read, not the JSON values
+    assert "from-data" not in text and "measured" not in text
+
+
+def test_table_shows_loops_ranges_and_stale_profiles():
+    in_loop = CallSite("c.py", Span(4, 5, 4, 30), "tensorflow.keras.Sequential.fit", {"loop_multiplier": 8})
+    wide = Prediction(2.0, (0.1, 400.0), None, None, None, Basis.PREDICTED)  # 4000x wide: the range is the figure
+    stale = Prediction(3.0, (2.0, 4.0), None, None, None, Basis.FROM_DATA, profile={"median_j": 9.0, "stale": True})
+    lines = _table([(in_loop, wide), (EARLY, stale)]).splitlines()
+    [row] = [line for line in lines if "c.py:4:5" in line]
+    assert "0.1 J – 400 J" in row and "× 8" in row and "0.8 J – 3.2 kJ" in row and "predicted" in row
+    [row] = [line for line in lines if "b.py:1:1" in line]
+    assert "3 J" in row and "from data, profile stale" in row
+
+
+def _args(*argv: str):
+    return build_parser().parse_args(["calls", *argv])
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "train.py").write_text("import tensorflow as tf\nx = tf.ones([2])\ny = tf.unknown.op(x)\n")
+    (tmp_path / "broken.py").write_text("SYNTAX ERROR\n")
+    (tmp_path / "notes.txt").write_text("tf.ones(1)\n")
+    return tmp_path
+
+
+def test_collect_and_write_json(project, monkeypatch):
+    monkeypatch.chdir(project)
+    result = collect(_args(".", "--isolated", "--no-cache", "-j", "1", "--format", "json"), backend=FAKE)
+    out = io.StringIO()
+    write(result, "json", out)
+    objects = json.loads(out.getvalue())
+    assert [(o["path"], o["line"], o["column"], o["end_column"], o["api"]) for o in objects] == [
+        ("train.py", 2, 5, 17, "tensorflow.ones"),
+        ("train.py", 3, 5, 21, "tensorflow.unknown.op"),
+    ]
+    assert objects[0]["energy_j"] == len("tensorflow.ones") and objects[0]["basis"] == "from-data"
+    assert objects[1]["energy_j"] is None and objects[1]["basis"] == "unknown"
+    assert [e.path for e in result.errors] == ["broken.py"]
+
+
+def test_write_text_summary(project, monkeypatch):
+    monkeypatch.chdir(project)
+    result = collect(_args(".", "--isolated", "--no-cache", "-j", "1"), backend=FAKE)
+    out = io.StringIO()
+    write(result, "text", out)
+    assert "train.py:2:5" in out.getvalue()
+    assert "2 call sites in 1 of 2 files; 1 with an energy figure.\n" in out.getvalue()
+    # the fake's figure: 15 J, 80% interval 7.5 J – 30 J (4× wide)
+    assert out.getvalue().rstrip().endswith(
+        "Figures: 1 point, their 80% interval 4× wide at the median, 0.0% wider than 100×, 0.0% wider than 1000× "
+        "(goals ≤ 30×, under 5%).")
+
+
+def test_cli_missing_path_is_an_error(tmp_path, monkeypatch, capsys):
+    from greenlint.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["calls", "nowhere", "--isolated", "--no-cache"]) == 2
+    assert "nowhere" in capsys.readouterr().err
+
+
+def test_test_case_assertions_are_left_out_unless_asked():
+    class Result:
+        files = ["t.py"]
+        calibration = None
+        callsites_with_predictions = [
+            (CallSite("t.py", Span(3, 9, 3, 30), "tensorflow.test.TestCase.assertAllClose", {}), MEASURED),
+            (CallSite("t.py", Span(4, 9, 4, 30), "tensorflow.test.TestCase.evaluate", {}), MEASURED),
+        ]
+
+    for include, apis in ((False, ["tensorflow.test.TestCase.evaluate"]),
+                          (True, ["tensorflow.test.TestCase.assertAllClose", "tensorflow.test.TestCase.evaluate"])):
+        out = io.StringIO()
+        write(Result(), "json", out, include_test_asserts=include)
+        assert [o["api"] for o in json.loads(out.getvalue())] == apis

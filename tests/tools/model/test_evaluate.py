@@ -1,0 +1,202 @@
+"""The cross-validation on constructed data: no leakage, the seen/unseen split, the report."""
+
+from __future__ import annotations
+
+from tools.model.accuracy import render
+from tools.model.cross_validation import censored_metrics, cross_validate, metrics, subsets
+from greenlint.predict.hierarchy import Hierarchy
+from tests.predict.conftest import FakeCatalog, record
+
+
+_STAMP = {"kb_digest": "x", "catalog_digest": "c", "model_digest": "m", "code_digest": "d"}
+
+
+def _kb():
+    recs = []
+    for t in range(6):
+        for e in range(2):
+            recs.append(record("tf.keras.Sequential.fit", 100.0 * (t + 1), script=f"t{t}", experiment=e, index=0))
+            recs.append(record("tf.keras.layers.Dense", 2.0 + t, script=f"t{t}", experiment=e, index=1))
+            recs.append(record("tf.constant", 0.0, script=f"t{t}", experiment=e, index=2, below=True, bound=1.0))
+    # an API measured in one tutorial only, and that tutorial again in the other dataset
+    for e in range(2):
+        recs.append(record("tf.keras.layers.Conv2D", 40.0, script="t0", experiment=e, index=3))
+        recs.append(record("tf.keras.layers.Conv2D", 40.0, script="tensorflow_docs/t0", dataset="greenlight",
+                           experiment=e, index=0, line=7))
+    return recs
+
+
+def test_held_out_tutorial_never_informs_its_prediction():
+    held = cross_validate(_kb(), Hierarchy(FakeCatalog()), folds=2)
+    conv = [h for h in held if h.site.api == "tf.keras.layers.Conv2D"]
+    # both copies of tutorial t0 (FECoM and Greenlight) are held out together: Conv2D is unseen
+    assert len(conv) == 2 and not any(h.seen for h in conv)
+    assert all(h.level != "api" for h in conv)
+    # no method ever predicts Conv2D's 40 J exactly, which only a leak could give
+    assert all(abs(h.preds["api"][0] - h.site.y) > 1e-6 for h in conv)
+    parts = subsets(held)
+    assert len(parts["seen"]) + len(parts["unseen"]) == len(held)
+    m = metrics(held, "predictor")
+    # an unseen API without work (Conv2D here) gets no figure, so it is not scored
+    assert all("predictor" not in h.preds for h in conv)
+    assert m["n"] == sum(not h.site.censored and "predictor" in h.preds for h in held) > 0
+    assert 0.0 <= m["coverage"] <= 1.0 and m["mdale"] >= 0.0
+    c = censored_metrics(held, "predictor")
+    assert c["n"] == sum(h.site.censored for h in held) > 0
+
+
+def test_report_puts_every_goal_beside_its_number():
+    held = cross_validate(_kb(), Hierarchy(FakeCatalog()), folds=2)
+    text = render(held, {**_STAMP, "records": 1, "tutorials": 6}, "## Training runs\n\nnone\n")
+    assert text.startswith("# Prediction accuracy")
+    for goal in ("≥ 0.8", "≤ 0.3", "≥ 60%", "75%–85%", "≥ 0.5", "≤ 0.6", "≤ 15×", "within ±0.1", "≥ 0.95"):
+        assert goal in text
+    assert "hotspot AUC at 10 J" in text and "ahead of the per-API lookup" in text and "whole scripts" in text
+    assert "met" in text
+    assert text.rstrip().endswith("none")
+
+
+def test_size_scaling_check_uses_only_the_other_sweeps():
+    from tools.model.cross_validation import size_scaling_check
+
+    recs = []
+    for name, scale in (("a/x_fit", 100.0), ("b/y_fit", 7.0)):
+        for k in range(1, 11):
+            recs.append(record("tf.keras.Sequential.fit", scale * k, script=name, dataset="fecom-data-size",
+                               index=k - 1, features={"data_size_fraction": k / 10}))
+    checks = size_scaling_check(recs)
+    assert [c.sweep for c in checks] == ["a/x_fit", "b/y_fit"]
+    for c in checks:
+        assert c.exponent is not None and abs(c.exponent - 1.0) < 1e-6
+        assert c.mdale_scaled < 1e-6 < c.mdale_unscaled
+    # a single sweep has no other sweep to learn from: no exponent, no scaling
+    alone = size_scaling_check([r for r in recs if r.project == "a/x_fit"])
+    assert alone[0].exponent is None and alone[0].mdale_scaled == alone[0].mdale_unscaled
+
+
+def test_hotspot_auc_counts_bounds_only_when_they_decide():
+    from tools.model.cross_validation import Held, hotspot_auc
+    from tools.model.sites import Site
+
+    def held(y, censored, pred):
+        site = Site("a", "t", (y,), censored, y, {}, 1, ())
+        return Held(site, True, "api", {"m": (pred, pred - 1, pred + 1)})
+
+    rows = [
+        held(2.0, False, 1.5),  # 100 J measured, predicted 31 J: above the 10 J threshold
+        held(0.0, False, 0.5),  # 1 J measured: below
+        held(0.5, True, 0.2),  # below a 3 J bound: known to be below
+        held(1.5, True, 1.8),  # below a 31 J bound: side unknown at 10 J, left out
+    ]
+    a = hotspot_auc(rows, "m", 10.0)
+    assert (a["n_pos"], a["n_neg"]) == (1, 2) and a["auc"] == 1.0
+    assert hotspot_auc(rows, "m", 1e6)["auc"] is None  # nothing above: undefined, not 0
+
+
+def test_report_on_no_data_says_so_instead_of_failing():
+    text = render([], {**_STAMP, "records": 0, "tutorials": 0}, "")
+    assert "not measurable" in text and "Too little data" in text
+
+
+def test_whole_script_totals_sum_prediction_times_runs_from_the_held_out_model():
+    from tools.model.cross_validation import script_metrics, script_totals
+
+    recs = _kb() + [record("project-level", 1000.0, script="t1", dataset="fecom-project-level", experiment=e)
+                    for e in range(3)]
+    folds = {}
+    cross_validate(recs, Hierarchy(FakeCatalog()), folds=2, keep=folds)
+    scripts = {"t1": [("tf.keras.Sequential.fit", {}, 3), ("tf.keras.layers.Dense", {}, None)]}
+    [check] = script_totals(recs, scripts, folds)
+    p = folds["t1"]
+    expected = 3 * p.predict("tf.keras.Sequential.fit").energy_j + p.predict("tf.keras.layers.Dense").energy_j
+    assert check.predicted_j == expected and check.measured_j == 1000.0
+    assert (check.calls, check.runs_unknown) == (2, 1)
+    assert script_metrics([check])["n"] == 1
+
+
+def test_the_shipped_report_is_not_stale():
+    """docs/accuracy.md names the digests of what it was computed from; any change fails (never skips)."""
+    import re
+
+    from greenlint.kb import load_kb
+    from greenlint.paths import REPO_DIR
+    from tools.model.accuracy import stamp
+    from tools.model.cross_validation import report_inputs
+
+    text = (REPO_DIR / "docs" / "accuracy.md").read_text(encoding="utf-8")
+    found = re.search(r"<!-- inputs: (.*?) -->", text)
+    assert found, "docs/accuracy.md has no inputs stamp: run `make data`"
+    assert found.group(1) == stamp(report_inputs(load_kb())), (
+        "docs/accuracy.md is stale (KB, catalog, model or prediction code changed): run `make data`"
+    )
+
+
+def test_kb_sites_are_scored_as_the_linter_prices_them_now():
+    from tools.model.cross_validation import as_linted
+
+    matched_fit = {"loop_multiplier": 1, "epochs": 10, "batch_size": 32}
+    assert as_linted("tensorflow.keras.Model.fit", matched_fit) == {**matched_fit, "samples_unknown": True}
+    assert as_linted("tensorflow.keras.Model.fit", {"loop_multiplier": 1})["epochs_unknown"] is True
+    sized = {"loop_multiplier": 1, "samples": 60000, "epochs": 5}
+    assert as_linted("tensorflow.keras.Model.fit", sized) is sized
+    assert as_linted("tensorflow.keras.Model.fit", {"epochs": 10}) == {"epochs": 10}  # not matched in its source
+    assert as_linted("tensorflow.estimator.DNNClassifier.train", {"loop_multiplier": 1}) == {"loop_multiplier": 1}
+
+
+#: The evaluation of `_kb()` rendered as docs/accuracy.md is, printed as its bytes' digest.
+_EVALUATE_TWICE = """
+import hashlib, sys
+from greenlint.predict.hierarchy import Hierarchy
+from tests.predict.conftest import FakeCatalog, record
+from tests.tools.model.test_evaluate import _STAMP, _kb
+from tools.model.accuracy import render
+from tools.model.cross_validation import cross_validate, script_totals, size_scaling_check
+
+recs = _kb() + [record("project-level", 1000.0, script="t1", dataset="fecom-project-level", experiment=e)
+                for e in range(3)]
+folds = {}
+held = cross_validate(recs, Hierarchy(FakeCatalog()), folds=2, keep=folds)
+scripts = {"t1": [("tf.keras.Sequential.fit", {}, 3), ("tf.keras.layers.Dense", {}, None)]}
+text = render(held, {**_STAMP, "records": len(recs), "tutorials": 6}, "## Training runs\\n\\nnone\\n",
+              size_scaling_check(recs), script_totals(recs, scripts, folds))
+sys.stdout.write(hashlib.sha256(text.encode()).hexdigest() + " " + str(len(text)))
+"""
+
+
+def test_the_evaluation_is_deterministic_across_processes(tmp_path):
+    """Same inputs, the same bytes: two interpreters with different hash seeds (set and dict order of
+    strings) render the same report."""
+    import os
+    import subprocess
+    import sys
+
+    from tools import REPO_DIR
+
+    digests = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "GREENLINT_CACHE_DIR": str(tmp_path / seed),
+               "PYTHONPATH": str(REPO_DIR)}
+        proc = subprocess.run([sys.executable, "-c", _EVALUATE_TWICE], cwd=REPO_DIR, env=env, capture_output=True,
+                              text=True, timeout=240)
+        assert proc.returncode == 0, proc.stderr
+        digests.append(proc.stdout)
+    assert digests[0] == digests[1] and int(digests[0].split()[1]) > 1000
+
+
+def test_every_priced_site_has_a_path_and_the_report_scores_each_path():
+    from tools.model.accuracy import _paths
+    from tools.model.cross_validation import PATHS
+
+    held = cross_validate(_kb(), Hierarchy(FakeCatalog()), folds=2)
+    priced = [h for h in held if "predictor" in h.preds]
+    assert priced and all(h.path in PATHS for h in priced)
+    assert all(h.path is None for h in held if "predictor" not in h.preds)
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in _paths(held)[2:]}
+    assert set(rows) == {h.path for h in priced}
+    for path, line in rows.items():
+        m = metrics([h for h in held if h.path == path], "predictor")
+        assert f"| {m['n']} |" in line
+        if m["n"]:
+            assert f"{100 * m['coverage']:.0f}%" in line
+    text = render(held, {**_STAMP, "records": 1, "tutorials": 6}, "")
+    assert "### Coverage and width by prediction path" in text and _paths(held)[2] in text

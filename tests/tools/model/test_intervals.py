@@ -1,0 +1,59 @@
+"""Interval calibration: finite-sample conformal factors, per calibration group, from the predictor itself."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from greenlint.predict.hierarchy import Hierarchy
+from greenlint.predict.predictor import Predictor
+from greenlint.predict.tables import SINGLE, lookup
+from tools.model.intervals import calibrate, conformal_quantile, quantile
+from tools.model.train import call_sites, train
+from tests.predict.conftest import FakeCatalog, record
+
+MANY = "tf.experimental.numpy.sum"  # measured in every tutorial
+ONE = "tf.experimental.numpy.prod"  # measured in one tutorial only
+
+
+@pytest.fixture(scope="module")
+def hierarchy():
+    return Hierarchy(FakeCatalog())
+
+
+def _records(tutorials: int = 30) -> list:
+    recs = []
+    for t in range(tutorials):
+        # a spread of a factor ~3 between tutorials, deterministic
+        recs.append(record(MANY, 100.0 * 3 ** math.sin(1.7 * t), script=f"t{t}", index=0))
+    recs.append(record(ONE, 50.0, script="t0", index=1))
+    return recs
+
+
+def test_conformal_quantile_raises_the_level_by_the_finite_sample_factor():
+    xs = [float(i) for i in range(1, 10)]
+    assert conformal_quantile(xs) == pytest.approx(quantile(xs, 0.8 * 10 / 9))
+    assert conformal_quantile(xs) > quantile(xs, 0.8)
+    assert conformal_quantile([3.0]) == 3.0  # one score: the largest, never beyond it
+    assert math.isnan(conformal_quantile([]))
+
+
+def test_calibrated_factor_covers_the_held_out_scores(hierarchy):
+    recs = _records()
+    cal = calibrate(call_sites(recs, hierarchy), hierarchy, folds=5)
+    assert cal["n"]["api"] >= 25  # every tutorial's MANY site is scored once, held out
+    # about 80% of the held-out sites fall inside mu +- k sd: the factor is neither 0 nor huge
+    assert 0.3 < cal["k"]["api"] < 5
+    assert SINGLE in cal["k"]
+
+
+def test_an_api_measured_in_one_tutorial_gets_its_own_factor(hierarchy):
+    model = train(_records(), hierarchy, calibrated=False)
+    assert model["apis"][ONE]["n_tutorials"] == 1 and model["apis"][MANY]["n_tutorials"] == 30
+    model["calibration"]["k"] = {**model["calibration"]["k"], "api": 1.0, SINGLE: 3.0}
+    p = Predictor(model, hierarchy=hierarchy)
+    for api, k in ((ONE, 3.0), (MANY, 1.0)):
+        _, _, mu, sd, _ = lookup(model, api, hierarchy)
+        lo, hi = p.predict(api).interval_j
+        assert math.log10(hi / lo) / 2 == pytest.approx(k * sd, rel=1e-6)

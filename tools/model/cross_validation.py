@@ -1,0 +1,419 @@
+"""Leave-one-tutorial-out evaluation of the call-site predictor and its baselines (docs/accuracy.md).
+
+Every fold holds out one tutorial (the same tutorial in FECoM and Greenlight is one fold, as the
+dataset READMEs advise) and trains everything on the other tutorials: tables, priors, size
+exponents and interval calibration. Only the static inputs the linter can supply are used: the API
+name and the static features our resolver reads from the held-out tutorial's own source
+(data/kb/static_features.csv, where a call site could be matched), except in the variant labelled
+"runtime", which also reads the measured execution time and is not available to the linter.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from greenlint.predict.hierarchy import Hierarchy
+from greenlint.predict.prediction import Basis, Prediction
+from greenlint.predict.predictor import Predictor
+from greenlint.predict.tables import interval_group
+from greenlint.predict.work import WORK_KEYS
+from tools.model.sites import FRACTION, WHOLE_RUN_DATASETS, Site, build_sites, is_sweep, tutorial_of
+from tools.model.intervals import CALIBRATION_FOLDS, quantile
+from tools.model.train import MIN_SWEEP_POINTS, call_sites, fit_size_exponents, train
+
+LOG2 = math.log10(2.0)
+METHODS = (
+    ("predictor", "greenlint predictor (static inputs)"),
+    ("predictor_name_only", "ablation: the API name only (no static features, no work)"),
+    ("predictor_no_work", "ablation: without the work quantities (samples, steps, FLOPs, epochs, batch size)"),
+    ("predictor_uncensored", "ablation: below-resolution call sites dropped"),
+    ("global", "baseline: global median"),
+    ("api", "baseline: per-API median lookup"),
+    ("api_family", "baseline: per-API median, family fallback"),
+    ("runtime_power", "runtime variant: API median power x measured time (not available to the linter)"),
+)
+#: Static features that are the call's work (work.py reads them); the no-work ablation drops them.
+WORK_FEATURES = (frozenset(WORK_KEYS) | {f"{k}_unknown" for k in WORK_KEYS}
+                 | {"epochs_bound", "validation_split", "tensor_elements", "tensor_bytes"})
+GOALS = {
+    "all": {"rho": 0.8, "mdale": 0.30, "within2": 0.60, "coverage": (0.75, 0.85), "width": 15.0, "bias": 0.1},
+    "unseen": {"rho": 0.5, "mdale": 0.6},
+}
+#: Hotspot AUC goal at each threshold (joules).
+HOTSPOT_GOAL = 0.95
+#: Whole-script totals against FECoM's project-level measurements.
+SCRIPT_GOALS = {"rho": 0.8, "mdale": 0.30}
+
+
+@dataclass
+class Held:
+    """One held-out call site and every method's (log10 point, log10 interval)."""
+
+    site: Site
+    seen: bool
+    level: str
+    preds: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    path: str | None = None  # how the shipped form priced it (`prediction_path`); None: no figure
+
+
+#: The prediction paths of `prediction_path`, in the order docs/accuracy.md lists them.
+PATHS = ("work model", "named model's FLOPs (work model)", "data size unknown (floor)", "lookup: api",
+         "lookup: api_single", "lookup: class", "lookup: module", "lookup: family", "lookup: kind", "bounded",
+         "negligible")
+
+
+def prediction_path(predictor: Predictor, api: str, features: dict, p: Prediction) -> str:
+    """Which of the predictor's paths priced a call (the order `Predictor.predict` tries them in)."""
+    if p.basis is Basis.NEGLIGIBLE:
+        return "negligible"
+    if predictor.training_run(api, features) is not None:
+        return "named model's FLOPs (work model)"
+    if p.floor:
+        return "data size unknown (floor)"
+    if predictor.from_work(api, features) is not None:
+        return "work model"
+    if p.basis is Basis.BOUNDED:
+        return "bounded"
+    level = p.evidence.level or "global"
+    entry = predictor.model["apis"].get(api, {}) if level == "api" else {}
+    return f"lookup: {interval_group(p.basis, level, entry)}"
+
+
+def _pool_pred(values: Sequence[float]) -> tuple[float, float, float]:
+    return statistics.median(values), quantile(values, 0.1), quantile(values, 0.9)
+
+
+def _baselines(train_sites: Sequence[Site], hierarchy: Hierarchy) -> Callable[[Site], dict]:
+    exact = [s for s in train_sites if not s.censored]
+    global_vals = [s.y for s in exact]
+    by_api: dict[str, list[float]] = defaultdict(list)
+    by_family: dict[str, list[float]] = defaultdict(list)
+    power_api: dict[str, list[float]] = defaultdict(list)
+    power_family: dict[str, list[float]] = defaultdict(list)
+    for s in exact:
+        fam = _family(hierarchy, s.api)
+        by_api[s.api].append(s.y)
+        by_family[fam].append(s.y)
+        if s.time_s and s.time_s > 0:
+            p = s.y - math.log10(s.time_s)
+            power_api[s.api].append(p)
+            power_family[fam].append(p)
+    power_all = [p for ps in power_api.values() for p in ps]
+    g = _pool_pred(global_vals)
+
+    def predict(site: Site) -> dict:
+        fam = _family(hierarchy, site.api)
+        out = {"global": g}
+        out["api"] = _pool_pred(by_api[site.api]) if by_api.get(site.api) else g
+        out["api_family"] = (
+            out["api"] if by_api.get(site.api) else _pool_pred(by_family[fam]) if by_family.get(fam) else g
+        )
+        pool = power_api.get(site.api) or power_family.get(fam) or power_all
+        if site.time_s and site.time_s > 0 and pool:
+            lt = math.log10(site.time_s)
+            m, lo, hi = _pool_pred(pool)
+            out["runtime_power"] = (m + lt, lo + lt, hi + lt)
+        return out
+
+    return predict
+
+
+def _family(hierarchy: Hierarchy, api: str) -> str:
+    return str(hierarchy.family(api) or api.rpartition(".")[0])
+
+
+def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, folds: int = CALIBRATION_FOLDS,
+                   progress: Callable[[str], None] | None = None, keep: dict | None = None) -> list[Held]:
+    """Predict every call site from models trained without its tutorial.
+
+    `keep`, when given, receives each fold's shipped-form predictor by held-out tutorial name.
+    """
+    hierarchy = hierarchy or Hierarchy()
+    records = [r for r in records]
+    tut = [tutorial_of(r.project, r.script, is_sweep(r)) for r in records]
+    sites = call_sites(records, hierarchy)
+    targets = defaultdict(list)
+    for s in sites:
+        targets[s.tutorial].append(s)
+    held: list[Held] = []
+    for i, (tutorial, tsites) in enumerate(sorted(targets.items())):
+        if progress:
+            progress(f"fold {i + 1}/{len(targets)}: {tutorial}")
+        train_records = [r for r, t in zip(records, tut) if t != tutorial]
+        predictors = {
+            name: Predictor(train(train_records, hierarchy, folds=folds, censored=name == "predictor"),
+                            hierarchy=hierarchy, model_bytes=b"")
+            for name in ("predictor", "predictor_uncensored")
+        }
+        if keep is not None:
+            keep[tutorial] = predictors["predictor"]
+        train_sites = [s for s in sites if s.tutorial != tutorial]
+        seen_apis = {s.api for s in train_sites}
+        baselines = _baselines(train_sites, hierarchy)
+        for s in tsites:
+            h = Held(s, s.api in seen_apis, "global")
+            linted = as_linted(s.api, s.features)
+            runs = [(name, predictor, linted) for name, predictor in predictors.items()]
+            runs.append(("predictor_name_only", predictors["predictor"], {}))
+            runs.append(("predictor_no_work", predictors["predictor"],
+                         {k: v for k, v in s.features.items() if k not in WORK_FEATURES}))
+            if linted is not s.features:
+                runs.append((TYPICAL_SIZE, predictors["predictor"], s.features))
+            for name, predictor, features in runs:
+                p = predictor.predict(s.api, features)
+                if p.energy_j is None:  # a name the catalog does not know: no figure, not scored
+                    continue
+                lo, hi = p.interval_j
+                # a bound's interval starts at 0 (bounded, negligible): no lower end
+                h.preds[name] = (math.log10(p.energy_j), math.log10(lo) if lo > 0 else -math.inf, math.log10(hi))
+                if name == "predictor":
+                    h.level = p.evidence.level or "global"
+                    h.path = prediction_path(predictor, s.api, features, p)
+            h.preds.update(baselines(s))
+            held.append(h)
+    return held
+
+
+#: Keras model methods whose matched call sites always carry `samples` (analysis.work._loop_work).
+_SIZED_METHODS = frozenset({"fit", "evaluate", "predict"})
+_MODEL_CLASSES = frozenset({"Model", "Sequential", "Functional"})
+#: The unknown-size sites priced as before issue 17 (the API's measured call sites, epochs scaled).
+TYPICAL_SIZE = "predictor_typical_size"
+
+
+def as_linted(api: str, features: dict) -> dict:
+    """A KB call site's stored features as the linter passes them now: with the `samples_unknown` /
+    `epochs_unknown` flags (analysis.callsite.work_values) that data/kb/static_features.csv,
+    written before they existed, does not store. A Keras model's fit/evaluate/predict matched in
+    its source always had a `samples` entry (and `fit` an `epochs` one), so a missing value was
+    unknown. The same dict where nothing is flagged."""
+    owner, _, method = api.rpartition(".")
+    if (method not in _SIZED_METHODS or not owner.startswith("tensorflow.keras.")
+            or owner.rpartition(".")[2] not in _MODEL_CLASSES or not has_static_features(features)):
+        return features
+    flags = {}
+    if not any(k in features for k in ("samples", "steps", "steps_per_epoch")):
+        flags["samples_unknown"] = True
+    if method == "fit" and "epochs" not in features:
+        flags["epochs_unknown"] = True
+    return {**features, **flags} if flags else features
+
+
+def size_unknown(held: Held) -> bool:
+    """The held-out site is one whose data size (or epochs) the linter does not know."""
+    return TYPICAL_SIZE in held.preds
+
+
+def floor_metrics(held: Sequence[Held], method: str) -> dict:
+    """On measurable sites: how often the interval's low end is at or below the measurement."""
+    rows = [(h.site.y, h.preds[method]) for h in held if method in h.preds and not h.site.censored]
+    return {"n": len(rows), "floor": sum(p[1] <= y for y, p in rows) / len(rows)} if rows else {"n": 0}
+
+
+def has_static_features(features: dict) -> bool:
+    return "loop_multiplier" in features
+
+
+def has_work(site: Site) -> bool:
+    """The resolver found the call's work (steps or samples, or FLOPs) in its source."""
+    return any(k in site.features for k in ("samples", "steps_per_epoch", "steps", "flops"))
+
+
+def has_static(site: Site) -> bool:
+    """The call site was matched in its source (the resolver gives every call a loop_multiplier)."""
+    return has_static_features(site.features)
+
+
+def _spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
+    if len(x) < 3 or len(set(x)) < 2 or len(set(y)) < 2:
+        return None
+    from scipy.stats import spearmanr
+
+    return float(spearmanr(x, y).statistic)
+
+
+def metrics(held: Sequence[Held], method: str) -> dict:
+    """Scores on the above-resolution call sites (the targets are known there)."""
+    rows = [(h.site.y, h.preds[method]) for h in held if method in h.preds and not h.site.censored]
+    if not rows:
+        return {"n": 0}
+    err = [abs(p[0] - y) for y, p in rows]
+    return {
+        "n": len(rows),
+        "bias": statistics.median(p[0] - y for y, p in rows),
+        "width": 10 ** statistics.median(p[2] - p[1] for _, p in rows),
+        "rho": _spearman([p[0] for _, p in rows], [y for y, _ in rows]),
+        "mdale": statistics.median(err),
+        "within2": sum(e <= LOG2 + 1e-12 for e in err) / len(rows),
+        "coverage": sum(p[1] <= y <= p[2] for y, p in rows) / len(rows),
+    }
+
+
+def censored_metrics(held: Sequence[Held], method: str) -> dict:
+    """On below-resolution call sites only a bound is known: how often the median respects it."""
+    rows = [(h.site.y, h.preds[method]) for h in held if method in h.preds and h.site.censored]
+    if not rows:
+        return {"n": 0}
+    return {"n": len(rows), "below_bound": sum(p[0] <= y for y, p in rows) / len(rows)}
+
+
+def hotspot_auc(held: Sequence[Held], method: str, threshold_j: float) -> dict:
+    """How well the predicted median separates call sites above `threshold_j` from those below.
+
+    Uses every call site whose side of the threshold is known: measurable ones by their value,
+    below-resolution ones only when their bound is under the threshold. AUC is the chance that a
+    site above is predicted higher than a site below (ties count half), what a hotspot rule needs.
+    """
+    cut = math.log10(threshold_j)
+    pos, neg = [], []
+    for h in held:
+        if method not in h.preds:
+            continue
+        if not h.site.censored and h.site.y >= cut:
+            pos.append(h.preds[method][0])
+        elif h.site.y < cut:  # a measured value or a bound, both under the threshold
+            neg.append(h.preds[method][0])
+    if not pos or not neg:
+        return {"n_pos": len(pos), "n_neg": len(neg), "auc": None}
+    from scipy.stats import mannwhitneyu
+
+    u = mannwhitneyu(pos, neg, alternative="two-sided").statistic
+    return {"n_pos": len(pos), "n_neg": len(neg), "auc": float(u) / (len(pos) * len(neg))}
+
+
+def subsets(held: Sequence[Held]) -> dict[str, list[Held]]:
+    return {
+        "all": list(held),
+        "seen": [h for h in held if h.seen],
+        "unseen": [h for h in held if not h.seen],
+    }
+
+
+@dataclass(frozen=True)
+class SweepCheck:
+    """One FECoM data-size sweep predicted from its full-size call and other sweeps' exponent."""
+
+    sweep: str
+    api: str
+    points: int
+    exponent: float | None
+    mdale_scaled: float
+    mdale_unscaled: float
+
+
+def size_scaling_check(records: Sequence) -> list[SweepCheck]:
+    """Leave-one-sweep-out test of input-size scaling.
+
+    For each sweep with enough measurable points, the exponent comes from the other sweeps only
+    (same method name, as the predictor looks it up); every fraction is then predicted from the
+    sweep's measured full-size call, scaled by (fraction)^exponent, against the same call unscaled.
+    """
+    sweep_records = [r for r in records if is_sweep(r)]
+    by_sweep: dict[str, list] = defaultdict(list)
+    for r in sweep_records:
+        by_sweep[r.project].append(r)
+    out = []
+    for name, recs in sorted(by_sweep.items()):
+        pts = sorted(
+            (s.features[FRACTION], s.y) for s in build_sites(recs, sweeps=True) if not s.censored
+        )
+        if len(pts) < MIN_SWEEP_POINTS or pts[-1][0] != 1.0:
+            continue
+        api = recs[0].api
+        others = fit_size_exponents([r for r in sweep_records if r.project != name])
+        b = others["per_method"].get(api.rpartition(".")[2])
+        ref = pts[-1][1]
+        test = pts[:-1]
+        scaled = [abs(ref + (b or 0.0) * math.log10(f) - y) for f, y in test]
+        unscaled = [abs(ref - y) for _, y in test]
+        out.append(SweepCheck(name, api, len(test), b, statistics.median(scaled), statistics.median(unscaled)))
+    return out
+
+
+@dataclass(frozen=True)
+class ScriptCheck:
+    """One tutorial measured end to end (FECoM project level) against the sum of its call sites."""
+
+    project: str
+    measured_j: float  # median net J over its runs
+    predicted_j: float  # sum over its calls of prediction x runs, from a model trained without it
+    calls: int
+    no_figure: int  # calls the predictor gives no figure (names the catalog does not know)
+    runs_unknown: int  # calls whose run count is unknown (counted once)
+
+
+def script_totals(records: Sequence, scripts: dict, predictors: dict) -> list[ScriptCheck]:
+    """Whole-script totals, leave one tutorial out: what the code lens shows against what was measured."""
+    measured: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for r in records:
+        if r.dataset in WHOLE_RUN_DATASETS and r.net_j is not None and not r.series_cut_short:
+            measured[(r.project, tutorial_of(r.project, r.script))].append(r.net_j)
+    out = []
+    for (project, tutorial), values in sorted(measured.items()):
+        calls = scripts.get(project)
+        predictor = predictors.get(tutorial)
+        if not calls or predictor is None:
+            continue
+        total, none, unknown_runs = 0.0, 0, 0
+        for api, features, runs in calls:
+            p = predictor.predict(api, as_linted(api, features))
+            if p.energy_j is None:
+                none += 1
+                continue
+            if runs is None:
+                unknown_runs += 1
+            total += p.energy_j * (1 if runs is None else runs)
+        out.append(ScriptCheck(project, statistics.median(values), total, len(calls), none, unknown_runs))
+    return out
+
+
+def script_metrics(checks: Sequence[ScriptCheck]) -> dict:
+    rows = [(math.log10(c.predicted_j), math.log10(c.measured_j)) for c in checks
+            if c.predicted_j > 0 and c.measured_j > 0]
+    if not rows:
+        return {"n": 0}
+    err = [p - y for p, y in rows]
+    return {
+        "n": len(rows),
+        "rho": _spearman([p for p, _ in rows], [y for _, y in rows]),
+        "mdale": statistics.median(abs(e) for e in err),
+        "within2": sum(abs(e) <= LOG2 + 1e-12 for e in err) / len(rows),
+        "bias": statistics.median(err),
+    }
+
+
+#: Code and data behind docs/accuracy.md besides the KB records, the catalog and the model file (glob
+#: patterns, so a new module is covered): the predictor, what trains and evaluates it, the resolver
+#: (the physics goals run it), and the tables they read.
+REPORT_SOURCES = ("greenlint/predict/*.py", "greenlint/analysis/**/*.py", "greenlint/catalog/kinds.py",
+                  "tools/model/*.py", "tools/kb/static_features.py", "data/kb/static_features.csv",
+                  "data/kb/script_sites.csv", "data/training/*", "data/work/*")
+
+
+def report_inputs(records: Sequence) -> dict:
+    """Digests of everything docs/accuracy.md is computed from (its staleness test compares them)."""
+    import hashlib
+
+    from greenlint.paths import DATA_DIR
+    from tools import REPO_DIR
+    from tools.model.train import catalog_digest, kb_digest
+
+    def digest(paths) -> str:
+        h = hashlib.sha256()
+        for p in paths:
+            name = p.relative_to(REPO_DIR).as_posix() if p.is_relative_to(REPO_DIR) else p.name
+            h.update(name.encode() + b"\0" + (p.read_bytes() if p.is_file() else b""))
+        return h.hexdigest()[:16]
+
+    sources = sorted({p for pattern in REPORT_SOURCES for p in REPO_DIR.glob(pattern) if p.is_file()})
+
+    return {
+        "kb_digest": kb_digest(records),
+        "catalog_digest": catalog_digest(),
+        "model_digest": digest([DATA_DIR / "model" / "predictor.json"]),
+        "code_digest": digest(sources),
+    }

@@ -1,0 +1,102 @@
+"""Calibrate the predictor's interval factors on held-out tutorials (split-conformal quantiles)."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+
+from tools.model.censored import Z80
+from greenlint.predict.hierarchy import LEVELS, Hierarchy
+from greenlint.predict.prediction import Basis
+from greenlint.predict.predictor import Predictor
+from tools.model.sites import Site
+from tools.model.table_fit import fit_tables
+from greenlint.predict.tables import SINGLE, interval_group
+from greenlint.predict.work import unknown_size
+from tools.model.work_fit import fit_work
+
+#: Fewest held-out residuals that calibrate a level on their own; fewer borrow the pooled factor.
+MIN_CALIBRATION = 8
+#: Tutorial folds of the interval calibration (10 did no better held out, at twice the time).
+CALIBRATION_FOLDS = 5
+
+
+def calibrate(sites: Sequence[Site], hierarchy: Hierarchy, folds: int = CALIBRATION_FOLDS, size_exponents: dict | None = None) -> dict:
+    """Per-group interval factors: split-conformal quantiles of held-out residuals, by tutorial fold.
+
+    Tutorials are split into `folds` groups; each group's measurable call sites are predicted by
+    the shipped `Predictor` on tables fitted on the other groups, with the call's own features, so
+    the residuals include everything the prediction does (work, feature shifts, epochs scaling).
+    Scores: |residual| / the prediction's own log10 sd (lookup levels; a `bounded` API has its
+    own), or |residual| minus the early-stopping spread (the work path, whose half-width is
+    additive). Each group's factor is a finite-sample conformal quantile (`conformal_quantile`), so
+    a new tutorial's call sites fall inside about 80% of the time, group by group.
+    """
+    tutorials = sorted({s.tutorial for s in sites})
+    scores: dict[str, list[float]] = defaultdict(list)
+    raw = {"k": {**dict.fromkeys(LEVELS, 1.0), "bounded": 1.0}, "work_half": 0.0}
+    for f in range(folds):
+        held = {t for i, t in enumerate(tutorials) if i % folds == f}
+        train_sites = [s for s in sites if s.tutorial not in held]
+        if not train_sites:
+            continue
+        model = {**fit_tables(train_sites, hierarchy), "size_exponents": size_exponents or {},
+                 "work": fit_work(train_sites, hierarchy), "calibration": raw}
+        predictor = Predictor(model, hierarchy=hierarchy, model_bytes=b"")
+        for s in sites:
+            if s.tutorial not in held or s.censored or predictor.training_run(s.api, s.features) is not None:
+                continue
+            if unknown_size(s.features):  # a stated range, not a calibrated one (work.unknown_size_span)
+                continue
+            p = predictor.predict(s.api, s.features)
+            if p.energy_j is None or p.basis is Basis.NEGLIGIBLE:
+                continue
+            mu = math.log10(p.energy_j)
+            # the unscaled half-width: a bound's interval starts at 0, so from its upper end (maybe clipped)
+            half = (math.log10(p.interval_j[1]) if p.interval_j[0] <= 0 else 2 * mu - math.log10(p.interval_j[0])) - mu
+            if predictor.from_work(s.api, s.features) is not None:
+                scores["work"].append(abs(s.y - mu) - half)
+            elif half > 0:
+                group = interval_group(p.basis, p.evidence.level or "global", model["apis"].get(s.api, {}))
+                scores[group].append(abs(s.y - mu) / half)
+    work_q = scores.pop("work", [])
+    bounded = scores.pop("bounded", [])
+    single = scores.pop(SINGLE, [])
+    pooled = [r for rs in scores.values() for r in rs]
+    k_pooled = conformal_quantile(pooled) if len(pooled) >= MIN_CALIBRATION else Z80
+    fallback = [r for lvl, rs in scores.items() if lvl != "api" for r in rs]
+    k_fallback = conformal_quantile(fallback) if len(fallback) >= MIN_CALIBRATION else max(k_pooled, Z80)
+    k = {}
+    for level in LEVELS:
+        rs = scores.get(level, [])
+        if len(rs) >= MIN_CALIBRATION:
+            k[level] = round(conformal_quantile(rs), 4)
+        else:  # too few held-out sites at this level: the fallback levels' pooled factor
+            k[level] = round(k_pooled if level == "api" else k_fallback, 4)
+    k["bounded"] = round(conformal_quantile(bounded), 4) if len(bounded) >= MIN_CALIBRATION else k["api"]
+    # an API measured in one other tutorial only is nearly a new API: its own factor, else the fallbacks'
+    k[SINGLE] = round(conformal_quantile(single), 4) if len(single) >= MIN_CALIBRATION else round(k_fallback, 4)
+    work_half = round(max(conformal_quantile(work_q), 0.0), 4) if len(work_q) >= MIN_CALIBRATION else None
+    return {"k": k, "n": {**{lvl: len(scores.get(lvl, [])) for lvl in LEVELS}, "bounded": len(bounded),
+                 SINGLE: len(single)},
+            "folds": folds,
+            "work_half": work_half, "n_work": len(work_q)}
+
+def conformal_quantile(xs: Sequence[float], level: float = 0.8) -> float:
+    """The split-conformal quantile of n held-out scores: the empirical quantile at level (n + 1) / n x level.
+
+    The plain empirical quantile of n scores covers a new one with probability about level - 1/n;
+    raising the level by the finite-sample factor restores `level` (linear interpolation between
+    order statistics keeps the factor continuous in n where the scores have a gap).
+    """
+    return quantile(xs, min(level * (len(xs) + 1) / len(xs), 1.0)) if xs else float("nan")
+
+def quantile(xs: Sequence[float], q: float) -> float:
+    xs = sorted(xs)
+    if not xs:
+        return float("nan")
+    pos = q * (len(xs) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)

@@ -1,0 +1,107 @@
+"""Fit the work model (greenlint/predict/work.py): time models and power per kind group, and each
+API's offset from them. Robust least squares with scipy: training time only."""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
+
+from greenlint.predict.hierarchy import Hierarchy
+from tools.model.sites import Site
+from tools.model.table_fit import round_sig
+from greenlint.predict.work import MIN_FIT_SITES, derive, time_group, work_log_energy
+
+
+def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:
+    """Per group, `time = t0 + a x steps + b x FLOPs` from (group, features, seconds) rows.
+
+    Robust least squares (soft L1, scipy) on log10 time, with the coefficients kept positive by
+    fitting their logarithms: a call timed 10x too long weighs as much as one 10x too short, and
+    one odd site (a callback that stops training early, unseen by the resolver) does not set the
+    slope. FLOPs unknown on a row count as the group's median FLOPs per step. `t_max`: the longest
+    call fitted on (`extrapolation_spread`).
+    """
+    import numpy as np
+    from scipy.optimize import least_squares
+
+    by_group: dict[str, list[tuple[float, float | None, float]]] = defaultdict(list)
+    for group, f, t in rows:
+        n, flops = derive(group, f)
+        if n is not None and t and t > 0:
+            by_group[group].append((n, flops, t))
+    out = {}
+    for group, pts in sorted(by_group.items()):
+        if len(pts) < MIN_FIT_SITES:
+            continue
+        per = sorted(fl / n for n, fl, _ in pts if fl)
+        fpp = per[len(per) // 2] if per else 0.0
+        n = np.array([p[0] for p in pts])
+        fl = np.array([p[1] if p[1] is not None else p[0] * fpp for p in pts])
+        log_t = np.log10([p[2] for p in pts])
+
+        def residuals(theta, n=n, fl=fl, log_t=log_t):
+            t0, a, b = 10.0**theta
+            return np.log10(t0 + a * n + b * fl) - log_t
+
+        start = np.log10([float(np.median(10**log_t[n <= np.median(n)])),
+                          float(np.median(10**log_t / n)), 1e-12])
+        fit = least_squares(residuals, start, loss="soft_l1", f_scale=0.3)
+        t0, a, b = (float(v) for v in 10.0**fit.x)
+        out[group] = {"t0": round_sig(t0), "per_step": round_sig(a), "per_flop": round_sig(b), "flops_per_step": round_sig(fpp),
+                      "n": len(pts), "t_max": round_sig(max(p[2] for p in pts))}
+    return out
+
+
+def fit_power(rows: Sequence[tuple[str | None, float, float]]) -> dict:
+    """Steady power P and ramp-up tau per kind group from (group, seconds, joules) of measurable calls.
+
+    Robust least squares (soft L1, scipy) of log10 energy on `energy_at`, with P and tau kept
+    positive by fitting their logarithms; `all` pools every measurable call (the ops, layers and
+    other calls), and a group with fewer than MIN_FIT_SITES calls uses it.
+    """
+    import numpy as np
+    from scipy.optimize import least_squares
+
+    pts = [(g or "all", t, j) for g, t, j in rows if t > 0 and j > 0]
+    out = {}
+    for group in sorted({"all"} | {g for g, _, _ in pts}):
+        sel = [(t, j) for g, t, j in pts if group == "all" or g == group]
+        if len(sel) < MIN_FIT_SITES:
+            continue
+        t = np.array([p[0] for p in sel])
+        log_j = np.log10([p[1] for p in sel])
+
+        def residuals(theta, t=t, log_j=log_j):
+            p, tau = 10.0**theta
+            return np.log10(np.maximum(p * (t - tau * -np.expm1(-t / tau)), 1e-12)) - log_j
+
+        start = np.log10([float(np.median(10**log_j / t)), 1.0])
+        fit = least_squares(residuals, start, loss="soft_l1", f_scale=0.3)
+        steady, ramp = (float(v) for v in 10.0**fit.x)
+        out[group] = {"steady_w": round_sig(steady), "ramp_s": round_sig(ramp), "n": len(sel)}
+    return out
+
+
+def fit_work(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
+    """Time models and power (steady and ramp-up) per kind group, and each API's offset from them (work.py).
+
+    Time models use every call site with a measured time, below resolution or not (time is
+    measured even where energy was not); the power curve and the offsets use measurable sites.
+    """
+    rows, groups = [], {}
+    for s in sites:
+        group = time_group(hierarchy.kind(s.api), s.api)
+        groups[id(s)] = group
+        if group and s.time_s:
+            rows.append((group, s.features, s.time_s))
+    work = {"time": fit_time_models(rows), "power": fit_power([(groups[id(s)], s.time_s, 10**s.y) for s in sites
+                                                               if not s.censored and s.time_s])}
+    residuals: dict[str, list[float]] = defaultdict(list)
+    for s in sites:
+        y = work_log_energy(work, groups[id(s)], s.features)
+        if y is not None and not s.censored:
+            residuals[s.api].append(s.y - y)
+    # an API's own offset from the kind's model, shrunk towards 0 by one pseudo-site
+    work["offsets"] = {api: round(statistics.median(r) * len(r) / (len(r) + 1), 4) for api, r in sorted(residuals.items())}
+    return work
