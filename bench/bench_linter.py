@@ -21,10 +21,12 @@ process tree) and the sum over the process tree (sampled from /proc every 0.1 s)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -143,8 +145,18 @@ def export(rev: str) -> tuple[Path, str]:
     return tree, commit.stdout.strip()
 
 
-def _entries(cache: Path) -> int:
-    return sum(1 for p in cache.rglob("*") if p.is_file()) if cache.exists() else 0
+def _entries(cache: Path) -> tuple[int, int]:
+    """(entries, files) of a lint cache directory: the rows of its SQLite files, or (an older
+    greenlint's layout) one entry per file."""
+    files = [p for p in cache.rglob("*") if p.is_file()] if cache.exists() else []
+    entries = 0
+    for p in files:
+        if p.suffix == ".sqlite":
+            with contextlib.closing(sqlite3.connect(f"file:{p}?mode=ro", uri=True)) as db:
+                entries += db.execute("SELECT count(*) FROM entries").fetchone()[0]
+        elif not p.name.endswith(("-wal", "-shm")):
+            entries += 1
+    return entries, len(files)
 
 
 # --- the benchmark -----------------------------------------------------------
@@ -243,9 +255,10 @@ def markdown(r: dict) -> str:
         f"- Goal warm ≤ {WARM_GOAL:.0%} of cold: {warm_ratio:.1%} — {verdict(warm_ratio <= WARM_GOAL)}.",
         f"- Diagnostics printed: {r['diagnostics']['cold']:,} cold, {r['diagnostics']['warm']:,} warm "
         "(they must agree).",
-        f"- Lint cache entries: {r['cache_entries'][0]:,} after the cold run, {r['cache_entries'][1]:,} after the "
-        "warm run" + (" (no new entry: the warm run found every file in the cache)." if r["cache_entries"][0] ==
-                      r["cache_entries"][1] else " (the warm run missed the cache for some files)."),
+        f"- Lint cache entries: {r['cache_entries'][0][0]:,} in {r['cache_entries'][0][1]:,} file(s) after the cold "
+        f"run, {r['cache_entries'][1][0]:,} in {r['cache_entries'][1][1]:,} after the warm run"
+        + (" (no new entry: the warm run found every file in the cache)." if r["cache_entries"][0][0] ==
+           r["cache_entries"][1][0] else " (the warm run missed the cache for some files)."),
         *([f"- Wall times (s): parse-only {_list(runs['parse'])}; cold {_list(runs['cold'])}; "
            f"warm {_list(runs['warm'])}."] if r["repeat"] > 1 else []),
         f"- Why greenlint can beat parse-only: its resolver parses with the standard library's `ast`, not libcst "

@@ -1,4 +1,4 @@
-"""Warm path, big files and parallelism (issue 14): what a user feels on every commit and keystroke.
+"""Warm path, big files and parallelism (issues 14, 19): what a user feels on every commit and keystroke.
 
     python bench/bench_warm.py [--repeat N] [--no-write]
 
@@ -8,15 +8,20 @@ the steps of one round are interleaved, and the table shows the median of the ro
 
   - `python -c pass` (interpreter start-up) and `python -m greenlint --version`;
   - `ast.parse` of the 204 files in one process (read, parse; the floor of any Python linter);
-  - `greenlint check` of the 204 files with an empty cache, `-j 1` and `-j auto` (the default);
+  - `greenlint check` of the 204 files with an empty cache, `-j 1`, `-j 2` and `-j auto` (the default);
   - `greenlint check` of the 204 files again (warm: every file in the cache);
-  - `greenlint check` of one unchanged file of them (warm).
+  - `greenlint check` of one unchanged file of them (warm), in this checkout and in a wheel install
+    (the wheel built from this checkout and installed into a venv of its own, as users run it;
+    its dependencies come from this environment's site-packages through a .pth file), each
+    beside its own interpreter's start-up.
 
 Then, once each with `--no-cache`, a generated module of dense TF code of 4 MB and one just under
 the size limit (greenlint.analysis.sources.MAX_BYTES), for peak memory. Bytecode is written and used (PYTHONDONTWRITEBYTECODE is cleared for the
-commands), as in a normal install. Goals: warm <= 10 % of cold; one-file warm <= 3x interpreter
-start-up; cold <= 3x `ast.parse`; peak memory <= 200 MB on a 4 MB file; `-j auto` never slower
-than `-j 1`. The "Linter: warm path, memory, parallelism" section of docs/benchmarks.md is rewritten.
+commands), as in a normal install. Goals, in CPU time (robust to a shared machine): cold `-j 1`
+<= 4x `ast.parse`; cold `-j 2` <= 3x `ast.parse` in wall time (meaningful on an idle 2-core
+machine only); warm <= 5 % of cold; one-file warm <= 3x interpreter start-up in the wheel install;
+peak memory <= 200 MB on a 4 MB file; `-j auto` never slower than `-j 1`. The "Linter: warm path,
+memory, parallelism" section of docs/benchmarks.md is rewritten.
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ import compileall
 import os
 import shutil
 import statistics
+import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 from bench_linter import WORK, measure
@@ -36,7 +43,7 @@ from report import REPO, machine, today, versions, write_section
 SECTION = "Linter: warm path, memory, parallelism"
 SUBSET = ("official/nlp/modeling", "official/vision/modeling")
 ONE_FILE = "official/nlp/modeling/layers/transformer_encoder_block.py"
-GOALS = {"warm": 0.10, "one": 3.0, "cold": 3.0, "memory_mb": 200.0}
+GOALS = {"warm": 0.05, "one": 3.0, "cold": 4.0, "cold2_wall": 3.0, "memory_mb": 200.0}
 CHUNK = '''
 def step_{i}(train_ds, val_ds, base):
     for trial in range(8):
@@ -65,6 +72,22 @@ def generated_module(path: Path, size: int) -> Path:
     return path
 
 
+def wheel_python() -> Path:
+    """The interpreter of a fresh venv holding this checkout's wheel (dependencies through a .pth)."""
+    built, venv = WORK / "wheel", WORK / "wheel-venv"
+    shutil.rmtree(built, ignore_errors=True)
+    shutil.rmtree(venv, ignore_errors=True)
+    pip = [sys.executable, "-m", "pip", "-q"]
+    subprocess.run([*pip, "wheel", "--no-deps", "-w", str(built), str(REPO)], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    # --ignore-installed: never uninstall the checkout's own (editable) install from this environment
+    wheel = next(built.glob("greenlint-*.whl"))
+    subprocess.run([*pip, "install", "--no-deps", "--ignore-installed", "--prefix", str(venv), str(wheel)], check=True)
+    site = next((venv / "lib").glob("python*/site-packages"))
+    (site / "greenlint-bench-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    return venv / "bin" / "python"
+
+
 def run(repeat: int) -> dict:
     root = next(r for r in ensure_corpus() if r.name.startswith("tf-models-official"))
     files = sorted(p for d in SUBSET for p in (root / d).rglob("*.py"))
@@ -83,7 +106,12 @@ def run(repeat: int) -> dict:
         "version": [py, "-m", "greenlint", "--version"],
         "ast": [py, "-c", parse, str(file_list)],
     }
-    runs: dict[str, list[dict]] = {k: [] for k in ("pass", "version", "ast", "cold1", "coldauto", "warm", "one")}
+    wheel_py = str(wheel_python())
+    one_file = str(root / ONE_FILE)
+    steps["wheel_pass"] = [wheel_py, "-c", "pass"]
+    runs: dict[str, list[dict]] = {
+        k: [] for k in ("pass", "version", "ast", "wheel_pass", "cold1", "cold2", "coldauto", "warm", "one", "wheel_one")
+    }
     load_before = os.getloadavg()[0]
     sys.path.insert(0, str(REPO))
     from greenlint.check.runner import auto_jobs
@@ -92,14 +120,19 @@ def run(repeat: int) -> dict:
     for round_ in range(repeat):
         for name, cmd in steps.items():
             runs[name].append(measure(name, cmd, env, cwd=REPO))
-        for jobs in ("1", "auto") if round_ % 2 == 0 else ("auto", "1"):  # alternated: no order bias
+        for jobs in ("1", "2", "auto") if round_ % 2 == 0 else ("auto", "2", "1"):  # alternated: no order bias
             shutil.rmtree(cache, ignore_errors=True)
             if jobs == "auto":
                 workers.append(auto_jobs(len(files)))
             runs[f"cold{jobs}"].append(measure(f"cold{jobs}", [*check, "-j", jobs], env, cwd=REPO))
         runs["warm"].append(measure("warm", check, env, cwd=REPO))
-        runs["one"].append(measure("one", [py, "-m", "greenlint", "check", "--exit-zero", str(root / ONE_FILE)], env,
-                                   cwd=REPO))
+        runs["one"].append(measure("one", [py, "-m", "greenlint", "check", "--exit-zero", one_file], env, cwd=REPO))
+        # outside the checkout, so that the wheel's greenlint is the one imported (its own cache: other code)
+        wheel_env = {**env, "GREENLINT_CACHE_DIR": str(WORK / "wheel-cache")}
+        wheel_one = [wheel_py, "-m", "greenlint", "check", "--exit-zero", one_file]
+        if round_ == 0:
+            measure("wheel_one", wheel_one, wheel_env, cwd=WORK)  # fills its cache: the runs measured are warm
+        runs["wheel_one"].append(measure("wheel_one", wheel_one, wheel_env, cwd=WORK))
     from greenlint.analysis.sources import MAX_BYTES
 
     big = {}
@@ -114,7 +147,7 @@ def run(repeat: int) -> dict:
         "workers": workers,
         "load": (load_before, os.getloadavg()[0]),
         "runs": {k: _median(v) for k, v in runs.items()},
-        "diagnostics": {k: runs[k][-1]["stdout"].count("\n") for k in ("cold1", "coldauto", "warm")},
+        "diagnostics": {k: runs[k][-1]["stdout"].count("\n") for k in ("cold1", "cold2", "coldauto", "warm")},
         "big": big,
     }
 
@@ -139,7 +172,8 @@ def markdown(r: dict) -> str:
         m = x[key]
         return f"| {label} | {m['wall_s'] * 1000:,.0f} | {m['cpu_s'] * 1000:,.0f} | {versus} | {m['maxrss_mib']:,.0f} |"
 
-    warm, one, cold, auto = ratio("warm", "coldauto"), ratio("one", "pass"), ratio("cold1", "ast"), ratio("coldauto", "cold1")
+    warm, cold, auto = ratio("warm", "cold1", "cpu_s"), ratio("cold1", "ast", "cpu_s"), ratio("coldauto", "cold1")
+    one, wheel_one, cold2 = ratio("one", "pass", "cpu_s"), ratio("wheel_one", "wheel_pass", "cpu_s"), ratio("cold2", "ast")
     big4, big1 = r["big"]["4 MB"], r["big"]["limit"]
     return "\n".join([
         f"Measured {today()} by `python bench/bench_warm.py --repeat {r['repeat']}` on {machine()}; {versions()}.",
@@ -147,20 +181,27 @@ def markdown(r: dict) -> str:
         f"Each step is a fresh command; the rounds were interleaved and the table shows the median of "
         f"{r['repeat']} (wall and CPU time, user + system, of the command and its workers).",
         "",
-        "| step | wall (ms) | CPU (ms) | ratio (wall) | peak RSS, largest process (MiB) |",
+        "| step | wall (ms) | CPU (ms) | ratio | peak RSS, largest process (MiB) |",
         "|---|---:|---:|---:|---:|",
         row("`python -c pass` (interpreter start-up)", "pass", "1×"),
-        row("`python -m greenlint --version`", "version", f"{ratio('version', 'pass'):.1f}× start-up"),
+        row("`python -m greenlint --version`", "version", f"{ratio('version', 'pass', 'cpu_s'):.1f}× start-up (CPU)"),
         row(f"`ast.parse` of the {r['files']} files (one process)", "ast", "1×"),
-        row("`greenlint check`, cold, `-j 1`", "cold1", f"{cold:.2f}× `ast.parse`"),
-        row("`greenlint check`, cold, `-j auto` (default)", "coldauto", f"{auto:.2f}× `-j 1`"),
-        row("`greenlint check`, warm (every file cached)", "warm", f"{warm:.1%} of cold"),
-        row("`greenlint check` of one unchanged file, warm", "one", f"{one:.1f}× start-up"),
+        row("`greenlint check`, cold, `-j 1`", "cold1", f"{cold:.2f}× `ast.parse` (CPU)"),
+        row("`greenlint check`, cold, `-j 2`", "cold2", f"{cold2:.2f}× `ast.parse` (wall)"),
+        row("`greenlint check`, cold, `-j auto` (default)", "coldauto", f"{auto:.2f}× `-j 1` (wall)"),
+        row("`greenlint check`, warm (every file cached)", "warm", f"{warm:.1%} of cold `-j 1` (CPU)"),
+        row("`greenlint check` of one unchanged file, warm", "one", f"{one:.1f}× start-up (CPU)"),
+        row("wheel install: `python -c pass`", "wheel_pass", "1×"),
+        row("wheel install: `greenlint check` of one unchanged file, warm", "wheel_one",
+            f"{wheel_one:.1f}× its start-up (CPU)"),
         "",
-        f"- Goal warm ≤ {GOALS['warm']:.0%} of cold: {warm:.1%} — {verdict(warm <= GOALS['warm'])}.",
-        f"- Goal one-file warm ≤ {GOALS['one']:.0f}× interpreter start-up: {one:.1f}× "
-        f"({ratio('one', 'pass', 'cpu_s'):.1f}× in CPU time) — {verdict(one <= GOALS['one'])}.",
-        f"- Goal cold ≤ {GOALS['cold']:.0f}× `ast.parse`: {cold:.2f}× — {verdict(cold <= GOALS['cold'])}.",
+        f"- Goal cold ≤ {GOALS['cold']:.0f}× `ast.parse` in CPU time: {cold:.2f}× — {verdict(cold <= GOALS['cold'])}.",
+        f"- Goal cold with `-j 2` ≤ {GOALS['cold2_wall']:.0f}× `ast.parse` in wall time (an idle 2-core machine): "
+        f"{cold2:.2f}× — {verdict(cold2 <= GOALS['cold2_wall'])}"
+        + (" (the machine was not idle: see the load average)." if max(r["load"]) > 1.0 else "."),
+        f"- Goal warm ≤ {GOALS['warm']:.0%} of cold (CPU): {warm:.1%} — {verdict(warm <= GOALS['warm'])}.",
+        f"- Goal one-file warm ≤ {GOALS['one']:.0f}× interpreter start-up in a wheel install (CPU): {wheel_one:.1f}× "
+        f"— {verdict(wheel_one <= GOALS['one'])}; in this checkout (editable, where start-up itself is slower): {one:.1f}×.",
         f"- Goal `-j auto` never slower than `-j 1`: {auto:.2f}× — {verdict(auto <= 1.0)}. `-j auto` starts one "
         "worker per CPU idle by the load average (none for fewer than 8 files per worker); here it chose "
         f"{', '.join(map(str, r['workers']))} process(es) in the rounds"
@@ -171,10 +212,12 @@ def markdown(r: dict) -> str:
         f"{verdict(big4['maxrss_mib'] * 1.048576 <= GOALS['memory_mb'])}; a {big1['bytes']:,}-byte one, within "
         f"the limit, is {'refused' if big1['refused'] else 'analysed'} at {big1['maxrss_mib'] * 1.048576:.0f} MB peak "
         f"in {big1['wall_s']:.1f} s (`ast.parse` alone of a 4 MB module takes over 500 MB).",
-        f"- Diagnostics printed (lines): cold `-j 1` {r['diagnostics']['cold1']:,}, cold `-j auto` "
-        f"{r['diagnostics']['coldauto']:,}, warm {r['diagnostics']['warm']:,} (they must agree).",
-        f"- Wall times (s): cold `-j 1` {_list(x['cold1'])}; cold `-j auto` {_list(x['coldauto'])}; "
-        f"warm {_list(x['warm'])}; one file {_list(x['one'])}; start-up {_list(x['pass'])}.",
+        f"- Diagnostics printed (lines): cold `-j 1` {r['diagnostics']['cold1']:,}, cold `-j 2` "
+        f"{r['diagnostics']['cold2']:,}, cold `-j auto` {r['diagnostics']['coldauto']:,}, warm "
+        f"{r['diagnostics']['warm']:,} (they must agree).",
+        f"- Wall times (s): cold `-j 1` {_list(x['cold1'])}; cold `-j 2` {_list(x['cold2'])}; cold `-j auto` "
+        f"{_list(x['coldauto'])}; warm {_list(x['warm'])}; one file {_list(x['one'])}; start-up {_list(x['pass'])}; "
+        f"wheel one file {_list(x['wheel_one'])}; wheel start-up {_list(x['wheel_pass'])}.",
         f"- Load average (1 min) {r['load'][0]:.1f} before and {r['load'][1]:.1f} after: "
         + ("other jobs shared this machine, so wall times are long and noisy; the CPU column is steadier."
            if max(r["load"]) > 1.0 else "a quiet machine."),

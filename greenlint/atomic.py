@@ -2,8 +2,7 @@
 
 A rewritten file keeps its permissions and (where this process may set them) its owner and group.
 Writes are synced to disk, the file before the rename and its folder after, so that a power cut
-leaves the old content or the new, never an empty file; the lint cache, whose entries carry a
-checksum, opts out (`durable=False`).
+leaves the old content or the new, never an empty file.
 """
 
 from __future__ import annotations
@@ -15,18 +14,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 
-def atomic_write_text(target: Path, text: str, durable: bool = True) -> None:
-    atomic_write_bytes(target, text.encode("utf-8"), durable)
+def atomic_write_text(target: Path, text: str) -> None:
+    atomic_write_bytes(target, text.encode("utf-8"))
 
 
-def atomic_write_bytes(
-    target: Path, data: bytes, durable: bool = True, before_replace: Callable[[], None] | None = None
-) -> None:
+def atomic_write_bytes(target: Path, data: bytes, before_replace: Callable[[], None] | None = None) -> None:
     """Write *data* to a temporary file beside *target*, then rename it over *target*.
 
     *before_replace*, called right before the rename, may raise to abandon the write (the
-    temporary file is removed and *target* left as it is). The folder is created only when
-    missing: the lint cache writes an entry per file checked.
+    temporary file is removed and *target* left as it is). A missing folder is created.
     """
     target = Path(target)
     prefix = f".{target.name}."
@@ -39,9 +35,8 @@ def atomic_write_bytes(
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             _keep_mode_and_owner(tmp, target)
-            if durable:
-                out.flush()
-                os.fsync(out.fileno())
+            out.flush()
+            os.fsync(out.fileno())
         if before_replace is not None:
             before_replace()
         os.replace(tmp, target)
@@ -49,8 +44,7 @@ def atomic_write_bytes(
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    if durable:
-        _sync_folder(target.parent)
+    _sync_folder(target.parent)
 
 
 def _keep_mode_and_owner(tmp: str, target: Path) -> None:

@@ -29,7 +29,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from greenlint.analysis.values import (
     MISSING,
@@ -142,6 +142,13 @@ def import_statements(text: str) -> list[tuple]:
     return [match.groups() for match in _import_lines(text)]
 
 
+def _statement_list(value: Any) -> TypeGuard[list[tuple]]:
+    """Whether a stored value is what `import_statements` returns."""
+    return type(value) is list and all(
+        type(v) is tuple and len(v) == 4 and all(x is None or type(x) is str for x in v) for v in value
+    )
+
+
 def resolve_imports(path: str, statements: list[tuple]) -> list[str]:
     """Files of the project modules the *statements* of the module at *path* may import, sorted
     (resolved against the files there now: only stats, no reading)."""
@@ -216,37 +223,28 @@ class ProjectIndex:
         #: A persistent store (`greenlint.check.cache.Cache`: key(path, content, dependencies),
         #: get, put) for summaries across runs; None keeps them in this process only.
         self.store = None
-        #: path -> (stamp, import statements, content sha) of files read, kept across runs by
-        #: `remember`/`memory`, so that an unchanged module's imports are not parsed again.
-        self._read_before: dict[str, tuple[Any, list[tuple], str]] = {}
-        self._read_now = False
+        #: path -> (content sha, import statements) of the files read in this process.
+        self._read_before: dict[str, tuple[str, list[tuple]]] = {}
 
-    def remember(self, table: Any) -> None:
-        """Take what an earlier run read (`memory`); anything malformed is ignored."""
-        if isinstance(table, dict):
-            self._read_before.update(
-                (p, v) for p, v in table.items() if isinstance(v, tuple) and len(v) == 3 and isinstance(v[1], list)
-            )
-
-    def memory(self) -> dict[str, tuple[Any, list[tuple], str]] | None:
-        """What was read, for a later run's `remember`; None when nothing new was read."""
-        return self._read_before if self._read_now else None
-
-    def _statements(self, path: str, stamp: Any) -> tuple[list[tuple], str]:
-        """The file's import statements and content hash. What an earlier run read is trusted by its
-        content, not its stamp (an edit can keep size and mtime): the file is read and hashed,
-        and only its import statements are reused."""
+    def _statements(self, path: str) -> tuple[list[tuple], str]:
+        """The file's import statements and content hash. What was read before, in this process
+        or (through the store, one entry per module) an earlier run, is trusted by its content,
+        not its stamp (an edit can keep size and mtime): the file is read and hashed, and only
+        its import statements are reused."""
         text = _read(path)
         sha = hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest()
         known = self._read_before.get(path)
-        if known is not None and known[2] == sha:
-            if known[0] != stamp:
-                self._read_before[path] = (stamp, known[1], sha)
-                self._read_now = True
+        if known is not None and known[0] == sha:
             return known[1], sha
-        statements = import_statements(text) if text is not None else []
-        self._read_before[path] = (stamp, statements, sha)
-        self._read_now = True
+        key = self.store.key(path, b"import statements", sha) if self.store is not None else None
+        stored = self.store.get(key) if key is not None else None
+        if _statement_list(stored):
+            statements = stored
+        else:
+            statements = import_statements(text) if text is not None else []
+            if key is not None:
+                self.store.put(key, statements)
+        self._read_before[path] = (sha, statements)
         return statements, sha
 
     def _scan(self, path: str) -> tuple[list[str], str]:
@@ -257,7 +255,7 @@ class ProjectIndex:
         if stamp is None:
             imports, sha = [], "missing"
         else:
-            statements, sha = self._statements(path, stamp)
+            statements, sha = self._statements(path)
             imports = resolve_imports(path, statements)
         if known is not None:  # a changed file: components, digests may all change
             self._version += 1

@@ -409,11 +409,8 @@ class Resolver:
             else:
                 self.block(body)
             results.append(self.scope.names)
-        merged = merge_names(results)
-        for name, value in merged.items():
-            if value is None:  # bound to instances of different classes: keep what they share
-                merged[name] = self.joined([branch.get(name) for branch in results])
-        self.scope.names = merged
+        # bound to instances of different classes: keep what they share
+        self.scope.names = merge_names(results, self.joined)
 
     def joined(self, values: list) -> Inst | None:
         """Instances of different TF classes joined at an `if`/`else` (a StringLookup on one path,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import compress, repeat
+from operator import is_not
 from typing import Any
 
 from greenlint.analysis.values import MISSING, merge
@@ -56,17 +59,24 @@ class Scope:
         return self
 
 
-def merge_names(branches: list[dict[str, Any]]) -> dict[str, Any]:
-    """Bindings after several alternative paths (if/else, try/except, loop or not)."""
-    if len(branches) == 1:
-        return dict(branches[0])
-    keys: dict[str, None] = {}
-    for branch in branches:
-        keys.update(dict.fromkeys(branch))
-    merged = {}
-    for key in keys:
-        value = branches[0].get(key, MISSING)
+def merge_names(branches: list[dict[str, Any]], join: Callable[[list], Any] | None = None) -> dict[str, Any]:
+    """Bindings after several alternative paths (if/else, try/except, loop or not).
+
+    A name bound to the same object on every path keeps it; only the names that differ are
+    merged (found at C speed), so a module of thousands of names and many loops stays linear
+    in what its branches change. *join*, given the values of a name that merged to None,
+    may offer something better.
+    """
+    first = branches[0]
+    merged = dict(first)
+    differ: dict[str, None] = {}
+    for branch in branches[1:]:
+        differ.update(dict.fromkeys(compress(branch, map(is_not, map(first.get, branch, repeat(MISSING)), branch.values()))))
+    for key in differ:
+        value = first.get(key, MISSING)
         for branch in branches[1:]:
             value = merge(value, branch.get(key, MISSING))
+        if value is None and join is not None:
+            value = join([branch.get(key) for branch in branches])
         merged[key] = value
     return merged

@@ -1,18 +1,25 @@
 """The persistent lint cache: one FileResult per (path, content, imported project modules,
 greenlint, data) key, and the diagnostics per rule settings.
 
-Entries are data only (JSON, `greenlint.check.cache_codec`): reading one never runs code, so a
-repository may choose the cache directory (`cache-dir`). They live under
-`greenlint.paths.cache_dir() / "check"` (or `cache-dir`), are written aside then renamed, and
-any entry that cannot be read back, fails its checksum, or is not what its key says, is treated
-as a miss.
+The whole cache is one SQLite file, `greenlint.paths.cache_dir() / "check" / "lint.sqlite"`
+(or under `cache-dir`): each entry one row, written in batches of one transaction each
+(atomic: all or none), in WAL mode with a busy timeout so that concurrent runs and worker
+processes share it. Entries are
+data only (compressed JSON, `greenlint.check.cache_codec`): reading one never runs code, so a
+repository may choose the cache directory. An entry that cannot be read back, or is not what
+its key says, is a miss; a file that is not such a cache (corrupt, foreign) is reported, then
+replaced by a new empty one, built aside and renamed over it.
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
 import os
+import sqlite3
+import sys
+import zlib
 from pathlib import Path
 
 from greenlint import __version__
@@ -20,9 +27,15 @@ from greenlint.check import cache_codec
 from greenlint.paths import DATA_DIR, PACKAGE_DIR
 
 #: Bump when the layout of cached entries changes.
-FORMAT = 3
-#: An entry larger than this is neither written nor read (a notebook's entry is a few MiB at most).
+FORMAT = 4
+#: An entry larger than this, compressed or not, is neither written nor read.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
+FILE_NAME = "lint.sqlite"
+#: SQLite's `application_id` of a greenlint cache ("GLNT"): anything else is a foreign file.
+APPLICATION_ID = 0x474C4E54
+#: Seconds a write waits for another process's transaction to end.
+BUSY_TIMEOUT_S = 30.0
+SCHEMA = "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID"
 
 
 #: Subpackages whose code never shapes a cached value (output and command-line only).
@@ -32,6 +45,7 @@ NOT_CACHED_CODE = frozenset({"cli", "report", "review"})
 def _tree_stamp(root: Path, suffixes: tuple[str, ...] | None = None, skip=frozenset()) -> list[tuple[str, int, int]]:
     """(relative path, size, mtime_ns) of every file under `root` (less top-level `skip`): cheap, no reading."""
     out = []
+    prefix = os.path.join(str(root), "")
     for dirpath, dirnames, filenames in os.walk(root):
         top = dirpath == str(root)
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not (top and d in skip))
@@ -42,7 +56,9 @@ def _tree_stamp(root: Path, suffixes: tuple[str, ...] | None = None, skip=frozen
                     st = os.stat(p)
                 except OSError:
                     continue
-                out.append((os.path.relpath(p, root), st.st_size, st.st_mtime_ns))
+                # what os.path.relpath gives, without its two abspath calls per file
+                rel = p[len(prefix) :] if p.startswith(prefix) else os.path.relpath(p, root)
+                out.append((rel, st.st_size, st.st_mtime_ns))
     return out
 
 
@@ -66,6 +82,36 @@ def environment_stamp(calibration: Path | None = None) -> str:
     return h.hexdigest()
 
 
+#: This process's connection to each cache file (a forked worker opens its own).
+_connections: dict[Path, sqlite3.Connection | None] = {}
+_connections_pid = 0
+_inherited: list = []
+#: Entries put but not yet written, per cache file: written together, in one transaction.
+_pending: dict[Path, dict[str, bytes]] = {}
+PENDING_MAX = 64
+
+
+def flush_all() -> None:
+    """Write the entries pending for every cache file."""
+    for file in list(_pending):
+        Cache(file.parent, stamp="-").flush()
+
+
+def close_all() -> None:
+    """Write what is pending, then close this process's connections (the last one out folds
+    the write-ahead log back into the file, leaving one file); run at exit."""
+    if _connections_pid in (0, os.getpid()):  # not a forked copy of another process's state
+        flush_all()
+        for db in _connections.values():
+            if db is not None:
+                db.close()
+    _connections.clear()
+    _pending.clear()
+
+
+atexit.register(close_all)
+
+
 def _default_overlay_root() -> Path:
     from greenlint.paths import cache_dir
 
@@ -73,10 +119,12 @@ def _default_overlay_root() -> Path:
 
 
 class Cache:
-    """Read and write cached per-file results under `directory`."""
+    """Read and write cached values in the one cache file under `directory`; a cache that
+    cannot be opened or written only costs speed."""
 
     def __init__(self, directory: Path, stamp: str | None = None):
         self.directory = Path(directory)
+        self.file = self.directory / FILE_NAME
         self.stamp = stamp or environment_stamp(_default_overlay_root())
 
     def key(self, path: str, content: bytes, dependencies: str = "") -> str:
@@ -87,48 +135,132 @@ class Cache:
         h.update(content)
         return h.hexdigest()
 
-    def _file(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key}.json"
-
     def get(self, key: str):
-        """The value stored under *key*, or None (absent, unreadable, oversized, corrupt, tampered
-        or foreign): an entry is its content's checksum, a newline, then the JSON."""
-        try:
-            with open(self._file(key), "rb") as fh:
-                data = fh.read(MAX_ENTRY_BYTES + 1)
-        except OSError:
-            return None
-        checksum, _, body = data.partition(b"\n")
-        if len(data) > MAX_ENTRY_BYTES or checksum != _checksum(body):
+        """The value stored under *key*, or None (absent, unreadable, oversized, corrupt or
+        foreign): an entry is the zlib-compressed key, a newline, then the JSON."""
+        row = self._execute("SELECT value FROM entries WHERE key = ? AND length(value) <= ?", (key, MAX_ENTRY_BYTES))
+        if not row or type(row[0]) is not bytes:
             return None
         try:
-            entry = cache_codec.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, cache_codec.InvalidEntry):
+            inflate = zlib.decompressobj()
+            data = inflate.decompress(row[0], MAX_ENTRY_BYTES + 1)
+            if len(data) > MAX_ENTRY_BYTES or not inflate.eof:
+                return None
+            stored, _, body = data.partition(b"\n")
+            if stored != key.encode("ascii"):
+                return None
+            return cache_codec.loads(body.decode("utf-8"))
+        except (zlib.error, UnicodeError, cache_codec.InvalidEntry):
             return None
-        if type(entry) is not dict or entry.keys() != {"key", "value"} or entry["key"] != key:
-            return None
-        return entry["value"]
 
     def put(self, key: str, value) -> None:
         try:
-            text = cache_codec.dumps({"key": key, "value": value})
+            text = cache_codec.dumps(value)
         except (TypeError, ValueError, RecursionError):
             return  # something the format cannot hold is simply not cached
         # A file name that is not UTF-8 (a surrogate escape) is written as a JSON `\udcXX` escape,
         # which reads back as the same string.
-        body = text.encode("utf-8", "backslashreplace")
+        body = key.encode("ascii") + b"\n" + text.encode("utf-8", "backslashreplace")
         if len(body) > MAX_ENTRY_BYTES:
             return
-        from greenlint.atomic import atomic_write_bytes  # tempfile: only runs that write pay for it
+        pending = _pending.setdefault(self.file, {})
+        pending[key] = zlib.compress(body, 1)
+        if len(pending) >= PENDING_MAX:
+            self.flush()
 
+    def flush(self) -> None:
+        """Write the entries put since the last flush, in one transaction (atomic together)."""
+        rows = _pending.pop(self.file, None)
+        db = self._connection() if rows else None
+        if rows is None or db is None:
+            return
         try:
-            # not synced to disk: an entry lost or torn by a power cut fails its checksum, a miss
-            atomic_write_bytes(self._file(key), _checksum(body) + b"\n" + body, durable=False)
-        except OSError:
-            pass  # a read-only or full cache directory only costs speed
+            with db:  # BEGIN ... COMMIT, or ROLLBACK on an error
+                db.execute("BEGIN IMMEDIATE")
+                db.executemany("INSERT OR REPLACE INTO entries (key, value) VALUES (?, ?)", rows.items())
+        except sqlite3.OperationalError:
+            pass  # locked past the timeout, a full disk: these entries are only misses later
+        except sqlite3.DatabaseError as exc:  # corrupt since opened
+            self._forget(db, exc)
 
+    def _execute(self, sql: str, args: tuple):
+        """The first row of *sql* (None if none), or None when the cache cannot be used."""
+        if self.file in _pending:
+            self.flush()
+        db = self._connection()
+        if db is None:
+            return None
+        try:
+            return db.execute(sql, args).fetchone()
+        except sqlite3.OperationalError:  # locked past the timeout: a miss
+            return None
+        except sqlite3.DatabaseError as exc:  # corrupt since opened
+            self._forget(db, exc)
+            return None
 
-def _checksum(body: bytes) -> bytes:
-    """Catches an entry emptied, cut short or edited by hand (not a forger: the cache directory
-    is the user's, and an entry can never run code anyway)."""
-    return hashlib.blake2b(body, digest_size=16).hexdigest().encode("ascii")
+    def _forget(self, db: sqlite3.Connection, problem: Exception) -> None:
+        db.close()
+        _connections.pop(self.file, None)
+        self._rebuild(problem)
+
+    def _connection(self) -> sqlite3.Connection | None:
+        global _connections_pid
+        if _connections_pid != os.getpid():  # opened in a parent before fork: not ours to use, nor to
+            _inherited.extend(_connections.values())  # close (that could drop this process's locks)
+            _connections.clear()
+            _pending.clear()  # the parent writes its own
+            _connections_pid = os.getpid()
+        if self.file in _connections:
+            return _connections[self.file]
+        db = None
+        try:
+            db = self._open(self.file)
+        except (OSError, sqlite3.OperationalError):
+            pass  # no folder can be made there, unwritable, locked past the timeout: run without
+        except sqlite3.DatabaseError as exc:
+            self._rebuild(exc)
+            try:
+                db = self._open(self.file)
+            except sqlite3.Error:
+                pass
+        _connections[self.file] = db
+        return db
+
+    @staticmethod
+    def _open(file: Path) -> sqlite3.Connection:
+        """A connection to the cache *file* (created if missing); DatabaseError if it is not one."""
+        file.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(file, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        try:
+            app, version = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
+            if (app, version) != (APPLICATION_ID, FORMAT):
+                empty = app == 0 and not db.execute("SELECT 1 FROM sqlite_master").fetchone()
+                if not empty and app != APPLICATION_ID:
+                    raise sqlite3.DatabaseError("not a greenlint lint cache")
+                # new, or an older greenlint's cache: entries of another format are all misses
+                db.execute("BEGIN IMMEDIATE")
+                db.execute("DROP TABLE IF EXISTS entries")
+                db.execute(SCHEMA)
+                db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                db.execute(f"PRAGMA user_version = {FORMAT}")
+                db.execute("COMMIT")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = OFF")  # a power cut may lose entries: misses, never wrong values
+            db.execute("PRAGMA cache_size = -256")  # KiB: rows are read once; keep the peak memory low
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _rebuild(self, problem: Exception) -> None:
+        """Warn that the cache file is unusable, then put a new one in its place (built aside, renamed)."""
+        print(f"greenlint: warning: {self.file}: not a usable lint cache ({problem}); starting a new one", file=sys.stderr)
+        aside = self.file.with_name(f"{FILE_NAME}.{os.getpid()}.new")
+        try:
+            aside.unlink(missing_ok=True)
+            self._open(aside).close()
+            for stale in ("-wal", "-shm"):  # the old file's log must not be replayed into the new one
+                self.file.with_name(FILE_NAME + stale).unlink(missing_ok=True)
+            os.replace(aside, self.file)
+        except (OSError, sqlite3.Error):
+            aside.unlink(missing_ok=True)

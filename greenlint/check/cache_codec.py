@@ -15,7 +15,6 @@ summaries of project classes) come back as they were; module-level singletons of
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import enum
 import functools
@@ -96,6 +95,8 @@ def dumps(value: Any) -> str:
         if kind in (set, frozenset):
             return {"@s" if kind is set else "@f": [enc(x) for x in v]}
         if kind is bytes:
+            import base64
+
             return {"@b": base64.b64encode(v).decode("ascii")}
         if kind is complex:
             return {"@c": [v.real, v.imag]}
@@ -145,6 +146,8 @@ def loads(text: str) -> Any:
             if tag == "@f":
                 return frozenset(dec(x) for x in _list(body))
             if tag == "@b":
+                import base64
+
                 return base64.b64decode(body, validate=True)
             if tag == "@c":
                 re, im = _pair(body)

@@ -9,7 +9,7 @@ import hashlib
 import importlib
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -83,15 +83,6 @@ def _preload(backend: Backend) -> None:
     _predictor(backend.load_predictor, backend.overlay)
 
 
-def _analyse_chunk(paths: Sequence[str], backend: Backend) -> list[FileResult]:
-    return [analyse_one(p, backend) for p in paths]
-
-
-def _shipped_chunk(paths: Sequence[str], backend: Backend) -> list[FileResult]:
-    """`_analyse_chunk` in a worker process: the results without their trees (rules re-parse)."""
-    return [r.shippable() for r in _analyse_chunk(paths, backend)]
-
-
 @dataclass
 class RunStats:
     files: int = 0
@@ -148,6 +139,7 @@ def analyse_files(
     contents: dict[int, bytes] = {}
     todo: list[tuple[int, str, str | None]] = []
     cwd = os.getcwd()
+    profile_stamps: dict[str, str] = {}
     for i, f in enumerate(files):
         shown = display_path(f, cwd)
         content, error = sources.read_bytes(f, sources.MAX_BYTES)  # a huge file is not even read
@@ -159,7 +151,7 @@ def analyse_files(
             done[i] = Checked(shown, diagnose(bad), "", bad)
             continue
         contents[i] = content
-        key = cache.key(shown, content, _dependencies(project, f)) if cache else None
+        key = cache.key(shown, content, _dependencies(project, f, profile_stamps)) if cache else None
         stored = cache.get(_diagnostics_key(key, rules_id(shown))) if key else None
         if _stored_diagnostics(stored):
             done[i] = Checked(shown, stored[0], stored[1] or "", key=key)
@@ -175,19 +167,16 @@ def analyse_files(
             stats.cache_hits += 1
         else:
             todo.append((i, shown, key))
+    finish = functools.partial(_finish, cache=cache, diagnose=diagnose, rules_id=rules_id)
     with _few_collections(), _shared_trees(bool(todo)):
-        # serially, each file's rules run as soon as it is analysed, on its tree, which is then dropped
+        # each file's rules run and its entries are written as soon as it is analysed, on its
+        # tree, which is then dropped: serially here, else in the worker that analysed it
         jobs = min(config.jobs, _cpus()) if config.jobs else auto_jobs(len(todo))  # more cannot run at once
-        fresh = _run([shown for _, shown, _ in todo], jobs, backend, stats)
-        for (i, _, key), result in zip(todo, fresh):
-            if cache and key and result.cacheable:
-                # a text file's source is its content, read on every run anyway: not stored twice
-                shipped = result.shippable()
-                cache.put(key, dataclasses.replace(shipped, source="") if isinstance(shipped.source, str) else shipped)
-            done[i] = _checked(result, key if result.cacheable else None, cache, diagnose, rules_id)
+        for (i, _, _), checked in zip(todo, _run([(shown, key) for _, shown, key in todo], jobs, backend, stats, finish)):
+            done[i] = checked
     stats.analysed = len(todo)
-    if cache and project.memory() is not None:
-        cache.put(_imports_key(cache), project.memory())
+    if cache:
+        cache.flush()
     for i, content in contents.items():
         c = done[i]
         if isinstance(c.source, str):  # as the analysis decoded it (a PEP 263 cookie counts)
@@ -197,28 +186,26 @@ def analyse_files(
 
 def _project_index(cache: Cache | None):
     """The analysis' index of project modules, told to notice files changed since its last use;
-    it keeps the summaries of imported modules in the lint cache (forked workers inherit it)."""
+    it keeps the import statements and summaries of project modules in the lint cache, one entry
+    each (forked workers inherit it)."""
     from greenlint.analysis.project import project_index
 
     index = project_index()
-    index.refresh()
     index.store = cache
-    if cache is not None:
-        index.remember(cache.get(_imports_key(cache)))
+    index.refresh()
     return index
 
 
-def _imports_key(cache: Cache) -> str:
-    """Where the import statements of the project modules read by earlier runs are kept."""
-    return cache.key("<project imports>", b"")
-
-
-def _dependencies(project, path: Path) -> str:
+def _dependencies(project, path: Path, profile_stamps: dict[str, str]) -> str:
     """A digest of the project modules *path* imports (a file's analysis follows them), or "",
-    and the stamp of the profile file covering it (a new `greenlint measure` changes its figures)."""
+    and the stamp of the profile file covering it (a new `greenlint measure` changes its figures),
+    looked up once per folder in a run (*profile_stamps*: the files of a folder share it)."""
     absolute = os.path.abspath(path)
     modules = project.digest(absolute) if project.imports(absolute) else ""
-    return modules + profile.stamp(absolute)
+    folder = os.path.dirname(absolute)
+    if folder not in profile_stamps:
+        profile_stamps[folder] = profile.stamp(absolute)
+    return modules + profile_stamps[folder]
 
 
 @contextlib.contextmanager
@@ -284,6 +271,15 @@ def _diagnostics_key(key: str, rules: str) -> str:
     return hashlib.sha256(f"{key}:{rules}".encode()).hexdigest()
 
 
+def _finish(result: FileResult, key: str | None, cache, diagnose, rules_id) -> Checked:
+    """One analysed file's diagnostics, with its two cache entries written."""
+    if cache and key and result.cacheable:
+        # a text file's source is its content, read on every run anyway: not stored twice
+        shipped = result.shippable()
+        cache.put(key, dataclasses.replace(shipped, source="") if isinstance(shipped.source, str) else shipped)
+    return _checked(result, key if result.cacheable else None, cache, diagnose, rules_id)
+
+
 def _checked(result: FileResult, key, cache, diagnose, rules_id) -> Checked:
     diagnostics = diagnose(result)
     notebook = result.source if isinstance(result.source, tuple) else None
@@ -303,13 +299,39 @@ def load_result(checked: Checked, config: Config, backend: Backend = Backend()) 
     return checked.result
 
 
-def _run(paths: list[str], jobs: int, backend: Backend, stats: RunStats) -> Iterable[FileResult]:
-    """The files' results in order: serially one at a time as they are analysed, else from workers."""
-    if jobs <= 1 or len(paths) < 2:
-        stats.workers = 1 if paths else 0
-        return (analyse_one(p, backend) for p in paths)
-    workers = min(jobs, len(paths))
-    size = max(1, min(16, len(paths) // (workers * 4)))
+Finish = Callable[["FileResult", "str | None"], Checked]
+#: What a forked worker does with each result (`_finish` with this run's cache and rules),
+#: set in the parent before the workers start.
+_worker_finish: Finish | None = None
+
+
+def _worker_chunk(items: Sequence[tuple[str, str | None]], backend: Backend) -> list[Checked | FileResult]:
+    """A worker's chunk: each file analysed and finished (rules, cache entries) where the
+    parent's `_worker_finish` was inherited, else its result without its tree (rules re-parse)."""
+    from greenlint.check.cache import flush_all
+
+    finish = _worker_finish
+    out: list[Checked | FileResult] = []
+    for path, key in items:
+        result = analyse_one(path, backend)
+        out.append(finish(result, key) if finish is not None else result.shippable())
+    flush_all()  # this chunk's entries (and summaries of imported modules), one transaction
+    return out
+
+
+def _run(
+    items: list[tuple[str, str | None]], jobs: int, backend: Backend, stats: RunStats, finish: Finish
+) -> Iterator[Checked]:
+    """Each (path, cache key)'s outcome, in order, as soon as it is ready: serially one at a
+    time, else streamed back from worker processes chunk by chunk."""
+    global _worker_finish
+    if jobs <= 1 or len(items) < 2:
+        stats.workers = 1 if items else 0
+        for path, key in items:
+            yield finish(analyse_one(path, backend), key)
+        return
+    workers = min(jobs, len(items))
+    size = max(1, min(16, len(items) // (workers * 4)))
     stats.workers = workers
     import multiprocessing
 
@@ -319,27 +341,34 @@ def _run(paths: list[str], jobs: int, backend: Backend, stats: RunStats) -> Iter
     if sys.platform.startswith("linux"):  # fork is safe and cheap there (no threads in the CLI)
         context = multiprocessing.get_context("fork")
         _preload(backend)  # forked workers inherit what is loaded: load the catalog and predictor once
-    done: dict[str, FileResult] = {}
-    broken = _pooled([paths[i : i + size] for i in range(0, len(paths), size)], workers, backend, context, done)
-    # A worker died (out of memory?) and took its pool down: retry those files one by one, each in
-    # a pool of its own, so that only the file that kills a worker is reported.
-    for path in (p for chunk in broken for p in chunk):
-        if _pooled([[path]], 1, backend, context, done):
-            done[path] = internal_error(path, RuntimeError("the worker process analysing this file died"))
-    return [done[p] for p in paths]
+        _worker_finish = finish
+    chunks = [items[i : i + size] for i in range(0, len(items), size)]
+    try:
+        for chunk, outcomes in _pooled(chunks, workers, backend, context):
+            if outcomes is None:
+                # A worker died (out of memory?) and took its pool down: retry these files one by
+                # one, each in a pool of its own, so that only the file that kills a worker is reported.
+                outcomes = []
+                for item in chunk:
+                    alone = list(_pooled([[item]], 1, backend, context))[0][1]
+                    dead = internal_error(item[0], RuntimeError("the worker process analysing this file died"))
+                    outcomes.extend(alone if alone is not None else [dead])
+            for (_, key), outcome in zip(chunk, outcomes):
+                yield outcome if isinstance(outcome, Checked) else finish(outcome, key)
+    finally:
+        _worker_finish = None
 
 
-def _pooled(chunks: list[list[str]], workers: int, backend: Backend, context, done: dict) -> list[list[str]]:
-    """Analyse chunks in a process pool into `done`; return the chunks lost to a dead worker."""
+def _pooled(chunks: list, workers: int, backend: Backend, context) -> Iterator[tuple[list, list | None]]:
+    """Each chunk with its outcomes from a process pool, in order as they complete (None: lost
+    to a dead worker)."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    broken = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [(chunk, pool.submit(_shipped_chunk, chunk, backend)) for chunk in chunks]
+        futures = [(chunk, pool.submit(_worker_chunk, chunk, backend)) for chunk in chunks]
         for chunk, future in futures:
             try:
-                done.update(zip(chunk, future.result()))
+                yield chunk, future.result()
             except BrokenProcessPool:
-                broken.append(chunk)
-    return broken
+                yield chunk, None

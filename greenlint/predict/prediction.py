@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from enum import Enum
@@ -123,6 +122,8 @@ def width_summary(predictions: Iterable[Prediction | None]) -> str | None:
         return None
     parts = []
     if ratios:
+        import statistics  # decimal, fractions, random: not for every run that loads this module
+
         share = lambda w: f"{sum(r > w for r in ratios) / len(ratios):.1%}"  # noqa: E731
         parts.append(f"{len(ratios)} point{'s' if len(ratios) != 1 else ''}, their 80% interval "
                      f"{statistics.median(ratios):.3g}{TIMES} wide at the median, {share(100)} wider than 100{TIMES}, "

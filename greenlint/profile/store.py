@@ -25,7 +25,6 @@ import json
 import os
 from pathlib import Path
 
-from greenlint.atomic import atomic_write_text
 
 SCHEMA_VERSION = 1
 PROFILE_DIR = ".greenlint"
@@ -130,6 +129,8 @@ def _bad_sites(sites) -> str | None:
 
 def save(profile_file: Path, data: dict) -> None:
     data = {"schema_version": SCHEMA_VERSION, "files": dict(sorted(data["files"].items()))}
+    from greenlint.atomic import atomic_write_text  # tempfile: only runs that write pay for it
+
     atomic_write_text(Path(profile_file), json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 

@@ -11,15 +11,26 @@ deterministic. The human formats (concise, full, grouped) end with a one-line su
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from greenlint.report.calls import CALLS_SCHEMA_VERSION, calls_json, calls_table
-from greenlint.report.rulemeta import RuleMeta, from_registry
+if TYPE_CHECKING:
+    from greenlint.report.rulemeta import RuleMeta
 
 FORMATS = ("concise", "full", "json", "json-lines", "sarif", "github", "grouped")
 #: The formats that write each finding's fix (the others name the rule's fix title at most).
 FIX_FORMATS = frozenset({"json", "json-lines", "sarif"})
 
 __all__ = ["FORMATS", "FIX_FORMATS", "CALLS_SCHEMA_VERSION", "RuleMeta", "render", "calls_json", "calls_table"]
+#: Imported on first use: a warm `greenlint check` renders concise output and needs neither.
+_LAZY = {"CALLS_SCHEMA_VERSION": "calls", "calls_json": "calls", "calls_table": "calls", "RuleMeta": "rulemeta"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"greenlint.report.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'greenlint.report' has no attribute {name!r}")
 
 
 def render(
@@ -54,6 +65,7 @@ def render(
         return concise.render(ordered)
     if fmt == "full":
         from greenlint.report import full
+        from greenlint.report.rulemeta import from_registry
 
         return full.render(ordered, sources or {}, from_registry() if rules is None else rules)
     if fmt == "grouped":
@@ -66,6 +78,7 @@ def render(
         return github.render(ordered)
     if fmt == "sarif":
         from greenlint.report import sarif
+        from greenlint.report.rulemeta import from_registry
 
         return sarif.render(ordered, from_registry() if rules is None else rules, calibration)
     from greenlint.report import jsonfmt

@@ -1,17 +1,23 @@
-"""The lint cache holds data only: entries are validated JSON, and nothing in one can run code."""
+"""The lint cache is one SQLite file of data only: entries are validated JSON, and nothing in one
+can run code; a file that is not such a cache is reported and replaced, and the run goes on."""
 
 from __future__ import annotations
 
 import json
-import os
+import multiprocessing
 import pickle
+import sqlite3
+import zlib
+from pathlib import Path
 
 import pytest
 
 from greenlint.analysis.values import OPAQUE, Const, ExtClass, ExtInst, Ref, Seq
 from greenlint.check import cache_codec, run_check
 from greenlint.check.analyse import FileResult
-from greenlint.check.cache import Cache
+from greenlint.check import cache as cache_module
+from greenlint.check.cache import Cache, close_all
+from tests.check import cache_entries
 from tests.check.conftest import FAKE
 
 TRAIN = "import tensorflow as tf\ntf.keras.Sequential().fit(x, y, batch_size=2)\n"
@@ -31,8 +37,9 @@ def test_a_planted_pickle_is_a_miss_and_never_runs(tmp_path, config):
     (tmp_path / "a.py").write_text(TRAIN)
     first = run_check([tmp_path / "a.py"], config, FAKE)
     marker = tmp_path / "pwned"
-    for entry in (tmp_path / "cache").rglob("*.json"):
-        entry.write_bytes(pickle.dumps(_Payload(str(marker))))
+    for key in cache_entries.keys(tmp_path / "cache"):
+        planted = pickle.dumps(_Payload(str(marker)))
+        cache_entries.write_raw(tmp_path / "cache", key, planted if key[0] < "8" else zlib.compress(planted))
     again = run_check([tmp_path / "a.py"], config, FAKE)
     assert not marker.exists()
     assert again.stats.cache_hits == 0 and again.diagnostics == first.diagnostics
@@ -59,7 +66,7 @@ def test_a_foreign_or_misfiled_entry_is_a_miss(tmp_path):
     cache = Cache(tmp_path, stamp="s")
     cache.put("aa1", {"x": 1})
     assert cache.get("aa1") == {"x": 1}
-    os.replace(cache._file("aa1"), cache._file("aa2"))  # a valid entry under another key's name
+    cache_entries.forge(tmp_path, "aa1", '{"x": 2}', under="aa2")  # a valid entry under another key's name
     assert cache.get("aa2") is None
 
 
@@ -87,4 +94,64 @@ def test_a_file_result_round_trips(tmp_path, config):
 def test_values_it_cannot_hold_are_not_cached(tmp_path):
     cache = Cache(tmp_path, stamp="s")
     cache.put("k", {"f": open})  # a function: no data format holds it
-    assert cache.get("k") is None and not list(tmp_path.rglob("*.json"))
+    assert cache.get("k") is None and not cache_entries.keys(tmp_path)
+
+
+@pytest.mark.parametrize("content", [b"not a database at all", b"SQLite format 3\0" + b"\xff" * 200])
+def test_a_corrupt_cache_file_is_named_then_replaced(tmp_path, config, capsys, content):
+    (tmp_path / "a.py").write_text(TRAIN)
+    first = run_check([tmp_path / "a.py"], config, FAKE)
+    close_all()
+    (tmp_path / "cache" / "lint.sqlite").write_bytes(content)
+    again = run_check([tmp_path / "a.py"], config, FAKE)
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'cache' / 'lint.sqlite'}: not a usable lint cache" in err
+    assert again.stats.cache_hits == 0 and again.diagnostics == first.diagnostics
+    assert run_check([tmp_path / "a.py"], config, FAKE).stats.cache_hits == 1  # the new cache works
+    close_all()
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["lint.sqlite"]
+
+
+def test_a_foreign_database_is_named_and_replaced(tmp_path, capsys):
+    foreign = sqlite3.connect(tmp_path / "lint.sqlite")
+    foreign.execute("CREATE TABLE notes (text TEXT)")
+    foreign.commit()
+    foreign.close()
+    cache = Cache(tmp_path, stamp="s")
+    cache.put("k", [1, 2])
+    assert cache.get("k") == [1, 2]
+    assert "not a greenlint lint cache" in capsys.readouterr().err
+
+
+def test_an_older_format_is_emptied_without_a_warning(tmp_path, capsys, monkeypatch):
+    Cache(tmp_path, stamp="s").put("k", 1)
+    close_all()
+    monkeypatch.setattr(cache_module, "FORMAT", cache_module.FORMAT + 1)
+    cache = Cache(tmp_path, stamp="s")
+    assert cache.get("k") is None and capsys.readouterr().err == ""
+    cache.put("k", 2)
+    assert cache.get("k") == 2
+
+
+def _write_many(directory: str, start: int) -> None:
+    cache = Cache(Path(directory), stamp="s")
+    for i in range(start, start + 200):
+        cache.put(f"k{i}", {"i": i, "text": "x" * 500})
+    cache.flush()  # a pool's worker exits without running atexit: what the runner's workers do too
+
+
+def test_concurrent_writers_lose_nothing(tmp_path):
+    """Processes writing the same cache at once (parallel runs, worker processes) wait for each other."""
+    with multiprocessing.get_context("spawn").Pool(4) as pool:
+        pool.starmap(_write_many, [(str(tmp_path), s) for s in range(0, 800, 200)])
+    cache = Cache(tmp_path, stamp="s")
+    assert all(cache.get(f"k{i}") == {"i": i, "text": "x" * 500} for i in range(800))
+
+
+def test_a_cache_folder_that_cannot_be_made_only_costs_speed(tmp_path, config):
+    (tmp_path / "a.py").write_text(TRAIN)
+    (tmp_path / "blocker").write_text("a file where the cache folder's parent should be")
+    blocked = config.replace(cache_dir=tmp_path / "blocker" / "cache")
+    first = run_check([tmp_path / "a.py"], blocked, FAKE)
+    again = run_check([tmp_path / "a.py"], blocked, FAKE)
+    assert first.diagnostics and again.diagnostics == first.diagnostics and again.stats.cache_hits == 0

@@ -5,7 +5,9 @@ import json
 import pytest
 
 from greenlint.check import run_check
+from greenlint.check.cache import close_all
 from greenlint.check.runner import Backend
+from tests.check import cache_entries
 from tests.check.conftest import FAKE
 from tests.check.fakes import LOG_ENV
 
@@ -82,10 +84,12 @@ def test_warm_run_reads_the_cache(tmp_path, config, monkeypatch):
 def test_corrupt_cache_entries_are_misses(tmp_path, config):
     src = project(tmp_path, {"a.py": TRAIN})
     first = run_check([src], config, FAKE)
-    entries = list((tmp_path / "cache").rglob("*.json"))
+    close_all()  # as at the end of a process: the write-ahead log is folded back
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["lint.sqlite"]  # the whole cache: one file
+    entries = cache_entries.keys(tmp_path / "cache")
     assert len(entries) == 4  # the analysis, its diagnostics under these rule settings, import statements, rule table
-    for entry in entries:
-        entry.write_bytes(b"not JSON")
+    for key in entries:
+        cache_entries.write_raw(tmp_path / "cache", key, b"not JSON")
     again = run_check([src], config, FAKE)
     assert again.stats.cache_hits == 0 and again.diagnostics == first.diagnostics
     assert run_check([src], config, FAKE).stats.cache_hits == 1  # rewritten
@@ -113,6 +117,20 @@ def test_parallel_equals_serial(tmp_path, config, monkeypatch):
     assert parallel.stats.workers == 2 and serial.stats.workers == 1
     assert parallel.diagnostics == serial.diagnostics
     assert parallel.files == serial.files
+
+
+def test_workers_write_their_entries_to_the_one_cache_file(tmp_path, config, monkeypatch):
+    """Each worker runs the rules and writes its files' entries itself: a second run finds all."""
+    monkeypatch.setattr("greenlint.check.runner._cpus", lambda: 2)
+    src = project(tmp_path, {f"m{i:02d}.py": TRAIN.replace("x, y", f"x{i}, y") for i in range(12)})
+    cold = run_check([src], config.replace(jobs=2), FAKE)
+    assert cold.stats.workers == 2 and cold.stats.cache_hits == 0
+    warm = run_check([src], config.replace(jobs=2), FAKE)
+    assert warm.stats.cache_hits == 12 and warm.diagnostics == cold.diagnostics
+    close_all()
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["lint.sqlite"]
+    # per file: its analysis and its diagnostics; then the import statements of each, the rule table
+    assert len(cache_entries.keys(tmp_path / "cache")) == 12 * 3 + 1
 
 
 def test_noqa_and_per_file_ignores(tmp_path, config):

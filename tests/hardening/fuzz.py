@@ -270,25 +270,22 @@ def check_case(folder: Path, cache: Path, case: str) -> str | None:
 
 def corrupt_cache(rng: random.Random, cache: Path) -> None:
     """Replace or damage every cache entry: what a full disk, a crash or a hostile writer leaves."""
-    from greenlint.check.cache import _checksum
+    from tests.check import cache_entries
 
-    for entry in cache.rglob("*.json"):
-        data = entry.read_bytes()
-        checksum, _, body = data.partition(b"\n")
+    for key in cache_entries.keys(cache):
+        data = cache_entries.raw(cache, key)
         how = rng.randrange(6)
         if how == 0:
-            entry.write_bytes(b"")
+            cache_entries.write_raw(cache, key, b"")
         elif how == 1:
-            entry.write_bytes(data[: rng.randrange(len(data) + 1)])
+            cache_entries.write_raw(cache, key, data[: rng.randrange(len(data) + 1)])
         elif how == 2:
-            entry.write_bytes(bytes(rng.randrange(256) for _ in range(200)))
-        else:  # valid JSON, a valid checksum, the wrong shape
-            key = json.loads(body)["key"] if body.startswith(b"{") else "k"
+            cache_entries.write_raw(cache, key, bytes(rng.randrange(256) for _ in range(200)))
+        else:  # well-formed, the wrong shape
             value = rng.choice([7, None, [], {"@t": [[1], None]}, {"@t": [[{"@o": "greenlint.rules.diagnostic:Diagnostic",
                                 "a": {"path": 1}}], None]}, {"@o": "greenlint.check.analyse:FileResult", "a": {}},
                                 {"@o": "os:system", "a": {}}, {"@t": [[], ["x", 5]]}, "x" * 1000])
-            new = json.dumps({"key": key, "value": value}).encode()
-            entry.write_bytes(_checksum(new) + b"\n" + new)
+            cache_entries.forge(cache, key, json.dumps(value))
 
 
 def run_files(cases_per_kind: int, seed: int = SEED, root: Path | None = None) -> dict[str, KindResult]:
@@ -515,7 +512,8 @@ ISSUE_ITEMS = [
     ("a file name that is not UTF-8", "cached, reported in every format (SARIF/HTML URIs %-encode its bytes)", "test_cli.py, test_cache.py"),
     ("`.gitignore` lines `!`, `\\`; `exclude = [\"!\"]`", "lines skipped as git does; the exclude pattern is a config error (exit 2)", "test_config.py"),
     ("`tool = \"x\"`, `tool = 5`, non-UTF-8 pyproject.toml", "not greenlint's table / a config error naming the byte", "test_config.py"),
-    ("a cache entry of valid JSON and the wrong shape; emptied; tampered; 300 MB", "a miss: shape and field types checked, a checksum per entry, a 64 MiB cap", "test_cache.py"),
+    ("a cache entry of valid JSON and the wrong shape; emptied; cut short; filed under another key; 300 MB; a corrupt or foreign cache file",
+     "a miss: shape and field types checked, the key stored in the entry, a 64 MiB cap; the file named in a warning and replaced (built aside, renamed)", "test_cache.py"),
     ("profiles.json of the wrong shape; `profile show/clear`", "named and ignored by check; show exits 2; `profile clear` resets it", "test_profiles.py"),
     ("`kb predict \"\"`, emoji, non-UTF-8 names, 100k unary minus", "exit 2 with the reason", "test_cli.py"),
     ("`epochs=1e308`", "an unknown figure (no `inf MJ`), JSON always valid", "test_cli.py"),

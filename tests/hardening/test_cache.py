@@ -1,28 +1,21 @@
-"""The lint cache treats any entry it did not write as a miss: wrong shape, tampered, oversized."""
+"""The lint cache treats any entry it did not write as a miss: wrong shape, tampered, cut short, oversized."""
 
 from __future__ import annotations
 
-import json
 import os
+import zlib
 
 from greenlint.check import cache as cache_module
 from greenlint.check import run_check
-from greenlint.check.cache import Cache, _checksum
+from greenlint.check.cache import Cache
+from tests.check import cache_entries
 from tests.check.conftest import FAKE
 
 TRAIN = "import tensorflow as tf\ntf.keras.Sequential().fit(x, y, batch_size=2)\n"
 
 
 def _entries(config):
-    return list(config.cache_dir.rglob("*.json"))
-
-
-def _rewrite(entry, value_json: str) -> None:
-    """Replace an entry's value keeping its key, with a valid checksum (what a forger writes)."""
-    body = entry.read_bytes().partition(b"\n")[2]
-    key = json.loads(body)["key"]
-    new = json.dumps({"key": key, "value": json.loads(value_json)}).encode()
-    entry.write_bytes(_checksum(new) + b"\n" + new)
+    return cache_entries.keys(config.cache_dir)
 
 
 def test_entries_of_valid_json_and_the_wrong_shape_are_misses(tmp_path, config):
@@ -37,26 +30,21 @@ def test_entries_of_valid_json_and_the_wrong_shape_are_misses(tmp_path, config):
         "7",
     ]
     for shape in shapes:
-        for entry in _entries(config):
-            _rewrite(entry, shape)
+        for key in _entries(config):
+            cache_entries.forge(config.cache_dir, key, shape)
         again = run_check([tmp_path / "a.py"], config, FAKE)
         assert again.stats.cache_hits == 0, shape
         assert again.diagnostics == first.diagnostics
 
 
-def test_an_emptied_or_edited_entry_fails_its_checksum(tmp_path, config):
+def test_an_emptied_or_cut_short_entry_is_a_miss(tmp_path, config):
     (tmp_path / "a.py").write_text(TRAIN)
     first = run_check([tmp_path / "a.py"], config, FAKE)
-    for entry in _entries(config):
-        checksum, _, body = entry.read_bytes().partition(b"\n")
-        key = json.loads(body)["key"]
-        # the findings emptied, the checksum left as it was: not "All checks passed!"
-        entry.write_bytes(checksum + b"\n" + json.dumps({"key": key, "value": {"@t": [[], None]}}).encode())
-    again = run_check([tmp_path / "a.py"], config, FAKE)
-    assert again.stats.cache_hits == 0 and again.diagnostics == first.diagnostics
-    for entry in _entries(config):
-        entry.write_bytes(b"")
-    assert run_check([tmp_path / "a.py"], config, FAKE).stats.cache_hits == 0
+    for damage in (lambda b: b[: len(b) // 2], lambda b: b"", lambda b: zlib.compress(b"k\n{}"), lambda b: 5):
+        for key in _entries(config):
+            cache_entries.write_raw(config.cache_dir, key, damage(cache_entries.raw(config.cache_dir, key)))
+        again = run_check([tmp_path / "a.py"], config, FAKE)
+        assert again.stats.cache_hits == 0 and again.diagnostics == first.diagnostics
 
 
 def test_an_oversized_entry_is_not_read(tmp_path, monkeypatch):
@@ -66,7 +54,7 @@ def test_an_oversized_entry_is_not_read(tmp_path, monkeypatch):
     monkeypatch.setattr(cache_module, "MAX_ENTRY_BYTES", 50)
     assert cache.get("ab1") is None
     cache.put("ab2", {"x": "y" * 100})
-    assert not (tmp_path / "ab" / "ab2.json").exists()
+    assert "ab2" not in cache_entries.keys(tmp_path)
 
 
 def test_a_file_name_that_is_not_utf8_is_cached(tmp_path, config):

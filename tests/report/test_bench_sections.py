@@ -42,7 +42,7 @@ def _result(parse_s: float, cold_s: float, warm_s: float) -> dict:
         return {"wall_s": s, "all_wall_s": [s], "maxrss_mib": 100.0, "tree_peak_mib": 150.0}
 
     return {
-        "commit": "abc1234", "cache_entries": (10, 10), "files": 5, "mention_tf": 4, "lines": 1000, "jobs": 2,
+        "commit": "abc1234", "cache_entries": ((10, 1), (10, 1)), "files": 5, "mention_tf": 4, "lines": 1000, "jobs": 2,
         "repeat": 1, "load": (0.5, 0.7), "parse_failures": 0, "diagnostics": {"cold": 3, "warm": 3},
         "runs": {"parse": run(parse_s), "cold": run(cold_s), "warm": run(warm_s)},
     }
@@ -55,3 +55,30 @@ def test_linter_goals_are_judged_from_the_measurements(monkeypatch):
     missed = bench.markdown(_result(10.0, 14.0, 2.0))
     assert "1.40× — **missed**" in missed and "14.3% — **missed**" in missed
     assert "| 10.0 | 100 |" in missed  # lines/s of parse-only: 1000 lines in 10 s
+
+
+def _warm_result(cpu_ms: dict[str, float], wall_ms: dict[str, float] | None = None) -> dict:
+    def run(name: str) -> dict:
+        wall = (wall_ms or {}).get(name, cpu_ms[name]) / 1000
+        return {"wall_s": wall, "cpu_s": cpu_ms[name] / 1000, "maxrss_mib": 50.0, "all_wall_s": [wall]}
+
+    big = {"bytes": 4_000_000, "maxrss_mib": 20.0, "wall_s": 0.2, "refused": True}
+    return {
+        "files": 204, "lines": 61_000, "repeat": 1, "workers": [2], "load": (0.2, 0.3),
+        "runs": {k: run(k) for k in cpu_ms}, "diagnostics": {"cold1": 0, "cold2": 0, "coldauto": 0, "warm": 0},
+        "big": {"4 MB": big, "limit": {**big, "bytes": 700_000, "refused": False}},
+    }
+
+
+def test_warm_path_goals_are_judged_in_cpu_time_and_the_wheel_install(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH_REPORT.parent))
+    import bench_warm
+
+    base = {"pass": 20, "version": 30, "ast": 300, "wheel_pass": 10, "coldauto": 1100, "cold2": 1200}
+    met = bench_warm.markdown(_warm_result({**base, "cold1": 1100, "warm": 50, "one": 80, "wheel_one": 30},
+                                           {"cold2": 800, "coldauto": 1000, "cold1": 1100}))
+    assert "3.67× — **met**" in met  # cold -j 1: 1,100 ms of CPU against 300 of ast.parse
+    assert "2.67× — **met**" in met  # cold -j 2 in wall time
+    assert "4.5% — **met**" in met and "3.0× — **met**" in met  # warm; one file in the wheel install
+    missed = bench_warm.markdown(_warm_result({**base, "cold1": 1500, "warm": 90, "one": 80, "wheel_one": 40}))
+    assert "5.00× — **missed**" in missed and "6.0% — **missed**" in missed and "4.0× — **missed**" in missed
