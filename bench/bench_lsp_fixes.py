@@ -28,9 +28,8 @@ import time
 from pathlib import Path
 
 from bench_lsp import CAPABILITIES, DEBOUNCE_S, Client, _burst, _open, _request, p95
-from report import machine, today, versions, write_section
-
 from lsprotocol import types
+from report import machine, today, versions, write_section
 
 SIZES = (5000, 10000)
 GOALS_S = {5000: 1.0, 10000: 1.5}

@@ -10,11 +10,11 @@ from lsprotocol import types
 from pygls.workspace import TextDocument, Workspace
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import Site
-from greenlint.rules.diagnostic import Diagnostic
 from greenlint.lsp_server.analysis import Analysis
 from greenlint.lsp_server.edits import LineMap, with_span
 from greenlint.lsp_server.positions import contains
+from greenlint.rules.base import Site
+from greenlint.rules.diagnostic import Diagnostic
 
 
 @dataclass(frozen=True)

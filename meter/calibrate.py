@@ -32,15 +32,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
+from greenlint.meter.boundary import MIN_UPDATES, counters
+from greenlint.meter.counters import SourceSet
+from greenlint.meter.runtime import sync_devices
+from greenlint.meter.session import MeterConfig, MeterSession
+from greenlint.meter.sizes import input_sizes
+from greenlint.meter.workloads import Workload
 from greenlint.predict.calibration import CALIBRATION_JSON, disagreement
 from greenlint.stats import median
 from greenlint.window import measured_net_j
-from greenlint.meter.boundary import MIN_UPDATES, counters
-from greenlint.meter.runtime import sync_devices
-from greenlint.meter.session import MeterConfig, MeterSession
-from greenlint.meter.counters import SourceSet
-from greenlint.meter.sizes import input_sizes
-from greenlint.meter.workloads import Workload
 
 SPREAD_GOAL = 0.10
 WINDOW_UPDATES = 2 * MIN_UPDATES  # counter updates one calibration window spans at least

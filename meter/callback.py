@@ -21,12 +21,12 @@ from pathlib import Path
 
 import tensorflow as tf
 
-from greenlint.predict.training_runs import project_run_energy
 from greenlint.meter.boundary import baseline_power, counters, window, window_net
+from greenlint.meter.counters import SourceSet
 from greenlint.meter.runtime import sync_devices
 from greenlint.meter.session import MeterConfig, MeterSession
-from greenlint.meter.counters import SourceSet
 from greenlint.meter.stability import StabilitySettings
+from greenlint.predict.training_runs import project_run_energy
 
 log = logging.getLogger("greenlint.meter")
 

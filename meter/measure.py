@@ -23,7 +23,6 @@ from pathlib import Path
 from greenlint.meter.instrument import instrument_notebook, instrument_source
 from greenlint.meter.session import MeterConfig
 
-
 #: Keep the working directory off sys.path (Python 3.11+), as `python script.py` does: the runtime
 #: puts the script's own folder first, and a user's folder named `meter` cannot shadow ours.
 SAFE_PATH = ["-P"] if sys.version_info >= (3, 11) else []
@@ -235,8 +234,8 @@ def profile_sites(summary: dict) -> list[dict]:
 
 def save_profiles(script: Path, summary: dict) -> Path:
     """Store this run's per-site profiles beside the project (greenlint/profile/store.py)."""
-    from greenlint.profile import store
     from greenlint.hardware import hardware_id
+    from greenlint.profile import store
 
     target = store.profile_file_for_writing(script)
     try:

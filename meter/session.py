@@ -11,11 +11,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from greenlint.hardware import hardware_block
-from greenlint.window import CallEnergy, record_energy
+from greenlint.meter.counters import ORDER, SourceSet, build_sources
 from greenlint.meter.records import build_record
 from greenlint.meter.sampler import DEFAULT_INTERVAL_S, Sampler
-from greenlint.meter.counters import ORDER, SourceSet, build_sources
 from greenlint.meter.stability import StabilitySettings, StableState, wait_until_stable
+from greenlint.window import CallEnergy, record_energy
 
 
 @dataclass(frozen=True)

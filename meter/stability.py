@@ -22,7 +22,6 @@ from greenlint.meter.load import LoadProbe
 from greenlint.meter.sampler import DEFAULT_INTERVAL_S, Sampler
 from greenlint.meter.temperature import cpu_temperature
 
-
 NOT_CHECKED = "not checked: no power counter or temperature sensor could be read (an estimate says nothing about other work)"
 
 

@@ -7,10 +7,10 @@ import ast
 import functools
 import importlib.metadata
 import sys
-import tomllib
 from collections import defaultdict
 from pathlib import Path
 
+import tomllib
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 

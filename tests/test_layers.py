@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import configparser
+import os
 import pkgutil
 import re
-import os
 import subprocess
 import sys
 from pathlib import Path

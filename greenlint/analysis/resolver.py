@@ -25,11 +25,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis import arrays
+from greenlint.analysis import arrays, flow, ops
 from greenlint.analysis import features as feat
-from greenlint.analysis import flow
 from greenlint.analysis import runs as runs_mod
-from greenlint.analysis import ops
 from greenlint.analysis import work as work_mod
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (

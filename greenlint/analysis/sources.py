@@ -27,8 +27,8 @@ import re
 import stat
 import tokenize
 from dataclasses import dataclass
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 SYNTAX_ERROR = "syntax-error"
 NOT_UTF8 = "not-utf8"

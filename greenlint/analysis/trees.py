@@ -7,8 +7,8 @@ re-analyses one buffer as it changes) nothing is kept."""
 from __future__ import annotations
 
 import ast
-import os
 import contextlib
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator

@@ -101,9 +101,8 @@ def display_path(path: Path, cwd: str) -> str:
 def cache_for(config: Config) -> Cache | None:
     if config.no_cache:
         return None
-    from greenlint.paths import cache_dir
-
     from greenlint.check.cache import environment_stamp
+    from greenlint.paths import cache_dir
 
     return Cache(config.cache_dir or cache_dir() / "check", environment_stamp(config.overlay_root))
 

@@ -24,8 +24,8 @@ def _pct(x) -> str:
 
 
 def _status(console) -> int:
-    from greenlint.meter.calibrate import SPREAD_GOAL, overlay_dir, status
     from greenlint.hardware import hardware_id
+    from greenlint.meter.calibrate import SPREAD_GOAL, overlay_dir, status
 
     hw = hardware_id()
     st = status(hw)
@@ -110,7 +110,14 @@ def run(args) -> int:
     pending = cal.pending()
     if len(pending) < len(workloads):
         console.print(f"resuming: {len(workloads) - len(pending)} of {len(workloads)} workloads already done")
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     columns = (TextColumn("{task.description:28}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("left"), TimeRemainingColumn())

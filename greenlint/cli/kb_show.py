@@ -35,8 +35,9 @@ def run(args) -> int:
     if args.format == "json":
         print(json.dumps(data, indent=1))
         return 0 if data["records"] else 1
-    from greenlint.cli.console import make_console
     from rich.table import Table
+
+    from greenlint.cli.console import make_console
 
     console = make_console()
     if not data["records"]:

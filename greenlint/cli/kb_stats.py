@@ -42,8 +42,9 @@ def run(args) -> int:
         print(json.dumps(data, indent=1))
         return 0
     from rich import box
-    from greenlint.cli.console import make_console
     from rich.table import Table
+
+    from greenlint.cli.console import make_console
 
     console = make_console()
     t = Table(title="Knowledge base: datasets", box=box.SIMPLE_HEAD)

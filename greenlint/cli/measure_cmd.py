@@ -32,8 +32,8 @@ def add_meter_options(parser: argparse.ArgumentParser) -> None:
 
 
 def meter_config(args, default_bin_ms: float = 100.0):
-    from greenlint.meter.session import MeterConfig
     from greenlint.meter.counters import ORDER
+    from greenlint.meter.session import MeterConfig
     from greenlint.meter.stability import StabilitySettings
 
     bin_ms = args.stable_bin_ms if args.stable_bin_ms is not None else default_bin_ms
@@ -144,9 +144,9 @@ def run(args) -> int:
     if importlib.util.find_spec("tensorflow") is None:  # said now, not after waiting for a stable machine
         raise ModuleNotFoundError("No module named 'tensorflow'", name="tensorflow")
     from greenlint.cli.console import make_console
-    from greenlint.paths import cache_dir
     from greenlint.hardware import hardware_id
     from greenlint.meter.measure import MeasureError, measure
+    from greenlint.paths import cache_dir
 
     console = make_console(stderr=True)
     argv = args.args[1:] if args.args[:1] == ["--"] else list(args.args)

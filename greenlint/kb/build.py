@@ -11,9 +11,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from greenlint.kb.measurement import MeasurementFileError, RecordError, fecom_name, parse_record, read_measurement_file
+from greenlint.kb.measurement_files import FileJob, find_files
 from greenlint.kb.provenance import provenance_markdown
 from greenlint.kb.record import SCHEMA_VERSION, KBRecord, count_apis
-from greenlint.kb.measurement_files import FileJob, find_files
 from greenlint.kb.store import write_kb
 from greenlint.stats import median
 

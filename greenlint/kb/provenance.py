@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from greenlint.kb.record import COLUMN_DOCS
 from greenlint.kb.measurement_files import REFERENCE_HARDWARE_ID
+from greenlint.kb.record import COLUMN_DOCS
 
 #: FECoM's LICENSE at the commit used (the Commons Clause condition; its notice must travel with the data).
 COMMONS_CLAUSE_NOTICE = """\

@@ -9,10 +9,9 @@ import hashlib
 import math
 from dataclasses import replace
 
-from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
+from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS
 from greenlint.predict.calibration import Overlay, measured_here, on_this_machine, rescale_note
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.catalog.kinds import NO_WORK_KINDS
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.predict.tables import (
     MIN_GROUP_MEASURED,

@@ -25,7 +25,6 @@ import json
 import os
 from pathlib import Path
 
-
 SCHEMA_VERSION = 1
 PROFILE_DIR = ".greenlint"
 PROFILE_FILE = "profiles.json"

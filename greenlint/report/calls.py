@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-
 #: Bump on any change that can break a reader (a field removed, renamed or retyped); adding a
 #: field does not bump it. Documented in docs/calls-json.md.
 CALLS_SCHEMA_VERSION = 2

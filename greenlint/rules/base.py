@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from greenlint.analysis.callsite import CallSite, Span
-from greenlint.rules.codemods import Codemod
 from greenlint.predict.prediction import Prediction
+from greenlint.rules.codemods import Codemod
 from greenlint.rules.diagnostic import Diagnostic
 
 #: Docstring sections every rule documents, in this order (CONTRIBUTING.md, "Adding a rule").

@@ -6,8 +6,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.codemods import RemoveArgument
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
+from greenlint.rules.codemods import RemoveArgument
 from greenlint.rules.deliberate import comment_explains, deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
 

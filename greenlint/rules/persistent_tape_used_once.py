@@ -6,8 +6,8 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.codemods import RemoveArgument
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.codemods import RemoveArgument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import LOOPS, SCOPES
 

@@ -6,8 +6,8 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.codemods import SetArgument
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, keyword, method
+from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
 
 #: Where `verbose` sits among each method's positional parameters (Keras 2 and 3 agree).

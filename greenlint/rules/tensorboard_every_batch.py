@@ -6,8 +6,8 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.codemods import SetArgument
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
+from greenlint.rules.codemods import SetArgument
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 

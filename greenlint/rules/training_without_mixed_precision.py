@@ -6,8 +6,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
-from greenlint.rules.syntax import text_mentions
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import text_mentions
 
 
 class TrainingWithoutMixedPrecision(Rule):

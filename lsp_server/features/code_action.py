@@ -17,11 +17,11 @@ from pygls.workspace.position_codec import PositionCodec
 
 from greenlint.check import noqa
 from greenlint.fix.engine import fix_text, split_lines, statement_lines
-from greenlint.rules.diagnostic import Diagnostic, Fix
 from greenlint.lsp_server.documents import View
 from greenlint.lsp_server.features.diagnostics import to_lsp
 from greenlint.lsp_server.positions import overlaps, to_range
 from greenlint.lsp_server.server import GreenlintServer
+from greenlint.rules.diagnostic import Diagnostic, Fix
 
 KIND = types.CodeActionKind.QuickFix
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.greenlint"

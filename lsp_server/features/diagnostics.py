@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
-from greenlint.rules.diagnostic import Diagnostic
 from greenlint.lsp_server.analysis import Analysis
 from greenlint.lsp_server.positions import to_range
 from greenlint.lsp_server.server import GreenlintServer
+from greenlint.rules.diagnostic import Diagnostic
 
 SOURCE = "greenlint"
 SEVERITY = {

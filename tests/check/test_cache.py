@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from greenlint.analysis.values import OPAQUE, Const, ExtClass, ExtInst, Ref, Seq
+from greenlint.check import cache as cache_module
 from greenlint.check import cache_codec, run_check
 from greenlint.check.analyse import FileResult
-from greenlint.check import cache as cache_module
 from greenlint.check.cache import Cache, close_all
 from tests.check import cache_entries
 from tests.check.conftest import FAKE

@@ -9,11 +9,11 @@ import stat
 
 import pytest
 
+from greenlint.analysis.callsite import Span
 from greenlint.cli import main
 from greenlint.fix.engine import apply_fixes, unified_diff
 from greenlint.paths import REPO_DIR
 from greenlint.rules.diagnostic import Edit, Fix
-from greenlint.analysis.callsite import Span
 
 
 @pytest.fixture

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.check import ConfigError, load_config, run_check
+from greenlint.check import ConfigError, load_config, run_check, runner
 from greenlint.check.config import Config
-from greenlint.check import runner
 from tests.check.conftest import FAKE
 
 TRAIN = "import tensorflow as tf\ntf.keras.Sequential().fit(x, y)\n"

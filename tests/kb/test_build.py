@@ -6,8 +6,7 @@ import json
 
 import pytest
 
-from greenlint.kb import KBError, load_kb, load_meta
-from greenlint.kb import store
+from greenlint.kb import KBError, load_kb, load_meta, store
 from greenlint.kb.build import build_kb
 from greenlint.kb.measurement_files import REFERENCE_HARDWARE_ID
 from tests.kb.helpers import measurement, write

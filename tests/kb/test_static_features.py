@@ -7,10 +7,10 @@ import json
 import pytest
 
 from greenlint.kb.static_table import COLUMNS, TABLE, attach, load_table, static_key, with_provenance
-from tools.kb.static_features import Resolved, align, compact, match_unique, resolve_source, table_csv
 from greenlint.kb.store import STATIC, load_kb, write_kb
 from tests.environment import missing
 from tests.predict.conftest import record
+from tools.kb.static_features import Resolved, align, compact, match_unique, resolve_source, table_csv
 
 FIT = "tensorflow.keras.Sequential.fit"
 DENSE = "tensorflow.keras.layers.Dense"

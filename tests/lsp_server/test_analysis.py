@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from greenlint.check import Config
-from greenlint.predict import load_predictor
 from greenlint.lsp_server import analysis as lsp_analysis
 from greenlint.lsp_server.analysis import Analyses, Cancelled, ConfigLookup, Snapshot, analyse_text, file_config
+from greenlint.predict import load_predictor
 from tests.lsp_server.samples import TRAIN
 
 WAIT_S = 120.0  # for the other thread's step: generous for a loaded CI machine, reached only when broken

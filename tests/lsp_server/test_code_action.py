@@ -10,11 +10,10 @@ from pygls.workspace.position_codec import PositionCodec
 from pytest_lsp import LanguageClient
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 from greenlint.lsp_server.features.code_action import fix_edits, lines_ending_in_string, noqa_edit
+from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 from tests.lsp_server.conftest import open_document, plain, wait_for_diagnostics
 from tests.lsp_server.samples import TRAIN
-
 
 
 def _range(line: int, start: int, end: int) -> types.Range:

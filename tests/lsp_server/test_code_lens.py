@@ -11,10 +11,10 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from greenlint.check import Config
+from greenlint.lsp_server.analysis import analyse_text
 from greenlint.predict import load_predictor
 from greenlint.predict.prediction import Basis
 from greenlint.units import fmt_energy
-from greenlint.lsp_server.analysis import analyse_text
 from tests.lsp_server.conftest import TIMEOUT_S, open_document
 from tests.lsp_server.samples import TRAIN
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from greenlint.analysis.callsite import CallSite, Span
+from greenlint.lsp_server.energy_text import hint_label, hover_markdown, total_label
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.rules.base import Site
-from greenlint.lsp_server.energy_text import hint_label, hover_markdown, total_label
 
 
 def _site(energy: float, basis: Basis = Basis.FROM_DATA, loops: int = 1, interval=None, line: int = 1, **kw) -> Site:

@@ -8,8 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from greenlint.meter.boundary import (Collector, Counter, aggregate, baseline_power, detect_update_period,
-                                      missed_tail_s)
+from greenlint.meter.boundary import Collector, Counter, aggregate, baseline_power, detect_update_period, missed_tail_s
 from greenlint.meter.counters.base import Reading
 
 BASE_W, EXTRA_W = 20.0, 30.0

@@ -130,8 +130,8 @@ def test_repeated_calibrations_keep_and_report_their_disagreement(tmp_path, monk
     assert main(["kb", "show", MATMUL, "--kb", str(tmp_path / "calibration" / second["hardware_id"])]) == 0
     assert f"{MATMUL}: 2 calibrations of this machine stored, joules per call {ratio:.3g}× apart" in capsys.readouterr().out
     # the figures say it too, and their interval covers both calibrations
-    from greenlint.predict.loading import load
     from greenlint.predict import model_path
+    from greenlint.predict.loading import load
 
     p = load(model_path()).predict(MATMUL, {})
     assert "2 calibrations of this machine differ" in p.evidence.note

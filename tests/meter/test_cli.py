@@ -20,8 +20,8 @@ def test_calibrate_unknown_workload_is_an_error(capsys):
 
 
 def test_calibrate_status_without_and_with_an_overlay(tmp_path, monkeypatch, capsys):
-    from greenlint.meter.calibrate import overlay_dir
     from greenlint.hardware import hardware_id
+    from greenlint.meter.calibrate import overlay_dir
 
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("COLUMNS", "200")

@@ -8,10 +8,10 @@ import io
 from rich.console import Console
 
 from greenlint.cli.measure_cmd import print_meter
-from greenlint.meter.load import LoadProbe
-from greenlint.meter.sampler import Sampler
 from greenlint.meter.counters import build_sources
 from greenlint.meter.counters.rapl import PERMISSION_FIX
+from greenlint.meter.load import LoadProbe
+from greenlint.meter.sampler import Sampler
 from greenlint.meter.stability import StabilitySettings, wait_until_stable
 
 

@@ -50,9 +50,9 @@ def test_measure_writes_fecom_format_files_and_leaves_the_script_alone(measured_
 
 
 def test_kb_build_ingests_the_measurements(measured_tiny_train):
+    from greenlint.hardware import hardware_id
     from greenlint.kb.build import build_kb
     from greenlint.kb.store import load_kb
-    from greenlint.hardware import hardware_id
 
     tmp, proc, _, _ = measured_tiny_train
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -104,8 +104,8 @@ def test_projection_leaves_out_the_tracing_epoch_and_covers_the_final_value_from
     with the tracing epoch in its per-epoch mean, is off by more than 50 %."""
     import numpy as np
 
-    from greenlint.predict.training_runs import project_run_energy
     from greenlint.meter.callback import project_after_tracing
+    from greenlint.predict.training_runs import project_run_energy
 
     rng = np.random.default_rng(3)
     total, runs = 20, 200

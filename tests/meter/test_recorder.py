@@ -8,12 +8,12 @@ import math
 
 import pytest
 
+from greenlint.meter.counters import SourceSet, nvml
+from greenlint.meter.counters.nvml import NvmlSource
 from greenlint.meter.instrument import InstrumentedSite
 from greenlint.meter.runtime import Recorder
 from greenlint.meter.sampler import DEFAULT_INTERVAL_S
 from greenlint.meter.session import MeterConfig, MeterSession
-from greenlint.meter.counters import SourceSet, nvml
-from greenlint.meter.counters.nvml import NvmlSource
 from greenlint.meter.stability import StabilitySettings
 from tests.meter.test_nvml import FakeNvml
 
@@ -117,11 +117,11 @@ def test_nvml_counters_read_at_call_boundaries_despite_a_lagging_sampler(monkeyp
 def test_records_of_a_lagging_sampler_use_the_interval_it_achieved():
     """FECoM's arithmetic integrates GPU power rows with the file's `measurement_interval_s`: the
     sampler's achieved 37 ms, not its nominal 20 ms (which lost 43 % of the energy)."""
-    from greenlint.window import record_energy
+    from greenlint.meter.counters.base import Reading
     from greenlint.meter.records import build_record
     from greenlint.meter.sampler import Sampler
-    from greenlint.meter.counters.base import Reading
     from greenlint.meter.stability import StableState
+    from greenlint.window import record_energy
 
     clock = {"t": 0.0}
 
@@ -146,9 +146,9 @@ def test_records_of_a_lagging_sampler_use_the_interval_it_achieved():
 
 
 def test_a_failing_script_shows_its_own_traceback_without_the_meters_frames(tmp_path):
+    from greenlint.meter.counters import build_sources
     from greenlint.meter.instrument import HELPER
     from greenlint.meter.runtime import run_script
-    from greenlint.meter.counters import build_sources
 
     script = tmp_path / "user.py"
     original = "def f(x):\n    return 1 / x\n\ny = divmod(3, 1)\nz = f(0)\n"

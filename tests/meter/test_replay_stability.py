@@ -7,10 +7,10 @@ import lzma
 
 import pytest
 
-from greenlint.meter.sampler import Sampler
-from greenlint.meter.session import MeterConfig, MeterSession
 from greenlint.meter.counters import SourceSet
 from greenlint.meter.counters.replay import ReplaySource, Series, series_from_record
+from greenlint.meter.sampler import Sampler
+from greenlint.meter.session import MeterConfig, MeterSession
 from greenlint.meter.stability import StabilitySettings, wait_until_stable
 from tests.environment import SHARED
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from greenlint.hardware import hardware_id
-from greenlint.meter.sizes import call_owner, input_sizes, pickled_size
 from greenlint.meter.counters import SourcePermissionError, SourceUnavailable, SourceUnsupported
 from greenlint.meter.counters.estimated import EstimatedSource
 from greenlint.meter.counters.perf import PerfSource, parse_line
+from greenlint.meter.sizes import call_owner, input_sizes, pickled_size
 
 
 def test_pickled_size_matches_pickle_without_copying_buffers():

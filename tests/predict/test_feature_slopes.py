@@ -7,12 +7,12 @@ import math
 import pytest
 
 from greenlint.predict.hierarchy import Hierarchy
-from tools.model.table_fit import fit_slopes
-from greenlint.predict.tables import MAX_SHIFT, feature_shift
 from greenlint.predict.predictor import Predictor
-from tools.model.sites import build_sites
-from tools.model.train import train
+from greenlint.predict.tables import MAX_SHIFT, feature_shift
 from tests.predict.conftest import FakeCatalog, record
+from tools.model.sites import build_sites
+from tools.model.table_fit import fit_slopes
+from tools.model.train import train
 
 FIT = "tf.keras.Sequential.fit"
 EVAL = "tf.keras.Sequential.evaluate"

@@ -10,8 +10,8 @@ from greenlint.cli import main
 from greenlint.cli.kb_predict import parse_features
 from greenlint.predict import load_predictor, model_path
 from greenlint.predict.tables import dumps
-from tools.model.train import train
 from tests.predict.conftest import record
+from tools.model.train import train
 
 
 def test_parse_features_reads_python_literals():

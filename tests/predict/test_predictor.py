@@ -13,8 +13,8 @@ from greenlint.predict.loading import find_overlay, load
 from greenlint.predict.prediction import Basis
 from greenlint.predict.predictor import ASSUMED_EPOCHS, Predictor
 from greenlint.predict.tables import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, ModelError, dumps, read_model
-from tools.model.train import train
 from tests.predict.conftest import FakeCatalog, record
+from tools.model.train import train
 
 FIT = "tf.keras.Sequential.fit"
 #: A call's work known from its code (a tensor's element count): what lets a fallback group lend a figure.

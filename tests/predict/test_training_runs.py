@@ -7,7 +7,6 @@ import pytest
 
 from greenlint.predict.training_runs import arch_spec, forward_flops, project_run_energy
 
-
 # ------------------------------------------------------------------ online projection
 
 

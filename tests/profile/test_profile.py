@@ -10,9 +10,9 @@ import pytest
 from greenlint.analysis.callsite import CallSite, Span
 from greenlint.check.analyse import from_analysis
 from greenlint.cli import main
+from greenlint.hardware import hardware_id
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.profile import apply_profiles, for_file, stamp, statement_hash, store
-from greenlint.hardware import hardware_id
 
 SRC = "import tensorflow as tf\nx = tf.ones((4, 4))\nfor i in range(9):\n    y = tf.matmul(x, x)\n"
 FORECAST = Prediction(2.0, (1.0, 4.0), 2.0, None, None, Basis.FROM_DATA, Evidence(records=7, api="tensorflow.matmul"))

@@ -9,9 +9,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from greenlint.analysis.callsite import Span
 from greenlint.report import render
 from greenlint.rules.registry import all_rules
-from greenlint.analysis.callsite import Span
 from tests.report.fixtures import DIAGNOSTICS, NOTEBOOK, RULES, SOURCES
 
 SCHEMA = json.loads((Path(__file__).parent / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))

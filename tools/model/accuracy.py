@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from greenlint.predict.hierarchy import LEVELS
 from tools.model.cross_validation import (
     GOALS,
     HOTSPOT_GOAL,
@@ -28,7 +28,6 @@ from tools.model.cross_validation import (
     size_unknown,
     subsets,
 )
-from greenlint.predict.hierarchy import LEVELS
 from tools.model.intervals import CALIBRATION_FOLDS
 
 HOTSPOT_THRESHOLDS_J = (10.0, 100.0)
@@ -438,8 +437,8 @@ def training_section(shared_dir: Path | None) -> str:
 
 def physics_section() -> str:
     """Physics goals (issue 18) from the crafted programs of `physics.goals`, the shipped model's figures."""
-    from tools.model.physics import gaissa_check, goals
     from greenlint.predict.work_energy import DENSE_FLOPS_PER_S
+    from tools.model.physics import gaissa_check, goals
 
     lines = [
         "## Physics goals",

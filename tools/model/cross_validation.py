@@ -21,8 +21,8 @@ from greenlint.predict.prediction import Basis, Prediction
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.tables import interval_group
 from greenlint.predict.work_energy import WORK_KEYS
-from tools.model.sites import FRACTION, WHOLE_RUN_DATASETS, Site, build_sites, is_sweep, tutorial_of
 from tools.model.intervals import CALIBRATION_FOLDS, quantile
+from tools.model.sites import FRACTION, WHOLE_RUN_DATASETS, Site, build_sites, is_sweep, tutorial_of
 from tools.model.train import MIN_SWEEP_POINTS, call_sites, fit_size_exponents, train
 
 LOG2 = math.log10(2.0)

@@ -30,10 +30,10 @@ def main(argv: list[str] | None = None) -> int:
     from greenlint.kb import KBError, load_kb
     from greenlint.kb.store import default_kb_dir
     from greenlint.paths import shared_dir
-    from tools.model.sites import build_sites
     from tools.kb.static_features import SCRIPTS_TABLE, load_scripts
     from tools.model.accuracy import render, training_section
     from tools.model.cross_validation import cross_validate, report_inputs, script_totals, size_scaling_check
+    from tools.model.sites import build_sites
 
     args = parser().parse_args(argv)
     if args.folds is not None and args.folds < 2:

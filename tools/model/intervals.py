@@ -6,14 +6,14 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 
-from tools.model.censored import Z80
 from greenlint.predict.hierarchy import LEVELS, Hierarchy
 from greenlint.predict.prediction import Basis
 from greenlint.predict.predictor import Predictor
-from tools.model.sites import Site
-from tools.model.table_fit import fit_tables
 from greenlint.predict.tables import SINGLE, interval_group
 from greenlint.predict.work_energy import unknown_size
+from tools.model.censored import Z80
+from tools.model.sites import Site
+from tools.model.table_fit import fit_tables
 from tools.model.work_fit import fit_work
 
 #: Fewest held-out residuals that calibrate a level on their own; fewer borrow the pooled factor.

@@ -226,8 +226,8 @@ def gaissa_check(predictor=None) -> list[RunCheck]:
     from collections import defaultdict
 
     from greenlint.paths import DATA_DIR
-    from tools.model.training_data import read_runs_csv
     from greenlint.predict.work_energy import derive, time_of
+    from tools.model.training_data import read_runs_csv
 
     phys = Physics(predictor)
     work = phys.predictor.model.get("work") or {}

@@ -15,11 +15,11 @@ import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from tools.model.censored import censored_mean
 from greenlint.predict.hierarchy import Hierarchy
-from tools.model.sites import COMPONENTS, Site
 from greenlint.predict.tables import DEFAULT_SD, feature_shift, log_feature, positive_number
 from greenlint.stats import median
+from tools.model.censored import censored_mean
+from tools.model.sites import COMPONENTS, Site
 
 #: Pseudo-observations pulling a small sample's spread towards the pooled one.
 SHRINK = 2.0

@@ -19,13 +19,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from tools.model.censored import Z80
 from greenlint.predict.hierarchy import LEVELS, Hierarchy
-from tools.model.sites import FRACTION, Site, build_sites, is_sweep
-from tools.model.table_fit import fit_tables, round_sig
 from greenlint.predict.tables import MODEL_VERSION, dumps
 from greenlint.stats import median
+from tools.model.censored import Z80
 from tools.model.intervals import CALIBRATION_FOLDS, calibrate
+from tools.model.sites import FRACTION, Site, build_sites, is_sweep
+from tools.model.table_fit import fit_tables, round_sig
 from tools.model.work_fit import fit_work
 
 #: Fewest above-resolution points a data-size sweep needs to give an exponent: a sweep whose small

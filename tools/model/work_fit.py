@@ -8,9 +8,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from greenlint.predict.hierarchy import Hierarchy
+from greenlint.predict.work_energy import MIN_FIT_SITES, derive, time_group, work_log_energy
 from tools.model.sites import Site
 from tools.model.table_fit import round_sig
-from greenlint.predict.work_energy import MIN_FIT_SITES, derive, time_group, work_log_energy
 
 
 def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from tools.model.accuracy import render
-from tools.model.cross_validation import censored_metrics, cross_validate, metrics, subsets
 from greenlint.predict.hierarchy import Hierarchy
 from tests.predict.conftest import FakeCatalog, record
-
+from tools.model.accuracy import render
+from tools.model.cross_validation import censored_metrics, cross_validate, metrics, subsets
 
 _STAMP = {"kb_digest": "x", "catalog_digest": "c", "model_digest": "m", "code_digest": "d"}
 

@@ -9,9 +9,9 @@ import pytest
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.tables import SINGLE, lookup
+from tests.predict.conftest import FakeCatalog, record
 from tools.model.intervals import calibrate, conformal_quantile, quantile
 from tools.model.train import call_sites, train
-from tests.predict.conftest import FakeCatalog, record
 
 MANY = "tf.experimental.numpy.sum"  # measured in every tutorial
 ONE = "tf.experimental.numpy.prod"  # measured in one tutorial only

@@ -7,6 +7,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from tests.environment import SHARED
 from tools.model.training_data import (
     GpuTrace,
     RawFileError,
@@ -18,11 +19,10 @@ from tools.model.training_data import (
     regime_change_s,
     slice_energies,
     trapezoid,
-    two_phase_edges,
     trimmed,
+    two_phase_edges,
     write_runs_csv,
 )
-from tests.environment import SHARED
 
 NVSMI = """timestamp, name, utilization.gpu [%], utilization.memory [%], memory.total [MiB], memory.used [MiB], power.draw [W], power.max_limit [W], temperature.gpu
 2023/03/08 13:11:36.000, NVIDIA GeForce RTX 3090, 10 %, 5 %, 24268 MiB, 11051 MiB, 100.00 W, 350.00 W, 40
