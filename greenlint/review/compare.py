@@ -108,7 +108,7 @@ class ProgramDiff:
     after_j: float = 0.0
     ratio_interval: tuple[float, float] | None = None
     unknown: int = 0
-    intended_j: float = 0.0  # joules its intended changes (`# noqa: GLD100`) add
+    intended_j: float = 0.0  # joules its intended changes (a `noqa: GLD100` comment) add
 
     @property
     def ratio(self) -> float | None:

@@ -20,7 +20,7 @@ from greenlint.review.gitfs import Side, snapshot
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
 
-#: `# noqa: GLD100` on a call's lines: its energy change is intended (the budget does not count it).
+#: A `noqa: GLD100` comment on a call's lines: its energy change is intended (the budget does not count it).
 INTENDED = "GLD100"
 #: A module that runs as a script although others import it.
 MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*['\"]__main__['\"]", re.M)
@@ -35,7 +35,7 @@ class SideSite:
     prediction: Prediction
     scope: str = ""  # qualified name of the enclosing functions and classes ("" at module level)
     shape: str = ""  # positional argument count and keyword names: `2:epochs,validation_data`
-    intended: bool = False  # `# noqa: GLD100` on its lines
+    intended: bool = False  # a `noqa: GLD100` comment on its lines
 
     @property
     def api(self) -> str:
