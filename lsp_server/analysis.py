@@ -28,7 +28,7 @@ from typing import NamedTuple
 from greenlint.analysis import analyse_source
 from greenlint.analysis.sources import split_lines
 from greenlint.check import Config, ConfigError, apply_rules, load_config
-from greenlint.check.analyse import FileResult, from_analysis, internal_error
+from greenlint.check.file_result import FileResult, from_analysis, internal_error
 from greenlint.check.selection import Selector
 from greenlint.fix.engine import Outline, attach_fix, outline
 from greenlint.rules.base import Site

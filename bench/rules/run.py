@@ -42,7 +42,7 @@ def predicted_j(program: Path) -> dict:
     """The static prediction of the program: sum of per-site joules x loop multiplier, and the bases seen."""
     sys.path.insert(0, str(REPO))
     from greenlint.analysis import analyse_source
-    from greenlint.check.analyse import from_analysis
+    from greenlint.check.file_result import from_analysis
     from greenlint.predict import load_predictor
 
     result = from_analysis(analyse_source(program.read_text(), path=str(program)), load_predictor(overlay=False).predict)

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 from greenlint.analysis.callsite import Span
 from greenlint.check.config import Config
 from greenlint.check.discovery import discover
-from greenlint.check.runner import Backend, Checked, RunStats, analyse_files, load_result
+from greenlint.check.runner import Backend, Checked, RunStats, check_files, load_result
 from greenlint.check.selection import Selector
 from greenlint.rules.diagnostic import Diagnostic
 
 if TYPE_CHECKING:  # imported where used: a fully cached run needs neither the analysis nor the rules
     from greenlint.analysis.callsite import CallSite
-    from greenlint.check.analyse import FileResult
+    from greenlint.check.file_result import FileResult
     from greenlint.predict.prediction import Prediction
 
 
@@ -77,7 +77,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     judges a `# noqa: GL101` as `--extend-select GL003` does.
     """
     from greenlint.check import noqa
-    from greenlint.check.analyse import internal_error
+    from greenlint.check.file_result import internal_error
     from greenlint.rules.base import FileFacts
     from greenlint.rules.registry import all_rules, option_defaults
 
@@ -127,7 +127,7 @@ def run_check(
     options = repr(sorted({**selector.table["options"], **config.options, "line-length": config.line_length}.items()))
     options += " fixes" if fixes else ""  # findings cached without fixes do not serve a run that shows them
     backend = dataclasses.replace(backend or Backend(), overlay=config.overlay)
-    checked, stats = analyse_files(
+    checked, stats = check_files(
         files,
         config,
         diagnose=lambda r: apply_rules(r, config, selector.for_file(r.path), fixes),
@@ -151,7 +151,7 @@ def check_source(text: str, path: str, config: Config, predictor=None, fixes: bo
     """Check one in-memory file (fixers, tests), with fixes unless `fixes` is false; `predictor`
     defaults to `load_predictor()`."""
     from greenlint.analysis import analyse_source
-    from greenlint.check.analyse import from_analysis
+    from greenlint.check.file_result import from_analysis
 
     if predictor is None:
         from greenlint.predict import load_predictor

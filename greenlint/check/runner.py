@@ -21,7 +21,7 @@ from greenlint.check.config import Config
 from greenlint.rules.diagnostic import Diagnostic  # imported: the cache decodes Diagnostic entries
 
 if TYPE_CHECKING:  # imported where used: a fully cached run needs neither the analysis nor the rules
-    from greenlint.check.analyse import FileResult
+    from greenlint.check.file_result import FileResult
 
 #: Files to analyse per worker below which `-j auto` starts no more processes (forking, sending
 #: results back and each worker summarising the same imported modules cost more than they save).
@@ -58,7 +58,7 @@ def _predictor(spec: str, overlay: bool | str = True):
 
 def analyse_one(path: str, backend: Backend) -> FileResult:
     """Analyse and predict one file; never raises."""
-    from greenlint.check.analyse import from_analysis, internal_error
+    from greenlint.check.file_result import from_analysis, internal_error
     from greenlint.predict.prediction import Prediction
 
     try:
@@ -118,7 +118,7 @@ class Checked:
     key: str | None = None
 
 
-def analyse_files(
+def check_files(
     files: Sequence[Path],
     config: Config,
     diagnose: Callable[[FileResult], list[Diagnostic]],
@@ -143,7 +143,7 @@ def analyse_files(
         shown = display_path(f, cwd)
         content, error = sources.read_bytes(f, sources.MAX_BYTES)  # a huge file is not even read
         if content is None:
-            from greenlint.check.analyse import FileResult, error_diagnostic
+            from greenlint.check.file_result import FileResult, error_diagnostic
 
             message = error.message if error else "cannot read file"
             bad = FileResult(shown, errors=(error_diagnostic(shown, 1, 1, str(error and error.code), message),))
@@ -156,7 +156,7 @@ def analyse_files(
             done[i] = Checked(shown, stored[0], stored[1] or "", key=key)
             stats.cache_hits += 1
             continue
-        from greenlint.check.analyse import FileResult
+        from greenlint.check.file_result import FileResult
 
         hit = cache.get(key) if key else None
         if isinstance(hit, FileResult):
@@ -289,7 +289,7 @@ def _checked(result: FileResult, key, cache, diagnose, rules_id) -> Checked:
 
 def load_result(checked: Checked, config: Config, backend: Backend = Backend()) -> FileResult:
     """The FileResult of a checked file: kept, else from the cache, else analysed again."""
-    from greenlint.check.analyse import FileResult
+    from greenlint.check.file_result import FileResult
 
     if checked.result is None:
         cache = cache_for(config)
@@ -334,7 +334,7 @@ def _run(
     stats.workers = workers
     import multiprocessing
 
-    from greenlint.check.analyse import internal_error
+    from greenlint.check.file_result import internal_error
 
     context = None
     if sys.platform.startswith("linux"):  # fork is safe and cheap there (no threads in the CLI)

@@ -7,7 +7,7 @@ import ast
 import pytest
 
 from greenlint.analysis import analyse_source, trees
-from greenlint.check.analyse import from_analysis
+from greenlint.check.file_result import from_analysis
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.base import FileFacts
 

@@ -15,8 +15,8 @@ import pytest
 from greenlint.analysis.values import OPAQUE, Const, ExtClass, ExtInst, Ref, Seq
 from greenlint.check import cache as cache_module
 from greenlint.check import cache_codec, run_check
-from greenlint.check.analyse import FileResult
 from greenlint.check.cache import Cache, close_all
+from greenlint.check.file_result import FileResult
 from tests.check import cache_entries
 from tests.check.conftest import FAKE
 
@@ -50,7 +50,7 @@ def test_a_planted_pickle_is_a_miss_and_never_runs(tmp_path, config):
     [
         {"@o": "os:system", "a": {}},  # not a greenlint class
         {"@o": "greenlint.cli:main", "a": {}},  # a function, not a record class
-        {"@o": "greenlint.check.analyse:FileResult", "a": {"path": "a.py", "evil": 1}},  # undeclared attribute
+        {"@o": "greenlint.check.file_result:FileResult", "a": {"path": "a.py", "evil": 1}},  # undeclared attribute
         {"@e": "greenlint.predict.prediction:Basis", "v": "made-up"},  # not a member
         {"@g": "greenlint.analysis.values:merge"},  # not a singleton record
         {"@r": 3},  # dangling reference

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from greenlint.analysis import analyse_source
-from greenlint.check.analyse import from_analysis
 from greenlint.check.cache_codec import dumps, loads
+from greenlint.check.file_result import from_analysis
 from greenlint.predict.prediction import Prediction
 
 SOURCE = "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=3)\nmodel.fit(x, y, epochs=3)\n"

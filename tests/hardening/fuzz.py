@@ -283,7 +283,7 @@ def corrupt_cache(rng: random.Random, cache: Path) -> None:
             cache_entries.write_raw(cache, key, bytes(rng.randrange(256) for _ in range(200)))
         else:  # well-formed, the wrong shape
             value = rng.choice([7, None, [], {"@t": [[1], None]}, {"@t": [[{"@o": "greenlint.rules.diagnostic:Diagnostic",
-                                "a": {"path": 1}}], None]}, {"@o": "greenlint.check.analyse:FileResult", "a": {}},
+                                "a": {"path": 1}}], None]}, {"@o": "greenlint.check.file_result:FileResult", "a": {}},
                                 {"@o": "os:system", "a": {}}, {"@t": [[], ["x", 5]]}, "x" * 1000])
             cache_entries.forge(cache, key, json.dumps(value))
 

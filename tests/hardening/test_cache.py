@@ -25,7 +25,7 @@ def test_entries_of_valid_json_and_the_wrong_shape_are_misses(tmp_path, config):
     shapes = [
         '{"@t": [[1, 2], null]}',  # a list of ints where diagnostics belong
         '{"@t": [[{"@o": "greenlint.rules.diagnostic:Diagnostic", "a": {"path": 5}}], null]}',
-        '{"@o": "greenlint.check.analyse:FileResult", "a": {"path": "a.py", "sites": 3, "errors": {"@t": []},'
+        '{"@o": "greenlint.check.file_result:FileResult", "a": {"path": "a.py", "sites": 3, "errors": {"@t": []},'
         ' "source": "", "suppressions": null, "cacheable": true, "tree": null}}',
         "7",
     ]

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from greenlint.analysis.callsite import CallSite, Span
-from greenlint.check.analyse import from_analysis
+from greenlint.check.file_result import from_analysis
 from greenlint.cli import main
 from greenlint.hardware import hardware_id
 from greenlint.predict.prediction import Basis, Evidence, Prediction
