@@ -47,9 +47,9 @@ def _resolve(spec: str):
     return getattr(importlib.import_module(module), attr)
 
 
-@functools.cache
 def _predictor(spec: str, overlay: bool | str = True):
-    """The predictor of this process, loaded once; None (with the reason) if it cannot load."""
+    """The predictor of this process (the loader keeps it: `load_predictor` is cached, so a test or a
+    session that clears that cache is obeyed); None (with the reason) if it cannot load."""
     try:
         return (_resolve(spec)() if overlay is True else _resolve(spec)(overlay=overlay)), None
     except Exception as exc:
