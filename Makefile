@@ -49,7 +49,7 @@ test-editor: $(BIN)/greenlint
 # data/kb/static_features.csv and script_sites.csv are regenerated apart (`make static-features`).
 data: $(VENV)/.dev-extras
 	$(BIN)/python -m tools.catalog.generate
-	$(BIN)/greenlint kb build
+	$(BIN)/greenlint kb build --out data/kb
 	$(BIN)/python -m tools.model.training_data
 	$(BIN)/python -m tools.model.train
 	$(BIN)/python -m tools.model.evaluate

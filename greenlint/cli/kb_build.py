@@ -7,7 +7,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-HELP = "build a KB from measurement files (default: the public datasets in ../shared into data/kb)"
+HELP = "build a KB from measurement files (default: the public datasets in ../shared) into --out"
 
 
 def register(parser) -> None:
@@ -16,7 +16,7 @@ def register(parser) -> None:
         help="folders (or files) of FECoM/CodeGreen measurement files (.json, .json.xz, .json.gz); "
         "default: ../shared/greenlight/raw and ../shared/fecom/raw",
     )
-    parser.add_argument("--out", type=Path, help="KB directory to write (default data/kb; required with DIR)")
+    parser.add_argument("--out", type=Path, help="KB directory to write (required; `make data` rebuilds data/kb)")
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--dataset", default="local", help="dataset name for files outside the public layouts")
     parser.add_argument(
@@ -32,16 +32,16 @@ def run(args) -> int:
     from greenlint.catalog import CatalogError
     from greenlint.kb.build import build_kb
     from greenlint.kb.measurement_files import default_dirs
-    from greenlint.kb.store import default_kb_dir
 
-    if args.dirs and args.out is None:
-        print("greenlint kb build: --out is required when DIRs are named (data/kb is the bundled KB)", file=sys.stderr)
+    if args.out is None:  # never a default inside the installed package (its bundled KB)
+        print("greenlint kb build: name the KB directory to write with --out (the bundled KB is rebuilt in a "
+              "checkout by `make data`)", file=sys.stderr)
         return 2
     dirs = list(args.dirs) or default_dirs()
     if not dirs:
         print("greenlint kb build: no DIR named and ../shared is absent; nothing to read", file=sys.stderr)
         return 2
-    out = args.out or default_kb_dir()
+    out = args.out
 
     def on_problem(p) -> None:
         if not args.quiet:

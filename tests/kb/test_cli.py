@@ -27,9 +27,9 @@ def small_kb(tmp_path, capsys):
     return out
 
 
-def test_build_requires_out_when_dirs_are_named(tmp_path, capsys):
+def test_build_requires_out_with_dirs_too(tmp_path, capsys):
     assert main(["kb", "build", str(tmp_path)]) == 2
-    assert "--out is required" in capsys.readouterr().err
+    assert "with --out" in capsys.readouterr().err
 
 
 def test_stats_json_has_the_documented_keys(small_kb, capsys):
@@ -87,8 +87,13 @@ def test_bundled_kb_stats_show_the_public_dataset_counts(capsys):
 
 def test_build_without_shared_and_without_dirs_is_a_clear_error(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("GREENLINT_SHARED_DIR", str(tmp_path / "absent"))
-    assert main(["kb", "build"]) == 2
+    assert main(["kb", "build", "--out", str(tmp_path / "kb")]) == 2
     assert "../shared is absent" in capsys.readouterr().err
+
+
+def test_build_never_writes_a_default_inside_the_package(capsys):
+    assert main(["kb", "build"]) == 2
+    assert "--out" in capsys.readouterr().err
 
 
 def test_loading_the_kb_needs_neither_numpy_nor_pandas(small_kb):

@@ -58,11 +58,11 @@ def test_empty_windows_match_fecoms_rule(built):
 
 
 def test_bundled_kb_is_current(built):
-    """data/kb must equal a fresh build (rebuild with `greenlint kb build` after changing ingestion or the catalog)."""
+    """data/kb must equal a fresh build (rebuild with `greenlint kb build --out data/kb` after changing ingestion or the catalog)."""
     _, out = built
     bundled = default_kb_dir()
     assert (bundled / "records.csv").read_text() == (out / "records.csv").read_text(), (
-        "data/kb is stale: run `greenlint kb build`"
+        "data/kb is stale: run `greenlint kb build --out data/kb`"
     )
     assert (bundled / "meta.json").read_text() == (out / "meta.json").read_text()
 
