@@ -100,25 +100,12 @@ def analyse_text(
     cell_offsets: tuple[int, ...] | None = None,
     cancelled: Callable[[], bool] = lambda: False,
     fixes: bool = False,
-) -> tuple[tuple[Site, ...], list[Diagnostic]]:
-    """Call sites with predictions and the diagnostics (suppressions applied; with their fixes
-    with `fixes`) of one in-memory file (or notebook: its code cells joined, with `cell_offsets`;
-    spans then name their cell). Raises Cancelled once `cancelled()` is true: between steps, and
-    within the resolver's walk before each statement."""
-    result, diagnostics = analyse_result(text, path, config, predict, cell_offsets, cancelled, fixes)
-    return result.sites, diagnostics
-
-
-def analyse_result(
-    text: str,
-    path: str,
-    config: Config,
-    predict: Callable,
-    cell_offsets: tuple[int, ...] | None = None,
-    cancelled: Callable[[], bool] = lambda: False,
-    fixes: bool = False,
 ) -> tuple[FileResult, list[Diagnostic]]:
-    """`analyse_text`, with the whole FileResult (a notebook's cells are its `source`)."""
+    """The file's result (call sites with predictions; a notebook's cells are its `source`) and the
+    diagnostics (suppressions applied; with their fixes with `fixes`) of one in-memory file (or
+    notebook: its code cells joined, with `cell_offsets`; spans then name their cell). Raises
+    Cancelled once `cancelled()` is true: between steps, and within the resolver's walk before each
+    statement."""
     enabled = Selector(config).for_file(path)  # raises ConfigError for codes matching no rule
     offsets = None if cell_offsets is None else list(cell_offsets)
 
@@ -212,10 +199,10 @@ def _analyse_unit(
     try:
         predict = predictor() if config.overlay is True else _configured_predict(config)
         try:
-            result, diagnostics = analyse_result(text, path, config, predict, cell_offsets, cancelled)
+            result, diagnostics = analyse_text(text, path, config, predict, cell_offsets, cancelled)
         except ConfigError as exc:  # select/ignore codes that match no rule: reported once and left out
             config_error = str(exc)
-            result, diagnostics = analyse_result(text, path, usable_config(config), predict, cell_offsets, cancelled)
+            result, diagnostics = analyse_text(text, path, usable_config(config), predict, cell_offsets, cancelled)
         sites, cells = result.sites, result.source if isinstance(result.source, tuple) else None
         shape = outline(result.tree) if result.tree is not None else None
     except Cancelled:

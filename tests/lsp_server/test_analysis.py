@@ -151,8 +151,8 @@ def test_the_same_text_is_not_analysed_again(tmp_path: Path):
 
     first, again = asyncio.run(scenario())
     analyses.close()
-    sites, diagnostics = analyse_text(TRAIN, str(tmp_path / "a.py"), Config(), load_predictor().predict)
-    assert predictor.calls == len(sites) == 6
+    result, diagnostics = analyse_text(TRAIN, str(tmp_path / "a.py"), Config(), load_predictor().predict)
+    assert predictor.calls == len(result.sites) == 6
     assert again.version == 2 and again.diagnostics == first.diagnostics == tuple(diagnostics)
 
 

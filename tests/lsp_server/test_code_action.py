@@ -192,13 +192,13 @@ async def test_quick_fix_and_fix_all_apply_the_engines_edits(client: LanguageCli
 
 def test_notebook_cells_get_fixes_with_tensorflow_imported_in_another_cell():
     from greenlint.check import Config
-    from greenlint.lsp_server.analysis import Analysis, analyse_result, join_cells
+    from greenlint.lsp_server.analysis import Analysis, analyse_text, join_cells
     from tests.check.fakes import Predictor
 
     cells = ["import tensorflow as tf\n", "ds = tf.data.Dataset.range(n).map(lambda x: x)\n"]
     text, offsets = join_cells(cells)
     config = Config(no_cache=True)
-    result, diagnostics = analyse_result(text, "nb.ipynb", config, Predictor().predict, offsets)
+    result, diagnostics = analyse_text(text, "nb.ipynb", config, Predictor().predict, offsets)
     [mapped] = [d for d in diagnostics if d.code == "GL402"]
     assert mapped.fix is None  # published without; the code action asks for it
     analysis = Analysis("nb.ipynb", 1, text, config, result.sites, tuple(diagnostics), cells=result.source)

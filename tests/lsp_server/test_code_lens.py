@@ -29,8 +29,8 @@ async def document(client: LanguageClient, workspace: Path) -> Path:
 
 
 def _sites(path: Path):
-    sites, _ = analyse_text(TRAIN, str(path), Config(), load_predictor().predict)
-    return [s for s in sites if s.total_energy_j is not None]
+    result, _ = analyse_text(TRAIN, str(path), Config(), load_predictor().predict)
+    return [s for s in result.sites if s.total_energy_j is not None]
 
 
 def _totals(path: Path) -> list[tuple[int, str, float]]:

@@ -21,8 +21,8 @@ FILE_TOTAL = "greenlint/fileTotal"
 
 def _joules(text: str, path: Path, offsets: tuple[int, ...] | None = None) -> tuple[float, int]:
     """(joules x loops summed, calls with an estimate) of `text`, from the check pipeline in this process."""
-    sites, _ = analyse_text(text, str(path), Config(), load_predictor().predict, offsets)
-    known = [s.total_energy_j for s in sites if s.total_energy_j is not None]
+    result, _ = analyse_text(text, str(path), Config(), load_predictor().predict, offsets)
+    known = [s.total_energy_j for s in result.sites if s.total_energy_j is not None]
     return sum(known), len(known)
 
 
