@@ -139,30 +139,34 @@ def read_overlay(directory: Path, model: dict) -> Overlay | None:
     return Overlay(directory.name, measured, times, timed, ratio, n, components, runs, digest)
 
 
+def _by_workload(records, keep: Callable) -> list[tuple[str, str, list]]:
+    """(API, workload, its records) for the records *keep* accepts, in a stable order."""
+    groups: dict[tuple[str, str], list] = defaultdict(list)
+    for r in records:
+        if keep(r):
+            groups[(r.api, str(r.features.get("workload") or r.script))].append(r)
+    return [(api, workload, rs) for (api, workload), rs in sorted(groups.items())]
+
+
+def _work(record) -> dict:
+    """A calibration record's work: its features less what the meter adds."""
+    return {k: v for k, v in record.features.items() if k not in _META_FEATURES}
+
+
 def _timed(records) -> dict[str, tuple[tuple[str, dict, float], ...]]:
     """Per API, each workload's name, work and median seconds per execution (energy measured or not)."""
-    seconds: dict[tuple[str, str], list] = defaultdict(list)
-    for r in records:
-        if r.execution_time_s and r.execution_time_s > 0:
-            seconds[(r.api, str(r.features.get("workload") or r.script))].append(r)
     out: dict[str, list[tuple[str, dict, float]]] = defaultdict(list)
-    for (api, workload), rs in sorted(seconds.items()):
-        features = {k: v for k, v in rs[0].features.items() if k not in _META_FEATURES}
-        out[api].append((workload, features, statistics.median(r.execution_time_s for r in rs)))
+    for api, workload, rs in _by_workload(records, lambda r: r.execution_time_s and r.execution_time_s > 0):
+        out[api].append((workload, _work(rs[0]), statistics.median(r.execution_time_s for r in rs)))
     return {api: tuple(ws) for api, ws in out.items()}
 
 
 def _measured(records) -> dict[str, tuple[Measured, ...]]:
-    repeats: dict[tuple[str, str], list] = defaultdict(list)
-    for r in records:
-        if r.net_j is not None and r.net_j > 0 and not r.below_resolution:
-            repeats[(r.api, str(r.features.get("workload") or r.script))].append(r)
     out: dict[str, list[Measured]] = defaultdict(list)
-    for (api, workload), rs in sorted(repeats.items()):
+    for api, workload, rs in _by_workload(records, lambda r: r.net_j is not None and r.net_j > 0 and not r.below_resolution):
         totals = {c: sum(getattr(r, f"{c}_net_j") or 0.0 for r in rs) for c in COMPONENTS}
         whole = sum(totals.values())
-        features = {k: v for k, v in rs[0].features.items() if k not in _META_FEATURES}
-        out[api].append(Measured(workload, tuple(r.net_j for r in rs), features,
+        out[api].append(Measured(workload, tuple(r.net_j for r in rs), _work(rs[0]),
                                  {c: v / whole for c, v in totals.items() if whole > 0},
                                  all(bool(r.features.get("estimated")) for r in rs)))
     return {api: tuple(ms) for api, ms in out.items()}

@@ -5,6 +5,7 @@ Lookups are dictionary reads plus a little arithmetic: no numpy, no TensorFlow.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from dataclasses import replace
@@ -92,6 +93,12 @@ class Predictor:
         n, flops = derive(group, features)
         return time_of(model, n, flops) - model["t0"] if n else None
 
+    @functools.cached_property
+    def _rescale_note(self) -> str:
+        """Why a reference figure is rescaled here (the same for every call: worked out once)."""
+        ov = self.overlay
+        return rescale_note(ov, self.model) if ov is not None else ""
+
     def _reference(self) -> Predictor:
         """This predictor without the overlay: the reference machine's figures."""
         if self._plain is None:
@@ -172,7 +179,7 @@ class Predictor:
                 rescale = math.log10(ov.time_ratio)
                 mu += rescale
                 rescaled = True
-                notes.append(rescale_note(ov, self.model))
+                notes.append(self._rescale_note)
         from_work = self.from_work(api, features) if basis is not Basis.CALIBRATED_ESTIMATED else None
         if from_work is not None:
             work_mu, low, high, note = from_work
