@@ -164,7 +164,8 @@ def dumps(value: Any) -> str:
         raise TypeError(f"the lint cache cannot hold a {kind.__module__}.{kind.__qualname__}")
 
     body = enc(value)
-    return json.dumps([table, body], separators=(",", ":"), ensure_ascii=False)
+    # no check for cycles: what enc returns is a tree (a record met again is written as a reference)
+    return json.dumps([table, body], separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
 
 @dataclasses.dataclass(frozen=True)
