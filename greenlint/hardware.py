@@ -102,6 +102,8 @@ def calibration_overlay(root: Path) -> Path | None:
         if not any(not p.name.startswith(".") for p in root.iterdir()):
             return None
         d = root / hardware_id()
+    except FileNotFoundError:  # the usual case: never calibrated here
+        return None
     except Exception as exc:  # no folder, no meter package or no hardware id: no overlay, not an error
         import logging
 
