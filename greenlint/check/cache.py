@@ -27,7 +27,7 @@ from greenlint.check import cache_codec
 from greenlint.paths import DATA_DIR, PACKAGE_DIR
 
 #: Bump when the layout of cached entries changes.
-FORMAT = 4
+FORMAT = 5
 #: An entry larger than this, compressed or not, is neither written nor read.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 FILE_NAME = "lint.sqlite"

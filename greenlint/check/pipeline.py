@@ -45,9 +45,9 @@ class CheckResult:
         """The calibration overlay this run's figures apply (`path`, `hardware_id`), None without one."""
         if self.config.overlay_root is None:
             return None
-        from greenlint.predict.calibration import overlay_dir
+        from greenlint.hardware import calibration_overlay
 
-        found = overlay_dir(self.config.overlay_root)
+        found = calibration_overlay(self.config.overlay_root)
         return None if found is None else {"path": str(found), "hardware_id": found.name}
 
 
