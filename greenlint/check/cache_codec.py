@@ -95,6 +95,7 @@ def dumps(value: Any) -> str:
     """*value* as JSON; TypeError for anything this format cannot hold."""
     classes: dict[type, int] = {}
     table: list[list] = []
+    records: dict[type, tuple[int, Callable[[Any], tuple], dict[int, str]] | None] = {}
     ids: dict[int, int] = {}
     keep: list[Any] = []  # written records stay alive, so their ids stay theirs
     plain = _PLAIN
@@ -105,6 +106,13 @@ def dumps(value: Any) -> str:
             i = classes[kind] = len(table)
             table.append([_name(kind), None if attrs is None else list(attrs)])
         return i
+
+    def record(kind: type) -> tuple[int, Callable[[Any], tuple], dict[int, str]] | None:
+        """(its index in the table, its attributes' getter, its module's singletons), or None."""
+        getter = _getter(kind)
+        spec = None if getter is None else (index(kind, _attribute_order(kind)), getter, _singletons(kind.__module__))
+        records[kind] = spec
+        return spec
 
     def enc(v: Any) -> Any:
         kind = type(v)
@@ -120,26 +128,27 @@ def dumps(value: Any) -> str:
                 out += (enc(k), enc(x))
             return out
         if kind is list or kind is tuple:
+            if set(map(type, v)) <= plain:
+                return ["l" if kind is list else "t", *v]
             return ["l" if kind is list else "t", *[x if type(x) in plain else enc(x) for x in v]]
-        getter = _getter(kind)
-        if getter is not None:
+        spec = records[kind] if kind in records else record(kind)
+        if spec is not None:
             number = ids.get(id(v))
             if number is not None:
                 return ["r", number]
-            glob = _singletons(kind.__module__).get(id(v))
-            if glob is not None:
-                return ["g", f"{kind.__module__}:{glob}"]
+            i, getter, singletons = spec
+            if singletons and id(v) in singletons:
+                return ["g", f"{kind.__module__}:{singletons[id(v)]}"]
             ids[id(v)] = len(ids)
             keep.append(v)
-            out = [index(kind, _attribute_order(kind))]
             try:
                 values = getter(v)
             except AttributeError:  # a slot left unset
                 values = [getattr(v, a, _UNSET) for a in _attribute_order(kind)]
-                out += [_UNSET_MARK if x is _UNSET else x if type(x) in plain else enc(x) for x in values]
-                return out
-            out += [x if type(x) in plain else enc(x) for x in values]
-            return out
+                return [i, *[_UNSET_MARK if x is _UNSET else x if type(x) in plain else enc(x) for x in values]]
+            if set(map(type, values)) <= plain:
+                return [i, *values]
+            return [i, *[x if type(x) in plain else enc(x) for x in values]]
         if kind is set or kind is frozenset:
             return ["s" if kind is set else "f", *[enc(x) for x in v]]
         if kind is bytes:

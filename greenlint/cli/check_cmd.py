@@ -89,6 +89,22 @@ def quick_args(argv: list[str]) -> SimpleNamespace | None:
     return SimpleNamespace(command="check", _run=run, **args)
 
 
+#: The arguments a fully cached run reads (greenlint.check.warm); any other must have its default.
+WARM_READS = frozenset({"paths", "exit_zero", "statistics", "no_calibration", "format"})
+
+
+def from_cache(args) -> tuple[str, list, dict | None] | None:
+    """(output format, diagnostics, calibration overlay applied) from the lint cache alone, when
+    the run reads no more than WARM_READS and every file is cached; else None."""
+    if any(getattr(args, k) != v for k, v in DEFAULTS.items() if k not in WARM_READS):
+        return None
+    from greenlint.check.warm import cached_run
+
+    output_format = args.format or "concise"  # no [tool.greenlint] table on that path
+    found = cached_run(args.paths, output_format, calibration=not args.no_calibration)
+    return None if found is None else (output_format, *found)
+
+
 def register(parser: argparse.ArgumentParser) -> None:
     from greenlint.report import FORMATS
 
@@ -203,8 +219,11 @@ def configure(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
+    warm = from_cache(args)  # every file unchanged: answered without the rest of the pipeline
+    if warm is not None:
+        return _report(args, *warm)
     from greenlint.check import ConfigError, run_check
-    from greenlint.report import FIX_FORMATS, render
+    from greenlint.report import FIX_FORMATS
 
     try:
         config = configure(args)
@@ -242,18 +261,24 @@ def run(args: argparse.Namespace) -> int:
         _show_fixes(args, fixes, result)
     elif args.show_fixes:
         _show_fixes(args, None, result)
-    from greenlint.check.pipeline import calibration_note
+    return _report(args, config.output_format, result.diagnostics, result.calibration, result.sources)
 
-    calibration = result.calibration
-    note = calibration_note(calibration)
+
+def _report(args: argparse.Namespace, output_format: str, diagnostics: list, calibration: dict | None,
+            sources: dict | None = None) -> int:
+    """Print the findings (and the calibration note, the unsafe fixes left); the exit code."""
+    from greenlint.check import overlay
+    from greenlint.report import render
+
+    note = overlay.note(calibration)
     if note:
         print(note, file=sys.stderr)
-    sys.stdout.write(render(config.output_format, result.diagnostics, sources=result.sources,
-                            statistics=args.statistics, calibration=calibration))
-    unsafe = sum(1 for d in result.diagnostics if d.fix is not None and not d.fix.safe)  # known where computed
+    sys.stdout.write(render(output_format, diagnostics, sources=sources, statistics=args.statistics,
+                            calibration=calibration))
+    unsafe = sum(1 for d in diagnostics if d.fix is not None and not d.fix.safe)  # known where computed
     if unsafe and not args.unsafe_fixes:
         print(f"{unsafe} unsafe fix{'es' * (unsafe != 1)} available with `--fix --unsafe-fixes`.", file=sys.stderr)
-    return 1 if result.diagnostics and not args.exit_zero else 0
+    return 1 if diagnostics and not args.exit_zero else 0
 
 
 def _show_fixes(args: argparse.Namespace, fixes, result) -> None:
