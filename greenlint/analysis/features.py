@@ -115,27 +115,17 @@ def _plain(value: Any, budget: list[int] | None = None) -> tuple[bool, Any]:
     return False, None
 
 
-def positional_names(params: list[str]) -> list[str]:
-    """The parameters a positional argument can fill (up to `*args` or a bare `*`)."""
-    names = []
-    for name in params:
-        if name.startswith("*"):
-            break
-        names.append(name)
-    return names
-
-
 def argument_values(params: list[str], args: list[tuple[bool, Any]], keywords: list[tuple[str | None, Any]]) -> dict:
-    """Argument values by parameter name: positional ones (until a `*arg`) and keywords.
+    """Argument values by parameter name: positional ones (until a `*arg`, `*args` or a bare `*`)
+    and keywords.
 
     *args* holds (starred, value) pairs; *keywords* (name or None for `**kw`, value) pairs.
     """
     named: dict[str, Any] = {}
-    positional = positional_names(params)
-    for i, (starred, value) in enumerate(args):
-        if starred or i >= len(positional):
+    for (starred, value), name in zip(args, params):
+        if starred or name.startswith("*"):
             break
-        named[positional[i]] = value
+        named[name] = value
     for name, value in keywords:
         if name is not None:
             named[name] = value

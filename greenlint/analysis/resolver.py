@@ -1074,7 +1074,8 @@ class Resolver:
 
     def record(self, node: ast.Call, api: str, args: list, keywords: list, owner: Inst | None) -> tuple[dict, dict]:
         """Record a TF call site; its (features, argument values by parameter name)."""
-        named = feat.argument_values(self.table.params(api), args, keywords)
+        params = self.table.params(api)
+        named = feat.argument_values(params, args, keywords)
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
         loops = self.ctx.loops
@@ -1090,13 +1091,13 @@ class Resolver:
             features["loop_unbounded"] = True
         if loops:
             features["loop_depth"] = len(loops)
-        local = None if self.exporting else self.place(node, self.table.params(api))  # other modules read none
+        local = None if self.exporting else self.place(node, params)  # other modules read none
         if self.ctx.keras_step:
             features["in_keras_step"] = True
         if owner is not None:
             for key, value in feat.receiver_features(owner).items():
                 features.setdefault(key, value)  # the call's own arguments come first
-        if "batch_size" not in features and "batch_size" in self.table.params(api):
+        if "batch_size" not in features and "batch_size" in params:
             batched = feat.dataset_batch_size([named["x"]] if "x" in named else [])  # not validation_data's
             if batched is not None:  # `model.fit(ds)` with `ds = ....batch(32)`: Keras uses the dataset's
                 features["batch_size"] = batched

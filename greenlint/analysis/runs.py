@@ -108,6 +108,7 @@ class FunctionRuns:
         self.memo: dict[int, tuple[Local, str | None]] = {}
         self.loops: dict[int, Local] = {}
         self.varied: dict[int, frozenset] = {}
+        self.sites: dict[tuple, dict[str, Any]] = {}  # (function, runs, varying) -> `runs`, where no link is asked
 
     def function(self, info: Any, active: frozenset = frozenset()) -> tuple[Local, str | None]:
         """(runs, why unknown) of a user function (None: the module's top level)."""
@@ -177,7 +178,18 @@ class FunctionRuns:
         return self.varied[key]
 
     def site(self, func: Any, place: Place) -> dict[str, Any]:
-        """The `runs` object of a call site in *func* at *place*."""
+        """The `runs` object of a call site in *func* at *place* (a fresh one each time: sites
+        in one function at the same kind of place share the work, not the object)."""
+        outers = self.varying(func)
+        if any(outers):  # the call's own inputs count
+            return self._site(func, place, outers)
+        key = (id(func), place.runs, place.varying)
+        found = self.sites.get(key)
+        if found is None:
+            found = self.sites[key] = self._site(func, place, outers)
+        return {**found, "varying": [list(names) for names in found["varying"]]}
+
+    def _site(self, func: Any, place: Place, outers: frozenset) -> dict[str, Any]:
         outer, why = self.function(func)
         runs = combine(place.runs, outer)
         notes = []
@@ -187,7 +199,6 @@ class FunctionRuns:
             notes.append(why)
         looped = combine(place.runs, self.loop(func))
         loop = looped.count
-        outers = self.varying(func)
         links = self.links(func, place) if any(outers) else {}
         loops = set(place.varying)
         loops.update(frozenset(label for label, linked in links.items() if linked & outer) for outer in outers)

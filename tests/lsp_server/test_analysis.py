@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import pickle
 import subprocess
 import sys
 import threading
@@ -217,6 +218,24 @@ def test_garbage_is_collected_after_the_diagnostics_are_handed_over(tmp_path: Pa
     asyncio.run(scenario())
     analyses.close()
     assert events == ["publish", "collect"]
+
+
+def test_sites_cross_processes_whole_and_are_rebuilt_when_first_used(tmp_path: Path):
+    result, _ = analyse_text(TRAIN, str(tmp_path / "a.py"), Config(root=tmp_path), load_predictor().predict)
+    sites = tuple(result.sites)
+    sent = pickle.loads(pickle.dumps(lsp_analysis.PackedSites(sites)))
+    assert len(sent) == 6 and sent._sites is None  # counted without rebuilding them
+    assert sent == sites and list(sent) == list(sites) and sent[-1] == sites[-1]
+
+
+def test_an_analysis_hands_over_the_tree_it_walked_for_freeing_later(tmp_path: Path):
+    kept = []
+    predict = load_predictor().predict
+    done = lsp_analysis._analyse_unit(
+        TRAIN, str(tmp_path / "a.py"), Config(root=tmp_path), None, None, lambda: predict, lambda: False, kept.append
+    )
+    [made_from] = kept
+    assert made_from.tree is not None and len(done.sites) == 6
 
 
 def test_an_internal_failure_is_a_diagnostic(tmp_path: Path):
