@@ -98,7 +98,7 @@ def _importing(py: str, one_file: str, env: dict) -> str:
     proc = subprocess.run([py, "-c", probe, one_file], env={**os.environ, **env}, cwd=WORK, capture_output=True,
                           text=True, check=True)
     modules = proc.stderr.split("\n")[-2].split()
-    return "import importlib\nfor m in %r:\n    importlib.import_module(m)\n" % modules
+    return f"import importlib\nfor m in {modules!r}:\n    importlib.import_module(m)\n"
 
 
 def run(repeat: int) -> dict:

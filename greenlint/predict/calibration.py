@@ -32,7 +32,6 @@ from pathlib import Path
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.units import TIMES
 
-
 #: The file the calibrator writes beside the overlay KB: the run's summary and earlier runs.
 CALIBRATION_JSON = "calibration.json"
 #: Least log10 spread a calibrated figure keeps: the run-to-run noise of repeated measurements
