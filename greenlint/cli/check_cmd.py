@@ -50,7 +50,7 @@ def quick_args(argv: list[str]) -> SimpleNamespace | None:
     the parser would refuse, paths in two runs), which the parser then reads and judges."""
     from greenlint.report import FORMATS
 
-    args = {k: list(v) if isinstance(v, list) else v for k, v in DEFAULTS.items()}
+    args: dict[str, object] = {k: list(v) if isinstance(v, list) else v for k, v in DEFAULTS.items()}
     paths: list[str] = []
     ended = False  # the paths are one run of words: more after an option is the parser's error
     i = 0
@@ -63,27 +63,28 @@ def quick_args(argv: list[str]) -> SimpleNamespace | None:
             paths.append(word)
             continue
         ended = bool(paths)
-        name, eq, value = word.partition("=")
+        name, eq, text = word.partition("=")
         if name in _FLAGS and not eq:
             dest, flag = _FLAGS[name]
             args[dest] = flag
             continue
-        dest = _VALUES.get(name)
-        if dest is None:
+        found = _VALUES.get(name)
+        if found is None:
             return None
         if not eq:
             if i >= len(argv) or argv[i].startswith("-"):
                 return None
-            value, i = argv[i], i + 1
-        if dest == "format" and value not in FORMATS:
+            text, i = argv[i], i + 1
+        value: object = text
+        if found == "format" and text not in FORMATS:
             return None
-        if dest == "jobs":
-            if value != "auto" and not (value.isascii() and value.isdigit()):
+        if found == "jobs":
+            if text != "auto" and not (text.isascii() and text.isdigit()):
                 return None
-            value = jobs_arg(value)
-        elif dest in ("select", "extend_select", "ignore"):
-            value = _codes(value)
-        args[dest] = value
+            value = jobs_arg(text)
+        elif found in ("select", "extend_select", "ignore"):
+            value = _codes(text)
+        args[found] = value
     if paths:
         args["paths"] = paths
     return SimpleNamespace(command="check", _run=run, **args)
