@@ -5,9 +5,9 @@ under them: neither the configuration's dataclasses nor discovery, the runner, t
 the rules. Covered: files named on the command line (no folder), in a project without a
 `[tool.greenlint]` table (the default configuration, its formatter's line length aside), with
 no option but `--exit-zero`, `--statistics`, `--no-calibration` and an output format other
-than `full` (which shows source lines): `greenlint.cli.check_cmd.from_cache` judges the options. For anything else, and as soon as one file is not in
-the cache, `cached_run` returns None and the whole pipeline runs, reading the same entries: the
-output is the same either way.
+than `full` (which shows source lines); the command line judges the options. For anything
+else, and as soon as one file is not in the cache, `cached_run` returns None and the whole
+pipeline runs, reading the same entries: the output is the same either way.
 """
 
 from __future__ import annotations
@@ -40,9 +40,8 @@ def cached_run(paths: list[str], output_format: str, calibration: bool = True) -
     overlay_root = default_overlay_root() if calibration else None
     cache = cache_in(None, overlay_root)
     table = rule_table(cache)
-    rules = keys.rules_id(
-        default_codes(table["enabled"]), keys.rule_settings(table["options"], {}, line_length, output_format in FIX_FORMATS)
-    )
+    settings = keys.rule_settings(table["options"], {}, line_length, fixes=output_format in FIX_FORMATS)
+    rules = keys.rules_id(default_codes(table["enabled"]), settings)
     project = keys.project_index(cache)
     cwd = os.getcwd()
     profile_stamps: dict[str, str] = {}

@@ -28,9 +28,8 @@ def jobs_arg(text: str) -> int | str:
         raise argparse.ArgumentTypeError(f"expected a positive integer or auto, got {text!r}") from None
 
 
-#: What `register`'s parser gives `greenlint check` with no option (tests/check/test_quick_args.py holds
-#: them equal), and the options `quick_args` reads without it: flag -> (destination, value or
-#: converter of the next word).
+#: What `register`'s parser gives `greenlint check` with no option (tests/check/test_quick_args.py
+#: holds them equal).
 DEFAULTS = {
     "paths": ["."], "select": None, "extend_select": [], "ignore": [], "per_file_ignores": [], "exclude": None,
     "extend_exclude": [], "force_exclude": False, "no_respect_gitignore": False, "format": None,
@@ -38,6 +37,7 @@ DEFAULTS = {
     "show_fixes": False, "config": None, "isolated": False, "no_cache": False, "cache_dir": None, "jobs": None,
     "no_calibration": False, "hotspot_threshold_j": None,
 }
+#: The options `quick_args` reads: the flags (set to True), and those taking the next word.
 _FLAGS = {f"--{dest.replace('_', '-')}": (dest, True) for dest, value in DEFAULTS.items() if value is False}
 _VALUES = {"--format": "format", "--output-format": "format", "--config": "config", "--cache-dir": "cache_dir",
            "--select": "select", "--extend-select": "extend_select", "--ignore": "ignore", "--jobs": "jobs"}
@@ -45,12 +45,12 @@ _VALUES = {"--format": "format", "--output-format": "format", "--config": "confi
 
 def quick_args(argv: list[str]) -> SimpleNamespace | None:
     """The arguments of `greenlint check` *argv* (without the command) as the parser would give
-    them, read without building it (argparse: a tenth of a warm one-file check); None for anything
+    them, read without building it (argparse: about a tenth of a warm one-file check); None for anything
     not plainly covered here (an abbreviation, `-h`, an option taking a list or a number, a value
     the parser would refuse, paths in two runs), which the parser then reads and judges."""
     from greenlint.report import FORMATS
 
-    args = {k: list(v) if isinstance(v, list) else v for k, v in DEFAULTS.items()}
+    args: dict[str, object] = {k: list(v) if isinstance(v, list) else v for k, v in DEFAULTS.items()}
     paths: list[str] = []
     ended = False  # the paths are one run of words: more after an option is the parser's error
     i = 0
@@ -63,27 +63,28 @@ def quick_args(argv: list[str]) -> SimpleNamespace | None:
             paths.append(word)
             continue
         ended = bool(paths)
-        name, eq, value = word.partition("=")
+        name, eq, text = word.partition("=")
         if name in _FLAGS and not eq:
             dest, flag = _FLAGS[name]
             args[dest] = flag
             continue
-        dest = _VALUES.get(name)
-        if dest is None:
+        found = _VALUES.get(name)
+        if found is None:
             return None
         if not eq:
             if i >= len(argv) or argv[i].startswith("-"):
                 return None
-            value, i = argv[i], i + 1
-        if dest == "format" and value not in FORMATS:
+            text, i = argv[i], i + 1
+        value: object = text
+        if found == "format" and text not in FORMATS:
             return None
-        if dest == "jobs":
-            if value != "auto" and not (value.isascii() and value.isdigit()):
+        if found == "jobs":
+            if text != "auto" and not (text.isascii() and text.isdigit()):
                 return None
-            value = jobs_arg(value)
-        elif dest in ("select", "extend_select", "ignore"):
-            value = _codes(value)
-        args[dest] = value
+            value = jobs_arg(text)
+        elif found in ("select", "extend_select", "ignore"):
+            value = _codes(text)
+        args[found] = value
     if paths:
         args["paths"] = paths
     return SimpleNamespace(command="check", _run=run, **args)

@@ -75,10 +75,16 @@ def test_warm_path_goals_are_judged_in_cpu_time_and_the_wheel_install(monkeypatc
     import bench_warm
 
     base = {"pass": 20, "version": 30, "ast": 300, "wheel_pass": 10, "coldauto": 1100, "cold2": 1200}
-    met = bench_warm.markdown(_warm_result({**base, "cold1": 1100, "warm": 50, "one": 80, "wheel_one": 30},
-                                           {"cold2": 800, "coldauto": 1000, "cold1": 1100}))
+    met = bench_warm.markdown(_warm_result({**base, "cold1": 1100, "warm": 50, "one": 80, "wheel_one": 30,
+                                            "wheel_imports": 25}, {"cold2": 800, "coldauto": 1000, "cold1": 1100}))
     assert "3.67× — **met**" in met  # cold -j 1: 1,100 ms of CPU against 300 of ast.parse
     assert "2.67× — **met**" in met  # cold -j 2 in wall time
     assert "4.5% — **met**" in met and "3.0× — **met**" in met  # warm; one file in the wheel install
-    missed = bench_warm.markdown(_warm_result({**base, "cold1": 1500, "warm": 90, "one": 80, "wheel_one": 40}))
+    assert "nothing else, takes 2.5× start-up." in met
+    missed = bench_warm.markdown(_warm_result({**base, "cold1": 1500, "warm": 90, "one": 80, "wheel_one": 40,
+                                               "wheel_imports": 35}))
     assert "5.00× — **missed**" in missed and "6.0% — **missed**" in missed and "4.0× — **missed**" in missed
+    assert "takes 3.5× start-up: those imports alone" in missed  # the floor itself misses the goal
+    own_work = bench_warm.markdown(_warm_result({**base, "cold1": 1500, "warm": 90, "one": 80, "wheel_one": 40,
+                                                 "wheel_imports": 20}))
+    assert "takes 2.0× start-up: the rest is the check's own work" in own_work
