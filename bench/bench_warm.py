@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import json
 import os
 import shutil
 import statistics
@@ -37,6 +38,7 @@ import sysconfig
 from pathlib import Path
 
 from bench_linter import WORK, measure
+from cold_breakdown import SUMMARIES
 from corpus import ensure_corpus
 from report import REPO, machine, today, versions, write_section
 
@@ -133,6 +135,12 @@ def run(repeat: int) -> dict:
         if round_ == 0:
             measure("wheel_one", wheel_one, wheel_env, cwd=WORK)  # fills its cache: the runs measured are warm
         runs["wheel_one"].append(measure("wheel_one", wheel_one, wheel_env, cwd=WORK))
+    shutil.rmtree(cache, ignore_errors=True)
+    split = subprocess.run(
+        [py, str(REPO / "bench" / "cold_breakdown.py"), str(file_list)],
+        env={**os.environ, **env}, cwd=REPO, capture_output=True, text=True, check=True,
+    )
+    steps_cpu = json.loads(split.stderr.strip().splitlines()[-1])
     from greenlint.analysis.sources import MAX_BYTES
 
     big = {}
@@ -149,6 +157,7 @@ def run(repeat: int) -> dict:
         "runs": {k: _median(v) for k, v in runs.items()},
         "diagnostics": {k: runs[k][-1]["stdout"].count("\n") for k in ("cold1", "cold2", "coldauto", "warm")},
         "big": big,
+        "breakdown": steps_cpu,
     }
 
 
@@ -218,10 +227,37 @@ def markdown(r: dict) -> str:
         f"- Wall times (s): cold `-j 1` {_list(x['cold1'])}; cold `-j 2` {_list(x['cold2'])}; cold `-j auto` "
         f"{_list(x['coldauto'])}; warm {_list(x['warm'])}; one file {_list(x['one'])}; start-up {_list(x['pass'])}; "
         f"wheel one file {_list(x['wheel_one'])}; wheel start-up {_list(x['wheel_pass'])}.",
+        *breakdown(r["breakdown"]),
         f"- Load average (1 min) {r['load'][0]:.1f} before and {r['load'][1]:.1f} after: "
         + ("other jobs shared this machine, so wall times are long and noisy; the CPU column is steadier."
            if max(r["load"]) > 1.0 else "a quiet machine."),
     ])
+
+
+def breakdown(b: dict) -> list[str]:
+    """The cold run's CPU by step (bench/cold_breakdown.py), and what one walk per module would save."""
+    total, steps, counts = b["total_cpu_s"], b["steps"], b["counts"]
+    summaries = steps.get(SUMMARIES, 0.0)
+    rows = [f"| {step} | {cpu * 1000:,.0f} | {cpu / total:.0%} | {counts.get(step, '')} |" for step, cpu in steps.items()]
+    return [
+        "",
+        f"Where a cold `-j 1` run goes (one more run, in process, a timer around each step; {total * 1000:,.0f} ms "
+        "CPU in all, slower than the table's runs by the timers; each millisecond charged to the innermost step):",
+        "",
+        "| step | CPU (ms) | share | calls |",
+        "|---|---:|---:|---:|",
+        *rows,
+        "",
+        f"- One walk per module: the project summaries' own walks are {summaries / total:.0%} of the cold run "
+        f"({counts.get(SUMMARIES, 0)} summaries, their parse shared with the check of the same file, counted under "
+        "parse). That is the most a checked module's walk serving as its summary could save, and it is not done: "
+        "the two walks give different values. A summary is what any importer may rely on, so its functions' "
+        "parameters stay unknown; the checked walk binds a function's parameters to what this module's own calls "
+        "pass when those are all its calls (`h = compile_and_fit(model, ...)` seven times), and its returns then "
+        "carry those arguments. Exporting them would give every importer the figures of another caller's "
+        "arguments. It would take a resolver whose function summaries keep parameter-dependent values symbolic "
+        "(returns as functions of the arguments), so that one walk yields both views.",
+    ]
 
 
 def _list(m: dict) -> str:

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.metadata
 import os
-import platform
 import re
 from pathlib import Path
 
@@ -23,6 +21,8 @@ def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
                 return line.split(":", 1)[1].strip()
     except OSError:
         pass
+    import platform
+
     return platform.processor() or platform.machine() or "unknown CPU"
 
 
@@ -52,6 +52,8 @@ def gpus() -> tuple[tuple[str, ...], str | None]:
 
 
 def _version(dist: str) -> str | None:
+    import importlib.metadata
+
     try:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
@@ -77,6 +79,8 @@ def hardware_id(cpu: str | None = None, cores: int | None = None, gpu_names: tup
 
 def hardware_block() -> dict:
     """The `hardware` block of a measurement file."""
+    import platform
+
     names, driver = gpus()
     tf = _version("tensorflow") or _version("tensorflow-cpu")
     return {
@@ -89,3 +93,20 @@ def hardware_block() -> dict:
         "python": platform.python_version(),
         "platform": platform.platform(),
     }
+
+
+def calibration_overlay(root: Path) -> Path | None:
+    """This machine's calibration overlay in the folder of overlays *root*, if `greenlint calibrate`
+    wrote one. The hardware id (which may ask the GPU driver) is only worked out where *root* holds any."""
+    try:
+        if not any(not p.name.startswith(".") for p in root.iterdir()):
+            return None
+        d = root / hardware_id()
+    except FileNotFoundError:  # the usual case: never calibrated here
+        return None
+    except Exception as exc:  # no folder, no meter package or no hardware id: no overlay, not an error
+        import logging
+
+        logging.getLogger(__name__).debug("no calibration overlay: %s", exc)
+        return None
+    return d if d.is_dir() and any(d.iterdir()) else None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from importlib import resources
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -15,10 +14,15 @@ def _data_dir() -> Path:
     copy otherwise (site-packages, `--user`, `--target` alike)."""
     if "GREENLINT_DATA_DIR" in os.environ:
         return Path(os.environ["GREENLINT_DATA_DIR"])
-    data = resources.files("greenlint.data")
-    if not isinstance(data, Path):
-        raise RuntimeError(f"greenlint: its data must be installed as files, not inside {data}")
-    return data
+    # where importlib.resources.files would find it, without importing that (zipfile, tempfile,
+    # random: nothing a warm check needs)
+    from importlib.util import find_spec
+
+    spec = find_spec("greenlint.data")
+    origin = spec.origin if spec is not None else None
+    if not origin or not os.path.isfile(origin):
+        raise RuntimeError(f"greenlint: its data must be installed as files, not inside {origin or 'greenlint.data'}")
+    return Path(origin).parent
 
 
 #: Bundled, derived data (KB, catalog, trained model, training-run table). Read-only for the

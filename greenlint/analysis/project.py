@@ -220,6 +220,7 @@ class ProjectIndex:
         self._summaries: dict[str, tuple[str, dict[str, Any]]] = {}
         self._refreshed = time.monotonic()
         self._in_progress: set[str] = set()
+        self._stamped: set[str] = set()  # paths stamped since `refresh` was last called
         #: A persistent store (`greenlint.check.cache.Cache`: key(path, content, dependencies),
         #: get, put) for summaries across runs; None keeps them in this process only.
         self.store = None
@@ -248,8 +249,13 @@ class ProjectIndex:
         return statements, sha
 
     def _scan(self, path: str) -> tuple[list[str], str]:
-        stamp = _stamp(path)
+        """Its imports and content hash, the file stamped once between calls of `refresh` (one
+        analysis, one run's start: its digests walk the import graph again and again)."""
         known = self._scans.get(path)
+        if known is not None and path in self._stamped:
+            return known[1], known[2]
+        stamp = _stamp(path)
+        self._stamped.add(path)
         if known is not None and known[0] == stamp:
             return known[1], known[2]
         if stamp is None:
@@ -265,6 +271,7 @@ class ProjectIndex:
     def refresh(self, max_age: float = 0.0) -> None:
         """Notice files changed since they were scanned, unless that was checked less than
         *max_age* seconds ago (a long-lived process, the LSP, calls it before each analysis)."""
+        self._stamped.clear()  # stamped again when next asked for
         now = time.monotonic()
         if now - self._refreshed < max_age:
             return

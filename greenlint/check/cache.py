@@ -27,7 +27,7 @@ from greenlint.check import cache_codec
 from greenlint.paths import DATA_DIR, PACKAGE_DIR
 
 #: Bump when the layout of cached entries changes.
-FORMAT = 4
+FORMAT = 5
 #: An entry larger than this, compressed or not, is neither written nor read.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 FILE_NAME = "lint.sqlite"
@@ -112,10 +112,19 @@ def close_all() -> None:
 atexit.register(close_all)
 
 
-def _default_overlay_root() -> Path:
+def default_overlay_root() -> Path:
+    """The calibration overlays' folder with the default cache folder (`Config.overlay_root`)."""
     from greenlint.paths import cache_dir
 
     return cache_dir() / "calibration"
+
+
+def cache_in(directory: Path | None, overlay_root: Path | None) -> Cache:
+    """A run's lint cache: in *directory* (None: the user cache's `check/`), under the environment
+    stamp of the calibration overlays in *overlay_root* (None: calibration off)."""
+    from greenlint.paths import cache_dir
+
+    return Cache(directory or cache_dir() / "check", environment_stamp(overlay_root))
 
 
 class Cache:
@@ -125,7 +134,7 @@ class Cache:
     def __init__(self, directory: Path, stamp: str | None = None):
         self.directory = Path(directory)
         self.file = self.directory / FILE_NAME
-        self.stamp = stamp or environment_stamp(_default_overlay_root())
+        self.stamp = stamp or environment_stamp(default_overlay_root())
 
     def key(self, path: str, content: bytes, dependencies: str = "") -> str:
         """*dependencies*: a digest of the project modules the file imports (their changes count)."""

@@ -4,13 +4,22 @@ A cache directory may be chosen by the repository being checked (`cache-dir`), s
 untrusted input: reading one must never run code. Unlike pickle, decoding here only builds
 JSON values, tuples, sets, bytes and instances of greenlint's plain record classes: dataclasses,
 `__slots__` classes and enums defined in a `greenlint.` module that is already imported. Such an
-instance is made with `object.__new__` and given exactly its declared attributes (no `__init__`,
-no import, no lookup outside those classes); anything else makes the entry invalid, which
-callers treat as a cache miss.
+instance is made with `object.__new__` and given exactly its declared attributes, each of its
+annotated type (no `__init__`, no import, no lookup outside those classes); anything else makes
+the entry invalid, which callers treat as a cache miss.
 
-Objects are numbered as they are written, so shared and cyclic references (the analysis'
-summaries of project classes) come back as they were; module-level singletons of those classes
-(`greenlint.analysis.values.OPAQUE`) come back as themselves.
+Layout: `[classes, value]`. `classes` lists each record class or enum the value holds once, as
+`[module:qualname, attribute names]` (None for an enum), the attributes in their declared order.
+In `value` a JSON object is a dict with string keys and every JSON array is tagged by its first
+item: a class's index `[i, attribute values...]` (a record, its values by position; `["u"]` for
+a `__slots__` attribute left unset), `["l", items...]` a list, `"t"` a tuple, `"s"` a set,
+`"f"` a frozenset, `["d", key, value, ...]` a dict with other keys, `["e", i, value]` an enum
+member, `"b"` base64 bytes, `["c", real, imag]`, `["n", name]` NotImplemented or Ellipsis.
+
+Records are numbered as they are written, so shared and cyclic references (the analysis'
+summaries of project classes) come back as they were (`["r", number]`); module-level singletons
+of those classes (`greenlint.analysis.values.OPAQUE`) come back as themselves (`["g",
+"module:name"]`).
 """
 
 from __future__ import annotations
@@ -19,12 +28,18 @@ import dataclasses
 import enum
 import functools
 import json
+import operator
 import sys
+from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 PREFIX = "greenlint."
-_PLAIN = frozenset({bool, int, float, str})
+_PLAIN = frozenset({bool, int, float, str, type(None)})
+_JSON_CONTAINERS = frozenset({list, dict})
+_STR_ONLY = {str}
 _UNSET = object()
+_UNSET_MARK = ["u"]
 
 
 class InvalidEntry(ValueError):
@@ -36,14 +51,8 @@ def _name(cls: type) -> str:
 
 
 @functools.cache
-def _attributes(cls: type) -> frozenset[str] | None:
-    """The attributes a record class declares, or None if *cls* is not one."""
-    names = _attribute_order(cls)
-    return None if names is None else frozenset(names)
-
-
-@functools.cache
 def _attribute_order(cls: type) -> tuple[str, ...] | None:
+    """The attributes a record class declares, in order, or None if *cls* is not one."""
     if not cls.__module__.startswith(PREFIX) or cls.__new__ is not object.__new__:
         return None
     if dataclasses.is_dataclass(cls):
@@ -53,10 +62,20 @@ def _attribute_order(cls: type) -> tuple[str, ...] | None:
 
 
 @functools.cache
+def _getter(cls: type) -> Callable[[Any], tuple] | None:
+    """All of a record's attributes in one call (it raises AttributeError for an unset slot)."""
+    names = _attribute_order(cls)
+    if names is None:
+        return None
+    get = operator.attrgetter(*names)
+    return get if len(names) > 1 else (lambda obj: (get(obj),))
+
+
+@functools.cache
 def _singletons(module: str) -> dict[int, str]:
     """id -> global name of the module-level instances of record classes in *module*."""
     namespace = vars(sys.modules[module])
-    return {id(v): k for k, v in namespace.items() if not isinstance(v, type) and _attributes(type(v)) is not None}
+    return {id(v): k for k, v in namespace.items() if not isinstance(v, type) and _attribute_order(type(v)) is not None}
 
 
 def _class(name: Any) -> type:
@@ -74,177 +93,243 @@ def _class(name: Any) -> type:
 
 def dumps(value: Any) -> str:
     """*value* as JSON; TypeError for anything this format cannot hold."""
+    classes: dict[type, int] = {}
+    table: list[list] = []
+    records: dict[type, tuple[int, Callable[[Any], tuple], dict[int, str]] | None] = {}
     ids: dict[int, int] = {}
-    keep: list[Any] = []  # written objects stay alive, so their ids stay theirs
+    keep: list[Any] = []  # written records stay alive, so their ids stay theirs
+    plain = _PLAIN
+
+    def index(kind: type, attrs: tuple[str, ...] | None) -> int:
+        i = classes.get(kind)
+        if i is None:
+            i = classes[kind] = len(table)
+            table.append([_name(kind), None if attrs is None else list(attrs)])
+        return i
+
+    def record(kind: type) -> tuple[int, Callable[[Any], tuple], dict[int, str]] | None:
+        """(its index in the table, its attributes' getter, its module's singletons), or None."""
+        getter = _getter(kind)
+        spec = None if getter is None else (index(kind, _attribute_order(kind)), getter, _singletons(kind.__module__))
+        records[kind] = spec
+        return spec
 
     def enc(v: Any) -> Any:
         kind = type(v)
-        if kind in _PLAIN or v is None:  # exact types: a `str` enum is an enum, not a string
+        if kind in plain:  # exact types: a `str` enum is an enum, not a string
             return v
         if kind is dict:
-            out = {}
+            if set(map(type, v)) <= _STR_ONLY:
+                if set(map(type, v.values())) <= plain:
+                    return v  # as it is: JSON already
+                return {k: x if type(x) in plain else enc(x) for k, x in v.items()}
+            out: list[Any] = ["d"]
             for k, x in v.items():
-                if type(k) is not str or k[:1] == "@":
-                    return {"@d": [[enc(k), enc(x)] for k, x in v.items()]}
-                out[k] = x if type(x) in _PLAIN or x is None else enc(x)
+                out += (enc(k), enc(x))
             return out
-        if kind is list:
-            return [x if type(x) in _PLAIN or x is None else enc(x) for x in v]
-        if kind is tuple:
-            return {"@t": [x if type(x) in _PLAIN or x is None else enc(x) for x in v]}
-        if kind in (set, frozenset):
-            return {"@s" if kind is set else "@f": [enc(x) for x in v]}
+        if kind is list or kind is tuple:
+            if set(map(type, v)) <= plain:
+                return ["l" if kind is list else "t", *v]
+            return ["l" if kind is list else "t", *[x if type(x) in plain else enc(x) for x in v]]
+        spec = records[kind] if kind in records else record(kind)
+        if spec is not None:
+            number = ids.get(id(v))
+            if number is not None:
+                return ["r", number]
+            i, getter, singletons = spec
+            if singletons and id(v) in singletons:
+                return ["g", f"{kind.__module__}:{singletons[id(v)]}"]
+            ids[id(v)] = len(ids)
+            keep.append(v)
+            try:
+                values = getter(v)
+            except AttributeError:  # a slot left unset
+                values = [getattr(v, a, _UNSET) for a in _attribute_order(kind)]
+                return [i, *[_UNSET_MARK if x is _UNSET else x if type(x) in plain else enc(x) for x in values]]
+            if set(map(type, values)) <= plain:
+                return [i, *values]
+            return [i, *[x if type(x) in plain else enc(x) for x in values]]
+        if kind is set or kind is frozenset:
+            return ["s" if kind is set else "f", *[enc(x) for x in v]]
         if kind is bytes:
             import base64
 
-            return {"@b": base64.b64encode(v).decode("ascii")}
+            return ["b", base64.b64encode(v).decode("ascii")]
         if kind is complex:
-            return {"@c": [v.real, v.imag]}
+            return ["c", v.real, v.imag]
         if v is NotImplemented or v is Ellipsis:
-            return {"@n": repr(v)}
+            return ["n", repr(v)]
         if isinstance(v, enum.Enum) and kind.__module__.startswith(PREFIX):
-            return {"@e": _name(kind), "v": enc(v.value)}
-        attrs = _attribute_order(kind)
-        if attrs is None:
-            raise TypeError(f"the lint cache cannot hold a {kind.__module__}.{kind.__qualname__}")
-        if id(v) in ids:
-            return {"@r": ids[id(v)]}
-        glob = _singletons(kind.__module__).get(id(v))
-        if glob is not None:
-            return {"@g": f"{kind.__module__}:{glob}"}
-        ids[id(v)] = len(ids)
-        keep.append(v)
-        fields = {}
-        for a in attrs:
-            x = getattr(v, a, _UNSET)
-            if x is not _UNSET:
-                fields[a] = x if type(x) in _PLAIN or x is None else enc(x)
-        return {"@o": _name(kind), "a": fields}
+            return ["e", index(kind, None), enc(v.value)]
+        raise TypeError(f"the lint cache cannot hold a {kind.__module__}.{kind.__qualname__}")
 
-    return json.dumps(enc(value), separators=(",", ":"), ensure_ascii=False)
+    body = enc(value)
+    return json.dumps([table, body], separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Declared:
+    """A class of an entry's table, checked against the class greenlint defines now."""
+
+    cls: type
+    attrs: tuple[str, ...] | None  # None: an enum
+    checks: tuple[Callable[[Any], bool] | None, ...] = ()
+    complete: bool = True  # a dataclass: every attribute is given
+
+
+def _declared(entry: Any) -> _Declared:
+    if type(entry) is not list or len(entry) != 2:
+        raise InvalidEntry(f"not a class entry: {entry!r}")
+    name, attrs = entry
+    cls = _class(name)
+    if attrs is None:
+        if not issubclass(cls, enum.Enum):
+            raise InvalidEntry(f"{name} is not an enum")
+        return _Declared(cls, None)
+    declared = _attribute_order(cls)
+    if declared is None or type(attrs) is not list or tuple(attrs) != declared:
+        raise InvalidEntry(f"{name} with attributes {attrs!r}")
+    return _Declared(cls, declared, _checks(cls), dataclasses.is_dataclass(cls))
 
 
 def loads(text: str) -> Any:
     """The value `dumps` wrote; InvalidEntry (a ValueError) for anything else."""
     objects: list[Any] = []
+    containers = _JSON_CONTAINERS
 
     def dec(v: Any) -> Any:
-        if v is None or isinstance(v, (bool, int, float, str)):
+        kind = type(v)
+        if kind is dict:
+            return {k: x if type(x) not in containers else dec(x) for k, x in v.items()}
+        if kind is not list:
             return v
-        if type(v) is list:
-            return [dec(x) for x in v]
-        if type(v) is not dict:
-            raise InvalidEntry(f"unexpected JSON value {v!r}")
-        if len(v) == 1:
-            (tag, body), = v.items()
-            if tag == "@t":
-                return tuple(dec(x) for x in _list(body))
-            if tag == "@d":
-                return {dec(k): dec(x) for k, x in (_pair(p) for p in _list(body))}
-            if tag == "@s":
-                return {dec(x) for x in _list(body)}
-            if tag == "@f":
-                return frozenset(dec(x) for x in _list(body))
-            if tag == "@b":
-                import base64
-
-                return base64.b64decode(body, validate=True)
-            if tag == "@c":
-                re, im = _pair(body)
-                return complex(float(re), float(im))
-            if tag == "@n":
-                return {"NotImplemented": NotImplemented, "Ellipsis": Ellipsis}[body]
-            if tag == "@r":
-                if type(body) is not int or not 0 <= body < len(objects):
-                    raise InvalidEntry(f"dangling reference {body!r}")
-                return objects[body]
-            if tag == "@g":
-                module, _, name = str(body).partition(":")
-                if module not in sys.modules or name not in _singletons(module).values():
-                    raise InvalidEntry(f"unknown singleton {body!r}")
-                return getattr(sys.modules[module], name)
-        elif v.keys() == {"@e", "v"}:
-            cls = _class(v["@e"])
-            if not issubclass(cls, enum.Enum):
-                raise InvalidEntry(f"{v['@e']} is not an enum")
-            return cls(dec(v["v"]))
-        elif v.keys() == {"@o", "a"}:
-            cls = _class(v["@o"])
-            declared = _attributes(cls)
-            if declared is None or type(v["a"]) is not dict or not v["a"].keys() <= declared:
-                raise InvalidEntry(f"{v['@o']} with attributes {sorted(v['a'])!r}")
-            if dataclasses.is_dataclass(cls) and v["a"].keys() != declared:
-                raise InvalidEntry(f"{v['@o']} without {sorted(declared - v['a'].keys())!r}")
-            obj = object.__new__(cls)
+        if not v:
+            raise InvalidEntry("an untagged empty array")
+        tag = v[0]
+        if type(tag) is int:
+            if not 0 <= tag < len(table):
+                raise InvalidEntry(f"no class {tag!r}")
+            spec = table[tag]
+            if spec.attrs is None or len(v) != len(spec.attrs) + 1:
+                raise InvalidEntry(f"{_name(spec.cls)} with {len(v) - 1} values")
+            obj = object.__new__(spec.cls)
             objects.append(obj)
-            for attr, x in v["a"].items():
-                value = dec(x)
-                if not _fits(value, _field_types(cls).get(attr)):
-                    raise InvalidEntry(f"{v['@o']}.{attr} = {type(value).__name__}")
-                object.__setattr__(obj, attr, value)
+            for attr, check, x in zip(spec.attrs, spec.checks, islice(v, 1, None)):
+                if type(x) in containers:
+                    if x == _UNSET_MARK and not spec.complete:
+                        continue
+                    x = dec(x)
+                if check is not None and not check(x):
+                    raise InvalidEntry(f"{_name(spec.cls)}.{attr} = {type(x).__name__}")
+                object.__setattr__(obj, attr, x)
             return obj
-        if any(k.startswith("@") for k in v):
-            raise InvalidEntry(f"unknown tag in {sorted(v)!r}")
-        return {k: dec(x) for k, x in v.items()}
+        if tag == "l" or tag == "t":
+            items = [x if type(x) not in containers else dec(x) for x in islice(v, 1, None)]
+            return items if tag == "l" else tuple(items)
+        if tag == "r":
+            number = _one(v)
+            if type(number) is not int or not 0 <= number < len(objects):
+                raise InvalidEntry(f"dangling reference {number!r}")
+            return objects[number]
+        if tag == "d":
+            if len(v) % 2 != 1:
+                raise InvalidEntry("a dict without a value for its last key")
+            return {dec(k): dec(x) for k, x in zip(islice(v, 1, None, 2), islice(v, 2, None, 2))}
+        if tag == "s":
+            return {dec(x) for x in islice(v, 1, None)}
+        if tag == "f":
+            return frozenset(dec(x) for x in islice(v, 1, None))
+        if tag == "e":
+            if len(v) != 3 or type(v[1]) is not int or not 0 <= v[1] < len(table) or table[v[1]].attrs is not None:
+                raise InvalidEntry(f"not an enum member: {v!r}")
+            return table[v[1]].cls(dec(v[2]))
+        if tag == "g":
+            module, _, name = str(_one(v)).partition(":")
+            if module not in sys.modules or name not in _singletons(module).values():
+                raise InvalidEntry(f"unknown singleton {v[1]!r}")
+            return getattr(sys.modules[module], name)
+        if tag == "b":
+            import base64
+
+            return base64.b64decode(_one(v), validate=True)
+        if tag == "c":
+            if len(v) != 3:
+                raise InvalidEntry(f"not a complex number: {v!r}")
+            return complex(float(v[1]), float(v[2]))
+        if tag == "n":
+            return {"NotImplemented": NotImplemented, "Ellipsis": Ellipsis}[_one(v)]
+        raise InvalidEntry(f"unknown tag {tag!r}")
 
     try:
-        return dec(json.loads(text))
+        data = json.loads(text)
+        if type(data) is not list or len(data) != 2 or type(data[0]) is not list:
+            raise InvalidEntry("not a [classes, value] pair")
+        table = [_declared(entry) for entry in data[0]]
+        return dec(data[1])
     except InvalidEntry:
         raise
     except (ValueError, TypeError, KeyError, RecursionError) as exc:
         raise InvalidEntry(str(exc)) from exc
 
 
+def _one(v: list) -> Any:
+    if len(v) != 2:
+        raise InvalidEntry(f"expected one item after the tag: {v!r}")
+    return v[1]
+
+
 @functools.cache
-def _field_types(cls: type) -> dict[str, Any]:
-    """A dataclass's field types as annotated; {} where they cannot be resolved (then unchecked)."""
-    if not dataclasses.is_dataclass(cls):
-        return {}
-    import typing
+def _checks(cls: type) -> tuple[Callable[[Any], bool] | None, ...]:
+    """Per attribute (declared order), whether a value has its annotated type (None: unchecked).
+    A dataclass's field types as annotated; none where they cannot be resolved (then unchecked)."""
+    hints: dict[str, Any] = {}
+    if dataclasses.is_dataclass(cls):
+        import typing
 
-    try:
-        return typing.get_type_hints(cls)
-    except Exception:
-        return {}
+        try:
+            hints = typing.get_type_hints(cls)
+        except Exception:
+            hints = {}
+    return tuple(_check(hints.get(a)) for a in _attribute_order(cls) or ())
 
 
-def _fits(value: Any, hint: Any, depth: int = 1) -> bool:
-    """Whether *value* has the annotated type *hint*: its class, and its items' classes down to
-    *depth* level (records inside are checked as they are built). Unknown hints fit anything."""
+def _check(hint: Any, depth: int = 1) -> Callable[[Any], bool] | None:
+    """Whether a value has the annotated type *hint*: its class, and its items' classes down to
+    *depth* level (records inside are checked as they are built). None: anything fits."""
     import types
     import typing
 
     if hint is None or hint is Any or depth < 0 or isinstance(hint, (typing.TypeVar, str)):
-        return True
+        return None
     if hint is type(None):
-        return value is None
+        return lambda v: v is None
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        return any(_fits(value, a, depth) for a in args)
+        options = [_check(a, depth) for a in args]
+        if any(o is None for o in options):
+            return None
+        return lambda v: any(o(v) for o in options)
     if origin is None:
         if hint is float:
-            return type(value) in (int, float)
-        return not isinstance(hint, type) or isinstance(value, hint)
-    if not isinstance(origin, type) or not isinstance(value, origin):
-        return isinstance(origin, type) is False
+            return lambda v: type(v) is int or type(v) is float
+        return (lambda v: isinstance(v, hint)) if isinstance(hint, type) else None
+    if not isinstance(origin, type):  # `Literal[...]`, `Callable[...]`: not checked
+        return None
     if not args:
-        return True
+        return lambda v: isinstance(v, origin)
     if origin is dict:
-        return all(_fits(k, args[0], depth - 1) and _fits(x, args[1], depth - 1) for k, x in value.items())
+        key, item = _check(args[0], depth - 1) or _anything, _check(args[1], depth - 1) or _anything
+        return lambda v: isinstance(v, dict) and all(key(k) and item(x) for k, x in v.items())
     if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-        return len(value) == len(args) and all(_fits(x, a, depth - 1) for x, a in zip(value, args))
+        parts = [_check(a, depth - 1) or _anything for a in args]
+        return lambda v: isinstance(v, tuple) and len(v) == len(parts) and all(p(x) for p, x in zip(parts, v))
     if origin in (tuple, list, set, frozenset):
-        return all(_fits(x, args[0], depth - 1) for x in value)
+        item = _check(args[0], depth - 1)
+        if item is None:
+            return lambda v: isinstance(v, origin)
+        return lambda v: isinstance(v, origin) and all(item(x) for x in v)
+    return lambda v: isinstance(v, origin)
+
+
+def _anything(value: Any) -> bool:
     return True
-
-
-def _list(v: Any) -> list:
-    if type(v) is not list:
-        raise InvalidEntry(f"expected a list, got {v!r}")
-    return v
-
-
-def _pair(v: Any) -> tuple[Any, Any]:
-    if type(v) is not list or len(v) != 2:
-        raise InvalidEntry(f"expected a pair, got {v!r}")
-    return v[0], v[1]

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from greenlint.check.pyproject import (
+    DEFAULT_LINE_LENGTH,
+    ConfigError,
+    find_pyproject,
+    formatter_line_length,
+    read_toml,
+    tool_line_length,
+    tool_table,
+)
 
 DEFAULT_EXCLUDE = (
     ".git",
@@ -72,10 +81,6 @@ SETTINGS = {
 BUDGET_KEYS = ("fail-above", "max-file-j", "max-program-j", "max-added-j", "allow")
 
 
-class ConfigError(Exception):
-    """Greenlint cannot run with this configuration (exit code 2)."""
-
-
 @dataclass(frozen=True)
 class Config:
     """Settings of one check run. Relative patterns are relative to `root`."""
@@ -96,7 +101,7 @@ class Config:
     jobs: int | None = None  # None: auto (greenlint.check.runner.auto_jobs)
     output_format: str = "concise"
     options: Mapping[str, Any] = field(default_factory=dict)  # rule options by key
-    line_length: int = 88  # the longest line a fix writes
+    line_length: int = DEFAULT_LINE_LENGTH  # the longest line a fix writes
     budget: Mapping[str, Any] = field(default_factory=dict)  # `[tool.greenlint.budget]`, by BUDGET_KEYS
 
     def replace(self, **changes: Any) -> Config:
@@ -268,39 +273,6 @@ def coerce_option(kind: type, value: Any, where: str) -> Any:
     return value
 
 
-def find_pyproject(start: Path) -> Path | None:
-    """The nearest pyproject.toml at or above `start` that has a `[tool.greenlint]` table."""
-    start = start.resolve()
-    for directory in (start, *start.parents) if start.is_dir() else start.parents:
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file() and "greenlint" in _tool_table(_read(candidate)):
-            return candidate
-    return None
-
-
-def _tool_table(document: dict[str, Any]) -> dict[str, Any]:
-    """The document's `[tool]` table; {} where `tool` is something else (`tool = 5`)."""
-    tool = document.get("tool")
-    return tool if isinstance(tool, dict) else {}
-
-
-def _read(path: Path) -> dict[str, Any]:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
-
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read configuration: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: cannot read configuration: not valid UTF-8 (byte {exc.start})") from exc
-    except (tomllib.TOMLDecodeError, RecursionError, ValueError) as exc:
-        raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
-
-
 def load_config(paths: Sequence[Path] = (), config_file: Path | None = None, isolated: bool = False) -> Config:
     """The configuration for checking `paths`: `config_file`, else the nearest one, else defaults."""
     if isolated:
@@ -314,33 +286,9 @@ def load_config(paths: Sequence[Path] = (), config_file: Path | None = None, iso
     config_file = Path(config_file)
     if not config_file.is_file():
         raise ConfigError(f"{config_file}: no such configuration file")
-    tool = _tool_table(_read(config_file))
+    tool = tool_table(read_toml(config_file))
     table = tool.get("greenlint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{config_file}: [tool.greenlint] must be a table")
-    fields = {"line_length": _tool_line_length(tool) or Config.line_length, **parse_table(table, config_file)}
+    fields = {"line_length": tool_line_length(tool) or Config.line_length, **parse_table(table, config_file)}
     return Config(root=config_file.parent.resolve(), source=config_file, **fields)
-
-
-def _tool_line_length(tool: Mapping[str, Any]) -> int | None:
-    """`line-length` of a pyproject's `[tool.ruff]`, else of its `[tool.black]`."""
-    for name in ("ruff", "black"):
-        table = tool.get(name)
-        value = table.get("line-length") if isinstance(table, dict) else None
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value
-    return None
-
-
-def formatter_line_length(start: Path) -> int:
-    """The line length of the formatter configured in the nearest pyproject.toml at or above
-    `start` (ruff, then black), else 88."""
-    start = start.resolve()
-    for directory in (start, *start.parents) if start.is_dir() else start.parents:
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                return _tool_line_length(_tool_table(_read(candidate))) or Config.line_length
-            except ConfigError:
-                return Config.line_length
-    return Config.line_length

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from greenlint.analysis.callsite import Span
+from greenlint.check import overlay
 from greenlint.check.config import Config
 from greenlint.check.discovery import discover
+from greenlint.check.keys import rule_settings, rules_id
 from greenlint.check.runner import Backend, Checked, RunStats, check_files, load_result
 from greenlint.check.selection import Selector
 from greenlint.rules.diagnostic import Diagnostic
@@ -43,20 +45,7 @@ class CheckResult:
     @property
     def calibration(self) -> dict | None:
         """The calibration overlay this run's figures apply (`path`, `hardware_id`), None without one."""
-        if self.config.overlay_root is None:
-            return None
-        from greenlint.predict.calibration import overlay_dir
-
-        found = overlay_dir(self.config.overlay_root)
-        return None if found is None else {"path": str(found), "hardware_id": found.name}
-
-
-def calibration_note(calibration: dict | None) -> str | None:
-    """The one line saying which overlay the figures applied (None without one)."""
-    if calibration is None:
-        return None
-    return (f"greenlint: figures calibrated here by {calibration['path']} (hardware {calibration['hardware_id']}); "
-            "--no-calibration for the reference figures")
+        return overlay.applied(self.config.overlay_root)
 
 
 def _order(d: Diagnostic):
@@ -124,14 +113,13 @@ def run_check(
     cannot run (exit code 2)."""
     selector = Selector(config)
     files = discover(paths, config)
-    options = repr(sorted({**selector.table["options"], **config.options, "line-length": config.line_length}.items()))
-    options += " fixes" if fixes else ""  # findings cached without fixes do not serve a run that shows them
+    settings = rule_settings(selector.table["options"], config.options, config.line_length, fixes)
     backend = dataclasses.replace(backend or Backend(), overlay=config.overlay)
     checked, stats = check_files(
         files,
         config,
         diagnose=lambda r: apply_rules(r, config, selector.for_file(r.path), fixes),
-        rules_id=lambda path: f"{sorted(selector.for_file(path))}{options}",
+        rules_id=lambda path: rules_id(selector.for_file(path), settings),
         backend=backend,
     )
     diagnostics = [d for c in checked for d in c.diagnostics]

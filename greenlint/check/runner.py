@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import hashlib
 import importlib
 import os
 import sys
@@ -14,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from greenlint import profile
 from greenlint.analysis import sources
-from greenlint.check.cache import Cache
+from greenlint.check.cache import Cache, cache_in
 from greenlint.check.config import Config
+from greenlint.check.keys import dependencies, diagnostics_key, display_path, project_index, stored_diagnostics
 from greenlint.rules.diagnostic import Diagnostic  # imported: the cache decodes Diagnostic entries
 
 if TYPE_CHECKING:  # imported where used: a fully cached run needs neither the analysis nor the rules
@@ -91,20 +90,8 @@ class RunStats:
     workers: int = 0
 
 
-def display_path(path: Path, cwd: str) -> str:
-    """The path as users see it: relative to the working directory `cwd` when below it."""
-    full = os.path.normpath(os.path.join(cwd, path))
-    prefix = cwd.rstrip(os.sep) + os.sep
-    return Path(full[len(prefix) :]).as_posix() if full.startswith(prefix) else str(path)
-
-
 def cache_for(config: Config) -> Cache | None:
-    if config.no_cache:
-        return None
-    from greenlint.check.cache import environment_stamp
-    from greenlint.paths import cache_dir
-
-    return Cache(config.cache_dir or cache_dir() / "check", environment_stamp(config.overlay_root))
+    return None if config.no_cache else cache_in(config.cache_dir, config.overlay_root)
 
 
 @dataclass
@@ -132,7 +119,7 @@ def check_files(
     hits, neither the analysis nor the rules run and the FileResult is not even read.
     """
     cache = cache_for(config)
-    project = _project_index(cache)
+    project = project_index(cache)
     stats = RunStats(files=len(files))
     done: dict[int, Checked] = {}
     contents: dict[int, bytes] = {}
@@ -150,9 +137,9 @@ def check_files(
             done[i] = Checked(shown, diagnose(bad), "", bad)
             continue
         contents[i] = content
-        key = cache.key(shown, content, _dependencies(project, f, profile_stamps)) if cache else None
-        stored = cache.get(_diagnostics_key(key, rules_id(shown))) if key else None
-        if _stored_diagnostics(stored):
+        key = cache.key(shown, content, dependencies(project, f, profile_stamps)) if cache else None
+        stored = cache.get(diagnostics_key(key, rules_id(shown))) if key else None
+        if stored_diagnostics(stored):
             done[i] = Checked(shown, stored[0], stored[1] or "", key=key)
             stats.cache_hits += 1
             continue
@@ -181,30 +168,6 @@ def check_files(
         if isinstance(c.source, str):  # as the analysis decoded it (a PEP 263 cookie counts)
             c.source = sources.decode(c.path, content)[0] or ""  # binary, undecodable: no text to show
     return [done[i] for i in range(len(files))], stats
-
-
-def _project_index(cache: Cache | None):
-    """The analysis' index of project modules, told to notice files changed since its last use;
-    it keeps the import statements and summaries of project modules in the lint cache, one entry
-    each (forked workers inherit it)."""
-    from greenlint.analysis.project import project_index
-
-    index = project_index()
-    index.store = cache
-    index.refresh()
-    return index
-
-
-def _dependencies(project, path: Path, profile_stamps: dict[str, str]) -> str:
-    """A digest of the project modules *path* imports (a file's analysis follows them), or "",
-    and the stamp of the profile file covering it (a new `greenlint measure` changes its figures),
-    looked up once per folder in a run (*profile_stamps*: the files of a folder share it)."""
-    absolute = os.path.abspath(path)
-    modules = project.digest(absolute) if project.imports(absolute) else ""
-    folder = os.path.dirname(absolute)
-    if folder not in profile_stamps:
-        profile_stamps[folder] = profile.stamp(absolute)
-    return modules + profile_stamps[folder]
 
 
 @contextlib.contextmanager
@@ -255,21 +218,6 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _stored_diagnostics(stored) -> bool:
-    """Whether a cache entry is what `_checked` stores: (diagnostics, notebook cells or None)."""
-    return (
-        type(stored) is tuple
-        and len(stored) == 2
-        and type(stored[0]) is list
-        and all(type(d) is Diagnostic for d in stored[0])
-        and (stored[1] is None or (type(stored[1]) is tuple and all(type(c) is str for c in stored[1])))
-    )
-
-
-def _diagnostics_key(key: str, rules: str) -> str:
-    return hashlib.sha256(f"{key}:{rules}".encode()).hexdigest()
-
-
 def _finish(result: FileResult, key: str | None, cache, diagnose, rules_id) -> Checked:
     """One analysed file's diagnostics, with its two cache entries written."""
     if cache and key and result.cacheable:
@@ -283,7 +231,7 @@ def _checked(result: FileResult, key, cache, diagnose, rules_id) -> Checked:
     diagnostics = diagnose(result)
     notebook = result.source if isinstance(result.source, tuple) else None
     if cache and key:
-        cache.put(_diagnostics_key(key, rules_id(result.path)), (diagnostics, notebook))
+        cache.put(diagnostics_key(key, rules_id(result.path)), (diagnostics, notebook))
     return Checked(result.path, diagnostics, result.source, result.shippable(), key)  # the tree is done with
 
 

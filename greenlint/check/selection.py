@@ -5,8 +5,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from greenlint.check.config import Config, ConfigError
+if TYPE_CHECKING:  # imported where used: a fully cached run (greenlint.check.warm) has no Config
+    from greenlint.check.cache import Cache
+    from greenlint.check.config import Config
 
 
 def _best(code: str, prefixes: Iterable[str]) -> int:
@@ -14,15 +17,12 @@ def _best(code: str, prefixes: Iterable[str]) -> int:
     return max((0 if p == "ALL" else len(p) for p in prefixes if p == "ALL" or code.startswith(p)), default=-1)
 
 
-def rule_table(config: Config) -> dict:
+def rule_table(cache: Cache | None) -> dict:
     """`{"enabled": {code: enabled by default}, "options": {key: default}}` of every rule.
 
-    Kept in the lint cache under this greenlint's environment stamp (which covers the rules'
+    Kept in the lint *cache* under this greenlint's environment stamp (which covers the rules'
     source files), so that a warm run does not import every rule module to learn their codes.
     """
-    from greenlint.check.runner import cache_for
-
-    cache = cache_for(config)
     key = cache.key("<rule table>", b"") if cache else None
     table = cache.get(key) if cache else None
     if not _is_table(table):
@@ -42,6 +42,12 @@ def _is_table(table) -> bool:
         and all(isinstance(v, dict) for v in table.values())
         and all(type(v) is bool for v in table["enabled"].values())
     )
+
+
+def default_codes(defaults: dict[str, bool]) -> frozenset[str]:
+    """The codes `enabled_codes` enables with no select, extend-select or ignore: those enabled by
+    default (*defaults*: `rule_table`'s `enabled`)."""
+    return frozenset(code for code, default in defaults.items() if default)
 
 
 def enabled_codes(
@@ -72,6 +78,8 @@ def _validate(config: Config, rules: dict) -> None:
     patterns += [c for codes in config.per_file_ignores.values() for c in codes]
     for p in patterns:
         if p != "ALL" and not any(code.startswith(p) for code in rules):
+            from greenlint.check.config import ConfigError
+
             raise ConfigError(f"{config.source or 'command line'}: `{p}` matches no greenlint rule code")
 
 
@@ -80,7 +88,9 @@ class Selector:
 
     def __init__(self, config: Config):
         self.config = config
-        self.table = rule_table(config)
+        from greenlint.check.runner import cache_for
+
+        self.table = rule_table(cache_for(config))
         self.base = enabled_codes(config, defaults=self.table["enabled"])
         self._specs = []
         if config.per_file_ignores:

@@ -8,11 +8,14 @@ Exit codes follow ruff: 0 clean, 1 findings, 2 error.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 
 from greenlint import __version__
+
+TYPE_CHECKING = False  # typing itself is not imported: `greenlint --version` needs none of it
+if TYPE_CHECKING:
+    import argparse
 
 COMMANDS = ("check", "calls", "diff", "rule", "kb", "measure", "calibrate", "profile", "lsp")
 #: Modules that only an extra installs, by the extra (pyproject.toml; tests/test_dependencies.py).
@@ -32,6 +35,8 @@ def _load(name: str):
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with *only*, the other commands are named but not loaded (no help text)."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="greenlint",
         description="Energy linter for TensorFlow/Keras code. `greenlint PATH...` is `greenlint check PATH...`.",
@@ -54,8 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, "check")
     command = argv[0] if argv and argv[0] in COMMANDS else None
-    parser = build_parser(command or ("" if argv == ["--version"] else None))
-    args = parser.parse_args(argv)
+    args = _quick_check_args(argv[1:]) if command == "check" else None
+    if args is None:
+        parser = build_parser(command or ("" if argv == ["--version"] else None))
+        args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
@@ -83,6 +90,14 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"greenlint {args.command}: {exc}", file=sys.stderr)  # no model file: say which and how to build it
         return 2
+
+
+def _quick_check_args(argv: list[str]):
+    """`greenlint check`'s arguments read without building the parser, where they plainly can be
+    (a warm one-file check is over sooner than argparse is set up); None: the parser reads them."""
+    from greenlint.cli.check_cmd import quick_args
+
+    return quick_args(argv)
 
 
 def _printable_file_names() -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 HELP = "check files and directories for energy findings (exit 0 clean, 1 findings, 2 error)"
 JOBS_HELP = "worker processes, or auto (the default): one per idle CPU, none for a few files"
@@ -19,7 +23,86 @@ def jobs_arg(text: str) -> int | str:
     try:
         return int(text)
     except ValueError:
+        import argparse
+
         raise argparse.ArgumentTypeError(f"expected a positive integer or auto, got {text!r}") from None
+
+
+#: What `register`'s parser gives `greenlint check` with no option (tests/check/test_quick_args.py holds
+#: them equal), and the options `quick_args` reads without it: flag -> (destination, value or
+#: converter of the next word).
+DEFAULTS = {
+    "paths": ["."], "select": None, "extend_select": [], "ignore": [], "per_file_ignores": [], "exclude": None,
+    "extend_exclude": [], "force_exclude": False, "no_respect_gitignore": False, "format": None,
+    "statistics": False, "exit_zero": False, "fix": False, "unsafe_fixes": False, "diff": False,
+    "show_fixes": False, "config": None, "isolated": False, "no_cache": False, "cache_dir": None, "jobs": None,
+    "no_calibration": False, "hotspot_threshold_j": None,
+}
+_FLAGS = {f"--{dest.replace('_', '-')}": (dest, True) for dest, value in DEFAULTS.items() if value is False}
+_VALUES = {"--format": "format", "--output-format": "format", "--config": "config", "--cache-dir": "cache_dir",
+           "--select": "select", "--extend-select": "extend_select", "--ignore": "ignore", "--jobs": "jobs"}
+
+
+def quick_args(argv: list[str]) -> SimpleNamespace | None:
+    """The arguments of `greenlint check` *argv* (without the command) as the parser would give
+    them, read without building it (argparse: a tenth of a warm one-file check); None for anything
+    not plainly covered here (an abbreviation, `-h`, an option taking a list or a number, a value
+    the parser would refuse, paths in two runs), which the parser then reads and judges."""
+    from greenlint.report import FORMATS
+
+    args = {k: list(v) if isinstance(v, list) else v for k, v in DEFAULTS.items()}
+    paths: list[str] = []
+    ended = False  # the paths are one run of words: more after an option is the parser's error
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        i += 1
+        if not word.startswith("-"):
+            if ended:
+                return None
+            paths.append(word)
+            continue
+        ended = bool(paths)
+        name, eq, value = word.partition("=")
+        if name in _FLAGS and not eq:
+            dest, flag = _FLAGS[name]
+            args[dest] = flag
+            continue
+        dest = _VALUES.get(name)
+        if dest is None:
+            return None
+        if not eq:
+            if i >= len(argv) or argv[i].startswith("-"):
+                return None
+            value, i = argv[i], i + 1
+        if dest == "format" and value not in FORMATS:
+            return None
+        if dest == "jobs":
+            if value != "auto" and not (value.isascii() and value.isdigit()):
+                return None
+            value = jobs_arg(value)
+        elif dest in ("select", "extend_select", "ignore"):
+            value = _codes(value)
+        args[dest] = value
+    if paths:
+        args["paths"] = paths
+    return SimpleNamespace(command="check", _run=run, **args)
+
+
+#: The arguments a fully cached run reads (greenlint.check.warm); any other must have its default.
+WARM_READS = frozenset({"paths", "exit_zero", "statistics", "no_calibration", "format"})
+
+
+def from_cache(args) -> tuple[str, list, dict | None] | None:
+    """(output format, diagnostics, calibration overlay applied) from the lint cache alone, when
+    the run reads no more than WARM_READS and every file is cached; else None."""
+    if any(getattr(args, k) != v for k, v in DEFAULTS.items() if k not in WARM_READS):
+        return None
+    from greenlint.check.warm import cached_run
+
+    output_format = args.format or "concise"  # no [tool.greenlint] table on that path
+    found = cached_run(args.paths, output_format, calibration=not args.no_calibration)
+    return None if found is None else (output_format, *found)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -136,8 +219,11 @@ def configure(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
+    warm = from_cache(args)  # every file unchanged: answered without the rest of the pipeline
+    if warm is not None:
+        return _report(args, *warm)
     from greenlint.check import ConfigError, run_check
-    from greenlint.report import FIX_FORMATS, render
+    from greenlint.report import FIX_FORMATS
 
     try:
         config = configure(args)
@@ -175,18 +261,24 @@ def run(args: argparse.Namespace) -> int:
         _show_fixes(args, fixes, result)
     elif args.show_fixes:
         _show_fixes(args, None, result)
-    from greenlint.check.pipeline import calibration_note
+    return _report(args, config.output_format, result.diagnostics, result.calibration, result.sources)
 
-    calibration = result.calibration
-    note = calibration_note(calibration)
+
+def _report(args: argparse.Namespace, output_format: str, diagnostics: list, calibration: dict | None,
+            sources: dict | None = None) -> int:
+    """Print the findings (and the calibration note, the unsafe fixes left); the exit code."""
+    from greenlint.check import overlay
+    from greenlint.report import render
+
+    note = overlay.note(calibration)
     if note:
         print(note, file=sys.stderr)
-    sys.stdout.write(render(config.output_format, result.diagnostics, sources=result.sources,
-                            statistics=args.statistics, calibration=calibration))
-    unsafe = sum(1 for d in result.diagnostics if d.fix is not None and not d.fix.safe)  # known where computed
+    sys.stdout.write(render(output_format, diagnostics, sources=sources, statistics=args.statistics,
+                            calibration=calibration))
+    unsafe = sum(1 for d in diagnostics if d.fix is not None and not d.fix.safe)  # known where computed
     if unsafe and not args.unsafe_fixes:
         print(f"{unsafe} unsafe fix{'es' * (unsafe != 1)} available with `--fix --unsafe-fixes`.", file=sys.stderr)
-    return 1 if result.diagnostics and not args.exit_zero else 0
+    return 1 if diagnostics and not args.exit_zero else 0
 
 
 def _show_fixes(args: argparse.Namespace, fixes, result) -> None:

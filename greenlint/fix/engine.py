@@ -100,7 +100,7 @@ Outline = tuple[tuple[int, ...], tuple[int, ...], "str | None"]
 
 def outline(module) -> Outline:
     """The first and last line of each top-level statement of an `ast.Module` (decorators
-    included), and the name its top-level imports give the tensorflow module (as `_tf_alias`)."""
+    included), and the name its top-level imports give the tensorflow module (`import tensorflow as tf`: "tf")."""
     import ast
 
     starts, ends, tf = [], [], None
@@ -146,7 +146,9 @@ class _Unit:
     """One parsed text (a file, or a notebook cell, or the top-level statements of one holding a
     finding) with the positions of its calls."""
 
-    def __init__(self, module, positions, parents, cell: int | None, line_length: int = LINE_LENGTH, first: int = 1):
+    def __init__(
+        self, module, positions, parents, cell: int | None, tf: str | None, line_length: int = LINE_LENGTH, first: int = 1
+    ):
         self.module, self.positions, self.parents, self.cell = module, positions, parents, cell
         self.shift = first - 1  # lines above the parsed text in its unit
         self.line_length = line_length
@@ -162,7 +164,7 @@ class _Unit:
             if isinstance(node, cst.Call):
                 key = (pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
                 self.calls.setdefault(key, node)
-        self.tf = _tf_alias(module)
+        self.tf = tf  # the unit's name of the tensorflow module (`outline`)
 
     @classmethod
     def parse(cls, source: str | tuple[str, ...], cell: int | None, line_length: int = LINE_LENGTH) -> _Unit | None:
@@ -178,7 +180,8 @@ class _Unit:
             parents = _parents(wrapper.module)
         except Exception:  # not parseable by LibCST (e.g. newer syntax): no fix, the finding stays
             return None
-        return cls(wrapper.module, positions, parents, cell, line_length)
+        shape = _outline(text)
+        return cls(wrapper.module, positions, parents, cell, shape[2] if shape else None, line_length)
 
     @classmethod
     def around(
@@ -204,10 +207,10 @@ class _Unit:
             positions = wrapper.resolve(PositionProvider)
         except Exception:
             return None
-        unit = cls(wrapper.module, positions, _parents(wrapper.module), span.cell, line_length, first)
+        tf = shape[2] or (_notebook_tf_alias(source) if isinstance(source, tuple) else None)
+        unit = cls(wrapper.module, positions, _parents(wrapper.module), span.cell, tf, line_length, first)
         others = (t for i, t in enumerate(source, 1) if i != span.cell) if isinstance(source, tuple) else ()
         unit.others = (text, *others)  # the whole unit's names: a new name must shadow none
-        unit.tf = shape[2] or (_notebook_tf_alias(source) if isinstance(source, tuple) else None)
         return unit
 
     def _span(self, node) -> Span:
@@ -528,21 +531,6 @@ def _parents(module) -> dict:
             parents[child] = node
             stack.append(child)
     return parents
-
-
-def _tf_alias(module) -> str | None:
-    """The module-level name the file gives the tensorflow module (`import tensorflow as tf` -> "tf")."""
-    import libcst as cst
-
-    for statement in module.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, cst.Import):
-                for alias in small.names:
-                    if isinstance(alias.name, cst.Name) and alias.name.value == "tensorflow":
-                        return alias.asname.name.value if alias.asname else "tensorflow"
-    return None
 
 
 _IMPORT_TF = re.compile(r"^import\s+tensorflow(?:\s+as\s+([A-Za-z_]\w*))?\s*(?:#.*)?$", re.M)

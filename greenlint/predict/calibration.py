@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import math
 import statistics
 from collections import defaultdict
@@ -32,8 +31,6 @@ from pathlib import Path
 
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.units import TIMES
-
-log = logging.getLogger(__name__)
 
 #: The file the calibrator writes beside the overlay KB: the run's summary and earlier runs.
 CALIBRATION_JSON = "calibration.json"
@@ -103,21 +100,6 @@ class Overlay:
         return replace(self, measured={api: tuple(ms) for api, ms in measured.items()},
                        times={api: statistics.median(ts) for api, ts in times.items()},
                        timed={api: tuple(ws) for api, ws in timed.items()}, time_ratio=ratio, n_ratio=n, runs=runs)
-
-
-def overlay_dir(root: Path) -> Path | None:
-    """This machine's overlay in the folder of overlays *root*, if `greenlint calibrate` wrote one.
-    The hardware id (which may ask the GPU driver) is only worked out where *root* holds any."""
-    try:
-        if not any(not p.name.startswith(".") for p in root.iterdir()):
-            return None
-        from greenlint.hardware import hardware_id
-
-        d = root / hardware_id()
-    except Exception as exc:  # no folder, no meter package or no hardware id: no overlay, not an error
-        log.debug("no calibration overlay: %s", exc)
-        return None
-    return d if d.is_dir() and any(d.iterdir()) else None
 
 
 def read_overlay(directory: Path, model: dict) -> Overlay | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from greenlint.predict import calibration
 from greenlint.predict.calibration import Overlay, read_overlay
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.tables import read_model
@@ -25,11 +24,10 @@ def load(path: Path, *, with_overlay: bool = True, overlay_root: Path | None = N
 def overlay_dir(root: Path | None = None) -> Path | None:
     """This machine's calibration KB directory under *root* (default: the user cache's
     `calibration/`), if `greenlint calibrate` wrote one."""
-    if root is None:
-        from greenlint.paths import cache_dir
+    from greenlint.hardware import calibration_overlay
+    from greenlint.paths import cache_dir
 
-        root = cache_dir() / "calibration"
-    return calibration.overlay_dir(root)
+    return calibration_overlay(cache_dir() / "calibration" if root is None else root)
 
 
 def find_overlay(model: dict, directory: Path | None = None) -> Overlay | None:

@@ -5,9 +5,6 @@
 sites to their profiles by statement hash and turns a match into a `profiled` Prediction.
 """
 
-from greenlint.profile.lookup import FileProfiles, apply_profiles, for_file, statement_hash
-from greenlint.profile.store import PROFILE_DIR, PROFILE_FILE, ProfileError, find_profile_file, stamp
-
 __all__ = [
     "PROFILE_DIR",
     "PROFILE_FILE",
@@ -19,3 +16,16 @@ __all__ = [
     "stamp",
     "statement_hash",
 ]
+
+#: Imported on first use: the check runner needs only `stamp`, not the predictions `lookup` imports.
+_LAZY = {"FileProfiles": "lookup", "apply_profiles": "lookup", "for_file": "lookup", "statement_hash": "lookup",
+         "PROFILE_DIR": "store", "PROFILE_FILE": "store", "ProfileError": "store", "find_profile_file": "store",
+         "stamp": "store"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"greenlint.profile.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'greenlint.profile' has no attribute {name!r}")

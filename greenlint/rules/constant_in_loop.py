@@ -209,9 +209,9 @@ class ConstantInLoop(Rule):
             param = APIS.get(site.api)
             if (
                 param
-                and _literal_array(facts, site)
                 and site.in_loop
                 and not site.features.get("in_tf_function")
+                and _literal_array(facts, site)
                 and not _under_with(facts, site)
             ):
                 holds = _parameter(facts, site)

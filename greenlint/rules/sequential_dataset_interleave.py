@@ -101,8 +101,10 @@ class SequentialDatasetInterleave(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
+            if not is_dataset_method(site.api, "interleave"):
+                continue
             node = facts.node(site)
-            if is_dataset_method(site.api, "interleave") and not binds(node, "num_parallel_calls", 3) and not _in_memory(facts, node, site):
+            if not binds(node, "num_parallel_calls", 3) and not _in_memory(facts, node, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
 
 

@@ -284,10 +284,13 @@ class SessionFeedDictInLoop(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        runs = [site for site in facts.sites if site.api in RUNS]
+        if not runs:  # nothing to judge: the tree is not indexed
+            return
         results = {id(facts.node(s)) for s in facts.sites if s.api in (*RUNS, *EVALS)}
-        for site in facts.sites:
+        for site in runs:
             call = facts.node(site)
-            if site.api not in RUNS or call is None or not binds(call, "feed_dict", 1) or _star_only(call):
+            if call is None or not binds(call, "feed_dict", 1) or _star_only(call):
                 continue
             if not site.repeats(same=("receiver",)):  # one session, run again by a loop
                 continue

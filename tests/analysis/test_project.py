@@ -192,3 +192,26 @@ def test_an_editor_buffer_follows_the_imports_it_has_not_saved_yet(tmp_path):
     (tmp_path / "caller.py").write_text("")  # on disk: nothing imported yet
     sites = analyse_source(CALLER, str(tmp_path / "caller.py")).callsites
     assert [s.api for s in sites] == ["tensorflow.keras.Sequential.fit"]
+
+
+def test_a_digest_stamps_each_module_once_until_the_next_refresh(tmp_path, monkeypatch):
+    from greenlint.analysis import project
+
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "a.py").write_text("import b\n")
+    (tmp_path / "b.py").write_text("import c\n")
+    (tmp_path / "c.py").write_text("X = 1\n")
+    stamped = Counter()
+    stamp = project._stamp
+    monkeypatch.setattr(project, "_stamp", lambda path: (stamped.update([os.path.basename(path)]), stamp(path))[1])
+    index = ProjectIndex()
+    a, b, c = (str(tmp_path / f"{m}.py") for m in "abc")
+    before = index.digest(a)
+    assert index.digest(b) and index.component(c) and index.imports(a) == [b]
+    assert stamped == {"a.py": 1, "b.py": 1, "c.py": 1}
+    index.refresh(max_age=3600.0)  # an analysis in the editor: what it reads is stamped again
+    assert index.imports(a) == [b] and stamped == {"a.py": 2, "b.py": 1, "c.py": 1}
+    (tmp_path / "c.py").write_text("X = 22\n")
+    index.refresh()  # a run's start: every module stamped again, the edit seen
+    assert index.digest(a) != before and index.digest(b)
+    assert stamped == {"a.py": 3, "b.py": 2, "c.py": 2}

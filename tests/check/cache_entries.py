@@ -7,6 +7,7 @@ import sqlite3
 import zlib
 from pathlib import Path
 
+from greenlint.check import cache_codec
 from greenlint.check.cache import FILE_NAME
 
 
@@ -36,3 +37,20 @@ def forge(directory: Path, key: str, value_json: str, under: str | None = None) 
     body = key.encode("ascii") + b"\n" + json.dumps(json.loads(value_json)).encode()
     with _db(directory) as db:
         db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?)", (under or key, zlib.compress(body)))
+
+
+def with_attribute(value, name: str, new) -> str:
+    """The cache's JSON of *value* with attribute *name* of its first record (depth first) set
+    to the JSON value *new*: a forger's edit of a well-formed entry."""
+    table, body = json.loads(cache_codec.dumps(value))
+
+    def first_record(node):
+        if type(node) is not list or not node:
+            return None
+        if type(node[0]) is int:
+            return node
+        return next((r for r in map(first_record, node[1:]) if r is not None), None)
+
+    record = first_record(body)
+    record[1 + table[record[0]][1].index(name)] = new
+    return json.dumps([table, body])

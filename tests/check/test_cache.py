@@ -45,21 +45,41 @@ def test_a_planted_pickle_is_a_miss_and_never_runs(tmp_path, config):
     assert again.stats.cache_hits == 0 and again.diagnostics == first.diagnostics
 
 
+FILE_RESULT = "greenlint.check.file_result:FileResult"
+BASIS = "greenlint.predict.prediction:Basis"
+
+
 @pytest.mark.parametrize(
     "value",
     [
-        {"@o": "os:system", "a": {}},  # not a greenlint class
-        {"@o": "greenlint.cli:main", "a": {}},  # a function, not a record class
-        {"@o": "greenlint.check.file_result:FileResult", "a": {"path": "a.py", "evil": 1}},  # undeclared attribute
-        {"@e": "greenlint.predict.prediction:Basis", "v": "made-up"},  # not a member
-        {"@g": "greenlint.analysis.values:merge"},  # not a singleton record
-        {"@r": 3},  # dangling reference
-        {"@x": 1},  # unknown tag
+        [[["os:system", []]], [0]],  # not a greenlint class
+        [[["greenlint.cli:main", None]], ["e", 0, 1]],  # a function, not a record class nor an enum
+        [[[FILE_RESULT, ["path", "evil"]]], [0, "a.py", 1]],  # undeclared attributes
+        [[[FILE_RESULT, None]], ["e", 0, "a.py"]],  # a record class as an enum
+        [[[BASIS, None]], [0]],  # an enum as a record class
+        [[[BASIS, None]], ["e", 0, "made-up"]],  # not a member
+        [[], ["e", 0, "unknown"]],  # a class the table does not hold
+        [[], ["g", "greenlint.analysis.values:merge"]],  # not a singleton record
+        [[], ["r", 3]],  # dangling reference
+        [[], ["x", 1]],  # unknown tag
+        [[], []],  # an untagged array
+        [[], ["d", "k"]],  # a key without its value
+        {"@o": "os:system", "a": {}},  # the layout of an older format
+        "7",
     ],
 )
 def test_entries_naming_anything_else_are_invalid(value):
     with pytest.raises(cache_codec.InvalidEntry):
         cache_codec.loads(json.dumps(value))
+
+
+def test_a_record_with_a_value_of_the_wrong_type_or_count_is_invalid():
+    table, body = json.loads(cache_codec.dumps(FileResult("a.py")))
+    path = 1 + table[0][1].index("path")
+    for forged in (body[:path] + [5] + body[path + 1 :], body[:-1], [*body, None], body[:path] + [["u"]] + body[path + 1 :]):
+        with pytest.raises(cache_codec.InvalidEntry):
+            cache_codec.loads(json.dumps([table, forged]))
+    assert cache_codec.loads(json.dumps([table, body])) == FileResult("a.py")
 
 
 def test_a_foreign_or_misfiled_entry_is_a_miss(tmp_path):
@@ -89,6 +109,34 @@ def test_a_file_result_round_trips(tmp_path, config):
     result = next(c.result for c in run_check([tmp_path / "a.py"], config.replace(no_cache=True), FAKE).checked)
     assert isinstance(result, FileResult) and result.sites
     assert cache_codec.loads(cache_codec.dumps(result)) == result
+
+
+def test_every_entry_a_run_writes_round_trips(tmp_path, config, monkeypatch):
+    """File results, diagnostics, import statements and project summaries (records of the analysis'
+    values among them) of a real run with a project module come back equal, each class named once."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "nets.py").write_text(
+        "import tensorflow as tf\nclass Net(tf.keras.Model):\n    def clone(self):\n        return Net()\n"
+        "LAYERS = (tf.keras.layers.Dense(4), None, 3)\ndef build():\n    return Net()\n"
+    )
+    (tmp_path / "train.py").write_text(TRAIN + "from nets import build, LAYERS\nbuild().fit(x, y)  # noqa: GL101\n")
+    written = []
+    put = Cache.put
+    monkeypatch.setattr(Cache, "put", lambda self, key, value: (written.append(value), put(self, key, value))[1])
+    run_check([tmp_path / "train.py", tmp_path / "nets.py"], config)
+    kinds = {type(v).__name__ for v in written}
+    assert {"FileResult", "tuple", "list", "dict"} <= kinds, kinds
+    assert any(type(v) is dict and "Net" in v for v in written)  # nets.py's summary
+    for value in written:
+        text = cache_codec.dumps(value)
+        classes = [name for name, _ in json.loads(text)[0]]
+        assert len(classes) == len(set(classes))
+        back = cache_codec.loads(text)
+        assert cache_codec.dumps(back) == text  # the same records, sharing and cycles included
+        if type(value) is dict and "Net" in value:  # the summary of nets.py (its values have no __eq__)
+            assert back["Net"].methods["clone"].cls is back["Net"]
+        else:
+            assert back == value
 
 
 def test_values_it_cannot_hold_are_not_cached(tmp_path):

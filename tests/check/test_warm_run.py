@@ -18,7 +18,7 @@ PROBE = """
 import json, sys
 from greenlint.cli import main
 code = main(["check", "--exit-zero", sys.argv[1]])
-heavy = ("greenlint.rules.registry", "greenlint.rules.base") if len(sys.argv) > 2 else ()
+heavy = tuple(sys.argv[2:])
 heavy += ("libcst", "pandas", "sklearn", "numpy", "tensorflow", "greenlint.analysis.resolver",
          "greenlint.analysis.analyse", "greenlint.catalog.catalog", "greenlint.predict.predictor",
          "greenlint.predict.loading", "greenlint.kb", "multiprocessing", "concurrent.futures")
@@ -26,9 +26,9 @@ print(json.dumps({"code": code, "loaded": sorted(m for m in sys.modules if m.sta
 """
 
 
-def run(path, env, *also_rules):
+def run(path, env, *also):
     proc = subprocess.run(
-        [sys.executable, "-c", PROBE, str(path), *also_rules], env=env, capture_output=True, text=True, check=True, cwd=path.parent
+        [sys.executable, "-c", PROBE, str(path), *also], env=env, capture_output=True, text=True, check=True, cwd=path.parent
     )
     return proc.stdout, json.loads(proc.stderr.strip().splitlines()[-1])
 
@@ -51,10 +51,31 @@ def test_without_rule_options_a_warm_run_imports_no_rule_module(tmp_path):
     shutil.copytree(REPO_DIR / "examples", project)
     (project / "pyproject.toml").unlink()  # it sets a rule option, whose type the registry checks
     env = {**os.environ, "GREENLINT_CACHE_DIR": str(tmp_path / "cache")}
-    cold_out, _ = run(project, env, "rules")
-    warm_out, warm = run(project, env, "rules")
+    cold_out, _ = run(project, env, *NOT_WARM)
+    warm_out, warm = run(project, env, *NOT_WARM)
     assert warm_out == cold_out and "GL101" in warm_out
     assert warm["loaded"] == []  # the rules' codes and defaults came from the lint cache
+
+
+#: Besides the analysis: what a warm run without rule options never imports (the rules' codes and
+#: defaults come from the lint cache, the arguments are read without argparse, the data folder is
+#: found without importlib.resources, the calibration note without the predictor's modules).
+NOT_WARM = ("greenlint.rules.registry", "greenlint.rules.base", "argparse", "importlib.resources", "tempfile",
+            "greenlint.predict", "greenlint.profile.lookup", "logging")
+
+
+@pytest.mark.timeout(120)
+def test_a_warm_one_file_check_imports_neither_argparse_nor_the_pipeline(tmp_path):
+    project = tmp_path / "examples"
+    shutil.copytree(REPO_DIR / "examples", project)
+    (project / "pyproject.toml").unlink()
+    env = {**os.environ, "GREENLINT_CACHE_DIR": str(tmp_path / "cache")}
+    one = project / "train.py"
+    pipeline = ("greenlint.check.runner", "greenlint.check.pipeline", "greenlint.check.config")  # answered before them
+    cold_out, _ = run(one, env, *NOT_WARM, *pipeline)
+    warm_out, warm = run(one, env, *NOT_WARM, *pipeline)
+    assert warm_out == cold_out and "GL3" in warm_out
+    assert warm["loaded"] == []
 
 
 def test_version_loads_only_the_command_line():

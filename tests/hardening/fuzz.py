@@ -282,9 +282,10 @@ def corrupt_cache(rng: random.Random, cache: Path) -> None:
         elif how == 2:
             cache_entries.write_raw(cache, key, bytes(rng.randrange(256) for _ in range(200)))
         else:  # well-formed, the wrong shape
-            value = rng.choice([7, None, [], {"@t": [[1], None]}, {"@t": [[{"@o": "greenlint.rules.diagnostic:Diagnostic",
-                                "a": {"path": 1}}], None]}, {"@o": "greenlint.check.file_result:FileResult", "a": {}},
-                                {"@o": "os:system", "a": {}}, {"@t": [[], ["x", 5]]}, "x" * 1000])
+            value = rng.choice([7, None, [], [[], ["t", ["l", 1], None]],
+                                [[["greenlint.rules.diagnostic:Diagnostic", ["path"]]], ["t", ["l", [0, 1]], None]],
+                                [[["greenlint.check.file_result:FileResult", []]], [0]], [[["os:system", []]], [0]],
+                                [[], ["t", ["l"], ["l", "x", 5]]], {"@t": [[1], None]}, "x" * 1000])
             cache_entries.forge(cache, key, json.dumps(value))
 
 

@@ -8,6 +8,7 @@ import zlib
 from greenlint.check import cache as cache_module
 from greenlint.check import run_check
 from greenlint.check.cache import Cache
+from greenlint.check.file_result import FileResult
 from tests.check import cache_entries
 from tests.check.conftest import FAKE
 
@@ -23,10 +24,10 @@ def test_entries_of_valid_json_and_the_wrong_shape_are_misses(tmp_path, config):
     first = run_check([tmp_path / "a.py"], config, FAKE)
     assert first.diagnostics
     shapes = [
-        '{"@t": [[1, 2], null]}',  # a list of ints where diagnostics belong
-        '{"@t": [[{"@o": "greenlint.rules.diagnostic:Diagnostic", "a": {"path": 5}}], null]}',
-        '{"@o": "greenlint.check.file_result:FileResult", "a": {"path": "a.py", "sites": 3, "errors": {"@t": []},'
-        ' "source": "", "suppressions": null, "cacheable": true, "tree": null}}',
+        '[[], ["t", ["l", 1, 2], null]]',  # a list of ints where diagnostics belong
+        cache_entries.with_attribute((first.diagnostics, None), "path", 5),
+        cache_entries.with_attribute(FileResult("a.py"), "sites", 3),
+        '{"@t": [[1, 2], null]}',  # an older format's layout
         "7",
     ]
     for shape in shapes:

@@ -1,0 +1,75 @@
+"""The lint cache's keys of one checked file: its path as shown, what besides its content decides
+its analysis (the project modules it imports, its profiles), and the rule settings its diagnostics
+were found under. Light on purpose: a fully cached run works them out before importing the rest
+of the check pipeline (greenlint.check.warm)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from greenlint import profile
+from greenlint.check.cache import Cache
+
+
+def display_path(path: Path, cwd: str) -> str:
+    """The path as users see it: relative to the working directory `cwd` when below it."""
+    full = os.path.normpath(os.path.join(cwd, path))
+    prefix = cwd.rstrip(os.sep) + os.sep
+    return Path(full[len(prefix) :]).as_posix() if full.startswith(prefix) else str(path)
+
+
+def project_index(cache: Cache | None):
+    """The analysis' index of project modules, told to notice files changed since its last use;
+    it keeps the import statements and summaries of project modules in the lint cache, one entry
+    each (forked workers inherit it)."""
+    from greenlint.analysis.project import project_index
+
+    index = project_index()
+    index.store = cache
+    index.refresh()
+    return index
+
+
+def dependencies(project, path: Path, profile_stamps: dict[str, str]) -> str:
+    """A digest of the project modules *path* imports (a file's analysis follows them), or "",
+    and the stamp of the profile file covering it (a new `greenlint measure` changes its figures),
+    looked up once per folder in a run (*profile_stamps*: the files of a folder share it)."""
+    absolute = os.path.abspath(path)
+    modules = project.digest(absolute) if project.imports(absolute) else ""
+    folder = os.path.dirname(absolute)
+    if folder not in profile_stamps:
+        profile_stamps[folder] = profile.stamp(absolute)
+    return modules + profile_stamps[folder]
+
+
+def rule_settings(defaults: Mapping, options: Mapping, line_length: int, fixes: bool) -> str:
+    """What besides the enabled codes decides a file's diagnostics: the rule options (*defaults*
+    from the rule table, *options* from the configuration), the line length and whether fixes
+    are attached (findings cached without fixes do not serve a run that shows them)."""
+    return repr(sorted({**defaults, **options, "line-length": line_length}.items())) + (" fixes" if fixes else "")
+
+
+def rules_id(enabled: frozenset[str], settings: str) -> str:
+    """The rule settings of one file: its enabled codes and the run's `rule_settings`."""
+    return f"{sorted(enabled)}{settings}"
+
+
+def diagnostics_key(key: str, rules: str) -> str:
+    """The key of a file's diagnostics: its analysis' *key* under the rule settings *rules*."""
+    return hashlib.sha256(f"{key}:{rules}".encode()).hexdigest()
+
+
+def stored_diagnostics(stored) -> bool:
+    """Whether a cache entry is what the runner stores for a file's diagnostics: (diagnostics,
+    notebook cells or None)."""
+    if not (type(stored) is tuple and len(stored) == 2 and type(stored[0]) is list):
+        return False
+    if stored[0]:  # decoded as Diagnostic objects, so their module is loaded already
+        from greenlint.rules.diagnostic import Diagnostic
+
+        if not all(type(d) is Diagnostic for d in stored[0]):
+            return False
+    return stored[1] is None or (type(stored[1]) is tuple and all(type(c) is str for c in stored[1]))

@@ -1,0 +1,75 @@
+"""Reading pyproject.toml files: the nearest one with a `[tool.greenlint]` table, and the line
+length of the formatter configured there. Light on purpose (no Config): a fully cached run
+(greenlint.check.warm) finds out with it that a project has no greenlint settings."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+#: The line length without a formatter's (black's default).
+DEFAULT_LINE_LENGTH = 88
+
+
+class ConfigError(Exception):
+    """Greenlint cannot run with this configuration (exit code 2)."""
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a `[tool.greenlint]` table."""
+    start = start.resolve()
+    for directory in (start, *start.parents) if start.is_dir() else start.parents:
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file() and "greenlint" in tool_table(read_toml(candidate)):
+            return candidate
+    return None
+
+
+def tool_table(document: dict[str, Any]) -> dict[str, Any]:
+    """The document's `[tool]` table; {} where `tool` is something else (`tool = 5`)."""
+    tool = document.get("tool")
+    return tool if isinstance(tool, dict) else {}
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The TOML document at *path*; ConfigError naming it when it cannot be read or parsed."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: cannot read configuration: not valid UTF-8 (byte {exc.start})") from exc
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError) as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
+
+
+def tool_line_length(tool: Mapping[str, Any]) -> int | None:
+    """`line-length` of a pyproject's `[tool.ruff]`, else of its `[tool.black]`."""
+    for name in ("ruff", "black"):
+        table = tool.get(name)
+        value = table.get("line-length") if isinstance(table, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None
+
+
+def formatter_line_length(start: Path) -> int:
+    """The line length of the formatter configured in the nearest pyproject.toml at or above
+    `start` (ruff, then black), else 88."""
+    start = start.resolve()
+    for directory in (start, *start.parents) if start.is_dir() else start.parents:
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                return tool_line_length(tool_table(read_toml(candidate))) or DEFAULT_LINE_LENGTH
+            except ConfigError:
+                return DEFAULT_LINE_LENGTH
+    return DEFAULT_LINE_LENGTH

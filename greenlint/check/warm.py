@@ -1,0 +1,74 @@
+"""A fully cached `greenlint check`, answered before the rest of the pipeline is imported.
+
+An unchanged file needs only its cache keys (greenlint.check.keys) and the diagnostics stored
+under them: neither the configuration's dataclasses nor discovery, the runner, the analysis or
+the rules. Covered: files named on the command line (no folder), in a project without a
+`[tool.greenlint]` table (the default configuration, its formatter's line length aside), with
+no option but `--exit-zero`, `--statistics`, `--no-calibration` and an output format other
+than `full` (which shows source lines): `greenlint.cli.check_cmd.from_cache` judges the options. For anything else, and as soon as one file is not in
+the cache, `cached_run` returns None and the whole pipeline runs, reading the same entries: the
+output is the same either way.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def cached_run(paths: list[str], output_format: str, calibration: bool = True) -> tuple[list, dict | None] | None:
+    """(diagnostics, calibration overlay applied) of *paths* in *output_format*, the calibration
+    overlay applied unless *calibration* is false, when every file is in the lint cache under the
+    settings of this run; else None."""
+    if output_format == "full" or not all(os.path.isfile(p) for p in paths):  # a folder is discovered
+        return None
+    from greenlint.check import pyproject
+
+    start = Path(paths[0])
+    try:
+        if pyproject.find_pyproject(start) is not None:
+            return None  # a configured project: its settings are Config's to read
+    except pyproject.ConfigError:
+        return None  # reported by the whole pipeline
+    line_length = pyproject.formatter_line_length(start)
+    from greenlint.check import keys, overlay
+    from greenlint.check.cache import cache_in, default_overlay_root
+    from greenlint.check.selection import default_codes, rule_table
+    from greenlint.report import FIX_FORMATS
+
+    overlay_root = default_overlay_root() if calibration else None
+    cache = cache_in(None, overlay_root)
+    table = rule_table(cache)
+    rules = keys.rules_id(
+        default_codes(table["enabled"]), keys.rule_settings(table["options"], {}, line_length, output_format in FIX_FORMATS)
+    )
+    project = keys.project_index(cache)
+    cwd = os.getcwd()
+    profile_stamps: dict[str, str] = {}
+    diagnostics: list = []
+    from greenlint.analysis import sources  # the project index reads modules with it too
+
+    for f in sorted(dict.fromkeys(map(Path, paths))):  # as discovery orders them
+        content, _ = sources.read_bytes(f, sources.MAX_BYTES)
+        if content is None:
+            return None
+        key = cache.key(keys.display_path(f, cwd), content, keys.dependencies(project, f, profile_stamps))
+        stored = _stored(cache, keys.diagnostics_key(key, rules))
+        if stored is None:
+            return None
+        diagnostics.extend(stored[0])
+    return diagnostics, overlay.applied(overlay_root)
+
+
+def _stored(cache, key: str):
+    """The diagnostics entry under *key*, or None. An entry holding findings decodes only once
+    their classes are imported (the cache never imports): a clean file needs none of them."""
+    from greenlint.check.keys import stored_diagnostics
+
+    stored = cache.get(key)
+    if not stored_diagnostics(stored) and "greenlint.rules.diagnostic" not in sys.modules:
+        import greenlint.rules.diagnostic  # noqa: F401
+
+        stored = cache.get(key)
+    return stored if stored_diagnostics(stored) else None

@@ -1,0 +1,118 @@
+"""A fully cached `greenlint check` (greenlint.check.warm, check_cmd.from_cache) prints what the whole pipeline prints,
+and a change to anything its findings depend on (an imported module, the configuration, the rule
+selection, the formatter's line length) sends the run back through the pipeline."""
+
+from __future__ import annotations
+
+import pytest
+
+from greenlint.cli import main
+from greenlint.cli.check_cmd import from_cache, quick_args
+
+MODEL = "import tensorflow as tf\n\n\ndef build():\n    return tf.keras.Sequential()\n"
+TRAIN = "from model import build\n\nm = build()\nfor epoch in range(10):\n    m.fit(x, y, batch_size=2)\n"
+
+
+def check(argv, capsys):
+    code = main(["check", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def served(argv) -> bool:
+    """Whether the run is answered from the cache without the rest of the pipeline."""
+    return from_cache(quick_args(argv)) is not None
+
+
+def fresh(argv, capsys, monkeypatch, tmp_path):
+    """What a run with an empty cache prints."""
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "fresh-cache"))
+    try:
+        return check(argv, capsys)
+    finally:
+        monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "cache"))
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "model.py").write_text(MODEL)
+    (root / "train.py").write_text(TRAIN)
+    (root / "clean.py").write_text("x = 1\n")
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.mark.parametrize(
+    "options",
+    [[], ["--exit-zero"], ["--statistics"], ["--format", "json"], ["--format=json-lines", "--statistics"],
+     ["--format", "grouped"], ["--format", "github"], ["--format", "sarif"], ["--no-calibration"]],
+    ids=" ".join,
+)
+def test_a_warm_run_prints_what_the_pipeline_prints(project, capsys, options):
+    argv = [*options, "train.py", "clean.py", "./train.py"]
+    cold = check(argv, capsys)
+    assert "GL301" in cold[1]
+    assert served(argv)
+    assert check(argv, capsys) == cold
+
+
+def test_a_changed_imported_module_is_analysed_again(project, capsys, monkeypatch, tmp_path):
+    before = check(["train.py"], capsys)
+    assert served(["train.py"])
+    (project / "model.py").write_text(MODEL.replace("tf.keras.Sequential()", "None"))
+    assert not served(["train.py"])
+    after = check(["train.py"], capsys)
+    assert after != before and after == fresh(["train.py"], capsys, monkeypatch, tmp_path)
+
+
+def test_a_greenlint_table_goes_through_the_pipeline(project, capsys, monkeypatch, tmp_path):
+    check(["train.py"], capsys)
+    (project / "pyproject.toml").write_text('[tool.greenlint]\nignore = ["GL301"]\n')
+    assert not served(["train.py"])
+    after = check(["train.py"], capsys)
+    assert "GL301" not in after[1] and after == fresh(["train.py"], capsys, monkeypatch, tmp_path)
+
+
+def test_a_broken_pyproject_is_reported_by_the_pipeline(project, capsys):
+    check(["train.py"], capsys)
+    (project / "pyproject.toml").write_text("[tool.ruff\n")
+    assert not served(["train.py"])
+    code, out, err = check(["train.py"], capsys)
+    assert code == 2 and "cannot read configuration" in err
+
+
+def test_another_formatter_line_length_is_another_key(project, capsys):
+    (project / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
+    check(["--format", "json", "train.py"], capsys)
+    assert served(["--format", "json", "train.py"])
+    (project / "pyproject.toml").write_text("[tool.ruff]\nline-length = 60\n")
+    assert not served(["--format", "json", "train.py"])
+
+
+def test_a_rule_selection_goes_through_the_pipeline(project, capsys, monkeypatch, tmp_path):
+    check(["train.py"], capsys)
+    argv = ["--select", "GL2", "train.py"]
+    assert not served(argv)
+    selected = check(argv, capsys)
+    assert "GL301" not in selected[1] and selected == fresh(argv, capsys, monkeypatch, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "options", [["--fix"], ["--diff"], ["--show-fixes"], ["--format", "full"], ["--no-cache"], ["--isolated"],
+                ["--cache-dir", "elsewhere"], ["--jobs", "1"], ["--config", "pyproject.toml"]], ids=" ".join
+)
+def test_other_options_go_through_the_pipeline(project, capsys, options):
+    check(["train.py"], capsys)
+    assert served(["train.py"])
+    assert not served([*options, "train.py"])
+
+
+def test_a_folder_or_a_file_not_cached_goes_through_the_pipeline(project, capsys):
+    check(["train.py"], capsys)
+    assert not served(["."])
+    assert not served(["train.py", "clean.py"])
+    (project / "train.py").write_text(TRAIN + "# edited\n")
+    assert not served(["train.py"])

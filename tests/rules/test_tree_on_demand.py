@@ -1,0 +1,50 @@
+"""Rules index a file's tree (parent links, calls by span) only for the call sites they judge:
+a file whose calls no rule looks at the syntax of is never indexed."""
+
+from __future__ import annotations
+
+import pytest
+
+from greenlint.analysis import analyse_source
+from greenlint.check.file_result import from_analysis
+from greenlint.predict.prediction import Prediction
+from greenlint.rules.base import FileFacts
+from greenlint.rules.registry import all_rules, option_defaults
+
+#: Tensor ops, a model call, a session: calls that rules filter out by their API.
+PLAIN = (
+    "import tensorflow as tf\n"
+    "def layer(x):\n"
+    "    y = tf.reshape(tf.cast(x, tf.float32), [-1, 4])\n"
+    "    return tf.reduce_sum(tf.nn.relu(y), axis=1)\n"
+    "for i in range(10):\n"
+    "    layer(tf.ones([2, 4]))\n"
+)
+
+
+def _run_every_rule(source: str) -> tuple[FileFacts, list]:
+    result = from_analysis(analyse_source(source, "m.py"), lambda api, features: Prediction.unknown(note="test"))
+    facts = FileFacts(result.path, result.sites, result.source)
+    options = option_defaults()
+    found = [d for rule in all_rules().values() for d in rule().check(facts, options)]
+    return facts, found
+
+
+def test_no_rule_indexes_a_file_whose_calls_it_does_not_judge():
+    facts, found = _run_every_rule(PLAIN)
+    assert facts.sites and not found
+    assert facts._trees == {}
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "tf.data.Dataset.range(4).interleave(f, cycle_length=2)",  # sequential-dataset-interleave
+        "sess.run(train_op, feed_dict={x: batch})",  # session-feed-dict-in-loop
+        "tf.constant([1.0, 2.0])",  # constant-in-loop
+    ],
+)
+def test_a_call_a_rule_judges_is_indexed(call):
+    source = f"{PLAIN}    sess = tf.compat.v1.Session()\n    {call}\n"
+    facts, _ = _run_every_rule(source)
+    assert None in facts._trees
