@@ -75,26 +75,31 @@ def _reparsed(last: tuple[str, ast.Module], text: str, path: str) -> ast.Module 
     None where none can be reused or the rest does not parse (a whole parse then says why)."""
     old_text, old_tree = last
     same = _common_prefix(old_text, text)
-    if "\r" in text[:same] or "barry_as_FLUFL" in text:  # lines not counted by "\n"; `<>` tokenised
+    if text.find("\r", 0, same) != -1 or "barry_as_FLUFL" in text:  # lines not counted by "\n"; `<>` tokenised
         return None
     unchanged = text.count("\n", 0, same)  # lines 1..unchanged are the same, line breaks included
     body = old_tree.body
     kept = 0
     for i, stmt in enumerate(body):
-        first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+        first = _first_line(stmt)
         if first > unchanged:
             break
         if i and body[i - 1].end_lineno < first:
             kept = i  # body[:i] ends above line `first`, which starts body[i] and is unchanged
     if not kept:
         return None
-    first = min([body[kept].lineno, *(d.lineno for d in getattr(body[kept], "decorator_list", ()))])
+    first = _first_line(body[kept])
     start = _line_offset(text, first)
     try:
         rest = ast.parse("\n" * (first - 1) + text[start:], filename=path)
-    except Exception:  # noqa: BLE001 - SyntaxError, ValueError, RecursionError...: the whole parse says it
+    except Exception:  # SyntaxError, ValueError, RecursionError...: the whole parse says it
         return None
     return ast.Module(body=[*body[:kept], *rest.body], type_ignores=rest.type_ignores)
+
+
+def _first_line(stmt: ast.stmt) -> int:
+    """The line a top-level statement starts on: its first decorator's, if any."""
+    return min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
 
 
 def _common_prefix(a: str, b: str) -> int:
