@@ -2,7 +2,9 @@
 project module's summary is reused when the module itself is analysed, and the reverse
 (`greenlint check` of a project does both for most of its files). A few recent trees are kept,
 bounded by their texts' size, and dropped when the run ends. Outside a run (the editor, which
-re-analyses one buffer as it changes) nothing is kept."""
+re-analyses one buffer as it changes) the last tree of a few paths is kept: a new text of the same
+path reuses the top-level statements above its first changed line and parses the rest (the same
+tree as a whole parse: the lines above are the same tokens)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,9 @@ _kept: OrderedDict[str, tuple[str, ast.Module]] = OrderedDict()
 _size = 0
 _lock = threading.Lock()
 _runs = 0  # runs of many files in progress in this process (`shared`)
+#: Outside a run: the paths whose last text and tree are kept, for their next version.
+EDITED = 4
+_edited: OrderedDict[str, tuple[str, ast.Module]] = OrderedDict()
 
 
 @contextlib.contextmanager
@@ -49,10 +54,75 @@ def parse_module(text: str, path: str) -> ast.Module:
         if hit is not None and hit[0] == text:
             _kept.move_to_end(key)
             return hit[1]
-    tree = ast.parse(text, filename=path)
-    if _runs and len(text) <= MAX_TEXT:
-        _keep(key, text, tree)
+    if _runs:
+        tree = ast.parse(text, filename=path)
+        if len(text) <= MAX_TEXT:
+            _keep(key, text, tree)
+        return tree
+    with _lock:
+        last = _edited.pop(key, None)
+    tree = (_reparsed(last, text, path) if last is not None else None) or ast.parse(text, filename=path)
+    with _lock:
+        _edited[key] = (text, tree)
+        while len(_edited) > EDITED:
+            _edited.popitem(last=False)
     return tree
+
+
+def _reparsed(last: tuple[str, ast.Module], text: str, path: str) -> ast.Module | None:
+    """*text* parsed reusing the top-level statements of the *last* text's tree that lie wholly
+    above the first line that differs (and do not share their last line with the next statement);
+    None where none can be reused or the rest does not parse (a whole parse then says why)."""
+    old_text, old_tree = last
+    same = _common_prefix(old_text, text)
+    if text.find("\r", 0, same) != -1 or "barry_as_FLUFL" in text:  # lines not counted by "\n"; `<>` tokenised
+        return None
+    unchanged = text.count("\n", 0, same)  # lines 1..unchanged are the same, line breaks included
+    body = old_tree.body
+    kept = 0
+    for i, stmt in enumerate(body):
+        first = _first_line(stmt)
+        if first > unchanged:
+            break
+        if i and body[i - 1].end_lineno < first:
+            kept = i  # body[:i] ends above line `first`, which starts body[i] and is unchanged
+    if not kept:
+        return None
+    first = _first_line(body[kept])
+    start = _line_offset(text, first)
+    try:
+        rest = ast.parse("\n" * (first - 1) + text[start:], filename=path)
+    except Exception:  # SyntaxError, ValueError, RecursionError...: the whole parse says it
+        return None
+    return ast.Module(body=[*body[:kept], *rest.body], type_ignores=rest.type_ignores)
+
+
+def _first_line(stmt: ast.stmt) -> int:
+    """The line a top-level statement starts on: its first decorator's, if any."""
+    return min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix of *a* and *b* (compared in blocks, at C speed)."""
+    n, step = min(len(a), len(b)), 4096
+    i = 0
+    while i < n and a[i : i + step] == b[i : i + step]:
+        i += step
+    if i >= n:
+        return n
+    while step > 1:
+        step //= 2
+        if a[i : i + step] == b[i : i + step]:
+            i += step
+    return i
+
+
+def _line_offset(text: str, line: int) -> int:
+    """The offset where 1-based *line* of *text* starts (its lines end with "\n")."""
+    offset = 0
+    for _ in range(line - 1):
+        offset = text.index("\n", offset) + 1
+    return offset
 
 
 def _keep(key: str, text: str, tree: ast.Module) -> None:

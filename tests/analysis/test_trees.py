@@ -40,9 +40,48 @@ def test_kept_trees_are_bounded_by_their_texts_size(tmp_path, monkeypatch, a_run
     assert trees.parse_module(big, str(tmp_path / "big.py")) is not trees.parse_module(big, str(tmp_path / "big.py"))
 
 
-def test_outside_a_run_nothing_is_kept(tmp_path):
+EDITED = """import tensorflow as tf
+
+
+@tf.function
+def step(x):
+    return x * 2
+
+
+a = 1; b = 2
+model = tf.keras.Sequential()
+model.fit(x, y)
+"""
+
+
+def test_outside_a_run_a_new_version_reuses_the_statements_above_its_first_change(tmp_path):
     path = str(tmp_path / "n.py")  # as in the editor: no run of many files in progress
-    assert trees.parse_module(SOURCE, path) is not trees.parse_module(SOURCE, path)
+    old = trees.parse_module(EDITED, path)
+    for line, typed in [(9, "z = f(x)\n"), (10, "    y = 2\n"), (9, "else:\n"), (4, "@tf.autograph\n"), (1, "\n")]:
+        lines = EDITED.splitlines(keepends=True)
+        lines.insert(line, typed)  # as line `line + 1`
+        new = "".join(lines)
+        trees.parse_module(EDITED, path)
+        try:
+            whole = ast.dump(ast.parse(new), include_attributes=True)
+        except SyntaxError as exc:
+            with pytest.raises(SyntaxError) as raised:
+                trees.parse_module(new, path)
+            assert (raised.value.msg, raised.value.lineno) == (exc.msg, exc.lineno)
+            continue
+        tree = trees.parse_module(new, path)
+        assert ast.dump(tree, include_attributes=True) == whole  # the same tree as a whole parse
+        reused = [s for s, o in zip(tree.body, trees.parse_module(EDITED, path).body) if s is o]
+        assert reused == tree.body[: len(reused)] and len(reused) == (2 if line >= 9 else 1 if line >= 4 else 0)
+    assert trees.parse_module(EDITED, path) is not old  # a fresh module, even for the same text
+
+
+def test_an_edit_on_the_last_line_of_shared_statements_reparses_both(tmp_path):
+    path = str(tmp_path / "n.py")
+    trees.parse_module(EDITED, path)
+    new = EDITED.replace("a = 1; b = 2", "a = 1; b = 3")
+    tree = trees.parse_module(new, path)
+    assert ast.dump(tree, include_attributes=True) == ast.dump(ast.parse(new), include_attributes=True)
 
 
 def test_a_nested_run_ending_leaves_the_outer_runs_trees(tmp_path):
