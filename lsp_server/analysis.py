@@ -177,14 +177,16 @@ class PackedSites(Sequence):
     __slots__ = ("_sites", "_blob", "_count")
 
     def __init__(self, sites: tuple[Site, ...]):
-        self._sites, self._blob, self._count = sites, None, len(sites)
+        self._sites: tuple[Site, ...] | None = sites
+        self._blob: bytes | None = None
+        self._count = len(sites)
 
     def __reduce__(self):
         return _sent_sites, (pickle.dumps(self._load(), pickle.HIGHEST_PROTOCOL), self._count)
 
     def _load(self) -> tuple[Site, ...]:
         if self._sites is None:
-            self._sites = pickle.loads(self._blob)
+            self._sites = pickle.loads(self._blob or b"")
         return self._sites
 
     def __len__(self) -> int:

@@ -126,9 +126,9 @@ def argument_values(params: list[str], args: list[tuple[bool, Any]], keywords: l
         if starred or name.startswith("*"):
             break
         named[name] = value
-    for name, value in keywords:
-        if name is not None:
-            named[name] = value
+    for keyword, value in keywords:
+        if keyword is not None:
+            named[keyword] = value
     return named
 
 

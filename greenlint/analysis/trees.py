@@ -84,7 +84,7 @@ def _reparsed(last: tuple[str, ast.Module], text: str, path: str) -> ast.Module 
         first = _first_line(stmt)
         if first > unchanged:
             break
-        if i and body[i - 1].end_lineno < first:
+        if i and (body[i - 1].end_lineno or first) < first:
             kept = i  # body[:i] ends above line `first`, which starts body[i] and is unchanged
     if not kept:
         return None
