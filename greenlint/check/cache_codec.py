@@ -144,8 +144,8 @@ def dumps(value: Any) -> str:
             try:
                 values = getter(v)
             except AttributeError:  # a slot left unset
-                values = [getattr(v, a, _UNSET) for a in _attribute_order(kind)]
-                return [i, *[_UNSET_MARK if x is _UNSET else x if type(x) in plain else enc(x) for x in values]]
+                unset = [getattr(v, a, _UNSET) for a in _attribute_order(kind) or ()]
+                return [i, *[_UNSET_MARK if x is _UNSET else x if type(x) in plain else enc(x) for x in unset]]
             if set(map(type, values)) <= plain:
                 return [i, *values]
             return [i, *[x if type(x) in plain else enc(x) for x in values]]
@@ -306,8 +306,9 @@ def _check(hint: Any, depth: int = 1) -> Callable[[Any], bool] | None:
         return lambda v: v is None
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        options = [_check(a, depth) for a in args]
-        if any(o is None for o in options):
+        found = [_check(a, depth) for a in args]
+        options = [o for o in found if o is not None]
+        if len(options) < len(found):
             return None
         return lambda v: any(o(v) for o in options)
     if origin is None:
@@ -325,10 +326,10 @@ def _check(hint: Any, depth: int = 1) -> Callable[[Any], bool] | None:
         parts = [_check(a, depth - 1) or _anything for a in args]
         return lambda v: isinstance(v, tuple) and len(v) == len(parts) and all(p(x) for p, x in zip(parts, v))
     if origin in (tuple, list, set, frozenset):
-        item = _check(args[0], depth - 1)
-        if item is None:
+        each = _check(args[0], depth - 1)
+        if each is None:
             return lambda v: isinstance(v, origin)
-        return lambda v: isinstance(v, origin) and all(item(x) for x in v)
+        return lambda v: isinstance(v, origin) and all(each(x) for x in v)
     return lambda v: isinstance(v, origin)
 
 
