@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+SUMMARIES = "project summaries (their own walk)"  # bench/cold_breakdown.py's step
+
 BENCH_REPORT = Path(__file__).resolve().parents[2] / "bench" / "report.py"
 
 
@@ -67,6 +69,12 @@ def _warm_result(cpu_ms: dict[str, float], wall_ms: dict[str, float] | None = No
         "files": 204, "lines": 61_000, "repeat": 1, "workers": [2], "load": (0.2, 0.3),
         "runs": {k: run(k) for k in cpu_ms}, "diagnostics": {"cold1": 0, "cold2": 0, "coldauto": 0, "warm": 0},
         "big": {"4 MB": big, "limit": {**big, "bytes": 700_000, "refused": False}},
+        "breakdown": {
+            "total_cpu_s": 1.5,
+            "steps": {"parse": 0.5, "resolver walk of the checked files": 0.4, SUMMARIES: 0.3, "rules": 0.1,
+                      "other (imports, reading, keys, output)": 0.2},
+            "counts": {"parse": 12, SUMMARIES: 4},
+        },
     }
 
 
@@ -88,3 +96,8 @@ def test_warm_path_goals_are_judged_in_cpu_time_and_the_wheel_install(monkeypatc
     own_work = bench_warm.markdown(_warm_result({**base, "cold1": 1500, "warm": 90, "one": 80, "wheel_one": 40,
                                                  "wheel_imports": 20}))
     assert "takes 2.0× start-up: the rest is the check's own work" in own_work
+    # a missed goal says why: the cold run's largest steps, what one walk per module would save, and why not
+    assert "the largest steps are parse 33%, resolver walk of the checked files 27%, project summaries" in missed
+    assert "the project summaries' own walks are 20% of the cold run (4 summaries" in missed
+    assert "largest steps" not in met and "a warm run still reads and hashes" not in met
+    assert "a warm run still reads and hashes" in missed
