@@ -29,7 +29,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
 from greenlint.analysis.values import (
     MISSING,
@@ -142,13 +142,6 @@ def import_statements(text: str) -> list[tuple]:
     return [match.groups() for match in _import_lines(text)]
 
 
-def _statement_list(value: Any) -> TypeGuard[list[tuple]]:
-    """Whether a stored value is what `import_statements` returns."""
-    return type(value) is list and all(
-        type(v) is tuple and len(v) == 4 and all(x is None or type(x) is str for x in v) for v in value
-    )
-
-
 def resolve_imports(path: str, statements: list[tuple]) -> list[str]:
     """Files of the project modules the *statements* of the module at *path* may import, sorted
     (resolved against the files there now: only stats, no reading)."""
@@ -228,23 +221,16 @@ class ProjectIndex:
         self._read_before: dict[str, tuple[str, list[tuple]]] = {}
 
     def _statements(self, path: str) -> tuple[list[tuple], str]:
-        """The file's import statements and content hash. What was read before, in this process
-        or (through the store, one entry per module) an earlier run, is trusted by its content,
-        not its stamp (an edit can keep size and mtime): the file is read and hashed, and only
-        its import statements are reused."""
+        """The file's import statements and content hash. The file is always read and hashed
+        (an edit can keep size and mtime); its statements are scanned again only when its content
+        changed since this process last read it. They are not kept in the lint cache: scanning a
+        module's text takes less than reading an entry back."""
         text = _read(path)
         sha = hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest()
         known = self._read_before.get(path)
         if known is not None and known[0] == sha:
             return known[1], sha
-        key = self.store.key(path, b"import statements", sha) if self.store is not None else None
-        stored = self.store.get(key) if key is not None else None
-        if _statement_list(stored):
-            statements = stored
-        else:
-            statements = import_statements(text) if text is not None else []
-            if key is not None:
-                self.store.put(key, statements)
+        statements = import_statements(text) if text is not None else []
         self._read_before[path] = (sha, statements)
         return statements, sha
 

@@ -23,8 +23,8 @@ def display_path(path: Path, cwd: str) -> str:
 
 def project_index(cache: Cache | None):
     """The analysis' index of project modules, told to notice files changed since its last use;
-    it keeps the import statements and summaries of project modules in the lint cache, one entry
-    each (forked workers inherit it)."""
+    it keeps the summaries of project modules in the lint cache, one entry each (forked workers
+    inherit it)."""
     from greenlint.analysis.project import project_index
 
     index = project_index()
