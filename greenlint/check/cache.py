@@ -94,7 +94,7 @@ PENDING_MAX = 64
 def flush_all() -> None:
     """Write the entries pending for every cache file."""
     for file in list(_pending):
-        Cache(file.parent, stamp="-").flush()
+        Cache(file.parent).flush()
 
 
 def close_all() -> None:
@@ -134,7 +134,15 @@ class Cache:
     def __init__(self, directory: Path, stamp: str | None = None):
         self.directory = Path(directory)
         self.file = self.directory / FILE_NAME
-        self.stamp = stamp or environment_stamp(default_overlay_root())
+        self._stamp = stamp
+
+    @property
+    def stamp(self) -> str:
+        """What every key covers besides the file: greenlint's code, data and calibration (by
+        default, the overlays in the default folder); worked out when a key is first made."""
+        if self._stamp is None:
+            self._stamp = environment_stamp(default_overlay_root())
+        return self._stamp
 
     def key(self, path: str, content: bytes, dependencies: str = "") -> str:
         """*dependencies*: a digest of the project modules the file imports (their changes count)."""
