@@ -1,7 +1,12 @@
 """A simulated machine for calibration tests: a CPU-package and DRAM energy counter (the meter's
 `EnergySource` interface, read by the real sampler) that runs at an idle draw and advances by the
 joules each simulated call spends, so a calibration measures known per-call energies without
-hardware counters. It has no GPU counter."""
+hardware counters. It has no GPU counter.
+
+Its idle energy advances per reading (one sampler interval's worth each), not with the wall clock:
+the FECoM baseline subtracts the mean joules per row, so rows of uneven length (a sampler thread
+that falls behind on a loaded machine) would otherwise shift the idle share between the baseline
+and the window and could turn a small component's net negative."""
 
 from __future__ import annotations
 
@@ -14,7 +19,8 @@ from greenlint.meter.workloads import Call, Workload
 
 
 class SimulatedCounter(EnergySource):
-    """Cumulative joules: `idle_w` per component since it was built, plus what `spend` added."""
+    """Cumulative joules: `idle_w` x `interval_s` per component for every reading taken, plus what
+    `spend` added."""
 
     name = "simulated"
     measures = ("cpu", "ram")
@@ -26,8 +32,9 @@ class SimulatedCounter(EnergySource):
     def probe(cls, **_options) -> Availability:
         return Availability.yes("simulated")
 
-    def __init__(self, idle_w: float = 2.0):
-        self.idle_w, self.t0 = idle_w, time.monotonic()
+    def __init__(self, idle_w: float = 2.0, interval_s: float = 0.01):
+        self.idle_j = idle_w * interval_s  # per reading: the sampler's interval at idle_w
+        self.readings = 0
         self.spent = {c: 0.0 for c in self.measures}
         self.lock = threading.Lock()
 
@@ -39,7 +46,8 @@ class SimulatedCounter(EnergySource):
     def _read(self) -> Reading:
         t, epoch = now()
         with self.lock:
-            return Reading(t, epoch, {c: round(self.idle_w * (t - self.t0) + j, 6) for c, j in self.spent.items()})
+            self.readings += 1
+            return Reading(t, epoch, {c: round(self.idle_j * self.readings + j, 6) for c, j in self.spent.items()})
 
     def source_set(self) -> SourceSet:
         """The meter's sources on this machine: this counter for CPU and DRAM, no GPU counter."""

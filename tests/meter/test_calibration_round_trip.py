@@ -32,9 +32,10 @@ model.fit(a, a, epochs=5, batch_size=32)
 
 
 def calibrate(sim: SimulatedCounter, scale: float = 1.0) -> dict:
+    # both workloads spend DRAM energy: a zero one measures as noise around 0 J, of either sign
     workloads = [
         sim.workload("matmul_256", MATMUL, 3.6e-3 * scale, 0.4e-3 * scale, features={"n": 256, "flops": 2 * 256**3}),
-        sim.workload("reduce_sum", SUM, 1.6e-3 * scale, features={"elements": 1 << 20}),
+        sim.workload("reduce_sum", SUM, 1.6e-3 * scale, 0.2e-3 * scale, features={"elements": 1 << 20}),
     ]
     return Calibrator(PLAN, workloads, CONFIG, sim.source_set()).run(lambda wl: None, lambda: None)
 
@@ -45,7 +46,7 @@ def calibrated(tmp_path_factory):
     cache = tmp_path_factory.mktemp("cache")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("GREENLINT_CACHE_DIR", str(cache))
-        result = calibrate(SimulatedCounter(IDLE_W))
+        result = calibrate(SimulatedCounter(IDLE_W, CONFIG.interval_s))
     return cache, result
 
 
@@ -115,7 +116,7 @@ def test_the_flag_the_config_and_another_cache_dir_leave_the_overlay_out(calibra
 def test_repeated_calibrations_keep_and_report_their_disagreement(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("COLUMNS", "200")
-    sim = SimulatedCounter(IDLE_W)
+    sim = SimulatedCounter(IDLE_W, CONFIG.interval_s)
     first = calibrate(sim)
     second = calibrate(sim, scale=2.0)  # the same machine, measured twice as costly
     assert [h["workloads"]["matmul_256"] for h in second["history"]] == [
