@@ -45,3 +45,8 @@ def cache_dir() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("greenlint"))
+
+
+def calibration_dir() -> Path:
+    """Where `greenlint calibrate` writes this machine's overlays, and the checks look for them."""
+    return cache_dir() / "calibration"

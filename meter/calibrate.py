@@ -6,7 +6,7 @@ start, `meter.boundary`), so it holds many sampler intervals and counter steps h
 call, `repeats` times, each after a stable state. A window's net energy (greenlint.window, as the KB computes it) divided by the executions in
 it is the energy per execution; the spread across repeats is IQR / median.
 
-Layout under `greenlint.paths.cache_dir() / "calibration"`:
+Layout under `greenlint.paths.calibration_dir()`:
 
 * `<hardware_id>/` - the overlay the predictor loads: a KB (records.csv, meta.json,
   PROVENANCE.md, built by `greenlint.kb.build.build_kb`, one record per window, scaled by the
@@ -60,9 +60,9 @@ class Plan:
 
 
 def root_dir() -> Path:
-    from greenlint.paths import cache_dir
+    from greenlint.paths import calibration_dir
 
-    return cache_dir() / "calibration"
+    return calibration_dir()
 
 
 def overlay_dir(hw_id: str) -> Path:

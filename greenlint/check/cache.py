@@ -112,13 +112,6 @@ def close_all() -> None:
 atexit.register(close_all)
 
 
-def default_overlay_root() -> Path:
-    """The calibration overlays' folder with the default cache folder (`Config.overlay_root`)."""
-    from greenlint.paths import cache_dir
-
-    return cache_dir() / "calibration"
-
-
 def cache_in(directory: Path | None, overlay_root: Path | None) -> Cache:
     """A run's lint cache: in *directory* (None: the user cache's `check/`), under the environment
     stamp of the calibration overlays in *overlay_root* (None: calibration off)."""
@@ -141,7 +134,9 @@ class Cache:
         """What every key covers besides the file: greenlint's code, data and calibration (by
         default, the overlays in the default folder); worked out when a key is first made."""
         if self._stamp is None:
-            self._stamp = environment_stamp(default_overlay_root())
+            from greenlint.paths import calibration_dir
+
+            self._stamp = environment_stamp(calibration_dir())
         return self._stamp
 
     def key(self, path: str, content: bytes, dependencies: str = "") -> str:

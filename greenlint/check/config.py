@@ -123,9 +123,9 @@ class Config:
             return None
         if self.cache_dir is not None:
             return self.cache_dir / "calibration"
-        from greenlint.paths import cache_dir
+        from greenlint.paths import calibration_dir
 
-        return cache_dir() / "calibration"
+        return calibration_dir()
 
 
 def _codes(value: Any, where: str) -> tuple[str, ...]:

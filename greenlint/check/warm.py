@@ -33,11 +33,12 @@ def cached_run(paths: list[str], output_format: str, calibration: bool = True) -
         return None  # reported by the whole pipeline
     line_length = pyproject.formatter_line_length(start)
     from greenlint.check import keys, overlay
-    from greenlint.check.cache import cache_in, default_overlay_root
+    from greenlint.check.cache import cache_in
     from greenlint.check.selection import default_codes, rule_table
+    from greenlint.paths import calibration_dir
     from greenlint.report import FIX_FORMATS
 
-    overlay_root = default_overlay_root() if calibration else None
+    overlay_root = calibration_dir() if calibration else None
     cache = cache_in(None, overlay_root)
     table = rule_table(cache)
     settings = keys.rule_settings(table["options"], {}, line_length, fixes=output_format in FIX_FORMATS)

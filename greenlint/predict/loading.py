@@ -25,9 +25,9 @@ def overlay_dir(root: Path | None = None) -> Path | None:
     """This machine's calibration KB directory under *root* (default: the user cache's
     `calibration/`), if `greenlint calibrate` wrote one."""
     from greenlint.hardware import calibration_overlay
-    from greenlint.paths import cache_dir
+    from greenlint.paths import calibration_dir
 
-    return calibration_overlay(cache_dir() / "calibration" if root is None else root)
+    return calibration_overlay(calibration_dir() if root is None else root)
 
 
 def find_overlay(model: dict, directory: Path | None = None) -> Overlay | None:
