@@ -81,14 +81,14 @@ def _reparsed(last: tuple[str, ast.Module], text: str, path: str) -> ast.Module 
     body = old_tree.body
     kept = 0
     for i, stmt in enumerate(body):
-        first = _first_line(stmt)
+        first = first_line(stmt)
         if first > unchanged:
             break
         if i and (body[i - 1].end_lineno or first) < first:
             kept = i  # body[:i] ends above line `first`, which starts body[i] and is unchanged
     if not kept:
         return None
-    first = _first_line(body[kept])
+    first = first_line(body[kept])
     start = _line_offset(text, first)
     try:
         rest = ast.parse("\n" * (first - 1) + text[start:], filename=path)
@@ -97,7 +97,7 @@ def _reparsed(last: tuple[str, ast.Module], text: str, path: str) -> ast.Module 
     return ast.Module(body=[*body[:kept], *rest.body], type_ignores=rest.type_ignores)
 
 
-def _first_line(stmt: ast.stmt) -> int:
+def first_line(stmt: ast.stmt) -> int:
     """The line a top-level statement starts on: its first decorator's, if any."""
     return min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
 

@@ -103,9 +103,11 @@ def outline(module) -> Outline:
     included), and the name its top-level imports give the tensorflow module (`import tensorflow as tf`: "tf")."""
     import ast
 
+    from greenlint.analysis.trees import first_line
+
     starts, ends, tf = [], [], None
     for node in module.body:
-        starts.append(min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]))
+        starts.append(first_line(node))
         ends.append(node.end_lineno or node.lineno)
         if tf is None and isinstance(node, ast.Import):
             tf = next((a.asname or a.name for a in node.names if a.name == "tensorflow"), None)
