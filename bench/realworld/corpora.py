@@ -126,6 +126,61 @@ CORPORA: tuple[Corpus, ...] = (
                  "lite/examples/recommendation/ml/"),
         licence_file="LICENSE",
     ),
+    # The research benchmark (issue 26): application and research training programs, each with a careful
+    # engineer's reading in readings/<name>.toml written before greenlint ran on it.
+    Corpus(
+        "keras-yolo2", "research: YOLOv2 detector trained from Python generators (Keras 2, script and notebook)",
+        "MIT", "experiencor/keras-yolo2@8bc3fcdc123a5d6b9624ed4188e07b876b79dac5",
+        include=("backend.py", "frontend.py", "preprocessing.py", "train.py", "predict.py", "utils.py",
+                 "gen_anchors.py", "Yolo Step-by-Step.ipynb"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "efficientdet", "research: EfficientDet detector, Keras/tf.keras, Sequence generators, COCO callback",
+        "Apache-2.0", "xuannianz/EfficientDet@030fb7e10ab69a297c7723120c2d1be856a852c0",
+        include=("train.py", "model.py", "efficientnet.py", "layers.py", "losses.py", "callbacks.py",
+                 "initializers.py", "keras_.py", "tfkeras.py", "inference.py", "inference_video.py",
+                 "generators/common.py", "generators/pascal.py", "generators/coco.py", "eval/common.py",
+                 "eval/pascal.py", "eval/coco.py", "utils/__init__.py", "utils/anchors.py", "utils/image.py"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "tensorflow-wavenet", "research: WaveNet audio generation, TF1 graph, queue input, session loops",
+        "MIT", "ibab/tensorflow-wavenet@3c973c038c8c2c20fef0039f111cb04139ff594b",
+        include=("train.py", "generate.py", "wavenet/"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "bert4keras", "research: BERT-family NLP fine-tuning and pretraining (Keras 2 / tf.keras), model factory",
+        "Apache-2.0", "bojone/bert4keras@c1ae0dc5eff66d329ab3c5c7ee369124ddbb6f87",
+        include=("bert4keras/backend.py", "bert4keras/models.py", "bert4keras/layers.py", "bert4keras/snippets.py",
+                 "examples/task_sentiment_albert.py", "examples/task_seq2seq_autotitle.py",
+                 "examples/task_sequence_labeling_ner_crf.py", "examples/task_iflytek_adversarial_training.py",
+                 "examples/task_language_model.py", "pretraining/pretraining.py"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "baselines", "research: RL agents (DQN, PPO2), TF1 sessions passed between modules",
+        "MIT", "openai/baselines@ea25b9e8b234e6ee1bca43083f8f3cf974143998",
+        include=("baselines/deepq/", "baselines/ppo2/model.py", "baselines/ppo2/ppo2.py", "baselines/ppo2/runner.py",
+                 "baselines/common/tf_util.py", "baselines/common/models.py", "baselines/common/policies.py",
+                 "baselines/common/distributions.py", "baselines/common/mpi_adam.py"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "unet", "research: U-Net segmentation (Keras 2), generators from folders, script and notebooks",
+        "MIT", "zhixuhao/unet@b45af4d458437d8281cc218a07fd4380818ece4a",
+        include=("main.py", "model.py", "data.py", "trainUnet.ipynb", "dataPrepare.ipynb"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "tf2-gan", "research: GAN training (TF2 custom GradientTape steps; TF1 session scripts in v1/)",
+        "MIT", "LynnHo/DCGAN-LSGAN-WGAN-GP-DRAGAN-Tensorflow-2@2bf0c8b6adbc5f0b9b0abb2149fe9cf47a978976",
+        include=("train.py", "module.py", "data.py", "tf2gan/", "tf2lib/", "v1/train_mnist_wgan_gp.py",
+                 "v1/train_celeba_dcgan.py", "v1/models_mnist.py", "v1/models_64x64.py", "v1/ops.py", "v1/utils.py",
+                 "v1/data_mnist.py"),
+        licence_file="LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 

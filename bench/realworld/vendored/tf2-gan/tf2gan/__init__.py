@@ -1,0 +1,1 @@
+from tf2gan.loss import *

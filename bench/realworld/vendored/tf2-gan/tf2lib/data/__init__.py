@@ -1,0 +1,1 @@
+from tf2lib.data.dataset import *

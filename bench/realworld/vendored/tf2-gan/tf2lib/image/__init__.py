@@ -1,0 +1,1 @@
+from tf2lib.image.image import *
