@@ -1,0 +1,282 @@
+"""The research benchmark: greenlint against careful readings of research and application programs.
+
+Each research corpus has a reading, `readings/<corpus>.toml`, written before greenlint ran on it
+(readings/README.md gives the format): the main calls, where the program spends its energy, and the
+energy-relevant changes a careful engineer would make. `python -m bench.realworld research` runs
+`greenlint calls` and `greenlint check` (default rules, then every rule) on each of these corpora and
+reports, per corpus: main calls listed, those that are greenlint call sites, those with a figure
+(`energy_j`, a point or a floor), and changes found / listed.
+
+Matching: a main call is a call site when a call of `greenlint calls` whose API's last name is the
+listed `call` starts within NEAR lines of the listed line (or spans it) in the same file and cell; a
+change is found when a finding of a rule its kind names (kinds.toml) or its own `rules` name lies within
+NEAR lines of its line, of one of its `also` lines, or of the line of the main call it names.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .corpora import BY_NAME, ensure
+from .labels import source_line
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+HERE = Path(__file__).resolve().parent
+READINGS = HERE / "readings"
+KINDS = READINGS / "kinds.toml"
+RESULTS = HERE / "research.json"
+NEAR = 2  # lines either side of a listed line where a call site or a finding still matches it
+SURE = ("high", "medium", "low")
+
+
+@dataclass(frozen=True)
+class MainCall:
+    id: str
+    file: str
+    cell: int  # 1-based code cell of a notebook, 0 elsewhere
+    line: int
+    text: str
+    call: str  # the called name as written: "fit_generator", "run", "predict"
+    size: str
+
+
+@dataclass(frozen=True)
+class Change:
+    file: str
+    cell: int
+    line: int
+    text: str
+    kind: str
+    change: str
+    why: str
+    sure: str
+    also: tuple[int, ...] = ()
+    call: str | None = None  # the id of the main call it changes
+    rules: tuple[str, ...] = ()  # codes that count beyond the kind's
+
+
+@dataclass(frozen=True)
+class Reading:
+    corpus: str
+    calls: tuple[MainCall, ...]
+    changes: tuple[Change, ...]
+
+
+def read_kinds(path: Path = KINDS) -> dict[str, tuple[str, ...]]:
+    """Each kind of change and the rule codes whose findings count as finding it."""
+    kinds = _load(path).get("kinds")
+    if not isinstance(kinds, dict) or not all(
+        isinstance(codes, list) and all(isinstance(c, str) for c in codes) for codes in kinds.values()
+    ):
+        raise ValueError(f"{path}: [kinds] must map each kind to a list of rule codes")
+    return {kind: tuple(codes) for kind, codes in kinds.items()}
+
+
+def read_reading(path: Path, kinds: dict[str, tuple[str, ...]]) -> Reading:
+    """One reading, checked: its fields, known kinds and certainties, `call` ids that exist."""
+    data = _load(path)
+    corpus = data.get("corpus")
+    if corpus != path.stem:
+        raise ValueError(f"{path}: corpus = {corpus!r}, expected the file's name {path.stem!r}")
+    try:
+        calls = tuple(
+            MainCall(c["id"], c["file"], int(c.get("cell", 0)), int(c["line"]), c["text"], c["call"], c["size"])
+            for c in data.get("call", [])
+        )
+        changes = tuple(
+            Change(c["file"], int(c.get("cell", 0)), int(c["line"]), c["text"], c["kind"], c["change"], c["why"],
+                   c["sure"], tuple(int(n) for n in c.get("also", ())), c.get("call"), tuple(c.get("rules", ())))
+            for c in data.get("change", [])
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{path}: a [[call]] or [[change]] lacks or mistypes a field: {exc!r}") from exc
+    ids = [c.id for c in calls]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{path}: a main call id is used twice")
+    for change in changes:
+        where = f"{path}: the change at {change.file}:{change.line}"
+        if change.kind not in kinds:
+            raise ValueError(f"{where} has kind {change.kind!r}, not one of {sorted(kinds)} ({KINDS.name})")
+        if change.sure not in SURE:
+            raise ValueError(f"{where} has sure = {change.sure!r}, not one of {SURE}")
+        if change.call is not None and change.call not in ids:
+            raise ValueError(f"{where} names call {change.call!r}, which the reading does not list")
+    return Reading(corpus, calls, changes)
+
+
+def read_readings(folder: Path = READINGS) -> list[Reading]:
+    """Every reading of the folder (all `*.toml` but kinds.toml), sorted by corpus."""
+    kinds = read_kinds(folder / KINDS.name)
+    return [read_reading(p, kinds) for p in sorted(folder.glob("*.toml")) if p.name != KINDS.name]
+
+
+def _load(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+
+
+def stale_readings(readings: list[Reading]) -> list[str]:
+    """Listed lines that are gone or read differently from the reading's `text`, and readings of
+    corpora that do not exist."""
+    bad = []
+    for reading in readings:
+        corpus = BY_NAME.get(reading.corpus)
+        if corpus is None:
+            bad.append(f"{reading.corpus}: no such corpus in corpora.py")
+            continue
+        root = ensure(corpus)
+        for entry in (*reading.calls, *reading.changes):
+            where = f"{reading.corpus} {entry.file}" + (f" cell {entry.cell}" if entry.cell else "") + f" line {entry.line}"
+            try:
+                text = source_line(root, entry.file, entry.cell, entry.line)
+            except LookupError as exc:
+                bad.append(f"{where}: {exc}")
+                continue
+            if text != entry.text:
+                bad.append(f"{where}: the line reads {text!r}, the reading {entry.text!r}")
+    return bad
+
+
+def _path(name: str) -> str:
+    name = name.replace("\\", "/")
+    return name[2:] if name.startswith("./") else name
+
+
+def call_site(call: MainCall, sites: list[dict]) -> dict | None:
+    """The call site of `greenlint calls` that is the listed main call, or None."""
+    candidates = [
+        s for s in sites
+        if _path(s["path"]) == call.file and (s.get("cell") or 0) == call.cell
+        and (s.get("api") or "").rsplit(".", 1)[-1] == call.call
+        and s["line"] - NEAR <= call.line <= max(s.get("end_line") or s["line"], s["line"] + NEAR)
+    ]
+    return min(candidates, key=lambda s: abs(s["line"] - call.line), default=None)
+
+
+def finders(change: Change, calls: dict[str, MainCall], findings: list[dict], kinds: dict[str, tuple[str, ...]]
+            ) -> list[str]:
+    """The codes of the findings that find the change (sorted, each once)."""
+    codes = set(kinds[change.kind]) | set(change.rules)
+    anchors = [(change.file, change.cell, n) for n in (change.line, *change.also)]
+    if change.call is not None:
+        main = calls[change.call]
+        anchors.append((main.file, main.cell, main.line))
+    hits = set()
+    for f in findings:
+        where = (_path(f["filename"]), f.get("cell") or 0)
+        row = f["location"]["row"]
+        if f["code"] in codes and any(where == (file, cell) and abs(row - n) <= NEAR for file, cell, n in anchors):
+            hits.add(f["code"])
+    return sorted(hits)
+
+
+def score_reading(reading: Reading, sites: list[dict], default: list[dict], every: list[dict],
+                  kinds: dict[str, tuple[str, ...]]) -> dict:
+    """One corpus's row: its main calls matched to call sites, its changes to findings."""
+    by_id = {c.id: c for c in reading.calls}
+    calls = []
+    for call in reading.calls:
+        site = call_site(call, sites)
+        calls.append({
+            "id": call.id, "file": call.file, "cell": call.cell, "line": call.line, "call": call.call,
+            "site": site is not None,
+            "figure": site is not None and site.get("energy_j") is not None,
+            "floor": bool(site and site.get("floor")),
+            "energy_j": site.get("energy_j") if site else None,
+            "api": site.get("api") if site else None,
+        })
+    changes = []
+    for change in reading.changes:
+        found = finders(change, by_id, default, kinds)
+        opt_in = finders(change, by_id, every, kinds)
+        changes.append({
+            "file": change.file, "cell": change.cell, "line": change.line, "kind": change.kind, "sure": change.sure,
+            "found_by": found, "found_by_any_rule": opt_in,
+        })
+    return {
+        "corpus": reading.corpus,
+        "calls_listed": len(calls),
+        "call_sites": sum(c["site"] for c in calls),
+        "with_figure": sum(c["figure"] for c in calls),
+        "changes_listed": len(changes),
+        "changes_found": sum(bool(c["found_by"]) for c in changes),
+        "changes_found_any_rule": sum(bool(c["found_by_any_rule"]) for c in changes),
+        "calls": calls,
+        "changes": changes,
+    }
+
+
+def collect(readings: list[Reading]) -> dict[str, dict]:
+    """greenlint's call sites, default findings and every-rule findings on each read corpus."""
+    import shutil
+    import tempfile
+
+    from .score import CALLS, CHECK, greenlint, rule_defaults
+
+    defaults = rule_defaults()
+    cache = Path(tempfile.mkdtemp(prefix="greenlint-research-"))
+    out = {}
+    try:
+        for reading in readings:
+            folder = ensure(BY_NAME[reading.corpus])
+            default = [f for f in greenlint(CHECK, folder, cache) if defaults.get(f["code"])]
+            every = greenlint((*CHECK, "--select", ",".join(sorted(defaults))), folder, cache)
+            out[reading.corpus] = {"sites": greenlint(CALLS, folder, cache), "default": default, "every": every}
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    return out
+
+
+def score(readings: list[Reading], collected: dict[str, dict], kinds: dict[str, tuple[str, ...]]) -> dict:
+    """The results (deterministic: same code, same readings, same file)."""
+    rows = [score_reading(r, **collected[r.corpus], kinds=kinds) for r in readings]
+    keys = ("calls_listed", "call_sites", "with_figure", "changes_listed", "changes_found", "changes_found_any_rule")
+    return {
+        "command": "python -m bench.realworld research",
+        "method": (
+            "Each research corpus was read before greenlint ran on it (bench/realworld/readings/). A main call "
+            "is a call site when `greenlint calls --isolated --no-cache` lists a call of that name starting "
+            f"within {NEAR} lines of it (or spanning it), with a figure when that site has an energy (point or "
+            "floor). A change is found when `greenlint check --isolated --no-cache` reports a finding of a rule "
+            f"its kind names (readings/kinds.toml) within {NEAR} lines of it, of its other lines, or of the main "
+            "call it changes: with the default rules, and with every rule selected."
+        ),
+        "kinds": {k: list(v) for k, v in sorted(kinds.items())},
+        "corpora": rows,
+        "total": {k: sum(r[k] for r in rows) for k in keys},
+    }
+
+
+def section(results: dict) -> list[str]:
+    """The markdown table of docs/realworld.md's research section."""
+    def pct(n: int, d: int) -> str:
+        return f"{n} / {d}" + (f" ({n / d:.0%})" if d else "")
+
+    rows = [
+        "| corpus | main calls | call sites | with a figure | changes found (default rules) | (every rule) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in (*results["corpora"], {"corpus": "**total**", **results["total"]}):
+        rows.append(
+            f"| {r['corpus']} | {r['calls_listed']} | {pct(r['call_sites'], r['calls_listed'])} | "
+            f"{pct(r['with_figure'], r['calls_listed'])} | {pct(r['changes_found'], r['changes_listed'])} | "
+            f"{pct(r['changes_found_any_rule'], r['changes_listed'])} |"
+        )
+    kinds: dict[str, list[int]] = {}
+    for r in results["corpora"]:
+        for c in r["changes"]:
+            counts = kinds.setdefault(c["kind"], [0, 0])
+            counts[0] += bool(c["found_by"])
+            counts[1] += 1
+    rows += ["", "| kind of change | rules that count | found / listed |", "|---|---|---|"]
+    for kind, (found, listed) in sorted(kinds.items()):
+        rows.append(f"| {kind} | {', '.join(results['kinds'][kind]) or 'none yet'} | {found} / {listed} |")
+    return rows

@@ -1,0 +1,167 @@
+"""The research benchmark: its readings still point at their lines, and its matching (on a synthetic
+reading, without running greenlint)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from bench.realworld.corpora import BY_NAME, VENDORED
+from bench.realworld.research import (
+    KINDS,
+    call_site,
+    read_kinds,
+    read_reading,
+    read_readings,
+    score,
+    section,
+    stale_readings,
+)
+
+READING = """
+corpus = "{name}"
+
+[[call]]
+id = "fit"
+file = "train.py"
+line = 10
+text = "model.fit(x, y, epochs=100)"
+call = "fit"
+size = "100 epochs"
+
+[[call]]
+id = "nb-predict"
+file = "nb.ipynb"
+cell = 3
+line = 2
+text = "model.predict(x)"
+call = "predict"
+size = "one item"
+
+[[change]]
+file = "train.py"
+line = 4
+text = "x = load()"
+call = "fit"
+kind = "no-early-stopping"
+change = "stop early"
+why = "100 epochs"
+sure = "high"
+
+[[change]]
+file = "train.py"
+line = 20
+also = [30]
+text = "for i in range(9):"
+kind = "predict-per-item"
+rules = ["GL999"]
+change = "batch"
+why = "per item"
+sure = "medium"
+
+[[change]]
+file = "nb.ipynb"
+cell = 3
+line = 2
+text = "model.predict(x)"
+kind = "host-input-pipeline"
+change = "workers"
+why = "one core"
+sure = "low"
+"""
+
+KINDS_TEXT = """
+[kinds]
+no-early-stopping = ["GL308"]
+predict-per-item = ["GL201", "GL204"]
+host-input-pipeline = []
+"""
+
+
+def _synthetic(tmp_path, name="synthetic", reading=READING):
+    (tmp_path / "kinds.toml").write_text(KINDS_TEXT)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(reading.format(name=name))
+    kinds = read_kinds(tmp_path / "kinds.toml")
+    return read_reading(path, kinds), kinds
+
+
+def _site(path, line, api, energy=1.0, cell=None, end_line=None, floor=False):
+    return {"path": path, "line": line, "end_line": end_line or line, "api": api, "cell": cell, "energy_j": energy,
+            "floor": floor}
+
+
+def _finding(file, row, code, cell=None):
+    return {"filename": file, "cell": cell, "location": {"row": row, "column": 1}, "code": code}
+
+
+def test_every_reading_points_at_its_vendored_lines():
+    readings = read_readings()
+    assert len(readings) >= 6
+    assert not stale_readings(readings)
+    for reading in readings:
+        assert reading.calls and reading.changes, reading.corpus
+        corpus = BY_NAME[reading.corpus]
+        assert corpus.vendored and (VENDORED / corpus.name / "LICENSE").is_file()
+    assert set(read_kinds()) >= {c.kind for r in readings for c in r.changes}
+
+
+def test_a_moved_or_missing_line_is_stale(tmp_path):
+    reading, _ = _synthetic(tmp_path)
+    real = read_readings()[0]
+    call = real.calls[0]
+    moved = replace(real, calls=(replace(call, line=call.line + 1), replace(call, file=call.file + ".gone")), changes=())
+    assert len(stale_readings([moved])) == 2
+    assert stale_readings([reading]) == ["synthetic: no such corpus in corpora.py"]
+
+
+def test_call_sites_match_by_name_and_nearby_line(tmp_path):
+    reading, _ = _synthetic(tmp_path)
+    fit, predict = reading.calls
+    assert call_site(fit, [_site("./train.py", 12, "tensorflow.keras.Model.fit")])  # within 2 lines
+    assert call_site(fit, [_site("train.py", 8, "keras.Model.fit", end_line=11)])  # spans it
+    assert call_site(fit, [_site("train.py", 13, "keras.Model.fit")]) is None  # 3 lines away
+    assert call_site(fit, [_site("train.py", 10, "keras.Model.evaluate")]) is None  # another call
+    assert call_site(fit, [_site("other.py", 10, "keras.Model.fit")]) is None
+    assert call_site(predict, [_site("nb.ipynb", 2, "keras.Model.predict", cell=3)])
+    assert call_site(predict, [_site("nb.ipynb", 2, "keras.Model.predict", cell=4)]) is None
+
+
+def test_changes_are_found_by_their_kinds_rules_near_their_lines(tmp_path):
+    reading, kinds = _synthetic(tmp_path)
+    sites = [_site("train.py", 10, "keras.Model.fit", energy=None), _site("nb.ipynb", 2, "keras.Model.predict", cell=3,
+                                                                            floor=True)]
+    default = [
+        _finding("train.py", 11, "GL308"),  # near the fit call the first change names: found
+        _finding("train.py", 27, "GL201"),  # 3 lines from 30: not found
+        _finding("nb.ipynb", 2, "GL201", cell=3),  # a rule of another kind: not found
+    ]
+    every = default + [_finding("train.py", 32, "GL999")]  # the change's own rule, near its `also` line
+    results = score([reading], {"synthetic": {"sites": sites, "default": default, "every": every}}, kinds)
+    row = results["corpora"][0]
+    assert (row["calls_listed"], row["call_sites"], row["with_figure"]) == (2, 2, 1)
+    assert [c["found_by"] for c in row["changes"]] == [["GL308"], [], []]
+    assert [c["found_by_any_rule"] for c in row["changes"]] == [["GL308"], ["GL999"], []]
+    assert (row["changes_listed"], row["changes_found"], row["changes_found_any_rule"]) == (3, 1, 2)
+    assert results["total"]["changes_found"] == 1
+    text = "\n".join(section(results))
+    assert "| synthetic | 2 | 2 / 2 (100%) | 1 / 2 (50%) | 1 / 3 (33%) | 2 / 3 (67%) |" in text
+    assert "| host-input-pipeline | none yet | 0 / 1 |" in text
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ('kind = "no-early-stopping"', 'kind = "faster"', "kind 'faster'"),
+    ('sure = "high"', 'sure = "maybe"', "sure = 'maybe'"),
+    ('call = "fit"\nkind', 'call = "gone"\nkind', "names call 'gone'"),
+    ('size = "100 epochs"\n', "", "lacks or mistypes a field"),
+])
+def test_a_bad_reading_names_its_file_and_problem(tmp_path, field, value, message):
+    assert field in READING
+    with pytest.raises(ValueError, match=message) as error:
+        _synthetic(tmp_path, reading=READING.replace(field, value, 1))
+    assert "synthetic.toml" in str(error.value)
+
+
+def test_the_kinds_file_parses():
+    assert all(code.startswith("GL") for codes in read_kinds(KINDS).values() for code in codes)
