@@ -86,11 +86,24 @@ def source_line(corpus_root: Path, file: str, cell: int, line: int) -> str:
     return lines[line - 1].strip()
 
 
+def line_problem(corpus_root: Path, file: str, cell: int, line: int, text: str) -> str | None:
+    """Why the source line at a position does not read `text` (gone, or reading otherwise), or None."""
+    try:
+        found = source_line(corpus_root, file, cell, line)
+    except LookupError as exc:
+        return str(exc)
+    return None if found == text else f"the line reads {found!r}, not {text!r}"
+
+
+def relative(filename: str) -> str:
+    """A file name greenlint reported in the corpus's folder, as the corpus names it."""
+    file = filename.replace("\\", "/")
+    return file[2:] if file.startswith("./") else file
+
+
 def finding_key(corpus: str, finding: dict) -> Key:
     """The key of one finding of `greenlint check --format json` run in the corpus's folder."""
-    file = finding["filename"].replace("\\", "/")
-    file = file[2:] if file.startswith("./") else file
-    return (corpus, file, finding.get("cell") or 0, finding["location"]["row"], finding["code"])
+    return (corpus, relative(finding["filename"]), finding.get("cell") or 0, finding["location"]["row"], finding["code"])
 
 
 def sample_rank(key: Key, seed: str) -> str:

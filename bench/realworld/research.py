@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .corpora import BY_NAME, ensure
-from .labels import source_line
+from .labels import line_problem, relative
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -134,27 +134,18 @@ def stale_readings(readings: list[Reading]) -> list[str]:
             continue
         root = ensure(corpus)
         for entry in (*reading.calls, *reading.changes):
-            where = f"{reading.corpus} {entry.file}" + (f" cell {entry.cell}" if entry.cell else "") + f" line {entry.line}"
-            try:
-                text = source_line(root, entry.file, entry.cell, entry.line)
-            except LookupError as exc:
-                bad.append(f"{where}: {exc}")
-                continue
-            if text != entry.text:
-                bad.append(f"{where}: the line reads {text!r}, the reading {entry.text!r}")
+            problem = line_problem(root, entry.file, entry.cell, entry.line, entry.text)
+            if problem:
+                where = f"{reading.corpus} {entry.file}" + (f" cell {entry.cell}" if entry.cell else "")
+                bad.append(f"{where} line {entry.line}: {problem}")
     return bad
-
-
-def _path(name: str) -> str:
-    name = name.replace("\\", "/")
-    return name[2:] if name.startswith("./") else name
 
 
 def call_site(call: MainCall, sites: list[dict]) -> dict | None:
     """The call site of `greenlint calls` that is the listed main call, or None."""
     candidates = [
         s for s in sites
-        if _path(s["path"]) == call.file and (s.get("cell") or 0) == call.cell
+        if relative(s["path"]) == call.file and (s.get("cell") or 0) == call.cell
         and (s.get("api") or "").rsplit(".", 1)[-1] == call.call
         and s["line"] - NEAR <= call.line <= max(s.get("end_line") or s["line"], s["line"] + NEAR)
     ]
@@ -171,7 +162,7 @@ def finders(change: Change, calls: dict[str, MainCall], findings: list[dict], ki
         anchors.append((main.file, main.cell, main.line))
     hits = set()
     for f in findings:
-        where = (_path(f["filename"]), f.get("cell") or 0)
+        where = (relative(f["filename"]), f.get("cell") or 0)
         row = f["location"]["row"]
         if f["code"] in codes and any(where == (file, cell) and abs(row - n) <= NEAR for file, cell, n in anchors):
             hits.add(f["code"])
@@ -252,7 +243,21 @@ def score(readings: list[Reading], collected: dict[str, dict], kinds: dict[str, 
         "kinds": {k: list(v) for k, v in sorted(kinds.items())},
         "corpora": rows,
         "total": {k: sum(r[k] for r in rows) for k in keys},
+        "rules": rule_recall(rows, kinds),
     }
+
+
+def rule_recall(rows: list[dict], kinds: dict[str, tuple[str, ...]]) -> dict[str, dict]:
+    """Per rule: the listed changes of the kinds it counts for, and how many of them it found (default
+    rules' run; opt-in rules from the run with every rule)."""
+    out: dict[str, dict] = {}
+    for row in rows:
+        for change in row["changes"]:
+            for code in kinds[change["kind"]]:
+                counts = out.setdefault(code, {"listed": 0, "found": 0})
+                counts["listed"] += 1
+                counts["found"] += code in change["found_by_any_rule"]
+    return dict(sorted(out.items()))
 
 
 def section(results: dict) -> list[str]:
@@ -279,4 +284,7 @@ def section(results: dict) -> list[str]:
     rows += ["", "| kind of change | rules that count | found / listed |", "|---|---|---|"]
     for kind, (found, listed) in sorted(kinds.items()):
         rows.append(f"| {kind} | {', '.join(results['kinds'][kind]) or 'none yet'} | {found} / {listed} |")
+    rows += ["", "| rule | recall: changes of its kinds it found / listed |", "|---|---|"]
+    for code, counts in results["rules"].items():
+        rows.append(f"| [{code}](rules/{code}.md) | {pct(counts['found'], counts['listed'])} |")
     return rows

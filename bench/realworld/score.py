@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 from .corpora import CORPORA, SUFFIXES, Corpus, ensure
-from .labels import Key, Label, finding_key, sample, source_line
+from .labels import Key, Label, finding_key, line_problem, sample
 
 SAMPLE_SIZE = 20  # findings judged per rule when it has more (issue 17: at least 15)
 SEED = "greenlint-realworld-1"
@@ -166,12 +166,8 @@ def stale_labels(labels: list[Label]) -> list[str]:
         if corpus is None:
             bad.append(f"{label.key}: unknown corpus")
             continue
-        root = roots.setdefault(corpus.name, ensure(corpus))
-        try:
-            text = source_line(root, label.file, label.cell, label.line)
-        except LookupError as exc:
-            bad.append(f"{label.key}: {exc}")
-            continue
-        if text != label.text:
-            bad.append(f"{label.key}: the line reads {text!r}, the label {label.text!r}")
+        problem = line_problem(roots.setdefault(corpus.name, ensure(corpus)), label.file, label.cell, label.line,
+                               label.text)
+        if problem:
+            bad.append(f"{label.key}: {problem}")
     return bad

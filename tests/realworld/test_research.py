@@ -145,9 +145,12 @@ def test_changes_are_found_by_their_kinds_rules_near_their_lines(tmp_path):
     assert [c["found_by_any_rule"] for c in row["changes"]] == [["GL308"], ["GL999"], []]
     assert (row["changes_listed"], row["changes_found"], row["changes_found_any_rule"]) == (3, 1, 2)
     assert results["total"]["changes_found"] == 1
+    assert results["rules"] == {"GL201": {"listed": 1, "found": 0}, "GL204": {"listed": 1, "found": 0},
+                                "GL308": {"listed": 1, "found": 1}}
     text = "\n".join(section(results))
     assert "| synthetic | 2 | 2 / 2 (100%) | 1 / 2 (50%) | 1 / 3 (33%) | 2 / 3 (67%) |" in text
     assert "| host-input-pipeline | none yet | 0 / 1 |" in text
+    assert "| [GL308](rules/GL308.md) | 1 / 1 (100%) |" in text
 
 
 @pytest.mark.parametrize("field, value, message", [
