@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     vendor.set_defaults(func=cmd_vendor)
     research = sub.add_parser("research", help="recall against the careful readings of the research corpora")
     research.add_argument("--out", type=Path, help="results file (default bench/realworld/research.json)")
-    research.add_argument("--corpus", action="append", help="only these read corpora (no docs written)")
+    research.add_argument("--corpus", action="append", choices=sorted(BY_NAME), help="only these (no docs written)")
     research.set_defaults(func=cmd_research)
     args = parser.parse_args(argv)
     return args.func(args)
