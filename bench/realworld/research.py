@@ -8,7 +8,8 @@ reports, per corpus: main calls listed, those that are greenlint call sites, tho
 (`energy_j`, a point or a floor), and changes found / listed.
 
 Matching: a main call is a call site when a call of `greenlint calls` whose API's last name is the
-listed `call` starts within NEAR lines of the listed line (or spans it) in the same file and cell; a
+listed `call` starts within NEAR lines of the listed line (or spans it) in the same file and cell, or
+any call starts on the listed line itself; a
 change is found when a finding of a rule its kind names (kinds.toml) or its own `rules` name lies within
 NEAR lines of its line, of one of its `also` lines, or of the line of the main call it names.
 """
@@ -142,13 +143,16 @@ def stale_readings(readings: list[Reading]) -> list[str]:
 
 
 def call_site(call: MainCall, sites: list[dict]) -> dict | None:
-    """The call site of `greenlint calls` that is the listed main call, or None."""
-    candidates = [
-        s for s in sites
-        if relative(s["path"]) == call.file and (s.get("cell") or 0) == call.cell
-        and (s.get("api") or "").rsplit(".", 1)[-1] == call.call
+    """The call site of `greenlint calls` that is the listed main call, or None: a call of that name
+    near the line, else any call starting on the line itself (a wrapper greenlint names by what it
+    runs, such as a `tf_util.function` named `train` that runs a session)."""
+    here = [s for s in sites if relative(s["path"]) == call.file and (s.get("cell") or 0) == call.cell]
+    named = [
+        s for s in here
+        if (s.get("api") or "").rsplit(".", 1)[-1] == call.call
         and s["line"] - NEAR <= call.line <= max(s.get("end_line") or s["line"], s["line"] + NEAR)
     ]
+    candidates = named or [s for s in here if s["line"] == call.line]
     return min(candidates, key=lambda s: abs(s["line"] - call.line), default=None)
 
 
@@ -235,7 +239,8 @@ def score(readings: list[Reading], collected: dict[str, dict], kinds: dict[str, 
         "method": (
             "Each research corpus was read before greenlint ran on it (bench/realworld/readings/). A main call "
             "is a call site when `greenlint calls --isolated --no-cache` lists a call of that name starting "
-            f"within {NEAR} lines of it (or spanning it), with a figure when that site has an energy (point or "
+            f"within {NEAR} lines of it (or spanning it), or any call starting on its line, with a figure when that "
+            "site has an energy (point or "
             "floor). A change is found when `greenlint check --isolated --no-cache` reports a finding of a rule "
             f"its kind names (readings/kinds.toml) within {NEAR} lines of it, of its other lines, or of the main "
             "call it changes: with the default rules, and with every rule selected."

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from bench.realworld.corpora import BY_NAME, VENDORED
+from bench.realworld.corpora import BY_NAME, CORPORA, VENDORED
 from bench.realworld.research import (
     KINDS,
     call_site,
@@ -105,6 +105,7 @@ def test_every_reading_points_at_its_vendored_lines():
         corpus = BY_NAME[reading.corpus]
         assert corpus.vendored and (VENDORED / corpus.name / "LICENSE").is_file()
     assert set(read_kinds()) >= {c.kind for r in readings for c in r.changes}
+    assert {r.corpus for r in readings} == {c.name for c in CORPORA if c.style.startswith("research")}
 
 
 def test_a_moved_or_missing_line_is_stale(tmp_path):
@@ -122,7 +123,8 @@ def test_call_sites_match_by_name_and_nearby_line(tmp_path):
     assert call_site(fit, [_site("./train.py", 12, "tensorflow.keras.Model.fit")])  # within 2 lines
     assert call_site(fit, [_site("train.py", 8, "keras.Model.fit", end_line=11)])  # spans it
     assert call_site(fit, [_site("train.py", 13, "keras.Model.fit")]) is None  # 3 lines away
-    assert call_site(fit, [_site("train.py", 10, "keras.Model.evaluate")]) is None  # another call
+    assert call_site(fit, [_site("train.py", 11, "keras.Model.evaluate")]) is None  # another call, another line
+    assert call_site(fit, [_site("train.py", 10, "project.step")])  # whatever greenlint names the call on the line
     assert call_site(fit, [_site("other.py", 10, "keras.Model.fit")]) is None
     assert call_site(predict, [_site("nb.ipynb", 2, "keras.Model.predict", cell=3)])
     assert call_site(predict, [_site("nb.ipynb", 2, "keras.Model.predict", cell=4)]) is None
