@@ -363,6 +363,8 @@ def markdown_one(r: dict) -> str:
         + ("**met**" if met else "**missed**")
         + f"; the goal of the section above, ≤ {GOALS['one']:.0f}×: "
         + ("**met**." if ratio["this"] <= GOALS["one"] else "**missed**."),
+        *([f"- Side by side: {(x['this']['cpu_s'] - x['versus']['cpu_s']) * 1000:+,.0f} ms CPU against commit "
+           f"{commits['versus']} ({ratio['this'] - ratio['versus']:+.2f}× start-up)."] if "versus" in commits else []),
         f"- Load average (1 min) {r['load']:.1f}"
         + (": other jobs shared this machine; the CPU column is steadier than the wall one." if r["load"] > 1.0
            else ": a quiet machine."),
