@@ -29,7 +29,7 @@ LINE_LENGTH = 88
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
-def split_lines(text: str) -> list[str]:
+def lines_with_endings(text: str) -> list[str]:
     """Lines with their endings, split where Python's tokenizer splits them."""
     out, start = [], 0
     for m in _NEWLINE.finditer(text):
@@ -127,8 +127,8 @@ def statement_lines(shape: Outline, first: int, last: int) -> tuple[int, int] | 
         first, last = wider
 
 
-#: `split_lines` of the last texts a fix was asked of (read, never changed).
-_unit_lines = functools.lru_cache(maxsize=8)(split_lines)
+#: `lines_with_endings` of the last texts a fix was asked of (read, never changed).
+_unit_lines = functools.lru_cache(maxsize=8)(lines_with_endings)
 
 
 @functools.lru_cache(maxsize=8)
@@ -153,7 +153,7 @@ class _Unit:
         self.shift = first - 1  # lines above the parsed text in its unit
         self.line_length = line_length
         self.text = module.code  # generated once: a file with many fixes must not regenerate it per fix
-        self.lines = split_lines(self.text)
+        self.lines = lines_with_endings(self.text)
         self.line_set = set(self.lines)
         self.others: tuple[str, ...] = ()  # a notebook's other cells, whose names a new name must not shadow
         self._taken: set[str] | None = None
@@ -262,7 +262,7 @@ class _Unit:
                 groups.append([e])
         out = []
         for group in groups:
-            out += split_lines(self._applied(group, group[0].span.line, max(e.span.end_line for e in group)))
+            out += lines_with_endings(self._applied(group, group[0].span.line, max(e.span.end_line for e in group)))
         return out
 
     def _applied(self, edits: Sequence[Edit], first: int, last: int) -> str:
@@ -402,7 +402,7 @@ def _offset(starts: list[int], lines: list[str], line: int, column: int) -> int:
 
 def apply_fixes(text: str, fixes: Iterable[Fix]) -> tuple[str, list[Fix]]:
     """`text` with every fix applied whose edits overlap no fix applied before it; and those fixes."""
-    lines = split_lines(text)
+    lines = lines_with_endings(text)
     starts = _offsets(lines)
     taken: list[tuple[int, int]] = []
     chosen: list[tuple[int, int, str]] = []
@@ -446,5 +446,5 @@ def unified_diff(path: str, before: str, after: str) -> str:
     if before == after:
         return ""
     old, new = (path, path) if path.startswith("/") else (f"a/{path}", f"b/{path}")
-    lines = difflib.unified_diff(split_lines(before), split_lines(after), old, new)
+    lines = difflib.unified_diff(lines_with_endings(before), lines_with_endings(after), old, new)
     return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
