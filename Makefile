@@ -1,11 +1,12 @@
 # Two commands: `make run` (lint the bundled examples: installs the linter alone, no TensorFlow)
 # and `make test` (the whole suite: adds the dev extras, TensorFlow included).
+# `make test-fast`: the edit-test loop (rules, analysis, report, review; no test marked slow), not a substitute for `make test`.
 # `make test-editor`: the VS Code extension in a real editor (code-server + Chromium), apart from `make test`.
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install data applications static-features test-editor
+.PHONY: run test test-fast install data applications static-features test-editor
 
 $(BIN)/greenlint: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -25,6 +26,11 @@ run: $(BIN)/greenlint
 
 test: $(VENV)/.dev-extras
 	$(BIN)/python -m pytest
+
+FAST_TESTS := tests/rules tests/analysis tests/report tests/review
+
+test-fast: $(VENV)/.dev-extras
+	$(BIN)/python -m pytest $(FAST_TESTS) -q -m "not slow and not tensorflow and not shared and not e2e" -p no:cacheprovider
 
 # The extension packaged with vsce, installed in code-server 4.100.3 and driven in Debian's Chromium
 # through Playwright; screenshots go to docs/img/. Needs root for the Debian packages (or install

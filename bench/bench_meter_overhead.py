@@ -71,7 +71,7 @@ def recorded_call_overhead(n: int = 300) -> str:
     import numpy as np
     import tensorflow as tf
 
-    from greenlint.meter.instrument import Site
+    from greenlint.meter.instrument import InstrumentedSite
     from greenlint.meter.runtime import Recorder
     from greenlint.meter.session import MeterConfig, MeterSession
     from greenlint.meter.stability import StabilitySettings
@@ -79,7 +79,7 @@ def recorded_call_overhead(n: int = 300) -> str:
     session = MeterSession(MeterConfig(stability=StabilitySettings(max_wait_s=1)))
     session.start()
     a = tf.constant(np.ones((64, 64), dtype="float32"))
-    rec = Recorder(session, [Site("tensorflow.matmul", 1, 1, {})], max_records_per_site=n)
+    rec = Recorder(session, [InstrumentedSite("tensorflow.matmul", 1, 1, {})], max_records_per_site=n)
 
     def per_call(fn, calls_before: int | None = None) -> float:
         best = float("inf")

@@ -24,7 +24,6 @@ EXTRAS_OF = {
     "greenlint.lsp_server": {"lsp"},
     "greenlint.meter": {"meter"},
     "greenlint.hardware": {"meter"},  # NVML, optional: no library means no GPU
-    "greenlint.kb.store": {"data"},  # the KB as a pandas DataFrame
     "tools": {"meter", "data", "dev"},  # `make data` (never installed): TensorFlow's API, the data stack
 }
 #: Declared distributions that no module imports by name, and why they are declared anyway.

@@ -83,6 +83,8 @@ class Code:
 
 
 def split_lines(text: str) -> list[str]:
+    """The lines of *text* without their endings (`"a\\n"` -> `["a", ""]`); the fix engine's
+    `lines_with_endings` keeps them."""
     return _LINES.split(text)
 
 

@@ -21,7 +21,7 @@ import re
 from typing import Protocol
 
 
-class Catalog(Protocol):
+class CatalogLookups(Protocol):
     """What the grouping reads of a `greenlint.catalog.catalog.Catalog`, which imports this module
     (its `kind` and `family`): the symbol table and the lookups, never the class itself."""
 
@@ -115,7 +115,7 @@ def _under(name: str, prefixes: tuple[str, ...]) -> bool:
     return any(name == p or name.startswith(p + ".") or name.startswith(p + "_") for p in prefixes)
 
 
-def _split(cat: Catalog, api: str) -> tuple[str | None, str]:
+def _split(cat: CatalogLookups, api: str) -> tuple[str | None, str]:
     """(receiver class, member) if *api* is a method of a class, else (None, api)."""
     owner, _, member = api.rpartition(".")
     entry = cat._symbols.get(owner)
@@ -127,7 +127,7 @@ def _split(cat: Catalog, api: str) -> tuple[str | None, str]:
     return (owner, member) if last[:1].isupper() else (None, api)
 
 
-def _class_kind(cat: Catalog, cls: str) -> str | None:
+def _class_kind(cat: CatalogLookups, cls: str) -> str | None:
     """The role of a class: model, layer, estimator, optimizer, loss-metric, dataset, tensor."""
     if cat.is_subclass(cls, MODEL) or cls in ("tensorflow.keras.Sequential", "tensorflow.keras.Model"):
         return "model"
@@ -149,7 +149,7 @@ def _class_kind(cat: Catalog, cls: str) -> str | None:
     return None
 
 
-def kind_of(cat: Catalog, api: str) -> str:
+def kind_of(cat: CatalogLookups, api: str) -> str:
     """The coarse kind of a canonical API name (one of KINDS)."""
     cls, member = _split(cat, api)
     if cls is not None and member in ACCESSORS:
@@ -182,7 +182,7 @@ def kind_of(cat: Catalog, api: str) -> str:
     return _callable_kind(cat, api)
 
 
-def is_negligible(cat: Catalog, api: str, cls: str | None, member: str) -> bool:
+def is_negligible(cat: CatalogLookups, api: str, cls: str | None, member: str) -> bool:
     """The call does no tensor work by what it is (the module docstring's list)."""
     if _under(api, _NO_WORK_MODULES):
         return not (cls is not None and member in _TEST_RUNS)
@@ -218,7 +218,7 @@ def _method_kind(member: str) -> str:
     return "model-construction" if member in ("add", "build", "pop") else "other"
 
 
-def _callable_kind(cat: Catalog, api: str) -> str:
+def _callable_kind(cat: CatalogLookups, api: str) -> str:
     """Kind of a module-level function or a class constructor."""
     last = api.rpartition(".")[2]
     is_class = cat._symbols[api]["k"] == "class" if api in cat else last[:1].isupper()
@@ -316,7 +316,7 @@ def _is_op_module(api: str) -> bool:
 _MODULE_NAMES = frozenset({"estimator", "layers", "inputs", "export", "experimental", "feature_column", "contrib"})
 
 
-def family_of(cat: Catalog, api: str) -> str:
+def family_of(cat: CatalogLookups, api: str) -> str:
     """The module a canonical API lives in, e.g. ``tensorflow.data``.
 
     The longest module prefix the catalog knows, extended by the lower-case segments that follow

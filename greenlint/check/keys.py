@@ -21,7 +21,7 @@ def display_path(path: Path, cwd: str) -> str:
     return Path(full[len(prefix) :]).as_posix() if full.startswith(prefix) else str(path)
 
 
-def project_index(cache: Cache | None):
+def cached_project_index(cache: Cache | None):
     """The analysis' index of project modules, told to notice files changed since its last use;
     it keeps the summaries of project modules in the lint cache, one entry each (forked workers
     inherit it)."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from greenlint.analysis import sources
 from greenlint.check.cache import Cache, cache_in
 from greenlint.check.config import Config
-from greenlint.check.keys import dependencies, diagnostics_key, display_path, project_index, stored_diagnostics
+from greenlint.check.keys import cached_project_index, dependencies, diagnostics_key, display_path, stored_diagnostics
 from greenlint.rules.diagnostic import Diagnostic  # imported: the cache decodes Diagnostic entries
 
 if TYPE_CHECKING:  # imported where used: a fully cached run needs neither the analysis nor the rules
@@ -119,7 +119,7 @@ def check_files(
     hits, neither the analysis nor the rules run and the FileResult is not even read.
     """
     cache = cache_for(config)
-    project = project_index(cache)
+    project = cached_project_index(cache)
     stats = RunStats(files=len(files))
     done: dict[int, Checked] = {}
     contents: dict[int, bytes] = {}

@@ -43,7 +43,7 @@ def cached_run(paths: list[str], output_format: str, calibration: bool = True) -
     table = rule_table(cache)
     settings = keys.rule_settings(table["options"], {}, line_length, fixes=output_format in FIX_FORMATS)
     rules = keys.rules_id(default_codes(table["enabled"]), settings)
-    project = keys.project_index(cache)
+    project = keys.cached_project_index(cache)
     cwd = os.getcwd()
     profile_stamps: dict[str, str] = {}
     diagnostics: list = []

@@ -59,10 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, "check")
     command = argv[0] if argv and argv[0] in COMMANDS else None
-    args = _quick_check_args(argv[1:]) if command == "check" else None
-    if args is None:
-        parser = build_parser(command or ("" if argv == ["--version"] else None))
-        args = parser.parse_args(argv)
+    parser = build_parser(command or ("" if argv == ["--version"] else None))
+    args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
@@ -90,14 +88,6 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"greenlint {args.command}: {exc}", file=sys.stderr)  # no model file: say which and how to build it
         return 2
-
-
-def _quick_check_args(argv: list[str]):
-    """`greenlint check`'s arguments read without building the parser, where they plainly can be
-    (a warm one-file check is over sooner than argparse is set up); None: the parser reads them."""
-    from greenlint.cli.check_cmd import quick_args
-
-    return quick_args(argv)
 
 
 def _printable_file_names() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -28,8 +27,8 @@ def jobs_arg(text: str) -> int | str:
         raise argparse.ArgumentTypeError(f"expected a positive integer or auto, got {text!r}") from None
 
 
-#: What `register`'s parser gives `greenlint check` with no option (tests/check/test_quick_args.py
-#: holds them equal).
+#: What `register`'s parser gives `greenlint check` with no option (tests/check/test_warm_path.py
+#: holds them equal): an option away from its default sends the run through the pipeline.
 DEFAULTS = {
     "paths": ["."], "select": None, "extend_select": [], "ignore": [], "per_file_ignores": [], "exclude": None,
     "extend_exclude": [], "force_exclude": False, "no_respect_gitignore": False, "format": None,
@@ -37,59 +36,6 @@ DEFAULTS = {
     "show_fixes": False, "config": None, "isolated": False, "no_cache": False, "cache_dir": None, "jobs": None,
     "no_calibration": False, "hotspot_threshold_j": None,
 }
-#: The options `quick_args` reads: the flags (set to True), and those taking the next word.
-_FLAGS = {f"--{dest.replace('_', '-')}": (dest, True) for dest, value in DEFAULTS.items() if value is False}
-_VALUES = {"--format": "format", "--output-format": "format", "--config": "config", "--cache-dir": "cache_dir",
-           "--select": "select", "--extend-select": "extend_select", "--ignore": "ignore", "--jobs": "jobs"}
-
-
-def quick_args(argv: list[str]) -> SimpleNamespace | None:
-    """The arguments of `greenlint check` *argv* (without the command) as the parser would give
-    them, read without building it (argparse: about a tenth of a warm one-file check); None for anything
-    not plainly covered here (an abbreviation, `-h`, an option taking a list or a number, a value
-    the parser would refuse, paths in two runs), which the parser then reads and judges."""
-    from greenlint.report import FORMATS
-
-    args: dict[str, object] = {k: list(v) if isinstance(v, list) else v for k, v in DEFAULTS.items()}
-    paths: list[str] = []
-    ended = False  # the paths are one run of words: more after an option is the parser's error
-    i = 0
-    while i < len(argv):
-        word = argv[i]
-        i += 1
-        if not word.startswith("-"):
-            if ended:
-                return None
-            paths.append(word)
-            continue
-        ended = bool(paths)
-        name, eq, text = word.partition("=")
-        if name in _FLAGS and not eq:
-            dest, flag = _FLAGS[name]
-            args[dest] = flag
-            continue
-        found = _VALUES.get(name)
-        if found is None:
-            return None
-        if not eq:
-            if i >= len(argv) or argv[i].startswith("-"):
-                return None
-            text, i = argv[i], i + 1
-        value: object = text
-        if found == "format" and text not in FORMATS:
-            return None
-        if found == "jobs":
-            if text != "auto" and not (text.isascii() and text.isdigit()):
-                return None
-            value = jobs_arg(text)
-        elif found in ("select", "extend_select", "ignore"):
-            value = _codes(text)
-        args[found] = value
-    if paths:
-        args["paths"] = paths
-    return SimpleNamespace(command="check", _run=run, **args)
-
-
 #: The arguments a fully cached run reads (greenlint.check.warm); any other must have its default.
 WARM_READS = frozenset({"paths", "exit_zero", "statistics", "no_calibration", "format"})
 

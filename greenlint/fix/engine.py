@@ -9,6 +9,7 @@ nothing.
 
 from __future__ import annotations
 
+import ast
 import bisect
 import dataclasses
 import difflib
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import unit_text
-from greenlint.rules.codemods import AppendCall, Codemod, HoistBeforeLoop, MoveToChainEnd, RemoveStatement
+from greenlint.rules.codemods import Codemod, Target
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 
 #: Passes of check-then-fix before giving up on a text whose fixes keep producing fixes.
@@ -28,7 +29,7 @@ LINE_LENGTH = 88
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
-def split_lines(text: str) -> list[str]:
+def lines_with_endings(text: str) -> list[str]:
     """Lines with their endings, split where Python's tokenizer splits them."""
     out, start = [], 0
     for m in _NEWLINE.finditer(text):
@@ -101,8 +102,6 @@ Outline = tuple[tuple[int, ...], tuple[int, ...], "str | None"]
 def outline(module) -> Outline:
     """The first and last line of each top-level statement of an `ast.Module` (decorators
     included), and the name its top-level imports give the tensorflow module (`import tensorflow as tf`: "tf")."""
-    import ast
-
     from greenlint.analysis.trees import first_line
 
     starts, ends, tf = [], [], None
@@ -128,16 +127,14 @@ def statement_lines(shape: Outline, first: int, last: int) -> tuple[int, int] | 
         first, last = wider
 
 
-#: `split_lines` of the last texts a fix was asked of (read, never changed).
-_unit_lines = functools.lru_cache(maxsize=8)(split_lines)
+#: `lines_with_endings` of the last texts a fix was asked of (read, never changed).
+_unit_lines = functools.lru_cache(maxsize=8)(lines_with_endings)
 
 
 @functools.lru_cache(maxsize=8)
 def _outline(text: str) -> Outline | None:
     """The `outline` of a text; None when it does not parse. Kept for the last texts asked about:
     an editor asks for the fixes of one version many times."""
-    import ast
-
     try:
         return outline(ast.parse(text))
     except (SyntaxError, ValueError, MemoryError, RecursionError):
@@ -146,7 +143,8 @@ def _outline(text: str) -> Outline | None:
 
 class _Unit:
     """One parsed text (a file, or a notebook cell, or the top-level statements of one holding a
-    finding) with the positions of its calls."""
+    finding) with the positions of its calls: where a codemod is asked for its edits, which are
+    then checked to fit the line length."""
 
     def __init__(
         self, module, positions, parents, cell: int | None, tf: str | None, line_length: int = LINE_LENGTH, first: int = 1
@@ -155,7 +153,7 @@ class _Unit:
         self.shift = first - 1  # lines above the parsed text in its unit
         self.line_length = line_length
         self.text = module.code  # generated once: a file with many fixes must not regenerate it per fix
-        self.lines = split_lines(self.text)
+        self.lines = lines_with_endings(self.text)
         self.line_set = set(self.lines)
         self.others: tuple[str, ...] = ()  # a notebook's other cells, whose names a new name must not shadow
         self._taken: set[str] | None = None
@@ -215,10 +213,6 @@ class _Unit:
         unit.others = (text, *others)  # the whole unit's names: a new name must shadow none
         return unit
 
-    def _span(self, node) -> Span:
-        pos = self.positions[node]
-        return Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1, self.cell)
-
     def edit(self, codemod: Codemod, span: Span, holds: str | None = None) -> tuple[Edit, ...]:
         """The edits of the codemod at the call with this span; () when it does not apply.
         `holds` names what the call's value is, for a codemod that binds it to a new name."""
@@ -236,14 +230,14 @@ class _Unit:
         call = self.calls.get((span.line, span.column, span.end_line, span.end_column))
         if call is None or (codemod.needs_tf and self.tf is None):
             return ()
-        if isinstance(codemod, RemoveStatement):
-            edits = () if self._under_condition(call) else tuple(e for e in [self._remove_statement(call)] if e)
-        elif isinstance(codemod, HoistBeforeLoop):
-            edits = self._hoist(call, holds or self._holds(call) or codemod.name)
-        elif isinstance(codemod, MoveToChainEnd):
-            edits = self._move_to_chain_end(call, codemod.over)
-        else:
-            edits = tuple(e for e in [self._rewrite(codemod, call)] if e is not None)
+        at = Target(call, self.module, self.positions, self.parents, self.lines, self.cell, self.tf, holds, self._names_taken)
+        try:
+            edits = tuple(codemod.rewrite(at))
+        except Exception:  # a value that does not parse, an unexpected node: no fix
+            return ()
+        if codemod.wraps and len(edits) == 1 and not self._fits(edits):
+            wrapped = self._wrap(at, edits[0])
+            edits = (wrapped,) if wrapped else ()
         return edits if self._fits(edits) else ()
 
     def _fits(self, edits: tuple[Edit, ...]) -> bool:
@@ -268,35 +262,23 @@ class _Unit:
                 groups.append([e])
         out = []
         for group in groups:
-            first, last = group[0].span.line, max(e.span.end_line for e in group)
-            shifted = [Edit(Span(e.span.line - first + 1, e.span.column, e.span.end_line - first + 1, e.span.end_column),
-                            e.content) for e in group]
-            out += split_lines(apply_fixes("".join(self.lines[first - 1 : last]), [Fix("", shifted)])[0])
+            out += lines_with_endings(self._applied(group, group[0].span.line, max(e.span.end_line for e in group)))
         return out
 
-    def _under_condition(self, node) -> bool:
-        """Whether an `if` (or conditional expression) in the node's own function decides whether
-        it runs (`if __name__ == "__main__":` and `if True:` do not): a literal written there
-        was chosen for that case, and a fix leaves it as written."""
-        import libcst as cst
+    def _applied(self, edits: Sequence[Edit], first: int, last: int) -> str:
+        """Lines `first` to `last` of the text with the edits (which lie within them) applied."""
+        shifted = [Edit(Span(e.span.line - first + 1, e.span.column, e.span.end_line - first + 1, e.span.end_column),
+                        e.content) for e in edits]
+        return apply_fixes("".join(self.lines[first - 1 : last]), [Fix("", tuple(shifted))])[0]
 
-        child = node
-        while (parent := self.parents.get(child)) is not None:
-            if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Module)):
-                return False
-            if isinstance(parent, (cst.If, cst.IfExp)) and child is not parent.test and not _always(parent.test):
-                return True
-            child = parent
-        return False
-
-    def _wrap(self, call, edit: Edit) -> Edit | None:
+    def _wrap(self, at: Target, edit: Edit) -> Edit | None:
         """The edit of a one-line call, as the whole call rewritten and wrapped the way black
         wraps it (its arguments on one indented line, else one per line with a trailing comma)
         when the edited line is too long; None when it cannot be wrapped that way (a call that
         spans lines, or sits inside another bracket on its line)."""
         import libcst as cst
 
-        span = self._span(call)
+        span = at.span(at.call)
         if span.line != span.end_line or edit.span.line != span.line or edit.span.end_line != span.line:
             return None
         line = self.lines[span.line - 1]
@@ -328,62 +310,6 @@ class _Unit:
             return None
         return Edit(span, wrapped)
 
-    def _rewrite(self, codemod: Codemod, call) -> Edit | None:
-        if isinstance(codemod, AppendCall):
-            call = self._chain_end(call)
-        try:
-            rewritten = codemod.rewrite(call, self.tf)
-        except Exception:  # a value that does not parse, an unexpected node: no fix
-            return None
-        if rewritten is None or (rewritten.how == "replace" and self._under_condition(call)):
-            return None  # a literal written under a condition stays as written
-        span = self._span(rewritten.node)
-        if rewritten.how == "after":
-            span = Span(span.end_line, span.end_column, span.end_line, span.end_column, self.cell)
-        elif rewritten.how == "before_last":
-            span = Span(span.end_line, span.end_column - 1, span.end_line, span.end_column - 1, self.cell)
-        edit = Edit(span, rewritten.content)
-        if not isinstance(codemod, AppendCall) and not self._fits((edit,)):
-            return self._wrap(call, edit)
-        return edit
-
-    def _hoist(self, call, base: str) -> tuple[Edit, ...]:
-        """Bind the call to a new name (`base`, numbered when the code uses it) just before the
-        outermost loop around it (in its function) and use the name in the loop.
-
-        Only for a call whose source names nothing but the tensorflow module (literals, `tf.float32`):
-        its value cannot depend on the loop."""
-        import ast
-
-        import libcst as cst
-
-        code = self.module.code_for_node(call)
-        try:
-            names = {n.id for n in ast.walk(ast.parse(code, mode="eval")) if isinstance(n, ast.Name)}
-        except SyntaxError:
-            return ()
-        if names - {self.tf} or self.tf is None:
-            return ()
-        node, loop = call, None  # the outermost loop of the call's own function
-        while (node := self.parents.get(node)) is not None:
-            if isinstance(node, (cst.Lambda, cst.BaseComp)):
-                return ()
-            if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-                break
-            if isinstance(node, (cst.For, cst.While)):
-                loop = node
-        if loop is None:
-            return ()
-        node = loop
-        taken = self._names_taken()
-        name = next(n for n in (base if i == 1 else f"{base}_{i}" for i in range(1, 1000)) if n not in taken)
-        line = self.positions[node].start.line
-        text = self.lines[line - 1]
-        indent = text[: len(text) - len(text.lstrip(" \t"))]
-        newline = text[len(text.rstrip("\r\n")):] or "\n"
-        insert = Edit(Span(line, 1, line, 1, self.cell), f"{indent}{name} = {code}{newline}")
-        return insert, Edit(self._span(call), name)
-
     def _names_taken(self) -> set[str]:
         """Every name this unit and a notebook's other cells use, read once per unit: a file with
         many hoists pays for one walk, not one regeneration and parse per finding."""
@@ -391,88 +317,10 @@ class _Unit:
             self._taken = set().union(*(_names_in_use(text) for text in (self.text, *self.others)))
         return self._taken
 
-    def _holds(self, call) -> str | None:
-        """A name for the value of a call of a literal, from the literal's shape (`zeros_3`,
-        `ones_2x2`, `vector_3`, `matrix_3x1`, `tensor_2x2x2`)."""
-        import ast
-
-        given = [a for a in call.args if a.keyword is None or a.keyword.value == "value"]
-        try:
-            value = ast.literal_eval(self.module.code_for_node(given[0].value)) if given else None
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            return None
-        shape, items = [], value
-        while isinstance(items, (list, tuple)) and items:
-            shape.append(len(items))
-            items = items[0]
-        if not shape:
-            return None
-        flat = [value]
-        for _ in shape:
-            flat = [x for part in flat if isinstance(part, (list, tuple)) for x in part]
-        if all(x == 0 for x in flat) or all(x == 1 for x in flat):
-            noun = "zeros" if flat[0] == 0 else "ones"
-        else:
-            noun = {1: "vector", 2: "matrix"}.get(len(shape), "tensor")
-        return f"{noun}_{'x'.join(map(str, shape))}"
-
-    def _chain_end(self, node):
-        """The outermost call of the method chain `node` starts (`ds.batch(8)` in `ds.batch(8).map(f)` -> all of it)."""
-        import libcst as cst
-
-        while True:
-            attribute = self.parents.get(node)
-            call = self.parents.get(attribute) if isinstance(attribute, cst.Attribute) else None
-            if not (isinstance(call, cst.Call) and call.func is attribute and attribute.value is node):
-                return node
-            node = call
-
-    def _move_to_chain_end(self, call, over: frozenset[str]) -> tuple[Edit, ...]:
-        """Cut `.method(args)` out of `receiver.method(args).a().b()` and append it after the last
-        following call named in `over`."""
-        import libcst as cst
-
-        if not isinstance(call.func, cst.Attribute):
-            return ()
-        end = call
-        while True:
-            attribute = self.parents.get(end)
-            outer = self.parents.get(attribute) if isinstance(attribute, cst.Attribute) else None
-            if not (isinstance(outer, cst.Call) and outer.func is attribute and attribute.value is end):
-                break
-            if attribute.attr.value not in over:
-                break
-            end = outer
-        if end is call:
-            return ()
-        receiver, whole, last = self._span(call.func.value), self._span(call), self._span(end)
-        moved = "." + cst.Module(body=[]).code_for_node(call.with_changes(func=call.func.attr))
-        return (
-            Edit(Span(receiver.end_line, receiver.end_column, whole.end_line, whole.end_column, self.cell), ""),
-            Edit(Span(last.end_line, last.end_column, last.end_line, last.end_column, self.cell), moved),
-        )
-
-    def _remove_statement(self, call) -> Edit | None:
-        import libcst as cst
-
-        expr = self.parents.get(call)
-        line = self.parents.get(expr)
-        if not (isinstance(expr, cst.Expr) and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
-            return None
-        block = self.parents.get(line)
-        pos = self.positions[line]
-        body = getattr(block, "body", ())
-        start = Span(pos.start.line, 1, pos.end.line + 1, 1, self.cell)
-        if isinstance(block, cst.IndentedBlock) and len(body) == 1:
-            indent = " " * pos.start.column
-            return Edit(start, f"{indent}pass\n")
-        return Edit(start, "")
-
 
 def _names_in_use(code: str) -> set[str]:
     """Every name the code reads or binds (variables, parameters, functions, classes, imports)
     and the builtins: what a new variable must not shadow. Keyword and attribute names are free."""
-    import ast
     import builtins
 
     names = set(dir(builtins))
@@ -496,15 +344,6 @@ def _names_in_use(code: str) -> set[str]:
         elif isinstance(node, ast.ExceptHandler) and node.name:
             names.add(node.name)
     return names
-
-
-def _always(test) -> bool:
-    """`__name__ == "__main__"` or a truthy literal: a test that does not make a call conditional."""
-    import libcst as cst
-
-    if isinstance(test, cst.Comparison):
-        return any(isinstance(n, cst.Name) and n.value == "__name__" for n in (test.left, *(c.comparator for c in test.comparisons)))
-    return isinstance(test, cst.Name) and test.value == "True" or isinstance(test, cst.Integer) and test.value != "0"
 
 
 def _open_brackets(text: str) -> bool:
@@ -563,7 +402,7 @@ def _offset(starts: list[int], lines: list[str], line: int, column: int) -> int:
 
 def apply_fixes(text: str, fixes: Iterable[Fix]) -> tuple[str, list[Fix]]:
     """`text` with every fix applied whose edits overlap no fix applied before it; and those fixes."""
-    lines = split_lines(text)
+    lines = lines_with_endings(text)
     starts = _offsets(lines)
     taken: list[tuple[int, int]] = []
     chosen: list[tuple[int, int, str]] = []
@@ -607,5 +446,5 @@ def unified_diff(path: str, before: str, after: str) -> str:
     if before == after:
         return ""
     old, new = (path, path) if path.startswith("/") else (f"a/{path}", f"b/{path}")
-    lines = difflib.unified_diff(split_lines(before), split_lines(after), old, new)
+    lines = difflib.unified_diff(lines_with_endings(before), lines_with_endings(after), old, new)
     return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)

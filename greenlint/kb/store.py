@@ -140,14 +140,3 @@ def load_kb(path: Path | str | None = None) -> list[KBRecord]:
     except FileNotFoundError:
         raise KBError(f"{kb}: {RECORDS} missing; rebuild it with `greenlint kb build`") from None
     return list(_load(csv_path, st.st_mtime_ns, st.st_size, _version(csv_path.parent / STATIC)))
-
-
-def load_kb_frame(path: Path | str | None = None):
-    """The KB as a pandas DataFrame (imports pandas; for analysis and training)."""
-    import pandas as pd
-
-    kb = Path(path) if path else default_kb_dir()
-    records = load_kb(kb)
-    frame = pd.DataFrame([{c: getattr(r, c) for c in COLUMNS} for r in records], columns=list(COLUMNS))
-    frame["net_j"] = [r.net_j for r in records]
-    return frame

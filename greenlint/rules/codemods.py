@@ -1,16 +1,85 @@
-"""The codemods rules use as fixes: small LibCST rewrites of the call a finding points at.
+"""The codemods rules use as fixes: small LibCST rewrites at the call a finding points at.
 
-Each is frozen data (what to change and whether that keeps behaviour); `rewrite` does the work
-on the parsed call and returns the replacement source of the node it touches. Values are Python
+Each is frozen data (what to change and whether that keeps behaviour) with a `rewrite` that does
+all of its work, as LibCST's codemod commands do: given the `Target` (the parsed call, its parents
+and positions, the file's name of tensorflow), it returns the edits, or () when the call is not
+what it expects. The fix engine (`greenlint.fix.engine`) finds the call, asks the rule's codemod and
+checks the result (line length, black-style wrapping for a codemod with `wraps`). Values are Python
 source in which `{tf}` stands for the file's own name of the tensorflow module (`tf` after
 `import tensorflow as tf`); a file that never imports tensorflow as a module gets no fix.
-LibCST is imported only when a fix is computed.
+LibCST is imported only when a fix is computed. A new codemod is one class here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
+
+from greenlint.analysis.callsite import Span
+from greenlint.rules.diagnostic import Edit
+
+
+@dataclass(frozen=True)
+class Target:
+    """The call a finding points at, in the LibCST tree of the text holding it (a file, a cell or
+    the top-level statements around the call), with what a codemod may ask of that tree."""
+
+    call: Any
+    module: Any
+    positions: Any
+    parents: dict
+    lines: list[str]  # the text's lines, with their endings
+    cell: int | None
+    tf: str | None  # the text's name of the tensorflow module
+    holds: str | None = None  # what the call's value is (the finding's `holds`), for a new name
+    taken: Callable[[], set[str]] = set  # every name the unit uses: a new name must shadow none
+
+    def parent(self, node):
+        return self.parents.get(node)
+
+    def span(self, node) -> Span:
+        pos = self.positions[node]
+        return Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1, self.cell)
+
+    def replace(self, node, content: str) -> Edit:
+        return Edit(self.span(node), content)
+
+    def after(self, node, content: str) -> Edit:
+        """Insert `content` right after the node."""
+        span = self.span(node)
+        return Edit(Span(span.end_line, span.end_column, span.end_line, span.end_column, self.cell), content)
+
+    def before_last(self, node, content: str) -> Edit:
+        """Insert `content` just before the node's last character (a call's closing parenthesis)."""
+        span = self.span(node)
+        return Edit(Span(span.end_line, span.end_column - 1, span.end_line, span.end_column - 1, self.cell), content)
+
+    def under_condition(self, node) -> bool:
+        """Whether an `if` (or conditional expression) in the node's own function decides whether
+        it runs (`if __name__ == "__main__":` and `if True:` do not): a literal written there
+        was chosen for that case, and a fix leaves it as written."""
+        import libcst as cst
+
+        child = node
+        while (parent := self.parents.get(child)) is not None:
+            if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Module)):
+                return False
+            if isinstance(parent, (cst.If, cst.IfExp)) and child is not parent.test and not _always(parent.test):
+                return True
+            child = parent
+        return False
+
+    def chain_end(self, node):
+        """The outermost call of the method chain `node` starts (`ds.batch(8)` in `ds.batch(8).map(f)` -> all of it)."""
+        import libcst as cst
+
+        while True:
+            attribute = self.parents.get(node)
+            call = self.parents.get(attribute) if isinstance(attribute, cst.Attribute) else None
+            if not (isinstance(call, cst.Call) and call.func is attribute and attribute.value is node):
+                return node
+            node = call
 
 
 @dataclass(frozen=True)
@@ -18,30 +87,28 @@ class Codemod:
     """Base: `safe` fixes keep the program's results (only speed, memory or logging change)."""
 
     safe: bool = field(kw_only=True)
+    #: Whether the engine may wrap the call the way black does when its one edit makes a line too long.
+    wraps: ClassVar[bool] = False
 
     @property
     def needs_tf(self) -> bool:
         return "{tf}" in getattr(self, "value", "")
 
-    def rewrite(self, call: Any, tf: str) -> Change | None:
-        """What to change at the call, or None when the call is not what the fix expects."""
+    def rewrite(self, at: Target) -> tuple[Edit, ...]:
+        """The edits at the call; () when the call is not what the fix expects."""
         raise NotImplementedError
-
-
-@dataclass(frozen=True)
-class Change:
-    """Replace `node` with `content` (`how="replace"`), or insert `content` right after it
-    (`"after"`) or just before its last character (`"before_last"`, a call's closing parenthesis)."""
-
-    node: Any
-    content: str
-    how: str = "replace"
 
 
 def _parse(expression: str):
     import libcst as cst
 
     return cst.parse_expression(expression)
+
+
+def _code(node) -> str:
+    import libcst as cst
+
+    return cst.Module(body=[]).code_for_node(node)
 
 
 def _argument(call: Any, name: str, position: int | None):
@@ -60,48 +127,53 @@ def _argument(call: Any, name: str, position: int | None):
 class SetArgument(Codemod):
     """Bind parameter `name` to `value`: replace the value given (by keyword or at `position`,
     or at the position `positions` gives for the called method's name), or add it as a keyword
-    argument."""
+    argument. A value written under a condition stays as written."""
 
     name: str
     value: str
     position: int | None = None
     positions: tuple[tuple[str, int], ...] = ()
+    wraps: ClassVar[bool] = True
 
-    def rewrite(self, call, tf):
-        value = _code(_parse(self.value.format(tf=tf)))
+    def rewrite(self, at):
+        call = at.call
+        value = _code(_parse(self.value.format(tf=at.tf)))
         position = self.position
         if self.positions:
             called = getattr(getattr(call.func, "attr", None), "value", None)
             if called not in dict(self.positions):
-                return None
+                return ()
             position = dict(self.positions)[called]
         arg = _argument(call, self.name, position)
         if arg is not None:
-            return Change(arg.value, value)
+            return () if at.under_condition(call) else (at.replace(arg.value, value),)
         if any(a.star for a in call.args):
-            return None  # *args or **kwargs might bind it already
+            return ()  # *args or **kwargs might bind it already
         if call.args:
-            return Change(call.args[-1].value, f", {self.name}={value}", "after")
-        return Change(call, f"{self.name}={value}", "before_last")
+            return (at.after(call.args[-1].value, f", {self.name}={value}"),)
+        return (at.before_last(call, f"{self.name}={value}"),)
 
 
 @dataclass(frozen=True)
 class RemoveArgument(Codemod):
-    """Drop the argument binding parameter `name` (keyword, or at `position`) so the default applies."""
+    """Drop the argument binding parameter `name` (keyword, or at `position`) so the default
+    applies; not under a condition."""
 
     name: str
     position: int | None = None
+    wraps: ClassVar[bool] = True
 
-    def rewrite(self, call, tf):
+    def rewrite(self, at):
         import libcst as cst
 
+        call = at.call
         arg = _argument(call, self.name, self.position)
-        if arg is None:
-            return None
+        if arg is None or at.under_condition(call):
+            return ()
         args = [a for a in call.args if a is not arg]
         if args and arg is call.args[-1]:
             args[-1] = args[-1].with_changes(comma=arg.comma if isinstance(arg.comma, cst.Comma) else cst.MaybeSentinel.DEFAULT)
-        return Change(call, _code(call.with_changes(args=args)))
+        return (at.replace(call, _code(call.with_changes(args=args))),)
 
 
 @dataclass(frozen=True)
@@ -111,34 +183,73 @@ class AppendCall(Codemod):
     method: str
     value: str = ""
 
-    def rewrite(self, call, tf):
-        value = _code(_parse(self.value.format(tf=tf))) if self.value else ""
-        return Change(call, f".{self.method}({value})", "after")
+    def rewrite(self, at):
+        value = _code(_parse(self.value.format(tf=at.tf))) if self.value else ""
+        return (at.after(at.chain_end(at.call), f".{self.method}({value})"),)
 
 
 @dataclass(frozen=True)
 class RemoveStatement(Codemod):
-    """Delete the statement that is nothing but the call (`pass` if it was alone in its block)."""
+    """Delete the statement that is nothing but the call (`pass` if it was alone in its block);
+    not under a condition."""
 
-    def rewrite(self, call, tf):  # the engine handles statements: see engine._remove_statement
-        raise NotImplementedError
+    def rewrite(self, at):
+        import libcst as cst
 
-
-def _code(node) -> str:
-    import libcst as cst
-
-    return cst.Module(body=[]).code_for_node(node)
+        if at.under_condition(at.call):
+            return ()
+        expr = at.parent(at.call)
+        line = at.parent(expr)
+        if not (isinstance(expr, cst.Expr) and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+            return ()
+        block = at.parent(line)
+        span = at.span(line)
+        whole = Span(span.line, 1, span.end_line + 1, 1, at.cell)
+        if isinstance(block, cst.IndentedBlock) and len(block.body) == 1:
+            return (Edit(whole, f"{' ' * (span.column - 1)}pass\n"),)
+        return (Edit(whole, ""),)
 
 
 @dataclass(frozen=True)
 class HoistBeforeLoop(Codemod):
-    """Bind the call to a new name (`name`, or `name_2`... if taken) just before its enclosing loop,
-    and use that name in the loop; only for calls that name nothing but the tensorflow module."""
+    """Bind the call to a new name (the finding's `holds`, else one from the literal's shape, else
+    `name`; numbered `_2`... if taken) just before the outermost loop around it (in its function),
+    and use that name in the loop. Only for a call whose source names nothing but the tensorflow
+    module (literals, `tf.float32`): its value cannot depend on the loop."""
 
     name: str = "hoisted"
 
-    def rewrite(self, call, tf):  # the engine handles loops: see engine._Unit._hoist
-        raise NotImplementedError
+    def rewrite(self, at):
+        import ast
+
+        import libcst as cst
+
+        call = at.call
+        code = at.module.code_for_node(call)
+        try:
+            names = {n.id for n in ast.walk(ast.parse(code, mode="eval")) if isinstance(n, ast.Name)}
+        except SyntaxError:
+            return ()
+        if names - {at.tf} or at.tf is None:
+            return ()
+        node, loop = call, None  # the outermost loop of the call's own function
+        while (node := at.parent(node)) is not None:
+            if isinstance(node, (cst.Lambda, cst.BaseComp)):
+                return ()
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                break
+            if isinstance(node, (cst.For, cst.While)):
+                loop = node
+        if loop is None:
+            return ()
+        base = at.holds or _holds(at.module, call) or self.name
+        taken = at.taken()
+        name = next(n for n in (base if i == 1 else f"{base}_{i}" for i in range(1, 1000)) if n not in taken)
+        line = at.span(loop).line
+        text = at.lines[line - 1]
+        indent = text[: len(text) - len(text.lstrip(" \t"))]
+        newline = text[len(text.rstrip("\r\n")):] or "\n"
+        return Edit(Span(line, 1, line, 1, at.cell), f"{indent}{name} = {code}{newline}"), at.replace(call, name)
 
 
 @dataclass(frozen=True)
@@ -148,5 +259,61 @@ class MoveToChainEnd(Codemod):
 
     over: frozenset[str]
 
-    def rewrite(self, call, tf):  # the engine handles chains: see engine._Unit._move_to_chain_end
-        raise NotImplementedError
+    def rewrite(self, at):
+        import libcst as cst
+
+        call = at.call
+        if not isinstance(call.func, cst.Attribute):
+            return ()
+        end = call
+        while True:
+            attribute = at.parent(end)
+            outer = at.parent(attribute) if isinstance(attribute, cst.Attribute) else None
+            if not (isinstance(outer, cst.Call) and outer.func is attribute and attribute.value is end):
+                break
+            if attribute.attr.value not in self.over:
+                break
+            end = outer
+        if end is call:
+            return ()
+        receiver, whole = at.span(call.func.value), at.span(call)
+        moved = "." + _code(call.with_changes(func=call.func.attr))
+        return (
+            Edit(Span(receiver.end_line, receiver.end_column, whole.end_line, whole.end_column, at.cell), ""),
+            at.after(end, moved),
+        )
+
+
+def _holds(module, call) -> str | None:
+    """A name for the value of a call of a literal, from the literal's shape (`zeros_3`,
+    `ones_2x2`, `vector_3`, `matrix_3x1`, `tensor_2x2x2`)."""
+    import ast
+
+    given = [a for a in call.args if a.keyword is None or a.keyword.value == "value"]
+    try:
+        value = ast.literal_eval(module.code_for_node(given[0].value)) if given else None
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    shape, items = [], value
+    while isinstance(items, (list, tuple)) and items:
+        shape.append(len(items))
+        items = items[0]
+    if not shape:
+        return None
+    flat = [value]
+    for _ in shape:
+        flat = [x for part in flat if isinstance(part, (list, tuple)) for x in part]
+    if all(x == 0 for x in flat) or all(x == 1 for x in flat):
+        noun = "zeros" if flat[0] == 0 else "ones"
+    else:
+        noun = {1: "vector", 2: "matrix"}.get(len(shape), "tensor")
+    return f"{noun}_{'x'.join(map(str, shape))}"
+
+
+def _always(test) -> bool:
+    """`__name__ == "__main__"` or a truthy literal: a test that does not make a call conditional."""
+    import libcst as cst
+
+    if isinstance(test, cst.Comparison):
+        return any(isinstance(n, cst.Name) and n.value == "__name__" for n in (test.left, *(c.comparator for c in test.comparisons)))
+    return isinstance(test, cst.Name) and test.value == "True" or isinstance(test, cst.Integer) and test.value != "0"

@@ -16,7 +16,7 @@ from pygls.capabilities import get_capability
 from pygls.workspace.position_codec import PositionCodec
 
 from greenlint.check import noqa
-from greenlint.fix.engine import fix_text, split_lines, statement_lines
+from greenlint.fix.engine import fix_text, lines_with_endings, statement_lines
 from greenlint.lsp_server.documents import View
 from greenlint.lsp_server.features.diagnostics import to_lsp
 from greenlint.lsp_server.positions import overlaps, to_range
@@ -93,7 +93,7 @@ def whole_text_edit(before: str, after: str, codec: PositionCodec) -> types.Text
     end = 0
     while end < min(len(before), len(after)) - start and before[-1 - end] == after[-1 - end]:
         end += 1
-    lines = split_lines(before)
+    lines = lines_with_endings(before)
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))

@@ -30,6 +30,7 @@ def test_the_same_text_at_the_same_path_is_parsed_once(tmp_path, a_run):
     assert trees.parse_module(SOURCE, str(tmp_path / "other.py")) is not first
 
 
+@pytest.mark.slow  # parses a text of MAX_TEXT twice
 def test_kept_trees_are_bounded_by_their_texts_size(tmp_path, monkeypatch, a_run):
     monkeypatch.setattr(trees, "MAX_TOTAL", 3 * len(SOURCE))
     kept = [trees.parse_module(SOURCE, str(tmp_path / f"m{i}.py")) for i in range(5)]

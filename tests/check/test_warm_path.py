@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.cli import main
-from greenlint.cli.check_cmd import from_cache, quick_args
+from greenlint.cli import build_parser, main
+from greenlint.cli.check_cmd import DEFAULTS, from_cache
 
 MODEL = "import tensorflow as tf\n\n\ndef build():\n    return tf.keras.Sequential()\n"
 TRAIN = "from model import build\n\nm = build()\nfor epoch in range(10):\n    m.fit(x, y, batch_size=2)\n"
@@ -19,9 +19,21 @@ def check(argv, capsys):
     return code, out.out, out.err
 
 
+def parsed(argv):
+    return build_parser("check").parse_args(["check", *argv])
+
+
 def served(argv) -> bool:
     """Whether the run is answered from the cache without the rest of the pipeline."""
-    return from_cache(quick_args(argv)) is not None
+    return from_cache(parsed(argv)) is not None
+
+
+def test_defaults_are_what_the_parser_gives():
+    """A new option of `greenlint check` goes into DEFAULTS too: else a run setting it could be
+    answered from the cache as if it were unset (or never be)."""
+    given = vars(parsed(["a.py"]))
+    assert given.pop("command") == "check" and given.pop("_run")
+    assert given == {**DEFAULTS, "paths": ["a.py"]}
 
 
 def fresh(argv, capsys, monkeypatch, tmp_path):
