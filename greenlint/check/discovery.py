@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -35,13 +36,17 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
 
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except (FileNotFoundError, NotADirectoryError):
+            raise ConfigError(f"{raw}: no such file or directory") from None
+        except OSError:  # a name longer than NAME_MAX or PATH_MAX, a link loop: reading it names the problem (GL002)
+            found[path] = None
+            continue
+        if is_dir:
             found.update(dict.fromkeys(_walk(path, config, exclude())))
-        elif path.exists():  # a FIFO, socket or device too: reported as a GL002, never opened
-            if not (config.force_exclude and _excluded(path.resolve().as_posix(), False, root, exclude())):
-                found[path] = None
-        else:
-            raise ConfigError(f"{raw}: no such file or directory")
+        elif not (config.force_exclude and _excluded(path.resolve().as_posix(), False, root, exclude())):
+            found[path] = None  # a FIFO, socket or device too: reported as a GL002, never opened
     return sorted(found)
 
 

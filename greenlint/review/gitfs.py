@@ -28,9 +28,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from greenlint.analysis.sources import MAX_BYTES, read_bytes
+from greenlint.analysis.sources import read_bytes
 from greenlint.check.config import INCLUDE_SUFFIXES
 from greenlint.profile import PROFILE_DIR, PROFILE_FILE
+from greenlint.profile.store import MAX_FILE_BYTES
 
 #: Files besides code the analysis reads: project roots (import search) and ignore files (discovery).
 COMPANIONS = ("pyproject.toml", "setup.py", "setup.cfg", ".gitignore")
@@ -343,14 +344,14 @@ def _blobs(repo: Path, shas: list[str]) -> dict[str, bytes]:
 
 def _overlay_profiles(repo: Path, files: dict[str, str], folder: Path) -> None:
     """Copy the working tree's profile files into the snapshot where it tracks none of its own
-    (a regular file under the sources' size limit only; written without following a link)."""
+    (a regular file under the profile store's size limit only; written without following a link)."""
     tracked = {p for p in files if p.endswith(PROFILE_FILE)}
     dirs = {PurePosixPath(p).parent for p in files}
     for d in {a for p in dirs for a in (p, *p.parents)}:
         rel = (d / PROFILE_DIR / PROFILE_FILE).as_posix()
         if rel in tracked:
             continue
-        content, error = read_bytes(repo / rel, MAX_BYTES)
+        content, error = read_bytes(repo / rel, MAX_FILE_BYTES)
         if content is None or error is not None:
             continue
         target = folder / rel
