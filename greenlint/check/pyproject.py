@@ -44,8 +44,8 @@ def read_toml(path: Path) -> dict[str, Any]:
     from greenlint.analysis.sources import MAX_BYTES, read_bytes
 
     data, error = read_bytes(path, MAX_BYTES)
-    if error is not None:
-        detail = error.message.removeprefix(f"{path}: ").removesuffix("; skipped")
+    if data is None:
+        detail = error.message.removeprefix(f"{path}: ").removesuffix("; skipped") if error else "unreadable"
         raise ConfigError(f"{path}: cannot read configuration: {detail}")
     try:
         return tomllib.loads(data.decode("utf-8"))

@@ -79,8 +79,8 @@ def load(profile_file: Path) -> dict:
     if not os.path.exists(profile_file):  # a dangling link too
         return {"schema_version": SCHEMA_VERSION, "files": {}}
     raw, error = read_bytes(Path(profile_file), MAX_FILE_BYTES)
-    if error is not None:
-        detail = error.message.removeprefix(f"{profile_file}: ").removesuffix("; skipped")
+    if raw is None:
+        detail = error.message.removeprefix(f"{profile_file}: ").removesuffix("; skipped") if error else "unreadable"
         raise ProfileError(f"{profile_file}: cannot read ({detail})")
     try:
         text = raw.decode("utf-8")
