@@ -16,7 +16,7 @@ from greenlint.report.escape import code_span, md_text, visible
 
 OSC52 = "\x1b]52;c;cm0gLXJmIH4=\x07"  # writes "rm -rf ~" to the clipboard of a terminal that prints it
 NAME = f"ev\x1b[2Jil{OSC52}\x9b.py"
-TRAIN = f"import tensorflow as tf\ntf.keras.Sequential().fit(x, y, batch_size=2)  # {OSC52}\u202e\n"
+TRAIN = f"import tensorflow as tf\n_ = '\x1b[1m'; tf.keras.Sequential().fit(x, y, batch_size=2)  # {OSC52}\u202e\n"
 
 
 @pytest.fixture(autouse=True)
@@ -65,6 +65,7 @@ def test_check_prints_no_raw_control_in_any_text_format(tmp_path, fmt):
         assert "# \\x1b]52;c;cm0gLXJmIH4=\\x07\\u202e" in out  # the source line, escaped
         lines = out.splitlines()
         at = next(i for i, line in enumerate(lines) if "fit(x, y" in line)
+        assert "_ = '\\x1b[1m'; tf.keras" in lines[at]
         assert lines[at + 1].index("^") == lines[at].index("tf.keras")  # the caret still under the call
 
 
