@@ -252,6 +252,7 @@ def snapshot(repo: Path, side: Side, cache: Path) -> tuple[Path, list[Refused]]:
                                 f" {MARKER}); greenlint neither uses nor deletes it: remove it or choose another cache-dir")
         _write(repo, files, folder)
     os.utime(folder, follow_symlinks=False)
+    refused += _written_refusals(folder)
     _overlay_profiles(repo, files, folder)
     _prune(cache, keep=folder)
     return folder, refused
@@ -280,18 +281,25 @@ def _ours(folder: Path) -> bool:
 
 
 def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
+    """Write *files* into a folder beside *folder*, then rename it. An entry the file system
+    refuses (a name that folds onto a link on a case-insensitive disk) is left out and listed in
+    the marker, after its first line, so that every later run names it too."""
     partial = Path(tempfile.mkdtemp(prefix=".partial-", dir=folder.parent))
     try:
         blobs = _blobs(repo, sorted({sha.removeprefix("link:") for sha in files.values()}))
+        failed = []
         for path, sha in files.items():
             parts = path.split("/")
-            if sha.startswith("link:"):
-                _put(partial, parts, link=blobs[sha.removeprefix("link:")].decode("utf-8", "surrogateescape"))
-            else:
-                _put(partial, parts, blobs[sha])
+            try:
+                if sha.startswith("link:"):
+                    _put(partial, parts, link=blobs[sha.removeprefix("link:")].decode("utf-8", "surrogateescape"))
+                else:
+                    _put(partial, parts, blobs[sha])
+            except OSError as exc:
+                failed.append(f"{path}\tcannot be written inside the snapshot ({exc.strerror or exc})\n")
         # the snapshot's root is its work tree's root (import search and .gitignore stop there)
         (partial / ".git").mkdir(exist_ok=True)
-        _put(partial, [MARKER], _MARKER_TEXT)
+        _put(partial, [MARKER], _MARKER_TEXT + "".join(failed).encode("utf-8", "surrogateescape"))
         try:
             partial.rename(folder)
         except OSError:  # written meanwhile by another run: theirs is the same
@@ -327,6 +335,15 @@ def _put(root: Path, parts: list[str], data: bytes = b"", link: str | None = Non
             fh.write(data)
     finally:
         os.close(fd)
+
+
+def _written_refusals(folder: Path) -> list[Refused]:
+    """The entries `_write` could not write into *folder*, as its marker lists them."""
+    try:
+        lines = (folder / MARKER).read_bytes().decode("utf-8", "surrogateescape").splitlines()[1:]
+    except OSError:
+        return []
+    return [Refused(*line.split("\t", 1)) for line in lines if "\t" in line]
 
 
 def _blobs(repo: Path, shas: list[str]) -> dict[str, bytes]:

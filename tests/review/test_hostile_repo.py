@@ -129,6 +129,23 @@ def test_writes_never_follow_a_link_even_past_the_path_checks(tmp_path):
     assert list(outside.iterdir()) == []
 
 
+def test_an_entry_the_file_system_refuses_is_named_on_every_run(repo, monkeypatch):
+    """What the path checks cannot see (on a case-insensitive disk `PKG.py/x.py` folds onto the link
+    `pkg.py`) fails in `_put`, which never follows the link: the entry is named, then and later."""
+    real_put = gitfs._put
+
+    def folding_put(root, parts, data=b"", link=None, replace=False):
+        if parts[0] == "evil.py":
+            raise OSError(40, "Too many levels of symbolic links")
+        return real_put(root, parts, data, link, replace)
+
+    monkeypatch.setattr(gitfs, "_put", folding_put)
+    hostile = commit(repo, tree(repo, ("100644", blob(repo, EVIL), "evil.py"), ("100644", blob(repo, TRAIN), "train.py")))
+    for _ in range(2):  # written, then from the snapshot already there
+        code, _, err = run("HEAD", hostile)
+        assert code == 0 and "tree entry 'evil.py' refused: cannot be written inside the snapshot" in err, err
+
+
 # -- 2. and 3. pruning ---------------------------------------------------------------------------
 
 
