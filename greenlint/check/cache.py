@@ -8,7 +8,9 @@ processes share it. Entries are
 data only (compressed JSON, `greenlint.check.cache_codec`): reading one never runs code, so a
 repository may choose the cache directory. An entry that cannot be read back, or is not what
 its key says, is a miss; a file that is not such a cache (corrupt, foreign) is reported, then
-replaced by a new empty one, built aside and renamed over it.
+replaced by a new empty one, built aside and renamed over it. A file that is not yet this
+format's cache is judged and made inside one write transaction, so runs creating the cache at
+once agree on it (one makes it, the others find it made) and none judges it foreign.
 """
 
 from __future__ import annotations
@@ -118,6 +120,16 @@ def cache_in(directory: Path | None, overlay_root: Path | None) -> Cache:
     from greenlint.paths import cache_dir
 
     return Cache(directory or cache_dir() / "check", environment_stamp(overlay_root))
+
+
+def _header(db: sqlite3.Connection, begin: str, commit: bool = True) -> tuple[int, int]:
+    """(application_id, user_version) of *db*, read together in one transaction opened by *begin*
+    (left open unless *commit*; on an error, to the caller's `close`)."""
+    db.execute(begin)
+    header = tuple(db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
+    if commit:
+        db.execute("COMMIT")
+    return header  # type: ignore[return-value]
 
 
 class Cache:
@@ -244,17 +256,21 @@ class Cache:
         file.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(file, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
         try:
-            app, version = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
-            if (app, version) != (APPLICATION_ID, FORMAT):
-                empty = app == 0 and not db.execute("SELECT 1 FROM sqlite_master").fetchone()
-                if not empty and app != APPLICATION_ID:
-                    raise sqlite3.DatabaseError("not a greenlint lint cache")
-                # new, or an older greenlint's cache: entries of another format are all misses
-                db.execute("BEGIN IMMEDIATE")
-                db.execute("DROP TABLE IF EXISTS entries")
-                db.execute(SCHEMA)
-                db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                db.execute(f"PRAGMA user_version = {FORMAT}")
+            if _header(db, "BEGIN") != (APPLICATION_ID, FORMAT):
+                # Judged again inside a write transaction: another run may be creating the cache
+                # right now (a new file is empty until its creator commits), and whatever it
+                # committed is seen whole. The file is inspected and made in that one transaction.
+                # (An error leaves the transaction to `close`, which rolls it back.)
+                app, version = _header(db, "BEGIN IMMEDIATE", commit=False)
+                if (app, version) != (APPLICATION_ID, FORMAT):
+                    empty = app == 0 and not db.execute("SELECT 1 FROM sqlite_master").fetchone()
+                    if not empty and app != APPLICATION_ID:
+                        raise sqlite3.DatabaseError("not a greenlint lint cache")
+                    # new, or an older greenlint's cache: entries of another format are all misses
+                    db.execute("DROP TABLE IF EXISTS entries")
+                    db.execute(SCHEMA)
+                    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    db.execute(f"PRAGMA user_version = {FORMAT}")
                 db.execute("COMMIT")
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = OFF")  # a power cut may lose entries: misses, never wrong values

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -279,12 +280,12 @@ def load_config(paths: Sequence[Path] = (), config_file: Path | None = None, iso
         return Config()
     if config_file is None:
         start = Path(paths[0]) if paths else Path.cwd()
-        config_file = find_pyproject(start if start.exists() else Path.cwd())
+        config_file = find_pyproject(start if os.path.exists(start) else Path.cwd())  # False for a name too long
     if config_file is None:
         start = Path(paths[0]) if paths else Path.cwd()
-        return Config(line_length=formatter_line_length(start if start.exists() else Path.cwd()))
+        return Config(line_length=formatter_line_length(start if os.path.exists(start) else Path.cwd()))
     config_file = Path(config_file)
-    if not config_file.is_file():
+    if not os.path.isfile(config_file):
         raise ConfigError(f"{config_file}: no such configuration file")
     tool = tool_table(read_toml(config_file))
     table = tool.get("greenlint", {})

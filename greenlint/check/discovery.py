@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.check.config import INCLUDE_SUFFIXES, Config, ConfigError
 
 
@@ -34,13 +36,17 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
 
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except (FileNotFoundError, NotADirectoryError):
+            raise ConfigError(f"{raw}: no such file or directory") from None
+        except OSError:  # a name longer than NAME_MAX or PATH_MAX, a link loop: reading it names the problem (GL002)
+            found[path] = None
+            continue
+        if is_dir:
             found.update(dict.fromkeys(_walk(path, config, exclude())))
-        elif path.exists():  # a FIFO, socket or device too: reported as a GL002, never opened
-            if not (config.force_exclude and _excluded(path.resolve().as_posix(), False, root, exclude())):
-                found[path] = None
-        else:
-            raise ConfigError(f"{raw}: no such file or directory")
+        elif not (config.force_exclude and _excluded(path.resolve().as_posix(), False, root, exclude())):
+            found[path] = None  # a FIFO, socket or device too: reported as a GL002, never opened
     return sorted(found)
 
 
@@ -75,15 +81,15 @@ def _walk(top: Path, config: Config, exclude) -> Iterator[Path]:
     top_abs = top.resolve().as_posix()
     root = config.root.resolve().as_posix()
     base = top_abs if _excluded(top_abs, True, root, exclude) else root
-    parents = _parent_gitignores(top) if config.respect_gitignore else []
+    unreadable: list[Path] = []  # reported as files: reading them gives their GL002
+    parents = _parent_gitignores(top, unreadable) if config.respect_gitignore else []
     inherited = {top_abs: [] if _ignored(top_abs, True, parents) else parents}
     top_len = len(str(top))
-    unreadable: list[Path] = []  # reported as files: reading them gives their GL002
     for dirpath, dirnames, filenames in os.walk(top, onerror=lambda exc: unreadable.append(Path(exc.filename))):
         here = top_abs + dirpath[top_len:].replace(os.sep, "/")
         ignores = inherited.pop(here, [])
         if config.respect_gitignore and ".gitignore" in filenames:
-            ignores = [*ignores, _gitignore(Path(here))]
+            ignores = [*ignores, _gitignore(Path(here), unreadable, Path(dirpath, ".gitignore"))]
         kept = []
         for d in sorted(dirnames):
             sub = f"{here}/{d}"
@@ -111,25 +117,28 @@ def _invalid(pattern: str) -> bool:
     return False
 
 
-def _gitignore(directory: Path):
+def _gitignore(directory: Path, unreadable: list[Path], shown: Path | None = None):
+    """The patterns of *directory*'s `.gitignore`. Only a regular file under the sources' size
+    limit is read (a FIFO would block, `/dev/zero` or a huge sparse file exhaust memory); another
+    one is appended to *unreadable* as *shown* (reading it there gives its GL002) and ignores nothing."""
     import pathspec
 
-    try:
-        lines = (directory / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        lines = []
+    data, error = read_bytes(directory / ".gitignore", MAX_BYTES)
+    if error is not None:
+        unreadable.append(shown or directory / ".gitignore")
+    lines = (data or b"").decode("utf-8", "replace").splitlines()
     try:
         return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines(lines)
     except Exception:  # a line git cannot use matches nothing there: it is skipped here too
         return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines([n for n in lines if not _invalid(n)])
 
 
-def _parent_gitignores(top: Path) -> list:
+def _parent_gitignores(top: Path, unreadable: list[Path]) -> list:
     """`.gitignore` files above `top`, up to the root of its git work tree (if it is in one)."""
     chain = []
     for directory in top.resolve().parents:
-        if (directory / ".gitignore").is_file():
-            chain.append(_gitignore(directory))
+        if os.path.lexists(directory / ".gitignore") and not (directory / ".gitignore").is_dir():
+            chain.append(_gitignore(directory, unreadable))
         if (directory / ".git").exists():
             return chain[::-1]
     return []  # not in a git work tree: no parent .gitignore applies

@@ -34,17 +34,21 @@ def tool_table(document: dict[str, Any]) -> dict[str, Any]:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    """The TOML document at *path*; ConfigError naming it when it cannot be read or parsed."""
+    """The TOML document at *path*; ConfigError naming it when it cannot be read or parsed (only a
+    regular file under the sources' size limit is read: never a FIFO, a device or a huge file)."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
 
+    from greenlint.analysis.sources import MAX_BYTES, read_bytes
+
+    data, error = read_bytes(path, MAX_BYTES)
+    if data is None:
+        detail = error.message.removeprefix(f"{path}: ").removesuffix("; skipped") if error else "unreadable"
+        raise ConfigError(f"{path}: cannot read configuration: {detail}")
     try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read configuration: {exc.strerror or exc}") from exc
+        return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: cannot read configuration: not valid UTF-8 (byte {exc.start})") from exc
     except (tomllib.TOMLDecodeError, RecursionError, ValueError) as exc:

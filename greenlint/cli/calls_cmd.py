@@ -81,11 +81,12 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
 def run(args: argparse.Namespace) -> int:
     from greenlint.check import ConfigError
     from greenlint.report.concise import line
+    from greenlint.report.escape import visible
 
     try:
         result = collect(args)
     except ConfigError as exc:
-        print(f"greenlint: error: {exc}", file=sys.stderr)
+        print(visible(f"greenlint: error: {exc}"), file=sys.stderr)
         return 2
     for error in result.errors:
         print(line(error), file=sys.stderr)

@@ -171,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
         return _report(args, *warm)
     from greenlint.check import ConfigError, run_check
     from greenlint.report import FIX_FORMATS
+    from greenlint.report.escape import visible
 
     try:
         config = configure(args)
@@ -178,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
         wanted = args.fix or args.diff or args.show_fixes or config.output_format in FIX_FORMATS
         result = run_check(args.paths, config, fixes=wanted)
     except ConfigError as exc:
-        print(f"greenlint: error: {exc}", file=sys.stderr)
+        print(visible(f"greenlint: error: {exc}"), file=sys.stderr)
         return 2
     if not result.files:
         print(f"greenlint: warning: no Python files or notebooks found under {', '.join(args.paths)}", file=sys.stderr)
@@ -188,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
         fixes = files.fix_checked(result.checked, config, unsafe=args.unsafe_fixes)
         for f in fixes:
             if f.skipped:
-                print(f"greenlint: {f.path}: not fixed: {f.skipped}", file=sys.stderr)
+                print(visible(f"greenlint: {f.path}: not fixed: {f.skipped}"), file=sys.stderr)
         if args.diff:
             from greenlint.fix.engine import unified_diff
 
@@ -200,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
             _show_fixes(args, fixes, result)
             return 1 if any(f.changed for f in fixes) and not args.exit_zero else 0
         for f in files.write(fixes):
-            print(f"greenlint: {f.path}: not fixed: {f.skipped}", file=sys.stderr)
+            print(visible(f"greenlint: {f.path}: not fixed: {f.skipped}"), file=sys.stderr)
         if any(f.changed for f in fixes):
             result = run_check(args.paths, config, fixes=True)
         count = sum(len(f.fixed) for f in fixes if f.changed)
@@ -232,6 +233,8 @@ def _show_fixes(args: argparse.Namespace, fixes, result) -> None:
     """`--show-fixes`: each fix applied (with --fix/--diff) or available, as `path:line:col: CODE title`."""
     if not args.show_fixes:
         return
+    from greenlint.report.escape import visible
+
     if fixes is None:
         rows = [(d, "available") for d in result.diagnostics if d.fix is not None]
     else:
@@ -239,4 +242,4 @@ def _show_fixes(args: argparse.Namespace, fixes, result) -> None:
     for d, state in rows:
         where = f"{d.path}:" + (f"cell {d.span.cell}:" if d.span.cell else "") + f"{d.span.line}:{d.span.column}"
         safety = "safe" if d.fix.safe else "unsafe"
-        print(f"{where}: {d.code} [{state}, {safety}] {d.fix.title}", file=sys.stderr)
+        print(visible(f"{where}: {d.code} [{state}, {safety}] {d.fix.title}"), file=sys.stderr)

@@ -106,6 +106,7 @@ def _configure(args: argparse.Namespace, paths: list[str]):
 
 def run(args: argparse.Namespace) -> int:
     from greenlint.check import ConfigError
+    from greenlint.report.escape import visible
     from greenlint.review import gitfs
     from greenlint.review.budget import Budget, check
     from greenlint.review.diff import diff_revisions
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
                                     max_added_j=args.max_added_j, max_program_j=args.max_program_j)
         diff = diff_revisions(repo, base, head, _paths(repo, paths), config)
     except (gitfs.GitError, ConfigError, ValueError) as exc:
-        print(f"greenlint diff: error: {exc}", file=sys.stderr)
+        print(visible(f"greenlint diff: error: {exc}"), file=sys.stderr)
         return 2
     from greenlint.report.concise import line
 

@@ -16,6 +16,20 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=["text", "json"], default="text", help="output format of `show`")
 
 
+def _unusable(path: Path) -> str | None:
+    """Why *path* cannot name anything (a name longer than NAME_MAX or PATH_MAX, a link loop), or
+    None (a path that does not exist still has the profile file above it)."""
+    import os
+
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
 def _profile_files(paths: list[Path]) -> list[Path]:
     """The profile files *paths* name: for each, the one covering it, else those of the
     sub-projects below it (a folder whose sub-projects have their own `.greenlint/`)."""
@@ -51,13 +65,25 @@ def run(args) -> int:
     import json
 
     from greenlint.profile import store
+    from greenlint.report.escape import visible
 
+    status = 0
+    usable = []
+    for path in args.paths:
+        problem = _unusable(path)
+        if problem:
+            print(visible(f"greenlint profile: {path}: {problem}; skipped"), file=sys.stderr)
+            status = 2
+        else:
+            usable.append(path)
+    if args.paths and not usable:
+        return status
+    args.paths = usable
     profile_files = _profile_files(args.paths)
     if not profile_files:
-        print(f"greenlint profile: no {store.PROFILE_DIR}/{store.PROFILE_FILE} at, above or below "
-              f"{', '.join(map(str, args.paths)) or Path.cwd()}", file=sys.stderr)
-        return 1
-    status = 0
+        print(visible(f"greenlint profile: no {store.PROFILE_DIR}/{store.PROFILE_FILE} at, above or below "
+                      f"{', '.join(map(str, args.paths)) or Path.cwd()}"), file=sys.stderr)
+        return status or 1
     shown = []
     for profile_file in profile_files:
         # a path inside this file's project narrows it; a folder holding the project means all of it
@@ -69,7 +95,7 @@ def run(args) -> int:
                 continue
             data = store.load(profile_file)
         except store.ProfileError as exc:
-            print(f"greenlint profile: {exc}", file=sys.stderr)
+            print(visible(f"greenlint profile: {exc}"), file=sys.stderr)
             status = 2
             continue
         wanted = [store.key_for(profile_file, p) for p in inside]

@@ -28,6 +28,8 @@ from pathlib import Path
 SCHEMA_VERSION = 1
 PROFILE_DIR = ".greenlint"
 PROFILE_FILE = "profiles.json"
+#: The largest profile file read (bytes): a few thousand measured sites take a few MiB.
+MAX_FILE_BYTES = 16 * 1024 * 1024
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 
 
@@ -38,9 +40,10 @@ class ProfileError(Exception):
 def find_profile_file(path: str | os.PathLike) -> Path | None:
     """The profile file that covers *path* (a file or folder): the nearest existing one above it."""
     start = Path(os.path.abspath(path))
-    for folder in (start, *start.parents) if start.is_dir() else start.parents:
+    for folder in (start, *start.parents) if os.path.isdir(start) else start.parents:
         candidate = folder / PROFILE_DIR / PROFILE_FILE
-        if candidate.is_file():
+        # a FIFO or device there too (load names it, never opens it); False for a name too long
+        if os.path.exists(candidate) and not os.path.isdir(candidate):
             return candidate
     return None
 
@@ -69,13 +72,18 @@ def key_for(profile_file: Path, path: str | os.PathLike) -> str:
 
 
 def load(profile_file: Path) -> dict:
-    """The file's content; an empty profile set where it does not exist."""
-    try:
-        text = Path(profile_file).read_text(encoding="utf-8")
-    except FileNotFoundError:
+    """The file's content; an empty profile set where it does not exist. Only a regular file of at
+    most MAX_FILE_BYTES is read (never a FIFO, a device, or a huge file)."""
+    from greenlint.analysis.sources import read_bytes
+
+    if not os.path.exists(profile_file):  # a dangling link too
         return {"schema_version": SCHEMA_VERSION, "files": {}}
-    except OSError as exc:
-        raise ProfileError(f"{profile_file}: cannot read ({exc.strerror or exc})") from None
+    raw, error = read_bytes(Path(profile_file), MAX_FILE_BYTES)
+    if raw is None:
+        detail = error.message.removeprefix(f"{profile_file}: ").removesuffix("; skipped") if error else "unreadable"
+        raise ProfileError(f"{profile_file}: cannot read ({detail})")
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ProfileError(f"{profile_file}: not UTF-8 (byte {exc.start}); {_RESET}") from None
     try:
@@ -127,6 +135,12 @@ def _bad_sites(sites) -> str | None:
 
 
 def save(profile_file: Path, data: dict) -> None:
+    """Write *data* to *profile_file* (aside, then renamed). Never through a link: a `.greenlint`
+    folder or a profile file that is a symbolic link (committed by someone else, pointing at
+    another project's) is a ProfileError, and nothing is written."""
+    for link in (Path(profile_file).parent, Path(profile_file)):
+        if os.path.islink(link):
+            raise ProfileError(f"{link}: is a symbolic link; greenlint never writes a profile through a link")
     data = {"schema_version": SCHEMA_VERSION, "files": dict(sorted(data["files"].items()))}
     from greenlint.atomic import atomic_write_text  # tempfile: only runs that write pay for it
 

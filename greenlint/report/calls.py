@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from greenlint.report.escape import visible
+
 #: Bump on any change that can break a reader (a field removed, renamed or retyped); adding a
 #: field does not bump it. Documented in docs/calls-json.md.
 CALLS_SCHEMA_VERSION = 2
@@ -48,6 +50,7 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
     than 100x), how often it runs per program run and the total, the interval, and the basis in the
     shared vocabulary."""
     from rich.table import Table
+    from rich.text import Text
 
     from greenlint.predict.prediction import Prediction
     from greenlint.rules.base import Site
@@ -69,8 +72,8 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
         loops = runs.loop_multiplier
         known = p.energy_j is not None
         table.add_row(
-            f"{site.path}:{where}",
-            site.api,
+            Text(visible(f"{site.path}:{where}")),  # Text: a name is never read as rich markup
+            Text(visible(site.api)),
             fmt_energy(p.energy_j, p.interval_j) if known else "-",
             (f"{TIMES} ≤{loops}" if runs.runs_bound == "upper" else f"{TIMES} {loops}") if loops > 1 else "",
             fmt_energy(p.energy_j, p.interval_j, loops) if known and loops > 1 else "",

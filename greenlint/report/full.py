@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from greenlint.report.concise import line as header
+from greenlint.report.escape import visible
 from greenlint.report.location import summary
 from greenlint.report.rulemeta import RuleMeta
 
@@ -28,10 +29,16 @@ def source_lines(sources: Mapping[str, str | Sequence[str]], path: str, cell: in
     return text.splitlines()
 
 
+def _shown(text: str) -> str:
+    """A source line as printed: controls escaped (`visible`), tabs expanded."""
+    return visible(text).expandtabs(TAB)
+
+
 def _underline(text: str, start: int, end: int) -> tuple[int, int]:
-    """Display offset and width of characters [start, end) (0-based) once tabs are expanded."""
-    offset = len(text[:start].expandtabs(TAB))
-    return offset, max(1, len(text[:end].expandtabs(TAB)) - offset)
+    """Display offset and width of characters [start, end) (0-based) once controls are escaped
+    and tabs expanded."""
+    offset = len(_shown(text[:start]))
+    return offset, max(1, len(_shown(text[:end])) - offset)
 
 
 def _snippet(lines: list[str], d) -> list[str]:
@@ -46,7 +53,7 @@ def _snippet(lines: list[str], d) -> list[str]:
     out = [f"{pad} |"]
     for number in range(first_shown, last_shown + 1):
         text = lines[number - 1]
-        out.append(f"{number:>{gutter}} | {text.expandtabs(TAB)}".rstrip())
+        out.append(f"{number:>{gutter}} | {_shown(text)}".rstrip())
         if span.line <= number <= last:
             body_start = len(text) - len(text.lstrip())
             start = span.column - 1 if number == span.line else body_start
@@ -66,6 +73,6 @@ def render(diagnostics, sources: Mapping[str, str | Sequence[str]], rules: Mappi
         meta = rules.get(d.code)
         help_text = d.fix.title if d.fix is not None else meta.fix_title if meta else None
         if help_text:
-            block.append(f"  = help: {help_text}")
+            block.append(visible(f"  = help: {help_text}"))
         blocks.append("\n".join(block) + "\n")
     return "\n".join([*blocks, summary(diagnostics) + "\n"])

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from greenlint.report.escape import visible
+
 LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return visible(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _prop(text: str) -> str:

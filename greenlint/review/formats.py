@@ -6,6 +6,7 @@ import json
 import math
 
 from greenlint import __version__
+from greenlint.report.escape import code_span, md_text, visible
 from greenlint.report.github import annotation
 from greenlint.report.location import position
 from greenlint.report.sarif import SCHEMA, artifact_uri, region
@@ -53,16 +54,17 @@ def _ratio_text(ratio: float | None, interval: tuple[float, float] | None) -> st
     return fmt_ratio(ratio) + (f" (80% interval {fmt_interval(interval)})" if interval else "")
 
 
-def _was(f: FileDiff, quote: str = "") -> str:
-    """` (was old.py)` for a renamed file, ` (added)` / ` (deleted)`, else nothing."""
+def _was(f: FileDiff, name=str) -> str:
+    """` (was old.py)` for a renamed file, ` (added)` / ` (deleted)`, else nothing; *name* renders
+    a path (`code_span` in Markdown)."""
     if f.old_path:
-        return f" (was {quote}{f.old_path}{quote})"
+        return f" (was {name(f.old_path)})"
     return f" ({f.status})" if f.status in ("added", "deleted") else ""
 
 
-def _imports(p: ProgramDiff, quote: str = "") -> str:
+def _imports(p: ProgramDiff, name=str) -> str:
     """` (with a.py, b.py)`: the project modules one run of a script reads besides itself."""
-    return f" (with {', '.join(f'{quote}{f}{quote}' for f in p.files[1:])})" if len(p.files) > 1 else ""
+    return f" (with {', '.join(name(f) for f in p.files[1:])})" if len(p.files) > 1 else ""
 
 
 def _sides(diff: Diff) -> str:
@@ -89,7 +91,7 @@ def text(diff: Diff, violations: list[Violation]) -> str:
             lines.append(f"program {p.path}{_imports(p)}: {totals}")
         lines.append(f"total: {fmt_j(diff.before_j)} → {fmt_j(diff.after_j)}, {_ratio_text(diff.ratio, diff.ratio_interval)}")
     lines += [f"over budget: {v.path + ': ' if v.path else ''}{v.message}" for v in violations]
-    return "\n".join(lines) + "\n"
+    return "".join(visible(line) + "\n" for line in lines)
 
 
 # -- json ---------------------------------------------------------------------------------------
@@ -181,14 +183,14 @@ def _cell(text: str) -> str:
 
 def markdown(diff: Diff, violations: list[Violation], top: int = 20) -> str:
     """A pull-request comment or `$GITHUB_STEP_SUMMARY`: the totals, the largest changes first, a table per file."""
-    lines = [f"### greenlint: energy of this change ({_cell(_sides(diff))})", ""]
+    lines = [f"### greenlint: energy of this change ({_cell(md_text(_sides(diff)))})", ""]
     if not diff.changes:
         return "\n".join([*lines, "No call site changed its energy.", ""])
     interval = f"; 80 % interval {fmt_interval(diff.ratio_interval)}" if diff.ratio_interval else ""
     lines += [f"**{fmt_ratio(diff.ratio)}** over all files analysed, in joules per program run: {fmt_j(diff.before_j)} → "
               f"{fmt_j(diff.after_j)}{interval}.", ""]
     if violations:
-        over = [f"- {_cell((v.path + ': ') if v.path else '')}{_cell(v.message)}" for v in violations]
+        over = [f"- {_cell(code_span(v.path) + ': ' if v.path else '')}{_cell(md_text(v.message))}" for v in violations]
         lines += ["**Over budget:**", "", *over, ""]
     changes = diff.changes
     lines += ["| call site | API | before | after | ratio | why |", "|---|---|---:|---:|---:|---|"]
@@ -197,13 +199,13 @@ def markdown(diff: Diff, violations: list[Violation], top: int = 20) -> str:
         if c.ratio_interval:
             ratio += f" ({fmt_interval(c.ratio_interval)})"
         figures = f"{_joules(c.before)} | {_joules(c.after)}"
-        lines.append(f"| `{_cell(where(c))}` | `{c.site.api}` | {figures} | {ratio} | {_cell(why(c))} |")
+        lines.append(f"| {_cell(code_span(where(c)))} | {_cell(code_span(c.site.api))} | {figures} | {ratio} | {_cell(md_text(why(c)))} |")
     if len(changes) > top:
         lines.append(f"| … {len(changes) - top} more | | | | | |")
-    files = [(_cell(f"`{f.path}`{_was(f, '`')}"), f) for f in diff.changed_files] + [("**all files**", diff)]
+    files = [(_cell(f"{code_span(f.path)}{_was(f, code_span)}"), f) for f in diff.changed_files] + [("**all files**", diff)]
     lines += ["", "Per file, joules per program run:", "", *_table(files)]
     if diff.programs:
-        programs = [(_cell(f"`{p.path}`{_imports(p, '`')}"), p) for p in diff.programs]
+        programs = [(_cell(f"{code_span(p.path)}{_imports(p, code_span)}"), p) for p in diff.programs]
         lines += ["", "Per program run (a script and the project modules it imports):", "", *_table(programs)]
     return "\n".join([*lines, ""])
 

@@ -8,20 +8,30 @@ them (project markers, `.gitignore`), so that the analysis follows the project's
 that version exactly as it does on disk. The work tree, the index and HEAD are never touched and
 nothing is executed. The working tree's profiles (`.greenlint/profiles.json`, measurements of this
 machine, usually untracked) are laid over a snapshot that has none of its own.
+
+A repository may be someone else's (a pull request, a clone): git runs with every setting that
+runs a command turned off (`SAFE_CONFIG`), a tree entry whose path could leave the snapshot (`..`,
+an absolute path, a folder that is a link in the same commit) is refused by name and the rest
+written, every write goes through folders opened without following links, and pruning removes
+only real folders carrying greenlint's marker (docs/hardening.md).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from greenlint.analysis.sources import read_bytes
 from greenlint.check.config import INCLUDE_SUFFIXES
 from greenlint.profile import PROFILE_DIR, PROFILE_FILE
+from greenlint.profile.store import MAX_FILE_BYTES
 
 #: Files besides code the analysis reads: project roots (import search) and ignore files (discovery).
 COMPANIONS = ("pyproject.toml", "setup.py", "setup.cfg", ".gitignore")
@@ -30,6 +40,29 @@ DEFAULT_BRANCHES = ("main", "master", "trunk", "origin/main", "origin/master")
 SNAPSHOTS_KEPT = 8  # snapshots of other revisions kept in the cache (least recently used go)
 _REGULAR = ("100644", "100755")  # blob modes of files
 _LINK = "120000"  # a symbolic link: its blob is the target (written as a link); submodules are left out
+#: The file greenlint writes last into each snapshot folder it creates: pruning removes only these.
+MARKER = ".greenlint-snapshot"
+_MARKER_TEXT = b"a snapshot of a git revision written by greenlint diff; pruned by it\n"
+_SNAPSHOT_NAME = re.compile(r"[0-9a-f]{24}")
+_LAYOUT = "marker-v2\n"  # in the folder's name: snapshots of older versions (no marker) are never reused
+#: git settings that would run a command, turned off for every git greenlint runs (`-c` wins over
+#: every config file): the fsmonitor hook, hooks, external diff. Filters (`filter.<driver>.clean`,
+#: `smudge`, `process`) are named per driver by `_filter_overrides`; `git diff` also gets
+#: `--no-ext-diff --no-textconv`, and blobs are read by `cat-file --batch`, which applies no filter.
+SAFE_CONFIG = (
+    "core.fsmonitor=false",
+    "core.hooksPath=/dev/null",
+    "core.untrackedCache=false",
+    "diff.external=",
+    "core.pager=cat",
+    "core.sshCommand=false",
+    "core.askPass=",
+    "credential.helper=",
+    "protocol.allow=never",
+)
+#: Environment variables that would make git run a command or read the system's config.
+_UNSAFE_ENV = ("GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "GIT_EDITOR",
+               "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
 
 
 class GitError(Exception):
@@ -37,15 +70,42 @@ class GitError(Exception):
 
 
 def git(repo: Path, *args: str, data: bytes | None = None) -> bytes:
-    """git's output for `git -C repo ARGS`; GitError with its message when it fails."""
+    """git's output for `git -C repo ARGS`, run with command-running settings off (SAFE_CONFIG,
+    the filters of `_filter_overrides`); GitError with its message when it fails."""
+    return _run(repo, [*_config_args(SAFE_CONFIG), *_filter_overrides(repo), *args], data)
+
+
+def _run(repo: Path, args: list[str], data: bytes | None = None) -> bytes:
+    env = {k: v for k, v in os.environ.items() if k not in _UNSAFE_ENV and not k.startswith("GIT_CONFIG_KEY_")
+           and not k.startswith("GIT_CONFIG_VALUE_")}
+    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_NO_REPLACE_OBJECTS="1")
     try:
-        proc = subprocess.run(["git", "-C", str(repo), *args], input=data, capture_output=True, timeout=120)
+        proc = subprocess.run(["git", "-C", str(repo), *args], input=data, capture_output=True, timeout=120, env=env)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise GitError(f"cannot run git: {exc}") from exc
     if proc.returncode != 0:
         message = proc.stderr.decode("utf-8", "replace").strip() or f"git {' '.join(args)} failed"
         raise GitError(message.splitlines()[0] if message else message)
     return proc.stdout
+
+
+def _config_args(settings) -> list[str]:
+    return [a for setting in settings for a in ("-c", setting)]
+
+
+def _filter_overrides(repo: Path) -> list[str]:
+    """`-c` arguments emptying every filter driver the configuration names (reading the config
+    runs nothing): git then applies no clean, smudge or process command."""
+    try:
+        raw = _run(repo, [*_config_args(SAFE_CONFIG), "config", "-z", "--name-only", "--get-regexp", r"^filter\."])
+    except GitError:  # none configured (git exits 1), or not a repository: nothing to turn off
+        return []
+    drivers = {name.rsplit(".", 1)[0] for name in raw.decode("utf-8", "surrogateescape").split("\0") if "." in name}
+    odd = sorted(d for d in drivers if "=" in d)
+    if odd:  # `-c` cannot name it (its key ends at the first `=`): refuse rather than let it run
+        raise GitError(f"the git filter driver {odd[0][len('filter.'):]!r} cannot be turned off: its name holds '='")
+    return _config_args(f"{d}.{key}={value}" for d in sorted(drivers)
+                        for key, value in (("clean", ""), ("smudge", ""), ("process", ""), ("required", "false")))
 
 
 def toplevel(start: Path) -> Path:
@@ -129,34 +189,117 @@ def entries(repo: Path, side: Side) -> dict[str, str]:
     return out
 
 
-def snapshot(repo: Path, side: Side, cache: Path) -> Path:
-    """The folder holding the files of *side* (a commit or the index), written once per content."""
-    files = entries(repo, side)
-    digest = hashlib.sha256("".join(f"{p}\0{s}\n" for p, s in sorted(files.items())).encode("utf-8", "surrogateescape"))
+class SnapshotError(GitError):
+    """The snapshot folder cannot be used safely (a link, or a folder greenlint did not write)."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A tree entry left out of a snapshot: its path could write outside the snapshot folder."""
+
+    path: str
+    reason: str
+
+
+def unsafe(path: str, links: frozenset[str] | set[str] = frozenset()) -> str | None:
+    """Why the tree entry *path* cannot be written inside a snapshot, or None: an empty, `.` or
+    `..` component, an absolute path, a NUL byte, a `.git` folder, or a folder that is one of
+    *links* (a link and a folder of the same name in one commit)."""
+    if not path:
+        return "an empty path"
+    if "\0" in path:
+        return "a NUL byte in the path"
+    if path.startswith("/"):
+        return "an absolute path"
+    parts = path.split("/")
+    for part in parts:
+        if part in ("", ".", ".."):
+            return f"a path component {part!r}"
+        if part.lower() == ".git":
+            return "a path component '.git'"
+    for i in range(1, len(parts)):
+        folder = "/".join(parts[:i])
+        if folder in links:
+            return f"its folder {folder!r} is a symbolic link in the same tree"
+    return None
+
+
+def split_unsafe(files: dict[str, str]) -> tuple[dict[str, str], list[Refused]]:
+    """*files* without the entries `unsafe` refuses, and those refused (sorted by path)."""
+    links = {p for p, sha in files.items() if sha.startswith("link:")}
+    kept, refused = {}, []
+    for path, sha in sorted(files.items()):
+        reason = unsafe(path, links)
+        if reason is None:
+            kept[path] = sha
+        else:
+            refused.append(Refused(path, reason))
+    return kept, refused
+
+
+def snapshot(repo: Path, side: Side, cache: Path) -> tuple[Path, list[Refused]]:
+    """The folder holding the files of *side* (a commit or the index), written once per content,
+    and the tree entries refused (`unsafe`: not written). Raises SnapshotError when *cache* or
+    the snapshot's folder is a link or a folder greenlint did not write."""
+    files, refused = split_unsafe(entries(repo, side))
+    listing = "".join(f"{p}\0{s}\n" for p, s in sorted(files.items()))
+    digest = hashlib.sha256((_LAYOUT + listing).encode("utf-8", "surrogateescape"))
+    _real_folder(cache, create=True)
     folder = cache / digest.hexdigest()[:24]
-    if not (folder / ".complete").exists():
+    if not _ours(folder):
+        if os.path.lexists(folder):
+            raise SnapshotError(f"{folder}: not a snapshot greenlint wrote (a link, or a folder without its marker"
+                                f" {MARKER}); greenlint neither uses nor deletes it: remove it or choose another cache-dir")
         _write(repo, files, folder)
-    os.utime(folder)
+    os.utime(folder, follow_symlinks=False)
+    refused += _written_refusals(folder)
     _overlay_profiles(repo, files, folder)
     _prune(cache, keep=folder)
-    return folder
+    return folder, refused
+
+
+def _real_folder(path: Path, create: bool = False) -> None:
+    """Make sure *path* is a real folder, not a link (created when missing and *create*)."""
+    if create and not os.path.lexists(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.mkdir()
+        except FileExistsError:
+            pass
+    st = os.lstat(path)
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+        raise SnapshotError(f"{path}: is a symbolic link or not a folder; greenlint never writes snapshots through a"
+                            " link: remove it or choose another cache-dir")
+
+
+def _ours(folder: Path) -> bool:
+    """Whether *folder* is a real folder holding greenlint's marker as a regular file."""
+    try:
+        return stat.S_ISDIR(os.lstat(folder).st_mode) and stat.S_ISREG(os.lstat(folder / MARKER).st_mode)
+    except OSError:
+        return False
 
 
 def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
-    folder.parent.mkdir(parents=True, exist_ok=True)
+    """Write *files* into a folder beside *folder*, then rename it. An entry the file system
+    refuses (a name that folds onto a link on a case-insensitive disk) is left out and listed in
+    the marker, after its first line, so that every later run names it too."""
     partial = Path(tempfile.mkdtemp(prefix=".partial-", dir=folder.parent))
     try:
         blobs = _blobs(repo, sorted({sha.removeprefix("link:") for sha in files.values()}))
+        failed = []
         for path, sha in files.items():
-            target = partial.joinpath(*PurePosixPath(path).parts)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if sha.startswith("link:"):
-                os.symlink(blobs[sha.removeprefix("link:")].decode("utf-8", "surrogateescape"), target)
-            else:
-                target.write_bytes(blobs[sha])
+            parts = path.split("/")
+            try:
+                if sha.startswith("link:"):
+                    _put(partial, parts, link=blobs[sha.removeprefix("link:")].decode("utf-8", "surrogateescape"))
+                else:
+                    _put(partial, parts, blobs[sha])
+            except OSError as exc:
+                failed.append(f"{path}\tcannot be written inside the snapshot ({exc.strerror or exc})\n")
         # the snapshot's root is its work tree's root (import search and .gitignore stop there)
         (partial / ".git").mkdir(exist_ok=True)
-        (partial / ".complete").write_bytes(b"")
+        _put(partial, [MARKER], _MARKER_TEXT + "".join(failed).encode("utf-8", "surrogateescape"))
         try:
             partial.rename(folder)
         except OSError:  # written meanwhile by another run: theirs is the same
@@ -166,8 +309,45 @@ def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
         raise
 
 
+def _put(root: Path, parts: list[str], data: bytes = b"", link: str | None = None, replace: bool = False) -> None:
+    """Write the file (or *link*) *parts* below *root*: each folder opened without following a
+    link (created when missing), the file created anew (or, with *replace*, truncated) and never
+    opened through a link. An entry `unsafe` let through still cannot leave *root*."""
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | nofollow)
+    try:
+        for part in parts[:-1]:
+            try:
+                os.mkdir(part, 0o777, dir_fd=fd)
+            except FileExistsError:
+                pass
+            inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | nofollow, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        if link is not None:
+            os.symlink(link, parts[-1], dir_fd=fd)
+            return
+        flags = os.O_WRONLY | os.O_CREAT | nofollow | (os.O_TRUNC if replace else os.O_EXCL)
+        out = os.open(parts[-1], flags, 0o666, dir_fd=fd)
+        with os.fdopen(out, "wb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise OSError(f"{'/'.join(parts)}: not a regular file")
+            fh.write(data)
+    finally:
+        os.close(fd)
+
+
+def _written_refusals(folder: Path) -> list[Refused]:
+    """The entries `_write` could not write into *folder*, as its marker lists them."""
+    try:
+        lines = (folder / MARKER).read_bytes().decode("utf-8", "surrogateescape").splitlines()[1:]
+    except OSError:
+        return []
+    return [Refused(*line.split("\t", 1)) for line in lines if "\t" in line]
+
+
 def _blobs(repo: Path, shas: list[str]) -> dict[str, bytes]:
-    """The contents of blobs, read in one `git cat-file --batch`."""
+    """The contents of blobs, read in one `git cat-file --batch` (which applies no filter)."""
     raw = git(repo, "cat-file", "--batch", data="".join(f"{s}\n" for s in shas).encode())
     out, at = {}, 0
     for sha in shas:
@@ -180,24 +360,38 @@ def _blobs(repo: Path, shas: list[str]) -> dict[str, bytes]:
 
 
 def _overlay_profiles(repo: Path, files: dict[str, str], folder: Path) -> None:
-    """Copy the working tree's profile files into the snapshot where it tracks none of its own."""
+    """Copy the working tree's profile files into the snapshot where it tracks none of its own
+    (a regular file under the profile store's size limit only; written without following a link)."""
     tracked = {p for p in files if p.endswith(PROFILE_FILE)}
     dirs = {PurePosixPath(p).parent for p in files}
     for d in {a for p in dirs for a in (p, *p.parents)}:
         rel = (d / PROFILE_DIR / PROFILE_FILE).as_posix()
-        source = repo / rel
-        if rel in tracked or not source.is_file():
+        if rel in tracked:
+            continue
+        content, error = read_bytes(repo / rel, MAX_FILE_BYTES)
+        if content is None or error is not None:
             continue
         target = folder / rel
-        content = source.read_bytes()
-        if not target.is_file() or target.read_bytes() != content:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
+        try:
+            if stat.S_ISREG(os.lstat(target).st_mode) and target.read_bytes() == content:
+                continue
+        except OSError:
+            pass
+        try:
+            _put(folder, rel.split("/"), content, replace=True)
+        except OSError:  # a link or a folder where the profile would go: the snapshot's own, left as it is
+            continue
 
 
 def _prune(cache: Path, keep: Path) -> None:
-    olds = sorted((p for p in cache.iterdir() if p.is_dir() and not p.name.startswith(".")), key=lambda p: p.stat().st_mtime)
-    for old in olds[: max(0, len(olds) - SNAPSHOTS_KEPT)]:
+    """Remove all but the SNAPSHOTS_KEPT newest snapshots: only real folders named as greenlint
+    names them and holding its marker; links and anything else are never followed nor removed."""
+    olds = []
+    for entry in os.scandir(cache):
+        if _SNAPSHOT_NAME.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False) and _ours(Path(entry.path)):
+            olds.append((entry.stat(follow_symlinks=False).st_mtime, Path(entry.path)))
+    olds.sort()
+    for _, old in olds[: max(0, len(olds) - SNAPSHOTS_KEPT)]:
         if old != keep:
             shutil.rmtree(old, ignore_errors=True)
 
@@ -205,7 +399,7 @@ def _prune(cache: Path, keep: Path) -> None:
 def renames(repo: Path, base: Side, head: Side) -> dict[str, str]:
     """`{old path: new path}` of the files git sees renamed between the sides (`-M`)."""
     target = {"commit": [head.commit or ""], "index": ["--cached"], "worktree": []}[head.kind]
-    raw = git(repo, "diff", "-M", "--name-status", "-z", base.commit or "HEAD", *target, "--")
+    raw = git(repo, "diff", "--no-ext-diff", "--no-textconv", "-M", "--name-status", "-z", base.commit or "HEAD", *target, "--")
     fields = raw.decode("utf-8", "surrogateescape").split("\0")
     out, i = {}, 0
     while i < len(fields) and fields[i]:

@@ -13,10 +13,11 @@ from pathlib import Path
 
 from greenlint.analysis.callsite import CallSite, is_test_assertion
 from greenlint.analysis.project import direct_imports
-from greenlint.analysis.sources import blank_magics, split_lines
+from greenlint.analysis.sources import UNREADABLE, blank_magics, split_lines
 from greenlint.check import Config, noqa, run_check
+from greenlint.check.file_result import error_diagnostic
 from greenlint.predict.prediction import Prediction
-from greenlint.review.gitfs import Side, snapshot
+from greenlint.review.gitfs import Refused, Side, snapshot
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
 
@@ -75,9 +76,10 @@ class SideAnalysis:
 
 def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Path) -> SideAnalysis:
     """Analyse the files of *side* under the repository-relative *paths* (all of it: `[""]`)."""
-    root = repo if side.on_disk else snapshot(repo, side, cache)
+    root, refused = (repo, []) if side.on_disk else snapshot(repo, side, cache)
     targets = [root / p for p in paths if (root / p).exists()]
     out = SideAnalysis(side)
+    out.errors = [_refusal(side, r) for r in refused if any(_below(r.path, p) for p in paths)]
     if not targets:
         return out
     if not side.on_disk:
@@ -85,7 +87,7 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     result = run_check(targets, config)
     rel = {shown: _relative(shown, root) for shown in result.files}
     out.files = sorted(rel.values())
-    out.errors = [dataclasses.replace(d, path=rel.get(d.path) or _relative(d.path, root)) for d in result.errors]
+    out.errors += [dataclasses.replace(d, path=rel.get(d.path) or _relative(d.path, root)) for d in result.errors]
     by_file: dict[str, list] = {}
     for cs, prediction in result.callsites_with_predictions:
         by_file.setdefault(cs.path, []).append((cs, prediction))
@@ -99,6 +101,18 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     top = {s.path for s in out.sites if not s.scope}
     out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(texts.get(p, "")))
     return out
+
+
+def _refusal(side: Side, refused: Refused) -> Diagnostic:
+    """A tree entry left out of the snapshot, as the GL002 of its path (the run goes on)."""
+    commit = f" ({side.commit[:12]})" if side.commit else ""
+    message = (f"{side.label}{commit}: tree entry {refused.path!r} refused: {refused.reason}; it could write outside"
+               " the snapshot folder, so it is not written nor compared")
+    return error_diagnostic(refused.path, 1, 1, UNREADABLE, message)
+
+
+def _below(path: str, top: str) -> bool:
+    return not top or path == top or path.startswith(top.rstrip("/") + "/")
 
 
 def _text(source: str | tuple[str, ...]) -> str:

@@ -7,6 +7,7 @@ import json
 import multiprocessing
 import pickle
 import sqlite3
+import threading
 import zlib
 from pathlib import Path
 
@@ -194,6 +195,80 @@ def test_concurrent_writers_lose_nothing(tmp_path):
         pool.starmap(_write_many, [(str(tmp_path), s) for s in range(0, 800, 200)])
     cache = Cache(tmp_path, stamp="s")
     assert all(cache.get(f"k{i}") == {"i": i, "text": "x" * 500} for i in range(800))
+
+
+class _Interleaved(sqlite3.Connection):
+    """A connection that runs `between` once, right before it reads `PRAGMA user_version`: after
+    it has read the file's application_id, as if another process ran in between."""
+
+    between = None
+
+    def execute(self, sql, *args):
+        hook = type(self).between
+        if hook is not None and sql == "PRAGMA user_version":
+            type(self).between = None
+            hook()
+        return super().execute(sql, *args)
+
+
+def test_a_cache_another_run_creates_meanwhile_is_not_judged_foreign(tmp_path, monkeypatch, capsys):
+    """The race of two runs creating the cache: one reads the new, empty file's application_id
+    (0), the other then creates the cache; the first must not judge the now non-empty file
+    foreign and replace it (the other's entries lost). Deterministic: the other run is started
+    exactly in between, and given a second to finish (it waits where the header is read in one
+    transaction)."""
+    real_connect = sqlite3.connect
+
+    def other_run():
+        thread = threading.Thread(target=lambda: Cache._open(tmp_path / "lint.sqlite").close())
+        thread.start()
+        thread.join(timeout=1.0)
+        started.append(thread)
+
+    started: list[threading.Thread] = []
+    monkeypatch.setattr(_Interleaved, "between", other_run)
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: real_connect(*a, **k, factory=_Interleaved))
+    cache = Cache(tmp_path, stamp="s")
+    cache.put("k", [1])
+    assert cache.get("k") == [1]
+    started[0].join()
+    close_all()
+    assert "not a usable lint cache" not in capsys.readouterr().err
+    assert Cache(tmp_path, stamp="s").get("k") == [1]
+
+
+def _create_and_write(directory: str, start_at: float, first: int) -> str:
+    """Wait until *start_at*, then open a new cache in *directory* and write 50 entries; what the
+    process printed on stderr."""
+    import contextlib
+    import io
+    import time
+
+    err = io.StringIO()
+    time.sleep(max(0.0, start_at - time.time()))
+    with contextlib.redirect_stderr(err):
+        cache = Cache(Path(directory), stamp="s")
+        for i in range(first, first + 50):
+            cache.put(f"k{i}", i)
+        cache.flush()
+        close_all()
+    return err.getvalue()
+
+
+def test_processes_creating_the_cache_at_once_agree(tmp_path):
+    """Four processes open a cache that does not exist yet at the same instant, ten times over:
+    none judges another's new file foreign, no entry is lost."""
+    import time
+
+    with multiprocessing.get_context("spawn").Pool(4) as pool:
+        pool.starmap(_create_and_write, [(str(tmp_path / "warm-up"), 0.0, 50 * k) for k in range(4)])
+        for round_ in range(10):
+            folder = tmp_path / f"round{round_}"
+            start_at = time.time() + 0.3
+            errs = pool.starmap(_create_and_write, [(str(folder), start_at, 50 * k) for k in range(4)])
+            assert all("not a usable lint cache" not in e for e in errs), errs
+            cache = Cache(folder, stamp="s")
+            assert [i for i in range(200) if cache.get(f"k{i}") != i] == [], round_
 
 
 def test_a_cache_folder_that_cannot_be_made_only_costs_speed(tmp_path, config):

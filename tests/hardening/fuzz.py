@@ -17,8 +17,10 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import string
+import subprocess
 import sys
 import tempfile
 import time
@@ -29,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SEED = 20_260_211
+#: A character no text output may print as it is (greenlint.report.escape.visible shows it escaped).
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 TF = "import tensorflow as tf\n"
 SNIPPETS = [
     "model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.fit(x, y, epochs=5, batch_size=32)\n",
@@ -189,6 +193,38 @@ def profile_files(rng, folder):
     _write(folder, "a.py", _code(rng))
 
 
+#: What a terminal or a Markdown renderer would act on (issue 29): CSI and OSC 52 (clipboard)
+#: sequences, C1 controls, BEL, a carriage return, a bidi override, backticks, HTML, a table pipe.
+CONTROLS = ["\x1b[2J", "\x1b]52;c;cm0gLXJmIH4=\x07", "\x9b31m", "\u202e", "\x07", "\r", "\x7f", "`", "``",
+            "<img src=x onerror=alert(1)>", "|", "\x1b]8;;http://x\x1b\\"]
+
+
+def escapes(rng, folder):
+    name = "".join(rng.sample(CONTROLS, 2)).replace("/", "") + ".py"
+    line = TF + SNIPPETS[0] + "# " + "".join(rng.sample(CONTROLS, 3)) + "\n"
+    literal = f"label = \"{rng.choice(CONTROLS).replace(chr(34), '')}\"\n"
+    _write(folder, name, line + literal + rng.choice(SNIPPETS))
+
+
+HUGE = 4 * 1024**3  # a sparse file: nothing on disk, 4 GiB to read
+
+
+def odd_companions(rng, folder):
+    (folder / ".git").mkdir()
+    target = folder / rng.choice([".gitignore", ".gitignore", "pyproject.toml", "sub/.gitignore"])
+    target.parent.mkdir(exist_ok=True)
+    choice = rng.randrange(3)
+    if choice == 0:
+        os.mkfifo(target)
+    elif choice == 1:
+        target.symlink_to("/dev/zero")
+    else:
+        with open(target, "wb") as f:
+            f.truncate(HUGE)
+    _write(folder, "a.py", _code(rng))
+    _write(folder, "sub/b.py", _code(rng))
+
+
 FILE_KINDS: dict[str, Callable[[random.Random, Path], None]] = {
     "random bytes": random_bytes,
     "NUL bytes": nul_bytes,
@@ -206,6 +242,8 @@ FILE_KINDS: dict[str, Callable[[random.Random, Path], None]] = {
     ".gitignore lines git cannot use": gitignore_lines,
     "pyproject.toml of any shape": config_tables,
     "profiles.json of any shape": profile_files,
+    "terminal escapes, backticks and HTML in file names and source lines": escapes,
+    ".gitignore or pyproject.toml that is a FIFO, /dev/zero or a 4 GiB sparse file": odd_companions,
 }
 
 
@@ -262,6 +300,13 @@ def check_case(folder: Path, cache: Path, case: str) -> str | None:
             return failure
     if runs[0][:2] != runs[1][:2]:
         return f"{case}: the cached run differs from the first"
+    try:  # the human format with source lines: no terminal control printed raw
+        code, out, err = _main(["check", str(folder), "--format", "full", "--cache-dir", str(cache), "-j", "1"])
+    except Exception:
+        return f"{case} (full): {traceback.format_exc().strip().splitlines()[-1]}"
+    raw = RAW_CONTROL.search(out + err)
+    if raw:
+        return f"{case} (full): a raw control character {raw.group()!r} printed"
     try:  # the call sites and their figures, from the same cache
         return _judge(f"{case} (calls)", *_main(["calls", str(folder), "--format", "json", "--cache-dir", str(cache)]))
     except Exception:
@@ -322,6 +367,188 @@ def run_files(cases_per_kind: int, seed: int = SEED, root: Path | None = None) -
                 failure = f"cache #{case}: a corrupt entry changed the findings"
             if failure:
                 result.failures.append(failure)
+    return results
+
+
+# --- repositories someone else controls, through `greenlint diff` ------------------------------
+
+PWNED = "open('/tmp/greenlint-fuzz-pwned', 'w')  # written by a hostile tree entry"
+_GIT_ENV = {"GIT_AUTHOR_NAME": "fuzz", "GIT_AUTHOR_EMAIL": "fuzz@example.com", "GIT_COMMITTER_NAME": "fuzz",
+            "GIT_COMMITTER_EMAIL": "fuzz@example.com", "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def _git(repo: Path, *args: str, data: str | None = None) -> str:
+    env = {**os.environ, **_GIT_ENV, "HOME": str(repo.parent)}
+    return subprocess.run(["git", "-C", str(repo), *args], input=data, env=env, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def _tree(repo: Path, *entries: tuple[str, str, str]) -> str:
+    kinds = {"100644": "blob", "120000": "blob", "040000": "tree"}
+    return _git(repo, "mktree", data="".join(f"{m} {kinds[m]} {sha}\t{name}\n" for m, sha, name in entries))
+
+
+def _blob(repo: Path, text: str) -> str:
+    return _git(repo, "hash-object", "-w", "--stdin", data=text)
+
+
+def hostile_trees(rng, repo: Path, outside: Path) -> list[str]:
+    """A commit whose tree climbs out with `..` entries, or holds a link and a folder of one name."""
+    evil = _blob(repo, f"{PWNED}\n")
+    code = _blob(repo, _code(rng))
+    if rng.random() < 0.5:
+        inner = _tree(repo, ("100644", evil, rng.choice(["sitecustomize.py", "a.py", ".gitignore", "pyproject.toml"])))
+        for _ in range(rng.randint(1, 9)):
+            inner = _tree(repo, ("040000", inner, ".."))
+        top = _tree(repo, ("040000", inner, rng.choice(["a", "..", "pkg"])), ("100644", code, "a.py"))
+    else:
+        name = rng.choice(["pkg.py", ".gitignore", "x.ipynb", "setup.py"])
+        folder = _tree(repo, ("100644", evil, "sitecustomize.py"))
+        top = _tree(repo, ("120000", _blob(repo, str(outside)), name), ("040000", folder, name), ("100644", code, "a.py"))
+    hostile = _git(repo, "commit-tree", top, "-p", "HEAD", "-m", "hostile")
+    # the snapshots beside the repository: 10 `..` at most climb from there to the case's folder, no further
+    return ["--cache-dir", str(repo.parent / "cache"), "HEAD", hostile, "--format", rng.choice(["json", "text", "markdown"])]
+
+
+def hostile_caches(rng, repo: Path, outside: Path) -> list[str]:
+    """`<cache-dir>/snapshots` committed as a link to folders elsewhere, or holding folders of the user's."""
+    for i in range(12):
+        (outside / f"folder{i:02}").mkdir()
+        (outside / f"folder{i:02}" / "keep.txt").write_text("mine")
+    if rng.random() < 0.5:
+        (repo / ".glcache").mkdir()
+        (repo / ".glcache" / "snapshots").symlink_to(outside)
+        (repo / "pyproject.toml").write_text('[tool.greenlint]\ncache-dir = ".glcache"\n')
+        _git(repo, "add", ".")
+        _git(repo, "commit", "-qm", "a cache link")
+        _write(repo, "a.py", _code(rng))
+        _git(repo, "add", "a.py")
+        return rng.choice([["--staged"], ["HEAD~1", "HEAD"]])
+    users = outside / "cache" / "snapshots"  # a cache-dir the user chose, holding folders of theirs
+    users.mkdir(parents=True)
+    for i in range(12):
+        (users / rng.choice([f"data{i:02}", f"{i:024x}"])).mkdir(exist_ok=True)
+    for i in range(rng.randint(2, 10)):
+        _write(repo, "a.py", _code(rng) + f"# {i}\n")
+        _git(repo, "commit", "-qam", f"step {i}")
+    return ["--cache-dir", str(outside / "cache"), "HEAD~2", "HEAD"]
+
+
+def hostile_config(rng, repo: Path, outside: Path) -> list[str]:
+    """A `.git/config` naming commands: fsmonitor, filters, textconv, an external diff, hooks, a pager."""
+    script = outside.parent / "run.sh"
+    script.write_text(f"#!/bin/sh\necho ran >> {outside / 'ran'}\ncat\n")
+    script.chmod(0o755)
+    settings = [("core.fsmonitor", str(script)), ("filter.x.clean", str(script)), ("filter.x.smudge", str(script)),
+                ("filter.x.process", str(script)), ("filter.x.required", "true"), ("diff.x.textconv", str(script)),
+                ("diff.x.command", str(script)), ("diff.external", str(script)), ("core.hooksPath", str(outside.parent)),
+                ("core.pager", str(script))]
+    for key, value in [*settings[:2], *rng.sample(settings[2:], rng.randint(0, len(settings) - 2))]:
+        _git(repo, "config", key, value)
+    (repo / ".gitattributes").write_text("* filter=x diff=x\n")
+    _write(repo, "a.py", _code(rng) + "# changed\n")
+    os.utime(repo / "a.py", (1, 1))
+    if rng.random() < 0.5:
+        safe = ["-c", "core.fsmonitor=false", "-c", "filter.x.clean=cat", "-c", "filter.x.process=", "-c", "filter.x.required=false"]
+        subprocess.run(["git", "-C", str(repo), *safe, "add", "a.py"], env={**os.environ, **_GIT_ENV}, check=True,
+                       capture_output=True)
+        (outside / "ran").unlink(missing_ok=True)  # only what greenlint runs counts
+    return rng.choice([["HEAD"], ["--staged"], [], ["HEAD", "--", "a.py"]])
+
+
+def hostile_links(rng, repo: Path, outside: Path) -> list[str]:
+    """Files committed as links to a device or another project's folder."""
+    name, target = rng.choice([(".gitignore", "/dev/zero"), ("pyproject.toml", "/dev/zero"), ("b.py", "/dev/zero"),
+                               (".greenlint", str(outside)), ("sub/.gitignore", "/dev/zero"), ("c.ipynb", "/dev/urandom")])
+    (repo / name).parent.mkdir(exist_ok=True)
+    (repo / name).symlink_to(target)
+    _write(repo, "sub/d.py", _code(rng))
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "links")
+    return ["HEAD~1", "HEAD", "--format", "json"]
+
+
+REPO_KINDS: dict[str, Callable[[random.Random, Path, Path], list[str]]] = {
+    "git trees with `..` entries, or a link and a folder of one name (diff)": hostile_trees,
+    "a committed `<cache-dir>/snapshots` link, user folders among the snapshots (diff)": hostile_caches,
+    "a .git/config naming fsmonitor, filters, textconv, external diff, hooks (diff)": hostile_config,
+    "files committed as links to /dev/zero or another project (diff)": hostile_links,
+}
+
+
+def _tree_state(folder: Path) -> dict[str, bytes | str]:
+    """Every entry below *folder*: a file's bytes, a link's target, a folder's marker."""
+    out: dict[str, bytes | str] = {}
+    for path in sorted(folder.rglob("*")):
+        rel = str(path.relative_to(folder))
+        out[rel] = os.readlink(path) if path.is_symlink() else "dir" if path.is_dir() else path.read_bytes()
+    return out
+
+
+def check_repo_case(case_root: Path, repo: Path, outside: Path, argv: list[str], case: str) -> str | None:
+    """`greenlint diff ARGV` in *repo*: the reason it did not survive, or None. It survives when it
+    exits 0, 1 or 2 (2 with a message), with no traceback, JSON that parses, nothing written or
+    removed outside the repository and its cache, and no command of the repository's config run."""
+    before = _tree_state(outside)
+    here = os.getcwd()
+    os.chdir(repo)
+    try:
+        code, out, err = _main(["diff", *argv])
+    except Exception:
+        return f"{case}: {traceback.format_exc().strip().splitlines()[-1]}"
+    finally:
+        os.chdir(here)
+    if code not in (0, 1, 2) or "Traceback" in err or (code == 2 and not err.strip()):
+        return f"{case}: exit {code}: {err.strip()[-200:]}"
+    if "--format" in argv and argv[argv.index("--format") + 1] == "json" and code != 2:
+        try:
+            json.loads(out)
+        except ValueError as exc:
+            return f"{case}: output is not JSON ({exc})"
+    raw = RAW_CONTROL.search(out + err)
+    if raw:
+        return f"{case}: a raw control character {raw.group()!r} printed"
+    if (outside / "ran").exists():
+        return f"{case}: git ran a command of the repository's config"
+    after = _tree_state(outside)
+    changed = [k for k in before if after.get(k) != before[k]]  # what was there: never changed nor removed
+    changed += [k for k in after if k not in before and not k.startswith("cache/")]  # new: only in a cache-dir there
+    if changed:
+        return f"{case}: written or removed outside the repository and its cache: {sorted(changed)[:3]}"
+    for path in case_root.rglob("*"):  # a refused tree entry is written nowhere
+        if ".git" not in path.parts and path.is_file() and not path.is_symlink() and path.stat().st_size < 4096:
+            if PWNED.encode() in path.read_bytes():
+                return f"{case}: a hostile tree entry was written: {path.relative_to(case_root)}"
+    return None
+
+
+def run_repos(cases_per_kind: int, seed: int = SEED, root: Path | None = None) -> dict[str, KindResult]:
+    """Each REPO_KINDS generator on a fresh repository (one commit of generated code), then `greenlint diff`."""
+    results: dict[str, KindResult] = {}
+    with tempfile.TemporaryDirectory(prefix="greenlint-fuzz-git-", dir=root) as tmp:
+        for k, (kind, make) in enumerate(REPO_KINDS.items()):
+            result = results.setdefault(kind, KindResult())
+            for case in range(cases_per_kind):
+                rng = random.Random(f"{seed}:{kind}:{case}")
+                case_root = Path(tmp) / f"r{k}c{case}"
+                base = case_root.joinpath(*"1234567")  # deep: 10 `..` from the snapshot land in case_root at most
+                repo, outside = base / "repo", base / "outside"
+                repo.mkdir(parents=True)
+                outside.mkdir()
+                _git(repo, "init", "-q", "-b", "main")
+                _write(repo, "a.py", _code(rng))
+                _git(repo, "add", ".")
+                _git(repo, "commit", "-qm", "base")
+                result.tried += 1
+                try:
+                    argv = make(rng, repo, outside)
+                except subprocess.CalledProcessError as exc:  # the generator's own git refused the case
+                    result.failures.append(f"{kind} #{case}: could not build the case: {exc.stderr}")
+                    continue
+                failure = check_repo_case(case_root, repo, outside, argv, f"{kind} #{case}")
+                if failure:
+                    result.failures.append(failure)
+                shutil.rmtree(case_root, ignore_errors=True)
     return results
 
 
@@ -447,7 +674,8 @@ def run_lsp(requests: int, seed: int = SEED, big_mb: int = 10) -> LspResult:
 
 # --- the report ------------------------------------------------------------------------------------
 
-def report(files: dict[str, KindResult], lsp: LspResult, cases: int, seconds: float) -> str:
+def report(files: dict[str, KindResult], lsp: LspResult, cases: int, seconds: float,
+           repos: dict[str, KindResult] | None = None, repo_cases: int = 0) -> str:
     survived = sum(r.survived for r in files.values())
     lines = [
         "# Hardening: bad input greenlint survives",
@@ -459,7 +687,8 @@ def report(files: dict[str, KindResult], lsp: LspResult, cases: int, seconds: fl
         "",
         "Each case is checked cold, then from the cache, then listed by `greenlint calls --format json`.",
         "A kind **survives** when every case of it exits 0, 1 or 2 with no exception escaping, its JSON",
-        "output parses, no diagnostic says \"internal error\", and the cached run repeats the first.",
+        "output parses, no diagnostic says \"internal error\", the cached run repeats the first, and",
+        "`--format full` prints no terminal control character raw.",
         "",
         f"## Command line: {survived} of {len(files)} kinds survived",
         "",
@@ -468,6 +697,8 @@ def report(files: dict[str, KindResult], lsp: LspResult, cases: int, seconds: fl
     ]
     for kind, r in files.items():
         lines.append(f"| {kind} | {r.tried} | {'yes' if r.survived else 'no'} | {(r.failures[0] if r.failures else '').replace('|', '/')} |")
+    if repos:
+        lines += _repo_section(repos, repo_cases)
     codes = {"result": "result", -32602: "-32602 InvalidParams", -32601: "-32601 MethodNotFound",
              -32002: "-32002 ServerNotInitialized", -32800: "-32800 RequestCancelled", -32603: "-32603 InternalError"}
     lines += [
@@ -496,6 +727,12 @@ def report(files: dict[str, KindResult], lsp: LspResult, cases: int, seconds: fl
         "| --- | --- | --- |",
         *(f"| {what} | {does} | `{test}` |" for what, does, test in ISSUE_ITEMS),
         "",
+        "## Issue 29's inputs (security, races, resources), each with its regression test",
+        "",
+        "| input | what greenlint does now | test |",
+        "| --- | --- | --- |",
+        *(f"| {what} | {does} | `{test}` |" for what, does, test in ISSUE_29_ITEMS),
+        "",
         "Fixes are linear in the findings: a unit's code is generated once and a fix's lines checked alone",
         "(200 GL502 findings in 2,000 lines: 1 s; a dense 760 KB file with 8,097: 27 s, was 3 min 18 s;",
         "tests/check/test_fix.py). Not held here: `attach_fixes` parses a",
@@ -505,6 +742,62 @@ def report(files: dict[str, KindResult], lsp: LspResult, cases: int, seconds: fl
         "",
     ]
     return "\n".join(lines)
+
+
+def _repo_section(repos: dict[str, KindResult], cases: int) -> list[str]:
+    """The guarantees on a repository someone else controls, and the kinds of `run_repos`."""
+    lines = [
+        "",
+        f"## Repositories someone else controls: {sum(r.survived for r in repos.values())} of {len(repos)} kinds survived",
+        "",
+        "`greenlint diff` runs in pre-commit hooks, in CI on pull requests and in the editor, on exactly such",
+        "repositories. What it guarantees (tests/review/test_hostile_repo.py):",
+        "",
+        "- **A snapshot is written only inside its own folder.** Every tree entry's path is checked: a `..`,",
+        "  `.` or empty component, an absolute path, a NUL byte, a `.git` component or a folder that is a",
+        "  link in the same tree refuses that entry (a GL002 naming the commit and the path; the rest of the",
+        "  commit is written and compared). Each write opens every folder with `O_NOFOLLOW` and creates its",
+        "  file anew, never through a link.",
+        "- **Pruning never follows a link and never deletes what greenlint did not create.** `<cache-dir>/snapshots`",
+        "  and a snapshot folder must be real folders (a link is an error, exit 2); each snapshot greenlint",
+        "  writes holds the marker `.greenlint-snapshot`, and only real folders named as greenlint names",
+        "  them and holding it are pruned.",
+        "- **git runs no command a repository's configuration names**: every git greenlint runs gets",
+        "  `core.fsmonitor=false`, `core.hooksPath=/dev/null`, no external diff, pager, ssh command or",
+        "  credential helper, every configured filter driver's clean, smudge and process emptied,",
+        "  `GIT_CONFIG_NOSYSTEM=1` and `GIT_OPTIONAL_LOCKS=0`; `git diff` gets `--no-ext-diff --no-textconv`;",
+        "  blobs are read with `git cat-file --batch`, which applies no filter. The analysed code is never run.",
+        "- **Text is never printed raw**: file names, source lines and messages go through",
+        "  `greenlint.report.escape` in every text format (ESC, OSC 52, C1 controls and bidi marks shown as",
+        "  `\\x1b`, `\\u202e`); in Markdown a name sits in a code span no backtick in it can close.",
+        "- **Files beside the code are read only when regular and small**: a `.gitignore`, pyproject.toml",
+        "  or profile file that is a FIFO, a device or a huge file, directly or through a committed link, is",
+        "  named and not read (768 KiB for `.gitignore` and pyproject.toml, 16 MiB for profiles.json).",
+        "",
+        f"Each case ({cases} per kind) builds a repository and runs `greenlint diff` on it. A kind **survives** when",
+        "every case exits 0, 1 or 2 (2 with a message) with no traceback, its JSON parses, no raw control",
+        "character is printed, nothing outside the repository and its cache is written or removed, and no",
+        "command of the repository's configuration runs.",
+        "",
+        "| kind | cases | survived | first failure |",
+        "| --- | ---: | --- | --- |",
+    ]
+    for kind, r in repos.items():
+        lines.append(f"| {kind} | {r.tried} | {'yes' if r.survived else 'no'} | {(r.failures[0] if r.failures else '').replace('|', '/')} |")
+    return lines
+
+
+#: Issue 29's findings of the security, race and resource kind.
+ISSUE_29_ITEMS = [
+    ("a tree with `..` entries; a link and a folder of one name (`git mktree`)", "the entry refused by name (GL002 with the commit), the rest compared; writes never leave the snapshot", "test_hostile_repo.py"),
+    ("`.glcache/snapshots` committed as a link; user folders under `<cache-dir>/snapshots`", "an error naming the link, nothing followed; only marked snapshots pruned", "test_hostile_repo.py"),
+    ("`core.fsmonitor`, a `clean` filter, textconv, `diff.external`, hooks in `.git/config`", "none runs (each turned off on git's command line)", "test_hostile_repo.py"),
+    ("a backtick in a file name (`--format markdown`); ESC / OSC 52 in names and source lines", "a code span longer than any backtick run; controls shown escaped in every text format", "test_escape.py"),
+    ("two runs creating the lint cache at once", "judged and made in one write transaction: never taken for foreign", "test_cache.py (tests/check)"),
+    ("`.gitignore` as a FIFO, `/dev/zero`, a 4 GB sparse file, or a committed link to one", "named (GL002), ignores nothing, the run goes on", "test_ignore_files.py"),
+    ("paths over NAME_MAX / PATH_MAX to `check`, `calls`, `profile show`; `profile clear` through a linked `.greenlint`", "named, the run goes on; never written through a link", "test_paths.py"),
+    ("the editor's energy report of a file named `-x.py`", "the file passed after `--`", "vscode-extension/test/report.test.ts"),
+]
 
 
 #: Issue 20's findings: the input, what greenlint does with it now, and the test that holds it.
@@ -547,12 +840,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as home:
         os.environ.setdefault("GREENLINT_CACHE_DIR", str(Path(home) / "cache"))
         files = run_files(cases)
+        repo_cases = max(2, cases // 4)  # each case builds a repository: fewer of them
+        repos = run_repos(repo_cases)
         lsp = run_lsp(requests)
-    text = report(files, lsp, cases, time.monotonic() - started)
+    text = report(files, lsp, cases, time.monotonic() - started, repos, repo_cases)
     if args.write:
         args.write.write_text(text, encoding="utf-8")
     print(text)
-    failed = [f for r in files.values() for f in r.failures] + lsp.internal + lsp.unanswered
+    failed = [f for r in (*files.values(), *repos.values()) for f in r.failures] + lsp.internal + lsp.unanswered
     return 1 if failed or not lsp.alive or not lsp.diagnostics_after else 0
 
 

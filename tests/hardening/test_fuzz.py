@@ -25,6 +25,13 @@ def test_every_kind_of_bad_input_survives(tmp_path):
     assert not failures, "\n".join(failures)
 
 
+def test_every_kind_of_hostile_repository_survives(tmp_path):
+    results = fuzz.run_repos(10 if LONG else 2, root=tmp_path)
+    assert len(results) == len(fuzz.REPO_KINDS)
+    failures = [f for r in results.values() for f in r.failures]
+    assert not failures, "\n".join(failures)
+
+
 @pytest.mark.timeout(600)
 def test_the_language_server_answers_every_request():
     result = fuzz.run_lsp(3000 if LONG else 120, big_mb=10)
@@ -42,5 +49,7 @@ def test_the_report_names_every_kind_and_item():
     text = (REPO_DIR / "docs" / "hardening.md").read_text(encoding="utf-8")
     for kind in fuzz.FILE_KINDS:
         assert f"| {kind} |" in text, f"{kind}: regenerate docs/hardening.md"
-    for what, _, _ in fuzz.ISSUE_ITEMS:
+    for kind in fuzz.REPO_KINDS:
+        assert f"| {kind} |" in text, f"{kind}: regenerate docs/hardening.md"
+    for what, _, _ in (*fuzz.ISSUE_ITEMS, *fuzz.ISSUE_29_ITEMS):
         assert f"| {what} |" in text, f"{what}: regenerate docs/hardening.md"

@@ -25,6 +25,12 @@ export interface Location {
   cell: number | null;
 }
 
+/** The arguments of `greenlint calls --format html SUBJECT` after the launcher's own (*prefix*):
+ * `--` before the subject, so that a file named `-x.py` is a path, never an option. */
+export function reportArgs(prefix: readonly string[], subject: string): string[] {
+  return [...prefix, "calls", "--format", "html", "--", subject];
+}
+
 /** The report's HTML for a webview: its CSP allows this one script and nothing else. */
 export function webviewHtml(reportHtml: string, nonce: string = crypto.randomBytes(16).toString("base64")): string {
   const match = CSP_META.exec(reportHtml);

@@ -5,7 +5,7 @@
 import { execFile } from "node:child_process";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { target, webviewHtml, type Location } from "./report";
+import { reportArgs, target, webviewHtml, type Location } from "./report";
 import { errorMessage, type Found } from "./server";
 
 export type ReportScope = "file" | "workspace";
@@ -100,7 +100,7 @@ export class EnergyReport implements vscode.Disposable {
   /** `greenlint calls --format html SUBJECT` (a file or folder), run in `cwd`. */
   private reportHtml(found: Found, subject: string, cwd: string): Promise<string> {
     return new Promise((resolve, reject) => {
-      const args = [...found.args, "calls", "--format", "html", subject];
+      const args = reportArgs(found.args, subject);
       execFile(found.command, args, { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 300000 }, (error, stdout, stderr) => {
         // exit code 2 with a report: some files could not be analysed (named on stderr)
         if (stdout.includes("</html>")) {

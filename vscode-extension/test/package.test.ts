@@ -350,7 +350,7 @@ test("the status bar shows the server's greenlint/fileTotal label, and hides whe
 test("Show Energy Report runs `calls --format html`, rows open their line, a save shows it again", async (t) => {
   noPath(t);
   const dir = tmp();
-  // a greenlint that prints a report for `calls --format html FILE` (and records its arguments)
+  // a greenlint that prints a report for `calls --format html -- FILE` (and records its arguments)
   const report = `<html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
     `</head><body><a data-path="src/train.py" data-line=19 data-column=5>x</a></body></html>`;
   const greenlint = executableFile(dir, "greenlint", `echo "$@" >> "${dir}/args"; /bin/cat <<'EOF'\n${report}\nEOF`);
@@ -361,7 +361,7 @@ test("Show Energy Report runs `calls --format html`, rows open their line, a sav
     { editor: { document }, folderPath: project });
   const running = await extension.activate(context());
   await registered.get("greenlint.showReport")!();
-  assert.equal(fs.readFileSync(path.join(dir, "args"), "utf8").trim(), "calls --format html src/train.py");
+  assert.equal(fs.readFileSync(path.join(dir, "args"), "utf8").trim(), "calls --format html -- src/train.py");
   assert.deepEqual(messages, []);
   assert.equal(panels.length, 1);
   const [panel] = panels;
@@ -378,7 +378,7 @@ test("Show Energy Report runs `calls --format html`, rows open their line, a sav
   saveListeners.forEach((listener) => listener(document));
   await settle(300);
   assert.deepEqual(fs.readFileSync(path.join(dir, "args"), "utf8").trim().split("\n"),
-    ["calls --format html src/train.py", "calls --format html src/train.py"]);
+    ["calls --format html -- src/train.py", "calls --format html -- src/train.py"]);
   assert.equal(panels.length, 1);
   await running.dispose();
 });

@@ -3,7 +3,7 @@
 
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
-import { target, webviewHtml } from "../src/report";
+import { reportArgs, target, webviewHtml } from "../src/report";
 
 const REPORT = `<!DOCTYPE html>
 <html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -27,4 +27,9 @@ test("a row's message names the file (relative to where the report ran), line an
   assert.equal(target({ path: "a.py", line: 0 }, "/p"), null);
   assert.equal(target({ line: 3 }, "/p"), null);
   assert.equal(target(null, "/p"), null);
+});
+
+test("the report's subject comes after `--`: a file named like an option is still a path", () => {
+  assert.deepEqual(reportArgs(["-P", "-m", "greenlint"], "-x.py"), ["-P", "-m", "greenlint", "calls", "--format", "html", "--", "-x.py"]);
+  assert.deepEqual(reportArgs([], "src"), ["calls", "--format", "html", "--", "src"]);
 });

@@ -1,0 +1,46 @@
+"""Text someone else wrote (file names, source lines, messages quoting them) made safe to print.
+
+`visible` shows terminal controls escaped (`\\x1b`): ESC starts the sequences that recolour,
+retitle, hide text or write the clipboard (OSC 52); C1 controls, carriage returns and Unicode's
+invisible direction marks ("Trojan Source") hide or reorder what a reader sees. Every text format
+(`check`'s concise, full, grouped and github, `calls`' table, `diff`'s text and Markdown) prints
+user text through it. `code_span` and `md_text` put such text into Markdown: a code span whose
+fence is longer than any run of backticks in it, plain text with HTML's `<` and `&` escaped.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: C0 controls but tab and newline, DEL, C1 controls, and the invisible bidirectional and line
+#: separator characters (U+061C, U+200E/F, U+2028/9, U+202A–E, U+2066–9).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escaped(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str, lines: bool = False) -> str:
+    """*text* with every control character written as an escape (`\\x1b`, `\\u202e`); a tab and,
+    with *lines*, a newline are kept (a source line's indentation, an output of many lines)."""
+    text = _CONTROL.sub(_escaped, text)
+    return text if lines else text.replace("\n", "\\n")
+
+
+def code_span(text: str) -> str:
+    """*text* as one Markdown code span: the fence one backtick longer than its longest run of
+    backticks, padded where it starts or ends with one; controls and newlines escaped."""
+    text = visible(text)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text[:1] in ("`", " ") or text[-1:] in ("`", " ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def md_text(text: str) -> str:
+    """*text* as Markdown text that cannot open HTML, a code span or a link: `<`, `&`, backticks
+    and brackets escaped, controls and newlines too."""
+    text = visible(text).replace("&", "&amp;").replace("<", "&lt;")
+    return re.sub(r"([`\[\]\\])", r"\\\1", text)
