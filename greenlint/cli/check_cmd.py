@@ -13,7 +13,13 @@ HELP = "check files and directories for energy findings (exit 0 clean, 1 finding
 JOBS_HELP = "worker processes, or auto (the default): one per idle CPU, none for a few files"
 
 def _codes(text: str) -> list[str]:
-    return [c.strip().upper() for c in text.split(",") if c.strip()]
+    """`GL1,GL201` as codes; none at all (`""`, `","`) is a usage error, not a selection of nothing."""
+    codes = [c.strip().upper() for c in text.split(",") if c.strip()]
+    if not codes:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"expected rule codes or prefixes (e.g. GL1,GL201), got {text!r}")
+    return codes
 
 
 def jobs_arg(text: str) -> int | str:
@@ -83,6 +89,8 @@ def quick_args(argv: list[str]) -> SimpleNamespace | None:
                 return None
             value = jobs_arg(text)
         elif found in ("select", "extend_select", "ignore"):
+            if not any(c.strip() for c in text.split(",")):
+                return None  # no code at all: the parser's usage error
             value = _codes(text)
         args[found] = value
     if paths:

@@ -68,3 +68,15 @@ def test_no_files_is_a_warning(proj, capsys):
     (proj / "empty").mkdir()
     assert main(["check", "empty"]) == 0
     assert "no Python files" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("codes", ["", ",", " , "])
+def test_a_selection_of_no_code_is_a_usage_error(proj, capsys, codes):
+    """`--select ""` selects nothing by mistake (an unset variable in a script): a usage error,
+    never a run where every rule is off and everything passes."""
+    for option in ("--select", "--extend-select", "--ignore"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["check", "src", option, codes])
+        assert exit_.value.code == 2
+        assert "expected rule codes or prefixes" in capsys.readouterr().err
+

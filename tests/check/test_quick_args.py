@@ -23,7 +23,6 @@ COVERED = [
     ["--diff", "a.py"],
     ["--config", "pyproject.toml", "--cache-dir=.cache", "a.py"],
     ["--select", "gl1, GL201", "--extend-select", "GL003", "--ignore=gl301", "a.py"],
-    ["--select", "", "a.py"],
     ["--jobs", "2", "a.py"],
     ["--jobs=auto", "a.py"],
     ["--jobs", "0", "a.py"],  # the parser takes it; `run` refuses it, as it does after the parser
@@ -51,6 +50,9 @@ LEFT_TO_THE_PARSER = [
     ["--exclude", "x", "a.py"],
     ["--hotspot-threshold-j", "5", "a.py"],
     ["--bogus", "a.py"],
+    ["--select", "", "a.py"],  # no code at all: the parser's usage error
+    ["--select=,", "a.py"],
+    ["--ignore", " , ", "a.py"],
 ]
 
 
