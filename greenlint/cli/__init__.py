@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     import argparse
 
 COMMANDS = ("check", "calls", "diff", "rule", "kb", "measure", "calibrate", "profile", "lsp")
+#: Commands whose words after `--` are paths, never revisions (as git reads them): given to the
+#: command as `args.paths` (None without a `--`).
+PATHS_AFTER_DASHES = ("diff",)
 #: Modules that only an extra installs, by the extra (pyproject.toml; tests/test_dependencies.py).
 EXTRA_MODULES = {
     "pygls": "lsp",
@@ -60,9 +63,15 @@ def main(argv: list[str] | None = None) -> int:
         argv.insert(0, "check")
     command = argv[0] if argv and argv[0] in COMMANDS else None
     args = _quick_check_args(argv[1:]) if command == "check" else None
+    after_dashes = None
+    if command in PATHS_AFTER_DASHES and "--" in argv:  # kept apart before argparse drops the `--`
+        at = argv.index("--")
+        argv, after_dashes = argv[:at], argv[at + 1 :]
     if args is None:
         parser = build_parser(command or ("" if argv == ["--version"] else None))
         args = parser.parse_args(argv)
+    if after_dashes is not None:
+        args.paths = after_dashes
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
