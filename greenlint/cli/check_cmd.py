@@ -193,7 +193,7 @@ def configure(args: argparse.Namespace):
     from pathlib import Path
 
     from greenlint.check import ConfigError, load_config
-    from greenlint.check.config import coerce_option
+    from greenlint.check.config import check_file_pattern, coerce_option
 
     config = load_config([Path(p) for p in args.paths], Path(args.config) if args.config else None, args.isolated)
     changes: dict = {}
@@ -207,8 +207,9 @@ def configure(args: argparse.Namespace):
         pfi = dict(config.per_file_ignores)
         for item in args.per_file_ignores:
             pattern, sep, codes = item.rpartition(":")
-            if not sep or not pattern or not _codes(codes):
+            if not sep or not pattern or not any(c.strip() for c in codes.split(",")):
                 raise ConfigError(f"--per-file-ignores {item!r}: expected PATTERN:CODES")
+            check_file_pattern(pattern, f"--per-file-ignores {item!r}")
             pfi[pattern] = (*pfi.get(pattern, ()), *_codes(codes))
         changes["per_file_ignores"] = pfi
     if args.exclude:

@@ -80,3 +80,10 @@ def test_a_selection_of_no_code_is_a_usage_error(proj, capsys, codes):
         assert exit_.value.code == 2
         assert "expected rule codes or prefixes" in capsys.readouterr().err
 
+
+def test_a_per_file_ignores_flag_that_never_matches_is_an_error(proj, capsys):
+    assert main(["check", "src", "--per-file-ignores", "src/[.py:GL101"]) == 2
+    err = capsys.readouterr().err
+    assert "--per-file-ignores 'src/[.py:GL101'" in err and "unclosed `[`" in err
+    assert main(["check", "src", "--per-file-ignores", "src/*.py:,"]) == 2
+    assert "expected PATTERN:CODES" in capsys.readouterr().err

@@ -79,3 +79,28 @@ def test_explicit_and_isolated(tmp_path):
     assert load_config([tmp_path], isolated=True).ignore == ()
     with pytest.raises(ConfigError, match="no such configuration file"):
         load_config([tmp_path], config_file=tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        ("src/[.py", "an unclosed `[`"),
+        ("[b-a].py", "bad character range"),
+        ("!tests/*", "a negation"),
+        ("", "it is empty"),
+        ("tests\\\\", "Invalid git pattern"),
+    ],
+)
+def test_a_per_file_ignores_pattern_that_never_matches_is_an_error(tmp_path, pattern, why):
+    """Accepted, such a pattern silently ignores nothing: name the file, the key and the pattern."""
+    path = write(tmp_path / "pyproject.toml", f'[tool.greenlint.per-file-ignores]\n"{pattern}" = ["GL101"]\n')
+    with pytest.raises(ConfigError) as err:
+        load_config([tmp_path])
+    message = str(err.value)
+    assert str(path) in message and "per-file-ignores" in message and why in message
+    assert "never match" in message
+
+
+def test_valid_per_file_ignores_patterns_are_kept(tmp_path):
+    write(tmp_path / "pyproject.toml", '[tool.greenlint.per-file-ignores]\n"src/[ab]*.py" = ["GL101"]\n"**/test_*.py" = ["GL2"]\n')
+    assert set(load_config([tmp_path]).per_file_ignores) == {"src/[ab]*.py", "**/test_*.py"}
