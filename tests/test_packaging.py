@@ -19,12 +19,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _on_disk(package: str, folder: Path) -> set[str]:
-    """*package* and its subpackages: the folders under *folder* holding an `__init__.py`."""
-    return {
-        ".".join([package, *init.parent.relative_to(folder).parts])
-        for init in folder.rglob("__init__.py")
-        if "__pycache__" not in init.parts
+    """*package* and its subpackages: the folders under *folder* holding an `__init__.py`, and
+    the folders of package data below one (data/'s: setuptools installs them as packages too)."""
+    packages = {init.parent for init in folder.rglob("__init__.py") if "__pycache__" not in init.parts}
+    data = {
+        f.parent for f in folder.rglob("*")
+        if f.is_file() and "__pycache__" not in f.parts and f.parent not in packages and f.parent.parent in packages
     }
+    return {".".join([package, *d.relative_to(folder).parts]) for d in packages | data}
 
 
 def test_no_symlink_is_tracked():
