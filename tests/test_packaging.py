@@ -52,3 +52,15 @@ def test_the_namespaced_packages_are_the_top_level_folders():
     assert Path(greenlint.lsp_server.__file__).resolve().parent == (ROOT / "lsp_server").resolve()
     assert Path(greenlint.data.__file__).resolve().parent == (ROOT / "data").resolve()
     assert DATA_DIR.resolve() == (ROOT / "data").resolve()
+
+
+def test_the_readme_says_how_make_run_puts_greenlint_on_path():
+    """`make run` installs into the Makefile's virtualenv only: README says how to reach its
+    `greenlint` (its commands are written as `greenlint …`)."""
+    import re
+
+    venv = re.search(r"^VENV \?= (\S+)$", (ROOT / "Makefile").read_text(), re.M).group(1)
+    readme = (ROOT / "README.md").read_text()
+    two_commands = readme[readme.index("## Two commands") : readme.index("## Use")]
+    assert f"source {venv}/bin/activate" in two_commands and f"{venv}/bin/greenlint" in two_commands
+    assert (ROOT / venv / "bin" / "activate").is_file() or not (ROOT / venv).exists()

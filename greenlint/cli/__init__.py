@@ -87,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         extra = EXTRA_MODULES.get((exc.name or "").partition(".")[0])
         if extra is None:
             raise
-        print(f"greenlint {args.command}: needs the `{extra}` extra ({exc}): pip install 'greenlint[{extra}]'", file=sys.stderr)
+        from greenlint.paths import install_extra
+
+        print(f"greenlint {args.command}: needs the `{extra}` extra ({exc}): {install_extra(extra)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("greenlint: interrupted", file=sys.stderr)
