@@ -282,7 +282,7 @@ def _report(args: argparse.Namespace, output_format: str, diagnostics: list, cal
 
     note = overlay.note(calibration)
     if note:
-        print(note, file=sys.stderr)
+        print(f"greenlint: {note}", file=sys.stderr)
     sys.stdout.write(render(output_format, diagnostics, sources=sources, statistics=args.statistics,
                             calibration=calibration))
     unsafe = sum(1 for d in diagnostics if d.fix is not None and not d.fix.safe)  # known where computed
