@@ -64,3 +64,18 @@ def test_the_readme_says_how_make_run_puts_greenlint_on_path():
     two_commands = readme[readme.index("## Two commands") : readme.index("## Use")]
     assert f"source {venv}/bin/activate" in two_commands and f"{venv}/bin/greenlint" in two_commands
     assert (ROOT / venv / "bin" / "activate").is_file() or not (ROOT / venv).exists()
+
+
+def test_the_docs_name_no_greenlint_version_after_this_one():
+    """A doc that says "greenlint 0.2" of a 0.1.0 package describes a release that does not exist."""
+    import re
+
+    from greenlint import __version__
+
+    def parts(version: str) -> tuple[int, ...]:
+        return tuple(int(p) for p in version.split("."))
+
+    pages = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), ROOT / "examples" / "README.md"]
+    named = {(page.relative_to(ROOT).as_posix(), v) for page in pages
+             for v in re.findall(r"\bgreenlint (\d+\.\d+(?:\.\d+)?)\b", page.read_text(encoding="utf-8"))}
+    assert named and [(page, v) for page, v in sorted(named) if parts(v) > parts(__version__)] == []
