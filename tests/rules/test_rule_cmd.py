@@ -58,3 +58,11 @@ def test_terminal_text_of_each_kind_of_link():
         "# T\nsee GL308 (greenlint rule GL308), the table (docs/realworld.md) and ruff (https://docs.astral.sh)\n"
     )
 
+
+def test_precision_says_what_it_counts():
+    """"0 true, 27 debatable, 1 false; precision 96 %" reads as a contradiction unless it says that
+    precision is the share judged not false."""
+    rule = all_rules()["GL101"]
+    judged = {"findings": 28, "judged": 28, "true": 0, "debatable": 27, "false": 1, "precision": 27 / 28}
+    text = docs.precision_text(rule, {"corpora": 10, "goal": 0.9, "rules": {"GL101": judged}})
+    assert "0 true, 27 debatable, 1 false; precision 96%, the share judged not false" in text
