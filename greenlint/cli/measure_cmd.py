@@ -138,11 +138,17 @@ def _print_summary(res, console) -> None:
         console.print(s["traceback"], markup=False, highlight=False)
 
 
-def run(args) -> int:
+def require_tensorflow() -> None:
+    """Raise what `greenlint.cli.main` turns into the `meter` extra's hint when TensorFlow is not
+    installed: said at once, before waiting for a stable machine or drawing a progress bar."""
     import importlib.util
 
-    if importlib.util.find_spec("tensorflow") is None:  # said now, not after waiting for a stable machine
+    if importlib.util.find_spec("tensorflow") is None:
         raise ModuleNotFoundError("No module named 'tensorflow'", name="tensorflow")
+
+
+def run(args) -> int:
+    require_tensorflow()
     from greenlint.cli.console import make_console
     from greenlint.hardware import hardware_id
     from greenlint.meter.measure import MeasureError, measure
