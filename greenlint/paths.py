@@ -1,4 +1,5 @@
-"""Where greenlint finds its bundled data, the shared datasets and the user cache."""
+"""Where greenlint finds its bundled data, the shared datasets and the user cache, and how an extra
+is installed where it is."""
 
 from __future__ import annotations
 
@@ -50,3 +51,9 @@ def cache_dir() -> Path:
 def calibration_dir() -> Path:
     """Where `greenlint calibrate` writes this machine's overlays, and the checks look for them."""
     return cache_dir() / "calibration"
+
+
+def install_extra(extra: str) -> str:
+    """The command that installs *extra* into this greenlint: from the package index, and from a
+    checkout (where `greenlint[extra]` would fetch another greenlint from the index)."""
+    return f"pip install 'greenlint[{extra}]' (from a checkout: pip install -e '.[{extra}]')"

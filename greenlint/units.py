@@ -1,4 +1,4 @@
-"""How joules read for people, one copy for the CLI, the rules and the editor."""
+"""How joules (and durations) read for people, one copy for the CLI, the rules and the editor."""
 
 from __future__ import annotations
 
@@ -26,6 +26,19 @@ def fmt_j(value: float, unit: str = "auto") -> str:
     if rounded == 0:
         return f"0 {'Wh' if unit == 'Wh' else 'J'}"
     _, scale, name = next((s for s in scales if abs(rounded) >= s[0]), scales[-1])
+    shown = value / scale
+    return f"{shown:,.0f} {name}" if abs(shown) >= 1000 else f"{shown:.3g} {name}"
+
+
+_DURATIONS = ((1.0, 1.0, "s"), (1e-3, 1e-3, "ms"), (1e-6, 1e-6, "µs"), (0.0, 1e-9, "ns"))
+
+
+def fmt_s(value: float) -> str:
+    """Seconds in a readable unit, 3 significant digits: `1 ns`, `0.5 µs`, `1 ms`, `12.5 s`."""
+    rounded = float(f"{value:.3g}")  # 999.7 µs reads 1 ms
+    if rounded == 0:
+        return "0 s"
+    _, scale, name = next(s for s in _DURATIONS if abs(rounded) >= s[0])
     shown = value / scale
     return f"{shown:,.0f} {name}" if abs(shown) >= 1000 else f"{shown:.3g} {name}"
 

@@ -131,3 +131,4 @@ def test_a_command_missing_its_extra_says_which_to_install(monkeypatch, capsys):
     assert main(["kb", "stats"]) == 2
     err = capsys.readouterr().err
     assert "greenlint kb: needs the `data` extra" in err and "pip install 'greenlint[data]'" in err
+    assert "from a checkout: pip install -e '.[data]'" in err  # `greenlint[data]` would fetch another greenlint

@@ -76,7 +76,7 @@ def analyse_source(
         bounds = [*cell_offsets, len(lines)]
         cells = ["\n".join(lines[bounds[i] : bounds[i + 1]]) for i in range(len(cell_offsets))]
     if cells is not None:
-        units = [_cell_unit(cell, i) for i, cell in enumerate(cells, 1)]
+        units = [sources.cell_code(cell, i) for i, cell in enumerate(cells, 1)]
         code = "\n".join(unit.text for unit in units)
     else:
         units = [Code(text)]
@@ -143,20 +143,10 @@ def _compiles(tree: ast.Module, unit: Code, path: str) -> None:
     compile(tree, path, "exec", flags=flags, dont_inherit=True)
 
 
-def _cell_unit(cell: str, index: int) -> Code:
-    blanked = sources.blank_magics(cell)
-    return Code(blanked, index, sources.blank_magics(cell, "pass") if blanked != cell else None)
-
-
 def _parse_unit(unit: Code, path: str) -> ast.Module:
     if unit.cell is None:  # a cell's tree is renumbered (changed) later: never shared
         return trees.parse_module(unit.text, path)
-    try:
-        return ast.parse(unit.text, filename=path)
-    except SyntaxError:
-        if unit.retry is None:
-            raise
-        return ast.parse(unit.retry, filename=path)
+    return sources.parse_code(unit, path)
 
 
 def _project_imports(path: str, code: str) -> list[str] | None:

@@ -196,7 +196,7 @@ def _read(path: str) -> str | None:
     text, error = sources.decode(path, data)
     if error is None and path.endswith(".ipynb"):  # the code cells, not the JSON around them
         cells, error = sources.notebook_cells(path, text)
-        text = "\n".join(cells or ())
+        text = "\n".join(sources.cell_code(cell).text for cell in cells or ())
     return None if error is not None else text
 
 

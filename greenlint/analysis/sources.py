@@ -19,6 +19,7 @@ special-file  a FIFO, socket or device: never opened for reading, so never waite
 
 from __future__ import annotations
 
+import ast
 import codecs
 import io
 import json
@@ -263,6 +264,26 @@ def _language(nb: dict) -> str | None:
         if isinstance(entry, dict) and isinstance(entry.get(field), str):
             return entry[field].lower()
     return None
+
+
+def cell_code(cell: str, index: int | None = None) -> Code:
+    """A notebook code cell as Python: its IPython lines blanked (`blank_magics`), with the
+    reading that keeps a block whose only statement was a magic (`pass` in its place) to retry.
+    Every reader of a cell's syntax (the analysis, the rules' trees, `diff`) reads it through
+    this and `parse_code`, so a magic hides nothing from any of them."""
+    blanked = blank_magics(cell)
+    return Code(blanked, index, blank_magics(cell, "pass") if blanked != cell else None)
+
+
+def parse_code(unit: Code, filename: str = "<unknown>") -> ast.Module:
+    """The tree of *unit*: its text, else its retry reading; raises the text's SyntaxError when
+    neither parses."""
+    try:
+        return ast.parse(unit.text, filename=filename)
+    except SyntaxError:
+        if unit.retry is None:
+            raise
+        return ast.parse(unit.retry, filename=filename)
 
 
 def blank_magics(source: str, placeholder: str = "") -> str:

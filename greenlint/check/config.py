@@ -149,7 +149,41 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
 def _per_file_ignores(value: Any, where: str) -> dict[str, tuple[str, ...]]:
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: expected a table of pattern = [codes]")
+    for pattern in value:
+        check_file_pattern(pattern, where)
     return {pattern: _codes(codes, f"{where}.{pattern}") for pattern, codes in value.items()}
+
+
+def check_file_pattern(pattern: str, where: str) -> None:
+    """Raise a ConfigError, saying *where*, for a per-file-ignores pattern that could never match a
+    file: empty, a negation, an unclosed `[`, or one the gitignore-style matcher refuses."""
+    why = None
+    if not pattern.strip():
+        why = "it is empty"
+    elif pattern.startswith("!"):
+        why = "a negation (`!`) names no file to ignore codes in"
+    else:
+        i = 0
+        while i < len(pattern) and why is None:
+            if pattern[i] == "\\":
+                i += 2
+                continue
+            if pattern[i] == "[":
+                end = pattern.find("]", i + 2)  # `[]x]`: a class holding `]`
+                if end < 0 or "/" in pattern[i:end]:
+                    why = "an unclosed `[`"
+                    break
+                i = end
+            i += 1
+    if why is None:
+        import pathspec
+
+        try:
+            pathspec.GitIgnoreSpec.from_lines([pattern])
+        except Exception as exc:  # pathspec's GitIgnorePatternError, re.error for `[b-a]`
+            why = str(exc) or type(exc).__name__
+    if why is not None:
+        raise ConfigError(f"{where}: `{pattern}` is not a valid file pattern ({why}); it would never match")
 
 
 def parse_table(table: Mapping[str, Any], source: Path | None) -> dict[str, Any]:

@@ -12,7 +12,8 @@ from greenlint.check.config import INCLUDE_SUFFIXES, Config, ConfigError
 
 
 def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
-    """Files to check under `paths`, sorted, each once.
+    """Files to check under `paths`, sorted, each once (by where it really is: a file named by a
+    relative and by an absolute path, or found again under another folder named, keeps the first name).
 
     Files named explicitly are included whatever their suffix, and despite `exclude` unless
     `force_exclude` is set (pre-commit passes every staged file by name).
@@ -34,6 +35,13 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
             spec.append(pathspec.GitIgnoreSpec.from_lines(patterns))
         return spec[0]
 
+    real: dict[str, Path] = {}  # a file named twice (`a.py`, then its absolute path): checked once, as first named
+
+    def add(path: Path, key: str) -> None:
+        if key not in real:
+            real[key] = path
+            found[path] = None
+
     for raw in paths:
         path = Path(raw)
         try:
@@ -41,12 +49,14 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
         except (FileNotFoundError, NotADirectoryError):
             raise ConfigError(f"{raw}: no such file or directory") from None
         except OSError:  # a name longer than NAME_MAX or PATH_MAX, a link loop: reading it names the problem (GL002)
-            found[path] = None
+            add(path, str(path))
             continue
         if is_dir:
-            found.update(dict.fromkeys(_walk(path, config, exclude())))
+            top = os.path.realpath(path)
+            for f in _walk(path, config, exclude()):
+                add(f, os.path.join(top, os.path.relpath(f, path)))
         elif not (config.force_exclude and _excluded(path.resolve().as_posix(), False, root, exclude())):
-            found[path] = None  # a FIFO, socket or device too: reported as a GL002, never opened
+            add(path, os.path.realpath(path))  # a FIFO, socket or device too: reported as a GL002, never opened
     return sorted(found)
 
 

@@ -1,22 +1,44 @@
-"""Suppression comments: `# noqa`, `# noqa: GL101, GL201` on a line; `# greenlint: noqa` per file."""
+"""Suppression comments: `# noqa`, `# noqa: GL101, GL201` on a line; `# greenlint: noqa` per file.
+
+Read as ruff reads them: only from comments (the tokenizer's COMMENT tokens), so a `#noqa` inside
+a string or docstring suppresses nothing, and `noqa` must end there (`# noqa_later` is no noqa).
+A file's directive is a comment alone on its line.
+"""
 
 from __future__ import annotations
 
+import io
 import re
-from collections.abc import Iterable, Sequence
+import tokenize
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from greenlint.analysis.sources import blank_magics
 from greenlint.rules.diagnostic import Diagnostic
 
-_CODES = r"(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*,?\s*[A-Za-z]+[0-9]+)*))?"
+_CODE = r"[A-Za-z]+[0-9]+"
+_CODES = rf"(?:\s*:\s*(?P<codes>{_CODE}(?:(?:\s*,\s*|\s+){_CODE})*))?(?![\w:-])"
+#: A line's directive, searched in one comment's text: a bare noqa (every code), or one naming codes.
 LINE_NOQA = re.compile(r"#\s*noqa" + _CODES, re.I)
-FILE_NOQA = re.compile(r"^\s*#\s*greenlint\s*:\s*noqa" + _CODES + r"\s*$", re.I | re.M)
+#: A file's directive: the whole text of a comment alone on its line.
+FILE_NOQA = re.compile(r"#\s*greenlint\s*:\s*noqa" + _CODES + r"\s*$", re.I)
 ALL = None  # a bare noqa suppresses every code
 
 
 def _codes(match: re.Match) -> frozenset[str] | None:
     codes = match.group("codes")
-    return frozenset(c.upper() for c in re.findall(r"[A-Za-z]+[0-9]+", codes)) if codes else ALL
+    return frozenset(c.upper() for c in re.findall(_CODE, codes)) if codes else ALL
+
+
+def comments(text: str) -> Iterator[tokenize.TokenInfo]:
+    """The COMMENT tokens of *text*, up to where it stops tokenizing (code that does not parse
+    keeps the comments above the fault)."""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                yield token
+    except (tokenize.TokenError, SyntaxError):
+        return
 
 
 @dataclass(frozen=True)
@@ -47,14 +69,16 @@ def parse(source: str | Sequence[str]) -> Suppressions:
     for cell, text in cells:
         if "noqa" not in text.lower():
             continue
-        for m in FILE_NOQA.finditer(text):
-            codes = _codes(m)
-            file_codes = ALL if codes is ALL or file_codes is ALL else (file_codes or frozenset()) | codes
-        for number, line in enumerate(text.splitlines(), start=1):
-            if "#" in line and not FILE_NOQA.search(line):
-                m = LINE_NOQA.search(line)
-                if m:
-                    lines[(cell, number)] = _codes(m)
+        for token in comments(text if cell is None else blank_magics(text)):  # a cell's magics do not tokenize
+            number, column = token.start
+            whole = FILE_NOQA.match(token.string)
+            if whole and not token.line[:column].strip():
+                codes = _codes(whole)
+                file_codes = ALL if codes is ALL or file_codes is ALL else (file_codes or frozenset()) | codes
+                continue
+            m = LINE_NOQA.search(token.string)
+            if m:
+                lines[(cell, number)] = _codes(m)
     return Suppressions(file_codes, lines)
 
 

@@ -17,8 +17,9 @@ def applied(overlay_root: Path | None) -> dict | None:
 
 
 def note(calibration: dict | None) -> str | None:
-    """The one line saying which overlay the figures applied (None without one)."""
+    """The one line saying which overlay the figures applied (None without one): `check` prints it
+    on stderr, `calls` after its table, and README.md quotes it."""
     if calibration is None:
         return None
-    return (f"greenlint: figures calibrated here by {calibration['path']} (hardware {calibration['hardware_id']}); "
+    return (f"figures calibrated here by {calibration['path']} (hardware {calibration['hardware_id']}); "
             "--no-calibration for the reference figures")

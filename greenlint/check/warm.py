@@ -23,6 +23,8 @@ def cached_run(paths: list[str], output_format: str, calibration: bool = True) -
     settings of this run; else None."""
     if output_format == "full" or not all(os.path.isfile(p) for p in paths):  # a folder is discovered
         return None
+    if len({os.path.realpath(p) for p in paths}) < len(set(map(Path, paths))):
+        return None  # a file named twice (relative and absolute): discovery keeps one name
     from greenlint.check import pyproject
 
     start = Path(paths[0])

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     import argparse
 
 COMMANDS = ("check", "calls", "diff", "rule", "kb", "measure", "calibrate", "profile", "lsp")
+#: Commands whose words after `--` are paths, never revisions (as git reads them): given to the
+#: command as `args.paths` (None without a `--`).
+PATHS_AFTER_DASHES = ("diff",)
 #: Modules that only an extra installs, by the extra (pyproject.toml; tests/test_dependencies.py).
 EXTRA_MODULES = {
     "pygls": "lsp",
@@ -59,8 +62,14 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, "check")
     command = argv[0] if argv and argv[0] in COMMANDS else None
+    after_dashes = None
+    if command in PATHS_AFTER_DASHES and "--" in argv:  # kept apart before argparse drops the `--`
+        at = argv.index("--")
+        argv, after_dashes = argv[:at], argv[at + 1 :]
     parser = build_parser(command or ("" if argv == ["--version"] else None))
     args = parser.parse_args(argv)
+    if after_dashes is not None:
+        args.paths = after_dashes
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
@@ -76,7 +85,9 @@ def main(argv: list[str] | None = None) -> int:
         extra = EXTRA_MODULES.get((exc.name or "").partition(".")[0])
         if extra is None:
             raise
-        print(f"greenlint {args.command}: needs the `{extra}` extra ({exc}): pip install 'greenlint[{extra}]'", file=sys.stderr)
+        from greenlint.paths import install_extra
+
+        print(f"greenlint {args.command}: needs the `{extra}` extra ({exc}): {install_extra(extra)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("greenlint: interrupted", file=sys.stderr)

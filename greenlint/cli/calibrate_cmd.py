@@ -100,8 +100,9 @@ def run(args) -> int:
             print(f"{w.name:28} {w.api}")
         print(f"{len(workloads)} workloads, {plan.repeats} repeats each, windows >= {plan.min_window_s:g} s ({plan.mode})")
         return 0
-    from greenlint.cli.measure_cmd import meter_config
+    from greenlint.cli.measure_cmd import meter_config, require_tensorflow
 
+    require_tensorflow()
     cal = Calibrator(plan, workloads, meter_config(args, default_bin_ms=50.0 if args.quick else 100.0))
     if args.restart:
         import shutil

@@ -74,8 +74,9 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
     if widths:
         console.print(f"Figures: {widths}")
     if calibration:
-        console.print(f"Calibrated here by {calibration['path']} (hardware {calibration['hardware_id']}); "
-                      "--no-calibration for the reference figures.", markup=False, highlight=False)
+        from greenlint.check import overlay
+
+        console.print(overlay.note(calibration), markup=False, highlight=False)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,7 +12,13 @@ HELP = "check files and directories for energy findings (exit 0 clean, 1 finding
 JOBS_HELP = "worker processes, or auto (the default): one per idle CPU, none for a few files"
 
 def _codes(text: str) -> list[str]:
-    return [c.strip().upper() for c in text.split(",") if c.strip()]
+    """`GL1,GL201` as codes; none at all (`""`, `","`) is a usage error, not a selection of nothing."""
+    codes = [c.strip().upper() for c in text.split(",") if c.strip()]
+    if not codes:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"expected rule codes or prefixes (e.g. GL1,GL201), got {text!r}")
+    return codes
 
 
 def jobs_arg(text: str) -> int | str:
@@ -131,7 +137,7 @@ def configure(args: argparse.Namespace):
     from pathlib import Path
 
     from greenlint.check import ConfigError, load_config
-    from greenlint.check.config import coerce_option
+    from greenlint.check.config import check_file_pattern, coerce_option
 
     config = load_config([Path(p) for p in args.paths], Path(args.config) if args.config else None, args.isolated)
     changes: dict = {}
@@ -145,8 +151,9 @@ def configure(args: argparse.Namespace):
         pfi = dict(config.per_file_ignores)
         for item in args.per_file_ignores:
             pattern, sep, codes = item.rpartition(":")
-            if not sep or not pattern or not _codes(codes):
+            if not sep or not pattern or not any(c.strip() for c in codes.split(",")):
                 raise ConfigError(f"--per-file-ignores {item!r}: expected PATTERN:CODES")
+            check_file_pattern(pattern, f"--per-file-ignores {item!r}")
             pfi[pattern] = (*pfi.get(pattern, ()), *_codes(codes))
         changes["per_file_ignores"] = pfi
     if args.exclude:
@@ -220,7 +227,7 @@ def _report(args: argparse.Namespace, output_format: str, diagnostics: list, cal
 
     note = overlay.note(calibration)
     if note:
-        print(note, file=sys.stderr)
+        print(f"greenlint: {note}", file=sys.stderr)
     sys.stdout.write(render(output_format, diagnostics, sources=sources, statistics=args.statistics,
                             calibration=calibration))
     unsafe = sum(1 for d in diagnostics if d.fix is not None and not d.fix.safe)  # known where computed

@@ -47,6 +47,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         " tree), then the files or folders to compare (default: the working directory); as in git, the first"
         " arguments that name commits are revisions",
     )
+    parser.set_defaults(paths=None)  # the words after `--` (greenlint.cli.PATHS_AFTER_DASHES)
     parser.add_argument(
         "--staged", action="store_true", help="compare HEAD (or BASE) with the index: what `git commit` would record"
     )
@@ -62,24 +63,46 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def _sides(repo: Path, args: argparse.Namespace):
-    """(base, head, paths) from the positional arguments: leading commits, then paths."""
+    """(base, head, paths) from the positional arguments: leading commits, then paths; with a
+    `--`, the words before it are all revisions and those after it all paths (as in git)."""
     from greenlint.review import gitfs
 
     revisions: list = []
     rest = list(args.revisions)
-    while rest and len(revisions) < (1 if args.staged else 2):
+    most = 1 if args.staged else 2
+    while rest and len(revisions) < most:
         try:
             revisions.append(gitfs.commit_side(repo, rest[0]))
         except gitfs.GitError:
-            if not os.path.exists(rest[0]):
+            if args.paths is not None or not os.path.exists(rest[0]):
                 raise
             break
         rest.pop(0)
+    if args.paths is not None:
+        if rest:
+            raise ValueError(f"{rest[0]}: at most {most} revision{'s' * (most > 1)} before `--`")
+        rest = list(args.paths)
     if args.staged:
-        return revisions[0] if revisions else gitfs.commit_side(repo, "HEAD"), gitfs.INDEX, rest
+        return revisions[0] if revisions else _staged_base(repo), gitfs.INDEX, rest
     base = revisions[0] if revisions else gitfs.default_base(repo)
     head = revisions[1] if len(revisions) > 1 else gitfs.WORKTREE
     return base, head, rest
+
+
+def _staged_base(repo: Path):
+    """HEAD; before the first commit (HEAD names a branch without one), git's empty tree, so that
+    the first commit is compared with nothing rather than refused."""
+    from greenlint.review import gitfs
+
+    try:
+        return gitfs.commit_side(repo, "HEAD")
+    except gitfs.GitError:
+        try:
+            branch = gitfs.git(repo, "symbolic-ref", "--quiet", "HEAD").decode().strip()
+        except gitfs.GitError:
+            raise gitfs.GitError("HEAD: not a revision of this repository") from None
+        empty = gitfs.git(repo, "hash-object", "-t", "tree", "--stdin", data=b"").decode().strip()
+        return gitfs.Side("commit", f"{branch.removeprefix('refs/heads/')} (no commit yet)", empty)
 
 
 def _paths(repo: Path, raw: list[str]) -> list[str]:

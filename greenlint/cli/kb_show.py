@@ -15,10 +15,43 @@ def register(parser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def _q(q: dict | None, unit: str = "J") -> tuple[str, str, str]:
+#: A net figure under 0 J: the component drew no more than at idle, within its counter's noise.
+BELOW = "below resolution"
+
+
+def _q(q: dict | None) -> tuple[str, str, str]:
+    """Median, IQR and count of net joules; a negative figure is said as below the resolution."""
+    from greenlint.units import fmt_j
+
     if q is None:
         return "-", "-", "0"
-    return f"{q['median']:,.3g} {unit}", f"{q['q1']:,.3g} .. {q['q3']:,.3g}", str(q["n"])
+    median = BELOW if q["median"] < 0 else fmt_j(q["median"])
+    ends = ["< 0 J" if v < 0 else fmt_j(v) for v in (q["q1"], q["q3"])]
+    return median, f"{ends[0]} .. {ends[1]}", str(q["n"])
+
+
+def _pooled(records: list, apis: list[str]) -> dict:
+    """How `kb predict` reads each of *apis*: the API whose call sites it pools them under, the
+    KB's APIs pooled there, their records, and how many its figure rests on (the predictor's
+    table: data-size sweeps fit the size exponent instead, records that say nothing are left out)."""
+    from functools import lru_cache
+
+    from greenlint.predict import model_path
+    from greenlint.predict.hierarchy import Hierarchy
+    from greenlint.predict.tables import read_model
+
+    model, _ = read_model(model_path())
+    pooled = lru_cache(maxsize=None)(Hierarchy().pooled)
+    out = {}
+    for api in apis:
+        key = pooled(api)
+        entry = model["apis"].get(key)
+        if entry is None:
+            continue
+        members = sorted({r.api for r in records if pooled(r.api) == key})
+        out[api] = {"api": key, "apis": members, "records": entry["records"],
+                    "kb_records": sum(1 for r in records if r.api in members)}
+    return out
 
 
 def run(args) -> int:
@@ -26,12 +59,15 @@ def run(args) -> int:
     from greenlint.kb.summary import show
 
     try:
-        data = show(load_kb(args.kb), args.api)
+        records = load_kb(args.kb)
+        data = show(records, args.api)
     except KBError as exc:
         print(f"greenlint kb show: {exc}", file=sys.stderr)
         return 2
     if args.kb is not None:
         data["calibrations"] = _calibrations(args.kb, data["apis"])
+    else:  # the bundled KB: what the shipped predictor made of it
+        data["predictor"] = _pooled(records, data["apis"])
     if args.format == "json":
         print(json.dumps(data, indent=1))
         return 0 if data["records"] else 1
@@ -51,6 +87,19 @@ def run(args) -> int:
     for comp in ("cpu", "ram", "gpu", "total"):
         t.add_row(comp, *_q(data["net_j"][comp]), *_q(data["net_j_resolved"][comp]))
     console.print(t)
+    quartiles = [q for key in ("net_j", "net_j_resolved") for q in data[key].values() if q]
+    if any(q["q1"] < 0 for q in quartiles):
+        console.print(f"{BELOW}, < 0 J: net energy under 0 J, the component drew no more than at idle (within its "
+                      "counter's noise)")
+    for api, seen in (data.get("predictor") or {}).items():
+        pooled = seen["apis"] != [api]
+        named = f" as {seen['api']}" if seen["api"] != api else ""
+        head = (f"kb predict prices {api}{named}, pooling the call sites of {', '.join(seen['apis'])}: "
+                if pooled else f"kb predict prices {api}{named} from ")
+        rest = (" (data-size sweeps fit the size exponent instead; records that say nothing are left out)"
+                if seen["records"] < seen["kb_records"] else "")
+        console.print(f"{head}{seen['records']} of {'their' if pooled else 'these'} {seen['kb_records']} records{rest}",
+                      highlight=False)
     et = data["execution_time_s"]
     console.print(f"execution time: median {et['median']:.3g} s (IQR {et['q1']:.3g} .. {et['q3']:.3g} s)")
     ub = data["upper_bound_j_below_resolution"]

@@ -27,7 +27,9 @@ def run(args) -> int:
     try:
         from greenlint.lsp_server import ConfigLookup, build_server
     except ImportError as exc:
-        print(f"greenlint lsp: needs the `lsp` extra ({exc}): pip install 'greenlint[lsp]'", file=sys.stderr)
+        from greenlint.paths import install_extra
+
+        print(f"greenlint lsp: needs the `lsp` extra ({exc}): {install_extra('lsp')}", file=sys.stderr)
         return 2
     config_file = Path(args.config).resolve() if args.config else None
     if config_file is not None and not config_file.is_file():

@@ -108,14 +108,14 @@ def _print_summary(res, console) -> None:
     console.print(f"[bold]{res.level}-level[/]: {res.out_file or 'no file written'} "
                   f"({s.get('records', 0)} records, basis: {basis})")
     print_meter(meter, s.get("stable"), console)
+    from greenlint.units import fmt_j, fmt_s
+
     for comp, c in (s.get("counters") or {}).items():
         how = "detected at the start" if c.get("detected") else "as documented"
-        console.print(f"  {comp} counter: updates every {c['update_period_s'] * 1e3:.3g} ms ({how}), "
-                      f"resolution {c['resolution_j']:.3g} J", highlight=False)
+        console.print(f"  {comp} counter: updates every {fmt_s(c['update_period_s'])} ({how}), "
+                      f"resolution {fmt_j(c['resolution_j'])}", highlight=False)
     rows = s.get("sites", [])
     if rows:
-        from greenlint.units import fmt_j
-
         table = Table("call", "line", "executions", "J / exec (median)", "IQR", "s / exec", "note")
         for r in rows[:50]:
             site = r["site"]
@@ -138,11 +138,17 @@ def _print_summary(res, console) -> None:
         console.print(s["traceback"], markup=False, highlight=False)
 
 
-def run(args) -> int:
+def require_tensorflow() -> None:
+    """Raise what `greenlint.cli.main` turns into the `meter` extra's hint when TensorFlow is not
+    installed: said at once, before waiting for a stable machine or drawing a progress bar."""
     import importlib.util
 
-    if importlib.util.find_spec("tensorflow") is None:  # said now, not after waiting for a stable machine
+    if importlib.util.find_spec("tensorflow") is None:
         raise ModuleNotFoundError("No module named 'tensorflow'", name="tensorflow")
+
+
+def run(args) -> int:
+    require_tensorflow()
     from greenlint.cli.console import make_console
     from greenlint.hardware import hardware_id
     from greenlint.meter.measure import MeasureError, measure

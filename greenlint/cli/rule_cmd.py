@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import posixpath
+import re
 import sys
 
 HELP = "show a rule's documentation (`greenlint rule GL101`), or list every rule (`--all`)"
@@ -36,12 +38,32 @@ def _as_json(rule, with_doc: bool) -> dict:
     return out
 
 
+#: The generated page's banner (an HTML comment) and its links, which a terminal shows raw.
+_COMMENT = re.compile(r"<!--.*?-->\n?", re.S)
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+_RULE_PAGE = re.compile(r"(GL\d{3})\.md")
+
+
+def terminal_text(markdown: str) -> str:
+    """A rule's page for a terminal: without HTML comments, each link as `text (where)`: another
+    rule's page as the command that prints it, a page of the repository by its path, a URL as is."""
+
+    def link(m: re.Match) -> str:
+        text, url = m.groups()
+        if "://" not in url:
+            rule = _RULE_PAGE.fullmatch(url)
+            url = f"greenlint rule {rule[1]}" if rule else posixpath.normpath(posixpath.join("docs/rules", url))
+        return f"{text} ({url})"
+
+    return _LINK.sub(link, _COMMENT.sub("", markdown))
+
+
 def _print_markdown(text: str) -> None:
     if sys.stdout.isatty():
         from rich.console import Console
         from rich.markdown import Markdown
 
-        Console().print(Markdown(text))
+        Console().print(Markdown(terminal_text(text)))
     else:
         sys.stdout.write(text)
 

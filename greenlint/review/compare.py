@@ -398,7 +398,12 @@ def compare(
     files = []
     for path in sorted(by_file):
         old = renamed_from.get(path)
-        status = "renamed" if old else "modified" if path in old_files else "added" if path in new_files else "deleted"
+        if old:
+            status = "renamed"
+        elif path in new_files:
+            status = "modified" if path in old_files else "added"
+        else:
+            status = "deleted"
         t = totals(by_file[path], lambda s: True, lambda s: True)
         listed = sorted(changes.get(path, []), key=lambda c: c.site.position)
         files.append(FileDiff(path, old, status, t.before_j, t.after_j, t.ratio_interval, listed, t.unknown))

@@ -13,10 +13,11 @@ from pathlib import Path
 
 from greenlint.analysis.callsite import CallSite, is_test_assertion
 from greenlint.analysis.project import direct_imports
-from greenlint.analysis.sources import UNREADABLE, blank_magics, split_lines
+from greenlint.analysis.sources import UNREADABLE, Code, cell_code, parse_code, split_lines
 from greenlint.check import Config, noqa, run_check
 from greenlint.check.file_result import error_diagnostic
 from greenlint.predict.prediction import Prediction
+from greenlint.review import gitfs
 from greenlint.review.gitfs import Refused, Side, snapshot
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
@@ -86,15 +87,23 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
         config = config.replace(root=_moved(config.root, repo, root))
     result = run_check(targets, config)
     rel = {shown: _relative(shown, root) for shown in result.files}
-    out.files = sorted(rel.values())
-    out.errors += [dataclasses.replace(d, path=rel.get(d.path) or _relative(d.path, root)) for d in result.errors]
+
+    def where(shown: str) -> str:
+        return rel.get(shown) or _relative(shown, root)
+
+    # a submodule's files are in no snapshot of a commit or the index: counted on neither side
+    inside = _in_submodule(repo) if side.on_disk else lambda path: False
+    files = [shown for shown in result.files if not inside(rel[shown])]
+    out.files = sorted(rel[shown] for shown in files)
+    out.errors += [dataclasses.replace(d, path=where(d.path)) for d in result.errors if not inside(where(d.path))]
     by_file: dict[str, list] = {}
     for cs, prediction in result.callsites_with_predictions:
         by_file.setdefault(cs.path, []).append((cs, prediction))
     for shown, pairs in by_file.items():
-        out.sites += side_sites(rel.get(shown) or _relative(shown, root), pairs, result.sources.get(shown, ""))
-    texts = {rel[shown]: _text(result.sources.get(shown, "")) for shown in result.files}
-    for shown in result.files:
+        if not inside(where(shown)):
+            out.sites += side_sites(where(shown), pairs, result.sources.get(shown, ""))
+    texts = {rel[shown]: _text(result.sources.get(shown, "")) for shown in files}
+    for shown in files:
         found = direct_imports(os.path.abspath(shown), texts[rel[shown]]) if texts[rel[shown]] else []
         out.imports[rel[shown]] = sorted({_relative(f, root) for f in found})
     imported = {f for deps in out.imports.values() for f in deps}
@@ -113,6 +122,17 @@ def _refusal(side: Side, refused: Refused) -> Diagnostic:
 
 def _below(path: str, top: str) -> bool:
     return not top or path == top or path.startswith(top.rstrip("/") + "/")
+
+
+def _in_submodule(repo: Path):
+    """A test of a repository-relative path: whether it lies in one of the index's submodules."""
+    raw = gitfs.git(repo, "ls-files", "--stage", "-z")
+    folders = tuple(
+        record.partition(b"\t")[2].decode("utf-8", "surrogateescape") + "/"
+        for record in raw.split(b"\0")
+        if record.startswith(b"160000 ")
+    )
+    return lambda path: path.startswith(folders) if folders else False
 
 
 def _text(source: str | tuple[str, ...]) -> str:
@@ -150,14 +170,14 @@ class _Outline:
         self.lines = {cell: split_lines(text) for cell, text in units}
         self.calls: dict[tuple, tuple[str, str]] = {}
         for cell, text in units:
-            self._index(cell, text if cell is None else blank_magics(text, "pass"))
+            self._index(cell, Code(text) if cell is None else cell_code(text, cell))
         self.suppressions = noqa.parse(source)
 
-    def _index(self, cell: int | None, text: str) -> None:
+    def _index(self, cell: int | None, code: Code) -> None:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                tree = ast.parse(text)
+                tree = parse_code(code)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return
         stack: list[tuple[ast.AST, str]] = [(tree, "")]

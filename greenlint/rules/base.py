@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from greenlint.analysis.callsite import CallSite, Span
+from greenlint.analysis.sources import Code, cell_code, parse_code
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.codemods import Codemod
 from greenlint.rules.diagnostic import Diagnostic
@@ -229,8 +230,9 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
     if not text:
         return None
     if module is None:
+        code = Code(text) if cell is None else cell_code(text, cell)  # a cell's magics read as the analysis read them
         try:
-            module = ast.parse(text)
+            module = parse_code(code)
         except (SyntaxError, ValueError):
             return None
     lines = text.splitlines()

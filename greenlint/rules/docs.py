@@ -88,7 +88,8 @@ def precision_text(rule: type[Rule], precision: dict) -> str:
               else "off by default")
     return head + (
         f"{judged['findings']} findings, {judged['judged']} judged by reading the code: {judged['true']} true, "
-        f"{judged['debatable']} debatable, {judged['false']} false; precision {share(judged['precision'])} ({status})."
+        f"{judged['debatable']} debatable, {judged['false']} false; precision {share(judged['precision'])}, the share "
+        f"judged not false ({status})."
     )
 
 

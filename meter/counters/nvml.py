@@ -27,13 +27,14 @@ from greenlint.meter.counters.base import (
     SourceUnsupported,
     now,
 )
+from greenlint.paths import install_extra
 
 
 def _load_nvml():
     try:
         import pynvml
     except ImportError as exc:
-        raise SourceUnavailable("nvml", "nvidia-ml-py is not installed (`pip install 'greenlint[meter]'`)") from exc
+        raise SourceUnavailable("nvml", f"nvidia-ml-py is not installed ({install_extra('meter')})") from exc
     return pynvml
 
 

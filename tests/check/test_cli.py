@@ -68,3 +68,22 @@ def test_no_files_is_a_warning(proj, capsys):
     (proj / "empty").mkdir()
     assert main(["check", "empty"]) == 0
     assert "no Python files" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("codes", ["", ",", " , "])
+def test_a_selection_of_no_code_is_a_usage_error(proj, capsys, codes):
+    """`--select ""` selects nothing by mistake (an unset variable in a script): a usage error,
+    never a run where every rule is off and everything passes."""
+    for option in ("--select", "--extend-select", "--ignore"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["check", "src", option, codes])
+        assert exit_.value.code == 2
+        assert "expected rule codes or prefixes" in capsys.readouterr().err
+
+
+def test_a_per_file_ignores_flag_that_never_matches_is_an_error(proj, capsys):
+    assert main(["check", "src", "--per-file-ignores", "src/[.py:GL101"]) == 2
+    err = capsys.readouterr().err
+    assert "--per-file-ignores 'src/[.py:GL101'" in err and "unclosed `[`" in err
+    assert main(["check", "src", "--per-file-ignores", "src/*.py:,"]) == 2
+    assert "expected PATTERN:CODES" in capsys.readouterr().err

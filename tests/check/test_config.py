@@ -57,6 +57,13 @@ jobs = 3
         ("respect-gitignore = 'yes'", "respect-gitignore"),
         ("output-format = 'xml'", "output-format"),
         ("select = 'GL101'\nignore = [1]", "ignore"),
+        # per-file-ignores patterns that would silently never match
+        ('per-file-ignores = { "src/[.py" = ["GL101"] }', "`per-file-ignores`: `src/[.py` is not a valid file pattern "
+                                                          "(an unclosed `[`); it would never match"),
+        ('per-file-ignores = { "[b-a].py" = ["GL101"] }', "bad character range"),
+        ('per-file-ignores = { "!tests/*" = ["GL101"] }', "a negation"),
+        ('per-file-ignores = { "" = ["GL101"] }', "it is empty"),
+        ('per-file-ignores = { "tests\\\\" = ["GL101"] }', "Invalid git pattern"),
     ],
 )
 def test_bad_config_names_the_file_and_key(tmp_path, body, message):
@@ -79,3 +86,8 @@ def test_explicit_and_isolated(tmp_path):
     assert load_config([tmp_path], isolated=True).ignore == ()
     with pytest.raises(ConfigError, match="no such configuration file"):
         load_config([tmp_path], config_file=tmp_path / "missing.toml")
+
+
+def test_valid_per_file_ignores_patterns_are_kept(tmp_path):
+    write(tmp_path / "pyproject.toml", '[tool.greenlint.per-file-ignores]\n"src/[ab]*.py" = ["GL101"]\n"**/test_*.py" = ["GL2"]\n')
+    assert set(load_config([tmp_path]).per_file_ignores) == {"src/[ab]*.py", "**/test_*.py"}

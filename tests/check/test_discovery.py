@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from greenlint.check import Config, ConfigError
@@ -68,3 +70,13 @@ def test_excluded_directory_named_explicitly(tmp_path):
 def test_missing_path_is_an_error(tmp_path):
     with pytest.raises(ConfigError, match="no such file or directory"):
         discover([tmp_path / "nope"], Config(root=tmp_path))
+
+
+def test_a_file_named_twice_is_found_once_by_its_first_name(tmp_path, monkeypatch):
+    make(tmp_path, "a.py", "pkg/m.py")
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path)
+    assert discover(["a.py", str(tmp_path / "a.py")], config) == [Path("a.py")]
+    assert discover([str(tmp_path / "a.py"), "./a.py"], config) == [tmp_path / "a.py"]
+    assert discover(["pkg", str(tmp_path / "pkg" / "m.py")], config) == [Path("pkg/m.py")]
+    assert discover([".", str(tmp_path)], config) == [Path("a.py"), Path("pkg/m.py")]

@@ -42,3 +42,18 @@ def test_scripts(result):
 def test_notebook(result):
     nb = {(d.span.cell, d.span.line, d.code) for d in result.diagnostics if d.path.endswith("explore.ipynb")}
     assert {(3, 3, "GL101"), (3, 3, "GL301"), (4, 3, "GL201")} <= nb
+
+
+def test_the_readme_promises_what_the_check_finds(result):
+    """examples/README.md's table names, per file, exactly the codes `make run` prints for it
+    (a code named only as what a profile would add, after "once", is not a promise)."""
+    import re
+
+    rows = re.findall(r"^\| `([^`]+)` \| [^|]+ \| ([^|]+) \|$", (EXAMPLES / "README.md").read_text(), re.M)
+    checked = {name: text for name, text in rows if name.endswith((".py", ".ipynb"))}
+    assert set(checked) == {"flowers/data.py", "flowers/model.py", "flowers/sample_data.py", "train.py", "predict.py",
+                            "explore.ipynb"}
+    for name, text in checked.items():
+        promised = set(re.findall(r"GL\d{3}", text.split(" once ")[0]))
+        codes = {d.code for d in result.diagnostics if d.path.endswith(f"examples/{name}")}
+        assert codes == promised, name

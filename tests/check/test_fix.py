@@ -138,3 +138,16 @@ def test_fixes_only_for_the_outputs_that_show_them(examples, capsys):
 
     main(["check", "--show-fixes", "."])
     assert "GL402 [available, safe]" in capsys.readouterr().err
+
+
+def test_a_file_named_by_two_paths_is_reported_and_fixed_once(examples, capsys):
+    """`flowers/data.py` and its absolute path are one file: one set of findings, one fix."""
+    data = examples / "flowers" / "data.py"
+    main(["check", "--format", "json", "flowers/data.py"])
+    once = capsys.readouterr().out
+    main(["check", "--format", "json", "flowers/data.py", str(data)])
+    assert capsys.readouterr().out == once
+    main(["check", "--fix", "flowers/data.py", str(data)])
+    err = capsys.readouterr().err
+    assert "Fixed 2 findings." in err and "changed" not in err
+    assert "num_parallel_calls=tf.data.AUTOTUNE" in data.read_text()

@@ -69,3 +69,21 @@ def test_try_repo_runs_the_hook_offline(tmp_path):
     assert "train.py:3:1: GL301" in out, out
     assert "clean.py" not in out.split("Failed", 1)[1], out
     assert "notes.txt" not in out, out
+
+
+def test_the_readme_snippet_is_a_config_pre_commit_accepts(tmp_path):
+    """README's `.pre-commit-config.yaml` snippet loads as one (a `repos:` list), names the hooks
+    this repository ships, and, with no release tag to name, pins a commit."""
+    try:
+        from pre_commit import clientlib
+    except ImportError:
+        missing("pre-commit is not installed (dev extra)")
+    readme = (REPO_DIR / "README.md").read_text()
+    section = readme[readme.index("## CI and pre-commit"):]
+    snippet = section[section.index("```yaml\n") + 8 : section.index("```", section.index("```yaml\n") + 8)]
+    config = tmp_path / ".pre-commit-config.yaml"
+    config.write_text("\n".join(line[2:] for line in snippet.splitlines()))  # the list item's indentation
+    (repo,) = clientlib.load_config(str(config))["repos"]
+    shipped = {hook["id"] for hook in clientlib.load_manifest(str(REPO_DIR / ".pre-commit-hooks.yaml"))}
+    assert {hook["id"] for hook in repo["hooks"]} == shipped
+    assert "commit sha" in repo["rev"] and "tag" not in repo["rev"]

@@ -92,3 +92,15 @@ def test_a_script_ending_in_os_exit_is_explained(tmp_path):
         env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 1 and "os._exit()" in proc.stderr and "basis: ?" not in proc.stderr
+
+
+def test_calibrate_without_the_meter_extra_names_it_before_any_progress_bar(tmp_path, monkeypatch, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "tensorflow" else real(name, *a))
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["calibrate", "--quick"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("greenlint calibrate: needs the `meter` extra")  # nothing drawn before it
+    assert not (tmp_path / "cache").exists()

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from greenlint.analysis import analyse_source
-from greenlint.check import run_check
+from greenlint.check import Config, check_source, run_check
 
 TF = "import tensorflow as tf\n"
 
@@ -47,6 +47,28 @@ def test_gl001_says_which_python_parsed():
 def test_ipython_syntax_in_a_cell_is_not_a_syntax_error(line):
     nb = {"cells": [{"cell_type": "code", "source": f"{TF}{line}\ntf.constant(1)\n"}], "nbformat": 4}
     assert _errors(json.dumps(nb), "n.ipynb") == []
+
+
+MAP = "ds = tf.data.Dataset.range(100).map(lambda x: x * 2).batch(8)\n"  # GL402: a map without parallel calls
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        f"%time x = 1\n{TF}{MAP}",
+        f"!pip install tensorflow\n{TF}{MAP}",
+        f"%%capture\n{TF}{MAP}",
+        f"{TF}files = !ls\n{MAP}",
+        f"{TF}for i in range(2):\n    %time f()\n{MAP}",  # read with `pass` in the magic's place
+    ],
+    ids=["line-magic", "shell", "cell-magic", "assigned-shell", "magic-alone-in-a-block"],
+)
+def test_a_magic_in_a_cell_hides_no_finding_of_a_rule_reading_its_tree(cell):
+    """GL402 reads the call's syntax (`FileFacts.node`): the cell's tree must be the analysis' own
+    reading of it, magics blanked, not a parse of the raw cell that fails on `%`/`!`."""
+    nb = json.dumps({"cells": [{"cell_type": "code", "source": cell}], "nbformat": 4})
+    found = check_source(nb, "n.ipynb", Config(select=("GL402",), no_cache=True))
+    assert [(d.code, d.span.cell, d.span.line) for d in found] == [("GL402", 1, cell.split("\n").index(MAP[:-1]) + 1)]
 
 
 @pytest.mark.parametrize(

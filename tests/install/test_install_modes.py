@@ -69,6 +69,8 @@ class Install:
         env = {**self._env(), **PIP_OFFLINE}
         proc = _run([str(self.python), "-m", "pip", "install", "-q", *flags, str(source)], env, root)
         assert proc.returncode == 0, f"pip install ({mode}): {proc.stdout}{proc.stderr}"
+        # every folder of package data is listed in pyproject.toml: no page of setuptools warnings
+        assert "absent from the `packages` configuration" not in proc.stderr, proc.stderr
 
     def _env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_", "VIRTUAL_ENV", "GREENLINT_"))}

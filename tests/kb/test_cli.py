@@ -107,3 +107,24 @@ def test_loading_the_kb_needs_neither_numpy_nor_pandas(small_kb):
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_bundled_kb_show_agrees_with_predict_and_shows_no_negative_joules(capsys):
+    """`kb show` printed "-7.48 J" of RAM and 144 records where `kb predict` cites 296: a negative
+    net is below the resolution, and show names the pooled call sites predict's figure rests on."""
+    import re
+
+    if not (default_kb_dir() / "meta.json").exists():
+        missing("no bundled KB in data/kb")
+    api = "tensorflow.keras.Model.fit"
+    assert main(["kb", "show", api, "--format", "json"]) == 0
+    pooled = json.loads(capsys.readouterr().out)["predictor"][api]
+    assert pooled["apis"] == [api, "tensorflow.keras.Sequential.fit"]
+    assert main(["kb", "predict", api]) == 0
+    cited = int(re.search(r"evidence: (\d+) records", capsys.readouterr().out)[1])
+    assert pooled["records"] == cited and pooled["kb_records"] > cited
+    assert main(["kb", "show", api]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"pooling the call sites of {api}, tensorflow.keras.Sequential.fit: {cited} of their" in text
+    table = text[text.index("┏") : text.index("┘")]
+    assert "ram │ below resolution │ < 0 J .. < 0 J" in table and not re.search(r"-\d", table)

@@ -85,7 +85,7 @@ def test_calls_show_the_figures_measured_here_labelled_and_the_overlay_named(cal
     assert main(["calls", str(program / "train.py"), "--cache-dir", str(cache)]) == 0
     text = capsys.readouterr().out
     assert "calibrated here" in text and "calibrated here, rescaled" in text
-    assert f"Calibrated here by {overlay} (hardware {result['hardware_id']})" in " ".join(text.split())
+    assert f"figures calibrated here by {overlay} (hardware {result['hardware_id']})" in " ".join(text.split())
 
 
 def test_check_names_the_overlay_in_text_and_json(calibrated, program, capsys):

@@ -71,3 +71,27 @@ def test_a_loaded_machine_is_detected_and_reported(monkeypatch):
     assert load["others_busy_cores"] is None or load["others_busy_cores"] >= 0
     text = printed({}, {"stable": True, "checked": True, "reasons": [], "load": load})
     assert "the machine was busy: " in text and "load average 64.00" in text
+
+
+def test_a_counters_update_period_and_resolution_read_in_a_fitting_unit():
+    """The estimated counter's 1 ns period printed as "1e-06 ms"."""
+    from types import SimpleNamespace
+
+    from greenlint.cli.measure_cmd import _print_summary
+
+    counters = {"cpu": {"update_period_s": 1e-9, "detected": False, "resolution_j": 1e-6},
+                "gpu": {"update_period_s": 0.1, "detected": True, "resolution_j": 0.001}}
+    res = SimpleNamespace(summary={"meter": {}, "counters": counters}, level="method", out_file="m.json", status=None,
+                          profile_file=None)
+    out = io.StringIO()
+    _print_summary(res, Console(file=out, width=400, color_system=None))
+    text = out.getvalue()
+    assert "cpu counter: updates every 1 ns (as documented), resolution 0.001 mJ" in text
+    assert "gpu counter: updates every 100 ms (detected at the start), resolution 0.001 J" in text
+
+
+def test_fmt_s():
+    from greenlint.units import fmt_s
+
+    assert [fmt_s(v) for v in (0, 1e-9, 4.2e-7, 0.0009997, 0.1, 12.5, 7200)] == [
+        "0 s", "1 ns", "420 ns", "1 ms", "100 ms", "12.5 s", "7,200 s"]

@@ -179,3 +179,25 @@ def test_a_notebook_site_is_matched_by_its_cell(project):
     result = from_analysis(analyse_source(path.read_text(), path=str(path)), lambda api, features: FORECAST)
     (s,) = result.sites
     assert (s.callsite.span.cell, s.prediction.basis) == (2, Basis.PROFILED)
+
+
+def test_the_measurements_doc_quotes_gl101_as_check_prints_it(tmp_path, monkeypatch, capsys):
+    """docs/measurements.md's GL101 line for the profiled sweep is what `greenlint check` prints for
+    that profile (46.5 J per fit, 44.4–50.4 J, estimated) on a copy of examples/."""
+    import shutil
+
+    from greenlint.paths import REPO_DIR
+
+    examples = tmp_path / "examples"
+    shutil.copytree(REPO_DIR / "examples", examples, ignore=shutil.ignore_patterns(".greenlint", ".data"))
+    script = examples / "train.py"
+    lines = script.read_text().splitlines()
+    fit = entry(line=19, column=5, api="tensorflow.keras.Model.fit", source=script.read_text(), end_column=56,
+                statement=statement_hash(lines, 19, 19), executions=8, median_j=46.5, iqr_j=[45.8, 49.6],
+                interval_j=[44.4, 50.4], estimated=True, cpu_j=46.5, ram_j=None, note="")
+    store.record(store.profile_file_for_writing(script), script, [fit], hardware_id())
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "cache"))
+    main(["check", "examples/", "--exit-zero", "--no-calibration"])
+    (line,) = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("examples/train.py:19:5: GL101")]
+    assert line in (REPO_DIR / "docs" / "measurements.md").read_text()

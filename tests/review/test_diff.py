@@ -15,7 +15,7 @@ from greenlint.check import Config, run_check
 from greenlint.cli import main
 from greenlint.review import gitfs
 from greenlint.review.diff import diff_revisions
-from tests.review.history import REFACTORS, STEPS, build, git
+from tests.review.history import FILES, REFACTORS, STEPS, build, git
 
 FIT = "tensorflow.keras.Sequential.fit"
 
@@ -269,3 +269,59 @@ def test_outside_a_git_work_tree_is_an_error(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
     code, _ = _run(plain, monkeypatch)
     assert code == 2 and "greenlint diff: error:" in capsys.readouterr().err
+
+
+def test_words_after_dashes_are_paths_even_when_they_name_a_branch(repo, monkeypatch, capsys):
+    """`greenlint diff HEAD -- main`: `main` is a folder here, not the branch (git's reading of `--`)."""
+    (repo / "main").mkdir()
+    (repo / "main" / "job.py").write_text(FILES["tune.py"])
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a folder named like the branch")
+    (repo / "main" / "job.py").write_text(FILES["tune.py"].replace("epochs=5", "epochs=50"))
+    code, out = _run(repo, monkeypatch, "--format", "json", "HEAD", "--", "main")
+    data = json.loads(out)
+    assert code == 0 and data["head"]["kind"] == "worktree"
+    assert [f["path"] for f in data["files"]] == ["main/job.py"]
+    code, _ = _run(repo, monkeypatch, "HEAD", "main", "HEAD", "--", "main")
+    assert code == 2 and "at most 2 revisions before `--`" in capsys.readouterr().err
+    code, _ = _run(repo, monkeypatch, "tune.py", "--", "main")  # before `--`, only revisions
+    assert code == 2 and "tune.py: not a revision" in capsys.readouterr().err
+
+
+def test_a_submodule_counts_on_neither_side(repo, monkeypatch):
+    """A commit's snapshot leaves a submodule out; the working tree must too, or a clean tree
+    reads as adding the submodule's calls."""
+    sub = repo / "vendored"
+    sub.mkdir()
+    git(sub, "init", "-q", "-b", "main")
+    (sub / "job.py").write_text(FILES["tune.py"])
+    git(sub, "add", "-A")
+    git(sub, "commit", "-qm", "sub")
+    git(repo, "add", "vendored")  # a gitlink (mode 160000)
+    git(repo, "commit", "-qm", "a submodule")
+    assert "160000" in git(repo, "ls-files", "--stage", "vendored")
+    code, out = _run(repo, monkeypatch, "--format", "json", "HEAD", "--max-added-j", "0")
+    assert code == 0 and json.loads(out)["files"] == []
+
+
+def test_a_deleted_file_is_reported_deleted(repo, monkeypatch):
+    (repo / "tune.py").unlink()
+    _, out = _run(repo, monkeypatch, "--format", "json", "HEAD")
+    (f,) = json.loads(out)["files"]
+    assert (f["path"], f["status"]) == ("tune.py", "deleted")
+    assert {c["status"] for c in f["changes"]} == {"removed"}
+
+
+def test_staged_before_the_first_commit_compares_with_nothing(tmp_path, monkeypatch):
+    """The pre-commit hook on a repository's first commit: the empty tree against the index."""
+    root = tmp_path / "fresh"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / "tune.py").write_text(FILES["tune.py"])
+    git(root, "add", "tune.py")
+    code, out = _run(root, monkeypatch, "--staged", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and (data["base"]["label"], data["head"]["kind"]) == ("main (no commit yet)", "index")
+    (f,) = data["files"]
+    assert (f["path"], f["status"]) == ("tune.py", "added")
+    assert FIT in {c["api"] for c in f["changes"]}
