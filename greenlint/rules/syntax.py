@@ -31,6 +31,26 @@ def innermost_loop(facts: FileFacts, site: Site) -> tuple[ast.AST | None, bool]:
     return None, False
 
 
+def own_loops(facts: FileFacts, node: ast.AST, cell: int | None) -> list[ast.AST]:
+    """The loops around a node in its own function (or module), innermost first."""
+    found = []
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, SCOPES):
+            break
+        if isinstance(parent, LOOPS):
+            found.append(parent)
+    return found
+
+
+def autograph_loop(facts: FileFacts, loop: ast.AST, cell: int | None) -> bool:
+    """A `for` over `tf.range(...)`: written for AutoGraph, which turns it into one graph loop
+    (`tf.while_loop`) when its function is traced, so its body runs once in Python."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.iter, ast.Call):
+        return False
+    site = facts.site_at(loop.iter, cell)
+    return site is not None and site.api == "tensorflow.range"
+
+
 def own_body(loop: ast.AST) -> Iterator[ast.AST]:
     """Nodes of a loop's body and `else`, not entering nested loops, functions or classes."""
     todo = [*getattr(loop, "body", ()), *getattr(loop, "orelse", ())]
