@@ -51,6 +51,22 @@ def autograph_loop(facts: FileFacts, loop: ast.AST, cell: int | None) -> bool:
     return site is not None and site.api == "tensorflow.range"
 
 
+def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
+    """The node runs on some iterations only of its loop: in the body of an `if` whose test
+    takes a remainder (`if step % display_step == 0`, `if not i % 10 or i == 1`), between it and
+    the innermost loop around it."""
+    child = node
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, (*LOOPS, *SCOPES)):
+            return False
+        if isinstance(parent, ast.If) and child in parent.body and any(
+            isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test)
+        ):
+            return True
+        child = parent
+    return False
+
+
 def own_body(loop: ast.AST) -> Iterator[ast.AST]:
     """Nodes of a loop's body and `else`, not entering nested loops, functions or classes."""
     todo = [*getattr(loop, "body", ()), *getattr(loop, "orelse", ())]
