@@ -17,7 +17,7 @@ from greenlint.rules.base import (
 )
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import few_elements, last_name, units
+from greenlint.rules.syntax import few_elements, last_name, parameters, units
 from greenlint.rules.tf_data_defaults import by_hand
 
 #: A call in a map function that makes it stateful: random draws (`tf.random.uniform`,
@@ -281,8 +281,7 @@ def _definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> l
 
 
 def _locals(func: ast.AST) -> frozenset:
-    args = func.args
-    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None}
+    params = set(parameters(func))
     body = [func.body] if isinstance(func, ast.Lambda) else func.body
     bound = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return frozenset(params | bound)

@@ -67,6 +67,12 @@ def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     return False
 
 
+def parameters(func: ast.AST) -> list[str]:
+    """Every parameter name of a function or lambda (`*args` and `**kwargs` included)."""
+    args = func.args
+    return [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None]
+
+
 def own_body(loop: ast.AST) -> Iterator[ast.AST]:
     """Nodes of a loop's body and `else`, not entering nested loops, functions or classes."""
     todo = [*getattr(loop, "body", ()), *getattr(loop, "orelse", ())]

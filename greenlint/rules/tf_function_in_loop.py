@@ -10,7 +10,7 @@ from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, keyword
 from greenlint.rules.deliberate import everywhere
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES, autograph_loop, own_loops
+from greenlint.rules.syntax import SCOPES, autograph_loop, own_loops, parameters
 
 FUNCTION = "tensorflow.function"
 
@@ -166,7 +166,7 @@ def _varies(facts: FileFacts, site: Site) -> bool:
                    and a is not wrapped), None)
     if helper is None:
         return False
-    return bool(free & flow.derived(frozenset(_params(helper)), helper.body))
+    return bool(free & flow.derived(frozenset(parameters(helper)), helper.body))
 
 
 def _wrapped(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.AST | None:
@@ -188,14 +188,9 @@ def _wrapped(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.AST | No
     return found[0] if len(found) == 1 else None
 
 
-def _params(func: ast.AST) -> list[str]:
-    args = func.args
-    return [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None]
-
-
 def _free_names(func: ast.AST) -> frozenset:
     """The names a function reads from around it: not its parameters, not what its body binds."""
     body = [func.body] if isinstance(func, ast.Lambda) else func.body
     read = frozenset().union(*(flow.names(n) for n in body))
     bound = frozenset().union(*(b for b, _, _ in flow.assignments(body))) if isinstance(body[0], ast.stmt) else frozenset()
-    return read - frozenset(_params(func)) - bound
+    return read - frozenset(parameters(func)) - bound
