@@ -7,9 +7,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method, keyword
+from greenlint.rules.callbacks import constructor, listed
 from greenlint.rules.defaults import default_value
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import text_mentions, units
+from greenlint.rules.syntax import text_mentions
 
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
 #: Keras callbacks that never end training when the model stops improving.
@@ -29,62 +30,11 @@ NOT_STOPPING = frozenset(
 )
 
 
-def _constructor(facts: FileFacts, node: ast.expr) -> ast.Call | None:
-    """The call that made a callback: the element itself, or the one call a name in it is
-    assigned from in the file (or notebook)."""
-    if isinstance(node, ast.Call):
-        return node
-    if not isinstance(node, ast.Name):
-        return None
-    made = [
-        a.value
-        for tree in units(facts)
-        for a in ast.walk(tree)
-        if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)
-    ]
-    return made[0] if len(made) == 1 and isinstance(made[0], ast.Call) else None
-
-
-def _elements(facts: FileFacts, node: ast.expr) -> list[ast.expr] | None:
-    """The callbacks a `callbacks=` argument holds: a literal list or tuple (or a sum of them),
-    or the name of one the file binds once, with what it `append`s, `extend`s or `+=`s to it;
-    None where greenlint cannot tell (a call's result, a name bound twice)."""
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return list(node.elts)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _elements(facts, node.left), _elements(facts, node.right)
-        return None if left is None or right is None else left + right
-    if not isinstance(node, ast.Name):
-        return None
-    bound, added = [], []
-    for tree in units(facts):
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets):
-                bound.append(n.value)
-            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == node.id:
-                added.append(n.value)
-            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
-                  and n.func.value.id == node.id and n.func.attr in ("append", "extend", "insert")):
-                if n.func.attr == "extend" and n.args:
-                    added.append(n.args[0])
-                elif n.args:
-                    added.append(ast.List(elts=[n.args[-1]], ctx=ast.Load()))
-    if len(bound) != 1 or not isinstance(bound[0], (ast.List, ast.Tuple, ast.BinOp)):
-        return None
-    found = _elements(facts, bound[0])
-    for value in added:
-        more = _elements(facts, value) if not isinstance(value, ast.Name) else None
-        if found is None or more is None:
-            return None
-        found += more
-    return found
-
-
 def _may_stop(facts: FileFacts, callbacks: list[ast.expr], apis: dict[int, str]) -> bool:
     """Whether a callback of the list may end training: anything not known to never stop it.
     *apis*: each call node's API (by id), in every cell."""
     for element in callbacks:
-        call = _constructor(facts, element)
+        call = constructor(facts, element)
         if call is None or apis.get(id(call)) not in NOT_STOPPING:
             return True
     return False
@@ -253,7 +203,7 @@ class TrainingWithoutEarlyStopping(Rule):
                 continue
             callbacks = keyword(call, "callbacks")
             if callbacks is not None:
-                elements = _elements(facts, callbacks.value)
+                elements = listed(facts, callbacks.value)
                 if elements is None:
                     continue
                 apis = apis if apis is not None else {id(facts.node(s)): s.api for s in facts.sites}
