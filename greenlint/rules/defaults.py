@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 from greenlint.rules.base import FileFacts, keyword
-from greenlint.rules.syntax import last_name, units
+from greenlint.rules.syntax import Function, last_name, units
 
 #: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
 _ABSL = frozenset({"DEFINE_integer", "DEFINE_float", "DEFINE_string", "DEFINE_bool", "DEFINE_boolean"})
@@ -33,7 +33,7 @@ def default_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[o
     return None
 
 
-def _parameter_default(func: ast.AST, name: str) -> object | None:
+def _parameter_default(func: Function, name: str) -> object | None:
     args = func.args
     positional = [*args.posonlyargs, *args.args]
     pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))

@@ -17,7 +17,7 @@ from greenlint.rules.base import (
 )
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import few_elements, last_name, parameters, units
+from greenlint.rules.syntax import Function, few_elements, last_name, parameters, units
 from greenlint.rules.tf_data_defaults import by_hand
 
 #: A call in a map function that makes it stateful: random draws (`tf.random.uniform`,
@@ -240,7 +240,7 @@ def _in_interleave(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
 
 def _stateful(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
     """The call (or mutation) that makes the map function stateful, where this file defines it."""
-    seen: set[ast.AST] = set()
+    seen: set[Function] = set()
     todo = [f for f in _definitions(facts, _map_function(call), cell)]
     while todo:
         func = todo.pop()
@@ -248,7 +248,8 @@ def _stateful(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
             continue
         seen.add(func)
         local = _locals(func)
-        for node in ast.walk(func.body if isinstance(func, ast.Lambda) else ast.Module(body=func.body, type_ignores=[])):
+        body: ast.AST = func.body if isinstance(func, ast.Lambda) else ast.Module(body=func.body, type_ignores=[])
+        for node in ast.walk(body):
             if isinstance(node, ast.Call):
                 name = ast.unparse(node.func)
                 last = last_name(node.func)
@@ -267,7 +268,7 @@ def _stateful(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
     return None
 
 
-def _definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> list[ast.AST]:
+def _definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> list[Function]:
     """The lambda, or this file's functions and methods named like *expr* (`f`, `self.f`)."""
     if isinstance(expr, ast.Lambda):
         return [expr]
@@ -280,7 +281,7 @@ def _definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> l
     ]
 
 
-def _locals(func: ast.AST) -> frozenset:
+def _locals(func: Function) -> frozenset:
     params = set(parameters(func))
     body = [func.body] if isinstance(func, ast.Lambda) else func.body
     bound = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}

@@ -31,9 +31,13 @@ def innermost_loop(facts: FileFacts, site: Site) -> tuple[ast.AST | None, bool]:
     return None, False
 
 
-def own_loops(facts: FileFacts, node: ast.AST, cell: int | None) -> list[ast.AST]:
+Loop = ast.For | ast.AsyncFor | ast.While
+Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
+
+def own_loops(facts: FileFacts, node: ast.AST, cell: int | None) -> list[Loop]:
     """The loops around a node in its own function (or module), innermost first."""
-    found = []
+    found: list[Loop] = []
     for parent in facts.ancestors(node, cell):
         if isinstance(parent, SCOPES):
             break
@@ -42,7 +46,7 @@ def own_loops(facts: FileFacts, node: ast.AST, cell: int | None) -> list[ast.AST
     return found
 
 
-def autograph_loop(facts: FileFacts, loop: ast.AST, cell: int | None) -> bool:
+def autograph_loop(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
     """A `for` over `tf.range(...)`: written for AutoGraph, which turns it into one graph loop
     (`tf.while_loop`) when its function is traced, so its body runs once in Python."""
     if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.iter, ast.Call):
@@ -67,7 +71,13 @@ def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     return False
 
 
-def parameters(func: ast.AST) -> list[str]:
+def loop_varying(loop: Loop) -> frozenset:
+    """The names a loop's iterations differ in (`flow.varying`)."""
+    target = loop.target if isinstance(loop, (ast.For, ast.AsyncFor)) else ast.Tuple(elts=[], ctx=ast.Store())
+    return flow.varying(target, loop.body)
+
+
+def parameters(func: Function) -> list[str]:
     """Every parameter name of a function or lambda (`*args` and `**kwargs` included)."""
     args = func.args
     return [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None]

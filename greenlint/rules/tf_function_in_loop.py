@@ -10,7 +10,7 @@ from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, keyword
 from greenlint.rules.deliberate import everywhere
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES, autograph_loop, own_loops, parameters
+from greenlint.rules.syntax import SCOPES, Function, autograph_loop, loop_varying, own_loops, parameters
 
 FUNCTION = "tensorflow.function"
 
@@ -150,7 +150,8 @@ def _varies(facts: FileFacts, site: Site) -> bool:
         return False
     wrapped = _wrapped(facts, node, cell)
     decorated = isinstance(wrapped, (ast.FunctionDef, ast.AsyncFunctionDef)) and node in wrapped.decorator_list
-    loops = own_loops(facts, wrapped if decorated else node, cell)
+    start: ast.AST = wrapped if decorated and wrapped is not None else node
+    loops = own_loops(facts, start, cell)
     if any(autograph_loop(facts, loop, cell) for loop in loops):
         return True
     if not loops and everywhere(
@@ -161,7 +162,7 @@ def _varies(facts: FileFacts, site: Site) -> bool:
         return False
     free = _free_names(wrapped)
     if loops:
-        return all(free & flow.varying(getattr(loop, "target", None), loop.body) for loop in loops)
+        return all(free & loop_varying(loop) for loop in loops)
     helper = next((a for a in facts.ancestors(node, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))
                    and a is not wrapped), None)
     if helper is None:
@@ -169,7 +170,7 @@ def _varies(facts: FileFacts, site: Site) -> bool:
     return bool(free & flow.derived(frozenset(parameters(helper)), helper.body))
 
 
-def _wrapped(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.AST | None:
+def _wrapped(facts: FileFacts, call: ast.Call, cell: int | None) -> Function | None:
     """The function a `tf.function` call wraps, where written here: the function it decorates,
     a lambda argument, or a function of that name defined in the same scope."""
     parent = facts.parent(call, cell)
@@ -188,9 +189,12 @@ def _wrapped(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.AST | No
     return found[0] if len(found) == 1 else None
 
 
-def _free_names(func: ast.AST) -> frozenset:
+def _free_names(func: Function) -> frozenset:
     """The names a function reads from around it: not its parameters, not what its body binds."""
-    body = [func.body] if isinstance(func, ast.Lambda) else func.body
-    read = frozenset().union(*(flow.names(n) for n in body))
-    bound = frozenset().union(*(b for b, _, _ in flow.assignments(body))) if isinstance(body[0], ast.stmt) else frozenset()
+    bound: frozenset = frozenset()
+    if isinstance(func, ast.Lambda):
+        read = flow.names(func.body)
+    else:
+        read = frozenset().union(*(flow.names(n) for n in func.body))
+        bound = frozenset().union(*(b for b, _, _ in flow.assignments(func.body)))
     return read - frozenset(parameters(func)) - bound
