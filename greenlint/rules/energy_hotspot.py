@@ -10,7 +10,7 @@ from greenlint.analysis import flow
 from greenlint.analysis.callsite import is_test_assertion
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS
+from greenlint.rules.syntax import LOOPS, Loop
 from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
 
 _TRAIN = ("fit", "fit_generator", "train", "train_on_batch")
@@ -209,25 +209,27 @@ def _per_step(facts: FileFacts, site: Site) -> bool:
     variable, or a value computed in its body, such as a batch or the model's output on it)."""
     if site.callsite.runs.get("varies"):
         return True
-    call = facts.node(site)
-    if call is None:
-        return False
-    loop = next((a for a in facts.ancestors(call, site.callsite.span.cell) if isinstance(a, LOOPS)), None)
-    if loop is None:
+    call, loop = _in_loop(facts, site)
+    if call is None or loop is None:
         return False
     read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
     return bool(read & flow.varying(getattr(loop, "target", None), loop.body))
+
+
+def _in_loop(facts: FileFacts, site: Site) -> tuple[ast.Call | None, Loop | None]:
+    """The call and the innermost loop around it (at any depth of functions), or Nones."""
+    call = facts.node(site)
+    if call is None:
+        return None, None
+    return call, next((a for a in facts.ancestors(call, site.callsite.span.cell) if isinstance(a, LOOPS)), None)
 
 
 def _recurrent(facts: FileFacts, site: Site) -> bool:
     """The call's arguments derive from a value its loop carries from one pass to the next: a
     name the body updates from itself (`img += step`, `img = img + g`, `img.assign_add(g)`), or
     one computed from such a name. Its passes form a chain, so they cannot be batched."""
-    call = facts.node(site)
-    if call is None:
-        return False
-    loop = next((a for a in facts.ancestors(call, site.callsite.span.cell) if isinstance(a, LOOPS)), None)
-    if loop is None:
+    call, loop = _in_loop(facts, site)
+    if call is None or loop is None:
         return False
     carried = set()
     for node in ast.walk(loop):
