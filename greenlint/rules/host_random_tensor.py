@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
+from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import SCOPES
 
@@ -25,7 +26,9 @@ class HostRandomTensor(Rule):
     with NumPy: `tf.constant(np.random.normal(...))`, `tf.convert_to_tensor(...)` of such an
     array, or the array given to a Keras model's `train_on_batch`/`test_on_batch`/`predict`/
     `predict_on_batch` or call (`generator(noise)`), either directly or through a name the
-    same function assigns it to (`noise = np.random.normal(size=(64, 100))`).
+    same function assigns it to (`noise = np.random.normal(size=(64, 100))`). Not in test code
+    (a `test*` function, a test class, a pytest fixture), where random inputs exercise the
+    code under test.
 
     ## Why is this bad?
     NumPy draws the numbers on one CPU core, in host memory, and TensorFlow then copies the
@@ -71,6 +74,10 @@ class HostRandomTensor(Rule):
             "import numpy as np\nimport tensorflow as tf\nfor step in range(100):\n"
             "    noise = tf.random.normal((64, 100))\n    gan.train_on_batch(noise, valid)\n"
         ),
+        Valid(  # a test compares against a reference on random inputs
+            "import numpy as np\nimport tensorflow as tf\ndef test_r2():\n    for _ in range(10):\n"
+            "        x = tf.constant(np.random.rand(64, 3))\n"
+        ),
         Valid(  # data from files, not random draws
             "import numpy as np\nimport tensorflow as tf\nfor f in files:\n    x = tf.constant(np.load(f))\n"
         ),
@@ -94,7 +101,7 @@ class HostRandomTensor(Rule):
             if not (site.api in TENSORS or is_keras_model_method(site.api, MODEL_CALLS)):
                 continue
             loop = site.loop_runs
-            if loop is not None and loop <= 1:
+            if (loop is not None and loop <= 1) or in_test_code(facts, site):
                 continue
             call = facts.node(site)
             if call is None or not call.args:

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import innermost_loop, periodic, text_mentions
+from greenlint.rules.syntax import (
+    STEP_METHODS,
+    innermost_loop,
+    last_name,
+    loop_varying,
+    own_body,
+    periodic,
+    text_mentions,
+)
 
 #: Summaries that copy a whole tensor out each time (scalars cost next to nothing).
 HEAVY = frozenset({"tensorflow.summary.histogram", "tensorflow.summary.image", "tensorflow.summary.audio"})
@@ -18,7 +28,9 @@ class SummaryEveryStep(Rule):
     ## What it does
     Flags `tf.summary.histogram()`, `tf.summary.image()` and `tf.summary.audio()` run on every
     pass of a loop (or of a function a loop calls, such as a training step): not under an
-    `if` in that loop, in a file that never calls `tf.summary.record_if` to thin them out.
+    `if` in that loop, in a file that never calls `tf.summary.record_if` to thin them out. A
+    loop over the tensors summarised (`for var in layer.variables:`), with no training step in
+    it, writes each once per pass of whatever runs it, and is not reported for itself.
 
     ## Why is this bad?
     Each of these summaries copies a whole tensor (a layer's weights or gradients, a batch of
@@ -72,6 +84,10 @@ class SummaryEveryStep(Rule):
             "    for step in range(1000):\n        tf.summary.histogram('w', w, step=step)\n"
         ),
         Valid("import tensorflow as tf\ntf.summary.image('batch', images, step=0)\n"),
+        Valid(  # one histogram per variable, in a loop over the variables
+            "import tensorflow as tf\ndef log(layer, step):\n    for var in layer.variables:\n"
+            "        tf.summary.histogram(var.name, var, step=step)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -96,10 +112,26 @@ class SummaryEveryStep(Rule):
             if loop is not None and loop <= 1:
                 continue
             call = facts.node(site)
-            _, guarded = innermost_loop(facts, site)
+            around, guarded = innermost_loop(facts, site)
             if call is None or guarded or periodic(facts, call, site.callsite.span.cell):
+                continue
+            if around is not None and _over_summarised(around, call):
                 continue
             if site.callsite.runs.get("loop_bound") == "upper":  # a guard around a call of its function
                 continue
             kind = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(kind=kind, times=site.loop_times()))
+
+
+def _over_summarised(loop: ast.AST, call: ast.Call) -> bool:
+    """The loop goes over the tensors it summarises (its variable reaches the data) and runs no
+    training step: one summary per tensor, not one per step."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+        return False
+    data = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "data"), None)
+    if data is None or not flow.names(data) & loop_varying(loop):
+        return False
+    return not any(
+        isinstance(n, ast.Call) and (last_name(n.func) in STEP_METHODS or "step" in last_name(n.func) or "train" in last_name(n.func))
+        for n in own_body(loop)
+    )
