@@ -12,6 +12,7 @@ from pathlib import Path
 
 from greenlint import profile
 from greenlint.check.cache import Cache
+from greenlint.rules import tf_target
 
 
 def display_path(path: Path, cwd: str) -> str:
@@ -35,13 +36,14 @@ def cached_project_index(cache: Cache | None):
 
 def dependencies(project, path: Path, profile_stamps: dict[str, str]) -> str:
     """A digest of the project modules *path* imports (a file's analysis follows them), or "",
-    and the stamp of the profile file covering it (a new `greenlint measure` changes its figures),
-    looked up once per folder in a run (*profile_stamps*: the files of a folder share it)."""
+    the stamp of the profile file covering it (a new `greenlint measure` changes its figures) and
+    the TensorFlow version its project targets (rules read it: greenlint.rules.tf_target), looked
+    up once per folder in a run (*profile_stamps*: the files of a folder share them)."""
     absolute = os.path.abspath(path)
     modules = project.digest(absolute) if project.imports(absolute) else ""
     folder = os.path.dirname(absolute)
     if folder not in profile_stamps:
-        profile_stamps[folder] = profile.stamp(absolute)
+        profile_stamps[folder] = profile.stamp(absolute) + tf_target.stamp(absolute)
     return modules + profile_stamps[folder]
 
 

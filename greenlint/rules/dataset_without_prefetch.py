@@ -10,8 +10,11 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.codemods import AppendCall
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import SCOPES, is_step_loop, last_name, own_body
+from greenlint.rules.tf_data_defaults import OPTION, by_hand
 
 BATCH = "tensorflow.data.Dataset.batch"
+#: The cases' TensorFlow: before tf.data injected prefetches by itself.
+TF_2_10 = {"tensorflow-version": "2.10"}
 #: Calls that run a model over a dataset argument.
 CONSUMERS = frozenset({"fit", "evaluate", "predict"})
 PREFETCH = "tensorflow.data.Dataset.prefetch"
@@ -27,6 +30,16 @@ class DatasetWithoutPrefetch(Rule):
     `tf.data` input pipeline that does not overlap input preparation with training. A pipeline
     that is returned or passed to a helper function is not reported (the helper may prefetch
     it), nor is one only inspected (`next(iter(ds))`, `.take(n)`, a loop that prints batches).
+
+    It applies to code that targets TensorFlow before 2.11, or whose `tf.data.Options` set
+    `experimental_optimization.inject_prefetch` (or `apply_default_optimizations`) to False.
+    Since TensorFlow 2.11, `tf.data.experimental.OptimizationOptions.inject_prefetch` defaults
+    to True: tf.data appends a prefetch itself when a pipeline ends in a synchronous
+    transformation (its 2.10 documentation: "defaults to False"; TensorFlow's
+    tensorflow/python/data/ops/options.py), and a hand-written `prefetch` adds nothing. The
+    version targeted is read from the project's pins (pyproject.toml, requirements*.txt,
+    setup.cfg, setup.py, environment.yml), else the installed `tensorflow`, else the newest
+    catalogued; the `tensorflow-version` option sets it.
 
     ## Why is this bad?
     Without `prefetch`, the model waits while the next batch is read and preprocessed, and the
@@ -64,30 +77,39 @@ class DatasetWithoutPrefetch(Rule):
     needs `import tensorflow as tf` (any alias) in the file.
 
     ## Options
-    None.
+    - `tensorflow-version`: the TensorFlow version the code targets (default: read from the
+      project, as above).
     """
 
     code = "GL401"
     name = "dataset-without-prefetch"
-    MESSAGE = "this batched `tf.data` pipeline feeds a model or a loop but is never prefetched"
+    MESSAGE = "this batched `tf.data` pipeline feeds a model or a loop but is never prefetched: {why}"
     FIX_TITLE = "Append `.prefetch(tf.data.AUTOTUNE)` to the pipeline"
     FIX = AppendCall("prefetch", "{tf}.data.AUTOTUNE", safe=True)
+    OPTIONS = (OPTION,)
     VALID = (
+        Valid(  # TensorFlow 2.21 injects the prefetch itself
+            "import tensorflow as tf\n"
+            "ds = tf.data.Dataset.from_tensor_slices(x).shuffle(100).batch(32)\nmodel.fit(ds, epochs=3)\n",
+            options={"tensorflow-version": "2.21"},
+        ),
         Valid(
             "import tensorflow as tf\n"
             "ds = tf.data.Dataset.from_tensor_slices(x).batch(32).prefetch(tf.data.AUTOTUNE)\n"
         ),
         Valid("import tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices(x).map(f)\n"),
         Valid(  # returned: the caller (or a helper) may prefetch it
-            "import tensorflow as tf\ndef make(x):\n    ds = tf.data.Dataset.from_tensor_slices(x)\n    return ds.batch(32)\n"
+            "import tensorflow as tf\ndef make(x):\n    ds = tf.data.Dataset.from_tensor_slices(x)\n    return ds.batch(32)\n",
+            options=TF_2_10,
         ),
         Valid(  # passed through a user helper that may prefetch
             "import tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices(x).batch(32)\n"
-            "ds = finish(ds)\nmodel.fit(ds)\n"
+            "ds = finish(ds)\nmodel.fit(ds)\n",
+            options=TF_2_10,
         ),
-        Valid("import tensorflow as tf\nfirst = next(iter(tf.data.Dataset.range(9).batch(3)))\n"),
-        Valid("import tensorflow as tf\nfor b in tf.data.Dataset.range(9).batch(3).take(2):\n    train_step(b)\n"),
-        Valid("import tensorflow as tf\nfor b in tf.data.Dataset.range(9).batch(3):\n    print(b)\n"),
+        Valid("import tensorflow as tf\nfirst = next(iter(tf.data.Dataset.range(9).batch(3)))\n", options=TF_2_10),
+        Valid("import tensorflow as tf\nfor b in tf.data.Dataset.range(9).batch(3).take(2):\n    train_step(b)\n", options=TF_2_10),
+        Valid("import tensorflow as tf\nfor b in tf.data.Dataset.range(9).batch(3):\n    print(b)\n", options=TF_2_10),
     )
     INVALID = (
         Invalid(
@@ -96,6 +118,8 @@ class DatasetWithoutPrefetch(Rule):
             "ds = ds.shuffle(100).batch(32)\n"
             "model.fit(ds, epochs=3)\n",
             line=3,
+            options=TF_2_10,
+            message_contains="TensorFlow 2.10 (the tensorflow-version setting) has no `inject_prefetch` by default",
             expected_replacement=(
                 "import tensorflow as tf\n"
                 "ds = tf.data.Dataset.from_tensor_slices(x)\n"
@@ -107,11 +131,18 @@ class DatasetWithoutPrefetch(Rule):
             "import tensorflow as tf\n"
             "for x, y in tf.data.Dataset.range(9).batch(3).map(f):\n"
             "    train_step(x, y)\n",
+            options=TF_2_10,
             expected_replacement=(
                 "import tensorflow as tf\n"
                 "for x, y in tf.data.Dataset.range(9).batch(3).map(f).prefetch(tf.data.AUTOTUNE):\n"
                 "    train_step(x, y)\n"
             ),
+        ),
+        Invalid(  # the pipeline's options turn the injected prefetch off
+            "import tensorflow as tf\nopts = tf.data.Options()\nopts.experimental_optimization.inject_prefetch = False\n"
+            "ds = tf.data.Dataset.from_tensor_slices(x).batch(32).with_options(opts)\nmodel.fit(ds)\n",
+            options={"tensorflow-version": "2.21"},
+            message_contains="turn `inject_prefetch` off",
         ),
     )
 
@@ -121,7 +152,9 @@ class DatasetWithoutPrefetch(Rule):
         for site in sorted((s for s in facts.sites if s.api == BATCH), key=lambda s: _order(s.callsite.span)):
             call = facts.node(site)
             if call is not None and _consumed(facts, _chain_top(facts, call, site.callsite.span.cell), site.callsite.span.cell):
-                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
+                why = by_hand(facts, options, "inject_prefetch")
+                if why is not None:
+                    yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(why=why))
                 return
 
 

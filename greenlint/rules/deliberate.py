@@ -88,7 +88,7 @@ def _callers(facts: FileFacts, node: ast.AST, cell: int | None) -> list[ast.Call
     return list(calls.get(helper.name, ()))
 
 
-def _everywhere(facts: FileFacts, site: Site, holds) -> bool:
+def everywhere(facts: FileFacts, site: Site, holds) -> bool:
     """`holds(node)` at the call, or at every call of the helper function it is written in."""
     node, cell = facts.node(site), site.callsite.span.cell
     if node is None:
@@ -104,14 +104,14 @@ def in_test_code(facts: FileFacts, site: Site) -> bool:
     test class (named `Test*`/`*Test`, or a `TestCase` subclass), or a helper function that
     only such code calls (in the same file)."""
     cell = site.callsite.span.cell
-    return _everywhere(facts, site, lambda node: _in_test(facts, node, cell))
+    return everywhere(facts, site, lambda node: _in_test(facts, node, cell))
 
 
 def deliberate_switch(facts: FileFacts, site: Site) -> bool:
     """A debugging switch turned on on purpose: under a condition or in test code, or in a
     helper function that is only called that way (`if args.debug: enable_debugging()`)."""
     cell = site.callsite.span.cell
-    return _everywhere(facts, site, lambda node: _condition(facts, node, cell) is not None or _in_test(facts, node, cell))
+    return everywhere(facts, site, lambda node: _condition(facts, node, cell) is not None or _in_test(facts, node, cell))
 
 
 def comments_beside(facts: FileFacts, site: Site) -> str:

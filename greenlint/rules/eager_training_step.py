@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import innermost_loop
+from greenlint.rules.syntax import innermost_loop, last_name, own_body, units
 
 
 def _is_step_call(api: str) -> bool:
@@ -40,7 +40,10 @@ class EagerTrainingStep(Rule):
     loop but not inside a function decorated with `@tf.function`: a custom training loop whose
     step runs eagerly, op by op. A `gradient()` call counts only when its loop also updates
     variables (`apply_gradients`, `minimize`, `assign_sub`, `assign_add`): gradients printed or
-    checked in a loop are not a training step.
+    checked in a loop are not a training step. Nor is a loop whose forward and backward pass
+    already run in a function of the file compiled with `tf.function` (no `GradientTape` in the
+    loop itself, a call of that function): only the update, a few ops per variable, runs
+    eagerly, and compiling it too saves next to nothing.
 
     ## Why is this bad?
     In eager mode every operation of the forward pass, the gradient and the update is
@@ -121,6 +124,12 @@ class EagerTrainingStep(Rule):
             "import tensorflow as tf\nfor x in [tf.constant(1.0), tf.Variable(2.0)]:\n"
             "    with tf.GradientTape() as tape:\n        y = x + 1\n    print(tape.gradient(y, x))\n"
         ),
+        Valid(  # gradient ascent: the loss and its gradient are compiled, one variable updated eagerly
+            "import tensorflow as tf\nopt = tf.keras.optimizers.SGD(0.01)\nimage = tf.Variable(start)\n"
+            "@tf.function\ndef loss_and_grads(img):\n    with tf.GradientTape() as tape:\n"
+            "        loss = -tf.reduce_mean(model(img))\n    return loss, tape.gradient(loss, img)\n"
+            "for i in range(100):\n    loss, grads = loss_and_grads(image)\n    opt.apply_gradients([(grads, image)])\n"
+        ),
         Valid(  # one step over one batch: no training loop
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds.take(1):\n"
             "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(x * x)\n"
@@ -147,4 +156,35 @@ class EagerTrainingStep(Rule):
                 continue
             if site.api == "tensorflow.GradientTape.gradient" and not _loop_updates(facts, site):
                 continue  # gradients printed or checked in a loop (tests, tutorials), not a training step
+            if _compiled_pass(facts, site):
+                continue
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(call=method(site.api) + "()"))
+
+
+def _compiled_pass(facts: FileFacts, site) -> bool:
+    """The loop around the call records no `GradientTape` itself and calls a function of the
+    file compiled with `tf.function`: the forward and backward pass run as a graph."""
+    loop, _ = innermost_loop(facts, site)
+    if loop is None:
+        return False
+    body = list(own_body(loop))
+    if any(isinstance(n, ast.Call) and last_name(n.func) == "GradientTape" for n in body):
+        return False
+    compiled = _compiled_functions(facts)
+    return any(isinstance(n, ast.Call) and last_name(n.func) in compiled for n in body)
+
+
+def _compiled_functions(facts: FileFacts) -> frozenset:
+    """Names of the file's functions compiled with `tf.function`: decorated, or a name bound
+    to `tf.function(f)`."""
+    found = set()
+    for module in units(facts):
+        for node in ast.walk(module):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                last_name(d.func if isinstance(d, ast.Call) else d) == "function" for d in node.decorator_list
+            ):
+                found.add(node.name)
+            elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                  and last_name(node.value.func) == "function"):
+                found.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return frozenset(found)

@@ -10,7 +10,7 @@ from greenlint.analysis import flow
 from greenlint.analysis.callsite import is_test_assertion
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS
+from greenlint.rules.syntax import LOOPS, Loop
 from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
 
 _TRAIN = ("fit", "fit_generator", "train", "train_on_batch")
@@ -136,6 +136,14 @@ class EnergyHotspot(Rule):
             line=4,
             message_contains="fewer epochs",
         ),
+        Invalid(  # gradient ascent on the input: each pass feeds the next, so "batch the inputs" does not fit
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nimg = tf.Variable(start)\n"
+            "for step in range(1920):\n    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean(model.predict(img))\n    img.assign_add(tape.gradient(loss, img))\n",
+            options={"hotspot-threshold-j": 10.0},
+            line=6,
+            message_contains="each pass works on what the previous one produced",
+        ),
         Invalid(  # per-step work (a new batch each pass): never "run it once, outside the loop"
             "import tensorflow as tf\n"
             "for step in range(1000):\n"
@@ -167,7 +175,8 @@ class EnergyHotspot(Rule):
                 interval=interval,
                 basis=p.basis.label,
                 drivers=_drivers(site),
-                lever=_lever(site, per_step=(site.loop_runs or 0) > 1 and _per_step(facts, site)),
+                lever=_lever(site, per_step=(site.loop_runs or 0) > 1 and _per_step(facts, site),
+                             recurrent=(site.loop_runs or 0) > 1 and _recurrent(facts, site)),
             )
             yield self.diagnostic(
                 site.callsite.span,
@@ -200,14 +209,42 @@ def _per_step(facts: FileFacts, site: Site) -> bool:
     variable, or a value computed in its body, such as a batch or the model's output on it)."""
     if site.callsite.runs.get("varies"):
         return True
-    call = facts.node(site)
-    if call is None:
-        return False
-    loop = next((a for a in facts.ancestors(call, site.callsite.span.cell) if isinstance(a, LOOPS)), None)
-    if loop is None:
+    call, loop = _in_loop(facts, site)
+    if call is None or loop is None:
         return False
     read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
     return bool(read & flow.varying(getattr(loop, "target", None), loop.body))
+
+
+def _in_loop(facts: FileFacts, site: Site) -> tuple[ast.Call | None, Loop | None]:
+    """The call and the innermost loop around it (at any depth of functions), or Nones."""
+    call = facts.node(site)
+    if call is None:
+        return None, None
+    return call, next((a for a in facts.ancestors(call, site.callsite.span.cell) if isinstance(a, LOOPS)), None)
+
+
+def _recurrent(facts: FileFacts, site: Site) -> bool:
+    """The call's arguments derive from a value its loop carries from one pass to the next: a
+    name the body updates from itself (`img += step`, `img = img + g`, `img.assign_add(g)`), or
+    one computed from such a name. Its passes form a chain, so they cannot be batched."""
+    call, loop = _in_loop(facts, site)
+    if call is None or loop is None:
+        return False
+    carried = set()
+    for node in ast.walk(loop):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            carried.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            bound = frozenset().union(*(flow.targets(t) for t in node.targets))
+            carried |= bound & flow.names(node.value)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+              and node.func.attr in ("assign", "assign_add", "assign_sub")):
+            carried.add(node.func.value.id)
+    if not carried:
+        return False
+    read = frozenset().union(*(flow.names(a) for a in (*call.args, *(k.value for k in call.keywords))))
+    return bool(read & flow.derived(frozenset(carried), loop.body))
 
 
 def _value(site: Site, key: str):
@@ -256,14 +293,16 @@ def _drivers(site: Site) -> str:
     return f": {f' {TIMES} '.join(parts)}" if parts else ""
 
 
-def _lever(site: Site, per_step: bool = False) -> str:
+def _lever(site: Site, per_step: bool = False, recurrent: bool = False) -> str:
     """One concrete change that lowers this call's energy. Never "stop early": that is GL308's
     finding where the fit has validation data, and without validation data there is nothing to stop on."""
     method = site.api.rpartition(".")[2]
     epochs = _value(site, "epochs")
     loop = site.loop_runs or 0  # repeats the loops give, not calls of its function from several places
-    if loop > 1 and method in _INFER and site.repeats(same=("receiver",)):
+    if loop > 1 and method in _INFER and site.repeats(same=("receiver",)) and not recurrent:
         return f"batch the {loop} inputs into one `{method}` call"
+    if recurrent:  # each pass feeds the next (gradient ascent, generation): nothing to batch or hoist
+        return "each pass works on what the previous one produced: run fewer passes, or a smaller input or model"
     if per_step:  # different work on each pass (a batch, a trial's model): leaving the loop is no option
         return "each pass of its loop works on something new: run fewer passes, or do less in each (smaller inputs or model)"
     every_iteration = site.callsite.runs.get("loop_bound", "exact") == "exact"  # not periodic, no break

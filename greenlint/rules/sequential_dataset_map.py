@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -15,7 +17,20 @@ from greenlint.rules.base import (
 )
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import few_elements
+from greenlint.rules.syntax import Function, few_elements, last_name, parameters, units
+from greenlint.rules.tf_data_defaults import by_hand
+
+#: A call in a map function that makes it stateful: random draws (`tf.random.uniform`,
+#: `np.random.rand`, `tf.image.random_flip_left_right`; not the `stateless_` ones), Python run
+#: from the graph, a variable updated.
+_RANDOM = re.compile(r"(^|\.)_?random", re.IGNORECASE)
+_STATEFUL_CALLS = frozenset({"py_function", "numpy_function", "py_func", "assign", "assign_add", "assign_sub"})
+#: Methods that change the object they are called on (a cache filled, a counter list appended to).
+_MUTATORS = frozenset({"append", "extend", "update", "add", "pop", "popitem", "setdefault", "insert", "clear", "remove"})
+
+
+#: The cases' TensorFlow: before tf.data parallelised stateless maps by itself.
+TF_2_6 = {"tensorflow-version": "2.6"}
 
 
 class SequentialDatasetMap(Rule):
@@ -25,7 +40,22 @@ class SequentialDatasetMap(Rule):
     second positional argument, and with no `*args`/`**kwargs` that could carry it): the map
     function then runs on one element at a time, on one core. A pipeline known to hold at most
     32 elements (a one-element `Dataset.from_tensors(x)`, a `Dataset.range(10)` demo, a `take(4)`)
-    is not reported: there is nothing worth spreading over cores.
+    is not reported: there is nothing worth spreading over cores. Nor are a `map` whose result is
+    discarded, a projection (`lambda x, y: x`: nothing to compute), and a `map` inside the
+    function an `interleave` runs (the interleave already reads and maps several files at once).
+
+    It applies to code that targets TensorFlow before 2.7, to pipelines whose `tf.data.Options`
+    set `experimental_optimization.map_parallelization` (or `apply_default_optimizations`) to
+    False, and to stateful map functions. Since TensorFlow 2.7,
+    `tf.data.experimental.OptimizationOptions.map_parallelization` ("Whether to parallelize
+    stateless map transformations. If None, defaults to True."; TensorFlow's
+    tensorflow/python/data/ops/options.py) runs a stateless map function in parallel by itself,
+    and `num_parallel_calls` adds nothing. A map function is stateful when it draws random
+    numbers (`tf.random.*`, `np.random.*`, `tf.image.random_*`; not `stateless_*`), runs Python
+    (`tf.py_function`, `tf.numpy_function`), updates a variable, or changes a Python object from
+    outside it (a tokenizer's cache filled): read from the function where this file defines it
+    (a lambda, a function or method, and the functions of this file those call). The version
+    targeted is read as GL401 reads it (the `tensorflow-version` option sets it).
 
     ## Why is this bad?
     The TensorFlow guide "Better performance with the tf.data API" (section "Parallelizing data
@@ -62,12 +92,12 @@ class SequentialDatasetMap(Rule):
     fix needs the file to import `tensorflow` as a module (`import tensorflow as tf`).
 
     ## Options
-    None.
+    - `tensorflow-version`: the TensorFlow version the code targets (see GL401).
     """
 
     code = "GL402"
     name = "sequential-dataset-map"
-    MESSAGE = "`Dataset.map()` without `num_parallel_calls` transforms one element at a time"
+    MESSAGE = "`Dataset.map()` without `num_parallel_calls` transforms one element at a time: {why}"
     FIX_TITLE = "Add `num_parallel_calls=tf.data.AUTOTUNE`"
     FIX = SetArgument("num_parallel_calls", "{tf}.data.AUTOTUNE", position=1, safe=True)
     VALID = (
@@ -76,18 +106,47 @@ class SequentialDatasetMap(Rule):
         Valid("import tensorflow as tf\nds = tf.data.Dataset.range(8).map(f, **options)\n"),
         Valid("results = map(str, [1, 2, 3])\n"),
         Valid("import pandas as pd\ns = pd.Series([1, 2]).map(str)\n"),
+        Valid(  # TensorFlow 2.21 parallelises a stateless map by itself
+            "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n", options={"tensorflow-version": "2.21"}
+        ),
+        Valid(  # the result is discarded
+            "import tensorflow as tf\nds = tf.data.Dataset.range(100_000)\nds.map(double)\n", options=TF_2_6
+        ),
+        Valid(  # a projection: nothing to compute
+            "import tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices((x, y)).repeat(100).map(lambda x, y: x)\n",
+            options=TF_2_6,
+        ),
+        Valid(  # inside the function interleave runs over many files at once
+            "import tensorflow as tf\nfiles = tf.data.Dataset.list_files(pattern)\n"
+            "ds = files.interleave(lambda f: tf.data.TFRecordDataset(f).map(parse), num_parallel_calls=4)\n",
+            options=TF_2_6,
+        ),
+        Valid(  # the same through a named function
+            "import tensorflow as tf\ndef read(f):\n    return tf.data.TFRecordDataset(f).map(parse)\n"
+            "ds = tf.data.Dataset.list_files(pattern).interleave(read, cycle_length=4)\n",
+            options=TF_2_6,
+        ),
+        Valid(  # a stateless random op: parallelised like any stateless map
+            "import tensorflow as tf\ndef aug(x):\n    return tf.image.stateless_random_flip_left_right(x, seed)\n"
+            "ds = tf.data.Dataset.range(100_000).map(aug)\n",
+            options={"tensorflow-version": "2.21"},
+        ),
         Valid(  # one element: a test feeding one example through the pipeline
-            "import tensorflow as tf\nds = tf.data.Dataset.from_tensors(image).map(preprocess).batch(1)\n"
+            "import tensorflow as tf\nds = tf.data.Dataset.from_tensors(image).map(preprocess).batch(1)\n",
+            options=TF_2_6,
         ),
         Valid(  # an API demo over ten integers, through a name
             "import tensorflow as tf\nds = tf.data.Dataset.range(10).repeat(3)\nds = ds.batch(7)\n"
-            "for b in ds.map(f):\n    print(b)\n"
+            "for b in ds.map(f):\n    print(b)\n",
+            options=TF_2_6,
         ),
     )
     INVALID = (
         Invalid(
             "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n",
             line=2,
+            options=TF_2_6,
+            message_contains="TensorFlow 2.6 (the tensorflow-version setting) has no `map_parallelization` by default",
             expected_replacement=(
                 "import tensorflow as tf\n"
                 "ds = tf.data.Dataset.range(100_000).map(double, num_parallel_calls=tf.data.AUTOTUNE)\n"
@@ -99,6 +158,7 @@ class SequentialDatasetMap(Rule):
             "ds = ds.map(\n"
             "    f,\n"
             ").map(g)\n",
+            options=TF_2_6,
             expected_replacement=(
                 "import tensorflow as t\n"
                 "ds = t.data.TFRecordDataset(files)\n"
@@ -107,9 +167,129 @@ class SequentialDatasetMap(Rule):
                 ").map(g, num_parallel_calls=t.data.AUTOTUNE)\n"
             ),
         ),
+        Invalid(  # random draws: a stateful map function runs one element at a time on any TensorFlow
+            "import tensorflow as tf\ndef augment(image):\n    return image + tf.random.normal(tf.shape(image))\n"
+            "ds = tf.data.Dataset.from_tensor_slices(images).map(augment)\n",
+            options={"tensorflow-version": "2.21"},
+            message_contains="stateful",
+        ),
+        Invalid(  # a tokenizer whose Python cache the map function fills
+            "import tensorflow as tf\ncache = {}\ndef tokenize(text):\n    cache[text] = split(text)\n    return cache[text]\n"
+            "ds = tf.data.Dataset.from_tensor_slices(texts).map(lambda t: tf.py_function(tokenize, [t], tf.string))\n",
+            options={"tensorflow-version": "2.21"},
+        ),
+        Invalid(  # the pipeline's options turn map parallelisation off
+            "import tensorflow as tf\nopts = tf.data.Options()\nopts.experimental_optimization.map_parallelization = False\n"
+            "ds = tf.data.Dataset.range(100_000).map(double).with_options(opts)\n",
+            options={"tensorflow-version": "2.21"},
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if is_dataset_method(site.api, "map") and not binds(facts.node(site), "num_parallel_calls", 1) and not few_elements(site):
-                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
+            if not is_dataset_method(site.api, "map"):
+                continue
+            call, cell = facts.node(site), site.callsite.span.cell
+            if call is None or binds(call, "num_parallel_calls", 1) or few_elements(site):
+                continue
+            if _discarded(facts, call, cell) or _projection(call) or _in_interleave(facts, call, cell):
+                continue
+            stateful = _stateful(facts, call, cell)
+            why = f"its function is stateful (`{stateful}`): tf.data parallelises only stateless maps itself" if stateful else by_hand(
+                facts, options, "map_parallelization"
+            )
+            if why is not None:
+                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(why=why))
+
+
+def _discarded(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """`ds.map(f)` as a statement: the mapped dataset is thrown away."""
+    return isinstance(facts.parent(call, cell), ast.Expr)
+
+
+def _map_function(call: ast.Call) -> ast.expr | None:
+    given = next((k.value for k in call.keywords if k.arg == "map_func"), None)
+    return call.args[0] if call.args else given
+
+
+def _projection(call: ast.Call) -> bool:
+    """A lambda that only picks parts of its element (`lambda x, y: x`, `lambda d: d["image"]`)."""
+    func = _map_function(call)
+    if not isinstance(func, ast.Lambda):
+        return False
+    return all(isinstance(n, (ast.Name, ast.Load, ast.Tuple, ast.List, ast.Dict, ast.Subscript, ast.Constant, ast.Attribute))
+               for n in ast.walk(func.body))
+
+
+def _in_interleave(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The map is written in the function an `interleave` runs: a lambda given to it, or a
+    function of this file passed to one by name."""
+    for scope in facts.ancestors(call, cell):
+        if isinstance(scope, ast.Lambda):
+            parent = facts.parent(scope, cell)
+            if isinstance(parent, ast.Call) and last_name(parent.func) == "interleave":
+                return True
+        elif isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return any(
+                isinstance(n, ast.Call) and last_name(n.func) == "interleave"
+                and any(isinstance(a, ast.Name) and a.id == scope.name for a in [*n.args, *(k.value for k in n.keywords)])
+                for module in units(facts) for n in ast.walk(module)
+            )
+    return False
+
+
+def _stateful(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
+    """The call (or mutation) that makes the map function stateful, where this file defines it."""
+    seen: set[Function] = set()
+    todo = [f for f in _definitions(facts, _map_function(call), cell)]
+    while todo:
+        func = todo.pop()
+        if func in seen or len(seen) > 20:
+            continue
+        seen.add(func)
+        local = _locals(func)
+        body: ast.AST = func.body if isinstance(func, ast.Lambda) else ast.Module(body=func.body, type_ignores=[])
+        for node in ast.walk(body):
+            if isinstance(node, ast.Call):
+                name = ast.unparse(node.func)
+                last = last_name(node.func)
+                if (_RANDOM.search(name) and "stateless" not in name) or last in _STATEFUL_CALLS:
+                    return name
+                if last in _MUTATORS and isinstance(node.func, ast.Attribute) and _outer(node.func.value, local):
+                    return name
+                todo.extend(_definitions(facts, node.func, cell))
+                todo.extend(d for a in node.args for d in _definitions(facts, a, cell))  # `tf.py_function(tokenize, ...)`
+            elif isinstance(node, (ast.Assign, ast.AugAssign)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    if isinstance(target, (ast.Subscript, ast.Attribute)) and _outer(target.value, local):
+                        return ast.unparse(target)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                return f"{type(node).__name__.lower()} {', '.join(node.names)}"
+    return None
+
+
+def _definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> list[Function]:
+    """The lambda, or this file's functions and methods named like *expr* (`f`, `self.f`)."""
+    if isinstance(expr, ast.Lambda):
+        return [expr]
+    name = expr.id if isinstance(expr, ast.Name) else expr.attr if isinstance(expr, ast.Attribute) else None
+    if name is None:
+        return []
+    return [
+        n for module in units(facts) for n in ast.walk(module)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name
+    ]
+
+
+def _locals(func: Function) -> frozenset:
+    params = set(parameters(func))
+    body = [func.body] if isinstance(func, ast.Lambda) else func.body
+    bound = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return frozenset(params | bound)
+
+
+def _outer(expr: ast.expr, local: frozenset) -> bool:
+    """An object from outside the function: `self.cache`, a module-level dict (not a local or parameter, `self` aside)."""
+    while isinstance(expr, (ast.Attribute, ast.Subscript)):
+        expr = expr.value
+    return isinstance(expr, ast.Name) and (expr.id not in local or expr.id == "self")

@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds, keyword
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, innermost_loop, last_name
+from greenlint.rules.syntax import LOOPS, innermost_loop, last_name, periodic
 
 RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run")
 #: Graph runs whose result a loop can feed back: `Session.run`, `Tensor.eval`, `Variable.eval`.
@@ -142,7 +142,9 @@ class SessionFeedDictInLoop(Rule):
     derive, through the loop's assignments and the containers it fills, from what a run in the
     loop returned (a reinforcement-learning agent feeding the observation `env.step` gave for
     its last action, gradients fed back, a generated sequence): that input exists only after
-    the previous run, so no pipeline can prepare it ahead.
+    the previous run, so no pipeline can prepare it ahead. Nor is a run on some iterations
+    only, under an `if` that takes a remainder (`if step % display_step == 0:` a progress
+    report): it feeds no batch of the training.
 
     ## Why is this bad?
     Every `run` with a `feed_dict` converts the fed Python or NumPy values and copies them into
@@ -244,6 +246,11 @@ class SessionFeedDictInLoop(Rule):
             "import tensorflow as tf\nsess = tf.compat.v1.InteractiveSession()\nfor step in range(1000):\n"
             "    sess.run(train_op, feed_dict={keep_prob: 0.5, training: True})\n"
         ),
+        Valid(  # a progress report every display_step steps: not every batch
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor step in range(1, 10001):\n"
+            "    sess.run(train_op)\n    if step % display_step == 0 or step == 1:\n"
+            "        loss = sess.run(loss_op, feed_dict={X: test_x, Y: test_y})\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -293,6 +300,8 @@ class SessionFeedDictInLoop(Rule):
             if call is None or not binds(call, "feed_dict", 1) or _star_only(call):
                 continue
             if not site.repeats(same=("receiver",)):  # one session, run again by a loop
+                continue
+            if periodic(facts, call, site.callsite.span.cell):  # a log every k steps, not every batch
                 continue
             loop, _ = innermost_loop(facts, site)  # its own loop, where what it feeds is read
             fed = _fed(call)

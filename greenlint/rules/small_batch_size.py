@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, last_name, own_body, units
+from greenlint.rules.syntax import FEW_ELEMENTS, LOOPS, SCOPES, STEP_METHODS, last_name, own_body, units
 
 MODEL_METHODS = ("fit", "evaluate", "predict")
 DATASET_BATCH = "tensorflow.data.Dataset.batch"
@@ -146,7 +146,9 @@ class SmallBatchSize(Rule):
     `batch_input_shape`/`batch_shape`/`Input(batch_size=...)`: the model then runs only with
     that, often tiny, batch), and in test code (a `test*` function, a test class, a pytest
     fixture, a helper only they call), where a few batches of toy data exercise the code and the test may assert the
-    step count or the batches' structure.
+    step count or the batches' structure; nor where the data is known to hold at most 32 samples
+    (arrays of that length, a pipeline of that many elements): too little for the batch size to
+    matter.
 
     ## Why is this bad?
     Each batch is one step of Python, graph dispatch and (on a GPU) kernel launches and
@@ -198,6 +200,11 @@ class SmallBatchSize(Rule):
         Option("min-batch-size", int, 16, "Literal batch sizes below this are flagged by GL301."),
     )
     VALID = (
+        Valid(  # five samples: a toy set, whatever the batch size costs next to nothing
+            "import numpy as np\nimport tensorflow as tf\nx = np.random.rand(5, 3)\ny = np.random.rand(5)\n"
+            "m = tf.keras.Sequential()\nm.fit(x, y, batch_size=2, epochs=3)\n"
+            "ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(2)\nm.evaluate(ds)\n"
+        ),
         Valid(
             "import tensorflow as tf\n"
             "model = tf.keras.Sequential()\n"
@@ -342,7 +349,9 @@ class SmallBatchSize(Rule):
                 continue
             if site.features.get("batch_size_from") == "dataset" or in_test_code(facts, site):
                 continue
-            if _fixed_steps(site) or (site.api == DATASET_BATCH and not _batches_reach_work(facts, site, size)):
+            if _few_samples(site) or _fixed_steps(site) or (
+                site.api == DATASET_BATCH and not _batches_reach_work(facts, site, size)
+            ):
                 continue
             fixed = _fixed_batch_model(facts) if fixed is None else fixed
             if not fixed:
@@ -352,3 +361,13 @@ class SmallBatchSize(Rule):
                     self.MESSAGE.format(api=site.api, size=size),
                     data={"batch_size": size, "min_batch_size": minimum},
                 )
+
+
+def _few_samples(site: Site) -> bool:
+    """The data is known to hold at most `FEW_ELEMENTS` samples: the arrays a `fit` is given (its
+    work's `samples`), or the pipeline a `batch` splits."""
+    samples = site.callsite.work.get("samples") if isinstance(site.callsite.work, dict) else None
+    count = samples.get("value") if isinstance(samples, dict) and samples.get("provenance") != "unknown" else None
+    if count is None:
+        count = site.features.get("pipeline_elements")
+    return isinstance(count, int) and not isinstance(count, bool) and 0 < count <= FEW_ELEMENTS

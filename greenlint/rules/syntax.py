@@ -31,6 +31,58 @@ def innermost_loop(facts: FileFacts, site: Site) -> tuple[ast.AST | None, bool]:
     return None, False
 
 
+Loop = ast.For | ast.AsyncFor | ast.While
+Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
+
+def own_loops(facts: FileFacts, node: ast.AST, cell: int | None) -> list[Loop]:
+    """The loops around a node in its own function (or module), innermost first."""
+    found: list[Loop] = []
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, SCOPES):
+            break
+        if isinstance(parent, LOOPS):
+            found.append(parent)
+    return found
+
+
+def autograph_loop(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
+    """A `for` over `tf.range(...)`: written for AutoGraph, which turns it into one graph loop
+    (`tf.while_loop`) when its function is traced, so its body runs once in Python."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.iter, ast.Call):
+        return False
+    site = facts.site_at(loop.iter, cell)
+    return site is not None and site.api == "tensorflow.range"
+
+
+def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
+    """The node runs on some iterations only of its loop: in the body of an `if` whose test
+    takes a remainder (`if step % display_step == 0`, `if not i % 10 or i == 1`), between it and
+    the innermost loop around it."""
+    child = node
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, (*LOOPS, *SCOPES)):
+            return False
+        if isinstance(parent, ast.If) and child in parent.body and any(
+            isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test)
+        ):
+            return True
+        child = parent
+    return False
+
+
+def loop_varying(loop: Loop) -> frozenset:
+    """The names a loop's iterations differ in (`flow.varying`)."""
+    target = loop.target if isinstance(loop, (ast.For, ast.AsyncFor)) else ast.Tuple(elts=[], ctx=ast.Store())
+    return flow.varying(target, loop.body)
+
+
+def parameters(func: Function) -> list[str]:
+    """Every parameter name of a function or lambda (`*args` and `**kwargs` included)."""
+    args = func.args
+    return [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None]
+
+
 def own_body(loop: ast.AST) -> Iterator[ast.AST]:
     """Nodes of a loop's body and `else`, not entering nested loops, functions or classes."""
     todo = [*getattr(loop, "body", ()), *getattr(loop, "orelse", ())]

@@ -6,9 +6,11 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, is_keras_model_method, keyword
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method, keyword
+from greenlint.rules.callbacks import constructor, listed
+from greenlint.rules.defaults import default_value
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import text_mentions, units
+from greenlint.rules.syntax import text_mentions
 
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
 #: Keras callbacks that never end training when the model stops improving.
@@ -28,27 +30,11 @@ NOT_STOPPING = frozenset(
 )
 
 
-def _constructor(facts: FileFacts, node: ast.expr) -> ast.Call | None:
-    """The call that made a callback: the element itself, or the one call a name in it is
-    assigned from in the file (or notebook)."""
-    if isinstance(node, ast.Call):
-        return node
-    if not isinstance(node, ast.Name):
-        return None
-    made = [
-        a.value
-        for tree in units(facts)
-        for a in ast.walk(tree)
-        if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)
-    ]
-    return made[0] if len(made) == 1 and isinstance(made[0], ast.Call) else None
-
-
-def _may_stop(facts: FileFacts, callbacks: ast.List | ast.Tuple, apis: dict[int, str]) -> bool:
+def _may_stop(facts: FileFacts, callbacks: list[ast.expr], apis: dict[int, str]) -> bool:
     """Whether a callback of the list may end training: anything not known to never stop it.
     *apis*: each call node's API (by id), in every cell."""
-    for element in callbacks.elts:
-        call = _constructor(facts, element)
+    for element in callbacks:
+        call = constructor(facts, element)
         if call is None or apis.get(id(call)) not in NOT_STOPPING:
             return True
     return False
@@ -57,10 +43,15 @@ def _may_stop(facts: FileFacts, callbacks: ast.List | ast.Tuple, apis: dict[int,
 class TrainingWithoutEarlyStopping(Rule):
     """
     ## What it does
-    Flags `fit()` on a Keras model with a literal `epochs` of at least `min-epochs` (default 20)
-    and validation data (`validation_data=` or `validation_split=`), in a file that creates no
-    `EarlyStopping` callback and never sets `stop_training` itself. When `callbacks=` is given
-    as anything but a literal list, the callbacks are unknown and nothing is reported.
+    Flags `fit()` (or `fit_generator()`) on a Keras model with `epochs` of at least
+    `min-epochs` (default 20) and validation data (`validation_data=` or `validation_split=`),
+    whose callbacks include no `EarlyStopping`, in a file that never sets `stop_training`
+    itself. `epochs` is a literal, or the default the program runs with: a parameter's default
+    (`def train(epochs=100)`), an argparse option's or an absl flag's (`args.epochs`,
+    `FLAGS.epochs`) defined in the file. `callbacks=` is read from a literal list, or from the
+    name of a list the file builds (appends included); given any other way (a helper's result,
+    `**kwargs`), the callbacks are unknown and nothing is reported. An `EarlyStopping` covers
+    the fits it is passed to, not the others of its file.
 
     Only callbacks known not to end training leave the fit uncapped: Keras' `TensorBoard`,
     `ModelCheckpoint`, `CSVLogger`, `ReduceLROnPlateau`, `TerminateOnNaN` (it stops on a NaN,
@@ -105,7 +96,7 @@ class TrainingWithoutEarlyStopping(Rule):
 
     code = "GL308"
     name = "training-without-early-stopping"
-    MESSAGE = "`fit()` runs {epochs} epochs with validation data but nothing stops it when validation stops improving"
+    MESSAGE = "`{method}()` runs {epochs} epochs{basis} with validation data but nothing stops it when validation stops improving"
     FIX_TITLE = "Add a `tf.keras.callbacks.EarlyStopping(restore_best_weights=True)` callback"
     OPTIONS = (Option("min-epochs", int, 20, "GL308 flags fit() with at least this many epochs."),)
     VALID = (
@@ -129,6 +120,16 @@ class TrainingWithoutEarlyStopping(Rule):
             "schedule = tf.keras.callbacks.LearningRateScheduler(lambda epoch: 0.01 * 0.9 ** epoch)\n"
             "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[schedule])\n"
         ),
+        Valid(  # the list the name holds has an EarlyStopping appended
+            "import tensorflow as tf\nm = tf.keras.Sequential()\ncallbacks = [tf.keras.callbacks.TensorBoard()]\n"
+            "callbacks.append(tf.keras.callbacks.EarlyStopping(patience=3))\n"
+            "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=callbacks)\n"
+        ),
+        Valid(  # a flag's small default
+            "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--epochs', type=int, default=5)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
+            "m.fit(x, y, epochs=args.epochs, validation_split=0.2)\n"
+        ),
         Valid(  # a project callback may stop training (it is defined elsewhere)
             "import tensorflow as tf\nfrom .callbacks import StopAtAccuracy\nm = tf.keras.Sequential()\n"
             "stop = StopAtAccuracy(0.99)\n"
@@ -151,25 +152,75 @@ class TrainingWithoutEarlyStopping(Rule):
             "m.fit(x, y, epochs=200, validation_split=0.2, callbacks=[plateau, tf.keras.callbacks.TerminateOnNaN()])\n",
             line=4,
         ),
+        Invalid(  # the name holds a list of callbacks that never stop training
+            "import tensorflow as tf\nm = tf.keras.Sequential()\ncbs = [tf.keras.callbacks.ModelCheckpoint('w.h5')]\n"
+            "cbs += [tf.keras.callbacks.TensorBoard()]\nm.fit(x, y, epochs=100, validation_split=0.2, callbacks=cbs)\n",
+            line=5,
+        ),
+        Invalid(  # an argparse default
+            "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--num-epochs', type=int, default=300)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
+            "m.fit(x, y, epochs=args.num_epochs, validation_data=(vx, vy))\n",
+            line=7,
+            message_contains="300 epochs (the default of `--num_epochs`)",
+        ),
+        Invalid(  # an absl flag's default
+            "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_integer('epochs', 150, 'epochs')\n"
+            "FLAGS = flags.FLAGS\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=FLAGS.epochs, validation_split=0.1)\n",
+            line=6,
+        ),
+        Invalid(  # a parameter's default (its callers are elsewhere)
+            "import tensorflow as tf\ndef train(m: tf.keras.Model, epochs=200):\n"
+            "    m.fit(x, y, epochs=epochs, validation_split=0.1)\n",
+            line=3,
+            message_contains="the default of parameter `epochs`",
+        ),
+        Invalid(  # fit_generator takes validation data too
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, epochs=100, validation_data=val_gen)\n",
+            line=3,
+        ),
+        Invalid(  # the EarlyStopping of the file goes to another fit only
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nstop = tf.keras.callbacks.EarlyStopping(patience=3)\n"
+            "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[stop])\n"
+            "m.fit(x2, y2, epochs=100, validation_split=0.2)\n",
+            line=5,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         minimum = int(options.get("min-epochs", 20))
-        if any(s.api == EARLY_STOPPING for s in facts.sites) or text_mentions(facts, "stop_training"):
+        if text_mentions(facts, "stop_training"):
             return
         apis: dict[int, str] | None = None  # built once, for the first fit with a callbacks list
         for site in facts.sites:
-            epochs = site.features.get("epochs")
-            if not (is_keras_model_method(site.api, ("fit",)) and isinstance(epochs, int) and epochs >= minimum):
+            if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
             call = facts.node(site)
             if call is None or not (keyword(call, "validation_data") or keyword(call, "validation_split")):
                 continue
-            callbacks = keyword(call, "callbacks")
-            if callbacks is not None and not isinstance(callbacks.value, (ast.List, ast.Tuple)):
+            epochs, basis = _epochs(facts, site, call)
+            if epochs is None or epochs < minimum or any(k.arg is None for k in call.keywords):
                 continue
+            callbacks = keyword(call, "callbacks")
             if callbacks is not None:
-                apis = apis if apis is not None else {id(facts.node(s)): s.api for s in facts.sites}
-                if _may_stop(facts, callbacks.value, apis):
+                elements = listed(facts, callbacks.value)
+                if elements is None:
                     continue
-            yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(epochs=epochs))
+                apis = apis if apis is not None else {id(facts.node(s)): s.api for s in facts.sites}
+                if _may_stop(facts, elements, apis):
+                    continue
+            method = site.api.rsplit(".", 1)[-1]
+            message = self.MESSAGE.format(method=method, epochs=epochs, basis=f" ({basis})" if basis else "")
+            yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _epochs(facts: FileFacts, site: Site, call: ast.Call) -> tuple[int | None, str]:
+    """The epochs the fit runs (a literal, or the default it runs with) and where that comes from."""
+    epochs = site.features.get("epochs")
+    if isinstance(epochs, int) and not isinstance(epochs, bool):
+        return epochs, ""
+    given = keyword(call, "epochs")
+    found = default_value(facts, given.value, site.callsite.span.cell) if given is not None else None
+    if found is None or not isinstance(found[0], int) or isinstance(found[0], bool):
+        return None, ""
+    return found[0], found[1]

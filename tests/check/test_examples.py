@@ -27,7 +27,9 @@ def test_example_config_is_used():
 
 
 def test_scripts(result):
-    assert found(result, "flowers/data.py") == {(25, "GL402"), (30, "GL402"), (31, "GL301")}
+    # the random augmentation's map is stateful: TensorFlow parallelises only stateless maps by
+    # itself (the decode map of line 30 is one, on the TensorFlow 2.21 this project gets)
+    assert found(result, "flowers/data.py") == {(25, "GL402"), (31, "GL301")}
     assert found(result, "flowers/model.py") == set()
     assert found(result, "predict.py") == {(17, "GL201")}  # one load per checkpoint is no repeat
     train = found(result, "train.py")

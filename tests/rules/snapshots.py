@@ -14,6 +14,10 @@ from greenlint.rules.diagnostic import Diagnostic
 from tests.check.fakes import Predictor
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
+#: The TensorFlow the fixtures are checked as targeting: 2.6, before tf.data prefetched and
+#: parallelised maps by itself (greenlint.rules.tf_data_defaults), so that the input-pipeline
+#: rules' fixtures do not depend on the project the tests run in.
+OPTIONS = {"tensorflow-version": "2.6"}
 
 
 def fixtures() -> list[Path]:
@@ -22,7 +26,7 @@ def fixtures() -> list[Path]:
 
 def findings(path: Path, predictor=None) -> list[Diagnostic]:
     """The findings of the rule a fixture is named after."""
-    config = Config(select=("ALL",), no_cache=True)
+    config = Config(select=("ALL",), options=OPTIONS, no_cache=True)
     return [d for d in check_source(path.read_text(), path.name, config, predictor or Predictor()) if d.code == path.stem]
 
 

@@ -1,0 +1,76 @@
+"""The value an argument takes when the program runs with its defaults: a parameter's default
+(`def train(epochs=100)`), an argparse option's (`parser.add_argument("--epochs", default=100)`
+read as `args.epochs`) or an absl flag's (`flags.DEFINE_integer("epochs", 100, ...)` read as
+`FLAGS.epochs`), where this file (or notebook) writes it."""
+
+from __future__ import annotations
+
+import ast
+
+from greenlint.rules.base import FileFacts, keyword
+from greenlint.rules.syntax import Function, last_name, units
+
+#: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
+_ABSL = frozenset({"DEFINE_integer", "DEFINE_float", "DEFINE_string", "DEFINE_bool", "DEFINE_boolean"})
+
+
+def default_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[object, str] | None:
+    """(value, where it comes from) of *expr* run with its defaults: a literal as written (""),
+    a parameter's default ("the default of parameter `epochs`"), a flag's ("the default of
+    `--epochs`"); None when it is none of those or the default is not a literal."""
+    if isinstance(expr, ast.Constant):
+        return expr.value, ""
+    if isinstance(expr, ast.Name):
+        for scope in facts.ancestors(expr, cell):
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                found = _parameter_default(scope, expr.id)
+                if found is not None:
+                    return found, f"the default of parameter `{expr.id}`"
+        return None
+    if isinstance(expr, ast.Attribute):
+        found = _flag_default(facts, expr.attr)
+        return (found, f"the default of `--{expr.attr}`") if found is not None else None
+    return None
+
+
+def _parameter_default(func: Function, name: str) -> object | None:
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    for arg, value in pairs:
+        if arg.arg == name:
+            return value.value if isinstance(value, ast.Constant) else None
+    return None
+
+
+def _flag_default(facts: FileFacts, attr: str) -> object | None:
+    """The literal default of the one argparse option or absl flag of the file named *attr*."""
+    found = []
+    for module in units(facts):
+        for node in ast.walk(module):
+            if not isinstance(node, ast.Call):
+                continue
+            name = last_name(node.func)
+            if name == "add_argument":
+                default = keyword(node, "default")
+                if default is not None and _dest(node) == attr:
+                    found.append(default.value)
+            elif name in _ABSL:
+                flag = node.args[0] if node.args else getattr(keyword(node, "name"), "value", None)
+                value = node.args[1] if len(node.args) > 1 else getattr(keyword(node, "default"), "value", None)
+                if isinstance(flag, ast.Constant) and flag.value == attr and value is not None:
+                    found.append(value)
+    return found[0].value if len(found) == 1 and isinstance(found[0], ast.Constant) else None
+
+
+def _dest(call: ast.Call) -> str | None:
+    """The attribute an argparse option is read as: `dest=`, else its long name (`--num-epochs` ->
+    `num_epochs`), else its short one."""
+    dest = keyword(call, "dest")
+    if dest is not None:
+        return dest.value.value if isinstance(dest.value, ast.Constant) and isinstance(dest.value.value, str) else None
+    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    long = [n for n in names if n.startswith("--")]
+    chosen = long[0] if long else names[0] if names else None
+    return chosen.lstrip("-").replace("-", "_") if chosen else None

@@ -1,0 +1,170 @@
+"""The TensorFlow version a checked file's project targets, for rules whose premise depends on it.
+
+Read, in order, from: the `tensorflow-version` option; the project's pins (the nearest folder at
+or above the file holding a `pyproject.toml`, `requirements*.txt`, `setup.cfg`, `setup.py` or
+`environment.yml`: the first of those, in that order, that names `tensorflow` with a version);
+the installed `tensorflow` distribution's version (the name of its metadata folder, never the
+package itself);
+else the newest TensorFlow the catalog was built from. A pin is read as what pip would install:
+`==2.10.1` and `~=2.10.0` give 2.10, `<2.11` gives 2.10, `<=2.12` gives 2.12, a lower bound
+alone (`>=2.4`) the newest. Light on purpose: the lint cache's keys (greenlint.check.keys) hold
+`stamp`, so that a changed pin checks the file again.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from typing import NamedTuple
+
+#: The files a project pins its dependencies in, in the order they are read.
+PIN_FILES = ("pyproject.toml", "requirements*.txt", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
+_NAME = r"(?<![\w.-])(?:tensorflow(?:-cpu|-gpu|-intel|-macos)?|tf-nightly)(?![\w-])"
+_CLAUSE = r"(?:==|~=|<=|>=|!=|<|>|=|\^)\s*v?[0-9][0-9.*]*"
+#: `tensorflow==2.10`, `tensorflow[and-cuda]>=2.12,<2.16`, `tensorflow = "^2.10"` (poetry),
+#: `tensorflow = {version = "~=2.9"}`, `tensorflow=2.10` (conda).
+_PIN = re.compile(
+    _NAME + r"""\s*(?:\[[^\]]*\])?\s*(?:["']?\s*=\s*(?:\{[^}]*?version\s*=\s*)?["'])?\s*"""
+    + r"(" + _CLAUSE + r"(?:\s*,\s*" + _CLAUSE + r")*)",
+    re.IGNORECASE,
+)
+_VERSION = re.compile(r"(\d+)(?:\.(\d+))?")
+
+
+class Target(NamedTuple):
+    """The version as (major, minor), None for the newest the catalog knows; *basis* says where
+    it comes from ("pinned in requirements.txt", "installed", ...)."""
+
+    version: tuple[int, int] | None
+    basis: str
+
+    def older_than(self, major: int, minor: int) -> bool:
+        return self.version is not None and self.version < (major, minor)
+
+    def shown(self) -> str:
+        """`TensorFlow 2.10 (pinned in requirements.txt)`."""
+        major, minor = self.version or (None, None)
+        number = "the newest" if major is None else f"{major}.x" if minor == 99 else f"{major}.{minor}"
+        return f"TensorFlow {number} ({self.basis})"
+
+
+def target(path: str, option: str = "") -> Target:
+    """The TensorFlow version the project of *path* targets (*option*: the `tensorflow-version`
+    setting, which wins when set)."""
+    if option:
+        return Target(read_spec("==" + option), "the tensorflow-version setting")
+    root = project_root(os.path.dirname(os.path.abspath(path)))
+    pinned = _pinned(root, _signature(root)) if root is not None else None
+    if pinned is not None:
+        return pinned
+    installed = _installed()
+    if installed is not None:
+        return Target(installed, "installed")
+    return Target(None, "newest catalogued")
+
+
+def stamp(path: str) -> str:
+    """What the findings of *path* depend on here, for its cache key."""
+    found = target(path)
+    return f"tf {found.version} {found.basis}"
+
+
+@functools.lru_cache(maxsize=1024)
+def project_root(folder: str) -> str | None:
+    """The nearest folder at or above *folder* with a file that may pin dependencies."""
+    while True:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            names = []
+        if any(_pin_file(n) for n in names):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _pin_file(name: str) -> bool:
+    return name in PIN_FILES or (name.startswith("requirements") and name.endswith(".txt"))
+
+
+def _signature(root: str) -> tuple:
+    """The pin files of *root*, in reading order, with their sizes and times (a change reads them again)."""
+    found = []
+    try:
+        names = sorted(n for n in os.listdir(root) if _pin_file(n))
+    except OSError:
+        return ()
+    order = {name: i for i, name in enumerate(PIN_FILES)}
+    for name in sorted(names, key=lambda n: (order.get(n, order["requirements*.txt"]), n)):
+        try:
+            info = os.stat(os.path.join(root, name))
+        except OSError:
+            continue
+        found.append((name, info.st_size, info.st_mtime_ns))
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=256)
+def _pinned(root: str, signature: tuple) -> Target | None:
+    for name, _, _ in signature:
+        try:
+            with open(os.path.join(root, name), encoding="utf-8", errors="replace") as f:
+                text = f.read(1_000_000)
+        except OSError:
+            continue
+        for match in _PIN.finditer(_uncommented(text)):
+            return Target(read_spec(match.group(1)), f"pinned in {name}")
+    return None
+
+
+def _uncommented(text: str) -> str:
+    return "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+
+
+def read_spec(spec: str) -> tuple[int, int] | None:
+    """The (major, minor) pip would install under a version specifier; None: the newest."""
+    upper: tuple[int, int] | None = None
+    for clause in spec.split(","):
+        clause = clause.strip()
+        op = re.match(r"[=~<>!^]*", clause).group(0)  # type: ignore[union-attr]
+        found = _VERSION.search(clause[len(op):])
+        if found is None:
+            continue
+        major, minor = int(found.group(1)), found.group(2)
+        if op in ("==", "=", "~=") and minor is not None:
+            if op == "~=" and clause.count(".") < 2:  # `~=2.10`: any 2.x from 2.10
+                continue
+            return major, int(minor)
+        if op == "<=":
+            bound = (major, int(minor) if minor is not None else 99)
+        elif op == "<":
+            bound = (major, int(minor) - 1) if minor is not None and int(minor) > 0 else (major - 1, 99)
+        else:
+            continue
+        upper = bound if upper is None else min(upper, bound)
+    return upper
+
+
+_DIST = re.compile(r"tensorflow-(\d+)\.(\d+)[^-]*\.(?:dist|egg)-info$", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=1)
+def _installed() -> tuple[int, int] | None:
+    """The version of the `tensorflow` distribution installed where greenlint runs, from the
+    name of its metadata folder on `sys.path` (what importlib.metadata reads, without importing
+    it and its dependencies on a fully cached run)."""
+    import sys
+
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            found = _DIST.match(name)
+            if found:
+                return int(found.group(1)), int(found.group(2))
+    return None

@@ -1,0 +1,89 @@
+"""The TensorFlow version a project targets (greenlint.rules.tf_target), and GL401/GL402 following it."""
+
+from __future__ import annotations
+
+import pytest
+
+from greenlint.check import Config, check_source
+from greenlint.rules import tf_target
+
+PIPELINE = (
+    "import tensorflow as tf\n"
+    "ds = tf.data.Dataset.from_tensor_slices((x, y)).map(normalise).shuffle(100).batch(32)\n"
+    "model.fit(ds, epochs=3)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("spec", "version"),
+    [
+        ("==2.10.1", (2, 10)),
+        ("~=2.10.0", (2, 10)),
+        ("~=2.10", None),  # any 2.x from 2.10: the newest
+        (">=2.4", None),
+        (">=2.4,<2.11", (2, 10)),
+        ("<2.0", (1, 99)),
+        ("<=2.12", (2, 12)),
+        ("=1.15", (1, 15)),  # conda
+        ("^2.9", None),  # poetry: below 3
+    ],
+)
+def test_a_specifier_reads_as_what_pip_installs(spec, version):
+    assert tf_target.read_spec(spec) == version
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("requirements.txt", "numpy\ntensorflow-addons==0.23\ntensorflow[and-cuda]==2.10.1  # gpu\n"),
+        ("requirements-dev.txt", "tensorflow-gpu>=2.4,<2.11\n"),
+        ("pyproject.toml", '[project]\ndependencies = ["numpy", "tensorflow ==2.10.*"]\n'),
+        ("pyproject.toml", '[tool.poetry.dependencies]\ntensorflow = {version = "~=2.10.0"}\n'),
+        ("setup.cfg", "[options]\ninstall_requires =\n    tensorflow==2.10.0\n"),
+        ("setup.py", "setup(name='x', install_requires=['tensorflow>=2.3, <2.11'])\n"),
+        ("environment.yml", "dependencies:\n  - python=3.9\n  - tensorflow=2.10\n"),
+    ],
+)
+def test_the_project_pin_is_read_from_each_kind_of_file(tmp_path, name, text):
+    (tmp_path / name).write_text(text)
+    (tmp_path / "pkg").mkdir()
+    found = tf_target.target(str(tmp_path / "pkg" / "train.py"))
+    assert found == tf_target.Target((2, 10), f"pinned in {name}")
+
+
+def test_without_a_pin_the_installed_then_the_newest_is_targeted(tmp_path, monkeypatch):
+    (tmp_path / "requirements.txt").write_text("numpy\ntensorflow\n")  # no version: no pin
+    monkeypatch.setattr(tf_target, "_installed", lambda: (2, 9))
+    assert tf_target.target(str(tmp_path / "a.py")) == tf_target.Target((2, 9), "installed")
+    monkeypatch.setattr(tf_target, "_installed", lambda: None)
+    assert tf_target.target(str(tmp_path / "a.py")) == tf_target.Target(None, "newest catalogued")
+
+
+def test_the_setting_wins_over_the_pin(tmp_path):
+    (tmp_path / "requirements.txt").write_text("tensorflow==2.10\n")
+    assert tf_target.target(str(tmp_path / "a.py"), "2.21").version == (2, 21)
+
+
+def test_a_changed_pin_is_read_again(tmp_path):
+    pins = tmp_path / "requirements.txt"
+    pins.write_text("tensorflow==2.10\n")
+    before = tf_target.stamp(str(tmp_path / "a.py"))
+    pins.write_text("tensorflow==2.21.0\n")
+    assert tf_target.target(str(tmp_path / "a.py")).version == (2, 21)
+    assert tf_target.stamp(str(tmp_path / "a.py")) != before
+
+
+def findings(tmp_path, pin, predictor):
+    (tmp_path / "requirements.txt").write_text(f"tensorflow=={pin}\n")
+    path = tmp_path / "train.py"
+    path.write_text(PIPELINE)
+    found = check_source(PIPELINE, str(path), Config(select=("GL401", "GL402"), no_cache=True), predictor)
+    return sorted(d.code for d in found)
+
+
+def test_a_project_pinned_to_2_21_gets_no_prefetch_or_parallel_map_advice(tmp_path, predictor):
+    assert findings(tmp_path, "2.21.0", predictor) == []
+
+
+def test_a_project_pinned_to_2_6_gets_both(tmp_path, predictor):
+    assert findings(tmp_path, "2.6.0", predictor) == ["GL401", "GL402"]
