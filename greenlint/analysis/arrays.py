@@ -32,6 +32,9 @@ ARRAY = "numpy.ndarray"
 GENERATOR = "numpy.random.Generator"
 DATASET = "tensorflow.data.Dataset"
 TENSOR = "tensorflow.Tensor"
+#: A Python list filled by `.append` in loops: meta "length" (items appended, None: unknown) and
+#: "length_bound" ("exact" or "upper": some appends sit under a condition).
+LIST = "builtins.list"
 _TF_TENSORS = frozenset({TENSOR, "tensorflow.Variable"})
 
 
@@ -366,7 +369,10 @@ def _operand_shape(value: Any) -> tuple | None:
 
 
 def iterations(value: Any) -> tuple[int | None, bool]:
-    """(trips, at most) of `for item in value` over a data set or an array of known length."""
+    """(trips, at most) of `for item in value` over a data set, an array of known length or a
+    list filled by `append` in loops of known length."""
+    if type(value) is Inst and value.cls == LIST:
+        return value.meta.get("length"), value.meta.get("length_bound") == "upper"
     if type(value) is Inst and value.cls == DATASET:
         data = value.meta.get("data")
         if data is None or data.forever or data.samples is None:
@@ -376,6 +382,20 @@ def iterations(value: Any) -> tuple[int | None, bool]:
     if shape and shape[0] is not None:
         return shape[0], False
     return None, False
+
+
+def appended(value: Any, count: int | None, upper: bool) -> Inst | None:
+    """A list after `value.append(...)` runs *count* times (None: unknown; *upper*: at most): its
+    length follows where *value* is a literal list or such a filled list, else None (unknown)."""
+    if type(value) is Const and value is not OPAQUE and type(value.value) is list:
+        length, bound = len(value.value), "exact"
+    elif type(value) is Inst and value.cls == LIST and value.meta.get("length") is not None:
+        length, bound = value.meta["length"], value.meta["length_bound"]
+    else:
+        return None
+    if count is None:
+        return None
+    return Inst(LIST, "append", {"length": length + count, "length_bound": "upper" if upper else bound})
 
 
 # -- data sets -------------------------------------------------------------------------------

@@ -325,12 +325,9 @@ class Resolver:
             self.assign_side_effects(target)
 
     def s_for(self, node: ast.For) -> None:
-        count, value = self.loop_iter(node.iter)
+        count, trips, upper, value = self.loop_trips(node.iter)
         before = dict(self.scope.names)
         self.assign(node.target, arrays.element(value) if type(node.target) is ast.Name else None)
-        trips, upper = (count, False) if count is not None else arrays.iterations(value)
-        if trips is None:
-            trips, upper = _taken(node.iter), True
         self.loop_body(node, count, trips, upper)
         self.scope.names = merge_names([before, self.scope.names])
         self.block(node.orelse)
@@ -881,8 +878,24 @@ class Resolver:
             else:
                 args.append((False, self.expr(arg)))
         keywords = [(kw.arg, self.expr(kw.value)) for kw in node.keywords]
+        if type(func) is ast.Attribute and type(func.value) is ast.Name and func.attr in _LIST_FILLERS:
+            self.fill_list(func.value.id, func.attr)
         self.discarded = discarded
         return self.call(node, callee, args, keywords)
+
+    def fill_list(self, name: str, method: str) -> None:
+        """`xs.append(v)` on a list this scope binds (a literal list, or one filled so far): its
+        length grows by how often the call runs here (arrays.appended); `extend`/`insert`/`+=`
+        leave it unknown."""
+        scope = self.scope.target(name)
+        value = scope.names.get(name)
+        if not (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
+            return
+        if method != "append":
+            scope.names[name] = None
+            return
+        runs = self.local_runs()
+        scope.names[name] = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
 
     def super_of(self) -> Any:
         func = self.ctx.func
@@ -1171,10 +1184,6 @@ class Resolver:
             return fresh(value.cls.methods.get("__enter__"))
         return None
 
-    def loop_count(self, node: ast.expr) -> int | None:
-        """Walk a loop's iterable; its literal trip count (`range(100)`, `[1, 2, 3]`) or None."""
-        return self.loop_iter(node)[0]
-
     def loop_iter(self, node: ast.expr) -> tuple[int | None, Any]:
         """Walk a loop's iterable: (literal trip count or None, the iterable's value)."""
         if type(node) is ast.Call and type(node.func) is ast.Name and not node.keywords:
@@ -1188,6 +1197,8 @@ class Resolver:
                     return len(range(*bounds)), None
                 return None, None
         value = self.expr(node)
+        if type(value) is Const and value.value == [] and type(node) is not ast.List:
+            return None, None  # an empty list through a name: filled where greenlint does not follow
         if type(value) is Const and isinstance(value.value, (tuple, list, str)):
             return len(value.value), value
         if type(value) is Seq:
@@ -1358,24 +1369,41 @@ class Resolver:
 
     def e_comprehension(self, node) -> Any:
         generators = node.generators
-        first = self.loop_count(generators[0].iter)
+        first = self.loop_trips(generators[0].iter)
         with self.inside(Scope("comprehension", self.scope)):
             self.comprehension(node, first)
         return OPAQUE
 
-    def comprehension(self, node, first: int | None) -> None:
-        """A comprehension's loops, conditions and element, in its own scope (*first*: the first loop's count)."""
+    def loop_trips(self, node: ast.expr) -> tuple[int | None, int | None, bool, Any]:
+        """Walk a loop's iterable: (literal trip count, the trips `runs` counts, at most those,
+        the iterable's value); a data set or array of known length, a list filled by `append`
+        and `ds.take(n)` give trips too."""
+        count, value = self.loop_iter(node)
+        if count is not None:
+            return count, count, False, value
+        trips, upper = arrays.iterations(value)
+        taken = _taken(node) if trips is None else None
+        if taken is not None:
+            trips, upper = taken, True
+        return None, trips, upper, value
+
+    def comprehension(self, node, first: tuple) -> None:
+        """A comprehension's loops, conditions and element, in its own scope (*first*: the first
+        loop's `loop_trips`)."""
         generators = node.generators
         loops, trips = self.ctx.loops, self.ctx.trips
         depth = len(loops)
+        upper = False
         for i, generator in enumerate(generators):
-            loops.append(first if i == 0 else self.loop_count(generator.iter))
-            trips.append(loops[-1])
+            count, trip, at_most, _ = first if i == 0 else self.loop_trips(generator.iter)
+            loops.append(count)
+            trips.append(trip)
+            upper = upper or at_most
             self.ctx.varying.append(flow.targets(generator.target) if trips[-1] != 1 else None)
             self.assign(generator.target, None)
             for condition in generator.ifs:
                 self.expr(condition)
-        filtered = 1 if any(generator.ifs for generator in generators) else 0
+        filtered = 1 if upper or any(generator.ifs for generator in generators) else 0
         self.ctx.guards += filtered
         if type(node) is ast.DictComp:
             self.expr(node.key)
@@ -1426,6 +1454,8 @@ def _required_parameters(info: FuncInfo) -> int:
 
 
 _EXITS = (ast.Break, ast.Return, ast.Raise)
+#: List methods that add items (`append` is counted, the others leave the length unknown).
+_LIST_FILLERS = frozenset({"append", "extend", "insert"})
 
 
 def _nested_in(func: FuncInfo, outer: FuncInfo) -> bool:

@@ -2,7 +2,8 @@
 
 A site's count is the product of its enclosing loops' trip counts (`range(...)` and literal
 sequences, as `features.loop_multiplier`; data sets and arrays of known length too: `for batch
-in ds` over 1000 samples `.batch(64)` runs 16 times, arrays.iterations; `ds.take(n)` at most n)
+in ds` over 1000 samples `.batch(64)` runs 16 times, arrays.iterations; `ds.take(n)` at most n;
+a list filled by `append` in loops of known length, arrays.appended)
 times the number of times its function runs: the sum, over the calls of that function seen in
 the module, of each call's own count (a helper called 7 times runs its `fit` 7 times; one called
 from a 3-trip loop in a function called twice, 6). The count is exact only when every reference

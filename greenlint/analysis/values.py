@@ -311,7 +311,8 @@ def merge(a: Any, b: Any) -> Any:
 #: `Inst.meta` keys describing work (sizes, shapes, architectures): kept at a join only where
 #: both paths agree (greenlint/analysis/arrays.py, work.py).
 WORK_KEYS = frozenset(
-    {"layers", "graph", "sub_layers", "wrapped", "data", "shape", "shape_prov", "shape_note", "sym", "site_work"}
+    {"layers", "graph", "sub_layers", "wrapped", "data", "shape", "shape_prov", "shape_note", "sym", "site_work",
+     "length", "length_bound"}
 )
 
 
