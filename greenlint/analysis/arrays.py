@@ -35,6 +35,9 @@ TENSOR = "tensorflow.Tensor"
 #: A Python list filled by `.append` in loops: meta "length" (items appended, None: unknown) and
 #: "length_bound" ("exact" or "upper": some appends sit under a condition).
 LIST = "builtins.list"
+#: What calling a Python generator function gives (`def gen(): ... yield x[i:i + bs]`): meta
+#: "data", a `Data` with the batch its yields show (samples unknown: it may loop forever).
+PY_GENERATOR = "builtins.generator"
 _TF_TENSORS = frozenset({TENSOR, "tensorflow.Variable"})
 
 
@@ -49,6 +52,7 @@ class Data:
     note: str | None = None
     forever: bool = False  # `.repeat()` without a count
     upper: bool = False  # `.filter(...)`: at most `samples`
+    batch_note: str | None = None  # where `batch` was read, if not a `.batch(n)`
 
 
 @dataclass(frozen=True)
@@ -396,6 +400,21 @@ def appended(value: Any, count: int | None, upper: bool) -> Inst | None:
     if count is None:
         return None
     return Inst(LIST, "append", {"length": length + count, "length_bound": "upper" if upper else bound})
+
+
+def generator(yields: list) -> Inst:
+    """What calling a generator function gives: its batches' size where every `yield` shows the
+    same first dimension (`yield x[i:i + 32], y[i:i + 32]`, `yield np.zeros((16, 416, 416, 3)), ...`);
+    how many it yields is not known (it may loop forever)."""
+    shapes = [shape_of(value.items[0] if type(value) is Seq and value.items else value) for value in yields]
+    firsts = {shape[0] if shape else None for shape in shapes}
+    if len(firsts) != 1 or None in firsts or type(next(iter(firsts))) is not int:
+        return Inst(PY_GENERATOR, "factory")
+    shape = shapes[0]
+    batch = shape[0]
+    data = Data(None, tuple(shape[1:]), batch, note="a Python generator: how many batches it yields is not known",
+                batch_note=f"the generator yields batches of {batch}")
+    return Inst(PY_GENERATOR, "factory", {"data": data})
 
 
 # -- data sets -------------------------------------------------------------------------------

@@ -25,12 +25,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis import arrays, flow, ops
+from greenlint.analysis import arrays, flow, ops, untyped
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (
+    FOREIGN,
     MISSING,
     OPAQUE,
     ClassInfo,
@@ -39,6 +40,7 @@ from greenlint.analysis.values import (
     ExtFunc,
     ExtInst,
     ExtModule,
+    Foreign,
     FuncInfo,
     Inst,
     Member,
@@ -82,7 +84,8 @@ class Context:
     return values and yields seen in it)."""
 
     __slots__ = (
-        "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func"
+        "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
+        "yields", "tapes", "step_line",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -95,6 +98,9 @@ class Context:
         self.keras_step = func.keras_step if func else False
         self.returns: list[Any] = []
         self.generator = False
+        self.yields: list[Any] = []  # the values its `yield`s give (a generator function's batches)
+        self.tapes: list[dict] = []  # the meta of each enclosing `with tf.GradientTape() as tape:`
+        self.step_line: int | None = None  # the line of the last training step seen in this function
         self.func = func
 
 
@@ -217,6 +223,7 @@ class Resolver:
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
         self.chained: dict[ast.Call, ast.Call] = {}  # a call -> the call made on its result
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
+        self.tf_imported = False  # the module imports TensorFlow or Keras: untyped `.fit(` is Keras's
 
     @contextmanager
     def inside(self, scope: Scope, ctx: Context | None = None) -> Iterator[Scope]:
@@ -435,11 +442,16 @@ class Resolver:
         self.block(node.finalbody)
 
     def s_with(self, node: ast.With) -> None:
+        tapes = 0
         for item in node.items:
             value = self.expr(item.context_expr)
+            if type(value) is Inst and value.cls == work_mod.GRADIENT_TAPE:  # a training step's forward pass
+                self.ctx.tapes.append(value.meta)
+                tapes += 1
             if item.optional_vars is not None:
                 self.assign(item.optional_vars, self.entered(value))
         self.block(node.body)
+        del self.ctx.tapes[len(self.ctx.tapes) - tapes :]
 
     def s_match(self, node) -> None:
         self.expr(node.subject)
@@ -490,6 +502,7 @@ class Resolver:
 
     def s_import(self, node: ast.Import) -> None:
         for alias in node.names:
+            self.tf_imported = self.tf_imported or alias.name.partition(".")[0] in TF_ROOTS
             if alias.asname:
                 self.bind(alias.asname, self.module_ref(alias.name))
             else:
@@ -498,7 +511,9 @@ class Resolver:
 
     def s_importfrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
-        tf = not node.level and module.partition(".")[0] in TF_ROOTS
+        root = "" if node.level else module.partition(".")[0]
+        tf = root in TF_ROOTS
+        self.tf_imported = self.tf_imported or tf
         local = None if tf or self.imports is None else self.imports.module(module, node.level)
         for alias in node.names:
             if alias.name == "*":
@@ -510,7 +525,7 @@ class Resolver:
                             self.bind(name, self.imports.member(local, name))
                     self.scope.module().star_imports.extend(self.imports.star_imports(local))
                 continue
-            if tf or (not node.level and module.partition(".")[0] in DATA_ROOTS):
+            if tf or root in DATA_ROOTS or root in untyped.FOREIGN_ROOTS:
                 value = self.module_ref(f"{module}.{alias.name}")
             else:
                 value = self.imports.member(local, alias.name) if local is not None else None
@@ -521,6 +536,8 @@ class Resolver:
         root = path.partition(".")[0]
         if root in DATA_ROOTS:
             return Ref(path)
+        if root in untyped.FOREIGN_ROOTS:
+            return FOREIGN
         if root not in TF_ROOTS:
             return self.imports.module(path) if self.imports is not None else None
         return Ref(self.canonical_path(path))
@@ -638,7 +655,7 @@ class Resolver:
             self.block(node.body)
         returns, generator = ctx.returns, ctx.generator
         if generator:
-            value = None
+            value = arrays.generator(ctx.yields)
         elif returns:
             value = returns[0]
             for other in returns[1:]:
@@ -793,6 +810,8 @@ class Resolver:
 
     def attribute(self, owner: Any, attr: str) -> Any:
         kind = type(owner)
+        if kind is Foreign:
+            return owner
         if kind is Ref:
             return Ref(f"{owner.path}.{attr}")
         if kind is Inst:
@@ -870,7 +889,12 @@ class Resolver:
         inner = func.value if type(func) is ast.Attribute else func
         if type(inner) is ast.Call:  # `tf.function(f).get_concrete_function(spec)`: uses inner's result
             self.chained[inner] = node
-        callee = self.expr(func)
+        if type(func) is ast.Attribute:
+            receiver = self.expr(func.value)
+            callee = self.attribute(receiver, func.attr)
+        else:
+            receiver = MISSING
+            callee = self.expr(func)
         args = []
         for arg in node.args:
             if type(arg) is ast.Starred:
@@ -881,7 +905,20 @@ class Resolver:
         if type(func) is ast.Attribute and type(func.value) is ast.Name and func.attr in _LIST_FILLERS:
             self.fill_list(func.value.id, func.attr)
         self.discarded = discarded
+        if receiver is None and callee is None and self.tf_imported:
+            api = untyped.untyped_api(func, node)
+            if api is not None:
+                return self.untyped_call(node, api, args, keywords)
         return self.call(node, callee, args, keywords)
+
+    def untyped_call(self, node: ast.Call, api: str, args: list, keywords: list) -> None:
+        """A TF/Keras method called on a receiver the walk cannot type (untyped.py): a call site
+        all the same, with the work its arguments show; its value is unknown."""
+        features, named = self.record(node, api, args, keywords, None)
+        features["receiver"] = features["receiver_kind"] = "untyped"
+        if not self.exporting:
+            self.calls[-1].work = work_mod.untyped_work(api, named, features)
+        return None
 
     def fill_list(self, name: str, method: str) -> None:
         """`xs.append(v)` on a list this scope binds (a literal list, or one filled so far): its
@@ -953,6 +990,8 @@ class Resolver:
             if init is not None and init.state is Walk.PENDING:
                 self.result_of(init, args, keywords, node)
             return UserInst(callee.info)
+        if kind is Foreign:
+            return callee
         if kind is ExtFunc:
             return fresh(callee.returns)
         if kind is ExtClass:
@@ -990,7 +1029,8 @@ class Resolver:
     def call_symbol(self, node: ast.Call, path: str, args: list, keywords: list) -> Any:
         root = path.partition(".")[0]
         if root in DATA_ROOTS:
-            return arrays.data_call(path, args, keywords)
+            found = arrays.data_call(path, args, keywords)
+            return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
         sym = self.table.symbol(path)
         if sym is None or sym[1] == "module":
             return None
@@ -1070,7 +1110,10 @@ class Resolver:
             args[0][1].info.tf_function = True
 
     def builtin_call(self, name: str, args: list) -> Any:
-        """Literal arithmetic the features need: len, int, float, min, max, abs, round."""
+        """Literal arithmetic the features need: len, int, float, min, max, abs, round; `object()`,
+        `open(...)`, `str(...)` give foreign values (never a model: no untyped `.fit(` on them)."""
+        if name in _FOREIGN_BUILTINS:
+            return FOREIGN
         values = [value.value for starred, value in args if not starred and type(value) is Const]
         if len(values) != len(args) or not values or any(v is NotImplemented for v in values):
             return None
@@ -1117,8 +1160,26 @@ class Resolver:
                 features["batch_size_from"] = "dataset"
         first = args[0][1] if args and not args[0][0] else None
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first)
+        if not self.exporting:
+            self.training_step(node, api, named, owner, first, work)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work))
         return features, named
+
+    def training_step(self, node: ast.Call, api: str, named: dict, owner: Any, first: Any, work: dict) -> None:
+        """`step` on a model's forward call (work_mod.step_kind); the tape's `gradient` and the
+        optimizer's `apply_gradients` after a training step: counted in that step (`symbolic`)."""
+        ctx = self.ctx
+        if api.endswith(".__call__"):
+            step = work_mod.step_kind(owner, first, named, bool(ctx.tapes))
+            if step is not None:
+                work["step"] = work_mod.q(step, work_mod.INFERRED, work_mod.STEP_NOTES[step])
+                if step == "training":
+                    ctx.step_line = ctx.tapes[-1]["step_line"] = node.lineno
+        elif api.rpartition(".")[2] in ("gradient", "apply_gradients"):
+            line = owner.meta.get("step_line") if owner is not None and api.startswith(work_mod.GRADIENT_TAPE) else None
+            line = line or (ctx.step_line if api.endswith(".apply_gradients") else None)
+            if line is not None:
+                work["symbolic"] = work_mod.q(True, work_mod.INFERRED, f"counted in the training step at line {line}")
 
     def local_runs(self) -> runs_mod.Local:
         """How often the code being walked runs per run of its function (or module)."""
@@ -1182,7 +1243,7 @@ class Resolver:
             return self.result_of(method) if method is not None else None
         if type(value) is ExtInst:
             return fresh(value.cls.methods.get("__enter__"))
-        return None
+        return value if type(value) is Foreign else None
 
     def loop_iter(self, node: ast.expr) -> tuple[int | None, Any]:
         """Walk a loop's iterable: (literal trip count or None, the iterable's value)."""
@@ -1419,7 +1480,8 @@ class Resolver:
     def e_yield(self, node: ast.Yield | ast.YieldFrom) -> Any:
         self.ctx.generator = True
         if node.value is not None:
-            self.expr(node.value)
+            value = self.expr(node.value)
+            self.ctx.yields.append(value if type(node) is ast.Yield else None)
         return None
 
     def e_slice(self, node: ast.Slice) -> Any:
@@ -1454,6 +1516,7 @@ def _required_parameters(info: FuncInfo) -> int:
 
 
 _EXITS = (ast.Break, ast.Return, ast.Raise)
+_FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: List methods that add items (`append` is counted, the others leave the length unknown).
 _LIST_FILLERS = frozenset({"append", "extend", "insert"})
 

@@ -98,6 +98,20 @@ class Member:
         return hash(self.name)
 
 
+class Foreign:
+    """A value from a library that is neither TensorFlow nor the project (scikit-learn, PyTorch,
+    ...: `untyped.FOREIGN_ROOTS`): its attributes and calls give foreign values too, so that its
+    `.fit(`/`.predict(` is never taken for Keras's."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "FOREIGN"
+
+
+FOREIGN = Foreign()
+
+
 class Seq:
     """A tuple or list display with some non-literal items (`return model, optimizer`)."""
 
