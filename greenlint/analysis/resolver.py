@@ -4,6 +4,15 @@ The walk evaluates each expression to an abstract value (`greenlint.analysis.val
 module/class/function reference, an instance of a TF class, a user class or function, a literal,
 or unknown. Calls on TF values are recorded with their canonical API and static features.
 
+What a name holds flows through assignments, attributes set in any method of a class (every
+`self.X = ...` of the class counts), function parameters (bound from every call seen in the
+module, a class's constructor from its instantiations; where callers pass models of different
+classes, their nearest common base), return values, `types.MethodType(f, model)` and
+`functools.partial(f, model)` (f's first parameters, its runs unknown), dict displays of
+constructors (`{"unet": build_unet}[name]()`: what they return where they agree), and lists
+filled by `append` (their length). A method of a Keras/TF name called on what cannot be typed is
+still listed (untyped.py).
+
 Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
 merged where branches join); a function body is walked once, either when a call needs its
 return value (a module-local factory) or after its enclosing scope (then its free names see the
@@ -34,6 +43,7 @@ from greenlint.analysis.values import (
     FOREIGN,
     MISSING,
     OPAQUE,
+    Choice,
     ClassInfo,
     Const,
     ExtClass,
@@ -77,6 +87,8 @@ TRACING = frozenset(
 #: Methods Keras traces into a graph (tf.function) for a Layer or Model subclass.
 KERAS_STEPS = frozenset({"call", "train_step", "test_step", "predict_step"})
 _WORD = re.compile(r"\w+")
+_BARE_WORD = re.compile(r"(?<![.\w])\w+")
+_METHOD_WORD = re.compile(r"\b\w+\b(?![ \t]*\.)")
 
 
 class Context:
@@ -214,6 +226,8 @@ class Resolver:
         self.exporting = exporting  # walked for other modules: parameters stay unknown
         self.source = source  # the module's text, to count references to a function
         self.words: Counter[str] | None = None  # identifier -> occurrences in the text, when needed
+        self.bare_words: Counter[str] | None = None  # the same, leaving out attributes (`.name`)
+        self.method_words: Counter[str] | None = None  # leaving out the parts of a dotted path (`tf.train.X`)
         self.discard: ast.expr | None = None  # the value of the expression statement being walked
         self.discarded = False  # the call being resolved is that value
         self.calls: list[Found] = []
@@ -525,7 +539,7 @@ class Resolver:
                             self.bind(name, self.imports.member(local, name))
                     self.scope.module().star_imports.extend(self.imports.star_imports(local))
                 continue
-            if tf or root in DATA_ROOTS or root in untyped.FOREIGN_ROOTS:
+            if tf or root in DATA_ROOTS or root in untyped.FOREIGN_ROOTS or root in _BINDER_MODULES:
                 value = self.module_ref(f"{module}.{alias.name}")
             else:
                 value = self.imports.member(local, alias.name) if local is not None else None
@@ -538,6 +552,8 @@ class Resolver:
             return Ref(path)
         if root in untyped.FOREIGN_ROOTS:
             return FOREIGN
+        if root in _BINDER_MODULES:  # `types.MethodType`, `functools.partial` (nothing else of theirs)
+            return Ref(path) if path == root or path in _BINDERS else None
         if root not in TF_ROOTS:
             return self.imports.module(path) if self.imports is not None else None
         return Ref(self.canonical_path(path))
@@ -685,16 +701,42 @@ class Resolver:
             self.walk_function(info)
         return info.returns if info.state is Walk.DONE else MISSING
 
-    def note_call(self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None) -> None:
-        """Merge one call's arguments into what the function's parameters are known to be."""
+    def bound_later(self, node: ast.Call, args: list, keywords: list) -> None:
+        """`types.MethodType(train, model)`, `functools.partial(train, model, epochs=5)`: the
+        arguments given are what *train*'s first parameters hold whenever it is called through
+        the result, as at a call (counted among its calls, running an unknown number of times)."""
+        if not args or args[0][0] or type(args[0][1]) is not UserFunc:
+            return None
+        info = args[0][1].info
+        if info.kind != "function":
+            return None
+        self.note_call(info, args[1:], keywords, node, later=True)
+        return None
+
+    def note_call(
+        self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None, later: bool = False
+    ) -> None:
+        """Merge one call's arguments into what the function's parameters are known to be;
+        *later*: the first arguments of calls made elsewhere (`bound_later`), the rest unknown and
+        the runs of those calls too."""
         bound = self.bind_arguments(info, args, keywords)
+        if later:
+            given = feat.argument_values(_positional(info), args, keywords)
+            args_node = info.node.args
+            for arg in (*args_node.posonlyargs, *args_node.args, *args_node.kwonlyargs):
+                bound[arg.arg] = given.get(arg.arg)
         place = None if self.exporting else self.place(node, _positional(info))
+        if later and place is not None:
+            place = place._replace(runs=runs_mod.NEVER_KNOWN)
         info.callers.append((self.ctx.func, place, bound))
         if info.passed is None:
             info.passed = bound
         else:
             for name in set(info.passed) | set(bound):
-                info.passed[name] = merge(info.passed.get(name), bound.get(name))
+                old, new = info.passed.get(name), bound.get(name)
+                value = merge(old, new)
+                # a Sequential from one caller, a Model from another: their common base (keras.Model)
+                info.passed[name] = self.joined([old, new]) if value is None else value
         info.calls_seen += 1
 
     def all_calls_seen(self, info: FuncInfo) -> bool:
@@ -705,6 +747,14 @@ class Resolver:
         if self.exporting or isinstance(info.node, ast.Lambda):  # other modules may call it; a lambda has no name
             return False
         name = info.cls.name if info.node.name == "__init__" and info.cls is not None else info.node.name
+        if info.kind == "function":  # `obj.train(...)`, `model.train = ...` never name a function `train`
+            if self.bare_words is None:
+                self.bare_words = Counter(_BARE_WORD.findall(self.source))
+            return info.calls_seen > 0 and info.calls_seen == self.bare_words[name] - 1
+        if info.node.name != "__init__":  # a method: `tf.train.AdamOptimizer` names a module, not `train`
+            if self.method_words is None:
+                self.method_words = Counter(_METHOD_WORD.findall(self.source))
+            return info.calls_seen > 0 and info.calls_seen == self.method_words[name] - 1
         if self.words is None:
             self.words = Counter(_WORD.findall(self.source))
         return info.calls_seen > 0 and info.calls_seen == self.words[name] - 1
@@ -813,6 +863,8 @@ class Resolver:
         if kind is Foreign:
             return owner
         if kind is Ref:
+            if owner.path in _BINDER_MODULES:
+                return self.module_ref(f"{owner.path}.{attr}")
             return Ref(f"{owner.path}.{attr}")
         if kind is Inst:
             return Member(owner, attr)
@@ -992,6 +1044,12 @@ class Resolver:
             return UserInst(callee.info)
         if kind is Foreign:
             return callee
+        if kind is Choice:  # one of them runs: what they return where they agree
+            results = [self.call(node, item, args, keywords) for item in callee.items]
+            value = MISSING
+            for result in results:
+                value = merge(value, result)
+            return self.joined(results) if value is None else None if value is MISSING else value
         if kind is ExtFunc:
             return fresh(callee.returns)
         if kind is ExtClass:
@@ -1028,6 +1086,8 @@ class Resolver:
 
     def call_symbol(self, node: ast.Call, path: str, args: list, keywords: list) -> Any:
         root = path.partition(".")[0]
+        if path in _BINDERS:
+            return self.bound_later(node, args, keywords)
         if root in DATA_ROOTS:
             found = arrays.data_call(path, args, keywords)
             return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
@@ -1291,8 +1351,9 @@ class Resolver:
         for key in node.keys:
             if key is not None:
                 self.expr(key)
-        for value in node.values:
-            self.expr(value)
+        values = [self.expr(value) for value in node.values]
+        if values and None not in node.keys and all(type(v) in (UserFunc, ExtFunc) for v in values):
+            return Choice(tuple(values))  # a table of constructors: `{"unet": build_unet, ...}[name]()`
         return OPAQUE
 
     def e_set(self, node: ast.Set) -> Any:
@@ -1368,6 +1429,8 @@ class Resolver:
         part = node.slice
         parts = [self.index_part(p) for p in (part.elts if type(part) is ast.Tuple else [part])]
         index = parts[0] if type(part) not in (ast.Tuple, ast.Slice) else OPAQUE
+        if type(owner) is Choice:
+            return owner  # any key: one of the functions
         if type(owner) is Member and owner.owner.cls == SAVED_MODEL_LOAD and owner.name == "signatures":
             return owner  # loaded.signatures["serving_default"]: one of the signatures, called alike
         if type(owner) is Inst and owner.cls in _TENSORS:
@@ -1516,6 +1579,9 @@ def _required_parameters(info: FuncInfo) -> int:
 
 
 _EXITS = (ast.Break, ast.Return, ast.Raise)
+#: Calls that bind a user function's first parameters for later calls (`Resolver.bound_later`).
+_BINDERS = frozenset({"types.MethodType", "functools.partial"})
+_BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: List methods that add items (`append` is counted, the others leave the length unknown).
 _LIST_FILLERS = frozenset({"append", "extend", "insert"})

@@ -98,6 +98,22 @@ class Member:
         return hash(self.name)
 
 
+class Choice:
+    """One of several functions, picked at run time: the values of a dict display of user
+    functions (`{"unet": build_unet, "fcn": build_fcn}[name]`); calling it calls one of them."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple):
+        self.items = items
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Choice and other.items == self.items
+
+    def __hash__(self) -> int:
+        return len(self.items)
+
+
 class Foreign:
     """A value from a library that is neither TensorFlow nor the project (scikit-learn, PyTorch,
     ...: `untyped.FOREIGN_ROOTS`): its attributes and calls give foreign values too, so that its

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from greenlint.analysis import layers, worktables
+from greenlint.analysis import layers, untyped, worktables
 from greenlint.analysis.arrays import DATASET, PY_GENERATOR, Data, Sym, shape_of, shape_source
 from greenlint.analysis.ops import op_work
 from greenlint.analysis.values import Const, Inst, Seq
@@ -353,12 +353,10 @@ def untyped_work(api: str, named: dict, features: dict) -> dict[str, dict]:
     what its arguments show (epochs, batch_size, steps_per_epoch, the data's size), the model's
     size unknown with the note saying why; {} for a session's `run` or a tensor's `eval` (the
     graph they run is not followed)."""
-    from greenlint.analysis.untyped import NOTE
-
     method = api.rpartition(".")[2]
     if method not in MODEL_METHODS:
         return {}
-    return _model_call(method, named, features, None, NOTE)
+    return _model_call(method, named, features, None, untyped.NOTE)
 
 
 def _net_work(net: Net) -> dict[str, dict]:
