@@ -407,10 +407,9 @@ def generator(yields: list) -> Inst:
     same first dimension (`yield x[i:i + 32], y[i:i + 32]`, `yield np.zeros((16, 416, 416, 3)), ...`);
     how many it yields is not known (it may loop forever)."""
     shapes = [shape_of(value.items[0] if type(value) is Seq and value.items else value) for value in yields]
-    firsts = {shape[0] if shape else None for shape in shapes}
-    if len(firsts) != 1 or None in firsts or type(next(iter(firsts))) is not int:
+    shape = shapes[0] if shapes else None
+    if not shape or type(shape[0]) is not int or any(not other or other[0] != shape[0] for other in shapes):
         return Inst(PY_GENERATOR, "factory")
-    shape = shapes[0]
     batch = shape[0]
     data = Data(None, tuple(shape[1:]), batch, note="a Python generator: how many batches it yields is not known",
                 batch_note=f"the generator yields batches of {batch}")

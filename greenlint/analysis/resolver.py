@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis import arrays, flow, ops, untyped
+from greenlint.analysis import arrays, flow, kerasext, ops, untyped
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
@@ -516,7 +516,7 @@ class Resolver:
 
     def s_import(self, node: ast.Import) -> None:
         for alias in node.names:
-            self.tf_imported = self.tf_imported or alias.name.partition(".")[0] in TF_ROOTS
+            self.tf_imported = self.tf_imported or alias.name.partition(".")[0] in _KERAS_ROOTS
             if alias.asname:
                 self.bind(alias.asname, self.module_ref(alias.name))
             else:
@@ -527,7 +527,7 @@ class Resolver:
         module = node.module or ""
         root = "" if node.level else module.partition(".")[0]
         tf = root in TF_ROOTS
-        self.tf_imported = self.tf_imported or tf
+        self.tf_imported = self.tf_imported or root in _KERAS_ROOTS
         local = None if tf or self.imports is None else self.imports.module(module, node.level)
         for alias in node.names:
             if alias.name == "*":
@@ -539,16 +539,16 @@ class Resolver:
                             self.bind(name, self.imports.member(local, name))
                     self.scope.module().star_imports.extend(self.imports.star_imports(local))
                 continue
-            if tf or root in DATA_ROOTS or root in untyped.FOREIGN_ROOTS or root in _BINDER_MODULES:
+            if tf or root in _FOLLOWED_ROOTS:
                 value = self.module_ref(f"{module}.{alias.name}")
             else:
                 value = self.imports.member(local, alias.name) if local is not None else None
             self.bind(alias.asname or alias.name, value)
 
-    def module_ref(self, path: str) -> Ref | ExtModule | None:
+    def module_ref(self, path: str) -> Ref | ExtModule | Foreign | None:
         """What `import path` gives: a TF module, a project module, or unknown."""
         root = path.partition(".")[0]
-        if root in DATA_ROOTS:
+        if root in DATA_ROOTS or root in kerasext.ROOTS:
             return Ref(path)
         if root in untyped.FOREIGN_ROOTS:
             return FOREIGN
@@ -957,7 +957,7 @@ class Resolver:
         if type(func) is ast.Attribute and type(func.value) is ast.Name and func.attr in _LIST_FILLERS:
             self.fill_list(func.value.id, func.attr)
         self.discarded = discarded
-        if receiver is None and callee is None and self.tf_imported:
+        if receiver is None and callee is None and self.tf_imported and isinstance(func, ast.Attribute):
             api = untyped.untyped_api(func, node)
             if api is not None:
                 return self.untyped_call(node, api, args, keywords)
@@ -1088,6 +1088,8 @@ class Resolver:
         root = path.partition(".")[0]
         if path in _BINDERS:
             return self.bound_later(node, args, keywords)
+        if root in kerasext.ROOTS:
+            return kerasext.library_call(path)
         if root in DATA_ROOTS:
             found = arrays.data_call(path, args, keywords)
             return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
@@ -1582,6 +1584,10 @@ _EXITS = (ast.Break, ast.Return, ast.Raise)
 #: Calls that bind a user function's first parameters for later calls (`Resolver.bound_later`).
 _BINDERS = frozenset({"types.MethodType", "functools.partial"})
 _BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
+#: Imports that make a module a Keras one (an untyped `.fit(` there is Keras's).
+_KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
+#: Roots of `from X import y` whose names the resolver values itself (no project module).
+_FOLLOWED_ROOTS = DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: List methods that add items (`append` is counted, the others leave the length unknown).
 _LIST_FILLERS = frozenset({"append", "extend", "insert"})

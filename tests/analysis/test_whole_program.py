@@ -226,3 +226,22 @@ def test_a_custom_gradient_tape_loop_is_one_training_step_per_batch(tmp_path):
         assert found[key].work["symbolic"]["note"] == "counted in the training step at line 13"
     eager = found[(21, "tensorflow.keras.Sequential.__call__")]
     assert value(eager, "step") == "inference" and value(eager, "samples") == 5
+
+
+def test_models_of_libraries_built_on_keras_are_keras_models(tmp_path):
+    write(tmp_path, {"cv.py": """
+        import keras_hub
+        import tensorflow_datasets as tfds
+        from keras_cv.models import RetinaNet
+
+        ds = tfds.load("mnist", split="train")
+        model = RetinaNet.from_preset("resnet50_imagenet", num_classes=20)
+        model.fit(ds.batch(8), epochs=10)
+        tokenizer = keras_hub.models.BertTokenizer.from_preset("bert_base_en")
+        tokenizer.predict(["a"])
+        """})
+    found = sites(tmp_path / "cv.py")
+    fit = found[(7, "tensorflow.keras.Model.fit")]
+    assert fit.features["receiver"] == "library" and value(fit, "samples") == 60000 and value(fit, "steps") == 7500 * 10
+    assert fit.work["flops_per_sample"]["provenance"] == "unknown"  # the library's model is not built here
+    assert not any(line == 9 for line, _ in found)  # a tokenizer is not a model
