@@ -232,6 +232,7 @@ class Resolver:
         self.chained: dict[ast.Call, ast.Call] = {}  # a call -> the call made on its result
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
         self.tf_imported = False  # the module imports TensorFlow or Keras: untyped `.fit(` is Keras's
+        self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
 
     @contextmanager
     def inside(self, scope: Scope, ctx: Context | None = None) -> Iterator[Scope]:
@@ -1230,9 +1231,10 @@ class Resolver:
             if step is not None:
                 work["step"] = work_mod.q(step, work_mod.INFERRED, work_mod.STEP_NOTES[step])
                 if step == "training":
-                    ctx.step_line = ctx.tapes[-1]["step_line"] = node.lineno
+                    ctx.step_line = self.tape_steps[id(ctx.tapes[-1])] = node.lineno
         elif api.rpartition(".")[2] in ("gradient", "apply_gradients"):
-            line = owner.meta.get("step_line") if owner is not None and api.startswith(work_mod.GRADIENT_TAPE) else None
+            line = self.tape_steps.get(id(owner.meta)) if owner is not None and api.startswith(work_mod.GRADIENT_TAPE) \
+                else None
             line = line or (ctx.step_line if api.endswith(".apply_gradients") else None)
             if line is not None:
                 work["symbolic"] = work_mod.q(True, work_mod.INFERRED, f"counted in the training step at line {line}")
