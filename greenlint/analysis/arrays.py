@@ -354,6 +354,19 @@ def element(value: Any) -> Inst | None:
     return None
 
 
+def batch_parts(value: Any, count: int) -> Seq | None:
+    """What `for x, y in ds` binds over a batched data set of (x, y) pairs: x a tensor of one batch
+    (`.batch(b)`: b samples, the last batch maybe fewer) of the per-sample shape, the rest unknown."""
+    if type(value) is not Inst or value.cls != DATASET:
+        return None
+    data = value.meta.get("data")
+    if data is None or data.batch is None or data.shape is None:
+        return None
+    note = f"one batch of the data set ({data.batch} samples, the last maybe fewer)"
+    x = Inst(TENSOR, "element", {"shape": (data.batch, *data.shape), "shape_prov": "inferred", "shape_note": note})
+    return Seq((x, *([None] * (count - 1))))
+
+
 def elementwise(cls: str, left: Any, right: Any) -> Inst:
     """`a + b` and the like: the shape survives when the other operand is a scalar or alike."""
     a, b = _operand_shape(left), _operand_shape(right)

@@ -343,7 +343,12 @@ class Resolver:
     def s_for(self, node: ast.For) -> None:
         count, trips, upper, value = self.loop_trips(node.iter)
         before = dict(self.scope.names)
-        self.assign(node.target, arrays.element(value) if type(node.target) is ast.Name else None)
+        target = node.target
+        if type(target) is ast.Name:
+            self.assign(target, arrays.element(value))
+        else:
+            parts = len(target.elts) if type(target) in (ast.Tuple, ast.List) else 0
+            self.assign(target, arrays.batch_parts(value, parts) if parts > 1 else None)
         self.loop_body(node, count, trips, upper)
         self.scope.names = merge_names([before, self.scope.names])
         self.block(node.orelse)

@@ -202,11 +202,11 @@ def test_a_custom_gradient_tape_loop_is_one_training_step_per_batch(tmp_path):
 
         model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4)])
         optimizer = keras.optimizers.Adam()
-        ds = tf.data.Dataset.from_tensor_slices(np.zeros((640, 8))).batch(64)
+        ds = tf.data.Dataset.from_tensor_slices((np.zeros((640, 8)), np.zeros(640))).batch(64)
 
 
         @tf.function
-        def train_step(x):
+        def train_step(x, y):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(model(x, training=True))
             grads = tape.gradient(loss, model.trainable_weights)
@@ -214,13 +214,14 @@ def test_a_custom_gradient_tape_loop_is_one_training_step_per_batch(tmp_path):
 
 
         for epoch in range(3):
-            for x in ds:
-                train_step(x)
+            for x, y in ds:
+                train_step(x, y)
         model(np.zeros((5, 8)))
         """})
     found = sites(tmp_path / "tape.py")
     step = found[(13, "tensorflow.keras.Sequential.__call__")]
     assert value(step, "step") == "training" and value(step, "params") == 8 * 4 + 4
+    assert value(step, "samples") == 64  # one batch of the data set the loop reads
     assert step.runs["count"] == 3 * 10
     for key in ((14, "tensorflow.GradientTape.gradient"), (15, "tensorflow.keras.optimizers.Adam.apply_gradients")):
         assert found[key].work["symbolic"]["note"] == "counted in the training step at line 13"
