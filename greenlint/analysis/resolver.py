@@ -727,7 +727,7 @@ class Resolver:
                 bound[arg.arg] = given.get(arg.arg)
         place = None if self.exporting else self.place(node, _positional(info))
         if later and place is not None:
-            place = place._replace(runs=runs_mod.NEVER_KNOWN)
+            place = place._replace(runs=runs_mod.NEVER_KNOWN, later=True)
         info.callers.append((self.ctx.func, place, bound))
         if info.passed is None:
             info.passed = bound

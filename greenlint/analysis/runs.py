@@ -59,6 +59,7 @@ class Place(NamedTuple):
     varying: tuple = ()
     call: Any = None
     params: list | None = None
+    later: bool = False  # `types.MethodType(f, ...)`/`functools.partial(f, ...)`: f is called elsewhere, unseen
 
 
 def local(trips: list[int | None], guarded: bool, divisors: tuple = ()) -> Local:
@@ -125,6 +126,9 @@ class FunctionRuns:
             found = Local(None, UNKNOWN), "a lambda runs where it is passed"
         elif not info.callers or not self.all_calls_seen(info):
             found = Local(None, UNKNOWN), f"{name} is called or passed where greenlint cannot count"
+        elif any(place is not None and place.later for _, place, _ in info.callers):
+            found = Local(None, UNKNOWN), f"{name} is bound (types.MethodType, functools.partial) and called where " \
+                "greenlint cannot count"
         else:
             total, bound, why = 0, EXACT, None
             for caller, place, _ in info.callers:
@@ -154,7 +158,8 @@ class FunctionRuns:
             return ONCE
         key = id(info)
         if key not in self.loops:
-            found = [combine(place.runs, self.loop(caller, active | {key})) for caller, place, _ in info.callers]
+            found = [combine(place.runs, self.loop(caller, active | {key}))
+                     for caller, place, _ in info.callers if not place.later]  # bound for calls unseen: no loop known
             counts = [runs.count for runs in found]
             most = _loop_max(counts)
             upper = any(runs.bound == UPPER for runs in found) or len(set(counts)) > 1

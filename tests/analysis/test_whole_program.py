@@ -124,6 +124,8 @@ def test_a_segmentation_library_binds_its_train_function_to_models_from_a_table(
     assert fit.runs["count"] is None
     predict = found[(11, "tensorflow.keras.Model.predict")]
     assert "receiver_kind" not in predict.features and value(predict, "params") == 3 * 4 + 4  # functools.partial
+    assert predict.runs["count"] is None and "bound" in predict.runs["note"]
+    assert predict.runs["loop"] == 1  # called where greenlint cannot see: no loop known (not an unknown one)
     used = sites(tmp_path / "run.py")[(7, "tensorflow.keras.Model.predict")]
     assert "receiver_kind" not in used.features  # a model from the other module's table of constructors
     assert value(used, "samples") == 1 and used.runs["count"] is None
