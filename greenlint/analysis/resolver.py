@@ -347,7 +347,7 @@ class Resolver:
         if type(target) is ast.Name:
             self.assign(target, arrays.element(value))
         else:
-            parts = len(target.elts) if type(target) in (ast.Tuple, ast.List) else 0
+            parts = len(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else 0
             self.assign(target, arrays.batch_parts(value, parts) if parts > 1 else None)
         self.loop_body(node, count, trips, upper)
         self.scope.names = merge_names([before, self.scope.names])
