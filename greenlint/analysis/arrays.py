@@ -32,6 +32,12 @@ ARRAY = "numpy.ndarray"
 GENERATOR = "numpy.random.Generator"
 DATASET = "tensorflow.data.Dataset"
 TENSOR = "tensorflow.Tensor"
+#: A Python list filled by `.append` in loops: meta "length" (items appended, None: unknown) and
+#: "length_bound" ("exact" or "upper": some appends sit under a condition).
+LIST = "builtins.list"
+#: What calling a Python generator function gives (`def gen(): ... yield x[i:i + bs]`): meta
+#: "data", a `Data` with the batch its yields show (samples unknown: it may loop forever).
+PY_GENERATOR = "builtins.generator"
 _TF_TENSORS = frozenset({TENSOR, "tensorflow.Variable"})
 
 
@@ -46,6 +52,7 @@ class Data:
     note: str | None = None
     forever: bool = False  # `.repeat()` without a count
     upper: bool = False  # `.filter(...)`: at most `samples`
+    batch_note: str | None = None  # where `batch` was read, if not a `.batch(n)`
 
 
 @dataclass(frozen=True)
@@ -347,6 +354,19 @@ def element(value: Any) -> Inst | None:
     return None
 
 
+def batch_parts(value: Any, count: int) -> Seq | None:
+    """What `for x, y in ds` binds over a batched data set of (x, y) pairs: x a tensor of one batch
+    (`.batch(b)`: b samples, the last batch maybe fewer) of the per-sample shape, the rest unknown."""
+    if type(value) is not Inst or value.cls != DATASET:
+        return None
+    data = value.meta.get("data")
+    if data is None or data.batch is None or data.shape is None:
+        return None
+    note = f"one batch of the data set ({data.batch} samples, the last maybe fewer)"
+    x = Inst(TENSOR, "element", {"shape": (data.batch, *data.shape), "shape_prov": "inferred", "shape_note": note})
+    return Seq((x, *([None] * (count - 1))))
+
+
 def elementwise(cls: str, left: Any, right: Any) -> Inst:
     """`a + b` and the like: the shape survives when the other operand is a scalar or alike."""
     a, b = _operand_shape(left), _operand_shape(right)
@@ -366,7 +386,10 @@ def _operand_shape(value: Any) -> tuple | None:
 
 
 def iterations(value: Any) -> tuple[int | None, bool]:
-    """(trips, at most) of `for item in value` over a data set or an array of known length."""
+    """(trips, at most) of `for item in value` over a data set, an array of known length or a
+    list filled by `append` in loops of known length."""
+    if type(value) is Inst and value.cls == LIST:
+        return value.meta.get("length"), value.meta.get("length_bound") == "upper"
     if type(value) is Inst and value.cls == DATASET:
         data = value.meta.get("data")
         if data is None or data.forever or data.samples is None:
@@ -376,6 +399,34 @@ def iterations(value: Any) -> tuple[int | None, bool]:
     if shape and shape[0] is not None:
         return shape[0], False
     return None, False
+
+
+def appended(value: Any, count: int | None, upper: bool) -> Inst | None:
+    """A list after `value.append(...)` runs *count* times (None: unknown; *upper*: at most): its
+    length follows where *value* is a literal list or such a filled list, else None (unknown)."""
+    if type(value) is Const and value is not OPAQUE and type(value.value) is list:
+        length, bound = len(value.value), "exact"
+    elif type(value) is Inst and value.cls == LIST and value.meta.get("length") is not None:
+        length, bound = value.meta["length"], value.meta["length_bound"]
+    else:
+        return None
+    if count is None:
+        return None
+    return Inst(LIST, "append", {"length": length + count, "length_bound": "upper" if upper else bound})
+
+
+def generator(yields: list) -> Inst:
+    """What calling a generator function gives: its batches' size where every `yield` shows the
+    same first dimension (`yield x[i:i + 32], y[i:i + 32]`, `yield np.zeros((16, 416, 416, 3)), ...`);
+    how many it yields is not known (it may loop forever)."""
+    shapes = [shape_of(value.items[0] if type(value) is Seq and value.items else value) for value in yields]
+    shape = shapes[0] if shapes else None
+    if not shape or type(shape[0]) is not int or any(not other or other[0] != shape[0] for other in shapes):
+        return Inst(PY_GENERATOR, "factory")
+    batch = shape[0]
+    data = Data(None, tuple(shape[1:]), batch, note="a Python generator: how many batches it yields is not known",
+                batch_note=f"the generator yields batches of {batch}")
+    return Inst(PY_GENERATOR, "factory", {"data": data})
 
 
 # -- data sets -------------------------------------------------------------------------------

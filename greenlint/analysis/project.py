@@ -33,6 +33,7 @@ from typing import Any
 
 from greenlint.analysis.values import (
     MISSING,
+    Choice,
     ClassInfo,
     Const,
     ExtClass,
@@ -456,6 +457,8 @@ def freeze(value: Any, memo: dict[int, Any]) -> Any:
         return value
     if kind is Seq:
         return Seq(tuple(freeze(item, memo) for item in value.items))
+    if kind is Choice:
+        return Choice(tuple(freeze(item, memo) for item in value.items))
     if kind is UserFunc:
         info = value.info
         return ExtFunc(freeze(info.returns, memo) if info.state is Walk.DONE else None)

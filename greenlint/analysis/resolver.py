@@ -4,6 +4,15 @@ The walk evaluates each expression to an abstract value (`greenlint.analysis.val
 module/class/function reference, an instance of a TF class, a user class or function, a literal,
 or unknown. Calls on TF values are recorded with their canonical API and static features.
 
+What a name holds flows through assignments, attributes set in any method of a class (every
+`self.X = ...` of the class counts), function parameters (bound from every call seen in the
+module, a class's constructor from its instantiations; where callers pass models of different
+classes, their nearest common base), return values, `types.MethodType(f, model)` and
+`functools.partial(f, model)` (f's first parameters, its runs unknown), dict displays of
+constructors (`{"unet": build_unet}[name]()`: what they return where they agree), and lists
+filled by `append` (their length). A method of a Keras/TF name called on what cannot be typed is
+still listed (untyped.py).
+
 Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
 merged where branches join); a function body is walked once, either when a call needs its
 return value (a module-local factory) or after its enclosing scope (then its free names see the
@@ -18,27 +27,29 @@ from __future__ import annotations
 
 import ast
 import math
-import re
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis import arrays, flow, ops
+from greenlint.analysis import arrays, flow, kerasext, ops, untyped
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (
+    FOREIGN,
     MISSING,
     OPAQUE,
+    Choice,
     ClassInfo,
     Const,
     ExtClass,
     ExtFunc,
     ExtInst,
     ExtModule,
+    Foreign,
     FuncInfo,
     Inst,
     Member,
@@ -74,7 +85,6 @@ TRACING = frozenset(
 )
 #: Methods Keras traces into a graph (tf.function) for a Layer or Model subclass.
 KERAS_STEPS = frozenset({"call", "train_step", "test_step", "predict_step"})
-_WORD = re.compile(r"\w+")
 
 
 class Context:
@@ -82,7 +92,8 @@ class Context:
     return values and yields seen in it)."""
 
     __slots__ = (
-        "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func"
+        "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
+        "yields", "tapes", "step_line",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -95,6 +106,9 @@ class Context:
         self.keras_step = func.keras_step if func else False
         self.returns: list[Any] = []
         self.generator = False
+        self.yields: list[Any] = []  # the values its `yield`s give (a generator function's batches)
+        self.tapes: list[dict] = []  # the meta of each enclosing `with tf.GradientTape() as tape:`
+        self.step_line: int | None = None  # the line of the last training step seen in this function
         self.func = func
 
 
@@ -207,7 +221,7 @@ class Resolver:
         self.imports = imports  # `project.Imports` of this module: other project modules, if followed
         self.exporting = exporting  # walked for other modules: parameters stay unknown
         self.source = source  # the module's text, to count references to a function
-        self.words: Counter[str] | None = None  # identifier -> occurrences in the text, when needed
+        self.words: dict[str, tuple[int, int, int]] = {}  # identifier -> `_references` in the text
         self.discard: ast.expr | None = None  # the value of the expression statement being walked
         self.discarded = False  # the call being resolved is that value
         self.calls: list[Found] = []
@@ -217,6 +231,8 @@ class Resolver:
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
         self.chained: dict[ast.Call, ast.Call] = {}  # a call -> the call made on its result
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
+        self.tf_imported = False  # the module imports TensorFlow or Keras: untyped `.fit(` is Keras's
+        self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
 
     @contextmanager
     def inside(self, scope: Scope, ctx: Context | None = None) -> Iterator[Scope]:
@@ -325,12 +341,14 @@ class Resolver:
             self.assign_side_effects(target)
 
     def s_for(self, node: ast.For) -> None:
-        count, value = self.loop_iter(node.iter)
+        count, trips, upper, value = self.loop_trips(node.iter)
         before = dict(self.scope.names)
-        self.assign(node.target, arrays.element(value) if type(node.target) is ast.Name else None)
-        trips, upper = (count, False) if count is not None else arrays.iterations(value)
-        if trips is None:
-            trips, upper = _taken(node.iter), True
+        target = node.target
+        if type(target) is ast.Name:
+            self.assign(target, arrays.element(value))
+        else:
+            parts = len(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else 0
+            self.assign(target, arrays.batch_parts(value, parts) if parts > 1 else None)
         self.loop_body(node, count, trips, upper)
         self.scope.names = merge_names([before, self.scope.names])
         self.block(node.orelse)
@@ -438,11 +456,16 @@ class Resolver:
         self.block(node.finalbody)
 
     def s_with(self, node: ast.With) -> None:
+        tapes = 0
         for item in node.items:
             value = self.expr(item.context_expr)
+            if type(value) is Inst and value.cls == work_mod.GRADIENT_TAPE:  # a training step's forward pass
+                self.ctx.tapes.append(value.meta)
+                tapes += 1
             if item.optional_vars is not None:
                 self.assign(item.optional_vars, self.entered(value))
         self.block(node.body)
+        del self.ctx.tapes[len(self.ctx.tapes) - tapes :]
 
     def s_match(self, node) -> None:
         self.expr(node.subject)
@@ -493,6 +516,7 @@ class Resolver:
 
     def s_import(self, node: ast.Import) -> None:
         for alias in node.names:
+            self.tf_imported = self.tf_imported or alias.name.partition(".")[0] in _KERAS_ROOTS
             if alias.asname:
                 self.bind(alias.asname, self.module_ref(alias.name))
             else:
@@ -501,7 +525,9 @@ class Resolver:
 
     def s_importfrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
-        tf = not node.level and module.partition(".")[0] in TF_ROOTS
+        root = "" if node.level else module.partition(".")[0]
+        tf = root in TF_ROOTS
+        self.tf_imported = self.tf_imported or root in _KERAS_ROOTS
         local = None if tf or self.imports is None else self.imports.module(module, node.level)
         for alias in node.names:
             if alias.name == "*":
@@ -513,17 +539,21 @@ class Resolver:
                             self.bind(name, self.imports.member(local, name))
                     self.scope.module().star_imports.extend(self.imports.star_imports(local))
                 continue
-            if tf or (not node.level and module.partition(".")[0] in DATA_ROOTS):
+            if tf or root in _FOLLOWED_ROOTS:
                 value = self.module_ref(f"{module}.{alias.name}")
             else:
                 value = self.imports.member(local, alias.name) if local is not None else None
             self.bind(alias.asname or alias.name, value)
 
-    def module_ref(self, path: str) -> Ref | ExtModule | None:
+    def module_ref(self, path: str) -> Ref | ExtModule | Foreign | None:
         """What `import path` gives: a TF module, a project module, or unknown."""
         root = path.partition(".")[0]
-        if root in DATA_ROOTS:
+        if root in DATA_ROOTS or root in kerasext.ROOTS:
             return Ref(path)
+        if root in untyped.FOREIGN_ROOTS:
+            return FOREIGN
+        if root in _BINDER_MODULES:  # `types.MethodType`, `functools.partial` (nothing else of theirs)
+            return Ref(path) if path == root or path in _BINDERS else None
         if root not in TF_ROOTS:
             return self.imports.module(path) if self.imports is not None else None
         return Ref(self.canonical_path(path))
@@ -641,7 +671,7 @@ class Resolver:
             self.block(node.body)
         returns, generator = ctx.returns, ctx.generator
         if generator:
-            value = None
+            value = arrays.generator(ctx.yields)
         elif returns:
             value = returns[0]
             for other in returns[1:]:
@@ -671,16 +701,42 @@ class Resolver:
             self.walk_function(info)
         return info.returns if info.state is Walk.DONE else MISSING
 
-    def note_call(self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None) -> None:
-        """Merge one call's arguments into what the function's parameters are known to be."""
+    def bound_later(self, node: ast.Call, args: list, keywords: list) -> None:
+        """`types.MethodType(train, model)`, `functools.partial(train, model, epochs=5)`: the
+        arguments given are what *train*'s first parameters hold whenever it is called through
+        the result, as at a call (counted among its calls, running an unknown number of times)."""
+        if not args or args[0][0] or type(args[0][1]) is not UserFunc:
+            return None
+        info = args[0][1].info
+        if info.kind != "function":
+            return None
+        self.note_call(info, args[1:], keywords, node, later=True)
+        return None
+
+    def note_call(
+        self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None, later: bool = False
+    ) -> None:
+        """Merge one call's arguments into what the function's parameters are known to be;
+        *later*: the first arguments of calls made elsewhere (`bound_later`), the rest unknown and
+        the runs of those calls too."""
         bound = self.bind_arguments(info, args, keywords)
+        if later:
+            given = feat.argument_values(_positional(info), args, keywords)
+            args_node = info.node.args
+            for arg in (*args_node.posonlyargs, *args_node.args, *args_node.kwonlyargs):
+                bound[arg.arg] = given.get(arg.arg)
         place = None if self.exporting else self.place(node, _positional(info))
+        if later and place is not None:
+            place = place._replace(runs=runs_mod.NEVER_KNOWN, later=True)
         info.callers.append((self.ctx.func, place, bound))
         if info.passed is None:
             info.passed = bound
         else:
             for name in set(info.passed) | set(bound):
-                info.passed[name] = merge(info.passed.get(name), bound.get(name))
+                old, new = info.passed.get(name), bound.get(name)
+                value = merge(old, new)
+                # a Sequential from one caller, a Model from another: their common base (keras.Model)
+                info.passed[name] = self.joined([old, new]) if value is None else value
         info.calls_seen += 1
 
     def all_calls_seen(self, info: FuncInfo) -> bool:
@@ -690,10 +746,18 @@ class Resolver:
         ever withholds a binding."""
         if self.exporting or isinstance(info.node, ast.Lambda):  # other modules may call it; a lambda has no name
             return False
+        if info.calls_seen == 0:
+            return False
         name = info.cls.name if info.node.name == "__init__" and info.cls is not None else info.node.name
-        if self.words is None:
-            self.words = Counter(_WORD.findall(self.source))
-        return info.calls_seen > 0 and info.calls_seen == self.words[name] - 1
+        found = self.words.get(name)
+        if found is None:
+            found = self.words[name] = _references(self.source, name)
+        total, after_dot, before_dot = found
+        if info.kind == "function":  # `obj.train(...)`, `model.train = ...` never name a function `train`
+            total -= after_dot
+        elif info.node.name != "__init__":  # a method: `tf.train.AdamOptimizer` names a module, not `train`
+            total -= before_dot
+        return info.calls_seen == total - 1
 
     @staticmethod
     def bind_arguments(info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
@@ -796,7 +860,11 @@ class Resolver:
 
     def attribute(self, owner: Any, attr: str) -> Any:
         kind = type(owner)
+        if kind is Foreign:
+            return owner
         if kind is Ref:
+            if owner.path in _BINDER_MODULES:
+                return self.module_ref(f"{owner.path}.{attr}")
             return Ref(f"{owner.path}.{attr}")
         if kind is Inst:
             return Member(owner, attr)
@@ -873,7 +941,12 @@ class Resolver:
         inner = func.value if type(func) is ast.Attribute else func
         if type(inner) is ast.Call:  # `tf.function(f).get_concrete_function(spec)`: uses inner's result
             self.chained[inner] = node
-        callee = self.expr(func)
+        if type(func) is ast.Attribute:
+            receiver = self.expr(func.value)
+            callee = self.attribute(receiver, func.attr)
+        else:
+            receiver = MISSING
+            callee = self.expr(func)
         args = []
         for arg in node.args:
             if type(arg) is ast.Starred:
@@ -881,8 +954,37 @@ class Resolver:
             else:
                 args.append((False, self.expr(arg)))
         keywords = [(kw.arg, self.expr(kw.value)) for kw in node.keywords]
+        if type(func) is ast.Attribute and type(func.value) is ast.Name and func.attr in _LIST_FILLERS:
+            self.fill_list(func.value.id, func.attr)
         self.discarded = discarded
+        if receiver is None and callee is None and self.tf_imported and isinstance(func, ast.Attribute):
+            api = untyped.untyped_api(func, node)
+            if api is not None:
+                return self.untyped_call(node, api, args, keywords)
         return self.call(node, callee, args, keywords)
+
+    def untyped_call(self, node: ast.Call, api: str, args: list, keywords: list) -> None:
+        """A TF/Keras method called on a receiver the walk cannot type (untyped.py): a call site
+        all the same, with the work its arguments show; its value is unknown."""
+        features, named = self.record(node, api, args, keywords, None)
+        features["receiver"] = features["receiver_kind"] = "untyped"
+        if not self.exporting:
+            self.calls[-1].work = work_mod.untyped_work(api, named, features)
+        return None
+
+    def fill_list(self, name: str, method: str) -> None:
+        """`xs.append(v)` on a list this scope binds (a literal list, or one filled so far): its
+        length grows by how often the call runs here (arrays.appended); `extend`/`insert`/`+=`
+        leave it unknown."""
+        scope = self.scope.target(name)
+        value = scope.names.get(name)
+        if not (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
+            return
+        if method != "append":
+            scope.names[name] = None
+            return
+        runs = self.local_runs()
+        scope.names[name] = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
 
     def super_of(self) -> Any:
         func = self.ctx.func
@@ -940,6 +1042,14 @@ class Resolver:
             if init is not None and init.state is Walk.PENDING:
                 self.result_of(init, args, keywords, node)
             return UserInst(callee.info)
+        if kind is Foreign:
+            return callee
+        if kind is Choice:  # one of them runs: what they return where they agree
+            results = [self.call(node, item, args, keywords) for item in callee.items]
+            value = MISSING
+            for result in results:
+                value = merge(value, result)
+            return self.joined(results) if value is None else None if value is MISSING else value
         if kind is ExtFunc:
             return fresh(callee.returns)
         if kind is ExtClass:
@@ -976,8 +1086,13 @@ class Resolver:
 
     def call_symbol(self, node: ast.Call, path: str, args: list, keywords: list) -> Any:
         root = path.partition(".")[0]
+        if path in _BINDERS:
+            return self.bound_later(node, args, keywords)
+        if root in kerasext.ROOTS:
+            return kerasext.library_call(path)
         if root in DATA_ROOTS:
-            return arrays.data_call(path, args, keywords)
+            found = arrays.data_call(path, args, keywords)
+            return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
         sym = self.table.symbol(path)
         if sym is None or sym[1] == "module":
             return None
@@ -1057,7 +1172,10 @@ class Resolver:
             args[0][1].info.tf_function = True
 
     def builtin_call(self, name: str, args: list) -> Any:
-        """Literal arithmetic the features need: len, int, float, min, max, abs, round."""
+        """Literal arithmetic the features need: len, int, float, min, max, abs, round; `object()`,
+        `open(...)`, `str(...)` give foreign values (never a model: no untyped `.fit(` on them)."""
+        if name in _FOREIGN_BUILTINS:
+            return FOREIGN
         values = [value.value for starred, value in args if not starred and type(value) is Const]
         if len(values) != len(args) or not values or any(v is NotImplemented for v in values):
             return None
@@ -1104,8 +1222,27 @@ class Resolver:
                 features["batch_size_from"] = "dataset"
         first = args[0][1] if args and not args[0][0] else None
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first)
+        if not self.exporting:
+            self.training_step(node, api, named, owner, first, work)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work))
         return features, named
+
+    def training_step(self, node: ast.Call, api: str, named: dict, owner: Any, first: Any, work: dict) -> None:
+        """`step` on a model's forward call (work_mod.step_kind); the tape's `gradient` and the
+        optimizer's `apply_gradients` after a training step: counted in that step (`symbolic`)."""
+        ctx = self.ctx
+        if api.endswith(".__call__"):
+            step = work_mod.step_kind(owner, first, named, bool(ctx.tapes))
+            if step is not None:
+                work["step"] = work_mod.q(step, work_mod.INFERRED, work_mod.STEP_NOTES[step])
+                if step == "training":
+                    ctx.step_line = self.tape_steps[id(ctx.tapes[-1])] = node.lineno
+        elif api.rpartition(".")[2] in ("gradient", "apply_gradients"):
+            line = self.tape_steps.get(id(owner.meta)) if owner is not None and api.startswith(work_mod.GRADIENT_TAPE) \
+                else None
+            line = line or (ctx.step_line if api.endswith(".apply_gradients") else None)
+            if line is not None:
+                work["symbolic"] = work_mod.q(True, work_mod.INFERRED, f"counted in the training step at line {line}")
 
     def local_runs(self) -> runs_mod.Local:
         """How often the code being walked runs per run of its function (or module)."""
@@ -1169,11 +1306,7 @@ class Resolver:
             return self.result_of(method) if method is not None else None
         if type(value) is ExtInst:
             return fresh(value.cls.methods.get("__enter__"))
-        return None
-
-    def loop_count(self, node: ast.expr) -> int | None:
-        """Walk a loop's iterable; its literal trip count (`range(100)`, `[1, 2, 3]`) or None."""
-        return self.loop_iter(node)[0]
+        return value if type(value) is Foreign else None
 
     def loop_iter(self, node: ast.expr) -> tuple[int | None, Any]:
         """Walk a loop's iterable: (literal trip count or None, the iterable's value)."""
@@ -1188,6 +1321,8 @@ class Resolver:
                     return len(range(*bounds)), None
                 return None, None
         value = self.expr(node)
+        if type(value) is Const and value.value == [] and type(node) is not ast.List:
+            return None, None  # an empty list through a name: filled where greenlint does not follow
         if type(value) is Const and isinstance(value.value, (tuple, list, str)):
             return len(value.value), value
         if type(value) is Seq:
@@ -1219,8 +1354,9 @@ class Resolver:
         for key in node.keys:
             if key is not None:
                 self.expr(key)
-        for value in node.values:
-            self.expr(value)
+        values = [self.expr(value) for value in node.values]
+        if values and None not in node.keys and all(type(v) in (UserFunc, ExtFunc) for v in values):
+            return Choice(tuple(values))  # a table of constructors: `{"unet": build_unet, ...}[name]()`
         return OPAQUE
 
     def e_set(self, node: ast.Set) -> Any:
@@ -1296,6 +1432,8 @@ class Resolver:
         part = node.slice
         parts = [self.index_part(p) for p in (part.elts if type(part) is ast.Tuple else [part])]
         index = parts[0] if type(part) not in (ast.Tuple, ast.Slice) else OPAQUE
+        if type(owner) is Choice:
+            return owner  # any key: one of the functions
         if type(owner) is Member and owner.owner.cls == SAVED_MODEL_LOAD and owner.name == "signatures":
             return owner  # loaded.signatures["serving_default"]: one of the signatures, called alike
         if type(owner) is Inst and owner.cls in _TENSORS:
@@ -1358,24 +1496,41 @@ class Resolver:
 
     def e_comprehension(self, node) -> Any:
         generators = node.generators
-        first = self.loop_count(generators[0].iter)
+        first = self.loop_trips(generators[0].iter)
         with self.inside(Scope("comprehension", self.scope)):
             self.comprehension(node, first)
         return OPAQUE
 
-    def comprehension(self, node, first: int | None) -> None:
-        """A comprehension's loops, conditions and element, in its own scope (*first*: the first loop's count)."""
+    def loop_trips(self, node: ast.expr) -> tuple[int | None, int | None, bool, Any]:
+        """Walk a loop's iterable: (literal trip count, the trips `runs` counts, at most those,
+        the iterable's value); a data set or array of known length, a list filled by `append`
+        and `ds.take(n)` give trips too."""
+        count, value = self.loop_iter(node)
+        if count is not None:
+            return count, count, False, value
+        trips, upper = arrays.iterations(value)
+        taken = _taken(node) if trips is None else None
+        if taken is not None:
+            trips, upper = taken, True
+        return None, trips, upper, value
+
+    def comprehension(self, node, first: tuple) -> None:
+        """A comprehension's loops, conditions and element, in its own scope (*first*: the first
+        loop's `loop_trips`)."""
         generators = node.generators
         loops, trips = self.ctx.loops, self.ctx.trips
         depth = len(loops)
+        upper = False
         for i, generator in enumerate(generators):
-            loops.append(first if i == 0 else self.loop_count(generator.iter))
-            trips.append(loops[-1])
+            count, trip, at_most, _ = first if i == 0 else self.loop_trips(generator.iter)
+            loops.append(count)
+            trips.append(trip)
+            upper = upper or at_most
             self.ctx.varying.append(flow.targets(generator.target) if trips[-1] != 1 else None)
             self.assign(generator.target, None)
             for condition in generator.ifs:
                 self.expr(condition)
-        filtered = 1 if any(generator.ifs for generator in generators) else 0
+        filtered = 1 if upper or any(generator.ifs for generator in generators) else 0
         self.ctx.guards += filtered
         if type(node) is ast.DictComp:
             self.expr(node.key)
@@ -1391,7 +1546,8 @@ class Resolver:
     def e_yield(self, node: ast.Yield | ast.YieldFrom) -> Any:
         self.ctx.generator = True
         if node.value is not None:
-            self.expr(node.value)
+            value = self.expr(node.value)
+            self.ctx.yields.append(value if type(node) is ast.Yield else None)
         return None
 
     def e_slice(self, node: ast.Slice) -> Any:
@@ -1416,6 +1572,33 @@ def _ext_member(info: ClassInfo, attr: str) -> tuple[bool, Any]:
     return False, None
 
 
+def _references(text: str, name: str) -> tuple[int, int, int]:
+    """Occurrences of the identifier *name* in *text* as a whole word: all of them, those after a
+    dot (`obj.name`: an attribute) and those before one (`name.x`: a dotted path's part). Found by
+    a literal search, which is much faster than tokenising the whole text."""
+    total = after = before = 0
+    size, end_of_text = len(name), len(text)
+    at = text.find(name)
+    while at != -1:
+        end = at + size
+        if not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end])):
+            total += 1
+            i = at - 1
+            while i >= 0 and text[i] in " \t":
+                i -= 1
+            after += i >= 0 and text[i] == "."
+            j = end
+            while j < end_of_text and text[j] in " \t":
+                j += 1
+            before += j < end_of_text and text[j] == "."
+        at = text.find(name, at + 1)
+    return total, after, before
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
 def _required_parameters(info: FuncInfo) -> int:
     """How many arguments a call must pass (self/cls not counted); sorts the walk queue."""
     args = info.node.args
@@ -1426,6 +1609,16 @@ def _required_parameters(info: FuncInfo) -> int:
 
 
 _EXITS = (ast.Break, ast.Return, ast.Raise)
+#: Calls that bind a user function's first parameters for later calls (`Resolver.bound_later`).
+_BINDERS = frozenset({"types.MethodType", "functools.partial"})
+_BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
+#: Imports that make a module a Keras one (an untyped `.fit(` there is Keras's).
+_KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
+#: Roots of `from X import y` whose names the resolver values itself (no project module).
+_FOLLOWED_ROOTS = DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS
+_FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
+#: List methods that add items (`append` is counted, the others leave the length unknown).
+_LIST_FILLERS = frozenset({"append", "extend", "insert"})
 
 
 def _nested_in(func: FuncInfo, outer: FuncInfo) -> bool:

@@ -2,7 +2,8 @@
 
 A site's count is the product of its enclosing loops' trip counts (`range(...)` and literal
 sequences, as `features.loop_multiplier`; data sets and arrays of known length too: `for batch
-in ds` over 1000 samples `.batch(64)` runs 16 times, arrays.iterations; `ds.take(n)` at most n)
+in ds` over 1000 samples `.batch(64)` runs 16 times, arrays.iterations; `ds.take(n)` at most n;
+a list filled by `append` in loops of known length, arrays.appended)
 times the number of times its function runs: the sum, over the calls of that function seen in
 the module, of each call's own count (a helper called 7 times runs its `fit` 7 times; one called
 from a 3-trip loop in a function called twice, 6). The count is exact only when every reference
@@ -58,6 +59,7 @@ class Place(NamedTuple):
     varying: tuple = ()
     call: Any = None
     params: list | None = None
+    later: bool = False  # `types.MethodType(f, ...)`/`functools.partial(f, ...)`: f is called elsewhere, unseen
 
 
 def local(trips: list[int | None], guarded: bool, divisors: tuple = ()) -> Local:
@@ -124,6 +126,9 @@ class FunctionRuns:
             found = Local(None, UNKNOWN), "a lambda runs where it is passed"
         elif not info.callers or not self.all_calls_seen(info):
             found = Local(None, UNKNOWN), f"{name} is called or passed where greenlint cannot count"
+        elif any(place is not None and place.later for _, place, _ in info.callers):
+            found = Local(None, UNKNOWN), f"{name} is bound (types.MethodType, functools.partial) and called where " \
+                "greenlint cannot count"
         else:
             total, bound, why = 0, EXACT, None
             for caller, place, _ in info.callers:
@@ -153,7 +158,8 @@ class FunctionRuns:
             return ONCE
         key = id(info)
         if key not in self.loops:
-            found = [combine(place.runs, self.loop(caller, active | {key})) for caller, place, _ in info.callers]
+            found = [combine(place.runs, self.loop(caller, active | {key}))
+                     for caller, place, _ in info.callers if not place.later]  # bound for calls unseen: no loop known
             counts = [runs.count for runs in found]
             most = _loop_max(counts)
             upper = any(runs.bound == UPPER for runs in found) or len(set(counts)) > 1

@@ -98,6 +98,36 @@ class Member:
         return hash(self.name)
 
 
+class Choice:
+    """One of several functions, picked at run time: the values of a dict display of user
+    functions (`{"unet": build_unet, "fcn": build_fcn}[name]`); calling it calls one of them."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple):
+        self.items = items
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Choice and other.items == self.items
+
+    def __hash__(self) -> int:
+        return len(self.items)
+
+
+class Foreign:
+    """A value from a library that is neither TensorFlow nor the project (scikit-learn, PyTorch,
+    ...: `untyped.FOREIGN_ROOTS`): its attributes and calls give foreign values too, so that its
+    `.fit(`/`.predict(` is never taken for Keras's."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "FOREIGN"
+
+
+FOREIGN = Foreign()
+
+
 class Seq:
     """A tuple or list display with some non-literal items (`return model, optimizer`)."""
 
@@ -311,7 +341,8 @@ def merge(a: Any, b: Any) -> Any:
 #: `Inst.meta` keys describing work (sizes, shapes, architectures): kept at a join only where
 #: both paths agree (greenlint/analysis/arrays.py, work.py).
 WORK_KEYS = frozenset(
-    {"layers", "graph", "sub_layers", "wrapped", "data", "shape", "shape_prov", "shape_note", "sym", "site_work"}
+    {"layers", "graph", "sub_layers", "wrapped", "data", "shape", "shape_prov", "shape_note", "sym", "site_work",
+     "length", "length_bound"}
 )
 
 

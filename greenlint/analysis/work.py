@@ -23,16 +23,19 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from greenlint.analysis import layers, worktables
-from greenlint.analysis.arrays import DATASET, Data, Sym, shape_of, shape_source
+from greenlint.analysis import layers, untyped, worktables
+from greenlint.analysis.arrays import DATASET, PY_GENERATOR, Data, Sym, shape_of, shape_source
 from greenlint.analysis.ops import op_work
 from greenlint.analysis.values import Const, Inst, Seq
 
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
 KERAS_BATCH = 32
 MODEL_CLASSES = frozenset({"Model", "Sequential", "Functional"})
+#: The generator methods of old Keras and the method whose work they do (their data: `generator`).
+GENERATOR_METHODS = {"fit_generator": "fit", "evaluate_generator": "evaluate", "predict_generator": "predict"}
 MODEL_METHODS = frozenset(
-    {"fit", "evaluate", "predict", "__call__", "train_on_batch", "test_on_batch", "predict_on_batch"}
+    {"fit", "evaluate", "predict", "__call__", "train_on_batch", "test_on_batch", "predict_on_batch",
+     *GENERATOR_METHODS}
 )
 LAYERS = "tensorflow.keras.layers."
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
@@ -279,7 +282,7 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any = No
 
 def _data(value: Any) -> tuple[Data | None, bool]:
     """(what is known of the data passed, whether it is a tf.data pipeline)."""
-    if type(value) is Inst and value.cls == DATASET:
+    if type(value) is Inst and value.cls in (DATASET, PY_GENERATOR):
         return value.meta.get("data"), True
     if type(value) is Seq and value.items:  # validation_data=(x, y)
         value = value.items[0]
@@ -300,12 +303,18 @@ def _literal_or_default(features: dict, named: dict, key: str, default: Any, why
     return q(default, INFERRED, why)
 
 
-def _model_call(method: str, named: dict, features: dict, owner: Inst) -> dict[str, dict]:
+def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
+                unbuilt: str = "the model is not built statically here") -> dict[str, dict]:
+    """*owner* None: a receiver not typed (untyped_work), *unbuilt* the note saying so."""
     work: dict[str, dict] = {}
+    if method in GENERATOR_METHODS:  # `fit_generator(gen, ...)`: the generator batches itself
+        method = GENERATOR_METHODS[method]
+        named = {**named, "x": named.get("generator")}
     x = named.get("x")
     data, pipeline = _data(x)
+    pipeline = pipeline or "generator" in named
     sample_shape = data.shape if data is not None else None
-    net = model_net(owner, sample_shape, data.note if data else None)
+    net = model_net(owner, sample_shape, data.note if data else None) if owner is not None else None
     if method in ("fit", "evaluate", "predict"):
         work.update(_loop_work(method, named, features, data, pipeline))
     elif data is not None and data.samples is not None:
@@ -313,8 +322,41 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst) -> dict[s
     if net is not None:
         work.update(_net_work(net))
     elif method != "__call__":
-        work["flops_per_sample"] = q(None, UNKNOWN, "the model is not built statically here")
+        work["flops_per_sample"] = q(None, UNKNOWN, unbuilt)
     return work
+
+
+GRADIENT_TAPE = "tensorflow.GradientTape"
+STEP_NOTES = {
+    "training": "a forward pass under a GradientTape: one training step of the model on this batch",
+    "inference": "an eager forward pass: one batch of len(x) samples",
+}
+
+
+def step_kind(owner: Any, first: Any, named: dict, taped: bool) -> str | None:
+    """What calling a model does (`work["step"]`): "training" under a `tf.GradientTape` (unless
+    `training=False`), "inference" for an eager call on data; None for a layer, or a model
+    called on Keras symbolic tensors (a functional graph being built) or on unknown inputs."""
+    if not is_model(owner):
+        return None
+    training = named.get("training")
+    if taped and not (type(training) is Const and training.value is False):
+        return "training"
+    x = first if first is not None else named.get("inputs")
+    if type(x) is Inst and ("sym" in x.meta or x.cls == "tensorflow.keras.KerasTensor"):
+        return None
+    return "inference" if x is not None and not (type(training) is Const and training.value is True) else None
+
+
+def untyped_work(api: str, named: dict, features: dict) -> dict[str, dict]:
+    """The work of a Keras method called on a receiver the walk cannot type (analysis/untyped.py):
+    what its arguments show (epochs, batch_size, steps_per_epoch, the data's size), the model's
+    size unknown with the note saying why; {} for a session's `run` or a tensor's `eval` (the
+    graph they run is not followed)."""
+    method = api.rpartition(".")[2]
+    if method not in MODEL_METHODS:
+        return {}
+    return _model_call(method, named, features, None, untyped.NOTE)
 
 
 def _net_work(net: Net) -> dict[str, dict]:
@@ -334,7 +376,9 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
     work: dict[str, dict] = {}
     if pipeline:
         if data is not None and data.batch is not None:
-            batch = q(data.batch, INFERRED, "the dataset's .batch(n)")
+            batch = q(data.batch, INFERRED, data.batch_note or "the dataset's .batch(n)")
+        elif "generator" in named:
+            batch = q(None, UNKNOWN, "the generator's batch size is not known statically")
         else:
             batch = q(None, UNKNOWN, "a tf.data pipeline without a literal .batch(n)")
     else:
@@ -357,8 +401,10 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
                                            vdata.note if vdata else "validation_data's size is not known")
         epochs = _literal_or_default(features, named, "epochs", 1, "Keras default")
         start = features.get("initial_epoch")
-        if type(start) is int and start > 0 and epochs["value"] is not None:
-            epochs = q(max(0, epochs["value"] - start), INFERRED, f"epochs {epochs['value']} from initial_epoch {start}")
+        if type(start) is int and start > 0:  # epochs as written: the epochs run are those less initial_epoch
+            work["initial_epoch"] = q(start, LITERAL, "training resumes there: epochs run = epochs − initial_epoch")
+        elif "initial_epoch" in named and type(start) is not int:
+            work["initial_epoch"] = q(None, UNKNOWN, "initial_epoch is not a literal")
         least = _early_stopping(named.get("callbacks"))
         if least is not None:
             epochs["bound"] = "upper"
@@ -380,10 +426,16 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
         steps = q(None, UNKNOWN, None)
     work[steps_key] = steps
     if method == "fit":
+        validation = features.get("validation_steps")
+        if type(validation) is int:
+            work["validation_steps"] = q(validation, LITERAL)
         epochs = work["epochs"]
-        total = epochs["value"] * steps["value"] if epochs["value"] is not None and steps["value"] is not None else None
+        start = work.get("initial_epoch", {"value": 0})["value"]  # None: not a literal
+        run = max(0, epochs["value"] - start) if epochs["value"] is not None and start is not None else None
+        total = run * steps["value"] if run is not None and steps["value"] is not None else None
         extra = {"bound": "upper"} if epochs.get("bound") == "upper" and total is not None else {}
-        work["steps"] = q(total, INFERRED, "epochs × steps_per_epoch", **extra)
+        how = "(epochs − initial_epoch) × steps_per_epoch" if start else "epochs × steps_per_epoch"
+        work["steps"] = q(total, INFERRED, how, **extra)
     return work
 
 

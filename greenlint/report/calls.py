@@ -70,14 +70,24 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
         where = f"{span.line}:{span.column}" if span.cell is None else f"cell {span.cell}:{span.line}:{span.column}"
         runs = Site(site, p)
         loops = runs.loop_multiplier
+        counted = isinstance(site.runs.get("count"), int)  # else unknown: no count, no total
         known = p.energy_j is not None
         table.add_row(
             Text(visible(f"{site.path}:{where}")),  # Text: a name is never read as rich markup
             Text(visible(site.api)),
             fmt_energy(p.energy_j, p.interval_j) if known else "-",
-            (f"{TIMES} ≤{loops}" if runs.runs_bound == "upper" else f"{TIMES} {loops}") if loops > 1 else "",
-            fmt_energy(p.energy_j, p.interval_j, loops) if known and loops > 1 else "",
+            _runs_cell(runs, loops) if counted else f"{TIMES} ?",
+            fmt_energy(p.energy_j, p.interval_j, loops) if counted and known and loops > 1 else "",
             fmt_range(*p.interval_j) if p.interval_j else "-",
             p.label,
         )
     return table
+
+
+def _runs_cell(runs, loops: int) -> str:
+    """`× 8`, `× ≤8` for a counted site run more than once; "" for once."""
+    from greenlint.units import TIMES
+
+    if loops <= 1:
+        return ""
+    return f"{TIMES} ≤{loops}" if runs.runs_bound == "upper" else f"{TIMES} {loops}"

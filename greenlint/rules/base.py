@@ -86,6 +86,12 @@ class Site:
         return value if isinstance(value, int) and value > 0 else 1
 
     @property
+    def untyped(self) -> bool:
+        """The receiver was not resolved: the site is taken for the Keras/TF method of its name
+        (analysis/untyped.py), which another library's object may also have."""
+        return self.features.get("receiver_kind") == "untyped"
+
+    @property
     def runs_bound(self) -> str:
         """"exact" or "upper" (a guarded call, early stopping's loop: at most `loop_multiplier`),
         "unknown" when `loop_multiplier` fell back to the literal loops."""

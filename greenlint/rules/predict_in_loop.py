@@ -138,6 +138,8 @@ class PredictInLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
+            if site.untyped:  # `clf.predict(x)` on an unknown receiver may be scikit-learn's
+                continue
             if is_keras_model_method(site.api, ("predict",)) and site.repeats(same=("receiver",)):
                 times = site.loop_times()
                 yield self.diagnostic(

@@ -460,3 +460,62 @@ def test_a_dict_filled_from_the_loop_s_work_varies():
     by_line = {s.span.line: s.runs for s in result.callsites if s.api.endswith(".run")}
     assert by_line[7]["varies"]  # each pass fills the dict with another batch
     assert not by_line[10]["varies"]  # the same data, filled in again
+
+
+def test_a_loop_over_a_list_filled_by_append_runs_as_often_as_the_filling_loop():
+    found = runs(
+        """
+        imgs = []
+        for i in range(5):
+            imgs.append(i)
+        for img in imgs:
+            m.predict(img)
+        preds = [m.predict(x) for x in imgs]
+        picked = []
+        for i in range(10):
+            if i % 2:
+                picked.append(i)
+        for p in picked:
+            m.evaluate(p)
+        """
+    )
+    assert count(found[6]) == (5, "exact")  # not 0: the list holds 5 items
+    assert count(found[7]) == (5, "exact")
+    assert count(found[13]) == (10, "upper")  # appended under a condition: at most 10
+
+
+def test_a_list_filled_where_greenlint_cannot_count_gives_an_unknown_count_never_0():
+    found = runs(
+        """
+        files = []
+        for f in open("list.txt"):
+            files.append(f)
+        for f in files:
+            m.predict(f)
+        more = []
+        more.extend(files)
+        for f in more:
+            m.evaluate(f)
+        filled = []
+        fill(filled)
+        for f in filled:
+            m.test_on_batch(f)
+        for f in []:
+            m.train_on_batch(f)
+        """
+    )
+    assert count(found[6]) == (None, "unknown")
+    assert count(found[10]) == (None, "unknown")
+    assert count(found[14]) == (None, "unknown")
+    assert count(found[16]) == (0, "exact")  # a literal empty list really never runs
+
+
+def test_a_call_in_an_inner_loop_of_unknown_length_has_an_unknown_count():
+    found = runs(
+        """
+        for epoch in range(3):
+            for batch in gen():
+                m.train_on_batch(batch)
+        """
+    )
+    assert count(found[4]) == (None, "unknown")

@@ -365,9 +365,12 @@ def test_rows_of_an_array_and_new_axes():
     assert found[2].work["flops"]["value"] is None  # a mask selects an unknown number of rows
 
 
-def test_initial_epoch_counts_only_the_epochs_left():
-    w = work("m = keras.Sequential()\nm.fit(x, y, epochs=10, initial_epoch=4)\n", "tensorflow.keras.Sequential.fit")
-    assert value(w, "epochs") == 6 and w["epochs"]["provenance"] == "inferred"
+def test_initial_epoch_is_given_beside_the_epochs_written_and_steps_count_the_epochs_left():
+    w = work("m = keras.Sequential()\nm.fit(np.zeros((64, 4)), epochs=10, initial_epoch=4)\n",
+             "tensorflow.keras.Sequential.fit")
+    assert value(w, "epochs") == 10 and w["epochs"]["provenance"] == "literal"  # as written (the predictor subtracts)
+    assert value(w, "initial_epoch") == 4 and w["initial_epoch"]["provenance"] == "literal"
+    assert value(w, "steps") == 6 * 2 and "initial_epoch" in w["steps"]["note"]  # 6 epochs of ceil(64 / 32)
 
 
 def test_layers_in_a_sequential_list_get_their_own_work():

@@ -78,12 +78,18 @@ def test_table_shows_location_energy_and_basis():
 
 
 def test_table_shows_loops_ranges_and_stale_profiles():
-    in_loop = CallSite("c.py", Span(4, 5, 4, 30), "tensorflow.keras.Sequential.fit", {"loop_multiplier": 8})
+    in_loop = CallSite("c.py", Span(4, 5, 4, 30), "tensorflow.keras.Sequential.fit", {"loop_multiplier": 8},
+                       runs={"count": 8, "bound": "exact", "note": None})
+    # an inner loop of unknown length inside a 3-trip loop: the count is unknown, not the outer 3
+    unknown = CallSite("c.py", Span(7, 9, 7, 30), "tensorflow.keras.Sequential.fit",
+                       {"loop_multiplier": 3, "loop_unbounded": True})
     wide = Prediction(2.0, (0.1, 400.0), None, None, None, Basis.PREDICTED)  # 4000x wide: the range is the figure
     stale = Prediction(3.0, (2.0, 4.0), None, None, None, Basis.FROM_DATA, profile={"median_j": 9.0, "stale": True})
-    lines = _table([(in_loop, wide), (EARLY, stale)]).splitlines()
+    lines = _table([(in_loop, wide), (unknown, wide), (EARLY, stale)]).splitlines()
     [row] = [line for line in lines if "c.py:4:5" in line]
     assert "0.1 J – 400 J" in row and "× 8" in row and "0.8 J – 3.2 kJ" in row and "predicted" in row
+    [row] = [line for line in lines if "c.py:7:9" in line]
+    assert "× ?" in row and "× 3" not in row and "0.3 J" not in row  # no total from the outer loop alone
     [row] = [line for line in lines if "b.py:1:1" in line]
     assert "3 J" in row and "from data, profile stale" in row
 

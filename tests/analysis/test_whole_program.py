@@ -1,0 +1,250 @@
+"""Training code as research repositories write it: models and sessions passed between functions,
+classes and modules, built from tables of constructors, trained from generators or GradientTape
+steps. Their call sites, the work they carry and how often they run."""
+
+from __future__ import annotations
+
+import textwrap
+
+from greenlint.analysis import analyse_file
+
+
+def write(folder, files: dict[str, str]) -> None:
+    for name, code in files.items():
+        (folder / name).write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+
+
+def sites(path) -> dict[tuple[int, str], object]:
+    result = analyse_file(path)
+    assert result.errors == []
+    return {(s.span.line, s.api): s for s in result.callsites}
+
+
+def value(site, key):
+    return site.work[key]["value"]
+
+
+GAN_MODEL = """
+import numpy as np
+import tensorflow as tf
+
+
+class GAN(object):
+    def __init__(self, sess, batch_size=64):
+        self.sess = sess
+        self.batch_size = batch_size
+        self.build_model()
+
+    def build_model(self):
+        self.z = tf.placeholder(tf.float32, [None, 100])
+        self.loss = tf.reduce_mean(tf.layers.dense(self.z, 784))
+        self.optim = tf.train.AdamOptimizer(0.0002).minimize(self.loss)
+
+    def train(self, epochs):
+        for epoch in range(epochs):
+            for idx in range(100):
+                z = np.random.uniform(-1, 1, [self.batch_size, 100])
+                self.sess.run(self.optim, feed_dict={self.z: z})
+                err = self.loss.eval({self.z: z})
+"""
+
+
+def test_a_tf1_gan_whose_session_comes_from_another_module_still_lists_its_session_runs(tmp_path):
+    write(tmp_path, {
+        "main.py": """
+            import tensorflow as tf
+            from model import GAN
+
+            with tf.Session() as sess:
+                GAN(sess).train(epochs=25)
+            """,
+        "model.py": GAN_MODEL,
+    })
+    found = sites(tmp_path / "model.py")
+    run = found[(20, "tensorflow.compat.v1.Session.run")]
+    assert run.features["receiver_kind"] == "untyped"  # the session is main.py's: matched by its name
+    assert run.runs["count"] is None  # train() is called in main.py only
+    assert (21, "tensorflow.Tensor.eval") in found  # the loss is an attribute set in another method
+
+
+def test_the_same_gan_in_one_file_types_the_session_set_in_init_and_counts_its_runs(tmp_path):
+    write(tmp_path, {"gan.py": GAN_MODEL + "\n\nwith tf.Session() as sess:\n    GAN(sess).train(epochs=25)\n"})
+    run = sites(tmp_path / "gan.py")[(20, "tensorflow.compat.v1.Session.run")]
+    assert "receiver_kind" not in run.features  # typed from `self.sess = sess`, bound by the constructor's call
+    assert run.runs["count"] == 25 * 100
+
+
+def test_a_segmentation_library_binds_its_train_function_to_models_from_a_table(tmp_path):
+    write(tmp_path, {
+        "models.py": """
+            import types
+            from functools import partial
+            from tensorflow import keras
+
+
+            def train(model, x, y, epochs=5):
+                return model.fit(x, y, epochs=epochs, batch_size=8)
+
+
+            def predict(model, img):
+                return model.predict(img)
+
+
+            def build_unet(n_classes):
+                inp = keras.Input((64, 64, 3))
+                model = keras.Model(inp, keras.layers.Conv2D(4, 3, padding="same")(inp))
+                model.train = types.MethodType(train, model)
+                return model
+
+
+            def build_fcn(n_classes):
+                inp = keras.Input((64, 64, 3))
+                model = keras.Model(inp, keras.layers.Conv2D(4, 1)(inp))
+                model.predict_one = partial(predict, model)
+                return model
+
+
+            MODELS = {"unet": build_unet, "fcn": build_fcn}
+            """,
+        "run.py": """
+            import os
+            import numpy as np
+            from models import MODELS
+
+            model = MODELS["unet"](4)
+            for name in os.listdir("frames"):
+                model.predict(np.zeros((1, 64, 64, 3)))
+            """,
+    })
+    found = sites(tmp_path / "models.py")
+    fit = found[(7, "tensorflow.keras.Model.fit")]
+    assert "receiver_kind" not in fit.features  # the model types.MethodType binds
+    assert value(fit, "params") == 3 * 3 * 3 * 4 + 4 and value(fit, "batch_size") == 8
+    assert fit.work["epochs"]["provenance"] == "unknown"  # the bound method's callers are elsewhere
+    assert fit.runs["count"] is None
+    predict = found[(11, "tensorflow.keras.Model.predict")]
+    assert "receiver_kind" not in predict.features and value(predict, "params") == 3 * 4 + 4  # functools.partial
+    assert predict.runs["count"] is None and "bound" in predict.runs["note"]
+    assert predict.runs["loop"] == 1  # called where greenlint cannot see: no loop known (not an unknown one)
+    used = sites(tmp_path / "run.py")[(7, "tensorflow.keras.Model.predict")]
+    assert "receiver_kind" not in used.features  # a model from the other module's table of constructors
+    assert value(used, "samples") == 1 and used.runs["count"] is None
+
+
+def test_an_untyped_model_parameter_is_listed_with_the_work_its_arguments_show(tmp_path):
+    write(tmp_path, {"lib.py": """
+        from tensorflow import keras
+
+
+        def train(model, ds):
+            model.fit(ds, epochs=20, initial_epoch=5, steps_per_epoch=100)
+        """})
+    [fit] = [s for s in sites(tmp_path / "lib.py").values() if s.api == "tensorflow.keras.Model.fit"]
+    assert fit.features["receiver_kind"] == "untyped"
+    assert value(fit, "epochs") == 20 and value(fit, "initial_epoch") == 5 and value(fit, "steps") == 15 * 100
+    assert fit.work["flops_per_sample"]["note"] == "receiver not resolved: matched by method name"
+
+
+def test_models_of_two_classes_passed_to_one_function_give_their_common_base(tmp_path):
+    write(tmp_path, {"two.py": """
+        from tensorflow import keras
+
+
+        def score(model, x):
+            return model.predict(x)
+
+
+        score(keras.Sequential(), [1])
+        score(keras.Model(), [1])
+        """})
+    predict = sites(tmp_path / "two.py")[(5, "tensorflow.keras.Model.predict")]
+    assert "receiver_kind" not in predict.features and predict.runs["count"] == 2
+
+
+def test_a_detector_trained_from_a_generator_resuming_at_epoch_50(tmp_path):
+    write(tmp_path, {"train.py": """
+        import numpy as np
+        from tensorflow import keras
+
+        BATCH = 16
+
+
+        def generator(paths):
+            while True:
+                for i in range(0, len(paths), BATCH):
+                    yield np.zeros((BATCH, 64, 64, 3)), np.zeros((BATCH, 10))
+
+
+        inp = keras.Input((64, 64, 3))
+        x = keras.layers.GlobalAveragePooling2D()(keras.layers.Conv2D(8, 3)(inp))
+        model = keras.Model(inp, keras.layers.Dense(10)(x))
+        model.fit_generator(generator(["a"] * 1000), steps_per_epoch=62, epochs=100, initial_epoch=50,
+                            validation_data=generator(["b"] * 100), validation_steps=6)
+        for step in range(10):
+            model.train_on_batch(np.zeros((16, 64, 64, 3)), np.zeros((16, 10)))
+        """})
+    found = sites(tmp_path / "train.py")
+    fit = found[(16, "tensorflow.keras.Model.fit_generator")]
+    assert value(fit, "epochs") == 100 and value(fit, "initial_epoch") == 50
+    assert value(fit, "steps_per_epoch") == 62 and value(fit, "steps") == 50 * 62 and value(fit, "validation_steps") == 6
+    assert value(fit, "batch_size") == 16 and "generator" in fit.work["batch_size"]["note"]
+    assert fit.work["samples"]["provenance"] == "unknown"  # how many batches a generator yields is not known
+    params = 3 * 3 * 3 * 8 + 8 + 8 * 10 + 10
+    assert value(fit, "params") == params
+    on_batch = found[(19, "tensorflow.keras.Model.train_on_batch")]
+    assert value(on_batch, "samples") == 16 and value(on_batch, "params") == params
+    assert value(on_batch, "flops_per_sample") == value(fit, "flops_per_sample") and on_batch.runs["count"] == 10
+
+
+def test_a_custom_gradient_tape_loop_is_one_training_step_per_batch(tmp_path):
+    write(tmp_path, {"tape.py": """
+        import numpy as np
+        import tensorflow as tf
+        from tensorflow import keras
+
+        model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4)])
+        optimizer = keras.optimizers.Adam()
+        ds = tf.data.Dataset.from_tensor_slices((np.zeros((640, 8)), np.zeros(640))).batch(64)
+
+
+        @tf.function
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(model(x, training=True))
+            grads = tape.gradient(loss, model.trainable_weights)
+            optimizer.apply_gradients(zip(grads, model.trainable_weights))
+
+
+        for epoch in range(3):
+            for x, y in ds:
+                train_step(x, y)
+        model(np.zeros((5, 8)))
+        """})
+    found = sites(tmp_path / "tape.py")
+    step = found[(13, "tensorflow.keras.Sequential.__call__")]
+    assert value(step, "step") == "training" and value(step, "params") == 8 * 4 + 4
+    assert value(step, "samples") == 64  # one batch of the data set the loop reads
+    assert step.runs["count"] == 3 * 10
+    for key in ((14, "tensorflow.GradientTape.gradient"), (15, "tensorflow.keras.optimizers.Adam.apply_gradients")):
+        assert found[key].work["symbolic"]["note"] == "counted in the training step at line 13"
+    eager = found[(21, "tensorflow.keras.Sequential.__call__")]
+    assert value(eager, "step") == "inference" and value(eager, "samples") == 5
+
+
+def test_models_of_libraries_built_on_keras_are_keras_models(tmp_path):
+    write(tmp_path, {"cv.py": """
+        import keras_hub
+        import tensorflow_datasets as tfds
+        from keras_cv.models import RetinaNet
+
+        ds = tfds.load("mnist", split="train")
+        model = RetinaNet.from_preset("resnet50_imagenet", num_classes=20)
+        model.fit(ds.batch(8), epochs=10)
+        tokenizer = keras_hub.models.BertTokenizer.from_preset("bert_base_en")
+        tokenizer.predict(["a"])
+        """})
+    found = sites(tmp_path / "cv.py")
+    fit = found[(7, "tensorflow.keras.Model.fit")]
+    assert fit.features["receiver"] == "library" and value(fit, "samples") == 60000 and value(fit, "steps") == 7500 * 10
+    assert fit.work["flops_per_sample"]["provenance"] == "unknown"  # the library's model is not built here
+    assert not any(line == 9 for line, _ in found)  # a tokenizer is not a model
