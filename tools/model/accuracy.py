@@ -437,7 +437,7 @@ def training_section(shared_dir: Path | None) -> str:
 
 def physics_section() -> str:
     """Physics goals (issue 18) from the crafted programs of `physics.goals`, the shipped model's figures."""
-    from greenlint.predict.work_energy import DENSE_FLOPS_PER_S
+    from greenlint.predict.work_energy import BANDWIDTH_B_PER_S, DENSE_FLOPS_PER_S, DISPATCH_S, HALF_PEAK_FLOPS
     from tools.model.physics import gaissa_check, goals
 
     lines = [
@@ -445,9 +445,10 @@ def physics_section() -> str:
         "",
         "Crafted programs, one thing varied at a time, through the resolver and the shipped predictor "
         "(`tools/model/physics.py`; `tests/physics` asserts the same goals). The model: time = t0 + "
-        "steps × per-step cost + FLOPs / throughput per kind of call; energy = P × (time − τ(1 − e^(−time/τ))), "
-        f"a ramp-up from idle to a steady net power P; tensor ops add P × FLOPs / {DENSE_FLOPS_PER_S:.0e} FLOP/s "
-        "to their measured call.",
+        "steps × per-step cost + FLOPs / throughput per kind of call; energy = P × time, a steady net power P "
+        "(no ramp-up per call: linear in the work past the start-up t0); tensor ops and eager layer calls from "
+        f"their own work, time = {DISPATCH_S:.0e} s dispatch + (FLOPs + {HALF_PEAK_FLOPS:.0e}) / "
+        f"{DENSE_FLOPS_PER_S:.0e} FLOP/s (throughput saturating with size) + bytes / {BANDWIDTH_B_PER_S:.0e} B/s.",
         "",
         "| varied | figure | goal | |",
         "|---|---|---|---|",
