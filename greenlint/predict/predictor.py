@@ -152,7 +152,8 @@ class Predictor:
                 return own
         rescale = 0.0  # log10 of this machine's time ratio, where it rescales the reference figures
         rescaled = False  # by the overlay's time ratio: labelled `calibrated here, rescaled`
-        if ov is not None and api in ov.times and self.model["apis"].get(api, {}).get("time_s"):
+        if (ov is not None and api in ov.times and self.model["apis"].get(api, {}).get("time_s")
+                and not unknown_size(features)):  # an unknown size: the work-matched ratio below, not this one
             # only time was measurable here: the reference energy x this API's own time ratio
             level, key, mu, sd, entry = lookup(self.model, api, self.hierarchy)
             ratio = ov.times[api] / entry["time_s"]
@@ -278,9 +279,9 @@ class Predictor:
 
     def _roofline(self, api: str, features: dict) -> Prediction | None:
         """A tensor op's or eager layer call's figure from its own work (`work_energy.roofline`) at the
-        pooled steady power, rescaled by this machine's calibration; None where its work is unknown."""
+        steady power of sustained compute (the training group's), rescaled by this machine's calibration; None where its work is unknown."""
         found = roofline(features)
-        power = power_for(self.model.get("work") or {}, None)
+        power = power_for(self.model.get("work") or {}, "training")  # sustained compute's steady power
         if found is None or not power:
             return None
         seconds, how = found

@@ -111,7 +111,10 @@ def one_batch(api: str, f: dict) -> dict:
     step = f.get("step")
     if api.rpartition(".")[2] not in ONE_BATCH_METHODS and step not in ("training", "inference"):
         return f
-    batch = _num(f.get("samples")) or _num(f.get("batch_size")) or 32.0
+    batch = _num(f.get("samples")) or _num(f.get("batch_size"))
+    if batch is None and step is None:
+        return f  # a batch of unknown size: not priced as one (no size is assumed for it)
+    batch = batch or 32.0  # a training step of a custom loop on a batch the code does not size: Keras' default
     out = {k: v for k, v in f.items() if k not in ("validation_samples", "validation_split", "steps_per_epoch",
                                                       "epochs_bound", "initial_epoch")}
     out.update(samples=batch, batch_size=batch, steps=1, epochs=1, steps_per_epoch=1, one_batch=True)

@@ -131,7 +131,8 @@ def test_ten_times_the_epochs_of_a_multi_second_fit_is_ten_times_the_joules(pred
 
 def test_predict_on_ten_times_the_samples_is_ten_times_the_joules_past_the_start_up(predictor):
     work = predictor.model["work"]
-    start = work["power"]["inference"]["steady_w"] * work["time"]["inference"]["t0"]
+    offset = 10 ** work["offsets"].get("tensorflow.keras.Model.predict", 0.0)  # its measured sites vs the model
+    start = work["power"]["inference"]["steady_w"] * work["time"]["inference"]["t0"] * offset
     _, small = one(predictor, _fit(samples=10_000, method="predict"), ".predict")
     _, large = one(predictor, _fit(samples=100_000, method="predict"), ".predict")
     assert (large.energy_j - start) / (small.energy_j - start) == pytest.approx(10, rel=0.05)
