@@ -141,7 +141,7 @@ class Predictor:
         negligible = self._negligible(api)
         if negligible is not None:
             if ov is not None and ov.time_ratio:  # a bound moves with the machine like any figure
-                bound = negligible.energy_j * ov.time_ratio
+                bound = (negligible.energy_j or 0.0) * ov.time_ratio
                 note = f"{negligible.evidence.note}; {TIMES}{ov.time_ratio:.3g}, this machine's execution-time ratio"
                 return replace(negligible, energy_j=bound, interval_j=(0.0, bound),
                                evidence=replace(negligible.evidence, note=note))
