@@ -14,6 +14,7 @@ from pathlib import Path
 from greenlint.analysis import sources, trees
 from greenlint.analysis.callsite import CallSite, Span
 from greenlint.analysis.sources import Code, FileError
+from greenlint.analysis.work import mark_symbolic
 
 #: Deeply nested code (long `a + b + ...` chains) needs more than Python's default 1000 frames.
 _RECURSION_LIMIT = 10_000
@@ -197,6 +198,7 @@ def _resolve(
             start = _chars(unit_lines[line - 1], start)
             end = _chars(unit_lines[end_line - 1], end)
         span = Span(line, start + 1, end_line, end + 1, unit.cell)
+        work = mark_symbolic(api, catalog.kind(api), features, work)
         callsites.append(CallSite(path, span, api, features, work, runs))
     callsites.sort(key=_position)
     return callsites

@@ -71,6 +71,11 @@ _SHAPE_APIS = {
     "tensorflow.random.stateless_normal": ("shape", "float32"),
     "tensorflow.random.stateless_uniform": ("shape", "float32"),
     "tensorflow.keras.Input": ("shape", "float32"),
+    "tensorflow.keras.ops.zeros": ("shape", "float32"),
+    "tensorflow.keras.ops.ones": ("shape", "float32"),
+    "tensorflow.keras.random.normal": ("shape", "float32"),
+    "tensorflow.keras.random.uniform": ("shape", "float32"),
+    "tensorflow.keras.random.truncated_normal": ("shape", "float32"),
 }
 _VALUE_APIS = {
     "tensorflow.constant": "value",

@@ -4,7 +4,8 @@
 `op_work(api, named, features)` its `elements` (of the result) and `flops`: 2·m·n·k for
 `matmul`, 2·(kernel size)·c_in·c_out per output position for `nn.conv*d`, one per element read
 for reductions and elementwise ops, one per element drawn for `random.*`. Constructors
-(`zeros`, `ones`, `fill`, `constant`, ...) get `elements` only.
+(`zeros`, `ones`, `fill`, `constant`, ...) get `elements` only. `keras.ops.*` count as the TF op
+they run (`as_tf_op`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,29 @@ _UNARY = frozenset({
 _BINARY = frozenset({"add", "subtract", "multiply", "divide", "maximum", "minimum", "pow", "squared_difference",
                      "truediv", "floordiv", "equal", "not_equal", "less", "greater"})
 _OP_MODULES = ("tensorflow.", "tensorflow.math.", "tensorflow.nn.", "tensorflow.linalg.")
+
+
+#: `keras.ops` names that differ from the TF op they run (the others share TF's name: `matmul`,
+#: `relu`, `add`, `exp`, ...), and Keras 3's parameter names as TF's, per kind of op.
+_KERAS_OPS = "tensorflow.keras.ops."
+_KERAS_NAMES = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
+                "prod": "reduce_prod", "std": "reduce_std", "var": "reduce_variance", "logsumexp": "reduce_logsumexp",
+                "dot": "matmul", "conv": "convolution"}
+_KERAS_PARAMS = {"matmul": {"x1": "a", "x2": "b"}, "convolution": {"inputs": "input", "kernel": "filters"}}
+_KERAS_BINARY_PARAMS = {"x1": "x", "x2": "y"}
+_KERAS_REDUCTION_PARAMS = {"x": "input_tensor"}
+
+
+def as_tf_op(api: str, named: dict) -> tuple[str, dict]:
+    """A `keras.ops.*` call as the TF op it runs, its arguments under TF's parameter names
+    (`keras.ops.sum(x)` -> `tensorflow.reduce_sum(input_tensor=x)`); other calls unchanged."""
+    if not api.startswith(_KERAS_OPS) or "." in api[len(_KERAS_OPS):]:
+        return api, named
+    leaf = api[len(_KERAS_OPS):]
+    tf_leaf = _KERAS_NAMES.get(leaf, leaf)
+    renames = _KERAS_PARAMS.get(tf_leaf) or (_KERAS_REDUCTION_PARAMS if tf_leaf in _REDUCTIONS else
+                                              _KERAS_BINARY_PARAMS if tf_leaf in _BINARY else {})
+    return "tensorflow." + tf_leaf, {renames.get(k, k): v for k, v in named.items()}
 
 
 _LEAVES: dict[str, str | None] = {}
@@ -61,6 +85,7 @@ def _first(named: dict, *keys: str) -> Any:
 
 def result_shape(api: str, named: dict) -> tuple | None:
     """The shape of what the op returns, where its inputs' shapes are known."""
+    api, named = as_tf_op(api, named)
     leaf = _leaf(api)
     if leaf is None:
         return None
@@ -131,6 +156,7 @@ def op_work(api: str, named: dict, features: dict) -> dict[str, dict]:
         if ".random." in api:
             work["flops"] = {"value": elements, "provenance": "literal", "note": "one per element drawn"}
         return work
+    api, named = as_tf_op(api, named)
     leaf = _leaf(api)
     if leaf is None:
         return {}

@@ -27,6 +27,7 @@ from greenlint.analysis import layers, untyped, worktables
 from greenlint.analysis.arrays import DATASET, PY_GENERATOR, Data, Sym, shape_of, shape_source
 from greenlint.analysis.ops import op_work
 from greenlint.analysis.values import Const, Inst, Seq
+from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
 KERAS_BATCH = 32
@@ -315,6 +316,8 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
     pipeline = pipeline or "generator" in named
     sample_shape = data.shape if data is not None else None
     net = model_net(owner, sample_shape, data.note if data else None) if owner is not None else None
+    if method == "__call__" and type(x) is Inst and "sym" in x.meta:
+        work["symbolic"] = functional_symbolic()
     if method in ("fit", "evaluate", "predict"):
         work.update(_loop_work(method, named, features, data, pipeline))
     elif data is not None and data.samples is not None:
@@ -459,6 +462,7 @@ def _early_stopping(callbacks: Any) -> int | None:
 def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:
     work: dict[str, dict] = {}
     if type(inputs) is Inst and "sym" in inputs.meta:
+        work["symbolic"] = functional_symbolic()
         sym = inputs.meta["sym"]
         found = apply_layer(layer, [sym.shape]) if sym.shape is not None else None
         if sym.shape is not None:
@@ -491,3 +495,34 @@ def sub_layers(info: Any) -> list:
             if is_layer(value):
                 found.append(value)
     return found
+
+
+# -- symbolic calls: a graph built at the line, its work counted where the graph runs -------------
+#: Kinds whose calls inside a traced `tf.function` body only add to its graph.
+TRACED_KINDS = frozenset({"tensor-op", "layer-call", "loss-metric", "optimizer"})
+
+
+def functional_symbolic() -> dict[str, Any]:
+    """`work.symbolic` of a layer or model called on Keras symbolic tensors (the functional API)."""
+    return q(True, INFERRED, "called on Keras symbolic tensors (functional API): builds the model's graph; "
+                             "its work is counted where the model runs (fit, predict, a call on data)")
+
+
+def mark_symbolic(api: str, kind: str, features: dict, work: dict[str, dict]) -> dict[str, dict]:
+    """*work* with `symbolic` added for a call that only builds a graph at its line, decided once the
+    resolver has set `graph_mode` and `in_tf_function` (docs/calls-json.md `symbolic`): a TF1 graph op
+    outside `Session.run`, an op, layer call, loss or optimizer update inside a `tf.function` body or a
+    Keras model's `call`/`train_step`."""
+    if "symbolic" in work:
+        return work
+    if features.get("graph_mode") and api not in GRAPH_RUNS and kind not in EXECUTE_IN_GRAPH_MODE:
+        note = "adds a node to a TF1 graph: its work is counted where Session.run runs the graph"
+    elif features.get("in_tf_function") and kind in TRACED_KINDS:
+        note = ("traced into a tf.function's graph: its work runs each time the function is called, "
+                "counted at the model call the function runs")
+    elif features.get("in_keras_step") and kind in TRACED_KINDS:
+        note = ("inside a Keras model's call or train_step (traced by fit and predict): its work is counted "
+                "where the model runs, in the model's FLOPs per sample")
+    else:
+        return work
+    return {**work, "symbolic": q(True, INFERRED, note)}

@@ -297,7 +297,7 @@ _SPECIAL = {
     "tensorflow.keras.utils.clear_session": "config",
 }
 _OP_MODULES = ("math", "nn", "linalg", "image", "random", "strings", "sparse", "ragged", "signal", "bitwise",
-               "experimental.numpy", "keras.ops", "keras.activations")  # fmt: skip
+               "experimental.numpy", "keras.ops", "keras.random", "keras.activations")  # fmt: skip
 
 
 def _is_op_module(api: str) -> bool:

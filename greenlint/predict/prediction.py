@@ -23,6 +23,7 @@ class Basis(str, Enum):
     FROM_DATA = "from-data"  # this API measured in other programs (public data), scaled to this site's work
     BOUNDED = "bounded"  # every measurement of this API was below resolution: an upper bound
     NEGLIGIBLE = "negligible"  # a call that does no tensor work: under the bound measured on such calls
+    SYMBOLIC = "symbolic"  # builds a graph at its line: 0 J here, its work counted where the graph runs
     CALIBRATED = "calibrated"  # this API measured on this machine by `greenlint calibrate`
     CALIBRATED_ESTIMATED = "calibrated-estimated"  # calibrated, but only time was measurable
     CALIBRATED_RESCALED = "calibrated-rescaled"  # reference figure rescaled by this machine's calibration
@@ -42,6 +43,7 @@ _LABELS = {
     Basis.FROM_DATA: "from data",
     Basis.BOUNDED: "bounded",
     Basis.NEGLIGIBLE: "negligible",
+    Basis.SYMBOLIC: "counted where it runs",
     Basis.CALIBRATED: "calibrated here",
     Basis.CALIBRATED_ESTIMATED: "calibrated here, estimated",
     Basis.CALIBRATED_RESCALED: "calibrated here, rescaled",
@@ -94,6 +96,11 @@ class Prediction:
         profile is out of date (the figure is then the forecast's)."""
         stale = bool(self.profile and self.profile.get("stale"))
         return self.basis.label + (", profile stale" if stale else "")
+
+    @classmethod
+    def symbolic(cls, note: str) -> Prediction:
+        """0 J at a call that only builds a graph (docs/calls-json.md `symbolic`); *note* says where its work is counted."""
+        return cls(0.0, (0.0, 0.0), 0.0, 0.0, 0.0, Basis.SYMBOLIC, Evidence(note=note))
 
     @classmethod
     def unknown(cls, note: str | None = None) -> Prediction:

@@ -23,17 +23,19 @@ from greenlint.predict.tables import (
     lookup,
 )
 from greenlint.predict.work_energy import (
-    DENSE_FLOPS_PER_S,
     FLOP_KINDS,
+    ROOFLINE_HALF,
     WORK_KEYS,
-    compute_seconds,
     derive,
     effective_epochs,
     epochs_ends,
     extrapolation_spread,
+    one_batch,
     power_for,
+    roofline,
     time_group,
     time_of,
+    unknown_size,
     unknown_size_span,
     work_log_energy,
 )
@@ -86,12 +88,12 @@ class Predictor:
     def _work_time(self, api: str, features: dict) -> float | None:
         """Seconds the reference machine's time model gives a repeated call of this work, past the
         first call's start-up (calibration times warmed-up calls); None without a time model."""
-        group = time_group(self.hierarchy.kind(api), api)
+        group = time_group(self.hierarchy.kind(api), api, features)
         model = ((self.model.get("work") or {}).get("time") or {}).get(group)
         if group is None or model is None:
             return None
-        n, flops = derive(group, features)
-        return time_of(model, n, flops) - model["t0"] if n else None
+        n, flops = derive(group, one_batch(api, features))
+        return time_of(model, n, flops, start=False) if n else None
 
     @functools.cached_property
     def _rescale_note(self) -> str:
@@ -116,11 +118,13 @@ class Predictor:
                 features = {**features, "architecture": app}
             notes.append(f"as {pooled}: the work, not the model class, sets the cost")
             api = pooled
+        if features.get("symbolic") is True:
+            return Prediction.symbolic(symbolic_note(features))
         if features.get("graph_mode"):  # a TF1 graph program: the work runs in Session.run
             if api in GRAPH_RUNS:
                 return Prediction.unknown("it runs the graph ops it is given: their work sets the cost, and greenlint does not follow the graph")
             if self.hierarchy.kind(api) not in EXECUTE_IN_GRAPH_MODE:
-                return Prediction.unknown("it adds a node to a TF1 graph: the work runs in Session.run")
+                return Prediction.symbolic(symbolic_note({"graph_mode": True}))
         run = self.training_run(api, features)
         if run is not None:
             return run
@@ -129,16 +133,27 @@ class Predictor:
         if api not in self.model["apis"] and not self._known(api):
             return Prediction.unknown(f"{api} is not an API greenlint's catalog knows: no figure")
         ov = self.overlay
-        if ov is not None:
+        if ov is not None and not unknown_size(features):
+            # an unknown size stays a floor: the workload's figure is not this call's (the span below, rescaled)
             here = measured_here(ov, api, features, self._reference().predict)
             if here is not None:
                 return here
         negligible = self._negligible(api)
         if negligible is not None:
+            if ov is not None and ov.time_ratio:  # a bound moves with the machine like any figure
+                bound = (negligible.energy_j or 0.0) * ov.time_ratio
+                note = f"{negligible.evidence.note}; {TIMES}{ov.time_ratio:.3g}, this machine's execution-time ratio"
+                return replace(negligible, energy_j=bound, interval_j=(0.0, bound),
+                               evidence=replace(negligible.evidence, note=note))
             return negligible
+        if self.hierarchy.kind(api) in FLOP_KINDS:
+            own = self._roofline(api, features)
+            if own is not None:
+                return own
         rescale = 0.0  # log10 of this machine's time ratio, where it rescales the reference figures
         rescaled = False  # by the overlay's time ratio: labelled `calibrated here, rescaled`
-        if ov is not None and api in ov.times and self.model["apis"].get(api, {}).get("time_s"):
+        if (ov is not None and api in ov.times and self.model["apis"].get(api, {}).get("time_s")
+                and not unknown_size(features)):  # an unknown size: the work-matched ratio below, not this one
             # only time was measurable here: the reference energy x this API's own time ratio
             level, key, mu, sd, entry = lookup(self.model, api, self.hierarchy)
             ratio = ov.times[api] / entry["time_s"]
@@ -200,6 +215,11 @@ class Predictor:
                 f"{api} was never measured and no related group (class, module, family, kind) has "
                 f"{MIN_GROUP_MEASURED} measured APIs to generalise from: no figure"
             )
+        if level != "api" and self.hierarchy.kind(api) in FLOP_KINDS:
+            return Prediction.unknown(
+                f"{api} was never measured and its FLOPs and tensor sizes are not known from the code: a related "
+                f"group's figure ({key}) would be a constant borrowed from other APIs, so no figure"
+            )
         if level != "api" and not _WORK_FEATURES & features.keys():
             return Prediction.unknown(
                 f"{api} was never measured and its work is not known from the code: a related group's "
@@ -222,20 +242,27 @@ class Predictor:
         None without it. The ends: the fewest and the most epochs early stopping allows, each widened
         by the calibrated half-width and, beyond the longest call fitted, `extrapolation_spread`."""
         work = self.model.get("work") or {}
-        group = time_group(self.hierarchy.kind(api), api)
-        y = work_log_energy(work, group, features)
+        group = time_group(self.hierarchy.kind(api), api, features)
+        batch = one_batch(api, features)
+        y = work_log_energy(work, group, batch)
         half = self.model["calibration"].get("work_half")
         if y is None or half is None:
             return None
+        shaped, features = batch is not features, batch
         model = work["time"][group]
         n, flops = derive(group, features)
-        t = time_of(model, n, flops)
+        t = time_of(model, n, flops, not shaped)
         offset = work.get("offsets", {}).get(api, 0.0)
         power = power_for(work, group)
-        note = (f"power {TIMES} time of its work: {n:.3g} steps"
-                + (f", {flops:.3g} FLOPs" if flops else "")
-                + f" → about {t:.3g} s, {10**y:.3g} J ({power['steady_w']:.3g} W steady, "
-                f"{power['ramp_s']:.2g} s ramp-up)")
+        shape = ""
+        if shaped:
+            shape = f"one {'training ' if group == 'training' else ''}step on a batch of {features['samples']:g}; "
+        note = (f"power {TIMES} time of its work: {shape}{n:.3g} steps"
+                + (f", {flops:.3g} FLOPs" if flops else " (FLOPs unknown: the fitted calls' median per step)")
+                + (f" → about {t:.3g} s (the first call's {model['t0']:.3g} s start-up is paid once, not per step)"
+                   if shaped else f" → about {t:.3g} s, of which {model['t0']:.3g} s start-up")
+                + f" → {10**y:.3g} J "
+                f"({power['steady_w']:.3g} W steady {TIMES} time, linear in the work past the start-up)")
         fewest, most = epochs_ends(features)
         t_most = time_of(model, *derive(group, most))
         if extrapolation_spread(model, t_most):
@@ -249,6 +276,30 @@ class Predictor:
         low = work_log_energy(work, group, fewest) - half - extrapolation_spread(model, time_of(model, *derive(group, fewest)))
         high = work_log_energy(work, group, most) + half + extrapolation_spread(model, t_most)
         return y + offset, low + offset, high + offset, note
+
+    def _roofline(self, api: str, features: dict) -> Prediction | None:
+        """A tensor op's or eager layer call's figure from its own work (`work_energy.roofline`) at the
+        steady power of sustained compute (the training group's), rescaled by this machine's calibration; None where its work is unknown."""
+        found = roofline(features)
+        power = power_for(self.model.get("work") or {}, "training")  # sustained compute's steady power
+        if found is None or not power:
+            return None
+        seconds, how = found
+        energy = power["steady_w"] * seconds
+        note = (f"from its own work on the reference GPU: {how} → about {seconds:.3g} s {TIMES} "
+                f"{power['steady_w']:.3g} W steady = {energy:.3g} J; the interval is the device constants' "
+                f"uncertainty ({TIMES}{10**ROOFLINE_HALF:.2g} either way), not a measurement of this API")
+        ov = self.overlay
+        basis = Basis.PREDICTED
+        if ov is not None and ov.time_ratio:
+            energy *= ov.time_ratio
+            basis = Basis.CALIBRATED_RESCALED
+            note += "; " + self._rescale_note
+        half = 10**ROOFLINE_HALF
+        shares = self._group_shares(api)
+        split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
+        return Prediction(energy, (energy / half, energy * half), split["cpu"], split["gpu"], split["ram"], basis,
+                          Evidence(api=api, level="work", note=note))
 
     def _negligible(self, api: str) -> Prediction | None:
         """A call that does no tensor work (a no-work kind) whose own measurements do not say otherwise:
@@ -271,7 +322,7 @@ class Predictor:
         """`work.unknown_size_span` with this API's offset from the work model, None where it does not apply."""
         work = self.model.get("work") or {}
         half = self.model["calibration"].get("work_half")
-        span = unknown_size_span(work, time_group(self.hierarchy.kind(api), api), features, half or 0.0)
+        span = unknown_size_span(work, time_group(self.hierarchy.kind(api), api, features), features, half or 0.0)
         if span is None or half is None:
             return None
         offset = work.get("offsets", {}).get(api, 0.0)
@@ -372,16 +423,6 @@ class Predictor:
                 notes.append(f"scaled by {feat} {steps:g} / {ref[feat]:g} measured")
             else:
                 notes.append(f"{feat} not scaled: the measurements do not record theirs")
-        extra_t = compute_seconds(features) if self.hierarchy.kind(api) in FLOP_KINDS else None
-        power = power_for(self.model.get("work") or {}, None)
-        measured = 10 ** entry["mu"] if "mu" in entry else None
-        if extra_t and power and measured:
-            # the measured call paid the start-up (its ramp-up included); its extra compute runs at steady power
-            factor *= 1 + power["steady_w"] * extra_t / measured
-            notes.append(
-                f"{features['flops']:.3g} FLOPs add about {extra_t:.3g} s at {power['steady_w']:.3g} W to its measured "
-                f"call (steady power {TIMES} compute time at {DENSE_FLOPS_PER_S:.3g} FLOP/s)"
-            )
         size = _positive(features.get("tensor_bytes"))
         if size is not None:
             exps = self.model.get("size_exponents", {})
@@ -399,6 +440,20 @@ class Predictor:
         if api.rpartition(".")[2] in _EPOCH_METHODS:
             return True
         return self.hierarchy.kind(api) in _EPOCH_KINDS
+
+
+def symbolic_note(features: dict) -> str:
+    """Where the work of a call that only builds a graph is counted (docs/calls-json.md `symbolic`)."""
+    if features.get("graph_mode"):
+        return "builds a TF1 graph node: 0 J here; its work is counted where Session.run runs the graph"
+    if features.get("in_keras_step"):
+        return ("inside a Keras model's call or train_step: 0 J here; its work is counted where the model runs "
+                "(fit, predict, a call on data), in the model's FLOPs per sample")
+    if features.get("in_tf_function"):
+        return ("traced into a tf.function's graph: 0 J here; its work is counted at the model call the "
+                "function runs, each time the function is called")
+    return ("called on Keras symbolic tensors (functional API): 0 J here; its work is counted in the model's "
+            "FLOPs per sample where the model runs (fit, predict, a call on data)")
 
 
 def _application(api: str) -> str | None:

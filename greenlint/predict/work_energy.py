@@ -2,20 +2,25 @@
 
 A call's time is set by the work it is given (docs/calls-json.md `work`): for `fit`, steps
 (epochs x batches, a validation batch at a third of a training one) and FLOPs (3 x forward FLOPs
-per trained sample); for `evaluate`/`predict`/`adapt`, batches and forward FLOPs. Per kind,
+per trained sample, plus the optimizer's update of the weights each step); for `evaluate`/`predict`/
+`adapt`, batches and forward FLOPs; a call that runs one batch (`model(x)`, `*_on_batch`, a custom
+training step) is one step on its batch. Per kind,
 
-    time   = t0 + a x steps + b x FLOPs     (t0: the first call's start-up; a: per-step overhead;
-                                             b: 1 / throughput)
-    energy = P x (time - tau x (1 - exp(-time / tau)))
+    time   = t0 + a x steps + b x FLOPs     (t0: the call's start-up, the one fixed term;
+                                             a: per-step overhead; b: 1 / throughput)
+    energy = P x time
 
-P is the steady net power of that kind of work on the reference machine and tau the device's
-ramp-up: a first-order rise of the power draw from idle, so a call of a second or two draws a
-fraction of P and, past about 3 tau, energy grows linearly with time (x10 the steps, x10 the
-joules less the fixed ramp deficit P x tau). Energy is net of the idle baseline, CPU + GPU + DRAM:
-FECoM/Greenlight's definition. The time models are fitted on the KB's call sites, whose execution
-time is measured even when their energy was below the resolution, by robust least squares on log
-time with positive coefficients; P and tau on the measurable calls (tools/model/work_fit.py).
-A tensor op's FLOPs are costed at DENSE_FLOPS_PER_S. Prediction is arithmetic on the JSON numbers.
+P is the steady net power of that kind of work on the reference machine: no ramp-up per call, so
+past the start-up t0 energy is linear in work (x10 the steps, x10 the joules). Energy is net of the
+idle baseline, CPU + GPU + DRAM: FECoM/Greenlight's definition. The time models are fitted on the
+KB's call sites, whose execution time is measured even when their energy was below the resolution,
+by robust least squares on log time with positive coefficients; P on the measurable calls
+(tools/model/work_fit.py).
+
+A tensor op's or an eager layer call's time is a roofline (`roofline`): a dispatch overhead, its
+FLOPs at an effective throughput that saturates with size (Hockney's n-half: small tensors run far
+below peak) and the bytes it moves at the memory bandwidth. Prediction is arithmetic on the JSON
+numbers.
 
 Whole training runs of a named architecture (GAISSA's keras.applications) enter the same model
 through their FLOPs per sample (predictor.py): no second energy definition for call sites.
@@ -30,7 +35,7 @@ WORK_KEYS = ("epochs", "steps_per_epoch", "batch_size", "samples", "validation_s
              "params", "flops_per_sample", "flops", "elements", "steps")
 #: Kinds with a time model, and the groups they are fitted in. Layer calls and ops are not fitted:
 #: the KB measured them only on toy tensors, whose time is all overhead; their FLOPs are costed at
-#: DENSE_FLOPS_PER_S on top of the API's measured time (`compute_seconds`).
+#: `roofline` from their own work instead.
 TIME_GROUPS = {
     "model-training": "training",
     "model-evaluation": "inference",
@@ -40,20 +45,41 @@ TIME_GROUPS = {
 DATA_PASS_METHODS = frozenset({"adapt"})
 
 
-def time_group(kind: str | None, api: str) -> str | None:
-    """The time model a call uses: by its kind, or `inference` for a pass over data (`adapt`)."""
+def time_group(kind: str | None, api: str, features: dict | None = None) -> str | None:
+    """The time model a call uses: `training` for a forward call marked `step: training` (one
+    training step of a custom loop), else by its kind, or `inference` for a pass over data (`adapt`)."""
+    if features and features.get("step") == "training":
+        return "training"
     if api.rpartition(".")[2] in DATA_PASS_METHODS:
         return "inference"
     return TIME_GROUPS.get(str(kind))
 
 
-#: Kinds whose FLOPs (`work.flops`) add compute time at DENSE_FLOPS_PER_S.
+#: Kinds priced by their own work (`work.flops`, `work.elements`) through `roofline`.
 FLOP_KINDS = frozenset({"layer-call", "tensor-op"})
-#: Throughput of one large dense op (a matmul, a convolution over a big tensor): about half the
+#: Peak throughput of one large dense op (a matmul, a convolution over a big tensor): about half the
 #: fp32 peak of the GPUs in the measured data (RTX 3070: 20 TFLOPS, RTX 3090: 36 TFLOPS, NVIDIA's
 #: specifications), what cuBLAS/cuDNN typically reach. Model calls are not costed by it: their
 #: throughput is fitted (small batches run far below peak).
 DENSE_FLOPS_PER_S = 1.0e13
+#: Hockney's n-half: the FLOPs at which one op reaches half of DENSE_FLOPS_PER_S (a GPU kernel needs
+#: about 10^9 FLOPs, a 1k x 1k matmul, to fill its cores); time = (FLOPs + n-half) / peak.
+HALF_PEAK_FLOPS = 1.0e9
+#: Seconds TensorFlow spends dispatching one eager op or layer call (Python, the op's kernel
+#: selection and launch: tens of microseconds).
+DISPATCH_S = 5.0e-5
+#: Memory bandwidth an elementwise op reaches: about 90 % of an RTX 3070's 448 GB/s.
+BANDWIDTH_B_PER_S = 4.0e11
+#: Bytes per element (float32) and tensors an op touches per output element (two read, one written).
+ELEMENT_BYTES = 4
+TENSORS_TOUCHED = 3
+#: log10 half-width of a roofline figure's interval: the constants are a device's, not this call's
+#: measurement (a factor 5 either way).
+ROOFLINE_HALF = 0.7
+#: FLOPs the optimizer spends per weight per step (Adam: moments, bias correction, update: about 10).
+UPDATE_FLOPS_PER_PARAM = 10.0
+#: Methods that run one batch: `model(x)` and the `*_on_batch` calls (docs/calls-json.md `step`).
+ONE_BATCH_METHODS = frozenset({"__call__", "train_on_batch", "test_on_batch", "predict_on_batch"})
 #: Extra log10 half-width per decade of time beyond the longest call a time model was fitted on.
 EXTRAPOLATION_SPREAD = 0.25
 #: A validation pass is a forward pass: about a third of a training step's FLOPs.
@@ -78,10 +104,28 @@ def _num(x) -> float | None:
     return float(x)
 
 
+def one_batch(api: str, f: dict) -> dict:
+    """The features of a call that runs one batch (`ONE_BATCH_METHODS`, or a forward call marked
+    `step: training`/`inference`): one step on its batch of `samples` (else `batch_size`, else
+    Keras' 32), so `derive` prices one step, not `samples / 32` batches; *f* itself otherwise."""
+    step = f.get("step")
+    if api.rpartition(".")[2] not in ONE_BATCH_METHODS and step not in ("training", "inference"):
+        return f
+    batch = _num(f.get("samples")) or _num(f.get("batch_size"))
+    if batch is None and step is None:
+        return f  # a batch of unknown size: not priced as one (no size is assumed for it)
+    batch = batch or 32.0  # a training step of a custom loop on a batch the code does not size: Keras' default
+    out = {k: v for k, v in f.items() if k not in ("validation_samples", "validation_split", "steps_per_epoch",
+                                                      "epochs_bound", "initial_epoch")}
+    out.update(samples=batch, batch_size=batch, steps=1, epochs=1, steps_per_epoch=1, one_batch=True)
+    return out
+
+
 def derive(group: str, f: dict) -> tuple[float | None, float | None]:
     """(steps, FLOPs) of a `fit` or `evaluate`/`predict` call from its features, None where the
     work does not say. Steps are batches (Keras' default batch size 32 where none is given);
-    a validation step counts a third of a training step, like its FLOPs."""
+    a validation step counts a third of a training step, like its FLOPs; a training step adds the
+    optimizer's update of `params` weights."""
     fps = _num(f.get("flops_per_sample"))
     batch = _num(f.get("batch_size")) or 32.0
     samples = _num(f.get("samples"))
@@ -99,6 +143,9 @@ def derive(group: str, f: dict) -> tuple[float | None, float | None]:
         val = _num(f.get("validation_samples")) or (samples * split if samples else 0.0)
         passes = epochs * (steps + VALIDATION_WEIGHT * math.ceil(val / batch))
         flops = epochs * fps * (TRAINING_FLOPS * train + val) if fps else None
+        params = _num(f.get("params"))
+        if flops and params:
+            flops += epochs * steps * UPDATE_FLOPS_PER_PARAM * params
         return passes, flops
     steps = _num(f.get("steps"))
     literal = f.get("data", f.get("x"))
@@ -118,12 +165,18 @@ def least_epochs(f: dict) -> float:
 
 
 def effective_epochs(f: dict) -> float | None:
-    """Epochs run: the literal count, or under early stopping (`epochs` an upper bound) the
-    geometric middle of the least (`least_epochs`) and the bound (`epochs_ends` for the interval)."""
+    """Epochs run: the literal count less `initial_epoch` (Keras starts counting there), or under early
+    stopping (`epochs` an upper bound) the geometric middle of the least (`least_epochs`) and the bound
+    (`epochs_ends` for the interval)."""
     epochs = _num(f.get("epochs"))
     if epochs is None:
         return None
-    return math.sqrt(epochs * least_epochs(f)) if f.get("epochs_bound") == "upper" else epochs
+    start = _num(f.get("initial_epoch"))
+    if start is not None:
+        epochs = max(epochs - start, 0.0)
+        if epochs == 0:
+            return None
+    return math.sqrt(epochs * min(least_epochs(f), epochs)) if f.get("epochs_bound") == "upper" else epochs
 
 
 def epochs_ends(f: dict) -> tuple[dict, dict]:
@@ -135,30 +188,44 @@ def epochs_ends(f: dict) -> tuple[dict, dict]:
     return {**most, "epochs": least_epochs(f)}, most
 
 
-def compute_seconds(f: dict) -> float | None:
-    """Seconds of compute a layer call's or op's FLOPs add, at DENSE_FLOPS_PER_S."""
-    flops = _num(f.get("flops"))
-    return flops / DENSE_FLOPS_PER_S if flops is not None else None
+def roofline(f: dict) -> tuple[float, str] | None:
+    """(seconds, how) of a tensor op or eager layer call from its own work on the reference device:
+    DISPATCH_S, its FLOPs at a throughput that saturates with size ((FLOPs + HALF_PEAK_FLOPS) /
+    DENSE_FLOPS_PER_S: Hockney's model) and the bytes it moves at BANDWIDTH_B_PER_S (from
+    `tensor_bytes`, else TENSORS_TOUCHED float32 tensors of `elements`). None without FLOPs or elements."""
+    flops, elements, size = _num(f.get("flops")), _num(f.get("elements")), _num(f.get("tensor_bytes"))
+    if flops is None and elements is None:
+        return None
+    moved = size or (TENSORS_TOUCHED * ELEMENT_BYTES * elements if elements else 0.0)
+    compute = (flops + HALF_PEAK_FLOPS) / DENSE_FLOPS_PER_S if flops else 0.0
+    seconds = DISPATCH_S + compute + moved / BANDWIDTH_B_PER_S
+    parts = [f"dispatch {DISPATCH_S:.2g} s"]
+    if flops:
+        parts.append(f"{flops:.3g} FLOPs at {flops / (flops + HALF_PEAK_FLOPS) * DENSE_FLOPS_PER_S:.3g} FLOP/s "
+                     f"(peak {DENSE_FLOPS_PER_S:.3g}, half of it at {HALF_PEAK_FLOPS:.2g} FLOPs)")
+    if moved:
+        parts.append(f"{moved:.3g} bytes at {BANDWIDTH_B_PER_S:.3g} B/s")
+    return seconds, " + ".join(parts)
 
 
 def power_for(work: dict, group: str | None) -> dict | None:
-    """The power model of a kind group (`steady_w`, `ramp_s`), or the pooled one (`all`)."""
+    """The power model of a kind group (`steady_w`), or the pooled one (`all`)."""
     power = work.get("power") or {}
     return power.get(group or "all") or power.get("all")
 
 
 def energy_at(power: dict, seconds: float) -> float:
-    """Joules of a call lasting *seconds*: P x (t - tau x (1 - exp(-t / tau))), the integral of a
-    power draw rising from idle to P with time constant tau; linear in t once t >> tau."""
-    p, tau = power["steady_w"], power["ramp_s"]
-    return p * (seconds + tau * math.expm1(-seconds / tau))
+    """Joules of a call lasting *seconds*: steady net power x time, linear in time (no ramp-up per call)."""
+    return power["steady_w"] * seconds
 
 
-def time_of(model: dict, n: float, flops: float | None) -> float:
-    """Seconds for a call of the group `model` with `n` steps and `flops` FLOPs."""
+def time_of(model: dict, n: float, flops: float | None, start: bool = True) -> float:
+    """Seconds for a call of the group `model` with `n` steps and `flops` FLOPs; *start*: with the
+    start-up t0 (a one-batch call, `one_batch`, runs as a step of a loop: its start-up is paid once,
+    by the first call, not by each)."""
     if flops is None:
         flops = n * model["flops_per_step"]
-    return model["t0"] + model["per_step"] * n + model["per_flop"] * flops
+    return (model["t0"] if start else 0.0) + model["per_step"] * n + model["per_flop"] * flops
 
 
 def extrapolation_spread(model: dict, seconds: float) -> float:
@@ -177,7 +244,7 @@ def work_log_energy(work: dict, group: str | None, features: dict) -> float | No
     n, flops = derive(group, features)
     if n is None:
         return None
-    t = time_of(model, n, flops)
+    t = time_of(model, n, flops, not features.get("one_batch"))
     return math.log10(energy_at(power, t)) if t > 0 else None
 
 

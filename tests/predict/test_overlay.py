@@ -131,5 +131,34 @@ def test_a_calibrated_sequential_fit_prices_model_fit_the_api_it_is_pooled_under
         fit = p.predict(api, dict(work))
         assert fit.basis is Basis.CALIBRATED and fit.energy_j == pytest.approx(0.82)
     ten = p.predict(FIT, {**work, "epochs": 10})
-    ratio = shipped.predict(FIT, {**work, "epochs": 10}).energy_j / shipped.predict(FIT, work).energy_j
-    assert ten.energy_j == pytest.approx(0.82 * ratio) and 5 < ratio < 15  # ten epochs: about ten times
+    one, more = shipped.predict(FIT, work).energy_j, shipped.predict(FIT, {**work, "epochs": 10}).energy_j
+    assert ten.energy_j == pytest.approx(0.82 * more / one)
+    work_model = shipped.model["work"]
+    offset = 10 ** work_model["offsets"].get(FIT, 0.0)  # this API's measured sites against the work model
+    start = work_model["power"]["training"]["steady_w"] * work_model["time"]["training"]["t0"] * offset
+    assert (more - start) / (one - start) == pytest.approx(10, rel=0.01)  # ten epochs: ten times, past the start-up
+
+
+def test_after_calibrate_a_floor_stays_a_floor_and_an_unknown_stays_unknown(tmp_path, shipped):
+    d = tmp_path / "hw-test"
+    work = {"samples": 1024, "batch_size": 32, "epochs": 1}
+    write_kb(d, [measured(FIT, j, "mlp_fit_1024", i, work, time_s=0.2) for i, j in enumerate((0.8, 0.82, 0.84))],
+             {"schema_version": SCHEMA_VERSION}, "constructed overlay\n")
+    p = Predictor(shipped.model, overlay=find_overlay(shipped.model, d), hierarchy=shipped.hierarchy)
+    unsized = {"epochs": 8, "batch_size": 32, "samples_unknown": True}
+    ref = shipped.predict(FIT, unsized)
+    here = p.predict(FIT, unsized)
+    assert ref.floor and here.floor and here.basis is not Basis.CALIBRATED
+    assert "data size unknown" in here.evidence.note
+    assert here.energy_j == pytest.approx(ref.energy_j * p.overlay.time_ratio)
+    never = "tensorflow.keras.layers.EinsumDense.__call__"
+    assert shipped.predict(never, {}).energy_j is None and p.predict(never, {}).energy_j is None
+
+
+def test_after_calibrate_a_negligible_bound_is_rescaled_too(tmp_path, shipped):
+    p = overlay_at(tmp_path, shipped)
+    api = "tensorflow.keras.layers.Dense"  # a constructor: no tensor work
+    ref, here = shipped.predict(api, {"units": 8}), p.predict(api, {"units": 8})
+    assert ref.basis is Basis.NEGLIGIBLE and here.basis is Basis.NEGLIGIBLE
+    assert here.energy_j == pytest.approx(ref.energy_j * p.overlay.time_ratio)
+    assert here.interval_j == (0.0, here.energy_j)

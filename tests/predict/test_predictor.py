@@ -74,7 +74,7 @@ def test_a_group_of_fewer_than_three_measured_apis_lends_no_figure(predictor, mo
                          ("tf.estimator.DNNClassifier.train", ("module", "tf.estimator.*.train"))):
         assert nearest in hierarchy.chain(api) and model["groups"][nearest[0]][nearest[1]]["n_measured"] < 3
         p = predictor.predict(api, WORK)
-        if p.basis is not Basis.UNKNOWN:  # a farther group with enough measured members (here the ops' family)
+        if p.basis is not Basis.UNKNOWN and p.evidence.level != "work":  # a farther group with enough members
             assert model["groups"][p.evidence.level][p.evidence.api]["n_measured"] >= MIN_GROUP_MEASURED
     # training calls: two measured (Sequential.fit, LinearClassifier.train) in every group: no figure
     p = predictor.predict("tf.keras.Functional.fit", WORK)
@@ -88,10 +88,12 @@ def test_fallback_to_module_family_kind_and_global(predictor, hierarchy):
     assert p.evidence.level == "module" and p.evidence.api == "tf.keras.layers (layer-constructor)"
     assert 0.5 < p.energy_j < 10  # among the layers, far from fit
     assert hierarchy.chain("tf.keras.layers.Conv2D")[-1] == ("global", "*")
-    assert predictor.predict("tf.experimental.new_op", WORK).evidence.level == "kind"
-    # module `tf` (tensor-op) holds one measured API (tf.zeros; tf.constant is below resolution): the family
-    assert predictor.predict("tf.ones", WORK).evidence.level == "family"
-    assert predictor.predict("tf.math.reduce_sum", WORK).evidence.level == "family"
+    # a tensor op given its work is priced from it (the roofline), never from a group of other ops
+    for op in ("tf.experimental.new_op", "tf.ones", "tf.math.reduce_sum"):
+        p = predictor.predict(op, WORK)
+        assert p.evidence.level == "work" and p.basis is Basis.PREDICTED and "dispatch" in p.evidence.note
+        unknown = predictor.predict(op, {"samples": 1000})
+        assert unknown.basis is Basis.UNKNOWN and "not known" in unknown.evidence.note
     assert predictor.predict("somewhere.else.entirely", WORK).basis is Basis.UNKNOWN  # no group: no figure
 
 
@@ -249,12 +251,12 @@ def test_a_tf1_graph_run_in_a_graph_program_gets_no_figure_even_when_measured(hi
     assert predictor.predict(FIT, {"graph_mode": True}).energy_j is not None
 
 
-def test_tf1_graph_construction_gets_no_figure_but_work_done_at_the_call_does(predictor):
+def test_tf1_graph_construction_costs_nothing_at_its_line_but_work_done_at_the_call_does(predictor):
     # in a TF1 graph program `tf.zeros(...)` and `Dense(...)` add graph nodes; a Keras fit runs
     for api in ("tf.zeros", "tf.keras.layers.Dense"):
         assert predictor.predict(api, {}).energy_j is not None
         built = predictor.predict(api, {"graph_mode": True})
-        assert built.basis is Basis.UNKNOWN and "Session.run" in built.evidence.note
+        assert built.basis is Basis.SYMBOLIC and built.energy_j == 0.0 and "Session.run" in built.evidence.note
     assert predictor.predict(FIT, {"graph_mode": True}).energy_j is not None
 
 

@@ -44,7 +44,7 @@ def render() -> str:
                 os.environ.pop("GREENLINT_CACHE_DIR", None)
             else:
                 os.environ["GREENLINT_CACHE_DIR"] = old
-    return render_format("markdown", diff, check(diff, Budget(fail_above=10.0)))
+    return render_format("markdown", diff, check(diff, Budget(fail_above=5.0)))
 
 
 def updated(readme: str, example: str) -> str:

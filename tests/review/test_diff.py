@@ -75,6 +75,12 @@ def test_epochs_raised(history, tmp_path):
     assert change.ratio == pytest.approx(after / before)
 
 
+def test_ten_times_the_epochs_of_a_multi_second_fit_is_about_ten_times_the_joules(history):
+    # energy = power x time, linear in the work past one start-up term (issue 27): no ramp-up per call
+    change = _only(_step(history, "epochs"))
+    assert 8 <= change.ratio <= 12, change.ratio
+
+
 def test_fit_moved_into_a_loop(history):
     change = _only(_step(history, "loop"))
     assert (change.path, change.site.api) == ("tune.py", FIT)

@@ -61,7 +61,7 @@ class Held:
 
 
 #: The prediction paths of `prediction_path`, in the order docs/accuracy.md lists them.
-PATHS = ("work model", "named model's FLOPs (work model)", "data size unknown (floor)", "lookup: api",
+PATHS = ("work model", "named model's FLOPs (work model)", "roofline (own FLOPs and bytes)", "data size unknown (floor)", "lookup: api",
          "lookup: api_single", "lookup: class", "lookup: module", "lookup: family", "lookup: kind", "bounded",
          "negligible")
 
@@ -76,6 +76,8 @@ def prediction_path(predictor: Predictor, api: str, features: dict, p: Predictio
         return "data size unknown (floor)"
     if predictor.from_work(api, features) is not None:
         return "work model"
+    if p.evidence.level == "work":
+        return "roofline (own FLOPs and bytes)"
     if p.basis is Basis.BOUNDED:
         return "bounded"
     level = p.evidence.level or "global"
@@ -165,8 +167,8 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
                 runs.append((TYPICAL_SIZE, predictors["predictor"], s.features))
             for name, predictor, features in runs:
                 p = predictor.predict(s.api, features)
-                if p.energy_j is None:  # a name the catalog does not know: no figure, not scored
-                    continue
+                if p.energy_j is None or p.basis is Basis.SYMBOLIC:  # no figure (an unknown name), or 0 J at a
+                    continue  # line that only builds a graph (its work is counted where the graph runs): not scored
                 lo, hi = p.interval_j
                 # a bound's interval starts at 0 (bounded, negligible): no lower end
                 h.preds[name] = (math.log10(p.energy_j), math.log10(lo) if lo > 0 else -math.inf, math.log10(hi))

@@ -121,6 +121,7 @@ def goals(predictor=None) -> list[Goal]:
     out.append(Goal("validation_split 0.2: energy / without (0.8 trained + 0.2 validated at a third)",
                     split, 0.8, 0.95, "×"))
     out.extend(_op_goals(p))
+    out.extend(_work_follow_goals(p))
     out.extend(_repetition_goals(p))
     out.extend(_early_stopping_goals(p))
     out.extend(_path_goals(p))
@@ -148,6 +149,38 @@ def _op_goals(p: Physics) -> list[Goal]:
              f"{MATMUL_16K_REFERENCE_J:.3g} J)", mm[2] / MATMUL_16K_REFERENCE_J, 1 / 3, 3.0, "×"),
         Goal("reduce_sum 16384² / 10²", red[1] / red[0], 1.0 + 1e-9, math.inf, "×"),
         Goal("conv2d 8×1024² / 8×8² inputs", conv[1] / conv[0], 1.0 + 1e-9, math.inf, "×"),
+    ]
+
+
+def _cnn(functional: bool) -> str:
+    layers = ("keras.layers.Conv2D(8, 3, activation='relu')", "keras.layers.MaxPooling2D()",
+              "keras.layers.Flatten()", "keras.layers.Dropout(0.2)", "keras.layers.Dense(10)")
+    if functional:
+        body = "inputs = keras.Input(shape=(28, 28, 1))\nh = inputs\n" + "".join(f"h = {layer}(h)\n" for layer in layers)
+        body += "model = keras.Model(inputs, h)\n"
+    else:
+        body = "model = keras.Sequential([keras.Input(shape=(28, 28, 1)), " + ", ".join(layers) + "])\n"
+    return ("x = np.random.rand(20000, 28, 28, 1)\ny = np.random.rand(20000, 10)\n" + body
+            + "model.compile(optimizer='adam', loss='mse')\nmodel.fit(x, y, epochs=5, batch_size=32)\n")
+
+
+def _work_follow_goals(p: Physics) -> list[Goal]:
+    """Issue 27: figures follow the work (ops by FLOPs, one-batch calls by the model's FLOPs) and a
+    functional model's symbolic layer calls cost nothing at their lines."""
+    mm = [_op(p, f"tf.matmul(tf.ones(({n}, {n})), tf.ones(({n}, {n})))", "matmul") for n in (16, 4096)]
+    relu = _op(p, "tf.nn.relu(tf.ones((16, 16)))", "relu")
+    unseen = "tensorflow.keras.layers.EinsumDense.__call__"
+    flops = [p.predictor.predict(unseen, {"flops": f}).energy_j for f in (3e10, 3e12)]
+    cnn = p.program_joules(_cnn(True), "") / p.program_joules(_cnn(False), "")
+    step = "x = np.random.rand(1024, 64)\nmodel = keras.Sequential([keras.Input(shape=(64,)), keras.layers.Dense({w})])\n" \
+           "model.compile(optimizer='adam', loss='mse')\nmodel.train_on_batch(x, x[:, :1])\n"
+    tob = p.joules(step.format(w=65536), "train_on_batch") / p.joules(step.format(w=16), "train_on_batch")
+    return [
+        Goal("matmul 4096² / 16² (FLOPs ×1.7·10⁷)", mm[1] / mm[0], 10.0, math.inf, "×"),
+        Goal("relu on 16×16", relu, 0.0, 0.1, "J"),
+        Goal("an unseen layer's call, FLOPs ×100 (3·10¹⁰ → 3·10¹²)", flops[1] / flops[0], 10.0, math.inf, "×"),
+        Goal("train_on_batch of 1,024, Dense 16 → 65,536 wide", tob, 10.0, math.inf, "×"),
+        Goal("a small CNN written functionally / its Sequential twin (whole program)", cnn, 1 / 1.2, 1.2, "×"),
     ]
 
 

@@ -3,6 +3,7 @@ API's offset from them. Robust least squares with scipy: training time only."""
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import defaultdict
 from collections.abc import Sequence
@@ -54,37 +55,22 @@ def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:
 
 
 def fit_power(rows: Sequence[tuple[str | None, float, float]]) -> dict:
-    """Steady power P and ramp-up tau per kind group from (group, seconds, joules) of measurable calls.
-
-    Robust least squares (soft L1, scipy) of log10 energy on `energy_at`, with P and tau kept
-    positive by fitting their logarithms; `all` pools every measurable call (the ops, layers and
-    other calls), and a group with fewer than MIN_FIT_SITES calls uses it.
-    """
-    import numpy as np
-    from scipy.optimize import least_squares
-
+    """Steady net power P per kind group from (group, seconds, joules) of measurable calls: energy =
+    P x time (`energy_at`), so log10 P is the median of log10(joules / seconds), the robust centre of
+    the calls' average powers (one odd call does not set it). `all` pools every measurable call (the
+    ops, layers and other calls); a group with fewer than MIN_FIT_SITES calls uses it."""
     pts = [(g or "all", t, j) for g, t, j in rows if t > 0 and j > 0]
     out = {}
     for group in sorted({"all"} | {g for g, _, _ in pts}):
-        sel = [(t, j) for g, t, j in pts if group == "all" or g == group]
+        sel = [math.log10(j / t) for g, t, j in pts if group == "all" or g == group]
         if len(sel) < MIN_FIT_SITES:
             continue
-        t = np.array([p[0] for p in sel])
-        log_j = np.log10([p[1] for p in sel])
-
-        def residuals(theta, t=t, log_j=log_j):
-            p, tau = 10.0**theta
-            return np.log10(np.maximum(p * (t - tau * -np.expm1(-t / tau)), 1e-12)) - log_j
-
-        start = np.log10([float(np.median(10**log_j / t)), 1.0])
-        fit = least_squares(residuals, start, loss="soft_l1", f_scale=0.3)
-        steady, ramp = (float(v) for v in 10.0**fit.x)
-        out[group] = {"steady_w": round_sig(steady), "ramp_s": round_sig(ramp), "n": len(sel)}
+        out[group] = {"steady_w": round_sig(10 ** statistics.median(sel)), "n": len(sel)}
     return out
 
 
 def fit_work(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
-    """Time models and power (steady and ramp-up) per kind group, and each API's offset from them (work.py).
+    """Time models and steady power per kind group, and each API's offset from them (work.py).
 
     Time models use every call site with a measured time, below resolution or not (time is
     measured even where energy was not); the power curve and the offsets use measurable sites.

@@ -1,0 +1,228 @@
+"""Issue 27: one time model. Symbolic calls cost nothing at their line, energy is power x time
+(linear in work past one start-up term), ops follow their FLOPs, and call shapes (one batch, one
+training step) are priced from the model's work. Through the real resolver and the shipped model."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from greenlint.analysis import analyse_source
+from greenlint.analysis.callsite import with_work
+from greenlint.predict import load_predictor
+from greenlint.predict.prediction import Basis
+from greenlint.predict.work_energy import derive, effective_epochs
+
+
+@pytest.fixture(scope="module")
+def predictor():
+    return load_predictor(overlay=False)
+
+
+def priced(predictor, code: str) -> list:
+    """(site, prediction) of every call site of *code*."""
+    sites = analyse_source(textwrap.dedent(code), "prog.py").callsites
+    return [(s, predictor.predict(s.api, with_work(s.features, s.work))) for s in sites]
+
+
+def total(predictor, code: str) -> float:
+    return sum(p.energy_j * (s.runs.get("count") or 1) for s, p in priced(predictor, code) if p.energy_j)
+
+
+def one(predictor, code: str, api_end: str):
+    found = [(s, p) for s, p in priced(predictor, code) if s.api.endswith(api_end)]
+    assert found, [s.api for s, _ in priced(predictor, code)]
+    return found[-1]
+
+
+DATA = """\
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+x = np.zeros((20000, 28, 28, 1), dtype="float32")
+y = np.zeros((20000,), dtype="int64")
+"""
+
+SEQUENTIAL = DATA + """\
+model = keras.Sequential([
+    keras.layers.Conv2D(8, 3, activation="relu", input_shape=(28, 28, 1)),
+    keras.layers.MaxPooling2D(),
+    keras.layers.Flatten(),
+    keras.layers.Dropout(0.2),
+    keras.layers.Dense(10),
+])
+model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+model.fit(x, y, epochs=5, batch_size=32)
+"""
+
+FUNCTIONAL = DATA + """\
+inputs = keras.Input(shape=(28, 28, 1))
+h = keras.layers.Conv2D(8, 3, activation="relu")(inputs)
+h = keras.layers.MaxPooling2D()(h)
+h = keras.layers.Flatten()(h)
+h = keras.layers.Dropout(0.2)(h)
+outputs = keras.layers.Dense(10)(h)
+model = keras.Model(inputs, outputs)
+model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+model.fit(x, y, epochs=5, batch_size=32)
+"""
+
+
+def test_functional_layer_calls_are_symbolic_and_cost_nothing_at_their_line(predictor):
+    calls = [(s, p) for s, p in priced(predictor, FUNCTIONAL) if s.api.endswith(".__call__")]
+    assert len(calls) == 5
+    for site, pred in calls:
+        assert site.work["symbolic"]["value"] is True
+        assert pred.energy_j == 0.0 and pred.basis is Basis.SYMBOLIC
+        assert "counted" in pred.evidence.note and "fit" in pred.evidence.note
+
+
+def test_the_same_cnn_written_functionally_totals_what_its_sequential_twin_does(predictor):
+    seq, fun = total(predictor, SEQUENTIAL), total(predictor, FUNCTIONAL)
+    assert 1 / 1.2 <= fun / seq <= 1.2, (fun, seq)
+
+
+def test_ops_inside_a_tf_function_body_are_traced_not_priced(predictor):
+    code = DATA + """\
+@tf.function
+def step(a):
+    return tf.reduce_sum(tf.matmul(a, a))
+
+step(tf.ones((64, 64)))
+"""
+    site, pred = one(predictor, code, "matmul")
+    assert site.work["symbolic"]["value"] is True
+    assert pred.energy_j == 0.0 and "tf.function" in pred.evidence.note
+
+
+def test_tf1_graph_ops_count_their_work_in_session_run(predictor):
+    code = """\
+import tensorflow as tf
+tf.compat.v1.disable_eager_execution()
+a = tf.compat.v1.placeholder(tf.float32, (None, 64))
+b = tf.matmul(a, tf.ones((64, 64)))
+"""
+    site, pred = one(predictor, code, "matmul")
+    assert pred.basis is Basis.SYMBOLIC and pred.energy_j == 0.0
+    assert "Session.run" in pred.evidence.note
+
+
+# -- energy = power x time, linear in work past one start-up term -----------------------------
+def _fit(epochs: int = 10, samples: int = 20000, method: str = "fit") -> str:
+    call = f"model.fit(x, y, epochs={epochs}, batch_size=32)" if method == "fit" else "model.predict(x)"
+    return f"""\
+import numpy as np
+from tensorflow import keras
+x = np.zeros(({samples}, 64), dtype="float32")
+y = np.zeros(({samples},), dtype="int64")
+model = keras.Sequential([keras.layers.Dense(256, activation="relu", input_shape=(64,)), keras.layers.Dense(10)])
+model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+{call}
+"""
+
+
+def test_ten_times_the_epochs_of_a_multi_second_fit_is_ten_times_the_joules(predictor):
+    _, one_run = one(predictor, _fit(epochs=2), ".fit")
+    _, ten_runs = one(predictor, _fit(epochs=20), ".fit")
+    assert 8 <= ten_runs.energy_j / one_run.energy_j <= 12
+    assert "start-up" in one_run.evidence.note and "ramp" not in one_run.evidence.note
+
+
+def test_predict_on_ten_times_the_samples_is_ten_times_the_joules_past_the_start_up(predictor):
+    work = predictor.model["work"]
+    offset = 10 ** work["offsets"].get("tensorflow.keras.Model.predict", 0.0)  # its measured sites vs the model
+    start = work["power"]["inference"]["steady_w"] * work["time"]["inference"]["t0"] * offset
+    _, small = one(predictor, _fit(samples=10_000, method="predict"), ".predict")
+    _, large = one(predictor, _fit(samples=100_000, method="predict"), ".predict")
+    assert (large.energy_j - start) / (small.energy_j - start) == pytest.approx(10, rel=0.05)
+
+
+# -- ops and layer calls follow their FLOPs ---------------------------------------------------
+def test_matmul_follows_its_flops(predictor):
+    small = one(predictor, "import tensorflow as tf\nc = tf.matmul(tf.ones((16, 16)), tf.ones((16, 16)))\n", "matmul")[1]
+    big = one(predictor, "import tensorflow as tf\nc = tf.matmul(tf.ones((4096, 4096)), tf.ones((4096, 4096)))\n",
+              "matmul")[1]
+    assert big.energy_j > 50 * small.energy_j
+    assert "FLOPs" in big.evidence.note and big.basis is Basis.PREDICTED
+
+
+def test_relu_on_a_small_tensor_is_tiny(predictor):
+    _, pred = one(predictor, "import tensorflow as tf\nr = tf.nn.relu(tf.ones((16, 16)))\n", "relu")
+    assert pred.energy_j < 0.1
+
+
+def test_an_unseen_api_given_its_work_follows_it(predictor):
+    api = "tensorflow.keras.layers.EinsumDense.__call__"  # never measured in the KB
+    assert api not in predictor.model["apis"]
+    low = predictor.predict(api, {"flops": 3e10})
+    high = predictor.predict(api, {"flops": 3e12})
+    assert high.energy_j / low.energy_j >= 10
+    unknown = predictor.predict(api, {"params": 1000})
+    assert unknown.energy_j is None and "not known" in unknown.evidence.note
+
+
+# -- call shapes --------------------------------------------------------------------------------
+def test_a_model_called_eagerly_on_an_array_is_one_batch(predictor):
+    code = _fit(samples=10_000, method="predict").replace("model.predict(x)", "out = model(x)")
+    _, called = one(predictor, code, "__call__")
+    _, predicted = one(predictor, _fit(samples=10_000, method="predict"), ".predict")
+    assert called.energy_j < predicted.energy_j / 3  # one batch, not 313 predict batches
+    assert "one step on a batch of 10000" in called.evidence.note
+
+
+def test_train_on_batch_follows_the_models_flops(predictor):
+    def step(width: int) -> float:
+        code = _fit().replace("Dense(256", f"Dense({width}").replace(
+            "model.fit(x, y, epochs=10, batch_size=32)", "model.train_on_batch(x[:1024], y[:1024])")
+        return one(predictor, code, "train_on_batch")[1].energy_j
+
+    assert step(65536) > 10 * step(16)  # FLOPs x4096: the per-step overhead no longer hides them
+
+
+def test_a_custom_training_step_is_three_forward_passes_and_an_update():
+    f = {"flops_per_sample": 1e6, "samples": 32, "params": 1000, "step": "training"}
+    from greenlint.predict.work_energy import one_batch
+
+    steps, flops = derive("training", one_batch("tensorflow.keras.Model.__call__", f))
+    assert steps == 1 and flops == pytest.approx(3 * 32 * 1e6 + 10 * 1000)
+
+
+def test_initial_epoch_is_subtracted():
+    assert effective_epochs({"epochs": 10, "initial_epoch": 4}) == 6
+    assert derive("training", {"epochs": 10, "initial_epoch": 4, "samples": 320, "batch_size": 32})[0] == 60
+
+
+def test_keras_ops_are_priced_as_the_tf_ops_they_run(predictor):
+    code = """\
+import keras
+a = keras.ops.matmul(keras.ops.ones((512, 512)), keras.ops.ones((512, 512)))
+b = keras.random.normal((512, 512))
+c = keras.ops.sum(a)
+d = keras.ops.add(a, a)
+import tensorflow as tf
+e = tf.matmul(tf.ones((512, 512)), tf.ones((512, 512)))
+"""
+    found = {s.api.rpartition(".")[2] + ("_tf" if s.api.startswith("tensorflow.matmul") else ""): (s, p)
+             for s, p in priced(predictor, code)}
+    assert found["matmul"][0].work["flops"]["value"] == 2 * 512**3
+    assert found["matmul"][1].energy_j == pytest.approx(found["matmul_tf"][1].energy_j)
+    assert found["sum"][0].work["flops"]["value"] == 512 * 512
+    assert found["add"][0].work["flops"]["value"] == 512 * 512
+    assert found["normal"][0].work["elements"]["value"] == 512 * 512 and found["normal"][1].energy_j < 1
+
+
+def test_ops_inside_a_keras_models_call_are_counted_where_the_model_runs(predictor):
+    code = """\
+import tensorflow as tf
+class Net(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.d = tf.keras.layers.Dense(8)
+
+    def call(self, x):
+        return tf.nn.relu(self.d(x))
+"""
+    site, pred = one(predictor, code, "relu")
+    assert site.work["symbolic"]["value"] is True
+    assert pred.basis is Basis.SYMBOLIC and "FLOPs per sample" in pred.evidence.note
