@@ -163,6 +163,13 @@ def _profile(p: Prediction, unit: str) -> list[str]:
     return lines
 
 
+def stale_note(analysed: int | None, now: int | None) -> str:
+    """The first line of a hover answered from an analysis of an older text than the document's."""
+    which = "an earlier version" if analysed is None else f"version {analysed}"
+    current = "" if now is None else f" (now version {now})"
+    return f"⚠ **Stale**: the figures below are of {which} of this text, which has changed since{current}."
+
+
 def hover_markdown(site: Site, findings: Sequence[Diagnostic], unit: str = "auto") -> str:
     """The hover of one call site: its figure, why, this site's own profile, and the rules that flag it."""
     from greenlint.rules.registry import get_rule
