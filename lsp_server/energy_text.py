@@ -7,6 +7,7 @@ the 80 % interval is wider than 100×); a loop factor is always shown, with the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from greenlint.predict.prediction import Basis, Prediction
@@ -15,6 +16,21 @@ from greenlint.rules.diagnostic import Diagnostic
 from greenlint.units import TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
 
 BOLT = "⚡"
+#: What Markdown reads as syntax in running text: each is shown as itself behind a backslash.
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>|~&#])")
+
+
+def code(text: str) -> str:
+    """*text* as a Markdown code span, whatever backticks it holds (a fence longer than any run of them)."""
+    text = " ".join(str(text).splitlines())
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def escape(text: str) -> str:
+    """*text* (a note, a name) shown as itself in Markdown: `__call__` stays `__call__`, not bold."""
+    return _MARKDOWN.sub(r"\\\1", " ".join(str(text).splitlines()))
 
 
 def _known(sites: Sequence[Site]) -> list[Site]:
@@ -75,11 +91,11 @@ def site_line(site: Site, unit: str = "auto") -> str:
     """One Markdown line: api, joules per execution (× loop = total) and basis."""
     p = site.prediction
     if p.energy_j is None:
-        return f"`{site.api}`: no estimate ({p.label})"
-    text = f"`{site.api}`: {_figure(p.energy_j, p.interval_j, unit)}"
+        return f"{code(site.api)}: no estimate ({p.label})"
+    text = f"{code(site.api)}: {_figure(p.energy_j, p.interval_j, unit)}"
     n = site.loop_multiplier
     if n > 1:
-        text = f"`{site.api}`: {n} {TIMES} {_figure(p.energy_j, p.interval_j, unit, nested=True)}"
+        text = f"{code(site.api)}: {n} {TIMES} {_figure(p.energy_j, p.interval_j, unit, nested=True)}"
         text += f" = {fmt_energy(p.energy_j, p.interval_j, n, unit)}"
     return f"{text} ({p.label})"
 
@@ -98,13 +114,13 @@ def _evidence(p: Prediction) -> str:
     e = p.evidence
     head = f"**Basis:** {p.label}"
     if p.basis is Basis.UNKNOWN or not e.records:
-        return head + (f"\n\n*{e.note}*" if e.note else "")
-    level = f", {e.level} level" if e.level else ""
-    whose = f" of `{e.api}`" if e.api else ""
+        return head + (f"\n\n*{escape(e.note)}*" if e.note else "")
+    level = f", {escape(e.level)} level" if e.level else ""
+    whose = f" of {code(e.api)}" if e.api else ""
     text = f"{head}: {e.records} measurement{'s' if e.records != 1 else ''}{whose}{level}"
     if e.sources:
-        text += f" (from {', '.join(e.sources)})"
-    return text + (f"\n\n*{e.note}*" if e.note else "")
+        text += f" (from {', '.join(map(escape, e.sources))})"
+    return text + (f"\n\n*{escape(e.note)}*" if e.note else "")
 
 
 def _figures(site: Site, unit: str) -> list[str]:
@@ -150,7 +166,7 @@ def _profile(p: Prediction, unit: str) -> list[str]:
     if median is not None and iqr:
         figure += f" (IQR {fmt_range(iqr[0], iqr[1], unit)})"
     runs = profile.get("executions")
-    where = ", ".join(str(profile[k]) for k in ("counter", "hardware_id", "date") if profile.get(k))
+    where = ", ".join(escape(profile[k]) for k in ("counter", "hardware_id", "date") if profile.get(k))
     if profile.get("stale"):
         head = "**Profile stale**: the statement changed since it was measured; figures above are the forecast"
     else:
@@ -175,7 +191,7 @@ def hover_markdown(site: Site, findings: Sequence[Diagnostic], unit: str = "auto
     from greenlint.rules.registry import get_rule
 
     p = site.prediction
-    lines = [f"**`{site.api}`** · greenlint energy ({p.label})", ""]
+    lines = [f"**{code(site.api)}** · greenlint energy ({p.label})", ""]
     lines += _figures(site, unit)
     lines += _profile(p, unit)
     lines += ["", _evidence(p)]
@@ -184,7 +200,7 @@ def hover_markdown(site: Site, findings: Sequence[Diagnostic], unit: str = "auto
         for d in findings:
             rule = get_rule(d.code)
             summary = f": {rule.summary()}" if rule is not None and rule.summary() else ""
-            lines.append(f"- `{d.code}` {d.name}{summary} (`greenlint rule {d.code}` for details)")
+            lines.append(f"- {code(d.code)} {escape(d.name)}{summary} ({code(f'greenlint rule {d.code}')} for details)")
     return "\n".join(lines)
 
 

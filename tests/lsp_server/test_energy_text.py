@@ -92,3 +92,18 @@ def test_a_floor_of_unknown_data_size_reads_as_at_least_not_a_median():
     site = _site(105.0, interval=(31.1, 2.11e7), floor=True)
     text = hover_markdown(site, [])
     assert "data size unknown: at least 105 J" in text and "median" not in text
+
+
+def test_hover_shows_names_and_notes_as_written_not_as_markdown():
+    """`__call__` must not turn bold, a note's own `*`, brackets or tags must not end its emphasis or render."""
+    from markdown_it import MarkdownIt
+
+    api = "tensorflow.keras.Model.__call__"
+    note = "as tensorflow.keras.Model.__call__: *the* [work](x) <b>sets</b> the cost of `a` & more"
+    callsite = CallSite("a.py", Span(1, 1, 1, 10), api, {})
+    site = Site(callsite, Prediction(2.0, (1.0, 4.0), None, None, None, Basis.FROM_DATA, Evidence(3, api, note=note)))
+    html = MarkdownIt().render(hover_markdown(site, []))
+    assert "<strong>call</strong>" not in html and "<b>" not in html and "<a " not in html
+    assert f"<strong><code>{api}</code></strong>" in html and f"measurements of <code>{api}</code>" in html
+    shown = "as tensorflow.keras.Model.__call__: *the* [work](x) &lt;b&gt;sets&lt;/b&gt; the cost of `a` &amp; more"
+    assert f"<em>{shown}</em>" in html
