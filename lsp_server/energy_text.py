@@ -143,8 +143,14 @@ def _figures(site: Site, unit: str) -> list[str]:
     else:
         interval = f" (80% interval {fmt_range(*p.interval_j, unit)})" if p.interval_j else ""
         lines = [f"- **{fmt_j(p.energy_j, unit)}** per execution{interval}"]
+    count_known = isinstance(site.callsite.runs.get("count"), int)
+    why = escape(site.callsite.runs.get("note") or "how often is not known")
+    if not count_known and n == 1:  # a loop of unknown length (`for batch in data`, `while`)
+        lines.append(f"- {TIMES} an unknown number of runs per program run ({why}): the total is not known")
     if n > 1:
         runs = f"at most {n} runs" if site.runs_bound == "upper" else f"{n} runs"
+        if not count_known:
+            runs = f"{n} runs (its literal loops; in all {why})"
         total = f"- {TIMES} {runs} per program run = **{fmt_energy(p.energy_j, p.interval_j, n, unit)}**"
         if p.interval_j and not wide:
             total += f" (80% interval {fmt_range(p.interval_j[0] * n, p.interval_j[1] * n, unit)})"

@@ -8,6 +8,7 @@ from greenlint.analysis.callsite import CallSite, Span
 from greenlint.lsp_server.energy_text import hint_label, hover_markdown, total_label
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.rules.base import Site
+from greenlint.units import TIMES
 
 
 def _site(energy: float, basis: Basis = Basis.FROM_DATA, loops: int = 1, interval=None, line: int = 1, **kw) -> Site:
@@ -107,3 +108,13 @@ def test_hover_shows_names_and_notes_as_written_not_as_markdown():
     assert f"<strong><code>{api}</code></strong>" in html and f"measurements of <code>{api}</code>" in html
     shown = "as tensorflow.keras.Model.__call__: *the* [work](x) &lt;b&gt;sets&lt;/b&gt; the cost of `a` &amp; more"
     assert f"<em>{shown}</em>" in html
+
+
+def test_a_call_in_a_loop_of_unknown_length_says_its_run_count_is_unknown():
+    site = _site(12.0)
+    runs = {"count": None, "bound": "unknown", "note": "inside a loop of unknown length", "loop": None}
+    text = hover_markdown(Site(replace(site.callsite, runs=runs), site.prediction), [])
+    assert "- **12 J** per execution" in text
+    assert f"- {TIMES} an unknown number of runs per program run (inside a loop of unknown length): the total is not known" in text
+    counted = {"count": 4, "bound": "exact", "note": None, "loop": 4}
+    assert "unknown number" not in hover_markdown(Site(replace(site.callsite, runs=counted), site.prediction), [])
