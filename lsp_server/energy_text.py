@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from greenlint.analysis.callsite import with_work
 from greenlint.predict.prediction import Basis, Prediction
+from greenlint.predict.work_energy import stated_most
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.units import TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
@@ -133,8 +135,9 @@ def _figures(site: Site, unit: str) -> list[str]:
     if p.interval_j is not None and p.interval_j[0] <= 0:  # bounded, negligible: a bound, no median
         lines = [f"- **at most {fmt_j(p.interval_j[1], unit)}** per execution (an upper bound: no lower end is known)"]
     elif p.floor:  # data size unknown: the least the code allows, up to a stated most
-        lines = [f"- **{fmt_range(*p.interval_j, unit)}** per execution (data size unknown: at least "
-                 f"{fmt_j(p.energy_j, unit)}, one batch per epoch; the high end assumes the most stated)"]
+        most = stated_most(site.api.rpartition(".")[2] == "fit", with_work(site.callsite.features, site.callsite.work))
+        lines = [f"- **at least {fmt_j(p.energy_j, unit)}** per execution (data size unknown: the least the code "
+                 f"allows), up to {fmt_j(p.interval_j[1], unit)} if {most or 'the most stated'} (stated, not inferred)"]
     elif wide:
         ratio = interval_ratio(p.interval_j)
         how_wide = f"{ratio:,.0f}{TIMES} wide"
@@ -151,8 +154,9 @@ def _figures(site: Site, unit: str) -> list[str]:
         runs = f"at most {n} runs" if site.runs_bound == "upper" else f"{n} runs"
         if not count_known:
             runs = f"{n} runs (its literal loops; in all {why})"
-        total = f"- {TIMES} {runs} per program run = **{fmt_energy(p.energy_j, p.interval_j, n, unit)}**"
-        if p.interval_j and not wide:
+        figure = f"at least {fmt_j(p.energy_j * n, unit)}" if p.floor else fmt_energy(p.energy_j, p.interval_j, n, unit)
+        total = f"- {TIMES} {runs} per program run = **{figure}**"
+        if p.interval_j and not wide and not p.floor:
             total += f" (80% interval {fmt_range(p.interval_j[0] * n, p.interval_j[1] * n, unit)})"
         lines.append(total)
     split = _split(p, unit)

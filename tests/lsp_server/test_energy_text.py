@@ -91,8 +91,13 @@ def test_a_bound_reads_as_a_bound_not_a_median():
 
 def test_a_floor_of_unknown_data_size_reads_as_at_least_not_a_median():
     site = _site(105.0, interval=(31.1, 2.11e7), floor=True)
+    site = Site(replace(site.callsite, features={"samples_unknown": True, "epochs": 10}), site.prediction)
     text = hover_markdown(site, [])
-    assert "data size unknown: at least 105 J" in text and "median" not in text
+    assert ("- **at least 105 J** per execution (data size unknown: the least the code allows), up to 21.1 MJ "
+            "if 1,000,000 samples per epoch (stated, not inferred)") in text
+    assert "median" not in text and "31.1 J" not in text  # never a range starting below its own "at least"
+    unknown_epochs = Site(replace(site.callsite, features={"samples_unknown": True}), site.prediction)
+    assert "if 1,000,000 samples per epoch and 1,000 epochs (stated" in hover_markdown(unknown_epochs, [])
 
 
 def test_hover_shows_names_and_notes_as_written_not_as_markdown():
