@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from greenlint.analysis.callsite import with_work
 from greenlint.predict.prediction import Basis, Prediction
 from greenlint.predict.work_energy import stated_most
+from greenlint.report.total import Total, file_total
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.units import TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
@@ -46,24 +47,20 @@ def bases_label(sites: Sequence[Site]) -> str:
     return " + ".join(labels)
 
 
-def _sum(sites: Sequence[Site], per_run: bool = False) -> tuple[float, tuple[float, float] | None]:
-    """Total joules of `sites` (times their loops unless `per_run`), and the sum of their 80 % intervals
-    (None when one has none)."""
-    value, low, high, intervals = 0.0, 0.0, 0.0, True
-    for s in sites:
-        p = s.prediction
-        factor = 1 if per_run else s.loop_multiplier
-        value += p.energy_j * factor
-        if p.interval_j:
-            low, high = low + p.interval_j[0] * factor, high + p.interval_j[1] * factor
-        else:
-            intervals = False
-    return value, (low, high) if intervals else None
+def file_total_of(sites: Sequence[Site]) -> Total:
+    """The total of a file's sites, each once, times its loops (the status bar's, the lens's)."""
+    return _sum(sites)
 
 
-def _figure(value: float, interval: tuple[float, float] | None, unit: str, nested: bool = False) -> str:
-    """fmt_energy; a range is bracketed when it follows a factor (`8 × (1 J – 400 J)`)."""
-    text = fmt_energy(value, interval, unit=unit)
+def _sum(sites: Sequence[Site], per_run: bool = False) -> Total:
+    """The total of `sites` (times their loops unless `per_run`): `greenlint.report.total`, as every view sums."""
+    return file_total((s.prediction.energy_j, s.prediction.interval_j, 1 if per_run else s.loop_multiplier,
+                       s.prediction.floor) for s in sites)
+
+
+def _figure(total: Total, unit: str, nested: bool = False) -> str:
+    """The total's figure; a range is bracketed when it follows a factor (`8 × (1 J – 400 J)`)."""
+    text = total.figure(unit)
     return f"({text})" if nested and " – " in text else text
 
 
@@ -76,13 +73,13 @@ def hint_label(sites: Sequence[Site], unit: str = "auto") -> str | None:
     known = _known(sites)
     if not known:
         return None
-    total = _figure(*_sum(known), unit)
+    total = _figure(_sum(known), unit)
     parts = [] if len(known) == 1 else [f"{len(known)} calls"]
     loops = sorted({s.loop_multiplier for s in known})
     if loops != [1]:
         if len(loops) == 1:  # one loop around them all: the factor times one iteration
             at_most = "≤" if any(s.runs_bound == "upper" for s in known) else ""
-            parts.append(f"{at_most}{loops[0]} {TIMES} {_figure(*_sum(known, per_run=True), unit, nested=True)}")
+            parts.append(f"{at_most}{loops[0]} {TIMES} {_figure(_sum(known, per_run=True), unit, nested=True)}")
         else:
             parts.append("in loops " + ", ".join(f"{TIMES} {n}" for n in loops if n > 1))
     parts.append(bases_label(known))
@@ -94,11 +91,11 @@ def site_line(site: Site, unit: str = "auto") -> str:
     p = site.prediction
     if p.energy_j is None:
         return f"{code(site.api)}: no estimate ({p.label})"
-    text = f"{code(site.api)}: {_figure(p.energy_j, p.interval_j, unit)}"
+    text = f"{code(site.api)}: {_figure(_sum([site], per_run=True), unit)}"
     n = site.loop_multiplier
     if n > 1:
-        text = f"{code(site.api)}: {n} {TIMES} {_figure(p.energy_j, p.interval_j, unit, nested=True)}"
-        text += f" = {fmt_energy(p.energy_j, p.interval_j, n, unit)}"
+        text = f"{code(site.api)}: {n} {TIMES} {_figure(_sum([site], per_run=True), unit, nested=True)}"
+        text += f" = {_figure(_sum([site]), unit)}"
     return f"{text} ({p.label})"
 
 
@@ -225,12 +222,15 @@ def _count_by_basis(sites: Sequence[Site]) -> str:
 
 
 def total_label(sites: Sequence[Site], where: str, unit: str = "auto") -> str | None:
-    """`⚡ 5.28 kJ in this file (14 TF/Keras calls: 12 from data, 2 bounded)`: each call once, times its loops."""
+    """`⚡ 5.28 kJ in this file (14 TF/Keras calls: 12 from data, 2 bounded; 1 floor (data size unknown))`:
+    each call once, times its loops (`greenlint.report.total`, as the energy report's header)."""
     known = _known(sites)
     if not known:
         return None
+    total = _sum(sites)
     calls = f"{len(known)} TF/Keras call{'s' if len(known) != 1 else ''}"
-    return f"{BOLT} {_figure(*_sum(known), unit)} in {where} ({calls}: {_count_by_basis(known)})"
+    caveats = "".join(f"; {c}" for c in total.caveats())
+    return f"{BOLT} {_figure(total, unit)} in {where} ({calls}: {_count_by_basis(known)}{caveats})"
 
 
 def _share(fraction: float) -> str:
@@ -247,4 +247,4 @@ def hotspots_text(sites: Sequence[Site], top: int, unit: str = "auto") -> str:
     for s in known[:top]:
         figure = fmt_energy(s.prediction.energy_j, s.prediction.interval_j, s.loop_multiplier, unit)
         parts.append(f"line {s.callsite.span.line} `{s.api}` {figure} ({_share(s.total_energy_j / total)}, {s.prediction.label})")
-    return f"{_figure(*_sum(known), unit)} in {len(known)} calls; most: " + "; ".join(parts)
+    return f"{_figure(_sum(known), unit)} in {len(known)} calls; most: " + "; ".join(parts)

@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 from greenlint.predict.prediction import Basis
 from greenlint.report.calls import calls_json
+from greenlint.report.total import file_total
 from greenlint.units import TIMES, fmt_energy, fmt_j
 
 #: Nothing may be fetched: styles are inline, there are no scripts or images.
@@ -75,10 +76,12 @@ def calls_html(callsites_with_predictions: Iterable[tuple], title: str = "greenl
     ranked = rows(callsites_with_predictions)
     known = [r for r in ranked if r.total_j is not None]
     total = sum(r.total_j for r in known)
+    whole = file_total((r.site["energy_j"], r.site["interval_j"], r.runs, bool(r.site.get("floor"))) for r in ranked)
     files = len({r.site["path"] for r in ranked})
+    caveats = "".join(f"; {c}" for c in whole.caveats() if "without an estimate" not in c)
     summary = (f"{len(ranked)} call site{'' if len(ranked) == 1 else 's'} in {files} file{'' if files == 1 else 's'}; "
-               f"{len(known)} with an energy figure, {fmt_j(total)} in all for one run of the program "
-               f"(each site: joules per execution {TIMES} runs). Intervals are 80 %, on a log scale.")
+               f"{len(known)} with an energy figure, {whole.figure()} in all for one run of the program "
+               f"(each site: joules per execution {TIMES} runs{caveats}). Intervals are 80 %, on a log scale.")
     bases = Counter(Basis(r.site["basis"]).label for r in known)
     if bases:
         summary += " Basis: " + ", ".join(f"{n} {label}" for label, n in bases.most_common()) + "."
@@ -121,7 +124,10 @@ def _row_html(rank: int, row: Row, total: float, scale) -> str:
     data = f'data-path="{escape(site["path"])}" data-line={site["line"]} data-column={site["column"]}'
     data += "" if cell is None else f" data-cell={cell}"
     location = f'<a href="{escape(href)}" {data}>{escape(where)}</a>'
-    energy = fmt_energy(site["energy_j"], site["interval_j"], row.runs)
+    if site.get("floor") and row.total_j is not None:  # data size unknown: the least the code allows
+        energy = f"at least {fmt_j(row.total_j)}"
+    else:
+        energy = fmt_energy(site["energy_j"], site["interval_j"], row.runs)
     share = "" if row.total_j is None or total <= 0 else (
         f'<div class=bar style="width:{100.0 * row.total_j / total:.1f}%" title="{100.0 * row.total_j / total:.1f} %"></div>')
     basis = Basis(site["basis"])
