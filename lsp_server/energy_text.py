@@ -64,26 +64,44 @@ def _figure(total: Total, unit: str, nested: bool = False) -> str:
     return f"({text})" if nested and " – " in text else text
 
 
+#: VS Code cuts an inlay hint's label after this many characters (`editor.inlayHints.maximumLength`'s
+#: default): the figure and the basis come first and fit in it; the details after them shorten.
+HINT_MAX = 43
+
+
 def hint_label(sites: Sequence[Site], unit: str = "auto") -> str | None:
     """The inlay hint of the calls ending on one line; None when none has an estimate.
 
-    `⚡ 12 J (from data)`; in a literal loop `⚡ 5.03 kJ (8 × 629 J, from data)`; several calls
-    `⚡ 26 J (2 calls, 8 × 3.28 J, from data + bounded)`; `≤8 ×` when 8 is an upper bound (a guarded
-    call, early stopping); a range when the interval is > 100× wide."""
+    The figure and the basis first, then the details: `⚡ 12 J (from data)`; in a literal loop
+    `⚡ 5.03 kJ (from data; 8 × 629 J)`; several calls `⚡ 26 J (from data + bounded; 2 calls, 8 × 3.28 J)`;
+    `≤8 ×` when 8 is an upper bound (a guarded call, early stopping); a range when the interval is
+    > 100× wide. Past HINT_MAX characters the factor keeps only its count (`× 8`), then the count of
+    calls goes, then the factor, and several bases read as the costliest call's and how many more:
+    the tooltip has each call's figure and basis."""
     known = _known(sites)
     if not known:
         return None
-    total = _figure(_sum(known), unit)
-    parts = [] if len(known) == 1 else [f"{len(known)} calls"]
+    figure = _figure(_sum(known), unit)
+    head = f"{BOLT} {figure} ({bases_label(known)}"
+    if len(head) + 1 > HINT_MAX and " + " in head:  # several bases: the costliest call's, and how many more
+        top = max(known, key=lambda s: s.total_energy_j or 0.0).prediction.label
+        more = len(set(bases_label(known).split(" + "))) - 1
+        head = f"{BOLT} {figure} ({top} + {more} more"
+    calls = [] if len(known) == 1 else [f"{len(known)} calls"]
     loops = sorted({s.loop_multiplier for s in known})
+    factor, short = [], []
     if loops != [1]:
         if len(loops) == 1:  # one loop around them all: the factor times one iteration
             at_most = "≤" if any(s.runs_bound == "upper" for s in known) else ""
-            parts.append(f"{at_most}{loops[0]} {TIMES} {_figure(_sum(known, per_run=True), unit, nested=True)}")
+            factor = [f"{at_most}{loops[0]} {TIMES} {_figure(_sum(known, per_run=True), unit, nested=True)}"]
+            short = [f"{TIMES} {at_most}{loops[0]}"]
         else:
-            parts.append("in loops " + ", ".join(f"{TIMES} {n}" for n in loops if n > 1))
-    parts.append(bases_label(known))
-    return f"{BOLT} {total} ({', '.join(parts)})"
+            factor = short = ["in loops " + ", ".join(f"{TIMES} {n}" for n in loops if n > 1)]
+    for details in (calls + factor, calls + short, short, []):
+        label = f"{head}; {', '.join(details)})" if details else f"{head})"
+        if len(label) <= HINT_MAX:
+            break
+    return label
 
 
 def site_line(site: Site, unit: str = "auto") -> str:

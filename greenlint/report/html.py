@@ -36,7 +36,8 @@ code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace} td.api{min-width:14r
 .scale{position:relative;height:.9rem;min-width:9rem;background:#f6f8fa;border-radius:2px}
 .range{position:absolute;top:.3rem;height:.3rem;background:#8c959f;border-radius:2px}
 .point{position:absolute;top:.1rem;width:2px;height:.7rem;background:#1f2328}
-.basis{white-space:nowrap;border:1px solid #d0d7de;border-radius:1rem;padding:0 .45rem;font-size:12px}
+.basis{display:inline-block;border:1px solid #d0d7de;border-radius:1rem;padding:0 .45rem;font-size:12px} td.basiscell{min-width:6rem}
+.wide{overflow-x:auto}
 .work{color:#57606a;font-size:12px;margin-top:.15rem} .stale{color:#9a6700}
 @media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117} th,td{border-color:#30363d}
 p.summary,.work{color:#8d96a0} a{color:#4493f8} .scale{background:#161b22} .range{background:#6e7681} .point{background:#e6edf3}
@@ -97,7 +98,7 @@ def calls_html(callsites_with_predictions: Iterable[tuple], title: str = "greenl
         '<meta name=viewport content="width=device-width,initial-scale=1">\n'
         f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
         f"<h1>{escape(title)}</h1>\n<p class=summary>{escape(summary)}</p>\n"
-        f"<table>\n<thead>{head}</thead>\n<tbody>\n{body}\n</tbody>\n</table>\n</body>\n</html>\n"
+        f"<div class=wide><table>\n<thead>{head}</thead>\n<tbody>\n{body}\n</tbody>\n</table></div>\n</body>\n</html>\n"
     )
 
 
@@ -140,7 +141,7 @@ def _row_html(rank: int, row: Row, total: float, scale) -> str:
         f"<td class=barcell>{share}</td>",
         f"<td>{_interval_html(row, scale)}</td>",
         f'<td class=num title="{escape(_RUNS_TITLE[row.runs_bound])}">{escape(_runs_text(row))}</td>',
-        f'<td><span class=basis title="{escape(basis.value)}">{escape(basis.label)}</span></td>',
+        f'<td class=basiscell><span class=basis title="{escape(basis.value)}">{escape(basis.label)}</span></td>',
     ]
     return f"<tr>{''.join(cells)}</tr>"
 
