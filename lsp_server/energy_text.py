@@ -152,7 +152,8 @@ def _figures(site: Site, unit: str) -> list[str]:
     elif p.floor:  # data size unknown: the least the code allows, up to a stated most
         most = stated_most(site.api.rpartition(".")[2] == "fit", with_work(site.callsite.features, site.callsite.work))
         lines = [f"- **at least {fmt_j(p.energy_j, unit)}** per execution (data size unknown: the least the code "
-                 f"allows), up to {fmt_j(p.interval_j[1], unit)} if {most or 'the most stated'} (stated, not inferred)"]
+                 f"allows), up to {fmt_j(p.interval_j[1] if p.interval_j else p.energy_j, unit)} "
+                 f"if {most or 'the most stated'} (stated, not inferred)"]
     elif wide:
         ratio = interval_ratio(p.interval_j)
         how_wide = f"{ratio:,.0f}{TIMES} wide"

@@ -14,11 +14,12 @@ import dataclasses
 import difflib
 import functools
 import re
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import unit_text
-from greenlint.rules.codemods import AppendCall, Codemod, HoistBeforeLoop, MoveToChainEnd, RemoveStatement
+from greenlint.rules.codemods import AppendCall, Codemod, HoistBeforeLoop, MoveToChainEnd, RemoveStatement, WrapLoopBody
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 
 #: Passes of check-then-fix before giving up on a text whose fixes keep producing fixes.
@@ -242,6 +243,8 @@ class _Unit:
             edits = self._hoist(call, holds or self._holds(call) or codemod.name)
         elif isinstance(codemod, MoveToChainEnd):
             edits = self._move_to_chain_end(call, codemod.over)
+        elif isinstance(codemod, WrapLoopBody):
+            edits = self._wrap_loop_body(call, codemod.name)
         else:
             edits = tuple(e for e in [self._rewrite(codemod, call)] if e is not None)
         return edits if self._fits(edits) else ()
@@ -384,6 +387,56 @@ class _Unit:
         insert = Edit(Span(line, 1, line, 1, self.cell), f"{indent}{name} = {code}{newline}")
         return insert, Edit(self._span(call), name)
 
+    def _wrap_loop_body(self, call, base: str) -> tuple[Edit, ...]:
+        """The body of the innermost `for` loop around the call (in its function) moved into
+        `@tf.function def base(<loop variables>):` just before the loop, which then calls it.
+        The body's lines keep their indentation: the new function sits where the loop does."""
+        import ast
+
+        import libcst as cst
+
+        node, loop = call, None
+        while (node := self.parents.get(node)) is not None:
+            if isinstance(node, (cst.Lambda, cst.BaseComp, cst.FunctionDef, cst.ClassDef)):
+                break
+            if isinstance(node, cst.For):
+                loop = node
+                break
+        if loop is None or loop.orelse is not None or loop.asynchronous is not None:
+            return ()
+        targets = _plain_names(loop.target)
+        body = loop.body
+        if not targets or not isinstance(body, cst.IndentedBlock) or not body.body:
+            return ()
+        first, last = self.positions[body.body[0]].start.line, self.positions[body.body[-1]].end.line
+        code = "".join(self.lines[first - 1 : last])
+        try:
+            tree = ast.parse(textwrap.dedent(code))
+        except SyntaxError:
+            return ()
+        if _leaves_loop(tree):
+            return ()
+        bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - set(targets)
+        used = _name_counts(tree)
+        whole = _name_counts_of(self.others[0] if self.others else self.text)
+        if whole is None or any(whole.get(name, 0) > used.get(name, 0) for name in bound):
+            return ()  # a name the step binds is read outside it: it would no longer be set there
+        taken = self._names_taken()
+        name = next(n for n in (base if i == 1 else f"{base}_{i}" for i in range(1, 1000)) if n not in taken)
+        line = self.positions[loop].start.line
+        header = self.lines[line - 1]
+        indent = header[: len(header) - len(header.lstrip(" \t"))]
+        newline = header[len(header.rstrip("\r\n")):] or "\n"
+        inner = self.lines[first - 1]
+        inner_indent = inner[: len(inner) - len(inner.lstrip(" \t"))]
+        params = ", ".join(targets)
+        define = f"{indent}@{self.tf}.function{newline}{indent}def {name}({params}):{newline}{code}"
+        end = self.lines[last - 1].rstrip("\r\n")
+        return (
+            Edit(Span(line, 1, line, 1, self.cell), define),
+            Edit(Span(first, 1, last, len(end) + 1, self.cell), f"{inner_indent}{name}({params})"),
+        )
+
     def _names_taken(self) -> set[str]:
         """Every name this unit and a notebook's other cells use, read once per unit: a file with
         many hoists pays for one walk, not one regeneration and parse per finding."""
@@ -467,6 +520,54 @@ class _Unit:
             indent = " " * pos.start.column
             return Edit(start, f"{indent}pass\n")
         return Edit(start, "")
+
+
+def _plain_names(target) -> list[str]:
+    """The names a `for` target binds when it is nothing but names (`x`, `x, y`, `(x, (y, z))`), else []."""
+    import libcst as cst
+
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names = [_plain_names(e.value) for e in target.elements if not isinstance(e, cst.StarredElement)]
+        if len(names) == len(target.elements) and all(names):
+            return [n for part in names for n in part]
+    return []
+
+
+def _leaves_loop(tree) -> bool:
+    """Whether a loop body breaks, continues, returns or yields (outside functions defined in it)."""
+    import ast
+
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Await,
+                             ast.Global, ast.Nonlocal)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _name_counts(tree) -> dict[str, int]:
+    import ast
+
+    counts: dict[str, int] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name):
+            counts[n.id] = counts.get(n.id, 0) + 1
+    return counts
+
+
+def _name_counts_of(code: str) -> dict[str, int] | None:
+    """How often each name occurs in *code*; None when it does not parse (a cell with magics)."""
+    import ast
+
+    try:
+        return _name_counts(ast.parse(code))
+    except SyntaxError:
+        return None
 
 
 def _names_in_use(code: str) -> set[str]:

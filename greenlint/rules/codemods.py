@@ -150,3 +150,20 @@ class MoveToChainEnd(Codemod):
 
     def rewrite(self, call, tf):  # the engine handles chains: see engine._Unit._move_to_chain_end
         raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class WrapLoopBody(Codemod):
+    """Move the body of the `for` loop around the call into a new function decorated with
+    `@{tf}.function`, named `name` (numbered if taken), that takes the loop's variables, and call
+    it from the loop. Only for a loop over plain names whose body neither leaves it (`break`,
+    `continue`, `return`, `yield`) nor binds a name used outside it."""
+
+    name: str = "train_step"
+
+    @property
+    def needs_tf(self) -> bool:
+        return True
+
+    def rewrite(self, call, tf):  # the engine handles loops: see engine._Unit._wrap_loop_body
+        raise NotImplementedError
