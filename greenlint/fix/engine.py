@@ -377,13 +377,9 @@ class _Unit:
                 loop = node
         if loop is None:
             return ()
-        node = loop
-        taken = self._names_taken()
-        name = next(n for n in (base if i == 1 else f"{base}_{i}" for i in range(1, 1000)) if n not in taken)
-        line = self.positions[node].start.line
-        text = self.lines[line - 1]
-        indent = text[: len(text) - len(text.lstrip(" \t"))]
-        newline = text[len(text.rstrip("\r\n")):] or "\n"
+        name = self._free_name(base)
+        line = self.positions[loop].start.line
+        indent, newline = self._indent(line)
         insert = Edit(Span(line, 1, line, 1, self.cell), f"{indent}{name} = {code}{newline}")
         return insert, Edit(self._span(call), name)
 
@@ -421,14 +417,10 @@ class _Unit:
         whole = _name_counts_of(self.others[0] if self.others else self.text)
         if whole is None or any(whole.get(name, 0) > used.get(name, 0) for name in bound):
             return ()  # a name the step binds is read outside it: it would no longer be set there
-        taken = self._names_taken()
-        name = next(n for n in (base if i == 1 else f"{base}_{i}" for i in range(1, 1000)) if n not in taken)
+        name = self._free_name(base)
         line = self.positions[loop].start.line
-        header = self.lines[line - 1]
-        indent = header[: len(header) - len(header.lstrip(" \t"))]
-        newline = header[len(header.rstrip("\r\n")):] or "\n"
-        inner = self.lines[first - 1]
-        inner_indent = inner[: len(inner) - len(inner.lstrip(" \t"))]
+        indent, newline = self._indent(line)
+        inner_indent, _ = self._indent(first)
         params = ", ".join(targets)
         define = f"{indent}@{self.tf}.function{newline}{indent}def {name}({params}):{newline}{code}"
         end = self.lines[last - 1].rstrip("\r\n")
@@ -436,6 +428,16 @@ class _Unit:
             Edit(Span(line, 1, line, 1, self.cell), define),
             Edit(Span(first, 1, last, len(end) + 1, self.cell), f"{inner_indent}{name}({params})"),
         )
+
+    def _free_name(self, base: str) -> str:
+        """`base`, or `base_2`, `base_3`... : the first that no code of the unit uses."""
+        taken = self._names_taken()
+        return next(n for n in (base if i == 1 else f"{base}_{i}" for i in range(1, 1000)) if n not in taken)
+
+    def _indent(self, line: int) -> tuple[str, str]:
+        """The indentation and the line ending of 1-based `line`."""
+        text = self.lines[line - 1]
+        return text[: len(text) - len(text.lstrip(" \t"))], text[len(text.rstrip("\r\n")):] or "\n"
 
     def _names_taken(self) -> set[str]:
         """Every name this unit and a notebook's other cells use, read once per unit: a file with
