@@ -2,7 +2,10 @@
 
 One vocabulary with the CLI (docs/design.md): where a figure comes from is `Basis.label` ("measured
 here", "from data", "bounded", "predicted", ...); figures go through `fmt_energy` (a range when
-the 80 % interval is wider than 100×); a loop factor is always shown, with the one sign `TIMES`.
+the 80 % interval is wider than 100×), sums through `greenlint.report.total` (as the energy
+report's); a loop factor is shown with the one sign `TIMES` (in a hint, as far as VS Code's length
+allows: the figure and the basis come first). Names go into Markdown as code spans (`code`), other
+text escaped (`escape`).
 """
 
 from __future__ import annotations
