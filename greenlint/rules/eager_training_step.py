@@ -34,6 +34,21 @@ def _loop_updates(facts: FileFacts, site) -> bool:
     )
 
 
+#: Cases whose fix must not apply (the text stays as it is): `loss` read after the loop, and a
+#: step that may leave the loop early.
+_READ_AFTER = (
+    "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x, y in data:\n"
+    "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(x * y)\n"
+    "    grads = tape.gradient(loss, [x])\n    opt.apply_gradients(zip(grads, [x]))\nprint(loss)\n"
+)
+_LEAVES_EARLY = (
+    "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in data:\n"
+    "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(x * x)\n"
+    "    grads = tape.gradient(loss, [x])\n    opt.apply_gradients(zip(grads, [x]))\n"
+    "    if stop(x):\n        break\n"
+)
+
+
 class EagerTrainingStep(Rule):
     """
     ## What it does
@@ -157,48 +172,14 @@ class EagerTrainingStep(Rule):
             ),
         ),
         Invalid(  # `loss` is read after the loop: moved into a function it would not be set there, so no fix
-            "import tensorflow as tf\n"
-            "opt = tf.keras.optimizers.Adam()\n"
-            "for x, y in data:\n"
-            "    with tf.GradientTape() as tape:\n"
-            "        loss = tf.reduce_sum(x * y)\n"
-            "    grads = tape.gradient(loss, [x])\n"
-            "    opt.apply_gradients(zip(grads, [x]))\n"
-            "print(loss)\n",
+            _READ_AFTER,
             line=6,
-            expected_replacement=(
-                "import tensorflow as tf\n"
-                "opt = tf.keras.optimizers.Adam()\n"
-                "for x, y in data:\n"
-                "    with tf.GradientTape() as tape:\n"
-                "        loss = tf.reduce_sum(x * y)\n"
-                "    grads = tape.gradient(loss, [x])\n"
-                "    opt.apply_gradients(zip(grads, [x]))\n"
-                "print(loss)\n"
-            ),
+            expected_replacement=_READ_AFTER,
         ),
         Invalid(  # a step that may leave the loop early: no fix
-            "import tensorflow as tf\n"
-            "opt = tf.keras.optimizers.Adam()\n"
-            "for x in data:\n"
-            "    with tf.GradientTape() as tape:\n"
-            "        loss = tf.reduce_sum(x * x)\n"
-            "    grads = tape.gradient(loss, [x])\n"
-            "    opt.apply_gradients(zip(grads, [x]))\n"
-            "    if stop(x):\n"
-            "        break\n",
+            _LEAVES_EARLY,
             line=6,
-            expected_replacement=(
-                "import tensorflow as tf\n"
-                "opt = tf.keras.optimizers.Adam()\n"
-                "for x in data:\n"
-                "    with tf.GradientTape() as tape:\n"
-                "        loss = tf.reduce_sum(x * x)\n"
-                "    grads = tape.gradient(loss, [x])\n"
-                "    opt.apply_gradients(zip(grads, [x]))\n"
-                "    if stop(x):\n"
-                "        break\n"
-            ),
+            expected_replacement=_LEAVES_EARLY,
         ),
         Invalid(  # loop variables unpacked, in a function: the step becomes a function beside the loop
             "import tensorflow as tf\n"
