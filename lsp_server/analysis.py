@@ -29,7 +29,7 @@ from typing import NamedTuple
 from greenlint.analysis import analyse_source
 from greenlint.analysis.sources import split_lines
 from greenlint.check import Config, ConfigError, apply_rules, load_config
-from greenlint.check.file_result import FileResult, from_analysis, internal_error
+from greenlint.check.file_result import FileResult, error_diagnostic, from_analysis, internal_error
 from greenlint.check.selection import Selector
 from greenlint.fix.engine import Outline, attach_fix, outline
 from greenlint.rules.base import Site
@@ -151,6 +151,19 @@ def file_config(path: Path, lookup: ConfigLookup = ConfigLookup()) -> tuple[Conf
         return load_config([path.parent], config_file=lookup.config_file, isolated=lookup.isolated), None
     except ConfigError as exc:
         return Config(root=path.parent if path.is_absolute() else Path.cwd()), str(exc)
+
+
+def unusable_path(path: Path) -> str | None:
+    """Why the system cannot look `path` up (a name longer than it allows, a NUL byte), or None:
+    the analysis reads the configuration and profiles beside the file."""
+    try:
+        path.exists()  # the document need not be on disk: only whether it could be looked up
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        longest = max((len(os.fsencode(part)) for part in path.parts), default=0)
+        return (f"its path cannot be used on this system ({reason}: {len(os.fsencode(str(path))):,} bytes, "
+                f"the longest name {longest:,} bytes); rename or move the file")
+    return None
 
 
 #: Every this many analyses the frozen objects are collected too (cycles among them would otherwise stay).
@@ -449,6 +462,12 @@ class Analyses:
         """The analysis of one snapshot: reuses the newest one when text and configuration are the same;
         cancelling the caller stops the work at its next checkpoint. A document's jobs run one at a
         time: a newer version's waits for the stopped one to end, rather than start a second process."""
+        problem = unusable_path(snap.path)
+        if problem is not None:  # said on the document, as the CLI says it for a file (never an internal error)
+            log.warning("cannot analyse %.300s: %s", snap.uri, problem)
+            error = error_diagnostic(str(snap.path), 1, 1, "path", problem)
+            return Analysis(snap.uri, snap.version, snap.text, Config(root=Path.cwd()), (), (error,),
+                            cell_offsets=snap.cell_offsets, documents=snap.documents)
         config, config_error = self.config_for(snap.path)
         done = self.latest.get(snap.uri)
         if done is not None and (done.text, done.cell_offsets, done.config) == (snap.text, snap.cell_offsets, config):

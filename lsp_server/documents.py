@@ -37,6 +37,11 @@ class View:
         """Whether the document changed since the analysis its findings come from."""
         return bool(self.moved) or bool(self.extra)
 
+    @property
+    def analysed_version(self) -> int | None:
+        """The version of this document the analysis read (its figures are that text's)."""
+        return next((version for uri, version in self.analysis.documents if uri == self.uri), self.analysis.version)
+
     @cached_property
     def lines(self) -> list[str]:
         return self.text.splitlines(keepends=True)

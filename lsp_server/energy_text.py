@@ -2,19 +2,41 @@
 
 One vocabulary with the CLI (docs/design.md): where a figure comes from is `Basis.label` ("measured
 here", "from data", "bounded", "predicted", ...); figures go through `fmt_energy` (a range when
-the 80 % interval is wider than 100×); a loop factor is always shown, with the one sign `TIMES`.
+the 80 % interval is wider than 100×), sums through `greenlint.report.total` (as the energy
+report's); a loop factor is shown with the one sign `TIMES` (in a hint, as far as VS Code's length
+allows: the figure and the basis come first). Names go into Markdown as code spans (`code`), other
+text escaped (`escape`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from greenlint.analysis.callsite import with_work
 from greenlint.predict.prediction import Basis, Prediction
+from greenlint.predict.work_energy import stated_most
+from greenlint.report.total import Total, file_total
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.units import TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
 
 BOLT = "⚡"
+#: What Markdown reads as syntax in running text: each is shown as itself behind a backslash.
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>|~&#])")
+
+
+def code(text: str) -> str:
+    """*text* as a Markdown code span, whatever backticks it holds (a fence longer than any run of them)."""
+    text = " ".join(str(text).splitlines())
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def escape(text: str) -> str:
+    """*text* (a note, a name) shown as itself in Markdown: `__call__` stays `__call__`, not bold."""
+    return _MARKDOWN.sub(r"\\\1", " ".join(str(text).splitlines()))
 
 
 def _known(sites: Sequence[Site]) -> list[Site]:
@@ -28,59 +50,73 @@ def bases_label(sites: Sequence[Site]) -> str:
     return " + ".join(labels)
 
 
-def _sum(sites: Sequence[Site], per_run: bool = False) -> tuple[float, tuple[float, float] | None]:
-    """Total joules of `sites` (times their loops unless `per_run`), and the sum of their 80 % intervals
-    (None when one has none)."""
-    value, low, high, intervals = 0.0, 0.0, 0.0, True
-    for s in sites:
-        p = s.prediction
-        factor = 1 if per_run else s.loop_multiplier
-        value += p.energy_j * factor
-        if p.interval_j:
-            low, high = low + p.interval_j[0] * factor, high + p.interval_j[1] * factor
-        else:
-            intervals = False
-    return value, (low, high) if intervals else None
+def file_total_of(sites: Sequence[Site]) -> Total:
+    """The total of a file's sites, each once, times its loops (the status bar's, the lens's)."""
+    return _sum(sites)
 
 
-def _figure(value: float, interval: tuple[float, float] | None, unit: str, nested: bool = False) -> str:
-    """fmt_energy; a range is bracketed when it follows a factor (`8 × (1 J – 400 J)`)."""
-    text = fmt_energy(value, interval, unit=unit)
+def _sum(sites: Sequence[Site], per_run: bool = False) -> Total:
+    """The total of `sites` (times their loops unless `per_run`): `greenlint.report.total`, as every view sums."""
+    return file_total((s.prediction.energy_j, s.prediction.interval_j, 1 if per_run else s.loop_multiplier,
+                       s.prediction.floor) for s in sites)
+
+
+def _figure(total: Total, unit: str, nested: bool = False) -> str:
+    """The total's figure; a range is bracketed when it follows a factor (`8 × (1 J – 400 J)`)."""
+    text = total.figure(unit)
     return f"({text})" if nested and " – " in text else text
+
+
+#: VS Code cuts an inlay hint's label after this many characters (`editor.inlayHints.maximumLength`'s
+#: default): the figure and the basis come first and fit in it; the details after them shorten.
+HINT_MAX = 43
 
 
 def hint_label(sites: Sequence[Site], unit: str = "auto") -> str | None:
     """The inlay hint of the calls ending on one line; None when none has an estimate.
 
-    `⚡ 12 J (from data)`; in a literal loop `⚡ 5.03 kJ (8 × 629 J, from data)`; several calls
-    `⚡ 26 J (2 calls, 8 × 3.28 J, from data + bounded)`; `≤8 ×` when 8 is an upper bound (a guarded
-    call, early stopping); a range when the interval is > 100× wide."""
+    The figure and the basis first, then the details: `⚡ 12 J (from data)`; in a literal loop
+    `⚡ 5.03 kJ (from data; 8 × 629 J)`; several calls `⚡ 26 J (from data + bounded; 2 calls, 8 × 3.28 J)`;
+    `≤8 ×` when 8 is an upper bound (a guarded call, early stopping); a range when the interval is
+    > 100× wide. Past HINT_MAX characters the factor keeps only its count (`× 8`), then the count of
+    calls goes, then the factor, and several bases read as the costliest call's and how many more:
+    the tooltip has each call's figure and basis."""
     known = _known(sites)
     if not known:
         return None
-    total = _figure(*_sum(known), unit)
-    parts = [] if len(known) == 1 else [f"{len(known)} calls"]
+    figure = _figure(_sum(known), unit)
+    head = f"{BOLT} {figure} ({bases_label(known)}"
+    if len(head) + 1 > HINT_MAX and " + " in head:  # several bases: the costliest call's, and how many more
+        top = max(known, key=lambda s: s.total_energy_j or 0.0).prediction.label
+        more = len(set(bases_label(known).split(" + "))) - 1
+        head = f"{BOLT} {figure} ({top} + {more} more"
+    calls = [] if len(known) == 1 else [f"{len(known)} calls"]
     loops = sorted({s.loop_multiplier for s in known})
+    factor, short = [], []
     if loops != [1]:
         if len(loops) == 1:  # one loop around them all: the factor times one iteration
             at_most = "≤" if any(s.runs_bound == "upper" for s in known) else ""
-            parts.append(f"{at_most}{loops[0]} {TIMES} {_figure(*_sum(known, per_run=True), unit, nested=True)}")
+            factor = [f"{at_most}{loops[0]} {TIMES} {_figure(_sum(known, per_run=True), unit, nested=True)}"]
+            short = [f"{TIMES} {at_most}{loops[0]}"]
         else:
-            parts.append("in loops " + ", ".join(f"{TIMES} {n}" for n in loops if n > 1))
-    parts.append(bases_label(known))
-    return f"{BOLT} {total} ({', '.join(parts)})"
+            factor = short = ["in loops " + ", ".join(f"{TIMES} {n}" for n in loops if n > 1)]
+    for details in (calls + factor, calls + short, short, []):
+        label = f"{head}; {', '.join(details)})" if details else f"{head})"
+        if len(label) <= HINT_MAX:
+            break
+    return label
 
 
 def site_line(site: Site, unit: str = "auto") -> str:
     """One Markdown line: api, joules per execution (× loop = total) and basis."""
     p = site.prediction
     if p.energy_j is None:
-        return f"`{site.api}`: no estimate ({p.label})"
-    text = f"`{site.api}`: {_figure(p.energy_j, p.interval_j, unit)}"
+        return f"{code(site.api)}: no estimate ({p.label})"
+    text = f"{code(site.api)}: {_figure(_sum([site], per_run=True), unit)}"
     n = site.loop_multiplier
     if n > 1:
-        text = f"`{site.api}`: {n} {TIMES} {_figure(p.energy_j, p.interval_j, unit, nested=True)}"
-        text += f" = {fmt_energy(p.energy_j, p.interval_j, n, unit)}"
+        text = f"{code(site.api)}: {n} {TIMES} {_figure(_sum([site], per_run=True), unit, nested=True)}"
+        text += f" = {_figure(_sum([site]), unit)}"
     return f"{text} ({p.label})"
 
 
@@ -98,13 +134,13 @@ def _evidence(p: Prediction) -> str:
     e = p.evidence
     head = f"**Basis:** {p.label}"
     if p.basis is Basis.UNKNOWN or not e.records:
-        return head + (f"\n\n*{e.note}*" if e.note else "")
-    level = f", {e.level} level" if e.level else ""
-    whose = f" of `{e.api}`" if e.api else ""
+        return head + (f"\n\n*{escape(e.note)}*" if e.note else "")
+    level = f", {escape(e.level)} level" if e.level else ""
+    whose = f" of {code(e.api)}" if e.api else ""
     text = f"{head}: {e.records} measurement{'s' if e.records != 1 else ''}{whose}{level}"
     if e.sources:
-        text += f" (from {', '.join(e.sources)})"
-    return text + (f"\n\n*{e.note}*" if e.note else "")
+        text += f" (from {', '.join(map(escape, e.sources))})"
+    return text + (f"\n\n*{escape(e.note)}*" if e.note else "")
 
 
 def _figures(site: Site, unit: str) -> list[str]:
@@ -117,8 +153,10 @@ def _figures(site: Site, unit: str) -> list[str]:
     if p.interval_j is not None and p.interval_j[0] <= 0:  # bounded, negligible: a bound, no median
         lines = [f"- **at most {fmt_j(p.interval_j[1], unit)}** per execution (an upper bound: no lower end is known)"]
     elif p.floor:  # data size unknown: the least the code allows, up to a stated most
-        lines = [f"- **{fmt_range(*p.interval_j, unit)}** per execution (data size unknown: at least "
-                 f"{fmt_j(p.energy_j, unit)}, one batch per epoch; the high end assumes the most stated)"]
+        most = stated_most(site.api.rpartition(".")[2] == "fit", with_work(site.callsite.features, site.callsite.work))
+        lines = [f"- **at least {fmt_j(p.energy_j, unit)}** per execution (data size unknown: the least the code "
+                 f"allows), up to {fmt_j(p.interval_j[1] if p.interval_j else p.energy_j, unit)} "
+                 f"if {most or 'the most stated'} (stated, not inferred)"]
     elif wide:
         ratio = interval_ratio(p.interval_j)
         how_wide = f"{ratio:,.0f}{TIMES} wide"
@@ -127,10 +165,17 @@ def _figures(site: Site, unit: str) -> list[str]:
     else:
         interval = f" (80% interval {fmt_range(*p.interval_j, unit)})" if p.interval_j else ""
         lines = [f"- **{fmt_j(p.energy_j, unit)}** per execution{interval}"]
+    count_known = isinstance(site.callsite.runs.get("count"), int)
+    why = escape(site.callsite.runs.get("note") or "how often is not known")
+    if not count_known and n == 1:  # a loop of unknown length (`for batch in data`, `while`)
+        lines.append(f"- {TIMES} an unknown number of runs per program run ({why}): the total is not known")
     if n > 1:
         runs = f"at most {n} runs" if site.runs_bound == "upper" else f"{n} runs"
-        total = f"- {TIMES} {runs} per program run = **{fmt_energy(p.energy_j, p.interval_j, n, unit)}**"
-        if p.interval_j and not wide:
+        if not count_known:
+            runs = f"{n} runs (its literal loops; in all {why})"
+        figure = f"at least {fmt_j(p.energy_j * n, unit)}" if p.floor else fmt_energy(p.energy_j, p.interval_j, n, unit)
+        total = f"- {TIMES} {runs} per program run = **{figure}**"
+        if p.interval_j and not wide and not p.floor:
             total += f" (80% interval {fmt_range(p.interval_j[0] * n, p.interval_j[1] * n, unit)})"
         lines.append(total)
     split = _split(p, unit)
@@ -150,7 +195,7 @@ def _profile(p: Prediction, unit: str) -> list[str]:
     if median is not None and iqr:
         figure += f" (IQR {fmt_range(iqr[0], iqr[1], unit)})"
     runs = profile.get("executions")
-    where = ", ".join(str(profile[k]) for k in ("counter", "hardware_id", "date") if profile.get(k))
+    where = ", ".join(escape(profile[k]) for k in ("counter", "hardware_id", "date") if profile.get(k))
     if profile.get("stale"):
         head = "**Profile stale**: the statement changed since it was measured; figures above are the forecast"
     else:
@@ -163,12 +208,19 @@ def _profile(p: Prediction, unit: str) -> list[str]:
     return lines
 
 
+def stale_note(analysed: int | None, now: int | None) -> str:
+    """The first line of a hover answered from an analysis of an older text than the document's."""
+    which = "an earlier version" if analysed is None else f"version {analysed}"
+    current = "" if now is None else f" (now version {now})"
+    return f"⚠ **Stale**: the figures below are of {which} of this text, which has changed since{current}."
+
+
 def hover_markdown(site: Site, findings: Sequence[Diagnostic], unit: str = "auto") -> str:
     """The hover of one call site: its figure, why, this site's own profile, and the rules that flag it."""
     from greenlint.rules.registry import get_rule
 
     p = site.prediction
-    lines = [f"**`{site.api}`** · greenlint energy ({p.label})", ""]
+    lines = [f"**{code(site.api)}** · greenlint energy ({p.label})", ""]
     lines += _figures(site, unit)
     lines += _profile(p, unit)
     lines += ["", _evidence(p)]
@@ -177,7 +229,7 @@ def hover_markdown(site: Site, findings: Sequence[Diagnostic], unit: str = "auto
         for d in findings:
             rule = get_rule(d.code)
             summary = f": {rule.summary()}" if rule is not None and rule.summary() else ""
-            lines.append(f"- `{d.code}` {d.name}{summary} (`greenlint rule {d.code}` for details)")
+            lines.append(f"- {code(d.code)} {escape(d.name)}{summary} ({code(f'greenlint rule {d.code}')} for details)")
     return "\n".join(lines)
 
 
@@ -192,12 +244,15 @@ def _count_by_basis(sites: Sequence[Site]) -> str:
 
 
 def total_label(sites: Sequence[Site], where: str, unit: str = "auto") -> str | None:
-    """`⚡ 5.28 kJ in this file (14 TF/Keras calls: 12 from data, 2 bounded)`: each call once, times its loops."""
+    """`⚡ 5.28 kJ in this file (14 TF/Keras calls: 12 from data, 2 bounded; 1 floor (data size unknown))`:
+    each call once, times its loops (`greenlint.report.total`, as the energy report's header)."""
     known = _known(sites)
     if not known:
         return None
+    total = _sum(sites)
     calls = f"{len(known)} TF/Keras call{'s' if len(known) != 1 else ''}"
-    return f"{BOLT} {_figure(*_sum(known), unit)} in {where} ({calls}: {_count_by_basis(known)})"
+    caveats = "".join(f"; {c}" for c in total.caveats())
+    return f"{BOLT} {_figure(total, unit)} in {where} ({calls}: {_count_by_basis(known)}{caveats})"
 
 
 def _share(fraction: float) -> str:
@@ -214,4 +269,4 @@ def hotspots_text(sites: Sequence[Site], top: int, unit: str = "auto") -> str:
     for s in known[:top]:
         figure = fmt_energy(s.prediction.energy_j, s.prediction.interval_j, s.loop_multiplier, unit)
         parts.append(f"line {s.callsite.span.line} `{s.api}` {figure} ({_share(s.total_energy_j / total)}, {s.prediction.label})")
-    return f"{_figure(*_sum(known), unit)} in {len(known)} calls; most: " + "; ".join(parts)
+    return f"{_figure(_sum(known), unit)} in {len(known)} calls; most: " + "; ".join(parts)

@@ -9,6 +9,7 @@ newer analysis lands.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -17,9 +18,15 @@ from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcServerNotInitialized
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    JsonRpcServerNotInitialized,
+)
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import JsonRPCRequestMessage, LanguageServerProtocol
+from pygls.protocol import JsonRPCRequestMessage, JsonRPCResponseMessage, LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
@@ -59,6 +66,14 @@ class GreenlintProtocol(LanguageServerProtocol):
       InvalidParams (-32602), where pygls would drop it and leave the client waiting forever;
     - a request before `initialize` gets ServerNotInitialized (-32002); notifications before it
       but `exit` are dropped, as the LSP specification says;
+    - a request after `shutdown` gets InvalidRequest (-32600), where pygls would leave it
+      unanswered; `exit` then ends the server with 0, and without `shutdown` before it with 1
+      (`exit_code`, which `greenlint lsp` returns);
+    - a change to a document or notebook cell that is not open is logged and left out, where
+      pygls would fail on it (KeyError);
+    - a client's answer that does not fit its request's result type (`null` for
+      `workspace/configuration`) is logged and handed over as sent, where pygls would log a traceback
+      and leave the request waiting forever;
     - a client cancelling a request that was already answered (VS Code does so all the time while
       typing) is not logged: nothing is wrong;
     - a notification's finished handler is not kept (`_handle_notification`).
@@ -67,6 +82,8 @@ class GreenlintProtocol(LanguageServerProtocol):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._initialize_seen = False
+        #: How the session ended: 0 after `shutdown` then `exit`, 1 after `exit` alone, None before `exit`.
+        self.exit_code: int | None = None
 
     def structure_message(self, data):
         if "jsonrpc" in data and "method" in data and "id" in data and "error" not in data:
@@ -77,6 +94,14 @@ class GreenlintProtocol(LanguageServerProtocol):
                 rid = data["id"] if isinstance(data["id"], (int, str)) and not isinstance(data["id"], bool) else None
                 method = data["method"] if isinstance(data["method"], str) else ""
                 return _Refused(rid, method, JsonRpcInvalidParams.of(_first_line(exc)))
+        if "jsonrpc" in data and "id" in data and "method" not in data and "error" not in data:
+            response_type = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
+            try:
+                return self._converter.structure(data, response_type)
+            except Exception as exc:  # the request's caller judges what came (it may be null)
+                log.warning("the client's answer to request %r does not fit its type (%s): taken as sent",
+                            data["id"], _first_line(exc))
+                return self._converter.structure(data, JsonRPCResponseMessage)
         return super().structure_message(data)
 
     def handle_message(self, message):
@@ -84,6 +109,14 @@ class GreenlintProtocol(LanguageServerProtocol):
         if isinstance(message, _Refused):
             log.warning("refused %s request %r: %s", message.method, message.id, message.error.message)
             self._send_response(message.id, None, message.error.to_response_error())
+            return
+        if method == types.EXIT:
+            self.exit_code = 0 if self._shutdown else 1
+        elif self._shutdown and method is not None:
+            if getattr(message, "id", None) is not None:  # a request: answered, never run
+                log.warning("refused %s request %r: the server is shutting down", method, message.id)
+                error = JsonRpcInvalidRequest.of(ValueError(f"{method} after shutdown: only exit is accepted"))
+                self._send_response(message.id, None, error.to_response_error())
             return
         if method == types.INITIALIZE:
             self._initialize_seen = True
@@ -101,11 +134,58 @@ class GreenlintProtocol(LanguageServerProtocol):
     def _handle_notification(self, method_name, params):
         """pygls keeps the future of a notification handled by a generator (didChange, didOpen...)
         under a fresh id in `_request_futures` and never removes it: ~2 KB per edit, for as long as
-        the session lasts. Each is dropped here once done."""
+        the session lasts. Each is dropped here once done, at the loop's next turn: `shutdown`
+        cancels the pending ones while it walks `_request_futures`, and a cancelled one's callbacks
+        run at once."""
         before = set(self._request_futures)
         super()._handle_notification(method_name, params)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # handled off a loop (in-process tests): nothing walks the futures meanwhile
+            loop = None
         for key in set(self._request_futures) - before:
-            self._request_futures[key].add_done_callback(lambda _, key=key: self._request_futures.pop(key, None))
+            drop = functools.partial(self._request_futures.pop, key, None)
+            self._request_futures[key].add_done_callback(
+                lambda _, drop=drop: drop() if loop is None or loop.is_closed() else loop.call_soon_threadsafe(drop)
+            )
+
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        if unquote(params.text_document.uri) not in self.workspace.text_documents:
+            log.warning("ignored a change to %s: the document is not open", params.text_document.uri)
+            return
+        yield from super().lsp_text_document__did_change(params)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(self, params: types.DidChangeNotebookDocumentParams):
+        """A notebook's change, less what names a cell that is neither open nor opened by this change
+        (logged); a change to a notebook that is not open is logged and left out."""
+        uri = params.notebook_document.uri
+        if self.workspace.get_notebook_document(notebook_uri=uri) is None:
+            log.warning("ignored a change to notebook %s: it is not open", uri)
+            return
+        cells = params.change.cells
+        if cells is not None:
+            known = set(self.workspace.text_documents)
+            structure = cells.structure
+            if structure is not None:
+                known |= {unquote(cell.uri) for cell in structure.did_open or ()}
+                closed = [cell for cell in structure.did_close or () if unquote(cell.uri) in known]
+                _drop_unknown("close", structure.did_close, closed, uri)
+                structure.did_close = closed
+            content = [c for c in cells.text_content or () if unquote(c.document.uri) in known]
+            _drop_unknown("change", cells.text_content, content, uri)
+            cells.text_content = content if cells.text_content is not None else None
+        yield from super().lsp_notebook_document__did_change(params)
+
+
+def _drop_unknown(what: str, given, kept: list, notebook: str) -> None:
+    """Log the cells of a notebook change that were left out (not open)."""
+    for item in given or ():
+        if not any(item is k for k in kept):
+            cell = getattr(item, "document", item).uri
+            log.warning("ignored a cell %s in notebook %s: cell %s is not open", what, notebook, cell)
 
 
 def _first_line(exc: BaseException) -> ValueError:

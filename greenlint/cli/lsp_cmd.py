@@ -36,5 +36,6 @@ def run(args) -> int:
         print(f"greenlint lsp: {args.config}: no such configuration file", file=sys.stderr)
         return 2
     logging.basicConfig(stream=sys.stderr, level=logging.DEBUG if args.verbose else logging.WARNING)
-    build_server(ConfigLookup(config_file=config_file, isolated=args.isolated)).start_io()
-    return 0
+    server = build_server(ConfigLookup(config_file=config_file, isolated=args.isolated))
+    server.start_io()
+    return server.protocol.exit_code or 0  # 1 after `exit` without `shutdown` (the LSP specification)

@@ -230,7 +230,8 @@ class _Unit:
         call = self.calls.get((span.line, span.column, span.end_line, span.end_column))
         if call is None or (codemod.needs_tf and self.tf is None):
             return ()
-        at = Target(call, self.module, self.positions, self.parents, self.lines, self.cell, self.tf, holds, self._names_taken)
+        at = Target(call, self.module, self.positions, self.parents, self.lines, self.cell, self.tf, holds, self._names_taken,
+                    self.others[0] if self.others else self.text)
         try:
             edits = tuple(codemod.rewrite(at))
         except Exception:  # a value that does not parse, an unexpected node: no fix

@@ -253,6 +253,19 @@ def unknown_size(features: dict) -> bool:
     return any(features.get(f"{key}_unknown") is True for key in UNSIZED_KEYS)
 
 
+def stated_most(training: bool, f: dict) -> str:
+    """What the high end of a floor (data size or epochs unknown) assumes, from the call's features
+    (its work merged in): `1,000,000 samples per epoch and 1,000 epochs`; "" where nothing is unknown."""
+    most = []
+    if _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if training else "steps")) is None:
+        most.append(f"{HIGH_SAMPLES:,} samples" + (" per epoch" if training else ""))
+    if training and _num(f.get("epochs")) is None:
+        most.append(f"{HIGH_EPOCHS:,} epochs")
+    elif training and f.get("epochs_bound") == "upper":
+        most.append(f"all {f['epochs']:g} epochs")
+    return " and ".join(most)
+
+
 def unknown_size_span(work: dict, group: str | None, f: dict, half: float) -> tuple[float, float, float, str] | None:
     """(log10 J of the figure, of the interval's low and high ends, note) for a pass over data
     whose size, or a `fit` whose epochs, the resolver could not know; None where the work is
@@ -267,23 +280,20 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float) -> tu
     if group is None or not unknown_size(f) or derive(group, f)[0] is not None:
         return None
     batch = _num(f.get("batch_size")) or 32.0
-    low, high, unknown, least, most = dict(f), dict(f), [], [], []
+    low, high, unknown, least = dict(f), dict(f), [], []
     low.pop("epochs_bound", None)
     high.pop("epochs_bound", None)
     if _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if group == "training" else "steps")) is None:
         low["samples"], high["samples"] = batch, max(float(HIGH_SAMPLES), batch)
         unknown.append("data size")
         least.append("one batch per epoch" if group == "training" else "one batch")
-        most.append(f"{HIGH_SAMPLES:,} samples" + (" per epoch" if group == "training" else ""))
     if group == "training" and _num(f.get("epochs")) is None:
         low["epochs"], high["epochs"] = 1, HIGH_EPOCHS
         unknown.append("epochs")
         least.append("one epoch")
-        most.append(f"{HIGH_EPOCHS:,} epochs")
     elif group == "training" and f.get("epochs_bound") == "upper":
         low["epochs"] = least_epochs(f)
         least.append(f"{low['epochs']:g} epoch{'s' if low['epochs'] != 1 else ''} (early stopping)")
-        most.append(f"all {f['epochs']:g} epochs")
     lo, hi = work_log_energy(work, group, low), work_log_energy(work, group, high)
     if lo is None or hi is None:
         return None
@@ -291,7 +301,6 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float) -> tu
     t = time_of(work["time"][group], n, flops)
     beyond = extrapolation_spread(work["time"][group], time_of(work["time"][group], *derive(group, high)))
     note = (f"{' and '.join(unknown)} unknown: the figure is the least the code allows "
-            f"({' and '.join(least)}: {n:.3g} step{'s' if n != 1 else ''}, about {t:.3g} s, "
-            f"{10**lo:.3g} J); the interval's high end assumes up to "
-            f"{' and '.join(most)} (stated, not inferred)")
+            f"({' and '.join(least)}: {n:.3g} step{'s' if n != 1 else ''}, about {t:.3g} s); "
+            f"the interval's high end assumes up to {stated_most(group == 'training', f)} (stated, not inferred)")
     return lo, lo - half, max(hi, lo) + half + beyond, note

@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 from greenlint.predict.prediction import Basis
 from greenlint.report.calls import calls_json
+from greenlint.report.total import file_total
 from greenlint.units import TIMES, fmt_energy, fmt_j
 
 #: Nothing may be fetched: styles are inline, there are no scripts or images.
@@ -35,7 +36,8 @@ code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace} td.api{min-width:14r
 .scale{position:relative;height:.9rem;min-width:9rem;background:#f6f8fa;border-radius:2px}
 .range{position:absolute;top:.3rem;height:.3rem;background:#8c959f;border-radius:2px}
 .point{position:absolute;top:.1rem;width:2px;height:.7rem;background:#1f2328}
-.basis{white-space:nowrap;border:1px solid #d0d7de;border-radius:1rem;padding:0 .45rem;font-size:12px}
+.basis{display:inline-block;border:1px solid #d0d7de;border-radius:1rem;padding:0 .45rem;font-size:12px} td.basiscell{min-width:6rem}
+.wide{overflow-x:auto}
 .work{color:#57606a;font-size:12px;margin-top:.15rem} .stale{color:#9a6700}
 @media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117} th,td{border-color:#30363d}
 p.summary,.work{color:#8d96a0} a{color:#4493f8} .scale{background:#161b22} .range{background:#6e7681} .point{background:#e6edf3}
@@ -75,10 +77,12 @@ def calls_html(callsites_with_predictions: Iterable[tuple], title: str = "greenl
     ranked = rows(callsites_with_predictions)
     known = [r for r in ranked if r.total_j is not None]
     total = sum(r.total_j for r in known)
+    whole = file_total((r.site["energy_j"], r.site["interval_j"], r.runs, bool(r.site.get("floor"))) for r in ranked)
     files = len({r.site["path"] for r in ranked})
+    caveats = "".join(f"; {c}" for c in whole.caveats() if "without an estimate" not in c)
     summary = (f"{len(ranked)} call site{'' if len(ranked) == 1 else 's'} in {files} file{'' if files == 1 else 's'}; "
-               f"{len(known)} with an energy figure, {fmt_j(total)} in all for one run of the program "
-               f"(each site: joules per execution {TIMES} runs). Intervals are 80 %, on a log scale.")
+               f"{len(known)} with an energy figure, {whole.figure()} in all for one run of the program "
+               f"(each site: joules per execution {TIMES} runs{caveats}). Intervals are 80 %, on a log scale.")
     bases = Counter(Basis(r.site["basis"]).label for r in known)
     if bases:
         summary += " Basis: " + ", ".join(f"{n} {label}" for label, n in bases.most_common()) + "."
@@ -94,7 +98,7 @@ def calls_html(callsites_with_predictions: Iterable[tuple], title: str = "greenl
         '<meta name=viewport content="width=device-width,initial-scale=1">\n'
         f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
         f"<h1>{escape(title)}</h1>\n<p class=summary>{escape(summary)}</p>\n"
-        f"<table>\n<thead>{head}</thead>\n<tbody>\n{body}\n</tbody>\n</table>\n</body>\n</html>\n"
+        f"<div class=wide><table>\n<thead>{head}</thead>\n<tbody>\n{body}\n</tbody>\n</table></div>\n</body>\n</html>\n"
     )
 
 
@@ -121,7 +125,10 @@ def _row_html(rank: int, row: Row, total: float, scale) -> str:
     data = f'data-path="{escape(site["path"])}" data-line={site["line"]} data-column={site["column"]}'
     data += "" if cell is None else f" data-cell={cell}"
     location = f'<a href="{escape(href)}" {data}>{escape(where)}</a>'
-    energy = fmt_energy(site["energy_j"], site["interval_j"], row.runs)
+    if site.get("floor") and row.total_j is not None:  # data size unknown: the least the code allows
+        energy = f"at least {fmt_j(row.total_j)}"
+    else:
+        energy = fmt_energy(site["energy_j"], site["interval_j"], row.runs)
     share = "" if row.total_j is None or total <= 0 else (
         f'<div class=bar style="width:{100.0 * row.total_j / total:.1f}%" title="{100.0 * row.total_j / total:.1f} %"></div>')
     basis = Basis(site["basis"])
@@ -134,7 +141,7 @@ def _row_html(rank: int, row: Row, total: float, scale) -> str:
         f"<td class=barcell>{share}</td>",
         f"<td>{_interval_html(row, scale)}</td>",
         f'<td class=num title="{escape(_RUNS_TITLE[row.runs_bound])}">{escape(_runs_text(row))}</td>',
-        f'<td><span class=basis title="{escape(basis.value)}">{escape(basis.label)}</span></td>',
+        f'<td class=basiscell><span class=basis title="{escape(basis.value)}">{escape(basis.label)}</span></td>',
     ]
     return f"<tr>{''.join(cells)}</tr>"
 

@@ -34,6 +34,7 @@ class Target:
     tf: str | None  # the text's name of the tensorflow module
     holds: str | None = None  # what the call's value is (the finding's `holds`), for a new name
     taken: Callable[[], set[str]] = set  # every name the unit uses: a new name must shadow none
+    whole: str = ""  # the whole unit's text (a notebook: every cell), for names read outside the call's statement
 
     def parent(self, node):
         return self.parents.get(node)
@@ -246,9 +247,7 @@ class HoistBeforeLoop(Codemod):
         taken = at.taken()
         name = next(n for n in (base if i == 1 else f"{base}_{i}" for i in range(1, 1000)) if n not in taken)
         line = at.span(loop).line
-        text = at.lines[line - 1]
-        indent = text[: len(text) - len(text.lstrip(" \t"))]
-        newline = text[len(text.rstrip("\r\n")):] or "\n"
+        indent, newline = _indent(at.lines[line - 1])
         return Edit(Span(line, 1, line, 1, at.cell), f"{indent}{name} = {code}{newline}"), at.replace(call, name)
 
 
@@ -317,3 +316,116 @@ def _always(test) -> bool:
     if isinstance(test, cst.Comparison):
         return any(isinstance(n, cst.Name) and n.value == "__name__" for n in (test.left, *(c.comparator for c in test.comparisons)))
     return isinstance(test, cst.Name) and test.value == "True" or isinstance(test, cst.Integer) and test.value != "0"
+
+
+@dataclass(frozen=True)
+class WrapLoopBody(Codemod):
+    """Move the body of the innermost `for` loop around the call (in its function) into a new
+    function decorated with `@{tf}.function`, named `name` (numbered if taken), that takes the
+    loop's variables, and call it from the loop. Only for a loop over plain names whose body neither
+    leaves it (`break`, `continue`, `return`, `yield`) nor binds a name used outside it. The body's
+    lines keep their indentation: the new function sits where the loop does."""
+
+    name: str = "train_step"
+
+    @property
+    def needs_tf(self) -> bool:
+        return True
+
+    def rewrite(self, at):
+        import ast
+        import textwrap
+
+        import libcst as cst
+
+        node, loop = at.call, None
+        while (node := at.parent(node)) is not None:
+            if isinstance(node, (cst.Lambda, cst.BaseComp, cst.FunctionDef, cst.ClassDef)):
+                break
+            if isinstance(node, cst.For):
+                loop = node
+                break
+        if loop is None or loop.orelse is not None or loop.asynchronous is not None:
+            return ()
+        targets = _plain_names(loop.target)
+        body = loop.body
+        if not targets or not isinstance(body, cst.IndentedBlock) or not body.body:
+            return ()
+        first, last = at.span(body.body[0]).line, at.span(body.body[-1]).end_line
+        code = "".join(at.lines[first - 1 : last])
+        try:
+            tree = ast.parse(textwrap.dedent(code))
+        except SyntaxError:
+            return ()
+        if _leaves_loop(tree):
+            return ()
+        bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - set(targets)
+        used = _name_counts(tree)
+        whole = _name_counts_of(at.whole or at.module.code)
+        if whole is None or any(whole.get(name, 0) > used.get(name, 0) for name in bound):
+            return ()  # a name the step binds is read outside it: it would no longer be set there
+        taken = at.taken()
+        name = next(n for n in (self.name if i == 1 else f"{self.name}_{i}" for i in range(1, 1000)) if n not in taken)
+        line = at.span(loop).line
+        indent, newline = _indent(at.lines[line - 1])
+        inner_indent, _ = _indent(at.lines[first - 1])
+        params = ", ".join(targets)
+        define = f"{indent}@{at.tf}.function{newline}{indent}def {name}({params}):{newline}{code}"
+        end = at.lines[last - 1].rstrip("\r\n")
+        return (
+            Edit(Span(line, 1, line, 1, at.cell), define),
+            Edit(Span(first, 1, last, len(end) + 1, at.cell), f"{inner_indent}{name}({params})"),
+        )
+
+
+def _indent(text: str) -> tuple[str, str]:
+    """The indentation and the line ending of a line."""
+    return text[: len(text) - len(text.lstrip(" \t"))], text[len(text.rstrip("\r\n")):] or "\n"
+
+
+def _plain_names(target) -> list[str]:
+    """The names a `for` target binds when it is nothing but names (`x`, `x, y`, `(x, (y, z))`), else []."""
+    import libcst as cst
+
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names = [_plain_names(e.value) for e in target.elements if not isinstance(e, cst.StarredElement)]
+        if len(names) == len(target.elements) and all(names):
+            return [n for part in names for n in part]
+    return []
+
+
+def _leaves_loop(tree) -> bool:
+    """Whether a loop body breaks, continues, returns or yields (outside functions defined in it)."""
+    import ast
+
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Await,
+                             ast.Global, ast.Nonlocal)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _name_counts(tree) -> dict[str, int]:
+    import ast
+
+    counts: dict[str, int] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name):
+            counts[n.id] = counts.get(n.id, 0) + 1
+    return counts
+
+
+def _name_counts_of(code: str) -> dict[str, int] | None:
+    """How often each name occurs in *code*; None when it does not parse (a cell with magics)."""
+    import ast
+
+    try:
+        return _name_counts(ast.parse(code))
+    except SyntaxError:
+        return None

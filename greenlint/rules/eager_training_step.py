@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
+from greenlint.rules.codemods import WrapLoopBody
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import innermost_loop, last_name, own_body, units
 
@@ -31,6 +32,21 @@ def _loop_updates(facts: FileFacts, site) -> bool:
     return loop is not None and any(
         isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in UPDATES for n in ast.walk(loop)
     )
+
+
+#: Cases whose fix must not apply (the text stays as it is): `loss` read after the loop, and a
+#: step that may leave the loop early.
+_READ_AFTER = (
+    "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x, y in data:\n"
+    "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(x * y)\n"
+    "    grads = tape.gradient(loss, [x])\n    opt.apply_gradients(zip(grads, [x]))\nprint(loss)\n"
+)
+_LEAVES_EARLY = (
+    "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in data:\n"
+    "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(x * x)\n"
+    "    grads = tape.gradient(loss, [x])\n    opt.apply_gradients(zip(grads, [x]))\n"
+    "    if stop(x):\n        break\n"
+)
 
 
 class EagerTrainingStep(Rule):
@@ -90,8 +106,11 @@ class EagerTrainingStep(Rule):
     measurements, so greenlint states no figure.
 
     ## Fix safety
-    No automatic fix: code inside `tf.function` must be traceable (no Python side effects that
-    should run on every step, no NumPy conversions of tensors).
+    Unsafe: the fix moves the body of the `for` loop into `@tf.function def train_step(<loop
+    variables>)` just before the loop and calls it from there, but code inside `tf.function` must
+    be traceable (no Python side effects that should run on every step, no NumPy conversions of
+    tensors), which greenlint cannot check. It is offered only for a loop over plain names whose
+    body neither leaves the loop (`break`, `continue`, `return`) nor binds a name read outside it.
 
     ## Options
     None.
@@ -101,6 +120,7 @@ class EagerTrainingStep(Rule):
     name = "eager-training-step"
     MESSAGE = "`{call}` runs eagerly in a training loop: the step is not compiled with tf.function"
     FIX_TITLE = "Move the training step into a function decorated with @tf.function"
+    FIX = WrapLoopBody(name="train_step", safe=False)
     VALID = (
         Valid(
             "import tensorflow as tf\n"
@@ -147,6 +167,52 @@ class EagerTrainingStep(Rule):
             "    opt.apply_gradients(zip(grads, [x]))\n",
             line=6,
             message_contains="gradient",
+            expected_replacement=(
+                "import tensorflow as tf\n"
+                "opt = tf.keras.optimizers.Adam()\n"
+                "@tf.function\n"
+                "def train_step(x):\n"
+                "    with tf.GradientTape() as tape:\n"
+                "        loss = tf.reduce_sum(x * x)\n"
+                "    grads = tape.gradient(loss, [x])\n"
+                "    opt.apply_gradients(zip(grads, [x]))\n"
+                "for x in data:\n"
+                "    train_step(x)\n"
+            ),
+        ),
+        Invalid(  # `loss` is read after the loop: moved into a function it would not be set there, so no fix
+            _READ_AFTER,
+            line=6,
+            expected_replacement=_READ_AFTER,
+        ),
+        Invalid(  # a step that may leave the loop early: no fix
+            _LEAVES_EARLY,
+            line=6,
+            expected_replacement=_LEAVES_EARLY,
+        ),
+        Invalid(  # loop variables unpacked, in a function: the step becomes a function beside the loop
+            "import tensorflow as tf\n"
+            "opt = tf.keras.optimizers.Adam()\n"
+            "def fit(model, data):\n"
+            "    for step, (x, y) in enumerate(data):\n"
+            "        with tf.GradientTape() as tape:\n"
+            "            loss = tf.reduce_sum(model(x) - y)\n"
+            "        grads = tape.gradient(loss, model.trainable_variables)\n"
+            "        opt.apply_gradients(zip(grads, model.trainable_variables))\n",
+            line=7,
+            expected_replacement=(
+                "import tensorflow as tf\n"
+                "opt = tf.keras.optimizers.Adam()\n"
+                "def fit(model, data):\n"
+                "    @tf.function\n"
+                "    def train_step(step, x, y):\n"
+                "        with tf.GradientTape() as tape:\n"
+                "            loss = tf.reduce_sum(model(x) - y)\n"
+                "        grads = tape.gradient(loss, model.trainable_variables)\n"
+                "        opt.apply_gradients(zip(grads, model.trainable_variables))\n"
+                "    for step, (x, y) in enumerate(data):\n"
+                "        train_step(step, x, y)\n"
+            ),
         ),
     )
 

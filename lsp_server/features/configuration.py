@@ -10,6 +10,7 @@ restart. The server's log goes to `window/logMessage` from `initialized` on.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import uuid
 from pathlib import Path
@@ -62,6 +63,14 @@ def register(server: GreenlintServer) -> None:
             answers = await server.workspace_configuration_async(types.ConfigurationParams(items=items))
         except Exception as exc:  # a client's error: keep the settings in force
             log.warning("workspace/configuration failed: %s", exc)
+            return
+        if not isinstance(answers, (list, tuple)) or len(answers) != len(items):
+            # the specification asks for one answer per item, in order: anything else cannot be matched
+            log.warning(
+                "workspace/configuration answered %.200s for %d item(s): the settings fall back to %s",
+                json.dumps(answers, default=repr), len(items), "the initialization options" if fallback is not None else "their defaults",
+            )  # fmt: skip
+            apply(fallback, {})
             return
         per_folder = {Path(to_fs_path(f.uri)): raw for f, raw in zip(scoped, answers[1:]) if to_fs_path(f.uri)}
         apply(answers[0], per_folder)

@@ -149,5 +149,5 @@ def test_a_file_named_by_two_paths_is_reported_and_fixed_once(examples, capsys):
     assert capsys.readouterr().out == once
     main(["check", "--fix", "flowers/data.py", str(data)])
     err = capsys.readouterr().err
-    assert "Fixed 2 findings." in err and "changed" not in err
+    assert "Fixed 1 finding." in err and "changed" not in err  # GL402 on the random map (the stateless one is parallel on TF 2.21)
     assert "num_parallel_calls=tf.data.AUTOTUNE" in data.read_text()

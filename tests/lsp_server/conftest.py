@@ -19,6 +19,7 @@ from lsprotocol.converters import get_converter
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from pytest_lsp.client import log_message as keep_log_message
 
 # Waits end on events; these limits are reached only when something is broken, so they are generous
 # for a loaded CI machine (at load 7 on 2 cores a test starting its own server took 7 s, and a
@@ -62,7 +63,16 @@ async def record_refresh(client: LanguageClient, method: str) -> None:
         client.publish_event.notify_all()
 
 
-def make_client() -> LanguageClient:
+async def record_log(client: LanguageClient, params: types.LogMessageParams) -> None:
+    """Keep a `window/logMessage` (as pytest-lsp does) and wake the tests waiting for one."""
+    keep_log_message(client, params)
+    async with client.publish_event:
+        client.publish_event.notify_all()
+
+
+def make_client(features: dict | None = None) -> LanguageClient:
+    """A client recording publishes, refreshes and log messages; *features* replace its handlers
+    (a `workspace/configuration` answer, ...)."""
     client = LanguageClient(converter_factory=default_converter)
     client.published = defaultdict(list)
     client.refreshes = defaultdict(int)
@@ -78,14 +88,16 @@ def make_client() -> LanguageClient:
     def register_capability(client: LanguageClient, params: types.RegistrationParams) -> None:
         client.registrations.extend(r.method for r in params.registrations)
 
-    features = {
+    handlers = {
         **DEFAULT_CLIENT_FEATURES,
         types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: record_diagnostics,
         types.WORKSPACE_INLAY_HINT_REFRESH: inlay_refresh,
         types.WORKSPACE_CODE_LENS_REFRESH: lens_refresh,
         types.CLIENT_REGISTER_CAPABILITY: register_capability,
+        types.WINDOW_LOG_MESSAGE: record_log,
+        **(features or {}),
     }
-    register_lsp_features(client, features)
+    register_lsp_features(client, handlers)
     return client
 
 

@@ -208,3 +208,30 @@ def test_notebook_cells_get_fixes_with_tensorflow_imported_in_another_cell():
     analysis = Analysis("nb.ipynb", 1, text, config, result.sites, tuple(diagnostics), cells=result.source)
     [edit] = analysis.with_fix(mapped).fix.edits
     assert edit == Edit(Span(1, 50, 1, 50, cell=2), ", num_parallel_calls=tf.data.AUTOTUNE")
+
+
+EAGER_STEP = """\
+import tensorflow as tf
+opt = tf.keras.optimizers.Adam()
+for x in data:
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(x * x)
+    grads = tape.gradient(loss, [x])
+    opt.apply_gradients(zip(grads, [x]))
+"""
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_eager_training_step_offers_tf_function_beside_noqa(client: LanguageClient, workspace: Path):
+    """GL302 offered only `# noqa`: its unsafe fix (not preferred) moves the step into a @tf.function."""
+    path = workspace / "eager_step.py"
+    published = await open_document(client, path, EAGER_STEP)
+    step = next(d for d in published.diagnostics if d.code == "GL302")
+    actions = await _actions(client, path.as_uri(), step.range, [step])
+    [wrap] = [a for a in actions if a.title == "Move the training step into a function decorated with @tf.function"]
+    assert not wrap.is_preferred  # unsafe: the step must be traceable
+    assert any(a.title.startswith("Suppress GL302") for a in actions)
+    [change] = wrap.edit.document_changes
+    written = "".join(e.new_text for e in change.edits)
+    assert "@tf.function\ndef train_step(x):\n" in written and "    train_step(x)" in written

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from greenlint.analysis.callsite import CallSite, Span
-from greenlint.lsp_server.energy_text import hint_label, hover_markdown, total_label
+from greenlint.lsp_server.energy_text import bases_label, hint_label, hover_markdown, total_label
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.rules.base import Site
+from greenlint.units import TIMES
 
 
 def _site(energy: float, basis: Basis = Basis.FROM_DATA, loops: int = 1, interval=None, line: int = 1, **kw) -> Site:
@@ -19,7 +20,7 @@ def _site(energy: float, basis: Basis = Basis.FROM_DATA, loops: int = 1, interva
 
 def test_one_call_its_loop_and_its_basis_label():
     assert hint_label([_site(12.0)]) == "⚡ 12 J (from data)"
-    assert hint_label([_site(12.0, loops=8)]) == "⚡ 96 J (8 × 12 J, from data)"
+    assert hint_label([_site(12.0, loops=8)]) == "⚡ 96 J (from data; 8 × 12 J)"
     assert hint_label([_site(0.5, Basis.BOUNDED)]) == "⚡ 0.5 J (bounded)"
     assert hint_label([_site(12.0, Basis.PROFILED)]) == "⚡ 12 J (measured here)"
 
@@ -27,20 +28,20 @@ def test_one_call_its_loop_and_its_basis_label():
 def test_an_upper_bound_on_the_runs_is_marked():
     site = _site(12.0, loops=8)
     guarded = Site(replace(site.callsite, runs={"count": 8, "bound": "upper", "note": "under an if"}), site.prediction)
-    assert hint_label([guarded]) == "⚡ 96 J (≤8 × 12 J, from data)"
+    assert hint_label([guarded]) == "⚡ 96 J (from data; ≤8 × 12 J)"
 
 
 def test_a_wide_interval_is_shown_as_the_range():
     assert hint_label([_site(2.0, Basis.PREDICTED, interval=(0.1, 400.0))]) == "⚡ 0.1 J – 400 J (predicted)"
     looped = hint_label([_site(2.0, Basis.PREDICTED, loops=8, interval=(0.1, 400.0))])
-    assert looped == "⚡ 0.8 J – 3.2 kJ (8 × (0.1 J – 400 J), predicted)"
+    assert looped == "⚡ 0.8 J – 3.2 kJ (predicted; × 8)"  # 8 × (0.1 J – 400 J): past VS Code's cut
 
 
 def test_several_calls_on_a_line_keep_their_loop_factor_visible():
     label = hint_label([_site(3.0, loops=8), _site(1.0, Basis.BOUNDED, loops=8)])
-    assert label == "⚡ 32 J (2 calls, 8 × 4 J, from data + bounded)"
+    assert label == "⚡ 32 J (from data + bounded; 2 calls, × 8)"
     mixed = hint_label([_site(3.0, loops=8), _site(1.0, loops=1)])  # a comprehension beside a loop body
-    assert mixed == "⚡ 25 J (2 calls, in loops × 8, from data)"
+    assert mixed == "⚡ 25 J (from data; 2 calls, in loops × 8)"
 
 
 def test_no_label_says_measured_unless_this_line_was():
@@ -90,5 +91,52 @@ def test_a_bound_reads_as_a_bound_not_a_median():
 
 def test_a_floor_of_unknown_data_size_reads_as_at_least_not_a_median():
     site = _site(105.0, interval=(31.1, 2.11e7), floor=True)
+    site = Site(replace(site.callsite, features={"samples_unknown": True, "epochs": 10}), site.prediction)
     text = hover_markdown(site, [])
-    assert "data size unknown: at least 105 J" in text and "median" not in text
+    assert ("- **at least 105 J** per execution (data size unknown: the least the code allows), up to 21.1 MJ "
+            "if 1,000,000 samples per epoch (stated, not inferred)") in text
+    assert "median" not in text and "31.1 J" not in text  # never a range starting below its own "at least"
+    unknown_epochs = Site(replace(site.callsite, features={"samples_unknown": True}), site.prediction)
+    assert "if 1,000,000 samples per epoch and 1,000 epochs (stated" in hover_markdown(unknown_epochs, [])
+
+
+def test_hover_shows_names_and_notes_as_written_not_as_markdown():
+    """`__call__` must not turn bold, a note's own `*`, brackets or tags must not end its emphasis or render."""
+    from markdown_it import MarkdownIt
+
+    api = "tensorflow.keras.Model.__call__"
+    note = "as tensorflow.keras.Model.__call__: *the* [work](x) <b>sets</b> the cost of `a` & more"
+    callsite = CallSite("a.py", Span(1, 1, 1, 10), api, {})
+    site = Site(callsite, Prediction(2.0, (1.0, 4.0), None, None, None, Basis.FROM_DATA, Evidence(3, api, note=note)))
+    html = MarkdownIt().render(hover_markdown(site, []))
+    assert "<strong>call</strong>" not in html and "<b>" not in html and "<a " not in html
+    assert f"<strong><code>{api}</code></strong>" in html and f"measurements of <code>{api}</code>" in html
+    shown = "as tensorflow.keras.Model.__call__: *the* [work](x) &lt;b&gt;sets&lt;/b&gt; the cost of `a` &amp; more"
+    assert f"<em>{shown}</em>" in html
+
+
+def test_a_call_in_a_loop_of_unknown_length_says_its_run_count_is_unknown():
+    site = _site(12.0)
+    runs = {"count": None, "bound": "unknown", "note": "inside a loop of unknown length", "loop": None}
+    text = hover_markdown(Site(replace(site.callsite, runs=runs), site.prediction), [])
+    assert "- **12 J** per execution" in text
+    assert f"- {TIMES} an unknown number of runs per program run (inside a loop of unknown length): the total is not known" in text
+    counted = {"count": 4, "bound": "exact", "note": None, "loop": 4}
+    assert "unknown number" not in hover_markdown(Site(replace(site.callsite, runs=counted), site.prediction), [])
+
+
+def test_a_hint_shows_its_figure_and_basis_within_vs_codes_length_limit():
+    """VS Code cuts a hint after 43 characters: the basis used to be cut there ("pr…", "fr…")."""
+    from greenlint.lsp_server.energy_text import HINT_MAX
+
+    wide = dict(interval=(2.64e2, 9.4e8))
+    cases = [
+        [_site(3.0e5, Basis.PREDICTED, loops=8, **wide)],
+        [_site(3.0e5, Basis.PREDICTED, loops=8, **wide), _site(1.0, Basis.BOUNDED, loops=8, interval=(0.0, 2.1))],
+        [_site(2.0e4, loops=1000, **wide), _site(5.0, Basis.PREDICTED, loops=3, line=2)],
+    ]
+    for sites in cases:
+        label = hint_label(sites)
+        assert len(label) <= HINT_MAX, label
+        top = max(sites, key=lambda s: s.total_energy_j).prediction.label
+        assert f"({bases_label(sites)}" in label or f"({top} + 1 more" in label, label

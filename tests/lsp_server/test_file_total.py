@@ -12,6 +12,7 @@ from pytest_lsp import LanguageClient
 from greenlint.check import Config
 from greenlint.lsp_server.analysis import analyse_text, join_cells
 from greenlint.predict import load_predictor
+from greenlint.report.html import calls_html
 from tests.lsp_server.conftest import open_document, wait_for_diagnostics
 from tests.lsp_server.samples import NOTEBOOK, TRAIN
 
@@ -40,6 +41,25 @@ async def test_a_file_total_is_the_code_lens_figure(client: LanguageClient, work
     [lens] = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(path.as_uri())))
     assert f"⚡ {total.label}" == lens.command.title
     assert f" in this file ({calls} TF/Keras calls: " in total.label
+
+
+#: A floor (data read at run time) beside ranges: lens, status bar and report used to disagree here.
+WITH_A_FLOOR = TRAIN + 'data = np.loadtxt("data.csv")\nmodel.fit(data, data, epochs=3)\n'
+
+
+async def test_lens_status_bar_and_report_show_one_total(client: LanguageClient, workspace: Path):
+    path = workspace / "one_total.py"
+    await open_document(client, path, WITH_A_FLOOR)
+    total = await _total(client, path.as_uri())
+    [lens] = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(path.as_uri())))
+    result, _ = analyse_text(WITH_A_FLOOR, str(path), Config(), load_predictor().predict)
+    report = calls_html((s.callsite, s.prediction) for s in result.sites)
+    assert " – " in total.short  # the figures are ranges (a floor among them): so is the total
+    assert lens.command.title.startswith(f"⚡ {total.short} in this file (")
+    assert "; 1 floor (data size unknown))" in lens.command.title
+    assert f"{total.short} in all for one run of the program" in report
+    assert "1 floor (data size unknown)" in report
+    assert total.low <= total.joules <= total.high
 
 
 async def test_no_total_for_a_file_without_calls_or_not_open(client: LanguageClient, workspace: Path):

@@ -51,7 +51,9 @@ async def test_requests_follow_the_edits(client: LanguageClient, workspace: Path
     _insert(client, uri, 2, 0, "# one\n# two\n")  # two lines above everything
     _insert(client, uri, 3, 6, "  # typed at the end of `for trial in range(4):`", character=22)
     hover = await _hover(client, uri, 7, 11)  # `fit` was on line 5, now 7
-    assert hover is not None and hover.contents.value.startswith("**`tensorflow.keras.Sequential.fit`**")
+    assert hover is not None and "**`tensorflow.keras.Sequential.fit`**" in hover.contents.value
+    if not hover.contents.value.startswith("**`tensorflow.keras.Sequential.fit`**"):  # answered before version 3 landed
+        assert hover.contents.value.startswith("⚠ **Stale**: the figures below are of version 1 of this text")
     assert hover.range == types.Range(_at(7, 4), _at(7, 42))
     assert [h.position.line for h in await _hints(client, uri)] == [line + 2 for line in before]
     assert await _hover(client, uri, 0, 2) is None  # a line typed since

@@ -47,6 +47,8 @@ def test_a_fit_on_a_csv_of_unknown_size_costs_at_least_one_step_per_epoch(shippe
     s, p = predicted(shipped, LOADTXT.format(epochs=1000))
     assert s.work["samples"]["provenance"] == "unknown"
     assert "data size unknown" in p.evidence.note and "stated, not inferred" in p.evidence.note
+    assert "assumes up to 1,000,000 samples per epoch (stated" in p.evidence.note
+    assert " J)" not in p.evidence.note  # the floor's joules are the figure's alone, not a second one beside it
     assert p.floor  # at least the figure: counted apart from the points
     features = with_work(s.features, s.work)
     least = shipped.predict(s.api, {**features, "samples": 32})  # one batch per epoch: 1000 steps

@@ -142,3 +142,14 @@ def test_cli_writes_the_html_report(project, monkeypatch):  # noqa: F811
     write(result, "html", out)
     page = parse(out.getvalue())
     assert [attrs["href"] for tag, attrs in page.tags if tag == "a"] == ["train.py#L2", "train.py#L3"]
+
+
+def test_the_basis_column_wraps_rather_than_being_clipped():
+    """A narrow panel (the editor's webview) scrolls the table sideways, and a long basis label
+    ("from data + bounded") wraps within its pill: the basis column is never cut off."""
+    html = calls_html([(FIT, FIT_P)])
+    css = html[html.index("<style>"):html.index("</style>")]
+    rule = css[css.index(".basis{"):]
+    assert "nowrap" not in rule[:rule.index("}")]
+    assert ".wide{overflow-x:auto}" in css and "<div class=wide><table>" in html
+    assert '<td class=basiscell><span class=basis title="' in html

@@ -11,8 +11,17 @@ export const FILE_TOTAL = "greenlint/fileTotal";
 /** What the server answers: null when the document has no TF/Keras call with an estimate. */
 export interface FileTotal {
   label: string; // "34 kJ in this file (14 TF/Keras calls: 3 from data, 6 bounded, 5 predicted)"
+  short?: string; // the figure alone, "34 kJ" or "264 J – 940 MJ": what the status bar shows
   joules: number;
   calls: number;
+}
+
+/** The status bar's text (short: it must fit beside the others) and its tooltip (the whole label). */
+export function statusText(total: FileTotal): { text: string; tooltip: string } {
+  return {
+    text: `$(zap) ${total.short ?? total.label}`,
+    tooltip: `greenlint: ${total.label}. Click for the energy report.`,
+  };
 }
 
 const DEBOUNCE_MS = 300;
@@ -51,7 +60,9 @@ export class EnergyStatusBar implements vscode.Disposable {
         this.item.hide();
         return;
       }
-      this.item.text = `$(zap) ${total.label}`;
+      const shown = statusText(total);
+      this.item.text = shown.text;
+      this.item.tooltip = shown.tooltip;
       this.item.show();
     } catch (error) {
       this.output.appendLine(`status bar: ${errorMessage(error)}`);

@@ -25,6 +25,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from shots import save_picture  # beside this file (pytest puts its folder on sys.path)
 
 ROOT = Path(__file__).resolve().parents[3]
 EXTENSION = ROOT / "vscode-extension"
@@ -178,9 +179,11 @@ def _picture_on_failure(request, tmp_path):
 
 def _shot(page, name: str):
     """Save a screenshot to docs/img/ and record its hash in docs/img/editor-test.json, which
-    tests/report/test_editor_images.py holds the README's pictures to."""
+    tests/report/test_editor_images.py holds the README's pictures to. A picture that differs from
+    the one there only in a few pixels (a fading scrollbar, the cursor) leaves it as it is
+    (`shots.save_picture`): a run does not change the tree unless the screen did."""
     IMAGES.mkdir(parents=True, exist_ok=True)
-    png = page.screenshot(path=str(IMAGES / name))
+    png = save_picture(IMAGES / name, page.screenshot())
     manifest = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
     manifest["produced_by"] = "make test-editor (vscode-extension/test/editor/test_real_editor.py)"
     manifest["code_server"] = json.loads((EDITOR / "package.json").read_text())["dependencies"]["code-server"]

@@ -1,0 +1,67 @@
+"""The energy of several call sites together (a file, a notebook, a report): one definition for
+every view that shows it, the editor's code lens, inlay hints and status bar, and the energy
+report's header.
+
+Each site counts its joules per execution times how often it runs per program run. The total is
+the sum of the figures, and its range the sum of the low ends to the sum of the high ends (a
+floor's low end is its figure, "at least"; a bound's is 0; a figure without an interval is both
+ends). It reads as the range where that range is what is known (wider than the point can say, as
+`fmt_energy` decides for one site, or holding a floor), else as the point; the floors and the sites
+without an estimate are counted beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from greenlint.units import fmt_energy, fmt_range
+
+#: One call site as the total reads it: (joules per execution or None, its interval or None,
+#: runs per program run, whether the figure is a floor).
+Figure = tuple[float | None, tuple[float, float] | None, int, bool]
+
+
+@dataclass(frozen=True)
+class Total:
+    """Several call sites' energy for one run of the program."""
+
+    calls: int = 0  # sites with an estimate
+    unknown: int = 0  # sites without one
+    floors: int = 0  # sites whose figure is a floor (data size unknown)
+    joules: float = 0.0  # the sum of the figures
+    low: float = 0.0  # the sum of the low ends
+    high: float = 0.0  # the sum of the high ends
+
+    def figure(self, unit: str = "auto") -> str:
+        """`1.12 kJ`, or `264 J – 940 MJ` where the figures are ranges; `no estimate` without any."""
+        if not self.calls:
+            return "no estimate"
+        if self.floors:
+            return fmt_range(self.low, self.high, unit)
+        return fmt_energy(self.joules, (self.low, self.high), unit=unit)
+
+    def caveats(self) -> list[str]:
+        """What the figure leaves open: `2 floors (data size unknown)`, `1 call without an estimate`."""
+        said = []
+        if self.floors:
+            said.append(f"{self.floors} floor{'s' if self.floors != 1 else ''} (data size unknown)")
+        if self.unknown:
+            said.append(f"{self.unknown} call{'s' if self.unknown != 1 else ''} without an estimate")
+        return said
+
+
+def file_total(figures: Iterable[Figure]) -> Total:
+    """The total of call sites given as (joules per execution, interval, runs, floor)."""
+    calls = unknown = floors = 0
+    joules = low = high = 0.0
+    for energy, interval, runs, floor in figures:
+        if energy is None:
+            unknown += 1
+            continue
+        calls += 1
+        floors += bool(floor)
+        joules += energy * runs
+        ends = (energy, interval[1]) if floor and interval else interval or (energy, energy)
+        low, high = low + ends[0] * runs, high + ends[1] * runs
+    return Total(calls, unknown, floors, joules, low, high)
