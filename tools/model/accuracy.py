@@ -490,7 +490,8 @@ def physics_section() -> str:
 
 
 def render(held: Sequence[Held], info: dict, training: str, sweeps: Sequence[SweepCheck] = (),
-           scripts: Sequence[ScriptCheck] = ()) -> str:
+           scripts: Sequence[ScriptCheck] = (), timed: str = "") -> str:
+    """The report; *timed* is the CPU-timed suite's block (`timed_suite.rendered`), appended last."""
     header = [
         "# Prediction accuracy",
         "",
@@ -502,7 +503,7 @@ def render(held: Sequence[Held], info: dict, training: str, sweeps: Sequence[Swe
         "",
     ]
     return ("\n".join(header) + "\n" + call_site_section(held, info, scripts) + "\n" + sweep_section(sweeps)
-            + "\n" + physics_section() + "\n" + training)
+            + "\n" + physics_section() + "\n" + training + ("\n" + timed if timed else ""))
 
 
 def stamp(info: dict) -> str:

@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     from tools.model.accuracy import render, training_section
     from tools.model.cross_validation import cross_validate, report_inputs, script_totals, size_scaling_check
     from tools.model.sites import build_sites
+    from tools.model.timed_suite import rendered as timed_rendered
 
     args = parser().parse_args(argv)
     if args.folds is not None and args.folds < 2:
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         training = training_section(shared)
     atomic_write_text(args.out, render(held, info, training, size_scaling_check(records),
-                                       script_totals(records, scripts, folds)))
+                                       script_totals(records, scripts, folds), timed_rendered()))
     print(f"wrote {args.out}")
     return 0
 

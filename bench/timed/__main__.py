@@ -1,0 +1,121 @@
+"""The CPU-timed suite: `python -m bench.timed COMMAND` from the repository root.
+
+  run      time every script (CPU seconds of its process after the imports, `--repeats` times each)
+           and write bench/timed/results.json (its comparison is dropped: run compare); `--stale`
+           times only the scripts changed since, and updates their entries
+  compare  run `greenlint calls --format json` on the scripts (a fresh cache), then after
+           `greenlint calibrate --quick` (a fresh cache, or `--calibrated-cache DIR` that a calibrate
+           run filled), compare with the results file's measurements, store the comparison in it and
+           rewrite the suite's section of docs/accuracy.md
+  doc      rewrite that section from the results file alone
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .suite import RESULTS, scripts, stamp
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
+
+
+def _progress(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _load(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"{path}: cannot read the results ({exc}): run `python -m bench.timed run`") from None
+
+
+def _write(path: Path, results: dict) -> None:
+    path.write_text(json.dumps(results, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def write_doc(results: dict, doc: Path = DOC) -> None:
+    from greenlint.atomic import atomic_write_text
+    from tools.model.timed_suite import replace_section
+
+    atomic_write_text(doc, replace_section(doc.read_text(encoding="utf-8"), results))
+
+
+def stale_scripts(results: dict) -> list[str]:
+    """The suite's scripts with no result for their current text."""
+    return [p.stem for p in scripts() if results["scripts"].get(p.stem, {}).get("stamp") != stamp(p)]
+
+
+def cmd_run(args) -> int:
+    from .timing import merge, run_suite
+
+    if args.stale:
+        old = _load(args.out)
+        names = stale_scripts(old)
+        if not names:
+            print(f"{args.out}: every script has a result for its current text")
+            return 0
+        results = merge(old, run_suite(names, repeats=old["repeats"], progress=_progress), [p.stem for p in scripts()])
+    else:
+        if args.script and args.out == RESULTS:
+            raise SystemExit("--script times part of the suite: name its results file with --out (or use --stale)")
+        results = run_suite(args.script or None, repeats=args.repeats, progress=_progress)
+    _write(args.out, results)
+    print(f"wrote {args.out}")
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from .compare import run_compare
+
+    results = _load(args.results)
+    stale = stale_scripts(results)
+    if stale:
+        raise SystemExit(f"{args.results}: no result for the current text of {', '.join(stale)}: "
+                         "run `python -m bench.timed run`")
+    measured = {name: s["measured_j"] for name, s in results["scripts"].items()}
+    results["compare"] = run_compare(scripts(), measured, args.calibrated_cache,
+                                     progress=_progress)
+    _write(args.results, results)
+    if args.results == RESULTS:
+        write_doc(results)
+    from tools.model.timed_suite import section
+
+    print("\n".join(section(results)))
+    return 0
+
+
+def cmd_doc(args) -> int:
+    write_doc(_load(args.results))
+    print(f"wrote {DOC}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.timed", description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    sub = ap.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="time the scripts and write the results file")
+    run.add_argument("--repeats", type=int, default=2, help="runs of each script (default 2)")
+    run.add_argument("--script", action="append", help="only this script (its stem; repeatable)")
+    run.add_argument("--stale", action="store_true",
+                     help="time only the scripts whose text changed since the results file's run, and update it")
+    run.add_argument("--out", type=Path, default=RESULTS, help="results file (default bench/timed/results.json)")
+    run.set_defaults(func=cmd_run)
+    cmp = sub.add_parser("compare", help="compare greenlint's figures with the results file's")
+    cmp.add_argument("--results", type=Path, default=RESULTS)
+    cmp.add_argument("--calibrated-cache", type=Path, default=None,
+                     help="a cache folder `greenlint calibrate --quick` already filled (default: calibrate afresh)")
+    cmp.set_defaults(func=cmd_compare)
+    doc = sub.add_parser("doc", help="rewrite the suite's section of docs/accuracy.md from the results file")
+    doc.add_argument("--results", type=Path, default=RESULTS)
+    doc.set_defaults(func=cmd_doc)
+    args = ap.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
