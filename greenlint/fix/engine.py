@@ -374,29 +374,40 @@ class _Unit:
         return self._taken
 
 
-_SIMPLE = tuple(
-    c for c in vars(ast).values() if isinstance(c, type) and issubclass(c, ast.stmt) and not {"body", "cases"} & set(c._fields)
-)
-
-
 def _statement_at(text: str, tree: ast.Module, offset: int):
-    """The lines of the simple statement (no `if`, `def`...) of `text` that holds `offset`, less
-    their first line's indentation, parsed by LibCST (a few lines, not the whole text); with how
-    many characters of `text` come before it. The whole text when no such lines parse alone."""
+    """The lines of the innermost statement of `text` holding `offset` (of a compound statement,
+    its header and decorators, with `pass` for its body), parsed by LibCST: a few lines, not the
+    whole text; with how many characters of `text` come before them. The lines of an indented
+    statement go under an `if True:` (which makes nothing conditional). The whole text when no
+    such lines parse alone (an `elif` header)."""
     import libcst as cst
     from libcst.metadata import MetadataWrapper
 
+    from greenlint.analysis.trees import first_line
+
     lines = lines_with_endings(text)
-    line = bisect.bisect_right(_offsets(lines), offset)
+    starts = _offsets(lines)
+    line = bisect.bisect_right(starts, offset)
+    best = None
     for node in ast.walk(tree):
-        if isinstance(node, _SIMPLE) and node.lineno <= line <= (node.end_lineno or node.lineno):
-            first = lines[node.lineno - 1]
-            indent = len(first) - len(first.lstrip(" \t"))
-            piece = first[indent:] + "".join(lines[node.lineno : node.end_lineno])
-            try:
-                return piece, sum(map(len, lines[: node.lineno - 1])) + indent, MetadataWrapper(cst.parse_module(piece), unsafe_skip_copy=True)
-            except Exception:  # `else: f()` is no statement alone
-                break
+        if not isinstance(node, ast.stmt):
+            continue
+        top = first_line(node)
+        body = getattr(node, "body", None) or getattr(node, "cases", None)
+        bottom = (body[0].lineno - 1 if body[0].lineno > node.lineno else 0) if body else node.end_lineno or node.lineno
+        if top <= line <= bottom and (best is None or (top, bottom) > best[:2]):
+            best = top, bottom, bool(body)
+    if best is not None:
+        top, bottom, compound = best
+        piece = "".join(lines[top - 1 : bottom])
+        indent = piece[: len(piece) - len(piece.lstrip(" \t"))]
+        if compound:
+            piece += f"{indent}    pass\n"
+        head = "if True:\n" if indent else ""
+        try:
+            return head + piece, starts[top - 1] - len(head), MetadataWrapper(cst.parse_module(head + piece), unsafe_skip_copy=True)
+        except Exception:
+            pass
     return text, 0, MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
 
 
