@@ -255,7 +255,7 @@ class _Unit:
     def _unsound(self, codemod: Codemod, call, edits: tuple[Edit, ...], holds: str | None) -> str | None:
         """Why the edits must not be offered, or None: the top-level statements they touch must
         parse once edited, and the codemod asked again at the edited call must change nothing
-        (fixing twice is fixing once). Python parses those statements, LibCST the line of code
+        (fixing twice is fixing once). Python parses those statements, LibCST the innermost statement
         holding the call: never the whole text."""
         import libcst as cst
         from libcst.metadata import PositionProvider
