@@ -4,7 +4,9 @@ fixes to a text, for `greenlint check --fix/--diff` and the editor's quick fix a
 Edits use the Span convention (1-based lines, columns in characters, end exclusive). Applying
 keeps everything outside the edits byte for byte, skips a fix overlapping one already applied
 (the next pass gets it), and re-checks the text until no fix applies, so fixing twice changes
-nothing.
+nothing. A fix is offered (to every output: `--fix`, `--diff`, JSON, SARIF, the editor) only when
+the top-level statements it edits parse afterwards and its codemod, asked again at the edited
+call, changes nothing more.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import bisect
 import dataclasses
 import difflib
 import functools
+import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
 
@@ -21,6 +24,8 @@ from greenlint.analysis.callsite import Span
 from greenlint.rules.base import unit_text
 from greenlint.rules.codemods import Codemod, Target
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
+
+log = logging.getLogger(__name__)
 
 #: Passes of check-then-fix before giving up on a text whose fixes keep producing fixes.
 MAX_PASSES = 10
@@ -157,6 +162,7 @@ class _Unit:
         self.line_set = set(self.lines)
         self.others: tuple[str, ...] = ()  # a notebook's other cells, whose names a new name must not shadow
         self._taken: set[str] | None = None
+        self._shape: Outline | None = None
         self.calls = {}
         import libcst as cst
 
@@ -239,7 +245,57 @@ class _Unit:
         if codemod.wraps and len(edits) == 1 and not self._fits(edits):
             wrapped = self._wrap(at, edits[0])
             edits = (wrapped,) if wrapped else ()
-        return edits if self._fits(edits) else ()
+        if not edits or not self._fits(edits):
+            return ()
+        why = self._unsound(codemod, call, edits, holds)
+        if why:
+            log.debug("no fix for %s at line %d: %s", type(codemod).__name__, span.line + self.shift, why)
+            return ()
+        return edits
+
+    def _unsound(self, codemod: Codemod, call, edits: tuple[Edit, ...], holds: str | None) -> str | None:
+        """Why the edits must not be offered, or None: the top-level statements they touch must
+        parse once edited, and the codemod asked again at the edited call must change nothing
+        (fixing twice is fixing once). Python parses those statements, LibCST the innermost statement
+        holding the call: never the whole text."""
+        import libcst as cst
+        from libcst.metadata import PositionProvider
+
+        pos = self.positions[call]
+        first = min(pos.start.line, *(e.span.line for e in edits))
+        last = max(pos.end.line, *(e.span.end_line - (e.span.end_column == 1 and e.span.end_line > e.span.line) for e in edits))
+        if self._shape is None:
+            self._shape = _outline(self.text) or ((), (), None)
+        first, last = statement_lines(self._shape, first, last) or (1, len(self.lines))
+        before = "".join(self.lines[first - 1 : last])
+        local = tuple(_moved(e, first) for e in edits)
+        after = apply_fixes(before, [Fix("", local)])[0]
+        try:
+            tree = ast.parse(after)
+        except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
+            return f"the edited code does not parse ({exc})"
+        start = _shifted(_Cursor(before).offset(pos.start.line - first + 1, pos.start.column + 1), before, local)
+        try:
+            text, skipped, wrapper = _statement_at(after, tree, start)
+            positions = wrapper.resolve(PositionProvider)
+        except Exception as exc:  # LibCST's ParserSyntaxError
+            return f"LibCST cannot parse the edited code ({type(exc).__name__})"
+        name, cursor = _called(call), _Cursor(text)
+        again = [
+            node for node, p in positions.items()
+            if isinstance(node, cst.Call) and _called(node) == name
+            and cursor.offset(p.start.line, p.start.column + 1) == start - skipped
+        ]
+        if not again:
+            return None  # the call is gone (removed, or replaced by a name): nothing to fix twice
+        node = max(again, key=lambda n: cursor.offset(positions[n].end.line, positions[n].end.column + 1))
+        module = wrapper.module  # its code is `text`: never regenerated
+        target = Target(node, module, positions, _parents(module), cursor.lines, self.cell, self.tf, holds, self._names_taken)
+        try:
+            twice = apply_fixes(text, [Fix("", tuple(codemod.rewrite(target)))])[0]
+        except Exception as exc:
+            return f"the codemod fails on its own result ({type(exc).__name__})"
+        return None if twice == text else "applying the fix twice changes the code again"
 
     def _fits(self, edits: tuple[Edit, ...]) -> bool:
         """No line the edits write is longer than the line length, or than the longest line of
@@ -317,6 +373,78 @@ class _Unit:
         if self._taken is None:
             self._taken = set().union(*(_names_in_use(text) for text in (self.text, *self.others)))
         return self._taken
+
+
+def _statement_at(text: str, tree: ast.Module, offset: int):
+    """The lines of the innermost statement of `text` holding `offset` (of a compound statement,
+    its header and decorators, with `pass` for its body), parsed by LibCST: a few lines, not the
+    whole text; with how many characters of `text` come before them. The lines of an indented
+    statement go under an `if True:` (which makes nothing conditional). The whole text when no
+    such lines parse alone (an `elif` header)."""
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper
+
+    from greenlint.analysis.trees import first_line
+
+    lines = lines_with_endings(text)
+    starts = _offsets(lines)
+    line = bisect.bisect_right(starts, offset)
+    best = None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        top = first_line(node)
+        body = getattr(node, "body", None) or getattr(node, "cases", None)
+        bottom = (body[0].lineno - 1 if body[0].lineno > node.lineno else 0) if body else node.end_lineno or node.lineno
+        if top <= line <= bottom and (best is None or (top, bottom) > best[:2]):
+            best = top, bottom, bool(body)
+    if best is not None:
+        top, bottom, compound = best
+        piece = "".join(lines[top - 1 : bottom])
+        indent = piece[: len(piece) - len(piece.lstrip(" \t"))]
+        if compound:
+            piece += f"{indent}    pass\n"
+        head = "if True:\n" if indent else ""
+        try:
+            return head + piece, starts[top - 1] - len(head), MetadataWrapper(cst.parse_module(head + piece), unsafe_skip_copy=True)
+        except Exception:
+            pass
+    return text, 0, MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+
+
+def _moved(edit: Edit, first: int) -> Edit:
+    """The edit in the text that starts at line `first`."""
+    span = edit.span
+    return Edit(Span(span.line - first + 1, span.column, span.end_line - first + 1, span.end_column), edit.content)
+
+
+class _Cursor:
+    """Offsets of (line, column) positions in one text."""
+
+    def __init__(self, text: str):
+        self.lines = lines_with_endings(text)
+        self.starts = _offsets(self.lines)
+
+    def offset(self, line: int, column: int) -> int:
+        return _offset(self.starts, self.lines, line, column)
+
+
+def _shifted(offset: int, text: str, edits: Sequence[Edit]) -> int:
+    """Where an offset of `text` lands once the edits are applied (an edit covering it: its start)."""
+    cursor, moved = _Cursor(text), offset
+    for e in edits:
+        start, end = cursor.offset(e.span.line, e.span.column), cursor.offset(e.span.end_line, e.span.end_column)
+        if end <= offset:
+            moved += len(e.content) - (end - start)
+        elif start < offset:
+            moved -= offset - start
+    return moved
+
+
+def _called(call) -> str | None:
+    """The name a call calls (`fit` in `model.fit(x)`)."""
+    func = call.func
+    return getattr(getattr(func, "attr", func), "value", None)
 
 
 def _names_in_use(code: str) -> set[str]:

@@ -4,7 +4,8 @@ Each is frozen data (what to change and whether that keeps behaviour) with a `re
 all of its work, as LibCST's codemod commands do: given the `Target` (the parsed call, its parents
 and positions, the file's name of tensorflow), it returns the edits, or () when the call is not
 what it expects. The fix engine (`greenlint.fix.engine`) finds the call, asks the rule's codemod and
-checks the result (line length, black-style wrapping for a codemod with `wraps`). Values are Python
+checks the result (line length, black-style wrapping for a codemod with `wraps`, that the edited
+statement parses and that fixing twice is fixing once). Values are Python
 source in which `{tf}` stands for the file's own name of the tensorflow module (`tf` after
 `import tensorflow as tf`); a file that never imports tensorflow as a module gets no fix.
 LibCST is imported only when a fix is computed. A new codemod is one class here.
@@ -43,12 +44,22 @@ class Target:
         pos = self.positions[node]
         return Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1, self.cell)
 
+    def outer_span(self, node) -> Span:
+        """The node's span with the parentheses around it (`(a, b)` whole, not `a, b`)."""
+        span = self.span(node)
+        lpar, rpar = getattr(node, "lpar", ()), getattr(node, "rpar", ())
+        if not lpar or not rpar:
+            return span
+        first, last = self.span(lpar[0]), self.span(rpar[-1])
+        return Span(first.line, first.column, last.end_line, last.end_column, self.cell)
+
     def replace(self, node, content: str) -> Edit:
         return Edit(self.span(node), content)
 
-    def after(self, node, content: str) -> Edit:
-        """Insert `content` right after the node."""
-        span = self.span(node)
+    def after(self, node, content: str, parens: bool = False) -> Edit:
+        """Insert `content` right after the node: inside parentheses around it, or with `parens`
+        after them (`(a, b), x`, not `(a, b, x)`)."""
+        span = self.outer_span(node) if parens else self.span(node)
         return Edit(Span(span.end_line, span.end_column, span.end_line, span.end_column, self.cell), content)
 
     def before_last(self, node, content: str) -> Edit:
@@ -137,6 +148,8 @@ class SetArgument(Codemod):
     wraps: ClassVar[bool] = True
 
     def rewrite(self, at):
+        import libcst as cst
+
         call = at.call
         value = _code(_parse(self.value.format(tf=at.tf)))
         position = self.position
@@ -151,7 +164,10 @@ class SetArgument(Codemod):
         if any(a.star for a in call.args):
             return ()  # *args or **kwargs might bind it already
         if call.args:
-            return (at.after(call.args[-1].value, f", {self.name}={value}"),)
+            last = call.args[-1].value
+            if isinstance(last, cst.GeneratorExp) and not last.lpar:
+                return ()  # `f(x for x in y)`: no argument may follow a bare generator
+            return (at.after(last, f", {self.name}={value}", parens=True),)
         return (at.before_last(call, f"{self.name}={value}"),)
 
 
@@ -185,8 +201,13 @@ class AppendCall(Codemod):
     value: str = ""
 
     def rewrite(self, at):
+        import libcst as cst
+
         value = _code(_parse(self.value.format(tf=at.tf))) if self.value else ""
-        return (at.after(at.chain_end(at.call), f".{self.method}({value})"),)
+        end = at.chain_end(at.call)
+        if isinstance(end.func, cst.Attribute) and end.func.attr.value == self.method:
+            return ()  # the chain ends in the call already: appending it again would repeat it
+        return (at.after(end, f".{self.method}({value})"),)
 
 
 @dataclass(frozen=True)
@@ -275,7 +296,7 @@ class MoveToChainEnd(Codemod):
             end = outer
         if end is call:
             return ()
-        receiver, whole = at.span(call.func.value), at.span(call)
+        receiver, whole = at.outer_span(call.func.value), at.span(call)
         moved = "." + _code(call.with_changes(func=call.func.attr))
         return (
             Edit(Span(receiver.end_line, receiver.end_column, whole.end_line, whole.end_column, at.cell), ""),

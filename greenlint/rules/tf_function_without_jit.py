@@ -74,6 +74,20 @@ class TfFunctionWithoutJit(Rule):
             line=2,
             expected_replacement="import tensorflow as tf\nstep = tf.function(f, jit_compile=True)\n",
         ),
+        Invalid(  # the keyword follows the tuple's closing parenthesis, not its last item
+            "import tensorflow as tf\nstep = tf.function(f, input_signature=(spec,))\n",
+            options={},
+            line=2,
+            expected_replacement="import tensorflow as tf\nstep = tf.function(f, input_signature=(spec,), jit_compile=True)\n",
+        ),
+        Invalid(
+            "import tensorflow as tf\nstep = tf.function(\n    f,\n    input_signature=(\n        spec,\n    )\n)\n",
+            options={},
+            line=2,
+            expected_replacement=(
+                "import tensorflow as tf\nstep = tf.function(\n    f,\n    input_signature=(\n        spec,\n    ), jit_compile=True\n)\n"
+            ),
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:

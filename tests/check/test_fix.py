@@ -13,6 +13,7 @@ from greenlint.analysis.callsite import Span
 from greenlint.cli import main
 from greenlint.fix.engine import apply_fixes, unified_diff
 from greenlint.paths import REPO_DIR
+from greenlint.rules.codemods import Codemod
 from greenlint.rules.diagnostic import Edit, Fix
 
 
@@ -151,3 +152,44 @@ def test_a_file_named_by_two_paths_is_reported_and_fixed_once(examples, capsys):
     err = capsys.readouterr().err
     assert "Fixed 1 finding." in err and "changed" not in err  # GL402 on the random map (the stateless one is parallel on TF 2.21)
     assert "num_parallel_calls=tf.data.AUTOTUNE" in data.read_text()
+
+
+class _Unbalanced(Codemod):
+    """A broken codemod: its edit leaves a parenthesis open."""
+
+    def rewrite(self, at):
+        return (at.before_last(at.call, ", ("),)
+
+
+class _Repeating(Codemod):
+    """A codemod that is not idempotent: asked again at its result, it appends once more."""
+
+    def rewrite(self, at):
+        return (at.after(at.call, ".cache()"),)
+
+
+MAPPED = "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n"
+
+
+@pytest.mark.parametrize("codemod", [_Unbalanced(safe=True), _Repeating(safe=True)])
+def test_a_fix_that_breaks_the_code_is_not_offered(tmp_path, monkeypatch, capsys, caplog, codemod):
+    """The engine drops a fix whose edited statement does not parse, or that fixing twice would
+    change again: the finding stays in JSON (and SARIF, `--fix`, `--diff`) without a fix."""
+    import json
+    import logging
+
+    from greenlint.rules.registry import all_rules
+
+    monkeypatch.setattr(all_rules()["GL402"], "FIX", codemod)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "mapped.py").write_text(MAPPED)
+    (tmp_path / "pyproject.toml").write_text('[tool.greenlint]\ntensorflow-version = "2.6"\n')  # GL402 still fires there
+    with caplog.at_level(logging.DEBUG, logger="greenlint.fix.engine"):
+        main(["check", "--format", "json", "--select", "GL402", "mapped.py"])
+    [found] = json.loads(capsys.readouterr().out)
+    assert found["code"] == "GL402" and found["fix"] is None
+    assert "no fix for" in caplog.text
+    main(["check", "--diff", "--select", "GL402", "mapped.py"])
+    assert capsys.readouterr().out == ""
+    assert (tmp_path / "mapped.py").read_text() == MAPPED

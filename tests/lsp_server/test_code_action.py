@@ -235,3 +235,26 @@ async def test_an_eager_training_step_offers_tf_function_beside_noqa(client: Lan
     [change] = wrap.edit.document_changes
     written = "".join(e.new_text for e in change.edits)
     assert "@tf.function\ndef train_step(x):\n" in written and "    train_step(x)" in written
+
+
+def test_no_quick_fix_whose_edit_would_not_parse(monkeypatch):
+    """The code action offers the engine's checked fix only: a codemod whose edit would leave
+    code that does not parse gives the finding no fix (and so no quick fix)."""
+    from greenlint.check import Config
+    from greenlint.lsp_server.analysis import Analysis, analyse_text
+    from greenlint.rules.codemods import Codemod
+    from greenlint.rules.registry import all_rules
+    from tests.check.fakes import Predictor
+
+    class Unbalanced(Codemod):
+        def rewrite(self, at):
+            return (at.before_last(at.call, ", ("),)
+
+    text = "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n"
+    config = Config(options={"tensorflow-version": "2.6"}, no_cache=True)  # before tf.data parallelised maps itself
+    result, diagnostics = analyse_text(text, "mapped.py", config, Predictor().predict)
+    [mapped] = [d for d in diagnostics if d.code == "GL402"]
+    analysis = Analysis("mapped.py", 1, text, config, result.sites, tuple(diagnostics))
+    assert analysis.with_fix(mapped).fix is not None  # the rule's own codemod
+    monkeypatch.setattr(all_rules()["GL402"], "FIX", Unbalanced(safe=True))
+    assert analysis.with_fix(mapped).fix is None
