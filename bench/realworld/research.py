@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .corpora import BY_NAME, ensure
-from .labels import line_problem, relative
+from .labels import finding_key, line_problem, read_labels, relative
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -232,7 +232,16 @@ def collect(readings: list[Reading]) -> dict[str, dict]:
 
 def score(readings: list[Reading], collected: dict[str, dict], kinds: dict[str, tuple[str, ...]]) -> dict:
     """The results (deterministic: same code, same readings, same file)."""
-    rows = [score_reading(r, **collected[r.corpus], kinds=kinds) for r in readings]
+    false = {label.key for label in read_labels() if label.verdict == "false"}
+
+    def judged(corpus: str, findings: list[dict]) -> list[dict]:  # a finding judged false finds nothing
+        return [f for f in findings if finding_key(corpus, f) not in false]
+
+    rows = []
+    for r in readings:
+        got = collected[r.corpus]
+        rows.append(score_reading(r, got["sites"], judged(r.corpus, got["default"]), judged(r.corpus, got["every"]),
+                                  kinds=kinds))
     keys = ("calls_listed", "call_sites", "with_figure", "changes_listed", "changes_found", "changes_found_any_rule")
     return {
         "command": "python -m bench.realworld research",
@@ -243,7 +252,8 @@ def score(readings: list[Reading], collected: dict[str, dict], kinds: dict[str, 
             "site has an energy (point or "
             "floor). A change is found when `greenlint check --isolated --no-cache` reports a finding of a rule "
             f"its kind names (readings/kinds.toml) within {NEAR} lines of it, of its other lines, or of the main "
-            "call it changes: with the default rules, and with every rule selected."
+            "call it changes: with the default rules, and with every rule selected. A finding judged false "
+            "(bench/realworld/labels.csv) finds no change."
         ),
         "kinds": {k: list(v) for k, v in sorted(kinds.items())},
         "corpora": rows,

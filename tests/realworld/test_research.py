@@ -155,6 +155,20 @@ def test_changes_are_found_by_their_kinds_rules_near_their_lines(tmp_path):
     assert "| [GL308](rules/GL308.md) | 1 / 1 (100%) |" in text
 
 
+def test_a_finding_judged_false_finds_no_change(tmp_path, monkeypatch):
+    """Recall counts only findings not judged false: a false GL308 near the listed change finds nothing."""
+    from bench.realworld import research
+    from bench.realworld.labels import Label
+
+    reading, kinds = _synthetic(tmp_path)
+    default = [_finding("train.py", 11, "GL308")]
+    collected = {"synthetic": {"sites": [], "default": default, "every": default}}
+    assert score([reading], collected, kinds)["total"]["changes_found"] == 1
+    false = Label("synthetic", "train.py", 0, 11, "GL308", "false", "not the fit it names", "x = load()")
+    monkeypatch.setattr(research, "read_labels", lambda: [false])
+    assert score([reading], collected, kinds)["total"]["changes_found"] == 0
+
+
 @pytest.mark.parametrize("field, value, message", [
     ('kind = "no-early-stopping"', 'kind = "faster"', "kind 'faster'"),
     ('sure = "high"', 'sure = "maybe"', "sure = 'maybe'"),
