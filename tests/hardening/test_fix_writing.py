@@ -13,7 +13,7 @@ from greenlint.check import Config, run_check
 from greenlint.check import fixes as fix_files
 from greenlint.cli import main
 
-MAP = "import tensorflow as tf\nds = tf.data.Dataset.range(n).map(lambda x: x + 1)\n"
+MAP = "import tensorflow as tf\nds = tf.data.Dataset.range(n).map(lambda x: x + tf.random.uniform([], 0, 9, tf.int64))\n"  # a random map: GL402 on any TF
 FIXED = "num_parallel_calls=tf.data.AUTOTUNE"
 
 

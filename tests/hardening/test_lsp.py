@@ -16,7 +16,7 @@ TEXT = (  # literal data: the work is known, so the fit in a loop is a hotspot
     "import tensorflow as tf\nfor i in range(10):\n"
     "    tf.keras.Sequential([tf.keras.layers.Dense(64)]).fit(tf.zeros([5000, 32]), tf.zeros([5000, 1]), epochs=100)\n"
 )
-DS = "import tensorflow as tf\nds = tf.data.Dataset.range(n).map(lambda x: x + 1)\n"
+DS = "import tensorflow as tf\nds = tf.data.Dataset.range(n).map(lambda x: x + tf.random.uniform([], 0, 9, tf.int64))\n"  # a random map: GL402 on any TF
 
 
 @pytest.fixture(scope="module")

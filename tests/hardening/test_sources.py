@@ -49,7 +49,7 @@ def test_ipython_syntax_in_a_cell_is_not_a_syntax_error(line):
     assert _errors(json.dumps(nb), "n.ipynb") == []
 
 
-MAP = "ds = tf.data.Dataset.range(100).map(lambda x: x * 2).batch(8)\n"  # GL402: a map without parallel calls
+MAP = "ds = tf.data.Dataset.range(100).map(lambda x: x * tf.random.uniform([], 0, 9, tf.int64)).batch(8)\n"  # GL402: a random map without parallel calls
 
 
 @pytest.mark.parametrize(
