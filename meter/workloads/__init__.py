@@ -29,8 +29,6 @@ class Workload:
     api: str
     setup: Callable[[], Call]
     quick: bool = False
-    #: The work the call does, in the analysis' vocabulary (docs/calls-json.md `work`: `elements` of the
-    #: result, `flops`), so a call site stating other work is moved by the same model.
     features: dict[str, Any] = field(default_factory=dict)
 
 
