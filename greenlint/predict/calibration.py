@@ -277,12 +277,11 @@ def measured_here(overlay: Overlay, api: str, features: dict,
 def _work_scale(m: Measured, api: str, features: dict, reference: Callable[[str, dict], Prediction]) -> float:
     """The reference model's figure for the workload's work with this call's stated work on top,
     over its figure for the workload's own: 1 where the call states nothing new or the model has
-    no figure for either. A quantity the workload did not record is taken as the call's on both
-    sides: only what both state, and state differently, moves the figure."""
+    no figure for either."""
     work = {**m.features, **features}
     if work == m.features:
         return 1.0
-    mine, theirs = reference(api, work).energy_j, reference(api, {**features, **m.features}).energy_j
+    mine, theirs = reference(api, work).energy_j, reference(api, m.features).energy_j
     return mine / theirs if mine and theirs and mine > 0 and theirs > 0 else 1.0
 
 

@@ -34,8 +34,8 @@ model.fit(a, a, epochs=5, batch_size=32)
 def calibrate(sim: SimulatedCounter, scale: float = 1.0) -> dict:
     # both workloads spend DRAM energy: a zero one measures as noise around 0 J, of either sign
     workloads = [
-        sim.workload("matmul_256", MATMUL, 3.6e-3 * scale, 0.4e-3 * scale, features={"n": 256, "flops": 2 * 256**3}),
-        sim.workload("reduce_sum", SUM, 1.6e-3 * scale, 0.2e-3 * scale, features={"elements": 1 << 20}),
+        sim.workload("matmul_256", MATMUL, 3.6e-3 * scale, 0.4e-3 * scale, features={"n": 256, "elements": 256**2, "flops": 2 * 256**3}),
+        sim.workload("reduce_sum", SUM, 1.6e-3 * scale, 0.2e-3 * scale, features={"elements": 1, "flops": 1 << 20}),
     ]
     return Calibrator(PLAN, workloads, CONFIG, sim.source_set()).run(lambda wl: None, lambda: None)
 
