@@ -132,7 +132,7 @@ def _producer(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     function = next((n for n in facts.ancestors(call, cell) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
     if function is None:
         return False
-    stack = list(function.body)
+    stack: list[ast.AST] = list(function.body)
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
