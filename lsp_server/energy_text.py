@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from greenlint.analysis.callsite import with_work
 from greenlint.predict.prediction import Basis, Prediction
 from greenlint.predict.work_energy import stated_most
+from greenlint.report.escape import code_span as code
 from greenlint.report.total import Total, file_total
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
@@ -24,14 +25,6 @@ from greenlint.units import TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
 BOLT = "⚡"
 #: What Markdown reads as syntax in running text: each is shown as itself behind a backslash.
 _MARKDOWN = re.compile(r"([\\`*_\[\]<>|~&#])")
-
-
-def code(text: str) -> str:
-    """*text* as a Markdown code span, whatever backticks it holds (a fence longer than any run of them)."""
-    text = " ".join(str(text).splitlines())
-    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def escape(text: str) -> str:
