@@ -21,6 +21,7 @@ import hashlib
 import os
 import sqlite3
 import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -130,6 +131,21 @@ def _header(db: sqlite3.Connection, begin: str, commit: bool = True) -> tuple[in
     if commit:
         db.execute("COMMIT")
     return header  # type: ignore[return-value]
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Put *db*'s file in WAL mode (a lasting property of the file). SQLite answers "database is
+    locked" at once, without waiting on the busy timeout, while another connection is creating or
+    switching the same file: try again until BUSY_TIMEOUT_S has passed."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
 
 
 class Cache:
@@ -272,7 +288,7 @@ class Cache:
                     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     db.execute(f"PRAGMA user_version = {FORMAT}")
                 db.execute("COMMIT")
-            db.execute("PRAGMA journal_mode = WAL")
+            _use_wal(db)
             db.execute("PRAGMA synchronous = OFF")  # a power cut may lose entries: misses, never wrong values
             db.execute("PRAGMA cache_size = -256")  # KiB: rows are read once; keep the peak memory low
         except BaseException:

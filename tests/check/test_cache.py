@@ -237,6 +237,30 @@ def test_a_cache_another_run_creates_meanwhile_is_not_judged_foreign(tmp_path, m
     assert Cache(tmp_path, stamp="s").get("k") == [1]
 
 
+def test_a_cache_another_connection_is_writing_still_opens(tmp_path):
+    """A cache file not yet in WAL mode while another run holds a write transaction on it (as its
+    creator does, or its first flush): SQLite refuses the switch to WAL at once ("database is
+    locked", without the busy wait); opening waits for the writer instead of running without a
+    cache (the entries it would write then lost)."""
+    import time
+
+    file = tmp_path / "lint.sqlite"
+    made = sqlite3.connect(file, isolation_level=None, check_same_thread=False)
+    made.execute(cache_module.SCHEMA)
+    made.execute(f"PRAGMA application_id = {cache_module.APPLICATION_ID}")
+    made.execute(f"PRAGMA user_version = {cache_module.FORMAT}")
+    made.execute("BEGIN IMMEDIATE")  # a reserved lock, held
+    release = threading.Timer(0.3, lambda: made.execute("COMMIT"))
+    release.start()
+    started = time.monotonic()
+    db = Cache._open(file)
+    release.join()
+    assert time.monotonic() - started >= 0.25  # it waited for the writer, then switched
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    db.close()
+    made.close()
+
+
 def _create_and_write(directory: str, start_at: float, first: int) -> str:
     """Wait until *start_at*, then open a new cache in *directory* and write 50 entries; what the
     process printed on stderr."""
