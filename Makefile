@@ -8,14 +8,15 @@ BIN := $(VENV)/bin
 
 .PHONY: run test test-fast install data applications static-features test-editor
 
+# `--quiet` twice: errors only (setuptools prints a page-long notice on every editable install).
 $(BIN)/greenlint: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet --quiet -e .
 	touch $(BIN)/greenlint
 
 $(VENV)/.dev-extras: $(BIN)/greenlint
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --quiet -e '.[dev]'
 	touch $(VENV)/.dev-extras
 
 install: $(BIN)/greenlint

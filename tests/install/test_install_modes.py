@@ -26,6 +26,16 @@ REPO = Path(__file__).resolve().parents[2]
 MODES = ("site-packages", "user", "target", "editable")
 SAMPLE = "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=2)\n"
 COMMANDS = (("check", "train.py"), ("lsp", "--help"), ("rule", "GL201"))
+
+def _makefile_pip_flags() -> list[str]:
+    """The flags `make run` installs greenlint with (its `pip install ... -e .` line)."""
+    for line in (REPO / "Makefile").read_text().splitlines():
+        words = line.split()
+        if words[:1] == ["$(BIN)/pip"] and words[1:2] == ["install"] and words[-2:] == ["-e", "."]:
+            return words[2:-2]
+    raise AssertionError("the Makefile has no `$(BIN)/pip install ... -e .` line")
+
+
 WHERE = "import greenlint, greenlint.meter, greenlint.lsp_server, greenlint.paths as p; print(p.DATA_DIR)"
 
 
@@ -64,13 +74,16 @@ class Install:
         purelib = _run([str(self.python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                        self._env(), root).stdout.strip()
         Path(purelib, "greenlint-test-deps.pth").write_text(f"{deps}\n")  # after the virtualenv's own packages
-        flags = {"site-packages": [], "user": ["--user"], "target": ["--target", str(root / "target")],
-                 "editable": ["-e"]}[mode]
+        # the editable install as `make run` does it, flags included
+        flags = {"site-packages": ["-q"], "user": ["-q", "--user"], "target": ["-q", "--target", str(root / "target")],
+                 "editable": [*_makefile_pip_flags(), "-e"]}[mode]
         env = {**self._env(), **PIP_OFFLINE}
-        proc = _run([str(self.python), "-m", "pip", "install", "-q", *flags, str(source)], env, root)
+        proc = _run([str(self.python), "-m", "pip", "install", *flags, str(source)], env, root)
         assert proc.returncode == 0, f"pip install ({mode}): {proc.stdout}{proc.stderr}"
-        # every folder of package data is listed in pyproject.toml: no page of setuptools warnings
-        assert "absent from the `packages` configuration" not in proc.stderr, proc.stderr
+        # every folder of package data is listed in pyproject.toml, and `make run` prints no page of
+        # setuptools notices (its editable-install notice included)
+        for page in ("absent from the `packages` configuration", "Editable installation"):
+            assert page not in proc.stderr, proc.stderr
 
     def _env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_", "VIRTUAL_ENV", "GREENLINT_"))}
