@@ -29,14 +29,15 @@ class GeneratorInOneWorker(Rule):
 
     ## Why is this bad?
     Keras draws the batches of a Python generator or `Sequence` through a queue filled by
-    `workers` threads (processes with `use_multiprocessing=True`); with one worker, reading,
-    decoding and augmenting every image runs on one host core, in Python, while the
+    `workers` threads (processes with `use_multiprocessing=True`; with `workers=0`, on the
+    training thread itself). With one worker, reading, decoding and augmenting every image
+    runs on one host core, in Python: where that takes longer than a training step, the
     accelerator waits for the next batch. A training with on-the-fly augmentation
-    (`ImageDataGenerator`, imgaug, OpenCV) is then bound by that one core: the device idles
-    for much of each step and still draws its idle power for the whole run. Spreading the
-    work over several processes, or moving it into a `tf.data` pipeline whose `map` runs in
-    parallel (`num_parallel_calls=tf.data.AUTOTUNE`) and prefetches, keeps the device busy
-    and shortens the run.
+    (`ImageDataGenerator`, imgaug, OpenCV) of images a GPU processes in milliseconds is then
+    bound by that one core: the device idles for much of each step and still draws its idle
+    power for the whole run. Spreading the work over several processes, or moving it into a
+    `tf.data` pipeline whose `map` runs in parallel (`num_parallel_calls=tf.data.AUTOTUNE`)
+    and prefetches, keeps the device busy and shortens the run.
 
     ## Example
     ```python
@@ -69,8 +70,8 @@ class GeneratorInOneWorker(Rule):
     name = "generator-in-one-worker"
     DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = (
-        "`{method}()` draws its batches from Python code in one worker ({workers}): one host core reads and"
-        " prepares every batch while the device waits"
+        "`{method}()` draws its batches from Python code in one worker ({workers}): one host core prepares"
+        " every batch, and the device waits whenever that takes longer than a step"
     )
     FIX_TITLE = "Give the fit several workers with `use_multiprocessing=True`, or build a parallel `tf.data` pipeline"
     VALID = (
