@@ -142,10 +142,10 @@ class PerEpochTestEvaluation(Rule):
         if not text_mentions(facts, "on_epoch_end"):
             return
         model_calls = {
-            id(node) for s in facts.sites if is_keras_model_method(s.api, RUNS_MODEL) and (node := facts.node(s)) is not None
+            id(call) for s in facts.sites if is_keras_model_method(s.api, RUNS_MODEL) and (call := facts.node(s)) is not None
         }
         functions: dict[str, list[ast.AST]] = {}
-        hooks = []
+        hooks: list[tuple[int | None, ast.FunctionDef]] = []
         notebook = not isinstance(facts.source, str)
         for index, tree in enumerate(units(facts), 1):
             for node in ast.walk(tree):
