@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from greenlint.rules.base import FileFacts
-from greenlint.rules.syntax import units
+from greenlint.rules.syntax import last_name, units
 
 
 def constructor(facts: FileFacts, node: ast.expr) -> ast.Call | None:
@@ -58,3 +58,18 @@ def listed(facts: FileFacts, node: ast.expr) -> list[ast.expr] | None:
             return None
         found += more
     return found
+
+
+def file_class(facts: FileFacts, call: ast.Call) -> ast.ClassDef | None:
+    """The class a callback's constructor call names, where the file (or notebook) defines it
+    once, subclassing Keras' `Callback` directly (`class Evaluator(keras.callbacks.Callback)`):
+    its whole behaviour is in the file. None for any other class (a library's, one defined twice,
+    a subclass of another callback such as `EarlyStopping`)."""
+    name = call.func.id if isinstance(call.func, ast.Name) else None
+    if name is None:
+        return None
+    defined = [n for tree in units(facts) for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == name]
+    if len(defined) != 1 or not defined[0].bases:
+        return None
+    bases = defined[0].bases
+    return defined[0] if all(last_name(base) == "Callback" for base in bases) else None

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method, keyword
-from greenlint.rules.callbacks import constructor, listed
+from greenlint.rules.callbacks import constructor, file_class, listed
 from greenlint.rules.defaults import default_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import text_mentions
@@ -32,21 +32,65 @@ NOT_STOPPING = frozenset(
 
 def _may_stop(facts: FileFacts, callbacks: list[ast.expr], apis: dict[int, str]) -> bool:
     """Whether a callback of the list may end training: anything not known to never stop it.
+    Known not to: Keras' callbacks of `NOT_STOPPING`, and a `Callback` subclass the file defines
+    that drives no schedule (the caller has seen that the file never sets `stop_training`).
     *apis*: each call node's API (by id), in every cell."""
     for element in callbacks:
         call = constructor(facts, element)
-        if call is None or apis.get(id(call)) not in NOT_STOPPING:
+        if call is None:
+            return True
+        if apis.get(id(call)) in NOT_STOPPING:
+            continue
+        made = file_class(facts, call)
+        if made is None or _schedules(made):
             return True
     return False
+
+
+#: What a callback that changes training by the epoch number touches (a learning-rate or a loss
+#: weight schedule: the epoch count is then part of the design).
+SCHEDULE_ATTRIBUTES = frozenset({"lr", "learning_rate", "set_value", "assign"})
+
+
+def _schedules(made: ast.ClassDef) -> bool:
+    """Whether a callback class of the file sets a learning rate or a variable as it goes."""
+    return any(isinstance(n, ast.Attribute) and n.attr in SCHEDULE_ATTRIBUTES for n in ast.walk(made))
+
+
+def _keeps_best(made: ast.ClassDef) -> bool:
+    """Whether a callback class of the file keeps the best model so far: in its `on_epoch_end`,
+    a comparison (`if val_acc > self.best:`) guards a `save_weights`/`save` of the model."""
+    for method in made.body:
+        if not (isinstance(method, ast.FunctionDef) and method.name == "on_epoch_end"):
+            continue
+        for node in ast.walk(method):
+            if isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("save_weights", "save")
+                for statement in node.body for n in ast.walk(statement)
+            ):
+                return True
+    return False
+
+
+def _keeper(facts: FileFacts, callbacks: list[ast.expr]) -> str | None:
+    """The name of a callback of the list that keeps the best model (a class of the file)."""
+    for element in callbacks:
+        call = constructor(facts, element)
+        made = file_class(facts, call) if call is not None else None
+        if made is not None and _keeps_best(made):
+            return made.name
+    return None
 
 
 class TrainingWithoutEarlyStopping(Rule):
     """
     ## What it does
     Flags `fit()` (or `fit_generator()`) on a Keras model with `epochs` of at least
-    `min-epochs` (default 20) and validation data (`validation_data=` or `validation_split=`),
-    whose callbacks include no `EarlyStopping`, in a file that never sets `stop_training`
-    itself. `epochs` is a literal, or the default the program runs with: a parameter's default
+    `min-epochs` (default 20) and a measure of progress: validation data (`validation_data=` or
+    `validation_split=`), or a callback class of the file that keeps the best weights (in its
+    `on_epoch_end`, a comparison guarding a `save_weights`/`save`, as in `if val_acc >
+    self.best: model.save_weights(...)`); whose callbacks include no `EarlyStopping`, in a file
+    that never sets `stop_training` itself. `epochs` is a literal, or the default the program runs with: a parameter's default
     (`def train(epochs=100)`), an argparse option's or an absl flag's (`args.epochs`,
     `FLAGS.epochs`) defined in the file. `callbacks=` is read from a literal list, or from the
     name of a list the file builds (appends included); given any other way (a helper's result,
@@ -56,17 +100,20 @@ class TrainingWithoutEarlyStopping(Rule):
     Only callbacks known not to end training leave the fit uncapped: Keras' `TensorBoard`,
     `ModelCheckpoint`, `CSVLogger`, `ReduceLROnPlateau`, `TerminateOnNaN` (it stops on a NaN,
     not when learning is done), `BackupAndRestore`, `ProgbarLogger`, `History`,
-    `RemoteMonitor`. Any other callback in the list may stop training or makes the epoch count
+    `RemoteMonitor`, and a class the file defines directly on Keras' `Callback` that sets no
+    learning rate or variable as it goes (its whole code is in the file, and the file never sets
+    `stop_training`). Any other callback in the list may stop training or makes the epoch count
     part of the design, so the fit is not reported: a `TimeStopping` that caps the wall time, a
     `LearningRateScheduler` or `LambdaCallback` driven by the epoch number (stopping early
-    would cut the schedule short), a class of the project or of another library.
+    would cut the schedule short), a class of another module or library, a subclass of another callback.
 
     ## Why is this bad?
     With validation data the program can tell when the model stops improving; without a
     stopping rule it trains all the epochs anyway, and every epoch after the best one is energy
     spent on a model that is not kept (or is worse). Keras' `EarlyStopping(monitor="val_loss",
     patience=..., restore_best_weights=True)` ends training once the validation metric stops
-    improving.
+    improving. A callback that keeps the best weights shows the same: the program already
+    knows the last epochs are not the best ones, and runs them all the same.
 
     ## Example
     ```python
@@ -97,6 +144,10 @@ class TrainingWithoutEarlyStopping(Rule):
     code = "GL308"
     name = "training-without-early-stopping"
     MESSAGE = "`{method}()` runs {epochs} epochs{basis} with validation data but nothing stops it when validation stops improving"
+    KEEPER_MESSAGE = (
+        "`{method}()` runs {epochs} epochs{basis} and its callback `{keeper}` keeps the best weights,"
+        " but nothing stops it when the model stops improving"
+    )
     FIX_TITLE = "Add a `tf.keras.callbacks.EarlyStopping(restore_best_weights=True)` callback"
     OPTIONS = (Option("min-epochs", int, 20, "GL308 flags fit() with at least this many epochs."),)
     VALID = (
@@ -134,6 +185,32 @@ class TrainingWithoutEarlyStopping(Rule):
             "import tensorflow as tf\nfrom .callbacks import StopAtAccuracy\nm = tf.keras.Sequential()\n"
             "stop = StopAtAccuracy(0.99)\n"
             "m.fit(x, y, epochs=100, validation_data=(vx, vy), callbacks=[tf.keras.callbacks.TensorBoard(), stop])\n"
+        ),
+        Valid(  # a callback of the file that sets the learning rate by the epoch: the count is a design choice
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Warmup(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_begin(self, epoch, logs=None):\n        m.optimizer.learning_rate = 0.1 * epoch\n"
+            "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[Warmup()])\n"
+        ),
+        Valid(  # a subclass of EarlyStopping stops training
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Stop(tf.keras.callbacks.EarlyStopping):\n    pass\n"
+            "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[Stop()])\n"
+        ),
+        Valid(  # no validation data, and the file's callback only prints: nothing measures progress
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Show(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n        print(sample(m))\n"
+            "m.fit(x, y, epochs=100, callbacks=[Show()])\n"
+        ),
+        Valid(  # the file's callback sets stop_training itself
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Evaluator(tf.keras.callbacks.Callback):\n"
+            "    def __init__(self):\n        self.best = 0.0\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n        acc = evaluate(valid)\n"
+            "        if acc > self.best:\n            self.best = acc\n            m.save_weights('best.weights')\n"
+            "        elif epoch > 5:\n            self.model.stop_training = True\n"
+            "m.fit(gen, epochs=50, callbacks=[Evaluator()])\n"
         ),
     )
     INVALID = (
@@ -185,6 +262,23 @@ class TrainingWithoutEarlyStopping(Rule):
             "m.fit(x2, y2, epochs=100, validation_split=0.2)\n",
             line=5,
         ),
+        Invalid(  # a callback of the file keeps the best weights on its own validation pass
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Evaluator(tf.keras.callbacks.Callback):\n"
+            "    def __init__(self):\n        self.best = 0.0\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n        acc = evaluate(valid)\n"
+            "        if acc > self.best:\n            self.best = acc\n            m.save_weights('best.weights')\n"
+            "evaluator = Evaluator()\nm.fit(gen, steps_per_epoch=100, epochs=50, callbacks=[evaluator])\n",
+            line=12,
+            message_contains="its callback `Evaluator` keeps the best weights",
+        ),
+        Invalid(  # with validation data, a logging callback of the file does not stop training
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Show(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n        print(logs)\n"
+            "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[Show()])\n",
+            line=6,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -196,21 +290,27 @@ class TrainingWithoutEarlyStopping(Rule):
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
             call = facts.node(site)
-            if call is None or not (keyword(call, "validation_data") or keyword(call, "validation_split")):
+            if call is None:
                 continue
+            validated = keyword(call, "validation_data") is not None or keyword(call, "validation_split") is not None
             epochs, basis = _epochs(facts, site, call)
             if epochs is None or epochs < minimum or any(k.arg is None for k in call.keywords):
                 continue
             callbacks = keyword(call, "callbacks")
-            if callbacks is not None:
-                elements = listed(facts, callbacks.value)
-                if elements is None:
-                    continue
+            elements = listed(facts, callbacks.value) if callbacks is not None else []
+            if elements is None:
+                continue
+            if elements:
                 apis = apis if apis is not None else {id(facts.node(s)): s.api for s in facts.sites}
                 if _may_stop(facts, elements, apis):
                     continue
+            keeper = None if validated else _keeper(facts, elements)
+            if not validated and keeper is None:
+                continue
             method = site.api.rsplit(".", 1)[-1]
-            message = self.MESSAGE.format(method=method, epochs=epochs, basis=f" ({basis})" if basis else "")
+            template = self.MESSAGE if validated else self.KEEPER_MESSAGE
+            basis = f" ({basis})" if basis else ""
+            message = template.format(method=method, epochs=epochs, basis=basis, keeper=keeper)
             yield self.diagnostic(site.callsite.span, facts.path, message)
 
 

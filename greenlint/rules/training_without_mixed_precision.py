@@ -13,8 +13,8 @@ from greenlint.rules.syntax import text_mentions
 class TrainingWithoutMixedPrecision(Rule):
     """
     ## What it does
-    Flags the first `fit()` on a Keras model in a file that never mentions a mixed-precision
-    policy (`mixed_float16` or `mixed_bfloat16`, set through
+    Flags the first `fit()` (or Keras 2's `fit_generator()`) on a Keras model in a file that
+    never mentions a mixed-precision policy (`mixed_float16` or `mixed_bfloat16`, set through
     `keras.mixed_precision.set_global_policy` or a layer's `dtype`). Off by default.
 
     ## Why is this bad?
@@ -68,11 +68,17 @@ class TrainingWithoutMixedPrecision(Rule):
         ),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.evaluate(x, y)\n"),
     )
-    INVALID = (Invalid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y)\nm.fit(x, y)\n", line=3),)
+    INVALID = (
+        Invalid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y)\nm.fit(x, y)\n", line=3),
+        Invalid(  # Keras 2's generator training is a training too
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n",
+            line=3,
+        ),
+    )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         if text_mentions(facts, "mixed_float16") or text_mentions(facts, "mixed_bfloat16"):
             return
-        fits = [s for s in facts.sites if is_keras_model_method(s.api, ("fit",))]
+        fits = [s for s in facts.sites if is_keras_model_method(s.api, ("fit", "fit_generator"))]
         if fits:
             yield self.diagnostic(fits[0].callsite.span, facts.path, self.MESSAGE)

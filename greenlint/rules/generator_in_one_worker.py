@@ -1,0 +1,158 @@
+"""GL407 generator-in-one-worker (opt-in): Keras training fed by a Python generator in one worker."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, is_keras_model_method, keyword
+from greenlint.rules.callbacks import constructor
+from greenlint.rules.defaults import default_value
+from greenlint.rules.deliberate import in_test_code
+from greenlint.rules.diagnostic import Diagnostic
+
+#: `ImageDataGenerator` methods whose iterator reads, decodes and augments each batch in Python.
+FLOWS = frozenset({"flow", "flow_from_directory", "flow_from_dataframe"})
+IMAGE_DATA_GENERATOR = "tensorflow.keras.preprocessing.image.ImageDataGenerator"
+
+
+class GeneratorInOneWorker(Rule):
+    """
+    ## What it does
+    Flags a Keras training whose batches come from Python code run by a single worker:
+    `fit_generator()` (Keras 2), or `fit()` given an `ImageDataGenerator` iterator (`.flow()`,
+    `.flow_from_directory()`, `.flow_from_dataframe()`), with `workers` left at its default
+    (1) or set to 0 or 1, as written or as the default of a parameter or a flag of the file
+    (`workers=args.workers` with `--workers` defaulting to 1). A fit whose `workers` is not
+    known, or is more than 1, is not reported; nor is one in test code. Off by default.
+
+    ## Why is this bad?
+    Keras draws the batches of a Python generator or `Sequence` through a queue filled by
+    `workers` threads (processes with `use_multiprocessing=True`; with `workers=0`, on the
+    training thread itself). With one worker, reading, decoding and augmenting every image
+    runs on one host core, in Python: where that takes longer than a training step, the
+    accelerator waits for the next batch. A training with on-the-fly augmentation
+    (`ImageDataGenerator`, imgaug, OpenCV) of images a GPU processes in milliseconds is then
+    bound by that one core: the device idles for much of each step and still draws its idle
+    power for the whole run. Spreading the work over several processes, or moving it into a
+    `tf.data` pipeline whose `map` runs in parallel (`num_parallel_calls=tf.data.AUTOTUNE`)
+    and prefetches, keeps the device busy and shortens the run.
+
+    ## Example
+    ```python
+    train = ImageDataGenerator(rotation_range=40).flow_from_directory("train/", batch_size=32)
+    model.fit_generator(train, steps_per_epoch=500, epochs=50)
+    ```
+
+    ## Use instead
+    ```python
+    train = ImageDataGenerator(rotation_range=40).flow_from_directory("train/", batch_size=32)
+    model.fit_generator(train, steps_per_epoch=500, epochs=50, workers=8, use_multiprocessing=True)
+    ```
+    (or a `tf.data` pipeline with a parallel `map` and `prefetch`).
+
+    ## Energy evidence
+    Not measured: the saving is the device's idle time while one host core prepares each
+    batch, which needs an accelerator and a workload whose Python preprocessing is the
+    bottleneck to show; this machine has no accelerator.
+
+    ## Fix safety
+    No automatic fix: a plain Python generator is not safe to share between workers (each
+    process would yield the same batches; a `keras.utils.Sequence` is), and more processes
+    take more host memory.
+
+    ## Options
+    None.
+    """
+
+    code = "GL407"
+    name = "generator-in-one-worker"
+    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
+    MESSAGE = (
+        "`{method}()` draws its batches from Python code in one worker ({workers}): one host core prepares"
+        " every batch, and the device waits whenever that takes longer than a step"
+    )
+    FIX_TITLE = "Give the fit several workers with `use_multiprocessing=True`, or build a parallel `tf.data` pipeline"
+    VALID = (
+        Valid(  # several worker processes
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "m.fit_generator(gen, steps_per_epoch=100, epochs=5, workers=8, use_multiprocessing=True)\n"
+        ),
+        Valid(  # fit() on arrays: Keras slices them itself
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=5)\n"
+        ),
+        Valid(  # fit() on a tf.data pipeline
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(32)\nm.fit(ds, epochs=5)\n"
+        ),
+        Valid(  # the number of workers comes from elsewhere
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def train(workers):\n    m.fit_generator(gen, steps_per_epoch=100, epochs=5, workers=workers)\n"
+        ),
+        Valid(  # test code
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def test_fit():\n    m.fit_generator(gen, steps_per_epoch=2, epochs=1)\n"
+        ),
+    )
+    INVALID = (
+        Invalid(
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n",
+            line=3,
+            message_contains="one worker (the default)",
+        ),
+        Invalid(  # an augmenting ImageDataGenerator given to fit()
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=40)\n"
+            "train = aug.flow_from_directory('train/', batch_size=32)\n"
+            "m.fit(train, epochs=20)\n",
+            line=5,
+        ),
+        Invalid(  # an argparse default of one worker
+            "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--workers', type=int, default=1)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
+            "m.fit_generator(gen, steps_per_epoch=100, epochs=5, workers=args.workers, use_multiprocessing=True)\n",
+            line=7,
+            message_contains="workers=1, the default of `--workers`",
+        ),
+    )
+
+    def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        for site in facts.sites:
+            generator = is_keras_model_method(site.api, ("fit_generator",))
+            if not (generator or is_keras_model_method(site.api, ("fit",))):
+                continue
+            call = facts.node(site)
+            if call is None or any(k.arg is None for k in call.keywords):
+                continue
+            if not generator and not _flow_input(facts, site, call):
+                continue
+            workers = _workers(facts, site, call)
+            if workers is None or in_test_code(facts, site):
+                continue
+            method = site.api.rsplit(".", 1)[-1]
+            yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(method=method, workers=workers))
+
+
+def _flow_input(facts: FileFacts, site: Site, call: ast.Call) -> bool:
+    """Whether the fit's input is an `ImageDataGenerator` iterator: a `.flow*()` call, or a name
+    the file binds once to one."""
+    given = call.args[0] if call.args else getattr(keyword(call, "x"), "value", None)
+    made = constructor(facts, given) if given is not None else None
+    source = facts.site_at(made, site.callsite.span.cell) if made is not None else None
+    if source is None:
+        return False
+    owner, _, method = source.api.rpartition(".")
+    return owner == IMAGE_DATA_GENERATOR and method in FLOWS
+
+
+def _workers(facts: FileFacts, site: Site, call: ast.Call) -> str | None:
+    """How the fit's one worker is set ("the default", "workers=1, the default of `--workers`"),
+    None where it has more than one or the number is not known."""
+    given = keyword(call, "workers")
+    if given is None:
+        return None if binds(call, "workers", position=10) else "the default"
+    found = default_value(facts, given.value, site.callsite.span.cell)
+    if found is None or not isinstance(found[0], int) or isinstance(found[0], bool) or found[0] > 1:
+        return None
+    return f"workers={found[0]}" + (f", {found[1]}" if found[1] else "")

@@ -1,0 +1,210 @@
+"""GL319 per-epoch-test-evaluation (opt-in): a callback runs the model over the test data after every epoch."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from greenlint.analysis.callsite import Span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
+from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import last_name, text_mentions, units
+
+#: Keras model methods that run the model over data.
+RUNS_MODEL = ("predict", "evaluate", "predict_on_batch", "test_on_batch", "predict_generator", "evaluate_generator")
+#: The word that names test data in a variable (`test_data`, `x_test`, `self.test_generator`).
+TEST_WORD = re.compile(r"(?:^|_)test(?:$|_|s$|set$|ing$)", re.IGNORECASE)
+
+
+class PerEpochTestEvaluation(Rule):
+    """
+    ## What it does
+    Flags, in the `on_epoch_end` of a Keras callback class the file defines, a call given test
+    data (a name whose words include `test`: `test_data`, `x_test`, `self.test_generator`)
+    that runs the model over it: a Keras `predict`/`evaluate` (or their `_on_batch` and
+    `_generator` forms) on a model (the callback's own `self.model` included), or a function or method of the file that runs one,
+    directly or through others of the file (`evaluate(test_generator)` whose loop calls
+    `model.predict`). A call under an `if` of `on_epoch_end` (every few epochs, on a flag) is
+    not reported. Off by default.
+
+    ## Why is this bad?
+    Training only needs the validation data to choose when to stop and which weights to keep;
+    the test data is for the final figure, once, on the chosen model. Running the model over
+    the test set after every epoch adds a full inference pass per epoch (as costly as the
+    validation pass, often more) whose results cannot be used without leaking the test set
+    into the choice of the model. Evaluate the test set once after training, on the best
+    weights.
+
+    ## Example
+    ```python
+    class Evaluator(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            val_acc = evaluate(valid_data)
+            if val_acc > self.best:
+                self.best = val_acc
+                model.save_weights("best.weights")
+            test_acc = evaluate(test_data)
+    ```
+
+    ## Use instead
+    ```python
+    class Evaluator(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            val_acc = evaluate(valid_data)
+            if val_acc > self.best:
+                self.best = val_acc
+                model.save_weights("best.weights")
+
+    model.fit(train, epochs=10, callbacks=[Evaluator()])
+    model.load_weights("best.weights")
+    test_acc = evaluate(test_data)
+    ```
+
+    ## Energy evidence
+    Not measured: the saving is, by construction, one inference pass over the test set per
+    epoch but one.
+
+    ## Fix safety
+    No automatic fix: the evaluation has to move after training, on the weights kept.
+
+    ## Options
+    None.
+    """
+
+    code = "GL319"
+    name = "per-epoch-test-evaluation"
+    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
+    MESSAGE = (
+        "`on_epoch_end` runs the model over the test data (`{data}`) after every epoch: evaluate it once,"
+        " after training"
+    )
+    FIX_TITLE = "Evaluate the test data once after training, on the weights kept"
+    VALID = (
+        Valid(  # validation data each epoch is what callbacks are for
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Evaluator(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n        m.evaluate(valid_data)\n"
+        ),
+        Valid(  # every tenth epoch only
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Evaluator(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n"
+            "        if epoch % 10 == 0:\n            m.evaluate(x_test, y_test)\n"
+        ),
+        Valid(  # the function given the test data never runs the model
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def count(data):\n    return len(data)\n"
+            "class Evaluator(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n        print(count(test_data))\n"
+        ),
+        Valid(  # after training, once
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\nm.evaluate(x_test, y_test)\n"
+        ),
+        Valid(  # `latest` and `contest` are not test data
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Evaluator(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n        m.predict(latest_batch)\n"
+        ),
+    )
+    INVALID = (
+        Invalid(  # through a function of the file whose loop predicts
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def evaluate(data):\n    right = 0\n    for x, y in data:\n"
+            "        right += (m.predict(x).argmax(1) == y).sum()\n    return right\n"
+            "class Evaluator(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n"
+            "        val = evaluate(valid_generator)\n        test = evaluate(test_generator)\n",
+            line=11,
+            message_contains="`test_generator`",
+        ),
+        Invalid(  # directly, on the callback's own copy of the data
+            "import tensorflow as tf\n"
+            "class Evaluator(tf.keras.callbacks.Callback):\n"
+            "    def __init__(self, x_test, y_test):\n        self.x_test, self.y_test = x_test, y_test\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n        self.model.evaluate(self.x_test, self.y_test)\n"
+            "m = tf.keras.Sequential()\nm.fit(x, y, epochs=10, callbacks=[Evaluator(x_test, y_test)])\n",
+            line=6,
+        ),
+        Invalid(  # through a method of a class of the file
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Recognizer:\n    def recognize(self, text):\n        return m.predict([text])[0]\n"
+            "def evaluate(data):\n    return [NER.recognize(d) for d in data]\n"
+            "NER = Recognizer()\n"
+            "class Evaluator(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n        f1 = evaluate(test_data)\n",
+            line=11,
+        ),
+    )
+
+    def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        if not text_mentions(facts, "on_epoch_end"):
+            return
+        model_calls = {
+            id(call) for s in facts.sites if is_keras_model_method(s.api, RUNS_MODEL) and (call := facts.node(s)) is not None
+        }
+        functions: dict[str, list[ast.AST]] = {}
+        hooks: list[tuple[int | None, ast.FunctionDef]] = []
+        notebook = not isinstance(facts.source, str)
+        for index, tree in enumerate(units(facts), 1):
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    functions.setdefault(node.name, []).append(node)
+                elif isinstance(node, ast.ClassDef) and any(last_name(b) == "Callback" for b in node.bases):
+                    hooks += [
+                        (index if notebook else None, f)
+                        for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "on_epoch_end"
+                    ]
+        for cell, hook in hooks:
+            for call in _unguarded_calls(hook):
+                data = next((a for a in (*call.args, *(k.value for k in call.keywords)) if _names_test(a)), None)
+                if data is None:
+                    continue
+                if id(call) in model_calls or _on_own_model(call) or _runs_model(functions.get(last_name(call.func), []), functions, model_calls):
+                    span = Span(call.lineno, call.col_offset + 1, call.end_lineno or call.lineno,
+                                (call.end_col_offset or call.col_offset) + 1, cell)
+                    yield self.diagnostic(span, facts.path, self.MESSAGE.format(data=ast.unparse(data)))
+
+
+def _unguarded_calls(hook: ast.FunctionDef) -> Iterator[ast.Call]:
+    """The calls `on_epoch_end` makes on every epoch: not under an `if`, nor in a nested function."""
+    todo: list[ast.AST] = list(hook.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.If, ast.IfExp, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Call):
+            yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _on_own_model(call: ast.Call) -> bool:
+    """`self.model.evaluate(...)` in a callback: Keras sets a callback's `model` to the model it trains."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute) and func.attr in RUNS_MODEL and isinstance(func.value, ast.Attribute)
+        and func.value.attr == "model" and isinstance(func.value.value, ast.Name) and func.value.value.id == "self"
+    )
+
+
+def _names_test(expr: ast.expr) -> bool:
+    """A name (or attribute) whose words name test data."""
+    name = last_name(expr)
+    return bool(name) and TEST_WORD.search(name) is not None
+
+
+def _runs_model(defs: list[ast.AST], functions: dict[str, list[ast.AST]], model_calls: set[int],
+                seen: frozenset[str] = frozenset()) -> bool:
+    """Whether one of the functions (or a function or method of the file they call, by name)
+    runs a Keras model method."""
+    for func in defs:
+        for node in ast.walk(func):
+            if not isinstance(node, ast.Call):
+                continue
+            if id(node) in model_calls:
+                return True
+            name = last_name(node.func)
+            if name in functions and name not in seen and _runs_model(functions[name], functions, model_calls, seen | {name}):
+                return True
+    return False

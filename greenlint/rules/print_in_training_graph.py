@@ -1,0 +1,158 @@
+"""GL320 print-in-training-graph (opt-in): `tf.print`/`tf.Print` in code Keras or `tf.function` runs every step."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.deliberate import in_test_code
+from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import units
+
+PRINTS = frozenset({"tensorflow.print", "tensorflow.Print", "tensorflow.compat.v1.Print"})
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+class PrintInTrainingGraph(Rule):
+    """
+    ## What it does
+    Flags `tf.print()` and TensorFlow 1's `tf.Print()` written, with no `if` around them, in a
+    function that runs on every training step: a loss or metric function the file gives to a
+    Keras `compile()` (`model.compile(loss=custom_loss)`), or code that `tf.function` traces.
+    One finding per function, at its first print. Test code is not reported. Off by default.
+
+    ## Why is this bad?
+    A print op is part of the graph: it runs every time the graph does, so in a loss it runs
+    on every training step. Each run copies the printed tensors from the device to the host
+    (up to `summarize` elements of each), formats them and writes a line to the log; the
+    step cannot finish before the copy has. Thousands of steps write thousands of lines that
+    nobody reads, and each step waits for the host. Print every few hundred steps (a
+    `tf.cond` on the step, a callback), or report the values as metrics.
+
+    ## Example
+    ```python
+    def custom_loss(y_true, y_pred):
+        loss = tf.reduce_mean(tf.square(y_true - y_pred))
+        loss = tf.Print(loss, [loss], message="loss ")
+        return loss
+
+    model.compile(optimizer="adam", loss=custom_loss)
+    ```
+
+    ## Use instead
+    ```python
+    def custom_loss(y_true, y_pred):
+        return tf.reduce_mean(tf.square(y_true - y_pred))
+
+    model.compile(optimizer="adam", loss=custom_loss)  # fit() reports the loss itself
+    ```
+
+    ## Energy evidence
+    Not measured: the cost is a device-to-host copy and a formatted write per step, small
+    against a large step and large against a small one; a pair would state only the ratio of
+    the two chosen steps.
+
+    ## Fix safety
+    No automatic fix: removing the print changes what the program writes.
+
+    ## Options
+    None.
+    """
+
+    code = "GL320"
+    name = "print-in-training-graph"
+    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
+    MESSAGE = (
+        "`{call}` in `{function}`, which runs on every training step ({why}): each step copies the printed"
+        " tensors to the host and writes them out"
+    )
+    FIX_TITLE = "Drop the print, or print every few hundred steps"
+    VALID = (
+        Valid(  # under a debug switch
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nDEBUG = False\n"
+            "def custom_loss(y, p):\n    loss = tf.reduce_mean(y - p)\n"
+            "    if DEBUG:\n        loss = tf.Print(loss, [loss])\n    return loss\n"
+            "m.compile(optimizer='adam', loss=custom_loss)\n"
+        ),
+        Valid(  # a function Keras is not given
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def report(x):\n    tf.print(x)\n"
+            "m.compile(optimizer='adam', loss='mse')\n"
+        ),
+        Valid(  # eager code prints once
+            "import tensorflow as tf\nm = tf.keras.Sequential()\ntf.print(m(x))\n"
+        ),
+    )
+    INVALID = (
+        Invalid(
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def custom_loss(y, p):\n    loss = tf.reduce_mean(y - p)\n"
+            "    loss = tf.Print(loss, [loss], message='loss')\n    loss = tf.Print(loss, [p], message='p')\n"
+            "    return loss\n"
+            "m.compile(optimizer='adam', loss=custom_loss)\n",
+            line=5,
+            message_contains="`custom_loss`, which runs on every training step (the loss given to `compile()`)",
+        ),
+        Invalid(  # a tf.function training step
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "@tf.function\ndef train_step(x, y):\n    loss = tf.reduce_mean(m(x) - y)\n"
+            "    tf.print('loss', loss)\n    return loss\n",
+            line=6,
+        ),
+    )
+
+    def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        prints = [s for s in facts.sites if s.api in PRINTS]
+        if not prints:
+            return
+        given = _given_to_compile(facts)
+        reported: set[int] = set()
+        for site in prints:
+            function, guarded = _function(facts, site)
+            if function is None or guarded or id(function) in reported:
+                continue
+            if site.features.get("in_tf_function"):
+                why = "traced by `tf.function`"
+            elif function.name in given:
+                why = "the loss given to `compile()`"
+            else:
+                continue
+            if in_test_code(facts, site):
+                continue
+            reported.add(id(function))
+            call = "tf." + site.api.rsplit(".", 1)[-1]
+            yield self.diagnostic(
+                site.callsite.span, facts.path, self.MESSAGE.format(call=call, function=function.name, why=why)
+            )
+
+
+def _function(facts: FileFacts, site: Site) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef | None, bool]:
+    """The function the print is written in, and whether an `if` (or a conditional expression)
+    stands between them."""
+    node = facts.node(site)
+    if node is None:
+        return None, False
+    guarded = False
+    for parent in facts.ancestors(node, site.callsite.span.cell):
+        if isinstance(parent, FUNCTIONS):
+            return parent, guarded
+        if isinstance(parent, (ast.If, ast.IfExp, ast.Lambda)):
+            guarded = True
+    return None, guarded
+
+
+def _given_to_compile(facts: FileFacts) -> set[str]:
+    """The names of the functions a Keras `compile()` of the file is given (`loss=`, `metrics=`)."""
+    names: set[str] = set()
+    for site in facts.sites:
+        if not is_keras_model_method(site.api, ("compile",)):
+            continue
+        call = facts.node(site)
+        if call is None:
+            continue
+        for value in (*call.args, *(k.value for k in call.keywords if k.arg in ("loss", "metrics"))):
+            names.update(n.id for n in ast.walk(value) if isinstance(n, ast.Name))
+    defined = {n.name for tree in units(facts) for n in ast.walk(tree) if isinstance(n, FUNCTIONS)}
+    return names & defined
