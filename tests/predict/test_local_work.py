@@ -1,0 +1,114 @@
+"""This machine's own time model (greenlint.predict.local_work), fitted on a calibration's sweep of
+`fit` work and applied by the predictor: figures that follow this machine's constants, not the
+reference GPU's shape moved by one ratio."""
+
+from __future__ import annotations
+
+import pytest
+
+from greenlint.kb.record import SCHEMA_VERSION
+from greenlint.kb.store import write_kb
+from greenlint.predict import Basis, load_predictor
+from greenlint.predict.loading import find_overlay
+from greenlint.predict.local_work import local_work, nonnegative_fit
+from greenlint.predict.predictor import Predictor
+from greenlint.predict.work_energy import derive
+from tests.predict.test_overlay import measured
+
+FIT = "tensorflow.keras.Sequential.fit"
+#: A CPU machine's constants: a call's fixed cost, each step's dispatch, each FLOP, the first call's
+#: tracing, and power (10 W per busy core, two cores).
+CALL_S, PER_STEP, PER_FLOP, TRACE_S, WATTS = 0.03, 5e-3, 2e-10, 0.6, 20.0
+SMALL = {"params": 2177, "flops_per_sample": 4225}
+WIDE = {"params": 280065, "flops_per_sample": 559617}
+SWEEP = {  # meter/workloads/models.py's quick training workloads
+    "mlp_fit_1024": {"samples": 1024, "batch_size": 32, "epochs": 1, **SMALL},
+    "mlp_fit_1024_batch8": {"samples": 1024, "batch_size": 8, "epochs": 1, **SMALL},
+    "wide_mlp_fit_1024": {"samples": 1024, "batch_size": 32, "epochs": 1, **WIDE},
+}
+
+
+def seconds(work: dict, first: bool = False) -> float:
+    n, flops = derive("training", work)
+    return CALL_S + PER_STEP * n + PER_FLOP * flops + (TRACE_S if first else 0.0)
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_predictor(overlay=False)
+
+
+def calibrated(tmp_path, shipped, sweep=SWEEP) -> Predictor:
+    d = tmp_path / "hw-cpu"
+    recs = []
+    for name, work in sweep.items():
+        s = seconds(work)
+        recs += [measured(FIT, WATTS * s * k, name, i, {**work, "first_call_s": seconds(work, True)}, time_s=s * k)
+                 for i, k in enumerate((0.99, 1.0, 1.01))]
+    write_kb(d, recs, {"schema_version": SCHEMA_VERSION}, "constructed overlay\n")
+    return Predictor(shipped.model, overlay=find_overlay(shipped.model, d), hierarchy=shipped.hierarchy)
+
+
+def test_the_nonnegative_fit_recovers_three_constants_and_never_goes_negative():
+    rows = [((1.0, n, f), 0.03 + 5e-3 * n + 2e-10 * f) for n, f in ((32, 1e7), (128, 1e7), (32, 3e9))]
+    (c0, step, flop), sse = nonnegative_fit(rows)
+    assert (c0, step, flop) == pytest.approx((0.03, 5e-3, 2e-10), rel=1e-6) and sse < 1e-12
+    # more steps taking less time: no negative per-step cost, the best fit without that term instead
+    coef, _ = nonnegative_fit([((1.0, 32, 1e7), 0.2), ((1.0, 128, 1e7), 0.1), ((1.0, 32, 3e9), 0.8)])
+    assert min(coef) >= 0 and coef[1] == 0
+
+
+def test_local_work_fits_this_machines_constants_its_tracing_and_power():
+    timed = {FIT: tuple((name, work, seconds(work)) for name, work in SWEEP.items())}
+    joules = {name: WATTS * seconds(work) for name, work in SWEEP.items()}
+    first = {name: seconds(work, True) for name, work in SWEEP.items()}
+    local = local_work(timed, joules, first, lambda api, f: "training")
+    model = local["time"]["training"]
+    assert model["call_s"] == pytest.approx(CALL_S, rel=1e-6)
+    assert (model["per_step"], model["per_flop"]) == pytest.approx((PER_STEP, PER_FLOP), rel=1e-6)
+    assert model["trace_s"] == pytest.approx(TRACE_S) and model["t0"] == pytest.approx(CALL_S + TRACE_S)
+    assert local["power"]["training"]["steady_w"] == pytest.approx(WATTS)
+    # two workloads of distinct work do not fit three constants: no local model
+    two = {FIT: timed[FIT][:2]}
+    assert local_work(two, joules, first, lambda api, f: "training") is None
+
+
+def test_a_calibrated_fit_follows_this_machines_time_model_not_the_reference_ratio(tmp_path, shipped):
+    p = calibrated(tmp_path, shipped)
+    script = {"samples": 8192, "batch_size": 64, "epochs": 4, "params": 150794, "flops_per_sample": 300810}
+    truth = WATTS * seconds(script, first=True)  # a program's fit: its first call, tracing included
+    fit = p.predict(FIT, script)
+    assert fit.basis is Basis.CALIBRATED and fit.energy_j == pytest.approx(truth, rel=1e-6)
+    assert fit.interval_j[0] < truth < fit.interval_j[1]
+    assert "this machine's time model" in fit.evidence.note
+    # the FLOPs count at this machine's cost: ten times the width's FLOPs is several times the joules
+    wide = p.predict(FIT, {**script, "flops_per_sample": 10 * script["flops_per_sample"]})
+    assert wide.energy_j / fit.energy_j > 4
+    # ten times the epochs of a multi-second fit: ten times the joules past the start-up
+    ten = p.predict(FIT, {**script, "epochs": 40})
+    start = WATTS * (CALL_S + TRACE_S)
+    assert (ten.energy_j - start) / (fit.energy_j - start) == pytest.approx(10, rel=1e-6)
+
+
+def test_without_the_sweep_calibration_falls_back_to_the_measured_figure(tmp_path, shipped):
+    one = {"mlp_fit_1024": SWEEP["mlp_fit_1024"]}
+    p = calibrated(tmp_path, shipped, one)
+    assert p.overlay.local is None
+    fit = p.predict(FIT, dict(SWEEP["mlp_fit_1024"]))
+    assert fit.energy_j == pytest.approx(WATTS * seconds(SWEEP["mlp_fit_1024"]))
+    assert "this machine's time model" not in (fit.evidence.note or "")
+
+
+def test_a_floor_stays_a_floor_and_an_eager_model_call_is_not_a_fitted_step(tmp_path, shipped):
+    p = calibrated(tmp_path, shipped)
+    unsized = {"epochs": 8, "batch_size": 32, "samples_unknown": True, **SMALL}
+    here = p.predict(FIT, unsized)
+    assert here.floor and "data size unknown" in here.evidence.note
+    assert here.interval_j[1] > 100 * here.energy_j
+    call = "tensorflow.keras.Sequential.__call__"
+    eager = p.predict(call, {"samples": 32, "step": "inference", **SMALL})
+    assert "this machine's time model" not in (eager.evidence.note or "")
+    traced = p.predict(call, {"samples": 64, "step": "training", "in_tf_function": True, **SMALL})
+    n, flops = derive("training", {"samples": 64, "batch_size": 64, "epochs": 1, **SMALL})
+    assert n == 1 and traced.energy_j == pytest.approx(WATTS * (PER_STEP + PER_FLOP * flops), rel=1e-6)
+
