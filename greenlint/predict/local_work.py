@@ -21,6 +21,9 @@ constants of the same form, time = start-up + per_step x steps + per_flop x FLOP
 
 A group needs `MIN_WORKLOADS` workloads of distinct work with known FLOPs and a measured energy;
 otherwise it has no local model and calibration falls back to the measured figures and the ratio.
+Tensor ops get the same treatment (`local_ops`): a dispatch cost and a cost per FLOP, fitted on the
+op workloads that state their FLOPs (matmuls of two sizes, a reduction, a convolution), where the
+reference roofline has a GPU's microseconds of dispatch and its teraFLOPs.
 """
 
 from __future__ import annotations
@@ -81,6 +84,36 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float] | None:
     return [v / norms[i] for i, v in enumerate(x)]
 
 
+def _spread_of(residuals: list[float], workloads: list[str], spread: Mapping[str, float] | None,
+               noise_sd: float) -> float:
+    """log10 sd of a local model's figures: its residuals' rms, the repeats' largest spread, the noise."""
+    repeats = max((spread or {}).get(w, 0.0) for w in workloads)
+    return max(math.sqrt(statistics.fmean(r * r for r in residuals)), repeats, noise_sd)
+
+
+def local_ops(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules: Mapping[str, float],
+              is_op: Callable[[str], bool], spread: Mapping[str, float] | None = None,
+              noise_sd: float = 0.05) -> dict | None:
+    """This machine's op model: seconds = `dispatch_s` + `per_flop` x FLOPs at `steady_w`, fitted like
+    `local_work` on the tensor-op workloads (*is_op(api)*) that state their FLOPs; None with fewer than
+    `MIN_WORKLOADS` of distinct FLOPs. An op's bytes are not a term: a CPU's memory traffic is not
+    separable from its FLOPs with these workloads, and ops with no FLOPs stay on the reference model."""
+    rows = [(w, float(f["flops"]), s) for api, ws in timed.items() if is_op(api) for w, f, s in ws
+            if isinstance(f.get("flops"), (int, float)) and f["flops"] > 0 and s and s > 0 and joules.get(w)]
+    if len({f for _, f, _ in rows}) < MIN_WORKLOADS:
+        return None
+    watts = sum(joules[w] for w, _, _ in rows) / sum(s for *_, s in rows)
+    rows = [(w, f, joules[w] / watts) for w, f, _ in rows]
+    fit = nonnegative_fit([((1.0, f), s) for _, f, s in rows])
+    if fit is None:
+        return None
+    (dispatch_s, per_flop), _ = fit
+    residuals = [math.log10(max(dispatch_s + per_flop * f, 1e-12) / s) for _, f, s in rows]
+    return {"dispatch_s": dispatch_s, "per_flop": per_flop, "steady_w": watts,
+            "flops": [min(f for _, f, _ in rows), max(f for _, f, _ in rows)],
+            "sd": _spread_of(residuals, [w for w, *_ in rows], spread, noise_sd), "workloads": [w for w, *_ in rows]}
+
+
 def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules: Mapping[str, float],
                first_s: Mapping[str, float], group_of: Callable[[str, dict], str | None],
                spread: Mapping[str, float] | None = None, noise_sd: float = 0.05) -> dict | None:
@@ -114,8 +147,7 @@ def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules:
             continue
         (call_s, per_step, per_flop), _ = fit
         residuals = [math.log10(max(call_s + per_step * n + per_flop * f, 1e-12) / s) for _, n, f, s in rs]
-        repeats = max((spread or {}).get(w, 0.0) for w, *_ in rs)
-        sd = max(math.sqrt(statistics.fmean(r * r for r in residuals)), repeats, noise_sd)
+        sd = _spread_of(residuals, [w for w, *_ in rs], spread, noise_sd)
         traces = [max(first_s[w] - wall[w], 0.0) for w, *_ in rs if w in first_s]
         trace_s = statistics.median(traces) if traces else 0.0
         time[group] = {

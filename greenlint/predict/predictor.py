@@ -13,7 +13,7 @@ from dataclasses import replace
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS
 from greenlint.predict.calibration import NOISE_SD, Z80, Overlay, measured_here, on_this_machine, rescale_note
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.local_work import local_work
+from greenlint.predict.local_work import local_ops, local_work
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.predict.tables import (
     MIN_GROUP_MEASURED,
@@ -24,6 +24,7 @@ from greenlint.predict.tables import (
     lookup,
 )
 from greenlint.predict.work_energy import (
+    EXTRAPOLATION_SPREAD,
     FLOP_KINDS,
     ROOFLINE_HALF,
     WORK_KEYS,
@@ -85,9 +86,15 @@ class Predictor:
         if self._overlay is None and self.raw_overlay is not None:
             ov = self.raw_overlay.pooled(self.hierarchy.pooled, self.model, self._work_time)
             done = [m for ms in ov.measured.values() for m in ms]
-            local = local_work(ov.timed, {m.workload: m.per_call_j for m in done}, ov.first_s, self._group_of,
-                               {m.workload: m.sd for m in done}, NOISE_SD)
-            self._overlay = replace(ov, local=local)
+            joules, spread = {m.workload: m.per_call_j for m in done}, {m.workload: m.sd for m in done}
+            local = local_work(ov.timed, joules, ov.first_s, self._group_of, spread, NOISE_SD) or {"time": {}, "power": {}}
+            for group, fitted in local["time"].items():  # FLOPs unknown: a typical call's, not the tiny workloads'
+                typical = ((self.model.get("work") or {}).get("time") or {}).get(group, {}).get("flops_per_step")
+                fitted["flops_per_step"] = typical or fitted["flops_per_step"]
+            ops = local_ops(ov.timed, joules, lambda api: self.hierarchy.kind(api) == "tensor-op", spread, NOISE_SD)
+            if ops is not None:
+                local["ops"] = ops
+            self._overlay = replace(ov, local=local if local["time"] or ops else None)
         return self._overlay
 
     def _group_of(self, api: str, features: dict) -> str | None:
@@ -156,6 +163,11 @@ class Predictor:
                 return here
         negligible = self._negligible(api)
         if negligible is not None:
+            here = self._no_work_bound
+            if here is not None:  # such a call measured on this machine: its bound is this machine's
+                bound, how = here
+                return replace(negligible, energy_j=bound, interval_j=(0.0, bound),
+                               evidence=replace(negligible.evidence, note=f"does no tensor work ({self.hierarchy.kind(api)}): {how}"))
             if ov is not None and ov.time_ratio:  # a bound moves with the machine like any figure
                 bound = (negligible.energy_j or 0.0) * ov.time_ratio
                 note = f"{negligible.evidence.note}; {TIMES}{ov.time_ratio:.3g}, this machine's execution-time ratio"
@@ -305,6 +317,8 @@ class Predictor:
         None where no local model covers the call, and for an eager model call on one batch (it runs op
         by op, not as a step of the fitted calls: its own workload, where measured, prices it)."""
         ov = self.overlay
+        if ov is not None and ov.local and "ops" in ov.local and self.hierarchy.kind(api) == "tensor-op":
+            return self._calibrated_op(ov, api, features)
         group = time_group(self.hierarchy.kind(api), api, features)
         if ov is None or not ov.local or group is None or group not in ov.local["time"]:
             return None
@@ -314,6 +328,12 @@ class Predictor:
                 and not features.get("in_tf_function")):
             return None
         half = Z80 * model["sd"]
+        runs = features.get("loop_multiplier")
+        shared = ""
+        if isinstance(runs, int) and runs > 1 and model["trace_s"]:
+            # the site runs `runs` times in its loop: the first run traces, the others reuse the function
+            local = {**local, "time": {**local["time"], group: {**model, "t0": model["call_s"] + model["trace_s"] / runs}}}
+            shared = f", shared by the {runs} runs of its loop"
         floor = False
         found = self.from_work(api, features, local, half)
         if found is None:
@@ -325,7 +345,7 @@ class Predictor:
         estimated = all(m.estimated for m in fitted)
         note = (f"this machine's time model ({ov.hardware_id}, fitted by `greenlint calibrate` on "
                 f"{', '.join(model['workloads'])}: {model['call_s']:.3g} s per call + {model['per_step']:.3g} s per "
-                f"step + {model['per_flop']:.3g} s per FLOP, the first call {model['trace_s']:.3g} s more; "
+                f"step + {model['per_flop']:.3g} s per FLOP, the first call {model['trace_s']:.3g} s more{shared}; "
                 f"{local['power'][group]['steady_w']:.3g} W); {note}")
         energy = 10**mu
         shares = fitted[0].shares if fitted else {}
@@ -334,6 +354,30 @@ class Predictor:
                           Basis.CALIBRATED_ESTIMATED if estimated else Basis.CALIBRATED,
                           Evidence(records=len(fitted), api=api, level="work", sources=(ov.hardware_id,), note=note),
                           floor=floor)
+
+    def _calibrated_op(self, ov: Overlay, api: str, features: dict) -> Prediction | None:
+        """A tensor op of stated FLOPs priced by this machine's op model (`local_ops`): dispatch plus
+        FLOPs at the cost fitted here, at the power measured here; None without FLOPs."""
+        flops = features.get("flops")
+        if isinstance(flops, bool) or not isinstance(flops, (int, float)) or not flops > 0:
+            return None
+        ops = ov.local["ops"] if ov.local else {}
+        seconds = ops["dispatch_s"] + ops["per_flop"] * flops
+        energy = ops["steady_w"] * seconds
+        lo_f, hi_f = ops["flops"]
+        beyond = EXTRAPOLATION_SPREAD * abs(math.log10(min(max(flops, lo_f), hi_f) / flops))
+        half = Z80 * ops["sd"] + beyond
+        fitted = [m for ms in ov.measured.values() for m in ms if m.workload in ops["workloads"]]
+        note = (f"this machine's op model ({ov.hardware_id}, fitted by `greenlint calibrate` on "
+                f"{', '.join(ops['workloads'])}: {ops['dispatch_s']:.3g} s dispatch + {ops['per_flop']:.3g} s per "
+                f"FLOP at {ops['steady_w']:.3g} W): {flops:.3g} FLOPs → about {seconds:.3g} s → {energy:.3g} J"
+                + ("; beyond the FLOPs fitted: the interval widened" if beyond else ""))
+        shares = fitted[0].shares if fitted else {}
+        split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
+        basis = Basis.CALIBRATED_ESTIMATED if all(m.estimated for m in fitted) else Basis.CALIBRATED
+        return Prediction(energy, (energy / 10**half, energy * 10**half), split["cpu"], split["gpu"], split["ram"],
+                          basis, Evidence(records=len(fitted), api=api, level="work", sources=(ov.hardware_id,),
+                                          note=note))
 
     def _roofline(self, api: str, features: dict) -> Prediction | None:
         """A tensor op's or eager layer call's figure from its own work (`work_energy.roofline`) at the
@@ -375,6 +419,23 @@ class Predictor:
         evidence = Evidence(records=table["records"], api=api if own else None, level="kind",
                             sources=tuple(table["sources"]), note=note)
         return Prediction(bound, (0.0, bound), None, None, None, Basis.NEGLIGIBLE, evidence)
+
+    @functools.cached_property
+    def _no_work_bound(self) -> tuple[float, str] | None:
+        """(joules, how) of the bound this machine's calibration sets on a call that does no tensor work:
+        the highest 80 % end of its no-work workloads' joules per call (a layer's constructor); None
+        where it measured none."""
+        ov = self.overlay
+        if ov is None:
+            return None
+        found = [m for api, ms in ov.measured.items() if self.hierarchy.kind(api) in NO_WORK_KINDS for m in ms]
+        if not found:
+            return None
+        top = max(found, key=lambda m: m.per_call_j * 10 ** (Z80 * max(m.sd, NOISE_SD)))
+        bound = top.per_call_j * 10 ** (Z80 * max(top.sd, NOISE_SD))
+        return bound, (f"such calls measured on this machine ({ov.hardware_id}) by `greenlint calibrate`: "
+                       f"{top.workload} {top.per_call_j:.3g} J per call; under about {bound:.3g} J (its 80 % high "
+                       "end): an upper bound, not a measurement of this call")
 
     def _unknown_size(self, api: str, features: dict, work: dict | None = None,
                       half: float | None = None) -> tuple[float, float, float, str] | None:

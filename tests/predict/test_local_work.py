@@ -112,3 +112,54 @@ def test_a_floor_stays_a_floor_and_an_eager_model_call_is_not_a_fitted_step(tmp_
     n, flops = derive("training", {"samples": 64, "batch_size": 64, "epochs": 1, **SMALL})
     assert n == 1 and traced.energy_j == pytest.approx(WATTS * (PER_STEP + PER_FLOP * flops), rel=1e-6)
 
+
+
+def test_a_call_in_a_loop_shares_the_first_calls_tracing_with_the_loops_runs(tmp_path, shipped):
+    p = calibrated(tmp_path, shipped)
+    work = dict(SWEEP["mlp_fit_1024"])
+    once = p.predict(FIT, work)
+    looped = p.predict(FIT, {**work, "loop_multiplier": 300})
+    assert once.energy_j == pytest.approx(WATTS * seconds(work, first=True), rel=1e-6)
+    assert looped.energy_j == pytest.approx(WATTS * (seconds(work) + TRACE_S / 300), rel=1e-6)
+    assert "shared by the 300 runs of its loop" in looped.evidence.note
+
+
+def test_after_calibrate_a_no_work_call_is_under_this_machines_measured_bound(tmp_path, shipped):
+    d = tmp_path / "hw-cpu"
+    write_kb(d, [measured("tensorflow.keras.layers.Dense", j, "dense_constructor", i, {"units": 64}, time_s=1e-4)
+                 for i, j in enumerate((1.0e-3, 1.1e-3, 1.2e-3))], {"schema_version": SCHEMA_VERSION}, "constructed\n")
+    p = Predictor(shipped.model, overlay=find_overlay(shipped.model, d), hierarchy=shipped.hierarchy)
+    ref, here = shipped.predict("tensorflow.GradientTape", {}), p.predict("tensorflow.GradientTape", {})
+    assert ref.basis is Basis.NEGLIGIBLE and here.basis is Basis.NEGLIGIBLE
+    assert 1.1e-3 < here.energy_j < 2e-3 < ref.energy_j / 100  # this machine's bound, not the reference's rescaled
+    assert here.interval_j == (0.0, here.energy_j) and "dense_constructor" in here.evidence.note
+
+
+def test_after_calibrate_a_tensor_op_follows_this_machines_dispatch_and_flop_cost(tmp_path, shipped):
+    dispatch, per_flop, watts = 5e-4, 2e-11, 10.0  # a CPU: half a millisecond per op, 50 GFLOP/s
+    sweep = {"matmul_256": ("tensorflow.matmul", 2 * 256**3), "matmul_1024": ("tensorflow.matmul", 2 * 1024**3),
+             "reduce_sum": ("tensorflow.reduce_sum", 1 << 20)}
+    d = tmp_path / "hw-cpu"
+    write_kb(d, [measured(api, watts * (dispatch + per_flop * f), name, i, {"flops": f},
+                          time_s=dispatch + per_flop * f) for name, (api, f) in sweep.items() for i in range(3)],
+             {"schema_version": SCHEMA_VERSION}, "constructed\n")
+    p = Predictor(shipped.model, overlay=find_overlay(shipped.model, d), hierarchy=shipped.hierarchy)
+    assert p.overlay.local["ops"]["per_flop"] == pytest.approx(per_flop, rel=1e-6)
+    for api, flops in (("tensorflow.nn.conv2d", 3e8), ("tensorflow.reduce_max", 6.5e4), ("tensorflow.matmul", 2e9)):
+        pred = p.predict(api, {"flops": flops})
+        truth = watts * (dispatch + per_flop * flops)
+        assert pred.energy_j == pytest.approx(truth, rel=1e-6) and pred.interval_j[0] < truth < pred.interval_j[1]
+        assert "this machine's op model" in pred.evidence.note
+    # a hundred times the FLOPs, past the dispatch: about a hundred times the joules (the GPU's would not move)
+    big, small = p.predict("tensorflow.matmul", {"flops": 2e10}), p.predict("tensorflow.matmul", {"flops": 2e8})
+    assert big.energy_j / small.energy_j > 50
+    # wider beyond the FLOPs the calibration fitted
+    assert big.interval_ratio > p.predict("tensorflow.matmul", {"flops": 2e8}).interval_ratio
+
+
+def test_where_the_flops_are_unknown_a_typical_calls_are_assumed_not_the_tiny_workloads(tmp_path, shipped):
+    p = calibrated(tmp_path, shipped)
+    typical = shipped.model["work"]["time"]["training"]["flops_per_step"]
+    assert p.overlay.local["time"]["training"]["flops_per_step"] == typical  # not the sweep's median (~10^5)
+    unknown = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1})
+    assert unknown.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + 256 * (PER_STEP + PER_FLOP * typical)), rel=1e-6)
