@@ -34,6 +34,7 @@ import statistics
 from collections.abc import Callable, Mapping
 
 from greenlint.predict.work_energy import derive, one_batch
+from greenlint.units import TIMES
 
 #: Fewest workloads of distinct work (steps, FLOPs) that fit a group's local time model: three constants.
 MIN_WORKLOADS = 3
@@ -157,3 +158,20 @@ def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules:
         }
         power[group] = {"steady_w": watts, "n": len(rs)}
     return {"time": time, "power": power} if time else None
+
+
+def describe(local: dict | None) -> list[str]:
+    """One line per local model (`greenlint calibrate` and `--status` print them): its constants and
+    the workloads they were fitted on; none where the calibration fitted none."""
+    if not local:
+        return []
+    lines = []
+    for group, m in sorted(local.get("time", {}).items()):
+        lines.append(f"{group}: {m['call_s']:.3g} s per call + {m['per_step']:.3g} s per step + {m['per_flop']:.3g} s "
+                     f"per FLOP, the first call {m['trace_s']:.3g} s more, at {local['power'][group]['steady_w']:.3g} W "
+                     f"(fitted on {', '.join(m['workloads'])}; spread {TIMES}{10 ** m['sd']:.3g})")
+    ops = local.get("ops")
+    if ops:
+        lines.append(f"tensor ops: {ops['dispatch_s']:.3g} s dispatch + {ops['per_flop']:.3g} s per FLOP at "
+                     f"{ops['steady_w']:.3g} W (fitted on {', '.join(ops['workloads'])}; spread {TIMES}{10 ** ops['sd']:.3g})")
+    return lines

@@ -10,7 +10,7 @@ from greenlint.kb.record import SCHEMA_VERSION
 from greenlint.kb.store import write_kb
 from greenlint.predict import Basis, load_predictor
 from greenlint.predict.loading import find_overlay
-from greenlint.predict.local_work import local_work, nonnegative_fit
+from greenlint.predict.local_work import describe, local_work, nonnegative_fit
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.work_energy import derive
 from tests.predict.test_overlay import measured
@@ -163,3 +163,10 @@ def test_where_the_flops_are_unknown_a_typical_calls_are_assumed_not_the_tiny_wo
     assert p.overlay.local["time"]["training"]["flops_per_step"] == typical  # not the sweep's median (~10^5)
     unknown = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1})
     assert unknown.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + 256 * (PER_STEP + PER_FLOP * typical)), rel=1e-6)
+
+
+def test_the_fitted_constants_are_described_for_greenlint_calibrate(tmp_path, shipped):
+    lines = describe(calibrated(tmp_path, shipped).overlay.local)
+    assert len(lines) == 1 and lines[0].startswith("training: 0.03 s per call + 0.005 s per step + 2e-10 s per FLOP")
+    assert "the first call 0.6 s more, at 20 W" in lines[0] and "wide_mlp_fit_1024" in lines[0]
+    assert describe(None) == []
