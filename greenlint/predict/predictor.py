@@ -163,9 +163,9 @@ class Predictor:
                 return here
         negligible = self._negligible(api)
         if negligible is not None:
-            here = self._no_work_bound
-            if here is not None:  # such a call measured on this machine: its bound is this machine's
-                bound, how = here
+            no_work = self._no_work_bound
+            if no_work is not None:  # such a call measured on this machine: its bound is this machine's
+                bound, how = no_work
                 return replace(negligible, energy_j=bound, interval_j=(0.0, bound),
                                evidence=replace(negligible.evidence, note=f"does no tensor work ({self.hierarchy.kind(api)}): {how}"))
             if ov is not None and ov.time_ratio:  # a bound moves with the machine like any figure
