@@ -1,6 +1,7 @@
 """`greenlint calibrate`: remeasure the bundled workloads on this machine and write its overlay.
 
-For each workload the call is warmed up, then repeated back to back until the window lasts
+For each workload the call is warmed up (its first call, which traces, timed apart as the
+records' `first_call_s`: a program's first call pays it), then repeated back to back until the window lasts
 `min_window_s` and at least 40 updates of the slowest counter (its update period detected at the
 start, `meter.boundary`), so it holds many sampler intervals and counter steps however short the
 call, `repeats` times, each after a stable state. A window's net energy (greenlint.window, as the KB computes it) divided by the executions in
@@ -96,8 +97,11 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
     min_window_s = window_seconds(plan, counter_of or {})
     call = wl.setup()
     sizes = input_sizes(call.func, call.args, call.kwargs)
-    for _ in range(2):  # the first call traces/compiles; neither is measured
-        call()
+    began = time.perf_counter()
+    call()  # the first call traces/compiles: timed apart (`first_call_s`), not measured
+    sync_devices()
+    first_s = time.perf_counter() - began
+    call()
     sync_devices()
     on_repeat()
     windows = []
@@ -120,7 +124,8 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
         session.stable = stable
         rec = session.record(
             f"{wl.api}()", start, end, input_sizes=sizes, api=wl.api, executions=n,
-            features={**wl.features, "estimated": session.estimated, "workload": wl.name}, workload=wl.name,
+            features={**wl.features, "estimated": session.estimated, "workload": wl.name, "first_call_s": first_s},
+            workload=wl.name,
         )
         records.append(rec)
         energy = session.energy(rec)
@@ -144,6 +149,7 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
         "basis": "calibrated-estimated" if session.estimated else "calibrated",
         "per_repeat_j": per_j,
         "per_repeat_s": per_s,
+        "first_call_s": first_s,
     }
     return records, summary
 

@@ -40,6 +40,7 @@ def _status(console) -> int:
         console.print(f"  {len(ws)} workloads, {len(ov['apis'])} APIs, {ov['kb']['records']} KB records; "
                       f"{ok} of {len(ws)} within the {SPREAD_GOAL:.0%} spread goal")
         _disagreement(ov, console)
+        _local_models(console)
     for mode, names in st["in_progress"].items():
         console.print(f"interrupted {mode} run: {len(names)} workloads done; rerun to resume")
     return 0
@@ -62,6 +63,19 @@ def _disagreement(overlay: dict, console) -> None:
     ratio = ratio_disagreement(runs, load_predictor(overlay=False).model)
     if ratio:
         console.print(f"  the execution-time ratio that rescales the other APIs: ×{ratio[1]:.3g} apart over {ratio[0]} calibrations")
+
+
+def _local_models(console) -> None:
+    """This machine's own time and op models, as the predictor fits them from the installed overlay."""
+    from greenlint.predict import load_predictor
+    from greenlint.predict.local_work import describe
+
+    overlay = load_predictor().overlay
+    lines = describe(overlay.local if overlay is not None else None)
+    if lines:
+        console.print("this machine's own models (the figures of fit/evaluate/predict and of tensor ops follow them):")
+        for line in lines:
+            console.print(f"  {line}")
 
 
 def _table(result, console) -> None:
@@ -131,6 +145,7 @@ def run(args) -> int:
     print_meter(result["meter"], result.get("stable"), console)
     console.print(f"overlay written: {overlay_dir(cal.hw_id)} (basis {result['basis']})")
     _disagreement(result, console)
+    _local_models(console)
     if result["kb"]["problems"]:
         console.print(f"[yellow]{len(result['kb']['problems'])} problems building the overlay KB[/], first: "
                       f"{result['kb']['problems'][0]}")

@@ -11,8 +11,9 @@ import math
 from dataclasses import replace
 
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS
-from greenlint.predict.calibration import Overlay, measured_here, on_this_machine, rescale_note
+from greenlint.predict.calibration import NOISE_SD, Z80, Overlay, measured_here, on_this_machine, rescale_note
 from greenlint.predict.hierarchy import Hierarchy
+from greenlint.predict.local_work import local_ops, local_work
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.predict.tables import (
     MIN_GROUP_MEASURED,
@@ -23,6 +24,7 @@ from greenlint.predict.tables import (
     lookup,
 )
 from greenlint.predict.work_energy import (
+    EXTRAPOLATION_SPREAD,
     FLOP_KINDS,
     ROOFLINE_HALF,
     WORK_KEYS,
@@ -82,8 +84,22 @@ class Predictor:
     def overlay(self) -> Overlay | None:
         """This machine's calibration under the names APIs are looked up by (pooled once, on first use)."""
         if self._overlay is None and self.raw_overlay is not None:
-            self._overlay = self.raw_overlay.pooled(self.hierarchy.pooled, self.model, self._work_time)
+            ov = self.raw_overlay.pooled(self.hierarchy.pooled, self.model, self._work_time)
+            done = [m for ms in ov.measured.values() for m in ms]
+            joules, spread = {m.workload: m.per_call_j for m in done}, {m.workload: m.sd for m in done}
+            local = local_work(ov.timed, joules, ov.first_s, self._group_of, spread, NOISE_SD) or {"time": {}, "power": {}}
+            for group, fitted in local["time"].items():  # FLOPs unknown: a typical call's, not the tiny workloads'
+                typical = ((self.model.get("work") or {}).get("time") or {}).get(group, {}).get("flops_per_step")
+                fitted["flops_per_step"] = typical or fitted["flops_per_step"]
+            ops = local_ops(ov.timed, joules, lambda api: self.hierarchy.kind(api) == "tensor-op", spread, NOISE_SD)
+            if ops is not None:
+                local["ops"] = ops
+            self._overlay = replace(ov, local=local if local["time"] or ops else None)
         return self._overlay
+
+    def _group_of(self, api: str, features: dict) -> str | None:
+        """The time group (`work_energy.time_group`) of a call of *api* with *features*."""
+        return time_group(self.hierarchy.kind(api), api, features)
 
     def _work_time(self, api: str, features: dict) -> float | None:
         """Seconds the reference machine's time model gives a repeated call of this work, past the
@@ -120,6 +136,9 @@ class Predictor:
             api = pooled
         if features.get("symbolic") is True:
             return Prediction.symbolic(symbolic_note(features))
+        if features.get("in_tf_function") is True and self.hierarchy.kind(api) in NO_WORK_KINDS:
+            return Prediction.symbolic("does no tensor work, in a tf.function's body: it runs when the function "
+                                       "is traced, not each time the function is called (0 J per call)")
         if features.get("graph_mode"):  # a TF1 graph program: the work runs in Session.run
             if api in GRAPH_RUNS:
                 return Prediction.unknown("it runs the graph ops it is given: their work sets the cost, and greenlint does not follow the graph")
@@ -133,6 +152,10 @@ class Predictor:
         if api not in self.model["apis"] and not self._known(api):
             return Prediction.unknown(f"{api} is not an API greenlint's catalog knows: no figure")
         ov = self.overlay
+        if ov is not None and ov.local:
+            local = self._calibrated_work(api, features)
+            if local is not None:
+                return local
         if ov is not None and not unknown_size(features):
             # an unknown size stays a floor: the workload's figure is not this call's (the span below, rescaled)
             here = measured_here(ov, api, features, self._reference().predict)
@@ -140,6 +163,11 @@ class Predictor:
                 return here
         negligible = self._negligible(api)
         if negligible is not None:
+            no_work = self._no_work_bound
+            if no_work is not None:  # such a call measured on this machine: its bound is this machine's
+                bound, how = no_work
+                return replace(negligible, energy_j=bound, interval_j=(0.0, bound),
+                               evidence=replace(negligible.evidence, note=f"does no tensor work ({self.hierarchy.kind(api)}): {how}"))
             if ov is not None and ov.time_ratio:  # a bound moves with the machine like any figure
                 bound = (negligible.energy_j or 0.0) * ov.time_ratio
                 note = f"{negligible.evidence.note}; {TIMES}{ov.time_ratio:.3g}, this machine's execution-time ratio"
@@ -237,15 +265,18 @@ class Predictor:
         half = k * math.hypot(sd, extra_sd)
         return self._finish(api, mu, half, factor, shift, basis, entry, key, level, notes, rescaled)
 
-    def from_work(self, api: str, features: dict) -> tuple[float, float, float, str] | None:
+    def from_work(self, api: str, features: dict, work: dict | None = None,
+                  half: float | None = None) -> tuple[float, float, float, str] | None:
         """(log10 J, of the interval's low and high ends, note) from the call's work (power x time),
         None without it. The ends: the fewest and the most epochs early stopping allows, each widened
-        by the calibrated half-width and, beyond the longest call fitted, `extrapolation_spread`."""
-        work = self.model.get("work") or {}
+        by the calibrated half-width and, beyond the longest call fitted, `extrapolation_spread`.
+        *work*, *half*: another work model and its log10 half-width (this machine's, `local_work`)
+        than the reference one."""
+        work = work if work is not None else self.model.get("work") or {}
         group = time_group(self.hierarchy.kind(api), api, features)
         batch = one_batch(api, features)
         y = work_log_energy(work, group, batch)
-        half = self.model["calibration"].get("work_half")
+        half = self.model["calibration"].get("work_half") if half is None else half
         if y is None or half is None:
             return None
         shaped, features = batch is not features, batch
@@ -253,7 +284,7 @@ class Predictor:
         n, flops = derive(group, features)
         t = time_of(model, n, flops, not shaped)
         offset = work.get("offsets", {}).get(api, 0.0)
-        power = power_for(work, group)
+        power = power_for(work, group) or {}  # there is one: `work_log_energy` used it
         shape = ""
         if shaped:
             shape = f"one {'training ' if group == 'training' else ''}step on a batch of {features['samples']:g}; "
@@ -273,9 +304,80 @@ class Predictor:
         if fewest is not features:
             note += (f"; early stopping: between {fewest['epochs']:g} (its patience) and {most['epochs']:g} "
                      f"epochs, {effective_epochs(features):.3g} assumed; the interval spans both")
-        low = work_log_energy(work, group, fewest) - half - extrapolation_spread(model, time_of(model, *derive(group, fewest)))
-        high = work_log_energy(work, group, most) + half + extrapolation_spread(model, t_most)
+        least, largest = work_log_energy(work, group, fewest), work_log_energy(work, group, most)
+        if least is None or largest is None:
+            return None
+        low = least - half - extrapolation_spread(model, time_of(model, *derive(group, fewest)))
+        high = largest + half + extrapolation_spread(model, t_most)
         return y + offset, low + offset, high + offset, note
+
+    def _calibrated_work(self, api: str, features: dict) -> Prediction | None:
+        """A call of a time group this machine's calibration fitted a model for (`local_work`): power x
+        time from this machine's own constants, its interval from their spread (a floor stays a floor).
+        None where no local model covers the call, and for an eager model call on one batch (it runs op
+        by op, not as a step of the fitted calls: its own workload, where measured, prices it)."""
+        ov = self.overlay
+        if ov is not None and ov.local and "ops" in ov.local and self.hierarchy.kind(api) == "tensor-op":
+            return self._calibrated_op(ov, api, features)
+        group = time_group(self.hierarchy.kind(api), api, features)
+        if ov is None or not ov.local or group is None or group not in ov.local["time"]:
+            return None
+        local: dict = ov.local
+        model = local["time"][group]
+        if (one_batch(api, features) is not features and api.rpartition(".")[2] == "__call__"
+                and not features.get("in_tf_function")):
+            return None
+        half = Z80 * model["sd"]
+        runs = features.get("loop_multiplier")
+        shared = ""
+        if isinstance(runs, int) and runs > 1 and model["trace_s"]:
+            # the site runs `runs` times in its loop: the first run traces, the others reuse the function
+            local = {**local, "time": {**local["time"], group: {**model, "t0": model["call_s"] + model["trace_s"] / runs}}}
+            shared = f", shared by the {runs} runs of its loop"
+        floor = False
+        found = self.from_work(api, features, local, half)
+        if found is None:
+            found, floor = self._unknown_size(api, features, local, half), True
+        if found is None:
+            return None
+        mu, low, high, note = found
+        fitted = [m for ms in ov.measured.values() for m in ms if m.workload in model["workloads"]]
+        estimated = all(m.estimated for m in fitted)
+        note = (f"this machine's time model ({ov.hardware_id}, fitted by `greenlint calibrate` on "
+                f"{', '.join(model['workloads'])}: {model['call_s']:.3g} s per call + {model['per_step']:.3g} s per "
+                f"step + {model['per_flop']:.3g} s per FLOP, the first call {model['trace_s']:.3g} s more{shared}; "
+                f"{local['power'][group]['steady_w']:.3g} W); {note}")
+        energy = 10**mu
+        shares = fitted[0].shares if fitted else {}
+        split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
+        return Prediction(energy, (10**low, 10**high), split["cpu"], split["gpu"], split["ram"],
+                          Basis.CALIBRATED_ESTIMATED if estimated else Basis.CALIBRATED,
+                          Evidence(records=len(fitted), api=api, level="work", sources=(ov.hardware_id,), note=note),
+                          floor=floor)
+
+    def _calibrated_op(self, ov: Overlay, api: str, features: dict) -> Prediction | None:
+        """A tensor op of stated FLOPs priced by this machine's op model (`local_ops`): dispatch plus
+        FLOPs at the cost fitted here, at the power measured here; None without FLOPs."""
+        flops = features.get("flops")
+        if isinstance(flops, bool) or not isinstance(flops, (int, float)) or not flops > 0:
+            return None
+        ops = ov.local["ops"] if ov.local else {}
+        seconds = ops["dispatch_s"] + ops["per_flop"] * flops
+        energy = ops["steady_w"] * seconds
+        lo_f, hi_f = ops["flops"]
+        beyond = EXTRAPOLATION_SPREAD * abs(math.log10(min(max(flops, lo_f), hi_f) / flops))
+        half = Z80 * ops["sd"] + beyond
+        fitted = [m for ms in ov.measured.values() for m in ms if m.workload in ops["workloads"]]
+        note = (f"this machine's op model ({ov.hardware_id}, fitted by `greenlint calibrate` on "
+                f"{', '.join(ops['workloads'])}: {ops['dispatch_s']:.3g} s dispatch + {ops['per_flop']:.3g} s per "
+                f"FLOP at {ops['steady_w']:.3g} W): {flops:.3g} FLOPs → about {seconds:.3g} s → {energy:.3g} J"
+                + ("; beyond the FLOPs fitted: the interval widened" if beyond else ""))
+        shares = fitted[0].shares if fitted else {}
+        split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
+        basis = Basis.CALIBRATED_ESTIMATED if all(m.estimated for m in fitted) else Basis.CALIBRATED
+        return Prediction(energy, (energy / 10**half, energy * 10**half), split["cpu"], split["gpu"], split["ram"],
+                          basis, Evidence(records=len(fitted), api=api, level="work", sources=(ov.hardware_id,),
+                                          note=note))
 
     def _roofline(self, api: str, features: dict) -> Prediction | None:
         """A tensor op's or eager layer call's figure from its own work (`work_energy.roofline`) at the
@@ -318,10 +420,29 @@ class Predictor:
                             sources=tuple(table["sources"]), note=note)
         return Prediction(bound, (0.0, bound), None, None, None, Basis.NEGLIGIBLE, evidence)
 
-    def _unknown_size(self, api: str, features: dict) -> tuple[float, float, float, str] | None:
-        """`work.unknown_size_span` with this API's offset from the work model, None where it does not apply."""
-        work = self.model.get("work") or {}
-        half = self.model["calibration"].get("work_half")
+    @functools.cached_property
+    def _no_work_bound(self) -> tuple[float, str] | None:
+        """(joules, how) of the bound this machine's calibration sets on a call that does no tensor work:
+        the highest 80 % end of its no-work workloads' joules per call (a layer's constructor); None
+        where it measured none."""
+        ov = self.overlay
+        if ov is None:
+            return None
+        found = [m for api, ms in ov.measured.items() if self.hierarchy.kind(api) in NO_WORK_KINDS for m in ms]
+        if not found:
+            return None
+        top = max(found, key=lambda m: m.per_call_j * 10 ** (Z80 * max(m.sd, NOISE_SD)))
+        bound = top.per_call_j * 10 ** (Z80 * max(top.sd, NOISE_SD))
+        return bound, (f"such calls measured on this machine ({ov.hardware_id}) by `greenlint calibrate`: "
+                       f"{top.workload} {top.per_call_j:.3g} J per call; under about {bound:.3g} J (its 80 % high "
+                       "end): an upper bound, not a measurement of this call")
+
+    def _unknown_size(self, api: str, features: dict, work: dict | None = None,
+                      half: float | None = None) -> tuple[float, float, float, str] | None:
+        """`work.unknown_size_span` with this API's offset from the work model (or *work*, *half*:
+        another one, as in `from_work`), None where it does not apply."""
+        work = work if work is not None else self.model.get("work") or {}
+        half = self.model["calibration"].get("work_half") if half is None else half
         span = unknown_size_span(work, time_group(self.hierarchy.kind(api), api, features), features, half or 0.0)
         if span is None or half is None:
             return None

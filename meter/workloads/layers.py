@@ -22,9 +22,17 @@ def _layer_call(make_layer, shape, dtype="float32"):
     return setup
 
 
+def _dense_constructor() -> Call:
+    """A call that does no tensor work: a layer's constructor (Python objects, no weights yet)."""
+    import tensorflow as tf
+
+    return Call(tf.keras.layers.Dense, (64,))
+
+
 def workloads() -> list[Workload]:
     k = "tensorflow.keras.layers"
     return [
+        Workload("dense_constructor", f"{k}.Dense", _dense_constructor, quick=True, features={"units": 64}),
         Workload("dense_call", f"{k}.Dense.__call__", _layer_call(lambda tf: tf.keras.layers.Dense(256), (256, 256)),
                  quick=True, features={"units": 256, "batch": 256}),
         Workload("conv2d_call", f"{k}.Conv2D.__call__",

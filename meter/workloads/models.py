@@ -1,4 +1,11 @@
-"""Model construction, compile, and fit / evaluate / predict on synthetic data at several sizes."""
+"""Model construction, compile, and fit / evaluate / predict on synthetic data at several sizes.
+
+The `fit` and `predict`/`evaluate` workloads are a sweep of their work, so `greenlint calibrate`
+can fit this machine's own time model (greenlint.predict.calibration.local_work): the same MLP at
+two step counts (a call's fixed cost apart from each step's), and a wide MLP at about 100 times
+the FLOPs per sample (each FLOP's cost apart from each step's). Their features carry that work as
+the analysis states it for a user's call (samples, batch size, epochs, FLOPs per sample, params).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,18 @@ from greenlint.meter.workloads import Call, Workload
 
 FEATURES = 32
 BATCH = 32
+#: Hidden layers of the small MLP (one of 64 units) and of the wide one (two of 512 units).
+SMALL = (64,)
+WIDE = (512, 512)
+
+
+def dense_work(hidden: tuple[int, ...], inputs: int = FEATURES, outputs: int = 1) -> dict:
+    """`params` and `flops_per_sample` of an MLP of Dense layers as the analysis counts them
+    (a multiply-add is 2 FLOPs, plus one per bias)."""
+    sizes = (inputs, *hidden, outputs)
+    macs = sum(a * b for a, b in zip(sizes, sizes[1:]))
+    biases = sum(sizes[1:])
+    return {"params": macs + biases, "flops_per_sample": 2 * macs + biases}
 
 
 def _data(n: int):
@@ -15,11 +34,12 @@ def _data(n: int):
     return rng.random((n, FEATURES), dtype="float32"), rng.random((n, 1), dtype="float32")
 
 
-def _mlp(compiled: bool = True):
+def _mlp(compiled: bool = True, hidden: tuple[int, ...] = SMALL):
     import tensorflow as tf
 
     model = tf.keras.Sequential(
-        [tf.keras.layers.Input((FEATURES,)), tf.keras.layers.Dense(64, activation="relu"), tf.keras.layers.Dense(1)]
+        [tf.keras.layers.Input((FEATURES,)), *(tf.keras.layers.Dense(u, activation="relu") for u in hidden),
+         tf.keras.layers.Dense(1)]
     )
     if compiled:
         model.compile(optimizer="adam", loss="mse")
@@ -42,10 +62,10 @@ def _compile() -> Call:
     return Call(model.compile, kwargs={"optimizer": "adam", "loss": "mse"})
 
 
-def _fit(n: int):
+def _fit(n: int, batch: int = BATCH, hidden: tuple[int, ...] = SMALL):
     def setup() -> Call:
         x, y = _data(n)
-        return Call(_mlp().fit, (x, y), {"epochs": 1, "batch_size": BATCH, "verbose": 0})
+        return Call(_mlp(hidden=hidden).fit, (x, y), {"epochs": 1, "batch_size": batch, "verbose": 0})
 
     return setup
 
@@ -58,12 +78,21 @@ def _evaluate(n: int):
     return setup
 
 
-def _predict(n: int):
+def _predict(n: int, hidden: tuple[int, ...] = SMALL):
     def setup() -> Call:
         x, _ = _data(n)
-        return Call(_mlp().predict, (x,), {"batch_size": BATCH, "verbose": 0})
+        return Call(_mlp(hidden=hidden).predict, (x,), {"batch_size": BATCH, "verbose": 0})
 
     return setup
+
+
+def _call() -> Call:
+    """An eager `model(x)` on one batch: a model call outside `fit`/`predict`, op by op."""
+    import tensorflow as tf
+
+    x, _ = _data(BATCH)
+    model = _mlp(compiled=False)
+    return Call(model, (tf.constant(x),))
 
 
 def _cnn_fit() -> Call:
@@ -99,14 +128,23 @@ def workloads() -> list[Workload]:
         Workload("sequential_build", seq, _build, quick=True, features={"layers": 2}),
         Workload("sequential_compile", f"{seq}.compile", _compile, quick=True),
     ]
+    small, wide = dense_work(SMALL), dense_work(WIDE)
     for n, quick in ((1024, True), (8192, False)):
-        f = {"samples": n, "batch_size": BATCH, "epochs": 1}
+        f = {"samples": n, "batch_size": BATCH, "epochs": 1, **small}
         out += [
             Workload(f"mlp_fit_{n}", f"{seq}.fit", _fit(n), quick=quick, features=f),
             Workload(f"mlp_evaluate_{n}", f"{seq}.evaluate", _evaluate(n), quick=quick, features=f),
-            Workload(f"mlp_predict_{n}", f"{seq}.predict", _predict(n), quick=quick, features=f),
+            Workload(f"mlp_predict_{n}", f"{seq}.predict", _predict(n), quick=quick or n == 8192, features=f),
         ]
     out += [
+        Workload("mlp_fit_1024_batch8", f"{seq}.fit", _fit(1024, batch=8), quick=True,
+                 features={"samples": 1024, "batch_size": 8, "epochs": 1, **small}),
+        Workload("wide_mlp_fit_1024", f"{seq}.fit", _fit(1024, hidden=WIDE), quick=True,
+                 features={"samples": 1024, "batch_size": BATCH, "epochs": 1, **wide}),
+        Workload("wide_mlp_predict_8192", f"{seq}.predict", _predict(8192, hidden=WIDE), quick=True,
+                 features={"samples": 8192, "batch_size": BATCH, "epochs": 1, **wide}),
+        Workload("mlp_call_32", f"{seq}.__call__", _call, quick=True,
+                 features={"samples": BATCH, "step": "inference", **small}),
         Workload("cnn_fit_512", f"{seq}.fit", _cnn_fit, features={"samples": 512, "batch_size": BATCH, "epochs": 1}),
         Workload("normalization_adapt", "tensorflow.keras.layers.Normalization.adapt", _adapt, features={"samples": 4096}),
     ]

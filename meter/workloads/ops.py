@@ -1,4 +1,6 @@
-"""Tensor operations on synthetic tensors."""
+"""Tensor operations on synthetic tensors. Those with `flops` in their features (two matmul sizes, a
+reduction, a convolution: ~10^6 to 10^9 FLOPs) fit this machine's op model, a dispatch cost plus a
+cost per FLOP (greenlint.predict.local_work)."""
 
 from __future__ import annotations
 
@@ -43,8 +45,10 @@ def _conv2d() -> Call:
 def workloads() -> list[Workload]:
     return [
         Workload("matmul_256", "tensorflow.matmul", _matmul(256), quick=True, features={"n": 256, "elements": 256**2, "flops": 2 * 256**3}),
-        Workload("matmul_1024", "tensorflow.matmul", _matmul(1024), features={"n": 1024, "elements": 1024**2, "flops": 2 * 1024**3}),
+        Workload("matmul_1024", "tensorflow.matmul", _matmul(1024), quick=True,
+                 features={"n": 1024, "elements": 1024**2, "flops": 2 * 1024**3}),
         Workload("reduce_sum", "tensorflow.reduce_sum", _reduce_sum, quick=True, features={"elements": 1, "flops": 1 << 20}),
         Workload("random_normal", "tensorflow.random.normal", _random_normal, quick=True, features={"elements": 1 << 18}),
-        Workload("nn_conv2d", "tensorflow.nn.conv2d", _conv2d, features={"batch": 16, "filters": 16}),
+        Workload("nn_conv2d", "tensorflow.nn.conv2d", _conv2d, quick=True,
+                 features={"batch": 16, "filters": 16, "flops": 2 * 16 * 64 * 64 * 16 * 3 * 3 * 3}),
     ]

@@ -125,3 +125,38 @@ def test_windows_span_forty_updates_of_the_slowest_counter():
     assert window_seconds(PLAN, {}) == PLAN.min_window_s
     assert window_seconds(PLAN, {"cpu": Counter(0.001, 1e-6)}) == PLAN.min_window_s
     assert window_seconds(PLAN, {"cpu": Counter(0.001, 1e-6), "gpu": Counter(0.5, 1e-3)}) == pytest.approx(20.0)
+
+
+def test_the_first_call_is_timed_apart_and_kept_in_the_records(tmp_path, monkeypatch):
+    import time
+
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    calls = []
+
+    def traced(n):  # the first call pays a one-off cost, like tracing a tf.function
+        if not calls:
+            time.sleep(0.2)
+        calls.append(n)
+        return busy(n)
+
+    wl = Workload("traced", "builtins.sum", lambda: Call(traced, (2_000,)), features={"n": 2_000})
+    result = Calibrator(PLAN, [wl], CONFIG).run(lambda wl: None, lambda: None)
+    w = result["workloads"]["traced"]
+    assert w["first_call_s"] >= 0.2 > 10 * w["per_execution_s"]
+    from greenlint.kb.store import load_kb
+
+    kb = load_kb(overlay_dir(Calibrator(PLAN, [wl], CONFIG).hw_id))
+    assert {r.features["first_call_s"] for r in kb} == {w["first_call_s"]}
+
+
+def test_the_quick_suite_holds_the_sweeps_this_machines_models_are_fitted_on():
+    from greenlint.predict.work_energy import derive
+
+    quick = select(True)
+    fits = {derive("training", w.features) for w in quick if w.api.endswith(".fit")}
+    passes = {derive("inference", w.features) for w in quick if w.api.endswith((".predict", ".evaluate"))}
+    ops = {w.features["flops"] for w in quick if "flops" in w.features}
+    assert len(fits) >= 3 and len(passes) >= 3 and len(ops) >= 3  # distinct work: three constants each
+    assert all(n and flops for n, flops in fits | passes)  # steps and FLOPs stated, as the analysis states them
+    steps, flops = zip(*fits)
+    assert max(steps) >= 4 * min(steps) and max(flops) >= 50 * min(flops)

@@ -96,6 +96,25 @@ step(tf.ones((64, 64)))
     assert pred.energy_j == 0.0 and "tf.function" in pred.evidence.note
 
 
+def test_a_no_work_call_in_a_tf_function_body_costs_nothing_per_call(predictor):
+    code = DATA + """\
+@tf.function
+def step(a):
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        y = tf.reduce_sum(a * a)
+    return tape.gradient(y, a)
+
+for _ in range(1000):
+    step(tf.ones((64, 64)))
+"""
+    site, pred = one(predictor, code, "GradientTape")
+    assert site.runs.get("count") == 1000
+    assert pred.basis is Basis.SYMBOLIC and pred.energy_j == 0.0 and "traced" in pred.evidence.note
+    eager = one(predictor, DATA + "tape = tf.GradientTape()\n", "GradientTape")[1]
+    assert eager.basis is Basis.NEGLIGIBLE and eager.energy_j > 0
+
+
 def test_tf1_graph_ops_count_their_work_in_session_run(predictor):
     code = """\
 import tensorflow as tf

@@ -1,0 +1,172 @@
+"""This machine's own time model (greenlint.predict.local_work), fitted on a calibration's sweep of
+`fit` work and applied by the predictor: figures that follow this machine's constants, not the
+reference GPU's shape moved by one ratio."""
+
+from __future__ import annotations
+
+import pytest
+
+from greenlint.kb.record import SCHEMA_VERSION
+from greenlint.kb.store import write_kb
+from greenlint.predict import Basis, load_predictor
+from greenlint.predict.loading import find_overlay
+from greenlint.predict.local_work import describe, local_work, nonnegative_fit
+from greenlint.predict.predictor import Predictor
+from greenlint.predict.work_energy import derive
+from tests.predict.test_overlay import measured
+
+FIT = "tensorflow.keras.Sequential.fit"
+#: A CPU machine's constants: a call's fixed cost, each step's dispatch, each FLOP, the first call's
+#: tracing, and power (10 W per busy core, two cores).
+CALL_S, PER_STEP, PER_FLOP, TRACE_S, WATTS = 0.03, 5e-3, 2e-10, 0.6, 20.0
+SMALL = {"params": 2177, "flops_per_sample": 4225}
+WIDE = {"params": 280065, "flops_per_sample": 559617}
+SWEEP = {  # meter/workloads/models.py's quick training workloads
+    "mlp_fit_1024": {"samples": 1024, "batch_size": 32, "epochs": 1, **SMALL},
+    "mlp_fit_1024_batch8": {"samples": 1024, "batch_size": 8, "epochs": 1, **SMALL},
+    "wide_mlp_fit_1024": {"samples": 1024, "batch_size": 32, "epochs": 1, **WIDE},
+}
+
+
+def seconds(work: dict, first: bool = False) -> float:
+    n, flops = derive("training", work)
+    return CALL_S + PER_STEP * n + PER_FLOP * flops + (TRACE_S if first else 0.0)
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_predictor(overlay=False)
+
+
+def calibrated(tmp_path, shipped, sweep=SWEEP) -> Predictor:
+    d = tmp_path / "hw-cpu"
+    recs = []
+    for name, work in sweep.items():
+        s = seconds(work)
+        recs += [measured(FIT, WATTS * s * k, name, i, {**work, "first_call_s": seconds(work, True)}, time_s=s * k)
+                 for i, k in enumerate((0.99, 1.0, 1.01))]
+    write_kb(d, recs, {"schema_version": SCHEMA_VERSION}, "constructed overlay\n")
+    return Predictor(shipped.model, overlay=find_overlay(shipped.model, d), hierarchy=shipped.hierarchy)
+
+
+def test_the_nonnegative_fit_recovers_three_constants_and_never_goes_negative():
+    rows = [((1.0, n, f), 0.03 + 5e-3 * n + 2e-10 * f) for n, f in ((32, 1e7), (128, 1e7), (32, 3e9))]
+    (c0, step, flop), sse = nonnegative_fit(rows)
+    assert (c0, step, flop) == pytest.approx((0.03, 5e-3, 2e-10), rel=1e-6) and sse < 1e-12
+    # more steps taking less time: no negative per-step cost, the best fit without that term instead
+    coef, _ = nonnegative_fit([((1.0, 32, 1e7), 0.2), ((1.0, 128, 1e7), 0.1), ((1.0, 32, 3e9), 0.8)])
+    assert min(coef) >= 0 and coef[1] == 0
+
+
+def test_local_work_fits_this_machines_constants_its_tracing_and_power():
+    timed = {FIT: tuple((name, work, seconds(work)) for name, work in SWEEP.items())}
+    joules = {name: WATTS * seconds(work) for name, work in SWEEP.items()}
+    first = {name: seconds(work, True) for name, work in SWEEP.items()}
+    local = local_work(timed, joules, first, lambda api, f: "training")
+    model = local["time"]["training"]
+    assert model["call_s"] == pytest.approx(CALL_S, rel=1e-6)
+    assert (model["per_step"], model["per_flop"]) == pytest.approx((PER_STEP, PER_FLOP), rel=1e-6)
+    assert model["trace_s"] == pytest.approx(TRACE_S) and model["t0"] == pytest.approx(CALL_S + TRACE_S)
+    assert local["power"]["training"]["steady_w"] == pytest.approx(WATTS)
+    # two workloads of distinct work do not fit three constants: no local model
+    two = {FIT: timed[FIT][:2]}
+    assert local_work(two, joules, first, lambda api, f: "training") is None
+
+
+def test_a_calibrated_fit_follows_this_machines_time_model_not_the_reference_ratio(tmp_path, shipped):
+    p = calibrated(tmp_path, shipped)
+    script = {"samples": 8192, "batch_size": 64, "epochs": 4, "params": 150794, "flops_per_sample": 300810}
+    truth = WATTS * seconds(script, first=True)  # a program's fit: its first call, tracing included
+    fit = p.predict(FIT, script)
+    assert fit.basis is Basis.CALIBRATED and fit.energy_j == pytest.approx(truth, rel=1e-6)
+    assert fit.interval_j[0] < truth < fit.interval_j[1]
+    assert "this machine's time model" in fit.evidence.note
+    # the FLOPs count at this machine's cost: ten times the width's FLOPs is several times the joules
+    wide = p.predict(FIT, {**script, "flops_per_sample": 10 * script["flops_per_sample"]})
+    assert wide.energy_j / fit.energy_j > 4
+    # ten times the epochs of a multi-second fit: ten times the joules past the start-up
+    ten = p.predict(FIT, {**script, "epochs": 40})
+    start = WATTS * (CALL_S + TRACE_S)
+    assert (ten.energy_j - start) / (fit.energy_j - start) == pytest.approx(10, rel=1e-6)
+
+
+def test_without_the_sweep_calibration_falls_back_to_the_measured_figure(tmp_path, shipped):
+    one = {"mlp_fit_1024": SWEEP["mlp_fit_1024"]}
+    p = calibrated(tmp_path, shipped, one)
+    assert p.overlay.local is None
+    fit = p.predict(FIT, dict(SWEEP["mlp_fit_1024"]))
+    assert fit.energy_j == pytest.approx(WATTS * seconds(SWEEP["mlp_fit_1024"]))
+    assert "this machine's time model" not in (fit.evidence.note or "")
+
+
+def test_a_floor_stays_a_floor_and_an_eager_model_call_is_not_a_fitted_step(tmp_path, shipped):
+    p = calibrated(tmp_path, shipped)
+    unsized = {"epochs": 8, "batch_size": 32, "samples_unknown": True, **SMALL}
+    here = p.predict(FIT, unsized)
+    assert here.floor and "data size unknown" in here.evidence.note
+    assert here.interval_j[1] > 100 * here.energy_j
+    call = "tensorflow.keras.Sequential.__call__"
+    eager = p.predict(call, {"samples": 32, "step": "inference", **SMALL})
+    assert "this machine's time model" not in (eager.evidence.note or "")
+    traced = p.predict(call, {"samples": 64, "step": "training", "in_tf_function": True, **SMALL})
+    n, flops = derive("training", {"samples": 64, "batch_size": 64, "epochs": 1, **SMALL})
+    assert n == 1 and traced.energy_j == pytest.approx(WATTS * (PER_STEP + PER_FLOP * flops), rel=1e-6)
+
+
+
+def test_a_call_in_a_loop_shares_the_first_calls_tracing_with_the_loops_runs(tmp_path, shipped):
+    p = calibrated(tmp_path, shipped)
+    work = dict(SWEEP["mlp_fit_1024"])
+    once = p.predict(FIT, work)
+    looped = p.predict(FIT, {**work, "loop_multiplier": 300})
+    assert once.energy_j == pytest.approx(WATTS * seconds(work, first=True), rel=1e-6)
+    assert looped.energy_j == pytest.approx(WATTS * (seconds(work) + TRACE_S / 300), rel=1e-6)
+    assert "shared by the 300 runs of its loop" in looped.evidence.note
+
+
+def test_after_calibrate_a_no_work_call_is_under_this_machines_measured_bound(tmp_path, shipped):
+    d = tmp_path / "hw-cpu"
+    write_kb(d, [measured("tensorflow.keras.layers.Dense", j, "dense_constructor", i, {"units": 64}, time_s=1e-4)
+                 for i, j in enumerate((1.0e-3, 1.1e-3, 1.2e-3))], {"schema_version": SCHEMA_VERSION}, "constructed\n")
+    p = Predictor(shipped.model, overlay=find_overlay(shipped.model, d), hierarchy=shipped.hierarchy)
+    ref, here = shipped.predict("tensorflow.GradientTape", {}), p.predict("tensorflow.GradientTape", {})
+    assert ref.basis is Basis.NEGLIGIBLE and here.basis is Basis.NEGLIGIBLE
+    assert 1.1e-3 < here.energy_j < 2e-3 < ref.energy_j / 100  # this machine's bound, not the reference's rescaled
+    assert here.interval_j == (0.0, here.energy_j) and "dense_constructor" in here.evidence.note
+
+
+def test_after_calibrate_a_tensor_op_follows_this_machines_dispatch_and_flop_cost(tmp_path, shipped):
+    dispatch, per_flop, watts = 5e-4, 2e-11, 10.0  # a CPU: half a millisecond per op, 50 GFLOP/s
+    sweep = {"matmul_256": ("tensorflow.matmul", 2 * 256**3), "matmul_1024": ("tensorflow.matmul", 2 * 1024**3),
+             "reduce_sum": ("tensorflow.reduce_sum", 1 << 20)}
+    d = tmp_path / "hw-cpu"
+    write_kb(d, [measured(api, watts * (dispatch + per_flop * f), name, i, {"flops": f},
+                          time_s=dispatch + per_flop * f) for name, (api, f) in sweep.items() for i in range(3)],
+             {"schema_version": SCHEMA_VERSION}, "constructed\n")
+    p = Predictor(shipped.model, overlay=find_overlay(shipped.model, d), hierarchy=shipped.hierarchy)
+    assert p.overlay.local["ops"]["per_flop"] == pytest.approx(per_flop, rel=1e-6)
+    for api, flops in (("tensorflow.nn.conv2d", 3e8), ("tensorflow.reduce_max", 6.5e4), ("tensorflow.matmul", 2e9)):
+        pred = p.predict(api, {"flops": flops})
+        truth = watts * (dispatch + per_flop * flops)
+        assert pred.energy_j == pytest.approx(truth, rel=1e-6) and pred.interval_j[0] < truth < pred.interval_j[1]
+        assert "this machine's op model" in pred.evidence.note
+    # a hundred times the FLOPs, past the dispatch: about a hundred times the joules (the GPU's would not move)
+    big, small = p.predict("tensorflow.matmul", {"flops": 2e10}), p.predict("tensorflow.matmul", {"flops": 2e8})
+    assert big.energy_j / small.energy_j > 50
+    # wider beyond the FLOPs the calibration fitted
+    assert big.interval_ratio > p.predict("tensorflow.matmul", {"flops": 2e8}).interval_ratio
+
+
+def test_where_the_flops_are_unknown_a_typical_calls_are_assumed_not_the_tiny_workloads(tmp_path, shipped):
+    p = calibrated(tmp_path, shipped)
+    typical = shipped.model["work"]["time"]["training"]["flops_per_step"]
+    assert p.overlay.local["time"]["training"]["flops_per_step"] == typical  # not the sweep's median (~10^5)
+    unknown = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1})
+    assert unknown.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + 256 * (PER_STEP + PER_FLOP * typical)), rel=1e-6)
+
+
+def test_the_fitted_constants_are_described_for_greenlint_calibrate(tmp_path, shipped):
+    lines = describe(calibrated(tmp_path, shipped).overlay.local)
+    assert len(lines) == 1 and lines[0].startswith("training: 0.03 s per call + 0.005 s per step + 2e-10 s per FLOP")
+    assert "the first call 0.6 s more, at 20 W" in lines[0] and "wide_mlp_fit_1024" in lines[0]
+    assert describe(None) == []
