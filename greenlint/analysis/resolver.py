@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis import arrays, flow, kerasext, ops, untyped
+from greenlint.analysis import arrays, flow, kerasext, ops, traced, untyped
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
@@ -233,6 +233,8 @@ class Resolver:
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
         self.tf_imported = False  # the module imports TensorFlow or Keras: untyped `.fit(` is Keras's
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
+        self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
+        self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
 
     @contextmanager
     def inside(self, scope: Scope, ctx: Context | None = None) -> Iterator[Scope]:
@@ -262,11 +264,34 @@ class Resolver:
                 c.features["graph_mode"] = True
         if self.exporting:
             return []
+        self.count_traced_work()
         counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links)
         return [
             (c.node, c.api, c.features, counter.site(c.func, c.local), c.work)
             for c in self.calls
         ]
+
+    def count_traced_work(self) -> None:
+        """Each call of a tf.function carries the work of the model calls its body (and the
+        functions nested in it) runs; those calls become `symbolic`, counted at the calls."""
+        kept = {id(c) for c in self.calls}
+        calls_of: dict[int, tuple[FuncInfo, list[Found]]] = {}
+        for found, info in self.traced_calls:
+            if id(found) in kept:
+                calls_of.setdefault(id(info), (info, []))[1].append(found)
+        for info, calls in calls_of.values():
+            body = [c for c in self.calls if c.func is not None and (c.func is info or _nested_in(c.func, info))
+                    and "step" in c.work and "symbolic" not in c.work]
+            steps = [traced.BodyStep(c.node.lineno, c.work, self.step_models.get(c.node, id(c.node))) for c in body]
+            work = traced.call_work(steps)
+            if not work:
+                continue
+            for call in calls:
+                call.work.update({key: dict(entry) for key, entry in work.items()})
+            name = getattr(info.node, "name", "lambda")
+            symbolic = traced.counted_at(name, [call.node.lineno for call in calls])
+            for c in body:
+                c.work["symbolic"] = dict(symbolic)
 
     def walk_pending(self) -> None:
         while self.pending:
@@ -592,6 +617,7 @@ class Resolver:
             cls=cls,
             kind=kind,
             tf_function=tf_function,
+            graph_function=tf_function,
             keras_step=keras_step,
             parent=self.ctx.func,
             defaults=defaults,
@@ -1036,6 +1062,9 @@ class Resolver:
             inputs = args[0][1] if args and not args[0][0] else named.get("inputs")
             return Inst(returns, "method", self.layer_output(callee, inputs, node)) if returns else None
         if kind is UserFunc:
+            if callee.info.graph_function and not self.exporting and not _traced(self.ctx.func):
+                self.record(node, traced.TRACED_CALL, args, keywords, None)
+                self.traced_calls.append((self.calls[-1], callee.info))
             return self.result_of(callee.info, args, keywords, node)
         if kind is UserClass:
             init = callee.info.find_method("__init__")
@@ -1099,6 +1128,9 @@ class Resolver:
         api, kind, returns = sym
         features, named = self.record(node, api, args, keywords, None)
         self.mark_traced(api, args)
+        if api == TF_FUNCTION and args and not args[0][0] and type(args[0][1]) is UserFunc:
+            args[0][1].info.graph_function = True  # `step = tf.function(train_step)`: calling it runs the graph
+            return args[0][1]
         if api.startswith("tensorflow.keras.datasets.") and api.endswith(".load_data"):
             return arrays.keras_dataset(api)
         if api == SAVED_MODEL_LOAD:
@@ -1235,6 +1267,7 @@ class Resolver:
             step = work_mod.step_kind(owner, first, named, bool(ctx.tapes))
             if step is not None:
                 work["step"] = work_mod.q(step, work_mod.INFERRED, work_mod.STEP_NOTES[step])
+                self.step_models[node] = id(owner.meta) if type(owner) is Inst else id(node)
                 if step == "training":
                     ctx.step_line = self.tape_steps[id(ctx.tapes[-1])] = node.lineno
         elif api.rpartition(".")[2] in ("gradient", "apply_gradients"):

@@ -519,7 +519,7 @@ def mark_symbolic(api: str, kind: str, features: dict, work: dict[str, dict]) ->
         note = "adds a node to a TF1 graph: its work is counted where Session.run runs the graph"
     elif features.get("in_tf_function") and kind in TRACED_KINDS:
         note = ("traced into a tf.function's graph: its work runs each time the function is called, "
-                "counted at the model call the function runs")
+                "counted at the function's call with the model calls its body runs")
     elif features.get("in_keras_step") and kind in TRACED_KINDS:
         note = ("inside a Keras model's call or train_step (traced by fit and predict): its work is counted "
                 "where the model runs, in the model's FLOPs per sample")

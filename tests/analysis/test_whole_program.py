@@ -248,3 +248,66 @@ def test_models_of_libraries_built_on_keras_are_keras_models(tmp_path):
     assert fit.features["receiver"] == "library" and value(fit, "samples") == 60000 and value(fit, "steps") == 7500 * 10
     assert fit.work["flops_per_sample"]["provenance"] == "unknown"  # the library's model is not built here
     assert not any(line == 9 for line, _ in found)  # a tokenizer is not a model
+
+
+def test_the_call_of_a_tf_function_carries_the_work_its_body_runs(tmp_path):
+    write(tmp_path, {"gan.py": """
+        import tensorflow as tf
+        from tensorflow import keras
+
+        G = keras.Sequential([keras.Input((16,)), keras.layers.Dense(32)])
+        D = keras.Sequential([keras.Input((32,)), keras.layers.Dense(1)])
+        opt = keras.optimizers.Adam()
+
+
+        @tf.function
+        def train_d(x_real):
+            with tf.GradientTape() as tape:
+                fake = G(tf.random.normal((50, 16)), training=True)
+                loss = tf.reduce_mean(D(fake, training=True)) - tf.reduce_mean(D(x_real, training=True))
+            opt.apply_gradients(zip(tape.gradient(loss, D.trainable_variables), D.trainable_variables))
+
+
+        def sample(z):
+            return G(z)
+
+
+        fast_sample = tf.function(sample)
+        for step in range(40):
+            train_d(tf.random.normal((50, 32)))
+        fast_sample(tf.random.normal((10, 16)))
+        """})
+    found = sites(tmp_path / "gan.py")
+    call = found[(23, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
+    assert call.runs["count"] == 40
+    assert value(call, "step") == "training" and value(call, "samples") == 50
+    g, d = 16 * 32 * 2, 32 * 1 * 2  # forward FLOPs per sample (a multiply-add is 2)
+    assert value(call, "flops_per_sample") == g + 2 * d  # G once, D twice
+    assert value(call, "params") == (16 * 32 + 32) + (32 + 1)  # D called twice, updated once
+    for line, col in ((12, "G"), (13, "D")):
+        model = [s for (ln, api), s in found.items() if ln == line and api.endswith("Sequential.__call__")]
+        assert model and all(value(s, "symbolic") is True for s in model), col
+        assert all("counted where train_d is called (line 23)" in s.work["symbolic"]["note"] for s in model)
+    wrapped = found[(24, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
+    assert value(wrapped, "step") == "inference" and value(wrapped, "samples") == 10
+    assert value(wrapped, "flops_per_sample") == g and "params" not in wrapped.work
+
+
+def test_a_tf_function_never_called_here_leaves_its_body_priced(tmp_path):
+    write(tmp_path, {"steps.py": """
+        import tensorflow as tf
+        from tensorflow import keras
+
+        model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4)])
+
+
+        @tf.function
+        def train_step(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(model(x, training=True))
+            return tape.gradient(loss, model.trainable_variables)
+        """})
+    found = sites(tmp_path / "steps.py")
+    step = found[(10, "tensorflow.keras.Sequential.__call__")]
+    assert value(step, "step") == "training" and "symbolic" not in step.work
+    assert not any(api.endswith("PolymorphicFunction.__call__") for _, api in found)
