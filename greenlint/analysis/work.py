@@ -24,7 +24,7 @@ import math
 from typing import Any
 
 from greenlint.analysis import layers, untyped, worktables
-from greenlint.analysis.arrays import DATASET, PY_GENERATOR, Data, Sym, shape_of, shape_source
+from greenlint.analysis.arrays import DATASET, PY_GENERATOR, Data, Sym, rows_of, shape_of, shape_source
 from greenlint.analysis.ops import op_work
 from greenlint.analysis.values import Const, Inst, Seq
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
@@ -293,6 +293,10 @@ def _data(value: Any) -> tuple[Data | None, bool]:
         return Data(shape[0], tuple(shape[1:]), prov=prov, note=note), False
     if shape:  # rows unknown (`x[a:b]`), each row's shape known: the model's input
         return Data(None, tuple(shape[1:]), note="the number of rows is not known statically"), False
+    rows = rows_of(value)
+    if rows is not None:  # `np.expand_dims(image, 0)`: one row, its shape unknown
+        prov, note = shape_source(value)
+        return Data(rows, None, prov=prov, note=note), False
     return None, False
 
 
