@@ -67,6 +67,26 @@ def test_a_tf1_gan_whose_session_comes_from_another_module_still_lists_its_sessi
     assert (21, "tensorflow.Tensor.eval") in found  # the loss is an attribute set in another method
 
 
+def test_a_session_run_on_what_a_session_getter_returns_is_listed(tmp_path):
+    write(tmp_path, {"util.py": """
+        import tensorflow as tf
+        from helpers import get_session, make_runner
+
+
+        class Function:
+            def __call__(self, feed):
+                return get_session().run(self.outputs, feed_dict=feed)
+
+
+        def step(outputs):
+            return make_runner().run(outputs)
+        """})
+    found = sites(tmp_path / "util.py")
+    run = found[(7, "tensorflow.compat.v1.Session.run")]
+    assert run.features["receiver_kind"] == "untyped"
+    assert not any(line == 11 for line, _ in found)  # `make_runner()` names no session: not taken for one
+
+
 def test_the_same_gan_in_one_file_types_the_session_set_in_init_and_counts_its_runs(tmp_path):
     write(tmp_path, {"gan.py": GAN_MODEL + "\n\nwith tf.Session() as sess:\n    GAN(sess).train(epochs=25)\n"})
     run = sites(tmp_path / "gan.py")[(20, "tensorflow.compat.v1.Session.run")]
