@@ -1610,13 +1610,16 @@ def _ext_member(info: ClassInfo, attr: str) -> tuple[bool, Any]:
 def _references(text: str, name: str) -> tuple[int, int, int]:
     """Occurrences of the identifier *name* in *text* as a whole word: all of them, those after a
     dot (`obj.name`: an attribute) and those before one (`name.x`: a dotted path's part). Found by
-    a literal search, which is much faster than tokenising the whole text."""
+    a literal search, which is much faster than tokenising the whole text; a word after a comment
+    sign or inside a string opened on its line (`help='... to save ...'`) is no reference. A string
+    spanning lines still counts (more references only ever withhold a binding)."""
     total = after = before = 0
     size, end_of_text = len(name), len(text)
     at = text.find(name)
     while at != -1:
         end = at + size
-        if not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end])):
+        if (not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end]))
+                and not _commented_or_quoted(text[text.rfind("\n", 0, at) + 1 : at])):
             total += 1
             i = at - 1
             while i >= 0 and text[i] in " \t":
@@ -1628,6 +1631,27 @@ def _references(text: str, name: str) -> tuple[int, int, int]:
             before += j < end_of_text and text[j] == "."
         at = text.find(name, at + 1)
     return total, after, before
+
+
+def _commented_or_quoted(prefix: str) -> bool:
+    """Whether what follows *prefix* (the start of its line) is in a comment or in a string opened
+    on that line, by the quotes and `#` signs of the prefix."""
+    if "#" not in prefix and "'" not in prefix and '"' not in prefix:
+        return False
+    quote, i, size = "", 0, len(prefix)
+    while i < size:
+        char = prefix[i]
+        if quote:
+            if char == "\\":
+                i += 1
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "#":
+            return True
+        i += 1
+    return bool(quote)
 
 
 def _word_char(char: str) -> bool:

@@ -331,3 +331,31 @@ def test_a_tf_function_never_called_here_leaves_its_body_priced(tmp_path):
     step = found[(10, "tensorflow.keras.Sequential.__call__")]
     assert value(step, "step") == "training" and "symbolic" not in step.work
     assert not any(api.endswith("PolymorphicFunction.__call__") for _, api in found)
+
+
+def test_a_function_named_in_a_help_string_and_a_comment_still_binds_its_parameters_from_its_calls(tmp_path):
+    write(tmp_path, {"train.py": """
+        import argparse
+        import tensorflow as tf
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--every", help="how many steps to save after")  # not a call of save
+
+
+        def save(saver, sess, step):
+            saver.save(sess, "ckpt", global_step=step)
+
+
+        def main():
+            sess = tf.compat.v1.Session()
+            saver = tf.compat.v1.train.Saver()
+            for step in range(10):
+                # save every step
+                save(saver, sess, step)
+
+
+        main()
+        """})
+    found = sites(tmp_path / "train.py")
+    saved = found[(9, "tensorflow.compat.v1.train.Saver.save")]  # typed: every reference to save() is a call
+    assert saved.runs["count"] == 10
