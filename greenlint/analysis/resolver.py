@@ -280,7 +280,8 @@ class Resolver:
             if id(found) in kept:
                 calls_of.setdefault(id(info), (info, []))[1].append(found)
         for info, calls in calls_of.values():
-            body = [c for c in self.calls if c.func is not None and (c.func is info or _nested_in(c.func, info))
+            inside = self.body_functions(info)
+            body = [c for c in self.calls if c.func is not None and id(c.func) in inside
                     and "step" in c.work and "symbolic" not in c.work]
             steps = [traced.BodyStep(c.node.lineno, c.work, self.step_models.get(c.node, id(c.node))) for c in body]
             work = traced.call_work(steps)
@@ -292,6 +293,20 @@ class Resolver:
             symbolic = traced.counted_at(name, [call.node.lineno for call in calls])
             for c in body:
                 c.work["symbolic"] = dict(symbolic)
+
+    def body_functions(self, info: FuncInfo) -> set[int]:
+        """Ids of the functions whose calls a call of *info* runs: *info*, those nested in it and
+        those called only from these (a `compute_loss(model, x)` helper of a training step)."""
+        inside = {id(f) for f in self.functions if _nested_in(f, info)}
+        grown = True
+        while grown:
+            grown = False
+            for f in self.functions:
+                if id(f) not in inside and f.callers and len(f.callers) == f.calls_seen and self.all_calls_seen(f) \
+                        and all(caller is not None and id(caller) in inside for caller, _, _ in f.callers):
+                    inside.add(id(f))
+                    grown = True
+        return inside
 
     def walk_pending(self) -> None:
         while self.pending:
@@ -1065,7 +1080,13 @@ class Resolver:
             if callee.info.graph_function and not self.exporting and not _traced(self.ctx.func):
                 self.record(node, traced.TRACED_CALL, args, keywords, None)
                 self.traced_calls.append((self.calls[-1], callee.info))
-            return self.result_of(callee.info, args, keywords, node)
+            if not self.ctx.tapes:
+                return self.result_of(callee.info, args, keywords, node)
+            callee.info.taped = True  # `loss = compute_loss(model, x)` under a tape: a training step
+            value = self.result_of(callee.info, args, keywords, node)
+            if callee.info.step_line is not None:  # the tape's gradient is counted in that step
+                self.ctx.step_line = self.tape_steps.setdefault(id(self.ctx.tapes[-1]), callee.info.step_line)
+            return value
         if kind is UserClass:
             init = callee.info.find_method("__init__")
             if init is not None and init.state is Walk.PENDING:
@@ -1264,12 +1285,17 @@ class Resolver:
         optimizer's `apply_gradients` after a training step: counted in that step (`symbolic`)."""
         ctx = self.ctx
         if api.endswith(".__call__"):
-            step = work_mod.step_kind(owner, first, named, bool(ctx.tapes))
+            taped = bool(ctx.tapes) or (ctx.func is not None and ctx.func.taped)
+            step = work_mod.step_kind(owner, first, named, taped)
             if step is not None:
                 work["step"] = work_mod.q(step, work_mod.INFERRED, work_mod.STEP_NOTES[step])
                 self.step_models[node] = id(owner.meta) if type(owner) is Inst else id(node)
                 if step == "training":
-                    ctx.step_line = self.tape_steps[id(ctx.tapes[-1])] = node.lineno
+                    ctx.step_line = node.lineno
+                    if ctx.tapes:
+                        self.tape_steps[id(ctx.tapes[-1])] = node.lineno
+                    if ctx.func is not None:
+                        ctx.func.step_line = node.lineno
         elif api.rpartition(".")[2] in ("gradient", "apply_gradients"):
             line = self.tape_steps.get(id(owner.meta)) if owner is not None and api.startswith(work_mod.GRADIENT_TAPE) \
                 else None

@@ -359,3 +359,42 @@ def test_a_function_named_in_a_help_string_and_a_comment_still_binds_its_paramet
     found = sites(tmp_path / "train.py")
     saved = found[(9, "tensorflow.compat.v1.train.Saver.save")]  # typed: every reference to save() is a call
     assert saved.runs["count"] == 10
+
+
+def test_a_tf_function_method_whose_loss_helper_runs_the_model_under_the_tape(tmp_path):
+    write(tmp_path, {"trainer.py": """
+        import tensorflow as tf
+        from tensorflow import keras
+
+
+        def compute_loss(model, x):
+            return tf.reduce_mean(model(x, training=True))
+
+
+        class Trainer:
+            def __init__(self):
+                self.model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4)])
+                self.opt = keras.optimizers.Adam()
+
+            @tf.function(jit_compile=True)
+            def train_step(self, x):
+                with tf.GradientTape() as tape:
+                    loss = compute_loss(self.model, x)
+                grads = tape.gradient(loss, self.model.trainable_variables)
+                self.opt.apply_gradients(zip(grads, self.model.trainable_variables))
+
+            def fit(self, n):
+                for _ in range(n):
+                    self.train_step(tf.zeros((16, 8)))
+
+
+        Trainer().fit(100)
+        """})
+    found = sites(tmp_path / "trainer.py")
+    call = found[(23, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
+    assert call.runs["count"] == 100 and value(call, "step") == "training" and value(call, "samples") == 16
+    assert value(call, "flops_per_sample") == 2 * 8 * 4 and value(call, "params") == 8 * 4 + 4
+    forward = found[(6, "tensorflow.keras.Sequential.__call__")]
+    assert value(forward, "step") == "training" and value(forward, "symbolic") is True  # counted at line 23
+    for key in ((18, "tensorflow.GradientTape.gradient"), (19, "tensorflow.keras.optimizers.Adam.apply_gradients")):
+        assert found[key].work["symbolic"]["note"] == "counted in the training step at line 6"
