@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis import arrays, flow, kerasext, ops, traced, untyped
+from greenlint.analysis import arrays, flow, graphrun, kerasext, ops, traced, untyped
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
@@ -63,7 +63,7 @@ from greenlint.analysis.values import (
     fresh,
     merge,
 )
-from greenlint.catalog.kinds import TF1_GRAPH
+from greenlint.catalog.kinds import GRAPH_RUNS, TF1_GRAPH
 
 TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 #: Libraries followed only for the work they imply (array shapes, data-set sizes); no call
@@ -233,6 +233,7 @@ class Resolver:
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
         self.tf_imported = False  # the module imports TensorFlow or Keras: untyped `.fit(` is Keras's
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
+        self.fed_rows: dict[ast.Dict, int] = {}  # a dict display -> the rows of the first array among its values
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
         self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
 
@@ -1011,6 +1012,7 @@ class Resolver:
         features["receiver"] = features["receiver_kind"] = "untyped"
         if not self.exporting:
             self.calls[-1].work = work_mod.untyped_work(api, named, features)
+            self.graph_run(node, api, named, self.calls[-1].work)
         return None
 
     def fill_list(self, name: str, method: str) -> None:
@@ -1065,6 +1067,8 @@ class Resolver:
                         del meta["data"]
                     else:
                         meta["data"] = data
+            if callee.name in graphrun.UPDATE_METHODS and returns == graphrun.OPERATION:
+                meta = {"train_op": node.lineno}  # `opt.minimize(loss)`: what a TF1 training step fetches
             return Inst(returns, "method", meta)
         if kind is Inst:
             if callee.cls == SAVED_MODEL_LOAD:
@@ -1277,8 +1281,16 @@ class Resolver:
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first)
         if not self.exporting:
             self.training_step(node, api, named, owner, first, work)
+            self.graph_run(node, api, named, work)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work))
         return features, named
+
+    def graph_run(self, node: ast.Call, api: str, named: dict, work: dict) -> None:
+        """A session's `run` fetching an optimizer's update: one training step of the graph (graphrun.py)."""
+        if api not in GRAPH_RUNS or not api.endswith(".run"):
+            return
+        feed = next((k.value for k in node.keywords if k.arg == "feed_dict"), node.args[1] if len(node.args) > 1 else None)
+        work.update(graphrun.run_work(named.get("fetches"), self.fed_rows.get(feed) if type(feed) is ast.Dict else None))
 
     def training_step(self, node: ast.Call, api: str, named: dict, owner: Any, first: Any, work: dict) -> None:
         """`step` on a model's forward call (work_mod.step_kind); the tape's `gradient` and the
@@ -1414,6 +1426,9 @@ class Resolver:
             if key is not None:
                 self.expr(key)
         values = [self.expr(value) for value in node.values]
+        rows = next((r for r in map(arrays.rows_of, values) if r is not None), None)
+        if rows is not None:
+            self.fed_rows[node] = rows  # `feed_dict={x: batch}`: the batch a session's run is fed
         if values and None not in node.keys and all(type(v) in (UserFunc, ExtFunc) for v in values):
             return Choice(tuple(values))  # a table of constructors: `{"unet": build_unet, ...}[name]()`
         return OPAQUE

@@ -398,3 +398,13 @@ def test_a_tf_function_method_whose_loss_helper_runs_the_model_under_the_tape(tm
     assert value(forward, "step") == "training" and value(forward, "symbolic") is True  # counted at line 23
     for key in ((18, "tensorflow.GradientTape.gradient"), (19, "tensorflow.keras.optimizers.Adam.apply_gradients")):
         assert found[key].work["symbolic"]["note"] == "counted in the training step at line 6"
+
+
+def test_a_session_run_fetching_the_optimizer_update_is_one_training_step_on_the_batch_fed(tmp_path):
+    write(tmp_path, {"gan.py": GAN_MODEL + "\n\nwith tf.Session() as sess:\n    GAN(sess).train(epochs=25)\n"})
+    found = sites(tmp_path / "gan.py")
+    train = found[(20, "tensorflow.compat.v1.Session.run")]
+    assert value(train, "step") == "training" and "built at line 14" in train.work["step"]["note"]
+    assert value(train, "samples") == 64  # the rows of z, fed to the placeholder
+    assert train.work["flops_per_sample"]["provenance"] == "unknown"  # the graph is not followed
+    assert "step" not in found[(21, "tensorflow.Tensor.eval")].work  # a loss evaluated: no update fetched
