@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -1674,25 +1675,17 @@ def _references(text: str, name: str) -> tuple[int, int, int]:
     return total, after, before
 
 
+#: A string literal closed on its line ('...' or "...", escapes included).
+_CLOSED_STRING = re.compile(r"'(?:\\.|[^'\\])*'" + r'|"(?:\\.|[^"\\])*"')
+
+
 def _commented_or_quoted(prefix: str) -> bool:
     """Whether what follows *prefix* (the start of its line) is in a comment or in a string opened
-    on that line, by the quotes and `#` signs of the prefix."""
+    on that line: once the strings closed in it are taken out, a `#` or a quote is left."""
     if "#" not in prefix and "'" not in prefix and '"' not in prefix:
         return False
-    quote, i, size = "", 0, len(prefix)
-    while i < size:
-        char = prefix[i]
-        if quote:
-            if char == "\\":
-                i += 1
-            elif char == quote:
-                quote = ""
-        elif char in "'\"":
-            quote = char
-        elif char == "#":
-            return True
-        i += 1
-    return bool(quote)
+    rest = _CLOSED_STRING.sub("", prefix)
+    return "#" in rest or "'" in rest or '"' in rest
 
 
 def _word_char(char: str) -> bool:
