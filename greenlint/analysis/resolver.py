@@ -71,6 +71,8 @@ TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 #: of theirs is reported.
 DATA_ROOTS = arrays.DATA_ROOTS
 TF_FUNCTION = "tensorflow.function"
+#: `tf.distribute` strategies: their `run(fn, args=...)` calls fn on each replica.
+DISTRIBUTE = "tensorflow.distribute."
 DATASET = feat.DATASET
 #: What `tf.saved_model.load` returns (a restored trackable object) and the prefix of the calls on it.
 SAVED_MODEL_LOAD = "tensorflow.saved_model.load"
@@ -1049,6 +1051,8 @@ class Resolver:
                 return None
             features, named = self.record(node, api, args, keywords, owner)
             self.mark_traced(api, args)
+            if callee.name == "run" and api.startswith(DISTRIBUTE):
+                self.replica_call(node, named)
             if callee.name == "add" and owner.cls == "tensorflow.keras.Sequential":
                 owner.meta["n_layers"] = owner.meta.get("n_layers", 0) + 1
                 if owner.meta.get("layers") is not None:
@@ -1129,6 +1133,20 @@ class Resolver:
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
             return self.builtin_call(node.func.id, args)
         return None
+
+    def replica_call(self, node: ast.Call, named: dict) -> None:
+        """`strategy.run(step_fn, args=(x,))`: *step_fn* is called here, on each replica, with
+        those arguments (a call of it, like any other, for its parameters and its runs); from a
+        tf.function, it is traced into that function's graph."""
+        fn = named.get("fn")
+        if type(fn) is not UserFunc:
+            return
+        if _traced(self.ctx.func):  # run from a tf.function: fn is traced into its graph
+            fn.info.tf_function = True
+        given = named.get("args")
+        items = given.items if type(given) is Seq else tuple(Const(v) for v in given.value) \
+            if type(given) is Const and isinstance(given.value, (tuple, list)) else None
+        self.result_of(fn.info, [(False, item) for item in items or ()], [], node)
 
     def saved_model_call(self, node: ast.Call, name: str, args: list, keywords: list) -> None:
         """A call on what `tf.saved_model.load` returned: its restored functions have no catalog

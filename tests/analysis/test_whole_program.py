@@ -408,3 +408,37 @@ def test_a_session_run_fetching_the_optimizer_update_is_one_training_step_on_the
     assert value(train, "samples") == 64  # the rows of z, fed to the placeholder
     assert train.work["flops_per_sample"]["provenance"] == "unknown"  # the graph is not followed
     assert "step" not in found[(21, "tensorflow.Tensor.eval")].work  # a loss evaluated: no update fetched
+
+
+def test_a_distributed_step_run_by_a_strategy_from_a_tf_function_is_counted_at_its_call(tmp_path):
+    write(tmp_path, {"dist.py": """
+        import tensorflow as tf
+        from tensorflow import keras
+
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4)])
+            opt = keras.optimizers.Adam()
+
+
+        def step_fn(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(model(x, training=True))
+            opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+
+
+        @tf.function
+        def distributed_train_step(x):
+            return strategy.run(step_fn, args=(x,))
+
+
+        for _ in range(50):
+            distributed_train_step(tf.zeros((16, 8)))
+        """})
+    found = sites(tmp_path / "dist.py")
+    call = found[(22, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
+    assert call.runs["count"] == 50 and value(call, "step") == "training"
+    assert value(call, "samples") == 16 and value(call, "params") == 8 * 4 + 4  # x passed through args=(x,)
+    forward = found[(12, "tensorflow.keras.Sequential.__call__")]
+    assert value(forward, "symbolic") is True and forward.runs["count"] == 50
+    assert found[(12, "tensorflow.reduce_mean")].features["in_tf_function"]  # traced: run from the tf.function
