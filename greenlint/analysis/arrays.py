@@ -11,7 +11,8 @@ Sources: literal lists and NumPy constructors (`np.array([[0, 1], ...])`, `np.ze
 `np.concatenate`), TF constructors with literal shapes (features.tensor_features, ops.result_shape),
 `keras.datasets.*.load_data()` and `tfds.load(...)` (shipped tables, worktables.py),
 `sklearn.model_selection.train_test_split`; indexing `x[:1000]`, `x[i:i + 32]`, `x[None, ...]`,
-`x[0, :5]`, `reshape`, `astype`, arithmetic with literals, `Dataset.from_tensor_slices`, `batch`,
+`x[0, :5]`, `reshape`, `astype`, a new first axis on a value of unknown shape (`np.expand_dims(x, 0)`,
+`x[None]`: meta "rows" 1), arithmetic with literals, `Dataset.from_tensor_slices`, `batch`,
 `take`, `skip`, `repeat`, `shuffle`, `map`, `filter`. Anything else leaves the shape unknown.
 """
 
@@ -83,6 +84,21 @@ def shape_of(value: Any) -> tuple | None:
     if type(value) is Const and value is not OPAQUE and isinstance(value.value, (list, tuple)):
         return _nested(value.value)
     return None
+
+
+def rows_of(value: Any) -> int | None:
+    """The first dimension (samples) of an array or tensor value: from its shape, else from a new
+    first axis given to a value of unknown shape (`new_first_axis`); None when not known."""
+    shape = shape_of(value)
+    if shape:
+        return shape[0]
+    return value.meta.get("rows") if type(value) is Inst else None
+
+
+def new_first_axis(how: str, cls: str = ARRAY) -> Inst:
+    """What a new first axis makes of a value of unknown shape (`np.expand_dims(x, 0)`, `x[None]`):
+    an array of one row, the rest of its shape unknown (meta "rows", read by `rows_of`)."""
+    return Inst(cls, "operator", {"rows": 1, "shape_prov": "inferred", "shape_note": f"{how}: a batch of one"})
 
 
 def shape_source(value: Any) -> tuple[str, str | None]:
@@ -242,6 +258,8 @@ def _joined(path: str, items: Any, axis: Any) -> Inst | None:
 def array_method(name: str, owner: Any, args: list) -> Any:
     """`x.reshape(...)`, `x.astype(...)`, `np.expand_dims(x, axis)`: the resulting array."""
     shape = shape_of(owner)
+    if name == "expand_dims" and shape is None and args and _int(args[0]) == 0:
+        return new_first_axis("np.expand_dims(x, 0)")
     if shape is None or type(owner) is not Inst:
         return None
     if name in ("astype", "copy"):
@@ -325,6 +343,8 @@ def subscript(owner: Inst, parts: list) -> Inst:
     shape = shape_of(owner)
     unknown = Inst(owner.cls, "operator")
     axes = [p for p in parts if p is not NEW_AXIS and p is not REST]
+    if shape is None and parts and parts[0] is NEW_AXIS:
+        return new_first_axis("x[None]", owner.cls)
     if shape is None or parts.count(REST) > 1 or len(axes) > len(shape):
         return unknown
     dims, out, at = list(shape), [], 0

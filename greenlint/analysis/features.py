@@ -14,7 +14,8 @@ loop_depth             number of enclosing loops (absent outside loops)
 loop_unbounded         true when an enclosing loop has no literal trip count (while, `for b in ds`)
 in_tf_function         inside a function run as a graph: decorated with `tf.function` (however
                        imported, with or without arguments), wrapped by `tf.function(f)`, passed
-                       to `Dataset.map/filter/flat_map/interleave`, or nested in such a function
+                       to `Dataset.map/filter/flat_map/interleave` or to a `tf.distribute` strategy's
+                       `run` from a traced function, or nested in such a function
 in_keras_step          inside `call`/`train_step`/`test_step`/`predict_step` of a Keras subclass
 graph_mode             true where a TF1 graph is built: a module making a TF1 graph call at top level
                        (a Session, a placeholder, `disable_eager_execution()`, ...:

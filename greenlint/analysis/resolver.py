@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis import arrays, flow, kerasext, ops, untyped
+from greenlint.analysis import arrays, flow, graphrun, kerasext, ops, traced, untyped
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
@@ -63,13 +64,15 @@ from greenlint.analysis.values import (
     fresh,
     merge,
 )
-from greenlint.catalog.kinds import TF1_GRAPH
+from greenlint.catalog.kinds import GRAPH_RUNS, TF1_GRAPH
 
 TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 #: Libraries followed only for the work they imply (array shapes, data-set sizes); no call
 #: of theirs is reported.
 DATA_ROOTS = arrays.DATA_ROOTS
 TF_FUNCTION = "tensorflow.function"
+#: `tf.distribute` strategies: their `run(fn, args=...)` calls fn on each replica.
+DISTRIBUTE = "tensorflow.distribute."
 DATASET = feat.DATASET
 #: What `tf.saved_model.load` returns (a restored trackable object) and the prefix of the calls on it.
 SAVED_MODEL_LOAD = "tensorflow.saved_model.load"
@@ -233,6 +236,9 @@ class Resolver:
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
         self.tf_imported = False  # the module imports TensorFlow or Keras: untyped `.fit(` is Keras's
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
+        self.fed_rows: dict[ast.Dict, int] = {}  # a dict display -> the rows of the first array among its values
+        self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
+        self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
 
     @contextmanager
     def inside(self, scope: Scope, ctx: Context | None = None) -> Iterator[Scope]:
@@ -262,11 +268,49 @@ class Resolver:
                 c.features["graph_mode"] = True
         if self.exporting:
             return []
+        self.count_traced_work()
         counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links)
         return [
             (c.node, c.api, c.features, counter.site(c.func, c.local), c.work)
             for c in self.calls
         ]
+
+    def count_traced_work(self) -> None:
+        """Each call of a tf.function carries the work of the model calls its body (and the
+        functions nested in it) runs; those calls become `symbolic`, counted at the calls."""
+        kept = {id(c) for c in self.calls}
+        calls_of: dict[int, tuple[FuncInfo, list[Found]]] = {}
+        for found, info in self.traced_calls:
+            if id(found) in kept:
+                calls_of.setdefault(id(info), (info, []))[1].append(found)
+        for info, calls in calls_of.values():
+            inside = self.body_functions(info)
+            body = [c for c in self.calls if c.func is not None and id(c.func) in inside
+                    and "step" in c.work and "symbolic" not in c.work]
+            steps = [traced.BodyStep(c.node.lineno, c.work, self.step_models.get(c.node, id(c.node))) for c in body]
+            work = traced.call_work(steps)
+            if not work:
+                continue
+            for call in calls:
+                call.work.update({key: dict(entry) for key, entry in work.items()})
+            name = getattr(info.node, "name", "lambda")
+            symbolic = traced.counted_at(name, [call.node.lineno for call in calls])
+            for c in body:
+                c.work["symbolic"] = dict(symbolic)
+
+    def body_functions(self, info: FuncInfo) -> set[int]:
+        """Ids of the functions whose calls a call of *info* runs: *info*, those nested in it and
+        those called only from these (a `compute_loss(model, x)` helper of a training step)."""
+        inside = {id(f) for f in self.functions if _nested_in(f, info)}
+        grown = True
+        while grown:
+            grown = False
+            for f in self.functions:
+                if id(f) not in inside and f.callers and len(f.callers) == f.calls_seen and self.all_calls_seen(f) \
+                        and all(caller is not None and id(caller) in inside for caller, _, _ in f.callers):
+                    inside.add(id(f))
+                    grown = True
+        return inside
 
     def walk_pending(self) -> None:
         while self.pending:
@@ -592,6 +636,7 @@ class Resolver:
             cls=cls,
             kind=kind,
             tf_function=tf_function,
+            graph_function=tf_function,
             keras_step=keras_step,
             parent=self.ctx.func,
             defaults=defaults,
@@ -970,6 +1015,7 @@ class Resolver:
         features["receiver"] = features["receiver_kind"] = "untyped"
         if not self.exporting:
             self.calls[-1].work = work_mod.untyped_work(api, named, features)
+            self.graph_run(node, api, named, self.calls[-1].work)
         return None
 
     def fill_list(self, name: str, method: str) -> None:
@@ -1005,6 +1051,8 @@ class Resolver:
                 return None
             features, named = self.record(node, api, args, keywords, owner)
             self.mark_traced(api, args)
+            if callee.name == "run" and api.startswith(DISTRIBUTE):
+                self.replica_call(node, named)
             if callee.name == "add" and owner.cls == "tensorflow.keras.Sequential":
                 owner.meta["n_layers"] = owner.meta.get("n_layers", 0) + 1
                 if owner.meta.get("layers") is not None:
@@ -1024,6 +1072,8 @@ class Resolver:
                         del meta["data"]
                     else:
                         meta["data"] = data
+            if callee.name in graphrun.UPDATE_METHODS and returns == graphrun.OPERATION:
+                meta = {"train_op": node.lineno}  # `opt.minimize(loss)`: what a TF1 training step fetches
             return Inst(returns, "method", meta)
         if kind is Inst:
             if callee.cls == SAVED_MODEL_LOAD:
@@ -1036,7 +1086,16 @@ class Resolver:
             inputs = args[0][1] if args and not args[0][0] else named.get("inputs")
             return Inst(returns, "method", self.layer_output(callee, inputs, node)) if returns else None
         if kind is UserFunc:
-            return self.result_of(callee.info, args, keywords, node)
+            if callee.info.graph_function and not self.exporting and not _traced(self.ctx.func):
+                self.record(node, traced.TRACED_CALL, args, keywords, None)
+                self.traced_calls.append((self.calls[-1], callee.info))
+            if not self.ctx.tapes:
+                return self.result_of(callee.info, args, keywords, node)
+            callee.info.taped = True  # `loss = compute_loss(model, x)` under a tape: a training step
+            value = self.result_of(callee.info, args, keywords, node)
+            if callee.info.step_line is not None:  # the tape's gradient is counted in that step
+                self.ctx.step_line = self.tape_steps.setdefault(id(self.ctx.tapes[-1]), callee.info.step_line)
+            return value
         if kind is UserClass:
             init = callee.info.find_method("__init__")
             if init is not None and init.state is Walk.PENDING:
@@ -1075,6 +1134,20 @@ class Resolver:
             return self.builtin_call(node.func.id, args)
         return None
 
+    def replica_call(self, node: ast.Call, named: dict) -> None:
+        """`strategy.run(step_fn, args=(x,))`: *step_fn* is called here, on each replica, with
+        those arguments (a call of it, like any other, for its parameters and its runs); from a
+        tf.function, it is traced into that function's graph."""
+        fn = named.get("fn")
+        if type(fn) is not UserFunc:
+            return
+        if _traced(self.ctx.func):  # run from a tf.function: fn is traced into its graph
+            fn.info.tf_function = True
+        given = named.get("args")
+        items = given.items if type(given) is Seq else tuple(Const(v) for v in given.value) \
+            if type(given) is Const and isinstance(given.value, (tuple, list)) else None
+        self.result_of(fn.info, [(False, item) for item in items or ()], [], node)
+
     def saved_model_call(self, node: ast.Call, name: str, args: list, keywords: list) -> None:
         """A call on what `tf.saved_model.load` returned: its restored functions have no catalog
         entry, so the site is named as the measured data names them,
@@ -1099,6 +1172,9 @@ class Resolver:
         api, kind, returns = sym
         features, named = self.record(node, api, args, keywords, None)
         self.mark_traced(api, args)
+        if api == TF_FUNCTION and args and not args[0][0] and type(args[0][1]) is UserFunc:
+            args[0][1].info.graph_function = True  # `step = tf.function(train_step)`: calling it runs the graph
+            return args[0][1]
         if api.startswith("tensorflow.keras.datasets.") and api.endswith(".load_data"):
             return arrays.keras_dataset(api)
         if api == SAVED_MODEL_LOAD:
@@ -1224,19 +1300,33 @@ class Resolver:
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first)
         if not self.exporting:
             self.training_step(node, api, named, owner, first, work)
+            self.graph_run(node, api, named, work)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work))
         return features, named
+
+    def graph_run(self, node: ast.Call, api: str, named: dict, work: dict) -> None:
+        """A session's `run` fetching an optimizer's update: one training step of the graph (graphrun.py)."""
+        if api not in GRAPH_RUNS or not api.endswith(".run"):
+            return
+        feed = next((k.value for k in node.keywords if k.arg == "feed_dict"), node.args[1] if len(node.args) > 1 else None)
+        work.update(graphrun.run_work(named.get("fetches"), self.fed_rows.get(feed) if type(feed) is ast.Dict else None))
 
     def training_step(self, node: ast.Call, api: str, named: dict, owner: Any, first: Any, work: dict) -> None:
         """`step` on a model's forward call (work_mod.step_kind); the tape's `gradient` and the
         optimizer's `apply_gradients` after a training step: counted in that step (`symbolic`)."""
         ctx = self.ctx
         if api.endswith(".__call__"):
-            step = work_mod.step_kind(owner, first, named, bool(ctx.tapes))
+            taped = bool(ctx.tapes) or (ctx.func is not None and ctx.func.taped)
+            step = work_mod.step_kind(owner, first, named, taped)
             if step is not None:
                 work["step"] = work_mod.q(step, work_mod.INFERRED, work_mod.STEP_NOTES[step])
+                self.step_models[node] = id(owner.meta) if type(owner) is Inst else id(node)
                 if step == "training":
-                    ctx.step_line = self.tape_steps[id(ctx.tapes[-1])] = node.lineno
+                    ctx.step_line = node.lineno
+                    if ctx.tapes:
+                        self.tape_steps[id(ctx.tapes[-1])] = node.lineno
+                    if ctx.func is not None:
+                        ctx.func.step_line = node.lineno
         elif api.rpartition(".")[2] in ("gradient", "apply_gradients"):
             line = self.tape_steps.get(id(owner.meta)) if owner is not None and api.startswith(work_mod.GRADIENT_TAPE) \
                 else None
@@ -1355,6 +1445,9 @@ class Resolver:
             if key is not None:
                 self.expr(key)
         values = [self.expr(value) for value in node.values]
+        rows = next((r for r in map(arrays.rows_of, values) if r is not None), None)
+        if rows is not None:
+            self.fed_rows[node] = rows  # `feed_dict={x: batch}`: the batch a session's run is fed
         if values and None not in node.keys and all(type(v) in (UserFunc, ExtFunc) for v in values):
             return Choice(tuple(values))  # a table of constructors: `{"unet": build_unet, ...}[name]()`
         return OPAQUE
@@ -1444,6 +1537,8 @@ class Resolver:
         if type(owner) is Seq and type(index) is Const and type(index.value) is int:
             if -len(owner.items) <= index.value < len(owner.items):
                 return owner.items[index.value]
+        if owner is None and parts[0] is arrays.NEW_AXIS:  # `image[None]`: only an array takes a None index
+            return arrays.new_first_axis("x[None]")
         return None
 
     def index_part(self, node: ast.expr) -> Any:
@@ -1575,13 +1670,16 @@ def _ext_member(info: ClassInfo, attr: str) -> tuple[bool, Any]:
 def _references(text: str, name: str) -> tuple[int, int, int]:
     """Occurrences of the identifier *name* in *text* as a whole word: all of them, those after a
     dot (`obj.name`: an attribute) and those before one (`name.x`: a dotted path's part). Found by
-    a literal search, which is much faster than tokenising the whole text."""
+    a literal search, which is much faster than tokenising the whole text; a word after a comment
+    sign or inside a string opened on its line (`help='... to save ...'`) is no reference. A string
+    spanning lines still counts (more references only ever withhold a binding)."""
     total = after = before = 0
     size, end_of_text = len(name), len(text)
     at = text.find(name)
     while at != -1:
         end = at + size
-        if not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end])):
+        if (not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end]))
+                and not _commented_or_quoted(text[text.rfind("\n", 0, at) + 1 : at])):
             total += 1
             i = at - 1
             while i >= 0 and text[i] in " \t":
@@ -1593,6 +1691,19 @@ def _references(text: str, name: str) -> tuple[int, int, int]:
             before += j < end_of_text and text[j] == "."
         at = text.find(name, at + 1)
     return total, after, before
+
+
+#: A string literal closed on its line ('...' or "...", escapes included).
+_CLOSED_STRING = re.compile(r"'(?:\\.|[^'\\])*'" + r'|"(?:\\.|[^"\\])*"')
+
+
+def _commented_or_quoted(prefix: str) -> bool:
+    """Whether what follows *prefix* (the start of its line) is in a comment or in a string opened
+    on that line: once the strings closed in it are taken out, a `#` or a quote is left."""
+    if "#" not in prefix and "'" not in prefix and '"' not in prefix:
+        return False
+    rest = _CLOSED_STRING.sub("", prefix)
+    return "#" in rest or "'" in rest or '"' in rest
 
 
 def _word_char(char: str) -> bool:

@@ -5,7 +5,7 @@ A model passed in from another module (`def train(model, x): model.fit(x, epochs
 set from a constructor's argument (`self.sess.run(train_op, feed_dict=...)`): the value is unknown
 to the walk, but in a module that imports TensorFlow or Keras, `.fit(`, `.fit_generator(`,
 `.predict(`, `.evaluate(`, the `*_on_batch(` methods, a session's `.run(` (its receiver named
-like a session) and a tensor's `.eval(` given a feed dict or a session are the Keras/TF methods
+like a session, or the call giving it: `get_session().run(`) and a tensor's `.eval(` given a feed dict or a session are the Keras/TF methods
 of that name. Receivers known to come from other libraries (scikit-learn, XGBoost, PyTorch,
 pandas, ...: `FOREIGN_ROOTS`) are not matched.
 """
@@ -47,7 +47,10 @@ def untyped_api(func: ast.Attribute, call: ast.Call) -> str | None:
 
 
 def _last_name(node: ast.expr) -> str:
-    """`sess` in `sess`, `self.sess`, `a.b.sess`; "" for other receivers (calls, subscripts)."""
+    """`sess` in `sess`, `self.sess`, `a.b.sess`; `get_session` in `get_session()`, `U.get_session()`
+    (what a call gives is named by the function); "" for other receivers (subscripts, literals)."""
+    if type(node) is ast.Call:
+        node = node.func
     if type(node) is ast.Name:
         return node.id
     if type(node) is ast.Attribute:

@@ -169,6 +169,9 @@ class FuncInfo:
     cls: ClassInfo | None = None
     kind: str = "function"  # function | method | staticmethod | classmethod | property | lambda
     tf_function: bool = False  # decorated with or traced by tf.function (see resolver.TRACING)
+    graph_function: bool = False  # calling it runs a tf.function: decorated, or what `tf.function(f)` returns
+    taped: bool = False  # called under a `tf.GradientTape`: its model calls are a training step's forward pass
+    step_line: int | None = None  # the line of the last training step its body makes
     keras_step: bool = False  # call/train_step/... of a Keras Layer or Model subclass
     state: Walk = Walk.PENDING
     returns: Any = None

@@ -24,7 +24,7 @@ import math
 from typing import Any
 
 from greenlint.analysis import layers, untyped, worktables
-from greenlint.analysis.arrays import DATASET, PY_GENERATOR, Data, Sym, shape_of, shape_source
+from greenlint.analysis.arrays import DATASET, PY_GENERATOR, Data, Sym, rows_of, shape_of, shape_source
 from greenlint.analysis.ops import op_work
 from greenlint.analysis.values import Const, Inst, Seq
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
@@ -293,6 +293,10 @@ def _data(value: Any) -> tuple[Data | None, bool]:
         return Data(shape[0], tuple(shape[1:]), prov=prov, note=note), False
     if shape:  # rows unknown (`x[a:b]`), each row's shape known: the model's input
         return Data(None, tuple(shape[1:]), note="the number of rows is not known statically"), False
+    rows = rows_of(value)
+    if rows is not None:  # `np.expand_dims(image, 0)`: one row, its shape unknown
+        prov, note = shape_source(value)
+        return Data(rows, None, prov=prov, note=note), False
     return None, False
 
 
@@ -519,7 +523,7 @@ def mark_symbolic(api: str, kind: str, features: dict, work: dict[str, dict]) ->
         note = "adds a node to a TF1 graph: its work is counted where Session.run runs the graph"
     elif features.get("in_tf_function") and kind in TRACED_KINDS:
         note = ("traced into a tf.function's graph: its work runs each time the function is called, "
-                "counted at the model call the function runs")
+                "counted at the function's call with the model calls its body runs")
     elif features.get("in_keras_step") and kind in TRACED_KINDS:
         note = ("inside a Keras model's call or train_step (traced by fit and predict): its work is counted "
                 "where the model runs, in the model's FLOPs per sample")

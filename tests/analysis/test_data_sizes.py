@@ -216,3 +216,23 @@ def test_a_pipeline_of_known_size_tells_its_methods_how_many_elements_it_yields(
     result = analyse_source("import tensorflow as tf\n" + code, "snippet.py")
     [site] = [s for s in result.callsites if s.api.endswith(".map")]
     assert site.features.get("pipeline_elements") == expected
+
+
+@pytest.mark.parametrize(
+    "expr",
+    ["np.expand_dims(image, axis=0)", "np.expand_dims(image, 0)", "[np.expand_dims(image, axis=0)]", "image[None]",
+     "image[None, ...]"],
+)
+@pytest.mark.parametrize("method", ["predict_on_batch", "predict"])
+def test_a_new_first_axis_on_data_of_unknown_shape_is_a_batch_of_one(expr, method):
+    code = f"import cv2\nimage = cv2.imread('a.jpg')\n{MODEL}model.{method}({expr})\n"
+    w = fit_work(code, method=method)
+    assert samples(w) == 1 and w["samples"]["provenance"] == "inferred" and "a batch of one" in w["samples"]["note"]
+
+
+@pytest.mark.parametrize("expr", ["np.expand_dims(image, axis=1)", "np.expand_dims(image, -1)", "image[:, None]"])
+def test_a_new_axis_elsewhere_leaves_the_rows_unknown(expr):
+    code = f"import cv2\nimage = cv2.imread('a.jpg')\n{MODEL}model.predict({expr})\n"
+    result = analyse_source("import numpy as np\nfrom tensorflow import keras\n" + code, "snippet.py")
+    (w,) = [s.work for s in result.callsites if s.api.endswith(".predict")]
+    assert w["samples"]["value"] is None

@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from greenlint.analysis import analyse_source
 from greenlint.analysis.values import OPAQUE, Const, Inst, Ref, merge
 
@@ -174,3 +176,20 @@ def test_calls_on_what_saved_model_load_returns_are_named_as_measured():
     # these are the names the measured data uses for such calls
     records = (Path(__file__).resolve().parents[2] / "data" / "kb" / "records.csv").read_text()
     assert "\ntensorflow.saved_model.load.signatures.__call__," in records
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("save(a)\nsave(b)\n", 2),
+        ("save(a)  # save it\nx = 'save'\n", 1),
+        ("help = \"to save after\"\nsave(a)\n", 1),
+        ("s = 'it\\'s a save'\nsave(a)\n", 1),
+        ('"""a\nsave in a docstring\n"""\nsave(a)\n', 2),  # a string spanning lines still counts: never fewer
+        ("print(f'{x}', save(a))\n", 1),
+    ],
+)
+def test_references_to_a_name_skip_comments_and_strings_opened_on_their_line(text, expected):
+    from greenlint.analysis.resolver import _references
+
+    assert _references(text, "save")[0] == expected

@@ -67,6 +67,26 @@ def test_a_tf1_gan_whose_session_comes_from_another_module_still_lists_its_sessi
     assert (21, "tensorflow.Tensor.eval") in found  # the loss is an attribute set in another method
 
 
+def test_a_session_run_on_what_a_session_getter_returns_is_listed(tmp_path):
+    write(tmp_path, {"util.py": """
+        import tensorflow as tf
+        from helpers import get_session, make_runner
+
+
+        class Function:
+            def __call__(self, feed):
+                return get_session().run(self.outputs, feed_dict=feed)
+
+
+        def step(outputs):
+            return make_runner().run(outputs)
+        """})
+    found = sites(tmp_path / "util.py")
+    run = found[(7, "tensorflow.compat.v1.Session.run")]
+    assert run.features["receiver_kind"] == "untyped"
+    assert not any(line == 11 for line, _ in found)  # `make_runner()` names no session: not taken for one
+
+
 def test_the_same_gan_in_one_file_types_the_session_set_in_init_and_counts_its_runs(tmp_path):
     write(tmp_path, {"gan.py": GAN_MODEL + "\n\nwith tf.Session() as sess:\n    GAN(sess).train(epochs=25)\n"})
     run = sites(tmp_path / "gan.py")[(20, "tensorflow.compat.v1.Session.run")]
@@ -248,3 +268,177 @@ def test_models_of_libraries_built_on_keras_are_keras_models(tmp_path):
     assert fit.features["receiver"] == "library" and value(fit, "samples") == 60000 and value(fit, "steps") == 7500 * 10
     assert fit.work["flops_per_sample"]["provenance"] == "unknown"  # the library's model is not built here
     assert not any(line == 9 for line, _ in found)  # a tokenizer is not a model
+
+
+def test_the_call_of_a_tf_function_carries_the_work_its_body_runs(tmp_path):
+    write(tmp_path, {"gan.py": """
+        import tensorflow as tf
+        from tensorflow import keras
+
+        G = keras.Sequential([keras.Input((16,)), keras.layers.Dense(32)])
+        D = keras.Sequential([keras.Input((32,)), keras.layers.Dense(1)])
+        opt = keras.optimizers.Adam()
+
+
+        @tf.function
+        def train_d(x_real):
+            with tf.GradientTape() as tape:
+                fake = G(tf.random.normal((50, 16)), training=True)
+                loss = tf.reduce_mean(D(fake, training=True)) - tf.reduce_mean(D(x_real, training=True))
+            opt.apply_gradients(zip(tape.gradient(loss, D.trainable_variables), D.trainable_variables))
+
+
+        def sample(z):
+            return G(z)
+
+
+        fast_sample = tf.function(sample)
+        for step in range(40):
+            train_d(tf.random.normal((50, 32)))
+        fast_sample(tf.random.normal((10, 16)))
+        """})
+    found = sites(tmp_path / "gan.py")
+    call = found[(23, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
+    assert call.runs["count"] == 40
+    assert value(call, "step") == "training" and value(call, "samples") == 50
+    g, d = 16 * 32 * 2, 32 * 1 * 2  # forward FLOPs per sample (a multiply-add is 2)
+    assert value(call, "flops_per_sample") == g + 2 * d  # G once, D twice
+    assert value(call, "params") == (16 * 32 + 32) + (32 + 1)  # D called twice, updated once
+    for line, col in ((12, "G"), (13, "D")):
+        model = [s for (ln, api), s in found.items() if ln == line and api.endswith("Sequential.__call__")]
+        assert model and all(value(s, "symbolic") is True for s in model), col
+        assert all("counted where train_d is called (line 23)" in s.work["symbolic"]["note"] for s in model)
+    wrapped = found[(24, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
+    assert value(wrapped, "step") == "inference" and value(wrapped, "samples") == 10
+    assert value(wrapped, "flops_per_sample") == g and "params" not in wrapped.work
+
+
+def test_a_tf_function_never_called_here_leaves_its_body_priced(tmp_path):
+    write(tmp_path, {"steps.py": """
+        import tensorflow as tf
+        from tensorflow import keras
+
+        model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4)])
+
+
+        @tf.function
+        def train_step(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(model(x, training=True))
+            return tape.gradient(loss, model.trainable_variables)
+        """})
+    found = sites(tmp_path / "steps.py")
+    step = found[(10, "tensorflow.keras.Sequential.__call__")]
+    assert value(step, "step") == "training" and "symbolic" not in step.work
+    assert not any(api.endswith("PolymorphicFunction.__call__") for _, api in found)
+
+
+def test_a_function_named_in_a_help_string_and_a_comment_still_binds_its_parameters_from_its_calls(tmp_path):
+    write(tmp_path, {"train.py": """
+        import argparse
+        import tensorflow as tf
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--every", help="how many steps to save after")  # not a call of save
+
+
+        def save(saver, sess, step):
+            saver.save(sess, "ckpt", global_step=step)
+
+
+        def main():
+            sess = tf.compat.v1.Session()
+            saver = tf.compat.v1.train.Saver()
+            for step in range(10):
+                # save every step
+                save(saver, sess, step)
+
+
+        main()
+        """})
+    found = sites(tmp_path / "train.py")
+    saved = found[(9, "tensorflow.compat.v1.train.Saver.save")]  # typed: every reference to save() is a call
+    assert saved.runs["count"] == 10
+
+
+def test_a_tf_function_method_whose_loss_helper_runs_the_model_under_the_tape(tmp_path):
+    write(tmp_path, {"trainer.py": """
+        import tensorflow as tf
+        from tensorflow import keras
+
+
+        def compute_loss(model, x):
+            return tf.reduce_mean(model(x, training=True))
+
+
+        class Trainer:
+            def __init__(self):
+                self.model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4)])
+                self.opt = keras.optimizers.Adam()
+
+            @tf.function(jit_compile=True)
+            def train_step(self, x):
+                with tf.GradientTape() as tape:
+                    loss = compute_loss(self.model, x)
+                grads = tape.gradient(loss, self.model.trainable_variables)
+                self.opt.apply_gradients(zip(grads, self.model.trainable_variables))
+
+            def fit(self, n):
+                for _ in range(n):
+                    self.train_step(tf.zeros((16, 8)))
+
+
+        Trainer().fit(100)
+        """})
+    found = sites(tmp_path / "trainer.py")
+    call = found[(23, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
+    assert call.runs["count"] == 100 and value(call, "step") == "training" and value(call, "samples") == 16
+    assert value(call, "flops_per_sample") == 2 * 8 * 4 and value(call, "params") == 8 * 4 + 4
+    forward = found[(6, "tensorflow.keras.Sequential.__call__")]
+    assert value(forward, "step") == "training" and value(forward, "symbolic") is True  # counted at line 23
+    for key in ((18, "tensorflow.GradientTape.gradient"), (19, "tensorflow.keras.optimizers.Adam.apply_gradients")):
+        assert found[key].work["symbolic"]["note"] == "counted in the training step at line 6"
+
+
+def test_a_session_run_fetching_the_optimizer_update_is_one_training_step_on_the_batch_fed(tmp_path):
+    write(tmp_path, {"gan.py": GAN_MODEL + "\n\nwith tf.Session() as sess:\n    GAN(sess).train(epochs=25)\n"})
+    found = sites(tmp_path / "gan.py")
+    train = found[(20, "tensorflow.compat.v1.Session.run")]
+    assert value(train, "step") == "training" and "built at line 14" in train.work["step"]["note"]
+    assert value(train, "samples") == 64  # the rows of z, fed to the placeholder
+    assert train.work["flops_per_sample"]["provenance"] == "unknown"  # the graph is not followed
+    assert "step" not in found[(21, "tensorflow.Tensor.eval")].work  # a loss evaluated: no update fetched
+
+
+def test_a_distributed_step_run_by_a_strategy_from_a_tf_function_is_counted_at_its_call(tmp_path):
+    write(tmp_path, {"dist.py": """
+        import tensorflow as tf
+        from tensorflow import keras
+
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4)])
+            opt = keras.optimizers.Adam()
+
+
+        def step_fn(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(model(x, training=True))
+            opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+
+
+        @tf.function
+        def distributed_train_step(x):
+            return strategy.run(step_fn, args=(x,))
+
+
+        for _ in range(50):
+            distributed_train_step(tf.zeros((16, 8)))
+        """})
+    found = sites(tmp_path / "dist.py")
+    call = found[(22, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
+    assert call.runs["count"] == 50 and value(call, "step") == "training"
+    assert value(call, "samples") == 16 and value(call, "params") == 8 * 4 + 4  # x passed through args=(x,)
+    forward = found[(12, "tensorflow.keras.Sequential.__call__")]
+    assert value(forward, "symbolic") is True and forward.runs["count"] == 50
+    assert found[(12, "tensorflow.reduce_mean")].features["in_tf_function"]  # traced: run from the tf.function

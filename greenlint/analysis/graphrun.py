@@ -1,0 +1,49 @@
+"""The work of running a TF1 graph: `sess.run(fetches, feed_dict=...)` (docs/calls-json.md `step`).
+
+A session's `run` whose fetches include an optimizer's update (`opt.minimize(loss)`,
+`opt.apply_gradients(...)`: the op the resolver marks with meta "train_op") is one training step of
+the graph on the batch fed: `step` "training", `samples` the rows of the fed arrays where the code
+shows them (`feed_dict={x: batch}` with `batch = data[i:i + 64]`), and `flops_per_sample`
+unknown: the graph the fetches depend on is not followed. Other runs get no work here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from greenlint.analysis.values import Inst, Seq
+from greenlint.analysis.work import INFERRED, UNKNOWN, q
+
+#: Optimizer methods whose TF1 result is the update op a training step fetches.
+UPDATE_METHODS = frozenset({"minimize", "apply_gradients"})
+#: The class a TF1 optimizer's update returns.
+OPERATION = "tensorflow.Operation"
+
+
+def _fetched(value: Any) -> list:
+    """The values fetched: the fetches themselves, or the items of a fetched list or tuple."""
+    if type(value) is Seq:
+        return [item for inner in value.items for item in _fetched(inner)]
+    return [value]
+
+
+def train_op_line(fetches: Any) -> int | None:
+    """The line of the optimizer's update among *fetches*, or None."""
+    for value in _fetched(fetches):
+        if type(value) is Inst and value.meta.get("train_op") is not None:
+            return value.meta["train_op"]
+    return None
+
+
+def run_work(fetches: Any, fed_rows: int | None) -> dict[str, dict]:
+    """The work of a session's `run` of *fetches*, fed arrays of *fed_rows* rows (None: not known)."""
+    line = train_op_line(fetches)
+    if line is None:
+        return {}
+    return {
+        "step": q("training", INFERRED, f"fetches the optimizer's update built at line {line}: one training step "
+                                        "of the graph on the batch fed"),
+        "samples": q(fed_rows, INFERRED, "the rows of the arrays fed") if fed_rows is not None
+        else q(None, UNKNOWN, "the batch fed is not known from the code"),
+        "flops_per_sample": q(None, UNKNOWN, "the graph the fetches depend on is not followed"),
+    }

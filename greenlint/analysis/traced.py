@@ -1,0 +1,102 @@
+"""The call of a `tf.function`: a call site carrying the work its traced body runs.
+
+Calling a function decorated with `@tf.function` (or the value `tf.function(f)` returns) runs the
+graph traced from its body: the models it calls, a forward pass under a `tf.GradientTape` with the
+tape's gradient and the optimizer's update being one training step of them. That call is the site
+where the work is spent (docs/calls-json.md `step`, `symbolic`): it gets the summed work of the
+model calls in the body, and those calls become `symbolic` (0 J at their lines, counted at the
+call). A body that runs no model call gives its call no work (its ops' cost is not summed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from greenlint.analysis.work import INFERRED, UNKNOWN, q
+
+#: The API of calling a `tf.function`: its PolymorphicFunction's `__call__`.
+TRACED_CALL = "tensorflow.types.experimental.PolymorphicFunction.__call__"
+
+
+@dataclass(frozen=True)
+class BodyStep:
+    """A model call in a traced body: its line, its work (with `step`), and which model it runs
+    (an identity, so that a model called twice under one tape is updated once)."""
+
+    line: int
+    work: dict
+    model: int
+
+
+def _value(work: dict, key: str) -> Any:
+    entry = work.get(key)
+    return entry.get("value") if isinstance(entry, dict) else None
+
+
+def _batch(work: dict) -> int | None:
+    batch = _value(work, "samples") or _value(work, "batch_size")
+    return batch if isinstance(batch, int) and not isinstance(batch, bool) and batch > 0 else None
+
+
+def call_work(steps: list[BodyStep]) -> dict[str, dict]:
+    """The work of one call of a tf.function whose body makes the model calls *steps*:
+    one step (`training` when any of them is a training step) on the batch its model calls show
+    (the largest, where they differ), FLOPs per sample summed over the calls (each weighted by its
+    own batch over that batch), the parameters of the models trained, each once. {} without steps."""
+    if not steps:
+        return {}
+    training = any(_value(s.work, "step") == "training" for s in steps)
+    kind = "training" if training else "inference"
+    lines = ", ".join(str(s.line) for s in steps)
+    batches = [b for b in (_batch(s.work) for s in steps) if b is not None]
+    batch = max(batches) if batches else None
+    work: dict[str, dict] = {
+        "step": q(kind, INFERRED, f"one {kind} step of what the traced body runs: the model calls at line(s) {lines}"),
+    }
+    if batch is not None:
+        same = "" if len(set(batches)) == 1 and len(batches) == len(steps) else \
+            " (the largest of its model calls'; the others counted in proportion, an unsized one as this)"
+        work["samples"] = q(batch, INFERRED, f"the batch its model calls run on{same}")
+    else:
+        work["samples"] = q(None, UNKNOWN, "the batch its model calls run on is not known from the code")
+    flops: float = 0.0
+    partial = False
+    for s in steps:
+        fps = _value(s.work, "flops_per_sample")
+        if not isinstance(fps, (int, float)) or fps <= 0:
+            partial = True
+            continue
+        own = _batch(s.work)
+        flops += fps * own / batch if own is not None and batch else fps
+        partial = partial or (s.work.get("flops_per_sample") or {}).get("bound") == "lower"
+    note = f"forward FLOPs per sample of the model calls at line(s) {lines}, summed"
+    if flops:
+        work["flops_per_sample"] = q(round(flops), INFERRED, note, **({"bound": "lower"} if partial else {}))
+    else:
+        work["flops_per_sample"] = q(None, UNKNOWN, f"{note}: none known")
+    if training:
+        params, seen, params_partial = 0, set(), False
+        for s in steps:
+            if _value(s.work, "step") != "training" or s.model in seen:
+                continue
+            seen.add(s.model)
+            p = _value(s.work, "params")
+            if isinstance(p, int) and p > 0:
+                params += p
+                params_partial = params_partial or (s.work.get("params") or {}).get("bound") == "lower"
+            else:
+                params_partial = True
+        pnote = "parameters of the models run under the tape, each once"
+        if params:
+            work["params"] = q(params, INFERRED, pnote, **({"bound": "lower"} if params_partial else {}))
+        else:
+            work["params"] = q(None, UNKNOWN, f"{pnote}: none known")
+    return work
+
+
+def counted_at(name: str, lines: list[int]) -> dict[str, Any]:
+    """`work.symbolic` of a model call inside the traced body of *name*, called at *lines*."""
+    where = ", ".join(str(line) for line in sorted(set(lines)))
+    return q(True, INFERRED, f"traced into the tf.function {name}: its work is counted where {name} is called "
+                             f"(line {where})")
