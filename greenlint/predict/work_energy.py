@@ -46,13 +46,18 @@ DATA_PASS_METHODS = frozenset({"adapt"})
 
 
 def time_group(kind: str | None, api: str, features: dict | None = None) -> str | None:
-    """The time model a call uses: `training` for a forward call marked `step: training` (one
-    training step of a custom loop), else by its kind, or `inference` for a pass over data (`adapt`)."""
-    if features and features.get("step") == "training":
+    """The time model a call uses: `training` for a call marked `step: training` (one training step
+    of a custom loop), else by its kind, or `inference` for a pass over data (`adapt`) and for a call
+    of no such kind marked `step: inference` (a `tf.function` whose body runs a model forward)."""
+    step = (features or {}).get("step")
+    if step == "training":
         return "training"
     if api.rpartition(".")[2] in DATA_PASS_METHODS:
         return "inference"
-    return TIME_GROUPS.get(str(kind))
+    group = TIME_GROUPS.get(str(kind))
+    if group is None and step == "inference" and kind not in FLOP_KINDS:
+        return "inference"
+    return group
 
 
 #: Kinds priced by their own work (`work.flops`, `work.elements`) through `roofline`.

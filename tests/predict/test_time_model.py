@@ -115,6 +115,20 @@ for _ in range(1000):
     assert eager.basis is Basis.NEGLIGIBLE and eager.energy_j > 0
 
 
+def test_a_tf_function_running_a_model_forward_is_priced_as_that_forward_pass(predictor):
+    """A traced inference step is one forward batch of its model, priced by the inference time
+    model like the same call made eagerly: not a figure generalised from unrelated APIs."""
+    model = DATA + "model = keras.Sequential([keras.Input((64,)), keras.layers.Dense(256), keras.layers.Dense(10)])\n"
+    x = "x = np.zeros((64, 64), 'float32')\n"
+    traced = model + "@tf.function\ndef infer(a):\n    return model(a, training=False)\n" + x + "infer(x)\n"
+    site, pred = one(predictor, traced, "PolymorphicFunction.__call__")
+    assert site.work["step"]["value"] == "inference"
+    eager = one(predictor, model + x + "out = model(x)\n", "__call__")[1]
+    assert pred.energy_j == pytest.approx(eager.energy_j, rel=0.5)
+    low, high = pred.interval_j
+    assert high / low < 10
+
+
 def test_tf1_graph_ops_count_their_work_in_session_run(predictor):
     code = """\
 import tensorflow as tf
