@@ -108,6 +108,7 @@ def server(vsix, workspace, tmp_path_factory):
         "workbench.colorTheme": "Default Light Modern",
         "extensions.ignoreRecommendations": True,
         "editor.minimap.enabled": False,
+        "editor.cursorBlinking": "solid",  # a screenshot does not depend on the moment it is taken
         "notebook.output.textLineLimit": 10,
         "files.exclude": {"**/__pycache__": True},
     }))
@@ -195,12 +196,29 @@ def _shot(page, name: str):
     the one there only in a few pixels (a fading scrollbar, the cursor) leaves it as it is
     (`shots.save_picture`): a run does not change the tree unless the screen did."""
     IMAGES.mkdir(parents=True, exist_ok=True)
-    png = save_picture(IMAGES / name, page.screenshot())
+    png = save_picture(IMAGES / name, _settled(page))
     manifest = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
     manifest["produced_by"] = "make test-editor (vscode-extension/test/editor/test_real_editor.py)"
     manifest["code_server"] = json.loads((EDITOR / "package.json").read_text())["dependencies"]["code-server"]
     manifest.setdefault("images", {})[name] = hashlib.sha256(png).hexdigest()
     MANIFEST.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+
+
+def _settled(page, quiet: float = 1.5, timeout: float = 20.0) -> bytes:
+    """A screenshot taken once the screen has not changed for `quiet` seconds (a scrollbar fading
+    out, a toolbar fading in), so that two runs take the same picture; after `timeout`, the last."""
+    last = page.screenshot()
+    since = time.monotonic()
+    deadline = since + timeout
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+        png = page.screenshot()
+        if png != last:
+            last, since = png, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return png
+    print(f"the screen kept changing for {timeout} s; the last picture is kept")
+    return last
 
 
 def _hints(page, timeout: float = 90.0) -> list[str]:
@@ -264,7 +282,6 @@ def test_inlay_hints_hover_status_and_quick_fix(page, workspace):
     hover = _hover(page, 19, 11)
     text = hover.inner_text()
     assert "fit" in text and JOULES.search(text) and "Basis" in text, text
-    page.wait_for_timeout(1000)  # let the hover finish fading in
     _shot(page, "editor-hover.png")
     page.keyboard.press("Escape")
 
@@ -327,7 +344,6 @@ def test_energy_report_webview(page):
     totals = {"code lens": in_lens.group(1), "status bar": in_status, "report": in_report.group(1)}
     assert JOULES.search(totals["report"]) and len(set(totals.values())) == 1, totals
     _command(page, "View: Toggle Maximize Editor Group")  # the report alone, for the picture
-    page.wait_for_timeout(1000)
     _shot(page, "editor-energy-report.png")
     _command(page, "View: Toggle Maximize Editor Group")
     frame.click("a[data-line='25']")  # a row's link opens its line
@@ -343,6 +359,7 @@ def test_notebook_cell(page):
     hints = _hints(page)
     assert any("⚡" in t for t in hints), hints
     assert not _basis_cut(hints), f"basis cut by VS Code's {VSCODE_HINT_MAX} characters: {_basis_cut(hints)}"
+    page.mouse.move(1000, 52)  # off the cell (its insert toolbar shows under the mouse), onto the empty tab bar
     _shot(page, "editor-notebook.png")
 
 
