@@ -345,6 +345,12 @@ def test_energy_report_webview(page):
     assert JOULES.search(totals["report"]) and len(set(totals.values())) == 1, totals
     _command(page, "View: Toggle Maximize Editor Group")  # the report alone, for the picture
     _shot(page, "editor-energy-report.png")
+    # the report alone in the editor (about 1,000 px here): every row's basis within its width, not cut off
+    cut = frame.evaluate("""() => [...document.querySelectorAll('td.basiscell')]
+        .filter(td => td.getBoundingClientRect().right > document.documentElement.clientWidth)
+        .map(td => td.textContent)""")
+    width = frame.evaluate("() => document.documentElement.clientWidth")
+    assert not cut, f"the report's basis column is cut off at {width} px: {cut}"
     _command(page, "View: Toggle Maximize Editor Group")
     frame.click("a[data-line='25']")  # a row's link opens its line
     page.wait_for_function("() => /Ln 25,/.test(document.querySelector('.statusbar').innerText)")
