@@ -31,7 +31,7 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5rem;
 h1{font-size:1.3rem;margin:0 0 .3rem} p.summary{margin:.2rem 0 1rem;color:#57606a}
 table{border-collapse:collapse;width:100%} th,td{padding:.35rem .5rem;border-bottom:1px solid #d0d7de;vertical-align:top;text-align:left}
 th{font-weight:600;white-space:nowrap} td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
-code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace} td.api{min-width:14rem} td.where{white-space:nowrap} a{color:#0969da;text-decoration:none} a:hover{text-decoration:underline}
+code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace} td.api{min-width:14rem;overflow-wrap:anywhere} td.where{white-space:nowrap} a{color:#0969da;text-decoration:none} a:hover{text-decoration:underline}
 .bar{height:.7rem;background:#2da44e;border-radius:2px;min-width:1px} .barcell{width:14%}
 .scale{position:relative;height:.9rem;min-width:9rem;background:#f6f8fa;border-radius:2px}
 .range{position:absolute;top:.3rem;height:.3rem;background:#8c959f;border-radius:2px}

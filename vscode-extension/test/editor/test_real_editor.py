@@ -5,14 +5,17 @@ does not collect it (it lies outside `testpaths`). Nothing here skips: a missing
 fails with what to install.
 
 It packages the extension with @vscode/vsce, installs the .vsix in a fresh code-server profile,
-opens a copy of examples/ and checks, on screen: inlay hints with joules, a hover with joules and
-a basis, a quick fix for GL301 (applied), the status-bar total, the energy report webview, and a
-notebook cell with its hint. Each check writes a screenshot to docs/img/ (the README shows them).
+opens a copy of examples/ and checks, on screen: inlay hints with joules, each showing its basis
+whole within VS Code's length limit; a hover with joules and a basis; a hover naming `__call__`
+rendered as code; a quick fix for GL301 (applied); one total in the code lens, the status bar and
+the energy report webview; and a notebook cell with its hint. Most checks write a screenshot to
+docs/img/ (the README shows them).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -27,6 +30,8 @@ from pathlib import Path
 import pytest
 from shots import save_picture  # beside this file (pytest puts its folder on sys.path)
 
+from greenlint.predict.prediction import Basis
+
 ROOT = Path(__file__).resolve().parents[3]
 EXTENSION = ROOT / "vscode-extension"
 EDITOR = EXTENSION / "test" / "editor"
@@ -37,6 +42,11 @@ CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium") 
 GREENLINT = ROOT / ".venv" / "bin" / "greenlint"
 JOULES = re.compile(r"\d(\.\d+)?\s(m|k|M)?J\b")  # \s: the editor renders spaces as no-break spaces
 MOD = "Control"
+#: `editor.inlayHints.maximumLength`'s default: VS Code shows this many characters of a hint's
+#: label, then "…". The test leaves the setting as users have it.
+VSCODE_HINT_MAX = 43
+#: A hint's basis, whole: `(from data)`, `(from data; × 8)`, `(from data + 1 more`, `(…; bounded)`.
+HINT_BASIS = re.compile(r"(?:\(|; )(" + "|".join(re.escape(b.label) for b in Basis) + r")(?=\)|;| \+ )")
 
 pytestmark = pytest.mark.e2e
 
@@ -51,6 +61,8 @@ def _require():
         missing.append("the extension's node modules (npm ci in vscode-extension/)")
     if not GREENLINT.exists():
         missing.append(f"{GREENLINT} (make install)")
+    if importlib.util.find_spec("playwright") is None:
+        missing.append("Playwright for Python (pip install -e '.[editor]')")
     assert not missing, "make test-editor installs these; missing: " + ", ".join(missing)
 
 
@@ -96,6 +108,7 @@ def server(vsix, workspace, tmp_path_factory):
         "workbench.colorTheme": "Default Light Modern",
         "extensions.ignoreRecommendations": True,
         "editor.minimap.enabled": False,
+        "editor.cursorBlinking": "solid",  # a screenshot does not depend on the moment it is taken
         "notebook.output.textLineLimit": 10,
         "files.exclude": {"**/__pycache__": True},
     }))
@@ -183,12 +196,29 @@ def _shot(page, name: str):
     the one there only in a few pixels (a fading scrollbar, the cursor) leaves it as it is
     (`shots.save_picture`): a run does not change the tree unless the screen did."""
     IMAGES.mkdir(parents=True, exist_ok=True)
-    png = save_picture(IMAGES / name, page.screenshot())
+    png = save_picture(IMAGES / name, _settled(page))
     manifest = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
     manifest["produced_by"] = "make test-editor (vscode-extension/test/editor/test_real_editor.py)"
     manifest["code_server"] = json.loads((EDITOR / "package.json").read_text())["dependencies"]["code-server"]
     manifest.setdefault("images", {})[name] = hashlib.sha256(png).hexdigest()
     MANIFEST.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+
+
+def _settled(page, quiet: float = 1.5, timeout: float = 20.0) -> bytes:
+    """A screenshot taken once the screen has not changed for `quiet` seconds (a scrollbar fading
+    out, a toolbar fading in), so that two runs take the same picture; after `timeout`, the last."""
+    last = page.screenshot()
+    since = time.monotonic()
+    deadline = since + timeout
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+        png = page.screenshot()
+        if png != last:
+            last, since = png, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return png
+    print(f"the screen kept changing for {timeout} s; the last picture is kept")
+    return last
 
 
 def _hints(page, timeout: float = 90.0) -> list[str]:
@@ -200,6 +230,31 @@ def _hints(page, timeout: float = 90.0) -> list[str]:
             return texts
         page.wait_for_timeout(500)
     raise AssertionError(f"no inlay hint with joules within {timeout} s; saw {texts!r}")
+
+
+def _shown(text: str) -> str:
+    """DOM text as read: the editor renders spaces as no-break spaces."""
+    return text.replace("\u00a0", " ").strip()
+
+
+def _basis_cut(hints: list[str]) -> list[str]:
+    """The energy hints whose basis does not show whole within VS Code's length limit."""
+    cut = []
+    for text in map(_shown, hints):
+        basis = HINT_BASIS.search(text)
+        if text.startswith("⚡") and (basis is None or basis.end() > VSCODE_HINT_MAX):
+            cut.append(text)
+    return cut
+
+
+def _hover(page, line: int, column: int):
+    """The greenlint hover at line:column (the mouse on the cursor there)."""
+    _goto(page, line, column)
+    box = page.locator(".monaco-editor .cursor").first.bounding_box()
+    page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2)
+    hover = page.locator(".monaco-hover-content:has-text('greenlint energy')").first
+    hover.wait_for()
+    return hover
 
 
 def _command(page, title: str):
@@ -214,6 +269,9 @@ def test_inlay_hints_hover_status_and_quick_fix(page, workspace):
     _open(page, "train.py")
     hints = _hints(page)
     assert any("⚡" in t for t in hints), hints
+    # the sweep's calls (a loop factor, a range) make the longest hints: each keeps its basis whole
+    assert any("×" in t for t in hints), hints
+    assert not _basis_cut(hints), f"basis cut by VS Code's {VSCODE_HINT_MAX} characters: {_basis_cut(hints)}"
     _shot(page, "editor-inlay-hints.png")
 
     status = page.locator(".statusbar-item:has(.codicon-zap)")
@@ -221,14 +279,9 @@ def test_inlay_hints_hover_status_and_quick_fix(page, workspace):
     assert JOULES.search(status.inner_text()), status.inner_text()
 
     # hover on `model.fit(` in the sweep (line 19): joules and the basis
-    _goto(page, 19, 11)
-    box = page.locator(".monaco-editor .cursor").first.bounding_box()
-    page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2)
-    hover = page.locator(".monaco-hover-content:has-text('fit')").first
-    hover.wait_for()
+    hover = _hover(page, 19, 11)
     text = hover.inner_text()
-    assert JOULES.search(text) and "Basis" in text, text
-    page.wait_for_timeout(1000)  # let the hover finish fading in
+    assert "fit" in text and JOULES.search(text) and "Basis" in text, text
     _shot(page, "editor-hover.png")
     page.keyboard.press("Escape")
 
@@ -252,10 +305,31 @@ def test_inlay_hints_hover_status_and_quick_fix(page, workspace):
         page.wait_for_timeout(300)
 
 
-def test_energy_report_webview(page):
+def test_hover_names_dunder_call_as_code(page):
+    """`model(images, ...)` on line 32 is `tensorflow.keras.Model.__call__`: its name is a code span,
+    not Markdown's bold `call`."""
     _open(page, "train.py")
     _hints(page)
-    page.locator(".statusbar-item:has(.codicon-zap)").click()  # the status bar item opens the report
+    hover = _hover(page, 32, 33)
+    text = _shown(hover.inner_text())
+    codes = hover.locator("code").all_text_contents()
+    page.keyboard.press("Escape")
+    assert "__call__" in text, text
+    assert any(c.endswith(".__call__") for c in codes), f"no code element around __call__: {codes!r} in {text!r}"
+
+
+def test_energy_report_webview(page):
+    """The report's first row and links; and one total for the file in the code lens, the status bar
+    and the report's header (the same figure, a range where the figures are ranges)."""
+    _open(page, "train.py")
+    _hints(page)
+    page.keyboard.press(f"{MOD}+Home")  # the file's lens sits above its first line
+    lens = page.locator(".codelens-decoration:has-text('in this file')").first
+    lens.wait_for()
+    in_lens = re.search(r"⚡\s*(.+?) in this file", _shown(lens.inner_text()))
+    status = page.locator(".statusbar-item:has(.codicon-zap)")
+    in_status = _shown(status.inner_text())
+    status.click()  # the status bar item opens the report
     frame = None
     deadline = time.monotonic() + 90
     while frame is None:
@@ -264,9 +338,19 @@ def test_energy_report_webview(page):
         page.wait_for_timeout(500)
     rows = frame.eval_on_selector_all("tbody tr", "rows => rows.map(r => r.textContent)")
     assert rows and "train.py:19" in rows[0], rows  # the 8-trial sweep's fit ranks first
+    summary = _shown(frame.inner_text("p.summary"))
+    in_report = re.search(r"with an energy figure, (.+?) in all", summary)
+    assert in_lens and in_report, (lens.inner_text(), summary)
+    totals = {"code lens": in_lens.group(1), "status bar": in_status, "report": in_report.group(1)}
+    assert JOULES.search(totals["report"]) and len(set(totals.values())) == 1, totals
     _command(page, "View: Toggle Maximize Editor Group")  # the report alone, for the picture
-    page.wait_for_timeout(1000)
     _shot(page, "editor-energy-report.png")
+    # the report alone in the editor (about 1,000 px here): every row's basis within its width, not cut off
+    cut = frame.evaluate("""() => [...document.querySelectorAll('td.basiscell')]
+        .filter(td => td.getBoundingClientRect().right > document.documentElement.clientWidth)
+        .map(td => td.textContent)""")
+    width = frame.evaluate("() => document.documentElement.clientWidth")
+    assert not cut, f"the report's basis column is cut off at {width} px: {cut}"
     _command(page, "View: Toggle Maximize Editor Group")
     frame.click("a[data-line='25']")  # a row's link opens its line
     page.wait_for_function("() => /Ln 25,/.test(document.querySelector('.statusbar').innerText)")
@@ -280,6 +364,8 @@ def test_notebook_cell(page):
     cells.nth(2).click()  # the cell with `model.fit`
     hints = _hints(page)
     assert any("⚡" in t for t in hints), hints
+    assert not _basis_cut(hints), f"basis cut by VS Code's {VSCODE_HINT_MAX} characters: {_basis_cut(hints)}"
+    page.mouse.move(1000, 52)  # off the cell (its insert toolbar shows under the mouse), onto the empty tab bar
     _shot(page, "editor-notebook.png")
 
 
