@@ -40,7 +40,7 @@ EDITOR_TEST := vscode-extension/test/editor
 EDITOR_DEBS := chromium libkrb5-dev ripgrep
 
 test-editor: $(BIN)/greenlint
-	$(BIN)/pip install --quiet -e '.[lsp,editor]' 'pytest>=8' 'pytest-timeout>=2'
+	$(BIN)/pip install --quiet --quiet -e '.[lsp,editor]' 'pytest>=8' 'pytest-timeout>=2'
 	@dpkg -s $(EDITOR_DEBS) >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(EDITOR_DEBS); } || \
 		{ echo "test-editor: install the Debian packages $(EDITOR_DEBS) (as root)" >&2; exit 2; }
