@@ -26,6 +26,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.timeout(EXTENSION_SETUP_TIMEOUT_S))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_user_cache(tmp_path_factory):
+    """The suite's own user cache (GREENLINT_CACHE_DIR, inherited by the greenlint processes tests
+    start), never the developer's: a calibration there (`greenlint calibrate`) changed the figures
+    tests expect, and the tests' lint caches and diff snapshots piled up there. A test that needs
+    a cache of its own still sets one."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GREENLINT_CACHE_DIR", str(tmp_path_factory.mktemp("user-cache")))
+        yield
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("shared"):
         require_shared()
