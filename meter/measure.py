@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -133,36 +134,59 @@ def run_child(command: list[str], script: Path, timeout_s: float | None) -> int:
 
     SIGTERM (and SIGHUP) here stop the child first, then the temporary folder is removed as the
     exception unwinds; on Linux the child is also killed if this process is (SIGKILL), and the
-    folder it leaves is swept by the next `measure` (`_sweep_orphans`)."""
+    folder it leaves is swept by the next `measure` (`_sweep_orphans`). The handlers are in place
+    before the child starts, and a stop asked for while it starts waits until it has started (held
+    by the signal mask): never this process gone by the default action, its child left running."""
     import signal
-
-    proc = subprocess.Popen(command, preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
 
     def stop(signum, frame):
         raise _Stopped(signum)
 
-    handlers = {}
-    for sig in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)):
-        if sig is not None:
-            handlers[sig] = signal.signal(sig, stop)
+    stops = [sig for sig in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if sig is not None]
+    handlers = {sig: signal.signal(sig, stop) for sig in stops}
+    linux = sys.platform.startswith("linux")
     try:
-        return proc.wait(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        raise MeasureError(f"{script}: the measured run exceeded {timeout_s:g} s") from None
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, stops) if linux else set()
+        try:
+            proc = subprocess.Popen(command, preexec_fn=_child_setup(before) if linux else None)
+        except BaseException:
+            if linux:
+                signal.pthread_sigmask(signal.SIG_SETMASK, before)
+            raise
+        try:
+            if linux:
+                signal.pthread_sigmask(signal.SIG_SETMASK, before)  # a stop held meanwhile arrives now
+            return proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            raise MeasureError(f"{script}: the measured run exceeded {timeout_s:g} s") from None
+        finally:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
     finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
 
 
 class _Stopped(KeyboardInterrupt):
     """This process was asked to stop (SIGTERM/SIGHUP): unwound like Ctrl-C, the child stopped first."""
+
+
+def _child_setup(mask: Iterable[int]) -> Callable[[], None]:
+    """What the child runs before it starts: it dies with this process (`_die_with_parent`), and
+    takes this process's signal mask from before the stop signals were held (a mask survives exec)."""
+
+    def setup() -> None:
+        import signal
+
+        _die_with_parent()
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+    return setup
 
 
 def _die_with_parent() -> None:

@@ -13,6 +13,29 @@ import pytest
 
 from tests.environment import require_installed, require_shared
 
+# The `vscode_extension` fixture's first user pays for `npm ci` on a fresh clone and the compile,
+# each bounded at 600 s where it runs: such a test's own limit must hold both and the test (a
+# default one, such as tests/lsp_server's 180 s for e2e tests, cut a fresh clone's run half done).
+EXTENSION_SETUP_TIMEOUT_S = 1500
+
+
+@pytest.hookimpl(tryfirst=True)  # before a folder's conftest sets a default limit for its tests
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "vscode_extension" in getattr(item, "fixturenames", ()) and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(EXTENSION_SETUP_TIMEOUT_S))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_user_cache(tmp_path_factory):
+    """The suite's own user cache (GREENLINT_CACHE_DIR, inherited by the greenlint processes tests
+    start), never the developer's: a calibration there (`greenlint calibrate`) changed the figures
+    tests expect, and the tests' lint caches and diff snapshots piled up there. A test that needs
+    a cache of its own still sets one."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GREENLINT_CACHE_DIR", str(tmp_path_factory.mktemp("user-cache")))
+        yield
+
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("shared"):

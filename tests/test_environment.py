@@ -35,3 +35,11 @@ def test_a_missing_energy_counter_still_skips_when_strict(tmp_path):
     """A machine without a GPU is no broken CI: the NVML reader skips (or, on a GPU, passes)."""
     strict = _pytest(NEEDS_A_COUNTER, tmp_path, strict=True)
     assert strict.returncode == 0, strict.stdout
+
+
+def test_the_suite_has_its_own_user_cache(tmp_path_factory):
+    """Never the developer's cache (their calibration would change the figures tests expect)."""
+    from greenlint.paths import cache_dir, calibration_dir
+
+    assert cache_dir().is_relative_to(tmp_path_factory.getbasetemp())
+    assert not calibration_dir().exists(), "a test calibrated into the suite's cache: later tests see its figures"

@@ -104,11 +104,13 @@ class RawClient:
                                                                "text": text}})
 
     def close(self) -> int | None:
+        """`shutdown`, `exit`: the server's exit status, or (killed) -9 where it hangs. The limits only
+        bound a hang: on a loaded machine the server and its analysis processes took over 10 s to end."""
         try:
             rid = self.request("shutdown")
-            self.answer(rid, timeout=10)
+            self.answer(rid, timeout=120)
             self.notify("exit")
-            return self.proc.wait(timeout=10)
+            return self.proc.wait(timeout=120)
         except (BrokenPipeError, EOFError, subprocess.TimeoutExpired, OSError):
             self.proc.kill()
             return self.proc.wait()

@@ -154,7 +154,8 @@ function loadExtension(user: Record<string, unknown>, { python, editor, folderPa
       createOutputChannel: () => ({ appendLine() {}, show() {}, dispose() {} }),
       createStatusBarItem: () => (status = { visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} }),
       createWebviewPanel: (viewType: string, title: string, _column: number, options: any) => {
-        const panel: any = { viewType, title, options, webview: { html: "" }, onDidDispose: () => disposable, reveal() {}, dispose() {} };
+        const panel: any = { viewType, title, options, webview: { html: "" }, onDidDispose: () => disposable, reveals: 0,
+          reveal() { this.reveals += 1; }, dispose() {} };
         panel.webview.onDidReceiveMessage = (handler: any) => (panel.handler = handler) && disposable;
         panels.push(panel);
         return panel;
@@ -228,7 +229,18 @@ const noPath = (t: TestContext) => {
   process.env.PATH = tmp();
   t.after(() => (process.env.PATH = saved));
 };
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until `condition()` holds, checking between turns of the event loop: what the extension does
+ * after an event (a restart, a debounced refresh, a report that runs greenlint) takes as long as it takes
+ * on a loaded machine. The timeout only bounds a hang: the condition failing is the test failing. */
+async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) {
+      assert.fail(`waited ${timeoutMs} ms for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 test("without the Python extension: greenlint.path, started as `<path> lsp <args>` over stdio", async (t) => {
   noPath(t);
@@ -273,7 +285,7 @@ test("with no greenlint.path, the Python extension's interpreter runs `python -P
   await extension.activate(context());
   assert.deepEqual([started[0].serverOptions.command, started[0].serverOptions.args], [python, ["-P", "-m", "greenlint", "lsp"]]);
   interpreterListeners.forEach((listener) => listener());
-  await settle(50);
+  await until(() => started.length >= 2, "the restart");
   assert.equal(started.length, 2);
   assert.equal(started[0].isRunning(), false);
 });
@@ -335,16 +347,18 @@ test("the status bar shows the server's greenlint/fileTotal label, and hides whe
   const loaded = loadExtension({ path: greenlint }, { editor: { document }, totals });
   let { extension, status } = loaded;
   await extension.activate(context());
-  await settle(400); // the status bar refresh is debounced
+  await until(() => status()?.visible === true, "the status bar's debounced refresh");
   assert.deepEqual(loaded.requests, [[FILE_TOTAL, { textDocument: { uri: `file://${file}` } }]]);
   assert.equal(status().text, `$(zap) ${label}`);
   assert.equal(status().command, "greenlint.showReport");
   assert.ok(status().visible);
 
-  ({ extension, status } = loadExtension({ path: greenlint }, { editor: { document } })); // a file without TF/Keras calls: null
+  const blank = loadExtension({ path: greenlint }, { editor: { document } }); // a file without TF/Keras calls: null
+  ({ extension, status } = blank);
   await extension.activate(context());
-  await settle(400);
-  assert.equal(status().visible, false);
+  await until(() => blank.requests.length > 0, "the status bar's debounced refresh");
+  assert.deepEqual(blank.requests, [[FILE_TOTAL, { textDocument: { uri: `file://${file}` } }]]);
+  assert.equal(status().visible, false); // the answer (null) has been handled: the request's turn of the event loop is over
 });
 
 test("Show Energy Report runs `calls --format html`, rows open their line, a save shows it again", async (t) => {
@@ -376,7 +390,7 @@ test("Show Energy Report runs `calls --format html`, rows open their line, a sav
   // saving the file shows its report again, in the same panel; saving another file does not
   saveListeners.forEach((listener) => listener({ uri: { fsPath: path.join(project, "other.py") } }));
   saveListeners.forEach((listener) => listener(document));
-  await settle(300);
+  await until(() => panels.reduce((sum, p) => sum + p.reveals, 0) >= 2, "the report shown again after the save");
   assert.deepEqual(fs.readFileSync(path.join(dir, "args"), "utf8").trim().split("\n"),
     ["calls --format html -- src/train.py", "calls --format html -- src/train.py"]);
   assert.equal(panels.length, 1);
@@ -402,7 +416,7 @@ test("Measure This Script and Calibrate This Machine run greenlint in a terminal
   measureEnd({ execution: executions[0], exitCode: 2 }); // the measurement failed: no restart
   assert.equal(started.length, 1);
   calibrateEnd({ execution: executions[1], exitCode: 0 }); // calibrated: the server restarts to read it
-  await settle(50);
+  await until(() => started.length >= 2, "the restart");
   assert.equal(started.length, 2);
   await running.dispose();
 });
