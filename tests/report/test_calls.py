@@ -77,6 +77,14 @@ def test_table_shows_location_energy_and_basis():
     assert "from-data" not in text and "measured" not in text
 
 
+def test_a_symbolic_call_reads_0_j_at_its_line_not_a_range():
+    """A layer called on Keras symbolic tensors does no work at its line (it read `0 J – 0 J` twice)."""
+    layer = CallSite("d.py", Span(4, 5, 4, 30), "tensorflow.keras.layers.Dense.__call__", {"symbolic": True})
+    [row] = [line for line in _table([(layer, Prediction.symbolic("functional API"))]).splitlines() if "d.py" in line]
+    assert "0 J – 0 J" not in row and "0 J" in row and "counted where it runs" in row
+    assert re.search(r"\s-\s+counted where it runs", row)  # no interval: there is no work here to bound
+
+
 def test_table_shows_loops_ranges_and_stale_profiles():
     in_loop = CallSite("c.py", Span(4, 5, 4, 30), "tensorflow.keras.Sequential.fit", {"loop_multiplier": 8},
                        runs={"count": 8, "bound": "exact", "note": None})
