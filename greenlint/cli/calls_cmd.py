@@ -76,6 +76,10 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
     widths = width_summary(p for _, p in pairs)
     if widths:
         console.print(f"Figures: {widths}")
+    device = getattr(getattr(result, "config", None), "device", None)
+    if device:
+        console.print(f"Calls of known work priced on the {device} (told: --device or `device`); the others at the "
+                      "reference machine's figures.", markup=False, highlight=False)
     if calibration:
         from greenlint.check import overlay
 
