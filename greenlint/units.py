@@ -59,10 +59,11 @@ def fmt_energy(
     value: float | None, interval: tuple[float, float] | None, factor: float = 1.0, unit: str = "auto"
 ) -> str:
     """The figure as people should read it: a point (`12 J`), or the range when the 80 % interval is
-    wider than POINT_MAX_RATIO (the point would say more than is known); `no estimate` without one."""
+    wider than POINT_MAX_RATIO (the point would say more than is known); `no estimate` without one.
+    An interval of no width (a symbolic call's 0 J) is the point itself, not a range."""
     if value is None:
         return "no estimate"
     ratio = interval_ratio(interval)
-    if interval and (ratio is None or ratio > POINT_MAX_RATIO):
+    if interval and interval[1] > interval[0] and (ratio is None or ratio > POINT_MAX_RATIO):
         return fmt_range(interval[0] * factor, interval[1] * factor, unit)
     return fmt_j(value * factor, unit)

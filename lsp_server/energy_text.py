@@ -143,6 +143,8 @@ def _figures(site: Site, unit: str) -> list[str]:
     if p.energy_j is None:
         return ["No energy estimate for this call."]
     wide = p.interval_j is not None and fmt_energy(p.energy_j, p.interval_j) != fmt_j(p.energy_j)
+    if p.basis is Basis.SYMBOLIC:  # builds a graph: no work at this line, neither a point nor a bound
+        return ["- **0 J at this line**: it only builds a graph; its work is counted where the graph runs"]
     if p.interval_j is not None and p.interval_j[0] <= 0:  # bounded, negligible: a bound, no median
         lines = [f"- **at most {fmt_j(p.interval_j[1], unit)}** per execution (an upper bound: no lower end is known)"]
     elif p.floor:  # data size unknown: the least the code allows, up to a stated most

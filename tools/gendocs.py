@@ -118,9 +118,35 @@ def realworld_section(precision: dict, level: int = 2) -> list[str]:
             f"{verdict(calls['median_width'] <= goals['median_width'])} |",
             f"| upper bounds (`bounded`, `negligible`: at most the figure) | {calls.get('bounds', 0)} | | |",
             f"| floors (data size unknown: at least the figure, up to a stated most) | {calls.get('floors', 0)} | | |",
+            f"| symbolic (only build a graph: 0 J at their line, counted where the graph runs; neither a point nor a "
+            f"bound) | {calls.get('symbolic', 0)} | | |",
             "",
         ]
+    rows += corpus_widths(precision.get("calls_by_corpus") or {}, goals)
     return rows
+
+
+def corpus_widths(by_corpus: dict, goals: dict) -> list[str]:
+    """The width measures of `greenlint calls` per corpus (point figures only: bounds, floors and
+    symbolic calls counted apart), each against the goals of the whole benchmark."""
+    if not by_corpus:
+        return []
+    rows = [
+        "Per corpus (`greenlint calls` on each; the goals are the whole benchmark's):",
+        "",
+        "| corpus | call sites | point figures | median width | wider than 100× | wider than 1000× | upper bounds "
+        "| floors | symbolic |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, w in by_corpus.items():
+        if w.get("figured"):
+            median = f"{w['median_width']:g}×" + ("" if w["median_width"] <= goals["median_width"] else " (over the goal)")
+            figures = f"{median} | {w['wider_100x']:.1%} | {w['wider_1000x']:.1%}"
+        else:
+            figures = "– | – | –"
+        rows.append(f"| {name} | {w['sites']} | {w.get('figured', 0)} | {figures} | {w.get('bounds', 0)} | "
+                    f"{w.get('floors', 0)} | {w.get('symbolic', 0)} |")
+    return rows + [""]
 
 
 def savings_table(rules: dict[str, type[Rule]], pairs: dict, reasons: dict) -> list[str]:

@@ -59,6 +59,7 @@ def collect(corpora: tuple[Corpus, ...] = CORPORA) -> dict:
             collected["findings"] += findings
             collected["sites"] += sites
             collected["sizes"][corpus.name] = size
+            collected.setdefault("widths", {})[corpus.name] = widths(sites)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     return collected
@@ -77,21 +78,23 @@ def _run_corpus(corpus: Corpus, defaults: dict[str, bool], cache: Path) -> tuple
 
 def widths(sites: list[dict]) -> dict:
     """How wide the 80 % intervals of the call sites with a point figure are (upper bounds, whose
-    interval starts at 0, and floors of unknown data size are counted apart)."""
+    interval starts at 0, floors of unknown data size and symbolic calls, which only build a graph
+    and whose work is counted where it runs, are counted apart)."""
+    symbolic = sum(1 for s in sites if s.get("basis") == "symbolic")
+    figures = [s for s in sites if s.get("energy_j") is not None and s.get("basis") != "symbolic"]
     ratios = sorted(
         s["interval_j"][1] / s["interval_j"][0]
-        for s in sites
-        if s.get("energy_j") is not None and s.get("interval_j") and s["interval_j"][0] > 0 and not s.get("floor")
+        for s in figures
+        if s.get("interval_j") and s["interval_j"][0] > 0 and not s.get("floor")
     )
-    floors = sum(1 for s in sites if s.get("energy_j") is not None and s.get("floor"))
-    bounds = sum(1 for s in sites if s.get("energy_j") is not None and s.get("interval_j") and s["interval_j"][0] <= 0)
+    floors = sum(1 for s in figures if s.get("floor"))
+    bounds = sum(1 for s in figures if s.get("interval_j") and s["interval_j"][0] <= 0)
+    counts = {"sites": len(sites), "bounds": bounds, "floors": floors, "symbolic": symbolic}
     if not ratios:
-        return {"sites": len(sites), "figured": 0, "bounds": bounds, "floors": floors}
+        return {**counts, "figured": 0}
     return {
-        "sites": len(sites),
+        **counts,
         "figured": len(ratios),
-        "bounds": bounds,
-        "floors": floors,
         "wider_100x": round(sum(r > 100 for r in ratios) / len(ratios), 4),
         "wider_1000x": round(sum(r > 1000 for r in ratios) / len(ratios), 4),
         "median_width": round(statistics.median(ratios), 1),
@@ -147,6 +150,7 @@ def score(collected: dict, labels: list[Label]) -> dict:
         "gl101_share": round(gl101 / default_findings, 4) if default_findings else None,
         "findings_default": default_findings,
         "calls": widths(collected["sites"]),
+        "calls_by_corpus": collected.get("widths", {}),
         "goals": GOALS,
         "drift": {
             "vanished": [[*k, by_key[k].verdict] for k in sorted(by_key) if k not in counts],

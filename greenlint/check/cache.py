@@ -66,16 +66,19 @@ def _tree_stamp(root: Path, suffixes: tuple[str, ...] | None = None, skip=frozen
 
 
 @functools.cache
-def environment_stamp(calibration: Path | None = None) -> str:
+def environment_stamp(calibration: Path | None = None, device: str | None = None) -> str:
     """What, besides a file's content, decides its analysis and predictions.
 
     greenlint's version and own source files but for NOT_CACHED_CODE (so an upgrade or a local
     edit invalidates the cache), and the bundled data (catalog, KB, model) plus this machine's calibration overlay
     (the inputs of `load_predictor().fingerprint`, stamped by size and mtime so that a warm run
     never has to load the predictor to learn its fingerprint). *calibration*: the overlays' folder
-    this run applies (`Config.overlay_root`), None with calibration off.
+    this run applies (`Config.overlay_root`), None with calibration off; *device*: the GPU told
+    (`Config.device`), None without one.
     """
     h = hashlib.sha256(f"{FORMAT}:{__version__}".encode())
+    if device is not None:
+        h.update(f"device:{device}".encode())
     h.update(repr(_tree_stamp(PACKAGE_DIR, (".py",), NOT_CACHED_CODE)).encode())
     for root in (DATA_DIR, calibration):
         if root is None:
@@ -115,12 +118,12 @@ def close_all() -> None:
 atexit.register(close_all)
 
 
-def cache_in(directory: Path | None, overlay_root: Path | None) -> Cache:
+def cache_in(directory: Path | None, overlay_root: Path | None, device: str | None = None) -> Cache:
     """A run's lint cache: in *directory* (None: the user cache's `check/`), under the environment
-    stamp of the calibration overlays in *overlay_root* (None: calibration off)."""
+    stamp of the calibration overlays in *overlay_root* (None: calibration off) and the GPU told."""
     from greenlint.paths import cache_dir
 
-    return Cache(directory or cache_dir() / "check", environment_stamp(overlay_root))
+    return Cache(directory or cache_dir() / "check", environment_stamp(overlay_root, device))
 
 
 def _header(db: sqlite3.Connection, begin: str, commit: bool = True) -> tuple[int, int]:

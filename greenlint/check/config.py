@@ -63,6 +63,11 @@ SETTINGS = {
         "Apply this machine's calibration overlay (`greenlint calibrate`) to the figures (default true);"
         " `false` gives the reference figures, as `--no-calibration` does."
     ),
+    "device": (
+        "The GPU the code runs on, by name (`\"RTX 3090\"`, `\"A100-SXM4\"`, `\"T4\"`; the table in"
+        " greenlint/predict/devices.py, from spec sheets): calls whose work is known are priced on it, as"
+        " `--device` does. Unset: the reference machine's figures (or this machine's calibration)."
+    ),
     "jobs": (
         "Worker processes for analysis (at most one per CPU), or `\"auto\"` (the default): one per CPU idle"
         " now (by the load average), and none for fewer than 16 files to analyse, where processes do not pay."
@@ -100,6 +105,7 @@ class Config:
     calibration: bool = True  # apply this machine's calibration overlay (`overlay_root`)
     no_cache: bool = False
     jobs: int | None = None  # None: auto (greenlint.check.runner.auto_jobs)
+    device: str | None = None  # the GPU told (`device_arg`'s canonical name), None: the reference figures
     output_format: str = "concise"
     options: Mapping[str, Any] = field(default_factory=dict)  # rule options by key
     line_length: int = DEFAULT_LINE_LENGTH  # the longest line a fix writes
@@ -186,6 +192,17 @@ def check_file_pattern(pattern: str, where: str) -> None:
         raise ConfigError(f"{where}: `{pattern}` is not a valid file pattern ({why}); it would never match")
 
 
+def device_arg(value: Any, where: str) -> str:
+    """The table's name of a GPU given as *value* (`--device`, `device = ...`); a ConfigError naming
+    *where* and the known names otherwise."""
+    from greenlint.predict.devices import device_names, gpu_spec
+
+    spec = gpu_spec(value) if isinstance(value, str) else None
+    if spec is None:
+        raise ConfigError(f"{where}: unknown device {value!r}; known: {device_names()}")
+    return spec.name
+
+
 def parse_table(table: Mapping[str, Any], source: Path | None) -> dict[str, Any]:
     """Validate a `[tool.greenlint]` table into Config fields; unknown keys are an error."""
     where = f"{source or '<config>'}: [tool.greenlint]"
@@ -214,6 +231,8 @@ def parse_table(table: Mapping[str, Any], source: Path | None) -> dict[str, Any]
             if not isinstance(value, str) or not value.strip() or "\0" in value:
                 raise ConfigError(f"{at}: expected a path")
             fields["cache_dir"] = _project_cache_dir(base, value, at)
+        elif key == "device":
+            fields["device"] = device_arg(value, at)
         elif key == "jobs":
             if value != "auto" and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
                 raise ConfigError(f"{at}: expected a positive integer or \"auto\"")

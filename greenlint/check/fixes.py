@@ -55,7 +55,7 @@ def fix_checked(checked, config, unsafe: bool = False, predictor=None) -> list[F
         if predictor is None:
             from greenlint.predict import load_predictor
 
-            predictor = load_predictor(overlay=config.overlay)
+            predictor = load_predictor(overlay=config.overlay, device=config.device)
 
         def check(source: str, path: str = c.path, predictor=predictor) -> list[Diagnostic]:
             return check_source(source, path, config, predictor)

@@ -114,7 +114,7 @@ def run_check(
     selector = Selector(config)
     files = discover(paths, config)
     settings = rule_settings(selector.table["options"], config.options, config.line_length, fixes)
-    backend = dataclasses.replace(backend or Backend(), overlay=config.overlay)
+    backend = dataclasses.replace(backend or Backend(), overlay=config.overlay, device=config.device)
     checked, stats = check_files(
         files,
         config,
@@ -144,6 +144,6 @@ def check_source(text: str, path: str, config: Config, predictor=None, fixes: bo
     if predictor is None:
         from greenlint.predict import load_predictor
 
-        predictor = load_predictor(overlay=config.overlay)
+        predictor = load_predictor(overlay=config.overlay, device=config.device)
     result = from_analysis(analyse_source(text, path=path), predictor.predict)
     return apply_rules(result, config, Selector(config).for_file(path), fixes)

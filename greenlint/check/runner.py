@@ -37,6 +37,8 @@ class Backend:
     load_predictor: str = "greenlint.predict:load_predictor"
     #: Its `overlay` argument (`Config.overlay`): True, the default, calls it without one.
     overlay: bool | str = True
+    #: Its `device` argument (`Config.device`): None, the default, calls it without one.
+    device: str | None = None
     #: Loaded once in the parent before forking workers, so that they share it.
     preload: tuple[str, ...] = ("greenlint.catalog:load_catalog",)
 
@@ -46,11 +48,12 @@ def _resolve(spec: str):
     return getattr(importlib.import_module(module), attr)
 
 
-def _predictor(spec: str, overlay: bool | str = True):
+def _predictor(spec: str, overlay: bool | str = True, device: str | None = None):
     """The predictor of this process (the loader keeps it: `load_predictor` is cached, so a test or a
     session that clears that cache is obeyed); None (with the reason) if it cannot load."""
     try:
-        return (_resolve(spec)() if overlay is True else _resolve(spec)(overlay=overlay)), None
+        kwargs = ({} if overlay is True else {"overlay": overlay}) | ({} if device is None else {"device": device})
+        return _resolve(spec)(**kwargs), None
     except Exception as exc:
         return None, f"no predictor ({type(exc).__name__}: {exc})"
 
@@ -64,7 +67,7 @@ def analyse_one(path: str, backend: Backend) -> FileResult:
         analysis = _resolve(backend.analyse_file)(path)
         if not analysis.callsites:
             return from_analysis(analysis, predict=None)
-        predictor, reason = _predictor(backend.load_predictor, backend.overlay)
+        predictor, reason = _predictor(backend.load_predictor, backend.overlay, backend.device)
         if predictor is None:
             result = from_analysis(analysis, lambda api, features: Prediction.unknown(note=reason))
             return dataclasses.replace(result, cacheable=False)
@@ -79,7 +82,7 @@ def _preload(backend: Backend) -> None:
             _resolve(spec)()
         except Exception:  # the workers will meet (and report) the same problem per file
             pass
-    _predictor(backend.load_predictor, backend.overlay)
+    _predictor(backend.load_predictor, backend.overlay, backend.device)
 
 
 @dataclass
@@ -91,7 +94,7 @@ class RunStats:
 
 
 def cache_for(config: Config) -> Cache | None:
-    return None if config.no_cache else cache_in(config.cache_dir, config.overlay_root)
+    return None if config.no_cache else cache_in(config.cache_dir, config.overlay_root, config.device)
 
 
 @dataclass

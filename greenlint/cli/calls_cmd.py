@@ -66,13 +66,20 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
     console = make_console(out)
     if pairs:
         console.print(calls_table(pairs))
-    known = sum(1 for _, p in pairs if p is not None and p.energy_j is not None)
+    from greenlint.predict.prediction import Basis
+
+    # a symbolic call's 0 J is no figure of work at its line (its work is counted where the graph runs)
+    known = sum(1 for _, p in pairs if p is not None and p.energy_j is not None and p.basis is not Basis.SYMBOLIC)
     files = len({site.path for site, _ in pairs})
     console.print(f"{len(pairs)} call site{'s' if len(pairs) != 1 else ''} in {files} of {len(result.files)} "
                   f"files; {known} with an energy figure.")
     widths = width_summary(p for _, p in pairs)
     if widths:
         console.print(f"Figures: {widths}")
+    device = getattr(getattr(result, "config", None), "device", None)
+    if device:
+        console.print(f"Calls of known work priced on the {device} (told: --device or `device`); the others at the "
+                      "reference machine's figures.", markup=False, highlight=False)
     if calibration:
         from greenlint.check import overlay
 

@@ -40,7 +40,7 @@ DEFAULTS = {
     "extend_exclude": [], "force_exclude": False, "no_respect_gitignore": False, "format": None,
     "statistics": False, "exit_zero": False, "fix": False, "unsafe_fixes": False, "diff": False,
     "show_fixes": False, "config": None, "isolated": False, "no_cache": False, "cache_dir": None, "jobs": None,
-    "no_calibration": False, "hotspot_threshold_j": None,
+    "no_calibration": False, "device": None, "hotspot_threshold_j": None,
 }
 #: The arguments a fully cached run reads (greenlint.check.warm); any other must have its default.
 WARM_READS = frozenset({"paths", "exit_zero", "statistics", "no_calibration", "format"})
@@ -107,6 +107,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     run.add_argument("-j", "--jobs", type=jobs_arg, metavar="N", help=JOBS_HELP)
     run.add_argument("--no-calibration", action="store_true",
                      help="ignore this machine's calibration overlay: the reference figures")
+    run.add_argument("--device", metavar="GPU",
+                     help="price calls of known work on this GPU (e.g. \"RTX 3090\", A100-SXM4, T4; docs/accuracy.md)")
     return run
 
 
@@ -123,6 +125,10 @@ def run_changes(args: argparse.Namespace) -> dict:
         changes["cache_dir"] = Path(args.cache_dir).resolve()
     if args.no_calibration:
         changes["calibration"] = False
+    if args.device is not None:
+        from greenlint.check.config import device_arg
+
+        changes["device"] = device_arg(args.device, "--device")
     if args.jobs == "auto":
         changes["jobs"] = None
     elif args.jobs is not None:

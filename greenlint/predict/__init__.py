@@ -21,12 +21,14 @@ def model_path() -> Path:
 
 
 @lru_cache(maxsize=4)
-def load_predictor(path: str | None = None, *, overlay: bool | str = True):
+def load_predictor(path: str | None = None, *, overlay: bool | str = True, device: str | None = None):
     """The predictor (cached); `tables.ModelError` naming the file when the model is missing or unusable.
 
     *overlay*: True applies this machine's calibration overlay from the user cache, False none, a
-    path the one under that folder of overlays (`<folder>/<hardware id>`, e.g. under `--cache-dir`)."""
+    path the one under that folder of overlays (`<folder>/<hardware id>`, e.g. under `--cache-dir`).
+    *device*: a GPU of greenlint/predict/devices.py's table (`--device`) the figures are priced on."""
     from greenlint.predict.loading import load
 
     root = Path(overlay) if isinstance(overlay, str) else None
-    return load(Path(path) if path else model_path(), with_overlay=overlay is not False, overlay_root=root)
+    return load(Path(path) if path else model_path(), with_overlay=overlay is not False, overlay_root=root,
+                device=device)

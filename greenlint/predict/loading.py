@@ -12,13 +12,20 @@ from greenlint.predict.tables import read_model
 log = logging.getLogger(__name__)
 
 
-def load(path: Path, *, with_overlay: bool = True, overlay_root: Path | None = None) -> Predictor:
+def load(path: Path, *, with_overlay: bool = True, overlay_root: Path | None = None,
+         device: str | None = None) -> Predictor:
     """The predictor of the model file at *path* (a ModelError naming it when it is missing or
     unusable), with this machine's overlay from *overlay_root* (default: the user cache's
-    `calibration/`) unless *with_overlay* is false."""
+    `calibration/`) unless *with_overlay* is false, priced on the GPU *device* names (a ValueError
+    naming it when the device table does not hold it)."""
+    from greenlint.predict.devices import device_names, gpu_spec
+
+    spec = None
+    if device is not None and (spec := gpu_spec(device)) is None:
+        raise ValueError(f"unknown device {device!r}; known: {device_names()}")
     model, data = read_model(path)
     overlay = find_overlay(model, overlay_dir(overlay_root)) if with_overlay else None
-    return Predictor(model, model_bytes=data, overlay=overlay)
+    return Predictor(model, model_bytes=data, overlay=overlay, device=spec)
 
 
 def overlay_dir(root: Path | None = None) -> Path | None:

@@ -118,14 +118,17 @@ class Prediction:
 
 def width_summary(predictions: Iterable[Prediction | None]) -> str | None:
     """How much the figures are worth: `20 points, their 80% interval 59.6× wide at the median,
-    10% wider than 100×, 0% wider than 1000× (goals ≤ 30×, under 5%); 28 upper bounds; 3 floors`.
-    Bounds and floors (data size unknown) are counted apart: they state a limit, not a point. None
-    without any figure."""
+    10% wider than 100×, 0% wider than 1000× (goals ≤ 30×, under 5%); 28 upper bounds; 3 floors;
+    40 symbolic`. Bounds and floors (data size unknown) are counted apart: they state a limit, not a
+    point; symbolic calls too: they only build a graph, their work is counted where it runs, so their
+    0 J is no figure of work (neither a point nor a bound). None without any figure."""
     figures = [p for p in predictions if p is not None and p.energy_j is not None]
+    symbolic = sum(1 for p in figures if p.basis is Basis.SYMBOLIC)
+    figures = [p for p in figures if p.basis is not Basis.SYMBOLIC]
     floors = sum(1 for p in figures if p.floor)
     ratios = [r for r in (p.interval_ratio for p in figures if not p.floor) if r is not None]
     bounds = sum(1 for p in figures if p.interval_j is not None and p.interval_j[0] <= 0)
-    if not figures:
+    if not figures and not symbolic:
         return None
     parts = []
     if ratios:
@@ -139,4 +142,6 @@ def width_summary(predictions: Iterable[Prediction | None]) -> str | None:
         parts.append(f"{bounds} upper bound{'s' if bounds != 1 else ''} (bounded, negligible)")
     if floors:
         parts.append(f"{floors} floor{'s' if floors != 1 else ''} (data size unknown: at least the figure)")
+    if symbolic:
+        parts.append(f"{symbolic} symbolic (0 J at their line: their work is counted where the graph runs)")
     return "; ".join(parts) + "." if parts else None

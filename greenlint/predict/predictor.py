@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS
 from greenlint.predict.calibration import NOISE_SD, Z80, Overlay, measured_here, on_this_machine, rescale_note
+from greenlint.predict.devices import SHIPPED, DeviceModel, GpuSpec, device_work
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.local_work import local_ops, local_work
 from greenlint.predict.prediction import Basis, Evidence, Prediction
@@ -64,14 +65,19 @@ class Predictor:
     """`predict(api, features) -> Prediction`, per execution of the call (loops not folded in)."""
 
     def __init__(self, model: dict, *, model_bytes: bytes | None = None, overlay: Overlay | None = None,
-                 hierarchy: Hierarchy | None = None):
+                 hierarchy: Hierarchy | None = None, device: GpuSpec | None = None,
+                 device_model: DeviceModel = SHIPPED):
         self.model = model
+        self.device = device  # the GPU the user told (`--device`): work of known FLOPs priced on it (devices.py)
+        self.device_model = device_model  # its constants (the evaluation refits them per held-out fold)
         self.raw_overlay = overlay  # as read; `overlay` is it under the pooled API names
         self._overlay: Overlay | None = None
         self.hierarchy = hierarchy or Hierarchy()  # loads the catalog only when an unseen API needs it
         digest = hashlib.sha256(model_bytes if model_bytes is not None else repr(model).encode())
         if overlay is not None:
             digest.update(overlay.fingerprint.encode())
+        if device is not None:
+            digest.update(repr((device, device_model)).encode())
         self.fingerprint = digest.hexdigest()[:16]
         self._plain: Predictor | None = None
 
@@ -280,6 +286,10 @@ class Predictor:
         if y is None or half is None:
             return None
         shaped, features = batch is not features, batch
+        if self.device is not None:
+            on_device = device_work(work, group, features, self.device, half, not shaped, self.device_model)
+            if on_device is not None:
+                return on_device
         model = work["time"][group]
         n, flops = derive(group, features)
         t = time_of(model, n, flops, not shaped)

@@ -78,7 +78,7 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
             fmt_energy(p.energy_j, p.interval_j) if known else "-",
             _runs_cell(runs, loops) if counted else f"{TIMES} ?",
             fmt_energy(p.energy_j, p.interval_j, loops) if counted and known and loops > 1 else "",
-            fmt_range(*p.interval_j) if p.interval_j else "-",
+            fmt_range(*p.interval_j) if p.interval_j and p.interval_j[1] > p.interval_j[0] else "-",
             p.label,
         )
     return table

@@ -305,3 +305,11 @@ def test_a_cache_folder_that_cannot_be_made_only_costs_speed(tmp_path, config):
     first = run_check([tmp_path / "a.py"], blocked, FAKE)
     again = run_check([tmp_path / "a.py"], blocked, FAKE)
     assert first.diagnostics and again.diagnostics == first.diagnostics and again.stats.cache_hits == 0
+
+
+def test_a_told_gpu_has_its_own_cache_entries():
+    """`--device` changes every figure: a cache entry of the reference figures is never reused for it."""
+    from greenlint.check.cache import environment_stamp
+
+    plain = environment_stamp(None)
+    assert environment_stamp(None, "NVIDIA GeForce RTX 3090") not in (plain, environment_stamp(None, "NVIDIA Tesla T4"))

@@ -33,6 +33,7 @@ hotspot-threshold-j = 5
 min-batch-size = 8
 cache-dir = ".cache/gl"
 jobs = 3
+device = "rtx 3090"
 [tool.greenlint.per-file-ignores]
 "tests/*" = ["GL101"]
 """,
@@ -44,6 +45,7 @@ jobs = 3
     assert config.options == {"hotspot-threshold-j": 5.0, "min-batch-size": 8}
     assert config.cache_dir == (tmp_path / ".cache" / "gl").resolve()
     assert config.jobs == 3
+    assert config.device == "NVIDIA GeForce RTX 3090"  # the table's name, however it was spelled
     assert config.per_file_ignores == {"tests/*": ("GL101",)}
 
 
@@ -56,6 +58,8 @@ jobs = 3
         ("jobs = 0", "jobs"),
         ("respect-gitignore = 'yes'", "respect-gitignore"),
         ("output-format = 'xml'", "output-format"),
+        ("device = 'RTX 9999'", "key `device`: unknown device 'RTX 9999'; known: RTX 3090, RTX 3070"),
+        ("device = 3090", "unknown device 3090"),
         ("select = 'GL101'\nignore = [1]", "ignore"),
         # per-file-ignores patterns that would silently never match
         ('per-file-ignores = { "src/[.py" = ["GL101"] }', "`per-file-ignores`: `src/[.py` is not a valid file pattern "

@@ -89,6 +89,15 @@ def test_a_bound_reads_as_a_bound_not_a_median():
         assert "**at most 2.1 J** per execution (an upper bound" in text and "median" not in text
 
 
+def test_a_symbolic_call_reads_as_no_work_at_its_line_not_as_a_bound():
+    callsite = CallSite("a.py", Span(1, 1, 1, 10), "tensorflow.keras.layers.Dense.__call__", {"symbolic": True})
+    site = Site(callsite, Prediction.symbolic("called on Keras symbolic tensors"))
+    assert hint_label([site]) == "⚡ 0 J (counted where it runs)"
+    text = hover_markdown(site, [])
+    assert "**0 J at this line**: it only builds a graph" in text
+    assert "at most" not in text and "0 J – 0 J" not in text
+
+
 def test_a_floor_of_unknown_data_size_reads_as_at_least_not_a_median():
     site = _site(105.0, interval=(31.1, 2.11e7), floor=True)
     site = Site(replace(site.callsite, features={"samples_unknown": True, "epochs": 10}), site.prediction)

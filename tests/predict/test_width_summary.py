@@ -29,3 +29,15 @@ def test_a_floor_of_unknown_data_size_is_counted_apart_from_the_points():
     assert width_summary([_point(1.0, 10.0), floor]) == (
         "1 point, their 80% interval 10× wide at the median, 0.0% wider than 100×, 0.0% wider than 1000× "
         "(goals ≤ 30×, under 5%); 1 floor (data size unknown: at least the figure).")
+
+
+def test_a_symbolic_call_is_neither_a_point_nor_a_bound():
+    """A call that only builds a graph (functional API on Keras symbolic tensors) does no work at its
+    line: its 0 J is counted apart, not as an upper bound (it was, as `0 J – 0 J`)."""
+    symbolic = Prediction.symbolic("called on Keras symbolic tensors")
+    bound = Prediction(2.1, (0.0, 2.1), None, None, None, Basis.NEGLIGIBLE)
+    assert width_summary([_point(1.0, 10.0), bound, symbolic, symbolic]) == (
+        "1 point, their 80% interval 10× wide at the median, 0.0% wider than 100×, 0.0% wider than 1000× "
+        "(goals ≤ 30×, under 5%); 1 upper bound (bounded, negligible); "
+        "2 symbolic (0 J at their line: their work is counted where the graph runs).")
+    assert width_summary([symbolic]) == "1 symbolic (0 J at their line: their work is counted where the graph runs)."

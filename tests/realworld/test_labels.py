@@ -92,8 +92,12 @@ def test_score_counts_verdicts_and_drift():
         "findings": [(("c", f["filename"], 0, f["location"]["row"], f["code"]), f) for f in findings],
         "sites": [{"energy_j": 1.0, "interval_j": [1.0, 50.0]}, {"energy_j": 1.0, "interval_j": [1.0, 5000.0]},
                   {"energy_j": None, "interval_j": None}, {"energy_j": 2.0, "interval_j": [0.0, 2.0]},
-                  {"energy_j": 3.0, "interval_j": [1.0, 1e6], "floor": True}],
+                  {"energy_j": 3.0, "interval_j": [1.0, 1e6], "floor": True},
+                  {"energy_j": 0.0, "interval_j": [0.0, 0.0], "basis": "symbolic"}],
         "sizes": {}, "defaults": {"GL101": True, "GL301": True, "GL601": False},
+        "widths": {"c": {"sites": 6, "figured": 2, "bounds": 1, "floors": 1, "symbolic": 1, "wider_100x": 0.5,
+                         "wider_1000x": 0.5, "median_width": 2525.0},
+                   "d": {"sites": 3, "figured": 0, "bounds": 3, "floors": 0, "symbolic": 0}},
     }
     labels = [Label("c", "a.py", 0, n, "GL101", v, "r", "t") for n, v in ((1, "true"), (2, "false"), (3, "debatable"))]
     labels.append(Label("c", "gone.py", 0, 1, "GL301", "false", "r", "t"))
@@ -104,11 +108,15 @@ def test_score_counts_verdicts_and_drift():
     assert results["rules"]["GL601"]["findings"] == 0 and results["gl101_share"] == 0.8
     assert results["drift"]["vanished"] == [["c", "gone.py", 0, 1, "GL301", "false"]]
     assert [row[:5] for row in results["drift"]["unlabelled"]] == [["c", "a.py", 0, 4, "GL101"], ["c", "a.py", 0, 9, "GL301"]]
-    assert results["calls"] == {"sites": 5, "figured": 2, "bounds": 1, "floors": 1,  # a bound and a floor apart
+    # a bound, a floor and a symbolic call (0 J at its line, its work counted where the graph runs) apart
+    assert results["calls"] == {"sites": 6, "figured": 2, "bounds": 1, "floors": 1, "symbolic": 1,
                                 "wider_100x": 0.5, "wider_1000x": 0.5, "median_width": 2525.0}
     text = "\n".join(realworld_section({**results, "corpora": [{"name": "c"}]}))
     assert "| [GL101](GL101.md) | yes | 4 | 3 | 1 | 1 | 1 | 67% | **missed** |" in text
     assert "| GL101's share of the default findings | 80% (4 of 5) | ≤ 40% | **missed** |" in text
+    assert "| upper bounds (`bounded`, `negligible`: at most the figure) | 1 | | |" in text
+    assert "| c | 6 | 2 | 2525× (over the goal) | 50.0% | 50.0% | 1 | 1 | 1 |" in text
+    assert "| d | 3 | 0 | – | – | – | 3 | 0 | 0 |" in text
 
 
 def test_merge_adds_filled_rows_only(tmp_path):

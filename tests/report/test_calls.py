@@ -77,6 +77,14 @@ def test_table_shows_location_energy_and_basis():
     assert "from-data" not in text and "measured" not in text
 
 
+def test_a_symbolic_call_reads_0_j_at_its_line_not_a_range():
+    """A layer called on Keras symbolic tensors does no work at its line (it read `0 J – 0 J` twice)."""
+    layer = CallSite("d.py", Span(4, 5, 4, 30), "tensorflow.keras.layers.Dense.__call__", {"symbolic": True})
+    [row] = [line for line in _table([(layer, Prediction.symbolic("functional API"))]).splitlines() if "d.py" in line]
+    assert "0 J – 0 J" not in row and "0 J" in row and "counted where it runs" in row
+    assert re.search(r"\s-\s+counted where it runs", row)  # no interval: there is no work here to bound
+
+
 def test_table_shows_loops_ranges_and_stale_profiles():
     in_loop = CallSite("c.py", Span(4, 5, 4, 30), "tensorflow.keras.Sequential.fit", {"loop_multiplier": 8},
                        runs={"count": 8, "bound": "exact", "note": None})
@@ -156,3 +164,24 @@ def test_test_case_assertions_are_left_out_unless_asked():
         out = io.StringIO()
         write(Result(), "json", out, include_test_asserts=include)
         assert [o["api"] for o in json.loads(out.getvalue())] == apis
+
+
+def test_device_flag_prices_on_the_told_gpu_and_refuses_an_unknown_one(tmp_path, capsys):
+    """`calls --device` reaches the predictor the run loads (the real one: a keras.applications `fit`)."""
+    from greenlint.cli.calls_cmd import run
+
+    (tmp_path / "t.py").write_text(
+        "import numpy as np\nfrom tensorflow import keras\nx = np.zeros((2000, 128, 128, 3))\ny = np.zeros((2000, 1))\n"
+        "m = keras.applications.VGG16(include_top=False, input_shape=(128, 128, 3))\nm.compile(loss='mse')\n"
+        "m.fit(x, y, epochs=3, batch_size=32)\n")
+    figures = {}
+    for flag in ((), ("--device", "RTX 3090")):
+        assert run(_args(str(tmp_path / "t.py"), "--isolated", "--no-cache", "--format", "json", *flag)) == 0
+        [fit] = [o for o in json.loads(capsys.readouterr().out) if o["api"].endswith(".fit")]
+        figures[flag] = fit
+    told = figures[("--device", "RTX 3090")]
+    assert "RTX 3090 (told)" in told["evidence"]["note"] and told["energy_j"] != figures[()]["energy_j"]
+    assert run(_args(str(tmp_path / "t.py"), "--isolated", "--no-cache", "--device", "RTX 3090")) == 0
+    assert "priced on the NVIDIA GeForce RTX 3090 (told" in capsys.readouterr().out  # the text names the device
+    assert run(_args(str(tmp_path / "t.py"), "--isolated", "--device", "RTX 9999")) == 2
+    assert "--device: unknown device 'RTX 9999'" in capsys.readouterr().err

@@ -71,6 +71,7 @@ def test_settings_are_what_the_parser_accepts():
         "calibration": False,
         "cache-dir": ".cache",  # a folder below the project (the project itself is refused)
         "jobs": 2,
+        "device": "RTX 3090",
         "output-format": "json",
         "line-length": 100,
         "budget": {"fail-above": 2, "allow": {"train.py": float("inf")}},

@@ -74,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{PROG}: {shared}: no such directory", file=sys.stderr)
             return 2
         training = training_section(shared)
+    from greenlint.paths import DATA_DIR
+    from tools.model.device_eval import device_section
+
+    training = training.rstrip("\n") + "\n\n" + device_section(DATA_DIR / "training" / "runs.csv")
     atomic_write_text(args.out, render(held, info, training, size_scaling_check(records),
                                        script_totals(records, scripts, folds), timed_rendered()))
     print(f"wrote {args.out}")

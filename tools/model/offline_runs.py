@@ -20,57 +20,13 @@ from pathlib import Path
 import numpy as np
 
 from greenlint.paths import DATA_DIR
+from greenlint.predict.devices import GpuSpec, gpu_spec, known_gpu
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.predict.training_runs import REFERENCE_HW, arch_spec, positive_literal, shape_hw
 
 #: A validation sample is a forward pass only: about a third of a training step (forward + backward).
 VALIDATION_COST = 1.0 / 3.0
 MODEL_PATH = DATA_DIR / "training" / "offline_model.json"
-
-
-@dataclass(frozen=True)
-class GpuSpec:
-    name: str
-    cuda_cores: int
-    memory_gb: float
-    tdp_w: float
-    source: str
-
-
-_NVIDIA = "NVIDIA product specifications"
-#: Board power (TDP/TGP) as NVIDIA publishes it. The first three are the values in del Rey et al.'s
-#: `gpu_specs.py` (the GAISSA seaa2023 data set's README); the others are NVIDIA's spec pages/datasheets.
-GPU_SPECS: tuple[GpuSpec, ...] = (
-    GpuSpec("NVIDIA GeForce RTX 3090", 10496, 24, 350, "del Rey et al. gpu_specs.py; nvidia.com RTX 3090 specs"),
-    GpuSpec("NVIDIA GeForce RTX 3070", 5888, 8, 220, "del Rey et al. gpu_specs.py; nvidia.com RTX 3070 specs"),
-    GpuSpec("NVIDIA GeForce GTX 750 Ti", 640, 2, 60, "del Rey et al. gpu_specs.py"),
-    GpuSpec("NVIDIA GeForce RTX 3080", 8704, 10, 320, f"{_NVIDIA}: nvidia.com RTX 3080 family specs"),
-    GpuSpec("NVIDIA GeForce RTX 4090", 16384, 24, 450, f"{_NVIDIA}: nvidia.com RTX 4090 specs"),
-    GpuSpec("NVIDIA GeForce GTX 1080 Ti", 3584, 11, 250, f"{_NVIDIA}: nvidia.com GTX 1080 Ti specs"),
-    GpuSpec("NVIDIA Tesla T4", 2560, 16, 70, f"{_NVIDIA}: T4 datasheet"),
-    GpuSpec("NVIDIA Tesla V100-SXM2", 5120, 16, 300, f"{_NVIDIA}: V100 datasheet"),
-    GpuSpec("NVIDIA A100-SXM4", 6912, 80, 400, f"{_NVIDIA}: A100 datasheet (SXM4 80 GB)"),
-    GpuSpec("NVIDIA A100-PCIE", 6912, 40, 250, f"{_NVIDIA}: A100 datasheet (PCIe 40 GB)"),
-    GpuSpec("NVIDIA A10", 9216, 24, 150, f"{_NVIDIA}: A10 datasheet"),
-    GpuSpec("NVIDIA L4", 7424, 24, 72, f"{_NVIDIA}: L4 datasheet"),
-    GpuSpec("NVIDIA H100-SXM5", 16896, 80, 700, f"{_NVIDIA}: H100 datasheet (SXM5)"),
-    GpuSpec("NVIDIA H100-PCIE", 14592, 80, 350, f"{_NVIDIA}: H100 datasheet (PCIe)"),
-)
-
-
-def _gpu_key(name: str) -> str:
-    key = re.sub(r"[^a-z0-9]+\d+\s*gb$", "", name.strip().lower())  # "A100-SXM4-80GB" -> "a100-sxm4"
-    key = re.sub(r"[^a-z0-9]", "", key)
-    for prefix in ("nvidia", "geforce", "tesla"):
-        key = key.replace(prefix, "")
-    return key
-
-
-def gpu_spec(name: str) -> GpuSpec | None:
-    """Look a GPU up by the spellings nvidia-smi or a user would use ("RTX 3090", "Tesla T4", "A100-SXM4-80GB")."""
-    key = _gpu_key(name)
-    return next((s for s in GPU_SPECS if _gpu_key(s.name) == key), None) if key else None
-
 
 
 # --------------------------------------------------------------------------- offline estimator
@@ -123,7 +79,7 @@ def fit_offline(gflops, tdp_w, samples_eff, epoch_energy_j, groups) -> OfflineMo
 def fit_offline_runs(runs) -> OfflineModel:
     """Fit on recorded runs (`training_data.RunSummary`), grouped by architecture for the interval."""
     runs = list(runs)
-    tdp = [_known_gpu(r.gpu_name).tdp_w for r in runs]
+    tdp = [known_gpu(r.gpu_name).tdp_w for r in runs]
     gflops = [r.gflops * r.input_h * r.input_w / (REFERENCE_HW[0] * REFERENCE_HW[1]) for r in runs]
     samples = [effective_samples(r.training_size, r.validation_size) for r in runs]
     per_epoch = [r.energy_j / r.trained_epochs for r in runs]
@@ -141,13 +97,6 @@ def fit_offline_runs(runs) -> OfflineModel:
 def _arch_key(name: str) -> str:
     spec = arch_spec(name)
     return re.sub(r"[^a-z0-9]", "", (spec.name if spec else name).lower())
-
-
-def _known_gpu(name: str) -> GpuSpec:
-    spec = gpu_spec(name)
-    if spec is None:
-        raise ValueError(f"no spec for GPU {name!r}; add it to GPU_SPECS with a source")
-    return spec
 
 
 def save_offline(model: OfflineModel, path: Path, note: str) -> None:

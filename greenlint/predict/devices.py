@@ -1,0 +1,163 @@
+"""Named devices: the GPUs a user can tell greenlint its code runs on (`--device`, `device = "…"`).
+
+Each row is the public spec sheet's figures: board power (TDP/TGP), peak FP32 throughput (without
+tensor cores) and memory bandwidth. The idle draw is not on a spec sheet: it is taken as IDLE_SHARE
+of the TDP, a stated assumption (net joules, the FECoM definition, leave it out; del Rey's gross
+ones include it).
+
+Told a device, a call whose work is known (steps and FLOPs: `fit`, `evaluate`, `predict` on a
+model of known size) is priced on it (`device_work`), by three constants (`DeviceModel`):
+
+    time   = t0 + step_s x steps + FLOPs / (efficiency x FP32 peak)
+    gross  = busy_share x TDP x time + (1 - busy_share) x TDP x compute time
+    energy = gross - idle x time                 (net of the idle draw, FECoM's definition)
+
+t0 is the reference time model's start-up; step_s the host side of a step (input pipeline,
+dispatch); efficiency the share of the FP32 peak the FLOPs reach (above 1 where tensor cores or a
+frozen base do better than the nominal 3 x forward FLOPs); busy_share the board power while the
+step waits on the host, as a share of TDP. They are fitted on GAISSA's recorded runs (del Rey's
+setting: keras.applications fine-tuned from an image folder, batch 32) by `python -m
+tools.model.device_eval`, which refits them without the held-out architecture to judge them
+(docs/accuracy.md): step_s is that pipeline's, so code feeding in-memory arrays gets a high figure.
+Where the FLOPs are unknown the device cannot place the work and the reference figure stands.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from greenlint.predict.work_energy import derive, epochs_ends
+
+
+@dataclass(frozen=True)
+class GpuSpec:
+    name: str
+    cuda_cores: int
+    memory_gb: float
+    tdp_w: float
+    fp32_tflops: float  # peak FP32, without tensor cores
+    bandwidth_gb_s: float
+    source: str
+
+    @property
+    def idle_w(self) -> float:
+        """The idle draw assumed: IDLE_SHARE of the TDP (not a spec-sheet figure)."""
+        return IDLE_SHARE * self.tdp_w
+
+
+_NVIDIA = "NVIDIA product specifications"
+#: Spec-sheet figures. TDP of the first three as del Rey et al.'s `gpu_specs.py` has them (GAISSA
+#: seaa2023's README); FP32 peak and bandwidth, and every figure of the others, from NVIDIA's spec
+#: pages and datasheets (boost clock, non-tensor FP32).
+GPU_SPECS: tuple[GpuSpec, ...] = (
+    GpuSpec("NVIDIA GeForce RTX 3090", 10496, 24, 350, 35.6, 936, "del Rey et al. gpu_specs.py; nvidia.com RTX 3090 specs"),
+    GpuSpec("NVIDIA GeForce RTX 3070", 5888, 8, 220, 20.3, 448, "del Rey et al. gpu_specs.py; nvidia.com RTX 3070 specs"),
+    GpuSpec("NVIDIA GeForce GTX 750 Ti", 640, 2, 60, 1.31, 86.4, "del Rey et al. gpu_specs.py; nvidia.com GTX 750 Ti specs"),
+    GpuSpec("NVIDIA GeForce RTX 3080", 8704, 10, 320, 29.8, 760, f"{_NVIDIA}: nvidia.com RTX 3080 family specs"),
+    GpuSpec("NVIDIA GeForce RTX 4090", 16384, 24, 450, 82.6, 1008, f"{_NVIDIA}: nvidia.com RTX 4090 specs"),
+    GpuSpec("NVIDIA GeForce GTX 1080 Ti", 3584, 11, 250, 11.3, 484, f"{_NVIDIA}: nvidia.com GTX 1080 Ti specs"),
+    GpuSpec("NVIDIA Tesla T4", 2560, 16, 70, 8.1, 320, f"{_NVIDIA}: T4 datasheet"),
+    GpuSpec("NVIDIA Tesla V100-SXM2", 5120, 16, 300, 15.7, 900, f"{_NVIDIA}: V100 datasheet"),
+    GpuSpec("NVIDIA A100-SXM4", 6912, 80, 400, 19.5, 2039, f"{_NVIDIA}: A100 datasheet (SXM4 80 GB)"),
+    GpuSpec("NVIDIA A100-PCIE", 6912, 40, 250, 19.5, 1555, f"{_NVIDIA}: A100 datasheet (PCIe 40 GB)"),
+    GpuSpec("NVIDIA A10", 9216, 24, 150, 31.2, 600, f"{_NVIDIA}: A10 datasheet"),
+    GpuSpec("NVIDIA L4", 7424, 24, 72, 30.3, 300, f"{_NVIDIA}: L4 datasheet"),
+    GpuSpec("NVIDIA H100-SXM5", 16896, 80, 700, 67.0, 3350, f"{_NVIDIA}: H100 datasheet (SXM5)"),
+    GpuSpec("NVIDIA H100-PCIE", 14592, 80, 350, 51.0, 2000, f"{_NVIDIA}: H100 datasheet (PCIe)"),
+    GpuSpec("NVIDIA H200", 16896, 141, 700, 67.0, 4800, f"{_NVIDIA}: H200 datasheet (SXM)"),
+)
+#: The idle draw as a share of the TDP: an assumption (spec sheets do not state idle power).
+IDLE_SHARE = 0.1
+
+
+@dataclass(frozen=True)
+class DeviceModel:
+    """The three constants of a figure on a told device (module docstring)."""
+
+    step_s: float  # host seconds per step
+    efficiency: float  # share of the FP32 peak the FLOPs reach
+    busy_share: float  # board power while waiting on the host, share of TDP
+
+
+#: Fitted on GAISSA's 309 recorded runs (`python -m tools.model.device_eval`; tests/predict checks
+#: these are its fit): step_s and efficiency on the runs' durations, busy_share on their energy.
+SHIPPED = DeviceModel(step_s=0.0349, efficiency=1.93, busy_share=0.68)
+#: log10 half-width a told device adds to a figure's interval: the spread of the per-configuration
+#: errors of the fit (about a factor 2 either way).
+DEVICE_HALF = 0.3
+
+
+def _gpu_key(name: str) -> str:
+    key = re.sub(r"[^a-z0-9]+\d+\s*gb$", "", name.strip().lower())  # "A100-SXM4-80GB" -> "a100-sxm4"
+    key = re.sub(r"[^a-z0-9]", "", key)
+    for prefix in ("nvidia", "geforce", "tesla"):
+        key = key.replace(prefix, "")
+    return key
+
+
+def gpu_spec(name: str) -> GpuSpec | None:
+    """Look a GPU up by the spellings nvidia-smi or a user would use ("RTX 3090", "Tesla T4", "A100-SXM4-80GB")."""
+    key = _gpu_key(name)
+    return next((s for s in GPU_SPECS if _gpu_key(s.name) == key), None) if key else None
+
+
+def known_gpu(name: str) -> GpuSpec:
+    """`gpu_spec`, or a ValueError naming *name* where the table does not hold it."""
+    spec = gpu_spec(name)
+    if spec is None:
+        raise ValueError(f"no spec for GPU {name!r}; add it to GPU_SPECS with a source")
+    return spec
+
+
+def device_names() -> str:
+    """The names `--device` takes, for an error message or the help."""
+    return ", ".join(s.name.removeprefix("NVIDIA ").removeprefix("GeForce ").removeprefix("Tesla ") for s in GPU_SPECS)
+
+
+def device_seconds(work: dict, group: str, features: dict, device: GpuSpec, start: bool = True,
+                   model: DeviceModel = SHIPPED) -> tuple[float, float] | None:
+    """(host seconds, compute seconds) of a call's work on *device*: the reference time model's
+    start-up (*start*) and `step_s` per step, and the FLOPs at `efficiency` x the device's FP32
+    peak; None where the steps or the FLOPs are unknown."""
+    ref = (work.get("time") or {}).get(group)
+    if ref is None:
+        return None
+    n, flops = derive(group, features)
+    if n is None or not flops:
+        return None
+    return (ref["t0"] if start else 0.0) + model.step_s * n, flops / (model.efficiency * device.fp32_tflops * 1e12)
+
+
+def device_joules(host_s: float, compute_s: float, device: GpuSpec, model: DeviceModel = SHIPPED) -> float:
+    """Net joules of *host_s* + *compute_s* seconds on *device* (module docstring)."""
+    time = host_s + compute_s
+    gross = model.busy_share * device.tdp_w * time + (1 - model.busy_share) * device.tdp_w * compute_s
+    return gross - device.idle_w * time
+
+
+def device_work(work: dict, group: str | None, features: dict, device: GpuSpec, half: float, start: bool = True,
+                model: DeviceModel = SHIPPED) -> tuple[float, float, float, str] | None:
+    """(log10 J, of the interval's low and high ends, note) of a call's work on *device*, None where
+    its steps or FLOPs are unknown. The ends: the fewest and the most epochs early stopping allows,
+    widened by *half* (the work model's) and DEVICE_HALF."""
+    if group is None:
+        return None
+    found = device_seconds(work, group, features, device, start, model)
+    if found is None:
+        return None
+    host_s, compute_s = found
+    energy = device_joules(host_s, compute_s, device, model)
+    if energy <= 0:
+        return None
+    ends = []
+    for f in epochs_ends(features):
+        h, c = device_seconds(work, group, f, device, start, model) or found
+        ends.append(math.log10(max(device_joules(h, c, device, model), energy * 1e-3)))
+    spread = math.hypot(half, DEVICE_HALF)
+    note = (f"on the {device.name} (told): {host_s:.3g} s host side ({model.step_s:.3g} s per step) + "
+            f"{compute_s:.3g} s of compute (its {device.fp32_tflops:g} TFLOPS FP32 peak x {model.efficiency:.3g}) → "
+            f"{energy:.3g} J net ({device.tdp_w:g} W TDP computing, {model.busy_share:.0%} of it waiting, less "
+            f"{device.idle_w:.3g} W idle assumed; constants fitted on GAISSA's recorded runs)")
+    return math.log10(energy), ends[0] - spread, ends[1] + spread, note

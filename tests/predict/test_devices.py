@@ -1,0 +1,68 @@
+"""A told GPU (`--device`, greenlint/predict/devices.py): its table, its figures, its constants' fit."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from greenlint.predict.devices import GPU_SPECS, SHIPPED, DeviceModel, device_names, device_seconds, gpu_spec
+from greenlint.predict.predictor import Predictor
+
+FIT = "tensorflow.keras.Model.fit"
+VGG = {"architecture": "VGG16", "epochs": 81, "samples": 23807, "validation_samples": 10203, "batch_size": 32,
+       "input_shape": (128, 128, 3)}
+
+
+@pytest.fixture(scope="module")
+def reference():
+    from greenlint.predict import load_predictor
+
+    return load_predictor(overlay=False)
+
+
+def test_the_table_is_spec_sheet_figures_with_their_source():
+    assert gpu_spec("RTX 3090").tdp_w == 350 and gpu_spec("NVIDIA GeForce RTX 3070").fp32_tflops == 20.3
+    assert gpu_spec("A100-SXM4-80GB").tdp_w == 400 and gpu_spec("Tesla T4").name == "NVIDIA Tesla T4"
+    assert gpu_spec("") is None and gpu_spec("RTX 9999") is None
+    assert all(s.source and s.tdp_w > 0 and s.fp32_tflops > 0 and s.bandwidth_gb_s > 0 for s in GPU_SPECS)
+    assert "RTX 3090" in device_names() and "H100-SXM5" in device_names()
+
+
+def test_a_told_gpu_prices_the_work_and_its_note_names_it(reference):
+    told = Predictor(reference.model, device=gpu_spec("RTX 3090"))
+    plain, on_gpu = reference.predict(FIT, VGG), told.predict(FIT, VGG)
+    assert "RTX 3090 (told)" in on_gpu.evidence.note and "told" not in (plain.evidence.note or "")
+    assert on_gpu.interval_j[0] < on_gpu.energy_j < on_gpu.interval_j[1]
+    assert told.fingerprint != reference.fingerprint  # the lint cache keeps them apart
+    # a slower GPU of lower power: longer compute, and the figure follows the work
+    small = Predictor(reference.model, device=gpu_spec("T4")).predict(FIT, VGG)
+    assert small.energy_j != on_gpu.energy_j
+    twice = told.predict(FIT, {**VGG, "epochs": 162})
+    assert twice.energy_j / on_gpu.energy_j == pytest.approx(2.0, rel=0.01)  # linear in the work
+
+
+def test_without_flops_the_reference_figure_stands(reference):
+    told = Predictor(reference.model, device=gpu_spec("RTX 3090"))
+    f = {"epochs": 5, "samples": 1000, "batch_size": 32}  # the model's size unknown: no FLOPs
+    assert told.predict(FIT, f).energy_j == reference.predict(FIT, f).energy_j
+
+
+def test_device_seconds_is_linear_in_its_constants(reference):
+    work = reference.model["work"]
+    f = {"flops_per_sample": 1e9, "samples": 3200, "epochs": 2, "batch_size": 32}
+    h1, c1 = device_seconds(work, "training", f, gpu_spec("RTX 3090"), False, DeviceModel(1.0, 1.0, 0.5))
+    h, c = device_seconds(work, "training", f, gpu_spec("RTX 3090"), False, DeviceModel(0.5, 2.0, 0.5))
+    assert h1 == 200 and h == 100 and c == pytest.approx(c1 / 2)
+    assert c1 == pytest.approx(2 * 3 * 1e9 * 3200 / 35.6e12)
+
+
+@pytest.mark.slow
+def test_the_shipped_constants_are_the_fit_on_gaissas_runs(reference):
+    from greenlint.paths import DATA_DIR
+    from tools.model.device_eval import fit_device_model
+    from tools.model.training_data import read_runs_csv
+
+    fitted = fit_device_model(reference.model["work"], read_runs_csv(DATA_DIR / "training" / "runs.csv"))
+    assert math.isclose(fitted.step_s, SHIPPED.step_s) and math.isclose(fitted.efficiency, SHIPPED.efficiency)
+    assert math.isclose(fitted.busy_share, SHIPPED.busy_share)
