@@ -10,7 +10,10 @@ shape may still be known (Embedding, Dense on the last axis, a global pooling).
 FLOPs count a multiply-add as 2 (as TensorFlow's profiler does, data/work/keras_applications.csv):
 Dense 2·d_in·units per position, a convolution 2·k·c_in/groups·filters per output position, a
 recurrent layer 2·gates·units·(d_in+units) per time step; pooling, normalisation and activations
-count one or a few FLOPs per element they read. Bias additions are not counted.
+count one or a few FLOPs per element they read. Bias additions are not counted. Attention
+layers take several inputs (query, value, key: `apply` gets their shapes in that order): their
+projections count as Dense layers, the scores Q·Kᵀ and the weighted sum A·V as 2·Tq·Tv·d each,
+the softmax 3 FLOPs per score (as the Softmax layer).
 """
 
 from __future__ import annotations
@@ -178,6 +181,32 @@ def _norm(params_per_channel: int, per_element: int):
     return rule
 
 
+def _prelu(init: dict, shape: Shape) -> LayerWork | None:
+    """relu(x) − α·relu(−x), one α per element, shared along `shared_axes` (1: the first axis
+    after the batch): 4 FLOPs per element."""
+    shared = init.get("shared_axes")
+    shared = [shared] if type(shared) is int else shared if shared is not None else []
+    if None in shape or not isinstance(shared, list) or not all(type(a) is int and 1 <= a <= len(shape) for a in shared):
+        return None
+    alphas = math.prod(1 if axis + 1 in shared else d for axis, d in enumerate(shape))
+    return LayerWork(shape, alphas, 4 * math.prod(shape))
+
+
+def _group_norm(init: dict, shape: Shape) -> LayerWork | None:
+    groups = init.get("groups", 32)
+    if not shape or shape[-1] is None or type(groups) is not int or groups < 1 or shape[-1] % groups:
+        return None
+    scaled = init.get("center", True) is not False, init.get("scale", True) is not False
+    return LayerWork(shape, sum(scaled) * shape[-1], _times(5, _prod(shape)))
+
+
+def _repeat_vector(init: dict, shape: Shape) -> LayerWork | None:
+    n = init.get("n")
+    if type(n) is not int or len(shape) != 1:
+        return None
+    return LayerWork((n, shape[0]), 0, 0)
+
+
 def _padding2d(init: dict, shape: Shape) -> LayerWork | None:
     pad = init.get("padding", 1)
     if len(shape) != 3 or None in shape:
@@ -216,6 +245,63 @@ def _text_vectorization(init: dict, shape: Shape) -> LayerWork | None:
     return LayerWork((tokens,), 0, None) if type(tokens) is int else None
 
 
+def _sequences(shapes: list[Shape], dims: int = 2) -> list[Shape] | None:
+    """(query, value, key) shapes of an attention layer, each (steps, features); the key is the
+    value when not given."""
+    if len(shapes) not in (2, 3) or any(len(s) != dims for s in shapes):
+        return None
+    return [shapes[0], shapes[1], shapes[2] if len(shapes) == 3 else shapes[1]]
+
+
+def _multi_head_attention(init: dict, shapes: list[Shape]) -> LayerWork | None:
+    """MultiHeadAttention on query (Tq, dq), value (Tv, dv), key (Tv, dk): per head, query and
+    key projected to key_dim, value to value_dim; scores, softmax, weighted sum; the heads
+    projected back to output_shape (dq by default)."""
+    found = _sequences(shapes)
+    heads, key_dim = init.get("num_heads"), init.get("key_dim")
+    value_dim = init.get("value_dim") or key_dim
+    out = init.get("output_shape")
+    out = out[0] if isinstance(out, list) and len(out) == 1 else out
+    if not (type(heads) is int and type(key_dim) is int and type(value_dim) is int) or found is None \
+            or init.get("attention_axes") is not None or init.get("use_gate") is True:
+        return None  # (other attention axes, a gate: not modelled)
+    (tq, dq), (tv, dv), (tk, dk) = found
+    out = dq if out is None else out
+    if type(out) is not int or dq is None or dv is None or dk is None:
+        return None
+    bias = init.get("use_bias", True) is not False
+    hk, hv = heads * key_dim, heads * value_dim
+    params = (dq + dk) * hk + dv * hv + hv * out + ((2 * hk + hv + out) if bias else 0)
+    if tq is None or tv is None or tk is None:
+        return LayerWork((tq, out), params, None)
+    projections = 2 * (tq * dq * hk + tk * dk * hk + tv * dv * hv + tq * hv * out)
+    scores = heads * tq * tk
+    attend = 2 * scores * key_dim + 3 * scores + 2 * scores * value_dim
+    return LayerWork((tq, out), params, projections + attend)
+
+
+def _attention(additive: bool):
+    """Attention (Luong: scores Q·Kᵀ, or score_mode="concat": Σ tanh(q + k)) and AdditiveAttention
+    (Bahdanau: Σ scale·tanh(q + k)) on query (Tq, d), value (Tv, d), key (Tv, d)."""
+
+    def rule(init: dict, shapes: list[Shape]) -> LayerWork | None:
+        found = _sequences(shapes)
+        if found is None:
+            return None
+        (tq, d), (tv, dv), (tk, _) = found
+        if d is None or dv is None:
+            return None
+        concat = not additive and init.get("score_mode", "dot") == "concat"
+        use_scale = init.get("use_scale", additive) is True
+        params = (d if additive else 1) * use_scale + concat
+        if None in (tq, tv, tk):
+            return LayerWork((tq, dv), params, None)
+        per_pair = 4 * d if additive else 3 * d if concat else 2 * d
+        return LayerWork((tq, dv), params, tq * tk * (per_pair + 3) + 2 * tq * tv * dv)
+
+    return rule
+
+
 def _repeat(rank: int, rule):
     return lambda init, shape: rule(init, shape, rank)
 
@@ -251,6 +337,10 @@ RULES = {
     "Reshape": _reshape,
     "BatchNormalization": _norm(4, 2),
     "LayerNormalization": _norm(2, 5),
+    "GroupNormalization": _group_norm,
+    "PReLU": _prelu,
+    "Masking": _elementwise(3),
+    "RepeatVector": _repeat_vector,
     "Dropout": _elementwise(1),
     "SpatialDropout1D": _elementwise(1),
     "SpatialDropout2D": _elementwise(1),
@@ -274,6 +364,15 @@ RULES = {
     "Resizing": _resizing,
     "TextVectorization": _text_vectorization,
 }
+#: Short class name -> rule(init, per-sample input shapes) for layers of several inputs.
+MULTI_INPUT_RULES = {
+    "MultiHeadAttention": _multi_head_attention,
+    "Attention": _attention(False),
+    "AdditiveAttention": _attention(True),
+}
+#: A layer's call arguments that are its inputs, in the order its rule takes them (the first
+#: positional argument otherwise; Attention takes a list `[query, value, key]`).
+CALL_INPUTS = {"MultiHeadAttention": ("query", "value", "key")}
 #: Layers whose output does not depend on their input's shape (a model may start with them).
 SHAPE_FREE = frozenset({"TextVectorization"})
 #: Other names Keras exports for the same layers.
@@ -297,6 +396,8 @@ def apply(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
     """The work of layer *name* (short class name) on per-sample input *shapes*; None if unknown."""
     if name in MERGES:
         return _merge(name, init, shapes)
+    if name in MULTI_INPUT_RULES:
+        return MULTI_INPUT_RULES[name](init, shapes)
     rule = RULES.get(name)
     if rule is None or len(shapes) != 1:
         return None

@@ -1083,7 +1083,7 @@ class Resolver:
                 return None
             _, named = self.record(node, api, args, keywords, callee)
             returns = self.table.returns(api)
-            inputs = args[0][1] if args and not args[0][0] else named.get("inputs")
+            inputs = work_mod.layer_call_inputs(callee, args[0][1] if args and not args[0][0] else None, named)
             return Inst(returns, "method", self.layer_output(callee, inputs, node)) if returns else None
         if kind is UserFunc:
             if callee.info.graph_function and not self.exporting and not _traced(self.ctx.func):
@@ -1458,7 +1458,11 @@ class Resolver:
         return OPAQUE
 
     def e_binop(self, node: ast.BinOp) -> Any:
-        return self.binop(node.op, self.expr(node.left), self.expr(node.right))
+        left, right = self.expr(node.left), self.expr(node.right)
+        sym = work_mod.sym_elementwise(left, right, id(node))
+        if sym is not None:  # `inputs + attended` in a functional model
+            return Inst("tensorflow.keras.KerasTensor", "operator", {"sym": sym})
+        return self.binop(node.op, left, right)
 
     @staticmethod
     def binop(op: ast.operator, left: Any, right: Any) -> Any:

@@ -250,6 +250,36 @@ def merge_syms(syms: list[Sym], shape: tuple | None) -> Sym:
     return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown))
 
 
+def layer_call_inputs(layer: Any, first: Any, named: dict) -> Any:
+    """What a call of *layer* takes as its input(s): the first positional argument (or `inputs=`);
+    for a layer of several (MultiHeadAttention: query, value, key) a Seq of those given."""
+    params = layers.CALL_INPUTS.get(layer.cls.rpartition(".")[2]) if type(layer) is Inst else None
+    if params is None:
+        return first if first is not None else named.get("inputs")
+    items = []
+    for param in params:
+        value = named.get(param)
+        if value is None or (type(value) is Const and value.value is None):
+            break
+        items.append(value)
+    return Seq(tuple(items))
+
+
+def sym_elementwise(left: Any, right: Any, call_key: int) -> Sym | None:
+    """`a + b` (or another elementwise operator) on Keras symbolic tensors of one shape, or on a
+    symbolic tensor and a number: the result's Sym, one FLOP per output element."""
+    syms = [v.meta["sym"] for v in (left, right) if type(v) is Inst and "sym" in v.meta]
+    others = [v for v in (left, right) if not (type(v) is Inst and "sym" in v.meta)]
+    if not syms or any(not (type(v) is Const and type(v.value) in (int, float)) for v in others):
+        return None
+    shape = syms[0].shape
+    if any(s.shape != shape for s in syms):
+        shape = None
+    merged = merge_syms(syms, shape)
+    merged.flops[call_key] = None if shape is None or None in shape else math.prod(shape)
+    return merged
+
+
 def layer_on_sym(layer: Inst, inputs: Any, call_key: int) -> Sym | None:
     """Calling a layer on symbolic tensor(s): the output's Sym."""
     items = inputs.items if type(inputs) is Seq else (inputs,)
@@ -277,7 +307,7 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any = No
             named = {**named, "x": first}
         return _model_call(leaf, named, features, owner)
     if leaf == "__call__" and is_layer(owner):
-        return _layer_call(owner, first if first is not None else named.get("inputs"))
+        return _layer_call(owner, layer_call_inputs(owner, first, named))
     return op_work(api, named, features)
 
 
@@ -465,12 +495,15 @@ def _early_stopping(callbacks: Any) -> int | None:
 
 def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:
     work: dict[str, dict] = {}
-    if type(inputs) is Inst and "sym" in inputs.meta:
+    items = inputs.items if type(inputs) is Seq else (inputs,)
+    if items and all(type(v) is Inst and "sym" in v.meta for v in items):
         work["symbolic"] = functional_symbolic()
-        sym = inputs.meta["sym"]
-        found = apply_layer(layer, [sym.shape]) if sym.shape is not None else None
-        if sym.shape is not None:
-            work["input_shape"] = q(list(sym.shape), INFERRED, "per sample")
+        shapes = [v.meta["sym"].shape for v in items]
+        known = all(s is not None for s in shapes)
+        found = apply_layer(layer, shapes) if known else None
+        if known:
+            work["input_shape"] = q(list(shapes[0]) if len(shapes) == 1 else [list(s) for s in shapes],
+                                    INFERRED, "per sample" if len(shapes) == 1 else "per sample, of each input")
         work["params"] = q(found.params if found else None, INFERRED)
         flops = found.flops if found else None
         work["flops_per_sample"] = q(flops, INFERRED, None if flops is not None else

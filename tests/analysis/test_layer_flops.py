@@ -1,0 +1,177 @@
+"""FLOPs and parameters of the attention layers and the other layers research models use
+(analysis/layers.py), each against a hand computation from the layer's arguments; the
+parameter counts are the figures Keras's count_params() gives for the same layers."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from greenlint.analysis import analyse_source
+from greenlint.analysis.layers import apply
+
+HEADER = "import numpy as np\nimport tensorflow as tf\n"
+
+
+def sites(code: str) -> list:
+    result = analyse_source(HEADER + textwrap.dedent(code), "snippet.py")
+    assert result.errors == []
+    return result.callsites
+
+
+def work_of(code: str, api: str) -> dict:
+    found = [s.work for s in sites(code) if s.api == api]
+    assert found, [s.api for s in sites(code)]
+    return found[-1]
+
+
+# -- MultiHeadAttention ----------------------------------------------------------------------
+def test_self_attention_4_heads_of_16_on_32_tokens_of_64():
+    found = apply("MultiHeadAttention", {"num_heads": 4, "key_dim": 16}, [(32, 64), (32, 64)])
+    projections = 4 * 2 * 32 * 64 * 64  # query, key, value (4 heads x 16 = 64 each) and output
+    scores = 4 * 32 * 32  # heads x Tq x Tv
+    attend = 2 * scores * 16 + 3 * scores + 2 * scores * 16  # Q·Kᵀ, softmax, A·V
+    assert found.flops == projections + attend == 1_323_008
+    assert found.params == 16640  # Keras: 4 x (64·64 + 64)
+    assert found.shape == (32, 64)
+
+
+def test_cross_attention_with_own_key_value_and_output_sizes():
+    init = {"num_heads": 3, "key_dim": 5, "value_dim": 6, "output_shape": 9}
+    found = apply("MultiHeadAttention", init, [(10, 24), (7, 40), (7, 12)])  # query, value, key
+    projections = 2 * (10 * 24 * 15 + 7 * 12 * 15 + 7 * 40 * 18 + 10 * 18 * 9)
+    scores = 3 * 10 * 7
+    assert found.flops == projections + 2 * scores * 5 + 3 * scores + 2 * scores * 6
+    assert found.params == 1479  # Keras's count_params() for this layer
+    assert found.shape == (10, 9)
+
+
+def test_attention_without_bias_and_without_key_uses_the_value_as_key():
+    found = apply("MultiHeadAttention", {"num_heads": 2, "key_dim": 8, "use_bias": False}, [(10, 24), (7, 40)])
+    assert found.params == 2048  # Keras: (24 + 40) x 16 + 40 x 16 + 16 x 24
+    assert found.flops == 2 * (10 * 24 * 16 + 7 * 40 * 16 + 7 * 40 * 16 + 10 * 16 * 24) + 2 * 2 * 10 * 7 * (8 + 8) + 3 * 2 * 10 * 7  # 2 heads
+
+
+def test_attention_of_unknown_length_has_params_but_no_flops():
+    found = apply("MultiHeadAttention", {"num_heads": 2, "key_dim": 8}, [(None, 16), (None, 16)])
+    assert found.params == 4 * (16 * 16 + 16) and found.flops is None and found.shape == (None, 16)
+
+
+@pytest.mark.parametrize("init", [
+    {"num_heads": 2},  # key_dim missing
+    {"num_heads": 2, "key_dim": 8, "attention_axes": [1]},
+    {"num_heads": 2, "key_dim": 8, "use_gate": True},
+])
+def test_attention_not_modelled_is_unknown(init):
+    assert apply("MultiHeadAttention", init, [(4, 8), (4, 8)]) is None
+    assert apply("MultiHeadAttention", {"num_heads": 2, "key_dim": 8}, [(4, 8)]) is None  # no value
+
+
+# -- Attention, AdditiveAttention --------------------------------------------------------------
+def test_dot_product_attention():
+    found = apply("Attention", {}, [(5, 8), (7, 8)])
+    assert found.flops == 5 * 7 * (2 * 8 + 3) + 2 * 5 * 7 * 8  # Q·Kᵀ, softmax, A·V
+    assert (found.params, found.shape) == (0, (5, 8))
+    assert apply("Attention", {"use_scale": True, "score_mode": "concat"}, [(5, 8), (7, 8)]).params == 2
+
+
+def test_additive_attention():
+    found = apply("AdditiveAttention", {}, [(5, 8), (7, 8), (7, 8)])
+    assert found.flops == 5 * 7 * (4 * 8 + 3) + 2 * 5 * 7 * 8  # Σ scale·tanh(q + k), softmax, A·V
+    assert (found.params, found.shape) == (8, (5, 8))
+
+
+# -- other layers ----------------------------------------------------------------------------
+def test_prelu_has_one_alpha_per_element_unless_shared():
+    found = apply("PReLU", {}, [(6, 5, 4)])
+    assert (found.params, found.flops, found.shape) == (120, 4 * 120, (6, 5, 4))
+    assert apply("PReLU", {"shared_axes": [1, 2]}, [(6, 5, 4)]).params == 4
+    assert apply("PReLU", {"shared_axes": [4]}, [(6, 5, 4)]) is None
+
+
+def test_group_normalization_masking_repeat_vector():
+    assert apply("GroupNormalization", {"groups": 4}, [(6, 8)]) == ((6, 8), 16, 5 * 48)
+    assert apply("GroupNormalization", {"groups": 3}, [(6, 8)]) is None  # 8 channels in 3 groups
+    assert apply("Masking", {}, [(6, 8)]) == ((6, 8), 0, 3 * 48)
+    assert apply("RepeatVector", {"n": 3}, [(8,)]) == ((3, 8), 0, 0)
+
+
+# -- in models -------------------------------------------------------------------------------
+TRANSFORMER_BLOCK = """
+inputs = tf.keras.Input(shape=(32, 64))
+attended = tf.keras.layers.MultiHeadAttention(num_heads=4, key_dim=16)(inputs, inputs)
+h = tf.keras.layers.LayerNormalization()(inputs + attended)
+ff = tf.keras.layers.Dense(128, activation="relu")(h)
+ff = tf.keras.layers.Dense(64)(ff)
+h = tf.keras.layers.LayerNormalization()(h + ff)
+pooled = tf.keras.layers.GlobalAveragePooling1D()(h)
+outputs = tf.keras.layers.Dense(1, activation="sigmoid")(pooled)
+model = tf.keras.Model(inputs, outputs)
+model.fit(np.zeros((2048, 32, 64)), np.zeros(2048), epochs=4, batch_size=32)
+"""
+
+
+def test_a_transformer_block_has_its_flops_per_sample():
+    fit = work_of(TRANSFORMER_BLOCK, "tensorflow.keras.Model.fit")
+    mha = 1_323_008
+    norms = 2 * 5 * 32 * 64
+    adds = 2 * 32 * 64  # the two residual additions
+    dense = 2 * 32 * 64 * 128 + 32 * 128 + 2 * 32 * 128 * 64 + 2 * 64 + 1  # activations: 1 per output
+    assert fit["flops_per_sample"]["value"] == mha + norms + adds + dense + 32 * 64
+    assert fit["flops_per_sample"].get("bound") is None and fit["flops_per_sample"]["note"] is None
+    assert fit["params"]["value"] == 33537  # Keras's model.count_params()
+
+
+def test_the_attention_call_site_shows_each_input():
+    call = work_of(TRANSFORMER_BLOCK, "tensorflow.keras.layers.MultiHeadAttention.__call__")
+    assert call["input_shape"]["value"] == [[32, 64], [32, 64]]
+    assert call["flops_per_sample"]["value"] == 1_323_008
+
+
+def test_keyword_query_value_and_a_list_for_attention():
+    code = """
+    q = tf.keras.Input(shape=(5, 8))
+    v = tf.keras.Input(shape=(7, 8))
+    a = tf.keras.layers.MultiHeadAttention(num_heads=2, key_dim=4)(query=q, value=v)
+    b = tf.keras.layers.Attention()([q, v])
+    model = tf.keras.Model([q, v], tf.keras.layers.Concatenate()([a, b]))
+    """
+    model = work_of(code, "tensorflow.keras.Model")
+    mha = apply("MultiHeadAttention", {"num_heads": 2, "key_dim": 4}, [(5, 8), (7, 8)])
+    dot = apply("Attention", {}, [(5, 8), (7, 8)])
+    assert model["flops_per_sample"]["value"] == mha.flops + dot.flops
+    assert model["params"]["value"] == mha.params
+
+
+def test_adding_a_symbolic_tensor_of_another_shape_loses_the_shape():
+    code = """
+    a = tf.keras.Input(shape=(4, 8))
+    b = tf.keras.layers.Dense(3)(a)
+    model = tf.keras.Model(a, tf.keras.layers.Dense(1)(a + b))
+    """
+    model = work_of(code, "tensorflow.keras.Model")
+    assert model["flops_per_sample"]["bound"] == "lower" and "Dense" in model["flops_per_sample"]["note"]
+
+
+@pytest.mark.slow
+def test_parameter_counts_match_keras():
+    keras = pytest.importorskip("keras")
+    cases = [
+        ("MultiHeadAttention", {"num_heads": 3, "key_dim": 5, "value_dim": 6, "output_shape": 9}, [(10, 24), (7, 40), (7, 12)]),
+        ("MultiHeadAttention", {"num_heads": 2, "key_dim": 8, "use_bias": False}, [(10, 24), (7, 40)]),
+        ("AdditiveAttention", {}, [(5, 8), (7, 8)]),
+        ("Attention", {"use_scale": True, "score_mode": "concat"}, [(5, 8), (7, 8)]),
+        ("PReLU", {"shared_axes": [1, 2]}, [(6, 5, 4)]),
+        ("GroupNormalization", {"groups": 4}, [(6, 8)]),
+        ("RepeatVector", {"n": 3}, [(8,)]),
+    ]  # fmt: skip
+    for name, init, shapes in cases:
+        layer = getattr(keras.layers, name)(**init)
+        inputs = [keras.Input(s) for s in shapes]
+        if name == "MultiHeadAttention":
+            out = layer(*inputs)
+        else:
+            out = layer(inputs if len(inputs) > 1 else inputs[0])
+        found = apply(name, init, shapes)
+        assert (found.params, found.shape) == (layer.count_params(), tuple(out.shape[1:])), name
