@@ -5,6 +5,7 @@ parameter counts are the figures Keras's count_params() gives for the same layer
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -98,18 +99,8 @@ def test_group_normalization_masking_repeat_vector():
 
 
 # -- in models -------------------------------------------------------------------------------
-TRANSFORMER_BLOCK = """
-inputs = tf.keras.Input(shape=(32, 64))
-attended = tf.keras.layers.MultiHeadAttention(num_heads=4, key_dim=16)(inputs, inputs)
-h = tf.keras.layers.LayerNormalization()(inputs + attended)
-ff = tf.keras.layers.Dense(128, activation="relu")(h)
-ff = tf.keras.layers.Dense(64)(ff)
-h = tf.keras.layers.LayerNormalization()(h + ff)
-pooled = tf.keras.layers.GlobalAveragePooling1D()(h)
-outputs = tf.keras.layers.Dense(1, activation="sigmoid")(pooled)
-model = tf.keras.Model(inputs, outputs)
-model.fit(np.zeros((2048, 32, 64)), np.zeros(2048), epochs=4, batch_size=32)
-"""
+#: The timed suite's transformer block (4-head self-attention on 32 tokens x 64, feed-forward 128).
+TRANSFORMER_BLOCK = (Path(__file__).resolve().parents[2] / "bench/timed/scripts/attention_block.py").read_text()
 
 
 def test_a_transformer_block_has_its_flops_per_sample():
@@ -118,7 +109,8 @@ def test_a_transformer_block_has_its_flops_per_sample():
     norms = 2 * 5 * 32 * 64
     adds = 2 * 32 * 64  # the two residual additions
     dense = 2 * 32 * 64 * 128 + 32 * 128 + 2 * 32 * 128 * 64 + 2 * 64 + 1  # activations: 1 per output
-    assert fit["flops_per_sample"]["value"] == mha + norms + adds + dense + 32 * 64
+    pooling = 32 * 64
+    assert fit["flops_per_sample"]["value"] == mha + norms + adds + dense + pooling
     assert fit["flops_per_sample"].get("bound") is None and fit["flops_per_sample"]["note"] is None
     assert fit["params"]["value"] == 33537  # Keras's model.count_params()
 
