@@ -1459,7 +1459,7 @@ class Resolver:
 
     def e_binop(self, node: ast.BinOp) -> Any:
         left, right = self.expr(node.left), self.expr(node.right)
-        sym = work_mod.sym_elementwise(left, right, id(node))
+        sym = work_mod.sym_elementwise(left, right, id(node)) if type(node.op) is not ast.MatMult else None
         if sym is not None:  # `inputs + attended` in a functional model
             return Inst("tensorflow.keras.KerasTensor", "operator", {"sym": sym})
         return self.binop(node.op, left, right)

@@ -167,3 +167,12 @@ def test_parameter_counts_match_keras():
             out = layer(inputs if len(inputs) > 1 else inputs[0])
         found = apply(name, init, shapes)
         assert (found.params, found.shape) == (layer.count_params(), tuple(out.shape[1:])), name
+
+
+def test_a_matrix_product_of_symbolic_tensors_is_not_elementwise():
+    code = """
+    a = tf.keras.Input(shape=(4, 4))
+    model = tf.keras.Model(a, tf.keras.layers.Dense(2)(a @ a))
+    """
+    model = work_of(code, "tensorflow.keras.Model")
+    assert model == {}  # not counted as 16 elementwise FLOPs: the graph is not followed through `@`
