@@ -509,12 +509,14 @@ def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:
         work["flops_per_sample"] = q(flops, INFERRED, None if flops is not None else
                                      f"{layer.cls.rpartition('.')[2]}: no shape rule, or an input dimension unknown")
         return work
-    shape = shape_of(inputs)
-    if not shape or shape[0] is None:
+    shapes = [shape_of(v) for v in items]
+    rows = {s[0] if s else None for s in shapes}
+    if not shapes or None in rows or len(rows) != 1:  # (inputs of several sizes: not one batch)
         return {"flops": q(None, UNKNOWN, "the input's shape is not known statically")}
-    prov, note = shape_source(inputs)
-    found = apply_layer(layer, [tuple(shape[1:])])
-    work["input_shape"] = q(list(shape), prov, note)
+    shape = shapes[0]
+    prov, note = shape_source(items[0])
+    found = apply_layer(layer, [tuple(s[1:]) for s in shapes])
+    work["input_shape"] = q(list(shape) if len(shapes) == 1 else [list(s) for s in shapes], prov, note)
     work["params"] = q(found.params if found else None, INFERRED)
     known = found is not None and found.flops is not None
     work["flops"] = q(found.flops * shape[0] if known else None, INFERRED,

@@ -176,3 +176,17 @@ def test_a_matrix_product_of_symbolic_tensors_is_not_elementwise():
     """
     model = work_of(code, "tensorflow.keras.Model")
     assert model == {}  # not counted as 16 elementwise FLOPs: the graph is not followed through `@`
+
+
+def test_eager_calls_of_layers_of_several_inputs():
+    code = """
+    x = np.zeros((8, 32, 64))
+    y = np.zeros((8, 10, 64))
+    tf.keras.layers.MultiHeadAttention(num_heads=4, key_dim=16)(x, y)
+    tf.keras.layers.Add()([x, x])
+    """
+    mha = work_of(code, "tensorflow.keras.layers.MultiHeadAttention.__call__")
+    found = apply("MultiHeadAttention", {"num_heads": 4, "key_dim": 16}, [(32, 64), (10, 64)])
+    assert mha["input_shape"]["value"] == [[8, 32, 64], [8, 10, 64]]
+    assert mha["flops"]["value"] == 8 * found.flops
+    assert work_of(code, "tensorflow.keras.layers.Add.__call__")["flops"]["value"] == 8 * 32 * 64
