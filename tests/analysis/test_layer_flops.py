@@ -157,6 +157,16 @@ def test_parameter_counts_match_keras():
         ("PReLU", {"shared_axes": [1, 2]}, [(6, 5, 4)]),
         ("GroupNormalization", {"groups": 4}, [(6, 8)]),
         ("RepeatVector", {"n": 3}, [(8,)]),
+        # layers the table had before, checked alike
+        ("Conv2DTranspose", {"filters": 8, "kernel_size": 3, "strides": 2}, [(7, 7, 4)]),
+        ("Conv2DTranspose", {"filters": 8, "kernel_size": 3, "strides": 2, "padding": "same"}, [(7, 7, 4)]),
+        ("SeparableConv2D", {"filters": 8, "kernel_size": 3, "depth_multiplier": 2}, [(9, 9, 4)]),
+        ("DepthwiseConv2D", {"kernel_size": 3, "strides": 2, "padding": "same"}, [(9, 9, 4)]),
+        ("Conv1D", {"filters": 5, "kernel_size": 3, "padding": "causal", "dilation_rate": 2}, [(20, 4)]),
+        ("Conv3D", {"filters": 5, "kernel_size": 3}, [(6, 6, 6, 2)]),
+        ("Conv2D", {"filters": 8, "kernel_size": 3, "groups": 2}, [(9, 9, 4)]),
+        ("UpSampling2D", {"size": 3}, [(4, 4, 2)]),
+        ("GlobalAveragePooling2D", {"keepdims": True}, [(4, 4, 2)]),
     ]  # fmt: skip
     for name, init, shapes in cases:
         layer = getattr(keras.layers, name)(**init)
