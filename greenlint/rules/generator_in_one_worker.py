@@ -10,6 +10,10 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, i
 from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import last_name, units
+
+#: `os.environ["CUDA_VISIBLE_DEVICES"]` set to one of these at top level hides every GPU from TensorFlow.
+NO_GPU = frozenset({"", "-1"})
 
 
 class GeneratorInOneWorker(Rule):
@@ -24,7 +28,10 @@ class GeneratorInOneWorker(Rule):
     with `--workers` defaulting to 1). Not reported: a fit fed by a plain Python generator
     (a call of a generator function: more workers would break it, see Fix safety), by a
     tf.data pipeline or arrays, or by data of unknown kind; a fit whose `workers` is not
-    known, or is more than 1; one in test code. Off by default.
+    known, or is more than 1; one in test code; one in a file that hides every GPU at top
+    level (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`): the training then runs on
+    the host, whose step far outlasts a batch's preparation, and more workers would take
+    cores from it. Off by default.
 
     ## Why is this bad?
     Keras draws the batches of a Python generator or `Sequence` through a queue filled by
@@ -105,6 +112,10 @@ class GeneratorInOneWorker(Rule):
             "def batches(flow_a, flow_b):\n    for a, b in zip(flow_a, flow_b):\n        yield a, b\n"
             "train = batches(a, b)\nm.fit(train, steps_per_epoch=100, epochs=5)\n"
         ),
+        Valid(  # every GPU hidden: the step runs on the host
+            "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = ''\nm = tf.keras.Sequential()\n"
+            "train = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y)\nm.fit(train, epochs=5)\n"
+        ),
         Valid(  # the input's kind is not known (a parameter, another library)
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n"
         ),
@@ -132,6 +143,11 @@ class GeneratorInOneWorker(Rule):
             "m.fit(train, epochs=20)\n",
             line=5,
         ),
+        Invalid(  # one GPU chosen, not hidden
+            "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\nm = tf.keras.Sequential()\n"
+            "train = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y)\nm.fit(train, epochs=5)\n",
+            line=6,
+        ),
         Invalid(  # an argparse default of one worker
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
             "p.add_argument('--workers', type=int, default=1)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
@@ -143,6 +159,8 @@ class GeneratorInOneWorker(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        if "CUDA_VISIBLE_DEVICES" in str(facts.source) and _hides_gpus(facts):
+            return
         for site in facts.sites:
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
@@ -156,6 +174,27 @@ class GeneratorInOneWorker(Rule):
                 continue
             method = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(method=method, workers=workers))
+
+
+def _hides_gpus(facts: FileFacts) -> bool:
+    """Whether a top-level statement of the file (of any notebook cell) sets
+    `os.environ["CUDA_VISIBLE_DEVICES"]` to a literal hiding every GPU."""
+    for module in units(facts):
+        for node in module.body:
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)):
+                continue
+            if node.value.value in NO_GPU and any(_visible_devices(target) for target in node.targets):
+                return True
+    return False
+
+
+def _visible_devices(target: ast.expr) -> bool:
+    return (
+        isinstance(target, ast.Subscript)
+        and last_name(target.value) == "environ"
+        and isinstance(target.slice, ast.Constant)
+        and target.slice.value == "CUDA_VISIBLE_DEVICES"
+    )
 
 
 def _workers(facts: FileFacts, site: Site, call: ast.Call) -> str | None:
