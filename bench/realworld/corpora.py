@@ -140,8 +140,9 @@ CORPORA: tuple[Corpus, ...] = (
         "Apache-2.0", "xuannianz/EfficientDet@030fb7e10ab69a297c7723120c2d1be856a852c0",
         include=("train.py", "model.py", "efficientnet.py", "layers.py", "losses.py", "callbacks.py",
                  "initializers.py", "keras_.py", "tfkeras.py", "inference.py", "inference_video.py",
-                 "generators/common.py", "generators/pascal.py", "generators/coco.py", "eval/common.py",
-                 "eval/pascal.py", "eval/coco.py", "utils/__init__.py", "utils/anchors.py", "utils/image.py"),
+                 "generators/__init__.py", "generators/common.py", "generators/pascal.py", "generators/coco.py",
+                 "generators/csv_.py", "eval/common.py", "eval/pascal.py", "eval/coco.py", "utils/__init__.py",
+                 "utils/anchors.py", "utils/image.py"),
         licence_file="LICENSE",
     ),
     Corpus(

@@ -35,6 +35,7 @@ batch_size_from        "dataset" when `batch_size` comes from the literal `.batc
                        tf.data.Dataset argument (`model.fit(ds)`), which Keras then uses
 n_layers               Sequential models: layers in the literal list plus literal `add` calls
 model_name             models from `keras.applications` ("ResNet50")
+input_kind             `fit`/`fit_generator`: what its batches come from, where known (`input_kind`)
 =====================  ==========================================================================
 """
 
@@ -43,10 +44,24 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from greenlint.analysis.arrays import DATA_ROOTS, elements  # numpy etc. followed for shapes and sizes only
-from greenlint.analysis.values import OPAQUE, WORK_KEYS, Const, Inst, Ref, Seq
+from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and sizes only
+    ARRAY,
+    DATA_ROOTS,
+    PY_GENERATOR,
+    TENSOR,
+    elements,
+    shape_of,
+)
+from greenlint.analysis.values import OPAQUE, SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, Seq, UserInst
 
 DATASET = "tensorflow.data.Dataset"
+#: What `ImageDataGenerator.flow()`, `.flow_from_directory()`, `.flow_from_dataframe()` give: a
+#: Keras image iterator, a `keras.utils.Sequence` (its batches are indexed, so workers can share it).
+IMAGE_DATA_GENERATOR = "tensorflow.keras.preprocessing.image.ImageDataGenerator"
+FLOWS = frozenset({"flow", "flow_from_directory", "flow_from_dataframe"})
+FLOW_ITERATOR = "tensorflow.keras.preprocessing.image.Iterator"
+#: Keras model methods whose first argument is the training data (`x`, or `generator` in Keras 2).
+FITS = frozenset({"fit", "fit_generator"})
 #: Strings longer than MAX_STRING and sequences of more than MAX_LITERAL_ITEMS items (nested
 #: ones counted together) are not copied into the features.
 MAX_LITERAL_ITEMS = 64
@@ -265,3 +280,25 @@ def receiver_features(owner: Any) -> dict[str, Any]:
     if count is not None:
         out["pipeline_elements"] = count
     return out
+
+
+def input_kind(api: str, named: dict[str, Any]) -> str | None:
+    """What a `fit`/`fit_generator` call's batches come from, None where not known: "sequence" (a
+    `keras.utils.Sequence`: an `ImageDataGenerator` flow, an instance of a class deriving it, in
+    the file or a project module), "generator" (what calling a Python generator function gives),
+    "dataset" (a tf.data pipeline) or "arrays" (NumPy arrays or tensors, sliced by Keras)."""
+    if api.rpartition(".")[2] not in FITS:
+        return None
+    value: Any = named.get("x", named.get("generator"))
+    kind = type(value)
+    if kind is UserInst:
+        return "sequence" if value.info.tf_base == SEQUENCE else None
+    if kind is ExtInst:
+        return "sequence" if value.cls.tf_base == SEQUENCE else None
+    if kind is Inst:
+        found = {SEQUENCE: "sequence", FLOW_ITERATOR: "sequence", PY_GENERATOR: "generator", DATASET: "dataset"}
+        if value.cls in found:
+            return found[value.cls]
+        if value.cls in (ARRAY, TENSOR):
+            return "arrays"
+    return "arrays" if shape_of(value) is not None else None

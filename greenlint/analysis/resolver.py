@@ -1058,6 +1058,8 @@ class Resolver:
                 if owner.meta.get("layers") is not None:
                     owner.meta["layers"] = [*owner.meta["layers"], named.get("layer")]
             returns = self.table.returns(api)
+            if returns is None and owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in feat.FLOWS:
+                return Inst(feat.FLOW_ITERATOR, "method")  # a Sequence: `input_kind` of the fit it feeds
             if returns is None:
                 return None
             meta = dict(owner.meta) if returns == owner.cls or (returns == DATASET and "data" in owner.meta) else None
@@ -1296,6 +1298,9 @@ class Resolver:
             if batched is not None:  # `model.fit(ds)` with `ds = ....batch(32)`: Keras uses the dataset's
                 features["batch_size"] = batched
                 features["batch_size_from"] = "dataset"
+        kind = feat.input_kind(api, named)
+        if kind is not None:
+            features["input_kind"] = kind
         first = args[0][1] if args and not args[0][0] else None
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first)
         if not self.exporting:

@@ -315,11 +315,17 @@ class Super:
 MISSING = object()
 
 
+#: Keras' batch source shareable between workers; a join of instances of different classes
+#: deriving it is a `Sequence` (`gen = PascalGenerator(...)` on one path, `CsvGenerator(...)` on another).
+SEQUENCE = "tensorflow.keras.utils.Sequence"
+
+
 def merge(a: Any, b: Any) -> Any:
     """The value of a name bound differently on two paths; unknown unless they agree.
 
     A TF value merged with a known non-TF constant (`tf = None` in an `except ImportError`)
-    keeps the TF value: the constant path cannot make TF calls.
+    keeps the TF value: the constant path cannot make TF calls. Instances of two classes
+    deriving `keras.utils.Sequence` give a plain `Sequence` (only what they share is known).
     """
     if a is b:
         return a
@@ -338,7 +344,19 @@ def merge(a: Any, b: Any) -> Any:
         return b
     if b_const:
         return a
+    if _sequence(a) and _sequence(b):
+        return Inst(SEQUENCE, "merge")
     return None
+
+
+def _sequence(value: Any) -> bool:
+    """Whether *value* is an instance of a class deriving `keras.utils.Sequence` (a user one included)."""
+    kind = type(value)
+    if kind is Inst:
+        return value.cls == SEQUENCE
+    if kind is UserInst:
+        return value.info.tf_base == SEQUENCE
+    return kind is ExtInst and value.cls.tf_base == SEQUENCE
 
 
 #: `Inst.meta` keys describing work (sizes, shapes, architectures): kept at a join only where

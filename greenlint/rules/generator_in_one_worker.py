@@ -7,25 +7,31 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, is_keras_model_method, keyword
-from greenlint.rules.callbacks import constructor
 from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import last_name, units
 
-#: `ImageDataGenerator` methods whose iterator reads, decodes and augments each batch in Python.
-FLOWS = frozenset({"flow", "flow_from_directory", "flow_from_dataframe"})
-IMAGE_DATA_GENERATOR = "tensorflow.keras.preprocessing.image.ImageDataGenerator"
+#: `os.environ["CUDA_VISIBLE_DEVICES"]` set to one of these at top level hides every GPU from TensorFlow.
+NO_GPU = frozenset({"", "-1"})
 
 
 class GeneratorInOneWorker(Rule):
     """
     ## What it does
-    Flags a Keras training whose batches come from Python code run by a single worker:
-    `fit_generator()` (Keras 2), or `fit()` given an `ImageDataGenerator` iterator (`.flow()`,
-    `.flow_from_directory()`, `.flow_from_dataframe()`), with `workers` left at its default
-    (1) or set to 0 or 1, as written or as the default of a parameter or a flag of the file
-    (`workers=args.workers` with `--workers` defaulting to 1). A fit whose `workers` is not
-    known, or is more than 1, is not reported; nor is one in test code. Off by default.
+    Flags a Keras training (`fit()`, or Keras 2's `fit_generator()`) whose batches come from
+    a `keras.utils.Sequence` drawn by a single worker: an `ImageDataGenerator` iterator
+    (`.flow()`, `.flow_from_directory()`, `.flow_from_dataframe()`) or an instance of a class
+    deriving `Sequence`, made in the file or in a project module it imports (the analysis's
+    `input_kind` feature), with `workers` left at its default (1) or set to 0 or 1, as
+    written or as the default of a parameter or a flag of the file (`workers=args.workers`
+    with `--workers` defaulting to 1). Not reported: a fit fed by a plain Python generator
+    (a call of a generator function: more workers would break it, see Fix safety), by a
+    tf.data pipeline or arrays, or by data of unknown kind; a fit whose `workers` is not
+    known, or is more than 1; one in test code; one in a file that hides every GPU at top
+    level (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`): the training then runs on
+    the host, whose step far outlasts a batch's preparation, and more workers would take
+    cores from it. Off by default.
 
     ## Why is this bad?
     Keras draws the batches of a Python generator or `Sequence` through a queue filled by
@@ -58,9 +64,10 @@ class GeneratorInOneWorker(Rule):
     bottleneck to show; this machine has no accelerator.
 
     ## Fix safety
-    No automatic fix: a plain Python generator is not safe to share between workers (each
-    process would yield the same batches; a `keras.utils.Sequence` is), and more processes
-    take more host memory.
+    No automatic fix: more processes take more host memory. A plain Python generator is not
+    safe to share between workers (threads raise "generator already executing", processes
+    each yield the same batches), which is why only a `keras.utils.Sequence`, whose batches
+    are indexed, is reported.
 
     ## Options
     None.
@@ -92,14 +99,42 @@ class GeneratorInOneWorker(Rule):
         ),
         Valid(  # test code
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "def test_fit():\n    m.fit_generator(gen, steps_per_epoch=2, epochs=1)\n"
+            "def test_fit():\n    m.fit_generator(Batches(), steps_per_epoch=2, epochs=1)\n"
+            "class Batches(tf.keras.utils.Sequence):\n    def __len__(self):\n        return 100\n"
+        ),
+        Valid(  # a plain generator function: not safe to share between workers
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def batches(x, y):\n    while True:\n        yield x[:32], y[:32]\n"
+            "m.fit_generator(batches(x, y), steps_per_epoch=100, epochs=5)\n"
+        ),
+        Valid(  # a name bound to a generator function's call
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def batches(flow_a, flow_b):\n    for a, b in zip(flow_a, flow_b):\n        yield a, b\n"
+            "train = batches(a, b)\nm.fit(train, steps_per_epoch=100, epochs=5)\n"
+        ),
+        Valid(  # every GPU hidden: the step runs on the host
+            "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = ''\nm = tf.keras.Sequential()\n"
+            "train = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y)\nm.fit(train, epochs=5)\n"
+        ),
+        Valid(  # the input's kind is not known (a parameter, another library)
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n"
         ),
     )
     INVALID = (
-        Invalid(
-            "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n",
-            line=3,
+        Invalid(  # a Sequence subclass of the file
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Batches(tf.keras.utils.Sequence):\n    def __len__(self):\n        return 100\n"
+            "m.fit_generator(Batches(), steps_per_epoch=100, epochs=5)\n",
+            line=6,
             message_contains="one worker (the default)",
+        ),
+        Invalid(  # one of two Sequence subclasses, picked at run time
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Voc(tf.keras.utils.Sequence):\n    pass\nclass Coco(tf.keras.utils.Sequence):\n    pass\n"
+            "def make(kind):\n    if kind == 'voc':\n        g = Voc()\n    else:\n        g = Coco()\n    return g\n"
+            "m.fit(make('coco'), epochs=20, workers=1)\n",
+            line=13,
+            message_contains="workers=1",
         ),
         Invalid(  # an augmenting ImageDataGenerator given to fit()
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -108,24 +143,31 @@ class GeneratorInOneWorker(Rule):
             "m.fit(train, epochs=20)\n",
             line=5,
         ),
+        Invalid(  # one GPU chosen, not hidden
+            "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\nm = tf.keras.Sequential()\n"
+            "train = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y)\nm.fit(train, epochs=5)\n",
+            line=6,
+        ),
         Invalid(  # an argparse default of one worker
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
             "p.add_argument('--workers', type=int, default=1)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
+            "gen = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y)\n"
             "m.fit_generator(gen, steps_per_epoch=100, epochs=5, workers=args.workers, use_multiprocessing=True)\n",
-            line=7,
+            line=8,
             message_contains="workers=1, the default of `--workers`",
         ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        if "CUDA_VISIBLE_DEVICES" in str(facts.source) and _hides_gpus(facts):
+            return
         for site in facts.sites:
-            generator = is_keras_model_method(site.api, ("fit_generator",))
-            if not (generator or is_keras_model_method(site.api, ("fit",))):
+            if not is_keras_model_method(site.api, ("fit", "fit_generator")):
+                continue
+            if site.features.get("input_kind") != "sequence":  # see Fix safety
                 continue
             call = facts.node(site)
             if call is None or any(k.arg is None for k in call.keywords):
-                continue
-            if not generator and not _flow_input(facts, site, call):
                 continue
             workers = _workers(facts, site, call)
             if workers is None or in_test_code(facts, site):
@@ -134,16 +176,25 @@ class GeneratorInOneWorker(Rule):
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(method=method, workers=workers))
 
 
-def _flow_input(facts: FileFacts, site: Site, call: ast.Call) -> bool:
-    """Whether the fit's input is an `ImageDataGenerator` iterator: a `.flow*()` call, or a name
-    the file binds once to one."""
-    given = call.args[0] if call.args else getattr(keyword(call, "x"), "value", None)
-    made = constructor(facts, given) if given is not None else None
-    source = facts.site_at(made, site.callsite.span.cell) if made is not None else None
-    if source is None:
-        return False
-    owner, _, method = source.api.rpartition(".")
-    return owner == IMAGE_DATA_GENERATOR and method in FLOWS
+def _hides_gpus(facts: FileFacts) -> bool:
+    """Whether a top-level statement of the file (of any notebook cell) sets
+    `os.environ["CUDA_VISIBLE_DEVICES"]` to a literal hiding every GPU."""
+    for module in units(facts):
+        for node in module.body:
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)):
+                continue
+            if node.value.value in NO_GPU and any(_visible_devices(target) for target in node.targets):
+                return True
+    return False
+
+
+def _visible_devices(target: ast.expr) -> bool:
+    return (
+        isinstance(target, ast.Subscript)
+        and last_name(target.value) == "environ"
+        and isinstance(target.slice, ast.Constant)
+        and target.slice.value == "CUDA_VISIBLE_DEVICES"
+    )
 
 
 def _workers(facts: FileFacts, site: Site, call: ast.Call) -> str | None:

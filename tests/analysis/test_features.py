@@ -280,3 +280,38 @@ def test_fit_on_a_batched_dataset_takes_its_literal_batch_size():
     assert (fit["batch_size"], fit["batch_size_from"]) == (16, "dataset")
     assert "batch_size" not in found["tensorflow.keras.Sequential.evaluate"]
     assert found["tensorflow.data.Dataset.batch"]["batch_size"] == 4  # its own argument, not the receiver's
+
+
+def test_fit_input_kind_says_what_the_batches_come_from():
+    code = """
+        import numpy as np
+        class Batches(keras.utils.Sequence):
+            pass
+        def batches():
+            while True:
+                yield np.zeros((32, 8)), np.zeros(32)
+        def pick(kind):
+            class Other(keras.utils.Sequence):
+                pass
+            return Batches() if kind else Other()
+        m = keras.Sequential()
+        aug = keras.preprocessing.image.ImageDataGenerator(rotation_range=40)
+        m.fit({})
+        """
+    kinds = {
+        "Batches()": "sequence",
+        "pick(1)": "sequence",  # one of two Sequence subclasses
+        "aug.flow_from_directory('train/')": "sequence",
+        "aug.flow(x, y)": "sequence",
+        "batches()": "generator",
+        "tf.data.Dataset.range(8).batch(2)": "dataset",
+        "np.zeros((64, 8)), np.zeros(64)": "arrays",
+        "x=tf.zeros((64, 8))": "arrays",
+    }
+    for given, kind in kinds.items():
+        assert calls(code.format(given))["tensorflow.keras.Sequential.fit"].get("input_kind") == kind, given
+    fit = calls(code.format("unknown"))["tensorflow.keras.Sequential.fit"]
+    assert "input_kind" not in fit  # a name bound elsewhere: not guessed
+    assert "input_kind" not in calls("m = keras.Sequential()\nm.evaluate(np.zeros((4, 2)))\n")[
+        "tensorflow.keras.Sequential.evaluate"
+    ]  # fit and fit_generator only

@@ -215,3 +215,43 @@ def test_a_digest_stamps_each_module_once_until_the_next_refresh(tmp_path, monke
     index.refresh()  # a run's start: every module stamped again, the edit seen
     assert index.digest(a) != before and index.digest(b)
     assert stamped == {"a.py": 3, "b.py": 2, "c.py": 2}
+
+
+DATA_MODULE = """\
+import numpy as np
+from tensorflow import keras
+
+
+def train_generator(batch_size):
+    while True:
+        yield np.zeros((batch_size, 8)), np.zeros(batch_size)
+
+
+class Batches(keras.utils.Sequence):
+    def __len__(self):
+        return 10
+
+
+def create_generators():
+    return Batches(), Batches()
+"""
+
+
+@pytest.mark.parametrize(
+    ("script", "kind"),
+    [
+        ("from data import *\ngen = train_generator(2)\n", "generator"),
+        ("from data import train_generator\ngen = train_generator(2)\n", "generator"),
+        ("import data\ngen = data.train_generator(2)\n", "generator"),
+        ("from data import create_generators\ngen, val = create_generators()\n", "sequence"),
+        ("from data import Batches\ngen = Batches()\n", "sequence"),
+        ("from other import make\ngen = make()\n", None),  # not a project module: unknown
+    ],
+)
+def test_a_fits_input_kind_is_known_across_modules(tmp_path, script, kind):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "data.py").write_text(DATA_MODULE)
+    main = tmp_path / "main.py"
+    main.write_text(f"from tensorflow import keras\n{script}model = keras.Sequential()\nmodel.fit_generator(gen, epochs=2)\n")
+    fit = next(site for site in analyse_file(main).callsites if site.api.endswith(".fit_generator"))
+    assert fit.features.get("input_kind") == kind
