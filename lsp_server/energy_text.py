@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from greenlint.analysis.callsite import with_work
 from greenlint.predict.prediction import Basis, Prediction
-from greenlint.predict.work_energy import stated_most
+from greenlint.predict.work_energy import model_flops, stated_most
 from greenlint.report.escape import code_span as code
 from greenlint.report.total import Total, file_total
 from greenlint.rules.base import Site
@@ -147,9 +147,10 @@ def _figures(site: Site, unit: str) -> list[str]:
         return ["- **0 J at this line**: it only builds a graph; its work is counted where the graph runs"]
     if p.interval_j is not None and p.interval_j[0] <= 0:  # bounded, negligible: a bound, no median
         lines = [f"- **at most {fmt_j(p.interval_j[1], unit)}** per execution (an upper bound: no lower end is known)"]
-    elif p.floor:  # data size unknown: the least the code allows, up to a stated most
-        most = stated_most(site.api.rpartition(".")[2] == "fit", with_work(site.callsite.features, site.callsite.work))
-        lines = [f"- **at least {fmt_j(p.energy_j, unit)}** per execution (data size unknown: the least the code "
+    elif p.floor:  # data size or FLOPs unknown: the least the code allows, up to a stated most
+        most = stated_most(site.api.rpartition(".")[2] == "fit", with_work(site.callsite.features, site.callsite.work),
+                           model_flops(site.api))
+        lines = [f"- **at least {fmt_j(p.energy_j, unit)}** per execution (data size or FLOPs unknown: the least the code "
                  f"allows), up to {fmt_j(p.interval_j[1] if p.interval_j else p.energy_j, unit)} "
                  f"if {most or 'the most stated'} (stated, not inferred)"]
     elif wide:
@@ -239,7 +240,7 @@ def _count_by_basis(sites: Sequence[Site]) -> str:
 
 
 def total_label(sites: Sequence[Site], where: str, unit: str = "auto") -> str | None:
-    """`⚡ 5.28 kJ in this file (14 TF/Keras calls: 12 from data, 2 bounded; 1 floor (data size unknown))`:
+    """`⚡ 5.28 kJ in this file (14 TF/Keras calls: 12 from data, 2 bounded; 1 floor (data size or FLOPs unknown))`:
     each call once, times its loops (`greenlint.report.total`, as the energy report's header)."""
     known = _known(sites)
     if not known:

@@ -117,7 +117,7 @@ def realworld_section(precision: dict, level: int = 2) -> list[str]:
             f"| median width (high / low) | {calls['median_width']:g}× | ≤ {goals['median_width']:g}× | "
             f"{verdict(calls['median_width'] <= goals['median_width'])} |",
             f"| upper bounds (`bounded`, `negligible`: at most the figure) | {calls.get('bounds', 0)} | | |",
-            f"| floors (data size unknown: at least the figure, up to a stated most) | {calls.get('floors', 0)} | | |",
+            f"| floors (data size or FLOPs unknown: at least the figure, up to a stated most) | {calls.get('floors', 0)} | | |",
             f"| symbolic (only build a graph: 0 J at their line, counted where the graph runs; neither a point nor a "
             f"bound) | {calls.get('symbolic', 0)} | | |",
             "",

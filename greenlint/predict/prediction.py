@@ -119,7 +119,7 @@ class Prediction:
 def width_summary(predictions: Iterable[Prediction | None]) -> str | None:
     """How much the figures are worth: `20 points, their 80% interval 59.6× wide at the median,
     10% wider than 100×, 0% wider than 1000× (goals ≤ 30×, under 5%); 28 upper bounds; 3 floors;
-    40 symbolic`. Bounds and floors (data size unknown) are counted apart: they state a limit, not a
+    40 symbolic`. Bounds and floors (data size or FLOPs unknown) are counted apart: they state a limit, not a
     point; symbolic calls too: they only build a graph, their work is counted where it runs, so their
     0 J is no figure of work (neither a point nor a bound). None without any figure."""
     figures = [p for p in predictions if p is not None and p.energy_j is not None]
@@ -141,7 +141,7 @@ def width_summary(predictions: Iterable[Prediction | None]) -> str | None:
     if bounds:
         parts.append(f"{bounds} upper bound{'s' if bounds != 1 else ''} (bounded, negligible)")
     if floors:
-        parts.append(f"{floors} floor{'s' if floors != 1 else ''} (data size unknown: at least the figure)")
+        parts.append(f"{floors} floor{'s' if floors != 1 else ''} (data size or FLOPs unknown: at least the figure)")
     if symbolic:
         parts.append(f"{symbolic} symbolic (0 J at their line: their work is counted where the graph runs)")
     return "; ".join(parts) + "." if parts else None

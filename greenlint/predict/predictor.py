@@ -33,6 +33,8 @@ from greenlint.predict.work_energy import (
     effective_epochs,
     epochs_ends,
     extrapolation_spread,
+    flops_unknown,
+    model_flops,
     one_batch,
     power_for,
     roofline,
@@ -94,7 +96,7 @@ class Predictor:
             done = [m for ms in ov.measured.values() for m in ms]
             joules, spread = {m.workload: m.per_call_j for m in done}, {m.workload: m.sd for m in done}
             local = local_work(ov.timed, joules, ov.first_s, self._group_of, spread, NOISE_SD) or {"time": {}, "power": {}}
-            for group, fitted in local["time"].items():  # FLOPs unknown: a typical call's, not the tiny workloads'
+            for group, fitted in local["time"].items():  # a data pass's FLOPs: a typical call's, not the tiny workloads'
                 typical = ((self.model.get("work") or {}).get("time") or {}).get(group, {}).get("flops_per_step")
                 fitted["flops_per_step"] = typical or fitted["flops_per_step"]
             ops = local_ops(ov.timed, joules, lambda api: self.hierarchy.kind(api) == "tensor-op", spread, NOISE_SD)
@@ -238,7 +240,7 @@ class Predictor:
             pred = self._finish(api, work_mu + rescale, 0.0, 1.0, 0.0, basis, entry, key, level, notes, rescaled)
             return replace(pred, interval_j=(10 ** (low + rescale), 10 ** (high + rescale)))
         span = self._unknown_size(api, features)
-        if span is not None:  # data size unknown: the least the code allows, up to a stated most
+        if span is not None:  # data size, epochs or model FLOPs unknown: the least the code allows, up to a stated most
             mu, low, high, note = span
             notes.append(note)
             basis = Basis.FROM_DATA if basis is Basis.BOUNDED else basis
@@ -286,6 +288,8 @@ class Predictor:
         if y is None or half is None:
             return None
         shaped, features = batch is not features, batch
+        if flops_unknown(api, features):
+            return None  # the least the code allows, not a typical model's FLOPs (`_unknown_size`)
         if self.device is not None:
             on_device = device_work(work, group, features, self.device, half, not shaped, self.device_model)
             if on_device is not None:
@@ -299,7 +303,7 @@ class Predictor:
         if shaped:
             shape = f"one {'training ' if group == 'training' else ''}step on a batch of {features['samples']:g}; "
         note = (f"power {TIMES} time of its work: {shape}{n:.3g} steps"
-                + (f", {flops:.3g} FLOPs" if flops else " (FLOPs unknown: the fitted calls' median per step)")
+                + (f", {flops:.3g} FLOPs" if flops else " (a pass over data: the fitted calls' median FLOPs per step)")
                 + (f" → about {t:.3g} s (the first call's {model['t0']:.3g} s start-up is paid once, not per step)"
                    if shaped else f" → about {t:.3g} s, of which {model['t0']:.3g} s start-up")
                 + f" → {10**y:.3g} J "
@@ -449,11 +453,13 @@ class Predictor:
 
     def _unknown_size(self, api: str, features: dict, work: dict | None = None,
                       half: float | None = None) -> tuple[float, float, float, str] | None:
-        """`work.unknown_size_span` with this API's offset from the work model (or *work*, *half*:
-        another one, as in `from_work`), None where it does not apply."""
+        """`work.unknown_size_span` (data size, epochs or model FLOPs unknown) of its work (`one_batch`)
+        with this API's offset from the work model (or *work*, *half*: another one, as in `from_work`),
+        None where it does not apply."""
         work = work if work is not None else self.model.get("work") or {}
         half = self.model["calibration"].get("work_half") if half is None else half
-        span = unknown_size_span(work, time_group(self.hierarchy.kind(api), api, features), features, half or 0.0)
+        group = time_group(self.hierarchy.kind(api), api, features)
+        span = unknown_size_span(work, group, one_batch(api, features), half or 0.0, model_flops(api))
         if span is None or half is None:
             return None
         offset = work.get("offsets", {}).get(api, 0.0)

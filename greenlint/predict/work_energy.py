@@ -101,12 +101,28 @@ UNSIZED_KEYS = ("samples", "epochs")
 HIGH_SAMPLES = 1_000_000
 #: The high end assumed where `fit`'s epochs are not a literal; the low end is one epoch.
 HIGH_EPOCHS = 1_000
+#: The high end assumed where a model's FLOPs per sample are unknown: a large public CNN's forward pass,
+#: EfficientNet-B7 at 600x600 (37 G multiply-adds, Tan & Le 2019, "EfficientNet", Table 2: 7.4e10 FLOPs),
+#: rounded up; stated in the note. The low end is no model FLOPs (a training step still updates its known weights).
+HIGH_FLOPS_PER_SAMPLE = 1.0e11
+#: The model HIGH_FLOPS_PER_SAMPLE stands for, as the note states it.
+HIGH_FLOPS_MODEL = "EfficientNet-B7's forward pass at 600x600, 7.4e10"
 
 
 def _num(x) -> float | None:
     if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x <= 0:
         return None
     return float(x)
+
+
+def model_flops(api: str) -> bool:
+    """A call whose work includes a model's FLOPs: not a pass over data (`DATA_PASS_METHODS`)."""
+    return api.rpartition(".")[2] not in DATA_PASS_METHODS
+
+
+def flops_unknown(api: str, f: dict) -> bool:
+    """A model call (`model_flops`) whose FLOPs per sample the analysis could not find."""
+    return model_flops(api) and _num(f.get("flops_per_sample")) is None
 
 
 def one_batch(api: str, f: dict) -> dict:
@@ -126,11 +142,12 @@ def one_batch(api: str, f: dict) -> dict:
     return out
 
 
-def derive(group: str, f: dict) -> tuple[float | None, float | None]:
+def derive(group: str, f: dict, least: bool = False) -> tuple[float | None, float | None]:
     """(steps, FLOPs) of a `fit` or `evaluate`/`predict` call from its features, None where the
     work does not say. Steps are batches (Keras' default batch size 32 where none is given);
     a validation step counts a third of a training step, like its FLOPs; a training step adds the
-    optimizer's update of `params` weights."""
+    optimizer's update of `params` weights. *least*: FLOPs per sample unknown count as none (the
+    optimizer's update of known weights remains), the least the code allows, not None."""
     fps = _num(f.get("flops_per_sample"))
     batch = _num(f.get("batch_size")) or 32.0
     samples = _num(f.get("samples"))
@@ -147,9 +164,9 @@ def derive(group: str, f: dict) -> tuple[float | None, float | None]:
             train = steps * batch
         val = _num(f.get("validation_samples")) or (samples * split if samples else 0.0)
         passes = epochs * (steps + VALIDATION_WEIGHT * math.ceil(val / batch))
-        flops = epochs * fps * (TRAINING_FLOPS * train + val) if fps else None
+        flops = epochs * fps * (TRAINING_FLOPS * train + val) if fps else (0.0 if least else None)
         params = _num(f.get("params"))
-        if flops and params:
+        if flops is not None and params:
             flops += epochs * steps * UPDATE_FLOPS_PER_PARAM * params
         return passes, flops
     steps = _num(f.get("steps"))
@@ -159,7 +176,9 @@ def derive(group: str, f: dict) -> tuple[float | None, float | None]:
     if steps is None and samples is not None:
         steps = math.ceil(samples / batch)
     n = samples if samples is not None else (steps * batch if steps is not None else None)
-    return steps, (n * fps if n and fps else None)
+    if n and fps:
+        return steps, n * fps
+    return steps, (0.0 if least and n else None)
 
 
 def least_epochs(f: dict) -> float:
@@ -240,13 +259,14 @@ def extrapolation_spread(model: dict, seconds: float) -> float:
     return EXTRAPOLATION_SPREAD * math.log10(seconds / longest) if longest and seconds > longest else 0.0
 
 
-def work_log_energy(work: dict, group: str | None, features: dict) -> float | None:
-    """log10 J of a call from its work (`energy_at` its `time_of`), or None where the work or the model is missing."""
+def work_log_energy(work: dict, group: str | None, features: dict, least: bool = False) -> float | None:
+    """log10 J of a call from its work (`energy_at` its `time_of`), or None where the work or the model
+    is missing; *least*: unknown FLOPs per sample count as none (`derive`)."""
     model = work.get("time", {}).get(group or "")
     power = power_for(work, group)
     if not model or not power:
         return None
-    n, flops = derive(group, features)
+    n, flops = derive(group, features, least)
     if n is None:
         return None
     t = time_of(model, n, flops, not features.get("one_batch"))
@@ -258,9 +278,10 @@ def unknown_size(features: dict) -> bool:
     return any(features.get(f"{key}_unknown") is True for key in UNSIZED_KEYS)
 
 
-def stated_most(training: bool, f: dict) -> str:
-    """What the high end of a floor (data size or epochs unknown) assumes, from the call's features
-    (its work merged in): `1,000,000 samples per epoch and 1,000 epochs`; "" where nothing is unknown."""
+def stated_most(training: bool, f: dict, model_call: bool = True) -> str:
+    """What the high end of a floor (data size, epochs or a model call's FLOPs unknown) assumes, from the
+    call's features (its work merged in): `1,000,000 samples per epoch and 1,000 epochs`; "" where nothing
+    is unknown. *model_call*: its work includes a model's FLOPs (`model_flops`)."""
     most = []
     if _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if training else "steps")) is None:
         most.append(f"{HIGH_SAMPLES:,} samples" + (" per epoch" if training else ""))
@@ -268,27 +289,37 @@ def stated_most(training: bool, f: dict) -> str:
         most.append(f"{HIGH_EPOCHS:,} epochs")
     elif training and f.get("epochs_bound") == "upper":
         most.append(f"all {f['epochs']:g} epochs")
+    if model_call and _num(f.get("flops_per_sample")) is None:
+        most.append(f"{HIGH_FLOPS_PER_SAMPLE:.3g} FLOPs per sample ({HIGH_FLOPS_MODEL})")
     return " and ".join(most)
 
 
-def unknown_size_span(work: dict, group: str | None, f: dict, half: float) -> tuple[float, float, float, str] | None:
+def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
+                      model_call: bool = True) -> tuple[float, float, float, str] | None:
     """(log10 J of the figure, of the interval's low and high ends, note) for a pass over data
-    whose size, or a `fit` whose epochs, the resolver could not know; None where the work is
-    known (`derive`) or nothing says it is unknown. *half*: the work model's log10 half-width.
+    whose size, a `fit` whose epochs, or a model call (*model_call*, `model_flops`) whose FLOPs per
+    sample the resolver could not know; None where the work is known (`derive`) or nothing says
+    it is unknown. *half*: the work model's log10 half-width.
 
     The figure is the least work the code allows: one batch per epoch (per pass), one epoch
-    where epochs are unknown or early stopping may end training; the low end is that less *half*.
-    The high end is up to HIGH_SAMPLES samples per epoch and the epochs written (HIGH_EPOCHS where
-    none are), stated in the note, not inferred, plus *half*. Never a typical data set's size: the
-    code does not say it, so the figure does not.
+    where epochs are unknown or early stopping may end training, no model FLOPs where they are
+    unknown (a training step's optimizer update of known weights remains); the low end is that
+    less *half*. The high end is up to HIGH_SAMPLES samples per epoch, the epochs written
+    (HIGH_EPOCHS where none are) and HIGH_FLOPS_PER_SAMPLE, stated in the note, not inferred, plus
+    *half*. Never a typical data set's size nor a typical model's FLOPs: the code does not say
+    them, so the figure does not.
     """
-    if group is None or not unknown_size(f) or derive(group, f)[0] is not None:
+    if group is None:
+        return None
+    sized = derive(group, f)[0] is not None
+    no_flops = model_call and _num(f.get("flops_per_sample")) is None
+    if sized and not no_flops or not sized and not unknown_size(f):
         return None
     batch = _num(f.get("batch_size")) or 32.0
     low, high, unknown, least = dict(f), dict(f), [], []
     low.pop("epochs_bound", None)
     high.pop("epochs_bound", None)
-    if _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if group == "training" else "steps")) is None:
+    if not sized and _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if group == "training" else "steps")) is None:
         low["samples"], high["samples"] = batch, max(float(HIGH_SAMPLES), batch)
         unknown.append("data size")
         least.append("one batch per epoch" if group == "training" else "one batch")
@@ -299,13 +330,21 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float) -> tu
     elif group == "training" and f.get("epochs_bound") == "upper":
         low["epochs"] = least_epochs(f)
         least.append(f"{low['epochs']:g} epoch{'s' if low['epochs'] != 1 else ''} (early stopping)")
-    lo, hi = work_log_energy(work, group, low), work_log_energy(work, group, high)
+    if no_flops:
+        high["flops_per_sample"] = HIGH_FLOPS_PER_SAMPLE
+        params = _num(f.get("params"))
+        least.append(f"no model FLOPs but the optimizer's update of its {params:,.0f} weights"
+                     if group == "training" and params else "no model FLOPs")
+    lo, hi = work_log_energy(work, group, low, no_flops), work_log_energy(work, group, high)
     if lo is None or hi is None:
         return None
-    n, flops = derive(group, low)
-    t = time_of(work["time"][group], n, flops)
+    n, flops = derive(group, low, no_flops)
+    t = time_of(work["time"][group], n, flops, not low.get("one_batch"))
     beyond = extrapolation_spread(work["time"][group], time_of(work["time"][group], *derive(group, high)))
-    note = (f"{' and '.join(unknown)} unknown: the figure is the least the code allows "
+    said = [f"{' and '.join(unknown)} unknown"] if unknown else []
+    said += ["model FLOPs unknown"] if no_flops else []
+    note = (f"{', '.join(said)}: the figure is the least the code allows "
             f"({' and '.join(least)}: {n:.3g} step{'s' if n != 1 else ''}, about {t:.3g} s); "
-            f"the interval's high end assumes up to {stated_most(group == 'training', f)} (stated, not inferred)")
+            f"the interval's high end assumes up to {stated_most(group == 'training', f, model_call)} "
+            "(stated, not inferred)")
     return lo, lo - half, max(hi, lo) + half + beyond, note

@@ -125,7 +125,7 @@ def _row_html(rank: int, row: Row, total: float, scale) -> str:
     data = f'data-path="{escape(site["path"])}" data-line={site["line"]} data-column={site["column"]}'
     data += "" if cell is None else f" data-cell={cell}"
     location = f'<a href="{escape(href)}" {data}>{escape(where)}</a>'
-    if site.get("floor") and row.total_j is not None:  # data size unknown: the least the code allows
+    if site.get("floor") and row.total_j is not None:  # data size or FLOPs unknown: the least the code allows
         energy = f"at least {fmt_j(row.total_j)}"
     else:
         energy = fmt_energy(site["energy_j"], site["interval_j"], row.runs)

@@ -28,7 +28,7 @@ class Total:
 
     calls: int = 0  # sites with an estimate
     unknown: int = 0  # sites without one
-    floors: int = 0  # sites whose figure is a floor (data size unknown)
+    floors: int = 0  # sites whose figure is a floor (data size or FLOPs unknown)
     joules: float = 0.0  # the sum of the figures
     low: float = 0.0  # the sum of the low ends
     high: float = 0.0  # the sum of the high ends
@@ -42,10 +42,10 @@ class Total:
         return fmt_energy(self.joules, (self.low, self.high), unit=unit)
 
     def caveats(self) -> list[str]:
-        """What the figure leaves open: `2 floors (data size unknown)`, `1 call without an estimate`."""
+        """What the figure leaves open: `2 floors (data size or FLOPs unknown)`, `1 call without an estimate`."""
         said = []
         if self.floors:
-            said.append(f"{self.floors} floor{'s' if self.floors != 1 else ''} (data size unknown)")
+            said.append(f"{self.floors} floor{'s' if self.floors != 1 else ''} (data size or FLOPs unknown)")
         if self.unknown:
             said.append(f"{self.unknown} call{'s' if self.unknown != 1 else ''} without an estimate")
         return said

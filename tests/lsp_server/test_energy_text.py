@@ -100,13 +100,19 @@ def test_a_symbolic_call_reads_as_no_work_at_its_line_not_as_a_bound():
 
 def test_a_floor_of_unknown_data_size_reads_as_at_least_not_a_median():
     site = _site(105.0, interval=(31.1, 2.11e7), floor=True)
-    site = Site(replace(site.callsite, features={"samples_unknown": True, "epochs": 10}), site.prediction)
+    site = Site(replace(site.callsite, features={"samples_unknown": True, "epochs": 10, "flops_per_sample": 1e6}),
+                site.prediction)
     text = hover_markdown(site, [])
-    assert ("- **at least 105 J** per execution (data size unknown: the least the code allows), up to 21.1 MJ "
+    assert ("- **at least 105 J** per execution (data size or FLOPs unknown: the least the code allows), up to 21.1 MJ "
             "if 1,000,000 samples per epoch (stated, not inferred)") in text
     assert "median" not in text and "31.1 J" not in text  # never a range starting below its own "at least"
-    unknown_epochs = Site(replace(site.callsite, features={"samples_unknown": True}), site.prediction)
+    unknown_epochs = Site(replace(site.callsite, features={"samples_unknown": True, "flops_per_sample": 1e6}),
+                          site.prediction)
     assert "if 1,000,000 samples per epoch and 1,000 epochs (stated" in hover_markdown(unknown_epochs, [])
+    # the model's FLOPs unknown: the high end names the large model it assumes
+    no_flops = Site(replace(site.callsite, features={"samples": 1000, "epochs": 10}), site.prediction)
+    assert ("if 1e+11 FLOPs per sample (EfficientNet-B7's forward pass at 600x600, 7.4e10) (stated"
+            in hover_markdown(no_flops, []))
 
 
 def test_hover_shows_names_and_notes_as_written_not_as_markdown():

@@ -56,9 +56,9 @@ async def test_lens_status_bar_and_report_show_one_total(client: LanguageClient,
     report = calls_html((s.callsite, s.prediction) for s in result.sites)
     assert " – " in total.short  # the figures are ranges (a floor among them): so is the total
     assert lens.command.title.startswith(f"⚡ {total.short} in this file (")
-    assert "; 1 floor (data size unknown))" in lens.command.title
+    assert "; 1 floor (data size or FLOPs unknown))" in lens.command.title
     assert f"{total.short} in all for one run of the program" in report
-    assert "1 floor (data size unknown)" in report
+    assert "1 floor (data size or FLOPs unknown)" in report
     assert total.low <= total.joules <= total.high
 
 

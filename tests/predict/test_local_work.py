@@ -12,7 +12,7 @@ from greenlint.predict import Basis, load_predictor
 from greenlint.predict.loading import find_overlay
 from greenlint.predict.local_work import describe, local_work, nonnegative_fit
 from greenlint.predict.predictor import Predictor
-from greenlint.predict.work_energy import derive
+from greenlint.predict.work_energy import HIGH_FLOPS_PER_SAMPLE, UPDATE_FLOPS_PER_PARAM, derive
 from tests.predict.test_overlay import measured
 
 FIT = "tensorflow.keras.Sequential.fit"
@@ -157,12 +157,26 @@ def test_after_calibrate_a_tensor_op_follows_this_machines_dispatch_and_flop_cos
     assert big.interval_ratio > p.predict("tensorflow.matmul", {"flops": 2e8}).interval_ratio
 
 
-def test_where_the_flops_are_unknown_a_typical_calls_are_assumed_not_the_tiny_workloads(tmp_path, shipped):
+def test_where_the_flops_are_unknown_the_figure_is_the_least_not_a_typical_models(tmp_path, shipped):
     p = calibrated(tmp_path, shipped)
     typical = shipped.model["work"]["time"]["training"]["flops_per_step"]
-    assert p.overlay.local["time"]["training"]["flops_per_step"] == typical  # not the sweep's median (~10^5)
+    assert p.overlay.local["time"]["training"]["flops_per_step"] == typical  # a data pass's, not the sweep's median
     unknown = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1})
-    assert unknown.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + 256 * (PER_STEP + PER_FLOP * typical)), rel=1e-6)
+    # no model FLOPs: this machine's start-up and 256 steps, nothing borrowed from a typical model
+    assert unknown.floor and unknown.basis is Basis.CALIBRATED
+    assert unknown.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + 256 * PER_STEP), rel=1e-6)
+    assert "model FLOPs unknown" in unknown.evidence.note and "EfficientNet-B7" in unknown.evidence.note
+    # the high end: a stated large model's FLOPs per sample, x3 for training (backward + update)
+    high = WATTS * (CALL_S + TRACE_S + 256 * PER_STEP + PER_FLOP * 3 * 8192 * HIGH_FLOPS_PER_SAMPLE)
+    assert unknown.interval_j[1] >= high
+    # known weights: the optimizer's update is the least the code allows, and nothing more
+    params = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1, "params": 1e6})
+    update = 256 * UPDATE_FLOPS_PER_PARAM * 1e6
+    assert params.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + 256 * PER_STEP + PER_FLOP * update), rel=1e-6)
+    # known FLOPs: a point figure, as before
+    known = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1, "flops_per_sample": 1e6})
+    assert not known.floor
+    assert known.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + 256 * PER_STEP + PER_FLOP * 3 * 8192e6), rel=1e-6)
 
 
 def test_the_fitted_constants_are_described_for_greenlint_calibrate(tmp_path, shipped):

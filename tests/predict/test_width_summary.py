@@ -28,7 +28,7 @@ def test_a_floor_of_unknown_data_size_is_counted_apart_from_the_points():
     floor = Prediction(238.0, (70.6, 4.5e7), None, None, None, Basis.FROM_DATA, floor=True)
     assert width_summary([_point(1.0, 10.0), floor]) == (
         "1 point, their 80% interval 10× wide at the median, 0.0% wider than 100×, 0.0% wider than 1000× "
-        "(goals ≤ 30×, under 5%); 1 floor (data size unknown: at least the figure).")
+        "(goals ≤ 30×, under 5%); 1 floor (data size or FLOPs unknown: at least the figure).")
 
 
 def test_a_symbolic_call_is_neither_a_point_nor_a_bound():

@@ -61,7 +61,7 @@ class Held:
 
 
 #: The prediction paths of `prediction_path`, in the order docs/accuracy.md lists them.
-PATHS = ("work model", "named model's FLOPs (work model)", "roofline (own FLOPs and bytes)", "data size unknown (floor)", "lookup: api",
+PATHS = ("work model", "named model's FLOPs (work model)", "roofline (own FLOPs and bytes)", "data size or FLOPs unknown (floor)", "lookup: api",
          "lookup: api_single", "lookup: class", "lookup: module", "lookup: family", "lookup: kind", "bounded",
          "negligible")
 
@@ -73,7 +73,7 @@ def prediction_path(predictor: Predictor, api: str, features: dict, p: Predictio
     if predictor.training_run(api, features) is not None:
         return "named model's FLOPs (work model)"
     if p.floor:
-        return "data size unknown (floor)"
+        return "data size or FLOPs unknown (floor)"
     if predictor.from_work(api, features) is not None:
         return "work model"
     if p.evidence.level == "work":

@@ -1,0 +1,84 @@
+"""A model call whose FLOPs per sample the analysis could not find is priced at the least the code
+allows (no model FLOPs; a training step's optimizer update of known weights), a floor up to a stated
+large model's FLOPs: never a typical (tutorial) model's FLOPs per step (issue 27). Uses the shipped
+model, and the resolver where the call comes from code."""
+
+from __future__ import annotations
+
+import copy
+import textwrap
+
+import pytest
+
+from greenlint.analysis import analyse_source
+from greenlint.analysis.callsite import with_work
+from greenlint.predict import load_predictor
+from greenlint.predict.predictor import Predictor
+from greenlint.predict.work_energy import HIGH_FLOPS_PER_SAMPLE
+
+FIT = "tensorflow.keras.Sequential.fit"
+ON_BATCH = "tensorflow.keras.Model.predict_on_batch"
+WORK = {"samples": 8192, "batch_size": 32, "epochs": 5}
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_predictor(overlay=False)
+
+
+def test_a_fit_of_unknown_flops_is_a_floor_at_no_model_flops_up_to_a_stated_large_model(shipped):
+    p = shipped.predict(FIT, WORK)
+    assert p.floor and p.energy_j is not None
+    assert "model FLOPs unknown: the figure is the least the code allows (no model FLOPs" in p.evidence.note
+    assert "EfficientNet-B7" in p.evidence.note and "stated, not inferred" in p.evidence.note
+    assert "median" not in p.evidence.note  # no fitted calls' FLOPs per step borrowed
+    # the figure: the same work with (almost) no FLOPs per sample, which is a point
+    tiny = shipped.predict(FIT, {**WORK, "flops_per_sample": 1e-6})
+    assert not tiny.floor and p.energy_j == pytest.approx(tiny.energy_j, rel=1e-6)
+    # any model's FLOPs the code allows lie in the interval, up to the stated large one
+    for fps in (1e4, 1e7, 1e9, HIGH_FLOPS_PER_SAMPLE):
+        known = shipped.predict(FIT, {**WORK, "flops_per_sample": fps})
+        assert p.energy_j <= known.energy_j <= p.interval_j[1]
+
+
+def test_the_floor_does_not_grow_with_a_typical_models_flops(shipped):
+    model = copy.deepcopy(shipped.model)
+    for group in model["work"]["time"].values():
+        group["flops_per_step"] *= 1000  # a typical fitted call 1000x bigger: the floor must not notice
+    bigger = Predictor(model, hierarchy=shipped.hierarchy)
+    for api, work in ((FIT, WORK), ("tensorflow.keras.Model.predict", {"samples": 640, "batch_size": 32}),
+                      (ON_BATCH, {"samples": 1})):
+        assert bigger.predict(api, work).energy_j == pytest.approx(shipped.predict(api, work).energy_j, rel=1e-9)
+
+
+def test_predict_on_batch_of_one_image_of_unknown_flops_is_a_floor_not_a_toy_models_point(shipped):
+    p = shipped.predict(ON_BATCH, {"samples": 1})
+    assert p.floor and "model FLOPs unknown" in p.evidence.note and "one batch" not in p.evidence.note
+    large = shipped.predict(ON_BATCH, {"samples": 1, "flops_per_sample": HIGH_FLOPS_PER_SAMPLE})
+    assert p.energy_j < large.energy_j <= p.interval_j[1]
+
+
+def test_a_training_step_of_known_weights_costs_at_least_their_update(shipped):
+    without, updated = shipped.predict(FIT, WORK), shipped.predict(FIT, {**WORK, "params": 1e8})
+    assert updated.floor and updated.energy_j > without.energy_j
+    assert "the optimizer's update of its 100,000,000 weights" in updated.evidence.note
+
+
+def test_a_call_of_known_flops_is_a_point_as_before(shipped):
+    p = shipped.predict(FIT, {**WORK, "flops_per_sample": 1e6})
+    assert not p.floor and "FLOPs unknown" not in p.evidence.note and "FLOPs" in p.evidence.note
+
+
+def test_a_loaded_model_whose_flops_the_analysis_cannot_find_is_a_floor(shipped):
+    code = textwrap.dedent("""
+        import numpy as np
+        from tensorflow import keras
+        model = keras.models.load_model("model.keras")
+        model.predict(np.zeros((64, 224, 224, 3)), batch_size=32)
+    """)
+    result = analyse_source(code, "snippet.py")
+    s = [c for c in result.callsites if c.api.endswith(".predict")][-1]
+    features = with_work(s.features, s.work)
+    assert "flops_per_sample" not in features
+    p = shipped.predict(s.api, features)
+    assert p.floor and "model FLOPs unknown" in p.evidence.note
