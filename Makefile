@@ -11,7 +11,7 @@ BIN := $(VENV)/bin
 # `--quiet` twice: errors only (setuptools prints a page-long notice on every editable install).
 $(BIN)/greenlint: pyproject.toml
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet --quiet --upgrade pip
 	$(BIN)/pip install --quiet --quiet -e .
 	touch $(BIN)/greenlint
 
