@@ -1546,7 +1546,7 @@ class Resolver:
         if type(owner) is Seq and type(index) is Const and type(index.value) is int:
             if -len(owner.items) <= index.value < len(owner.items):
                 return owner.items[index.value]
-        if owner is None and parts[0] is arrays.NEW_AXIS:  # `image[None]`: only an array takes a None index
+        if owner is None and parts and parts[0] is arrays.NEW_AXIS:  # `image[None]`: only an array takes a None index
             return arrays.new_first_axis("x[None]")
         return None
 

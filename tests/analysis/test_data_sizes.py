@@ -236,3 +236,11 @@ def test_a_new_axis_elsewhere_leaves_the_rows_unknown(expr):
     result = analyse_source("import numpy as np\nfrom tensorflow import keras\n" + code, "snippet.py")
     (w,) = [s.work for s in result.callsites if s.api.endswith(".predict")]
     assert w["samples"]["value"] is None
+
+
+def test_an_empty_index_is_no_new_axis():
+    """`value[()]` (an h5py dataset or a numpy scalar read whole) has no index part to look at."""
+    code = f"import h5py\nvalue = h5py.File('a.h5')['x']\nimage = value[()]\n{MODEL}model.predict(image)\n"
+    result = analyse_source("import numpy as np\nfrom tensorflow import keras\n" + code, "snippet.py")
+    (w,) = [s.work for s in result.callsites if s.api.endswith(".predict")]
+    assert w["samples"]["value"] is None
