@@ -47,6 +47,7 @@ from typing import Any
 from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and sizes only
     ARRAY,
     DATA_ROOTS,
+    DATASET,
     PY_GENERATOR,
     TENSOR,
     elements,
@@ -54,7 +55,6 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
 )
 from greenlint.analysis.values import OPAQUE, SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, Seq, UserInst
 
-DATASET = "tensorflow.data.Dataset"
 #: What `ImageDataGenerator.flow()`, `.flow_from_directory()`, `.flow_from_dataframe()` give: a
 #: Keras image iterator, a `keras.utils.Sequence` (its batches are indexed, so workers can share it).
 IMAGE_DATA_GENERATOR = "tensorflow.keras.preprocessing.image.ImageDataGenerator"
