@@ -1,4 +1,4 @@
-"""GL318 summary-every-step: a histogram, image or audio summary written on every training step."""
+"""GL318 summary-every-step: a histogram, image or audio summary, or a TF1 graph's merged summaries, written on every training step."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
+    LOOPS,
+    SCOPES,
     STEP_METHODS,
     innermost_loop,
     last_name,
@@ -21,6 +23,9 @@ from greenlint.rules.syntax import (
 
 #: Summaries that copy a whole tensor out each time (scalars cost next to nothing).
 HEAVY = frozenset({"tensorflow.summary.histogram", "tensorflow.summary.image", "tensorflow.summary.audio"})
+#: TF1 ops that merge summary ops into one the session evaluates (`merge_all`: every summary of the graph).
+MERGES = frozenset({"tensorflow.compat.v1.summary.merge_all", "tensorflow.compat.v1.summary.merge"})
+RUNS = frozenset({"tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run"})
 
 
 class SummaryEveryStep(Rule):
@@ -32,11 +37,22 @@ class SummaryEveryStep(Rule):
     loop over the tensors summarised (`for var in layer.variables:`), with no training step in
     it, writes each once per pass of whatever runs it, and is not reported for itself.
 
+    In a TensorFlow 1 graph, flags a `Session.run` that runs a training step (it fetches the
+    optimizer's update) and also fetches the merged summaries (a name bound in the file to
+    `tf.summary.merge_all()` or `tf.summary.merge(...)`) on every pass of its loop. Not reported:
+    a run under an `if` in the loop (`if step % 100 == 0:` is the usual cure), except the `else`
+    of an `if` that takes a remainder, which runs on all the other steps; a loop of one trip.
+    Which summaries the merge holds is decided where the graph is built, often in another
+    module (histograms of every weight behind a flag, or scalars only), so the finding says
+    that the merged set is evaluated every step, not how heavy it is.
+
     ## Why is this bad?
     Each of these summaries copies a whole tensor (a layer's weights or gradients, a batch of
     images) from the device, bins or encodes it on the host and writes it to the event file.
     Written on every step, it adds that work to every step, and TensorBoard shows only a
-    sample of them anyway. Write them every few hundred steps (`if step % 100 == 0:`, or
+    sample of them anyway. A TF1 run fetching the merged summaries evaluates every summary op
+    of the graph, serialises them into one protocol buffer that is copied to Python, and
+    `FileWriter.add_summary` appends it to the event file, on each step. Write them every few hundred steps (`if step % 100 == 0:`, or
     `tf.summary.record_if(...)`), or once per epoch.
 
     ## Example
@@ -69,6 +85,10 @@ class SummaryEveryStep(Rule):
     name = "summary-every-step"
     DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = "`tf.summary.{kind}` is written on every pass{times}: write it every few hundred steps"
+    MERGED = (
+        "`Session.run` evaluates the merged summaries `{name}` with every training step{times}: fetch and write them"
+        " every few hundred steps (`if step % 100 == 0:`) and only the loss and update otherwise"
+    )
     FIX_TITLE = "Write the summary every N steps"
     VALID = (
         Valid(
@@ -88,6 +108,22 @@ class SummaryEveryStep(Rule):
             "import tensorflow as tf\ndef log(layer, step):\n    for var in layer.variables:\n"
             "        tf.summary.histogram(var.name, var, step=step)\n"
         ),
+        Valid(  # TF1: the merged summaries fetched every 100 steps only, the step alone otherwise
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "writer = tf.compat.v1.summary.FileWriter('logs')\nfor step in range(10000):\n"
+            "    if step % 100 == 0:\n        s, _ = sess.run([merged, train_op])\n        writer.add_summary(s, step)\n"
+            "    else:\n        sess.run(train_op)\n"
+        ),
+        Valid(  # TF1: a run that fetches the summaries but no update is an evaluation, not a training step
+            "import tensorflow as tf\nmerged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "for batch in test_batches:\n    s, acc = sess.run([merged, accuracy], feed_dict={x: batch})\n"
+        ),
+        Valid(  # TF1: summaries behind a flag the user turns on
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor step in range(10000):\n"
+            "    if args.summaries:\n        s, _ = sess.run([merged, train_op])\n    else:\n        sess.run(train_op)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -101,9 +137,27 @@ class SummaryEveryStep(Rule):
             "for step in range(500):\n    train_step(next(batches), step)\n",
             line=3,
         ),
+        Invalid(  # TF1: the merged summaries fetched with the update on every step
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "writer = tf.compat.v1.summary.FileWriter('logs')\nfor step in range(10000):\n"
+            "    s, _ = sess.run([merged, train_op])\n    writer.add_summary(s, step)\n",
+            line=8,
+            message_contains="merged summaries `merged` with every training step (10000 times)",
+        ),
+        Invalid(  # the else of a periodic trace: every other step still fetches the summaries
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "summaries = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "for step in range(100000):\n    if args.store_metadata and step % 50 == 0:\n"
+            "        s, _ = sess.run([summaries, train_op], options=trace, run_metadata=meta)\n"
+            "    else:\n        s, _ = sess.run([summaries, train_op])\n",
+            line=10,
+            message_contains="merged summaries `summaries`",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        yield from self._merged_every_step(facts)
         sites = [s for s in facts.sites if s.api in HEAVY]
         if not sites or text_mentions(facts, "record_if"):
             return
@@ -121,6 +175,55 @@ class SummaryEveryStep(Rule):
                 continue
             kind = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(kind=kind, times=site.loop_times()))
+
+
+    def _merged_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """TF1: a training step's `Session.run` that fetches the merged summaries on every pass of its loop."""
+        runs = [s for s in facts.sites if s.api in RUNS and (s.callsite.work.get("step") or {}).get("value") == "training"
+                and (s.loop_runs is None or s.loop_runs > 1)]
+        merges = [s for s in facts.sites if s.api in MERGES] if runs else []
+        if not merges:
+            return
+        names = {_bound_name(facts, m) for m in merges} - {None}
+        for site in runs:
+            call = facts.node(site)
+            fetches = _fetches(call) if call is not None else None
+            fetched = sorted(flow.names(fetches) & names) if fetches is not None else []
+            if fetched and _every_pass(facts, call, site.callsite.span.cell):
+                message = self.MERGED.format(name=fetched[0], times=site.loop_times())
+                yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _bound_name(facts: FileFacts, site: Site) -> str | None:
+    """The name a call's result is assigned to (`merged = tf.summary.merge_all()`), or None."""
+    call = facts.node(site)
+    parent = facts.parent(call, site.callsite.span.cell) if call is not None else None
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        return parent.targets[0].id
+    return None
+
+
+def _fetches(call: ast.Call) -> ast.expr | None:
+    given = next((k.value for k in call.keywords if k.arg == "fetches"), None)
+    return given if given is not None else call.args[0] if call.args else None
+
+
+def _every_pass(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The call runs on every pass of the loop around it in its own function: no `if` or
+    exception handler between them, but for the `else` of an `if` that takes a remainder
+    (`if step % 50 == 0: <trace> else: <the step>`), which runs on all the other passes."""
+    child: ast.AST = call
+    for parent in facts.ancestors(call, cell):
+        if isinstance(parent, LOOPS):
+            return True
+        if isinstance(parent, SCOPES) or isinstance(parent, (ast.IfExp, ast.ExceptHandler)):
+            return False
+        if isinstance(parent, ast.If):
+            takes_remainder = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test))
+            if not (child in parent.orelse and takes_remainder):
+                return False
+        child = parent
+    return False
 
 
 def _over_summarised(loop: ast.AST, call: ast.Call) -> bool:
