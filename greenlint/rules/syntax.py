@@ -129,6 +129,35 @@ def _steps_repeat(loop: ast.AST) -> bool:
     )
 
 
+def chain_top(facts: FileFacts, node: ast.expr, cell: int | None) -> ast.expr:
+    """The whole method chain `node` starts: `ds.batch(8)` in `ds.batch(8).map(f)` gives all of it."""
+    while True:
+        attribute = facts.parent(node, cell)
+        call = facts.parent(attribute, cell) if isinstance(attribute, ast.Attribute) else None
+        if not (isinstance(call, ast.Call) and call.func is attribute):
+            return node
+        node = call
+
+
+def map_function(call: ast.Call) -> ast.expr | None:
+    """The function a `Dataset.map(...)` call is given (first argument or `map_func=`)."""
+    given = next((k.value for k in call.keywords if k.arg == "map_func"), None)
+    return call.args[0] if call.args else given
+
+
+def definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> list[Function]:
+    """The lambda, or this file's functions and methods named like *expr* (`f`, `self.f`)."""
+    if isinstance(expr, ast.Lambda):
+        return [expr]
+    name = expr.id if isinstance(expr, ast.Name) else expr.attr if isinstance(expr, ast.Attribute) else None
+    if name is None:
+        return []
+    return [
+        n for module in units(facts) for n in ast.walk(module)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name
+    ]
+
+
 def last_name(expr: ast.AST) -> str:
     """The name an expression ends in: `tf.keras.Model` -> `Model`, `fit` -> `fit`; "" otherwise."""
     return expr.attr if isinstance(expr, ast.Attribute) else expr.id if isinstance(expr, ast.Name) else ""
