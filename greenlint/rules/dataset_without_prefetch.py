@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.codemods import AppendCall
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES, chain_top, is_step_loop, last_name, own_body
+from greenlint.rules.syntax import SCOPES, chain_top, is_step_loop, last_name, own_body, takes
 from greenlint.rules.tf_data_defaults import OPTION, by_hand
 
 BATCH = "tensorflow.data.Dataset.batch"
@@ -162,15 +162,6 @@ def _order(span):
     return (span.cell or 0, span.line, span.column)
 
 
-def _takes(expr: ast.expr) -> bool:
-    """Whether the chain has a `.take(...)`."""
-    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
-        if expr.func.attr == "take":
-            return True
-        expr = expr.func.value
-    return False
-
-
 def _trains(loop: ast.AST) -> bool:
     """A loop whose own body runs a training step: an optimizer update or a `...step(...)` call."""
     if is_step_loop(loop):
@@ -187,7 +178,7 @@ def _trains(loop: ast.AST) -> bool:
 def _feeds(facts: FileFacts, expr: ast.expr, cell) -> bool | None:
     """True when `expr` is iterated by a `for` or given to `fit`/`evaluate`/`predict`; None when it
     goes somewhere greenlint cannot follow (a helper, a return: it may be prefetched there)."""
-    if _takes(expr):
+    if takes(expr):
         return False  # `.take(n)`: a look at a few batches, not a training input
     parent = facts.parent(expr, cell)
     if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is expr:
@@ -204,7 +195,7 @@ def _feeds(facts: FileFacts, expr: ast.expr, cell) -> bool | None:
 
 def _consumed(facts: FileFacts, top: ast.expr, cell) -> bool:
     """The batched pipeline reaches training or inference in this file, and nowhere unknown."""
-    if _takes(top):
+    if takes(top):
         return False
     direct = _feeds(facts, top, cell)
     if direct is not False:

@@ -139,6 +139,15 @@ def chain_top(facts: FileFacts, node: ast.expr, cell: int | None) -> ast.expr:
         node = call
 
 
+def takes(expr: ast.expr) -> bool:
+    """Whether a method chain has a `.take(...)`: a look at a few elements."""
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+        if expr.func.attr == "take":
+            return True
+        expr = expr.func.value
+    return False
+
+
 def map_function(call: ast.Call) -> ast.expr | None:
     """The function a `Dataset.map(...)` call is given (first argument or `map_func=`)."""
     given = next((k.value for k in call.keywords if k.arg == "map_func"), None)
