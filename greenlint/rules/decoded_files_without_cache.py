@@ -221,7 +221,8 @@ def _passes(facts: FileFacts, top: ast.expr, cell: int | None) -> str | None:
     epochs", "every epoch (`epochs=args.epochs`)", "every pass of the loop at line 12"; None
     when it runs once, or goes somewhere (a helper, a return) that may cache it."""
     found: list[str] = []
-    todo, seen = [top], set()
+    todo: list[ast.expr] = [top]
+    seen: set[int] = set()
     while todo:
         expr = todo.pop()
         if id(expr) in seen:

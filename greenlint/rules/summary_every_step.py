@@ -189,7 +189,7 @@ class SummaryEveryStep(Rule):
             call = facts.node(site)
             fetches = _fetches(call) if call is not None else None
             fetched = sorted(flow.names(fetches) & names) if fetches is not None else []
-            if fetched and _every_pass(facts, call, site.callsite.span.cell):
+            if call is not None and fetched and _every_pass(facts, call, site.callsite.span.cell):
                 message = self.MERGED.format(name=fetched[0], times=site.loop_times())
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 
