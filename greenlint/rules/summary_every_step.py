@@ -35,7 +35,9 @@ class SummaryEveryStep(Rule):
     pass of a loop (or of a function a loop calls, such as a training step): not under an
     `if` in that loop, in a file that never calls `tf.summary.record_if` to thin them out. A
     loop over the tensors summarised (`for var in layer.variables:`), with no training step in
-    it, writes each once per pass of whatever runs it, and is not reported for itself.
+    it, writes each once per pass of whatever runs it, and is not reported for itself. Nor is
+    a summary under an `if` of the function a loop calls (a helper that writes a histogram
+    only for some kinds of data): whether that branch runs is decided by its callers' data.
 
     In a TensorFlow 1 graph, flags a `Session.run` that runs a training step (it fetches the
     optimizer's update) and also fetches the merged summaries (a name bound in the file to
@@ -108,6 +110,12 @@ class SummaryEveryStep(Rule):
             "import tensorflow as tf\ndef log(layer, step):\n    for var in layer.variables:\n"
             "        tf.summary.histogram(var.name, var, step=step)\n"
         ),
+        Valid(  # a helper a loop calls writes the histogram only for some data (its callers pass scalars)
+            "import tensorflow as tf\ndef summary(data, step, types=('mean',)):\n    if data.shape == ():\n"
+            "        tf.summary.scalar('x', data, step=step)\n    elif 'histogram' in types:\n"
+            "        tf.summary.histogram('x', data, step=step)\nfor step in range(1000):\n"
+            "    summary(train_step(), step)\n"
+        ),
         Valid(  # TF1: the merged summaries fetched every 100 steps only, the step alone otherwise
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
@@ -169,6 +177,8 @@ class SummaryEveryStep(Rule):
             around, guarded = innermost_loop(facts, site)
             if call is None or guarded or periodic(facts, call, site.callsite.span.cell):
                 continue
+            if around is None and _conditional(facts, call, site.callsite.span.cell):  # a branch of the function a loop calls
+                continue
             if around is not None and _over_summarised(around, call):
                 continue
             if site.callsite.runs.get("loop_bound") == "upper":  # a guard around a call of its function
@@ -223,6 +233,16 @@ def _every_pass(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
             if not (child in parent.orelse and takes_remainder):
                 return False
         child = parent
+    return False
+
+
+def _conditional(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """An `if` (or exception handler) in the call's own function decides whether it runs."""
+    for parent in facts.ancestors(call, cell):
+        if isinstance(parent, SCOPES):
+            return False
+        if isinstance(parent, (ast.If, ast.IfExp, ast.ExceptHandler)):
+            return True
     return False
 
 
