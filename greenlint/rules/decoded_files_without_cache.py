@@ -74,9 +74,10 @@ class DecodedFilesWithoutCache(Rule):
     ```
 
     ## Energy evidence
-    Not measured yet (bench/rules/not_measurable.json): the saving is the decoding of every
-    epoch after the first, which grows with the files' size and count, and a faithful pair
-    needs a folder of real image files.
+    The pair under bench/rules/ writes 400 PNG files (96×96, random pixels) and iterates their
+    decoded, resized batches for 5 epochs, without and with `.cache()` after the decoding map
+    (a new pipeline each run, so every run starts with an empty cache). The saving grows with
+    the number of epochs and with what the decoding costs against the training step.
 
     ## Fix safety
     No automatic fix: a cache holds the whole decoded set in memory, which only the user knows
