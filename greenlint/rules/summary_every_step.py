@@ -7,12 +7,13 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     LOOPS,
     SCOPES,
     STEP_METHODS,
+    bound_name,
     innermost_loop,
     last_name,
     loop_varying,
@@ -194,7 +195,7 @@ class SummaryEveryStep(Rule):
         merges = [s for s in facts.sites if s.api in MERGES] if runs else []
         if not merges:
             return
-        names = {_bound_name(facts, m) for m in merges} - {None}
+        names = {bound_name(facts, node, m.callsite.span.cell) for m in merges if (node := facts.node(m)) is not None} - {None}
         for site in runs:
             call = facts.node(site)
             fetches = _fetches(call) if call is not None else None
@@ -202,15 +203,6 @@ class SummaryEveryStep(Rule):
             if call is not None and fetched and _every_pass(facts, call, site.callsite.span.cell):
                 message = self.MERGED.format(name=fetched[0], times=site.loop_times())
                 yield self.diagnostic(site.callsite.span, facts.path, message)
-
-
-def _bound_name(facts: FileFacts, site: Site) -> str | None:
-    """The name a call's result is assigned to (`merged = tf.summary.merge_all()`), or None."""
-    call = facts.node(site)
-    parent = facts.parent(call, site.callsite.span.cell) if call is not None else None
-    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-        return parent.targets[0].id
-    return None
 
 
 def _fetches(call: ast.Call) -> ast.expr | None:

@@ -139,6 +139,16 @@ def chain_top(facts: FileFacts, node: ast.expr, cell: int | None) -> ast.expr:
         node = call
 
 
+def bound_name(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
+    """The name a call's result is bound to (`merged = tf.summary.merge_all()`, `with tf.GradientTape() as tape`), or None."""
+    parent = facts.parent(call, cell)
+    if isinstance(parent, ast.withitem) and isinstance(parent.optional_vars, ast.Name):
+        return parent.optional_vars.id
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        return parent.targets[0].id
+    return None
+
+
 def takes(expr: ast.expr) -> bool:
     """Whether a method chain has a `.take(...)`: a look at a few elements."""
     while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
