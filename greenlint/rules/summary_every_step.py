@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     LOOPS,
@@ -18,6 +18,7 @@ from greenlint.rules.syntax import (
     last_name,
     loop_varying,
     own_body,
+    own_loops,
     periodic,
     text_mentions,
 )
@@ -40,9 +41,11 @@ class SummaryEveryStep(Rule):
     a summary under an `if` of the function a loop calls (a helper that writes a histogram
     only for some kinds of data): whether that branch runs is decided by its callers' data.
 
-    In a TensorFlow 1 graph, flags a `Session.run` that runs a training step (it fetches the
-    optimizer's update) and also fetches the merged summaries (a name bound in the file to
-    `tf.summary.merge_all()` or `tf.summary.merge(...)`) on every pass of its loop. Not reported:
+    In a TensorFlow 1 graph, flags a `Session.run` that fetches the merged summaries (a name
+    bound in the file to `tf.summary.merge_all()` or `tf.summary.merge(...)`, or such a call
+    written among the fetches) on every pass of its loop, when that run is a training step (it
+    fetches the optimizer's update) or a run of its own beside the training step's in the same
+    loop body (which computes the forward pass the summaries read a second time). Not reported:
     a run under an `if` in the loop (`if step % 100 == 0:` is the usual cure), except the `else`
     of an `if` that takes a remainder, which runs on all the other steps; a loop of one trip.
     Which summaries the merge holds is decided where the graph is built, often in another
@@ -92,6 +95,10 @@ class SummaryEveryStep(Rule):
         "`Session.run` evaluates the merged summaries `{name}` with every training step{times}: fetch and write them"
         " every few hundred steps (`if step % 100 == 0:`) and only the loss and update otherwise"
     )
+    MERGED_APART = (
+        "`Session.run` evaluates the merged summaries `{name}` in a second run of the graph after every training"
+        " step{times}, computing again the forward pass they read: fetch them with the step, every few hundred steps"
+    )
     FIX_TITLE = "Write the summary every N steps"
     VALID = (
         Valid(
@@ -124,6 +131,12 @@ class SummaryEveryStep(Rule):
             "    if step % 100 == 0:\n        s, _ = sess.run([merged, train_op])\n        writer.add_summary(s, step)\n"
             "    else:\n        sess.run(train_op)\n"
         ),
+        Valid(  # TF1: summaries in a run of their own, every 10 steps (TensorFlow's mnist_with_summaries)
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor i in range(1000):\n"
+            "    if i % 10 == 0:\n        summary, acc = sess.run([merged, accuracy], feed_dict=test_feed)\n"
+            "        writer.add_summary(summary, i)\n    else:\n        sess.run(train_op, feed_dict=next_feed())\n"
+        ),
         Valid(  # TF1: a run that fetches the summaries but no update is an evaluation, not a training step
             "import tensorflow as tf\nmerged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
             "for batch in test_batches:\n    s, acc = sess.run([merged, accuracy], feed_dict={x: batch})\n"
@@ -153,6 +166,22 @@ class SummaryEveryStep(Rule):
             "    s, _ = sess.run([merged, train_op])\n    writer.add_summary(s, step)\n",
             line=8,
             message_contains="merged summaries `merged` with every training step (10000 times)",
+        ),
+        Invalid(  # TF1: a run of its own for the summaries after every step: the forward pass again
+            "import tensorflow as tf\nopt = tf.compat.v1.train.GradientDescentOptimizer(0.1)\n"
+            "train_op = opt.minimize(loss)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "with tf.compat.v1.Session() as sess:\n    for i in range(2000):\n"
+            "        sess.run(train_op, feed_dict={x: xs[i], y: ys[i]})\n"
+            "        summary = sess.run(merged, feed_dict={x: xs[i], y: ys[i]})\n        writer.add_summary(summary, i)\n",
+            line=8,
+            message_contains="in a second run of the graph after every training step (2000 times)",
+        ),
+        Invalid(  # TF1: merged where it is fetched
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(500):\n"
+            "    s, _ = sess.run([tf.compat.v1.summary.merge_all(), train_op])\n",
+            line=6,
+            message_contains="merged summaries `merge_all()`",
         ),
         Invalid(  # the else of a periodic trace: every other step still fetches the summaries
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
@@ -189,20 +218,36 @@ class SummaryEveryStep(Rule):
 
 
     def _merged_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
-        """TF1: a training step's `Session.run` that fetches the merged summaries on every pass of its loop."""
-        runs = [s for s in facts.sites if s.api in RUNS and (s.callsite.work.get("step") or {}).get("value") == "training"
-                and (s.loop_runs is None or s.loop_runs > 1)]
+        """TF1: the merged summaries fetched on every pass of a training loop, by the training
+        step's own `Session.run` or by a run of their own beside it."""
+        runs = [s for s in facts.sites if s.api in RUNS and (s.loop_runs is None or s.loop_runs > 1)]
         merges = [s for s in facts.sites if s.api in MERGES] if runs else []
         if not merges:
             return
-        names = {bound_name(facts, node, m.callsite.span.cell) for m in merges if (node := facts.node(m)) is not None} - {None}
+        nodes = [(m, node) for m in merges if (node := facts.node(m)) is not None]
+        names = {bound_name(facts, node, m.callsite.span.cell) for m, node in nodes} - {None}
+        inline = {id(node) for _, node in nodes}
+        steps = {id(node) for s in runs if _training(s) and (node := facts.node(s)) is not None}
         for site in runs:
-            call = facts.node(site)
+            call, cell = facts.node(site), site.callsite.span.cell
             fetches = _fetches(call) if call is not None else None
-            fetched = sorted(flow.names(fetches) & names) if fetches is not None else []
-            if call is not None and fetched and _every_pass(facts, call, site.callsite.span.cell):
-                message = self.MERGED.format(name=fetched[0], times=site.loop_times())
+            if call is None or fetches is None or not _every_pass(facts, call, cell):
+                continue
+            fetched = sorted(flow.names(fetches) & names) or ["merge_all()" for n in ast.walk(fetches) if id(n) in inline][:1]
+            if not fetched:
+                continue
+            if id(call) in steps:
+                yield self.diagnostic(site.callsite.span, facts.path, self.MERGED.format(name=fetched[0], times=site.loop_times()))
+                continue
+            loop = next(iter(own_loops(facts, call, cell)), None)
+            if loop is not None and any(id(n) in steps for n in own_body(loop)):
+                message = self.MERGED_APART.format(name=fetched[0], times=site.loop_times())
                 yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _training(site: Site) -> bool:
+    """A session run that fetches an optimizer's update: one training step of the graph."""
+    return (site.callsite.work.get("step") or {}).get("value") == "training"
 
 
 def _fetches(call: ast.Call) -> ast.expr | None:
