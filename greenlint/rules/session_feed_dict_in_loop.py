@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds, keyword
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, innermost_loop, last_name, periodic
+from greenlint.rules.syntax import LOOPS, feed, innermost_loop, last_name, periodic
 
 RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run")
 #: Graph runs whose result a loop can feed back: `Session.run`, `Tensor.eval`, `Variable.eval`.
@@ -22,11 +22,6 @@ TIMERS = frozenset(
 
 #: What runs a function on another thread or process (`threading.Thread(target=f)`).
 WORKERS = frozenset({"Thread", "Process", "Timer"})
-
-
-def _fed(call: ast.Call) -> ast.expr | None:
-    given = keyword(call, "feed_dict")
-    return given.value if given is not None else call.args[1] if len(call.args) > 1 else None
 
 
 def _varies(fed: ast.expr, loop: ast.AST) -> bool | None:
@@ -364,7 +359,7 @@ class SessionFeedDictInLoop(Rule):
             if _producer(facts, call, site.callsite.span.cell):  # feeding that already overlaps the step
                 continue
             loop, _ = innermost_loop(facts, site)  # its own loop, where what it feeds is read
-            fed = _fed(call)
+            fed = feed(call)
             if loop is not None and fed is not None and _fed_back(fed, loop, results):
                 continue  # input that exists only after the previous run: neither a batch to prefetch nor fixed data
             varies = True if loop is None or fed is None else _varies(fed, loop)

@@ -10,10 +10,10 @@ from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
-    LOOPS,
     SCOPES,
     STEP_METHODS,
     bound_name,
+    every_pass,
     innermost_loop,
     last_name,
     loop_varying,
@@ -231,7 +231,7 @@ class SummaryEveryStep(Rule):
         for site in runs:
             call, cell = facts.node(site), site.callsite.span.cell
             fetches = _fetches(call) if call is not None else None
-            if call is None or fetches is None or not _every_pass(facts, call, cell):
+            if call is None or fetches is None or not every_pass(facts, call, cell):
                 continue
             fetched = sorted(flow.names(fetches) & names) or ["merge_all()" for n in ast.walk(fetches) if id(n) in inline][:1]
             if not fetched:
@@ -253,24 +253,6 @@ def _training(site: Site) -> bool:
 def _fetches(call: ast.Call) -> ast.expr | None:
     given = next((k.value for k in call.keywords if k.arg == "fetches"), None)
     return given if given is not None else call.args[0] if call.args else None
-
-
-def _every_pass(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
-    """The call runs on every pass of the loop around it in its own function: no `if` or
-    exception handler between them, but for the `else` of an `if` that takes a remainder
-    (`if step % 50 == 0: <trace> else: <the step>`), which runs on all the other passes."""
-    child: ast.AST = call
-    for parent in facts.ancestors(call, cell):
-        if isinstance(parent, LOOPS):
-            return True
-        if isinstance(parent, SCOPES) or isinstance(parent, (ast.IfExp, ast.ExceptHandler)):
-            return False
-        if isinstance(parent, ast.If):
-            takes_remainder = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test))
-            if not (child in parent.orelse and takes_remainder):
-                return False
-        child = parent
-    return False
 
 
 def _conditional(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Site
+from greenlint.rules.base import FileFacts, Site, keyword
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
@@ -69,6 +69,31 @@ def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
             return True
         child = parent
     return False
+
+
+def every_pass(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The call runs on every pass of the loop around it in its own function: no `if` or
+    exception handler between them, but for the `else` of an `if` that takes a remainder
+    (`if step % 50 == 0: <trace> else: <the step>`), which runs on all the other passes."""
+    child: ast.AST = call
+    for parent in facts.ancestors(call, cell):
+        if isinstance(parent, LOOPS):
+            return True
+        if isinstance(parent, SCOPES) or isinstance(parent, (ast.IfExp, ast.ExceptHandler)):
+            return False
+        if isinstance(parent, ast.If):
+            takes_remainder = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test))
+            if not (child in parent.orelse and takes_remainder):
+                return False
+        child = parent
+    return False
+
+
+def feed(call: ast.Call) -> ast.expr | None:
+    """What a TF1 graph run is fed: `sess.run(fetches, feed_dict)` or `tensor.eval(feed_dict)`, by keyword or position."""
+    given = keyword(call, "feed_dict")
+    at = 0 if isinstance(call.func, ast.Attribute) and call.func.attr == "eval" else 1
+    return given.value if given is not None else call.args[at] if len(call.args) > at else None
 
 
 def loop_varying(loop: Loop) -> frozenset:
