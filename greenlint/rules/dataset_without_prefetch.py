@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.codemods import AppendCall
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES, is_step_loop, last_name, own_body
+from greenlint.rules.syntax import SCOPES, chain_top, is_step_loop, last_name, own_body, takes
 from greenlint.rules.tf_data_defaults import OPTION, by_hand
 
 BATCH = "tensorflow.data.Dataset.batch"
@@ -151,7 +151,7 @@ class DatasetWithoutPrefetch(Rule):
             return
         for site in sorted((s for s in facts.sites if s.api == BATCH), key=lambda s: _order(s.callsite.span)):
             call = facts.node(site)
-            if call is not None and _consumed(facts, _chain_top(facts, call, site.callsite.span.cell), site.callsite.span.cell):
+            if call is not None and _consumed(facts, chain_top(facts, call, site.callsite.span.cell), site.callsite.span.cell):
                 why = by_hand(facts, options, "inject_prefetch")
                 if why is not None:
                     yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(why=why))
@@ -160,25 +160,6 @@ class DatasetWithoutPrefetch(Rule):
 
 def _order(span):
     return (span.cell or 0, span.line, span.column)
-
-
-def _chain_top(facts: FileFacts, node: ast.expr, cell) -> ast.expr:
-    """The whole method chain `node` starts: `ds.batch(8)` in `ds.batch(8).map(f)` gives all of it."""
-    while True:
-        attribute = facts.parent(node, cell)
-        call = facts.parent(attribute, cell) if isinstance(attribute, ast.Attribute) else None
-        if not (isinstance(call, ast.Call) and call.func is attribute):
-            return node
-        node = call
-
-
-def _takes(expr: ast.expr) -> bool:
-    """Whether the chain has a `.take(...)`."""
-    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
-        if expr.func.attr == "take":
-            return True
-        expr = expr.func.value
-    return False
 
 
 def _trains(loop: ast.AST) -> bool:
@@ -197,7 +178,7 @@ def _trains(loop: ast.AST) -> bool:
 def _feeds(facts: FileFacts, expr: ast.expr, cell) -> bool | None:
     """True when `expr` is iterated by a `for` or given to `fit`/`evaluate`/`predict`; None when it
     goes somewhere greenlint cannot follow (a helper, a return: it may be prefetched there)."""
-    if _takes(expr):
+    if takes(expr):
         return False  # `.take(n)`: a look at a few batches, not a training input
     parent = facts.parent(expr, cell)
     if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is expr:
@@ -214,7 +195,7 @@ def _feeds(facts: FileFacts, expr: ast.expr, cell) -> bool | None:
 
 def _consumed(facts: FileFacts, top: ast.expr, cell) -> bool:
     """The batched pipeline reaches training or inference in this file, and nowhere unknown."""
-    if _takes(top):
+    if takes(top):
         return False
     direct = _feeds(facts, top, cell)
     if direct is not False:
@@ -227,7 +208,7 @@ def _consumed(facts: FileFacts, top: ast.expr, cell) -> bool:
     fed = False
     for node in ast.walk(scope) if scope is not None else ():
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
-            use = _feeds(facts, _chain_top(facts, node, cell), cell)
+            use = _feeds(facts, chain_top(facts, node, cell), cell)
             if use is None:
                 return False  # passed to a helper or returned: it may be prefetched there
             fed = fed or use

@@ -9,26 +9,17 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.codemods import RemoveArgument
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, SCOPES
+from greenlint.rules.syntax import LOOPS, SCOPES, bound_name
 
 TAPE = "tensorflow.GradientTape"
 #: Tape methods that neither compute gradients nor let the tape escape.
 HARMLESS = frozenset({"watch", "stop_recording", "reset", "watched_variables"})
 
 
-def _bound_name(facts: FileFacts, call: ast.Call, cell) -> str | None:
-    parent = facts.parent(call, cell)
-    if isinstance(parent, ast.withitem) and isinstance(parent.optional_vars, ast.Name):
-        return parent.optional_vars.id
-    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-        return parent.targets[0].id
-    return None
-
-
 def _used_once(facts: FileFacts, call: ast.Call, cell) -> bool:
     """Exactly one `gradient` call on the tape, in the tape's own function and outside any loop the
     tape is not created in, and no other use of the tape's name than harmless methods."""
-    name = _bound_name(facts, call, cell)
+    name = bound_name(facts, call, cell)
     scope = next((a for a in facts.ancestors(call, cell) if isinstance(a, SCOPES)), None)
     if name is None or scope is None or (cell is not None and isinstance(scope, ast.Module)):
         return False  # a notebook's later cells may use a module-level tape again

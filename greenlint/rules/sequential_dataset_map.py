@@ -17,7 +17,7 @@ from greenlint.rules.base import (
 )
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import Function, few_elements, last_name, parameters, units
+from greenlint.rules.syntax import Function, definitions, few_elements, last_name, map_function, parameters, units
 from greenlint.rules.tf_data_defaults import by_hand
 
 #: A call in a map function that makes it stateful: random draws (`tf.random.uniform`,
@@ -207,14 +207,9 @@ def _discarded(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     return isinstance(facts.parent(call, cell), ast.Expr)
 
 
-def _map_function(call: ast.Call) -> ast.expr | None:
-    given = next((k.value for k in call.keywords if k.arg == "map_func"), None)
-    return call.args[0] if call.args else given
-
-
 def _projection(call: ast.Call) -> bool:
     """A lambda that only picks parts of its element (`lambda x, y: x`, `lambda d: d["image"]`)."""
-    func = _map_function(call)
+    func = map_function(call)
     if not isinstance(func, ast.Lambda):
         return False
     return all(isinstance(n, (ast.Name, ast.Load, ast.Tuple, ast.List, ast.Dict, ast.Subscript, ast.Constant, ast.Attribute))
@@ -241,7 +236,7 @@ def _in_interleave(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
 def _stateful(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
     """The call (or mutation) that makes the map function stateful, where this file defines it."""
     seen: set[Function] = set()
-    todo = [f for f in _definitions(facts, _map_function(call), cell)]
+    todo = [f for f in definitions(facts, map_function(call), cell)]
     while todo:
         func = todo.pop()
         if func in seen or len(seen) > 20:
@@ -257,8 +252,8 @@ def _stateful(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
                     return name
                 if last in _MUTATORS and isinstance(node.func, ast.Attribute) and _outer(node.func.value, local):
                     return name
-                todo.extend(_definitions(facts, node.func, cell))
-                todo.extend(d for a in node.args for d in _definitions(facts, a, cell))  # `tf.py_function(tokenize, ...)`
+                todo.extend(definitions(facts, node.func, cell))
+                todo.extend(d for a in node.args for d in definitions(facts, a, cell))  # `tf.py_function(tokenize, ...)`
             elif isinstance(node, (ast.Assign, ast.AugAssign)):
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     if isinstance(target, (ast.Subscript, ast.Attribute)) and _outer(target.value, local):
@@ -266,19 +261,6 @@ def _stateful(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 return f"{type(node).__name__.lower()} {', '.join(node.names)}"
     return None
-
-
-def _definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> list[Function]:
-    """The lambda, or this file's functions and methods named like *expr* (`f`, `self.f`)."""
-    if isinstance(expr, ast.Lambda):
-        return [expr]
-    name = expr.id if isinstance(expr, ast.Name) else expr.attr if isinstance(expr, ast.Attribute) else None
-    if name is None:
-        return []
-    return [
-        n for module in units(facts) for n in ast.walk(module)
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name
-    ]
 
 
 def _locals(func: Function) -> frozenset:

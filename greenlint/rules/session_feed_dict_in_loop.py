@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds, keyword
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, innermost_loop, last_name, periodic
+from greenlint.rules.syntax import LOOPS, feed, innermost_loop, last_name, periodic
 
 RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run")
 #: Graph runs whose result a loop can feed back: `Session.run`, `Tensor.eval`, `Variable.eval`.
@@ -22,11 +22,6 @@ TIMERS = frozenset(
 
 #: What runs a function on another thread or process (`threading.Thread(target=f)`).
 WORKERS = frozenset({"Thread", "Process", "Timer"})
-
-
-def _fed(call: ast.Call) -> ast.expr | None:
-    given = keyword(call, "feed_dict")
-    return given.value if given is not None else call.args[1] if len(call.args) > 1 else None
 
 
 def _varies(fed: ast.expr, loop: ast.AST) -> bool | None:
@@ -270,6 +265,13 @@ class SessionFeedDictInLoop(Rule):
             "for i in range(300):\n    x_batch = np.array(sequence[-20:]).reshape(1, 20, 1)\n"
             "    y_pred = sess.run(outputs, feed_dict={X: x_batch})\n    sequence.append(y_pred[0, -1, 0])\n"
         ),
+        Valid(  # autoregressive sampling: the window fed ends with the sample the last run's output gave, and a
+            # container filled in the loop (`waveform.append`) is not the same value on every iteration
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nwaveform = [128] * 100\n"
+            "for step in range(16000):\n    window = waveform[-1]\n"
+            "    prediction = sess.run(outputs, feed_dict={samples: window})[0]\n"
+            "    sample = np.random.choice(np.arange(256), p=prediction)\n    waveform.append(sample)\n"
+        ),
         Valid(  # policy gradients: the fed gradients are the earlier runs' outputs
             "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
             "for iteration in range(250):\n    all_gradients = []\n    obs = env.reset()\n    for step in range(100):\n"
@@ -357,9 +359,11 @@ class SessionFeedDictInLoop(Rule):
             if _producer(facts, call, site.callsite.span.cell):  # feeding that already overlaps the step
                 continue
             loop, _ = innermost_loop(facts, site)  # its own loop, where what it feeds is read
-            fed = _fed(call)
+            fed = feed(call)
+            if loop is not None and fed is not None and _fed_back(fed, loop, results):
+                continue  # input that exists only after the previous run: neither a batch to prefetch nor fixed data
             varies = True if loop is None or fed is None else _varies(fed, loop)
-            if varies and not (loop is not None and fed is not None and _fed_back(fed, loop, results)):
+            if varies:
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
             elif (varies is False and not _timed(facts, loop, call, site.callsite.span.cell)
                   and not _shares_placeholders(fed, loop)):

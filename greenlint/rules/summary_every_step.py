@@ -1,4 +1,4 @@
-"""GL318 summary-every-step: a histogram, image or audio summary written on every training step."""
+"""GL318 summary-every-step: a histogram, image or audio summary, or a TF1 graph's merged summaries, written on every training step."""
 
 from __future__ import annotations
 
@@ -7,20 +7,27 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
+    SCOPES,
     STEP_METHODS,
+    bound_name,
+    every_pass,
     innermost_loop,
     last_name,
     loop_varying,
     own_body,
+    own_loops,
     periodic,
     text_mentions,
 )
 
 #: Summaries that copy a whole tensor out each time (scalars cost next to nothing).
 HEAVY = frozenset({"tensorflow.summary.histogram", "tensorflow.summary.image", "tensorflow.summary.audio"})
+#: TF1 ops that merge summary ops into one the session evaluates (`merge_all`: every summary of the graph).
+MERGES = frozenset({"tensorflow.compat.v1.summary.merge_all", "tensorflow.compat.v1.summary.merge"})
+RUNS = frozenset({"tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run"})
 
 
 class SummaryEveryStep(Rule):
@@ -30,13 +37,28 @@ class SummaryEveryStep(Rule):
     pass of a loop (or of a function a loop calls, such as a training step): not under an
     `if` in that loop, in a file that never calls `tf.summary.record_if` to thin them out. A
     loop over the tensors summarised (`for var in layer.variables:`), with no training step in
-    it, writes each once per pass of whatever runs it, and is not reported for itself.
+    it, writes each once per pass of whatever runs it, and is not reported for itself. Nor is
+    a summary under an `if` of the function a loop calls (a helper that writes a histogram
+    only for some kinds of data): whether that branch runs is decided by its callers' data.
+
+    In a TensorFlow 1 graph, flags a `Session.run` that fetches the merged summaries (a name
+    bound in the file to `tf.summary.merge_all()` or `tf.summary.merge(...)`, or such a call
+    written among the fetches) on every pass of its loop, when that run is a training step (it
+    fetches the optimizer's update) or a run of its own beside the training step's in the same
+    loop body (which computes the forward pass the summaries read a second time). Not reported:
+    a run under an `if` in the loop (`if step % 100 == 0:` is the usual cure), except the `else`
+    of an `if` that takes a remainder, which runs on all the other steps; a loop of one trip.
+    Which summaries the merge holds is decided where the graph is built, often in another
+    module (histograms of every weight behind a flag, or scalars only), so the finding says
+    that the merged set is evaluated every step, not how heavy it is.
 
     ## Why is this bad?
     Each of these summaries copies a whole tensor (a layer's weights or gradients, a batch of
     images) from the device, bins or encodes it on the host and writes it to the event file.
     Written on every step, it adds that work to every step, and TensorBoard shows only a
-    sample of them anyway. Write them every few hundred steps (`if step % 100 == 0:`, or
+    sample of them anyway. A TF1 run fetching the merged summaries evaluates every summary op
+    of the graph, serialises them into one protocol buffer that is copied to Python, and
+    `FileWriter.add_summary` appends it to the event file, on each step. Write them every few hundred steps (`if step % 100 == 0:`, or
     `tf.summary.record_if(...)`), or once per epoch.
 
     ## Example
@@ -69,6 +91,14 @@ class SummaryEveryStep(Rule):
     name = "summary-every-step"
     DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = "`tf.summary.{kind}` is written on every pass{times}: write it every few hundred steps"
+    MERGED = (
+        "`Session.run` evaluates the merged summaries `{name}` with every training step{times}: fetch and write them"
+        " every few hundred steps (`if step % 100 == 0:`) and only the loss and update otherwise"
+    )
+    MERGED_APART = (
+        "`Session.run` evaluates the merged summaries `{name}` in a second run of the graph after every training"
+        " step{times}, computing again the forward pass they read: fetch them with the step, every few hundred steps"
+    )
     FIX_TITLE = "Write the summary every N steps"
     VALID = (
         Valid(
@@ -88,6 +118,34 @@ class SummaryEveryStep(Rule):
             "import tensorflow as tf\ndef log(layer, step):\n    for var in layer.variables:\n"
             "        tf.summary.histogram(var.name, var, step=step)\n"
         ),
+        Valid(  # a helper a loop calls writes the histogram only for some data (its callers pass scalars)
+            "import tensorflow as tf\ndef summary(data, step, types=('mean',)):\n    if data.shape == ():\n"
+            "        tf.summary.scalar('x', data, step=step)\n    elif 'histogram' in types:\n"
+            "        tf.summary.histogram('x', data, step=step)\nfor step in range(1000):\n"
+            "    summary(train_step(), step)\n"
+        ),
+        Valid(  # TF1: the merged summaries fetched every 100 steps only, the step alone otherwise
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "writer = tf.compat.v1.summary.FileWriter('logs')\nfor step in range(10000):\n"
+            "    if step % 100 == 0:\n        s, _ = sess.run([merged, train_op])\n        writer.add_summary(s, step)\n"
+            "    else:\n        sess.run(train_op)\n"
+        ),
+        Valid(  # TF1: summaries in a run of their own, every 10 steps (TensorFlow's mnist_with_summaries)
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor i in range(1000):\n"
+            "    if i % 10 == 0:\n        summary, acc = sess.run([merged, accuracy], feed_dict=test_feed)\n"
+            "        writer.add_summary(summary, i)\n    else:\n        sess.run(train_op, feed_dict=next_feed())\n"
+        ),
+        Valid(  # TF1: a run that fetches the summaries but no update is an evaluation, not a training step
+            "import tensorflow as tf\nmerged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "for batch in test_batches:\n    s, acc = sess.run([merged, accuracy], feed_dict={x: batch})\n"
+        ),
+        Valid(  # TF1: summaries behind a flag the user turns on
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor step in range(10000):\n"
+            "    if args.summaries:\n        s, _ = sess.run([merged, train_op])\n    else:\n        sess.run(train_op)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -101,9 +159,43 @@ class SummaryEveryStep(Rule):
             "for step in range(500):\n    train_step(next(batches), step)\n",
             line=3,
         ),
+        Invalid(  # TF1: the merged summaries fetched with the update on every step
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "writer = tf.compat.v1.summary.FileWriter('logs')\nfor step in range(10000):\n"
+            "    s, _ = sess.run([merged, train_op])\n    writer.add_summary(s, step)\n",
+            line=8,
+            message_contains="merged summaries `merged` with every training step (10000 times)",
+        ),
+        Invalid(  # TF1: a run of its own for the summaries after every step: the forward pass again
+            "import tensorflow as tf\nopt = tf.compat.v1.train.GradientDescentOptimizer(0.1)\n"
+            "train_op = opt.minimize(loss)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "with tf.compat.v1.Session() as sess:\n    for i in range(2000):\n"
+            "        sess.run(train_op, feed_dict={x: xs[i], y: ys[i]})\n"
+            "        summary = sess.run(merged, feed_dict={x: xs[i], y: ys[i]})\n        writer.add_summary(summary, i)\n",
+            line=8,
+            message_contains="in a second run of the graph after every training step (2000 times)",
+        ),
+        Invalid(  # TF1: merged where it is fetched
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(500):\n"
+            "    s, _ = sess.run([tf.compat.v1.summary.merge_all(), train_op])\n",
+            line=6,
+            message_contains="merged summaries `merge_all()`",
+        ),
+        Invalid(  # the else of a periodic trace: every other step still fetches the summaries
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "summaries = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "for step in range(100000):\n    if args.store_metadata and step % 50 == 0:\n"
+            "        s, _ = sess.run([summaries, train_op], options=trace, run_metadata=meta)\n"
+            "    else:\n        s, _ = sess.run([summaries, train_op])\n",
+            line=10,
+            message_contains="merged summaries `summaries`",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        yield from self._merged_every_step(facts)
         sites = [s for s in facts.sites if s.api in HEAVY]
         if not sites or text_mentions(facts, "record_if"):
             return
@@ -115,12 +207,62 @@ class SummaryEveryStep(Rule):
             around, guarded = innermost_loop(facts, site)
             if call is None or guarded or periodic(facts, call, site.callsite.span.cell):
                 continue
+            if around is None and _conditional(facts, call, site.callsite.span.cell):  # a branch of the function a loop calls
+                continue
             if around is not None and _over_summarised(around, call):
                 continue
             if site.callsite.runs.get("loop_bound") == "upper":  # a guard around a call of its function
                 continue
             kind = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(kind=kind, times=site.loop_times()))
+
+
+    def _merged_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """TF1: the merged summaries fetched on every pass of a training loop, by the training
+        step's own `Session.run` or by a run of their own beside it."""
+        runs = [s for s in facts.sites if s.api in RUNS and (s.loop_runs is None or s.loop_runs > 1)]
+        merges = [s for s in facts.sites if s.api in MERGES] if runs else []
+        if not merges:
+            return
+        nodes = [(m, node) for m in merges if (node := facts.node(m)) is not None]
+        names = {bound_name(facts, node, m.callsite.span.cell) for m, node in nodes} - {None}
+        inline = {id(node) for _, node in nodes}
+        steps = {id(node) for s in runs if _training(s) and (node := facts.node(s)) is not None}
+        for site in runs:
+            call, cell = facts.node(site), site.callsite.span.cell
+            fetches = _fetches(call) if call is not None else None
+            if call is None or fetches is None or not every_pass(facts, call, cell):
+                continue
+            fetched = sorted(flow.names(fetches) & names) or ["merge_all()" for n in ast.walk(fetches) if id(n) in inline][:1]
+            if not fetched:
+                continue
+            if id(call) in steps:
+                yield self.diagnostic(site.callsite.span, facts.path, self.MERGED.format(name=fetched[0], times=site.loop_times()))
+                continue
+            loop = next(iter(own_loops(facts, call, cell)), None)
+            if loop is not None and any(id(n) in steps for n in own_body(loop)):
+                message = self.MERGED_APART.format(name=fetched[0], times=site.loop_times())
+                yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _training(site: Site) -> bool:
+    """A session run that fetches an optimizer's update: one training step of the graph."""
+    return (site.callsite.work.get("step") or {}).get("value") == "training"
+
+
+def _fetches(call: ast.Call) -> ast.expr | None:
+    given = next((k.value for k in call.keywords if k.arg == "fetches"), None)
+    return given if given is not None else call.args[0] if call.args else None
+
+
+def _conditional(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """An `if` (or exception handler) in the call's own function decides whether it runs."""
+    for parent in facts.ancestors(call, cell):
+        if isinstance(parent, SCOPES):
+            return False
+        if isinstance(parent, (ast.If, ast.IfExp, ast.ExceptHandler)):
+            return True
+    return False
 
 
 def _over_summarised(loop: ast.AST, call: ast.Call) -> bool:

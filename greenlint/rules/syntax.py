@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Site
+from greenlint.rules.base import FileFacts, Site, keyword
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
@@ -71,6 +71,31 @@ def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     return False
 
 
+def every_pass(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The call runs on every pass of the loop around it in its own function: no `if` or
+    exception handler between them, but for the `else` of an `if` that takes a remainder
+    (`if step % 50 == 0: <trace> else: <the step>`), which runs on all the other passes."""
+    child: ast.AST = call
+    for parent in facts.ancestors(call, cell):
+        if isinstance(parent, LOOPS):
+            return True
+        if isinstance(parent, SCOPES) or isinstance(parent, (ast.IfExp, ast.ExceptHandler)):
+            return False
+        if isinstance(parent, ast.If):
+            takes_remainder = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test))
+            if not (child in parent.orelse and takes_remainder):
+                return False
+        child = parent
+    return False
+
+
+def feed(call: ast.Call) -> ast.expr | None:
+    """What a TF1 graph run is fed: `sess.run(fetches, feed_dict)` or `tensor.eval(feed_dict)`, by keyword or position."""
+    given = keyword(call, "feed_dict")
+    at = 0 if isinstance(call.func, ast.Attribute) and call.func.attr == "eval" else 1
+    return given.value if given is not None else call.args[at] if len(call.args) > at else None
+
+
 def loop_varying(loop: Loop) -> frozenset:
     """The names a loop's iterations differ in (`flow.varying`)."""
     target = loop.target if isinstance(loop, (ast.For, ast.AsyncFor)) else ast.Tuple(elts=[], ctx=ast.Store())
@@ -127,6 +152,54 @@ def _steps_repeat(loop: ast.AST) -> bool:
         and not flow.names(n.func.value) & changed
         for n in own_body(loop)
     )
+
+
+def chain_top(facts: FileFacts, node: ast.expr, cell: int | None) -> ast.expr:
+    """The whole method chain `node` starts: `ds.batch(8)` in `ds.batch(8).map(f)` gives all of it."""
+    while True:
+        attribute = facts.parent(node, cell)
+        call = facts.parent(attribute, cell) if isinstance(attribute, ast.Attribute) else None
+        if not (isinstance(call, ast.Call) and call.func is attribute):
+            return node
+        node = call
+
+
+def bound_name(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
+    """The name a call's result is bound to (`merged = tf.summary.merge_all()`, `with tf.GradientTape() as tape`), or None."""
+    parent = facts.parent(call, cell)
+    if isinstance(parent, ast.withitem) and isinstance(parent.optional_vars, ast.Name):
+        return parent.optional_vars.id
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        return parent.targets[0].id
+    return None
+
+
+def takes(expr: ast.expr) -> bool:
+    """Whether a method chain has a `.take(...)`: a look at a few elements."""
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+        if expr.func.attr == "take":
+            return True
+        expr = expr.func.value
+    return False
+
+
+def map_function(call: ast.Call) -> ast.expr | None:
+    """The function a `Dataset.map(...)` call is given (first argument or `map_func=`)."""
+    given = next((k.value for k in call.keywords if k.arg == "map_func"), None)
+    return call.args[0] if call.args else given
+
+
+def definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> list[Function]:
+    """The lambda, or this file's functions and methods named like *expr* (`f`, `self.f`)."""
+    if isinstance(expr, ast.Lambda):
+        return [expr]
+    name = expr.id if isinstance(expr, ast.Name) else expr.attr if isinstance(expr, ast.Attribute) else None
+    if name is None:
+        return []
+    return [
+        n for module in units(facts) for n in ast.walk(module)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name
+    ]
 
 
 def last_name(expr: ast.AST) -> str:

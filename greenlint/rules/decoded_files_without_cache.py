@@ -1,0 +1,272 @@
+"""GL408 decoded-files-without-cache (opt-in): a pipeline that decodes files again on every epoch, never cached."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_dataset_method
+from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import SCOPES, Function, chain_top, definitions, last_name, map_function, own_loops, takes
+
+#: Keras utilities that list a folder of files and decode each file on every pass.
+FROM_DIRECTORY = ("image_dataset_from_directory", "audio_dataset_from_directory")
+#: TensorFlow ops that decode or parse bytes read from files (`tf.io.decode_jpeg`,
+#: `tf.image.decode_png`, `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...).
+DECODER = re.compile(r"^tensorflow\.(compat\.v1\.)?(io|image|audio)\.(decode_\w+|parse_\w*example|parse_tensor)$")
+#: Bytes per decoded pixel channel: the directory utilities yield float32 images.
+FLOAT32 = 4
+#: How many uses of a pipeline are followed through the names it is assigned to (`ds = ds.batch(32)`).
+MAX_USES = 24
+
+
+class DecodedFilesWithoutCache(Rule):
+    """
+    ## What it does
+    Flags a `tf.data` pipeline that reads and decodes files and is run for many epochs with no
+    `.cache()`: `tf.keras.utils.image_dataset_from_directory()` (or
+    `audio_dataset_from_directory()`), or a `Dataset.map()` whose function (a lambda, or a
+    function of this file and the functions of this file it calls) decodes or parses file
+    contents (`tf.io.decode_jpeg`, `tf.image.decode_png`, `tf.io.decode_image`,
+    `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...), when the pipeline, directly or
+    through the names it is assigned to in the same function, is given to `fit()` with `epochs`
+    other than 1 (as the training or the validation data), or iterated by a `for` loop inside
+    another loop (an epoch loop). The finding names the number of epochs where the code shows
+    it.
+
+    Not reported: a file that calls `Dataset.cache()` anywhere (in memory or to a file); a
+    pipeline that is returned, yielded or passed to a function other than `fit` (the caller or
+    the helper may cache it); a pipeline only inspected (`.take(n)`); one pass (`epochs=1`, the
+    default, or a single loop over the batches).
+
+    Opt-in (`--extend-select GL408`): whether the decoded set fits in memory is not known from
+    the code. The finding says what it knows (the shape and size of one decoded image where
+    `image_size` is given), never a size of the data set it cannot see. A set of a few thousand
+    images at 180×180 fits in a few gigabytes; ImageNet does not, and there `cache(filename)`
+    to a local disk, or nothing, is the right answer.
+
+    ## Why is this bad?
+    Without a cache, every epoch opens every file again, reads its bytes and decodes it (JPEG or
+    PNG decoding, resizing, parsing a `tf.train.Example`) on the host's cores, only to produce
+    the same tensors as in the previous epoch. The TensorFlow guide "Better performance with the
+    tf.data API" recommends `.cache()` after the expensive, deterministic part of a pipeline
+    (and before random augmentation, shuffling and batching): the first epoch decodes, the
+    others read the decoded tensors from memory. Over tens of epochs that removes nearly all
+    the input pipeline's work, and, when the device waited for input, shortens every epoch.
+
+    ## Example
+    ```python
+    import tensorflow as tf
+
+    train = tf.keras.utils.image_dataset_from_directory("flowers", image_size=(180, 180))
+    model.fit(train, epochs=30)
+    ```
+
+    ## Use instead
+    ```python
+    import tensorflow as tf
+
+    train = tf.keras.utils.image_dataset_from_directory("flowers", image_size=(180, 180))
+    train = train.cache().prefetch(tf.data.AUTOTUNE)
+    model.fit(train, epochs=30)
+    ```
+
+    ## Energy evidence
+    The pair under bench/rules/ writes 400 PNG files (96×96, random pixels) and iterates their
+    decoded, resized batches for 5 epochs, without and with `.cache()` after the decoding map
+    (a new pipeline each run, so every run starts with an empty cache). The saving grows with
+    the number of epochs and with what the decoding costs against the training step.
+
+    ## Fix safety
+    No automatic fix: a cache holds the whole decoded set in memory, which only the user knows
+    fits, and caching after a shuffled file list (`list_files` shuffles by default) or a random
+    augmentation would freeze their first epoch's order or draws.
+
+    ## Options
+    None.
+    """
+
+    code = "GL408"
+    name = "decoded-files-without-cache"
+    DEFAULT_ENABLED = False  # opt-in: whether the decoded set fits in memory is not known from the code
+    MESSAGE = (
+        "{what} reads and decodes the files again on {when}: if the decoded set fits in memory ({size}),"
+        " `.cache()` after the decoding (before random augmentation and shuffling) decodes each file once"
+    )
+    FIX_TITLE = "Cache the decoded elements: `.cache()` after the decoding map"
+    VALID = (
+        Valid(  # cached: the files are decoded once
+            "import tensorflow as tf\n"
+            "train = tf.keras.utils.image_dataset_from_directory('flowers', image_size=(180, 180))\n"
+            "train = train.cache().prefetch(tf.data.AUTOTUNE)\nmodel.fit(train, epochs=30)\n"
+        ),
+        Valid(  # one epoch: nothing is decoded twice
+            "import tensorflow as tf\n"
+            "train = tf.keras.utils.image_dataset_from_directory('flowers')\nmodel.fit(train)\n"
+        ),
+        Valid(  # a map that decodes nothing (in-memory arrays scaled)
+            "import tensorflow as tf\n"
+            "ds = tf.data.Dataset.from_tensor_slices((x, y)).map(lambda a, b: (a / 255, b)).batch(32)\n"
+            "model.fit(ds, epochs=20)\n"
+        ),
+        Valid(  # returned: the caller may cache it
+            "import tensorflow as tf\n\n\ndef load(path):\n    return tf.io.decode_png(tf.io.read_file(path))\n\n\n"
+            "def make(files):\n    return tf.data.Dataset.from_tensor_slices(files).map(load).batch(32)\n"
+        ),
+        Valid(  # passed to a helper of the user: it may cache it
+            "import tensorflow as tf\n"
+            "train = tf.keras.utils.image_dataset_from_directory('flowers')\n"
+            "train = configure_for_performance(train)\nmodel.fit(train, epochs=30)\n"
+        ),
+        Valid(  # one pass over the files (inference over a folder)
+            "import tensorflow as tf\n\n\ndef load(path):\n    return tf.io.decode_jpeg(tf.io.read_file(path))\n\n\n"
+            "ds = tf.data.Dataset.list_files('data/*.jpg').map(load).batch(64)\n"
+            "for batch in ds:\n    predictions.append(model(batch))\n"
+        ),
+        Valid(  # a look at a few batches
+            "import tensorflow as tf\n"
+            "ds = tf.data.TFRecordDataset(files).map(lambda r: tf.io.parse_single_example(r, spec))\n"
+            "for epoch in range(3):\n    for x in ds.take(2):\n        print(x)\n"
+        ),
+    )
+    INVALID = (
+        Invalid(
+            "import tensorflow as tf\n"
+            "train = tf.keras.utils.image_dataset_from_directory('flowers', image_size=(180, 180))\n"
+            "val = tf.keras.utils.image_dataset_from_directory('flowers_val', image_size=(180, 180))\n"
+            "model.fit(train, validation_data=val, epochs=30)\n",
+            line=2,
+            message_contains="on each of 30 epochs: if the decoded set fits in memory (its size is not known from the"
+            " code; one decoded image is 180×180×3 float32, 389 kB)",
+        ),
+        Invalid(  # the validation set too is decoded again after every epoch
+            "import tensorflow as tf\n"
+            "train = tf.keras.utils.image_dataset_from_directory('flowers', image_size=(180, 180))\n"
+            "val = tf.keras.utils.image_dataset_from_directory('flowers_val', image_size=(180, 180))\n"
+            "model.fit(train, validation_data=val, epochs=30)\n",
+            line=3,
+        ),
+        Invalid(  # a map that reads and decodes each file, through a helper of this file, fed to an epoch loop
+            "import tensorflow as tf\n\n\ndef decode(raw):\n    return tf.image.resize(tf.io.decode_jpeg(raw, channels=3), (64, 64))\n\n\n"
+            "def load(path):\n    return decode(tf.io.read_file(path))\n\n\n"
+            "ds = tf.data.Dataset.list_files('celeba/*.jpg').map(load, num_parallel_calls=tf.data.AUTOTUNE)\n"
+            "ds = ds.shuffle(1000).batch(64)\nfor epoch in range(25):\n    for x in ds:\n        train_step(x)\n",
+            line=12,
+            message_contains="`map(load)` reads and decodes the files again on every pass of the loop at line 14",
+        ),
+        Invalid(  # TFRecords parsed and decoded on every epoch; the epochs come from a flag
+            "import tensorflow as tf\n"
+            "ds = tf.data.TFRecordDataset(files).map(lambda r: tf.io.decode_png(tf.io.parse_single_example(r, spec)['img']))\n"
+            "model.fit(ds.batch(32), epochs=args.epochs)\n",
+            line=2,
+            message_contains="every epoch (`epochs=args.epochs`)",
+        ),
+    )
+
+    def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        candidates = [s for s in facts.sites if s.api.rsplit(".", 1)[-1] in FROM_DIRECTORY or is_dataset_method(s.api, "map")]
+        if not candidates or any(is_dataset_method(s.api, "cache") for s in facts.sites):
+            return
+        for site in candidates:
+            call, cell = facts.node(site), site.callsite.span.cell
+            if call is None:
+                continue
+            if is_dataset_method(site.api, "map"):
+                func = map_function(call)
+                if func is None or not _decodes(facts, func, cell):
+                    continue
+                what = f"`map({ast.unparse(func) if not isinstance(func, ast.Lambda) else 'lambda'})`"
+            else:
+                what = f"`{site.api.rsplit('.', 1)[-1]}`"
+            when = _passes(facts, chain_top(facts, call, cell), cell)
+            if when:
+                message = self.MESSAGE.format(what=what, when=when, size=_size(site))
+                yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _decodes(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:
+    """The map function, or a function of this file it calls, decodes or parses file contents."""
+    seen: set[Function] = set()
+    todo = definitions(facts, func, cell)
+    while todo:
+        function = todo.pop()
+        if function in seen or len(seen) > 20:
+            continue
+        seen.add(function)
+        body: ast.AST = function.body if isinstance(function, ast.Lambda) else ast.Module(body=function.body, type_ignores=[])
+        for node in ast.walk(body):
+            if isinstance(node, ast.Call):
+                inner = facts.site_at(node, cell)
+                if inner is not None and DECODER.match(inner.api):
+                    return True
+                todo.extend(definitions(facts, node.func, cell))
+    return False
+
+
+def _size(site) -> str:
+    """What the code tells of the decoded set's size: one image's, where `image_size` is given."""
+    shape = site.features.get("image_size")
+    unknown = "its size is not known from the code"
+    if site.api.endswith("image_dataset_from_directory") and isinstance(shape, list) and len(shape) == 2 and all(
+        isinstance(v, int) for v in shape
+    ):
+        height, width = shape
+        return f"{unknown}; one decoded image is {height}×{width}×3 float32, {height * width * 3 * FLOAT32 / 1000:.0f} kB"
+    return unknown
+
+
+def _passes(facts: FileFacts, top: ast.expr, cell: int | None) -> str | None:
+    """How the pipeline *top* (the whole method chain) is run again and again: "each of 30
+    epochs", "every epoch (`epochs=args.epochs`)", "every pass of the loop at line 12"; None
+    when it runs once, or goes somewhere (a helper, a return) that may cache it."""
+    found: list[str] = []
+    todo: list[ast.expr] = [top]
+    seen: set[int] = set()
+    while todo:
+        expr = todo.pop()
+        if id(expr) in seen:
+            continue
+        if len(seen) > MAX_USES:
+            return None  # too far to follow
+        seen.add(id(expr))
+        if takes(expr):
+            continue
+        parent = facts.parent(expr, cell)
+        if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is expr:
+            outer = own_loops(facts, parent, cell)
+            if outer:
+                found.append(f"every pass of the loop at line {outer[0].lineno}")
+            continue
+        if isinstance(parent, ast.keyword):
+            parent = facts.parent(parent, cell)
+        if isinstance(parent, ast.Call) and expr is not parent.func:
+            if last_name(parent.func) != "fit":
+                return None  # a helper, `zip`, ...: it may cache the pipeline
+            epochs = _epochs(facts, parent, cell)
+            if epochs:
+                found.append(epochs)
+            continue
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            name = parent.targets[0].id
+            scope = next((a for a in facts.ancestors(parent, cell) if isinstance(a, SCOPES)), None)
+            for node in ast.walk(scope) if scope is not None else ():
+                if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+                    todo.append(chain_top(facts, node, cell))
+            continue
+        if isinstance(parent, (ast.Return, ast.Yield, ast.YieldFrom, ast.Assign, ast.AnnAssign, ast.Tuple, ast.List)):
+            return None  # returned, or kept somewhere this file does not follow
+    return found[0] if found else None
+
+
+def _epochs(facts: FileFacts, fit: ast.Call, cell: int | None) -> str | None:
+    """The epochs a `fit` call runs, when more than one or not known: "each of 30 epochs"."""
+    given = next((k.value for k in fit.keywords if k.arg == "epochs"), None)
+    if given is None:
+        return None  # Keras' default: one epoch
+    site = facts.site_at(fit, cell)
+    epochs = site.features.get("epochs") if site is not None else None
+    if isinstance(epochs, int) and not isinstance(epochs, bool):
+        return f"each of {epochs} epochs" if epochs > 1 else None
+    return f"every epoch (`epochs={ast.unparse(given)}`)"

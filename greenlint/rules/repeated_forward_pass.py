@@ -1,0 +1,162 @@
+"""GL205 repeated-forward-pass (opt-in): a TF1 run that feeds the training step's batch again on every step."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid
+from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import every_pass, feed, own_loops
+
+#: TF1 graph runs: a session's `run`, and `Tensor.eval`/`Operation.run` (the default session's).
+RUNS = frozenset({
+    "tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run",
+    "tensorflow.Tensor.eval", "tensorflow.Variable.eval",
+})
+
+
+def _training(site: Site) -> bool:
+    """A run that fetches an optimizer's update: one training step of the graph (the analysis's `step`)."""
+    return (site.callsite.work.get("step") or {}).get("value") == "training"
+
+
+class RepeatedForwardPass(Rule):
+    """
+    ## What it does
+    Flags, in a TensorFlow 1 training loop, a `Session.run()` or `Tensor.eval()` that is fed
+    the same `feed_dict` as the loop's training step (the run that fetches the optimizer's
+    update) and runs on every pass of the same loop: `sess.run(train_op, feed_dict=fd)` followed
+    by `loss.eval(feed_dict=fd)` or `sess.run(loss, feed_dict=fd)` to log the loss or the
+    accuracy of the batch just trained on.
+
+    Not reported: a run under an `if` in the loop (`if step % 100 == 0:` logs every 100 steps),
+    except the `else` of an `if` that takes a remainder, which runs on all the other steps; a run
+    in an outer loop (once per epoch); a run fed anything else (the validation set, another
+    batch, the same batch with other values such as `keep_prob: 1.0`), which computes something
+    the step did not.
+
+    ## Why is this bad?
+    In a TF1 graph, every `run` computes all it fetches from the fed values again: nothing is
+    kept from the previous run. The training step has already computed the loss and the
+    predictions of the batch in its forward pass; a second run on the same feed copies the batch
+    into the runtime again and repeats that forward pass, about a third of a training step's
+    work (a backward pass costs about twice the forward one), on every step. Fetching the
+    values with the step (`_, loss_value = sess.run([train_op, loss], feed_dict=fd)`) gets them
+    from the forward pass already done.
+
+    ## Example
+    ```python
+    for step in range(10000):
+        fd = {x: xs[step], y: ys[step]}
+        sess.run(train_op, feed_dict=fd)
+        loss_value = loss.eval(feed_dict=fd)
+    ```
+
+    ## Use instead
+    ```python
+    for step in range(10000):
+        fd = {x: xs[step], y: ys[step]}
+        _, loss_value = sess.run([train_op, loss], feed_dict=fd)
+    ```
+
+    Opt-in (`--extend-select GL205`) until the real-world benchmark has judged it.
+
+    ## Energy evidence
+    The pair under bench/rules/ trains a three-layer perceptron as a TF1 graph
+    (`tf.compat.v1`, eager execution off) for 200 steps of 64 rows, reading the loss with a
+    second `sess.run` on the same feed, and fetching it with the step.
+
+    ## Fix safety
+    No automatic fix: fetched with the step, the loss is the one computed before the update,
+    not after it; the logged numbers change slightly.
+
+    ## Options
+    None.
+    """
+
+    code = "GL205"
+    name = "repeated-forward-pass"
+    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
+    MESSAGE = (
+        "`{call}` runs the graph again on the batch the training step at line {line} was fed, on every step{times}:"
+        " the forward pass is computed twice; fetch these values with the step (`sess.run([train_op, ...], ...)`)"
+    )
+    FIX_TITLE = "Fetch the logged values with the training step"
+    VALID = (
+        Valid(  # logged every 100 steps only
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(10000):\n    fd = {x: xs[step], y: ys[step]}\n"
+            "    sess.run(train_op, feed_dict=fd)\n    if step % 100 == 0:\n        print(loss.eval(feed_dict=fd))\n"
+        ),
+        Valid(  # once per epoch, in the outer loop (on the last batch)
+            "import tensorflow as tf\nopt = tf.compat.v1.train.GradientDescentOptimizer(0.01)\ntrain_op = opt.minimize(loss)\n"
+            "with tf.compat.v1.Session() as sess:\n    for epoch in range(40):\n        for i in range(n_batches):\n"
+            "            X_batch, y_batch = next_batch(i)\n"
+            "            sess.run(train_op, feed_dict={X: X_batch, y: y_batch})\n"
+            "        acc = accuracy.eval(feed_dict={X: X_batch, y: y_batch})\n"
+        ),
+        Valid(  # the validation set: work the step did not do
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    sess.run(train_op, feed_dict={x: xb[step], y: yb[step]})\n"
+            "    val = sess.run(loss, feed_dict={x: x_val, y: y_val})\n"
+        ),
+        Valid(  # the same batch without dropout: another computation than the step's
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    sess.run(train_op, feed_dict={x: xb, keep_prob: 0.5})\n"
+            "    acc = accuracy.eval(feed_dict={x: xb, keep_prob: 1.0})\n"
+        ),
+        Valid(  # the values fetched with the step
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    _, loss_value = sess.run([train_op, loss], feed_dict={x: xb[step]})\n"
+        ),
+    )
+    INVALID = (
+        Invalid(
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.InteractiveSession()\nfor step in range(10000):\n    fd = {x: xs[step], y: ys[step]}\n"
+            "    sess.run(train_op, feed_dict=fd)\n    loss_value = loss.eval(feed_dict=fd)\n",
+            line=8,
+            message_contains="the training step at line 7 was fed, on every step (10000 times)",
+        ),
+        Invalid(  # a session run, the feed written out the same way
+            "import tensorflow as tf\nopt = tf.compat.v1.train.GradientDescentOptimizer(0.1)\ntrain_op = opt.minimize(loss)\n"
+            "with tf.compat.v1.Session() as sess:\n    for X_batch, y_batch in batches:\n"
+            "        sess.run(train_op, feed_dict={X: X_batch, y: y_batch})\n"
+            "        summary, acc = sess.run([merged, accuracy], feed_dict={X: X_batch, y: y_batch})\n",
+            line=7,
+        ),
+    )
+
+    def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        runs = [s for s in facts.sites if s.api in RUNS and (s.loop_runs is None or s.loop_runs > 1)]
+        steps = [s for s in runs if _training(s)]
+        if not steps:
+            return
+        fed_steps: list[tuple[Site, ast.AST, str]] = []
+        for step in steps:
+            call = facts.node(step)
+            given = feed(call) if call is not None else None
+            loops = own_loops(facts, call, step.callsite.span.cell) if call is not None else []
+            if given is not None and loops:
+                fed_steps.append((step, loops[0], ast.dump(given)))
+        for site in runs:
+            if _training(site):
+                continue
+            call, cell = facts.node(site), site.callsite.span.cell
+            given = feed(call) if call is not None else None
+            if call is None or given is None or not every_pass(facts, call, cell):
+                continue
+            loops = own_loops(facts, call, cell)
+            same = next((s for s, loop, dumped in fed_steps if loops and loop is loops[0] and dumped == ast.dump(given)), None)
+            if same is not None:
+                name = "eval" if site.api.endswith(".eval") else "run"
+                message = self.MESSAGE.format(
+                    call=f"{ast.unparse(call.func)}()" if name == "eval" else "Session.run()",
+                    line=same.callsite.span.line, times=site.loop_times(),
+                )
+                yield self.diagnostic(site.callsite.span, facts.path, message)
