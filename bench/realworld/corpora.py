@@ -180,6 +180,20 @@ CORPORA: tuple[Corpus, ...] = (
         include=("train.py", "module.py", "data.py", "tf2gan/", "tf2lib/"),  # v1/ (TF1) is Python 2: no parse
         licence_file="LICENSE",
     ),
+    Corpus(
+        "image-segmentation-keras", "research: segmentation library (Keras 2 / tf.keras), models built through a "
+        "registry, trained from Python generators, command-line entry", "MIT",
+        "divamgupta/image-segmentation-keras@1b2ba53ae49387c2d1abbd9a2f4a9a45eea6912f",
+        include=("keras_segmentation/",),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "neural-style-transfer", "research: neural style transfer by optimising the image (Keras 2 backend "
+        "functions with SciPy L-BFGS, and a TF2 port with its own L-BFGS), VGG16/19 features, scripts",
+        "Apache-2.0", "titu1994/Neural-Style-Transfer@d09334855211579ea1adb9ad04f09fc8a7573850",
+        include=("INetwork.py", "inetwork_tf.py", "tf_bfgs.py", "utils.py"),
+        licence_file="LICENCE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
