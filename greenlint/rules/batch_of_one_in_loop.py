@@ -146,7 +146,9 @@ class BatchOfOneInLoop(Rule):
             if not site.repeats(same=("receiver",)):
                 continue
             call, cell = facts.node(site), site.callsite.span.cell
-            loops = own_loops(facts, call, cell) if call is not None else []
+            if call is None:
+                continue
+            loops = own_loops(facts, call, cell)
             if not loops or not isinstance(loops[0], (ast.For, ast.AsyncFor)) or autograph_loop(facts, loops[0], cell):
                 continue
             loop = loops[0]
@@ -215,8 +217,14 @@ def _one_apart(lower: ast.expr | None, upper: ast.expr | None) -> bool:
 def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
     """What the call returns reaches the item of a later iteration (a decoding or control loop):
     the names bound from its result, closed over the loop's assignments, meet the item's."""
-    results = frozenset().union(*(
-        flow.targets(t) for node in own_body(loop) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
-        and any(n is call for n in ast.walk(node.value)) for t in (getattr(node, "targets", None) or [node.target])
-    ))
+    results: frozenset = frozenset()
+    for node in own_body(loop):
+        if isinstance(node, ast.Assign):
+            value, bound = node.value, node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            value, bound = node.value, [node.target]
+        else:
+            continue
+        if any(n is call for n in ast.walk(value)):
+            results = results.union(*(flow.targets(t) for t in bound))
     return bool(flow.derived(results, loop.body) & flow.names(item))
