@@ -210,9 +210,10 @@ def _shows_keras(facts: FileFacts, site) -> bool:
         return True
     receiver = ast.dump(call.func.value)
     owner = ast.ClassDef if receiver.startswith("Attribute(value=Name(id='self'") else (ast.FunctionDef, ast.AsyncFunctionDef)
-    scope = next((a for a in facts.ancestors(call, site.callsite.span.cell) if isinstance(a, owner)), None)
+    cell = site.callsite.span.cell
+    scope: ast.AST | None = next((a for a in facts.ancestors(call, cell) if isinstance(a, owner)), None)
     if scope is None:
-        scope = facts.module(site.callsite.span.cell)
+        scope = facts.module(cell)
     return scope is not None and any(
         isinstance(node, ast.Attribute) and node.attr in KERAS_MEMBERS and ast.dump(node.value) == receiver
         for node in ast.walk(scope)
