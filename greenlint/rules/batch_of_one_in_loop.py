@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, keyword, method
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import autograph_loop, last_name, loop_varying, own_body, own_loops
+from greenlint.rules.syntax import FEW_ELEMENTS, autograph_loop, last_name, loop_varying, own_body, own_loops
 
 #: Model calls that run the model once on what they are given (`predict` is GL201's).
 RUNS_ONCE = ("predict_on_batch", "__call__")
@@ -28,7 +28,9 @@ class BatchOfOneInLoop(Rule):
     control loop whose next input is made from the last output (a token appended to the
     sequence, an action fed to an environment), a `while` loop (a camera or a stream read as
     it comes, where waiting for a batch adds latency), a call in a traced function, and a loop
-    whose variable does not reach the item. Off by default (preview).
+    whose variable does not reach the item, and a loop known to run at most 32 times (a plot
+    of nine samples: one batch's worth of items gains nothing worth a finding). Off by default
+    (preview).
 
     ## Why is this bad?
     A model run on one item at a time does the work of a batch of one per call: each layer's
@@ -110,6 +112,10 @@ class BatchOfOneInLoop(Rule):
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "for batch in batches:\n    model.predict_on_batch(np.expand_dims(batch, -1))\n"
         ),
+        Valid(  # nine samples for a plot: at most one batch's worth
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for i in range(9):\n    probs = model.predict_on_batch(x_test[i][None])\n"
+        ),
         Valid(  # a traced function: the loop is a graph loop
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
             "@tf.function\ndef run(xs):\n    for x in xs:\n        model(x[None])\n"
@@ -143,7 +149,8 @@ class BatchOfOneInLoop(Rule):
         for site in facts.sites:
             if not is_keras_model_method(site.api, RUNS_ONCE) or site.features.get("in_tf_function"):
                 continue
-            if not site.repeats(same=("receiver",)):
+            runs = site.loop_runs
+            if not site.repeats(same=("receiver",)) or (runs is not None and runs <= FEW_ELEMENTS):
                 continue
             call, cell = facts.node(site), site.callsite.span.cell
             if call is None:
