@@ -9,7 +9,16 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, keyword, method
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import FEW_ELEMENTS, autograph_loop, last_name, loop_varying, own_body, own_loops
+from greenlint.rules.syntax import (
+    FEW_ELEMENTS,
+    LOOPS,
+    SCOPES,
+    autograph_loop,
+    last_name,
+    loop_varying,
+    own_body,
+    own_loops,
+)
 
 #: Model calls that run the model once on what they are given (`predict` is GL201's).
 RUNS_ONCE = ("predict_on_batch", "__call__")
@@ -28,7 +37,9 @@ class BatchOfOneInLoop(Rule):
     control loop whose next input is made from the last output (a token appended to the
     sequence, an action fed to an environment), a `while` loop (a camera or a stream read as
     it comes, where waiting for a batch adds latency), a call in a traced function, and a loop
-    whose variable does not reach the item, and a loop known to run at most 32 times (a plot
+    whose variable does not reach the item, a loop that waits for the user on each item
+    (`cv2.waitKey(0)`, `input()`, `plt.show()`: a person's pace, not the model's, sets its
+    time), and a loop known to run at most 32 times (a plot
     of nine samples: one batch's worth of items gains nothing worth a finding). Off by default
     (preview).
 
@@ -112,6 +123,12 @@ class BatchOfOneInLoop(Rule):
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "for batch in batches:\n    model.predict_on_batch(np.expand_dims(batch, -1))\n"
         ),
+        Valid(  # each image is shown until a key is pressed: the user's pace sets the loop's time
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for path in paths:\n    image = cv2.imread(path)\n"
+            "    boxes = model.predict_on_batch(np.expand_dims(image, axis=0))\n"
+            "    cv2.imshow('image', draw(image, boxes))\n    cv2.waitKey(0)\n"
+        ),
         Valid(  # nine samples for a plot: at most one batch's worth
             "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "for i in range(9):\n    probs = model.predict_on_batch(x_test[i][None])\n"
@@ -143,6 +160,13 @@ class BatchOfOneInLoop(Rule):
             line=4,
             message_contains="(100 times)",
         ),
+        Invalid(  # the images are shown only when asked: the evaluation runs at the model's pace
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "def detections(paths, visualize=False):\n    for path in paths:\n        image = cv2.imread(path)\n"
+            "        boxes = model.predict_on_batch(np.expand_dims(image, axis=0))\n"
+            "        if visualize:\n            cv2.imshow('image', draw(image, boxes))\n            cv2.waitKey(0)\n",
+            line=8,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -161,6 +185,8 @@ class BatchOfOneInLoop(Rule):
             loop = loops[0]
             item = _one_item(call, loop)
             if item is None or not flow.names(item) & loop_varying(loop) or _fed_back(call, item, loop):
+                continue
+            if _waits_for_user(loop):
                 continue
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(
                 method=method(site.api) if method(site.api) != "__call__" else "model(...)",
@@ -235,3 +261,26 @@ def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> b
         if any(n is call for n in ast.walk(value)):
             results = results.union(*(flow.targets(t) for t in bound))
     return bool(flow.derived(results, loop.body) & flow.names(item))
+
+
+def _waits_for_user(loop: ast.AST) -> bool:
+    """The loop's body blocks on a person each time: `input()`, a window shown until closed
+    (`plt.show()`), or `cv2.waitKey()` with no delay or a delay of 0 (until a key is pressed);
+    not under an `if` (`if visualize:` shows the items only when asked)."""
+    todo = [*getattr(loop, "body", ())]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, (ast.If, ast.IfExp, *LOOPS, *SCOPES)):
+            todo.extend(ast.iter_child_nodes(node))
+        if not isinstance(node, ast.Call):
+            continue
+        name = last_name(node.func)
+        if name == "input" and isinstance(node.func, ast.Name) or name == "show" and last_name(
+            getattr(node.func, "value", None) or node.func
+        ) in ("plt", "pyplot"):
+            return True
+        if name == "waitKey":
+            delay = node.args[0] if node.args else getattr(keyword(node, "delay"), "value", None)
+            if delay is None or isinstance(delay, ast.Constant) and delay.value == 0:
+                return True
+    return False
