@@ -36,7 +36,7 @@ class BatchOfOneInLoop(Rule):
     model returned in one iteration reaches the input of the next. Not reported: a decoding or
     control loop whose next input is made from the last output (a token appended to the
     sequence, an action fed to an environment), a `while` loop (a camera or a stream read as
-    it comes, where waiting for a batch adds latency), a call in a traced function, and a loop
+    it comes, where waiting for a batch adds latency), a call in a traced function, a loop
     whose variable does not reach the item, a loop that waits for the user on each item
     (`cv2.waitKey(0)`, `input()`, `plt.show()`: a person's pace, not the model's, sets its
     time), and a loop known to run at most 32 times (a plot
