@@ -3,8 +3,10 @@
 A cheap pre-pass per module: its imports are found by a text scan (`direct_imports`) and each
 is looked up like Python's `sys.path` would (`search_roots`): the file's own directory (a
 script's `sys.path[0]`; not for a module inside a package), the directory above its top
-package, and the project root (nearest ancestor with pyproject.toml, setup.py, setup.cfg or
-.git) with its `src/`. A project module's *summary* is what the resolver knows of its
+package, the project root (nearest ancestor with pyproject.toml, setup.py, setup.cfg or
+.git) with its `src/`, and last the working directory with its `src/` when the module lies
+under it (ruff's default `src = [".", "src"]`: a tree checked from its own root, such as a
+project copied into another repository without its setup.py, finds its top-level packages). A project module's *summary* is what the resolver knows of its
 module-level names once it has walked it: TF objects and classes, literals, functions (what
 they return, its parameters unknown: other modules may pass anything), classes (their TF base,
 what their methods return, what their attributes hold), and the TF modules it star-imports (a
@@ -66,9 +68,18 @@ def _is_package(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "__init__.py"))
 
 
+def working_directory() -> str | None:
+    """The process's working directory, None when it no longer exists."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
 @functools.lru_cache(maxsize=4096)
-def search_roots(directory: str) -> tuple[str, ...]:
-    """Where an absolute import in a module of *directory* is looked up, first match wins."""
+def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
+    """Where an absolute import in a module of *directory* is looked up, first match wins; *cwd*
+    (the working directory) comes last, and only for a module under it."""
     roots = []
     if not _is_package(directory):
         roots.append(directory)
@@ -85,6 +96,8 @@ def search_roots(directory: str) -> tuple[str, ...]:
         project = parent
     if project is not None:
         roots += [project, os.path.join(project, "src")]
+    if cwd is not None and os.path.commonpath((cwd, os.path.abspath(directory))) == cwd:
+        roots += [cwd, os.path.join(cwd, "src")]
     return tuple(dict.fromkeys(r for r in roots if os.path.isdir(r)))
 
 
@@ -147,7 +160,7 @@ def resolve_imports(path: str, statements: list[tuple]) -> list[str]:
     """Files of the project modules the *statements* of the module at *path* may import, sorted
     (resolved against the files there now: only stats, no reading)."""
     directory = os.path.dirname(path)
-    roots = search_roots(directory)
+    roots = search_roots(directory, working_directory())
     found: set[str] = set()
 
     def add(module: ExtModule | None) -> ExtModule | None:
@@ -401,7 +414,7 @@ class Imports:
         self.index = index
         self.path = path
         self.catalog = catalog
-        self.roots = search_roots(os.path.dirname(path))
+        self.roots = search_roots(os.path.dirname(path), working_directory())
         self.cycle = index.component(path)
         # what the cache key covers (`ProjectIndex.digest`): nothing else is followed
         self.scanned = set(index.imports(path) if scanned is None else scanned)

@@ -6,7 +6,9 @@ set from a constructor's argument (`self.sess.run(train_op, feed_dict=...)`): th
 to the walk, but in a module that imports TensorFlow or Keras, `.fit(`, `.fit_generator(`,
 `.predict(`, `.evaluate(`, the `*_on_batch(` methods, a session's `.run(` (its receiver named
 like a session, or the call giving it: `get_session().run(`) and a tensor's `.eval(` given a feed dict or a session are the Keras/TF methods
-of that name. Receivers known to come from other libraries (scikit-learn, XGBoost, PyTorch,
+of that name; the methods no other library names so (`predict_on_batch`, `fit_generator`, the
+other `*_on_batch` and `*_generator` ones: `KERAS_ONLY`) are Keras's in any module analysed,
+such as an evaluation helper that is given the model and imports neither. Receivers known to come from other libraries (scikit-learn, XGBoost, PyTorch,
 pandas, ...: `FOREIGN_ROOTS`) are not matched.
 """
 
@@ -26,6 +28,8 @@ MODEL_METHODS = {
     for name in ("fit", "fit_generator", "evaluate", "evaluate_generator", "predict", "predict_generator",
                  "train_on_batch", "test_on_batch", "predict_on_batch")
 }
+#: Model methods named so by Keras alone: matched whatever the module imports.
+KERAS_ONLY = frozenset(name for name in MODEL_METHODS if name.endswith(("_on_batch", "_generator")))
 SESSION_RUN = "tensorflow.compat.v1.Session.run"
 TENSOR_EVAL = "tensorflow.Tensor.eval"
 NOTE = "receiver not resolved: matched by method name"

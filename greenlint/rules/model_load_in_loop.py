@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import last_name, own_loops
 
 LOADERS = frozenset(
     {
@@ -25,7 +27,11 @@ class ModelLoadInLoop(Rule):
     Flags `load_model()`, `tf.saved_model.load()` and `load_weights()` called inside a Python
     `for` or `while` loop that repeats it. A loop whose variable reaches the call (`for path in
     checkpoints: load_model(path)`, evaluating several checkpoints) loads a different model each
-    time and is not reported.
+    time and is not reported; nor is a load repeated by a loop that also writes weights to
+    disk (`save_weights`, a model's or a checkpoint's `save`, or a `fit` given callbacks, where a
+    `ModelCheckpoint` may save), around the load or around a call of its function in the file (followed by name, up to
+    three calls up): the file may hold the weights written since the last load (evaluating
+    the latest checkpoint after each training round).
 
     ## Why is this bad?
     Loading a model reads and deserialises every weight from disk and rebuilds (and, for
@@ -88,8 +94,28 @@ class ModelLoadInLoop(Rule):
             "a = restore()\n"
             "b = restore()\n"
         ),
+        Valid(  # the loop saves between loads: each load reads the newest weights
+            "import tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+            "eval_model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+            "def evaluate():\n"
+            "    eval_model.load_weights(tf.train.latest_checkpoint('ckpt'))\n"
+            "for round in range(10):\n"
+            "    model.fit(ds, epochs=1)\n"
+            "    model.save_weights('ckpt/step')\n"
+            "    evaluate()\n"
+        ),
     )
     INVALID = (
+        Invalid(  # a loop that trains another model: the file loaded is the same each time
+            "import tensorflow as tf\n"
+            "def score(x):\n"
+            "    teacher = tf.keras.models.load_model('teacher.keras')\n"
+            "    return teacher(x)\n"
+            "for x, y in batches:\n"
+            "    student.train_on_batch(x, score(x))\n",
+            line=3,
+        ),
         Invalid(
             "import tensorflow as tf\n"
             "for x in inputs:\n"
@@ -108,5 +134,42 @@ class ModelLoadInLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api in LOADERS and site.in_loop:
+            if site.api in LOADERS and site.in_loop and not _loop_writes_weights(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(api=site.api))
+
+
+#: Methods that write a model's weights to disk (`fit` only when given callbacks: `ModelCheckpoint`).
+SAVES = frozenset({"save_weights", "save"})
+FITS = frozenset({"fit", "fit_generator"})
+
+
+def _loop_writes_weights(facts: FileFacts, site) -> bool:
+    """A loop that repeats the load writes weights to disk too: around the load, or around a call
+    of its function in the same file (or cell), followed by name up to three calls up."""
+    node, cell = facts.node(site), site.callsite.span.cell
+    if node is None:
+        return False
+    module = facts.module(cell)
+    todo, seen = [(node, 0)], set()
+    while todo:
+        at, depth = todo.pop()
+        loops = own_loops(facts, at, cell)
+        if any(_writes(loop) for loop in loops):
+            return True
+        func = next((a for a in facts.ancestors(at, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+        if loops or func is None or depth >= 3 or func.name in seen or module is None:
+            continue
+        seen.add(func.name)
+        todo += [(call, depth + 1) for call in ast.walk(module) if isinstance(call, ast.Call) and last_name(call.func) == func.name]
+    return False
+
+
+def _writes(loop: ast.AST) -> bool:
+    """The loop (its nested blocks included) saves weights: `save_weights`/`save`, or `fit` given
+    callbacks."""
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and (
+            n.func.attr in SAVES or n.func.attr in FITS and any(k.arg == "callbacks" for k in n.keywords)
+        )
+        for n in ast.walk(loop)
+    )

@@ -1,4 +1,4 @@
-"""GL319 per-epoch-test-evaluation (opt-in): a callback runs the model over the test data after every epoch."""
+"""GL319 per-epoch-test-evaluation: a callback runs the model over the test data after every epoch."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
 from greenlint.rules.diagnostic import Diagnostic
@@ -26,8 +27,10 @@ class PerEpochTestEvaluation(Rule):
     that runs the model over it: a Keras `predict`/`evaluate` (or their `_on_batch` and
     `_generator` forms) on a model (the callback's own `self.model` included), or a function or method of the file that runs one,
     directly or through others of the file (`evaluate(test_generator)` whose loop calls
-    `model.predict`). A call under an `if` of `on_epoch_end` (every few epochs, on a flag) is
-    not reported. Off by default.
+    `model.predict`). Not reported: a call under an `if` of `on_epoch_end` (every few epochs,
+    on a flag), and one whose result decides something there (read by an `if`: the test data
+    serves as validation data, to keep the best weights or to stop) or is written into `logs`
+    (where `EarlyStopping` or `ModelCheckpoint` may monitor it).
 
     ## Why is this bad?
     Training only needs the validation data to choose when to stop and which weights to keep;
@@ -75,7 +78,6 @@ class PerEpochTestEvaluation(Rule):
 
     code = "GL319"
     name = "per-epoch-test-evaluation"
-    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = (
         "`on_epoch_end` runs the model over the test data (`{data}`) after every epoch: evaluate it once,"
         " after training"
@@ -102,6 +104,19 @@ class PerEpochTestEvaluation(Rule):
         Valid(  # after training, once
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\nm.evaluate(x_test, y_test)\n"
         ),
+        Valid(  # no validation data: the test accuracy chooses the weights kept
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Evaluator(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n"
+            "        acc = m.evaluate(x_test, y_test)[1]\n"
+            "        if acc > self.best:\n            self.best = acc\n            m.save_weights('best.h5')\n"
+        ),
+        Valid(  # written into logs, where EarlyStopping(monitor="test_loss") may read it
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Evaluator(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n"
+            "        loss = m.evaluate(x_test, y_test)\n        logs['test_loss'] = loss\n"
+        ),
         Valid(  # `latest` and `contest` are not test data
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "class Evaluator(tf.keras.callbacks.Callback):\n"
@@ -118,6 +133,15 @@ class PerEpochTestEvaluation(Rule):
             "        val = evaluate(valid_generator)\n        test = evaluate(test_generator)\n",
             line=11,
             message_contains="`test_generator`",
+        ),
+        Invalid(  # `f1` decided on the validation pass; rebound by the test pass, it is only printed
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Evaluator(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n"
+            "        f1 = m.evaluate(x_valid, y_valid)\n"
+            "        if f1 > self.best:\n            self.best = f1\n"
+            "        f1 = m.evaluate(x_test, y_test)\n        print(f1)\n",
+            line=8,
         ),
         Invalid(  # directly, on the callback's own copy of the data
             "import tensorflow as tf\n"
@@ -159,7 +183,7 @@ class PerEpochTestEvaluation(Rule):
         for cell, hook in hooks:
             for call in _unguarded_calls(hook):
                 data = next((a for a in (*call.args, *(k.value for k in call.keywords)) if _names_test(a)), None)
-                if data is None:
+                if data is None or _decides(hook, call):
                     continue
                 if id(call) in model_calls or _on_own_model(call) or _runs_model(functions.get(last_name(call.func), []), functions, model_calls):
                     span = Span(call.lineno, call.col_offset + 1, call.end_lineno or call.lineno,
@@ -177,6 +201,32 @@ def _unguarded_calls(hook: ast.FunctionDef) -> Iterator[ast.Call]:
         if isinstance(node, ast.Call):
             yield node
         todo.extend(ast.iter_child_nodes(node))
+
+
+def _decides(hook: ast.FunctionDef, call: ast.Call) -> bool:
+    """The call's result (or a name derived from it) is read, after the call, by an `if`/`while`
+    test of the hook or written into its `logs`: the evaluation chooses weights or stops
+    training, so it is not a pass whose result is only shown. (Only what follows the call: a name
+    the validation pass bound before, `f1` tested and then rebound by the test pass, decides
+    nothing of the test pass.)"""
+    bound = frozenset().union(*(
+        flow.targets(t) for node in ast.walk(hook) if isinstance(node, ast.Assign)
+        and any(n is call for n in ast.walk(node.value)) for t in node.targets
+    ))
+    results = flow.derived(bound, hook.body)
+    if not results:
+        return False
+    end = call.end_lineno or call.lineno
+    for node in ast.walk(hook):
+        if not isinstance(node, ast.stmt | ast.expr) or node.lineno <= end:
+            continue
+        if isinstance(node, (ast.If, ast.While, ast.IfExp)) and flow.names(node.test) & results:
+            return True
+        if isinstance(node, ast.Assign) and flow.names(node.value) & results and any(
+            "logs" in flow.names(t) for t in node.targets if not isinstance(t, ast.Name)
+        ):
+            return True
+    return False
 
 
 def _on_own_model(call: ast.Call) -> bool:

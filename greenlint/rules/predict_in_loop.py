@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -14,9 +15,15 @@ class PredictInLoop(Rule):
     ## What it does
     Flags `Model.predict()` (also on `Sequential` and on user subclasses of `Model`) called
     inside a Python `for` or `while` loop that repeats it on the same model (the inputs may
-    differ). Not reported: a loop over different models (`for name in names:
-    load_model(name).predict(x)`), a loop of one trip (`ds.take(1)`), and a function merely
-    called from several places.
+    differ). A receiver greenlint cannot type (a model passed in as a parameter, or set as an
+    attribute from one) counts when the code shows it is a Keras model: the call passes an
+    argument only Keras' `predict` takes (`verbose`, `batch_size`, `steps`, `callbacks`, ...), or
+    the same receiver, in the same function (its class for `self.model`), calls a method or
+    reads an attribute only a Keras model has (`compile`, `summary`, `load_weights`,
+    `predict_on_batch`, `layers`, ...). Not reported: a loop over different models (`for name in names:
+    load_model(name).predict(x)`), a loop of one trip (`ds.take(1)`), a function merely
+    called from several places, and an untyped receiver with no such sign (scikit-learn's
+    estimators have a `predict` too).
 
     ## Why is this bad?
     `predict()` is built for large inputs: every call builds or looks up a prediction
@@ -78,6 +85,19 @@ class PredictInLoop(Rule):
             "    y = model(x, training=False)\n"
         ),
         Valid("for x in inputs:\n    clf.predict(x)\n"),
+        Valid(  # an untyped receiver with no sign of Keras: may be a scikit-learn estimator
+            "import tensorflow as tf\n"
+            "def score(clf, rows):\n"
+            "    for row in rows:\n"
+            "        clf.predict(row)\n"
+        ),
+        Valid(  # a Keras-only method on another receiver says nothing of this one
+            "import tensorflow as tf\n"
+            "def score(clf, net, rows):\n"
+            "    net.summary()\n"
+            "    for row in rows:\n"
+            "        clf.predict(row)\n"
+        ),
         Valid(  # a helper called from two cells runs twice, in no loop
             "import tensorflow as tf\n"
             "model = tf.keras.models.load_model('m.keras')\n"
@@ -134,11 +154,28 @@ class PredictInLoop(Rule):
             line=4,
             message_contains="(3 times)",
         ),
+        Invalid(  # a model given as a parameter, Keras's by the argument only Keras takes
+            "import tensorflow as tf\n"
+            "def evaluate(model, data):\n"
+            "    for x, y in data:\n"
+            "        y_pred = model.predict(x, verbose=0).argmax(axis=1)\n",
+            line=4,
+        ),
+        Invalid(  # an attribute set from a parameter, Keras's by what its class does with it
+            "import tensorflow as tf\n"
+            "class Detector:\n"
+            "    def __init__(self, net):\n"
+            "        self.net = net\n"
+            "        self.net.load_weights('w.h5')\n"
+            "    def run(self, frames):\n"
+            "        return [self.net.predict(f) for f in frames]\n",
+            line=7,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.untyped:  # `clf.predict(x)` on an unknown receiver may be scikit-learn's
+            if site.untyped and not _shows_keras(facts, site):  # `clf.predict(x)` may be scikit-learn's
                 continue
             if is_keras_model_method(site.api, ("predict",)) and site.repeats(same=("receiver",)):
                 times = site.loop_times()
@@ -148,3 +185,36 @@ class PredictInLoop(Rule):
                     self.MESSAGE.format(api=site.api, times=times),
                     energy_j=site.total_energy_j,
                 )
+
+
+#: Arguments Keras' `predict` takes and scikit-learn's does not.
+KERAS_ARGUMENTS = frozenset({"verbose", "batch_size", "steps", "callbacks", "workers", "use_multiprocessing",
+                             "max_queue_size"})
+#: Methods and attributes only a Keras model has (beside its `predict`).
+KERAS_MEMBERS = frozenset({
+    "compile", "summary", "save_weights", "load_weights", "get_layer", "count_params", "to_json",
+    "predict_on_batch", "train_on_batch", "test_on_batch", "fit_generator", "predict_generator",
+    "evaluate_generator", "layers", "trainable_weights", "input_shape", "output_shape",
+})
+
+
+def _shows_keras(facts: FileFacts, site) -> bool:
+    """The untyped receiver of a `predict` is a Keras model by what the code does with it: the
+    call passes an argument only Keras takes, or the same receiver (its text), in the call's
+    function (its class for `self.<attr>`), calls a method or reads an attribute only a Keras
+    model has."""
+    call = facts.node(site)
+    if call is None or not isinstance(call.func, ast.Attribute):
+        return False
+    if any(k.arg in KERAS_ARGUMENTS for k in call.keywords):
+        return True
+    receiver = ast.dump(call.func.value)
+    owner = ast.ClassDef if receiver.startswith("Attribute(value=Name(id='self'") else (ast.FunctionDef, ast.AsyncFunctionDef)
+    cell = site.callsite.span.cell
+    scope: ast.AST | None = next((a for a in facts.ancestors(call, cell) if isinstance(a, owner)), None)
+    if scope is None:
+        scope = facts.module(cell)
+    return scope is not None and any(
+        isinstance(node, ast.Attribute) and node.attr in KERAS_MEMBERS and ast.dump(node.value) == receiver
+        for node in ast.walk(scope)
+    )

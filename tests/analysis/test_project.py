@@ -45,6 +45,25 @@ def test_search_roots_follow_sys_path_conventions():
     assert inside[0] == str(PROJECT / "src")  # the directory above the top package
 
 
+def test_the_working_directory_is_a_root_for_the_modules_under_it(tmp_path, monkeypatch):
+    # a project copied into a folder without its setup.py (its top package beside examples/):
+    # checked from its own root, as ruff's `src = ["."]`, the example finds the package's shim
+    corpus = tmp_path / "corpus"
+    (corpus / "shim").mkdir(parents=True)
+    (corpus / "examples").mkdir()
+    (corpus / "shim" / "backend.py").write_text("import tensorflow as tf\nkeras = tf.keras\n")
+    script = "from shim.backend import keras\nm = keras.Sequential()\nm.fit(x, y, epochs=3)\n"
+    for name in ("elsewhere.py", "inside.py"):
+        (corpus / "examples" / name).write_text(script)
+    outside = {site.api for site in analyse_file(corpus / "examples" / "elsewhere.py").callsites}
+    assert "tensorflow.keras.Sequential.fit" not in outside  # run from another folder: not found
+    monkeypatch.chdir(corpus)
+    inside = {site.api for site in analyse_file(corpus / "examples" / "inside.py").callsites}
+    assert "tensorflow.keras.Sequential.fit" in inside
+    assert search_roots(str(corpus / "examples"), str(corpus))[-1] == str(corpus)  # last, after the others
+    assert str(corpus) not in search_roots(str(SCRIPTS), str(corpus))  # only for modules under it
+
+
 def test_direct_imports_find_project_files_only():
     text = (SCRIPTS / "train.py").read_text(encoding="utf-8")
     found = direct_imports(str(SCRIPTS / "train.py"), text)

@@ -165,6 +165,25 @@ def test_an_untyped_model_parameter_is_listed_with_the_work_its_arguments_show(t
     assert fit.work["flops_per_sample"]["note"] == "receiver not resolved: matched by method name"
 
 
+def test_an_evaluation_helper_importing_no_keras_still_lists_the_keras_only_methods(tmp_path):
+    # the helper is given the model and imports numpy and the project's own modules only:
+    # `predict_on_batch` is Keras's (no other library names a method so), `predict` may not be
+    write(tmp_path, {"boxes.py": "def area(b):\n    return b\n", "evaluate.py": """
+        import numpy as np
+        from boxes import area
+
+
+        def detections(generator, model):
+            for i in range(generator.size()):
+                image = generator.load_image(i)
+                boxes = model.predict_on_batch(np.expand_dims(image, axis=0))
+                scores = model.predict(image)
+        """})
+    found = sites(tmp_path / "evaluate.py")
+    assert found[(8, "tensorflow.keras.Model.predict_on_batch")].features["receiver_kind"] == "untyped"
+    assert not any(line == 9 for line, _ in found)
+
+
 def test_models_of_two_classes_passed_to_one_function_give_their_common_base(tmp_path):
     write(tmp_path, {"two.py": """
         from tensorflow import keras

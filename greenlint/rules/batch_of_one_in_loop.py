@@ -1,0 +1,286 @@
+"""GL206 batch-of-one-in-loop (opt-in): a model run on a batch of one item, once per item of a loop."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from greenlint.analysis import flow
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, keyword, method
+from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import (
+    FEW_ELEMENTS,
+    LOOPS,
+    SCOPES,
+    autograph_loop,
+    last_name,
+    loop_varying,
+    own_body,
+    own_loops,
+)
+
+#: Model calls that run the model once on what they are given (`predict` is GL201's).
+RUNS_ONCE = ("predict_on_batch", "__call__")
+#: Names for a new leading axis in an index (`x[None]`, `x[np.newaxis, ...]`).
+NEW_AXIS = ("newaxis",)
+
+
+class BatchOfOneInLoop(Rule):
+    """
+    ## What it does
+    Flags `predict_on_batch()` on a Keras model, or the model called directly, given a batch
+    of one item (`np.expand_dims(image, axis=0)`, `image[None]`, `x[i:i + 1]`,
+    `np.array([image])`, a `reshape` to a leading 1; or a name the loop binds to one) on every
+    iteration of a `for` loop over the items, when the items are independent: nothing the
+    model returned in one iteration reaches the input of the next. Not reported: a decoding or
+    control loop whose next input is made from the last output (a token appended to the
+    sequence, an action fed to an environment), a `while` loop (a camera or a stream read as
+    it comes, where waiting for a batch adds latency), a call in a traced function, a loop
+    whose variable does not reach the item, a loop that waits for the user on each item
+    (`cv2.waitKey(0)`, `input()`, `plt.show()`: a person's pace, not the model's, sets its
+    time), and a loop known to run at most 32 times (a plot
+    of nine samples: one batch's worth of items gains nothing worth a finding). Off by default
+    (preview).
+
+    ## Why is this bad?
+    A model run on one item at a time does the work of a batch of one per call: each layer's
+    weights are read from memory again for every item, and the matrix products are too small
+    to keep the device's cores busy, so the device runs mostly idle while it stays powered. A
+    GPU or TPU is built for batches; on a CPU too, per-item calls pay the call's fixed cost
+    (the Python dispatch, the graph function's launch, the copy of the input) once per item.
+    The items of a loop over a data set are independent (each image's detections depend on
+    that image only): stacking them into batches computes the same outputs in a fraction of
+    the calls.
+
+    ## Example
+    ```python
+    import numpy as np
+    import tensorflow as tf
+
+    model = tf.keras.models.load_model("detector.keras")
+    for i in range(len(images)):
+        boxes = model.predict_on_batch(np.expand_dims(images[i], axis=0))
+    ```
+
+    ## Use instead
+    ```python
+    import numpy as np
+    import tensorflow as tf
+
+    model = tf.keras.models.load_model("detector.keras")
+    for start in range(0, len(images), 32):
+        boxes = model.predict_on_batch(np.stack(images[start:start + 32]))
+    ```
+
+    ## Energy evidence
+    The pair under bench/rules/GL206/ runs 32 images of 64×64 through a small convolutional
+    network, one image per `predict_on_batch` call against one call on the batch of 32, on
+    this machine's CPU. On a GPU, whose cores a batch of one leaves mostly idle, the saving
+    is expected to be larger; it is not measured here.
+
+    ## Fix safety
+    No automatic fix: batching changes the loop's structure and needs items of one shape.
+
+    ## Options
+    None.
+    """
+
+    code = "GL206"
+    name = "batch-of-one-in-loop"
+    DEFAULT_ENABLED = False  # preview until bench/realworld/ shows its precision
+    MESSAGE = (
+        "`{method}` runs the model on a batch of one item (`{item}`) on every iteration of the loop{times}: "
+        "the items are independent, stack them into batches"
+    )
+    FIX_TITLE = "Stack the loop's items into batches and run the model once per batch"
+    VALID = (
+        Valid(  # one batch of many
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for batch in batches:\n    model.predict_on_batch(batch)\n"
+        ),
+        Valid(  # autoregressive: the next input is made from the last output
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "seq = start\nfor i in range(100):\n"
+            "    probs = model.predict_on_batch(seq[None])\n"
+            "    token = probs[0, -1].argmax()\n    seq = np.append(seq, token)\n"
+        ),
+        Valid(  # a control loop: the action changes the state the model sees next
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('q.keras')\n"
+            "state = env.reset()\nfor t in range(500):\n"
+            "    q = model(np.expand_dims(state, 0), training=False)\n"
+            "    state, reward, done, _ = env.step(int(q.numpy().argmax()))\n"
+        ),
+        Valid(  # frames of a camera, read as they come
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "while True:\n    ok, frame = cap.read()\n    boxes = model.predict_on_batch(frame[None])\n"
+        ),
+        Valid(  # the same item each time: not this rule's (the loop does not vary it)
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for trial in range(5):\n    model.predict_on_batch(np.expand_dims(sample, 0))\n"
+        ),
+        Valid(  # expand_dims on the last axis adds a channel, not a batch
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for batch in batches:\n    model.predict_on_batch(np.expand_dims(batch, -1))\n"
+        ),
+        Valid(  # each image is shown until a key is pressed: the user's pace sets the loop's time
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for path in paths:\n    image = cv2.imread(path)\n"
+            "    boxes = model.predict_on_batch(np.expand_dims(image, axis=0))\n"
+            "    cv2.imshow('image', draw(image, boxes))\n    cv2.waitKey(0)\n"
+        ),
+        Valid(  # nine samples for a plot: at most one batch's worth
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for i in range(9):\n    probs = model.predict_on_batch(x_test[i][None])\n"
+        ),
+        Valid(  # a traced function: the loop is a graph loop
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+            "@tf.function\ndef run(xs):\n    for x in xs:\n        model(x[None])\n"
+        ),
+    )
+    INVALID = (
+        Invalid(  # an evaluation helper given the model
+            "import numpy as np\nfrom tensorflow import keras\n"
+            "def detections(generator, model):\n"
+            "    for i in range(generator.size()):\n"
+            "        image, scale = generator.preprocess_image(generator.load_image(i))\n"
+            "        boxes, scores, labels = model.predict_on_batch([np.expand_dims(image, axis=0)])\n"
+            "        boxes /= scale\n",
+            line=6,
+            message_contains="`np.expand_dims(image, axis=0)`",
+        ),
+        Invalid(  # the model called directly, the item made a batch on the line before
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for image in images:\n    batch = image[tf.newaxis, ...]\n    scores.append(model(batch, training=False))\n",
+            line=5,
+        ),
+        Invalid(
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+            "for i in range(100):\n    model.predict_on_batch(data[i:i + 1])\n",
+            line=4,
+            message_contains="(100 times)",
+        ),
+        Invalid(  # the images are shown only when asked: the evaluation runs at the model's pace
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "def detections(paths, visualize=False):\n    for path in paths:\n        image = cv2.imread(path)\n"
+            "        boxes = model.predict_on_batch(np.expand_dims(image, axis=0))\n"
+            "        if visualize:\n            cv2.imshow('image', draw(image, boxes))\n            cv2.waitKey(0)\n",
+            line=8,
+        ),
+    )
+
+    def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        for site in facts.sites:
+            if not is_keras_model_method(site.api, RUNS_ONCE) or site.features.get("in_tf_function"):
+                continue
+            runs = site.loop_runs
+            if not site.repeats(same=("receiver",)) or (runs is not None and runs <= FEW_ELEMENTS):
+                continue
+            call, cell = facts.node(site), site.callsite.span.cell
+            if call is None:
+                continue
+            loops = own_loops(facts, call, cell)
+            if not loops or not isinstance(loops[0], (ast.For, ast.AsyncFor)) or autograph_loop(facts, loops[0], cell):
+                continue
+            loop = loops[0]
+            item = _one_item(call, loop)
+            if item is None or not flow.names(item) & loop_varying(loop) or _fed_back(call, item, loop):
+                continue
+            if _waits_for_user(loop):
+                continue
+            yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(
+                method=method(site.api) if method(site.api) != "__call__" else "model(...)",
+                item=ast.unparse(item), times=site.loop_times(),
+            ))
+
+
+def _one_item(call: ast.Call, loop: ast.AST) -> ast.expr | None:
+    """The expression making the call's input a batch of one item, written in the call (in a
+    list of inputs too) or bound by the loop's body to the name given; None if there is none."""
+    given = call.args[0] if call.args else getattr(keyword(call, "x") or keyword(call, "inputs"), "value", None)
+    inputs = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
+    bound = {
+        node.targets[0].id: node.value for node in own_body(loop)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+    }
+    for expr in inputs:
+        expr = bound.get(expr.id, expr) if isinstance(expr, ast.Name) else expr
+        if _batch_of_one(expr):
+            return expr
+    return None
+
+
+def _batch_of_one(expr: ast.expr) -> bool:
+    """`expand_dims(x, 0)`, `x[None]`/`x[np.newaxis, ...]`, `x[i:i + 1]`, `np.array([x])`, a
+    reshape to a leading 1."""
+    if isinstance(expr, ast.Subscript):
+        index = expr.slice.elts[0] if isinstance(expr.slice, ast.Tuple) and expr.slice.elts else expr.slice
+        if (isinstance(index, ast.Constant) and index.value is None) or last_name(index) in NEW_AXIS:
+            return True
+        return isinstance(index, ast.Slice) and _one_apart(index.lower, index.upper)
+    if not isinstance(expr, ast.Call):
+        return False
+    name = last_name(expr.func)
+    if name == "expand_dims":
+        axis = keyword(expr, "axis")
+        value = axis.value if axis is not None else expr.args[1] if len(expr.args) > 1 else None
+        return isinstance(value, ast.Constant) and value.value == 0 and type(value.value) is int
+    if name in ("array", "asarray", "stack", "convert_to_tensor", "constant") and expr.args:
+        first = expr.args[0]
+        return isinstance(first, (ast.List, ast.Tuple)) and len(first.elts) == 1 and not isinstance(first.elts[0], ast.Starred)
+    if name == "reshape":
+        shape = expr.args[1:] if isinstance(expr.func, ast.Attribute) and last_name(expr.func.value) in ("np", "numpy", "tf") else expr.args
+        lead = shape[0].elts[0] if shape and isinstance(shape[0], (ast.Tuple, ast.List)) and shape[0].elts else shape[0] if shape else None
+        return isinstance(lead, ast.Constant) and lead.value == 1 and type(lead.value) is int
+    return False
+
+
+def _one_apart(lower: ast.expr | None, upper: ast.expr | None) -> bool:
+    """`i:i + 1` (or `:1` from the start)."""
+    if upper is None:
+        return False
+    if lower is None:
+        return isinstance(upper, ast.Constant) and upper.value == 1
+    return (
+        isinstance(upper, ast.BinOp) and isinstance(upper.op, ast.Add) and isinstance(upper.right, ast.Constant)
+        and upper.right.value == 1 and ast.dump(upper.left) == ast.dump(lower)
+    )
+
+
+def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
+    """What the call returns reaches the item of a later iteration (a decoding or control loop):
+    the names bound from its result, closed over the loop's assignments, meet the item's."""
+    results: frozenset = frozenset()
+    for node in own_body(loop):
+        if isinstance(node, ast.Assign):
+            value, bound = node.value, node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            value, bound = node.value, [node.target]
+        else:
+            continue
+        if any(n is call for n in ast.walk(value)):
+            results = results.union(*(flow.targets(t) for t in bound))
+    return bool(flow.derived(results, loop.body) & flow.names(item))
+
+
+def _waits_for_user(loop: ast.AST) -> bool:
+    """The loop's body blocks on a person each time: `input()`, a window shown until closed
+    (`plt.show()`), or `cv2.waitKey()` with no delay or a delay of 0 (until a key is pressed);
+    not under an `if` (`if visualize:` shows the items only when asked)."""
+    todo = [*getattr(loop, "body", ())]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, (ast.If, ast.IfExp, *LOOPS, *SCOPES)):
+            todo.extend(ast.iter_child_nodes(node))
+        if not isinstance(node, ast.Call):
+            continue
+        name = last_name(node.func)
+        if name == "input" and isinstance(node.func, ast.Name) or name == "show" and last_name(
+            getattr(node.func, "value", None) or node.func
+        ) in ("plt", "pyplot"):
+            return True
+        if name == "waitKey":
+            delay = node.args[0] if node.args else getattr(keyword(node, "delay"), "value", None)
+            if delay is None or isinstance(delay, ast.Constant) and delay.value == 0:
+                return True
+    return False
