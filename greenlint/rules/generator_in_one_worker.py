@@ -26,9 +26,9 @@ class GeneratorInOneWorker(Rule):
     (a call of a generator function: more workers would break it, see Fix safety), by a
     tf.data pipeline or arrays, or by data of unknown kind; a fit whose `workers` is not
     known, or is more than 1; one in test code; one in a file that hides every GPU at top
-    level (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`): the training then runs on
-    the host, whose step far outlasts a batch's preparation, and more workers would take
-    cores from it.
+    level (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`, or
+    `tf.config.set_visible_devices([], "GPU")`): the training runs on the host, whose step
+    far outlasts a batch's preparation, and more workers would take cores from it.
 
     ## Why is this bad?
     Keras draws the batches of a Python generator or `Sequence` through a queue filled by

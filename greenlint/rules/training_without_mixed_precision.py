@@ -39,8 +39,9 @@ class TrainingWithoutMixedPrecision(Rule):
       later: `tf.keras.mixed_precision`, experimental until 2.4), standalone Keras 2.4 and
       later (tf.keras under another name) and Keras 3 (`keras.mixed_precision`) have it;
     - the project pins a TensorFlow older than 1.14, which has neither the policy nor the rewrite;
-    - the file hides every GPU (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"` at top
-      level): it trains on the host, where float16 is emulated and slower;
+    - the file hides every GPU (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`, or
+      `tf.config.set_visible_devices([], "GPU")`, at top level): it trains on the host, where
+      float16 is emulated and slower;
     - the fit is test code (a `test*` function or a test class's method, or any fit in a
       `test_*.py` / `*_test.py` file): a test of a layer or an optimizer checks float32 numbers,
       and its policy is what it tests;
@@ -113,6 +114,10 @@ class TrainingWithoutMixedPrecision(Rule):
         ),
         Valid(  # every GPU hidden: float16 on the host is slower
             "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = ''\n"
+            "m = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\n"
+        ),
+        Valid(  # every GPU hidden through tf.config
+            "import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\n"
             "m = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\n"
         ),
         Valid(  # a test checks float32 numbers
