@@ -75,6 +75,17 @@ class Site:
     def features(self) -> dict:
         return self.callsite.features
 
+    def work_value(self, key: str) -> Any:
+        """A work quantity of the call (docs/calls-json.md `work`), else its literal argument."""
+        entry = (self.callsite.work or {}).get(key)
+        value = entry.get("value") if isinstance(entry, dict) else None
+        return value if value is not None else self.features.get(key)
+
+    def work_lower(self, key: str) -> bool:
+        """The work quantity is the known part of a model with unknown layers (a lower bound)."""
+        entry = (self.callsite.work or {}).get(key)
+        return isinstance(entry, dict) and entry.get("bound") == "lower"
+
     @property
     def loop_multiplier(self) -> int:
         """How often the site runs per program run: `CallSite.runs` (loops, `if`/`break`, calls of

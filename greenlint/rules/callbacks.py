@@ -1,19 +1,23 @@
 """The Keras callbacks a `fit(callbacks=...)` is given, read from the file: the list (or the
-name of the list the file builds) and the call that made each element."""
+name of the list the file builds, or its helper returns) and the call that made each element,
+with the class it makes where the file or a project module it imports defines it."""
 
 from __future__ import annotations
 
 import ast
+import os
 
+from greenlint.analysis.project import find_module, relative_base, search_roots
 from greenlint.rules.base import FileFacts
 from greenlint.rules.syntax import last_name, units
 
 
-def constructor(facts: FileFacts, node: ast.expr) -> ast.Call | None:
-    """The call that made a callback: the element itself, or the one call a name in it is
-    assigned from in the file (or notebook)."""
+def constructors(facts: FileFacts, node: ast.expr) -> list[ast.Call] | None:
+    """The calls that may have made a callback: the element itself, or each call a name in it is
+    assigned from in the file (or notebook; a `None` placeholder assigned first makes no
+    callback); None where a binding of the name is anything else."""
     if isinstance(node, ast.Call):
-        return node
+        return [node]
     if not isinstance(node, ast.Name):
         return None
     made = [
@@ -21,43 +25,97 @@ def constructor(facts: FileFacts, node: ast.expr) -> ast.Call | None:
         for tree in units(facts)
         for a in ast.walk(tree)
         if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)
+        and not (isinstance(a.value, ast.Constant) and a.value.value is None)
     ]
-    return made[0] if len(made) == 1 and isinstance(made[0], ast.Call) else None
+    calls = [m for m in made if isinstance(m, ast.Call)]
+    return calls if calls and len(calls) == len(made) else None
 
 
-def listed(facts: FileFacts, node: ast.expr) -> list[ast.expr] | None:
+def constructor(facts: FileFacts, node: ast.expr) -> ast.Call | None:
+    """The one call that made a callback (see `constructors`), None unless there is exactly one."""
+    made = constructors(facts, node)
+    return made[0] if made is not None and len(made) == 1 else None
+
+
+def listed(facts: FileFacts, node: ast.expr, scope: ast.AST | None = None) -> list[ast.expr] | None:
     """The callbacks a `callbacks=` argument holds: a literal list or tuple (or a sum of them),
-    or the name of one the file binds once, with what it `append`s, `extend`s or `+=`s to it;
-    None where greenlint cannot tell (a call's result, a name bound twice)."""
+    or the name of one the file binds once (in the whole file, else in the function the name is
+    read in, *scope*), with what it `append`s, `extend`s or `+=`s to it, where the list may be
+    the result of a helper function of the file that builds and returns it
+    (`callbacks = create_callbacks(args)`); None where greenlint cannot tell (another call's
+    result, a name bound twice in its function)."""
     if isinstance(node, (ast.List, ast.Tuple)):
         return list(node.elts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = listed(facts, node.left), listed(facts, node.right)
+        left, right = listed(facts, node.left, scope), listed(facts, node.right, scope)
         return None if left is None or right is None else left + right
     if not isinstance(node, ast.Name):
         return None
-    bound, added = [], []
-    for tree in units(facts):
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets):
-                bound.append(n.value)
-            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == node.id:
-                added.append(n.value)
-            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
-                  and n.func.value.id == node.id and n.func.attr in ("append", "extend", "insert")):
-                if n.func.attr == "extend" and n.args:
-                    added.append(n.args[0])
-                elif n.args:
-                    added.append(ast.List(elts=[n.args[-1]], ctx=ast.Load()))
-    if len(bound) != 1 or not isinstance(bound[0], (ast.List, ast.Tuple, ast.BinOp)):
+    bound, added = _built(list(units(facts)) if scope is None else [scope], node.id)
+    if len(bound) != 1 and scope is None:
+        function = _function_of(facts, node)
+        return listed(facts, node, function) if function is not None else None
+    if len(bound) == 1 and isinstance(bound[0], ast.Call):
+        helper = _helper_list(facts, bound[0])
+        found = listed(facts, helper[0], helper[1]) if helper is not None else None
+    elif len(bound) == 1 and isinstance(bound[0], (ast.List, ast.Tuple, ast.BinOp)):
+        found = listed(facts, bound[0], scope)
+    else:
         return None
-    found = listed(facts, bound[0])
     for value in added:
-        more = listed(facts, value) if not isinstance(value, ast.Name) else None
+        more = listed(facts, value, scope) if not isinstance(value, ast.Name) else None
         if found is None or more is None:
             return None
         found += more
     return found
+
+
+def _built(roots: list[ast.AST], name: str) -> tuple[list[ast.expr], list[ast.expr]]:
+    """What *name* is assigned under *roots*, and what is added to it (`+=`, `append`, `extend`, `insert`)."""
+    bound: list[ast.expr] = []
+    added: list[ast.expr] = []
+    for tree in roots:
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
+                bound.append(n.value)
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
+                added.append(n.value)
+            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+                  and n.func.value.id == name and n.func.attr in ("append", "extend", "insert")):
+                if n.func.attr == "extend" and n.args:
+                    added.append(n.args[0])
+                elif n.args:
+                    added.append(ast.List(elts=[n.args[-1]], ctx=ast.Load()))
+    return bound, added
+
+
+def _function_of(facts: FileFacts, node: ast.AST) -> ast.AST | None:
+    """The innermost function of the file holding *node*."""
+    found = None
+    for tree in units(facts):
+        for function in ast.walk(tree):
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(n is node for n in ast.walk(function)):
+                found = function  # ast.walk is breadth-first: a later match is nested deeper
+    return found
+
+
+def _helper_list(facts: FileFacts, call: ast.Call) -> tuple[ast.Name, ast.AST] | None:
+    """(the name it returns, the function) where *call* calls a function the file defines once
+    whose every `return` returns that one name."""
+    if not isinstance(call.func, ast.Name):
+        return None
+    name = call.func.id
+    defined = [
+        f for tree in units(facts) for f in ast.walk(tree)
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == name
+    ]
+    if len(defined) != 1:
+        return None
+    returns = [r.value for r in ast.walk(defined[0]) if isinstance(r, ast.Return)]
+    names = [r for r in returns if isinstance(r, ast.Name)]
+    if not names or len(names) != len(returns) or any(n.id != names[0].id for n in names):
+        return None
+    return names[0], defined[0]
 
 
 def file_class(facts: FileFacts, call: ast.Call) -> ast.ClassDef | None:
@@ -73,3 +131,48 @@ def file_class(facts: FileFacts, call: ast.Call) -> ast.ClassDef | None:
         return None
     bases = defined[0].bases
     return defined[0] if all(last_name(base) == "Callback" for base in bases) else None
+
+
+def project_classes(facts: FileFacts, call: ast.Call) -> list[ast.ClassDef] | None:
+    """The classes a callback's constructor call names where the file imports that name from
+    modules of the project (`from eval.coco import Evaluate`, at top level or in a function; each
+    of several imports of the name, as in `if coco: from eval.coco import Evaluate else: from
+    eval.pascal import Evaluate`), each defining it once, directly on Keras' `Callback`, in a
+    module that never sets `stop_training`: the callback's whole behaviour is there. None where
+    an import of the name is not such a class (a library's, a subclass of another callback)."""
+    name = call.func.id if isinstance(call.func, ast.Name) else None
+    if name is None:
+        return None
+    imports = [
+        (node, alias) for tree in units(facts) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        for alias in node.names if (alias.asname or alias.name) == name
+    ]
+    if not imports:
+        return None
+    path = os.path.abspath(facts.path)
+    found = []
+    for node, alias in imports:
+        bases = (relative_base(path, node.level),) if node.level else search_roots(os.path.dirname(path))
+        module = find_module(bases, node.module or "")
+        made = _callback_class(module.file, alias.name) if module is not None and module.file else None
+        if made is None:
+            return None
+        found.append(made)
+    return found
+
+
+def _callback_class(path: str, name: str) -> ast.ClassDef | None:
+    """The class *name* the module at *path* defines once at top level directly on `Callback`,
+    where the module never mentions `stop_training`."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read(1_000_000)
+        tree = ast.parse(text)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    if "stop_training" in text:
+        return None
+    defined = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
+    if len(defined) != 1 or not defined[0].bases or not all(last_name(b) == "Callback" for b in defined[0].bases):
+        return None
+    return defined[0]

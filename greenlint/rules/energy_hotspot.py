@@ -247,19 +247,6 @@ def _recurrent(facts: FileFacts, site: Site) -> bool:
     return bool(read & flow.derived(frozenset(carried), loop.body))
 
 
-def _value(site: Site, key: str):
-    """A work quantity of the call (docs/calls-json.md `work`), else its literal argument."""
-    entry = (getattr(site.callsite, "work", None) or {}).get(key)
-    value = entry.get("value") if isinstance(entry, dict) else None
-    return value if value is not None else site.features.get(key)
-
-
-def _lower(site: Site, key: str) -> bool:
-    """The work quantity is the known part of a model with unknown layers (a lower bound)."""
-    entry = (getattr(site.callsite, "work", None) or {}).get(key)
-    return isinstance(entry, dict) and entry.get("bound") == "lower"
-
-
 def _count(x) -> str:
     return f"{x:,.0f}" if isinstance(x, (int, float)) and x >= 1000 else f"{x:g}" if isinstance(x, float) else str(x)
 
@@ -272,15 +259,15 @@ def _counted(x, noun: str) -> str:
 def _drivers(site: Site) -> str:
     """`: 20 epochs × 60,000 samples × MobileNetV2 (3.5M params)`, from what the work says."""
     parts = []
-    epochs, samples = _value(site, "epochs"), _value(site, "samples")
+    epochs, samples = site.work_value("epochs"), site.work_value("samples")
     if epochs is not None:
         parts.append(_counted(epochs, "epoch"))
     if samples is not None:
         parts.append(_counted(samples, "sample"))
-    elif _value(site, "steps_per_epoch") is not None:
-        parts.append(f"{_count(_value(site, 'steps_per_epoch'))} steps per epoch")
-    model, params, flops = _value(site, "model"), _value(site, "params"), _value(site, "flops_per_sample")
-    at_least = {key: "at least " if _lower(site, key) else "" for key in ("params", "flops_per_sample")}
+    elif site.work_value("steps_per_epoch") is not None:
+        parts.append(f"{_count(site.work_value('steps_per_epoch'))} steps per epoch")
+    model, params, flops = site.work_value("model"), site.work_value("params"), site.work_value("flops_per_sample")
+    at_least = {key: "at least " if site.work_lower(key) else "" for key in ("params", "flops_per_sample")}
     if model or params:  # a lower bound of 0 (no layer known) says nothing
         size = None
         if isinstance(params, (int, float)) and not isinstance(params, bool):
@@ -288,8 +275,8 @@ def _drivers(site: Site) -> str:
         parts.append(f"{model} ({size})" if model and size else str(model or size))
     elif flops and not isinstance(flops, bool):
         parts.append(f"{at_least['flops_per_sample']}{flops:.3g} FLOPs per sample")
-    elif _value(site, "elements") is not None:
-        parts.append(f"{_count(_value(site, 'elements'))} elements")
+    elif site.work_value("elements") is not None:
+        parts.append(f"{_count(site.work_value('elements'))} elements")
     return f": {f' {TIMES} '.join(parts)}" if parts else ""
 
 
@@ -297,7 +284,7 @@ def _lever(site: Site, per_step: bool = False, recurrent: bool = False) -> str:
     """One concrete change that lowers this call's energy. Never "stop early": that is GL308's
     finding where the fit has validation data, and without validation data there is nothing to stop on."""
     method = site.api.rpartition(".")[2]
-    epochs = _value(site, "epochs")
+    epochs = site.work_value("epochs")
     loop = site.loop_runs or 0  # repeats the loops give, not calls of its function from several places
     if loop > 1 and method in _INFER and site.repeats(same=("receiver",)) and not recurrent:
         return f"batch the {loop} inputs into one `{method}` call"

@@ -1,4 +1,4 @@
-"""GL407 generator-in-one-worker (opt-in): Keras training fed by a Python generator in one worker."""
+"""GL407 generator-in-one-worker: Keras training fed by a `keras.utils.Sequence` in one worker."""
 
 from __future__ import annotations
 
@@ -9,11 +9,8 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, is_keras_model_method, keyword
 from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import in_test_code
+from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import last_name, units
-
-#: `os.environ["CUDA_VISIBLE_DEVICES"]` set to one of these at top level hides every GPU from TensorFlow.
-NO_GPU = frozenset({"", "-1"})
 
 
 class GeneratorInOneWorker(Rule):
@@ -29,9 +26,9 @@ class GeneratorInOneWorker(Rule):
     (a call of a generator function: more workers would break it, see Fix safety), by a
     tf.data pipeline or arrays, or by data of unknown kind; a fit whose `workers` is not
     known, or is more than 1; one in test code; one in a file that hides every GPU at top
-    level (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`): the training then runs on
-    the host, whose step far outlasts a batch's preparation, and more workers would take
-    cores from it. Off by default.
+    level (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`, or
+    `tf.config.set_visible_devices([], "GPU")`): the training runs on the host, whose step
+    far outlasts a batch's preparation, and more workers would take cores from it.
 
     ## Why is this bad?
     Keras draws the batches of a Python generator or `Sequence` through a queue filled by
@@ -43,7 +40,12 @@ class GeneratorInOneWorker(Rule):
     bound by that one core: the device idles for much of each step and still draws its idle
     power for the whole run. Spreading the work over several processes, or moving it into a
     `tf.data` pipeline whose `map` runs in parallel (`num_parallel_calls=tf.data.AUTOTUNE`)
-    and prefetches, keeps the device busy and shortens the run.
+    and prefetches, keeps the device busy and shortens the run. On Keras 3 (TensorFlow 2.16 and
+    later) `fit()` takes no `workers`: a `Sequence` is a `keras.utils.PyDataset`, given its
+    workers in its constructor (`super().__init__(workers=8, use_multiprocessing=True)`), and
+    with one worker its batches are drawn on the training thread itself, with no overlap at all
+    (`keras/src/trainers/data_adapters/py_dataset_adapter.py` starts an `OrderedEnqueuer` only
+    for `workers > 1` or multiprocessing).
 
     ## Example
     ```python
@@ -61,7 +63,14 @@ class GeneratorInOneWorker(Rule):
     ## Energy evidence
     Not measured: the saving is the device's idle time while one host core prepares each
     batch, which needs an accelerator and a workload whose Python preprocessing is the
-    bottleneck to show; this machine has no accelerator.
+    bottleneck to show; this machine has no accelerator. The physical case rests on Keras'
+    own data adapters: tf.keras 2.x (`keras/engine/data_adapter.py`, `GeneratorDataAdapter`,
+    which `KerasSequenceAdapter` extends) starts an `OrderedEnqueuer` of `workers` threads or
+    processes only for `workers > 1` or multiprocessing, and otherwise draws the `Sequence`
+    from one Python thread through `Dataset.from_generator` with one batch of prefetch; Keras 3
+    (see Why is this bad?) draws it on the training thread. A step whose batch is not ready
+    waits, and the device draws its idle power meanwhile. Default since the real-world benchmark judged
+    its findings (bench/realworld: 4 of 4 true).
 
     ## Fix safety
     No automatic fix: more processes take more host memory. A plain Python generator is not
@@ -75,12 +84,14 @@ class GeneratorInOneWorker(Rule):
 
     code = "GL407"
     name = "generator-in-one-worker"
-    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = (
         "`{method}()` draws its batches from Python code in one worker ({workers}): one host core prepares"
         " every batch, and the device waits whenever that takes longer than a step"
     )
-    FIX_TITLE = "Give the fit several workers with `use_multiprocessing=True`, or build a parallel `tf.data` pipeline"
+    FIX_TITLE = (
+        "Give the batches several workers with `use_multiprocessing=True` (`fit()`'s on Keras 2, the `PyDataset`'s"
+        " constructor's on Keras 3), or build a parallel `tf.data` pipeline"
+    )
     VALID = (
         Valid(  # several worker processes
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -159,7 +170,7 @@ class GeneratorInOneWorker(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        if "CUDA_VISIBLE_DEVICES" in str(facts.source) and _hides_gpus(facts):
+        if hides_gpus(facts):
             return
         for site in facts.sites:
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
@@ -174,27 +185,6 @@ class GeneratorInOneWorker(Rule):
                 continue
             method = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(method=method, workers=workers))
-
-
-def _hides_gpus(facts: FileFacts) -> bool:
-    """Whether a top-level statement of the file (of any notebook cell) sets
-    `os.environ["CUDA_VISIBLE_DEVICES"]` to a literal hiding every GPU."""
-    for module in units(facts):
-        for node in module.body:
-            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)):
-                continue
-            if node.value.value in NO_GPU and any(_visible_devices(target) for target in node.targets):
-                return True
-    return False
-
-
-def _visible_devices(target: ast.expr) -> bool:
-    return (
-        isinstance(target, ast.Subscript)
-        and last_name(target.value) == "environ"
-        and isinstance(target.slice, ast.Constant)
-        and target.slice.value == "CUDA_VISIBLE_DEVICES"
-    )
 
 
 def _workers(facts: FileFacts, site: Site, call: ast.Call) -> str | None:

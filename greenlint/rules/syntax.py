@@ -214,9 +214,14 @@ def units(facts: FileFacts) -> list[ast.Module]:
     return [m for m in (facts.module(i) for i in range(1, len(facts.source) + 1)) if m is not None]
 
 
-def text_mentions(facts: FileFacts, word: str) -> bool:
+def source_text(facts: FileFacts) -> str:
+    """The file's text (a notebook's code cells joined by newlines)."""
     source = facts.source
-    return word in (source if isinstance(source, str) else "\n".join(source))
+    return source if isinstance(source, str) else "\n".join(source)
+
+
+def text_mentions(facts: FileFacts, word: str) -> bool:
+    return word in source_text(facts)
 
 
 #: A pipeline of at most this many elements, known from its source, gains nothing worth a finding

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method, keyword
-from greenlint.rules.callbacks import constructor, file_class, listed
+from greenlint.rules.callbacks import constructor, constructors, file_class, listed, project_classes
 from greenlint.rules.defaults import default_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import text_mentions
@@ -32,19 +32,32 @@ NOT_STOPPING = frozenset(
 
 def _may_stop(facts: FileFacts, callbacks: list[ast.expr], apis: dict[int, str]) -> bool:
     """Whether a callback of the list may end training: anything not known to never stop it.
-    Known not to: Keras' callbacks of `NOT_STOPPING`, and a `Callback` subclass the file defines
-    that drives no schedule (the caller has seen that the file never sets `stop_training`).
-    *apis*: each call node's API (by id), in every cell."""
+    Known not to: Keras' callbacks of `NOT_STOPPING`, and a `Callback` subclass the file (the
+    caller has seen that it never sets `stop_training`) or a project module it imports (one
+    that never sets it either) defines, that drives no schedule. A name assigned several
+    callbacks (in branches) holds each of them. *apis*: each call node's API (by id), in every cell."""
     for element in callbacks:
-        call = constructor(facts, element)
-        if call is None:
+        calls = constructors(facts, element)
+        if calls is None:
             return True
-        if apis.get(id(call)) in NOT_STOPPING:
-            continue
-        made = file_class(facts, call)
-        if made is None or _schedules(made):
-            return True
+        for call in calls:
+            if apis.get(id(call)) in NOT_STOPPING:
+                continue
+            made = file_class(facts, call)
+            classes = [made] if made is not None else project_classes(facts, call)
+            if classes is None or any(_schedules(c) for c in classes):
+                return True
     return False
+
+
+#: A helper of the file that builds the callbacks list (`{extra}`: more lines before its return).
+HELPER = (
+    "import tensorflow as tf\ndef make_callbacks(args):\n    callbacks = []\n    board = None\n"
+            "    if args.logs:\n        board = tf.keras.callbacks.TensorBoard(args.logs)\n        callbacks.append(board)\n"
+            "    callbacks.append(tf.keras.callbacks.ModelCheckpoint('w.h5'))\n{extra}    return callbacks\n"
+            "def main(args):\n    m = tf.keras.Sequential()\n    callbacks = make_callbacks(args)\n"
+            "    m.fit(x, y, epochs=100, validation_split=0.2, callbacks=callbacks)\n"
+)
 
 
 #: What a callback that changes training by the epoch number touches (a learning-rate or a loss
@@ -93,19 +106,25 @@ class TrainingWithoutEarlyStopping(Rule):
     that never sets `stop_training` itself. `epochs` is a literal, or the default the program runs with: a parameter's default
     (`def train(epochs=100)`), an argparse option's or an absl flag's (`args.epochs`,
     `FLAGS.epochs`) defined in the file. `callbacks=` is read from a literal list, or from the
-    name of a list the file builds (appends included); given any other way (a helper's result,
-    `**kwargs`), the callbacks are unknown and nothing is reported. An `EarlyStopping` covers
-    the fits it is passed to, not the others of its file.
+    name of a list the file builds (appends included; in the function that reads it when the
+    name is bound elsewhere too), which may be what a helper function of the file builds and
+    returns (`callbacks = create_callbacks(args)`); a name in it that is `None` until a
+    callback is assigned holds that callback, and one assigned two callbacks in two branches
+    holds either. Given any other way (another call's result, `**kwargs`), the callbacks are
+    unknown and nothing is reported. An `EarlyStopping` covers the fits it is passed to, not
+    the others of its file.
 
     Only callbacks known not to end training leave the fit uncapped: Keras' `TensorBoard`,
     `ModelCheckpoint`, `CSVLogger`, `ReduceLROnPlateau`, `TerminateOnNaN` (it stops on a NaN,
     not when learning is done), `BackupAndRestore`, `ProgbarLogger`, `History`,
-    `RemoteMonitor`, and a class the file defines directly on Keras' `Callback` that sets no
-    learning rate or variable as it goes (its whole code is in the file, and the file never sets
-    `stop_training`). Any other callback in the list may stop training or makes the epoch count
-    part of the design, so the fit is not reported: a `TimeStopping` that caps the wall time, a
-    `LearningRateScheduler` or `LambdaCallback` driven by the epoch number (stopping early
-    would cut the schedule short), a class of another module or library, a subclass of another callback.
+    `RemoteMonitor`, and a class defined directly on Keras' `Callback` that sets no learning
+    rate or variable as it goes, by the file (which then never sets `stop_training`) or by a
+    module of the project the file imports it from (`from eval.coco import Evaluate`, a module
+    that never sets `stop_training`): its whole code is in view. Any other callback in the list
+    may stop training or makes the epoch count part of the design, so the fit is not reported:
+    a `TimeStopping` that caps the wall time, a `LearningRateScheduler` or `LambdaCallback`
+    driven by the epoch number (stopping early would cut the schedule short), a class of a
+    library, a subclass of another callback.
 
     ## Why is this bad?
     With validation data the program can tell when the model stops improving; without a
@@ -212,6 +231,14 @@ class TrainingWithoutEarlyStopping(Rule):
             "        elif epoch > 5:\n            self.model.stop_training = True\n"
             "m.fit(gen, epochs=50, callbacks=[Evaluator()])\n"
         ),
+        Valid(  # the helper that builds the list adds an EarlyStopping
+            HELPER.format(extra="    callbacks.append(tf.keras.callbacks.EarlyStopping(patience=5))\n")
+        ),
+        Valid(  # the helper returns another call's result: the callbacks are unknown
+            "import tensorflow as tf\ndef make_callbacks(args):\n    return build(args)\n"
+            "m = tf.keras.Sequential()\ncallbacks = make_callbacks(args)\n"
+            "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=callbacks)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -278,6 +305,10 @@ class TrainingWithoutEarlyStopping(Rule):
             "    def on_epoch_end(self, epoch, logs=None):\n        print(logs)\n"
             "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[Show()])\n",
             line=6,
+        ),
+        Invalid(  # the list a helper of the file builds and returns (a TensorBoard only when logging)
+            HELPER.format(extra=""),
+            line=13,
         ),
     )
 

@@ -44,8 +44,8 @@ def test_errors_exit_2(proj, capsys):
 
 
 def test_flags_override_config(proj, capsys):
-    (proj / "pyproject.toml").write_text("[tool.greenlint]\nignore = ['GL301']\nhotspot-threshold-j = 1000\n")
-    assert main(["check", "src"]) == 0  # 500 J is under the configured threshold; GL301 ignored
+    (proj / "pyproject.toml").write_text("[tool.greenlint]\nignore = ['GL301', 'GL602']\nhotspot-threshold-j = 1000\n")
+    assert main(["check", "src"]) == 0  # 500 J is under the configured threshold; GL301 and GL602 ignored
     capsys.readouterr()
     assert main(["check", "src", "--hotspot-threshold-j", "10", "--format", "json"]) == 1
     found = json.loads(capsys.readouterr().out)

@@ -1,0 +1,49 @@
+"""Where a checked file's training runs, as far as the file itself says: whether it hides every GPU."""
+
+from __future__ import annotations
+
+import ast
+
+from greenlint.rules.base import FileFacts
+from greenlint.rules.syntax import last_name, text_mentions, units
+
+#: `os.environ["CUDA_VISIBLE_DEVICES"]` set to one of these at top level hides every GPU from TensorFlow.
+NO_GPU = frozenset({"", "-1"})
+
+
+def hides_gpus(facts: FileFacts) -> bool:
+    """Whether a top-level statement of the file (of any notebook cell) hides every GPU from
+    TensorFlow: `os.environ["CUDA_VISIBLE_DEVICES"]` set to a literal hiding them all, or
+    `tf.config.set_visible_devices([], "GPU")` (also its `experimental` form). The program then
+    trains on the host whatever the machine has."""
+    if not (text_mentions(facts, "CUDA_VISIBLE_DEVICES") or text_mentions(facts, "set_visible_devices")):
+        return False
+    for module in units(facts):
+        for node in module.body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+                if node.value.value in NO_GPU and any(_visible_devices(target) for target in node.targets):
+                    return True
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and _no_gpu_visible(node.value):
+                return True
+    return False
+
+
+def _no_gpu_visible(call: ast.Call) -> bool:
+    """`set_visible_devices([], "GPU")`: an empty device list for the GPU type."""
+    if last_name(call.func) != "set_visible_devices" or not call.args:
+        return False
+    devices = call.args[0]
+    kind = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "device_type"), None)
+    return (
+        isinstance(devices, (ast.List, ast.Tuple)) and not devices.elts
+        and isinstance(kind, ast.Constant) and kind.value == "GPU"
+    )
+
+
+def _visible_devices(target: ast.expr) -> bool:
+    return (
+        isinstance(target, ast.Subscript)
+        and last_name(target.value) == "environ"
+        and isinstance(target.slice, ast.Constant)
+        and target.slice.value == "CUDA_VISIBLE_DEVICES"
+    )

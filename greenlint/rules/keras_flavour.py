@@ -1,0 +1,99 @@
+"""Which Keras a checked file trains with, for rules whose advice exists only in some Keras versions.
+
+Two Keras share the `keras.Model` API the resolver maps to `tensorflow.keras`:
+
+- **tf.keras** (`tensorflow.keras`, `from tensorflow import keras`, the `tf_keras` package), and
+  the standalone `keras` package from 2.4 on (2.4 to 2.15 are tf.keras under another name, Keras
+  3 runs on TensorFlow with its own `keras.mixed_precision`);
+- **multi-backend Keras 2.0-2.3**, the standalone `keras` package of 2017-2019 that ran on
+  TensorFlow 1.x (or Theano, CNTK) through `keras.backend`. It has no dtype policy
+  (`keras.mixed_precision` appeared with tf.keras 2.1's experimental API), and TensorFlow's
+  graph rewrite (`enable_mixed_precision_graph_rewrite`, TF 1.14 to 2.x) accepts only a
+  `tf.train` or `tf.keras` optimizer, not a multi-backend `keras.optimizers` one.
+
+A project is read as multi-backend Keras when the file, and the project modules it imports
+directly (a `from model import *` brings the model's imports), import the standalone `keras`
+and never `tensorflow.keras` (bert4keras's backend imports either, on an environment variable:
+not multi-backend only), and one of these says the Keras is 2.3 or older: the file calls
+`fit_generator`, `predict_generator` or `evaluate_generator` (the only way to train from a
+generator before tf.keras 2.1 merged them into `fit`; standalone Keras 2.4+ users call `fit`, and
+Keras 3 has none of them), or the project pins TensorFlow 1.x (which Keras 2.4 and later do not
+run on; greenlint/rules/tf_target.py reads the pin).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import NamedTuple
+
+from greenlint.analysis.project import direct_imports, import_statements
+from greenlint.rules.base import FileFacts
+from greenlint.rules.syntax import source_text, units
+from greenlint.rules.tf_target import Target, target
+
+#: Model methods that only multi-backend Keras (and tf.keras before 2.1) used for generator data.
+GENERATOR_METHODS = frozenset({"fit_generator", "predict_generator", "evaluate_generator"})
+#: Modules (and their submodules) whose import means tf.keras; `tf_keras` is Keras 2 for TF 2.16+.
+_TF_KERAS = ("tensorflow.keras", "tensorflow.python.keras", "tf_keras")
+_SPLIT = re.compile(r"\W+")
+
+
+class Flavour(NamedTuple):
+    """*multi_backend*: the program runs on standalone Keras 2.0-2.3; *basis* says why ("" when not)."""
+
+    multi_backend: bool
+    basis: str
+
+
+def _kerases(text: str) -> tuple[bool, bool]:
+    """(imports the standalone `keras`, uses tf.keras) in a module's text."""
+    standalone, tf_keras = False, "tf.keras" in text
+    for dots, dotted, names, plain in import_statements(text):
+        if dots:
+            continue
+        if plain is not None:
+            modules = [item.split()[0] for item in plain.split(",") if item.split()]
+        else:
+            modules = [dotted]
+            if dotted == "tensorflow" and "keras" in _SPLIT.split(names):
+                tf_keras = True
+        for module in modules:
+            if module == "keras" or module.startswith("keras."):
+                standalone = True
+            elif module.split(".")[0] in _TF_KERAS or module.startswith(_TF_KERAS):
+                tf_keras = True
+    return standalone, tf_keras
+
+
+def _generator_methods(facts: FileFacts) -> str | None:
+    """The first Keras 2 generator method the file calls (`fit_generator`), if any."""
+    for module in units(facts):
+        for node in ast.walk(module):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in GENERATOR_METHODS:
+                return node.func.attr
+    return None
+
+
+def keras_flavour(facts: FileFacts, tf: Target | None = None) -> Flavour:
+    """Whether the file's program runs on multi-backend Keras (see the module's docstring).
+    *tf*: the TensorFlow the project targets, when the caller has it."""
+    text = source_text(facts)
+    standalone, tf_keras = _kerases(text)
+    for path in direct_imports(os.path.abspath(facts.path), text) if not tf_keras else ():
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                more = _kerases(f.read(1_000_000))
+        except OSError:
+            continue
+        standalone, tf_keras = standalone or more[0], tf_keras or more[1]
+    if not standalone or tf_keras:
+        return Flavour(False, "")
+    method = _generator_methods(facts)
+    if method is not None:
+        return Flavour(True, f"standalone `keras` with `{method}()`")
+    tf = tf if tf is not None else target(facts.path)
+    if tf.basis.startswith("pinned") and tf.older_than(2, 0):
+        return Flavour(True, f"standalone `keras` on {tf.shown()}")
+    return Flavour(False, "")

@@ -1,0 +1,49 @@
+"""Which Keras a project trains with (greenlint.rules.keras_flavour), and GL602 following it across
+the project's files: imports of the modules a script imports, and the project's TensorFlow pin."""
+
+from __future__ import annotations
+
+from greenlint.check import Config, check_source
+from greenlint.rules import tf_target
+
+GL602 = Config(select=("GL602",), no_cache=True)
+#: unet's shape: the script star-imports the module that imports the multi-backend Keras.
+SCRIPT = "from model import *\nmodel = unet()\nmodel.fit_generator(gen, steps_per_epoch=300, epochs=1)\n"
+MODEL = (
+    "from keras.models import *\nfrom keras.layers import *\n"
+    "def unet():\n    inputs = Input((256, 256, 1))\n    return Model(inputs, Conv2D(1, 1)(inputs))\n"
+)
+
+
+def _findings(tmp_path, predictor, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return [d for d in check_source(text, str(path), GL602, predictor) if d.code == "GL602"]
+
+
+def test_a_script_training_a_model_of_a_multi_backend_module_is_not_reported(tmp_path, predictor):
+    (tmp_path / "model.py").write_text(MODEL)
+    assert _findings(tmp_path, predictor, "main.py", SCRIPT) == []
+
+
+def test_the_same_script_on_a_tf_keras_module_is_reported(tmp_path, predictor):
+    (tmp_path / "model.py").write_text(MODEL.replace("from keras.", "from tensorflow.keras."))
+    assert [d.span.line for d in _findings(tmp_path, predictor, "main.py", SCRIPT)] == [3]
+
+
+def test_standalone_keras_fit_is_multi_backend_only_under_a_tensorflow_1_pin(tmp_path, predictor, monkeypatch):
+    monkeypatch.setattr(tf_target, "_installed", lambda: None)
+    script = "import keras\nm = keras.models.Sequential()\nm.fit(x, y, epochs=10)\n"
+    (tmp_path / "requirements.txt").write_text("keras\ntensorflow>=2.4\n")
+    assert len(_findings(tmp_path, predictor, "train.py", script)) == 1
+    (tmp_path / "requirements.txt").write_text("keras==2.2.4\ntensorflow-gpu==1.13.1\n")
+    assert _findings(tmp_path, predictor, "train.py", script) == []
+
+
+def test_tf_keras_on_tensorflow_before_1_14_has_no_mixed_precision(tmp_path, predictor, monkeypatch):
+    monkeypatch.setattr(tf_target, "_installed", lambda: None)
+    script = "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\n"
+    (tmp_path / "requirements.txt").write_text("tensorflow==1.13.1\n")
+    assert _findings(tmp_path, predictor, "train.py", script) == []
+    (tmp_path / "requirements.txt").write_text("tensorflow==1.15.5\n")  # the graph rewrite
+    assert len(_findings(tmp_path, predictor, "train.py", script)) == 1
