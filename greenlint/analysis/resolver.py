@@ -64,7 +64,7 @@ from greenlint.analysis.values import (
     fresh,
     merge,
 )
-from greenlint.catalog.kinds import GRAPH_RUNS, TF1_GRAPH
+from greenlint.catalog.kinds import GRAPH_RUNS, TF1_GRAPH, TRACED_CALL
 
 TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 #: Libraries followed only for the work they imply (array shapes, data-set sizes); no call
@@ -1089,7 +1089,7 @@ class Resolver:
             return Inst(returns, "method", self.layer_output(callee, inputs, node)) if returns else None
         if kind is UserFunc:
             if callee.info.graph_function and not self.exporting and not _traced(self.ctx.func):
-                self.record(node, traced.TRACED_CALL, args, keywords, None)
+                self.record(node, TRACED_CALL, args, keywords, None)
                 self.traced_calls.append((self.calls[-1], callee.info))
             if not self.ctx.tapes:
                 return self.result_of(callee.info, args, keywords, node)

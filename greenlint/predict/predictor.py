@@ -10,7 +10,7 @@ import hashlib
 import math
 from dataclasses import replace
 
-from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS
+from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS, TRACED_CALL
 from greenlint.predict.calibration import NOISE_SD, Z80, Overlay, measured_here, on_this_machine, rescale_note
 from greenlint.predict.devices import SHIPPED, DeviceModel, GpuSpec, device_work
 from greenlint.predict.hierarchy import Hierarchy
@@ -329,7 +329,8 @@ class Predictor:
         """A call of a time group this machine's calibration fitted a model for (`local_work`): power x
         time from this machine's own constants, its interval from their spread (a floor stays a floor).
         None where no local model covers the call, and for an eager model call on one batch (it runs op
-        by op, not as a step of the fitted calls: its own workload, where measured, prices it)."""
+        by op, not as a step of the fitted calls: its own workload, where measured, prices it). A
+        `tf.function`'s call (`TRACED_CALL`) runs its traced graph: a step like the fitted calls' steps."""
         ov = self.overlay
         if ov is not None and ov.local and "ops" in ov.local and self.hierarchy.kind(api) == "tensor-op":
             return self._calibrated_op(ov, api, features)
@@ -339,7 +340,7 @@ class Predictor:
         local: dict = ov.local
         model = local["time"][group]
         if (one_batch(api, features) is not features and api.rpartition(".")[2] == "__call__"
-                and not features.get("in_tf_function")):
+                and api != TRACED_CALL and not features.get("in_tf_function")):
             return None
         half = Z80 * model["sd"]
         runs = features.get("loop_multiplier")
