@@ -38,6 +38,7 @@ from greenlint.analysis import arrays, flow, graphrun, kerasext, ops, traced, un
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
+from greenlint.analysis.files import WrittenFiles
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (
     FOREIGN,
@@ -237,6 +238,7 @@ class Resolver:
         self.tf_imported = False  # the module imports TensorFlow or Keras: untyped `.fit(` is Keras's
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
         self.fed_rows: dict[ast.Dict, int] = {}  # a dict display -> the rows of the first array among its values
+        self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
         self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
 
@@ -1166,7 +1168,7 @@ class Resolver:
         if root in kerasext.ROOTS:
             return kerasext.library_call(path)
         if root in DATA_ROOTS:
-            found = arrays.data_call(path, args, keywords)
+            found = self.files.call(path, args, keywords, node.lineno) or arrays.data_call(path, args, keywords)
             return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
         sym = self.table.symbol(path)
         if sym is None or sym[1] == "module":
