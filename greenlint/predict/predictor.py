@@ -11,6 +11,7 @@ import math
 from dataclasses import replace
 
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS, TRACED_CALL
+from greenlint.predict.batch_calls import batch_call_here
 from greenlint.predict.calibration import NOISE_SD, Z80, Overlay, measured_here, on_this_machine, rescale_note
 from greenlint.predict.devices import SHIPPED, DeviceModel, GpuSpec, device_work
 from greenlint.predict.hierarchy import Hierarchy
@@ -328,8 +329,9 @@ class Predictor:
     def _calibrated_work(self, api: str, features: dict) -> Prediction | None:
         """A call of a time group this machine's calibration fitted a model for (`local_work`): power x
         time from this machine's own constants, its interval from their spread (a floor stays a floor).
-        None where no local model covers the call, and for an eager model call on one batch (it runs op
-        by op, not as a step of the fitted calls: its own workload, where measured, prices it). A
+        None where no local model covers the call. A call on one batch (an eager model call, `*_on_batch`)
+        is its own overhead measured here plus its step (`batch_calls.batch_call_here`); an eager model
+        call with no such workload is None (it runs op by op, not as a step of the fitted calls). A
         `tf.function`'s call (`TRACED_CALL`) runs its traced graph: a step like the fitted calls' steps."""
         ov = self.overlay
         if ov is not None and ov.local and "ops" in ov.local and self.hierarchy.kind(api) == "tensor-op":
@@ -339,9 +341,10 @@ class Predictor:
             return None
         local: dict = ov.local
         model = local["time"][group]
-        if (one_batch(api, features) is not features and api.rpartition(".")[2] == "__call__"
-                and api != TRACED_CALL and not features.get("in_tf_function")):
-            return None
+        if one_batch(api, features) is not features and api != TRACED_CALL and not features.get("in_tf_function"):
+            here = batch_call_here(ov, api, features, group)  # its own overhead measured here + its step
+            if here is not None or api.rpartition(".")[2] == "__call__":
+                return here
         half = Z80 * model["sd"]
         runs = features.get("loop_multiplier")
         shared = ""

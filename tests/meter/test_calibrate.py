@@ -160,3 +160,13 @@ def test_the_quick_suite_holds_the_sweeps_this_machines_models_are_fitted_on():
     assert all(n and flops for n, flops in fits | passes)  # steps and FLOPs stated, as the analysis states them
     steps, flops = zip(*fits)
     assert max(steps) >= 4 * min(steps) and max(flops) >= 50 * min(flops)
+
+
+def test_the_quick_suite_times_each_kind_of_one_batch_call_with_its_layers():
+    from greenlint.predict.work_energy import one_batch
+
+    quick = [w for w in select(True) if one_batch(w.api, w.features) is not w.features]
+    kinds = {(w.api.rpartition(".")[2], w.features.get("step")) for w in quick}
+    assert {("__call__", "inference"), ("__call__", "training"), ("train_on_batch", None)} <= kinds
+    # the overhead per call follows the layers dispatched: each states them as the analysis counts them
+    assert all(isinstance(w.features.get("n_layers"), int) and w.features.get("flops_per_sample") for w in quick)
