@@ -74,6 +74,19 @@ def test_local_work_fits_this_machines_constants_its_tracing_and_power():
     assert local_work(two, joules, first, lambda api, f: "training") is None
 
 
+def test_the_first_calls_metered_joules_set_its_tracing_not_its_wall_time():
+    """Tracing is Python on one core: a first call that waits on a busy machine (wall time) but burns
+    little is priced by its metered extra joules, in seconds at the group's power."""
+    timed = {FIT: tuple((name, work, seconds(work)) for name, work in SWEEP.items())}
+    joules = {name: WATTS * seconds(work) for name, work in SWEEP.items()}
+    first_s = {name: seconds(work) + 5.0 for name, work in SWEEP.items()}  # 5 s of waiting on other processes
+    first_j = {name: joules[name] + 4.0 for name in SWEEP}  # the tracing's own 4 J
+    wall = local_work(timed, joules, first_s, lambda api, f: "training")["time"]["training"]
+    metered = local_work(timed, joules, first_s, lambda api, f: "training", first_j=first_j)["time"]["training"]
+    assert wall["trace_s"] == pytest.approx(5.0)
+    assert metered["trace_s"] == pytest.approx(4.0 / WATTS) and metered["t0"] == pytest.approx(CALL_S + 4.0 / WATTS)
+
+
 def test_a_calibrated_fit_follows_this_machines_time_model_not_the_reference_ratio(tmp_path, shipped):
     p = calibrated(tmp_path, shipped)
     script = {"samples": 8192, "batch_size": 64, "epochs": 4, "params": 150794, "flops_per_sample": 300810}
