@@ -28,6 +28,19 @@ from greenlint.predict.work_energy import derive, flops_unknown, one_batch
 from greenlint.units import TIMES
 
 
+def first_run_share(trace_j: float, features: dict) -> tuple[float, str]:
+    """(joules each run adds, note) for a one-off cost of a call's first run (*trace_j*: tracing the
+    function it runs), shared by the site's runs where the analysis knows them exactly
+    (`runs_count`); where it does not, none is added and the note says so (the per-run figure
+    cannot carry a cost paid once)."""
+    if trace_j <= 0:
+        return 0.0, ""
+    runs = features.get("runs_count")
+    if isinstance(runs, int) and not isinstance(runs, bool) and runs > 0:
+        return trace_j / runs, f"; + its first call's {trace_j:.3g} J more (tracing) shared by its {runs:,} runs"
+    return 0.0, f"; its first call's {trace_j:.3g} J more (tracing) is not in this figure: its runs are not known"
+
+
 def _layers(features: dict) -> float | None:
     n = features.get("n_layers")
     return float(n) if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
@@ -73,7 +86,9 @@ def batch_call_here(overlay: Overlay, api: str, features: dict, group: str) -> P
     layers, their_layers = _layers(features), _layers(m.features)
     ratio = layers / their_layers if layers and their_layers else 1.0
     compute = watts * mine[0]
-    energy = overhead * ratio + compute
+    first = overlay.first_j.get(m.workload)
+    share, shared = first_run_share(first - m.per_call_j if first else 0.0, features)
+    energy = overhead * ratio + compute + share
     sd = math.hypot(max(m.sd, NOISE_SD), model["sd"])
     note = (
         f"one batch, priced on this machine ({overlay.hardware_id}) from `greenlint calibrate`'s {m.workload}: "
@@ -85,7 +100,8 @@ def batch_call_here(overlay: Overlay, api: str, features: dict, group: str) -> P
     else:
         note += " (this call's layers unknown: the workload's overhead as measured)"
         sd = math.hypot(sd, math.log10(2.0))  # the overhead follows the layers, which the code does not say here
-    note += f"; + this call's {mine[1]:.3g} FLOPs at {model['per_flop']:.3g} s each → {compute:.3g} J ({watts:.3g} W) → {energy:.3g} J"
+    note += f"; + this call's {mine[1]:.3g} FLOPs at {model['per_flop']:.3g} s each → {compute:.3g} J ({watts:.3g} W)"
+    note += f"{shared} → {energy:.3g} J"
     half = 10 ** (Z80 * sd)
     shares = m.shares or {}
     split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}

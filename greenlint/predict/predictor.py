@@ -11,7 +11,7 @@ import math
 from dataclasses import replace
 
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS, TRACED_CALL
-from greenlint.predict.batch_calls import batch_call_here
+from greenlint.predict.batch_calls import batch_call_here, first_run_share
 from greenlint.predict.calibration import NOISE_SD, Z80, Overlay, measured_here, on_this_machine, rescale_note
 from greenlint.predict.devices import SHIPPED, DeviceModel, GpuSpec, device_work
 from greenlint.predict.hierarchy import Hierarchy
@@ -347,9 +347,10 @@ class Predictor:
             if here is not None or api.rpartition(".")[2] == "__call__":
                 return here
         half = Z80 * model["sd"]
-        runs = features.get("loop_multiplier")
+        shaped = one_batch(api, features) is not features
+        runs = features.get("runs_count") or features.get("loop_multiplier")
         shared = ""
-        if isinstance(runs, int) and runs > 1 and model["trace_s"]:
+        if not shaped and isinstance(runs, int) and runs > 1 and model["trace_s"]:
             # the site runs `runs` times in its loop: the first run traces, the others reuse the function
             local = {**local, "time": {**local["time"], group: {**model, "t0": model["call_s"] + model["trace_s"] / runs}}}
             shared = f", shared by the {runs} runs of its loop"
@@ -360,6 +361,10 @@ class Predictor:
         if found is None:
             return None
         mu, low, high, note = found
+        if shaped:  # one step of a loop: the first call's tracing is paid once, shared by the site's runs
+            share, how = first_run_share(local["power"][group]["steady_w"] * model["trace_s"], features)
+            mu, low, high = (math.log10(10**v + share) for v in (mu, low, high))
+            note += how
         fitted = [m for ms in ov.measured.values() for m in ms if m.workload in model["workloads"]]
         estimated = all(m.estimated for m in fitted)
         note = (f"this machine's time model ({ov.hardware_id}, fitted by `greenlint calibrate` on "

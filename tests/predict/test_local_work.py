@@ -142,6 +142,11 @@ def test_a_tf_function_call_is_a_step_of_this_machines_time_model(tmp_path, ship
     _, wide_flops = derive("training", {"samples": 64, "batch_size": 64, "epochs": 1, **SMALL,
                                         "flops_per_sample": 100 * SMALL["flops_per_sample"]})
     assert wide.energy_j == pytest.approx(WATTS * (PER_STEP + PER_FLOP * wide_flops), rel=1e-6)
+    # its runs known exactly: the first call's tracing is shared by them; unknown, it is said to be left out
+    assert "not in this figure: its runs are not known" in call.evidence.note
+    shared = p.predict(TRACED_CALL, {**step, "runs_count": 1536})
+    assert shared.energy_j == pytest.approx(per_step + WATTS * TRACE_S / 1536, rel=1e-6)
+    assert "shared by its 1,536 runs" in shared.evidence.note
 
 
 
