@@ -342,12 +342,12 @@ class Predictor:
             return None
         local: dict = ov.local
         model = local["time"][group]
-        if one_batch(api, features) is not features and api != TRACED_CALL and not features.get("in_tf_function"):
-            here = batch_call_here(ov, api, features, group)  # its own overhead measured here + its step
+        shaped = one_batch(api, features) is not features
+        if shaped and api != TRACED_CALL and not features.get("in_tf_function"):
+            here = batch_call_here(ov, api, features, group)  # its own overhead measured here + its FLOPs
             if here is not None or api.rpartition(".")[2] == "__call__":
                 return here
         half = Z80 * model["sd"]
-        shaped = one_batch(api, features) is not features
         runs = features.get("runs_count") or features.get("loop_multiplier")
         shared = ""
         if not shaped and isinstance(runs, int) and runs > 1 and model["trace_s"]:
