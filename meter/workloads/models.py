@@ -2,8 +2,9 @@
 
 The `fit` and `predict`/`evaluate` workloads are a sweep of their work, so `greenlint calibrate`
 can fit this machine's own time model (greenlint.predict.calibration.local_work): the same MLP at
-two step counts (a call's fixed cost apart from each step's), and a wide MLP at about 100 times
-the FLOPs per sample (each FLOP's cost apart from each step's). Their features carry that work as
+two step counts (a call's fixed cost apart from each step's), `predict` on one batch (where that
+fixed cost is most of the call), and a wide MLP at about 100 times the FLOPs per sample (each
+FLOP's cost apart from each step's). Their features carry that work as
 the analysis states it for a user's call (samples, batch size, epochs, FLOPs per sample, params).
 Calls that run one batch are timed on their own (`mlp_call_32`: an eager `model(x)`;
 `mlp_tape_step_32`: an eager training step under a `tf.GradientTape`; `mlp_*_on_batch_32`): each
@@ -176,6 +177,10 @@ def workloads() -> list[Workload]:
             Workload(f"mlp_predict_{n}", f"{seq}.predict", _predict(n), quick=quick or n == 8192, features=f),
         ]
     out += [
+        # one batch: a call's own cost (its data pipeline and iterator, made on each call) is most of it,
+        # so the sweep pins the fitted per-call seconds instead of leaving them to an intercept
+        Workload("mlp_predict_32", f"{seq}.predict", _predict(BATCH), quick=True,
+                 features={"samples": BATCH, "batch_size": BATCH, "epochs": 1, **small}),
         Workload("mlp_fit_1024_batch8", f"{seq}.fit", _fit(1024, batch=8), quick=True,
                  features={"samples": 1024, "batch_size": 8, "epochs": 1, **small}),
         Workload("wide_mlp_fit_1024", f"{seq}.fit", _fit(1024, hidden=WIDE), quick=True,
