@@ -97,10 +97,11 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
     min_window_s = window_seconds(plan, counter_of or {})
     call = wl.setup()
     sizes = input_sizes(call.func, call.args, call.kwargs)
-    began = time.perf_counter()
-    call()  # the first call traces/compiles: timed apart (`first_call_s`), not measured
+    first_ns, began = time.time_ns(), time.perf_counter()
+    call()  # the first call traces/compiles: timed and metered apart (`first_call_s`, `first_call_j`)
     sync_devices()
     first_s = time.perf_counter() - began
+    first_window = (first_ns, time.time_ns())
     call()
     sync_devices()
     on_repeat()
@@ -119,12 +120,19 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
         windows.append((start, time.time_ns(), stable, n))
         on_repeat()
     time.sleep(max(session.config.after_s, 3 * session.config.interval_s))
+    first_j = None
+    if windows:
+        start, end, stable, _ = windows[0]
+        session.stable = stable
+        warm = session.energy(session.record(f"{wl.api}()", start, end, api=wl.api, workload=wl.name))
+        first_j = _first_call_j(session, wl, first_window, (start, end), warm)
+    meta = {"first_call_s": first_s, **({"first_call_j": first_j} if first_j is not None else {})}
     records, per_j, per_s, below = [], [], [], 0
     for start, end, stable, n in windows:
         session.stable = stable
         rec = session.record(
             f"{wl.api}()", start, end, input_sizes=sizes, api=wl.api, executions=n,
-            features={**wl.features, "estimated": session.estimated, "workload": wl.name, "first_call_s": first_s},
+            features={**wl.features, "estimated": session.estimated, "workload": wl.name, **meta},
             workload=wl.name,
         )
         records.append(rec)
@@ -149,9 +157,27 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
         "basis": "calibrated-estimated" if session.estimated else "calibrated",
         "per_repeat_j": per_j,
         "per_repeat_s": per_s,
-        "first_call_s": first_s,
+        **meta,
     }
     return records, summary
+
+
+def _first_call_j(session: MeterSession, wl: Workload, first: tuple[int, int], window: tuple[int, int],
+                  warm) -> float | None:
+    """The net joules of the workload's first call (its tracing included): its gross joules over its
+    own window less the baseline the first repeat's window (*window*, its energy *warm*) subtracted,
+    at the same rate per second; None where either was not measured. Tracing runs Python on one core
+    while the warmed-up calls may keep several busy: its energy, not its wall time at the warmed-up
+    calls' power, is what a program's first call costs."""
+    record = session.record(f"{wl.api}()", *first, api=wl.api, executions=1, workload=wl.name)
+    gross = session.energy(record).components
+    span, warm_span = (first[1] - first[0]) / 1e9, (window[1] - window[0]) / 1e9
+    net = 0.0
+    for component, c in warm.components.items():
+        if c.net_j is None or component not in gross or warm_span <= 0:
+            return None
+        net += gross[component].gross_j - (c.gross_j - c.net_j) * span / warm_span
+    return net if net > 0 else None
 
 
 def build_overlay_kb(measurements: Path, out: Path, hw_id: str) -> dict:

@@ -50,10 +50,16 @@ def work_values(work: dict | None) -> dict:
     return out
 
 
-def with_work(features: dict | None, work: dict | None) -> dict:
-    """A call's features with its work values folded in (work wins: it is followed through the code)."""
+def with_work(features: dict | None, work: dict | None, runs: dict | None = None) -> dict:
+    """A call's features with its work values folded in (work wins: it is followed through the code),
+    the predictor's input; with *runs* known exactly (docs/calls-json.md `runs`), `runs_count` too:
+    a one-off cost of the call's first run (tracing its function) is shared by that many runs."""
     values = work_values(work)
-    return {**(features or {}), **values} if values else dict(features or {})
+    out = {**(features or {}), **values} if values else dict(features or {})
+    count = (runs or {}).get("count")
+    if (runs or {}).get("bound") == "exact" and isinstance(count, int) and not isinstance(count, bool) and count > 0:
+        out["runs_count"] = count
+    return out
 
 
 #: Test-framework assertions: checks in tests, not the program's energy (excluded from `calls` and GL101).

@@ -38,6 +38,7 @@ from greenlint.analysis import arrays, flow, graphrun, kerasext, ops, traced, un
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
+from greenlint.analysis.files import WrittenFiles
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (
     FOREIGN,
@@ -64,7 +65,7 @@ from greenlint.analysis.values import (
     fresh,
     merge,
 )
-from greenlint.catalog.kinds import GRAPH_RUNS, TF1_GRAPH
+from greenlint.catalog.kinds import GRAPH_RUNS, TF1_GRAPH, TRACED_CALL
 
 TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 #: Libraries followed only for the work they imply (array shapes, data-set sizes); no call
@@ -237,6 +238,7 @@ class Resolver:
         self.tf_imported = False  # the module imports TensorFlow or Keras: untyped `.fit(` is Keras's
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
         self.fed_rows: dict[ast.Dict, int] = {}  # a dict display -> the rows of the first array among its values
+        self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
         self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
 
@@ -1091,7 +1093,7 @@ class Resolver:
             return Inst(returns, "method", self.layer_output(callee, inputs, node)) if returns else None
         if kind is UserFunc:
             if callee.info.graph_function and not self.exporting and not _traced(self.ctx.func):
-                self.record(node, traced.TRACED_CALL, args, keywords, None)
+                self.record(node, TRACED_CALL, args, keywords, None)
                 self.traced_calls.append((self.calls[-1], callee.info))
             if not self.ctx.tapes:
                 return self.result_of(callee.info, args, keywords, node)
@@ -1168,7 +1170,7 @@ class Resolver:
         if root in kerasext.ROOTS:
             return kerasext.library_call(path)
         if root in DATA_ROOTS:
-            found = arrays.data_call(path, args, keywords)
+            found = self.files.call(path, args, keywords, node.lineno) or arrays.data_call(path, args, keywords)
             return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
         sym = self.table.symbol(path)
         if sym is None or sym[1] == "module":

@@ -15,9 +15,6 @@ from typing import Any
 
 from greenlint.analysis.work import INFERRED, UNKNOWN, q
 
-#: The API of calling a `tf.function`: its PolymorphicFunction's `__call__`.
-TRACED_CALL = "tensorflow.types.experimental.PolymorphicFunction.__call__"
-
 
 @dataclass(frozen=True)
 class BodyStep:

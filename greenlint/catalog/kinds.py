@@ -269,6 +269,9 @@ def _callable_kind(cat: CatalogLookups, api: str) -> str:
     return "other"
 
 
+#: The API of calling a `tf.function`: its PolymorphicFunction's `__call__`. It runs the graph traced
+#: from the function's body (a step of compiled work, like a `fit` step), not op by op.
+TRACED_CALL = "tensorflow.types.experimental.PolymorphicFunction.__call__"
 #: TF1 calls that run a graph they are handed (the fetched ops, the tensor, the operation): they
 #: cost what that graph's work costs, so a figure measured on one program's graph says nothing of
 #: another's (`sess.run(init)` and `sess.run(train_op)` on a GAN are the same API).

@@ -88,15 +88,18 @@ _MEMOS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _MEMO_SIZE = 20_000  # distinct predictions kept per predictor (a long editor session starts again)
 
 
-def _memo_key(callsite) -> tuple[str, bytes | str, bytes | str]:
+def _memo_key(callsite) -> tuple[str, bytes | str, bytes | str, Any]:
     """What a prediction depends on, as a dictionary key: the features and work in marshal's
     format 2 (no back-references, so equal values give equal bytes; 1, 1.0 and True differ),
-    twice as fast as `repr`; `repr` for values marshal cannot write. Never read back."""
+    twice as fast as `repr`; `repr` for values marshal cannot write; and the runs `with_work` reads.
+    Never read back."""
     work = getattr(callsite, "work", None)
+    runs = getattr(callsite, "runs", None) or {}
+    count = (runs.get("count"), runs.get("bound"))
     try:
-        return callsite.api, marshal.dumps(callsite.features, 2), marshal.dumps(work, 2)
+        return callsite.api, marshal.dumps(callsite.features, 2), marshal.dumps(work, 2), count
     except ValueError:
-        return callsite.api, repr(callsite.features), repr(work)
+        return callsite.api, repr(callsite.features), repr(work), count
 
 
 def _memo(predict: Callable | None) -> dict[tuple, Prediction]:
@@ -112,7 +115,8 @@ def _memo(predict: Callable | None) -> dict[tuple, Prediction]:
 
 def _predict(predict: Callable[[str, dict], Prediction], callsite) -> Prediction:
     try:
-        return finite_or_unknown(predict(callsite.api, with_work(callsite.features, getattr(callsite, "work", None))))
+        features = with_work(callsite.features, getattr(callsite, "work", None), getattr(callsite, "runs", None))
+        return finite_or_unknown(predict(callsite.api, features))
     except Exception as exc:  # a predictor bug must not lose the call site
         return Prediction.unknown(note=f"prediction failed: {type(exc).__name__}: {exc}")
 

@@ -42,7 +42,7 @@ SCALE_SD_PER_DECADE = 0.1
 #: Two-sided 80 % normal quantile.
 Z80 = statistics.NormalDist().inv_cdf(0.9)
 #: Features the meter adds to a calibration record that say nothing about the call's work.
-_META_FEATURES = frozenset({"estimated", "workload", "executions", "first_call_s"})
+_META_FEATURES = frozenset({"estimated", "workload", "executions", "first_call_s", "first_call_j"})
 COMPONENTS = ("cpu", "gpu", "ram")
 
 
@@ -81,6 +81,7 @@ class Overlay:
     runs: tuple[dict, ...]  # each calibration's workloads ({name: {api, per_execution_j/_s}}), oldest first, this one last
     fingerprint: str
     first_s: dict[str, float] = field(default_factory=dict)  # workload -> seconds of its first (tracing) call
+    first_j: dict[str, float] = field(default_factory=dict)  # workload -> net joules of that call, where metered
     local: dict | None = None  # this machine's own work model (`local_work`), once the predictor fits it
 
     def pooled(self, name: Callable[[str], str], model: dict,
@@ -120,14 +121,16 @@ def read_overlay(directory: Path, model: dict) -> Overlay | None:
     ratio, n = time_ratio(timed, model)
     digest = hashlib.sha256(json.dumps([sorted(times.items()), repr(sorted(measured.items())), runs],
                                        sort_keys=True, default=str).encode()).hexdigest()[:16]
-    return Overlay(directory.name, measured, times, timed, ratio, n, components, runs, digest, _first_calls(records))
+    return Overlay(directory.name, measured, times, timed, ratio, n, components, runs, digest, _first_calls(records),
+                   _first_calls(records, "first_call_j"))
 
 
-def _first_calls(records) -> dict[str, float]:
-    """Per workload, the median seconds of its first call (the meter's `first_call_s`: tracing included)."""
+def _first_calls(records, key: str = "first_call_s") -> dict[str, float]:
+    """Per workload, the median of its first call's *key* (the meter's `first_call_s` seconds or
+    `first_call_j` net joules: tracing included)."""
     seen: dict[str, list[float]] = defaultdict(list)
     for r in records:
-        first = r.features.get("first_call_s")
+        first = r.features.get(key)
         if isinstance(first, (int, float)) and not isinstance(first, bool) and first > 0:
             seen[str(r.features.get("workload") or r.script)].append(float(first))
     return {w: statistics.median(v) for w, v in sorted(seen.items())}

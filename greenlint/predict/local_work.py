@@ -14,7 +14,10 @@ constants of the same form, time = start-up + per_step x steps + per_flop x FLOP
   no negative constant kept);
 * `trace_s`: the first call's extra seconds (tracing, building the step function), the median
   over the group's workloads of their first call less a warmed-up one: a program's first call pays
-  it, so `t0` = `call_s` + `trace_s` is the start-up `time_of` adds;
+  it, so `t0` = `call_s` + `trace_s` is the start-up `time_of` adds. Where the calibration metered
+  the first call's energy (`first_j`), its extra joules at the group's power (the seconds they are
+  worth, like every term here): tracing is Python on one core while a warmed-up call may keep
+  several busy, so its wall time at their power misstates it; else its extra wall time;
 * `steady_w`: the group's measured joules over its seconds (the same power x time definition);
 * `sd`: the log10 spread the figures carry: the fit's residuals and the repeats' spread, never
   under the run-to-run noise; beyond the longest call fitted, `extrapolation_spread` widens it.
@@ -117,11 +120,13 @@ def local_ops(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules: 
 
 def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules: Mapping[str, float],
                first_s: Mapping[str, float], group_of: Callable[[str, dict], str | None],
-               spread: Mapping[str, float] | None = None, noise_sd: float = 0.05) -> dict | None:
+               spread: Mapping[str, float] | None = None, noise_sd: float = 0.05,
+               first_j: Mapping[str, float] | None = None) -> dict | None:
     """This machine's work model, in the reference model's shape (`{"time": {group: ...}, "power":
     {group: {"steady_w"}}}`), from the calibration's timed workloads (API -> (workload, work, median
     seconds per call)), their measured joules per call (*joules*, by workload), first-call seconds
-    (*first_s*) and repeats' log10 spread (*spread*); None where no group has `MIN_WORKLOADS`.
+    (*first_s*) and joules (*first_j*, where metered) and repeats' log10 spread (*spread*); None
+    where no group has `MIN_WORKLOADS`.
     *group_of(api, work)*: the time group the predictor gives the call (`work_energy.time_group`)."""
     rows: dict[str, list[tuple[str, float, float, float]]] = {}
     for api, workloads in timed.items():
@@ -149,7 +154,11 @@ def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules:
         (call_s, per_step, per_flop), _ = fit
         residuals = [math.log10(max(call_s + per_step * n + per_flop * f, 1e-12) / s) for _, n, f, s in rs]
         sd = _spread_of(residuals, [w for w, *_ in rs], spread, noise_sd)
-        traces = [max(first_s[w] - wall[w], 0.0) for w, *_ in rs if w in first_s]
+        first_j = first_j or {}
+        if any(w in first_j for w, *_ in rs):  # the first call's extra joules, in seconds at the group's power
+            traces = [max(first_j[w] - joules[w], 0.0) / watts for w, *_ in rs if w in first_j]
+        else:
+            traces = [max(first_s[w] - wall[w], 0.0) for w, *_ in rs if w in first_s]
         trace_s = statistics.median(traces) if traces else 0.0
         time[group] = {
             "t0": call_s + trace_s, "call_s": call_s, "trace_s": trace_s, "per_step": per_step, "per_flop": per_flop,

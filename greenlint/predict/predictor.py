@@ -10,7 +10,8 @@ import hashlib
 import math
 from dataclasses import replace
 
-from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS
+from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS, TRACED_CALL
+from greenlint.predict.batch_calls import batch_call_here, first_run_share
 from greenlint.predict.calibration import NOISE_SD, Z80, Overlay, measured_here, on_this_machine, rescale_note
 from greenlint.predict.devices import SHIPPED, DeviceModel, GpuSpec, device_work
 from greenlint.predict.hierarchy import Hierarchy
@@ -95,7 +96,8 @@ class Predictor:
             ov = self.raw_overlay.pooled(self.hierarchy.pooled, self.model, self._work_time)
             done = [m for ms in ov.measured.values() for m in ms]
             joules, spread = {m.workload: m.per_call_j for m in done}, {m.workload: m.sd for m in done}
-            local = local_work(ov.timed, joules, ov.first_s, self._group_of, spread, NOISE_SD) or {"time": {}, "power": {}}
+            local = local_work(ov.timed, joules, ov.first_s, self._group_of, spread, NOISE_SD,
+                               ov.first_j) or {"time": {}, "power": {}}
             for group, fitted in local["time"].items():  # a data pass's FLOPs: a typical call's, not the tiny workloads'
                 typical = ((self.model.get("work") or {}).get("time") or {}).get(group, {}).get("flops_per_step")
                 fitted["flops_per_step"] = typical or fitted["flops_per_step"]
@@ -328,8 +330,10 @@ class Predictor:
     def _calibrated_work(self, api: str, features: dict) -> Prediction | None:
         """A call of a time group this machine's calibration fitted a model for (`local_work`): power x
         time from this machine's own constants, its interval from their spread (a floor stays a floor).
-        None where no local model covers the call, and for an eager model call on one batch (it runs op
-        by op, not as a step of the fitted calls: its own workload, where measured, prices it)."""
+        None where no local model covers the call. A call on one batch (an eager model call, `*_on_batch`)
+        is its own overhead measured here plus its step (`batch_calls.batch_call_here`); an eager model
+        call with no such workload is None (it runs op by op, not as a step of the fitted calls). A
+        `tf.function`'s call (`TRACED_CALL`) runs its traced graph: a step like the fitted calls' steps."""
         ov = self.overlay
         if ov is not None and ov.local and "ops" in ov.local and self.hierarchy.kind(api) == "tensor-op":
             return self._calibrated_op(ov, api, features)
@@ -338,13 +342,15 @@ class Predictor:
             return None
         local: dict = ov.local
         model = local["time"][group]
-        if (one_batch(api, features) is not features and api.rpartition(".")[2] == "__call__"
-                and not features.get("in_tf_function")):
-            return None
+        shaped = one_batch(api, features) is not features
+        if shaped and api != TRACED_CALL and not features.get("in_tf_function"):
+            here = batch_call_here(ov, api, features, group)  # its own overhead measured here + its FLOPs
+            if here is not None or api.rpartition(".")[2] == "__call__":
+                return here
         half = Z80 * model["sd"]
-        runs = features.get("loop_multiplier")
+        runs = features.get("runs_count") or features.get("loop_multiplier")
         shared = ""
-        if isinstance(runs, int) and runs > 1 and model["trace_s"]:
+        if not shaped and isinstance(runs, int) and runs > 1 and model["trace_s"]:
             # the site runs `runs` times in its loop: the first run traces, the others reuse the function
             local = {**local, "time": {**local["time"], group: {**model, "t0": model["call_s"] + model["trace_s"] / runs}}}
             shared = f", shared by the {runs} runs of its loop"
@@ -355,6 +361,10 @@ class Predictor:
         if found is None:
             return None
         mu, low, high, note = found
+        if shaped:  # one step of a loop: the first call's tracing is paid once, shared by the site's runs
+            share, how = first_run_share(local["power"][group]["steady_w"] * model["trace_s"], features)
+            mu, low, high = (math.log10(10**v + share) for v in (mu, low, high))
+            note += how
         fitted = [m for ms in ov.measured.values() for m in ms if m.workload in model["workloads"]]
         estimated = all(m.estimated for m in fitted)
         note = (f"this machine's time model ({ov.hardware_id}, fitted by `greenlint calibrate` on "

@@ -2,9 +2,14 @@
 
 The `fit` and `predict`/`evaluate` workloads are a sweep of their work, so `greenlint calibrate`
 can fit this machine's own time model (greenlint.predict.calibration.local_work): the same MLP at
-two step counts (a call's fixed cost apart from each step's), and a wide MLP at about 100 times
-the FLOPs per sample (each FLOP's cost apart from each step's). Their features carry that work as
+two step counts (a call's fixed cost apart from each step's), `predict` on one batch (where that
+fixed cost is most of the call), and a wide MLP at about 100 times the FLOPs per sample (each
+FLOP's cost apart from each step's). Their features carry that work as
 the analysis states it for a user's call (samples, batch size, epochs, FLOPs per sample, params).
+Calls that run one batch are timed on their own (`mlp_call_32`: an eager `model(x)`;
+`mlp_tape_step_32`: an eager training step under a `tf.GradientTape`; `mlp_*_on_batch_32`): each
+pays an overhead per call that a step inside `fit` does not (greenlint.predict.batch_calls), so a
+loop of them is priced from what one costs here, not from a `fit` step.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ BATCH = 32
 #: Hidden layers of the small MLP (one of 64 units) and of the wide one (two of 512 units).
 SMALL = (64,)
 WIDE = (512, 512)
+#: The small MLP's layers as the analysis counts a Sequential's list (`n_layers`: the Input included).
+LAYERS = 1 + len(SMALL) + 1
 
 
 def dense_work(hidden: tuple[int, ...], inputs: int = FEATURES, outputs: int = 1) -> dict:
@@ -95,6 +102,39 @@ def _call() -> Call:
     return Call(model, (tf.constant(x),))
 
 
+def _on_batch(method: str):
+    """`model.train_on_batch(x, y)` / `model.predict_on_batch(x)` on one batch: a compiled step plus
+    the call's own overhead (converting the batch in, the results out), paid by each call of a loop."""
+
+    def setup() -> Call:
+        x, y = _data(BATCH)
+        model = _mlp()
+        return Call(getattr(model, method), (x, y) if method == "train_on_batch" else (x,))
+
+    return setup
+
+
+def _tape_step() -> Call:
+    """One eager training step of a custom loop: the forward pass under a `tf.GradientTape`, its
+    gradient and the optimizer's update, op by op (no `tf.function`)."""
+    import tensorflow as tf
+
+    x, y = _data(BATCH)
+    x, y = tf.constant(x), tf.constant(y)
+    model = _mlp(compiled=False)
+    loss_fn = tf.keras.losses.MeanSquaredError()
+    optimizer = tf.keras.optimizers.Adam()
+
+    def step():
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    return Call(step)
+
+
 def _cnn_fit() -> Call:
     import numpy as np
     import tensorflow as tf
@@ -137,6 +177,10 @@ def workloads() -> list[Workload]:
             Workload(f"mlp_predict_{n}", f"{seq}.predict", _predict(n), quick=quick or n == 8192, features=f),
         ]
     out += [
+        # one batch: a call's own cost (its data pipeline and iterator, made on each call) is most of it,
+        # so the sweep pins the fitted per-call seconds instead of leaving them to an intercept
+        Workload("mlp_predict_32", f"{seq}.predict", _predict(BATCH), quick=True,
+                 features={"samples": BATCH, "batch_size": BATCH, "epochs": 1, **small}),
         Workload("mlp_fit_1024_batch8", f"{seq}.fit", _fit(1024, batch=8), quick=True,
                  features={"samples": 1024, "batch_size": 8, "epochs": 1, **small}),
         Workload("wide_mlp_fit_1024", f"{seq}.fit", _fit(1024, hidden=WIDE), quick=True,
@@ -144,7 +188,13 @@ def workloads() -> list[Workload]:
         Workload("wide_mlp_predict_8192", f"{seq}.predict", _predict(8192, hidden=WIDE), quick=True,
                  features={"samples": 8192, "batch_size": BATCH, "epochs": 1, **wide}),
         Workload("mlp_call_32", f"{seq}.__call__", _call, quick=True,
-                 features={"samples": BATCH, "step": "inference", **small}),
+                 features={"samples": BATCH, "step": "inference", "n_layers": LAYERS, **small}),
+        Workload("mlp_tape_step_32", f"{seq}.__call__", _tape_step, quick=True,
+                 features={"samples": BATCH, "step": "training", "n_layers": LAYERS, **small}),
+        Workload("mlp_train_on_batch_32", f"{seq}.train_on_batch", _on_batch("train_on_batch"), quick=True,
+                 features={"samples": BATCH, "batch_size": BATCH, "n_layers": LAYERS, **small}),
+        Workload("mlp_predict_on_batch_32", f"{seq}.predict_on_batch", _on_batch("predict_on_batch"), quick=True,
+                 features={"samples": BATCH, "batch_size": BATCH, "n_layers": LAYERS, **small}),
         Workload("cnn_fit_512", f"{seq}.fit", _cnn_fit, features={"samples": 512, "batch_size": BATCH, "epochs": 1}),
         Workload("normalization_adapt", "tensorflow.keras.layers.Normalization.adapt", _adapt, features={"samples": 4096}),
     ]

@@ -149,6 +149,38 @@ def test_the_first_call_is_timed_apart_and_kept_in_the_records(tmp_path, monkeyp
     assert {r.features["first_call_s"] for r in kb} == {w["first_call_s"]}
 
 
+def test_the_first_calls_energy_is_metered_apart_not_its_wall_time_at_the_warm_power(tmp_path, monkeypatch):
+    import time
+
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+
+    def first_costs(extra):
+        calls = []
+
+        def call(n):  # the first call pays a one-off cost: waiting (wall time only) or computing
+            if not calls:
+                time.sleep(0.3) if extra == "wait" else busy(3_000_000)
+            calls.append(n)
+            return busy(n)
+
+        return call
+
+    wls = [Workload(f"first_{extra}", "builtins.sum", lambda extra=extra: Call(first_costs(extra), (2_000,)),
+                    features={"n": 2_000}) for extra in ("wait", "compute")]
+    result = Calibrator(PLAN, wls, CONFIG).run(lambda wl: None, lambda: None)
+    waits, computes = result["workloads"]["first_wait"], result["workloads"]["first_compute"]
+    assert waits["first_call_s"] >= 0.3
+    # waiting costs no CPU: its first call's joules are a warm call's, whatever its wall time
+    assert waits.get("first_call_j", 0.0) < 0.2 * waits["first_call_s"] * 10.0
+    # computing does: its first call's joules are many warm calls'
+    assert computes["first_call_j"] > 20 * computes["per_execution_j"]
+    from greenlint.kb.store import load_kb
+
+    kb = load_kb(overlay_dir(Calibrator(PLAN, wls, CONFIG).hw_id))
+    assert {r.features.get("first_call_j") for r in kb if r.features["workload"] == "first_compute"} == {
+        computes["first_call_j"]}
+
+
 def test_the_quick_suite_holds_the_sweeps_this_machines_models_are_fitted_on():
     from greenlint.predict.work_energy import derive
 
@@ -160,3 +192,15 @@ def test_the_quick_suite_holds_the_sweeps_this_machines_models_are_fitted_on():
     assert all(n and flops for n, flops in fits | passes)  # steps and FLOPs stated, as the analysis states them
     steps, flops = zip(*fits)
     assert max(steps) >= 4 * min(steps) and max(flops) >= 50 * min(flops)
+    # a pass of one batch: its call's own cost measured, not left to the fit's intercept
+    assert min(n for n, _ in passes) == 1
+
+
+def test_the_quick_suite_times_each_kind_of_one_batch_call_with_its_layers():
+    from greenlint.predict.work_energy import one_batch
+
+    quick = [w for w in select(True) if one_batch(w.api, w.features) is not w.features]
+    kinds = {(w.api.rpartition(".")[2], w.features.get("step")) for w in quick}
+    assert {("__call__", "inference"), ("__call__", "training"), ("train_on_batch", None)} <= kinds
+    # the overhead per call follows the layers dispatched: each states them as the analysis counts them
+    assert all(isinstance(w.features.get("n_layers"), int) and w.features.get("flops_per_sample") for w in quick)
