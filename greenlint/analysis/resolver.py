@@ -1015,7 +1015,7 @@ class Resolver:
         features["receiver"] = features["receiver_kind"] = "untyped"
         if not self.exporting:
             self.calls[-1].work = work_mod.untyped_work(api, named, features)
-            self.graph_run(node, api, named, self.calls[-1].work)
+            self.graph_run(node, api, named, None, self.calls[-1].work)
         return None
 
     def fill_list(self, name: str, method: str) -> None:
@@ -1305,16 +1305,24 @@ class Resolver:
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first)
         if not self.exporting:
             self.training_step(node, api, named, owner, first, work)
-            self.graph_run(node, api, named, work)
+            self.graph_run(node, api, named, owner, work)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work))
         return features, named
 
-    def graph_run(self, node: ast.Call, api: str, named: dict, work: dict) -> None:
-        """A session's `run` fetching an optimizer's update: one training step of the graph (graphrun.py)."""
-        if api not in GRAPH_RUNS or not api.endswith(".run"):
+    def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict) -> None:
+        """A run of a TF1 graph: a session's `run` of its fetches, an operation's `run` or a tensor's
+        `eval` (the receiver): one training step of the graph when they hold an optimizer's update,
+        else one run of it (graphrun.py)."""
+        if api not in GRAPH_RUNS:
             return
-        feed = next((k.value for k in node.keywords if k.arg == "feed_dict"), node.args[1] if len(node.args) > 1 else None)
-        work.update(graphrun.run_work(named.get("fetches"), self.fed_rows.get(feed) if type(feed) is ast.Dict else None))
+        cls, _, method = api.rpartition(".")
+        session = cls.endswith("Session")
+        fetches = named.get("fetches") if session else owner
+        # the position of `feed_dict`: run(fetches, feed_dict), partial_run(handle, fetches, feed_dict), eval(feed_dict)
+        fed = (2 if method == "partial_run" else 1) if session else 0
+        feed = next((k.value for k in node.keywords if k.arg == "feed_dict"),
+                    node.args[fed] if len(node.args) > fed else None)
+        work.update(graphrun.run_work(fetches, self.fed_rows.get(feed) if type(feed) is ast.Dict else None))
 
     def training_step(self, node: ast.Call, api: str, named: dict, owner: Any, first: Any, work: dict) -> None:
         """`step` on a model's forward call (work_mod.step_kind); the tape's `gradient` and the

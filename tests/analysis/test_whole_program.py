@@ -407,7 +407,31 @@ def test_a_session_run_fetching_the_optimizer_update_is_one_training_step_on_the
     assert value(train, "step") == "training" and "built at line 14" in train.work["step"]["note"]
     assert value(train, "samples") == 64  # the rows of z, fed to the placeholder
     assert train.work["flops_per_sample"]["provenance"] == "unknown"  # the graph is not followed
-    assert "step" not in found[(21, "tensorflow.Tensor.eval")].work  # a loss evaluated: no update fetched
+    evaluated = found[(21, "tensorflow.Tensor.eval")]  # a loss evaluated: no update fetched, one run of the graph
+    assert value(evaluated, "step") == "inference" and value(evaluated, "samples") == 64  # eval(feed_dict) fed z
+    assert evaluated.work["flops_per_sample"]["provenance"] == "unknown"
+
+
+def test_every_session_run_is_one_run_of_the_graph_on_the_batch_fed(tmp_path):
+    write(tmp_path, {"policy.py": """
+        import numpy as np
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 4])
+        logits = tf.layers.dense(x, 2)
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        for t in range(1000):
+            action = sess.run(logits, feed_dict={x: np.zeros((8, 4))})
+            probs = sess.run([logits], {x: np.zeros((1, 4))})
+        """})
+    found = sites(tmp_path / "policy.py")
+    act = found[(9, "tensorflow.compat.v1.Session.run")]
+    assert value(act, "step") == "inference" and value(act, "samples") == 8 and act.runs["count"] == 1000
+    assert "no optimizer update" in act.work["step"]["note"]
+    assert value(found[(10, "tensorflow.compat.v1.Session.run")], "samples") == 1  # feed_dict given by position
+    init = found[(7, "tensorflow.compat.v1.Session.run")]
+    assert value(init, "step") == "inference" and init.work["samples"]["provenance"] == "unknown"
 
 
 def test_a_distributed_step_run_by_a_strategy_from_a_tf_function_is_counted_at_its_call(tmp_path):
