@@ -1093,7 +1093,8 @@ class Resolver:
         if type(func) is ast.Attribute and type(func.value) is ast.Name and func.attr in _LIST_FILLERS:
             self.fill_list(func.value.id, func.attr)
         self.discarded = discarded
-        if receiver is None and callee is None and self.tf_imported and isinstance(func, ast.Attribute):
+        if receiver is None and callee is None and isinstance(func, ast.Attribute) \
+                and (self.tf_imported or func.attr in untyped.KERAS_ONLY):
             api = untyped.untyped_api(func, node)
             if api is not None:
                 return self.untyped_call(node, api, args, keywords)

@@ -7,7 +7,10 @@ to the walk, but in a module that imports TensorFlow or Keras, `.fit(`, `.fit_ge
 `.predict(`, `.evaluate(`, the `*_on_batch(` methods, a session's `.run(` (its receiver named
 like a session, or the call giving it: `get_session().run(`) and a tensor's `.eval(` given a feed dict or a session are the Keras/TF methods
 of that name. Receivers known to come from other libraries (scikit-learn, XGBoost, PyTorch,
-pandas, ...: `FOREIGN_ROOTS`) are not matched.
+pandas, ...: `FOREIGN_ROOTS`) are not matched. The methods only Keras names so (`KERAS_ONLY`:
+`predict_on_batch`, `fit_generator`, ...) are matched in any module, TF imported or not: a helper
+module handed the model by its caller (`def evaluate(generator, model): model.predict_on_batch(x)`)
+often imports neither.
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ MODEL_METHODS = {
     for name in ("fit", "fit_generator", "evaluate", "evaluate_generator", "predict", "predict_generator",
                  "train_on_batch", "test_on_batch", "predict_on_batch")
 }
+#: Model methods no other library's objects are known to have: matched on an untyped receiver even
+#: in a module that does not import TensorFlow or Keras.
+KERAS_ONLY = frozenset({"fit_generator", "evaluate_generator", "predict_generator", "train_on_batch",
+                        "test_on_batch", "predict_on_batch"})
 SESSION_RUN = "tensorflow.compat.v1.Session.run"
 TENSOR_EVAL = "tensorflow.Tensor.eval"
 NOTE = "receiver not resolved: matched by method name"
@@ -56,3 +63,9 @@ def _last_name(node: ast.expr) -> str:
     if type(node) is ast.Attribute:
         return node.attr
     return ""
+
+
+def names_keras_method(text: str) -> bool:
+    """Whether source text calls one of the `KERAS_ONLY` methods (`.predict_on_batch(`): cheap, for
+    the pre-check that skips files naming neither TensorFlow nor Keras."""
+    return any(f".{name}(" in text for name in KERAS_ONLY)

@@ -466,3 +466,21 @@ def test_a_distributed_step_run_by_a_strategy_from_a_tf_function_is_counted_at_i
     forward = found[(12, "tensorflow.keras.Sequential.__call__")]
     assert value(forward, "symbolic") is True and forward.runs["count"] == 50
     assert found[(12, "tensorflow.reduce_mean")].features["in_tf_function"]  # traced: run from the tf.function
+
+
+def test_a_helper_module_importing_no_tf_still_lists_the_methods_only_keras_has(tmp_path):
+    write(tmp_path, {"evaluate.py": """
+        import numpy as np
+
+
+        def detections(generator, model):
+            for i in range(generator.size()):
+                image = generator.load_image(i)
+                boxes = model.predict_on_batch([np.expand_dims(image, axis=0)])
+                labels = model.predict(image)  # sklearn has predict too: not taken for Keras here
+            return boxes, labels
+        """})
+    found = sites(tmp_path / "evaluate.py")
+    assert list(found) == [(7, "tensorflow.keras.Model.predict_on_batch")]
+    batch = found[(7, "tensorflow.keras.Model.predict_on_batch")]
+    assert batch.features["receiver_kind"] == "untyped" and batch.runs["count"] is None
