@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import math
+import os
 import re
 from collections import deque
 from collections.abc import Iterator
@@ -34,7 +35,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis import arrays, flow, graphrun, kerasext, ops, traced, unroll, untyped
+from greenlint.analysis import arrays, flow, graphrun, kerasext, ops, traced, unroll, untyped, wrappers
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
@@ -559,7 +560,13 @@ class Resolver:
                     self.scope.target(name).names[name] = None
 
     def s_return(self, node: ast.Return) -> None:
-        self.ctx.returns.append(self.expr(node.value) if node.value is not None else Const(None))
+        value = self.expr(node.value) if node.value is not None else Const(None)
+        if type(value) is UserFunc and isinstance(value.info.node, ast.Lambda) and value.info.state is Walk.PENDING \
+                and value.info.parent is self.ctx.func and self.ctx.func is not None:
+            # `return lambda *a: f(*a)[0]` in one branch: its body sees that branch's names (`f`), not
+            # the names merged over every branch that the end of the function would show it
+            self.walk_function(value.info)
+        self.ctx.returns.append(value)
 
     def s_raise(self, node: ast.Raise) -> None:
         if node.exc is not None:
@@ -731,6 +738,7 @@ class Resolver:
         with self.inside(scope, ctx):
             self.block(node.body)
         returns, generator = ctx.returns, ctx.generator
+        info.returned = returns
         value: Any
         if generator:
             value = arrays.generator(ctx.yields)
@@ -1025,7 +1033,7 @@ class Resolver:
             if attr in ext.attrs:
                 return fresh(ext.attrs[attr])
             if attr in ext.methods:
-                return ExtFunc(ext.methods[attr])
+                return ExtFunc(ext.methods[attr], ext.runs.get(attr))
             if ext.tf_base is None:
                 return None
             return Member(Inst(ext.tf_base, "subclass"), attr) if kind is ExtInst else Ref(f"{ext.tf_base}.{attr}")
@@ -1185,6 +1193,7 @@ class Resolver:
                 self.traced_calls.append((self.calls[-1], callee.info))
             if not self.ctx.tapes:
                 value = self.result_of(callee.info, args, keywords, node)
+                self.spent_through(callee.info.runs)
                 own = self.instantiated(callee.info, args, keywords, value)
                 return own if own is not None else value
             callee.info.taped = True  # `loss = compute_loss(model, x)` under a tape: a training step
@@ -1206,18 +1215,22 @@ class Resolver:
                 value = merge(value, result)
             return self.joined(results) if value is None else None if value is MISSING else value
         if kind is ExtFunc:
+            self.wrapper_call(node, callee.runs)
             return fresh(callee.returns)
         if kind is ExtClass:
             return ExtInst(callee)
         if kind is ExtInst:
             if "__call__" in callee.cls.methods:
+                self.wrapper_call(node, callee.cls.runs.get("__call__"))
                 return fresh(callee.cls.methods["__call__"])
             base = callee.cls.tf_base
             return self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords) if base else None
         if kind is UserInst:
             method = callee.info.find_method("__call__")
             if method is not None:
-                return self.result_of(method, args, keywords, node)
+                value = self.result_of(method, args, keywords, node)
+                self.spent_through(method.runs)
+                return value
             found, value = _ext_member(callee.info, "__call__")
             if found:
                 return self.call(node, value, args, keywords)
@@ -1406,7 +1419,36 @@ class Resolver:
             self.training_step(node, api, named, owner, first, work)
             self.graph_run(node, api, named, owner, work)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work))
+        func = self.ctx.func
+        if func is not None and func.runs is None and features.get("receiver") != wrappers.WRAPPER \
+                and wrappers.spends(api, self.table.cat.kind(api)):
+            where = os.path.basename(self.imports.path) if self.imports is not None else "its module"
+            func.runs = (api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}")
         return features, named
+
+    def spent_through(self, runs: tuple[str, str] | None) -> None:
+        """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it."""
+        func = self.ctx.func
+        if runs is not None and func is not None and func.runs is None:
+            func.runs = runs
+
+    def wrapper_call(self, node: ast.Call, runs: tuple[str, str] | None) -> None:
+        """A call of another module's function that spends its work in a TF call: a call site of that
+        API (wrappers.py), none of whose arguments is known here."""
+        self.spent_through(runs)
+        if runs is None or self.exporting:
+            return
+        api, where = runs
+        features, _ = self.record(node, api, [], [], None)
+        features["receiver"] = wrappers.WRAPPER
+        features["via"] = where
+        name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
+        work = self.calls[-1].work
+        if api in GRAPH_RUNS:
+            work.update(graphrun.run_work(None, None))
+        else:
+            work.update(work_mod.untyped_work(api, {}, features))
+        work["wrapper"] = work_mod.q(True, work_mod.INFERRED, wrappers.note(name, where))
 
     def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict) -> None:
         """A run of a TF1 graph: a session's `run` of its fetches, an operation's `run` or a tensor's
@@ -1779,7 +1821,7 @@ def _ext_member(info: ClassInfo, attr: str) -> tuple[bool, Any]:
             if attr in ext.attrs:
                 return True, fresh(ext.attrs[attr])
             if attr in ext.methods:
-                return True, ExtFunc(ext.methods[attr])
+                return True, ExtFunc(ext.methods[attr], ext.runs.get(attr))
     return False, None
 
 
