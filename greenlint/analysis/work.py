@@ -243,8 +243,9 @@ def model_on_sym(model: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     with the model's parameters and FLOPs per sample where known (its name among the unknown
     otherwise); the output's shape is known for a functional model only."""
     items = inputs.items if type(inputs) is Seq else (inputs,)
-    syms = [v.meta.get("sym") if type(v) is Inst else v for v in items]
-    if not all(type(sym) is Sym for sym in syms):
+    found = [v.meta.get("sym") if type(v) is Inst else v for v in items]
+    syms = [sym for sym in found if type(sym) is Sym]
+    if len(syms) != len(found):
         return None
     net = model_net(model, None, None)
     graph = model.meta.get("graph")
