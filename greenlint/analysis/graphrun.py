@@ -4,7 +4,10 @@ A session's `run` whose fetches include an optimizer's update (`opt.minimize(los
 `opt.apply_gradients(...)`: the op the resolver marks with meta "train_op") is one training step of
 the graph on the batch fed: `step` "training", `samples` the rows of the fed arrays where the code
 shows them (`feed_dict={x: batch}` with `batch = data[i:i + 64]`), and `flops_per_sample`
-unknown: the graph the fetches depend on is not followed. Other runs get no work here.
+unknown: the graph the fetches depend on is not followed. Any other run (a loss fetched alone,
+`loss.eval(feed)`, a policy's forward pass, an enqueue) is one run of the graph: `step` "inference"
+on the batch fed, its FLOPs unknown as well, so that it is priced at least as one step of a graph
+run (a floor), never as another program's measured `Session.run`.
 """
 
 from __future__ import annotations
@@ -36,13 +39,17 @@ def train_op_line(fetches: Any) -> int | None:
 
 
 def run_work(fetches: Any, fed_rows: int | None) -> dict[str, dict]:
-    """The work of a session's `run` of *fetches*, fed arrays of *fed_rows* rows (None: not known)."""
+    """The work of a session's `run` of *fetches* (or of a tensor's `eval`: the tensor), fed arrays of
+    *fed_rows* rows (None: not known)."""
     line = train_op_line(fetches)
     if line is None:
-        return {}
+        step = q("inference", INFERRED, "runs the graph of its fetches once, no optimizer update found among them: "
+                                        "one run of the graph on the batch fed")
+    else:
+        step = q("training", INFERRED, f"fetches the optimizer's update built at line {line}: one training step "
+                                       "of the graph on the batch fed")
     return {
-        "step": q("training", INFERRED, f"fetches the optimizer's update built at line {line}: one training step "
-                                        "of the graph on the batch fed"),
+        "step": step,
         "samples": q(fed_rows, INFERRED, "the rows of the arrays fed") if fed_rows is not None
         else q(None, UNKNOWN, "the batch fed is not known from the code"),
         "flops_per_sample": q(None, UNKNOWN, "the graph the fetches depend on is not followed"),

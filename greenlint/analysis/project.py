@@ -95,6 +95,13 @@ def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
             break
         project = parent
     if project is not None:
+        # the directories between: where a script is run from to import its code as a namespace package
+        # (`import baselines.common.tf_util` in baselines/deepq/build_graph.py, baselines/ without __init__.py)
+        above = top
+        while above != project and os.path.dirname(above) != above and not _is_package(above):
+            above = os.path.dirname(above)
+            if above != project:
+                roots.append(above)
         roots += [project, os.path.join(project, "src")]
     if cwd is not None and os.path.commonpath((cwd, os.path.abspath(directory))) == cwd:
         roots += [cwd, os.path.join(cwd, "src")]
@@ -117,7 +124,8 @@ def _module_at(base: str) -> ExtModule | None:
         init = os.path.join(base, "__init__.py")
         if os.path.isfile(init):
             return ExtModule(init, base)
-        if any(name.endswith(".py") for name in os.listdir(base)):  # a namespace package
+        # a namespace package: modules, or packages, directly in it
+        if any(name.endswith(".py") or _is_package(os.path.join(base, name)) for name in os.listdir(base)):
             return ExtModule(None, base)
     if os.path.isfile(base + ".py"):
         return ExtModule(base + ".py", None)
@@ -437,6 +445,10 @@ class Imports:
         exports = self.exports(module)
         if exports is not None and name in exports:
             return fresh(exports[name])
+        if exports is None:
+            found = self.reexported(module, name)
+            if found is not None:
+                return found
         stars = self.star_imports(module)
         if stars:
             from greenlint.analysis.resolver import star_member
@@ -446,6 +458,26 @@ class Imports:
                 return found
         if module.directory is not None:
             return self._known(_module_at(os.path.join(module.directory, name)))
+        return None
+
+    def reexported(self, module: ExtModule, name: str) -> Any:
+        """*name* in a module of this one's import cycle (a package whose `__init__` imports the module
+        that imports it back) where that module imports it from one outside the cycle (`from
+        baselines.deepq.build_graph import build_train` in `baselines/deepq/__init__.py`): the other
+        module's value, whose digest this module's covers; None otherwise."""
+        if module.file is None:
+            return None
+        statements, _ = self.index._statements(module.file)
+        for dots, dotted, names, plain in statements:
+            if plain is not None or name not in _SPLIT.split(names) or f" as {name}" in names:
+                continue
+            roots = (relative_base(module.file, len(dots)),) if dots else search_roots(os.path.dirname(module.file))
+            source = find_module(roots, dotted)
+            if source is None or source.file is None or source.file in self.cycle:
+                continue
+            exports = self.index.summary(source.file, self.catalog)
+            if name in exports:
+                return fresh(exports[name])
         return None
 
     def star_imports(self, module: ExtModule) -> tuple[str, ...]:
@@ -474,11 +506,33 @@ def freeze(value: Any, memo: dict[int, Any]) -> Any:
         return Choice(tuple(freeze(item, memo) for item in value.items))
     if kind is UserFunc:
         info = value.info
-        return ExtFunc(freeze(info.returns, memo) if info.state is Walk.DONE else None)
+        if info.state is not Walk.DONE:
+            return ExtFunc(None, info.runs)
+        returns = freeze(info.returns, memo)
+        if returns is None:  # callables that differ but all spend their work in one TF call (wrappers.py)
+            runs = {_runs_of(item) for item in info.returned}
+            if len(runs) == 1 and None not in runs:
+                returns = ExtFunc(None, runs.pop())
+        return ExtFunc(returns, info.runs)
     if kind is UserClass:
         return _freeze_class(value.info, memo)
     if kind is UserInst:
         return ExtInst(_freeze_class(value.info, memo))
+    return None
+
+
+def _runs_of(value: Any) -> tuple[str, str] | None:
+    """Where calling *value* spends its work (`FuncInfo.runs`): a function's, an instance's `__call__`'s."""
+    kind = type(value)
+    if kind is UserFunc:
+        return value.info.runs
+    if kind is UserInst:
+        method = value.info.find_method("__call__")
+        return method.runs if method is not None else None
+    if kind is ExtFunc:
+        return value.runs
+    if kind is ExtInst:
+        return value.cls.runs.get("__call__")
     return None
 
 
@@ -492,7 +546,10 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any]) -> ExtClass:
         for base in klass.ext_bases:
             ext.methods.update(base.methods)
             ext.attrs.update(base.attrs)
+            ext.runs.update(base.runs)
         for name, method in klass.methods.items():
+            if method.runs is not None:
+                ext.runs[name] = method.runs
             returns = freeze(method.returns, memo) if method.state is Walk.DONE else None
             if method.kind == "property":
                 ext.attrs[name] = returns

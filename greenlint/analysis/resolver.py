@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import math
+import os
 import re
 from collections import deque
 from collections.abc import Iterator
@@ -34,7 +35,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis import arrays, flow, graphrun, kerasext, ops, traced, untyped
+from greenlint.analysis import arrays, flow, graphrun, kerasext, ops, traced, unroll, untyped, wrappers
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
@@ -241,6 +242,9 @@ class Resolver:
         self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
         self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
+        self.instance = 0  # the walk for values only being made (`shadowed`), 0 outside one
+        self.instances = 0  # such walks made so far
+        self.unrolling: set[int] = set()  # ids of the functions being walked again for a call's values
 
     @contextmanager
     def inside(self, scope: Scope, ctx: Context | None = None) -> Iterator[Scope]:
@@ -389,6 +393,10 @@ class Resolver:
     def s_for(self, node: ast.For) -> None:
         count, trips, upper, value = self.loop_trips(node.iter)
         before = dict(self.scope.names)
+        items = unroll.literal_items(node.iter, value) if len(self.unrolling) < unroll.MAX_DEPTH else None
+        if items is not None and not unroll.unrollable(node, before, work_mod.is_model):
+            items = None
+        models = unroll.models_added_to(node, before, work_mod.is_model) if items is not None else []
         target = node.target
         if type(target) is ast.Name:
             self.assign(target, arrays.element(value))
@@ -396,8 +404,28 @@ class Resolver:
             parts = len(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else 0
             self.assign(target, arrays.batch_parts(value, parts) if parts > 1 else None)
         self.loop_body(node, count, trips, upper)
-        self.scope.names = merge_names([before, self.scope.names])
+        if items is None:
+            self.scope.names = merge_names([before, self.scope.names])
+        else:  # a graph built trip by trip: the names after the loop are its last trip's (unroll.py)
+            for model, meta in models:
+                model.meta.clear()
+                model.meta.update(meta)
+            self.unroll(node, items, before, count, trips, upper)
         self.block(node.orelse)
+
+    def unroll(self, node: ast.For, items: list, before: dict, count: int | None, trips: int | None,
+               upper: bool) -> None:
+        """Walk a loop's body once per item of its literal iterable, for the values only (`shadowed`),
+        from the bindings *before* it: each trip adds its layers to the graph."""
+        self.scope.names = dict(before)
+        self.unrolling.add(id(node))
+        try:
+            with self.shadowed():
+                for item in items:
+                    self.assign(node.target, Const(item))
+                    self.loop_body(node, count, trips, upper)
+        finally:
+            self.unrolling.discard(id(node))
 
     def s_while(self, node: ast.While) -> None:
         self.expr(node.test)
@@ -534,7 +562,13 @@ class Resolver:
                     self.scope.target(name).names[name] = None
 
     def s_return(self, node: ast.Return) -> None:
-        self.ctx.returns.append(self.expr(node.value) if node.value is not None else Const(None))
+        value = self.expr(node.value) if node.value is not None else Const(None)
+        if type(value) is UserFunc and isinstance(value.info.node, ast.Lambda) and value.info.state is Walk.PENDING \
+                and value.info.parent is self.ctx.func and self.ctx.func is not None:
+            # `return lambda *a: f(*a)[0]` in one branch: its body sees that branch's names (`f`), not
+            # the names merged over every branch that the end of the function would show it
+            self.walk_function(value.info)
+        self.ctx.returns.append(value)
 
     def s_raise(self, node: ast.Raise) -> None:
         if node.exc is not None:
@@ -688,35 +722,26 @@ class Resolver:
         return None
 
     def walk_function(self, info: FuncInfo) -> None:
-        """Walk a function body once, in its own scope, recording calls and its return value."""
-        if info.state is not Walk.PENDING:
+        """Walk a function body once, in its own scope, recording calls and its return value (not
+        inside a walk for values only, `shadowed`, whose records are dropped: it waits for the ordinary walk)."""
+        if info.state is not Walk.PENDING or self.instance:
             return
         info.state = Walk.WALKING
         node = info.node
         scope = Scope("function", info.scope)
         args = node.args
         params = [*args.posonlyargs, *args.args]
-        first = params[0].arg if params else None
         passed = info.passed if info.passed is not None and self.all_calls_seen(info) else {}
         own = [*params, *args.kwonlyargs][1 if info.kind in ("method", "property", "classmethod") else 0 :]
         if not passed and info.calls_seen and any(arg.annotation is None for arg in own):
             info.blind = True  # walked before all its calls were seen: see rewalk_blind
-        with self.inside(info.scope):  # annotations are evaluated where the function is defined
-            for arg in (*params, *args.kwonlyargs):
-                value = self.annotated(arg.annotation)
-                scope.names[arg.arg] = value if value is not None else passed.get(arg.arg)
-        for arg in (args.vararg, args.kwarg):
-            if arg is not None:
-                scope.names[arg.arg] = None
-        if info.cls is not None and first is not None:
-            if info.kind in ("method", "property"):
-                scope.names[first] = UserInst(info.cls)
-            elif info.kind == "classmethod":
-                scope.names[first] = UserClass(info.cls)
+        self.bind_parameters(info, scope, passed)
         ctx = Context(info)
         with self.inside(scope, ctx):
             self.block(node.body)
         returns, generator = ctx.returns, ctx.generator
+        info.returned = returns
+        value: Any
         if generator:
             value = arrays.generator(ctx.yields)
         elif returns:
@@ -730,6 +755,76 @@ class Resolver:
                 value = self.annotated(node.returns) or value  # `def build() -> keras.Model:`
         info.returns = value
         info.state = Walk.DONE
+
+    def bind_parameters(self, info: FuncInfo, scope: Scope, passed: dict) -> None:
+        """A function's parameters in its *scope*: annotated types, else the values *passed*."""
+        args = info.node.args
+        params = [*args.posonlyargs, *args.args]
+        first = params[0].arg if params else None
+        with self.inside(info.scope):  # annotations are evaluated where the function is defined
+            for arg in (*params, *args.kwonlyargs):
+                value = self.annotated(arg.annotation)
+                scope.names[arg.arg] = value if value is not None else passed.get(arg.arg)
+        for arg in (args.vararg, args.kwarg):
+            if arg is not None:
+                scope.names[arg.arg] = None
+        if info.cls is not None and first is not None:
+            if info.kind in ("method", "property"):
+                scope.names[first] = UserInst(info.cls)
+            elif info.kind == "classmethod":
+                scope.names[first] = UserClass(info.cls)
+
+    @contextmanager
+    def shadowed(self) -> Iterator[None]:
+        """Walk code again for the values it makes only (unroll.py): what that walk records (call
+        sites, calls of functions, functions defined, tf.function calls) is dropped afterwards, and its
+        layer calls count their FLOPs apart from the other walks' (`self.instance`)."""
+        calls, traced_calls, functions = len(self.calls), len(self.traced_calls), len(self.functions)
+        seen = [(f, list(f.callers), f.calls_seen, f.passed) for f in self.functions]
+        pending = list(self.pending)
+        outer = self.instance
+        self.instances += 1
+        self.instance = self.instances
+        try:
+            yield
+        finally:
+            del self.calls[calls:], self.traced_calls[traced_calls:], self.functions[functions:]
+            for f, callers, count, passed in seen:
+                f.callers, f.calls_seen, f.passed = callers, count, passed
+            self.pending = deque(pending)
+            self.instance = outer
+
+    def instantiated(self, info: FuncInfo, args: list, keywords: list, value: Any) -> Any:
+        """What a helper returns for this call's arguments (its ordinary walk's *value* being what it
+        returns for all its calls merged) when one of them is a Keras symbolic tensor (`x = conv_block(x,
+        64)`), or when it is a generator function whose batches' size that walk did not find
+        (`generator(batch_size=16)`): its body walked again with them (`shadowed`), so that each call adds
+        its own layers to the graph, or yields its own batches; None where that does not apply (unroll.py)."""
+        if self.exporting or info.kind not in ("function", "method", "staticmethod") or id(info) in self.unrolling \
+                or len(self.unrolling) >= unroll.MAX_DEPTH or isinstance(info.node, ast.Lambda):
+            return None
+        unsized = type(value) is Inst and value.cls == arrays.PY_GENERATOR and "data" not in value.meta
+        if not unsized and not any(unroll.symbolic(v) for starred, v in args if not starred) \
+                and not any(unroll.symbolic(v) for name, v in keywords if name):
+            return None
+        scope = Scope("function", info.scope)
+        self.bind_parameters(info, scope, self.bind_arguments(info, args, keywords))
+        ctx = Context(info)
+        self.unrolling.add(id(info))
+        try:
+            with self.shadowed(), self.inside(scope, ctx):
+                self.block(info.node.body)
+        finally:
+            self.unrolling.discard(id(info))
+        if ctx.generator:
+            made = arrays.generator(ctx.yields)
+            return made if unsized and "data" in made.meta else None
+        if unsized or not ctx.returns:
+            return None
+        value = ctx.returns[0]
+        for other in ctx.returns[1:]:
+            value = merge(value, other)
+        return value
 
     def result_of(
         self, info: FuncInfo, args: list | None = None, keywords: list | None = None, node: ast.Call | None = None
@@ -914,6 +1009,10 @@ class Resolver:
                 return self.module_ref(f"{owner.path}.{attr}")
             return Ref(f"{owner.path}.{attr}")
         if kind is Inst:
+            tensor = work_mod.model_tensor(owner, attr)  # `backbone.output`: a symbolic tensor
+            if tensor is not None:
+                return Inst(self.table.returns("tensorflow.keras.Input") or "tensorflow.Tensor", "attribute",
+                            {"sym": tensor})
             return Member(owner, attr)
         if kind is UserInst:
             return self.instance_attribute(owner.info, attr)
@@ -936,7 +1035,7 @@ class Resolver:
             if attr in ext.attrs:
                 return fresh(ext.attrs[attr])
             if attr in ext.methods:
-                return ExtFunc(ext.methods[attr])
+                return ExtFunc(ext.methods[attr], ext.runs.get(attr))
             if ext.tf_base is None:
                 return None
             return Member(Inst(ext.tf_base, "subclass"), attr) if kind is ExtInst else Ref(f"{ext.tf_base}.{attr}")
@@ -1019,7 +1118,7 @@ class Resolver:
         features["receiver"] = features["receiver_kind"] = "untyped"
         if not self.exporting:
             self.calls[-1].work = work_mod.untyped_work(api, named, features)
-            self.graph_run(node, api, named, self.calls[-1].work)
+            self.graph_run(node, api, named, None, self.calls[-1].work)
         return None
 
     def fill_list(self, name: str, method: str) -> None:
@@ -1090,13 +1189,16 @@ class Resolver:
             _, named = self.record(node, api, args, keywords, callee)
             returns = self.table.returns(api)
             inputs = work_mod.layer_call_inputs(callee, args[0][1] if args and not args[0][0] else None, named)
-            return Inst(returns, "method", self.layer_output(callee, inputs, node)) if returns else None
+            return Inst(returns, "method", self.layer_output(callee, inputs, node, self.instance)) if returns else None
         if kind is UserFunc:
             if callee.info.graph_function and not self.exporting and not _traced(self.ctx.func):
                 self.record(node, TRACED_CALL, args, keywords, None)
                 self.traced_calls.append((self.calls[-1], callee.info))
             if not self.ctx.tapes:
-                return self.result_of(callee.info, args, keywords, node)
+                value = self.result_of(callee.info, args, keywords, node)
+                self.spent_through(callee.info.runs)
+                own = self.instantiated(callee.info, args, keywords, value)
+                return own if own is not None else value
             callee.info.taped = True  # `loss = compute_loss(model, x)` under a tape: a training step
             value = self.result_of(callee.info, args, keywords, node)
             if callee.info.step_line is not None:  # the tape's gradient is counted in that step
@@ -1116,18 +1218,22 @@ class Resolver:
                 value = merge(value, result)
             return self.joined(results) if value is None else None if value is MISSING else value
         if kind is ExtFunc:
+            self.wrapper_call(node, callee.runs)
             return fresh(callee.returns)
         if kind is ExtClass:
             return ExtInst(callee)
         if kind is ExtInst:
             if "__call__" in callee.cls.methods:
+                self.wrapper_call(node, callee.cls.runs.get("__call__"))
                 return fresh(callee.cls.methods["__call__"])
             base = callee.cls.tf_base
             return self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords) if base else None
         if kind is UserInst:
             method = callee.info.find_method("__call__")
             if method is not None:
-                return self.result_of(method, args, keywords, node)
+                value = self.result_of(method, args, keywords, node)
+                self.spent_through(method.runs)
+                return value
             found, value = _ext_member(callee.info, "__call__")
             if found:
                 return self.call(node, value, args, keywords)
@@ -1233,12 +1339,17 @@ class Resolver:
                 meta["shape"], meta["shape_prov"] = shape, "inferred"
 
     @staticmethod
-    def layer_output(layer: Inst, inputs: Any, node: ast.Call) -> dict | None:
-        """What calling a layer on a symbolic or shaped tensor gives (its meta), if known."""
+    def layer_output(layer: Inst, inputs: Any, node: ast.Call, instance: int = 0) -> dict | None:
+        """What calling a layer on a symbolic or shaped tensor gives (its meta), if known; *instance*:
+        the walk making the call (`shadowed`: the same line called again adds its own FLOPs)."""
+        key = (id(node), instance) if instance else id(node)
+        if work_mod.is_model(layer) and (type(inputs) is Seq or unroll.symbolic(inputs)):
+            sym = work_mod.model_on_sym(layer, inputs, key)  # `features = backbone(inputs)`
+            return {"sym": sym} if sym is not None else None
         if not work_mod.is_layer(layer):
             return None
         if type(inputs) is Seq or (type(inputs) is Inst and "sym" in inputs.meta):
-            sym = work_mod.layer_on_sym(layer, inputs, id(node))
+            sym = work_mod.layer_on_sym(layer, inputs, key)
             return {"sym": sym} if sym is not None else None
         shape = arrays.shape_of(inputs)
         if shape and shape[0] is not None:
@@ -1309,16 +1420,53 @@ class Resolver:
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first)
         if not self.exporting:
             self.training_step(node, api, named, owner, first, work)
-            self.graph_run(node, api, named, work)
+            self.graph_run(node, api, named, owner, work)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work))
+        func = self.ctx.func
+        if func is not None and func.runs is None and features.get("receiver") != wrappers.WRAPPER \
+                and wrappers.spends(api, self.table.cat.kind(api)):
+            where = os.path.basename(self.imports.path) if self.imports is not None else "its module"
+            func.runs = (api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}")
         return features, named
 
-    def graph_run(self, node: ast.Call, api: str, named: dict, work: dict) -> None:
-        """A session's `run` fetching an optimizer's update: one training step of the graph (graphrun.py)."""
-        if api not in GRAPH_RUNS or not api.endswith(".run"):
+    def spent_through(self, runs: tuple[str, str] | None) -> None:
+        """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it."""
+        func = self.ctx.func
+        if runs is not None and func is not None and func.runs is None:
+            func.runs = runs
+
+    def wrapper_call(self, node: ast.Call, runs: tuple[str, str] | None) -> None:
+        """A call of another module's function that spends its work in a TF call: a call site of that
+        API (wrappers.py), none of whose arguments is known here."""
+        self.spent_through(runs)
+        if runs is None or self.exporting:
             return
-        feed = next((k.value for k in node.keywords if k.arg == "feed_dict"), node.args[1] if len(node.args) > 1 else None)
-        work.update(graphrun.run_work(named.get("fetches"), self.fed_rows.get(feed) if type(feed) is ast.Dict else None))
+        api, where = runs
+        features, _ = self.record(node, api, [], [], None)
+        features["receiver"] = wrappers.WRAPPER
+        features["via"] = where
+        name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
+        work = self.calls[-1].work
+        if api in GRAPH_RUNS:
+            work.update(graphrun.run_work(None, None))
+        else:
+            work.update(work_mod.untyped_work(api, {}, features))
+        work["wrapper"] = work_mod.q(True, work_mod.INFERRED, wrappers.note(name, where))
+
+    def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict) -> None:
+        """A run of a TF1 graph: a session's `run` of its fetches, an operation's `run` or a tensor's
+        `eval` (the receiver): one training step of the graph when they hold an optimizer's update,
+        else one run of it (graphrun.py)."""
+        if api not in GRAPH_RUNS:
+            return
+        cls, _, method = api.rpartition(".")
+        session = cls.endswith("Session")
+        fetches = named.get("fetches") if session else owner
+        # the position of `feed_dict`: run(fetches, feed_dict), partial_run(handle, fetches, feed_dict), eval(feed_dict)
+        fed = (2 if method == "partial_run" else 1) if session else 0
+        feed = next((k.value for k in node.keywords if k.arg == "feed_dict"),
+                    node.args[fed] if len(node.args) > fed else None)
+        work.update(graphrun.run_work(fetches, self.fed_rows.get(feed) if type(feed) is ast.Dict else None))
 
     def training_step(self, node: ast.Call, api: str, named: dict, owner: Any, first: Any, work: dict) -> None:
         """`step` on a model's forward call (work_mod.step_kind); the tape's `gradient` and the
@@ -1468,7 +1616,7 @@ class Resolver:
 
     def e_binop(self, node: ast.BinOp) -> Any:
         left, right = self.expr(node.left), self.expr(node.right)
-        sym = work_mod.sym_elementwise(left, right, id(node)) if type(node.op) is not ast.MatMult else None
+        sym = work_mod.sym_elementwise(left, right, (id(node), self.instance) if self.instance else id(node)) if type(node.op) is not ast.MatMult else None
         if sym is not None:  # `inputs + attended` in a functional model
             return Inst("tensorflow.keras.KerasTensor", "operator", {"sym": sym})
         return self.binop(node.op, left, right)
@@ -1676,7 +1824,7 @@ def _ext_member(info: ClassInfo, attr: str) -> tuple[bool, Any]:
             if attr in ext.attrs:
                 return True, fresh(ext.attrs[attr])
             if attr in ext.methods:
-                return True, ExtFunc(ext.methods[attr])
+                return True, ExtFunc(ext.methods[attr], ext.runs.get(attr))
     return False, None
 
 

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from greenlint.analysis import untyped
+
 SYNTAX_ERROR = "syntax-error"
 NOT_UTF8 = "not-utf8"
 BAD_ENCODING = "bad-encoding"
@@ -90,8 +92,9 @@ def split_lines(text: str) -> list[str]:
 
 
 def mentions_tf(text: str) -> bool:
-    """The cheap pre-check: code that names neither tensorflow nor keras has no TF calls."""
-    return "tensorflow" in text or "keras" in text
+    """The cheap pre-check: code that names neither tensorflow nor keras, nor calls a method only
+    Keras has (`.predict_on_batch(` on a model handed in: untyped.KERAS_ONLY), has no TF calls."""
+    return "tensorflow" in text or "keras" in text or untyped.names_keras_method(text)
 
 
 def read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, FileError | None]:

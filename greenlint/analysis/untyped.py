@@ -60,3 +60,9 @@ def _last_name(node: ast.expr) -> str:
     if type(node) is ast.Attribute:
         return node.attr
     return ""
+
+
+def names_keras_method(text: str) -> bool:
+    """Whether source text calls one of the `KERAS_ONLY` methods (`.predict_on_batch(`): cheap, for
+    the pre-check that skips files naming neither TensorFlow nor Keras."""
+    return any(f".{name}(" in text for name in KERAS_ONLY)

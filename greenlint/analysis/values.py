@@ -184,6 +184,10 @@ class FuncInfo:
     blind: bool = False  # walked before all its calls were seen, parameters unknown (Resolver.rewalk_blind)
     deferred: bool = False  # its walk was put off once, waiting for more of its calls
     sets_outer_names: bool = False  # has `global`/`nonlocal`: walked at its first call
+    #: (api, where) of the TF call in which a call of it spends its work (a session's run, a model's fit
+    #: or predict, a checkpoint's save: wrappers.py), made in its body or in a function it calls
+    runs: tuple[str, str] | None = None
+    returned: list = field(default_factory=list)  # the values of its `return`s, before they are merged
 
 
 @dataclass(eq=False)
@@ -405,12 +409,14 @@ class ExtModule:
 
 
 class ExtFunc:
-    """A function of another project module: only what it returns is known (a copy, never walked)."""
+    """A function of another project module: only what it returns is known (a copy, never walked),
+    and `runs`, the TF call where a call of it spends its work (`FuncInfo.runs`), if any."""
 
-    __slots__ = ("returns",)
+    __slots__ = ("returns", "runs")
 
-    def __init__(self, returns: Any):
+    def __init__(self, returns: Any, runs: tuple[str, str] | None = None):
         self.returns = returns
+        self.runs = runs
 
 
 @dataclass(eq=False)
@@ -422,6 +428,7 @@ class ExtClass:
     tf_base: str | None = None
     methods: dict[str, Any] = field(default_factory=dict)  # name -> return value (None: unknown)
     attrs: dict[str, Any] = field(default_factory=dict)
+    runs: dict[str, tuple[str, str]] = field(default_factory=dict)  # method name -> its `FuncInfo.runs`
 
 
 class ExtInst:

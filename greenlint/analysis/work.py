@@ -21,6 +21,7 @@ Where some layers are unknown, `params` and `flops_per_sample` are the known par
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from typing import Any
 
 from greenlint.analysis import layers, untyped, worktables
@@ -221,6 +222,44 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None) -> Net | N
     return None
 
 
+def model_tensor(model: Any, attr: str) -> Sym | None:
+    """`model.input` / `model.output` of a model whose network is known (a Keras Application, a
+    functional model): the symbolic tensor a bigger model is built on (`keras.Model(backbone.input,
+    head(backbone.output))`), the output carrying the model's parameters and FLOPs; None otherwise."""
+    if not is_model(model) or attr not in ("input", "output"):
+        return None
+    graph = model.meta.get("graph")
+    if graph is not None:
+        return Sym(graph.input_shape, graph.input_shape) if attr == "input" else graph
+    net = model_net(model, None, None)
+    if net is None or net.input_shape is None:
+        return None
+    start = Sym(tuple(net.input_shape), tuple(net.input_shape))
+    return start if attr == "input" else model_on_sym(model, start, ("output", id(model.meta)))
+
+
+def model_on_sym(model: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
+    """Calling a model (as a layer) on symbolic tensor(s), or taking its `output`: the output's Sym,
+    with the model's parameters and FLOPs per sample where known (its name among the unknown
+    otherwise); the output's shape is known for a functional model only."""
+    items = inputs.items if type(inputs) is Seq else (inputs,)
+    found = [v.meta.get("sym") if type(v) is Inst else v for v in items]
+    syms = [sym for sym in found if type(sym) is Sym]
+    if len(syms) != len(found):
+        return None
+    net = model_net(model, None, None)
+    graph = model.meta.get("graph")
+    merged = merge_syms(syms, graph.shape if graph is not None else None)
+    label = (net.name if net is not None else None) or model.cls.rpartition(".")[2]
+    if net is None or net.flops is None:
+        return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label))
+    merged.params[id(model.meta)] = (net.params or 0, model.meta)
+    merged.flops[call_key] = net.flops
+    if net.params is None or net.partial:
+        return Sym(merged.shape, merged.input_shape, merged.params, merged.flops, (*merged.unknown, f"{label} (part)"))
+    return merged
+
+
 def model_work(model: Inst) -> dict[str, dict]:
     """params, FLOPs per sample and input shape of a model built here (for its constructor)."""
     if model.meta.get("layers") == []:
@@ -265,7 +304,7 @@ def layer_call_inputs(layer: Any, first: Any, named: dict) -> Any:
     return Seq(tuple(items))
 
 
-def sym_elementwise(left: Any, right: Any, call_key: int) -> Sym | None:
+def sym_elementwise(left: Any, right: Any, call_key: Hashable) -> Sym | None:
     """`a + b` (or another elementwise operator) on Keras symbolic tensors of one shape, or on a
     symbolic tensor and a number: the result's Sym, one FLOP per output element."""
     syms = [v.meta["sym"] for v in (left, right) if type(v) is Inst and "sym" in v.meta]
@@ -280,7 +319,7 @@ def sym_elementwise(left: Any, right: Any, call_key: int) -> Sym | None:
     return merged
 
 
-def layer_on_sym(layer: Inst, inputs: Any, call_key: int) -> Sym | None:
+def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     """Calling a layer on symbolic tensor(s): the output's Sym."""
     items = inputs.items if type(inputs) is Seq else (inputs,)
     syms = [v.meta["sym"] for v in items if type(v) is Inst and "sym" in v.meta]

@@ -151,7 +151,7 @@ class Predictor:
                                        "is traced, not each time the function is called (0 J per call)")
         if features.get("graph_mode"):  # a TF1 graph program: the work runs in Session.run
             if api in GRAPH_RUNS:
-                return Prediction.unknown("it runs the graph ops it is given: their work sets the cost, and greenlint does not follow the graph")
+                return self._graph_run(api, features)
             if self.hierarchy.kind(api) not in EXECUTE_IN_GRAPH_MODE:
                 return Prediction.symbolic(symbolic_note({"graph_mode": True}))
         run = self.training_run(api, features)
@@ -326,6 +326,32 @@ class Predictor:
         low = least - half - extrapolation_spread(model, time_of(model, *derive(group, fewest)))
         high = largest + half + extrapolation_spread(model, t_most)
         return y + offset, low + offset, high + offset, note
+
+    def _graph_run(self, api: str, features: dict) -> Prediction:
+        """A run of a TF1 graph (`Session.run`, `Tensor.eval`): priced from the step the analysis gives it
+        (`work.step`: one training step, or one run, of the graph on its batch) by the one work model, a
+        floor where the graph's FLOPs are unknown; never from another program's measured runs of the same
+        API (their graphs are not this one). Unknown without a step."""
+        if features.get("step") in ("training", "inference"):
+            point = self.from_work(api, features)
+            found = point or self._unknown_size(api, features)
+            if found is not None:
+                mu, low, high, note = found
+                energy = 10**mu
+                shares = self._group_shares(api)
+                split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
+                pred = Prediction(energy, (10**low, 10**high), split["cpu"], split["gpu"], split["ram"],
+                                  Basis.PREDICTED, Evidence(api=api, level="work", note=note),
+                                  floor=point is None)
+                ov = self.overlay
+                if ov is not None and ov.time_ratio:  # a work figure moves with the machine like any other
+                    pred = replace(pred, energy_j=energy * ov.time_ratio,
+                                   interval_j=(10**low * ov.time_ratio, 10**high * ov.time_ratio),
+                                   basis=Basis.CALIBRATED_RESCALED,
+                                   evidence=replace(pred.evidence, note=f"{note}; {self._rescale_note}"))
+                return pred
+        return Prediction.unknown("it runs the graph ops it is given: their work sets the cost, and greenlint does "
+                                  "not follow the graph")
 
     def _calibrated_work(self, api: str, features: dict) -> Prediction | None:
         """A call of a time group this machine's calibration fitted a model for (`local_work`): power x

@@ -426,7 +426,31 @@ def test_a_session_run_fetching_the_optimizer_update_is_one_training_step_on_the
     assert value(train, "step") == "training" and "built at line 14" in train.work["step"]["note"]
     assert value(train, "samples") == 64  # the rows of z, fed to the placeholder
     assert train.work["flops_per_sample"]["provenance"] == "unknown"  # the graph is not followed
-    assert "step" not in found[(21, "tensorflow.Tensor.eval")].work  # a loss evaluated: no update fetched
+    evaluated = found[(21, "tensorflow.Tensor.eval")]  # a loss evaluated: no update fetched, one run of the graph
+    assert value(evaluated, "step") == "inference" and value(evaluated, "samples") == 64  # eval(feed_dict) fed z
+    assert evaluated.work["flops_per_sample"]["provenance"] == "unknown"
+
+
+def test_every_session_run_is_one_run_of_the_graph_on_the_batch_fed(tmp_path):
+    write(tmp_path, {"policy.py": """
+        import numpy as np
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 4])
+        logits = tf.layers.dense(x, 2)
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        for t in range(1000):
+            action = sess.run(logits, feed_dict={x: np.zeros((8, 4))})
+            probs = sess.run([logits], {x: np.zeros((1, 4))})
+        """})
+    found = sites(tmp_path / "policy.py")
+    act = found[(9, "tensorflow.compat.v1.Session.run")]
+    assert value(act, "step") == "inference" and value(act, "samples") == 8 and act.runs["count"] == 1000
+    assert "no optimizer update" in act.work["step"]["note"]
+    assert value(found[(10, "tensorflow.compat.v1.Session.run")], "samples") == 1  # feed_dict given by position
+    init = found[(7, "tensorflow.compat.v1.Session.run")]
+    assert value(init, "step") == "inference" and init.work["samples"]["provenance"] == "unknown"
 
 
 def test_a_distributed_step_run_by_a_strategy_from_a_tf_function_is_counted_at_its_call(tmp_path):
@@ -461,3 +485,111 @@ def test_a_distributed_step_run_by_a_strategy_from_a_tf_function_is_counted_at_i
     forward = found[(12, "tensorflow.keras.Sequential.__call__")]
     assert value(forward, "symbolic") is True and forward.runs["count"] == 50
     assert found[(12, "tensorflow.reduce_mean")].features["in_tf_function"]  # traced: run from the tf.function
+
+
+def test_a_helper_module_importing_no_tf_still_lists_the_methods_only_keras_has(tmp_path):
+    write(tmp_path, {"evaluate.py": """
+        import numpy as np
+
+
+        def detections(generator, model):
+            for i in range(generator.size()):
+                image = generator.load_image(i)
+                boxes = model.predict_on_batch([np.expand_dims(image, axis=0)])
+                labels = model.predict(image)  # sklearn has predict too: not taken for Keras here
+            return boxes, labels
+        """})
+    found = sites(tmp_path / "evaluate.py")
+    assert list(found) == [(7, "tensorflow.keras.Model.predict_on_batch")]
+    batch = found[(7, "tensorflow.keras.Model.predict_on_batch")]
+    assert batch.features["receiver_kind"] == "untyped" and batch.runs["count"] is None
+
+
+TF_UTIL = """
+    import tensorflow as tf
+
+
+    def get_session():
+        return tf.compat.v1.get_default_session()
+
+
+    class _Function(object):
+        def __init__(self, inputs, outputs, updates):
+            self.inputs = inputs
+            self.outputs_update = list(outputs) + [tf.group(*updates)]
+
+        def __call__(self, *args):
+            feed_dict = dict(zip(self.inputs, args))
+            return get_session().run(self.outputs_update, feed_dict=feed_dict)[:-1]
+
+
+    def function(inputs, outputs, updates=None):
+        if isinstance(outputs, list):
+            return _Function(inputs, outputs, updates or [])
+        else:
+            f = _Function(inputs, [outputs], updates or [])
+            return lambda *args, **kwargs: f(*args, **kwargs)[0]
+
+
+    class Checkpoint:
+        def __init__(self, model, directory):
+            self.manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=model), directory, 5)
+
+        def save(self, number=None):
+            return self.manager.save(checkpoint_number=number)
+    """
+
+
+def test_a_call_of_another_modules_wrapper_is_a_call_site_of_the_tf_call_it_spends_its_work_in(tmp_path):
+    # research code hides its session runs and checkpoint saves behind its own helpers; the helpers'
+    # sites count their runs from callers in other modules (unknown there): the calls are listed here
+    (tmp_path / "pyproject.toml").write_text("")  # the project's root: scripts run from there
+    (tmp_path / "agent").mkdir()  # a namespace package (no __init__.py) holding a package
+    (tmp_path / "agent" / "common").mkdir()
+    (tmp_path / "agent" / "deepq").mkdir()
+    write(tmp_path / "agent" / "common", {"tf_util.py": TF_UTIL})
+    write(tmp_path / "agent" / "deepq", {
+        "__init__.py": """
+            from agent.deepq.build_graph import build_train
+            from agent.deepq.learn import learn
+            """,
+        "build_graph.py": """
+            import tensorflow as tf
+            import agent.common.tf_util as U
+
+
+            def build_train(obs, loss, optimizer):
+                act = U.function([obs], tf.argmax(loss))
+                train = U.function([obs], loss, updates=[optimizer.minimize(loss)])
+                return act, train
+            """,
+        "learn.py": """
+            import numpy as np
+            import tensorflow as tf
+            from agent import deepq
+            from agent.common.tf_util import Checkpoint
+
+
+            def learn(obs, loss, optimizer, model):
+                act, train = deepq.build_train(obs, loss, optimizer)
+                checkpoint = Checkpoint(model, "ckpt")
+                for t in range(1000):
+                    act(np.zeros((1, 4)))
+                    train(np.zeros((32, 4)))
+                    checkpoint.save(t)
+                    np.argmax([t])
+
+
+            learn(None, None, None, None)
+            """,
+    })
+    found = sites(tmp_path / "agent" / "deepq" / "learn.py")
+    for line in (11, 12):  # act and train: what tf_util.function returns runs a session
+        run = found[(line, "tensorflow.compat.v1.Session.run")]
+        assert run.features["receiver"] == "wrapper" and "tf_util.py line 15" in run.features["via"]
+        assert run.runs["count"] == 1000 and value(run, "step") == "inference"
+        assert "spends its work in run at tf_util.py line 15" in run.work["wrapper"]["note"]
+    saved = found[(13, "tensorflow.train.CheckpointManager.save")]
+    assert saved.runs["count"] == 1000 and saved.features["via"] == "save at tf_util.py line 31"
+    assert not any(line == 14 for line, _ in found)  # numpy: no wrapper
+    assert not any(line in (8, 9) for line, _ in found if _.endswith("Session.run"))  # building is no run

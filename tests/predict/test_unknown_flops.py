@@ -82,3 +82,21 @@ def test_a_loaded_model_whose_flops_the_analysis_cannot_find_is_a_floor(shipped)
     assert "flops_per_sample" not in features
     p = shipped.predict(s.api, features)
     assert p.floor and "model FLOPs unknown" in p.evidence.note
+
+
+def test_a_tf1_graph_run_is_priced_from_the_step_the_analysis_gives_it_never_from_its_measured_runs(shipped):
+    run = "tensorflow.compat.v1.Session.run"
+    assert shipped.model["apis"][run]["records"] > 0  # measured on other programs' graphs: not this one's
+    train = shipped.predict(run, {"graph_mode": True, "step": "training", "samples": 64})
+    once = shipped.predict(run, {"graph_mode": True, "step": "inference"})
+    for p in (train, once):
+        assert p.floor and p.energy_j is not None and p.evidence.level == "work" and p.evidence.records == 0
+        assert "model FLOPs unknown: the figure is the least the code allows" in p.evidence.note
+    assert train.energy_j > once.energy_j  # a training step's overhead is a training step's
+    # the same step with FLOPs and weights known is a point that grows with them
+    known = shipped.predict(run, {"graph_mode": True, "step": "training", "samples": 64, "flops_per_sample": 1e9,
+                                  "params": 1e6})
+    assert not known.floor and known.energy_j > 10 * train.energy_j
+    assert train.energy_j <= known.energy_j <= train.interval_j[1]
+    # without a step (nothing said of what it runs) it stays unknown
+    assert shipped.predict(run, {"graph_mode": True}).energy_j is None

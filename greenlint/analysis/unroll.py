@@ -1,0 +1,105 @@
+"""Walking graph-building code again for the values it makes: the layers research code stacks in
+helpers and loops (`x = conv_block(x, 64)`, `for filters in (64, 128, 256): x = Conv2D(filters, 3)(x)`).
+
+The resolver walks a function's body once, with its parameters merged over every call, and a loop's
+body once: enough to list the call sites and count their runs, but the graph a model is built from
+then loses every layer added by the second call of a helper or the second trip of a loop, and with
+them the model's FLOPs. So, for the values only:
+
+- a call of a user function with a Keras symbolic tensor among its arguments walks the body again
+  with this call's arguments (`Resolver.instantiated`): what it returns is that call's part of the
+  graph;
+- a `for` loop over a literal sequence of at most `MAX_TRIPS` items whose body rebinds a name that
+  holds a symbolic tensor, or adds layers to a model, is walked once per item, the loop variable
+  bound to that item (`unrollable`), after its ordinary walk; the names after it are those of the
+  last trip.
+
+Those extra walks record nothing (`Resolver.shadowed`): the call sites, their runs and the calls of
+functions are those of the ordinary walk. A helper is not walked again inside its own walk, and such
+walks nest at most `MAX_DEPTH` deep.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from greenlint.analysis.values import Const, Inst
+
+#: Most items of a literal loop walked one by one (a network's stages, its blocks' filter counts).
+MAX_TRIPS = 64
+#: Most walks for values nested in one another (a helper calling a helper in a loop...).
+MAX_DEPTH = 6
+#: Methods that add a layer to a model a loop builds (`model.add(Conv2D(f, 3))`).
+_ADDS = frozenset({"add"})
+
+
+def symbolic(value: Any) -> bool:
+    """A Keras symbolic tensor (what `keras.Input` and a layer called on one give)."""
+    return type(value) is Inst and "sym" in value.meta
+
+
+def literal_items(iterable: ast.expr, value: Any) -> list | None:
+    """The items a loop binds in turn: those of a literal tuple or list (*value*, the iterable's),
+    or of `range(...)` of literal integers; None otherwise, or beyond MAX_TRIPS."""
+    items = None
+    if type(value) is Const and isinstance(value.value, (tuple, list)):
+        items = list(value.value)
+    elif type(iterable) is ast.Call and type(iterable.func) is ast.Name and iterable.func.id == "range" \
+            and not iterable.keywords and 0 < len(iterable.args) <= 3 \
+            and all(type(a) is ast.Constant and type(a.value) is int for a in iterable.args):
+        bounds = [a.value for a in iterable.args]  # type: ignore[attr-defined]
+        if len(bounds) < 3 or bounds[2] != 0:
+            items = list(range(*bounds)) if len(range(*bounds)) <= MAX_TRIPS else None
+    return items if items and len(items) <= MAX_TRIPS else None
+
+
+def _leaves(body: list[ast.stmt]) -> bool:
+    """A `break`, `continue`, `return`, `yield` or `raise` in the body (not in a nested function):
+    the trips are not all alike."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Raise)):
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _assigned(body: list[ast.stmt]) -> set[str]:
+    """Names the body binds (assignments, augmented assignments, `with ... as`), nested functions aside."""
+    names: set[str] = set()
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if type(node) is ast.Name and type(node.ctx) is ast.Store:
+            names.add(node.id)
+        stack.extend(ast.iter_child_nodes(node))
+    return names
+
+
+def _added_to(body: list[ast.stmt]) -> set[str]:
+    """Names of the receivers of `name.add(...)` calls in the body."""
+    return {node.func.value.id for stmt in body for node in ast.walk(stmt)
+            if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _ADDS
+            and type(node.func.value) is ast.Name}
+
+
+def unrollable(node: ast.For, names: dict[str, Any], is_model) -> bool:
+    """Whether a `for` loop builds a graph trip by trip: its body rebinds a name that holds a symbolic
+    tensor in *names* (the bindings before the loop), or adds layers to a name holding a model
+    (*is_model*), and leaves no trip early."""
+    body = node.body
+    grows = any(symbolic(names.get(name)) for name in _assigned(body))
+    grows = grows or any(is_model(names.get(name)) for name in _added_to(body))
+    return grows and not _leaves(body)
+
+
+def models_added_to(node: ast.For, names: dict[str, Any], is_model) -> list[tuple[Inst, dict]]:
+    """The models the loop adds layers to, each with a copy of what is known of it before the loop:
+    the ordinary walk's trip adds a layer of unknown size, which the trips walked one by one replace."""
+    return [(names[name], dict(names[name].meta)) for name in sorted(_added_to(node.body)) if is_model(names.get(name))]

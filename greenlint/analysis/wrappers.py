@@ -1,0 +1,40 @@
+"""Calls of another module's function whose work is spent in a TF call it makes (a wrapper).
+
+Research code hides its heaviest calls behind its own helpers: `checkpoint.save(ep)` on a project
+class whose `save` calls `tf.train.CheckpointManager.save`, `train(obs, actions, ...)` on what a
+project's `function(inputs, outputs, updates)` returns, whose `__call__` runs a session. Inside the
+helper's module that TF call is a call site whose runs come from its callers, which are in another
+module: unknown there. So a function (or method) records `runs`, the TF call where a call of it
+spends its work (`SPENT_KINDS`, a TF1 graph run, a checkpoint's save), made in its body or in a
+function it calls; the project summary carries it (`ExtFunc.runs`, `ExtClass.runs`), and a call of
+such a function in another module is a call site of that API (`features.receiver` "wrapper",
+`features.via` where the TF call is), counted by that module's loops. Its work is what can be told
+at the call: none of the wrapped call's arguments is known there (a graph run: one run of the
+graph on a batch not known; a model's fit or predict: the model's size unknown).
+"""
+
+from __future__ import annotations
+
+from greenlint.catalog.kinds import GRAPH_RUNS
+
+#: Kinds of the TF calls a wrapper's call is listed as: a model's training, evaluation or inference.
+SPENT_KINDS = frozenset({"model-training", "model-evaluation", "model-inference"})
+#: Methods of kind `io` a wrapper's call is listed as: saving a checkpoint or a model.
+SAVES = frozenset({"save", "save_weights"})
+#: What a wrapper's call site is (`features.receiver`).
+WRAPPER = "wrapper"
+
+
+def spends(api: str, kind: str) -> bool:
+    """Whether a call of *api* (of catalog kind *kind*) is where a wrapper spends its work."""
+    leaf = api.rpartition(".")[2]
+    if api in GRAPH_RUNS:
+        return True
+    if kind in SPENT_KINDS:
+        return leaf != "__call__"
+    return kind == "io" and leaf in SAVES
+
+
+def note(name: str, where: str) -> str:
+    """The basis note of a wrapper's call site."""
+    return f"a call of {name}, which spends its work in {where}: listed as that call, its arguments not known here"
