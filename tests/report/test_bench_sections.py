@@ -101,3 +101,18 @@ def test_warm_path_goals_are_judged_in_cpu_time_and_the_wheel_install(monkeypatc
     assert "the project summaries' own walks are 20% of the cold run (4 summaries" in missed
     assert "largest steps" not in met and "a warm run still reads and hashes" not in met
     assert "a warm run still reads and hashes" in missed
+
+
+def test_trace_paths_counts_switches_and_entries_in_first_run_order(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH_REPORT.parent))
+    import trace_paths
+
+    order = [["cli/__init__.py", 1, "main"], ["check/runner.py", 5, "check_files"], ["check/cache.py", 9, "get"],
+             ["analysis/analyse.py", 3, "analyse_file"], ["paths.py", 2, "cache_dir"], ["check/noqa.py", 7, "parse"]]
+    summary = trace_paths.summarise(order)
+    assert summary == {"functions": 6, "files": 6, "switches": 4,
+                       "entries": {"check": 2, "cli": 1, "analysis": 1, "greenlint": 1}}
+    row = trace_paths.markdown({"this checkout": {"check": summary | {"reached": True},
+                                                  "diff": summary | {"reached": False}}})
+    assert "| 6 | 6 | 4 | check 2, cli 1, analysis 1, greenlint 1 |" in row
+    assert row.count("no such message") == 1
