@@ -264,7 +264,7 @@ def markdown(r: dict) -> str:
         f"- Why greenlint can beat parse-only: its resolver parses with the standard library's `ast`, not libcst "
         f"(greenlint/analysis/resolver.py), and only the {r['mention_tf']:,} of {r['files']:,} files that mention "
         "tensorflow or keras, or import another module of their project, get parsed at all (each imported "
-        "project module is also parsed once per process, or read back from the cache, for its summary: "
+        "project module is also parsed once per process for its summary: "
         "greenlint/analysis/project.py).",
         f"- Load average (1 min) {r['load'][0]:.1f} before and {r['load'][1]:.1f} after the runs: other jobs "
         "may have shared the machine, which is why the three are interleaved and the ratios matter more than "
