@@ -59,6 +59,20 @@ def test_linter_goals_are_judged_from_the_measurements(monkeypatch):
     assert "| 10.0 | 100 |" in missed  # lines/s of parse-only: 1000 lines in 10 s
 
 
+def test_linter_versus_a_commit_shows_both_rows_and_cpu_ratios(monkeypatch):
+    bench = _bench_linter(monkeypatch)
+    result = _result(10.0, 12.0, 1.0)
+    runs = result["runs"]
+    for key, cpu in (("cold", 20.0), ("warm", 1.0)):
+        runs[key]["cpu_s"] = cpu
+    runs["cold_versus"] = {**runs["cold"], "wall_s": 13.0, "cpu_s": 25.0}
+    runs["warm_versus"] = {**runs["warm"], "cpu_s": 2.0}
+    text = bench.markdown({**result, "versus": "0ld0ld0"})
+    assert "--versus 0ld0ld0" in text and "| `greenlint check` at 0ld0ld0, cold | 13.0 |" in text
+    assert "cold 20.0 s against 25.0 s (0.80×); warm 1.0 s against 2.0 s (0.50×)" in text
+    assert "0ld0ld0" not in bench.markdown(_result(10.0, 12.0, 1.0))
+
+
 def _warm_result(cpu_ms: dict[str, float], wall_ms: dict[str, float] | None = None) -> dict:
     def run(name: str) -> dict:
         wall = (wall_ms or {}).get(name, cpu_ms[name]) / 1000
