@@ -11,7 +11,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from greenlint.analysis.callsite import CallSite, is_test_assertion
+from greenlint.analysis.callsite import CallSite, byte_offset, is_test_assertion
 from greenlint.analysis.project import direct_imports
 from greenlint.analysis.sources import UNREADABLE, Code, cell_code, parse_code, split_lines
 from greenlint.check import Config, noqa, run_check
@@ -194,7 +194,7 @@ class _Outline:
     def facts(self, cs: CallSite) -> tuple[str, str, bool]:
         span = cs.span
         lines = self.lines.get(span.cell, [])
-        start, end = _bytes(lines, span.line, span.column), _bytes(lines, span.end_line, span.end_column)
+        start, end = _byte_column(lines, span.line, span.column), _byte_column(lines, span.end_line, span.end_column)
         key = (span.cell, span.line, start, span.end_line, end)
         scope, shape = self.calls.get(key, ("", "?"))
         codes = [self.suppressions.lines.get((span.cell, line), ()) for line in range(span.line, span.end_line + 1)]
@@ -203,10 +203,9 @@ class _Outline:
         return scope, shape, intended
 
 
-def _bytes(lines: list[str], line: int, column: int) -> int:
-    """The UTF-8 byte offset of 1-based character *column* on *line* (the `ast` columns)."""
-    text = lines[line - 1] if 0 < line <= len(lines) else ""
-    return len(text[: column - 1].encode("utf-8", "surrogatepass")) if not text.isascii() else column - 1
+def _byte_column(lines: list[str], line: int, column: int) -> int:
+    """The `ast` column (UTF-8 bytes, 0-based) of a Span's 1-based character *column* on *line*."""
+    return byte_offset(lines[line - 1] if 0 < line <= len(lines) else "", column - 1)
 
 
 def _shape(call: ast.Call) -> str:
