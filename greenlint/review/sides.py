@@ -16,6 +16,7 @@ from greenlint.analysis.project import direct_imports
 from greenlint.analysis.sources import UNREADABLE, Code, cell_code, parse_code, split_lines
 from greenlint.check import Config, noqa, run_check
 from greenlint.check.file_result import error_diagnostic
+from greenlint.check.selection import Selector
 from greenlint.predict.prediction import Prediction
 from greenlint.review import gitfs
 from greenlint.review.gitfs import Refused, Side, snapshot
@@ -85,7 +86,9 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
         return out
     if not side.on_disk:
         config = config.replace(root=_moved(config.root, repo, root))
-    result = run_check(targets, config)
+    Selector(config)  # the configuration judged as `check` judges it: a code that matches no rule is an error
+    # no rule runs: a diff reports call sites and file errors (GL001/GL002, always kept), never findings
+    result = run_check(targets, config.replace(select=(), extend_select=()))
     rel = {shown: _relative(shown, root) for shown in result.files}
 
     def where(shown: str) -> str:
