@@ -1,6 +1,6 @@
 """How much code a newcomer reads along two paths (issue 30, "Done when"): a trace of the functions run.
 
-    python bench/trace_paths.py [--versus DIR] [--no-write]
+    python bench/trace_paths.py [--versus DIR]... [--no-write]
 
 Each path runs once, as a fresh command with an empty lint cache (cold), in a small git
 project made in a temporary folder:
@@ -21,7 +21,7 @@ thread) and every call of a function defined in greenlint's package is recorded.
   - entries per package: the runs of that order in each package (a package read in one go is
     entered once).
 
-`--versus DIR` traces the greenlint of another checkout too (DIR holds its `greenlint/`, and
+`--versus DIR` (repeatable) traces the greenlint of another checkout too (DIR holds its `greenlint/`, and
 its `data/`, which GREENLINT_DATA_DIR points at for that run), for the figures before and after a
 change side by side; an older greenlint that does not reach the message is traced all the same
 (a warning says so). The "Newcomer paths: functions traced" section of docs/benchmarks.md is
@@ -177,10 +177,11 @@ def markdown(results: dict[str, dict[str, dict]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--versus", type=Path, metavar="DIR", help="another checkout traced beside this one")
+    parser.add_argument("--versus", type=Path, metavar="DIR", action="append", default=[],
+                        help="another checkout traced beside this one (repeatable)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args(argv)
-    sources = {"this checkout": REPO} | ({f"`{args.versus.name}`": args.versus.resolve()} if args.versus else {})
+    sources = {"this checkout": REPO} | {f"`{d.name}`": d.resolve() for d in args.versus}
     results = {}
     for label, source in sources.items():
         results[label] = {name: trace(source, name, strict=source == REPO) for name in PATHS}
