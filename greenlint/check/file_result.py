@@ -62,22 +62,22 @@ def from_record(record: object) -> FileResult:
     anew); InvalidRecord for anything else."""
     record = records.expect(record, "file")
     try:
-        sites = tuple(Site(*callsite_from_json(s)) for s in records.read_list(record.get("sites")))
+        sites = tuple(Site(*callsite_from_json(s)) for s in records.read(record.get("sites"), list))
         suppressions = record.get("suppressions")
         if type(suppressions) is not dict:
             raise records.InvalidRecord("suppressions is an object")
         file_codes, lines = suppressions.get("file_codes"), {}
-        for entry in records.read_list(suppressions.get("lines")):
+        for entry in records.read(suppressions.get("lines"), list):
             if not (type(entry) is list and len(entry) == 3 and records.is_cell(entry[0]) and type(entry[1]) is int):
                 raise records.InvalidRecord(f"not a suppression: {entry!r}")
             lines[(entry[0], entry[1])] = records.read_codes(entry[2])
         return FileResult(
-            records.read_str(record.get("path")),
+            records.read(record.get("path"), str),
             sites,
-            tuple(records.read_diagnostic(d) for d in records.read_list(record.get("errors"))),
+            tuple(records.read_diagnostic(d) for d in records.read(record.get("errors"), list)),
             records.read_cells(record.get("cells")) or "",
             noqa.Suppressions(file_codes if file_codes is False else records.read_codes(file_codes), lines),
-            records.read_bool(record.get("cacheable")),
+            records.read(record.get("cacheable"), bool),
         )
     except (ValueError, TypeError) as exc:  # from the call-site JSON's reader, or Basis(...)
         raise records.InvalidRecord(str(exc)) from exc

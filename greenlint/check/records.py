@@ -20,12 +20,13 @@ which the cache's readers treat as a miss. Bump VERSION when a record's layout c
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from greenlint.analysis.callsite import Span
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 
 VERSION = 1
+T = TypeVar("T")
 
 
 class InvalidRecord(ValueError):
@@ -45,7 +46,7 @@ def diagnostics_record(diagnostics: list[Diagnostic], cells: tuple[str, ...] | N
 def read_diagnostics(record: object) -> tuple[list[Diagnostic], tuple[str, ...] | None]:
     """(diagnostics, notebook cells or None) of a diagnostics record; InvalidRecord otherwise."""
     record = expect(record, "diagnostics")
-    return [read_diagnostic(d) for d in read_list(record.get("diagnostics"))], read_cells(record.get("cells"))
+    return [read_diagnostic(d) for d in read(record.get("diagnostics"), list)], read_cells(record.get("cells"))
 
 
 def diagnostic_record(d: Diagnostic) -> dict[str, Any]:
@@ -77,21 +78,21 @@ def read_diagnostic(record: object) -> Diagnostic:
         if type(fix) is not dict:
             raise InvalidRecord("a fix is an object or null")
         edits = []
-        for e in read_list(fix.get("edits")):
+        for e in read(fix.get("edits"), list):
             if type(e) is not dict:
                 raise InvalidRecord("an edit is an object")
-            edits.append(Edit(_span(e.get("span")), read_str(e.get("content"))))
-        fix = Fix(read_str(fix.get("title")), tuple(edits), read_bool(fix.get("safe")))
+            edits.append(Edit(_span(e.get("span")), read(e.get("content"), str)))
+        fix = Fix(read(fix.get("title"), str), tuple(edits), read(fix.get("safe"), bool))
     energy, data = record.get("energy_j"), record.get("data")
     if type(energy) not in (int, float, type(None)) or type(data) is not dict:
         raise InvalidRecord("energy_j is a number or null, data an object")
     return Diagnostic(
-        read_str(record.get("path")),
+        read(record.get("path"), str),
         _span(record.get("span")),
-        read_str(record.get("code")),
-        read_str(record.get("name")),
-        read_str(record.get("message")),
-        read_str(record.get("severity")),
+        read(record.get("code"), str),
+        read(record.get("name"), str),
+        read(record.get("message"), str),
+        read(record.get("severity"), str),
         fix,
         energy,
         data,
@@ -115,19 +116,20 @@ def codes_record(codes: frozenset[str] | None | bool) -> list[str] | bool | None
 
 def read_codes(value: object) -> frozenset[str] | None:
     """The noqa codes `codes_record` wrote for a line: None (all) or the codes."""
-    if value is None:
-        return None
-    if type(value) is list and all(type(c) is str for c in value):
-        return frozenset(value)
-    raise InvalidRecord(f"not noqa codes: {value!r}")
+    strings = read_strings(value)
+    return None if strings is None else frozenset(strings)
 
 
 def read_cells(value: object) -> tuple[str, ...] | None:
-    if value is None:
-        return None
-    if type(value) is list and all(type(c) is str for c in value):
-        return tuple(value)
-    raise InvalidRecord("cells are a list of strings or null")
+    """A notebook's code cells, or None (a text file)."""
+    strings = read_strings(value)
+    return None if strings is None else tuple(strings)
+
+
+def read_strings(value: object) -> list[str] | None:
+    if value is None or (type(value) is list and all(type(c) is str for c in value)):
+        return value
+    raise InvalidRecord(f"expected a list of strings or null, got {type(value).__name__}")
 
 
 def expect(record: object, kind: str) -> dict:
@@ -136,22 +138,11 @@ def expect(record: object, kind: str) -> dict:
     return record
 
 
-def read_list(value: object) -> list:
-    if type(value) is not list:
-        raise InvalidRecord(f"expected a list, got {type(value).__name__}")
-    return value
-
-
-def read_str(value: object) -> str:
-    if type(value) is not str:
-        raise InvalidRecord(f"expected a string, got {type(value).__name__}")
-    return value
-
-
-def read_bool(value: object) -> bool:
-    if type(value) is not bool:
-        raise InvalidRecord(f"expected true or false, got {type(value).__name__}")
-    return value
+def read(value: object, kind: type[T]) -> T:
+    """*value* when it is exactly of the JSON type *kind* (`true` is no int); else InvalidRecord."""
+    if type(value) is not kind:
+        raise InvalidRecord(f"expected {kind.__name__}, got {type(value).__name__}")
+    return cast(T, value)
 
 
 def is_cell(value: object) -> bool:
