@@ -1,6 +1,6 @@
 """Linter benchmark (issue 3, item 7): greenlint cold and warm runs against libcst parse-only.
 
-    python bench/bench_linter.py [--jobs N] [--repeat N] [--git-rev REV] [--no-write]
+    python bench/bench_linter.py [--jobs N] [--repeat N] [--git-rev REV] [--versus REV] [--no-write]
 
 On the same corpus (bench/corpus.py: tf-models-official and keras sources from PyPI) and the
 same number of processes, it times, each as a fresh command:
@@ -13,6 +13,11 @@ and peak memory, then rewrites the "Linter" section of docs/benchmarks.md.
 `--git-rev REV` benchmarks the greenlint of a commit, exported to bench/.work/tree, instead of
 the working tree: the lint cache is keyed on greenlint's own source files, so edits made while
 the benchmark runs (several people sharing one checkout) would otherwise empty it.
+
+`--versus REV` runs the cold and warm checks of a second commit (exported to bench/.work/versus)
+too, interleaved with the first, each with its own cache, and adds their rows and their CPU time
+(user + system of the command's processes) side by side: a change's cost, measured under the same
+load.
 
 Peak memory is given two ways: the largest single process (getrusage maxrss of the command's
 process tree) and the sum over the process tree (sampled from /proc every 0.1 s).
@@ -134,9 +139,9 @@ def greenlint_cmd(file_list: Path, jobs: int) -> list[str]:
     return [sys.executable, "-m", "greenlint", "check", "--isolated", "--exit-zero", "--jobs", str(jobs), *files]
 
 
-def export(rev: str) -> tuple[Path, str]:
-    """Commit `rev` of this repository as a plain tree under bench/.work/tree; (tree, short hash)."""
-    tree = WORK / "tree"
+def export(rev: str, name: str = "tree") -> tuple[Path, str]:
+    """Commit `rev` of this repository as a plain tree under bench/.work/*name*; (tree, short hash)."""
+    tree = WORK / name
     shutil.rmtree(tree, ignore_errors=True)
     tree.mkdir(parents=True)
     commit = subprocess.run(["git", "rev-parse", "--short", rev], cwd=REPO, capture_output=True, text=True, check=True)
@@ -170,7 +175,7 @@ def _median_run(runs: list[dict]) -> dict:
     return median
 
 
-def run(jobs: int, rev: str | None, repeat: int) -> dict:
+def run(jobs: int, rev: str | None, repeat: int, versus: str | None = None) -> dict:
     roots = ensure_corpus()
     files = corpus_files(roots)
     lines = sum(p.read_bytes().count(b"\n") for p in files)
@@ -181,19 +186,28 @@ def run(jobs: int, rev: str | None, repeat: int) -> dict:
     cache = WORK / "cache"
     env = {"GREENLINT_CACHE_DIR": str(cache)}
     tree, commit = export(rev) if rev else (REPO, None)  # `python -m greenlint` in `tree` runs its greenlint
-    runs: dict[str, list[dict]] = {"parse": [], "cold": [], "warm": []}
+    other, other_commit = export(versus, "versus") if versus else (None, None)
+    other_env = {"GREENLINT_CACHE_DIR": str(WORK / "cache-versus")}
+    runs: dict[str, list[dict]] = {"parse": [], "cold": [], "warm": []} | (
+        {"cold_versus": [], "warm_versus": []} if other else {})
     load_before = os.getloadavg()[0]
     for _ in range(repeat):  # interleaved, so that a change in the machine's load hits all three alike
         runs["parse"].append(measure("parse", [sys.executable, os.path.abspath(__file__), "_parse", str(file_list), str(jobs)]))
         shutil.rmtree(cache, ignore_errors=True)
         runs["cold"].append(measure("cold", greenlint_cmd(file_list, jobs), env, cwd=tree))
         entries_cold = _entries(cache)
+        if other:
+            shutil.rmtree(other_env["GREENLINT_CACHE_DIR"], ignore_errors=True)
+            runs["cold_versus"].append(measure("cold_versus", greenlint_cmd(file_list, jobs), other_env, cwd=other))
+            runs["warm_versus"].append(measure("warm_versus", greenlint_cmd(file_list, jobs), other_env, cwd=other))
         runs["warm"].append(measure("warm", greenlint_cmd(file_list, jobs), env, cwd=tree))
     load = (load_before, os.getloadavg()[0])
-    parse, cold, warm = (_median_run(runs[k]) for k in ("parse", "cold", "warm"))
+    medians = {k: _median_run(v) for k, v in runs.items()}
+    parse, cold, warm = (medians[k] for k in ("parse", "cold", "warm"))
     parse_info = json.loads(parse["stdout"])
     return {
         "commit": commit,
+        "versus": other_commit,
         "cache_entries": (entries_cold, _entries(cache)),
         "files": len(files),
         "mention_tf": mention,
@@ -202,8 +216,8 @@ def run(jobs: int, rev: str | None, repeat: int) -> dict:
         "repeat": repeat,
         "load": load,
         "parse_failures": parse_info["failures"],
-        "runs": {"parse": parse, "cold": cold, "warm": warm},
-        "diagnostics": {k: _count_diagnostics(r["stdout"]) for k, r in (("cold", cold), ("warm", warm))},
+        "runs": medians,
+        "diagnostics": {k: _count_diagnostics(r["stdout"]) for k, r in medians.items() if k != "parse"},
     }
 
 
@@ -225,6 +239,15 @@ def _list(run: dict) -> str:
     return ", ".join(f"{x:.1f}" for x in run["all_wall_s"])
 
 
+def _side_by_side(runs: dict, this: str, versus: str) -> str:
+    """CPU time (user + system, all processes) of each check against the same check at *versus*."""
+    parts = []
+    for kind in ("cold", "warm"):
+        mine, theirs = runs[kind]["cpu_s"], runs[f"{kind}_versus"]["cpu_s"]
+        parts.append(f"{kind} {mine:.1f} s against {theirs:.1f} s ({mine / theirs:.2f}×)")
+    return f"- Side by side, CPU time of {this} against {versus}: {'; '.join(parts)}."
+
+
 def markdown(r: dict) -> str:
     runs = r["runs"]
     parse_s, cold_s, warm_s = (runs[k]["wall_s"] for k in ("parse", "cold", "warm"))
@@ -237,7 +260,8 @@ def markdown(r: dict) -> str:
 
     verdict = lambda ok: "**met**" if ok else "**missed**"  # noqa: E731
     return "\n".join([
-        f"Measured {today()} by `python bench/bench_linter.py{' --git-rev ' + r['commit'] if r['commit'] else ''}` "
+        f"Measured {today()} by `python bench/bench_linter.py{' --git-rev ' + r['commit'] if r['commit'] else ''}"
+        f"{' --versus ' + r['versus'] if r.get('versus') else ''}` "
         f"on {machine()}; {versions('libcst', commit=r['commit'])}.",
         f"Corpus: {', '.join(PACKAGES)} wheels from PyPI, {r['files']:,} files, {r['lines']:,} lines "
         f"({r['parse_failures']} that libcst cannot parse). Every run uses {r['jobs']} processes and starts "
@@ -250,11 +274,15 @@ def markdown(r: dict) -> str:
         row("libcst parse-only (`parse_module`, process pool)", "parse", "1×"),
         row("`greenlint check`, cold (empty cache)", "cold", f"{cold_ratio:.2f}× parse-only"),
         row("`greenlint check`, warm (cache full)", "warm", f"{warm_ratio:.1%} of cold"),
+        *([row(f"`greenlint check` at {r['versus']}, cold", "cold_versus", f"{runs['cold_versus']['wall_s'] / parse_s:.2f}× parse-only"),
+           row(f"`greenlint check` at {r['versus']}, warm", "warm_versus",
+               f"{runs['warm_versus']['wall_s'] / runs['cold_versus']['wall_s']:.1%} of cold")] if r.get("versus") else []),
         "",
         f"- Goal cold ≤ {COLD_GOAL}× parse-only: {cold_ratio:.2f}× — {verdict(cold_ratio <= COLD_GOAL)}.",
         f"- Goal warm ≤ {WARM_GOAL:.0%} of cold: {warm_ratio:.1%} — {verdict(warm_ratio <= WARM_GOAL)}.",
         f"- Diagnostics printed: {r['diagnostics']['cold']:,} cold, {r['diagnostics']['warm']:,} warm "
         "(they must agree).",
+        *([_side_by_side(runs, r["commit"] or "the working tree", r["versus"])] if r.get("versus") else []),
         f"- Lint cache entries: {r['cache_entries'][0][0]:,} in {r['cache_entries'][0][1]:,} file(s) after the cold "
         f"run, {r['cache_entries'][1][0]:,} in {r['cache_entries'][1][1]:,} after the warm run"
         + (" (no new entry: the warm run found every file in the cache)." if r["cache_entries"][0][0] ==
@@ -264,7 +292,7 @@ def markdown(r: dict) -> str:
         f"- Why greenlint can beat parse-only: its resolver parses with the standard library's `ast`, not libcst "
         f"(greenlint/analysis/resolver.py), and only the {r['mention_tf']:,} of {r['files']:,} files that mention "
         "tensorflow or keras, or import another module of their project, get parsed at all (each imported "
-        "project module is also parsed once per process, or read back from the cache, for its summary: "
+        "project module is also parsed once per process for its summary: "
         "greenlint/analysis/project.py).",
         f"- Load average (1 min) {r['load'][0]:.1f} before and {r['load'][1]:.1f} after the runs: other jobs "
         "may have shared the machine, which is why the three are interleaved and the ratios matter more than "
@@ -286,9 +314,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count(), help="processes for both (default: all cores)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each, interleaved; the median is reported")
     parser.add_argument("--git-rev", metavar="REV", help="benchmark the greenlint of this commit (e.g. HEAD)")
+    parser.add_argument("--versus", metavar="REV", help="and the greenlint of this commit beside it (e.g. a base)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args(argv)
-    result = run(args.jobs, args.git_rev, args.repeat)
+    result = run(args.jobs, args.git_rev, args.repeat, args.versus)
     text = markdown(result)
     print(text)
     (WORK / "linter-result.json").write_text(

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from greenlint.analysis import sources, trees
-from greenlint.analysis.callsite import CallSite, Span
+from greenlint.analysis.callsite import CallSite, Span, char_offset
 from greenlint.analysis.sources import Code, FileError
 from greenlint.analysis.work import mark_symbolic
 
@@ -195,8 +195,8 @@ def _resolve(
         start, end = node.col_offset, node.end_col_offset
         unit_lines = lines[index]
         if unit_lines is not None:
-            start = _chars(unit_lines[line - 1], start)
-            end = _chars(unit_lines[end_line - 1], end)
+            start = char_offset(unit_lines[line - 1], start)
+            end = char_offset(unit_lines[end_line - 1], end)
         span = Span(line, start + 1, end_line, end + 1, unit.cell)
         work = mark_symbolic(api, catalog.kind(api), features, work)
         callsites.append(CallSite(path, span, api, features, work, runs))
@@ -207,10 +207,3 @@ def _resolve(
 def _position(site: CallSite) -> tuple:
     span = site.span
     return (span.cell or 0, span.line, span.column, -span.end_line, -span.end_column)
-
-
-def _chars(line: str, byte_offset: int) -> int:
-    """Character column of a UTF-8 byte offset in *line*."""
-    if line.isascii():
-        return byte_offset
-    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="replace"))

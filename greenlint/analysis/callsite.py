@@ -17,6 +17,22 @@ class Span:
     cell: int | None = None  # 1-based code-cell index; line/column are then relative to the cell
 
 
+def char_offset(line: str, byte_offset: int) -> int:
+    """The character offset in *line* of a UTF-8 *byte_offset* (`ast`'s `col_offset`): a Span's
+    columns count characters. The one conversion from `ast` to Span; `byte_offset` goes back."""
+    if line.isascii():
+        return byte_offset
+    return len(line.encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace"))
+
+
+def byte_offset(line: str, char_offset: int) -> int:
+    """The UTF-8 byte offset in *line* of a character offset (a Span's column less one): where
+    `ast` puts it."""
+    if line.isascii():
+        return char_offset
+    return len(line[:char_offset].encode("utf-8", "surrogatepass"))
+
+
 @dataclass(frozen=True)
 class CallSite:
     path: str

@@ -19,8 +19,12 @@ modules would otherwise put every module of the package in one cycle.
 Modules that import each other (a strongly connected component of the import graph) see each
 other as unknown: a summary depends only on its module and on modules outside its component,
 so it is the same whichever file is analysed first, and is memoised by a digest over those
-files' contents (`ProjectIndex.digest`, also the per-file cache's dependency key); the check
-runner keeps summaries in the lint cache too, so an edit re-walks only what it changed.
+files' contents (`ProjectIndex.digest`, also the per-file cache's dependency key). Summaries
+live in this process only (a worker forked after they were made inherits them): they are graphs
+of the resolver's values, shared and cyclic, and making them again from their modules cost the
+same CPU as reading them back from the lint cache did (3.6-4.0 s either way, re-checking
+tf-models-official's `official/nlp/modeling` after an edit of one module; docs/benchmarks.md,
+"Linter", compares cold and warm runs with the commit that still cached them).
 """
 
 from __future__ import annotations
@@ -236,9 +240,6 @@ class ProjectIndex:
         self._refreshed = time.monotonic()
         self._in_progress: set[str] = set()
         self._stamped: set[str] = set()  # paths stamped since `refresh` was last called
-        #: A persistent store (`greenlint.check.cache.Cache`: key(path, content, dependencies),
-        #: get, put) for summaries across runs; None keeps them in this process only.
-        self.store = None
         #: path -> (content sha, import statements) of the files read in this process.
         self._read_before: dict[str, tuple[str, list[tuple]]] = {}
 
@@ -374,16 +375,11 @@ class ProjectIndex:
             return known[1]
         if path in self._in_progress:  # cannot happen across components; never loop if it does
             return {}
-        key = self.store.key(path, b"project summary", digest) if self.store is not None else None
-        exports = self.store.get(key) if key is not None else None
-        if not isinstance(exports, dict):
-            self._in_progress.add(path)
-            try:
-                exports = self._summarise(path, catalog)
-            finally:
-                self._in_progress.discard(path)
-            if key is not None:
-                self.store.put(key, exports)
+        self._in_progress.add(path)
+        try:
+            exports = self._summarise(path, catalog)
+        finally:
+            self._in_progress.discard(path)
         self._summaries[path] = (digest, exports)
         return exports
 

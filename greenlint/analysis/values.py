@@ -31,7 +31,7 @@ class Const:
     def __repr__(self) -> str:
         return f"Const({self.value!r})"
 
-    def __reduce__(self):  # unpickled, OPAQUE is OPAQUE again (project summaries are cached)
+    def __reduce__(self):  # unpickled, OPAQUE is OPAQUE again
         return (_const, (self.value,))
 
 

@@ -5,8 +5,9 @@ The whole cache is one SQLite file, `greenlint.paths.cache_dir() / "check" / "li
 (or under `cache-dir`): each entry one row, written in batches of one transaction each
 (atomic: all or none), in WAL mode with a busy timeout so that concurrent runs and worker
 processes share it. Entries are
-data only (compressed JSON, `greenlint.check.cache_codec`): reading one never runs code, so a
-repository may choose the cache directory. An entry that cannot be read back, or is not what
+plain JSON values, compressed: the records of greenlint.check.records, the rule table
+(greenlint.check.selection). Reading one only parses JSON and never runs code, so a repository
+may choose the cache directory; its readers check what they read. An entry that cannot be read back, or is not what
 its key says, is a miss; a file that is not such a cache (corrupt, foreign) is reported, then
 replaced by a new empty one, built aside and renamed over it. A file that is not yet this
 format's cache is judged and made inside one write transaction, so runs creating the cache at
@@ -18,6 +19,7 @@ from __future__ import annotations
 import atexit
 import functools
 import hashlib
+import json
 import os
 import sqlite3
 import sys
@@ -26,11 +28,10 @@ import zlib
 from pathlib import Path
 
 from greenlint import __version__
-from greenlint.check import cache_codec
 from greenlint.paths import DATA_DIR, PACKAGE_DIR
 
 #: Bump when the layout of cached entries changes.
-FORMAT = 5
+FORMAT = 6
 #: An entry larger than this, compressed or not, is neither written nor read.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 FILE_NAME = "lint.sqlite"
@@ -179,7 +180,7 @@ class Cache:
         return h.hexdigest()
 
     def get(self, key: str):
-        """The value stored under *key*, or None (absent, unreadable, oversized, corrupt or
+        """The JSON value stored under *key*, or None (absent, unreadable, oversized, corrupt or
         foreign): an entry is the zlib-compressed key, a newline, then the JSON."""
         row = self._execute("SELECT value FROM entries WHERE key = ? AND length(value) <= ?", (key, MAX_ENTRY_BYTES))
         if not row or type(row[0]) is not bytes:
@@ -192,15 +193,16 @@ class Cache:
             stored, _, body = data.partition(b"\n")
             if stored != key.encode("ascii"):
                 return None
-            return cache_codec.loads(body.decode("utf-8"))
-        except (zlib.error, UnicodeError, cache_codec.InvalidEntry):
+            return json.loads(body.decode("utf-8"))
+        except (zlib.error, UnicodeError, ValueError, RecursionError):  # JSONDecodeError is a ValueError
             return None
 
     def put(self, key: str, value) -> None:
+        """Store the JSON value *value* under *key* (anything JSON cannot hold is not cached)."""
         try:
-            text = cache_codec.dumps(value)
+            text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, check_circular=False)
         except (TypeError, ValueError, RecursionError):
-            return  # something the format cannot hold is simply not cached
+            return
         # A file name that is not UTF-8 (a surrogate escape) is written as a JSON `\udcXX` escape,
         # which reads back as the same string.
         body = key.encode("ascii") + b"\n" + text.encode("utf-8", "backslashreplace")

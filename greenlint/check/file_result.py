@@ -1,4 +1,4 @@
-"""One file's analysis: call sites with predictions, file errors, suppressions. What the cache holds."""
+"""One file's analysis: call sites with predictions, file errors, suppressions; its cache record."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from typing import Any
 
 from greenlint import profile
 from greenlint.analysis.callsite import Span, with_work
-from greenlint.check import noqa
+from greenlint.check import noqa, records
 from greenlint.predict.prediction import Prediction
+from greenlint.report.calls import callsite_from_json, callsite_json
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
 
@@ -36,6 +37,50 @@ class FileResult:
     def shippable(self) -> FileResult:
         """This result without its tree: what the cache stores and a worker process returns."""
         return self if self.tree is None else dataclasses.replace(self, tree=None)
+
+
+def to_record(result: FileResult) -> dict[str, Any]:
+    """One file's analysis (without its tree) as a record."""
+    lines = result.suppressions.lines
+    return {
+        "record": "file",
+        "version": records.VERSION,
+        "path": result.path,
+        "sites": [callsite_json(s.callsite, s.prediction) for s in result.sites],
+        "errors": [records.diagnostic_record(d) for d in result.errors],
+        "cells": list(result.source) if isinstance(result.source, tuple) else None,
+        "suppressions": {
+            "file_codes": records.codes_record(result.suppressions.file_codes),
+            "lines": [[cell, line, records.codes_record(codes)] for (cell, line), codes in lines.items()],
+        },
+        "cacheable": result.cacheable,
+    }
+
+
+def from_record(record: object) -> FileResult:
+    """The FileResult of a file record (a text file's source left empty: its content is read
+    anew); InvalidRecord for anything else."""
+    record = records.expect(record, "file")
+    try:
+        sites = tuple(Site(*callsite_from_json(s)) for s in records.read(record.get("sites"), list))
+        suppressions = record.get("suppressions")
+        if type(suppressions) is not dict:
+            raise records.InvalidRecord("suppressions is an object")
+        file_codes, lines = suppressions.get("file_codes"), {}
+        for entry in records.read(suppressions.get("lines"), list):
+            if not (type(entry) is list and len(entry) == 3 and records.is_cell(entry[0]) and type(entry[1]) is int):
+                raise records.InvalidRecord(f"not a suppression: {entry!r}")
+            lines[(entry[0], entry[1])] = records.read_codes(entry[2])
+        return FileResult(
+            records.read(record.get("path"), str),
+            sites,
+            tuple(records.read_diagnostic(d) for d in records.read(record.get("errors"), list)),
+            records.read_cells(record.get("cells")) or "",
+            noqa.Suppressions(file_codes if file_codes is False else records.read_codes(file_codes), lines),
+            records.read(record.get("cacheable"), bool),
+        )
+    except (ValueError, TypeError) as exc:  # from the call-site JSON's reader, or Basis(...)
+        raise records.InvalidRecord(str(exc)) from exc
 
 
 def error_diagnostic(path: str, line: int, column: int, kind: str, message: str, cell: int | None = None) -> Diagnostic:

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from greenlint import profile
-from greenlint.check.cache import Cache
 from greenlint.rules import tf_target
 
 
@@ -22,14 +21,12 @@ def display_path(path: Path, cwd: str) -> str:
     return Path(full[len(prefix) :]).as_posix() if full.startswith(prefix) else str(path)
 
 
-def cached_project_index(cache: Cache | None):
-    """The analysis' index of project modules, told to notice files changed since its last use;
-    it keeps the summaries of project modules in the lint cache, one entry each (forked workers
-    inherit it)."""
+def project_modules():
+    """The analysis' index of project modules, told to notice files changed since its last use
+    (forked workers inherit it, with the summaries it made)."""
     from greenlint.analysis.project import project_index
 
     index = project_index()
-    index.store = cache
     index.refresh()
     return index
 
@@ -64,14 +61,14 @@ def diagnostics_key(key: str, rules: str) -> str:
     return hashlib.sha256(f"{key}:{rules}".encode()).hexdigest()
 
 
-def stored_diagnostics(stored) -> bool:
-    """Whether a cache entry is what the runner stores for a file's diagnostics: (diagnostics,
-    notebook cells or None)."""
-    if not (type(stored) is tuple and len(stored) == 2 and type(stored[0]) is list):
-        return False
-    if stored[0]:  # decoded as Diagnostic objects, so their module is loaded already
-        from greenlint.rules.diagnostic import Diagnostic
+def stored_diagnostics(stored) -> tuple[list, tuple[str, ...] | None] | None:
+    """(diagnostics, notebook cells or None) of a cache entry the runner stored for a file's
+    diagnostics (greenlint.check.records), or None for anything else (absent, invalid)."""
+    if stored is None:
+        return None
+    from greenlint.check.records import InvalidRecord, read_diagnostics
 
-        if not all(type(d) is Diagnostic for d in stored[0]):
-            return False
-    return stored[1] is None or (type(stored[1]) is tuple and all(type(c) is str for c in stored[1]))
+    try:
+        return read_diagnostics(stored)
+    except InvalidRecord:
+        return None

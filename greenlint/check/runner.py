@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from greenlint.analysis import sources
 from greenlint.check.cache import Cache, cache_in
 from greenlint.check.config import Config
-from greenlint.check.keys import cached_project_index, dependencies, diagnostics_key, display_path, stored_diagnostics
-from greenlint.rules.diagnostic import Diagnostic  # imported: the cache decodes Diagnostic entries
+from greenlint.check.keys import dependencies, diagnostics_key, display_path, project_modules, stored_diagnostics
+from greenlint.rules.diagnostic import Diagnostic
 
 if TYPE_CHECKING:  # imported where used: a fully cached run needs neither the analysis nor the rules
     from greenlint.check.file_result import FileResult
@@ -122,7 +122,7 @@ def check_files(
     hits, neither the analysis nor the rules run and the FileResult is not even read.
     """
     cache = cache_for(config)
-    project = cached_project_index(cache)
+    project = project_modules()
     stats = RunStats(files=len(files))
     done: dict[int, Checked] = {}
     contents: dict[int, bytes] = {}
@@ -141,15 +141,13 @@ def check_files(
             continue
         contents[i] = content
         key = cache.key(shown, content, dependencies(project, f, profile_stamps)) if cache else None
-        stored = cache.get(diagnostics_key(key, rules_id(shown))) if key else None
-        if stored_diagnostics(stored):
+        stored = stored_diagnostics(cache.get(diagnostics_key(key, rules_id(shown)))) if key else None
+        if stored is not None:
             done[i] = Checked(shown, stored[0], stored[1] or "", key=key)
             stats.cache_hits += 1
             continue
-        from greenlint.check.file_result import FileResult
-
-        hit = cache.get(key) if key else None
-        if isinstance(hit, FileResult):
+        hit = _cached_result(cache, key) if cache and key else None
+        if hit is not None:
             if hit.source == "":  # a text file's source is not cached: its fixes need it
                 hit = dataclasses.replace(hit, source=content.decode("utf-8", "replace"))
             done[i] = _checked(hit, key, cache, diagnose, rules_id)
@@ -225,8 +223,9 @@ def _finish(result: FileResult, key: str | None, cache, diagnose, rules_id) -> C
     """One analysed file's diagnostics, with its two cache entries written."""
     if cache and key and result.cacheable:
         # a text file's source is its content, read on every run anyway: not stored twice
-        shipped = result.shippable()
-        cache.put(key, dataclasses.replace(shipped, source="") if isinstance(shipped.source, str) else shipped)
+        from greenlint.check.file_result import to_record
+
+        cache.put(key, to_record(result))
     return _checked(result, key if result.cacheable else None, cache, diagnose, rules_id)
 
 
@@ -234,19 +233,33 @@ def _checked(result: FileResult, key, cache, diagnose, rules_id) -> Checked:
     diagnostics = diagnose(result)
     notebook = result.source if isinstance(result.source, tuple) else None
     if cache and key:
-        cache.put(diagnostics_key(key, rules_id(result.path)), (diagnostics, notebook))
+        from greenlint.check.records import diagnostics_record
+
+        cache.put(diagnostics_key(key, rules_id(result.path)), diagnostics_record(diagnostics, notebook))
     return Checked(result.path, diagnostics, result.source, result.shippable(), key)  # the tree is done with
 
 
 def load_result(checked: Checked, config: Config, backend: Backend = Backend()) -> FileResult:
     """The FileResult of a checked file: kept, else from the cache, else analysed again."""
-    from greenlint.check.file_result import FileResult
-
     if checked.result is None:
         cache = cache_for(config)
-        hit = cache.get(checked.key) if cache and checked.key else None
-        checked.result = hit if isinstance(hit, FileResult) else analyse_one(checked.path, backend)
+        hit = _cached_result(cache, checked.key) if cache and checked.key else None
+        checked.result = hit if hit is not None else analyse_one(checked.path, backend)
     return checked.result
+
+
+def _cached_result(cache: Cache, key: str) -> FileResult | None:
+    """The FileResult stored under *key* (a text file's source still to be read), or None."""
+    from greenlint.check.file_result import from_record
+    from greenlint.check.records import InvalidRecord
+
+    stored = cache.get(key)
+    if stored is None:
+        return None
+    try:
+        return from_record(stored)
+    except InvalidRecord:
+        return None
 
 
 Finish = Callable[["FileResult", "str | None"], Checked]

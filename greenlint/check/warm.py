@@ -13,7 +13,6 @@ pipeline runs, reading the same entries: the output is the same either way.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 
@@ -45,7 +44,7 @@ def cached_run(paths: list[str], output_format: str, calibration: bool = True) -
     table = rule_table(cache)
     settings = keys.rule_settings(table["options"], {}, line_length, fixes=output_format in FIX_FORMATS)
     rules = keys.rules_id(default_codes(table["enabled"]), settings)
-    project = keys.cached_project_index(cache)
+    project = keys.project_modules()
     cwd = os.getcwd()
     profile_stamps: dict[str, str] = {}
     diagnostics: list = []
@@ -56,21 +55,9 @@ def cached_run(paths: list[str], output_format: str, calibration: bool = True) -
         if content is None:
             return None
         key = cache.key(keys.display_path(f, cwd), content, keys.dependencies(project, f, profile_stamps))
-        stored = _stored(cache, keys.diagnostics_key(key, rules))
+        stored = keys.stored_diagnostics(cache.get(keys.diagnostics_key(key, rules)))
         if stored is None:
             return None
         diagnostics.extend(stored[0])
     return diagnostics, overlay.applied(overlay_root)
 
-
-def _stored(cache, key: str):
-    """The diagnostics entry under *key*, or None. An entry holding findings decodes only once
-    their classes are imported (the cache never imports): a clean file needs none of them."""
-    from greenlint.check.keys import stored_diagnostics
-
-    stored = cache.get(key)
-    if not stored_diagnostics(stored) and "greenlint.rules.diagnostic" not in sys.modules:
-        import greenlint.rules.diagnostic  # noqa: F401
-
-        stored = cache.get(key)
-    return stored if stored_diagnostics(stored) else None

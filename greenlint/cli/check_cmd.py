@@ -91,7 +91,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     fix = parser.add_argument_group("fixes")
     fix.add_argument("--fix", action="store_true", help="apply the safe fixes to the files (written atomically)")
     fix.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply the unsafe fixes too")
-    fix.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
+    fix.add_argument(
+        "--diff",
+        action="store_true",
+        help="print the fixes as a unified diff of the source; write nothing (the energy of a change between"
+        " git revisions is `greenlint diff`)",
+    )
     fix.add_argument("--show-fixes", action="store_true", help="list the fixes applied (or, without --fix, available)")
     run = add_run_options(parser)
     run.add_argument("--hotspot-threshold-j", type=float, metavar="J", help="GL101 threshold in joules")

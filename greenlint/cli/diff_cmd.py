@@ -12,7 +12,10 @@ import os
 import sys
 from pathlib import Path
 
-HELP = "energy of a change: call sites whose joules changed between two git revisions, with ratio and why"
+HELP = (
+    "energy of a change: call sites whose joules changed between two git revisions, with ratio and why"
+    " (the source diff of the fixes is `greenlint check --diff`)"
+)
 
 
 def _ratio(text: str) -> float:

@@ -115,6 +115,62 @@ class Prediction:
         d["forecast"] = self.forecast.to_json() if self.forecast else None
         return d
 
+    @classmethod
+    def from_json(cls, obj: object) -> Prediction:
+        """The Prediction `to_json` wrote (`interval_ratio` is derived, not read); ValueError for
+        anything else: a field missing or of another type (it is read from untrusted files)."""
+        if type(obj) is not dict:
+            raise ValueError(f"a prediction is a JSON object, not {type(obj).__name__}")
+        evidence = obj.get("evidence")
+        if type(evidence) is not dict:
+            raise ValueError("a prediction's evidence is a JSON object")
+        interval, sources = obj.get("interval_j"), evidence.get("sources")
+        if interval is not None and not (type(interval) is list and len(interval) == 2):
+            raise ValueError("interval_j is two numbers or null")
+        if type(sources) is not list or not all(type(s) is str for s in sources):
+            raise ValueError("evidence.sources is a list of strings")
+        profile, forecast = obj.get("profile"), obj.get("forecast")
+        if profile is not None and type(profile) is not dict:
+            raise ValueError("profile is a JSON object or null")
+        return cls(
+            _number(obj.get("energy_j"), "energy_j"),
+            None if interval is None else (_figure(interval[0], "interval_j"), _figure(interval[1], "interval_j")),
+            _number(obj.get("cpu_j"), "cpu_j"),
+            _number(obj.get("gpu_j"), "gpu_j"),
+            _number(obj.get("ram_j"), "ram_j"),
+            Basis(obj.get("basis")),
+            Evidence(
+                _typed(evidence.get("records"), int, "evidence.records"),
+                _typed(evidence.get("api"), str | None, "evidence.api"),
+                _typed(evidence.get("level"), str | None, "evidence.level"),
+                tuple(sources),
+                _typed(evidence.get("note"), str | None, "evidence.note"),
+            ),
+            _figure(obj.get("multiplier"), "multiplier"),
+            None if forecast is None else cls.from_json(forecast),
+            profile,
+            _typed(obj.get("floor"), bool, "floor"),
+        )
+
+
+def _typed(value: object, kind, name: str):
+    """*value* when it is of *kind* (exactly: `True` is not an int here); else ValueError."""
+    if type(value) not in getattr(kind, "__args__", (kind,)):
+        raise ValueError(f"{name} is {type(value).__name__}")
+    return value
+
+
+def _number(value: object, name: str) -> float | None:
+    """A figure read back, or None."""
+    return None if value is None else _figure(value, name)
+
+
+def _figure(value: object, name: str) -> float:
+    """A figure read back: a float (an int as written for a whole number of joules)."""
+    if type(value) is not int and type(value) is not float:
+        raise ValueError(f"{name} is {type(value).__name__}")
+    return value  # type: ignore[return-value]
+
 
 def width_summary(predictions: Iterable[Prediction | None]) -> str | None:
     """How much the figures are worth: `20 points, their 80% interval 59.6× wide at the median,

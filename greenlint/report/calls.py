@@ -4,8 +4,13 @@ contract documented in docs/calls-json.md, or as a table for people."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from greenlint.report.escape import visible
+
+if TYPE_CHECKING:
+    from greenlint.analysis.callsite import CallSite
+    from greenlint.predict.prediction import Prediction
 
 #: Bump on any change that can break a reader (a field removed, renamed or retyped); adding a
 #: field does not bump it. Documented in docs/calls-json.md.
@@ -36,6 +41,25 @@ def callsite_json(site, prediction) -> dict:
         "runs": site.runs,
         **(prediction or Prediction.unknown("no prediction")).to_json(),
     }
+
+
+def callsite_from_json(obj: object) -> tuple[CallSite, Prediction]:
+    """The call site and Prediction `callsite_json` wrote; ValueError for anything else (a field
+    missing or of another type: it is read from untrusted files). The contract's version must be
+    this greenlint's."""
+    from greenlint.analysis.callsite import CallSite, Span
+    from greenlint.predict.prediction import Prediction
+
+    if type(obj) is not dict or obj.get("schema_version") != CALLS_SCHEMA_VERSION:
+        raise ValueError("not a call site of this schema version")
+    line, column, end_line, end_column, cell = (obj.get(k) for k in ("line", "column", "end_line", "end_column", "cell"))
+    if not (type(line) is type(column) is type(end_line) is type(end_column) is int) or type(cell) not in (int, type(None)):
+        raise ValueError("a call site's position is whole numbers")
+    path, api, features, work, runs = (obj.get(k) for k in ("path", "api", "features", "work", "runs"))
+    if not (type(path) is type(api) is str and type(features) is type(work) is type(runs) is dict):
+        raise ValueError("a call site's path and api are strings, its features, work and runs objects")
+    span = Span(line, column, end_line, end_column, cell)
+    return CallSite(path, span, api, features, work, runs), Prediction.from_json(obj)
 
 
 def calls_json(callsites_with_predictions: Iterable[tuple], calibration: dict | None = None) -> list[dict]:

@@ -11,11 +11,12 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from greenlint.analysis.callsite import CallSite, is_test_assertion
+from greenlint.analysis.callsite import CallSite, byte_offset, is_test_assertion
 from greenlint.analysis.project import direct_imports
 from greenlint.analysis.sources import UNREADABLE, Code, cell_code, parse_code, split_lines
 from greenlint.check import Config, noqa, run_check
 from greenlint.check.file_result import error_diagnostic
+from greenlint.check.selection import Selector
 from greenlint.predict.prediction import Prediction
 from greenlint.review import gitfs
 from greenlint.review.gitfs import Refused, Side, snapshot
@@ -85,7 +86,9 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
         return out
     if not side.on_disk:
         config = config.replace(root=_moved(config.root, repo, root))
-    result = run_check(targets, config)
+    Selector(config)  # the configuration judged as `check` judges it: a code that matches no rule is an error
+    # no rule runs: a diff reports call sites and file errors (GL001/GL002, always kept), never findings
+    result = run_check(targets, config.replace(select=(), extend_select=()))
     rel = {shown: _relative(shown, root) for shown in result.files}
 
     def where(shown: str) -> str:
@@ -194,7 +197,7 @@ class _Outline:
     def facts(self, cs: CallSite) -> tuple[str, str, bool]:
         span = cs.span
         lines = self.lines.get(span.cell, [])
-        start, end = _bytes(lines, span.line, span.column), _bytes(lines, span.end_line, span.end_column)
+        start, end = _byte_column(lines, span.line, span.column), _byte_column(lines, span.end_line, span.end_column)
         key = (span.cell, span.line, start, span.end_line, end)
         scope, shape = self.calls.get(key, ("", "?"))
         codes = [self.suppressions.lines.get((span.cell, line), ()) for line in range(span.line, span.end_line + 1)]
@@ -203,10 +206,9 @@ class _Outline:
         return scope, shape, intended
 
 
-def _bytes(lines: list[str], line: int, column: int) -> int:
-    """The UTF-8 byte offset of 1-based character *column* on *line* (the `ast` columns)."""
-    text = lines[line - 1] if 0 < line <= len(lines) else ""
-    return len(text[: column - 1].encode("utf-8", "surrogatepass")) if not text.isascii() else column - 1
+def _byte_column(lines: list[str], line: int, column: int) -> int:
+    """The `ast` column (UTF-8 bytes, 0-based) of a Span's 1-based character *column* on *line*."""
+    return byte_offset(lines[line - 1] if 0 < line <= len(lines) else "", column - 1)
 
 
 def _shape(call: ast.Call) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from greenlint.analysis.callsite import CallSite, Span
+from greenlint.analysis.callsite import CallSite, Span, char_offset
 from greenlint.analysis.sources import Code, cell_code, parse_code
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.codemods import Codemod
@@ -259,8 +259,7 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
     parents, calls = {}, {}
 
     def chars(line: int, offset: int) -> int:
-        raw = lines[line - 1] if line <= len(lines) else ""
-        return offset if raw.isascii() else len(raw.encode("utf-8")[:offset].decode("utf-8", "replace"))
+        return char_offset(lines[line - 1] if line <= len(lines) else "", offset)
 
     node_type, call_type = ast.AST, ast.Call
     stack = [module]

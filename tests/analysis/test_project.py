@@ -108,21 +108,21 @@ def test_import_cycles_form_one_component_and_digests_follow_content(tmp_path):
     assert index.digest(str(tmp_path / "b.py")) != before
 
 
-def test_summaries_are_kept_in_the_store_across_processes(tmp_path, monkeypatch):
+def test_summaries_are_kept_in_the_process_until_their_module_changes(tmp_path, monkeypatch):
     from greenlint.catalog import load_catalog
-    from greenlint.check.cache import Cache
 
-    store = Cache(tmp_path / "cache", stamp="test")
-    first = ProjectIndex()
-    first.store = store
-    made = first.summary(str(SRC / "nets.py"), load_catalog())
+    module = tmp_path / "nets.py"
+    module.write_text((SRC / "nets.py").read_text())
+    index = ProjectIndex()
+    made = index.summary(str(module), load_catalog())
     assert made["HIDDEN"].value == 64 and made["build_classifier"].returns.cls == "tensorflow.keras.Sequential"
-    again = ProjectIndex()  # a new process: nothing in memory
-    again.store = store
+    summarise = ProjectIndex._summarise
     monkeypatch.setattr(ProjectIndex, "_summarise", lambda *a: pytest.fail("summarised again"))
-    loaded = again.summary(str(SRC / "nets.py"), load_catalog())
-    assert loaded.keys() == made.keys()
-    assert loaded["Trainer"].attrs["optimizer"].cls == "tensorflow.keras.optimizers.Adam"
+    assert index.summary(str(module), load_catalog()) is made
+    module.write_text(module.read_text().replace("HIDDEN = 64", "HIDDEN = 32"))
+    index.refresh()
+    monkeypatch.setattr(ProjectIndex, "_summarise", summarise)
+    assert index.summary(str(module), load_catalog())["HIDDEN"].value == 32
 
 
 FACTORY = "from tensorflow import keras\n\n\ndef build():\n    return keras.Sequential()\n"

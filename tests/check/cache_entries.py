@@ -7,7 +7,6 @@ import sqlite3
 import zlib
 from pathlib import Path
 
-from greenlint.check import cache_codec
 from greenlint.check.cache import FILE_NAME
 
 
@@ -39,18 +38,23 @@ def forge(directory: Path, key: str, value_json: str, under: str | None = None) 
         db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?)", (under or key, zlib.compress(body)))
 
 
-def with_attribute(value, name: str, new) -> str:
-    """The cache's JSON of *value* with attribute *name* of its first record (depth first) set
-    to the JSON value *new*: a forger's edit of a well-formed entry."""
-    table, body = json.loads(cache_codec.dumps(value))
+def with_field(record: dict, name: str, new) -> str:
+    """The JSON of a cache *record* with its first field *name* (depth first) set to the JSON
+    value *new*: a forger's edit of a well-formed entry."""
+    record = json.loads(json.dumps(record))
 
-    def first_record(node):
-        if type(node) is not list or not node:
+    def first(node) -> dict | None:
+        if type(node) is dict:
+            if name in node:
+                return node
+            children = node.values()
+        elif type(node) is list:
+            children = node
+        else:
             return None
-        if type(node[0]) is int:
-            return node
-        return next((r for r in map(first_record, node[1:]) if r is not None), None)
+        return next((r for r in map(first, children) if r is not None), None)
 
-    record = first_record(body)
-    record[1 + table[record[0]][1].index(name)] = new
-    return json.dumps([table, body])
+    holder = first(record)
+    assert holder is not None, f"no field {name!r} in {record!r}"
+    holder[name] = new
+    return json.dumps(record)

@@ -1,8 +1,9 @@
-"""The lint cache is one SQLite file of data only: entries are validated JSON, and nothing in one
-can run code; a file that is not such a cache is reported and replaced, and the run goes on."""
+"""The lint cache is one SQLite file of data only: entries are plain JSON records, checked field by
+field as they are read, and nothing in one can run code; a file that is not such a cache is reported and replaced, and the run goes on."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing
 import pickle
@@ -13,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.analysis.values import OPAQUE, Const, ExtClass, ExtInst, Ref, Seq
+from greenlint.analysis.callsite import CallSite, Span
 from greenlint.check import cache as cache_module
-from greenlint.check import cache_codec, run_check
+from greenlint.check import records, run_check
 from greenlint.check.cache import Cache, close_all
-from greenlint.check.file_result import FileResult
+from greenlint.check.file_result import FileResult, error_diagnostic, from_record, to_record
+from greenlint.predict.prediction import Prediction
+from greenlint.report.calls import CALLS_SCHEMA_VERSION, callsite_json
 from tests.check import cache_entries
 from tests.check.conftest import FAKE
 
@@ -46,41 +49,47 @@ def test_a_planted_pickle_is_a_miss_and_never_runs(tmp_path, config):
     assert again.stats.cache_hits == 0 and again.diagnostics == first.diagnostics
 
 
-FILE_RESULT = "greenlint.check.file_result:FileResult"
-BASIS = "greenlint.predict.prediction:Basis"
+def _file_record() -> dict:
+    site = {**callsite_json(CallSite("a.py", Span(2, 1, 2, 30), "tensorflow.keras.Model.fit", {"epochs": 3}),
+                            Prediction.unknown("n")), "schema_version": CALLS_SCHEMA_VERSION}
+    error = records.diagnostic_record(error_diagnostic("a.py", 1, 1, "internal", "boom"))
+    return {**to_record(FileResult("a.py")), "sites": [site], "errors": [error]}
 
 
 @pytest.mark.parametrize(
-    "value",
+    ("field", "forged"),
     [
-        [[["os:system", []]], [0]],  # not a greenlint class
-        [[["greenlint.cli:main", None]], ["e", 0, 1]],  # a function, not a record class nor an enum
-        [[[FILE_RESULT, ["path", "evil"]]], [0, "a.py", 1]],  # undeclared attributes
-        [[[FILE_RESULT, None]], ["e", 0, "a.py"]],  # a record class as an enum
-        [[[BASIS, None]], [0]],  # an enum as a record class
-        [[[BASIS, None]], ["e", 0, "made-up"]],  # not a member
-        [[], ["e", 0, "unknown"]],  # a class the table does not hold
-        [[], ["g", "greenlint.analysis.values:merge"]],  # not a singleton record
-        [[], ["r", 3]],  # dangling reference
-        [[], ["x", 1]],  # unknown tag
-        [[], []],  # an untagged array
-        [[], ["d", "k"]],  # a key without its value
-        {"@o": "os:system", "a": {}},  # the layout of an older format
-        "7",
+        ("record", "diagnostics"),  # another record's kind
+        ("version", 0),  # another version's layout
+        ("path", 5),
+        ("sites", {"0": 1}),
+        ("schema_version", 1),  # a call site of another calls-JSON version
+        ("features", ["epochs", 3]),  # an object's place taken by an array
+        ("basis", "made-up"),  # not a Basis
+        ("energy_j", "3 J"),
+        ("interval_j", [1]),
+        ("sources", [1]),
+        ("span", [1, 1, 1]),  # a diagnostic's span cut short
+        ("severity", None),
+        ("lines", [[None, "2", None]]),  # a suppression's line as a string
+        ("file_codes", "GL101"),
+        ("cells", [1]),
+        ("cacheable", 1),
     ],
 )
-def test_entries_naming_anything_else_are_invalid(value):
-    with pytest.raises(cache_codec.InvalidEntry):
-        cache_codec.loads(json.dumps(value))
+def test_a_record_with_a_field_of_another_kind_is_invalid(field, forged):
+    record = _file_record()
+    assert from_record(json.loads(json.dumps(record))).sites  # as written, it reads back
+    with pytest.raises(records.InvalidRecord):
+        from_record(json.loads(cache_entries.with_field(record, field, forged)))
 
 
-def test_a_record_with_a_value_of_the_wrong_type_or_count_is_invalid():
-    table, body = json.loads(cache_codec.dumps(FileResult("a.py")))
-    path = 1 + table[0][1].index("path")
-    for forged in (body[:path] + [5] + body[path + 1 :], body[:-1], [*body, None], body[:path] + [["u"]] + body[path + 1 :]):
-        with pytest.raises(cache_codec.InvalidEntry):
-            cache_codec.loads(json.dumps([table, forged]))
-    assert cache_codec.loads(json.dumps([table, body])) == FileResult("a.py")
+@pytest.mark.parametrize("value", [None, 7, "x", [], {"record": "diagnostics"}, [[["os:system", []]], [0]]])
+def test_entries_of_another_shape_are_invalid(value):
+    with pytest.raises(records.InvalidRecord):
+        from_record(value)
+    with pytest.raises(records.InvalidRecord):
+        records.read_diagnostics(value)
 
 
 def test_a_foreign_or_misfiled_entry_is_a_miss(tmp_path):
@@ -91,53 +100,46 @@ def test_a_foreign_or_misfiled_entry_is_a_miss(tmp_path):
     assert cache.get("aa2") is None
 
 
-def test_records_round_trip_with_shared_and_cyclic_references():
-    cls = ExtClass("Net", "tensorflow.keras.Model")
-    cls.methods["clone"] = ExtInst(cls)  # a method returning an instance of its own class
-    value = {
-        "Net": cls,
-        "k": Seq((Const(3), OPAQUE, Ref("tensorflow.keras"), None)),
-        "t": (1, 2.5, b"\x00", 1j, frozenset({"a"}), {(None, 2): frozenset({"GL101"})}),
-    }
-    back = cache_codec.loads(cache_codec.dumps(value))
-    assert back["Net"].methods["clone"].cls is back["Net"]
-    assert back["k"] == value["k"] and back["k"].items[1] is OPAQUE
-    assert back["t"] == value["t"]
-
-
 def test_a_file_result_round_trips(tmp_path, config):
     (tmp_path / "a.py").write_text(TRAIN + "x = 1  # noqa: GL101\n")
     result = next(c.result for c in run_check([tmp_path / "a.py"], config.replace(no_cache=True), FAKE).checked)
-    assert isinstance(result, FileResult) and result.sites
-    assert cache_codec.loads(cache_codec.dumps(result)) == result
+    assert isinstance(result, FileResult) and result.sites and result.suppressions.lines
+    back = from_record(json.loads(json.dumps(to_record(result))))
+    assert back == dataclasses.replace(result, source="")  # a text file's source is its content, read anew
 
 
 def test_every_entry_a_run_writes_round_trips(tmp_path, config, monkeypatch):
-    """File results, diagnostics, the rule table and project summaries (records of the analysis'
-    values among them) of a real run with a project module come back equal, each class named once."""
+    """File records, diagnostics and the rule table of a real run with a project module, a
+    notebook and findings with fixes are JSON that reads back as what was written; the project
+    module's summary (a graph of the resolver's values) is not written at all."""
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "nets.py").write_text(
         "import tensorflow as tf\nclass Net(tf.keras.Model):\n    def clone(self):\n        return Net()\n"
         "LAYERS = (tf.keras.layers.Dense(4), None, 3)\ndef build():\n    return Net()\n"
     )
     (tmp_path / "train.py").write_text(TRAIN + "from nets import build, LAYERS\nbuild().fit(x, y)  # noqa: GL101\n")
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+            "source": ["import tensorflow as tf\n", "tf.debugging.enable_check_numerics()\n", "x = 1\n"]}
+    (tmp_path / "n.ipynb").write_text(json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
     written = []
     put = Cache.put
     monkeypatch.setattr(Cache, "put", lambda self, key, value: (written.append(value), put(self, key, value))[1])
-    run_check([tmp_path / "train.py", tmp_path / "nets.py"], config)
-    kinds = {type(v).__name__ for v in written}
-    assert {"FileResult", "tuple", "dict"} <= kinds, kinds
-    assert any(type(v) is dict and "Net" in v for v in written)  # nets.py's summary
+    files = [tmp_path / "train.py", tmp_path / "nets.py", tmp_path / "n.ipynb"]
+    run = run_check(files, config, fixes=True)
+    kinds = {v.get("record", "rule table" if "enabled" in v else "?") for v in written}
+    assert kinds == {"file", "diagnostics", "rule table"}, kinds
+    assert not any("Net" in json.dumps(v) and v.get("record") not in ("file", "diagnostics") for v in written)
     for value in written:
-        text = cache_codec.dumps(value)
-        classes = [name for name, _ in json.loads(text)[0]]
-        assert len(classes) == len(set(classes))
-        back = cache_codec.loads(text)
-        assert cache_codec.dumps(back) == text  # the same records, sharing and cycles included
-        if type(value) is dict and "Net" in value:  # the summary of nets.py (its values have no __eq__)
-            assert back["Net"].methods["clone"].cls is back["Net"]
-        else:
-            assert back == value
+        assert json.loads(json.dumps(value)) == value  # plain JSON: what is stored is what is read
+    results = {r.path: r for r in (c.result for c in run.checked) if r is not None}
+    for value in (v for v in written if v.get("record") == "file"):
+        back = from_record(json.loads(json.dumps(value)))
+        assert back == dataclasses.replace(results[back.path], source=back.source)
+        assert isinstance(back.source, tuple) == back.path.endswith(".ipynb")
+    found = [d for c in run.checked for d in c.diagnostics]
+    stored = [d for v in written if v.get("record") == "diagnostics" for d in records.read_diagnostics(v)[0]]
+    assert any(d.fix and d.fix.edits[0].span.cell == 1 for d in found)  # a fix in a notebook's cell
+    assert sorted(map(repr, stored)) == sorted(map(repr, found))
 
 
 def test_values_it_cannot_hold_are_not_cached(tmp_path):

@@ -87,3 +87,15 @@ def test_a_per_file_ignores_flag_that_never_matches_is_an_error(proj, capsys):
     assert "--per-file-ignores 'src/[.py:GL101'" in err and "unclosed `[`" in err
     assert main(["check", "src", "--per-file-ignores", "src/*.py:,"]) == 2
     assert "expected PATTERN:CODES" in capsys.readouterr().err
+
+
+def test_check_diff_and_greenlint_diff_each_name_the_other_in_their_help(capsys):
+    """`check --diff` prints the fixes' source diff, `greenlint diff` a change's energy: the help says which is which."""
+
+    def help_of(*argv: str) -> str:
+        with pytest.raises(SystemExit):
+            main([*argv, "--help"])
+        return " ".join(capsys.readouterr().out.split())
+
+    assert "unified diff of the source; write nothing (the energy of a change between git revisions is `greenlint diff`)" in help_of("check")
+    assert "with ratio and why (the source diff of the fixes is `greenlint check --diff`)" in help_of("diff")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from greenlint.analysis import analyse_source
-from greenlint.check.cache_codec import dumps, loads
-from greenlint.check.file_result import from_analysis
+from greenlint.check.file_result import from_analysis, from_record, to_record
 from greenlint.predict.prediction import Prediction
 
 SOURCE = "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=3)\nmodel.fit(x, y, epochs=3)\n"
@@ -35,5 +36,7 @@ def test_each_distinct_prediction_is_computed_once_per_predictor_across_files(tm
 def test_the_tree_never_goes_into_a_cache_entry(tmp_path):
     result = from_analysis(analyse_source(SOURCE, str(tmp_path / "a.py")), CountingPredictor().predict)
     assert result.tree is not None
-    back = loads(dumps(result.shippable()))
+    record = to_record(result)
+    assert "tree" not in record and "Module" not in json.dumps(record)  # no ast node either
+    back = from_record(json.loads(json.dumps(record)))
     assert back.tree is None and back.sites == result.sites

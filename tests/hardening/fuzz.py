@@ -327,10 +327,10 @@ def corrupt_cache(rng: random.Random, cache: Path) -> None:
         elif how == 2:
             cache_entries.write_raw(cache, key, bytes(rng.randrange(256) for _ in range(200)))
         else:  # well-formed, the wrong shape
-            value = rng.choice([7, None, [], [[], ["t", ["l", 1], None]],
-                                [[["greenlint.rules.diagnostic:Diagnostic", ["path"]]], ["t", ["l", [0, 1]], None]],
-                                [[["greenlint.check.file_result:FileResult", []]], [0]], [[["os:system", []]], [0]],
-                                [[], ["t", ["l"], ["l", "x", 5]]], {"@t": [[1], None]}, "x" * 1000])
+            value = rng.choice([7, None, [], [[], ["t", ["l", 1], None]], {"record": "diagnostics", "version": 1},
+                                {"record": "diagnostics", "version": 1, "diagnostics": [{"path": 1}], "cells": None},
+                                {"record": "file", "version": 1, "path": "a.py", "sites": [{"schema_version": 2}]},
+                                {"record": "file", "version": 99}, [[["os:system", []]], [0]], "x" * 1000])
             cache_entries.forge(cache, key, json.dumps(value))
 
 

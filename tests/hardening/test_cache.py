@@ -8,7 +8,8 @@ import zlib
 from greenlint.check import cache as cache_module
 from greenlint.check import run_check
 from greenlint.check.cache import Cache
-from greenlint.check.file_result import FileResult
+from greenlint.check.file_result import FileResult, to_record
+from greenlint.check.records import diagnostics_record
 from tests.check import cache_entries
 from tests.check.conftest import FAKE
 
@@ -24,10 +25,12 @@ def test_entries_of_valid_json_and_the_wrong_shape_are_misses(tmp_path, config):
     first = run_check([tmp_path / "a.py"], config, FAKE)
     assert first.diagnostics
     shapes = [
-        '[[], ["t", ["l", 1, 2], null]]',  # a list of ints where diagnostics belong
-        cache_entries.with_attribute((first.diagnostics, None), "path", 5),
-        cache_entries.with_attribute(FileResult("a.py"), "sites", 3),
-        '{"@t": [[1, 2], null]}',  # an older format's layout
+        '{"record": "diagnostics", "version": 1, "diagnostics": [1, 2], "cells": null}',  # ints for findings
+        cache_entries.with_field(diagnostics_record(first.diagnostics, None), "path", 5),
+        cache_entries.with_field(diagnostics_record(first.diagnostics, None), "span", [1, 2, 3]),
+        cache_entries.with_field(to_record(FileResult("a.py")), "sites", 3),
+        cache_entries.with_field(to_record(FileResult("a.py")), "version", 0),  # another version's record
+        '[[], ["t", ["l", 1, 2], null]]',  # an older format's layout
         "7",
     ]
     for shape in shapes:

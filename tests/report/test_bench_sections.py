@@ -59,6 +59,20 @@ def test_linter_goals_are_judged_from_the_measurements(monkeypatch):
     assert "| 10.0 | 100 |" in missed  # lines/s of parse-only: 1000 lines in 10 s
 
 
+def test_linter_versus_a_commit_shows_both_rows_and_cpu_ratios(monkeypatch):
+    bench = _bench_linter(monkeypatch)
+    result = _result(10.0, 12.0, 1.0)
+    runs = result["runs"]
+    for key, cpu in (("cold", 20.0), ("warm", 1.0)):
+        runs[key]["cpu_s"] = cpu
+    runs["cold_versus"] = {**runs["cold"], "wall_s": 13.0, "cpu_s": 25.0}
+    runs["warm_versus"] = {**runs["warm"], "cpu_s": 2.0}
+    text = bench.markdown({**result, "versus": "0ld0ld0"})
+    assert "--versus 0ld0ld0" in text and "| `greenlint check` at 0ld0ld0, cold | 13.0 |" in text
+    assert "cold 20.0 s against 25.0 s (0.80×); warm 1.0 s against 2.0 s (0.50×)" in text
+    assert "0ld0ld0" not in bench.markdown(_result(10.0, 12.0, 1.0))
+
+
 def _warm_result(cpu_ms: dict[str, float], wall_ms: dict[str, float] | None = None) -> dict:
     def run(name: str) -> dict:
         wall = (wall_ms or {}).get(name, cpu_ms[name]) / 1000
@@ -101,3 +115,18 @@ def test_warm_path_goals_are_judged_in_cpu_time_and_the_wheel_install(monkeypatc
     assert "the project summaries' own walks are 20% of the cold run (4 summaries" in missed
     assert "largest steps" not in met and "a warm run still reads and hashes" not in met
     assert "a warm run still reads and hashes" in missed
+
+
+def test_trace_paths_counts_switches_and_entries_in_first_run_order(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH_REPORT.parent))
+    import trace_paths
+
+    order = [["cli/__init__.py", 1, "main"], ["check/runner.py", 5, "check_files"], ["check/cache.py", 9, "get"],
+             ["analysis/analyse.py", 3, "analyse_file"], ["paths.py", 2, "cache_dir"], ["check/noqa.py", 7, "parse"]]
+    summary = trace_paths.summarise(order)
+    assert summary == {"functions": 6, "files": 6, "switches": 4,
+                       "entries": {"check": 2, "cli": 1, "analysis": 1, "greenlint": 1}}
+    row = trace_paths.markdown({"this checkout": {"check": summary | {"reached": True},
+                                                  "diff": summary | {"reached": False}}})
+    assert "| 6 | 6 | 4 | check 2, cli 1, analysis 1, greenlint 1 |" in row
+    assert row.count("no such message") == 1

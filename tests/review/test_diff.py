@@ -331,3 +331,21 @@ def test_staged_before_the_first_commit_compares_with_nothing(tmp_path, monkeypa
     (f,) = data["files"]
     assert (f["path"], f["status"]) == ("tune.py", "added")
     assert FIT in {c["api"] for c in f["changes"]}
+
+
+def test_a_diff_runs_no_rule_and_still_judges_the_configuration(repo, monkeypatch, capsys):
+    """A diff reports call sites and file errors, never findings: no rule runs (one that would fail
+    leaves no trace), and a configuration naming no rule is still an error, as in `check`."""
+    from greenlint.rules.registry import all_rules
+
+    def broken(self, facts, options):
+        raise AssertionError("a rule ran")
+
+    for rule in all_rules().values():
+        monkeypatch.setattr(rule, "check", broken)
+    text = (repo / "tune.py").read_text()
+    (repo / "tune.py").write_text(text.replace("epochs=5, batch_size=32)", "epochs=50, batch_size=32)"))
+    code, out = _run(repo, monkeypatch, "HEAD")
+    assert code == 0 and "tune.py: 171 J → 922 J" in out and "GL002" not in out and "a rule ran" not in out
+    (repo / "pyproject.toml").write_text('[tool.greenlint]\nselect = ["GL999"]\n')
+    assert _run(repo, monkeypatch, "HEAD")[0] == 2 and "GL999" in capsys.readouterr().err
