@@ -1,0 +1,94 @@
+"""Evidence that a Keras training step is large enough for faster arithmetic to matter.
+
+A step is compute-bound on its matrix multiplications and convolutions when its forward and
+backward FLOPs (`TRAINING_FLOPS` x the model's FLOPs per sample x the batch) reach the n-half of
+greenlint's cost model (`HALF_PEAK_FLOPS`, greenlint/predict/work_energy.py): below it a GPU kernel
+runs far under peak and the step's time is launches and Python. Where the analysis does not know
+the FLOPs, only what the program names is evidence: a Keras Application or a keras-hub/keras-cv
+model, or a project factory named after a large public architecture. A few Dense or RNN layers on
+data of unknown width are no evidence either way: unknown stays unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
+from greenlint.rules.base import FileFacts, Site
+from greenlint.rules.syntax import last_name, units
+
+#: Words naming public architectures whose training step is large at their usual input sizes
+#: (10^9 FLOPs per sample and more: transformers at sequence lengths of hundreds, ImageNet CNNs,
+#: detectors and segmentation networks at their image sizes), as a project's factory function spells them (`build_transformer_model`,
+#: `efficientdet(phi)`, `create_resnet50`).
+ARCHITECTURES = frozenset({
+    "bert", "albert", "roberta", "electra", "unilm", "gpt", "gpt2", "t5", "transformer",
+    "resnet", "resnext", "densenet", "inception", "xception", "vgg", "efficientnet", "efficientdet",
+    "yolo", "yolov3", "retinanet", "maskrcnn", "unet", "segnet", "pspnet", "deeplab", "deeplabv3",
+})
+
+APPLICATIONS = "tensorflow.keras.applications."
+
+
+def step_flops(site: Site) -> tuple[float, bool, int] | None:
+    """The training step's FLOPs where the model's are known: (FLOPs, a lower bound?, batch);
+    the batch is 1 (a lower bound) where it is unknown."""
+    flops, batch = site.work_value("flops_per_sample"), site.work_value("batch_size")
+    if not isinstance(flops, (int, float)) or isinstance(flops, bool) or flops <= 0:
+        return None
+    known = isinstance(batch, int) and not isinstance(batch, bool) and batch > 0
+    batch = batch if known else 1
+    return TRAINING_FLOPS * flops * batch, site.work_lower("flops_per_sample") or not known, batch
+
+
+def small_step(site: Site) -> bool:
+    """The step's exact work is known and below `HALF_PEAK_FLOPS`: faster arithmetic saves nothing."""
+    step = step_flops(site)
+    return step is not None and not step[1] and step[0] < HALF_PEAK_FLOPS
+
+
+def large_step(site: Site) -> str:
+    """Why the fit's step is large, from its own work: its FLOPs (or their known lower bound) at
+    or above `HALF_PEAK_FLOPS`, or a named model (a Keras Application, a keras-hub/keras-cv model);
+    "" where the site gives no such evidence."""
+    step = step_flops(site)
+    name = site.work_value("model")
+    named = isinstance(name, str) and name
+    if step is not None and step[0] >= HALF_PEAK_FLOPS:
+        flops, lower, batch = step
+        whose = f"it trains {name}, whose" if named else "its"
+        return (f"{whose} training step is {'at least ' if lower else ''}{flops:.1e} FLOPs "
+                f"(3 x forward FLOPs per sample x batch {batch}), compute-bound on a GPU")
+    if named:
+        return f"it trains {name}, a large named architecture"
+    library = site.features.get("library")
+    if site.features.get("receiver") == "library" and isinstance(library, str):
+        return f"it trains a {library} model, a large pretrained architecture"
+    return ""
+
+
+def built_backbone(facts: FileFacts) -> str:
+    """Why the file's models are large, from what it builds: a Keras Application (a pretrained
+    backbone, often inside a `Sequential` the analysis cannot price), or a call of a project
+    factory function named after a large architecture; "" where neither."""
+    for site in facts.sites:
+        name = site.api.rsplit(".", 1)[-1]
+        if site.api.startswith(APPLICATIONS) and name[:1].isupper():
+            return f"the file builds keras.applications.{name}, a large pretrained architecture"
+    for module in units(facts):
+        for node in ast.walk(module):
+            if isinstance(node, ast.Call) and (word := architecture(last_name(node.func))):
+                return f"the file builds its model with {last_name(node.func)}(), named after the {word} architecture"
+    return ""
+
+
+def architecture(function: str) -> str:
+    """The large architecture a snake_case factory function's name names (`build_transformer_model`:
+    "transformer"); "" for other names and for classes (CamelCase: a layer or block of any size)."""
+    if not function or function != function.lower():
+        return ""
+    for word in function.split("_"):
+        if word in ARCHITECTURES or re.sub(r"\d+$", "", word) in ARCHITECTURES:
+            return re.sub(r"\d+$", "", word) if word not in ARCHITECTURES else word
+    return ""

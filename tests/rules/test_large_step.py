@@ -1,0 +1,52 @@
+"""Which factory names count as a large architecture (greenlint.rules.large_step), and GL602 on them."""
+
+from __future__ import annotations
+
+import pytest
+
+from greenlint.check import Config, check_source
+from greenlint.rules.large_step import architecture
+
+GL602 = Config(select=("GL602",), no_cache=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "word"),
+    [
+        ("build_transformer_model", "transformer"),
+        ("efficientdet", "efficientdet"),
+        ("resnet50", "resnet"),
+        ("create_bert_model", "bert"),
+        ("unet", "unet"),
+        ("TransformerBlock", ""),  # a class: a layer or block of any size
+        ("build_model", ""),
+        ("get_resnet_like_block_count", "resnet"),
+        ("bertha_loader", ""),  # a word must match whole, not as a prefix
+        ("", ""),
+    ],
+)
+def test_architecture_names(name, word):
+    assert architecture(name) == word
+
+
+def _findings(text, predictor):
+    return [d for d in check_source(text, "train.py", GL602, predictor) if d.code == "GL602"]
+
+
+def test_a_small_model_in_a_file_with_a_large_factory_is_not_reported_when_its_step_is_known(predictor):
+    text = (
+        "import tensorflow as tf\nbackbone = build_transformer_model(config)\n"
+        "m = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(4)])\nm.fit(x, y, batch_size=32)\n"
+    )
+    assert _findings(text, predictor) == []
+
+
+def test_the_basis_names_the_factory(predictor):
+    text = "import tensorflow as tf\nm = build_transformer_model(config)\nm.fit(x, y, epochs=3)\n"
+    [found] = _findings(text, predictor)
+    assert found.span.line == 3 and "build_transformer_model()" in found.message
+
+
+def test_an_unknown_model_alone_is_not_reported(predictor):
+    text = "import tensorflow as tf\nm = tf.keras.models.load_model(path)\nm.fit(x, y, epochs=3)\n"
+    assert _findings(text, predictor) == []
