@@ -31,15 +31,15 @@ ARCHITECTURES = frozenset({
 APPLICATIONS = "tensorflow.keras.applications."
 
 
-def step_flops(site: Site) -> tuple[float, bool, int] | None:
-    """The training step's FLOPs where the model's are known: (FLOPs, a lower bound?, batch);
-    the batch is 1 (a lower bound) where it is unknown."""
+def step_flops(site: Site) -> tuple[float, bool, int | None] | None:
+    """The training step's FLOPs where the model's are known: (FLOPs, a lower bound?, the batch or
+    None where it is unknown, the FLOPs then those of a batch of one: a lower bound)."""
     flops, batch = site.work_value("flops_per_sample"), site.work_value("batch_size")
     if not isinstance(flops, (int, float)) or isinstance(flops, bool) or flops <= 0:
         return None
-    known = isinstance(batch, int) and not isinstance(batch, bool) and batch > 0
-    batch = batch if known else 1
-    return TRAINING_FLOPS * flops * batch, site.work_lower("flops_per_sample") or not known, batch
+    if not (isinstance(batch, int) and not isinstance(batch, bool) and batch > 0):
+        return TRAINING_FLOPS * flops, True, None
+    return TRAINING_FLOPS * flops * batch, site.work_lower("flops_per_sample"), batch
 
 
 def small_step(site: Site) -> bool:
@@ -58,8 +58,9 @@ def large_step(site: Site) -> str:
     if step is not None and step[0] >= HALF_PEAK_FLOPS:
         flops, lower, batch = step
         whose = f"it trains {name}, whose" if named else "its"
+        times = f"batch {batch}" if batch else "a batch of unknown size, taken as 1"
         return (f"{whose} training step is {'at least ' if lower else ''}{flops:.1e} FLOPs "
-                f"(3 x forward FLOPs per sample x batch {batch}), compute-bound on a GPU")
+                f"(3 x forward FLOPs per sample x {times}), compute-bound on a GPU")
     if named:
         return f"it trains {name}, a large named architecture"
     library = site.features.get("library")
@@ -83,12 +84,27 @@ def built_backbone(facts: FileFacts) -> str:
     return ""
 
 
+#: A factory's name may begin with a verb and end with a noun around the architecture's name.
+BUILDERS = frozenset({"build", "create", "make", "get", "construct", "new"})
+NOUNS = frozenset({"model", "net", "network", "backbone", "detector", "classifier", "encoder"})
+#: What may follow the architecture's name: a depth, version or size (`resnet_50`, `bert_base`).
+VARIANT = re.compile(r"(v?\d+[a-z]?|[a-z]\d+|base|large|small|tiny|lite|mini)")
+
+
 def architecture(function: str) -> str:
-    """The large architecture a snake_case factory function's name names (`build_transformer_model`:
-    "transformer"); "" for other names and for classes (CamelCase: a layer or block of any size)."""
+    """The large architecture a snake_case factory function's name names: the architecture's name
+    (with its depth or size: `resnet50`, `bert_base`), optionally after a verb and before a noun
+    (`build_transformer_model`: "transformer", `efficientdet`, `create_unet`); "" for any other
+    name (`define_densenet_flags`, `resnet_block`) and for classes (CamelCase: a layer or block of
+    any size)."""
     if not function or function != function.lower():
         return ""
-    for word in function.split("_"):
-        if word in ARCHITECTURES or re.sub(r"\d+$", "", word) in ARCHITECTURES:
-            return re.sub(r"\d+$", "", word) if word not in ARCHITECTURES else word
-    return ""
+    words = function.split("_")
+    if len(words) > 1 and words[0] in BUILDERS:
+        words = words[1:]
+    if len(words) > 1 and words[-1] in NOUNS:
+        words = words[:-1]
+    head = re.sub(r"\d+$", "", words[0])
+    if head not in ARCHITECTURES or not all(VARIANT.fullmatch(word) for word in words[1:]):
+        return ""
+    return head

@@ -20,7 +20,12 @@ GL602 = Config(select=("GL602",), no_cache=True)
         ("unet", "unet"),
         ("TransformerBlock", ""),  # a class: a layer or block of any size
         ("build_model", ""),
-        ("get_resnet_like_block_count", "resnet"),
+        ("create_unet_model", "unet"),
+        ("resnet_50", "resnet"),
+        ("bert_base", "bert"),
+        ("define_densenet_flags", ""),  # a flags helper, not a factory
+        ("resnet_block", ""),  # a block of any size
+        ("get_resnet_like_block_count", ""),
         ("bertha_loader", ""),  # a word must match whole, not as a prefix
         ("", ""),
     ],
