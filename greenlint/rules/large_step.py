@@ -16,7 +16,7 @@ import re
 
 from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts, Site
-from greenlint.rules.syntax import last_name, units
+from greenlint.rules.syntax import last_name
 
 #: Words naming public architectures whose training step is large at their usual input sizes
 #: (10^9 FLOPs per sample and more: transformers at sequence lengths of hundreds, ImageNet CNNs,
@@ -69,19 +69,24 @@ def large_step(site: Site) -> str:
     return ""
 
 
-def built_backbone(facts: FileFacts) -> str:
-    """Why the file's models are large, from what it builds: a Keras Application (a pretrained
-    backbone, often inside a `Sequential` the analysis cannot price), or a call of a project
-    factory function named after a large architecture; "" where neither."""
+def built_backbone(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
+    """Why the file's models are large, from what it builds, and where (cell, line; cell 0 in a
+    script): a Keras Application (a pretrained backbone, often inside a `Sequential` the analysis
+    cannot price), or a call of a project factory function named after a large architecture;
+    None where neither."""
     for site in facts.sites:
         name = site.api.rsplit(".", 1)[-1]
         if site.api.startswith(APPLICATIONS) and name[:1].isupper():
-            return f"the file builds keras.applications.{name}, a large pretrained architecture"
-    for module in units(facts):
-        for node in ast.walk(module):
+            span = site.callsite.span
+            return f"the file builds keras.applications.{name}, a large pretrained architecture", (span.cell or 0, span.line)
+    cells = [None] if isinstance(facts.source, str) else range(1, len(facts.source) + 1)
+    for cell in cells:
+        module = facts.module(cell)
+        for node in ast.walk(module) if module is not None else ():
             if isinstance(node, ast.Call) and (word := architecture(last_name(node.func))):
-                return f"the file builds its model with {last_name(node.func)}(), named after the {word} architecture"
-    return ""
+                why = f"the file builds its model with {last_name(node.func)}(), named after the {word} architecture"
+                return why, (cell or 0, node.lineno)
+    return None
 
 
 #: A factory's name may begin with a verb and end with a noun around the architecture's name.

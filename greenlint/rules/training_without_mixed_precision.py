@@ -45,6 +45,9 @@ class TrainingWithoutMixedPrecision(Rule):
       backbone inside a `Sequential`, say) or calls a project factory function named after a
       large public architecture (`build_transformer_model` for BERT, `efficientdet(phi)`,
       `resnet50()`, `unet()`): their steps are 10^9 FLOPs and more at their usual input sizes.
+      The finding is then on the first training at or after that call (in a notebook, only a
+      later one: its cells run in order; in a script, the first where none follows, as a fit in
+      a function defined above the call trains what it builds).
 
     A model greenlint cannot size is no evidence: a few Dense or RNN layers on data of unknown
     width or length (a regression on a CSV file, a small RNN) is not reported, and neither is a
@@ -231,6 +234,13 @@ class TrainingWithoutMixedPrecision(Rule):
             "m.fit(train_ds, epochs=3)\n",
             line=4, message_contains="MobileNetV2",
         ),
+        Invalid(  # the training after the backbone is built, not an earlier unsized one
+            "import tensorflow as tf\nsmall = tf.keras.Sequential([tf.keras.layers.Dense(8)])\nsmall.fit(a, b)\n"
+            "base = tf.keras.applications.MobileNetV2(include_top=False)\n"
+            "m = tf.keras.Sequential([base, tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(5)])\n"
+            "m.fit(train_ds, epochs=3)\n",
+            line=6,
+        ),
         Invalid(  # a keras-hub model from a preset
             "import keras_hub\nc = keras_hub.models.ImageClassifier.from_preset('resnet_50_imagenet', num_classes=2)\n"
             "c.fit(train_ds, epochs=3)\n",
@@ -258,10 +268,9 @@ class TrainingWithoutMixedPrecision(Rule):
             return
         trainings = [s for s in fits if not small_step(s) and not _forwards(facts, s) and not in_test_code(facts, s)]
         found = next(((s, why) for s in trainings if (why := large_step(s))), None)
-        if found is None:
-            backbone = built_backbone(facts)
-            found = (trainings[0], backbone) if trainings and backbone else None
-        if found is None:
+        if found is None and trainings and (backbone := built_backbone(facts)):
+            found = (_after(trainings, backbone[1], notebook=not isinstance(facts.source, str)), backbone[0])
+        if found is None or found[0] is None:
             return
         tf = target(facts.path)
         if tf.older_than(1, 14) or keras_flavour(facts, tf).multi_backend:
@@ -274,6 +283,14 @@ def _test_file(path: str) -> bool:
     """A test module by pytest's and unittest's naming (`test_*.py`, `*_test.py`)."""
     name = os.path.basename(path)
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
+
+
+def _after(trainings: list[Site], where: tuple[int, int], notebook: bool) -> Site | None:
+    """The first training at or after where the large model is built: a notebook's cells run in
+    order, so only a later one trains it; a script's fit may sit in a function defined above the
+    build, so its first training stands in where none follows."""
+    later = [s for s in trainings if (s.callsite.span.cell or 0, s.callsite.span.line) >= where]
+    return later[0] if later else (None if notebook else trainings[0])
 
 
 def _forwards(facts: FileFacts, site: Site) -> bool:
