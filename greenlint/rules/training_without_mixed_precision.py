@@ -267,15 +267,14 @@ class TrainingWithoutMixedPrecision(Rule):
         if not fits or _test_file(facts.path) or hides_gpus(facts):
             return
         trainings = [s for s in fits if not small_step(s) and not _forwards(facts, s) and not in_test_code(facts, s)]
-        found = next(((s, why) for s in trainings if (why := large_step(s))), None)
-        if found is None and trainings and (backbone := built_backbone(facts)):
-            found = (_after(trainings, backbone[1], notebook=not isinstance(facts.source, str)), backbone[0])
-        if found is None or found[0] is None:
+        site, why = next(((s, why) for s in trainings if (why := large_step(s))), (None, ""))
+        if site is None and trainings and (backbone := built_backbone(facts)):
+            site, why = _after(trainings, backbone[1], notebook=not isinstance(facts.source, str)), backbone[0]
+        if site is None:
             return
         tf = target(facts.path)
         if tf.older_than(1, 14) or keras_flavour(facts, tf).multi_backend:
             return
-        site, why = found
         yield self.diagnostic(site.callsite.span, facts.path, f"{self.MESSAGE}: {why}")
 
 
