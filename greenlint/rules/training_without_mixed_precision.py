@@ -6,12 +6,12 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import keras_flavour
+from greenlint.rules.large_step import built_backbone, large_step, small_step
 from greenlint.rules.syntax import text_mentions
 from greenlint.rules.tf_target import target
 
@@ -29,8 +29,31 @@ class TrainingWithoutMixedPrecision(Rule):
     chooses its floating-point precision: it mentions no mixed-precision policy
     (`mixed_float16`, `mixed_bfloat16`), no `mixed_precision` API or helper (a project's
     `set_mixed_precision_policy(dtype)`, TensorFlow 1's `enable_mixed_precision_graph_rewrite`)
-    and no `set_floatx`. One finding per file, on its first training not excepted here, where
-    the advice cannot be followed or changes what the code is for:
+    and no `set_floatx`, where the program shows that its training step is large enough for
+    faster arithmetic to matter. A step is compute-bound on its matrix multiplications and
+    convolutions when its forward and backward FLOPs (3 x the model's FLOPs per sample x the
+    batch) reach 10^9, the work at which one GPU kernel reaches half its peak (greenlint's cost
+    model, greenlint/predict/work_energy.py); below it, the step's time is kernel launches and
+    Python, and float16 saves nothing. The evidence, stated in the message (greenlint/rules/large_step.py):
+
+    - the model's FLOPs, read from its layers, or the known part of them (a lower bound: a
+      convolution on images of known size beside a layer greenlint does not know), give a step
+      of at least 10^9 FLOPs (the batch taken as 1 where it is unknown);
+    - it trains a named model: a Keras Application (`tf.keras.applications.ResNet50`), a
+      keras-hub or keras-cv model (`ImageClassifier.from_preset(...)`);
+    - where the model's FLOPs are unknown, the file builds a Keras Application (a pretrained
+      backbone inside a `Sequential`, say) or calls a project factory function named after a
+      large public architecture (`build_transformer_model` for BERT, `efficientdet(phi)`,
+      `resnet50()`, `unet()`): their steps are 10^9 FLOPs and more at their usual input sizes.
+      The finding is then on the first training at or after that call (in a notebook, only a
+      later one: its cells run in order; in a script, the first where none follows, as a fit in
+      a function defined above the call trains what it builds).
+
+    A model greenlint cannot size is no evidence: a few Dense or RNN layers on data of unknown
+    width or length (a regression on a CSV file, a small RNN) is not reported, and neither is a
+    class named after an architecture (`TransformerBlock(32, 2)`: a layer of any size).
+    One finding per file, on its first training with such evidence, except where the advice
+    cannot be followed or changes what the code is for:
 
     - the program runs on **multi-backend Keras 2.0-2.3** (the standalone `keras` package of
       2017-2019, recognised from its imports and from `fit_generator`-style calls or a
@@ -47,11 +70,8 @@ class TrainingWithoutMixedPrecision(Rule):
       and its policy is what it tests;
     - the fit forwards `**kwargs` (a library's wrapper around its caller's model: the policy
       must be set before that model is built, by the caller);
-    - the model's training step is known to be too small to fill a GPU: its forward and backward
-      FLOPs (3 x the model's FLOPs per sample, read from its layers, x the batch) stay below
-      10^9, the work at which one GPU kernel reaches half its peak (greenlint's cost model,
-      greenlint/predict/work_energy.py). Such a step's time is kernel launches and Python, not
-      arithmetic: faster arithmetic saves nothing (a one-neuron regression, an MNIST MLP).
+    - the model's training step is known to be below 10^9 FLOPs (a one-neuron regression, an
+      MNIST MLP), even in a file that builds a large model elsewhere.
 
     ## Why is this bad?
     On GPUs with tensor cores (compute capability 7.0 and later) and on TPUs, computing in 16-bit
@@ -138,31 +158,64 @@ class TrainingWithoutMixedPrecision(Rule):
             "m = tf.keras.Sequential([tf.keras.layers.Dense(units=1, input_shape=[1])])\n"
             "m.compile(loss='mean_squared_error', optimizer='adam')\nm.fit(c, f, epochs=500, verbose=False)\n"
         ),
+        Valid(  # a model the analysis knows nothing about: unknown is no evidence
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\n"
+        ),
+        Valid(  # a small MLP on data of unknown width (a regression on California housing)
+            "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.layers.Dense(30, activation='relu',"
+            " input_shape=X_train.shape[1:]), tf.keras.layers.Dense(1)])\n"
+            "m.compile(loss='mse', optimizer='sgd')\nm.fit(X_train, y_train, epochs=20)\n"
+        ),
+        Valid(  # a small RNN on sequences of unknown length
+            "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.layers.SimpleRNN(20, return_sequences=True,"
+            " input_shape=[None, 1]), tf.keras.layers.SimpleRNN(20), tf.keras.layers.Dense(1)])\n"
+            "m.fit(X_train, y_train, epochs=20)\n"
+        ),
+        Valid(  # a layer class named after an architecture says nothing about its size
+            "import tensorflow as tf\nblock = TransformerBlock(32, 2, 32)\n"
+            "m = tf.keras.Sequential([tf.keras.layers.Embedding(20000, 32), block, tf.keras.layers.Dense(2)])\n"
+            "m.fit(x_train, y_train, epochs=2)\n"
+        ),
+        Valid(  # a Keras Application built in a file that never trains it: the MNIST MLP's step is small
+            "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(128),"
+            " tf.keras.layers.Dense(10)])\nm.fit(x, y, batch_size=32, epochs=5)\n"
+            "features = tf.keras.applications.ResNet50(weights='imagenet')\n"
+        ),
     )
     INVALID = (
-        Invalid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y)\nm.fit(x, y)\n", line=3),
+        Invalid(  # a Keras Application: about 2.3 x 10^10 FLOPs per image, trained
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y)\nm.fit(x, y)\n",
+            line=3, message_contains="ResNet50",
+        ),
         Invalid(  # a convnet on 224x224 images: about 4 x 10^9 FLOPs per image
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((224, 224, 3)),"
             " tf.keras.layers.Conv2D(64, 3), tf.keras.layers.Conv2D(64, 3), tf.keras.layers.GlobalAveragePooling2D(),"
             " tf.keras.layers.Dense(10)])\nm.fit(x, y, batch_size=32, epochs=10)\n",
-            line=3,
+            line=3, message_contains="FLOPs",
+        ),
+        Invalid(  # a known lower bound is evidence too: the convolutions alone, whatever the unknown layer adds
+            "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((224, 224, 3)),"
+            " tf.keras.layers.Conv2D(64, 3), tf.keras.layers.Conv2D(64, 3), MyHead()])\n"
+            "m.fit(x, y, batch_size=32, epochs=10)\n",
+            line=3, message_contains="at least",
         ),
         Invalid(  # tf.keras's generator training is a training too
-            "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n",
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.fit_generator(gen, steps_per_epoch=100, epochs=5)\n",
             line=3,
         ),
         Invalid(  # standalone Keras with fit(): Keras 2.4+ or Keras 3, which have the policy
-            "import keras\nm = keras.Sequential()\nm.fit(x, y, epochs=10)\n",
+            "import keras\nm = keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=3,
         ),
         Invalid(  # a backend shim that may import tf.keras: not multi-backend only
             "import os\nif os.environ.get('TF_KERAS'):\n    import tensorflow.keras as keras\nelse:\n    import keras\n"
-            "m = keras.models.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n",
+            "m = keras.applications.ResNet50(weights=None)\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n",
             line=7,
         ),
         Invalid(  # one GPU chosen, not hidden
             "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\n"
-            "m = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\n",
+            "m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=5,
         ),
         Invalid(  # the first fit large enough to gain
@@ -171,9 +224,39 @@ class TrainingWithoutMixedPrecision(Rule):
             line=5,
         ),
         Invalid(  # the first fit outside test code
-            "import tensorflow as tf\ndef test_fit():\n    tf.keras.Sequential().fit(x, y)\n"
-            "m = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\n",
+            "import tensorflow as tf\ndef test_fit():\n    tf.keras.applications.ResNet50(weights=None).fit(x, y)\n"
+            "m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=5,
+        ),
+        Invalid(  # a pretrained backbone inside a Sequential the analysis cannot price
+            "import tensorflow as tf\nbase = tf.keras.applications.MobileNetV2(include_top=False, weights='imagenet')\n"
+            "m = tf.keras.Sequential([base, tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(5)])\n"
+            "m.fit(train_ds, epochs=3)\n",
+            line=4, message_contains="MobileNetV2",
+        ),
+        Invalid(  # the training after the backbone is built, not an earlier unsized one
+            "import tensorflow as tf\nsmall = tf.keras.Sequential([tf.keras.layers.Dense(8)])\nsmall.fit(a, b)\n"
+            "base = tf.keras.applications.MobileNetV2(include_top=False)\n"
+            "m = tf.keras.Sequential([base, tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(5)])\n"
+            "m.fit(train_ds, epochs=3)\n",
+            line=6,
+        ),
+        Invalid(  # a keras-hub model from a preset
+            "import keras_hub\nc = keras_hub.models.ImageClassifier.from_preset('resnet_50_imagenet', num_classes=2)\n"
+            "c.fit(train_ds, epochs=3)\n",
+            line=3, message_contains="keras_hub",
+        ),
+        Invalid(  # a project factory of a named large architecture (bert4keras, EfficientDet)
+            "import tensorflow as tf\nfrom bert4keras.models import build_transformer_model\n"
+            "model = build_transformer_model(config_path, checkpoint_path, application='unilm')\n"
+            "model.fit(train_generator.forfit(), steps_per_epoch=1000, epochs=10000)\n",
+            line=4, message_contains="transformer",
+        ),
+        Invalid(
+            "import tensorflow as tf\nfrom model import efficientdet\n"
+            "model, prediction_model = efficientdet(args.phi, num_classes=20)\n"
+            "model.fit_generator(generator=train_generator, epochs=args.epochs)\n",
+            line=4, message_contains="efficientdet",
         ),
     )
 
@@ -183,14 +266,16 @@ class TrainingWithoutMixedPrecision(Rule):
         fits = [s for s in facts.sites if is_keras_model_method(s.api, ("fit", "fit_generator"))]
         if not fits or _test_file(facts.path) or hides_gpus(facts):
             return
-        first = next((s for s in fits if not _latency_bound(s) and not _forwards(facts, s) and not in_test_code(facts, s)),
-                     None)
-        if first is None:
+        trainings = [s for s in fits if not small_step(s) and not _forwards(facts, s) and not in_test_code(facts, s)]
+        site, why = next(((s, why) for s in trainings if (why := large_step(s))), (None, ""))
+        if site is None and trainings and (backbone := built_backbone(facts)):
+            site, why = _after(trainings, backbone[1], notebook=not isinstance(facts.source, str)), backbone[0]
+        if site is None:
             return
         tf = target(facts.path)
         if tf.older_than(1, 14) or keras_flavour(facts, tf).multi_backend:
             return
-        yield self.diagnostic(first.callsite.span, facts.path, self.MESSAGE)
+        yield self.diagnostic(site.callsite.span, facts.path, f"{self.MESSAGE}: {why}")
 
 
 def _test_file(path: str) -> bool:
@@ -199,15 +284,12 @@ def _test_file(path: str) -> bool:
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
-def _latency_bound(site: Site) -> bool:
-    """The training step's work is known, and too small to fill a GPU: its forward and backward
-    FLOPs (`TRAINING_FLOPS` x the model's FLOPs per sample x the batch) stay below the n-half of
-    greenlint's cost model (`HALF_PEAK_FLOPS`, about 10^9: a kernel below it runs far under peak,
-    its time set by launches, not arithmetic). Faster arithmetic then saves nothing."""
-    flops, batch = site.work_value("flops_per_sample"), site.work_value("batch_size")
-    if not isinstance(flops, (int, float)) or not isinstance(batch, int) or site.work_lower("flops_per_sample"):
-        return False
-    return TRAINING_FLOPS * flops * batch < HALF_PEAK_FLOPS
+def _after(trainings: list[Site], where: tuple[int, int], notebook: bool) -> Site | None:
+    """The first training at or after where the large model is built: a notebook's cells run in
+    order, so only a later one trains it; a script's fit may sit in a function defined above the
+    build, so its first training stands in where none follows."""
+    later = [s for s in trainings if (s.callsite.span.cell or 0, s.callsite.span.line) >= where]
+    return later[0] if later else (None if notebook else trainings[0])
 
 
 def _forwards(facts: FileFacts, site: Site) -> bool:

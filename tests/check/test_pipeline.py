@@ -36,7 +36,7 @@ def test_rules_run_on_predicted_call_sites(tmp_path, config):
     src = project(tmp_path, {"train.py": TRAIN})
     result = run_check([src], config, FAKE)
     assert codes(result) == [
-        ("train.py", 3, "GL101"), ("train.py", 3, "GL301"), ("train.py", 3, "GL602"), ("train.py", 5, "GL202")
+        ("train.py", 3, "GL101"), ("train.py", 3, "GL301"), ("train.py", 5, "GL202")
     ]
     hotspot = next(d for d in result.diagnostics if d.code == "GL101")
     assert hotspot.energy_j == 500.0 and "500 J" in hotspot.message and "from data" in hotspot.message
@@ -57,7 +57,7 @@ def test_bad_files_become_diagnostics_and_the_run_goes_on(tmp_path, config):
     assert by_file["broken.py"][0].severity == "error"
     assert [d.code for d in by_file["blob.py"]] == ["GL002"]
     assert "internal error" in by_file["crash.py"][0].message
-    assert {d.code for d in by_file["ok.py"]} == {"GL101", "GL301", "GL202", "GL602"}
+    assert {d.code for d in by_file["ok.py"]} == {"GL101", "GL301", "GL202"}
     assert len(result.errors) == 3
 
 
@@ -105,7 +105,7 @@ def test_failures_are_not_cached(tmp_path, config):
     src2 = project(tmp_path, {"a.py": TRAIN})
     result = run_check([src2 / "a.py"], config, broken)
     assert not any(d.code == "GL101" for d in result.diagnostics)  # no energy, but the other rules still run
-    assert {d.code for d in result.diagnostics} == {"GL301", "GL202", "GL602"}
+    assert {d.code for d in result.diagnostics} == {"GL301", "GL202"}
     assert run_check([src2 / "a.py"], config, broken).stats.cache_hits == 0
 
 
@@ -146,7 +146,7 @@ def test_noqa_and_per_file_ignores(tmp_path, config):
     )
     cfg = config.replace(root=tmp_path, per_file_ignores={"src/tests/*": ("GL2", "GL3")})
     got = codes(run_check([src], cfg, FAKE))
-    assert got == [("a.py", 3, "GL301"), ("a.py", 3, "GL602"), ("a.py", 5, "GL202"), ("t.py", 3, "GL101"), ("t.py", 3, "GL602")]
+    assert got == [("a.py", 3, "GL301"), ("a.py", 5, "GL202"), ("t.py", 3, "GL101")]
     unused = run_check([src], cfg.replace(extend_select=("GL003",)), FAKE)
     assert not any(d.code == "GL003" for d in unused.diagnostics)
     (src / "a.py").write_text("import tensorflow as tf\ntf.constant(1)  # noqa: GL101\n")

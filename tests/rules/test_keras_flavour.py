@@ -33,7 +33,7 @@ def test_the_same_script_on_a_tf_keras_module_is_reported(tmp_path, predictor):
 
 def test_standalone_keras_fit_is_multi_backend_only_under_a_tensorflow_1_pin(tmp_path, predictor, monkeypatch):
     monkeypatch.setattr(tf_target, "_installed", lambda: None)
-    script = "import keras\nm = keras.models.Sequential()\nm.fit(x, y, epochs=10)\n"
+    script = "import keras\nm = keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n"
     (tmp_path / "requirements.txt").write_text("keras\ntensorflow>=2.4\n")
     assert len(_findings(tmp_path, predictor, "train.py", script)) == 1
     (tmp_path / "requirements.txt").write_text("keras==2.2.4\ntensorflow-gpu==1.13.1\n")
@@ -42,7 +42,7 @@ def test_standalone_keras_fit_is_multi_backend_only_under_a_tensorflow_1_pin(tmp
 
 def test_tf_keras_on_tensorflow_before_1_14_has_no_mixed_precision(tmp_path, predictor, monkeypatch):
     monkeypatch.setattr(tf_target, "_installed", lambda: None)
-    script = "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\n"
+    script = "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n"
     (tmp_path / "requirements.txt").write_text("tensorflow==1.13.1\n")
     assert _findings(tmp_path, predictor, "train.py", script) == []
     (tmp_path / "requirements.txt").write_text("tensorflow==1.15.5\n")  # the graph rewrite

@@ -1,0 +1,115 @@
+"""Evidence that a Keras training step is large enough for faster arithmetic to matter.
+
+A step is compute-bound on its matrix multiplications and convolutions when its forward and
+backward FLOPs (`TRAINING_FLOPS` x the model's FLOPs per sample x the batch) reach the n-half of
+greenlint's cost model (`HALF_PEAK_FLOPS`, greenlint/predict/work_energy.py): below it a GPU kernel
+runs far under peak and the step's time is launches and Python. Where the analysis does not know
+the FLOPs, only what the program names is evidence: a Keras Application or a keras-hub/keras-cv
+model, or a project factory named after a large public architecture. A few Dense or RNN layers on
+data of unknown width are no evidence either way: unknown stays unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
+from greenlint.rules.base import FileFacts, Site
+from greenlint.rules.syntax import last_name
+
+#: Words naming public architectures whose training step is large at their usual input sizes
+#: (10^9 FLOPs per sample and more: transformers at sequence lengths of hundreds, ImageNet CNNs,
+#: detectors and segmentation networks at their image sizes), as a project's factory function spells them (`build_transformer_model`,
+#: `efficientdet(phi)`, `create_resnet50`).
+ARCHITECTURES = frozenset({
+    "bert", "albert", "roberta", "electra", "unilm", "gpt", "gpt2", "t5", "transformer",
+    "resnet", "resnext", "densenet", "inception", "xception", "vgg", "efficientnet", "efficientdet",
+    "yolo", "yolov3", "retinanet", "maskrcnn", "unet", "segnet", "pspnet", "deeplab", "deeplabv3",
+})
+
+APPLICATIONS = "tensorflow.keras.applications."
+
+
+def step_flops(site: Site) -> tuple[float, bool, int | None] | None:
+    """The training step's FLOPs where the model's are known: (FLOPs, a lower bound?, the batch or
+    None where it is unknown, the FLOPs then those of a batch of one: a lower bound)."""
+    flops, batch = site.work_value("flops_per_sample"), site.work_value("batch_size")
+    if not isinstance(flops, (int, float)) or isinstance(flops, bool) or flops <= 0:
+        return None
+    if not (isinstance(batch, int) and not isinstance(batch, bool) and batch > 0):
+        return TRAINING_FLOPS * flops, True, None
+    return TRAINING_FLOPS * flops * batch, site.work_lower("flops_per_sample"), batch
+
+
+def small_step(site: Site) -> bool:
+    """The step's exact work is known and below `HALF_PEAK_FLOPS`: faster arithmetic saves nothing."""
+    step = step_flops(site)
+    return step is not None and not step[1] and step[0] < HALF_PEAK_FLOPS
+
+
+def large_step(site: Site) -> str:
+    """Why the fit's step is large, from its own work: its FLOPs (or their known lower bound) at
+    or above `HALF_PEAK_FLOPS`, or a named model (a Keras Application, a keras-hub/keras-cv model);
+    "" where the site gives no such evidence."""
+    step = step_flops(site)
+    name = site.work_value("model")
+    named = isinstance(name, str) and name
+    if step is not None and step[0] >= HALF_PEAK_FLOPS:
+        flops, lower, batch = step
+        whose = f"it trains {name}, whose" if named else "its"
+        times = f"batch {batch}" if batch else "a batch of unknown size, taken as 1"
+        return (f"{whose} training step is {'at least ' if lower else ''}{flops:.1e} FLOPs "
+                f"(3 x forward FLOPs per sample x {times}), compute-bound on a GPU")
+    if named:
+        return f"it trains {name}, a large named architecture"
+    library = site.features.get("library")
+    if site.features.get("receiver") == "library" and isinstance(library, str):
+        return f"it trains a {library} model, a large pretrained architecture"
+    return ""
+
+
+def built_backbone(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
+    """Why the file's models are large, from what it builds, and where (cell, line; cell 0 in a
+    script): a Keras Application (a pretrained backbone, often inside a `Sequential` the analysis
+    cannot price), or a call of a project factory function named after a large architecture;
+    None where neither."""
+    for site in facts.sites:
+        name = site.api.rsplit(".", 1)[-1]
+        if site.api.startswith(APPLICATIONS) and name[:1].isupper():
+            span = site.callsite.span
+            return f"the file builds keras.applications.{name}, a large pretrained architecture", (span.cell or 0, span.line)
+    cells = [None] if isinstance(facts.source, str) else range(1, len(facts.source) + 1)
+    for cell in cells:
+        module = facts.module(cell)
+        for node in ast.walk(module) if module is not None else ():
+            if isinstance(node, ast.Call) and (word := architecture(last_name(node.func))):
+                why = f"the file builds its model with {last_name(node.func)}(), named after the {word} architecture"
+                return why, (cell or 0, node.lineno)
+    return None
+
+
+#: A factory's name may begin with a verb and end with a noun around the architecture's name.
+BUILDERS = frozenset({"build", "create", "make", "get", "construct", "new"})
+NOUNS = frozenset({"model", "net", "network", "backbone", "detector", "classifier", "encoder"})
+#: What may follow the architecture's name: a depth, version or size (`resnet_50`, `bert_base`).
+VARIANT = re.compile(r"(v?\d+[a-z]?|[a-z]\d+|base|large|small|tiny|lite|mini)")
+
+
+def architecture(function: str) -> str:
+    """The large architecture a snake_case factory function's name names: the architecture's name
+    (with its depth or size: `resnet50`, `bert_base`), optionally after a verb and before a noun
+    (`build_transformer_model`: "transformer", `efficientdet`, `create_unet`); "" for any other
+    name (`define_densenet_flags`, `resnet_block`) and for classes (CamelCase: a layer or block of
+    any size)."""
+    if not function or function != function.lower():
+        return ""
+    words = function.split("_")
+    if len(words) > 1 and words[0] in BUILDERS:
+        words = words[1:]
+    if len(words) > 1 and words[-1] in NOUNS:
+        words = words[:-1]
+    head = re.sub(r"\d+$", "", words[0])
+    if head not in ARCHITECTURES or not all(VARIANT.fullmatch(word) for word in words[1:]):
+        return ""
+    return head

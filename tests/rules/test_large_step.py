@@ -1,0 +1,76 @@
+"""Which factory names count as a large architecture (greenlint.rules.large_step), and GL602 on them."""
+
+from __future__ import annotations
+
+import pytest
+
+from greenlint.check import Config, check_source
+from greenlint.rules.large_step import architecture
+
+GL602 = Config(select=("GL602",), no_cache=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "word"),
+    [
+        ("build_transformer_model", "transformer"),
+        ("efficientdet", "efficientdet"),
+        ("resnet50", "resnet"),
+        ("create_bert_model", "bert"),
+        ("unet", "unet"),
+        ("TransformerBlock", ""),  # a class: a layer or block of any size
+        ("build_model", ""),
+        ("create_unet_model", "unet"),
+        ("resnet_50", "resnet"),
+        ("bert_base", "bert"),
+        ("define_densenet_flags", ""),  # a flags helper, not a factory
+        ("resnet_block", ""),  # a block of any size
+        ("get_resnet_like_block_count", ""),
+        ("bertha_loader", ""),  # a word must match whole, not as a prefix
+        ("", ""),
+    ],
+)
+def test_architecture_names(name, word):
+    assert architecture(name) == word
+
+
+def _findings(text, predictor):
+    return [d for d in check_source(text, "train.py", GL602, predictor) if d.code == "GL602"]
+
+
+def test_a_small_model_in_a_file_with_a_large_factory_is_not_reported_when_its_step_is_known(predictor):
+    text = (
+        "import tensorflow as tf\nbackbone = build_transformer_model(config)\n"
+        "m = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(4)])\nm.fit(x, y, batch_size=32)\n"
+    )
+    assert _findings(text, predictor) == []
+
+
+def test_the_basis_names_the_factory(predictor):
+    text = "import tensorflow as tf\nm = build_transformer_model(config)\nm.fit(x, y, epochs=3)\n"
+    [found] = _findings(text, predictor)
+    assert found.span.line == 3 and "build_transformer_model()" in found.message
+
+
+def _notebook(*cells):
+    import json
+
+    return json.dumps({
+        "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c}
+                  for c in cells],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+    })
+
+
+def test_a_notebook_reports_only_a_training_after_the_large_model_is_built(predictor):
+    small = "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.layers.Dense(8)])\nm.fit(a, b)\n"
+    backbone = "base = tf.keras.applications.ResNet50(include_top=False)\nfeatures = base.predict(images)\n"
+    later = "head = tf.keras.Sequential([base, tf.keras.layers.Dense(5)])\nhead.fit(ds, epochs=3)\n"
+    assert [d for d in check_source(_notebook(small, backbone), "nb.ipynb", GL602, predictor) if d.code == "GL602"] == []
+    found = [d for d in check_source(_notebook(small, backbone, later), "nb.ipynb", GL602, predictor) if d.code == "GL602"]
+    assert [(d.span.cell, d.span.line) for d in found] == [(3, 2)]
+
+
+def test_an_unknown_model_alone_is_not_reported(predictor):
+    text = "import tensorflow as tf\nm = tf.keras.models.load_model(path)\nm.fit(x, y, epochs=3)\n"
+    assert _findings(text, predictor) == []
