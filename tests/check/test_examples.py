@@ -59,3 +59,25 @@ def test_the_readme_promises_what_the_check_finds(result):
         promised = set(re.findall(r"GL\d{3}", text.split(" once ")[0]))
         codes = {d.code for d in result.diagnostics if d.path.endswith(f"examples/{name}")}
         assert codes == promised, name
+
+
+def test_the_readme_example_is_what_make_run_prints(capsys, monkeypatch, tmp_path):
+    """Every line of the README's `make run` example (abridged: `...` skips lines) and its quoted
+    `Figures:` summary are lines `make run` prints today (spacing aside: columns follow the widest cell)."""
+    import re
+
+    from greenlint.cli import main
+
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(REPO_DIR)
+    main(["calls", "examples/", "--format", "text"])
+    main(["check", "examples/", "--exit-zero"])
+    printed = {" ".join(line.split()) for line in capsys.readouterr().out.splitlines()}
+    readme = (REPO_DIR / "README.md").read_text()
+    block = re.search(r"Example \(`make run`, abridged\):\n\n```\n(.*?)```", readme, re.S)
+    assert block, "README.md has no `make run` example block"
+    shown = [" ".join(line.split()) for line in block[1].splitlines() if line.strip() not in ("", "...")]
+    summary = re.search(r"^`(Figures: .*)`$", readme, re.M)
+    assert summary, "README.md quotes no `Figures:` line"
+    assert len(shown) >= 4
+    assert [line for line in [*shown, summary[1]] if line not in printed] == []
