@@ -94,6 +94,8 @@ def test_calls_show_the_figures_measured_here_labelled_and_the_overlay_named(cal
 
 def test_check_names_the_overlay_in_text_and_json(calibrated, program, capsys):
     cache, result = calibrated
+    with (program / "train.py").open("a") as f:  # a finding to carry the overlay: predict() per item (GL201)
+        f.write("for row in a:\n    model.predict(row[None])\n")
     args = [str(program / "train.py"), "--select", "ALL", "--exit-zero", "--cache-dir", str(cache)]
     assert main(["check", *args]) == 0
     err = capsys.readouterr().err

@@ -11,7 +11,7 @@ def test_calibrate_list_shows_the_quick_suite(capsys):
     assert main(["calibrate", "--quick", "--list"]) == 0
     out = capsys.readouterr().out
     assert "mlp_fit_1024" in out and "tensorflow.keras.Sequential.fit" in out
-    assert "20 workloads, 3 repeats each" in out and "mlp_fit_8192" not in out
+    assert "24 workloads, 3 repeats each" in out and "mlp_fit_8192" not in out
 
 
 def test_calibrate_unknown_workload_is_an_error(capsys):
