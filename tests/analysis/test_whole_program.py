@@ -593,3 +593,149 @@ def test_a_call_of_another_modules_wrapper_is_a_call_site_of_the_tf_call_it_spen
     assert saved.runs["count"] == 1000 and saved.features["via"] == "save at tf_util.py line 31"
     assert not any(line == 14 for line, _ in found)  # numpy: no wrapper
     assert not any(line in (8, 9) for line, _ in found if _.endswith("Session.run"))  # building is no run
+
+
+SEGMENTATION_MODELS = """
+from tensorflow import keras
+
+
+def build_unet(n_classes):
+    inp = keras.Input((64, 64, 3))
+    return keras.Model(inp, keras.layers.Conv2D(4, 3, padding="same")(inp))
+
+
+def build_fcn(n_classes):
+    inp = keras.Input((64, 64, 3))
+    return keras.Model(inp, keras.layers.Conv2D(4, 1)(inp))
+"""
+
+
+def test_a_registry_filled_key_by_key_in_another_module_gives_a_keras_model_for_any_key(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    write(tmp_path / "pkg", {
+        "__init__.py": "",
+        "models.py": SEGMENTATION_MODELS,
+        "all_models.py": """
+            from . import models
+
+            model_from_name = {}
+            model_from_name["unet"] = models.build_unet
+            model_from_name["fcn"] = models.build_fcn
+            """,
+        "train.py": """
+            import json
+
+
+            def train(name, x, y):
+                from .all_models import model_from_name
+                model = model_from_name[name](4)
+                model.fit(x, y, epochs=3, batch_size=8)
+
+
+            def train_from_config(path, x, y):
+                from .all_models import model_from_name
+                config = json.load(open(path))
+                model = model_from_name[config["model"]](config["n_classes"])
+                model.fit(x, y, epochs=3, batch_size=8)
+            """,
+    })
+    found = sites(tmp_path / "pkg" / "train.py")
+    for line in (7, 14):
+        fit = found[(line, "tensorflow.keras.Model.fit")]
+        assert "receiver_kind" not in fit.features  # typed: every constructor builds a Keras model
+        assert value(fit, "epochs") == 3 and value(fit, "batch_size") == 8
+        assert fit.work["flops_per_sample"]["value"] is None  # the two models differ: which one is not known
+
+
+def test_a_table_of_constructors_that_all_build_the_same_model_keeps_its_size(tmp_path):
+    write(tmp_path, {
+        "models.py": SEGMENTATION_MODELS,
+        "run.py": """
+            import sys
+            import numpy as np
+            from models import build_unet
+
+            MODELS = {}
+            MODELS["unet"] = build_unet
+            MODELS["unet_v2"] = build_unet
+            model = MODELS[sys.argv[1]](4)
+            model.predict(np.zeros((1, 64, 64, 3)))
+            """,
+    })
+    predict = sites(tmp_path / "run.py")[(9, "tensorflow.keras.Model.predict")]
+    assert value(predict, "params") == 3 * 3 * 3 * 4 + 4 and value(predict, "samples") == 1
+
+
+def test_a_dict_that_stores_other_values_is_not_a_table_of_constructors(tmp_path):
+    write(tmp_path, {
+        "models.py": SEGMENTATION_MODELS,
+        "run.py": """
+            import sys
+            import tensorflow as tf
+            from models import build_unet
+
+            MODELS = {}
+            MODELS["unet"] = build_unet
+            MODELS["size"] = 4
+            model = MODELS[sys.argv[1]](4)
+            model.fit(None, epochs=2)
+            """,
+    })
+    fit = sites(tmp_path / "run.py")[(9, "tensorflow.keras.Model.fit")]
+    assert fit.features["receiver_kind"] == "untyped"  # matched by its name only
+
+
+def test_a_model_parameter_defaulting_to_none_takes_the_model_the_function_loads(tmp_path):
+    # the module imports neither TF nor Keras: `predict(` is a call site only when the model is typed
+    (tmp_path / "pkg").mkdir()
+    write(tmp_path / "pkg", {
+        "__init__.py": "",
+        "models.py": SEGMENTATION_MODELS,
+        "all_models.py": """
+            from . import models
+
+            model_from_name = {"unet": models.build_unet, "fcn": models.build_fcn}
+            """,
+        "predict.py": """
+            import json
+            import os
+            import numpy as np
+
+
+            def model_from_checkpoint_path(path):
+                from .all_models import model_from_name
+                config = json.load(open(path))
+                return model_from_name[config["model_class"]](config["n_classes"])
+
+
+            def predict(model=None, inp=None, checkpoints_path=None):
+                if model is None and (checkpoints_path is not None):
+                    model = model_from_checkpoint_path(checkpoints_path)
+                return model.predict(np.array([inp]))[0]
+
+
+            def predict_multiple(model=None, inp_dir=None, checkpoints_path=None):
+                if model is None and (checkpoints_path is not None):
+                    model = model_from_checkpoint_path(checkpoints_path)
+                return [predict(model, np.load(name)) for name in os.listdir(inp_dir)]
+
+
+            def evaluate(model=None, checkpoints_path=None):
+                if model is None:
+                    model = model_from_checkpoint_path(checkpoints_path)
+                model.evaluate(np.zeros((10, 64, 64, 3)), np.zeros((10, 64, 64, 4)))
+
+
+            def not_rebound(model=None, x=None):
+                if model is not None:
+                    model = model_from_checkpoint_path(x)
+                model.evaluate(x)
+            """,
+    })
+    found = sites(tmp_path / "pkg" / "predict.py")
+    predict = found[(15, "tensorflow.keras.Model.predict")]
+    assert "receiver_kind" not in predict.features
+    assert predict.runs["count"] is None  # once per file of a folder, and from other modules
+    evaluate = found[(27, "tensorflow.keras.Model.evaluate")]
+    assert "receiver_kind" not in evaluate.features and value(evaluate, "samples") == 10
+    assert (33, "tensorflow.keras.Model.evaluate") not in found  # `is not None`: the model is the caller's
