@@ -1212,6 +1212,12 @@ class Resolver:
         if kind is Inst:
             if callee.cls == SAVED_MODEL_LOAD:
                 return self.saved_model_call(node, "__call__", args, keywords)
+            if callee.cls == graphrun.BACKEND_FUNCTION:  # `f_outputs([x])`: one run of K.function's graph
+                self.record(node, graphrun.FUNCTION_CALL, args, keywords, None)
+                fed = _items(args[0][1]) if args and not args[0][0] else None
+                rows = arrays.rows_of(fed[0]) if fed else None
+                self.calls[-1].work.update(graphrun.function_work(callee.meta["line"], rows, callee.meta["net"]))
+                return None
             api = self.table.method(callee.cls, "__call__")
             if api is None:
                 return None
@@ -1320,6 +1326,10 @@ class Resolver:
             return arrays.keras_dataset(api)
         if api == SAVED_MODEL_LOAD:
             return Inst(SAVED_MODEL_LOAD, "factory")
+        if api == graphrun.BACKEND_FUNCTION:  # its outputs' graph, where they are a model's: its FLOPs
+            graph = work_mod.functional_model(named)
+            net = work_mod.model_work(Inst(untyped.MODEL, "factory", {"graph": graph})) if graph else {}
+            return Inst(graphrun.BACKEND_FUNCTION, "factory", {"line": node.lineno, "net": net})
         if returns is None:
             return None
         meta: dict[str, Any] = {}

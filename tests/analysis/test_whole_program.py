@@ -739,3 +739,50 @@ def test_a_model_parameter_defaulting_to_none_takes_the_model_the_function_loads
     evaluate = found[(27, "tensorflow.keras.Model.evaluate")]
     assert "receiver_kind" not in evaluate.features and value(evaluate, "samples") == 10
     assert (33, "tensorflow.keras.Model.evaluate") not in found  # `is not None`: the model is the caller's
+
+
+def test_calling_what_k_function_returns_is_one_run_of_its_graph(tmp_path):
+    write(tmp_path, {"style.py": """
+        import numpy as np
+        from keras import backend as K
+        import tensorflow as tf
+
+        image = K.placeholder((1, 64, 64, 3))
+        loss = K.sum(K.square(image))
+        grads = K.gradients(loss, image)
+        f_outputs = K.function([image], [loss] + grads)
+        g_outputs = tf.keras.backend.function([image], [loss])
+
+
+        def eval_loss_and_grads(x):
+            outs = f_outputs([x.reshape((1, 64, 64, 3))])
+            return outs[0]
+
+
+        for i in range(10):
+            f_outputs([np.zeros((4, 64, 64, 3))])
+            g_outputs([np.zeros((2, 64, 64, 3))])
+        """})
+    found = sites(tmp_path / "style.py")
+    call = found[(13, "tensorflow.keras.backend.function.__call__")]
+    assert value(call, "step") == "inference" and "line 8" in call.work["step"]["note"]
+    assert call.work["flops_per_sample"]["provenance"] == "unknown"
+    looped = found[(18, "tensorflow.keras.backend.function.__call__")]
+    assert value(looped, "samples") == 4 and looped.runs["count"] == 10
+    assert value(found[(19, "tensorflow.keras.backend.function.__call__")], "samples") == 2
+
+
+def test_k_function_from_a_models_input_to_its_output_carries_the_models_flops(tmp_path):
+    write(tmp_path, {"features.py": """
+        import numpy as np
+        from tensorflow import keras
+        from tensorflow.keras import backend as K
+
+        inp = keras.Input((32,))
+        model = keras.Model(inp, keras.layers.Dense(10)(inp))
+        get_output = K.function([model.input], [model.output])
+        get_output([np.zeros((8, 32))])
+        """})
+    call = sites(tmp_path / "features.py")[(8, "tensorflow.keras.backend.function.__call__")]
+    assert value(call, "params") == 32 * 10 + 10 and value(call, "flops_per_sample") is not None
+    assert value(call, "samples") == 8 and value(call, "step") == "inference"
