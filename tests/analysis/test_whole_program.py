@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from greenlint.analysis import analyse_file
 
 
@@ -647,42 +649,28 @@ def test_a_registry_filled_key_by_key_in_another_module_gives_a_keras_model_for_
         assert fit.work["flops_per_sample"]["value"] is None  # the two models differ: which one is not known
 
 
-def test_a_table_of_constructors_that_all_build_the_same_model_keeps_its_size(tmp_path):
+@pytest.mark.parametrize("second, typed", [("build_unet", True), ("4", False)])
+def test_a_dict_filled_key_by_key_is_a_table_of_constructors_while_it_holds_only_functions(tmp_path, second, typed):
     write(tmp_path, {
         "models.py": SEGMENTATION_MODELS,
-        "run.py": """
+        "run.py": f"""
             import sys
             import numpy as np
+            import tensorflow as tf
             from models import build_unet
 
-            MODELS = {}
+            MODELS = {{}}
             MODELS["unet"] = build_unet
-            MODELS["unet_v2"] = build_unet
+            MODELS["other"] = {second}
             model = MODELS[sys.argv[1]](4)
             model.predict(np.zeros((1, 64, 64, 3)))
             """,
     })
-    predict = sites(tmp_path / "run.py")[(9, "tensorflow.keras.Model.predict")]
-    assert value(predict, "params") == 3 * 3 * 3 * 4 + 4 and value(predict, "samples") == 1
-
-
-def test_a_dict_that_stores_other_values_is_not_a_table_of_constructors(tmp_path):
-    write(tmp_path, {
-        "models.py": SEGMENTATION_MODELS,
-        "run.py": """
-            import sys
-            import tensorflow as tf
-            from models import build_unet
-
-            MODELS = {}
-            MODELS["unet"] = build_unet
-            MODELS["size"] = 4
-            model = MODELS[sys.argv[1]](4)
-            model.fit(None, epochs=2)
-            """,
-    })
-    fit = sites(tmp_path / "run.py")[(9, "tensorflow.keras.Model.fit")]
-    assert fit.features["receiver_kind"] == "untyped"  # matched by its name only
+    predict = sites(tmp_path / "run.py")[(10, "tensorflow.keras.Model.predict")]
+    if typed:  # every constructor builds the same model: its size is known
+        assert value(predict, "params") == 3 * 3 * 3 * 4 + 4 and value(predict, "samples") == 1
+    else:  # a plain dict: matched by the method's name only
+        assert predict.features["receiver_kind"] == "untyped"
 
 
 def test_a_model_parameter_defaulting_to_none_takes_the_model_the_function_loads(tmp_path):
