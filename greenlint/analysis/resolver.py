@@ -609,17 +609,17 @@ class Resolver:
         for alias in node.names:
             self.tf_imported = self.tf_imported or alias.name.partition(".")[0] in _KERAS_ROOTS
             if alias.asname:
-                self.bind(alias.asname, self.module_ref(alias.name))
+                self.bind(alias.asname, self.deferred(node, self.module_ref(alias.name)))
             else:
                 root = alias.name.partition(".")[0]
-                self.bind(root, self.module_ref(root))
+                self.bind(root, self.deferred(node, self.module_ref(root)))
 
     def s_importfrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
         root = "" if node.level else module.partition(".")[0]
         tf = root in TF_ROOTS
         self.tf_imported = self.tf_imported or root in _KERAS_ROOTS
-        local = None if tf or self.imports is None else self.imports.module(module, node.level)
+        local = None if tf or self.imports is None else self.deferred(node, self.imports.module(module, node.level))
         for alias in node.names:
             if alias.name == "*":
                 if tf:
@@ -635,6 +635,15 @@ class Resolver:
             else:
                 value = self.imports.member(local, alias.name) if local is not None else None
             self.bind(alias.asname or alias.name, value)
+
+    def deferred(self, node: ast.Import | ast.ImportFrom, module: Any) -> Any:
+        """*module*, unless this walk makes a summary (`exporting`) and the statement is indented
+        (in a function: it runs later) and imports a module of this one's import cycle: unknown
+        then, so that summaries never wait on each other (project.py `Imports.exports`)."""
+        if self.exporting and node.col_offset and type(module) is ExtModule and self.imports is not None \
+                and module.file in self.imports.cycle:
+            return None
+        return module
 
     def module_ref(self, path: str) -> Ref | ExtModule | Foreign | None:
         """What `import path` gives: a TF module, a project module, or unknown."""

@@ -774,3 +774,52 @@ def test_k_function_from_a_models_input_to_its_output_carries_the_models_flops(t
     call = sites(tmp_path / "features.py")[(8, "tensorflow.keras.backend.function.__call__")]
     assert value(call, "params") == 32 * 10 + 10 and value(call, "flops_per_sample") is not None
     assert value(call, "samples") == 8 and value(call, "step") == "inference"
+
+
+def test_a_registry_in_an_import_cycle_broken_by_a_functions_own_import_is_still_read(tmp_path):
+    # models -> utils -> predict at import time; predict -> all_models -> models only when a function runs
+    (tmp_path / "pkg").mkdir()
+    write(tmp_path / "pkg", {
+        "__init__.py": "",
+        "utils.py": """
+            from .predict import predict
+
+
+            def attach(model):
+                model.predict_one = predict
+                return model
+            """,
+        "models.py": """
+            from tensorflow import keras
+            from .utils import attach
+
+
+            def build_unet(n_classes):
+                inp = keras.Input((64, 64, 3))
+                model = keras.Model(inp, keras.layers.Conv2D(4, 3, padding="same")(inp))
+                attach(model)
+                return model
+            """,
+        "all_models.py": """
+            from . import models
+
+            model_from_name = {}
+            model_from_name["unet"] = models.build_unet
+            """,
+        "predict.py": """
+            import json
+            import numpy as np
+            import tensorflow as tf
+
+
+            def predict(model=None, inp=None, checkpoints_path=None):
+                from .all_models import model_from_name
+                if model is None:
+                    config = json.load(open(checkpoints_path))
+                    model = model_from_name[config["model_class"]](config["n_classes"])
+                return model.predict(np.array([inp]))[0]
+            """,
+    })
+    found = sites(tmp_path / "pkg" / "predict.py")
+    predict = found[(11, "tensorflow.keras.Model.predict")]
+    assert "receiver_kind" not in predict.features and value(predict, "params") == 3 * 3 * 3 * 4 + 4
