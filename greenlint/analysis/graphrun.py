@@ -21,6 +21,9 @@ from greenlint.analysis.work import INFERRED, UNKNOWN, q
 UPDATE_METHODS = frozenset({"minimize", "apply_gradients"})
 #: The class a TF1 optimizer's update returns.
 OPERATION = "tensorflow.Operation"
+#: `keras.backend.function`, and the API of calling what it returns.
+BACKEND_FUNCTION = "tensorflow.keras.backend.function"
+FUNCTION_CALL = f"{BACKEND_FUNCTION}.__call__"
 
 
 def _fetched(value: Any) -> list:
@@ -53,4 +56,18 @@ def run_work(fetches: Any, fed_rows: int | None) -> dict[str, dict]:
         "samples": q(fed_rows, INFERRED, "the rows of the arrays fed") if fed_rows is not None
         else q(None, UNKNOWN, "the batch fed is not known from the code"),
         "flops_per_sample": q(None, UNKNOWN, "the graph the fetches depend on is not followed"),
+    }
+
+
+def function_work(line: int, rows: int | None, net: dict[str, dict]) -> dict[str, dict]:
+    """The work of calling what `K.function(...)` (at *line*) returned, on input arrays of *rows*
+    rows (None: not known); *net*: the params and FLOPs per sample of the model layers its outputs
+    are reached through, where known (`K.function([model.input], [model.output])`), else {}."""
+    return {
+        "step": q("inference", INFERRED, f"runs the graph K.function built at line {line} from its inputs to its "
+                                         "outputs once: one run of the graph on the arrays given"),
+        "samples": q(rows, INFERRED, "the rows of the first array given") if rows is not None
+        else q(None, UNKNOWN, "the arrays given are not known from the code"),
+        "flops_per_sample": q(None, UNKNOWN, "the graph from the function's inputs to its outputs is not known"),
+        **net,
     }

@@ -231,7 +231,7 @@ class ProjectIndex:
     while the files keep their size and mtime)."""
 
     def __init__(self):
-        self._scans: dict[str, tuple[Any, list[str], str]] = {}  # path -> (stamp, imports, content sha)
+        self._scans: dict[str, tuple[Any, list[str], str, list[str]]] = {}  # path -> (stamp, imports, sha, top imports)
         self._version = 0  # bumped when a scanned file changes: components and digests are recomputed
         self._components: dict[str, frozenset[str]] = {}
         self._digests: dict[frozenset[str], str] = {}
@@ -240,11 +240,13 @@ class ProjectIndex:
         self._refreshed = time.monotonic()
         self._in_progress: set[str] = set()
         self._stamped: set[str] = set()  # paths stamped since `refresh` was last called
-        #: path -> (content sha, import statements) of the files read in this process.
-        self._read_before: dict[str, tuple[str, list[tuple]]] = {}
+        #: path -> (content sha, import statements, those not indented) of the files read in this process.
+        self._read_before: dict[str, tuple[str, list[tuple], list[tuple]]] = {}
+        self._near: dict[str, frozenset[str]] = {}  # path -> its cycle of imports run with the module (`near`)
 
-    def _statements(self, path: str) -> tuple[list[tuple], str]:
-        """The file's import statements and content hash. The file is always read and hashed
+    def _statements(self, path: str) -> tuple[list[tuple], str, list[tuple]]:
+        """The file's import statements, content hash and the statements not indented (run when
+        the module is imported, not later by a function). The file is always read and hashed
         (an edit can keep size and mtime); its statements are scanned again only when its content
         changed since this process last read it. They are not kept in the lint cache: scanning a
         module's text takes less than reading an entry back."""
@@ -252,10 +254,12 @@ class ProjectIndex:
         sha = hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest()
         known = self._read_before.get(path)
         if known is not None and known[0] == sha:
-            return known[1], sha
-        statements = import_statements(text) if text is not None else []
-        self._read_before[path] = (sha, statements)
-        return statements, sha
+            return known[1], sha, known[2]
+        matches = list(_import_lines(text)) if text is not None else []
+        statements = [match.groups() for match in matches]
+        top = [match.groups() for match in matches if match.group(0)[:1] not in " \t"]
+        self._read_before[path] = (sha, statements, top)
+        return statements, sha, top
 
     def _scan(self, path: str) -> tuple[list[str], str]:
         """Its imports and content hash, the file stamped once between calls of `refresh` (one
@@ -268,13 +272,14 @@ class ProjectIndex:
         if known is not None and known[0] == stamp:
             return known[1], known[2]
         if stamp is None:
-            imports, sha = [], "missing"
+            imports, sha, top = [], "missing", []
         else:
-            statements, sha = self._statements(path)
+            statements, sha, top_statements = self._statements(path)
             imports = resolve_imports(path, statements)
+            top = resolve_imports(path, top_statements)
         if known is not None:  # a changed file: components, digests may all change
             self._version += 1
-        self._scans[path] = (stamp, imports, sha)
+        self._scans[path] = (stamp, imports, sha, top)
         return imports, sha
 
     def refresh(self, max_age: float = 0.0) -> None:
@@ -293,9 +298,15 @@ class ProjectIndex:
     def imports(self, path: str) -> list[str]:
         return self._scan(path)[0]
 
+    def top_imports(self, path: str) -> list[str]:
+        """The project modules *path* imports in statements not indented: when it is imported."""
+        self._scan(path)
+        return self._scans[path][3]
+
     def _fresh(self) -> None:
         if self._memo_version != self._version:
             self._components.clear()
+            self._near.clear()
             self._digests.clear()
             self._memo_version = self._version
 
@@ -304,15 +315,25 @@ class ProjectIndex:
         self.imports(path)
         self._fresh()
         if path not in self._components:
-            self._tarjan(path)
+            self._tarjan(path, self.imports, self._components)
         return self._components[path]
 
-    def _tarjan(self, start: str) -> None:
+    def near(self, path: str) -> frozenset[str]:
+        """The modules in an import cycle with *path* through statements not indented (itself
+        included): those that run while it is imported. A function's own `from .b import f` is
+        no such edge (research code imports so to break a cycle)."""
+        self.top_imports(path)
+        self._fresh()
+        if path not in self._near:
+            self._tarjan(path, self.top_imports, self._near)
+        return self._near[path]
+
+    def _tarjan(self, start: str, edges, components: dict[str, frozenset[str]]) -> None:
         index: dict[str, int] = {}
         low: dict[str, int] = {}
         stack: list[str] = []
         on_stack: set[str] = set()
-        work = [(start, iter(self.imports(start)))]
+        work = [(start, iter(edges(start)))]
         index[start] = low[start] = 0
         stack.append(start)
         on_stack.add(start)
@@ -320,13 +341,13 @@ class ProjectIndex:
             node, children = work[-1]
             advanced = False
             for child in children:
-                if child in self._components:
+                if child in components:
                     continue
                 if child not in index:
                     index[child] = low[child] = len(index)
                     stack.append(child)
                     on_stack.add(child)
-                    work.append((child, iter(self.imports(child))))
+                    work.append((child, iter(edges(child))))
                     advanced = True
                     break
                 if child in on_stack:
@@ -347,7 +368,7 @@ class ProjectIndex:
                         break
                 group = frozenset(members)
                 for member in members:
-                    self._components[member] = group
+                    components[member] = group
 
     def digest(self, path: str) -> str:
         """A digest of everything a module's resolution depends on: the contents of its component
@@ -420,6 +441,7 @@ class Imports:
         self.catalog = catalog
         self.roots = search_roots(os.path.dirname(path), working_directory())
         self.cycle = index.component(path)
+        self.near = index.near(path)  # of the cycle, the modules that run while this one is imported
         # what the cache key covers (`ProjectIndex.digest`): nothing else is followed
         self.scanned = set(index.imports(path) if scanned is None else scanned)
 
@@ -463,7 +485,7 @@ class Imports:
         module's value, whose digest this module's covers; None otherwise."""
         if module.file is None:
             return None
-        statements, _ = self.index._statements(module.file)
+        statements, _, _ = self.index._statements(module.file)
         for dots, dotted, names, plain in statements:
             if plain is not None or name not in _SPLIT.split(names) or f" as {name}" in names:
                 continue
@@ -481,10 +503,13 @@ class Imports:
         return (self.exports(module) or {}).get(STAR, ())
 
     def exports(self, module: ExtModule) -> dict[str, Any] | None:
-        """The module's summary; None for a module in an import cycle with this one."""
+        """The module's summary; None for a module in an import cycle with this one through
+        statements not indented (`near`). One this module imports inside a function only (`from
+        .all_models import model_from_name` in a function, the cycle broken so) is summarised:
+        its summary never follows such an import back (the resolver's `deferred`)."""
         if module.file is None:
             return {}
-        if module.file in self.cycle:
+        if module.file in self.near:
             return None
         return self.index.summary(module.file, self.catalog)
 

@@ -9,8 +9,10 @@ What a name holds flows through assignments, attributes set in any method of a c
 module, a class's constructor from its instantiations; where callers pass models of different
 classes, their nearest common base), return values, `types.MethodType(f, model)` and
 `functools.partial(f, model)` (f's first parameters, its runs unknown), dict displays of
-constructors (`{"unet": build_unet}[name]()`: what they return where they agree), and lists
-filled by `append` (their length). A method of a Keras/TF name called on what cannot be typed is
+constructors and dicts filled with them key by key (`{"unet": build_unet}[name]()`,
+`model_from_name["unet"] = unet.build`: what they return where they agree, whatever the key), a
+parameter defaulting to None that the function re-binds under `if x is None:` (the value it
+binds), and lists filled by `append` (their length). A method of a Keras/TF name called on what cannot be typed is
 still listed (untyped.py).
 
 Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
@@ -461,15 +463,22 @@ class Resolver:
 
     def s_if(self, node: ast.If) -> None:
         self.expr(node.test)
-        self.guarded(self.branches, [node.body, node.orelse], self.divisor(node.test))
+        before = dict(self.scope.names)
+        results = self.guarded(self.branches, [node.body, node.orelse], self.divisor(node.test))
+        for name in _none_tested(node.test) & _none_defaults(self.ctx.func):
+            # `def predict(model=None): if model is None: model = load()`: what the model is when
+            # the caller gives one is not known here; the value the function gives it is
+            if self.scope.names.get(name) is None and before.get(name) is None:
+                self.scope.names[name] = results[0].get(name)
 
-    def guarded(self, walk, *args) -> None:
+    def guarded(self, walk, *args) -> Any:
         """Walk code that runs only on some iterations of an enclosing loop (if one encloses it)."""
         ctx = self.ctx
         inside = 1 if ctx.loops else 0
         ctx.guards += inside
-        walk(*args)
+        result = walk(*args)
         ctx.guards -= inside
+        return result
 
     def divisor(self, test: ast.expr) -> tuple[int, int] | None:
         """(loop depth, k) of a test `<expr> % k == 0`: the innermost enclosing loop whose
@@ -484,9 +493,10 @@ class Resolver:
                 return depth, k
         return len(varying), k
 
-    def branches(self, bodies: list[list[ast.stmt]], divisor: tuple[int, int] | None = None) -> None:
-        """Walk alternative bodies from the same bindings, then merge what each left; the first
-        runs on 1 in k trips of the loop at a depth when *divisor* (depth, k) is given."""
+    def branches(self, bodies: list[list[ast.stmt]], divisor: tuple[int, int] | None = None) -> list[dict]:
+        """Walk alternative bodies from the same bindings, then merge what each left (returned:
+        the bindings each left); the first runs on 1 in k trips of the loop at a depth when
+        *divisor* (depth, k) is given."""
         before = dict(self.scope.names)
         results = []
         divisors = self.ctx.divisors
@@ -501,6 +511,7 @@ class Resolver:
             results.append(self.scope.names)
         # bound to instances of different classes: keep what they share
         self.scope.names = merge_names(results, self.joined)
+        return results
 
     def joined(self, values: list) -> Inst | None:
         """Instances of different TF classes joined at an `if`/`else` (a StringLookup on one path,
@@ -598,17 +609,17 @@ class Resolver:
         for alias in node.names:
             self.tf_imported = self.tf_imported or alias.name.partition(".")[0] in _KERAS_ROOTS
             if alias.asname:
-                self.bind(alias.asname, self.module_ref(alias.name))
+                self.bind(alias.asname, self.deferred(node, self.module_ref(alias.name)))
             else:
                 root = alias.name.partition(".")[0]
-                self.bind(root, self.module_ref(root))
+                self.bind(root, self.deferred(node, self.module_ref(root)))
 
     def s_importfrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
         root = "" if node.level else module.partition(".")[0]
         tf = root in TF_ROOTS
         self.tf_imported = self.tf_imported or root in _KERAS_ROOTS
-        local = None if tf or self.imports is None else self.imports.module(module, node.level)
+        local = None if tf or self.imports is None else self.deferred(node, self.imports.module(module, node.level))
         for alias in node.names:
             if alias.name == "*":
                 if tf:
@@ -624,6 +635,15 @@ class Resolver:
             else:
                 value = self.imports.member(local, alias.name) if local is not None else None
             self.bind(alias.asname or alias.name, value)
+
+    def deferred(self, node: ast.Import | ast.ImportFrom, module: Any) -> Any:
+        """*module*, unless this walk makes a summary (`exporting`) and the statement is indented
+        (in a function: it runs later) and imports a module of this one's import cycle: unknown
+        then, so that summaries never wait on each other (project.py `Imports.exports`)."""
+        if self.exporting and node.col_offset and type(module) is ExtModule and self.imports is not None \
+                and module.file in self.imports.cycle:
+            return None
+        return module
 
     def module_ref(self, path: str) -> Ref | ExtModule | Foreign | None:
         """What `import path` gives: a TF module, a project module, or unknown."""
@@ -966,6 +986,24 @@ class Resolver:
             self.assign(target.value, None)
         else:
             self.assign_side_effects(target)
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                self.registered(target.value.id, value)
+
+    def registered(self, name: str, value: Any) -> None:
+        """`model_from_name["unet"] = unet.build` into a table of constructors (a dict display of
+        functions, `{}` included): one more function it may give; anything else stored makes it a
+        plain dict."""
+        scope: Scope | None = self.scope
+        while scope is not None and name not in scope.names:  # the dict is changed where it is bound
+            scope = scope.parent
+        if scope is None or type(scope.names[name]) is not Choice:
+            return
+        table = scope.names[name]
+        if type(value) in (UserFunc, ExtFunc):
+            items = table.items if value in table.items else (*table.items, value)
+            scope.names[name] = Choice(items)
+        else:
+            scope.names[name] = OPAQUE
 
     def assign_side_effects(self, target: ast.expr) -> None:
         """Walk the parts of a target that are evaluated (subscripts, attribute owners)."""
@@ -1183,6 +1221,12 @@ class Resolver:
         if kind is Inst:
             if callee.cls == SAVED_MODEL_LOAD:
                 return self.saved_model_call(node, "__call__", args, keywords)
+            if callee.cls == graphrun.BACKEND_FUNCTION:  # `f_outputs([x])`: one run of K.function's graph
+                self.record(node, graphrun.FUNCTION_CALL, args, keywords, None)
+                fed = _items(args[0][1]) if args and not args[0][0] else None
+                rows = arrays.rows_of(fed[0]) if fed else None
+                self.calls[-1].work.update(graphrun.function_work(callee.meta["line"], rows, callee.meta["net"]))
+                return None
             api = self.table.method(callee.cls, "__call__")
             if api is None:
                 return None
@@ -1291,6 +1335,10 @@ class Resolver:
             return arrays.keras_dataset(api)
         if api == SAVED_MODEL_LOAD:
             return Inst(SAVED_MODEL_LOAD, "factory")
+        if api == graphrun.BACKEND_FUNCTION:  # its outputs' graph, where they are a model's: its FLOPs
+            graph = work_mod.functional_model(named)
+            net = work_mod.model_work(Inst(untyped.MODEL, "factory", {"graph": graph})) if graph else {}
+            return Inst(graphrun.BACKEND_FUNCTION, "factory", {"line": node.lineno, "net": net})
         if returns is None:
             return None
         meta: dict[str, Any] = {}
@@ -1605,8 +1653,9 @@ class Resolver:
         rows = next((r for r in map(arrays.rows_of, values) if r is not None), None)
         if rows is not None:
             self.fed_rows[node] = rows  # `feed_dict={x: batch}`: the batch a session's run is fed
-        if values and None not in node.keys and all(type(v) in (UserFunc, ExtFunc) for v in values):
-            return Choice(tuple(values))  # a table of constructors: `{"unet": build_unet, ...}[name]()`
+        if None not in node.keys and all(type(v) in (UserFunc, ExtFunc) for v in values):
+            # a table of constructors: `{"unet": build_unet, ...}[name]()`; `{}` may become one (`registered`)
+            return Choice(tuple(values))
         return OPAQUE
 
     def e_set(self, node: ast.Set) -> Any:
@@ -1687,7 +1736,7 @@ class Resolver:
         parts = [self.index_part(p) for p in (part.elts if type(part) is ast.Tuple else [part])]
         index = parts[0] if type(part) not in (ast.Tuple, ast.Slice) else OPAQUE
         if type(owner) is Choice:
-            return owner  # any key: one of the functions
+            return owner if owner.items else None  # any key: one of the functions (none yet: unknown)
         if type(owner) is Member and owner.owner.cls == SAVED_MODEL_LOAD and owner.name == "signatures":
             return owner  # loaded.signatures["serving_default"]: one of the signatures, called alike
         if type(owner) is Inst and owner.cls in _TENSORS:
@@ -2037,6 +2086,27 @@ def _known(value: Any) -> Any:
 
 def _is_number(value: Any) -> bool:
     return type(value) in (int, float)
+
+
+def _none_tested(test: ast.expr) -> set[str]:
+    """The names a test requires to be None: `x is None`, `x is None and y is not None`."""
+    if type(test) is ast.BoolOp and type(test.op) is ast.And:
+        return set().union(*map(_none_tested, test.values))
+    if type(test) is ast.Compare and type(test.left) is ast.Name and len(test.ops) == 1 \
+            and type(test.ops[0]) is ast.Is and _is_none(test.comparators[0]):
+        return {test.left.id}
+    return set()
+
+
+def _none_defaults(func: FuncInfo | None) -> set[str]:
+    """The parameters of *func* whose default is None."""
+    if func is None or isinstance(func.node, ast.Lambda):
+        return set()
+    args = func.node.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
+             *zip(args.kwonlyargs, args.kw_defaults)]
+    return {arg.arg for arg, default in pairs if default is not None and _is_none(default)}
 
 
 def _is_none(node: ast.expr) -> bool:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from greenlint.analysis import analyse_file
 
 
@@ -593,3 +595,231 @@ def test_a_call_of_another_modules_wrapper_is_a_call_site_of_the_tf_call_it_spen
     assert saved.runs["count"] == 1000 and saved.features["via"] == "save at tf_util.py line 31"
     assert not any(line == 14 for line, _ in found)  # numpy: no wrapper
     assert not any(line in (8, 9) for line, _ in found if _.endswith("Session.run"))  # building is no run
+
+
+SEGMENTATION_MODELS = """
+from tensorflow import keras
+
+
+def build_unet(n_classes):
+    inp = keras.Input((64, 64, 3))
+    return keras.Model(inp, keras.layers.Conv2D(4, 3, padding="same")(inp))
+
+
+def build_fcn(n_classes):
+    inp = keras.Input((64, 64, 3))
+    return keras.Model(inp, keras.layers.Conv2D(4, 1)(inp))
+"""
+
+
+def test_a_registry_filled_key_by_key_in_another_module_gives_a_keras_model_for_any_key(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    write(tmp_path / "pkg", {
+        "__init__.py": "",
+        "models.py": SEGMENTATION_MODELS,
+        "all_models.py": """
+            from . import models
+
+            model_from_name = {}
+            model_from_name["unet"] = models.build_unet
+            model_from_name["fcn"] = models.build_fcn
+            """,
+        "train.py": """
+            import json
+
+
+            def train(name, x, y):
+                from .all_models import model_from_name
+                model = model_from_name[name](4)
+                model.fit(x, y, epochs=3, batch_size=8)
+
+
+            def train_from_config(path, x, y):
+                from .all_models import model_from_name
+                config = json.load(open(path))
+                model = model_from_name[config["model"]](config["n_classes"])
+                model.fit(x, y, epochs=3, batch_size=8)
+            """,
+    })
+    found = sites(tmp_path / "pkg" / "train.py")
+    for line in (7, 14):
+        fit = found[(line, "tensorflow.keras.Model.fit")]
+        assert "receiver_kind" not in fit.features  # typed: every constructor builds a Keras model
+        assert value(fit, "epochs") == 3 and value(fit, "batch_size") == 8
+        assert fit.work["flops_per_sample"]["value"] is None  # the two models differ: which one is not known
+
+
+@pytest.mark.parametrize("second, typed", [("build_unet", True), ("4", False)])
+def test_a_dict_filled_key_by_key_is_a_table_of_constructors_while_it_holds_only_functions(tmp_path, second, typed):
+    write(tmp_path, {
+        "models.py": SEGMENTATION_MODELS,
+        "run.py": f"""
+            import sys
+            import numpy as np
+            import tensorflow as tf
+            from models import build_unet
+
+            MODELS = {{}}
+            MODELS["unet"] = build_unet
+            MODELS["other"] = {second}
+            model = MODELS[sys.argv[1]](4)
+            model.predict(np.zeros((1, 64, 64, 3)))
+            """,
+    })
+    predict = sites(tmp_path / "run.py")[(10, "tensorflow.keras.Model.predict")]
+    if typed:  # every constructor builds the same model: its size is known
+        assert value(predict, "params") == 3 * 3 * 3 * 4 + 4 and value(predict, "samples") == 1
+    else:  # a plain dict: matched by the method's name only
+        assert predict.features["receiver_kind"] == "untyped"
+
+
+def test_a_model_parameter_defaulting_to_none_takes_the_model_the_function_loads(tmp_path):
+    # the module imports neither TF nor Keras: `predict(` is a call site only when the model is typed
+    (tmp_path / "pkg").mkdir()
+    write(tmp_path / "pkg", {
+        "__init__.py": "",
+        "models.py": SEGMENTATION_MODELS,
+        "all_models.py": """
+            from . import models
+
+            model_from_name = {"unet": models.build_unet, "fcn": models.build_fcn}
+            """,
+        "predict.py": """
+            import json
+            import os
+            import numpy as np
+
+
+            def model_from_checkpoint_path(path):
+                from .all_models import model_from_name
+                config = json.load(open(path))
+                return model_from_name[config["model_class"]](config["n_classes"])
+
+
+            def predict(model=None, inp=None, checkpoints_path=None):
+                if model is None and (checkpoints_path is not None):
+                    model = model_from_checkpoint_path(checkpoints_path)
+                return model.predict(np.array([inp]))[0]
+
+
+            def predict_multiple(model=None, inp_dir=None, checkpoints_path=None):
+                if model is None and (checkpoints_path is not None):
+                    model = model_from_checkpoint_path(checkpoints_path)
+                return [predict(model, np.load(name)) for name in os.listdir(inp_dir)]
+
+
+            def evaluate(model=None, checkpoints_path=None):
+                if model is None:
+                    model = model_from_checkpoint_path(checkpoints_path)
+                model.evaluate(np.zeros((10, 64, 64, 3)), np.zeros((10, 64, 64, 4)))
+
+
+            def not_rebound(model=None, x=None):
+                if model is not None:
+                    model = model_from_checkpoint_path(x)
+                model.evaluate(x)
+            """,
+    })
+    found = sites(tmp_path / "pkg" / "predict.py")
+    predict = found[(15, "tensorflow.keras.Model.predict")]
+    assert "receiver_kind" not in predict.features
+    assert predict.runs["count"] is None  # once per file of a folder, and from other modules
+    evaluate = found[(27, "tensorflow.keras.Model.evaluate")]
+    assert "receiver_kind" not in evaluate.features and value(evaluate, "samples") == 10
+    assert (33, "tensorflow.keras.Model.evaluate") not in found  # `is not None`: the model is the caller's
+
+
+def test_calling_what_k_function_returns_is_one_run_of_its_graph(tmp_path):
+    write(tmp_path, {"style.py": """
+        import numpy as np
+        from keras import backend as K
+        import tensorflow as tf
+
+        image = K.placeholder((1, 64, 64, 3))
+        loss = K.sum(K.square(image))
+        grads = K.gradients(loss, image)
+        f_outputs = K.function([image], [loss] + grads)
+        g_outputs = tf.keras.backend.function([image], [loss])
+
+
+        def eval_loss_and_grads(x):
+            outs = f_outputs([x.reshape((1, 64, 64, 3))])
+            return outs[0]
+
+
+        for i in range(10):
+            f_outputs([np.zeros((4, 64, 64, 3))])
+            g_outputs([np.zeros((2, 64, 64, 3))])
+        """})
+    found = sites(tmp_path / "style.py")
+    call = found[(13, "tensorflow.keras.backend.function.__call__")]
+    assert value(call, "step") == "inference" and "line 8" in call.work["step"]["note"]
+    assert call.work["flops_per_sample"]["provenance"] == "unknown"
+    looped = found[(18, "tensorflow.keras.backend.function.__call__")]
+    assert value(looped, "samples") == 4 and looped.runs["count"] == 10
+    assert value(found[(19, "tensorflow.keras.backend.function.__call__")], "samples") == 2
+
+
+def test_k_function_from_a_models_input_to_its_output_carries_the_models_flops(tmp_path):
+    write(tmp_path, {"features.py": """
+        import numpy as np
+        from tensorflow import keras
+        from tensorflow.keras import backend as K
+
+        inp = keras.Input((32,))
+        model = keras.Model(inp, keras.layers.Dense(10)(inp))
+        get_output = K.function([model.input], [model.output])
+        get_output([np.zeros((8, 32))])
+        """})
+    call = sites(tmp_path / "features.py")[(8, "tensorflow.keras.backend.function.__call__")]
+    assert value(call, "params") == 32 * 10 + 10 and value(call, "flops_per_sample") is not None
+    assert value(call, "samples") == 8 and value(call, "step") == "inference"
+
+
+def test_a_registry_in_an_import_cycle_broken_by_a_functions_own_import_is_still_read(tmp_path):
+    # models -> utils -> predict at import time; predict -> all_models -> models only when a function runs
+    (tmp_path / "pkg").mkdir()
+    write(tmp_path / "pkg", {
+        "__init__.py": "",
+        "utils.py": """
+            from .predict import predict
+
+
+            def attach(model):
+                model.predict_one = predict
+                return model
+            """,
+        "models.py": """
+            from tensorflow import keras
+            from .utils import attach
+
+
+            def build_unet(n_classes):
+                inp = keras.Input((64, 64, 3))
+                model = keras.Model(inp, keras.layers.Conv2D(4, 3, padding="same")(inp))
+                attach(model)
+                return model
+            """,
+        "all_models.py": """
+            from . import models
+
+            model_from_name = {}
+            model_from_name["unet"] = models.build_unet
+            """,
+        "predict.py": """
+            import json
+            import numpy as np
+            import tensorflow as tf
+
+
+            def predict(model=None, inp=None, checkpoints_path=None):
+                from .all_models import model_from_name
+                if model is None:
+                    config = json.load(open(checkpoints_path))
+                    model = model_from_name[config["model_class"]](config["n_classes"])
+                return model.predict(np.array([inp]))[0]
+            """,
+    })
+    found = sites(tmp_path / "pkg" / "predict.py")
+    predict = found[(11, "tensorflow.keras.Model.predict")]
+    assert "receiver_kind" not in predict.features and value(predict, "params") == 3 * 3 * 3 * 4 + 4
