@@ -16,7 +16,7 @@ from greenlint.predict.calibration import NOISE_SD, Z80, Overlay, measured_here,
 from greenlint.predict.devices import SHIPPED, DeviceModel, GpuSpec, device_work
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.local_work import local_ops, local_work
-from greenlint.predict.prediction import Basis, Evidence, Prediction
+from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
 from greenlint.predict.tables import (
     MIN_GROUP_MEASURED,
     NEGLIGIBLE_MAX_TIME_S,
@@ -338,8 +338,7 @@ class Predictor:
             if found is not None:
                 mu, low, high, note = found
                 energy = 10**mu
-                shares = self._group_shares(api)
-                split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
+                split = split_energy(energy, self._group_shares(api))
                 pred = Prediction(energy, (10**low, 10**high), split["cpu"], split["gpu"], split["ram"],
                                   Basis.PREDICTED, Evidence(api=api, level="work", note=note),
                                   floor=point is None)
@@ -398,8 +397,7 @@ class Predictor:
                 f"step + {model['per_flop']:.3g} s per FLOP, the first call {model['trace_s']:.3g} s more{shared}; "
                 f"{local['power'][group]['steady_w']:.3g} W); {note}")
         energy = 10**mu
-        shares = fitted[0].shares if fitted else {}
-        split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
+        split = split_energy(energy, fitted[0].shares if fitted else {})
         return Prediction(energy, (10**low, 10**high), split["cpu"], split["gpu"], split["ram"],
                           Basis.CALIBRATED_ESTIMATED if estimated else Basis.CALIBRATED,
                           Evidence(records=len(fitted), api=api, level="work", sources=(ov.hardware_id,), note=note),
@@ -422,8 +420,7 @@ class Predictor:
                 f"{', '.join(ops['workloads'])}: {ops['dispatch_s']:.3g} s dispatch + {ops['per_flop']:.3g} s per "
                 f"FLOP at {ops['steady_w']:.3g} W): {flops:.3g} FLOPs → about {seconds:.3g} s → {energy:.3g} J"
                 + ("; beyond the FLOPs fitted: the interval widened" if beyond else ""))
-        shares = fitted[0].shares if fitted else {}
-        split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
+        split = split_energy(energy, fitted[0].shares if fitted else {})
         basis = Basis.CALIBRATED_ESTIMATED if all(m.estimated for m in fitted) else Basis.CALIBRATED
         return Prediction(energy, (energy / 10**half, energy * 10**half), split["cpu"], split["gpu"], split["ram"],
                           basis, Evidence(records=len(fitted), api=api, level="work", sources=(ov.hardware_id,),
@@ -448,8 +445,7 @@ class Predictor:
             basis = Basis.CALIBRATED_RESCALED
             note += "; " + self._rescale_note
         half = 10**ROOFLINE_HALF
-        shares = self._group_shares(api)
-        split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
+        split = split_energy(energy, self._group_shares(api))
         return Prediction(energy, (energy / half, energy * half), split["cpu"], split["gpu"], split["ram"], basis,
                           Evidence(api=api, level="work", note=note))
 
@@ -511,8 +507,7 @@ class Predictor:
             lo = 0.0
             if entry.get("bound_max_j"):
                 hi = max(min(hi, factor * entry["bound_max_j"]), energy)  # never above what was seen to be below
-        shares = entry.get("shares") or self._group_shares(api)
-        split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
+        split = split_energy(energy, entry.get("shares") or self._group_shares(api))
         evidence = Evidence(
             records=int(entry.get("records", 0)),
             api=key,
