@@ -6,16 +6,13 @@ Lookups are dictionary reads plus a little arithmetic: no numpy, no TensorFlow.
 from __future__ import annotations
 
 import functools
-import hashlib
 import math
 from dataclasses import replace
 
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS, TRACED_CALL
 from greenlint.predict.batch_calls import batch_call_here, first_run_share
-from greenlint.predict.calibration import NOISE_SD, Z80, Overlay, measured_here, on_this_machine, rescale_note
-from greenlint.predict.devices import SHIPPED, DeviceModel, GpuSpec, device_work
-from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.local_work import local_ops, local_work
+from greenlint.predict.calibration import NOISE_SD, Z80, Overlay, measured_here, on_this_machine
+from greenlint.predict.context import Context
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
 from greenlint.predict.tables import (
     MIN_GROUP_MEASURED,
@@ -30,20 +27,11 @@ from greenlint.predict.work_energy import (
     FLOP_KINDS,
     ROOFLINE_HALF,
     WORK_KEYS,
-    derive,
-    effective_epochs,
-    epochs_ends,
-    extrapolation_spread,
-    flops_unknown,
-    model_flops,
     one_batch,
     power_for,
     roofline,
     time_group,
-    time_of,
     unknown_size,
-    unknown_size_span,
-    work_log_energy,
 )
 from greenlint.units import TIMES
 
@@ -64,68 +52,15 @@ _STEP_FEATURES = ("steps_per_epoch", "steps")
 _WORK_FEATURES = frozenset(WORK_KEYS) - {"model", "batch_size", "input_shape"} | {"tensor_bytes"}
 
 
-class Predictor:
+class Predictor(Context):
     """`predict(api, features) -> Prediction`, per execution of the call (loops not folded in)."""
 
-    def __init__(self, model: dict, *, model_bytes: bytes | None = None, overlay: Overlay | None = None,
-                 hierarchy: Hierarchy | None = None, device: GpuSpec | None = None,
-                 device_model: DeviceModel = SHIPPED):
-        self.model = model
-        self.device = device  # the GPU the user told (`--device`): work of known FLOPs priced on it (devices.py)
-        self.device_model = device_model  # its constants (the evaluation refits them per held-out fold)
-        self.raw_overlay = overlay  # as read; `overlay` is it under the pooled API names
-        self._overlay: Overlay | None = None
-        self.hierarchy = hierarchy or Hierarchy()  # loads the catalog only when an unseen API needs it
-        digest = hashlib.sha256(model_bytes if model_bytes is not None else repr(model).encode())
-        if overlay is not None:
-            digest.update(overlay.fingerprint.encode())
-        if device is not None:
-            digest.update(repr((device, device_model)).encode())
-        self.fingerprint = digest.hexdigest()[:16]
-        self._plain: Predictor | None = None
+    _plain: Predictor | None = None
 
     def predict(self, api: str, features: dict | None = None) -> Prediction:
         pred = self._predict(api, features or {})
         ov = self.overlay
         return on_this_machine(ov, pred) if ov is not None else pred
-
-    @property
-    def overlay(self) -> Overlay | None:
-        """This machine's calibration under the names APIs are looked up by (pooled once, on first use)."""
-        if self._overlay is None and self.raw_overlay is not None:
-            ov = self.raw_overlay.pooled(self.hierarchy.pooled, self.model, self._work_time)
-            done = [m for ms in ov.measured.values() for m in ms]
-            joules, spread = {m.workload: m.per_call_j for m in done}, {m.workload: m.sd for m in done}
-            local = local_work(ov.timed, joules, ov.first_s, self._group_of, spread, NOISE_SD,
-                               ov.first_j) or {"time": {}, "power": {}}
-            for group, fitted in local["time"].items():  # a data pass's FLOPs: a typical call's, not the tiny workloads'
-                typical = ((self.model.get("work") or {}).get("time") or {}).get(group, {}).get("flops_per_step")
-                fitted["flops_per_step"] = typical or fitted["flops_per_step"]
-            ops = local_ops(ov.timed, joules, lambda api: self.hierarchy.kind(api) == "tensor-op", spread, NOISE_SD)
-            if ops is not None:
-                local["ops"] = ops
-            self._overlay = replace(ov, local=local if local["time"] or ops else None)
-        return self._overlay
-
-    def _group_of(self, api: str, features: dict) -> str | None:
-        """The time group (`work_energy.time_group`) of a call of *api* with *features*."""
-        return time_group(self.hierarchy.kind(api), api, features)
-
-    def _work_time(self, api: str, features: dict) -> float | None:
-        """Seconds the reference machine's time model gives a repeated call of this work, past the
-        first call's start-up (calibration times warmed-up calls); None without a time model."""
-        group = time_group(self.hierarchy.kind(api), api, features)
-        model = ((self.model.get("work") or {}).get("time") or {}).get(group)
-        if group is None or model is None:
-            return None
-        n, flops = derive(group, one_batch(api, features))
-        return time_of(model, n, flops, start=False) if n else None
-
-    @functools.cached_property
-    def _rescale_note(self) -> str:
-        """Why a reference figure is rescaled here (the same for every call: worked out once)."""
-        ov = self.overlay
-        return rescale_note(ov, self.model) if ov is not None else ""
 
     def _reference(self) -> Predictor:
         """This predictor without the overlay: the reference machine's figures."""
@@ -195,7 +130,7 @@ class Predictor:
             # only time was measurable here: the reference energy x this API's own time ratio
             level, key, mu, sd, entry = lookup(self.model, api, self.hierarchy)
             ratio = ov.times[api] / entry["time_s"]
-            rescale = math.log10(ratio)  # also rescales an unknown-size floor (`_unknown_size`)
+            rescale = math.log10(ratio)  # also rescales an unknown-size floor (`unknown_size_floor`)
             mu += rescale
             basis = Basis.CALIBRATED_ESTIMATED
             notes.append(
@@ -232,7 +167,7 @@ class Predictor:
                 rescale = math.log10(ov.time_ratio)
                 mu += rescale
                 rescaled = True
-                notes.append(self._rescale_note)
+                notes.append(self.rescale_note)
         from_work = self.from_work(api, features) if basis is not Basis.CALIBRATED_ESTIMATED else None
         if from_work is not None:
             work_mu, low, high, note = from_work
@@ -241,7 +176,7 @@ class Predictor:
                 basis = Basis.FROM_DATA  # the figure rests on the work's time, not on the bounds
             pred = self._finish(api, work_mu + rescale, 0.0, 1.0, 0.0, basis, entry, key, level, notes, rescaled)
             return replace(pred, interval_j=(10 ** (low + rescale), 10 ** (high + rescale)))
-        span = self._unknown_size(api, features)
+        span = self.unknown_size_floor(api, features)
         if span is not None:  # data size, epochs or model FLOPs unknown: the least the code allows, up to a stated most
             mu, low, high, note = span
             notes.append(note)
@@ -275,58 +210,6 @@ class Predictor:
         half = k * math.hypot(sd, extra_sd)
         return self._finish(api, mu, half, factor, shift, basis, entry, key, level, notes, rescaled)
 
-    def from_work(self, api: str, features: dict, work: dict | None = None,
-                  half: float | None = None) -> tuple[float, float, float, str] | None:
-        """(log10 J, of the interval's low and high ends, note) from the call's work (power x time),
-        None without it. The ends: the fewest and the most epochs early stopping allows, each widened
-        by the calibrated half-width and, beyond the longest call fitted, `extrapolation_spread`.
-        *work*, *half*: another work model and its log10 half-width (this machine's, `local_work`)
-        than the reference one."""
-        work = work if work is not None else self.model.get("work") or {}
-        group = time_group(self.hierarchy.kind(api), api, features)
-        batch = one_batch(api, features)
-        y = work_log_energy(work, group, batch)
-        half = self.model["calibration"].get("work_half") if half is None else half
-        if y is None or half is None:
-            return None
-        shaped, features = batch is not features, batch
-        if flops_unknown(api, features):
-            return None  # the least the code allows, not a typical model's FLOPs (`_unknown_size`)
-        if self.device is not None:
-            on_device = device_work(work, group, features, self.device, half, not shaped, self.device_model)
-            if on_device is not None:
-                return on_device
-        model = work["time"][group]
-        n, flops = derive(group, features)
-        t = time_of(model, n, flops, not shaped)
-        offset = work.get("offsets", {}).get(api, 0.0)
-        power = power_for(work, group) or {}  # there is one: `work_log_energy` used it
-        shape = ""
-        if shaped:
-            shape = f"one {'training ' if group == 'training' else ''}step on a batch of {features['samples']:g}; "
-        note = (f"power {TIMES} time of its work: {shape}{n:.3g} steps"
-                + (f", {flops:.3g} FLOPs" if flops else " (a pass over data: the fitted calls' median FLOPs per step)")
-                + (f" → about {t:.3g} s (the first call's {model['t0']:.3g} s start-up is paid once, not per step)"
-                   if shaped else f" → about {t:.3g} s, of which {model['t0']:.3g} s start-up")
-                + f" → {10**y:.3g} J "
-                f"({power['steady_w']:.3g} W steady {TIMES} time, linear in the work past the start-up)")
-        fewest, most = epochs_ends(features)
-        t_most = time_of(model, *derive(group, most))
-        if extrapolation_spread(model, t_most):
-            note += (f"; {t_most / model['t_max']:.3g}{TIMES} longer than the longest call the time model "
-                     "was fitted on: the interval widened")
-        if offset:
-            note += f", {TIMES}{10**offset:.3g} for this API's measured call sites"
-        if fewest is not features:
-            note += (f"; early stopping: between {fewest['epochs']:g} (its patience) and {most['epochs']:g} "
-                     f"epochs, {effective_epochs(features):.3g} assumed; the interval spans both")
-        least, largest = work_log_energy(work, group, fewest), work_log_energy(work, group, most)
-        if least is None or largest is None:
-            return None
-        low = least - half - extrapolation_spread(model, time_of(model, *derive(group, fewest)))
-        high = largest + half + extrapolation_spread(model, t_most)
-        return y + offset, low + offset, high + offset, note
-
     def _graph_run(self, api: str, features: dict) -> Prediction:
         """A run of a TF1 graph (`Session.run`, `Tensor.eval`): priced from the step the analysis gives it
         (`work.step`: one training step, or one run, of the graph on its batch) by the one work model, a
@@ -334,11 +217,11 @@ class Predictor:
         API (their graphs are not this one). Unknown without a step."""
         if features.get("step") in ("training", "inference"):
             point = self.from_work(api, features)
-            found = point or self._unknown_size(api, features)
+            found = point or self.unknown_size_floor(api, features)
             if found is not None:
                 mu, low, high, note = found
                 energy = 10**mu
-                split = split_energy(energy, self._group_shares(api))
+                split = split_energy(energy, self.group_shares(api))
                 pred = Prediction(energy, (10**low, 10**high), split["cpu"], split["gpu"], split["ram"],
                                   Basis.PREDICTED, Evidence(api=api, level="work", note=note),
                                   floor=point is None)
@@ -347,7 +230,7 @@ class Predictor:
                     pred = replace(pred, energy_j=energy * ov.time_ratio,
                                    interval_j=(10**low * ov.time_ratio, 10**high * ov.time_ratio),
                                    basis=Basis.CALIBRATED_RESCALED,
-                                   evidence=replace(pred.evidence, note=f"{note}; {self._rescale_note}"))
+                                   evidence=replace(pred.evidence, note=f"{note}; {self.rescale_note}"))
                 return pred
         return Prediction.unknown("it runs the graph ops it is given: their work sets the cost, and greenlint does "
                                   "not follow the graph")
@@ -382,7 +265,7 @@ class Predictor:
         floor = False
         found = self.from_work(api, features, local, half)
         if found is None:
-            found, floor = self._unknown_size(api, features, local, half), True
+            found, floor = self.unknown_size_floor(api, features, local, half), True
         if found is None:
             return None
         mu, low, high, note = found
@@ -443,9 +326,9 @@ class Predictor:
         if ov is not None and ov.time_ratio:
             energy *= ov.time_ratio
             basis = Basis.CALIBRATED_RESCALED
-            note += "; " + self._rescale_note
+            note += "; " + self.rescale_note
         half = 10**ROOFLINE_HALF
-        split = split_energy(energy, self._group_shares(api))
+        split = split_energy(energy, self.group_shares(api))
         return Prediction(energy, (energy / half, energy * half), split["cpu"], split["gpu"], split["ram"], basis,
                           Evidence(api=api, level="work", note=note))
 
@@ -483,21 +366,6 @@ class Predictor:
                        f"{top.workload} {top.per_call_j:.3g} J per call; under about {bound:.3g} J (its 80 % high "
                        "end): an upper bound, not a measurement of this call")
 
-    def _unknown_size(self, api: str, features: dict, work: dict | None = None,
-                      half: float | None = None) -> tuple[float, float, float, str] | None:
-        """`work.unknown_size_span` (data size, epochs or model FLOPs unknown) of its work (`one_batch`)
-        with this API's offset from the work model (or *work*, *half*: another one, as in `from_work`),
-        None where it does not apply."""
-        work = work if work is not None else self.model.get("work") or {}
-        half = self.model["calibration"].get("work_half") if half is None else half
-        group = time_group(self.hierarchy.kind(api), api, features)
-        span = unknown_size_span(work, group, one_batch(api, features), half or 0.0, model_flops(api))
-        if span is None or half is None:
-            return None
-        offset = work.get("offsets", {}).get(api, 0.0)
-        mu, low, high, note = span
-        return mu + offset, low + offset, high + offset, note
-
     def _finish(self, api, mu, half, factor, shift, basis, entry, key, level, notes, rescaled=False) -> Prediction:
         """The prediction at log10 *mu* +- *half* times *factor*; *rescaled*: by the overlay's time ratio."""
         energy = factor * 10**mu
@@ -507,7 +375,7 @@ class Predictor:
             lo = 0.0
             if entry.get("bound_max_j"):
                 hi = max(min(hi, factor * entry["bound_max_j"]), energy)  # never above what was seen to be below
-        split = split_energy(energy, entry.get("shares") or self._group_shares(api))
+        split = split_energy(energy, entry.get("shares") or self.group_shares(api))
         evidence = Evidence(
             records=int(entry.get("records", 0)),
             api=key,
@@ -542,7 +410,7 @@ class Predictor:
             rest["flops_per_sample"], how = found
         else:
             how = "FLOPs per sample as the resolver found them"
-        if self.from_work(api, rest) is None and self._unknown_size(api, rest) is None:
+        if self.from_work(api, rest) is None and self.unknown_size_floor(api, rest) is None:
             return None
         pred = self.predict(api, rest)
         return replace(pred, evidence=replace(pred.evidence, note="; ".join(n for n in (how, pred.evidence.note) if n)))
@@ -556,14 +424,6 @@ class Predictor:
             return cat.symbol(api) is not None or cat.kind(api) != "other"
         except Exception:  # a catalog that cannot answer for one name must not stop predictions
             return True
-
-    def _group_shares(self, api: str) -> dict:
-        """CPU/GPU/DRAM shares of the nearest group with any measurable call (censored APIs have none)."""
-        for level, key in self.hierarchy.chain(api):
-            g = self.model["groups"].get(level, {}).get(key)
-            if g and g.get("shares"):
-                return g["shares"]
-        return {}
 
     def _scale(self, api: str, level: str, entry: dict, features: dict, notes: list[str]) -> tuple[float, float]:
         """The factor for literal features (epochs, steps, tensor size) and its extra log10 sd."""
