@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 from greenlint.predict.calibration import NOISE_SD, Z80, Measured, Overlay
-from greenlint.predict.prediction import Basis, Evidence, Prediction
+from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
 from greenlint.predict.work_energy import derive, flops_unknown, one_batch
 from greenlint.units import TIMES
 
@@ -103,8 +103,7 @@ def batch_call_here(overlay: Overlay, api: str, features: dict, group: str) -> P
     note += f"; + this call's {mine[1]:.3g} FLOPs at {model['per_flop']:.3g} s each → {compute:.3g} J ({watts:.3g} W)"
     note += f"{shared} → {energy:.3g} J"
     half = 10 ** (Z80 * sd)
-    shares = m.shares or {}
-    split = {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
+    split = split_energy(energy, m.shares or {})
     basis = Basis.CALIBRATED_ESTIMATED if m.estimated else Basis.CALIBRATED
     return Prediction(
         energy,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 
@@ -151,6 +151,11 @@ class Prediction:
             profile,
             _typed(obj.get("floor"), bool, "floor"),
         )
+
+
+def split_energy(energy: float, shares: Mapping[str, float]) -> dict[str, float | None]:
+    """*energy* split by its CPU/GPU/DRAM *shares* (`cpu`, `gpu`, `ram`); None for a part without one."""
+    return {c: (energy * shares[c] if c in shares else None) for c in ("cpu", "gpu", "ram")}
 
 
 def _typed(value: object, kind, name: str):

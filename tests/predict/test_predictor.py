@@ -10,8 +10,9 @@ import pytest
 
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.loading import find_overlay, load
+from greenlint.predict.lookup_figure import ASSUMED_EPOCHS
 from greenlint.predict.prediction import Basis
-from greenlint.predict.predictor import ASSUMED_EPOCHS, Predictor
+from greenlint.predict.predictor import Predictor
 from greenlint.predict.tables import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, ModelError, dumps, read_model
 from tests.predict.conftest import FakeCatalog, record
 from tools.model.train import train

@@ -28,7 +28,7 @@ MIN_SD = 0.05
 #: Static features whose log10 shifts an API's prediction from its median (pooled within-API
 #: slopes): the model's depth, the feature with a within-API association on the measured call
 #: sites. Epochs are not here: within an API the measured tutorials show none (those with many
-#: epochs train on small data); they scale in predictor.py.
+#: epochs train on small data); they scale in lookup_figure.py.
 SLOPE_FEATURES = ("n_layers",)
 #: Ridge pseudo-count (in units of summed squared log10 deviations) shrinking a slope towards 0,
 #: i.e. the prediction towards the API's median.

@@ -1,0 +1,91 @@
+"""The calibrated path: a call priced by this machine's own time or op model, which `greenlint
+calibrate` fitted (`local_work`), power x time from this machine's constants, not the reference
+GPU's figure moved by one ratio.
+"""
+
+from __future__ import annotations
+
+import math
+
+from greenlint.catalog.kinds import TRACED_CALL
+from greenlint.predict.batch_calls import batch_call_here, first_run_share
+from greenlint.predict.calibration import Z80, Overlay
+from greenlint.predict.context import Context
+from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
+from greenlint.predict.work_energy import EXTRAPOLATION_SPREAD, one_batch, time_group
+
+
+def calibrated_work(ctx: Context, api: str, features: dict) -> Prediction | None:
+    """A call of a time group this machine's calibration fitted a model for (`local_work`): power x
+    time from this machine's own constants, its interval from their spread (a floor stays a floor).
+    None where no local model covers the call. A call on one batch (an eager model call, `*_on_batch`)
+    is its own overhead measured here plus its step (`batch_calls.batch_call_here`); an eager model
+    call with no such workload is None (it runs op by op, not as a step of the fitted calls). A
+    `tf.function`'s call (`TRACED_CALL`) runs its traced graph: a step like the fitted calls' steps."""
+    ov = ctx.overlay
+    if ov is not None and ov.local and "ops" in ov.local and ctx.hierarchy.kind(api) == "tensor-op":
+        return calibrated_op(ov, api, features)
+    group = time_group(ctx.hierarchy.kind(api), api, features)
+    if ov is None or not ov.local or group is None or group not in ov.local["time"]:
+        return None
+    local: dict = ov.local
+    model = local["time"][group]
+    shaped = one_batch(api, features) is not features
+    if shaped and api != TRACED_CALL and not features.get("in_tf_function"):
+        here = batch_call_here(ov, api, features, group)  # its own overhead measured here + its FLOPs
+        if here is not None or api.rpartition(".")[2] == "__call__":
+            return here
+    half = Z80 * model["sd"]
+    runs = features.get("runs_count") or features.get("loop_multiplier")
+    shared = ""
+    if not shaped and isinstance(runs, int) and runs > 1 and model["trace_s"]:
+        # the site runs `runs` times in its loop: the first run traces, the others reuse the function
+        local = {**local, "time": {**local["time"], group: {**model, "t0": model["call_s"] + model["trace_s"] / runs}}}
+        shared = f", shared by the {runs} runs of its loop"
+    floor = False
+    found = ctx.from_work(api, features, local, half)
+    if found is None:
+        found, floor = ctx.unknown_size_floor(api, features, local, half), True
+    if found is None:
+        return None
+    mu, low, high, note = found
+    if shaped:  # one step of a loop: the first call's tracing is paid once, shared by the site's runs
+        share, how = first_run_share(local["power"][group]["steady_w"] * model["trace_s"], features)
+        mu, low, high = (math.log10(10**v + share) for v in (mu, low, high))
+        note += how
+    fitted = [m for ms in ov.measured.values() for m in ms if m.workload in model["workloads"]]
+    estimated = all(m.estimated for m in fitted)
+    note = (f"this machine's time model ({ov.hardware_id}, fitted by `greenlint calibrate` on "
+            f"{', '.join(model['workloads'])}: {model['call_s']:.3g} s per call + {model['per_step']:.3g} s per "
+            f"step + {model['per_flop']:.3g} s per FLOP, the first call {model['trace_s']:.3g} s more{shared}; "
+            f"{local['power'][group]['steady_w']:.3g} W); {note}")
+    energy = 10**mu
+    split = split_energy(energy, fitted[0].shares if fitted else {})
+    return Prediction(energy, (10**low, 10**high), split["cpu"], split["gpu"], split["ram"],
+                      Basis.CALIBRATED_ESTIMATED if estimated else Basis.CALIBRATED,
+                      Evidence(records=len(fitted), api=api, level="work", sources=(ov.hardware_id,), note=note),
+                      floor=floor)
+
+
+def calibrated_op(ov: Overlay, api: str, features: dict) -> Prediction | None:
+    """A tensor op of stated FLOPs priced by this machine's op model (`local_ops`): dispatch plus
+    FLOPs at the cost fitted here, at the power measured here; None without FLOPs."""
+    flops = features.get("flops")
+    if isinstance(flops, bool) or not isinstance(flops, (int, float)) or not flops > 0:
+        return None
+    ops = ov.local["ops"] if ov.local else {}
+    seconds = ops["dispatch_s"] + ops["per_flop"] * flops
+    energy = ops["steady_w"] * seconds
+    lo_f, hi_f = ops["flops"]
+    beyond = EXTRAPOLATION_SPREAD * abs(math.log10(min(max(flops, lo_f), hi_f) / flops))
+    half = Z80 * ops["sd"] + beyond
+    fitted = [m for ms in ov.measured.values() for m in ms if m.workload in ops["workloads"]]
+    note = (f"this machine's op model ({ov.hardware_id}, fitted by `greenlint calibrate` on "
+            f"{', '.join(ops['workloads'])}: {ops['dispatch_s']:.3g} s dispatch + {ops['per_flop']:.3g} s per "
+            f"FLOP at {ops['steady_w']:.3g} W): {flops:.3g} FLOPs → about {seconds:.3g} s → {energy:.3g} J"
+            + ("; beyond the FLOPs fitted: the interval widened" if beyond else ""))
+    split = split_energy(energy, fitted[0].shares if fitted else {})
+    basis = Basis.CALIBRATED_ESTIMATED if all(m.estimated for m in fitted) else Basis.CALIBRATED
+    return Prediction(energy, (energy / 10**half, energy * 10**half), split["cpu"], split["gpu"], split["ram"],
+                      basis, Evidence(records=len(fitted), api=api, level="work", sources=(ov.hardware_id,),
+                                      note=note))

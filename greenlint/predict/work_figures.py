@@ -1,0 +1,92 @@
+"""A call's figure from its work (power x time, `work_energy`), as the log10 joules of a point and its
+interval's ends with a note: the from-work path, and the floor where the code leaves a size unknown.
+
+Both take the work model explicitly (the reference one, or this machine's, `local_work`), so the
+calibrated path and the reference paths price work the same way.
+"""
+
+from __future__ import annotations
+
+from greenlint.predict.devices import SHIPPED, DeviceModel, GpuSpec, device_work
+from greenlint.predict.work_energy import (
+    derive,
+    effective_epochs,
+    epochs_ends,
+    extrapolation_spread,
+    flops_unknown,
+    model_flops,
+    one_batch,
+    power_for,
+    time_group,
+    time_of,
+    unknown_size_span,
+    work_log_energy,
+)
+from greenlint.units import TIMES
+
+#: (log10 J, log10 J of the interval's low and high ends, note).
+Span = tuple[float, float, float, str]
+
+
+def from_work(work: dict, half: float | None, kind: str | None, api: str, features: dict,
+              device: GpuSpec | None = None, device_model: DeviceModel = SHIPPED) -> Span | None:
+    """The call's figure from its work, None without it. The ends: the fewest and the most epochs
+    early stopping allows, each widened by the calibrated half-width *half* and, beyond the longest
+    call fitted, `extrapolation_spread`. *kind*: the API's catalog kind; *device*: the GPU a user
+    named (`devices.device_work`), priced with *device_model*'s constants."""
+    group = time_group(kind, api, features)
+    batch = one_batch(api, features)
+    y = work_log_energy(work, group, batch)
+    if y is None or half is None or group is None:
+        return None
+    shaped, features = batch is not features, batch
+    if flops_unknown(api, features):
+        return None  # the least the code allows, not a typical model's FLOPs (`unknown_size_floor`)
+    if device is not None:
+        on_device = device_work(work, group, features, device, half, not shaped, device_model)
+        if on_device is not None:
+            return on_device
+    model = work["time"][group]
+    fewest, most = epochs_ends(features)
+    (n, flops), (n_fewest, flops_fewest), (n_most, flops_most) = (derive(group, f) for f in (features, fewest, most))
+    if n is None or n_fewest is None or n_most is None:
+        return None  # not reached: `work_log_energy` priced this work, so its steps are known
+    t = time_of(model, n, flops, not shaped)
+    offset = work.get("offsets", {}).get(api, 0.0)
+    power = power_for(work, group) or {}  # there is one: `work_log_energy` used it
+    shape = ""
+    if shaped:
+        shape = f"one {'training ' if group == 'training' else ''}step on a batch of {features['samples']:g}; "
+    note = (f"power {TIMES} time of its work: {shape}{n:.3g} steps"
+            + (f", {flops:.3g} FLOPs" if flops else " (a pass over data: the fitted calls' median FLOPs per step)")
+            + (f" → about {t:.3g} s (the first call's {model['t0']:.3g} s start-up is paid once, not per step)"
+               if shaped else f" → about {t:.3g} s, of which {model['t0']:.3g} s start-up")
+            + f" → {10**y:.3g} J "
+            f"({power['steady_w']:.3g} W steady {TIMES} time, linear in the work past the start-up)")
+    t_most = time_of(model, n_most, flops_most)
+    if extrapolation_spread(model, t_most):
+        note += (f"; {t_most / model['t_max']:.3g}{TIMES} longer than the longest call the time model "
+                 "was fitted on: the interval widened")
+    if offset:
+        note += f", {TIMES}{10**offset:.3g} for this API's measured call sites"
+    if fewest is not features:
+        note += (f"; early stopping: between {fewest['epochs']:g} (its patience) and {most['epochs']:g} "
+                 f"epochs, {effective_epochs(features):.3g} assumed; the interval spans both")
+    least, largest = work_log_energy(work, group, fewest), work_log_energy(work, group, most)
+    if least is None or largest is None:
+        return None
+    low = least - half - extrapolation_spread(model, time_of(model, n_fewest, flops_fewest))
+    high = largest + half + extrapolation_spread(model, t_most)
+    return y + offset, low + offset, high + offset, note
+
+
+def unknown_size_floor(work: dict, half: float | None, kind: str | None, api: str, features: dict) -> Span | None:
+    """`work_energy.unknown_size_span` (data size, epochs or model FLOPs unknown) of the call's work
+    (`one_batch`) with this API's offset from the work model, None where it does not apply."""
+    group = time_group(kind, api, features)
+    span = unknown_size_span(work, group, one_batch(api, features), half or 0.0, model_flops(api))
+    if span is None or half is None:
+        return None
+    offset = work.get("offsets", {}).get(api, 0.0)
+    mu, low, high, note = span
+    return mu + offset, low + offset, high + offset, note
