@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from greenlint.analysis.callsite import CallSite, is_test_assertion
 from greenlint.analysis.project import direct_imports
 from greenlint.analysis.sources import UNREADABLE
 from greenlint.check import Config, noqa, run_check
-from greenlint.check.file_result import error_diagnostic
+from greenlint.check.file_result import FileResult, error_diagnostic
 from greenlint.check.selection import Selector
 from greenlint.predict.prediction import Prediction
 from greenlint.review import gitfs
@@ -109,7 +108,7 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     out.errors += [dataclasses.replace(d, path=where(d.path)) for d in result.errors if not inside(where(d.path))]
     for analysed in result.file_results():
         if not inside(where(analysed.path)):
-            out.sites += side_sites(where(analysed.path), analysed.sites, analysed.suppressions)
+            out.sites += side_sites(where(analysed.path), analysed)
     texts = {rel[shown]: _text(result.sources.get(shown, "")) for shown in files}
     for shown in files:
         found = direct_imports(os.path.abspath(shown), texts[rel[shown]]) if texts[rel[shown]] else []
@@ -147,13 +146,13 @@ def _text(source: str | tuple[str, ...]) -> str:
     return "\n".join(source) if isinstance(source, tuple) else source
 
 
-def side_sites(path: str, sites: Iterable[Site], suppressions: noqa.Suppressions) -> list[SideSite]:
-    """The analysed *sites* of one file, whose noqa comments are *suppressions*, as SideSites of *path*."""
+def side_sites(path: str, result: FileResult) -> list[SideSite]:
+    """The call sites of one file's analysis (as `check` has it) as SideSites of *path*."""
     out = []
-    for site in sites:
+    for site in result.sites:
         cs = site.callsite
         if not is_test_assertion(cs.api):
-            out.append(SideSite(path, cs, site.prediction, _intended(cs, suppressions)))
+            out.append(SideSite(path, cs, site.prediction, _intended(cs, result.suppressions)))
     return out
 
 

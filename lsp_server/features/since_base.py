@@ -39,7 +39,7 @@ def _file_diff(server: GreenlintServer, view: View) -> tuple[FileDiff, str] | No
         return None
     analysis = view.analysis
     memo = server.__dict__.setdefault("_since_base_memo", {})  # the base side's analyses, by commit
-    return diff_file(repo, base, rel, analysis.sites, analysis.text, analysis.config, memo), base.label
+    return diff_file(repo, base, rel, analysis.result, analysis.config, memo), base.label
 
 
 async def lenses(server: GreenlintServer, view: View) -> list[types.CodeLens]:
