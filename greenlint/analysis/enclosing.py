@@ -7,8 +7,8 @@ import ast
 import bisect
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-#: The nodes whose children may hold a definition: statements and their clauses.
-_BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)
+#: The fields that hold statements (or clauses holding them), in source order: where a definition can be.
+_BLOCK_FIELDS = ("body", "handlers", "cases", "orelse", "finalbody")
 
 
 class Enclosing:
@@ -33,7 +33,7 @@ class Enclosing:
                 self.names.append(scope)
                 self.parents.append(parent)
                 parent = len(self.names) - 1
-            children = [c for c in ast.iter_child_nodes(node) if isinstance(c, _BLOCKS)]
+            children = [c for name in _BLOCK_FIELDS for c in getattr(node, name, ())]
             stack.extend((child, scope, parent) for child in reversed(children))
 
     def scope(self, call: ast.Call) -> str:
