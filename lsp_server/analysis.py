@@ -62,13 +62,23 @@ class Analysis:
     version: int | None
     text: str
     config: Config
-    sites: Sequence[Site]  # the PackedSites an analysis sent (any sequence where made otherwise)
+    #: The file's result, as `check` and `diff` have it: its sites the PackedSites an analysis sent
+    #: (any sequence where made otherwise), its source a notebook's code cells as the analysis read them.
+    result: FileResult
     diagnostics: tuple[Diagnostic, ...]
     config_error: str | None = None  # the configuration could not be used; defaults were
     cell_offsets: tuple[int, ...] | None = None
     documents: tuple[tuple[str, int | None], ...] = ()
-    cells: tuple[str, ...] | None = None  # a notebook's code cells, as the analysis read them
     outline: Outline | None = None  # a file's top-level statements, where fixes are computed
+
+    @property
+    def sites(self) -> Sequence[Site]:
+        return self.result.sites
+
+    @property
+    def cells(self) -> tuple[str, ...] | None:
+        """A notebook's code cells, as the analysis read them (None for a file)."""
+        return self.result.source if isinstance(self.result.source, tuple) else None
 
     @property
     def parsed(self) -> bool:
@@ -228,13 +238,12 @@ def _sent_sites(blob: bytes, count: int) -> PackedSites:
 class Done(NamedTuple):
     """What one analysis sends back."""
 
-    sites: PackedSites
+    result: FileResult  # shippable (no tree), its sites packed
     diagnostics: tuple[Diagnostic, ...]
     config_error: str | None
     ms: float  # wall-clock milliseconds
     cpu_ms: float  # the analysing thread's CPU milliseconds
     failure: str | None  # the traceback of greenlint's own failure
-    cells: tuple[str, ...] | None  # a notebook's code cells, as the analysis read them
     outline: Outline | None  # a file's top-level statements, where fixes are computed
 
 
@@ -263,16 +272,16 @@ def _analyse_unit(
         except ConfigError as exc:  # select/ignore codes that match no rule: reported once and left out
             config_error = str(exc)
             result, diagnostics = analyse_text(text, path, usable_config(config), predict, cell_offsets, cancelled)
-        sites, cells = result.sites, result.source if isinstance(result.source, tuple) else None
         shape = outline(result.tree) if result.tree is not None else None
+        sent = replace(result.shippable(), sites=PackedSites(tuple(result.sites)))
     except Cancelled:
         raise
     except Exception as exc:  # greenlint's own bug: say so on the document, keep serving
         failure = traceback.format_exc()
-        sites, diagnostics, cells, shape = (), list(internal_error(path, exc).errors), None, None
+        sent, diagnostics, shape = FileResult(path), list(internal_error(path, exc).errors), None
     ms, cpu_ms = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000
     keep(result)
-    return Done(PackedSites(tuple(sites)), tuple(diagnostics), config_error, ms, cpu_ms, failure, cells, shape)
+    return Done(sent, tuple(diagnostics), config_error, ms, cpu_ms, failure, shape)
 
 
 def _configured_predict(config: Config) -> Callable:
@@ -466,7 +475,7 @@ class Analyses:
         if problem is not None:  # said on the document, as the CLI says it for a file (never an internal error)
             log.warning("cannot analyse %.300s: %s", snap.uri, problem)
             error = error_diagnostic(str(snap.path), 1, 1, "path", problem)
-            return Analysis(snap.uri, snap.version, snap.text, Config(root=Path.cwd()), (), (error,),
+            return Analysis(snap.uri, snap.version, snap.text, Config(root=Path.cwd()), FileResult(str(snap.path)), (error,),
                             cell_offsets=snap.cell_offsets, documents=snap.documents)
         config, config_error = self.config_for(snap.path)
         done = self.latest.get(snap.uri)
@@ -500,7 +509,7 @@ class Analyses:
             log.error("the analysis process stopped (%s); starting another", exc)
             self._start_pool()
             errors = internal_error(str(snap.path), exc, "the analysis process").errors
-            outcome = Done(PackedSites(()), errors, config_error, 0.0, 0.0, None, None, None)
+            outcome = Done(FileResult(str(snap.path)), errors, config_error, 0.0, 0.0, None, None)
         finally:
             if self._stops.get(snap.uri) is stop:
                 del self._stops[snap.uri]
@@ -510,11 +519,11 @@ class Analyses:
             log.error("analysis of %s failed:\n%s", snap.uri, outcome.failure)
         log.info(
             "analysed %s version %s: %d calls, %d diagnostics in %.0f ms (%.0f ms CPU)",
-            snap.uri, snap.version, len(outcome.sites), len(outcome.diagnostics), outcome.ms, outcome.cpu_ms,
+            snap.uri, snap.version, len(outcome.result.sites), len(outcome.diagnostics), outcome.ms, outcome.cpu_ms,
         )  # fmt: skip
         return Analysis(
-            snap.uri, snap.version, snap.text, config, outcome.sites, outcome.diagnostics, outcome.config_error,
-            snap.cell_offsets, snap.documents, outcome.cells, outcome.outline,
+            snap.uri, snap.version, snap.text, config, outcome.result, outcome.diagnostics, outcome.config_error,
+            snap.cell_offsets, snap.documents, outcome.outline,
         )  # fmt: skip
 
     def _stop_job(self, job: int) -> None:

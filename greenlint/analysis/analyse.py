@@ -13,6 +13,7 @@ from pathlib import Path
 
 from greenlint.analysis import sources, trees
 from greenlint.analysis.callsite import CallSite, Span, char_offset
+from greenlint.analysis.enclosing import Enclosing, shape
 from greenlint.analysis.sources import Code, FileError
 from greenlint.analysis.work import mark_symbolic
 
@@ -179,12 +180,14 @@ def _resolve(
             body.extend(tree.body)
         if len(units) > 1:
             offset += len(sources.split_lines(unit.text))
+    module = ast.Module(body=body, type_ignores=[])
     try:
-        found = Resolver(catalog, code, imports, checkpoint=checkpoint).run(ast.Module(body=body, type_ignores=[]))
+        found = Resolver(catalog, code, imports, checkpoint=checkpoint).run(module)
     except (RecursionError, MemoryError):
         errors.append(sources.file_error(path, sources.SYNTAX_ERROR, f"{path}: code too deeply nested to analyse"))
         return []
     lines: dict[int, list[str] | None] = {}
+    enclosing = Enclosing(module) if found else None
     callsites = []
     for node, api, features, runs, work in found:
         index = bisect.bisect_right(starts, node.lineno) - 1
@@ -199,7 +202,8 @@ def _resolve(
             end = char_offset(unit_lines[end_line - 1], end)
         span = Span(line, start + 1, end_line, end + 1, unit.cell)
         work = mark_symbolic(api, catalog.kind(api), features, work)
-        callsites.append(CallSite(path, span, api, features, work, runs))
+        scope = enclosing.scope(node) if enclosing is not None else ""
+        callsites.append(CallSite(path, span, api, features, work, runs, scope, shape(node)))
     callsites.sort(key=_position)
     return callsites
 

@@ -43,6 +43,10 @@ class CallSite:
     work: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: How often the site runs per program run: {"count", "bound", "note"} (docs/calls-json.md `runs`).
     runs: dict[str, Any] = field(default_factory=lambda: {"count": None, "bound": "unknown", "note": None})
+    #: Qualified name of the functions and classes around the call ("" at module level; docs/calls-json.md `scope`).
+    scope: str = ""
+    #: Positional argument count and keyword names, `2:epochs,validation_data` (docs/calls-json.md `shape`).
+    shape: str = ""
     # features holds the static facts: literal args by parameter name ("epochs": 10, ...),
     # "loop_multiplier", "in_tf_function", "tensor_bytes", "receiver_kind", ...
 

@@ -7,7 +7,7 @@ import marshal
 import math
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,7 @@ class FileResult:
     """What a rule-independent analysis of one file produced."""
 
     path: str
-    sites: tuple[Site, ...] = ()
+    sites: Sequence[Site] = ()  # a tuple (the language server's: the sites its analysis process sent, packed)
     errors: tuple[Diagnostic, ...] = ()  # GL001 / GL002
     source: str | tuple[str, ...] = ""  # text, or a notebook's code cells
     suppressions: noqa.Suppressions = field(default_factory=noqa.Suppressions)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,12 +34,14 @@ class CheckResult:
     config: Config = field(default_factory=Config, repr=False)
     backend: Backend = field(default_factory=Backend, repr=False)
 
+    def file_results(self) -> Iterator[FileResult]:
+        """Each checked file's analysis, in order (read from the cache on first use when the run did not need it)."""
+        return (load_result(c, self.config, self.backend) for c in self.checked)
+
     @property
     def callsites_with_predictions(self) -> list[tuple[CallSite, Prediction]]:
-        """Every call site with its prediction (read from the cache on first use when the run did not need them)."""
-        return [
-            (s.callsite, s.prediction) for c in self.checked for s in load_result(c, self.config, self.backend).sites
-        ]
+        """Every call site with its prediction."""
+        return [(s.callsite, s.prediction) for result in self.file_results() for s in result.sites]
 
 
     @property
@@ -77,7 +79,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
         run |= {c for codes in result.suppressions.lines.values() if codes for c in codes} & rules.keys()
     found = list(result.errors)
     if result.sites:
-        facts = FileFacts(result.path, result.sites, result.source, parsed=result.tree)
+        facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree)
         for code, rule in rules.items():
             if code in run:
                 try:

@@ -25,7 +25,7 @@ from typing import Any, TypeVar, cast
 from greenlint.analysis.callsite import Span
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 
-VERSION = 1
+VERSION = 2  # 2: call sites carry their scope and shape
 T = TypeVar("T")
 
 

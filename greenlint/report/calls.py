@@ -39,6 +39,8 @@ def callsite_json(site, prediction) -> dict:
         "features": site.features,
         "work": site.work,
         "runs": site.runs,
+        "scope": site.scope,
+        "shape": site.shape,
         **(prediction or Prediction.unknown("no prediction")).to_json(),
     }
 
@@ -58,8 +60,11 @@ def callsite_from_json(obj: object) -> tuple[CallSite, Prediction]:
     path, api, features, work, runs = (obj.get(k) for k in ("path", "api", "features", "work", "runs"))
     if not (type(path) is type(api) is str and type(features) is type(work) is type(runs) is dict):
         raise ValueError("a call site's path and api are strings, its features, work and runs objects")
+    scope, shape = obj.get("scope"), obj.get("shape")
+    if not type(scope) is type(shape) is str:
+        raise ValueError("a call site's scope and shape are strings")
     span = Span(line, column, end_line, end_column, cell)
-    return CallSite(path, span, api, features, work, runs), Prediction.from_json(obj)
+    return CallSite(path, span, api, features, work, runs, scope, shape), Prediction.from_json(obj)
 
 
 def calls_json(callsites_with_predictions: Iterable[tuple], calibration: dict | None = None) -> list[dict]:

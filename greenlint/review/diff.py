@@ -7,6 +7,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from greenlint.check import Config
+from greenlint.check.file_result import FileResult
 from greenlint.review import gitfs
 from greenlint.review.compare import Diff, FileDiff, compare
 from greenlint.review.matching import match
@@ -44,9 +45,9 @@ def diff_revisions(repo: Path, base: gitfs.Side, head: gitfs.Side, paths: list[s
     return diff
 
 
-def diff_file(repo: Path, base: gitfs.Side, path: str, pairs, source: str, config: Config, memo: dict | None = None) -> FileDiff:
-    """The energy diff of one file of the working tree, as an editor holds it (its (call site,
-    prediction) pairs and *source*), against *base*; *path* is relative to the repository root.
+def diff_file(repo: Path, base: gitfs.Side, path: str, result: FileResult, config: Config, memo: dict | None = None) -> FileDiff:
+    """The energy diff of one file of the working tree, as an editor holds it (its analysis,
+    *result*), against *base*; *path* is relative to the repository root.
     *memo* keeps the base side's analysis of each file between calls (a commit does not change)."""
     renames = gitfs.renames(repo, base, gitfs.WORKTREE)
     old = next((o for o, n in renames.items() if n == path), path)
@@ -59,6 +60,6 @@ def diff_file(repo: Path, base: gitfs.Side, path: str, pairs, source: str, confi
             if len(memo) >= 64:
                 memo.clear()
             memo[key] = before
-    after = side_sites(path, pairs, source)
+    after = side_sites(path, result)
     diff = compare(base, gitfs.WORKTREE, match(before.sites, after, renames), renames, before.files, [path])
     return next((f for f in diff.files if f.path == path), FileDiff(path, None, "modified"))

@@ -1,21 +1,20 @@
 """One side of a diff analysed through `greenlint calls`' pipeline: its call sites with their
-predictions and runs, each with what matching needs (its enclosing function and argument shape)."""
+predictions and runs, each with what matching needs (its enclosing scope and argument shape, as the
+analysis found them)."""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import os
 import re
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from greenlint.analysis.callsite import CallSite, byte_offset, is_test_assertion
+from greenlint.analysis.callsite import CallSite, is_test_assertion
 from greenlint.analysis.project import direct_imports
-from greenlint.analysis.sources import UNREADABLE, Code, cell_code, parse_code, split_lines
+from greenlint.analysis.sources import UNREADABLE
 from greenlint.check import Config, noqa, run_check
-from greenlint.check.file_result import error_diagnostic
+from greenlint.check.file_result import FileResult, error_diagnostic
 from greenlint.check.selection import Selector
 from greenlint.predict.prediction import Prediction
 from greenlint.review import gitfs
@@ -36,13 +35,21 @@ class SideSite:
     path: str
     callsite: CallSite
     prediction: Prediction
-    scope: str = ""  # qualified name of the enclosing functions and classes ("" at module level)
-    shape: str = ""  # positional argument count and keyword names: `2:epochs,validation_data`
     intended: bool = False  # a `noqa: GLD100` comment on its lines
 
     @property
     def api(self) -> str:
         return self.callsite.api
+
+    @property
+    def scope(self) -> str:
+        """The qualified name of the functions and classes around it ("" at module level)."""
+        return self.callsite.scope
+
+    @property
+    def shape(self) -> str:
+        """Its positional argument count and keyword names: `2:epochs,validation_data`."""
+        return self.callsite.shape
 
     @property
     def runs(self) -> int:
@@ -99,12 +106,9 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     files = [shown for shown in result.files if not inside(rel[shown])]
     out.files = sorted(rel[shown] for shown in files)
     out.errors += [dataclasses.replace(d, path=where(d.path)) for d in result.errors if not inside(where(d.path))]
-    by_file: dict[str, list] = {}
-    for cs, prediction in result.callsites_with_predictions:
-        by_file.setdefault(cs.path, []).append((cs, prediction))
-    for shown, pairs in by_file.items():
-        if not inside(where(shown)):
-            out.sites += side_sites(where(shown), pairs, result.sources.get(shown, ""))
+    for analysed in result.file_results():
+        if not inside(where(analysed.path)):
+            out.sites += side_sites(where(analysed.path), analysed)
     texts = {rel[shown]: _text(result.sources.get(shown, "")) for shown in files}
     for shown in files:
         found = direct_imports(os.path.abspath(shown), texts[rel[shown]]) if texts[rel[shown]] else []
@@ -142,14 +146,13 @@ def _text(source: str | tuple[str, ...]) -> str:
     return "\n".join(source) if isinstance(source, tuple) else source
 
 
-def side_sites(path: str, pairs, source: str | tuple[str, ...]) -> list[SideSite]:
-    """The (call site, prediction) pairs of one file, whose text is *source*, as SideSites of *path*."""
-    outline = _Outline(source)
+def side_sites(path: str, result: FileResult) -> list[SideSite]:
+    """The call sites of one file's analysis (as `check` has it) as SideSites of *path*."""
     out = []
-    for cs, prediction in pairs:
+    for site in result.sites:
+        cs = site.callsite
         if not is_test_assertion(cs.api):
-            scope, shape, intended = outline.facts(cs)
-            out.append(SideSite(path, cs, prediction, scope, shape, intended))
+            out.append(SideSite(path, cs, site.prediction, _intended(cs, result.suppressions)))
     return out
 
 
@@ -165,52 +168,9 @@ def _relative(shown: str, root: Path) -> str:
     return Path(os.path.relpath(os.path.abspath(shown), root)).as_posix()
 
 
-class _Outline:
-    """Each call of a file (or a notebook's cells) by position: its scope and argument shape."""
-
-    def __init__(self, source: str | tuple[str, ...]):
-        units = list(enumerate(source, 1)) if isinstance(source, tuple) else [(None, source)]
-        self.lines = {cell: split_lines(text) for cell, text in units}
-        self.calls: dict[tuple, tuple[str, str]] = {}
-        for cell, text in units:
-            self._index(cell, Code(text) if cell is None else cell_code(text, cell))
-        self.suppressions = noqa.parse(source)
-
-    def _index(self, cell: int | None, code: Code) -> None:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                tree = parse_code(code)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return
-        stack: list[tuple[ast.AST, str]] = [(tree, "")]
-        while stack:
-            node, scope = stack.pop()
-            if isinstance(node, ast.Call):
-                key = (cell, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
-                self.calls[key] = (scope, _shape(node))
-            inner = scope
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                inner = f"{scope}.{node.name}" if scope else node.name
-            stack.extend((child, inner) for child in ast.iter_child_nodes(node))
-
-    def facts(self, cs: CallSite) -> tuple[str, str, bool]:
-        span = cs.span
-        lines = self.lines.get(span.cell, [])
-        start, end = _byte_column(lines, span.line, span.column), _byte_column(lines, span.end_line, span.end_column)
-        key = (span.cell, span.line, start, span.end_line, end)
-        scope, shape = self.calls.get(key, ("", "?"))
-        codes = [self.suppressions.lines.get((span.cell, line), ()) for line in range(span.line, span.end_line + 1)]
-        file_codes = self.suppressions.file_codes
-        intended = any(c and INTENDED in c for c in codes) or bool(file_codes and INTENDED in file_codes)
-        return scope, shape, intended
-
-
-def _byte_column(lines: list[str], line: int, column: int) -> int:
-    """The `ast` column (UTF-8 bytes, 0-based) of a Span's 1-based character *column* on *line*."""
-    return byte_offset(lines[line - 1] if 0 < line <= len(lines) else "", column - 1)
-
-
-def _shape(call: ast.Call) -> str:
-    positional = "*" if any(isinstance(a, ast.Starred) for a in call.args) else str(len(call.args))
-    return f"{positional}:{','.join(sorted(k.arg or '**' for k in call.keywords))}"
+def _intended(cs: CallSite, suppressions: noqa.Suppressions) -> bool:
+    """Whether a `noqa: GLD100` comment on its lines (or the file's) says its energy change is intended."""
+    span = cs.span
+    codes = [suppressions.lines.get((span.cell, line), ()) for line in range(span.line, span.end_line + 1)]
+    file_codes = suppressions.file_codes
+    return any(c and INTENDED in c for c in codes) or bool(file_codes and INTENDED in file_codes)

@@ -38,9 +38,8 @@ def _file_diff(server: GreenlintServer, view: View) -> tuple[FileDiff, str] | No
         log.info("greenlint: no base for %s: %s", path, exc)
         return None
     analysis = view.analysis
-    pairs = [(s.callsite, s.prediction) for s in analysis.sites]
     memo = server.__dict__.setdefault("_since_base_memo", {})  # the base side's analyses, by commit
-    return diff_file(repo, base, rel, pairs, analysis.text, analysis.config, memo), base.label
+    return diff_file(repo, base, rel, analysis.result, analysis.config, memo), base.label
 
 
 async def lenses(server: GreenlintServer, view: View) -> list[types.CodeLens]:

@@ -65,6 +65,8 @@ def _file_record() -> dict:
         ("sites", {"0": 1}),
         ("schema_version", 1),  # a call site of another calls-JSON version
         ("features", ["epochs", 3]),  # an object's place taken by an array
+        ("scope", None),  # a call site's enclosing scope is a string
+        ("shape", 2),
         ("basis", "made-up"),  # not a Basis
         ("energy_j", "3 J"),
         ("interval_j", [1]),

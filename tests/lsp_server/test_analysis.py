@@ -235,7 +235,8 @@ def test_an_analysis_hands_over_the_tree_it_walked_for_freeing_later(tmp_path: P
         TRAIN, str(tmp_path / "a.py"), Config(root=tmp_path), None, None, lambda: predict, lambda: False, kept.append
     )
     [made_from] = kept
-    assert made_from.tree is not None and len(done.sites) == 6
+    assert made_from.tree is not None and len(done.result.sites) == 6
+    assert done.result.tree is None and isinstance(done.result.sites, lsp_analysis.PackedSites)  # what is sent
 
 
 def test_an_internal_failure_is_a_diagnostic(tmp_path: Path):

@@ -116,6 +116,7 @@ def test_strings_are_read_from_the_findings_statements_alone():
     import ast
 
     from greenlint.check import Config
+    from greenlint.check.file_result import FileResult
     from greenlint.fix.engine import outline, statement_lines
     from greenlint.lsp_server.analysis import Analysis
     from greenlint.lsp_server.documents import View
@@ -123,7 +124,7 @@ def test_strings_are_read_from_the_findings_statements_alone():
 
     text = 'DOC = """\nline\n"""\nx = f(1)\n\n\ndef g():\n    s = """a\nb"""\n    return s\ny = f("""\n""")\n'
     shape = outline(ast.parse(text))
-    view = View("file:///x.py", 1, text, Analysis("file:///x.py", 1, text, Config(), (), (), outline=shape))
+    view = View("file:///x.py", 1, text, Analysis("file:///x.py", 1, text, Config(), FileResult("x.py"), (), outline=shape))
     whole = lines_ending_in_string(text)
     assert whole == {1, 2, 8, 11}
     for line in (1, 2, 4, 8, 9, 11, 12):
@@ -205,7 +206,7 @@ def test_notebook_cells_get_fixes_with_tensorflow_imported_in_another_cell():
     result, diagnostics = analyse_text(text, "nb.ipynb", config, Predictor().predict, offsets)
     [mapped] = [d for d in diagnostics if d.code == "GL402"]
     assert mapped.fix is None  # published without; the code action asks for it
-    analysis = Analysis("nb.ipynb", 1, text, config, result.sites, tuple(diagnostics), cells=result.source)
+    analysis = Analysis("nb.ipynb", 1, text, config, result, tuple(diagnostics))
     [edit] = analysis.with_fix(mapped).fix.edits
     assert edit == Edit(Span(1, 50, 1, 50, cell=2), ", num_parallel_calls=tf.data.AUTOTUNE")
 
@@ -254,7 +255,7 @@ def test_no_quick_fix_whose_edit_would_not_parse(monkeypatch):
     config = Config(options={"tensorflow-version": "2.6"}, no_cache=True)  # before tf.data parallelised maps itself
     result, diagnostics = analyse_text(text, "mapped.py", config, Predictor().predict)
     [mapped] = [d for d in diagnostics if d.code == "GL402"]
-    analysis = Analysis("mapped.py", 1, text, config, result.sites, tuple(diagnostics))
+    analysis = Analysis("mapped.py", 1, text, config, result, tuple(diagnostics))
     assert analysis.with_fix(mapped).fix is not None  # the rule's own codemod
     monkeypatch.setattr(all_rules()["GL402"], "FIX", Unbalanced(safe=True))
     assert analysis.with_fix(mapped).fix is None

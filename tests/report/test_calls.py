@@ -45,7 +45,8 @@ def test_objects_are_ordered_and_complete():
         "evidence": {"records": 7, "api": "tensorflow.keras.Sequential.fit", "level": "api",
                      "sources": ["fecom"], "note": None},
         "interval_ratio": 8.0, "forecast": None, "profile": None, "floor": False,
-        "work": {}, "runs": {"count": None, "bound": "unknown", "note": None}, "calibration": None,
+        "work": {}, "runs": {"count": None, "bound": "unknown", "note": None}, "scope": "", "shape": "",
+            "calibration": None,
     }
 
 
