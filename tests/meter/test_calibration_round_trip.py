@@ -153,8 +153,8 @@ def test_the_editor_applies_the_overlay_its_configuration_names(calibrated, prog
     path = str(program / "train.py")
 
     def matmul(config: Config, predictor=lambda: pytest.fail("the configuration names its own overlay")):
-        sites, *_ = _analyse_unit(PROGRAM, path, config, None, None, predictor, lambda: False)
-        return next(s.prediction for s in sites if s.callsite.api == MATMUL)
+        done = _analyse_unit(PROGRAM, path, config, None, None, predictor, lambda: False)
+        return next(s.prediction for s in done.result.sites if s.callsite.api == MATMUL)
 
     here = matmul(Config(root=program, cache_dir=cache))
     assert here.basis.label == "calibrated here" and result["hardware_id"] in here.evidence.sources
