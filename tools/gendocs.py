@@ -16,9 +16,20 @@ from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
 from greenlint.rules.base import Rule
-from greenlint.rules.docs import BANNER, MEASURED, reference_predictor, render, share, signed_percent, verdict
+from greenlint.rules.docs import (
+    BANNER,
+    MEASURED,
+    predicted_j,
+    predicted_saving,
+    reference_predictor,
+    render,
+    share,
+    signed_percent,
+    verdict,
+)
 from greenlint.rules.registry import all_rules
 from greenlint.units import fmt_j
+from tools.pair_prediction import run_prediction
 
 REPO_DIR = Path(__file__).resolve().parents[1]
 DOCS_DIR = REPO_DIR / "docs" / "rules"
@@ -154,27 +165,30 @@ def savings_table(rules: dict[str, type[Rule]], pairs: dict, reasons: dict) -> l
         "## Measured savings",
         "",
         "Each rule's before/after pair of small programs under `bench/rules/<CODE>/`, run by",
-        "`python bench/rules/run.py` (fresh interpreter per program, one warm-up, then timed runs read",
-        "from greenlint's meter). Saving = 1 − median(after) / median(before); the spread pairs the",
-        "extreme runs. This machine has no readable energy counter, so every joule figure here is",
-        "**estimated** (process CPU time × a power model), not measured. The predictor column is",
-        "greenlint's static prediction for the same two programs, before anything runs. No GPU was",
-        "available to this work, so no saving on a GPU is stated; rules about accelerators say so.",
+        "`python bench/rules/run.py` (fresh interpreter per program, one warm-up, then timed runs of its",
+        "`run()` read from greenlint's meter). Saving = 1 − median(after) / median(before); the spread",
+        "pairs the extreme runs. This machine has no readable energy counter, so every joule figure here",
+        "is **estimated** (process CPU time × a power model), not measured. The predictor columns are",
+        "greenlint's static figure for the same work, one `run()` of each program (the call sites inside",
+        "`run`, times their loops; \"unknown\" where one has no figure or an unknown loop count), on the",
+        "reference machine of the public data, uncalibrated: compare its saving with the measured one,",
+        "not its joules. No GPU was available to this work, so no saving on a GPU is stated; rules about",
+        "accelerators say so.",
         "",
-        "| rule | energy saving (spread) | time saving | before → after per run | predictor before → after | hardware | basis |",
-        "|---|---|---|---|---|---|---|",
+        "| rule | energy saving (spread) | time saving | before → after per run | predicted per run, before → after | predicted saving | hardware | basis |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for code in rules:
         pair = pairs.get(code)
         if pair is None:
             if code in reasons:
-                rows.append(f"| [{code}]({code}.md) | not measurable | – | – | – | – | {reasons[code]} |")
+                rows.append(f"| [{code}]({code}.md) | not measurable | – | – | – | – | – | {reasons[code]} |")
             continue
         e, t, energy, predicted = pair["energy_saving"], pair["time_saving"], pair["energy_j"], pair["predicted"]
         rows.append(
             f"| [{code}]({code}.md) | {signed_percent(e['median'])} ({signed_percent(e['low'])} to {signed_percent(e['high'])}) | "
             f"{signed_percent(t['median'])} | {fmt_j(energy['before']['median'])} → {fmt_j(energy['after']['median'])} | "
-            f"{fmt_j(predicted['before']['energy_j'])} → {fmt_j(predicted['after']['energy_j'])} | "
+            f"{predicted_j(predicted['before'])} → {predicted_j(predicted['after'])} | {predicted_saving(predicted)} | "
             f"`{pair['hardware']}` | {pair['basis']} |"
         )
     return rows + [""]
@@ -295,11 +309,22 @@ def measured_path() -> Path:
     return Path(str(resources.files("greenlint.rules").joinpath(MEASURED)))
 
 
+def with_predictions(savings: tuple[dict, dict], predictor) -> tuple[dict, dict]:
+    """The measured pairs, each with the reference predictor's figure for one `run()` of its two
+    programs (tools/pair_prediction.py), computed now so that it follows the shipped predictor."""
+    if isinstance(predictor, Exception):
+        raise predictor
+    pairs, reasons = savings
+    return {code: {**pair, "predicted": {side: run_prediction(BENCH_DIR / code / f"{side}.py", predictor.predict)
+                                         for side in ("before", "after")}}
+            for code, pair in pairs.items()}, reasons
+
+
 def pages() -> tuple[str, dict[str, str]]:
     """(measured.json's text, file name -> content for every page of docs/rules/)."""
     predictor = reference_predictor()
     rules = all_rules()
-    savings, precision = load_savings(), load_precision()
+    savings, precision = with_predictions(load_savings(), predictor), load_precision()
     table = measured_table(savings, precision)
     out = {f"{code}.md": render(rule, predictor, table) for code, rule in rules.items()}
     out["README.md"] = index(rules, savings, precision)

@@ -5,8 +5,8 @@
 Each program of bench/rules/<CODE>/{before,after}.py runs in a fresh interpreter
 (bench/rules/measure.py): one warm-up, then N timed runs read from greenlint's meter. The saving
 is 1 - median(after) / median(before), with its spread from the extremes (worst and best pairing
-of the runs). Beside it, the predictor's figure: greenlint's static prediction of each program's
-TF/Keras calls (summed, loop bounds applied), what a user sees before running anything. Rules
+of the runs). The predictor's figure for the same `run()` is computed when the docs are generated
+(tools/pair_prediction.py), so that it follows the shipped predictor. Rules
 without a pair are listed with the reason from bench/rules/not_measurable.json.
 The docs (docs/rules/README.md and each rule's "Energy evidence") are regenerated from the
 results by `python -m tools.gendocs`.
@@ -36,22 +36,6 @@ def measure(program: Path, repeats: int) -> dict:
     if proc.returncode != 0 or not lines:
         raise RuntimeError(f"{program}: exit {proc.returncode}: {proc.stderr[-2000:]}")
     return json.loads(lines[-1][len("RESULT "):])
-
-
-def predicted_j(program: Path) -> dict:
-    """The static prediction of the program: sum of per-site joules x loop multiplier, and the bases seen."""
-    sys.path.insert(0, str(REPO))
-    from greenlint.analysis import analyse_source
-    from greenlint.check.file_result import from_analysis
-    from greenlint.predict import load_predictor
-
-    result = from_analysis(analyse_source(program.read_text(), path=str(program)), load_predictor(overlay=False).predict)
-    total, bases = 0.0, set()
-    for site in result.sites:
-        if site.total_energy_j is not None:
-            total += site.total_energy_j
-            bases.add(site.prediction.basis.value)
-    return {"energy_j": total, "bases": sorted(bases)}
 
 
 def summary(values: list[float]) -> dict:
@@ -86,7 +70,6 @@ def main(argv=None) -> int:
             "energy_j": {side: summary(r["energy_j"]) for side, r in runs.items()},
             "time_saving": saving(runs["before"]["time_s"], runs["after"]["time_s"]),
             "energy_saving": saving(runs["before"]["energy_j"], runs["after"]["energy_j"]),
-            "predicted": {side: predicted_j(pair / f"{side}.py") for side in ("before", "after")},
             "command": f"python bench/rules/run.py {code} --repeats {args.repeats}",
         }
         e = results["pairs"][code]["energy_saving"]

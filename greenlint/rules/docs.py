@@ -103,6 +103,17 @@ def _basis(pair: dict) -> str:
     return f"{pair['basis']} ({', '.join(pair['components'])})"
 
 
+def predicted_j(side: dict) -> str:
+    """One side's predicted joules per `run()`, or "unknown" (a site without a figure or loop count)."""
+    return "unknown" if side["energy_j"] is None else fmt_j(side["energy_j"])
+
+
+def predicted_saving(predicted: dict) -> str:
+    """1 − after / before of the predicted figures, or "–" where either is unknown or zero."""
+    before, after = predicted["before"]["energy_j"], predicted["after"]["energy_j"]
+    return "–" if not before or after is None else signed_percent(1 - after / before)
+
+
 def saving_text(rule: type[Rule], pairs: dict, reasons: dict) -> str:
     """The rule's measured saving, for its "Energy evidence" section."""
     pair = pairs.get(rule.code)
@@ -118,8 +129,8 @@ def saving_text(rule: type[Rule], pairs: dict, reasons: dict) -> str:
         f"{_basis(pair)}: energy {signed_percent(e['median'])} (spread {signed_percent(e['low'])} to {signed_percent(e['high'])}; "
         f"{fmt_j(before)} → {fmt_j(after)} per run), time {signed_percent(t['median'])}; median of "
         f"{pair['repeats']} runs after a warm-up. A positive figure is energy saved. The predictor's "
-        f"static figure for the two programs: {fmt_j(predicted['before']['energy_j'])} → "
-        f"{fmt_j(predicted['after']['energy_j'])} ({bases}). Reproduce with `{pair['command']}`."
+        f"static figure for one `run()` of each program, on the reference machine: {predicted_j(predicted['before'])} → "
+        f"{predicted_j(predicted['after'])} (saving {predicted_saving(predicted)}; {bases}). Reproduce with `{pair['command']}`."
     )
 
 
