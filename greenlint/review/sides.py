@@ -12,7 +12,7 @@ from pathlib import Path
 
 from greenlint.analysis.callsite import CallSite, is_test_assertion
 from greenlint.analysis.project import direct_imports
-from greenlint.analysis.sources import UNREADABLE
+from greenlint.analysis.sources import UNREADABLE, joined
 from greenlint.check import Config, noqa, run_check
 from greenlint.check.file_result import FileResult, error_diagnostic
 from greenlint.check.selection import Selector
@@ -109,7 +109,7 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     for analysed in result.file_results():
         if not inside(where(analysed.path)):
             out.sites += side_sites(where(analysed.path), analysed)
-    texts = {rel[shown]: _text(result.sources.get(shown, "")) for shown in files}
+    texts = {rel[shown]: joined(result.sources.get(shown, "")) for shown in files}
     for shown in files:
         found = direct_imports(os.path.abspath(shown), texts[rel[shown]]) if texts[rel[shown]] else []
         out.imports[rel[shown]] = sorted({_relative(f, root) for f in found})
@@ -140,10 +140,6 @@ def _in_submodule(repo: Path):
         if record.startswith(b"160000 ")
     )
     return lambda path: path.startswith(folders) if folders else False
-
-
-def _text(source: str | tuple[str, ...]) -> str:
-    return "\n".join(source) if isinstance(source, tuple) else source
 
 
 def side_sites(path: str, result: FileResult) -> list[SideSite]:
