@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from greenlint.analysis.callsite import CallSite, is_test_assertion
-from greenlint.analysis.project import direct_imports
 from greenlint.analysis.sources import UNREADABLE, joined
 from greenlint.check import Config, noqa, run_check
 from greenlint.check.file_result import FileResult, error_diagnostic
@@ -107,12 +106,11 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     out.files = sorted(rel[shown] for shown in files)
     out.errors += [dataclasses.replace(d, path=where(d.path)) for d in result.errors if not inside(where(d.path))]
     for analysed in result.file_results():
-        if not inside(where(analysed.path)):
-            out.sites += side_sites(where(analysed.path), analysed)
+        path = where(analysed.path)
+        if not inside(path):
+            out.sites += side_sites(path, analysed)
+            out.imports[path] = sorted({_relative(f, root) for f in analysed.imports})
     texts = {rel[shown]: joined(result.sources.get(shown, "")) for shown in files}
-    for shown in files:
-        found = direct_imports(os.path.abspath(shown), texts[rel[shown]]) if texts[rel[shown]] else []
-        out.imports[rel[shown]] = sorted({_relative(f, root) for f in found})
     imported = {f for deps in out.imports.values() for f in deps}
     top = {s.path for s in out.sites if not s.scope}
     out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(texts.get(p, "")))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import multiprocessing
+import os
 import pickle
 import sqlite3
 import threading
@@ -77,6 +78,8 @@ def _file_record() -> dict:
         ("file_codes", "GL101"),
         ("cells", [1]),
         ("cacheable", 1),
+        ("imports", [1]),  # a project import is a path
+        ("imports", None),
     ],
 )
 def test_a_record_with_a_field_of_another_kind_is_invalid(field, forged):
@@ -84,6 +87,18 @@ def test_a_record_with_a_field_of_another_kind_is_invalid(field, forged):
     assert from_record(json.loads(json.dumps(record))).sites  # as written, it reads back
     with pytest.raises(records.InvalidRecord):
         from_record(json.loads(cache_entries.with_field(record, field, forged)))
+
+
+def test_a_file_record_keeps_its_project_imports_relative_to_its_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = FileResult("pkg/a.py", imports=(str(tmp_path / "lib.py"), str(tmp_path / "pkg" / "b.py")))
+    record = json.loads(json.dumps(to_record(result)))
+    assert record["imports"] == [os.path.join("..", "lib.py"), "b.py"]
+    assert from_record(record).imports == result.imports
+    moved = tmp_path / "copy"  # a project copied with its cache: its own files, not the original's
+    moved.mkdir()
+    monkeypatch.chdir(moved)
+    assert from_record(record).imports == (str(moved / "lib.py"), str(moved / "pkg" / "b.py"))
 
 
 @pytest.mark.parametrize("value", [None, 7, "x", [], {"record": "diagnostics"}, [[["os:system", []]], [0]]])
