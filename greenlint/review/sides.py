@@ -95,6 +95,7 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     Selector(config)  # the configuration judged as `check` judges it: a code that matches no rule is an error
     # no rule runs: a diff reports call sites and file errors (GL001/GL002, always kept), never findings
     result = run_check(targets, config.replace(select=(), extend_select=()))
+    analysed = list(result.file_results())  # each file's FileResult, as `check` has it
     rel = {shown: _relative(shown, root) for shown in result.files}
 
     def where(shown: str) -> str:
@@ -102,18 +103,17 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
 
     # a submodule's files are in no snapshot of a commit or the index: counted on neither side
     inside = _in_submodule(repo) if side.on_disk else lambda path: False
-    files = [shown for shown in result.files if not inside(rel[shown])]
-    out.files = sorted(rel[shown] for shown in files)
+    out.files = sorted(path for path in rel.values() if not inside(path))
     out.errors += [dataclasses.replace(d, path=where(d.path)) for d in result.errors if not inside(where(d.path))]
-    for analysed in result.file_results():
-        path = where(analysed.path)
+    for file in analysed:
+        path = where(file.path)
         if not inside(path):
-            out.sites += side_sites(path, analysed)
-            out.imports[path] = sorted({_relative(f, root) for f in analysed.imports})
-    texts = {rel[shown]: joined(result.sources.get(shown, "")) for shown in files}
+            out.sites += side_sites(path, file)
+            out.imports[path] = sorted({_relative(f, root) for f in file.imports})
+    texts = {rel[shown]: text for shown, text in result.sources.items()}
     imported = {f for deps in out.imports.values() for f in deps}
     top = {s.path for s in out.sites if not s.scope}
-    out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(texts.get(p, "")))
+    out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(joined(texts.get(p, ""))))
     return out
 
 
