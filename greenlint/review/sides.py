@@ -105,15 +105,16 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     inside = _in_submodule(repo) if side.on_disk else lambda path: False
     out.files = sorted(path for path in rel.values() if not inside(path))
     out.errors += [dataclasses.replace(d, path=where(d.path)) for d in result.errors if not inside(where(d.path))]
+    texts: dict[str, str | tuple[str, ...]] = {}
     for file in analysed:
         path = where(file.path)
         if not inside(path):
             out.sites += side_sites(path, file)
             out.imports[path] = sorted({_relative(f, root) for f in file.imports})
-    texts = {rel[shown]: text for shown, text in result.sources.items()}
+            texts[path] = file.source
     imported = {f for deps in out.imports.values() for f in deps}
     top = {s.path for s in out.sites if not s.scope}
-    out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(joined(texts.get(p, ""))))
+    out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(joined(texts[p])))
     return out
 
 

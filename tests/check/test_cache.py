@@ -50,6 +50,19 @@ def test_a_planted_pickle_is_a_miss_and_never_runs(tmp_path, config):
     assert again.stats.cache_hits == 0 and again.diagnostics == first.diagnostics
 
 
+def test_a_result_read_from_the_cache_has_its_text_and_project_imports(tmp_path, config, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "helpers.py").write_text("def load():\n    return 1\n")
+    (tmp_path / "a.py").write_text("import helpers\n" + TRAIN)
+    cold = run_check([Path("a.py")], config)  # the real analysis: its import scan
+    warm = run_check([Path("a.py")], config)  # its findings cached: its result read only when asked
+    assert warm.stats.cache_hits == 1 and warm.checked[0].result is None
+    (first,), (again,) = cold.file_results(), warm.file_results()
+    assert again.source == first.source == "import helpers\n" + TRAIN
+    assert again.imports == first.imports == (str(tmp_path / "helpers.py"),)
+    assert again.sites == first.sites
+
+
 def _file_record() -> dict:
     site = {**callsite_json(CallSite("a.py", Span(2, 1, 2, 30), "tensorflow.keras.Model.fit", {"epochs": 3}),
                             Prediction.unknown("n")), "schema_version": CALLS_SCHEMA_VERSION}
