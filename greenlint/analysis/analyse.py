@@ -29,6 +29,9 @@ class FileAnalysis:
     source_text: str | None = None  # the decoded file (notebooks: their JSON)
     cells: list[str] | None = None  # notebooks: each code cell's source, as written
     parsed: bool = False  # False when the cheap text check skipped parsing
+    #: The files of the project's own modules it imports (absolute paths, sorted), as the import
+    #: scan found them for a file on disk (its project imports: greenlint.analysis.project).
+    imports: tuple[str, ...] = ()
     #: The parsed tree of a plain file (not a notebook), for the rules to reuse: never cached.
     tree: ast.Module | None = field(default=None, compare=False, repr=False)
 
@@ -105,7 +108,8 @@ def analyse_source(
         imports = Imports(project_index(), os.path.abspath(path), catalog, local)
     callsites = _resolve(path, code, units, trees, catalog, errors, imports, checkpoint)
     tree = trees[0] if cells is None else None  # a cell's tree is renumbered into the joined module
-    return FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True, tree=tree)
+    found = tuple(local or ())
+    return FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True, imports=found, tree=tree)
 
 
 def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[FileError]]:

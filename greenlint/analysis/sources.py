@@ -91,6 +91,12 @@ def split_lines(text: str) -> list[str]:
     return _LINES.split(text)
 
 
+def joined(source: str | tuple[str, ...]) -> str:
+    """A file's text from its source as a result keeps it: the text itself, or a notebook's code
+    cells joined by newlines."""
+    return source if isinstance(source, str) else "\n".join(source)
+
+
 def mentions_tf(text: str) -> bool:
     """The cheap pre-check: code that names neither tensorflow nor keras, nor calls a method only
     Keras has (`.predict_on_batch(` on a model handed in: untyped.KERAS_ONLY), has no TF calls."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import marshal
 import math
+import os
 import re
 import weakref
 from collections.abc import Callable, Sequence
@@ -30,6 +31,9 @@ class FileResult:
     source: str | tuple[str, ...] = ""  # text, or a notebook's code cells
     suppressions: noqa.Suppressions = field(default_factory=noqa.Suppressions)
     cacheable: bool = True  # False when greenlint itself failed on the file
+    #: The files of the project modules it imports (absolute paths, sorted), as the analysis' import
+    #: scan found them: the program a diff follows from a script (greenlint.review.sides).
+    imports: tuple[str, ...] = ()
     #: The analysis' `ast` tree of a plain file, handed to the rules so that they do not parse it
     #: again. Process-local: never cached nor sent between processes (`shippable`).
     tree: Any = field(default=None, compare=False, repr=False)
@@ -53,6 +57,7 @@ def to_record(result: FileResult) -> dict[str, Any]:
             "file_codes": records.codes_record(result.suppressions.file_codes),
             "lines": [[cell, line, records.codes_record(codes)] for (cell, line), codes in lines.items()],
         },
+        "imports": [os.path.relpath(f, _folder(result.path)) for f in result.imports],
         "cacheable": result.cacheable,
     }
 
@@ -71,16 +76,28 @@ def from_record(record: object) -> FileResult:
             if not (type(entry) is list and len(entry) == 3 and records.is_cell(entry[0]) and type(entry[1]) is int):
                 raise records.InvalidRecord(f"not a suppression: {entry!r}")
             lines[(entry[0], entry[1])] = records.read_codes(entry[2])
+        path = records.read(record.get("path"), str)
+        imports = tuple(
+            os.path.normpath(os.path.join(_folder(path), records.read(f, str)))
+            for f in records.read(record.get("imports"), list)
+        )
         return FileResult(
-            records.read(record.get("path"), str),
+            path,
             sites,
             tuple(records.read_diagnostic(d) for d in records.read(record.get("errors"), list)),
             records.read_cells(record.get("cells")) or "",
             noqa.Suppressions(file_codes if file_codes is False else records.read_codes(file_codes), lines),
             records.read(record.get("cacheable"), bool),
+            imports,
         )
     except (ValueError, TypeError) as exc:  # from the call-site JSON's reader, or Basis(...)
         raise records.InvalidRecord(str(exc)) from exc
+
+
+def _folder(path: str) -> str:
+    """The absolute folder of a file: its imports are cached relative to it (a project moved or
+    copied with its cache finds its own files)."""
+    return os.path.dirname(os.path.abspath(path))
 
 
 def error_diagnostic(path: str, line: int, column: int, kind: str, message: str, cell: int | None = None) -> Diagnostic:
@@ -124,7 +141,8 @@ def from_analysis(analysis: Any, predict: Callable[[str, dict], Prediction]) -> 
         for e in analysis.errors
     )
     tree = getattr(analysis, "tree", None)
-    return FileResult(path, tuple(sites), errors, source, noqa.parse(source), tree=tree)
+    imports = tuple(getattr(analysis, "imports", ()))
+    return FileResult(path, tuple(sites), errors, source, noqa.parse(source), imports=imports, tree=tree)
 
 
 #: Per predictor, its predictions by (api, features, work), shared by the files of a process:

@@ -1,4 +1,4 @@
-"""The calibration overlay a check's figures apply, and the line that says so."""
+"""The calibration overlay a check's figures apply (the line that says so: `report.calibration_note`)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,3 @@ def applied(overlay_root: Path | None) -> dict | None:
     found = calibration_overlay(overlay_root)
     return None if found is None else {"path": str(found), "hardware_id": found.name}
 
-
-def note(calibration: dict | None) -> str | None:
-    """The one line saying which overlay the figures applied (None without one): `check` prints it
-    on stderr, `calls` after its table, and README.md quotes it."""
-    if calibration is None:
-        return None
-    return (f"figures calibrated here by {calibration['path']} (hardware {calibration['hardware_id']}); "
-            "--no-calibration for the reference figures")

@@ -3,11 +3,12 @@
 Two records per checked file (greenlint.check.runner):
 
 - its analysis, `{"record": "file", "version", "path", "sites", "errors", "cells",
-  "suppressions", "cacheable"}` (written and read in greenlint.check.file_result, which the
+  "suppressions", "imports", "cacheable"}` (written and read in greenlint.check.file_result, which the
   warm path never imports): each site is the call-site object of `greenlint calls --format
   json` (docs/calls-json.md, `report.calls.callsite_json`), its prediction included; `errors` are
   diagnostics (below); `cells` a notebook's code cells (null for a text file, whose source is its
-  content, read on every run anyway); `suppressions` where its noqa comments are;
+  content, read on every run anyway); `suppressions` where its noqa comments are; `imports` the
+  files of the project modules it imports, relative to its own folder;
 - its diagnostics under one rule setting, `{"record": "diagnostics", "version", "diagnostics",
   "cells"}`, each diagnostic `{"path", "span", "code", "name", "message", "severity", "fix",
   "energy_j", "data"}` with `span` `[line, column, end_line, end_column, cell]` and `fix` null or
@@ -25,7 +26,7 @@ from typing import Any, TypeVar, cast
 from greenlint.analysis.callsite import Span
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 
-VERSION = 2  # 2: call sites carry their scope and shape
+VERSION = 3  # 2: call sites carry their scope and shape; 3: a file record lists its project imports
 T = TypeVar("T")
 
 

@@ -240,10 +240,13 @@ def _checked(result: FileResult, key, cache, diagnose, rules_id) -> Checked:
 
 
 def load_result(checked: Checked, config: Config, backend: Backend = Backend()) -> FileResult:
-    """The FileResult of a checked file: kept, else from the cache, else analysed again."""
+    """The FileResult of a checked file: kept, else from the cache (a text file's source, which
+    the cache does not hold, as the run read it), else analysed again."""
     if checked.result is None:
         cache = cache_for(config)
         hit = _cached_result(cache, checked.key) if cache and checked.key else None
+        if hit is not None and hit.source == "":
+            hit = dataclasses.replace(hit, source=checked.source)
         checked.result = hit if hit is not None else analyse_one(checked.path, backend)
     return checked.result
 

@@ -81,9 +81,9 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
         console.print(f"Calls of known work priced on the {device} (told: --device or `device`); the others at the "
                       "reference machine's figures.", markup=False, highlight=False)
     if calibration:
-        from greenlint.check import overlay
+        from greenlint.report import calibration_note
 
-        console.print(overlay.note(calibration), markup=False, highlight=False)
+        console.print(calibration_note(calibration), markup=False, highlight=False)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -233,10 +233,9 @@ def run(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace, output_format: str, diagnostics: list, calibration: dict | None,
             sources: dict | None = None) -> int:
     """Print the findings (and the calibration note, the unsafe fixes left); the exit code."""
-    from greenlint.check import overlay
-    from greenlint.report import render
+    from greenlint.report import calibration_note, render
 
-    note = overlay.note(calibration)
+    note = calibration_note(calibration)
     if note:
         print(f"greenlint: {note}", file=sys.stderr)
     sys.stdout.write(render(output_format, diagnostics, sources=sources, statistics=args.statistics,

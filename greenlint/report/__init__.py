@@ -20,7 +20,8 @@ FORMATS = ("concise", "full", "json", "json-lines", "sarif", "github", "grouped"
 #: The formats that write each finding's fix (the others name the rule's fix title at most).
 FIX_FORMATS = frozenset({"json", "json-lines", "sarif"})
 
-__all__ = ["FORMATS", "FIX_FORMATS", "CALLS_SCHEMA_VERSION", "RuleMeta", "render", "calls_json", "calls_table"]
+__all__ = ["FORMATS", "FIX_FORMATS", "CALLS_SCHEMA_VERSION", "RuleMeta", "render", "calibration_note", "calls_json",
+           "calls_table"]
 #: Imported on first use: a warm `greenlint check` renders concise output and needs neither.
 _LAZY = {"CALLS_SCHEMA_VERSION": "calls", "calls_json": "calls", "calls_table": "calls", "RuleMeta": "rulemeta"}
 
@@ -31,6 +32,15 @@ def __getattr__(name: str):
 
         return getattr(importlib.import_module(f"greenlint.report.{_LAZY[name]}"), name)
     raise AttributeError(f"module 'greenlint.report' has no attribute {name!r}")
+
+
+def calibration_note(calibration: dict | None) -> str | None:
+    """The one line saying which calibration overlay the figures applied (`path`, `hardware_id`;
+    None without one): `check` prints it on stderr, `calls` after its table, and README.md quotes it."""
+    if calibration is None:
+        return None
+    return (f"figures calibrated here by {calibration['path']} (hardware {calibration['hardware_id']}); "
+            "--no-calibration for the reference figures")
 
 
 def render(

@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from greenlint.analysis.callsite import CallSite, is_test_assertion
-from greenlint.analysis.project import direct_imports
-from greenlint.analysis.sources import UNREADABLE
+from greenlint.analysis.sources import UNREADABLE, joined
 from greenlint.check import Config, noqa, run_check
 from greenlint.check.file_result import FileResult, error_diagnostic
 from greenlint.check.selection import Selector
@@ -96,6 +95,7 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     Selector(config)  # the configuration judged as `check` judges it: a code that matches no rule is an error
     # no rule runs: a diff reports call sites and file errors (GL001/GL002, always kept), never findings
     result = run_check(targets, config.replace(select=(), extend_select=()))
+    analysed = list(result.file_results())  # each file's FileResult, as `check` has it
     rel = {shown: _relative(shown, root) for shown in result.files}
 
     def where(shown: str) -> str:
@@ -103,19 +103,18 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
 
     # a submodule's files are in no snapshot of a commit or the index: counted on neither side
     inside = _in_submodule(repo) if side.on_disk else lambda path: False
-    files = [shown for shown in result.files if not inside(rel[shown])]
-    out.files = sorted(rel[shown] for shown in files)
+    out.files = sorted(path for path in rel.values() if not inside(path))
     out.errors += [dataclasses.replace(d, path=where(d.path)) for d in result.errors if not inside(where(d.path))]
-    for analysed in result.file_results():
-        if not inside(where(analysed.path)):
-            out.sites += side_sites(where(analysed.path), analysed)
-    texts = {rel[shown]: _text(result.sources.get(shown, "")) for shown in files}
-    for shown in files:
-        found = direct_imports(os.path.abspath(shown), texts[rel[shown]]) if texts[rel[shown]] else []
-        out.imports[rel[shown]] = sorted({_relative(f, root) for f in found})
+    texts: dict[str, str | tuple[str, ...]] = {}
+    for file in analysed:
+        path = where(file.path)
+        if not inside(path):
+            out.sites += side_sites(path, file)
+            out.imports[path] = sorted({_relative(f, root) for f in file.imports})
+            texts[path] = file.source
     imported = {f for deps in out.imports.values() for f in deps}
     top = {s.path for s in out.sites if not s.scope}
-    out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(texts.get(p, "")))
+    out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(joined(texts[p])))
     return out
 
 
@@ -140,10 +139,6 @@ def _in_submodule(repo: Path):
         if record.startswith(b"160000 ")
     )
     return lambda path: path.startswith(folders) if folders else False
-
-
-def _text(source: str | tuple[str, ...]) -> str:
-    return "\n".join(source) if isinstance(source, tuple) else source
 
 
 def side_sites(path: str, result: FileResult) -> list[SideSite]:

@@ -16,7 +16,7 @@ import re
 
 from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts, Site
-from greenlint.rules.syntax import last_name
+from greenlint.rules.syntax import cell_units, last_name
 
 #: Words naming public architectures whose training step is large at their usual input sizes
 #: (10^9 FLOPs per sample and more: transformers at sequence lengths of hundreds, ImageNet CNNs,
@@ -79,10 +79,8 @@ def built_backbone(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
         if site.api.startswith(APPLICATIONS) and name[:1].isupper():
             span = site.callsite.span
             return f"the file builds keras.applications.{name}, a large pretrained architecture", (span.cell or 0, span.line)
-    cells = [None] if isinstance(facts.source, str) else range(1, len(facts.source) + 1)
-    for cell in cells:
-        module = facts.module(cell)
-        for node in ast.walk(module) if module is not None else ():
+    for cell, module in cell_units(facts):
+        for node in ast.walk(module):
             if isinstance(node, ast.Call) and (word := architecture(last_name(node.func))):
                 why = f"the file builds its model with {last_name(node.func)}(), named after the {word} architecture"
                 return why, (cell or 0, node.lineno)

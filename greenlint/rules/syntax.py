@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from greenlint.analysis import flow
+from greenlint.analysis import flow, sources
 from greenlint.rules.base import FileFacts, Site, keyword
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -209,15 +209,19 @@ def last_name(expr: ast.AST) -> str:
 
 def units(facts: FileFacts) -> list[ast.Module]:
     """The file's tree, or each notebook cell's, in order."""
-    if isinstance(facts.source, str):
-        return [m for m in [facts.module()] if m is not None]
-    return [m for m in (facts.module(i) for i in range(1, len(facts.source) + 1)) if m is not None]
+    return [module for _, module in cell_units(facts)]
+
+
+def cell_units(facts: FileFacts) -> list[tuple[int | None, ast.Module]]:
+    """The file's tree with cell None, or each notebook cell's tree with its 1-based cell number,
+    in order (a unit that does not parse left out)."""
+    cells = [None] if isinstance(facts.source, str) else range(1, len(facts.source) + 1)
+    return [(cell, module) for cell in cells if (module := facts.module(cell)) is not None]
 
 
 def source_text(facts: FileFacts) -> str:
     """The file's text (a notebook's code cells joined by newlines)."""
-    source = facts.source
-    return source if isinstance(source, str) else "\n".join(source)
+    return sources.joined(facts.source)
 
 
 def text_mentions(facts: FileFacts, word: str) -> bool:

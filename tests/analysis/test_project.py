@@ -76,6 +76,17 @@ def test_direct_imports_find_project_files_only():
     }  # `utils` is not in the project; numpy-like third-party names are never files here
 
 
+def test_a_file_analysis_lists_the_project_files_it_imports(tmp_path):
+    assert analyse_file(SCRIPTS / "train.py").imports == tuple(
+        direct_imports(str(SCRIPTS / "train.py"), (SCRIPTS / "train.py").read_text(encoding="utf-8"))
+    )
+    (tmp_path / "helpers.py").write_text("def load():\n    return 1\n")
+    (tmp_path / "plain.py").write_text("import helpers\nprint(helpers.load())\n")  # no TF: still listed
+    (tmp_path / "alone.py").write_text("import os\nimport tensorflow as tf\n")
+    assert analyse_file(tmp_path / "plain.py").imports == (str(tmp_path / "helpers.py"),)
+    assert analyse_file(tmp_path / "alone.py").imports == ()
+
+
 def test_parent_packages_are_no_dependency_of_what_is_imported_from_below_them(tmp_path):
     # shapes/__init__ imports shimmed.py, which imports from shapes.backend: Python runs
     # shapes/__init__ first, but shimmed reads only shapes.backend (and its modules), no cycle

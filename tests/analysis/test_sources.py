@@ -7,7 +7,7 @@ import json
 import pytest
 
 from greenlint.analysis import analyse_file, analyse_files, analyse_source
-from greenlint.analysis.sources import blank_magics
+from greenlint.analysis.sources import blank_magics, joined
 
 
 def write(tmp_path, name, data):
@@ -144,3 +144,9 @@ def test_a_block_whose_only_statement_is_a_magic_still_parses():
     nb = {"nbformat": 4, "cells": [{"cell_type": "code", "source": code}]}
     result = analyse_source(json.dumps(nb), "loop.ipynb")
     assert result.errors == [] and [(s.span.line, s.api) for s in result.callsites] == [(4, "tensorflow.ones")]
+
+
+def test_joined_is_a_text_or_its_cells_joined_by_newlines():
+    assert joined("a = 1\n") == "a = 1\n"
+    assert joined(("a = 1", "", "b = 2\n")) == "a = 1\n\nb = 2\n"
+    assert joined(()) == ""

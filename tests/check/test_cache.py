@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import multiprocessing
+import os
 import pickle
 import sqlite3
 import threading
@@ -49,6 +50,19 @@ def test_a_planted_pickle_is_a_miss_and_never_runs(tmp_path, config):
     assert again.stats.cache_hits == 0 and again.diagnostics == first.diagnostics
 
 
+def test_a_result_read_from_the_cache_has_its_text_and_project_imports(tmp_path, config, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "helpers.py").write_text("def load():\n    return 1\n")
+    (tmp_path / "a.py").write_text("import helpers\n" + TRAIN)
+    cold = run_check([Path("a.py")], config)  # the real analysis: its import scan
+    warm = run_check([Path("a.py")], config)  # its findings cached: its result read only when asked
+    assert warm.stats.cache_hits == 1 and warm.checked[0].result is None
+    (first,), (again,) = cold.file_results(), warm.file_results()
+    assert again.source == first.source == "import helpers\n" + TRAIN
+    assert again.imports == first.imports == (str(tmp_path / "helpers.py"),)
+    assert again.sites == first.sites
+
+
 def _file_record() -> dict:
     site = {**callsite_json(CallSite("a.py", Span(2, 1, 2, 30), "tensorflow.keras.Model.fit", {"epochs": 3}),
                             Prediction.unknown("n")), "schema_version": CALLS_SCHEMA_VERSION}
@@ -77,6 +91,8 @@ def _file_record() -> dict:
         ("file_codes", "GL101"),
         ("cells", [1]),
         ("cacheable", 1),
+        ("imports", [1]),  # a project import is a path
+        ("imports", None),
     ],
 )
 def test_a_record_with_a_field_of_another_kind_is_invalid(field, forged):
@@ -84,6 +100,18 @@ def test_a_record_with_a_field_of_another_kind_is_invalid(field, forged):
     assert from_record(json.loads(json.dumps(record))).sites  # as written, it reads back
     with pytest.raises(records.InvalidRecord):
         from_record(json.loads(cache_entries.with_field(record, field, forged)))
+
+
+def test_a_file_record_keeps_its_project_imports_relative_to_its_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = FileResult("pkg/a.py", imports=(str(tmp_path / "lib.py"), str(tmp_path / "pkg" / "b.py")))
+    record = json.loads(json.dumps(to_record(result)))
+    assert record["imports"] == [os.path.join("..", "lib.py"), "b.py"]
+    assert from_record(record).imports == result.imports
+    moved = tmp_path / "copy"  # a project copied with its cache: its own files, not the original's
+    moved.mkdir()
+    monkeypatch.chdir(moved)
+    assert from_record(record).imports == (str(moved / "lib.py"), str(moved / "pkg" / "b.py"))
 
 
 @pytest.mark.parametrize("value", [None, 7, "x", [], {"record": "diagnostics"}, [[["os:system", []]], [0]]])

@@ -74,3 +74,14 @@ def test_a_notebook_reports_only_a_training_after_the_large_model_is_built(predi
 def test_an_unknown_model_alone_is_not_reported(predictor):
     text = "import tensorflow as tf\nm = tf.keras.models.load_model(path)\nm.fit(x, y, epochs=3)\n"
     assert _findings(text, predictor) == []
+
+
+def test_cell_units_number_each_parsed_cell_and_skip_the_broken_ones():
+    from greenlint.rules.base import FileFacts
+    from greenlint.rules.syntax import cell_units, units
+
+    script = FileFacts("t.py", (), "x = 1\n")
+    assert [cell for cell, _ in cell_units(script)] == [None]
+    notebook = FileFacts("t.ipynb", (), ("x = 1", "def (", "y = 2"))
+    assert [(cell, m.body[0].targets[0].id) for cell, m in cell_units(notebook)] == [(1, "x"), (3, "y")]
+    assert units(notebook) == [m for _, m in cell_units(notebook)]
