@@ -1,4 +1,4 @@
-"""GL206 batch-of-one-in-loop (opt-in): a model run on a batch of one item, once per item of a loop."""
+"""GL206 batch-of-one-in-loop: a model run on a batch of one item, once per item of a loop."""
 
 from __future__ import annotations
 
@@ -40,8 +40,7 @@ class BatchOfOneInLoop(Rule):
     whose variable does not reach the item, a loop that waits for the user on each item
     (`cv2.waitKey(0)`, `input()`, `plt.show()`: a person's pace, not the model's, sets its
     time), and a loop known to run at most 32 times (a plot
-    of nine samples: one batch's worth of items gains nothing worth a finding). Off by default
-    (preview).
+    of nine samples: one batch's worth of items gains nothing worth a finding).
 
     ## Why is this bad?
     A model run on one item at a time does the work of a batch of one per call: each layer's
@@ -88,7 +87,6 @@ class BatchOfOneInLoop(Rule):
 
     code = "GL206"
     name = "batch-of-one-in-loop"
-    DEFAULT_ENABLED = False  # preview until bench/realworld/ shows its precision
     MESSAGE = (
         "`{method}` runs the model on a batch of one item (`{item}`) on every iteration of the loop{times}: "
         "the items are independent, stack them into batches"
