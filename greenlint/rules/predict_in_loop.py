@@ -11,6 +11,12 @@ from greenlint.rules.callbacks import imported_from_project, read_tree
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import LOOPS, last_name, own_body, units
 
+#: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).
+DECODER = (
+    "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nclass Decoder:\n"
+    "    def search(self, x):\n        for step in range(32):\n            x = self.step(x)\n        return x\n"
+)
+
 
 class PredictInLoop(Rule):
     """
@@ -137,13 +143,7 @@ class PredictInLoop(Rule):
             "        return model.predict(x)\n"
         ),
         Valid(  # the subclass overrides the base's loop with one call
-            "import tensorflow as tf\n"
-            "model = tf.keras.models.load_model('m.keras')\n"
-            "class Decoder:\n"
-            "    def search(self, x):\n"
-            "        for step in range(32):\n"
-            "            x = self.step(x)\n"
-            "        return x\n"
+            DECODER +
             "class Once(Decoder):\n"
             "    def search(self, x):\n"
             "        return self.step(x)\n"
@@ -204,13 +204,7 @@ class PredictInLoop(Rule):
             line=7,
         ),
         Invalid(  # a template method: the base class loops, once per generated token, over the step the subclass gives
-            "import tensorflow as tf\n"
-            "model = tf.keras.models.load_model('m.keras')\n"
-            "class Decoder:\n"
-            "    def search(self, x):\n"
-            "        for step in range(32):\n"
-            "            x = self.step(x)\n"
-            "        return x\n"
+            DECODER +
             "class Titler(Decoder):\n"
             "    def step(self, x):\n"
             "        return model.predict(x)\n",
