@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.check import Config, check_source
+from tests.rules.conftest import check_in_project
 
 TITLE = (
     "import tensorflow as tf\n"
@@ -33,12 +33,8 @@ DECODER = (
 
 
 def _gl201(tmp_path, predictor, decoder: str) -> list[str]:
-    (tmp_path / "lib").mkdir()
-    (tmp_path / "lib" / "__init__.py").write_text("")
-    (tmp_path / "lib" / "decoding.py").write_text(decoder)
-    (tmp_path / "title.py").write_text(TITLE)
-    found = check_source(TITLE, str(tmp_path / "title.py"), Config(select=("GL201",), no_cache=True), predictor)
-    return [f"{d.span.line}: {d.message}" for d in found if d.code == "GL201"]
+    files = {"lib/__init__.py": "", "lib/decoding.py": decoder, "title.py": TITLE}
+    return [f"{d.span.line}: {d.message}" for d in check_in_project(tmp_path, predictor, files, "title.py", "GL201")]
 
 
 def test_a_base_class_of_a_project_module_looping_over_the_step_repeats_its_predict(tmp_path, predictor):
