@@ -7,7 +7,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
-from greenlint.catalog.kinds import TRACED_CALL
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, method
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, last_name, waits_for_user
@@ -171,6 +170,8 @@ def _runs_model(site: Site) -> str | None:
     step = ((site.callsite.work or {}).get("step") or {}).get("value")
     if step is not None:
         return "training" if step == "training" else "model"
+    from greenlint.catalog.kinds import TRACED_CALL  # on first need: a warm run loads no catalog
+
     if is_keras_model_method(api, MODEL_RUNS) or api == TRACED_CALL:
         return "model"
     return None
