@@ -1,4 +1,4 @@
-"""GL206 batch-of-one-in-loop (opt-in): a model run on a batch of one item, once per item of a loop."""
+"""GL206 batch-of-one-in-loop: a model run on a batch of one item, once per item of a loop."""
 
 from __future__ import annotations
 
@@ -11,13 +11,12 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
-    LOOPS,
-    SCOPES,
     autograph_loop,
     last_name,
     loop_varying,
     own_body,
     own_loops,
+    waits_for_user,
 )
 
 #: Model calls that run the model once on what they are given (`predict` is GL201's).
@@ -40,8 +39,7 @@ class BatchOfOneInLoop(Rule):
     whose variable does not reach the item, a loop that waits for the user on each item
     (`cv2.waitKey(0)`, `input()`, `plt.show()`: a person's pace, not the model's, sets its
     time), and a loop known to run at most 32 times (a plot
-    of nine samples: one batch's worth of items gains nothing worth a finding). Off by default
-    (preview).
+    of nine samples: one batch's worth of items gains nothing worth a finding).
 
     ## Why is this bad?
     A model run on one item at a time does the work of a batch of one per call: each layer's
@@ -88,7 +86,6 @@ class BatchOfOneInLoop(Rule):
 
     code = "GL206"
     name = "batch-of-one-in-loop"
-    DEFAULT_ENABLED = False  # preview until bench/realworld/ shows its precision
     MESSAGE = (
         "`{method}` runs the model on a batch of one item (`{item}`) on every iteration of the loop{times}: "
         "the items are independent, stack them into batches"
@@ -186,7 +183,7 @@ class BatchOfOneInLoop(Rule):
             item = _one_item(call, loop)
             if item is None or not flow.names(item) & loop_varying(loop) or _fed_back(call, item, loop):
                 continue
-            if _waits_for_user(loop):
+            if waits_for_user(loop):
                 continue
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(
                 method=method(site.api) if method(site.api) != "__call__" else "model(...)",
@@ -261,26 +258,3 @@ def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> b
         if any(n is call for n in ast.walk(value)):
             results = results.union(*(flow.targets(t) for t in bound))
     return bool(flow.derived(results, loop.body) & flow.names(item))
-
-
-def _waits_for_user(loop: ast.AST) -> bool:
-    """The loop's body blocks on a person each time: `input()`, a window shown until closed
-    (`plt.show()`), or `cv2.waitKey()` with no delay or a delay of 0 (until a key is pressed);
-    not under an `if` (`if visualize:` shows the items only when asked)."""
-    todo = [*getattr(loop, "body", ())]
-    while todo:
-        node = todo.pop()
-        if not isinstance(node, (ast.If, ast.IfExp, *LOOPS, *SCOPES)):
-            todo.extend(ast.iter_child_nodes(node))
-        if not isinstance(node, ast.Call):
-            continue
-        name = last_name(node.func)
-        if name == "input" and isinstance(node.func, ast.Name) or name == "show" and last_name(
-            getattr(node.func, "value", None) or node.func
-        ) in ("plt", "pyplot"):
-            return True
-        if name == "waitKey":
-            delay = node.args[0] if node.args else getattr(keyword(node, "delay"), "value", None)
-            if delay is None or isinstance(delay, ast.Constant) and delay.value == 0:
-                return True
-    return False

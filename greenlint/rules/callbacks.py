@@ -141,6 +141,19 @@ def project_classes(facts: FileFacts, call: ast.Call) -> list[ast.ClassDef] | No
     module that never sets `stop_training`: the callback's whole behaviour is there. None where
     an import of the name is not such a class (a library's, a subclass of another callback)."""
     name = call.func.id if isinstance(call.func, ast.Name) else None
+    found = []
+    for path, imported in imported_from_project(facts, name) or [(None, "")]:
+        made = _callback_class(path, imported) if path is not None else None
+        if made is None:
+            return None
+        found.append(made)
+    return found
+
+
+def imported_from_project(facts: FileFacts, name: str | None) -> list[tuple[str | None, str]] | None:
+    """Each import of *name* in the file (`from eval.coco import Evaluate [as E]`, anywhere in
+    it): the file of the project module it comes from (None where that is not a module of the
+    project) and the name it has there; None where the file imports no such name."""
     if name is None:
         return None
     imports = [
@@ -150,26 +163,31 @@ def project_classes(facts: FileFacts, call: ast.Call) -> list[ast.ClassDef] | No
     if not imports:
         return None
     path = os.path.abspath(facts.path)
-    found = []
+    found: list[tuple[str | None, str]] = []
     for node, alias in imports:
         bases = (relative_base(path, node.level),) if node.level else search_roots(os.path.dirname(path))
         module = find_module(bases, node.module or "")
-        made = _callback_class(module.file, alias.name) if module is not None and module.file else None
-        if made is None:
-            return None
-        found.append(made)
+        found.append((module.file if module is not None and module.file else None, alias.name))
     return found
+
+
+def read_tree(path: str) -> tuple[str, ast.Module] | None:
+    """The text and tree of a project module (its first million characters); None if unreadable."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read(1_000_000)
+        return text, ast.parse(text)
+    except (OSError, SyntaxError, ValueError):
+        return None
 
 
 def _callback_class(path: str, name: str) -> ast.ClassDef | None:
     """The class *name* the module at *path* defines once at top level directly on `Callback`,
     where the module never mentions `stop_training`."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read(1_000_000)
-        tree = ast.parse(text)
-    except (OSError, SyntaxError, ValueError):
+    read = read_tree(path)
+    if read is None:
         return None
+    text, tree = read
     if "stop_training" in text:
         return None
     defined = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]

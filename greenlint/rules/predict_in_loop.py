@@ -6,8 +6,16 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.callbacks import imported_from_project, read_tree
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import LOOPS, last_name, own_body, units
+
+#: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).
+DECODER = (
+    "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nclass Decoder:\n"
+    "    def search(self, x):\n        for step in range(32):\n            x = self.step(x)\n        return x\n"
+)
 
 
 class PredictInLoop(Rule):
@@ -20,7 +28,13 @@ class PredictInLoop(Rule):
     argument only Keras' `predict` takes (`verbose`, `batch_size`, `steps`, `callbacks`, ...), or
     the same receiver, in the same function (its class for `self.model`), calls a method or
     reads an attribute only a Keras model has (`compile`, `summary`, `load_weights`,
-    `predict_on_batch`, `layers`, ...). Not reported: a loop over different models (`for name in names:
+    `predict_on_batch`, `layers`, ...). The loop may be a base class's: the call is in a method
+    of a class whose base (defined in the file, or in a module of the project the file imports
+    it from) calls that method as `self.<method>(...)` in a loop of one of its own methods, one
+    the class does not override (a template method: an autoregressive decoder's `beam_search`
+    calls the subclass's `predict` once per generated token); there a receiver that a method of
+    the base builds as a Keras `Model(...)` (`self.last_token(model).predict(...)`) counts as
+    Keras's. Not reported: a loop over different models (`for name in names:
     load_model(name).predict(x)`), a loop of one trip (`ds.take(1)`), a function merely
     called from several places, and an untyped receiver with no such sign (scikit-learn's
     estimators have a `predict` too).
@@ -118,6 +132,24 @@ class PredictInLoop(Rule):
             "for images, labels in ds.take(1):\n"
             "    model.predict(images)\n"
         ),
+        Valid(  # the base class calls the subclass's method once, in no loop
+            "import tensorflow as tf\n"
+            "model = tf.keras.models.load_model('m.keras')\n"
+            "class Runner:\n"
+            "    def run(self, x):\n"
+            "        return self.step(x)\n"
+            "class Scorer(Runner):\n"
+            "    def step(self, x):\n"
+            "        return model.predict(x)\n"
+        ),
+        Valid(  # the subclass overrides the base's loop with one call
+            DECODER +
+            "class Once(Decoder):\n"
+            "    def search(self, x):\n"
+            "        return self.step(x)\n"
+            "    def step(self, x):\n"
+            "        return model.predict(x)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -171,20 +203,50 @@ class PredictInLoop(Rule):
             "        return [self.net.predict(f) for f in frames]\n",
             line=7,
         ),
+        Invalid(  # a template method: the base class loops, once per generated token, over the step the subclass gives
+            DECODER +
+            "class Titler(Decoder):\n"
+            "    def step(self, x):\n"
+            "        return model.predict(x)\n",
+            line=10,
+            message_contains="of `Decoder.search`, which calls `self.step` on every pass",
+        ),
+        Invalid(  # the receiver is the Keras model a method of the base builds
+            "import tensorflow as tf\n"
+            "class Decoder:\n"
+            "    def head(self, model):\n"
+            "        return tf.keras.Model(model.inputs, model.outputs[-1])\n"
+            "    def search(self, x):\n"
+            "        for step in range(32):\n"
+            "            x = self.step(x)\n"
+            "        return x\n"
+            "class Titler(Decoder):\n"
+            "    def step(self, x):\n"
+            "        return self.head(net).predict(x)\n",
+            line=11,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.untyped and not _shows_keras(facts, site):  # `clf.predict(x)` may be scikit-learn's
+            if not is_keras_model_method(site.api, ("predict",)):
                 continue
-            if is_keras_model_method(site.api, ("predict",)) and site.repeats(same=("receiver",)):
+            driver = None if site.repeats(same=("receiver",)) else _base_loop(facts, site)
+            keras = not site.untyped or _shows_keras(facts, site) or driver is not None and driver[2]
+            if not keras:  # `clf.predict(x)` may be scikit-learn's
+                continue
+            if driver is None and site.repeats(same=("receiver",)):
                 times = site.loop_times()
-                yield self.diagnostic(
-                    site.callsite.span,
-                    facts.path,
-                    self.MESSAGE.format(api=site.api, times=times),
-                    energy_j=site.total_energy_j,
-                )
+            elif driver is not None:
+                times = f" of `{driver[0]}`, which calls `self.{driver[1]}` on every pass"
+            else:
+                continue
+            yield self.diagnostic(
+                site.callsite.span,
+                facts.path,
+                self.MESSAGE.format(api=site.api, times=times),
+                energy_j=site.total_energy_j,
+            )
 
 
 #: Arguments Keras' `predict` takes and scikit-learn's does not.
@@ -217,4 +279,73 @@ def _shows_keras(facts: FileFacts, site) -> bool:
     return scope is not None and any(
         isinstance(node, ast.Attribute) and node.attr in KERAS_MEMBERS and ast.dump(node.value) == receiver
         for node in ast.walk(scope)
+    )
+
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _base_loop(facts: FileFacts, site: Site) -> tuple[str, str, bool] | None:
+    """Where a base class drives the call's method in a loop (a template method: the base class
+    loops, the subclass supplies the step, as a decoder's `beam_search` calls `self.predict`
+    once per generated token): (`Base.looping_method`, the call's method, whether the receiver
+    is what a method of that base builds as a Keras model), when the call is in a method of a
+    class whose base, defined in the file or imported from a module of the project, calls
+    `self.<that method>` in the body of a loop of one of its methods that the class does not
+    override."""
+    call = facts.node(site)
+    cell = site.callsite.span.cell
+    if call is None:
+        return None
+    function = next((a for a in facts.ancestors(call, cell) if isinstance(a, (*FUNCTIONS, ast.Lambda, ast.ClassDef))), None)
+    owner = facts.parent(function, cell) if isinstance(function, FUNCTIONS) else None
+    if not isinstance(owner, ast.ClassDef) or not isinstance(function, FUNCTIONS):
+        return None
+    overridden = {n.name for n in owner.body if isinstance(n, FUNCTIONS)}
+    called = {n.func.attr for n in ast.walk(owner) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    drivers = [
+        (looping.name not in called, f"{made.name}.{looping.name}", function.name, _builds_model(made, call))
+        for base in owner.bases for made in _classes_named(facts, base) for looping in made.body
+        if isinstance(looping, FUNCTIONS) and looping.name not in overridden and _calls_self_in_loop(looping, function.name)
+    ]
+    return min(drivers)[1:] if drivers else None  # the loop the class itself calls, if it calls one
+
+
+def _builds_model(made: ast.ClassDef, call: ast.Call) -> bool:
+    """The receiver of the call is `self.<method>(...)` where that method of the class builds a
+    Keras `Model(...)` (`keras.models.Model(inputs, outputs)`) and returns."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if not (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute)
+            and isinstance(receiver.func.value, ast.Name) and receiver.func.value.id == "self"):
+        return False
+    return any(
+        isinstance(m, FUNCTIONS) and m.name == receiver.func.attr
+        and any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(m))
+        and any(isinstance(n, ast.Call) and last_name(n.func) == "Model" for n in ast.walk(m))
+        for m in made.body
+    )
+
+
+def _classes_named(facts: FileFacts, base: ast.expr) -> list[ast.ClassDef]:
+    """The classes a base class name stands for: those of the file, else those of the project
+    modules the file imports it from."""
+    if not isinstance(base, ast.Name):
+        return []
+    local = [n for tree in units(facts) for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == base.id]
+    if local:
+        return local
+    found = []
+    for path, name in imported_from_project(facts, base.id) or ():
+        read = read_tree(path) if path is not None else None
+        if read is not None:
+            found += [n for n in read[1].body if isinstance(n, ast.ClassDef) and n.name == name]
+    return found
+
+
+def _calls_self_in_loop(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """The function calls `self.<name>(...)` in the body of one of its loops."""
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == name
+        and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"
+        for loop in ast.walk(function) if isinstance(loop, LOOPS) for n in own_body(loop)
     )

@@ -129,6 +129,29 @@ def is_step_loop(loop: ast.AST | None) -> bool:
     )
 
 
+def waits_for_user(loop: ast.AST) -> bool:
+    """The loop's body blocks on a person each time: `input()`, a window shown until closed
+    (`plt.show()`), or `cv2.waitKey()` with no delay or a delay of 0 (until a key is pressed);
+    not under an `if` (`if visualize:` shows the items only when asked)."""
+    todo = [*getattr(loop, "body", ())]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, (ast.If, ast.IfExp, *LOOPS, *SCOPES)):
+            todo.extend(ast.iter_child_nodes(node))
+        if not isinstance(node, ast.Call):
+            continue
+        name = last_name(node.func)
+        if name == "input" and isinstance(node.func, ast.Name) or name == "show" and last_name(
+            getattr(node.func, "value", None) or node.func
+        ) in ("plt", "pyplot"):
+            return True
+        if name == "waitKey":
+            delay = node.args[0] if node.args else getattr(keyword(node, "delay"), "value", None)
+            if delay is None or isinstance(delay, ast.Constant) and delay.value == 0:
+                return True
+    return False
+
+
 def in_class(facts: FileFacts, site: Site) -> bool:
     """Whether the call is written inside a class (its body or one of its methods)."""
     node = facts.node(site)

@@ -9,3 +9,16 @@ def predictor():
     from tests.check.fakes import Predictor
 
     return Predictor()
+
+
+def check_in_project(root, predictor, files: dict, main: str, code: str) -> list:
+    """Write a small project under *root* (`files`: each relative path and its text) and check
+    its module *main* with rule *code* alone: that rule's diagnostics."""
+    from greenlint.check import Config, check_source
+
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    found = check_source(files[main], str(root / main), Config(select=(code,), no_cache=True), predictor)
+    return [d for d in found if d.code == code]

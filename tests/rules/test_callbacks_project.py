@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.check import Config, check_source
+from tests.rules.conftest import check_in_project
 
 TRAIN = (
     "import tensorflow as tf\n"
@@ -22,13 +22,8 @@ EVALUATE = (
 
 
 def _gl308(tmp_path, predictor, pascal: str) -> list[int]:
-    (tmp_path / "eval").mkdir()
-    (tmp_path / "eval" / "__init__.py").write_text("")
-    (tmp_path / "eval" / "coco.py").write_text(EVALUATE)
-    (tmp_path / "eval" / "pascal.py").write_text(pascal)
-    (tmp_path / "train.py").write_text(TRAIN)
-    found = check_source(TRAIN, str(tmp_path / "train.py"), Config(select=("GL308",), no_cache=True), predictor)
-    return [d.span.line for d in found if d.code == "GL308"]
+    files = {"eval/__init__.py": "", "eval/coco.py": EVALUATE, "eval/pascal.py": pascal, "train.py": TRAIN}
+    return [d.span.line for d in check_in_project(tmp_path, predictor, files, "train.py", "GL308")]
 
 
 def test_callbacks_of_project_modules_that_only_measure_leave_the_fit_uncapped(tmp_path, predictor):

@@ -1,0 +1,268 @@
+"""GL330 endless-model-loop (opt-in): a loop with no way out that runs the model or a graph on every pass."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from greenlint.analysis.callsite import Span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, method
+from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, last_name, waits_for_user
+
+#: Calls that end the program from inside the loop.
+EXITS = frozenset({"exit", "quit", "_exit", "abort"})
+#: Keras model methods that run the model (beside the training ones).
+MODEL_RUNS = ("__call__", "predict", "predict_on_batch", "evaluate", "test_on_batch")
+
+
+class EndlessModelLoop(Rule):
+    """
+    ## What it does
+    Flags a loop that can never end, `while True:` (or `while 1:`) or a `for` over
+    `itertools.count()`, whose body runs a training step or the model on every pass (a call
+    the analysis counts as a step of a model or of a TF1 graph: `Session.run`, a `tf.function`,
+    a Keras model called; or `fit`, `train_on_batch`, `apply_gradients`, `minimize`), when
+    nothing in the loop leaves it: no `break` of its own, no `return`, no `raise`, no
+    `yield` (a generator's consumer stops it), no `sys.exit()`/`exit()`/`os._exit()`. Not
+    reported: a loop inside a `try` with an exception handler in its function (an
+    `OutOfRangeError` or `StopIteration` at the end of the data is how a TF1 input loop
+    ends), a loop that waits for a person on each pass (`input()`, `cv2.waitKey(0)`,
+    `plt.show()`: the person stops it), and a loop in a function the file starts as a
+    thread (`Thread(target=worker)`: the main program ends it). Off by default: a service
+    that answers requests for ever (a model server reading a queue) is such a loop by design.
+
+    ## Why is this bad?
+    A loop with no way out computes until someone kills the process. A training loop that
+    never tests whether the model has converged, or whether a step budget is spent, keeps
+    the device busy after the result stopped changing (an agent that solved its task keeps
+    acting, a model that converged keeps taking steps), and whoever stops it by hand does so
+    late. A stopping rule, a step budget (`for t in range(max_steps)`) or a test on the
+    loss or the reward with a `break` ends the work when it is done.
+
+    ## Example
+    ```python
+    import itertools
+
+    for t in itertools.count():
+        sess.run(train_op)
+    ```
+
+    ## Use instead
+    ```python
+    for t in range(max_steps):
+        loss, _ = sess.run([loss_op, train_op])
+        if loss < target:
+            break
+    ```
+
+    ## Energy evidence
+    Not measured: the saving is every pass after the work is done, which only the program's
+    author can bound; bench/rules/not_measurable.json says so.
+
+    ## Fix safety
+    No automatic fix: the stopping rule (a budget, a target, a patience) is a choice about
+    the problem.
+
+    ## Options
+    None.
+    """
+
+    code = "GL330"
+    name = "endless-model-loop"
+    DEFAULT_ENABLED = False  # opt-in: a service loop runs for ever by design
+    MESSAGE = (
+        "`{header}` never ends (no `break`, `return`, `raise` or exit in it) and runs {what} on every pass:"
+        " the program computes until it is killed"
+    )
+    FIX_TITLE = "Give the loop a stopping rule: a step budget, or a `break` on a converged loss or reward"
+    VALID = (
+        Valid(  # a break ends it
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\nwhile True:\n"
+            "    loss, _ = sess.run([loss_op, train_op])\n    if loss < 0.01:\n        break\n"
+        ),
+        Valid(  # a step budget, tested in the loop
+            "import itertools\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for t in itertools.count():\n    m.train_on_batch(x, y)\n    if t >= max_steps:\n        break\n"
+        ),
+        Valid(  # a bounded loop
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor t in range(1000):\n    m.train_on_batch(x, y)\n"
+        ),
+        Valid(  # the end of the data ends a TF1 input loop
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\ntry:\n    while True:\n"
+            "        sess.run(train_op)\nexcept tf.errors.OutOfRangeError:\n    pass\n"
+        ),
+        Valid(  # a person stops it
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nwhile True:\n"
+            "    text = input('> ')\n    print(m.predict(encode(text)))\n"
+        ),
+        Valid(  # a generator: its consumer decides how many passes run
+            "import tensorflow as tf\nm = tf.keras.Sequential()\ndef stream():\n    while True:\n"
+            "        yield m.predict(next_batch())\n"
+        ),
+        Valid(  # a worker thread: the main program ends it
+            "import threading\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "def worker():\n    while True:\n        sess.run(enqueue_op)\n"
+            "threading.Thread(target=worker, daemon=True).start()\n"
+        ),
+        Valid(  # a condition that can turn false
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\nwhile not done:\n    done = sess.run(step_op)\n"
+        ),
+        Valid(  # no model work in the loop
+            "import itertools\nimport tensorflow as tf\nfor t in itertools.count():\n    poll(t)\n"
+        ),
+        Valid(  # a return in the loop's function ends it
+            "import tensorflow as tf\nm = tf.keras.Sequential()\ndef train():\n    while True:\n"
+            "        loss = m.train_on_batch(x, y)\n        if loss < 0.1:\n            return loss\n"
+        ),
+    )
+    INVALID = (
+        Invalid(
+            "import itertools\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for t in itertools.count():\n    sess.run(train_op)\n    if t % 100 == 0:\n        print(t)\n",
+            line=4,
+            message_contains="`for t in itertools.count()` never ends",
+        ),
+        Invalid(  # a break of a nested loop leaves that loop only
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nwhile True:\n"
+            "    for x, y in batches:\n        m.train_on_batch(x, y)\n        if bad(x):\n            break\n",
+            line=3,
+            message_contains="runs a training step",
+        ),
+        Invalid(  # count imported from itertools; a model called in the loop
+            "from itertools import count\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for step in count(1):\n    out = m(x, training=False)\n",
+            line=4,
+        ),
+    )
+
+    def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        running = [s for s in facts.sites if _runs_model(s) is not None]
+        for cell in sorted({s.callsite.span.cell for s in running}, key=lambda c: c or 0):
+            module = facts.module(cell)
+            sites = [s for s in running if s.callsite.span.cell == cell]
+            if module is None:
+                continue
+            threads = _thread_targets(module)
+            for loop, function in _endless_loops(module):
+                if _leaves(loop) or _handled(facts, loop, cell) or waits_for_user(loop):
+                    continue
+                if function is not None and function.name in threads:
+                    continue
+                inside = [s for s in sites if _directly_in(loop, s.callsite.span.line)]
+                if not inside:
+                    continue
+                training = any(_runs_model(s) == "training" for s in inside)
+                head = loop.iter if isinstance(loop, ast.For) else loop.test
+                header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
+                span = Span(loop.lineno, loop.col_offset + 1, head.end_lineno or loop.lineno,
+                            (head.end_col_offset or loop.col_offset) + 1, cell)
+                what = "a training step" if training else "the model"
+                yield self.diagnostic(span, facts.path, self.MESSAGE.format(header=header, what=what))
+
+
+def _runs_model(site: Site) -> str | None:
+    """"training" for a training step, "model" for another run of a model or graph, else None."""
+    api = site.api or ""
+    if method(api) in STEP_METHODS or is_keras_model_method(api, ("fit", "fit_generator")):
+        return "training"
+    step = ((site.callsite.work or {}).get("step") or {}).get("value")
+    if step is not None:
+        return "training" if step == "training" else "model"
+    from greenlint.catalog.kinds import TRACED_CALL  # on first need: a warm run loads no catalog
+
+    if is_keras_model_method(api, MODEL_RUNS) or api == TRACED_CALL:
+        return "model"
+    return None
+
+
+def _endless_loops(module: ast.Module) -> Iterator[tuple[ast.While | ast.For, ast.FunctionDef | ast.AsyncFunctionDef | None]]:
+    """Each `while True:` / `for ... in itertools.count():` loop, with the function it is in."""
+    counts = _count_names(module)
+
+    def visit(node: ast.AST, function: Any) -> Iterator[tuple[Any, Any]]:
+        for child in ast.iter_child_nodes(node):
+            inner = child if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
+            if isinstance(child, ast.While) and isinstance(child.test, ast.Constant) and child.test.value in (True, 1):
+                yield child, function
+            elif isinstance(child, ast.For) and isinstance(child.iter, ast.Call) and _is_count(child.iter.func, counts):
+                yield child, function
+            yield from visit(child, inner)
+
+    yield from visit(module, None)
+
+
+def _count_names(module: ast.Module) -> frozenset[str]:
+    """Names the file binds to `itertools.count` (`from itertools import count [as c]`)."""
+    return frozenset(
+        alias.asname or alias.name
+        for node in ast.walk(module) if isinstance(node, ast.ImportFrom) and node.module == "itertools"
+        for alias in node.names if alias.name == "count"
+    )
+
+
+def _is_count(func: ast.expr, counts: frozenset[str]) -> bool:
+    if isinstance(func, ast.Attribute):
+        return func.attr == "count" and isinstance(func.value, ast.Name) and func.value.id == "itertools"
+    return isinstance(func, ast.Name) and func.id in counts
+
+
+def _body_nodes(loop: ast.AST) -> Iterator[ast.AST]:
+    """Every node of the loop's body, nested loops included, not entering functions or classes."""
+    todo = list(getattr(loop, "body", ()))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, SCOPES):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _leaves(loop: ast.AST) -> bool:
+    """Something in the loop leaves it: its own `break` (not a nested loop's), a `return`, a
+    `raise`, a `yield`, or a call that ends the program."""
+    for node in _body_nodes(loop):
+        if isinstance(node, (ast.Return, ast.Raise, ast.Yield, ast.YieldFrom)):
+            return True
+        if isinstance(node, ast.Call) and last_name(node.func) in EXITS:
+            return True
+    todo = list(getattr(loop, "body", ()))
+    while todo:  # its own breaks: not those of a nested loop
+        node = todo.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if not isinstance(node, (*LOOPS, *SCOPES)):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _handled(facts: FileFacts, loop: ast.AST, cell: int | None) -> bool:
+    """The loop sits in the body of a `try` with an exception handler, in its own function."""
+    child = loop
+    for parent in facts.ancestors(loop, cell):
+        if isinstance(parent, SCOPES):
+            return False
+        if isinstance(parent, ast.Try) and parent.handlers and child in parent.body:
+            return True
+        child = parent
+    return False
+
+
+def _thread_targets(module: ast.Module) -> frozenset[str]:
+    """Names of functions (or methods) the file passes as a thread's `target=`."""
+    return frozenset(
+        last_name(k.value)
+        for node in ast.walk(module) if isinstance(node, ast.Call)
+        for k in node.keywords if k.arg == "target" and last_name(k.value)
+    )
+
+
+def _directly_in(loop: ast.While | ast.For, line: int) -> bool:
+    """The line is in the loop's body and not in a function or class defined there."""
+    if not loop.body or not (loop.body[0].lineno <= line <= (loop.end_lineno or loop.lineno)):
+        return False
+    return not any(
+        isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+        and n.lineno <= line <= (n.end_lineno or n.lineno)
+        for n in _body_nodes(loop)
+    )
