@@ -11,7 +11,8 @@ def test_calibrate_list_shows_the_quick_suite(capsys):
     assert main(["calibrate", "--quick", "--list"]) == 0
     out = capsys.readouterr().out
     assert "mlp_fit_1024" in out and "tensorflow.keras.Sequential.fit" in out
-    assert "24 workloads, 3 repeats each" in out and "mlp_fit_8192" not in out
+    assert "27 workloads, 3 repeats each" in out and "mlp_fit_4096_3_epochs" in out
+    assert "mlp_fit_8192_5_epochs" not in out  # the full suite's longer fit
 
 
 def test_calibrate_unknown_workload_is_an_error(capsys):
