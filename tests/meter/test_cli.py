@@ -34,10 +34,14 @@ def test_calibrate_status_without_and_with_an_overlay(tmp_path, monkeypatch, cap
     (d / "calibration.json").write_text(json.dumps({
         "mode": "quick", "finished_at": "2026-01-01T00:00:00Z", "basis": "calibrated-estimated",
         "workloads": {"x": w, "y": {**w, "spread_j": 0.2}}, "apis": {"a": {}}, "kb": {"records": 6},
+        "load": {"windows": 6, "cores": 2, "others_busy_cores": {"median": 0.9, "max": 1.7},
+                 "loadavg_1m": {"median": 3.5, "max": 6.0}, "loaded_windows": 4},
     }))
     assert main(["calibrate", "--status"]) == 0
     err = capsys.readouterr().err
     assert "basis calibrated-estimated" in err and "1 of 2 within the 10% spread goal" in err
+    # the load it was measured under, and a busy machine said so
+    assert "other processes kept 0.90 of 2 cores busy (most 1.70)" in err and "4 of 6 windows on a busy machine" in err
 
 
 def test_measure_missing_script_names_it(tmp_path, capsys):
