@@ -61,7 +61,8 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     note = (f"power {TIMES} time of its work: {shape}{n:.3g} steps"
             + (f", {flops:.3g} FLOPs" if flops else " (a pass over data: the fitted calls' median FLOPs per step)")
             + (f" → about {t:.3g} s (the first call's {model['t0']:.3g} s start-up is paid once, not per step)"
-               if shaped else f" → about {t:.3g} s, of which {model['t0']:.3g} s start-up{_epochs_said(model, group, features)}")
+               if shaped else f" → about {t:.3g} s, of which {model['t0']:.3g} s start-up"
+               + _epochs_said(model, group, features))
             + f" → {10**y:.3g} J "
             f"({power['steady_w']:.3g} W steady {TIMES} time, linear in the work past the start-up)")
     t_most = time_of(model, n_most, flops_most, epochs=epochs_of(group, most))
@@ -76,18 +77,20 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     least, largest = work_log_energy(work, group, fewest), work_log_energy(work, group, most)
     if least is None or largest is None:
         return None
-    low = least - half - extrapolation_spread(model, time_of(model, n_fewest, flops_fewest, epochs=epochs_of(group, fewest)))
+    t_fewest = time_of(model, n_fewest, flops_fewest, epochs=epochs_of(group, fewest))
+    low = least - half - extrapolation_spread(model, t_fewest)
     high = largest + half + extrapolation_spread(model, t_most)
     return y + offset, low + offset, high + offset, note
 
 
 def _epochs_said(model: dict, group: str, features: dict) -> str:
-    """", {e} epochs' set-up {s} s" where the time model has a per-epoch cost (a calibration fitted one)."""
+    """The epochs' set-up in the start-up's words (`per_epoch` x epochs), where the time model has a
+    per-epoch cost (a calibration fitted one); "" otherwise."""
     per_epoch = model.get("per_epoch") or 0.0
     if not per_epoch:
         return ""
     epochs = epochs_of(group, features)
-    return f" and {epochs:g} epoch{'s' if epochs != 1 else ''}' set-up {per_epoch * epochs:.3g} s"
+    return f", {per_epoch * epochs:.3g} s the set-up of {epochs:.3g} epoch{'s' if epochs != 1 else ''}"
 
 
 def unknown_size_floor(work: dict, half: float | None, kind: str | None, api: str, features: dict) -> Span | None:

@@ -152,6 +152,8 @@ def test_a_calibrated_fit_follows_this_machines_time_model_not_the_reference_rat
     assert fit.basis is Basis.CALIBRATED and fit.energy_j == pytest.approx(truth, rel=1e-6)
     assert fit.interval_j[0] < truth < fit.interval_j[1]
     assert "this machine's time model" in fit.evidence.note
+    # the epochs the analysis gives pay this machine's per-epoch set-up, said in the note
+    assert f"{PER_EPOCH * 4:.3g} s the set-up of 4 epochs" in fit.evidence.note and "0.05 s per epoch" in fit.evidence.note
     # the FLOPs count at this machine's cost: ten times the width's FLOPs is several times the joules
     wide = p.predict(FIT, {**script, "flops_per_sample": 10 * script["flops_per_sample"]})
     assert wide.energy_j / fit.energy_j > 4
