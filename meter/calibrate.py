@@ -4,8 +4,8 @@ For each workload the call is warmed up (its first call, which traces, timed apa
 records' `first_call_s`: a program's first call pays it), then repeated back to back until the window lasts
 `min_window_s` and at least 40 updates of the slowest counter (its update period detected at the
 start, `meter.boundary`), so it holds many sampler intervals and counter steps however short the
-call, `repeats` times, each after a stable state. The workloads of one API (`blocks`: a sweep of its
-work, which the predictor fits together) are measured together with their repeats interleaved
+call, `repeats` times, each after a stable state. The workloads of one sweep (`blocks`: those one of
+the predictor's models is fitted on together) are measured together with their repeats interleaved
 (A B C A B C, `run_block`), so a change of the machine's load falls on every one of them alike; the
 load over each window (`greenlint.meter.load`: other processes' busy cores, the load average) is
 kept with it. A window's net energy (greenlint.window, as the KB computes it) divided by the executions in
@@ -172,12 +172,13 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
 
 
 def blocks(workloads: list[Workload]) -> list[list[Workload]]:
-    """The workloads measured together, their repeats interleaved (`run_block`): those of one API (a
-    sweep of its work, fitted together), in the order of the API's first workload."""
-    by_api: dict[str, list[Workload]] = {}
+    """The workloads measured together, their repeats interleaved (`run_block`): those of one sweep
+    (`Workload.sweep`: fitted together by one of this machine's models), else those of one API, in the
+    order of each block's first workload."""
+    by_key: dict[str, list[Workload]] = {}
     for wl in workloads:
-        by_api.setdefault(wl.api, []).append(wl)
-    return list(by_api.values())
+        by_key.setdefault(f"sweep {wl.sweep}" if wl.sweep else wl.api, []).append(wl)
+    return list(by_key.values())
 
 
 def _summarize(session: MeterSession, running: _Running) -> tuple[list, dict]:

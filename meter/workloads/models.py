@@ -185,24 +185,24 @@ def workloads() -> list[Workload]:
         Workload("sequential_compile", f"{seq}.compile", _compile, quick=True),
     ]
     small, wide = dense_work(SMALL), dense_work(WIDE)
-    out += [Workload(name, f"{seq}.fit", _fit(n, batch, hidden, epochs), quick=True,
+    out += [Workload(name, f"{seq}.fit", _fit(n, batch, hidden, epochs), quick=True, sweep="fit",
                      features={"samples": n, "batch_size": batch, "epochs": epochs, **dense_work(hidden)})
             for name, n, epochs, batch, hidden in FIT_SWEEP]
     name, n, epochs, batch, hidden = LONG_FIT
-    out.append(Workload(name, f"{seq}.fit", _fit(n, batch, hidden, epochs),
+    out.append(Workload(name, f"{seq}.fit", _fit(n, batch, hidden, epochs), sweep="fit",
                         features={"samples": n, "batch_size": batch, "epochs": epochs, **small}))
     for n, quick in ((1024, True), (8192, False)):
         f = {"samples": n, "batch_size": BATCH, "epochs": 1, **small}
         out += [
-            Workload(f"mlp_evaluate_{n}", f"{seq}.evaluate", _evaluate(n), quick=quick, features=f),
-            Workload(f"mlp_predict_{n}", f"{seq}.predict", _predict(n), quick=True, features=f),
+            Workload(f"mlp_evaluate_{n}", f"{seq}.evaluate", _evaluate(n), quick=quick, features=f, sweep="pass"),
+            Workload(f"mlp_predict_{n}", f"{seq}.predict", _predict(n), quick=True, features=f, sweep="pass"),
         ]
     out += [
         # one batch: a call's own cost (its data pipeline and iterator, made on each call) is most of it,
         # so the sweep pins the fitted per-call seconds instead of leaving them to an intercept
-        Workload("mlp_predict_32", f"{seq}.predict", _predict(BATCH), quick=True,
+        Workload("mlp_predict_32", f"{seq}.predict", _predict(BATCH), quick=True, sweep="pass",
                  features={"samples": BATCH, "batch_size": BATCH, "epochs": 1, **small}),
-        Workload("wide_mlp_predict_4096", f"{seq}.predict", _predict(4096, hidden=WIDE), quick=True,
+        Workload("wide_mlp_predict_4096", f"{seq}.predict", _predict(4096, hidden=WIDE), quick=True, sweep="pass",
                  features={"samples": 4096, "batch_size": BATCH, "epochs": 1, **wide}),
         Workload("mlp_call_32", f"{seq}.__call__", _call, quick=True,
                  features={"samples": BATCH, "step": "inference", "n_layers": LAYERS, **small}),

@@ -104,6 +104,10 @@ def test_a_blocks_repeats_are_interleaved_so_a_load_change_falls_on_every_worklo
 
     sweep = [Workload(n, api, named(n)) for n, api in (("a", "x.fit"), ("b", "x.fit"), ("other", "x.predict"), ("c", "x.fit"))]
     assert [[w.name for w in b] for b in blocks(sweep)] == [["a", "b", "c"], ["other"]]
+    # a sweep fitted together across APIs (predict and evaluate: one pass model) is one block
+    passes = [Workload(n, api, named(n), sweep=s) for n, api, s in (("p", "x.predict", "pass"), ("m", "x.matmul", None),
+                                                                   ("e", "x.evaluate", "pass"))]
+    assert [[w.name for w in b] for b in blocks(passes)] == [["p", "e"], ["m"]]
     result = Calibrator(PLAN, sweep, CONFIG).run(lambda wl: None, lambda: None)
     # each set up and warmed up, then A B C A B C A B C: never one workload's repeats back to back
     assert order == ["a", "b", "c"] * (1 + PLAN.repeats) + ["other"]
@@ -230,6 +234,12 @@ def test_the_quick_suite_holds_the_sweeps_this_machines_models_are_fitted_on():
     assert identified([((1.0, e, n, f), 1.0) for e, n, f in fits]) is None  # the work separates every constant
     # a pass of one batch: its call's own cost measured, not left to the fit's intercept
     assert min(n for n, _ in passes) == 1
+    # each model's workloads are one sweep: measured together, their repeats interleaved
+    from greenlint.meter.calibrate import blocks
+
+    fitted = [{w.name for w in quick if w.api.endswith(".fit")},
+              {w.name for w in quick if w.api.endswith((".predict", ".evaluate"))}, {w.name for w in quick if "flops" in w.features}]
+    assert all({w.name for w in b} in fitted for b in blocks(quick) if {w.name for w in b} & set().union(*fitted))
 
 
 def test_the_quick_suite_times_each_kind_of_one_batch_call_with_its_layers():
