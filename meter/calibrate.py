@@ -349,12 +349,17 @@ def load_summary(done: dict) -> dict:
 def fitted_models(overlay: Path) -> dict | None:
     """This machine's time and op models as the predictor fits them on the overlay KB in *overlay*
     (greenlint.predict.local_work): their constants, residuals and spread, or the groups refused and
-    why; None where the overlay fits none."""
+    why; None where the overlay fits none. Where the predictor's model cannot be loaded, `{"error":
+    its message}` (naming the file): the measurements are kept all the same."""
     from greenlint.predict import load_predictor
     from greenlint.predict.loading import find_overlay
     from greenlint.predict.predictor import Predictor
+    from greenlint.predict.tables import ModelError
 
-    shipped = load_predictor(overlay=False)
+    try:
+        shipped = load_predictor(overlay=False)
+    except ModelError as exc:
+        return {"error": str(exc)}
     found = find_overlay(shipped.model, overlay)
     if found is None:
         return None

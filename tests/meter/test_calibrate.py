@@ -272,3 +272,17 @@ def test_the_fitted_time_model_and_its_residuals_are_stored_with_the_overlay(tmp
     assert set(model["workloads"]) == {name for name, *_ in FIT_SWEEP} == set(model["residuals"])
     assert model["terms"] == ["call_s", "per_epoch", "per_step", "per_flop"] and isinstance(model["poor"], bool)
     assert model["sd"] >= model["resid_sd"] >= 0 and stored["time_model"]["refused"] == {}
+
+
+def test_a_predictor_model_that_cannot_be_loaded_keeps_the_measurements_and_says_why(tmp_path, monkeypatch):
+    from greenlint.predict.tables import ModelError
+
+    def broken(**_):
+        raise ModelError("data/model/model.json: missing: reinstall greenlint")
+
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr("greenlint.predict.load_predictor", broken)
+    result = Calibrator(PLAN, WORKLOADS[:1], CONFIG).run(lambda wl: None, lambda: None)
+    assert result["time_model"] == {"error": "data/model/model.json: missing: reinstall greenlint"}
+    assert result["workloads"]["busy_small"]["per_execution_j"] is not None  # measured and installed all the same
+    assert (overlay_dir(Calibrator(PLAN, WORKLOADS[:1], CONFIG).hw_id) / "calibration.json").is_file()
