@@ -281,3 +281,18 @@ def test_the_fitted_constants_are_described_for_greenlint_calibrate(tmp_path, sh
     assert "the first call 0.6 s more, at 20 W" in lines[0] and "wide_mlp_fit_2048" in lines[0]
     assert "residuals rms ×1, worst" in lines[0] and "POOR" not in lines[0]
     assert describe(None) == []
+
+
+def test_a_calibration_measured_on_a_busy_machine_says_so_in_its_figures(tmp_path, shipped):
+    import json
+
+    quiet = calibrated(tmp_path / "quiet", shipped)
+    assert "busy machine" not in quiet.predict(FIT, dict(SWEEP["mlp_fit_8192"])).evidence.note
+    calibrated(tmp_path / "busy", shipped)
+    load = {"windows": 18, "cores": 2, "others_busy_cores": {"median": 1.6, "max": 1.8},
+            "loadavg_1m": {"median": 8.4, "max": 9.3}, "loaded_windows": 18}
+    d = tmp_path / "busy" / "hw-cpu"
+    (d / "calibration.json").write_text(json.dumps({"load": load}))
+    p = Predictor(shipped.model, overlay=find_overlay(shipped.model, d), hierarchy=shipped.hierarchy)
+    note = p.predict(FIT, dict(SWEEP["mlp_fit_8192"])).evidence.note
+    assert "measured on a busy machine (other processes kept 1.60 of 2 cores busy, 18 of 18 windows loaded)" in note
