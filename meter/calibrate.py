@@ -4,7 +4,11 @@ For each workload the call is warmed up (its first call, which traces, timed apa
 records' `first_call_s`: a program's first call pays it), then repeated back to back until the window lasts
 `min_window_s` and at least 40 updates of the slowest counter (its update period detected at the
 start, `meter.boundary`), so it holds many sampler intervals and counter steps however short the
-call, `repeats` times, each after a stable state. A window's net energy (greenlint.window, as the KB computes it) divided by the executions in
+call, `repeats` times, each after a stable state. The workloads of one sweep (`blocks`: those one of
+the predictor's models is fitted on together) are measured together with their repeats interleaved
+(A B C A B C, `run_block`), so a change of the machine's load falls on every one of them alike; the
+load over each window (`greenlint.meter.load`: other processes' busy cores, the load average) is
+kept with it. A window's net energy (greenlint.window, as the KB computes it) divided by the executions in
 it is the energy per execution; the spread across repeats is IQR / median.
 
 Layout under `greenlint.paths.calibration_dir()`:
@@ -12,7 +16,9 @@ Layout under `greenlint.paths.calibration_dir()`:
 * `<hardware_id>/` - the overlay the predictor loads: a KB (records.csv, meta.json,
   PROVENANCE.md, built by `greenlint.kb.build.build_kb`, one record per window, scaled by the
   builder to one execution), `measurements/<workload>/experiment-1.json` (FECoM format) and `calibration.json`
-  (this run's summary, the `history` of the machine's earlier calibrations and their `disagreement`).
+  (this run's summary, the `history` of the machine's earlier calibrations and their `disagreement`,
+  the machine's `load` while measuring and the `time_model` the predictor fits on it: constants,
+  residuals, spread).
   It is a symbolic link to a versioned folder `.<hardware_id>.v<ns>/`, assembled aside and switched
   in one atomic rename, so it is never half-written or missing. A run of some workloads (`--only`)
   keeps the installed overlay's other workloads.
@@ -29,16 +35,17 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
 from greenlint.meter.boundary import MIN_UPDATES, counters
 from greenlint.meter.counters import SourceSet
+from greenlint.meter.load import LoadProbe
 from greenlint.meter.runtime import sync_devices
 from greenlint.meter.session import MeterConfig, MeterSession
 from greenlint.meter.sizes import input_sizes
-from greenlint.meter.workloads import Workload
+from greenlint.meter.workloads import Call, Workload
 from greenlint.predict.calibration import CALIBRATION_JSON, disagreement
 from greenlint.stats import median
 from greenlint.window import measured_net_j
@@ -57,7 +64,10 @@ class Plan:
 
     @classmethod
     def for_mode(cls, quick: bool) -> Plan:
-        return cls("quick", 3, 1.0) if quick else cls("full", 5, 3.0)
+        """`--quick`: 3 repeats of windows of at least 0.5 s (the counters' resolution is kept by
+        `window_seconds`), so its sweep of longer `fit`s stays within the quick suite's minutes; full:
+        5 repeats of at least 3 s."""
+        return cls("quick", 3, 0.5) if quick else cls("full", 5, 3.0)
 
 
 def root_dir() -> Path:
@@ -91,47 +101,102 @@ def window_seconds(plan: Plan, counter_of: dict) -> float:
     return max(plan.min_window_s, WINDOW_UPDATES * slowest)
 
 
-def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Callable[[], None],
-                 counter_of: dict | None = None) -> tuple[list, dict]:
-    """Measure one workload; (records, summary)."""
-    min_window_s = window_seconds(plan, counter_of or {})
+@dataclass
+class _Running:
+    """One workload under measurement: its call, input sizes, first call and windows so far."""
+
+    wl: Workload
+    call: Call
+    sizes: dict
+    first_s: float
+    first_window: tuple[int, int]
+    windows: list = field(default_factory=list)  # (start ns, end ns, stable state, executions, load)
+
+
+def _prepare(wl: Workload) -> _Running:
+    """Set *wl* up, time its first call (it traces/compiles: timed and metered apart, `first_call_s`,
+    `first_call_j`) and warm it up."""
     call = wl.setup()
     sizes = input_sizes(call.func, call.args, call.kwargs)
     first_ns, began = time.time_ns(), time.perf_counter()
-    call()  # the first call traces/compiles: timed and metered apart (`first_call_s`, `first_call_j`)
+    call()
     sync_devices()
     first_s = time.perf_counter() - began
     first_window = (first_ns, time.time_ns())
     call()
     sync_devices()
-    on_repeat()
-    windows = []
-    for _ in range(plan.repeats):
-        gc.collect()  # every window starts from the same heap, so no repeat inherits another's garbage
-        stable = session.wait_stable()
-        sync_devices()
-        start, deadline, n = time.time_ns(), time.perf_counter() + min_window_s, 0
-        while True:  # back to back until the window is long enough, however long one call takes
-            call()
-            n += 1
-            if time.perf_counter() >= deadline:
-                break
-        sync_devices()
-        windows.append((start, time.time_ns(), stable, n))
+    return _Running(wl, call, sizes, first_s, first_window)
+
+
+def _window(session: MeterSession, running: _Running, min_window_s: float) -> None:
+    """One repeat of *running*: after a stable state, its call back to back until the window lasts
+    *min_window_s*, however long one call takes; the machine's load over the window (`LoadProbe`:
+    other processes' busy cores, the load average) kept with it."""
+    gc.collect()  # every window starts from the same heap, so no repeat inherits another's garbage
+    stable = session.wait_stable()
+    sync_devices()
+    probe = LoadProbe()
+    start, deadline, n = time.time_ns(), time.perf_counter() + min_window_s, 0
+    while True:
+        running.call()
+        n += 1
+        if time.perf_counter() >= deadline:
+            break
+    sync_devices()
+    running.windows.append((start, time.time_ns(), stable, n, probe.result()))
+
+
+def run_block(session: MeterSession, block: list[Workload], plan: Plan, on_start: Callable[[Workload], None],
+              on_repeat: Callable[[], None], counter_of: dict | None = None) -> list[tuple[list, dict]]:
+    """Measure *block*'s workloads with their repeats interleaved (A B C A B C, not A A A B B B), so a
+    change of the machine's load falls on every workload of the block alike, not on one; (records,
+    summary) of each, in order."""
+    min_window_s = window_seconds(plan, counter_of or {})
+    running = []
+    for wl in block:
+        on_start(wl)
+        running.append(_prepare(wl))
         on_repeat()
+    for _ in range(plan.repeats):
+        for r in running:
+            _window(session, r, min_window_s)
+            on_repeat()
     time.sleep(max(session.config.after_s, 3 * session.config.interval_s))
+    return [_summarize(session, r) for r in running]
+
+
+def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Callable[[], None],
+                 counter_of: dict | None = None) -> tuple[list, dict]:
+    """Measure one workload; (records, summary)."""
+    return run_block(session, [wl], plan, lambda wl: None, on_repeat, counter_of)[0]
+
+
+def blocks(workloads: list[Workload]) -> list[list[Workload]]:
+    """The workloads measured together, their repeats interleaved (`run_block`): those of one sweep
+    (`Workload.sweep`: fitted together by one of this machine's models), else those of one API, in the
+    order of each block's first workload."""
+    by_key: dict[str, list[Workload]] = {}
+    for wl in workloads:
+        by_key.setdefault(f"sweep {wl.sweep}" if wl.sweep else wl.api, []).append(wl)
+    return list(by_key.values())
+
+
+def _summarize(session: MeterSession, running: _Running) -> tuple[list, dict]:
+    """The records and summary of a measured workload: net joules and seconds per execution of each
+    window, their medians and spreads, the first call's, and the load over the windows."""
+    wl, windows = running.wl, running.windows
     first_j = None
     if windows:
-        start, end, stable, _ = windows[0]
+        start, end, stable, *_ = windows[0]
         session.stable = stable
         warm = session.energy(session.record(f"{wl.api}()", start, end, api=wl.api, workload=wl.name))
-        first_j = _first_call_j(session, wl, first_window, (start, end), warm)
-    meta = {"first_call_s": first_s, **({"first_call_j": first_j} if first_j is not None else {})}
+        first_j = _first_call_j(session, wl, running.first_window, (start, end), warm)
+    meta = {"first_call_s": running.first_s, **({"first_call_j": first_j} if first_j is not None else {})}
     records, per_j, per_s, below = [], [], [], 0
-    for start, end, stable, n in windows:
+    for start, end, stable, n, _ in windows:
         session.stable = stable
         rec = session.record(
-            f"{wl.api}()", start, end, input_sizes=sizes, api=wl.api, executions=n,
+            f"{wl.api}()", start, end, input_sizes=running.sizes, api=wl.api, executions=n,
             features={**wl.features, "estimated": session.estimated, "workload": wl.name, **meta},
             workload=wl.name,
         )
@@ -157,6 +222,7 @@ def run_workload(session: MeterSession, wl: Workload, plan: Plan, on_repeat: Cal
         "basis": "calibrated-estimated" if session.estimated else "calibrated",
         "per_repeat_j": per_j,
         "per_repeat_s": per_s,
+        "load_per_repeat": [w[4] for w in windows],
         **meta,
     }
     return records, summary
@@ -268,6 +334,39 @@ def disagreements(runs: list[dict]) -> dict:
     return {api: {"runs": seen[0], "ratio": round(seen[1], 4)} for api in apis if (seen := disagreement(runs, api))}
 
 
+def load_summary(done: dict) -> dict:
+    """The machine's load over a run's windows (`meter.load`, kept with each repeat): other processes'
+    busy cores and the 1-minute load average (median and most), and how many windows ran loaded."""
+    loads = [load for s in done.values() for load in s.get("load_per_repeat", ())]
+    others = [x["others_busy_cores"] for x in loads if x.get("others_busy_cores") is not None]
+    averages = [x["loadavg_1m"] for x in loads if x.get("loadavg_1m") is not None]
+    return {"windows": len(loads), "cores": loads[0]["cores"] if loads else os.cpu_count(),
+            "others_busy_cores": {"median": median(others), "max": max(others, default=None)},
+            "loadavg_1m": {"median": median(averages), "max": max(averages, default=None)},
+            "loaded_windows": sum(1 for x in loads if x.get("loaded"))}
+
+
+def fitted_models(overlay: Path) -> dict | None:
+    """This machine's time and op models as the predictor fits them on the overlay KB in *overlay*
+    (greenlint.predict.local_work): their constants, residuals and spread, or the groups refused and
+    why; None where the overlay fits none. Where the predictor's model cannot be loaded, `{"error":
+    its message}` (naming the file): the measurements are kept all the same."""
+    from greenlint.predict import load_predictor
+    from greenlint.predict.loading import find_overlay
+    from greenlint.predict.predictor import Predictor
+    from greenlint.predict.tables import ModelError
+
+    try:
+        shipped = load_predictor(overlay=False)
+    except ModelError as exc:
+        return {"error": str(exc)}
+    found = find_overlay(shipped.model, overlay)
+    if found is None:
+        return None
+    fitted = Predictor(shipped.model, overlay=found, hierarchy=shipped.hierarchy).overlay
+    return fitted.local if fitted is not None else None
+
+
 def apis_summary(done: dict) -> dict:
     by_api: dict[str, list[dict]] = {}
     for name, s in done.items():
@@ -314,13 +413,12 @@ class Calibrator:
         stable = session.start()
         counter_of = counters(session.sampler.samples[stable.window[0]:stable.window[1]], session.sources.covers)
         try:
-            for wl in self.workloads:
-                if wl.name in done:
-                    continue
-                on_start(wl)
-                records, summary = run_workload(session, wl, self.plan, on_repeat, counter_of)
-                atomic_write_text(self.partial / "measurements" / wl.name / "experiment-1.json", json.dumps(records))
-                done[wl.name] = summary
+            for block in blocks([wl for wl in self.workloads if wl.name not in done]):
+                measured = run_block(session, block, self.plan, on_start, on_repeat, counter_of)
+                for wl, (records, summary) in zip(block, measured):
+                    atomic_write_text(self.partial / "measurements" / wl.name / "experiment-1.json",
+                                      json.dumps(records))
+                    done[wl.name] = summary
                 atomic_write_text(self.progress_file, json.dumps({"fingerprint": self._fingerprint(), "done": done}))
         finally:
             session.stop()
@@ -335,6 +433,7 @@ class Calibrator:
             measurements = staging_parent / "measurements"
             shutil.copytree(self.partial / "measurements", measurements)
             earlier = history(overlay_dir(self.hw_id))
+            load = load_summary(done)  # this run's windows, not those kept from an earlier run
             done = merge_previous(overlay_dir(self.hw_id), done, measurements)
             kb = build_overlay_kb(measurements, staging, self.hw_id)
             staging.mkdir(exist_ok=True)
@@ -353,6 +452,8 @@ class Calibrator:
                 "workloads": done,
                 "apis": apis_summary(done),
                 "history": earlier,
+                "load": load,
+                "time_model": fitted_models(staging),
             }
             result["disagreement"] = disagreements(runs_of(result))
             (staging / CALIBRATION_JSON).write_text(json.dumps(result, indent=1), encoding="utf-8")

@@ -39,11 +39,31 @@ def _status(console) -> int:
         console.print(f"overlay: {overlay_dir(hw)} ({ov['mode']}, finished {ov['finished_at']}, basis {ov['basis']})")
         console.print(f"  {len(ws)} workloads, {len(ov['apis'])} APIs, {ov['kb']['records']} KB records; "
                       f"{ok} of {len(ws)} within the {SPREAD_GOAL:.0%} spread goal")
+        _load(ov, console)
         _disagreement(ov, console)
         _local_models(console)
     for mode, names in st["in_progress"].items():
         console.print(f"interrupted {mode} run: {len(names)} workloads done; rerun to resume")
     return 0
+
+
+def _load(overlay: dict, console) -> None:
+    """The machine's load over the calibration's windows (`meter.calibrate.load_summary`), where recorded."""
+    load = overlay.get("load")
+    if not load or not load.get("windows"):
+        return
+    others, average = load["others_busy_cores"], load["loadavg_1m"]
+    said = (f"load while measuring: other processes kept {_cores(others['median'])} of {load['cores']} cores busy "
+            f"(most {_cores(others['max'])}), load average {_cores(average['median'])} (most {_cores(average['max'])})")
+    if load["loaded_windows"]:
+        console.print(f"[yellow]{said}; {load['loaded_windows']} of {load['windows']} windows on a busy machine[/]: "
+                      "the fitted constants may follow the load, not the machine")
+    else:
+        console.print(said)
+
+
+def _cores(x) -> str:
+    return "-" if x is None else f"{x:.2f}"
 
 
 def _disagreement(overlay: dict, console) -> None:
@@ -144,6 +164,7 @@ def run(args) -> int:
 
     print_meter(result["meter"], result.get("stable"), console)
     console.print(f"overlay written: {overlay_dir(cal.hw_id)} (basis {result['basis']})")
+    _load(result, console)
     _disagreement(result, console)
     _local_models(console)
     if result["kb"]["problems"]:

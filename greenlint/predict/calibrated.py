@@ -9,10 +9,11 @@ import math
 
 from greenlint.catalog.kinds import TRACED_CALL
 from greenlint.predict.batch_calls import batch_call_here, first_run_share
-from greenlint.predict.calibration import Z80, Overlay
+from greenlint.predict.calibration import Z80, Overlay, load_note
 from greenlint.predict.context import Context
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
 from greenlint.predict.work_energy import EXTRAPOLATION_SPREAD, one_batch, time_group
+from greenlint.units import TIMES
 
 
 def calibrated_work(ctx: Context, api: str, features: dict) -> Prediction | None:
@@ -55,10 +56,14 @@ def calibrated_work(ctx: Context, api: str, features: dict) -> Prediction | None
         note += how
     fitted = [m for ms in ov.measured.values() for m in ms if m.workload in model["workloads"]]
     estimated = all(m.estimated for m in fitted)
+    epoch = f"{model['per_epoch']:.3g} s per epoch + " if model.get("per_epoch") else ""
+    fit = (f"; residuals rms {TIMES}{10 ** model['resid_sd']:.3g} on them"
+           + (": a poor fit (a loaded machine?), the interval carries it" if model.get("poor") else "")
+           if "resid_sd" in model else "")
     note = (f"this machine's time model ({ov.hardware_id}, fitted by `greenlint calibrate` on "
-            f"{', '.join(model['workloads'])}: {model['call_s']:.3g} s per call + {model['per_step']:.3g} s per "
-            f"step + {model['per_flop']:.3g} s per FLOP, the first call {model['trace_s']:.3g} s more{shared}; "
-            f"{local['power'][group]['steady_w']:.3g} W); {note}")
+            f"{', '.join(model['workloads'])}: {model['call_s']:.3g} s per call + {epoch}{model['per_step']:.3g} s "
+            f"per step + {model['per_flop']:.3g} s per FLOP, the first call {model['trace_s']:.3g} s more{shared}; "
+            f"{local['power'][group]['steady_w']:.3g} W{fit}{load_note(ov.load)}); {note}")
     energy = 10**mu
     split = split_energy(energy, fitted[0].shares if fitted else {})
     return Prediction(energy, (10**low, 10**high), split["cpu"], split["gpu"], split["ram"],

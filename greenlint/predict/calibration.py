@@ -83,6 +83,7 @@ class Overlay:
     first_s: dict[str, float] = field(default_factory=dict)  # workload -> seconds of its first (tracing) call
     first_j: dict[str, float] = field(default_factory=dict)  # workload -> net joules of that call, where metered
     local: dict | None = None  # this machine's own work model (`local_work`), once the predictor fits it
+    load: dict = field(default_factory=dict)  # the machine's load while measuring (calibration.json's `load`)
 
     def pooled(self, name: Callable[[str], str], model: dict,
                work_time: Callable[[str, dict], float | None] | None = None) -> Overlay:
@@ -122,7 +123,27 @@ def read_overlay(directory: Path, model: dict) -> Overlay | None:
     digest = hashlib.sha256(json.dumps([sorted(times.items()), repr(sorted(measured.items())), runs],
                                        sort_keys=True, default=str).encode()).hexdigest()[:16]
     return Overlay(directory.name, measured, times, timed, ratio, n, components, runs, digest, _first_calls(records),
-                   _first_calls(records, "first_call_j"))
+                   _first_calls(records, "first_call_j"), load=_recorded_load(directory))
+
+
+def _recorded_load(directory: Path) -> dict:
+    """The machine's load while the calibration measured (`calibration.json`'s `load`), {} where not recorded."""
+    try:
+        load = json.loads((directory / CALIBRATION_JSON).read_text(encoding="utf-8")).get("load")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return load if isinstance(load, dict) else {}
+
+
+def load_note(load: dict) -> str:
+    """What a calibrated figure's note says of a calibration whose windows ran on a busy machine (its
+    load, `meter.calibrate.load_summary`); "" where none did or the load was not recorded."""
+    if not load.get("loaded_windows"):
+        return ""
+    others = (load.get("others_busy_cores") or {}).get("median")
+    busy = f"other processes kept {others:.2f} of {load.get('cores')} cores busy, " if others is not None else ""
+    return (f"; measured on a busy machine ({busy}{load['loaded_windows']} of {load.get('windows')} windows loaded): "
+            "the constants may follow the load")
 
 
 def _first_calls(records, key: str = "first_call_s") -> dict[str, float]:

@@ -52,7 +52,7 @@ class Context:
             ops = local_ops(ov.timed, joules, lambda api: self.hierarchy.kind(api) == "tensor-op", spread, NOISE_SD)
             if ops is not None:
                 local["ops"] = ops
-            self._overlay = replace(ov, local=local if local["time"] or ops else None)
+            self._overlay = replace(ov, local=local if local["time"] or ops or local.get("refused") else None)
         return self._overlay
 
     def _group_of(self, api: str, features: dict) -> str | None:

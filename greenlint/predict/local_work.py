@@ -4,14 +4,23 @@ The reference model (work_energy.py) prices a call on the reference GPUs of the 
 large per-step cost and a cheap FLOP. A CPU machine is the other way round (a step costs a few
 milliseconds of dispatch, a FLOP a thousand times more than on a GPU), so moving a figure measured
 here to another call's work by the reference model's ratio, or rescaling by one execution-time
-ratio, gets both wrong. Instead the calibration's workloads of a time group (same model at two
-step counts, a wide one at ~100x the FLOPs: meter/workloads/models.py) fit this machine's
-constants of the same form, time = start-up + per_step x steps + per_flop x FLOPs:
+ratio, gets both wrong. Instead the calibration's workloads of a time group (the same model at
+several step and epoch counts, a wide one at ~100x the FLOPs: meter/workloads/models.py) fit this
+machine's constants of the same form, time = start-up + per_epoch x epochs + per_step x steps +
+per_flop x FLOPs:
 
-* `call_s`, `per_step`, `per_flop`: least squares in relative error over the warmed-up calls'
-  joules at the group's power (the seconds their energy is worth: on a shared machine wall time
-  waits on other processes), none negative (every subset of the three terms tried, the best with
-  no negative constant kept);
+* `call_s`, `per_epoch`, `per_step`, `per_flop`: least squares in relative error over the warmed-up
+  calls' joules (each workload's median over its repeats) at the group's power (the seconds their
+  energy is worth: on a shared machine wall time waits on other processes), none negative (every
+  subset of the terms tried, the best with no negative constant kept). `per_epoch` (Keras' epoch
+  set-up, callbacks, the data adapter's iterator, a validation pass's start) is a term only where
+  the workloads run at two epoch counts or more; otherwise it is 0 and a single pass's set-up is
+  in `call_s`;
+* the fit must be over-determined (`identified`): more workloads of distinct work than constants,
+  and work that separates them (no constant a combination of the others). A group whose workloads
+  do not is refused (`refused`, with the reason), never fitted exactly through its points;
+* `residuals`: each workload's log10 error of the fit, their rms `resid_sd` (per degree of freedom)
+  and `poor` where it exceeds `POOR_FIT_SD`: a calibration that fits noise says so;
 * `trace_s`: the first call's extra seconds (tracing, building the step function), the median
   over the group's workloads of their first call less a warmed-up one: a program's first call pays
   it, so `t0` = `call_s` + `trace_s` is the start-up `time_of` adds. Where the calibration metered
@@ -22,8 +31,6 @@ constants of the same form, time = start-up + per_step x steps + per_flop x FLOP
 * `sd`: the log10 spread the figures carry: the fit's residuals and the repeats' spread, never
   under the run-to-run noise; beyond the longest call fitted, `extrapolation_spread` widens it.
 
-A group needs `MIN_WORKLOADS` workloads of distinct work with known FLOPs and a measured energy;
-otherwise it has no local model and calibration falls back to the measured figures and the ratio.
 Tensor ops get the same treatment (`local_ops`): a dispatch cost and a cost per FLOP, fitted on the
 op workloads that state their FLOPs (matmuls of two sizes, a reduction, a convolution), where the
 reference roofline has a GPU's microseconds of dispatch and its teraFLOPs.
@@ -36,11 +43,15 @@ import math
 import statistics
 from collections.abc import Callable, Mapping
 
-from greenlint.predict.work_energy import derive, one_batch
+from greenlint.predict.work_energy import derive, epochs_of, one_batch
 from greenlint.units import TIMES
 
-#: Fewest workloads of distinct work (steps, FLOPs) that fit a group's local time model: three constants.
-MIN_WORKLOADS = 3
+#: A group's constants, in the fit's column order (`per_epoch` only where the workloads run at two
+#: epoch counts or more: otherwise it is not told apart from `call_s`).
+TERMS = ("call_s", "per_epoch", "per_step", "per_flop")
+#: log10 rms residual (per degree of freedom) above which a local model's fit is called poor: its
+#: own workloads off by more than x1.5 on average, the machine's load or noise rather than its constants.
+POOR_FIT_SD = math.log10(1.5)
 
 
 def nonnegative_fit(rows: list[tuple[tuple[float, ...], float]]) -> tuple[tuple[float, ...], float] | None:
@@ -88,34 +99,74 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float] | None:
     return [v / norms[i] for i, v in enumerate(x)]
 
 
-def _spread_of(residuals: list[float], workloads: list[str], spread: Mapping[str, float] | None,
-               noise_sd: float) -> float:
+def identified(rows: list[tuple[tuple[float, ...], float]]) -> str | None:
+    """Why *rows* ((terms' work, seconds) each) cannot fit their constants with a check, or None where
+    they can: more rows of distinct work than constants (a fit through every point has no residual
+    to tell noise from the model), and work that separates every constant (full rank)."""
+    width = len(rows[0][0])
+    distinct = len({x for x, _ in rows})
+    if distinct <= width:
+        return (f"{distinct} workload{'s' if distinct != 1 else ''} of distinct work for {width} constants: "
+                f"at least {width + 1} needed, so the fit has residuals to check")
+    if _solve([[v / y for v in x] for x, y in rows], [1.0] * len(rows)) is None:
+        return "the workloads' work does not separate the constants (one term is a combination of the others)"
+    return None
+
+
+def _residuals(rows: list[tuple[str, tuple[float, ...], float]], coef: tuple[float, ...]) -> dict[str, float]:
+    """Each workload's log10 error of the fitted constants (predicted over measured seconds)."""
+    return {w: math.log10(max(sum(c * v for c, v in zip(coef, x)), 1e-12) / s) for w, x, s in rows}
+
+
+def _resid_sd(residuals: Mapping[str, float], constants: int) -> float:
+    """rms of the log10 residuals per degree of freedom (rows less the constants fitted)."""
+    dof = max(len(residuals) - constants, 1)
+    return math.sqrt(sum(r * r for r in residuals.values()) / dof)
+
+
+def _spread_of(resid_sd: float, workloads: list[str], spread: Mapping[str, float] | None, noise_sd: float) -> float:
     """log10 sd of a local model's figures: its residuals' rms, the repeats' largest spread, the noise."""
     repeats = max((spread or {}).get(w, 0.0) for w in workloads)
-    return max(math.sqrt(statistics.fmean(r * r for r in residuals)), repeats, noise_sd)
+    return max(resid_sd, repeats, noise_sd)
+
+
+def _fit(rows: list[tuple[str, tuple[float, ...], float]], terms: tuple[str, ...]) -> dict | str:
+    """The fitted constants of *terms* (by name, the others 0), their residuals, rms and whether the
+    fit is poor; or why the rows cannot fit them (`identified`)."""
+    design = [(x, s) for _, x, s in rows]
+    why = identified(design)
+    if why is not None:
+        return why
+    fit = nonnegative_fit(design)
+    if fit is None:  # not reached: identified rows fit their full set of terms
+        return "no non-negative fit"
+    residuals = _residuals(rows, fit[0])
+    resid_sd = _resid_sd(residuals, len(terms))
+    return {**dict.fromkeys(TERMS, 0.0), **dict(zip(terms, fit[0])), "terms": list(terms),
+            "residuals": {w: round(r, 4) for w, r in residuals.items()}, "resid_sd": resid_sd,
+            "poor": resid_sd > POOR_FIT_SD}
 
 
 def local_ops(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules: Mapping[str, float],
               is_op: Callable[[str], bool], spread: Mapping[str, float] | None = None,
               noise_sd: float = 0.05) -> dict | None:
     """This machine's op model: seconds = `dispatch_s` + `per_flop` x FLOPs at `steady_w`, fitted like
-    `local_work` on the tensor-op workloads (*is_op(api)*) that state their FLOPs; None with fewer than
-    `MIN_WORKLOADS` of distinct FLOPs. An op's bytes are not a term: a CPU's memory traffic is not
+    `local_work` on the tensor-op workloads (*is_op(api)*) that state their FLOPs; None where they do
+    not identify it (`identified`). An op's bytes are not a term: a CPU's memory traffic is not
     separable from its FLOPs with these workloads, and ops with no FLOPs stay on the reference model."""
     rows = [(w, float(f["flops"]), s) for api, ws in timed.items() if is_op(api) for w, f, s in ws
             if isinstance(f.get("flops"), (int, float)) and f["flops"] > 0 and s and s > 0 and joules.get(w)]
-    if len({f for _, f, _ in rows}) < MIN_WORKLOADS:
+    if not rows:
         return None
     watts = sum(joules[w] for w, _, _ in rows) / sum(s for *_, s in rows)
-    rows = [(w, f, joules[w] / watts) for w, f, _ in rows]
-    fit = nonnegative_fit([((1.0, f), s) for _, f, s in rows])
-    if fit is None:
+    fitted = _fit([(w, (1.0, f), joules[w] / watts) for w, f, _ in rows], ("call_s", "per_flop"))
+    if isinstance(fitted, str):
         return None
-    (dispatch_s, per_flop), _ = fit
-    residuals = [math.log10(max(dispatch_s + per_flop * f, 1e-12) / s) for _, f, s in rows]
-    return {"dispatch_s": dispatch_s, "per_flop": per_flop, "steady_w": watts,
+    return {"dispatch_s": fitted["call_s"], "per_flop": fitted["per_flop"], "steady_w": watts,
             "flops": [min(f for _, f, _ in rows), max(f for _, f, _ in rows)],
-            "sd": _spread_of(residuals, [w for w, *_ in rows], spread, noise_sd), "workloads": [w for w, *_ in rows]}
+            "residuals": fitted["residuals"], "resid_sd": fitted["resid_sd"], "poor": fitted["poor"],
+            "sd": _spread_of(fitted["resid_sd"], [w for w, *_ in rows], spread, noise_sd),
+            "workloads": [w for w, *_ in rows]}
 
 
 def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules: Mapping[str, float],
@@ -123,12 +174,13 @@ def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules:
                spread: Mapping[str, float] | None = None, noise_sd: float = 0.05,
                first_j: Mapping[str, float] | None = None) -> dict | None:
     """This machine's work model, in the reference model's shape (`{"time": {group: ...}, "power":
-    {group: {"steady_w"}}}`), from the calibration's timed workloads (API -> (workload, work, median
-    seconds per call)), their measured joules per call (*joules*, by workload), first-call seconds
-    (*first_s*) and joules (*first_j*, where metered) and repeats' log10 spread (*spread*); None
-    where no group has `MIN_WORKLOADS`.
+    {group: {"steady_w"}}}`) with `refused` ({group: why} for the groups its workloads do not
+    identify), from the calibration's timed workloads (API -> (workload, work, median seconds per
+    call)), their measured joules per call (*joules*, by workload: the median over its repeats),
+    first-call seconds (*first_s*) and joules (*first_j*, where metered) and repeats' log10 spread
+    (*spread*); None where no workload prices a group.
     *group_of(api, work)*: the time group the predictor gives the call (`work_energy.time_group`)."""
-    rows: dict[str, list[tuple[str, float, float, float]]] = {}
+    rows: dict[str, list[tuple[str, float, float, float, float]]] = {}
     for api, workloads in timed.items():
         for workload, features, seconds in workloads:
             group = group_of(api, features)
@@ -137,50 +189,71 @@ def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules:
             n, flops = derive(group, features)
             if n is None or flops is None or not joules.get(workload):
                 continue
-            rows.setdefault(group, []).append((workload, n, flops, seconds))
-    wall = {w: s for rs in rows.values() for w, _, _, s in rs}
+            rows.setdefault(group, []).append((workload, epochs_of(group, features), n, flops, seconds))
+    if not rows:
+        return None
+    wall = {w: s for rs in rows.values() for w, *_, s in rs}
     time: dict[str, dict] = {}
     power: dict[str, dict] = {}
+    refused: dict[str, str] = {}
+    first_j = first_j or {}
     for group, rs in sorted(rows.items()):
-        if len({(n, f) for _, n, f, _ in rs}) < MIN_WORKLOADS:
-            continue
         watts = sum(joules[w] for w, *_ in rs) / sum(s for *_, s in rs)
         # fitted on the joules at the group's power: wall seconds on a shared machine wait on other
         # processes, the energy measured (CPU time under the estimated source) does not
-        rs = [(w, n, f, joules[w] / watts) for w, n, f, _ in rs]
-        fit = nonnegative_fit([((1.0, n, f), s) for _, n, f, s in rs])
-        if fit is None:
+        epochs = len({e for _, e, *_ in rs}) > 1
+        terms = TERMS if epochs else tuple(t for t in TERMS if t != "per_epoch")
+        design: list[tuple[str, tuple[float, ...], float]] = [
+            (w, (1.0, e, n, f) if epochs else (1.0, n, f), joules[w] / watts) for w, e, n, f, _ in rs]
+        fitted = _fit(design, terms)
+        if isinstance(fitted, str):
+            refused[group] = fitted
             continue
-        (call_s, per_step, per_flop), _ = fit
-        residuals = [math.log10(max(call_s + per_step * n + per_flop * f, 1e-12) / s) for _, n, f, s in rs]
-        sd = _spread_of(residuals, [w for w, *_ in rs], spread, noise_sd)
-        first_j = first_j or {}
         if any(w in first_j for w, *_ in rs):  # the first call's extra joules, in seconds at the group's power
             traces = [max(first_j[w] - joules[w], 0.0) / watts for w, *_ in rs if w in first_j]
         else:
             traces = [max(first_s[w] - wall[w], 0.0) for w, *_ in rs if w in first_s]
         trace_s = statistics.median(traces) if traces else 0.0
         time[group] = {
-            "t0": call_s + trace_s, "call_s": call_s, "trace_s": trace_s, "per_step": per_step, "per_flop": per_flop,
-            "flops_per_step": statistics.median(f / n for _, n, f, _ in rs), "t_max": max(s for *_, s in rs),
-            "n": len(rs), "sd": sd, "workloads": [w for w, *_ in rs],
+            **fitted, "t0": fitted["call_s"] + trace_s, "trace_s": trace_s,
+            "flops_per_step": statistics.median(f / n for _, _, n, f, _ in rs),
+            "t_max": max(s for *_, s in design), "n": len(rs), "workloads": [w for w, *_ in rs],
+            "epochs": sorted({e for _, e, *_ in rs}),
+            "sd": _spread_of(fitted["resid_sd"], [w for w, *_ in rs], spread, noise_sd),
         }
         power[group] = {"steady_w": watts, "n": len(rs)}
-    return {"time": time, "power": power} if time else None
+    return {"time": time, "power": power, "refused": refused}
 
 
 def describe(local: dict | None) -> list[str]:
-    """One line per local model (`greenlint calibrate` and `--status` print them): its constants and
-    the workloads they were fitted on; none where the calibration fitted none."""
+    """One line per local model (`greenlint calibrate` and `--status` print them): its constants, the
+    workloads they were fitted on and how well they fit them (a poor fit said so), and one per group
+    its workloads did not identify (why); none where the calibration fitted none."""
     if not local:
         return []
     lines = []
     for group, m in sorted(local.get("time", {}).items()):
-        lines.append(f"{group}: {m['call_s']:.3g} s per call + {m['per_step']:.3g} s per step + {m['per_flop']:.3g} s "
-                     f"per FLOP, the first call {m['trace_s']:.3g} s more, at {local['power'][group]['steady_w']:.3g} W "
-                     f"(fitted on {', '.join(m['workloads'])}; spread {TIMES}{10 ** m['sd']:.3g})")
+        epoch = f" + {m['per_epoch']:.3g} s per epoch" if "per_epoch" in m.get("terms", ()) else ""
+        lines.append(f"{group}: {m['call_s']:.3g} s per call{epoch} + {m['per_step']:.3g} s per step + "
+                     f"{m['per_flop']:.3g} s per FLOP, the first call {m['trace_s']:.3g} s more, at "
+                     f"{local['power'][group]['steady_w']:.3g} W (fitted on {', '.join(m['workloads'])}; "
+                     f"{_fit_quality(m)}; spread {TIMES}{10 ** m['sd']:.3g})")
     ops = local.get("ops")
     if ops:
         lines.append(f"tensor ops: {ops['dispatch_s']:.3g} s dispatch + {ops['per_flop']:.3g} s per FLOP at "
-                     f"{ops['steady_w']:.3g} W (fitted on {', '.join(ops['workloads'])}; spread {TIMES}{10 ** ops['sd']:.3g})")
+                     f"{ops['steady_w']:.3g} W (fitted on {', '.join(ops['workloads'])}; {_fit_quality(ops)}; "
+                     f"spread {TIMES}{10 ** ops['sd']:.3g})")
+    for group, why in sorted(local.get("refused", {}).items()):
+        lines.append(f"{group}: not fitted: {why}; its calls keep the measured figures and the time ratio")
     return lines
+
+
+def _fit_quality(m: dict) -> str:
+    """The residuals of a local model in words: their rms and the worst workload, and POOR where large."""
+    worst = max(m["residuals"], key=lambda w: abs(m["residuals"][w]))
+    said = (f"residuals rms {TIMES}{10 ** m['resid_sd']:.3g}, worst {worst} "
+            f"{TIMES}{10 ** m['residuals'][worst]:.3g}")
+    if m["poor"]:
+        said += (f", POOR FIT: above {TIMES}{10 ** POOR_FIT_SD:.3g}, the machine's load or noise rather than its "
+                 "constants (recalibrate on a quieter machine; the figures carry this spread)")
+    return said

@@ -6,7 +6,9 @@ per trained sample, plus the optimizer's update of the weights each step); for `
 `adapt`, batches and forward FLOPs; a call that runs one batch (`model(x)`, `*_on_batch`, a custom
 training step) is one step on its batch. Per kind,
 
-    time   = t0 + a x steps + b x FLOPs     (t0: the call's start-up, the one fixed term;
+    time   = t0 + e x epochs + a x steps + b x FLOPs
+                                            (t0: the call's start-up, the one fixed term; e: each
+                                             epoch's set-up, where a calibration fitted it (local_work.py);
                                              a: per-step overhead; b: 1 / throughput)
     energy = P x time
 
@@ -243,13 +245,21 @@ def energy_at(power: dict, seconds: float) -> float:
     return power["steady_w"] * seconds
 
 
-def time_of(model: dict, n: float, flops: float | None, start: bool = True) -> float:
-    """Seconds for a call of the group `model` with `n` steps and `flops` FLOPs; *start*: with the
-    start-up t0 (a one-batch call, `one_batch`, runs as a step of a loop: its start-up is paid once,
-    by the first call, not by each)."""
+def epochs_of(group: str | None, f: dict) -> float:
+    """The passes over its data a call makes, each paying a time model's `per_epoch`: a `fit`'s epochs
+    run (`effective_epochs`; one where they are not known), one for any other call."""
+    return (effective_epochs(f) or 1.0) if group == "training" else 1.0
+
+
+def time_of(model: dict, n: float, flops: float | None, start: bool = True, epochs: float = 1.0) -> float:
+    """Seconds for a call of the group `model` with `n` steps, `flops` FLOPs and `epochs` passes over
+    its data (`epochs_of`: each costs the model's `per_epoch`, where it has one); *start*: with the
+    start-up t0 and the epochs' set-up (a one-batch call, `one_batch`, runs as a step of a loop: its
+    start-up is paid once, by the first call, not by each)."""
     if flops is None:
         flops = n * model["flops_per_step"]
-    return (model["t0"] if start else 0.0) + model["per_step"] * n + model["per_flop"] * flops
+    setup = model["t0"] + model.get("per_epoch", 0.0) * epochs if start else 0.0
+    return setup + model["per_step"] * n + model["per_flop"] * flops
 
 
 def extrapolation_spread(model: dict, seconds: float) -> float:
@@ -269,7 +279,7 @@ def work_log_energy(work: dict, group: str | None, features: dict, least: bool =
     n, flops = derive(group, features, least)
     if n is None:
         return None
-    t = time_of(model, n, flops, not features.get("one_batch"))
+    t = time_of(model, n, flops, not features.get("one_batch"), epochs_of(group, features))
     return math.log10(energy_at(power, t)) if t > 0 else None
 
 
@@ -339,8 +349,9 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
     if lo is None or hi is None:
         return None
     n, flops = derive(group, low, no_flops)
-    t = time_of(work["time"][group], n, flops, not low.get("one_batch"))
-    beyond = extrapolation_spread(work["time"][group], time_of(work["time"][group], *derive(group, high)))
+    t = time_of(work["time"][group], n, flops, not low.get("one_batch"), epochs_of(group, low))
+    longest = time_of(work["time"][group], *derive(group, high), epochs=epochs_of(group, high))
+    beyond = extrapolation_spread(work["time"][group], longest)
     said = [f"{' and '.join(unknown)} unknown"] if unknown else []
     said += ["model FLOPs unknown"] if no_flops else []
     note = (f"{', '.join(said)}: the figure is the least the code allows "

@@ -12,6 +12,7 @@ from greenlint.predict.work_energy import (
     derive,
     effective_epochs,
     epochs_ends,
+    epochs_of,
     extrapolation_spread,
     flops_unknown,
     model_flops,
@@ -51,7 +52,7 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     (n, flops), (n_fewest, flops_fewest), (n_most, flops_most) = (derive(group, f) for f in (features, fewest, most))
     if n is None or n_fewest is None or n_most is None:
         return None  # not reached: `work_log_energy` priced this work, so its steps are known
-    t = time_of(model, n, flops, not shaped)
+    t = time_of(model, n, flops, not shaped, epochs_of(group, features))
     offset = work.get("offsets", {}).get(api, 0.0)
     power = power_for(work, group) or {}  # there is one: `work_log_energy` used it
     shape = ""
@@ -60,10 +61,11 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     note = (f"power {TIMES} time of its work: {shape}{n:.3g} steps"
             + (f", {flops:.3g} FLOPs" if flops else " (a pass over data: the fitted calls' median FLOPs per step)")
             + (f" → about {t:.3g} s (the first call's {model['t0']:.3g} s start-up is paid once, not per step)"
-               if shaped else f" → about {t:.3g} s, of which {model['t0']:.3g} s start-up")
+               if shaped else f" → about {t:.3g} s, of which {model['t0']:.3g} s start-up"
+               + _epochs_said(model, group, features))
             + f" → {10**y:.3g} J "
             f"({power['steady_w']:.3g} W steady {TIMES} time, linear in the work past the start-up)")
-    t_most = time_of(model, n_most, flops_most)
+    t_most = time_of(model, n_most, flops_most, epochs=epochs_of(group, most))
     if extrapolation_spread(model, t_most):
         note += (f"; {t_most / model['t_max']:.3g}{TIMES} longer than the longest call the time model "
                  "was fitted on: the interval widened")
@@ -75,9 +77,20 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     least, largest = work_log_energy(work, group, fewest), work_log_energy(work, group, most)
     if least is None or largest is None:
         return None
-    low = least - half - extrapolation_spread(model, time_of(model, n_fewest, flops_fewest))
+    t_fewest = time_of(model, n_fewest, flops_fewest, epochs=epochs_of(group, fewest))
+    low = least - half - extrapolation_spread(model, t_fewest)
     high = largest + half + extrapolation_spread(model, t_most)
     return y + offset, low + offset, high + offset, note
+
+
+def _epochs_said(model: dict, group: str, features: dict) -> str:
+    """The epochs' set-up in the start-up's words (`per_epoch` x epochs), where the time model has a
+    per-epoch cost (a calibration fitted one); "" otherwise."""
+    per_epoch = model.get("per_epoch") or 0.0
+    if not per_epoch:
+        return ""
+    epochs = epochs_of(group, features)
+    return f", {per_epoch * epochs:.3g} s the set-up of {epochs:.3g} epoch{'s' if epochs != 1 else ''}"
 
 
 def unknown_size_floor(work: dict, half: float | None, kind: str | None, api: str, features: dict) -> Span | None:

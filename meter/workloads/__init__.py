@@ -30,6 +30,10 @@ class Workload:
     setup: Callable[[], Call]
     quick: bool = False
     features: dict[str, Any] = field(default_factory=dict)
+    #: The workloads one of this machine's models is fitted on together (greenlint.predict.local_work:
+    #: `fit`, a pass over data, tensor ops): measured as one block, their repeats interleaved
+    #: (meter.calibrate.blocks); None: a block of its API's workloads.
+    sweep: str | None = None
 
 
 def all_workloads() -> list[Workload]:

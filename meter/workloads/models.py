@@ -1,11 +1,14 @@
 """Model construction, compile, and fit / evaluate / predict on synthetic data at several sizes.
 
 The `fit` and `predict`/`evaluate` workloads are a sweep of their work, so `greenlint calibrate`
-can fit this machine's own time model (greenlint.predict.calibration.local_work): the same MLP at
-two step counts (a call's fixed cost apart from each step's), `predict` on one batch (where that
-fixed cost is most of the call), and a wide MLP at about 100 times the FLOPs per sample (each
-FLOP's cost apart from each step's). Their features carry that work as
-the analysis states it for a user's call (samples, batch size, epochs, FLOPs per sample, params).
+can fit this machine's own time model (greenlint.predict.local_work), over-determined: more
+workloads of distinct work than constants, so the fit has residuals that say how well it holds.
+`fit` (`FIT_SWEEP`) runs the same MLP at 32 to 384 steps and at 1 and 3 epochs (384 steps in one
+epoch and in three: the per-epoch cost apart from each step's), long enough (a second or more on a
+loaded 2-core machine) that the steps, not the start-up, are most of the longer calls, and a wide MLP at about 100 times the FLOPs per sample
+(each FLOP's cost apart from each step's); `predict` runs on one batch (where a call's fixed cost
+is most of it) up to 256 batches. Their features carry that work as the analysis states it for a
+user's call (samples, batch size, epochs, FLOPs per sample, params).
 Calls that run one batch are timed on their own (`mlp_call_32`: an eager `model(x)`;
 `mlp_tape_step_32`: an eager training step under a `tf.GradientTape`; `mlp_*_on_batch_32`): each
 pays an overhead per call that a step inside `fit` does not (greenlint.predict.batch_calls), so a
@@ -23,6 +26,19 @@ SMALL = (64,)
 WIDE = (512, 512)
 #: The small MLP's layers as the analysis counts a Sequential's list (`n_layers`: the Input included).
 LAYERS = 1 + len(SMALL) + 1
+#: The quick suite's `fit` sweep: (name, samples, epochs, batch size, hidden layers). Four constants
+#: (a call's, an epoch's, a step's and a FLOP's seconds) from six workloads of distinct work; the same
+#: 384 steps in one epoch and in three tell an epoch's set-up from a step's.
+FIT_SWEEP = (
+    ("mlp_fit_1024", 1024, 1, BATCH, SMALL),  # 32 steps: mostly the call's own cost
+    ("mlp_fit_1024_batch8", 1024, 1, 8, SMALL),  # 128 steps of a quarter of the FLOPs
+    ("mlp_fit_8192", 8192, 1, BATCH, SMALL),  # 256 steps
+    ("mlp_fit_4096_3_epochs", 4096, 3, BATCH, SMALL),  # 384 steps in 3 epochs
+    ("mlp_fit_12288", 12288, 1, BATCH, SMALL),  # 384 steps in 1 epoch
+    ("wide_mlp_fit_2048", 2048, 1, BATCH, WIDE),  # 64 steps at ~130x the FLOPs per sample
+)
+#: The full suite's longer `fit`: 1,280 steps in 5 epochs, the fit's range towards a user's training.
+LONG_FIT = ("mlp_fit_8192_5_epochs", 8192, 5, BATCH, SMALL)
 
 
 def dense_work(hidden: tuple[int, ...], inputs: int = FEATURES, outputs: int = 1) -> dict:
@@ -69,10 +85,10 @@ def _compile() -> Call:
     return Call(model.compile, kwargs={"optimizer": "adam", "loss": "mse"})
 
 
-def _fit(n: int, batch: int = BATCH, hidden: tuple[int, ...] = SMALL):
+def _fit(n: int, batch: int = BATCH, hidden: tuple[int, ...] = SMALL, epochs: int = 1):
     def setup() -> Call:
         x, y = _data(n)
-        return Call(_mlp(hidden=hidden).fit, (x, y), {"epochs": 1, "batch_size": batch, "verbose": 0})
+        return Call(_mlp(hidden=hidden).fit, (x, y), {"epochs": epochs, "batch_size": batch, "verbose": 0})
 
     return setup
 
@@ -169,24 +185,25 @@ def workloads() -> list[Workload]:
         Workload("sequential_compile", f"{seq}.compile", _compile, quick=True),
     ]
     small, wide = dense_work(SMALL), dense_work(WIDE)
+    out += [Workload(name, f"{seq}.fit", _fit(n, batch, hidden, epochs), quick=True, sweep="fit",
+                     features={"samples": n, "batch_size": batch, "epochs": epochs, **dense_work(hidden)})
+            for name, n, epochs, batch, hidden in FIT_SWEEP]
+    name, n, epochs, batch, hidden = LONG_FIT
+    out.append(Workload(name, f"{seq}.fit", _fit(n, batch, hidden, epochs), sweep="fit",
+                        features={"samples": n, "batch_size": batch, "epochs": epochs, **small}))
     for n, quick in ((1024, True), (8192, False)):
         f = {"samples": n, "batch_size": BATCH, "epochs": 1, **small}
         out += [
-            Workload(f"mlp_fit_{n}", f"{seq}.fit", _fit(n), quick=quick, features=f),
-            Workload(f"mlp_evaluate_{n}", f"{seq}.evaluate", _evaluate(n), quick=quick, features=f),
-            Workload(f"mlp_predict_{n}", f"{seq}.predict", _predict(n), quick=quick or n == 8192, features=f),
+            Workload(f"mlp_evaluate_{n}", f"{seq}.evaluate", _evaluate(n), quick=quick, features=f, sweep="pass"),
+            Workload(f"mlp_predict_{n}", f"{seq}.predict", _predict(n), quick=True, features=f, sweep="pass"),
         ]
     out += [
         # one batch: a call's own cost (its data pipeline and iterator, made on each call) is most of it,
         # so the sweep pins the fitted per-call seconds instead of leaving them to an intercept
-        Workload("mlp_predict_32", f"{seq}.predict", _predict(BATCH), quick=True,
+        Workload("mlp_predict_32", f"{seq}.predict", _predict(BATCH), quick=True, sweep="pass",
                  features={"samples": BATCH, "batch_size": BATCH, "epochs": 1, **small}),
-        Workload("mlp_fit_1024_batch8", f"{seq}.fit", _fit(1024, batch=8), quick=True,
-                 features={"samples": 1024, "batch_size": 8, "epochs": 1, **small}),
-        Workload("wide_mlp_fit_1024", f"{seq}.fit", _fit(1024, hidden=WIDE), quick=True,
-                 features={"samples": 1024, "batch_size": BATCH, "epochs": 1, **wide}),
-        Workload("wide_mlp_predict_8192", f"{seq}.predict", _predict(8192, hidden=WIDE), quick=True,
-                 features={"samples": 8192, "batch_size": BATCH, "epochs": 1, **wide}),
+        Workload("wide_mlp_predict_4096", f"{seq}.predict", _predict(4096, hidden=WIDE), quick=True, sweep="pass",
+                 features={"samples": 4096, "batch_size": BATCH, "epochs": 1, **wide}),
         Workload("mlp_call_32", f"{seq}.__call__", _call, quick=True,
                  features={"samples": BATCH, "step": "inference", "n_layers": LAYERS, **small}),
         Workload("mlp_tape_step_32", f"{seq}.__call__", _tape_step, quick=True,

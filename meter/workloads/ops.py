@@ -44,11 +44,13 @@ def _conv2d() -> Call:
 
 def workloads() -> list[Workload]:
     return [
-        Workload("matmul_256", "tensorflow.matmul", _matmul(256), quick=True, features={"n": 256, "elements": 256**2, "flops": 2 * 256**3}),
+        Workload("matmul_256", "tensorflow.matmul", _matmul(256), quick=True,
+                 features={"n": 256, "elements": 256**2, "flops": 2 * 256**3}, sweep="ops"),
         Workload("matmul_1024", "tensorflow.matmul", _matmul(1024), quick=True,
-                 features={"n": 1024, "elements": 1024**2, "flops": 2 * 1024**3}),
-        Workload("reduce_sum", "tensorflow.reduce_sum", _reduce_sum, quick=True, features={"elements": 1, "flops": 1 << 20}),
+                 features={"n": 1024, "elements": 1024**2, "flops": 2 * 1024**3}, sweep="ops"),
+        Workload("reduce_sum", "tensorflow.reduce_sum", _reduce_sum, quick=True, features={"elements": 1, "flops": 1 << 20},
+                 sweep="ops"),
         Workload("random_normal", "tensorflow.random.normal", _random_normal, quick=True, features={"elements": 1 << 18}),
         Workload("nn_conv2d", "tensorflow.nn.conv2d", _conv2d, quick=True,
-                 features={"batch": 16, "filters": 16, "flops": 2 * 16 * 64 * 64 * 16 * 3 * 3 * 3}),
+                 features={"batch": 16, "filters": 16, "flops": 2 * 16 * 64 * 64 * 16 * 3 * 3 * 3}, sweep="ops"),
     ]

@@ -16,9 +16,9 @@ def busy(n):
     return sum(i * i for i in range(n))
 
 
-WORKLOADS = [
+WORKLOADS = [  # two APIs: two blocks, measured one after the other (a block's repeats are interleaved)
     Workload("busy_small", "builtins.sum", lambda: Call(busy, (2_000,)), features={"n": 2_000}),
-    Workload("busy_large", "builtins.sum", lambda: Call(busy, (20_000,)), features={"n": 20_000}),
+    Workload("busy_large", "builtins.max", lambda: Call(busy, (20_000,)), features={"n": 20_000}),
 ]
 CONFIG = MeterConfig(interval_s=0.01, stability=StabilitySettings(check_last_n_points=5, check_bin_s=0.02, max_wait_s=2,
                                                                    check_interval_s=0.01),
@@ -71,7 +71,12 @@ def test_interrupted_run_resumes_and_installs_the_overlay_atomically(tmp_path, m
         assert body["meter"]["basis"] == "estimated"
     small, large = saved["workloads"]["busy_small"], saved["workloads"]["busy_large"]
     assert large["per_execution_s"] > 3 * small["per_execution_s"]
-    assert saved["apis"]["builtins.sum"]["workloads"] == ["busy_small", "busy_large"]
+    assert saved["apis"]["builtins.sum"]["workloads"] == ["busy_small"]
+    assert saved["apis"]["builtins.max"]["workloads"] == ["busy_large"]
+    # the machine's load over every window, kept with the overlay
+    assert saved["load"]["windows"] == 2 * PLAN.repeats  # the resumed run's windows with this run's
+    assert all(isinstance(x["others_busy_cores"], float) for x in saved["workloads"]["busy_large"]["load_per_repeat"])
+    assert saved["time_model"] is None  # no fit or predict workloads: no time model fitted, none stored
     assert status(cal.hw_id)["overlay"]["mode"] == "quick"
     from greenlint.kb.store import load_kb
 
@@ -81,6 +86,33 @@ def test_interrupted_run_resumes_and_installs_the_overlay_atomically(tmp_path, m
     w = saved["workloads"]["busy_large"]
     assert rec.hardware_id == cal.hw_id and rec.features["estimated"] is True
     assert rec.execution_time_s == pytest.approx(w["per_repeat_s"][rec.index], rel=1e-3)  # per execution
+
+
+def test_a_blocks_repeats_are_interleaved_so_a_load_change_falls_on_every_workload(tmp_path, monkeypatch):
+    from greenlint.meter.calibrate import blocks
+
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    order = []
+
+    def named(name):
+        def call():
+            if order[-1:] != [name]:
+                order.append(name)
+            return busy(2_000)
+
+        return lambda: Call(call)
+
+    sweep = [Workload(n, api, named(n)) for n, api in (("a", "x.fit"), ("b", "x.fit"), ("other", "x.predict"), ("c", "x.fit"))]
+    assert [[w.name for w in b] for b in blocks(sweep)] == [["a", "b", "c"], ["other"]]
+    # a sweep fitted together across APIs (predict and evaluate: one pass model) is one block
+    passes = [Workload(n, api, named(n), sweep=s) for n, api, s in (("p", "x.predict", "pass"), ("m", "x.matmul", None),
+                                                                   ("e", "x.evaluate", "pass"))]
+    assert [[w.name for w in b] for b in blocks(passes)] == [["p", "e"], ["m"]]
+    result = Calibrator(PLAN, sweep, CONFIG).run(lambda wl: None, lambda: None)
+    # each set up and warmed up, then A B C A B C A B C: never one workload's repeats back to back
+    assert order == ["a", "b", "c"] * (1 + PLAN.repeats) + ["other"]
+    assert all(len(result["workloads"][n]["load_per_repeat"]) == PLAN.repeats for n in "abc")
+    assert result["load"]["windows"] == 4 * PLAN.repeats and result["load"]["cores"] >= 1
 
 
 def test_quick_suite_is_a_subset_with_unique_names():
@@ -182,18 +214,32 @@ def test_the_first_calls_energy_is_metered_apart_not_its_wall_time_at_the_warm_p
 
 
 def test_the_quick_suite_holds_the_sweeps_this_machines_models_are_fitted_on():
+    from greenlint.predict.local_work import identified
     from greenlint.predict.work_energy import derive
 
     quick = select(True)
-    fits = {derive("training", w.features) for w in quick if w.api.endswith(".fit")}
+    fit = [w.features for w in quick if w.api.endswith(".fit")]
+    fits = {(f["epochs"], *derive("training", f)) for f in fit}
     passes = {derive("inference", w.features) for w in quick if w.api.endswith((".predict", ".evaluate"))}
     ops = {w.features["flops"] for w in quick if "flops" in w.features}
-    assert len(fits) >= 3 and len(passes) >= 3 and len(ops) >= 3  # distinct work: three constants each
-    assert all(n and flops for n, flops in fits | passes)  # steps and FLOPs stated, as the analysis states them
-    steps, flops = zip(*fits)
-    assert max(steps) >= 4 * min(steps) and max(flops) >= 50 * min(flops)
+    # over-determined: more workloads of distinct work than constants (four for fit, three for a pass, two for ops)
+    assert len(fits) >= 6 and len(passes) >= 4 and len(ops) >= 3
+    assert all(n and flops for _, n, flops in fits) and all(n and flops for n, flops in passes)
+    # fit at two epoch counts or more (the same steps at both) and three step counts or more, one model wider
+    assert len({e for e, _, _ in fits}) >= 2 and len({n for _, n, _ in fits}) >= 3
+    assert len({n for e, n, _ in fits if e == 1} & {n for e, n, _ in fits if e > 1}) >= 1
+    assert len({f["flops_per_sample"] for f in fit}) >= 2
+    epochs, steps, flops = zip(*fits)
+    assert max(steps) >= 4 * min(steps) and max(flops) >= 50 * min(flops) and max(steps) >= 384
+    assert identified([((1.0, e, n, f), 1.0) for e, n, f in fits]) is None  # the work separates every constant
     # a pass of one batch: its call's own cost measured, not left to the fit's intercept
     assert min(n for n, _ in passes) == 1
+    # each model's workloads are one sweep: measured together, their repeats interleaved
+    from greenlint.meter.calibrate import blocks
+
+    fitted = [{w.name for w in quick if w.api.endswith(".fit")},
+              {w.name for w in quick if w.api.endswith((".predict", ".evaluate"))}, {w.name for w in quick if "flops" in w.features}]
+    assert all({w.name for w in b} in fitted for b in blocks(quick) if {w.name for w in b} & set().union(*fitted))
 
 
 def test_the_quick_suite_times_each_kind_of_one_batch_call_with_its_layers():
@@ -204,3 +250,39 @@ def test_the_quick_suite_times_each_kind_of_one_batch_call_with_its_layers():
     assert {("__call__", "inference"), ("__call__", "training"), ("train_on_batch", None)} <= kinds
     # the overhead per call follows the layers dispatched: each states them as the analysis counts them
     assert all(isinstance(w.features.get("n_layers"), int) and w.features.get("flops_per_sample") for w in quick)
+
+
+def test_the_fitted_time_model_and_its_residuals_are_stored_with_the_overlay(tmp_path, monkeypatch):
+    """A sweep of `fit` work (pure-Python calls whose cost follows the work) fits this machine's
+    time model at install time; its constants and residuals go into `calibration.json`."""
+    from greenlint.meter.workloads.models import FIT_SWEEP, dense_work
+
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    sweep = []
+    for name, n, epochs, batch, hidden in FIT_SWEEP:
+        work = {"samples": n, "batch_size": batch, "epochs": epochs, **dense_work(hidden)}
+        cost = 200 * n // batch + 2_000 * epochs + work["flops_per_sample"] // 4
+        sweep.append(Workload(name, "tensorflow.keras.Sequential.fit", lambda cost=cost: Call(busy, (cost,)),
+                              features=work))
+    plan = Plan("quick", 2, 0.05)
+    saved = Calibrator(plan, sweep, CONFIG).run(lambda wl: None, lambda: None)
+    stored = json.loads((overlay_dir(Calibrator(plan, sweep, CONFIG).hw_id) / "calibration.json").read_text())
+    model = stored["time_model"]["time"]["training"]
+    assert model == saved["time_model"]["time"]["training"]
+    assert set(model["workloads"]) == {name for name, *_ in FIT_SWEEP} == set(model["residuals"])
+    assert model["terms"] == ["call_s", "per_epoch", "per_step", "per_flop"] and isinstance(model["poor"], bool)
+    assert model["sd"] >= model["resid_sd"] >= 0 and stored["time_model"]["refused"] == {}
+
+
+def test_a_predictor_model_that_cannot_be_loaded_keeps_the_measurements_and_says_why(tmp_path, monkeypatch):
+    from greenlint.predict.tables import ModelError
+
+    def broken(**_):
+        raise ModelError("data/model/model.json: missing: reinstall greenlint")
+
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr("greenlint.predict.load_predictor", broken)
+    result = Calibrator(PLAN, WORKLOADS[:1], CONFIG).run(lambda wl: None, lambda: None)
+    assert result["time_model"] == {"error": "data/model/model.json: missing: reinstall greenlint"}
+    assert result["workloads"]["busy_small"]["per_execution_j"] is not None  # measured and installed all the same
+    assert (overlay_dir(Calibrator(PLAN, WORKLOADS[:1], CONFIG).hw_id) / "calibration.json").is_file()

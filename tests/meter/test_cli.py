@@ -11,7 +11,8 @@ def test_calibrate_list_shows_the_quick_suite(capsys):
     assert main(["calibrate", "--quick", "--list"]) == 0
     out = capsys.readouterr().out
     assert "mlp_fit_1024" in out and "tensorflow.keras.Sequential.fit" in out
-    assert "24 workloads, 3 repeats each" in out and "mlp_fit_8192" not in out
+    assert "27 workloads, 3 repeats each" in out and "mlp_fit_4096_3_epochs" in out
+    assert "mlp_fit_8192_5_epochs" not in out  # the full suite's longer fit
 
 
 def test_calibrate_unknown_workload_is_an_error(capsys):
@@ -33,10 +34,14 @@ def test_calibrate_status_without_and_with_an_overlay(tmp_path, monkeypatch, cap
     (d / "calibration.json").write_text(json.dumps({
         "mode": "quick", "finished_at": "2026-01-01T00:00:00Z", "basis": "calibrated-estimated",
         "workloads": {"x": w, "y": {**w, "spread_j": 0.2}}, "apis": {"a": {}}, "kb": {"records": 6},
+        "load": {"windows": 6, "cores": 2, "others_busy_cores": {"median": 0.9, "max": 1.7},
+                 "loadavg_1m": {"median": 3.5, "max": 6.0}, "loaded_windows": 4},
     }))
     assert main(["calibrate", "--status"]) == 0
     err = capsys.readouterr().err
     assert "basis calibrated-estimated" in err and "1 of 2 within the 10% spread goal" in err
+    # the load it was measured under, and a busy machine said so
+    assert "other processes kept 0.90 of 2 cores busy (most 1.70)" in err and "4 of 6 windows on a busy machine" in err
 
 
 def test_measure_missing_script_names_it(tmp_path, capsys):

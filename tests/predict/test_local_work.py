@@ -9,29 +9,39 @@ import pytest
 from greenlint.catalog.kinds import TRACED_CALL
 from greenlint.kb.record import SCHEMA_VERSION
 from greenlint.kb.store import write_kb
+from greenlint.meter.workloads import models
+from greenlint.meter.workloads.models import dense_work
 from greenlint.predict import Basis, load_predictor
 from greenlint.predict.loading import find_overlay
-from greenlint.predict.local_work import describe, local_work, nonnegative_fit
+from greenlint.predict.local_work import POOR_FIT_SD, describe, identified, local_work, nonnegative_fit
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.work_energy import HIGH_FLOPS_PER_SAMPLE, UPDATE_FLOPS_PER_PARAM, derive
 from tests.predict.test_overlay import measured
 
 FIT = "tensorflow.keras.Sequential.fit"
-#: A CPU machine's constants: a call's fixed cost, each step's dispatch, each FLOP, the first call's
-#: tracing, and power (10 W per busy core, two cores).
-CALL_S, PER_STEP, PER_FLOP, TRACE_S, WATTS = 0.03, 5e-3, 2e-10, 0.6, 20.0
-SMALL = {"params": 2177, "flops_per_sample": 4225}
-WIDE = {"params": 280065, "flops_per_sample": 559617}
-SWEEP = {  # meter/workloads/models.py's quick training workloads
-    "mlp_fit_1024": {"samples": 1024, "batch_size": 32, "epochs": 1, **SMALL},
-    "mlp_fit_1024_batch8": {"samples": 1024, "batch_size": 8, "epochs": 1, **SMALL},
-    "wide_mlp_fit_1024": {"samples": 1024, "batch_size": 32, "epochs": 1, **WIDE},
-}
+#: A CPU machine's constants: a call's fixed cost, each epoch's set-up, each step's dispatch, each FLOP,
+#: the first call's tracing, and power (10 W per busy core, two cores).
+CALL_S, PER_EPOCH, PER_STEP, PER_FLOP, TRACE_S, WATTS = 0.03, 0.05, 5e-3, 2e-10, 0.6, 20.0
+SMALL = dense_work(models.SMALL)
+WIDE = dense_work(models.WIDE)
+#: meter/workloads/models.py's quick training workloads, as the calibration records their work
+SWEEP = {name: {"samples": n, "batch_size": batch, "epochs": epochs, **dense_work(hidden)}
+         for name, n, epochs, batch, hidden in models.FIT_SWEEP}
 
 
 def seconds(work: dict, first: bool = False) -> float:
     n, flops = derive("training", work)
-    return CALL_S + PER_STEP * n + PER_FLOP * flops + (TRACE_S if first else 0.0)
+    return CALL_S + PER_EPOCH * work["epochs"] + PER_STEP * n + PER_FLOP * flops + (TRACE_S if first else 0.0)
+
+
+def timings(sweep: dict, noise: dict | None = None) -> tuple[dict, dict, dict]:
+    """(timed, joules, first-call seconds) of a calibration that measured *sweep* by the constants
+    above, each workload's seconds times its *noise* factor."""
+    noise = noise or {}
+    timed = {FIT: tuple((name, work, seconds(work) * noise.get(name, 1.0)) for name, work in sweep.items())}
+    joules = {name: WATTS * s for name, _, s in timed[FIT]}
+    first = {name: s + TRACE_S for name, _, s in timed[FIT]}
+    return timed, joules, first
 
 
 @pytest.fixture(scope="module")
@@ -39,11 +49,11 @@ def shipped():
     return load_predictor(overlay=False)
 
 
-def calibrated(tmp_path, shipped, sweep=SWEEP) -> Predictor:
+def calibrated(tmp_path, shipped, sweep=SWEEP, noise=None) -> Predictor:
     d = tmp_path / "hw-cpu"
     recs = []
     for name, work in sweep.items():
-        s = seconds(work)
+        s = seconds(work) * (noise or {}).get(name, 1.0)
         recs += [measured(FIT, WATTS * s * k, name, i, {**work, "first_call_s": seconds(work, True)}, time_s=s * k)
                  for i, k in enumerate((0.99, 1.0, 1.01))]
     write_kb(d, recs, {"schema_version": SCHEMA_VERSION}, "constructed overlay\n")
@@ -60,18 +70,65 @@ def test_the_nonnegative_fit_recovers_three_constants_and_never_goes_negative():
 
 
 def test_local_work_fits_this_machines_constants_its_tracing_and_power():
-    timed = {FIT: tuple((name, work, seconds(work)) for name, work in SWEEP.items())}
-    joules = {name: WATTS * seconds(work) for name, work in SWEEP.items()}
-    first = {name: seconds(work, True) for name, work in SWEEP.items()}
+    timed, joules, first = timings(SWEEP)
     local = local_work(timed, joules, first, lambda api, f: "training")
     model = local["time"]["training"]
-    assert model["call_s"] == pytest.approx(CALL_S, rel=1e-6)
+    assert model["call_s"] == pytest.approx(CALL_S, rel=1e-6) and model["per_epoch"] == pytest.approx(PER_EPOCH, rel=1e-6)
     assert (model["per_step"], model["per_flop"]) == pytest.approx((PER_STEP, PER_FLOP), rel=1e-6)
     assert model["trace_s"] == pytest.approx(TRACE_S) and model["t0"] == pytest.approx(CALL_S + TRACE_S)
     assert local["power"]["training"]["steady_w"] == pytest.approx(WATTS)
-    # two workloads of distinct work do not fit three constants: no local model
-    two = {FIT: timed[FIT][:2]}
-    assert local_work(two, joules, first, lambda api, f: "training") is None
+    # over-determined: six workloads for four constants, every one's residual reported (here none)
+    assert model["terms"] == ["call_s", "per_epoch", "per_step", "per_flop"] and model["epochs"] == [1, 3]
+    assert set(model["residuals"]) == set(SWEEP) and model["resid_sd"] < 1e-6 and not model["poor"]
+    assert local["refused"] == {}
+
+
+def test_without_two_epoch_counts_the_epochs_set_up_is_not_a_term():
+    """All at one epoch, an epoch's set-up cannot be told from the call's: it stays in `call_s`."""
+    one = {name: work for name, work in SWEEP.items() if work["epochs"] == 1}
+    timed, joules, first = timings(one)
+    model = local_work(timed, joules, first, lambda api, f: "training")["time"]["training"]
+    assert model["terms"] == ["call_s", "per_step", "per_flop"] and model["per_epoch"] == 0
+    assert model["call_s"] == pytest.approx(CALL_S + PER_EPOCH, rel=1e-6)
+
+
+def test_a_noisy_calibration_fits_with_a_wider_spread_and_says_its_fit_is_poor(tmp_path, shipped):
+    timed, joules, first = timings(SWEEP)
+    exact = local_work(timed, joules, first, lambda api, f: "training")["time"]["training"]
+    factors = dict(zip(SWEEP, (1.6, 0.6, 1.5, 0.7, 1.6, 0.6)))  # a loaded machine: x1.6 either way
+    timed, joules, first = timings(SWEEP, factors)
+    noisy = local_work(timed, joules, first, lambda api, f: "training")
+    model = noisy["time"]["training"]
+    assert model["resid_sd"] > POOR_FIT_SD and model["poor"] and model["sd"] >= model["resid_sd"] > 3 * exact["sd"]
+    (line,) = describe(noisy)
+    assert "POOR FIT" in line and "residuals rms" in line
+    # mildly noisy (a few per cent): a spread just over the noise, no alarm
+    mild = local_work(*timings(SWEEP, dict(zip(SWEEP, (1.03, 0.97, 1.02, 0.98, 1.03, 0.97)))),
+                      lambda api, f: "training")["time"]["training"]
+    assert not mild["poor"] and exact["sd"] <= mild["sd"] < model["sd"]
+    # the figures carry the spread: the noisy calibration's interval is the wider
+    script = {"samples": 8192, "batch_size": 64, "epochs": 4, "params": 150794, "flops_per_sample": 300810}
+    quiet, loud = calibrated(tmp_path / "quiet", shipped), calibrated(tmp_path / "loud", shipped, noise=factors)
+    assert loud.predict(FIT, script).interval_ratio > 2 * quiet.predict(FIT, script).interval_ratio
+    assert "a poor fit" in loud.predict(FIT, script).evidence.note
+
+
+def test_a_degenerate_sweep_is_refused_not_fitted_through_its_points():
+    # as many workloads of distinct work as constants: no residual to check the fit by
+    four = dict(list(SWEEP.items())[2:])
+    local = local_work(*timings(four), lambda api, f: "training")
+    assert local["time"] == {} and "4 workloads of distinct work for 4 constants" in local["refused"]["training"]
+    assert describe(local) == [f"training: not fitted: {local['refused']['training']}; its calls keep the "
+                               "measured figures and the time ratio"]
+    # every workload at the same steps per epoch: an epoch's set-up is not told from its steps
+    same = {f"e{e}_{w}": {"samples": 4096, "batch_size": 32, "epochs": e, **(WIDE if w else SMALL)}
+            for e in (1, 2, 3) for w in (0, 1)}
+    local = local_work(*timings(same), lambda api, f: "training")
+    assert local["time"] == {} and "does not separate the constants" in local["refused"]["training"]
+    # the check itself: a fifth point of distinct work over-determines four constants
+    rows = [((1.0, e, n, f), 1.0) for e, n, f in ((1, 32, 1e7), (1, 256, 8e7), (3, 384, 1e8), (1, 384, 1e8))]
+    assert "at least 5 needed" in identified(rows)
+    assert identified([*rows, ((1.0, 1, 128, 1e10), 1.0)]) is None
 
 
 def test_the_first_calls_metered_joules_set_its_tracing_not_its_wall_time():
@@ -95,6 +152,8 @@ def test_a_calibrated_fit_follows_this_machines_time_model_not_the_reference_rat
     assert fit.basis is Basis.CALIBRATED and fit.energy_j == pytest.approx(truth, rel=1e-6)
     assert fit.interval_j[0] < truth < fit.interval_j[1]
     assert "this machine's time model" in fit.evidence.note
+    # the epochs the analysis gives pay this machine's per-epoch set-up, said in the note
+    assert f"{PER_EPOCH * 4:.3g} s the set-up of 4 epochs" in fit.evidence.note and "0.05 s per epoch" in fit.evidence.note
     # the FLOPs count at this machine's cost: ten times the width's FLOPs is several times the joules
     wide = p.predict(FIT, {**script, "flops_per_sample": 10 * script["flops_per_sample"]})
     assert wide.energy_j / fit.energy_j > 4
@@ -107,7 +166,7 @@ def test_a_calibrated_fit_follows_this_machines_time_model_not_the_reference_rat
 def test_without_the_sweep_calibration_falls_back_to_the_measured_figure(tmp_path, shipped):
     one = {"mlp_fit_1024": SWEEP["mlp_fit_1024"]}
     p = calibrated(tmp_path, shipped, one)
-    assert p.overlay.local is None
+    assert p.overlay.local["time"] == {} and "1 workload of distinct work" in p.overlay.local["refused"]["training"]
     fit = p.predict(FIT, dict(SWEEP["mlp_fit_1024"]))
     assert fit.energy_j == pytest.approx(WATTS * seconds(SWEEP["mlp_fit_1024"]))
     assert "this machine's time model" not in (fit.evidence.note or "")
@@ -200,23 +259,40 @@ def test_where_the_flops_are_unknown_the_figure_is_the_least_not_a_typical_model
     unknown = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1})
     # no model FLOPs: this machine's start-up and 256 steps, nothing borrowed from a typical model
     assert unknown.floor and unknown.basis is Basis.CALIBRATED
-    assert unknown.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + 256 * PER_STEP), rel=1e-6)
+    assert unknown.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + PER_EPOCH + 256 * PER_STEP), rel=1e-6)
     assert "model FLOPs unknown" in unknown.evidence.note and "EfficientNet-B7" in unknown.evidence.note
     # the high end: a stated large model's FLOPs per sample, x3 for training (backward + update)
-    high = WATTS * (CALL_S + TRACE_S + 256 * PER_STEP + PER_FLOP * 3 * 8192 * HIGH_FLOPS_PER_SAMPLE)
+    high = WATTS * (CALL_S + TRACE_S + PER_EPOCH + 256 * PER_STEP + PER_FLOP * 3 * 8192 * HIGH_FLOPS_PER_SAMPLE)
     assert unknown.interval_j[1] >= high
     # known weights: the optimizer's update is the least the code allows, and nothing more
     params = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1, "params": 1e6})
     update = 256 * UPDATE_FLOPS_PER_PARAM * 1e6
-    assert params.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + 256 * PER_STEP + PER_FLOP * update), rel=1e-6)
+    assert params.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + PER_EPOCH + 256 * PER_STEP + PER_FLOP * update), rel=1e-6)
     # known FLOPs: a point figure, as before
     known = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1, "flops_per_sample": 1e6})
     assert not known.floor
-    assert known.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + 256 * PER_STEP + PER_FLOP * 3 * 8192e6), rel=1e-6)
+    assert known.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + PER_EPOCH + 256 * PER_STEP + PER_FLOP * 3 * 8192e6), rel=1e-6)
 
 
 def test_the_fitted_constants_are_described_for_greenlint_calibrate(tmp_path, shipped):
     lines = describe(calibrated(tmp_path, shipped).overlay.local)
-    assert len(lines) == 1 and lines[0].startswith("training: 0.03 s per call + 0.005 s per step + 2e-10 s per FLOP")
-    assert "the first call 0.6 s more, at 20 W" in lines[0] and "wide_mlp_fit_1024" in lines[0]
+    assert len(lines) == 1 and lines[0].startswith(
+        "training: 0.03 s per call + 0.05 s per epoch + 0.005 s per step + 2e-10 s per FLOP")
+    assert "the first call 0.6 s more, at 20 W" in lines[0] and "wide_mlp_fit_2048" in lines[0]
+    assert "residuals rms ×1, worst" in lines[0] and "POOR" not in lines[0]
     assert describe(None) == []
+
+
+def test_a_calibration_measured_on_a_busy_machine_says_so_in_its_figures(tmp_path, shipped):
+    import json
+
+    quiet = calibrated(tmp_path / "quiet", shipped)
+    assert "busy machine" not in quiet.predict(FIT, dict(SWEEP["mlp_fit_8192"])).evidence.note
+    calibrated(tmp_path / "busy", shipped)
+    load = {"windows": 18, "cores": 2, "others_busy_cores": {"median": 1.6, "max": 1.8},
+            "loadavg_1m": {"median": 8.4, "max": 9.3}, "loaded_windows": 18}
+    d = tmp_path / "busy" / "hw-cpu"
+    (d / "calibration.json").write_text(json.dumps({"load": load}))
+    p = Predictor(shipped.model, overlay=find_overlay(shipped.model, d), hierarchy=shipped.hierarchy)
+    note = p.predict(FIT, dict(SWEEP["mlp_fit_8192"])).evidence.note
+    assert "measured on a busy machine (other processes kept 1.60 of 2 cores busy, 18 of 18 windows loaded)" in note
