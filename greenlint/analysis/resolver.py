@@ -10,7 +10,8 @@ module, a class's constructor from its instantiations; where callers pass models
 classes, their nearest common base), return values, `types.MethodType(f, model)` and
 `functools.partial(f, model)` (f's first parameters, its runs unknown), dict displays of
 constructors and dicts filled with them key by key (`{"unet": build_unet}[name]()`,
-`model_from_name["unet"] = unet.build`: what they return where they agree, whatever the key), a
+`model_from_name["unet"] = unet.build`: what they return where they agree, whatever the key; a
+Keras model where each constructor whose return is known builds one), a
 parameter defaulting to None that the function re-binds under `if x is None:` (the value it
 binds), and lists filled by `append` (their length). A method of a Keras/TF name called on what cannot be typed is
 still listed (untyped.py).
@@ -521,6 +522,18 @@ class Resolver:
             return None
         base = self.table.common_base([v.cls for v in values])
         return Inst(base, "join") if base else None
+
+    def registry_model(self, items: tuple, results: list) -> Inst | None:
+        """A table of constructors some of whose functions' returns are not known here (one whose
+        module's summary cuts an import cycle: `pspnet_50` importing its builder inside itself): a
+        Keras model of the others' common base when each constructor whose return is known builds
+        one, so that `model_from_name[name](...)` still types the model; else None."""
+        known = [result for result in results if result is not None]
+        unknown = [item for item, result in zip(items, results) if result is None]
+        if not known or not unknown or not all(type(item) in (UserFunc, ExtFunc) for item in unknown):
+            return None
+        model = self.joined(known) if len(known) > 1 else known[0]
+        return model if work_mod.is_model(model) else None
 
     def s_try(self, node: ast.Try) -> None:
         self.block(node.body)
@@ -1260,7 +1273,9 @@ class Resolver:
             value = MISSING
             for result in results:
                 value = merge(value, result)
-            return self.joined(results) if value is None else None if value is MISSING else value
+            if value is None:
+                return self.joined(results) or self.registry_model(callee.items, results)
+            return None if value is MISSING else value
         if kind is ExtFunc:
             self.wrapper_call(node, callee.runs)
             return fresh(callee.returns)
