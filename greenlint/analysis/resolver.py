@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis import arrays, flow, graphrun, kerasext, ops, traced, unroll, untyped, wrappers
+from greenlint.analysis import arrays, drivers, flow, graphrun, kerasext, ops, traced, unroll, untyped, wrappers
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
@@ -245,6 +245,7 @@ class Resolver:
         self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
         self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
+        self.drives: list[tuple] = []  # calls of a library driver given functions (driver_call)
         self.instance = 0  # the walk for values only being made (`shadowed`), 0 outside one
         self.instances = 0  # such walks made so far
         self.unrolling: set[int] = set()  # ids of the functions being walked again for a call's values
@@ -277,6 +278,7 @@ class Resolver:
                 c.features["graph_mode"] = True
         if self.exporting:
             return []
+        self.driven()
         self.count_traced_work()
         counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links)
         return [
@@ -341,6 +343,7 @@ class Resolver:
                 continue
             gone = {id(f) for f in self.functions if _nested_in(f, info)}
             self.calls = [c for c in self.calls if c.func is None or id(c.func) not in gone]
+            self.drives = [d for d in self.drives if d[4] is None or id(d[4]) not in gone]
             for other in self.functions:
                 kept = [c for c in other.callers if c[0] is None or id(c[0]) not in gone]
                 if len(kept) != len(other.callers):
@@ -662,6 +665,8 @@ class Resolver:
         """What `import path` gives: a TF module, a project module, or unknown."""
         root = path.partition(".")[0]
         if root in DATA_ROOTS or root in kerasext.ROOTS:
+            return Ref(path)
+        if drivers.imported(path):  # `scipy.optimize.fmin_l_bfgs_b`: it calls the functions it is given
             return Ref(path)
         if root in untyped.FOREIGN_ROOTS:
             return FOREIGN
@@ -1056,7 +1061,7 @@ class Resolver:
         if kind is Foreign:
             return owner
         if kind is Ref:
-            if owner.path in _BINDER_MODULES:
+            if owner.path in _BINDER_MODULES or owner.path == drivers.MODULE:
                 return self.module_ref(f"{owner.path}.{attr}")
             return Ref(f"{owner.path}.{attr}")
         if kind is Inst:
@@ -1332,6 +1337,8 @@ class Resolver:
         root = path.partition(".")[0]
         if path in _BINDERS:
             return self.bound_later(node, args, keywords)
+        if path in drivers.PATHS:
+            return self.driver_call(node, path, args, keywords)
         if root in kerasext.ROOTS:
             return kerasext.library_call(path)
         if root in DATA_ROOTS:
@@ -1452,19 +1459,7 @@ class Resolver:
         named = feat.argument_values(params, args, keywords)
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
-        loops = self.ctx.loops
-        multiplier = 1
-        unbounded = False
-        for count in loops:
-            if count is None:
-                unbounded = True
-            else:
-                multiplier *= count
-        features["loop_multiplier"] = multiplier
-        if unbounded:
-            features["loop_unbounded"] = True
-        if loops:
-            features["loop_depth"] = len(loops)
+        features.update(self.loop_features())
         local = None if self.exporting else self.place(node, params)  # other modules read none
         if self.ctx.keras_step:
             features["in_keras_step"] = True
@@ -1492,6 +1487,52 @@ class Resolver:
             func.runs = (api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}")
         return features, named
 
+    def loop_features(self) -> dict:
+        """`loop_multiplier` (the product of the enclosing loops' known counts), `loop_unbounded`
+        (one of them unknown) and `loop_depth` of the call being walked."""
+        loops = self.ctx.loops
+        multiplier = 1
+        unbounded = False
+        for count in loops:
+            if count is None:
+                unbounded = True
+            else:
+                multiplier *= count
+        features: dict = {"loop_multiplier": multiplier}
+        if unbounded:
+            features["loop_unbounded"] = True
+        if loops:
+            features["loop_depth"] = len(loops)
+        return features
+
+    def driver_call(self, node: ast.Call, path: str, args: list, keywords: list) -> Any:
+        """`fmin_l_bfgs_b(evaluator.loss, x0, maxfun=20)`: a library driver calling the functions it
+        is given (drivers.py); a call site once the walk knows where they spend their work (`driven`)."""
+        if not self.exporting and not self.instance:
+            given = [value for starred, value in args if not starred] + [value for key, value in keywords if key]
+            callables = [v for v in given if type(v) in (UserFunc, UserInst, ExtFunc, ExtInst)]
+            if callables:
+                repeat, why = drivers.calls(path, node, keywords)
+                place = self.place(node, [])
+                place = place._replace(runs=runs_mod.combine(repeat, place.runs))
+                self.drives.append((node, path, callables, why, self.ctx.func, place, self.loop_features()))
+        return FOREIGN
+
+    def driven(self) -> None:
+        """The drivers' call sites (driver_call), once every function's walk has told where it
+        spends its work: listed as the TF call of the first function given that spends its work in one."""
+        for node, path, callables, why, func, place, features in self.drives:
+            spent = [(value, wrappers.runs_of(value)) for value in callables]
+            value, runs = next(((v, r) for v, r in spent if r is not None), (None, None))
+            if runs is None:
+                continue
+            api, where = runs
+            features = {**features, "receiver": drivers.DRIVER, "via": where}
+            work = wrappers.spent_work(api, features)
+            name = value.info.node.name if type(value) is UserFunc and hasattr(value.info.node, "name") else "the function given"
+            work["driver"] = work_mod.q(True, work_mod.INFERRED, drivers.note(path.rpartition(".")[2], name, where, why))
+            self.calls.append(Found(node, api, features, func, place, work))
+
     def spent_through(self, runs: tuple[str, str] | None) -> None:
         """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it."""
         func = self.ctx.func
@@ -1510,10 +1551,7 @@ class Resolver:
         features["via"] = where
         name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
         work = self.calls[-1].work
-        if api in GRAPH_RUNS:
-            work.update(graphrun.run_work(None, None))
-        else:
-            work.update(work_mod.untyped_work(api, {}, features))
+        work.update(wrappers.spent_work(api, features))
         work["wrapper"] = work_mod.q(True, work_mod.INFERRED, wrappers.note(name, where))
 
     def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict) -> None:

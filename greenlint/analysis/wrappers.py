@@ -15,6 +15,11 @@ graph on a batch not known; a model's fit or predict: the model's size unknown).
 
 from __future__ import annotations
 
+from typing import Any
+
+from greenlint.analysis import graphrun
+from greenlint.analysis.values import ExtFunc, ExtInst, UserFunc, UserInst
+from greenlint.analysis.work import untyped_work
 from greenlint.catalog.kinds import GRAPH_RUNS
 
 #: Kinds of the TF calls a wrapper's call is listed as: a model's training, evaluation or inference.
@@ -28,7 +33,7 @@ WRAPPER = "wrapper"
 def spends(api: str, kind: str) -> bool:
     """Whether a call of *api* (of catalog kind *kind*) is where a wrapper spends its work."""
     leaf = api.rpartition(".")[2]
-    if api in GRAPH_RUNS:
+    if api in GRAPH_RUNS or api == graphrun.FUNCTION_CALL:  # a session's run, calling what K.function built
         return True
     if kind in SPENT_KINDS:
         return leaf != "__call__"
@@ -38,3 +43,29 @@ def spends(api: str, kind: str) -> bool:
 def note(name: str, where: str) -> str:
     """The basis note of a wrapper's call site."""
     return f"a call of {name}, which spends its work in {where}: listed as that call, its arguments not known here"
+
+
+def spent_work(api: str, features: dict) -> dict[str, dict]:
+    """The work of a call listed as the TF call *api* in which it spends its work, none of that
+    call's arguments known: a graph run on a batch not known (a floor), a model's method on data of
+    a size not known."""
+    if api in GRAPH_RUNS:
+        return graphrun.run_work(None, None)
+    if api == graphrun.FUNCTION_CALL:
+        return graphrun.function_work(None, None, {})
+    return untyped_work(api, {}, features)
+
+
+def runs_of(value: Any) -> tuple[str, str] | None:
+    """Where calling *value* spends its work (`FuncInfo.runs`): a function's, an instance's `__call__`'s."""
+    kind = type(value)
+    if kind is UserFunc:
+        return value.info.runs
+    if kind is UserInst:
+        method = value.info.find_method("__call__")
+        return method.runs if method is not None else None
+    if kind is ExtFunc:
+        return value.runs
+    if kind is ExtInst:
+        return value.cls.runs.get("__call__")
+    return None

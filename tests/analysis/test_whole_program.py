@@ -919,3 +919,84 @@ def test_a_table_whose_known_constructors_build_no_model_types_nothing(tmp_path)
         """})
     predict = sites(tmp_path / "run.py")[(17, "tensorflow.keras.Model.predict")]
     assert predict.features["receiver_kind"] == "untyped"
+
+
+STYLE_TRANSFER = """
+import numpy as np
+from keras import backend as K
+from scipy.optimize import fmin_l_bfgs_b
+import scipy.optimize as so
+
+image = K.placeholder((1, 64, 64, 3))
+loss = K.sum(K.square(image))
+f_outputs = K.function([image], [loss] + K.gradients(loss, image))
+
+
+def eval_loss_and_grads(x):
+    outs = f_outputs([x.reshape((1, 64, 64, 3))])
+    return outs[0], outs[1].flatten()
+
+
+class Evaluator(object):
+    def loss(self, x):
+        value, self.grad_values = eval_loss_and_grads(x)
+        return value
+
+    def grads(self, x):
+        return self.grad_values
+
+
+evaluator = Evaluator()
+x = np.zeros(64 * 64 * 3)
+for i in range(10):
+    x, min_val, info = fmin_l_bfgs_b(evaluator.loss, x.flatten(), fprime=evaluator.grads, maxfun=20)
+result = so.minimize(eval_loss_and_grads, x, jac=True, options={"maxiter": 5})
+so.minimize(eval_loss_and_grads, x, jac=True)
+so.minimize(np.sum, x)
+"""
+
+
+def test_a_function_given_to_a_scipy_optimizer_is_priced_per_evaluation_at_the_drivers_call(tmp_path):
+    write(tmp_path, {"style.py": STYLE_TRANSFER})
+    found = sites(tmp_path / "style.py")
+    api = "tensorflow.keras.backend.function.__call__"
+    lbfgs = found[(28, api)]
+    assert lbfgs.features["receiver"] == "driver" and lbfgs.features["via"].endswith("line 12")
+    assert lbfgs.runs["count"] == 10 * 20 and lbfgs.runs["bound"] == "upper"  # maxfun=20 in 10 iterations
+    assert "maxfun=20" in lbfgs.work["driver"]["note"] and value(lbfgs, "step") == "inference"
+    minimize = found[(29, api)]
+    assert minimize.runs["count"] == 5 and "maxiter=5" in minimize.work["driver"]["note"]  # options
+    unstated = found[(30, api)]
+    assert unstated.runs["count"] is None  # how often it is called is not stated: at least once
+    assert not any(line == 31 for line, _ in found)  # a NumPy objective spends nothing in TF
+    inner = found[(12, api)]
+    assert inner.runs["count"] is None  # passed to the drivers: its own count stays unknown
+
+
+def test_calling_what_a_project_helper_wrapping_k_function_returns_is_a_call_site_where_called(tmp_path):
+    write(tmp_path, {
+        "util.py": """
+            from keras import backend as K
+
+
+            def function(inputs, outputs):
+                f = K.function(inputs, outputs)
+
+                def run(*args):
+                    return f(list(args))[0]
+                return run
+            """,
+        "agent.py": """
+            import numpy as np
+            from keras import backend as K
+            import util
+
+            obs = K.placeholder((None, 4))
+            act = util.function([obs], [K.sum(obs)])
+            for step in range(1000):
+                act(np.zeros((1, 4)))
+            """,
+    })
+    call = sites(tmp_path / "agent.py")[(8, "tensorflow.keras.backend.function.__call__")]
+    assert call.features["receiver"] == "wrapper" and call.features["via"] == "__call__ at util.py line 8"
+    assert call.runs["count"] == 1000 and value(call, "step") == "inference"
