@@ -776,49 +776,60 @@ def test_k_function_from_a_models_input_to_its_output_carries_the_models_flops(t
     assert value(call, "samples") == 8 and value(call, "step") == "inference"
 
 
+CYCLE_UTILS = """
+from .predict import predict
+
+
+def attach(model):
+    model.predict_one = predict
+    return model
+"""
+
+
+CYCLE_MODELS = """
+from tensorflow import keras
+from .utils import attach
+
+
+def build_unet(n_classes):
+    inp = keras.Input((64, 64, 3))
+    model = keras.Model(inp, keras.layers.Conv2D(4, 3, padding="same")(inp))
+    attach(model)
+    return model
+"""
+
+
+def cycle_predict(third_import: str) -> str:
+    """A predict module of the import cycle below, importing the registry inside its function."""
+    return f"""
+import json
+import numpy as np
+{third_import}
+
+
+def predict(model=None, inp=None, checkpoints_path=None):
+    from .all_models import model_from_name
+    if model is None:
+        config = json.load(open(checkpoints_path))
+        model = model_from_name[config["model_class"]](config["n_classes"])
+    return model.predict(np.array([inp]))[0]
+"""
+
+
 def test_a_registry_in_an_import_cycle_broken_by_a_functions_own_import_is_still_read(tmp_path):
     # models -> utils -> predict at import time; predict -> all_models -> models only when a function runs
     (tmp_path / "pkg").mkdir()
     write(tmp_path / "pkg", {
         "__init__.py": "",
-        "utils.py": """
-            from .predict import predict
-
-
-            def attach(model):
-                model.predict_one = predict
-                return model
-            """,
-        "models.py": """
-            from tensorflow import keras
-            from .utils import attach
-
-
-            def build_unet(n_classes):
-                inp = keras.Input((64, 64, 3))
-                model = keras.Model(inp, keras.layers.Conv2D(4, 3, padding="same")(inp))
-                attach(model)
-                return model
-            """,
+        "utils.py": CYCLE_UTILS,
+        "models.py": CYCLE_MODELS,
         "all_models.py": """
             from . import models
 
             model_from_name = {}
             model_from_name["unet"] = models.build_unet
             """,
-        "predict.py": """
-            import json
-            import numpy as np
-            import tensorflow as tf
-
-
-            def predict(model=None, inp=None, checkpoints_path=None):
-                from .all_models import model_from_name
-                if model is None:
-                    config = json.load(open(checkpoints_path))
-                    model = model_from_name[config["model_class"]](config["n_classes"])
-                return model.predict(np.array([inp]))[0]
-            """,
+        "predict.py": cycle_predict("import tensorflow as tf"),
     })
     found = sites(tmp_path / "pkg" / "predict.py")
     predict = found[(11, "tensorflow.keras.Model.predict")]
@@ -831,41 +842,14 @@ def test_a_registry_types_its_models_when_a_constructor_imports_its_builder_from
     (tmp_path / "pkg").mkdir()
     write(tmp_path / "pkg", {
         "__init__.py": "",
-        "utils.py": """
-            from .predict import predict
+        "utils.py": CYCLE_UTILS,
+        "builder.py": CYCLE_MODELS.replace("def build_unet", "def build_pspnet"),
+        "models.py": CYCLE_MODELS + """
 
-
-            def attach(model):
-                model.predict_one = predict
-                return model
-            """,
-        "builder.py": """
-            from tensorflow import keras
-            from .utils import attach
-
-
-            def build_pspnet(n_classes):
-                inp = keras.Input((64, 64, 3))
-                model = keras.Model(inp, keras.layers.Conv2D(n_classes, 1)(inp))
-                attach(model)
-                return model
-            """,
-        "models.py": """
-            from tensorflow import keras
-            from .utils import attach
-
-
-            def build_unet(n_classes):
-                inp = keras.Input((64, 64, 3))
-                model = keras.Model(inp, keras.layers.Conv2D(4, 3, padding="same")(inp))
-                attach(model)
-                return model
-
-
-            def pspnet_50(n_classes):
-                from .builder import build_pspnet
-                return build_pspnet(n_classes)
-            """,
+def pspnet_50(n_classes):
+    from .builder import build_pspnet
+    return build_pspnet(n_classes)
+""",
         "all_models.py": """
             from . import models
 
@@ -873,23 +857,12 @@ def test_a_registry_types_its_models_when_a_constructor_imports_its_builder_from
             model_from_name["unet"] = models.build_unet
             model_from_name["pspnet_50"] = models.pspnet_50
             """,
-        "predict.py": """
-            import json
-            import os
-            import numpy as np
+        "predict.py": cycle_predict("import os") + """
 
 
-            def predict(model=None, inp=None, checkpoints_path=None):
-                from .all_models import model_from_name
-                if model is None:
-                    config = json.load(open(checkpoints_path))
-                    model = model_from_name[config["model_class"]](config["n_classes"])
-                return model.predict(np.array([inp]))[0]
-
-
-            def predict_multiple(model, inp_dir):
-                return [predict(model, np.load(name)) for name in os.listdir(inp_dir)]
-            """,
+def predict_multiple(model, inp_dir):
+    return [predict(model, np.load(name)) for name in os.listdir(inp_dir)]
+""",
     })
     found = sites(tmp_path / "pkg" / "predict.py")
     predict = found[(11, "tensorflow.keras.Model.predict")]
