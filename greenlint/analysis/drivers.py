@@ -18,7 +18,7 @@ from typing import Any
 from greenlint.analysis.runs import UNKNOWN, UPPER, Local
 from greenlint.analysis.values import Const
 
-MODULE = "scipy.optimize"
+ROOT, MODULE = "scipy", "scipy.optimize"
 #: What a driver's call site is (`features.receiver`).
 DRIVER = "driver"
 #: Driver -> the keyword arguments bounding how often it calls the functions given, evaluations first.
@@ -45,8 +45,9 @@ _EVALUATIONS = frozenset({"maxfun", "maxfev", "max_nfev"})
 
 
 def imported(path: str) -> bool:
-    """Whether `import path` gives something this module values: the optimize module or a driver."""
-    return path == MODULE or path in PATHS
+    """Whether `import path` gives something this module values: SciPy (for `scipy.optimize`), the
+    optimize module or a driver; SciPy's other names stay foreign."""
+    return path in (ROOT, MODULE) or path in PATHS
 
 
 def calls(path: str, node: ast.Call, keywords: list) -> tuple[Local, str]:

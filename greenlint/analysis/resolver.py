@@ -14,7 +14,7 @@ constructors and dicts filled with them key by key (`{"unet": build_unet}[name](
 Keras model where each constructor whose return is known builds one), a
 parameter defaulting to None that the function re-binds under `if x is None:` (the value it
 binds), and lists filled by `append` (their length). A method of a Keras/TF name called on what cannot be typed is
-still listed (untyped.py).
+still listed (untyped.py); so is a SciPy optimizer's call, as the TF call of the function it is given (drivers.py).
 
 Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
 merged where branches join); a function body is walked once, either when a call needs its
@@ -1061,7 +1061,7 @@ class Resolver:
         if kind is Foreign:
             return owner
         if kind is Ref:
-            if owner.path in _BINDER_MODULES or owner.path == drivers.MODULE:
+            if owner.path in _BINDER_MODULES or drivers.imported(owner.path):
                 return self.module_ref(f"{owner.path}.{attr}")
             return Ref(f"{owner.path}.{attr}")
         if kind is Inst:

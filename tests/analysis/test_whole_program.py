@@ -898,6 +898,7 @@ STYLE_TRANSFER = """
 import numpy as np
 from keras import backend as K
 from scipy.optimize import fmin_l_bfgs_b
+import scipy
 import scipy.optimize as so
 
 image = K.placeholder((1, 64, 64, 3))
@@ -926,6 +927,8 @@ for i in range(10):
 result = so.minimize(eval_loss_and_grads, x, jac=True, options={"maxiter": 5})
 so.minimize(eval_loss_and_grads, x, jac=True)
 so.minimize(np.sum, x)
+scipy.optimize.fmin_cg(eval_loss_and_grads, x, maxiter=3)
+scipy.stats.norm.fit(x)
 """
 
 
@@ -933,16 +936,18 @@ def test_a_function_given_to_a_scipy_optimizer_is_priced_per_evaluation_at_the_d
     write(tmp_path, {"style.py": STYLE_TRANSFER})
     found = sites(tmp_path / "style.py")
     api = "tensorflow.keras.backend.function.__call__"
-    lbfgs = found[(28, api)]
-    assert lbfgs.features["receiver"] == "driver" and lbfgs.features["via"].endswith("line 12")
+    lbfgs = found[(29, api)]
+    assert lbfgs.features["receiver"] == "driver" and lbfgs.features["via"].endswith("line 13")
     assert lbfgs.runs["count"] == 10 * 20 and lbfgs.runs["bound"] == "upper"  # maxfun=20 in 10 iterations
     assert "maxfun=20" in lbfgs.work["driver"]["note"] and value(lbfgs, "step") == "inference"
-    minimize = found[(29, api)]
+    minimize = found[(30, api)]
     assert minimize.runs["count"] == 5 and "maxiter=5" in minimize.work["driver"]["note"]  # options
-    unstated = found[(30, api)]
+    unstated = found[(31, api)]
     assert unstated.runs["count"] is None  # how often it is called is not stated: at least once
-    assert not any(line == 31 for line, _ in found)  # a NumPy objective spends nothing in TF
-    inner = found[(12, api)]
+    assert not any(line == 32 for line, _ in found)  # a NumPy objective spends nothing in TF
+    assert found[(33, api)].runs["count"] == 3  # `import scipy`: scipy.optimize.fmin_cg
+    assert not any(line == 34 for line, _ in found)  # SciPy's other names stay foreign
+    inner = found[(13, api)]
     assert inner.runs["count"] is None  # passed to the drivers: its own count stays unknown
 
 
