@@ -101,7 +101,7 @@ class Context:
 
     __slots__ = (
         "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
-        "yields", "tapes", "step_line",
+        "yields", "tapes", "step_line", "unless",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -117,6 +117,7 @@ class Context:
         self.yields: list[Any] = []  # the values its `yield`s give (a generator function's batches)
         self.tapes: list[dict] = []  # the meta of each enclosing `with tf.GradientTape() as tape:`
         self.step_line: int | None = None  # the line of the last training step seen in this function
+        self.unless: frozenset[str] = frozenset()  # parameters enclosing `if p is None:` bodies require None
         self.func = func
 
 
@@ -468,8 +469,9 @@ class Resolver:
     def s_if(self, node: ast.If) -> None:
         self.expr(node.test)
         before = dict(self.scope.names)
-        results = self.guarded(self.branches, [node.body, node.orelse], self.divisor(node.test))
-        for name in _none_tested(node.test) & _none_defaults(self.ctx.func):
+        unless = frozenset(_none_tested(node.test) & _none_defaults(self.ctx.func))
+        results = self.guarded(self.branches, [node.body, node.orelse], self.divisor(node.test), unless)
+        for name in unless:
             # `def predict(model=None): if model is None: model = load()`: what the model is when
             # the caller gives one is not known here; the value the function gives it is
             if self.scope.names.get(name) is None and before.get(name) is None:
@@ -497,21 +499,23 @@ class Resolver:
                 return depth, k
         return len(varying), k
 
-    def branches(self, bodies: list[list[ast.stmt]], divisor: tuple[int, int] | None = None) -> list[dict]:
+    def branches(self, bodies: list[list[ast.stmt]], divisor: tuple[int, int] | None = None,
+                 unless: frozenset[str] = frozenset()) -> list[dict]:
         """Walk alternative bodies from the same bindings, then merge what each left (returned:
         the bindings each left); the first runs on 1 in k trips of the loop at a depth when
-        *divisor* (depth, k) is given."""
+        *divisor* (depth, k) is given, and only while the parameters *unless* are None."""
         before = dict(self.scope.names)
         results = []
-        divisors = self.ctx.divisors
+        ctx = self.ctx
         for i, body in enumerate(bodies):
             self.scope.names = dict(before)
             if divisor and i == 0:
-                divisors.append(divisor)
-                self.block(body)
-                divisors.pop()
-            else:
-                self.block(body)
+                ctx.divisors.append(divisor)
+            outer, ctx.unless = ctx.unless, ctx.unless | unless if i == 0 else ctx.unless
+            self.block(body)
+            ctx.unless = outer
+            if divisor and i == 0:
+                ctx.divisors.pop()
             results.append(self.scope.names)
         # bound to instances of different classes: keep what they share
         self.scope.names = merge_names(results, self.joined)
@@ -1604,12 +1608,13 @@ class Resolver:
         loops = [names for names in self.ctx.varying if names is not None]
         func = self.ctx.func
         keep = node is not None and func is not None and func.kind != "lambda"
-        later = (node, params) if keep else (None, None)  # for `links`, if a caller's loop varies them
+        call, given = (node, params) if keep else (None, None)  # for `links`, if a caller's loop varies them
+        unless = self.ctx.unless
         if node is None or not any(loops):
-            return runs_mod.Place(runs, tuple(frozenset() for _ in loops), *later)
+            return runs_mod.Place(runs, tuple(frozenset() for _ in loops), call, given, unless=unless)
         inputs = flow.inputs(node, params, self.chained.get(node))
         reached = tuple(frozenset(label for label, read in inputs.items() if read & names) for names in loops)
-        return runs_mod.Place(runs, reached, *later)
+        return runs_mod.Place(runs, reached, call, given, unless=unless)
 
     def links(self, func: FuncInfo | None, place: runs_mod.Place) -> dict[str, frozenset]:
         """Input of the call at *place* -> the parameters of *func* (its function) it derives from."""
