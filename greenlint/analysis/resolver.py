@@ -271,6 +271,7 @@ class Resolver:
         self.walk_pending()
         if not self.exporting:
             self.rewalk_blind()
+        self.driven()
         # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
         graphs = {id(c.func) for c in self.calls if c.api in TF1_GRAPH}
         for c in self.calls:
@@ -279,7 +280,6 @@ class Resolver:
                 c.features["graph_mode"] = True
         if self.exporting:
             return []
-        self.driven()
         self.count_traced_work()
         counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links)
         return [

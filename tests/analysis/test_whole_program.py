@@ -940,6 +940,7 @@ def test_a_function_given_to_a_scipy_optimizer_is_priced_per_evaluation_at_the_d
     assert lbfgs.features["receiver"] == "driver" and lbfgs.features["via"].endswith("line 13")
     assert lbfgs.runs["count"] == 10 * 20 and lbfgs.runs["bound"] == "upper"  # maxfun=20 in 10 iterations
     assert "maxfun=20" in lbfgs.work["driver"]["note"] and value(lbfgs, "step") == "inference"
+    assert lbfgs.features["in_tf_function"] is False  # decided with the other sites' (Resolver.run)
     minimize = found[(30, api)]
     assert minimize.runs["count"] == 5 and "maxiter=5" in minimize.work["driver"]["note"]  # options
     unstated = found[(31, api)]
