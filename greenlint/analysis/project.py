@@ -37,7 +37,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import wrappers
 from greenlint.analysis.values import (
     MISSING,
     Choice,
@@ -55,6 +54,7 @@ from greenlint.analysis.values import (
     UserInst,
     Walk,
     fresh,
+    runs_of,
 )
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -532,7 +532,7 @@ def freeze(value: Any, memo: dict[int, Any]) -> Any:
             return ExtFunc(None, info.runs)
         returns = freeze(info.returns, memo)
         if returns is None:  # callables that differ but all spend their work in one TF call (wrappers.py)
-            runs = {wrappers.runs_of(item) for item in info.returned}
+            runs = {runs_of(item) for item in info.returned}
             if len(runs) == 1 and None not in runs:
                 returns = ExtFunc(None, runs.pop())
         return ExtFunc(returns, info.runs)

@@ -68,6 +68,7 @@ from greenlint.analysis.values import (
     Walk,
     fresh,
     merge,
+    runs_of,
 )
 from greenlint.catalog.kinds import GRAPH_RUNS, TF1_GRAPH, TRACED_CALL
 
@@ -1526,7 +1527,7 @@ class Resolver:
         """The drivers' call sites (driver_call), once every function's walk has told where it
         spends its work: listed as the TF call of the first function given that spends its work in one."""
         for node, path, callables, why, func, place, features in self.drives:
-            spent = [(value, wrappers.runs_of(value)) for value in callables]
+            spent = [(value, runs_of(value)) for value in callables]
             value, runs = next(((v, r) for v, r in spent if r is not None), (None, None))
             if runs is None:
                 continue

@@ -15,10 +15,7 @@ graph on a batch not known; a model's fit or predict: the model's size unknown).
 
 from __future__ import annotations
 
-from typing import Any
-
 from greenlint.analysis import graphrun
-from greenlint.analysis.values import ExtFunc, ExtInst, UserFunc, UserInst
 from greenlint.analysis.work import untyped_work
 from greenlint.catalog.kinds import GRAPH_RUNS
 
@@ -54,18 +51,3 @@ def spent_work(api: str, features: dict) -> dict[str, dict]:
     if api == graphrun.FUNCTION_CALL:
         return graphrun.function_work(None, None, {})
     return untyped_work(api, {}, features)
-
-
-def runs_of(value: Any) -> tuple[str, str] | None:
-    """Where calling *value* spends its work (`FuncInfo.runs`): a function's, an instance's `__call__`'s."""
-    kind = type(value)
-    if kind is UserFunc:
-        return value.info.runs
-    if kind is UserInst:
-        method = value.info.find_method("__call__")
-        return method.runs if method is not None else None
-    if kind is ExtFunc:
-        return value.runs
-    if kind is ExtInst:
-        return value.cls.runs.get("__call__")
-    return None
