@@ -27,8 +27,9 @@ tensor_shape, tensor_elements, dtype, tensor_bytes
                        eye, random.*, constant, convert_to_tensor, Variable, keras.Input)
 receiver               for calls on an object: how its class is known (constructor, factory,
                        method, with, annotation, subclass); "untyped" (matched by method name) or
-                       "wrapper" (another module's function, listed as its TF call: wrappers.py)
-via                    wrapper call sites: the TF call they are listed as, and where it is
+                       "wrapper" (another module's function, listed as its TF call: wrappers.py);
+                       "driver" (a library driver calling a function given, drivers.py)
+via                    wrapper and driver call sites: the TF call they are listed as, and where it is
 init                   for calls on an object: the literal arguments of the call that made it
                        (`Dense(128)` then `layer(x)` -> {"units": 128})
 pipeline_elements      for calls on a tf.data pipeline of known size: the elements (batches once

@@ -59,12 +59,14 @@ def run_work(fetches: Any, fed_rows: int | None) -> dict[str, dict]:
     }
 
 
-def function_work(line: int, rows: int | None, net: dict[str, dict]) -> dict[str, dict]:
-    """The work of calling what `K.function(...)` (at *line*) returned, on input arrays of *rows*
-    rows (None: not known); *net*: the params and FLOPs per sample of the model layers its outputs
-    are reached through, where known (`K.function([model.input], [model.output])`), else {}."""
+def function_work(line: int | None, rows: int | None, net: dict[str, dict]) -> dict[str, dict]:
+    """The work of calling what `K.function(...)` (at *line*; None: in another function's call) returned,
+    on input arrays of *rows* rows (None: not known); *net*: the params and FLOPs per sample of the
+    model layers its outputs are reached through, where known (`K.function([model.input],
+    [model.output])`), else {}."""
+    built = f"K.function built at line {line}" if line is not None else "that a K.function built"
     return {
-        "step": q("inference", INFERRED, f"runs the graph K.function built at line {line} from its inputs to its "
+        "step": q("inference", INFERRED, f"runs the graph {built} from its inputs to its "
                                          "outputs once: one run of the graph on the arrays given"),
         "samples": q(rows, INFERRED, "the rows of the first array given") if rows is not None
         else q(None, UNKNOWN, "the arrays given are not known from the code"),

@@ -54,6 +54,7 @@ from greenlint.analysis.values import (
     UserInst,
     Walk,
     fresh,
+    runs_of,
 )
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -531,7 +532,7 @@ def freeze(value: Any, memo: dict[int, Any]) -> Any:
             return ExtFunc(None, info.runs)
         returns = freeze(info.returns, memo)
         if returns is None:  # callables that differ but all spend their work in one TF call (wrappers.py)
-            runs = {_runs_of(item) for item in info.returned}
+            runs = {runs_of(item) for item in info.returned}
             if len(runs) == 1 and None not in runs:
                 returns = ExtFunc(None, runs.pop())
         return ExtFunc(returns, info.runs)
@@ -539,21 +540,6 @@ def freeze(value: Any, memo: dict[int, Any]) -> Any:
         return _freeze_class(value.info, memo)
     if kind is UserInst:
         return ExtInst(_freeze_class(value.info, memo))
-    return None
-
-
-def _runs_of(value: Any) -> tuple[str, str] | None:
-    """Where calling *value* spends its work (`FuncInfo.runs`): a function's, an instance's `__call__`'s."""
-    kind = type(value)
-    if kind is UserFunc:
-        return value.info.runs
-    if kind is UserInst:
-        method = value.info.find_method("__call__")
-        return method.runs if method is not None else None
-    if kind is ExtFunc:
-        return value.runs
-    if kind is ExtInst:
-        return value.cls.runs.get("__call__")
     return None
 
 

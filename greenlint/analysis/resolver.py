@@ -10,10 +10,11 @@ module, a class's constructor from its instantiations; where callers pass models
 classes, their nearest common base), return values, `types.MethodType(f, model)` and
 `functools.partial(f, model)` (f's first parameters, its runs unknown), dict displays of
 constructors and dicts filled with them key by key (`{"unet": build_unet}[name]()`,
-`model_from_name["unet"] = unet.build`: what they return where they agree, whatever the key), a
+`model_from_name["unet"] = unet.build`: what they return where they agree, whatever the key; a
+Keras model where each constructor whose return is known builds one), a
 parameter defaulting to None that the function re-binds under `if x is None:` (the value it
 binds), and lists filled by `append` (their length). A method of a Keras/TF name called on what cannot be typed is
-still listed (untyped.py).
+still listed (untyped.py); so is a SciPy optimizer's call, as the TF call of the function it is given (drivers.py).
 
 Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
 merged where branches join); a function body is walked once, either when a call needs its
@@ -37,7 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis import arrays, flow, graphrun, kerasext, ops, traced, unroll, untyped, wrappers
+from greenlint.analysis import arrays, drivers, flow, graphrun, kerasext, ops, traced, unroll, untyped, wrappers
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
@@ -67,6 +68,7 @@ from greenlint.analysis.values import (
     Walk,
     fresh,
     merge,
+    runs_of,
 )
 from greenlint.catalog.kinds import GRAPH_RUNS, TF1_GRAPH, TRACED_CALL
 
@@ -100,7 +102,7 @@ class Context:
 
     __slots__ = (
         "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
-        "yields", "tapes", "step_line",
+        "yields", "tapes", "step_line", "unless",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -116,6 +118,7 @@ class Context:
         self.yields: list[Any] = []  # the values its `yield`s give (a generator function's batches)
         self.tapes: list[dict] = []  # the meta of each enclosing `with tf.GradientTape() as tape:`
         self.step_line: int | None = None  # the line of the last training step seen in this function
+        self.unless: frozenset[str] = frozenset()  # parameters enclosing `if p is None:` bodies require None
         self.func = func
 
 
@@ -244,6 +247,7 @@ class Resolver:
         self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
         self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
+        self.drives: list[tuple] = []  # calls of a library driver given functions (driver_call)
         self.instance = 0  # the walk for values only being made (`shadowed`), 0 outside one
         self.instances = 0  # such walks made so far
         self.unrolling: set[int] = set()  # ids of the functions being walked again for a call's values
@@ -268,6 +272,7 @@ class Resolver:
         self.walk_pending()
         if not self.exporting:
             self.rewalk_blind()
+        self.driven()
         # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
         graphs = {id(c.func) for c in self.calls if c.api in TF1_GRAPH}
         for c in self.calls:
@@ -340,6 +345,7 @@ class Resolver:
                 continue
             gone = {id(f) for f in self.functions if _nested_in(f, info)}
             self.calls = [c for c in self.calls if c.func is None or id(c.func) not in gone]
+            self.drives = [d for d in self.drives if d[4] is None or id(d[4]) not in gone]
             for other in self.functions:
                 kept = [c for c in other.callers if c[0] is None or id(c[0]) not in gone]
                 if len(kept) != len(other.callers):
@@ -464,8 +470,9 @@ class Resolver:
     def s_if(self, node: ast.If) -> None:
         self.expr(node.test)
         before = dict(self.scope.names)
-        results = self.guarded(self.branches, [node.body, node.orelse], self.divisor(node.test))
-        for name in _none_tested(node.test) & _none_defaults(self.ctx.func):
+        unless = frozenset(_none_tested(node.test) & _none_defaults(self.ctx.func))
+        results = self.guarded(self.branches, [node.body, node.orelse], self.divisor(node.test), unless)
+        for name in unless:
             # `def predict(model=None): if model is None: model = load()`: what the model is when
             # the caller gives one is not known here; the value the function gives it is
             if self.scope.names.get(name) is None and before.get(name) is None:
@@ -493,21 +500,23 @@ class Resolver:
                 return depth, k
         return len(varying), k
 
-    def branches(self, bodies: list[list[ast.stmt]], divisor: tuple[int, int] | None = None) -> list[dict]:
+    def branches(self, bodies: list[list[ast.stmt]], divisor: tuple[int, int] | None = None,
+                 unless: frozenset[str] = frozenset()) -> list[dict]:
         """Walk alternative bodies from the same bindings, then merge what each left (returned:
         the bindings each left); the first runs on 1 in k trips of the loop at a depth when
-        *divisor* (depth, k) is given."""
+        *divisor* (depth, k) is given, and only while the parameters *unless* are None."""
         before = dict(self.scope.names)
         results = []
-        divisors = self.ctx.divisors
+        ctx = self.ctx
         for i, body in enumerate(bodies):
             self.scope.names = dict(before)
             if divisor and i == 0:
-                divisors.append(divisor)
-                self.block(body)
-                divisors.pop()
-            else:
-                self.block(body)
+                ctx.divisors.append(divisor)
+            outer, ctx.unless = ctx.unless, ctx.unless | unless if i == 0 else ctx.unless
+            self.block(body)
+            ctx.unless = outer
+            if divisor and i == 0:
+                ctx.divisors.pop()
             results.append(self.scope.names)
         # bound to instances of different classes: keep what they share
         self.scope.names = merge_names(results, self.joined)
@@ -521,6 +530,18 @@ class Resolver:
             return None
         base = self.table.common_base([v.cls for v in values])
         return Inst(base, "join") if base else None
+
+    def registry_model(self, items: tuple, results: list) -> Inst | None:
+        """A table of constructors some of whose functions' returns are not known here (one whose
+        module's summary cuts an import cycle: `pspnet_50` importing its builder inside itself): a
+        Keras model of the others' common base when each constructor whose return is known builds
+        one, so that `model_from_name[name](...)` still types the model; else None."""
+        known = [result for result in results if result is not None]
+        unknown = [item for item, result in zip(items, results) if result is None]
+        if not known or not unknown or not all(type(item) in (UserFunc, ExtFunc) for item in unknown):
+            return None
+        model = self.joined(known) if len(known) > 1 else known[0]
+        return model if work_mod.is_model(model) else None
 
     def s_try(self, node: ast.Try) -> None:
         self.block(node.body)
@@ -649,6 +670,8 @@ class Resolver:
         """What `import path` gives: a TF module, a project module, or unknown."""
         root = path.partition(".")[0]
         if root in DATA_ROOTS or root in kerasext.ROOTS:
+            return Ref(path)
+        if drivers.imported(path):  # `scipy.optimize.fmin_l_bfgs_b`: it calls the functions it is given
             return Ref(path)
         if root in untyped.FOREIGN_ROOTS:
             return FOREIGN
@@ -1043,7 +1066,7 @@ class Resolver:
         if kind is Foreign:
             return owner
         if kind is Ref:
-            if owner.path in _BINDER_MODULES:
+            if owner.path in _BINDER_MODULES or drivers.imported(owner.path):
                 return self.module_ref(f"{owner.path}.{attr}")
             return Ref(f"{owner.path}.{attr}")
         if kind is Inst:
@@ -1260,7 +1283,9 @@ class Resolver:
             value = MISSING
             for result in results:
                 value = merge(value, result)
-            return self.joined(results) if value is None else None if value is MISSING else value
+            if value is None:
+                return self.joined(results) or self.registry_model(callee.items, results)
+            return None if value is MISSING else value
         if kind is ExtFunc:
             self.wrapper_call(node, callee.runs)
             return fresh(callee.returns)
@@ -1317,6 +1342,8 @@ class Resolver:
         root = path.partition(".")[0]
         if path in _BINDERS:
             return self.bound_later(node, args, keywords)
+        if path in drivers.PATHS:
+            return self.driver_call(node, path, args, keywords)
         if root in kerasext.ROOTS:
             return kerasext.library_call(path)
         if root in DATA_ROOTS:
@@ -1437,19 +1464,7 @@ class Resolver:
         named = feat.argument_values(params, args, keywords)
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
-        loops = self.ctx.loops
-        multiplier = 1
-        unbounded = False
-        for count in loops:
-            if count is None:
-                unbounded = True
-            else:
-                multiplier *= count
-        features["loop_multiplier"] = multiplier
-        if unbounded:
-            features["loop_unbounded"] = True
-        if loops:
-            features["loop_depth"] = len(loops)
+        features.update(self.loop_features())
         local = None if self.exporting else self.place(node, params)  # other modules read none
         if self.ctx.keras_step:
             features["in_keras_step"] = True
@@ -1477,6 +1492,52 @@ class Resolver:
             func.runs = (api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}")
         return features, named
 
+    def loop_features(self) -> dict:
+        """`loop_multiplier` (the product of the enclosing loops' known counts), `loop_unbounded`
+        (one of them unknown) and `loop_depth` of the call being walked."""
+        loops = self.ctx.loops
+        multiplier = 1
+        unbounded = False
+        for count in loops:
+            if count is None:
+                unbounded = True
+            else:
+                multiplier *= count
+        features: dict = {"loop_multiplier": multiplier}
+        if unbounded:
+            features["loop_unbounded"] = True
+        if loops:
+            features["loop_depth"] = len(loops)
+        return features
+
+    def driver_call(self, node: ast.Call, path: str, args: list, keywords: list) -> Any:
+        """`fmin_l_bfgs_b(evaluator.loss, x0, maxfun=20)`: a library driver calling the functions it
+        is given (drivers.py); a call site once the walk knows where they spend their work (`driven`)."""
+        if not self.exporting and not self.instance:
+            given = [value for starred, value in args if not starred] + [value for key, value in keywords if key]
+            callables = [v for v in given if type(v) in (UserFunc, UserInst, ExtFunc, ExtInst)]
+            if callables:
+                repeat, why = drivers.calls(path, node, keywords)
+                place = self.place(node, [])
+                place = place._replace(runs=runs_mod.combine(repeat, place.runs))
+                self.drives.append((node, path, callables, why, self.ctx.func, place, self.loop_features()))
+        return FOREIGN
+
+    def driven(self) -> None:
+        """The drivers' call sites (driver_call), once every function's walk has told where it
+        spends its work: listed as the TF call of the first function given that spends its work in one."""
+        for node, path, callables, why, func, place, features in self.drives:
+            spent = [(value, runs_of(value)) for value in callables]
+            value, runs = next(((v, r) for v, r in spent if r is not None), (None, None))
+            if runs is None:
+                continue
+            api, where = runs
+            features = {**features, "receiver": drivers.DRIVER, "via": where}
+            work = wrappers.spent_work(api, features)
+            name = value.info.node.name if type(value) is UserFunc and hasattr(value.info.node, "name") else "the function given"
+            work["driver"] = work_mod.q(True, work_mod.INFERRED, drivers.note(path.rpartition(".")[2], name, where, why))
+            self.calls.append(Found(node, api, features, func, place, work))
+
     def spent_through(self, runs: tuple[str, str] | None) -> None:
         """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it."""
         func = self.ctx.func
@@ -1495,10 +1556,7 @@ class Resolver:
         features["via"] = where
         name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
         work = self.calls[-1].work
-        if api in GRAPH_RUNS:
-            work.update(graphrun.run_work(None, None))
-        else:
-            work.update(work_mod.untyped_work(api, {}, features))
+        work.update(wrappers.spent_work(api, features))
         work["wrapper"] = work_mod.q(True, work_mod.INFERRED, wrappers.note(name, where))
 
     def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict) -> None:
@@ -1551,12 +1609,13 @@ class Resolver:
         loops = [names for names in self.ctx.varying if names is not None]
         func = self.ctx.func
         keep = node is not None and func is not None and func.kind != "lambda"
-        later = (node, params) if keep else (None, None)  # for `links`, if a caller's loop varies them
+        call, given = (node, params) if keep else (None, None)  # for `links`, if a caller's loop varies them
+        unless = self.ctx.unless
         if node is None or not any(loops):
-            return runs_mod.Place(runs, tuple(frozenset() for _ in loops), *later)
+            return runs_mod.Place(runs, tuple(frozenset() for _ in loops), call, given, unless=unless)
         inputs = flow.inputs(node, params, self.chained.get(node))
         reached = tuple(frozenset(label for label, read in inputs.items() if read & names) for names in loops)
-        return runs_mod.Place(runs, reached, *later)
+        return runs_mod.Place(runs, reached, call, given, unless=unless)
 
     def links(self, func: FuncInfo | None, place: runs_mod.Place) -> dict[str, frozenset]:
         """Input of the call at *place* -> the parameters of *func* (its function) it derives from."""

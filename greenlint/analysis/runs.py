@@ -16,7 +16,10 @@ those runs; a loop whose body always leaves it (`evaluate(); break`) runs once.
 
 Loops and calls are told apart: `loop` counts the runs that loops alone give (the enclosing
 loops, and the loops around the calls of its function; a function called from two cells is
-not in a loop), `callers` how many calls of its function there are. Per loop that repeats a
+not in a loop), `callers` how many calls of its function there are. Code under `if p is None:`
+(p a parameter defaulting to None) is repeated only by the loops around the calls that may leave p
+None: `predict(model, x)` in a loop, the model loaded before it, does not repeat the load in
+`predict`'s `if model is None:` (the count, over every call, is unchanged). Per loop that repeats a
 site, `varying` lists the inputs the loop changes: those its variable reaches (`for dtype in
 dtypes: tf.constant([1], dtype=dtype)`), directly, through names the body binds afresh or from
 it (`flow.varying`), or through the parameters of the functions called in that loop. A site
@@ -29,6 +32,7 @@ from __future__ import annotations
 from math import ceil
 from typing import Any, NamedTuple
 
+from greenlint.analysis.values import MISSING, Const, Foreign
 from greenlint.units import TIMES
 
 EXACT, UPPER, UNKNOWN = "exact", "upper", "unknown"
@@ -60,6 +64,7 @@ class Place(NamedTuple):
     call: Any = None
     params: list | None = None
     later: bool = False  # `types.MethodType(f, ...)`/`functools.partial(f, ...)`: f is called elsewhere, unseen
+    unless: frozenset = frozenset()  # parameters of its function an enclosing `if p is None:` requires None
 
 
 def local(trips: list[int | None], guarded: bool, divisors: tuple = ()) -> Local:
@@ -108,7 +113,7 @@ class FunctionRuns:
         self.all_calls_seen = all_calls_seen
         self.links = links  # (function, place in it) -> {input: the function's parameters it derives from}
         self.memo: dict[int, tuple[Local, str | None]] = {}
-        self.loops: dict[int, Local] = {}
+        self.loops: dict[tuple, Local] = {}
         self.varied: dict[int, frozenset] = {}
         self.sites: dict[tuple, dict[str, Any]] = {}  # (function, runs, varying) -> `runs`, where no link is asked
 
@@ -149,17 +154,19 @@ class FunctionRuns:
         self.memo[key] = found
         return found
 
-    def loop(self, info: Any, active: frozenset = frozenset()) -> Local:
+    def loop(self, info: Any, active: frozenset = frozenset(), unless: frozenset = frozenset()) -> Local:
         """Runs loops alone give a user function: the most over its calls seen of the loops
         around each call (times its caller's), and its bound; 1 at top level, for a function
         called from no loop, or one whose calls are not seen; None where such a loop's length
-        is unknown."""
+        is unknown. *unless*: of its runs, only those where these parameters are None count (a
+        call under `if model is None:`): its calls giving them a value known not to be None do not."""
         if info is None or id(info) in active:
             return ONCE
-        key = id(info)
+        key = (id(info), unless)
         if key not in self.loops:
-            found = [combine(place.runs, self.loop(caller, active | {key}))
-                     for caller, place, _ in info.callers if not place.later]  # bound for calls unseen: no loop known
+            found = [combine(place.runs, self.loop(caller, active | {id(info)}, place.unless))
+                     for caller, place, bound in info.callers
+                     if not place.later and not _given(bound, unless)]  # bound for calls unseen: no loop known
             counts = [runs.count for runs in found]
             most = _loop_max(counts)
             upper = any(runs.bound == UPPER for runs in found) or len(set(counts)) > 1
@@ -203,7 +210,7 @@ class FunctionRuns:
             notes.append(_place_note(place.runs))
         if func is not None and why:
             notes.append(why)
-        looped = combine(place.runs, self.loop(func))
+        looped = combine(place.runs, self.loop(func, unless=place.unless))
         loop = looped.count
         links = self.links(func, place) if any(outers) else {}
         loops = set(place.varying)
@@ -221,6 +228,18 @@ class FunctionRuns:
             "varies": bool(loops) and all(loops),
             "varying": sorted(sorted(names) for names in loops),
         }
+
+
+def _given(bound: dict, names: frozenset) -> bool:
+    """Whether a call's arguments (*bound*: parameter -> value) give one of *names* a value known
+    not to be None (a model, an instance, a literal other than None)."""
+    for name in names:
+        value = bound.get(name)
+        if value is None or value is MISSING or type(value) is Foreign:  # unknown, or another library's
+            continue
+        if type(value) is not Const or value.value not in (None, NotImplemented):  # OPAQUE: any value
+            return True
+    return False
 
 
 def _place_note(place: Local) -> str:

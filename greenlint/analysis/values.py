@@ -438,3 +438,18 @@ class ExtInst:
 
     def __init__(self, cls: ExtClass):
         self.cls = cls
+
+
+def runs_of(value: Any) -> tuple[str, str] | None:
+    """Where calling *value* spends its work (`FuncInfo.runs`, wrappers.py): a function's, an instance's `__call__`'s."""
+    kind = type(value)
+    if kind is UserFunc:
+        return value.info.runs
+    if kind is UserInst:
+        method = value.info.find_method("__call__")
+        return method.runs if method is not None else None
+    if kind is ExtFunc:
+        return value.runs
+    if kind is ExtInst:
+        return value.cls.runs.get("__call__")
+    return None

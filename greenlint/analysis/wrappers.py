@@ -15,6 +15,8 @@ graph on a batch not known; a model's fit or predict: the model's size unknown).
 
 from __future__ import annotations
 
+from greenlint.analysis import graphrun
+from greenlint.analysis.work import untyped_work
 from greenlint.catalog.kinds import GRAPH_RUNS
 
 #: Kinds of the TF calls a wrapper's call is listed as: a model's training, evaluation or inference.
@@ -28,7 +30,7 @@ WRAPPER = "wrapper"
 def spends(api: str, kind: str) -> bool:
     """Whether a call of *api* (of catalog kind *kind*) is where a wrapper spends its work."""
     leaf = api.rpartition(".")[2]
-    if api in GRAPH_RUNS:
+    if api in GRAPH_RUNS or api == graphrun.FUNCTION_CALL:  # a session's run, calling what K.function built
         return True
     if kind in SPENT_KINDS:
         return leaf != "__call__"
@@ -38,3 +40,14 @@ def spends(api: str, kind: str) -> bool:
 def note(name: str, where: str) -> str:
     """The basis note of a wrapper's call site."""
     return f"a call of {name}, which spends its work in {where}: listed as that call, its arguments not known here"
+
+
+def spent_work(api: str, features: dict) -> dict[str, dict]:
+    """The work of a call listed as the TF call *api* in which it spends its work, none of that
+    call's arguments known: a graph run on a batch not known (a floor), a model's method on data of
+    a size not known."""
+    if api in GRAPH_RUNS:
+        return graphrun.run_work(None, None)
+    if api == graphrun.FUNCTION_CALL:
+        return graphrun.function_work(None, None, {})
+    return untyped_work(api, {}, features)

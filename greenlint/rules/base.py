@@ -202,9 +202,10 @@ class FileFacts:
         return self._trees[cell]
 
     def node(self, site: Site) -> ast.Call | None:
-        """The `ast.Call` of a call site (None if the source is not at hand, or for a wrapper's call
-        listed as the TF call it makes: its arguments are not that call's, analysis/wrappers.py)."""
-        if site.features.get("receiver") == "wrapper":
+        """The `ast.Call` of a call site (None if the source is not at hand, or for a wrapper's or a
+        library driver's call listed as the TF call it makes: its arguments are not that call's,
+        analysis/wrappers.py, analysis/drivers.py)."""
+        if site.features.get("receiver") in ("wrapper", "driver"):
             return None
         span = site.callsite.span
         index = self._tree(span.cell)

@@ -519,3 +519,50 @@ def test_a_call_in_an_inner_loop_of_unknown_length_has_an_unknown_count():
         """
     )
     assert count(found[4]) == (None, "unknown")
+
+
+LOAD_UNLESS_GIVEN = """
+import os
+import tensorflow as tf
+
+
+def load(path):
+    return tf.keras.models.load_model(path)
+
+
+def predict(model=None, inp=None, path=None):
+    if model is None:
+        model = load(path)
+    return model.predict(inp)
+
+
+def predict_folder(folder, path=None, model=None):
+    if model is None:
+        model = tf.keras.models.load_model(path)
+    for name in os.listdir(folder):
+        predict(model, name)
+"""
+
+
+def loops(code: str) -> dict[int, int | None]:
+    """line -> `runs.loop` of the call site on it (one a line)."""
+    result = analyse_source(code, "snippet.py")
+    assert result.errors == []
+    return {s.span.line: s.runs["loop"] for s in result.callsites}
+
+
+def test_a_load_under_if_model_is_none_is_in_no_loop_that_passes_a_model():
+    found = loops(LOAD_UNLESS_GIVEN)
+    assert found[7] == 1  # the loop in predict_folder gives predict a model: load never runs there
+    assert found[18] == 1
+    assert found[13] is None  # predict itself runs in that loop
+
+
+def test_a_load_under_if_model_is_none_is_in_a_loop_that_passes_none():
+    found = loops(LOAD_UNLESS_GIVEN + """
+
+def predict_each(folder, path):
+    for name in os.listdir(folder):
+        predict(None, name, path)
+""")
+    assert found[7] is None  # reloaded on every name

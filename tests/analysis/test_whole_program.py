@@ -776,50 +776,206 @@ def test_k_function_from_a_models_input_to_its_output_carries_the_models_flops(t
     assert value(call, "samples") == 8 and value(call, "step") == "inference"
 
 
+CYCLE_UTILS = """
+from .predict import predict
+
+
+def attach(model):
+    model.predict_one = predict
+    return model
+"""
+
+
+CYCLE_MODELS = """
+from tensorflow import keras
+from .utils import attach
+
+
+def build_unet(n_classes):
+    inp = keras.Input((64, 64, 3))
+    model = keras.Model(inp, keras.layers.Conv2D(4, 3, padding="same")(inp))
+    attach(model)
+    return model
+"""
+
+
+def cycle_predict(third_import: str) -> str:
+    """A predict module of the import cycle below, importing the registry inside its function."""
+    return f"""
+import json
+import numpy as np
+{third_import}
+
+
+def predict(model=None, inp=None, checkpoints_path=None):
+    from .all_models import model_from_name
+    if model is None:
+        config = json.load(open(checkpoints_path))
+        model = model_from_name[config["model_class"]](config["n_classes"])
+    return model.predict(np.array([inp]))[0]
+"""
+
+
 def test_a_registry_in_an_import_cycle_broken_by_a_functions_own_import_is_still_read(tmp_path):
     # models -> utils -> predict at import time; predict -> all_models -> models only when a function runs
     (tmp_path / "pkg").mkdir()
     write(tmp_path / "pkg", {
         "__init__.py": "",
-        "utils.py": """
-            from .predict import predict
-
-
-            def attach(model):
-                model.predict_one = predict
-                return model
-            """,
-        "models.py": """
-            from tensorflow import keras
-            from .utils import attach
-
-
-            def build_unet(n_classes):
-                inp = keras.Input((64, 64, 3))
-                model = keras.Model(inp, keras.layers.Conv2D(4, 3, padding="same")(inp))
-                attach(model)
-                return model
-            """,
+        "utils.py": CYCLE_UTILS,
+        "models.py": CYCLE_MODELS,
         "all_models.py": """
             from . import models
 
             model_from_name = {}
             model_from_name["unet"] = models.build_unet
             """,
-        "predict.py": """
-            import json
-            import numpy as np
-            import tensorflow as tf
-
-
-            def predict(model=None, inp=None, checkpoints_path=None):
-                from .all_models import model_from_name
-                if model is None:
-                    config = json.load(open(checkpoints_path))
-                    model = model_from_name[config["model_class"]](config["n_classes"])
-                return model.predict(np.array([inp]))[0]
-            """,
+        "predict.py": cycle_predict("import tensorflow as tf"),
     })
     found = sites(tmp_path / "pkg" / "predict.py")
     predict = found[(11, "tensorflow.keras.Model.predict")]
     assert "receiver_kind" not in predict.features and value(predict, "params") == 3 * 3 * 3 * 4 + 4
+
+
+def test_a_registry_types_its_models_when_a_constructor_imports_its_builder_from_the_cycle(tmp_path):
+    # pspnet_50 imports its builder inside itself from a module of the import cycle: its return is
+    # not known in the summary; the table's other constructors build Keras models, so the model is one
+    (tmp_path / "pkg").mkdir()
+    write(tmp_path / "pkg", {
+        "__init__.py": "",
+        "utils.py": CYCLE_UTILS,
+        "builder.py": CYCLE_MODELS.replace("def build_unet", "def build_pspnet"),
+        "models.py": CYCLE_MODELS + """
+
+def pspnet_50(n_classes):
+    from .builder import build_pspnet
+    return build_pspnet(n_classes)
+""",
+        "all_models.py": """
+            from . import models
+
+            model_from_name = {}
+            model_from_name["unet"] = models.build_unet
+            model_from_name["pspnet_50"] = models.pspnet_50
+            """,
+        "predict.py": cycle_predict("import os") + """
+
+
+def predict_multiple(model, inp_dir):
+    return [predict(model, np.load(name)) for name in os.listdir(inp_dir)]
+""",
+    })
+    found = sites(tmp_path / "pkg" / "predict.py")
+    predict = found[(11, "tensorflow.keras.Model.predict")]
+    assert "receiver_kind" not in predict.features  # typed, in a module importing neither TF nor Keras
+    assert predict.runs["callers"] == 1  # per file of a folder
+
+
+def test_a_table_whose_known_constructors_build_no_model_types_nothing(tmp_path):
+    write(tmp_path, {"run.py": """
+        import sys
+        import numpy as np
+        from tensorflow import keras
+
+
+        def build_unet(n_classes):
+            inp = keras.Input((64, 64, 3))
+            return keras.Layer()
+
+
+        def unknown(n_classes):
+            return load(n_classes)
+
+
+        MODELS = {"unet": build_unet, "other": unknown}
+        model = MODELS[sys.argv[1]](4)
+        model.predict(np.zeros((1, 64, 64, 3)))
+        """})
+    predict = sites(tmp_path / "run.py")[(17, "tensorflow.keras.Model.predict")]
+    assert predict.features["receiver_kind"] == "untyped"
+
+
+STYLE_TRANSFER = """
+import numpy as np
+from keras import backend as K
+from scipy.optimize import fmin_l_bfgs_b
+import scipy
+import scipy.optimize as so
+
+image = K.placeholder((1, 64, 64, 3))
+loss = K.sum(K.square(image))
+f_outputs = K.function([image], [loss] + K.gradients(loss, image))
+
+
+def eval_loss_and_grads(x):
+    outs = f_outputs([x.reshape((1, 64, 64, 3))])
+    return outs[0], outs[1].flatten()
+
+
+class Evaluator(object):
+    def loss(self, x):
+        value, self.grad_values = eval_loss_and_grads(x)
+        return value
+
+    def grads(self, x):
+        return self.grad_values
+
+
+evaluator = Evaluator()
+x = np.zeros(64 * 64 * 3)
+for i in range(10):
+    x, min_val, info = fmin_l_bfgs_b(evaluator.loss, x.flatten(), fprime=evaluator.grads, maxfun=20)
+result = so.minimize(eval_loss_and_grads, x, jac=True, options={"maxiter": 5})
+so.minimize(eval_loss_and_grads, x, jac=True)
+so.minimize(np.sum, x)
+scipy.optimize.fmin_cg(eval_loss_and_grads, x, maxiter=3)
+scipy.stats.norm.fit(x)
+"""
+
+
+def test_a_function_given_to_a_scipy_optimizer_is_priced_per_evaluation_at_the_drivers_call(tmp_path):
+    write(tmp_path, {"style.py": STYLE_TRANSFER})
+    found = sites(tmp_path / "style.py")
+    api = "tensorflow.keras.backend.function.__call__"
+    lbfgs = found[(29, api)]
+    assert lbfgs.features["receiver"] == "driver" and lbfgs.features["via"].endswith("line 13")
+    assert lbfgs.runs["count"] == 10 * 20 and lbfgs.runs["bound"] == "upper"  # maxfun=20 in 10 iterations
+    assert "maxfun=20" in lbfgs.work["driver"]["note"] and value(lbfgs, "step") == "inference"
+    assert lbfgs.features["in_tf_function"] is False  # decided with the other sites' (Resolver.run)
+    minimize = found[(30, api)]
+    assert minimize.runs["count"] == 5 and "maxiter=5" in minimize.work["driver"]["note"]  # options
+    unstated = found[(31, api)]
+    assert unstated.runs["count"] is None  # how often it is called is not stated: at least once
+    assert not any(line == 32 for line, _ in found)  # a NumPy objective spends nothing in TF
+    assert found[(33, api)].runs["count"] == 3  # `import scipy`: scipy.optimize.fmin_cg
+    assert not any(line == 34 for line, _ in found)  # SciPy's other names stay foreign
+    inner = found[(13, api)]
+    assert inner.runs["count"] is None  # passed to the drivers: its own count stays unknown
+
+
+def test_calling_what_a_project_helper_wrapping_k_function_returns_is_a_call_site_where_called(tmp_path):
+    write(tmp_path, {
+        "util.py": """
+            from keras import backend as K
+
+
+            def function(inputs, outputs):
+                f = K.function(inputs, outputs)
+
+                def run(*args):
+                    return f(list(args))[0]
+                return run
+            """,
+        "agent.py": """
+            import numpy as np
+            from keras import backend as K
+            import util
+
+            obs = K.placeholder((None, 4))
+            act = util.function([obs], [K.sum(obs)])
+            for step in range(1000):
+                act(np.zeros((1, 4)))
+            """,
+    })
+    call = sites(tmp_path / "agent.py")[(8, "tensorflow.keras.backend.function.__call__")]
+    assert call.features["receiver"] == "wrapper" and call.features["via"] == "__call__ at util.py line 8"
+    assert call.runs["count"] == 1000 and value(call, "step") == "inference"

@@ -1,0 +1,81 @@
+"""Library drivers that call a function they are given again and again: SciPy's optimizers.
+
+`fmin_l_bfgs_b(evaluator.loss, x0, fprime=evaluator.grads, maxfun=20)` evaluates the objective up
+to 20 times per call. Where a function given to a driver spends its work in a TF call (wrappers.py:
+the graph K.function built, a session's run, a model's predict), the driver's call is a call site of
+that API: `features.receiver` "driver", `features.via` where the TF call is, `work.driver` what calls
+it, run per run of the driver's call as often as the call's count argument states (`maxfun=20`: at
+most 20 times; `options={"maxiter": 100}` of `minimize`), else an unknown number of times (at least
+once: the figure is one evaluation's). The given function's own call sites keep their count (it is
+passed where greenlint cannot count), so the driver's site is where its repetition shows.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from greenlint.analysis.runs import UNKNOWN, UPPER, Local
+from greenlint.analysis.values import Const
+
+ROOT, MODULE = "scipy", "scipy.optimize"
+#: What a driver's call site is (`features.receiver`).
+DRIVER = "driver"
+#: Driver -> the keyword arguments bounding how often it calls the functions given, evaluations first.
+DRIVERS = {
+    "minimize": ("maxfun", "maxfev", "maxiter"),  # in `options`
+    "minimize_scalar": ("maxiter",),  # in `options`
+    "fmin_l_bfgs_b": ("maxfun", "maxiter"),
+    "fmin_bfgs": ("maxiter",),
+    "fmin_cg": ("maxiter",),
+    "fmin_ncg": ("maxiter",),
+    "fmin": ("maxfun", "maxiter"),
+    "fmin_powell": ("maxfun", "maxiter"),
+    "fmin_tnc": ("maxfun",),
+    "least_squares": ("max_nfev",),
+    "leastsq": ("maxfev",),
+    "curve_fit": ("maxfev", "max_nfev"),
+    "differential_evolution": ("maxiter",),
+    "dual_annealing": ("maxfun", "maxiter"),
+    "basinhopping": ("niter",),
+}
+PATHS = frozenset(f"{MODULE}.{name}" for name in DRIVERS)
+#: Keywords counting evaluations of the function; the others count iterations (about one each).
+_EVALUATIONS = frozenset({"maxfun", "maxfev", "max_nfev"})
+
+
+def imported(path: str) -> bool:
+    """Whether `import path` gives something this module values: SciPy (for `scipy.optimize`), the
+    optimize module or a driver; SciPy's other names stay foreign."""
+    return path in (ROOT, MODULE) or path in PATHS
+
+
+def calls(path: str, node: ast.Call, keywords: list) -> tuple[Local, str]:
+    """How often the driver *path* called at *node* (its evaluated *keywords*) calls the functions
+    it is given per run of the call, and a note saying why."""
+    name = path.rpartition(".")[2]
+    given = {key: value.value for key, value in keywords if key and type(value) is Const}
+    given.update(_options(node))
+    for key in DRIVERS[name]:
+        count = given.get(key)
+        if type(count) is int and count > 0:
+            per = "evaluations" if key in _EVALUATIONS else "iterations of about one evaluation each"
+            return Local(count, UPPER), f"{name} stops after at most {count} {per} ({key}={count})"
+    return Local(None, UNKNOWN), f"{name} calls it until it converges: how often is not stated (at least once)"
+
+
+def _options(node: ast.Call) -> dict[Any, Any]:
+    """The literal entries of `options={"maxiter": 100}` (scipy.optimize.minimize's counts)."""
+    for keyword in node.keywords:
+        if keyword.arg == "options" and type(keyword.value) is ast.Dict:
+            return {
+                key.value: value.value
+                for key, value in zip(keyword.value.keys, keyword.value.values)
+                if type(key) is ast.Constant and type(key.value) is str and type(value) is ast.Constant
+            }
+    return {}
+
+
+def note(driver: str, name: str, where: str, why: str) -> str:
+    """The basis note of a driver's call site."""
+    return f"{driver} calls {name}, which spends its work in {where}: listed as that call per evaluation; {why}"
