@@ -1,4 +1,4 @@
-"""GL407 generator-in-one-worker: Keras training fed by a `keras.utils.Sequence`, or a generator that decodes files, in one worker."""
+"""GL407 generator-in-one-worker: Keras training fed by a `keras.utils.Sequence` in one worker."""
 
 from __future__ import annotations
 
@@ -22,16 +22,9 @@ class GeneratorInOneWorker(Rule):
     deriving `Sequence`, made in the file or in a project module it imports (the analysis's
     `input_kind` feature), with `workers` left at its default (1) or set to 0 or 1, as
     written or as the default of a parameter or a flag of the file (`workers=args.workers`
-    with `--workers` defaulting to 1). Also flags such a fit fed by a plain Python generator
-    (the call of a generator function, of the file or of a project module) whose body reads and
-    decodes files for each item: OpenCV's `imread`/`imdecode`, PIL's `Image.open`, scikit-image's
-    or imageio's `imread`, librosa's `load`, soundfile's `read` or Keras' `load_img` called in one
-    of its loops (or in a function it calls there), or an `ImageDataGenerator`
-    `.flow_from_directory()`/`.flow_from_dataframe()` it iterates (the analysis's
-    `input_host_work` feature). Not reported: a generator whose batches come from memory
-    (slices of arrays it was given: nothing is decoded per item), or that decodes one file
-    once, before its loop; a fit fed by a tf.data pipeline or arrays, or by data of unknown
-    kind; a fit whose `workers` is not
+    with `--workers` defaulting to 1). Not reported: a fit fed by a plain Python generator
+    (a call of a generator function: more workers would break it, see Fix safety), by a
+    tf.data pipeline or arrays, or by data of unknown kind; a fit whose `workers` is not
     known, or is more than 1; one in test code; one in a file that hides every GPU at top
     level (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`, or
     `tf.config.set_visible_devices([], "GPU")`): the training runs on the host, whose step
@@ -65,11 +58,7 @@ class GeneratorInOneWorker(Rule):
     train = ImageDataGenerator(rotation_range=40).flow_from_directory("train/", batch_size=32)
     model.fit_generator(train, steps_per_epoch=500, epochs=50, workers=8, use_multiprocessing=True)
     ```
-    (or a `tf.data` pipeline with a parallel `map` and `prefetch`). A generator function that
-    reads its images itself cannot be given more workers (see Fix safety): its per-item work
-    moves into a `tf.data` pipeline (`Dataset.from_tensor_slices(paths).map(load,
-    num_parallel_calls=tf.data.AUTOTUNE).batch(32).prefetch(tf.data.AUTOTUNE)`), or into a
-    `keras.utils.Sequence` whose `__getitem__` builds batch *i*, given several workers.
+    (or a `tf.data` pipeline with a parallel `map` and `prefetch`).
 
     ## Energy evidence
     Not measured: the saving is the device's idle time while one host core prepares each
@@ -79,20 +68,15 @@ class GeneratorInOneWorker(Rule):
     which `KerasSequenceAdapter` extends) starts an `OrderedEnqueuer` of `workers` threads or
     processes only for `workers > 1` or multiprocessing, and otherwise draws the `Sequence`
     from one Python thread through `Dataset.from_generator` with one batch of prefetch; Keras 3
-    (see Why is this bad?) draws it on the training thread. A plain generator goes the same
-    way with one worker: tf.keras 2.x wraps it in `Dataset.from_generator` with one batch of
-    prefetch, Keras 3's `GeneratorDataAdapter` in `Dataset.from_generator(...).prefetch(...)`,
-    whose Python function runs on one thread under the GIL; only the decodes a generator makes
-    are reported, since batches sliced from memory are ready in microseconds. A step whose batch is not ready
+    (see Why is this bad?) draws it on the training thread. A step whose batch is not ready
     waits, and the device draws its idle power meanwhile. Default since the real-world benchmark judged
     its findings (bench/realworld: 4 of 4 true).
 
     ## Fix safety
     No automatic fix: more processes take more host memory. A plain Python generator is not
     safe to share between workers (threads raise "generator already executing", processes
-    each yield the same batches), which is why a generator is reported only where it decodes
-    files per item, with the advice to rebuild it as a `tf.data` pipeline or a `Sequence`, not
-    to give it workers.
+    each yield the same batches), which is why only a `keras.utils.Sequence`, whose batches
+    are indexed, is reported.
 
     ## Options
     None.
@@ -103,12 +87,6 @@ class GeneratorInOneWorker(Rule):
     MESSAGE = (
         "`{method}()` draws its batches from Python code in one worker ({workers}): one host core prepares"
         " every batch, and the device waits whenever that takes longer than a step"
-    )
-    GENERATOR_MESSAGE = (
-        "`{method}()` draws its batches from a Python generator that reads and decodes files per item ({host})"
-        " in one worker ({workers}): one host core prepares every batch, and the device waits whenever that takes"
-        " longer than a step (a generator cannot be shared between workers: build the batches in a parallel"
-        " `tf.data` pipeline, or a `Sequence` with workers)"
     )
     FIX_TITLE = (
         "Give the batches several workers with `use_multiprocessing=True` (`fit()`'s on Keras 2, the `PyDataset`'s"
@@ -135,21 +113,10 @@ class GeneratorInOneWorker(Rule):
             "def test_fit():\n    m.fit_generator(Batches(), steps_per_epoch=2, epochs=1)\n"
             "class Batches(tf.keras.utils.Sequence):\n    def __len__(self):\n        return 100\n"
         ),
-        Valid(  # a plain generator of slices of arrays in memory: nothing decoded per item
+        Valid(  # a plain generator function: not safe to share between workers
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def batches(x, y):\n    while True:\n        yield x[:32], y[:32]\n"
             "m.fit_generator(batches(x, y), steps_per_epoch=100, epochs=5)\n"
-        ),
-        Valid(  # a generator that reads one image once, before its loop, then yields crops of it
-            "import cv2\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "def crops(path):\n    big = cv2.imread(path)\n    while True:\n        yield big[:256, :256], big[:1, :1]\n"
-            "m.fit(crops('scene.png'), steps_per_epoch=100, epochs=5)\n"
-        ),
-        Valid(  # a decoding generator given to a fit on a host whose GPUs are hidden
-            "import os\nimport cv2\nimport numpy as np\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = '-1'\n"
-            "m = tf.keras.Sequential()\ndef batches(paths, labels):\n    while True:\n"
-            "        yield np.array([cv2.imread(p) for p in paths[:8]]), labels[:8]\n"
-            "m.fit(batches(paths, labels), steps_per_epoch=100, epochs=5)\n"
         ),
         Valid(  # a name bound to a generator function's call
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -192,32 +159,6 @@ class GeneratorInOneWorker(Rule):
             "train = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y)\nm.fit(train, epochs=5)\n",
             line=6,
         ),
-        Invalid(  # a generator reading and decoding each image with OpenCV, through a helper of the file
-            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "def load(path):\n    return cv2.resize(cv2.imread(path), (224, 224))\n"
-            "def batches(paths, labels, size):\n    while True:\n        for i in range(0, len(paths), size):\n"
-            "            x = np.array([load(p) for p in paths[i:i + size]])\n            yield x, labels[i:i + size]\n"
-            "m.fit(batches(paths, labels, 16), steps_per_epoch=500, epochs=20)\n",
-            line=12,
-            message_contains="reads and decodes files per item (`cv2.imread` (line 6))",
-        ),
-        Invalid(  # two augmenting directory flows zipped in a generator (image and mask)
-            "import tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n"
-            "m = tf.keras.Sequential()\ndef pairs(path):\n    images = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['image'], seed=1)\n"
-            "    masks = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['mask'], seed=1)\n"
-            "    for image, mask in zip(images, masks):\n        yield image / 255, mask / 255\n"
-            "m.fit_generator(pairs('train'), steps_per_epoch=300, epochs=5)\n",
-            line=9,
-            message_contains="`ImageDataGenerator.flow_from_directory` (line 5)",
-        ),
-        Invalid(  # a generator of PIL images through Keras 3 fit with a literal one worker
-            "import numpy as np\nimport keras\nfrom PIL import Image\nm = keras.Sequential()\n"
-            "def batches(paths, labels):\n    while True:\n        for p, y in zip(paths, labels):\n"
-            "            yield np.asarray(Image.open(p))[None], y[None]\n"
-            "m.fit(batches(paths, labels), steps_per_epoch=1000, epochs=10)\n",
-            line=9,
-            message_contains="`PIL.Image.open` (line 8)",
-        ),
         Invalid(  # an argparse default of one worker
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
             "p.add_argument('--workers', type=int, default=1)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
@@ -234,8 +175,7 @@ class GeneratorInOneWorker(Rule):
         for site in facts.sites:
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
-            kind, host = site.features.get("input_kind"), site.features.get("input_host_work")
-            if kind != "sequence" and (kind != "generator" or host is None):  # see Fix safety
+            if site.features.get("input_kind") != "sequence":  # see Fix safety
                 continue
             call = facts.node(site)
             if call is None or any(k.arg is None for k in call.keywords):
@@ -244,11 +184,7 @@ class GeneratorInOneWorker(Rule):
             if workers is None or in_test_code(facts, site):
                 continue
             method = site.api.rsplit(".", 1)[-1]
-            if kind == "generator":
-                message = self.GENERATOR_MESSAGE.format(method=method, host=host, workers=workers)
-            else:
-                message = self.MESSAGE.format(method=method, workers=workers)
-            yield self.diagnostic(site.callsite.span, facts.path, message)
+            yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(method=method, workers=workers))
 
 
 def _workers(facts: FileFacts, site: Site, call: ast.Call) -> str | None:
