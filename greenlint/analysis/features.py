@@ -38,7 +38,8 @@ batch_size_from        "dataset" when `batch_size` comes from the literal `.batc
 n_layers               Sequential models: layers in the literal list plus literal `add` calls
 model_name             models from `keras.applications` ("ResNet50")
 input_kind             `fit`/`fit_generator`: what its batches come from, where known (`input_kind`)
-input_host_work        `fit`/`fit_generator` fed by a Python generator: the first file it reads and
+input_host_work        `fit`/`fit_generator` fed by a Python generator, or `train_on_batch` on a batch
+                       drawn from one (`next(gen)`): the first file it reads and
                        decodes per item, and its line (`"`cv2.imread` (loader.py line 12)"`: hostwork.py)
 =====================  ==========================================================================
 """
@@ -53,6 +54,7 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
     ARRAY,
     DATA_ROOTS,
     DATASET,
+    HOST_BATCH,
     PY_GENERATOR,
     TENSOR,
     elements,
@@ -293,6 +295,13 @@ def input_host_work(named: dict[str, Any]) -> str | None:
     `fit`/`fit_generator` call is given, where its body (or a function it calls) shows some."""
     value: Any = named.get("x", named.get("generator"))
     return value.meta.get("host") if type(value) is Inst and value.cls == PY_GENERATOR else None
+
+
+def drawn_host_work(named: dict[str, Any]) -> str | None:
+    """The per-item host work of the generator a `train_on_batch` call's batch was drawn from
+    (`x = next(gen)`, `for x, y in gen:`), where that generator decodes files (arrays.drawn)."""
+    value: Any = named.get("x")
+    return value.meta.get("host") if type(value) is Inst and value.cls == HOST_BATCH else None
 
 
 def input_kind(api: str, named: dict[str, Any]) -> str | None:

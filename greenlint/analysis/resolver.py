@@ -402,11 +402,13 @@ class Resolver:
             items = None
         models = unroll.models_added_to(node, before, work_mod.is_model) if items is not None else []
         target = node.target
+        batch = arrays.drawn(value)
         if type(target) is ast.Name:
-            self.assign(target, arrays.element(value))
+            self.assign(target, arrays.element(value) or batch)
         else:
             parts = len(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else 0
-            self.assign(target, arrays.batch_parts(value, parts) if parts > 1 else None)
+            parted = Seq((batch,) * parts) if batch is not None else None  # each part comes of the decoding
+            self.assign(target, (arrays.batch_parts(value, parts) or parted) if parts > 1 else None)
         self.loop_body(node, count, trips, upper)
         if items is None:
             self.scope.names = merge_names([before, self.scope.names])
@@ -1430,6 +1432,10 @@ class Resolver:
         `open(...)`, `str(...)` give foreign values (never a model: no untyped `.fit(` on them)."""
         if name in _FOREIGN_BUILTINS:
             return FOREIGN
+        if name == "next" and args and not args[0][0]:
+            batch = arrays.drawn(args[0][1])  # a batch of a generator that decodes files
+            if batch is not None:
+                return batch
         values = [value.value for starred, value in args if not starred and type(value) is Const]
         if len(values) != len(args) or not values or any(v is NotImplemented for v in values):
             return None
@@ -1478,6 +1484,10 @@ class Resolver:
         if kind is not None:
             features["input_kind"] = kind
             host = feat.input_host_work(named) if kind == "generator" else None
+            if host is not None:
+                features["input_host_work"] = host
+        elif api.endswith(".train_on_batch"):
+            host = feat.drawn_host_work(named)
             if host is not None:
                 features["input_host_work"] = host
         first = args[0][1] if args and not args[0][0] else None
@@ -2200,6 +2210,8 @@ def _items(value: Any) -> list | None:
 
 
 def _unpack(value: Any, count: int) -> tuple | None:
+    if type(value) is Inst and value.cls == arrays.HOST_BATCH:  # `x, y = next(gen)`: each part comes of that work
+        return (value,) * count
     if type(value) is Seq and len(value.items) == count:
         return value.items
     if type(value) is Const and isinstance(value.value, (tuple, list)) and len(value.value) == count:

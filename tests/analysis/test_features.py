@@ -325,6 +325,24 @@ def test_fit_input_host_work_names_the_first_decode_a_generator_makes_per_item()
         assert calls(code.format(given))["tensorflow.keras.Sequential.fit"].get("input_host_work") == host, given
 
 
+def test_train_on_batch_input_host_work_follows_a_batch_drawn_from_a_decoding_generator():
+    head = (
+        "import cv2\nimport numpy as np\n"
+        "def decoded(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
+        "def memory(x, y):\n    while True:\n        yield x[:8], y[:8]\n"
+        "m = keras.Sequential()\n"
+    )
+    shapes = {
+        "gen = decoded(paths)\nfor step in range(100):\n    x, y = next(gen)\n    m.train_on_batch(x, y)\n": "`cv2.imread` (line 7)",
+        "gen = decoded(paths)\nfor x, y in gen:\n    m.train_on_batch(x, y)\n": "`cv2.imread` (line 7)",
+        "gen = decoded(paths)\nfor step in range(100):\n    batch = next(gen)\n    m.train_on_batch(*batch)\n": None,  # starred
+        "gen = memory(x, y)\nfor step in range(100):\n    x, y = next(gen)\n    m.train_on_batch(x, y)\n": None,
+    }
+    for body, host in shapes.items():
+        found = calls(head + body)["tensorflow.keras.Sequential.train_on_batch"]
+        assert found.get("input_host_work") == host, body
+
+
 def test_fit_input_kind_says_what_the_batches_come_from():
     code = """
         import numpy as np
