@@ -39,6 +39,8 @@ LIST = "builtins.list"
 #: What calling a Python generator function gives (`def gen(): ... yield x[i:i + bs]`): meta
 #: "data", a `Data` with the batch its yields show (samples unknown: it may loop forever).
 PY_GENERATOR = "builtins.generator"
+#: A batch drawn from a Python generator that decodes files per item (`drawn`).
+HOST_BATCH = "builtins.generator.batch"
 _TF_TENSORS = frozenset({TENSOR, "tensorflow.Variable"})
 
 
@@ -363,6 +365,14 @@ def subscript(owner: Inst, parts: list) -> Inst:
         else:
             return unknown
     return with_shape(owner, (*out, *dims[at:]))
+
+
+def drawn(value: Any) -> Inst | None:
+    """What `next(gen)` (or `for batch in gen`) gives from a Python generator that decodes files per
+    item (its `host` meta, hostwork.py): a batch known only by that work; None for other values."""
+    if type(value) is Inst and value.cls == PY_GENERATOR and "host" in value.meta:
+        return Inst(HOST_BATCH, "next", {"host": value.meta["host"]})
+    return None
 
 
 def element(value: Any) -> Inst | None:

@@ -39,6 +39,9 @@ batch_size_from        "dataset" when `batch_size` comes from the literal `.batc
 n_layers               Sequential models: layers in the literal list plus literal `add` calls
 model_name             models from `keras.applications` ("ResNet50")
 input_kind             `fit`/`fit_generator`: what its batches come from, where known (`input_kind`)
+input_host_work        `fit`/`fit_generator` fed by a Python generator, or `train_on_batch` on a batch
+                       drawn from one (`next(gen)`): the first file it reads and
+                       decodes per item, and its line (`"`cv2.imread` (loader.py line 12)"`: hostwork.py)
 =====================  ==========================================================================
 """
 
@@ -47,10 +50,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from greenlint.analysis import hostwork
 from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and sizes only
     ARRAY,
     DATA_ROOTS,
     DATASET,
+    HOST_BATCH,
     PY_GENERATOR,
     TENSOR,
     elements,
@@ -112,7 +117,8 @@ def literal(value: Any) -> tuple[bool, Any]:
     if kind is Const:
         return _plain(value.value)
     if kind is Ref:
-        return (False, None) if value.path.partition(".")[0] in DATA_ROOTS else (True, value.path)
+        root = value.path.partition(".")[0]
+        return (False, None) if root in DATA_ROOTS or root in hostwork.ROOTS else (True, value.path)
     return False, None
 
 
@@ -283,6 +289,20 @@ def receiver_features(owner: Any) -> dict[str, Any]:
     if count is not None:
         out["pipeline_elements"] = count
     return out
+
+
+def input_host_work(named: dict[str, Any]) -> str | None:
+    """The per-item host work (a file read and decoded, hostwork.py) of the Python generator a
+    `fit`/`fit_generator` call is given, where its body (or a function it calls) shows some."""
+    value: Any = named.get("x", named.get("generator"))
+    return value.meta.get("host") if type(value) is Inst and value.cls == PY_GENERATOR else None
+
+
+def drawn_host_work(named: dict[str, Any]) -> str | None:
+    """The per-item host work of the generator a `train_on_batch` call's batch was drawn from
+    (`x = next(gen)`, `for x, y in gen:`), where that generator decodes files (arrays.drawn)."""
+    value: Any = named.get("x")
+    return value.meta.get("host") if type(value) is Inst and value.cls == HOST_BATCH else None
 
 
 def input_kind(api: str, named: dict[str, Any]) -> str | None:

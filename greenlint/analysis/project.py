@@ -535,7 +535,7 @@ def freeze(value: Any, memo: dict[int, Any]) -> Any:
             runs = {runs_of(item) for item in info.returned}
             if len(runs) == 1 and None not in runs:
                 returns = ExtFunc(None, runs.pop())
-        return ExtFunc(returns, info.runs)
+        return ExtFunc(returns, info.runs, info.host, info.host_once)
     if kind is UserClass:
         return _freeze_class(value.info, memo)
     if kind is UserInst:

@@ -38,7 +38,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis import arrays, drivers, flow, graphrun, kerasext, ops, traced, unroll, untyped, wrappers
+from greenlint.analysis import (
+    arrays,
+    drivers,
+    flow,
+    graphrun,
+    hostwork,
+    kerasext,
+    ops,
+    traced,
+    unroll,
+    untyped,
+    wrappers,
+)
 from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
@@ -102,7 +114,7 @@ class Context:
 
     __slots__ = (
         "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
-        "yields", "tapes", "step_line", "unless",
+        "yields", "tapes", "step_line", "unless", "host", "host_once",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -119,6 +131,8 @@ class Context:
         self.tapes: list[dict] = []  # the meta of each enclosing `with tf.GradientTape() as tape:`
         self.step_line: int | None = None  # the line of the last training step seen in this function
         self.unless: frozenset[str] = frozenset()  # parameters enclosing `if p is None:` bodies require None
+        self.host: str | None = None  # its first per-item host work: a decode in one of its loops (hostwork.py)
+        self.host_once: str | None = None  # a decode outside its loops (per item where a caller loops over it)
         self.func = func
 
 
@@ -406,11 +420,13 @@ class Resolver:
             items = None
         models = unroll.models_added_to(node, before, work_mod.is_model) if items is not None else []
         target = node.target
+        batch = arrays.drawn(value)
         if type(target) is ast.Name:
-            self.assign(target, arrays.element(value))
+            self.assign(target, arrays.element(value) or batch)
         else:
             parts = len(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else 0
-            self.assign(target, arrays.batch_parts(value, parts) if parts > 1 else None)
+            parted = Seq((batch,) * parts) if batch is not None else None  # each part comes of the decoding
+            self.assign(target, (arrays.batch_parts(value, parts) or parted) if parts > 1 else None)
         self.loop_body(node, count, trips, upper)
         if items is None:
             self.scope.names = merge_names([before, self.scope.names])
@@ -669,7 +685,7 @@ class Resolver:
     def module_ref(self, path: str) -> Ref | ExtModule | Foreign | None:
         """What `import path` gives: a TF module, a project module, or unknown."""
         root = path.partition(".")[0]
-        if root in DATA_ROOTS or root in kerasext.ROOTS:
+        if root in DATA_ROOTS or root in kerasext.ROOTS or root in hostwork.ROOTS:
             return Ref(path)
         if drivers.imported(path):  # `scipy.optimize.fmin_l_bfgs_b`: it calls the functions it is given
             return Ref(path)
@@ -784,9 +800,10 @@ class Resolver:
             self.block(node.body)
         returns, generator = ctx.returns, ctx.generator
         info.returned = returns
+        info.host, info.host_once = ctx.host, ctx.host_once
         value: Any
         if generator:
-            value = arrays.generator(ctx.yields)
+            value = _generated(ctx)
         elif returns:
             value = returns[0]
             for other in returns[1:]:
@@ -860,7 +877,7 @@ class Resolver:
         finally:
             self.unrolling.discard(id(info))
         if ctx.generator:
-            made = arrays.generator(ctx.yields)
+            made = _generated(ctx)
             return made if unsized and "data" in made.meta else None
         if unsized or not ctx.returns:
             return None
@@ -1222,6 +1239,8 @@ class Resolver:
                 if owner.meta.get("layers") is not None:
                     owner.meta["layers"] = [*owner.meta["layers"], named.get("layer")]
             returns = self.table.returns(api)
+            if owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in hostwork.FILE_FLOWS:
+                self.note_host(hostwork.describe(f"ImageDataGenerator.{callee.name}", node.lineno, self.module_path))
             if returns is None and owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in feat.FLOWS:
                 return Inst(feat.FLOW_ITERATOR, "method")  # a Sequence: `input_kind` of the fit it feeds
             if returns is None:
@@ -1264,6 +1283,7 @@ class Resolver:
             if not self.ctx.tapes:
                 value = self.result_of(callee.info, args, keywords, node)
                 self.spent_through(callee.info.runs)
+                self.host_through(callee.info)
                 own = self.instantiated(callee.info, args, keywords, value)
                 return own if own is not None else value
             callee.info.taped = True  # `loss = compute_loss(model, x)` under a tape: a training step
@@ -1288,6 +1308,7 @@ class Resolver:
             return None if value is MISSING else value
         if kind is ExtFunc:
             self.wrapper_call(node, callee.runs)
+            self.host_through(callee)
             return fresh(callee.returns)
         if kind is ExtClass:
             return ExtInst(callee)
@@ -1346,6 +1367,10 @@ class Resolver:
             return self.driver_call(node, path, args, keywords)
         if root in kerasext.ROOTS:
             return kerasext.library_call(path)
+        if root in hostwork.ROOTS:  # OpenCV, PIL, ...: nothing of theirs is valued, their decodes are noted
+            if hostwork.decodes(path):
+                self.note_host(hostwork.describe(path, node.lineno, self.module_path), once=not self.ctx.loops)
+            return None
         if root in DATA_ROOTS:
             found = self.files.call(path, args, keywords, node.lineno) or arrays.data_call(path, args, keywords)
             return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
@@ -1353,6 +1378,8 @@ class Resolver:
         if sym is None or sym[1] == "module":
             return None
         api, kind, returns = sym
+        if hostwork.decodes(api):
+            self.note_host(hostwork.describe(api.rpartition(".")[2], node.lineno, self.module_path), once=not self.ctx.loops)
         features, named = self.record(node, api, args, keywords, None)
         self.mark_traced(api, args)
         if api == TF_FUNCTION and args and not args[0][0] and type(args[0][1]) is UserFunc:
@@ -1444,6 +1471,10 @@ class Resolver:
         `open(...)`, `str(...)` give foreign values (never a model: no untyped `.fit(` on them)."""
         if name in _FOREIGN_BUILTINS:
             return FOREIGN
+        if name == "next" and args and not args[0][0]:
+            batch = arrays.drawn(args[0][1])  # a batch of a generator that decodes files
+            if batch is not None:
+                return batch
         values = [value.value for starred, value in args if not starred and type(value) is Const]
         if len(values) != len(args) or not values or any(v is NotImplemented for v in values):
             return None
@@ -1479,6 +1510,13 @@ class Resolver:
         kind = feat.input_kind(api, named)
         if kind is not None:
             features["input_kind"] = kind
+            host = feat.input_host_work(named) if kind == "generator" else None
+            if host is not None:
+                features["input_host_work"] = host
+        elif api.endswith(".train_on_batch"):
+            host = feat.drawn_host_work(named)
+            if host is not None:
+                features["input_host_work"] = host
         first = args[0][1] if args and not args[0][0] else None
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first)
         if not self.exporting:
@@ -1537,6 +1575,27 @@ class Resolver:
             name = value.info.node.name if type(value) is UserFunc and hasattr(value.info.node, "name") else "the function given"
             work["driver"] = work_mod.q(True, work_mod.INFERRED, drivers.note(path.rpartition(".")[2], name, where, why))
             self.calls.append(Found(node, api, features, func, place, work))
+    @property
+    def module_path(self) -> str | None:
+        """The walked module's file, where the walk follows a project (None for a lone text)."""
+        return self.imports.path if self.imports is not None else None
+
+    def note_host(self, what: str, once: bool = False) -> None:
+        """The function being walked reads and decodes a file on the host (hostwork.py): in one of
+        its loops, or outside them (*once*); the first of each is kept."""
+        ctx = self.ctx
+        if once:
+            ctx.host_once = ctx.host_once or what
+        else:
+            ctx.host = ctx.host or what
+
+    def host_through(self, info: FuncInfo | ExtFunc) -> None:
+        """A call of a user function that does host work: the caller's too, per item where the
+        callee decodes in a loop or the call is in one of the caller's."""
+        if info.host is not None:
+            self.note_host(info.host, once=False)
+        elif info.host_once is not None:
+            self.note_host(info.host_once, once=not self.ctx.loops)
 
     def spent_through(self, runs: tuple[str, str] | None) -> None:
         """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it."""
@@ -1995,10 +2054,19 @@ _BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
 #: Imports that make a module a Keras one (an untyped `.fit(` there is Keras's).
 _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 #: Roots of `from X import y` whose names the resolver values itself (no project module).
-_FOLLOWED_ROOTS = DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS
+_FOLLOWED_ROOTS = DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: List methods that add items (`append` is counted, the others leave the length unknown).
 _LIST_FILLERS = frozenset({"append", "extend", "insert"})
+
+
+def _generated(ctx: Context) -> Inst:
+    """What calling the generator function walked in *ctx* gives: its batches (arrays.generator),
+    and the per-item host work that makes them, where its body shows some (`host`)."""
+    made = arrays.generator(ctx.yields)
+    if ctx.host is not None:
+        made.meta["host"] = ctx.host
+    return made
 
 
 def _nested_in(func: FuncInfo, outer: FuncInfo) -> bool:
@@ -2212,6 +2280,8 @@ def _items(value: Any) -> list | None:
 
 
 def _unpack(value: Any, count: int) -> tuple | None:
+    if type(value) is Inst and value.cls == arrays.HOST_BATCH:  # `x, y = next(gen)`: each part comes of that work
+        return (value,) * count
     if type(value) is Seq and len(value.items) == count:
         return value.items
     if type(value) is Const and isinstance(value.value, (tuple, list)) and len(value.value) == count:

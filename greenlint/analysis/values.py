@@ -188,6 +188,8 @@ class FuncInfo:
     #: or predict, a checkpoint's save: wrappers.py), made in its body or in a function it calls
     runs: tuple[str, str] | None = None
     returned: list = field(default_factory=list)  # the values of its `return`s, before they are merged
+    host: str | None = None  # the per-item host work its body does in a loop, or a function it calls does (hostwork.py)
+    host_once: str | None = None  # a file decode outside its loops: per item where a caller loops over it
 
 
 @dataclass(eq=False)
@@ -410,13 +412,18 @@ class ExtModule:
 
 class ExtFunc:
     """A function of another project module: only what it returns is known (a copy, never walked),
-    and `runs`, the TF call where a call of it spends its work (`FuncInfo.runs`), if any."""
+    `runs`, the TF call where a call of it spends its work (`FuncInfo.runs`), if any, and the host
+    work its body does (`FuncInfo.host`, `FuncInfo.host_once`)."""
 
-    __slots__ = ("returns", "runs")
+    __slots__ = ("returns", "runs", "host", "host_once")
 
-    def __init__(self, returns: Any, runs: tuple[str, str] | None = None):
+    def __init__(
+        self, returns: Any, runs: tuple[str, str] | None = None, host: str | None = None, host_once: str | None = None
+    ):
         self.returns = returns
         self.runs = runs
+        self.host = host
+        self.host_once = host_once
 
 
 @dataclass(eq=False)

@@ -180,14 +180,14 @@ class GeneratorInOneWorker(Rule):
             call = facts.node(site)
             if call is None or any(k.arg is None for k in call.keywords):
                 continue
-            workers = _workers(facts, site, call)
+            workers = one_worker(facts, site, call)
             if workers is None or in_test_code(facts, site):
                 continue
             method = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(method=method, workers=workers))
 
 
-def _workers(facts: FileFacts, site: Site, call: ast.Call) -> str | None:
+def one_worker(facts: FileFacts, site: Site, call: ast.Call) -> str | None:
     """How the fit's one worker is set ("the default", "workers=1, the default of `--workers`"),
     None where it has more than one or the number is not known."""
     given = keyword(call, "workers")

@@ -1,4 +1,4 @@
-"""GL318 summary-every-step: a histogram, image or audio summary, or a TF1 graph's merged summaries, written on every training step."""
+"""GL318 summary-every-step: a histogram, image or audio summary, or a TF1 merge holding one, written on every training step."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ from greenlint.rules.syntax import (
 HEAVY = frozenset({"tensorflow.summary.histogram", "tensorflow.summary.image", "tensorflow.summary.audio"})
 #: TF1 ops that merge summary ops into one the session evaluates (`merge_all`: every summary of the graph).
 MERGES = frozenset({"tensorflow.compat.v1.summary.merge_all", "tensorflow.compat.v1.summary.merge"})
+#: The same heavy summaries as TF1 graph ops, what a merge may hold (`tf.summary.histogram` reads as TF2's).
+HEAVY_OPS = HEAVY | {name.replace("tensorflow.", "tensorflow.compat.v1.", 1) for name in HEAVY}
 RUNS = frozenset({"tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run"})
 
 
@@ -45,12 +47,15 @@ class SummaryEveryStep(Rule):
     bound in the file to `tf.summary.merge_all()` or `tf.summary.merge(...)`, or such a call
     written among the fetches) on every pass of its loop, when that run is a training step (it
     fetches the optimizer's update) or a run of its own beside the training step's in the same
-    loop body (which computes the forward pass the summaries read a second time). Not reported:
-    a run under an `if` in the loop (`if step % 100 == 0:` is the usual cure), except the `else`
-    of an `if` that takes a remainder, which runs on all the other steps; a loop of one trip.
-    Which summaries the merge holds is decided where the graph is built, often in another
-    module (histograms of every weight behind a flag, or scalars only), so the finding says
-    that the merged set is evaluated every step, not how heavy it is.
+    loop body (which computes the forward pass the summaries read a second time), and only when
+    the merge holds a histogram, image or audio summary: `merge([...])` of such a summary (a name
+    bound to one, or the call itself, in its list), or `merge_all()` in a file that builds one
+    unconditionally (not under an `if` of its function: histograms behind a flag the user turns
+    on). A merge of scalars only, or one whose summaries are built elsewhere (another module,
+    where the file cannot tell what they are), is not reported: a few scalars serialised per step
+    cost next to nothing beside the step. Not reported either: a run under an `if` in the loop
+    (`if step % 100 == 0:` is the usual cure), except the `else` of an `if` that takes a
+    remainder, which runs on all the other steps; a loop of one trip.
 
     ## Why is this bad?
     Each of these summaries copies a whole tensor (a layer's weights or gradients, a batch of
@@ -141,6 +146,29 @@ class SummaryEveryStep(Rule):
             "import tensorflow as tf\nmerged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
             "for batch in test_batches:\n    s, acc = sess.run([merged, accuracy], feed_dict={x: batch})\n"
         ),
+        Valid(  # TF1: a merge of scalars only, fetched with every step: a few bytes beside the step
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "tf.compat.v1.summary.scalar('loss', loss)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(10000):\n    s, _ = sess.run([merged, train_op])\n"
+        ),
+        Valid(  # TF1: merge_all of summaries built in another module: the file cannot tell they are heavy
+            "import tensorflow as tf\nfrom model import build\nloss = build()\nopt = tf.compat.v1.train.AdamOptimizer()\n"
+            "train_op = opt.minimize(loss)\nsummaries = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "for step in range(10000):\n    s, _ = sess.run([summaries, train_op])\n"
+        ),
+        Valid(  # TF1: the histograms only behind a flag (off by default): the merge is scalars otherwise
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "if args.histograms:\n    tf.compat.v1.summary.histogram('w', w)\ntf.compat.v1.summary.scalar('loss', loss)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "for step in range(10000):\n    s, _ = sess.run([merged, train_op])\n"
+        ),
+        Valid(  # TF1: merge() of scalars, beside a histogram merged apart and fetched every 100 steps
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "l = tf.compat.v1.summary.scalar('loss', loss)\nh = tf.compat.v1.summary.histogram('w', w)\n"
+            "fast = tf.compat.v1.summary.merge([l])\nslow = tf.compat.v1.summary.merge([h])\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(10000):\n    s, _ = sess.run([fast, train_op])\n"
+            "    if step % 100 == 0:\n        sess.run(slow)\n"
+        ),
         Valid(  # TF1: summaries behind a flag the user turns on
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor step in range(10000):\n"
@@ -161,35 +189,37 @@ class SummaryEveryStep(Rule):
         ),
         Invalid(  # TF1: the merged summaries fetched with the update on every step
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
-            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "tf.compat.v1.summary.histogram('w', w)\nmerged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
             "writer = tf.compat.v1.summary.FileWriter('logs')\nfor step in range(10000):\n"
             "    s, _ = sess.run([merged, train_op])\n    writer.add_summary(s, step)\n",
-            line=8,
+            line=9,
             message_contains="merged summaries `merged` with every training step (10000 times)",
         ),
         Invalid(  # TF1: a run of its own for the summaries after every step: the forward pass again
             "import tensorflow as tf\nopt = tf.compat.v1.train.GradientDescentOptimizer(0.1)\n"
-            "train_op = opt.minimize(loss)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "train_op = opt.minimize(loss)\nfor v in tf.compat.v1.trainable_variables():\n"
+            "    tf.compat.v1.summary.histogram(v.op.name, v)\nmerged = tf.compat.v1.summary.merge_all()\n"
             "with tf.compat.v1.Session() as sess:\n    for i in range(2000):\n"
             "        sess.run(train_op, feed_dict={x: xs[i], y: ys[i]})\n"
             "        summary = sess.run(merged, feed_dict={x: xs[i], y: ys[i]})\n        writer.add_summary(summary, i)\n",
-            line=8,
+            line=10,
             message_contains="in a second run of the graph after every training step (2000 times)",
         ),
         Invalid(  # TF1: merged where it is fetched
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
-            "sess = tf.compat.v1.Session()\nfor step in range(500):\n"
+            "tf.compat.v1.summary.image('input', images)\nsess = tf.compat.v1.Session()\nfor step in range(500):\n"
             "    s, _ = sess.run([tf.compat.v1.summary.merge_all(), train_op])\n",
-            line=6,
+            line=7,
             message_contains="merged summaries `merge_all()`",
         ),
         Invalid(  # the else of a periodic trace: every other step still fetches the summaries
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
-            "summaries = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "h = tf.compat.v1.summary.histogram('w', w)\nl = tf.compat.v1.summary.scalar('loss', loss)\n"
+            "summaries = tf.compat.v1.summary.merge([h, l])\nsess = tf.compat.v1.Session()\n"
             "for step in range(100000):\n    if args.store_metadata and step % 50 == 0:\n"
             "        s, _ = sess.run([summaries, train_op], options=trace, run_metadata=meta)\n"
             "    else:\n        s, _ = sess.run([summaries, train_op])\n",
-            line=10,
+            line=12,
             message_contains="merged summaries `summaries`",
         ),
     )
@@ -224,7 +254,7 @@ class SummaryEveryStep(Rule):
         merges = [s for s in facts.sites if s.api in MERGES] if runs else []
         if not merges:
             return
-        nodes = [(m, node) for m in merges if (node := facts.node(m)) is not None]
+        nodes = [(m, node) for m in merges if (node := facts.node(m)) is not None and _holds_heavy(facts, m, node)]
         names = {bound_name(facts, node, m.callsite.span.cell) for m, node in nodes} - {None}
         inline = {id(node) for _, node in nodes}
         steps = {id(node) for s in runs if _training(s) and (node := facts.node(s)) is not None}
@@ -243,6 +273,34 @@ class SummaryEveryStep(Rule):
             if loop is not None and any(id(n) in steps for n in own_body(loop)):
                 message = self.MERGED_APART.format(name=fetched[0], times=site.loop_times())
                 yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> bool:
+    """Whether a TF1 merge holds a histogram, image or audio summary: `merge([...])` naming one
+    (or calling it there), `merge_all()` in a file that builds one outside an `if` of its function."""
+    heavy = [(s, node) for s in facts.sites if s.api in HEAVY_OPS and (node := facts.node(s)) is not None]
+    if merge.api.endswith(".merge_all"):
+        return any(not _conditional(facts, node, s.callsite.span.cell) for s, node in heavy)
+    given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "inputs"), None)
+    if given is None:
+        return False
+    inline = {id(node) for _, node in heavy}
+    if any(id(n) in inline for n in ast.walk(given)):
+        return True
+    return bool(flow.names(given) & {name for s, node in heavy if (name := _bound(facts, node, s.callsite.span.cell))})
+
+
+def _bound(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
+    """The name a summary op is kept in: assigned (`h = ...`, `hs = [... for v in vs]`) or appended (`hs.append(...)`)."""
+    for parent in facts.ancestors(call, cell):
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            return parent.targets[0].id
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and parent.func.attr == "append" \
+                and isinstance(parent.func.value, ast.Name):
+            return parent.func.value.id
+        if isinstance(parent, (ast.stmt, *SCOPES)):
+            return None
+    return None
 
 
 def _training(site: Site) -> bool:

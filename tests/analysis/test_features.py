@@ -282,6 +282,67 @@ def test_fit_on_a_batched_dataset_takes_its_literal_batch_size():
     assert found["tensorflow.data.Dataset.batch"]["batch_size"] == 4  # its own argument, not the receiver's
 
 
+def test_fit_input_host_work_names_the_first_decode_a_generator_makes_per_item():
+    code = """
+        import cv2
+        import numpy as np
+        from PIL import Image
+        def load(path):
+            return cv2.imread(path)
+        def helper_in_loop(paths):
+            while True:
+                yield np.array([load(p) for p in paths[:8]]), np.zeros(8)
+        def pil(paths):
+            for p in paths:
+                yield np.asarray(Image.open(p))[None], np.zeros(1)
+        def flows(path):
+            images = keras.preprocessing.image.ImageDataGenerator().flow_from_directory(path)
+            for batch in images:
+                yield batch
+        def once(path):
+            big = cv2.imread(path)
+            while True:
+                yield big[:32], big[:32]
+        def helper_once(path):
+            big = load(path)
+            while True:
+                yield big[:32], big[:32]
+        def memory(x, y):
+            while True:
+                yield x[:32], y[:32]
+        m = keras.Sequential()
+        m.fit({})
+        """
+    found = {
+        "helper_in_loop(p)": "`cv2.imread` (line 8)",  # through a helper called in the generator's loop
+        "pil(p)": "`PIL.Image.open` (line 14)",
+        "flows('train/')": "`ImageDataGenerator.flow_from_directory` (line 16)",
+        "once('a.png')": None,  # one decode before the loop: not per item
+        "helper_once('a.png')": None,
+        "memory(x, y)": None,  # slices of arrays: nothing decoded
+    }
+    for given, host in found.items():
+        assert calls(code.format(given))["tensorflow.keras.Sequential.fit"].get("input_host_work") == host, given
+
+
+def test_train_on_batch_input_host_work_follows_a_batch_drawn_from_a_decoding_generator():
+    head = (
+        "import cv2\nimport numpy as np\n"
+        "def decoded(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
+        "def memory(x, y):\n    while True:\n        yield x[:8], y[:8]\n"
+        "m = keras.Sequential()\n"
+    )
+    shapes = {
+        "gen = decoded(paths)\nfor step in range(100):\n    x, y = next(gen)\n    m.train_on_batch(x, y)\n": "`cv2.imread` (line 7)",
+        "gen = decoded(paths)\nfor x, y in gen:\n    m.train_on_batch(x, y)\n": "`cv2.imread` (line 7)",
+        "gen = decoded(paths)\nfor step in range(100):\n    batch = next(gen)\n    m.train_on_batch(*batch)\n": None,  # starred
+        "gen = memory(x, y)\nfor step in range(100):\n    x, y = next(gen)\n    m.train_on_batch(x, y)\n": None,
+    }
+    for body, host in shapes.items():
+        found = calls(head + body)["tensorflow.keras.Sequential.train_on_batch"]
+        assert found.get("input_host_work") == host, body
+
+
 def test_fit_input_kind_says_what_the_batches_come_from():
     code = """
         import numpy as np

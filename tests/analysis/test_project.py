@@ -267,6 +267,23 @@ def create_generators():
 """
 
 
+def test_a_generators_host_work_is_known_across_modules(tmp_path):
+    """A generator of another module that decodes images through a helper of a third: the fit names
+    the decode and the module it is in."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "images.py").write_text("import cv2\n\n\ndef read(path):\n    return cv2.imread(path, 1)\n")
+    (tmp_path / "loader.py").write_text(
+        "import numpy as np\nfrom images import read\n\n\ndef batches(paths, size):\n    while True:\n"
+        "        yield np.array([read(p) for p in paths[:size]]), np.zeros(size)\n"
+    )
+    main = tmp_path / "main.py"
+    main.write_text("from tensorflow import keras\nfrom loader import batches\nmodel = keras.Sequential()\n"
+                    "model.fit(batches(paths, 4), steps_per_epoch=10, epochs=2)\n")
+    fit = next(site for site in analyse_file(main).callsites if site.api.endswith(".fit"))
+    assert fit.features.get("input_kind") == "generator"
+    assert fit.features.get("input_host_work") == "`cv2.imread` (images.py line 5)"
+
+
 @pytest.mark.parametrize(
     ("script", "kind"),
     [
