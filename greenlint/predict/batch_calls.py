@@ -71,7 +71,7 @@ def _workload(overlay: Overlay, api: str, features: dict) -> tuple[str, Measured
     method's), nearest in FLOPs per sample."""
     step = features.get("step")
     if api == TRACED_CALL:
-        method = TRACED_STAND_INS.get(step)
+        method = TRACED_STAND_INS.get(str(step))
         found = [(a, m) for a, ms in sorted(overlay.measured.items()) if a.rpartition(".")[2] == method for m in ms]
     else:
         found = [
