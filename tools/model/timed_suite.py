@@ -83,9 +83,9 @@ def protocol_note(results: dict, cmp: dict) -> str:
         return (f"Timed and calibrated in one run (`python -m bench.timed compare --retime`): `{between['calibrate']}` "
                 f"ran between timing passes {between['after_pass']} and {between['after_pass'] + 1}{at}, so the "
                 f"measurements and the calibration share the machine's load.{spread}")
-    return (f"The calibration was made at compare time ({cmp['date']}), not in the timings' run "
-            f"({results['date']}): the two may have been made under different loads (`compare --retime` "
-            f"makes both in one run).{spread}")
+    made = (cmp.get("calibration") or {}).get("finished_at") or cmp["date"]
+    return (f"The calibration (finished {made}) was not made in the timings' run ({results['date']}): the "
+            f"two may have been made under different loads (`compare --retime` makes both in one run).{spread}")
 
 
 def section(results: dict, level: int = 2) -> list[str]:
