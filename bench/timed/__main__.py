@@ -6,7 +6,9 @@
   compare  run `greenlint calls --format json` on the scripts (a fresh cache), then after
            `greenlint calibrate --quick` (a fresh cache, or `--calibrated-cache DIR` that a calibrate
            run filled), compare with the results file's measurements, store the comparison in it and
-           rewrite the suite's section of docs/accuracy.md
+           rewrite the suite's section of docs/accuracy.md; `--retime` times the suite again in the
+           same run, its passes before and after the calibration (one load for both), and replaces
+           the results file's measurements with those
   doc      rewrite that section from the results file alone
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 from .suite import RESULTS, scripts, stamp
@@ -71,14 +74,21 @@ def cmd_run(args) -> int:
 def cmd_compare(args) -> int:
     from .compare import run_compare
 
-    results = _load(args.results)
-    stale = stale_scripts(results)
-    if stale:
-        raise SystemExit(f"{args.results}: no result for the current text of {', '.join(stale)}: "
-                         "run `python -m bench.timed run`")
+    if args.retime:
+        from .compare import retime
+
+        if args.calibrated_cache is not None:
+            raise SystemExit("--retime calibrates between its timing passes: drop --calibrated-cache")
+        cache = Path(tempfile.mkdtemp(prefix="greenlint-timed-calibration-"))
+        results = retime(cache, args.repeats, progress=_progress)
+    else:
+        results, cache = _load(args.results), args.calibrated_cache
+        stale = stale_scripts(results)
+        if stale:
+            raise SystemExit(f"{args.results}: no result for the current text of {', '.join(stale)}: "
+                             "run `python -m bench.timed run` (or `compare --retime`)")
     measured = {name: s["measured_j"] for name, s in results["scripts"].items()}
-    results["compare"] = run_compare(scripts(), measured, args.calibrated_cache,
-                                     progress=_progress)
+    results["compare"] = run_compare(scripts(), measured, cache, progress=_progress, same_run=args.retime)
     _write(args.results, results)
     if args.results == RESULTS:
         write_doc(results)
@@ -109,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     cmp.add_argument("--results", type=Path, default=RESULTS)
     cmp.add_argument("--calibrated-cache", type=Path, default=None,
                      help="a cache folder `greenlint calibrate --quick` already filled (default: calibrate afresh)")
+    cmp.add_argument("--retime", action="store_true",
+                     help="time the suite again around the calibration, in this run (one load for both)")
+    cmp.add_argument("--repeats", type=int, default=2, help="with --retime: timing passes (default 2)")
     cmp.set_defaults(func=cmd_compare)
     doc = sub.add_parser("doc", help="rewrite the suite's section of docs/accuracy.md from the results file")
     doc.add_argument("--results", type=Path, default=RESULTS)

@@ -130,15 +130,32 @@ def overlay_summary(cache: Path) -> dict:
     return {k: cal.get(k) for k in ("hardware_id", "mode", "basis", "finished_at")}
 
 
+def retime(cache: Path, repeats: int, progress=print, measure=None, run_calibrate=calibrate) -> dict:
+    """The suite timed *repeats* times with `greenlint calibrate --quick` into *cache* run between the
+    first and the second half of the passes, so the measurements and the calibration compared with
+    them are made in one run, under one load (each timing's load average kept beside it, the
+    calibration's in the results' "between"). *measure* and *run_calibrate*: stubs in the tests."""
+    from .timing import load_average, measure_pass, run_suite
+
+    def between() -> dict:
+        before = load_average()
+        progress(f"greenlint calibrate --quick into {cache} (load average {before}) ...")
+        run_calibrate(cache)
+        return {"calibrate": "greenlint calibrate --quick", "load": [before, load_average()]}
+
+    return run_suite(None, repeats, progress, between=between, measure=measure or measure_pass)
+
+
 def run_compare(paths: list[Path], measured_j: dict[str, float], calibrated_cache: Path | None = None,
-                progress=print) -> dict:
+                progress=print, same_run: bool = False) -> dict:
     """Both comparisons: with a fresh cache (no calibration), and after `calibrate --quick` (into a fresh
-    folder, unless *calibrated_cache* names one a previous calibrate run filled)."""
+    folder, unless *calibrated_cache* names one a previous calibrate run filled). *same_run*: the
+    measurements were timed around that calibration (`retime`), not in another run."""
     from greenlint import __version__
 
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
                             text=True).stdout.strip()
-    out = {"greenlint": __version__, "commit": commit or "unknown",
+    out = {"greenlint": __version__, "commit": commit or "unknown", "same_run": same_run,
            "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
     with tempfile.TemporaryDirectory(prefix="greenlint-timed-cache-") as fresh:
         sites = calls(paths, Path(fresh))

@@ -2,7 +2,8 @@
 
 One interpreter per pass imports TensorFlow and Keras once, before any clock starts, then runs
 every script (clearing Keras's session between them), so the figure is the script's own work, not the
-import; a second pass runs them in reverse order, so no script always comes first. CPU time is `time.process_time()` (all threads of the process), the clock
+import; a second pass runs them in reverse order, so no script always comes first. The machine's
+1-minute load average is read before and after each script and kept beside its timing. CPU time is `time.process_time()` (all threads of the process), the clock
 greenlint's estimated energy source reads, and joules are CPU seconds x that source's watts per busy
 core (`greenlint.meter.counters.estimated.watts_per_core`), so the measurement and the meter share
 one definition. Wall time is recorded but never compared: other people's work shares the machine.
@@ -35,11 +36,14 @@ for path in sys.argv[1:]:
     gc.collect()
     with tempfile.TemporaryDirectory(prefix="greenlint-timed-") as work:
         os.chdir(work)
+        load0 = os.getloadavg()[0]
         cpu0, wall0 = time.process_time(), time.perf_counter()
         runpy.run_path(path, run_name="__main__")
         cpu1, wall1 = time.process_time(), time.perf_counter()
+        load1 = os.getloadavg()[0]
         os.chdir("/")
     print("TIMED " + json.dumps({"path": path, "cpu_s": cpu1 - cpu0, "wall_s": wall1 - wall0,
+                                 "load": [load0, load1],
                                  "tensorflow": tf.__version__, "keras": keras.__version__}), flush=True)
 """
 
@@ -86,14 +90,28 @@ def script_result(name: str, stamp_: str, runs: list[dict], w_per_core: float) -
         "stamp": stamp_,
         "cpu_s": [round(c, 3) for c in cpu],
         "wall_s": [round(r["wall_s"], 3) for r in runs],
+        "load": [[round(x, 2) for x in r["load"]] for r in runs] if all("load" in r for r in runs) else None,
         "median_cpu_s": round(med, 3),
         "spread": round((max(cpu) - min(cpu)) / med, 4) if med > 0 else None,
         "measured_j": round(med * w_per_core, 2),
     }
 
 
-def run_suite(names: list[str] | None = None, repeats: int = 2, progress=print) -> dict:
-    """Time the scripts (all, or those named) *repeats* times each, interleaved, and return the results."""
+def load_average() -> float | None:
+    """The machine's 1-minute load average (None where the system has none)."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
+
+
+def run_suite(names: list[str] | None = None, repeats: int = 2, progress=print, between=None,
+              measure=measure_pass) -> dict:
+    """Time the scripts (all, or those named) *repeats* times each, interleaved, and return the results.
+    *between*, if given, runs after the first half of the passes (`compare --retime` calibrates there,
+    so the timings before and after it bracket the calibration under the same load); what it returns
+    is stored as the results' "between", with the pass it followed. *measure* times one pass
+    (`measure_pass`; a stub in the tests)."""
     from greenlint.meter.counters.estimated import watts_per_core
 
     w_per_core, model = watts_per_core()
@@ -102,13 +120,18 @@ def run_suite(names: list[str] | None = None, repeats: int = 2, progress=print) 
     if missing:
         raise SystemExit(f"no such script in the suite: {', '.join(sorted(missing))}")
     runs: dict[str, list[dict]] = {p.stem: [] for p in chosen}
+    middle, done = (repeats + 1) // 2, None
     for r in range(repeats):
+        if between is not None and r == middle:
+            done = {"after_pass": r, **between()}
         progress(f"pass {r + 1}/{repeats}")
         order = chosen if r % 2 == 0 else chosen[::-1]
-        for stem, found in measure_pass(order, progress).items():
+        for stem, found in measure(order, progress).items():
             runs[stem].append(found)
     first = next(iter(runs.values()))[0] if runs else {}
+    extra = {"between": done} if done is not None else {}
     return {
+        **extra,
         "version": RESULTS_VERSION,
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "tensorflow": first.get("tensorflow"),

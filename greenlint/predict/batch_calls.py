@@ -16,12 +16,18 @@ is the `fit` loop's, which a one-batch call replaces by its own, measured). The 
 the layers the call dispatches one by one (`n_layers`, as the analysis counts a Sequential's list);
 where the call's layers are not known it is the workload's as measured, and the note says so. The
 compute follows the call's own FLOPs, so x100 the FLOPs is priced as such.
+
+A `tf.function`'s call whose body runs one step of a model (`TRACED_CALL`, `step: training` or
+`inference`) runs a traced graph once per Python call, as `train_on_batch`/`predict_on_batch` run
+Keras' own traced step once per call: its overhead is priced from that workload (`TRACED_STAND_INS`),
+not from the eager step's op-by-op dispatch nor from a step inside `fit`'s loop.
 """
 
 from __future__ import annotations
 
 import math
 
+from greenlint.catalog.kinds import TRACED_CALL
 from greenlint.predict.calibration import NOISE_SD, Z80, Measured, Overlay
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
 from greenlint.predict.work_energy import derive, flops_unknown, one_batch
@@ -54,17 +60,28 @@ def _compute_s(model: dict, group: str, api: str, features: dict) -> tuple[float
     return model["per_flop"] * flops, flops
 
 
-def _workload(overlay: Overlay, api: str, features: dict) -> Measured | None:
-    """The calibration workload of this API that runs one batch of the same kind of step (training
-    or inference, for a model call), nearest in FLOPs per sample."""
+#: The one-batch method whose calibration workload stands for a traced function's call of each kind of
+#: step: like that call, it runs a traced step (Keras' compiled train/predict function) once per call.
+TRACED_STAND_INS = {"training": "train_on_batch", "inference": "predict_on_batch"}
+
+
+def _workload(overlay: Overlay, api: str, features: dict) -> tuple[str, Measured] | None:
+    """(its API, the calibration workload) that runs one batch of the same kind of step as this call
+    (training or inference, for a model call; for a traced function's call, the `TRACED_STAND_INS`
+    method's), nearest in FLOPs per sample."""
     step = features.get("step")
-    found = [
-        m
-        for m in overlay.measured.get(api, ())
-        if one_batch(api, m.features) is not m.features and m.features.get("step") == step
-    ]
+    if api == TRACED_CALL:
+        method = TRACED_STAND_INS.get(str(step))
+        found = [(a, m) for a, ms in sorted(overlay.measured.items()) if a.rpartition(".")[2] == method for m in ms]
+    else:
+        found = [
+            (api, m)
+            for m in overlay.measured.get(api, ())
+            if one_batch(api, m.features) is not m.features and m.features.get("step") == step
+        ]
     mine = features.get("flops_per_sample") or 1.0
-    return min(found, key=lambda m: abs(math.log(mine / (m.features.get("flops_per_sample") or 1.0))), default=None)
+    return min(found, key=lambda am: abs(math.log(mine / (am[1].features.get("flops_per_sample") or 1.0))),
+               default=None)
 
 
 def batch_call_here(overlay: Overlay, api: str, features: dict, group: str) -> Prediction | None:
@@ -75,10 +92,11 @@ def batch_call_here(overlay: Overlay, api: str, features: dict, group: str) -> P
     model, power = local.get("time", {}).get(group), local.get("power", {}).get(group)
     if model is None or power is None or one_batch(api, features) is features or flops_unknown(api, features):
         return None
-    m = _workload(overlay, api, features)
-    if m is None:
+    found = _workload(overlay, api, features)
+    if found is None:
         return None
-    theirs, mine = _compute_s(model, group, api, m.features), _compute_s(model, group, api, features)
+    their_api, m = found
+    theirs, mine = _compute_s(model, group, their_api, m.features), _compute_s(model, group, api, features)
     if theirs is None or mine is None:
         return None
     watts = power["steady_w"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 
-from greenlint.catalog.kinds import TRACED_CALL
 from greenlint.predict.batch_calls import batch_call_here, first_run_share
 from greenlint.predict.calibration import Z80, Overlay, load_note
 from greenlint.predict.context import Context
@@ -22,7 +21,9 @@ def calibrated_work(ctx: Context, api: str, features: dict) -> Prediction | None
     None where no local model covers the call. A call on one batch (an eager model call, `*_on_batch`)
     is its own overhead measured here plus its step (`batch_calls.batch_call_here`); an eager model
     call with no such workload is None (it runs op by op, not as a step of the fitted calls). A
-    `tf.function`'s call (`TRACED_CALL`) runs its traced graph: a step like the fitted calls' steps."""
+    `tf.function`'s call running one step (`TRACED_CALL`) is one call of a traced step from Python:
+    priced like `train_on_batch`/`predict_on_batch` measured here (`batch_calls.TRACED_STAND_INS`),
+    not as a step inside `fit`'s loop, and None where the calibration timed no such call."""
     ov = ctx.overlay
     if ov is not None and ov.local and "ops" in ov.local and ctx.hierarchy.kind(api) == "tensor-op":
         return calibrated_op(ov, api, features)
@@ -32,7 +33,7 @@ def calibrated_work(ctx: Context, api: str, features: dict) -> Prediction | None
     local: dict = ov.local
     model = local["time"][group]
     shaped = one_batch(api, features) is not features
-    if shaped and api != TRACED_CALL and not features.get("in_tf_function"):
+    if shaped and not features.get("in_tf_function"):
         here = batch_call_here(ov, api, features, group)  # its own overhead measured here + its FLOPs
         if here is not None or api.rpartition(".")[2] == "__call__":
             return here

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from greenlint.catalog.kinds import TRACED_CALL
 from greenlint.kb.record import SCHEMA_VERSION
 from greenlint.kb.store import write_kb
 from greenlint.predict import Basis
@@ -94,6 +95,29 @@ def test_without_such_a_workload_a_one_batch_call_is_not_priced_from_one(tmp_pat
     assert on_batch.energy_j == pytest.approx(step_j(BATCH), rel=1e-6)
     eager = p.predict(CALL, dict(TAPE))
     assert "one batch, priced on this machine" not in (eager.evidence.note or "")
+    # a traced step's call: not a step inside `fit`'s loop either (the reference figure, rescaled)
+    traced = p.predict(TRACED_CALL, {**TAPE, "samples": 64})
+    assert traced.basis is Basis.CALIBRATED_RESCALED and "this machine's time model" not in traced.evidence.note
+
+
+def test_a_traced_training_step_is_priced_like_train_on_batch_not_like_a_fit_step(tmp_path, shipped):  # noqa: F811
+    """A `tf.function` whose body runs a training step, called from a Python loop, runs one traced step
+    per call, as `train_on_batch` runs Keras' traced train step: the overhead measured for that call
+    plus its own step's compute (3x the forward FLOPs and the optimizer's update), not the per-step
+    cost of a step inside `fit`'s loop (a751404 priced tape_function ~9x above what the fit step gave)."""
+    p = predictor(tmp_path, shipped)
+    overhead = ON_BATCH_J - compute_j(BATCH)
+    work = {"samples": 64, "step": "training", **SMALL}
+    call = p.predict(TRACED_CALL, dict(work))
+    assert call.basis is Basis.CALIBRATED and "mlp_train_on_batch_32" in call.evidence.note
+    assert call.energy_j == pytest.approx(overhead + compute_j(work), rel=1e-6)
+    assert call.energy_j > 1.5 * step_j(work)  # the fixture's train_on_batch costs twice a fit step
+    # its figure follows its work: 100 times the FLOPs per sample at this machine's cost per FLOP
+    wide = {**work, "flops_per_sample": 100 * SMALL["flops_per_sample"]}
+    assert p.predict(TRACED_CALL, wide).energy_j == pytest.approx(overhead + compute_j(wide), rel=1e-6)
+    # an inference step's stand-in is predict_on_batch, which this calibration did not time: no figure from train_on_batch
+    infer = p.predict(TRACED_CALL, {**work, "step": "inference"})
+    assert "mlp_train_on_batch_32" not in (infer.evidence.note or "")
 
 
 LOOP = """

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.catalog.kinds import TRACED_CALL
 from greenlint.kb.record import SCHEMA_VERSION
 from greenlint.kb.store import write_kb
 from greenlint.meter.workloads import models
@@ -184,29 +183,6 @@ def test_a_floor_stays_a_floor_and_an_eager_model_call_is_not_a_fitted_step(tmp_
     traced = p.predict(call, {"samples": 64, "step": "training", "in_tf_function": True, **SMALL})
     n, flops = derive("training", {"samples": 64, "batch_size": 64, "epochs": 1, **SMALL})
     assert n == 1 and traced.energy_j == pytest.approx(WATTS * (PER_STEP + PER_FLOP * flops), rel=1e-6)
-
-
-def test_a_tf_function_call_is_a_step_of_this_machines_time_model(tmp_path, shipped):
-    """Calling a tf.function whose body trains a model runs its traced graph: one step of this
-    machine's fitted model, not the reference GPU's figure rescaled by one ratio."""
-    p = calibrated(tmp_path, shipped)
-    step = {"samples": 64, "step": "training", **SMALL}
-    call = p.predict(TRACED_CALL, {**step, "loop_multiplier": 12})
-    n, flops = derive("training", {"samples": 64, "batch_size": 64, "epochs": 1, **SMALL})
-    assert call.basis is Basis.CALIBRATED and "this machine's time model" in call.evidence.note
-    per_step = WATTS * (PER_STEP + PER_FLOP * flops)  # the first call's tracing is paid once, not per step
-    assert n == 1 and call.energy_j == pytest.approx(per_step, rel=1e-6)
-    # the same call's figure follows its work: 100 times the FLOPs per sample at this machine's cost per FLOP
-    wide = p.predict(TRACED_CALL, {**step, "flops_per_sample": 100 * SMALL["flops_per_sample"]})
-    _, wide_flops = derive("training", {"samples": 64, "batch_size": 64, "epochs": 1, **SMALL,
-                                        "flops_per_sample": 100 * SMALL["flops_per_sample"]})
-    assert wide.energy_j == pytest.approx(WATTS * (PER_STEP + PER_FLOP * wide_flops), rel=1e-6)
-    # its runs known exactly: the first call's tracing is shared by them; unknown, it is said to be left out
-    assert "not in this figure: its runs are not known" in call.evidence.note
-    shared = p.predict(TRACED_CALL, {**step, "runs_count": 1536})
-    assert shared.energy_j == pytest.approx(per_step + WATTS * TRACE_S / 1536, rel=1e-6)
-    assert "shared by its 1,536 runs" in shared.evidence.note
-
 
 
 def test_a_call_in_a_loop_shares_the_first_calls_tracing_with_the_loops_runs(tmp_path, shipped):

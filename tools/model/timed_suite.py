@@ -55,6 +55,39 @@ def _script_rows(cmp: dict) -> list[str]:
     return lines
 
 
+def _pct(v: float) -> str:
+    return f"{100 * v:.0f} %"
+
+
+def loads_note(results: dict) -> str:
+    """How loaded the machine was while the scripts were timed (their runs' 1-minute load averages)."""
+    runs = [s.get("load") for s in results["scripts"].values()]
+    loads = [x for r in runs if r for pair in r for x in pair if x is not None]
+    if not loads:
+        return "The machine's load was not recorded with these timings."
+    n, told = len(runs), sum(1 for r in runs if r)
+    which = "" if told == n else f" ({told} of {n} scripts' runs recorded it)"
+    return (f"The machine's 1-minute load average while they ran: {min(loads):.2f}–{max(loads):.2f} on "
+            f"{results['machine']['logical_cores']} logical cores{which}.")
+
+
+def protocol_note(results: dict, cmp: dict) -> str:
+    """Whether the timings and the calibration were made in one run (one load) or not."""
+    spreads = sorted(s["spread"] for s in results["scripts"].values() if s.get("spread") is not None)
+    spread = (f" A script's repeated timings differ by {_pct(spreads[len(spreads) // 2])} at the median and "
+              f"{_pct(spreads[-1])} at most ((max − min) / median)." if spreads else "")
+    between = results.get("between")
+    if cmp.get("same_run") and between:
+        lo, hi = between.get("load") or (None, None)
+        at = f", at load average {lo}–{hi}" if lo is not None else ""
+        return (f"Timed and calibrated in one run (`python -m bench.timed compare --retime`): `{between['calibrate']}` "
+                f"ran between timing passes {between['after_pass']} and {between['after_pass'] + 1}{at}, so the "
+                f"measurements and the calibration share the machine's load.{spread}")
+    made = (cmp.get("calibration") or {}).get("finished_at") or cmp["date"]
+    return (f"The calibration (finished {made}) was not made in the timings' run ({results['date']}): the "
+            f"two may have been made under different loads (`compare --retime` makes both in one run).{spread}")
+
+
 def section(results: dict, level: int = 2) -> list[str]:
     """The markdown lines of the section (between BEGIN and END)."""
     h = "#" * level
@@ -75,7 +108,7 @@ def section(results: dict, level: int = 2) -> list[str]:
         "factor) summed; the interval ends summed likewise, wider than the 80 % interval of the sum, so "
         "\"inside\" is generous. A site with no figure adds nothing (\"unpriced\"). "
         "`python -m bench.timed run` times the scripts, `python -m bench.timed compare` predicts and "
-        "compares.",
+        f"compares. {loads_note(results)}",
         "",
     ]
     cmp = results.get("compare")
@@ -88,8 +121,9 @@ def section(results: dict, level: int = 2) -> list[str]:
         cal = cmp.get("calibration") if key == "calibrated" else None
         note = (f" Overlay {cal['hardware_id']} ({cal['mode']}, {cal['basis']}, finished {cal['finished_at']})."
                 if cal else "")
-        lines += [f"{h}# {title}", "", f"greenlint {cmp['greenlint']} at commit {cmp['commit']}, {cmp['date']}.{note} "
-                  "Goals of issue 27:", "",
+        how = f" {protocol_note(results, cmp)}" if cal else ""
+        lines += [f"{h}# {title}", "", f"greenlint {cmp['greenlint']} at commit {cmp['commit']}, {cmp['date']}.{note}"
+                  f"{how} Goals of issue 27:", "",
                   *_goal_rows(cmp[key]["summary"]), "", *_script_rows(cmp[key]), ""]
     return lines[:-1]
 
