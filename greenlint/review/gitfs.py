@@ -48,7 +48,9 @@ _LAYOUT = "marker-v2\n"  # in the folder's name: snapshots of older versions (no
 #: git settings that would run a command, turned off for every git greenlint runs (`-c` wins over
 #: every config file): the fsmonitor hook, hooks, external diff. Filters (`filter.<driver>.clean`,
 #: `smudge`, `process`) are named per driver by `_filter_overrides`; `git diff` also gets
-#: `--no-ext-diff --no-textconv`, and blobs are read by `cat-file --batch`, which applies no filter.
+#: `--no-ext-diff --no-textconv --ignore-submodules=all` (a submodule's own config, which these
+#: `-c` do not reach, would run its filters when git looks inside it), and blobs are read by
+#: `cat-file --batch`, which applies no filter.
 SAFE_CONFIG = (
     "core.fsmonitor=false",
     "core.hooksPath=/dev/null",
@@ -399,7 +401,8 @@ def _prune(cache: Path, keep: Path) -> None:
 def renames(repo: Path, base: Side, head: Side) -> dict[str, str]:
     """`{old path: new path}` of the files git sees renamed between the sides (`-M`)."""
     target = {"commit": [head.commit or ""], "index": ["--cached"], "worktree": []}[head.kind]
-    raw = git(repo, "diff", "--no-ext-diff", "--no-textconv", "-M", "--name-status", "-z", base.commit or "HEAD", *target, "--")
+    raw = git(repo, "diff", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "-M", "--name-status", "-z",
+              base.commit or "HEAD", *target, "--")
     fields = raw.decode("utf-8", "surrogateescape").split("\0")
     out, i = {}, 0
     while i < len(fields) and fields[i]:
