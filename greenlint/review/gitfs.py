@@ -13,14 +13,17 @@ A repository may be someone else's (a pull request, a clone): git runs with ever
 runs a command turned off (`SAFE_CONFIG`), a tree entry whose path could leave the snapshot (`..`,
 an absolute path, a folder that is a link in the same commit) is refused by name and the rest
 written, every write goes through folders opened without following links, and pruning removes
-only real folders carrying greenlint's marker (docs/hardening.md).
+only real folders carrying greenlint's marker, which holds a token kept in the user cache that no
+repository can commit (docs/hardening.md).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
+import secrets
 import shutil
 import stat
 import subprocess
@@ -41,10 +44,13 @@ SNAPSHOTS_KEPT = 8  # snapshots of other revisions kept in the cache (least rece
 _REGULAR = ("100644", "100755")  # blob modes of files
 _LINK = "120000"  # a symbolic link: its blob is the target (written as a link); submodules are left out
 #: The file greenlint writes last into each snapshot folder it creates: pruning removes only these.
+#: Its second line is this user's token (`_token`): a repository can commit a folder that looks
+#: like a snapshot, marker and all, under a project's cache-dir, but not with the token.
 MARKER = ".greenlint-snapshot"
 _MARKER_TEXT = b"a snapshot of a git revision written by greenlint diff; pruned by it\n"
+_TOKEN_FILE = "snapshot-token"  # in the user cache (greenlint.paths.cache_dir), outside every project
 _SNAPSHOT_NAME = re.compile(r"[0-9a-f]{24}")
-_LAYOUT = "marker-v2\n"  # in the folder's name: snapshots of older versions (no marker) are never reused
+_LAYOUT = "marker-v3\n"  # in the folder's name: snapshots of older versions (no token) are never reused
 #: git settings that would run a command, turned off for every git greenlint runs (`-c` wins over
 #: every config file): the fsmonitor hook, hooks, external diff. Filters (`filter.<driver>.clean`,
 #: `smudge`, `process`) are named per driver by `_filter_overrides`; `git diff` also gets
@@ -275,17 +281,55 @@ def _real_folder(path: Path, create: bool = False) -> None:
 
 
 def _ours(folder: Path) -> bool:
-    """Whether *folder* is a real folder holding greenlint's marker as a regular file."""
+    """Whether *folder* is a real folder holding greenlint's marker as a regular file that starts
+    with this user's token (`_marker_head`): a marker a repository committed is not greenlint's."""
+    head = _marker_head()
     try:
-        return stat.S_ISDIR(os.lstat(folder).st_mode) and stat.S_ISREG(os.lstat(folder / MARKER).st_mode)
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):
+            return False
+        fd = os.open(folder / MARKER, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            return stat.S_ISREG(os.fstat(fh.fileno()).st_mode) and fh.read(len(head)) == head
     except OSError:
         return False
+
+
+def _marker_head() -> bytes:
+    """The first two lines of every marker this user's greenlint writes: the text, then the token."""
+    from greenlint.paths import cache_dir
+
+    return _MARKER_TEXT + f"token {_token(cache_dir() / _TOKEN_FILE)}\n".encode()
+
+
+@functools.cache
+def _token(path: Path) -> str:
+    """The random token kept in *path* (created once, without replacing one another run made
+    meanwhile); where the user cache cannot hold it, a token of this run only (its snapshots are
+    then neither reused nor pruned by later runs)."""
+    fresh = secrets.token_hex(16)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".token-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as fh:
+                fh.write(fresh + "\n")
+            os.link(tmp, path)  # fails where the token exists: that one stays
+            return fresh
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(tmp)
+    except OSError:
+        return fresh
+    data, error = read_bytes(path, 64)
+    token = data.decode("ascii", "replace").strip() if data is not None and error is None else ""
+    return token if re.fullmatch(r"[0-9a-f]{32}", token) else fresh
 
 
 def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
     """Write *files* into a folder beside *folder*, then rename it. An entry the file system
     refuses (a name that folds onto a link on a case-insensitive disk) is left out and listed in
-    the marker, after its first line, so that every later run names it too."""
+    the marker, after its first two lines, so that every later run names it too."""
     partial = Path(tempfile.mkdtemp(prefix=".partial-", dir=folder.parent))
     try:
         blobs = _blobs(repo, sorted({sha.removeprefix("link:") for sha in files.values()}))
@@ -301,7 +345,7 @@ def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
                 failed.append(f"{path}\tcannot be written inside the snapshot ({exc.strerror or exc})\n")
         # the snapshot's root is its work tree's root (import search and .gitignore stop there)
         (partial / ".git").mkdir(exist_ok=True)
-        _put(partial, [MARKER], _MARKER_TEXT + "".join(failed).encode("utf-8", "surrogateescape"))
+        _put(partial, [MARKER], _marker_head() + "".join(failed).encode("utf-8", "surrogateescape"))
         try:
             partial.rename(folder)
         except OSError:  # written meanwhile by another run: theirs is the same
@@ -342,7 +386,7 @@ def _put(root: Path, parts: list[str], data: bytes = b"", link: str | None = Non
 def _written_refusals(folder: Path) -> list[Refused]:
     """The entries `_write` could not write into *folder*, as its marker lists them."""
     try:
-        lines = (folder / MARKER).read_bytes().decode("utf-8", "surrogateescape").splitlines()[1:]
+        lines = (folder / MARKER).read_bytes().decode("utf-8", "surrogateescape").splitlines()[2:]
     except OSError:
         return []
     return [Refused(*line.split("\t", 1)) for line in lines if "\t" in line]

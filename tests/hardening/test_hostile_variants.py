@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from greenlint.review import gitfs
 from tests.hardening import fuzz
 from tests.hardening.fuzz import _git, _write
 
@@ -58,3 +59,52 @@ def test_a_submodules_own_config_runs_no_command(case):
     _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[1])
     for argv in (["HEAD"], ["HEAD", "--", "a.py"]):
         assert fuzz.check_repo_case(root, repo, outside, argv, "submodule") is None
+
+
+def _forged_snapshots(repo: Path, names: list[str]) -> list[Path]:
+    """Folders named and marked as greenlint's snapshots, committed under the project's cache-dir:
+    the marker's text is in greenlint's source for anyone to copy."""
+    (repo / "pyproject.toml").write_text('[tool.greenlint]\ncache-dir = ".glc"\n')
+    forged = []
+    for name in names:
+        folder = repo / ".glc" / "snapshots" / name
+        folder.mkdir(parents=True)
+        (folder / gitfs.MARKER).write_bytes(gitfs._MARKER_TEXT)
+        (folder / "keep.py").write_text("x = 1\n")
+        forged.append(folder)
+    _git(repo, "add", "-f", ".")
+    _git(repo, "commit", "-qm", "folders that look like snapshots")
+    return forged
+
+
+def test_pruning_never_removes_a_committed_marker(case):
+    """A commit's folders under `<cache-dir>/snapshots` with a copied marker: pruning (which keeps
+    the 8 newest) must not take them for greenlint's and delete tracked files of the work tree."""
+    root, repo, outside = case
+    forged = _forged_snapshots(repo, [f"{i:024x}" for i in range(12)])
+    for i in range(1, 4):
+        _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[i])
+        _git(repo, "commit", "-qam", f"step {i}")
+    assert fuzz.check_repo_case(root, repo, outside, ["HEAD~3", "HEAD"], "forged markers") is None
+    assert all((f / "keep.py").exists() for f in forged)
+    assert _git(repo, "ls-files", "--deleted") == ""  # no tracked file removed
+
+
+def test_a_committed_snapshot_of_the_right_name_is_never_used(case, monkeypatch):
+    """A folder committed under the very name greenlint gives a revision's snapshot (computable from
+    the revision), holding other code: an error naming it, never its figures."""
+    root, repo, outside = case
+    (repo / "pyproject.toml").write_text('[tool.greenlint]\ncache-dir = ".glc"\n')
+    _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[1])
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "config")
+    monkeypatch.chdir(repo)
+    code, _, err = fuzz._main(["diff", "HEAD~1", "HEAD", "--format", "json"])
+    assert code in (0, 1), err
+    real = {p.name: p for p in (repo / ".glc" / "snapshots").iterdir()}
+    for folder in real.values():  # as a commit would bring them: the marker copied, other code inside
+        (folder / gitfs.MARKER).write_bytes(gitfs._MARKER_TEXT)
+        (folder / "a.py").write_text("x = 1\n")
+    code, _, err = fuzz._main(["diff", "HEAD~1", "HEAD"])
+    assert code == 2 and "not a snapshot greenlint wrote" in err
+    assert all((folder / "a.py").read_text() == "x = 1\n" for folder in real.values())  # neither used nor removed
