@@ -71,6 +71,7 @@ class SideAnalysis:
     errors: list[Diagnostic] = field(default_factory=list)
     imports: dict[str, list[str]] = field(default_factory=dict)  # file -> the project files it imports
     scripts: list[str] = field(default_factory=list)  # files a program run starts from
+    present: set[str] = field(default_factory=set)  # the paths asked for that this side holds
 
     def closure(self, script: str) -> tuple[str, ...]:
         """*script*, then every project file one run of it imports (directly or not), sorted."""
@@ -86,8 +87,8 @@ class SideAnalysis:
 def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Path) -> SideAnalysis:
     """Analyse the files of *side* under the repository-relative *paths* (all of it: `[""]`)."""
     root, refused = (repo, []) if side.on_disk else snapshot(repo, side, cache)
-    targets = [root / p for p in paths if (root / p).exists()]
-    out = SideAnalysis(side)
+    out = SideAnalysis(side, present={p for p in paths if (root / p).exists()})
+    targets = [root / p for p in paths if p in out.present]
     out.errors = [_refusal(side, r) for r in refused if any(_below(r.path, p) for p in paths)]
     if not targets:
         return out

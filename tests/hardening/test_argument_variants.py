@@ -1,0 +1,51 @@
+"""Held-out variants of issue 29 items 7–8 (argument shapes that gave a wrong result without an
+error): a path after `--` that names nothing on either side of `greenlint diff`."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.hardening import fuzz
+from tests.hardening.fuzz import _git, _write
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "user-cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    root = tmp_path / "repo"
+    (root / "sub").mkdir(parents=True)
+    _git(root, "init", "-q", "-b", "main")
+    _write(root, "a.py", fuzz.TF + fuzz.SNIPPETS[0])
+    _write(root, "sub/b.py", fuzz.TF + fuzz.SNIPPETS[1])
+    _write(root, "README.md", "# a project\n")
+    _git(root, "add", ".")
+    _git(root, "commit", "-qm", "base")
+    _write(root, "a.py", fuzz.TF + fuzz.SNIPPETS[0].replace("epochs=5", "epochs=50"))
+    _git(root, "commit", "-qam", "more epochs")
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.mark.parametrize("argv", [
+    ["HEAD~1", "HEAD", "--", "a_typo.py"], ["HEAD~1", "--", "nowhere/"], ["--staged", "--", "a_typo.py"],
+    ["HEAD~1", "HEAD", "--", ":(glob)*.py"], ["HEAD~1", "HEAD", "--", "README.md"],
+])
+def test_a_path_on_neither_side_is_an_error_not_nothing_changed(repo, argv):
+    code, out, err = fuzz._main(["diff", *argv])
+    assert code == 2 and "on neither side" in err and argv[-1].rstrip("/") in err, (code, out, err)
+
+
+@pytest.mark.parametrize("argv", [
+    ["HEAD~1", "HEAD", "--", "a.py"], ["HEAD~1", "HEAD", "--", "a.py", "sub"], ["HEAD~1", "--", "./a.py"],
+    ["HEAD~1", "HEAD", "--", "sub/../a.py"],
+])
+def test_a_path_on_a_side_is_compared(repo, argv):
+    code, out, err = fuzz._main(["diff", *argv])
+    assert code == 0 and "a.py" in out and "epochs 5 → 50" in out, (code, out, err)
+
+
+def test_a_file_deleted_since_the_base_is_on_a_side(repo):
+    _git(repo, "rm", "-q", "a.py")
+    code, out, err = fuzz._main(["diff", "HEAD", "--", "a.py"])
+    assert code == 0 and "a.py" in out and "on neither side" not in err, (code, out, err)
