@@ -31,7 +31,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from greenlint.analysis.sources import read_bytes
+from greenlint.analysis.sources import MAX_BYTES, NOTEBOOK_RAW_FACTOR, read_bytes
 from greenlint.check.config import INCLUDE_SUFFIXES
 from greenlint.profile import PROFILE_DIR, PROFILE_FILE
 from greenlint.profile.store import MAX_FILE_BYTES
@@ -43,6 +43,10 @@ DEFAULT_BRANCHES = ("main", "master", "trunk", "origin/main", "origin/master")
 SNAPSHOTS_KEPT = 8  # snapshots of other revisions kept in the cache (least recently used go)
 _REGULAR = ("100644", "100755")  # blob modes of files
 _LINK = "120000"  # a symbolic link: its blob is the target (written as a link); submodules are left out
+#: The largest blob read into memory: what the analysis would read of a notebook or a profile file at
+#: most. A larger one (a commit can hold gigabytes of one byte, compressed to kilobytes) is written as
+#: a sparse file of its size, which the analysis names as too large without reading it.
+_MAX_BLOB = max(MAX_BYTES * NOTEBOOK_RAW_FACTOR, MAX_FILE_BYTES)
 #: The file greenlint writes last into each snapshot folder it creates: pruning removes only these.
 #: Its second line is this user's token (`_token`): a repository can commit a folder that looks
 #: like a snapshot, marker and all, under a project's cache-dir, but not with the token.
@@ -336,11 +340,16 @@ def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
         failed = []
         for path, sha in files.items():
             parts = path.split("/")
+            blob = blobs[sha.removeprefix("link:")]
             try:
+                if isinstance(blob, int) and blob < 0:
+                    raise OSError("its blob is not in the repository")
+                if sha.startswith("link:") and isinstance(blob, int):
+                    raise OSError(f"a link target of {blob} bytes")
                 if sha.startswith("link:"):
-                    _put(partial, parts, link=blobs[sha.removeprefix("link:")].decode("utf-8", "surrogateescape"))
+                    _put(partial, parts, link=blob.decode("utf-8", "surrogateescape"))
                 else:
-                    _put(partial, parts, blobs[sha])
+                    _put(partial, parts, blob)
             except OSError as exc:
                 failed.append(f"{path}\tcannot be written inside the snapshot ({exc.strerror or exc})\n")
         # the snapshot's root is its work tree's root (import search and .gitignore stop there)
@@ -355,10 +364,11 @@ def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
         raise
 
 
-def _put(root: Path, parts: list[str], data: bytes = b"", link: str | None = None, replace: bool = False) -> None:
+def _put(root: Path, parts: list[str], data: bytes | int = b"", link: str | None = None, replace: bool = False) -> None:
     """Write the file (or *link*) *parts* below *root*: each folder opened without following a
     link (created when missing), the file created anew (or, with *replace*, truncated) and never
-    opened through a link. An entry `unsafe` let through still cannot leave *root*."""
+    opened through a link. An entry `unsafe` let through still cannot leave *root*. *data* given
+    as a size writes a sparse file of that size (a blob too large to read)."""
     nofollow = getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | nofollow)
     try:
@@ -378,7 +388,10 @@ def _put(root: Path, parts: list[str], data: bytes = b"", link: str | None = Non
         with os.fdopen(out, "wb") as fh:
             if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                 raise OSError(f"{'/'.join(parts)}: not a regular file")
-            fh.write(data)
+            if isinstance(data, int):
+                fh.truncate(data)
+            else:
+                fh.write(data)
     finally:
         os.close(fd)
 
@@ -392,10 +405,17 @@ def _written_refusals(folder: Path) -> list[Refused]:
     return [Refused(*line.split("\t", 1)) for line in lines if "\t" in line]
 
 
-def _blobs(repo: Path, shas: list[str]) -> dict[str, bytes]:
-    """The contents of blobs, read in one `git cat-file --batch` (which applies no filter)."""
+def _blobs(repo: Path, shas: list[str]) -> dict[str, bytes | int]:
+    """The contents of blobs, read in one `git cat-file --batch` (which applies no filter); the
+    size alone of a blob over _MAX_BLOB (`cat-file --batch-check` reads none), -1 for one the
+    repository lacks (a tree made with `git mktree --missing`, a partial clone)."""
+    listing = git(repo, "cat-file", "--batch-check", data="".join(f"{s}\n" for s in shas).encode())
+    sizes = {sha: int(fields[2]) if len(fields) == 3 and fields[2].isdigit() else -1
+             for sha, fields in zip(shas, (line.split() for line in listing.decode().splitlines()))}
+    out: dict[str, bytes | int] = {sha: size for sha, size in sizes.items() if size > _MAX_BLOB or size < 0}
+    shas = [sha for sha in shas if sha not in out]
     raw = git(repo, "cat-file", "--batch", data="".join(f"{s}\n" for s in shas).encode())
-    out, at = {}, 0
+    at = 0
     for sha in shas:
         end = raw.index(b"\n", at)
         header = raw[at:end].split()

@@ -108,3 +108,35 @@ def test_a_committed_snapshot_of_the_right_name_is_never_used(case, monkeypatch)
     code, _, err = fuzz._main(["diff", "HEAD~1", "HEAD"])
     assert code == 2 and "not a snapshot greenlint wrote" in err
     assert all((folder / "a.py").read_text() == "x = 1\n" for folder in real.values())  # neither used nor removed
+
+
+def test_a_blob_of_gigabytes_compressed_to_kilobytes_is_neither_read_nor_written(case, monkeypatch):
+    """A commit holding a huge `.py` of one repeated byte (kilobytes in git): its size is read, not
+    its bytes; the snapshot holds a sparse file of that size, which the analysis names as too large."""
+    root, repo, outside = case
+    size = gitfs._MAX_BLOB + 4 * 1024 * 1024
+    big = _git(repo, "hash-object", "-w", "--stdin", data="#" * size)
+    tree = fuzz._tree(repo, ("100644", big, "big.py"), ("100644", fuzz._blob(repo, fuzz.TF + fuzz.SNIPPETS[1]), "a.py"))
+    hostile = _git(repo, "commit-tree", tree, "-p", "HEAD", "-m", "a bomb")
+    read = []
+    real_git = gitfs.git
+
+    def counting_git(where, *args, data=None):
+        out = real_git(where, *args, data=data)
+        read.append(len(out) if args[:2] == ("cat-file", "--batch") else 0)
+        return out
+
+    monkeypatch.setattr(gitfs, "git", counting_git)
+    monkeypatch.chdir(repo)
+    code, out, err = fuzz._main(["diff", "HEAD", hostile])
+    assert code in (0, 1) and "big.py" in err and "over the" in err, (code, err)
+    assert max(read) < 1024 * 1024  # the big blob's bytes never came through git's output
+    written = next((root.parent / "user-cache").rglob("big.py"))
+    assert written.stat().st_size == size and written.stat().st_blocks * 512 < 1024 * 1024  # sparse
+
+
+def test_a_blob_the_repository_lacks_is_named_not_a_crash(case):
+    root, repo, outside = case
+    present = fuzz._blob(repo, "x = 1\n")
+    sizes = gitfs._blobs(repo, sorted([present, "1" * 40]))
+    assert sizes["1" * 40] == -1 and sizes[present] == b"x = 1\n"
