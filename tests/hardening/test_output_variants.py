@@ -79,3 +79,15 @@ def test_the_no_files_warning_escapes_the_path(tmp_path, monkeypatch):
     empty.mkdir()
     code, _, err = _run(["check", str(empty)])
     assert "no Python files" in err and not RAW_CONTROL.search(err) and "\\x1b]52" in err
+
+
+def test_the_html_report_shows_a_name_with_bidi_marks_escaped(project):
+    """`calls --format html` (the editor's energy report): a U+202E in a file name would reverse the
+    link's text in the page; the text shows it escaped, `data-path` and the link keep the name."""
+    code, out, _ = _run(["calls", "p", "--format", "html"])
+    assert code == 0
+    shown = [m for m in out.split("<a href=")[1:] if "bidi" in m]
+    assert shown and all("bidi\\u202egnp.py:" in m.split(">", 1)[1] for m in shown)
+    assert 'data-path="p/bidi\u202egnp.py"' in out and "bidi%E2%80%AEgnp.py" in out
+    texts = [m.split(">", 1)[1].split("</a>", 1)[0] for m in out.split("<a href=")[1:]]
+    assert texts and not any(RAW_CONTROL.search(t) for t in texts)
