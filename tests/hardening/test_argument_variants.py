@@ -49,3 +49,11 @@ def test_a_file_deleted_since_the_base_is_on_a_side(repo):
     _git(repo, "rm", "-q", "a.py")
     code, out, err = fuzz._main(["diff", "HEAD", "--", "a.py"])
     assert code == 0 and "a.py" in out and "on neither side" not in err, (code, out, err)
+
+
+@pytest.mark.parametrize("path", ["a" * 300, "/".join(["b" * 200] * 30), "a.py/" + "c" * 300])
+def test_a_path_longer_than_the_file_system_holds_is_named(repo, path):
+    """Issue 29 item 12's NAME_MAX / PATH_MAX paths, given to `diff` (they crashed with OSError)."""
+    for argv in (["HEAD", "--", path], ["HEAD~1", "HEAD", "--", path]):
+        code, out, err = fuzz._main(["diff", *argv])
+        assert code == 2 and "Traceback" not in err and "on neither side" in err, (code, err[-300:])
