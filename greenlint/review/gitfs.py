@@ -271,14 +271,18 @@ def snapshot(repo: Path, side: Side, cache: Path) -> tuple[Path, list[Refused]]:
 
 
 def _real_folder(path: Path, create: bool = False) -> None:
-    """Make sure *path* is a real folder, not a link (created when missing and *create*)."""
-    if create and not os.path.lexists(path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            path.mkdir()
-        except FileExistsError:
-            pass
-    st = os.lstat(path)
+    """Make sure *path* is a real folder, not a link (created when missing and *create*); a
+    SnapshotError naming it where it cannot be (under a file, too long a name, no permission)."""
+    try:
+        if create and not os.path.lexists(path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.mkdir()
+            except FileExistsError:
+                pass
+        st = os.lstat(path)
+    except OSError as exc:
+        raise SnapshotError(f"{path}: cannot hold snapshots ({exc.strerror or exc}): choose another cache-dir") from None
     if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
         raise SnapshotError(f"{path}: is a symbolic link or not a folder; greenlint never writes snapshots through a"
                             " link: remove it or choose another cache-dir")

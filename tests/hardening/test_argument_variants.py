@@ -57,3 +57,13 @@ def test_a_path_longer_than_the_file_system_holds_is_named(repo, path):
     for argv in (["HEAD", "--", path], ["HEAD~1", "HEAD", "--", path]):
         code, out, err = fuzz._main(["diff", *argv])
         assert code == 2 and "Traceback" not in err and "on neither side" in err, (code, err[-300:])
+
+
+@pytest.mark.parametrize("cache", ["a" * 300, "/dev/null/x", "a.py/cache"])
+def test_a_cache_dir_that_cannot_be_a_folder_is_named(repo, cache):
+    """`--cache-dir` over NAME_MAX, below a device or below a file: `check` runs without a cache
+    (it crashed on the long name), `diff` names the folder (it crashed on every one)."""
+    code, out, err = fuzz._main(["check", "a.py", "--cache-dir", cache, "--format", "json"])
+    assert code in (0, 1) and "Traceback" not in err, err[-300:]
+    code, out, err = fuzz._main(["diff", "HEAD~1", "HEAD", "--cache-dir", cache])
+    assert code == 2 and "cannot hold snapshots" in err and "choose another cache-dir" in err, (code, err[-300:])
