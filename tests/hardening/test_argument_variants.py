@@ -10,9 +10,7 @@ from tests.hardening.fuzz import _git, _write
 
 
 @pytest.fixture
-def repo(tmp_path, monkeypatch):
-    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "user-cache"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+def repo(tmp_path, monkeypatch, own_caches):
     root = tmp_path / "repo"
     (root / "sub").mkdir(parents=True)
     _git(root, "init", "-q", "-b", "main")

@@ -15,9 +15,7 @@ STATEFUL_MAP = ("import tensorflow as tf\n\ndef augment(x):\n    return tf.image
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
-    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "user-cache"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+def project(tmp_path, monkeypatch, own_caches):
     root = tmp_path / "p"
     (root / "d").mkdir(parents=True)
     (root / "a.py").write_text(STATEFUL_MAP)

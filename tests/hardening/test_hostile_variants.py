@@ -16,10 +16,8 @@ from tests.hardening.fuzz import _git, _write
 
 
 @pytest.fixture
-def case(tmp_path, monkeypatch):
+def case(tmp_path, own_caches):
     """(case root, repository with one commit, a folder outside it that must stay as it is)."""
-    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "user-cache"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     base = tmp_path / "case" / "1" / "2" / "3"
     repo, outside = base / "repo", base / "outside"
     repo.mkdir(parents=True)

@@ -26,9 +26,7 @@ class Terminal(io.StringIO):
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
-    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "user-cache"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+def project(tmp_path, monkeypatch, own_caches):
     root = tmp_path / "p"
     root.mkdir()
     for name in NAMES:
@@ -73,8 +71,7 @@ def test_diff_lines_on_a_terminal_are_escaped_and_kept_in_a_pipe(project):
     assert not RAW_CONTROL.search(shown) and "\\x1b]52" in shown and "\\u202e" in shown
 
 
-def test_the_no_files_warning_escapes_the_path(tmp_path, monkeypatch):
-    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "user-cache"))
+def test_the_no_files_warning_escapes_the_path(tmp_path, own_caches):
     empty = tmp_path / "empty\x1b]52;c;eA==\x07"
     empty.mkdir()
     code, _, err = _run(["check", str(empty)])
