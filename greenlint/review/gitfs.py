@@ -255,7 +255,9 @@ def snapshot(repo: Path, side: Side, cache: Path) -> tuple[Path, list[Refused]]:
     the snapshot's folder is a link or a folder greenlint did not write."""
     files, refused = split_unsafe(entries(repo, side))
     listing = "".join(f"{p}\0{s}\n" for p, s in sorted(files.items()))
-    digest = hashlib.sha256((_LAYOUT + listing).encode("utf-8", "surrogateescape"))
+    # the token in the name too: another user cache's snapshots (an editor with another GREENLINT_CACHE_DIR)
+    # never collide with this one's, and a repository cannot compute the name of one greenlint will use
+    digest = hashlib.sha256(_LAYOUT.encode() + _marker_head() + listing.encode("utf-8", "surrogateescape"))
     _real_folder(cache, create=True)
     folder = cache / digest.hexdigest()[:24]
     if not _ours(folder):

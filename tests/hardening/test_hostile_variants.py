@@ -138,3 +138,19 @@ def test_a_blob_the_repository_lacks_is_named_not_a_crash(case):
     present = fuzz._blob(repo, "x = 1\n")
     sizes = gitfs._blobs(repo, sorted([present, "1" * 40]))
     assert sizes["1" * 40] == -1 and sizes[present] == b"x = 1\n"
+
+
+def test_snapshots_of_another_user_cache_are_left_alone_not_an_error(case, monkeypatch):
+    """Two user caches (the editor and a terminal with different GREENLINT_CACHE_DIR) sharing a
+    project's cache-dir: each uses and prunes only its own snapshots, neither refuses the other's."""
+    root, repo, outside = case
+    (repo / "pyproject.toml").write_text('[tool.greenlint]\ncache-dir = ".glc"\n')
+    _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[1])
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "config")
+    monkeypatch.chdir(repo)
+    for user in ("editor", "terminal", "editor"):
+        monkeypatch.setenv("GREENLINT_CACHE_DIR", str(root.parent / user))
+        code, out, err = fuzz._main(["diff", "HEAD~1", "HEAD"])
+        assert code in (0, 1) and "not a snapshot greenlint wrote" not in err, (user, err)
+    assert len(list((repo / ".glc" / "snapshots").iterdir())) == 4  # two revisions, two user caches
