@@ -350,9 +350,9 @@ def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
             try:
                 if isinstance(blob, int) and blob < 0:
                     raise OSError("its blob is not in the repository")
-                if sha.startswith("link:") and isinstance(blob, int):
-                    raise OSError(f"a link target of {blob} bytes")
                 if sha.startswith("link:"):
+                    if isinstance(blob, int):
+                        raise OSError(f"a link target of {blob} bytes")
                     _put(partial, parts, link=blob.decode("utf-8", "surrogateescape"))
                 else:
                     _put(partial, parts, blob)
