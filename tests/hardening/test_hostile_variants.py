@@ -88,14 +88,20 @@ def test_pruning_never_removes_a_committed_marker(case):
     assert _git(repo, "ls-files", "--deleted") == ""  # no tracked file removed
 
 
-def test_a_committed_snapshot_of_the_right_name_is_never_used(case, monkeypatch):
-    """A folder committed under the very name greenlint gives a revision's snapshot (computable from
-    the revision), holding other code: an error naming it, never its figures."""
-    root, repo, outside = case
+def _commit_with_project_cache(repo: Path) -> None:
+    """A commit that sets the project's cache-dir (`.glc`, inside the repository) and changes a.py."""
     (repo / "pyproject.toml").write_text('[tool.greenlint]\ncache-dir = ".glc"\n')
     _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[1])
     _git(repo, "add", ".")
     _git(repo, "commit", "-qm", "config")
+
+
+def test_a_committed_snapshot_of_the_right_name_is_never_used(case, monkeypatch):
+    """A folder committed under the very name greenlint gives a revision's snapshot (as if the name,
+    which holds the user cache's token, were known), holding other code: an error naming it, never
+    its figures."""
+    root, repo, outside = case
+    _commit_with_project_cache(repo)
     monkeypatch.chdir(repo)
     code, _, err = fuzz._main(["diff", "HEAD~1", "HEAD", "--format", "json"])
     assert code in (0, 1), err
@@ -144,10 +150,7 @@ def test_snapshots_of_another_user_cache_are_left_alone_not_an_error(case, monke
     """Two user caches (the editor and a terminal with different GREENLINT_CACHE_DIR) sharing a
     project's cache-dir: each uses and prunes only its own snapshots, neither refuses the other's."""
     root, repo, outside = case
-    (repo / "pyproject.toml").write_text('[tool.greenlint]\ncache-dir = ".glc"\n')
-    _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[1])
-    _git(repo, "add", ".")
-    _git(repo, "commit", "-qm", "config")
+    _commit_with_project_cache(repo)
     monkeypatch.chdir(repo)
     for user in ("editor", "terminal", "editor"):
         monkeypatch.setenv("GREENLINT_CACHE_DIR", str(root.parent / user))
