@@ -66,6 +66,8 @@ class GreenlintProtocol(LanguageServerProtocol):
       InvalidParams (-32602), where pygls would drop it and leave the client waiting forever;
     - a request before `initialize` gets ServerNotInitialized (-32002); notifications before it
       but `exit` are dropped, as the LSP specification says;
+    - a second `initialize` gets InvalidRequest (-32600), where pygls would start the session
+      over and forget the open documents;
     - a request after `shutdown` gets InvalidRequest (-32600), where pygls would leave it
       unanswered; `exit` then ends the server with 0, and without `shutdown` before it with 1
       (`exit_code`, which `greenlint lsp` returns);
@@ -116,6 +118,12 @@ class GreenlintProtocol(LanguageServerProtocol):
             if getattr(message, "id", None) is not None:  # a request: answered, never run
                 log.warning("refused %s request %r: the server is shutting down", method, message.id)
                 error = JsonRpcInvalidRequest.of(ValueError(f"{method} after shutdown: only exit is accepted"))
+                self._send_response(message.id, None, error.to_response_error())
+            return
+        if method == types.INITIALIZE and self._initialize_seen:  # pygls would start over, dropping the open documents
+            if getattr(message, "id", None) is not None:
+                log.warning("refused initialize request %r: the server is initialized already", message.id)
+                error = JsonRpcInvalidRequest.of(ValueError("initialize after initialize: the server is initialized once"))
                 self._send_response(message.id, None, error.to_response_error())
             return
         if method == types.INITIALIZE:

@@ -85,7 +85,8 @@ def environment_stamp(calibration: Path | None = None, device: str | None = None
         if root is None:
             h.update(b"no calibration")
             continue
-        h.update(repr((str(root), _tree_stamp(root) if root.is_dir() else None)).encode())
+        # os.path.isdir: a name too long for the file system (`--cache-dir` of 300 characters) is no folder, not an OSError
+        h.update(repr((str(root), _tree_stamp(root) if os.path.isdir(root) else None)).encode())
     return h.hexdigest()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -162,12 +163,18 @@ def _per_file_ignores(value: Any, where: str) -> dict[str, tuple[str, ...]]:
 
 def check_file_pattern(pattern: str, where: str) -> None:
     """Raise a ConfigError, saying *where*, for a per-file-ignores pattern that could never match a
-    file: empty, a negation, an unclosed `[`, or one the gitignore-style matcher refuses."""
+    file: empty, a negation, a `.` or `..` component, `{a,b}` alternation, an unclosed `[`, or one
+    the gitignore-style matcher refuses."""
     why = None
     if not pattern.strip():
         why = "it is empty"
     elif pattern.startswith("!"):
         why = "a negation (`!`) names no file to ignore codes in"
+    elif any(part in (".", "..") for part in pattern.split("/")):
+        why = ("a `.` or `..` component: files are matched by their path below the project root, which holds"
+               " none (`/a.py` anchors a pattern there)")
+    elif re.search(r"(?<!\\)\{[^{}]*,[^{}]*\}", pattern):
+        why = "`{a,b}` alternation, which gitignore-style patterns do not have: write one pattern per alternative"
     else:
         i = 0
         while i < len(pattern) and why is None:

@@ -13,7 +13,8 @@ from greenlint.check.config import INCLUDE_SUFFIXES, Config, ConfigError
 
 def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
     """Files to check under `paths`, sorted, each once (by where it really is: a file named by a
-    relative and by an absolute path, or found again under another folder named, keeps the first name).
+    relative and by an absolute path, found again under another folder named, or through a link to
+    it, keeps the first name).
 
     Files named explicitly are included whatever their suffix, and despite `exclude` unless
     `force_exclude` is set (pre-commit passes every staged file by name).
@@ -53,8 +54,8 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
             continue
         if is_dir:
             top = os.path.realpath(path)
-            for f in _walk(path, config, exclude()):
-                add(f, os.path.join(top, os.path.relpath(f, path)))
+            for f in _walk(path, config, exclude()):  # a link to a file met in the walk too: once, where it really is
+                add(f, os.path.realpath(f) if os.path.islink(f) else os.path.join(top, os.path.relpath(f, path)))
         elif not (config.force_exclude and _excluded(path.resolve().as_posix(), False, root, exclude())):
             add(path, os.path.realpath(path))  # a FIFO, socket or device too: reported as a GL002, never opened
     return sorted(found)

@@ -200,7 +200,8 @@ def run(args: argparse.Namespace) -> int:
         print(visible(f"greenlint: error: {exc}"), file=sys.stderr)
         return 2
     if not result.files:
-        print(f"greenlint: warning: no Python files or notebooks found under {', '.join(args.paths)}", file=sys.stderr)
+        print(visible(f"greenlint: warning: no Python files or notebooks found under {', '.join(args.paths)}"),
+              file=sys.stderr)
     if args.diff or args.fix:
         from greenlint.check import fixes as files
 
@@ -211,9 +212,11 @@ def run(args: argparse.Namespace) -> int:
         if args.diff:
             from greenlint.fix.engine import unified_diff
 
+            terminal = sys.stdout.isatty()  # a patch kept for `git apply` keeps its lines' bytes; a terminal sees them escaped
             for f in fixes:
                 if f.changed:
-                    sys.stdout.write(unified_diff(f.path, f.before, f.after))
+                    patch = unified_diff(f.path, f.before, f.after)
+                    sys.stdout.write(visible(patch, lines=True) if terminal else patch)
             count = sum(len(f.fixed) for f in fixes)
             print(f"Would fix {count} finding{'s' * (count != 1)}.", file=sys.stderr)
             _show_fixes(args, fixes, result)

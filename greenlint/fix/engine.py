@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from greenlint.analysis.callsite import Span
+from greenlint.report.escape import patch_path
 from greenlint.rules.base import unit_text
 from greenlint.rules.codemods import Codemod, Target
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
@@ -571,9 +572,11 @@ def fix_text(
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
-    """The change as a unified diff (`--- a/path`, `+++ b/path`; absolute paths as they are), "" when nothing changed."""
+    """The change as a unified diff (`--- a/path`, `+++ b/path`; absolute paths as they are; a name
+    holding a control character quoted as git quotes it), "" when nothing changed."""
     if before == after:
         return ""
     old, new = (path, path) if path.startswith("/") else (f"a/{path}", f"b/{path}")
+    old, new = patch_path(old), patch_path(new)
     lines = difflib.unified_diff(lines_with_endings(before), lines_with_endings(after), old, new)
     return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)

@@ -6,6 +6,7 @@ invisible direction marks ("Trojan Source") hide or reorder what a reader sees. 
 (`check`'s concise, full, grouped and github, `calls`' table, `diff`'s text and Markdown) prints
 user text through it. `code_span` and `md_text` put such text into Markdown: a code span whose
 fence is longer than any run of backticks in it, plain text with HTML's `<` and `&` escaped.
+`patch_path` names a file in a patch's `---`/`+++` header as git does, quoted where it must be.
 """
 
 from __future__ import annotations
@@ -44,3 +45,24 @@ def md_text(text: str) -> str:
     and brackets escaped, controls and newlines too."""
     text = visible(text).replace("&", "&amp;").replace("<", "&lt;")
     return re.sub(r"([`\[\]\\])", r"\\\1", text)
+
+
+_GIT_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r",
+                '"': '\\"', "\\": "\\\\"}
+
+
+def patch_path(path: str) -> str:
+    """*path* for a patch header: as it is, or, where it holds a control character, a quote or a
+    backslash, in double quotes with those written as git writes them (`\\n`, `\\033`, `\\342\\200\\256`),
+    which `git apply` and `patch` read back: a name can neither start a line nor reach a terminal."""
+    if not (_CONTROL.search(path) or any(c in path for c in '\t\n"\\')):
+        return path
+    out = []
+    for char in path:
+        if char in _GIT_ESCAPES:
+            out.append(_GIT_ESCAPES[char])
+        elif _CONTROL.match(char):
+            out.append("".join(f"\\{byte:03o}" for byte in char.encode("utf-8", "surrogateescape")))
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'

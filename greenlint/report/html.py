@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 from greenlint.predict.prediction import Basis
 from greenlint.report.calls import calls_json
+from greenlint.report.escape import visible
 from greenlint.report.total import file_total
 from greenlint.units import TIMES, fmt_energy, fmt_j
 
@@ -124,7 +125,7 @@ def _row_html(rank: int, row: Row, total: float, scale) -> str:
     href = f"{quote(os.fsencode(site['path']))}#L{site['line']}"  # a name that is not UTF-8: its bytes
     data = f'data-path="{escape(site["path"])}" data-line={site["line"]} data-column={site["column"]}'
     data += "" if cell is None else f" data-cell={cell}"
-    location = f'<a href="{escape(href)}" {data}>{escape(where)}</a>'
+    location = f'<a href="{escape(href)}" {data}>{escape(visible(where))}</a>'  # shown: a bidi mark cannot reorder it
     if site.get("floor") and row.total_j is not None:  # data size or FLOPs unknown: the least the code allows
         energy = f"at least {fmt_j(row.total_j)}"
     else:

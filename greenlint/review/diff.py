@@ -33,6 +33,10 @@ def diff_revisions(repo: Path, base: gitfs.Side, head: gitfs.Side, paths: list[s
         before = analyse(repo, base, paths, config, cache)
         after = analyse(repo, head, paths, config, cache)
         renames = gitfs.renames(repo, base, head)
+    missing = [p for p in paths if p not in before.present | after.present]
+    if missing:  # a mistyped path would otherwise read as "nothing changed" and pass every budget
+        raise gitfs.GitError(f"{missing[0]}: on neither side ({base.label}, {head.label}): no such file or folder,"
+                             " or none that greenlint compares (Python files, notebooks)")
     # a file that cannot be analysed on a side is not compared: its calls would read as removed or new
     # (a notebook with a cell that does not parse is: its other cells are analysed)
     broken = {e.path for e in (*before.errors, *after.errors) if e.span.cell is None}

@@ -13,14 +13,17 @@ A repository may be someone else's (a pull request, a clone): git runs with ever
 runs a command turned off (`SAFE_CONFIG`), a tree entry whose path could leave the snapshot (`..`,
 an absolute path, a folder that is a link in the same commit) is refused by name and the rest
 written, every write goes through folders opened without following links, and pruning removes
-only real folders carrying greenlint's marker (docs/hardening.md).
+only real folders carrying greenlint's marker, which holds a token kept in the user cache that no
+repository can commit (docs/hardening.md).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
+import secrets
 import shutil
 import stat
 import subprocess
@@ -28,7 +31,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from greenlint.analysis.sources import read_bytes
+from greenlint.analysis.sources import MAX_BYTES, NOTEBOOK_RAW_FACTOR, read_bytes
 from greenlint.check.config import INCLUDE_SUFFIXES
 from greenlint.profile import PROFILE_DIR, PROFILE_FILE
 from greenlint.profile.store import MAX_FILE_BYTES
@@ -40,15 +43,24 @@ DEFAULT_BRANCHES = ("main", "master", "trunk", "origin/main", "origin/master")
 SNAPSHOTS_KEPT = 8  # snapshots of other revisions kept in the cache (least recently used go)
 _REGULAR = ("100644", "100755")  # blob modes of files
 _LINK = "120000"  # a symbolic link: its blob is the target (written as a link); submodules are left out
+#: The largest blob read into memory: what the analysis would read of a notebook or a profile file at
+#: most. A larger one (a commit can hold gigabytes of one byte, compressed to kilobytes) is written as
+#: a sparse file of its size, which the analysis names as too large without reading it.
+_MAX_BLOB = max(MAX_BYTES * NOTEBOOK_RAW_FACTOR, MAX_FILE_BYTES)
 #: The file greenlint writes last into each snapshot folder it creates: pruning removes only these.
+#: Its second line is this user's token (`_token`): a repository can commit a folder that looks
+#: like a snapshot, marker and all, under a project's cache-dir, but not with the token.
 MARKER = ".greenlint-snapshot"
 _MARKER_TEXT = b"a snapshot of a git revision written by greenlint diff; pruned by it\n"
+_TOKEN_FILE = "snapshot-token"  # in the user cache (greenlint.paths.cache_dir), outside every project
 _SNAPSHOT_NAME = re.compile(r"[0-9a-f]{24}")
-_LAYOUT = "marker-v2\n"  # in the folder's name: snapshots of older versions (no marker) are never reused
+_LAYOUT = "marker-v3\n"  # in the folder's name: snapshots of older versions (no token) are never reused
 #: git settings that would run a command, turned off for every git greenlint runs (`-c` wins over
 #: every config file): the fsmonitor hook, hooks, external diff. Filters (`filter.<driver>.clean`,
 #: `smudge`, `process`) are named per driver by `_filter_overrides`; `git diff` also gets
-#: `--no-ext-diff --no-textconv`, and blobs are read by `cat-file --batch`, which applies no filter.
+#: `--no-ext-diff --no-textconv --ignore-submodules=all` (a submodule's own config, which these
+#: `-c` do not reach, would run its filters when git looks inside it), and blobs are read by
+#: `cat-file --batch`, which applies no filter.
 SAFE_CONFIG = (
     "core.fsmonitor=false",
     "core.hooksPath=/dev/null",
@@ -243,7 +255,9 @@ def snapshot(repo: Path, side: Side, cache: Path) -> tuple[Path, list[Refused]]:
     the snapshot's folder is a link or a folder greenlint did not write."""
     files, refused = split_unsafe(entries(repo, side))
     listing = "".join(f"{p}\0{s}\n" for p, s in sorted(files.items()))
-    digest = hashlib.sha256((_LAYOUT + listing).encode("utf-8", "surrogateescape"))
+    # the token in the name too: another user cache's snapshots (an editor with another GREENLINT_CACHE_DIR)
+    # never collide with this one's, and a repository cannot compute the name of one greenlint will use
+    digest = hashlib.sha256(_LAYOUT.encode() + _marker_head() + listing.encode("utf-8", "surrogateescape"))
     _real_folder(cache, create=True)
     folder = cache / digest.hexdigest()[:24]
     if not _ours(folder):
@@ -259,47 +273,94 @@ def snapshot(repo: Path, side: Side, cache: Path) -> tuple[Path, list[Refused]]:
 
 
 def _real_folder(path: Path, create: bool = False) -> None:
-    """Make sure *path* is a real folder, not a link (created when missing and *create*)."""
-    if create and not os.path.lexists(path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            path.mkdir()
-        except FileExistsError:
-            pass
-    st = os.lstat(path)
+    """Make sure *path* is a real folder, not a link (created when missing and *create*); a
+    SnapshotError naming it where it cannot be (under a file, too long a name, no permission)."""
+    try:
+        if create and not os.path.lexists(path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.mkdir()
+            except FileExistsError:
+                pass
+        st = os.lstat(path)
+    except OSError as exc:
+        raise SnapshotError(f"{path}: cannot hold snapshots ({exc.strerror or exc}): choose another cache-dir") from None
     if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
         raise SnapshotError(f"{path}: is a symbolic link or not a folder; greenlint never writes snapshots through a"
                             " link: remove it or choose another cache-dir")
 
 
 def _ours(folder: Path) -> bool:
-    """Whether *folder* is a real folder holding greenlint's marker as a regular file."""
+    """Whether *folder* is a real folder holding greenlint's marker as a regular file that starts
+    with this user's token (`_marker_head`): a marker a repository committed is not greenlint's."""
+    head = _marker_head()
     try:
-        return stat.S_ISDIR(os.lstat(folder).st_mode) and stat.S_ISREG(os.lstat(folder / MARKER).st_mode)
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):
+            return False
+        fd = os.open(folder / MARKER, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            return stat.S_ISREG(os.fstat(fh.fileno()).st_mode) and fh.read(len(head)) == head
     except OSError:
         return False
+
+
+def _marker_head() -> bytes:
+    """The first two lines of every marker this user's greenlint writes: the text, then the token."""
+    from greenlint.paths import cache_dir
+
+    return _MARKER_TEXT + f"token {_token(cache_dir() / _TOKEN_FILE)}\n".encode()
+
+
+@functools.cache
+def _token(path: Path) -> str:
+    """The random token kept in *path* (created once, without replacing one another run made
+    meanwhile); where the user cache cannot hold it, a token of this run only (its snapshots are
+    then neither reused nor pruned by later runs)."""
+    fresh = secrets.token_hex(16)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".token-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as fh:
+                fh.write(fresh + "\n")
+            os.link(tmp, path)  # fails where the token exists: that one stays
+            return fresh
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(tmp)
+    except OSError:
+        return fresh
+    data, error = read_bytes(path, 64)
+    token = data.decode("ascii", "replace").strip() if data is not None and error is None else ""
+    return token if re.fullmatch(r"[0-9a-f]{32}", token) else fresh
 
 
 def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
     """Write *files* into a folder beside *folder*, then rename it. An entry the file system
     refuses (a name that folds onto a link on a case-insensitive disk) is left out and listed in
-    the marker, after its first line, so that every later run names it too."""
+    the marker, after its first two lines, so that every later run names it too."""
     partial = Path(tempfile.mkdtemp(prefix=".partial-", dir=folder.parent))
     try:
         blobs = _blobs(repo, sorted({sha.removeprefix("link:") for sha in files.values()}))
         failed = []
         for path, sha in files.items():
             parts = path.split("/")
+            blob = blobs[sha.removeprefix("link:")]
             try:
+                if isinstance(blob, int) and blob < 0:
+                    raise OSError("its blob is not in the repository")
                 if sha.startswith("link:"):
-                    _put(partial, parts, link=blobs[sha.removeprefix("link:")].decode("utf-8", "surrogateescape"))
+                    if isinstance(blob, int):
+                        raise OSError(f"a link target of {blob} bytes")
+                    _put(partial, parts, link=blob.decode("utf-8", "surrogateescape"))
                 else:
-                    _put(partial, parts, blobs[sha])
+                    _put(partial, parts, blob)
             except OSError as exc:
                 failed.append(f"{path}\tcannot be written inside the snapshot ({exc.strerror or exc})\n")
         # the snapshot's root is its work tree's root (import search and .gitignore stop there)
         (partial / ".git").mkdir(exist_ok=True)
-        _put(partial, [MARKER], _MARKER_TEXT + "".join(failed).encode("utf-8", "surrogateescape"))
+        _put(partial, [MARKER], _marker_head() + "".join(failed).encode("utf-8", "surrogateescape"))
         try:
             partial.rename(folder)
         except OSError:  # written meanwhile by another run: theirs is the same
@@ -309,10 +370,11 @@ def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
         raise
 
 
-def _put(root: Path, parts: list[str], data: bytes = b"", link: str | None = None, replace: bool = False) -> None:
+def _put(root: Path, parts: list[str], data: bytes | int = b"", link: str | None = None, replace: bool = False) -> None:
     """Write the file (or *link*) *parts* below *root*: each folder opened without following a
     link (created when missing), the file created anew (or, with *replace*, truncated) and never
-    opened through a link. An entry `unsafe` let through still cannot leave *root*."""
+    opened through a link. An entry `unsafe` let through still cannot leave *root*. *data* given
+    as a size writes a sparse file of that size (a blob too large to read)."""
     nofollow = getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | nofollow)
     try:
@@ -332,7 +394,10 @@ def _put(root: Path, parts: list[str], data: bytes = b"", link: str | None = Non
         with os.fdopen(out, "wb") as fh:
             if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                 raise OSError(f"{'/'.join(parts)}: not a regular file")
-            fh.write(data)
+            if isinstance(data, int):
+                fh.truncate(data)
+            else:
+                fh.write(data)
     finally:
         os.close(fd)
 
@@ -340,16 +405,23 @@ def _put(root: Path, parts: list[str], data: bytes = b"", link: str | None = Non
 def _written_refusals(folder: Path) -> list[Refused]:
     """The entries `_write` could not write into *folder*, as its marker lists them."""
     try:
-        lines = (folder / MARKER).read_bytes().decode("utf-8", "surrogateescape").splitlines()[1:]
+        lines = (folder / MARKER).read_bytes().decode("utf-8", "surrogateescape").splitlines()[2:]
     except OSError:
         return []
     return [Refused(*line.split("\t", 1)) for line in lines if "\t" in line]
 
 
-def _blobs(repo: Path, shas: list[str]) -> dict[str, bytes]:
-    """The contents of blobs, read in one `git cat-file --batch` (which applies no filter)."""
+def _blobs(repo: Path, shas: list[str]) -> dict[str, bytes | int]:
+    """The contents of blobs, read in one `git cat-file --batch` (which applies no filter); the
+    size alone of a blob over _MAX_BLOB (`cat-file --batch-check` reads none), -1 for one the
+    repository lacks (a tree made with `git mktree --missing`, a partial clone)."""
+    listing = git(repo, "cat-file", "--batch-check", data="".join(f"{s}\n" for s in shas).encode())
+    sizes = {sha: int(fields[2]) if len(fields) == 3 and fields[2].isdigit() else -1
+             for sha, fields in zip(shas, (line.split() for line in listing.decode().splitlines()))}
+    out: dict[str, bytes | int] = {sha: size for sha, size in sizes.items() if size > _MAX_BLOB or size < 0}
+    shas = [sha for sha in shas if sha not in out]
     raw = git(repo, "cat-file", "--batch", data="".join(f"{s}\n" for s in shas).encode())
-    out, at = {}, 0
+    at = 0
     for sha in shas:
         end = raw.index(b"\n", at)
         header = raw[at:end].split()
@@ -399,7 +471,8 @@ def _prune(cache: Path, keep: Path) -> None:
 def renames(repo: Path, base: Side, head: Side) -> dict[str, str]:
     """`{old path: new path}` of the files git sees renamed between the sides (`-M`)."""
     target = {"commit": [head.commit or ""], "index": ["--cached"], "worktree": []}[head.kind]
-    raw = git(repo, "diff", "--no-ext-diff", "--no-textconv", "-M", "--name-status", "-z", base.commit or "HEAD", *target, "--")
+    raw = git(repo, "diff", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "-M", "--name-status", "-z",
+              base.commit or "HEAD", *target, "--")
     fields = raw.decode("utf-8", "surrogateescape").split("\0")
     out, i = {}, 0
     while i < len(fields) and fields[i]:

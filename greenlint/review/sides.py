@@ -70,6 +70,7 @@ class SideAnalysis:
     errors: list[Diagnostic] = field(default_factory=list)
     imports: dict[str, list[str]] = field(default_factory=dict)  # file -> the project files it imports
     scripts: list[str] = field(default_factory=list)  # files a program run starts from
+    present: set[str] = field(default_factory=set)  # the paths asked for that this side holds
 
     def closure(self, script: str) -> tuple[str, ...]:
         """*script*, then every project file one run of it imports (directly or not), sorted."""
@@ -85,8 +86,8 @@ class SideAnalysis:
 def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Path) -> SideAnalysis:
     """Analyse the files of *side* under the repository-relative *paths* (all of it: `[""]`)."""
     root, refused = (repo, []) if side.on_disk else snapshot(repo, side, cache)
-    targets = [root / p for p in paths if (root / p).exists()]
-    out = SideAnalysis(side)
+    out = SideAnalysis(side, present={p for p in paths if _holds(root, p)})
+    targets = [root / p for p in paths if p in out.present]
     out.errors = [_refusal(side, r) for r in refused if any(_below(r.path, p) for p in paths)]
     if not targets:
         return out
@@ -116,6 +117,15 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     top = {s.path for s in out.sites if not s.scope}
     out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(joined(texts[p])))
     return out
+
+
+def _holds(root: Path, path: str) -> bool:
+    """Whether *path* exists below *root*; a name no file system holds (longer than NAME_MAX or
+    PATH_MAX) does not."""
+    try:
+        return (root / path).exists()
+    except OSError:
+        return False
 
 
 def _refusal(side: Side, refused: Refused) -> Diagnostic:

@@ -1,1 +1,11 @@
+import pytest
+
 from tests.check.conftest import config, fake_backend  # noqa: F401  (the pipeline's fixtures)
+
+
+@pytest.fixture
+def own_caches(tmp_path, monkeypatch):
+    """The user cache (GREENLINT_CACHE_DIR, XDG_CACHE_HOME) in the test's own tmp_path."""
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "user-cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "user-cache"

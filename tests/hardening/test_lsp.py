@@ -179,3 +179,17 @@ def test_the_edit_log_is_bounded():
         log.record("u", version, [change])
     assert len(log.since("u", 0)) <= MAX_CHANGES
     assert log.since("u", 0)[0].map(5) == (None, True)  # the older places are lost, never wrong
+
+
+def test_a_second_initialize_is_refused_and_the_open_documents_stay(client, workspace, tmp_path):
+    """Issue 29 item 9, a held-out ordering: `initialize` twice (pygls started over, forgetting
+    every open document: hovers then answered null without a word)."""
+    client.initialize(workspace)
+    uri = (workspace / "twice.py").as_uri()
+    client.open(uri, TEXT)
+    assert _diagnostics(client, uri, 1) is not None
+    rid = client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
+    assert client.answer(rid, 30)["error"]["code"] == -32600
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 58}})
+    answer = client.answer(rid, 60)
+    assert answer.get("result") and "greenlint energy" in answer["result"]["contents"]["value"], answer

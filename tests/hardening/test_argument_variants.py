@@ -1,0 +1,67 @@
+"""Held-out variants of issue 29 items 7–8 (argument shapes that gave a wrong result without an
+error): a path after `--` that names nothing on either side of `greenlint diff`."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.hardening import fuzz
+from tests.hardening.fuzz import _git, _write
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch, own_caches):
+    root = tmp_path / "repo"
+    (root / "sub").mkdir(parents=True)
+    _git(root, "init", "-q", "-b", "main")
+    _write(root, "a.py", fuzz.TF + fuzz.SNIPPETS[0])
+    _write(root, "sub/b.py", fuzz.TF + fuzz.SNIPPETS[1])
+    _write(root, "README.md", "# a project\n")
+    _git(root, "add", ".")
+    _git(root, "commit", "-qm", "base")
+    _write(root, "a.py", fuzz.TF + fuzz.SNIPPETS[0].replace("epochs=5", "epochs=50"))
+    _git(root, "commit", "-qam", "more epochs")
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.mark.parametrize("argv", [
+    ["HEAD~1", "HEAD", "--", "a_typo.py"], ["HEAD~1", "--", "nowhere/"], ["--staged", "--", "a_typo.py"],
+    ["HEAD~1", "HEAD", "--", ":(glob)*.py"], ["HEAD~1", "HEAD", "--", "README.md"],
+])
+def test_a_path_on_neither_side_is_an_error_not_nothing_changed(repo, argv):
+    code, out, err = fuzz._main(["diff", *argv])
+    assert code == 2 and "on neither side" in err and argv[-1].rstrip("/") in err, (code, out, err)
+
+
+@pytest.mark.parametrize("argv", [
+    ["HEAD~1", "HEAD", "--", "a.py"], ["HEAD~1", "HEAD", "--", "a.py", "sub"], ["HEAD~1", "--", "./a.py"],
+    ["HEAD~1", "HEAD", "--", "sub/../a.py"],
+])
+def test_a_path_on_a_side_is_compared(repo, argv):
+    code, out, err = fuzz._main(["diff", *argv])
+    assert code == 0 and "a.py" in out and "epochs 5 → 50" in out, (code, out, err)
+
+
+def test_a_file_deleted_since_the_base_is_on_a_side(repo):
+    _git(repo, "rm", "-q", "a.py")
+    code, out, err = fuzz._main(["diff", "HEAD", "--", "a.py"])
+    assert code == 0 and "a.py" in out and "on neither side" not in err, (code, out, err)
+
+
+@pytest.mark.parametrize("path", ["a" * 300, "/".join(["b" * 200] * 30), "a.py/" + "c" * 300])
+def test_a_path_longer_than_the_file_system_holds_is_named(repo, path):
+    """Issue 29 item 12's NAME_MAX / PATH_MAX paths, given to `diff` (they crashed with OSError)."""
+    for argv in (["HEAD", "--", path], ["HEAD~1", "HEAD", "--", path]):
+        code, out, err = fuzz._main(["diff", *argv])
+        assert code == 2 and "Traceback" not in err and "on neither side" in err, (code, err[-300:])
+
+
+@pytest.mark.parametrize("cache", ["a" * 300, "/dev/null/x", "a.py/cache"])
+def test_a_cache_dir_that_cannot_be_a_folder_is_named(repo, cache):
+    """`--cache-dir` over NAME_MAX, below a device or below a file: `check` runs without a cache
+    (it crashed on the long name), `diff` names the folder (it crashed on every one)."""
+    code, out, err = fuzz._main(["check", "a.py", "--cache-dir", cache, "--format", "json"])
+    assert code in (0, 1) and "Traceback" not in err, err[-300:]
+    code, out, err = fuzz._main(["diff", "HEAD~1", "HEAD", "--cache-dir", cache])
+    assert code == 2 and "cannot hold snapshots" in err and "choose another cache-dir" in err, (code, err[-300:])

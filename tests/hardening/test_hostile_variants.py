@@ -1,0 +1,159 @@
+"""Held-out variants of issue 29's hostile repositories (items 1–4), beyond the generated kinds of
+tests/hardening/fuzz.py: each builds a repository that a pull request or a clone could hand over
+and runs `greenlint diff` on it through `fuzz.check_repo_case`, which fails the case when anything
+outside the repository and its cache is written or removed, or a command of its config runs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from greenlint.review import gitfs
+from tests.hardening import fuzz
+from tests.hardening.fuzz import _git, _write
+
+
+@pytest.fixture
+def case(tmp_path, own_caches):
+    """(case root, repository with one commit, a folder outside it that must stay as it is)."""
+    base = tmp_path / "case" / "1" / "2" / "3"
+    repo, outside = base / "repo", base / "outside"
+    repo.mkdir(parents=True)
+    outside.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[0])
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "base")
+    return tmp_path / "case", repo, outside
+
+
+def _script(outside: Path) -> Path:
+    """A command that records that it ran (in *outside*, where `check_repo_case` looks)."""
+    script = outside.parent / "run.sh"
+    script.write_text(f"#!/bin/sh\necho ran >> {outside / 'ran'}\ncat\n")
+    script.chmod(0o755)
+    return script
+
+
+def test_a_submodules_own_config_runs_no_command(case):
+    """A checked-out submodule whose config names a clean filter, fsmonitor and an external diff:
+    comparing the working tree must not make git look inside it (git status there runs the filter)."""
+    root, repo, outside = case
+    script = _script(outside)
+    sub = outside.parent / "subsrc"
+    sub.mkdir()
+    _git(sub, "init", "-q", "-b", "main")
+    _write(sub, "m.py", "x = 1\n")
+    _git(sub, "add", ".")
+    _git(sub, "commit", "-qm", "sub")
+    _git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "sub")
+    _git(repo, "commit", "-qm", "a submodule")
+    for key in ("filter.x.clean", "core.fsmonitor", "diff.external"):
+        _git(repo / "sub", "config", key, str(script))
+    (repo / "sub" / ".gitattributes").write_text("* filter=x\n")
+    os.utime(repo / "sub" / "m.py", (1, 1))  # its stat differs from the submodule's index: git must read it
+    _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[1])
+    for argv in (["HEAD"], ["HEAD", "--", "a.py"]):
+        assert fuzz.check_repo_case(root, repo, outside, argv, "submodule") is None
+
+
+def _forged_snapshots(repo: Path, names: list[str]) -> list[Path]:
+    """Folders named and marked as greenlint's snapshots, committed under the project's cache-dir:
+    the marker's text is in greenlint's source for anyone to copy."""
+    (repo / "pyproject.toml").write_text('[tool.greenlint]\ncache-dir = ".glc"\n')
+    forged = []
+    for name in names:
+        folder = repo / ".glc" / "snapshots" / name
+        folder.mkdir(parents=True)
+        (folder / gitfs.MARKER).write_bytes(gitfs._MARKER_TEXT)
+        (folder / "keep.py").write_text("x = 1\n")
+        forged.append(folder)
+    _git(repo, "add", "-f", ".")
+    _git(repo, "commit", "-qm", "folders that look like snapshots")
+    return forged
+
+
+def test_pruning_never_removes_a_committed_marker(case):
+    """A commit's folders under `<cache-dir>/snapshots` with a copied marker: pruning (which keeps
+    the 8 newest) must not take them for greenlint's and delete tracked files of the work tree."""
+    root, repo, outside = case
+    forged = _forged_snapshots(repo, [f"{i:024x}" for i in range(12)])
+    for i in range(1, 4):
+        _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[i])
+        _git(repo, "commit", "-qam", f"step {i}")
+    assert fuzz.check_repo_case(root, repo, outside, ["HEAD~3", "HEAD"], "forged markers") is None
+    assert all((f / "keep.py").exists() for f in forged)
+    assert _git(repo, "ls-files", "--deleted") == ""  # no tracked file removed
+
+
+def _commit_with_project_cache(repo: Path) -> None:
+    """A commit that sets the project's cache-dir (`.glc`, inside the repository) and changes a.py."""
+    (repo / "pyproject.toml").write_text('[tool.greenlint]\ncache-dir = ".glc"\n')
+    _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[1])
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "config")
+
+
+def test_a_committed_snapshot_of_the_right_name_is_never_used(case, monkeypatch):
+    """A folder committed under the very name greenlint gives a revision's snapshot (as if the name,
+    which holds the user cache's token, were known), holding other code: an error naming it, never
+    its figures."""
+    root, repo, outside = case
+    _commit_with_project_cache(repo)
+    monkeypatch.chdir(repo)
+    code, _, err = fuzz._main(["diff", "HEAD~1", "HEAD", "--format", "json"])
+    assert code in (0, 1), err
+    real = {p.name: p for p in (repo / ".glc" / "snapshots").iterdir()}
+    for folder in real.values():  # as a commit would bring them: the marker copied, other code inside
+        (folder / gitfs.MARKER).write_bytes(gitfs._MARKER_TEXT)
+        (folder / "a.py").write_text("x = 1\n")
+    code, _, err = fuzz._main(["diff", "HEAD~1", "HEAD"])
+    assert code == 2 and "not a snapshot greenlint wrote" in err
+    assert all((folder / "a.py").read_text() == "x = 1\n" for folder in real.values())  # neither used nor removed
+
+
+def test_a_blob_of_gigabytes_compressed_to_kilobytes_is_neither_read_nor_written(case, monkeypatch):
+    """A commit holding a huge `.py` of one repeated byte (kilobytes in git): its size is read, not
+    its bytes; the snapshot holds a sparse file of that size, which the analysis names as too large."""
+    root, repo, outside = case
+    size = gitfs._MAX_BLOB + 4 * 1024 * 1024
+    big = _git(repo, "hash-object", "-w", "--stdin", data="#" * size)
+    tree = fuzz._tree(repo, ("100644", big, "big.py"), ("100644", fuzz._blob(repo, fuzz.TF + fuzz.SNIPPETS[1]), "a.py"))
+    hostile = _git(repo, "commit-tree", tree, "-p", "HEAD", "-m", "a bomb")
+    read = []
+    real_git = gitfs.git
+
+    def counting_git(where, *args, data=None):
+        out = real_git(where, *args, data=data)
+        read.append(len(out) if args[:2] == ("cat-file", "--batch") else 0)
+        return out
+
+    monkeypatch.setattr(gitfs, "git", counting_git)
+    monkeypatch.chdir(repo)
+    code, out, err = fuzz._main(["diff", "HEAD", hostile])
+    assert code in (0, 1) and "big.py" in err and "over the" in err, (code, err)
+    assert max(read) < 1024 * 1024  # the big blob's bytes never came through git's output
+    written = next((root.parent / "user-cache").rglob("big.py"))
+    assert written.stat().st_size == size and written.stat().st_blocks * 512 < 1024 * 1024  # sparse
+
+
+def test_a_blob_the_repository_lacks_is_named_not_a_crash(case):
+    root, repo, outside = case
+    present = fuzz._blob(repo, "x = 1\n")
+    sizes = gitfs._blobs(repo, sorted([present, "1" * 40]))
+    assert sizes["1" * 40] == -1 and sizes[present] == b"x = 1\n"
+
+
+def test_snapshots_of_another_user_cache_are_left_alone_not_an_error(case, monkeypatch):
+    """Two user caches (the editor and a terminal with different GREENLINT_CACHE_DIR) sharing a
+    project's cache-dir: each uses and prunes only its own snapshots, neither refuses the other's."""
+    root, repo, outside = case
+    _commit_with_project_cache(repo)
+    monkeypatch.chdir(repo)
+    for user in ("editor", "terminal", "editor"):
+        monkeypatch.setenv("GREENLINT_CACHE_DIR", str(root.parent / user))
+        code, out, err = fuzz._main(["diff", "HEAD~1", "HEAD"])
+        assert code in (0, 1) and "not a snapshot greenlint wrote" not in err, (user, err)
+    assert len(list((repo / ".glc" / "snapshots").iterdir())) == 4  # two revisions, two user caches
