@@ -136,10 +136,18 @@ def run_child(command: list[str], script: Path, timeout_s: float | None) -> int:
     exception unwinds; on Linux the child is also killed if this process is (SIGKILL), and the
     folder it leaves is swept by the next `measure` (`_sweep_orphans`). The handlers are in place
     before the child starts, and a stop asked for while it starts waits until it has started (held
-    by the signal mask): never this process gone by the default action, its child left running."""
+    by the signal mask, and by the handler itself where another thread of this process, which the
+    mask does not cover, takes the signal): never this process gone by the default action, its
+    child left running."""
     import signal
 
+    held: list[int] = []  # stops heard while the child starts, by any thread's delivery
+    starting = True
+
     def stop(signum, frame):
+        if starting:  # the child is not ours to stop yet: raising now would leave it running
+            held.append(signum)
+            return
         raise _Stopped(signum)
 
     stops = [sig for sig in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if sig is not None]
@@ -154,8 +162,11 @@ def run_child(command: list[str], script: Path, timeout_s: float | None) -> int:
                 signal.pthread_sigmask(signal.SIG_SETMASK, before)
             raise
         try:
+            starting = False
             if linux:
                 signal.pthread_sigmask(signal.SIG_SETMASK, before)  # a stop held meanwhile arrives now
+            if held:
+                raise _Stopped(held[0])
             return proc.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             raise MeasureError(f"{script}: the measured run exceeded {timeout_s:g} s") from None

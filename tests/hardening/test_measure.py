@@ -118,6 +118,26 @@ def test_a_stop_while_the_child_starts_stops_it(monkeypatch):
     assert child.returncode is not None and heard == []  # stopped and reaped; the caller's handler back, not run
 
 
+def test_a_stop_another_thread_takes_while_the_child_starts_stops_it(monkeypatch):
+    """The signal mask holds a stop only for the thread that sets it: where another thread of the
+    process takes SIGTERM, the handler runs while Popen has not yet returned (here: called from
+    inside it). The stop must still wait for the child and stop it; it once unwound from inside
+    Popen, the child left running (flaky in a full test run, whose threads take signals)."""
+    real_popen = subprocess.Popen
+    children = []
+
+    def popen_then_handler(*args, **kwargs):
+        children.append(real_popen(*args, **kwargs))
+        signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)  # what the interpreter runs on delivery
+        return children[-1]
+
+    monkeypatch.setattr(measure_module.subprocess, "Popen", popen_then_handler)
+    with pytest.raises(measure_module._Stopped):
+        measure_module.run_child([sys.executable, "-c", "import time; time.sleep(60)"], Path("s.py"), 30)
+    (child,) = children
+    assert child.returncode is not None
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the signal mask is Linux's")
 def test_the_child_starts_with_the_callers_signal_mask():
     mine = sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, []))  # the caller's own, whatever it holds
