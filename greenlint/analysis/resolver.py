@@ -465,7 +465,8 @@ class Resolver:
         self.expr(node.test)
         before = dict(self.scope.names)
         results = self.guarded(self.branches, [node.body, node.orelse], self.divisor(node.test))
-        for name in _none_tested(node.test) & _none_defaults(self.ctx.func):
+        tested = _none_tested(node.test)  # most tests are not `x is None`: no defaults to look at
+        for name in tested & _none_defaults(self.ctx.func) if tested else ():
             # `def predict(model=None): if model is None: model = load()`: what the model is when
             # the caller gives one is not known here; the value the function gives it is
             if self.scope.names.get(name) is None and before.get(name) is None:
