@@ -9,6 +9,8 @@ import bisect
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 #: The fields that hold statements (or clauses holding them), in source order: where a definition can be.
 _BLOCK_FIELDS = ("body", "handlers", "cases", "orelse", "finalbody")
+#: Node type -> those of _BLOCK_FIELDS it has, filled as types are met.
+_fields: dict[type, tuple[str, ...]] = {}
 
 
 class Enclosing:
@@ -33,8 +35,12 @@ class Enclosing:
                 self.names.append(scope)
                 self.parents.append(parent)
                 parent = len(self.names) - 1
-            children = [c for name in _BLOCK_FIELDS for c in getattr(node, name, ())]
-            stack.extend((child, scope, parent) for child in reversed(children))
+            fields = _fields.get(type(node))
+            if fields is None:
+                fields = _fields[type(node)] = tuple(name for name in _BLOCK_FIELDS if name in type(node)._fields)
+            if fields:  # a compound statement (most are simple: nothing to look into)
+                children = [c for name in fields for c in getattr(node, name, ())]
+                stack.extend((child, scope, parent) for child in reversed(children))
 
     def scope(self, call: ast.Call) -> str:
         """The qualified name of the functions and classes around *call* ("" at module level)."""

@@ -486,7 +486,8 @@ class Resolver:
     def s_if(self, node: ast.If) -> None:
         self.expr(node.test)
         before = dict(self.scope.names)
-        unless = frozenset(_none_tested(node.test) & _none_defaults(self.ctx.func))
+        tested = _none_tested(node.test)  # most tests are not `x is None`: no defaults to look at
+        unless = frozenset(tested & _none_defaults(self.ctx.func)) if tested else frozenset()
         results = self.guarded(self.branches, [node.body, node.orelse], self.divisor(node.test), unless)
         for name in unless:
             # `def predict(model=None): if model is None: model = load()`: what the model is when

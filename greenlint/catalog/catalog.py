@@ -58,6 +58,7 @@ class Catalog:
         self.versions: dict[str, str] = payload.get("versions", {})
         self._symbols: dict[str, dict] = payload["symbols"]
         self._canonical_memo: dict[str, str | None] = {}
+        self._kind_memo: dict[str, str] = {}  # kinds.kind_of reads only the symbols, which never change
 
     @functools.cached_property
     def _aliases(self) -> dict[str, str]:
@@ -219,8 +220,12 @@ class Catalog:
 
     # -- grouping for the predictor ----------------------------------------------------------
     def kind(self, api: str) -> str:
-        """Coarse behaviour group of a canonical API (see `greenlint.catalog.kinds`)."""
-        return kinds.kind_of(self, api)
+        """Coarse behaviour group of a canonical API (see `greenlint.catalog.kinds`), memoised: the
+        resolver asks it of every call it records."""
+        kind = self._kind_memo.get(api)
+        if kind is None:
+            kind = self._kind_memo[api] = kinds.kind_of(self, api)
+        return kind
 
     def family(self, api: str) -> str:
         """Module-level group of a canonical API, e.g. ``tensorflow.keras.layers``."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import Enum
 
 from greenlint.units import TIMES, interval_ratio
@@ -107,13 +108,24 @@ class Prediction:
         return cls(None, None, None, None, None, Basis.UNKNOWN, Evidence(note=note))
 
     def to_json(self) -> dict:
-        d = asdict(self)
-        d["basis"] = self.basis.value
-        d["interval_j"] = list(self.interval_j) if self.interval_j else None
-        d["evidence"]["sources"] = list(self.evidence.sources)
-        d["interval_ratio"] = self.interval_ratio
-        d["forecast"] = self.forecast.to_json() if self.forecast else None
-        return d
+        """Its fields in order, then `interval_ratio`, built field by field: `asdict` would deep-copy
+        every nested value, the forecast's too, and the lint cache writes one per call site."""
+        evidence = self.evidence
+        return {
+            "energy_j": self.energy_j,
+            "interval_j": list(self.interval_j) if self.interval_j else None,
+            "cpu_j": self.cpu_j,
+            "gpu_j": self.gpu_j,
+            "ram_j": self.ram_j,
+            "basis": self.basis.value,
+            "evidence": {"records": evidence.records, "api": evidence.api, "level": evidence.level,
+                         "sources": list(evidence.sources), "note": evidence.note},
+            "multiplier": self.multiplier,
+            "forecast": self.forecast.to_json() if self.forecast else None,
+            "profile": copy.deepcopy(self.profile),
+            "floor": self.floor,
+            "interval_ratio": self.interval_ratio,
+        }
 
     @classmethod
     def from_json(cls, obj: object) -> Prediction:

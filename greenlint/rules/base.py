@@ -195,6 +195,8 @@ class FileFacts:
     source: str | tuple[str, ...] = ""
     parsed: ast.Module | None = field(default=None, compare=False, repr=False)
     _trees: dict = field(default_factory=dict, compare=False, repr=False)
+    #: name -> the file's functions and methods of that name: filled once by `syntax.definitions`.
+    functions_by_name: dict = field(default_factory=dict, compare=False, repr=False)
 
     def _tree(self, cell: int | None) -> dict | None:
         if cell not in self._trees:

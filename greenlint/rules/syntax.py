@@ -219,10 +219,14 @@ def definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> li
     name = expr.id if isinstance(expr, ast.Name) else expr.attr if isinstance(expr, ast.Attribute) else None
     if name is None:
         return []
-    return [
-        n for module in units(facts) for n in ast.walk(module)
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name
-    ]
+    index = facts.functions_by_name
+    if not index:  # one walk of the file, not one per name asked (rules follow calls name by name)
+        index[None] = []  # built: a file without functions
+        for module in units(facts):
+            for n in ast.walk(module):
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    index.setdefault(n.name, []).append(n)
+    return list(index.get(name, ()))
 
 
 def last_name(expr: ast.AST) -> str:

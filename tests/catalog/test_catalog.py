@@ -254,6 +254,29 @@ def test_kind_and_family(cat, api, kind, family):
     assert (cat.kind(api), cat.family(api)) == (kind, family)
 
 
+def test_kind_memo_answers_each_api_its_own_kind(monkeypatch):
+    """`Catalog.kind` memoises per API (the resolver asks it of every call it records): asked again,
+    and interleaved with other APIs, each answer is the one `kinds.kind_of` computes afresh (a memo
+    keyed wrongly would repeat one), and each API's kind is computed once."""
+    from greenlint.catalog import kinds
+    from greenlint.catalog.catalog import CATALOG_FILE
+    from greenlint.paths import DATA_DIR
+
+    fresh = read_catalog(DATA_DIR / "catalog" / CATALOG_FILE)  # its memo empty
+    apis = ["tensorflow.keras.Sequential.fit", "tensorflow.keras.Sequential.predict", "tensorflow.reduce_mean",
+            "tensorflow.keras.layers.Dense", "tensorflow.keras.layers.Dense.__call__", "tensorflow.io.read_file",
+            "tensorflow.not_a_symbol.at_all"]
+    expected = [kinds.kind_of(fresh, api) for api in apis]
+    assert len(set(expected)) >= 6  # the APIs differ in kind: a memo under one key would show
+    computed = []
+    kind_of = kinds.kind_of
+    monkeypatch.setattr(kinds, "kind_of", lambda cat, api: computed.append(api) or kind_of(cat, api))
+    for _ in range(2):
+        assert [fresh.kind(api) for api in apis] == expected
+        assert [fresh.kind(api) for api in reversed(apis)] == expected[::-1]
+    assert computed == apis
+
+
 @pytest.mark.parametrize(
     "api",
     [
