@@ -97,7 +97,7 @@ class Selector:
             import pathspec
 
             self._specs = [
-                (pathspec.GitIgnoreSpec.from_lines([pattern]), codes)
+                (pathspec.GitIgnoreSpec.from_lines([_below_root(pattern, config.root)]), codes)
                 for pattern, codes in config.per_file_ignores.items()
             ]
         self.for_file = functools.lru_cache(maxsize=None)(self._for_file)
@@ -105,6 +105,15 @@ class Selector:
     def _for_file(self, path: str) -> frozenset[str]:
         extra = [c for spec, codes in self._specs if spec.match_file(_relative(path, self.config.root)) for c in codes]
         return enabled_codes(self.config, extra, self.table["enabled"]) if extra else self.base
+
+
+def _below_root(pattern: str, root: Path) -> str:
+    """*pattern* anchored at the config root: an absolute path inside the root (`/home/u/proj/tests/*`)
+    becomes `/tests/*`; any other pattern is gitignore-style already (`/a.py` is root-anchored)."""
+    for base in dict.fromkeys((root.as_posix(), root.resolve().as_posix())):
+        if base != "/" and pattern.startswith(base.rstrip("/") + "/"):
+            return pattern[len(base.rstrip("/")):]
+    return pattern
 
 
 def _relative(path: str, root: Path) -> str:

@@ -34,3 +34,13 @@ def test_per_file_ignores(tmp_path):
     assert "GL101" not in selector.for_file(str(tmp_path / "tests" / "a.py"))
     assert "GL101" in selector.for_file(str(tmp_path / "src" / "a.py"))
     assert not any(c.startswith("GL2") for c in selector.for_file(str(tmp_path / "x" / "demo_nb.py")))
+
+
+def test_per_file_ignores_absolute_pattern_inside_the_root(tmp_path):
+    """An absolute pattern naming files under the config root matches them (it was read as root-anchored
+    and never matched); `/tests/*` keeps its gitignore meaning."""
+    absolute = f"{tmp_path.as_posix()}/tests/*"
+    selector = Selector(Config(root=tmp_path, per_file_ignores={absolute: ("GL101",), "/gen/*": ("GL101",)}))
+    assert "GL101" not in selector.for_file(str(tmp_path / "tests" / "a.py"))
+    assert "GL101" not in selector.for_file(str(tmp_path / "gen" / "a.py"))
+    assert "GL101" in selector.for_file(str(tmp_path / "src" / "tests" / "a.py"))
