@@ -160,11 +160,12 @@ def run_compare(paths: list[Path], measured_j: dict[str, float], calibrated_cach
     with tempfile.TemporaryDirectory(prefix="greenlint-timed-cache-") as fresh:
         sites = calls(paths, Path(fresh))
     out["uncalibrated"] = rounded(compare({k: script_prediction(v) for k, v in sites.items()}, measured_j))
+    given = calibrated_cache is not None and not same_run
     if calibrated_cache is None:
         calibrated_cache = Path(tempfile.mkdtemp(prefix="greenlint-timed-calibration-"))
         progress(f"greenlint calibrate --quick into {calibrated_cache} ...")
         calibrate(calibrated_cache)
-    out["calibration"] = overlay_summary(calibrated_cache)
+    out["calibration"] = {**overlay_summary(calibrated_cache), "cache_given": given}
     sites = calls(paths, calibrated_cache)
     out["calibrated"] = rounded(compare({k: script_prediction(v) for k, v in sites.items()}, measured_j))
     return out

@@ -228,3 +228,14 @@ def test_a_comparison_made_in_one_run_with_its_timings_says_at_which_load(result
     if results.get("compare", {}).get("same_run"):
         assert results["between"]["calibrate"] and len(results["between"]["load"]) == 2
         assert all(r.get("load") for r in results["scripts"].values())
+
+
+def test_the_calibrated_heading_names_the_calibrate_run_it_applied():
+    """A cache given with --calibrated-cache is not called "a fresh cache"; the source is the overlay's."""
+    from tools.model.timed_suite import calibrated_title
+
+    made_here = calibrated_title({"mode": "quick", "basis": "calibrated-estimated", "cache_given": False})
+    given = calibrated_title({"mode": "full", "basis": "calibrated-rapl", "cache_given": True})
+    assert "fresh cache" in made_here and "estimated source" in made_here
+    assert "fresh cache" not in given and "--calibrated-cache" in given and "rapl source" in given
+    assert "--full" in given

@@ -88,6 +88,14 @@ def protocol_note(results: dict, cmp: dict) -> str:
             f"two may have been made under different loads (`compare --retime` makes both in one run).{spread}")
 
 
+def calibrated_title(cal: dict) -> str:
+    """The heading of the calibrated comparison: which calibrate run, into which cache, from which source."""
+    source = (cal.get("basis") or "").removeprefix("calibrated-") or "unknown"
+    if cal.get("cache_given"):
+        return f"After a `greenlint calibrate --{cal['mode']}` made before (`--calibrated-cache`, {source} source)"
+    return f"After `greenlint calibrate --{cal['mode']}` (into a fresh cache, {source} source)"
+
+
 def section(results: dict, level: int = 2) -> list[str]:
     """The markdown lines of the section (between BEGIN and END)."""
     h = "#" * level
@@ -114,11 +122,11 @@ def section(results: dict, level: int = 2) -> list[str]:
     cmp = results.get("compare")
     if not cmp:
         return lines + ["Not compared yet (`python -m bench.timed compare`)."]
-    for key, title in (("uncalibrated", "Without calibration (a fresh cache)"),
-                       ("calibrated", "After `greenlint calibrate --quick` (a fresh cache, estimated source)")):
+    for key in ("uncalibrated", "calibrated"):
         if key not in cmp:
             continue
         cal = cmp.get("calibration") if key == "calibrated" else None
+        title = calibrated_title(cal) if cal else "Without calibration (a fresh cache)"
         note = (f" Overlay {cal['hardware_id']} ({cal['mode']}, {cal['basis']}, finished {cal['finished_at']})."
                 if cal else "")
         how = f" {protocol_note(results, cmp)}" if cal else ""
