@@ -149,7 +149,7 @@ def check_files(
         hit = _cached_result(cache, key) if cache and key else None
         if hit is not None:
             if hit.source == "":  # a text file's source is not cached: its fixes need it
-                hit = dataclasses.replace(hit, source=content.decode("utf-8", "replace"))
+                hit = dataclasses.replace(hit, source=sources.decode(shown, content)[0] or "")
             done[i] = _checked(hit, key, cache, diagnose, rules_id)
             stats.cache_hits += 1
         else:

@@ -134,3 +134,13 @@ def test_another_users_file_keeps_its_owner_or_is_refused(cwd, capsys):
         assert FIXED in (cwd / "a.py").read_text() and (st.st_uid, st.st_gid) == (4321, 4321)
     else:
         pytest.skip("needs root to give a file to another user")
+
+
+def test_a_file_in_its_declared_encoding_is_fixed_from_the_cache_in_it(cwd):
+    """The second run answers from the cache, whose record has no text: the text is decoded again as
+    Python reads it (the cookie counts), so the fix keeps the file's non-ASCII text."""
+    (cwd / "a.py").write_bytes(("# -*- coding: latin-1 -*-\n# café\n" + MAP).encode("latin-1"))
+    main(["check", "a.py"])
+    assert main(["check", "--fix", "a.py"]) == 0
+    data = (cwd / "a.py").read_bytes()
+    assert FIXED in data.decode("latin-1") and b"caf\xe9" in data
