@@ -43,9 +43,10 @@ class GeneratorInOneWorker(Rule):
     and prefetches, keeps the device busy and shortens the run. On Keras 3 (TensorFlow 2.16 and
     later) `fit()` takes no `workers`: a `Sequence` is a `keras.utils.PyDataset`, given its
     workers in its constructor (`super().__init__(workers=8, use_multiprocessing=True)`), and
-    with one worker its batches are drawn on the training thread itself, with no overlap at all
-    (`keras/src/trainers/data_adapters/py_dataset_adapter.py` starts an `OrderedEnqueuer` only
-    for `workers > 1` or multiprocessing).
+    with one worker its batches are drawn by one thread of `tf.data` (on the TensorFlow backend,
+    `keras/src/trainers/data_adapters/py_dataset_adapter.py` wraps the `PyDataset` in
+    `Dataset.from_generator(...).prefetch(AUTOTUNE)` and starts an `OrderedEnqueuer` only for
+    `workers > 1` or multiprocessing).
 
     ## Example
     ```python
@@ -68,7 +69,7 @@ class GeneratorInOneWorker(Rule):
     which `KerasSequenceAdapter` extends) starts an `OrderedEnqueuer` of `workers` threads or
     processes only for `workers > 1` or multiprocessing, and otherwise draws the `Sequence`
     from one Python thread through `Dataset.from_generator` with one batch of prefetch; Keras 3
-    (see Why is this bad?) draws it on the training thread. A step whose batch is not ready
+    (see Why is this bad?) from one thread too. A step whose batch is not ready
     waits, and the device draws its idle power meanwhile. Default since the real-world benchmark judged
     its findings (bench/realworld: 4 of 4 true).
 
@@ -190,10 +191,17 @@ class GeneratorInOneWorker(Rule):
 def one_worker(facts: FileFacts, site: Site, call: ast.Call) -> str | None:
     """How the fit's one worker is set ("the default", "workers=1, the default of `--workers`"),
     None where it has more than one or the number is not known."""
+    found = worker_setting(facts, site, call)
+    return None if found is None else found[1]
+
+
+def worker_setting(facts: FileFacts, site: Site, call: ast.Call) -> tuple[int, str] | None:
+    """The fit's number of workers where it is 0 or 1 (the default: Keras 3's `fit()` takes none),
+    with how it is set; None where it has more than one or the number is not known."""
     given = keyword(call, "workers")
     if given is None:
-        return None if binds(call, "workers", position=10) else "the default"
+        return None if binds(call, "workers", position=10) else (1, "the default")
     found = default_value(facts, given.value, site.callsite.span.cell)
-    if found is None or not isinstance(found[0], int) or isinstance(found[0], bool) or found[0] > 1:
+    if found is None or not isinstance(found[0], int) or isinstance(found[0], bool) or not 0 <= found[0] <= 1:
         return None
-    return f"workers={found[0]}" + (f", {found[1]}" if found[1] else "")
+    return found[0], f"workers={found[0]}" + (f", {found[1]}" if found[1] else "")

@@ -325,6 +325,29 @@ def test_fit_input_host_work_names_the_first_decode_a_generator_makes_per_item()
         assert calls(code.format(given))["tensorflow.keras.Sequential.fit"].get("input_host_work") == host, given
 
 
+def test_input_host_work_names_the_decode_the_fewest_conditions_guard():
+    code = """
+        import cv2
+        import numpy as np
+        def batches(pairs, with_masks, gray):
+            while True:
+                x, y = [], []
+                for image, mask in pairs:
+                    if with_masks:
+                        y.append(cv2.imread(mask))
+                    {}
+                yield np.array(x), np.array(y)
+        m = keras.Sequential()
+        m.fit(batches(pairs, False, True))
+        """
+    found = {
+        "x.append(cv2.imread(image))": "`cv2.imread` (line 12)",  # every item's read, not the branch's before it
+        "if gray:\n                        x.append(cv2.imread(image, 0))": "`cv2.imread` (line 11)",  # as guarded: the first
+    }
+    for line, host in found.items():
+        assert calls(code.format(line))["tensorflow.keras.Sequential.fit"].get("input_host_work") == host, line
+
+
 def test_train_on_batch_input_host_work_follows_a_batch_drawn_from_a_decoding_generator():
     head = (
         "import cv2\nimport numpy as np\n"
