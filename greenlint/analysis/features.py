@@ -55,6 +55,7 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
     ARRAY,
     DATA_ROOTS,
     DATASET,
+    FLOW_ITERATOR,
     HOST_BATCH,
     PY_GENERATOR,
     TENSOR,
@@ -63,11 +64,9 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
 )
 from greenlint.analysis.values import OPAQUE, SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, Seq, UserInst
 
-#: What `ImageDataGenerator.flow()`, `.flow_from_directory()`, `.flow_from_dataframe()` give: a
-#: Keras image iterator, a `keras.utils.Sequence` (its batches are indexed, so workers can share it).
+#: `ImageDataGenerator` and the methods that give its iterators (arrays.FLOW_ITERATOR).
 IMAGE_DATA_GENERATOR = "tensorflow.keras.preprocessing.image.ImageDataGenerator"
 FLOWS = frozenset({"flow", "flow_from_directory", "flow_from_dataframe"})
-FLOW_ITERATOR = "tensorflow.keras.preprocessing.image.Iterator"
 #: Keras model methods whose first argument is the training data (`x`, or `generator` in Keras 2).
 FITS = frozenset({"fit", "fit_generator"})
 #: Strings longer than MAX_STRING and sequences of more than MAX_LITERAL_ITEMS items (nested

@@ -1241,10 +1241,13 @@ class Resolver:
                 if owner.meta.get("layers") is not None:
                     owner.meta["layers"] = [*owner.meta["layers"], named.get("layer")]
             returns = self.table.returns(api)
+            host = None
             if owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in hostwork.FILE_FLOWS:
-                self.note_host(hostwork.describe(f"ImageDataGenerator.{callee.name}", node.lineno, self.module_path))
+                host = hostwork.describe(f"ImageDataGenerator.{callee.name}", node.lineno, self.module_path)
+                self.note_host(host)
             if returns is None and owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in feat.FLOWS:
-                return Inst(feat.FLOW_ITERATOR, "method")  # a Sequence: `input_kind` of the fit it feeds
+                # a Sequence (`input_kind` of the fit it feeds); drawn from directly, a batch decoded on the spot
+                return Inst(feat.FLOW_ITERATOR, "method", {"host": host} if host else None)
             if returns is None:
                 return None
             meta = dict(owner.meta) if returns == owner.cls or (returns == DATASET and "data" in owner.meta) else None

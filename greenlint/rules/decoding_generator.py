@@ -27,7 +27,8 @@ class DecodingGenerator(Rule):
     Two shapes:
 
     - `train_on_batch()` run in a loop on a batch drawn from such a generator between steps
-      (`x, y = next(gen)`, `for x, y in gen:`);
+      (`x, y = next(gen)`, `for x, y in gen:`), or drawn the same way from an
+      `ImageDataGenerator` `.flow_from_directory()`/`.flow_from_dataframe()` iterator itself;
     - `fit()` (or Keras 2's `fit_generator()`) given such a generator with `workers=0`, as
       written or as the default of a parameter or flag.
 
@@ -124,7 +125,7 @@ class DecodingGenerator(Rule):
         " decodes files per item ({host}): the device idles while each batch is prepared"
     )
     DRAWN_MESSAGE = (
-        "`train_on_batch()` trains on batches drawn between steps from a Python generator that reads and decodes"
+        "`train_on_batch()` trains on batches drawn between steps from a Python iterator that reads and decodes"
         " files per item ({host}): the device idles while each batch is prepared"
     )
     FIX_TITLE = (
@@ -157,6 +158,11 @@ class DecodingGenerator(Rule):
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def batches(x, y):\n    while True:\n        yield x[:32], y[:32]\n"
             "gen = batches(x, y)\nfor step in range(500):\n    xb, yb = next(gen)\n    m.train_on_batch(xb, yb)\n"
+        ),
+        Valid(  # train_on_batch on the batches of a flow over arrays in memory: nothing read from files
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "flow = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y, batch_size=32)\n"
+            "for step in range(1000):\n    xb, yb = next(flow)\n    m.train_on_batch(xb, yb)\n"
         ),
         Valid(  # one train_on_batch, no loop
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -225,7 +231,21 @@ class DecodingGenerator(Rule):
             "gen = batches(paths)\nfor epoch in range(20):\n    for step in range(500):\n"
             "        x, y = next(gen)\n        m.train_on_batch(x, y)\n",
             line=12,
-            message_contains="drawn between steps from a Python generator that reads and decodes files per item",
+            message_contains="drawn between steps from a Python iterator that reads and decodes files per item",
+        ),
+        Invalid(  # train_on_batch on the batches of a directory flow, iterated between steps
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=40)\n"
+            "for epoch in range(50):\n    for x, y in aug.flow_from_directory('train/', batch_size=32):\n"
+            "        m.train_on_batch(x, y)\n",
+            line=6,
+            message_contains="(`ImageDataGenerator.flow_from_directory` (line 5))",
+        ),
+        Invalid(  # next() of a dataframe flow made beforehand
+            "import tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n"
+            "m = tf.keras.Sequential()\nflow = ImageDataGenerator().flow_from_dataframe(frame, 'images/', batch_size=64)\n"
+            "for step in range(1000):\n    x, y = next(flow)\n    m.train_on_batch(x, y)\n",
+            line=7,
         ),
         Invalid(  # the decode the fewest conditions guard is cited (the image read every item runs, not the mask's)
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"

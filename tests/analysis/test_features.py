@@ -360,6 +360,14 @@ def test_train_on_batch_input_host_work_follows_a_batch_drawn_from_a_decoding_ge
         "gen = decoded(paths)\nfor x, y in gen:\n    m.train_on_batch(x, y)\n": "`cv2.imread` (line 7)",
         "gen = decoded(paths)\nfor step in range(100):\n    batch = next(gen)\n    m.train_on_batch(*batch)\n": None,  # starred
         "gen = memory(x, y)\nfor step in range(100):\n    x, y = next(gen)\n    m.train_on_batch(x, y)\n": None,
+        # a Keras image iterator over files drawn from directly: it decodes the batch on the spot
+        "flow = keras.preprocessing.image.ImageDataGenerator().flow_from_directory('d/')\n"
+        "for step in range(100):\n    x, y = next(flow)\n    m.train_on_batch(x, y)\n":
+        "`ImageDataGenerator.flow_from_directory` (line 12)",
+        "for x, y in keras.preprocessing.image.ImageDataGenerator().flow_from_dataframe(f):\n    m.train_on_batch(x, y)\n":
+        "`ImageDataGenerator.flow_from_dataframe` (line 12)",
+        "flow = keras.preprocessing.image.ImageDataGenerator().flow(x, y)\n"  # arrays in memory: nothing decoded
+        "for step in range(100):\n    x, y = next(flow)\n    m.train_on_batch(x, y)\n": None,
     }
     for body, host in shapes.items():
         found = calls(head + body)["tensorflow.keras.Sequential.train_on_batch"]
