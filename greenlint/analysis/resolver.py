@@ -1242,12 +1242,14 @@ class Resolver:
                     owner.meta["layers"] = [*owner.meta["layers"], named.get("layer")]
             returns = self.table.returns(api)
             host = None
-            if owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in hostwork.FILE_FLOWS:
+            if owner.cls == feat.IMAGE_DATA_GENERATOR and (
+                callee.name in hostwork.FILE_FLOWS or (callee.name == "flow" and hostwork.augments(owner.meta.get("init")))
+            ):
                 host = hostwork.describe(f"ImageDataGenerator.{callee.name}", node.lineno, self.module_path)
                 self.note_host(host)
             if returns is None and owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in feat.FLOWS:
                 # a Sequence (`input_kind` of the fit it feeds); drawn from directly, a batch decoded on the spot
-                return Inst(feat.FLOW_ITERATOR, "method", {"host": host} if host else None)
+                return Inst(feat.FLOW_ITERATOR, "method", {"flow": callee.name, **({"host": host} if host else {})})
             if returns is None:
                 return None
             meta = dict(owner.meta) if returns == owner.cls or (returns == DATASET and "data" in owner.meta) else None
@@ -1515,9 +1517,12 @@ class Resolver:
         kind = feat.input_kind(api, named)
         if kind is not None:
             features["input_kind"] = kind
-            host = feat.input_host_work(named) if kind == "generator" else None
+            host = feat.input_host_work(named) if kind in ("generator", "sequence") else None
             if host is not None:
                 features["input_host_work"] = host
+            flow = feat.input_flow(named) if kind == "sequence" else None
+            if flow is not None:
+                features["input_flow"] = flow
         elif api.endswith(".train_on_batch"):
             host = feat.drawn_host_work(named)
             if host is not None:

@@ -21,22 +21,25 @@ class DecodingGenerator(Rule):
     project module) that reads and decodes files for each item: OpenCV's `imread`/`imdecode`,
     PIL's `Image.open`, scikit-image's or imageio's `imread`, librosa's `load`, soundfile's
     `read` or Keras' `load_img` called in one of its loops (or in a function it calls there),
-    or an `ImageDataGenerator` `.flow_from_directory()`/`.flow_from_dataframe()` it iterates,
-    which reads, decodes and augments every image of a batch (the analysis's `input_host_work`
-    feature; the finding cites the decode the fewest conditions guard, the one most items run).
-    Two shapes:
+    or an `ImageDataGenerator` flow it iterates: `.flow_from_directory()`/`.flow_from_dataframe()`,
+    which read, decode and augment every image of a batch, or `.flow()` of arrays given
+    augmenting arguments as literals (`rotation_range`, shifts, `shear_range`, `zoom_range`,
+    flips, `brightness_range`, `channel_shift_range`, `zca_whitening`), which warps every image
+    of a batch in NumPy and SciPy (the analysis's `input_host_work` feature; the finding cites
+    the call the fewest conditions guard, the one most items run). Two shapes:
 
     - `train_on_batch()` run in a loop on a batch drawn from such a generator between steps
-      (`x, y = next(gen)`, `for x, y in gen:`), or drawn the same way from an
-      `ImageDataGenerator` `.flow_from_directory()`/`.flow_from_dataframe()` iterator itself;
+      (`x, y = next(gen)`, `for x, y in gen:`), or drawn the same way from such an
+      `ImageDataGenerator` flow itself;
     - `fit()` (or Keras 2's `fit_generator()`) given such a generator with `workers=0`, as
       written or as the default of a parameter or flag.
 
     With the option `decoding-generator-one-worker = true`, also a `fit()` given such a
     generator with `workers` left at its default (1) or set to 1 (see below why not by default).
 
-    Not reported: a generator whose batches come from memory (slices of arrays it was given:
-    nothing is decoded per item), or that decodes one file once, before its loop; a
+    Not reported: a generator (or a `.flow()`) whose batches come from memory (slices of arrays
+    it was given, rescaled at most: nothing is decoded or warped per item), or that decodes one
+    file once, before its loop; a
     `keras.utils.Sequence` (GL407's); a fit with several workers or whose number of workers
     is not known; a `train_on_batch()` that runs once; test code; a file that hides every GPU at
     top level: the step then runs on the host, whose cores the decoding shares whatever the
@@ -117,16 +120,16 @@ class DecodingGenerator(Rule):
         ),
     )
     MESSAGE = (
-        "`{method}()` draws its batches from a Python generator that reads and decodes files per item ({host})"
+        "`{method}()` draws its batches from a Python generator that reads, decodes or augments data per item ({host})"
         " on one thread ({workers}): where that takes longer than a step, the device waits on every step"
     )
     UNOVERLAPPED_MESSAGE = (
-        "`{method}()` draws its batches on the training thread ({workers}) from a Python generator that reads and"
-        " decodes files per item ({host}): the device idles while each batch is prepared"
+        "`{method}()` draws its batches on the training thread ({workers}) from a Python generator that reads,"
+        " decodes or augments data per item ({host}): the device idles while each batch is prepared"
     )
     DRAWN_MESSAGE = (
-        "`train_on_batch()` trains on batches drawn between steps from a Python iterator that reads and decodes"
-        " files per item ({host}): the device idles while each batch is prepared"
+        "`train_on_batch()` trains on batches drawn between steps from a Python iterator that reads, decodes or"
+        " augments data per item ({host}): the device idles while each batch is prepared"
     )
     FIX_TITLE = (
         "Build the batches in a `tf.data` pipeline with a parallel `map` and `prefetch`, or in a `keras.utils.Sequence`"
@@ -162,6 +165,11 @@ class DecodingGenerator(Rule):
         Valid(  # train_on_batch on the batches of a flow over arrays in memory: nothing read from files
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "flow = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y, batch_size=32)\n"
+            "for step in range(1000):\n    xb, yb = next(flow)\n    m.train_on_batch(xb, yb)\n"
+        ),
+        Valid(  # train_on_batch on a flow over arrays that only rescales: a multiply, not per-image work
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "flow = tf.keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255, horizontal_flip=False).flow(x, y)\n"
             "for step in range(1000):\n    xb, yb = next(flow)\n    m.train_on_batch(xb, yb)\n"
         ),
         Valid(  # one train_on_batch, no loop
@@ -203,7 +211,7 @@ class DecodingGenerator(Rule):
             "m.fit(batches(paths, labels, 16), steps_per_epoch=500, epochs=20)\n",
             options={"decoding-generator-one-worker": True},
             line=12,
-            message_contains="reads and decodes files per item (`cv2.imread` (line 6)) on one thread (the default)",
+            message_contains="reads, decodes or augments data per item (`cv2.imread` (line 6)) on one thread (the default)",
         ),
         Invalid(  # two augmenting directory flows zipped in a generator, drawn on the training thread (workers=0)
             "import tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n"
@@ -213,8 +221,8 @@ class DecodingGenerator(Rule):
             "    for image, mask in zip(images, masks):\n        yield image / 255, mask / 255\n"
             "m.fit_generator(pairs('train'), steps_per_epoch=300, epochs=5, workers=0)\n",
             line=9,
-            message_contains="on the training thread (workers=0) from a Python generator that reads and decodes files per"
-            " item (`ImageDataGenerator.flow_from_directory` (line 5))",
+            message_contains="on the training thread (workers=0) from a Python generator that reads, decodes or augments"
+            " data per item (`ImageDataGenerator.flow_from_directory` (line 5))",
         ),
         Invalid(  # PIL images through Keras 3's fit
             "import numpy as np\nimport keras\nfrom PIL import Image\nm = keras.Sequential()\n"
@@ -231,7 +239,7 @@ class DecodingGenerator(Rule):
             "gen = batches(paths)\nfor epoch in range(20):\n    for step in range(500):\n"
             "        x, y = next(gen)\n        m.train_on_batch(x, y)\n",
             line=12,
-            message_contains="drawn between steps from a Python iterator that reads and decodes files per item",
+            message_contains="drawn between steps from a Python iterator that reads, decodes or augments data per item",
         ),
         Invalid(  # train_on_batch on the batches of a directory flow, iterated between steps
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -246,6 +254,14 @@ class DecodingGenerator(Rule):
             "m = tf.keras.Sequential()\nflow = ImageDataGenerator().flow_from_dataframe(frame, 'images/', batch_size=64)\n"
             "for step in range(1000):\n    x, y = next(flow)\n    m.train_on_batch(x, y)\n",
             line=7,
+        ),
+        Invalid(  # a GAN-style loop drawing augmented batches of arrays from a flow between steps
+            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=15, zoom_range=0.1, horizontal_flip=True)\n"
+            "for epoch in range(100):\n    for xb, yb in aug.flow(x_train, y_train, batch_size=64):\n"
+            "        m.train_on_batch(xb, yb)\n",
+            line=7,
+            message_contains="(`ImageDataGenerator.flow` (line 6))",
         ),
         Invalid(  # the decode the fewest conditions guard is cited (the image read every item runs, not the mask's)
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"

@@ -22,8 +22,11 @@ class GeneratorInOneWorker(Rule):
     deriving `Sequence`, made in the file or in a project module it imports (the analysis's
     `input_kind` feature), with `workers` left at its default (1) or set to 0 or 1, as
     written or as the default of a parameter or a flag of the file (`workers=args.workers`
-    with `--workers` defaulting to 1). Not reported: a fit fed by a plain Python generator
-    (a call of a generator function: more workers would break it, see Fix safety), by a
+    with `--workers` defaulting to 1). Not reported: a `.flow()` of arrays whose
+    `ImageDataGenerator` is given no augmenting argument as a literal (rotations, shifts,
+    shears, zooms, flips, brightness or channel shifts, ZCA whitening: hostwork.py), which
+    slices (and at most rescales) arrays already in memory, cheap beside a step; a fit fed
+    by a plain Python generator (a call of a generator function: more workers would break it, see Fix safety), by a
     tf.data pipeline or arrays, or by data of unknown kind; a fit whose `workers` is not
     known, or is more than 1; one in test code; one in a file that hides every GPU at top
     level (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`, or
@@ -128,6 +131,11 @@ class GeneratorInOneWorker(Rule):
             "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = ''\nm = tf.keras.Sequential()\n"
             "train = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y)\nm.fit(train, epochs=5)\n"
         ),
+        Valid(  # a flow of arrays in memory, rescaled only: nothing read or warped per item
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "train = tf.keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255).flow(x, y, batch_size=32)\n"
+            "m.fit(train, epochs=5)\n"
+        ),
         Valid(  # the input's kind is not known (a parameter, another library)
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n"
         ),
@@ -155,15 +163,15 @@ class GeneratorInOneWorker(Rule):
             "m.fit(train, epochs=20)\n",
             line=5,
         ),
-        Invalid(  # one GPU chosen, not hidden
+        Invalid(  # one GPU chosen, not hidden; a flow of arrays warped per image
             "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\nm = tf.keras.Sequential()\n"
-            "train = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y)\nm.fit(train, epochs=5)\n",
+            "train = tf.keras.preprocessing.image.ImageDataGenerator(shear_range=0.2).flow(x, y)\nm.fit(train, epochs=5)\n",
             line=6,
         ),
         Invalid(  # an argparse default of one worker
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
             "p.add_argument('--workers', type=int, default=1)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
-            "gen = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y)\n"
+            "gen = tf.keras.preprocessing.image.ImageDataGenerator().flow_from_directory('train/')\n"
             "m.fit_generator(gen, steps_per_epoch=100, epochs=5, workers=args.workers, use_multiprocessing=True)\n",
             line=8,
             message_contains="workers=1, the default of `--workers`",
@@ -178,6 +186,8 @@ class GeneratorInOneWorker(Rule):
                 continue
             if site.features.get("input_kind") != "sequence":  # see Fix safety
                 continue
+            if site.features.get("input_flow") == "flow" and "input_host_work" not in site.features:
+                continue  # a flow of arrays in memory, neither read nor warped per item: a slice per batch
             call = facts.node(site)
             if call is None or any(k.arg is None for k in call.keywords):
                 continue
