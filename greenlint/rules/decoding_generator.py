@@ -18,7 +18,7 @@ class DecodingGenerator(Rule):
     ## What it does
     Flags a Keras training that prepares each batch on the training thread itself, between two
     steps, from a plain Python generator (the call of a generator function, of the file or of a
-    project module) that reads and decodes files for each item: OpenCV's `imread`/`imdecode`,
+    project module) that reads, decodes or augments data for each item: OpenCV's `imread`/`imdecode`,
     PIL's `Image.open`, scikit-image's or imageio's `imread`, librosa's `load`, soundfile's
     `read` or Keras' `load_img` called in one of its loops (or in a function it calls there),
     or an `ImageDataGenerator` flow it iterates: `.flow_from_directory()`/`.flow_from_dataframe()`,
@@ -39,9 +39,8 @@ class DecodingGenerator(Rule):
 
     Not reported: a generator (or a `.flow()`) whose batches come from memory (slices of arrays
     it was given, rescaled at most: nothing is decoded or warped per item), or that decodes one
-    file once, before its loop; a
-    `keras.utils.Sequence` (GL407's); a fit with several workers or whose number of workers
-    is not known; a `train_on_batch()` that runs once; test code; a file that hides every GPU at
+    file once, before its loop; a `keras.utils.Sequence` given to `fit()` (GL407's); a fit
+    with several workers or whose number of workers is not known; a `train_on_batch()` that runs once; test code; a file that hides every GPU at
     top level: the step then runs on the host, whose cores the decoding shares whatever the
     code does, so overlapping the two saves little energy.
 
