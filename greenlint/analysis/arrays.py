@@ -39,7 +39,11 @@ LIST = "builtins.list"
 #: What calling a Python generator function gives (`def gen(): ... yield x[i:i + bs]`): meta
 #: "data", a `Data` with the batch its yields show (samples unknown: it may loop forever).
 PY_GENERATOR = "builtins.generator"
-#: A batch drawn from a Python generator that decodes files per item (`drawn`).
+#: What `ImageDataGenerator.flow()`, `.flow_from_directory()`, `.flow_from_dataframe()` give: a
+#: Keras image iterator, a `keras.utils.Sequence` (its batches are indexed, so workers can share it);
+#: meta "host" where it reads and decodes files for each batch (hostwork.py).
+FLOW_ITERATOR = "tensorflow.keras.preprocessing.image.Iterator"
+#: A batch drawn from a Python generator, or a Keras image iterator, that decodes files per item (`drawn`).
 HOST_BATCH = "builtins.generator.batch"
 _TF_TENSORS = frozenset({TENSOR, "tensorflow.Variable"})
 
@@ -368,9 +372,10 @@ def subscript(owner: Inst, parts: list) -> Inst:
 
 
 def drawn(value: Any) -> Inst | None:
-    """What `next(gen)` (or `for batch in gen`) gives from a Python generator that decodes files per
-    item (its `host` meta, hostwork.py): a batch known only by that work; None for other values."""
-    if type(value) is Inst and value.cls == PY_GENERATOR and "host" in value.meta:
+    """What `next(gen)` (or `for batch in gen`) gives from a Python generator, or a Keras image
+    iterator over files, that decodes files per item (its `host` meta, hostwork.py): a batch known
+    only by that work, prepared on the calling thread; None for other values."""
+    if type(value) is Inst and value.cls in (PY_GENERATOR, FLOW_ITERATOR) and "host" in value.meta:
         return Inst(HOST_BATCH, "next", {"host": value.meta["host"]})
     return None
 

@@ -39,9 +39,13 @@ batch_size_from        "dataset" when `batch_size` comes from the literal `.batc
 n_layers               Sequential models: layers in the literal list plus literal `add` calls
 model_name             models from `keras.applications` ("ResNet50")
 input_kind             `fit`/`fit_generator`: what its batches come from, where known (`input_kind`)
-input_host_work        `fit`/`fit_generator` fed by a Python generator, or `train_on_batch` on a batch
-                       drawn from one (`next(gen)`): the first file it reads and
-                       decodes per item, and its line (`"`cv2.imread` (loader.py line 12)"`: hostwork.py)
+input_flow             `fit`/`fit_generator` fed by an `ImageDataGenerator` iterator: the method that
+                       made it ("flow", "flow_from_directory", "flow_from_dataframe")
+input_host_work        `fit`/`fit_generator` fed by a Python generator or an `ImageDataGenerator` flow, or
+                       `train_on_batch` on a batch
+                       drawn from one or from an `ImageDataGenerator` flow (`next(gen)`): the call
+                       that reads, decodes or augments data per item, and its line
+                       (`"`cv2.imread` (loader.py line 12)"`: hostwork.py)
 =====================  ==========================================================================
 """
 
@@ -55,6 +59,7 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
     ARRAY,
     DATA_ROOTS,
     DATASET,
+    FLOW_ITERATOR,
     HOST_BATCH,
     PY_GENERATOR,
     TENSOR,
@@ -63,11 +68,9 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
 )
 from greenlint.analysis.values import OPAQUE, SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, Seq, UserInst
 
-#: What `ImageDataGenerator.flow()`, `.flow_from_directory()`, `.flow_from_dataframe()` give: a
-#: Keras image iterator, a `keras.utils.Sequence` (its batches are indexed, so workers can share it).
+#: `ImageDataGenerator` and the methods that give its iterators (arrays.FLOW_ITERATOR).
 IMAGE_DATA_GENERATOR = "tensorflow.keras.preprocessing.image.ImageDataGenerator"
 FLOWS = frozenset({"flow", "flow_from_directory", "flow_from_dataframe"})
-FLOW_ITERATOR = "tensorflow.keras.preprocessing.image.Iterator"
 #: Keras model methods whose first argument is the training data (`x`, or `generator` in Keras 2).
 FITS = frozenset({"fit", "fit_generator"})
 #: Strings longer than MAX_STRING and sequences of more than MAX_LITERAL_ITEMS items (nested
@@ -292,10 +295,18 @@ def receiver_features(owner: Any) -> dict[str, Any]:
 
 
 def input_host_work(named: dict[str, Any]) -> str | None:
-    """The per-item host work (a file read and decoded, hostwork.py) of the Python generator a
-    `fit`/`fit_generator` call is given, where its body (or a function it calls) shows some."""
+    """The per-item host work (a file read, decoded or augmented, hostwork.py) of the Python generator
+    a `fit`/`fit_generator` call is given, where its body (or a function it calls) shows some, or of
+    the `ImageDataGenerator` flow it is given."""
     value: Any = named.get("x", named.get("generator"))
-    return value.meta.get("host") if type(value) is Inst and value.cls == PY_GENERATOR else None
+    return value.meta.get("host") if type(value) is Inst and value.cls in (PY_GENERATOR, FLOW_ITERATOR) else None
+
+
+def input_flow(named: dict[str, Any]) -> str | None:
+    """The `ImageDataGenerator` method ("flow", "flow_from_directory", ...) whose iterator a
+    `fit`/`fit_generator` call is given, None for other inputs."""
+    value: Any = named.get("x", named.get("generator"))
+    return value.meta.get("flow") if type(value) is Inst and value.cls == FLOW_ITERATOR else None
 
 
 def drawn_host_work(named: dict[str, Any]) -> str | None:

@@ -1,12 +1,14 @@
-"""Per-item host work in a Python input function: reading and decoding files on the host.
+"""Per-item host work in a Python input function: reading, decoding or augmenting data on the host.
 
 A Python generator that feeds a Keras `fit` builds each batch on one host core; where it reads and
 decodes files for every item (an image with OpenCV, PIL, scikit-image, imageio or Keras' `load_img`,
 a sound with librosa or soundfile), or iterates an `ImageDataGenerator` flow over files (which
-reads, decodes and augments every image of each batch), that core does work a GPU step does not
-wait for only when it runs elsewhere (`generator_in_one_worker.py`). The resolver notes the first
-such call a function makes inside one of its loops, or through a function it calls there
-(`Resolver.note_host`), and a generator function's batches carry it (`input_host_work`).
+reads, decodes and augments every image of each batch) or over arrays with augmenting arguments
+(which warps every image of each batch in NumPy and SciPy), that core does work a GPU step does not
+wait for only when it runs elsewhere (`generator_in_one_worker.py`). The resolver notes such a call
+a function makes inside one of its loops, or through a function it calls there (the one the fewest
+`if`s guard: `Resolver.note_host`); a generator function's batches carry it (`input_host_work`),
+and so do the batches drawn from such a generator or flow (`arrays.drawn`).
 
 A decode outside any loop of the function (one image read once) is kept apart (`once`): it becomes
 per-item work where a caller calls the function inside a loop of its own.
@@ -32,6 +34,19 @@ DECODES = frozenset({
 
 #: `ImageDataGenerator` methods whose iterator reads (and augments) every image of each batch from files.
 FILE_FLOWS = frozenset({"flow_from_directory", "flow_from_dataframe"})
+
+#: `ImageDataGenerator` arguments that transform every image of a batch on the host, in NumPy and
+#: SciPy (affine warps, flips, shifts, whitening), when the batch is drawn: the arrays its `flow()`
+#: iterates are then worked on per item although nothing is read from files.
+AUGMENTS = frozenset({
+    "rotation_range", "width_shift_range", "height_shift_range", "brightness_range", "shear_range",
+    "zoom_range", "channel_shift_range", "horizontal_flip", "vertical_flip", "zca_whitening",
+})
+
+
+def augments(init: object) -> bool:
+    """Whether an `ImageDataGenerator`'s literal constructor arguments (*init*) transform each image."""
+    return isinstance(init, dict) and any(init.get(key) not in (None, 0, 0.0, False) for key in AUGMENTS)
 
 
 def decodes(path: str) -> bool:

@@ -114,7 +114,7 @@ class Context:
 
     __slots__ = (
         "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
-        "yields", "tapes", "step_line", "unless", "host", "host_once",
+        "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -131,7 +131,8 @@ class Context:
         self.tapes: list[dict] = []  # the meta of each enclosing `with tf.GradientTape() as tape:`
         self.step_line: int | None = None  # the line of the last training step seen in this function
         self.unless: frozenset[str] = frozenset()  # parameters enclosing `if p is None:` bodies require None
-        self.host: str | None = None  # its first per-item host work: a decode in one of its loops (hostwork.py)
+        self.host: str | None = None  # its per-item host work: a decode in one of its loops (hostwork.py)
+        self.host_guards = 0  # the `if` bodies inside a loop that enclose that decode (`note_host`)
         self.host_once: str | None = None  # a decode outside its loops (per item where a caller loops over it)
         self.func = func
 
@@ -1240,10 +1241,15 @@ class Resolver:
                 if owner.meta.get("layers") is not None:
                     owner.meta["layers"] = [*owner.meta["layers"], named.get("layer")]
             returns = self.table.returns(api)
-            if owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in hostwork.FILE_FLOWS:
-                self.note_host(hostwork.describe(f"ImageDataGenerator.{callee.name}", node.lineno, self.module_path))
+            host = None
+            if owner.cls == feat.IMAGE_DATA_GENERATOR and (
+                callee.name in hostwork.FILE_FLOWS or (callee.name == "flow" and hostwork.augments(owner.meta.get("init")))
+            ):
+                host = hostwork.describe(f"ImageDataGenerator.{callee.name}", node.lineno, self.module_path)
+                self.note_host(host)
             if returns is None and owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in feat.FLOWS:
-                return Inst(feat.FLOW_ITERATOR, "method")  # a Sequence: `input_kind` of the fit it feeds
+                # a Sequence (`input_kind` of the fit it feeds); drawn from directly, a batch decoded on the spot
+                return Inst(feat.FLOW_ITERATOR, "method", {"flow": callee.name, **({"host": host} if host else {})})
             if returns is None:
                 return None
             meta = dict(owner.meta) if returns == owner.cls or (returns == DATASET and "data" in owner.meta) else None
@@ -1511,9 +1517,12 @@ class Resolver:
         kind = feat.input_kind(api, named)
         if kind is not None:
             features["input_kind"] = kind
-            host = feat.input_host_work(named) if kind == "generator" else None
+            host = feat.input_host_work(named) if kind in ("generator", "sequence") else None
             if host is not None:
                 features["input_host_work"] = host
+            flow = feat.input_flow(named) if kind == "sequence" else None
+            if flow is not None:
+                features["input_flow"] = flow
         elif api.endswith(".train_on_batch"):
             host = feat.drawn_host_work(named)
             if host is not None:
@@ -1583,12 +1592,13 @@ class Resolver:
 
     def note_host(self, what: str, once: bool = False) -> None:
         """The function being walked reads and decodes a file on the host (hostwork.py): in one of
-        its loops, or outside them (*once*); the first of each is kept."""
+        its loops, or outside them (*once*). The first outside is kept; in the loops, the one the
+        fewest `if` bodies guard (the decode most items run, not a branch's), the first of those."""
         ctx = self.ctx
         if once:
             ctx.host_once = ctx.host_once or what
-        else:
-            ctx.host = ctx.host or what
+        elif ctx.host is None or ctx.guards < ctx.host_guards:
+            ctx.host, ctx.host_guards = what, ctx.guards
 
     def host_through(self, info: FuncInfo | ExtFunc) -> None:
         """A call of a user function that does host work: the caller's too, per item where the

@@ -22,8 +22,11 @@ class GeneratorInOneWorker(Rule):
     deriving `Sequence`, made in the file or in a project module it imports (the analysis's
     `input_kind` feature), with `workers` left at its default (1) or set to 0 or 1, as
     written or as the default of a parameter or a flag of the file (`workers=args.workers`
-    with `--workers` defaulting to 1). Not reported: a fit fed by a plain Python generator
-    (a call of a generator function: more workers would break it, see Fix safety), by a
+    with `--workers` defaulting to 1). Not reported: a `.flow()` of arrays whose
+    `ImageDataGenerator` is given no augmenting argument as a literal (rotations, shifts,
+    shears, zooms, flips, brightness or channel shifts, ZCA whitening: hostwork.py), which
+    slices (and at most rescales) arrays already in memory, cheap beside a step; a fit fed
+    by a plain Python generator (a call of a generator function: more workers would break it, see Fix safety), by a
     tf.data pipeline or arrays, or by data of unknown kind; a fit whose `workers` is not
     known, or is more than 1; one in test code; one in a file that hides every GPU at top
     level (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`, or
@@ -43,9 +46,10 @@ class GeneratorInOneWorker(Rule):
     and prefetches, keeps the device busy and shortens the run. On Keras 3 (TensorFlow 2.16 and
     later) `fit()` takes no `workers`: a `Sequence` is a `keras.utils.PyDataset`, given its
     workers in its constructor (`super().__init__(workers=8, use_multiprocessing=True)`), and
-    with one worker its batches are drawn on the training thread itself, with no overlap at all
-    (`keras/src/trainers/data_adapters/py_dataset_adapter.py` starts an `OrderedEnqueuer` only
-    for `workers > 1` or multiprocessing).
+    with one worker its batches are drawn by one thread of `tf.data` (on the TensorFlow backend,
+    `keras/src/trainers/data_adapters/py_dataset_adapter.py` wraps the `PyDataset` in
+    `Dataset.from_generator(...).prefetch(AUTOTUNE)` and starts an `OrderedEnqueuer` only for
+    `workers > 1` or multiprocessing).
 
     ## Example
     ```python
@@ -68,7 +72,7 @@ class GeneratorInOneWorker(Rule):
     which `KerasSequenceAdapter` extends) starts an `OrderedEnqueuer` of `workers` threads or
     processes only for `workers > 1` or multiprocessing, and otherwise draws the `Sequence`
     from one Python thread through `Dataset.from_generator` with one batch of prefetch; Keras 3
-    (see Why is this bad?) draws it on the training thread. A step whose batch is not ready
+    (see Why is this bad?) from one thread too. A step whose batch is not ready
     waits, and the device draws its idle power meanwhile. Default since the real-world benchmark judged
     its findings (bench/realworld: 4 of 4 true).
 
@@ -127,6 +131,11 @@ class GeneratorInOneWorker(Rule):
             "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = ''\nm = tf.keras.Sequential()\n"
             "train = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y)\nm.fit(train, epochs=5)\n"
         ),
+        Valid(  # a flow of arrays in memory, rescaled only: nothing read or warped per item
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "train = tf.keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255).flow(x, y, batch_size=32)\n"
+            "m.fit(train, epochs=5)\n"
+        ),
         Valid(  # the input's kind is not known (a parameter, another library)
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n"
         ),
@@ -154,15 +163,15 @@ class GeneratorInOneWorker(Rule):
             "m.fit(train, epochs=20)\n",
             line=5,
         ),
-        Invalid(  # one GPU chosen, not hidden
+        Invalid(  # one GPU chosen, not hidden; a flow of arrays warped per image
             "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\nm = tf.keras.Sequential()\n"
-            "train = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y)\nm.fit(train, epochs=5)\n",
+            "train = tf.keras.preprocessing.image.ImageDataGenerator(shear_range=0.2).flow(x, y)\nm.fit(train, epochs=5)\n",
             line=6,
         ),
         Invalid(  # an argparse default of one worker
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
             "p.add_argument('--workers', type=int, default=1)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
-            "gen = tf.keras.preprocessing.image.ImageDataGenerator().flow(x, y)\n"
+            "gen = tf.keras.preprocessing.image.ImageDataGenerator().flow_from_directory('train/')\n"
             "m.fit_generator(gen, steps_per_epoch=100, epochs=5, workers=args.workers, use_multiprocessing=True)\n",
             line=8,
             message_contains="workers=1, the default of `--workers`",
@@ -177,6 +186,8 @@ class GeneratorInOneWorker(Rule):
                 continue
             if site.features.get("input_kind") != "sequence":  # see Fix safety
                 continue
+            if site.features.get("input_flow") == "flow" and "input_host_work" not in site.features:
+                continue  # a flow of arrays in memory, neither read nor warped per item: a slice per batch
             call = facts.node(site)
             if call is None or any(k.arg is None for k in call.keywords):
                 continue
@@ -190,10 +201,17 @@ class GeneratorInOneWorker(Rule):
 def one_worker(facts: FileFacts, site: Site, call: ast.Call) -> str | None:
     """How the fit's one worker is set ("the default", "workers=1, the default of `--workers`"),
     None where it has more than one or the number is not known."""
+    found = worker_setting(facts, site, call)
+    return None if found is None else found[1]
+
+
+def worker_setting(facts: FileFacts, site: Site, call: ast.Call) -> tuple[int, str] | None:
+    """The fit's number of workers where it is 0 or 1 (the default: Keras 3's `fit()` takes none),
+    with how it is set; None where it has more than one or the number is not known."""
     given = keyword(call, "workers")
     if given is None:
-        return None if binds(call, "workers", position=10) else "the default"
+        return None if binds(call, "workers", position=10) else (1, "the default")
     found = default_value(facts, given.value, site.callsite.span.cell)
-    if found is None or not isinstance(found[0], int) or isinstance(found[0], bool) or found[0] > 1:
+    if found is None or not isinstance(found[0], int) or isinstance(found[0], bool) or not 0 <= found[0] <= 1:
         return None
-    return f"workers={found[0]}" + (f", {found[1]}" if found[1] else "")
+    return found[0], f"workers={found[0]}" + (f", {found[1]}" if found[1] else "")

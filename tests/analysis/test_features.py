@@ -325,6 +325,29 @@ def test_fit_input_host_work_names_the_first_decode_a_generator_makes_per_item()
         assert calls(code.format(given))["tensorflow.keras.Sequential.fit"].get("input_host_work") == host, given
 
 
+def test_input_host_work_names_the_decode_the_fewest_conditions_guard():
+    code = """
+        import cv2
+        import numpy as np
+        def batches(pairs, with_masks, gray):
+            while True:
+                x, y = [], []
+                for image, mask in pairs:
+                    if with_masks:
+                        y.append(cv2.imread(mask))
+                    {}
+                yield np.array(x), np.array(y)
+        m = keras.Sequential()
+        m.fit(batches(pairs, False, True))
+        """
+    found = {
+        "x.append(cv2.imread(image))": "`cv2.imread` (line 12)",  # every item's read, not the branch's before it
+        "if gray:\n                        x.append(cv2.imread(image, 0))": "`cv2.imread` (line 11)",  # as guarded: the first
+    }
+    for line, host in found.items():
+        assert calls(code.format(line))["tensorflow.keras.Sequential.fit"].get("input_host_work") == host, line
+
+
 def test_train_on_batch_input_host_work_follows_a_batch_drawn_from_a_decoding_generator():
     head = (
         "import cv2\nimport numpy as np\n"
@@ -337,10 +360,38 @@ def test_train_on_batch_input_host_work_follows_a_batch_drawn_from_a_decoding_ge
         "gen = decoded(paths)\nfor x, y in gen:\n    m.train_on_batch(x, y)\n": "`cv2.imread` (line 7)",
         "gen = decoded(paths)\nfor step in range(100):\n    batch = next(gen)\n    m.train_on_batch(*batch)\n": None,  # starred
         "gen = memory(x, y)\nfor step in range(100):\n    x, y = next(gen)\n    m.train_on_batch(x, y)\n": None,
+        # a Keras image iterator over files drawn from directly: it decodes the batch on the spot
+        "flow = keras.preprocessing.image.ImageDataGenerator().flow_from_directory('d/')\n"
+        "for step in range(100):\n    x, y = next(flow)\n    m.train_on_batch(x, y)\n":
+        "`ImageDataGenerator.flow_from_directory` (line 12)",
+        "for x, y in keras.preprocessing.image.ImageDataGenerator().flow_from_dataframe(f):\n    m.train_on_batch(x, y)\n":
+        "`ImageDataGenerator.flow_from_dataframe` (line 12)",
+        "flow = keras.preprocessing.image.ImageDataGenerator().flow(x, y)\n"  # arrays in memory: nothing decoded
+        "for step in range(100):\n    x, y = next(flow)\n    m.train_on_batch(x, y)\n": None,
     }
     for body, host in shapes.items():
         found = calls(head + body)["tensorflow.keras.Sequential.train_on_batch"]
         assert found.get("input_host_work") == host, body
+
+
+def test_fit_on_an_image_data_generator_flow_names_the_flow_and_its_host_work():
+    code = """
+        m = keras.Sequential()
+        aug = keras.preprocessing.image.ImageDataGenerator({})
+        m.fit({})
+        """
+    found = {
+        ("rotation_range=40", "aug.flow(x, y)"): ("flow", "`ImageDataGenerator.flow` (line 6)"),  # warped per image
+        ("horizontal_flip=True", "aug.flow(x, y)"): ("flow", "`ImageDataGenerator.flow` (line 6)"),
+        ("rescale=1 / 255", "aug.flow(x, y)"): ("flow", None),  # a multiply: no per-image work noted
+        ("rotation_range=0, horizontal_flip=False", "aug.flow(x, y)"): ("flow", None),  # turned off
+        ("**options", "aug.flow(x, y)"): ("flow", None),  # not known: not guessed
+        ("", "aug.flow_from_directory('train/')"): ("flow_from_directory", "`ImageDataGenerator.flow_from_directory` (line 6)"),
+        ("", "batches"): (None, None),
+    }
+    for (init, given), (flow, host) in found.items():
+        fit = calls(code.format(init, given))["tensorflow.keras.Sequential.fit"]
+        assert (fit.get("input_flow"), fit.get("input_host_work")) == (flow, host), (init, given)
 
 
 def test_fit_input_kind_says_what_the_batches_come_from():
