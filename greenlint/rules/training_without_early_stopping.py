@@ -151,6 +151,13 @@ class TrainingWithoutEarlyStopping(Rule):
     driven by the epoch number (stopping early would cut the schedule short), a class of a
     library, a subclass of another callback.
 
+    A fit with neither validation data nor such a callback is not reported, however many
+    epochs it runs. Early stopping on the training loss is a weak rule: on most problems the
+    training loss keeps falling long after the model stops generalising, so
+    `EarlyStopping(monitor="loss")` seldom ends the run, and the epochs it would cut are not
+    known to be wasted. The change worth making there is holding out validation data, a choice
+    about the data that no callback stands in for.
+
     ## Why is this bad?
     With validation data the program can tell when the model stops improving; without a
     stopping rule it trains all the epochs anyway, and every epoch after the best one is energy
