@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, keyword
-from greenlint.rules.callbacks import constructors, listed
+from greenlint.rules.callbacks import constructors, function_of, listed
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import last_name
 
@@ -122,13 +122,15 @@ class DoubleValidation(Rule):
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
             call = facts.node(site)
+            if call is None:
+                continue
             validation, callbacks = keyword(call, "validation_data"), keyword(call, "callbacks")
             if validation is None or callbacks is None:
                 continue
             data = flow.names(validation.value)
             elements = listed(facts, callbacks.value) if data else None
             cell = site.callsite.span.cell
-            fitting = _function_of(facts, call, cell)
+            fitting = function_of(facts, call)
             for made in (m for element in elements or () for m in constructors(facts, element) or ()):
                 if _api(facts, made, cell) in NOT_EVALUATING:
                     continue
@@ -143,18 +145,13 @@ class DoubleValidation(Rule):
                     break
 
 
-def _function_of(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """The innermost function holding *node*."""
-    return next((a for a in facts.ancestors(node, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
-
-
 def _passed(facts: FileFacts, made: ast.Call, given: frozenset, fitting: ast.AST | None, cell: int | None) -> frozenset:
     """The names of the fit's function that the callback's constructor is given: *given* itself
     where the callback is built beside the fit; where a helper function of the file builds it
     (`callbacks = create_callbacks(model, val_gen)` and, in the helper, `Evaluate(val_gen)`), what
     the fit's function passes to the helper's parameters among *given*, matched by position and by
     keyword."""
-    helper = _function_of(facts, made, cell)
+    helper = function_of(facts, made)
     if helper is None or helper is fitting:
         return given
     params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
