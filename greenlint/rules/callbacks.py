@@ -53,7 +53,7 @@ def listed(facts: FileFacts, node: ast.expr, scope: ast.AST | None = None) -> li
         return None
     bound, added = _built(list(units(facts)) if scope is None else [scope], node.id)
     if len(bound) != 1 and scope is None:
-        function = _function_of(facts, node)
+        function = function_of(facts, node)
         return listed(facts, node, function) if function is not None else None
     if len(bound) == 1 and isinstance(bound[0], ast.Call):
         helper = _helper_list(facts, bound[0])
@@ -89,7 +89,7 @@ def _built(roots: list[ast.AST], name: str) -> tuple[list[ast.expr], list[ast.ex
     return bound, added
 
 
-def _function_of(facts: FileFacts, node: ast.AST) -> ast.AST | None:
+def function_of(facts: FileFacts, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The innermost function of the file holding *node*."""
     found = None
     for tree in units(facts):

@@ -1,4 +1,4 @@
-"""GL330 endless-model-loop (opt-in): a loop with no way out that runs the model or a graph on every pass."""
+"""GL330 endless-model-loop: a loop with no way out that runs the model or a graph on every pass."""
 
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, last_name, waits
 EXITS = frozenset({"exit", "quit", "_exit", "abort"})
 #: Keras model methods that run the model (beside the training ones).
 MODEL_RUNS = ("__call__", "predict", "predict_on_batch", "evaluate", "test_on_batch")
+#: Calls that block until something outside the program arrives (a message on a socket, a
+#: timer): a loop that makes one on every pass works on demand, not for ever.
+BLOCKING = frozenset({"sleep", "accept", "select"})
 
 
 class EndlessModelLoop(Rule):
@@ -29,9 +32,18 @@ class EndlessModelLoop(Rule):
     reported: a loop inside a `try` with an exception handler in its function (an
     `OutOfRangeError` or `StopIteration` at the end of the data is how a TF1 input loop
     ends), a loop that waits for a person on each pass (`input()`, `cv2.waitKey(0)`,
-    `plt.show()`: the person stops it), and a loop in a function the file starts as a
-    thread (`Thread(target=worker)`: the main program ends it). Off by default: a service
-    that answers requests for ever (a model server reading a queue) is such a loop by design.
+    `plt.show()`: the person stops it), a loop in a function the file starts as a thread or
+    a process (`Thread(target=worker)`: the main program ends it), and a loop that waits on
+    the outside world on every pass (not under an `if`): it sleeps, `await`s, receives a
+    message (`sock.recv()`, `accept()`, `recv_json()`), takes a job from a queue
+    (`job_queue.get()`, `jobs.get(timeout=1)`) or waits for an event or a new checkpoint
+    (`event.wait()`, `wait_for_new_checkpoint(...)`). Such a loop is a server, a worker or a
+    continuous evaluator: it computes when work arrives, and running for ever is its design.
+
+    On by default since those service shapes are left out: what remains is a loop that
+    computes on every pass as fast as it can and that only a kill ends. Of the research
+    corpora's programs (bench/realworld/), one has such a loop: a DQN example that keeps
+    acting (and rendering) after its task is solved.
 
     ## Why is this bad?
     A loop with no way out computes until someone kills the process. A training loop that
@@ -71,7 +83,6 @@ class EndlessModelLoop(Rule):
 
     code = "GL330"
     name = "endless-model-loop"
-    DEFAULT_ENABLED = False  # opt-in: a service loop runs for ever by design
     MESSAGE = (
         "`{header}` never ends (no `break`, `return`, `raise` or exit in it) and runs {what} on every pass:"
         " the program computes until it is killed"
@@ -112,6 +123,32 @@ class EndlessModelLoop(Rule):
         Valid(  # no model work in the loop
             "import itertools\nimport tensorflow as tf\nfor t in itertools.count():\n    poll(t)\n"
         ),
+        Valid(  # a server: each pass waits for a request on a queue
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nwhile True:\n"
+            "    job = job_queue.get()\n    results.put(m.predict(job))\n"
+        ),
+        Valid(  # a server: each pass waits for a message on a socket
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nwhile True:\n"
+            "    data = conn.recv(4096)\n    conn.sendall(encode(m(decode(data))))\n"
+        ),
+        Valid(  # a continuous evaluator: each pass waits for the trainer's next checkpoint
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nwhile True:\n"
+            "    path = tf.train.wait_for_new_checkpoint(ckpt_dir, last)\n    m.load_weights(path)\n"
+            "    m.evaluate(val)\n    last = path\n"
+        ),
+        Valid(  # a polling loop paced by a timer
+            "import time\nimport tensorflow as tf\nm = tf.keras.Sequential()\nwhile True:\n"
+            "    m.predict(read_sensors())\n    time.sleep(60)\n"
+        ),
+        Valid(  # an actor process: the main program ends it
+            "import multiprocessing\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def actor():\n    while True:\n        m.train_on_batch(*collect())\n"
+            "multiprocessing.Process(target=actor).start()\n"
+        ),
+        Valid(  # the loop checks convergence: a break once the loss stops improving
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nbest = float('inf')\nwhile True:\n"
+            "    loss = m.train_on_batch(x, y)\n    if loss > best - 1e-4:\n        break\n    best = loss\n"
+        ),
         Valid(  # a return in the loop's function ends it
             "import tensorflow as tf\nm = tf.keras.Sequential()\ndef train():\n    while True:\n"
             "        loss = m.train_on_batch(x, y)\n        if loss < 0.1:\n            return loss\n"
@@ -130,6 +167,18 @@ class EndlessModelLoop(Rule):
             line=3,
             message_contains="runs a training step",
         ),
+        Invalid(  # an endless GAN loop: the epoch counter grows, nothing ends it
+            "import tensorflow as tf\ngen = tf.keras.Sequential()\nepoch = 0\nwhile True:\n"
+            "    for x in batches:\n        gen.train_on_batch(noise(), x)\n    epoch += 1\n"
+            "    if epoch % 10 == 0:\n        gen.save('gen.h5')\n",
+            line=4,
+            message_contains="runs a training step",
+        ),
+        Invalid(  # a sleep under an `if` paces only some passes
+            "import time\nimport tensorflow as tf\nm = tf.keras.Sequential()\nwhile True:\n"
+            "    m.train_on_batch(x, y)\n    if throttle:\n        time.sleep(1)\n",
+            line=4,
+        ),
         Invalid(  # count imported from itertools; a model called in the loop
             "from itertools import count\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "for step in count(1):\n    out = m(x, training=False)\n",
@@ -146,7 +195,7 @@ class EndlessModelLoop(Rule):
                 continue
             threads = _thread_targets(module)
             for loop, function in _endless_loops(module):
-                if _leaves(loop) or _handled(facts, loop, cell) or waits_for_user(loop):
+                if _leaves(loop) or _handled(facts, loop, cell) or waits_for_user(loop) or _serves(loop):
                     continue
                 if function is not None and function.name in threads:
                     continue
@@ -233,6 +282,32 @@ def _leaves(loop: ast.AST) -> bool:
             return True
         if not isinstance(node, (*LOOPS, *SCOPES)):
             todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _serves(loop: ast.AST) -> bool:
+    """The loop waits on the outside world on every pass (not under an `if`): it sleeps, awaits,
+    receives a message (`sock.recv()`, `accept()`, zmq's `recv_json()`), takes a request from a
+    queue (`job_queue.get()`, `jobs.get(timeout=1)`) or waits for an event or a new checkpoint
+    (`event.wait()`, `wait_for_new_checkpoint(...)`). Such a loop is a server, a worker or a
+    continuous evaluator: it runs the model when work arrives, and its life is the service's."""
+    todo = [*getattr(loop, "body", ())]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Await):
+            return True
+        if not isinstance(node, (ast.If, ast.IfExp, *LOOPS, *SCOPES)):
+            todo.extend(ast.iter_child_nodes(node))
+        if not isinstance(node, ast.Call):
+            continue
+        name = last_name(node.func)
+        if name in BLOCKING or name.startswith("recv") or name.startswith("wait") and name != "waitKey":
+            return True
+        receiver = getattr(node.func, "value", None)
+        if name == "get" and receiver is not None and (
+            "queue" in last_name(receiver).lower() or any(k.arg in ("block", "timeout") for k in node.keywords)
+        ):
+            return True
     return False
 
 

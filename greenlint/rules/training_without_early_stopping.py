@@ -10,7 +10,7 @@ from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, 
 from greenlint.rules.callbacks import constructor, constructors, file_class, listed, project_classes
 from greenlint.rules.defaults import default_value
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import text_mentions
+from greenlint.rules.syntax import text_mentions, units
 
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
 #: Keras callbacks that never end training when the model stops improving.
@@ -45,8 +45,31 @@ def _may_stop(facts: FileFacts, callbacks: list[ast.expr], apis: dict[int, str])
                 continue
             made = file_class(facts, call)
             classes = [made] if made is not None else project_classes(facts, call)
-            if classes is None or any(_schedules(c) for c in classes):
+            if classes is None or any(_schedules(c) or _stops(c) for c in classes):
                 return True
+    return False
+
+
+def _stops(made: ast.ClassDef) -> bool:
+    """Whether a callback class of the file sets `stop_training` (ends training itself)."""
+    return any(isinstance(n, ast.Attribute) and n.attr == "stop_training" for n in ast.walk(made))
+
+
+def _stops_elsewhere(facts: FileFacts) -> bool:
+    """Whether the file sets `stop_training` outside its classes (a function handed to a
+    `LambdaCallback` or a signal handler, say): what it stops is not known, so no fit of the
+    file is reported. Inside a callback class it stops the fits that class is given only."""
+    if not text_mentions(facts, "stop_training"):
+        return False
+    for tree in units(facts):
+        todo: list[ast.AST] = [tree]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, ast.ClassDef):
+                continue
+            if isinstance(node, ast.Attribute) and node.attr == "stop_training":
+                return True
+            todo.extend(ast.iter_child_nodes(node))
     return False
 
 
@@ -102,8 +125,10 @@ class TrainingWithoutEarlyStopping(Rule):
     `min-epochs` (default 20) and a measure of progress: validation data (`validation_data=` or
     `validation_split=`), or a callback class of the file that keeps the best weights (in its
     `on_epoch_end`, a comparison guarding a `save_weights`/`save`, as in `if val_acc >
-    self.best: model.save_weights(...)`); whose callbacks include no `EarlyStopping`, in a file
-    that never sets `stop_training` itself. `epochs` is a literal, or the default the program runs with: a parameter's default
+    self.best: model.save_weights(...)`); whose callbacks include no `EarlyStopping`, nor a
+    callback class of the file that sets `stop_training` (such a class stops the fits it is
+    given, not the file's others; a file that sets `stop_training` outside its classes, in a
+    function handed to a `LambdaCallback` say, gets no finding at all). `epochs` is a literal, or the default the program runs with: a parameter's default
     (`def train(epochs=100)`), an argparse option's or an absl flag's (`args.epochs`,
     `FLAGS.epochs`) defined in the file. `callbacks=` is read from a literal list, or from the
     name of a list the file builds (appends included; in the function that reads it when the
@@ -118,13 +143,20 @@ class TrainingWithoutEarlyStopping(Rule):
     `ModelCheckpoint`, `CSVLogger`, `ReduceLROnPlateau`, `TerminateOnNaN` (it stops on a NaN,
     not when learning is done), `BackupAndRestore`, `ProgbarLogger`, `History`,
     `RemoteMonitor`, and a class defined directly on Keras' `Callback` that sets no learning
-    rate or variable as it goes, by the file (which then never sets `stop_training`) or by a
+    rate or variable as it goes, by the file (one that never sets `stop_training`) or by a
     module of the project the file imports it from (`from eval.coco import Evaluate`, a module
     that never sets `stop_training`): its whole code is in view. Any other callback in the list
     may stop training or makes the epoch count part of the design, so the fit is not reported:
     a `TimeStopping` that caps the wall time, a `LearningRateScheduler` or `LambdaCallback`
     driven by the epoch number (stopping early would cut the schedule short), a class of a
     library, a subclass of another callback.
+
+    A fit with neither validation data nor such a callback is not reported, however many
+    epochs it runs. Early stopping on the training loss is a weak rule: on most problems the
+    training loss keeps falling long after the model stops generalising, so
+    `EarlyStopping(monitor="loss")` seldom ends the run, and the epochs it would cut are not
+    known to be wasted. The change worth making there is holding out validation data, a choice
+    about the data that no callback stands in for.
 
     ## Why is this bad?
     With validation data the program can tell when the model stops improving; without a
@@ -231,6 +263,11 @@ class TrainingWithoutEarlyStopping(Rule):
             "        elif epoch > 5:\n            self.model.stop_training = True\n"
             "m.fit(gen, epochs=50, callbacks=[Evaluator()])\n"
         ),
+        Valid(  # a function of the file sets stop_training: what it stops is not known
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def stop_on_signal(signum, frame):\n    m.stop_training = True\n"
+            "m.fit(x, y, epochs=100, validation_split=0.2)\n"
+        ),
         Valid(  # the helper that builds the list adds an EarlyStopping
             HELPER.format(extra="    callbacks.append(tf.keras.callbacks.EarlyStopping(patience=5))\n")
         ),
@@ -289,6 +326,15 @@ class TrainingWithoutEarlyStopping(Rule):
             "m.fit(x2, y2, epochs=100, validation_split=0.2)\n",
             line=5,
         ),
+        Invalid(  # the file's stopping callback goes to the first fit only
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class StopAt(tf.keras.callbacks.Callback):\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n"
+            "        if logs['val_accuracy'] > 0.99:\n            self.model.stop_training = True\n"
+            "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[StopAt()])\n"
+            "m.fit(x2, y2, epochs=100, validation_split=0.2)\n",
+            line=8,
+        ),
         Invalid(  # a callback of the file keeps the best weights on its own validation pass
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "class Evaluator(tf.keras.callbacks.Callback):\n"
@@ -314,7 +360,7 @@ class TrainingWithoutEarlyStopping(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         minimum = int(options.get("min-epochs", 20))
-        if text_mentions(facts, "stop_training"):
+        if _stops_elsewhere(facts):
             return
         apis: dict[int, str] | None = None  # built once, for the first fit with a callbacks list
         for site in facts.sites:
