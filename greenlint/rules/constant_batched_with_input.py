@@ -118,6 +118,11 @@ class ConstantBatchedWithInput(Rule):
             "from tensorflow.keras import backend as K\ncontent = K.variable(x)\nimage = K.placeholder((1, 64, 64, 3))\n"
             "batch = K.concatenate([content, image], axis=0)\nmean = K.mean(batch)\n"
         ),
+        Valid(  # a GAN's discriminator batch: real images fed, fakes generated, both new on every step
+            "import tensorflow as tf\nreal = tf.compat.v1.placeholder(tf.float32, (64, 28, 28, 1))\n"
+            "fake = generator(tf.compat.v1.placeholder(tf.float32, (64, 100)))\n"
+            "logits = discriminator(tf.concat([real, fake], axis=0))\n"
+        ),
         Valid(  # a memory bank the program updates: new samples on each run, not fixed values
             "import tensorflow as tf\nfrom tensorflow.keras import backend as K\nbank = K.variable(init)\n"
             "x = K.placeholder((None, 128))\nbatch = K.concatenate([bank, x], axis=0)\n"
