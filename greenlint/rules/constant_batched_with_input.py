@@ -54,6 +54,13 @@ class ConstantBatchedWithInput(Rule):
     there are (an optimiser's callbacks, as SciPy's `fmin_l_bfgs_b` makes them, or a
     `K.function` called in a loop of another module), so the finding names no count.
 
+    A frozen teacher run on each step's batch (knowledge distillation: `self.teacher(x,
+    training=False)` in a `train_step`) is not this rule's case: its input changes on every
+    step, and whether the same batch comes back unchanged in a later epoch (no random
+    augmentation, so the teacher's outputs could be stored once) is decided by a data pipeline
+    the step does not show; storing a teacher's per-pixel outputs for a whole set can also cost
+    more memory than the recomputation costs energy.
+
     ## Why is this bad?
     The joined batch goes through the network as one: every run of the graph computes the
     fixed images' activations (and, for a gradient, their part of the backward pass) again,
