@@ -162,8 +162,10 @@ class OneHotLabelsInGenerator(Rule):
             return
         numpy = _numpy_names(facts)
         for cell, module in cell_units(facts):
-            for generator in (n for n in ast.walk(module) if _is_generator(n)):
+            for generator in _generators(module):
                 for node in _own_nodes(generator):
+                    if not isinstance(node, ast.expr):
+                        continue
                     what = _encodes_here(facts, node, cell, numpy)
                     if what is not None and _mixed(facts, generator, node, cell):
                         continue
@@ -175,11 +177,13 @@ class OneHotLabelsInGenerator(Rule):
                         yield self.diagnostic(span, facts.path, self.MESSAGE.format(what=what, generator=generator.name))
 
 
-def _is_generator(node: ast.AST) -> bool:
-    """A function that yields (its own body, not a nested function's), or a `__getitem__`."""
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    return node.name == "__getitem__" or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_nodes(node))
+def _generators(module: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The functions that yield (in their own body, not a nested function's), and the `__getitem__` methods."""
+    for node in ast.walk(module):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+            node.name == "__getitem__" or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_nodes(node))
+        ):
+            yield node
 
 
 def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
@@ -194,7 +198,7 @@ def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
 
 def _numpy_names(facts: FileFacts) -> frozenset[str]:
     """The names the file binds to NumPy (`import numpy as np`)."""
-    names = set()
+    names: set[str] = set()
     for module in units(facts):
         for node in ast.walk(module):
             if isinstance(node, ast.Import):
