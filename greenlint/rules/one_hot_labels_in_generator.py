@@ -13,6 +13,8 @@ from greenlint.rules.syntax import Function, cell_units, definitions, last_name,
 
 #: The Keras helper that turns integer labels into a dense one-hot array.
 TO_CATEGORICAL = "to_categorical"
+#: How many times the names holding the encoded labels are followed (`y.append(...)`, then `y = np.array(y)`).
+MAX_RENAMES = 8
 #: How many functions of the file are followed from a generator's call (`load_labels` calling `encode`).
 MAX_FOLLOWED = 20
 
@@ -25,9 +27,12 @@ class OneHotLabelsInGenerator(Rule):
     host: `to_categorical(...)`, `np.eye(n)[labels]`, or a loop over the classes that fills one
     channel per class (`for c in range(n_classes): out[..., c] = (mask == c)`), written in the
     generator or in a function of this file the generator calls (the finding is on the call in
-    the generator).
+    the generator), when the encoded array is among the labels the generator hands out: an
+    element after the first of a tuple it yields or returns (`yield x, y`), itself or through
+    the names that hold it (`y.append(...)`, then `y = np.array(y)`).
 
-    Not reported: an encoding done once, outside a generator (`y = to_categorical(y_train)`
+    Not reported: one-hot *inputs* (`yield np.eye(4)[bases], y`: the model's input, for which
+    no sparse loss exists); an encoding done once, outside a generator (`y = to_categorical(y_train)`
     before `fit`: one pass over the labels, not one per batch); a one-hot array the generator
     then mixes or smooths (`lam * y + (1 - lam) * y2`, arithmetic on the encoded labels: mixup
     and label smoothing need dense labels); `tf.one_hot` (a vectorised op, in the graph or the
@@ -124,6 +129,10 @@ class OneHotLabelsInGenerator(Rule):
             "import numpy as np\n\n\ndef batches(masks, n):\n    for mask in masks:\n        counts = np.zeros(n)\n"
             "        for c in range(n):\n            counts[c] = (mask == c).sum()\n        yield mask, counts\n"
         ),
+        Valid(  # one-hot *inputs* (DNA bases): the model's input, not labels a sparse loss could take
+            "import numpy as np\nimport tensorflow as tf\n\n\ndef batches(seqs, y):\n    for i in range(len(seqs)):\n"
+            "        yield np.eye(4)[seqs[i]], y[i]\n"
+        ),
         Valid(  # a helper of this file that encodes, called outside any generator
             "import numpy as np\n\n\ndef encode(y, n):\n    return np.eye(n)[y]\n\n\ny = encode(labels, 10)\n"
         ),
@@ -171,7 +180,7 @@ class OneHotLabelsInGenerator(Rule):
                         continue
                     if what is None and isinstance(node, ast.Call) and _helper_encodes(facts, node, cell, numpy):
                         what = f"`{ast.unparse(node.func)}(...)`"
-                    if what is not None:
+                    if what is not None and _yielded_as_labels(facts, generator, node, cell):
                         span = Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno,
                                     (node.end_col_offset or node.col_offset) + 1, cell)
                         yield self.diagnostic(span, facts.path, self.MESSAGE.format(what=what, generator=generator.name))
@@ -279,3 +288,57 @@ def _mixed(facts: FileFacts, generator: ast.AST, encoded: ast.AST, cell: int | N
         isinstance(n, ast.BinOp) and any(isinstance(s, ast.Name) and s.id in names for s in (n.left, n.right))
         for n in _own_nodes(generator)
     )
+
+
+def _yielded_as_labels(facts: FileFacts, generator: ast.AST, encoded: ast.expr, cell: int | None) -> bool:
+    """The encoded array reaches the labels the generator hands out: an element after the first
+    of a tuple it yields or returns (`yield x, y`), itself or through the names that hold it
+    (`y.append(encoded)`, `y = np.array(y)`). One-hot *inputs* (`yield np.eye(4)[bases], y`) and a
+    value kept for anything else are not labels."""
+    holders = _holders(facts, encoded, cell)
+    for _ in range(MAX_RENAMES):
+        more = {
+            name
+            for node in _own_nodes(generator) if isinstance(node, ast.Assign) and _mentions(node.value, holders)
+            for target in node.targets for name in _bound(target)
+        } - holders
+        if not more:
+            break
+        holders |= more
+    for node in _own_nodes(generator):
+        value = node.value if isinstance(node, (ast.Yield, ast.Return)) else None
+        if isinstance(value, ast.Tuple) and len(value.elts) > 1 and any(
+            _mentions(e, holders) or any(n is encoded for n in ast.walk(e)) for e in value.elts[1:]
+        ):
+            return True
+    return False
+
+
+def _holders(facts: FileFacts, encoded: ast.expr, cell: int | None) -> set[str]:
+    """The names the statement holding *encoded* binds it to: assigned, appended, stored in."""
+    node: ast.AST = encoded
+    for parent in facts.ancestors(encoded, cell):
+        if isinstance(parent, ast.stmt):
+            break
+        node = parent
+    else:
+        return set()
+    if isinstance(parent, ast.Assign):
+        return {name for target in parent.targets for name in _bound(target)}
+    if isinstance(parent, ast.Expr) and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr in ("append", "extend", "insert"):
+        return set(_bound(node.func.value))
+    return set()
+
+
+def _bound(target: ast.expr) -> list[str]:
+    """The names a target binds or stores into (`y`, `a, b`, `y[i]`)."""
+    while isinstance(target, (ast.Subscript, ast.Attribute)):
+        target = target.value
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for e in target.elts for name in _bound(e)]
+    return [target.id] if isinstance(target, ast.Name) else []
+
+
+def _mentions(expr: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
