@@ -78,10 +78,10 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     if "GL003" in enabled:
         run |= {c for codes in result.suppressions.lines.values() if codes for c in codes} & rules.keys()
     found = list(result.errors)
-    if result.sites:
+    if result.sites or result.tree is not None:  # a parsed file without call sites: the SITELESS rules
         facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree)
         for code, rule in rules.items():
-            if code in run:
+            if code in run and (result.sites or rule.SITELESS):
                 try:
                     found.extend(rule().check(facts, options))
                 except Exception as exc:  # a broken rule must not end the run

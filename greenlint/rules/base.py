@@ -343,6 +343,10 @@ class Rule:
     SEVERITY: ClassVar[str] = "warning"
     #: Off unless selected explicitly (`--select CODE` / `extend-select`).
     DEFAULT_ENABLED: ClassVar[bool] = True
+    #: Checked also on a file with no TensorFlow call site that the analysis parsed (it names
+    #: TensorFlow or Keras, or imports a project module): a data loader of NumPy code, say.
+    #: Such a rule must not assume `facts.sites` holds anything.
+    SITELESS: ClassVar[bool] = False
     #: Canonical APIs whose measured energy the generated docs show as evidence.
     EVIDENCE_APIS: ClassVar[tuple[str, ...]] = ()
     #: The codemod that fixes a finding (greenlint.rules.codemods), or None.

@@ -1,4 +1,4 @@
-"""GL530 constant-batched-with-input (opt-in): fixed images joined to the fed input, so the network recomputes them on every run."""
+"""GL530 constant-batched-with-input: fixed images joined to the fed input of a network, so the network recomputes them on every run."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
 from greenlint.rules.callbacks import constructors, listed
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import SCOPES, bound_name, last_name, units
 
 #: Joining tensors along an axis.
 JOINS = frozenset({"tensorflow.keras.backend.concatenate", "tensorflow.concat", "tensorflow.keras.backend.stack", "tensorflow.stack"})
@@ -16,6 +17,13 @@ JOINS = frozenset({"tensorflow.keras.backend.concatenate", "tensorflow.concat", 
 FIXED = frozenset({"tensorflow.keras.backend.variable", "tensorflow.keras.backend.constant", "tensorflow.constant"})
 #: Tensors the program feeds anew on every run of the graph.
 FED = frozenset({"tensorflow.keras.backend.placeholder", "tensorflow.compat.v1.placeholder"})
+#: Keywords that make a tensor a network's input (`Input(tensor=...)`, `VGG19(input_tensor=...)`).
+INPUT_KEYWORDS = frozenset({"tensor", "input_tensor"})
+#: Calls that make a network (a model the batch can be passed to): their API's prefix or last name.
+NETWORKS = ("tensorflow.keras.applications.", "tensorflow.keras.layers.", "tensorflow.keras.models.load_model")
+NETWORK_NAMES = frozenset({"Model", "Sequential"})
+#: Calls that change a variable's value: a variable given to one holds no fixed values.
+UPDATES = frozenset({"assign", "assign_add", "assign_sub", "set_value", "update", "update_add", "update_sub", "batch_set_value"})
 
 
 class ConstantBatchedWithInput(Rule):
@@ -28,9 +36,30 @@ class ConstantBatchedWithInput(Rule):
     a placeholder the program feeds on each run (`K.placeholder(...)`,
     `tf.compat.v1.placeholder(...)`). A name in the list counts when every assignment of it in
     the file makes such a tensor (`if channels_first: x = K.placeholder(...) else: x =
-    K.placeholder(...)`). Off by default (preview): the waste is real only when the graph runs
-    more than once, which is what a placeholder is for, but greenlint does not see the runs
-    (an optimiser's callbacks, as SciPy's `fmin_l_bfgs_b` makes them).
+    K.placeholder(...)`), when the joined batch is a network's input, directly or through the
+    name it is bound to: given as `tensor=` or `input_tensor=` (`Input(tensor=batch)`,
+    `VGG19(input_tensor=batch)`), to a layer built in place (`Conv2D(64, 3)(batch)`), or to a
+    model the file makes (`Model(...)`, `Sequential(...)`, a Keras application, a layer,
+    `load_model(...)`).
+
+    Not reported: a join along another axis (a constant mask beside the channels); a join that
+    feeds no network the file shows (the join alone costs a copy, not a forward pass); a
+    "fixed" variable the file changes (`.assign(...)`, `K.set_value(v, ...)`: a memory bank
+    or a queue of past samples, which is new data on each run); a name bound to something
+    else in any branch.
+
+    On by default: a placeholder is made to be fed, so the graph runs more than once, and a
+    network run on a batch computes every item of it; the fixed items' share of each run after
+    the first is work whose result is already known. greenlint does not see how many runs
+    there are (an optimiser's callbacks, as SciPy's `fmin_l_bfgs_b` makes them, or a
+    `K.function` called in a loop of another module), so the finding names no count.
+
+    A frozen teacher run on each step's batch (knowledge distillation: `self.teacher(x,
+    training=False)` in a `train_step`) is not this rule's case: its input changes on every
+    step, and whether the same batch comes back unchanged in a later epoch (no random
+    augmentation, so the teacher's outputs could be stored once) is decided by a data pipeline
+    the step does not show; storing a teacher's per-pixel outputs for a whole set can also cost
+    more memory than the recomputation costs energy.
 
     ## Why is this bad?
     The joined batch goes through the network as one: every run of the graph computes the
@@ -73,9 +102,8 @@ class ConstantBatchedWithInput(Rule):
 
     code = "GL530"
     name = "constant-batched-with-input"
-    DEFAULT_ENABLED = False  # preview: the graph's runs are not seen
     MESSAGE = (
-        "`{fixed}` holds fixed values and is joined along the batch axis with the fed `{fed}`:"
+        "`{fixed}` holds fixed values and is joined along the batch axis with the fed `{fed}` as a network's input:"
         " the network recomputes it on every run"
     )
     FIX_TITLE = "Compute the fixed tensors' features once and run the network on the fed input alone"
@@ -91,28 +119,50 @@ class ConstantBatchedWithInput(Rule):
         Valid(  # a name bound to something else in one branch
             "from tensorflow.keras import backend as K\nimage = K.placeholder((1, 64, 64, 3))\n"
             "if warm:\n    base = K.variable(x)\nelse:\n    base = make(x)\n"
-            "batch = K.concatenate([base, image], axis=0)\n"
+            "batch = K.concatenate([base, image], axis=0)\nmodel = VGG19(input_tensor=batch)\n"
+        ),
+        Valid(  # the joined batch feeds no network this file shows: the join is a copy, no forward pass
+            "from tensorflow.keras import backend as K\ncontent = K.variable(x)\nimage = K.placeholder((1, 64, 64, 3))\n"
+            "batch = K.concatenate([content, image], axis=0)\nmean = K.mean(batch)\n"
+        ),
+        Valid(  # a GAN's discriminator batch: real images fed, fakes generated, both new on every step
+            "import tensorflow as tf\nreal = tf.compat.v1.placeholder(tf.float32, (64, 28, 28, 1))\n"
+            "fake = generator(tf.compat.v1.placeholder(tf.float32, (64, 100)))\n"
+            "logits = discriminator(tf.concat([real, fake], axis=0))\n"
+        ),
+        Valid(  # a memory bank the program updates: new samples on each run, not fixed values
+            "import tensorflow as tf\nfrom tensorflow.keras import backend as K\nbank = K.variable(init)\n"
+            "x = K.placeholder((None, 128))\nbatch = K.concatenate([bank, x], axis=0)\n"
+            "logits = tf.keras.layers.Dense(10)(batch)\nK.set_value(bank, recent)\n"
         ),
     )
     INVALID = (
         Invalid(
             "from tensorflow.keras import backend as K\ncontent = K.variable(load('c.jpg'))\n"
             "style = K.variable(load('s.jpg'))\ngenerated = K.placeholder((1, 400, 400, 3))\n"
-            "batch = K.concatenate([content, style, generated], axis=0)\n",
+            "batch = K.concatenate([content, style, generated], axis=0)\n"
+            "model = vgg19.VGG19(input_tensor=batch, weights='imagenet', include_top=False)\n",
             line=5,
-            message_contains="`content` holds fixed values and is joined along the batch axis with the fed `generated`",
+            message_contains="`content` holds fixed values and is joined along the batch axis with the fed `generated` as a"
+            " network's input",
         ),
         Invalid(  # a list the file builds, and a placeholder made in either branch
             "from tensorflow.keras import backend as K\nbase = K.variable(load('c.jpg'))\n"
             "if channels_first:\n    out = K.placeholder((1, 3, 64, 64))\nelse:\n    out = K.placeholder((1, 64, 64, 3))\n"
             "tensors = [base]\nfor path in styles:\n    tensors.append(K.variable(load(path)))\ntensors.append(out)\n"
-            "batch = K.concatenate(tensors, axis=0)\n",
+            "batch = K.concatenate(tensors, axis=0)\nip = Input(tensor=batch, batch_shape=(3, 64, 64, 3))\n",
             line=11,
         ),
         Invalid(  # tf.concat in a TF1 graph
             "import tensorflow as tf\ncontent = tf.constant(image)\nx = tf.compat.v1.placeholder(tf.float32, (1, 64, 64, 3))\n"
-            "batch = tf.concat([content, x], 0)\n",
+            "batch = tf.concat([content, x], 0)\nfeatures = tf.keras.layers.Conv2D(64, 3)(batch)\n",
             line=4,
+        ),
+        Invalid(  # the batch given to a model the file makes
+            "import tensorflow as tf\ncontent = tf.constant(image)\nx = tf.compat.v1.placeholder(tf.float32, (1, 64, 64, 3))\n"
+            "extractor = tf.keras.Model(inputs=vgg.inputs, outputs=outputs)\n"
+            "features = extractor(tf.concat([content, x], axis=0))\n",
+            line=5,
         ),
     )
 
@@ -127,7 +177,7 @@ class ConstantBatchedWithInput(Rule):
             kinds = [(e, _kind(facts, e, site.callsite.span.cell)) for e in elements or ()]
             fixed = next((e for e, k in kinds if k == "fixed"), None)
             fed = next((e for e, k in kinds if k == "fed"), None)
-            if fixed is not None and fed is not None:
+            if fixed is not None and fed is not None and _into_network(facts, call, site.callsite.span.cell):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(
                     fixed=ast.unparse(fixed), fed=ast.unparse(fed),
                 ))
@@ -150,4 +200,54 @@ def _kind(facts: FileFacts, element: ast.expr, cell: int | None) -> str | None:
         site = facts.site_at(call, cell)
         api = site.api if site is not None else None
         kinds.add("fixed" if api in FIXED else "fed" if api in FED else None)
+    if kinds == {"fixed"} and isinstance(element, ast.Name) and _updated(facts, element.id):
+        return None
     return kinds.pop() if made and len(kinds) == 1 else None
+
+
+def _updated(facts: FileFacts, name: str) -> bool:
+    """The file changes the variable *name* holds: `name.assign(...)`, `K.set_value(name, ...)`."""
+    for tree in units(facts):
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or last_name(node.func) not in UPDATES:
+                continue
+            owner = node.func.value if isinstance(node.func, ast.Attribute) else None
+            first = node.args[0] if node.args else None
+            if any(isinstance(e, ast.Name) and e.id == name for e in (owner, first)):
+                return True
+            if isinstance(first, (ast.List, ast.Tuple)) and any(  # K.batch_set_value([(v, value), ...])
+                isinstance(p, ast.Tuple) and p.elts and isinstance(p.elts[0], ast.Name) and p.elts[0].id == name
+                for p in first.elts
+            ):
+                return True
+    return False
+
+
+def _into_network(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The joined batch is a network's input, itself or through the name it is bound to."""
+    uses: list[ast.expr] = [call]
+    name = bound_name(facts, call, cell)
+    scope = next((a for a in facts.ancestors(call, cell) if isinstance(a, SCOPES)), None)
+    if name is not None and scope is not None:
+        uses += [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    for use in uses:
+        parent = facts.parent(use, cell)
+        if isinstance(parent, ast.keyword) and parent.arg in INPUT_KEYWORDS:
+            return True
+        if isinstance(parent, ast.Call) and use in parent.args and _network(facts, parent.func, cell):
+            return True
+    return False
+
+
+def _network(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:
+    """*func* is a network: a layer built in place (`Conv2D(64, 3)(x)`), or a name every
+    assignment of which makes a model or a layer."""
+    made = [func] if isinstance(func, ast.Call) else constructors(facts, func) if isinstance(func, ast.Name) else None
+    if not made:
+        return False
+    for maker in made:
+        site = facts.site_at(maker, cell)
+        api = site.api if site is not None else ""
+        if not (api.startswith(NETWORKS) or (api.startswith("tensorflow.keras.") and api.rsplit(".", 1)[-1] in NETWORK_NAMES)):
+            return False
+    return True

@@ -1,0 +1,43 @@
+"""Rules on a parsed file that holds no TensorFlow call site: only those marked `SITELESS` run there."""
+
+from __future__ import annotations
+
+from greenlint.check import Config, check_source
+from greenlint.rules.registry import all_rules
+from tests.rules.conftest import check_in_project
+
+#: A data loader of NumPy code in a project: it imports a project module, calls no TensorFlow API.
+LOADER = (
+    "import numpy as np\n"
+    "from .config import N_CLASSES\n\n\n"
+    "def one_hot(mask):\n"
+    "    out = np.zeros(mask.shape + (N_CLASSES,))\n"
+    "    for c in range(N_CLASSES):\n"
+    "        out[:, :, c] = (mask == c)\n"
+    "    return out\n\n\n"
+    "def batches(pairs):\n"
+    "    for image, mask in pairs:\n"
+    "        yield image, one_hot(mask)\n"
+)
+
+
+def test_a_siteless_rule_checks_a_project_module_without_call_sites(tmp_path, predictor):
+    files = {"pkg/__init__.py": "", "pkg/config.py": "N_CLASSES = 21\n", "pkg/loader.py": LOADER}
+    found = check_in_project(tmp_path, predictor, files, "pkg/loader.py", "GL410")
+    assert [(d.span.line, d.code) for d in found] == [(14, "GL410")]
+
+
+def test_every_other_rule_is_skipped_there(tmp_path, predictor):
+    files = {"pkg/__init__.py": "", "pkg/config.py": "N_CLASSES = 21\n", "pkg/loader.py": LOADER}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = check_source(LOADER, str(tmp_path / "pkg/loader.py"), Config(select=("ALL",), no_cache=True), predictor)
+    assert {d.code for d in found} == {"GL410"}  # no other rule ran (nor failed: an internal error is a finding)
+    assert [code for code, rule in all_rules().items() if rule.SITELESS] == ["GL410"]
+
+
+def test_a_file_the_analysis_does_not_parse_is_not_checked(predictor):
+    plain = LOADER.replace("from .config import N_CLASSES\n", "N_CLASSES = 21\n")  # no TensorFlow, no project import
+    found = check_source(plain, "loader.py", Config(select=("GL410",), no_cache=True), predictor)
+    assert found == []
