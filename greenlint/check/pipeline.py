@@ -79,7 +79,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
         run |= {c for codes in result.suppressions.lines.values() if codes for c in codes} & rules.keys()
     found = list(result.errors)
     if result.sites or result.tree is not None:  # a parsed file without call sites: the SITELESS rules
-        facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree)
+        facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree, device=config.device)
         for code, rule in rules.items():
             if code in run and (result.sites or rule.SITELESS):
                 try:

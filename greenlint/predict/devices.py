@@ -39,7 +39,15 @@ class GpuSpec:
     tdp_w: float
     fp32_tflops: float  # peak FP32, without tensor cores
     bandwidth_gb_s: float
+    compute_capability: float  # CUDA compute capability (NVIDIA's CUDA GPUs list)
     source: str
+
+    @property
+    def tensor_cores(self) -> bool:
+        """Whether it has tensor cores (Volta and later: compute capability 7.0 and up), which
+        run float16/bfloat16 matrix products and convolutions several times faster than FP32:
+        TensorFlow's mixed-precision guide names compute capability 7.0 as the threshold."""
+        return self.compute_capability >= 7.0
 
     @property
     def idle_w(self) -> float:
@@ -50,23 +58,24 @@ class GpuSpec:
 _NVIDIA = "NVIDIA product specifications"
 #: Spec-sheet figures. TDP of the first three as del Rey et al.'s `gpu_specs.py` has them (GAISSA
 #: seaa2023's README); FP32 peak and bandwidth, and every figure of the others, from NVIDIA's spec
-#: pages and datasheets (boost clock, non-tensor FP32).
+#: pages and datasheets (boost clock, non-tensor FP32); compute capabilities from NVIDIA's list of
+#: CUDA GPUs (developer.nvidia.com/cuda-gpus).
 GPU_SPECS: tuple[GpuSpec, ...] = (
-    GpuSpec("NVIDIA GeForce RTX 3090", 10496, 24, 350, 35.6, 936, "del Rey et al. gpu_specs.py; nvidia.com RTX 3090 specs"),
-    GpuSpec("NVIDIA GeForce RTX 3070", 5888, 8, 220, 20.3, 448, "del Rey et al. gpu_specs.py; nvidia.com RTX 3070 specs"),
-    GpuSpec("NVIDIA GeForce GTX 750 Ti", 640, 2, 60, 1.31, 86.4, "del Rey et al. gpu_specs.py; nvidia.com GTX 750 Ti specs"),
-    GpuSpec("NVIDIA GeForce RTX 3080", 8704, 10, 320, 29.8, 760, f"{_NVIDIA}: nvidia.com RTX 3080 family specs"),
-    GpuSpec("NVIDIA GeForce RTX 4090", 16384, 24, 450, 82.6, 1008, f"{_NVIDIA}: nvidia.com RTX 4090 specs"),
-    GpuSpec("NVIDIA GeForce GTX 1080 Ti", 3584, 11, 250, 11.3, 484, f"{_NVIDIA}: nvidia.com GTX 1080 Ti specs"),
-    GpuSpec("NVIDIA Tesla T4", 2560, 16, 70, 8.1, 320, f"{_NVIDIA}: T4 datasheet"),
-    GpuSpec("NVIDIA Tesla V100-SXM2", 5120, 16, 300, 15.7, 900, f"{_NVIDIA}: V100 datasheet"),
-    GpuSpec("NVIDIA A100-SXM4", 6912, 80, 400, 19.5, 2039, f"{_NVIDIA}: A100 datasheet (SXM4 80 GB)"),
-    GpuSpec("NVIDIA A100-PCIE", 6912, 40, 250, 19.5, 1555, f"{_NVIDIA}: A100 datasheet (PCIe 40 GB)"),
-    GpuSpec("NVIDIA A10", 9216, 24, 150, 31.2, 600, f"{_NVIDIA}: A10 datasheet"),
-    GpuSpec("NVIDIA L4", 7424, 24, 72, 30.3, 300, f"{_NVIDIA}: L4 datasheet"),
-    GpuSpec("NVIDIA H100-SXM5", 16896, 80, 700, 67.0, 3350, f"{_NVIDIA}: H100 datasheet (SXM5)"),
-    GpuSpec("NVIDIA H100-PCIE", 14592, 80, 350, 51.0, 2000, f"{_NVIDIA}: H100 datasheet (PCIe)"),
-    GpuSpec("NVIDIA H200", 16896, 141, 700, 67.0, 4800, f"{_NVIDIA}: H200 datasheet (SXM)"),
+    GpuSpec("NVIDIA GeForce RTX 3090", 10496, 24, 350, 35.6, 936, 8.6, "del Rey et al. gpu_specs.py; nvidia.com RTX 3090 specs"),
+    GpuSpec("NVIDIA GeForce RTX 3070", 5888, 8, 220, 20.3, 448, 8.6, "del Rey et al. gpu_specs.py; nvidia.com RTX 3070 specs"),
+    GpuSpec("NVIDIA GeForce GTX 750 Ti", 640, 2, 60, 1.31, 86.4, 5.0, "del Rey et al. gpu_specs.py; nvidia.com GTX 750 Ti specs"),
+    GpuSpec("NVIDIA GeForce RTX 3080", 8704, 10, 320, 29.8, 760, 8.6, f"{_NVIDIA}: nvidia.com RTX 3080 family specs"),
+    GpuSpec("NVIDIA GeForce RTX 4090", 16384, 24, 450, 82.6, 1008, 8.9, f"{_NVIDIA}: nvidia.com RTX 4090 specs"),
+    GpuSpec("NVIDIA GeForce GTX 1080 Ti", 3584, 11, 250, 11.3, 484, 6.1, f"{_NVIDIA}: nvidia.com GTX 1080 Ti specs"),
+    GpuSpec("NVIDIA Tesla T4", 2560, 16, 70, 8.1, 320, 7.5, f"{_NVIDIA}: T4 datasheet"),
+    GpuSpec("NVIDIA Tesla V100-SXM2", 5120, 16, 300, 15.7, 900, 7.0, f"{_NVIDIA}: V100 datasheet"),
+    GpuSpec("NVIDIA A100-SXM4", 6912, 80, 400, 19.5, 2039, 8.0, f"{_NVIDIA}: A100 datasheet (SXM4 80 GB)"),
+    GpuSpec("NVIDIA A100-PCIE", 6912, 40, 250, 19.5, 1555, 8.0, f"{_NVIDIA}: A100 datasheet (PCIe 40 GB)"),
+    GpuSpec("NVIDIA A10", 9216, 24, 150, 31.2, 600, 8.6, f"{_NVIDIA}: A10 datasheet"),
+    GpuSpec("NVIDIA L4", 7424, 24, 72, 30.3, 300, 8.9, f"{_NVIDIA}: L4 datasheet"),
+    GpuSpec("NVIDIA H100-SXM5", 16896, 80, 700, 67.0, 3350, 9.0, f"{_NVIDIA}: H100 datasheet (SXM5)"),
+    GpuSpec("NVIDIA H100-PCIE", 14592, 80, 350, 51.0, 2000, 9.0, f"{_NVIDIA}: H100 datasheet (PCIe)"),
+    GpuSpec("NVIDIA H200", 16896, 141, 700, 67.0, 4800, 9.0, f"{_NVIDIA}: H200 datasheet (SXM)"),
 )
 #: The idle draw as a share of the TDP: an assumption (spec sheets do not state idle power).
 IDLE_SHARE = 0.1

@@ -34,6 +34,7 @@ class Valid:
     code: str
     filename: str = "example.py"
     options: Mapping[str, Any] = field(default_factory=dict)
+    device: str | None = None  # the GPU stated (`--device`): FileFacts.device
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Invalid:
     code: str
     filename: str = "example.py"
     options: Mapping[str, Any] = field(default_factory=dict)
+    device: str | None = None  # the GPU stated (`--device`): FileFacts.device
     line: int | None = None
     message_contains: str | None = None
     #: The source after applying the rule's fixes (safe and unsafe), like Fixit's expected_replacement;
@@ -197,6 +199,10 @@ class FileFacts:
     _trees: dict = field(default_factory=dict, compare=False, repr=False)
     #: name -> the file's functions and methods of that name: filled once by `syntax.definitions`.
     functions_by_name: dict = field(default_factory=dict, compare=False, repr=False)
+    #: The GPU the user stated the code runs on (`--device`, `device = "…"`: the table name of
+    #: greenlint/predict/devices.py), None where none was stated: a rule whose claim holds on some
+    #: devices only reads it.
+    device: str | None = None
 
     def _tree(self, cell: int | None) -> dict | None:
         if cell not in self._trees:

@@ -6,9 +6,10 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import SCOPES
 
 LAYERS = "tensorflow.keras.layers."
 CONVOLUTIONS = frozenset(
@@ -23,11 +24,17 @@ class ConvBiasBeforeBatchNorm(Rule):
     """
     ## What it does
     Flags a Keras convolution layer (`Conv1D`/`2D`/`3D`, their `Transpose`, `Separable` and
-    `Depthwise` forms) built with its default `use_bias=True`, no activation and the default
-    channels-last layout, whose output goes straight into a `BatchNormalization` with its
-    default axis: the next element of a layer list (`Sequential([...])`), the next
-    `model.add(...)`, or the functional call right after it (`x = Conv2D(...)(x)` then
-    `x = BatchNormalization()(x)`, or the two nested).
+    `Depthwise` forms) built with `use_bias=True` (its default, or given), no activation and the
+    channels-last layout, whose output goes straight into a `BatchNormalization` over the
+    channels (its default axis): the next element of a layer list (`Sequential([...])`, or a
+    tuple of layers composed in order), the next `model.add(...)`, or the functional call right
+    after it (`x = Conv2D(...)(x)` then `x = BatchNormalization()(x)`, or the two nested). The
+    arguments are the analysis' values: a layout or a flag given by a name bound to a literal (a
+    module constant, one imported from another module of the project) counts as that literal,
+    and one it cannot tell (a command-line flag) is not reported. Layers bound to names count
+    where they are used: `conv = Conv2D(...)` and `bn = BatchNormalization()` then
+    `x = conv(x)` and `x = bn(x)`, when every use of the convolution's name feeds a normalization
+    this way (a layer shared with another use, or a name bound twice, is not reported).
 
     ## Why is this bad?
     Batch normalization subtracts each channel's mean (the batch's while training, the moving
@@ -99,6 +106,28 @@ class ConvBiasBeforeBatchNorm(Rule):
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
             "y = layers.Conv2D(32, 3)(x)\nx = layers.BatchNormalization()(x)\n"
         ),
+        Valid(  # channels first through a module constant: the analysis' value of the name counts
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\nORDER = 'channels_first'\n"
+            "x = layers.Conv2D(32, 3, data_format=ORDER)(x)\nx = layers.BatchNormalization()(x)\n"
+        ),
+        Valid(  # a layout the analysis cannot tell: not reported
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
+            "x = layers.Conv2D(32, 3, data_format=args.layout)(x)\nx = layers.BatchNormalization()(x)\n"
+        ),
+        Valid(  # normalised over another axis than the channels' of a channels-last output
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
+            "x = layers.Conv2D(32, 3)(x)\nx = layers.BatchNormalization(axis=1)(x)\n"
+        ),
+        Valid(  # a layer bound to a name and shared: its second use feeds no normalization
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
+            "conv = layers.Conv2D(32, 3, padding='same')\nbn = layers.BatchNormalization()\n"
+            "a = conv(x)\na = bn(a)\nb = conv(y)\nb = layers.ReLU()(b)\n"
+        ),
+        Valid(  # the name is bound twice: which layer a read gets is not known
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
+            "conv = layers.Conv2D(32, 3)\nif deep:\n    conv = layers.Conv2D(32, 3, activation='relu')\n"
+            "x = conv(x)\nx = layers.BatchNormalization()(x)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -126,6 +155,37 @@ class ConvBiasBeforeBatchNorm(Rule):
             "y = layers.BatchNormalization()(layers.DepthwiseConv2D(3)(x))\n",
             line=3,
         ),
+        Invalid(  # the layout is a name bound to channels last (in this module, or imported from another)
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\nORDER = 'channels_last'\n"
+            "o = (layers.Conv2D(512, (3, 3), padding='valid', data_format=ORDER))(o)\n"
+            "o = (layers.BatchNormalization())(o)\n",
+            line=4,
+        ),
+        Invalid(  # the layers bound to names, then applied one after the other
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n\n\n"
+            "def block(x, filters):\n"
+            "    conv = layers.Conv2D(filters, 3, padding='same')\n"
+            "    norm = layers.BatchNormalization()\n"
+            "    x = conv(x)\n"
+            "    x = norm(x)\n"
+            "    return layers.ReLU()(x)\n",
+            line=6,
+        ),
+        Invalid(  # a bias asked for explicitly is cancelled all the same; listed in order for a composition
+            "import tensorflow as tf\nfrom functools import reduce\nfrom tensorflow.keras import layers\n\n\n"
+            "def separable_block(channels, name):\n"
+            "    f1 = layers.SeparableConv2D(channels, 3, padding='same', use_bias=True)\n"
+            "    f2 = layers.BatchNormalization(name=name + '/bn')\n"
+            "    return reduce(lambda f, g: lambda *args: g(f(*args)), (f1, f2))\n",
+            line=7,
+            expected_replacement=(
+                "import tensorflow as tf\nfrom functools import reduce\nfrom tensorflow.keras import layers\n\n\n"
+                "def separable_block(channels, name):\n"
+                "    f1 = layers.SeparableConv2D(channels, 3, padding='same', use_bias=False)\n"
+                "    f2 = layers.BatchNormalization(name=name + '/bn')\n"
+                "    return reduce(lambda f, g: lambda *args: g(f(*args)), (f1, f2))\n"
+            ),
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -135,45 +195,64 @@ class ConvBiasBeforeBatchNorm(Rule):
             if site.api not in CONVOLUTIONS:
                 continue
             call, cell = facts.node(site), site.callsite.span.cell
-            if call is None or not _cancelled_bias(call) or not _normalised_next(facts, call, cell):
+            if call is None or not _cancelled_bias(site, call):
+                continue
+            if not _normalised_next(facts, call, cell, _rank(site.api)):
                 continue
             layer = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(layer=layer))
 
 
-def _cancelled_bias(call: ast.Call) -> bool:
-    """The layer adds a bias right at its output: `use_bias` left at True, no activation, channels last."""
-    if binds(call, "use_bias") or len(call.args) > 4:  # given (maybe positionally or through **kwargs)
-        return False
-    activation = keyword(call, "activation")
-    if activation is not None and not (
-        isinstance(activation.value, ast.Constant) and activation.value.value in (None, "linear")
-    ):
-        return False
-    layout = keyword(call, "data_format")
-    return layout is None or (isinstance(layout.value, ast.Constant) and layout.value.value == "channels_last")
+_UNKNOWN = object()
 
 
-def _is_batch_norm(facts: FileFacts, node: ast.AST | None, cell: int | None) -> bool:
-    """A `BatchNormalization(...)` built with its default axis (or the last one)."""
+def _argument(site: Site, call: ast.Call, name: str, default: Any) -> Any:
+    """The value the layer gets for `name`: the analysis' value where it resolved one (a literal,
+    or a name bound to one, in this module or imported from another: the site's features), the
+    default where the call does not give it, else `_UNKNOWN`."""
+    if name in site.features:
+        return site.features[name]
+    if binds(call, name) or len(call.args) > 4:  # given (maybe positionally or through **kwargs)
+        return _UNKNOWN
+    return default
+
+
+def _cancelled_bias(site: Site, call: ast.Call) -> bool:
+    """The layer adds a bias right at its output: `use_bias` True (the default, or given), no
+    activation, channels last."""
+    return (
+        _argument(site, call, "use_bias", True) is True
+        and _argument(site, call, "activation", None) in (None, "linear")
+        and _argument(site, call, "data_format", None) in (None, "channels_last")
+    )
+
+
+def _rank(api: str) -> int:
+    """The rank of the convolution's output: batch, its spatial axes, channels."""
+    name = api.rsplit(".", 1)[-1]
+    return 2 + int(next(c for c in name if c.isdigit()))
+
+
+def _is_batch_norm(facts: FileFacts, node: ast.AST | None, cell: int | None, rank: int) -> bool:
+    """A `BatchNormalization(...)` over the last axis (its default), or a name bound to one."""
+    node = _bound(facts, node, cell) if isinstance(node, ast.Name) else node
     if not isinstance(node, ast.Call):
         return False
     site: Site | None = facts.site_at(node, cell)
     if site is None or site.api != BATCH_NORM:
         return False
-    axis = keyword(node, "axis")
-    if axis is None:
-        return not node.args
-    value = axis.value
-    return isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) and getattr(value.operand, "value", None) == 1
+    axis = _argument(site, node, "axis", -1)
+    return axis in (-1, rank - 1) or axis in ([-1], [rank - 1])
 
 
-def _normalised_next(facts: FileFacts, conv: ast.Call, cell: int | None) -> bool:
-    """The convolution's output goes straight into a batch normalization."""
+def _normalised_next(facts: FileFacts, conv: ast.expr, cell: int | None, rank: int) -> bool:
+    """The convolution's output goes straight into a batch normalization: the layer listed right
+    before one, added right before one, applied right before one, or bound to a name whose every
+    use is one of these."""
     parent = facts.parent(conv, cell)
     if isinstance(parent, (ast.List, ast.Tuple)):  # Sequential([..., Conv2D(...), BatchNormalization(), ...])
         index = next(i for i, e in enumerate(parent.elts) if e is conv)
-        return index + 1 < len(parent.elts) and _is_batch_norm(facts, parent.elts[index + 1], cell)
+        return index + 1 < len(parent.elts) and _is_batch_norm(facts, parent.elts[index + 1], cell, rank)
     if isinstance(parent, ast.Call) and conv in parent.args:  # model.add(Conv2D(...)), then model.add(BN())
         statement = facts.parent(parent, cell)
         following = _next_statement(facts, statement, cell)
@@ -182,20 +261,66 @@ def _normalised_next(facts: FileFacts, conv: ast.Call, cell: int | None) -> bool
             and isinstance(following, ast.Expr) and isinstance(following.value, ast.Call)
             and isinstance(following.value.func, ast.Attribute) and following.value.func.attr == "add"
             and ast.dump(following.value.func.value) == ast.dump(parent.func.value)
-            and bool(following.value.args) and _is_batch_norm(facts, following.value.args[0], cell)
+            and bool(following.value.args) and _is_batch_norm(facts, following.value.args[0], cell, rank)
         )
     if isinstance(parent, ast.Call) and parent.func is conv:  # Conv2D(...)(x): the layer applied
-        outer = facts.parent(parent, cell)
-        if isinstance(outer, ast.Call) and outer.args and outer.args[0] is parent:  # BN()(Conv2D(...)(x))
-            return _is_batch_norm(facts, outer.func, cell)
-        if isinstance(outer, ast.Assign) and len(outer.targets) == 1 and isinstance(outer.targets[0], ast.Name):
-            following = _next_statement(facts, outer, cell)
-            value = following.value if isinstance(following, (ast.Assign, ast.Expr)) else None
-            return (
-                isinstance(value, ast.Call) and bool(value.args) and isinstance(value.args[0], ast.Name)
-                and value.args[0].id == outer.targets[0].id and _is_batch_norm(facts, value.func, cell)
-            )
+        return _applied_then_normalised(facts, parent, cell, rank)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        uses = _uses(facts, parent, parent.targets[0].id, cell)  # conv = Conv2D(...): where the layer goes
+        return bool(uses) and all(_normalised_next(facts, use, cell, rank) for use in uses)
     return False
+
+
+def _applied_then_normalised(facts: FileFacts, applied: ast.Call, cell: int | None, rank: int) -> bool:
+    """The layer's output (`applied`, a call of it) is normalised next: `BN()(Conv2D(...)(x))`,
+    or `x = conv(x)` and the next statement applies a batch normalization to `x`."""
+    outer = facts.parent(applied, cell)
+    if isinstance(outer, ast.Call) and outer.args and outer.args[0] is applied:  # BN()(Conv2D(...)(x))
+        return _is_batch_norm(facts, outer.func, cell, rank)
+    if isinstance(outer, ast.Assign) and len(outer.targets) == 1 and isinstance(outer.targets[0], ast.Name):
+        following = _next_statement(facts, outer, cell)
+        value = following.value if isinstance(following, (ast.Assign, ast.Expr)) else None
+        return (
+            isinstance(value, ast.Call) and bool(value.args) and isinstance(value.args[0], ast.Name)
+            and value.args[0].id == outer.targets[0].id and _is_batch_norm(facts, value.func, cell, rank)
+        )
+    return False
+
+
+def _scope(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.AST | None:
+    return next((a for a in facts.ancestors(node, cell) if isinstance(a, SCOPES)), None)
+
+
+def _uses(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) -> list[ast.Name]:
+    """The reads of `name` in the scope of its assignment `assign`, when that is its only
+    binding there (else none: which layer a read gets is not known)."""
+    scope = _scope(facts, assign, cell)
+    if scope is None or len(_bindings(scope, name)) != 1:
+        return []
+    return [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+
+
+def _bindings(scope: ast.AST, name: str) -> list[ast.AST]:
+    """The statements and parameters of a scope that bind `name` (nested scopes included)."""
+    return [
+        n for n in ast.walk(scope)
+        if (isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del)))
+        or (isinstance(n, ast.arg) and n.arg == name)
+    ]
+
+
+def _bound(facts: FileFacts, name: ast.Name, cell: int | None) -> ast.AST | None:
+    """The value a name read is bound to: the right side of the one assignment `name = ...` of
+    its scope (None where it is bound otherwise, or more than once)."""
+    scope = _scope(facts, name, cell)
+    while scope is not None:
+        found = _bindings(scope, name.id)
+        if found:
+            target = found[0] if len(found) == 1 else None
+            statement = facts.parent(target, cell) if target is not None else None
+            return statement.value if isinstance(statement, ast.Assign) and statement.targets == [target] else None
+        scope = _scope(facts, scope, cell)
+    return None
 
 
 def _next_statement(facts: FileFacts, statement: ast.AST | None, cell: int | None) -> ast.stmt | None:

@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
@@ -71,7 +72,14 @@ class TrainingWithoutMixedPrecision(Rule):
     - the fit forwards `**kwargs` (a library's wrapper around its caller's model: the policy
       must be set before that model is built, by the caller);
     - the model's training step is known to be below 10^9 FLOPs (a one-neuron regression, an
-      MNIST MLP), even in a file that builds a large model elsewhere.
+      MNIST MLP), even in a file that builds a large model elsewhere;
+    - the user stated a GPU without tensor cores (`--device`, `device = "…"` in the
+      configuration: a GTX 1080 Ti, compute capability 6.1): float16 arithmetic there runs at
+      FP32's rate or slower, and TensorFlow itself warns that mixed precision "may run slowly".
+
+    The claim is for a device: told a GPU with tensor cores (a T4, an A100), the message names
+    it and its compute capability; told none, it says the device class it holds for (GPUs with
+    tensor cores, TPUs), since the file rarely says where it trains.
 
     ## Why is this bad?
     On GPUs with tensor cores (compute capability 7.0 and later) and on TPUs, computing in 16-bit
@@ -117,6 +125,10 @@ class TrainingWithoutMixedPrecision(Rule):
     code = "GL602"
     name = "training-without-mixed-precision"
     MESSAGE = "training without a mixed-precision policy (useful on GPUs with tensor cores and TPUs)"
+    MESSAGE_ON = (
+        "training without a mixed-precision policy (the stated {device} has tensor cores,"
+        " compute capability {capability})"
+    )
     FIX_TITLE = 'Call `tf.keras.mixed_precision.set_global_policy("mixed_float16")` before building the model'
     VALID = (
         Valid(
@@ -176,6 +188,10 @@ class TrainingWithoutMixedPrecision(Rule):
             "m = tf.keras.Sequential([tf.keras.layers.Embedding(20000, 32), block, tf.keras.layers.Dense(2)])\n"
             "m.fit(x_train, y_train, epochs=2)\n"
         ),
+        Valid(  # the stated GPU has no tensor cores (Pascal, compute capability 6.1): float16 gains nothing
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            device="NVIDIA GeForce GTX 1080 Ti",
+        ),
         Valid(  # a Keras Application built in a file that never trains it: the MNIST MLP's step is small
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(128),"
             " tf.keras.layers.Dense(10)])\nm.fit(x, y, batch_size=32, epochs=5)\n"
@@ -186,6 +202,10 @@ class TrainingWithoutMixedPrecision(Rule):
         Invalid(  # a Keras Application: about 2.3 x 10^10 FLOPs per image, trained
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y)\nm.fit(x, y)\n",
             line=3, message_contains="ResNet50",
+        ),
+        Invalid(  # a stated GPU with tensor cores: the message says the claim is for it
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            device="NVIDIA Tesla T4", line=3, message_contains="the stated NVIDIA Tesla T4 has tensor cores, compute capability 7.5",
         ),
         Invalid(  # a convnet on 224x224 images: about 4 x 10^9 FLOPs per image
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((224, 224, 3)),"
@@ -275,7 +295,13 @@ class TrainingWithoutMixedPrecision(Rule):
         tf = target(facts.path)
         if tf.older_than(1, 14) or keras_flavour(facts, tf).multi_backend:
             return
-        yield self.diagnostic(site.callsite.span, facts.path, f"{self.MESSAGE}: {why}")
+        device = gpu_spec(facts.device) if facts.device is not None else None
+        if device is not None and not device.tensor_cores:
+            return
+        message = self.MESSAGE if device is None else self.MESSAGE_ON.format(
+            device=device.name, capability=device.compute_capability
+        )
+        yield self.diagnostic(site.callsite.span, facts.path, f"{message}: {why}")
 
 
 def _test_file(path: str) -> bool:

@@ -29,6 +29,14 @@ def test_the_table_is_spec_sheet_figures_with_their_source():
     assert "RTX 3090" in device_names() and "H100-SXM5" in device_names()
 
 
+def test_tensor_cores_from_volta_on():
+    """Compute capability 7.0 (Volta) and later have tensor cores: what GL602's claim needs."""
+    assert not gpu_spec("GTX 1080 Ti").tensor_cores and not gpu_spec("GTX 750 Ti").tensor_cores
+    assert gpu_spec("V100-SXM2").compute_capability == 7.0 and gpu_spec("V100-SXM2").tensor_cores
+    assert gpu_spec("T4").tensor_cores and gpu_spec("H200").compute_capability == 9.0
+    assert all(5.0 <= s.compute_capability <= 9.0 for s in GPU_SPECS)
+
+
 def test_a_told_gpu_prices_the_work_and_its_note_names_it(reference):
     told = Predictor(reference.model, device=gpu_spec("RTX 3090"))
     plain, on_gpu = reference.predict(FIT, VGG), told.predict(FIT, VGG)

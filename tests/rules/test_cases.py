@@ -30,7 +30,7 @@ CASES = [
 
 @pytest.mark.parametrize(("rule", "kind", "case"), CASES)
 def test_case(rule, kind, case, predictor):
-    config = Config(select=("ALL",), options=dict(case.options), no_cache=True)
+    config = Config(select=("ALL",), options=dict(case.options), no_cache=True, device=case.device)
     found = [d for d in check_source(case.code, case.filename, config, predictor) if d.code == rule.code]
     if kind == "valid":
         assert found == [], f"{rule.code} fired on a VALID case: {[d.message for d in found]}"
@@ -45,7 +45,7 @@ def test_case(rule, kind, case, predictor):
         return
     # the editor's fix of one finding, from its statement alone, is the one the whole file gives
     assert [attach_fix(replace(d, fix=None), case.code, config.line_length) for d in found] == found
-    own = Config(select=(rule.code,), options=dict(case.options), no_cache=True)
+    own = Config(select=(rule.code,), options=dict(case.options), no_cache=True, device=case.device)
 
     def check(text):
         return check_source(text, case.filename, own, predictor)
