@@ -39,7 +39,7 @@ def _joules(text: str) -> float:
 
 def register(parser: argparse.ArgumentParser) -> None:
     from greenlint.cli.check_cmd import add_run_options
-    from greenlint.review.formats import FORMATS
+    from greenlint.review import FORMATS
 
     parser.add_argument(
         "revisions",

@@ -7,3 +7,7 @@ ratios and reasons per site and file, `programs` the totals per program run, `di
 (`diff_file`: one file, for the editor), `budget` gates them, `formats` writes text, JSON
 (docs/diff-json.md), GitHub annotations, Markdown and SARIF.
 """
+
+#: The output formats of `greenlint diff` (`formats.render`), here so that the command's parser is
+#: built without importing the review (as `greenlint.report.FORMATS` for `check`).
+FORMATS = ("text", "json", "github", "markdown", "sarif")

@@ -295,6 +295,27 @@ def test_words_after_dashes_are_paths_even_when_they_name_a_branch(repo, monkeyp
     assert code == 2 and "tune.py: not a revision" in capsys.readouterr().err
 
 
+def test_the_diff_parser_is_built_without_importing_the_review():
+    """`greenlint diff`'s parser names its formats (greenlint.review.FORMATS) without importing the
+    review, whose modules the run then imports in one go; each format named renders."""
+    import sys
+
+    from greenlint.review import FORMATS
+    from greenlint.review.compare import Diff
+    from greenlint.review.formats import render
+
+    child = (
+        "import sys\nfrom greenlint.cli import build_parser\n"
+        "build_parser('diff').parse_args(['diff', '--format', 'sarif'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('greenlint.review.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
+    empty = Diff(gitfs.WORKTREE, gitfs.WORKTREE, [])
+    assert FORMATS == ("text", "json", "github", "markdown", "sarif")
+    assert all(isinstance(render(fmt, empty, []), str) for fmt in FORMATS)
+
+
 def test_a_diff_imports_no_rule_unless_the_configuration_names_codes(repo, tmp_path):
     """A diff runs only what it reports: in a fresh interpreter with a cold lint cache, a diff loads
     no rule module (the rule table is read only to judge codes the configuration names)."""
