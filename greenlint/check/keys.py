@@ -51,6 +51,11 @@ def rule_settings(defaults: Mapping, options: Mapping, line_length: int, fixes: 
     return repr(sorted({**defaults, **options, "line-length": line_length}.items())) + (" fixes" if fixes else "")
 
 
+#: The rule settings of a file whose only diagnostics are its file errors (`pipeline.analyse_paths`):
+#: no `rules_id` (a list's repr first) is this.
+NO_RULES = "file errors only"
+
+
 def rules_id(enabled: frozenset[str], settings: str) -> str:
     """The rule settings of one file: its enabled codes and the run's `rule_settings`."""
     return f"{sorted(enabled)}{settings}"

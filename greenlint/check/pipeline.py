@@ -12,7 +12,7 @@ from greenlint.analysis.callsite import Span
 from greenlint.check import overlay
 from greenlint.check.config import Config
 from greenlint.check.discovery import discover
-from greenlint.check.keys import rule_settings, rules_id
+from greenlint.check.keys import NO_RULES, rule_settings, rules_id
 from greenlint.check.runner import Backend, Checked, RunStats, check_files, load_result
 from greenlint.check.selection import Selector
 from greenlint.rules.diagnostic import Diagnostic
@@ -57,6 +57,15 @@ def _order(d: Diagnostic):
 #: A file that could not be analysed is always reported, whatever the selection (as ruff does
 #: with syntax errors): otherwise `--select GL301` would pass a file it never read.
 FILE_ERRORS = frozenset({"GL001", "GL002"})
+
+
+def file_errors(result: FileResult) -> list[Diagnostic]:
+    """The file errors (GL001/GL002) of one analysed file, suppressions applied: `apply_rules`
+    with no rule enabled, without the rules (a run that reports no finding: `analyse_paths`)."""
+    from greenlint.check import noqa
+
+    kept, _ = noqa.apply(list(result.errors), result.suppressions)
+    return sorted((d for d in kept if d.code in FILE_ERRORS), key=_order)
 
 
 def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fixes: bool = False) -> list[Diagnostic]:
@@ -114,16 +123,29 @@ def run_check(
     --diff, --show-fixes and the formats that carry them). Raises ConfigError when greenlint
     cannot run (exit code 2)."""
     selector = Selector(config)
-    files = discover(paths, config)
     settings = rule_settings(selector.table["options"], config.options, config.line_length, fixes)
-    backend = dataclasses.replace(backend or Backend(), overlay=config.overlay, device=config.device)
-    checked, stats = check_files(
-        files,
+    return _check_paths(
+        paths,
         config,
+        backend,
         diagnose=lambda r: apply_rules(r, config, selector.for_file(r.path), fixes),
         rules_id=lambda path: rules_id(selector.for_file(path), settings),
-        backend=backend,
     )
+
+
+def analyse_paths(paths: Sequence[Path | str], config: Config, backend: Backend | None = None) -> CheckResult:
+    """Files and directories analysed as `run_check` analyses them (the same cache entries of
+    their analyses), with their file errors (GL001/GL002) as the only diagnostics: no rule runs
+    and the rules are not even imported (`greenlint diff` reports call sites, never findings).
+    The configuration's rule selection is not judged here (`selection.validate`)."""
+    return _check_paths(paths, config, backend, diagnose=file_errors, rules_id=lambda path: NO_RULES)
+
+
+def _check_paths(paths, config: Config, backend: Backend | None, diagnose, rules_id) -> CheckResult:
+    """Discover, then check each file through the cache (`check_files`) with *diagnose* and *rules_id*."""
+    files = discover(paths, config)
+    backend = dataclasses.replace(backend or Backend(), overlay=config.overlay, device=config.device)
+    checked, stats = check_files(files, config, diagnose=diagnose, rules_id=rules_id, backend=backend)
     diagnostics = [d for c in checked for d in c.diagnostics]
     return CheckResult(
         diagnostics=diagnostics,

@@ -83,6 +83,14 @@ def _validate(config: Config, rules: dict) -> None:
             raise ConfigError(f"{config.source or 'command line'}: `{p}` matches no greenlint rule code")
 
 
+def validate(config: Config) -> None:
+    """Raise ConfigError where `Selector(config)` would (a code that matches no rule, a per-file
+    pattern); the rule table is read only when the configuration names a code (a run that enables
+    no rule: `greenlint diff`)."""
+    if config.select or config.extend_select or config.ignore or config.per_file_ignores:
+        Selector(config)
+
+
 class Selector:
     """Enabled codes per file, with per-file-ignores matched relative to the config root."""
 

@@ -31,8 +31,11 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def collect(args: argparse.Namespace, backend=None):
-    """The CheckResult for `args` (config as `greenlint check` builds it). Raises ConfigError."""
-    from greenlint.check import run_check
+    """The CheckResult for `args` (config as `greenlint check` builds it, and judged as it judges
+    it): the call sites with their figures and the file errors; no rule runs (calls reports no
+    finding). Raises ConfigError."""
+    from greenlint.check.pipeline import analyse_paths
+    from greenlint.check.selection import validate
     from greenlint.cli import check_cmd
 
     check_parser = argparse.ArgumentParser()
@@ -40,7 +43,8 @@ def collect(args: argparse.Namespace, backend=None):
     defaults = vars(check_parser.parse_args([]))  # check's other flags (rule selection...) keep their defaults
     shared = {k: v for k, v in vars(args).items() if k in defaults and k != "format"}
     config = check_cmd.configure(argparse.Namespace(**{**defaults, **shared}))
-    return run_check(args.paths, config, backend)
+    validate(config)
+    return analyse_paths(args.paths, config, backend)
 
 
 def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> None:

@@ -8,7 +8,6 @@ of `greenlint calls` (greenlint/review). Exit 0 within the budget, 1 over it, 2 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -40,7 +39,7 @@ def _joules(text: str) -> float:
 
 def register(parser: argparse.ArgumentParser) -> None:
     from greenlint.cli.check_cmd import add_run_options
-    from greenlint.review.formats import FORMATS
+    from greenlint.review import FORMATS
 
     parser.add_argument(
         "revisions",
@@ -65,61 +64,6 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_run_options(parser)
 
 
-def _sides(repo: Path, args: argparse.Namespace):
-    """(base, head, paths) from the positional arguments: leading commits, then paths; with a
-    `--`, the words before it are all revisions and those after it all paths (as in git)."""
-    from greenlint.review import gitfs
-
-    revisions: list = []
-    rest = list(args.revisions)
-    most = 1 if args.staged else 2
-    while rest and len(revisions) < most:
-        try:
-            revisions.append(gitfs.commit_side(repo, rest[0]))
-        except gitfs.GitError:
-            if args.paths is not None or not os.path.exists(rest[0]):
-                raise
-            break
-        rest.pop(0)
-    if args.paths is not None:
-        if rest:
-            raise ValueError(f"{rest[0]}: at most {most} revision{'s' * (most > 1)} before `--`")
-        rest = list(args.paths)
-    if args.staged:
-        return revisions[0] if revisions else _staged_base(repo), gitfs.INDEX, rest
-    base = revisions[0] if revisions else gitfs.default_base(repo)
-    head = revisions[1] if len(revisions) > 1 else gitfs.WORKTREE
-    return base, head, rest
-
-
-def _staged_base(repo: Path):
-    """HEAD; before the first commit (HEAD names a branch without one), git's empty tree, so that
-    the first commit is compared with nothing rather than refused."""
-    from greenlint.review import gitfs
-
-    try:
-        return gitfs.commit_side(repo, "HEAD")
-    except gitfs.GitError:
-        try:
-            branch = gitfs.git(repo, "symbolic-ref", "--quiet", "HEAD").decode().strip()
-        except gitfs.GitError:
-            raise gitfs.GitError("HEAD: not a revision of this repository") from None
-        empty = gitfs.git(repo, "hash-object", "-t", "tree", "--stdin", data=b"").decode().strip()
-        return gitfs.Side("commit", f"{branch.removeprefix('refs/heads/')} (no commit yet)", empty)
-
-
-def _paths(repo: Path, raw: list[str]) -> list[str]:
-    """PATH arguments relative to the repository root (`[""]`: all of it, or the working directory's part)."""
-    chosen = raw or ["."]
-    out = []
-    for p in chosen:
-        rel = os.path.relpath(os.path.abspath(p), repo)
-        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
-            raise ValueError(f"{p}: outside the repository {repo}")
-        out.append("" if rel == "." else Path(rel).as_posix())
-    return out
-
-
 def _configure(args: argparse.Namespace, paths: list[str]):
     """The nearest [tool.greenlint] of the first path (else the working directory), with the flags on top."""
     from greenlint.check import load_config
@@ -133,18 +77,18 @@ def _configure(args: argparse.Namespace, paths: list[str]):
 def run(args: argparse.Namespace) -> int:
     from greenlint.check import ConfigError
     from greenlint.report.escape import visible
-    from greenlint.review import gitfs
+    from greenlint.review import gitfs, revisions
     from greenlint.review.budget import Budget, check
     from greenlint.review.diff import diff_revisions
     from greenlint.review.formats import render
 
     try:
         repo = gitfs.toplevel(Path.cwd())
-        base, head, paths = _sides(repo, args)
+        base, head, paths = revisions.resolve(repo, args.revisions, args.paths, args.staged)
         config = _configure(args, paths)
         budget = Budget.from_config(config.budget, fail_above=args.fail_above, max_file_j=args.max_file_j,
                                     max_added_j=args.max_added_j, max_program_j=args.max_program_j)
-        diff = diff_revisions(repo, base, head, _paths(repo, paths), config)
+        diff = diff_revisions(repo, base, head, revisions.repo_paths(repo, paths), config)
     except (gitfs.GitError, ConfigError, ValueError) as exc:
         print(visible(f"greenlint diff: error: {exc}"), file=sys.stderr)
         return 2

@@ -16,7 +16,6 @@ from greenlint.review.sides import INTENDED
 from greenlint.units import TIMES, fmt_energy, fmt_j
 
 SCHEMA_VERSION = 1
-FORMATS = ("text", "json", "github", "markdown", "sarif")
 #: SARIF rules (and noqa codes): a call site's energy changed; the change is over budget.
 CHANGE_CODE, BUDGET_CODE = INTENDED, "GLD101"
 

@@ -12,9 +12,10 @@ from pathlib import Path
 
 from greenlint.analysis.callsite import CallSite, is_test_assertion
 from greenlint.analysis.sources import UNREADABLE, joined
-from greenlint.check import Config, noqa, run_check
+from greenlint.check import Config, noqa
 from greenlint.check.file_result import FileResult, error_diagnostic
-from greenlint.check.selection import Selector
+from greenlint.check.pipeline import analyse_paths
+from greenlint.check.selection import validate
 from greenlint.predict.prediction import Prediction
 from greenlint.review import gitfs
 from greenlint.review.gitfs import Refused, Side, snapshot
@@ -93,9 +94,9 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
         return out
     if not side.on_disk:
         config = config.replace(root=_moved(config.root, repo, root))
-    Selector(config)  # the configuration judged as `check` judges it: a code that matches no rule is an error
+    validate(config)  # the configuration judged as `check` judges it: a code that matches no rule is an error
     # no rule runs: a diff reports call sites and file errors (GL001/GL002, always kept), never findings
-    result = run_check(targets, config.replace(select=(), extend_select=()))
+    result = analyse_paths(targets, config)
     analysed = list(result.file_results())  # each file's FileResult, as `check` has it
     rel = {shown: _relative(shown, root) for shown in result.files}
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.check import Config, ConfigError
-from greenlint.check.selection import Selector, enabled_codes
+from greenlint.check import Config, ConfigError, selection
+from greenlint.check.selection import Selector, enabled_codes, validate
 from greenlint.rules.registry import all_rules
 
 
@@ -27,6 +27,24 @@ def test_select_prefix_ignore_and_specificity():
 def test_unknown_code_is_an_error():
     with pytest.raises(ConfigError, match="GL999"):
         enabled_codes(Config(ignore=("GL999",)))
+
+
+def test_validate_judges_named_codes_and_reads_no_rule_table_without_them(monkeypatch):
+    """`validate` (greenlint diff: no rule runs) raises where the selector would, and reads the rule
+    table only when the configuration names a code."""
+    for named in ({"ignore": ("GL999",)}, {"select": ("GL1", "GL999")}, {"per_file_ignores": {"a.py": ("GL999",)}}):
+        with pytest.raises(ConfigError, match="GL999"):
+            validate(Config(no_cache=True, **named))
+    validate(Config(no_cache=True, extend_select=("GL003",)))
+
+    def unread(cache):
+        raise AssertionError("the rule table was read")
+
+    monkeypatch.setattr(selection, "rule_table", unread)
+    validate(Config(no_cache=True))
+    validate(Config(no_cache=True, select=()))
+    with pytest.raises(AssertionError, match="rule table"):
+        validate(Config(no_cache=True, ignore=("GL101",)))
 
 
 def test_per_file_ignores(tmp_path):

@@ -186,3 +186,24 @@ def test_device_flag_prices_on_the_told_gpu_and_refuses_an_unknown_one(tmp_path,
     assert "priced on the NVIDIA GeForce RTX 3090 (told" in capsys.readouterr().out  # the text names the device
     assert run(_args(str(tmp_path / "t.py"), "--isolated", "--device", "RTX 9999")) == 2
     assert "--device: unknown device 'RTX 9999'" in capsys.readouterr().err
+
+
+def test_calls_runs_no_rule_and_still_judges_the_configuration(tmp_path, monkeypatch, capsys):
+    """`calls` reports call sites and file errors, never findings: no rule runs (one that would fail
+    leaves no trace, where `check` reports it), and a configuration naming no rule is an error, as in `check`."""
+    from greenlint.cli.calls_cmd import run
+    from greenlint.rules.registry import all_rules
+
+    def broken(self, facts, options):
+        raise RuntimeError("a rule ran")
+
+    for rule in all_rules().values():
+        monkeypatch.setattr(rule, "check", broken)
+    (tmp_path / "t.py").write_text("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=3)\n")
+    monkeypatch.chdir(tmp_path)
+    assert run(_args("t.py", "--no-cache", "-j", "1", "--format", "json")) == 0
+    out = capsys.readouterr()
+    assert "tensorflow.keras.Sequential.fit" in out.out and "a rule ran" not in out.err
+    (tmp_path / "pyproject.toml").write_text('[tool.greenlint]\nselect = ["GL999"]\n')
+    assert run(_args("t.py", "--no-cache", "-j", "1")) == 2
+    assert "`GL999` matches no greenlint rule code" in capsys.readouterr().err

@@ -295,6 +295,53 @@ def test_words_after_dashes_are_paths_even_when_they_name_a_branch(repo, monkeyp
     assert code == 2 and "tune.py: not a revision" in capsys.readouterr().err
 
 
+def test_the_diff_parser_is_built_without_importing_the_review():
+    """`greenlint diff`'s parser names its formats (greenlint.review.FORMATS) without importing the
+    review, whose modules the run then imports in one go; each format named renders."""
+    import sys
+
+    from greenlint.review import FORMATS
+    from greenlint.review.compare import Diff
+    from greenlint.review.formats import render
+
+    child = (
+        "import sys\nfrom greenlint.cli import build_parser\n"
+        "build_parser('diff').parse_args(['diff', '--format', 'sarif'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('greenlint.review.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
+    empty = Diff(gitfs.WORKTREE, gitfs.WORKTREE, [])
+    assert FORMATS == ("text", "json", "github", "markdown", "sarif")
+    assert all(isinstance(render(fmt, empty, []), str) for fmt in FORMATS)
+
+
+def test_a_diff_imports_no_rule_unless_the_configuration_names_codes(repo, tmp_path):
+    """A diff runs only what it reports: in a fresh interpreter with a cold lint cache, a diff loads
+    no rule module (the rule table is read only to judge codes the configuration names)."""
+    import os
+    import sys
+
+    text = (repo / "tune.py").read_text()
+    (repo / "tune.py").write_text(text.replace("epochs=5, batch_size=32)", "epochs=50, batch_size=32)"))
+    child = (
+        "import sys\nfrom greenlint.cli import main\ncode = main(['diff', 'HEAD'])\n"
+        "rules = sorted(m for m in sys.modules if m.startswith('greenlint.rules.') and m not in"
+        " ('greenlint.rules.base', 'greenlint.rules.codemods', 'greenlint.rules.diagnostic', 'greenlint.rules.tf_target'))\n"
+        "print('rules:', rules, code, file=sys.stderr)\n"
+    )
+
+    def run(cache: str) -> str:
+        env = dict(os.environ, GREENLINT_CACHE_DIR=str(tmp_path / cache), XDG_CACHE_HOME=str(tmp_path / "xdg"))
+        done = subprocess.run([sys.executable, "-c", child], cwd=repo, env=env, capture_output=True, text=True)
+        assert "×" in done.stdout, done.stdout + done.stderr
+        return done.stderr.splitlines()[-1]
+
+    assert run("cold") == "rules: [] 0"
+    (repo / "pyproject.toml").write_text('[tool.greenlint]\nignore = ["GL101"]\n')  # a code to judge
+    assert "greenlint.rules.registry" in run("named")
+
+
 def test_a_submodule_counts_on_neither_side(repo, monkeypatch):
     """A commit's snapshot leaves a submodule out; the working tree must too, or a clean tree
     reads as adding the submodule's calls."""
