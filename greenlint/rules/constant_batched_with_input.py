@@ -43,7 +43,9 @@ class ConstantBatchedWithInput(Rule):
     `load_model(...)`), or to a function of the file that runs one (a convolution
     `tf.nn.conv2d`, a Keras layer or model).
 
-    Not reported: a join along another axis (a constant mask beside the channels); a join that
+    Not reported: a join along another axis (a constant mask beside the channels); a
+    placeholder made with a one-dimensional shape (`(None,)`: axis 0 is one vector's positions,
+    not a batch of examples); a join that
     feeds no network the file shows (the join alone costs a copy, not a forward pass); a
     "fixed" variable the file changes (`.assign(...)`, `K.set_value(v, ...)`: a memory bank
     or a queue of past samples, which is new data on each run); a name bound to something
@@ -134,6 +136,11 @@ class ConstantBatchedWithInput(Rule):
             "from tensorflow.keras import backend as K\ncontent = K.variable(x)\nimage = K.placeholder((1, 64, 64, 3))\n"
             "batch = K.concatenate([content, image], axis=0)\nmean = K.mean(batch)\n"
         ),
+        Valid(  # a one-dimensional placeholder: axis 0 is a vector's positions, not a batch of examples
+            "import tensorflow as tf\nbias = tf.constant([1.0])\nx = tf.compat.v1.placeholder(tf.float32, (None,))\n"
+            "h = tf.keras.layers.Dense(8)(tf.reshape(tf.concat([bias, x], 0), (1, -1)))\n"
+            "y = tf.keras.layers.Dense(8)(tf.concat([bias, x], axis=0))\n"
+        ),
         Valid(  # a GAN's discriminator batch: real images fed, fakes generated, both new on every step
             "import tensorflow as tf\nreal = tf.compat.v1.placeholder(tf.float32, (64, 28, 28, 1))\n"
             "fake = generator(tf.compat.v1.placeholder(tf.float32, (64, 100)))\n"
@@ -192,7 +199,7 @@ class ConstantBatchedWithInput(Rule):
             kinds = [(e, _kind(facts, e, site.callsite.span.cell)) for e in elements or ()]
             fixed = next((e for e, k in kinds if k == "fixed"), None)
             fed = next((e for e, k in kinds if k == "fed"), None)
-            if fixed is not None and fed is not None and _into_network(facts, call, site.callsite.span.cell):
+            if fixed is not None and fed is not None and not _vector(facts, fed, site.callsite.span.cell) and _into_network(facts, call, site.callsite.span.cell):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(
                     fixed=ast.unparse(fixed), fed=ast.unparse(fed),
                 ))
@@ -218,6 +225,19 @@ def _kind(facts: FileFacts, element: ast.expr, cell: int | None) -> str | None:
     if kinds == {"fixed"} and isinstance(element, ast.Name) and _updated(facts, element.id):
         return None
     return kinds.pop() if made and len(kinds) == 1 else None
+
+
+def _vector(facts: FileFacts, fed: ast.expr, cell: int | None) -> bool:
+    """The placeholder is made with a one-dimensional shape written in the call (`(None,)`, `[128]`):
+    its axis 0 is not a batch of examples but the positions of one vector."""
+    for call in constructors(facts, fed) or ():
+        site = facts.site_at(call, cell)
+        position = 0 if site is not None and site.api == "tensorflow.keras.backend.placeholder" else 1  # (shape, ...) or (dtype, shape)
+        given = keyword(call, "shape")
+        shape = given.value if given is not None else call.args[position] if len(call.args) > position else None
+        if isinstance(shape, (ast.Tuple, ast.List)) and len(shape.elts) == 1:
+            return True
+    return False
 
 
 def _updated(facts: FileFacts, name: str) -> bool:
