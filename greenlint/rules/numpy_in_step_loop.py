@@ -171,16 +171,14 @@ class NumpyInStepLoop(Rule):
                 continue
             seen.add(id(loops[0]))
             for node in own_body(loops[0]):
-                if _counter_read(node) and _every_pass(facts, node, cell):
+                if isinstance(node, ast.Call) and _counter_read(node) and _every_pass(facts, node, cell):
                     span = Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno,
                                 (node.end_col_offset or node.col_offset) + 1, cell)
                     yield self.diagnostic(span, facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node)))
 
 
-def _counter_read(node: ast.AST) -> bool:
+def _counter_read(node: ast.Call) -> bool:
     """`<x>.iterations.numpy()` or `int(<x>.iterations)`: the step counter copied to the host."""
-    if not isinstance(node, ast.Call):
-        return False
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args:
         return isinstance(func.value, ast.Attribute) and func.value.attr == COUNTER

@@ -450,8 +450,8 @@ class SessionFeedDictInLoop(Rule):
             loop, _ = innermost_loop(facts, site)  # its own loop, where what it feeds is read
             fed = feed(call)
             if loop is not None and fed is not None and _fed_back(fed, loop, results):
-                runs = site.loop_runs
-                if _sampled_on_host(fed, loop, results) and (runs is None or runs >= FEW_ELEMENTS):
+                trips = site.loop_runs
+                if _sampled_on_host(fed, loop, results) and (trips is None or trips >= FEW_ELEMENTS):
                     yield self.diagnostic(site.callsite.span, facts.path, self.SAMPLED.format(times=site.loop_times()))
                 continue  # input that exists only after the previous run: neither a batch to prefetch nor fixed data
             varies = True if loop is None or fed is None else _varies(fed, loop)
