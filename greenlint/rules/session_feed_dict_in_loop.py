@@ -63,25 +63,9 @@ def _fed_back(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
     fills, from what a run in the loop returned (an agent's observations after `env.step` on
     the chosen action, gradients fed back, a generated sequence): input that exists only after
     the previous step, which no pipeline can prepare ahead."""
-    tainted: set[str] = set()
-
-    def reads(expr: ast.AST) -> bool:
-        return any((isinstance(n, ast.Call) and id(n) in results) or (isinstance(n, ast.Name) and n.id in tainted)
-                   for n in ast.walk(expr))
-
-    size = -1
-    while size != len(tainted):
-        size = len(tainted)
-        for node in ast.walk(loop):
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None and reads(node.value):
-                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                    tainted.update(_base(target))
-            elif isinstance(node, (ast.For, ast.comprehension)) and reads(node.iter):
-                tainted.update(_base(node.target))
-            elif (isinstance(node, ast.Call) and id(node) not in results and isinstance(node.func, ast.Attribute)
-                  and any(reads(a) for a in (*node.args, *(k.value for k in node.keywords)))):
-                tainted.update(_base(node.func.value))  # `history.append(output)`, `env.step(action)`
-    return any(reads(value) for value in (fed.values if isinstance(fed, ast.Dict) else [fed]))
+    tainted = _spread(loop, results, results, None)
+    return any((isinstance(n, ast.Call) and id(n) in results) or (isinstance(n, ast.Name) and n.id in tainted)
+               for value in (fed.values if isinstance(fed, ast.Dict) else [fed]) for n in ast.walk(value))
 
 
 def _host_only(expr: ast.AST, results: set[int], values: set[str]) -> bool:
@@ -97,27 +81,34 @@ def _host_only(expr: ast.AST, results: set[int], values: set[str]) -> bool:
     return True
 
 
-def _spread(loop: ast.AST, seeds: set[int], results: set[int], host: set[str]) -> set[str]:
-    """The names the loop binds, through host arithmetic only (and the containers it fills with
-    `append`/`extend`), from the calls in *seeds*; methods of the names in *host* (host values
-    already) count as host arithmetic."""
+def _spread(loop: ast.AST, seeds: set[int], results: set[int], host: set[str] | None) -> set[str]:
+    """The names the loop binds from the calls in *seeds*: through its assignments, `for`
+    targets and the objects its method calls are given them (`history.append(output)`,
+    `env.step(action)`); with *host* (names that hold host values already), through host
+    arithmetic only and the containers filled with `append`/`extend`."""
     tainted: set[str] = set()
 
     def reads(expr: ast.AST) -> bool:
         return any((isinstance(n, ast.Call) and id(n) in seeds) or (isinstance(n, ast.Name) and n.id in tainted)
                    for n in ast.walk(expr))
 
+    def admits(expr: ast.AST) -> bool:
+        return host is None or _host_only(expr, results, tainted | host)
+
     size = -1
     while size != len(tainted):
         size = len(tainted)
         for node in ast.walk(loop):
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None \
-                    and reads(node.value) and _host_only(node.value, results, tainted | host):
+                    and reads(node.value) and admits(node.value):
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     tainted.update(_base(target))
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("append", "extend")
-                  and any(reads(a) for a in node.args) and all(_host_only(a, results, tainted | host) for a in node.args)):
-                tainted.update(_base(node.func.value))
+            elif isinstance(node, (ast.For, ast.comprehension)) and reads(node.iter) and admits(node.iter):
+                tainted.update(_base(node.target))
+            elif (isinstance(node, ast.Call) and id(node) not in results and isinstance(node.func, ast.Attribute)
+                  and any(reads(a) for a in (*node.args, *(k.value for k in node.keywords)))
+                  and (host is None or node.func.attr in ("append", "extend") and all(admits(a) for a in node.args))):
+                tainted.update(_base(node.func.value))  # `history.append(output)`, `env.step(action)`
     return tainted
 
 
