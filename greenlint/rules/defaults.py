@@ -1,7 +1,8 @@
 """The value an argument takes when the program runs with its defaults: a parameter's default
 (`def train(epochs=100)`), an argparse option's (`parser.add_argument("--epochs", default=100)`
 read as `args.epochs`) or an absl flag's (`flags.DEFINE_integer("epochs", 100, ...)` read as
-`FLAGS.epochs`), where this file (or notebook) writes it."""
+`FLAGS.epochs`), where this file (or notebook) writes it; a default given as a module constant
+(`default=CHECKPOINT_EVERY` with `CHECKPOINT_EVERY = 50` at the top of the file) is that constant's value."""
 
 from __future__ import annotations
 
@@ -61,7 +62,34 @@ def _flag_default(facts: FileFacts, attr: str) -> object | None:
                 value = node.args[1] if len(node.args) > 1 else getattr(keyword(node, "default"), "value", None)
                 if isinstance(flag, ast.Constant) and flag.value == attr and value is not None:
                     found.append(value)
-    return found[0].value if len(found) == 1 and isinstance(found[0], ast.Constant) else None
+    if len(found) != 1:
+        return None
+    if isinstance(found[0], ast.Name):
+        return module_constant(facts, found[0].id)
+    return found[0].value if isinstance(found[0], ast.Constant) else None
+
+
+def module_constant(facts: FileFacts, name: str) -> object | None:
+    """The literal a module-level name holds: assigned once in the file (or notebook), at its top
+    level, to a literal, and never rebound anywhere else in it (no `global` rebinding, no other
+    assignment, loop or `with` target of that name); None otherwise."""
+    values = []
+    for module in units(facts):
+        top = {id(statement) for statement in module.body}
+        for node in ast.walk(module):
+            if isinstance(node, ast.Global) and name in node.names:
+                return None
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.withitem,
+                                 ast.NamedExpr, ast.comprehension)):
+                bound = node.targets if isinstance(node, ast.Assign) else [
+                    node.optional_vars if isinstance(node, ast.withitem) else node.target]
+                if not any(isinstance(n, ast.Name) and n.id == name for t in bound if t is not None for n in ast.walk(t)):
+                    continue
+                if not (isinstance(node, ast.Assign) and id(node) in top and len(node.targets) == 1
+                        and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Constant)):
+                    return None
+                values.append(node.value.value)
+    return values[0] if len(values) == 1 else None
 
 
 def _dest(call: ast.Call) -> str | None:

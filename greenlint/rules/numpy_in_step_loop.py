@@ -6,11 +6,15 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.analysis.callsite import Span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
+from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, SCOPES, in_unguarded_step_loop, last_name
+from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, in_unguarded_step_loop, last_name, own_body, own_loops
 
 NUMPY = "tensorflow.Tensor.numpy"
+#: The optimizer's step counter (`optimizer.iterations`), which the training step itself increments.
+COUNTER = "iterations"
 
 
 class NumpyInStepLoop(Rule):
@@ -24,6 +28,15 @@ class NumpyInStepLoop(Rule):
     is needed every step and is not reported. The step must repeat on the same optimizer or
     model: a loop over settings (dtypes, one new optimizer each) is no training loop; nor is a
     loop of one trip (`ds.take(1)`).
+
+    Also flags the optimizer's step counter read on the host on every pass of a training loop
+    (`optimizer.iterations.numpy()`, `int(optimizer.iterations)`), wherever the value goes (an
+    `if ... % n_critic == 0` test included), when the loop's own body runs a training step: a
+    step method as above, or a call the analysis found to run one (a `tf.function` whose traced
+    body trains a model, a TF1 `Session.run` fetching the update). The counter is the one value
+    the host never needs to wait for: it can count the steps itself. Not reported: a read under
+    an `if` of the loop (on some passes only), in test code (a test asserts the counter), or in
+    a loop of one trip.
 
     ## Why is this bad?
     `.numpy()` copies the tensor to host memory and makes Python wait until every operation
@@ -51,6 +64,10 @@ class NumpyInStepLoop(Rule):
     history.append(mean_loss.result().numpy())
     ```
 
+    Reading `optimizer.iterations` makes the host wait for the step that increments it, so the
+    device idles while Python prepares and dispatches the next step; a Python counter (`step +=
+    1`) gives the same number without a wait.
+
     ## Energy evidence
     The cost is the lost overlap of host and accelerator. On a CPU-only machine there is no
     device to overlap with: the pair under bench/rules/ is expected to show no measurable saving
@@ -66,6 +83,10 @@ class NumpyInStepLoop(Rule):
     code = "GL203"
     name = "numpy-in-step-loop"
     MESSAGE = "`.numpy()` on every training step makes the host wait for the device each step"
+    COUNTER_MESSAGE = (
+        "`{read}` reads the step counter from the device on every training step, waiting for the step to finish:"
+        " count the steps in Python instead"
+    )
     FIX_TITLE = "Accumulate in a metric and read it every N steps"
     VALID = (
         Valid(
@@ -90,6 +111,19 @@ class NumpyInStepLoop(Rule):
             "    opt.apply_gradients([(tf.constant([0.1, 0.1], dtype=dtype), var)])\n"
             "    check(var[0].numpy())\n"
         ),
+        Valid(  # the counter read only when a report is due
+            "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds:\n"
+            "    opt.apply_gradients(zip(g, v))\n    if verbose:\n        print(opt.iterations.numpy())\n"
+        ),
+        Valid(  # a test asserts the counter after each step
+            "import tensorflow as tf\n\n\ndef test_counts_steps():\n    opt = tf.keras.optimizers.SGD()\n"
+            "    for i in range(3):\n        opt.apply_gradients(zip(g, v))\n"
+            "        assert opt.iterations.numpy() == i + 1\n"
+        ),
+        Valid(  # the counter read once per epoch, in a loop whose steps are in the loop inside it
+            "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor epoch in range(10):\n"
+            "    for x in ds:\n        opt.apply_gradients(zip(g, v))\n    print(int(opt.iterations))\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -103,6 +137,15 @@ class NumpyInStepLoop(Rule):
             "    value = float(loss.numpy())\n    print(f'{it}: {value:.3f}')\n",
             line=6,
         ),
+        Invalid(  # a GAN: the step counter read to decide whether to train the generator, after a traced D step
+            "import tensorflow as tf\nD = tf.keras.Sequential()\nd_opt = tf.keras.optimizers.Adam()\n\n\n"
+            "@tf.function\ndef train_d(x):\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(D(x, training=True))\n"
+            "    d_opt.apply_gradients(zip(tape.gradient(loss, D.trainable_variables), D.trainable_variables))\n\n\n"
+            "for epoch in range(100):\n    for x in dataset:\n        train_d(x)\n"
+            "        if d_opt.iterations.numpy() % 5 == 0:\n            train_g()\n",
+            line=16,
+            message_contains="`d_opt.iterations.numpy()` reads the step counter",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -114,6 +157,48 @@ class NumpyInStepLoop(Rule):
                 and _only_recorded(facts, facts.node(site), site.callsite.span.cell)
             ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
+        yield from self._counter_reads(facts)
+
+    def _counter_reads(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """`optimizer.iterations` read on the host on every pass of a training loop."""
+        seen: set[int] = set()
+        for site in facts.sites:
+            if not (site.work_value("step") == "training" or method(site.api) in STEP_METHODS) or not site.repeats(same=("receiver",)):
+                continue
+            call, cell = facts.node(site), site.callsite.span.cell
+            loops = own_loops(facts, call, cell) if call is not None else []
+            if not loops or id(loops[0]) in seen or in_test_code(facts, site):
+                continue
+            seen.add(id(loops[0]))
+            for node in own_body(loops[0]):
+                if isinstance(node, ast.Call) and _counter_read(node) and _every_pass(facts, node, cell):
+                    span = Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno,
+                                (node.end_col_offset or node.col_offset) + 1, cell)
+                    yield self.diagnostic(span, facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node)))
+
+
+def _counter_read(node: ast.Call) -> bool:
+    """`<x>.iterations.numpy()` or `int(<x>.iterations)`: the step counter copied to the host."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args:
+        return isinstance(func.value, ast.Attribute) and func.value.attr == COUNTER
+    return (isinstance(func, ast.Name) and func.id in ("int", "float") and len(node.args) == 1
+            and isinstance(node.args[0], ast.Attribute) and node.args[0].attr == COUNTER)
+
+
+def _every_pass(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
+    """The node is evaluated on every pass of the loop around it: no `if` body, conditional
+    expression, handler or function between them (an `if`'s test is evaluated on every pass)."""
+    child = node
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, LOOPS):
+            return True
+        if isinstance(parent, (*SCOPES, ast.IfExp, ast.ExceptHandler, ast.BoolOp)):
+            return False
+        if isinstance(parent, ast.If) and child is not parent.test:
+            return False
+        child = parent
+    return False
 
 
 #: Calls that only record a value (print, log, append to a history, format into text).

@@ -2,23 +2,38 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
+from greenlint.analysis.callsite import Span
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, method
+from greenlint.rules.defaults import default_value, module_constant
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import in_unguarded_step_loop
+from greenlint.rules.syntax import (
+    LOOPS,
+    SCOPES,
+    STEP_METHODS,
+    cell_units,
+    in_unguarded_step_loop,
+    own_body,
+    own_loops,
+    trains,
+)
 
 SAVES = ("save", "save_weights", "export")
 SAVE_FUNCTIONS = ("tensorflow.saved_model.save", "tensorflow.keras.models.save_model")
+#: Objects whose `save` writes every variable: TF2 checkpoints, and TF1's `Saver`.
+CHECKPOINTS = ("tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.compat.v1.train.Saver")
+#: A loop known to run so few times that it saves fewer checkpoints than this is not reported.
+FEW_SAVES = 10
 
 
 def _is_save(api: str) -> bool:
     if api in SAVE_FUNCTIONS:
         return True
     owner, _, name = api.rpartition(".")
-    return name in SAVES and (owner.startswith("tensorflow.keras") or owner in (
-        "tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager"))
+    return name in SAVES and (owner.startswith("tensorflow.keras") or owner in CHECKPOINTS)
 
 
 class SaveInStepLoop(Rule):
@@ -31,11 +46,26 @@ class SaveInStepLoop(Rule):
     settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
     (`ds.take(1)`).
 
+    Also flags a save that a training loop runs every few steps: under an `if` in that loop that
+    takes a remainder (`if step % 50 == 0:`) whose divisor, with the program's defaults, is below
+    `min-save-steps` (default 100): a literal, a module constant (`CHECKPOINT_EVERY = 50`), a
+    parameter's default or an argparse/absl flag's default (`args.checkpoint_every`). The loop
+    trains when its own body runs a training step: a step method as above, or a call the analysis
+    found to run one (a TF1 `Session.run` fetching the optimizer's update, a `tf.function` whose
+    body trains a model). The save may be the call in the loop, or in a function of the file that
+    the loop calls there (`save(saver, sess, logdir, step)` around `saver.save(...)`, TF1's
+    `Saver.save` included); the finding is on the call in the loop. Not reported: a divisor that
+    is not known, or whose default is at least `min-save-steps`; a save in a loop over epochs (its
+    own body runs no step: the step is in the loop inside it); a loop known to run so few times
+    that it saves fewer than 10 checkpoints.
+
     ## Why is this bad?
     Saving serialises every weight (a SavedModel also traces and writes the graph) and writes it
     to disk. Doing it on every step can cost more than the step itself. Save every N steps
     (`if step % N == 0`), once per epoch, or with `tf.train.CheckpointManager` and a
-    `checkpoint_interval`.
+    `checkpoint_interval`. Every few dozen steps is not much better on a fast step: TensorFlow's
+    own training loops (`MonitoredTrainingSession`, Estimator's `RunConfig`) save every 10 minutes
+    by default, and a run of 100,000 steps saving every 50 writes 2,000 checkpoints.
 
     ## Example
     ```python
@@ -61,13 +91,18 @@ class SaveInStepLoop(Rule):
     No automatic fix: how often to save is a trade between energy and the work a crash loses.
 
     ## Options
-    None.
+    - `min-save-steps`
     """
 
     code = "GL311"
     name = "save-in-step-loop"
     MESSAGE = "`{call}()` runs on every training step: saving serialises and writes every weight"
+    PERIODIC = (
+        "`{call}()` writes a checkpoint every {period} training steps{source}: each save serialises and writes every"
+        " weight; save every {minimum}+ steps or every few minutes"
+    )
     FIX_TITLE = "Save every N steps (`if step % N == 0:`) or once per epoch"
+    OPTIONS = (Option("min-save-steps", int, 100, "GL311 flags a save every N training steps for N below this."),)
     VALID = (
         Valid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
@@ -83,6 +118,34 @@ class SaveInStepLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor x, y in ds.take(1):\n"
             "    m.train_on_batch(x, y)\n    m.save('m.keras')\n"
         ),
+        Valid(  # every 1000 steps: the period is long enough
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
+            "for step in range(100000):\n    sess.run(train_op)\n"
+            "    if step % 1000 == 0:\n        saver.save(sess, 'ckpt', global_step=step)\n"
+        ),
+        Valid(  # every 5 epochs: the loop around the save runs epochs, its steps are in the loop inside
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nckpt = tf.train.Checkpoint(model=m)\n"
+            "for epoch in range(100):\n    for x, y in ds:\n        m.train_on_batch(x, y)\n"
+            "    if epoch % 5 == 0:\n        ckpt.save('ckpt')\n"
+        ),
+        Valid(  # a loop of 200 steps saving every 50: four checkpoints
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
+            "for step in range(200):\n    sess.run(train_op)\n"
+            "    if step % 50 == 0:\n        saver.save(sess, 'ckpt', global_step=step)\n"
+        ),
+        Valid(  # the period comes from the command line with no default: not known
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
+            "for step in range(100000):\n    sess.run(train_op)\n"
+            "    if step % args.save_every == 0:\n        saver.save(sess, 'ckpt', global_step=step)\n"
+        ),
+        Valid(  # a loop that evaluates (no update fetched) is no training loop
+            "import tensorflow as tf\nsaver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
+            "for step in range(100000):\n    sess.run(accuracy)\n"
+            "    if step % 10 == 0:\n        saver.save(sess, 'ckpt', global_step=step)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -97,9 +160,130 @@ class SaveInStepLoop(Rule):
             "    m.train_on_batch(x, y)\n    tf.saved_model.save(m, 'out')\n",
             line=5,
         ),
+        Invalid(  # TF1: every 50 steps, through a function of the file, the period a flag's default
+            "import argparse\nimport tensorflow as tf\nCHECKPOINT_EVERY = 50\n"
+            "parser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--checkpoint_every', type=int, default=CHECKPOINT_EVERY)\n"
+            "args = parser.parse_args()\n\n\ndef save(saver, sess, step):\n"
+            "    saver.save(sess, 'model.ckpt', global_step=step)\n\n\n"
+            "opt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
+            "for step in range(100000):\n    sess.run(train_op)\n"
+            "    if step % args.checkpoint_every == 0:\n        save(saver, sess, step)\n",
+            line=20,
+            message_contains="every 50 training steps (`args.checkpoint_every`: the default of `--checkpoint_every`)",
+        ),
+        Invalid(  # TF2: a checkpoint every 10 steps of a custom loop
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
+            "manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=m), 'ckpts', max_to_keep=3)\n"
+            "for step, (x, y) in enumerate(ds):\n    opt.apply_gradients(zip(g, m.trainable_variables))\n"
+            "    if not step % 10:\n        manager.save()\n",
+            line=8,
+            message_contains="every 10 training steps",
+        ),
+        Invalid(  # a stricter `min-save-steps`; the divisor a module constant
+            "import tensorflow as tf\nEVERY = 1000\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
+            "for step in range(100000):\n    sess.run(train_op)\n"
+            "    if step % EVERY == 0:\n        saver.save(sess, 'ckpt', global_step=step)\n",
+            options={"min-save-steps": 5000},
+            line=10,
+            message_contains="every 1000 training steps (`EVERY` = 1000)",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        minimum = int(options.get("min-save-steps", 100))
         for site in facts.sites:
-            if _is_save(site.api) and site.repeats(same=("receiver",)) and in_unguarded_step_loop(facts, site):
+            if not _is_save(site.api):
+                continue
+            if site.repeats(same=("receiver",)) and in_unguarded_step_loop(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(call=method(site.api)))
+                continue
+            call = facts.node(site)
+            if call is None:
+                continue
+            for cell, point in _call_points(facts, call, site.callsite.span.cell):
+                found = _period(facts, point, cell)
+                if found is None:
+                    continue
+                period, source, loop = found
+                if not 0 < period < minimum or not trains(facts, loop, cell) or _few_saves(facts, loop, cell, period):
+                    continue
+                span = Span(point.lineno, point.col_offset + 1, point.end_lineno or point.lineno,
+                            (point.end_col_offset or point.col_offset) + 1, cell)
+                name = point.func.attr if isinstance(point.func, ast.Attribute) else ast.unparse(point.func)
+                message = self.PERIODIC.format(call=name, period=period, source=source, minimum=minimum)
+                yield self.diagnostic(span, facts.path, message)
+
+
+def _call_points(facts: FileFacts, call: ast.Call, cell: int | None) -> list[tuple[int | None, ast.Call]]:
+    """Where a loop runs the save: the call itself when a loop of its function is around it, else
+    the calls of its function (one that always saves: no `if` of its own around the save) that
+    the file makes in a loop (`save(...)`; a method as `self.save(...)`)."""
+    if own_loops(facts, call, cell):
+        return [(cell, call)]
+    function = None
+    for parent in facts.ancestors(call, cell):
+        if isinstance(parent, (ast.If, ast.IfExp, ast.Try, ast.ExceptHandler, ast.Lambda, ast.ClassDef)):
+            return []
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            function = parent
+            break
+    if function is None:
+        return []
+    method_of = isinstance(facts.parent(function, cell), ast.ClassDef)
+    points = []
+    for unit_cell, module in cell_units(facts):
+        for node in ast.walk(module):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            named = (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+                     and func.attr == function.name) if method_of else (isinstance(func, ast.Name) and func.id == function.name)
+            if named and own_loops(facts, node, unit_cell):
+                points.append((unit_cell, node))
+    return points
+
+
+def _period(facts: FileFacts, point: ast.Call, cell: int | None) -> tuple[int, str, ast.AST] | None:
+    """(divisor, where its value comes from, the loop) of the `if ... % N ...` between the call
+    and the innermost loop around it, N known with the program's defaults; None otherwise."""
+    child: ast.AST = point
+    for parent in facts.ancestors(point, cell):
+        if isinstance(parent, (*LOOPS, *SCOPES)):
+            return None
+        if isinstance(parent, ast.If) and child in parent.body:
+            for node in ast.walk(parent.test):
+                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+                    value, source = _known(facts, node.right, cell)
+                    loops = own_loops(facts, parent, cell)
+                    if isinstance(value, int) and not isinstance(value, bool) and loops:
+                        return value, source, loops[0]
+                    return None
+        child = parent
+    return None
+
+
+def _known(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[object, str]:
+    """The value of a divisor with the program's defaults, and where it comes from ("" as written)."""
+    found = default_value(facts, expr, cell)
+    if found is not None:
+        value, where = found
+        return value, f" (`{ast.unparse(expr)}`: {where})" if where else ""
+    if isinstance(expr, ast.Name):
+        value = module_constant(facts, expr.id)
+        return value, f" (`{expr.id}` = {value!r})"
+    return None, ""
+
+
+def _few_saves(facts: FileFacts, loop: ast.AST, cell: int | None, period: int) -> bool:
+    """The loop is known to run so few times that it saves fewer than `FEW_SAVES` checkpoints:
+    how often its training step runs, read from the step's call site."""
+    for node in own_body(loop):
+        site = facts.site_at(node, cell) if isinstance(node, ast.Call) else None
+        if site is None or site.loop_runs is None:
+            continue
+        if site.work_value("step") == "training" or method(site.api) in STEP_METHODS:
+            return site.loop_runs // period < FEW_SAVES
+    return False

@@ -22,6 +22,14 @@ TIMERS = frozenset(
 
 #: What runs a function on another thread or process (`threading.Thread(target=f)`).
 WORKERS = frozenset({"Thread", "Process", "Timer"})
+#: Host calls that draw or pick the next element from a model's output (`np.random.choice(n, p=probs)`, `argmax`).
+SAMPLERS = frozenset({"choice", "choices", "multinomial", "categorical", "argmax"})
+#: Modules and builtins whose calls compute on the host alone: what a generation loop does with a run's output
+#: between two runs (anything else, such as an environment's `step`, is a system outside the graph).
+HOST_MATH = frozenset({"np", "numpy", "random", "math", "int", "float", "list", "tuple", "len", "min", "max", "sum",
+                       "round", "abs", "reversed", "sorted"})
+#: A generation loop known to run fewer times than this is not reported (a short demo).
+FEW_ELEMENTS = 100
 
 
 def _varies(fed: ast.expr, loop: ast.AST) -> bool | None:
@@ -55,25 +63,73 @@ def _fed_back(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
     fills, from what a run in the loop returned (an agent's observations after `env.step` on
     the chosen action, gradients fed back, a generated sequence): input that exists only after
     the previous step, which no pipeline can prepare ahead."""
+    tainted = _spread(loop, results, results, None)
+    return any((isinstance(n, ast.Call) and id(n) in results) or (isinstance(n, ast.Name) and n.id in tainted)
+               for value in (fed.values if isinstance(fed, ast.Dict) else [fed]) for n in ast.walk(value))
+
+
+def _host_only(expr: ast.AST, results: set[int], values: set[str]) -> bool:
+    """Every call in the expression is a graph run of the loop, host arithmetic (`np.*`, `int`,
+    ...), or a method of a value the loop derived from a run's output (`probs.argmax()`)."""
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Call) and id(node) not in results:
+            root = node.func
+            while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if not (isinstance(root, ast.Name) and (root.id in HOST_MATH or root.id in values)):
+                return False
+    return True
+
+
+def _spread(loop: ast.AST, seeds: set[int], results: set[int], host: set[str] | None) -> set[str]:
+    """The names the loop binds from the calls in *seeds*: through its assignments, `for`
+    targets and the objects its method calls are given them (`history.append(output)`,
+    `env.step(action)`); with *host* (names that hold host values already), through host
+    arithmetic only and the containers filled with `append`/`extend`."""
     tainted: set[str] = set()
 
     def reads(expr: ast.AST) -> bool:
-        return any((isinstance(n, ast.Call) and id(n) in results) or (isinstance(n, ast.Name) and n.id in tainted)
+        return any((isinstance(n, ast.Call) and id(n) in seeds) or (isinstance(n, ast.Name) and n.id in tainted)
                    for n in ast.walk(expr))
+
+    def admits(expr: ast.AST) -> bool:
+        return host is None or _host_only(expr, results, tainted | host)
 
     size = -1
     while size != len(tainted):
         size = len(tainted)
         for node in ast.walk(loop):
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None and reads(node.value):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None \
+                    and reads(node.value) and admits(node.value):
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     tainted.update(_base(target))
-            elif isinstance(node, (ast.For, ast.comprehension)) and reads(node.iter):
+            elif isinstance(node, (ast.For, ast.comprehension)) and reads(node.iter) and admits(node.iter):
                 tainted.update(_base(node.target))
             elif (isinstance(node, ast.Call) and id(node) not in results and isinstance(node.func, ast.Attribute)
-                  and any(reads(a) for a in (*node.args, *(k.value for k in node.keywords)))):
+                  and any(reads(a) for a in (*node.args, *(k.value for k in node.keywords)))
+                  and (host is None or node.func.attr in ("append", "extend") and all(admits(a) for a in node.args))):
                 tainted.update(_base(node.func.value))  # `history.append(output)`, `env.step(action)`
-    return any(reads(value) for value in (fed.values if isinstance(fed, ast.Dict) else [fed]))
+    return tainted
+
+
+def _sampled_on_host(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
+    """Whether the fed values are drawn on the host from what a run in the loop fetched
+    (`sample = np.random.choice(n, p=probs)` fed back as the next input), through host
+    arithmetic only: a generation loop the graph could run itself. An environment stepped in
+    between (`obs = env.step(action)`) breaks the chain: its input comes from outside."""
+    fetched = _spread(loop, results, results, set())
+    samplers = {
+        id(node) for node in ast.walk(loop)
+        if isinstance(node, ast.Call) and last_name(node.func) in SAMPLERS and _host_only(node, results, fetched)
+        and any(isinstance(n, ast.Name) and n.id in fetched or isinstance(n, ast.Call) and id(n) in results
+                for n in ast.walk(node))
+    }
+    if not samplers:
+        return False
+    sampled = _spread(loop, samplers, results, fetched)
+    values = fed.values if isinstance(fed, ast.Dict) else [fed]
+    return any(isinstance(n, ast.Name) and n.id in sampled or isinstance(n, ast.Call) and id(n) in samplers
+               for value in values for n in ast.walk(value))
 
 
 def _shares_placeholders(fed: ast.expr, loop: ast.AST) -> bool:
@@ -164,7 +220,14 @@ class SessionFeedDictInLoop(Rule):
     derive, through the loop's assignments and the containers it fills, from what a run in the
     loop returned (a reinforcement-learning agent feeding the observation `env.step` gave for
     its last action, gradients fed back, a generated sequence): that input exists only after
-    the previous run, so no pipeline can prepare it ahead. Nor is a run on some iterations
+    the previous run, so no pipeline can prepare it ahead. Such a loop is reported with its own
+    advice when it generates on the host: the fed values are drawn or picked from what the run
+    fetched (`np.random.choice(n, p=probs)`, `np.argmax`, `np.random.multinomial`) through host
+    arithmetic alone (NumPy, builtins, lists filled with `append`), in a loop that runs at least
+    100 times or an unknown number: one session call and one device round trip per generated
+    element, where the graph could sample (`tf.random.categorical`) and loop itself. Not when
+    something outside the graph comes in between (an environment's `step` on the chosen action).
+    Nor is a run on some iterations
     only, under an `if` that takes a remainder (`if step % display_step == 0:` a progress
     report): it feeds no batch of the training. Nor a run in a data producer: a generator
     function (Keras' `fit_generator` draws batches from it on worker threads ahead of the step)
@@ -221,6 +284,11 @@ class SessionFeedDictInLoop(Rule):
         "`Session.run(feed_dict=...)` in a loop feeds the same values on every iteration: each run converts and"
         " copies them again; hold fixed data in the graph (`tf.constant`, a variable) instead of a placeholder"
     )
+    SAMPLED = (
+        "`Session.run(feed_dict=...)` once per generated element{times}, the next input drawn on the host from the"
+        " output it fetched: every element pays a session call and a round trip to the device; sample in the graph"
+        " (`tf.random.categorical`) and generate in a `tf.while_loop`, one run per sequence"
+    )
     FIX_TITLE = "Feed changing batches with a tf.data pipeline, keep fixed data in the graph (and migrate to TF2)"
     DEFAULT_ENABLED = False
     VALID = (
@@ -265,12 +333,15 @@ class SessionFeedDictInLoop(Rule):
             "for i in range(300):\n    x_batch = np.array(sequence[-20:]).reshape(1, 20, 1)\n"
             "    y_pred = sess.run(outputs, feed_dict={X: x_batch})\n    sequence.append(y_pred[0, -1, 0])\n"
         ),
-        Valid(  # autoregressive sampling: the window fed ends with the sample the last run's output gave, and a
-            # container filled in the loop (`waveform.append`) is not the same value on every iteration
-            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nwaveform = [128] * 100\n"
-            "for step in range(16000):\n    window = waveform[-1]\n"
-            "    prediction = sess.run(outputs, feed_dict={samples: window})[0]\n"
-            "    sample = np.random.choice(np.arange(256), p=prediction)\n    waveform.append(sample)\n"
+        Valid(  # an agent picks its action on the host, but the next observation comes from the environment
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nobs = env.reset()\n"
+            "for step in range(100000):\n    q = sess.run(q_values, feed_dict={X: obs[None]})\n"
+            "    action = np.argmax(q)\n    obs, reward, done, info = env.step(action)\n"
+        ),
+        Valid(  # a short demo: 20 characters generated
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\ntext = [0]\n"
+            "for i in range(20):\n    probs = sess.run(next_char, feed_dict={x: [text[-1]]})\n"
+            "    text.append(np.random.choice(len(probs), p=probs))\n"
         ),
         Valid(  # policy gradients: the fed gradients are the earlier runs' outputs
             "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
@@ -306,6 +377,15 @@ class SessionFeedDictInLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # autoregressive sampling on the host: the window fed ends with the sample drawn from the last output
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nwaveform = [128] * 100\n"
+            "for step in range(16000):\n    window = waveform[-1]\n"
+            "    prediction = sess.run(outputs, feed_dict={samples: window})[0]\n"
+            "    scaled = np.exp(np.log(prediction) / 0.9)\n"
+            "    sample = np.random.choice(np.arange(256), p=scaled / scaled.sum())\n    waveform.append(sample)\n",
+            line=7,
+            message_contains="once per generated element (16000 times), the next input drawn on the host",
+        ),
         Invalid(
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor xb in batches:\n"
             "    sess.run(step, feed_dict={x: xb})\n",
@@ -361,6 +441,9 @@ class SessionFeedDictInLoop(Rule):
             loop, _ = innermost_loop(facts, site)  # its own loop, where what it feeds is read
             fed = feed(call)
             if loop is not None and fed is not None and _fed_back(fed, loop, results):
+                trips = site.loop_runs
+                if _sampled_on_host(fed, loop, results) and (trips is None or trips >= FEW_ELEMENTS):
+                    yield self.diagnostic(site.callsite.span, facts.path, self.SAMPLED.format(times=site.loop_times()))
                 continue  # input that exists only after the previous run: neither a batch to prefetch nor fixed data
             varies = True if loop is None or fed is None else _varies(fed, loop)
             if varies:

@@ -129,6 +129,21 @@ def is_step_loop(loop: ast.AST | None) -> bool:
     )
 
 
+def trains(facts: FileFacts, loop: ast.AST | None, cell: int | None) -> bool:
+    """A loop whose own body runs a training step: a step method (`is_step_loop`), or a call the
+    analysis found to be one training step (`work["step"]` "training": a TF1 `Session.run` that
+    fetches the optimizer's update, a `tf.function` whose traced body trains a model)."""
+    if loop is None:
+        return False
+    if is_step_loop(loop):
+        return True
+    for node in own_body(loop):
+        site = facts.site_at(node, cell) if isinstance(node, ast.Call) else None
+        if site is not None and site.work_value("step") == "training":
+            return True
+    return False
+
+
 def waits_for_user(loop: ast.AST) -> bool:
     """The loop's body blocks on a person each time: `input()`, a window shown until closed
     (`plt.show()`), or `cv2.waitKey()` with no delay or a delay of 0 (until a key is pressed);

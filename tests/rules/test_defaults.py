@@ -1,0 +1,43 @@
+"""`defaults.module_constant` and flag defaults given as module constants: a name is known only
+when the file binds it once, at its top level, to a literal."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from greenlint.rules.base import FileFacts
+from greenlint.rules.defaults import default_value, module_constant
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("EVERY = 50\n", 50),
+        ("EVERY = 50\nEVERY = 60\n", None),  # bound twice
+        ("EVERY = 50\ndef f():\n    global EVERY\n    EVERY = 5\n", None),
+        ("EVERY = 50\nfor EVERY in range(3):\n    pass\n", None),
+        ("EVERY = int(1e5)\n", None),  # not a literal
+        ("if fast:\n    EVERY = 5\n", None),  # not at the top level
+        ("OTHER = 1\n", None),
+    ],
+)
+def test_module_constant(source, expected):
+    assert module_constant(FileFacts("m.py", (), source), "EVERY") == expected
+
+
+def test_a_notebook_constant_is_read_across_cells():
+    facts = FileFacts("n.ipynb", (), ("EVERY = 50\n", "print(EVERY)\n"))
+    assert module_constant(facts, "EVERY") == 50
+
+
+def test_a_flag_default_given_as_a_module_constant():
+    source = (
+        "import argparse\nEVERY = 50\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--checkpoint_every', type=int, default=EVERY)\nargs = p.parse_args()\nargs.checkpoint_every\n"
+    )
+    facts = FileFacts("m.py", (), source)
+    read = facts.module().body[-1].value
+    assert isinstance(read, ast.Attribute)
+    assert default_value(facts, read, None) == (50, "the default of `--checkpoint_every`")
