@@ -128,9 +128,10 @@ class TrainingWithoutEarlyStopping(Rule):
     self.best: model.save_weights(...)`); whose callbacks include no `EarlyStopping`, nor a
     callback class of the file that sets `stop_training` (such a class stops the fits it is
     given, not the file's others; a file that sets `stop_training` outside its classes, in a
-    function handed to a `LambdaCallback` say, gets no finding at all). `epochs` is a literal, or the default the program runs with: a parameter's default
-    (`def train(epochs=100)`), an argparse option's or an absl flag's (`args.epochs`,
-    `FLAGS.epochs`) defined in the file. `callbacks=` is read from a literal list, or from the
+    function handed to a `LambdaCallback` say, gets no finding at all). `epochs` is a literal,
+    or the default the program runs with: a parameter's default (`def train(epochs=100)`, or
+    of a class's `__init__` that sets `self.epochs` once), an argparse option's or an absl
+    flag's (`args.epochs`, `FLAGS.epochs`) defined in the file. `callbacks=` is read from a literal list, or from the
     name of a list the file builds (appends included; in the function that reads it when the
     name is bound elsewhere too), which may be what a helper function of the file builds and
     returns (`callbacks = create_callbacks(args)`); a name in it that is `None` until a
