@@ -1,5 +1,5 @@
 """The value an argument takes when the program runs with its defaults: a parameter's default
-(`def train(epochs=100)`), an argparse option's (`parser.add_argument("--epochs", default=100)`
+(`def train(epochs=100)`, or of a class's `__init__` read as `self.epochs`), an argparse option's (`parser.add_argument("--epochs", default=100)`
 read as `args.epochs`) or an absl flag's (`flags.DEFINE_integer("epochs", 100, ...)` read as
 `FLAGS.epochs`), where this file (or notebook) writes it; a default given as a module constant
 (`default=CHECKPOINT_EVERY` with `CHECKPOINT_EVERY = 50` at the top of the file) is that constant's value."""
@@ -29,8 +29,40 @@ def default_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[o
                     return found, f"the default of parameter `{expr.id}`"
         return None
     if isinstance(expr, ast.Attribute):
+        held = _attribute_default(facts, expr, cell)
+        if held is not None:
+            return held
         found = _flag_default(facts, expr.attr)
         return (found, f"the default of `--{expr.attr}`") if found is not None else None
+    return None
+
+
+def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) -> tuple[object, str] | None:
+    """`self.epochs` read in a method, where the class assigns `self.epochs` once, in its
+    `__init__`: a literal, or a parameter of `__init__` with a literal default
+    (`def __init__(self, epochs=100): self.epochs = epochs`)."""
+    if not (isinstance(expr.value, ast.Name) and expr.value.id == "self"):
+        return None
+    owner = next((a for a in facts.ancestors(expr, cell) if isinstance(a, ast.ClassDef)), None)
+    if owner is None:
+        return None
+    assigned = [
+        (method, node.value)
+        for method in owner.body if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for node in ast.walk(method) if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Attribute) and target.attr == expr.attr
+        and isinstance(target.value, ast.Name) and target.value.id == "self"
+    ]
+    if len(assigned) != 1 or assigned[0][0].name != "__init__" or assigned[0][1] is None:
+        return None
+    init, value = assigned[0]
+    if isinstance(value, ast.Constant):
+        return value.value, ""
+    if isinstance(value, ast.Name):
+        found = _parameter_default(init, value.id)
+        if found is not None:
+            return found, f"the default of parameter `{value.id}` of `{owner.name}`"
     return None
 
 

@@ -128,9 +128,10 @@ class TrainingWithoutEarlyStopping(Rule):
     self.best: model.save_weights(...)`); whose callbacks include no `EarlyStopping`, nor a
     callback class of the file that sets `stop_training` (such a class stops the fits it is
     given, not the file's others; a file that sets `stop_training` outside its classes, in a
-    function handed to a `LambdaCallback` say, gets no finding at all). `epochs` is a literal, or the default the program runs with: a parameter's default
-    (`def train(epochs=100)`), an argparse option's or an absl flag's (`args.epochs`,
-    `FLAGS.epochs`) defined in the file. `callbacks=` is read from a literal list, or from the
+    function handed to a `LambdaCallback` say, gets no finding at all). `epochs` is a literal,
+    or the default the program runs with: a parameter's default (`def train(epochs=100)`, or
+    of a class's `__init__` that sets `self.epochs` once), an argparse option's or an absl
+    flag's (`args.epochs`, `FLAGS.epochs`) defined in the file. `callbacks=` is read from a literal list, or from the
     name of a list the file builds (appends included; in the function that reads it when the
     name is bound elsewhere too), which may be what a helper function of the file builds and
     returns (`callbacks = create_callbacks(args)`); a name in it that is `None` until a
@@ -232,6 +233,13 @@ class TrainingWithoutEarlyStopping(Rule):
             "p.add_argument('--epochs', type=int, default=5)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
             "m.fit(x, y, epochs=args.epochs, validation_split=0.2)\n"
         ),
+        Valid(  # the attribute is set again outside __init__: its value when fit runs is not known
+            "import tensorflow as tf\nclass Trainer:\n"
+            "    def __init__(self, model: tf.keras.Model, epochs=150):\n"
+            "        self.model = model\n        self.epochs = epochs\n"
+            "    def quick(self):\n        self.epochs = 3\n"
+            "    def train(self):\n        self.model.fit(x, y, epochs=self.epochs, validation_split=0.1)\n"
+        ),
         Valid(  # a project callback may stop training (it is defined elsewhere)
             "import tensorflow as tf\nfrom .callbacks import StopAtAccuracy\nm = tf.keras.Sequential()\n"
             "stop = StopAtAccuracy(0.99)\n"
@@ -315,6 +323,14 @@ class TrainingWithoutEarlyStopping(Rule):
             "    m.fit(x, y, epochs=epochs, validation_split=0.1)\n",
             line=3,
             message_contains="the default of parameter `epochs`",
+        ),
+        Invalid(  # an attribute the class sets once, from its __init__'s parameter default
+            "import tensorflow as tf\nclass Trainer:\n"
+            "    def __init__(self, model: tf.keras.Model, epochs=150):\n"
+            "        self.model = model\n        self.epochs = epochs\n"
+            "    def train(self):\n        self.model.fit(x, y, epochs=self.epochs, validation_split=0.1)\n",
+            line=7,
+            message_contains="150 epochs (the default of parameter `epochs` of `Trainer`)",
         ),
         Invalid(  # fit_generator takes validation data too
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, epochs=100, validation_data=val_gen)\n",
