@@ -41,9 +41,10 @@ LIST = "builtins.list"
 PY_GENERATOR = "builtins.generator"
 #: What `ImageDataGenerator.flow()`, `.flow_from_directory()`, `.flow_from_dataframe()` give: a
 #: Keras image iterator, a `keras.utils.Sequence` (its batches are indexed, so workers can share it);
-#: meta "host" where it reads and decodes files for each batch (hostwork.py).
+#: meta "host" where it reads, decodes or warps each image of a batch (hostwork.py), "plain" where
+#: it only slices (and at most rescales) arrays in memory (hostwork.augments).
 FLOW_ITERATOR = "tensorflow.keras.preprocessing.image.Iterator"
-#: A batch drawn from a Python generator, or a Keras image iterator, that decodes files per item (`drawn`).
+#: A batch drawn from a Python generator, or a Keras image iterator, that works on each item (`drawn`).
 HOST_BATCH = "builtins.generator.batch"
 _TF_TENSORS = frozenset({TENSOR, "tensorflow.Variable"})
 
@@ -373,8 +374,8 @@ def subscript(owner: Inst, parts: list) -> Inst:
 
 def drawn(value: Any) -> Inst | None:
     """What `next(gen)` (or `for batch in gen`) gives from a Python generator, or a Keras image
-    iterator over files, that decodes files per item (its `host` meta, hostwork.py): a batch known
-    only by that work, prepared on the calling thread; None for other values."""
+    iterator, that reads, decodes or augments data per item (its `host` meta, hostwork.py): a batch
+    known only by that work, prepared on the calling thread; None for other values."""
     if type(value) is Inst and value.cls in (PY_GENERATOR, FLOW_ITERATOR) and "host" in value.meta:
         return Inst(HOST_BATCH, "next", {"host": value.meta["host"]})
     return None

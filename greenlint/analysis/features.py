@@ -39,8 +39,8 @@ batch_size_from        "dataset" when `batch_size` comes from the literal `.batc
 n_layers               Sequential models: layers in the literal list plus literal `add` calls
 model_name             models from `keras.applications` ("ResNet50")
 input_kind             `fit`/`fit_generator`: what its batches come from, where known (`input_kind`)
-input_flow             `fit`/`fit_generator` fed by an `ImageDataGenerator` iterator: the method that
-                       made it ("flow", "flow_from_directory", "flow_from_dataframe")
+input_plain_flow       `fit`/`fit_generator` fed by an `ImageDataGenerator.flow()` of arrays whose
+                       arguments are all literal and none augments: true (hostwork.augments)
 input_host_work        `fit`/`fit_generator` fed by a Python generator or an `ImageDataGenerator` flow, or
                        `train_on_batch` on a batch
                        drawn from one or from an `ImageDataGenerator` flow (`next(gen)`): the call
@@ -302,11 +302,11 @@ def input_host_work(named: dict[str, Any]) -> str | None:
     return value.meta.get("host") if type(value) is Inst and value.cls in (PY_GENERATOR, FLOW_ITERATOR) else None
 
 
-def input_flow(named: dict[str, Any]) -> str | None:
-    """The `ImageDataGenerator` method ("flow", "flow_from_directory", ...) whose iterator a
-    `fit`/`fit_generator` call is given, None for other inputs."""
+def input_plain_flow(named: dict[str, Any]) -> bool:
+    """Whether a `fit`/`fit_generator` call is given an `ImageDataGenerator.flow()` of arrays whose
+    generator's arguments are all known and none transforms each image (hostwork.augments)."""
     value: Any = named.get("x", named.get("generator"))
-    return value.meta.get("flow") if type(value) is Inst and value.cls == FLOW_ITERATOR else None
+    return type(value) is Inst and value.cls == FLOW_ITERATOR and value.meta.get("plain", False)
 
 
 def drawn_host_work(named: dict[str, Any]) -> str | None:

@@ -44,9 +44,14 @@ AUGMENTS = frozenset({
 })
 
 
-def augments(init: object) -> bool:
-    """Whether an `ImageDataGenerator`'s literal constructor arguments (*init*) transform each image."""
-    return isinstance(init, dict) and any(init.get(key) not in (None, 0, 0.0, False) for key in AUGMENTS)
+def augments(init: object, complete: bool) -> bool | None:
+    """Whether an `ImageDataGenerator` transforms each image, from its literal constructor arguments
+    (*init*): True where one of them does; False where none does and they are all it was given
+    (*complete*); None where an argument it was given is not known (`rotation_range=args.rotation`)."""
+    given = init if isinstance(init, dict) else {}
+    if any(given.get(key) not in (None, 0, 0.0, False) for key in AUGMENTS):
+        return True
+    return False if complete else None
 
 
 def decodes(path: str) -> bool:

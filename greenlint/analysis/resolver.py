@@ -1241,15 +1241,17 @@ class Resolver:
                 if owner.meta.get("layers") is not None:
                     owner.meta["layers"] = [*owner.meta["layers"], named.get("layer")]
             returns = self.table.returns(api)
-            host = None
-            if owner.cls == feat.IMAGE_DATA_GENERATOR and (
-                callee.name in hostwork.FILE_FLOWS or (callee.name == "flow" and hostwork.augments(owner.meta.get("init")))
-            ):
-                host = hostwork.describe(f"ImageDataGenerator.{callee.name}", node.lineno, self.module_path)
-                self.note_host(host)
+            flow: dict[str, Any] = {}
+            if owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in feat.FLOWS:
+                augments = hostwork.augments(owner.meta.get("init"), owner.meta.get("init_complete", False))
+                if callee.name in hostwork.FILE_FLOWS or augments:
+                    flow["host"] = hostwork.describe(f"ImageDataGenerator.{callee.name}", node.lineno, self.module_path)
+                    self.note_host(flow["host"])
+                elif augments is False:
+                    flow["plain"] = True  # arrays in memory, sliced (and rescaled at most): no per-item work
             if returns is None and owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in feat.FLOWS:
-                # a Sequence (`input_kind` of the fit it feeds); drawn from directly, a batch decoded on the spot
-                return Inst(feat.FLOW_ITERATOR, "method", {"flow": callee.name, **({"host": host} if host else {})})
+                # a Sequence (`input_kind` of the fit it feeds); drawn from directly, a batch prepared on the spot
+                return Inst(feat.FLOW_ITERATOR, "method", flow)
             if returns is None:
                 return None
             meta = dict(owner.meta) if returns == owner.cls or (returns == DATASET and "data" in owner.meta) else None
@@ -1406,6 +1408,8 @@ class Resolver:
         init = {k: v for k, v in features.items() if k not in _CONTEXT_KEYS}
         if init:
             meta["init"] = init
+        if api == feat.IMAGE_DATA_GENERATOR:  # whether `init` is all it was given (hostwork.augments)
+            meta["init_complete"] = not node.args and all(k.arg in init for k in node.keywords)
         if api == "tensorflow.keras.Sequential":
             layers = named.get("layers")
             count = feat.sequence_length(layers)
@@ -1520,9 +1524,8 @@ class Resolver:
             host = feat.input_host_work(named) if kind in ("generator", "sequence") else None
             if host is not None:
                 features["input_host_work"] = host
-            flow = feat.input_flow(named) if kind == "sequence" else None
-            if flow is not None:
-                features["input_flow"] = flow
+            if kind == "sequence" and feat.input_plain_flow(named):
+                features["input_plain_flow"] = True
         elif api.endswith(".train_on_batch"):
             host = feat.drawn_host_work(named)
             if host is not None:

@@ -23,7 +23,7 @@ class GeneratorInOneWorker(Rule):
     `input_kind` feature), with `workers` left at its default (1) or set to 0 or 1, as
     written or as the default of a parameter or a flag of the file (`workers=args.workers`
     with `--workers` defaulting to 1). Not reported: a `.flow()` of arrays whose
-    `ImageDataGenerator` is given no augmenting argument as a literal (rotations, shifts,
+    `ImageDataGenerator`'s arguments are all literals and none augments (rotations, shifts,
     shears, zooms, flips, brightness or channel shifts, ZCA whitening: hostwork.py), which
     slices (and at most rescales) arrays already in memory, cheap beside a step; a fit fed
     by a plain Python generator (a call of a generator function: more workers would break it, see Fix safety), by a
@@ -168,6 +168,12 @@ class GeneratorInOneWorker(Rule):
             "train = tf.keras.preprocessing.image.ImageDataGenerator(shear_range=0.2).flow(x, y)\nm.fit(train, epochs=5)\n",
             line=6,
         ),
+        Invalid(  # a flow of arrays whose generator's arguments are not all known: it may warp each image
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255, **augmentation)\n"
+            "m.fit(aug.flow(x, y, batch_size=32), epochs=20)\n",
+            line=4,
+        ),
         Invalid(  # an argparse default of one worker
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
             "p.add_argument('--workers', type=int, default=1)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
@@ -186,7 +192,7 @@ class GeneratorInOneWorker(Rule):
                 continue
             if site.features.get("input_kind") != "sequence":  # see Fix safety
                 continue
-            if site.features.get("input_flow") == "flow" and "input_host_work" not in site.features:
+            if site.features.get("input_plain_flow"):
                 continue  # a flow of arrays in memory, neither read nor warped per item: a slice per batch
             call = facts.node(site)
             if call is None or any(k.arg is None for k in call.keywords):

@@ -374,24 +374,28 @@ def test_train_on_batch_input_host_work_follows_a_batch_drawn_from_a_decoding_ge
         assert found.get("input_host_work") == host, body
 
 
-def test_fit_on_an_image_data_generator_flow_names_the_flow_and_its_host_work():
+def test_fit_on_an_image_data_generator_flow_says_whether_each_item_is_worked_on():
     code = """
         m = keras.Sequential()
         aug = keras.preprocessing.image.ImageDataGenerator({})
         m.fit({})
         """
+    flow = "`ImageDataGenerator.flow` (line 6)"
     found = {
-        ("rotation_range=40", "aug.flow(x, y)"): ("flow", "`ImageDataGenerator.flow` (line 6)"),  # warped per image
-        ("horizontal_flip=True", "aug.flow(x, y)"): ("flow", "`ImageDataGenerator.flow` (line 6)"),
-        ("rescale=1 / 255", "aug.flow(x, y)"): ("flow", None),  # a multiply: no per-image work noted
-        ("rotation_range=0, horizontal_flip=False", "aug.flow(x, y)"): ("flow", None),  # turned off
-        ("**options", "aug.flow(x, y)"): ("flow", None),  # not known: not guessed
-        ("", "aug.flow_from_directory('train/')"): ("flow_from_directory", "`ImageDataGenerator.flow_from_directory` (line 6)"),
+        ("rotation_range=40", "aug.flow(x, y)"): (flow, None),  # warped per image
+        ("horizontal_flip=True, rotation_range=args.r", "aug.flow(x, y)"): (flow, None),
+        ("rescale=1 / 255", "aug.flow(x, y)"): (None, True),  # a multiply: nothing worked on per item
+        ("rotation_range=0, horizontal_flip=False", "aug.flow(x, y)"): (None, True),  # turned off
+        ("", "aug.flow(x, y)"): (None, True),
+        ("rotation_range=args.r", "aug.flow(x, y)"): (None, None),  # not known: neither
+        ("**options", "aug.flow(x, y)"): (None, None),
+        ("0.5", "aug.flow(x, y)"): (None, None),  # positional: not read
+        ("", "aug.flow_from_directory('train/')"): ("`ImageDataGenerator.flow_from_directory` (line 6)", None),
         ("", "batches"): (None, None),
     }
-    for (init, given), (flow, host) in found.items():
+    for (init, given), (host, plain) in found.items():
         fit = calls(code.format(init, given))["tensorflow.keras.Sequential.fit"]
-        assert (fit.get("input_flow"), fit.get("input_host_work")) == (flow, host), (init, given)
+        assert (fit.get("input_host_work"), fit.get("input_plain_flow")) == (host, plain), (init, given)
 
 
 def test_fit_input_kind_says_what_the_batches_come_from():
