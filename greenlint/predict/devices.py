@@ -6,20 +6,26 @@ of the TDP, a stated assumption (net joules, the FECoM definition, leave it out;
 ones include it).
 
 Told a device, a call whose work is known (steps and FLOPs: `fit`, `evaluate`, `predict` on a
-model of known size) is priced on it (`device_work`), by three constants (`DeviceModel`):
+model of known size) is priced on it (`device_work`), by four constants (`DeviceModel`):
 
-    time   = t0 + step_s x steps + FLOPs / (efficiency x FP32 peak)
+    time   = t0 + (step_s + layer_s x layers) x steps + FLOPs / (efficiency x FP32 peak)
     gross  = busy_share x TDP x time + (1 - busy_share) x TDP x compute time
     energy = gross - idle x time                 (net of the idle draw, FECoM's definition)
 
-t0 is the reference time model's start-up; step_s the host side of a step (input pipeline,
-dispatch); efficiency the share of the FP32 peak the FLOPs reach (above 1 where tensor cores or a
-frozen base do better than the nominal 3 x forward FLOPs); busy_share the board power while the
-step waits on the host, as a share of TDP. They are fitted on GAISSA's recorded runs (del Rey's
-setting: keras.applications fine-tuned from an image folder, batch 32) by `python -m
-tools.model.device_eval`, which refits them without the held-out architecture to judge them
-(docs/accuracy.md): step_s is that pipeline's, so code feeding in-memory arrays gets a high figure.
-Where the FLOPs are unknown the device cannot place the work and the reference figure stands.
+t0 is the reference time model's start-up; step_s the host side of a step (input pipeline, the
+step's own dispatch); layer_s what each layer adds to a step (its kernels launched one by one,
+forward and backward, whatever their size: a small model on a big GPU waits on these, not on
+its FLOPs: MobileNetV2's 0.06 GFLOPs over 154 layers run as long per step as ResNet50's 2.5
+GFLOPs over 175, NASNetMobile's 769 layers longer than VGG16's 19); efficiency the share of the
+FP32 peak the FLOPs reach (above 1 where tensor cores or a frozen base do better than the nominal
+3 x forward FLOPs); busy_share the board power while the step waits on the host, as a share of
+TDP. `layers` is the model's (`n_layers`: a Sequential's list, a keras.applications architecture's
+own count); where unknown, UNKNOWN_LAYERS and the note says so. The constants are fitted on
+GAISSA's recorded runs (del Rey's setting: keras.applications fine-tuned from an image folder,
+batch 32) by `python -m tools.model.device_eval`, which refits them without the held-out
+architecture to judge them (docs/accuracy.md): step_s is that pipeline's, so code feeding
+in-memory arrays gets a high figure. Where the FLOPs are unknown the device cannot place the work
+and the reference figure stands.
 """
 
 from __future__ import annotations
@@ -83,16 +89,20 @@ IDLE_SHARE = 0.1
 
 @dataclass(frozen=True)
 class DeviceModel:
-    """The three constants of a figure on a told device (module docstring)."""
+    """The four constants of a figure on a told device (module docstring)."""
 
     step_s: float  # host seconds per step
+    layer_s: float  # seconds each of the model's layers adds to a step (its kernels' dispatch)
     efficiency: float  # share of the FP32 peak the FLOPs reach
     busy_share: float  # board power while waiting on the host, share of TDP
 
 
 #: Fitted on GAISSA's 309 recorded runs (`python -m tools.model.device_eval`; tests/predict checks
-#: these are its fit): step_s and efficiency on the runs' durations, busy_share on their energy.
-SHIPPED = DeviceModel(step_s=0.0349, efficiency=1.93, busy_share=0.68)
+#: these are its fit): step_s, layer_s and efficiency on the runs' durations, busy_share on their energy.
+SHIPPED = DeviceModel(step_s=0.0219, layer_s=3.55e-05, efficiency=1.07, busy_share=0.64)
+#: The layers a step is priced with where the model's are unknown: the median of GAISSA's five
+#: architectures (19 to 769; training_runs.KERAS_APPLICATIONS), a stated assumption.
+UNKNOWN_LAYERS = 154
 #: log10 half-width a told device adds to a figure's interval: the spread of the per-configuration
 #: errors of the fit (about a factor 2 either way).
 DEVICE_HALF = 0.3
@@ -125,18 +135,25 @@ def device_names() -> str:
     return ", ".join(s.name.removeprefix("NVIDIA ").removeprefix("GeForce ").removeprefix("Tesla ") for s in GPU_SPECS)
 
 
+def model_layers(features: dict) -> int | None:
+    """The layers the call's model dispatches per step (`n_layers`), None where not known."""
+    n = features.get("n_layers")
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+
+
 def device_seconds(work: dict, group: str, features: dict, device: GpuSpec, start: bool = True,
                    model: DeviceModel = SHIPPED) -> tuple[float, float] | None:
     """(host seconds, compute seconds) of a call's work on *device*: the reference time model's
-    start-up (*start*) and `step_s` per step, and the FLOPs at `efficiency` x the device's FP32
-    peak; None where the steps or the FLOPs are unknown."""
+    start-up (*start*) and `step_s` + `layer_s` x its model's layers per step, and the FLOPs at
+    `efficiency` x the device's FP32 peak; None where the steps or the FLOPs are unknown."""
     ref = (work.get("time") or {}).get(group)
     if ref is None:
         return None
     n, flops = derive(group, features)
     if n is None or not flops:
         return None
-    return (ref["t0"] if start else 0.0) + model.step_s * n, flops / (model.efficiency * device.fp32_tflops * 1e12)
+    per_step = model.step_s + model.layer_s * (model_layers(features) or UNKNOWN_LAYERS)
+    return (ref["t0"] if start else 0.0) + per_step * n, flops / (model.efficiency * device.fp32_tflops * 1e12)
 
 
 def device_joules(host_s: float, compute_s: float, device: GpuSpec, model: DeviceModel = SHIPPED) -> float:
@@ -165,7 +182,10 @@ def device_work(work: dict, group: str | None, features: dict, device: GpuSpec, 
         h, c = device_seconds(work, group, f, device, start, model) or found
         ends.append(math.log10(max(device_joules(h, c, device, model), energy * 1e-3)))
     spread = math.hypot(half, DEVICE_HALF)
-    note = (f"on the {device.name} (told): {host_s:.3g} s host side ({model.step_s:.3g} s per step) + "
+    layers = model_layers(features)
+    said = f"{layers} layers" if layers else f"its layers unknown: {UNKNOWN_LAYERS} assumed"
+    note = (f"on the {device.name} (told): {host_s:.3g} s host side ({model.step_s:.3g} s per step + "
+            f"{model.layer_s:.3g} s per layer, {said}) + "
             f"{compute_s:.3g} s of compute (its {device.fp32_tflops:g} TFLOPS FP32 peak x {model.efficiency:.3g}) → "
             f"{energy:.3g} J net ({device.tdp_w:g} W TDP computing, {model.busy_share:.0%} of it waiting, less "
             f"{device.idle_w:.3g} W idle assumed; constants fitted on GAISSA's recorded runs)")

@@ -34,6 +34,7 @@ def lookup_figure(ctx: Context, api: str, features: dict, notes: list[str]) -> P
     earlier steps said (the pooled name), continued here. Unknown where a never-measured API's work
     is not known from the code (a related group's figure would be a constant borrowed from others)."""
     ov = ctx.overlay
+    measurable: float | None = None  # log10 J of the measurable calls, where most were below the resolution
     rescale = 0.0  # log10 of this machine's time ratio, where it rescales the reference figures
     rescaled = False  # by the overlay's time ratio: labelled `calibrated here, rescaled`
     if (ov is not None and api in ov.times and ctx.model["apis"].get(api, {}).get("time_s")
@@ -60,14 +61,16 @@ def lookup_figure(ctx: Context, api: str, features: dict, notes: list[str]) -> P
                 f"{entry.get('bound_j') or 0:.3g} J): an upper bound, not a measurement"
             )
         elif 2 * entry.get("n_censored", 0) > entry.get("n_sites", 0) and entry.get("bound_j"):
-            # the typical measured call was below the resolution: its figure is a bound, not the few
-            # measurable calls' (a `.numpy()` of a large tensor does not price `.numpy()` of a scalar)
+            # most measured calls were below the resolution, a few well above it (`get_file` of a large
+            # archive, `.numpy()` of a large tensor): a call of it costs, on average, the mixture's mean
             basis = Basis.BOUNDED
-            mu = min(mu, math.log10(entry["bound_j"]))
+            measurable = mu
+            mu, share = mixture_mean(mu, entry)
             notes.append(
                 f"{entry['n_censored']} of {entry['n_sites']} measured call sites were below the resolution "
-                f"(each under about {entry['bound_j']:.3g} J): the typical call is under a bound, and the "
-                f"{entry['n_sites'] - entry['n_censored']} measurable one(s) do not set its figure"
+                f"(each under about {entry['bound_j']:.3g} J, taken at half, at most the measurable figure) and "
+                f"{share:.0%} measurable "
+                f"(about {10**measurable:.3g} J): the expected energy of a call, {10**mu:.3g} J, with no lower end"
             )
         elif entry.get("n_censored"):
             notes.append(
@@ -119,7 +122,22 @@ def lookup_figure(ctx: Context, api: str, features: dict, notes: list[str]) -> P
     group = interval_group(basis, level, entry)
     k = ks.get(group, ks["api" if group in ("bounded", SINGLE) else "global"])
     half = k * math.hypot(sd, extra_sd)
-    return _finish(ctx, api, mu, half, factor, shift, basis, entry, key, level, notes, rescaled)
+    pred = _finish(ctx, api, mu, half, factor, shift, basis, entry, key, level, notes, rescaled)
+    if measurable is None:
+        return pred
+    # the interval reaches the measurable calls' high end, not the bounds'
+    high = max(factor * 10 ** (measurable + shift + rescale + half), pred.energy_j or 0.0)
+    return replace(pred, interval_j=(0.0, high))
+
+
+def mixture_mean(measurable_mu: float, entry: dict) -> tuple[float, float]:
+    """(log10 of the mean joules, the measurable share) of a call of an API whose call sites were
+    mostly below the resolution: the measurable share at its figure (log10 *measurable_mu*), the
+    rest at half their median bound (`bound_j`: between 0 and it), never above the measurable
+    calls' figure (a bound is the resolution of its site's run, which can exceed what was measured)."""
+    share = (entry["n_sites"] - entry["n_censored"]) / entry["n_sites"]
+    measurable = 10**measurable_mu
+    return math.log10(share * measurable + (1 - share) * min(entry["bound_j"] / 2, measurable)), share
 
 
 def _finish(ctx: Context, api: str, mu, half, factor, shift, basis, entry, key, level, notes, rescaled=False) -> Prediction:

@@ -22,7 +22,7 @@ class Basis(str, Enum):
     PROFILED = "profiled"  # this call site, run on this machine (`greenlint measure`, energy counters)
     PROFILED_ESTIMATED = "profiled-estimated"  # this call site on this machine, no counter: time x power
     FROM_DATA = "from-data"  # this API measured in other programs (public data), scaled to this site's work
-    BOUNDED = "bounded"  # every measurement of this API was below resolution: an upper bound
+    BOUNDED = "bounded"  # every measurement of this API was below resolution (an upper bound), or most (the mean)
     NEGLIGIBLE = "negligible"  # a call that does no tensor work: under the bound measured on such calls
     SYMBOLIC = "symbolic"  # builds a graph at its line: 0 J here, its work counted where the graph runs
     CALIBRATED = "calibrated"  # this API measured on this machine by `greenlint calibrate`

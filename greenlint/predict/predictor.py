@@ -91,16 +91,19 @@ class Predictor(Context):
         input size): the same energy definition as any other call. None where no FLOPs are known."""
         if not ({"architecture", "gflops"} & features.keys()) or api.rpartition(".")[2] not in _RUN_METHODS:
             return None
+        from greenlint.predict.training_runs import arch_layers, forward_flops
+
         rest = {k: v for k, v in features.items() if k not in _ARCH_FEATURES}
         if "flops_per_sample" not in rest:
-            from greenlint.predict.training_runs import forward_flops
-
             found = forward_flops(features)
             if found is None:
                 return None
             rest["flops_per_sample"], how = found
         else:
             how = "FLOPs per sample as the resolver found them"
+        layers = arch_layers(features)
+        if layers is not None:
+            rest["n_layers"] = layers  # a told device prices each step's dispatch by them (devices.py)
         if self.from_work(api, rest) is None and self.unknown_size_floor(api, rest) is None:
             return None
         pred = self.predict(api, rest)

@@ -29,21 +29,23 @@ class ArchSpec:
     gflops: float  # forward pass, 2 x MACs, without top, at REFERENCE_HW
     params: int
     default_hw: tuple[int, int]  # input size Keras builds when no input_shape is given
+    layers: int  # len(model.layers) without top: the layers a training step dispatches one by one
     source: str
 
 
 _GAISSA = (
     "GFLOPs: processed `GFLOPs` column of GAISSA seaa2023 (TF profiler, 128x128, no top); params: del Rey et al. "
-    "Table 2; default input size: the keras.applications API reference"
+    "Table 2; default input size: the keras.applications API reference; layers: len(model.layers) of the "
+    "keras.applications constructor with include_top=False, weights=None (Keras 3.15)"
 )
 #: Forward GFLOPs of keras.applications models at 128x128 without their top. Only the five measured
 #: architectures are listed: other published FLOP counts use other input sizes and conventions.
 KERAS_APPLICATIONS: tuple[ArchSpec, ...] = (
-    ArchSpec("MobileNetV2", 0.064028, 2_914_369, (224, 224), _GAISSA),
-    ArchSpec("NASNetMobile", 0.371647, 4_811_413, (224, 224), _GAISSA),
-    ArchSpec("ResNet50", 2.524383, 26_211_201, (224, 224), _GAISSA),
-    ArchSpec("VGG16", 10.02877, 14_715_201, (224, 224), _GAISSA),
-    ArchSpec("Xception", 2.958404, 22_960_681, (299, 299), _GAISSA),
+    ArchSpec("MobileNetV2", 0.064028, 2_914_369, (224, 224), 154, _GAISSA),
+    ArchSpec("NASNetMobile", 0.371647, 4_811_413, (224, 224), 769, _GAISSA),
+    ArchSpec("ResNet50", 2.524383, 26_211_201, (224, 224), 175, _GAISSA),
+    ArchSpec("VGG16", 10.02877, 14_715_201, (224, 224), 19, _GAISSA),
+    ArchSpec("Xception", 2.958404, 22_960_681, (299, 299), 132, _GAISSA),
 )
 
 
@@ -79,6 +81,18 @@ def forward_flops(features: dict) -> tuple[float, str] | None:
     hw = hw or arch.default_hw
     flops = arch.gflops * 1e9 * hw[0] * hw[1] / (REFERENCE_HW[0] * REFERENCE_HW[1])
     return flops, f"{arch.name}: {flops:.3g} FLOPs per sample at {hw[0]}x{hw[1]} (GAISSA's count, scaled by pixels)"
+
+
+def arch_layers(features: dict) -> int | None:
+    """The layers a named architecture's training step dispatches (`ArchSpec.layers`), or the more
+    of it and a stated `n_layers` (a Sequential around the base adds its head); None where no
+    architecture is named."""
+    arch = arch_spec(str(features.get("architecture") or ""))
+    if arch is None:
+        return None
+    stated = features.get("n_layers")
+    more = stated if isinstance(stated, int) and not isinstance(stated, bool) and stated > 0 else 0
+    return max(arch.layers, more)
 
 
 def positive_literal(value) -> float | None:

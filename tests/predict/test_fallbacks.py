@@ -49,6 +49,22 @@ def test_every_measurement_below_resolution_is_bounded_not_measured(shipped):
     assert p.interval_j[0] == 0 < p.energy_j <= p.interval_j[1]  # an upper bound: no lower end
 
 
+def test_an_api_mostly_below_resolution_gets_the_mean_of_its_calls_not_the_bound(shipped):
+    """17 of get_file's 20 measured call sites were below the resolution, 3 well above it (large
+    archives): a call of it costs, on average, the mixture's mean, and the interval reaches the
+    measurable calls (the bound alone priced every measurable download 40x too low)."""
+    api = "tensorflow.keras.utils.get_file"
+    entry = shipped.model["apis"][api]
+    assert 2 * entry["n_censored"] > entry["n_sites"] > entry["n_censored"]
+    share = (entry["n_sites"] - entry["n_censored"]) / entry["n_sites"]
+    measurable = 10 ** entry["mu"]
+    p = shipped.predict(api, {})
+    assert p.energy_j == pytest.approx(share * measurable + (1 - share) * min(entry["bound_j"] / 2, measurable))
+    assert entry["bound_j"] < p.energy_j < measurable
+    assert p.basis is Basis.BOUNDED and p.interval_j[0] == 0 and p.interval_j[1] >= measurable
+    assert "expected energy of a call" in p.evidence.note
+
+
 @pytest.mark.parametrize("api", ["tensorflow.keras.optimizers.Adam", "tensorflow.keras.config.epsilon",
                                  "tensorflow.keras.Sequential.summary", "tensorflow.io.gfile.exists"])
 def test_calls_that_do_no_work_get_the_measured_no_work_bound_not_a_family_constant(shipped, api):

@@ -2,10 +2,10 @@
 
 Each recorded run is given to the shipped predictor as the `fit` call a user writes for it (the
 architecture, its input size, epochs, samples, validation samples, batch size) with the run's GPU
-told, as `greenlint calls --device "RTX 3090"` prices it: the figure a user sees. The three device
+told, as `greenlint calls --device "RTX 3090"` prices it: the figure a user sees. The four device
 constants (greenlint/predict/devices.py `DeviceModel`) are fitted here, on the runs' durations
-(step_s, efficiency) and energies (busy_share); to judge them, each architecture is held out in turn
-and the constants refitted on the other four. The figure is net of the idle draw (FECoM's
+(step_s, layer_s, efficiency) and energies (busy_share); to judge them, each architecture is held out
+in turn and the constants refitted on the other four. The figure is net of the idle draw (FECoM's
 definition); GAISSA records gross GPU + DRAM joules, so the idle draw the device table assumes x
 the predicted time is added before comparing (stated in the section).
 
@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from greenlint.predict.devices import GPU_SPECS, SHIPPED, DeviceModel, device_seconds, known_gpu
+from greenlint.predict.training_runs import arch_spec
 from tools.model.offline_runs import green_algorithms_energy_j, mlco2_energy_j
 from tools.model.training_data import RunSummary, read_runs_csv
 
@@ -34,9 +35,10 @@ FIT = "tensorflow.keras.Model.fit"
 #: The goals of issue 27 for GAISSA's runs.
 GOAL_WITHIN = 2.0
 GOAL_RMSE_FACTOR = 1.5
-#: Grids the constants are fitted on (deterministic): host seconds per step, share of the FP32 peak,
-#: board power while waiting as a share of TDP.
+#: Grids the constants are fitted on (deterministic): host seconds per step, seconds per layer per
+#: step (0 included: no layer term), share of the FP32 peak, board power while waiting as a share of TDP.
 STEP_GRID = np.geomspace(0.003, 0.1, 61)
+LAYER_GRID = np.concatenate([[0.0], np.geomspace(1e-6, 1e-3, 61)])
 EFFICIENCY_GRID = np.geomspace(0.05, 4.0, 61)
 BUSY_GRID = np.linspace(0.05, 0.95, 91)
 
@@ -49,22 +51,28 @@ def _features(r: RunSummary) -> dict:
 
 
 def _work_features(r: RunSummary) -> dict:
-    """The same call with its FLOPs per sample (as the predictor derives them for a named architecture)."""
+    """The same call with its FLOPs per sample and layers (as the predictor derives them for a named architecture)."""
+    spec = arch_spec(r.architecture)
+    if spec is None:
+        raise ValueError(f"a recorded run of an architecture the predictor does not know: {r.architecture}")
     return {"flops_per_sample": r.gflops * 1e9, "samples": r.training_size, "validation_samples": r.validation_size,
-            "epochs": r.trained_epochs, "batch_size": r.batch_size}
+            "epochs": r.trained_epochs, "batch_size": r.batch_size, "n_layers": spec.layers}
 
 
 def _config(r: RunSummary) -> tuple[str, str]:
     return r.architecture, r.gpu_name
 
 
-def _unit_seconds(work: dict, runs: list[RunSummary]) -> tuple[float, np.ndarray, np.ndarray]:
-    """(start-up s, steps, compute s at efficiency 1) per run, through `device_seconds` itself (its
-    time is linear in step_s and 1 / efficiency), so that a grid over the constants is arithmetic."""
-    unit = DeviceModel(1.0, 1.0, 0.5)
-    both = np.array([_found(device_seconds(work, "training", _work_features(r), known_gpu(r.gpu_name), False, unit))
-                     for r in runs])
-    return float(work["time"]["training"]["t0"]), both[:, 0], both[:, 1]
+def _unit_seconds(work: dict, runs: list[RunSummary]) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    """(start-up s, steps, layer-steps, compute s at efficiency 1) per run, through `device_seconds`
+    itself (its time is linear in step_s, layer_s and 1 / efficiency), so that a grid over the
+    constants is arithmetic."""
+    def unit(step_s: float, layer_s: float) -> np.ndarray:
+        model = DeviceModel(step_s, layer_s, 1.0, 0.5)
+        return np.array([_found(device_seconds(work, "training", _work_features(r), known_gpu(r.gpu_name), False,
+                                               model)) for r in runs])
+    steps, layer_steps = unit(1.0, 0.0), unit(0.0, 1.0)
+    return float(work["time"]["training"]["t0"]), steps[:, 0], layer_steps[:, 0], steps[:, 1]
 
 
 def _found(seconds: tuple[float, float] | None) -> tuple[float, float]:
@@ -76,8 +84,8 @@ def _found(seconds: tuple[float, float] | None) -> tuple[float, float]:
 
 def _seconds(work: dict, runs: list[RunSummary], model: DeviceModel, unit=None) -> np.ndarray:
     """(host, compute) predicted seconds per run with *model*'s constants."""
-    t0, steps, compute = unit or _unit_seconds(work, runs)
-    return np.stack([t0 + model.step_s * steps, compute / model.efficiency], axis=1)
+    t0, steps, layer_steps, compute = unit or _unit_seconds(work, runs)
+    return np.stack([t0 + model.step_s * steps + model.layer_s * layer_steps, compute / model.efficiency], axis=1)
 
 
 def _gross(seconds: np.ndarray, runs: list[RunSummary], model: DeviceModel) -> np.ndarray:
@@ -87,30 +95,34 @@ def _gross(seconds: np.ndarray, runs: list[RunSummary], model: DeviceModel) -> n
     return model.busy_share * tdp * time + (1 - model.busy_share) * tdp * seconds[:, 1]
 
 
-def _config_loss(log_ratio: np.ndarray, runs: list[RunSummary]) -> float:
-    """Sum over configurations of the squared median log error: each configuration weighs the same."""
+def _config_loss(log_ratio: np.ndarray, runs: list[RunSummary]) -> np.ndarray:
+    """Sum over configurations of the squared median log error (each configuration weighs the same),
+    over the last axis of *log_ratio* (one entry per run; leading axes: a grid of constants)."""
     by: dict = defaultdict(list)
-    for x, r in zip(log_ratio, runs):
-        by[_config(r)].append(x)
-    return float(sum(statistics.median(v) ** 2 for v in by.values()))
+    for i, r in enumerate(runs):
+        by[_config(r)].append(i)
+    return sum(np.median(log_ratio[..., idx], axis=-1) ** 2 for idx in by.values())
 
 
 def fit_device_model(work: dict, runs: list[RunSummary]) -> DeviceModel:
-    """step_s and efficiency on the runs' durations, then busy_share on their gross energy (grid search)."""
+    """step_s, layer_s and efficiency on the runs' durations, then busy_share on their gross energy
+    (grid search: for each efficiency, the step and layer grids at once)."""
     duration = np.array([r.duration_s for r in runs])
     recorded = np.array([r.energy_j for r in runs])
+    t0, steps, layer_steps, compute = _unit_seconds(work, runs)
     best = None
-    unit = _unit_seconds(work, runs)
-    for step in STEP_GRID:
-        for eff in EFFICIENCY_GRID:
-            s = _seconds(work, runs, DeviceModel(float(step), float(eff), 0.5), unit)
-            loss = _config_loss(np.log(s.sum(axis=1) / duration), runs)
-            if best is None or loss < best[0]:
-                best = (loss, float(step), float(eff), s)
+    for eff in EFFICIENCY_GRID:
+        time = (t0 + STEP_GRID[:, None, None] * steps + LAYER_GRID[None, :, None] * layer_steps + compute / eff)
+        loss = _config_loss(np.log(time / duration), runs)
+        i, j = np.unravel_index(int(np.argmin(loss)), loss.shape)
+        if best is None or loss[i, j] < best[0]:
+            best = (float(loss[i, j]), float(STEP_GRID[i]), float(LAYER_GRID[j]), float(eff))
     assert best is not None  # the grids are not empty
-    _, step, eff, s = best
-    busy = min(BUSY_GRID, key=lambda b: _config_loss(np.log(_gross(s, runs, DeviceModel(step, eff, float(b))) / recorded), runs))
-    return DeviceModel(float(f"{step:.3g}"), float(f"{eff:.3g}"), round(float(busy), 2))
+    _, step, layer, eff = best
+    s = _seconds(work, runs, DeviceModel(step, layer, eff, 0.5), (t0, steps, layer_steps, compute))
+    busy = min(BUSY_GRID, key=lambda b: float(_config_loss(
+        np.log(_gross(s, runs, DeviceModel(step, layer, eff, float(b))) / recorded), runs)))
+    return DeviceModel(float(f"{step:.3g}"), float(f"{layer:.3g}"), float(f"{eff:.3g}"), round(float(busy), 2))
 
 
 def greenlint_figures(runs: list[RunSummary], predictor, model: DeviceModel | None = None):
@@ -198,7 +210,8 @@ def device_section(runs_csv: Path, predictor=None) -> str:
     same = min(_rmse_kj(scores[k], ref) for k in list(scores)[:2])
     context = _rmse_kj(scores["Green Algorithms (measured t and utilisation), for context"], ref)
     archs_ok = sum(all(v) for v in per_arch.values())
-    folds = "; ".join(f"{a}: {m.step_s:g} s, {m.efficiency:g}, {m.busy_share:g}" for a, m in fitted.items())
+    folds = "; ".join(f"{a}: {m.step_s:g} s, {m.layer_s:g} s, {m.efficiency:g}, {m.busy_share:g}"
+                      for a, m in fitted.items())
     lines = [
         "## Training runs on a told GPU: greenlint's own `fit` figure (`--device`)",
         "",
@@ -208,11 +221,13 @@ def device_section(runs_csv: Path, predictor=None) -> str:
         "as the `fit` call a user writes for it (the keras.applications architecture, its 128x128 input, epochs, "
         "samples, validation samples, batch 32) with the run's GPU told (`greenlint calls --device \"RTX 3090\"`, "
         "`device = \"RTX 3070\"` in `[tool.greenlint]`): the figure a user sees, not an offline estimator. The device "
-        "model (greenlint/predict/devices.py) has three constants fitted on these runs; leave one architecture out: "
+        "model (greenlint/predict/devices.py) has four constants fitted on these runs; leave one architecture out: "
         "each architecture's runs are priced with the constants refitted on the other four (per fold, host seconds per "
-        f"step, share of the FP32 peak, busy share of TDP: {folds}). Fitted on all runs: {all_fit.step_s:g} s, "
-        f"{all_fit.efficiency:g}, {all_fit.busy_share:g} (shipped: {SHIPPED.step_s:g} s, {SHIPPED.efficiency:g}, "
-        f"{SHIPPED.busy_share:g}). greenlint's figure is net of the idle draw; GAISSA's is gross GPU + DRAM, so the "
+        "step, seconds per layer per step (the kernels each layer launches: a small model on a big GPU waits on them, "
+        f"not on its FLOPs), share of the FP32 peak, busy share of TDP: {folds}). Fitted on all runs: "
+        f"{all_fit.step_s:g} s, {all_fit.layer_s:g} s, {all_fit.efficiency:g}, {all_fit.busy_share:g} (shipped: "
+        f"{SHIPPED.step_s:g} s, {SHIPPED.layer_s:g} s, {SHIPPED.efficiency:g}, {SHIPPED.busy_share:g}). The layers "
+        "are each architecture's keras.applications count (greenlint/predict/training_runs.py). greenlint's figure is net of the idle draw; GAISSA's is gross GPU + DRAM, so the "
         "idle draw the device table assumes (10 % of TDP, not a spec-sheet figure) x the predicted time is added "
         "before comparing. Every architecture shares GAISSA's image-folder input pipeline, so leaving one out does "
         "not test the per-step host time on another pipeline.",
