@@ -194,6 +194,21 @@ CORPORA: tuple[Corpus, ...] = (
         include=("INetwork.py", "inetwork_tf.py", "tf_bfgs.py", "utils.py"),
         licence_file="LICENCE",
     ),
+    Corpus(
+        "deep-q-learning", "research: DQN and Double DQN agents for CartPole (Keras 2), one predict per "
+        "environment step, experience replay fitted one sample at a time, scripts",
+        "MIT", "keon/deep-q-learning@7856f2f003455c6c4935c902d722fe435bded863",
+        include=("dqn.py", "ddqn.py", "dqn_batch.py"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "transformer", "research: Transformer translation trainer (TF1 graph, tf.data from text files, session "
+        "loop with per-epoch evaluation and greedy decoding), scripts",
+        "Apache-2.0", "Kyubyong/transformer@fb023bb097e08d53baf25b46a9da490beba51a21",
+        include=("train.py", "test.py", "model.py", "modules.py", "data_load.py", "utils.py", "hparams.py",
+                 "prepro.py"),  # tf1.2_legacy/ (the older TF 1.2 version) left out
+        licence_file="LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
