@@ -293,6 +293,8 @@ def _base_loop(facts: FileFacts, site: Site) -> tuple[str, str, bool] | None:
     class whose base, defined in the file or imported from a module of the project, calls
     `self.<that method>` in the body of a loop of one of its methods that the class does not
     override."""
+    if "." not in site.callsite.scope:  # module level or a plain function: no method (its tree left unindexed)
+        return None
     call = facts.node(site)
     cell = site.callsite.span.cell
     if call is None:

@@ -73,3 +73,22 @@ def test_the_class_is_walked_for_its_own_calls_only_when_a_base_loops_over_the_s
     assert "ClassDef" not in walked
     assert len(_gl201(tmp_path / "loops", predictor, DECODER)) == 1
     assert "ClassDef" in walked
+
+
+@pytest.mark.parametrize("scope", ["", "run", "Titler.step"])
+def test_only_a_predict_in_a_method_asks_for_the_files_tree(scope):
+    """A template method's step is a method (its scope `Class.method`): for a predict at module
+    level or in a plain function the file's tree is not indexed for the base-class lookup."""
+    from types import SimpleNamespace
+
+    from greenlint.rules import predict_in_loop
+
+    class Facts:
+        asked = 0
+
+        def node(self, site):
+            Facts.asked += 1
+
+    site = SimpleNamespace(callsite=SimpleNamespace(scope=scope, span=SimpleNamespace(cell=None)))
+    assert predict_in_loop._base_loop(Facts(), site) is None
+    assert Facts.asked == (1 if "." in scope else 0)
