@@ -562,7 +562,7 @@ class Resolver:
         if not known or not unknown or not all(type(item) in (UserFunc, ExtFunc) for item in unknown):
             return None
         model = self.joined(known) if len(known) > 1 else known[0]
-        return model if work_mod.is_model(model) else None
+        return model if type(model) is Inst and work_mod.is_model(model) else None
 
     def s_try(self, node: ast.Try) -> None:
         self.block(node.body)
