@@ -13,7 +13,9 @@ constructors and dicts filled with them key by key (`{"unet": build_unet}[name](
 `model_from_name["unet"] = unet.build`: what they return where they agree, whatever the key; a
 Keras model where each constructor whose return is known builds one), a
 parameter defaulting to None that the function re-binds under `if x is None:` (the value it
-binds), and lists filled by `append` (their length). A method of a Keras/TF name called on what cannot be typed is
+binds), lists filled by `append` (their length), and different functions bound on alternative
+paths (`if noise: act = build_noisy_act() else: act = build_act()`: one of them, each called where
+it is; values.union). A method of a Keras/TF name called on what cannot be typed is
 still listed (untyped.py); so is a SciPy optimizer's call, as the TF call of the function it is given (drivers.py).
 
 Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
@@ -81,6 +83,7 @@ from greenlint.analysis.values import (
     fresh,
     merge,
     runs_of,
+    union,
 )
 from greenlint.catalog.kinds import GRAPH_RUNS, TF1_GRAPH, TRACED_CALL
 
@@ -540,12 +543,13 @@ class Resolver:
         self.scope.names = merge_names(results, self.joined)
         return results
 
-    def joined(self, values: list) -> Inst | None:
+    def joined(self, values: list) -> Inst | Choice | None:
         """Instances of different TF classes joined at an `if`/`else` (a StringLookup on one path,
         an IntegerLookup on the other): an instance of their nearest common catalogued base class
-        (here `keras.Layer`), so calls that base defines still resolve; else None."""
+        (here `keras.Layer`), so calls that base defines still resolve; different functions: one
+        of them (`values.union`); else None."""
         if not all(type(v) is Inst for v in values):
-            return None
+            return union(values)
         base = self.table.common_base([v.cls for v in values])
         return Inst(base, "join") if base else None
 
@@ -559,7 +563,7 @@ class Resolver:
         if not known or not unknown or not all(type(item) in (UserFunc, ExtFunc) for item in unknown):
             return None
         model = self.joined(known) if len(known) > 1 else known[0]
-        return model if work_mod.is_model(model) else None
+        return model if type(model) is Inst and work_mod.is_model(model) else None
 
     def s_try(self, node: ast.Try) -> None:
         self.block(node.body)
@@ -1308,7 +1312,9 @@ class Resolver:
         if kind is Foreign:
             return callee
         if kind is Choice:  # one of them runs: what they return where they agree
+            first = len(self.calls)
             results = [self.call(node, item, args, keywords) for item in callee.items]
+            self.calls[first:] = _once_per_api(self.calls[first:], node)  # one call here, whichever runs
             value = MISSING
             for result in results:
                 value = merge(value, result)
@@ -1331,7 +1337,9 @@ class Resolver:
             method = callee.info.find_method("__call__")
             if method is not None:
                 value = self.result_of(method, args, keywords, node)
-                self.spent_through(method.runs)
+                # its body's sites cannot count the calls of an instance: it is a call site here, as
+                # another module's instance is (`act = ActWrapper(act)` ... `act(obs)` once per step)
+                self.wrapper_call(node, method.runs)
                 return value
             found, value = _ext_member(callee.info, "__call__")
             if found:
@@ -2089,6 +2097,21 @@ def _nested_in(func: FuncInfo, outer: FuncInfo) -> bool:
             return True
         func = func.parent
     return False
+
+
+def _once_per_api(found: list[Found], node: ast.Call) -> list[Found]:
+    """The sites recorded while calling each function a `Choice` may be: at the call itself, the
+    first of each API (two wrappers of one session run are one run of it here); inside the
+    functions' bodies, all."""
+    seen: set[str] = set()
+    kept = []
+    for site in found:
+        if site.node is node:
+            if site.api in seen:
+                continue
+            seen.add(site.api)
+        kept.append(site)
+    return kept
 
 
 def _merged(bindings: list[dict]) -> dict:

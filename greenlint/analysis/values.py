@@ -355,6 +355,25 @@ def merge(a: Any, b: Any) -> Any:
     return None
 
 
+def union(values: list) -> Choice | None:
+    """The functions a name may hold after paths that bound it to different ones (`if noise:
+    act = build_noisy_act(...) else: act = build_act(...)`, a parameter given a different function
+    by each caller): one of them, a `Choice` (calling it calls each), when every path gives a
+    function of a known kind, this module's or another's, or a choice of them; else None
+    (unknown: a path that binds something else, or nothing, may be the one that runs)."""
+    items: list = []
+    for value in values:
+        kind = type(value)
+        if kind is Choice and value.items:
+            group = value.items
+        elif kind is UserFunc or kind is ExtFunc:
+            group = (value,)
+        else:
+            return None
+        items.extend(item for item in group if item not in items)
+    return Choice(tuple(items)) if len(items) > 1 else None
+
+
 def _sequence(value: Any) -> bool:
     """Whether *value* is an instance of a class deriving `keras.utils.Sequence` (a user one included)."""
     kind = type(value)

@@ -293,6 +293,8 @@ def _base_loop(facts: FileFacts, site: Site) -> tuple[str, str, bool] | None:
     class whose base, defined in the file or imported from a module of the project, calls
     `self.<that method>` in the body of a loop of one of its methods that the class does not
     override."""
+    if "." not in site.callsite.scope:  # module level or a plain function: no method (its tree left unindexed)
+        return None
     call = facts.node(site)
     cell = site.callsite.span.cell
     if call is None:
@@ -302,13 +304,19 @@ def _base_loop(facts: FileFacts, site: Site) -> tuple[str, str, bool] | None:
     if not isinstance(owner, ast.ClassDef) or not isinstance(function, FUNCTIONS):
         return None
     overridden = {n.name for n in owner.body if isinstance(n, FUNCTIONS)}
+    loops = [
+        (made, looping) for base in owner.bases for made in _classes_named(facts, base) for looping in made.body
+        if isinstance(looping, FUNCTIONS) and looping.name not in overridden and _calls_self_in_loop(looping, function.name)
+    ]
+    if not loops:
+        return None
+    # the loop the class itself calls, if it calls one (the class walked only when a base loops)
     called = {n.func.attr for n in ast.walk(owner) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
     drivers = [
         (looping.name not in called, f"{made.name}.{looping.name}", function.name, _builds_model(made, call))
-        for base in owner.bases for made in _classes_named(facts, base) for looping in made.body
-        if isinstance(looping, FUNCTIONS) and looping.name not in overridden and _calls_self_in_loop(looping, function.name)
+        for made, looping in loops
     ]
-    return min(drivers)[1:] if drivers else None  # the loop the class itself calls, if it calls one
+    return min(drivers)[1:]
 
 
 def _builds_model(made: ast.ClassDef, call: ast.Call) -> bool:

@@ -54,3 +54,41 @@ def test_a_base_class_of_a_project_module_looping_over_the_step_repeats_its_pred
 )
 def test_no_loop_or_no_keras_model_is_not_reported(tmp_path, predictor, decoder):
     assert _gl201(tmp_path, predictor, decoder) == []
+
+
+def test_the_class_is_walked_for_its_own_calls_only_when_a_base_loops_over_the_step(tmp_path, predictor, monkeypatch):
+    """Which loop the class itself calls is looked up only when there is one to choose: a predict in
+    every method of a large class whose bases never loop costs no walk of the class (on the
+    benchmark corpus this walk was a tenth of the cold check)."""
+    import ast
+
+    from greenlint.rules import predict_in_loop
+
+    walked = []
+    walk = ast.walk
+    monkeypatch.setattr(predict_in_loop.ast, "walk", lambda node: walked.append(type(node).__name__) or walk(node))
+    once = DECODER.replace("        for _ in range(self.maxlen):\n            ids = ids + [self.step(ids).argmax()]\n",
+                           "        ids = ids + [self.step(ids).argmax()]\n")
+    assert _gl201(tmp_path, predictor, once) == []
+    assert "ClassDef" not in walked
+    assert len(_gl201(tmp_path / "loops", predictor, DECODER)) == 1
+    assert "ClassDef" in walked
+
+
+@pytest.mark.parametrize("scope", ["", "run", "Titler.step"])
+def test_only_a_predict_in_a_method_asks_for_the_files_tree(scope):
+    """A template method's step is a method (its scope `Class.method`): for a predict at module
+    level or in a plain function the file's tree is not indexed for the base-class lookup."""
+    from types import SimpleNamespace
+
+    from greenlint.rules import predict_in_loop
+
+    class Facts:
+        asked = 0
+
+        def node(self, site):
+            Facts.asked += 1
+
+    site = SimpleNamespace(callsite=SimpleNamespace(scope=scope, span=SimpleNamespace(cell=None)))
+    assert predict_in_loop._base_loop(Facts(), site) is None
+    assert Facts.asked == (1 if "." in scope else 0)
