@@ -360,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         bad = stale(args.out)
         for name in bad:
-            print(f"stale: {args.out / name}", file=sys.stderr)
+            print(f"stale: {name if name.endswith('.json') else args.out / name}", file=sys.stderr)
         return 1 if bad else 0
     print(f"wrote {len(write(args.out))} pages to {args.out}")
     return 0
