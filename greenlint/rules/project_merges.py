@@ -32,19 +32,28 @@ def project_merge_names(facts: FileFacts) -> set[str]:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
         and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
     }
+    imported = {
+        alias.asname or alias.name for tree in trees for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
     found: set[str] = set()
+    heavy: dict[str, bool] = {}  # each project module read once per file
     for tree in trees:
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
                 continue
-            for path, function in _callees(facts, node.value.func, instances):
+            for path, function in _callees(facts, node.value.func, instances, imported):
                 positions = _merge_positions(function)
-                if positions and _heavy_in_project(path):
+                if path not in heavy and positions:
+                    heavy[path] = _heavy_in_project(path)
+                if positions and heavy[path]:
                     found |= _targets_at(node.targets[0], positions)
     return found
 
 
-def _callees(facts: FileFacts, func: ast.expr, instances: dict[str, str]) -> list[tuple[str, ast.FunctionDef]]:
+def _callees(
+    facts: FileFacts, func: ast.expr, instances: dict[str, str], imported: set[str]
+) -> list[tuple[str, ast.FunctionDef]]:
     """The project definitions a call names: a function the file imports (`build(...)`), or a
     method of a project class the file made the receiver from (`m = Model(hp)`; `m.train(...)`)."""
     if isinstance(func, ast.Name):
@@ -52,6 +61,8 @@ def _callees(facts: FileFacts, func: ast.expr, instances: dict[str, str]) -> lis
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in instances:
         owner, wanted = instances[func.value.id], func.attr
     else:
+        return []
+    if owner not in imported:
         return []
     found: list[tuple[str, ast.FunctionDef]] = []
     for path, name in imported_from_project(facts, owner) or ():
