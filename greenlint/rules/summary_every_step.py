@@ -9,6 +9,7 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.project_merges import heavy_imported, project_merge_names
 from greenlint.rules.syntax import (
     SCOPES,
     STEP_METHODS,
@@ -20,6 +21,7 @@ from greenlint.rules.syntax import (
     own_body,
     own_loops,
     periodic,
+    source_text,
     text_mentions,
 )
 
@@ -45,15 +47,19 @@ class SummaryEveryStep(Rule):
 
     In a TensorFlow 1 graph, flags a `Session.run` that fetches the merged summaries (a name
     bound in the file to `tf.summary.merge_all()` or `tf.summary.merge(...)`, or such a call
-    written among the fetches) on every pass of its loop, when that run is a training step (it
+    written among the fetches, or a name the file binds to what a project function returns
+    where that function returns its `merge_all()`: `loss, train_op, summaries = model.train(x)`
+    with `model = Model(hp)` of a project module) on every pass of its loop, when that run is a training step (it
     fetches the optimizer's update) or a run of its own beside the training step's in the same
     loop body (which computes the forward pass the summaries read a second time), and only when
     the merge holds a histogram, image or audio summary: `merge([...])` of such a summary (a name
-    bound to one, or the call itself, in its list), or `merge_all()` in a file that builds one
+    bound to one, or the call itself, in its list), or `merge_all()` in a module that builds one
     unconditionally (not under an `if` of its function: histograms behind a flag the user turns
-    on). A merge of scalars only, or one whose summaries are built elsewhere (another module,
-    where the file cannot tell what they are), is not reported: a few scalars serialised per step
-    cost next to nothing beside the step. Not reported either: a run under an `if` in the loop
+    on), or whose project modules imported directly build one so (read from their text, never
+    imported: an attention image made in the project's layers module). A merge of scalars only,
+    or one whose summaries are built where the file cannot read them (a library, a module not
+    imported directly), is not reported: a few scalars serialised per step cost next to nothing
+    beside the step. Not reported either: a run under an `if` in the loop
     (`if step % 100 == 0:` is the usual cure), except the `else` of an `if` that takes a
     remainder, which runs on all the other steps; a loop of one trip.
 
@@ -151,7 +157,7 @@ class SummaryEveryStep(Rule):
             "tf.compat.v1.summary.scalar('loss', loss)\nmerged = tf.compat.v1.summary.merge_all()\n"
             "sess = tf.compat.v1.Session()\nfor step in range(10000):\n    s, _ = sess.run([merged, train_op])\n"
         ),
-        Valid(  # TF1: merge_all of summaries built in another module: the file cannot tell they are heavy
+        Valid(  # TF1: merge_all of summaries built in a module the file cannot read (here: none on disk)
             "import tensorflow as tf\nfrom model import build\nloss = build()\nopt = tf.compat.v1.train.AdamOptimizer()\n"
             "train_op = opt.minimize(loss)\nsummaries = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
             "for step in range(10000):\n    s, _ = sess.run([summaries, train_op])\n"
@@ -252,10 +258,11 @@ class SummaryEveryStep(Rule):
         step's own `Session.run` or by a run of their own beside it."""
         runs = [s for s in facts.sites if s.api in RUNS and (s.loop_runs is None or s.loop_runs > 1)]
         merges = [s for s in facts.sites if s.api in MERGES] if runs else []
-        if not merges:
+        imported = project_merge_names(facts) if any(_training(s) for s in runs) else set()
+        if not merges and not imported:
             return
         nodes = [(m, node) for m in merges if (node := facts.node(m)) is not None and _holds_heavy(facts, m, node)]
-        names = {bound_name(facts, node, m.callsite.span.cell) for m, node in nodes} - {None}
+        names = ({bound_name(facts, node, m.callsite.span.cell) for m, node in nodes} - {None}) | imported
         inline = {id(node) for _, node in nodes}
         steps = {id(node) for s in runs if _training(s) and (node := facts.node(s)) is not None}
         for site in runs:
@@ -280,7 +287,8 @@ def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> bool:
     (or calling it there), `merge_all()` in a file that builds one outside an `if` of its function."""
     heavy = [(s, node) for s in facts.sites if s.api in HEAVY_OPS and (node := facts.node(s)) is not None]
     if merge.api.endswith(".merge_all"):
-        return any(not _conditional(facts, node, s.callsite.span.cell) for s, node in heavy)
+        return any(not _conditional(facts, node, s.callsite.span.cell) for s, node in heavy) \
+            or heavy_imported(facts.path, source_text(facts))
     given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "inputs"), None)
     if given is None:
         return False

@@ -1,18 +1,20 @@
-"""GL602 training-without-mixed-precision: a Keras training in float32 where a mixed-precision policy exists."""
+"""GL602 training-without-mixed-precision: a Keras training, or a TF1 graph's update, in float32 where mixed precision exists."""
 
 from __future__ import annotations
 
+import ast
 import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.callbacks import read_tree
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import keras_flavour
-from greenlint.rules.large_step import built_backbone, large_step, small_step
+from greenlint.rules.large_step import architecture, built_backbone, large_step, small_step
 from greenlint.rules.syntax import text_mentions
 from greenlint.rules.tf_target import target
 
@@ -20,7 +22,15 @@ from greenlint.rules.tf_target import target
 #: name, the `mixed_precision` module or a project helper named after it
 #: (`performance.set_mixed_precision_policy(dtype)`, the TF 1.14+ graph rewrite
 #: `enable_mixed_precision_graph_rewrite`), or Keras' global float type.
-CHOSEN = ("mixed_float16", "mixed_bfloat16", "mixed_precision", "set_floatx")
+CHOSEN = ("mixed_float16", "mixed_bfloat16", "mixed_precision", "set_floatx", "AUTO_MIXED_PRECISION")
+#: A TF1 session's own switch for the rewrite (`rewrite_options.auto_mixed_precision`), and float16
+#: written into the graph by hand: the program chooses its precision.
+GRAPH_CHOSEN = ("auto_mixed_precision", "float16", "bfloat16")
+#: TF1 optimizers and the calls that build their update op: one training step per run of it.
+TF1_TRAIN = "tensorflow.compat.v1.train."
+TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
+#: How many Python files beside a TF1 model's module are read for a precision choice.
+MAX_BESIDE = 200
 
 
 class TrainingWithoutMixedPrecision(Rule):
@@ -49,6 +59,17 @@ class TrainingWithoutMixedPrecision(Rule):
       The finding is then on the first training at or after that call (in a notebook, only a
       later one: its cells run in order; in a script, the first where none follows, as a fit in
       a function defined above the call trains what it builds).
+
+    In a TensorFlow 1 graph, flags the optimizer's update (`optimizer.minimize(loss)`,
+    `apply_gradients`: built to be run once per training step, by whichever module runs the
+    session) in a file with no Keras training, when the class or function that builds it is
+    the model itself, named after a large public architecture (a `class Transformer:` whose
+    `train` method calls `minimize`, `def build_resnet50(...)`: the same names as the project
+    factories above). Not reported when the file or a Python module beside it (its directory,
+    where a TF1 project's trainer builds the session) chooses the precision: the words above,
+    the session config's `auto_mixed_precision`, or float16/bfloat16 written into the graph.
+    The fix there is TensorFlow's graph rewrite (`enable_mixed_precision_graph_rewrite`, TF 1.14
+    and later), which wraps the optimizer and adds loss scaling.
 
     A model greenlint cannot size is no evidence: a few Dense or RNN layers on data of unknown
     width or length (a regression on a CSV file, a small RNN) is not reported, and neither is a
@@ -129,6 +150,15 @@ class TrainingWithoutMixedPrecision(Rule):
         "training without a mixed-precision policy (the stated {device} has tensor cores,"
         " compute capability {capability})"
     )
+    MESSAGE_GRAPH = (
+        "TF1 training op built without the mixed-precision graph rewrite (wrap the optimizer in"
+        " `enable_mixed_precision_graph_rewrite`, TF >= 1.14; useful on GPUs with tensor cores)"
+    )
+    MESSAGE_GRAPH_ON = (
+        "TF1 training op built without the mixed-precision graph rewrite (wrap the optimizer in"
+        " `enable_mixed_precision_graph_rewrite`, TF >= 1.14; the stated {device} has tensor cores,"
+        " compute capability {capability})"
+    )
     FIX_TITLE = 'Call `tf.keras.mixed_precision.set_global_policy("mixed_float16")` before building the model'
     VALID = (
         Valid(
@@ -190,6 +220,30 @@ class TrainingWithoutMixedPrecision(Rule):
         ),
         Valid(  # the stated GPU has no tensor cores (Pascal, compute capability 6.1): float16 gains nothing
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            device="NVIDIA GeForce GTX 1080 Ti",
+        ),
+        Valid(  # TF1: a graph model class of no named architecture is no evidence of a large step
+            "import tensorflow as tf\nclass Model:\n    def train(self, x, y):\n        loss = self.forward(x, y)\n"
+            "        return tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)\n"
+        ),
+        Valid(  # TF1: a block class named after an architecture is a layer of any size
+            "import tensorflow as tf\nclass TransformerBlock:\n    def train(self, loss):\n"
+            "        return tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)\n"
+        ),
+        Valid(  # TF1: the graph rewrite wraps the optimizer
+            "import tensorflow as tf\nclass Transformer:\n    def train(self, loss):\n"
+            "        opt = tf.compat.v1.train.AdamOptimizer(1e-3)\n"
+            "        opt = tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite(opt)\n"
+            "        return opt.minimize(loss)\n"
+        ),
+        Valid(  # TF1: the session's config turns the rewrite on
+            "import tensorflow as tf\ndef build_resnet50(x, y):\n    loss = resnet(x, y)\n"
+            "    return tf.compat.v1.train.MomentumOptimizer(0.1, 0.9).minimize(loss)\n"
+            "config = tf.compat.v1.ConfigProto()\nconfig.graph_options.rewrite_options.auto_mixed_precision = 1\n"
+        ),
+        Valid(  # TF1: the stated GPU has no tensor cores
+            "import tensorflow as tf\nclass Transformer:\n    def train(self, loss):\n"
+            "        return tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)\n",
             device="NVIDIA GeForce GTX 1080 Ti",
         ),
         Valid(  # a Keras Application built in a file that never trains it: the MNIST MLP's step is small
@@ -278,19 +332,36 @@ class TrainingWithoutMixedPrecision(Rule):
             "model.fit_generator(generator=train_generator, epochs=args.epochs)\n",
             line=4, message_contains="efficientdet",
         ),
+        Invalid(  # TF1: a graph model class named after a large architecture builds its own update
+            "import tensorflow as tf\nclass Transformer:\n    def train(self, xs, ys):\n        loss = self.forward(xs, ys)\n"
+            "        optimizer = tf.compat.v1.train.AdamOptimizer(1e-4)\n        train_op = optimizer.minimize(loss)\n"
+            "        return loss, train_op\n",
+            line=6, message_contains="class Transformer, named after the transformer architecture",
+        ),
+        Invalid(  # TF1: a factory function named after one, on a stated GPU with tensor cores
+            "import tensorflow as tf\ndef build_resnet50(images, labels):\n    loss = resnet(images, labels)\n"
+            "    opt = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)\n"
+            "    return opt.apply_gradients(opt.compute_gradients(loss))\n",
+            device="NVIDIA Tesla T4", line=5, message_contains="the stated NVIDIA Tesla T4 has tensor cores",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         if any(text_mentions(facts, word) for word in CHOSEN):
             return
         fits = [s for s in facts.sites if is_keras_model_method(s.api, ("fit", "fit_generator"))]
-        if not fits or _test_file(facts.path) or hides_gpus(facts):
+        updates = [s for s in facts.sites if s.api.startswith(TF1_TRAIN) and s.api.rsplit(".", 1)[-1] in TF1_UPDATES]
+        if not (fits or updates) or _test_file(facts.path) or hides_gpus(facts):
             return
         trainings = [s for s in fits if not small_step(s) and not _forwards(facts, s) and not in_test_code(facts, s)]
         site, why = next(((s, why) for s in trainings if (why := large_step(s))), (None, ""))
         if site is None and trainings and (backbone := built_backbone(facts)):
             site, why = _after(trainings, backbone[1], notebook=not isinstance(facts.source, str)), backbone[0]
-        if site is None:
+        graph = False
+        if site is None and not fits:
+            site, why = next(((s, why) for s in updates if not in_test_code(facts, s) and (why := _named_model(facts, s))), (None, ""))
+            graph = site is not None and not any(text_mentions(facts, w) for w in GRAPH_CHOSEN) and not _rewrite_beside(facts.path)
+        if site is None or (updates and not fits and not graph):
             return
         tf = target(facts.path)
         if tf.older_than(1, 14) or keras_flavour(facts, tf).multi_backend:
@@ -298,10 +369,47 @@ class TrainingWithoutMixedPrecision(Rule):
         device = gpu_spec(facts.device) if facts.device is not None else None
         if device is not None and not device.tensor_cores:
             return
-        message = self.MESSAGE if device is None else self.MESSAGE_ON.format(
-            device=device.name, capability=device.compute_capability
-        )
+        if graph:
+            message = self.MESSAGE_GRAPH if device is None else self.MESSAGE_GRAPH_ON.format(
+                device=device.name, capability=device.compute_capability
+            )
+        else:
+            message = self.MESSAGE if device is None else self.MESSAGE_ON.format(
+                device=device.name, capability=device.compute_capability
+            )
         yield self.diagnostic(site.callsite.span, facts.path, f"{message}: {why}")
+
+
+def _named_model(facts: FileFacts, site: Site) -> str:
+    """Why a TF1 graph's update trains a large model: the class or function that builds it is the
+    model itself, named after a large public architecture (`class Transformer:` whose `train`
+    method calls `minimize`, `def build_resnet50(...)`); "" otherwise (a `TransformerBlock` class
+    is a layer of any size, and its name does not match)."""
+    call = facts.node(site)
+    if call is None:
+        return ""
+    for parent in facts.ancestors(call, site.callsite.span.cell):
+        if isinstance(parent, ast.ClassDef) and (word := architecture(parent.name.lower())):
+            return f"the update trains the graph of class {parent.name}, named after the {word} architecture"
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and (word := architecture(parent.name)):
+            return f"the update trains the graph {parent.name}() builds, named after the {word} architecture"
+    return ""
+
+
+def _rewrite_beside(path: str) -> bool:
+    """A module beside the file (its directory's other Python files, where a TF1 project's trainer
+    usually builds the session) chooses the precision: the graph rewrite may wrap this optimizer
+    there, or the session's config turn on `auto_mixed_precision`."""
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        names = sorted(n for n in os.listdir(directory) if n.endswith(".py"))[:MAX_BESIDE]
+    except OSError:
+        return False
+    for name in names:
+        read = read_tree(os.path.join(directory, name))
+        if read is not None and any(word in read[0] for word in (*CHOSEN, *GRAPH_CHOSEN)):
+            return True
+    return False
 
 
 def _test_file(path: str) -> bool:

@@ -1,0 +1,137 @@
+"""TF1 merged summaries a file gets from a project module: `loss, train_op, summaries = model.train(x)`
+where the project's `train` returns `tf.summary.merge_all()` and the project builds a histogram,
+image or audio summary unconditionally (in that module or a project module it imports directly);
+and what a file's own `merge_all()` holds from the project modules it imports.
+
+Read statically from the modules' text (never imported), as greenlint.rules.callbacks reads a
+callback class: the file's `from module import Name` is looked up like Python's `sys.path`
+would, and the function (or the method of the class the file instantiates) is found by name.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+
+from greenlint.analysis.project import direct_imports
+from greenlint.rules.base import FileFacts
+from greenlint.rules.callbacks import imported_from_project, read_tree
+from greenlint.rules.syntax import SCOPES, last_name, units
+
+#: The last names of the TF summary ops that copy a whole tensor out (what makes a merge heavy).
+HEAVY_NAMES = frozenset({"histogram", "image", "audio"})
+
+
+def project_merge_names(facts: FileFacts) -> set[str]:
+    """Names the file binds to a `merge_all()` a project function or method returns, where the
+    project builds a heavy summary outside any `if` of its function (what `merge_all` then holds)."""
+    trees = units(facts)
+    instances = {  # `m = Transformer(hp)`: the name and the class it is made from
+        node.targets[0].id: node.value.func.id
+        for tree in trees for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+    }
+    imported = {
+        alias.asname or alias.name for tree in trees for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    found: set[str] = set()
+    heavy: dict[str, bool] = {}  # each project module read once per file
+    for tree in trees:
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
+                continue
+            for path, function in _callees(facts, node.value.func, instances, imported):
+                positions = _merge_positions(function)
+                if path not in heavy and positions:
+                    heavy[path] = _heavy_in_project(path)
+                if positions and heavy[path]:
+                    found |= _targets_at(node.targets[0], positions)
+    return found
+
+
+def _callees(
+    facts: FileFacts, func: ast.expr, instances: dict[str, str], imported: set[str]
+) -> list[tuple[str, ast.FunctionDef]]:
+    """The project definitions a call names: a function the file imports (`build(...)`), or a
+    method of a project class the file made the receiver from (`m = Model(hp)`; `m.train(...)`)."""
+    if isinstance(func, ast.Name):
+        owner, wanted = func.id, None
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in instances:
+        owner, wanted = instances[func.value.id], func.attr
+    else:
+        return []
+    if owner not in imported:
+        return []
+    found: list[tuple[str, ast.FunctionDef]] = []
+    for path, name in imported_from_project(facts, owner) or ():
+        read = read_tree(path) if path is not None else None
+        if path is None or read is None:
+            continue
+        for top in read[1].body:
+            if wanted is None and isinstance(top, ast.FunctionDef) and top.name == name:
+                found.append((path, top))
+            elif wanted is not None and isinstance(top, ast.ClassDef) and top.name == name:
+                found += [(path, f) for f in top.body if isinstance(f, ast.FunctionDef) and f.name == wanted]
+    return found
+
+
+def _is_merge_all(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and last_name(node.func) == "merge_all" and "summary" in ast.unparse(node.func)
+
+
+def _merge_positions(function: ast.FunctionDef) -> set[int | None]:
+    """Where the function's returns hold a `merge_all()`: each index in a returned tuple, None
+    for the whole value returned."""
+    merged = {
+        n.targets[0].id for n in ast.walk(function)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and _is_merge_all(n.value)
+    }
+
+    def merge(expr: ast.expr) -> bool:
+        return _is_merge_all(expr) or isinstance(expr, ast.Name) and expr.id in merged
+
+    positions: set[int | None] = set()
+    for n in ast.walk(function):
+        if isinstance(n, ast.Return) and n.value is not None:
+            if isinstance(n.value, ast.Tuple):
+                positions |= {i for i, e in enumerate(n.value.elts) if merge(e)}
+            elif merge(n.value):
+                positions.add(None)
+    return positions
+
+
+def _targets_at(target: ast.expr, positions: set[int | None]) -> set[str]:
+    if isinstance(target, ast.Name):
+        return {target.id} if None in positions else set()
+    if isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in target.elts):
+        return {e.id for i, e in enumerate(target.elts) if i in positions and isinstance(e, ast.Name)}
+    return set()
+
+
+def _heavy_in_project(path: str) -> bool:
+    """The module at *path*, or a project module it imports directly, builds a histogram, image
+    or audio summary outside any `if` of its function (a flag the user turns on leaves it out)."""
+    read = read_tree(path)
+    return read is not None and (_unconditional_heavy(read[1]) or heavy_imported(path, read[0]))
+
+
+def heavy_imported(path: str, text: str) -> bool:
+    """A project module the module at *path* (its *text*) imports directly builds a histogram,
+    image or audio summary outside any `if` of its function: what a `merge_all()` there holds."""
+    modules = [r for other in direct_imports(os.path.abspath(path), text) if (r := read_tree(other))]
+    return any(_unconditional_heavy(tree) for text, tree in modules if "summary" in text)
+
+
+def _unconditional_heavy(tree: ast.Module) -> bool:
+    def visit(node: ast.AST, guarded: bool) -> bool:
+        if isinstance(node, SCOPES):
+            guarded = False
+        if isinstance(node, ast.Call) and last_name(node.func) in HEAVY_NAMES and "summary" in ast.unparse(node.func) \
+                and not guarded:
+            return True
+        inner = guarded or isinstance(node, (ast.If, ast.IfExp, ast.ExceptHandler))
+        return any(visit(child, inner) for child in ast.iter_child_nodes(node))
+
+    return visit(tree, False)
