@@ -804,6 +804,7 @@ ISSUE_29_ITEMS = [
     ("a checked-out submodule whose own config names a clean filter (held-out variant)", "git never looks inside a submodule (`--ignore-submodules=all`): nothing runs", "test_hostile_variants.py"),
     ("folders committed under a project's cache-dir with a copied `.greenlint-snapshot` marker (held-out variant)", "neither pruned nor reused: a marker holds a token kept in the user cache", "test_hostile_variants.py"),
     ("a committed blob of gigabytes that git stores in kilobytes (held-out variant)", "never read from git: its snapshot file is sparse, named as too large", "test_hostile_variants.py"),
+    ("tree entries NTFS or HFS+ read as `.git`: `.git `, `.git.`, `GIT~1`, `.git::$INDEX_ALLOCATION`, `.g` U+200C `it` (held-out variant)", "refused by name as git's checkout refuses them, the rest compared", "test_hostile_variants.py"),
     ("a newline, tab or control character in a file name in `check --diff`; U+202E in the HTML report (held-out variant)", "quoted in patch headers as git quotes them (the patch applies); escaped on a terminal and in the page", "test_output_variants.py"),
     ("`diff -- PATH` with a typo, a pathspec or a name over NAME_MAX; a `--cache-dir` that cannot be a folder (held-out variant)", "an error naming it (exit 2), never 'nothing changed' nor a traceback", "test_argument_variants.py"),
     ("a folder holding links to one of its files; per-file-ignores `./a.py`, `{a,b}.py` (held-out variant)", "checked and fixed once; the pattern a config error naming it", "test_check_variants.py"),

@@ -157,3 +157,25 @@ def test_snapshots_of_another_user_cache_are_left_alone_not_an_error(case, monke
         code, out, err = fuzz._main(["diff", "HEAD~1", "HEAD"])
         assert code in (0, 1) and "not a snapshot greenlint wrote" not in err, (user, err)
     assert len(list((repo / ".glc" / "snapshots").iterdir())) == 4  # two revisions, two user caches
+
+
+@pytest.mark.parametrize("name", [".git ", ".git.", ".GIT . ", "GIT~1", ".g\u200cit", "\ufeff.git", ".git::$INDEX_ALLOCATION"])
+def test_a_git_folder_look_alike_is_refused_by_name(case, monkeypatch, name):
+    """Tree entries that NTFS or HFS+ read as `.git` (trailing dots and spaces, the short name, an
+    alternate data stream, code points HFS+ ignores), refused as git's own checkout refuses them;
+    the rest of the commit compared."""
+    root, repo, outside = case
+    inner = fuzz._tree(repo, ("100644", fuzz._blob(repo, f"{fuzz.PWNED}\n"), "config.py"))
+    top = fuzz._tree(repo, ("040000", inner, name), ("100644", fuzz._blob(repo, fuzz.TF + fuzz.SNIPPETS[1]), "a.py"))
+    hostile = _git(repo, "commit-tree", top, "-p", "HEAD", "-m", "a look-alike")
+    assert gitfs.unsafe(f"{name}/config.py") is not None
+    assert fuzz.check_repo_case(root, repo, outside, ["HEAD", hostile, "--format", "json"], name) is None
+    monkeypatch.chdir(repo)
+    code, out, err = fuzz._main(["diff", "HEAD", hostile])
+    assert code in (0, 1) and "config.py" in err and "'.git'" in err, err
+    assert not any(fuzz.PWNED in p.read_text() for p in (root.parent / "user-cache").rglob("config.py"))
+
+
+@pytest.mark.parametrize("name", [".gitignore", ".github", "git~2", "a.git", ".gitx", "my.git "])
+def test_names_only_like_git_s_folder_are_kept(name):
+    assert gitfs.unsafe(f"{name}/a.py") is None
