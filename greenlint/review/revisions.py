@@ -15,7 +15,8 @@ def resolve(
 ) -> tuple[gitfs.Side, gitfs.Side, list[str]]:
     """(base, head, paths) from the positional *words*: leading commits, then paths; with a `--`,
     the words before it are all revisions and those after it (*after_dashes*) all paths (as in
-    git). *staged* compares HEAD (or BASE) with the index."""
+    git). Without `--`, a word that is both a revision and a path is an error, as in git.
+    *staged* compares HEAD (or BASE) with the index."""
     commits: list = []
     rest = list(words)
     most = 1 if staged else 2
@@ -26,6 +27,9 @@ def resolve(
             if after_dashes is not None or not os.path.exists(rest[0]):
                 raise
             break
+        if after_dashes is None and os.path.lexists(rest[0]):  # git refuses to guess too
+            raise ValueError(f"{rest[0]}: both a revision and a path; put `--` after the revisions"
+                             f" (`greenlint diff {rest[0]} --` compares it as a revision, `-- {rest[0]}` as a path)")
         rest.pop(0)
     if after_dashes is not None:
         if rest:

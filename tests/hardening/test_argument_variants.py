@@ -65,3 +65,26 @@ def test_a_cache_dir_that_cannot_be_a_folder_is_named(repo, cache):
     assert code in (0, 1) and "Traceback" not in err, err[-300:]
     code, out, err = fuzz._main(["diff", "HEAD~1", "HEAD", "--cache-dir", cache])
     assert code == 2 and "cannot hold snapshots" in err and "choose another cache-dir" in err, (code, err[-300:])
+
+
+@pytest.mark.parametrize("argv", [["main"], ["HEAD~1", "main"], ["--staged", "main"]])
+def test_a_word_both_a_revision_and_a_path_is_an_error_as_in_git(repo, argv):
+    """A branch `main` and a folder `main`: git refuses to guess (`ambiguous argument`); taking it
+    for the revision would compare every file when the path was meant, or the reverse."""
+    _write(repo, "main/c.py", fuzz.TF + fuzz.SNIPPETS[2])
+    code, out, err = fuzz._main(["diff", *argv])
+    assert code == 2 and "main: both a revision and a path" in err and "--" in err, (code, out, err)
+
+
+@pytest.mark.parametrize("argv, base, paths", [
+    (["HEAD~1", "main", "--"], "HEAD~1", ["a.py"]), (["--", "main"], "main", ["main/c.py"]),
+    (["HEAD~1", "--", "main"], "HEAD~1", ["main/c.py"]),
+])
+def test_with_dashes_the_same_word_is_what_its_side_says(repo, argv, base, paths):
+    import json
+
+    _write(repo, "main/c.py", fuzz.TF + fuzz.SNIPPETS[2])
+    code, out, err = fuzz._main(["diff", "--format", "json", *argv])
+    found = json.loads(out)
+    assert code in (0, 1) and found["base"]["label"] == base, err
+    assert sorted({f["path"] for f in found["files"]}) == paths, found["files"]
