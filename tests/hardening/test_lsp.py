@@ -193,3 +193,17 @@ def test_a_second_initialize_is_refused_and_the_open_documents_stay(client, work
     rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 58}})
     answer = client.answer(rid, 60)
     assert answer.get("result") and "greenlint energy" in answer["result"]["contents"]["value"], answer
+
+
+@pytest.mark.parametrize("method", [5, None, ["textDocument/hover"], {"name": "x"}])
+def test_a_request_whose_method_is_not_a_string_is_an_invalid_request(client, workspace, method):
+    """Issue 29 item 9, a held-out message shape: `"method": 5` was answered with an internal error
+    (-32603, pygls' TypeError and traceback); it is an invalid request, and the session goes on."""
+    client.initialize(workspace)
+    client.send({"jsonrpc": "2.0", "id": 900, "method": method, "params": {}})
+    answer = client.answer(900, 30)
+    assert answer["error"]["code"] == -32600 and "method" in answer["error"]["message"], answer
+    uri = (workspace / "after.py").as_uri()
+    client.open(uri, TEXT)
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 58}})
+    assert "greenlint energy" in client.answer(rid, 60)["result"]["contents"]["value"]
