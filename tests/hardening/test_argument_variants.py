@@ -88,3 +88,23 @@ def test_with_dashes_the_same_word_is_what_its_side_says(repo, argv, base, paths
     found = json.loads(out)
     assert code in (0, 1) and found["base"]["label"] == base, err
     assert sorted({f["path"] for f in found["files"]}) == paths, found["files"]
+
+
+@pytest.mark.parametrize("path", ["sub2/m.py", "sub2"])
+def test_a_path_in_a_submodule_is_an_error_not_nothing_changed(repo, tmp_path, path):
+    """A file of a checked-out submodule, changed: greenlint compares no submodule's files (git is
+    never made to look inside one), so naming it said "no call site changed" and passed every
+    budget; git itself refuses the path ("is in submodule")."""
+    source = tmp_path / "subsrc"
+    source.mkdir()
+    _git(source, "init", "-q", "-b", "main")
+    _write(source, "m.py", fuzz.TF + fuzz.SNIPPETS[0])
+    _git(source, "add", ".")
+    _git(source, "commit", "-qm", "sub")
+    _git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(source), "sub2")
+    _git(repo, "commit", "-qm", "a submodule")
+    _write(repo, "sub2/m.py", fuzz.TF + fuzz.SNIPPETS[0].replace("epochs=5", "epochs=500"))
+    code, out, err = fuzz._main(["diff", "HEAD", "--", path])
+    assert code == 2 and f"{path}: on neither side" in err and "submodules" in err, (code, out, err)
+    code, out, err = fuzz._main(["diff", "HEAD", "--format", "json"])  # the whole tree: the submodule left out
+    assert code in (0, 1) and '"sub2/' not in out, out
