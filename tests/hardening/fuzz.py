@@ -813,6 +813,7 @@ ISSUE_29_ITEMS = [
     ("`# noqa` and `# greenlint: noqa` in a file whose lines end in a lone `\\r` (held-out variant)", "read at the lines Python reads (universal newlines), as with `\\n` and `\\r\\n`", "test_noqa_variants.py"),
     ("LSP: a second `initialize` (held-out variant)", "InvalidRequest (-32600); the session and its open documents stay", "test_lsp.py"),
     ("LSP: a request whose `method` is not a string (`5`, `null`, a list) (held-out variant)", "InvalidRequest (-32600) with its id, never an internal error; the session goes on", "test_lsp.py"),
+    ("LSP: a notebook whose `cells` name a cell missing from `cellTextDocuments` (held-out variant)", "that cell left out (never read from disk); the others analysed, every hover answered", "test_lsp.py"),
 ]
 
 
