@@ -810,6 +810,7 @@ ISSUE_29_ITEMS = [
     ("`diff -- PATH` with a typo, a pathspec or a name over NAME_MAX; a `--cache-dir` that cannot be a folder (held-out variant)", "an error naming it (exit 2), never 'nothing changed' nor a traceback", "test_argument_variants.py"),
     ("`diff main` where `main` is a branch and a folder (held-out variant)", "an error as in git (exit 2): `--` says which; never one guessed", "test_argument_variants.py"),
     ("`diff HEAD -- sub/m.py`, a file of a checked-out submodule (held-out variant)", "on neither side: an error naming it (exit 2), as git refuses it, never 'nothing changed'", "test_argument_variants.py"),
+    ("`diff A..B`, `A..`, `..B`, `A...B` (held-out variant)", "both sides named as `git diff` reads them (`...`: from the merge-base); an end that is no revision named (exit 2)", "test_argument_variants.py"),
     ("a folder holding links to one of its files; per-file-ignores `./a.py`, `{a,b}.py` (held-out variant)", "checked and fixed once; the pattern a config error naming it", "test_check_variants.py"),
     ("`# noqa` and `# greenlint: noqa` in a file whose lines end in a lone `\\r` (held-out variant)", "read at the lines Python reads (universal newlines), as with `\\n` and `\\r\\n`", "test_noqa_variants.py"),
     ("LSP: a second `initialize` (held-out variant)", "InvalidRequest (-32600); the session and its open documents stay", "test_lsp.py"),

@@ -108,3 +108,26 @@ def test_a_path_in_a_submodule_is_an_error_not_nothing_changed(repo, tmp_path, p
     assert code == 2 and f"{path}: on neither side" in err and "submodules" in err, (code, out, err)
     code, out, err = fuzz._main(["diff", "HEAD", "--format", "json"])  # the whole tree: the submodule left out
     assert code in (0, 1) and '"sub2/' not in out, out
+
+
+@pytest.mark.parametrize("argv, base, head", [
+    (["HEAD~1..HEAD"], "HEAD~1", "HEAD"), (["HEAD~1.."], "HEAD~1", "HEAD"), (["..HEAD~1"], "HEAD", "HEAD~1"),
+    (["HEAD~1...HEAD"], "merge-base of HEAD~1 and HEAD", "HEAD"), (["HEAD~1..HEAD", "--", "a.py"], "HEAD~1", "HEAD"),
+    (["HEAD~1..HEAD", "--"], "HEAD~1", "HEAD"),
+])
+def test_a_revision_range_names_both_sides_as_in_git_diff(repo, argv, base, head):
+    """`git diff A..B` compares A with B, `A...B` their merge-base with B (an empty end: HEAD);
+    `A..B` was "not a revision"."""
+    import json
+
+    code, out, err = fuzz._main(["diff", "--format", "json", *argv])
+    assert code in (0, 1), err
+    found = json.loads(out)
+    assert (found["base"]["label"], found["head"]["label"]) == (base, head)
+    assert [f["path"] for f in found["files"]] == ["a.py"]
+
+
+@pytest.mark.parametrize("argv", [["nope..HEAD"], ["HEAD..nope"], ["--staged", "HEAD~1..HEAD"]])
+def test_a_range_with_an_end_that_is_no_revision_is_named(repo, argv):
+    code, out, err = fuzz._main(["diff", *argv])
+    assert code == 2 and "not a revision" in err, (code, out, err)
