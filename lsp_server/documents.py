@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.workspace import TextDocument, Workspace
@@ -109,6 +110,10 @@ class View:
 
 
 def python_cells(workspace: Workspace, notebook: types.NotebookDocument) -> list[TextDocument]:
-    """The text documents of a notebook's Python code cells, in order."""
-    code = (cell.document for cell in notebook.cells if cell.kind == types.NotebookCellKind.Code)
-    return [d for d in map(workspace.get_text_document, code) if d.language_id in (None, "python")]
+    """The open text documents of a notebook's Python code cells, in order. A cell the notebook
+    lists without its text (a client that sent no `cellTextDocuments` entry for it) is left out:
+    pygls' `get_text_document` would read its URI from disk, and fail (the analysis died and every
+    request on the notebook waited for it)."""
+    opened = workspace.text_documents
+    code = (opened.get(unquote(c.document)) for c in notebook.cells if c.kind == types.NotebookCellKind.Code)
+    return [d for d in code if d is not None and d.language_id in (None, "python")]

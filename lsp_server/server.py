@@ -63,7 +63,9 @@ class GreenlintProtocol(LanguageServerProtocol):
     """pygls' protocol, with every request answered:
 
     - a request whose params do not fit its method (a position at line 2³¹, a missing field) gets
-      InvalidParams (-32602), where pygls would drop it and leave the client waiting forever;
+      InvalidParams (-32602), where pygls would drop it and leave the client waiting forever; one
+      whose method is not a string (`"method": 5`) gets InvalidRequest (-32600), where pygls
+      would answer an internal error;
     - a request before `initialize` gets ServerNotInitialized (-32002); notifications before it
       but `exit` are dropped, as the LSP specification says;
     - a second `initialize` gets InvalidRequest (-32600), where pygls would start the session
@@ -89,13 +91,15 @@ class GreenlintProtocol(LanguageServerProtocol):
 
     def structure_message(self, data):
         if "jsonrpc" in data and "method" in data and "id" in data and "error" not in data:
+            rid = data["id"] if isinstance(data["id"], (int, str)) and not isinstance(data["id"], bool) else None
+            if not isinstance(data["method"], str):  # pygls would fail naming it (an internal error)
+                return _Refused(rid, repr(data["method"]), JsonRpcInvalidRequest.of(
+                    ValueError(f"a request's method is a string, not {type(data['method']).__name__}")))
             request_type = self.get_message_type(data["method"]) or JsonRPCRequestMessage
             try:
                 return self._converter.structure(data, request_type)
             except Exception as exc:  # cattrs' validation errors, or anything else a converter meets
-                rid = data["id"] if isinstance(data["id"], (int, str)) and not isinstance(data["id"], bool) else None
-                method = data["method"] if isinstance(data["method"], str) else ""
-                return _Refused(rid, method, JsonRpcInvalidParams.of(_first_line(exc)))
+                return _Refused(rid, data["method"], JsonRpcInvalidParams.of(_first_line(exc)))
         if "jsonrpc" in data and "id" in data and "method" not in data and "error" not in data:
             response_type = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
             try:

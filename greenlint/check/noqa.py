@@ -32,9 +32,10 @@ def _codes(match: re.Match) -> frozenset[str] | None:
 
 def comments(text: str) -> Iterator[tokenize.TokenInfo]:
     """The COMMENT tokens of *text*, up to where it stops tokenizing (code that does not parse
-    keeps the comments above the fault)."""
+    keeps the comments above the fault). Lines end where Python's own reading ends them: at
+    `\n`, `\r\n` or a lone `\r` (universal newlines), so token lines are the diagnostics' lines."""
     try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        for token in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
             if token.type == tokenize.COMMENT:
                 yield token
     except (tokenize.TokenError, SyntaxError):

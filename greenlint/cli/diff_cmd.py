@@ -47,7 +47,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="BASE [HEAD] [--] [PATH]",
         help="base revision (default: the merge-base with the default branch), head revision (default: the working"
         " tree), then the files or folders to compare (default: the working directory); as in git, the first"
-        " arguments that name commits are revisions",
+        " arguments that name commits are revisions, and BASE..HEAD (BASE...HEAD: from their merge-base) names both",
     )
     parser.set_defaults(paths=None)  # the words after `--` (greenlint.cli.PATHS_AFTER_DASHES)
     parser.add_argument(

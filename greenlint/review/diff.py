@@ -36,7 +36,7 @@ def diff_revisions(repo: Path, base: gitfs.Side, head: gitfs.Side, paths: list[s
     missing = [p for p in paths if p not in before.present | after.present]
     if missing:  # a mistyped path would otherwise read as "nothing changed" and pass every budget
         raise gitfs.GitError(f"{missing[0]}: on neither side ({base.label}, {head.label}): no such file or folder,"
-                             " or none that greenlint compares (Python files, notebooks)")
+                             " or none that greenlint compares (Python files, notebooks, outside submodules)")
     # a file that cannot be analysed on a side is not compared: its calls would read as removed or new
     # (a notebook with a cell that does not parse is: its other cells are analysed)
     broken = {e.path for e in (*before.errors, *after.errors) if e.span.cell is None}

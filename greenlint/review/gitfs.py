@@ -227,13 +227,25 @@ def unsafe(path: str, links: frozenset[str] | set[str] = frozenset()) -> str | N
     for part in parts:
         if part in ("", ".", ".."):
             return f"a path component {part!r}"
-        if part.lower() == ".git":
-            return "a path component '.git'"
+        if _is_dotgit(part):
+            return "a path component '.git'" if part == ".git" else f"a path component {part!r} (read as '.git' on some disks)"
     for i in range(1, len(parts)):
         folder = "/".join(parts[:i])
         if folder in links:
             return f"its folder {folder!r} is a symbolic link in the same tree"
     return None
+
+
+#: Code points HFS+ ignores in names (git's `is_hfs_dotgit`): `.g\u200cit` is `.git` there.
+_HFS_IGNORED = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
+
+
+def _is_dotgit(part: str) -> bool:
+    """Whether a path component names git's folder on some file system, as git's own checks read
+    it: any case, HFS+'s ignored code points left out, NTFS's trailing spaces and dots, alternate
+    data stream (`.git::$INDEX_ALLOCATION`) and short name (`GIT~1`)."""
+    name = _HFS_IGNORED.sub("", part).lower().split(":", 1)[0].rstrip(" .")
+    return name in (".git", "git~1")
 
 
 def split_unsafe(files: dict[str, str]) -> tuple[dict[str, str], list[Refused]]:

@@ -15,7 +15,9 @@ def resolve(
 ) -> tuple[gitfs.Side, gitfs.Side, list[str]]:
     """(base, head, paths) from the positional *words*: leading commits, then paths; with a `--`,
     the words before it are all revisions and those after it (*after_dashes*) all paths (as in
-    git). *staged* compares HEAD (or BASE) with the index."""
+    git). Without `--`, a word that is both a revision and a path is an error, as in git. A
+    first word `A..B` or `A...B` names both sides (`revision_range`). *staged* compares HEAD (or
+    BASE) with the index."""
     commits: list = []
     rest = list(words)
     most = 1 if staged else 2
@@ -23,9 +25,17 @@ def resolve(
         try:
             commits.append(gitfs.commit_side(repo, rest[0]))
         except gitfs.GitError:
+            sides = None if commits or staged or os.path.lexists(rest[0]) else revision_range(repo, rest[0])
+            if sides is not None:
+                commits += sides
+                rest.pop(0)
+                break
             if after_dashes is not None or not os.path.exists(rest[0]):
                 raise
             break
+        if after_dashes is None and os.path.lexists(rest[0]):  # git refuses to guess too
+            raise ValueError(f"{rest[0]}: both a revision and a path; put `--` after the revisions"
+                             f" (`greenlint diff {rest[0]} --` compares it as a revision, `-- {rest[0]}` as a path)")
         rest.pop(0)
     if after_dashes is not None:
         if rest:
@@ -36,6 +46,21 @@ def resolve(
     base = commits[0] if commits else gitfs.default_base(repo)
     head = commits[1] if len(commits) > 1 else gitfs.WORKTREE
     return base, head, rest
+
+
+def revision_range(repo: Path, word: str) -> list[gitfs.Side] | None:
+    """The two sides `git diff A..B` compares (A and B) or `git diff A...B` (their merge-base and
+    B), an empty end being HEAD; None when *word* is no range. GitError naming an end that is not
+    a revision."""
+    for dots in ("...", ".."):
+        left, found, right = word.partition(dots)
+        if found:
+            base, head = gitfs.commit_side(repo, left or "HEAD"), gitfs.commit_side(repo, right or "HEAD")
+            if dots == "...":
+                sha = gitfs.git(repo, "merge-base", base.commit or "", head.commit or "").decode().strip()
+                base = gitfs.Side("commit", f"merge-base of {base.label} and {head.label}", sha)
+            return [base, head]
+    return None
 
 
 def staged_base(repo: Path) -> gitfs.Side:

@@ -87,7 +87,10 @@ class SideAnalysis:
 def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Path) -> SideAnalysis:
     """Analyse the files of *side* under the repository-relative *paths* (all of it: `[""]`)."""
     root, refused = (repo, []) if side.on_disk else snapshot(repo, side, cache)
-    out = SideAnalysis(side, present={p for p in paths if _holds(root, p)})
+    # a submodule's files are in no snapshot of a commit or the index: counted on neither side, and a
+    # path in one present on neither (git too refuses it: "is in submodule")
+    inside = _in_submodule(repo) if side.on_disk else lambda path: False
+    out = SideAnalysis(side, present={p for p in paths if _holds(root, p) and not inside(f"{p}/")})
     targets = [root / p for p in paths if p in out.present]
     out.errors = [_refusal(side, r) for r in refused if any(_below(r.path, p) for p in paths)]
     if not targets:
@@ -103,8 +106,6 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     def where(shown: str) -> str:
         return rel.get(shown) or _relative(shown, root)
 
-    # a submodule's files are in no snapshot of a commit or the index: counted on neither side
-    inside = _in_submodule(repo) if side.on_disk else lambda path: False
     out.files = sorted(path for path in rel.values() if not inside(path))
     out.errors += [dataclasses.replace(d, path=where(d.path)) for d in result.errors if not inside(where(d.path))]
     texts: dict[str, str | tuple[str, ...]] = {}

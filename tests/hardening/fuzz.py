@@ -804,10 +804,18 @@ ISSUE_29_ITEMS = [
     ("a checked-out submodule whose own config names a clean filter (held-out variant)", "git never looks inside a submodule (`--ignore-submodules=all`): nothing runs", "test_hostile_variants.py"),
     ("folders committed under a project's cache-dir with a copied `.greenlint-snapshot` marker (held-out variant)", "neither pruned nor reused: a marker holds a token kept in the user cache", "test_hostile_variants.py"),
     ("a committed blob of gigabytes that git stores in kilobytes (held-out variant)", "never read from git: its snapshot file is sparse, named as too large", "test_hostile_variants.py"),
+    ("tree entries NTFS or HFS+ read as `.git`: `.git `, `.git.`, `GIT~1`, `.git::$INDEX_ALLOCATION`, `.g` U+200C `it` (held-out variant)", "refused by name as git's checkout refuses them, the rest compared", "test_hostile_variants.py"),
+    ("a partial clone whose promisor remote names `uploadpack`; a `.git` file naming another repository's config; snapshots swapped for links while pruning (held-out variants)", "no transport allowed (nothing fetched, nothing run); nothing of that config runs; no link followed nor removed", "test_hostile_variants.py"),
     ("a newline, tab or control character in a file name in `check --diff`; U+202E in the HTML report (held-out variant)", "quoted in patch headers as git quotes them (the patch applies); escaped on a terminal and in the page", "test_output_variants.py"),
     ("`diff -- PATH` with a typo, a pathspec or a name over NAME_MAX; a `--cache-dir` that cannot be a folder (held-out variant)", "an error naming it (exit 2), never 'nothing changed' nor a traceback", "test_argument_variants.py"),
+    ("`diff main` where `main` is a branch and a folder (held-out variant)", "an error as in git (exit 2): `--` says which; never one guessed", "test_argument_variants.py"),
+    ("`diff HEAD -- sub/m.py`, a file of a checked-out submodule (held-out variant)", "on neither side: an error naming it (exit 2), as git refuses it, never 'nothing changed'", "test_argument_variants.py"),
+    ("`diff A..B`, `A..`, `..B`, `A...B` (held-out variant)", "both sides named as `git diff` reads them (`...`: from the merge-base); an end that is no revision named (exit 2)", "test_argument_variants.py"),
     ("a folder holding links to one of its files; per-file-ignores `./a.py`, `{a,b}.py` (held-out variant)", "checked and fixed once; the pattern a config error naming it", "test_check_variants.py"),
+    ("`# noqa` and `# greenlint: noqa` in a file whose lines end in a lone `\\r` (held-out variant)", "read at the lines Python reads (universal newlines), as with `\\n` and `\\r\\n`", "test_noqa_variants.py"),
     ("LSP: a second `initialize` (held-out variant)", "InvalidRequest (-32600); the session and its open documents stay", "test_lsp.py"),
+    ("LSP: a request whose `method` is not a string (`5`, `null`, a list) (held-out variant)", "InvalidRequest (-32600) with its id, never an internal error; the session goes on", "test_lsp.py"),
+    ("LSP: a notebook whose `cells` name a cell missing from `cellTextDocuments` (held-out variant)", "that cell left out (never read from disk); the others analysed, every hover answered", "test_lsp.py"),
 ]
 
 

@@ -65,3 +65,69 @@ def test_a_cache_dir_that_cannot_be_a_folder_is_named(repo, cache):
     assert code in (0, 1) and "Traceback" not in err, err[-300:]
     code, out, err = fuzz._main(["diff", "HEAD~1", "HEAD", "--cache-dir", cache])
     assert code == 2 and "cannot hold snapshots" in err and "choose another cache-dir" in err, (code, err[-300:])
+
+
+@pytest.mark.parametrize("argv", [["main"], ["HEAD~1", "main"], ["--staged", "main"]])
+def test_a_word_both_a_revision_and_a_path_is_an_error_as_in_git(repo, argv):
+    """A branch `main` and a folder `main`: git refuses to guess (`ambiguous argument`); taking it
+    for the revision would compare every file when the path was meant, or the reverse."""
+    _write(repo, "main/c.py", fuzz.TF + fuzz.SNIPPETS[2])
+    code, out, err = fuzz._main(["diff", *argv])
+    assert code == 2 and "main: both a revision and a path" in err and "--" in err, (code, out, err)
+
+
+@pytest.mark.parametrize("argv, base, paths", [
+    (["HEAD~1", "main", "--"], "HEAD~1", ["a.py"]), (["--", "main"], "main", ["main/c.py"]),
+    (["HEAD~1", "--", "main"], "HEAD~1", ["main/c.py"]),
+])
+def test_with_dashes_the_same_word_is_what_its_side_says(repo, argv, base, paths):
+    import json
+
+    _write(repo, "main/c.py", fuzz.TF + fuzz.SNIPPETS[2])
+    code, out, err = fuzz._main(["diff", "--format", "json", *argv])
+    found = json.loads(out)
+    assert code in (0, 1) and found["base"]["label"] == base, err
+    assert sorted({f["path"] for f in found["files"]}) == paths, found["files"]
+
+
+@pytest.mark.parametrize("path", ["sub2/m.py", "sub2"])
+def test_a_path_in_a_submodule_is_an_error_not_nothing_changed(repo, tmp_path, path):
+    """A file of a checked-out submodule, changed: greenlint compares no submodule's files (git is
+    never made to look inside one), so naming it said "no call site changed" and passed every
+    budget; git itself refuses the path ("is in submodule")."""
+    source = tmp_path / "subsrc"
+    source.mkdir()
+    _git(source, "init", "-q", "-b", "main")
+    _write(source, "m.py", fuzz.TF + fuzz.SNIPPETS[0])
+    _git(source, "add", ".")
+    _git(source, "commit", "-qm", "sub")
+    _git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(source), "sub2")
+    _git(repo, "commit", "-qm", "a submodule")
+    _write(repo, "sub2/m.py", fuzz.TF + fuzz.SNIPPETS[0].replace("epochs=5", "epochs=500"))
+    code, out, err = fuzz._main(["diff", "HEAD", "--", path])
+    assert code == 2 and f"{path}: on neither side" in err and "submodules" in err, (code, out, err)
+    code, out, err = fuzz._main(["diff", "HEAD", "--format", "json"])  # the whole tree: the submodule left out
+    assert code in (0, 1) and '"sub2/' not in out, out
+
+
+@pytest.mark.parametrize("argv, base, head", [
+    (["HEAD~1..HEAD"], "HEAD~1", "HEAD"), (["HEAD~1.."], "HEAD~1", "HEAD"), (["..HEAD~1"], "HEAD", "HEAD~1"),
+    (["HEAD~1...HEAD"], "merge-base of HEAD~1 and HEAD", "HEAD"), (["HEAD~1..HEAD", "--", "a.py"], "HEAD~1", "HEAD"),
+    (["HEAD~1..HEAD", "--"], "HEAD~1", "HEAD"),
+])
+def test_a_revision_range_names_both_sides_as_in_git_diff(repo, argv, base, head):
+    """`git diff A..B` compares A with B, `A...B` their merge-base with B (an empty end: HEAD);
+    `A..B` was "not a revision"."""
+    import json
+
+    code, out, err = fuzz._main(["diff", "--format", "json", *argv])
+    assert code in (0, 1), err
+    found = json.loads(out)
+    assert (found["base"]["label"], found["head"]["label"]) == (base, head)
+    assert [f["path"] for f in found["files"]] == ["a.py"]
+
+
+@pytest.mark.parametrize("argv", [["nope..HEAD"], ["HEAD..nope"], ["--staged", "HEAD~1..HEAD"]])
+def test_a_range_with_an_end_that_is_no_revision_is_named(repo, argv):
+    code, out, err = fuzz._main(["diff", *argv])
+    assert code == 2 and "not a revision" in err, (code, out, err)

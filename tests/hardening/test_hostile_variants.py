@@ -6,6 +6,7 @@ outside the repository and its cache is written or removed, or a command of its 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,104 @@ def test_snapshots_of_another_user_cache_are_left_alone_not_an_error(case, monke
         code, out, err = fuzz._main(["diff", "HEAD~1", "HEAD"])
         assert code in (0, 1) and "not a snapshot greenlint wrote" not in err, (user, err)
     assert len(list((repo / ".glc" / "snapshots").iterdir())) == 4  # two revisions, two user caches
+
+
+@pytest.mark.parametrize("name", [".git ", ".git.", ".GIT . ", "GIT~1", ".g\u200cit", "\ufeff.git", ".git::$INDEX_ALLOCATION"])
+def test_a_git_folder_look_alike_is_refused_by_name(case, monkeypatch, name):
+    """Tree entries that NTFS or HFS+ read as `.git` (trailing dots and spaces, the short name, an
+    alternate data stream, code points HFS+ ignores), refused as git's own checkout refuses them;
+    the rest of the commit compared."""
+    root, repo, outside = case
+    inner = fuzz._tree(repo, ("100644", fuzz._blob(repo, f"{fuzz.PWNED}\n"), "config.py"))
+    top = fuzz._tree(repo, ("040000", inner, name), ("100644", fuzz._blob(repo, fuzz.TF + fuzz.SNIPPETS[1]), "a.py"))
+    hostile = _git(repo, "commit-tree", top, "-p", "HEAD", "-m", "a look-alike")
+    assert gitfs.unsafe(f"{name}/config.py") is not None
+    assert fuzz.check_repo_case(root, repo, outside, ["HEAD", hostile, "--format", "json"], name) is None
+    monkeypatch.chdir(repo)
+    code, out, err = fuzz._main(["diff", "HEAD", hostile])
+    assert code in (0, 1) and "config.py" in err and "'.git'" in err, err
+    assert not any(fuzz.PWNED in p.read_text() for p in (root.parent / "user-cache").rglob("config.py"))
+
+
+@pytest.mark.parametrize("name", [".gitignore", ".github", "git~2", "a.git", ".gitx", "my.git "])
+def test_names_only_like_git_s_folder_are_kept(name):
+    assert gitfs.unsafe(f"{name}/a.py") is None
+
+
+def test_a_partial_clone_s_lazy_fetch_runs_no_command(case):
+    """A repository configured as a partial clone whose promisor remote names an `uploadpack`
+    command, and a commit naming a blob it lacks: reading that blob would make git fetch it, which
+    runs the command (`protocol.allow=never` refuses every transport)."""
+    root, repo, outside = case
+    script = _script(outside)
+    missing = "12" * 20
+    tree = _git(repo, "mktree", "--missing", data=f"100644 blob {missing}\tb.py\n100644 blob {fuzz._blob(repo, fuzz.TF)}\ta.py\n")
+    hostile = _git(repo, "commit-tree", tree, "-p", "HEAD", "-m", "a blob to fetch")
+    remote = outside.parent / "remote"
+    remote.mkdir()
+    _git(remote, "init", "-q")
+    for key, value in [("core.repositoryformatversion", "1"), ("extensions.partialClone", "origin"),
+                       ("remote.origin.url", str(remote)), ("remote.origin.promisor", "true"),
+                       ("remote.origin.uploadpack", str(script)), ("remote.origin.partialclonefilter", "blob:none")]:
+        _git(repo, "config", key, value)
+    assert fuzz.check_repo_case(root, repo, outside, ["HEAD", hostile, "--format", "json"], "promisor") is None
+
+
+def test_a_git_file_pointing_at_another_repository_runs_no_command(case):
+    """A checkout whose `.git` is a file (`gitdir: …`, as in a worktree or a submodule) naming
+    another repository, whose config names fsmonitor and a clean filter for a stat-dirty file."""
+    root, repo, outside = case
+    script = _script(outside)
+    other = outside.parent / "other"
+    other.mkdir()
+    _git(other, "init", "-q", "-b", "main")
+    _write(other, "a.py", fuzz.TF + fuzz.SNIPPETS[2])
+    _git(other, "add", ".")
+    _git(other, "commit", "-qm", "other")
+    for key in ("core.fsmonitor", "filter.x.clean", "diff.external"):
+        _git(other, "config", key, str(script))
+    git_dir = other / ".git"
+    shutil.rmtree(repo / ".git")  # the checkout's own .git replaced by a file
+    (repo / ".git").write_text(f"gitdir: {git_dir}\n")
+    (repo / ".gitattributes").write_text("* filter=x\n")
+    os.utime(repo / "a.py", (1, 1))
+    for argv in (["HEAD"], ["--staged"], ["HEAD", "--", "a.py"]):
+        assert fuzz.check_repo_case(root, repo, outside, argv, "gitdir file") is None
+
+
+def test_pruning_never_follows_a_snapshot_swapped_for_a_link(case, monkeypatch):
+    """Snapshot folders replaced by links to another folder between being judged greenlint's and
+    being removed (a race with another process): the removal follows no link."""
+    root, repo, outside = case
+    (outside / "keep.txt").write_text("mine")
+    for i in range(11):
+        _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[i % 5] + f"# {i}\n")
+        _git(repo, "commit", "-qam", f"step {i}")
+    monkeypatch.chdir(repo)
+    for i in range(10, 0, -1):
+        assert fuzz._main(["diff", f"HEAD~{i}", f"HEAD~{i - 1}"])[0] in (0, 1)
+    judged, prune, swapped, pruning = gitfs._ours, gitfs._prune, [], []
+
+    def racing(folder: Path) -> bool:
+        ours = judged(folder)
+        if ours and pruning:  # every snapshot pruning lists, the oldest among them removed
+            folder.rename(folder.with_name(folder.name + "-aside"))
+            folder.symlink_to(outside, target_is_directory=True)
+            swapped.append(folder)
+        return ours
+
+    def pruning_with_a_race(cache: Path, keep: Path) -> None:
+        snapshots = [p for p in cache.iterdir() if gitfs._SNAPSHOT_NAME.fullmatch(p.name) and not p.is_symlink()]
+        pruning[:] = [True] if len(snapshots) > gitfs.SNAPSHOTS_KEPT else []  # one of them to remove
+        try:
+            prune(cache, keep)
+        finally:
+            pruning.clear()
+
+    monkeypatch.setattr(gitfs, "_ours", racing)
+    monkeypatch.setattr(gitfs, "_prune", pruning_with_a_race)
+    _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[1] + "# last\n")
+    _git(repo, "commit", "-qam", "last")
+    assert fuzz.check_repo_case(root, repo, outside, ["HEAD~1", "HEAD"], "swapped for a link") is None
+    assert len(swapped) > gitfs.SNAPSHOTS_KEPT and (outside / "keep.txt").read_text() == "mine"
+    assert all(folder.is_symlink() for folder in swapped)  # the links themselves are left too

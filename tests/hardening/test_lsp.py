@@ -193,3 +193,36 @@ def test_a_second_initialize_is_refused_and_the_open_documents_stay(client, work
     rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 58}})
     answer = client.answer(rid, 60)
     assert answer.get("result") and "greenlint energy" in answer["result"]["contents"]["value"], answer
+
+
+@pytest.mark.parametrize("method", [5, None, ["textDocument/hover"], {"name": "x"}])
+def test_a_request_whose_method_is_not_a_string_is_an_invalid_request(client, workspace, method):
+    """Issue 29 item 9, a held-out message shape: `"method": 5` was answered with an internal error
+    (-32603, pygls' TypeError and traceback); it is an invalid request, and the session goes on."""
+    client.initialize(workspace)
+    client.send({"jsonrpc": "2.0", "id": 900, "method": method, "params": {}})
+    answer = client.answer(900, 30)
+    assert answer["error"]["code"] == -32600 and "method" in answer["error"]["message"], answer
+    uri = (workspace / "after.py").as_uri()
+    client.open(uri, TEXT)
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 58}})
+    assert "greenlint energy" in client.answer(rid, 60)["result"]["contents"]["value"]
+
+
+def test_a_notebook_listing_a_cell_it_never_opened_is_answered(client, workspace):
+    """Issue 29 item 9, a held-out ordering: `notebookDocument/didOpen` whose `cells` name a cell
+    with no entry in `cellTextDocuments`. pygls read that cell's URI from disk, the analysis died
+    (FileNotFoundError) and every hover on the notebook waited forever; the cell is left out."""
+    client.initialize(workspace)
+    notebook = (workspace / "n.ipynb").as_uri()
+    cell = [f"vscode-notebook-cell:{workspace / 'n.ipynb'}#C{i}" for i in (1, 2)]
+    client.notify("notebookDocument/didOpen", {
+        "notebookDocument": {"uri": notebook, "notebookType": "jupyter-notebook", "version": 1,
+                             "cells": [{"kind": 2, "document": cell[0]}, {"kind": 2, "document": cell[1]}]},
+        "cellTextDocuments": [{"uri": cell[0], "languageId": "python", "version": 1, "text": TEXT}],
+    })
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": cell[0]}, "position": {"line": 2, "character": 58}})
+    answer = client.answer(rid, 90)
+    assert answer and "greenlint energy" in answer["result"]["contents"]["value"], answer
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": cell[1]}, "position": {"line": 0, "character": 0}})
+    assert client.answer(rid, 30) == {"id": rid, "jsonrpc": "2.0", "result": None}
