@@ -1340,7 +1340,7 @@ class Resolver:
                 return value
             # its batches for these arguments; the rest (host work, named in its own file) as its module found it
             data = own.meta["data"]
-            note = f"{data.batch_note}, with the arguments of the call at line {node.lineno}"
+            note = f"{data.batch_note}, for the arguments this call passes"  # (a notebook's lines are the cells')
             return Inst(value.cls, value.how, {**value.meta, "data": replace(data, batch_note=note)})
         if kind is ExtClass:
             return ExtInst(callee)
