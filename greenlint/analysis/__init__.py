@@ -16,7 +16,10 @@ annotations, arithmetic, comparisons and indexing on tensors, and calls in every
 position. Imports of the project's own modules (absolute, relative, `src/` layouts) are
 followed through per-module summaries (`project.py`): names bound to TF objects or literals,
 functions' return values, classes' TF bases, method returns and attributes; modules in an import
-cycle with each other stay unknown to each other. Where two paths disagree, or a value comes from
+cycle with each other stay unknown to each other. A generator function whose batches its
+parameters decide (`train_generator(2, ...)` drawing from `flow_from_directory(batch_size=
+batch_size)`) is walked again for each call, in its module's or another's, with that call's
+arguments; a batch the call does not state stays unknown. Where two paths disagree, or a value comes from
 elsewhere (a module outside the project, a container, a loop variable, a parameter of a function
 another module calls), the value is unknown and no call on it is reported.
 

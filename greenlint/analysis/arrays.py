@@ -451,17 +451,78 @@ def appended(value: Any, count: int | None, upper: bool) -> Inst | None:
     return Inst(LIST, "append", {"length": length + count, "length_bound": "upper" if upper else bound})
 
 
-def generator(yields: list) -> Inst:
+def flow_data(method: str, named: dict) -> Data | None:
+    """The batches an `ImageDataGenerator` flow yields (`flow_from_directory(batch_size=2,
+    target_size=(256, 256), color_mode="grayscale")`): its batch where `batch_size` is a literal or
+    left to Keras' default (32), each image's shape where the directory flows' `target_size` and
+    `color_mode` are; how many images it holds is not followed. None where the batch is not known."""
+    given = "batch_size" in named  # passed, maybe as a value not known here (a parameter)
+    batch = _int(named["batch_size"]) if given else 32
+    if batch is None or batch <= 0:
+        return None
+    how = f"batch_size={batch}" if given else "Keras' default batch_size=32"
+    shape = None
+    if method in ("flow_from_directory", "flow_from_dataframe"):
+        size = _dims(named.get("target_size", Const((256, 256))))
+        mode = named.get("color_mode", Const("rgb"))
+        channels = _CHANNELS.get(mode.value) if type(mode) is Const else None
+        shape = (*size, channels) if size is not None and len(size) == 2 and channels else None
+    note = f"an ImageDataGenerator.{method} iterator: how many images it holds is not known statically"
+    return Data(None, shape, batch, note=note, batch_note=f"`{method}({how})`")
+
+
+def unsized_generator(value: Any) -> bool:
+    """Whether *value* is what a generator function gives whose batches are not known."""
+    return type(value) is Inst and value.cls == PY_GENERATOR and "data" not in value.meta
+
+
+def drawn_data(value: Any) -> Data | None:
+    """The batches a loop over *value* draws, where it is a Keras image iterator or a Python
+    generator (a `zip` of iterators included) whose batch is known."""
+    if type(value) is Inst and value.cls in (FLOW_ITERATOR, PY_GENERATOR):
+        data = value.meta.get("data")
+        return data if data is not None and data.batch is not None else None
+    return None
+
+
+def zipped(values: list) -> Inst | None:
+    """`zip(images, masks)` of iterators of one known batch (image and mask flows with one seed): a
+    Python iterator drawing one batch of each per step, so batches of that size, where the first
+    decodes files per batch that work too (`host`); None for other values."""
+    drawn = [data for data in map(drawn_data, values) if data is not None]
+    if not drawn or len(drawn) != len(values) or len({data.batch for data in drawn}) != 1:
+        return None
+    first = drawn[0]
+    data = Data(None, None, first.batch, note="a zip of iterators: how many batches it yields is not known",
+                batch_note=first.batch_note)
+    host = next((value.meta["host"] for value in values if "host" in value.meta), None)
+    return Inst(PY_GENERATOR, "zip", {"data": data, **({"host": host} if host else {})})
+
+
+def generator(yields: list, drawn: list | None = None) -> Inst:
     """What calling a generator function gives: its batches' size where every `yield` shows the
     same first dimension (`yield x[i:i + 32], y[i:i + 32]`, `yield np.zeros((16, 416, 416, 3)), ...`);
     how many it yields is not known (it may loop forever)."""
     shapes = [shape_of(value.items[0] if type(value) is Seq and value.items else value) for value in yields]
     shape = shapes[0] if shapes else None
     if not shape or type(shape[0]) is not int or any(not other or other[0] != shape[0] for other in shapes):
-        return Inst(PY_GENERATOR, "factory")
+        return _drawn_generator(drawn or [])
     batch = shape[0]
     data = Data(None, tuple(shape[1:]), batch, note="a Python generator: how many batches it yields is not known",
                 batch_note=f"the generator yields batches of {batch}")
+    return Inst(PY_GENERATOR, "factory", {"data": data})
+
+
+def _drawn_generator(drawn: list[Data]) -> Inst:
+    """A generator whose yields show no batch but that yields once per batch it draws from Keras
+    image iterators of one known batch size (`for img, mask in zip(images, masks): yield ...`)."""
+    batches = {data.batch for data in drawn}
+    if len(batches) != 1:
+        return Inst(PY_GENERATOR, "factory")
+    first = drawn[0]
+    note = "a Python generator: how many batches it yields is not known"
+    data = Data(None, None, first.batch, note=note,  # what it yields of each batch is its own
+                batch_note=f"the generator yields one batch per batch drawn from {first.batch_note}")
     return Inst(PY_GENERATOR, "factory", {"data": data})
 
 

@@ -8,7 +8,9 @@ package, the project root (nearest ancestor with pyproject.toml, setup.py, setup
 under it (ruff's default `src = [".", "src"]`: a tree checked from its own root, such as a
 project copied into another repository without its setup.py, finds its top-level packages). A project module's *summary* is what the resolver knows of its
 module-level names once it has walked it: TF objects and classes, literals, functions (what
-they return, its parameters unknown: other modules may pass anything), classes (their TF base,
+they return, its parameters unknown: other modules may pass anything; a generator function whose
+batches are then unknown also keeps that walk, a `Template`, for each caller to walk its body
+again with its own arguments), classes (their TF base,
 what their methods return, what their attributes hold), and the TF modules it star-imports (a
 backend shim's `from keras import *` re-exports Keras). Values are copied out of a summary, never
 walked again; only imports the text scan found are followed, so the cache key covers them all.
@@ -37,6 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from greenlint.analysis.arrays import unsized_generator
 from greenlint.analysis.values import (
     MISSING,
     Choice,
@@ -49,6 +52,7 @@ from greenlint.analysis.values import (
     Inst,
     Ref,
     Seq,
+    Template,
     UserClass,
     UserFunc,
     UserInst,
@@ -426,7 +430,8 @@ class ProjectIndex:
         except (RecursionError, MemoryError):
             return {}
         memo: dict[int, Any] = {}
-        exports = {name: freeze(value, memo) for name, value in resolver.scope.names.items()}
+        functions = tuple(resolver.functions)
+        exports = {name: freeze(value, memo, functions) for name, value in resolver.scope.names.items()}
         if resolver.scope.star_imports:  # `from keras import *` in a backend shim: re-exported
             exports[STAR] = tuple(dict.fromkeys(resolver.scope.star_imports))
         return exports
@@ -515,35 +520,38 @@ class Imports:
         return self.index.summary(module.file, self.catalog)
 
 
-def freeze(value: Any, memo: dict[int, Any]) -> Any:
-    """A resolver value made independent of the walk that produced it (for other modules)."""
+def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
+    """A resolver value made independent of the walk that produced it (for other modules);
+    *functions*: the functions that walk defined (a generator function's `Template` keeps them)."""
     kind = type(value)
     if value is None or value is MISSING:
         return None
     if kind in (Const, Ref, Inst, ExtModule, ExtFunc, ExtClass, ExtInst):
         return value
     if kind is Seq:
-        return Seq(tuple(freeze(item, memo) for item in value.items))
+        return Seq(tuple(freeze(item, memo, functions) for item in value.items))
     if kind is Choice:
-        return Choice(tuple(freeze(item, memo) for item in value.items))
+        return Choice(tuple(freeze(item, memo, functions) for item in value.items))
     if kind is UserFunc:
         info = value.info
         if info.state is not Walk.DONE:
             return ExtFunc(None, info.runs)
-        returns = freeze(info.returns, memo)
+        returns = freeze(info.returns, memo, functions)
         if returns is None:  # callables that differ but all spend their work in one TF call (wrappers.py)
             runs = {runs_of(item) for item in info.returned}
             if len(runs) == 1 and None not in runs:
                 returns = ExtFunc(None, runs.pop())
-        return ExtFunc(returns, info.runs, info.host, info.host_once)
+        # batches not known with its parameters unknown: each call's arguments may tell them
+        template = Template(info, functions) if info.kind == "function" and unsized_generator(returns) else None
+        return ExtFunc(returns, info.runs, info.host, info.host_once, template)
     if kind is UserClass:
-        return _freeze_class(value.info, memo)
+        return _freeze_class(value.info, memo, functions)
     if kind is UserInst:
-        return ExtInst(_freeze_class(value.info, memo))
+        return ExtInst(_freeze_class(value.info, memo, functions))
     return None
 
 
-def _freeze_class(info: ClassInfo, memo: dict[int, Any]) -> ExtClass:
+def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) -> ExtClass:
     if id(info) in memo:
         return memo[id(info)]
     from greenlint.analysis.resolver import Resolver
@@ -557,7 +565,7 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any]) -> ExtClass:
         for name, method in klass.methods.items():
             if method.runs is not None:
                 ext.runs[name] = method.runs
-            returns = freeze(method.returns, memo) if method.state is Walk.DONE else None
+            returns = freeze(method.returns, memo, functions) if method.state is Walk.DONE else None
             if method.kind == "property":
                 ext.attrs[name] = returns
                 ext.methods.pop(name, None)
@@ -565,7 +573,7 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any]) -> ExtClass:
                 ext.methods[name] = returns
                 ext.attrs.pop(name, None)
         for name, attr in klass.attrs.items():
-            ext.attrs[name] = freeze(attr, memo)
+            ext.attrs[name] = freeze(attr, memo, functions)
             ext.methods.pop(name, None)
     return ext
 

@@ -37,7 +37,7 @@ import re
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from greenlint.analysis import (
@@ -117,7 +117,7 @@ class Context:
 
     __slots__ = (
         "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
-        "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once",
+        "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -137,6 +137,7 @@ class Context:
         self.host: str | None = None  # its per-item host work: a decode in one of its loops (hostwork.py)
         self.host_guards = 0  # the `if` bodies inside a loop that enclose that decode (`note_host`)
         self.host_once: str | None = None  # a decode outside its loops (per item where a caller loops over it)
+        self.drawn: list = []  # `arrays.Data` of the image iterators its loops draw a batch from per yield
         self.func = func
 
 
@@ -424,6 +425,7 @@ class Resolver:
             items = None
         models = unroll.models_added_to(node, before, work_mod.is_model) if items is not None else []
         target = node.target
+        self.ctx.drawn.extend(self.drawn_per_yield(node, value))
         batch = arrays.drawn(value)
         if type(target) is ast.Name:
             self.assign(target, arrays.element(value) or batch)
@@ -841,12 +843,16 @@ class Resolver:
                 scope.names[first] = UserClass(info.cls)
 
     @contextmanager
-    def shadowed(self) -> Iterator[None]:
+    def shadowed(self, foreign: tuple[FuncInfo, ...] = ()) -> Iterator[None]:
         """Walk code again for the values it makes only (unroll.py): what that walk records (call
         sites, calls of functions, functions defined, tf.function calls) is dropped afterwards, and its
-        layer calls count their FLOPs apart from the other walks' (`self.instance`)."""
+        layer calls count their FLOPs apart from the other walks' (`self.instance`). The functions of
+        another module's walk it may call (*foreign*, a `Template`'s) get their records back whole:
+        other files share them."""
         calls, traced_calls, functions = len(self.calls), len(self.traced_calls), len(self.functions)
         seen = [(f, list(f.callers), f.calls_seen, f.passed) for f in self.functions]
+        kept = [(f, {**vars(f), "callers": list(f.callers), "returned": list(f.returned),
+                     "passed": dict(f.passed) if f.passed is not None else None}) for f in foreign]
         pending = list(self.pending)
         outer = self.instance
         self.instances += 1
@@ -857,19 +863,24 @@ class Resolver:
             del self.calls[calls:], self.traced_calls[traced_calls:], self.functions[functions:]
             for f, callers, count, passed in seen:
                 f.callers, f.calls_seen, f.passed = callers, count, passed
+            for f, record in kept:
+                vars(f).update(record)
             self.pending = deque(pending)
             self.instance = outer
 
-    def instantiated(self, info: FuncInfo, args: list, keywords: list, value: Any) -> Any:
+    def instantiated(
+        self, info: FuncInfo, args: list, keywords: list, value: Any, foreign: tuple[FuncInfo, ...] = ()
+    ) -> Any:
         """What a helper returns for this call's arguments (its ordinary walk's *value* being what it
         returns for all its calls merged) when one of them is a Keras symbolic tensor (`x = conv_block(x,
         64)`), or when it is a generator function whose batches' size that walk did not find
-        (`generator(batch_size=16)`): its body walked again with them (`shadowed`), so that each call adds
-        its own layers to the graph, or yields its own batches; None where that does not apply (unroll.py)."""
+        (`generator(batch_size=16)`, in this module or another: *foreign*, a `Template`'s functions):
+        its body walked again with them (`shadowed`), so that each call adds its own layers to the graph,
+        or yields its own batches; None where that does not apply (unroll.py)."""
         if self.exporting or info.kind not in ("function", "method", "staticmethod") or id(info) in self.unrolling \
                 or len(self.unrolling) >= unroll.MAX_DEPTH or isinstance(info.node, ast.Lambda):
             return None
-        unsized = type(value) is Inst and value.cls == arrays.PY_GENERATOR and "data" not in value.meta
+        unsized = arrays.unsized_generator(value)
         if not unsized and not any(unroll.symbolic(v) for starred, v in args if not starred) \
                 and not any(unroll.symbolic(v) for name, v in keywords if name):
             return None
@@ -878,7 +889,7 @@ class Resolver:
         ctx = Context(info)
         self.unrolling.add(id(info))
         try:
-            with self.shadowed(), self.inside(scope, ctx):
+            with self.shadowed(foreign), self.inside(scope, ctx):
                 self.block(info.node.body)
         finally:
             self.unrolling.discard(id(info))
@@ -1255,6 +1266,10 @@ class Resolver:
                     flow["plain"] = True  # arrays in memory, sliced (and rescaled at most): no per-item work
             if returns is None and owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in feat.FLOWS:
                 # a Sequence (`input_kind` of the fit it feeds); drawn from directly, a batch prepared on the spot
+                flow["flow"] = callee.name
+                data = arrays.flow_data(callee.name, named)
+                if data is not None:
+                    flow["data"] = data
                 return Inst(feat.FLOW_ITERATOR, "method", flow)
             if returns is None:
                 return None
@@ -1324,7 +1339,17 @@ class Resolver:
         if kind is ExtFunc:
             self.wrapper_call(node, callee.runs)
             self.host_through(callee)
-            return fresh(callee.returns)
+            value = fresh(callee.returns)
+            template = callee.template
+            if template is None or template.info.state is not Walk.DONE:
+                return value
+            own = self.instantiated(template.info, args, keywords, value, template.functions)
+            if own is None:
+                return value
+            # its batches for these arguments; the rest (host work, named in its own file) as its module found it
+            data = own.meta["data"]
+            note = f"{data.batch_note}, for the arguments this call passes"  # (a notebook's lines are the cells')
+            return Inst(value.cls, value.how, {**value.meta, "data": replace(data, batch_note=note)})
         if kind is ExtClass:
             return ExtInst(callee)
         if kind is ExtInst:
@@ -1494,6 +1519,8 @@ class Resolver:
             batch = arrays.drawn(args[0][1])  # a batch of a generator that decodes files
             if batch is not None:
                 return batch
+        if name == "zip" and args and not any(starred for starred, _ in args):
+            return arrays.zipped([value for _, value in args])
         values = [value.value for starred, value in args if not starred and type(value) is Const]
         if len(values) != len(args) or not values or any(v is NotImplemented for v in values):
             return None
@@ -1946,6 +1973,13 @@ class Resolver:
             self.comprehension(node, first)
         return OPAQUE
 
+    def drawn_per_yield(self, node: ast.For, value: Any) -> list:
+        """The batches (`arrays.Data`) the loop *node* draws on each trip from an iterator of known
+        batch over *value* (`for x in flow`, `for x, y in zip(images, masks)`), where its body yields
+        on its trips (not in a loop of its own, which could yield each sample); [] otherwise."""
+        found = arrays.drawn_data(value)
+        return [found] if found is not None and _yields_per_trip(node.body) else []
+
     def loop_trips(self, node: ast.expr) -> tuple[int | None, int | None, bool, Any]:
         """Walk a loop's iterable: (literal trip count, the trips `runs` counts, at most those,
         the iterable's value); a data set or array of known length, a list filled by `append`
@@ -2082,10 +2116,23 @@ _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format
 _LIST_FILLERS = frozenset({"append", "extend", "insert"})
 
 
+def _yields_per_trip(body: list[ast.stmt]) -> bool:
+    """Whether *body* (a loop's) yields outside any loop or function of its own."""
+    todo: list[ast.AST] = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef,
+                                 ast.Lambda, ast.ClassDef, ast.comprehension)):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
 def _generated(ctx: Context) -> Inst:
     """What calling the generator function walked in *ctx* gives: its batches (arrays.generator),
     and the per-item host work that makes them, where its body shows some (`host`)."""
-    made = arrays.generator(ctx.yields)
+    made = arrays.generator(ctx.yields, ctx.drawn)
     if ctx.host is not None:
         made.meta["host"] = ctx.host
     return made

@@ -429,20 +429,33 @@ class ExtModule:
         return hash((self.file, self.directory))
 
 
+@dataclass(frozen=True, eq=False)
+class Template:
+    """A function of another project module as its own module's walk left it, for a caller to walk
+    its body again with the arguments of one call (`Resolver.instantiated`): *info*, and the
+    functions that walk defined (*functions*), whose records such a walk changes and puts back."""
+
+    info: FuncInfo
+    functions: tuple[FuncInfo, ...]
+
+
 class ExtFunc:
     """A function of another project module: only what it returns is known (a copy, never walked),
     `runs`, the TF call where a call of it spends its work (`FuncInfo.runs`), if any, and the host
-    work its body does (`FuncInfo.host`, `FuncInfo.host_once`)."""
+    work its body does (`FuncInfo.host`, `FuncInfo.host_once`). A generator function whose batches
+    depend on its parameters also keeps its `Template`: each call walks it with its own arguments."""
 
-    __slots__ = ("returns", "runs", "host", "host_once")
+    __slots__ = ("returns", "runs", "host", "host_once", "template")
 
     def __init__(
-        self, returns: Any, runs: tuple[str, str] | None = None, host: str | None = None, host_once: str | None = None
+        self, returns: Any, runs: tuple[str, str] | None = None, host: str | None = None, host_once: str | None = None,
+        template: Template | None = None,
     ):
         self.returns = returns
         self.runs = runs
         self.host = host
         self.host_once = host_once
+        self.template = template
 
 
 @dataclass(eq=False)

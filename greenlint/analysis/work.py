@@ -25,7 +25,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from greenlint.analysis import layers, untyped, worktables
-from greenlint.analysis.arrays import DATASET, PY_GENERATOR, Data, Sym, rows_of, shape_of, shape_source
+from greenlint.analysis.arrays import DATASET, FLOW_ITERATOR, PY_GENERATOR, Data, Sym, rows_of, shape_of, shape_source
 from greenlint.analysis.ops import op_work
 from greenlint.analysis.values import Const, Inst, Seq
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
@@ -352,7 +352,7 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any = No
 
 def _data(value: Any) -> tuple[Data | None, bool]:
     """(what is known of the data passed, whether it is a tf.data pipeline)."""
-    if type(value) is Inst and value.cls in (DATASET, PY_GENERATOR):
+    if type(value) is Inst and value.cls in (DATASET, PY_GENERATOR, FLOW_ITERATOR):  # each batches itself
         return value.meta.get("data"), True
     if type(value) is Seq and value.items:  # validation_data=(x, y)
         value = value.items[0]
@@ -451,9 +451,10 @@ def _net_work(net: Net) -> dict[str, dict]:
 def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipeline: bool) -> dict[str, dict]:
     work: dict[str, dict] = {}
     if pipeline:
+        given = named.get("x", named.get("generator"))
         if data is not None and data.batch is not None:
             batch = q(data.batch, INFERRED, data.batch_note or "the dataset's .batch(n)")
-        elif "generator" in named:
+        elif "generator" in named or (type(given) is Inst and given.cls != DATASET):
             batch = q(None, UNKNOWN, "the generator's batch size is not known statically")
         else:
             batch = q(None, UNKNOWN, "a tf.data pipeline without a literal .batch(n)")

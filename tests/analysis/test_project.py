@@ -302,3 +302,85 @@ def test_a_fits_input_kind_is_known_across_modules(tmp_path, script, kind):
     main.write_text(f"from tensorflow import keras\n{script}model = keras.Sequential()\nmodel.fit_generator(gen, epochs=2)\n")
     fit = next(site for site in analyse_file(main).callsites if site.api.endswith(".fit_generator"))
     assert fit.features.get("input_kind") == kind
+
+
+#: A generator function that zips an image flow and a mask flow of the batch its caller gives.
+ZIPPED_FLOWS = """from tensorflow.keras.preprocessing.image import ImageDataGenerator
+
+
+def train_generator(batch_size, path, aug, target_size=(256, 256)):
+    datagen = ImageDataGenerator(**aug)
+    images = datagen.flow_from_directory(path, classes=["image"], class_mode=None, target_size=target_size,
+                                         color_mode="grayscale", batch_size=batch_size, seed=1)
+    masks = datagen.flow_from_directory(path, classes=["label"], class_mode=None, target_size=target_size,
+                                        color_mode="grayscale", batch_size=batch_size, seed=1)
+    for img, mask in zip(images, masks):
+        yield img / 255, mask / 255
+"""
+
+
+def _fit_batch(path) -> dict:
+    fit = next(site for site in analyse_file(path).callsites if site.api.endswith((".fit", ".fit_generator")))
+    return fit.work["batch_size"]
+
+
+def _project(tmp_path, scripts: dict[str, str], data: str = ZIPPED_FLOWS) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "data.py").write_text(data)
+    for name, text in scripts.items():
+        (tmp_path / name).write_text(text)
+
+
+FIT_FROM = (
+    "from tensorflow import keras\nfrom data import train_generator\nmodel = keras.Sequential()\n"
+    "gen = train_generator({batch}, 'data/train', dict(rotation_range=0.2))\n"
+    "model.fit_generator(gen, steps_per_epoch=300, epochs=5)\n"
+)
+
+
+def test_a_generator_of_another_module_yields_the_batch_its_call_passes(tmp_path):
+    """The batch size given as an argument to a generator function of another module reaches the
+    fit it feeds, with where it was read."""
+    _project(tmp_path, {"main.py": FIT_FROM.format(batch=2)})
+    batch = _fit_batch(tmp_path / "main.py")
+    assert batch["value"] == 2
+    assert batch["provenance"] == "inferred"
+    assert "flow_from_directory(batch_size=2)" in batch["note"]
+    assert batch["note"].endswith("for the arguments this call passes")
+
+
+def test_each_call_of_another_modules_generator_gets_its_own_batch(tmp_path):
+    """Two scripts pass 2 and 16: each fit has its own call's batch, whichever is analysed first (the
+    summary of the generator's module is shared and stays as its own walk left it)."""
+    _project(tmp_path, {"small.py": FIT_FROM.format(batch=2), "large.py": FIT_FROM.format(batch=16)})
+    assert _fit_batch(tmp_path / "small.py")["value"] == 2
+    assert _fit_batch(tmp_path / "large.py")["value"] == 16
+    assert _fit_batch(tmp_path / "small.py")["value"] == 2
+
+
+@pytest.mark.parametrize("batch", ["args.batch_size", "size", "*sizes"])
+def test_a_batch_not_known_at_the_call_stays_unknown(tmp_path, batch):
+    """A batch size the call does not state is unknown: never Keras' default of the flow it reaches."""
+    _project(tmp_path, {"main.py": FIT_FROM.format(batch=batch)})
+    found = _fit_batch(tmp_path / "main.py")
+    assert found["value"] is None
+    assert found["provenance"] == "unknown"
+
+
+def test_a_generator_called_with_different_batches_in_its_own_module_gives_each_call_its_own(tmp_path):
+    """Callers in the generator's module passing 2 and 8: merged, the parameter is unknown; each call
+    is still walked with its own arguments."""
+    fits = ("model = keras.Sequential()\nmodel.fit(train_generator(2, 'a', {}), steps_per_epoch=10, epochs=2)\n"
+            "model.fit(train_generator(8, 'b', {}), steps_per_epoch=10, epochs=2)\n")
+    _project(tmp_path, {}, data=ZIPPED_FLOWS.replace("from tensorflow", "from tensorflow import keras\nfrom tensorflow")
+             + fits)
+    sites = [s for s in analyse_file(tmp_path / "data.py").callsites if s.api.endswith(".fit")]
+    assert [s.work["batch_size"]["value"] for s in sites] == [2, 8]
+
+
+def test_a_generator_yielding_each_sample_of_a_drawn_batch_yields_no_batch_of_its_size(tmp_path):
+    """A loop of its own over the drawn batch may yield each sample: the flow's batch is not the generator's."""
+    per_sample = ZIPPED_FLOWS.replace("        yield img / 255, mask / 255\n",
+                                      "        for pair in zip(img, mask):\n            yield pair\n")
+    _project(tmp_path, {"main.py": FIT_FROM.format(batch=2)}, data=per_sample)
+    assert _fit_batch(tmp_path / "main.py")["value"] is None

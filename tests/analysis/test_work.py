@@ -398,3 +398,48 @@ def test_conv1d_conv3d_and_pooling_shapes():
     assert conv3.shape == (8, 8, 8, 4) and conv3.flops == 2 * 8 * 8 * 8 * 4 * 27
     assert apply("GlobalAveragePooling2D", {}, [(7, 7, 1280)]).shape == (1280,)
     assert apply("AveragePooling1D", {"pool_size": 4}, [(100, 8)]).shape == (25, 8)
+
+
+FLOWS = """
+model = keras.Sequential([keras.layers.Dense(1)])
+gen = keras.preprocessing.image.ImageDataGenerator(rotation_range=0.2)
+"""
+
+
+@pytest.mark.parametrize(
+    ("fit", "batch", "note"),
+    [
+        ("model.fit(gen.flow_from_directory('d', batch_size=4), epochs=3)", 4, "`flow_from_directory(batch_size=4)`"),
+        ("model.fit(gen.flow(x, y, batch_size=8), epochs=3)", 8, "`flow(batch_size=8)`"),
+        ("model.fit(gen.flow_from_directory('d'), epochs=3)", 32, "`flow_from_directory(Keras' default batch_size=32)`"),
+        ("model.fit(gen.flow(x, y, batch_size=bs), epochs=3)", None, "the generator's batch size is not known statically"),
+    ],
+)
+def test_a_fit_fed_by_an_image_flow_batches_as_the_flow_does(fit, batch, note):
+    """An `ImageDataGenerator` flow batches itself: its `batch_size` (or Keras' default for flows),
+    never the default `fit` gives arrays; unknown where not a literal."""
+    w = work(FLOWS + fit + "\n", "tensorflow.keras.Sequential.fit")
+    assert value(w, "batch_size") == batch
+    assert w["batch_size"]["note"] == note
+
+
+def test_a_generator_drawing_flow_batches_per_yield_yields_batches_of_their_size():
+    code = FLOWS + textwrap.dedent("""
+        def pairs(size):
+            images = gen.flow_from_directory('img', class_mode=None, batch_size=size, seed=1)
+            masks = gen.flow_from_directory('mask', class_mode=None, batch_size=size, seed=1)
+            for x, y in zip(images, masks):
+                yield x / 255, y
+
+
+        def samples():
+            for x, y in gen.flow_from_directory('img', batch_size=4):
+                for item in x:
+                    yield item, y
+        model.fit(pairs(6), steps_per_epoch=10, epochs=2)
+        model.fit(samples(), steps_per_epoch=10, epochs=2)
+        """)
+    batched, per_sample = [s.work for s in sites(code) if s.api == "tensorflow.keras.Sequential.fit"]
+    assert value(batched, "batch_size") == 6
+    assert "drawn from `flow_from_directory(batch_size=6)`" in batched["batch_size"]["note"]
+    assert value(per_sample, "batch_size") is None  # a loop of its own yields each sample
