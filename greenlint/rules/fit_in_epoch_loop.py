@@ -12,6 +12,7 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
+    SCOPES,
     autograph_loop,
     batch_of_one,
     loop_varying,
@@ -46,7 +47,8 @@ class FitInEpochLoop(Rule):
     that acts, then learns from the step it just took: the samples do not exist before the
     loop); a loop that decides on the result of each `fit` (`if history.history["loss"][0] <
     tol: break`); a `while` loop (samples read as they come); a loop known to run at most 32
-    times; a loop that waits for the user on each sample.
+    times; a loop that waits for the user on each sample; a `fit` whose function makes its
+    data anew on each call (a minibatch sampled, then stacked) and is called from a loop.
 
     ## Why is this bad?
     Each `fit()` call sets up training again: it wraps the data in a new adapter and iterator,
@@ -179,6 +181,14 @@ class FitInEpochLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "for i in range(1000):\n    m.fit(x[i:i + 1], y[i:i + 1], epochs=50)\n"
         ),
+        Valid(  # each call fits a minibatch sampled afresh: the caller's loop is a training loop, not epochs
+            "import random\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def replay(memory):\n    states, targets = [], []\n"
+            "    for state, target in random.sample(memory, 32):\n"
+            "        states.append(state)\n        targets.append(target)\n"
+            "    m.fit(np.array(states), np.array(targets), epochs=1, verbose=0)\n"
+            "for step in range(1000):\n    replay(memory)\n"
+        ),
         Valid(  # samples as they arrive from a stream
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "while True:\n    x, y = stream.read()\n    m.train_on_batch(np.expand_dims(x, 0), np.expand_dims(y, 0))\n"
@@ -194,6 +204,12 @@ class FitInEpochLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(20):\n"
             "    m.fit(x, y, epochs=1, initial_epoch=epoch)\n",
             line=4,
+        ),
+        Invalid(  # an epoch helper on the same global data, called by an epoch loop
+            "import tensorflow as tf\nm = tf.keras.Sequential()\ndef one_epoch():\n    m.fit(x, y, epochs=1)\n"
+            "for epoch in range(20):\n    one_epoch()\n",
+            line=4,
+            message_contains="pass `epochs=`",
         ),
         Invalid(  # a DQN replay: one fit per sampled transition, targets from the model's predictions
             "import random\nimport numpy as np\nimport tensorflow as tf\n"
@@ -238,6 +254,7 @@ class FitInEpochLoop(Rule):
                 and site.features.get("epochs") == 1
                 and site.repeats(same=("receiver", "x", "y"))  # the same model on the same data
                 and not _varies_data(call, loop)
+                and not (loop is None and _made_per_call(facts, call, site.callsite.span.cell))
             ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
 
@@ -357,3 +374,30 @@ def _varies_data(call: ast.Call | None, loop: ast.AST | None) -> bool:
         return False
     data = flow.names(_argument(call, 0, "x")) | flow.names(_argument(call, 1, "y"))
     return bool(data & loop_varying(loop))
+
+
+#: Methods that fill a list or set with their argument (`states.append(state)`).
+FILLS = ("append", "extend", "insert", "add")
+
+
+def _made_per_call(facts: FileFacts, call: ast.Call | None, cell: int | None) -> bool:
+    """The call's data is made anew on each call of its function (a minibatch sampled, or a
+    file read, then stacked): names of `x`/`y` that the function binds from a call's result or
+    a loop, or fills from them (`states.append(state)`). Loops around the function's callers
+    then repeat a fit on other data each time, not an epoch loop."""
+    if call is None:
+        return False
+    func = next((a for a in facts.ancestors(call, cell) if isinstance(a, SCOPES)), None)
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    pairs = flow.assignments(func.body)
+    for node in ast.walk(func):
+        if (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FILLS
+            and isinstance(node.func.value, ast.Name)
+        ):
+            read = frozenset().union(*(flow.names(a) for a in node.args))
+            pairs.append((frozenset((node.func.value.id,)), read, False))
+    fresh = frozenset().union(*(bound for bound, _, made in pairs if made))
+    data = flow.names(_argument(call, 0, "x")) | flow.names(_argument(call, 1, "y"))
+    return bool(data & flow.derived(fresh, func.body, pairs))
