@@ -16,6 +16,7 @@ from greenlint.rules.syntax import (
     loop_varying,
     own_body,
     own_loops,
+    simple_bindings,
     waits_for_user,
 )
 
@@ -194,10 +195,7 @@ def _one_item(call: ast.Call, loop: ast.AST) -> ast.expr | None:
     list of inputs too) or bound by the loop's body to the name given; None if there is none."""
     given = call.args[0] if call.args else getattr(keyword(call, "x") or keyword(call, "inputs"), "value", None)
     inputs = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
-    bound = {
-        node.targets[0].id: node.value for node in own_body(loop)
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-    }
+    bound = simple_bindings(loop)
     for expr in inputs:
         expr = bound.get(expr.id, expr) if isinstance(expr, ast.Name) else expr
         if batch_of_one(expr):

@@ -18,6 +18,7 @@ from greenlint.rules.syntax import (
     loop_varying,
     own_body,
     own_loops,
+    simple_bindings,
     waits_for_user,
 )
 
@@ -303,10 +304,7 @@ def _one_sample(x: ast.expr, y: ast.expr | None, loop: ast.For | ast.AsyncFor) -
     """What shows the call trains on one sample: its input (or the expression the loop binds it
     to) is a batch of one, or the loop fills row 0 of its input or target (`target[0][a] = v`,
     `target[0, a] = v`): the program itself treats it as a batch of one row."""
-    bound = {
-        node.targets[0].id: node.value for node in own_body(loop)
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-    }
+    bound = simple_bindings(loop)
     for expr in (x, y):
         if expr is None:
             continue

@@ -118,6 +118,14 @@ def own_body(loop: ast.AST) -> Iterator[ast.AST]:
             todo.extend(ast.iter_child_nodes(node))
 
 
+def simple_bindings(loop: ast.AST) -> dict[str, ast.expr]:
+    """`name: value` of the plain `name = value` statements of a loop's own body (one value a name)."""
+    return {
+        node.targets[0].id: node.value for node in own_body(loop)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+    }
+
+
 def is_step_loop(loop: ast.AST | None) -> bool:
     """A loop whose own body (not a nested loop's) runs a training step (`apply_gradients`,
     `minimize`, `train_on_batch`)."""
