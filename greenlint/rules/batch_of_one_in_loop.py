@@ -12,17 +12,16 @@ from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
     autograph_loop,
-    last_name,
+    batch_of_one,
     loop_varying,
     own_body,
     own_loops,
+    simple_bindings,
     waits_for_user,
 )
 
 #: Model calls that run the model once on what they are given (`predict` is GL201's).
 RUNS_ONCE = ("predict_on_batch", "__call__")
-#: Names for a new leading axis in an index (`x[None]`, `x[np.newaxis, ...]`).
-NEW_AXIS = ("newaxis",)
 
 
 class BatchOfOneInLoop(Rule):
@@ -196,52 +195,12 @@ def _one_item(call: ast.Call, loop: ast.AST) -> ast.expr | None:
     list of inputs too) or bound by the loop's body to the name given; None if there is none."""
     given = call.args[0] if call.args else getattr(keyword(call, "x") or keyword(call, "inputs"), "value", None)
     inputs = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
-    bound = {
-        node.targets[0].id: node.value for node in own_body(loop)
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-    }
+    bound = simple_bindings(loop)
     for expr in inputs:
         expr = bound.get(expr.id, expr) if isinstance(expr, ast.Name) else expr
-        if _batch_of_one(expr):
+        if batch_of_one(expr):
             return expr
     return None
-
-
-def _batch_of_one(expr: ast.expr) -> bool:
-    """`expand_dims(x, 0)`, `x[None]`/`x[np.newaxis, ...]`, `x[i:i + 1]`, `np.array([x])`, a
-    reshape to a leading 1."""
-    if isinstance(expr, ast.Subscript):
-        index = expr.slice.elts[0] if isinstance(expr.slice, ast.Tuple) and expr.slice.elts else expr.slice
-        if (isinstance(index, ast.Constant) and index.value is None) or last_name(index) in NEW_AXIS:
-            return True
-        return isinstance(index, ast.Slice) and _one_apart(index.lower, index.upper)
-    if not isinstance(expr, ast.Call):
-        return False
-    name = last_name(expr.func)
-    if name == "expand_dims":
-        axis = keyword(expr, "axis")
-        value = axis.value if axis is not None else expr.args[1] if len(expr.args) > 1 else None
-        return isinstance(value, ast.Constant) and value.value == 0 and type(value.value) is int
-    if name in ("array", "asarray", "stack", "convert_to_tensor", "constant") and expr.args:
-        first = expr.args[0]
-        return isinstance(first, (ast.List, ast.Tuple)) and len(first.elts) == 1 and not isinstance(first.elts[0], ast.Starred)
-    if name == "reshape":
-        shape = expr.args[1:] if isinstance(expr.func, ast.Attribute) and last_name(expr.func.value) in ("np", "numpy", "tf") else expr.args
-        lead = shape[0].elts[0] if shape and isinstance(shape[0], (ast.Tuple, ast.List)) and shape[0].elts else shape[0] if shape else None
-        return isinstance(lead, ast.Constant) and lead.value == 1 and type(lead.value) is int
-    return False
-
-
-def _one_apart(lower: ast.expr | None, upper: ast.expr | None) -> bool:
-    """`i:i + 1` (or `:1` from the start)."""
-    if upper is None:
-        return False
-    if lower is None:
-        return isinstance(upper, ast.Constant) and upper.value == 1
-    return (
-        isinstance(upper, ast.BinOp) and isinstance(upper.op, ast.Add) and isinstance(upper.right, ast.Constant)
-        and upper.right.value == 1 and ast.dump(upper.left) == ast.dump(lower)
-    )
 
 
 def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
