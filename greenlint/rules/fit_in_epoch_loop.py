@@ -124,11 +124,12 @@ class FitInEpochLoop(Rule):
     MESSAGE = "`fit(epochs=1)` in a loop sets training up again every iteration; pass `epochs=` to one `fit()`"
     PER_SAMPLE = (
         "`{method}` trains on one sample (`{item}`) per iteration of the loop{times}: each call sets training up "
-        "for one tiny step; collect the samples and call `{method}` once on the stacked batch{caveat}"
+        "for one tiny step; collect the samples and call `{method}` once on the stacked batch (one optimizer "
+        "step on their mean loss instead of one per sample{caveat}: the usual minibatch update, not the same "
+        "result)"
     )
     BOOTSTRAPPED = (
-        " (its targets come from the model inside the loop: batched, they are computed with the weights from "
-        "before the update, a slightly different result)"
+        ", and its targets, which the loop makes with the model, computed with the weights from before the update"
     )
     FIX_TITLE = "Call `fit()` once: with `epochs=N`, or on the samples stacked into one batch"
     VALID = (
