@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -228,6 +228,11 @@ class FileFacts:
             found = ((self.node(s), s) for s in self.sites if s.callsite.span.cell == cell)
             index["sites"] = {call: s for call, s in found if call is not None}
         return index["sites"].get(node)
+
+    def calls(self, cell: int | None = None) -> Iterable[ast.Call]:
+        """Every call of the file (or cell), from the index built once per unit."""
+        index = self._tree(cell)
+        return () if index is None else index["calls"].values()
 
     def parent(self, node: ast.AST, cell: int | None = None) -> ast.AST | None:
         index = self._tree(cell)

@@ -189,6 +189,9 @@ class ConstantBatchedWithInput(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        apis = {site.api for site in facts.sites}
+        if apis.isdisjoint(FIXED) or apis.isdisjoint(FED) or apis.isdisjoint(JOINS):
+            return  # a join is reported only between a fixed tensor and a fed one the file makes
         for site in facts.sites:
             if site.api not in JOINS:
                 continue

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, method, unit_text
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, last_name, waits_for_user
 
@@ -193,14 +194,13 @@ class EndlessModelLoop(Rule):
             sites = [s for s in running if s.callsite.span.cell == cell]
             if module is None:
                 continue
-            threads = _thread_targets(module)
-            for loop, function in _endless_loops(module):
-                if _leaves(loop) or _handled(facts, loop, cell) or waits_for_user(loop) or _serves(loop):
-                    continue
-                if function is not None and function.name in threads:
-                    continue
+            threads = None
+            for loop, function in _endless_loops(facts, module, cell):
                 inside = [s for s in sites if _directly_in(loop, s.callsite.span.line)]
-                if not inside:
+                if not inside or _leaves(loop) or _handled(facts, loop, cell) or waits_for_user(loop) or _serves(loop):
+                    continue
+                threads = _thread_targets(facts, cell) if threads is None else threads
+                if function is not None and function.name in threads:
                     continue
                 training = any(_runs_model(s) == "training" for s in inside)
                 head = loop.iter if isinstance(loop, ast.For) else loop.test
@@ -226,20 +226,23 @@ def _runs_model(site: Site) -> str | None:
     return None
 
 
-def _endless_loops(module: ast.Module) -> Iterator[tuple[ast.While | ast.For, ast.FunctionDef | ast.AsyncFunctionDef | None]]:
-    """Each `while True:` / `for ... in itertools.count():` loop, with the function it is in."""
+def _endless_loops(facts: FileFacts, module: ast.Module, cell: int | None) -> Iterator[tuple[ast.While | ast.For, ast.FunctionDef | ast.AsyncFunctionDef | None]]:
+    """Each `while True:` / `for ... in itertools.count():` loop, in source order, with the function it is in."""
+    if not _MAY_LOOP_FOR_EVER.search(unit_text(facts.source, cell) or ""):
+        return
     counts = _count_names(module)
+    loops = [
+        node for node in ast.walk(module)
+        if (isinstance(node, ast.While) and isinstance(node.test, ast.Constant) and node.test.value in (True, 1))
+        or (isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and _is_count(node.iter.func, counts))
+    ]
+    for loop in sorted(loops, key=lambda n: (n.lineno, n.col_offset)):
+        function = next((p for p in facts.ancestors(loop, cell) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+        yield loop, function
 
-    def visit(node: ast.AST, function: Any) -> Iterator[tuple[Any, Any]]:
-        for child in ast.iter_child_nodes(node):
-            inner = child if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
-            if isinstance(child, ast.While) and isinstance(child.test, ast.Constant) and child.test.value in (True, 1):
-                yield child, function
-            elif isinstance(child, ast.For) and isinstance(child.iter, ast.Call) and _is_count(child.iter.func, counts):
-                yield child, function
-            yield from visit(child, inner)
 
-    yield from visit(module, None)
+#: Text without which a unit has no endless loop (`while True`, `while 1`, `count()`): a cheap test first.
+_MAY_LOOP_FOR_EVER = re.compile(r"\bwhile\b|\bcount\b")
 
 
 def _count_names(module: ast.Module) -> frozenset[str]:
@@ -323,11 +326,11 @@ def _handled(facts: FileFacts, loop: ast.AST, cell: int | None) -> bool:
     return False
 
 
-def _thread_targets(module: ast.Module) -> frozenset[str]:
+def _thread_targets(facts: FileFacts, cell: int | None) -> frozenset[str]:
     """Names of functions (or methods) the file passes as a thread's `target=`."""
     return frozenset(
         last_name(k.value)
-        for node in ast.walk(module) if isinstance(node, ast.Call)
+        for node in facts.calls(cell)
         for k in node.keywords if k.arg == "target" and last_name(k.value)
     )
 

@@ -234,10 +234,8 @@ def _call_points(facts: FileFacts, call: ast.Call, cell: int | None) -> list[tup
         return []
     method_of = isinstance(facts.parent(function, cell), ast.ClassDef)
     points = []
-    for unit_cell, module in cell_units(facts):
-        for node in ast.walk(module):
-            if not isinstance(node, ast.Call):
-                continue
+    for unit_cell, _ in cell_units(facts):
+        for node in facts.calls(unit_cell):
             func = node.func
             named = (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
                      and func.attr == function.name) if method_of else (isinstance(func, ast.Name) and func.id == function.name)
