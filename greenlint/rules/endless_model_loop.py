@@ -10,7 +10,7 @@ from typing import Any
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, method, unit_text
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, last_name, waits_for_user
+from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, last_name, scope_body, unguarded_body, waits_for_user
 
 #: Calls that end the program from inside the loop.
 EXITS = frozenset({"exit", "quit", "_exit", "abort"})
@@ -260,20 +260,10 @@ def _is_count(func: ast.expr, counts: frozenset[str]) -> bool:
     return isinstance(func, ast.Name) and func.id in counts
 
 
-def _body_nodes(loop: ast.AST) -> Iterator[ast.AST]:
-    """Every node of the loop's body, nested loops included, not entering functions or classes."""
-    todo = list(getattr(loop, "body", ()))
-    while todo:
-        node = todo.pop()
-        yield node
-        if not isinstance(node, SCOPES):
-            todo.extend(ast.iter_child_nodes(node))
-
-
 def _leaves(loop: ast.AST) -> bool:
     """Something in the loop leaves it: its own `break` (not a nested loop's), a `return`, a
     `raise`, a `yield`, or a call that ends the program."""
-    for node in _body_nodes(loop):
+    for node in scope_body(loop):
         if isinstance(node, (ast.Return, ast.Raise, ast.Yield, ast.YieldFrom)):
             return True
         if isinstance(node, ast.Call) and last_name(node.func) in EXITS:
@@ -294,13 +284,9 @@ def _serves(loop: ast.AST) -> bool:
     queue (`job_queue.get()`, `jobs.get(timeout=1)`) or waits for an event or a new checkpoint
     (`event.wait()`, `wait_for_new_checkpoint(...)`). Such a loop is a server, a worker or a
     continuous evaluator: it runs the model when work arrives, and its life is the service's."""
-    todo = [*getattr(loop, "body", ())]
-    while todo:
-        node = todo.pop()
+    for node in unguarded_body(loop):
         if isinstance(node, ast.Await):
             return True
-        if not isinstance(node, (ast.If, ast.IfExp, *LOOPS, *SCOPES)):
-            todo.extend(ast.iter_child_nodes(node))
         if not isinstance(node, ast.Call):
             continue
         name = last_name(node.func)
@@ -342,5 +328,5 @@ def _directly_in(loop: ast.While | ast.For, line: int) -> bool:
     return not any(
         isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
         and n.lineno <= line <= (n.end_lineno or n.lineno)
-        for n in _body_nodes(loop)
+        for n in scope_body(loop)
     )

@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import Function, cell_units, definitions, last_name, text_mentions, units
+from greenlint.rules.syntax import Function, cell_units, definitions, last_name, scope_body, text_mentions, units
 
 #: The Keras helper that turns integer labels into a dense one-hot array.
 TO_CATEGORICAL = "to_categorical"
@@ -172,7 +172,7 @@ class OneHotLabelsInGenerator(Rule):
         numpy = _numpy_names(facts)
         for cell, module in cell_units(facts):
             for generator in _generators(module):
-                for node in _own_nodes(generator):
+                for node in scope_body(generator):
                     if not isinstance(node, ast.expr):
                         continue
                     what = _encodes_here(facts, node, cell, numpy)
@@ -190,19 +190,9 @@ def _generators(module: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunct
     """The functions that yield (in their own body, not a nested function's), and the `__getitem__` methods."""
     for node in ast.walk(module):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
-            node.name == "__getitem__" or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_nodes(node))
+            node.name == "__getitem__" or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in scope_body(node))
         ):
             yield node
-
-
-def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a function's body, not those of the functions and classes it defines."""
-    todo = list(getattr(function, "body", []))
-    while todo:
-        node = todo.pop()
-        yield node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            todo.extend(ast.iter_child_nodes(node))
 
 
 def _numpy_names(facts: FileFacts) -> frozenset[str]:
@@ -265,7 +255,7 @@ def _helper_encodes(facts: FileFacts, call: ast.Call, cell: int | None, numpy: f
         if function in seen or len(seen) > MAX_FOLLOWED or isinstance(function, ast.Lambda):
             continue
         seen.add(function)
-        for node in _own_nodes(function):
+        for node in scope_body(function):
             if _encodes_here(facts, node, cell, numpy) is not None or _class_loop(node):
                 return True
             if isinstance(node, ast.Call):
@@ -286,7 +276,7 @@ def _mixed(facts: FileFacts, generator: ast.AST, encoded: ast.AST, cell: int | N
             names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
     return any(
         isinstance(n, ast.BinOp) and any(isinstance(s, ast.Name) and s.id in names for s in (n.left, n.right))
-        for n in _own_nodes(generator)
+        for n in scope_body(generator)
     )
 
 
@@ -299,13 +289,13 @@ def _yielded_as_labels(facts: FileFacts, generator: ast.AST, encoded: ast.expr, 
     for _ in range(MAX_RENAMES):
         more = {
             name
-            for node in _own_nodes(generator) if isinstance(node, ast.Assign) and _mentions(node.value, holders)
+            for node in scope_body(generator) if isinstance(node, ast.Assign) and _mentions(node.value, holders)
             for target in node.targets for name in _bound(target)
         } - holders
         if not more:
             break
         holders |= more
-    for node in _own_nodes(generator):
+    for node in scope_body(generator):
         value = node.value if isinstance(node, (ast.Yield, ast.Return)) else None
         if isinstance(value, ast.Tuple) and len(value.elts) > 1 and any(
             _mentions(e, holders) or any(n is encoded for n in ast.walk(e)) for e in value.elts[1:]

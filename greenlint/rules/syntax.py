@@ -118,6 +118,29 @@ def own_body(loop: ast.AST) -> Iterator[ast.AST]:
             todo.extend(ast.iter_child_nodes(node))
 
 
+def scope_body(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node of a function's or loop's body, nested loops included, not entering the
+    functions, lambdas or classes it defines."""
+    todo = list(getattr(node, "body", ()))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, SCOPES):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def unguarded_body(loop: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a loop's body that run on every pass: not under an `if` (or a conditional
+    expression), not in a nested loop, function or class (those nodes themselves are yielded,
+    not entered)."""
+    todo = [*getattr(loop, "body", ())]
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (ast.If, ast.IfExp, *LOOPS, *SCOPES)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
 def simple_bindings(loop: ast.AST) -> dict[str, ast.expr]:
     """`name: value` of the plain `name = value` statements of a loop's own body (one value a name)."""
     return {
@@ -156,11 +179,7 @@ def waits_for_user(loop: ast.AST) -> bool:
     """The loop's body blocks on a person each time: `input()`, a window shown until closed
     (`plt.show()`), or `cv2.waitKey()` with no delay or a delay of 0 (until a key is pressed);
     not under an `if` (`if visualize:` shows the items only when asked)."""
-    todo = [*getattr(loop, "body", ())]
-    while todo:
-        node = todo.pop()
-        if not isinstance(node, (ast.If, ast.IfExp, *LOOPS, *SCOPES)):
-            todo.extend(ast.iter_child_nodes(node))
+    for node in unguarded_body(loop):
         if not isinstance(node, ast.Call):
             continue
         name = last_name(node.func)
