@@ -9,7 +9,18 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_dataset_method
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES, Function, chain_top, definitions, last_name, map_function, own_loops, takes
+from greenlint.rules.syntax import (
+    SCOPES,
+    Function,
+    calls_of,
+    chain_top,
+    definitions,
+    last_name,
+    map_function,
+    own_loops,
+    parameters,
+    takes,
+)
 
 #: Keras utilities that list a folder of files and decode each file on every pass.
 FROM_DIRECTORY = ("image_dataset_from_directory", "audio_dataset_from_directory")
@@ -20,6 +31,10 @@ DECODER = re.compile(r"^tensorflow\.(compat\.v1\.)?(io|image|audio)\.(decode_\w+
 FLOAT32 = 4
 #: How many uses of a pipeline are followed through the names it is assigned to (`ds = ds.batch(32)`).
 MAX_USES = 24
+#: How many helpers a map function is followed through, parameter to parameter (`map_fn=map_fn`).
+MAX_HOPS = 4
+#: Calls whose iterations are those of the iterable they are given: iterating them iterates the pipeline.
+ITERATES = frozenset({"enumerate", "zip", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm"})
 
 
 class DecodedFilesWithoutCache(Rule):
@@ -33,13 +48,18 @@ class DecodedFilesWithoutCache(Rule):
     `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...), when the pipeline, directly or
     through the names it is assigned to in the same function, is given to `fit()` with `epochs`
     other than 1 (as the training or the validation data), or iterated by a `for` loop inside
-    another loop (an epoch loop). The finding names the number of epochs where the code shows
-    it.
+    another loop (an epoch loop), also through `enumerate`, `zip` or `tqdm`. A pipeline a function
+    returns (alone or as an element of a tuple) is followed to the calls of that function in the
+    file, and a map function a helper is given as a parameter (`dataset.map(map_fn)`) is each
+    function the file's calls of the helper pass there. The finding names the number of epochs
+    where the code shows it.
 
     Not reported: a file that calls `Dataset.cache()` anywhere (in memory or to a file); a
-    pipeline that is returned, yielded or passed to a function other than `fit` (the caller or
-    the helper may cache it); a pipeline only inspected (`.take(n)`); one pass (`epochs=1`, the
-    default, or a single loop over the batches).
+    pipeline that is yielded, passed to a function other than `fit`, or returned by a function
+    the file never calls (the caller or the helper may cache it; a pipeline that another module
+    builds and returns is not followed there); a pipeline only inspected (`.take(n)`); one pass
+    (`epochs=1`, the default, or a single loop over the batches); a pipeline made anew on every
+    pass of the loop that iterates it (a cache would not outlive the pass).
 
     Opt-in (`--extend-select GL408`): whether the decoded set fits in memory is not known from
     the code. The finding says what it knows (the shape and size of one decoded image where
@@ -130,6 +150,33 @@ class DecodedFilesWithoutCache(Rule):
             "ds = tf.data.TFRecordDataset(files).map(lambda r: tf.io.parse_single_example(r, spec))\n"
             "for epoch in range(3):\n    for x in ds.take(2):\n        print(x)\n"
         ),
+        Valid(  # a helper's pipeline returned to a call of this file that goes over it once
+            "import tensorflow as tf\n\n\ndef batched(dataset, map_fn=None):\n    dataset = dataset.shuffle(2048)\n"
+            "    if map_fn:\n        dataset = dataset.map(map_fn, num_parallel_calls=4)\n    return dataset.batch(64)\n\n\n"
+            "def parse(path):\n    return tf.image.decode_png(tf.io.read_file(path), 3)\n\n\n"
+            "def images(paths, batch_size):\n    dataset = batched(tf.data.Dataset.from_tensor_slices(paths), map_fn=parse)\n"
+            "    return dataset, len(paths) // batch_size\n\n\n"
+            "dataset, steps = images(paths, 64)\nfor x in tqdm.tqdm(dataset, total=steps):\n    predict_step(x)\n"
+        ),
+        Valid(  # a helper's pipeline returned, then given to another helper (which may cache it)
+            "import tensorflow as tf\n\n\ndef batched(dataset, map_fn=None):\n    dataset = dataset.shuffle(2048)\n"
+            "    if map_fn:\n        dataset = dataset.map(map_fn, num_parallel_calls=4)\n    return dataset.batch(64)\n\n\n"
+            "def parse(path):\n    return tf.image.decode_png(tf.io.read_file(path), 3)\n\n\n"
+            "def images(paths, batch_size):\n    dataset = batched(tf.data.Dataset.from_tensor_slices(paths), map_fn=parse)\n"
+            "    return dataset, len(paths) // batch_size\n\n\n"
+            "dataset, steps = images(paths, 64)\ndataset = prepare(dataset)\n"
+            "for epoch in range(25):\n    for x in dataset:\n        train_step(x)\n"
+        ),
+        Valid(  # the pipeline made anew on every pass of the epoch loop: a cache would not outlive it
+            "import tensorflow as tf\n\n\ndef images(paths):\n"
+            "    return tf.data.Dataset.from_tensor_slices(paths).map(lambda p: tf.io.decode_png(tf.io.read_file(p)))\n\n\n"
+            "for epoch in range(25):\n    for x in images(paths).batch(64):\n        train_step(x)\n"
+        ),
+        Valid(  # a map function passed through a parameter: the arrays in memory are scaled, nothing decoded
+            "import tensorflow as tf\n\n\ndef batched(dataset, map_fn):\n    return dataset.map(map_fn).batch(64)\n\n\n"
+            "ds = batched(tf.data.Dataset.from_tensor_slices(x), lambda a: a / 255)\n"
+            "for epoch in range(25):\n    for b in ds:\n        train_step(b)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -163,6 +210,17 @@ class DecodedFilesWithoutCache(Rule):
             line=2,
             message_contains="every epoch (`epochs=args.epochs`)",
         ),
+        Invalid(  # a helper's pipeline, its decoding map given as a parameter, returned in a tuple, iterated per epoch
+            "import tensorflow as tf\n\n\ndef batched(dataset, map_fn=None):\n    dataset = dataset.shuffle(2048)\n"
+            "    if map_fn:\n        dataset = dataset.map(map_fn, num_parallel_calls=4)\n    return dataset.batch(64)\n\n\n"
+            "def parse(path):\n    return tf.image.decode_png(tf.io.read_file(path), 3)\n\n\n"
+            "def images(paths, batch_size):\n    dataset = batched(tf.data.Dataset.from_tensor_slices(paths), map_fn=parse)\n"
+            "    return dataset, len(paths) // batch_size\n\n\n"
+            "dataset, steps = images(paths, 64)\nfor epoch in range(25):\n"
+            "    for step, x in enumerate(tqdm.tqdm(dataset, total=steps)):\n        train_step(x)\n",
+            line=7,
+            message_contains="`map(map_fn)` reads and decodes the files again on every pass of the loop at line 21",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -187,22 +245,54 @@ class DecodedFilesWithoutCache(Rule):
 
 
 def _decodes(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:
-    """The map function, or a function of this file it calls, decodes or parses file contents."""
+    """The map function, or a function of this file it calls, decodes or parses file contents; a
+    function given as a parameter (`dataset.map(map_fn)` in a helper) is each one the file's calls
+    of the helper pass there."""
     seen: set[Function] = set()
-    todo = definitions(facts, func, cell)
+    todo = _functions(facts, func, cell)
     while todo:
-        function = todo.pop()
+        function, unit = todo.pop()
         if function in seen or len(seen) > 20:
             continue
         seen.add(function)
         body: ast.AST = function.body if isinstance(function, ast.Lambda) else ast.Module(body=function.body, type_ignores=[])
         for node in ast.walk(body):
             if isinstance(node, ast.Call):
-                inner = facts.site_at(node, cell)
+                inner = facts.site_at(node, unit)
                 if inner is not None and DECODER.match(inner.api):
                     return True
-                todo.extend(definitions(facts, node.func, cell))
+                todo.extend(_functions(facts, node.func, unit))
     return False
+
+
+def _functions(facts: FileFacts, expr: ast.expr, cell: int | None, depth: int = 0) -> list[tuple[Function, int | None]]:
+    """The functions *expr* names (`definitions`), with the cell to read them in; for a parameter
+    of the function *expr* is written in, the functions its calls in this file pass there."""
+    found = [(function, cell) for function in definitions(facts, expr, cell)]
+    if found or not isinstance(expr, ast.Name) or depth >= MAX_HOPS:
+        return found
+    for unit, given in _arguments(facts, expr, cell):
+        found += _functions(facts, given, unit, depth + 1)
+    return found
+
+
+def _arguments(facts: FileFacts, name: ast.Name, cell: int | None) -> list[tuple[int | None, ast.expr]]:
+    """What the file's calls of the function *name* is a parameter of pass for it (by position or
+    keyword, with their cells); [] where *name* is no parameter of the function it is read in."""
+    function = next((a for a in facts.ancestors(name, cell) if isinstance(a, SCOPES)), None)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or name.id not in parameters(function):
+        return []
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    if isinstance(facts.parent(function, cell), ast.ClassDef):
+        positional = positional[1:]  # `self`, bound by `self.f(...)`
+    found = []
+    for unit, call in calls_of(facts, function, cell):
+        given = next((k.value for k in call.keywords if k.arg == name.id), None)
+        if given is None and name.id in positional and positional.index(name.id) < len(call.args):
+            given = call.args[positional.index(name.id)]
+        if given is not None and not isinstance(given, ast.Starred):
+            found.append((unit, given))
+    return found
 
 
 def _size(site) -> str:
@@ -220,12 +310,15 @@ def _size(site) -> str:
 def _passes(facts: FileFacts, top: ast.expr, cell: int | None) -> str | None:
     """How the pipeline *top* (the whole method chain) is run again and again: "each of 30
     epochs", "every epoch (`epochs=args.epochs`)", "every pass of the loop at line 12"; None
-    when it runs once, or goes somewhere (a helper, a return) that may cache it."""
+    when it runs once, or goes somewhere (a helper, another module) that may cache it. A pipeline a
+    function returns (alone or in a tuple) is followed to the file's calls of that function; one
+    iterated through `enumerate`, `zip` or `tqdm` is iterated."""
     found: list[str] = []
-    todo: list[ast.expr] = [top]
+    # (expression, its cell, the element of the tuple it gives that is the pipeline, where the pipeline is made)
+    todo: list[tuple[ast.expr, int | None, int | None, ast.expr]] = [(top, cell, None, top)]
     seen: set[int] = set()
     while todo:
-        expr = todo.pop()
+        expr, cell, index, made = todo.pop()
         if id(expr) in seen:
             continue
         if len(seen) > MAX_USES:
@@ -234,30 +327,63 @@ def _passes(facts: FileFacts, top: ast.expr, cell: int | None) -> str | None:
         if takes(expr):
             continue
         parent = facts.parent(expr, cell)
+        if index is not None:  # the pipeline is element *index* of the tuple *expr* gives
+            target = parent.targets[0] if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
+            if not isinstance(parent, ast.Assign) or not isinstance(target, (ast.Tuple, ast.List)) \
+                    or index >= len(target.elts) or any(isinstance(e, ast.Starred) for e in target.elts):
+                return None  # kept whole somewhere this file does not follow
+            element = target.elts[index]
+            if isinstance(element, ast.Name):
+                todo += [(load, cell, None, made) for load in _loads(facts, parent, element.id, cell)]
+            continue
+        returned = facts.parent(parent, cell) if isinstance(parent, ast.Tuple) else None
+        if isinstance(parent, ast.Tuple) and isinstance(returned, ast.Return):
+            index = parent.elts.index(expr)
+            parent = returned
+        if isinstance(parent, ast.Return):
+            function = next((a for a in facts.ancestors(parent, cell) if isinstance(a, SCOPES)), None)
+            calls = calls_of(facts, function, cell) if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+            if not calls:
+                return None  # returned to code this file does not show: the caller may cache it
+            todo += [(chain_top(facts, call, unit), unit, index, call) for unit, call in calls]
+            continue
         if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is expr:
-            outer = own_loops(facts, parent, cell)
+            around = set(facts.ancestors(made, cell))  # a loop that makes the pipeline anew each pass: no cache outlives it
+            outer = [loop for loop in own_loops(facts, parent, cell) if loop not in around]
             if outer:
                 found.append(f"every pass of the loop at line {outer[0].lineno}")
             continue
         if isinstance(parent, ast.keyword):
             parent = facts.parent(parent, cell)
+        if isinstance(parent, ast.Call) and expr is not parent.func and ast.unparse(parent.func) in ITERATES:
+            todo.append((parent, cell, None, made))  # `enumerate(ds)`, `tqdm(ds)`: its passes are the pipeline's
+            continue
         if isinstance(parent, ast.Call) and expr is not parent.func:
             if last_name(parent.func) != "fit":
-                return None  # a helper, `zip`, ...: it may cache the pipeline
+                return None  # a helper: it may cache the pipeline
             epochs = _epochs(facts, parent, cell)
             if epochs:
                 found.append(epochs)
             continue
         if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-            name = parent.targets[0].id
-            scope = next((a for a in facts.ancestors(parent, cell) if isinstance(a, SCOPES)), None)
-            for node in ast.walk(scope) if scope is not None else ():
-                if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
-                    todo.append(chain_top(facts, node, cell))
+            todo += [(load, cell, None, made) for load in _loads(facts, parent, parent.targets[0].id, cell)]
             continue
-        if isinstance(parent, (ast.Return, ast.Yield, ast.YieldFrom, ast.Assign, ast.AnnAssign, ast.Tuple, ast.List)):
-            return None  # returned, or kept somewhere this file does not follow
+        if isinstance(parent, (ast.Yield, ast.YieldFrom, ast.Assign, ast.AnnAssign, ast.Tuple, ast.List)):
+            return None  # yielded, or kept somewhere this file does not follow
     return found[0] if found else None
+
+
+def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) -> list[ast.expr]:
+    """The method chains that read *name* after the assignment binding it, in its scope (a read
+    before it, `dataset = helper(dataset)`, is of what the name held before)."""
+    scope = next((a for a in facts.ancestors(assign, cell) if isinstance(a, SCOPES)), None)
+    end = (assign.end_lineno or assign.lineno, assign.end_col_offset or 0)
+    return [
+        chain_top(facts, node, cell)
+        for node in (ast.walk(scope) if scope is not None else ())
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
+        and (node.lineno, node.col_offset) > end
+    ]
 
 
 def _epochs(facts: FileFacts, fit: ast.Call, cell: int | None) -> str | None:

@@ -14,7 +14,7 @@ from greenlint.rules.syntax import (
     LOOPS,
     SCOPES,
     STEP_METHODS,
-    cell_units,
+    calls_of,
     in_unguarded_step_loop,
     own_body,
     own_loops,
@@ -232,16 +232,7 @@ def _call_points(facts: FileFacts, call: ast.Call, cell: int | None) -> list[tup
             break
     if function is None:
         return []
-    method_of = isinstance(facts.parent(function, cell), ast.ClassDef)
-    points = []
-    for unit_cell, _ in cell_units(facts):
-        for node in facts.calls(unit_cell):
-            func = node.func
-            named = (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
-                     and func.attr == function.name) if method_of else (isinstance(func, ast.Name) and func.id == function.name)
-            if named and own_loops(facts, node, unit_cell):
-                points.append((unit_cell, node))
-    return points
+    return [(unit_cell, node) for unit_cell, node in calls_of(facts, function, cell) if own_loops(facts, node, unit_cell)]
 
 
 def _period(facts: FileFacts, point: ast.Call, cell: int | None) -> tuple[int, str, ast.AST] | None:

@@ -271,6 +271,24 @@ def definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> li
     return list(index.get(name, ()))
 
 
+def calls_of(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> list[tuple[int | None, ast.Call]]:
+    """The calls the file (every cell of a notebook) makes of *function*, with their cells: `f(...)`
+    for a function, `self.f(...)` for a method (*cell*: the one *function* is written in)."""
+    method_of = isinstance(facts.parent(function, cell), ast.ClassDef)
+    found = []
+    for unit_cell, _ in cell_units(facts):
+        for node in facts.calls(unit_cell):
+            func = node.func
+            if method_of:
+                named = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
+                    and func.attr == function.name
+            else:
+                named = isinstance(func, ast.Name) and func.id == function.name
+            if named:
+                found.append((unit_cell, node))
+    return found
+
+
 def last_name(expr: ast.AST) -> str:
     """The name an expression ends in: `tf.keras.Model` -> `Model`, `fit` -> `fit`; "" otherwise."""
     return expr.attr if isinstance(expr, ast.Attribute) else expr.id if isinstance(expr, ast.Name) else ""
