@@ -221,6 +221,14 @@ class DecodedFilesWithoutCache(Rule):
             line=7,
             message_contains="`map(map_fn)` reads and decodes the files again on every pass of the loop at line 21",
         ),
+        Invalid(  # methods: the decoding method given to the one that maps, its pipeline returned to a fit
+            "import tensorflow as tf\n\n\nclass Data:\n    def parse(self, path):\n"
+            "        return tf.io.decode_jpeg(tf.io.read_file(path))\n\n"
+            "    def batched(self, map_fn, size=32):\n        ds = tf.data.Dataset.from_tensor_slices(self.paths).map(map_fn)\n"
+            "        return ds.batch(size)\n\n    def train(self, model):\n        model.fit(self.batched(self.parse), epochs=30)\n",
+            line=9,
+            message_contains="on each of 30 epochs",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -283,7 +291,9 @@ def _arguments(facts: FileFacts, name: ast.Name, cell: int | None) -> list[tuple
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or name.id not in parameters(function):
         return []
     positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
-    if isinstance(facts.parent(function, cell), ast.ClassDef):
+    if isinstance(facts.parent(function, cell), ast.ClassDef) and not any(
+        last_name(d) == "staticmethod" for d in function.decorator_list
+    ):
         positional = positional[1:]  # `self`, bound by `self.f(...)`
     found = []
     for unit, call in calls_of(facts, function, cell):
