@@ -30,8 +30,8 @@ class ValidationLongerThanTraining(Rule):
     steps as training steps are about a quarter of each epoch's work, four times as many are
     more than half of it. Validation only measures the model, and its estimate rarely needs as
     many batches as the training does (a held-out set is usually a tenth or a fifth of the
-    training set); a validation generator that cycles, as Python generators given to `fit()`
-    do, goes over the same images several times per epoch to fill the count. Fewer
+    training set); an endless validation generator (the usual shape of a Python generator
+    given to `fit()`) goes over a smaller set several times per epoch to fill the count. Fewer
     `validation_steps` (the validation set once: its size over its batch), or validating every
     few epochs with `validation_freq`, gives the same signal for less.
 
