@@ -22,9 +22,10 @@ from greenlint.rules.syntax import SCOPES, last_name, units
 HEAVY_NAMES = frozenset({"histogram", "image", "audio"})
 
 
-def project_merge_names(facts: FileFacts) -> set[str]:
+def project_merge_names(facts: FileFacts) -> dict[str, str]:
     """Names the file binds to a `merge_all()` a project function or method returns, where the
-    project builds a heavy summary outside any `if` of its function (what `merge_all` then holds)."""
+    project builds a heavy summary outside any `if` of its function (what `merge_all` then holds),
+    each with where that summary is built (`tf.summary.image` of modules.py:89)."""
     trees = units(facts)
     instances = {  # `m = Transformer(hp)`: the name and the class it is made from
         node.targets[0].id: node.value.func.id
@@ -36,8 +37,9 @@ def project_merge_names(facts: FileFacts) -> set[str]:
         alias.asname or alias.name for tree in trees for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
         for alias in node.names
     }
-    found: set[str] = set()
-    heavy: dict[str, bool] = {}  # each project module read once per file
+    here = os.path.dirname(os.path.abspath(facts.path))
+    found: dict[str, str] = {}
+    heavy: dict[str, str | None] = {}  # each project module read once per file
     for tree in trees:
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
@@ -45,9 +47,10 @@ def project_merge_names(facts: FileFacts) -> set[str]:
             for path, function in _callees(facts, node.value.func, instances, imported):
                 positions = _merge_positions(function)
                 if path not in heavy and positions:
-                    heavy[path] = _heavy_in_project(path)
-                if positions and heavy[path]:
-                    found |= _targets_at(node.targets[0], positions)
+                    heavy[path] = _heavy_in_project(path, here)
+                held = heavy.get(path)
+                if positions and held:
+                    found.update(dict.fromkeys(_targets_at(node.targets[0], positions), held))
     return found
 
 
@@ -110,28 +113,44 @@ def _targets_at(target: ast.expr, positions: set[int | None]) -> set[str]:
     return set()
 
 
-def _heavy_in_project(path: str) -> bool:
-    """The module at *path*, or a project module it imports directly, builds a histogram, image
-    or audio summary outside any `if` of its function (a flag the user turns on leaves it out)."""
+def _heavy_in_project(path: str, here: str) -> str | None:
+    """Where the module at *path*, or a project module it imports directly, builds a histogram,
+    image or audio summary outside any `if` of its function (a flag the user turns on leaves it
+    out), the module named from the folder *here*: `tf.summary.image` of modules.py:89; None
+    where none does."""
     read = read_tree(path)
-    return read is not None and (_unconditional_heavy(read[1]) or heavy_imported(path, read[0]))
+    if read is None:
+        return None
+    call = _unconditional_heavy(read[1])
+    return _where(call, path, here) if call is not None else heavy_imported(path, read[0], here)
 
 
-def heavy_imported(path: str, text: str) -> bool:
-    """A project module the module at *path* (its *text*) imports directly builds a histogram,
-    image or audio summary outside any `if` of its function: what a `merge_all()` there holds."""
-    modules = [r for other in direct_imports(os.path.abspath(path), text) if (r := read_tree(other))]
-    return any(_unconditional_heavy(tree) for text, tree in modules if "summary" in text)
+def heavy_imported(path: str, text: str, here: str | None = None) -> str | None:
+    """Where a project module the module at *path* (its *text*) imports directly builds a
+    histogram, image or audio summary outside any `if` of its function (what a `merge_all()`
+    there holds), the module named from the folder *here* (*path*'s own by default); None where
+    none does."""
+    for other in direct_imports(os.path.abspath(path), text):
+        read = read_tree(other)
+        call = _unconditional_heavy(read[1]) if read is not None and "summary" in read[0] else None
+        if call is not None:
+            return _where(call, other, here or os.path.dirname(os.path.abspath(path)))
+    return None
 
 
-def _unconditional_heavy(tree: ast.Module) -> bool:
-    def visit(node: ast.AST, guarded: bool) -> bool:
+def _where(call: ast.Call, path: str, here: str) -> str:
+    return f"`{ast.unparse(call.func)}` of {os.path.relpath(os.path.abspath(path), here)}:{call.lineno}"
+
+
+def _unconditional_heavy(tree: ast.Module) -> ast.Call | None:
+    """The first histogram, image or audio summary the module builds outside any `if` of its function."""
+    def visit(node: ast.AST, guarded: bool) -> ast.Call | None:
         if isinstance(node, SCOPES):
             guarded = False
         if isinstance(node, ast.Call) and last_name(node.func) in HEAVY_NAMES and "summary" in ast.unparse(node.func) \
                 and not guarded:
-            return True
+            return node
         inner = guarded or isinstance(node, (ast.If, ast.IfExp, ast.ExceptHandler))
-        return any(visit(child, inner) for child in ast.iter_child_nodes(node))
+        return next((found for child in ast.iter_child_nodes(node) if (found := visit(child, inner)) is not None), None)
 
     return visit(tree, False)

@@ -59,7 +59,9 @@ class SummaryEveryStep(Rule):
     imported: an attention image made in the project's layers module). A merge of scalars only,
     or one whose summaries are built where the file cannot read them (a library, a module not
     imported directly), is not reported: a few scalars serialised per step cost next to nothing
-    beside the step. Not reported either: a run under an `if` in the loop
+    beside the step. The message names a heavy summary the merge holds and where it is built
+    (`tf.summary.image` of modules.py:89), which may be another module than the run's. Not
+    reported either: a run under an `if` in the loop
     (`if step % 100 == 0:` is the usual cure), except the `else` of an `if` that takes a
     remainder, which runs on all the other steps; a loop of one trip.
 
@@ -103,12 +105,14 @@ class SummaryEveryStep(Rule):
     DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = "`tf.summary.{kind}` is written on every pass{times}: write it every few hundred steps"
     MERGED = (
-        "`Session.run` evaluates the merged summaries `{name}` with every training step{times}: fetch and write them"
+        "`Session.run` evaluates the merged summaries `{name}` ({held} among them) with every training step{times}:"
+        " fetch and write them"
         " every few hundred steps (`if step % 100 == 0:`) and only the loss and update otherwise"
     )
     MERGED_APART = (
-        "`Session.run` evaluates the merged summaries `{name}` in a second run of the graph after every training"
-        " step{times}, computing again the forward pass they read: fetch them with the step, every few hundred steps"
+        "`Session.run` evaluates the merged summaries `{name}` ({held} among them) in a second run of the graph after"
+        " every training step{times}, computing again the forward pass they read: fetch them with the step, every few"
+        " hundred steps"
     )
     FIX_TITLE = "Write the summary every N steps"
     VALID = (
@@ -199,7 +203,8 @@ class SummaryEveryStep(Rule):
             "writer = tf.compat.v1.summary.FileWriter('logs')\nfor step in range(10000):\n"
             "    s, _ = sess.run([merged, train_op])\n    writer.add_summary(s, step)\n",
             line=9,
-            message_contains="merged summaries `merged` with every training step (10000 times)",
+            message_contains="merged summaries `merged` (`tf.compat.v1.summary.histogram` on line 4 among them) with every"
+            " training step (10000 times)",
         ),
         Invalid(  # TF1: a run of its own for the summaries after every step: the forward pass again
             "import tensorflow as tf\nopt = tf.compat.v1.train.GradientDescentOptimizer(0.1)\n"
@@ -209,14 +214,15 @@ class SummaryEveryStep(Rule):
             "        sess.run(train_op, feed_dict={x: xs[i], y: ys[i]})\n"
             "        summary = sess.run(merged, feed_dict={x: xs[i], y: ys[i]})\n        writer.add_summary(summary, i)\n",
             line=10,
-            message_contains="in a second run of the graph after every training step (2000 times)",
+            message_contains="`merged` (`tf.compat.v1.summary.histogram` on line 5 among them) in a second run of the"
+            " graph after every training step (2000 times)",
         ),
         Invalid(  # TF1: merged where it is fetched
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "tf.compat.v1.summary.image('input', images)\nsess = tf.compat.v1.Session()\nfor step in range(500):\n"
             "    s, _ = sess.run([tf.compat.v1.summary.merge_all(), train_op])\n",
             line=7,
-            message_contains="merged summaries `merge_all()`",
+            message_contains="merged summaries `merge_all()` (`tf.compat.v1.summary.image` on line 4 among them)",
         ),
         Invalid(  # the else of a periodic trace: every other step still fetches the summaries
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
@@ -226,7 +232,7 @@ class SummaryEveryStep(Rule):
             "        s, _ = sess.run([summaries, train_op], options=trace, run_metadata=meta)\n"
             "    else:\n        s, _ = sess.run([summaries, train_op])\n",
             line=12,
-            message_contains="merged summaries `summaries`",
+            message_contains="merged summaries `summaries` (`tf.compat.v1.summary.histogram` on line 4 among them)",
         ),
     )
 
@@ -258,44 +264,55 @@ class SummaryEveryStep(Rule):
         step's own `Session.run` or by a run of their own beside it."""
         runs = [s for s in facts.sites if s.api in RUNS and (s.loop_runs is None or s.loop_runs > 1)]
         merges = [s for s in facts.sites if s.api in MERGES] if runs else []
-        imported = project_merge_names(facts) if any(_training(s) for s in runs) else set()
+        imported = project_merge_names(facts) if any(_training(s) for s in runs) else {}
         if not merges and not imported:
             return
-        nodes = [(m, node) for m in merges if (node := facts.node(m)) is not None and _holds_heavy(facts, m, node)]
-        names = ({bound_name(facts, node, m.callsite.span.cell) for m, node in nodes} - {None}) | imported
-        inline = {id(node) for _, node in nodes}
+        nodes = [(m, node, held) for m in merges if (node := facts.node(m)) is not None and (held := _holds_heavy(facts, m, node))]
+        names = {name: held for m, node, held in nodes if (name := bound_name(facts, node, m.callsite.span.cell))} | imported
+        inline = {id(node): held for _, node, held in nodes}
         steps = {id(node) for s in runs if _training(s) and (node := facts.node(s)) is not None}
         for site in runs:
             call, cell = facts.node(site), site.callsite.span.cell
             fetches = _fetches(call) if call is not None else None
             if call is None or fetches is None or not every_pass(facts, call, cell):
                 continue
-            fetched = sorted(flow.names(fetches) & names) or ["merge_all()" for n in ast.walk(fetches) if id(n) in inline][:1]
+            fetched = [(name, names[name]) for name in sorted(flow.names(fetches) & names.keys())] \
+                or [("merge_all()", inline[id(n)]) for n in ast.walk(fetches) if id(n) in inline][:1]
             if not fetched:
                 continue
+            (name, held), times = fetched[0], site.loop_times()
             if id(call) in steps:
-                yield self.diagnostic(site.callsite.span, facts.path, self.MERGED.format(name=fetched[0], times=site.loop_times()))
+                yield self.diagnostic(site.callsite.span, facts.path, self.MERGED.format(name=name, held=held, times=times))
                 continue
             loop = next(iter(own_loops(facts, call, cell)), None)
             if loop is not None and any(id(n) in steps for n in own_body(loop)):
-                message = self.MERGED_APART.format(name=fetched[0], times=site.loop_times())
+                message = self.MERGED_APART.format(name=name, held=held, times=times)
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
-def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> bool:
-    """Whether a TF1 merge holds a histogram, image or audio summary: `merge([...])` naming one
-    (or calling it there), `merge_all()` in a file that builds one outside an `if` of its function."""
+def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> str | None:
+    """The histogram, image or audio summary a TF1 merge holds, and where (None where it holds
+    none): `merge([...])` naming one (or calling it there), `merge_all()` in a file that builds
+    one outside an `if` of its function, or whose project imports do."""
     heavy = [(s, node) for s in facts.sites if s.api in HEAVY_OPS and (node := facts.node(s)) is not None]
     if merge.api.endswith(".merge_all"):
-        return any(not _conditional(facts, node, s.callsite.span.cell) for s, node in heavy) \
-            or heavy_imported(facts.path, source_text(facts))
+        unguarded = next((s for s, node in heavy if not _conditional(facts, node, s.callsite.span.cell)), None)
+        return _where(unguarded) if unguarded is not None else heavy_imported(facts.path, source_text(facts))
     given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "inputs"), None)
     if given is None:
-        return False
-    inline = {id(node) for _, node in heavy}
-    if any(id(n) in inline for n in ast.walk(given)):
-        return True
-    return bool(flow.names(given) & {name for s, node in heavy if (name := _bound(facts, node, s.callsite.span.cell))})
+        return None
+    inside = {id(n) for n in ast.walk(given)}
+    named = flow.names(given)
+    return next((
+        _where(s) for s, node in heavy
+        if id(node) in inside or _bound(facts, node, s.callsite.span.cell) in named
+    ), None)
+
+
+def _where(site: Site) -> str:
+    """`tf.compat.v1.summary.histogram` on line 4 (of cell 2, in a notebook)."""
+    cell = site.callsite.span.cell
+    return f"`{site.api.replace('tensorflow.', 'tf.', 1)}` on line {site.callsite.span.line}" + (f" of cell {cell}" if cell else "")
 
 
 def _bound(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:

@@ -1,7 +1,8 @@
-"""GL316 validation-longer-than-training: `fit()` whose validation runs more steps per epoch than its training."""
+"""GL316 validation-longer-than-training: `fit()` whose validation runs as many steps per epoch as its training, or more."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -13,18 +14,26 @@ from greenlint.rules.diagnostic import Diagnostic
 class ValidationLongerThanTraining(Rule):
     """
     ## What it does
-    Flags `fit()` (or `fit_generator()`) on a Keras model given both `steps_per_epoch` and
-    `validation_steps`, when the validation steps outnumber the training steps: each epoch
-    spends more batches checking the model than training it. The counts are literals or the
-    defaults the program runs with (a parameter's, an argparse option's or an absl flag's
-    default written in the file).
+    Flags `fit()` (or `fit_generator()`) on a Keras model given `validation_data`,
+    `steps_per_epoch` and `validation_steps`, when the validation steps are at least as many
+    as the training steps: each epoch runs as many batches checking the model as training it,
+    or more. The counts are literals or the defaults the program runs with (a parameter's, an
+    argparse option's or an absl flag's default written in the file). A `validation_freq` of
+    `n` validates every `n`-th epoch: the validation steps are divided by it before the
+    comparison (a list of epochs, or a frequency greenlint cannot read, is not reported).
+    Not reported either: `validation_steps` without `validation_data` (Keras ignores it).
 
     ## Why is this bad?
     Keras runs `validation_steps` batches of the validation data at the end of every epoch
-    (the `Model.fit` documentation). Validation only measures the model: when it runs longer
-    than the training itself, most of each epoch's energy goes to a measurement whose
-    precision rarely needs that many batches. A validation set sampled with fewer steps (or
-    validated every few epochs with `validation_freq`) gives the same signal for less.
+    (the `Model.fit` documentation). A validation step is a forward pass, about a third of a
+    training step (whose backward pass costs about twice the forward one): as many validation
+    steps as training steps are about a quarter of each epoch's work, four times as many are
+    more than half of it. Validation only measures the model, and its estimate rarely needs as
+    many batches as the training does (a held-out set is usually a tenth or a fifth of the
+    training set); an endless validation generator (the usual shape of a Python generator
+    given to `fit()`) goes over a smaller set several times per epoch to fill the count. Fewer
+    `validation_steps` (the validation set once: its size over its batch), or validating every
+    few epochs with `validation_freq`, gives the same signal for less.
 
     ## Example
     ```python
@@ -51,10 +60,10 @@ class ValidationLongerThanTraining(Rule):
 
     code = "GL316"
     name = "validation-longer-than-training"
-    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = (
-        "`{method}()` validates {validation} steps per epoch{validation_basis}, more than its {training} training"
-        " steps{training_basis}: most of each epoch checks the model instead of training it"
+        "`{method}()` validates {validation} steps{every}{validation_basis}, {relation} its {training}"
+        " training steps{training_basis}: with a forward pass a third of a training step, about {share} % of each"
+        " epoch's work checks the model instead of training it"
     )
     FIX_TITLE = "Use fewer `validation_steps` (or `validation_freq`)"
     VALID = (
@@ -67,13 +76,52 @@ class ValidationLongerThanTraining(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "m.fit(ds, steps_per_epoch=n // batch, validation_data=val, validation_steps=v // batch)\n"
         ),
+        Valid(  # fewer validation steps than training steps
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "m.fit(ds, epochs=5, steps_per_epoch=512, validation_data=val, validation_steps=511)\n"
+        ),
+        Valid(  # validated every fourth epoch: 100 steps per epoch on average, against 200
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "m.fit(ds, epochs=40, steps_per_epoch=200, validation_data=val, validation_steps=400, validation_freq=4)\n"
+        ),
+        Valid(  # validated on the epochs listed only
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "m.fit(ds, epochs=40, steps_per_epoch=200, validation_data=val, validation_steps=400,"
+            " validation_freq=[10, 20, 40])\n"
+        ),
+        Valid(  # no validation data: Keras ignores validation_steps
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "m.fit(ds, epochs=5, steps_per_epoch=100, validation_steps=500)\n"
+        ),
+        Valid(  # validation_data=None written out
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "m.fit(ds, epochs=5, steps_per_epoch=100, validation_data=None, validation_steps=500)\n"
+        ),
     )
     INVALID = (
         Invalid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "m.fit(ds, epochs=50, steps_per_epoch=100, validation_data=val, validation_steps=500)\n",
             line=3,
-            message_contains="validates 500 steps per epoch, more than its 100 training steps",
+            message_contains="validates 500 steps per epoch, more than its 100 training steps: with a forward pass a"
+            " third of a training step, about 62 % of each epoch's work",
+        ),
+        Invalid(  # as many validation steps as training steps, both the defaults of the function's parameters
+            "import tensorflow as tf\n"
+            "def train(model, train_gen, val_gen, epochs=5, steps_per_epoch=512, val_steps_per_epoch=512):\n"
+            "    model.fit(train_gen, steps_per_epoch=steps_per_epoch, validation_data=val_gen,\n"
+            "              validation_steps=val_steps_per_epoch, epochs=epochs)\n"
+            "m = tf.keras.Sequential()\ntrain(m, gen(), gen())\n",
+            line=3,
+            message_contains="validates 512 steps per epoch (the default of parameter `val_steps_per_epoch`), as many as"
+            " its 512 training steps (the default of parameter `steps_per_epoch`): with a forward pass a third of a"
+            " training step, about 25 %",
+        ),
+        Invalid(  # validated every second epoch: still 400 steps per epoch on average, against 200
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "m.fit(ds, epochs=40, steps_per_epoch=200, validation_data=val, validation_steps=800, validation_freq=2)\n",
+            line=3,
+            message_contains="validates 800 steps every 2 epochs (400 per epoch), more than its 200",
         ),
         Invalid(  # an absl flag's default
             "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_integer('eval_steps', 1000, 'steps')\n"
@@ -88,17 +136,34 @@ class ValidationLongerThanTraining(Rule):
         for site in facts.sites:
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
-            training, validation = _count(facts, site, "steps_per_epoch"), _count(facts, site, "validation_steps")
-            if training is None or validation is None or validation[0] <= training[0]:
+            data = keyword(facts.node(site), "validation_data")
+            if data is None or isinstance(data.value, ast.Constant) and data.value.value is None:
                 continue
+            training, validation = _count(facts, site, "steps_per_epoch"), _count(facts, site, "validation_steps")
+            every = _frequency(facts, site)
+            if training is None or validation is None or every is None or validation[0] < training[0] * every:
+                continue
+            per_epoch = validation[0] / every
             message = self.MESSAGE.format(
                 method=site.api.rsplit(".", 1)[-1],
                 validation=validation[0],
                 validation_basis=f" ({validation[1]})" if validation[1] else "",
+                every=f" every {every} epochs ({per_epoch:g} per epoch)" if every > 1 else " per epoch",
+                relation="as many as" if per_epoch == training[0] else "more than",
                 training=training[0],
                 training_basis=f" ({training[1]})" if training[1] else "",
+                share=round(100 * per_epoch / (per_epoch + 3 * training[0])),
             )
             yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _frequency(facts: FileFacts, site: Site) -> int | None:
+    """Every how many epochs the fit validates: 1 without `validation_freq`, its count where it
+    is one greenlint reads, None otherwise (a list of epochs, a value of the program's)."""
+    if keyword(facts.node(site), "validation_freq") is None:
+        return 1
+    found = _count(facts, site, "validation_freq")
+    return found[0] if found is not None else None
 
 
 def _count(facts: FileFacts, site: Site, name: str) -> tuple[int, str] | None:

@@ -36,6 +36,12 @@ def test_summaries_a_project_model_returns_are_fetched_with_every_step(tmp_path,
     assert _gl318(tmp_path, predictor) == [8]
 
 
+def test_the_message_names_the_heavy_summary_the_merge_holds_and_where_it_is_built(tmp_path, predictor):
+    files = {"layers.py": LAYERS, "model.py": MODEL, "train.py": TRAIN}
+    (found,) = check_in_project(tmp_path, predictor, files, "train.py", "GL318")
+    assert "`summaries` (`tf.compat.v1.summary.image` of layers.py:4 among them)" in found.message
+
+
 def test_a_merge_all_in_the_file_holds_the_images_a_project_module_builds(tmp_path, predictor):
     train = (
         "import tensorflow as tf\nfrom layers import attention\nloss = attention(xs, ys)\n"
