@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from greenlint.rules.base import FileFacts, Site, is_keras_model_method, keyword
+from greenlint.rules.base import FileFacts, Site, is_keras_model_method, keyword, method
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.syntax import (
@@ -27,6 +27,8 @@ from greenlint.rules.syntax import (
 
 #: Keras methods that score the model on data other than the batch it trains on.
 EVALUATES = ("evaluate", "evaluate_generator", "test_on_batch")
+#: Calls that make a new Keras model.
+BUILDS = frozenset({"Sequential", "Model", "load_model", "clone_model"})
 #: How many values an environment's `step()` returns: gym's `(observation, reward, done, info)`,
 #: gymnasium's `(observation, reward, terminated, truncated, info)`.
 STEP_RESULTS = (4, 5)
@@ -121,6 +123,8 @@ def _judge(facts: FileFacts, loop: ast.For, cell: int | None, functions: dict) -
         if name in EXITS:
             return None
         site = facts.site_at(node, at)
+        if site is not None and method(site.api) in BUILDS:
+            return None  # a new model each pass (a search, a cross-validation): no one training to stop
         trains = trains or name in STEP_METHODS or (site is not None and is_training_step(site))
         progress = progress or _measures(facts, node, at, site)
     return progress if trains else None

@@ -181,7 +181,8 @@ class TrainingWithoutEarlyStopping(Rule):
     unpacked into gym's four or gymnasium's five values), a Keras `evaluate()`/`test_on_batch()`,
     or a `fit()` given validation data. Not reported: a loop with a way out (its own `break`, not
     a nested loop's; a `return`, `raise`, `yield` or exit), one that reads or sets
-    `stop_training` (in it or in a function it calls), one in test code, and a loop nested in
+    `stop_training` (in it or in a function it calls), one that builds or loads a model (a
+    search or a cross-validation trains a new model each pass), one in test code, and a loop nested in
     another such loop (the outer one is reported). A loop that trains without measuring
     anything is not reported either, for the reason above: its count is the only budget it has.
 
@@ -359,6 +360,11 @@ class TrainingWithoutEarlyStopping(Rule):
         Valid(  # a test: a fixed count on purpose
             "import tensorflow as tf\ndef test_training_converges():\n    m = tf.keras.Sequential()\n"
             "    for epoch in range(50):\n        m.train_on_batch(x, y)\n        m.evaluate(vx, vy)\n"
+        ),
+        Valid(  # a search: each pass trains a new model (built by a function of the file)
+            "import tensorflow as tf\ndef build(units):\n    return tf.keras.Sequential([tf.keras.layers.Dense(units)])\n"
+            "for trial in range(50):\n    m = build(2 ** (trial % 8))\n"
+            "    m.fit(x, y, epochs=5, validation_data=(vx, vy))\n"
         ),
         Valid(  # a step() whose result is not an environment's four or five values
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(100):\n"
