@@ -21,6 +21,7 @@ from greenlint.rules.syntax import (
     is_training_step,
     last_name,
     leaves,
+    own_loops,
     scope_body,
     text_mentions,
 )
@@ -48,25 +49,35 @@ class TrainingLoop:
 
 
 def fixed_training_loops(facts: FileFacts, minimum: int) -> list[TrainingLoop]:
-    """The outermost such loops of the file that run at least *minimum* passes with the
-    program's defaults, in source order."""
+    """Such loops of the file that run at least *minimum* passes with the program's defaults,
+    in source order. A loop nested in another of its function is judged only under a loop
+    known to make fewer passes (`for seed in range(3)`): the outer loop holds the stopping
+    decision otherwise (the episodes around an episode's steps)."""
     if not any(is_training_step(s) for s in facts.sites) or not text_mentions(facts, "range("):
         return []  # the cheap tests first: most files are never indexed
     functions = _functions(facts)
-    found: dict[ast.For, TrainingLoop] = {}
+    found = []
     for cell, module in cell_units(facts):
         for node in ast.walk(module):
-            if isinstance(node, ast.For) and not in_test(facts, node, cell):
-                passes, basis = _passes(facts, node, cell)
-                if passes is not None and passes >= minimum:
-                    judged = _judge(facts, node, cell, functions)
-                    if judged is not None:
-                        found[node] = TrainingLoop(node, cell, passes, basis, judged)
-    outermost = [
-        t for t in found.values()
-        if not any(isinstance(a, ast.For) and a in found for a in facts.ancestors(t.loop, t.cell))
-    ]
-    return sorted(outermost, key=lambda t: (t.cell or 0, t.loop.lineno))
+            if not isinstance(node, ast.For) or in_test(facts, node, cell):
+                continue
+            passes, basis = _passes(facts, node, cell)
+            if passes is None or passes < minimum or _decided_outside(facts, node, cell, minimum):
+                continue
+            judged = _judge(facts, node, cell, functions)
+            if judged is not None:
+                found.append(TrainingLoop(node, cell, passes, basis, judged))
+    return sorted(found, key=lambda t: (t.cell or 0, t.loop.lineno))
+
+
+def _decided_outside(facts: FileFacts, loop: ast.For, cell: int | None, minimum: int) -> bool:
+    """A loop of its function around this one has a way out, an unknown length or at least
+    *minimum* passes."""
+    for outer in own_loops(facts, loop, cell):
+        passes = _passes(facts, outer, cell)[0] if isinstance(outer, ast.For) else None
+        if leaves(outer) or passes is None or passes >= minimum:
+            return True
+    return False
 
 
 def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | None, str]:

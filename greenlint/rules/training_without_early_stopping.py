@@ -183,7 +183,8 @@ class TrainingWithoutEarlyStopping(Rule):
     a nested loop's; a `return`, `raise`, `yield` or exit), one that reads or sets
     `stop_training` (in it or in a function it calls), one that builds or loads a model (a
     search or a cross-validation trains a new model each pass), one in test code, and a loop nested in
-    another such loop (the outer one is reported). A loop that trains without measuring
+    another of its function unless that one is known to make fewer passes (`for seed in
+    range(3)`): the outer loop holds the decision (the episodes around an episode's steps). A loop that trains without measuring
     anything is not reported either, for the reason above: its count is the only budget it has.
 
     ## Why is this bad?
@@ -200,6 +201,15 @@ class TrainingWithoutEarlyStopping(Rule):
     ## Example
     ```python
     model.fit(x, y, epochs=200, validation_split=0.2)
+
+    for episode in range(EPISODES):
+        state, score = env.reset(), 0
+        for t in range(500):
+            state, reward, done, _ = env.step(agent.act(state))
+            score += reward
+            agent.replay()  # trains the agent's model
+            if done:
+                break  # ends the episode, not the training
     ```
 
     ## Use instead
@@ -215,7 +225,8 @@ class TrainingWithoutEarlyStopping(Rule):
     ```python
     scores = collections.deque(maxlen=100)
     for episode in range(EPISODES):
-        scores.append(play_and_learn(env, agent))
+        ...  # the episode, as above
+        scores.append(score)
         if len(scores) == scores.maxlen and sum(scores) / len(scores) >= SOLVED:
             break
     ```
