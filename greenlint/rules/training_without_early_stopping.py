@@ -234,7 +234,9 @@ class TrainingWithoutEarlyStopping(Rule):
     ## Energy evidence
     How many epochs early stopping saves depends on the data and the model: the pair under
     bench/rules/ shows one case (a small regression that stops improving early), not a general
-    figure.
+    figure. The loop shape is not measured apart: its saving is every pass after the model
+    stopped improving (for an agent, every episode after its task is solved), which only the
+    problem bounds.
 
     ## Fix safety
     No automatic fix: stopping early changes the trained model, and the right patience is a
