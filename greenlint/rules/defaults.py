@@ -37,6 +37,20 @@ def default_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[o
     return None
 
 
+def known_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[object, str]:
+    """The value of *expr* with the program's defaults (`default_value`), or the literal a
+    module-level name holds (`module_constant`), and where it comes from, ready to follow the
+    figure in a message (" (`EPISODES` = 1000)"; "" as written); (None, "") when unknown."""
+    found = default_value(facts, expr, cell)
+    if found is not None:
+        value, where = found
+        return value, f" (`{ast.unparse(expr)}`: {where})" if where else ""
+    if isinstance(expr, ast.Name):
+        value = module_constant(facts, expr.id)
+        return value, f" (`{expr.id}` = {value!r})"
+    return None, ""
+
+
 def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) -> tuple[object, str] | None:
     """`self.epochs` read in a method, where the class assigns `self.epochs` once, in its
     `__init__`: a literal, or a parameter of `__init__` with a literal default

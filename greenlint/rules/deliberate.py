@@ -56,7 +56,8 @@ def _test_class(cls: ast.ClassDef) -> bool:
     return cls.name.startswith("Test") or cls.name.endswith(("Test", "Tests")) or any(b.endswith("TestCase") for b in bases)
 
 
-def _in_test(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
+def in_test(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
+    """The node is written in test code: a `test*` function, a setup method, a pytest fixture, a test class."""
     for parent in facts.ancestors(node, cell):
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if parent.name.startswith("test") or parent.name in _TEST_SETUP:
@@ -104,14 +105,14 @@ def in_test_code(facts: FileFacts, site: Site) -> bool:
     test class (named `Test*`/`*Test`, or a `TestCase` subclass), or a helper function that
     only such code calls (in the same file)."""
     cell = site.callsite.span.cell
-    return everywhere(facts, site, lambda node: _in_test(facts, node, cell))
+    return everywhere(facts, site, lambda node: in_test(facts, node, cell))
 
 
 def deliberate_switch(facts: FileFacts, site: Site) -> bool:
     """A debugging switch turned on on purpose: under a condition or in test code, or in a
     helper function that is only called that way (`if args.debug: enable_debugging()`)."""
     cell = site.callsite.span.cell
-    return everywhere(facts, site, lambda node: _condition(facts, node, cell) is not None or _in_test(facts, node, cell))
+    return everywhere(facts, site, lambda node: _condition(facts, node, cell) is not None or in_test(facts, node, cell))
 
 
 def comments_beside(facts: FileFacts, site: Site) -> str:

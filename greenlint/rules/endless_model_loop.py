@@ -8,12 +8,18 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, method, unit_text
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, unit_text
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, last_name, scope_body, unguarded_body, waits_for_user
+from greenlint.rules.syntax import (
+    SCOPES,
+    is_training_step,
+    last_name,
+    leaves,
+    scope_body,
+    unguarded_body,
+    waits_for_user,
+)
 
-#: Calls that end the program from inside the loop.
-EXITS = frozenset({"exit", "quit", "_exit", "abort"})
 #: Keras model methods that run the model (beside the training ones).
 MODEL_RUNS = ("__call__", "predict", "predict_on_batch", "evaluate", "test_on_batch")
 #: Calls that block until something outside the program arrives (a message on a socket, a
@@ -197,7 +203,7 @@ class EndlessModelLoop(Rule):
             threads = None
             for loop, function in _endless_loops(facts, module, cell):
                 inside = [s for s in sites if _directly_in(loop, s.callsite.span.line)]
-                if not inside or _leaves(loop) or _handled(facts, loop, cell) or waits_for_user(loop) or _serves(loop):
+                if not inside or leaves(loop) or _handled(facts, loop, cell) or waits_for_user(loop) or _serves(loop):
                     continue
                 threads = _thread_targets(facts, cell) if threads is None else threads
                 if function is not None and function.name in threads:
@@ -213,15 +219,13 @@ class EndlessModelLoop(Rule):
 
 def _runs_model(site: Site) -> str | None:
     """"training" for a training step, "model" for another run of a model or graph, else None."""
-    api = site.api or ""
-    if method(api) in STEP_METHODS or is_keras_model_method(api, ("fit", "fit_generator")):
+    if is_training_step(site):
         return "training"
-    step = ((site.callsite.work or {}).get("step") or {}).get("value")
-    if step is not None:
-        return "training" if step == "training" else "model"
+    if ((site.callsite.work or {}).get("step") or {}).get("value") is not None:
+        return "model"
     from greenlint.catalog.kinds import TRACED_CALL  # on first need: a warm run loads no catalog
 
-    if is_keras_model_method(api, MODEL_RUNS) or api == TRACED_CALL:
+    if is_keras_model_method(site.api or "", MODEL_RUNS) or site.api == TRACED_CALL:
         return "model"
     return None
 
@@ -258,24 +262,6 @@ def _is_count(func: ast.expr, counts: frozenset[str]) -> bool:
     if isinstance(func, ast.Attribute):
         return func.attr == "count" and isinstance(func.value, ast.Name) and func.value.id == "itertools"
     return isinstance(func, ast.Name) and func.id in counts
-
-
-def _leaves(loop: ast.AST) -> bool:
-    """Something in the loop leaves it: its own `break` (not a nested loop's), a `return`, a
-    `raise`, a `yield`, or a call that ends the program."""
-    for node in scope_body(loop):
-        if isinstance(node, (ast.Return, ast.Raise, ast.Yield, ast.YieldFrom)):
-            return True
-        if isinstance(node, ast.Call) and last_name(node.func) in EXITS:
-            return True
-    todo = list(getattr(loop, "body", ()))
-    while todo:  # its own breaks: not those of a nested loop
-        node = todo.pop()
-        if isinstance(node, ast.Break):
-            return True
-        if not isinstance(node, (*LOOPS, *SCOPES)):
-            todo.extend(ast.iter_child_nodes(node))
-    return False
 
 
 def _serves(loop: ast.AST) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, method
-from greenlint.rules.defaults import default_value, module_constant
+from greenlint.rules.defaults import known_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     LOOPS,
@@ -245,25 +245,13 @@ def _period(facts: FileFacts, point: ast.Call, cell: int | None) -> tuple[int, s
         if isinstance(parent, ast.If) and child in parent.body:
             for node in ast.walk(parent.test):
                 if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-                    value, source = _known(facts, node.right, cell)
+                    value, source = known_value(facts, node.right, cell)
                     loops = own_loops(facts, parent, cell)
                     if isinstance(value, int) and not isinstance(value, bool) and loops:
                         return value, source, loops[0]
                     return None
         child = parent
     return None
-
-
-def _known(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[object, str]:
-    """The value of a divisor with the program's defaults, and where it comes from ("" as written)."""
-    found = default_value(facts, expr, cell)
-    if found is not None:
-        value, where = found
-        return value, f" (`{ast.unparse(expr)}`: {where})" if where else ""
-    if isinstance(expr, ast.Name):
-        value = module_constant(facts, expr.id)
-        return value, f" (`{expr.id}` = {value!r})"
-    return None, ""
 
 
 def _few_saves(facts: FileFacts, loop: ast.AST, cell: int | None, period: int) -> bool:

@@ -6,12 +6,25 @@ import ast
 from collections.abc import Iterator
 
 from greenlint.analysis import flow, sources
-from greenlint.rules.base import FileFacts, Site, keyword
+from greenlint.rules.base import FileFacts, Site, is_keras_model_method, keyword, method
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
 #: Method names of one training step (a custom loop's update, or a Keras step call).
 STEP_METHODS = frozenset({"apply_gradients", "minimize", "train_on_batch"})
+#: Calls that end the program from inside a loop.
+EXITS = frozenset({"exit", "quit", "_exit", "abort"})
+
+
+def is_training_step(site: Site) -> bool:
+    """The call trains a model: a step method, Keras' `fit`/`fit_generator`, or a call the
+    analysis found to be one training step (`work["step"]` "training")."""
+    api = site.api or ""
+    return (
+        method(api) in STEP_METHODS
+        or is_keras_model_method(api, ("fit", "fit_generator"))
+        or ((site.callsite.work or {}).get("step") or {}).get("value") == "training"
+    )
 
 
 def innermost_loop(facts: FileFacts, site: Site) -> tuple[ast.AST | None, bool]:
@@ -172,6 +185,24 @@ def trains(facts: FileFacts, loop: ast.AST | None, cell: int | None) -> bool:
         site = facts.site_at(node, cell) if isinstance(node, ast.Call) else None
         if site is not None and site.work_value("step") == "training":
             return True
+    return False
+
+
+def leaves(loop: ast.AST) -> bool:
+    """Something in the loop leaves it: its own `break` (not a nested loop's), a `return`, a
+    `raise`, a `yield`, or a call that ends the program."""
+    for node in scope_body(loop):
+        if isinstance(node, (ast.Return, ast.Raise, ast.Yield, ast.YieldFrom)):
+            return True
+        if isinstance(node, ast.Call) and last_name(node.func) in EXITS:
+            return True
+    todo = list(getattr(loop, "body", ()))
+    while todo:  # its own breaks: not those of a nested loop
+        node = todo.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if not isinstance(node, (*LOOPS, *SCOPES)):
+            todo.extend(ast.iter_child_nodes(node))
     return False
 
 

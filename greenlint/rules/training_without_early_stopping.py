@@ -1,4 +1,5 @@
-"""GL308 training-without-early-stopping: many epochs with validation data and no `EarlyStopping`."""
+"""GL308 training-without-early-stopping: many epochs with validation data and no `EarlyStopping`, or a
+long training loop that measures progress and never stops on it."""
 
 from __future__ import annotations
 
@@ -6,11 +7,13 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method, keyword
 from greenlint.rules.callbacks import constructor, constructors, file_class, listed, project_classes
 from greenlint.rules.defaults import default_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import text_mentions, units
+from greenlint.rules.training_loops import fixed_training_loops
 
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
 #: Keras callbacks that never end training when the model stops improving.
@@ -82,6 +85,16 @@ HELPER = (
             "    m.fit(x, y, epochs=100, validation_split=0.2, callbacks=callbacks)\n"
 )
 
+
+#: A reinforcement-learning agent trained for a fixed number of episodes (`{stop}`: more lines at
+#: the end of each episode, `{count}`: the episode count).
+AGENT = (
+    "import gym\nimport tensorflow as tf\nEPISODES = {count}\nm = tf.keras.Sequential()\n"
+    "def replay(memory):\n    m.fit(*sample(memory), epochs=1, verbose=0)\n"
+    "env = gym.make('CartPole-v1')\nfor e in range(EPISODES):\n    state = env.reset()\n"
+    "    for t in range(500):\n        state, reward, done, _ = env.step(act(m, state))\n"
+    "        if done:\n            break\n        replay(memory)\n{stop}"
+)
 
 #: What a callback that changes training by the epoch number touches (a learning-rate or a loss
 #: weight schedule: the epoch count is then part of the design).
@@ -159,17 +172,44 @@ class TrainingWithoutEarlyStopping(Rule):
     known to be wasted. The change worth making there is holding out validation data, a choice
     about the data that no callback stands in for.
 
+    The same holds for a training loop the program writes itself: a `for` over `range(N)`
+    (N at least `min-epochs`: a literal, a module constant, or a default as above) whose body
+    trains (`fit`, `train_on_batch`, `apply_gradients`, `minimize`, a TF1 training run, a
+    `tf.function` that trains; in the loop, in loops nested in it, or in a function of the file
+    it calls) and measures how well the model does on the way: the reward of an environment's
+    `step()` (a reinforcement-learning agent trained for a fixed number of episodes; its result
+    unpacked into gym's four or gymnasium's five values), a Keras `evaluate()`/`test_on_batch()`,
+    or a `fit()` given validation data. Not reported: a loop with a way out (its own `break`, not
+    a nested loop's; a `return`, `raise`, `yield` or exit), one that reads or sets
+    `stop_training` (in it or in a function it calls), one that builds or loads a model (a
+    search or a cross-validation trains a new model each pass), one in test code, and a loop nested in
+    another of its function unless that one is known to make fewer passes (`for seed in
+    range(3)`): the outer loop holds the decision (the episodes around an episode's steps). A loop that trains without measuring
+    anything is not reported either, for the reason above: its count is the only budget it has.
+
     ## Why is this bad?
     With validation data the program can tell when the model stops improving; without a
     stopping rule it trains all the epochs anyway, and every epoch after the best one is energy
     spent on a model that is not kept (or is worse). Keras' `EarlyStopping(monitor="val_loss",
     patience=..., restore_best_weights=True)` ends training once the validation metric stops
     improving. A callback that keeps the best weights shows the same: the program already
-    knows the last epochs are not the best ones, and runs them all the same.
+    knows the last epochs are not the best ones, and runs them all the same. An agent that has
+    solved its task (its episodes reach the environment's maximum score) keeps playing and
+    learning for the rest of its episodes: often the longest and costliest ones, teaching it
+    nothing new.
 
     ## Example
     ```python
     model.fit(x, y, epochs=200, validation_split=0.2)
+
+    for episode in range(EPISODES):
+        state, score = env.reset(), 0
+        for t in range(500):
+            state, reward, done, _ = env.step(agent.act(state))
+            score += reward
+            agent.replay()  # trains the agent's model
+            if done:
+                break  # ends the episode, not the training
     ```
 
     ## Use instead
@@ -180,10 +220,23 @@ class TrainingWithoutEarlyStopping(Rule):
     model.fit(x, y, epochs=200, validation_split=0.2, callbacks=[stop])
     ```
 
+    In a loop of its own, stop on the measure it already has:
+
+    ```python
+    scores = collections.deque(maxlen=100)
+    for episode in range(EPISODES):
+        ...  # the episode, as above
+        scores.append(score)
+        if len(scores) == scores.maxlen and sum(scores) / len(scores) >= SOLVED:
+            break
+    ```
+
     ## Energy evidence
     How many epochs early stopping saves depends on the data and the model: the pair under
     bench/rules/ shows one case (a small regression that stops improving early), not a general
-    figure.
+    figure. The loop shape is not measured apart: its saving is every pass after the model
+    stopped improving (for an agent, every episode after its task is solved), which only the
+    problem bounds.
 
     ## Fix safety
     No automatic fix: stopping early changes the trained model, and the right patience is a
@@ -200,8 +253,20 @@ class TrainingWithoutEarlyStopping(Rule):
         "`{method}()` runs {epochs} epochs{basis} and its callback `{keeper}` keeps the best weights,"
         " but nothing stops it when the model stops improving"
     )
-    FIX_TITLE = "Add a `tf.keras.callbacks.EarlyStopping(restore_best_weights=True)` callback"
-    OPTIONS = (Option("min-epochs", int, 20, "GL308 flags fit() with at least this many epochs."),)
+    LOOP_MESSAGE = (
+        "`{header}` runs {passes} passes{basis} that train the model and measure its progress ({progress}),"
+        " but nothing in it ends the loop once the model stops improving or the task is solved"
+    )
+    FIX_TITLE = (
+        "Stop when the model stops improving: a `tf.keras.callbacks.EarlyStopping(restore_best_weights=True)`"
+        " callback, or a `break` on the measure a loop of your own already takes"
+    )
+    OPTIONS = (
+        Option(
+            "min-epochs", int, 20,
+            "GL308 flags fit() with at least this many epochs, and a training loop of at least this many passes.",
+        ),
+    )
     VALID = (
         Valid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -283,6 +348,40 @@ class TrainingWithoutEarlyStopping(Rule):
             "import tensorflow as tf\ndef make_callbacks(args):\n    return build(args)\n"
             "m = tf.keras.Sequential()\ncallbacks = make_callbacks(args)\n"
             "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=callbacks)\n"
+        ),
+        Valid(  # the loop stops once the task is solved
+            AGENT.format(count=1000, stop="    if mean(scores) >= 475:\n        break\n")
+        ),
+        Valid(AGENT.format(count=10, stop="")),  # a handful of episodes
+        Valid(  # a function the loop calls ends the program once solved
+            AGENT.format(count=1000, stop="    check(t)\n")
+            + "import sys\ndef check(score):\n    if score >= 475:\n        sys.exit(0)\n"
+        ),
+        Valid(  # a fixed budget of steps with nothing that measures progress: the count is the only budget
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor step in range(10000):\n"
+            "    m.train_on_batch(*next_batch())\n"
+        ),
+        Valid(  # the loop reads a callback's stop_training flag
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(100):\n"
+            "    m.train_on_batch(x, y)\n    logs = {'val_loss': m.evaluate(vx, vy)}\n"
+            "    stopper.on_epoch_end(epoch, logs)\n    if m.stop_training:\n        m.stop_training = False\n"
+        ),
+        Valid(  # the count is not known (the length of the data)
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(len(batches)):\n"
+            "    m.train_on_batch(x, y)\n    m.evaluate(vx, vy)\n"
+        ),
+        Valid(  # a test: a fixed count on purpose
+            "import tensorflow as tf\ndef test_training_converges():\n    m = tf.keras.Sequential()\n"
+            "    for epoch in range(50):\n        m.train_on_batch(x, y)\n        m.evaluate(vx, vy)\n"
+        ),
+        Valid(  # a search: each pass trains a new model (built by a function of the file)
+            "import tensorflow as tf\ndef build(units):\n    return tf.keras.Sequential([tf.keras.layers.Dense(units)])\n"
+            "for trial in range(50):\n    m = build(2 ** (trial % 8))\n"
+            "    m.fit(x, y, epochs=5, validation_data=(vx, vy))\n"
+        ),
+        Valid(  # a step() whose result is not an environment's four or five values
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(100):\n"
+            "    m.train_on_batch(x, y)\n    scheduler.step()\n"
         ),
     )
     INVALID = (
@@ -372,6 +471,26 @@ class TrainingWithoutEarlyStopping(Rule):
             HELPER.format(extra=""),
             line=13,
         ),
+        Invalid(  # an agent trained for a fixed number of episodes: the break leaves the episode only
+            AGENT.format(count=1000, stop=""),
+            line=8,
+            message_contains="runs 1000 passes (`EPISODES` = 1000) that train the model and measure its progress"
+            " (the reward `env.step()` returns)",
+        ),
+        Invalid(  # an epoch loop that evaluates on validation data every pass and never stops on it
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(200):\n"
+            "    for x, y in batches:\n        m.train_on_batch(x, y)\n    print(m.evaluate(vx, vy))\n",
+            line=3,
+            message_contains="`evaluate()` on other data",
+        ),
+        Invalid(  # gymnasium's five values, the count a parameter's default; the outer loop of two is reported
+            "import gymnasium\nimport tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
+            "def train(env, episodes=300):\n    for e in range(episodes):\n        obs, info = env.reset()\n"
+            "        for t in range(1000):\n            obs, reward, terminated, truncated, info = env.step(policy(obs))\n"
+            "            opt.apply_gradients(grads(obs, reward))\n",
+            line=6,
+            message_contains="300 passes (`episodes`: the default of parameter `episodes`)",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -405,6 +524,13 @@ class TrainingWithoutEarlyStopping(Rule):
             basis = f" ({basis})" if basis else ""
             message = template.format(method=method, epochs=epochs, basis=basis, keeper=keeper)
             yield self.diagnostic(site.callsite.span, facts.path, message)
+        for found in fixed_training_loops(facts, minimum):
+            loop, head = found.loop, found.loop.iter
+            span = Span(loop.lineno, loop.col_offset + 1, head.end_lineno or loop.lineno,
+                        (head.end_col_offset or loop.col_offset) + 1, found.cell)
+            header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
+            message = self.LOOP_MESSAGE.format(header=header, passes=found.passes, basis=found.basis, progress=found.progress)
+            yield self.diagnostic(span, facts.path, message)
 
 
 def _epochs(facts: FileFacts, site: Site, call: ast.Call) -> tuple[int | None, str]:

@@ -22,3 +22,14 @@ def check_in_project(root, predictor, files: dict, main: str, code: str) -> list
         path.write_text(text)
     found = check_source(files[main], str(root / main), Config(select=(code,), no_cache=True), predictor)
     return [d for d in found if d.code == code]
+
+
+def notebook(*cells: str) -> str:
+    """A notebook's JSON with one code cell per text."""
+    import json
+
+    return json.dumps({
+        "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c}
+                  for c in cells],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+    })

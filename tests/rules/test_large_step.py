@@ -6,6 +6,7 @@ import pytest
 
 from greenlint.check import Config, check_source
 from greenlint.rules.large_step import architecture
+from tests.rules.conftest import notebook
 
 GL602 = Config(select=("GL602",), no_cache=True)
 
@@ -52,22 +53,12 @@ def test_the_basis_names_the_factory(predictor):
     assert found.span.line == 3 and "build_transformer_model()" in found.message
 
 
-def _notebook(*cells):
-    import json
-
-    return json.dumps({
-        "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c}
-                  for c in cells],
-        "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
-    })
-
-
 def test_a_notebook_reports_only_a_training_after_the_large_model_is_built(predictor):
     small = "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.layers.Dense(8)])\nm.fit(a, b)\n"
     backbone = "base = tf.keras.applications.ResNet50(include_top=False)\nfeatures = base.predict(images)\n"
     later = "head = tf.keras.Sequential([base, tf.keras.layers.Dense(5)])\nhead.fit(ds, epochs=3)\n"
-    assert [d for d in check_source(_notebook(small, backbone), "nb.ipynb", GL602, predictor) if d.code == "GL602"] == []
-    found = [d for d in check_source(_notebook(small, backbone, later), "nb.ipynb", GL602, predictor) if d.code == "GL602"]
+    assert [d for d in check_source(notebook(small, backbone), "nb.ipynb", GL602, predictor) if d.code == "GL602"] == []
+    found = [d for d in check_source(notebook(small, backbone, later), "nb.ipynb", GL602, predictor) if d.code == "GL602"]
     assert [(d.span.cell, d.span.line) for d in found] == [(3, 2)]
 
 

@@ -1,0 +1,162 @@
+"""Training loops of a fixed length that measure the model's progress and never stop on it: a
+`for ... in range(N)` whose body trains (directly, in nested loops or in the file's functions it
+calls) and also learns how well the model does (an environment's reward, an evaluation on other
+data), with nothing in it that ends the loop early."""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from greenlint.rules.base import FileFacts, Site, is_keras_model_method, keyword, method
+from greenlint.rules.defaults import known_value
+from greenlint.rules.deliberate import in_test
+from greenlint.rules.syntax import (
+    EXITS,
+    STEP_METHODS,
+    Function,
+    cell_units,
+    is_training_step,
+    last_name,
+    leaves,
+    own_loops,
+    scope_body,
+    text_mentions,
+)
+
+#: Keras methods that score the model on data other than the batch it trains on.
+EVALUATES = ("evaluate", "evaluate_generator", "test_on_batch")
+#: Calls that make a new Keras model.
+BUILDS = frozenset({"Sequential", "Model", "load_model", "clone_model"})
+#: How many values an environment's `step()` returns: gym's `(observation, reward, done, info)`,
+#: gymnasium's `(observation, reward, terminated, truncated, info)`.
+STEP_RESULTS = (4, 5)
+
+
+@dataclass(frozen=True)
+class TrainingLoop:
+    """A fixed-length training loop with a measure of progress and no way out."""
+
+    loop: ast.For
+    cell: int | None
+    passes: int
+    #: Where the pass count comes from, to follow it in a message (" (`EPISODES` = 1000)"; "" as written).
+    basis: str
+    #: What measures the model's progress in it, for the message.
+    progress: str
+
+
+def fixed_training_loops(facts: FileFacts, minimum: int) -> list[TrainingLoop]:
+    """Such loops of the file that run at least *minimum* passes with the program's defaults,
+    in source order. A loop nested in another of its function is judged only under a loop
+    known to make fewer passes (`for seed in range(3)`): the outer loop holds the stopping
+    decision otherwise (the episodes around an episode's steps)."""
+    if not any(is_training_step(s) for s in facts.sites) or not text_mentions(facts, "range("):
+        return []  # the cheap tests first: most files are never indexed
+    functions = _functions(facts)
+    found = []
+    for cell, module in cell_units(facts):
+        for node in ast.walk(module):
+            if not isinstance(node, ast.For) or in_test(facts, node, cell):
+                continue
+            passes, basis = _passes(facts, node, cell)
+            if passes is None or passes < minimum or _decided_outside(facts, node, cell, minimum):
+                continue
+            judged = _judge(facts, node, cell, functions)
+            if judged is not None:
+                found.append(TrainingLoop(node, cell, passes, basis, judged))
+    return sorted(found, key=lambda t: (t.cell or 0, t.loop.lineno))
+
+
+def _decided_outside(facts: FileFacts, loop: ast.For, cell: int | None, minimum: int) -> bool:
+    """A loop of its function around this one has a way out, an unknown length or at least
+    *minimum* passes."""
+    for outer in own_loops(facts, loop, cell):
+        passes = _passes(facts, outer, cell)[0] if isinstance(outer, ast.For) else None
+        if leaves(outer) or passes is None or passes >= minimum:
+            return True
+    return False
+
+
+def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | None, str]:
+    """How many passes `for ... in range(stop)` (or `range(start, stop)`) makes with the
+    program's defaults, and where that comes from; None when not known."""
+    call = loop.iter
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "range"
+            and 1 <= len(call.args) <= 2 and not call.keywords):
+        return None, ""
+    stop, basis = known_value(facts, call.args[-1], cell)
+    start = call.args[0].value if len(call.args) == 2 and isinstance(call.args[0], ast.Constant) else 0 if len(call.args) == 1 else None
+    if not (isinstance(stop, int) and isinstance(start, int)) or isinstance(stop, bool):
+        return None, ""
+    return stop - start, basis
+
+
+def _functions(facts: FileFacts) -> dict[str, list[tuple[int | None, Function]]]:
+    """The file's functions and methods by name, each with its cell."""
+    named: dict[str, list[tuple[int | None, Function]]] = {}
+    for cell, module in cell_units(facts):
+        for node in ast.walk(module):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                named.setdefault(node.name, []).append((cell, node))
+    return named
+
+
+def _reached(loop: ast.For, cell: int | None, functions: dict) -> Iterator[tuple[ast.AST, int | None]]:
+    """Every node the loop's body runs: its own (nested loops included), then those of the
+    file's functions it calls by name, and the functions they call, each once, nearest first."""
+    todo: deque[tuple[ast.AST, int | None]] = deque([(loop, cell)])
+    seen: set[str] = set()
+    while todo:
+        root, at = todo.popleft()
+        for node in scope_body(root):
+            yield node, at
+            if isinstance(node, ast.Call):
+                name = last_name(node.func)
+                if name in functions and name not in seen:
+                    seen.add(name)
+                    todo.extend((function, at_cell) for at_cell, function in functions[name])
+
+
+def _judge(facts: FileFacts, loop: ast.For, cell: int | None, functions: dict) -> str | None:
+    """What measures progress in a loop that trains and never stops early; None for any other loop."""
+    if leaves(loop):
+        return None
+    trains, progress = False, None
+    for node, at in _reached(loop, cell, functions):
+        if isinstance(node, ast.Attribute) and node.attr == "stop_training":
+            return None  # a Keras callback's flag read or set: it may end the loop
+        if not isinstance(node, ast.Call):
+            continue
+        name = last_name(node.func)
+        if name in EXITS:
+            return None
+        site = facts.site_at(node, at)
+        if site is not None and method(site.api) in BUILDS:
+            return None  # a new model each pass (a search, a cross-validation): no one training to stop
+        trains = trains or name in STEP_METHODS or (site is not None and is_training_step(site))
+        progress = progress or _measures(facts, node, at, site)
+    return progress if trains else None
+
+
+def _measures(facts: FileFacts, call: ast.Call, cell: int | None, site: Site | None) -> str | None:
+    """What the call learns about the model's progress: the reward an environment's `step()`
+    returns (its result unpacked into gym's four or gymnasium's five values), a Keras
+    evaluation, or a `fit` given validation data; None for any other call."""
+    parent = facts.parent(call, cell)
+    if (isinstance(call.func, ast.Attribute) and call.func.attr == "step" and isinstance(parent, ast.Assign)
+            and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Tuple)
+            and len(parent.targets[0].elts) in STEP_RESULTS):
+        return f"the reward `{ast.unparse(call.func)}()` returns"
+    if site is None:
+        return None
+    if is_keras_model_method(site.api, EVALUATES):
+        return f"`{last_name(call.func)}()` on other data"
+    if is_keras_model_method(site.api, ("fit", "fit_generator")) and any(
+        keyword(call, k) is not None for k in ("validation_data", "validation_split")
+    ):
+        return "`fit()`'s validation data"
+    return None
+
