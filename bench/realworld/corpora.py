@@ -209,6 +209,13 @@ CORPORA: tuple[Corpus, ...] = (
                  "prepro.py"),  # tf1.2_legacy/ (the older TF 1.2 version) left out
         licence_file="LICENSE",
     ),
+    Corpus(
+        "keras-yolo3", "research: YOLOv3 detector (Keras 2), trained in two stages with fit_generator from a "
+        "Python generator of augmented images, Darknet weights converted, image and video detection, scripts",
+        "MIT", "qqwweee/keras-yolo3@e6598d13c703029b2686bc2eb8d5c09badf42992",
+        include=("train.py", "train_bottleneck.py", "yolo.py", "yolo_video.py", "convert.py", "yolo3/"),
+        licence_file="LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
