@@ -209,6 +209,22 @@ CORPORA: tuple[Corpus, ...] = (
                  "prepro.py"),  # tf1.2_legacy/ (the older TF 1.2 version) left out
         licence_file="LICENSE",
     ),
+    Corpus(
+        "keras-gan", "research: a collection of GANs (Keras 2), each a script training its models with "
+        "train_on_batch in a Python loop over random batches of in-memory data or images read from disk",
+        "MIT", "eriklindernoren/Keras-GAN@636ec0533df1d1ba2bfe4ec9ae7aa66bd7ee2177",  # read from a fork's
+        # snapshot holding this upstream commit (the upstream snapshot, with its image history, is too large)
+        include=("gan/gan.py", "dcgan/dcgan.py", "wgan/wgan.py", "wgan_gp/wgan_gp.py", "acgan/acgan.py",
+                 "cyclegan/", "pix2pix/", "srgan/"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "keras-yolo3", "research: YOLOv3 detector (Keras 2), trained in two stages with fit_generator from a "
+        "Python generator of augmented images, Darknet weights converted, image and video detection, scripts",
+        "MIT", "qqwweee/keras-yolo3@e6598d13c703029b2686bc2eb8d5c09badf42992",
+        include=("train.py", "train_bottleneck.py", "yolo.py", "yolo_video.py", "convert.py", "yolo3/"),
+        licence_file="LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
