@@ -46,9 +46,9 @@ class WholePrefixDecoding(Rule):
     network (statistics, a tokenizer).
 
     ## Why is this bad?
-    The network's work per pass grows with the prefix: decoding n tokens runs it on
-    1 + 2 + ... + n = n(n + 1)/2 positions where n would do, and attention on a prefix of
-    length t costs t² besides. For 100 tokens that is 5,050 positions of embedding, attention,
+    The network's work per pass grows with the prefix: decoding n tokens from an empty
+    prefix runs it on 1 + 2 + ... + n = n(n + 1)/2 positions where n would do (after a prefix
+    of s given tokens, n·s more), and attention on a prefix of length t costs t² besides. For 100 tokens that is 5,050 positions of embedding, attention,
     feed-forward layers and vocabulary projection instead of 100: some fifty times the
     arithmetic, and the energy with it, for the same output. An incremental decoder keeps each
     layer's keys and values (or a recurrent state) of the positions already decoded and runs
@@ -97,8 +97,9 @@ class WholePrefixDecoding(Rule):
     name = "whole-prefix-decoding"
     MESSAGE = (
         "`{call}` runs the network on the whole decoded sequence `{prefix}` on every pass of this loop, which then"
-        " grows `{prefix}` by the network's output: n tokens cost n(n + 1)/2 positions;"
-        " keep each layer's keys and values (or state) and run the newest position alone"
+        " grows `{prefix}` by the network's output: each pass recomputes every earlier position (n new tokens after"
+        " s given cost n·s + n(n + 1)/2 positions where n would do); keep each layer's keys and values (or its"
+        " recurrent state) and run the newest position alone"
     )
     FIX_TITLE = "Decode incrementally: cache the decoded positions' keys and values and run the newest position alone"
     DEFAULT_ENABLED = False
