@@ -42,7 +42,7 @@ class Decoding:
 
 def decoding_loops(facts: FileFacts) -> Iterator[Decoding]:
     """Every loop of the file that decodes autoregressively on the whole prefix (one a loop)."""
-    if not any(_forward_api(site.api) for site in facts.sites):
+    if not may_decode(facts):
         return  # no network the file runs or makes: its tree is not needed
     for cell, module in cell_units(facts):
         for loop in (n for n in ast.walk(module) if isinstance(n, LOOPS)):
@@ -61,7 +61,7 @@ def _decoding(facts: FileFacts, loop: Loop, cell: int | None) -> Decoding | None
         and _cuts(node.value.slice) for t in node.targets if isinstance(t, ast.Name)
     }
     pairs = flow.assignments(loop.body)
-    for run in (n for n in body if isinstance(n, ast.Call) and _runs_network(facts, n, cell)):
+    for run in (n for n in body if isinstance(n, ast.Call) and runs_network(facts, n, cell)):
         statement = _statement(facts, run, cell)
         seeds = frozenset().union(*(flow.targets(t) for t in statement.targets)) if isinstance(statement, ast.Assign) else frozenset()
         results = flow.derived(seeds, loop.body, pairs)
@@ -168,6 +168,11 @@ def _statement(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.AST:
     return node
 
 
+def may_decode(facts: FileFacts) -> bool:
+    """The file runs or makes a network (a cheap look at its sites before any tree is read)."""
+    return any(_forward_api(site.api) for site in facts.sites)
+
+
 def _forward_api(api: str) -> bool:
     """An API that runs a network forward or makes one (`NETWORK_NAMES`, a layer, an einsum...)."""
     return (
@@ -176,7 +181,7 @@ def _forward_api(api: str) -> bool:
     )
 
 
-def _runs_network(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+def runs_network(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     """The call runs a network forward: a Keras model's `predict` or call, a TF1 session run,
     a model or layer the file makes, or a function or method of the file that runs one."""
     site = facts.site_at(call, cell)
