@@ -30,13 +30,11 @@ FORWARD_OPS = (
 
 @dataclass(frozen=True)
 class Decoding:
-    """One autoregressive loop: *run* is given the whole sequence *prefix*, and *grow* lengthens
-    *prefix* by what *run* returned."""
+    """One autoregressive loop: *run* is given the whole sequence *prefix*, which the loop then
+    lengthens by what *run* returned."""
 
-    loop: Loop
     run: ast.Call
     prefix: str
-    grow: ast.stmt
     cell: int | None
 
 
@@ -67,19 +65,19 @@ def _decoding(facts: FileFacts, loop: Loop, cell: int | None) -> Decoding | None
         results = flow.derived(seeds, loop.body, pairs)
         read = frozenset().union(*(_whole_names(a) for a in (*run.args, *(k.value for k in run.keywords))))
         direct = frozenset().union(*(flow.names(a) for a in (*run.args, *(k.value for k in run.keywords))))
-        for prefix, added, grow in grows:
+        for prefix, added in grows:
             if prefix in bounded:
                 continue
             fed_back = any(run in ast.walk(e) or flow.names(e) & results for e in added)
             whole = _whole_closure(prefix, [n for n in body if n is not statement])
             given = read & whole
             if fed_back and given and not given <= _cut_bound(whole, body) and not (direct & results) - whole:
-                return Decoding(loop, run, prefix, grow, cell)
+                return Decoding(run, prefix, cell)
     return None
 
 
-def _grows(node: ast.stmt) -> Iterator[tuple[str, list[ast.expr], ast.stmt]]:
-    """(name, what is added, statement) where the statement lengthens the sequence *name*:
+def _grows(node: ast.stmt) -> Iterator[tuple[str, list[ast.expr]]]:
+    """(name, what is added) where the statement lengthens the sequence *name*:
     `seq = tf.concat([seq, token], 1)`, `seq += [token]`, `seq.append(token)`."""
     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
         value = node.value
@@ -88,13 +86,13 @@ def _grows(node: ast.stmt) -> Iterator[tuple[str, list[ast.expr], ast.stmt]]:
             elements = list(first.elts) if isinstance(first, (ast.List, ast.Tuple)) else list(value.args)
             name = node.targets[0].id
             if not any(_cut_of(e, name) for e in elements):  # `[seq[:, 1:], token]`: a window that slides
-                yield name, elements, node
+                yield name, elements
     elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
-        yield node.target.id, [node.value], node
+        yield node.target.id, [node.value]
     elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
         func = node.value.func
         if isinstance(func, ast.Attribute) and func.attr in GROWS and isinstance(func.value, ast.Name):
-            yield func.value.id, list(node.value.args), node
+            yield func.value.id, list(node.value.args)
 
 
 def _cuts(index: ast.expr) -> bool:
