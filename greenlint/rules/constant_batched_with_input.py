@@ -9,7 +9,8 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
 from greenlint.rules.callbacks import constructors, listed
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES, bound_name, definitions, last_name, units
+from greenlint.rules.networks import network
+from greenlint.rules.syntax import SCOPES, bound_name, last_name, units
 
 #: Joining tensors along an axis.
 JOINS = frozenset({"tensorflow.keras.backend.concatenate", "tensorflow.concat", "tensorflow.keras.backend.stack", "tensorflow.stack"})
@@ -19,9 +20,6 @@ FIXED = frozenset({"tensorflow.keras.backend.variable", "tensorflow.keras.backen
 FED = frozenset({"tensorflow.keras.backend.placeholder", "tensorflow.compat.v1.placeholder"})
 #: Keywords that make a tensor a network's input (`Input(tensor=...)`, `VGG19(input_tensor=...)`).
 INPUT_KEYWORDS = frozenset({"tensor", "input_tensor"})
-#: Calls that make a network (a model the batch can be passed to): their API's prefix or last name.
-NETWORKS = ("tensorflow.keras.applications.", "tensorflow.keras.layers.", "tensorflow.keras.models.load_model", "tensorflow.nn.conv")
-NETWORK_NAMES = frozenset({"Model", "Sequential"})
 #: Calls that change a variable's value: a variable given to one holds no fixed values.
 UPDATES = frozenset({"assign", "assign_add", "assign_sub", "set_value", "update", "update_add", "update_sub", "batch_set_value"})
 
@@ -272,27 +270,6 @@ def _into_network(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
         parent = facts.parent(use, cell)
         if isinstance(parent, ast.keyword) and parent.arg in INPUT_KEYWORDS:
             return True
-        if isinstance(parent, ast.Call) and use in parent.args and _network(facts, parent.func, cell):
+        if isinstance(parent, ast.Call) and use in parent.args and network(facts, parent.func, cell):
             return True
     return False
-
-
-def _network(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:
-    """*func* is a network: a layer built in place (`Conv2D(64, 3)(x)`), a name every
-    assignment of which makes a model or a layer, or a function of this file that runs one
-    (a convolution `tf.nn.conv2d`, a Keras layer or model)."""
-    functions = definitions(facts, func, cell) if isinstance(func, ast.Name) else []
-    if functions:
-        return any(
-            isinstance(node, ast.Call) and _makes_network(facts, node, cell)
-            for function in functions for node in ast.walk(function)
-        )
-    made = [func] if isinstance(func, ast.Call) else constructors(facts, func) if isinstance(func, ast.Name) else None
-    return bool(made) and all(_makes_network(facts, maker, cell) for maker in made or ())
-
-
-def _makes_network(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
-    """The call makes a model or a layer, or runs a convolution."""
-    site = facts.site_at(call, cell)
-    api = site.api if site is not None else ""
-    return api.startswith(NETWORKS) or (api.startswith("tensorflow.keras.") and api.rsplit(".", 1)[-1] in NETWORK_NAMES)

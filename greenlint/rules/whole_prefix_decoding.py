@@ -1,0 +1,179 @@
+"""GL207 whole-prefix-decoding: an autoregressive decoding loop that runs the network on the whole decoded prefix for every new token."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.decoding import decoding_loops, node_span
+from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import text_mentions
+
+#: A TF1 decoder class whose `decode` runs an embedding, attention products and the logits.
+TF1_DECODER = (
+    "import tensorflow as tf\n\n\nclass Transformer:\n"
+    "    def decode(self, ys, memory):\n        dec = tf.nn.embedding_lookup(self.embeddings, ys[0])\n"
+    "        logits = tf.einsum('ntd,dk->ntk', dec + memory, self.weights)\n"
+    "        return logits, tf.to_int32(tf.argmax(logits, axis=-1))\n\n"
+)
+
+
+class WholePrefixDecoding(Rule):
+    """
+    ## What it does
+    Flags the network call of an autoregressive decoding loop that runs the network on the
+    whole sequence decoded so far on every pass: a Python `for` or `while` loop whose body
+    gives a sequence, whole, to a network (a Keras model's `predict()` or call, a TF1
+    `Session.run`, a model or layer the file makes, or a function or `self.` method of the file
+    that runs Keras layers, an embedding, a convolution or a matrix product), and lengthens that
+    sequence by what the network returned (`seq = tf.concat([seq, next_id], 1)`,
+    `np.concatenate`, `np.append`, `seq += [next_id]`, `seq.append(next_id)`), directly or
+    through names the loop binds from either (`ys = (seq, lengths)`,
+    `x = np.array([tokens])`). Eager loops and TF1 graph loops alike: a TF1 loop that builds the
+    decoder once per position unrolls into a graph that runs each of those decoders on every
+    run.
+
+    Not reported: a network given only the newest positions (`model(seq[:, -1:], cache)`,
+    `tokens[-1]`: an incremental decoder, or a recurrent one given its state), or given a
+    name the loop also binds to them in another branch (`window = wave[-1]` in a fast mode
+    beside `window = wave`); a network
+    given a state or cache it returned on the previous pass (`out, state = model(x, state)`);
+    a window that slides (`window = np.concatenate([window[:, 1:], y], 1)`) or is cut back
+    (`seq = seq[-64:]`): the work per pass stays the same; results collected without being fed
+    back (`preds = np.concatenate([preds, model.predict(batch)])`); a function that runs no
+    network (statistics, a tokenizer).
+
+    ## Why is this bad?
+    The network's work per pass grows with the prefix: decoding n tokens from an empty
+    prefix runs it on 1 + 2 + ... + n = n(n + 1)/2 positions where n would do (after a prefix
+    of s given tokens, n·s more), and attention on a prefix of length t costs t² besides. For 100 tokens that is 5,050 positions of embedding, attention,
+    feed-forward layers and vocabulary projection instead of 100: some fifty times the
+    arithmetic, and the energy with it, for the same output. An incremental decoder keeps each
+    layer's keys and values (or a recurrent state) of the positions already decoded and runs
+    the newest position alone on each pass (a key/value cache; in TF1, a `tf.while_loop` whose
+    state holds the cache).
+
+    ## Example
+    ```python
+    import numpy as np
+    import tensorflow as tf
+
+    model = tf.keras.models.load_model("decoder.keras")
+    seq = np.array([[START]])
+    for _ in range(100):
+        probs = model.predict(seq, verbose=0)
+        seq = np.concatenate([seq, probs[:, -1:].argmax(-1)], axis=1)
+    ```
+
+    ## Use instead
+    ```python
+    import numpy as np
+    import tensorflow as tf
+
+    step = tf.keras.models.load_model("decoder_step.keras")  # one position in, its cache in and out
+    token, cache = np.array([[START]]), step.initial_cache()
+    tokens = [START]
+    for _ in range(100):
+        probs, cache = step([token, cache])
+        token = probs.numpy().argmax(-1)
+        tokens.append(int(token[0, 0]))
+    ```
+
+    ## Energy evidence
+    Not measured: the saving is, by construction, the positions recomputed, n(n + 1)/2 against
+    n for n decoded tokens; what a cached decoder keeps and reads instead depends on the model.
+
+    ## Fix safety
+    No automatic fix: an incremental decoder needs the model's layers to take and return a
+    cache.
+
+    ## Options
+    None.
+    """
+
+    code = "GL207"
+    name = "whole-prefix-decoding"
+    MESSAGE = (
+        "`{call}` runs the network on the whole decoded sequence `{prefix}` on every pass of this loop, which then"
+        " grows `{prefix}` by the network's output: each pass recomputes every earlier position (n new tokens after"
+        " s given cost n·s + n(n + 1)/2 positions where n would do); keep each layer's keys and values (or its"
+        " recurrent state) and run the newest position alone"
+    )
+    FIX_TITLE = "Decode incrementally: cache the decoded positions' keys and values and run the newest position alone"
+    DEFAULT_ENABLED = False
+    VALID = (
+        Valid(  # an incremental decoder: the newest position and the cache it returned
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('step.keras')\n"
+            "seq, cache = start, init\nfor _ in range(100):\n    probs, cache = model([seq[:, -1:], cache])\n"
+            "    seq = np.concatenate([seq, probs.numpy().argmax(-1)], axis=1)\n"
+        ),
+        Valid(  # a recurrent decoder given its state: the newest token alone
+            "import tensorflow as tf\nrnn = tf.keras.models.load_model('rnn.keras')\ntokens, state = [start], init\n"
+            "for _ in range(100):\n    out, state = rnn([tf.constant([[tokens[-1]]]), state])\n"
+            "    tokens.append(int(tf.argmax(out[0, -1])))\n"
+        ),
+        Valid(  # a window that slides: the same work on every pass
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('f.keras')\n"
+            "for _ in range(48):\n    y = model.predict(window, verbose=0)\n"
+            "    window = np.concatenate([window[:, 1:], y[:, None]], axis=1)\n"
+        ),
+        Valid(  # a prefix cut back to a window on every pass
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('f.keras')\n"
+            "for _ in range(480):\n    p = model.predict(seq, verbose=0)\n"
+            "    seq = np.concatenate([seq, p[:, -1:].argmax(-1)], axis=1)\n    seq = seq[:, -64:]\n"
+        ),
+        Valid(  # a name that also holds the newest position alone in another branch: an incremental mode
+            "import numpy as np\nimport tensorflow as tf\nfor step in range(16000):\n    if fast:\n        window = wave[-1]\n"
+            "    else:\n        window = wave\n    p = sess.run(out, feed_dict={x: window})\n"
+            "    wave = np.append(wave, np.random.choice(256, p=p))\nsess = tf.compat.v1.Session()\n"
+        ),
+        Valid(  # predictions collected, not fed back
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\npreds = np.zeros((0, 10))\n"
+            "for batch in batches:\n    preds = np.concatenate([preds, model.predict(batch, verbose=0)], axis=0)\n"
+        ),
+        Valid(  # a function of the file that runs no network: statistics of the sequence
+            "import numpy as np\nimport tensorflow as tf\n\n\ndef score(seq):\n    return tf.reduce_mean(seq, axis=1)\n\n\n"
+            "seq = start\nfor _ in range(10):\n    s = score(seq)\n    seq = tf.concat([seq, s[:, None]], axis=1)\n"
+        ),
+    )
+    INVALID = (
+        Invalid(  # a TF1 graph decoder built once per position on the growing prefix
+            TF1_DECODER + "    def eval(self, xs, memory):\n"
+            "        decoder_inputs = tf.ones((tf.shape(xs)[0], 1), tf.int32)\n        ys = (decoder_inputs, xs)\n"
+            "        for _ in range(100):\n            logits, y_hat = self.decode(ys, memory)\n"
+            "            _decoder_inputs = tf.concat((decoder_inputs, y_hat), 1)\n            ys = (_decoder_inputs, xs)\n"
+            "        return y_hat\n",
+            line=14,
+            message_contains="`self.decode(ys, memory)` runs the network on the whole decoded sequence `_decoder_inputs`",
+        ),
+        Invalid(  # Keras predict on the whole prefix, eager
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('decoder.keras')\n"
+            "seq = np.array([[1]])\nfor _ in range(100):\n    probs = model.predict(seq, verbose=0)\n"
+            "    seq = np.concatenate([seq, probs[:, -1:].argmax(-1)], axis=1)\n",
+            line=6,
+        ),
+        Invalid(  # a list of tokens appended to and given whole to a model the file makes
+            "import numpy as np\nimport tensorflow as tf\ngpt = tf.keras.Model(inputs, outputs)\ntokens = [1]\n"
+            "while len(tokens) < 64:\n    logits = gpt(np.array([tokens]), training=False)\n"
+            "    tokens.append(int(np.argmax(logits[0, -1])))\n",
+            line=6,
+        ),
+        Invalid(  # the network's call nested in the growing statement itself
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('decoder.keras')\ntokens = [1]\n"
+            "for _ in range(50):\n    tokens += [int(model.predict(np.array([tokens]), verbose=0)[0, -1].argmax())]\n",
+            line=6,
+        ),
+    )
+
+    def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        if not any(text_mentions(facts, word) for word in ("concat", "append", "stack", "+=", "extend")):
+            return
+        for found in decoding_loops(facts):
+            site = facts.site_at(found.run, found.cell)
+            span = site.callsite.span if site is not None else None
+            yield self.diagnostic(
+                span if span is not None else node_span(found.run, found.cell), facts.path,
+                self.MESSAGE.format(call=ast.unparse(found.run), prefix=found.prefix),
+            )
