@@ -4,7 +4,7 @@ generator yields."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
@@ -315,18 +315,7 @@ def _read_as_image(function: ast.AST, encoded: ast.expr) -> bool:
         label = encoded.slice
     else:
         return False
-    images: set[str] = set()
-    for _ in range(MAX_RENAMES):
-        more = {
-            name
-            for node in scope_body(function)
-            if isinstance(node, ast.Assign) and (_reads_image(node.value) or _mentions(node.value, images))
-            for target in node.targets for name in _bound(target)
-        } - images
-        if not more:
-            break
-        images |= more
-    return _reads_image(label) or _mentions(label, images)
+    return _reads_image(label) or _mentions(label, _followed(function, set(), _reads_image))
 
 
 def _helper_encodes(facts: FileFacts, call: ast.Call, cell: int | None, numpy: frozenset[str]) -> bool | None:
@@ -376,16 +365,7 @@ def _yielded_as_labels(facts: FileFacts, generator: ast.AST, encoded: ast.expr, 
     of a tuple it yields or returns (`yield x, y`), itself or through the names that hold it
     (`y.append(encoded)`, `y = np.array(y)`). One-hot *inputs* (`yield np.eye(4)[bases], y`) and a
     value kept for anything else are not labels."""
-    holders = _holders(facts, encoded, cell)
-    for _ in range(MAX_RENAMES):
-        more = {
-            name
-            for node in scope_body(generator) if isinstance(node, ast.Assign) and _mentions(node.value, holders)
-            for target in node.targets for name in _bound(target)
-        } - holders
-        if not more:
-            break
-        holders |= more
+    holders = _followed(generator, _holders(facts, encoded, cell))
     for node in scope_body(generator):
         value = node.value if isinstance(node, (ast.Yield, ast.Return)) else None
         if isinstance(value, ast.Tuple) and len(value.elts) > 1 and any(
@@ -393,6 +373,23 @@ def _yielded_as_labels(facts: FileFacts, generator: ast.AST, encoded: ast.expr, 
         ):
             return True
     return False
+
+
+def _followed(function: ast.AST, names: set[str], source: Callable[[ast.expr], bool] = lambda value: False) -> set[str]:
+    """*names*, and the names the function's assignments bind from them or from a value *source*
+    accepts (`y = np.array(y)`, `mask = cv2.imread(p)`), followed `MAX_RENAMES` deep."""
+    names = set(names)
+    for _ in range(MAX_RENAMES):
+        more = {
+            name
+            for node in scope_body(function)
+            if isinstance(node, ast.Assign) and (source(node.value) or _mentions(node.value, names))
+            for target in node.targets for name in _bound(target)
+        } - names
+        if not more:
+            break
+        names |= more
+    return names
 
 
 def _holders(facts: FileFacts, encoded: ast.expr, cell: int | None) -> set[str]:
