@@ -38,11 +38,14 @@ def greenlint(args: tuple[str, ...], cwd: Path, cache: Path) -> list[dict]:
     directory (an empty one: no calibration overlay of this machine); raises when it fails. A
     corpus vendored in this repository is checked from a copy outside it: rules read the
     TensorFlow a project pins from the nearest pin file above a file (greenlint/rules/tf_target.py),
-    which there would be greenlint's own pyproject.toml, not the corpus's."""
+    which there would be greenlint's own pyproject.toml, not the corpus's. The copy's root is
+    marked as the repository it was vendored from (an empty `.git` folder), where the analysis
+    looks up the project's imports as in that repository's checkout."""
     if Path(cwd).resolve().is_relative_to(REPOSITORY):
         with tempfile.TemporaryDirectory(prefix="greenlint-corpus-") as outside:
             copy = Path(outside) / Path(cwd).name
             shutil.copytree(cwd, copy)
+            (copy / ".git").mkdir()
             return greenlint(args, copy, cache)
     env = {**os.environ, "GREENLINT_CACHE_DIR": str(cache)}
     proc = subprocess.run([sys.executable, "-m", "greenlint", *args, "."], cwd=cwd, env=env, capture_output=True,
