@@ -67,6 +67,14 @@ def _kerases(text: str) -> tuple[bool, bool]:
     return standalone, tf_keras
 
 
+def standalone_only(facts: FileFacts) -> bool:
+    """The file imports the standalone `keras` package and never tf.keras: which Keras runs it
+    (multi-backend 2.0-2.3, tf.keras 2.4-2.15 under another name, or Keras 3) the code alone does
+    not say."""
+    standalone, tf_keras = _kerases(source_text(facts))
+    return standalone and not tf_keras
+
+
 def _generator_methods(facts: FileFacts) -> str | None:
     """The first Keras 2 generator method the file calls (`fit_generator`), if any."""
     for module in units(facts):

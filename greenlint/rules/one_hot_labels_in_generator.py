@@ -1,13 +1,14 @@
-"""GL410 one-hot-labels-in-generator (opt-in): labels one-hot encoded in NumPy for every batch a Python generator yields."""
+"""GL410 one-hot-labels-in-generator: dense labels (one per pixel) one-hot encoded in NumPy for every batch a Python
+generator yields."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import Function, cell_units, definitions, last_name, scope_body, text_mentions, units
 
@@ -17,33 +18,41 @@ TO_CATEGORICAL = "to_categorical"
 MAX_RENAMES = 8
 #: How many functions of the file are followed from a generator's call (`load_labels` calling `encode`).
 MAX_FOLLOWED = 20
+#: The axes a one-hot channel must follow to hold a label per position (a mask's rows and columns).
+DENSE_AXES = 2
+#: Calls that read an image: a label read by one is a mask, one class per pixel.
+IMAGE_READS = frozenset({"imread", "load_img", "read_image", "decode_png", "decode_image"})
 
 
 class OneHotLabelsInGenerator(Rule):
     """
     ## What it does
     Flags, in a Python data generator (a function that `yield`s, or the `__getitem__` of a
-    class such as a `keras.utils.Sequence`), the one-hot encoding of labels in NumPy on the
-    host: `to_categorical(...)`, `np.eye(n)[labels]`, or a loop over the classes that fills one
-    channel per class (`for c in range(n_classes): out[..., c] = (mask == c)`), written in the
-    generator or in a function of this file the generator calls (the finding is on the call in
-    the generator), when the encoded array is among the labels the generator hands out: an
-    element after the first of a tuple it yields or returns (`yield x, y`), itself or through
-    the names that hold it (`y.append(...)`, then `y = np.array(y)`).
+    class such as a `keras.utils.Sequence`), the one-hot encoding of dense labels in NumPy on
+    the host: a loop over the classes that fills one channel per class of a label with at least
+    two axes before the channel (`for c in range(n): out[:, :, c] = (mask == c)`: a mask's rows
+    and columns, one class per pixel), or `to_categorical(...)` / `np.eye(n)[...]` of a label
+    read as an image (`mask = cv2.imread(path)`), written in the generator or in a function of
+    this file the generator calls (the finding is on the call in the generator), when the
+    encoded array is among the labels the generator hands out: an element after the first of a
+    tuple it yields or returns (`yield x, y`), itself or through the names that hold it
+    (`y.append(...)`, then `y = np.array(y)`).
 
     Not reported: one-hot *inputs* (`yield np.eye(4)[bases], y`: the model's input, for which
     no sparse loss exists); an encoding done once, outside a generator (`y = to_categorical(y_train)`
     before `fit`: one pass over the labels, not one per batch); a one-hot array the generator
     then mixes or smooths (`lam * y + (1 - lam) * y2`, arithmetic on the encoded labels: mixup
     and label smoothing need dense labels); `tf.one_hot` (a vectorised op, in the graph or the
-    `tf.data` pipeline).
+    `tf.data` pipeline); and, unless `one-hot-sample-labels` is set, labels not shown to be
+    dense (`to_categorical(y[batch], 10)`, one class index per sample: `batch × 10` floats, a
+    small array beside the batch's inputs).
 
-    Opt-in (preview): the waste grows with the size of a label. For dense labels, one per pixel
-    (segmentation masks), the one-hot array is `n_classes` times the integer mask (times 8 bytes
-    more in float64), the largest array of the batch, built class by class on the host and
-    copied to the device on every step of every epoch. For one class index per sample
-    (`batch × 10` floats) the cost is small, and greenlint cannot tell the two apart when the
-    generator's shapes come from arguments.
+    The waste grows with the size of a label: for dense labels the one-hot array is
+    `n_classes` times the integer mask (times 8 bytes more in float64), the largest array of
+    the batch, built class by class on the host and copied to the device on every step of
+    every epoch. Default since the real-world benchmark judged its finding of this shape
+    (bench/realworld: 1 of 1 true, a segmentation loader's per-pixel masks); the per-sample
+    shape, whose cost is small, is the option.
 
     ## Why is this bad?
     The model's loss does not need the dense labels: `sparse_categorical_crossentropy` (and
@@ -56,33 +65,36 @@ class OneHotLabelsInGenerator(Rule):
 
     ## Example
     ```python
+    import cv2
     import numpy as np
     from tensorflow.keras.utils import to_categorical
 
 
-    def batches(images, masks, n_classes):
+    def batches(pairs, n_classes):
         while True:
-            index = np.random.randint(0, len(images), 8)
-            yield images[index], to_categorical(masks[index], n_classes)
+            for image_path, mask_path in pairs:
+                mask = cv2.imread(mask_path, cv2.IMREAD_GRAYSCALE)
+                yield cv2.imread(image_path)[None], to_categorical(mask, n_classes)[None]
 
 
     model.compile(loss="categorical_crossentropy", optimizer="adam")
-    model.fit(batches(images, masks, 21), steps_per_epoch=500, epochs=50)
+    model.fit(batches(pairs, 21), steps_per_epoch=500, epochs=50)
     ```
 
     ## Use instead
     ```python
-    import numpy as np
+    import cv2
 
 
-    def batches(images, masks):
+    def batches(pairs):
         while True:
-            index = np.random.randint(0, len(images), 8)
-            yield images[index], masks[index]  # the integer classes, one byte per pixel
+            for image_path, mask_path in pairs:
+                mask = cv2.imread(mask_path, cv2.IMREAD_GRAYSCALE)
+                yield cv2.imread(image_path)[None], mask[None]  # the integer classes, one byte per pixel
 
 
     model.compile(loss="sparse_categorical_crossentropy", optimizer="adam")
-    model.fit(batches(images, masks), steps_per_epoch=500, epochs=50)
+    model.fit(batches(pairs), steps_per_epoch=500, epochs=50)
     ```
 
     ## Energy evidence
@@ -97,12 +109,17 @@ class OneHotLabelsInGenerator(Rule):
     them itself.
 
     ## Options
-    None.
+    - `one-hot-sample-labels`
     """
 
     code = "GL410"
     name = "one-hot-labels-in-generator"
-    DEFAULT_ENABLED = False  # preview: worth it for dense (per-pixel) labels, small for one class per sample
+    OPTIONS = (
+        Option(
+            "one-hot-sample-labels", bool, False,
+            "GL410 also flags one-hot labels not shown to be dense (one class per sample: a small array per batch).",
+        ),
+    )
     SITELESS = True  # a data loader often holds NumPy code alone
     MESSAGE = (
         "{what} one-hot encodes labels on the host for every batch the generator `{generator}` yields:"
@@ -136,12 +153,36 @@ class OneHotLabelsInGenerator(Rule):
         Valid(  # a helper of this file that encodes, called outside any generator
             "import numpy as np\n\n\ndef encode(y, n):\n    return np.eye(n)[y]\n\n\ny = encode(labels, 10)\n"
         ),
+        Valid(  # one class index per sample: `batch x 10` floats, small beside the inputs (the option reports it)
+            "import numpy as np\nfrom tensorflow.keras.utils import to_categorical\n\n\n"
+            "def batches(x, y, size):\n    for start in range(0, len(x), size):\n"
+            "        yield x[start:start + size], to_categorical(y[start:start + size], 10)\n"
+        ),
+        Valid(  # a channel per class after the batch axis alone: one class per sample, not per pixel
+            "import numpy as np\n\n\ndef encode(y, n):\n    out = np.zeros((len(y), n))\n"
+            "    for c in range(n):\n        out[:, c] = (y == c)\n    return out\n\n\n"
+            "def batches(x, y):\n    while True:\n        yield x, encode(y, 10)\n"
+        ),
+        Valid(  # the image read is the input; the labels encoded are class indices
+            "import cv2\nimport numpy as np\nfrom tensorflow.keras.utils import to_categorical\n\n\n"
+            "def batches(paths, classes):\n    for path, label in zip(paths, classes):\n"
+            "        image = cv2.imread(path)\n        yield image[None], to_categorical([label], 10)\n"
+        ),
     )
     INVALID = (
-        Invalid(
+        Invalid(  # the labels are masks read as images: one class per pixel
+            "import cv2\nfrom tensorflow.keras.utils import to_categorical\n\n\n"
+            "def batches(pairs, n_classes):\n    while True:\n        for image_path, mask_path in pairs:\n"
+            "            mask = cv2.imread(mask_path, 0)\n            mask = cv2.resize(mask, (256, 256))\n"
+            "            yield cv2.imread(image_path)[None], to_categorical(mask, n_classes)[None]\n",
+            line=10,
+            message_contains="`to_categorical` one-hot encodes labels on the host for every batch the generator `batches`",
+        ),
+        Invalid(  # with the option, labels not shown to be dense too
             "import numpy as np\nfrom tensorflow.keras.utils import to_categorical\n\n\n"
             "def batches(images, masks, n_classes):\n    while True:\n        index = np.random.randint(0, len(images), 8)\n"
             "        yield images[index], to_categorical(masks[index], n_classes)\n",
+            options={"one-hot-sample-labels": True},
             line=8,
             message_contains="`to_categorical` one-hot encodes labels on the host for every batch the generator `batches`",
         ),
@@ -155,10 +196,11 @@ class OneHotLabelsInGenerator(Rule):
             line=17,
             message_contains="`segmentation_labels(...)` one-hot encodes",
         ),
-        Invalid(  # a Keras Sequence's __getitem__, with np.eye
+        Invalid(  # a Keras Sequence's __getitem__, with np.eye (the option: labels not shown to be dense)
             "import numpy as np\nfrom tensorflow import keras\n\n\nclass Batches(keras.utils.Sequence):\n"
             "    def __getitem__(self, i):\n        y = self.y[i * 32:(i + 1) * 32]\n"
             "        return self.x[i * 32:(i + 1) * 32], np.eye(self.n)[y]\n",
+            options={"one-hot-sample-labels": True},
             line=8,
             message_contains="`np.eye(self.n)[...]` one-hot encodes labels on the host for every batch the generator `__getitem__`",
         ),
@@ -169,6 +211,7 @@ class OneHotLabelsInGenerator(Rule):
             return
         if not any(TO_CATEGORICAL in s.api for s in facts.sites) and not (text_mentions(facts, "eye") or text_mentions(facts, "range")):
             return
+        sample_labels = bool(options.get("one-hot-sample-labels", False))
         numpy = _numpy_names(facts)
         for cell, module in cell_units(facts):
             for generator in _generators(module):
@@ -178,9 +221,12 @@ class OneHotLabelsInGenerator(Rule):
                     what = _encodes_here(facts, node, cell, numpy)
                     if what is not None and _mixed(facts, generator, node, cell):
                         continue
-                    if what is None and isinstance(node, ast.Call) and _helper_encodes(facts, node, cell, numpy):
-                        what = f"`{ast.unparse(node.func)}(...)`"
-                    if what is not None and _yielded_as_labels(facts, generator, node, cell):
+                    dense = what is not None and _read_as_image(generator, node)
+                    if what is None and isinstance(node, ast.Call):
+                        helper = _helper_encodes(facts, node, cell, numpy)
+                        if helper is not None:
+                            what, dense = f"`{ast.unparse(node.func)}(...)`", helper
+                    if what is not None and (dense or sample_labels) and _yielded_as_labels(facts, generator, node, cell):
                         span = Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno,
                                     (node.end_col_offset or node.col_offset) + 1, cell)
                         yield self.diagnostic(span, facts.path, self.MESSAGE.format(what=what, generator=generator.name))
@@ -224,11 +270,12 @@ def _is_eye(node: ast.expr, numpy: frozenset[str]) -> bool:
     )
 
 
-def _class_loop(node: ast.AST) -> bool:
-    """`for c in range(n): out[..., c] = (mask == c)...`: one channel filled per class."""
+def _class_loop(node: ast.AST) -> int | None:
+    """`for c in range(n): out[..., c] = (mask == c)...`: one channel filled per class. How many
+    axes the index names before the channel (`out[:, :, c]`: 2; `...` counts for none), else None."""
     if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Call)
             and last_name(node.iter.func) == "range"):
-        return False
+        return None
     var = node.target.id
     for statement in node.body:
         if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Subscript)):
@@ -242,25 +289,58 @@ def _class_loop(node: ast.AST) -> bool:
             and any(isinstance(e, ast.Name) and e.id == var for e in (n.left, *n.comparators))
             for n in ast.walk(statement.value)
         ):
-            return True
-    return False
+            before = index.elts[:-1] if isinstance(index, ast.Tuple) else []
+            return sum(1 for e in before if not (isinstance(e, ast.Constant) and e.value is Ellipsis))
+    return None
 
 
-def _helper_encodes(facts: FileFacts, call: ast.Call, cell: int | None, numpy: frozenset[str]) -> bool:
-    """The call is to a function of this file that one-hot encodes, itself or through the functions it calls."""
+def _reads_image(expr: ast.AST) -> bool:
+    """The expression calls an image reader (`cv2.imread(path)`, `Image.open(path)`)."""
+    return any(
+        isinstance(n, ast.Call) and (
+            last_name(n.func) in IMAGE_READS
+            or isinstance(n.func, ast.Attribute) and n.func.attr == "open" and last_name(n.func.value) == "Image"
+        )
+        for n in ast.walk(expr)
+    )
+
+
+def _read_as_image(function: ast.AST, encoded: ast.expr) -> bool:
+    """What `to_categorical(label)` or `np.eye(n)[label]` encodes is read as an image in the
+    function, itself or through the names it is assigned to (`mask = cv2.imread(p)`, then
+    `mask = cv2.resize(mask, size)`): a mask, one class per pixel."""
+    if isinstance(encoded, ast.Call) and encoded.args:
+        label: ast.expr = encoded.args[0]
+    elif isinstance(encoded, ast.Subscript):
+        label = encoded.slice
+    else:
+        return False
+    return _reads_image(label) or _mentions(label, _followed(function, set(), _reads_image))
+
+
+def _helper_encodes(facts: FileFacts, call: ast.Call, cell: int | None, numpy: frozenset[str]) -> bool | None:
+    """Whether the call is to a function of this file that one-hot encodes, itself or through the
+    functions it calls: True where the labels it encodes are dense (a channel per class after two
+    axes, or an image read), False where they are not shown to be, None where it does not encode."""
     seen: set[Function] = set()
     todo = definitions(facts, call.func, cell)
+    found: bool | None = None
     while todo:
         function = todo.pop()
         if function in seen or len(seen) > MAX_FOLLOWED or isinstance(function, ast.Lambda):
             continue
         seen.add(function)
         for node in scope_body(function):
-            if _encodes_here(facts, node, cell, numpy) is not None or _class_loop(node):
+            axes = _class_loop(node)
+            if axes is not None and axes >= DENSE_AXES:
                 return True
+            if axes is not None or (isinstance(node, ast.expr) and _encodes_here(facts, node, cell, numpy) is not None):
+                if isinstance(node, ast.expr) and _read_as_image(function, node):
+                    return True
+                found = False
             if isinstance(node, ast.Call):
                 todo.extend(definitions(facts, node.func, cell))
-    return False
+    return found
 
 
 def _mixed(facts: FileFacts, generator: ast.AST, encoded: ast.AST, cell: int | None) -> bool:
@@ -285,16 +365,7 @@ def _yielded_as_labels(facts: FileFacts, generator: ast.AST, encoded: ast.expr, 
     of a tuple it yields or returns (`yield x, y`), itself or through the names that hold it
     (`y.append(encoded)`, `y = np.array(y)`). One-hot *inputs* (`yield np.eye(4)[bases], y`) and a
     value kept for anything else are not labels."""
-    holders = _holders(facts, encoded, cell)
-    for _ in range(MAX_RENAMES):
-        more = {
-            name
-            for node in scope_body(generator) if isinstance(node, ast.Assign) and _mentions(node.value, holders)
-            for target in node.targets for name in _bound(target)
-        } - holders
-        if not more:
-            break
-        holders |= more
+    holders = _followed(generator, _holders(facts, encoded, cell))
     for node in scope_body(generator):
         value = node.value if isinstance(node, (ast.Yield, ast.Return)) else None
         if isinstance(value, ast.Tuple) and len(value.elts) > 1 and any(
@@ -302,6 +373,23 @@ def _yielded_as_labels(facts: FileFacts, generator: ast.AST, encoded: ast.expr, 
         ):
             return True
     return False
+
+
+def _followed(function: ast.AST, names: set[str], source: Callable[[ast.expr], bool] = lambda value: False) -> set[str]:
+    """*names*, and the names the function's assignments bind from them or from a value *source*
+    accepts (`y = np.array(y)`, `mask = cv2.imread(p)`), followed `MAX_RENAMES` deep."""
+    names = set(names)
+    for _ in range(MAX_RENAMES):
+        more = {
+            name
+            for node in scope_body(function)
+            if isinstance(node, ast.Assign) and (source(node.value) or _mentions(node.value, names))
+            for target in node.targets for name in _bound(target)
+        } - names
+        if not more:
+            break
+        names |= more
+    return names
 
 
 def _holders(facts: FileFacts, encoded: ast.expr, cell: int | None) -> set[str]:
