@@ -37,7 +37,7 @@ class ArchSpec:
 _GAISSA = (
     "GFLOPs: processed `GFLOPs` column of GAISSA seaa2023 (TF profiler, 128x128, no top); params: del Rey et al. "
     "Table 2; default input size: the keras.applications API reference; layers: len(model.layers) of the "
-    "keras.applications constructor with include_top=False, weights=None (Keras 3.15); depthwise MB: each "
+    "keras.applications constructor with include_top=False, weights=None (Keras 3.15); depthwise MB: `python -m tools.model.depthwise`, each "
     "DepthwiseConv2D's and SeparableConv2D's depthwise input and output float32 elements x 4 bytes, from the same "
     "constructor's layer shapes at 128x128 (TensorFlow 2.21)"
 )
