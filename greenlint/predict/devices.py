@@ -9,6 +9,7 @@ Told a device, a call whose work is known (steps and FLOPs: `fit`, `evaluate`, `
 model of known size) is priced on it (`device_work`), by four constants (`DeviceModel`):
 
     time   = t0 + (step_s + layer_s x layers) x steps + FLOPs / (efficiency x FP32 peak)
+             + depthwise bytes / memory bandwidth
     gross  = busy_share x TDP x time + (1 - busy_share) x TDP x compute time
     energy = gross - idle x time                 (net of the idle draw, FECoM's definition)
 
@@ -19,7 +20,11 @@ its FLOPs: MobileNetV2's 0.06 GFLOPs over 154 layers run as long per step as Res
 GFLOPs over 175, NASNetMobile's 769 layers longer than VGG16's 19); efficiency the share of the
 FP32 peak the FLOPs reach (above 1 where tensor cores or a frozen base do better than the nominal
 3 x forward FLOPs); busy_share the board power while the step waits on the host, as a share of
-TDP. `layers` is the model's (`n_layers`: a Sequential's list, a keras.applications architecture's
+TDP. Depthwise convolutions do a few FLOPs per byte (a k x k filter per channel, against a dense
+convolution's k x k x channels): their time follows the bytes they read and write, not their FLOPs
+(`depthwise_bytes_per_sample`: a named architecture's, training_runs.py; x 3 in a training pass,
+like FLOPs), at the spec sheet's memory bandwidth (a ceiling, so no more time than they take), and
+Xception's 2.96 GFLOPs take longer per step than ResNet50's 2.52. `layers` is the model's (`n_layers`: a Sequential's list, a keras.applications architecture's
 own count); where unknown, UNKNOWN_LAYERS and the note says so. The constants are fitted on
 GAISSA's recorded runs (del Rey's setting: keras.applications fine-tuned from an image folder,
 batch 32) by `python -m tools.model.device_eval`, which refits them without the held-out
@@ -99,7 +104,7 @@ class DeviceModel:
 
 #: Fitted on GAISSA's 309 recorded runs (`python -m tools.model.device_eval`; tests/predict checks
 #: these are its fit): step_s, layer_s and efficiency on the runs' durations, busy_share on their energy.
-SHIPPED = DeviceModel(step_s=0.0219, layer_s=3.55e-05, efficiency=1.07, busy_share=0.64)
+SHIPPED = DeviceModel(step_s=0.0206, layer_s=3.55e-05, efficiency=1.07, busy_share=0.62)
 #: The layers a step is priced with where the model's are unknown: the median of GAISSA's five
 #: architectures (19 to 769; training_runs.KERAS_APPLICATIONS), a stated assumption.
 UNKNOWN_LAYERS = 154
@@ -141,19 +146,36 @@ def model_layers(features: dict) -> int | None:
     return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
 
-def device_seconds(work: dict, group: str, features: dict, device: GpuSpec, start: bool = True,
-                   model: DeviceModel = SHIPPED) -> tuple[float, float] | None:
-    """(host seconds, compute seconds) of a call's work on *device*: the reference time model's
-    start-up (*start*) and `step_s` + `layer_s` x its model's layers per step, and the FLOPs at
-    `efficiency` x the device's FP32 peak; None where the steps or the FLOPs are unknown."""
+def device_units(work: dict, group: str, features: dict, start: bool = True) -> tuple[float, ...] | None:
+    """(start-up s, steps, layer-steps, FLOPs, depthwise bytes) of a call's work: what `device_seconds`
+    prices with a device's and a model's constants (linear in each); None where its steps or FLOPs
+    are unknown. The start-up is the reference time model's (*start*); layer-steps the steps x its
+    model's layers (UNKNOWN_LAYERS where not known); depthwise bytes per sample (a named
+    architecture's) weigh like FLOPs per sample: x 3 in a training pass, x 1 in a validation one."""
     ref = (work.get("time") or {}).get(group)
     if ref is None:
         return None
     n, flops = derive(group, features)
     if n is None or not flops:
         return None
-    per_step = model.step_s + model.layer_s * (model_layers(features) or UNKNOWN_LAYERS)
-    return (ref["t0"] if start else 0.0) + per_step * n, flops / (model.efficiency * device.fp32_tflops * 1e12)
+    per_sample = features.get("depthwise_bytes_per_sample")
+    moved = derive(group, {**features, "flops_per_sample": per_sample, "params": None})[1] if per_sample else None
+    return (ref["t0"] if start else 0.0), n, n * (model_layers(features) or UNKNOWN_LAYERS), flops, moved or 0.0
+
+
+def device_seconds(work: dict, group: str, features: dict, device: GpuSpec, start: bool = True,
+                   model: DeviceModel = SHIPPED) -> tuple[float, float] | None:
+    """(host seconds, compute seconds) of a call's work on *device* (`device_units` priced): the
+    start-up and `step_s` + `layer_s` x its model's layers per step; the FLOPs at `efficiency` x the
+    device's FP32 peak and the depthwise bytes at its memory bandwidth. None where the steps or the
+    FLOPs are unknown."""
+    units = device_units(work, group, features, start)
+    if units is None:
+        return None
+    t0, steps, layer_steps, flops, moved = units
+    compute = flops / (model.efficiency * device.fp32_tflops * 1e12)
+    memory = moved / (device.bandwidth_gb_s * 1e9)
+    return t0 + model.step_s * steps + model.layer_s * layer_steps, compute + memory
 
 
 def device_joules(host_s: float, compute_s: float, device: GpuSpec, model: DeviceModel = SHIPPED) -> float:
@@ -184,9 +206,11 @@ def device_work(work: dict, group: str | None, features: dict, device: GpuSpec, 
     spread = math.hypot(half, DEVICE_HALF)
     layers = model_layers(features)
     said = f"{layers} layers" if layers else f"its layers unknown: {UNKNOWN_LAYERS} assumed"
+    moved = (device_units(work, group, features, start) or (0.0,) * 5)[4]
+    memory = f", and {moved / 1e9:.3g} GB its depthwise convolutions move at {device.bandwidth_gb_s:g} GB/s" if moved else ""
     note = (f"on the {device.name} (told): {host_s:.3g} s host side ({model.step_s:.3g} s per step + "
             f"{model.layer_s:.3g} s per layer, {said}) + "
-            f"{compute_s:.3g} s of compute (its {device.fp32_tflops:g} TFLOPS FP32 peak x {model.efficiency:.3g}) → "
+            f"{compute_s:.3g} s of compute (its {device.fp32_tflops:g} TFLOPS FP32 peak x {model.efficiency:.3g}{memory}) → "
             f"{energy:.3g} J net ({device.tdp_w:g} W TDP computing, {model.busy_share:.0%} of it waiting, less "
             f"{device.idle_w:.3g} W idle assumed; constants fitted on GAISSA's recorded runs)")
     return math.log10(energy), ends[0] - spread, ends[1] + spread, note

@@ -91,7 +91,7 @@ class Predictor(Context):
         input size): the same energy definition as any other call. None where no FLOPs are known."""
         if not ({"architecture", "gflops"} & features.keys()) or api.rpartition(".")[2] not in _RUN_METHODS:
             return None
-        from greenlint.predict.training_runs import arch_layers, forward_flops
+        from greenlint.predict.training_runs import arch_layers, depthwise_bytes, forward_flops
 
         rest = {k: v for k, v in features.items() if k not in _ARCH_FEATURES}
         if "flops_per_sample" not in rest:
@@ -104,6 +104,9 @@ class Predictor(Context):
         layers = arch_layers(features)
         if layers is not None:
             rest["n_layers"] = layers  # a told device prices each step's dispatch by them (devices.py)
+        moved = depthwise_bytes(features)
+        if moved is not None:
+            rest["depthwise_bytes_per_sample"] = moved  # and its depthwise convolutions by their bytes
         if self.from_work(api, rest) is None and self.unknown_size_floor(api, rest) is None:
             return None
         pred = self.predict(api, rest)

@@ -30,22 +30,25 @@ class ArchSpec:
     params: int
     default_hw: tuple[int, int]  # input size Keras builds when no input_shape is given
     layers: int  # len(model.layers) without top: the layers a training step dispatches one by one
+    depthwise_mb: float  # forward MB per sample its depthwise convolutions read and write, at REFERENCE_HW
     source: str
 
 
 _GAISSA = (
     "GFLOPs: processed `GFLOPs` column of GAISSA seaa2023 (TF profiler, 128x128, no top); params: del Rey et al. "
     "Table 2; default input size: the keras.applications API reference; layers: len(model.layers) of the "
-    "keras.applications constructor with include_top=False, weights=None (Keras 3.15)"
+    "keras.applications constructor with include_top=False, weights=None (Keras 3.15); depthwise MB: `python -m tools.model.depthwise`, each "
+    "DepthwiseConv2D's and SeparableConv2D's depthwise input and output float32 elements x 4 bytes, from the same "
+    "constructor's layer shapes at 128x128 (TensorFlow 2.21)"
 )
 #: Forward GFLOPs of keras.applications models at 128x128 without their top. Only the five measured
 #: architectures are listed: other published FLOP counts use other input sizes and conventions.
 KERAS_APPLICATIONS: tuple[ArchSpec, ...] = (
-    ArchSpec("MobileNetV2", 0.064028, 2_914_369, (224, 224), 154, _GAISSA),
-    ArchSpec("NASNetMobile", 0.371647, 4_811_413, (224, 224), 769, _GAISSA),
-    ArchSpec("ResNet50", 2.524383, 26_211_201, (224, 224), 175, _GAISSA),
-    ArchSpec("VGG16", 10.02877, 14_715_201, (224, 224), 19, _GAISSA),
-    ArchSpec("Xception", 2.958404, 22_960_681, (299, 299), 132, _GAISSA),
+    ArchSpec("MobileNetV2", 0.064028, 2_914_369, (224, 224), 154, 8.04448, _GAISSA),
+    ArchSpec("NASNetMobile", 0.371647, 4_811_413, (224, 224), 769, 11.6083, _GAISSA),
+    ArchSpec("ResNet50", 2.524383, 26_211_201, (224, 224), 175, 0.0, _GAISSA),
+    ArchSpec("VGG16", 10.02877, 14_715_201, (224, 224), 19, 0.0, _GAISSA),
+    ArchSpec("Xception", 2.958404, 22_960_681, (299, 299), 132, 20.701696, _GAISSA),
 )
 
 
@@ -81,6 +84,18 @@ def forward_flops(features: dict) -> tuple[float, str] | None:
     hw = hw or arch.default_hw
     flops = arch.gflops * 1e9 * hw[0] * hw[1] / (REFERENCE_HW[0] * REFERENCE_HW[1])
     return flops, f"{arch.name}: {flops:.3g} FLOPs per sample at {hw[0]}x{hw[1]} (GAISSA's count, scaled by pixels)"
+
+
+def depthwise_bytes(features: dict) -> float | None:
+    """Forward bytes per sample a named architecture's depthwise convolutions read and write
+    (`ArchSpec.depthwise_mb`, scaled by pixel count to its input like its FLOPs); None where no
+    architecture is named or it has none. Memory-bound work: a told device prices it by its bandwidth
+    (devices.py), not by its FLOPs."""
+    arch = arch_spec(str(features.get("architecture") or ""))
+    if arch is None or not arch.depthwise_mb:
+        return None
+    hw = (shape_hw(features["input_shape"]) if features.get("input_shape") is not None else None) or arch.default_hw
+    return arch.depthwise_mb * 1e6 * hw[0] * hw[1] / (REFERENCE_HW[0] * REFERENCE_HW[1])
 
 
 def arch_layers(features: dict) -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from greenlint.predict.training_runs import arch_spec, forward_flops, project_run_energy
+from greenlint.predict.training_runs import arch_spec, depthwise_bytes, forward_flops, project_run_energy
 
 # ------------------------------------------------------------------ online projection
 
@@ -87,6 +87,17 @@ def test_forward_flops_scale_by_pixels_and_take_a_stated_count():
     assert at_128 == pytest.approx(10.02877e9) and at_256 == pytest.approx(4 * at_128)
     assert forward_flops({"gflops": 2.0})[0] == pytest.approx(2e9)
     assert forward_flops({"architecture": "MyNet"}) is None
+
+
+def test_depthwise_bytes_of_the_architectures_that_have_them_scale_by_pixels():
+    at_128 = depthwise_bytes({"architecture": "Xception", "input_shape": (128, 128, 3)})
+    assert at_128 == pytest.approx(20.701696e6)
+    assert depthwise_bytes({"architecture": "Xception", "input_shape": (256, 256, 3)}) == pytest.approx(4 * at_128)
+    assert depthwise_bytes({"architecture": "Xception"}) == pytest.approx(at_128 * (299 / 128) ** 2)  # its default
+    assert depthwise_bytes({"architecture": "MobileNetV2", "input_shape": (128, 128, 3)}) < at_128
+    # dense convolutions only, or no architecture named: nothing priced by bytes
+    assert depthwise_bytes({"architecture": "ResNet50"}) is None and depthwise_bytes({"architecture": "VGG16"}) is None
+    assert depthwise_bytes({"gflops": 2.0}) is None
 
 
 def test_projection_as_a_callback_would_use_it():

@@ -3,7 +3,7 @@
 Each recorded run is given to the shipped predictor as the `fit` call a user writes for it (the
 architecture, its input size, epochs, samples, validation samples, batch size) with the run's GPU
 told, as `greenlint calls --device "RTX 3090"` prices it: the figure a user sees. The four device
-constants (greenlint/predict/devices.py `DeviceModel`) are fitted here, on the runs' durations
+constants (depthwise convolutions' bytes go at the spec sheet's bandwidth, nothing fitted) (greenlint/predict/devices.py `DeviceModel`) are fitted here, on the runs' durations
 (step_s, layer_s, efficiency) and energies (busy_share); to judge them, each architecture is held out
 in turn and the constants refitted on the other four. The figure is net of the idle draw (FECoM's
 definition); GAISSA records gross GPU + DRAM joules, so the idle draw the device table assumes x
@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from greenlint.predict.devices import GPU_SPECS, SHIPPED, DeviceModel, device_seconds, known_gpu
-from greenlint.predict.training_runs import arch_spec
+from greenlint.predict.devices import GPU_SPECS, SHIPPED, DeviceModel, device_units, known_gpu
+from greenlint.predict.training_runs import arch_spec, depthwise_bytes
 from tools.model.offline_runs import green_algorithms_energy_j, mlco2_energy_j
 from tools.model.training_data import RunSummary, read_runs_csv
 
@@ -51,41 +51,40 @@ def _features(r: RunSummary) -> dict:
 
 
 def _work_features(r: RunSummary) -> dict:
-    """The same call with its FLOPs per sample and layers (as the predictor derives them for a named architecture)."""
+    """The same call with its FLOPs per sample, layers and depthwise bytes (as the predictor derives
+    them for a named architecture)."""
     spec = arch_spec(r.architecture)
     if spec is None:
         raise ValueError(f"a recorded run of an architecture the predictor does not know: {r.architecture}")
     return {"flops_per_sample": r.gflops * 1e9, "samples": r.training_size, "validation_samples": r.validation_size,
-            "epochs": r.trained_epochs, "batch_size": r.batch_size, "n_layers": spec.layers}
+            "epochs": r.trained_epochs, "batch_size": r.batch_size, "n_layers": spec.layers,
+            "depthwise_bytes_per_sample": depthwise_bytes(_features(r))}
 
 
 def _config(r: RunSummary) -> tuple[str, str]:
     return r.architecture, r.gpu_name
 
 
-def _unit_seconds(work: dict, runs: list[RunSummary]) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
-    """(start-up s, steps, layer-steps, compute s at efficiency 1) per run, through `device_seconds`
-    itself (its time is linear in step_s, layer_s and 1 / efficiency), so that a grid over the
-    constants is arithmetic."""
-    def unit(step_s: float, layer_s: float) -> np.ndarray:
-        model = DeviceModel(step_s, layer_s, 1.0, 0.5)
-        return np.array([_found(device_seconds(work, "training", _work_features(r), known_gpu(r.gpu_name), False,
-                                               model)) for r in runs])
-    steps, layer_steps = unit(1.0, 0.0), unit(0.0, 1.0)
-    return float(work["time"]["training"]["t0"]), steps[:, 0], layer_steps[:, 0], steps[:, 1]
-
-
-def _found(seconds: tuple[float, float] | None) -> tuple[float, float]:
-    """A recorded run's seconds: its work (steps, FLOPs) is always known."""
-    if seconds is None:
-        raise ValueError("a recorded run without steps or FLOPs")
-    return seconds
+def _unit_seconds(work: dict, runs: list[RunSummary]) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(start-up s, steps, layer-steps, compute s at efficiency 1, depthwise s at the spec sheet's
+    bandwidth) per run, from `device_units` itself (the time is linear in step_s, layer_s and
+    1 / efficiency), so that a grid over the constants is arithmetic."""
+    units = []
+    for r in runs:
+        found = device_units(work, "training", _work_features(r), False)
+        if found is None:
+            raise ValueError("a recorded run without steps or FLOPs")
+        gpu = known_gpu(r.gpu_name)
+        units.append((found[1], found[2], found[3] / (gpu.fp32_tflops * 1e12), found[4] / (gpu.bandwidth_gb_s * 1e9)))
+    steps, layer_steps, compute, memory = np.array(units).T
+    return float(work["time"]["training"]["t0"]), steps, layer_steps, compute, memory
 
 
 def _seconds(work: dict, runs: list[RunSummary], model: DeviceModel, unit=None) -> np.ndarray:
     """(host, compute) predicted seconds per run with *model*'s constants."""
-    t0, steps, layer_steps, compute = unit or _unit_seconds(work, runs)
-    return np.stack([t0 + model.step_s * steps + model.layer_s * layer_steps, compute / model.efficiency], axis=1)
+    t0, steps, layer_steps, compute, memory = unit or _unit_seconds(work, runs)
+    return np.stack([t0 + model.step_s * steps + model.layer_s * layer_steps,
+                     compute / model.efficiency + memory], axis=1)
 
 
 def _gross(seconds: np.ndarray, runs: list[RunSummary], model: DeviceModel) -> np.ndarray:
@@ -109,17 +108,19 @@ def fit_device_model(work: dict, runs: list[RunSummary]) -> DeviceModel:
     (grid search: for each efficiency, the step and layer grids at once)."""
     duration = np.array([r.duration_s for r in runs])
     recorded = np.array([r.energy_j for r in runs])
-    t0, steps, layer_steps, compute = _unit_seconds(work, runs)
+    unit = _unit_seconds(work, runs)
+    t0, steps, layer_steps, compute, memory = unit
     best = None
     for eff in EFFICIENCY_GRID:
-        time = (t0 + STEP_GRID[:, None, None] * steps + LAYER_GRID[None, :, None] * layer_steps + compute / eff)
+        time = (t0 + STEP_GRID[:, None, None] * steps + LAYER_GRID[None, :, None] * layer_steps
+                + compute / eff + memory)
         loss = _config_loss(np.log(time / duration), runs)
         i, j = np.unravel_index(int(np.argmin(loss)), loss.shape)
         if best is None or loss[i, j] < best[0]:
             best = (float(loss[i, j]), float(STEP_GRID[i]), float(LAYER_GRID[j]), float(eff))
     assert best is not None  # the grids are not empty
     _, step, layer, eff = best
-    s = _seconds(work, runs, DeviceModel(step, layer, eff, 0.5), (t0, steps, layer_steps, compute))
+    s = _seconds(work, runs, DeviceModel(step, layer, eff, 0.5), unit)
     busy = min(BUSY_GRID, key=lambda b: float(_config_loss(
         np.log(_gross(s, runs, DeviceModel(step, layer, eff, float(b))) / recorded), runs)))
     return DeviceModel(float(f"{step:.3g}"), float(f"{layer:.3g}"), float(f"{eff:.3g}"), round(float(busy), 2))
@@ -227,7 +228,10 @@ def device_section(runs_csv: Path, predictor=None) -> str:
         f"not on its FLOPs), share of the FP32 peak, busy share of TDP: {folds}). Fitted on all runs: "
         f"{all_fit.step_s:g} s, {all_fit.layer_s:g} s, {all_fit.efficiency:g}, {all_fit.busy_share:g} (shipped: "
         f"{SHIPPED.step_s:g} s, {SHIPPED.layer_s:g} s, {SHIPPED.efficiency:g}, {SHIPPED.busy_share:g}). The layers "
-        "are each architecture's keras.applications count (greenlint/predict/training_runs.py). greenlint's figure is net of the idle draw; GAISSA's is gross GPU + DRAM, so the "
+        "are each architecture's keras.applications count (greenlint/predict/training_runs.py). Depthwise "
+        "convolutions (MobileNetV2, NASNetMobile, Xception) do a few FLOPs per byte: the bytes they read and write "
+        "(training_runs.py, from the layers' shapes; x 3 in a training pass) are priced at the GPU's spec-sheet memory "
+        "bandwidth, no constant fitted. greenlint's figure is net of the idle draw; GAISSA's is gross GPU + DRAM, so the "
         "idle draw the device table assumes (10 % of TDP, not a spec-sheet figure) x the predicted time is added "
         "before comparing. Every architecture shares GAISSA's image-folder input pipeline, so leaving one out does "
         "not test the per-step host time on another pipeline.",
