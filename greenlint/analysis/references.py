@@ -1,0 +1,139 @@
+"""Where a module names one of its functions or classes: what `Resolver.all_calls_seen` compares
+with the calls it saw, to know whether a function's parameters are what those calls passed.
+
+Two counts of the same thing. `text_references` is fast (a literal search of the text) and never
+fewer than the references in code: a word after a comment sign or inside a string opened on its
+line is skipped, a string that is the name itself (`getattr(obj, "train")`) is not, and a word in
+a string spanning lines (a docstring's `act: ActWrapper`) still counts. Where it already equals
+the calls seen, nothing more is needed. Otherwise `CodeReferences` reads the tree, once per module:
+names loaded or bound, attributes, definitions, imports and string constants naming a Python path
+(`"train"`, `"pkg.mod:train"`, an `__all__` entry) are references, prose in strings and comments is
+not. A function named anywhere else in code (passed on as a value, exported, reached through a
+string) keeps an unseen use: its parameters stay unknown."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+#: A string literal closed on its line ('...' or "...", escapes included).
+_CLOSED_STRING = re.compile(r"'(?:\\.|[^'\\])*'" + r'|"(?:\\.|[^"\\])*"')
+#: A string constant that names a Python object: `train`, `pkg.mod.train`, `pkg.mod:train`.
+_PATH = re.compile(r"[A-Za-z_][\w.:]*")
+_PATH_PARTS = re.compile(r"[.:]")
+_QUOTES = "'\""
+
+
+def text_references(text: str, name: str) -> tuple[int, int, int]:
+    """Occurrences of the identifier *name* in *text* as a whole word: all of them, those after a
+    dot (`obj.name`: an attribute) and those before one (`name.x`: a dotted path's part). Found by
+    a literal search, which is much faster than tokenising the whole text; a word after a comment
+    sign or inside a string opened on its line (`help='... to save ...'`) is no reference, unless
+    the string is the name itself (`getattr(obj, 'save')`). A string spanning lines still counts
+    (more references only ever withhold a binding)."""
+    total = after = before = 0
+    size, end_of_text = len(name), len(text)
+    at = text.find(name)
+    while at != -1:
+        end = at + size
+        if not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end])):
+            line = text[text.rfind("\n", 0, at) + 1 : at]
+            if not _commented_or_quoted(line):
+                total += 1
+                i = at - 1
+                while i >= 0 and text[i] in " \t":
+                    i -= 1
+                after += i >= 0 and text[i] == "."
+                j = end
+                while j < end_of_text and text[j] in " \t":
+                    j += 1
+                before += j < end_of_text and text[j] == "."
+            elif at and end < end_of_text and text[at - 1] in _QUOTES and text[end] == text[at - 1]:
+                total += 1  # 'save' itself: getattr(obj, 'save'), __all__ = ['save']
+        at = text.find(name, at + 1)
+    return total, after, before
+
+
+def _commented_or_quoted(prefix: str) -> bool:
+    """Whether what follows *prefix* (the start of its line) is in a comment or in a string opened
+    on that line: once the strings closed in it are taken out, a `#` or a quote is left."""
+    if "#" not in prefix and "'" not in prefix and '"' not in prefix:
+        return False
+    rest = _CLOSED_STRING.sub("", prefix)
+    return "#" in rest or "'" in rest or '"' in rest
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+@dataclass(slots=True)
+class Named:
+    """How one module's code names one identifier."""
+
+    total: int = 0  # every reference: loads, bindings, definitions, attributes, imports, strings naming it
+    after_dot: int = 0  # `obj.name`: an attribute of something else
+    attributes: Counter = field(default_factory=Counter)  # `name.attr`: how often each attr is read off it
+    inside: set = field(default_factory=set)  # the innermost functions (def or lambda nodes) naming it; None: none
+
+
+class CodeReferences:
+    """The identifiers a module's tree names, counted in one walk made when first asked."""
+
+    def __init__(self, tree: ast.Module):
+        self.tree = tree
+        self._named: dict[str, Named] | None = None
+
+    def of(self, name: str) -> Named:
+        if self._named is None:
+            self._named = _count(self.tree)
+        return self._named.get(name) or Named()
+
+
+def _count(tree: ast.Module) -> dict[str, Named]:
+    named: dict[str, Named] = {}
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+    def add(name: str, where: ast.AST | None) -> Named:
+        entry = named.get(name)
+        if entry is None:
+            entry = named[name] = Named()
+        entry.total += 1
+        entry.inside.add(where)
+        return entry
+
+    todo: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
+    while todo:
+        node, where = todo.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            add(node.id, where)
+            continue
+        if kind is ast.Attribute:
+            add(node.attr, where).after_dot += 1
+            if type(node.value) is ast.Name:
+                entry = named.get(node.value.id)  # its Name is counted where the walk reaches it
+                if entry is None:
+                    entry = named[node.value.id] = Named()
+                entry.attributes[node.attr] += 1
+        elif kind is ast.Constant:
+            if type(node.value) is str and _PATH.fullmatch(node.value):
+                add(_PATH_PARTS.split(node.value)[-1], where)
+            continue
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            add(node.name, where)
+        elif kind is ast.alias:
+            add(node.asname or node.name.partition(".")[0], where)
+            continue
+        elif kind in (ast.Global, ast.Nonlocal):
+            for name in node.names:
+                add(name, where)
+            continue
+        elif kind is ast.ExceptHandler or kind is ast.MatchAs or kind is ast.MatchStar:
+            if node.name:
+                add(node.name, where)
+        inner = node if kind in functions else where
+        todo.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return named
