@@ -117,12 +117,13 @@ class Context:
 
     __slots__ = (
         "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
-        "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn",
+        "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists",
     )
 
     def __init__(self, func: FuncInfo | None = None):
         self.loops: list[int | None] = []  # literal trip count of each enclosing loop, None if unknown
         self.trips: list[int | None] = []  # the same, 1 for a loop its body always leaves (`...; break`)
+        self.lists: dict[str, int] = {}  # a name bound to a literal list here -> how many loops enclosed it then
         self.exits = 0  # enclosing loops that a `break`, `return` or `raise` may leave early
         self.guards = 0  # enclosing `if`/`except`/`case` bodies inside a loop
         self.divisors: list[tuple[int, int]] = []  # (loop depth, k) of each enclosing `if ... % k == 0`
@@ -1089,6 +1090,10 @@ class Resolver:
         kind = type(target)
         if kind is ast.Name:
             self.scope.target(target.id).names[target.id] = value
+            if type(value) is Const and type(value.value) is list:  # `images = []` in a `while True:`
+                self.ctx.lists[target.id] = len(self.ctx.trips)
+            else:
+                self.ctx.lists.pop(target.id, None)
         elif kind is ast.Attribute:
             owner = self.expr(target.value)
             if type(owner) in (UserInst, UserClass):
@@ -1286,7 +1291,12 @@ class Resolver:
         if method != "append":
             scope.names[name] = None
             return
-        runs = self.local_runs()
+        # the loops entered since the list was bound: `images = []` then `for _ in range(batch_size)`
+        # in a generator's `while True:` fills a batch of batch_size, whatever the outer loop does
+        ctx = self.ctx
+        depth = ctx.lists.get(name, 0) if scope is self.scope else 0
+        divisors = tuple((at - depth, k) for at, k in ctx.divisors if at > depth) if depth else tuple(ctx.divisors)
+        runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors)
         scope.names[name] = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
 
     def super_of(self) -> Any:
