@@ -299,6 +299,8 @@ class Resolver:
         graphs = {id(c.func) for c in self.calls if c.api in TF1_GRAPH}
         for c in self.calls:
             c.features["in_tf_function"] = _traced(c.func)
+            if _in_keras_step(c.func):  # a loss given to compile() after its body was walked
+                c.features["in_keras_step"] = True
             if _builds_graph(c.func, graphs):
                 c.features["graph_mode"] = True
         if self.exporting:
@@ -1610,6 +1612,8 @@ class Resolver:
         """Record a TF call site; its (features, argument values by parameter name)."""
         params = self.table.params(api)
         named = feat.argument_values(params, args, keywords)
+        if api.startswith("tensorflow.keras.") and api.endswith(".compile"):
+            _mark_compiled(named)
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
         features.update(self.loop_features())
@@ -2292,6 +2296,29 @@ def _builds_graph(func: FuncInfo | None, graphs: set[int]) -> bool:
         return True
     while func is not None:
         if id(func) in graphs:
+            return True
+        func = func.parent
+    return False
+
+
+#: The arguments of a Keras model's `compile` whose functions Keras calls in each training step.
+_COMPILED = ("loss", "metrics", "weighted_metrics")
+
+
+def _mark_compiled(named: dict) -> None:
+    """`model.compile(loss=self.custom_loss, metrics=[iou])`: the project functions given run inside
+    the model's train_step, traced by fit (`keras_step`: their calls build the training graph, their
+    work counted where the model trains)."""
+    for key in _COMPILED:
+        value = named.get(key)
+        for item in value.items if type(value) is Seq else (value,):
+            if type(item) is UserFunc:
+                item.info.keras_step = True
+
+
+def _in_keras_step(func: FuncInfo | None) -> bool:
+    while func is not None:
+        if func.keras_step:
             return True
         func = func.parent
     return False
