@@ -8,8 +8,11 @@ a string spanning lines (a docstring's `act: ActWrapper`) still counts. Where it
 the calls seen, nothing more is needed. Otherwise `CodeReferences` reads the tree, once per module:
 names loaded or bound, attributes, definitions, imports and string constants naming a Python path
 (`"train"`, `"pkg.mod:train"`, an `__all__` entry) are references, prose in strings and comments is
-not. A function named anywhere else in code (passed on as a value, exported, reached through a
-string) keeps an unseen use: its parameters stay unknown."""
+not. That walk is made only where it may change the answer: where the text's surplus over the
+calls seen is no more than the docstrings' mentions (`in_prose`, found from the statements alone)
+and, for a class, its `Cls.attr` reads. A function named anywhere else in code (passed on as a
+value, exported, reached through a string) keeps an unseen use: its parameters stay unknown.
+`word_lines` says where a name's word lies, to find the functions that may name it."""
 
 from __future__ import annotations
 
@@ -76,7 +79,6 @@ class Named:
     total: int = 0  # every reference: loads, bindings, definitions, attributes, imports, strings naming it
     after_dot: int = 0  # `obj.name`: an attribute of something else
     attributes: Counter = field(default_factory=Counter)  # `name.attr`: how often each attr is read off it
-    inside: set = field(default_factory=set)  # the innermost functions (def or lambda nodes) naming it; None: none
 
 
 class CodeReferences:
@@ -85,34 +87,59 @@ class CodeReferences:
     def __init__(self, tree: ast.Module):
         self.tree = tree
         self._named: dict[str, Named] | None = None
+        self._prose: list[str] | None = None
 
     def of(self, name: str) -> Named:
         if self._named is None:
             self._named = _count(self.tree)
         return self._named.get(name) or Named()
 
+    def in_prose(self, name: str) -> int:
+        """How often the statements that are a string alone (docstrings) name *name* as a word: the
+        most the tree can take off the text's count besides attributes (found without walking the
+        expressions: the walk of `of` is made only where it may change the answer)."""
+        if self._prose is None:
+            self._prose = _prose(self.tree.body, [])
+        pattern = None
+        found = 0
+        for text in self._prose:
+            if name in text:
+                pattern = pattern or re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])")
+                found += len(pattern.findall(text))
+        return found
+
+
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _prose(body: list, found: list[str]) -> list[str]:
+    for stmt in body:
+        if type(stmt) is ast.Expr and type(stmt.value) is ast.Constant and type(stmt.value.value) is str:
+            found.append(stmt.value.value)
+            continue
+        for field_name in _BODIES:
+            inner = getattr(stmt, field_name, None)
+            if inner:
+                _prose(inner, found)
+    return found
+
 
 def _count(tree: ast.Module) -> dict[str, Named]:
     named: dict[str, Named] = {}
-    functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
-    def add(name: str, where: ast.AST | None) -> Named:
+    def add(name: str) -> Named:
         entry = named.get(name)
         if entry is None:
             entry = named[name] = Named()
         entry.total += 1
-        entry.inside.add(where)
         return entry
 
-    todo: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
-    while todo:
-        node, where = todo.pop()
+    for node in ast.walk(tree):
         kind = type(node)
         if kind is ast.Name:
-            add(node.id, where)
-            continue
-        if kind is ast.Attribute:
-            add(node.attr, where).after_dot += 1
+            add(node.id)
+        elif kind is ast.Attribute:
+            add(node.attr).after_dot += 1
             if type(node.value) is ast.Name:
                 entry = named.get(node.value.id)  # its Name is counted where the walk reaches it
                 if entry is None:
@@ -120,20 +147,32 @@ def _count(tree: ast.Module) -> dict[str, Named]:
                 entry.attributes[node.attr] += 1
         elif kind is ast.Constant:
             if type(node.value) is str and _PATH.fullmatch(node.value):
-                add(_PATH_PARTS.split(node.value)[-1], where)
-            continue
+                add(_PATH_PARTS.split(node.value)[-1])
         elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            add(node.name, where)
+            add(node.name)
         elif kind is ast.alias:
-            add(node.asname or node.name.partition(".")[0], where)
-            continue
+            add(node.asname or node.name.partition(".")[0])
         elif kind in (ast.Global, ast.Nonlocal):
             for name in node.names:
-                add(name, where)
-            continue
+                add(name)
         elif kind is ast.ExceptHandler or kind is ast.MatchAs or kind is ast.MatchStar:
             if node.name:
-                add(node.name, where)
-        inner = node if kind in functions else where
-        todo.extend((child, inner) for child in ast.iter_child_nodes(node))
+                add(node.name)
     return named
+
+
+def word_lines(text: str, name: str) -> list[int]:
+    """The lines (1-based) where *name* occurs in *text* as a whole word, prose and comments
+    included: where to look for the code that may name it (a literal search, no parse)."""
+    lines = []
+    size, end_of_text = len(name), len(text)
+    at = text.find(name)
+    line, counted = 1, 0
+    while at != -1:
+        end = at + size
+        if not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end])):
+            line += text.count("\n", counted, at)
+            counted = at
+            lines.append(line)
+        at = text.find(name, at + 1)
+    return lines

@@ -56,7 +56,7 @@ from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
 from greenlint.analysis.files import WrittenFiles
-from greenlint.analysis.references import CodeReferences, text_references
+from greenlint.analysis.references import CodeReferences, text_references, word_lines
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (
     FOREIGN,
@@ -369,7 +369,8 @@ class Resolver:
                 return True
         if info.calls_seen:
             return not self.all_calls_seen(info)
-        return not self.exporting and not isinstance(info.node, ast.Lambda) and self.other_references(info, 0) > 0
+        # the text's count: a name only a docstring mentions puts the walk off once, nothing more
+        return not self.exporting and not isinstance(info.node, ast.Lambda) and self.other_references(info, 0, False) > 0
 
     def rewalk_blind(self) -> None:
         """Walk again the functions walked at their first call, before their other calls were
@@ -855,9 +856,7 @@ class Resolver:
         if self.exporting or self.references is None or info.node.name != "__init__" or info.cls is None \
                 or not self.awaits_calls(info):
             return
-        name = info.cls.name
-        places = {id(node) for node in self.references.of(name).inside if node is not None}
-        callers = [f for f in self.functions if id(f.node) in places and f.state is Walk.PENDING and f is not info]
+        callers = self.naming(info.cls.name, info)
         if not callers:
             return
         info.state = Walk.WALKING
@@ -868,6 +867,24 @@ class Resolver:
                     caller.blind = caller.blind or self.awaits_calls(caller)
         finally:
             info.state = Walk.PENDING
+
+    def naming(self, name: str, info: FuncInfo) -> list[FuncInfo]:
+        """The functions not walked yet, *info* aside, whose lines hold the word *name*, each line
+        the innermost's (a nested function is walked apart from the one it is in)."""
+        pending = [f for f in self.functions if f.state is Walk.PENDING and f is not info
+                   and not isinstance(f.node, ast.Lambda)]
+        if not pending:
+            return []
+        found: dict[int, FuncInfo] = {}
+        for line in word_lines(self.source, name):
+            inner = None
+            for f in pending:
+                if f.node.lineno <= line <= (f.node.end_lineno or f.node.lineno) and (
+                        inner is None or f.node.lineno > inner.node.lineno):
+                    inner = f
+            if inner is not None:
+                found[id(inner)] = inner
+        return list(found.values())
 
     def bind_parameters(self, info: FuncInfo, scope: Scope, passed: dict) -> None:
         """A function's parameters in its *scope*: annotated types, else the values *passed*."""
@@ -1011,11 +1028,12 @@ class Resolver:
             return False
         return info.calls_seen > 0 and self.other_references(info, info.calls_seen) == info.calls_seen
 
-    def other_references(self, info: FuncInfo, expected: int) -> int:
+    def other_references(self, info: FuncInfo, expected: int, precise: bool = True) -> int:
         """How often code names the function besides its definition: `obj.train(...)`, `model.train
         = ...` never name a function `train`; `tf.train.AdamOptimizer` never names a method
         `train`; `ActWrapper.load_act(path)` never makes an `ActWrapper`. Counted in the text first,
-        and read from the tree only where the text's count (never lower) is not already *expected*."""
+        and read from the tree only where the text's count (never lower) is not already *expected*
+        and the count must be *precise* (a binding depends on it, not just the walk's order)."""
         init = info.node.name == "__init__" and info.cls is not None
         name = info.cls.name if init else info.node.name
         found = self.words.get(name)
@@ -1026,9 +1044,10 @@ class Resolver:
             total -= after_dot
         elif not init:
             total -= before_dot
-        if total - 1 <= expected:
+        if total - 1 <= expected or not precise or self.references is None:
             return total - 1
-        if self.references is None:
+        # the tree takes off prose (docstrings) and, for a class, `Cls.attr`: walked only where that may reach *expected*
+        if total - 1 - self.references.in_prose(name) - (before_dot if init else 0) > expected:
             return total - 1
         named = self.references.of(name)
         total = named.total

@@ -47,8 +47,12 @@ def test_losses_and_metrics_given_to_compile_build_the_training_graph(tmp_path):
     result = analyse_file(path)
     assert result.errors == []
     found = {(s.span.line, s.api): s for s in result.callsites}
-    for line, api in [(6, "tensorflow.reduce_mean"), (6, "tensorflow.square"), (19, "tensorflow.reduce_sum"),
-                      (20, "tensorflow.reduce_mean")]:
+    for line, api in [
+        (6, "tensorflow.reduce_mean"),
+        (6, "tensorflow.square"),
+        (19, "tensorflow.reduce_sum"),
+        (20, "tensorflow.reduce_mean"),
+    ]:
         site = found[(line, api)]
         assert site.features["in_keras_step"] is True
         assert site.work["symbolic"]["value"] is True

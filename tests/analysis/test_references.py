@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from greenlint.analysis import analyse_file
-from greenlint.analysis.references import CodeReferences
+from greenlint.analysis.references import CodeReferences, word_lines
 
 
 def sites(tmp_path, code: str) -> dict[tuple[int, str], object]:
@@ -121,5 +121,5 @@ def test_code_references_count_code_and_names_in_strings_not_prose():
     assert named.total == 4  # the class, two instantiations, `ActWrapper.load_act`: no docstring
     assert dict(named.attributes) == {"load_act": 1}
     assert CodeReferences(ast.parse("'''helper does it'''\n__all__ = ['pkg.mod:helper']\n")).of("helper").total == 1
-    inside = CodeReferences(tree).of("ActWrapper").inside
-    assert sorted(node.name for node in inside if node is not None) == ["learn", "load_act", "load_act"]
+    assert CodeReferences(tree).in_prose("ActWrapper") == 2  # the docstrings' mentions, found without the walk
+    assert word_lines("a = 1\nact(b)  # act\nx.act\n", "act") == [2, 2, 3]
