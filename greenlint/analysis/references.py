@@ -161,15 +161,22 @@ def _count(tree: ast.Module) -> dict[str, Named]:
     return named
 
 
-def word_lines(text: str, name: str) -> list[int]:
-    """The lines (1-based) where *name* occurs in *text* as a whole word, prose and comments
-    included: where to look for the code that may name it (a literal search, no parse)."""
+def word_lines(text: str, name: str, called: bool = False) -> list[int]:
+    """The lines (1-based) where *name* occurs in *text* as a whole word (*called*: followed by an
+    opening parenthesis, `Name(`), prose and comments included: where to look for the code that
+    may name it (a literal search, no parse)."""
     lines = []
     size, end_of_text = len(name), len(text)
     at = text.find(name)
     line, counted = 1, 0
     while at != -1:
         end = at + size
+        if called:
+            while end < end_of_text and text[end] in " \t":
+                end += 1
+            if end == end_of_text or text[end] != "(":
+                at = text.find(name, at + 1)
+                continue
         if not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end])):
             line += text.count("\n", counted, at)
             counted = at

@@ -854,8 +854,8 @@ class Resolver:
         Such a function, itself named where not walked yet, is walked again once its calls are
         seen (`rewalk_blind`)."""
         if self.exporting or self.references is None or info.node.name != "__init__" or info.cls is None \
-                or not self.awaits_calls(info):
-            return
+                or len(info.node.args.args) + len(info.node.args.kwonlyargs) < 2 or not self.awaits_calls(info):
+            return  # (a constructor of `self` alone binds nothing)
         callers = self.naming(info.cls.name, info)
         if not callers:
             return
@@ -869,14 +869,14 @@ class Resolver:
             info.state = Walk.PENDING
 
     def naming(self, name: str, info: FuncInfo) -> list[FuncInfo]:
-        """The functions not walked yet, *info* aside, whose lines hold the word *name*, each line
+        """The functions not walked yet, *info* aside, whose lines call *name* (`Name(`), each line
         the innermost's (a nested function is walked apart from the one it is in)."""
         pending = [f for f in self.functions if f.state is Walk.PENDING and f is not info
                    and not isinstance(f.node, ast.Lambda)]
         if not pending:
             return []
         found: dict[int, FuncInfo] = {}
-        for line in word_lines(self.source, name):
+        for line in word_lines(self.source, name, called=True):
             inner = None
             for f in pending:
                 if f.node.lineno <= line <= (f.node.end_lineno or f.node.lineno) and (

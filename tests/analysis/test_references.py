@@ -123,3 +123,4 @@ def test_code_references_count_code_and_names_in_strings_not_prose():
     assert CodeReferences(ast.parse("'''helper does it'''\n__all__ = ['pkg.mod:helper']\n")).of("helper").total == 1
     assert CodeReferences(tree).in_prose("ActWrapper") == 2  # the docstrings' mentions, found without the walk
     assert word_lines("a = 1\nact(b)  # act\nx.act\n", "act") == [2, 2, 3]
+    assert word_lines("a = 1\nact (b)  # act\nx.act\nisinstance(w, act)\n", "act", called=True) == [2]
