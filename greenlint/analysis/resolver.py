@@ -299,7 +299,7 @@ class Resolver:
         graphs = {id(c.func) for c in self.calls if c.api in TF1_GRAPH}
         for c in self.calls:
             c.features["in_tf_function"] = _traced(c.func)
-            if _in_keras_step(c.func):  # a loss given to compile() after its body was walked
+            if _traced(c.func, "keras_step"):  # a loss given to compile() after its body was walked
                 c.features["in_keras_step"] = True
             if _builds_graph(c.func, graphs):
                 c.features["graph_mode"] = True
@@ -2335,17 +2335,11 @@ def _mark_compiled(named: dict) -> None:
                 item.info.keras_step = True
 
 
-def _in_keras_step(func: FuncInfo | None) -> bool:
+def _traced(func: FuncInfo | None, flag: str = "tf_function") -> bool:
+    """Whether *func* or a function it is nested in has *flag*: traced by a tf.function (or
+    `keras_step`: run in a Keras model's train_step)."""
     while func is not None:
-        if func.keras_step:
-            return True
-        func = func.parent
-    return False
-
-
-def _traced(func: FuncInfo | None) -> bool:
-    while func is not None:
-        if func.tf_function:
+        if getattr(func, flag):
             return True
         func = func.parent
     return False
