@@ -78,7 +78,7 @@ class Named:
 
     total: int = 0  # every reference: loads, bindings, definitions, attributes, imports, strings naming it
     after_dot: int = 0  # `obj.name`: an attribute of something else
-    attributes: Counter = field(default_factory=Counter)  # `name.attr`: how often each attr is read off it
+    attributes: Counter[str] = field(default_factory=Counter)  # `name.attr`: how often each attr is read off it
 
 
 class CodeReferences:
@@ -135,27 +135,26 @@ def _count(tree: ast.Module) -> dict[str, Named]:
         return entry
 
     for node in ast.walk(tree):
-        kind = type(node)
-        if kind is ast.Name:
+        if isinstance(node, ast.Name):
             add(node.id)
-        elif kind is ast.Attribute:
+        elif isinstance(node, ast.Attribute):
             add(node.attr).after_dot += 1
-            if type(node.value) is ast.Name:
+            if isinstance(node.value, ast.Name):
                 entry = named.get(node.value.id)  # its Name is counted where the walk reaches it
                 if entry is None:
                     entry = named[node.value.id] = Named()
                 entry.attributes[node.attr] += 1
-        elif kind is ast.Constant:
-            if type(node.value) is str and _PATH.fullmatch(node.value):
+        elif isinstance(node, ast.Constant):
+            if isinstance(node.value, str) and _PATH.fullmatch(node.value):
                 add(_PATH_PARTS.split(node.value)[-1])
-        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             add(node.name)
-        elif kind is ast.alias:
+        elif isinstance(node, ast.alias):
             add(node.asname or node.name.partition(".")[0])
-        elif kind in (ast.Global, ast.Nonlocal):
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
             for name in node.names:
                 add(name)
-        elif kind is ast.ExceptHandler or kind is ast.MatchAs or kind is ast.MatchStar:
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
             if node.name:
                 add(node.name)
     return named

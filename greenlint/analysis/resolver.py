@@ -1034,8 +1034,9 @@ class Resolver:
         `train`; `ActWrapper.load_act(path)` never makes an `ActWrapper`. Counted in the text first,
         and read from the tree only where the text's count (never lower) is not already *expected*
         and the count must be *precise* (a binding depends on it, not just the walk's order)."""
-        init = info.node.name == "__init__" and info.cls is not None
-        name = info.cls.name if init else info.node.name
+        cls = info.cls if info.node.name == "__init__" else None
+        init = cls is not None
+        name = cls.name if cls is not None else info.node.name
         found = self.words.get(name)
         if found is None:
             found = self.words[name] = text_references(self.source, name)
@@ -1055,8 +1056,10 @@ class Resolver:
             total -= named.after_dot
         elif not init:
             total -= sum(named.attributes.values())
-        else:
-            total -= sum(count for attr, count in named.attributes.items() if _makes_none(info.cls, attr))
+        elif cls is not None:
+            for attr, count in named.attributes.items():
+                if _makes_none(cls, attr):
+                    total -= count
         return total - 1
 
     @staticmethod
@@ -1109,7 +1112,7 @@ class Resolver:
 
     def assign(self, target: ast.expr, value: Any) -> None:
         kind = type(target)
-        if kind is ast.Name:
+        if isinstance(target, ast.Name):
             self.scope.target(target.id).names[target.id] = value
             if type(value) is Const and type(value.value) is list:  # `images = []` in a `while True:`
                 self.ctx.lists[target.id] = len(self.ctx.trips)
