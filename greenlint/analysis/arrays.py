@@ -231,6 +231,10 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
         source = positional[0] if positional else named.get("object", named.get("a"))
         if type(source) is Seq:  # a list of arrays of one shape: stacked
             return _joined("numpy.stack", source, Const(0))
+        if type(source) is Inst and source.cls == LIST and source.meta.get("length_bound") == "exact":
+            rows = source.meta["length"]  # `images.append(img)` batch_size times: a batch of that many
+            return Inst(ARRAY, "operator", {"rows": rows, "shape_prov": "inferred",
+                                            "shape_note": f"a list of {rows} items filled by append"})
         shape = shape_of(source)
         prov, note = shape_source(source)
         return array(shape, prov, note) if shape is not None else None
@@ -375,9 +379,11 @@ def subscript(owner: Inst, parts: list) -> Inst:
 def drawn(value: Any) -> Inst | None:
     """What `next(gen)` (or `for batch in gen`) gives from a Python generator, or a Keras image
     iterator, that reads, decodes or augments data per item (its `host` meta, hostwork.py): a batch
-    known only by that work, prepared on the calling thread; None for other values."""
+    known by that work, prepared on the calling thread, and by its size where the generator shows
+    it (meta "data", the generator's: `Data.batch`); None for other values."""
     if type(value) is Inst and value.cls in (PY_GENERATOR, FLOW_ITERATOR) and "host" in value.meta:
-        return Inst(HOST_BATCH, "next", {"host": value.meta["host"]})
+        data = value.meta.get("data")
+        return Inst(HOST_BATCH, "next", {"host": value.meta["host"], **({"data": data} if data is not None else {})})
     return None
 
 
@@ -503,12 +509,19 @@ def generator(yields: list, drawn: list | None = None) -> Inst:
     """What calling a generator function gives: its batches' size where every `yield` shows the
     same first dimension (`yield x[i:i + 32], y[i:i + 32]`, `yield np.zeros((16, 416, 416, 3)), ...`);
     how many it yields is not known (it may loop forever)."""
-    shapes = [shape_of(value.items[0] if type(value) is Seq and value.items else value) for value in yields]
+    firsts = [value.items[0] if type(value) is Seq and value.items else value for value in yields]
+    shapes = [shape_of(first) for first in firsts]
     shape = shapes[0] if shapes else None
     if not shape or type(shape[0]) is not int or any(not other or other[0] != shape[0] for other in shapes):
-        return _drawn_generator(drawn or [])
+        rows = {rows_of(first) for first in firsts}  # `yield np.array(images)`, images filled by append
+        if len(rows) != 1 or type(next(iter(rows))) is not int:
+            return _drawn_generator(drawn or [])
+        shape = (rows.pop(), None)
+        sample = None
+    else:
+        sample = tuple(shape[1:])
     batch = shape[0]
-    data = Data(None, tuple(shape[1:]), batch, note="a Python generator: how many batches it yields is not known",
+    data = Data(None, sample, batch, note="a Python generator: how many batches it yields is not known",
                 batch_note=f"the generator yields batches of {batch}")
     return Inst(PY_GENERATOR, "factory", {"data": data})
 

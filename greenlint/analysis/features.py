@@ -16,7 +16,8 @@ in_tf_function         inside a function run as a graph: decorated with `tf.func
                        imported, with or without arguments), wrapped by `tf.function(f)`, passed
                        to `Dataset.map/filter/flat_map/interleave` or to a `tf.distribute` strategy's
                        `run` from a traced function, or nested in such a function
-in_keras_step          inside `call`/`train_step`/`test_step`/`predict_step` of a Keras subclass
+in_keras_step          inside `call`/`train_step`/`test_step`/`predict_step` of a Keras subclass, or
+                       a function given to a Keras model's `compile` (loss, metrics, weighted_metrics)
 graph_mode             true where a TF1 graph is built: a module making a TF1 graph call at top level
                        (a Session, a placeholder, `disable_eager_execution()`, ...:
                        `greenlint.catalog.kinds.TF1_GRAPH`), else a function making one (nested

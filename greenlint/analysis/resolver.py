@@ -33,7 +33,6 @@ from __future__ import annotations
 import ast
 import math
 import os
-import re
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,6 +56,7 @@ from greenlint.analysis import features as feat
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
 from greenlint.analysis.files import WrittenFiles
+from greenlint.analysis.references import CodeReferences, text_references, word_lines
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (
     FOREIGN,
@@ -117,12 +117,13 @@ class Context:
 
     __slots__ = (
         "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
-        "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn",
+        "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists",
     )
 
     def __init__(self, func: FuncInfo | None = None):
         self.loops: list[int | None] = []  # literal trip count of each enclosing loop, None if unknown
         self.trips: list[int | None] = []  # the same, 1 for a loop its body always leaves (`...; break`)
+        self.lists: dict[str, int] = {}  # a name bound to a literal list here -> how many loops enclosed it then
         self.exits = 0  # enclosing loops that a `break`, `return` or `raise` may leave early
         self.guards = 0  # enclosing `if`/`except`/`case` bodies inside a loop
         self.divisors: list[tuple[int, int]] = []  # (loop depth, k) of each enclosing `if ... % k == 0`
@@ -250,7 +251,8 @@ class Resolver:
         self.imports = imports  # `project.Imports` of this module: other project modules, if followed
         self.exporting = exporting  # walked for other modules: parameters stay unknown
         self.source = source  # the module's text, to count references to a function
-        self.words: dict[str, tuple[int, int, int]] = {}  # identifier -> `_references` in the text
+        self.words: dict[str, tuple[int, int, int]] = {}  # identifier -> `text_references` in the text
+        self.references: CodeReferences | None = None  # the same in the tree's code (`run`)
         self.discard: ast.expr | None = None  # the value of the expression statement being walked
         self.discarded = False  # the call being resolved is that value
         self.calls: list[Found] = []
@@ -285,6 +287,7 @@ class Resolver:
 
     def run(self, tree: ast.Module) -> list[tuple[ast.Call, str, dict, dict, dict]]:
         """(call node, api, features, runs, work) of every call site found."""
+        self.references = CodeReferences(tree)
         self.block(tree.body)
         # entry points first (main(), run(self)): their calls bind the parameters of the rest
         self.pending = deque(sorted(self.pending, key=_required_parameters))
@@ -296,6 +299,8 @@ class Resolver:
         graphs = {id(c.func) for c in self.calls if c.api in TF1_GRAPH}
         for c in self.calls:
             c.features["in_tf_function"] = _traced(c.func)
+            if _traced(c.func, "keras_step"):  # a loss given to compile() after its body was walked
+                c.features["in_keras_step"] = True
             if _builds_graph(c.func, graphs):
                 c.features["graph_mode"] = True
         if self.exporting:
@@ -347,11 +352,25 @@ class Resolver:
     def walk_pending(self) -> None:
         while self.pending:
             info = self.pending.popleft()
-            if info.state is Walk.PENDING and info.calls_seen and not info.deferred and not self.all_calls_seen(info):
+            if info.state is Walk.PENDING and not info.deferred and self.awaits_calls(info):
                 info.deferred = True  # once: its other callers may still be walked
                 self.pending.append(info)
                 continue
             self.walk_function(info)
+
+    def awaits_calls(self, info: FuncInfo) -> bool:
+        """Whether code names the function in places not yet walked (a call in another function
+        pending after it: `w = Wrapper(model)` in `learn(env, network)`, which needs more arguments
+        and so comes later in the queue); for a method, where its class's constructor does (what
+        `self` holds is what the constructor was given: `__call__` reads `self._act`)."""
+        if info.kind in ("method", "property") and info.cls is not None and info.node.name != "__init__":
+            init = info.cls.find_method("__init__")
+            if init is not None and init.state is Walk.PENDING and self.awaits_calls(init):
+                return True
+        if info.calls_seen:
+            return not self.all_calls_seen(info)
+        # the text's count: a name only a docstring mentions puts the walk off once, nothing more
+        return not self.exporting and not isinstance(info.node, ast.Lambda) and self.other_references(info, 0, False) > 0
 
     def rewalk_blind(self) -> None:
         """Walk again the functions walked at their first call, before their other calls were
@@ -793,6 +812,7 @@ class Resolver:
         inside a walk for values only, `shadowed`, whose records are dropped: it waits for the ordinary walk)."""
         if info.state is not Walk.PENDING or self.instance:
             return
+        self.gather_calls(info)
         info.state = Walk.WALKING
         node = info.node
         scope = Scope("function", info.scope)
@@ -823,6 +843,48 @@ class Resolver:
                 value = self.annotated(node.returns) or value  # `def build() -> keras.Model:`
         info.returns = value
         info.state = Walk.DONE
+
+    def gather_calls(self, info: FuncInfo) -> None:
+        """Before a constructor is walked while code names its class in functions not walked yet,
+        walk those first, so that the instantiations they make are seen and bind its parameters:
+        `w = ActWrapper(act)` and `w(obs)` in `learn`, `ActWrapper(act)` again in its `load_act`,
+        which comes later in the queue; `__call__` reads `self._act`, which `__init__` sets from its
+        parameter. An instantiation's value is the instance whatever the constructor does, so they
+        lose nothing by its walk coming later (a function's callers would: its return value).
+        Such a function, itself named where not walked yet, is walked again once its calls are
+        seen (`rewalk_blind`)."""
+        if self.exporting or self.references is None or info.node.name != "__init__" or info.cls is None \
+                or len(info.node.args.args) + len(info.node.args.kwonlyargs) < 2 or not self.awaits_calls(info):
+            return  # (a constructor of `self` alone binds nothing)
+        callers = self.naming(info.cls.name, info)
+        if not callers:
+            return
+        info.state = Walk.WALKING
+        try:
+            for caller in callers:
+                if caller.state is Walk.PENDING:
+                    self.walk_function(caller)
+                    caller.blind = caller.blind or self.awaits_calls(caller)
+        finally:
+            info.state = Walk.PENDING
+
+    def naming(self, name: str, info: FuncInfo) -> list[FuncInfo]:
+        """The functions not walked yet, *info* aside, whose lines call *name* (`Name(`), each line
+        the innermost's (a nested function is walked apart from the one it is in)."""
+        pending = [f for f in self.functions if f.state is Walk.PENDING and f is not info
+                   and not isinstance(f.node, ast.Lambda)]
+        if not pending:
+            return []
+        found: dict[int, FuncInfo] = {}
+        for line in word_lines(self.source, name, called=True):
+            inner = None
+            for f in pending:
+                if f.node.lineno <= line <= (f.node.end_lineno or f.node.lineno) and (
+                        inner is None or f.node.lineno > inner.node.lineno):
+                    inner = f
+            if inner is not None:
+                found[id(inner)] = inner
+        return list(found.values())
 
     def bind_parameters(self, info: FuncInfo, scope: Scope, passed: dict) -> None:
         """A function's parameters in its *scope*: annotated types, else the values *passed*."""
@@ -959,24 +1021,46 @@ class Resolver:
         info.calls_seen += 1
 
     def all_calls_seen(self, info: FuncInfo) -> bool:
-        """Whether every place the function (for `__init__`: its class) is named, besides its
-        definition, is a call already seen: then its parameters are what those calls passed,
-        not a guess. Counting the name in the text over-counts (comments, strings), which only
-        ever withholds a binding."""
+        """Whether every place the function (for `__init__`: its class) is named in code, besides
+        its definition, is a call already seen: then its parameters are what those calls passed,
+        not a guess (references.py: a docstring or a comment naming it is no place)."""
         if self.exporting or isinstance(info.node, ast.Lambda):  # other modules may call it; a lambda has no name
             return False
-        if info.calls_seen == 0:
-            return False
-        name = info.cls.name if info.node.name == "__init__" and info.cls is not None else info.node.name
+        return info.calls_seen > 0 and self.other_references(info, info.calls_seen) == info.calls_seen
+
+    def other_references(self, info: FuncInfo, expected: int, precise: bool = True) -> int:
+        """How often code names the function besides its definition: `obj.train(...)`, `model.train
+        = ...` never name a function `train`; `tf.train.AdamOptimizer` never names a method
+        `train`; `ActWrapper.load_act(path)` never makes an `ActWrapper`. Counted in the text first,
+        and read from the tree only where the text's count (never lower) is not already *expected*
+        and the count must be *precise* (a binding depends on it, not just the walk's order)."""
+        cls = info.cls if info.node.name == "__init__" else None
+        init = cls is not None
+        name = cls.name if cls is not None else info.node.name
         found = self.words.get(name)
         if found is None:
-            found = self.words[name] = _references(self.source, name)
+            found = self.words[name] = text_references(self.source, name)
         total, after_dot, before_dot = found
-        if info.kind == "function":  # `obj.train(...)`, `model.train = ...` never name a function `train`
+        if info.kind == "function":
             total -= after_dot
-        elif info.node.name != "__init__":  # a method: `tf.train.AdamOptimizer` names a module, not `train`
+        elif not init:
             total -= before_dot
-        return info.calls_seen == total - 1
+        if total - 1 <= expected or not precise or self.references is None:
+            return total - 1
+        # the tree takes off prose (docstrings) and, for a class, `Cls.attr`: walked only where that may reach *expected*
+        if total - 1 - self.references.in_prose(name) - (before_dot if init else 0) > expected:
+            return total - 1
+        named = self.references.of(name)
+        total = named.total
+        if info.kind == "function":
+            total -= named.after_dot
+        elif not init:
+            total -= sum(named.attributes.values())
+        elif cls is not None:
+            for attr, count in named.attributes.items():
+                if _makes_none(cls, attr):
+                    total -= count
+        return total - 1
 
     @staticmethod
     def bind_arguments(info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
@@ -1028,8 +1112,12 @@ class Resolver:
 
     def assign(self, target: ast.expr, value: Any) -> None:
         kind = type(target)
-        if kind is ast.Name:
+        if isinstance(target, ast.Name):
             self.scope.target(target.id).names[target.id] = value
+            if type(value) is Const and type(value.value) is list:  # `images = []` in a `while True:`
+                self.ctx.lists[target.id] = len(self.ctx.trips)
+            else:
+                self.ctx.lists.pop(target.id, None)
         elif kind is ast.Attribute:
             owner = self.expr(target.value)
             if type(owner) in (UserInst, UserClass):
@@ -1227,7 +1315,12 @@ class Resolver:
         if method != "append":
             scope.names[name] = None
             return
-        runs = self.local_runs()
+        # the loops entered since the list was bound: `images = []` then `for _ in range(batch_size)`
+        # in a generator's `while True:` fills a batch of batch_size, whatever the outer loop does
+        ctx = self.ctx
+        depth = ctx.lists.get(name, 0) if scope is self.scope else 0
+        divisors = tuple((at - depth, k) for at, k in ctx.divisors if at > depth) if depth else tuple(ctx.divisors)
+        runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors)
         scope.names[name] = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
 
     def super_of(self) -> Any:
@@ -1321,7 +1414,7 @@ class Resolver:
             return value
         if kind is UserClass:
             init = callee.info.find_method("__init__")
-            if init is not None and init.state is Walk.PENDING:
+            if init is not None:  # each instantiation is a call of it, walked or not
                 self.result_of(init, args, keywords, node)
             return UserInst(callee.info)
         if kind is Foreign:
@@ -1362,6 +1455,8 @@ class Resolver:
             method = callee.info.find_method("__call__")
             if method is not None:
                 value = self.result_of(method, args, keywords, node)
+                if method.state is Walk.PENDING:  # put off (`w(x)` thrown away): this site needs its runs
+                    self.walk_function(method)
                 # its body's sites cannot count the calls of an instance: it is a call site here, as
                 # another module's instance is (`act = ActWrapper(act)` ... `act(obs)` once per step)
                 self.wrapper_call(node, method.runs)
@@ -1539,6 +1634,8 @@ class Resolver:
         """Record a TF call site; its (features, argument values by parameter name)."""
         params = self.table.params(api)
         named = feat.argument_values(params, args, keywords)
+        if api.startswith("tensorflow.keras.") and api.endswith(".compile"):
+            _mark_compiled(named)
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
         features.update(self.loop_features())
@@ -2051,47 +2148,15 @@ def _ext_member(info: ClassInfo, attr: str) -> tuple[bool, Any]:
     return False, None
 
 
-def _references(text: str, name: str) -> tuple[int, int, int]:
-    """Occurrences of the identifier *name* in *text* as a whole word: all of them, those after a
-    dot (`obj.name`: an attribute) and those before one (`name.x`: a dotted path's part). Found by
-    a literal search, which is much faster than tokenising the whole text; a word after a comment
-    sign or inside a string opened on its line (`help='... to save ...'`) is no reference. A string
-    spanning lines still counts (more references only ever withhold a binding)."""
-    total = after = before = 0
-    size, end_of_text = len(name), len(text)
-    at = text.find(name)
-    while at != -1:
-        end = at + size
-        if (not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end]))
-                and not _commented_or_quoted(text[text.rfind("\n", 0, at) + 1 : at])):
-            total += 1
-            i = at - 1
-            while i >= 0 and text[i] in " \t":
-                i -= 1
-            after += i >= 0 and text[i] == "."
-            j = end
-            while j < end_of_text and text[j] in " \t":
-                j += 1
-            before += j < end_of_text and text[j] == "."
-        at = text.find(name, at + 1)
-    return total, after, before
-
-
-#: A string literal closed on its line ('...' or "...", escapes included).
-_CLOSED_STRING = re.compile(r"'(?:\\.|[^'\\])*'" + r'|"(?:\\.|[^"\\])*"')
-
-
-def _commented_or_quoted(prefix: str) -> bool:
-    """Whether what follows *prefix* (the start of its line) is in a comment or in a string opened
-    on that line: once the strings closed in it are taken out, a `#` or a quote is left."""
-    if "#" not in prefix and "'" not in prefix and '"' not in prefix:
+def _makes_none(cls: ClassInfo, attr: str) -> bool:
+    """Whether `Cls.attr` reads something that makes no instance of *cls*: a method other than a
+    classmethod (whose `cls(...)` would) or `__init__`/`__new__`, or a class attribute."""
+    if attr in ("__init__", "__new__"):
         return False
-    rest = _CLOSED_STRING.sub("", prefix)
-    return "#" in rest or "'" in rest or '"' in rest
-
-
-def _word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"
+    method = cls.find_method(attr)
+    if method is not None:
+        return method.kind != "classmethod"
+    return cls.find_attr(attr)[0]
 
 
 def _required_parameters(info: FuncInfo) -> int:
@@ -2258,9 +2323,26 @@ def _builds_graph(func: FuncInfo | None, graphs: set[int]) -> bool:
     return False
 
 
-def _traced(func: FuncInfo | None) -> bool:
+#: The arguments of a Keras model's `compile` whose functions Keras calls in each training step.
+_COMPILED = ("loss", "metrics", "weighted_metrics")
+
+
+def _mark_compiled(named: dict) -> None:
+    """`model.compile(loss=self.custom_loss, metrics=[iou])`: the project functions given run inside
+    the model's train_step, traced by fit (`keras_step`: their calls build the training graph, their
+    work counted where the model trains)."""
+    for key in _COMPILED:
+        value = named.get(key)
+        for item in value.items if type(value) is Seq else (value,):
+            if type(item) is UserFunc:
+                item.info.keras_step = True
+
+
+def _traced(func: FuncInfo | None, flag: str = "tf_function") -> bool:
+    """Whether *func* or a function it is nested in has *flag*: traced by a tf.function (or
+    `keras_step`: run in a Keras model's train_step)."""
     while func is not None:
-        if func.tf_function:
+        if getattr(func, flag):
             return True
         func = func.parent
     return False

@@ -25,7 +25,17 @@ from collections.abc import Hashable
 from typing import Any
 
 from greenlint.analysis import layers, untyped, worktables
-from greenlint.analysis.arrays import DATASET, FLOW_ITERATOR, PY_GENERATOR, Data, Sym, rows_of, shape_of, shape_source
+from greenlint.analysis.arrays import (
+    DATASET,
+    FLOW_ITERATOR,
+    HOST_BATCH,
+    PY_GENERATOR,
+    Data,
+    Sym,
+    rows_of,
+    shape_of,
+    shape_source,
+)
 from greenlint.analysis.ops import op_work
 from greenlint.analysis.values import Const, Inst, Seq
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
@@ -39,6 +49,8 @@ MODEL_METHODS = frozenset(
     {"fit", "evaluate", "predict", "__call__", "train_on_batch", "test_on_batch", "predict_on_batch",
      *GENERATOR_METHODS}
 )
+#: The methods that run one batch given to them (their `samples` are that batch's).
+ONE_BATCH = frozenset({"train_on_batch", "test_on_batch", "predict_on_batch"})
 LAYERS = "tensorflow.keras.layers."
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
 _WRAPPERS = frozenset({"Bidirectional", "TimeDistributed"})
@@ -354,6 +366,12 @@ def _data(value: Any) -> tuple[Data | None, bool]:
     """(what is known of the data passed, whether it is a tf.data pipeline)."""
     if type(value) is Inst and value.cls in (DATASET, PY_GENERATOR, FLOW_ITERATOR):  # each batches itself
         return value.meta.get("data"), True
+    if type(value) is Inst and value.cls == HOST_BATCH:  # `x = next(gen)`: one batch of the generator's
+        data = value.meta.get("data")
+        if data is not None and data.batch is not None:
+            return Data(data.batch, data.shape, note=data.batch_note), False
+        return Data(None, None, note=f"a batch drawn from a Python generator that decodes with {value.meta['host']}: "
+                                     "its size is not known statically"), False
     if type(value) is Seq and value.items:  # validation_data=(x, y)
         value = value.items[0]
     shape = shape_of(value)
@@ -395,9 +413,13 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
         work.update(_loop_work(method, named, features, data, pipeline))
     elif data is not None and data.samples is not None:
         work["samples"] = q(data.samples, data.prov, data.note)
+    elif method in ONE_BATCH:  # the batch it runs on is its data: unknown, and the note says why
+        work["samples"] = q(None, UNKNOWN, data.note if data is not None and data.note else "the batch's size is not known statically")
     if net is not None:
         work.update(_net_work(net))
     elif method != "__call__":
+        if owner is not None and owner.how == "subclass":  # `Distiller(student, teacher)`: models it is given
+            unbuilt = "a subclassed model none of whose layers is known here (the models or layers it is given, or builds)"
         work["flops_per_sample"] = q(None, UNKNOWN, unbuilt)
     return work
 

@@ -182,7 +182,8 @@ def test_calls_on_what_saved_model_load_returns_are_named_as_measured():
     "text, expected",
     [
         ("save(a)\nsave(b)\n", 2),
-        ("save(a)  # save it\nx = 'save'\n", 1),
+        ("save(a)  # save it\nx = 'saved'\n", 1),
+        ("save(a)\nf = getattr(obj, 'save')\n", 2),  # a string that is the name itself names it
         ("help = \"to save after\"\nsave(a)\n", 1),
         ("s = 'it\\'s a save'\nsave(a)\n", 1),
         ('"""a\nsave in a docstring\n"""\nsave(a)\n', 2),  # a string spanning lines still counts: never fewer
@@ -190,6 +191,6 @@ def test_calls_on_what_saved_model_load_returns_are_named_as_measured():
     ],
 )
 def test_references_to_a_name_skip_comments_and_strings_opened_on_their_line(text, expected):
-    from greenlint.analysis.resolver import _references
+    from greenlint.analysis.references import text_references
 
-    assert _references(text, "save")[0] == expected
+    assert text_references(text, "save")[0] == expected

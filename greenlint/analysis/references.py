@@ -1,0 +1,184 @@
+"""Where a module names one of its functions or classes: what `Resolver.all_calls_seen` compares
+with the calls it saw, to know whether a function's parameters are what those calls passed.
+
+Two counts of the same thing. `text_references` is fast (a literal search of the text) and never
+fewer than the references in code: a word after a comment sign or inside a string opened on its
+line is skipped, a string that is the name itself (`getattr(obj, "train")`) is not, and a word in
+a string spanning lines (a docstring's `act: ActWrapper`) still counts. Where it already equals
+the calls seen, nothing more is needed. Otherwise `CodeReferences` reads the tree, once per module:
+names loaded or bound, attributes, definitions, imports and string constants naming a Python path
+(`"train"`, `"pkg.mod:train"`, an `__all__` entry) are references, prose in strings and comments is
+not. That walk is made only where it may change the answer: where the text's surplus over the
+calls seen is no more than the docstrings' mentions (`in_prose`, found from the statements alone)
+and, for a class, its `Cls.attr` reads. A function named anywhere else in code (passed on as a
+value, exported, reached through a string) keeps an unseen use: its parameters stay unknown.
+`word_lines` says where a name's word lies, to find the functions that may name it."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+#: A string literal closed on its line ('...' or "...", escapes included).
+_CLOSED_STRING = re.compile(r"'(?:\\.|[^'\\])*'" + r'|"(?:\\.|[^"\\])*"')
+#: A string constant that names a Python object: `train`, `pkg.mod.train`, `pkg.mod:train`.
+_PATH = re.compile(r"[A-Za-z_][\w.:]*")
+_PATH_PARTS = re.compile(r"[.:]")
+_QUOTES = "'\""
+
+
+def text_references(text: str, name: str) -> tuple[int, int, int]:
+    """Occurrences of the identifier *name* in *text* as a whole word: all of them, those after a
+    dot (`obj.name`: an attribute) and those before one (`name.x`: a dotted path's part). Found by
+    a literal search, which is much faster than tokenising the whole text; a word after a comment
+    sign or inside a string opened on its line (`help='... to save ...'`) is no reference, unless
+    the string is the name itself (`getattr(obj, 'save')`). A string spanning lines still counts
+    (more references only ever withhold a binding)."""
+    total = after = before = 0
+    size, end_of_text = len(name), len(text)
+    at = text.find(name)
+    while at != -1:
+        end = at + size
+        if not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end])):
+            line = text[text.rfind("\n", 0, at) + 1 : at]
+            if not _commented_or_quoted(line):
+                total += 1
+                i = at - 1
+                while i >= 0 and text[i] in " \t":
+                    i -= 1
+                after += i >= 0 and text[i] == "."
+                j = end
+                while j < end_of_text and text[j] in " \t":
+                    j += 1
+                before += j < end_of_text and text[j] == "."
+            elif at and end < end_of_text and text[at - 1] in _QUOTES and text[end] == text[at - 1]:
+                total += 1  # 'save' itself: getattr(obj, 'save'), __all__ = ['save']
+        at = text.find(name, at + 1)
+    return total, after, before
+
+
+def _commented_or_quoted(prefix: str) -> bool:
+    """Whether what follows *prefix* (the start of its line) is in a comment or in a string opened
+    on that line: once the strings closed in it are taken out, a `#` or a quote is left."""
+    if "#" not in prefix and "'" not in prefix and '"' not in prefix:
+        return False
+    rest = _CLOSED_STRING.sub("", prefix)
+    return "#" in rest or "'" in rest or '"' in rest
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+@dataclass(slots=True)
+class Named:
+    """How one module's code names one identifier."""
+
+    total: int = 0  # every reference: loads, bindings, definitions, attributes, imports, strings naming it
+    after_dot: int = 0  # `obj.name`: an attribute of something else
+    attributes: Counter[str] = field(default_factory=Counter)  # `name.attr`: how often each attr is read off it
+
+
+class CodeReferences:
+    """The identifiers a module's tree names, counted in one walk made when first asked."""
+
+    def __init__(self, tree: ast.Module):
+        self.tree = tree
+        self._named: dict[str, Named] | None = None
+        self._prose: list[str] | None = None
+
+    def of(self, name: str) -> Named:
+        if self._named is None:
+            self._named = _count(self.tree)
+        return self._named.get(name) or Named()
+
+    def in_prose(self, name: str) -> int:
+        """How often the statements that are a string alone (docstrings) name *name* as a word: the
+        most the tree can take off the text's count besides attributes (found without walking the
+        expressions: the walk of `of` is made only where it may change the answer)."""
+        if self._prose is None:
+            self._prose = _prose(self.tree.body, [])
+        pattern = None
+        found = 0
+        for text in self._prose:
+            if name in text:
+                pattern = pattern or re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])")
+                found += len(pattern.findall(text))
+        return found
+
+
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _prose(body: list, found: list[str]) -> list[str]:
+    for stmt in body:
+        if type(stmt) is ast.Expr and type(stmt.value) is ast.Constant and type(stmt.value.value) is str:
+            found.append(stmt.value.value)
+            continue
+        for field_name in _BODIES:
+            inner = getattr(stmt, field_name, None)
+            if inner:
+                _prose(inner, found)
+    return found
+
+
+def _count(tree: ast.Module) -> dict[str, Named]:
+    named: dict[str, Named] = {}
+
+    def add(name: str) -> Named:
+        entry = named.get(name)
+        if entry is None:
+            entry = named[name] = Named()
+        entry.total += 1
+        return entry
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            add(node.id)
+        elif isinstance(node, ast.Attribute):
+            add(node.attr).after_dot += 1
+            if isinstance(node.value, ast.Name):
+                entry = named.get(node.value.id)  # its Name is counted where the walk reaches it
+                if entry is None:
+                    entry = named[node.value.id] = Named()
+                entry.attributes[node.attr] += 1
+        elif isinstance(node, ast.Constant):
+            if isinstance(node.value, str) and _PATH.fullmatch(node.value):
+                add(_PATH_PARTS.split(node.value)[-1])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            add(node.name)
+        elif isinstance(node, ast.alias):
+            add(node.asname or node.name.partition(".")[0])
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                add(name)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+            if node.name:
+                add(node.name)
+    return named
+
+
+def word_lines(text: str, name: str, called: bool = False) -> list[int]:
+    """The lines (1-based) where *name* occurs in *text* as a whole word (*called*: followed by an
+    opening parenthesis, `Name(`), prose and comments included: where to look for the code that
+    may name it (a literal search, no parse)."""
+    lines = []
+    size, end_of_text = len(name), len(text)
+    at = text.find(name)
+    line, counted = 1, 0
+    while at != -1:
+        end = at + size
+        if called:
+            while end < end_of_text and text[end] in " \t":
+                end += 1
+            if end == end_of_text or text[end] != "(":
+                at = text.find(name, at + 1)
+                continue
+        if not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end])):
+            line += text.count("\n", counted, at)
+            counted = at
+            lines.append(line)
+        at = text.find(name, at + 1)
+    return lines

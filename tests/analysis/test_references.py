@@ -1,0 +1,126 @@
+"""A function's parameters are bound from its calls when code names it nowhere else: docstrings and
+comments naming it do not count, a value passed on, an export or a string naming it does
+(greenlint/analysis/references.py, `Resolver.all_calls_seen`)."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from greenlint.analysis import analyse_file
+from greenlint.analysis.references import CodeReferences, word_lines
+
+
+def sites(tmp_path, code: str) -> dict[tuple[int, str], object]:
+    path = tmp_path / "train.py"
+    path.write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+    result = analyse_file(path)
+    assert result.errors == []
+    return {(s.span.line, s.api): s for s in result.callsites}
+
+
+# deepq.py's shape: a wrapper class named in docstrings, made in `learn` (which comes late in the
+# walk's queue: it needs more arguments) and again in a static method, called once per step
+WRAPPER = '''
+import numpy as np
+import tensorflow as tf
+
+
+class ActWrapper(object):
+    def __init__(self, act, act_params):
+        self._act = act
+        self._act_params = act_params
+
+    @staticmethod
+    def load_act(path):
+        act = tf.keras.models.load_model(path)
+        return ActWrapper(act, {"path": path})
+
+    def __call__(self, *args, **kwargs):
+        return self._act.predict(*args, **kwargs)
+
+
+def load_act(path):
+    """Load an act function.
+
+    Returns
+    -------
+    act: ActWrapper
+        a callable
+    """
+    return ActWrapper.load_act(path)
+
+
+def learn(env, network, total_timesteps=100):
+    """Train.
+
+    Returns
+    -------
+    act: ActWrapper
+        Wrapper over the act function.
+    """
+    act = tf.keras.Sequential([tf.keras.layers.Dense(4, input_shape=(8,))])
+    act = ActWrapper(act, {})
+    for t in range(total_timesteps):
+        action = act(np.zeros((1, 8)))[0]
+    return act
+'''
+
+
+def test_a_wrapper_class_named_in_docstrings_binds_its_constructor_and_its_instance_calls_are_sites(tmp_path):
+    found = sites(tmp_path, WRAPPER)
+    inside = found[(16, "tensorflow.keras.Model.predict")]  # a Sequential from learn, a loaded Model from load_act
+    assert inside.features["receiver"] == "join"  # typed: their common base, not matched by name
+    step = found[(41, "tensorflow.keras.Model.predict")]  # `act(obs)`: a call site of what __call__ runs
+    assert step.features["receiver"] == "wrapper"
+
+
+HELPER = '''
+import numpy as np
+import tensorflow as tf
+
+
+def helper(model):
+    """helper(model) predicts once; see helper in the docs."""
+    return model.predict(np.zeros((1, 4)))  # helper's one call
+
+
+def learn(env, network):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(4,))])
+    for _ in range(100):
+        helper(model)
+'''
+
+
+def test_a_function_whose_every_call_is_seen_binds_its_parameters_whatever_prose_names_it(tmp_path):
+    # learn needs more arguments than helper, so helper comes first in the queue: it waits for learn
+    site = sites(tmp_path, HELPER)[(7, "tensorflow.keras.Sequential.predict")]
+    assert site.work["params"]["value"] == 50
+    assert "receiver_kind" not in site.features
+
+
+@pytest.mark.parametrize(
+    "escape",
+    [
+        "CALLBACKS = [helper]",  # passed on as a value
+        "__all__ = ['helper', 'learn']",  # exported
+        "step = getattr(__import__('train'), 'helper')",  # reached through a string
+    ],
+)
+def test_a_function_that_escapes_keeps_its_parameters_unknown(tmp_path, escape):
+    found = sites(tmp_path, HELPER + "\n\n" + escape + "\n")
+    assert (7, "tensorflow.keras.Sequential.predict") not in found
+    assert found[(7, "tensorflow.keras.Model.predict")].features["receiver_kind"] == "untyped"
+
+
+def test_code_references_count_code_and_names_in_strings_not_prose():
+    tree = ast.parse(textwrap.dedent(WRAPPER))
+    named = CodeReferences(tree).of("ActWrapper")
+    assert named.total == 4  # the class, two instantiations, `ActWrapper.load_act`: no docstring
+    assert dict(named.attributes) == {"load_act": 1}
+    assert CodeReferences(ast.parse("'''helper does it'''\n__all__ = ['pkg.mod:helper']\n")).of("helper").total == 1
+    assert CodeReferences(tree).in_prose("ActWrapper") == 2  # the docstrings' mentions, found without the walk
+    assert word_lines("a = 1\nact(b)  # act\nx.act\n", "act") == [2, 2, 3]
+    assert word_lines("a = 1\nact (b)  # act\nx.act\nisinstance(w, act)\n", "act", called=True) == [2]
