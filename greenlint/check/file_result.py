@@ -16,7 +16,6 @@ import greenlint.check.noqa as noqa  # the modules themselves, not through the p
 import greenlint.check.records as records
 from greenlint.analysis.callsite import Span, with_work
 from greenlint.predict.prediction import Prediction
-from greenlint.profile.lookup import apply_profiles, for_file
 from greenlint.report.calls import callsite_from_json, callsite_json
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
@@ -128,6 +127,8 @@ def from_analysis(analysis: Any, predict: Callable[[str, dict], Prediction]) -> 
     when its statement changed since (greenlint.profile)."""
     path = str(analysis.path)
     source = _source(analysis)
+    from greenlint.profile.lookup import apply_profiles, for_file  # on first need: a warm run reads no profile
+
     profiles = for_file(path) if analysis.callsites else None
     memo = _memo(predict)  # one object per distinct prediction: less work, a smaller cache entry
     sites = []
