@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from greenlint import profile
+import greenlint.check.noqa as noqa  # the modules themselves, not through the package's lazy hook
+import greenlint.check.records as records
 from greenlint.analysis.callsite import Span, with_work
-from greenlint.check import noqa, records
 from greenlint.predict.prediction import Prediction
 from greenlint.report.calls import callsite_from_json, callsite_json
 from greenlint.rules.base import Site
@@ -127,14 +127,16 @@ def from_analysis(analysis: Any, predict: Callable[[str, dict], Prediction]) -> 
     when its statement changed since (greenlint.profile)."""
     path = str(analysis.path)
     source = _source(analysis)
-    profiles = profile.for_file(path) if analysis.callsites else None
+    from greenlint.profile.lookup import apply_profiles, for_file  # on first need: a warm run reads no profile
+
+    profiles = for_file(path) if analysis.callsites else None
     memo = _memo(predict)  # one object per distinct prediction: less work, a smaller cache entry
     sites = []
     for cs in analysis.callsites:
         key = _memo_key(cs)
         if key not in memo:
             memo[key] = _predict(predict, cs)
-        prediction = memo[key] if profiles is None else profile.apply_profiles(profiles, cs, memo[key], source)
+        prediction = memo[key] if profiles is None else apply_profiles(profiles, cs, memo[key], source)
         sites.append(Site(cs, prediction))
     errors = tuple(
         error_diagnostic(path, e.line or 1, e.column or 1, str(e.code), e.message, getattr(e, "cell", None))

@@ -10,7 +10,6 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from greenlint import profile
 from greenlint.rules import tf_target
 
 
@@ -40,7 +39,8 @@ def dependencies(project, path: Path, profile_stamps: dict[str, str]) -> str:
     modules = project.digest(absolute) if project.imports(absolute) else ""
     folder = os.path.dirname(absolute)
     if folder not in profile_stamps:
-        profile_stamps[folder] = profile.stamp(absolute) + tf_target.stamp(absolute)
+        from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
+        profile_stamps[folder] = profile_stamp(absolute) + tf_target.stamp(absolute)
     return modules + profile_stamps[folder]
 
 

@@ -24,17 +24,18 @@ def cached_run(paths: list[str], output_format: str, calibration: bool = True) -
         return None
     if len({os.path.realpath(p) for p in paths}) < len(set(map(Path, paths))):
         return None  # a file named twice (relative and absolute): discovery keeps one name
-    from greenlint.check import pyproject
+    from greenlint.check.pyproject import ConfigError, find_pyproject, formatter_line_length
 
     start = Path(paths[0])
     try:
-        if pyproject.find_pyproject(start) is not None:
+        if find_pyproject(start) is not None:
             return None  # a configured project: its settings are Config's to read
-    except pyproject.ConfigError:
+    except ConfigError:
         return None  # reported by the whole pipeline
-    line_length = pyproject.formatter_line_length(start)
-    from greenlint.check import keys, overlay
+    line_length = formatter_line_length(start)
+    import greenlint.check.keys as keys  # the module itself: `from greenlint.check import` passes the package's lazy hook
     from greenlint.check.cache import cache_in
+    from greenlint.check.overlay import applied
     from greenlint.check.selection import default_codes, rule_table
     from greenlint.paths import calibration_dir
     from greenlint.report import FIX_FORMATS
@@ -59,5 +60,5 @@ def cached_run(paths: list[str], output_format: str, calibration: bool = True) -
         if stored is None:
             return None
         diagnostics.extend(stored[0])
-    return diagnostics, overlay.applied(overlay_root)
+    return diagnostics, applied(overlay_root)
 

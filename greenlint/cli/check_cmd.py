@@ -121,7 +121,7 @@ def run_changes(args: argparse.Namespace) -> dict:
     """The Config changes the `run` group's flags ask for (cache and worker processes)."""
     from pathlib import Path
 
-    from greenlint.check import ConfigError
+    from greenlint.check.config import ConfigError
 
     changes: dict = {}
     if args.no_cache:
@@ -147,8 +147,7 @@ def configure(args: argparse.Namespace):
     """The Config of this run: the nearest [tool.greenlint], then the flags on top."""
     from pathlib import Path
 
-    from greenlint.check import ConfigError, load_config
-    from greenlint.check.config import check_file_pattern, coerce_option
+    from greenlint.check.config import ConfigError, check_file_pattern, coerce_option, load_config
 
     config = load_config([Path(p) for p in args.paths], Path(args.config) if args.config else None, args.isolated)
     changes: dict = {}
@@ -187,7 +186,8 @@ def run(args: argparse.Namespace) -> int:
     warm = from_cache(args)  # every file unchanged: answered without the rest of the pipeline
     if warm is not None:
         return _report(args, *warm)
-    from greenlint.check import ConfigError, run_check
+    from greenlint.check.config import ConfigError
+    from greenlint.check.pipeline import run_check
     from greenlint.report import FIX_FORMATS
     from greenlint.report.escape import visible
 

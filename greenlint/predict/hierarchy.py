@@ -25,15 +25,6 @@ POOLED_METHODS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "tes
                             "fit_generator", "evaluate_generator", "predict_generator"})
 
 
-def _default_catalog():
-    try:
-        from greenlint.catalog import load_catalog
-
-        return load_catalog()
-    except Exception:  # catalog not built or not importable: fall back to name structure
-        return None
-
-
 class Hierarchy:
     """Fallback keys for canonical API names; `catalog=None` uses the name structure only."""
 
@@ -46,7 +37,13 @@ class Hierarchy:
     @property
     def catalog(self):
         if self._load_default:  # loaded on first need: measured APIs never need it
-            self._catalog, self._load_default = _default_catalog(), False
+            self._load_default = False
+            try:
+                from greenlint.catalog import load_catalog
+
+                self._catalog = load_catalog()
+            except Exception:  # catalog not built or not importable: fall back to name structure
+                self._catalog = None
         return self._catalog
 
     def family(self, api: str) -> str | None:

@@ -7,13 +7,15 @@ import re
 import textwrap
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from greenlint.analysis.callsite import CallSite, Span, char_offset
 from greenlint.analysis.sources import Code, cell_code, parse_code
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.codemods import Codemod
 from greenlint.rules.diagnostic import Diagnostic
+
+_Node = TypeVar("_Node", bound=ast.AST)
 
 #: Docstring sections every rule documents, in this order (CONTRIBUTING.md, "Adding a rule").
 SECTIONS = (
@@ -248,6 +250,21 @@ class FileFacts:
     def module(self, cell: int | None = None) -> ast.Module | None:
         index = self._tree(cell)
         return None if index is None else index["module"]
+
+    def nodes(self, cell: int | None, *types: type[_Node]) -> tuple[_Node, ...]:
+        """The unit's nodes of exactly these *types*, in `ast.walk`'s order: one walk of the unit,
+        kept with each selection asked, serves every rule (a rule walking the whole tree for its
+        few nodes, per file or per finding, repeated that walk)."""
+        index = self._tree(cell)
+        if index is None:
+            return ()
+        key = ("nodes", types)
+        if key not in index:
+            walked = index.get("walked")
+            if walked is None:
+                walked = index["walked"] = list(ast.walk(index["module"]))
+            index[key] = tuple(node for node in walked if type(node) in types)
+        return index[key]
 
 
 def unit_text(source: str | tuple[str, ...], cell: int | None) -> str | None:

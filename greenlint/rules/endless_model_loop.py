@@ -196,12 +196,9 @@ class EndlessModelLoop(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         running = [s for s in facts.sites if _runs_model(s) is not None]
         for cell in sorted({s.callsite.span.cell for s in running}, key=lambda c: c or 0):
-            module = facts.module(cell)
             sites = [s for s in running if s.callsite.span.cell == cell]
-            if module is None:
-                continue
             threads = None
-            for loop, function in _endless_loops(facts, module, cell):
+            for loop, function in _endless_loops(facts, cell):  # the tree indexed only where the text may loop for ever
                 inside = [s for s in sites if _directly_in(loop, s.callsite.span.line)]
                 if not inside or leaves(loop) or _handled(facts, loop, cell) or waits_for_user(loop) or _serves(loop):
                     continue
@@ -230,13 +227,13 @@ def _runs_model(site: Site) -> str | None:
     return None
 
 
-def _endless_loops(facts: FileFacts, module: ast.Module, cell: int | None) -> Iterator[tuple[ast.While | ast.For, ast.FunctionDef | ast.AsyncFunctionDef | None]]:
+def _endless_loops(facts: FileFacts, cell: int | None) -> Iterator[tuple[ast.While | ast.For, ast.FunctionDef | ast.AsyncFunctionDef | None]]:
     """Each `while True:` / `for ... in itertools.count():` loop, in source order, with the function it is in."""
     if not _MAY_LOOP_FOR_EVER.search(unit_text(facts.source, cell) or ""):
         return
-    counts = _count_names(module)
+    counts = _count_names(facts.nodes(cell, ast.ImportFrom))
     loops = [
-        node for node in ast.walk(module)
+        node for node in facts.nodes(cell, ast.While, ast.For)
         if (isinstance(node, ast.While) and isinstance(node.test, ast.Constant) and node.test.value in (True, 1))
         or (isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and _is_count(node.iter.func, counts))
     ]
@@ -249,11 +246,11 @@ def _endless_loops(facts: FileFacts, module: ast.Module, cell: int | None) -> It
 _MAY_LOOP_FOR_EVER = re.compile(r"\bwhile\b|\bcount\b")
 
 
-def _count_names(module: ast.Module) -> frozenset[str]:
-    """Names the file binds to `itertools.count` (`from itertools import count [as c]`)."""
+def _count_names(imports: tuple[ast.AST, ...]) -> frozenset[str]:
+    """Names the unit's `from` *imports* bind to `itertools.count` (`from itertools import count [as c]`)."""
     return frozenset(
         alias.asname or alias.name
-        for node in ast.walk(module) if isinstance(node, ast.ImportFrom) and node.module == "itertools"
+        for node in imports if isinstance(node, ast.ImportFrom) and node.module == "itertools"
         for alias in node.names if alias.name == "count"
     )
 

@@ -11,7 +11,7 @@ from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import last_name, text_mentions, units
+from greenlint.rules.syntax import cell_units, last_name, text_mentions
 
 #: Keras model methods that run the model over data.
 RUNS_MODEL = ("predict", "evaluate", "predict_on_batch", "test_on_batch", "predict_generator", "evaluate_generator")
@@ -171,8 +171,8 @@ class PerEpochTestEvaluation(Rule):
         functions: dict[str, list[ast.AST]] = {}
         hooks: list[tuple[int | None, ast.FunctionDef]] = []
         notebook = not isinstance(facts.source, str)
-        for index, tree in enumerate(units(facts), 1):
-            for node in ast.walk(tree):
+        for index, (unit, _) in enumerate(cell_units(facts), 1):
+            for node in facts.nodes(unit, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     functions.setdefault(node.name, []).append(node)
                 elif isinstance(node, ast.ClassDef) and any(last_name(b) == "Callback" for b in node.bases):

@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.callbacks import imported_from_project, read_tree
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, last_name, own_body, units
+from greenlint.rules.syntax import LOOPS, cell_units, last_name, own_body
 
 #: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).
 DECODER = (
@@ -339,7 +339,7 @@ def _classes_named(facts: FileFacts, base: ast.expr) -> list[ast.ClassDef]:
     modules the file imports it from."""
     if not isinstance(base, ast.Name):
         return []
-    local = [n for tree in units(facts) for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == base.id]
+    local = [n for unit, _ in cell_units(facts) for n in facts.nodes(unit, ast.ClassDef) if n.name == base.id]
     if local:
         return local
     found = []

@@ -17,7 +17,7 @@ from greenlint.rules.base import (
 )
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import Function, definitions, few_elements, last_name, map_function, parameters, units
+from greenlint.rules.syntax import Function, cell_units, definitions, few_elements, last_name, map_function, parameters
 from greenlint.rules.tf_data_defaults import by_hand
 
 #: A call in a map function that makes it stateful: random draws (`tf.random.uniform`,
@@ -228,7 +228,7 @@ def _in_interleave(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
             return any(
                 isinstance(n, ast.Call) and last_name(n.func) == "interleave"
                 and any(isinstance(a, ast.Name) and a.id == scope.name for a in [*n.args, *(k.value for k in n.keywords)])
-                for module in units(facts) for n in ast.walk(module)
+                for unit, _ in cell_units(facts) for n in facts.nodes(unit, ast.Call)
             )
     return False
 

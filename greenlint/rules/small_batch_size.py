@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import FEW_ELEMENTS, LOOPS, SCOPES, STEP_METHODS, last_name, own_body, units
+from greenlint.rules.syntax import FEW_ELEMENTS, LOOPS, SCOPES, STEP_METHODS, cell_units, last_name, own_body, units
 
 MODEL_METHODS = ("fit", "evaluate", "predict")
 DATASET_BATCH = "tensorflow.data.Dataset.batch"
@@ -73,7 +73,8 @@ def _leaves_or_trains(facts: FileFacts, site: Site) -> bool:
         return False
     name = statement.targets[0].id
     functions = {
-        f.name: f for unit in units(facts) for f in ast.walk(unit) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+        f.name: f for unit, _ in cell_units(facts) for f in facts.nodes(unit, ast.FunctionDef, ast.AsyncFunctionDef)
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))  # for the type checker
     }
     nodes = _in_scope(facts, site, statement)
     here = next(i for i, (_, n) in enumerate(nodes) if n is statement) if any(n is statement for _, n in nodes) else len(nodes)
@@ -110,10 +111,8 @@ def _fixed_batch_model(facts: FileFacts) -> bool:
     """The file builds a model that runs with one batch size only: a layer with the literal
     `stateful=True`, or a literal batch dimension (`batch_input_shape=(1, ...)`,
     `Input(batch_size=1)`)."""
-    for tree in units(facts):
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.keyword):
-                continue
+    for unit, _ in cell_units(facts):
+        for node in facts.nodes(unit, ast.keyword):
             value = node.value
             if node.arg == "stateful" and isinstance(value, ast.Constant) and value.value is True:
                 return True

@@ -295,9 +295,9 @@ def definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> li
     index = facts.functions_by_name
     if not index:  # one walk of the file, not one per name asked (rules follow calls name by name)
         index[None] = []  # built: a file without functions
-        for module in units(facts):
-            for n in ast.walk(module):
-                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        for unit, _ in cell_units(facts):
+            for n in facts.nodes(unit, ast.FunctionDef, ast.AsyncFunctionDef):
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):  # for the type checker
                     index.setdefault(n.name, []).append(n)
     return list(index.get(name, ()))
 

@@ -48,3 +48,28 @@ def test_a_call_a_rule_judges_is_indexed(call):
     source = f"{PLAIN}    sess = tf.compat.v1.Session()\n    {call}\n"
     facts, _ = _run_every_rule(source)
     assert None in facts._trees
+
+
+def test_nodes_of_a_kind_come_from_one_walk_in_its_order(monkeypatch):
+    """`facts.nodes` gives what a rule's own `ast.walk` filtered by exact type would, in that
+    order, and walks each unit once however many rules and kinds ask."""
+    import ast
+
+    source = (
+        "from itertools import count\nclass A:\n    def f(self):\n        while True:\n            pass\n"
+        "async def g():\n    for i in count():\n        pass\ndef h():\n    class B:\n        pass\n"
+    )
+    facts = FileFacts("m.py", (), source)
+    module = facts.module(None)
+    walks = []
+    real_walk = ast.walk
+    monkeypatch.setattr(ast, "walk", lambda node: walks.append(node) or real_walk(node))
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    expected = [n for n in real_walk(module) if type(n) in kinds]
+    assert [n.name for n in expected] == ["A", "g", "h", "f", "B"]  # breadth first, as ast.walk
+    assert list(facts.nodes(None, *kinds)) == expected
+    assert [type(n) for n in facts.nodes(None, ast.While, ast.For)] == [ast.For, ast.While]
+    assert facts.nodes(None, ast.ImportFrom)[0].module == "itertools"
+    assert facts.nodes(None, *kinds) is facts.nodes(None, *kinds)
+    assert walks == [module]
+    assert FileFacts("empty.py", (), "").nodes(None, ast.Call) == ()
