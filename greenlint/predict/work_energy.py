@@ -293,7 +293,9 @@ def stated_most(training: bool, f: dict, model_call: bool = True) -> str:
     call's features (its work merged in): `1,000,000 samples per epoch and 1,000 epochs`; "" where nothing
     is unknown. *model_call*: its work includes a model's FLOPs (`model_flops`)."""
     most = []
-    if _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if training else "steps")) is None:
+    if f.get("one_step") and _num(f.get("samples")) is None:
+        most.append(f"{HIGH_SAMPLES:,} samples in its one batch")
+    elif _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if training else "steps")) is None:
         most.append(f"{HIGH_SAMPLES:,} samples" + (" per epoch" if training else ""))
     if training and _num(f.get("epochs")) is None:
         most.append(f"{HIGH_EPOCHS:,} epochs")
@@ -316,8 +318,9 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
     unknown (a training step's optimizer update of known weights remains); the low end is that
     less *half*. The high end is up to HIGH_SAMPLES samples per epoch, the epochs written
     (HIGH_EPOCHS where none are) and HIGH_FLOPS_PER_SAMPLE, stated in the note, not inferred, plus
-    *half*. Never a typical data set's size nor a typical model's FLOPs: the code does not say
-    them, so the figure does not.
+    *half*. A one-batch call of unstated batch (`one_step`) is one step: at least a batch of one
+    sample, at most one batch of HIGH_SAMPLES, never epochs. Never a typical data set's size nor a
+    typical model's FLOPs: the code does not say them, so the figure does not.
     """
     if group is None:
         return None
@@ -329,7 +332,12 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
     low, high, unknown, least = dict(f), dict(f), [], []
     low.pop("epochs_bound", None)
     high.pop("epochs_bound", None)
-    if not sized and _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if group == "training" else "steps")) is None:
+    if f.get("one_step") and _num(f.get("samples")) is None:  # one batch of a size the code does not state
+        for ends, n in ((low, 1.0), (high, float(HIGH_SAMPLES))):
+            ends.update(samples=n, batch_size=n, steps=1, steps_per_epoch=1, epochs=1, one_batch=True)
+        unknown.append("batch size")
+        least.append("a batch of one sample")
+    elif not sized and _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if group == "training" else "steps")) is None:
         low["samples"], high["samples"] = batch, max(float(HIGH_SAMPLES), batch)
         unknown.append("data size")
         least.append("one batch per epoch" if group == "training" else "one batch")

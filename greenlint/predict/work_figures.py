@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from greenlint.predict.devices import SHIPPED, DeviceModel, GpuSpec, device_work
 from greenlint.predict.work_energy import (
+    ONE_BATCH_METHODS,
     derive,
     effective_epochs,
     epochs_ends,
@@ -97,7 +98,10 @@ def unknown_size_floor(work: dict, half: float | None, kind: str | None, api: st
     """`work_energy.unknown_size_span` (data size, epochs or model FLOPs unknown) of the call's work
     (`one_batch`) with this API's offset from the work model, None where it does not apply."""
     group = time_group(kind, api, features)
-    span = unknown_size_span(work, group, one_batch(api, features), half or 0.0, model_flops(api))
+    batch = one_batch(api, features)
+    if batch is features and api.rpartition(".")[2] in ONE_BATCH_METHODS:
+        batch = {**features, "epochs": 1, "one_step": True}  # one step on a batch of unstated size
+    span = unknown_size_span(work, group, batch, half or 0.0, model_flops(api))
     if span is None or half is None:
         return None
     offset = work.get("offsets", {}).get(api, 0.0)

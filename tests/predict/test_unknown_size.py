@@ -129,3 +129,26 @@ def test_early_stopping_on_data_of_unknown_size_reaches_down_to_its_patience(shi
     full = shipped.predict(s.api, {**features, "epochs": 1000})
     assert p.energy_j == pytest.approx(least.energy_j, rel=1e-3)  # at least patience + 1 epochs of one batch
     assert p.interval_j[1] >= full.energy_j  # up to all 1000 epochs
+
+
+def test_a_train_on_batch_of_unknown_size_is_one_step_not_a_fit(shipped):
+    """A one-batch call runs one step whatever its batch: its floor is that step on one sample (no fit's
+    start-up, no epochs), and its high end one batch of the stated most, never epochs of it."""
+    code = MODEL + """
+def train(gen):
+    for _ in range(1000):
+        x, y = next(gen)
+        model.train_on_batch(x, y)
+"""
+    s, p = predicted(shipped, code, "train_on_batch")
+    assert s.work["samples"]["value"] is None
+    note = p.evidence.note
+    assert "batch size unknown" in note and "a batch of one sample" in note
+    assert "in its one batch" in note and "epochs" not in note
+    features = with_work(s.features, s.work)
+    one = shipped.predict(s.api, {**features, "samples": 1})  # the sized one-step figure
+    assert p.energy_j == pytest.approx(one.energy_j, rel=1e-3)
+    fit = shipped.predict(FIT, {**features, "samples": 1, "epochs": 1})  # a whole fit pays its start-up
+    assert p.energy_j < fit.energy_j / 10
+    big = shipped.predict(s.api, {**features, "samples": 4096})
+    assert p.interval_j[0] <= big.energy_j <= p.interval_j[1]
