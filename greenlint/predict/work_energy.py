@@ -333,8 +333,8 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
     low.pop("epochs_bound", None)
     high.pop("epochs_bound", None)
     if f.get("one_step") and _num(f.get("samples")) is None:  # one batch of a size the code does not state
-        for ends, n in ((low, 1.0), (high, float(HIGH_SAMPLES))):
-            ends.update(samples=n, batch_size=n, steps=1, steps_per_epoch=1, epochs=1, one_batch=True)
+        for ends, size in ((low, 1.0), (high, float(HIGH_SAMPLES))):
+            ends.update(samples=size, batch_size=size, steps=1, steps_per_epoch=1, epochs=1, one_batch=True)
         unknown.append("batch size")
         least.append("a batch of one sample")
     elif not sized and _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if group == "training" else "steps")) is None:
