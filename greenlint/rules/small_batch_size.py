@@ -10,6 +10,7 @@ from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.large_step import large_step
 from greenlint.rules.syntax import FEW_ELEMENTS, LOOPS, SCOPES, STEP_METHODS, last_name, own_body, units
 
 MODEL_METHODS = ("fit", "evaluate", "predict")
@@ -149,7 +150,8 @@ class SmallBatchSize(Rule):
     function passes a batch size that greenlint finds in the arrays the generator yields (inputs,
     a list of them, or targets: `yield [b0, b1], np.zeros(batch_size)`), at the literal or at the
     assignment `batch_size = 8` the call's name was last given, when the step count follows the
-    batch (`steps_per_epoch=len(lines) // batch_size`, or none given).
+    batch (`steps_per_epoch=len(lines) // batch_size`, or none given) and the step is not known to
+    be compute-bound (a named large model, or a priced step of at least half a GPU's peak FLOPs).
 
     One finding per literal: a `fit()`/`evaluate()`/`predict()` whose batch size comes from the
     `.batch(n)` of the dataset it consumes is not reported again (the `batch` call is). A
@@ -223,6 +225,12 @@ class SmallBatchSize(Rule):
     VALID = (
         Valid(  # a generator of batches of 32
             GENERATOR + "size = 32\nmodel.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size)\n"
+        ),
+        Valid(  # a large model's step is compute-bound at batch 8 already
+            "import numpy as np\nimport tensorflow as tf\n"
+            "model = tf.keras.applications.ResNet50(weights=None)\nmodel.compile(optimizer='sgd', loss='mse')\n"
+            "def batches(size):\n    while True:\n        yield np.zeros((size, 224, 224, 3)), np.zeros((size, 1000))\n"
+            "size = 8\nmodel.fit_generator(batches(size), steps_per_epoch=len(rows) // size, epochs=30)\n"
         ),
         Valid(  # a fixed number of steps of a generator's small batches: a larger batch would only add work
             GENERATOR + "size = 8\nmodel.fit_generator(batches(rows, size), steps_per_epoch=100, epochs=30)\n"
@@ -444,8 +452,8 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
     size = entry.get("value")
     if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum):
         return None
-    if not str(entry.get("note") or "").startswith("the generator yields batches of"):
-        return None
+    if not str(entry.get("note") or "").startswith("the generator yields batches of") or large_step(site):
+        return None  # a compute-bound step (a large model, named or priced) keeps the device busy at any batch
     call, cell = facts.node(site), site.callsite.span.cell
     if call is None:
         return None
