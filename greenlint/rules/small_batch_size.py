@@ -7,7 +7,16 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.base import (
+    FileFacts,
+    Invalid,
+    Option,
+    Rule,
+    Site,
+    Valid,
+    is_keras_model_method,
+    node_span,
+)
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.large_step import large_step
@@ -468,12 +477,12 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
     scope = scope if scope is not None else facts.module(cell)
     for argument in (*given.args, *(k.value for k in given.keywords)):
         if _is_int(argument, size) and steps is None:
-            return _span(argument, cell), size
+            return node_span(argument, cell), size
         if isinstance(argument, ast.Name) and scope is not None:
             bound = _last_binding(scope, argument.id, call.lineno)
             follows = steps is None or any(_is_name(n, argument.id) for n in ast.walk(steps))
             if bound is not None and _is_int(bound.value, size) and follows:
-                return _span(bound, cell), size
+                return node_span(bound, cell), size
     return None
 
 
@@ -500,6 +509,3 @@ def _last_binding(scope: ast.AST, name: str, line: int) -> ast.Assign | None:
     owner = next((n for n in ast.walk(scope) if isinstance(n, ast.Assign) and any(t is last for t in n.targets)), None)
     return owner
 
-
-def _span(node: ast.expr | ast.stmt, cell: int | None) -> Span:
-    return Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1, cell)
