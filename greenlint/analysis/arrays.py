@@ -509,21 +509,34 @@ def generator(yields: list, drawn: list | None = None) -> Inst:
     """What calling a generator function gives: its batches' size where every `yield` shows the
     same first dimension (`yield x[i:i + 32], y[i:i + 32]`, `yield np.zeros((16, 416, 416, 3)), ...`);
     how many it yields is not known (it may loop forever)."""
-    firsts = [value.items[0] if type(value) is Seq and value.items else value for value in yields]
-    shapes = [shape_of(first) for first in firsts]
-    shape = shapes[0] if shapes else None
-    if not shape or type(shape[0]) is not int or any(not other or other[0] != shape[0] for other in shapes):
-        rows = {rows_of(first) for first in firsts}  # `yield np.array(images)`, images filled by append
-        if len(rows) != 1 or type(next(iter(rows))) is not int:
-            return _drawn_generator(drawn or [])
-        shape = (rows.pop(), None)
-        sample = None
-    else:
-        sample = tuple(shape[1:])
-    batch = shape[0]
+    batches = {_yield_batch(value) for value in yields}
+    batch = batches.pop() if len(batches) == 1 else None
+    if batch is None:
+        return _drawn_generator(drawn or [])
+    first = yields[0].items[0] if type(yields[0]) is Seq and yields[0].items else yields[0]
+    shape = shape_of(first)
+    sample = tuple(shape[1:]) if shape and shape[0] == batch else None
     data = Data(None, sample, batch, note="a Python generator: how many batches it yields is not known",
                 batch_note=f"the generator yields batches of {batch}")
     return Inst(PY_GENERATOR, "factory", {"data": data})
+
+
+def _yield_batch(value: Any) -> int | None:
+    """The batch one `yield` gives: the first dimension its arrays share, looked for in the inputs,
+    the targets and the lists of a multi-input model alike (`yield [b0, b1, *y_true], np.zeros(n)`:
+    Keras needs every array of a batch to have its rows); arrays of unknown shape say nothing,
+    two known first dimensions that differ make it unknown (None)."""
+    todo, rows = [value], set()
+    while todo:
+        item = todo.pop()
+        if type(item) is Seq:
+            todo.extend(item.items)
+            continue
+        count = rows_of(item)  # from its shape, or the rows of a list filled by `append` (`np.array(images)`)
+        if count is not None:
+            rows.add(count)
+    first = rows.pop() if len(rows) == 1 else None
+    return first if type(first) is int else None
 
 
 def _drawn_generator(drawn: list[Data]) -> Inst:

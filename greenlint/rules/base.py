@@ -329,6 +329,11 @@ def binds(call: ast.Call | None, name: str, position: int | None = None) -> bool
     return position is not None and len(call.args) > position
 
 
+def node_span(node: ast.expr | ast.stmt, cell: int | None) -> Span:
+    """The span of a syntax node (1-based columns), for a finding at a node other than a call site's."""
+    return Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1, cell)
+
+
 def method(api: str) -> str:
     """`tensorflow.keras.Model.fit` -> `fit`."""
     return api.rsplit(".", 1)[-1]

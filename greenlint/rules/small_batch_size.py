@@ -6,12 +6,25 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
+from greenlint.analysis.callsite import Span
+from greenlint.rules.base import (
+    FileFacts,
+    Invalid,
+    Option,
+    Rule,
+    Site,
+    Valid,
+    is_keras_model_method,
+    node_span,
+)
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.large_step import large_step
 from greenlint.rules.syntax import FEW_ELEMENTS, LOOPS, SCOPES, STEP_METHODS, cell_units, last_name, own_body, units
 
 MODEL_METHODS = ("fit", "evaluate", "predict")
+#: Model methods a Python generator may feed (its batches then its own, set by the generator's arguments).
+GENERATOR_METHODS = (*MODEL_METHODS, "fit_generator", "evaluate_generator", "predict_generator")
 DATASET_BATCH = "tensorflow.data.Dataset.batch"
 #: Builtins that only look at a dataset (a demo printing its batches).
 _BUILTINS = frozenset({"print", "list", "len", "enumerate", "iter", "next", "zip", "repr", "str", "type", "display"})
@@ -125,12 +138,28 @@ def _fixed_batch_model(facts: FileFacts) -> bool:
     )
 
 
+#: A generator of batches for a two-input model; its batch size is its caller's.
+GENERATOR = (
+    "import numpy as np\nimport tensorflow as tf\n"
+    "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nmodel.compile(optimizer='sgd', loss='mse')\n"
+    "def batches(rows, batch_size):\n    while True:\n"
+    "        a = np.zeros((batch_size, 10))\n        b = np.zeros((batch_size, 4))\n"
+    "        yield [a, b], np.zeros(batch_size)\n"
+)
+
+
 class SmallBatchSize(Rule):
     """
     ## What it does
     Flags `fit()`, `evaluate()` and `predict()` on a Keras model, and `Dataset.batch()`, when
     their `batch_size` is a literal smaller than `min-batch-size` (default 16; Keras' own
-    default is 32).
+    default is 32). A Python generator feeding `fit()`/`fit_generator()` (or `evaluate`, `predict`
+    and their `_generator` forms) batches itself: reported where the call of the generator
+    function passes a batch size that greenlint finds in the arrays the generator yields (inputs,
+    a list of them, or targets: `yield [b0, b1], np.zeros(batch_size)`), at the literal or at the
+    assignment `batch_size = 8` the call's name was last given, when the step count follows the
+    batch (`steps_per_epoch=len(lines) // batch_size`, or none given) and the step is not known to
+    be compute-bound (a named large model, or a priced step of at least half a GPU's peak FLOPs).
 
     One finding per literal: a `fit()`/`evaluate()`/`predict()` whose batch size comes from the
     `.batch(n)` of the dataset it consumes is not reported again (the `batch` call is). A
@@ -194,11 +223,32 @@ class SmallBatchSize(Rule):
     code = "GL301"
     name = "small-batch-size"
     MESSAGE = "`{api}` uses batch_size={size}: tiny batches make each epoch slower and costlier"
+    GENERATOR_MESSAGE = (
+        "batch size {size} given to the generator that feeds `{api}`: tiny batches make each epoch slower and costlier"
+    )
     FIX_TITLE = "Use a larger batch size (32 or more, memory permitting)"
     OPTIONS = (
         Option("min-batch-size", int, 16, "Literal batch sizes below this are flagged by GL301."),
     )
     VALID = (
+        Valid(  # a generator of batches of 32
+            GENERATOR + "size = 32\nmodel.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size)\n"
+        ),
+        Valid(  # a large model's step is compute-bound at batch 8 already
+            "import numpy as np\nimport tensorflow as tf\n"
+            "model = tf.keras.applications.ResNet50(weights=None)\nmodel.compile(optimizer='sgd', loss='mse')\n"
+            "def batches(size):\n    while True:\n        yield np.zeros((size, 224, 224, 3)), np.zeros((size, 1000))\n"
+            "size = 8\nmodel.fit_generator(batches(size), steps_per_epoch=len(rows) // size, epochs=30)\n"
+        ),
+        Valid(  # a fixed number of steps of a generator's small batches: a larger batch would only add work
+            GENERATOR + "size = 8\nmodel.fit_generator(batches(rows, size), steps_per_epoch=100, epochs=30)\n"
+        ),
+        Valid(  # the step count set apart from the batch: fixed too
+            GENERATOR + "size = 8\nmodel.fit_generator(batches(rows, size), steps_per_epoch=steps, epochs=30)\n"
+        ),
+        Valid(  # the name passed holds another value by the call
+            GENERATOR + "size = 8\nsize = int(arguments.batch)\nmodel.fit_generator(batches(rows, size), epochs=30)\n"
+        ),
         Valid(  # five samples: a toy set, whatever the batch size costs next to nothing
             "import numpy as np\nimport tensorflow as tf\nx = np.random.rand(5, 3)\ny = np.random.rand(5)\n"
             "m = tf.keras.Sequential()\nm.fit(x, y, batch_size=2, epochs=3)\n"
@@ -268,6 +318,16 @@ class SmallBatchSize(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the generator's batch, bound to a name the call passes it: reported where it is bound
+            GENERATOR + "size = 8\n"
+            "model.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size, epochs=30)\n",
+            line=10,
+            message_contains="batch size 8 given to the generator",
+        ),
+        Invalid(  # a literal passed to the generator itself
+            GENERATOR + "model.fit(batches(rows, 4), epochs=30)\n",
+            line=10,
+        ),
         Invalid(
             "import tensorflow as tf\n"
             "model = tf.keras.Sequential()\n"
@@ -340,7 +400,19 @@ class SmallBatchSize(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         minimum = int(options.get("min-batch-size", 16))
         fixed = None
+        literals: set[Span] = set()
         for site in facts.sites:
+            found = _generator_literal(facts, site, minimum)
+            if found is not None and not in_test_code(facts, site) and not _few_samples(site):
+                span, batch = found
+                fixed = _fixed_batch_model(facts) if fixed is None else fixed
+                if not fixed and span not in literals:
+                    literals.add(span)
+                    yield self.diagnostic(
+                        span, facts.path, self.GENERATOR_MESSAGE.format(api=site.api, size=batch),
+                        data={"batch_size": batch, "min_batch_size": minimum},
+                    )
+                continue
             if not (site.api == DATASET_BATCH or is_keras_model_method(site.api, MODEL_METHODS)):
                 continue
             size = site.features.get("batch_size")
@@ -370,3 +442,69 @@ def _few_samples(site: Site) -> bool:
     if count is None:
         count = site.features.get("pipeline_elements")
     return isinstance(count, int) and not isinstance(count, bool) and 0 < count <= FEW_ELEMENTS
+
+
+def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span, int] | None:
+    """Where a Python generator feeding a model method gets a small batch: the analysis found the
+    batch the generator yields (its work's `batch_size`, from the arrays of its `yield`s, for the
+    arguments of this call), and the call of the generator function passes it, as a literal or as a
+    name the call's scope last bound to that literal before the call (`batch_size = 8`, the line a
+    user edits). The step count must follow the batch: `steps_per_epoch`/`steps` absent or an
+    expression of that name (`len(lines) // batch_size`); another count fixes the steps, where a
+    larger batch would only add work. None otherwise."""
+    if not is_keras_model_method(site.api, GENERATOR_METHODS) or isinstance(site.features.get("batch_size"), int):
+        return None
+    entry = (site.callsite.work or {}).get("batch_size")
+    if not (isinstance(entry, dict) and entry.get("provenance") == "inferred"):
+        return None
+    size = entry.get("value")
+    if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum):
+        return None
+    if not str(entry.get("note") or "").startswith("the generator yields batches of") or large_step(site):
+        return None  # a compute-bound step (a large model, named or priced) keeps the device busy at any batch
+    call, cell = facts.node(site), site.callsite.span.cell
+    if call is None:
+        return None
+    given = call.args[0] if call.args else next(
+        (k.value for k in call.keywords if k.arg in ("generator", "x")), None)
+    if not isinstance(given, ast.Call):
+        return None
+    steps = next((k.value for k in call.keywords if k.arg in ("steps_per_epoch", "steps")), None)
+    scope: ast.AST | None = next(
+        (a for a in facts.ancestors(call, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None
+    )
+    scope = scope if scope is not None else facts.module(cell)
+    for argument in (*given.args, *(k.value for k in given.keywords)):
+        if _is_int(argument, size) and steps is None:
+            return node_span(argument, cell), size
+        if isinstance(argument, ast.Name) and scope is not None:
+            bound = _last_binding(scope, argument.id, call.lineno)
+            follows = steps is None or any(_is_name(n, argument.id) for n in ast.walk(steps))
+            if bound is not None and _is_int(bound.value, size) and follows:
+                return node_span(bound, cell), size
+    return None
+
+
+def _is_int(node: ast.AST | None, size: int) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == size
+
+
+def _last_binding(scope: ast.AST, name: str, line: int) -> ast.Assign | None:
+    """The last plain assignment `name = ...` of the scope (not entering nested functions or
+    classes) on a line before *line*; None if another kind of binding (a loop variable, an
+    augmented assignment) comes after it."""
+    last: ast.Name | None = None
+    todo = list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, SCOPES):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) and node.lineno < line:
+            if last is None or node.lineno > last.lineno:
+                last = node
+    if last is None:
+        return None
+    owner = next((n for n in ast.walk(scope) if isinstance(n, ast.Assign) and any(t is last for t in n.targets)), None)
+    return owner
+

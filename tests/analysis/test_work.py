@@ -443,3 +443,31 @@ def test_a_generator_drawing_flow_batches_per_yield_yields_batches_of_their_size
     assert value(batched, "batch_size") == 6
     assert "drawn from `flow_from_directory(batch_size=6)`" in batched["batch_size"]["note"]
     assert value(per_sample, "batch_size") is None  # a loop of its own yields each sample
+
+
+@pytest.mark.parametrize(
+    ("yielded", "batch"),
+    [
+        ("[a, b], np.zeros(size)", 6),  # a two-input model's list of inputs, and its targets
+        ("[a, *rest], np.zeros(size)", 6),  # a starred part: the known arrays still say
+        ("unknown, np.zeros(size)", 6),  # inputs of unknown shape, targets of `size` rows
+        ("[a, np.zeros((3, 10))], np.zeros(size)", None),  # arrays of different rows: no one batch
+        ("unknown, other", None),  # nothing of known shape
+    ],
+)
+def test_a_generator_batch_is_the_rows_its_yielded_arrays_share(yielded, batch):
+    """The batch a generator yields is the first dimension its arrays share, inputs (a list of
+    them too) and targets alike; unknown where they differ or none has a known shape."""
+    code = FLOWS + textwrap.dedent(f"""
+        import numpy as np
+
+
+        def batches(size):
+            while True:
+                a = np.zeros((size, 10))
+                b = np.zeros((size, 4))
+                yield {yielded}
+        model.fit_generator(batches(6), steps_per_epoch=10, epochs=2)
+        """)
+    (w,) = [s.work for s in sites(code) if s.api.endswith(".fit_generator")]
+    assert value(w, "batch_size") == batch
