@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import Function, cell_units, last_name, parameters
+from greenlint.rules.syntax import Function, cell_units, last_name, parameters, source_text
 
 #: Calls that list a folder, as written (`glob.glob(...)`, `os.listdir(...)`, `tf.io.gfile.glob(...)`).
 LISTINGS = frozenset({
@@ -19,6 +19,8 @@ LISTINGS = frozenset({
 })  # fmt: skip
 #: The same functions imported by name (`from glob import glob`), and the modules they come from.
 IMPORTED = {"glob": "glob", "iglob": "glob", "listdir": "os", "scandir": "os", "walk": "os"}
+#: Words one of the listing calls above contains, checked in the text before the tree is indexed.
+WORDS = ("glob", "listdir", "scandir", "walk", "ListDirectory")
 #: Calls that draw a few items at random from a sequence (`np.random.choice(paths, size=8)`).
 DRAWS = frozenset({"choice", "choices", "sample"})
 #: Decorators that keep a function's result: the listing then runs once per distinct argument.
@@ -150,6 +152,9 @@ class FolderListedPerBatch(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        text = source_text(facts)
+        if not any(word in text for word in WORDS):  # no listing written: the tree is not indexed
+            return
         for cell, module in cell_units(facts):
             imported = _imported_names(module)
             for function in ast.walk(module):
@@ -180,7 +185,7 @@ def _called(decorator: ast.expr) -> ast.expr:
     return decorator.func if isinstance(decorator, ast.Call) else decorator
 
 
-def _listings(function: Function, imported: set[str]) -> Iterator[tuple[ast.Call, str | None]]:
+def _listings(function: ast.FunctionDef | ast.AsyncFunctionDef, imported: set[str]) -> Iterator[tuple[ast.Call, str | None]]:
     """The function's own listing calls (not those of functions it defines), each with the
     name it is assigned to (None when used in place)."""
     todo: list[tuple[ast.AST, ast.AST]] = [(child, function) for child in function.body]
@@ -189,8 +194,11 @@ def _listings(function: Function, imported: set[str]) -> Iterator[tuple[ast.Call
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
         if isinstance(node, ast.Call) and node.args and _is_listing(node.func, imported):
-            single = isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)
-            yield node, parent.targets[0].id if single and parent.value is node else None
+            bound = None
+            if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and parent.value is node:
+                target = parent.targets[0]
+                bound = target.id if isinstance(target, ast.Name) else None
+            yield node, bound
         todo.extend((child, node) for child in ast.iter_child_nodes(node))
 
 

@@ -274,7 +274,7 @@ class NumpyInStepLoop(Rule):
                     yield self.diagnostic(_span(node, cell), facts.path, self.WEIGHTS_MESSAGE.format(call=_shown(node)))
 
 
-def _span(node: ast.AST, cell: int | None) -> Span:
+def _span(node: ast.expr, cell: int | None) -> Span:
     return Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno, (node.end_col_offset or node.col_offset) + 1, cell)
 
 
