@@ -6,15 +6,37 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, in_unguarded_step_loop, last_name, own_body, own_loops
+from greenlint.rules.syntax import (
+    LOOPS,
+    SCOPES,
+    STEP_METHODS,
+    Loop,
+    in_unguarded_step_loop,
+    is_step_loop,
+    last_name,
+    own_body,
+    own_loops,
+    scope_body,
+)
 
 NUMPY = "tensorflow.Tensor.numpy"
 #: The optimizer's step counter (`optimizer.iterations`), which the training step itself increments.
 COUNTER = "iterations"
+#: Keras methods that copy every weight of a layer or model between device and host: `get_weights`
+#: is `.numpy()` of each weight, `set_weights` an assignment from host memory of each.
+WEIGHT_METHODS = frozenset({"get_weights", "set_weights"})
+#: Keras backend functions that do the same for the variables they are given.
+BACKEND_TRANSFERS = frozenset(
+    f"tensorflow.keras.backend.{name}" for name in ("get_value", "batch_get_value", "set_value", "batch_set_value")
+)
+#: Attributes naming a layer's or model's weights (what makes a backend read or write one of weights).
+WEIGHT_ATTRIBUTES = frozenset({"weights", "trainable_weights", "non_trainable_weights", "variables",
+                               "trainable_variables", "non_trainable_variables", "kernel", "bias"})
 
 
 class NumpyInStepLoop(Rule):
@@ -37,6 +59,17 @@ class NumpyInStepLoop(Rule):
     the host never needs to wait for: it can count the steps itself. Not reported: a read under
     an `if` of the loop (on some passes only), in test code (a test asserts the counter), or in
     a loop of one trip.
+
+    Also flags the weights of a layer or model copied between the device and the host on every
+    pass of such a training loop: `layer.get_weights()` / `model.get_weights()` (a `.numpy()`
+    of every weight), `set_weights(...)` (every weight written back from host memory), and the
+    Keras backend's `K.get_value`, `K.batch_get_value`, `K.set_value` and `K.batch_set_value`
+    given weights (`model.trainable_weights`, `layer.kernel`), also in a loop over the model's
+    layers nested in the training loop (the WGAN's weight clipping: every weight read, clipped
+    in NumPy and written back after each critic step; a target network's weights copied from
+    the online one after every step). Not reported: a copy under an `if` of the training loop
+    (every N steps), once per epoch (after the loop of steps), or outside the loop; a backend
+    read of something that is not weights (`K.get_value(model.optimizer.lr)`); test code.
 
     ## Why is this bad?
     `.numpy()` copies the tensor to host memory and makes Python wait until every operation
@@ -68,6 +101,24 @@ class NumpyInStepLoop(Rule):
     device idles while Python prepares and dispatches the next step; a Python counter (`step +=
     1`) gives the same number without a wait.
 
+    `get_weights()` and `set_weights()` move every weight through host memory, each one waiting
+    for the step that updates it: a clip, a moving average or a copy to a target network is done
+    on the device instead (a `kernel_constraint`/`bias_constraint` the optimizer applies after
+    its update, or `target_var.assign(...)` of each variable inside the traced step), or every N
+    steps:
+
+    ```python
+    import tensorflow as tf
+
+
+    class Clip(tf.keras.constraints.Constraint):  # applied on the device after each update
+        def __call__(self, w):
+            return tf.clip_by_value(w, -0.01, 0.01)
+
+
+    critic.add(tf.keras.layers.Conv2D(16, 3, kernel_constraint=Clip(), bias_constraint=Clip()))
+    ```
+
     ## Energy evidence
     The cost is the lost overlap of host and accelerator. On a CPU-only machine there is no
     device to overlap with: the pair under bench/rules/ is expected to show no measurable saving
@@ -87,7 +138,11 @@ class NumpyInStepLoop(Rule):
         "`{read}` reads the step counter from the device on every training step, waiting for the step to finish:"
         " count the steps in Python instead"
     )
-    FIX_TITLE = "Accumulate in a metric and read it every N steps"
+    WEIGHTS_MESSAGE = (
+        "`{call}` copies the weights between the device and the host on every training step, waiting for the step"
+        " to finish: transform them on the device (a kernel constraint, `variable.assign` in the step) or every N steps"
+    )
+    FIX_TITLE = "Keep the values on the device (a metric, a constraint, a Python counter) and read them every N steps"
     VALID = (
         Valid(
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor step, x in enumerate(ds):\n"
@@ -124,6 +179,32 @@ class NumpyInStepLoop(Rule):
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor epoch in range(10):\n"
             "    for x in ds:\n        opt.apply_gradients(zip(g, v))\n    print(int(opt.iterations))\n"
         ),
+        Valid(  # weights clipped every 100 steps only
+            "import numpy as np\nimport tensorflow as tf\ncritic = tf.keras.Sequential()\nfor step in range(4000):\n"
+            "    critic.train_on_batch(x, y)\n    if step % 100 == 0:\n        for l in critic.layers:\n"
+            "            l.set_weights([np.clip(w, -0.01, 0.01) for w in l.get_weights()])\n"
+        ),
+        Valid(  # weights kept once per epoch, after the loop of steps
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\nfor epoch in range(10):\n"
+            "    for x, y in batches:\n        model.train_on_batch(x, y)\n    snapshots.append(model.get_weights())\n"
+        ),
+        Valid(  # weights set once before training and read once after it
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.set_weights(initial)\n"
+            "for x, y in batches:\n    model.train_on_batch(x, y)\nfinal = model.get_weights()\n"
+        ),
+        Valid(  # the learning rate, not weights: one scalar
+            "import tensorflow as tf\nfrom tensorflow.keras import backend as K\nmodel = tf.keras.Sequential()\n"
+            "for x, y in batches:\n    model.train_on_batch(x, y)\n    K.set_value(model.optimizer.lr, K.get_value(model.optimizer.lr) * 0.99)\n"
+        ),
+        Valid(  # an outer loop of meta-iterations whose steps run in a loop inside it (Reptile)
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\nopt = tf.keras.optimizers.SGD()\n"
+            "for meta in range(1000):\n    old = model.get_weights()\n    for x in task_batches():\n"
+            "        opt.apply_gradients(zip(g, model.trainable_variables))\n    model.set_weights(interpolate(old, model.get_weights()))\n"
+        ),
+        Valid(  # a test checks the weights after each step
+            "import tensorflow as tf\n\n\ndef test_weights_change():\n    model = tf.keras.Sequential()\n"
+            "    for i in range(3):\n        model.train_on_batch(x, y)\n        assert model.get_weights() != before\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -146,6 +227,25 @@ class NumpyInStepLoop(Rule):
             line=16,
             message_contains="`d_opt.iterations.numpy()` reads the step counter",
         ),
+        Invalid(  # WGAN weight clipping on the host after every critic step, layer by layer
+            "import numpy as np\nimport tensorflow as tf\ncritic = tf.keras.Sequential()\nfor epoch in range(4000):\n"
+            "    for _ in range(5):\n        critic.train_on_batch(x, y)\n        for l in critic.layers:\n"
+            "            weights = l.get_weights()\n            weights = [np.clip(w, -0.01, 0.01) for w in weights]\n"
+            "            l.set_weights(weights)\n",
+            line=8,
+            message_contains="`l.get_weights()` copies the weights between the device and the host on every training step",
+        ),
+        Invalid(  # the target network's weights copied from the online one after every step
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\ntarget = tf.keras.Sequential()\n"
+            "while True:\n    model.train_on_batch(x, y)\n    target.set_weights(model.get_weights())\n",
+            line=6,
+        ),
+        Invalid(  # a backend read of every trainable weight, per step, per layer that has weights
+            "import tensorflow as tf\nfrom tensorflow.keras import backend as K\nmodel = tf.keras.Sequential()\n"
+            "for x, y in batches:\n    model.train_on_batch(x, y)\n    for layer in model.layers:\n"
+            "        if layer.weights:\n            norms.append(K.batch_get_value(layer.trainable_weights))\n",
+            line=8,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -160,21 +260,87 @@ class NumpyInStepLoop(Rule):
         yield from self._counter_reads(facts)
 
     def _counter_reads(self, facts: FileFacts) -> Iterator[Diagnostic]:
-        """`optimizer.iterations` read on the host on every pass of a training loop."""
-        seen: set[int] = set()
-        for site in facts.sites:
-            if not (site.work_value("step") == "training" or method(site.api) in STEP_METHODS) or not site.repeats(same=("receiver",)):
-                continue
-            call, cell = facts.node(site), site.callsite.span.cell
-            loops = own_loops(facts, call, cell) if call is not None else []
-            if not loops or id(loops[0]) in seen or in_test_code(facts, site):
-                continue
-            seen.add(id(loops[0]))
-            for node in own_body(loops[0]):
+        """`optimizer.iterations` read on the host on every pass of a training loop, and weights
+        copied between device and host there."""
+        for loop, cell in _step_loops(facts):
+            for node in own_body(loop):
                 if isinstance(node, ast.Call) and _counter_read(node) and _every_pass(facts, node, cell):
-                    span = Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno,
-                                (node.end_col_offset or node.col_offset) + 1, cell)
-                    yield self.diagnostic(span, facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node)))
+                    yield self.diagnostic(_span(node, cell), facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node)))
+            lines: set[int] = set()
+            for node in sorted(scope_body(loop), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
+                if (isinstance(node, ast.Call) and node.lineno not in lines and _weight_transfer(facts, node, cell)
+                        and _each_pass(facts, node, loop, cell)):
+                    lines.add(node.lineno)
+                    yield self.diagnostic(_span(node, cell), facts.path, self.WEIGHTS_MESSAGE.format(call=_shown(node)))
+
+
+def _span(node: ast.expr, cell: int | None) -> Span:
+    return Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno, (node.end_col_offset or node.col_offset) + 1, cell)
+
+
+def _step_loops(facts: FileFacts) -> Iterator[tuple[Loop, int | None]]:
+    """Each loop (with its cell) whose own body runs a training step again and again on the
+    same optimizer or model (a step method, or a call the analysis found to run one), outside
+    test code; each loop once."""
+    seen: set[int] = set()
+    for site in facts.sites:
+        if not (site.work_value("step") == "training" or method(site.api) in STEP_METHODS) or not site.repeats(same=("receiver",)):
+            continue
+        call, cell = facts.node(site), site.callsite.span.cell
+        loops = own_loops(facts, call, cell) if call is not None else []
+        if not loops or id(loops[0]) in seen or in_test_code(facts, site):
+            continue
+        seen.add(id(loops[0]))
+        yield loops[0], cell
+
+
+def _weight_transfer(facts: FileFacts, node: ast.Call, cell: int | None) -> bool:
+    """`<layer or model>.get_weights()` / `.set_weights(...)`, or a Keras backend read or write
+    (`K.get_value`, `K.batch_get_value`, `K.set_value`, `K.batch_set_value`) of weights: its
+    first argument names a layer's or model's weights (`model.trainable_weights`, `layer.kernel`)."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in WEIGHT_METHODS:
+        return True
+    site = facts.site_at(node, cell)
+    if site is None or site.api not in BACKEND_TRANSFERS or not node.args:
+        return False
+    return any(isinstance(n, ast.Attribute) and n.attr in WEIGHT_ATTRIBUTES for n in ast.walk(node.args[0]))
+
+
+def _each_pass(facts: FileFacts, node: ast.AST, loop: Loop, cell: int | None) -> bool:
+    """The node runs on every pass of *loop* (an ancestor of it in the same function): nothing
+    between them runs it on some passes only (an `if` but for the `else` of a remainder test, a
+    conditional expression, a handler, `and`/`or`), but for an `if` on the variables of a loop
+    nested in *loop* (`for layer in model.layers: if layer.weights: ...`, which runs on every
+    pass for some layers), and no training loop of its own is nested in between."""
+    chain: list[tuple[ast.AST, ast.AST]] = []
+    child = node
+    for parent in facts.ancestors(node, cell):
+        if parent is loop:
+            break
+        chain.append((child, parent))
+        child = parent
+    else:
+        return False
+    inner: set[str] = set()  # the variables of the loops between the node and `loop`, outermost first
+    for child, parent in reversed(chain):
+        if isinstance(parent, LOOPS):
+            if is_step_loop(parent):
+                return False
+            inner |= flow.names(getattr(parent, "target", None))
+        elif isinstance(parent, (*SCOPES, ast.IfExp, ast.ExceptHandler, ast.BoolOp)):
+            return False
+        elif isinstance(parent, ast.If) and child is not parent.test:
+            remainder = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test))
+            if not (child in parent.orelse and remainder) and not (inner and flow.names(parent.test) <= inner):
+                return False
+    return True
+
+
+def _shown(node: ast.Call) -> str:
+    """The call as the message names it: `layer.get_weights()`, `K.batch_get_value(...)`."""
+    func = ast.unparse(node.func)
+    return f"{func}()" if not node.args and not node.keywords else f"{func}(...)"
 
 
 def _counter_read(node: ast.Call) -> bool:

@@ -34,7 +34,27 @@ def test_every_other_rule_is_skipped_there(tmp_path, predictor):
         (tmp_path / name).write_text(text)
     found = check_source(LOADER, str(tmp_path / "pkg/loader.py"), Config(select=("ALL",), no_cache=True), predictor)
     assert {d.code for d in found} == {"GL410"}  # no other rule ran (nor failed: an internal error is a finding)
-    assert [code for code, rule in all_rules().items() if rule.SITELESS] == ["GL410"]
+    assert [code for code, rule in all_rules().items() if rule.SITELESS] == ["GL209", "GL410"]
+
+
+#: A batch loader in a project: it lists the image folder on every call to draw one batch.
+SAMPLER = (
+    "from glob import glob\n"
+    "import numpy as np\n"
+    "from .config import ROOT\n\n\n"
+    "class Loader:\n"
+    "    def __init__(self, name):\n"
+    "        self.name = name\n\n"
+    "    def load_batch(self, size):\n"
+    "        paths = glob('%s/%s/*' % (ROOT, self.name))\n"
+    "        return np.random.choice(paths, size=size)\n"
+)
+
+
+def test_a_folder_listed_per_batch_is_found_in_a_project_module_without_call_sites(tmp_path, predictor):
+    files = {"pkg/__init__.py": "", "pkg/config.py": "ROOT = 'datasets'\n", "pkg/sampler.py": SAMPLER}
+    found = check_in_project(tmp_path, predictor, files, "pkg/sampler.py", "GL209")
+    assert [(d.span.line, d.code) for d in found] == [(11, "GL209")]
 
 
 def test_a_file_the_analysis_does_not_parse_is_not_checked(predictor):

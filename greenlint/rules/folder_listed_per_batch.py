@@ -1,0 +1,226 @@
+"""GL209 folder-listed-per-batch (opt-in): a function that lists a whole folder on every call to draw a few files of it."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from greenlint.analysis.callsite import Span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import Function, cell_units, last_name, parameters, source_text
+
+#: Calls that list a folder, as written (`glob.glob(...)`, `os.listdir(...)`, `tf.io.gfile.glob(...)`).
+LISTINGS = frozenset({
+    "glob.glob", "glob.iglob", "os.listdir", "os.scandir", "os.walk",
+    "tf.io.gfile.glob", "tf.io.gfile.listdir", "tf.io.gfile.walk", "tf.gfile.Glob", "tf.gfile.ListDirectory",
+    "gfile.glob", "gfile.listdir", "gfile.Glob", "gfile.ListDirectory",
+})  # fmt: skip
+#: The same functions imported by name (`from glob import glob`), and the modules they come from.
+IMPORTED = {"glob": "glob", "iglob": "glob", "listdir": "os", "scandir": "os", "walk": "os"}
+#: Words one of the listing calls above contains, checked in the text before the tree is indexed.
+WORDS = ("glob", "listdir", "scandir", "walk", "ListDirectory")
+#: Calls that draw a few items at random from a sequence (`np.random.choice(paths, size=8)`).
+DRAWS = frozenset({"choice", "choices", "sample"})
+#: Decorators that keep a function's result: the listing then runs once per distinct argument.
+CACHES = frozenset({"cache", "lru_cache", "cached_property", "cached"})
+
+
+class FolderListedPerBatch(Rule):
+    """
+    ## What it does
+    Flags a folder listing (`glob.glob`, `glob.iglob`, `os.listdir`, `os.scandir`, `os.walk`,
+    `tf.io.gfile.glob`, `tf.io.gfile.listdir`, `tf.io.gfile.walk`) inside a function, of a path
+    that does not change from call to call (it names no parameter of the function and no local
+    name: literals, module constants and the object's own attributes, such as
+    `glob('./datasets/%s/*' % self.dataset_name)`), when the function then draws a few items of
+    the listing at random (`np.random.choice(paths, size=batch_size)`, `random.sample`,
+    `random.choice`): a batch loader, called once for every batch, that lists the whole folder
+    each time to use a handful of its files.
+
+    Not reported: a listing at module level or in `__init__` (done once); a function whose
+    result is kept (`functools.cache`, `lru_cache`); a path built from the function's arguments
+    (`glob(os.path.join(root, split, "*"))`: it may list another folder each call); a listing
+    used whole (shuffled and iterated once per epoch: its cost is shared by every file it
+    yields).
+
+    Opt-in: greenlint does not see how many times the function is called (its caller is
+    usually a training loop in another module) nor how large the folder is; the draw of a few
+    items of the listing is what says that the listing is redone for each small batch. Like
+    every rule, it sees only the files greenlint analyses: those that name TensorFlow or Keras
+    or import a module of the project; a loader module that does neither is not read.
+
+    ## Why is this bad?
+    Listing a folder reads the file system's metadata of every entry (a `readdir` per block of
+    entries, and for `glob` a pattern match of each name), on the host, while the accelerator
+    waits for the batch. For a folder of 200,000 images, listed twice per training iteration
+    over 30,000 iterations, that is 12 billion directory entries read to pick 60,000 files.
+    The folder does not change during training: one listing, kept on the object, gives the same
+    draws.
+
+    ## Example
+    ```python
+    from glob import glob
+
+    import numpy as np
+
+
+    class DataLoader:
+        def __init__(self, name):
+            self.name = name
+
+        def load_batch(self, batch_size):
+            paths = glob("./datasets/%s/*" % self.name)
+            return [read(p) for p in np.random.choice(paths, size=batch_size)]
+    ```
+
+    ## Use instead
+    ```python
+    from glob import glob
+
+    import numpy as np
+
+
+    class DataLoader:
+        def __init__(self, name):
+            self.paths = glob("./datasets/%s/*" % name)  # listed once
+
+        def load_batch(self, batch_size):
+            return [read(p) for p in np.random.choice(self.paths, size=batch_size)]
+    ```
+
+    ## Energy evidence
+    Not measured yet: the saving is the listing's share of each call, which grows with the
+    folder's size and the file system (a network file system costs most); bench/rules/not_measurable.json
+    says so.
+
+    ## Fix safety
+    No automatic fix: where the listing is kept (the constructor, a module constant) is the
+    author's choice, and a folder that does change while the program runs must be listed again.
+
+    ## Options
+    None.
+    """
+
+    code = "GL209"
+    name = "folder-listed-per-batch"
+    DEFAULT_ENABLED = False
+    SITELESS = True  # a data loader often holds no TensorFlow call at all
+    MESSAGE = (
+        "`{call}` lists the whole folder on every call of `{function}` to draw a few of its files at random:"
+        " list it once (in `__init__` or at module level) and draw from that list"
+    )
+    FIX_TITLE = "List the folder once and draw each batch from the kept list"
+    VALID = (
+        Valid(  # listed once, in the constructor
+            "import tensorflow as tf\nfrom glob import glob\nimport numpy as np\n\n\nclass Loader:\n    def __init__(self, name):\n"
+            "        self.paths = glob('./data/%s/*' % name)\n\n    def batch(self, n):\n"
+            "        return np.random.choice(self.paths, size=n)\n"
+        ),
+        Valid(  # the path comes from the function's argument: another folder on each call
+            "import tensorflow as tf\nimport os\nimport random\n\n\ndef batch(split, n):\n    names = os.listdir(os.path.join('data', split))\n"
+            "    return random.sample(names, n)\n"
+        ),
+        Valid(  # the result is kept: listed once
+            "import tensorflow as tf\nimport functools\nimport glob\nimport random\n\n\n@functools.lru_cache()\ndef pick():\n"
+            "    return random.choice(glob.glob('data/*.png'))\n"
+        ),
+        Valid(  # the whole listing used, once per epoch: its cost is shared by every file
+            "import tensorflow as tf\nimport glob\nimport random\n\n\ndef epoch_files():\n    files = glob.glob('data/*.png')\n"
+            "    random.shuffle(files)\n    return files\n"
+        ),
+        Valid(  # at module level: listed once per run
+            "import tensorflow as tf\nimport glob\nimport numpy as np\nFILES = glob.glob('data/*.png')\n\n\ndef batch(n):\n"
+            "    return np.random.choice(FILES, size=n)\n"
+        ),
+    )
+    INVALID = (
+        Invalid(
+            "import tensorflow as tf\nfrom glob import glob\nimport numpy as np\n\n\nclass DataLoader:\n    def __init__(self, name):\n"
+            "        self.name = name\n\n    def load_data(self, batch_size=1):\n"
+            "        path = glob('./datasets/%s/*' % (self.name))\n"
+            "        batch = np.random.choice(path, size=batch_size)\n        return [read(p) for p in batch]\n",
+            line=11,
+            message_contains="`glob(...)` lists the whole folder on every call of `load_data`",
+        ),
+        Invalid(  # a module constant path, one file drawn per call
+            "import tensorflow as tf\nimport os\nimport random\nROOT = 'images'\n\n\ndef random_image():\n"
+            "    return os.path.join(ROOT, random.choice(os.listdir(ROOT)))\n",
+            line=8,
+        ),
+    )
+
+    def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        text = source_text(facts)
+        if not any(word in text for word in WORDS):  # no listing written: the tree is not indexed
+            return
+        for cell, module in cell_units(facts):
+            imported = _imported_names(module)
+            for function in ast.walk(module):
+                if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not _runs_per_call(function):
+                    continue
+                for call, bound in _listings(function, imported):
+                    if _fixed_path(function, call) and _drawn_from(function, call, bound):
+                        span = Span(call.lineno, call.col_offset + 1, call.end_lineno or call.lineno,
+                                    (call.end_col_offset or call.col_offset) + 1, cell)
+                        shown = f"{ast.unparse(call.func)}(...)"
+                        yield self.diagnostic(span, facts.path, self.MESSAGE.format(call=shown, function=function.name))
+
+
+def _imported_names(module: ast.Module) -> set[str]:
+    """The listing functions the module imports by name (`from glob import glob`)."""
+    return {
+        alias.asname or alias.name for node in ast.walk(module) if isinstance(node, ast.ImportFrom)
+        for alias in node.names if IMPORTED.get(alias.name) == node.module
+    }
+
+
+def _runs_per_call(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Not a constructor and not cached: its body runs on every call."""
+    return function.name != "__init__" and not any(last_name(_called(d)) in CACHES for d in function.decorator_list)
+
+
+def _called(decorator: ast.expr) -> ast.expr:
+    return decorator.func if isinstance(decorator, ast.Call) else decorator
+
+
+def _listings(function: ast.FunctionDef | ast.AsyncFunctionDef, imported: set[str]) -> Iterator[tuple[ast.Call, str | None]]:
+    """The function's own listing calls (not those of functions it defines), each with the
+    name it is assigned to (None when used in place)."""
+    todo: list[tuple[ast.AST, ast.AST]] = [(child, function) for child in function.body]
+    while todo:
+        node, parent = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Call) and node.args and _is_listing(node.func, imported):
+            bound = None
+            if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and parent.value is node:
+                target = parent.targets[0]
+                bound = target.id if isinstance(target, ast.Name) else None
+            yield node, bound
+        todo.extend((child, node) for child in ast.iter_child_nodes(node))
+
+
+def _is_listing(func: ast.expr, imported: set[str]) -> bool:
+    if isinstance(func, ast.Name):
+        return func.id in imported
+    return ast.unparse(func) in LISTINGS
+
+
+def _fixed_path(function: Function, call: ast.Call) -> bool:
+    """The listed path names no parameter but `self` and no local of the function: the same folder on every call."""
+    local = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    changing = (set(parameters(function)) - {"self", "cls"}) | local
+    return not any(isinstance(n, ast.Name) and n.id in changing for n in ast.walk(call.args[0]))
+
+
+def _drawn_from(function: Function, call: ast.Call, bound: str | None) -> bool:
+    """A few items of the listing are drawn at random in the function: the listing (or the name
+    it is assigned to) is the first argument of `choice`, `choices` or `sample`."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and last_name(node.func) in DRAWS and node.args:
+            first = node.args[0]
+            if first is call or bound is not None and isinstance(first, ast.Name) and first.id == bound:
+                return True
+    return False
