@@ -693,7 +693,7 @@ class Resolver:
     def module_ref(self, path: str) -> Ref | ExtModule | Foreign | None:
         """What `import path` gives: a TF module, a project module, or unknown."""
         root = path.partition(".")[0]
-        if root in DATA_ROOTS or root in kerasext.ROOTS or root in hostwork.ROOTS:
+        if root in DATA_ROOTS or root in kerasext.ROOTS or root in hostwork.ROOTS or hostwork.holds(path):
             return Ref(path)
         if drivers.imported(path):  # `scipy.optimize.fmin_l_bfgs_b`: it calls the functions it is given
             return Ref(path)
@@ -1409,7 +1409,7 @@ class Resolver:
             return self.driver_call(node, path, args, keywords)
         if root in kerasext.ROOTS:
             return kerasext.library_call(path)
-        if root in hostwork.ROOTS:  # OpenCV, PIL, ...: nothing of theirs is valued, their decodes are noted
+        if root in hostwork.ROOTS or hostwork.decodes(path):  # OpenCV, PIL, ...: nothing valued, decodes noted
             if hostwork.decodes(path):
                 self.note_host(hostwork.describe(path, node.lineno, self.module_path), once=not self.ctx.loops)
             return None

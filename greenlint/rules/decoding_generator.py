@@ -19,8 +19,8 @@ class DecodingGenerator(Rule):
     Flags a Keras training that prepares each batch on the training thread itself, between two
     steps, from a plain Python generator (the call of a generator function, of the file or of a
     project module) that reads, decodes or augments data for each item: OpenCV's `imread`/`imdecode`,
-    PIL's `Image.open`, scikit-image's or imageio's `imread`, librosa's `load`, soundfile's
-    `read` or Keras' `load_img` called in one of its loops (or in a function it calls there),
+    PIL's `Image.open`, scikit-image's or imageio's `imread`, SciPy's old `misc.imread` and
+    `ndimage.imread`, librosa's `load`, soundfile's `read` or Keras' `load_img` called in one of its loops (or in a function it calls there),
     or an `ImageDataGenerator` flow it iterates: `.flow_from_directory()`/`.flow_from_dataframe()`,
     which read, decode and augment every image of a batch, or `.flow()` of arrays given
     augmenting arguments as literals (`rotation_range`, shifts, `shear_range`, `zoom_range`,
@@ -270,6 +270,21 @@ class DecodingGenerator(Rule):
             "for x, y in batches(pairs, False):\n    m.train_on_batch(x, y)\n",
             line=14,
             message_contains="(`cv2.imread` (line 11))",
+        ),
+        Invalid(  # a loader object's generator method reading each image with SciPy's old reader, drawn in a GAN loop
+            "import scipy\nimport numpy as np\nimport tensorflow as tf\n"
+            "class Loader:\n    def __init__(self, paths):\n        self.paths = paths\n"
+            "    def load_batch(self, size):\n        for i in range(len(self.paths) // size):\n"
+            "            yield np.array([self.imread(p) for p in self.paths[i * size:(i + 1) * size]])\n"
+            "    def imread(self, path):\n        return scipy.misc.imread(path, mode='RGB').astype(np.float32)\n"
+            "class GAN:\n    def __init__(self):\n        self.loader = Loader(paths)\n"
+            "        self.model = tf.keras.Sequential()\n"
+            "    def train(self, epochs):\n        for epoch in range(epochs):\n"
+            "            for i, imgs in enumerate(self.loader.load_batch(1)):\n"
+            "                self.model.train_on_batch(imgs, imgs)\n"
+            "GAN().train(200)\n",
+            line=19,
+            message_contains="(`scipy.misc.imread` (line 11))",
         ),
         Invalid(  # workers=0 as a flag's default
             "import argparse\nimport cv2\nimport numpy as np\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"

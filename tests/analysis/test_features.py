@@ -325,6 +325,32 @@ def test_fit_input_host_work_names_the_first_decode_a_generator_makes_per_item()
         assert calls(code.format(given))["tensorflow.keras.Sequential.fit"].get("input_host_work") == host, given
 
 
+def test_scipy_image_readers_are_decodes_however_imported():
+    """SciPy's old image readers (PIL behind them) are followed alone: however SciPy is imported, a
+    generator reading an image with one per item does host work; its other functions decode nothing."""
+    code = """
+        {}
+        import numpy as np
+        def batches(paths):
+            for p in paths:
+                yield np.array([{}(p, mode='RGB')]), np.zeros(1)
+        m = keras.Sequential()
+        m.fit(batches(paths))
+        """
+    found = {
+        ("import scipy", "scipy.misc.imread"): "`scipy.misc.imread` (line 8)",
+        ("import scipy.misc", "scipy.misc.imread"): "`scipy.misc.imread` (line 8)",
+        ("from scipy import misc", "misc.imread"): "`scipy.misc.imread` (line 8)",
+        ("from scipy.misc import imread", "imread"): "`scipy.misc.imread` (line 8)",
+        ("from scipy import ndimage", "ndimage.imread"): "`scipy.ndimage.imread` (line 8)",
+        ("import scipy", "scipy.misc.imresize"): None,  # resizes an array: nothing read
+        ("from scipy import ndimage", "ndimage.zoom"): None,
+    }
+    for (head, call), host in found.items():
+        fit = calls(code.format(head, call))["tensorflow.keras.Sequential.fit"]
+        assert fit.get("input_host_work") == host, (head, call)
+
+
 def test_input_host_work_names_the_decode_the_fewest_conditions_guard():
     code = """
         import cv2
