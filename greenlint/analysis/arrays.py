@@ -381,6 +381,19 @@ def drawn(value: Any) -> Inst | None:
     return None
 
 
+def prepared(value: Any, host: str) -> Any:
+    """What a call, inside a loop, of a plain function that reads, decodes or augments data per
+    item in its own loops (*host*, hostwork.py) gives: a batch prepared on the spot, on the
+    calling thread, as `next(gen)` of a decoding generator does (`drawn`). What it returns stays
+    as known where known; the unknown parts, alone or in a tuple, are batches known only by that
+    work. A generator's call is not a batch (it is drawn from later), nor is a known value."""
+    if value is None:
+        return Inst(HOST_BATCH, "call", {"host": host})
+    if type(value) is Seq:
+        return Seq(tuple(prepared(item, host) if item is None else item for item in value.items))
+    return value
+
+
 def element(value: Any) -> Inst | None:
     """What `for row in x` binds for an array or tensor of known shape."""
     if type(value) is Inst and value.cls in (ARRAY, TENSOR):

@@ -1130,7 +1130,7 @@ class Resolver:
             if attr in ext.attrs:
                 return fresh(ext.attrs[attr])
             if attr in ext.methods:
-                return ExtFunc(ext.methods[attr], ext.runs.get(attr))
+                return ExtFunc(ext.methods[attr], ext.runs.get(attr), *ext.hosts.get(attr, (None, None)))
             if ext.tf_base is None:
                 return None
             return Member(Inst(ext.tf_base, "subclass"), attr) if kind is ExtInst else Ref(f"{ext.tf_base}.{attr}")
@@ -1313,7 +1313,7 @@ class Resolver:
                 self.spent_through(callee.info.runs)
                 self.host_through(callee.info)
                 own = self.instantiated(callee.info, args, keywords, value)
-                return own if own is not None else value
+                return own if own is not None else self.prepared(value, callee.info.host)
             callee.info.taped = True  # `loss = compute_loss(model, x)` under a tape: a training step
             value = self.result_of(callee.info, args, keywords, node)
             if callee.info.step_line is not None:  # the tape's gradient is counted in that step
@@ -1342,7 +1342,7 @@ class Resolver:
             value = fresh(callee.returns)
             template = callee.template
             if template is None or template.info.state is not Walk.DONE:
-                return value
+                return self.prepared(value, callee.host)
             own = self.instantiated(template.info, args, keywords, value, template.functions)
             if own is None:
                 return value
@@ -1637,6 +1637,11 @@ class Resolver:
             ctx.host_once = ctx.host_once or what
         elif ctx.host is None or ctx.guards < ctx.host_guards:
             ctx.host, ctx.host_guards = what, ctx.guards
+
+    def prepared(self, value: Any, host: str | None) -> Any:
+        """A function's result, as a batch prepared between steps (arrays.prepared) where the
+        function decodes per item in its loops and this call is in a loop of the caller."""
+        return arrays.prepared(value, host) if host is not None and self.ctx.loops else value
 
     def host_through(self, info: FuncInfo | ExtFunc) -> None:
         """A call of a user function that does host work: the caller's too, per item where the

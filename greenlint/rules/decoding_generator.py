@@ -30,7 +30,9 @@ class DecodingGenerator(Rule):
 
     - `train_on_batch()` run in a loop on a batch drawn from such a generator between steps
       (`x, y = next(gen)`, `for x, y in gen:`), or drawn the same way from such an
-      `ImageDataGenerator` flow itself;
+      `ImageDataGenerator` flow itself, or returned by a plain function (or method, of the file
+      or of a project module) that decodes per item in one of its loops, called in the same loop
+      (`x, y = loader.load_data(32)` before each step);
     - `fit()` (or Keras 2's `fit_generator()`) given such a generator with `workers=0`, as
       written or as the default of a parameter or flag.
 
@@ -171,6 +173,11 @@ class DecodingGenerator(Rule):
             "flow = tf.keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255, horizontal_flip=False).flow(x, y)\n"
             "for step in range(1000):\n    xb, yb = next(flow)\n    m.train_on_batch(xb, yb)\n"
         ),
+        Valid(  # a decoding function called once, before the loop: every step trains on the same arrays in memory
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def load(paths):\n    return np.array([cv2.imread(p) for p in paths]), np.zeros(len(paths))\n"
+            "x, y = load(paths)\nfor step in range(1000):\n    m.train_on_batch(x[:32], y[:32])\n"
+        ),
         Valid(  # one train_on_batch, no loop
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
@@ -285,6 +292,17 @@ class DecodingGenerator(Rule):
             "GAN().train(200)\n",
             line=19,
             message_contains="(`scipy.misc.imread` (line 11))",
+        ),
+        Invalid(  # a plain method decoding a random batch, called before each step
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\n"
+            "class Loader:\n    def __init__(self, paths):\n        self.paths = paths\n"
+            "    def load_data(self, size):\n        x = []\n"
+            "        for p in np.random.choice(self.paths, size=size):\n            x.append(cv2.imread(p))\n"
+            "        return np.array(x), np.zeros(size)\n"
+            "loader = Loader(paths)\nm = tf.keras.Sequential()\nfor step in range(30000):\n"
+            "    x, y = loader.load_data(1)\n    m.train_on_batch(x, y)\n",
+            line=16,
+            message_contains="(`cv2.imread` (line 10))",
         ),
         Invalid(  # workers=0 as a flag's default
             "import argparse\nimport cv2\nimport numpy as np\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"

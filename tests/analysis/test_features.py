@@ -400,6 +400,30 @@ def test_train_on_batch_input_host_work_follows_a_batch_drawn_from_a_decoding_ge
         assert found.get("input_host_work") == host, body
 
 
+def test_train_on_batch_input_host_work_follows_a_batch_a_decoding_function_returns_in_the_loop():
+    """A plain function that decodes per item in its loop, called in the training loop, prepares
+    each batch between steps as `next(gen)` does; called once before the loop, it does not."""
+    head = (
+        "import cv2\nimport numpy as np\n"
+        "def load(paths):\n    x = []\n    for p in np.random.choice(paths, 8):\n        x.append(cv2.imread(p))\n"
+        "    return np.array(x), np.zeros(8)\n"
+        "def sliced(x, y):\n    return x[:8], y[:8]\n"
+        "def one(path):\n    return cv2.imread(path)[None], np.zeros(1)\n"
+        "m = keras.Sequential()\n"
+    )
+    shapes = {
+        "for step in range(100):\n    x, y = load(paths)\n    m.train_on_batch(x, y)\n": "`cv2.imread` (line 8)",
+        "for step in range(100):\n    m.train_on_batch(*load(paths))\n": None,  # starred: not followed
+        "x, y = load(paths)\nfor step in range(100):\n    m.train_on_batch(x, y)\n": None,  # decoded once
+        "for step in range(100):\n    x, y = sliced(a, b)\n    m.train_on_batch(x, y)\n": None,  # memory
+        # one decode, outside any loop of the function: one file per call, a batch of one image
+        "for step in range(100):\n    x, y = one(path)\n    m.train_on_batch(x, y)\n": None,
+    }
+    for body, host in shapes.items():
+        found = calls(head + body)["tensorflow.keras.Sequential.train_on_batch"]
+        assert found.get("input_host_work") == host, body
+
+
 def test_fit_on_an_image_data_generator_flow_says_whether_each_item_is_worked_on():
     code = """
         m = keras.Sequential()
