@@ -372,25 +372,26 @@ def subscript(owner: Inst, parts: list) -> Inst:
     return with_shape(owner, (*out, *dims[at:]))
 
 
-def drawn(value: Any) -> Inst | None:
-    """What `next(gen)` (or `for batch in gen`) gives from a Python generator, or a Keras image
-    iterator, that reads, decodes or augments data per item (its `host` meta, hostwork.py): a batch
-    known only by that work, prepared on the calling thread; None for other values."""
+def drawn(value: Any, line: int) -> Inst | None:
+    """What `next(gen)` (or `for batch in gen`) at *line* gives from a Python generator, or a Keras
+    image iterator, that reads, decodes or augments data per item (its `host` meta, hostwork.py): a
+    batch known only by that work and the line drawing it, prepared on the calling thread; None for
+    other values."""
     if type(value) is Inst and value.cls in (PY_GENERATOR, FLOW_ITERATOR) and "host" in value.meta:
-        return Inst(HOST_BATCH, "next", {"host": value.meta["host"]})
+        return Inst(HOST_BATCH, "next", {"host": value.meta["host"], "line": line})
     return None
 
 
-def prepared(value: Any, host: str) -> Any:
-    """What a call, inside a loop, of a plain function that reads, decodes or augments data per
-    item in its own loops (*host*, hostwork.py) gives: a batch prepared on the spot, on the
+def prepared(value: Any, host: str, line: int) -> Any:
+    """What a call at *line*, inside a loop, of a plain function that reads, decodes or augments data
+    per item in its own loops (*host*, hostwork.py) gives: a batch prepared on the spot, on the
     calling thread, as `next(gen)` of a decoding generator does (`drawn`). What it returns stays
     as known where known; the unknown parts, alone or in a tuple, are batches known only by that
     work. A generator's call is not a batch (it is drawn from later), nor is a known value."""
     if value is None:
-        return Inst(HOST_BATCH, "call", {"host": host})
+        return Inst(HOST_BATCH, "call", {"host": host, "line": line})
     if type(value) is Seq:
-        return Seq(tuple(prepared(item, host) if item is None else item for item in value.items))
+        return Seq(tuple(prepared(item, host, line) if item is None else item for item in value.items))
     return value
 
 

@@ -424,6 +424,26 @@ def test_train_on_batch_input_host_work_follows_a_batch_a_decoding_function_retu
         assert found.get("input_host_work") == host, body
 
 
+def test_train_on_batch_input_drawn_above_says_where_its_batch_is_drawn():
+    """How many lines above the step its decoded batch is drawn: `next(gen)`, the `for` over the
+    generator, the decoding function's call; for a model of several inputs, the first so drawn."""
+    head = (
+        "import cv2\nimport numpy as np\n"
+        "def decoded(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
+        "def load(paths):\n    return np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
+        "m = keras.Sequential()\n"
+    )
+    shapes = {
+        "gen = decoded(paths)\nfor step in range(100):\n    x, y = next(gen)\n    m.train_on_batch(x, y)\n": 1,
+        "for epoch in range(9):\n    for x, y in decoded(paths):\n        s = 0\n        m.train_on_batch(x, y)\n": 2,
+        "for step in range(100):\n    x, y = load(paths)\n    z = x\n    m.train_on_batch([z, x], y)\n": 2,
+        "for step in range(100):\n    x, y = load(paths)\n    m.train_on_batch([w, x], y)\n": 1,
+    }
+    for body, above in shapes.items():
+        found = calls(head + body)["tensorflow.keras.Sequential.train_on_batch"]
+        assert found.get("input_drawn_above") == above, body
+
+
 def test_fit_on_an_image_data_generator_flow_says_whether_each_item_is_worked_on():
     code = """
         m = keras.Sequential()
