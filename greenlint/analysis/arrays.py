@@ -376,15 +376,35 @@ def subscript(owner: Inst, parts: list) -> Inst:
     return with_shape(owner, (*out, *dims[at:]))
 
 
-def drawn(value: Any) -> Inst | None:
-    """What `next(gen)` (or `for batch in gen`) gives from a Python generator, or a Keras image
-    iterator, that reads, decodes or augments data per item (its `host` meta, hostwork.py): a batch
-    known by that work, prepared on the calling thread, and by its size where the generator shows
-    it (meta "data", the generator's: `Data.batch`); None for other values."""
+def drawn(value: Any, line: int) -> Inst | None:
+    """What `next(gen)` (or `for batch in gen`) at *line* gives from a Python generator, or a Keras
+    image iterator, that reads, decodes or augments data per item (its `host` meta, hostwork.py): a
+    batch known by that work and the line drawing it, prepared on the calling thread, and by its size
+    where the generator shows it (meta "data", the generator's: `Data.batch`); None for other values."""
     if type(value) is Inst and value.cls in (PY_GENERATOR, FLOW_ITERATOR) and "host" in value.meta:
         data = value.meta.get("data")
-        return Inst(HOST_BATCH, "next", {"host": value.meta["host"], **({"data": data} if data is not None else {})})
+        meta = {"host": value.meta["host"], "line": line, **({"data": data} if data is not None else {})}
+        return Inst(HOST_BATCH, "next", meta)
     return None
+
+
+def prepared(value: Any, host: str, line: int) -> Any:
+    """What a call at *line*, inside a loop, of a plain function that reads, decodes or augments data
+    per item in its own loops (*host*, hostwork.py) gives: a batch prepared on the spot, on the
+    calling thread, as `next(gen)` of a decoding generator does (`drawn`). What it returns stays
+    as known where known; the unknown parts, alone or in a tuple, are batches known only by that
+    work, or known by their rows alone (`np.array(images)` of a list filled in the loop, `rows_of`:
+    a batch of that size). A generator's call is not a batch (it is drawn from later), nor is a
+    value of known shape."""
+    if type(value) is Seq:
+        return Seq(tuple(prepared(item, host, line) for item in value.items))
+    if value is None:
+        return Inst(HOST_BATCH, "call", {"host": host, "line": line})
+    rows = value.meta.get("rows") if type(value) is Inst and shape_of(value) is None else None
+    if type(rows) is int:
+        data = Data(None, None, rows, batch_note=f"the {rows} items a call decodes with {host}")
+        return Inst(HOST_BATCH, "call", {"host": host, "line": line, "data": data})
+    return value
 
 
 def element(value: Any) -> Inst | None:

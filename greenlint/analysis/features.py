@@ -44,9 +44,13 @@ input_plain_flow       `fit`/`fit_generator` fed by an `ImageDataGenerator.flow(
                        arguments are all literal and none augments: true (hostwork.augments)
 input_host_work        `fit`/`fit_generator` fed by a Python generator or an `ImageDataGenerator` flow, or
                        `train_on_batch` on a batch
-                       drawn from one or from an `ImageDataGenerator` flow (`next(gen)`): the call
+                       drawn from one or from an `ImageDataGenerator` flow (`next(gen)`), or returned
+                       in the loop by a function decoding per item in its loops: the call
                        that reads, decodes or augments data per item, and its line
                        (`"`cv2.imread` (loader.py line 12)"`: hostwork.py)
+input_drawn_above      `train_on_batch` given `input_host_work`: how many lines above the call the
+                       batch is drawn (`next(gen)`, the `for` over the generator, the call of the
+                       decoding function); 0 on the same line
 =====================  ==========================================================================
 """
 
@@ -310,11 +314,16 @@ def input_plain_flow(named: dict[str, Any]) -> bool:
     return type(value) is Inst and value.cls == FLOW_ITERATOR and value.meta.get("plain", False)
 
 
-def drawn_host_work(named: dict[str, Any]) -> str | None:
+def drawn_host_work(named: dict[str, Any]) -> tuple[str, int] | None:
     """The per-item host work of the generator a `train_on_batch` call's batch was drawn from
-    (`x = next(gen)`, `for x, y in gen:`), where that generator decodes files (arrays.drawn)."""
+    (`x = next(gen)`, `for x, y in gen:`), or of the function that returned it in the loop, where
+    that generator or function decodes files (arrays.drawn, arrays.prepared), and the line drawing
+    it; for a model of several inputs (`[x_a, x_b]`), the first input so drawn."""
     value: Any = named.get("x")
-    return value.meta.get("host") if type(value) is Inst and value.cls == HOST_BATCH else None
+    for item in value.items if type(value) is Seq else (value,):
+        if type(item) is Inst and item.cls == HOST_BATCH:
+            return item.meta["host"], item.meta["line"]
+    return None
 
 
 def input_kind(api: str, named: dict[str, Any]) -> str | None:

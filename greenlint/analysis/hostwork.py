@@ -1,7 +1,7 @@
 """Per-item host work in a Python input function: reading, decoding or augmenting data on the host.
 
 A Python generator that feeds a Keras `fit` builds each batch on one host core; where it reads and
-decodes files for every item (an image with OpenCV, PIL, scikit-image, imageio or Keras' `load_img`,
+decodes files for every item (an image with OpenCV, PIL, scikit-image, imageio, SciPy or Keras' `load_img`,
 a sound with librosa or soundfile), or iterates an `ImageDataGenerator` flow over files (which
 reads, decodes and augments every image of each batch) or over arrays with augmenting arguments
 (which warps every image of each batch in NumPy and SciPy), that core does work a GPU step does not
@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 
-#: Roots of the libraries whose decode calls are listed below (the resolver follows their imports).
+#: Roots of the libraries whose decode calls are listed below (the resolver follows their imports);
+#: SciPy's readers are followed alone (`holds`), its other names staying foreign.
 ROOTS = frozenset({"cv2", "PIL", "skimage", "imageio", "librosa", "soundfile"})
 
 #: Calls that read and decode a file on the host, by the path they are imported as.
@@ -29,6 +30,7 @@ DECODES = frozenset({
     "imageio.imread", "imageio.v2.imread", "imageio.v3.imread", "imageio.mimread",
     "librosa.load", "librosa.core.load",
     "soundfile.read",
+    "scipy.misc.imread", "scipy.ndimage.imread",  # SciPy before 1.2: PIL's decode behind them
     "tensorflow.keras.utils.load_img",
 })
 
@@ -57,6 +59,12 @@ def augments(init: object, complete: bool) -> bool | None:
 def decodes(path: str) -> bool:
     """Whether a call of *path* reads and decodes a file on the host."""
     return path in DECODES
+
+
+def holds(path: str) -> bool:
+    """Whether *path* is a decode call or a module holding one (`scipy.misc`): an import the
+    resolver follows although the rest of its library stays foreign."""
+    return any(decode == path or decode.startswith(path + ".") for decode in DECODES)
 
 
 def describe(call: str, line: int, path: str | None = None) -> str:

@@ -562,9 +562,12 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             ext.methods.update(base.methods)
             ext.attrs.update(base.attrs)
             ext.runs.update(base.runs)
+            ext.hosts.update(base.hosts)
         for name, method in klass.methods.items():
             if method.runs is not None:
                 ext.runs[name] = method.runs
+            if method.host is not None or method.host_once is not None:
+                ext.hosts[name] = (method.host, method.host_once)
             returns = freeze(method.returns, memo, functions) if method.state is Walk.DONE else None
             if method.kind == "property":
                 ext.attrs[name] = returns

@@ -445,7 +445,7 @@ class Resolver:
         models = unroll.models_added_to(node, before, work_mod.is_model) if items is not None else []
         target = node.target
         self.ctx.drawn.extend(self.drawn_per_yield(node, value))
-        batch = arrays.drawn(value)
+        batch = arrays.drawn(value, node.lineno)
         if type(target) is ast.Name:
             self.assign(target, arrays.element(value) or batch)
         else:
@@ -712,7 +712,7 @@ class Resolver:
     def module_ref(self, path: str) -> Ref | ExtModule | Foreign | None:
         """What `import path` gives: a TF module, a project module, or unknown."""
         root = path.partition(".")[0]
-        if root in DATA_ROOTS or root in kerasext.ROOTS or root in hostwork.ROOTS:
+        if root in DATA_ROOTS or root in kerasext.ROOTS or root in hostwork.ROOTS or hostwork.holds(path):
             return Ref(path)
         if drivers.imported(path):  # `scipy.optimize.fmin_l_bfgs_b`: it calls the functions it is given
             return Ref(path)
@@ -1218,7 +1218,7 @@ class Resolver:
             if attr in ext.attrs:
                 return fresh(ext.attrs[attr])
             if attr in ext.methods:
-                return ExtFunc(ext.methods[attr], ext.runs.get(attr))
+                return ExtFunc(ext.methods[attr], ext.runs.get(attr), *ext.hosts.get(attr, (None, None)))
             if ext.tf_base is None:
                 return None
             return Member(Inst(ext.tf_base, "subclass"), attr) if kind is ExtInst else Ref(f"{ext.tf_base}.{attr}")
@@ -1406,7 +1406,7 @@ class Resolver:
                 self.spent_through(callee.info.runs)
                 self.host_through(callee.info)
                 own = self.instantiated(callee.info, args, keywords, value)
-                return own if own is not None else value
+                return own if own is not None else self.prepared(value, callee.info.host, node.lineno)
             callee.info.taped = True  # `loss = compute_loss(model, x)` under a tape: a training step
             value = self.result_of(callee.info, args, keywords, node)
             if callee.info.step_line is not None:  # the tape's gradient is counted in that step
@@ -1435,7 +1435,7 @@ class Resolver:
             value = fresh(callee.returns)
             template = callee.template
             if template is None or template.info.state is not Walk.DONE:
-                return value
+                return self.prepared(value, callee.host, node.lineno)
             own = self.instantiated(template.info, args, keywords, value, template.functions)
             if own is None:
                 return value
@@ -1470,7 +1470,7 @@ class Resolver:
                 return self.call(node, Member(receiver, "__call__"), args, keywords)
             return None
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
-            return self.builtin_call(node.func.id, args)
+            return self.builtin_call(node.func.id, args, node.lineno)
         return None
 
     def replica_call(self, node: ast.Call, named: dict) -> None:
@@ -1504,7 +1504,7 @@ class Resolver:
             return self.driver_call(node, path, args, keywords)
         if root in kerasext.ROOTS:
             return kerasext.library_call(path)
-        if root in hostwork.ROOTS:  # OpenCV, PIL, ...: nothing of theirs is valued, their decodes are noted
+        if root in hostwork.ROOTS or hostwork.decodes(path):  # OpenCV, PIL, ...: nothing valued, decodes noted
             if hostwork.decodes(path):
                 self.note_host(hostwork.describe(path, node.lineno, self.module_path), once=not self.ctx.loops)
             return None
@@ -1605,13 +1605,13 @@ class Resolver:
         if api in TRACING and args and type(args[0][1]) is UserFunc:
             args[0][1].info.tf_function = True
 
-    def builtin_call(self, name: str, args: list) -> Any:
+    def builtin_call(self, name: str, args: list, line: int) -> Any:
         """Literal arithmetic the features need: len, int, float, min, max, abs, round; `object()`,
         `open(...)`, `str(...)` give foreign values (never a model: no untyped `.fit(` on them)."""
         if name in _FOREIGN_BUILTINS:
             return FOREIGN
         if name == "next" and args and not args[0][0]:
-            batch = arrays.drawn(args[0][1])  # a batch of a generator that decodes files
+            batch = arrays.drawn(args[0][1], line)  # a batch of a generator that decodes files
             if batch is not None:
                 return batch
         if name == "zip" and args and not any(starred for starred, _ in args):
@@ -1659,9 +1659,10 @@ class Resolver:
             if kind == "sequence" and feat.input_plain_flow(named):
                 features["input_plain_flow"] = True
         elif api.endswith(".train_on_batch"):
-            host = feat.drawn_host_work(named)
-            if host is not None:
-                features["input_host_work"] = host
+            drawn = feat.drawn_host_work(named)
+            if drawn is not None:
+                features["input_host_work"], line = drawn
+                features["input_drawn_above"] = node.lineno - line
         first = args[0][1] if args and not args[0][0] else None
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first)
         if not self.exporting:
@@ -1734,6 +1735,11 @@ class Resolver:
             ctx.host_once = ctx.host_once or what
         elif ctx.host is None or ctx.guards < ctx.host_guards:
             ctx.host, ctx.host_guards = what, ctx.guards
+
+    def prepared(self, value: Any, host: str | None, line: int) -> Any:
+        """A function's result, as a batch prepared between steps (arrays.prepared) where the
+        function decodes per item in its loops and this call (at *line*) is in a loop of the caller."""
+        return arrays.prepared(value, host, line) if host is not None and self.ctx.loops else value
 
     def host_through(self, info: FuncInfo | ExtFunc) -> None:
         """A call of a user function that does host work: the caller's too, per item where the

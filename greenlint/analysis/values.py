@@ -460,14 +460,16 @@ class ExtFunc:
 
 @dataclass(eq=False)
 class ExtClass:
-    """A class of another project module: its nearest TF base, what its methods return and what
-    its attributes (class body, `self.X`) hold."""
+    """A class of another project module: its nearest TF base, what its methods return, where they
+    spend their work and what host work they do, and what its attributes (class body, `self.X`) hold."""
 
     name: str
     tf_base: str | None = None
     methods: dict[str, Any] = field(default_factory=dict)  # name -> return value (None: unknown)
     attrs: dict[str, Any] = field(default_factory=dict)
     runs: dict[str, tuple[str, str]] = field(default_factory=dict)  # method name -> its `FuncInfo.runs`
+    #: method name -> its host work (`FuncInfo.host`, `FuncInfo.host_once`), where it does some
+    hosts: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
 
 
 class ExtInst:

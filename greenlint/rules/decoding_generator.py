@@ -6,7 +6,8 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, is_keras_model_method
+from greenlint.analysis.callsite import Span
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
@@ -19,8 +20,8 @@ class DecodingGenerator(Rule):
     Flags a Keras training that prepares each batch on the training thread itself, between two
     steps, from a plain Python generator (the call of a generator function, of the file or of a
     project module) that reads, decodes or augments data for each item: OpenCV's `imread`/`imdecode`,
-    PIL's `Image.open`, scikit-image's or imageio's `imread`, librosa's `load`, soundfile's
-    `read` or Keras' `load_img` called in one of its loops (or in a function it calls there),
+    PIL's `Image.open`, scikit-image's or imageio's `imread`, SciPy's old `misc.imread` and
+    `ndimage.imread`, librosa's `load`, soundfile's `read` or Keras' `load_img` called in one of its loops (or in a function it calls there),
     or an `ImageDataGenerator` flow it iterates: `.flow_from_directory()`/`.flow_from_dataframe()`,
     which read, decode and augment every image of a batch, or `.flow()` of arrays given
     augmenting arguments as literals (`rotation_range`, shifts, `shear_range`, `zoom_range`,
@@ -30,7 +31,10 @@ class DecodingGenerator(Rule):
 
     - `train_on_batch()` run in a loop on a batch drawn from such a generator between steps
       (`x, y = next(gen)`, `for x, y in gen:`), or drawn the same way from such an
-      `ImageDataGenerator` flow itself;
+      `ImageDataGenerator` flow itself, or returned by a plain function (or method, of the file
+      or of a project module) that decodes per item in one of its loops, called in the same loop
+      (`x, y = loader.load_data(32)` before each step): the finding is on the code drawing the
+      batch (`next(gen)`, the `for` header, the function's call), once for all the steps it feeds;
     - `fit()` (or Keras 2's `fit_generator()`) given such a generator with `workers=0`, as
       written or as the default of a parameter or flag.
 
@@ -127,8 +131,8 @@ class DecodingGenerator(Rule):
         " decodes or augments data per item ({host}): the device idles while each batch is prepared"
     )
     DRAWN_MESSAGE = (
-        "`train_on_batch()` trains on batches drawn between steps from a Python iterator that reads, decodes or"
-        " augments data per item ({host}): the device idles while each batch is prepared"
+        "The batches drawn here between steps come from Python code that reads, decodes or augments data per item"
+        " ({host}) and feed `train_on_batch()` ({steps}): the device idles while each batch is prepared"
     )
     FIX_TITLE = (
         "Build the batches in a `tf.data` pipeline with a parallel `map` and `prefetch`, or in a `keras.utils.Sequence`"
@@ -170,6 +174,11 @@ class DecodingGenerator(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "flow = tf.keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255, horizontal_flip=False).flow(x, y)\n"
             "for step in range(1000):\n    xb, yb = next(flow)\n    m.train_on_batch(xb, yb)\n"
+        ),
+        Valid(  # a decoding function called once, before the loop: every step trains on the same arrays in memory
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def load(paths):\n    return np.array([cv2.imread(p) for p in paths]), np.zeros(len(paths))\n"
+            "x, y = load(paths)\nfor step in range(1000):\n    m.train_on_batch(x[:32], y[:32])\n"
         ),
         Valid(  # one train_on_batch, no loop
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -237,29 +246,29 @@ class DecodingGenerator(Rule):
             "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
             "gen = batches(paths)\nfor epoch in range(20):\n    for step in range(500):\n"
             "        x, y = next(gen)\n        m.train_on_batch(x, y)\n",
-            line=12,
-            message_contains="drawn between steps from a Python iterator that reads, decodes or augments data per item",
+            line=11,
+            message_contains="drawn here between steps come from Python code that reads, decodes or augments data per item",
         ),
         Invalid(  # train_on_batch on the batches of a directory flow, iterated between steps
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=40)\n"
             "for epoch in range(50):\n    for x, y in aug.flow_from_directory('train/', batch_size=32):\n"
             "        m.train_on_batch(x, y)\n",
-            line=6,
+            line=5,
             message_contains="(`ImageDataGenerator.flow_from_directory` (line 5))",
         ),
         Invalid(  # next() of a dataframe flow made beforehand
             "import tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n"
             "m = tf.keras.Sequential()\nflow = ImageDataGenerator().flow_from_dataframe(frame, 'images/', batch_size=64)\n"
             "for step in range(1000):\n    x, y = next(flow)\n    m.train_on_batch(x, y)\n",
-            line=7,
+            line=6,
         ),
         Invalid(  # a GAN-style loop drawing augmented batches of arrays from a flow between steps
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=15, zoom_range=0.1, horizontal_flip=True)\n"
             "for epoch in range(100):\n    for xb, yb in aug.flow(x_train, y_train, batch_size=64):\n"
             "        m.train_on_batch(xb, yb)\n",
-            line=7,
+            line=6,
             message_contains="(`ImageDataGenerator.flow` (line 6))",
         ),
         Invalid(  # the decode the fewest conditions guard is cited (the image read every item runs, not the mask's)
@@ -268,8 +277,43 @@ class DecodingGenerator(Rule):
             "            if with_masks:\n                y.append(cv2.imread(mask))\n"
             "            x.append(cv2.imread(image))\n        yield np.array(x), np.array(y)\n"
             "for x, y in batches(pairs, False):\n    m.train_on_batch(x, y)\n",
-            line=14,
+            line=13,
             message_contains="(`cv2.imread` (line 11))",
+        ),
+        Invalid(  # a loader object's generator method reading each image with SciPy's old reader, drawn in a GAN loop
+            "import scipy\nimport numpy as np\nimport tensorflow as tf\n"
+            "class Loader:\n    def __init__(self, paths):\n        self.paths = paths\n"
+            "    def load_batch(self, size):\n        for i in range(len(self.paths) // size):\n"
+            "            yield np.array([self.imread(p) for p in self.paths[i * size:(i + 1) * size]])\n"
+            "    def imread(self, path):\n        return scipy.misc.imread(path, mode='RGB').astype(np.float32)\n"
+            "class GAN:\n    def __init__(self):\n        self.loader = Loader(paths)\n"
+            "        self.model = tf.keras.Sequential()\n"
+            "    def train(self, epochs):\n        for epoch in range(epochs):\n"
+            "            for i, imgs in enumerate(self.loader.load_batch(1)):\n"
+            "                self.model.train_on_batch(imgs, imgs)\n"
+            "GAN().train(200)\n",
+            line=18,
+            message_contains="(`scipy.misc.imread` (line 11))",
+        ),
+        Invalid(  # a plain method decoding a random batch, called before each step
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\n"
+            "class Loader:\n    def __init__(self, paths):\n        self.paths = paths\n"
+            "    def load_data(self, size):\n        x = []\n"
+            "        for p in np.random.choice(self.paths, size=size):\n            x.append(cv2.imread(p))\n"
+            "        return np.array(x), np.zeros(size)\n"
+            "loader = Loader(paths)\nm = tf.keras.Sequential()\nfor step in range(30000):\n"
+            "    x, y = loader.load_data(1)\n    m.train_on_batch(x, y)\n",
+            line=15,
+            message_contains="(`cv2.imread` (line 10))",
+        ),
+        Invalid(  # one draw feeding two steps (a GAN's discriminator and combined model): one finding, at the draw
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nd = tf.keras.Sequential()\ng = tf.keras.Sequential()\n"
+            "def pairs(paths):\n    for i in range(0, len(paths), 4):\n"
+            "        yield np.array([cv2.imread(p) for p in paths[i:i + 4]]), np.array([cv2.imread(p) for p in paths[i:i + 4]])\n"
+            "for epoch in range(200):\n    for a, b in pairs(paths):\n        d.train_on_batch(a, ones)\n"
+            "        g.train_on_batch([a, b], [ones, a])\n",
+            line=10,
+            message_contains="feed `train_on_batch()` (lines 11, 12)",
         ),
         Invalid(  # workers=0 as a flag's default
             "import argparse\nimport cv2\nimport numpy as np\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
@@ -284,6 +328,7 @@ class DecodingGenerator(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         if hides_gpus(facts):
             return
+        draws: dict[tuple[int | None, int], list[Site]] = {}  # (cell, line drawing the batch) -> the steps it feeds
         for site in facts.sites:
             host = site.features.get("input_host_work")
             if host is None or in_test_code(facts, site):
@@ -291,7 +336,9 @@ class DecodingGenerator(Rule):
             if is_keras_model_method(site.api, ("train_on_batch",)):
                 loop = site.loop_runs
                 if loop is None or loop > 1:
-                    yield self.diagnostic(site.callsite.span, facts.path, self.DRAWN_MESSAGE.format(host=host))
+                    span = site.callsite.span
+                    above = site.features.get("input_drawn_above")
+                    draws.setdefault((span.cell, span.line - above if isinstance(above, int) else span.line), []).append(site)
                 continue
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
@@ -309,3 +356,26 @@ class DecodingGenerator(Rule):
                 )
             elif options.get("decoding-generator-one-worker", False):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(method=method, host=host, workers=workers))
+        for (_, line), steps in draws.items():
+            lines = sorted({step.callsite.span.line for step in steps})
+            where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
+            host = steps[0].features["input_host_work"]
+            yield self.diagnostic(draw_span(facts, steps[0], line), facts.path, self.DRAWN_MESSAGE.format(host=host, steps=where))
+
+
+def draw_span(facts: FileFacts, step: Site, line: int) -> Span:
+    """Where the batch a `train_on_batch()` step trains on is drawn, at *line* (the analysis's
+    `input_drawn_above`): the header of the loop over the generator, else the outermost call
+    starting on that line (`next(gen)`, the decoding function's), else the step itself."""
+    span = step.callsite.span
+    call = facts.node(step)
+    if call is None or line == span.line:
+        return span
+    for node in facts.ancestors(call, span.cell):
+        if isinstance(node, (ast.For, ast.AsyncFor)) and node.lineno == line:
+            return Span(line, node.col_offset + 1, node.iter.end_lineno or line, (node.iter.end_col_offset or 0) + 1, span.cell)
+    starting = [c for c in facts.calls(span.cell) if c.lineno == line]
+    if not starting:
+        return span
+    outer = min(starting, key=lambda c: (c.col_offset, -(c.end_lineno or line), -(c.end_col_offset or 0)))
+    return Span(line, outer.col_offset + 1, outer.end_lineno or line, (outer.end_col_offset or 0) + 1, span.cell)

@@ -325,6 +325,32 @@ def test_fit_input_host_work_names_the_first_decode_a_generator_makes_per_item()
         assert calls(code.format(given))["tensorflow.keras.Sequential.fit"].get("input_host_work") == host, given
 
 
+def test_scipy_image_readers_are_decodes_however_imported():
+    """SciPy's old image readers (PIL behind them) are followed alone: however SciPy is imported, a
+    generator reading an image with one per item does host work; its other functions decode nothing."""
+    code = """
+        {}
+        import numpy as np
+        def batches(paths):
+            for p in paths:
+                yield np.array([{}(p, mode='RGB')]), np.zeros(1)
+        m = keras.Sequential()
+        m.fit(batches(paths))
+        """
+    found = {
+        ("import scipy", "scipy.misc.imread"): "`scipy.misc.imread` (line 8)",
+        ("import scipy.misc", "scipy.misc.imread"): "`scipy.misc.imread` (line 8)",
+        ("from scipy import misc", "misc.imread"): "`scipy.misc.imread` (line 8)",
+        ("from scipy.misc import imread", "imread"): "`scipy.misc.imread` (line 8)",
+        ("from scipy import ndimage", "ndimage.imread"): "`scipy.ndimage.imread` (line 8)",
+        ("import scipy", "scipy.misc.imresize"): None,  # resizes an array: nothing read
+        ("from scipy import ndimage", "ndimage.zoom"): None,
+    }
+    for (head, call), host in found.items():
+        fit = calls(code.format(head, call))["tensorflow.keras.Sequential.fit"]
+        assert fit.get("input_host_work") == host, (head, call)
+
+
 def test_input_host_work_names_the_decode_the_fewest_conditions_guard():
     code = """
         import cv2
@@ -372,6 +398,50 @@ def test_train_on_batch_input_host_work_follows_a_batch_drawn_from_a_decoding_ge
     for body, host in shapes.items():
         found = calls(head + body)["tensorflow.keras.Sequential.train_on_batch"]
         assert found.get("input_host_work") == host, body
+
+
+def test_train_on_batch_input_host_work_follows_a_batch_a_decoding_function_returns_in_the_loop():
+    """A plain function that decodes per item in its loop, called in the training loop, prepares
+    each batch between steps as `next(gen)` does; called once before the loop, it does not."""
+    head = (
+        "import cv2\nimport numpy as np\n"
+        "def load(paths):\n    x = []\n    for p in np.random.choice(paths, 8):\n        x.append(cv2.imread(p))\n"
+        "    return np.array(x), np.zeros(8)\n"
+        "def sliced(x, y):\n    return x[:8], y[:8]\n"
+        "def one(path):\n    return cv2.imread(path)[None], np.zeros(1)\n"
+        "m = keras.Sequential()\n"
+    )
+    shapes = {
+        "for step in range(100):\n    x, y = load(paths)\n    m.train_on_batch(x, y)\n": "`cv2.imread` (line 8)",
+        "for step in range(100):\n    m.train_on_batch(*load(paths))\n": None,  # starred: not followed
+        "x, y = load(paths)\nfor step in range(100):\n    m.train_on_batch(x, y)\n": None,  # decoded once
+        "for step in range(100):\n    x, y = sliced(a, b)\n    m.train_on_batch(x, y)\n": None,  # memory
+        # one decode, outside any loop of the function: one file per call, a batch of one image
+        "for step in range(100):\n    x, y = one(path)\n    m.train_on_batch(x, y)\n": None,
+    }
+    for body, host in shapes.items():
+        found = calls(head + body)["tensorflow.keras.Sequential.train_on_batch"]
+        assert found.get("input_host_work") == host, body
+
+
+def test_train_on_batch_input_drawn_above_says_where_its_batch_is_drawn():
+    """How many lines above the step its decoded batch is drawn: `next(gen)`, the `for` over the
+    generator, the decoding function's call; for a model of several inputs, the first so drawn."""
+    head = (
+        "import cv2\nimport numpy as np\n"
+        "def decoded(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
+        "def load(paths):\n    return np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
+        "m = keras.Sequential()\n"
+    )
+    shapes = {
+        "gen = decoded(paths)\nfor step in range(100):\n    x, y = next(gen)\n    m.train_on_batch(x, y)\n": 1,
+        "for epoch in range(9):\n    for x, y in decoded(paths):\n        s = 0\n        m.train_on_batch(x, y)\n": 2,
+        "for step in range(100):\n    x, y = load(paths)\n    z = x\n    m.train_on_batch([z, x], y)\n": 2,
+        "for step in range(100):\n    x, y = load(paths)\n    m.train_on_batch([w, x], y)\n": 1,
+    }
+    for body, above in shapes.items():
+        found = calls(head + body)["tensorflow.keras.Sequential.train_on_batch"]
+        assert found.get("input_drawn_above") == above, body
 
 
 def test_fit_on_an_image_data_generator_flow_says_whether_each_item_is_worked_on():

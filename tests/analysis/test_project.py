@@ -267,6 +267,29 @@ def create_generators():
 """
 
 
+def test_a_loader_methods_host_work_is_known_across_modules(tmp_path):
+    """An object of another module's class whose plain method decodes each image of a batch (through
+    another method): a train_on_batch loop calling it per step names the decode; a method that only
+    slices memory names none."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "loader.py").write_text(
+        "import numpy as np\nimport scipy\n\n\nclass Loader:\n    def __init__(self, paths):\n"
+        "        self.paths = paths\n\n    def load(self, size):\n        x = []\n"
+        "        for p in np.random.choice(self.paths, size):\n            x.append(self.imread(p))\n"
+        "        return np.array(x), np.zeros(size)\n\n    def sliced(self, size):\n"
+        "        return self.paths[:size], self.paths[:size]\n\n    def imread(self, path):\n"
+        "        return scipy.misc.imread(path, mode='RGB')\n"
+    )
+    main = tmp_path / "main.py"
+    main.write_text(
+        "from tensorflow import keras\nfrom loader import Loader\nmodel = keras.Sequential()\nloader = Loader(paths)\n"
+        "for step in range(100):\n    x, y = loader.load(4)\n    model.train_on_batch(x, y)\n"
+        "for step in range(100):\n    x, y = loader.sliced(4)\n    model.train_on_batch(x, y)\n"
+    )
+    steps = [site for site in analyse_file(main).callsites if site.api.endswith(".train_on_batch")]
+    assert [site.features.get("input_host_work") for site in steps] == ["`scipy.misc.imread` (loader.py line 19)", None]
+
+
 def test_a_generators_host_work_is_known_across_modules(tmp_path):
     """A generator of another module that decodes images through a helper of a third: the fit names
     the decode and the module it is in."""
