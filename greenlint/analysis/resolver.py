@@ -535,7 +535,14 @@ class Resolver:
         found = _divisor(test)
         if found is None:
             return None
-        k, read = found
+        held, read = found
+        if isinstance(held, int):
+            k = held
+        else:  # `epoch % save_interval == 0`: the value the name holds, where known
+            value = self.expr(held)
+            if type(value) is not Const or type(value.value) is not int or value.value < 2:
+                return None
+            k = value.value
         varying = self.ctx.varying
         for depth in range(len(varying), 0, -1):
             if varying[depth - 1] and varying[depth - 1] & read:
@@ -2263,21 +2270,26 @@ def _taken(node: ast.expr) -> int | None:
     return None
 
 
-def _divisor(test: ast.expr) -> tuple[int, frozenset] | None:
+def _divisor(test: ast.expr) -> tuple[int | ast.expr, frozenset] | None:
     """(k, names read by expr) of a test `<expr> % k == 0` (also `0 == ...`, and as one operand
-    of `and`), k >= 2."""
+    of `and`), k >= 2 a literal, or the name or attribute holding it (`Resolver.divisor` reads
+    its value)."""
     if type(test) is ast.BoolOp and type(test.op) is ast.And:
         found = [d for d in map(_divisor, test.values) if d]
-        return max(found, key=lambda d: d[0]) if found else None
+        literal = [(k, read) for k, read in found if isinstance(k, int)]
+        return max(literal, key=lambda d: d[0]) if literal else (found[0] if found else None)
     if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
         return None
     for left, right in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
         if (
             type(right) is ast.Constant and right.value == 0 and type(right.value) is int
             and type(left) is ast.BinOp and type(left.op) is ast.Mod
-            and type(left.right) is ast.Constant and type(left.right.value) is int and left.right.value >= 2
         ):
-            return left.right.value, flow.names(left.left)
+            k = left.right
+            if type(k) is ast.Constant and type(k.value) is int and k.value >= 2:
+                return k.value, flow.names(left.left)
+            if type(k) in (ast.Name, ast.Attribute):
+                return k, flow.names(left.left)
     return None
 
 

@@ -71,6 +71,30 @@ def test_a_modulo_guard_divides_the_loop_count():
     assert count(found[12]) == (20000, "upper")  # k in 0, 2 of 3, each of 10000 steps
 
 
+def test_a_modulo_guard_by_a_name_divides_by_the_value_it_holds():
+    """`epoch % save_interval == 0` with the interval a module constant or a parameter bound at the
+    function's one call divides as a literal does; an interval of unknown value divides nothing."""
+    found = runs(
+        """
+        EVERY = 50
+        def train(epochs, save_interval=10):
+            for epoch in range(epochs):
+                m.train_on_batch(x, y)
+                if epoch % save_interval == 0:
+                    m.predict(x)
+                if epoch % EVERY == 0:
+                    m.save("ckpt.keras")
+                if epoch % interval_of_unknown_value == 0:
+                    m.evaluate(x)
+        train(epochs=4000, save_interval=200)
+        """
+    )
+    assert count(found[5]) == (4000, "exact")
+    assert count(found[7]) == (20, "upper")  # 4000 / 200, the value bound at the call, not the default
+    assert count(found[9]) == (80, "upper")
+    assert count(found[11]) == (4000, "upper")  # at most the loop bound
+
+
 def test_a_modulo_guard_in_a_helper_divides_its_calls():
     found = runs(
         """
