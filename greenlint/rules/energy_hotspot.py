@@ -10,7 +10,7 @@ from greenlint.analysis import flow
 from greenlint.analysis.callsite import is_test_assertion
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, Loop
+from greenlint.rules.syntax import LOOPS, Loop, calls_of, trains
 from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
 
 _TRAIN = ("fit", "fit_generator", "train", "train_on_batch")
@@ -153,6 +153,17 @@ class EnergyHotspot(Rule):
             line=4,
             message_contains="each pass of its loop works on something new",
         ),
+        Invalid(  # samples drawn every N epochs of a training loop: the model changed since the last, nothing to gather
+            "import numpy as np\nimport tensorflow as tf\n"
+            "gen = tf.keras.Sequential([tf.keras.layers.Dense(784)])\n"
+            "gan = tf.keras.Sequential([gen, tf.keras.layers.Dense(1)])\n"
+            "def sample():\n    return gen.predict(np.zeros((25, 100)))\n"
+            "for epoch in range(4000):\n    gan.train_on_batch(np.zeros((32, 100)), np.ones((32, 1)))\n"
+            "    if epoch % 50 == 0:\n        sample()\n",
+            options={"hotspot-threshold-j": 1.0},
+            line=6,
+            message_contains="a training step runs between these calls",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -176,7 +187,8 @@ class EnergyHotspot(Rule):
                 basis=p.basis.label,
                 drivers=_drivers(site),
                 lever=_lever(site, per_step=(site.loop_runs or 0) > 1 and _per_step(facts, site),
-                             recurrent=(site.loop_runs or 0) > 1 and _recurrent(facts, site)),
+                             recurrent=(site.loop_runs or 0) > 1 and _recurrent(facts, site),
+                             trained=(site.loop_runs or 0) > 1 and _trained_between(facts, site)),
             )
             yield self.diagnostic(
                 site.callsite.span,
@@ -222,6 +234,28 @@ def _in_loop(facts: FileFacts, site: Site) -> tuple[ast.Call | None, Loop | None
     if call is None:
         return None, None
     return call, next((a for a in facts.ancestors(call, site.callsite.span.cell) if isinstance(a, LOOPS)), None)
+
+
+def _trained_between(facts: FileFacts, site: Site) -> bool:
+    """A training step runs between the passes that repeat the call: the loop around it in its own
+    function trains (`syntax.trains`), or, outside loops there, a loop around one of the file's calls
+    of that function does (`sample_images(epoch)` every N epochs of a GAN's training loop). The
+    model (or what feeds it) may change from one call to the next, so the calls cannot be gathered
+    into one, nor one moved out of the loop."""
+    node = facts.node(site)
+    if node is None:
+        return False
+    cell = site.callsite.span.cell
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, LOOPS):
+            return trains(facts, parent, cell)
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for call_cell, call in calls_of(facts, parent, cell):
+                loop = next((a for a in facts.ancestors(call, call_cell) if isinstance(a, LOOPS)), None)
+                if trains(facts, loop, call_cell):
+                    return True
+            return False
+    return False
 
 
 def _recurrent(facts: FileFacts, site: Site) -> bool:
@@ -280,18 +314,21 @@ def _drivers(site: Site) -> str:
     return f": {f' {TIMES} '.join(parts)}" if parts else ""
 
 
-def _lever(site: Site, per_step: bool = False, recurrent: bool = False) -> str:
+def _lever(site: Site, per_step: bool = False, recurrent: bool = False, trained: bool = False) -> str:
     """One concrete change that lowers this call's energy. Never "stop early": that is GL308's
-    finding where the fit has validation data, and without validation data there is nothing to stop on."""
+    finding where the fit has validation data, and without validation data there is nothing to stop on.
+    *trained*: a training step runs between the calls (`_trained_between`)."""
     method = site.api.rpartition(".")[2]
     epochs = site.work_value("epochs")
     loop = site.loop_runs or 0  # repeats the loops give, not calls of its function from several places
-    if loop > 1 and method in _INFER and site.repeats(same=("receiver",)) and not recurrent:
+    if loop > 1 and method in _INFER and site.repeats(same=("receiver",)) and not recurrent and not trained:
         return f"batch the {loop} inputs into one `{method}` call"
     if recurrent:  # each pass feeds the next (gradient ascent, generation): nothing to batch or hoist
         return "each pass works on what the previous one produced: run fewer passes, or a smaller input or model"
     if per_step:  # different work on each pass (a batch, a trial's model): leaving the loop is no option
         return "each pass of its loop works on something new: run fewer passes, or do less in each (smaller inputs or model)"
+    if trained and method in _INFER:  # a GAN's samples every N epochs: the generator changed since the last
+        return "a training step runs between these calls, so they cannot be gathered into one: run them less often or on fewer samples"
     every_iteration = site.callsite.runs.get("loop_bound", "exact") == "exact"  # not periodic, no break
     if loop > 1 and site.in_loop and every_iteration:
         return "run it once, outside the loop, or fewer times"
