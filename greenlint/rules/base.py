@@ -317,16 +317,29 @@ def keyword(call: ast.Call | None, name: str) -> ast.keyword | None:
     return next((k for k in call.keywords if k.arg == name), None) if call is not None else None
 
 
+def argument(call: ast.Call | None, name: str, position: int | None = None) -> ast.expr | None:
+    """The argument binding parameter `name`: its `name=` keyword, else the positional argument at
+    `position`. None when the call does not give it, and when which argument binds it is unknowable:
+    a `*args` at or before `position` (and `**kwargs`, which may carry it: `binds` tells these apart
+    from a parameter left to its default)."""
+    if call is None:
+        return None
+    given = keyword(call, name)
+    if given is not None:
+        return given.value
+    if position is None or len(call.args) <= position:
+        return None
+    if any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
+        return None
+    return call.args[position]
+
+
 def binds(call: ast.Call | None, name: str, position: int | None = None) -> bool:
     """Whether the call gives parameter `name` a value (by keyword, at `position`, or maybe by `*`/`**`).
     True when the call is unknown, so that a rule asking "is it missing?" stays silent."""
-    if call is None:
+    if call is None or argument(call, name, position) is not None:
         return True
-    if keyword(call, name) is not None or any(k.arg is None for k in call.keywords):
-        return True
-    if any(isinstance(a, ast.Starred) for a in call.args):
-        return True
-    return position is not None and len(call.args) > position
+    return any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
 
 
 def node_span(node: ast.expr | ast.stmt, cell: int | None) -> Span:

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds
 from greenlint.rules.callbacks import constructors, listed
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.networks import network
@@ -208,10 +208,9 @@ class ConstantBatchedWithInput(Rule):
 
 def _batch_axis(api: str, call: ast.Call) -> bool:
     """The join is along axis 0 (the default of `stack`; `concatenate`'s and `concat`'s given)."""
-    given = keyword(call, "axis")
-    axis = given.value if given is not None else call.args[1] if len(call.args) > 1 else None
-    if axis is None:
+    if not binds(call, "axis", 1):
         return api.endswith("stack")
+    axis = argument(call, "axis", 1)
     return isinstance(axis, ast.Constant) and axis.value == 0
 
 
@@ -234,8 +233,7 @@ def _vector(facts: FileFacts, fed: ast.expr, cell: int | None) -> bool:
     for call in constructors(facts, fed) or ():
         site = facts.site_at(call, cell)
         position = 0 if site is not None and site.api == "tensorflow.keras.backend.placeholder" else 1  # (shape, ...) or (dtype, shape)
-        given = keyword(call, "shape")
-        shape = given.value if given is not None else call.args[position] if len(call.args) > position else None
+        shape = argument(call, "shape", position)
         if isinstance(shape, (ast.Tuple, ast.List)) and len(shape.elts) == 1:
             return True
     return False

@@ -8,7 +8,17 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, keyword, method
+from greenlint.rules.base import (
+    FileFacts,
+    Invalid,
+    Rule,
+    Site,
+    Valid,
+    argument,
+    binds,
+    is_keras_model_method,
+    method,
+)
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
@@ -269,7 +279,7 @@ class FitInEpochLoop(Rule):
             return None
         if method(site.api) == "fit" and not _one_epoch(call):
             return None
-        x, y = _argument(call, 0, "x"), _argument(call, 1, "y")
+        x, y = argument(call, "x", 0), argument(call, "y", 1)
         if x is None or not flow.names(x) & loop_varying(loop):
             return None
         item = _one_sample(x, y, loop)
@@ -284,21 +294,12 @@ class FitInEpochLoop(Rule):
         )
 
 
-def _argument(call: ast.Call, position: int, name: str) -> ast.expr | None:
-    if len(call.args) > position and not any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
-        return call.args[position]
-    given = keyword(call, name)
-    return given.value if given is not None else None
-
-
 def _one_epoch(call: ast.Call) -> bool:
-    """`epochs=1` or no `epochs` (Keras's default is 1)."""
-    given = keyword(call, "epochs")
-    if given is None:
-        return not any(isinstance(a, ast.Starred) for a in call.args) and len(call.args) < 4 and not any(
-            k.arg is None for k in call.keywords
-        )
-    return isinstance(given.value, ast.Constant) and given.value.value == 1 and type(given.value.value) is int
+    """`epochs=1` (by keyword or as the fourth positional argument) or no `epochs` (Keras's default is 1)."""
+    if not binds(call, "epochs", 3):
+        return True
+    given = argument(call, "epochs", 3)
+    return isinstance(given, ast.Constant) and given.value == 1 and type(given.value) is int
 
 
 def _one_sample(x: ast.expr, y: ast.expr | None, loop: ast.For | ast.AsyncFor) -> ast.expr | None:
@@ -371,7 +372,7 @@ def _varies_data(call: ast.Call | None, loop: ast.AST | None) -> bool:
     samples): not an epoch loop, whatever loops further out do."""
     if call is None or not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
         return False
-    data = flow.names(_argument(call, 0, "x")) | flow.names(_argument(call, 1, "y"))
+    data = flow.names(argument(call, "x", 0)) | flow.names(argument(call, "y", 1))
     return bool(data & loop_varying(loop))
 
 
@@ -398,5 +399,5 @@ def _made_per_call(facts: FileFacts, call: ast.Call | None, cell: int | None) ->
             read = frozenset().union(*(flow.names(a) for a in node.args))
             pairs.append((frozenset((node.func.value.id,)), read, False))
     fresh = frozenset().union(*(bound for bound, _, made in pairs if made))
-    data = flow.names(_argument(call, 0, "x")) | flow.names(_argument(call, 1, "y"))
+    data = flow.names(argument(call, "x", 0)) | flow.names(argument(call, "y", 1))
     return bool(data & flow.derived(fresh, func.body, pairs))
