@@ -112,6 +112,11 @@ class ConstantBatchedWithInput(Rule):
     )
     FIX_TITLE = "Compute the fixed tensors' features once and run the network on the fed input alone"
     VALID = (
+        Valid(  # `**options` may carry another axis than `stack`'s default 0
+            "from tensorflow.keras import backend as K\ncontent = K.variable(load('c.jpg'))\n"
+            "generated = K.placeholder((1, 400, 400, 3))\nbatch = K.stack([content, generated], **options)\n"
+            "model = vgg19.VGG19(input_tensor=batch, weights='imagenet', include_top=False)\n"
+        ),
         Valid(  # only fixed images: one batch of data
             "from tensorflow.keras import backend as K\na = K.variable(x)\nb = K.variable(y)\n"
             "batch = K.concatenate([a, b], axis=0)\n"

@@ -144,6 +144,10 @@ class FitInEpochLoop(Rule):
     FIX_TITLE = "Call `fit()` once: with `epochs=N`, or on the samples stacked into one batch"
     VALID = (
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=20)\n"),
+        Valid(  # twenty epochs given positionally; after a `*args`, `epochs` is not known to be one
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(20):\n    m.fit(x, y, 32, 20)\n"
+            "    m.fit(*data, 1)\n"
+        ),
         Valid(
             "import tensorflow as tf\nfor lr in [0.1, 0.01]:\n"
             "    m = tf.keras.Sequential()\n    m.fit(x, y, epochs=10)\n"
@@ -237,6 +241,12 @@ class FitInEpochLoop(Rule):
         Invalid(  # one row sliced per iteration, fixed targets: batching computes the same loss terms
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "for i in range(len(x_train)):\n    m.fit(x_train[i:i + 1], y_train[i:i + 1], verbose=0)\n",
+            line=4,
+            message_contains="`x_train[i:i + 1]`",
+        ),
+        Invalid(  # the same, one epoch given positionally: `fit(x, y, batch_size, epochs, verbose)`
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for i in range(len(x_train)):\n    m.fit(x_train[i:i + 1], y_train[i:i + 1], 1, 1, 0)\n",
             line=4,
             message_contains="`x_train[i:i + 1]`",
         ),
