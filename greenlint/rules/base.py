@@ -342,9 +342,12 @@ def binds(call: ast.Call | None, name: str, position: int | None = None) -> bool
     return any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
 
 
-def node_span(node: ast.expr | ast.stmt, cell: int | None) -> Span:
-    """The span of a syntax node (1-based columns), for a finding at a node other than a call site's."""
-    return Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1, cell)
+def node_span(node: ast.expr | ast.stmt, cell: int | None, through: ast.expr | None = None) -> Span:
+    """The span of a syntax node (1-based columns), for a finding at a node other than a call site's;
+    with `through`, from the node's start to the end of that part of it (a loop's header: the loop
+    through its iterable or test)."""
+    end = through if through is not None else node
+    return Span(node.lineno, node.col_offset + 1, end.end_lineno or node.lineno, (end.end_col_offset or node.col_offset) + 1, cell)
 
 
 def method(api: str) -> str:

@@ -6,8 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method, node_span
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, in_unguarded_step_loop, last_name, own_body, own_loops
@@ -172,9 +171,7 @@ class NumpyInStepLoop(Rule):
             seen.add(id(loops[0]))
             for node in own_body(loops[0]):
                 if isinstance(node, ast.Call) and _counter_read(node) and _every_pass(facts, node, cell):
-                    span = Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno,
-                                (node.end_col_offset or node.col_offset) + 1, cell)
-                    yield self.diagnostic(span, facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node)))
+                    yield self.diagnostic(node_span(node, cell), facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node)))
 
 
 def _counter_read(node: ast.Call) -> bool:
