@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds, keyword
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import LOOPS, feed, innermost_loop, last_name, own_body, periodic
 
@@ -203,7 +203,7 @@ def _producer(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     module = facts.module(cell)
     return module is not None and any(
         isinstance(node, ast.Call) and last_name(node.func) in WORKERS
-        and any(k.arg == "target" and last_name(k.value) == function.name for k in node.keywords)
+        and (target := argument(node, "target")) is not None and last_name(target) == function.name
         for node in ast.walk(module)
     )
 
