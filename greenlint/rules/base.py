@@ -317,21 +317,37 @@ def keyword(call: ast.Call | None, name: str) -> ast.keyword | None:
     return next((k for k in call.keywords if k.arg == name), None) if call is not None else None
 
 
+def argument(call: ast.Call | None, name: str, position: int | None = None) -> ast.expr | None:
+    """The argument binding parameter `name`: its `name=` keyword, else the positional argument at
+    `position`. None when the call does not give it, and when which argument binds it is unknowable:
+    a `*args` at or before `position` (and `**kwargs`, which may carry it: `binds` tells these apart
+    from a parameter left to its default)."""
+    if call is None:
+        return None
+    given = keyword(call, name)
+    if given is not None:
+        return given.value
+    if position is None or len(call.args) <= position:
+        return None
+    if any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
+        return None
+    return call.args[position]
+
+
 def binds(call: ast.Call | None, name: str, position: int | None = None) -> bool:
     """Whether the call gives parameter `name` a value (by keyword, at `position`, or maybe by `*`/`**`).
     True when the call is unknown, so that a rule asking "is it missing?" stays silent."""
-    if call is None:
+    if call is None or argument(call, name, position) is not None:
         return True
-    if keyword(call, name) is not None or any(k.arg is None for k in call.keywords):
-        return True
-    if any(isinstance(a, ast.Starred) for a in call.args):
-        return True
-    return position is not None and len(call.args) > position
+    return any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
 
 
-def node_span(node: ast.expr | ast.stmt, cell: int | None) -> Span:
-    """The span of a syntax node (1-based columns), for a finding at a node other than a call site's."""
-    return Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1, cell)
+def node_span(node: ast.expr | ast.stmt, cell: int | None, through: ast.expr | None = None) -> Span:
+    """The span of a syntax node (1-based columns), for a finding at a node other than a call site's;
+    with `through`, from the node's start to the end of that part of it (a loop's header: the loop
+    through its iterable or test)."""
+    end = through if through is not None else node
+    return Span(node.lineno, node.col_offset + 1, end.end_lineno or node.lineno, (end.end_col_offset or node.col_offset) + 1, cell)
 
 
 def method(api: str) -> str:

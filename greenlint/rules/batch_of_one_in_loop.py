@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, keyword, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_keras_model_method, method
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
@@ -193,7 +193,7 @@ class BatchOfOneInLoop(Rule):
 def _one_item(call: ast.Call, loop: ast.AST) -> ast.expr | None:
     """The expression making the call's input a batch of one item, written in the call (in a
     list of inputs too) or bound by the loop's body to the name given; None if there is none."""
-    given = call.args[0] if call.args else getattr(keyword(call, "x") or keyword(call, "inputs"), "value", None)
+    given = argument(call, "x", 0) or argument(call, "inputs")
     inputs = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
     bound = simple_bindings(loop)
     for expr in inputs:

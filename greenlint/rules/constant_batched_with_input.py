@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds
 from greenlint.rules.callbacks import constructors, listed
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.networks import network
@@ -112,6 +112,11 @@ class ConstantBatchedWithInput(Rule):
     )
     FIX_TITLE = "Compute the fixed tensors' features once and run the network on the fed input alone"
     VALID = (
+        Valid(  # `**options` may carry another axis than `stack`'s default 0
+            "from tensorflow.keras import backend as K\ncontent = K.variable(load('c.jpg'))\n"
+            "generated = K.placeholder((1, 400, 400, 3))\nbatch = K.stack([content, generated], **options)\n"
+            "model = vgg19.VGG19(input_tensor=batch, weights='imagenet', include_top=False)\n"
+        ),
         Valid(  # only fixed images: one batch of data
             "from tensorflow.keras import backend as K\na = K.variable(x)\nb = K.variable(y)\n"
             "batch = K.concatenate([a, b], axis=0)\n"
@@ -208,10 +213,9 @@ class ConstantBatchedWithInput(Rule):
 
 def _batch_axis(api: str, call: ast.Call) -> bool:
     """The join is along axis 0 (the default of `stack`; `concatenate`'s and `concat`'s given)."""
-    given = keyword(call, "axis")
-    axis = given.value if given is not None else call.args[1] if len(call.args) > 1 else None
-    if axis is None:
+    if not binds(call, "axis", 1):
         return api.endswith("stack")
+    axis = argument(call, "axis", 1)
     return isinstance(axis, ast.Constant) and axis.value == 0
 
 
@@ -234,8 +238,7 @@ def _vector(facts: FileFacts, fed: ast.expr, cell: int | None) -> bool:
     for call in constructors(facts, fed) or ():
         site = facts.site_at(call, cell)
         position = 0 if site is not None and site.api == "tensorflow.keras.backend.placeholder" else 1  # (shape, ...) or (dtype, shape)
-        given = keyword(call, "shape")
-        shape = given.value if given is not None else call.args[position] if len(call.args) > position else None
+        shape = argument(call, "shape", position)
         if isinstance(shape, (ast.Tuple, ast.List)) and len(shape.elts) == 1:
             return True
     return False

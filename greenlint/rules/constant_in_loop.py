@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, method
 from greenlint.rules.codemods import HoistBeforeLoop
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import LOOPS
@@ -19,8 +19,7 @@ def _literal_array(facts: FileFacts, site) -> bool:
     call = facts.node(site)
     if call is None:
         return False
-    given = keyword(call, "value")
-    value = given.value if given is not None else (call.args[0] if call.args else None)
+    value = argument(call, "value", 0)
     if not isinstance(value, (ast.List, ast.Tuple)) or not value.elts:
         return False
     return all(isinstance(n, (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp, ast.Load, ast.USub)) for n in ast.walk(value))

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_dataset_method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_dataset_method
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     SCOPES,
@@ -297,10 +297,8 @@ def _arguments(facts: FileFacts, name: ast.Name, cell: int | None) -> list[tuple
         positional = positional[1:]  # `self`, bound by `self.f(...)`
     found = []
     for unit, call in calls_of(facts, function, cell):
-        given = next((k.value for k in call.keywords if k.arg == name.id), None)
-        if given is None and name.id in positional and positional.index(name.id) < len(call.args):
-            given = call.args[positional.index(name.id)]
-        if given is not None and not isinstance(given, ast.Starred):
+        given = argument(call, name.id, positional.index(name.id) if name.id in positional else None)
+        if given is not None:
             found.append((unit, given))
     return found
 
@@ -398,7 +396,7 @@ def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) ->
 
 def _epochs(facts: FileFacts, fit: ast.Call, cell: int | None) -> str | None:
     """The epochs a `fit` call runs, when more than one or not known: "each of 30 epochs"."""
-    given = next((k.value for k in fit.keywords if k.arg == "epochs"), None)
+    given = argument(fit, "epochs")
     if given is None:
         return None  # Keras' default: one epoch
     site = facts.site_at(fit, cell)

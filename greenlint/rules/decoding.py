@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from greenlint.analysis import flow
-from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, is_keras_model_method
 from greenlint.rules.networks import NETWORK_NAMES, NETWORKS, makes_network, network
 from greenlint.rules.syntax import LOOPS, Loop, cell_units, definitions, last_name, own_body
@@ -214,6 +213,3 @@ def _attribute_constructors(facts: FileFacts, attr: str) -> list[ast.Call]:
 
 
 
-def node_span(node: ast.expr | ast.stmt, cell: int | None) -> Span:
-    """The span of a node that is no call site (a user function's call, a comparison)."""
-    return Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno, (node.end_col_offset or node.col_offset) + 1, cell)

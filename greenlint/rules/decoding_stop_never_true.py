@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, node_span
 from greenlint.rules.callbacks import constructors
-from greenlint.rules.decoding import may_decode, node_span, runs_network
+from greenlint.rules.decoding import may_decode, runs_network
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import cell_units, own_body, source_text
 from greenlint.rules.tf_target import target

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from greenlint.rules.base import FileFacts, keyword
+from greenlint.rules.base import FileFacts, argument, keyword
 from greenlint.rules.syntax import Function, last_name, units
 
 #: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
@@ -104,8 +104,7 @@ def _flag_default(facts: FileFacts, attr: str) -> object | None:
                 if default is not None and _dest(node) == attr:
                     found.append(default.value)
             elif name in _ABSL:
-                flag = node.args[0] if node.args else getattr(keyword(node, "name"), "value", None)
-                value = node.args[1] if len(node.args) > 1 else getattr(keyword(node, "default"), "value", None)
+                flag, value = argument(node, "name", 0), argument(node, "default", 1)
                 if isinstance(flag, ast.Constant) and flag.value == attr and value is not None:
                     found.append(value)
     if len(found) != 1:

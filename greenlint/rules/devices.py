@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from greenlint.rules.base import FileFacts
+from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.syntax import last_name, text_mentions, units
 
 #: `os.environ["CUDA_VISIBLE_DEVICES"]` set to one of these at top level hides every GPU from TensorFlow.
@@ -33,7 +33,7 @@ def _no_gpu_visible(call: ast.Call) -> bool:
     if last_name(call.func) != "set_visible_devices" or not call.args:
         return False
     devices = call.args[0]
-    kind = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "device_type"), None)
+    kind = argument(call, "device_type", 1)
     return (
         isinstance(devices, (ast.List, ast.Tuple)) and not devices.elts
         and isinstance(kind, ast.Constant) and kind.value == "GPU"

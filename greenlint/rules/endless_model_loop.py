@@ -7,8 +7,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, unit_text
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, node_span, unit_text
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     SCOPES,
@@ -208,8 +207,7 @@ class EndlessModelLoop(Rule):
                 training = any(_runs_model(s) == "training" for s in inside)
                 head = loop.iter if isinstance(loop, ast.For) else loop.test
                 header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
-                span = Span(loop.lineno, loop.col_offset + 1, head.end_lineno or loop.lineno,
-                            (head.end_col_offset or loop.col_offset) + 1, cell)
+                span = node_span(loop, cell, through=head)
                 what = "a training step" if training else "the model"
                 yield self.diagnostic(span, facts.path, self.MESSAGE.format(header=header, what=what))
 

@@ -8,7 +8,17 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, keyword, method
+from greenlint.rules.base import (
+    FileFacts,
+    Invalid,
+    Rule,
+    Site,
+    Valid,
+    argument,
+    binds,
+    is_keras_model_method,
+    method,
+)
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
@@ -134,6 +144,10 @@ class FitInEpochLoop(Rule):
     FIX_TITLE = "Call `fit()` once: with `epochs=N`, or on the samples stacked into one batch"
     VALID = (
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=20)\n"),
+        Valid(  # twenty epochs given positionally; after a `*args`, `epochs` is not known to be one
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(20):\n    m.fit(x, y, 32, 20)\n"
+            "    m.fit(*data, 1)\n"
+        ),
         Valid(
             "import tensorflow as tf\nfor lr in [0.1, 0.01]:\n"
             "    m = tf.keras.Sequential()\n    m.fit(x, y, epochs=10)\n"
@@ -230,6 +244,12 @@ class FitInEpochLoop(Rule):
             line=4,
             message_contains="`x_train[i:i + 1]`",
         ),
+        Invalid(  # the same, one epoch given positionally: `fit(x, y, batch_size, epochs, verbose)`
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for i in range(len(x_train)):\n    m.fit(x_train[i:i + 1], y_train[i:i + 1], 1, 1, 0)\n",
+            line=4,
+            message_contains="`x_train[i:i + 1]`",
+        ),
         Invalid(  # train_on_batch on a batch of one made on the line before
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "for image, label in zip(images, labels):\n    batch = np.expand_dims(image, axis=0)\n"
@@ -269,7 +289,7 @@ class FitInEpochLoop(Rule):
             return None
         if method(site.api) == "fit" and not _one_epoch(call):
             return None
-        x, y = _argument(call, 0, "x"), _argument(call, 1, "y")
+        x, y = argument(call, "x", 0), argument(call, "y", 1)
         if x is None or not flow.names(x) & loop_varying(loop):
             return None
         item = _one_sample(x, y, loop)
@@ -284,21 +304,12 @@ class FitInEpochLoop(Rule):
         )
 
 
-def _argument(call: ast.Call, position: int, name: str) -> ast.expr | None:
-    if len(call.args) > position and not any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
-        return call.args[position]
-    given = keyword(call, name)
-    return given.value if given is not None else None
-
-
 def _one_epoch(call: ast.Call) -> bool:
-    """`epochs=1` or no `epochs` (Keras's default is 1)."""
-    given = keyword(call, "epochs")
-    if given is None:
-        return not any(isinstance(a, ast.Starred) for a in call.args) and len(call.args) < 4 and not any(
-            k.arg is None for k in call.keywords
-        )
-    return isinstance(given.value, ast.Constant) and given.value.value == 1 and type(given.value.value) is int
+    """`epochs=1` (by keyword or as the fourth positional argument) or no `epochs` (Keras's default is 1)."""
+    if not binds(call, "epochs", 3):
+        return True
+    given = argument(call, "epochs", 3)
+    return isinstance(given, ast.Constant) and given.value == 1 and type(given.value) is int
 
 
 def _one_sample(x: ast.expr, y: ast.expr | None, loop: ast.For | ast.AsyncFor) -> ast.expr | None:
@@ -371,7 +382,7 @@ def _varies_data(call: ast.Call | None, loop: ast.AST | None) -> bool:
     samples): not an epoch loop, whatever loops further out do."""
     if call is None or not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
         return False
-    data = flow.names(_argument(call, 0, "x")) | flow.names(_argument(call, 1, "y"))
+    data = flow.names(argument(call, "x", 0)) | flow.names(argument(call, "y", 1))
     return bool(data & loop_varying(loop))
 
 
@@ -398,5 +409,5 @@ def _made_per_call(facts: FileFacts, call: ast.Call | None, cell: int | None) ->
             read = frozenset().union(*(flow.names(a) for a in node.args))
             pairs.append((frozenset((node.func.value.id,)), read, False))
     fresh = frozenset().union(*(bound for bound, _, made in pairs if made))
-    data = flow.names(_argument(call, 0, "x")) | flow.names(_argument(call, 1, "y"))
+    data = flow.names(argument(call, "x", 0)) | flow.names(argument(call, "y", 1))
     return bool(data & flow.derived(fresh, func.body, pairs))

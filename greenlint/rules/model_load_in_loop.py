@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import last_name, own_loops
 
@@ -169,7 +169,7 @@ def _writes(loop: ast.AST) -> bool:
     callbacks."""
     return any(
         isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and (
-            n.func.attr in SAVES or n.func.attr in FITS and any(k.arg == "callbacks" for k in n.keywords)
+            n.func.attr in SAVES or n.func.attr in FITS and keyword(n, "callbacks") is not None
         )
         for n in ast.walk(loop)
     )

@@ -7,8 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method, node_span
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
@@ -265,17 +264,13 @@ class NumpyInStepLoop(Rule):
         for loop, cell in _step_loops(facts):
             for node in own_body(loop):
                 if isinstance(node, ast.Call) and _counter_read(node) and _every_pass(facts, node, cell):
-                    yield self.diagnostic(_span(node, cell), facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node)))
+                    yield self.diagnostic(node_span(node, cell), facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node)))
             lines: set[int] = set()
             for node in sorted(scope_body(loop), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
                 if (isinstance(node, ast.Call) and node.lineno not in lines and _weight_transfer(facts, node, cell)
                         and _each_pass(facts, node, loop, cell)):
                     lines.add(node.lineno)
-                    yield self.diagnostic(_span(node, cell), facts.path, self.WEIGHTS_MESSAGE.format(call=_shown(node)))
-
-
-def _span(node: ast.expr, cell: int | None) -> Span:
-    return Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno, (node.end_col_offset or node.col_offset) + 1, cell)
+                    yield self.diagnostic(node_span(node, cell), facts.path, self.WEIGHTS_MESSAGE.format(call=_shown(node)))
 
 
 def _step_loops(facts: FileFacts) -> Iterator[tuple[Loop, int | None]]:

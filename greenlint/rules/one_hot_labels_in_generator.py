@@ -7,8 +7,7 @@ import ast
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, node_span
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import Function, cell_units, definitions, last_name, scope_body, text_mentions, units
 
@@ -227,9 +226,7 @@ class OneHotLabelsInGenerator(Rule):
                         if helper is not None:
                             what, dense = f"`{ast.unparse(node.func)}(...)`", helper
                     if what is not None and (dense or sample_labels) and _yielded_as_labels(facts, generator, node, cell):
-                        span = Span(node.lineno, node.col_offset + 1, node.end_lineno or node.lineno,
-                                    (node.end_col_offset or node.col_offset) + 1, cell)
-                        yield self.diagnostic(span, facts.path, self.MESSAGE.format(what=what, generator=generator.name))
+                        yield self.diagnostic(node_span(node, cell), facts.path, self.MESSAGE.format(what=what, generator=generator.name))
 
 
 def _generators(module: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:

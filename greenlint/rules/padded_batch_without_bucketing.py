@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_dataset_method, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_dataset_method, keyword
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import SCOPES, last_name, units
 
@@ -125,16 +125,13 @@ class PaddedBatchWithoutBucketing(Rule):
             cell = site.callsite.span.cell
             if call is None or _one(call):
                 continue
-            shapes = keyword(call, "padded_shapes")
-            shapes_expr = shapes.value if shapes is not None else call.args[1] if len(call.args) > 1 else None
-            if _all_variable(_bound(facts, shapes_expr, call, cell)) and _shuffled(facts, call, cell):
+            if _all_variable(_bound(facts, argument(call, "padded_shapes", 1), call, cell)) and _shuffled(facts, call, cell):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
 
 
 def _one(call: ast.Call) -> bool:
     """A batch size of 1 written in the call: nothing is padded."""
-    given = keyword(call, "batch_size")
-    size = given.value if given is not None else call.args[0] if call.args else None
+    size = argument(call, "batch_size", 0)
     return isinstance(size, ast.Constant) and size.value == 1
 
 

@@ -8,8 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, node_span
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import cell_units, last_name, text_mentions
 
@@ -186,9 +185,7 @@ class PerEpochTestEvaluation(Rule):
                 if data is None or _decides(hook, call):
                     continue
                 if id(call) in model_calls or _on_own_model(call) or _runs_model(functions.get(last_name(call.func), []), functions, model_calls):
-                    span = Span(call.lineno, call.col_offset + 1, call.end_lineno or call.lineno,
-                                (call.end_col_offset or call.col_offset) + 1, cell)
-                    yield self.diagnostic(span, facts.path, self.MESSAGE.format(data=ast.unparse(data)))
+                    yield self.diagnostic(node_span(call, cell), facts.path, self.MESSAGE.format(data=ast.unparse(data)))
 
 
 def _unguarded_calls(hook: ast.FunctionDef) -> Iterator[ast.Call]:

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, keyword, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_keras_model_method, method
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import standalone_only
@@ -154,7 +154,7 @@ class ProgressBarInLoop(Rule):
 
 def _defaulted(call: ast.Call | None, position: int) -> bool:
     """`verbose` is not given (by keyword or position)."""
-    return call is not None and keyword(call, "verbose") is None and len(call.args) <= position
+    return call is not None and argument(call, "verbose", position) is None
 
 
 def _silent_predict(facts: FileFacts, options: Mapping[str, Any]) -> bool:
@@ -178,8 +178,7 @@ def _draws_progress_bar(call: ast.Call | None, position: int) -> bool:
     """`verbose` missing (and no `*`/`**` that could carry it) or a literal that draws the bar."""
     if call is None or any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
         return False
-    given = keyword(call, "verbose")
-    value = given.value if given is not None else call.args[position] if len(call.args) > position else None
+    value = argument(call, "verbose", position)
     if value is None:
         return True
     return isinstance(value, ast.Constant) and any(value.value == v and type(value.value) is type(v) for v in PROGRESS_BAR)

@@ -6,8 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, method
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, method, node_span
 from greenlint.rules.defaults import known_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
@@ -210,8 +209,7 @@ class SaveInStepLoop(Rule):
                 period, source, loop = found
                 if not 0 < period < minimum or not trains(facts, loop, cell) or _few_saves(facts, loop, cell, period):
                     continue
-                span = Span(point.lineno, point.col_offset + 1, point.end_lineno or point.lineno,
-                            (point.end_col_offset or point.col_offset) + 1, cell)
+                span = node_span(point, cell)
                 name = point.func.attr if isinstance(point.func, ast.Attribute) else ast.unparse(point.func)
                 message = self.PERIODIC.format(call=name, period=period, source=source, minimum=minimum)
                 yield self.diagnostic(span, facts.path, message)

@@ -11,6 +11,7 @@ from greenlint.rules.base import (
     Invalid,
     Rule,
     Valid,
+    argument,
     binds,
     is_dataset_method,
 )
@@ -80,6 +81,10 @@ class SequentialDatasetInterleave(Rule):
             "import tensorflow as tf\n"
             "ds = tf.data.Dataset.range(30).interleave(lambda i: tf.data.Dataset.range(i).repeat(2), cycle_length=3)\n"
         ),
+        Valid(  # the same, the function given as `map_func=`
+            "import tensorflow as tf\n"
+            "ds = tf.data.Dataset.range(30).interleave(map_func=lambda i: tf.data.Dataset.range(i), cycle_length=3)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -118,9 +123,9 @@ def _in_memory(facts: FileFacts, node: ast.Call | None, site) -> bool:
     """Whether the interleaved function (a lambda, or a function defined in the file) builds only
     in-memory datasets: it calls `Dataset.range`/`from_tensors`/`from_tensor_slices` and opens no
     file (no `...Dataset` reader, `list_files`, `from_generator` or `read...` call)."""
-    if node is None or not node.args:
+    function: ast.AST | None = argument(node, "map_func", 0)
+    if function is None:
         return False
-    function = node.args[0]
     if isinstance(function, ast.Name):
         module = facts.module(site.callsite.span.cell)
         functions = (ast.FunctionDef, ast.AsyncFunctionDef)

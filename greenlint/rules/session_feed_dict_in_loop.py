@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds, keyword
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import LOOPS, feed, innermost_loop, last_name, own_body, periodic
 
@@ -203,7 +203,7 @@ def _producer(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     module = facts.module(cell)
     return module is not None and any(
         isinstance(node, ast.Call) and last_name(node.func) in WORKERS
-        and any(k.arg == "target" and last_name(k.value) == function.name for k in node.keywords)
+        and (target := argument(node, "target")) is not None and last_name(target) == function.name
         for node in ast.walk(module)
     )
 
@@ -459,7 +459,7 @@ class SessionFeedDictInLoop(Rule):
         fed_runs = {id(call) for call in map(facts.node, runs) if call is not None and binds(call, "feed_dict", 1)}
         for site in runs:
             call = facts.node(site)
-            if call is None or not binds(call, "feed_dict", 1) or _star_only(call):
+            if call is None or feed(call) is None:  # fed nothing, or only maybe through `*`/`**`: not reported
                 continue
             if not site.repeats(same=("receiver",)):  # one session, run again by a loop
                 continue
@@ -482,8 +482,3 @@ class SessionFeedDictInLoop(Rule):
             elif (varies is False and not _timed(facts, loop, call, site.callsite.span.cell)
                   and not _shares_placeholders(fed, loop)):
                 yield self.diagnostic(site.callsite.span, facts.path, self.SAME_FEED)
-
-
-def _star_only(call) -> bool:
-    """feed_dict given neither by keyword nor position (only, maybe, through `*`/`**`): not reported."""
-    return not any(k.arg == "feed_dict" for k in call.keywords) and len([a for a in call.args]) < 2

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import SCOPES, last_name
 
@@ -132,7 +132,6 @@ class ShuffleWholeDataset(Rule):
             call = facts.node(site)
             if call is None:
                 continue
-            arg = keyword(call, "buffer_size")
-            how = _whole(arg.value if arg else (call.args[0] if call.args else None))
+            how = _whole(argument(call, "buffer_size", 0))
             if how and _costly_elements(facts, call, site.callsite.span.cell):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(how=how))

@@ -14,6 +14,7 @@ from greenlint.rules.base import (
     Rule,
     Site,
     Valid,
+    argument,
     is_keras_model_method,
     node_span,
 )
@@ -465,21 +466,20 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
     call, cell = facts.node(site), site.callsite.span.cell
     if call is None:
         return None
-    given = call.args[0] if call.args else next(
-        (k.value for k in call.keywords if k.arg in ("generator", "x")), None)
+    given = argument(call, "generator", 0) or argument(call, "x")
     if not isinstance(given, ast.Call):
         return None
-    steps = next((k.value for k in call.keywords if k.arg in ("steps_per_epoch", "steps")), None)
+    steps = argument(call, "steps_per_epoch") or argument(call, "steps")
     scope: ast.AST | None = next(
         (a for a in facts.ancestors(call, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None
     )
     scope = scope if scope is not None else facts.module(cell)
-    for argument in (*given.args, *(k.value for k in given.keywords)):
-        if _is_int(argument, size) and steps is None:
-            return node_span(argument, cell), size
-        if isinstance(argument, ast.Name) and scope is not None:
-            bound = _last_binding(scope, argument.id, call.lineno)
-            follows = steps is None or any(_is_name(n, argument.id) for n in ast.walk(steps))
+    for given_to in (*given.args, *(k.value for k in given.keywords)):
+        if _is_int(given_to, size) and steps is None:
+            return node_span(given_to, cell), size
+        if isinstance(given_to, ast.Name) and scope is not None:
+            bound = _last_binding(scope, given_to.id, call.lineno)
+            follows = steps is None or any(_is_name(n, given_to.id) for n in ast.walk(steps))
             if bound is not None and _is_int(bound.value, size) and follows:
                 return node_span(bound, cell), size
     return None

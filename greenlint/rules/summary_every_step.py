@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.project_merges import heavy_imported, project_merge_names
 from greenlint.rules.syntax import (
@@ -298,7 +298,7 @@ def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> str | None:
     if merge.api.endswith(".merge_all"):
         unguarded = next((s for s, node in heavy if not _conditional(facts, node, s.callsite.span.cell)), None)
         return _where(unguarded) if unguarded is not None else heavy_imported(facts.path, source_text(facts))
-    given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "inputs"), None)
+    given = argument(call, "inputs", 0)
     if given is None:
         return None
     inside = {id(n) for n in ast.walk(given)}
@@ -334,8 +334,7 @@ def _training(site: Site) -> bool:
 
 
 def _fetches(call: ast.Call) -> ast.expr | None:
-    given = next((k.value for k in call.keywords if k.arg == "fetches"), None)
-    return given if given is not None else call.args[0] if call.args else None
+    return argument(call, "fetches", 0)
 
 
 def _conditional(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
@@ -353,7 +352,7 @@ def _over_summarised(loop: ast.AST, call: ast.Call) -> bool:
     training step: one summary per tensor, not one per step."""
     if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
         return False
-    data = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "data"), None)
+    data = argument(call, "data", 1)
     if data is None or not flow.names(data) & loop_varying(loop):
         return False
     return not any(

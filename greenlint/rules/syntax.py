@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from greenlint.analysis import flow, sources
-from greenlint.rules.base import FileFacts, Site, is_keras_model_method, keyword, method
+from greenlint.rules.base import FileFacts, Site, argument, binds, is_keras_model_method, method
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
@@ -104,9 +104,7 @@ def every_pass(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
 
 def feed(call: ast.Call) -> ast.expr | None:
     """What a TF1 graph run is fed: `sess.run(fetches, feed_dict)` or `tensor.eval(feed_dict)`, by keyword or position."""
-    given = keyword(call, "feed_dict")
-    at = 0 if isinstance(call.func, ast.Attribute) and call.func.attr == "eval" else 1
-    return given.value if given is not None else call.args[at] if len(call.args) > at else None
+    return argument(call, "feed_dict", 0 if isinstance(call.func, ast.Attribute) and call.func.attr == "eval" else 1)
 
 
 def loop_varying(loop: Loop) -> frozenset:
@@ -219,8 +217,8 @@ def waits_for_user(loop: ast.AST) -> bool:
         ) in ("plt", "pyplot"):
             return True
         if name == "waitKey":
-            delay = node.args[0] if node.args else getattr(keyword(node, "delay"), "value", None)
-            if delay is None or isinstance(delay, ast.Constant) and delay.value == 0:
+            delay = argument(node, "delay", 0)
+            if not binds(node, "delay", 0) or isinstance(delay, ast.Constant) and delay.value == 0:
                 return True
     return False
 
@@ -281,8 +279,7 @@ def takes(expr: ast.expr) -> bool:
 
 def map_function(call: ast.Call) -> ast.expr | None:
     """The function a `Dataset.map(...)` call is given (first argument or `map_func=`)."""
-    given = next((k.value for k in call.keywords if k.arg == "map_func"), None)
-    return call.args[0] if call.args else given
+    return argument(call, "map_func", 0)
 
 
 def definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> list[Function]:
@@ -374,8 +371,7 @@ def batch_of_one(expr: ast.expr) -> bool:
         return False
     name = last_name(expr.func)
     if name == "expand_dims":
-        axis = keyword(expr, "axis")
-        value = axis.value if axis is not None else expr.args[1] if len(expr.args) > 1 else None
+        value = argument(expr, "axis", 1)
         return isinstance(value, ast.Constant) and value.value == 0 and type(value.value) is int
     if name in ("array", "asarray", "stack", "convert_to_tensor", "constant") and expr.args:
         first = expr.args[0]

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
@@ -103,8 +103,7 @@ class TensorboardEveryBatch(Rule):
             if site.api != API or in_test_code(facts, site):
                 continue
             call = facts.node(site)
-            given = keyword(call, "update_freq")
-            value = given.value if given is not None else call.args[POSITION] if call and len(call.args) > POSITION else None
+            value = argument(call, "update_freq", POSITION)
             freq = value.value if isinstance(value, ast.Constant) else None
             if freq == "batch" or freq == 1 and not isinstance(freq, bool):
                 what = "batch"

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument
 from greenlint.rules.deliberate import everywhere
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import SCOPES, Function, autograph_loop, loop_varying, own_loops, parameters
@@ -176,8 +176,7 @@ def _wrapped(facts: FileFacts, call: ast.Call, cell: int | None) -> Function | N
     parent = facts.parent(call, cell)
     if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and call in parent.decorator_list:
         return parent
-    given = keyword(call, "func")
-    first = call.args[0] if call.args else given.value if given is not None else None
+    first = argument(call, "func", 0)
     if isinstance(first, ast.Lambda):
         return first
     if not isinstance(first, ast.Name):

@@ -7,8 +7,17 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method, keyword
+from greenlint.rules.base import (
+    FileFacts,
+    Invalid,
+    Option,
+    Rule,
+    Site,
+    Valid,
+    is_keras_model_method,
+    keyword,
+    node_span,
+)
 from greenlint.rules.callbacks import constructor, constructors, file_class, listed, project_classes
 from greenlint.rules.defaults import default_value
 from greenlint.rules.diagnostic import Diagnostic
@@ -526,8 +535,7 @@ class TrainingWithoutEarlyStopping(Rule):
             yield self.diagnostic(site.callsite.span, facts.path, message)
         for found in fixed_training_loops(facts, minimum):
             loop, head = found.loop, found.loop.iter
-            span = Span(loop.lineno, loop.col_offset + 1, head.end_lineno or loop.lineno,
-                        (head.end_col_offset or loop.col_offset) + 1, found.cell)
+            span = node_span(loop, found.cell, through=head)
             header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
             message = self.LOOP_MESSAGE.format(header=header, passes=found.passes, basis=found.basis, progress=found.progress)
             yield self.diagnostic(span, facts.path, message)

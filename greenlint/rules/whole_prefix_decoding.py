@@ -6,8 +6,8 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
-from greenlint.rules.decoding import decoding_loops, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, node_span
+from greenlint.rules.decoding import decoding_loops
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import text_mentions
 
