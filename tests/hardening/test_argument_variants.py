@@ -131,3 +131,15 @@ def test_a_revision_range_names_both_sides_as_in_git_diff(repo, argv, base, head
 def test_a_range_with_an_end_that_is_no_revision_is_named(repo, argv):
     code, out, err = fuzz._main(["diff", *argv])
     assert code == 2 and "not a revision" in err, (code, out, err)
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", ""], ["check", "a.py", ""], ["check", "--format", "json", ""], ["calls", ""],
+    ["diff", "HEAD~1", "HEAD", "--", ""], ["diff", "HEAD~1", "--", "a.py", ""], ["diff", "--staged", "--", ""],
+])
+def test_an_empty_path_is_an_error_not_the_whole_folder(repo, argv):
+    """`greenlint check "$FILE"` with FILE unset: `Path("")` is `.`, so every file of the folder was
+    checked (or compared, after `diff --`) without a word; git refuses an empty pathspec too."""
+    code, out, err = fuzz._main(argv)
+    assert code == 2 and "'': an empty path" in err and "Traceback" not in err, (code, out[-300:], err[-300:])
+    assert "sub/b.py" not in out
