@@ -122,3 +122,11 @@ def test_a_heading_cell_of_nbformat_3_is_still_skipped():
     text = json.dumps({"worksheets": [{"cells": [{"cell_type": "heading", "source": "T", "level": 1},
                                                  {"cell_type": "code", "input": TF}]}], "nbformat": 3})
     assert analyse_source(text, path="n.ipynb").errors == []
+
+
+def test_a_nul_in_the_file_name_is_not_a_syntax_error_of_the_code():
+    """The language server analyses documents by their URI's path, which may hold a NUL (`a%00.py`):
+    compile() refuses such a *name*, and the code read as unparsable (GL001)."""
+    text = f"{TF}for x in data:\n    tf.keras.Model().predict(x)\n"
+    found = analyse_source(text, path="/tmp/a\0.py")
+    assert found.errors == [] and "tensorflow.keras.Model.predict" in [c.api for c in found.callsites]
