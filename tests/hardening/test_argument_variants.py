@@ -3,6 +3,8 @@ error): a path after `--` that names nothing on either side of `greenlint diff`.
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from tests.hardening import fuzz
@@ -143,3 +145,19 @@ def test_an_empty_path_is_an_error_not_the_whole_folder(repo, argv):
     code, out, err = fuzz._main(argv)
     assert code == 2 and "'': an empty path" in err and "Traceback" not in err, (code, out[-300:], err[-300:])
     assert "sub/b.py" not in out
+
+
+def test_a_file_in_a_merge_conflict_is_named_not_deleted(repo):
+    """`diff --staged` during a merge conflict: the file has stages 1-3 and no stage 0 in the
+    index, and was reported `deleted` (all its joules gone, ×0) without a word."""
+    import json
+
+    _git(repo, "checkout", "-qb", "other", "HEAD~1")
+    _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[0].replace("epochs=5", "epochs=7"))
+    _git(repo, "commit", "-qam", "other epochs")
+    _git(repo, "checkout", "-q", "main")
+    assert subprocess.run(["git", "merge", "-q", "other"], cwd=repo, capture_output=True).returncode != 0
+    for argv in (["--staged"], ["--staged", "--", "a.py"]):
+        code, out, err = fuzz._main(["diff", "--format", "json", *argv])
+        assert code in (0, 1) and json.loads(out)["files"] == [], (code, out, err)
+        assert "'a.py' is unmerged (a merge conflict)" in err, err
