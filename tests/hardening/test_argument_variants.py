@@ -161,3 +161,18 @@ def test_a_file_in_a_merge_conflict_is_named_not_deleted(repo):
         code, out, err = fuzz._main(["diff", "--format", "json", *argv])
         assert code in (0, 1) and json.loads(out)["files"] == [], (code, out, err)
         assert "'a.py' is unmerged (a merge conflict)" in err, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "--config", "", "a.py"], ["check", "--cache-dir", "", "a.py"], ["calls", "--config", "", "a.py"],
+    ["diff", "--config", "", "HEAD~1"], ["diff", "--cache-dir", "", "HEAD~1"], ["lsp", "--config", ""],
+])
+def test_an_empty_config_or_cache_dir_is_a_usage_error_not_the_default(repo, argv, capsys):
+    """`--config "$CFG"` with CFG unset: an empty value read as no option at all, so the
+    configuration found beside the code (or the user cache) was used without a word."""
+    from greenlint.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and f"argument {argv[1]}: expected a path, got an empty one" in err, err[-300:]
