@@ -819,6 +819,7 @@ ISSUE_29_ITEMS = [
     ("LSP: a notebook cell sent by `textDocument/didOpen` (`vscode-notebook-cell:…/n.ipynb#…`, languageId python; a client without notebook sync) (held-out variant)", "analysed as the Python it is, never read as the notebook's JSON (GL002 invalid JSON)", "test_lsp.py"),
     ("`diff --staged` during a merge conflict (stages 1-3, no stage 0 in the index) (held-out variant)", "a GL002 naming the unmerged file; not compared, never reported `deleted` (×0)", "test_argument_variants.py"),
     ("an empty `--config` or `--cache-dir` (`check`, `calls`, `diff`, `lsp`; a script's unset variable) (held-out variant)", "a usage error naming the option (exit 2), never the configuration found or the user cache used instead", "test_argument_variants.py"),
+    ("`rule \"\"` (an empty rule name) (held-out variant)", "`no rule ''` (exit 2), never the list of every rule", "test_argument_variants.py"),
     ("LSP: a second `initialize` (held-out variant)", "InvalidRequest (-32600); the session and its open documents stay", "test_lsp.py"),
     ("LSP: a request whose `method` is not a string (`5`, `null`, a list) (held-out variant)", "InvalidRequest (-32600) with its id, never an internal error; the session goes on", "test_lsp.py"),
     ("LSP: a notebook whose `cells` name a cell missing from `cellTextDocuments` (held-out variant)", "that cell left out (never read from disk); the others analysed, every hover answered", "test_lsp.py"),

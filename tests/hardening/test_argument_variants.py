@@ -176,3 +176,9 @@ def test_an_empty_config_or_cache_dir_is_a_usage_error_not_the_default(repo, arg
         main(argv)
     err = capsys.readouterr().err
     assert exited.value.code == 2 and f"argument {argv[1]}: expected a path, got an empty one" in err, err[-300:]
+
+
+def test_an_empty_rule_name_is_no_rule_not_the_list(repo):
+    """`greenlint rule "$CODE"` with CODE unset printed the list of every rule and exited 0."""
+    code, out, err = fuzz._main(["rule", ""])
+    assert code == 2 and "no rule ''" in err and out == "", (code, out[:200], err)
