@@ -264,6 +264,8 @@ class GreenlintServer(LanguageServer):
         if document is None:
             return None
         path = self.path_of(uri, document.filename)
+        if path.suffix == ".ipynb" and document.language_id == "python":  # a cell sent as a text document
+            path = path.with_name(f"{path.name}.py")  # (a client without notebook sync): code, not the notebook's JSON
         return Snapshot(uri, document.version, _text(document.source), path, None, ((uri, document.version),))
 
     def schedule(self, uri: str, delay: float = 0.0) -> None:

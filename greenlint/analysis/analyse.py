@@ -118,11 +118,12 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
     errors = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # e.g. invalid escape sequences: not ours to report
+        name = path.replace("\0", "\\0")  # compile() refuses a NUL in a file name (an editor's `a%00.py`), not the code
         for unit in units:
             where = f"{path}:cell {unit.cell}" if unit.cell is not None else path
             try:
-                tree = _parse_unit(unit, path)
-                _compiles(tree, unit, path)
+                tree = _parse_unit(unit, name)
+                _compiles(tree, unit, name)
                 trees.append(tree)
             except SyntaxError as exc:
                 line, column = exc.lineno or 0, exc.offset or 0

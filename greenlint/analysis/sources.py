@@ -241,7 +241,10 @@ def notebook_cells(path: str, text: str) -> tuple[list[str], FileError | None]:
     for i, cell in enumerate(cells, 1):
         if not isinstance(cell, dict):
             return bad(f"cell {i} is not an object")
-        if cell.get("cell_type") != "code":
+        kind = cell.get("cell_type")
+        if not isinstance(kind, str):  # skipped, a cell of code would pass every rule unread
+            return bad(f"cell {i} has no 'cell_type' string (code, markdown or raw)")
+        if kind != "code":
             continue
         source = cell.get(source_key, "")
         if isinstance(source, list) and all(isinstance(s, str) for s in source):

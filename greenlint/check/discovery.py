@@ -19,7 +19,7 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
     Files named explicitly are included whatever their suffix, and despite `exclude` unless
     `force_exclude` is set (pre-commit passes every staged file by name).
 
-    Raises ConfigError for a path that does not exist.
+    Raises ConfigError for a path that does not exist, or that is empty.
     """
     root = config.root.resolve().as_posix()
     found: dict[Path, None] = {}
@@ -44,6 +44,7 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
             found[path] = None
 
     for raw in paths:
+        refuse_empty(raw)
         path = Path(raw)
         try:
             is_dir = stat.S_ISDIR(os.stat(path).st_mode)
@@ -59,6 +60,13 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
         elif not (config.force_exclude and _excluded(path.resolve().as_posix(), False, root, exclude())):
             add(path, os.path.realpath(path))  # a FIFO, socket or device too: reported as a GL002, never opened
     return sorted(found)
+
+
+def refuse_empty(raw: Path | str) -> None:
+    """Raise ConfigError for an empty PATH argument (`greenlint check "$FILE"` with FILE unset):
+    `Path("")` is the current folder, which would be checked whole without a word."""
+    if isinstance(raw, str) and raw == "":
+        raise ConfigError("'': an empty path names no file or folder (an unset variable?); give `.` for the current folder")
 
 
 def _under(path: str, base: str) -> str | None:

@@ -21,6 +21,16 @@ def _codes(text: str) -> list[str]:
     return codes
 
 
+def path_arg(text: str) -> str:
+    """A FILE or DIR option's value; an empty one (`--config "$CFG"` with CFG unset) is a usage
+    error, never taken for the option's absence (the configuration found, the user cache)."""
+    if not text:
+        import argparse
+
+        raise argparse.ArgumentTypeError("expected a path, got an empty one (an unset variable?)")
+    return text
+
+
 def jobs_arg(text: str) -> int | str:
     """`-j N` (worker processes) or `-j auto`."""
     if text == "auto":
@@ -105,10 +115,10 @@ def register(parser: argparse.ArgumentParser) -> None:
 def add_run_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     """The `run` group that check, calls and diff share: configuration, cache and worker processes."""
     run = parser.add_argument_group("run")
-    run.add_argument("--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml")
+    run.add_argument("--config", type=path_arg, metavar="FILE", help="read [tool.greenlint] from this pyproject.toml")
     run.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     run.add_argument("--no-cache", action="store_true", help="neither read nor write the lint cache")
-    run.add_argument("--cache-dir", metavar="DIR", help="lint cache directory (the calibration overlay applied: DIR/calibration)")
+    run.add_argument("--cache-dir", type=path_arg, metavar="DIR", help="lint cache directory (the calibration overlay applied: DIR/calibration)")
     run.add_argument("-j", "--jobs", type=jobs_arg, metavar="N", help=JOBS_HELP)
     run.add_argument("--no-calibration", action="store_true",
                      help="ignore this machine's calibration overlay: the reference figures")

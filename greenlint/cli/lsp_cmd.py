@@ -10,11 +10,13 @@ HELP = "run the greenlint language server over stdio (for editors)"
 
 
 def register(parser):
+    from greenlint.cli.check_cmd import path_arg
+
     parser.add_argument(
         "--stdio", action="store_true", help="talk LSP over stdin/stdout (the default and only transport)"
     )
     parser.add_argument(
-        "--config", metavar="FILE", help="read [tool.greenlint] from this pyproject.toml for every document"
+        "--config", type=path_arg, metavar="FILE", help="read [tool.greenlint] from this pyproject.toml for every document"
     )
     parser.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     parser.add_argument(

@@ -71,7 +71,7 @@ def _print_markdown(text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from greenlint.rules.registry import all_rules, get_rule
 
-    if args.all or not args.rule:
+    if args.all or args.rule is None:  # `rule ""` (an unset variable) names no rule: an error below
         rules = all_rules().values()
         if args.format == "json":
             print(json.dumps([_as_json(r, with_doc=False) for r in rules], indent=2))

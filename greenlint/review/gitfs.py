@@ -201,6 +201,14 @@ def entries(repo: Path, side: Side) -> dict[str, str]:
     return out
 
 
+def unmerged(repo: Path) -> list[str]:
+    """The paths of the index in a merge conflict (stages 1-3 and no stage 0), sorted: not files
+    of the index, and not deleted either."""
+    raw = git(repo, "ls-files", "--unmerged", "-z")
+    paths = {record.partition(b"\t")[2].decode("utf-8", "surrogateescape") for record in raw.split(b"\0") if record}
+    return sorted(p for p in paths if _relevant(p))
+
+
 class SnapshotError(GitError):
     """The snapshot folder cannot be used safely (a link, or a folder greenlint did not write)."""
 

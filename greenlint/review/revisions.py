@@ -7,6 +7,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from greenlint.check.discovery import refuse_empty
 from greenlint.review import gitfs
 
 
@@ -82,6 +83,7 @@ def repo_paths(repo: Path, raw: Sequence[str]) -> list[str]:
     chosen = raw or ["."]
     out = []
     for p in chosen:
+        refuse_empty(p)  # `os.path.abspath("")` is the working directory: all of it, without a word
         rel = os.path.relpath(os.path.abspath(p), repo)
         if rel == os.pardir or rel.startswith(os.pardir + os.sep):
             raise ValueError(f"{p}: outside the repository {repo}")

@@ -93,6 +93,8 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     out = SideAnalysis(side, present={p for p in paths if _holds(root, p) and not inside(f"{p}/")})
     targets = [root / p for p in paths if p in out.present]
     out.errors = [_refusal(side, r) for r in refused if any(_below(r.path, p) for p in paths)]
+    if side.kind == "index":  # a merge conflict's file is in no stage 0: named, never read as deleted
+        out.errors += [_unmerged(path) for path in gitfs.unmerged(repo) if any(_below(path, p) for p in paths)]
     if not targets:
         return out
     if not side.on_disk:
@@ -136,6 +138,12 @@ def _refusal(side: Side, refused: Refused) -> Diagnostic:
     message = (f"{side.label}{commit}: tree entry {refused.path!r} refused: {refused.reason}; it could write outside"
                " the snapshot folder, so it is not written nor compared")
     return error_diagnostic(refused.path, 1, 1, UNREADABLE, message)
+
+
+def _unmerged(path: str) -> Diagnostic:
+    message = (f"index: {path!r} is unmerged (a merge conflict): not compared, neither deleted nor changed;"
+               " resolve the conflict and `git add` it")
+    return error_diagnostic(path, 1, 1, UNREADABLE, message)
 
 
 def _below(path: str, top: str) -> bool:

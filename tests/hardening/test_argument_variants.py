@@ -3,6 +3,8 @@ error): a path after `--` that names nothing on either side of `greenlint diff`.
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from tests.hardening import fuzz
@@ -131,3 +133,52 @@ def test_a_revision_range_names_both_sides_as_in_git_diff(repo, argv, base, head
 def test_a_range_with_an_end_that_is_no_revision_is_named(repo, argv):
     code, out, err = fuzz._main(["diff", *argv])
     assert code == 2 and "not a revision" in err, (code, out, err)
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", ""], ["check", "a.py", ""], ["check", "--format", "json", ""], ["calls", ""],
+    ["diff", "HEAD~1", "HEAD", "--", ""], ["diff", "HEAD~1", "--", "a.py", ""], ["diff", "--staged", "--", ""],
+])
+def test_an_empty_path_is_an_error_not_the_whole_folder(repo, argv):
+    """`greenlint check "$FILE"` with FILE unset: `Path("")` is `.`, so every file of the folder was
+    checked (or compared, after `diff --`) without a word; git refuses an empty pathspec too."""
+    code, out, err = fuzz._main(argv)
+    assert code == 2 and "'': an empty path" in err and "Traceback" not in err, (code, out[-300:], err[-300:])
+    assert "sub/b.py" not in out
+
+
+def test_a_file_in_a_merge_conflict_is_named_not_deleted(repo):
+    """`diff --staged` during a merge conflict: the file has stages 1-3 and no stage 0 in the
+    index, and was reported `deleted` (all its joules gone, ×0) without a word."""
+    import json
+
+    _git(repo, "checkout", "-qb", "other", "HEAD~1")
+    _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[0].replace("epochs=5", "epochs=7"))
+    _git(repo, "commit", "-qam", "other epochs")
+    _git(repo, "checkout", "-q", "main")
+    assert subprocess.run(["git", "merge", "-q", "other"], cwd=repo, capture_output=True).returncode != 0
+    for argv in (["--staged"], ["--staged", "--", "a.py"]):
+        code, out, err = fuzz._main(["diff", "--format", "json", *argv])
+        assert code in (0, 1) and json.loads(out)["files"] == [], (code, out, err)
+        assert "'a.py' is unmerged (a merge conflict)" in err, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "--config", "", "a.py"], ["check", "--cache-dir", "", "a.py"], ["calls", "--config", "", "a.py"],
+    ["diff", "--config", "", "HEAD~1"], ["diff", "--cache-dir", "", "HEAD~1"], ["lsp", "--config", ""],
+])
+def test_an_empty_config_or_cache_dir_is_a_usage_error_not_the_default(repo, argv, capsys):
+    """`--config "$CFG"` with CFG unset: an empty value read as no option at all, so the
+    configuration found beside the code (or the user cache) was used without a word."""
+    from greenlint.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and f"argument {argv[1]}: expected a path, got an empty one" in err, err[-300:]
+
+
+def test_an_empty_rule_name_is_no_rule_not_the_list(repo):
+    """`greenlint rule "$CODE"` with CODE unset printed the list of every rule and exited 0."""
+    code, out, err = fuzz._main(["rule", ""])
+    assert code == 2 and "no rule ''" in err and out == "", (code, out[:200], err)

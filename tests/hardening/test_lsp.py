@@ -226,3 +226,28 @@ def test_a_notebook_listing_a_cell_it_never_opened_is_answered(client, workspace
     assert answer and "greenlint energy" in answer["result"]["contents"]["value"], answer
     rid = client.request("textDocument/hover", {"textDocument": {"uri": cell[1]}, "position": {"line": 0, "character": 0}})
     assert client.answer(rid, 30) == {"id": rid, "jsonrpc": "2.0", "result": None}
+
+
+def test_a_nul_in_a_document_uri_is_no_syntax_error_of_its_code(client, workspace):
+    """A held-out URI: `file:///…/a%00.py` is a valid URI whose path holds a NUL. compile() refused
+    the file *name*, and the code was reported as `GL001 cannot parse: embedded null character`,
+    its findings and hovers gone; the name is the editor's, the code is analysed."""
+    client.initialize(workspace)
+    uri = workspace.as_uri() + "/a%00.py"
+    client.open(uri, TEXT)
+    published = _diagnostics(client, uri, 1)
+    assert published is not None and {d["code"] for d in published["params"]["diagnostics"]} >= {"GL101"}, published
+    assert all(d["code"] != "GL001" for d in published["params"]["diagnostics"]), published
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 58}})
+    assert "greenlint energy" in client.answer(rid, 60)["result"]["contents"]["value"]
+
+
+def test_a_cell_sent_as_a_text_document_is_analysed_as_code(client, workspace):
+    """A held-out ordering: a client without notebook sync sends a cell by `textDocument/didOpen`
+    (`vscode-notebook-cell:…/n.ipynb#W0`, languageId python). Its name ends in `.ipynb`, so its
+    Python was read as the notebook's JSON: `GL002 malformed notebook: invalid JSON`, no finding."""
+    client.initialize(workspace)
+    cell = f"vscode-notebook-cell:{workspace / 'n.ipynb'}#W0sZmlsZQ=="
+    client.open(cell, TEXT)
+    codes = {d["code"] for d in _diagnostics(client, cell, 1)["params"]["diagnostics"]}
+    assert "GL101" in codes and "GL002" not in codes, codes

@@ -104,3 +104,29 @@ def test_an_unreadable_folder_gets_a_diagnostic(tmp_path, config, monkeypatch):
     (error,) = result.errors
     assert error.code == "GL002" and error.path.endswith("locked")
     assert "cannot read directory: Permission denied" in error.message
+
+
+@pytest.mark.parametrize("cell_type", [None, 5, ["code"], "missing"])
+def test_a_cell_without_a_cell_type_is_named_not_skipped(cell_type):
+    """A cell with no `cell_type` string (nbformat requires one): it was skipped as if it were
+    Markdown, so a notebook of such cells passed every rule without a word."""
+    cell = {"source": f"{TF}for x in data:\n    model.predict(x)\n"}
+    if cell_type != "missing":
+        cell["cell_type"] = cell_type
+    text = json.dumps({"cells": [{"cell_type": "markdown", "source": "# t"}, cell], "nbformat": 4})
+    (error,) = analyse_source(text, path="n.ipynb").errors
+    assert error.code == "GL002" and "cell 2 has no 'cell_type' string" in error.message, error.message
+
+
+def test_a_heading_cell_of_nbformat_3_is_still_skipped():
+    text = json.dumps({"worksheets": [{"cells": [{"cell_type": "heading", "source": "T", "level": 1},
+                                                 {"cell_type": "code", "input": TF}]}], "nbformat": 3})
+    assert analyse_source(text, path="n.ipynb").errors == []
+
+
+def test_a_nul_in_the_file_name_is_not_a_syntax_error_of_the_code():
+    """The language server analyses documents by their URI's path, which may hold a NUL (`a%00.py`):
+    compile() refuses such a *name*, and the code read as unparsable (GL001)."""
+    text = f"{TF}for x in data:\n    tf.keras.Model().predict(x)\n"
+    found = analyse_source(text, path="/tmp/a\0.py")
+    assert found.errors == [] and "tensorflow.keras.Model.predict" in [c.api for c in found.callsites]
