@@ -631,6 +631,7 @@ def tfds_load(args: list, keywords: list) -> Any:
     if type(name) is not Const or not isinstance(name.value, str):
         return None
     base = name.value.partition(":")[0]
+    found: Any
     if split is None and "split" not in named and len(positional) < 2:  # every split, by name
         splits = worktables.tfds_splits(base)
         found = keyed({s: _tfds_split(base, s) for s in splits}) if splits else None

@@ -55,7 +55,7 @@ def np_load(args: list, keywords: list) -> Inst | None:
     named = {name: value for name, value in keywords if name is not None}
     path = named.get("file", positional[0] if positional else None)
     content = downloaded(path)
-    if not content or any(member == "" for member in content):
+    if type(path) is not Inst or not content or any(member == "" for member in content):
         return None
     items = {}
     for member, found in content.items():
@@ -89,4 +89,6 @@ def from_directory(data: arrays.Data, named: dict) -> arrays.Data | tuple[arrays
     if not split:
         return training
     held = part(validation, f"the validation {validation} (validation_split={split}) of ")
-    return {"training": training, "validation": held, "both": (training, held)}[which]
+    if which == "both":
+        return training, held
+    return training if which == "training" else held
