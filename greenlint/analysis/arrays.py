@@ -9,7 +9,8 @@ Abstract values (`values.Inst`) carry what is known in their `meta`:
 Sources: literal lists and NumPy constructors (`np.array([[0, 1], ...])`, `np.zeros((1000, 32))`,
 `np.random.rand(100, 8)`, `np.random.default_rng().normal(size=...)`, `np.arange`, `np.linspace`,
 `np.concatenate`), TF constructors with literal shapes (features.tensor_features, ops.result_shape),
-`keras.datasets.*.load_data()` and `tfds.load(...)` (shipped tables, worktables.py),
+`keras.datasets.*.load_data()` and `tfds.load(...)` (shipped tables, worktables.py; without `split=`,
+a KEYED value of every split: `datasets["train"]`), downloaded files (downloads.py),
 `sklearn.model_selection.train_test_split`; indexing `x[:1000]`, `x[i:i + 32]`, `x[None, ...]`,
 `x[0, :5]`, `reshape`, `astype`, a new first axis on a value of unknown shape (`np.expand_dims(x, 0)`,
 `x[None]`: meta "rows" 1), arithmetic with literals, `Dataset.from_tensor_slices`, `batch`,
@@ -46,6 +47,9 @@ PY_GENERATOR = "builtins.generator"
 FLOW_ITERATOR = "tensorflow.keras.preprocessing.image.Iterator"
 #: A batch drawn from a Python generator, or a Keras image iterator, that works on each item (`drawn`).
 HOST_BATCH = "builtins.generator.batch"
+#: A mapping of string keys to known values (`tfds.load(name)` without `split=`, `np.load` of an
+#: `.npz`): meta "items"; indexed with a literal key it gives that key's value (resolver.e_subscript).
+KEYED = "builtins.dict"
 _TF_TENSORS = frozenset({TENSOR, "tensorflow.Variable"})
 
 
@@ -573,6 +577,15 @@ def _drawn_generator(drawn: list[Data]) -> Inst:
 
 
 # -- data sets -------------------------------------------------------------------------------
+def keyed(items: dict[str, Any]) -> Inst:
+    return Inst(KEYED, "factory", {"items": items})
+
+
+def key(owner: Inst, index: Any) -> Any:
+    """`owner["train"]` of a KEYED value; None for a key not known."""
+    return owner.meta["items"].get(index.value) if type(index) is Const and isinstance(index.value, str) else None
+
+
 def keras_dataset(api: str) -> Any:
     """`keras.datasets.<name>.load_data()`: ((x_train, y_train), (x_test, y_test)) from the table."""
     name = api.split(".")[-2]
@@ -638,7 +651,11 @@ def tfds_load(args: list, keywords: list) -> Any:
     if type(name) is not Const or not isinstance(name.value, str):
         return None
     base = name.value.partition(":")[0]
-    if type(split) is Const and isinstance(split.value, (list, tuple)):
+    found: Any
+    if split is None and "split" not in named and len(positional) < 2:  # every split, by name
+        splits = worktables.tfds_splits(base)
+        found = keyed({s: _tfds_split(base, s) for s in splits}) if splits else None
+    elif type(split) is Const and isinstance(split.value, (list, tuple)):
         found = Seq(tuple(_tfds_split(base, s) for s in split.value))
     elif type(split) is Const and isinstance(split.value, str):
         found = _tfds_split(base, split.value)
@@ -673,6 +690,7 @@ def _tfds_split(name: str, split: Any) -> Inst | None:
 FROM_DIRECTORY = frozenset({
     "tensorflow.keras.utils.image_dataset_from_directory",
     "tensorflow.keras.utils.text_dataset_from_directory",
+    "tensorflow.keras.utils.audio_dataset_from_directory",
 })  # fmt: skip
 _CHANNELS = {"rgb": 3, "grayscale": 1, "rgba": 4}
 

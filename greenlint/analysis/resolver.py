@@ -41,6 +41,7 @@ from typing import Any
 
 from greenlint.analysis import (
     arrays,
+    downloads,
     drivers,
     flow,
     graphrun,
@@ -727,6 +728,8 @@ class Resolver:
             return FOREIGN
         if root in _BINDER_MODULES:  # `types.MethodType`, `functools.partial` (nothing else of theirs)
             return Ref(path) if path == root or path in _BINDERS else None
+        if root == downloads.PATH_MODULE:  # `pathlib.Path(get_file(...))` (nothing else of theirs)
+            return Ref(path) if path == root or path in downloads.SAME_PATH else None
         if root not in TF_ROOTS:
             return self.imports.module(path) if self.imports is not None else None
         return Ref(self.canonical_path(path))
@@ -1344,6 +1347,8 @@ class Resolver:
                 return arrays.numpy_method(callee.name, owner, args, keywords)
             if owner.cls == SAVED_MODEL_LOAD:
                 return self.saved_model_call(node, callee.name, args, keywords)
+            if owner.cls == downloads.PATH:
+                return downloads.path_method(callee.name, owner, args)
             api = self.table.method(owner.cls, callee.name)
             if api is None:
                 return None
@@ -1515,8 +1520,12 @@ class Resolver:
             if hostwork.decodes(path):
                 self.note_host(hostwork.describe(path, node.lineno, self.module_path), once=not self.ctx.loops)
             return None
+        if path in downloads.SAME_PATH and args and downloads.downloaded(args[0][1]) is not None:
+            return args[0][1]  # `pathlib.Path(get_file(...))`: the same downloaded path
         if root in DATA_ROOTS:
             found = self.files.call(path, args, keywords, node.lineno) or arrays.data_call(path, args, keywords)
+            if found is None and path == "numpy.load":
+                found = downloads.np_load(args, keywords)
             return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
         sym = self.table.symbol(path)
         if sym is None or sym[1] == "module":
@@ -1531,6 +1540,8 @@ class Resolver:
             return args[0][1]
         if api.startswith("tensorflow.keras.datasets.") and api.endswith(".load_data"):
             return arrays.keras_dataset(api)
+        if api == downloads.GET_FILE:
+            return downloads.fetched(named)
         if api == SAVED_MODEL_LOAD:
             return Inst(SAVED_MODEL_LOAD, "factory")
         if api == graphrun.BACKEND_FUNCTION:  # its outputs' graph, where they are a model's: its FLOPs
@@ -1556,6 +1567,8 @@ class Resolver:
         if kind == "class" and api.startswith(work_mod.LAYERS):
             meta["site_work"] = self.calls[-1].work  # filled in once a model places the layer
         self.work_meta(api, named, features, meta, [v for starred, v in args if not starred])
+        if type(meta.get("data")) is tuple:  # `subset="both"`: (training, validation)
+            return Seq(tuple(Inst(returns, "factory", {**meta, "data": data}) for data in meta["data"]))
         value = Inst(returns, "constructor" if kind == "class" else "factory", meta)
         if not self.exporting and work_mod.is_model(value):  # the model's site (and its layers') get work
             self.calls[-1].work.update(work_mod.model_work(value))
@@ -1580,7 +1593,7 @@ class Resolver:
         elif arrays.is_dataset_source(api):
             data = arrays.dataset_source(api, named, positional)
             if data is not None:
-                meta["data"] = data
+                meta["data"] = downloads.from_directory(data, named) if api in arrays.FROM_DIRECTORY else data
         else:
             shape = ops.result_shape(api, named)
             if shape is not None:
@@ -1867,6 +1880,8 @@ class Resolver:
     def entered(self, value: Any) -> Any:
         """The value `with value as x` binds: what `__enter__` returns, as the catalog says
         (the tape for `tf.GradientTape()`; unknown for `tf.name_scope(...)`, which gives a str)."""
+        if type(value) is Inst and value.cls == arrays.KEYED:
+            return value  # `with np.load(path) as data:`
         if type(value) is Inst:
             api = self.table.method(value.cls, "__enter__")
             returns = self.table.returns(api) if api else None
@@ -2016,6 +2031,8 @@ class Resolver:
             return owner if owner.items else None  # any key: one of the functions (none yet: unknown)
         if type(owner) is Member and owner.owner.cls == SAVED_MODEL_LOAD and owner.name == "signatures":
             return owner  # loaded.signatures["serving_default"]: one of the signatures, called alike
+        if type(owner) is Inst and owner.cls == arrays.KEYED:
+            return arrays.key(owner, index)
         if type(owner) is Inst and owner.cls in _TENSORS:
             return arrays.subscript(Inst(_TENSORS[owner.cls], "operator", owner.meta), parts)
         if type(owner) is Const and type(index) is Const and isinstance(owner.value, (tuple, list)):
@@ -2188,7 +2205,8 @@ _BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
 #: Imports that make a module a Keras one (an untyped `.fit(` there is Keras's).
 _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 #: Roots of `from X import y` whose names the resolver values itself (no project module).
-_FOLLOWED_ROOTS = DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
+_FOLLOWED_ROOTS = (DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
+                   | {downloads.PATH_MODULE})
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: List methods that add items (`append` is counted, the others leave the length unknown).
 _LIST_FILLERS = frozenset({"append", "extend", "insert"})

@@ -73,15 +73,17 @@ def is_layer(value: Any) -> bool:
 # -- models ----------------------------------------------------------------------------------
 class Net:
     """What is known of a model: parameters, FLOPs per sample, input shape, name; `partial`
-    and `partial_flops` when some layers' parameters / FLOPs are unknown (lower bounds)."""
+    and `partial_flops` when some layers' parameters / FLOPs are unknown (lower bounds);
+    `output_shape` (per sample) where every layer's is known (a list of layers walked)."""
 
-    __slots__ = ("params", "flops", "input_shape", "name", "prov", "note", "partial", "partial_flops")
+    __slots__ = ("params", "flops", "input_shape", "name", "prov", "note", "partial", "partial_flops", "output_shape")
 
     def __init__(self, params, flops, input_shape, name=None, prov=INFERRED, note=None, partial=False,
-                 partial_flops=None):
+                 partial_flops=None, output_shape=None):
         self.params, self.flops, self.input_shape = params, flops, input_shape
         self.name, self.prov, self.note, self.partial = name, prov, note, partial
         self.partial_flops = partial if partial_flops is None else partial_flops
+        self.output_shape = output_shape
 
 
 def layer_input_shape(layer: Inst) -> tuple | None:
@@ -151,6 +153,9 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
             if sub is not None and sub.params is not None:
                 params += sub.params
                 flops += sub.flops or 0
+                if not sub.partial_flops and sub.output_shape is not None:  # a whole model as a layer
+                    shape = sub.output_shape
+                    continue
             unknown.append(label or (item.cls.rpartition(".")[2] if type(item) is Inst else "?"))
             shape = None
             continue
@@ -174,7 +179,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
     if no_flops:
         note = "; ".join(filter(None, [note, f"FLOPs unknown (a dimension not known statically): {', '.join(no_flops)}"]))
     return Net(params, flops, input_shape, prov=INFERRED, note=note, partial=bool(unknown),
-               partial_flops=bool(unknown or no_flops))
+               partial_flops=bool(unknown or no_flops), output_shape=None if unknown else shape)
 
 
 def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:

@@ -161,6 +161,23 @@ def test_unknown_layer_makes_params_a_lower_bound():
     assert w["params"]["bound"] == "lower" and value(w, "params") == 40
 
 
+def test_a_sequential_model_used_as_a_layer_passes_its_output_shape_on():
+    # the image classification tutorial: a data augmentation Sequential first, then the network
+    w = work(
+        """
+        aug = keras.Sequential([keras.layers.RandomFlip("horizontal", input_shape=(180, 180, 3)),
+                                keras.layers.RandomRotation(0.1)])
+        m = keras.Sequential([aug, keras.layers.Rescaling(1. / 255), keras.layers.Conv2D(16, 3, padding="same"),
+                              keras.layers.MaxPooling2D(), keras.layers.Flatten(), keras.layers.Dense(5)])
+        m.predict(np.zeros((10, 180, 180, 3)))
+        """,
+        "tensorflow.keras.Sequential.predict",
+    )
+    assert value(w, "params") == 448 + 90 * 90 * 16 * 5 + 5 and "bound" not in w["params"]
+    conv = 2 * 180 * 180 * 16 * 27  # a multiply-add counts 2
+    assert value(w, "flops_per_sample") >= conv
+
+
 def test_a_model_that_is_not_built_here_is_unknown():
     w = work("m = keras.models.load_model('m.keras')\nm.fit(x, y)\n", "tensorflow.keras.Model.fit")
     assert w["flops_per_sample"] == {"value": None, "provenance": "unknown", "note": w["flops_per_sample"]["note"]}
