@@ -9,7 +9,16 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, node_span
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import Function, cell_units, definitions, last_name, scope_body, text_mentions, units
+from greenlint.rules.syntax import (
+    SCOPES,
+    Function,
+    cell_units,
+    definitions,
+    last_name,
+    scope_body,
+    text_mentions,
+    units,
+)
 
 #: The Keras helper that turns integer labels into a dense one-hot array.
 TO_CATEGORICAL = "to_categorical"
@@ -212,8 +221,8 @@ class OneHotLabelsInGenerator(Rule):
             return
         sample_labels = bool(options.get("one-hot-sample-labels", False))
         numpy = _numpy_names(facts)
-        for cell, module in cell_units(facts):
-            for generator in _generators(module):
+        for cell, _ in cell_units(facts):
+            for generator in _generators(facts, cell):
                 for node in scope_body(generator):
                     if not isinstance(node, ast.expr):
                         continue
@@ -229,13 +238,15 @@ class OneHotLabelsInGenerator(Rule):
                         yield self.diagnostic(node_span(node, cell), facts.path, self.MESSAGE.format(what=what, generator=generator.name))
 
 
-def _generators(module: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """The functions that yield (in their own body, not a nested function's), and the `__getitem__` methods."""
-    for node in ast.walk(module):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
-            node.name == "__getitem__" or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in scope_body(node))
-        ):
-            yield node
+def _generators(facts: FileFacts, cell: int | None) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The functions that yield (in their own body, not a nested function's), and the `__getitem__`
+    methods, in `ast.walk`'s order: each yield's innermost scope, from the file's one walk."""
+    functions = facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef)
+    found = {id(f) for f in functions if f.name == "__getitem__"}
+    for node in facts.nodes(cell, ast.Yield, ast.YieldFrom):
+        scope = next((a for a in facts.ancestors(node, cell) if isinstance(a, SCOPES)), None)
+        found.add(id(scope))
+    return [f for f in functions if id(f) in found]
 
 
 def _numpy_names(facts: FileFacts) -> frozenset[str]:
