@@ -241,7 +241,8 @@ class OneHotLabelsInGenerator(Rule):
 def _generators(facts: FileFacts, cell: int | None) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """The functions that yield (in their own body, not a nested function's), and the `__getitem__`
     methods, in `ast.walk`'s order: each yield's innermost scope, from the file's one walk."""
-    functions = facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef)
+    functions = [f for f in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef)
+                 if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
     found = {id(f) for f in functions if f.name == "__getitem__"}
     for node in facts.nodes(cell, ast.Yield, ast.YieldFrom):
         scope = next((a for a in facts.ancestors(node, cell) if isinstance(a, SCOPES)), None)
