@@ -97,8 +97,8 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
 def _functions(facts: FileFacts) -> dict[str, list[tuple[int | None, Function]]]:
     """The file's functions and methods by name, each with its cell."""
     named: dict[str, list[tuple[int | None, Function]]] = {}
-    for cell, module in cell_units(facts):
-        for node in ast.walk(module):
+    for cell, _ in cell_units(facts):
+        for node in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef):  # the file's one walk, shared
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 named.setdefault(node.name, []).append((cell, node))
     return named
