@@ -231,6 +231,11 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
         at = _NP_SIZE[path]
         size = named.get("size", positional[at] if len(positional) > at else None)
         shape = _dims(size) if size is not None else None
+        first = positional[0] if positional else named.get("a", named.get("low"))
+        if shape is not None and len(shape) == 1 and (path == "numpy.random.randint" or _int(first) is not None and path == "numpy.random.choice"):
+            return _index(shape[0])
+    elif path == "numpy.random.permutation" and positional and _int(positional[0]) is not None:
+        return _index(_int(positional[0]))
     elif path in ("numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.ascontiguousarray"):
         source = positional[0] if positional else named.get("object", named.get("a"))
         if type(source) is Seq:  # a list of arrays of one shape: stacked
@@ -253,6 +258,12 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
         rest = positional[1:] or [named.get("newshape", named.get("axis"))]
         return array_method("reshape" if path == "numpy.reshape" else "expand_dims", positional[0], rest)
     return array(shape)
+
+
+def _index(length: int | None) -> Inst | None:
+    """A 1-D array of *length* row numbers (`np.random.randint(0, n, size)`, `permutation(n)`,
+    `choice(n, size)`): indexing an array with it draws that many rows."""
+    return None if length is None or length < 0 else Inst(ARRAY, "constructor", {"shape": (length,), "shape_prov": "literal", "index": True})
 
 
 def _joined(path: str, items: Any, axis: Any) -> Inst | None:
@@ -375,9 +386,18 @@ def subscript(owner: Inst, parts: list) -> Inst:
             at += 1
         elif _int(part) is not None and (dims[at] is None or -dims[at] <= part.value < dims[at]):
             at += 1
+        elif type(part) is Inst and part.meta.get("index") and len(shape_of(part) or ()) == 1:
+            out.append(part.meta["shape"][0])  # `x[idx]`: as many rows as idx holds row numbers
+            at += 1
         else:
             return unknown
-    return with_shape(owner, (*out, *dims[at:]))
+    found = with_shape(owner, (*out, *dims[at:]))
+    drawn = [p for p in parts if type(p) is Inst and p.meta.get("index")]
+    if drawn:
+        found.meta.update(shape_prov="inferred", shape_note=f"{drawn[0].meta['shape'][0]} rows drawn by an index array")
+    if owner.meta.get("index") and len(found.meta.get("shape") or ()) == 1:
+        found.meta["index"] = True  # `permutation(n)[:batch]`: still row numbers
+    return found
 
 
 def drawn(value: Any, line: int) -> Inst | None:

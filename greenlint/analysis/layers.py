@@ -207,17 +207,29 @@ def _repeat_vector(init: dict, shape: Shape) -> LayerWork | None:
     return LayerWork((n, shape[0]), 0, 0)
 
 
-def _padding2d(init: dict, shape: Shape) -> LayerWork | None:
-    pad = init.get("padding", 1)
-    if len(shape) != 3 or None in shape:
+def _margins(value: Any) -> tuple[int, int] | None:
+    """Rows and columns a ZeroPadding2D/Cropping2D adds or removes in all: `n`, `(h, w)` (both
+    sides each) or `((top, bottom), (left, right))`."""
+    if type(value) is int:
+        return 2 * value, 2 * value
+    if not (isinstance(value, list) and len(value) == 2):
         return None
-    if type(pad) is int:
-        extra = (2 * pad, 2 * pad)
-    elif isinstance(pad, list) and len(pad) == 2 and all(type(p) is int for p in pad):
-        extra = (2 * pad[0], 2 * pad[1])
-    else:
-        return None
-    return LayerWork((shape[0] + extra[0], shape[1] + extra[1], shape[2]), 0, 0)
+    if all(type(v) is int for v in value):
+        return 2 * value[0], 2 * value[1]
+    if all(isinstance(v, list) and len(v) == 2 and all(type(n) is int for n in v) for v in value):
+        return value[0][0] + value[0][1], value[1][0] + value[1][1]
+    return None
+
+
+def _margin2d(sign: int):
+    """ZeroPadding2D (sign 1) or Cropping2D (sign −1): rows and columns added or removed, no FLOPs."""
+    def rule(init: dict, shape: Shape) -> LayerWork | None:
+        extra = _margins(init.get("padding" if sign > 0 else "cropping", 1 if sign > 0 else 0))
+        if extra is None or len(shape) != 3 or None in shape:
+            return None
+        out = (shape[0] + sign * extra[0], shape[1] + sign * extra[1], shape[2])
+        return LayerWork(out, 0, 0) if min(out) > 0 else None
+    return rule
 
 
 def _upsampling2d(init: dict, shape: Shape) -> LayerWork | None:
@@ -359,7 +371,8 @@ RULES = {
     "RandomZoom": _elementwise(4),
     "RandomTranslation": _elementwise(4),
     "RandomContrast": _elementwise(2),
-    "ZeroPadding2D": _padding2d,
+    "ZeroPadding2D": _margin2d(1),
+    "Cropping2D": _margin2d(-1),
     "UpSampling2D": _upsampling2d,
     "Resizing": _resizing,
     "TextVectorization": _text_vectorization,
@@ -388,6 +401,8 @@ ALIASES = {
 RULES.update({alias: RULES[name] for alias, name in ALIASES.items()})
 #: Layers joining several inputs of one shape (Concatenate joins along its axis).
 MERGES = frozenset({"Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate"})
+#: Keras' functional helpers that build a merge layer and call it at once (`concatenate([a, b], axis=3)`).
+MERGE_FUNCTIONS = {name.lower(): name for name in MERGES}
 #: Activations that a layer's `activation=` argument adds (per output element).
 _ACTIVATION_FLOPS = 1
 

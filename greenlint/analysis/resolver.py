@@ -953,7 +953,8 @@ class Resolver:
                 or len(self.unrolling) >= unroll.MAX_DEPTH or isinstance(info.node, ast.Lambda):
             return None
         unsized = arrays.unsized_generator(value)
-        if not unsized and not any(unroll.symbolic(v) for starred, v in args if not starred) \
+        unpriced = work_mod.unpriced(value) and info.has_parameters
+        if not unsized and not unpriced and not any(unroll.symbolic(v) for starred, v in args if not starred) \
                 and not any(unroll.symbolic(v) for name, v in keywords if name):
             return None
         scope = Scope("function", info.scope)
@@ -973,7 +974,7 @@ class Resolver:
         value = ctx.returns[0]
         for other in ctx.returns[1:]:
             value = merge(value, other)
-        return value
+        return None if unpriced and work_mod.unpriced(value) else value
 
     def result_of(
         self, info: FuncInfo, args: list | None = None, keywords: list | None = None, node: ast.Call | None = None
@@ -1202,6 +1203,9 @@ class Resolver:
                 return self.module_ref(f"{owner.path}.{attr}")
             return Ref(f"{owner.path}.{attr}")
         if kind is Inst:
+            shape = arrays.shape_of(owner) if attr == "shape" else None
+            if shape and all(type(d) is int for d in shape):
+                return Const(tuple(shape))  # `x.shape[0]` of an array of known shape
             tensor = work_mod.model_tensor(owner, attr)  # `backbone.output`: a symbolic tensor
             if tensor is not None:
                 return Inst(self.table.returns("tensorflow.keras.Input") or "tensorflow.Tensor", "attribute",
@@ -1449,8 +1453,8 @@ class Resolver:
             if template is None or template.info.state is not Walk.DONE:
                 return self.prepared(value, callee.host, node.lineno)
             own = self.instantiated(template.info, args, keywords, value, template.functions)
-            if own is None:
-                return value
+            if own is None or not arrays.unsized_generator(value):
+                return value if own is None else own  # (a model built for these arguments)
             # its batches for these arguments; the rest (host work, named in its own file) as its module found it
             data = own.meta["data"]
             note = f"{data.batch_note}, for the arguments this call passes"  # (a notebook's lines are the cells')
@@ -1550,6 +1554,9 @@ class Resolver:
             return Inst(graphrun.BACKEND_FUNCTION, "factory", {"line": node.lineno, "net": net})
         if returns is None:
             return None
+        merge = work_mod.merge_layer(api, features)
+        if merge is not None:  # `concatenate([a, b], axis=3)` on symbolic tensors: the merged graph
+            return Inst(returns, "factory", self.layer_output(merge, named.get("inputs"), node, self.instance) or {})
         meta: dict[str, Any] = {}
         init = {k: v for k, v in features.items() if k not in _CONTEXT_KEYS}
         if init:
@@ -1636,6 +1643,9 @@ class Resolver:
                 return batch
         if name == "zip" and args and not any(starred for starred, _ in args):
             return arrays.zipped([value for _, value in args])
+        if name == "len" and len(args) == 1 and not args[0][0] and type(args[0][1]) is Inst:
+            rows = arrays.rows_of(args[0][1])  # `len(x)` of an array whose rows are known
+            return Const(rows) if type(rows) is int else None
         values = [value.value for starred, value in args if not starred and type(value) is Const]
         if len(values) != len(args) or not values or any(v is NotImplemented for v in values):
             return None

@@ -191,6 +191,13 @@ class FuncInfo:
     host: str | None = None  # the per-item host work its body does in a loop, or a function it calls does (hostwork.py)
     host_once: str | None = None  # a file decode outside its loops: per item where a caller loops over it
 
+    @property
+    def has_parameters(self) -> bool:
+        """Whether a call can give it values (self/cls aside): its walk may depend on them."""
+        args = self.node.args
+        own = len(args.posonlyargs) + len(args.args) - (self.kind in ("method", "property", "classmethod"))
+        return own > 0 or bool(args.kwonlyargs or args.vararg or args.kwarg)
+
 
 @dataclass(eq=False)
 class ClassInfo:

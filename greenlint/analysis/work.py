@@ -66,6 +66,15 @@ def is_model(value: Any) -> bool:
     return type(value) is Inst and value.cls.rpartition(".")[2] in MODEL_CLASSES and value.cls.startswith("tensorflow.keras")
 
 
+def unpriced(value: Any) -> bool:
+    """A model built here (not loaded) whose FLOPs are not known, e.g. its input shape a parameter of
+    the function building it: a call passing that function its own arguments may tell them."""
+    if not is_model(value) or value.how != "constructor":
+        return False
+    net = model_net(value, None, None)
+    return net is None or net.flops is None
+
+
 def is_layer(value: Any) -> bool:
     return type(value) is Inst and value.cls.startswith(LAYERS)
 
@@ -286,8 +295,9 @@ def model_work(model: Inst) -> dict[str, dict]:
 
 
 def functional_model(named: dict) -> Sym | None:
-    """`keras.Model(inputs, outputs)`: the graph reaching the outputs."""
-    outputs = named.get("outputs")
+    """`keras.Model(inputs, outputs)`: the graph reaching the outputs (`output=`: Keras 1's keyword,
+    which Keras 2 still accepted)."""
+    outputs = named.get("outputs", named.get("output"))
     items = outputs.items if type(outputs) is Seq else (outputs,)
     syms = [v.meta["sym"] for v in items if type(v) is Inst and "sym" in v.meta]
     if not syms or len(syms) != len(items):
@@ -354,10 +364,23 @@ def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
 
 
 # -- call sites ------------------------------------------------------------------------------
+def merge_layer(api: str, features: dict) -> Inst | None:
+    """The merge layer that a functional helper (`concatenate([a, b], axis=3)`, `add([x, y])`) builds
+    and calls at once, with the call's literal arguments; None for any other API."""
+    module, _, leaf = api.rpartition(".")
+    if module != LAYERS.rstrip(".") or leaf not in layers.MERGE_FUNCTIONS:
+        return None
+    init = {"axis": features["axis"]} if "axis" in features else {}
+    return Inst(f"{module}.{layers.MERGE_FUNCTIONS[leaf]}", "constructor", {"init": init})
+
+
 def site_work(api: str, named: dict, features: dict, owner: Any, first: Any = None) -> dict[str, dict]:
     """The `work` object of one call site (empty when no quantity applies); *first* is the
     first positional argument's value."""
     leaf = api.rpartition(".")[2]
+    merge = merge_layer(api, features)
+    if merge is not None:
+        return _layer_call(merge, named.get("inputs", first))
     if owner is not None and is_model(owner) and leaf in MODEL_METHODS:
         if leaf == "__call__" and "x" not in named:
             named = {**named, "x": first}

@@ -167,6 +167,9 @@ def test_parameter_counts_match_keras():
         ("Conv2D", {"filters": 8, "kernel_size": 3, "groups": 2}, [(9, 9, 4)]),
         ("UpSampling2D", {"size": 3}, [(4, 4, 2)]),
         ("GlobalAveragePooling2D", {"keepdims": True}, [(4, 4, 2)]),
+        ("ZeroPadding2D", {"padding": ((0, 1), (2, 3))}, [(4, 4, 2)]),
+        ("ZeroPadding2D", {"padding": (1, 2)}, [(4, 4, 2)]),
+        ("Cropping2D", {"cropping": ((1, 0), (2, 1))}, [(6, 6, 2)]),
     ]  # fmt: skip
     for name, init, shapes in cases:
         layer = getattr(keras.layers, name)(**init)
@@ -175,8 +178,46 @@ def test_parameter_counts_match_keras():
             out = layer(*inputs)
         else:
             out = layer(inputs if len(inputs) > 1 else inputs[0])
-        found = apply(name, init, shapes)
+        found = apply(name, _lists(init), shapes)
         assert (found.params, found.shape) == (layer.count_params(), tuple(out.shape[1:])), name
+
+
+def _lists(value):
+    """Literal arguments as the analysis reads them: tuples become lists."""
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    return [_lists(v) for v in value] if isinstance(value, (tuple, list)) else value
+
+
+def test_padding_and_cropping_by_side():
+    assert apply("ZeroPadding2D", {"padding": [[0, 1], [0, 1]]}, [(7, 7, 64)]).shape == (8, 8, 64)
+    assert apply("Cropping2D", {"cropping": [[1, 1], [2, 2]]}, [(7, 7, 64)]).shape == (5, 3, 64)
+    assert apply("Cropping2D", {"cropping": 4}, [(7, 7, 64)]) is None  # nothing left: not a shape
+
+
+def test_functional_merge_helpers_and_keras_1_model_keywords_keep_the_graph():
+    """`concatenate([a, b], axis=3)` is the Concatenate layer called at once, and `Model(input=,
+    output=)` (Keras 1's keywords, which Keras 2 accepted) the same model as `Model(inputs, outputs)`:
+    a U-Net written so has the FLOPs of one written with layer classes."""
+    helpers = """
+    inputs = tf.keras.Input((16, 16, 1))
+    c1 = tf.keras.layers.Conv2D(8, 3, padding="same")(inputs)
+    u1 = tf.keras.layers.UpSampling2D()(tf.keras.layers.MaxPooling2D()(c1))
+    merged = tf.keras.layers.concatenate([c1, u1], axis=3)
+    summed = tf.keras.layers.add([c1, u1])
+    out = tf.keras.layers.Conv2D(1, 1)(tf.keras.layers.concatenate([merged, summed]))
+    model = tf.keras.Model(input=inputs, output=out)
+    """
+    classes = helpers.replace("tf.keras.layers.concatenate([c1, u1], axis=3)", "tf.keras.layers.Concatenate(axis=3)([c1, u1])")
+    classes = classes.replace("tf.keras.layers.add([c1, u1])", "tf.keras.layers.Add()([c1, u1])")
+    classes = classes.replace("tf.keras.layers.concatenate([merged, summed])", "tf.keras.layers.Concatenate()([merged, summed])")
+    classes = classes.replace("Model(input=inputs, output=out)", "Model(inputs, out)")
+    found, expected = work_of(helpers, "tensorflow.keras.Model"), work_of(classes, "tensorflow.keras.Model")
+    assert found["flops_per_sample"] == expected["flops_per_sample"] and "bound" not in found["flops_per_sample"]
+    conv = 2 * 9 * 8 * 16 * 16 + 2 * 24 * 16 * 16  # the two convolutions (8 -> 24 channels joined)
+    assert found["flops_per_sample"]["value"] >= conv
+    merge = work_of(helpers, "tensorflow.keras.layers.concatenate")
+    assert merge["symbolic"]["value"] is True and merge["flops_per_sample"]["value"] == 0
 
 
 def test_a_matrix_product_of_symbolic_tensors_is_not_elementwise():

@@ -979,3 +979,34 @@ def test_calling_what_a_project_helper_wrapping_k_function_returns_is_a_call_sit
     call = sites(tmp_path / "agent.py")[(8, "tensorflow.keras.backend.function.__call__")]
     assert call.features["receiver"] == "wrapper" and call.features["via"] == "__call__ at util.py line 8"
     assert call.runs["count"] == 1000 and value(call, "step") == "inference"
+
+
+UNET_MODEL = """
+from keras.models import *
+from keras.layers import *
+
+
+def unet(pretrained_weights=None, input_size=(64, 64, 1)):
+    inputs = Input(input_size)
+    c1 = Conv2D(8, 3, activation="relu", padding="same")(inputs)
+    up = UpSampling2D(size=(2, 2))(MaxPooling2D(pool_size=(2, 2))(c1))
+    out = Conv2D(1, 1, activation="sigmoid")(concatenate([c1, up], axis=3))
+    return Model(input=inputs, output=out)
+"""
+
+
+def test_a_model_whose_input_shape_is_a_parameter_default_is_built_for_each_call(tmp_path):
+    """A U-Net built by a function of another module, its input size a parameter's default: the module's
+    own walk cannot know it (any caller may pass another), each call's arguments do."""
+    write(tmp_path, {"model.py": UNET_MODEL, "main.py": """
+    from model import *
+    model = unet()
+    model.fit(x, y, epochs=2)
+    small = unet(input_size=(32, 32, 1))
+    small.fit(x, y, epochs=2)
+    """})
+    fit, small = (s for (_, api), s in sorted(sites(tmp_path / "main.py").items()) if api.endswith(".fit"))
+    conv = 2 * 9 * 8 + 2 * 16 * 1  # per pixel: the 3x3 convolution to 8 channels, the 1x1 from the 16 joined
+    assert value(fit, "flops_per_sample") >= conv * 64 * 64
+    assert value(fit, "flops_per_sample") == 4 * value(small, "flops_per_sample")  # a quarter of the pixels
+    assert value(fit, "input_shape") == [64, 64, 1] and value(small, "input_shape") == [32, 32, 1]
