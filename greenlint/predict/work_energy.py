@@ -153,6 +153,8 @@ def derive(group: str, f: dict, least: bool = False) -> tuple[float | None, floa
     fps = _num(f.get("flops_per_sample"))
     batch = _num(f.get("batch_size")) or 32.0
     samples = _num(f.get("samples"))
+    if steps_only(f):  # steps of a generator whose batch the code does not show: samples unknown
+        fps = None if not least else fps
     if group == "training":
         epochs = effective_epochs(f)
         steps = _num(f.get("steps_per_epoch"))
@@ -285,7 +287,13 @@ def work_log_energy(work: dict, group: str | None, features: dict, least: bool =
 
 def unknown_size(features: dict) -> bool:
     """The resolver looked for the call's data size (or epochs) and could not know it statically."""
-    return any(features.get(f"{key}_unknown") is True for key in UNSIZED_KEYS)
+    return any(features.get(f"{key}_unknown") is True for key in UNSIZED_KEYS) or steps_only(features)
+
+
+def steps_only(f: dict) -> bool:
+    """Steps given (`steps_per_epoch=`, `steps=`) over batches of a size the resolver looked for and
+    could not know (a Python generator's): how many samples they hold is unknown, not 32 per step."""
+    return f.get("batch_size_unknown") is True and _num(f.get("batch_size")) is None and _num(f.get("samples")) is None
 
 
 def stated_most(training: bool, f: dict, model_call: bool = True) -> str:
@@ -295,6 +303,8 @@ def stated_most(training: bool, f: dict, model_call: bool = True) -> str:
     most = []
     if f.get("one_step") and _num(f.get("samples")) is None:
         most.append(f"{HIGH_SAMPLES:,} samples in its one batch")
+    elif steps_only(f):
+        most.append(f"{HIGH_SAMPLES:,} samples in its steps" + (" per epoch" if training else ""))
     elif _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if training else "steps")) is None:
         most.append(f"{HIGH_SAMPLES:,} samples" + (" per epoch" if training else ""))
     if training and _num(f.get("epochs")) is None:
@@ -324,7 +334,7 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
     """
     if group is None:
         return None
-    sized = derive(group, f)[0] is not None
+    sized = derive(group, f)[0] is not None and not steps_only(f)
     no_flops = model_call and _num(f.get("flops_per_sample")) is None
     if sized and not no_flops or not sized and not unknown_size(f):
         return None
@@ -337,6 +347,11 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
             ends.update(samples=size, batch_size=size, steps=1, steps_per_epoch=1, epochs=1, one_batch=True)
         unknown.append("batch size")
         least.append("a batch of one sample")
+    elif steps_only(f):
+        steps = _num(f.get("steps_per_epoch" if group == "training" else "steps")) or 1.0
+        low["batch_size"], high["batch_size"] = 1.0, max(1.0, HIGH_SAMPLES / steps)
+        unknown.append("batch size")
+        least.append("one sample per step")
     elif not sized and _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if group == "training" else "steps")) is None:
         low["samples"], high["samples"] = batch, max(float(HIGH_SAMPLES), batch)
         unknown.append("data size")

@@ -19,6 +19,7 @@ from greenlint.predict.work_energy import (
     model_flops,
     one_batch,
     power_for,
+    steps_only,
     time_group,
     time_of,
     unknown_size_span,
@@ -42,8 +43,8 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     if y is None or half is None or group is None:
         return None
     shaped, features = batch is not features, batch
-    if flops_unknown(api, features):
-        return None  # the least the code allows, not a typical model's FLOPs (`unknown_size_floor`)
+    if flops_unknown(api, features) or steps_only(features):
+        return None  # the least the code allows, not a typical model's FLOPs nor batch (`unknown_size_floor`)
     if device is not None:
         on_device = device_work(work, group, features, device, half, not shaped, device_model)
         if on_device is not None:

@@ -152,3 +152,28 @@ def train(gen):
     assert p.energy_j < fit.energy_j / 10
     big = shipped.predict(s.api, {**features, "samples": 4096})
     assert p.interval_j[0] <= big.energy_j <= p.interval_j[1]
+
+
+GENERATOR_STEPS = MODEL + """
+def batches(paths):
+    for path in paths:
+        yield np.load(path)
+
+
+model.{method}(batches(paths), steps{per_epoch}=30)
+"""
+
+
+@pytest.mark.parametrize(("method", "per_epoch"), [("predict_generator", ""), ("fit_generator", "_per_epoch")])
+def test_steps_of_a_generator_of_unknown_batch_are_one_sample_each_at_least(shipped, method, per_epoch):
+    """30 steps of a generator whose batch the code does not show: at least one sample per step, never
+    Keras' default of 32 per step (a default of `fit(x, y)` on arrays, not of a generator's batches)."""
+    s, p = predicted(shipped, GENERATOR_STEPS.format(method=method, per_epoch=per_epoch), method)
+    assert s.work["batch_size"]["provenance"] == "unknown"
+    assert p.floor and "batch size unknown" in p.evidence.note and "one sample per step" in p.evidence.note
+    features = with_work(s.features, s.work)
+    for key in [k for k in features if k.startswith("batch_size")]:
+        features.pop(key)
+    one, default = (shipped.predict(s.api, {**features, "batch_size": n}) for n in (1, 32))
+    assert p.energy_j == pytest.approx(one.energy_j, rel=1e-3)
+    assert p.interval_j[0] < p.energy_j < default.energy_j < p.interval_j[1]
