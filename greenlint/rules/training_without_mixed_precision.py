@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
-from greenlint.rules.callbacks import read_tree
+from greenlint.rules.beside import beside_mentions
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
@@ -26,11 +27,11 @@ CHOSEN = ("mixed_float16", "mixed_bfloat16", "mixed_precision", "set_floatx", "A
 #: A TF1 session's own switch for the rewrite (`rewrite_options.auto_mixed_precision`), and float16
 #: written into the graph by hand: the program chooses its precision.
 GRAPH_CHOSEN = ("auto_mixed_precision", "float16", "bfloat16")
+#: Any of them, in the text of a module beside a TF1 model's.
+_PRECISION_WORDS = re.compile("|".join(re.escape(word) for word in (*CHOSEN, *GRAPH_CHOSEN)))
 #: TF1 optimizers and the calls that build their update op: one training step per run of it.
 TF1_TRAIN = "tensorflow.compat.v1.train."
 TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
-#: How many Python files beside a TF1 model's module are read for a precision choice.
-MAX_BESIDE = 200
 
 
 class TrainingWithoutMixedPrecision(Rule):
@@ -400,16 +401,7 @@ def _rewrite_beside(path: str) -> bool:
     """A module beside the file (its directory's other Python files, where a TF1 project's trainer
     usually builds the session) chooses the precision: the graph rewrite may wrap this optimizer
     there, or the session's config turn on `auto_mixed_precision`."""
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        names = sorted(n for n in os.listdir(directory) if n.endswith(".py"))[:MAX_BESIDE]
-    except OSError:
-        return False
-    for name in names:
-        read = read_tree(os.path.join(directory, name))
-        if read is not None and any(word in read[0] for word in (*CHOSEN, *GRAPH_CHOSEN)):
-            return True
-    return False
+    return beside_mentions(path, _PRECISION_WORDS)
 
 
 def _test_file(path: str) -> bool:
