@@ -32,6 +32,8 @@ MERGES = frozenset({"tensorflow.compat.v1.summary.merge_all", "tensorflow.compat
 #: The same heavy summaries as TF1 graph ops, what a merge may hold (`tf.summary.histogram` reads as TF2's).
 HEAVY_OPS = HEAVY | {name.replace("tensorflow.", "tensorflow.compat.v1.", 1) for name in HEAVY}
 RUNS = frozenset({"tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run"})
+#: The writer the TF2 cases make, without which a summary writes nothing.
+WRITER = "writer = tf.summary.create_file_writer('logs')\n"
 
 
 class SummaryEveryStep(Rule):
@@ -39,7 +41,9 @@ class SummaryEveryStep(Rule):
     ## What it does
     Flags `tf.summary.histogram()`, `tf.summary.image()` and `tf.summary.audio()` run on every
     pass of a loop (or of a function a loop calls, such as a training step): not under an
-    `if` in that loop, in a file that never calls `tf.summary.record_if` to thin them out. A
+    `if` in that loop, in a file that makes a writer (`tf.summary.create_file_writer`) and never
+    calls `tf.summary.record_if` to thin them out. With no default writer a summary writes
+    nothing, so a file that makes none (its writer, if any, is made elsewhere) is not reported. A
     loop over the tensors summarised (`for var in layer.variables:`), with no training step in
     it, writes each once per pass of whatever runs it, and is not reported for itself. Nor is
     a summary under an `if` of the function a loop calls (a helper that writes a histogram
@@ -76,17 +80,21 @@ class SummaryEveryStep(Rule):
 
     ## Example
     ```python
-    for step, (x, y) in enumerate(dataset):
-        loss = train_step(x, y)
-        tf.summary.histogram("weights", model.layers[0].kernel, step=step)
+    writer = tf.summary.create_file_writer("logs")
+    with writer.as_default():
+        for step, (x, y) in enumerate(dataset):
+            loss = train_step(x, y)
+            tf.summary.histogram("weights", model.layers[0].kernel, step=step)
     ```
 
     ## Use instead
     ```python
-    for step, (x, y) in enumerate(dataset):
-        loss = train_step(x, y)
-        if step % 100 == 0:
-            tf.summary.histogram("weights", model.layers[0].kernel, step=step)
+    writer = tf.summary.create_file_writer("logs")
+    with writer.as_default():
+        for step, (x, y) in enumerate(dataset):
+            loss = train_step(x, y)
+            if step % 100 == 0:
+                tf.summary.histogram("weights", model.layers[0].kernel, step=step)
     ```
 
     ## Energy evidence
@@ -102,7 +110,6 @@ class SummaryEveryStep(Rule):
 
     code = "GL318"
     name = "summary-every-step"
-    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = "`tf.summary.{kind}` is written on every pass{times}: write it every few hundred steps"
     MERGED = (
         "`Session.run` evaluates the merged summaries `{name}` ({held} among them) with every training step{times}:"
@@ -117,24 +124,28 @@ class SummaryEveryStep(Rule):
     FIX_TITLE = "Write the summary every N steps"
     VALID = (
         Valid(
-            "import tensorflow as tf\nfor step in range(1000):\n    train_step()\n"
+            "import tensorflow as tf\n" + WRITER + "for step in range(1000):\n    train_step()\n"
             "    if step % 100 == 0:\n        tf.summary.histogram('w', w, step=step)\n"
         ),
+        Valid(  # no writer made in the file: with no default writer the summary writes nothing
+            "import tensorflow as tf\nfor step in range(1000):\n    train_step()\n"
+            "    tf.summary.histogram('w', w, step=step)\n"
+        ),
         Valid(  # scalars cost next to nothing
-            "import tensorflow as tf\nfor step in range(1000):\n    loss = train_step()\n"
+            "import tensorflow as tf\n" + WRITER + "for step in range(1000):\n    loss = train_step()\n"
             "    tf.summary.scalar('loss', loss, step=step)\n"
         ),
         Valid(  # record_if thins the summaries out
-            "import tensorflow as tf\nwith tf.summary.record_if(lambda: step % 100 == 0):\n"
+            "import tensorflow as tf\n" + WRITER + "with tf.summary.record_if(lambda: step % 100 == 0):\n"
             "    for step in range(1000):\n        tf.summary.histogram('w', w, step=step)\n"
         ),
-        Valid("import tensorflow as tf\ntf.summary.image('batch', images, step=0)\n"),
+        Valid("import tensorflow as tf\n" + WRITER + "tf.summary.image('batch', images, step=0)\n"),
         Valid(  # one histogram per variable, in a loop over the variables
-            "import tensorflow as tf\ndef log(layer, step):\n    for var in layer.variables:\n"
+            "import tensorflow as tf\n" + WRITER + "def log(layer, step):\n    for var in layer.variables:\n"
             "        tf.summary.histogram(var.name, var, step=step)\n"
         ),
         Valid(  # a helper a loop calls writes the histogram only for some data (its callers pass scalars)
-            "import tensorflow as tf\ndef summary(data, step, types=('mean',)):\n    if data.shape == ():\n"
+            "import tensorflow as tf\n" + WRITER + "def summary(data, step, types=('mean',)):\n    if data.shape == ():\n"
             "        tf.summary.scalar('x', data, step=step)\n    elif 'histogram' in types:\n"
             "        tf.summary.histogram('x', data, step=step)\nfor step in range(1000):\n"
             "    summary(train_step(), step)\n"
@@ -187,15 +198,15 @@ class SummaryEveryStep(Rule):
     )
     INVALID = (
         Invalid(
-            "import tensorflow as tf\nfor step in range(1000):\n    train_step()\n"
+            "import tensorflow as tf\n" + WRITER + "for step in range(1000):\n    train_step()\n"
             "    tf.summary.histogram('w', w, step=step)\n",
-            line=4,
+            line=5,
             message_contains="(1000 times)",
         ),
         Invalid(  # in the step function a loop calls
-            "import tensorflow as tf\ndef train_step(x, step):\n    tf.summary.image('input', x, step=step)\n"
+            "import tensorflow as tf\n" + WRITER + "def train_step(x, step):\n    tf.summary.image('input', x, step=step)\n"
             "for step in range(500):\n    train_step(next(batches), step)\n",
-            line=3,
+            line=4,
         ),
         Invalid(  # TF1: the merged summaries fetched with the update on every step
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
@@ -239,8 +250,8 @@ class SummaryEveryStep(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         yield from self._merged_every_step(facts)
         sites = [s for s in facts.sites if s.api in HEAVY]
-        if not sites or text_mentions(facts, "record_if"):
-            return
+        if not sites or text_mentions(facts, "record_if") or not text_mentions(facts, "create_file_writer"):
+            return  # thinned out, or no writer made here: with no default writer a summary writes nothing
         for site in sites:
             loop = site.loop_runs
             if loop is not None and loop <= 1:
