@@ -510,7 +510,12 @@ class Resolver:
         return found
 
     def s_if(self, node: ast.If) -> None:
-        self.expr(node.test)
+        test = self.expr(node.test)
+        if self.instance and type(test) is Const and test is not OPAQUE:
+            # a walk for one call's values only (`instantiated`): the branch its arguments take
+            # (`if bn: d = BatchNormalization()(d)`), its call sites being dropped anyway
+            self.block(node.body if test.value else node.orelse)
+            return
         before = dict(self.scope.names)
         tested = _none_tested(node.test)  # most tests are not `x is None`: no defaults to look at
         unless = frozenset(tested & _none_defaults(self.ctx.func)) if tested else frozenset()

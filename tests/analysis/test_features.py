@@ -368,7 +368,8 @@ def test_input_host_work_names_the_decode_the_fewest_conditions_guard():
         """
     found = {
         "x.append(cv2.imread(image))": "`cv2.imread` (line 12)",  # every item's read, not the branch's before it
-        "if gray:\n                        x.append(cv2.imread(image, 0))": "`cv2.imread` (line 11)",  # as guarded: the first
+        # the call passes with_masks=False, gray=True: the read under `if gray:` is the one that runs
+        "if gray:\n                        x.append(cv2.imread(image, 0))": "`cv2.imread` (line 13)",
     }
     for line, host in found.items():
         assert calls(code.format(line))["tensorflow.keras.Sequential.fit"].get("input_host_work") == host, line

@@ -1010,3 +1010,36 @@ def test_a_model_whose_input_shape_is_a_parameter_default_is_built_for_each_call
     assert value(fit, "flops_per_sample") >= conv * 64 * 64
     assert value(fit, "flops_per_sample") == 4 * value(small, "flops_per_sample")  # a quarter of the pixels
     assert value(fit, "input_shape") == [64, 64, 1] and value(small, "input_shape") == [32, 32, 1]
+
+
+def test_a_helper_building_layers_takes_the_branch_each_call_asks_for(tmp_path):
+    """pix2pix's `conv2d(layer_input, filters, bn=True)`, nested in `build_generator`, adds a
+    BatchNormalization only `if bn:`: each call's walk takes the branch its arguments choose, so the
+    model's graph (and FLOPs) goes on through both kinds of call."""
+    write(tmp_path, {"gan.py": """
+    from keras.layers import BatchNormalization, Conv2D, Input
+    from keras.models import Model
+
+
+    class GAN:
+        def __init__(self):
+            self.gf = 8
+            self.generator = self.build_generator()
+
+        def build_generator(self):
+            def conv2d(layer_input, filters, bn=True):
+                d = Conv2D(filters, kernel_size=4, strides=2, padding="same")(layer_input)
+                if bn:
+                    d = BatchNormalization(momentum=0.8)(d)
+                return d
+
+            d0 = Input(shape=(64, 64, 3))
+            return Model(d0, conv2d(conv2d(d0, self.gf, bn=False), self.gf * 2))
+
+        def train(self, x):
+            self.generator.predict(x)
+    """})
+    predict = next(s for (_, api), s in sites(tmp_path / "gan.py").items() if api.endswith(".predict"))
+    convs = 2 * 16 * 3 * 8 * 32 * 32 + 2 * 16 * 8 * 16 * 16 * 16  # 4x4 kernels: 64 -> 32 -> 16 pixels
+    assert convs <= value(predict, "flops_per_sample") < 1.1 * convs
+    assert "bound" not in predict.work["flops_per_sample"]
