@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, node_span
+from greenlint.rules.deliberate import in_test
 from greenlint.rules.syntax import SCOPES, cell_units, last_name, own_loops
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -113,7 +114,7 @@ def _positional(facts: FileFacts, function: Function, cell: int | None) -> list[
 def _passed(facts: FileFacts, function: Function, where: int | None, name: str, size: int, depth: int) -> list[Span]:
     """The literals *size* the file's calls of *function* pass as *name* (directly, or as a name
     their scope bound to the literal, or as a parameter of theirs set so in turn), else its
-    default where no call passes the parameter."""
+    default where no call passes the parameter; calls in test code are passed over."""
     found: list[Span] = []
     passing = False
     method = _is_method(facts, function, where)
@@ -123,6 +124,8 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
         if given is None:
             continue
         passing = True
+        if in_test(facts, call, cell):
+            continue  # a test picks its batch on purpose
         if _is_size(given, size):
             found.append(node_span(given, cell))
         elif isinstance(given, ast.Name) and depth > 1:

@@ -183,7 +183,7 @@ class SmallBatchSize(Rule):
     from: an assignment in its function (`batch_size = 4`), or a parameter of its function set by a
     call in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller bound to the literal,
     or a parameter of the caller's set so in turn, up to three calls up), or by its default where no
-    call passes it. Only where a `for` loop around the step draws its batches by that value
+    call passes it (a literal in test code is not reported). Only where a `for` loop around the step draws its batches by that value
     (`for a, b in loader.load_batch(batch_size)`, `range(0, n, batch_size)`): a loop of a fixed
     count (`for step in range(iterations)`) runs as many steps whatever the batch, so a larger one
     would only add work. Not reported where the step is known to be compute-bound (as above).
@@ -266,6 +266,9 @@ class SmallBatchSize(Rule):
             TRAINER.replace("range(0, 1000, batch_size)", "range(100)") + "Trainer().train(epochs=10, batch_size=2)\n"
         ),
         Valid(TRAINER + "Trainer().train(epochs=10, batch_size=64)\n"),  # a batch of 64
+        Valid(  # a test sets the step's batch: a few batches of toy data on purpose
+            TRAINER + "def test_train():\n    Trainer().train(epochs=1, batch_size=2)\n"
+        ),
         Valid(  # a generator of batches of 32
             GENERATOR + "size = 32\nmodel.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size)\n"
         ),
