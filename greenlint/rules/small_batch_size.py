@@ -365,6 +365,19 @@ class SmallBatchSize(Rule):
             TRAINER.replace("batch_size=32", "batch_size=4") + "Trainer().train(epochs=10)\n",
             line=10,
         ),
+        Invalid(  # a custom training step (a forward pass under a GradientTape) on slices of the batch's size
+            "import numpy as np\nimport tensorflow as tf\n\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(8,))])\n"
+            "opt = tf.keras.optimizers.SGD()\n\n\n"
+            "def train(x, y, epochs, batch_size=32):\n    for epoch in range(epochs):\n"
+            "        for start in range(0, len(x), batch_size):\n"
+            "            with tf.GradientTape() as tape:\n"
+            "                loss = tf.reduce_mean((model(x[start:start + batch_size]) - y[start:start + batch_size]) ** 2)\n"
+            "            grads = tape.gradient(loss, model.trainable_variables)\n"
+            "            opt.apply_gradients(zip(grads, model.trainable_variables))\n\n\n"
+            "train(np.zeros((1000, 8)), np.zeros((1000, 1)), epochs=5, batch_size=4)\n",
+            line=17,
+        ),
         Invalid(  # through a function of the file that passes its own parameter on
             TRAINER + "def main(size):\n    Trainer().train(10, size)\n\n\nmain(size=1)\n",
             line=20,
