@@ -951,7 +951,8 @@ class Resolver:
         """What a helper returns for this call's arguments (its ordinary walk's *value* being what it
         returns for all its calls merged) when one of them is a Keras symbolic tensor (`x = conv_block(x,
         64)`), or when it is a generator function whose batches' size that walk did not find
-        (`generator(batch_size=16)`, in this module or another: *foreign*, a `Template`'s functions):
+        (`generator(batch_size=16)`, in this module or another: *foreign*, a `Template`'s functions),
+        or a function returning such a generator's call (`return data_generator(lines, batch_size)`):
         its body walked again with them (`shadowed`), so that each call adds its own layers to the graph,
         or yields its own batches; None where that does not apply (unroll.py)."""
         if self.exporting or info.kind not in ("function", "method", "staticmethod") or id(info) in self.unrolling \
@@ -974,11 +975,13 @@ class Resolver:
         if ctx.generator:
             made = _generated(ctx)
             return made if unsized and "data" in made.meta else None
-        if unsized or not ctx.returns:
+        if not ctx.returns:
             return None
         value = ctx.returns[0]
         for other in ctx.returns[1:]:
             value = merge(value, other)
+        if unsized:  # a function returning a generator's call (`return data_generator(lines, batch_size)`)
+            return value if type(value) is Inst and value.cls == arrays.PY_GENERATOR and arrays.drawn_data(value) else None
         return None if unpriced and work_mod.unpriced(value) else value
 
     def result_of(
@@ -1982,6 +1985,8 @@ class Resolver:
         if type(left) is not Const or type(right) is not Const:
             return _tensor_result(left, right)
         a, b = left.value, right.value
+        if type(a) is tuple and type(b) is tuple and type(op) is ast.Add and left is not OPAQUE and right is not OPAQUE:
+            return Const(a + b)  # `(batch_size,) + self.disc_patch`: a literal shape
         if not (_is_number(a) and _is_number(b)):
             return OPAQUE
         kind = type(op)

@@ -432,6 +432,11 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
         named = {**named, "x": named.get("generator")}
     x = named.get("x")
     data, pipeline = _data(x)
+    if method in ONE_BATCH and (data is None or data.samples is None) and "y" in named:
+        targets, _ = _data(named["y"])  # Keras requires the targets' rows to be the inputs'
+        if targets is not None and targets.samples is not None:
+            data = Data(targets.samples, data.shape if data is not None else None, prov=targets.prov,
+                        note=f"the targets' rows{': ' + targets.note if targets.note else ''}")
     pipeline = pipeline or "generator" in named
     sample_shape = data.shape if data is not None else None
     net = model_net(owner, sample_shape, data.note if data else None) if owner is not None else None

@@ -1,4 +1,5 @@
-"""GL301 small-batch-size: `fit()`/`evaluate()`/`predict()`/`Dataset.batch()` with a tiny literal batch."""
+"""GL301 small-batch-size: a tiny literal batch for `fit()`/`evaluate()`/`predict()`, `Dataset.batch()`, a
+generator feeding them, or a one-batch training step."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from greenlint.rules.base import (
     is_keras_model_method,
     node_span,
 )
+from greenlint.rules.batch_origin import step_literals
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.large_step import large_step
@@ -27,6 +29,8 @@ MODEL_METHODS = ("fit", "evaluate", "predict")
 #: Model methods a Python generator may feed (its batches then its own, set by the generator's arguments).
 GENERATOR_METHODS = (*MODEL_METHODS, "fit_generator", "evaluate_generator", "predict_generator")
 DATASET_BATCH = "tensorflow.data.Dataset.batch"
+#: Model methods that run one step on the batch they are given.
+ONE_BATCH = ("train_on_batch", "test_on_batch", "predict_on_batch")
 #: Builtins that only look at a dataset (a demo printing its batches).
 _BUILTINS = frozenset({"print", "list", "len", "enumerate", "iter", "next", "zip", "repr", "str", "type", "display"})
 #: Layer and Input arguments that fix the batch dimension of a model.
@@ -149,6 +153,17 @@ GENERATOR = (
 )
 
 
+#: A trainer whose step's batch is its method's parameter; a loop draws the batches by it.
+TRAINER = (
+    "import numpy as np\nimport tensorflow as tf\n\n\nclass Trainer:\n"
+    "    def __init__(self):\n        self.model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+    "        self.model.compile(optimizer='sgd', loss='mse')\n\n"
+    "    def train(self, epochs, batch_size=32):\n        for epoch in range(epochs):\n"
+    "            for start in range(0, 1000, batch_size):\n"
+    "                self.model.train_on_batch(np.zeros((batch_size, 8)), np.ones((batch_size, 1)))\n\n\n"
+)
+
+
 class SmallBatchSize(Rule):
     """
     ## What it does
@@ -161,6 +176,17 @@ class SmallBatchSize(Rule):
     assignment `batch_size = 8` the call's name was last given, when the step count follows the
     batch (`steps_per_epoch=len(lines) // batch_size`, or none given) and the step is not known to
     be compute-bound (a named large model, or a priced step of at least half a GPU's peak FLOPs).
+
+    A one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or a model's forward
+    pass under a `GradientTape`) whose batch greenlint knows (the rows of its inputs, or of its
+    targets) and below `min-batch-size` is reported at the integer literal its arguments derive
+    from: an assignment in its function (`batch_size = 4`), or a parameter of its function set by a
+    call in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller bound to the literal,
+    or a parameter of the caller's set so in turn, up to three calls up), or by its default where no
+    call passes it (a literal in test code is not reported). Only where a `for` loop around the step draws its batches by that value
+    (`for a, b in loader.load_batch(batch_size)`, `range(0, n, batch_size)`): a loop of a fixed
+    count (`for step in range(iterations)`) runs as many steps whatever the batch, so a larger one
+    would only add work. Not reported where the step is known to be compute-bound (as above).
 
     One finding per literal: a `fit()`/`evaluate()`/`predict()` whose batch size comes from the
     `.batch(n)` of the dataset it consumes is not reported again (the `batch` call is). A
@@ -227,11 +253,22 @@ class SmallBatchSize(Rule):
     GENERATOR_MESSAGE = (
         "batch size {size} given to the generator that feeds `{api}`: tiny batches make each epoch slower and costlier"
     )
+    STEP_MESSAGE = (
+        "batch size {size} set here is the batch of `{api}` (line {line}), whose loop draws batches by it: "
+        "tiny batches make each pass slower and costlier"
+    )
     FIX_TITLE = "Use a larger batch size (32 or more, memory permitting)"
     OPTIONS = (
         Option("min-batch-size", int, 16, "Literal batch sizes below this are flagged by GL301."),
     )
     VALID = (
+        Valid(  # a fixed number of iterations of one step each: a larger batch would only add work
+            TRAINER.replace("range(0, 1000, batch_size)", "range(100)") + "Trainer().train(epochs=10, batch_size=2)\n"
+        ),
+        Valid(TRAINER + "Trainer().train(epochs=10, batch_size=64)\n"),  # a batch of 64
+        Valid(  # a test sets the step's batch: a few batches of toy data on purpose
+            TRAINER + "def test_train():\n    Trainer().train(epochs=1, batch_size=2)\n"
+        ),
         Valid(  # a generator of batches of 32
             GENERATOR + "size = 32\nmodel.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size)\n"
         ),
@@ -319,6 +356,32 @@ class SmallBatchSize(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the step's batch set by the caller of its method: reported at the caller's literal
+            TRAINER + "Trainer().train(epochs=10, batch_size=2)\n",
+            line=16,
+            message_contains="batch size 2 set here is the batch of",
+        ),
+        Invalid(  # no caller passes it: the default sets it; a name bound to it across two functions
+            TRAINER.replace("batch_size=32", "batch_size=4") + "Trainer().train(epochs=10)\n",
+            line=10,
+        ),
+        Invalid(  # a custom training step (a forward pass under a GradientTape) on slices of the batch's size
+            "import numpy as np\nimport tensorflow as tf\n\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(8,))])\n"
+            "opt = tf.keras.optimizers.SGD()\n\n\n"
+            "def train(x, y, epochs, batch_size=32):\n    for epoch in range(epochs):\n"
+            "        for start in range(0, len(x), batch_size):\n"
+            "            with tf.GradientTape() as tape:\n"
+            "                loss = tf.reduce_mean((model(x[start:start + batch_size]) - y[start:start + batch_size]) ** 2)\n"
+            "            grads = tape.gradient(loss, model.trainable_variables)\n"
+            "            opt.apply_gradients(zip(grads, model.trainable_variables))\n\n\n"
+            "train(np.zeros((1000, 8)), np.zeros((1000, 1)), epochs=5, batch_size=4)\n",
+            line=17,
+        ),
+        Invalid(  # through a function of the file that passes its own parameter on
+            TRAINER + "def main(size):\n    Trainer().train(10, size)\n\n\nmain(size=1)\n",
+            line=20,
+        ),
         Invalid(  # the generator's batch, bound to a name the call passes it: reported where it is bound
             GENERATOR + "size = 8\n"
             "model.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size, epochs=30)\n",
@@ -414,6 +477,19 @@ class SmallBatchSize(Rule):
                         data={"batch_size": batch, "min_batch_size": minimum},
                     )
                 continue
+            stepped = _step_literals(facts, site, minimum)
+            if stepped is not None and not in_test_code(facts, site):
+                spans, batch = stepped
+                fixed = _fixed_batch_model(facts) if fixed is None else fixed
+                for span in spans if not fixed else ():
+                    if span not in literals:
+                        literals.add(span)
+                        yield self.diagnostic(
+                            span, facts.path,
+                            self.STEP_MESSAGE.format(size=batch, api=site.api, line=site.callsite.span.line),
+                            data={"batch_size": batch, "min_batch_size": minimum},
+                        )
+                continue
             if not (site.api == DATASET_BATCH or is_keras_model_method(site.api, MODEL_METHODS)):
                 continue
             size = site.features.get("batch_size")
@@ -483,6 +559,23 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
             if bound is not None and _is_int(bound.value, size) and follows:
                 return node_span(bound, cell), size
     return None
+
+
+def _step_literals(facts: FileFacts, site: Site, minimum: int) -> tuple[list[Span], int] | None:
+    """Where the batch of a one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or
+    a model's forward pass under a GradientTape) is set, when the analysis knows it (its work's
+    `samples`) to be below *minimum* and the step is not known to be compute-bound: the literals
+    `batch_origin.step_literals` finds. None for other sites."""
+    work = site.callsite.work or {}
+    custom = site.api.endswith(".__call__") and (work.get("step") or {}).get("value") == "training"
+    if not (custom or is_keras_model_method(site.api, ONE_BATCH)):
+        return None
+    entry = work.get("samples")
+    size = entry.get("value") if isinstance(entry, dict) and entry.get("provenance") != "unknown" else None
+    if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum) or large_step(site):
+        return None
+    call = facts.node(site)
+    return (step_literals(facts, call, site.callsite.span.cell, size), size) if call is not None else None
 
 
 def _is_int(node: ast.AST | None, size: int) -> bool:

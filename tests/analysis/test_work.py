@@ -488,3 +488,47 @@ def test_a_generator_batch_is_the_rows_its_yielded_arrays_share(yielded, batch):
         """)
     (w,) = [s.work for s in sites(code) if s.api.endswith(".fit_generator")]
     assert value(w, "batch_size") == batch
+
+
+def test_a_function_returning_a_generator_call_yields_the_batches_of_its_arguments():
+    """`return data_generator(lines, batch_size)` in a wrapper called with several batch sizes:
+    each call's generator yields its own batch (the wrapper walked again with its arguments)."""
+    code = FLOWS + textwrap.dedent("""
+        import numpy as np
+
+
+        def batches(size):
+            while True:
+                yield np.zeros((size, 10)), np.zeros(size)
+
+
+        def wrapper(size):
+            if size <= 0:
+                return None
+            return batches(size)
+        model.fit_generator(wrapper(6), steps_per_epoch=10, epochs=2)
+        model.fit_generator(wrapper(2), steps_per_epoch=10, epochs=2)
+        """)
+    six, two = [s.work for s in sites(code) if s.api.endswith(".fit_generator")]
+    assert (value(six, "batch_size"), value(two, "batch_size")) == (6, 2)
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "samples"),
+    [
+        ("unknown", "np.ones((size,) + patch)", 3),  # the targets' rows, their shape a concatenated literal tuple
+        ("np.zeros((5, 10))", "np.ones((size,) + patch)", 5),  # the inputs' rows come first
+        ("unknown", "other", None),  # neither known
+    ],
+)
+def test_a_one_batch_step_runs_on_the_rows_of_its_inputs_or_else_of_its_targets(x, y, samples):
+    """Keras requires a batch's inputs and targets to have the same rows: `train_on_batch` on inputs
+    of unknown shape runs on as many samples as its targets have."""
+    code = FLOWS + textwrap.dedent(f"""
+        import numpy as np
+        patch = (8, 8, 1)
+        size = 3
+        model.train_on_batch({x}, {y})
+        """)
+    (w,) = [s.work for s in sites(code) if s.api.endswith(".train_on_batch")]
+    assert value(w, "samples") == samples

@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from greenlint.check import Config, check_source
+from greenlint.rules.small_batch_size import TRAINER
 
 SCRIPT = textwrap.dedent(
     """\
@@ -25,3 +26,16 @@ def test_a_batch_literal_is_reported_at_its_batch_call_only(predictor):
     found = check_source(SCRIPT, "train.py", Config(select=("GL301",), no_cache=True), predictor)
     assert [(d.code, d.span.line) for d in found] == [("GL301", 3), ("GL301", 4)]
     assert all("Dataset.batch" in d.message for d in found)
+
+
+def test_a_step_batch_is_reported_at_each_literal_setting_it_once_and_never_in_a_test(predictor):
+    """Two calls of a trainer's method pass the batch its step runs on: each literal is reported
+    once (not again for the step's second call), the one a test passes not at all."""
+    code = TRAINER.replace(
+        "self.model.train_on_batch(np.zeros((batch_size, 8)), np.ones((batch_size, 1)))",
+        "self.model.train_on_batch(np.zeros((batch_size, 8)), np.ones((batch_size, 1)))\n"
+        "                self.model.test_on_batch(np.zeros((batch_size, 8)), np.ones((batch_size, 1)))",
+    ) + "Trainer().train(epochs=10, batch_size=2)\nTrainer().train(epochs=3, batch_size=2)\n\n\n" \
+        "def test_train():\n    Trainer().train(epochs=1, batch_size=2)\n"
+    found = check_source(code, "train.py", Config(select=("GL301",), no_cache=True), predictor)
+    assert [d.span.line for d in found] == [17, 18]

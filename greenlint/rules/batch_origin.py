@@ -1,0 +1,172 @@
+"""Where the batch a training or inference step runs on is written, read back from the syntax.
+
+The analysis tells a `*_on_batch` call's batch (its work's `samples`: the rows of its inputs or
+targets, followed through the function's parameters as its callers bind them); this module finds
+the integer literal of that value the step's arguments derive from (`flow.derived`): a local
+assignment (`batch_size = 4`), or a parameter of the step's function, set by a call of that
+function in the file (`gan.train(epochs=200, batch_size=1)`, or a name the caller's scope bound to
+the literal) or, where no call passes it, by its default (`def train(self, batch_size=2)`). Only
+where a loop around the step draws its batches by that value (`for x, y in loader.load_batch(batch_size)`,
+`range(n // batch_size)`): there a larger batch means fewer steps per pass; a loop of a fixed count
+(`for step in range(iterations)`) would run as many steps, each larger, and save nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from greenlint.analysis import flow
+from greenlint.analysis.callsite import Span
+from greenlint.rules.base import FileFacts, node_span
+from greenlint.rules.deliberate import in_test
+from greenlint.rules.syntax import SCOPES, cell_units, last_name, own_loops
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+#: Caller levels followed from a step's function up to the literal (`main` → `train` → step).
+DEPTH = 3
+
+
+def step_literals(facts: FileFacts, call: ast.Call, cell: int | None, size: int) -> list[Span]:
+    """The literals equal to *size* that set the batch of the step *call*, where a loop around it
+    draws its batches by that value; [] where none is found."""
+    read = frozenset().union(*(flow.names(a) for a in (*call.args, *(k.value for k in call.keywords))))
+    function = _function(facts, call, cell)
+    body = function.body if function is not None else _module_body(facts, cell)
+    pairs = flow.assignments(body)
+    loops = own_loops(facts, call, cell)
+    found: list[Span] = []
+    seeds = [(name, node) for name, node in _literal_bindings(body, size, call.lineno)]
+    for name, value in seeds:
+        reach = flow.derived(frozenset((name,)), body, pairs)
+        if reach & read and _drawn_by(loops, reach):
+            found.append(node_span(value, cell))
+    if function is not None:
+        for name in _parameter_names(facts, function, cell):
+            reach = flow.derived(frozenset((name,)), body, pairs)
+            if reach & read and _drawn_by(loops, reach):
+                found.extend(_passed(facts, function, cell, name, size, DEPTH))
+    return list(dict.fromkeys(found))
+
+
+def _drawn_by(loops: list, reach: frozenset) -> bool:
+    """A `for` loop around the step iterates over something computed from the batch's names."""
+    return any(isinstance(loop, (ast.For, ast.AsyncFor)) and flow.names(loop.iter) & reach for loop in loops)
+
+
+def _function(facts: FileFacts, node: ast.AST, cell: int | None) -> Function | None:
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return parent
+        if isinstance(parent, (ast.Lambda, ast.ClassDef)):
+            return None
+    return None
+
+
+def _module_body(facts: FileFacts, cell: int | None) -> list[ast.stmt]:
+    module = facts.module(cell)
+    return module.body if module is not None else []
+
+
+def _is_size(node: ast.AST | None, size: int) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == size
+
+
+def _literal_bindings(body: list[ast.stmt], size: int, before: int) -> Iterator[tuple[str, ast.expr]]:
+    """`name = <size>` assignments of the block before line *before* (not in nested scopes), each
+    name's last such binding, where no other assignment of the name comes between it and *before*."""
+    last: dict[str, ast.Assign | None] = {}
+    todo: list[ast.AST] = list(body)
+    nodes: list[ast.Assign] = []
+    while todo:
+        node = todo.pop()
+        if isinstance(node, SCOPES):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+        if isinstance(node, ast.Assign) and node.lineno < before:
+            nodes.append(node)
+    for assign in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):
+        for target in assign.targets:
+            if isinstance(target, ast.Name):
+                last[target.id] = assign if _is_size(assign.value, size) else None
+    for name, found in last.items():
+        if found is not None:
+            yield name, found.value
+
+
+def _parameter_names(facts: FileFacts, function: Function, cell: int | None) -> list[str]:
+    kwonly = [a.arg for a in function.args.kwonlyargs]
+    return [*_positional(facts, function, cell), *kwonly]
+
+
+def _is_method(facts: FileFacts, function: Function, cell: int | None) -> bool:
+    """Defined in a class body and not a staticmethod: its first parameter is the receiver."""
+    decorated = {last_name(d) for d in function.decorator_list}
+    return isinstance(facts.parent(function, cell), ast.ClassDef) and "staticmethod" not in decorated
+
+
+def _positional(facts: FileFacts, function: Function, cell: int | None) -> list[str]:
+    args = function.args
+    names = [a.arg for a in (*args.posonlyargs, *args.args)]
+    return names[1:] if _is_method(facts, function, cell) and names else names
+
+
+def _passed(facts: FileFacts, function: Function, where: int | None, name: str, size: int, depth: int) -> list[Span]:
+    """The literals *size* the file's calls of *function* pass as *name* (directly, or as a name
+    their scope bound to the literal, or as a parameter of theirs set so in turn), else its
+    default where no call passes the parameter; calls in test code are passed over."""
+    found: list[Span] = []
+    passing = False
+    method = _is_method(facts, function, where)
+    positional = _positional(facts, function, where)
+    for cell, call in _calls_of(facts, function.name, method):
+        given = _argument(call, positional, name)
+        if given is None:
+            continue
+        passing = True
+        if in_test(facts, call, cell):
+            continue  # a test picks its batch on purpose
+        if _is_size(given, size):
+            found.append(node_span(given, cell))
+        elif isinstance(given, ast.Name) and depth > 1:
+            outer = _function(facts, call, cell)
+            body = outer.body if outer is not None else _module_body(facts, cell)
+            bound = dict(_literal_bindings(body, size, call.lineno))
+            if given.id in bound:
+                found.append(node_span(bound[given.id], cell))
+            elif outer is not None and given.id in _parameter_names(facts, outer, cell):
+                found.extend(_passed(facts, outer, cell, given.id, size, depth - 1))
+    if not passing:
+        default = _default(function, name)
+        if default is not None and _is_size(default, size):
+            found.append(node_span(default, where))
+    return found
+
+
+def _calls_of(facts: FileFacts, name: str, method: bool) -> Iterator[tuple[int | None, ast.Call]]:
+    """Calls in the file naming a function: `name(...)`, or `obj.name(...)` for a *method*."""
+    for cell, _ in cell_units(facts):
+        for call in facts.nodes(cell, ast.Call):
+            func = call.func
+            if method and isinstance(func, ast.Attribute) and func.attr == name:
+                yield cell, call
+            elif not method and isinstance(func, ast.Name) and func.id == name:
+                yield cell, call
+
+
+def _argument(call: ast.Call, positional: list[str], name: str) -> ast.expr | None:
+    for keyword in call.keywords:
+        if keyword.arg == name:
+            return keyword.value
+    if name in positional and not any(isinstance(a, ast.Starred) for a in call.args):
+        index = positional.index(name)
+        return call.args[index] if index < len(call.args) else None
+    return None
+
+
+def _default(function: Function, name: str) -> ast.expr | None:
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    return defaults.get(name)
