@@ -90,7 +90,7 @@ def analyse_source(
     if error is not None:
         return FileAnalysis(path, errors=[error], source_text=text, cells=cells)
     local = _project_imports(path, code)
-    if not sources.mentions_tf(code) and local is None:
+    if not sources.mentions_tf(code) and local is None and not _tf_importers(path):
         return FileAnalysis(path, source_text=text, cells=cells)
     if catalog is None:
         from greenlint.catalog import load_catalog
@@ -165,6 +165,16 @@ def _project_imports(path: str, code: str) -> list[str] | None:
 
     project_index().refresh(max_age=1.0)  # an imported module edited meanwhile (the editor) is read again
     return direct_imports(os.path.abspath(path), code) or None
+
+
+def _tf_importers(path: str) -> list[str]:
+    """The modules beside the file at *path* that name TensorFlow or Keras and import it ([] if
+    none, or if it is no file): the loader module of a TF program, analysed with it."""
+    if not os.path.isfile(path):
+        return []
+    from greenlint.analysis.project import project_index
+
+    return project_index().tf_importers(os.path.abspath(path))
 
 
 def _resolve(

@@ -246,8 +246,9 @@ class ProjectIndex:
         self._refreshed = time.monotonic()
         self._in_progress: set[str] = set()
         self._stamped: set[str] = set()  # paths stamped since `refresh` was last called
-        #: path -> (content sha, import statements, those not indented) of the files read in this process.
-        self._read_before: dict[str, tuple[str, list[tuple], list[tuple]]] = {}
+        #: path -> (content sha, import statements, those not indented, whether it names TensorFlow or Keras)
+        #: of the files read in this process.
+        self._read_before: dict[str, tuple[str, list[tuple], list[tuple], bool]] = {}
         self._near: dict[str, frozenset[str]] = {}  # path -> its cycle of imports run with the module (`near`)
 
     def _statements(self, path: str) -> tuple[list[tuple], str, list[tuple]]:
@@ -261,10 +262,12 @@ class ProjectIndex:
         known = self._read_before.get(path)
         if known is not None and known[0] == sha:
             return known[1], sha, known[2]
+        from greenlint.analysis import sources
+
         matches = list(_import_lines(text)) if text is not None else []
         statements = [match.groups() for match in matches]
         top = [match.groups() for match in matches if match.group(0)[:1] not in " \t"]
-        self._read_before[path] = (sha, statements, top)
+        self._read_before[path] = (sha, statements, top, text is not None and sources.mentions_tf(text))
         return statements, sha, top
 
     def _scan(self, path: str) -> tuple[list[str], str]:
@@ -303,6 +306,26 @@ class ProjectIndex:
 
     def imports(self, path: str) -> list[str]:
         return self._scan(path)[0]
+
+    def tf_importers(self, path: str) -> list[str]:
+        """The modules beside *path* (in its folder, a script's `sys.path[0]`) that name TensorFlow
+        or Keras and import it, sorted: a loader module of a TF program is analysed with it though
+        it names neither itself. [] where *path* names them (analysed for itself) or is no file."""
+        self._scan(path)
+        if path not in self._read_before or self._read_before[path][3]:
+            return []
+        folder = os.path.dirname(path)
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            return []
+        found = []
+        for name in names:
+            other = os.path.join(folder, name)
+            if name.endswith((".py", ".ipynb")) and other != path and path in self.imports(other):
+                if self._read_before[other][3]:
+                    found.append(other)
+        return found
 
     def top_imports(self, path: str) -> list[str]:
         """The project modules *path* imports in statements not indented: when it is imported."""

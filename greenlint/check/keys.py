@@ -31,12 +31,17 @@ def project_modules():
 
 
 def dependencies(project, path: Path, profile_stamps: dict[str, str]) -> str:
-    """A digest of the project modules *path* imports (a file's analysis follows them), or "",
+    """A digest of the project modules *path* imports (a file's analysis follows them), or the
+    TF modules beside it that import it (they make a module naming no TF analysed), or "",
     the stamp of the profile file covering it (a new `greenlint measure` changes its figures) and
     the TensorFlow version its project targets (rules read it: greenlint.rules.tf_target), looked
     up once per folder in a run (*profile_stamps*: the files of a folder share them)."""
     absolute = os.path.abspath(path)
-    modules = project.digest(absolute) if project.imports(absolute) else ""
+    if project.imports(absolute):
+        modules = project.digest(absolute)
+    else:
+        importers = project.tf_importers(absolute)
+        modules = "imported by " + "\0".join(importers) if importers else ""
     folder = os.path.dirname(absolute)
     if folder not in profile_stamps:
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules

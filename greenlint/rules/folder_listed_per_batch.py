@@ -48,8 +48,10 @@ class FolderListedPerBatch(Rule):
     Opt-in: greenlint does not see how many times the function is called (its caller is
     usually a training loop in another module) nor how large the folder is; the draw of a few
     items of the listing is what says that the listing is redone for each small batch. Like
-    every rule, it sees only the files greenlint analyses: those that name TensorFlow or Keras
-    or import a module of the project; a loader module that does neither is not read.
+    every rule, it sees only the files greenlint analyses: those that name TensorFlow or Keras,
+    import a module of the project, or are imported by a module of their own folder that names
+    TensorFlow or Keras (`from data_loader import DataLoader` beside the training script); a
+    loader module imported only from another folder, or only by modules naming neither, is not read.
 
     ## Why is this bad?
     Listing a folder reads the file system's metadata of every entry (a `readdir` per block of

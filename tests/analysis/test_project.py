@@ -164,6 +164,36 @@ def test_cache_entry_of_a_caller_is_invalidated_when_an_imported_factory_changes
     assert apis(run_check([project / "caller.py"], config)) == []
 
 
+LOADER = (
+    "from glob import glob\nimport numpy as np\n\n\nclass Loader:\n    def batch(self, n):\n"
+    "        return np.random.choice(glob('data/*.png'), size=n)\n"
+)
+
+
+def test_a_module_naming_no_tf_is_analysed_when_a_tf_module_beside_it_imports_it(tmp_path):
+    (tmp_path / "loader.py").write_text(LOADER)
+    (tmp_path / "unused.py").write_text(LOADER)
+    (tmp_path / "plain.py").write_text("import unused\n")  # imports it, but names no TF: not a TF program's loader
+    (tmp_path / "train.py").write_text("import tensorflow as tf\nfrom loader import Loader\n")
+    assert analyse_file(tmp_path / "loader.py").parsed is True
+    assert analyse_file(tmp_path / "unused.py").parsed is False
+    assert analyse_source(LOADER, "loader.py").parsed is False  # no file beside it
+
+
+def test_a_loader_modules_cache_entry_follows_the_tf_modules_importing_it(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "loader.py").write_text(LOADER)
+    (project / "train.py").write_text("import tensorflow as tf\nimport numpy as np\n")
+    config = Config(root=project, cache_dir=tmp_path / "cache", jobs=1, select=("GL209",))
+    assert run_check([project / "loader.py"], config).diagnostics == []
+    (project / "train.py").write_text("import tensorflow as tf\nfrom loader import Loader\n")
+    imported = run_check([project / "loader.py"], config)
+    assert imported.stats.cache_hits == 0 and [(d.code, d.span.line) for d in imported.diagnostics] == [("GL209", 7)]
+    (project / "train.py").write_text("import numpy as np\nfrom loader import Loader\n")  # no TF any more
+    assert run_check([project / "loader.py"], config).diagnostics == []
+
+
 def test_opaque_survives_pickling():
     import pickle
 
