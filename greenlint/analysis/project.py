@@ -60,7 +60,6 @@ from greenlint.analysis.values import (
     fresh,
     runs_of,
 )
-from greenlint.analysis.work import unpriced
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 #: The summary entry listing the TF modules a module star-imports (never a Python name).
@@ -565,9 +564,10 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
             runs = {runs_of(item) for item in info.returned}
             if len(runs) == 1 and None not in runs:
                 returns = ExtFunc(None, runs.pop())
-        # batches or a model's FLOPs not known with its parameters unknown: each call's arguments may tell them
-        template = Template(info, functions) if info.kind == "function" and (
-            unsized_generator(returns) or (unpriced(returns) and info.has_parameters)) else None
+        # batches or a built model's FLOPs not known with its parameters unknown: each call's arguments may
+        # tell them (the caller's walk decides, `Resolver.instantiated`)
+        built = type(returns) is Inst and returns.how == "constructor" and info.has_parameters
+        template = Template(info, functions) if info.kind == "function" and (unsized_generator(returns) or built) else None
         return ExtFunc(returns, info.runs, info.host, info.host_once, template)
     if kind is UserClass:
         return _freeze_class(value.info, memo, functions)

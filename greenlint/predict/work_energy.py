@@ -293,7 +293,8 @@ def unknown_size(features: dict) -> bool:
 def steps_only(f: dict) -> bool:
     """Steps given (`steps_per_epoch=`, `steps=`) over batches of a size the resolver looked for and
     could not know (a Python generator's): how many samples they hold is unknown, not 32 per step."""
-    return f.get("batch_size_unknown") is True and _num(f.get("batch_size")) is None and _num(f.get("samples")) is None
+    return (f.get("batch_size_unknown") is True and _num(f.get("batch_size")) is None and _num(f.get("samples")) is None
+            and (_num(f.get("steps_per_epoch")) or _num(f.get("steps"))) is not None)
 
 
 def stated_most(training: bool, f: dict, model_call: bool = True) -> str:

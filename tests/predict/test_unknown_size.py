@@ -177,3 +177,14 @@ def test_steps_of_a_generator_of_unknown_batch_are_one_sample_each_at_least(ship
     one, default = (shipped.predict(s.api, {**features, "batch_size": n}) for n in (1, 32))
     assert p.energy_j == pytest.approx(one.energy_j, rel=1e-3)
     assert p.interval_j[0] < p.energy_j < default.energy_j < p.interval_j[1]
+
+
+def test_a_pipeline_of_unknown_batch_without_steps_stays_a_data_size_floor():
+    """Without `steps=`, a batch the code does not show is part of an unknown data size (one batch per
+    epoch at least), not steps of one sample: `steps_only` needs the steps."""
+    from greenlint.predict.work_energy import steps_only
+
+    unknown = {"batch_size_unknown": True, "samples_unknown": True, "epochs": 30}
+    assert not steps_only(unknown)
+    assert steps_only({**unknown, "steps_per_epoch": 300}) and steps_only({**unknown, "steps": 30})
+    assert not steps_only({**unknown, "steps": 30, "batch_size": 8})
