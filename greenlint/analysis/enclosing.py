@@ -40,7 +40,7 @@ class Enclosing:
                 fields = _fields[type(node)] = tuple(name for name in _BLOCK_FIELDS if name in type(node)._fields)
             if fields:  # a compound statement (most are simple: nothing to look into)
                 children = [c for name in fields for c in getattr(node, name, ())]
-                stack.extend((child, scope, parent) for child in reversed(children))
+                stack.extend([(child, scope, parent) for child in reversed(children)])
 
     def scope(self, call: ast.Call) -> str:
         """The qualified name of the functions and classes around *call* ("" at module level)."""

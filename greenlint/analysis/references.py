@@ -134,7 +134,16 @@ def _count(tree: ast.Module) -> dict[str, Named]:
         entry.total += 1
         return entry
 
-    for node in ast.walk(tree):
+    node_type = ast.AST
+    todo: list[ast.AST] = [tree]
+    while todo:  # every node once, in no particular order (counts): ast.walk without its generators, as this is hot
+        node = todo.pop()
+        for field_name in node._fields:
+            value = getattr(node, field_name, None)
+            if isinstance(value, list):
+                todo.extend([child for child in value if isinstance(child, node_type)])
+            elif isinstance(value, node_type):
+                todo.append(value)
         if isinstance(node, ast.Name):
             add(node.id)
         elif isinstance(node, ast.Attribute):

@@ -199,8 +199,8 @@ class FileFacts:
     source: str | tuple[str, ...] = ""
     parsed: ast.Module | None = field(default=None, compare=False, repr=False)
     _trees: dict = field(default_factory=dict, compare=False, repr=False)
-    #: name -> the file's functions and methods of that name: filled once by `syntax.definitions`.
-    functions_by_name: dict = field(default_factory=dict, compare=False, repr=False)
+    #: name -> the file's functions and methods of that name with their cells: filled once by `functions_named`.
+    _functions: dict = field(default_factory=dict, compare=False, repr=False)
     #: The GPU the user stated the code runs on (`--device`, `device = "…"`: the table name of
     #: greenlint/predict/devices.py), None where none was stated: a rule whose claim holds on some
     #: devices only reads it.
@@ -252,19 +252,45 @@ class FileFacts:
         return None if index is None else index["module"]
 
     def nodes(self, cell: int | None, *types: type[_Node]) -> tuple[_Node, ...]:
-        """The unit's nodes of exactly these *types*, in `ast.walk`'s order: one walk of the unit,
-        kept with each selection asked, serves every rule (a rule walking the whole tree for its
-        few nodes, per file or per finding, repeated that walk)."""
+        """The unit's nodes of exactly these *types*, in `ast.walk`'s order: from the one walk that
+        indexed the unit, kept with each selection asked, serves every rule (a rule walking the
+        whole tree for its few nodes, per file or per finding, repeated that walk)."""
         index = self._tree(cell)
         if index is None:
             return ()
         key = ("nodes", types)
         if key not in index:
-            walked = index.get("walked")
-            if walked is None:
-                walked = index["walked"] = list(ast.walk(index["module"]))
-            index[key] = tuple(node for node in walked if type(node) in types)
+            index[key] = tuple(node for node in index["walked"] if type(node) in types)
         return index[key]
+
+    def functions_named(self, name: str) -> tuple[tuple[int | None, ast.FunctionDef | ast.AsyncFunctionDef], ...]:
+        """The file's functions and methods named *name* (every cell of a notebook), each with its
+        cell, in `nodes`' order: indexed by name once per file (rules follow calls name by name)."""
+        named = self._functions
+        if not named:
+            named[None] = []  # built: a file without functions
+            cells = [None] if isinstance(self.source, str) else range(1, len(self.source) + 1)
+            for cell in cells:
+                for function in self.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef):
+                    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):  # for the type checker
+                        named.setdefault(function.name, []).append((cell, function))
+        return tuple(named.get(name, ()))
+
+    def calls_named(self, cell: int | None, name: str) -> tuple[ast.Call, ...]:
+        """The unit's calls of *name* by the name they end in (`f(...)`, `self.f(...)`,
+        `obj.f(...)`), in `calls`' order: the callers of a function of that name, indexed by
+        name once per unit."""
+        index = self._tree(cell)
+        if index is None:
+            return ()
+        named = index.get("named")
+        if named is None:
+            named = index["named"] = {}
+            for call in index["calls"].values():
+                named.setdefault(last_name(call.func), []).append(call)
+            for key, calls in named.items():
+                named[key] = tuple(calls)
+        return named.get(name, ())
 
 
 def unit_text(source: str | tuple[str, ...], cell: int | None) -> str | None:
@@ -275,8 +301,8 @@ def unit_text(source: str | tuple[str, ...], cell: int | None) -> str | None:
 
 
 def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module | None = None) -> dict | None:
-    """A unit's tree (*module*, when already parsed from it), its parent links, and its calls by
-    character span (0-based columns)."""
+    """A unit's tree (*module*, when already parsed from it), its parent links, its nodes in
+    `ast.walk`'s order and its calls by character span (0-based columns), from one walk."""
     text = unit_text(source, cell)
     if not text:
         return None
@@ -293,23 +319,23 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
         return char_offset(lines[line - 1] if line <= len(lines) else "", offset)
 
     node_type, call_type = ast.AST, ast.Call
-    stack = [module]
-    while stack:  # every node once (what ast.walk visits, without its generators: this is hot)
-        parent = stack.pop()
+    walked: list[ast.AST] = [module]
+    append = walked.append
+    for parent in walked:  # breadth first, as ast.walk (without its generators: this is hot); grows as it goes
         for name in parent._fields:
             value = getattr(parent, name, None)
             if isinstance(value, list):
                 for child in value:
                     if isinstance(child, node_type):
                         parents[child] = parent
-                        stack.append(child)
+                        append(child)
             elif isinstance(value, node_type):
                 parents[value] = parent
-                stack.append(value)
+                append(value)
         if isinstance(parent, call_type):
             key = (parent.lineno, chars(parent.lineno, parent.col_offset), parent.end_lineno, chars(parent.end_lineno, parent.end_col_offset))
             calls.setdefault(key, parent)
-    return {"module": module, "parents": parents, "calls": calls}
+    return {"module": module, "parents": parents, "calls": calls, "walked": walked}
 
 
 def keyword(call: ast.Call | None, name: str) -> ast.keyword | None:
@@ -348,6 +374,11 @@ def node_span(node: ast.expr | ast.stmt, cell: int | None, through: ast.expr | N
     through its iterable or test)."""
     end = through if through is not None else node
     return Span(node.lineno, node.col_offset + 1, end.end_lineno or node.lineno, (end.end_col_offset or node.col_offset) + 1, cell)
+
+
+def last_name(expr: ast.AST) -> str:
+    """The name an expression ends in: `tf.keras.Model` -> `Model`, `fit` -> `fit`; "" otherwise."""
+    return expr.attr if isinstance(expr, ast.Attribute) else expr.id if isinstance(expr, ast.Name) else ""
 
 
 def method(api: str) -> str:

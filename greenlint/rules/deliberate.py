@@ -10,7 +10,6 @@ import ast
 import io
 import re
 import tokenize
-import weakref
 
 from greenlint.rules.base import FileFacts, Site, unit_text
 from greenlint.rules.syntax import SCOPES, last_name
@@ -69,24 +68,10 @@ def in_test(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     return False
 
 
-#: Per parsed module (or cell), its calls by the name they call, in `ast.walk` order: built by
-#: one walk, then shared by every finding of every rule in it (a walk per finding is quadratic).
-_CALLS: weakref.WeakKeyDictionary[ast.Module, dict[str | None, list[ast.Call]]] = weakref.WeakKeyDictionary()
-
-
-def _callers(facts: FileFacts, node: ast.AST, cell: int | None) -> list[ast.Call]:
+def _callers(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[ast.Call, ...]:
     """The calls, in the same file (or cell), of the function the node is written in."""
     helper = next((a for a in facts.ancestors(node, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
-    module = facts.module(cell)
-    if helper is None or module is None:
-        return []
-    calls = _CALLS.get(module)
-    if calls is None:
-        calls = _CALLS[module] = {}
-        for n in ast.walk(module):
-            if isinstance(n, ast.Call):
-                calls.setdefault(last_name(n.func), []).append(n)
-    return list(calls.get(helper.name, ()))
+    return () if helper is None else facts.calls_named(cell, helper.name)
 
 
 def everywhere(facts: FileFacts, site: Site, holds) -> bool:

@@ -17,7 +17,6 @@ from greenlint.rules.syntax import (
     last_name,
     scope_body,
     text_mentions,
-    units,
 )
 
 #: The Keras helper that turns integer labels into a dense one-hot array.
@@ -253,10 +252,9 @@ def _generators(facts: FileFacts, cell: int | None) -> list[ast.FunctionDef | as
 def _numpy_names(facts: FileFacts) -> frozenset[str]:
     """The names the file binds to NumPy (`import numpy as np`)."""
     names: set[str] = set()
-    for module in units(facts):
-        for node in ast.walk(module):
-            if isinstance(node, ast.Import):
-                names.update(a.asname or a.name for a in node.names if a.name == "numpy")
+    for cell, _ in cell_units(facts):
+        for node in facts.nodes(cell, ast.Import):  # the file's one walk, shared
+            names.update(a.asname or a.name for a in node.names if a.name == "numpy")
     return frozenset(names)
 
 

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from greenlint.analysis import flow, sources
-from greenlint.rules.base import FileFacts, Site, argument, binds, is_keras_model_method, method
+from greenlint.rules.base import FileFacts, Site, argument, binds, is_keras_model_method, last_name, method
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
@@ -289,14 +289,7 @@ def definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> li
     name = expr.id if isinstance(expr, ast.Name) else expr.attr if isinstance(expr, ast.Attribute) else None
     if name is None:
         return []
-    index = facts.functions_by_name
-    if not index:  # one walk of the file, not one per name asked (rules follow calls name by name)
-        index[None] = []  # built: a file without functions
-        for unit, _ in cell_units(facts):
-            for n in facts.nodes(unit, ast.FunctionDef, ast.AsyncFunctionDef):
-                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):  # for the type checker
-                    index.setdefault(n.name, []).append(n)
-    return list(index.get(name, ()))
+    return [function for _, function in facts.functions_named(name)]
 
 
 def calls_of(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> list[tuple[int | None, ast.Call]]:
@@ -305,21 +298,12 @@ def calls_of(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef,
     method_of = isinstance(facts.parent(function, cell), ast.ClassDef)
     found = []
     for unit_cell, _ in cell_units(facts):
-        for node in facts.calls(unit_cell):
-            func = node.func
-            if method_of:
-                named = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
-                    and func.attr == function.name
-            else:
-                named = isinstance(func, ast.Name) and func.id == function.name
-            if named:
+        for node in facts.calls_named(unit_cell, function.name):
+            func = node.func  # named *function*'s name: `self.<name>` for a method, `<name>` for a function
+            if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+                    if method_of else isinstance(func, ast.Name)):
                 found.append((unit_cell, node))
     return found
-
-
-def last_name(expr: ast.AST) -> str:
-    """The name an expression ends in: `tf.keras.Model` -> `Model`, `fit` -> `fit`; "" otherwise."""
-    return expr.attr if isinstance(expr, ast.Attribute) else expr.id if isinstance(expr, ast.Name) else ""
 
 
 def units(facts: FileFacts) -> list[ast.Module]:

@@ -16,7 +16,6 @@ from greenlint.rules.deliberate import in_test
 from greenlint.rules.syntax import (
     EXITS,
     STEP_METHODS,
-    Function,
     cell_units,
     is_training_step,
     last_name,
@@ -55,16 +54,15 @@ def fixed_training_loops(facts: FileFacts, minimum: int) -> list[TrainingLoop]:
     decision otherwise (the episodes around an episode's steps)."""
     if not any(is_training_step(s) for s in facts.sites) or not text_mentions(facts, "range("):
         return []  # the cheap tests first: most files are never indexed
-    functions = _functions(facts)
     found = []
-    for cell, module in cell_units(facts):
-        for node in ast.walk(module):
-            if not isinstance(node, ast.For) or in_test(facts, node, cell):
+    for cell, _ in cell_units(facts):
+        for node in facts.nodes(cell, ast.For):  # the file's one walk, shared
+            if in_test(facts, node, cell):
                 continue
             passes, basis = _passes(facts, node, cell)
             if passes is None or passes < minimum or _decided_outside(facts, node, cell, minimum):
                 continue
-            judged = _judge(facts, node, cell, functions)
+            judged = _judge(facts, node, cell)
             if judged is not None:
                 found.append(TrainingLoop(node, cell, passes, basis, judged))
     return sorted(found, key=lambda t: (t.cell or 0, t.loop.lineno))
@@ -94,17 +92,7 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
     return stop - start, basis
 
 
-def _functions(facts: FileFacts) -> dict[str, list[tuple[int | None, Function]]]:
-    """The file's functions and methods by name, each with its cell."""
-    named: dict[str, list[tuple[int | None, Function]]] = {}
-    for cell, _ in cell_units(facts):
-        for node in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef):  # the file's one walk, shared
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                named.setdefault(node.name, []).append((cell, node))
-    return named
-
-
-def _reached(loop: ast.For, cell: int | None, functions: dict) -> Iterator[tuple[ast.AST, int | None]]:
+def _reached(facts: FileFacts, loop: ast.For, cell: int | None) -> Iterator[tuple[ast.AST, int | None]]:
     """Every node the loop's body runs: its own (nested loops included), then those of the
     file's functions it calls by name, and the functions they call, each once, nearest first."""
     todo: deque[tuple[ast.AST, int | None]] = deque([(loop, cell)])
@@ -115,17 +103,17 @@ def _reached(loop: ast.For, cell: int | None, functions: dict) -> Iterator[tuple
             yield node, at
             if isinstance(node, ast.Call):
                 name = last_name(node.func)
-                if name in functions and name not in seen:
+                if name not in seen:
                     seen.add(name)
-                    todo.extend((function, at_cell) for at_cell, function in functions[name])
+                    todo.extend((function, at_cell) for at_cell, function in facts.functions_named(name))
 
 
-def _judge(facts: FileFacts, loop: ast.For, cell: int | None, functions: dict) -> str | None:
+def _judge(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
     """What measures progress in a loop that trains and never stops early; None for any other loop."""
     if leaves(loop):
         return None
     trains, progress = False, None
-    for node, at in _reached(loop, cell, functions):
+    for node, at in _reached(facts, loop, cell):
         if isinstance(node, ast.Attribute) and node.attr == "stop_training":
             return None  # a Keras callback's flag read or set: it may end the loop
         if not isinstance(node, ast.Call):

@@ -1,11 +1,12 @@
 """`syntax.definitions` looks functions up by name in an index of the file built once: the same
-functions, in the same order, as walking the file for each name asked."""
+functions, in the same order, as walking the file for each name asked. The file is walked once,
+by the index of its tree (`base._index`), never again by `ast.walk`."""
 
 from __future__ import annotations
 
 import ast
 
-from greenlint.rules import syntax
+from greenlint.rules import base, syntax
 from greenlint.rules.base import FileFacts
 
 SOURCE = (
@@ -23,17 +24,25 @@ SOURCE = (
 )
 
 
-def _walked(facts: FileFacts, name: str) -> list:
-    return [n for n in ast.walk(facts.module()) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
+def _walked(tree: ast.Module, name: str) -> list:
+    return [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
+
+
+def _count_walks(monkeypatch) -> list:
+    """Every walk of a tree from now on: `ast.walk`'s and the tree index's (`base._index`)."""
+    walks: list = []
+    walk, index = ast.walk, base._index
+    monkeypatch.setattr(syntax.ast, "walk", lambda node: walks.append(node) or walk(node))
+    monkeypatch.setattr(base, "_index", lambda *args: walks.append(args) or index(*args))
+    return walks
 
 
 def test_each_name_gets_its_own_functions_in_walk_order(monkeypatch):
-    facts = FileFacts("m.py", (), SOURCE)
-    expected = {name: _walked(facts, name) for name in ("parse", "decode", "other", "missing")}
+    tree = ast.parse(SOURCE)
+    expected = {name: _walked(tree, name) for name in ("parse", "decode", "other", "missing")}
     assert [len(found) for found in expected.values()] == [3, 1, 1, 0]
-    walks = []
-    walk = ast.walk
-    monkeypatch.setattr(syntax.ast, "walk", lambda node: walks.append(node) or walk(node))
+    walks = _count_walks(monkeypatch)
+    facts = FileFacts("m.py", (), SOURCE, parsed=tree)
     for _ in range(2):
         assert syntax.definitions(facts, ast.Name("parse"), None) == expected["parse"]
         assert syntax.definitions(facts, ast.parse("self.decode", mode="eval").body, None) == expected["decode"]
@@ -50,10 +59,8 @@ def test_callers_may_change_what_they_are_given():
 
 
 def test_a_file_without_functions_is_walked_once(monkeypatch):
+    walks = _count_walks(monkeypatch)
     facts = FileFacts("m.py", (), "import tensorflow as tf\nx = tf.ones([2])\n")
-    walks = []
-    walk = ast.walk
-    monkeypatch.setattr(syntax.ast, "walk", lambda node: walks.append(node) or walk(node))
     assert syntax.definitions(facts, ast.Name("f"), None) == []
     assert syntax.definitions(facts, ast.Name("g"), None) == []
     assert len(walks) == 1
