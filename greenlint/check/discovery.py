@@ -153,7 +153,7 @@ def _gitignore(directory: Path, unreadable: list[Path], shown: Path | None = Non
         unreadable.append(shown or directory / ".gitignore")
     lines = (data or b"").decode("utf-8", "replace").splitlines()
     for number, line in enumerate(lines, 1):
-        if too_many_wildcards(line):
+        if not line.startswith("#") and too_many_wildcards(line):
             print(f"greenlint: warning: {shown or directory / '.gitignore'}:{number}: more than {MAX_WILDCARDS} `*` in"
                   " one path part, which greenlint cannot match in bounded time; the line ignores nothing", file=sys.stderr)
             lines[number - 1] = ""
