@@ -239,6 +239,18 @@ def test_deeply_nested_profiles_are_named_and_ignored(tmp_path, own_caches):
     assert code == 2 and "profiles.json: not valid JSON" in err
 
 
+@pytest.mark.parametrize("name", ["requirements.txt", "requirements-dev.txt", "pyproject.toml", "setup.cfg", "environment.yml"])
+def test_a_pin_file_that_is_a_fifo_is_never_opened(tmp_path, own_caches, name):
+    """The TensorFlow version a project pins is read from its pin files: opening a FIFO waits for
+    a writer forever (the long fuzz run hung here); a link to /dev/zero is no pin either."""
+    os.mkfifo(tmp_path / name)
+    (tmp_path / "setup.py").symlink_to("/dev/zero")
+    _write(tmp_path, "a.py", LOOP)
+    code, out, _ = _check(str(tmp_path), "--format", "json")
+    found = {(Path(d["filename"]).name, d["code"], d["location"]["row"]) for d in json.loads(out)}
+    assert code == 1 and found == {("setup.py", "GL002", 1), ("a.py", "GL101", 4), ("a.py", "GL201", 4)}
+
+
 SLOW = "*a" * 12 + "b"  # a regular expression backtracks through every `*`: minutes on one name
 
 
