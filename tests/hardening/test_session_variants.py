@@ -251,6 +251,19 @@ def test_a_pin_file_that_is_a_fifo_is_never_opened(tmp_path, own_caches, name):
     assert code == 1 and found == {("setup.py", "GL002", 1), ("a.py", "GL101", 4), ("a.py", "GL201", 4)}
 
 
+@pytest.mark.parametrize("make", [os.mkfifo, lambda path: path.symlink_to("/dev/zero" if path.stem == "cb" else "/dev/urandom")],
+                         ids=["fifo", "device"])
+def test_imported_modules_that_are_no_regular_files_are_named_not_read(tmp_path, own_caches, make):
+    """Rules read the modules a file imports (a callback's class, standalone `keras`): never a FIFO or a device."""
+    make(tmp_path / "helper.py")
+    make(tmp_path / "cb.py")
+    _write(tmp_path, "a.py", "import keras\nimport helper\nfrom cb import MyCb\n" + LOOP.replace("model.predict(", "model.fit(callbacks=[MyCb()], x=")
+           .replace("tf.keras.", "keras."))
+    code, out, _ = _check(str(tmp_path), "--format", "json", "-j", "1")
+    found = {(Path(d["filename"]).name, d["code"]) for d in json.loads(out)}
+    assert code == 1 and {("helper.py", "GL002"), ("cb.py", "GL002")} <= found
+
+
 SLOW = "*a" * 12 + "b"  # a regular expression backtracks through every `*`: minutes on one name
 
 
