@@ -7,7 +7,8 @@ The whole cache is one SQLite file, `greenlint.paths.cache_dir() / "check" / "li
 processes share it. Entries are
 plain JSON values, compressed: the records of greenlint.check.records, the rule table
 (greenlint.check.selection). Reading one only parses JSON and never runs code, so a repository
-may choose the cache directory; its readers check what they read. An entry that cannot be read back, or is not what
+may choose the cache directory; its readers check what they read, and a link committed at the
+cache file's name (or its SQLite companions') is removed, never written through. An entry that cannot be read back, or is not what
 its key says, is a miss; a file that is not such a cache (corrupt, foreign) is reported, then
 replaced by a new empty one, built aside and renamed over it. A file that is not yet this
 format's cache is judged and made inside one write transaction, so runs creating the cache at
@@ -39,6 +40,8 @@ FILE_NAME = "lint.sqlite"
 APPLICATION_ID = 0x474C4E54
 #: Seconds a write waits for another process's transaction to end.
 BUSY_TIMEOUT_S = 30.0
+#: The cache file and the files SQLite keeps beside it; SQLite opens each through a link at its name.
+SQLITE_FILES = ("", "-wal", "-shm", "-journal")
 SCHEMA = "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID"
 
 
@@ -153,6 +156,18 @@ def _use_wal(db: sqlite3.Connection) -> None:
             time.sleep(0.005)
 
 
+def _drop_links(file: Path) -> None:
+    """Remove a link found at the name of the cache file or of a file SQLite keeps beside it, and
+    say so: a repository can commit one in its cache-dir, and SQLite would create or rewrite its
+    target, anywhere. Only the link goes; its target is never opened."""
+    for suffix in SQLITE_FILES:
+        path = file.with_name(file.name + suffix)
+        if path.is_symlink():
+            print(f"greenlint: warning: {path}: a link, not a lint cache file; removed (its target is left alone)",
+                  file=sys.stderr)
+            path.unlink()
+
+
 class Cache:
     """Read and write cached values in the one cache file under `directory`; a cache that
     cannot be opened or written only costs speed."""
@@ -260,6 +275,7 @@ class Cache:
             return _connections[self.file]
         db = None
         try:
+            _drop_links(self.file)
             db = self._open(self.file)
         except (OSError, sqlite3.OperationalError):
             pass  # no folder can be made there, unwritable, locked past the timeout: run without

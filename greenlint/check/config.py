@@ -161,10 +161,21 @@ def _per_file_ignores(value: Any, where: str) -> dict[str, tuple[str, ...]]:
     return {pattern: _codes(codes, f"{where}.{pattern}") for pattern, codes in value.items()}
 
 
+#: The most `*` runs one path part of a file pattern may hold. The gitignore-style matcher
+#: (pathspec: a regular expression) backtracks through each: `*a*a*a*a*b` takes 9 s on one name
+#: of 250 `a`s, each `*` more multiplies it by the name's length; three take 0.1 s at worst.
+MAX_WILDCARDS = 3
+
+
+def too_many_wildcards(pattern: str) -> bool:
+    """Whether a path part of *pattern* holds more than MAX_WILDCARDS runs of `*` (`**` is one)."""
+    return any(len(re.findall(r"(?<!\\)\*+", part)) > MAX_WILDCARDS for part in pattern.split("/"))
+
+
 def check_file_pattern(pattern: str, where: str) -> None:
     """Raise a ConfigError, saying *where*, for a per-file-ignores pattern that could never match a
-    file: empty, a negation, a `.` or `..` component, `{a,b}` alternation, an unclosed `[`, or one
-    the gitignore-style matcher refuses."""
+    file: empty, a negation, a `.` or `..` component, `{a,b}` alternation, an unclosed `[`, more
+    `*` in a part than can be matched in bounded time, or one the gitignore-style matcher refuses."""
     why = None
     if not pattern.strip():
         why = "it is empty"
@@ -173,6 +184,8 @@ def check_file_pattern(pattern: str, where: str) -> None:
     elif any(part in (".", "..") for part in pattern.split("/")):
         why = ("a `.` or `..` component: files are matched by their path below the project root, which holds"
                " none (`/a.py` anchors a pattern there)")
+    elif too_many_wildcards(pattern):
+        why = f"more than {MAX_WILDCARDS} `*` in one path part, which greenlint cannot match in bounded time"
     elif re.search(r"(?<!\\)\{[^{}]*,[^{}]*\}", pattern):
         why = "`{a,b}` alternation, which gitignore-style patterns do not have: write one pattern per alternative"
     else:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
-from greenlint.check.config import INCLUDE_SUFFIXES, Config, ConfigError
+from greenlint.check.config import INCLUDE_SUFFIXES, MAX_WILDCARDS, Config, ConfigError, too_many_wildcards
 
 
 def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
@@ -33,6 +34,10 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
             bad = [p for p in patterns if _invalid(p)]
             if bad:
                 raise ConfigError(f"exclude pattern {bad[0]!r} is not a valid gitignore-style pattern")
+            slow = [p for p in patterns if too_many_wildcards(p)]
+            if slow:
+                raise ConfigError(f"exclude pattern {slow[0]!r} has more than {MAX_WILDCARDS} `*` in one path part,"
+                                  " which greenlint cannot match in bounded time")
             spec.append(pathspec.GitIgnoreSpec.from_lines(patterns))
         return spec[0]
 
@@ -139,13 +144,19 @@ def _invalid(pattern: str) -> bool:
 def _gitignore(directory: Path, unreadable: list[Path], shown: Path | None = None):
     """The patterns of *directory*'s `.gitignore`. Only a regular file under the sources' size
     limit is read (a FIFO would block, `/dev/zero` or a huge sparse file exhaust memory); another
-    one is appended to *unreadable* as *shown* (reading it there gives its GL002) and ignores nothing."""
+    one is appended to *unreadable* as *shown* (reading it there gives its GL002) and ignores nothing.
+    A line with more `*` in a path part than can be matched in bounded time is named and skipped."""
     import pathspec
 
     data, error = read_bytes(directory / ".gitignore", MAX_BYTES)
     if error is not None:
         unreadable.append(shown or directory / ".gitignore")
     lines = (data or b"").decode("utf-8", "replace").splitlines()
+    for number, line in enumerate(lines, 1):
+        if not line.startswith("#") and too_many_wildcards(line):
+            print(f"greenlint: warning: {shown or directory / '.gitignore'}:{number}: more than {MAX_WILDCARDS} `*` in"
+                  " one path part, which greenlint cannot match in bounded time; the line ignores nothing", file=sys.stderr)
+            lines[number - 1] = ""
     try:
         return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines(lines)
     except Exception:  # a line git cannot use matches nothing there: it is skipped here too

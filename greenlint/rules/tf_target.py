@@ -2,8 +2,9 @@
 
 Read, in order, from: the `tensorflow-version` option; the project's pins (the nearest folder at
 or above the file holding a `pyproject.toml`, `requirements*.txt`, `setup.cfg`, `setup.py` or
-`environment.yml`: the first of those, in that order, that names `tensorflow` with a version);
-the installed `tensorflow` distribution's version (the name of its metadata folder, never the
+`environment.yml`: the first of those, in that order, that names `tensorflow` with a version;
+only a regular file under the sources' size limit is read, never a FIFO or a device); the
+installed `tensorflow` distribution's version (the name of its metadata folder, never the
 package itself);
 else the newest TensorFlow the catalog was built from. A pin is read as what pip would install:
 `==2.10.1` and `~=2.10.0` give 2.10, `<2.11` gives 2.10, `<=2.12` gives 2.12, a lower bound
@@ -16,7 +17,10 @@ from __future__ import annotations
 import functools
 import os
 import re
+from pathlib import Path
 from typing import NamedTuple
+
+from greenlint.analysis.sources import MAX_BYTES, read_bytes
 
 #: The files a project pins its dependencies in, in the order they are read.
 PIN_FILES = ("pyproject.toml", "requirements*.txt", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
@@ -110,12 +114,10 @@ def _signature(root: str) -> tuple:
 @functools.lru_cache(maxsize=256)
 def _pinned(root: str, signature: tuple) -> Target | None:
     for name, _, _ in signature:
-        try:
-            with open(os.path.join(root, name), encoding="utf-8", errors="replace") as f:
-                text = f.read(1_000_000)
-        except OSError:
+        data, _ = read_bytes(Path(root, name), MAX_BYTES)  # never a FIFO (opening one waits), a device or a huge file
+        if data is None:
             continue
-        for match in _PIN.finditer(_uncommented(text)):
+        for match in _PIN.finditer(_uncommented(data.decode("utf-8", "replace"))):
             return Target(read_spec(match.group(1)), f"pinned in {name}")
     return None
 

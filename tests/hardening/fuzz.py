@@ -823,6 +823,11 @@ ISSUE_29_ITEMS = [
     ("LSP: a second `initialize` (held-out variant)", "InvalidRequest (-32600); the session and its open documents stay", "test_lsp.py"),
     ("LSP: a request whose `method` is not a string (`5`, `null`, a list) (held-out variant)", "InvalidRequest (-32600) with its id, never an internal error; the session goes on", "test_lsp.py"),
     ("LSP: a notebook whose `cells` name a cell missing from `cellTextDocuments` (held-out variant)", "that cell left out (never read from disk); the others analysed, every hover answered", "test_lsp.py"),
+    ("`lint.sqlite` (or its `-wal`, `-shm`, `-journal`) committed as a link in a project's cache-dir", "the link removed and named, its target never opened (SQLite created or rewrote it anywhere)", "test_session_variants.py"),
+    ("a pyproject.toml key or table of 100,000 dotted parts", "a config error naming the line (tomllib is quadratic in a key's parts: 8,000 took 5 s and 270 MB, 100,000 was killed)", "test_session_variants.py"),
+    ("a `.gitignore` line, exclude or per-file-ignores pattern of many `*` (`*a*a*a*a*a*b`)", "the `.gitignore` line named and skipped, the option a config error (a regular expression backtracked for minutes on one long name)", "test_session_variants.py"),
+    ("a FIFO named requirements.txt, pyproject.toml, setup.cfg or environment.yml (the TensorFlow pin files); imported modules that are FIFOs or device links", "never opened: pins read only from regular files under 768 KiB (a FIFO hung every check); the modules named (GL002)", "test_session_variants.py"),
+    ("git config through `include.path`, odd filter driver names, display settings; gitlinks; names with newlines or OSC 52; notebooks with `%%bash` cells or a BOM; noqa in strings; odd option values; LSP messages out of order", "nothing runs, the comparison unchanged, shown escaped, findings kept, usage errors, every request answered", "test_session_variants.py"),
 ]
 
 
