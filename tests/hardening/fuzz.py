@@ -383,6 +383,28 @@ def _git(repo: Path, *args: str, data: str | None = None) -> str:
                           text=True).stdout.strip()
 
 
+def repository_case(tmp_path: Path, source: str) -> tuple[Path, Path, Path]:
+    """(case root, a repository with one commit of *source* as a.py, a folder outside it that must stay
+    as it is), three levels below the root so that `..` entries have somewhere to point."""
+    base = tmp_path / "case" / "1" / "2" / "3"
+    repo, outside = base / "repo", base / "outside"
+    repo.mkdir(parents=True)
+    outside.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    _write(repo, "a.py", source)
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "base")
+    return tmp_path / "case", repo, outside
+
+
+def recording_script(outside: Path) -> Path:
+    """A command that records that it ran (in *outside*, where `check_repo_case` looks)."""
+    script = outside.parent / "run.sh"
+    script.write_text(f"#!/bin/sh\necho ran >> {outside / 'ran'}\ncat\n")
+    script.chmod(0o755)
+    return script
+
+
 def _tree(repo: Path, *entries: tuple[str, str, str]) -> str:
     kinds = {"100644": "blob", "120000": "blob", "040000": "tree"}
     return _git(repo, "mktree", data="".join(f"{m} {kinds[m]} {sha}\t{name}\n" for m, sha, name in entries))

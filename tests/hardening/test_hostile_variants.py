@@ -19,30 +19,14 @@ from tests.hardening.fuzz import _git, _write
 @pytest.fixture
 def case(tmp_path, own_caches):
     """(case root, repository with one commit, a folder outside it that must stay as it is)."""
-    base = tmp_path / "case" / "1" / "2" / "3"
-    repo, outside = base / "repo", base / "outside"
-    repo.mkdir(parents=True)
-    outside.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
-    _write(repo, "a.py", fuzz.TF + fuzz.SNIPPETS[0])
-    _git(repo, "add", ".")
-    _git(repo, "commit", "-qm", "base")
-    return tmp_path / "case", repo, outside
-
-
-def _script(outside: Path) -> Path:
-    """A command that records that it ran (in *outside*, where `check_repo_case` looks)."""
-    script = outside.parent / "run.sh"
-    script.write_text(f"#!/bin/sh\necho ran >> {outside / 'ran'}\ncat\n")
-    script.chmod(0o755)
-    return script
+    return fuzz.repository_case(tmp_path, fuzz.TF + fuzz.SNIPPETS[0])
 
 
 def test_a_submodules_own_config_runs_no_command(case):
     """A checked-out submodule whose config names a clean filter, fsmonitor and an external diff:
     comparing the working tree must not make git look inside it (git status there runs the filter)."""
     root, repo, outside = case
-    script = _script(outside)
+    script = fuzz.recording_script(outside)
     sub = outside.parent / "subsrc"
     sub.mkdir()
     _git(sub, "init", "-q", "-b", "main")
@@ -187,7 +171,7 @@ def test_a_partial_clone_s_lazy_fetch_runs_no_command(case):
     command, and a commit naming a blob it lacks: reading that blob would make git fetch it, which
     runs the command (`protocol.allow=never` refuses every transport)."""
     root, repo, outside = case
-    script = _script(outside)
+    script = fuzz.recording_script(outside)
     missing = "12" * 20
     tree = _git(repo, "mktree", "--missing", data=f"100644 blob {missing}\tb.py\n100644 blob {fuzz._blob(repo, fuzz.TF)}\ta.py\n")
     hostile = _git(repo, "commit-tree", tree, "-p", "HEAD", "-m", "a blob to fetch")
@@ -205,7 +189,7 @@ def test_a_git_file_pointing_at_another_repository_runs_no_command(case):
     """A checkout whose `.git` is a file (`gitdir: …`, as in a worktree or a submodule) naming
     another repository, whose config names fsmonitor and a clean filter for a stat-dirty file."""
     root, repo, outside = case
-    script = _script(outside)
+    script = fuzz.recording_script(outside)
     other = outside.parent / "other"
     other.mkdir()
     _git(other, "init", "-q", "-b", "main")

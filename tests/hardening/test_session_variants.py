@@ -43,23 +43,8 @@ def _codes(out: str) -> list[tuple[str, int]]:
 
 @pytest.fixture
 def case(tmp_path, own_caches):
-    """(case root, repository with one commit of LOOP, a folder outside it that must stay as it is)."""
-    base = tmp_path / "case" / "1" / "2" / "3"
-    repo, outside = base / "repo", base / "outside"
-    repo.mkdir(parents=True)
-    outside.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
-    _write(repo, "a.py", LOOP)
-    _git(repo, "add", ".")
-    _git(repo, "commit", "-qm", "base")
-    return tmp_path / "case", repo, outside
-
-
-def _script(outside: Path) -> Path:
-    script = outside.parent / "run.sh"
-    script.write_text(f"#!/bin/sh\necho ran >> {outside / 'ran'}\ncat\n")
-    script.chmod(0o755)
-    return script
+    """(case root, repository with one commit, a folder outside it that must stay as it is)."""
+    return fuzz.repository_case(tmp_path, LOOP)
 
 
 def _edit(repo: Path) -> None:
@@ -71,7 +56,7 @@ def test_commands_named_through_include_path_never_run(case):
     """`include.path` to a file naming fsmonitor, a filter driver in capitals, textconv, an external
     diff, a pager, hooks and `gpg.program` with `log.showSignature`: none runs on any side."""
     root, repo, outside = case
-    script = _script(outside)
+    script = fuzz.recording_script(outside)
     included = outside.parent / "included.cfg"
     included.write_text(
         f'[core]\n\tfsmonitor = {script}\n\tpager = {script}\n\thooksPath = {outside.parent}\n'
@@ -93,7 +78,7 @@ def test_commands_named_through_include_path_never_run(case):
 def test_filter_drivers_of_odd_names_are_turned_off(case, driver):
     """A driver name holding a dot, capitals or a space: `-c filter.<name>.clean=` still names it."""
     root, repo, outside = case
-    script = _script(outside)
+    script = fuzz.recording_script(outside)
     _git(repo, "config", f"filter.{driver}.clean", str(script))
     _git(repo, "config", f"filter.{driver}.process", str(script))
     (repo / ".gitattributes").write_text(f'* filter="{driver}"\n' if " " in driver else f"* filter={driver}\n")
