@@ -22,7 +22,7 @@ from greenlint.rules.base import (
 from greenlint.rules.batch_origin import step_literals
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.large_step import large_step
+from greenlint.rules.large_step import large_step, step_flops
 from greenlint.rules.syntax import FEW_ELEMENTS, LOOPS, SCOPES, STEP_METHODS, cell_units, last_name, own_body, units
 
 MODEL_METHODS = ("fit", "evaluate", "predict")
@@ -146,7 +146,9 @@ def _fixed_batch_model(facts: FileFacts) -> bool:
 #: A generator of batches for a two-input model; its batch size is its caller's.
 GENERATOR = (
     "import numpy as np\nimport tensorflow as tf\n"
-    "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nmodel.compile(optimizer='sgd', loss='mse')\n"
+    "a_in, b_in = tf.keras.Input((10,)), tf.keras.Input((4,))\n"
+    "model = tf.keras.Model([a_in, b_in], tf.keras.layers.Dense(1)(tf.keras.layers.Concatenate()([a_in, b_in])))\n"
+    "model.compile(optimizer='sgd', loss='mse')\n"
     "def batches(rows, batch_size):\n    while True:\n"
     "        a = np.zeros((batch_size, 10))\n        b = np.zeros((batch_size, 4))\n"
     "        yield [a, b], np.zeros(batch_size)\n"
@@ -174,8 +176,10 @@ class SmallBatchSize(Rule):
     function passes a batch size that greenlint finds in the arrays the generator yields (inputs,
     a list of them, or targets: `yield [b0, b1], np.zeros(batch_size)`), at the literal or at the
     assignment `batch_size = 8` the call's name was last given, when the step count follows the
-    batch (`steps_per_epoch=len(lines) // batch_size`, or none given) and the step is not known to
-    be compute-bound (a named large model, or a priced step of at least half a GPU's peak FLOPs).
+    batch (`steps_per_epoch=len(lines) // batch_size`, or none given), and the model's FLOPs are
+    known and its step is not compute-bound (a named large model, or a priced step of at least half
+    a GPU's peak FLOPs): where greenlint cannot price the model (a detector built by helpers it does
+    not follow), a batch of 4 may already fill the device, so nothing is claimed.
 
     A one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or a model's forward
     pass under a `GradientTape`) whose batch greenlint knows (the rows of its inputs, or of its
@@ -186,7 +190,8 @@ class SmallBatchSize(Rule):
     call passes it (a literal in test code is not reported). Only where a `for` loop around the step draws its batches by that value
     (`for a, b in loader.load_batch(batch_size)`, `range(0, n, batch_size)`): a loop of a fixed
     count (`for step in range(iterations)`) runs as many steps whatever the batch, so a larger one
-    would only add work. Not reported where the step is known to be compute-bound (as above).
+    would only add work. Reported only where the model's FLOPs are known and the step is not
+    compute-bound (as above).
 
     One finding per literal: a `fit()`/`evaluate()`/`predict()` whose batch size comes from the
     `.batch(n)` of the dataset it consumes is not reported again (the `batch` call is). A
@@ -277,6 +282,11 @@ class SmallBatchSize(Rule):
             "model = tf.keras.applications.ResNet50(weights=None)\nmodel.compile(optimizer='sgd', loss='mse')\n"
             "def batches(size):\n    while True:\n        yield np.zeros((size, 224, 224, 3)), np.zeros((size, 1000))\n"
             "size = 8\nmodel.fit_generator(batches(size), steps_per_epoch=len(rows) // size, epochs=30)\n"
+        ),
+        Valid(  # a model greenlint cannot price (built by a module it does not see): a batch of 4 may fill the device
+            "import numpy as np\nfrom detector import create_model\nmodel = create_model()\n"
+            + GENERATOR.split("model.compile(optimizer='sgd', loss='mse')\n", 1)[1]
+            + "size = 4\nmodel.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size, epochs=30)\n"
         ),
         Valid(  # a fixed number of steps of a generator's small batches: a larger batch would only add work
             GENERATOR + "size = 8\nmodel.fit_generator(batches(rows, size), steps_per_epoch=100, epochs=30)\n"
@@ -385,12 +395,12 @@ class SmallBatchSize(Rule):
         Invalid(  # the generator's batch, bound to a name the call passes it: reported where it is bound
             GENERATOR + "size = 8\n"
             "model.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size, epochs=30)\n",
-            line=10,
+            line=11,
             message_contains="batch size 8 given to the generator",
         ),
         Invalid(  # a literal passed to the generator itself
             GENERATOR + "model.fit(batches(rows, 4), epochs=30)\n",
-            line=10,
+            line=11,
         ),
         Invalid(
             "import tensorflow as tf\n"
@@ -537,8 +547,8 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
     size = entry.get("value")
     if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum):
         return None
-    if not str(entry.get("note") or "").startswith("the generator yields batches of") or large_step(site):
-        return None  # a compute-bound step (a large model, named or priced) keeps the device busy at any batch
+    if not str(entry.get("note") or "").startswith("the generator yields batches of") or not _small_known_step(site):
+        return None
     call, cell = facts.node(site), site.callsite.span.cell
     if call is None:
         return None
@@ -572,10 +582,18 @@ def _step_literals(facts: FileFacts, site: Site, minimum: int) -> tuple[list[Spa
         return None
     entry = work.get("samples")
     size = entry.get("value") if isinstance(entry, dict) and entry.get("provenance") != "unknown" else None
-    if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum) or large_step(site):
+    if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum) or not _small_known_step(site):
         return None
     call = facts.node(site)
     return (step_literals(facts, call, site.callsite.span.cell, size), size) if call is not None else None
+
+
+def _small_known_step(site: Site) -> bool:
+    """The model's FLOPs are known and its step is not compute-bound: a batch set through a generator
+    or a step function is reported only then. A large model (named or priced) keeps the device busy
+    at any batch, and where its FLOPs are unknown (a detector built by helpers greenlint cannot
+    follow) a batch of 4 may already fill the device: unknown stays unknown."""
+    return step_flops(site) is not None and not large_step(site)
 
 
 def _is_int(node: ast.AST | None, size: int) -> bool:
