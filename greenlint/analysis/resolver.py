@@ -1142,6 +1142,8 @@ class Resolver:
             if type(owner) in (UserInst, UserClass):
                 attrs = owner.info.attrs
                 attrs[target.attr] = merge(attrs.get(target.attr, MISSING), value)
+            elif isinstance(target, ast.Attribute) and target.attr in work_mod.GRAPH_ATTRIBUTES and work_mod.is_model(owner):
+                work_mod.rewired(owner)  # `vgg.outputs = [vgg.layers[9].output]`: another network from here on
         elif kind in (ast.Tuple, ast.List):
             items = _unpack(value, len(target.elts))
             for i, element in enumerate(target.elts):

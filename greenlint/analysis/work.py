@@ -66,6 +66,21 @@ def is_model(value: Any) -> bool:
     return type(value) is Inst and value.cls.rpartition(".")[2] in MODEL_CLASSES and value.cls.startswith("tensorflow.keras")
 
 
+#: A model's attributes whose assignment rewires its network (`vgg.outputs = [vgg.layers[9].output]`).
+GRAPH_ATTRIBUTES = frozenset({"inputs", "outputs", "input", "output", "layers"})
+#: What a model value knows of its network (`model_net`).
+_NETWORK_META = ("model_name", "graph", "layers", "sub_layers")
+
+
+def rewired(model: Inst) -> None:
+    """*model*'s inputs, outputs or layers are assigned: its network is no longer the one it was built
+    with (a VGG19 cut to its first blocks for a perceptual loss), so its size is unknown from here on,
+    not the whole network's."""
+    for key in _NETWORK_META:
+        model.meta.pop(key, None)
+    model.meta["rewired"] = True
+
+
 def unpriced(value: Any) -> bool:
     """A model built here (not loaded) whose FLOPs are not known, e.g. its input shape a parameter of
     the function building it: a call passing that function its own arguments may tell them."""

@@ -241,3 +241,19 @@ def test_eager_calls_of_layers_of_several_inputs():
     assert mha["input_shape"]["value"] == [[8, 32, 64], [8, 10, 64]]
     assert mha["flops"]["value"] == 8 * found.flops
     assert work_of(code, "tensorflow.keras.layers.Add.__call__")["flops"]["value"] == 8 * 32 * 64
+
+
+def test_a_model_whose_outputs_are_reassigned_is_no_longer_the_whole_network():
+    """SRGAN's perceptual loss: `vgg.outputs = [vgg.layers[9].output]` cuts VGG19 to its first blocks.
+    The whole application's 143M parameters would be counted for a tenth of them: from the assignment
+    on, the model's size is unknown (a lower bound where it is part of a bigger graph), never the whole."""
+    code = """
+    vgg = tf.keras.applications.VGG19(weights="imagenet")
+    whole = vgg.predict(np.zeros((4, 224, 224, 3)))
+    vgg.outputs = [vgg.layers[9].output]
+    cut = vgg.predict(np.zeros((4, 224, 224, 3)))
+    """
+    before, after = [s.work for s in sites(code) if s.api == "tensorflow.keras.Model.predict"]
+    assert before["params"]["value"] == 143_667_240
+    assert "params" not in after or after["params"]["value"] is None
+    assert after["flops_per_sample"]["value"] is None
