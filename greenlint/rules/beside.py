@@ -6,25 +6,24 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
+
+from greenlint.analysis.sources import MAX_BYTES, read_bytes
 
 #: How many Python files of the folder are read.
 MAX_BESIDE = 200
 
 
 def beside_mentions(path: str, pattern: re.Pattern[str]) -> bool:
-    """Whether a Python module of *path*'s folder (the first `MAX_BESIDE` by name, each read up
-    to its first million characters) has text matching *pattern*."""
+    """Whether a Python module of *path*'s folder (the first `MAX_BESIDE` by name; regular files
+    under the sources' size limit only, never a FIFO or a device) has text matching *pattern*."""
     directory = os.path.dirname(os.path.abspath(path))
     try:
         names = sorted(n for n in os.listdir(directory) if n.endswith(".py"))[:MAX_BESIDE]
     except OSError:
         return False
     for name in names:
-        try:
-            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
-                text = f.read(1_000_000)
-        except OSError:
-            continue
-        if pattern.search(text):
+        data, _ = read_bytes(Path(directory, name), MAX_BYTES)  # opening a FIFO named `x.py` would wait forever
+        if data is not None and pattern.search(data.decode("utf-8", "replace")):
             return True
     return False
