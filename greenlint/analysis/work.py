@@ -78,7 +78,7 @@ def rewired(model: Inst) -> None:
     not the whole network's."""
     for key in _NETWORK_META:
         model.meta.pop(key, None)
-    model.meta["rewired"] = True
+    model.meta["rewired"] = True  # (a receiver's feature in the calls JSON: why its size is unknown)
 
 
 def unpriced(value: Any) -> bool:
@@ -382,6 +382,8 @@ def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
 def merge_layer(api: str, features: dict) -> Inst | None:
     """The merge layer that a functional helper (`concatenate([a, b], axis=3)`, `add([x, y])`) builds
     and calls at once, with the call's literal arguments; None for any other API."""
+    if not api.startswith(LAYERS):  # (asked of every call site: the cheap test first)
+        return None
     module, _, leaf = api.rpartition(".")
     if module != LAYERS.rstrip(".") or leaf not in layers.MERGE_FUNCTIONS:
         return None

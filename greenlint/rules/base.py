@@ -263,14 +263,18 @@ class FileFacts:
             index[key] = tuple(node for node in index["walked"] if type(node) in types)
         return index[key]
 
+    @property
+    def cells(self) -> list[int | None]:
+        """The file's units: None for a script, each code cell's 1-based number for a notebook."""
+        return [None] if isinstance(self.source, str) else list(range(1, len(self.source) + 1))
+
     def functions_named(self, name: str) -> tuple[tuple[int | None, ast.FunctionDef | ast.AsyncFunctionDef], ...]:
         """The file's functions and methods named *name* (every cell of a notebook), each with its
         cell, in `nodes`' order: indexed by name once per file (rules follow calls name by name)."""
         named = self._functions
         if not named:
             named[None] = []  # built: a file without functions
-            cells = [None] if isinstance(self.source, str) else range(1, len(self.source) + 1)
-            for cell in cells:
+            for cell in self.cells:
                 for function in self.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef):
                     if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):  # for the type checker
                         named.setdefault(function.name, []).append((cell, function))

@@ -146,7 +146,7 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
 def _calls_of(facts: FileFacts, name: str, method: bool) -> Iterator[tuple[int | None, ast.Call]]:
     """Calls in the file naming a function: `name(...)`, or `obj.name(...)` for a *method*."""
     for cell, _ in cell_units(facts):
-        for call in facts.nodes(cell, ast.Call):
+        for call in facts.calls_named(cell, name):  # the file's calls indexed by the name they end in
             func = call.func
             if method and isinstance(func, ast.Attribute) and func.attr == name:
                 yield cell, call

@@ -314,8 +314,7 @@ def units(facts: FileFacts) -> list[ast.Module]:
 def cell_units(facts: FileFacts) -> list[tuple[int | None, ast.Module]]:
     """The file's tree with cell None, or each notebook cell's tree with its 1-based cell number,
     in order (a unit that does not parse left out)."""
-    cells = [None] if isinstance(facts.source, str) else range(1, len(facts.source) + 1)
-    return [(cell, module) for cell in cells if (module := facts.module(cell)) is not None]
+    return [(cell, module) for cell in facts.cells if (module := facts.module(cell)) is not None]
 
 
 def source_text(facts: FileFacts) -> str:
