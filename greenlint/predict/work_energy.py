@@ -186,10 +186,17 @@ def derive(group: str, f: dict, least: bool = False) -> tuple[float | None, floa
 
 
 def least_epochs(f: dict) -> float:
-    """The fewest epochs early stopping allows: `epochs_least` (its patience + 1, analysis/work.py),
-    else 1; never more than the epochs written."""
-    epochs = _num(f.get("epochs")) or 1.0
-    return min(_num(f.get("epochs_least")) or 1.0, epochs)
+    """The fewest epochs early stopping lets a call run: `epochs_least` (its patience + 1,
+    analysis/work.py), else 1; never more than it has left (`epochs` less `initial_epoch`)."""
+    left = (_num(f.get("epochs")) or 1.0) - (_num(f.get("initial_epoch")) or 0.0)
+    return max(min(_num(f.get("epochs_least")) or 1.0, left), 0.0)
+
+
+def fewest_epochs(f: dict) -> dict:
+    """The features of a call stopped as early as `least_epochs` allows: its `epochs` (Keras' last
+    epoch, counted from 0, not from `initial_epoch`) that many past `initial_epoch`, with no bound."""
+    start = _num(f.get("initial_epoch")) or 0.0
+    return {**{k: v for k, v in f.items() if k != "epochs_bound"}, "epochs": start + least_epochs(f)}
 
 
 def effective_epochs(f: dict) -> float | None:
@@ -212,8 +219,7 @@ def epochs_ends(f: dict) -> tuple[dict, dict]:
     `least_epochs` and the written bound, else the call itself twice."""
     if f.get("epochs_bound") != "upper" or _num(f.get("epochs")) is None:
         return f, f
-    most = {k: v for k, v in f.items() if k != "epochs_bound"}
-    return {**most, "epochs": least_epochs(f)}, most
+    return fewest_epochs(f), {k: v for k, v in f.items() if k != "epochs_bound"}
 
 
 def roofline(f: dict) -> tuple[float, str] | None:
@@ -362,8 +368,8 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
         unknown.append("epochs")
         least.append("one epoch")
     elif group == "training" and f.get("epochs_bound") == "upper":
-        low["epochs"] = least_epochs(f)
-        least.append(f"{low['epochs']:g} epoch{'s' if low['epochs'] != 1 else ''} (early stopping)")
+        low["epochs"], run = fewest_epochs(f)["epochs"], least_epochs(f)
+        least.append(f"{run:g} epoch{'s' if run != 1 else ''} (early stopping)")
     if no_flops:
         high["flops_per_sample"] = HIGH_FLOPS_PER_SAMPLE
         params = _num(f.get("params"))

@@ -131,6 +131,23 @@ def test_early_stopping_on_data_of_unknown_size_reaches_down_to_its_patience(shi
     assert p.interval_j[1] >= full.energy_j  # up to all 1000 epochs
 
 
+def test_a_resumed_fit_under_early_stopping_counts_the_epochs_it_runs(shipped):
+    """`initial_epoch=50` of `epochs=100` with EarlyStopping(patience=10) runs 11 to 50 epochs: its floor is
+    11 epochs of one batch and its high end 50 epochs, never a class constant scaled by all 100."""
+    stopped = "cb = keras.callbacks.EarlyStopping(patience=10)\n" + LOADTXT.replace(
+        "verbose=0)", "verbose=0, initial_epoch=50, validation_split=0.2, callbacks=[cb])")
+    s, p = predicted(shipped, stopped.format(epochs=100))
+    assert s.work["epochs"]["bound"] == "upper" and s.work["initial_epoch"]["value"] == 50
+    assert p.floor and "11 epochs (early stopping)" in p.evidence.note
+    features = {k: v for k, v in with_work(s.features, s.work).items() if k not in ("epochs_bound", "epochs_least")}
+    least = shipped.predict(s.api, {**features, "epochs": 61})
+    most = shipped.predict(s.api, {**features, "epochs": 100})
+    assert p.energy_j == pytest.approx(least.energy_j, rel=1e-3)  # 11 epochs run, one batch each
+    assert most.energy_j <= p.interval_j[1]
+    fresh = predicted(shipped, stopped.replace("initial_epoch=50, ", "").format(epochs=50))[1]
+    assert p.interval_j[1] == pytest.approx(fresh.interval_j[1], rel=0.05)  # 50 epochs at most either way
+
+
 def test_a_train_on_batch_of_unknown_size_is_one_step_not_a_fit(shipped):
     """A one-batch call runs one step whatever its batch: its floor is that step on one sample (no fit's
     start-up, no epochs), and its high end one batch of the stated most, never epochs of it."""
