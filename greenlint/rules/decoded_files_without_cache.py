@@ -97,7 +97,8 @@ class DecodedFilesWithoutCache(Rule):
     The pair under bench/rules/ writes 400 PNG files (96×96, random pixels) and iterates their
     decoded, resized batches for 5 epochs, without and with `.cache()` after the decoding map
     (a new pipeline each run, so every run starts with an empty cache). The saving grows with
-    the number of epochs and with what the decoding costs against the training step.
+    the number of epochs and with what the decoding costs against the training step. The rule is
+    opt-in: whether the decoded set fits in memory, which caching needs, is not known from the code.
 
     ## Fix safety
     No automatic fix: a cache holds the whole decoded set in memory, which only the user knows

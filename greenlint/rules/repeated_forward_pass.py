@@ -66,7 +66,8 @@ class RepeatedForwardPass(Rule):
     ## Energy evidence
     The pair under bench/rules/ trains a three-layer perceptron as a TF1 graph
     (`tf.compat.v1`, eager execution off) for 200 steps of 64 rows, reading the loss with a
-    second `sess.run` on the same feed, and fetching it with the step.
+    second `sess.run` on the same feed, and fetching it with the step. The rule is opt-in until
+    the real-world benchmark has judged findings of it.
 
     ## Fix safety
     No automatic fix: fetched with the step, the loss is the one computed before the update,

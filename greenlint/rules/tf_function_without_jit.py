@@ -24,7 +24,7 @@ class TfFunctionWithoutJit(Rule):
     and TPUs often cuts memory traffic and time per step (the TensorFlow XLA guide reports
     speed-ups on many models). Whether it helps depends on the model and hardware, and some ops
     are not supported, so this rule is for projects that train on accelerators and want to be
-    reminded: enable it with `--extend-select GL601`.
+    reminded, and is opt-in: enable it with `--extend-select GL601`.
 
     ## Example
     ```python
