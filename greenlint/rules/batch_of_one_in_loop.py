@@ -71,8 +71,8 @@ class BatchOfOneInLoop(Rule):
     ```
 
     ## Energy evidence
-    The pair under bench/rules/GL206/ runs 32 images of 64×64 through a small convolutional
-    network, one image per `predict_on_batch` call against one call on the batch of 32, on
+    The pair under bench/rules/GL206/ runs 64 images of 64×64 through a small convolutional
+    network, one image per `predict_on_batch` call against one call on the batch of 64, on
     this machine's CPU. On a GPU, whose cores a batch of one leaves mostly idle, the saving
     is expected to be larger; it is not measured here.
 

@@ -80,7 +80,8 @@ class PersistentTapeUsedOnce(Rule):
     ## Energy evidence
     Mostly memory: the pair under bench/rules/ times a small eager step both ways, and on this
     CPU the non-persistent tape was not faster (the table shows the measured figure). The
-    saving is the memory the tape releases after its one `gradient()` call.
+    saving is the memory the tape releases after its one `gradient()` call, not energy, so the
+    rule is opt-in: enable it with `--extend-select GL313`.
 
     ## Fix safety
     Safe: removes `persistent=True`. The rule only fires when the tape gives gradients once, which
@@ -95,6 +96,7 @@ class PersistentTapeUsedOnce(Rule):
     MESSAGE = "a persistent GradientTape asked for gradients only once keeps its tensors alive for nothing"
     FIX_TITLE = "Remove `persistent=True`"
     FIX = RemoveArgument("persistent", position=0, safe=True)
+    DEFAULT_ENABLED = False  # opt-in: its measured pair saves no energy (see Energy evidence)
     VALID = (
         Valid(
             "import tensorflow as tf\nwith tf.GradientTape(persistent=True) as tape:\n    y = f(x)\n"

@@ -3,7 +3,7 @@ import numpy as np
 import tensorflow as tf
 
 rng = np.random.default_rng(0)
-images = rng.random((32, 64, 64, 3), dtype=np.float32)
+images = rng.random((64, 64, 64, 3), dtype=np.float32)
 model = tf.keras.Sequential([
     tf.keras.Input((64, 64, 3)),
     tf.keras.layers.Conv2D(32, 3, activation="relu"),
