@@ -1,4 +1,4 @@
-"""GL408 decoded-files-without-cache (opt-in): a pipeline that decodes files again on every epoch, never cached."""
+"""GL408 decoded-files-without-cache (opt-in): a pipeline or Python loader that decodes files again on every epoch, never cached."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_dataset_method
+from greenlint.analysis.callsite import Span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_dataset_method, is_keras_model_method
+from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     SCOPES,
@@ -16,6 +18,7 @@ from greenlint.rules.syntax import (
     chain_top,
     definitions,
     last_name,
+    loop_varying,
     map_function,
     own_loops,
     parameters,
@@ -33,6 +36,9 @@ FLOAT32 = 4
 MAX_USES = 24
 #: How many helpers a map function is followed through, parameter to parameter (`map_fn=map_fn`).
 MAX_HOPS = 4
+#: How `input_host_work` names an `ImageDataGenerator` flow of arrays in memory (analysis/hostwork.py's
+#: `describe`): host work per item, but no file read.
+ARRAY_FLOW = "`ImageDataGenerator.flow` "
 #: Calls whose iterations are those of the iterable they are given: iterating them iterates the pipeline.
 ITERATES = frozenset({"enumerate", "zip", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm"})
 
@@ -54,12 +60,24 @@ class DecodedFilesWithoutCache(Rule):
     function the file's calls of the helper pass there. The finding names the number of epochs
     where the code shows it.
 
+    Also a Python loop that decodes the files again on every epoch: a `for` that draws the
+    batches of `train_on_batch()` from a Python generator (or function) that reads and decodes
+    a file per item (OpenCV, PIL, scikit-image, imageio, SciPy, librosa, soundfile or Keras'
+    `load_img`, or an `ImageDataGenerator` flow over files: the analysis's `input_host_work`, as
+    GL409 reads it, less the `.flow()` of arrays in memory), called in the `for`'s header inside
+    another loop of the same function (`for epoch in range(200): for a, b in
+    loader.load_batch(1):`) with arguments that do not change from one pass of that loop to the
+    next: each pass makes the generator anew, and it decodes the same files again. The finding
+    is on that `for`'s header.
+
     Not reported: a file that calls `Dataset.cache()` anywhere (in memory or to a file); a
     pipeline that is yielded, passed to a function other than `fit`, or returned by a function
     the file never calls (the caller or the helper may cache it; a pipeline that another module
     builds and returns is not followed there); a pipeline only inspected (`.take(n)`); one pass
     (`epochs=1`, the default, or a single loop over the batches); a pipeline made anew on every
-    pass of the loop that iterates it (a cache would not outlive the pass).
+    pass of the loop that iterates it (a cache would not outlive the pass); for the Python
+    loops, a generator made once and drawn from with `next()` or iterated by name, or one whose
+    arguments change with each pass of the outer loop (other files each time).
 
     Opt-in (`--extend-select GL408`): whether the decoded set fits in memory is not known from
     the code. The finding says what it knows (the shape and size of one decoded image where
@@ -70,11 +88,14 @@ class DecodedFilesWithoutCache(Rule):
     ## Why is this bad?
     Without a cache, every epoch opens every file again, reads its bytes and decodes it (JPEG or
     PNG decoding, resizing, parsing a `tf.train.Example`) on the host's cores, only to produce
-    the same tensors as in the previous epoch. The TensorFlow guide "Better performance with the
+    the same tensors as in the previous epoch (a Python loader does the same in NumPy, on one
+    thread, between the device's steps). The TensorFlow guide "Better performance with the
     tf.data API" recommends `.cache()` after the expensive, deterministic part of a pipeline
     (and before random augmentation, shuffling and batching): the first epoch decodes, the
     others read the decoded tensors from memory. Over tens of epochs that removes nearly all
     the input pipeline's work, and, when the device waited for input, shortens every epoch.
+    For a Python loader, the same holds for its decoded arrays, read once and kept (random
+    flips and crops still drawn per batch from them).
 
     ## Example
     ```python
@@ -116,7 +137,12 @@ class DecodedFilesWithoutCache(Rule):
         "{what} reads and decodes the files again on {when}: if the decoded set fits in memory ({size}),"
         " `.cache()` after the decoding (before random augmentation and shuffling) decodes each file once"
     )
-    FIX_TITLE = "Cache the decoded elements: `.cache()` after the decoding map"
+    LOOP_MESSAGE = (
+        "`{what}()` reads and decodes the files again ({host}) on every pass of the loop at line {outer}: if the"
+        " decoded set fits in memory (its size is not known from the code), decode each file once, keep the arrays"
+        " and draw the batches from them"
+    )
+    FIX_TITLE = "Decode each file once and keep the decoded elements (`.cache()` after a `tf.data` decoding map)"
     VALID = (
         Valid(  # cached: the files are decoded once
             "import tensorflow as tf\n"
@@ -172,6 +198,28 @@ class DecodedFilesWithoutCache(Rule):
             "import tensorflow as tf\n\n\ndef images(paths):\n"
             "    return tf.data.Dataset.from_tensor_slices(paths).map(lambda p: tf.io.decode_png(tf.io.read_file(p)))\n\n\n"
             "for epoch in range(25):\n    for x in images(paths).batch(64):\n        train_step(x)\n"
+        ),
+        Valid(  # a decoding generator made once and drawn with next(): one stream, no pass redone
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
+            "gen = batches(paths)\nfor epoch in range(20):\n    for step in range(500):\n"
+            "        x, y = next(gen)\n        m.train_on_batch(x, y)\n"
+        ),
+        Valid(  # other files on each pass of the outer loop: nothing decoded twice
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def batches(paths):\n    for p in paths:\n        yield np.array([cv2.imread(p)]), np.zeros(1)\n"
+            "for shard in shards:\n    for x, y in batches(shard):\n        m.train_on_batch(x, y)\n"
+        ),
+        Valid(  # a flow of arrays in memory augmented at random on every epoch: nothing read from files
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=15, horizontal_flip=True)\n"
+            "for epoch in range(100):\n    for xb, yb in aug.flow(x_train, y_train, batch_size=64):\n"
+            "        m.train_on_batch(xb, yb)\n"
+        ),
+        Valid(  # a generator of slices of arrays in memory, made anew every epoch: nothing decoded
+            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def batches(x, y):\n    for i in range(0, len(x), 32):\n        yield x[i:i + 32], y[i:i + 32]\n"
+            "for epoch in range(20):\n    for xb, yb in batches(x, y):\n        m.train_on_batch(xb, yb)\n"
         ),
         Valid(  # a map function passed through a parameter: the arrays in memory are scaled, nothing decoded
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn):\n    return dataset.map(map_fn).batch(64)\n\n\n"
@@ -230,9 +278,23 @@ class DecodedFilesWithoutCache(Rule):
             line=9,
             message_contains="on each of 30 epochs",
         ),
+        Invalid(  # a loader's generator decoding every image, made anew on each epoch of a GAN loop
+            "import numpy as np\nimport scipy\nimport tensorflow as tf\n"
+            "class Loader:\n    def __init__(self, paths):\n        self.paths = paths\n"
+            "    def load_batch(self, size):\n        for i in range(len(self.paths) // size):\n"
+            "            yield np.array([scipy.misc.imread(p) for p in self.paths[i * size:(i + 1) * size]])\n"
+            "loader = Loader(paths)\nm = tf.keras.Sequential()\n"
+            "for epoch in range(200):\n    for i, imgs in enumerate(loader.load_batch(1)):\n"
+            "        m.train_on_batch(imgs, imgs)\n",
+            line=13,
+            message_contains="`load_batch()` reads and decodes the files again (`scipy.misc.imread` (line 9)) on every"
+            " pass of the loop at line 12",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        for span, what, host, outer in _loop_passes(facts):
+            yield self.diagnostic(span, facts.path, self.LOOP_MESSAGE.format(what=what, host=host, outer=outer))
         candidates = [s for s in facts.sites if s.api.rsplit(".", 1)[-1] in FROM_DIRECTORY or is_dataset_method(s.api, "map")]
         if not candidates or any(is_dataset_method(s.api, "cache") for s in facts.sites):
             return
@@ -251,6 +313,41 @@ class DecodedFilesWithoutCache(Rule):
             if when:
                 message = self.MESSAGE.format(what=what, when=when, size=_size(site))
                 yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, str, str, int]]:
+    """The `for` headers that draw `train_on_batch()`'s batches from a decoding generator (or
+    function) they call anew on each pass of an outer loop, with the same arguments: where, the
+    generator's name, its decode (`input_host_work`) and the outer loop's line; one per header."""
+    seen: set[int] = set()
+    for site in facts.sites:
+        host, above = site.features.get("input_host_work"), site.features.get("input_drawn_above")
+        if host is None or not isinstance(above, int) or not is_keras_model_method(site.api, ("train_on_batch",)):
+            continue
+        if host.startswith(ARRAY_FLOW):
+            continue  # a flow of arrays in memory, warped at random on each pass: nothing to keep
+        call, cell = facts.node(site), site.callsite.span.cell
+        line = site.callsite.span.line - above
+        draw = next((a for a in facts.ancestors(call, cell) if isinstance(a, (ast.For, ast.AsyncFor)) and a.lineno == line),
+                    None) if call is not None else None
+        made = _made(draw.iter) if draw is not None else None
+        if draw is None or made is None or id(draw) in seen or in_test_code(facts, site):
+            continue
+        outer = own_loops(facts, draw, cell)
+        if not outer or {n.id for n in ast.walk(made) if isinstance(n, ast.Name)} & loop_varying(outer[0]):
+            continue  # made once, or from other data on each pass
+        seen.add(id(draw))
+        span = Span(draw.lineno, draw.col_offset + 1, draw.iter.end_lineno or draw.lineno,
+                    (draw.iter.end_col_offset or 0) + 1, cell)
+        yield span, last_name(made.func), host, outer[0].lineno
+
+
+def _made(iterated: ast.expr) -> ast.Call | None:
+    """The call a `for` header makes the iterated generator with (through `enumerate`, `zip`,
+    `tqdm`: their first argument); None where it iterates a name (a generator made before)."""
+    while isinstance(iterated, ast.Call) and ast.unparse(iterated.func) in ITERATES and iterated.args:
+        iterated = iterated.args[0]
+    return iterated if isinstance(iterated, ast.Call) else None
 
 
 def _decodes(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:

@@ -1,4 +1,4 @@
-"""GL209 folder-listed-per-batch (opt-in): a function that lists a whole folder on every call to draw a few files of it."""
+"""GL209 folder-listed-per-batch: a function that lists a whole folder on every call to draw a few files of it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import Function, cell_units, last_name, parameters, source_text
+from greenlint.rules.syntax import Function, cell_units, last_name, own_loops, parameters, source_text
 
 #: Calls that list a folder, as written (`glob.glob(...)`, `os.listdir(...)`, `tf.io.gfile.glob(...)`).
 LISTINGS = frozenset({
@@ -43,10 +43,11 @@ class FolderListedPerBatch(Rule):
     result is kept (`functools.cache`, `lru_cache`); a path built from the function's arguments
     (`glob(os.path.join(root, split, "*"))`: it may list another folder each call); a listing
     used whole (shuffled and iterated once per epoch: its cost is shared by every file it
-    yields).
+    yields); a function the file calls (by its name: `f(...)`, `loader.f(...)`) only outside
+    any loop (a few samples drawn for a figure: the listing runs a handful of times).
 
-    Opt-in: greenlint does not see how many times the function is called (its caller is
-    usually a training loop in another module) nor how large the folder is; the draw of a few
+    greenlint does not see how large the folder is, nor, where the function's callers are in
+    another module (usually the training loop), how many times it is called; the draw of a few
     items of the listing is what says that the listing is redone for each small batch. Like
     every rule, it sees only the files greenlint analyses: those that name TensorFlow or Keras,
     import a module of the project, or are imported by a module of their own folder that names
@@ -95,7 +96,8 @@ class FolderListedPerBatch(Rule):
     ## Energy evidence
     Not measured yet: the saving is the listing's share of each call, which grows with the
     folder's size and the file system (a network file system costs most); bench/rules/not_measurable.json
-    says so.
+    says so. Default since the real-world benchmark judged its findings (bench/realworld: 1 of 1
+    true).
 
     ## Fix safety
     No automatic fix: where the listing is kept (the constructor, a module constant) is the
@@ -107,7 +109,6 @@ class FolderListedPerBatch(Rule):
 
     code = "GL209"
     name = "folder-listed-per-batch"
-    DEFAULT_ENABLED = False
     SITELESS = True  # a data loader often holds no TensorFlow call at all
     MESSAGE = (
         "`{call}` lists the whole folder on every call of `{function}` to draw a few of its files at random:"
@@ -132,6 +133,10 @@ class FolderListedPerBatch(Rule):
             "import tensorflow as tf\nimport glob\nimport random\n\n\ndef epoch_files():\n    files = glob.glob('data/*.png')\n"
             "    random.shuffle(files)\n    return files\n"
         ),
+        Valid(  # called only outside loops: a few samples drawn for a figure, the folder listed a handful of times
+            "import tensorflow as tf\nimport glob\nimport numpy as np\n\n\ndef samples(n):\n"
+            "    return np.random.choice(glob.glob('data/*.png'), size=n)\n\n\nshow(samples(16))\n"
+        ),
         Valid(  # at module level: listed once per run
             "import tensorflow as tf\nimport glob\nimport numpy as np\nFILES = glob.glob('data/*.png')\n\n\ndef batch(n):\n"
             "    return np.random.choice(FILES, size=n)\n"
@@ -145,6 +150,12 @@ class FolderListedPerBatch(Rule):
             "        batch = np.random.choice(path, size=batch_size)\n        return [read(p) for p in batch]\n",
             line=11,
             message_contains="`glob(...)` lists the whole folder on every call of `load_data`",
+        ),
+        Invalid(  # called by name inside a loop of the file (besides once outside): once per step
+            "import tensorflow as tf\nimport glob\nimport numpy as np\n\n\ndef batch(n):\n"
+            "    return np.random.choice(glob.glob('data/*.png'), size=n)\n\n\nshow(batch(16))\n"
+            "for step in range(1000):\n    train(batch(8))\n",
+            line=7,
         ),
         Invalid(  # a module constant path, one file drawn per call
             "import tensorflow as tf\nimport os\nimport random\nROOT = 'images'\n\n\ndef random_image():\n"
@@ -161,6 +172,8 @@ class FolderListedPerBatch(Rule):
             imported = _imported_names(module)
             for function in ast.walk(module):
                 if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not _runs_per_call(function):
+                    continue
+                if _called_outside_loops_only(facts, function.name):
                     continue
                 for call, bound in _listings(function, imported):
                     if _fixed_path(function, call) and _drawn_from(function, call, bound):
@@ -181,6 +194,13 @@ def _imported_names(module: ast.Module) -> set[str]:
 def _runs_per_call(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Not a constructor and not cached: its body runs on every call."""
     return function.name != "__init__" and not any(last_name(_called(d)) in CACHES for d in function.decorator_list)
+
+
+def _called_outside_loops_only(facts: FileFacts, name: str) -> bool:
+    """The file calls a function of this name (`f(...)`, `obj.f(...)`), and never inside a loop of
+    the calling function or module: it runs a few times, whatever it lists."""
+    calls = [(cell, call) for cell in facts.cells for call in facts.calls_named(cell, name)]
+    return bool(calls) and not any(own_loops(facts, call, cell) for cell, call in calls)
 
 
 def _called(decorator: ast.expr) -> ast.expr:
