@@ -1713,8 +1713,17 @@ class Resolver:
         if func is not None and func.runs is None and features.get("receiver") != wrappers.WRAPPER \
                 and wrappers.spends(api, self.table.cat.kind(api)):
             where = os.path.basename(self.imports.path) if self.imports is not None else "its module"
-            func.runs = (api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}")
+            func.runs = (api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}", self.fed_from_parameters(func, node, api))
         return features, named
+
+    def fed_from_parameters(self, func: FuncInfo, node: ast.Call, api: str) -> bool:
+        """A TF1 graph run whose `feed_dict` reads what the function's parameters (its receiver
+        aside) give it: a call of the function feeds the run the caller's values."""
+        feed = _feed(node, api)
+        if feed is None:
+            return False
+        read = flow.names(feed)
+        return any(read & derived for param, derived in self.parameter_flow(func).items() if param != flow.RECEIVER)
 
     def loop_features(self) -> dict:
         """`loop_multiplier` (the product of the enclosing loops' known counts), `loop_unbounded`
@@ -1755,7 +1764,7 @@ class Resolver:
             value, runs = next(((v, r) for v, r in spent if r is not None), (None, None))
             if runs is None:
                 continue
-            api, where = runs
+            api, where, _ = runs
             features = {**features, "receiver": drivers.DRIVER, "via": where}
             work = wrappers.spent_work(api, features)
             name = value.info.node.name if type(value) is UserFunc and hasattr(value.info.node, "name") else "the function given"
@@ -1789,22 +1798,24 @@ class Resolver:
         elif info.host_once is not None:
             self.note_host(info.host_once, once=not self.ctx.loops)
 
-    def spent_through(self, runs: tuple[str, str] | None) -> None:
+    def spent_through(self, runs: tuple[str, str, bool] | None) -> None:
         """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it."""
         func = self.ctx.func
         if runs is not None and func is not None and func.runs is None:
             func.runs = runs
 
-    def wrapper_call(self, node: ast.Call, runs: tuple[str, str] | None) -> None:
+    def wrapper_call(self, node: ast.Call, runs: tuple[str, str, bool] | None) -> None:
         """A call of another module's function that spends its work in a TF call: a call site of that
         API (wrappers.py), none of whose arguments is known here."""
         self.spent_through(runs)
         if runs is None or self.exporting:
             return
-        api, where = runs
+        api, where, fed = runs
         features, _ = self.record(node, api, [], [], None)
         features["receiver"] = wrappers.WRAPPER
         features["via"] = where
+        if fed:
+            features["fed"] = True
         name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
         work = self.calls[-1].work
         work.update(wrappers.spent_work(api, features))
@@ -1816,13 +1827,9 @@ class Resolver:
         else one run of it (graphrun.py)."""
         if api not in GRAPH_RUNS:
             return
-        cls, _, method = api.rpartition(".")
-        session = cls.endswith("Session")
+        session = api.rpartition(".")[0].endswith("Session")
         fetches = named.get("fetches") if session else owner
-        # the position of `feed_dict`: run(fetches, feed_dict), partial_run(handle, fetches, feed_dict), eval(feed_dict)
-        fed = (2 if method == "partial_run" else 1) if session else 0
-        feed = next((k.value for k in node.keywords if k.arg == "feed_dict"),
-                    node.args[fed] if len(node.args) > fed else None)
+        feed = _feed(node, api)
         work.update(graphrun.run_work(fetches, self.fed_rows.get(feed) if type(feed) is ast.Dict else None))
 
     def training_step(self, node: ast.Call, api: str, named: dict, owner: Any, first: Any, work: dict) -> None:
@@ -2308,6 +2315,16 @@ def _taken(node: ast.expr) -> int | None:
         if type(value) is ast.Constant and type(value.value) is int and value.value >= 0:
             return value.value
     return None
+
+
+def _feed(node: ast.Call, api: str) -> ast.expr | None:
+    """What a TF1 graph run is fed (None for another call): `feed_dict` by keyword, or by its
+    position: run(fetches, feed_dict), partial_run(handle, fetches, feed_dict), eval(feed_dict)."""
+    if api not in GRAPH_RUNS:
+        return None
+    cls, _, method = api.rpartition(".")
+    at = (2 if method == "partial_run" else 1) if cls.endswith("Session") else 0
+    return next((k.value for k in node.keywords if k.arg == "feed_dict"), node.args[at] if len(node.args) > at else None)
 
 
 def _divisor(test: ast.expr) -> tuple[int | ast.expr, frozenset] | None:

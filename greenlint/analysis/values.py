@@ -184,9 +184,10 @@ class FuncInfo:
     blind: bool = False  # walked before all its calls were seen, parameters unknown (Resolver.rewalk_blind)
     deferred: bool = False  # its walk was put off once, waiting for more of its calls
     sets_outer_names: bool = False  # has `global`/`nonlocal`: walked at its first call
-    #: (api, where) of the TF call in which a call of it spends its work (a session's run, a model's fit
-    #: or predict, a checkpoint's save: wrappers.py), made in its body or in a function it calls
-    runs: tuple[str, str] | None = None
+    #: (api, where, fed) of the TF call in which a call of it spends its work (a session's run, a model's
+    #: fit or predict, a checkpoint's save: wrappers.py), made in its body or in a function it calls;
+    #: *fed*: a graph run fed through `feed_dict` what the parameters of the function making it give
+    runs: tuple[str, str, bool] | None = None
     returned: list = field(default_factory=list)  # the values of its `return`s, before they are merged
     host: str | None = None  # the per-item host work its body does in a loop, or a function it calls does (hostwork.py)
     host_once: str | None = None  # a file decode outside its loops: per item where a caller loops over it
@@ -455,7 +456,7 @@ class ExtFunc:
     __slots__ = ("returns", "runs", "host", "host_once", "template")
 
     def __init__(
-        self, returns: Any, runs: tuple[str, str] | None = None, host: str | None = None, host_once: str | None = None,
+        self, returns: Any, runs: tuple[str, str, bool] | None = None, host: str | None = None, host_once: str | None = None,
         template: Template | None = None,
     ):
         self.returns = returns
@@ -474,7 +475,7 @@ class ExtClass:
     tf_base: str | None = None
     methods: dict[str, Any] = field(default_factory=dict)  # name -> return value (None: unknown)
     attrs: dict[str, Any] = field(default_factory=dict)
-    runs: dict[str, tuple[str, str]] = field(default_factory=dict)  # method name -> its `FuncInfo.runs`
+    runs: dict[str, tuple[str, str, bool]] = field(default_factory=dict)  # method name -> its `FuncInfo.runs`
     #: method name -> its host work (`FuncInfo.host`, `FuncInfo.host_once`), where it does some
     hosts: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
 
@@ -488,7 +489,7 @@ class ExtInst:
         self.cls = cls
 
 
-def runs_of(value: Any) -> tuple[str, str] | None:
+def runs_of(value: Any) -> tuple[str, str, bool] | None:
     """Where calling *value* spends its work (`FuncInfo.runs`, wrappers.py): a function's, an instance's `__call__`'s."""
     kind = type(value)
     if kind is UserFunc:

@@ -8,7 +8,8 @@ module: unknown there. So a function (or method) records `runs`, the TF call whe
 spends its work (`SPENT_KINDS`, a TF1 graph run, a checkpoint's save), made in its body or in a
 function it calls; the project summary carries it (`ExtFunc.runs`, `ExtClass.runs`), and a call of
 such a function in another module is a call site of that API (`features.receiver` "wrapper",
-`features.via` where the TF call is), counted by that module's loops. Its work is what can be told
+`features.via` where the TF call is; `features.fed` where that call is a graph run whose `feed_dict` reads
+what the helper's parameters give it), counted by that module's loops. Its work is what can be told
 at the call: none of the wrapped call's arguments is known there (a graph run: one run of the
 graph on a batch not known; a model's fit or predict: the model's size unknown).
 """

@@ -217,6 +217,11 @@ class FileFacts:
         analysis/wrappers.py, analysis/drivers.py)."""
         if site.features.get("receiver") in ("wrapper", "driver"):
             return None
+        return self.call_at(site)
+
+    def call_at(self, site: Site) -> ast.Call | None:
+        """The `ast.Call` written at a call site's span, whatever the site is listed as: for a
+        wrapper's call, the call of the helper (`model.train(lr, *batch)`), not the TF call it makes."""
         span = site.callsite.span
         index = self._tree(span.cell)
         return None if index is None else index["calls"].get((span.line, span.column - 1, span.end_line, span.end_column - 1))

@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import units
+from greenlint.rules.syntax import SCOPES, last_name, units
 
 PRINTS = frozenset({"tensorflow.print", "tensorflow.Print", "tensorflow.compat.v1.Print"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -20,8 +20,11 @@ class PrintInTrainingGraph(Rule):
     ## What it does
     Flags `tf.print()` and TensorFlow 1's `tf.Print()` written, with no `if` around them, in a
     function that runs on every training step: a loss or metric function the file gives to a
-    Keras `compile()` (`model.compile(loss=custom_loss)`), or code that `tf.function` traces.
-    One finding per function, at its first print. Test code is not reported. Off by default.
+    Keras `compile()` (`model.compile(loss=custom_loss)`), or code that `tf.function` traces
+    (decorated, wrapped by a `tf.function(f)`, or nested in such code). Not reported: a function
+    the file wraps with `tf.function(f)` only under an `if` (`if trace_function: f =
+    tf.function(f)`, a switch the user turns on), which runs eagerly otherwise. One finding per
+    function, at its first print. Test code is not reported. Off by default.
 
     ## Why is this bad?
     A print op is part of the graph: it runs every time the graph does, so in a loss it runs
@@ -84,6 +87,11 @@ class PrintInTrainingGraph(Rule):
         Valid(  # eager code prints once
             "import tensorflow as tf\nm = tf.keras.Sequential()\ntf.print(m(x))\n"
         ),
+        Valid(  # traced only when the user turns the switch on (off by default): eager otherwise
+            "import tensorflow as tf\n\n\ndef make(model, trace_function=False):\n    def f(x):\n"
+            "        loss = tf.reduce_mean(model(x))\n        tf.print('loss', loss)\n        return loss\n"
+            "    if trace_function:\n        f = tf.function(f)\n    return f\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -94,6 +102,13 @@ class PrintInTrainingGraph(Rule):
             "m.compile(optimizer='adam', loss=custom_loss)\n",
             line=5,
             message_contains="`custom_loss`, which runs on every training step (the loss given to `compile()`)",
+        ),
+        Invalid(  # wrapped unconditionally
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def train_step(x, y):\n    loss = tf.reduce_mean(m(x) - y)\n"
+            "    tf.print('loss', loss)\n    return loss\nstep = tf.function(train_step)\n",
+            line=5,
+            message_contains="traced by `tf.function`",
         ),
         Invalid(  # a tf.function training step
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -114,6 +129,8 @@ class PrintInTrainingGraph(Rule):
             if function is None or guarded or id(function) in reported:
                 continue
             if site.features.get("in_tf_function"):
+                if not _traced_always(facts, function, site.callsite.span.cell):
+                    continue
                 why = "traced by `tf.function`"
             elif function.name in given:
                 why = "the loss given to `compile()`"
@@ -141,6 +158,31 @@ def _function(facts: FileFacts, site: Site) -> tuple[ast.FunctionDef | ast.Async
         if isinstance(parent, (ast.If, ast.IfExp, ast.Lambda)):
             guarded = True
     return None, guarded
+
+
+def _traced_always(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> bool:
+    """`tf.function` traces the function whenever it runs: no `tf.function(f)` of the file wraps it,
+    or one does outside any `if` of its own function. Wrapped only under an `if`
+    (`if self.trace_function: f = tf.function(f)`, a switch off by default), it is traced only when
+    the user turns that on; decorated, or traced as part of another traced function, always."""
+    if any(last_name(d.func if isinstance(d, ast.Call) else d) == "function" for d in function.decorator_list):
+        return True
+    wraps = [
+        call for s in facts.sites if s.api == "tensorflow.function" and s.callsite.span.cell == cell
+        and (call := facts.node(s)) is not None and call.args
+        and isinstance(call.args[0], ast.Name) and call.args[0].id == function.name
+    ]
+    return not wraps or any(not _under_if(facts, call, cell) for call in wraps)
+
+
+def _under_if(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
+    """An `if` of the node's own function (or module) decides whether it runs."""
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, SCOPES):
+            return False
+        if isinstance(parent, (ast.If, ast.IfExp)):
+            return True
+    return False
 
 
 def _given_to_compile(facts: FileFacts) -> set[str]:

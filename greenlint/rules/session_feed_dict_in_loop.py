@@ -17,7 +17,9 @@ from greenlint.rules.syntax import (
     is_training_step,
     last_name,
     own_body,
+    own_loops,
     periodic,
+    waits_for_user,
 )
 
 RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run")
@@ -275,6 +277,18 @@ class SessionFeedDictInLoop(Rule):
     then `return data`: a batch built one item per run) in a function the file never calls: its
     callers, in another module, decide whether that feeding overlaps a step.
 
+    The run may be in another module's helper: a call such as `model.train(lr, *minibatch)` that
+    greenlint lists as the session run the helper makes (`features.via`) is reported where the
+    helper's run is fed through `feed_dict` what its parameters give it (`features.fed`) and a loop
+    around the call changes one of the call's arguments (a name the loop binds afresh, such as
+    `minibatch` above; an argument written as a call in place is not followed): each pass feeds
+    new values from Python through the helper (PPO's minibatches of one rollout, fed again on every
+    optimisation epoch). The same cases are left out as for a run written in the file (a call on
+    some iterations only, a data producer, values derived from a run in the loop such as the
+    observation an action produced), and so is a loop that waits for a person on each pass
+    (`input()`, a window shown until closed). A helper that feeds only literals or its own
+    attributes, whatever it is given, is not reported.
+
     ## Why is this bad?
     Every `run` with a `feed_dict` converts the fed Python or NumPy values and copies them into
     the runtime, then blocks until the step is done, so input preparation and computation never
@@ -330,6 +344,11 @@ class SessionFeedDictInLoop(Rule):
         "`Session.run(feed_dict=...)` once per generated element{times}, the next input drawn on the host from the"
         " output it fetched: every element pays a session call and a round trip to the device; sample in the graph"
         " (`tf.random.categorical`) and generate in a `tf.while_loop`, one run per sequence"
+    )
+    WRAPPED = (
+        "`{call}()` runs a session fed through `feed_dict` ({via}) with new values on every pass of this loop{times}:"
+        " each batch is converted and copied from Python, and input never overlaps compute; upload the data once"
+        " (a variable or a `tf.data` pipeline) and select the batches in the graph"
     )
     FIX_TITLE = "Feed changing batches with a tf.data pipeline, keep fixed data in the graph (and migrate to TF2)"
     VALID = (
@@ -495,8 +514,11 @@ class SessionFeedDictInLoop(Rule):
         runs = [site for site in facts.sites if site.api in RUNS]
         if not runs:  # nothing to judge: the tree is not indexed
             return
-        results = {id(facts.node(s)) for s in facts.sites if s.api in (*RUNS, *EVALS)}
+        results = {id(facts.call_at(s)) for s in facts.sites if s.api in (*RUNS, *EVALS)}
+        wrapped = [site for site in runs if _wrapped_feed(site)]
         fed_runs = {id(call) for call in map(facts.node, runs) if call is not None and binds(call, "feed_dict", 1)}
+        fed_runs |= {id(facts.call_at(site)) for site in wrapped}
+        yield from self._wrapped(facts, wrapped, results, fed_runs)
         for site in runs:
             call = facts.node(site)
             if call is None or feed(call) is None:  # fed nothing, or only maybe through `*`/`**`: not reported
@@ -524,3 +546,31 @@ class SessionFeedDictInLoop(Rule):
             elif (varies is False and not _timed(facts, loop, call, site.callsite.span.cell)
                   and not _shares_placeholders(fed, loop)):
                 yield self.diagnostic(site.callsite.span, facts.path, self.SAME_FEED)
+
+    def _wrapped(self, facts: FileFacts, wrapped: list[Site], results: set[int], fed_runs: set[int]) -> Iterator[Diagnostic]:
+        """A call of another module's helper whose session run is fed, through its `feed_dict`,
+        what the loop around the call changes (`model.train(lr, *minibatch)`): the same judgement
+        as a run written here, read from the helper's arguments."""
+        for site in wrapped:
+            call, cell = facts.call_at(site), site.callsite.span.cell
+            loop = next(iter(own_loops(facts, call, cell)), None) if call is not None else None
+            if call is None or loop is None or periodic(facts, call, cell) or _producer(facts, call, cell):
+                continue
+            given = ast.Tuple(elts=[*call.args, *(k.value for k in call.keywords)], ctx=ast.Load())
+            if _fed_back(given, loop, results) or _beside_step_loop(loop, fed_runs) or waits_for_user(loop):
+                continue
+            name = ast.unparse(call.func)
+            via = str(site.features.get("via") or "its session run")
+            message = self.WRAPPED.format(call=name, via=via, times=site.loop_times())
+            yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _wrapped_feed(site: Site) -> bool:
+    """A helper's call listed as the session run it makes (analysis/wrappers.py), whose run is fed
+    what the helper's parameters give it (`features.fed`), run again by a loop that changes one
+    of the call's arguments (`runs.varying`; the helper's receiver alone does not count)."""
+    if site.features.get("receiver") != "wrapper" or not site.features.get("fed"):
+        return False
+    loop = site.loop_runs
+    loops = site.callsite.runs.get("varying")
+    return (loop is None or loop > 1) and isinstance(loops, list) and any(set(names) - {"receiver"} for names in loops)

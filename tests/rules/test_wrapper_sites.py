@@ -39,3 +39,64 @@ def test_a_wrapped_predict_per_frame_is_found_but_its_verbose_is_not_taken_for_m
     found = {(d["location"]["row"], d["code"]) for d in json.loads(capsys.readouterr().out)}
     assert (6, "GL201") in found  # one predict() per frame, through the helper
     assert (6, "GL204") not in found  # the helper passes verbose=0: its call's arguments are not seen here
+
+
+LEARNER = """
+import tensorflow as tf
+
+
+class Learner:
+    def __init__(self):
+        self.sess = tf.compat.v1.Session()
+        self.x = tf.compat.v1.placeholder(tf.float32, [None, 84])
+        self.keep = tf.compat.v1.placeholder(tf.float32, [])
+        self.loss = tf.reduce_mean(self.x)
+        self.train_op = tf.compat.v1.train.AdamOptimizer().minimize(self.loss)
+
+    def train(self, lr, obs):
+        return self.sess.run([self.loss, self.train_op], {self.x: obs})
+
+    def act(self, obs):
+        return self.sess.run(self.loss, feed_dict={self.x: obs})
+
+    def tune(self, step):
+        return self.sess.run(self.train_op, feed_dict={self.keep: 0.5})
+"""
+
+LEARN = """
+import numpy as np
+from learner import Learner
+
+model = Learner()
+rollout = np.zeros((2048, 84))
+for epoch in range(4):
+    inds = np.random.permutation(2048)
+    for start in range(0, 2048, 512):
+        model.train(0.001, rollout[inds[start:start + 512]])
+for i in range(1000):
+    if i % 100 == 0:
+        model.train(0.001, rollout[i:i + 1])
+obs = env.reset()
+for t in range(1000):
+    action = model.act(obs)
+    obs, reward, done, info = env.step(action)
+for t in range(1000):
+    model.tune(t)
+while True:
+    path = input("file: ")
+    model.act(np.load(path))
+"""
+
+
+def test_a_helper_fed_what_a_loop_changes_is_found_through_its_call(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "learner.py").write_text(textwrap.dedent(LEARNER).lstrip("\n"))
+    (tmp_path / "learn.py").write_text(textwrap.dedent(LEARN).lstrip("\n"))
+    main(["check", "learn.py", "--isolated", "--no-cache", "--select", "GL503", "--format", "json"])
+    found = {d["location"]["row"]: d["message"] for d in json.loads(capsys.readouterr().out)}
+    # each minibatch of the rollout fed again through the helper's session run
+    assert "`model.train()` runs a session fed through `feed_dict` (run at learner.py line 13)" in found.pop(9)
+    # not: every 100th step (12), the observation the last action produced (15), a helper that feeds a
+    # literal whatever its argument (18), a loop that waits for a person between runs (21)
+    assert found == {}
