@@ -2,14 +2,16 @@
 (`def train(epochs=100)`, or of a class's `__init__` read as `self.epochs`), an argparse option's (`parser.add_argument("--epochs", default=100)`
 read as `args.epochs`) or an absl flag's (`flags.DEFINE_integer("epochs", 100, ...)` read as
 `FLAGS.epochs`), where this file (or notebook) writes it; a default given as a module constant
-(`default=CHECKPOINT_EVERY` with `CHECKPOINT_EVERY = 50` at the top of the file) is that constant's value."""
+(`default=CHECKPOINT_EVERY` with `CHECKPOINT_EVERY = 50` at the top of the file) is that constant's value.
+A name bound once to one of those (`epochs = args.epochs`, in the function that reads it or at the
+top of the module) holds that default."""
 
 from __future__ import annotations
 
 import ast
 
 from greenlint.rules.base import FileFacts, argument, keyword
-from greenlint.rules.syntax import Function, last_name, units
+from greenlint.rules.syntax import Function, last_name, parameters, scope_body, units
 
 #: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
 _ABSL = frozenset({"DEFINE_integer", "DEFINE_float", "DEFINE_string", "DEFINE_bool", "DEFINE_boolean"})
@@ -22,12 +24,15 @@ def default_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[o
     if isinstance(expr, ast.Constant):
         return expr.value, ""
     if isinstance(expr, ast.Name):
+        function: Function | None = None
         for scope in facts.ancestors(expr, cell):
             if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 found = _parameter_default(scope, expr.id)
                 if found is not None:
                     return found, f"the default of parameter `{expr.id}`"
-        return None
+                function = function or scope
+        bound = _held(facts, expr.id, function)
+        return default_value(facts, bound, cell) if isinstance(bound, ast.Attribute) else None
     if isinstance(expr, ast.Attribute):
         held = _attribute_default(facts, expr, cell)
         if held is not None:
@@ -115,26 +120,60 @@ def _flag_default(facts: FileFacts, attr: str) -> object | None:
 
 
 def module_constant(facts: FileFacts, name: str) -> object | None:
-    """The literal a module-level name holds: assigned once in the file (or notebook), at its top
-    level, to a literal, and never rebound anywhere else in it (no `global` rebinding, no other
-    assignment, loop or `with` target of that name); None otherwise."""
+    """The literal a module-level name holds (`module_value`), None where it holds anything else."""
+    value = module_value(facts, name)
+    return value.value if isinstance(value, ast.Constant) else None
+
+
+#: Statements and clauses that bind a name.
+_BINDINGS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr, ast.comprehension)
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    """Whether *node* (one of `_BINDINGS`) binds *name*."""
+    if not isinstance(node, _BINDINGS):
+        return False
+    bound = node.targets if isinstance(node, ast.Assign) else [node.optional_vars if isinstance(node, ast.withitem) else node.target]
+    return any(isinstance(n, ast.Name) and n.id == name for t in bound if t is not None for n in ast.walk(t))
+
+
+def _plain(node: ast.AST) -> ast.expr | None:
+    """The value of a plain `name = value` statement, None for any other binding."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.value
+    return None
+
+
+def module_value(facts: FileFacts, name: str) -> ast.expr | None:
+    """The expression a module-level name holds: assigned once in the file (or notebook), at its
+    top level, and never rebound anywhere else in it (no `global` rebinding, no other assignment,
+    loop or `with` target of that name); None otherwise."""
     values = []
     for module in units(facts):
         top = {id(statement) for statement in module.body}
         for node in ast.walk(module):
             if isinstance(node, ast.Global) and name in node.names:
                 return None
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.withitem,
-                                 ast.NamedExpr, ast.comprehension)):
-                bound = node.targets if isinstance(node, ast.Assign) else [
-                    node.optional_vars if isinstance(node, ast.withitem) else node.target]
-                if not any(isinstance(n, ast.Name) and n.id == name for t in bound if t is not None for n in ast.walk(t)):
-                    continue
-                if not (isinstance(node, ast.Assign) and id(node) in top and len(node.targets) == 1
-                        and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Constant)):
-                    return None
-                values.append(node.value.value)
+            if not _binds(node, name):
+                continue
+            value = _plain(node) if id(node) in top else None
+            if value is None:
+                return None
+            values.append(value)
     return values[0] if len(values) == 1 else None
+
+
+def _held(facts: FileFacts, name: str, function: Function | None) -> ast.expr | None:
+    """What *name*, read in *function* (None: at the top of the module), holds: the value of its one
+    plain assignment there, or where the function neither binds it nor takes it as a parameter, of
+    the module's (`module_value`); None where it is bound otherwise or more than once."""
+    if function is not None and not isinstance(function, ast.Lambda):
+        bindings = [node for node in scope_body(function) if _binds(node, name)]
+        if bindings:
+            return _plain(bindings[0]) if len(bindings) == 1 else None
+    if function is not None and name in parameters(function):
+        return None
+    return module_value(facts, name)
 
 
 def _dest(call: ast.Call) -> str | None:

@@ -41,3 +41,25 @@ def test_a_flag_default_given_as_a_module_constant():
     read = facts.module().body[-1].value
     assert isinstance(read, ast.Attribute)
     assert default_value(facts, read, None) == (50, "the default of `--checkpoint_every`")
+
+
+FLAG = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--epochs', type=int, default=100)\nargs = p.parse_args()\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (FLAG + "epochs = args.epochs\nepochs\n", (100, "the default of `--epochs`")),  # at the top of the module
+        (FLAG + "def main():\n    n = args.epochs\n    n\n", (100, "the default of `--epochs`")),  # in the function
+        (FLAG + "n = args.epochs\ndef main():\n    n\n", (100, "the default of `--epochs`")),  # a global the function reads
+        (FLAG + "n = args.epochs\nif args.quick:\n    n = 2\nn\n", None),  # bound twice
+        (FLAG + "def main():\n    n = args.epochs\n    n += 1\n    n\n", None),  # bound again
+        (FLAG + "n = args.epochs\ndef main(n):\n    n\n", None),  # the function's parameter, without a default
+        (FLAG + "n = 100\nn\n", None),  # a literal: `known_value` reads it as a module constant
+        (FLAG + "n = args.steps\nn\n", None),  # no such flag
+    ],
+)
+def test_a_name_bound_once_holds_a_default(source, expected):
+    facts = FileFacts("m.py", (), source)
+    read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
+    assert default_value(facts, read, None) == expected
