@@ -4,23 +4,38 @@ read as `args.epochs`) or an absl flag's (`flags.DEFINE_integer("epochs", 100, .
 `FLAGS.epochs`), where this file (or notebook) writes it; a default given as a module constant
 (`default=CHECKPOINT_EVERY` with `CHECKPOINT_EVERY = 50` at the top of the file) is that constant's value.
 A name bound once to one of those (`epochs = args.epochs`, in the function that reads it or at the
-top of the module) holds that default."""
+top of the module) holds that default, and a parameter without a default holds the one value every
+call of its function in the file passes it (`train(model, args.epochs)`)."""
 
 from __future__ import annotations
 
 import ast
 
 from greenlint.rules.base import FileFacts, argument, keyword
-from greenlint.rules.syntax import Function, last_name, parameters, scope_body, units
+from greenlint.rules.syntax import (
+    Function,
+    argument_for,
+    calls_by_name,
+    is_method,
+    last_name,
+    parameters,
+    positional_parameters,
+    scope_body,
+    units,
+)
 
 #: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
 _ABSL = frozenset({"DEFINE_integer", "DEFINE_float", "DEFINE_string", "DEFINE_bool", "DEFINE_boolean"})
+#: Caller levels a parameter's value is followed up (`main` -> `train` -> the `fit` that reads it).
+CALLERS = 3
 
 
-def default_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[object, str] | None:
+def default_value(facts: FileFacts, expr: ast.expr, cell: int | None, depth: int = CALLERS) -> tuple[object, str] | None:
     """(value, where it comes from) of *expr* run with its defaults: a literal as written (""),
     a parameter's default ("the default of parameter `epochs`"), a flag's ("the default of
-    `--epochs`"); None when it is none of those or the default is not a literal."""
+    `--epochs`"), or, for a parameter without a default, what every call of its function in the
+    file passes it (*depth*: the caller levels still followed); None when it is none of those or
+    the default is not a literal."""
     if isinstance(expr, ast.Constant):
         return expr.value, ""
     if isinstance(expr, ast.Name):
@@ -31,8 +46,10 @@ def default_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[o
                 if found is not None:
                     return found, f"the default of parameter `{expr.id}`"
                 function = function or scope
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and expr.id in parameters(function):
+            return _passed(facts, function, expr.id, cell, depth - 1) if depth > 0 else None
         bound = _held(facts, expr.id, function)
-        return default_value(facts, bound, cell) if isinstance(bound, ast.Attribute) else None
+        return default_value(facts, bound, cell, depth) if isinstance(bound, ast.Attribute) else None
     if isinstance(expr, ast.Attribute):
         held = _attribute_default(facts, expr, cell)
         if held is not None:
@@ -40,6 +57,23 @@ def default_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[o
         found = _flag_default(facts, expr.attr)
         return (found, f"the default of `--{expr.attr}`") if found is not None else None
     return None
+
+
+def _passed(
+    facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, cell: int | None, depth: int
+) -> tuple[object, str] | None:
+    """The one value every call of *function* in the file passes its parameter *name*, run with
+    its defaults (`default_value`, *depth* caller levels further); None where a call passes
+    another, one is not known, or the file never calls it."""
+    positional = positional_parameters(facts, function, cell)
+    found = [
+        default_value(facts, given, where, depth) if (given := argument_for(call, positional, name)) is not None else None
+        for where, call in calls_by_name(facts, function.name, is_method(facts, function, cell))
+    ]
+    known = [f for f in found if f is not None]
+    if not known or len(known) != len(found) or any(f[0] != known[0][0] for f in known):
+        return None
+    return known[0]
 
 
 def known_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[object, str]:

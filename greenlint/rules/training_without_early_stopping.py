@@ -155,7 +155,9 @@ class TrainingWithoutEarlyStopping(Rule):
     of a class's `__init__` that sets `self.epochs` once), an argparse option's or an absl
     flag's (`args.epochs`, `FLAGS.epochs`) defined in the file, or one of those held by a name
     bound once (`epochs = args.epochs`, in the function or at the top of the module; a name bound
-    again, `if args.quick: epochs = 2`, is not known). `callbacks=` is read from a literal list, or from the
+    again, `if args.quick: epochs = 2`, is not known), or by a parameter without a default that
+    every call of its function in the file passes the same such value (`train(model,
+    args.epochs)`, up to three callers up). `callbacks=` is read from a literal list, or from the
     name of a list the file builds (appends included; in the function that reads it when the
     name is bound elsewhere too), which may be what a helper function of the file builds and
     returns (`callbacks = create_callbacks(args)`, or `callbacks=create_callbacks(args)` itself;
@@ -324,6 +326,10 @@ class TrainingWithoutEarlyStopping(Rule):
             "    return [tf.keras.callbacks.TensorBoard()]\n"
             "m = tf.keras.Sequential()\nm.fit(x, y, epochs=100, validation_split=0.2, callbacks=get_callbacks(5))\n"
         ),
+        Valid(  # the callers pass the parameter different counts: which one a run takes is not known
+            "import tensorflow as tf\ndef train(model, epochs):\n    model.fit(x, y, epochs=epochs, validation_split=0.2)\n"
+            "train(tf.keras.Sequential(), 100)\ntrain(tf.keras.Sequential(), 3)\n"
+        ),
         Valid(  # the class appends an EarlyStopping to the list it keeps in an attribute
             "import tensorflow as tf\nclass Trainer:\n    def __init__(self):\n        self.model = tf.keras.Sequential()\n"
             "        self.callbacks = [tf.keras.callbacks.ModelCheckpoint('w.h5')]\n"
@@ -462,6 +468,14 @@ class TrainingWithoutEarlyStopping(Rule):
             "    num_epochs = args.epochs\n    m = tf.keras.Sequential()\n"
             "    m.fit(x, y, epochs=num_epochs, validation_split=0.2)\n",
             line=9,
+            message_contains="100 epochs (the default of `--epochs`)",
+        ),
+        Invalid(  # a flag's default passed to the parameter of the function that trains
+            "import argparse\nimport tensorflow as tf\ndef train(model, epochs):\n"
+            "    model.fit(x, y, epochs=epochs, validation_split=0.2)\nif __name__ == '__main__':\n"
+            "    p = argparse.ArgumentParser()\n    p.add_argument('--epochs', type=int, default=100)\n"
+            "    train(tf.keras.Sequential(), p.parse_args().epochs)\n",
+            line=4,
             message_contains="100 epochs (the default of `--epochs`)",
         ),
         Invalid(  # an absl flag's default

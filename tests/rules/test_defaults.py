@@ -63,3 +63,22 @@ def test_a_name_bound_once_holds_a_default(source, expected):
     facts = FileFacts("m.py", (), source)
     read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
     assert default_value(facts, read, None) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (FLAG + "def train(m, n):\n    n\ntrain(m, args.epochs)\n", (100, "the default of `--epochs`")),
+        (FLAG + "def train(m, n):\n    n\ndef main(e):\n    train(m, n=e)\nmain(args.epochs)\n",
+         (100, "the default of `--epochs`")),  # two callers up
+        (FLAG + "class T:\n    def fit(self, n):\n        n\nT().fit(args.epochs)\n", (100, "the default of `--epochs`")),
+        (FLAG + "def train(m, n):\n    n\ntrain(m, args.epochs)\ntrain(m, 3)\n", None),  # the callers disagree
+        (FLAG + "def train(m, n):\n    n\ntrain(m, args.epochs)\ntrain(m, k)\n", None),  # one caller's is not known
+        (FLAG + "def train(m, n):\n    n\n", None),  # never called in the file
+        (FLAG + "def train(m, n):\n    n\n    train(m, n)\n", None),  # only itself calls it
+    ],
+)
+def test_a_parameter_holds_what_every_caller_passes(source, expected):
+    facts = FileFacts("m.py", (), source)
+    read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
+    assert default_value(facts, read, None) == expected
