@@ -39,17 +39,18 @@ def default_value(facts: FileFacts, expr: ast.expr, cell: int | None, depth: int
     if isinstance(expr, ast.Constant):
         return expr.value, ""
     if isinstance(expr, ast.Name):
-        function: Function | None = None
-        for scope in facts.ancestors(expr, cell):
-            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        for scope in facts.ancestors(expr, cell):  # the innermost function that binds the name holds it
+            if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                continue
+            if expr.id in parameters(scope):
                 found = _parameter_default(scope, expr.id)
                 if found is not None:
                     return found, f"the default of parameter `{expr.id}`"
-                function = function or scope
-        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and expr.id in parameters(function):
-            return _passed(facts, function, expr.id, cell, depth - 1) if depth > 0 else None
-        bound = _held(facts, expr.id, function)
-        return default_value(facts, bound, cell, depth) if isinstance(bound, ast.Attribute) else None
+                return _passed(facts, scope, expr.id, cell, depth - 1) if depth > 0 and not isinstance(scope, ast.Lambda) else None
+            bindings = [] if isinstance(scope, ast.Lambda) else [n for n in scope_body(scope) if _binds(n, expr.id)]
+            if bindings:
+                return _flag_held(facts, _plain(bindings[0]) if len(bindings) == 1 else None, cell, depth)
+        return _flag_held(facts, module_value(facts, expr.id), cell, depth)
     if isinstance(expr, ast.Attribute):
         held = _attribute_default(facts, expr, cell)
         if held is not None:
@@ -197,17 +198,10 @@ def module_value(facts: FileFacts, name: str) -> ast.expr | None:
     return values[0] if len(values) == 1 else None
 
 
-def _held(facts: FileFacts, name: str, function: Function | None) -> ast.expr | None:
-    """What *name*, read in *function* (None: at the top of the module), holds: the value of its one
-    plain assignment there, or where the function neither binds it nor takes it as a parameter, of
-    the module's (`module_value`); None where it is bound otherwise or more than once."""
-    if function is not None and not isinstance(function, ast.Lambda):
-        bindings = [node for node in scope_body(function) if _binds(node, name)]
-        if bindings:
-            return _plain(bindings[0]) if len(bindings) == 1 else None
-    if function is not None and name in parameters(function):
-        return None
-    return module_value(facts, name)
+def _flag_held(facts: FileFacts, bound: ast.expr | None, cell: int | None, depth: int) -> tuple[object, str] | None:
+    """The default a name's one binding holds where it reads a flag or an attribute (`epochs =
+    args.epochs`); None for any other value (a literal is `known_value`'s, as a module constant)."""
+    return default_value(facts, bound, cell, depth) if isinstance(bound, ast.Attribute) else None
 
 
 def _dest(call: ast.Call) -> str | None:

@@ -57,6 +57,8 @@ FLAG = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--epochs
         (FLAG + "n = args.epochs\ndef main(n):\n    n\n", None),  # the function's parameter, without a default
         (FLAG + "n = 100\nn\n", None),  # a literal: `known_value` reads it as a module constant
         (FLAG + "n = args.steps\nn\n", None),  # no such flag
+        (FLAG + "n = args.epochs\ndef outer(n):\n    def inner():\n        n\n    return inner\n", None),  # outer's n
+        (FLAG + "def outer(n=7):\n    def inner(n):\n        n\n", None),  # inner's n shadows outer's default
     ],
 )
 def test_a_name_bound_once_holds_a_default(source, expected):
