@@ -170,6 +170,24 @@ def argument_values(params: list[str], args: list[tuple[bool, Any]], keywords: l
     return named
 
 
+#: Keras 1's names of `fit`/`fit_generator` arguments that Keras 2 (and tf.keras before TF 2.1) still
+#: read, with a warning, as the new ones.
+LEGACY_FIT_ARGUMENTS = {"nb_epoch": "epochs"}
+_FIT_METHODS = (".fit", ".fit_generator")
+
+
+def legacy_fit_arguments(api: str, named: dict[str, Any]) -> dict[str, Any]:
+    """*named* as a Keras model's `fit`/`fit_generator` reads it: `nb_epoch=100` is `epochs=100`
+    where `epochs` is not given."""
+    if not (api.startswith("tensorflow.keras.") and api.endswith(_FIT_METHODS)):
+        return named
+    read = dict(named)
+    for old, new in LEGACY_FIT_ARGUMENTS.items():
+        if old in read and new not in read:
+            read[new] = read.pop(old)
+    return read
+
+
 def literal_features(named: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for name, value in named.items():

@@ -1673,7 +1673,7 @@ class Resolver:
     def record(self, node: ast.Call, api: str, args: list, keywords: list, owner: Inst | None) -> tuple[dict, dict]:
         """Record a TF call site; its (features, argument values by parameter name)."""
         params = self.table.params(api)
-        named = feat.argument_values(params, args, keywords)
+        named = feat.legacy_fit_arguments(api, feat.argument_values(params, args, keywords))
         if api.startswith("tensorflow.keras.") and api.endswith(".compile"):
             _mark_compiled(named)
         features = feat.literal_features(named)

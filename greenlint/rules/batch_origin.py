@@ -20,7 +20,14 @@ from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, node_span
 from greenlint.rules.deliberate import in_test
-from greenlint.rules.syntax import SCOPES, cell_units, last_name, own_loops
+from greenlint.rules.syntax import (
+    SCOPES,
+    argument_for,
+    calls_by_name,
+    is_method,
+    own_loops,
+    positional_parameters,
+)
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 #: Caller levels followed from a step's function up to the literal (`main` → `train` → step).
@@ -96,19 +103,7 @@ def _literal_bindings(body: list[ast.stmt], size: int, before: int) -> Iterator[
 
 def _parameter_names(facts: FileFacts, function: Function, cell: int | None) -> list[str]:
     kwonly = [a.arg for a in function.args.kwonlyargs]
-    return [*_positional(facts, function, cell), *kwonly]
-
-
-def _is_method(facts: FileFacts, function: Function, cell: int | None) -> bool:
-    """Defined in a class body and not a staticmethod: its first parameter is the receiver."""
-    decorated = {last_name(d) for d in function.decorator_list}
-    return isinstance(facts.parent(function, cell), ast.ClassDef) and "staticmethod" not in decorated
-
-
-def _positional(facts: FileFacts, function: Function, cell: int | None) -> list[str]:
-    args = function.args
-    names = [a.arg for a in (*args.posonlyargs, *args.args)]
-    return names[1:] if _is_method(facts, function, cell) and names else names
+    return [*positional_parameters(facts, function, cell), *kwonly]
 
 
 def _passed(facts: FileFacts, function: Function, where: int | None, name: str, size: int, depth: int) -> list[Span]:
@@ -117,10 +112,10 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
     default where no call passes the parameter; calls in test code are passed over."""
     found: list[Span] = []
     passing = False
-    method = _is_method(facts, function, where)
-    positional = _positional(facts, function, where)
-    for cell, call in _calls_of(facts, function.name, method):
-        given = _argument(call, positional, name)
+    method = is_method(facts, function, where)
+    positional = positional_parameters(facts, function, where)
+    for cell, call in calls_by_name(facts, function.name, method):
+        given = argument_for(call, positional, name)
         if given is None:
             continue
         passing = True
@@ -141,27 +136,6 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
         if default is not None and _is_size(default, size):
             found.append(node_span(default, where))
     return found
-
-
-def _calls_of(facts: FileFacts, name: str, method: bool) -> Iterator[tuple[int | None, ast.Call]]:
-    """Calls in the file naming a function: `name(...)`, or `obj.name(...)` for a *method*."""
-    for cell, _ in cell_units(facts):
-        for call in facts.calls_named(cell, name):  # the file's calls indexed by the name they end in
-            func = call.func
-            if method and isinstance(func, ast.Attribute) and func.attr == name:
-                yield cell, call
-            elif not method and isinstance(func, ast.Name) and func.id == name:
-                yield cell, call
-
-
-def _argument(call: ast.Call, positional: list[str], name: str) -> ast.expr | None:
-    for keyword in call.keywords:
-        if keyword.arg == name:
-            return keyword.value
-    if name in positional and not any(isinstance(a, ast.Starred) for a in call.args):
-        index = positional.index(name)
-        return call.args[index] if index < len(call.args) else None
-    return None
 
 
 def _default(function: Function, name: str) -> ast.expr | None:

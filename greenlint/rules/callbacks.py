@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import ast
 import os
+from typing import TypeGuard
 
 from greenlint.analysis.project import find_module, relative_base, search_roots
 from greenlint.rules.base import FileFacts
-from greenlint.rules.syntax import last_name, units
+from greenlint.rules.syntax import last_name, scope_body, units
 
 
 def constructors(facts: FileFacts, node: ast.expr) -> list[ast.Call] | None:
@@ -42,22 +43,33 @@ def listed(facts: FileFacts, node: ast.expr, scope: ast.AST | None = None) -> li
     or the name of one the file binds once (in the whole file, else in the function the name is
     read in, *scope*), with what it `append`s, `extend`s or `+=`s to it, where the list may be
     the result of a helper function of the file that builds and returns it
-    (`callbacks = create_callbacks(args)`); None where greenlint cannot tell (another call's
+    (`callbacks = create_callbacks(args)`, or that call itself), or a `self.` attribute its class
+    assigns once, with what it adds to it; None where greenlint cannot tell (another call's
     result, a name bound twice in its function)."""
     if isinstance(node, (ast.List, ast.Tuple)):
         return list(node.elts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = listed(facts, node.left, scope), listed(facts, node.right, scope)
         return None if left is None or right is None else left + right
+    if isinstance(node, ast.Call):
+        return _returned(facts, node)
+    if _self_attribute(node):
+        owner = _class_of(facts, node)
+        return _grown(facts, *_built([owner], node), owner) if owner is not None else None
     if not isinstance(node, ast.Name):
         return None
-    bound, added = _built(list(units(facts)) if scope is None else [scope], node.id)
+    bound, added = _built(list(units(facts)) if scope is None else [scope], node)
     if len(bound) != 1 and scope is None:
         function = function_of(facts, node)
         return listed(facts, node, function) if function is not None else None
+    return _grown(facts, bound, added, scope)
+
+
+def _grown(facts: FileFacts, bound: list[ast.expr], added: list[ast.expr], scope: ast.AST | None) -> list[ast.expr] | None:
+    """The callbacks of a list bound once (*bound*: its one value, a literal or a helper's result)
+    with what is *added* to it; None where any of them is not known."""
     if len(bound) == 1 and isinstance(bound[0], ast.Call):
-        helper = _helper_list(facts, bound[0])
-        found = listed(facts, helper[0], helper[1]) if helper is not None else None
+        found = _returned(facts, bound[0])
     elif len(bound) == 1 and isinstance(bound[0], (ast.List, ast.Tuple, ast.BinOp)):
         found = listed(facts, bound[0], scope)
     else:
@@ -70,23 +82,45 @@ def listed(facts: FileFacts, node: ast.expr, scope: ast.AST | None = None) -> li
     return found
 
 
-def _built(roots: list[ast.AST], name: str) -> tuple[list[ast.expr], list[ast.expr]]:
-    """What *name* is assigned under *roots*, and what is added to it (`+=`, `append`, `extend`, `insert`)."""
+def _self_attribute(node: ast.AST) -> TypeGuard[ast.Attribute]:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def _same(target: ast.AST, ref: ast.Name | ast.Attribute) -> bool:
+    """Whether *target* is the name, or the `self.` attribute, that *ref* reads."""
+    if isinstance(ref, ast.Name):
+        return isinstance(target, ast.Name) and target.id == ref.id
+    return isinstance(target, ast.Attribute) and _self_attribute(target) and target.attr == ref.attr
+
+
+def _built(roots: list[ast.AST], ref: ast.Name | ast.Attribute) -> tuple[list[ast.expr], list[ast.expr]]:
+    """What *ref* (a name, or a `self.` attribute) is assigned under *roots*, and what is added to
+    it (`+=`, `append`, `extend`, `insert`)."""
     bound: list[ast.expr] = []
     added: list[ast.expr] = []
     for tree in roots:
         for n in ast.walk(tree):
-            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
+            if isinstance(n, ast.Assign) and any(_same(t, ref) for t in n.targets):
                 bound.append(n.value)
-            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
+            elif isinstance(n, ast.AugAssign) and _same(n.target, ref):
                 added.append(n.value)
-            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
-                  and n.func.value.id == name and n.func.attr in ("append", "extend", "insert")):
+            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and _same(n.func.value, ref)
+                  and n.func.attr in ("append", "extend", "insert")):
                 if n.func.attr == "extend" and n.args:
                     added.append(n.args[0])
                 elif n.args:
                     added.append(ast.List(elts=[n.args[-1]], ctx=ast.Load()))
     return bound, added
+
+
+def _class_of(facts: FileFacts, node: ast.AST) -> ast.ClassDef | None:
+    """The innermost class of the file holding *node*."""
+    found = None
+    for tree in units(facts):
+        for owner in ast.walk(tree):
+            if isinstance(owner, ast.ClassDef) and any(n is node for n in ast.walk(owner)):
+                found = owner  # ast.walk is breadth-first: a later match is nested deeper
+    return found
 
 
 def function_of(facts: FileFacts, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -99,9 +133,11 @@ def function_of(facts: FileFacts, node: ast.AST) -> ast.FunctionDef | ast.AsyncF
     return found
 
 
-def _helper_list(facts: FileFacts, call: ast.Call) -> tuple[ast.Name, ast.AST] | None:
-    """(the name it returns, the function) where *call* calls a function the file defines once
-    whose every `return` returns that one name."""
+def _returned(facts: FileFacts, call: ast.Call) -> list[ast.expr] | None:
+    """The callbacks a helper function of the file returns, where *call* calls one the file defines
+    once and each of its `return`s gives a list it builds (a literal, or a name: `listed`); the
+    callbacks of every return, since any may be the one taken. None otherwise (another call's
+    result returned, a function defined elsewhere)."""
     if not isinstance(call.func, ast.Name):
         return None
     name = call.func.id
@@ -111,11 +147,14 @@ def _helper_list(facts: FileFacts, call: ast.Call) -> tuple[ast.Name, ast.AST] |
     ]
     if len(defined) != 1:
         return None
-    returns = [r.value for r in ast.walk(defined[0]) if isinstance(r, ast.Return)]
-    names = [r for r in returns if isinstance(r, ast.Name)]
-    if not names or len(names) != len(returns) or any(n.id != names[0].id for n in names):
-        return None
-    return names[0], defined[0]
+    returns = [r.value for r in scope_body(defined[0]) if isinstance(r, ast.Return)]
+    found: list[ast.expr] = []
+    for value in returns:
+        more = listed(facts, value, defined[0]) if isinstance(value, (ast.Name, ast.List, ast.Tuple, ast.BinOp)) else None
+        if more is None:
+            return None
+        found += more
+    return found if returns else None
 
 
 def file_class(facts: FileFacts, call: ast.Call) -> ast.ClassDef | None:

@@ -2,32 +2,55 @@
 (`def train(epochs=100)`, or of a class's `__init__` read as `self.epochs`), an argparse option's (`parser.add_argument("--epochs", default=100)`
 read as `args.epochs`) or an absl flag's (`flags.DEFINE_integer("epochs", 100, ...)` read as
 `FLAGS.epochs`), where this file (or notebook) writes it; a default given as a module constant
-(`default=CHECKPOINT_EVERY` with `CHECKPOINT_EVERY = 50` at the top of the file) is that constant's value."""
+(`default=CHECKPOINT_EVERY` with `CHECKPOINT_EVERY = 50` at the top of the file) is that constant's value.
+A name bound once to one of those (`epochs = args.epochs`, in the function that reads it or at the
+top of the module) holds that default, and a parameter without a default holds the one value every
+call of its function in the file passes it (`train(model, args.epochs)`)."""
 
 from __future__ import annotations
 
 import ast
 
 from greenlint.rules.base import FileFacts, argument, keyword
-from greenlint.rules.syntax import Function, last_name, units
+from greenlint.rules.syntax import (
+    Function,
+    argument_for,
+    calls_by_name,
+    is_method,
+    last_name,
+    parameters,
+    positional_parameters,
+    scope_body,
+    units,
+)
 
 #: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
 _ABSL = frozenset({"DEFINE_integer", "DEFINE_float", "DEFINE_string", "DEFINE_bool", "DEFINE_boolean"})
+#: Caller levels a parameter's value is followed up (`main` -> `train` -> the `fit` that reads it).
+CALLERS = 3
 
 
-def default_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[object, str] | None:
+def default_value(facts: FileFacts, expr: ast.expr, cell: int | None, depth: int = CALLERS) -> tuple[object, str] | None:
     """(value, where it comes from) of *expr* run with its defaults: a literal as written (""),
     a parameter's default ("the default of parameter `epochs`"), a flag's ("the default of
-    `--epochs`"); None when it is none of those or the default is not a literal."""
+    `--epochs`"), or, for a parameter without a default, what every call of its function in the
+    file passes it (*depth*: the caller levels still followed); None when it is none of those or
+    the default is not a literal."""
     if isinstance(expr, ast.Constant):
         return expr.value, ""
     if isinstance(expr, ast.Name):
-        for scope in facts.ancestors(expr, cell):
-            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        for scope in facts.ancestors(expr, cell):  # the innermost function that binds the name holds it
+            if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                continue
+            if expr.id in parameters(scope):
                 found = _parameter_default(scope, expr.id)
                 if found is not None:
                     return found, f"the default of parameter `{expr.id}`"
-        return None
+                return _passed(facts, scope, expr.id, cell, depth - 1) if depth > 0 and not isinstance(scope, ast.Lambda) else None
+            bindings = [] if isinstance(scope, ast.Lambda) else [n for n in scope_body(scope) if _binds(n, expr.id)]
+            if bindings:
+                return _flag_held(facts, _plain(bindings[0]) if len(bindings) == 1 else None, cell, depth)
+        return _flag_held(facts, module_value(facts, expr.id), cell, depth)
     if isinstance(expr, ast.Attribute):
         held = _attribute_default(facts, expr, cell)
         if held is not None:
@@ -35,6 +58,23 @@ def default_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[o
         found = _flag_default(facts, expr.attr)
         return (found, f"the default of `--{expr.attr}`") if found is not None else None
     return None
+
+
+def _passed(
+    facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, cell: int | None, depth: int
+) -> tuple[object, str] | None:
+    """The one value every call of *function* in the file passes its parameter *name*, run with
+    its defaults (`default_value`, *depth* caller levels further); None where a call passes
+    another, one is not known, or the file never calls it."""
+    positional = positional_parameters(facts, function, cell)
+    found = [
+        default_value(facts, given, where, depth) if (given := argument_for(call, positional, name)) is not None else None
+        for where, call in calls_by_name(facts, function.name, is_method(facts, function, cell))
+    ]
+    known = [f for f in found if f is not None]
+    if not known or len(known) != len(found) or any(f[0] != known[0][0] for f in known):
+        return None
+    return known[0]
 
 
 def known_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[object, str]:
@@ -115,26 +155,53 @@ def _flag_default(facts: FileFacts, attr: str) -> object | None:
 
 
 def module_constant(facts: FileFacts, name: str) -> object | None:
-    """The literal a module-level name holds: assigned once in the file (or notebook), at its top
-    level, to a literal, and never rebound anywhere else in it (no `global` rebinding, no other
-    assignment, loop or `with` target of that name); None otherwise."""
+    """The literal a module-level name holds (`module_value`), None where it holds anything else."""
+    value = module_value(facts, name)
+    return value.value if isinstance(value, ast.Constant) else None
+
+
+#: Statements and clauses that bind a name.
+_BINDINGS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr, ast.comprehension)
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    """Whether *node* (one of `_BINDINGS`) binds *name*."""
+    if not isinstance(node, _BINDINGS):
+        return False
+    bound = node.targets if isinstance(node, ast.Assign) else [node.optional_vars if isinstance(node, ast.withitem) else node.target]
+    return any(isinstance(n, ast.Name) and n.id == name for t in bound if t is not None for n in ast.walk(t))
+
+
+def _plain(node: ast.AST) -> ast.expr | None:
+    """The value of a plain `name = value` statement, None for any other binding."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.value
+    return None
+
+
+def module_value(facts: FileFacts, name: str) -> ast.expr | None:
+    """The expression a module-level name holds: assigned once in the file (or notebook), at its
+    top level, and never rebound anywhere else in it (no `global` rebinding, no other assignment,
+    loop or `with` target of that name); None otherwise."""
     values = []
     for module in units(facts):
         top = {id(statement) for statement in module.body}
         for node in ast.walk(module):
             if isinstance(node, ast.Global) and name in node.names:
                 return None
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.withitem,
-                                 ast.NamedExpr, ast.comprehension)):
-                bound = node.targets if isinstance(node, ast.Assign) else [
-                    node.optional_vars if isinstance(node, ast.withitem) else node.target]
-                if not any(isinstance(n, ast.Name) and n.id == name for t in bound if t is not None for n in ast.walk(t)):
-                    continue
-                if not (isinstance(node, ast.Assign) and id(node) in top and len(node.targets) == 1
-                        and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Constant)):
-                    return None
-                values.append(node.value.value)
+            if not _binds(node, name):
+                continue
+            value = _plain(node) if id(node) in top else None
+            if value is None:
+                return None
+            values.append(value)
     return values[0] if len(values) == 1 else None
+
+
+def _flag_held(facts: FileFacts, bound: ast.expr | None, cell: int | None, depth: int) -> tuple[object, str] | None:
+    """The default a name's one binding holds where it reads a flag or an attribute (`epochs =
+    args.epochs`); None for any other value (a literal is `known_value`'s, as a module constant)."""
+    return default_value(facts, bound, cell, depth) if isinstance(bound, ast.Attribute) else None
 
 
 def _dest(call: ast.Call) -> str | None:

@@ -22,7 +22,7 @@ class GeneratorInOneWorker(Rule):
     deriving `Sequence`, made in the file or in a project module it imports (the analysis's
     `input_kind` feature), with `workers` left at its default (1) or set to 0 or 1, as
     written or as the default of a parameter or a flag of the file (`workers=args.workers`
-    with `--workers` defaulting to 1). Not reported: a `.flow()` of arrays whose
+    with `--workers` defaulting to 1, or passed so by every call of the function). Not reported: a `.flow()` of arrays whose
     `ImageDataGenerator`'s arguments are all literals and none augments (rotations, shifts,
     shears, zooms, flips, brightness or channel shifts, ZCA whitening: hostwork.py), which
     slices (and at most rescales) arrays already in memory, cheap beside a step; a fit fed

@@ -48,7 +48,8 @@ class SaveInStepLoop(Rule):
     Also flags a save that a training loop runs every few steps: under an `if` in that loop that
     takes a remainder (`if step % 50 == 0:`) whose divisor, with the program's defaults, is below
     `min-save-steps` (default 100): a literal, a module constant (`CHECKPOINT_EVERY = 50`), a
-    parameter's default or an argparse/absl flag's default (`args.checkpoint_every`). The loop
+    parameter's default or an argparse/absl flag's default (`args.checkpoint_every`, or passed so
+    by every call of the function to a parameter without one). The loop
     trains when its own body runs a training step: a step method as above, or a call the analysis
     found to run one (a TF1 `Session.run` fetching the optimizer's update, a `tf.function` whose
     body trains a model). The save may be the call in the loop, or in a function of the file that

@@ -306,6 +306,41 @@ def calls_of(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef,
     return found
 
 
+def is_method(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> bool:
+    """Defined in a class body and not a staticmethod: its first parameter is the receiver."""
+    decorated = {last_name(d) for d in function.decorator_list}
+    return isinstance(facts.parent(function, cell), ast.ClassDef) and "staticmethod" not in decorated
+
+
+def positional_parameters(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> list[str]:
+    """The parameters a call's positional arguments bind, in order (a method's receiver left out)."""
+    args = function.args
+    names = [a.arg for a in (*args.posonlyargs, *args.args)]
+    return names[1:] if is_method(facts, function, cell) and names else names
+
+
+def calls_by_name(facts: FileFacts, name: str, method: bool) -> Iterator[tuple[int | None, ast.Call]]:
+    """Calls in the file naming a function: `name(...)`, or `obj.name(...)` for a *method*."""
+    for cell, _ in cell_units(facts):
+        for call in facts.calls_named(cell, name):  # the file's calls indexed by the name they end in
+            func = call.func
+            if method and isinstance(func, ast.Attribute) and func.attr == name:
+                yield cell, call
+            elif not method and isinstance(func, ast.Name) and func.id == name:
+                yield cell, call
+
+
+def argument_for(call: ast.Call, positional: list[str], name: str) -> ast.expr | None:
+    """The argument *call* binds to the parameter *name* (*positional*: `positional_parameters`)."""
+    for keyword in call.keywords:
+        if keyword.arg == name:
+            return keyword.value
+    if name in positional and not any(isinstance(a, ast.Starred) for a in call.args):
+        index = positional.index(name)
+        return call.args[index] if index < len(call.args) else None
+    return None
+
+
 def units(facts: FileFacts) -> list[ast.Module]:
     """The file's tree, or each notebook cell's, in order."""
     return [module for _, module in cell_units(facts)]

@@ -143,8 +143,8 @@ def _keeper(facts: FileFacts, callbacks: list[ast.expr]) -> str | None:
 class TrainingWithoutEarlyStopping(Rule):
     """
     ## What it does
-    Flags `fit()` (or `fit_generator()`) on a Keras model with `epochs` of at least
-    `min-epochs` (default 20) and a measure of progress: validation data (`validation_data=` or
+    Flags `fit()` (or `fit_generator()`) on a Keras model with `epochs` (or Keras 1's `nb_epoch`,
+    which Keras 2 reads as `epochs`) of at least `min-epochs` (default 20) and a measure of progress: validation data (`validation_data=` or
     `validation_split=`), or a callback class of the file that keeps the best weights (in its
     `on_epoch_end`, a comparison guarding a `save_weights`/`save`, as in `if val_acc >
     self.best: model.save_weights(...)`); whose callbacks include no `EarlyStopping`, nor a
@@ -153,10 +153,16 @@ class TrainingWithoutEarlyStopping(Rule):
     function handed to a `LambdaCallback` say, gets no finding at all). `epochs` is a literal,
     or the default the program runs with: a parameter's default (`def train(epochs=100)`, or
     of a class's `__init__` that sets `self.epochs` once), an argparse option's or an absl
-    flag's (`args.epochs`, `FLAGS.epochs`) defined in the file. `callbacks=` is read from a literal list, or from the
+    flag's (`args.epochs`, `FLAGS.epochs`) defined in the file, or one of those held by a name
+    bound once (`epochs = args.epochs`, in the function or at the top of the module; a name bound
+    again, `if args.quick: epochs = 2`, is not known), or by a parameter without a default that
+    every call of its function in the file passes the same such value (`train(model,
+    args.epochs)`, up to three callers up). `callbacks=` is read from a literal list, or from the
     name of a list the file builds (appends included; in the function that reads it when the
     name is bound elsewhere too), which may be what a helper function of the file builds and
-    returns (`callbacks = create_callbacks(args)`); a name in it that is `None` until a
+    returns (`callbacks = create_callbacks(args)`, or `callbacks=create_callbacks(args)` itself;
+    with several `return`s, the callbacks of each), or from a `self.` attribute its class assigns
+    a list once (`self.callbacks = [...]`, appends included); a name in it that is `None` until a
     callback is assigned holds that callback, and one assigned two callbacks in two branches
     holds either. Given any other way (another call's result, `**kwargs`), the callbacks are
     unknown and nothing is reported. An `EarlyStopping` covers the fits it is passed to, not
@@ -314,6 +320,27 @@ class TrainingWithoutEarlyStopping(Rule):
             "    def quick(self):\n        self.epochs = 3\n"
             "    def train(self):\n        self.model.fit(x, y, epochs=self.epochs, validation_split=0.1)\n"
         ),
+        Valid(  # one of the lists the helper returns holds an EarlyStopping
+            "import tensorflow as tf\ndef get_callbacks(patience):\n    if patience:\n"
+            "        return [tf.keras.callbacks.EarlyStopping(patience=patience)]\n"
+            "    return [tf.keras.callbacks.TensorBoard()]\n"
+            "m = tf.keras.Sequential()\nm.fit(x, y, epochs=100, validation_split=0.2, callbacks=get_callbacks(5))\n"
+        ),
+        Valid(  # the callers pass the parameter different counts: which one a run takes is not known
+            "import tensorflow as tf\ndef train(model, epochs):\n    model.fit(x, y, epochs=epochs, validation_split=0.2)\n"
+            "train(tf.keras.Sequential(), 100)\ntrain(tf.keras.Sequential(), 3)\n"
+        ),
+        Valid(  # the class appends an EarlyStopping to the list it keeps in an attribute
+            "import tensorflow as tf\nclass Trainer:\n    def __init__(self):\n        self.model = tf.keras.Sequential()\n"
+            "        self.callbacks = [tf.keras.callbacks.ModelCheckpoint('w.h5')]\n"
+            "        self.callbacks.append(tf.keras.callbacks.EarlyStopping(patience=4))\n"
+            "    def train(self):\n        self.model.fit(x, y, epochs=100, validation_split=0.2, callbacks=self.callbacks)\n"
+        ),
+        Valid(  # the name holding the flag's default is bound again: its value when fit runs is not known
+            "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--epochs', type=int, default=100)\nargs = p.parse_args()\nepochs = args.epochs\n"
+            "if args.quick:\n    epochs = 2\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=epochs, validation_split=0.2)\n"
+        ),
         Valid(  # a project callback may stop training (it is defined elsewhere)
             "import tensorflow as tf\nfrom .callbacks import StopAtAccuracy\nm = tf.keras.Sequential()\n"
             "stop = StopAtAccuracy(0.99)\n"
@@ -421,6 +448,36 @@ class TrainingWithoutEarlyStopping(Rule):
             line=7,
             message_contains="300 epochs (the default of `--num_epochs`)",
         ),
+        Invalid(  # the list a helper of the file returns, passed as its call
+            "import tensorflow as tf\ndef get_callbacks(name):\n"
+            "    return [tf.keras.callbacks.ModelCheckpoint(name + '.h5', save_best_only=True),"
+            " tf.keras.callbacks.TensorBoard('logs/' + name)]\n"
+            "m = tf.keras.Sequential()\nm.fit(x, y, epochs=100, validation_data=(vx, vy), callbacks=get_callbacks('m'))\n",
+            line=5,
+        ),
+        Invalid(  # the list a class keeps in an attribute
+            "import tensorflow as tf\nclass Trainer:\n    def __init__(self):\n        self.model = tf.keras.Sequential()\n"
+            "        self.callbacks = [tf.keras.callbacks.ModelCheckpoint('w.h5')]\n"
+            "        self.callbacks.append(tf.keras.callbacks.TensorBoard())\n"
+            "    def train(self):\n        self.model.fit(x, y, epochs=100, validation_split=0.2, callbacks=self.callbacks)\n",
+            line=8,
+        ),
+        Invalid(  # an argparse default held by a name bound once
+            "import argparse\nimport tensorflow as tf\ndef main():\n    p = argparse.ArgumentParser()\n"
+            "    p.add_argument('--epochs', type=int, default=100)\n    args = p.parse_args()\n"
+            "    num_epochs = args.epochs\n    m = tf.keras.Sequential()\n"
+            "    m.fit(x, y, epochs=num_epochs, validation_split=0.2)\n",
+            line=9,
+            message_contains="100 epochs (the default of `--epochs`)",
+        ),
+        Invalid(  # a flag's default passed to the parameter of the function that trains
+            "import argparse\nimport tensorflow as tf\ndef train(model, epochs):\n"
+            "    model.fit(x, y, epochs=epochs, validation_split=0.2)\nif __name__ == '__main__':\n"
+            "    p = argparse.ArgumentParser()\n    p.add_argument('--epochs', type=int, default=100)\n"
+            "    train(tf.keras.Sequential(), p.parse_args().epochs)\n",
+            line=4,
+            message_contains="100 epochs (the default of `--epochs`)",
+        ),
         Invalid(  # an absl flag's default
             "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_integer('epochs', 150, 'epochs')\n"
             "FLAGS = flags.FLAGS\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=FLAGS.epochs, validation_split=0.1)\n",
@@ -443,6 +500,13 @@ class TrainingWithoutEarlyStopping(Rule):
         Invalid(  # fit_generator takes validation data too
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, epochs=100, validation_data=val_gen)\n",
             line=3,
+        ),
+        Invalid(  # Keras 1's `nb_epoch`, which Keras 2 reads as `epochs`
+            "from keras.models import Sequential\nfrom keras.callbacks import ModelCheckpoint\nm = Sequential()\n"
+            "m.fit_generator(gen, samples_per_epoch=2000, nb_epoch=50, validation_data=val_gen, nb_val_samples=800,\n"
+            "                callbacks=[ModelCheckpoint('w.h5', save_best_only=True)])\n",
+            line=4,
+            message_contains="50 epochs",
         ),
         Invalid(  # the EarlyStopping of the file goes to another fit only
             "import tensorflow as tf\nm = tf.keras.Sequential()\nstop = tf.keras.callbacks.EarlyStopping(patience=3)\n"

@@ -18,7 +18,8 @@ class ValidationLongerThanTraining(Rule):
     `steps_per_epoch` and `validation_steps`, when the validation steps are at least as many
     as the training steps: each epoch runs as many batches checking the model as training it,
     or more. The counts are literals or the defaults the program runs with (a parameter's, an
-    argparse option's or an absl flag's default written in the file). A `validation_freq` of
+    argparse option's or an absl flag's default written in the file, or what every call of the
+    function in the file passes a parameter without one). A `validation_freq` of
     `n` validates every `n`-th epoch: the validation steps are divided by it before the
     comparison (a list of epochs, or a frequency greenlint cannot read, is not reported).
     Not reported either: `validation_steps` without `validation_data` (Keras ignores it).

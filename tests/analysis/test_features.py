@@ -24,6 +24,17 @@ def test_positional_literals_are_named_through_the_catalog_signature():
 
 
 
+def test_keras_1s_nb_epoch_is_read_as_epochs():
+    found = calls("m = keras.Sequential()\nm.fit(x, y, nb_epoch=100)\nm.fit_generator(gen, nb_epoch=50)\n")
+    assert found["tensorflow.keras.Sequential.fit"]["epochs"] == 100
+    assert found["tensorflow.keras.Sequential.fit_generator"]["epochs"] == 50
+    assert "nb_epoch" not in found["tensorflow.keras.Sequential.fit"]
+    both = calls("m = keras.Sequential()\nm.fit(x, y, epochs=3, nb_epoch=100)\n")  # `epochs` wins where both are given
+    assert both["tensorflow.keras.Sequential.fit"]["epochs"] == 3
+    other = calls("keras.layers.Dense(10, nb_epoch=4)\n")  # only a model's fit reads it
+    assert other["tensorflow.keras.layers.Dense"]["nb_epoch"] == 4
+
+
 def test_graph_mode_marks_every_call_of_a_module_building_a_tf1_graph():
     tf1 = calls("x = tf.placeholder(tf.float32)\ny = tf.square(x)\nwith tf.Session() as sess:\n    sess.run(y)\n")
     assert {api for api, f in tf1.items() if f.get("graph_mode")} == {

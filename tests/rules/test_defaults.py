@@ -41,3 +41,46 @@ def test_a_flag_default_given_as_a_module_constant():
     read = facts.module().body[-1].value
     assert isinstance(read, ast.Attribute)
     assert default_value(facts, read, None) == (50, "the default of `--checkpoint_every`")
+
+
+FLAG = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--epochs', type=int, default=100)\nargs = p.parse_args()\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (FLAG + "epochs = args.epochs\nepochs\n", (100, "the default of `--epochs`")),  # at the top of the module
+        (FLAG + "def main():\n    n = args.epochs\n    n\n", (100, "the default of `--epochs`")),  # in the function
+        (FLAG + "n = args.epochs\ndef main():\n    n\n", (100, "the default of `--epochs`")),  # a global the function reads
+        (FLAG + "n = args.epochs\nif args.quick:\n    n = 2\nn\n", None),  # bound twice
+        (FLAG + "def main():\n    n = args.epochs\n    n += 1\n    n\n", None),  # bound again
+        (FLAG + "n = args.epochs\ndef main(n):\n    n\n", None),  # the function's parameter, without a default
+        (FLAG + "n = 100\nn\n", None),  # a literal: `known_value` reads it as a module constant
+        (FLAG + "n = args.steps\nn\n", None),  # no such flag
+        (FLAG + "n = args.epochs\ndef outer(n):\n    def inner():\n        n\n    return inner\n", None),  # outer's n
+        (FLAG + "def outer(n=7):\n    def inner(n):\n        n\n", None),  # inner's n shadows outer's default
+    ],
+)
+def test_a_name_bound_once_holds_a_default(source, expected):
+    facts = FileFacts("m.py", (), source)
+    read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
+    assert default_value(facts, read, None) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (FLAG + "def train(m, n):\n    n\ntrain(m, args.epochs)\n", (100, "the default of `--epochs`")),
+        (FLAG + "def train(m, n):\n    n\ndef main(e):\n    train(m, n=e)\nmain(args.epochs)\n",
+         (100, "the default of `--epochs`")),  # two callers up
+        (FLAG + "class T:\n    def fit(self, n):\n        n\nT().fit(args.epochs)\n", (100, "the default of `--epochs`")),
+        (FLAG + "def train(m, n):\n    n\ntrain(m, args.epochs)\ntrain(m, 3)\n", None),  # the callers disagree
+        (FLAG + "def train(m, n):\n    n\ntrain(m, args.epochs)\ntrain(m, k)\n", None),  # one caller's is not known
+        (FLAG + "def train(m, n):\n    n\n", None),  # never called in the file
+        (FLAG + "def train(m, n):\n    n\n    train(m, n)\n", None),  # only itself calls it
+    ],
+)
+def test_a_parameter_holds_what_every_caller_passes(source, expected):
+    facts = FileFacts("m.py", (), source)
+    read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
+    assert default_value(facts, read, None) == expected
