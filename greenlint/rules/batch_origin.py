@@ -18,9 +18,9 @@ from collections.abc import Iterator
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, node_span
+from greenlint.rules.base import FileFacts, argument, node_span
 from greenlint.rules.deliberate import in_test
-from greenlint.rules.syntax import SCOPES, cell_units, last_name, own_loops
+from greenlint.rules.syntax import cell_units, int_literal, last_bindings, last_name, own_loops
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 #: Caller levels followed from a step's function up to the literal (`main` → `train` → step).
@@ -36,8 +36,10 @@ def step_literals(facts: FileFacts, call: ast.Call, cell: int | None, size: int)
     pairs = flow.assignments(body)
     loops = own_loops(facts, call, cell)
     found: list[Span] = []
-    seeds = [(name, node) for name, node in _literal_bindings(body, size, call.lineno)]
-    for name, value in seeds:
+    bound = last_bindings(function if function is not None else facts.module(cell), call.lineno)
+    for name, value in ((name, assign.value) for name, assign in bound.items() if assign is not None):
+        if not int_literal(value, size):
+            continue
         reach = flow.derived(frozenset((name,)), body, pairs)
         if reach & read and _drawn_by(loops, reach):
             found.append(node_span(value, cell))
@@ -68,32 +70,6 @@ def _module_body(facts: FileFacts, cell: int | None) -> list[ast.stmt]:
     return module.body if module is not None else []
 
 
-def _is_size(node: ast.AST | None, size: int) -> bool:
-    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == size
-
-
-def _literal_bindings(body: list[ast.stmt], size: int, before: int) -> Iterator[tuple[str, ast.expr]]:
-    """`name = <size>` assignments of the block before line *before* (not in nested scopes), each
-    name's last such binding, where no other assignment of the name comes between it and *before*."""
-    last: dict[str, ast.Assign | None] = {}
-    todo: list[ast.AST] = list(body)
-    nodes: list[ast.Assign] = []
-    while todo:
-        node = todo.pop()
-        if isinstance(node, SCOPES):
-            continue
-        todo.extend(ast.iter_child_nodes(node))
-        if isinstance(node, ast.Assign) and node.lineno < before:
-            nodes.append(node)
-    for assign in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):
-        for target in assign.targets:
-            if isinstance(target, ast.Name):
-                last[target.id] = assign if _is_size(assign.value, size) else None
-    for name, found in last.items():
-        if found is not None:
-            yield name, found.value
-
-
 def _parameter_names(facts: FileFacts, function: Function, cell: int | None) -> list[str]:
     kwonly = [a.arg for a in function.args.kwonlyargs]
     return [*_positional(facts, function, cell), *kwonly]
@@ -120,25 +96,24 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
     method = _is_method(facts, function, where)
     positional = _positional(facts, function, where)
     for cell, call in _calls_of(facts, function.name, method):
-        given = _argument(call, positional, name)
+        given = argument(call, name, positional.index(name) if name in positional else None)
         if given is None:
             continue
         passing = True
         if in_test(facts, call, cell):
             continue  # a test picks its batch on purpose
-        if _is_size(given, size):
+        if int_literal(given, size):
             found.append(node_span(given, cell))
         elif isinstance(given, ast.Name) and depth > 1:
             outer = _function(facts, call, cell)
-            body = outer.body if outer is not None else _module_body(facts, cell)
-            bound = dict(_literal_bindings(body, size, call.lineno))
-            if given.id in bound:
-                found.append(node_span(bound[given.id], cell))
+            bound = last_bindings(outer if outer is not None else facts.module(cell), call.lineno).get(given.id)
+            if bound is not None and int_literal(bound.value, size):
+                found.append(node_span(bound.value, cell))
             elif outer is not None and given.id in _parameter_names(facts, outer, cell):
                 found.extend(_passed(facts, outer, cell, given.id, size, depth - 1))
     if not passing:
         default = _default(function, name)
-        if default is not None and _is_size(default, size):
+        if default is not None and int_literal(default, size):
             found.append(node_span(default, where))
     return found
 
@@ -152,16 +127,6 @@ def _calls_of(facts: FileFacts, name: str, method: bool) -> Iterator[tuple[int |
                 yield cell, call
             elif not method and isinstance(func, ast.Name) and func.id == name:
                 yield cell, call
-
-
-def _argument(call: ast.Call, positional: list[str], name: str) -> ast.expr | None:
-    for keyword in call.keywords:
-        if keyword.arg == name:
-            return keyword.value
-    if name in positional and not any(isinstance(a, ast.Starred) for a in call.args):
-        index = positional.index(name)
-        return call.args[index] if index < len(call.args) else None
-    return None
 
 
 def _default(function: Function, name: str) -> ast.expr | None:

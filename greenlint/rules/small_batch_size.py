@@ -23,7 +23,18 @@ from greenlint.rules.batch_origin import step_literals
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.large_step import large_step, step_flops
-from greenlint.rules.syntax import FEW_ELEMENTS, LOOPS, SCOPES, STEP_METHODS, cell_units, last_name, own_body, units
+from greenlint.rules.syntax import (
+    FEW_ELEMENTS,
+    LOOPS,
+    SCOPES,
+    STEP_METHODS,
+    cell_units,
+    int_literal,
+    last_bindings,
+    last_name,
+    own_body,
+    units,
+)
 
 MODEL_METHODS = ("fit", "evaluate", "predict")
 #: Model methods a Python generator may feed (its batches then its own, set by the generator's arguments).
@@ -561,12 +572,12 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
     )
     scope = scope if scope is not None else facts.module(cell)
     for given_to in (*given.args, *(k.value for k in given.keywords)):
-        if _is_int(given_to, size) and steps is None:
+        if int_literal(given_to, size) and steps is None:
             return node_span(given_to, cell), size
         if isinstance(given_to, ast.Name) and scope is not None:
-            bound = _last_binding(scope, given_to.id, call.lineno)
+            bound = last_bindings(scope, call.lineno).get(given_to.id)
             follows = steps is None or any(_is_name(n, given_to.id) for n in ast.walk(steps))
-            if bound is not None and _is_int(bound.value, size) and follows:
+            if bound is not None and int_literal(bound.value, size) and follows:
                 return node_span(bound, cell), size
     return None
 
@@ -594,28 +605,3 @@ def _small_known_step(site: Site) -> bool:
     at any batch, and where its FLOPs are unknown (a detector built by helpers greenlint cannot
     follow) a batch of 4 may already fill the device: unknown stays unknown."""
     return step_flops(site) is not None and not large_step(site)
-
-
-def _is_int(node: ast.AST | None, size: int) -> bool:
-    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == size
-
-
-def _last_binding(scope: ast.AST, name: str, line: int) -> ast.Assign | None:
-    """The last plain assignment `name = ...` of the scope (not entering nested functions or
-    classes) on a line before *line*; None if another kind of binding (a loop variable, an
-    augmented assignment) comes after it."""
-    last: ast.Name | None = None
-    todo = list(ast.iter_child_nodes(scope))
-    while todo:
-        node = todo.pop()
-        if isinstance(node, SCOPES):
-            continue
-        todo.extend(ast.iter_child_nodes(node))
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) and node.lineno < line:
-            if last is None or node.lineno > last.lineno:
-                last = node
-    if last is None:
-        return None
-    owner = next((n for n in ast.walk(scope) if isinstance(n, ast.Assign) and any(t is last for t in n.targets)), None)
-    return owner
-

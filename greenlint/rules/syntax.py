@@ -129,6 +129,31 @@ def own_body(loop: ast.AST) -> Iterator[ast.AST]:
             todo.extend(ast.iter_child_nodes(node))
 
 
+def last_bindings(scope: ast.AST | None, line: int) -> dict[str, ast.Assign | None]:
+    """Each name the scope (a function, a module; None: none) binds on a line before *line*, not
+    entering nested functions or classes, with its last binding there: a plain assignment
+    `name = ...`, or None where another kind (a loop variable, an augmented assignment, an
+    unpacking) comes last."""
+    stores: list[ast.Name] = []
+    plain: dict[ast.Name, ast.Assign] = {}
+    todo = list(ast.iter_child_nodes(scope)) if scope is not None else []
+    while todo:
+        node = todo.pop()
+        if isinstance(node, SCOPES):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+        if isinstance(node, ast.Assign):  # walked before its targets
+            plain.update((target, node) for target in node.targets if isinstance(target, ast.Name))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.lineno < line:
+            stores.append(node)
+    return {name.id: plain.get(name) for name in sorted(stores, key=lambda n: (n.lineno, n.col_offset))}
+
+
+def int_literal(node: ast.AST | None, value: int) -> bool:
+    """The node is the integer literal *value* (not a bool)."""
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == value
+
+
 def scope_body(node: ast.AST) -> Iterator[ast.AST]:
     """Every node of a function's or loop's body, nested loops included, not entering the
     functions, lambdas or classes it defines."""
