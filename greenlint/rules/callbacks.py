@@ -157,8 +157,8 @@ def imported_from_project(facts: FileFacts, name: str | None) -> list[tuple[str 
     if name is None:
         return None
     imports = [
-        (node, alias) for tree in units(facts) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-        for alias in node.names if (alias.asname or alias.name) == name
+        (node, alias) for cell in facts.cells for node in facts.nodes(cell, ast.ImportFrom)
+        if isinstance(node, ast.ImportFrom) for alias in node.names if (alias.asname or alias.name) == name
     ]
     if not imports:
         return None
