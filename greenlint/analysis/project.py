@@ -207,7 +207,7 @@ def resolve_imports(path: str, statements: list[tuple]) -> list[str]:
     return sorted(found)
 
 
-def _stamp(path: str) -> tuple[int, ...] | None:
+def file_stamp(path: str) -> tuple[int, ...] | None:
     """What tells a file changed without reading it: size, mtime and also the inode's change
     time, which every write sets and `touch`/`os.utime` cannot set back (an edit keeping size and
     mtime is still seen), and the inode (a file replaced by another)."""
@@ -275,7 +275,7 @@ class ProjectIndex:
         known = self._scans.get(path)
         if known is not None and path in self._stamped:
             return known[1], known[2]
-        stamp = _stamp(path)
+        stamp = file_stamp(path)
         self._stamped.add(path)
         if known is not None and known[0] == stamp:
             return known[1], known[2]

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, keyword
-from greenlint.rules.beside import beside_mentions
+from greenlint.rules.beside import LOADED_BY_NAME, beside_mentions
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import SCOPES, source_text
@@ -22,7 +21,6 @@ CONVOLUTIONS = frozenset(
 BATCH_NORM = LAYERS + "BatchNormalization"
 #: Weights loaded into layers by their names (`model.load_weights(path, by_name=True)`): a file
 #: saved from layers of those names, a released checkpoint, whose variables each layer must match.
-BY_NAME = re.compile(r"\bby_name\s*=\s*True\b")
 
 
 class ConvBiasBeforeBatchNorm(Rule):
@@ -232,7 +230,7 @@ class ConvBiasBeforeBatchNorm(Rule):
                 continue
             if keyword(call, "name") is not None:
                 if loaded_by_name is None:
-                    loaded_by_name = bool(BY_NAME.search(source_text(facts))) or beside_mentions(facts.path, BY_NAME)
+                    loaded_by_name = bool(LOADED_BY_NAME.search(source_text(facts))) or beside_mentions(facts.path, LOADED_BY_NAME)
                 if loaded_by_name:
                     continue
             layer = site.api.rsplit(".", 1)[-1]

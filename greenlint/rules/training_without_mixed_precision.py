@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
-from greenlint.rules.beside import beside_mentions
+from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
@@ -19,16 +18,6 @@ from greenlint.rules.large_step import architecture, built_backbone, large_step,
 from greenlint.rules.syntax import text_mentions
 from greenlint.rules.tf_target import target
 
-#: Words whose presence says the program chooses its floating-point precision itself: a policy
-#: name, the `mixed_precision` module or a project helper named after it
-#: (`performance.set_mixed_precision_policy(dtype)`, the TF 1.14+ graph rewrite
-#: `enable_mixed_precision_graph_rewrite`), or Keras' global float type.
-CHOSEN = ("mixed_float16", "mixed_bfloat16", "mixed_precision", "set_floatx", "AUTO_MIXED_PRECISION")
-#: A TF1 session's own switch for the rewrite (`rewrite_options.auto_mixed_precision`), and float16
-#: written into the graph by hand: the program chooses its precision.
-GRAPH_CHOSEN = ("auto_mixed_precision", "float16", "bfloat16")
-#: Any of them, in the text of a module beside a TF1 model's.
-_PRECISION_WORDS = re.compile("|".join(re.escape(word) for word in (*CHOSEN, *GRAPH_CHOSEN)))
 #: TF1 optimizers and the calls that build their update op: one training step per run of it.
 TF1_TRAIN = "tensorflow.compat.v1.train."
 TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
@@ -401,7 +390,7 @@ def _rewrite_beside(path: str) -> bool:
     """A module beside the file (its directory's other Python files, where a TF1 project's trainer
     usually builds the session) chooses the precision: the graph rewrite may wrap this optimizer
     there, or the session's config turn on `auto_mixed_precision`."""
-    return beside_mentions(path, _PRECISION_WORDS)
+    return beside_mentions(path, PRECISION_CHOSEN)
 
 
 def _test_file(path: str) -> bool:

@@ -262,8 +262,8 @@ def test_a_digest_stamps_each_module_once_until_the_next_refresh(tmp_path, monke
     (tmp_path / "b.py").write_text("import c\n")
     (tmp_path / "c.py").write_text("X = 1\n")
     stamped = Counter()
-    stamp = project._stamp
-    monkeypatch.setattr(project, "_stamp", lambda path: (stamped.update([os.path.basename(path)]), stamp(path))[1])
+    stamp = project.file_stamp
+    monkeypatch.setattr(project, "file_stamp", lambda path: (stamped.update([os.path.basename(path)]), stamp(path))[1])
     index = ProjectIndex()
     a, b, c = (str(tmp_path / f"{m}.py") for m in "abc")
     before = index.digest(a)
