@@ -277,6 +277,29 @@ def test_a_digest_stamps_each_module_once_until_the_next_refresh(tmp_path, monke
     assert stamped == {"a.py": 3, "b.py": 2, "c.py": 2}
 
 
+def test_a_run_holds_its_modules_as_its_start_stamped_them(tmp_path, monkeypatch):
+    """`check` of many files (greenlint.check.runner) holds the index: an analysis' refresh
+    stamps nothing again until the run ends (each second of a long run re-stamped every module
+    scanned so far)."""
+    from greenlint.analysis import project
+
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "a.py").write_text("import b\n")
+    (tmp_path / "b.py").write_text("X = 1\n")
+    stamped = Counter()
+    stamp = project.file_stamp
+    monkeypatch.setattr(project, "file_stamp", lambda path: (stamped.update([os.path.basename(path)]), stamp(path))[1])
+    index = ProjectIndex()
+    a, b = (str(tmp_path / f"{m}.py") for m in "ab")
+    index.digest(a)
+    with index.held():
+        index.refresh()
+        index.refresh(max_age=1.0)
+        assert index.digest(b) and index.imports(a) == [b] and stamped == {"a.py": 1, "b.py": 1}
+    index.refresh()
+    assert stamped == {"a.py": 2, "b.py": 2}
+
+
 DATA_MODULE = """\
 import numpy as np
 from tensorflow import keras
