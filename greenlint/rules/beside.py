@@ -27,11 +27,14 @@ CHOSEN = ("mixed_float16", "mixed_bfloat16", "mixed_precision", "set_floatx", "A
 #: written into the graph by hand: the program chooses its precision.
 GRAPH_CHOSEN = ("auto_mixed_precision", "float16", "bfloat16")
 #: Any of them, in the text of a module beside a TF1 model's (GL602).
-PRECISION_CHOSEN = re.compile("|".join(re.escape(word) for word in (*CHOSEN, *GRAPH_CHOSEN)))
+PRECISION_WORDS = (*CHOSEN, *GRAPH_CHOSEN)
+PRECISION_CHOSEN = re.compile("|".join(re.escape(word) for word in PRECISION_WORDS))
 #: A checkpoint loaded by layer name (GL504).
 LOADED_BY_NAME = re.compile(r"\bby_name\s*=\s*True\b")
-#: What rules look for beside a file.
-SOUGHT = (PRECISION_CHOSEN, LOADED_BY_NAME)
+#: What rules look for beside a file: each pattern with the words one of which any match of it
+#: holds (most modules hold none: their bytes are searched for them, and never decoded).
+SOUGHT = ((PRECISION_CHOSEN, PRECISION_WORDS), (LOADED_BY_NAME, ("by_name",)))
+_NEEDLES = tuple(tuple(word.encode() for word in words) for _, words in SOUGHT)
 
 #: folder -> (its modules' names and stamps, whether each of `SOUGHT` matches one of them)
 _answers: dict[str, tuple[tuple, tuple[bool, ...]]] = {}
@@ -41,7 +44,7 @@ def beside_mentions(path: str, pattern: re.Pattern[str]) -> bool:
     """Whether a Python module of *path*'s folder (the first `MAX_BESIDE` by name; regular files
     under the sources' size limit only, never a FIFO or a device) has text matching *pattern*,
     one of `SOUGHT`."""
-    return _folder_answers(path)[SOUGHT.index(pattern)]
+    return _folder_answers(path)[[sought for sought, _ in SOUGHT].index(pattern)]
 
 
 def stamp(path: str) -> str:
@@ -62,10 +65,14 @@ def _folder_answers(path: str) -> tuple[bool, ...]:
     found = [False] * len(SOUGHT)
     for name in names:
         data, _ = read_bytes(Path(directory, name), MAX_BYTES)  # opening a FIFO named `x.py` would wait forever
-        if data is not None:
-            text = data.decode("utf-8", "replace")
-            found = [was or pattern.search(text) is not None for was, pattern in zip(found, SOUGHT)]
-            if all(found):
-                break
+        if data is None:
+            continue
+        text = None
+        for i, ((pattern, _), needles) in enumerate(zip(SOUGHT, _NEEDLES)):
+            if not found[i] and any(needle in data for needle in needles):
+                text = text if text is not None else data.decode("utf-8", "replace")
+                found[i] = pattern.search(text) is not None
+        if all(found):
+            break
     answers = _answers[directory] = (stamps, tuple(found))
     return answers[1]
