@@ -31,11 +31,13 @@ tf-models-official's `official/nlp/modeling` after an edit of one module; docs/b
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -207,7 +209,7 @@ def resolve_imports(path: str, statements: list[tuple]) -> list[str]:
     return sorted(found)
 
 
-def _stamp(path: str) -> tuple[int, ...] | None:
+def file_stamp(path: str) -> tuple[int, ...] | None:
     """What tells a file changed without reading it: size, mtime and also the inode's change
     time, which every write sets and `touch`/`os.utime` cannot set back (an edit keeping size and
     mtime is still seen), and the inode (a file replaced by another)."""
@@ -249,6 +251,7 @@ class ProjectIndex:
         #: of the files read in this process.
         self._read_before: dict[str, tuple[str, list[tuple], list[tuple], bool]] = {}
         self._near: dict[str, frozenset[str]] = {}  # path -> its cycle of imports run with the module (`near`)
+        self._held = False  # `held`: refresh does nothing
 
     def _statements(self, path: str) -> tuple[list[tuple], str, list[tuple]]:
         """The file's import statements, content hash and the statements not indented (run when
@@ -275,7 +278,7 @@ class ProjectIndex:
         known = self._scans.get(path)
         if known is not None and path in self._stamped:
             return known[1], known[2]
-        stamp = _stamp(path)
+        stamp = file_stamp(path)
         self._stamped.add(path)
         if known is not None and known[0] == stamp:
             return known[1], known[2]
@@ -292,7 +295,10 @@ class ProjectIndex:
 
     def refresh(self, max_age: float = 0.0) -> None:
         """Notice files changed since they were scanned, unless that was checked less than
-        *max_age* seconds ago (a long-lived process, the LSP, calls it before each analysis)."""
+        *max_age* seconds ago (a long-lived process, the LSP, calls it before each analysis), or
+        a run over many files holds the modules as its start stamped them (`held`)."""
+        if self._held:
+            return
         self._stamped.clear()  # stamped again when next asked for
         now = time.monotonic()
         if now - self._refreshed < max_age:
@@ -302,6 +308,19 @@ class ProjectIndex:
         find_module.cache_clear()
         for path in list(self._scans):
             self._scan(path)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """One run over many files (`check` of a project, its workers forked within): each module
+        stamped once, as the run's start refreshed them, and `refresh` a no-op until it ends. An
+        analysis asks for a refresh to see an edit made since the last one (the editor's); in a
+        long run, stamping every module scanned so far again each second cost more than
+        analysing many of the files."""
+        self._held = True
+        try:
+            yield
+        finally:
+            self._held = False
 
     def imports(self, path: str) -> list[str]:
         return self._scan(path)[0]

@@ -233,7 +233,8 @@ def star_member(catalog, stars, name: str) -> Ref | None:
 @dataclass(slots=True)
 class Found:
     """One call site as the walk found it: the node, its canonical API, its features, the function
-    it lies in (None: module level), how often it runs per run of that function, its work."""
+    it lies in (None: module level), how often it runs per run of that function, its work, and the
+    merge layer a functional helper such as `concatenate([a, b])` builds and calls (`merge_layer`)."""
 
     node: ast.Call
     api: str
@@ -241,6 +242,7 @@ class Found:
     func: FuncInfo | None
     local: Any
     work: dict
+    merge: Inst | None = None
 
 
 class Resolver:
@@ -1548,6 +1550,7 @@ class Resolver:
         if hostwork.decodes(api):
             self.note_host(hostwork.describe(api.rpartition(".")[2], node.lineno, self.module_path), once=not self.ctx.loops)
         features, named = self.record(node, api, args, keywords, None)
+        merge = self.calls[-1].merge
         self.mark_traced(api, args)
         if api == TF_FUNCTION and args and not args[0][0] and type(args[0][1]) is UserFunc:
             args[0][1].info.graph_function = True  # `step = tf.function(train_step)`: calling it runs the graph
@@ -1564,7 +1567,6 @@ class Resolver:
             return Inst(graphrun.BACKEND_FUNCTION, "factory", {"line": node.lineno, "net": net})
         if returns is None:
             return None
-        merge = work_mod.merge_layer(api, features)
         if merge is not None:  # `concatenate([a, b], axis=3)` on symbolic tensors: the merged graph
             return Inst(returns, "factory", self.layer_output(merge, named.get("inputs"), node, self.instance) or {})
         meta: dict[str, Any] = {}
@@ -1704,11 +1706,12 @@ class Resolver:
                 features["input_host_work"], line = drawn
                 features["input_drawn_above"] = node.lineno - line
         first = args[0][1] if args and not args[0][0] else None
-        work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first)
+        merge = work_mod.merge_layer(api, features)
+        work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first, merge)
         if not self.exporting:
             self.training_step(node, api, named, owner, first, work)
             self.graph_run(node, api, named, owner, work)
-        self.calls.append(Found(node, api, features, self.ctx.func, local, work))
+        self.calls.append(Found(node, api, features, self.ctx.func, local, work, merge))
         func = self.ctx.func
         if func is not None and func.runs is None and features.get("receiver") != wrappers.WRAPPER \
                 and wrappers.spends(api, self.table.cat.kind(api)):

@@ -391,11 +391,10 @@ def merge_layer(api: str, features: dict) -> Inst | None:
     return Inst(f"{module}.{layers.MERGE_FUNCTIONS[leaf]}", "constructor", {"init": init})
 
 
-def site_work(api: str, named: dict, features: dict, owner: Any, first: Any = None) -> dict[str, dict]:
+def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, merge: Inst | None) -> dict[str, dict]:
     """The `work` object of one call site (empty when no quantity applies); *first* is the
-    first positional argument's value."""
+    first positional argument's value, *merge* the call's `merge_layer`."""
     leaf = api.rpartition(".")[2]
-    merge = merge_layer(api, features)
     if merge is not None:
         return _layer_call(merge, named.get("inputs", first))
     if owner is not None and is_model(owner) and leaf in MODEL_METHODS:

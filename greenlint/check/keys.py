@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from greenlint.rules import tf_target
+from greenlint.rules import beside, tf_target
 
 
 def display_path(path: Path, cwd: str) -> str:
@@ -34,8 +34,9 @@ def dependencies(project, path: Path, profile_stamps: dict[str, str]) -> str:
     """A digest of the project modules *path* imports (a file's analysis follows them), or the
     TF modules beside it that import it (they make a module naming no TF analysed), or "",
     the stamp of the profile file covering it (a new `greenlint measure` changes its figures) and
-    the TensorFlow version its project targets (rules read it: greenlint.rules.tf_target), looked
-    up once per folder in a run (*profile_stamps*: the files of a folder share them)."""
+    the TensorFlow version its project targets (rules read it: greenlint.rules.tf_target) and what
+    rules read in the modules beside it (greenlint.rules.beside), looked up once per folder in a
+    run (*profile_stamps*: the files of a folder share them)."""
     absolute = os.path.abspath(path)
     if project.imports(absolute):
         modules = project.digest(absolute)
@@ -45,7 +46,7 @@ def dependencies(project, path: Path, profile_stamps: dict[str, str]) -> str:
     folder = os.path.dirname(absolute)
     if folder not in profile_stamps:
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
-        profile_stamps[folder] = profile_stamp(absolute) + tf_target.stamp(absolute)
+        profile_stamps[folder] = profile_stamp(absolute) + tf_target.stamp(absolute) + beside.stamp(absolute)
     return modules + profile_stamps[folder]
 
 

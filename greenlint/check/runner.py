@@ -155,7 +155,7 @@ def check_files(
         else:
             todo.append((i, shown, key))
     finish = functools.partial(_finish, cache=cache, diagnose=diagnose, rules_id=rules_id)
-    with _few_collections(), _shared_trees(bool(todo)):
+    with project.held(), _few_collections(), _shared_trees(bool(todo)):
         # each file's rules run and its entries are written as soon as it is analysed, on its
         # tree, which is then dropped: serially here, else in the worker that analysed it
         jobs = min(config.jobs, _cpus()) if config.jobs else auto_jobs(len(todo))  # more cannot run at once

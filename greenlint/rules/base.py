@@ -108,7 +108,7 @@ class Site:
 
     @property
     def runs_bound(self) -> str:
-        """"exact" or "upper" (a guarded call, early stopping's loop: at most `loop_multiplier`),
+        """ "exact" or "upper" (a guarded call, early stopping's loop: at most `loop_multiplier`),
         "unknown" when `loop_multiplier` fell back to the literal loops."""
         runs = self.callsite.runs
         return runs.get("bound", "unknown") if isinstance(runs.get("count"), int) else "unknown"
@@ -224,7 +224,11 @@ class FileFacts:
         wrapper's call, the call of the helper (`model.train(lr, *batch)`), not the TF call it makes."""
         span = site.callsite.span
         index = self._tree(span.cell)
-        return None if index is None else index["calls"].get((span.line, span.column - 1, span.end_line, span.end_column - 1))
+        return (
+            None
+            if index is None
+            else index["calls"].get((span.line, span.column - 1, span.end_line, span.end_column - 1))
+        )
 
     def site_at(self, node: ast.AST, cell: int | None = None) -> Site | None:
         """The call site whose call is `node` (an index built once per file or cell)."""
@@ -342,7 +346,12 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
                 parents[value] = parent
                 append(value)
         if isinstance(parent, call_type):
-            key = (parent.lineno, chars(parent.lineno, parent.col_offset), parent.end_lineno, chars(parent.end_lineno, parent.end_col_offset))
+            key = (
+                parent.lineno,
+                chars(parent.lineno, parent.col_offset),
+                parent.end_lineno,
+                chars(parent.end_lineno, parent.end_col_offset),
+            )
             calls.setdefault(key, parent)
     return {"module": module, "parents": parents, "calls": calls, "walked": walked}
 
@@ -382,7 +391,13 @@ def node_span(node: ast.expr | ast.stmt, cell: int | None, through: ast.expr | N
     with `through`, from the node's start to the end of that part of it (a loop's header: the loop
     through its iterable or test)."""
     end = through if through is not None else node
-    return Span(node.lineno, node.col_offset + 1, end.end_lineno or node.lineno, (end.end_col_offset or node.col_offset) + 1, cell)
+    return Span(
+        node.lineno,
+        node.col_offset + 1,
+        end.end_lineno or node.lineno,
+        (end.end_col_offset or node.col_offset) + 1,
+        cell,
+    )
 
 
 def last_name(expr: ast.AST) -> str:
@@ -398,10 +413,15 @@ def method(api: str) -> str:
 def is_keras_model_method(api: str, names: tuple[str, ...]) -> bool:
     """A Keras model method (Model, Sequential, or a user subclass resolved to them)."""
     owner, _, name = api.rpartition(".")
-    return name in names and owner.startswith("tensorflow.keras") and owner.rsplit(".", 1)[-1] in (
-        "Model",
-        "Sequential",
-        "Functional",
+    return (
+        name in names
+        and owner.startswith("tensorflow.keras")
+        and owner.rsplit(".", 1)[-1]
+        in (
+            "Model",
+            "Sequential",
+            "Functional",
+        )
     )
 
 
@@ -443,7 +463,7 @@ class Rule:
 
     @classmethod
     def fix_availability(cls) -> str:
-        """"safe", "unsafe" or "none": what `check --fix` (or `--unsafe-fixes`) can do for a finding."""
+        """ "safe", "unsafe" or "none": what `check --fix` (or `--unsafe-fixes`) can do for a finding."""
         return "none" if cls.FIX is None else "safe" if cls.FIX.safe else "unsafe"
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:

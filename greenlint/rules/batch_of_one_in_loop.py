@@ -184,10 +184,15 @@ class BatchOfOneInLoop(Rule):
                 continue
             if waits_for_user(loop):
                 continue
-            yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(
-                method=method(site.api) if method(site.api) != "__call__" else "model(...)",
-                item=ast.unparse(item), times=site.loop_times(),
-            ))
+            yield self.diagnostic(
+                site.callsite.span,
+                facts.path,
+                self.MESSAGE.format(
+                    method=method(site.api) if method(site.api) != "__call__" else "model(...)",
+                    item=ast.unparse(item),
+                    times=site.loop_times(),
+                ),
+            )
 
 
 def _one_item(call: ast.Call, loop: ast.AST) -> ast.expr | None:

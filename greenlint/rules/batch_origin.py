@@ -14,17 +14,16 @@ where a loop around the step draws its batches by that value (`for x, y in loade
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, node_span
+from greenlint.rules.base import FileFacts, argument, node_span
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.syntax import (
-    SCOPES,
-    argument_for,
     calls_by_name,
+    int_literal,
     is_method,
+    last_bindings,
     own_loops,
     positional_parameters,
 )
@@ -43,8 +42,10 @@ def step_literals(facts: FileFacts, call: ast.Call, cell: int | None, size: int)
     pairs = flow.assignments(body)
     loops = own_loops(facts, call, cell)
     found: list[Span] = []
-    seeds = [(name, node) for name, node in _literal_bindings(body, size, call.lineno)]
-    for name, value in seeds:
+    bound = last_bindings(function if function is not None else facts.module(cell), call.lineno)
+    for name, value in ((name, assign.value) for name, assign in bound.items() if assign is not None):
+        if not int_literal(value, size):
+            continue
         reach = flow.derived(frozenset((name,)), body, pairs)
         if reach & read and _drawn_by(loops, reach):
             found.append(node_span(value, cell))
@@ -75,32 +76,6 @@ def _module_body(facts: FileFacts, cell: int | None) -> list[ast.stmt]:
     return module.body if module is not None else []
 
 
-def _is_size(node: ast.AST | None, size: int) -> bool:
-    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == size
-
-
-def _literal_bindings(body: list[ast.stmt], size: int, before: int) -> Iterator[tuple[str, ast.expr]]:
-    """`name = <size>` assignments of the block before line *before* (not in nested scopes), each
-    name's last such binding, where no other assignment of the name comes between it and *before*."""
-    last: dict[str, ast.Assign | None] = {}
-    todo: list[ast.AST] = list(body)
-    nodes: list[ast.Assign] = []
-    while todo:
-        node = todo.pop()
-        if isinstance(node, SCOPES):
-            continue
-        todo.extend(ast.iter_child_nodes(node))
-        if isinstance(node, ast.Assign) and node.lineno < before:
-            nodes.append(node)
-    for assign in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):
-        for target in assign.targets:
-            if isinstance(target, ast.Name):
-                last[target.id] = assign if _is_size(assign.value, size) else None
-    for name, found in last.items():
-        if found is not None:
-            yield name, found.value
-
-
 def _parameter_names(facts: FileFacts, function: Function, cell: int | None) -> list[str]:
     kwonly = [a.arg for a in function.args.kwonlyargs]
     return [*positional_parameters(facts, function, cell), *kwonly]
@@ -115,25 +90,24 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
     method = is_method(facts, function, where)
     positional = positional_parameters(facts, function, where)
     for cell, call in calls_by_name(facts, function.name, method):
-        given = argument_for(call, positional, name)
+        given = argument(call, name, positional.index(name) if name in positional else None)
         if given is None:
             continue
         passing = True
         if in_test(facts, call, cell):
             continue  # a test picks its batch on purpose
-        if _is_size(given, size):
+        if int_literal(given, size):
             found.append(node_span(given, cell))
         elif isinstance(given, ast.Name) and depth > 1:
             outer = _function(facts, call, cell)
-            body = outer.body if outer is not None else _module_body(facts, cell)
-            bound = dict(_literal_bindings(body, size, call.lineno))
-            if given.id in bound:
-                found.append(node_span(bound[given.id], cell))
+            bound = last_bindings(outer if outer is not None else facts.module(cell), call.lineno).get(given.id)
+            if bound is not None and int_literal(bound.value, size):
+                found.append(node_span(bound.value, cell))
             elif outer is not None and given.id in _parameter_names(facts, outer, cell):
                 found.extend(_passed(facts, outer, cell, given.id, size, depth - 1))
     if not passing:
         default = _default(function, name)
-        if default is not None and _is_size(default, size):
+        if default is not None and int_literal(default, size):
             found.append(node_span(default, where))
     return found
 
@@ -141,6 +115,6 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
 def _default(function: Function, name: str) -> ast.expr | None:
     args = function.args
     positional = [*args.posonlyargs, *args.args]
-    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults))
     defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
     return defaults.get(name)

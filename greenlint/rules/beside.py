@@ -1,6 +1,11 @@
 """The Python modules beside a checked file (its folder's `.py` files, the file included), where
 a project keeps the code that runs what the file defines: the trainer that builds a TF1 graph's
-session, the script that loads a model's weights."""
+session, the script that loads a model's weights.
+
+What the rules look for there is listed once, in `SOUGHT`: a folder's modules are read once for
+all of it, and the answers kept while the modules keep their stamps (every file of a folder asks
+of the same modules). The lint cache's key holds the answers (`stamp`): a module written beside a
+file that changes one checks the file again, and any other edit beside it does not."""
 
 from __future__ import annotations
 
@@ -8,22 +13,66 @@ import os
 import re
 from pathlib import Path
 
+from greenlint.analysis.project import file_stamp
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 
 #: How many Python files of the folder are read.
 MAX_BESIDE = 200
+#: Words whose presence says the program chooses its floating-point precision itself: a policy
+#: name, the `mixed_precision` module or a project helper named after it
+#: (`performance.set_mixed_precision_policy(dtype)`, the TF 1.14+ graph rewrite
+#: `enable_mixed_precision_graph_rewrite`), or Keras' global float type.
+CHOSEN = ("mixed_float16", "mixed_bfloat16", "mixed_precision", "set_floatx", "AUTO_MIXED_PRECISION")
+#: A TF1 session's own switch for the rewrite (`rewrite_options.auto_mixed_precision`), and float16
+#: written into the graph by hand: the program chooses its precision.
+GRAPH_CHOSEN = ("auto_mixed_precision", "float16", "bfloat16")
+#: Any of them, in the text of a module beside a TF1 model's (GL602).
+PRECISION_WORDS = (*CHOSEN, *GRAPH_CHOSEN)
+PRECISION_CHOSEN = re.compile("|".join(re.escape(word) for word in PRECISION_WORDS))
+#: A checkpoint loaded by layer name (GL504).
+LOADED_BY_NAME = re.compile(r"\bby_name\s*=\s*True\b")
+#: What rules look for beside a file: each pattern with the words one of which any match of it
+#: holds (most modules hold none: their bytes are searched for them, and never decoded).
+SOUGHT = ((PRECISION_CHOSEN, PRECISION_WORDS), (LOADED_BY_NAME, ("by_name",)))
+_NEEDLES = tuple(tuple(word.encode() for word in words) for _, words in SOUGHT)
+
+#: folder -> (its modules' names and stamps, whether each of `SOUGHT` matches one of them)
+_answers: dict[str, tuple[tuple, tuple[bool, ...]]] = {}
 
 
 def beside_mentions(path: str, pattern: re.Pattern[str]) -> bool:
     """Whether a Python module of *path*'s folder (the first `MAX_BESIDE` by name; regular files
-    under the sources' size limit only, never a FIFO or a device) has text matching *pattern*."""
+    under the sources' size limit only, never a FIFO or a device) has text matching *pattern*,
+    one of `SOUGHT`."""
+    return _folder_answers(path)[[sought for sought, _ in SOUGHT].index(pattern)]
+
+
+def stamp(path: str) -> str:
+    """The answers for *path*'s folder, for the lint cache's key."""
+    return "".join("1" if found else "0" for found in _folder_answers(path))
+
+
+def _folder_answers(path: str) -> tuple[bool, ...]:
     directory = os.path.dirname(os.path.abspath(path))
     try:
         names = sorted(n for n in os.listdir(directory) if n.endswith(".py"))[:MAX_BESIDE]
     except OSError:
-        return False
+        return (False,) * len(SOUGHT)
+    stamps = tuple((name, file_stamp(os.path.join(directory, name))) for name in names)
+    known = _answers.get(directory)
+    if known is not None and known[0] == stamps:
+        return known[1]
+    found = [False] * len(SOUGHT)
     for name in names:
         data, _ = read_bytes(Path(directory, name), MAX_BYTES)  # opening a FIFO named `x.py` would wait forever
-        if data is not None and pattern.search(data.decode("utf-8", "replace")):
-            return True
-    return False
+        if data is None:
+            continue
+        text = None
+        for i, ((pattern, _), needles) in enumerate(zip(SOUGHT, _NEEDLES)):
+            if not found[i] and any(needle in data for needle in needles):
+                text = text if text is not None else data.decode("utf-8", "replace")
+                found[i] = pattern.search(text) is not None
+        if all(found):
+            break
+    answers = _answers[directory] = (stamps, tuple(found))
+    return answers[1]

@@ -25,7 +25,8 @@ def constructors(facts: FileFacts, node: ast.expr) -> list[ast.Call] | None:
         a.value
         for tree in units(facts)
         for a in ast.walk(tree)
-        if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)
+        if isinstance(a, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)
         and not (isinstance(a.value, ast.Constant) and a.value.value is None)
     ]
     calls = [m for m in made if isinstance(m, ast.Call)]
@@ -65,7 +66,9 @@ def listed(facts: FileFacts, node: ast.expr, scope: ast.AST | None = None) -> li
     return _grown(facts, bound, added, scope)
 
 
-def _grown(facts: FileFacts, bound: list[ast.expr], added: list[ast.expr], scope: ast.AST | None) -> list[ast.expr] | None:
+def _grown(
+    facts: FileFacts, bound: list[ast.expr], added: list[ast.expr], scope: ast.AST | None
+) -> list[ast.expr] | None:
     """The callbacks of a list bound once (*bound*: its one value, a literal or a helper's result)
     with what is *added* to it; None where any of them is not known."""
     if len(bound) == 1 and isinstance(bound[0], ast.Call):
@@ -104,8 +107,12 @@ def _built(roots: list[ast.AST], ref: ast.Name | ast.Attribute) -> tuple[list[as
                 bound.append(n.value)
             elif isinstance(n, ast.AugAssign) and _same(n.target, ref):
                 added.append(n.value)
-            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and _same(n.func.value, ref)
-                  and n.func.attr in ("append", "extend", "insert")):
+            elif (
+                isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute)
+                and _same(n.func.value, ref)
+                and n.func.attr in ("append", "extend", "insert")
+            ):
                 if n.func.attr == "extend" and n.args:
                     added.append(n.args[0])
                 elif n.args:
@@ -128,7 +135,9 @@ def function_of(facts: FileFacts, node: ast.AST) -> ast.FunctionDef | ast.AsyncF
     found = None
     for tree in units(facts):
         for function in ast.walk(tree):
-            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(n is node for n in ast.walk(function)):
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                n is node for n in ast.walk(function)
+            ):
                 found = function  # ast.walk is breadth-first: a later match is nested deeper
     return found
 
@@ -142,7 +151,9 @@ def _returned(facts: FileFacts, call: ast.Call) -> list[ast.expr] | None:
         return None
     name = call.func.id
     defined = [
-        f for tree in units(facts) for f in ast.walk(tree)
+        f
+        for tree in units(facts)
+        for f in ast.walk(tree)
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == name
     ]
     if len(defined) != 1:
@@ -150,7 +161,9 @@ def _returned(facts: FileFacts, call: ast.Call) -> list[ast.expr] | None:
     returns = [r.value for r in scope_body(defined[0]) if isinstance(r, ast.Return)]
     found: list[ast.expr] = []
     for value in returns:
-        more = listed(facts, value, defined[0]) if isinstance(value, (ast.Name, ast.List, ast.Tuple, ast.BinOp)) else None
+        more = (
+            listed(facts, value, defined[0]) if isinstance(value, (ast.Name, ast.List, ast.Tuple, ast.BinOp)) else None
+        )
         if more is None:
             return None
         found += more
@@ -196,8 +209,12 @@ def imported_from_project(facts: FileFacts, name: str | None) -> list[tuple[str 
     if name is None:
         return None
     imports = [
-        (node, alias) for tree in units(facts) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-        for alias in node.names if (alias.asname or alias.name) == name
+        (node, alias)
+        for cell in facts.cells
+        for node in facts.nodes(cell, ast.ImportFrom)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if (alias.asname or alias.name) == name
     ]
     if not imports:
         return None

@@ -189,7 +189,9 @@ class RemoveArgument(Codemod):
             return ()
         args = [a for a in call.args if a is not arg]
         if args and arg is call.args[-1]:
-            args[-1] = args[-1].with_changes(comma=arg.comma if isinstance(arg.comma, cst.Comma) else cst.MaybeSentinel.DEFAULT)
+            args[-1] = args[-1].with_changes(
+                comma=arg.comma if isinstance(arg.comma, cst.Comma) else cst.MaybeSentinel.DEFAULT
+            )
         return (at.replace(call, _code(call.with_changes(args=args))),)
 
 
@@ -335,7 +337,10 @@ def _always(test) -> bool:
     import libcst as cst
 
     if isinstance(test, cst.Comparison):
-        return any(isinstance(n, cst.Name) and n.value == "__name__" for n in (test.left, *(c.comparator for c in test.comparisons)))
+        return any(
+            isinstance(n, cst.Name) and n.value == "__name__"
+            for n in (test.left, *(c.comparator for c in test.comparisons))
+        )
     return isinstance(test, cst.Name) and test.value == "True" or isinstance(test, cst.Integer) and test.value != "0"
 
 
@@ -380,7 +385,9 @@ class WrapLoopBody(Codemod):
             return ()
         if _leaves_loop(tree):
             return ()
-        bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - set(targets)
+        bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - set(
+            targets
+        )
         used = _name_counts(tree)
         whole = _name_counts_of(at.whole or at.module.code)
         if whole is None or any(whole.get(name, 0) > used.get(name, 0) for name in bound):
@@ -401,7 +408,7 @@ class WrapLoopBody(Codemod):
 
 def _indent(text: str) -> tuple[str, str]:
     """The indentation and the line ending of a line."""
-    return text[: len(text) - len(text.lstrip(" \t"))], text[len(text.rstrip("\r\n")):] or "\n"
+    return text[: len(text) - len(text.lstrip(" \t"))], text[len(text.rstrip("\r\n")) :] or "\n"
 
 
 def _plain_names(target) -> list[str]:
@@ -424,8 +431,9 @@ def _leaves_loop(tree) -> bool:
     stack = list(tree.body)
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Await,
-                             ast.Global, ast.Nonlocal)):
+        if isinstance(
+            node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)
+        ):
             return True
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             stack.extend(ast.iter_child_nodes(node))

@@ -13,7 +13,9 @@ from greenlint.rules.networks import network
 from greenlint.rules.syntax import SCOPES, bound_name, last_name, units
 
 #: Joining tensors along an axis.
-JOINS = frozenset({"tensorflow.keras.backend.concatenate", "tensorflow.concat", "tensorflow.keras.backend.stack", "tensorflow.stack"})
+JOINS = frozenset(
+    {"tensorflow.keras.backend.concatenate", "tensorflow.concat", "tensorflow.keras.backend.stack", "tensorflow.stack"}
+)
 #: Tensors that hold fixed values for the whole program (data loaded once).
 FIXED = frozenset({"tensorflow.keras.backend.variable", "tensorflow.keras.backend.constant", "tensorflow.constant"})
 #: Tensors the program feeds anew on every run of the graph.
@@ -21,7 +23,9 @@ FED = frozenset({"tensorflow.keras.backend.placeholder", "tensorflow.compat.v1.p
 #: Keywords that make a tensor a network's input (`Input(tensor=...)`, `VGG19(input_tensor=...)`).
 INPUT_KEYWORDS = frozenset({"tensor", "input_tensor"})
 #: Calls that change a variable's value: a variable given to one holds no fixed values.
-UPDATES = frozenset({"assign", "assign_add", "assign_sub", "set_value", "update", "update_add", "update_sub", "batch_set_value"})
+UPDATES = frozenset(
+    {"assign", "assign_add", "assign_sub", "set_value", "update", "update_add", "update_sub", "batch_set_value"}
+)
 
 
 class ConstantBatchedWithInput(Rule):
@@ -205,10 +209,20 @@ class ConstantBatchedWithInput(Rule):
             kinds = [(e, _kind(facts, e, site.callsite.span.cell)) for e in elements or ()]
             fixed = next((e for e, k in kinds if k == "fixed"), None)
             fed = next((e for e, k in kinds if k == "fed"), None)
-            if fixed is not None and fed is not None and not _vector(facts, fed, site.callsite.span.cell) and _into_network(facts, call, site.callsite.span.cell):
-                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(
-                    fixed=ast.unparse(fixed), fed=ast.unparse(fed),
-                ))
+            if (
+                fixed is not None
+                and fed is not None
+                and not _vector(facts, fed, site.callsite.span.cell)
+                and _into_network(facts, call, site.callsite.span.cell)
+            ):
+                yield self.diagnostic(
+                    site.callsite.span,
+                    facts.path,
+                    self.MESSAGE.format(
+                        fixed=ast.unparse(fixed),
+                        fed=ast.unparse(fed),
+                    ),
+                )
 
 
 def _batch_axis(api: str, call: ast.Call) -> bool:
@@ -220,7 +234,7 @@ def _batch_axis(api: str, call: ast.Call) -> bool:
 
 
 def _kind(facts: FileFacts, element: ast.expr, cell: int | None) -> str | None:
-    """"fixed" or "fed" when every call the element may be made by is one of those; else None."""
+    """ "fixed" or "fed" when every call the element may be made by is one of those; else None."""
     made = constructors(facts, element)
     kinds = set()
     for call in made or ():
@@ -237,7 +251,9 @@ def _vector(facts: FileFacts, fed: ast.expr, cell: int | None) -> bool:
     its axis 0 is not a batch of examples but the positions of one vector."""
     for call in constructors(facts, fed) or ():
         site = facts.site_at(call, cell)
-        position = 0 if site is not None and site.api == "tensorflow.keras.backend.placeholder" else 1  # (shape, ...) or (dtype, shape)
+        position = (
+            0 if site is not None and site.api == "tensorflow.keras.backend.placeholder" else 1
+        )  # (shape, ...) or (dtype, shape)
         shape = argument(call, "shape", position)
         if isinstance(shape, (ast.Tuple, ast.List)) and len(shape.elts) == 1:
             return True

@@ -22,7 +22,9 @@ def _literal_array(facts: FileFacts, site) -> bool:
     value = argument(call, "value", 0)
     if not isinstance(value, (ast.List, ast.Tuple)) or not value.elts:
         return False
-    return all(isinstance(n, (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp, ast.Load, ast.USub)) for n in ast.walk(value))
+    return all(
+        isinstance(n, (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp, ast.Load, ast.USub)) for n in ast.walk(value)
+    )
 
 
 def _under_with(facts: FileFacts, site) -> bool:
@@ -123,13 +125,19 @@ class ConstantInLoop(Rule):
     VALID = (
         Valid("import tensorflow as tf\nw = tf.constant([1.0, 2.0])\nfor x in xs:\n    y = x * w\n"),
         Valid("import tensorflow as tf\nfor x in xs:\n    y = tf.constant(x)\n"),
-        Valid("import tensorflow as tf\n@tf.function\ndef f(x):\n    for i in range(3):\n        x = x * tf.constant(2.0)\n    return x\n"),
+        Valid(
+            "import tensorflow as tf\n@tf.function\ndef f(x):\n    for i in range(3):\n        x = x * tf.constant(2.0)\n    return x\n"
+        ),
         Valid("import tensorflow as tf\nfor i in range(3):\n    n = tf.constant(100)\n"),
         Valid("import tensorflow as tf\nW = [1.0, 2.0]\nfor i in range(3):\n    w = tf.constant(W)\n"),
-        Valid("import tensorflow as tf\nfor d in devices:\n    with tf.device(d):\n        a = tf.constant([1.0, 2.0])\n"),
+        Valid(
+            "import tensorflow as tf\nfor d in devices:\n    with tf.device(d):\n        a = tf.constant([1.0, 2.0])\n"
+        ),
         # each iteration makes a tensor of another dtype: nothing to hoist
         Valid("import tensorflow as tf\nfor d in dtypes:\n    y = tf.constant([1, 2], dtype=d)\n"),
-        Valid("import tensorflow as tf\nfor name in names:\n    dtype = getattr(tf, name)\n    y = tf.constant([1, 2], dtype=dtype)\n"),
+        Valid(
+            "import tensorflow as tf\nfor name in names:\n    dtype = getattr(tf, name)\n    y = tf.constant([1, 2], dtype=dtype)\n"
+        ),
         Valid("import tensorflow as tf\nts = [tf.constant([1, 2], dtype=d) for d in dtypes]\n"),
         # a helper called from two cells runs twice, in no loop
         Valid("import tensorflow as tf\ndef weights():\n    return tf.constant([1.0, 2.0])\nweights()\nweights()\n"),
@@ -140,8 +148,7 @@ class ConstantInLoop(Rule):
             "import tensorflow as tf\nfor x in xs:\n    y = x * tf.constant([1.0, 2.0])\n",
             line=3,
             expected_replacement=(
-                "import tensorflow as tf\nvector_2 = tf.constant([1.0, 2.0])\nfor x in xs:\n"
-                "    y = x * vector_2\n"
+                "import tensorflow as tf\nvector_2 = tf.constant([1.0, 2.0])\nfor x in xs:\n    y = x * vector_2\n"
             ),
         ),
         Invalid(

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, keyword
-from greenlint.rules.beside import beside_mentions
+from greenlint.rules.beside import LOADED_BY_NAME, beside_mentions
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import SCOPES, source_text
@@ -16,13 +15,22 @@ from greenlint.rules.syntax import SCOPES, source_text
 LAYERS = "tensorflow.keras.layers."
 CONVOLUTIONS = frozenset(
     LAYERS + name
-    for name in ("Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose",
-                 "SeparableConv1D", "SeparableConv2D", "DepthwiseConv1D", "DepthwiseConv2D")
+    for name in (
+        "Conv1D",
+        "Conv2D",
+        "Conv3D",
+        "Conv1DTranspose",
+        "Conv2DTranspose",
+        "Conv3DTranspose",
+        "SeparableConv1D",
+        "SeparableConv2D",
+        "DepthwiseConv1D",
+        "DepthwiseConv2D",
+    )
 )
 BATCH_NORM = LAYERS + "BatchNormalization"
 #: Weights loaded into layers by their names (`model.load_weights(path, by_name=True)`): a file
 #: saved from layers of those names, a released checkpoint, whose variables each layer must match.
-BY_NAME = re.compile(r"\bby_name\s*=\s*True\b")
 
 
 class ConvBiasBeforeBatchNorm(Rule):
@@ -232,7 +240,9 @@ class ConvBiasBeforeBatchNorm(Rule):
                 continue
             if keyword(call, "name") is not None:
                 if loaded_by_name is None:
-                    loaded_by_name = bool(BY_NAME.search(source_text(facts))) or beside_mentions(facts.path, BY_NAME)
+                    loaded_by_name = bool(LOADED_BY_NAME.search(source_text(facts))) or beside_mentions(
+                        facts.path, LOADED_BY_NAME
+                    )
                 if loaded_by_name:
                     continue
             layer = site.api.rsplit(".", 1)[-1]
@@ -293,11 +303,15 @@ def _normalised_next(facts: FileFacts, conv: ast.expr, cell: int | None, rank: i
         statement = facts.parent(parent, cell)
         following = _next_statement(facts, statement, cell)
         return (
-            isinstance(parent.func, ast.Attribute) and parent.func.attr == "add"
-            and isinstance(following, ast.Expr) and isinstance(following.value, ast.Call)
-            and isinstance(following.value.func, ast.Attribute) and following.value.func.attr == "add"
+            isinstance(parent.func, ast.Attribute)
+            and parent.func.attr == "add"
+            and isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Call)
+            and isinstance(following.value.func, ast.Attribute)
+            and following.value.func.attr == "add"
             and ast.dump(following.value.func.value) == ast.dump(parent.func.value)
-            and bool(following.value.args) and _is_batch_norm(facts, following.value.args[0], cell, rank)
+            and bool(following.value.args)
+            and _is_batch_norm(facts, following.value.args[0], cell, rank)
         )
     if isinstance(parent, ast.Call) and parent.func is conv:  # Conv2D(...)(x): the layer applied
         return _applied_then_normalised(facts, parent, cell, rank)
@@ -317,8 +331,11 @@ def _applied_then_normalised(facts: FileFacts, applied: ast.Call, cell: int | No
         following = _next_statement(facts, outer, cell)
         value = following.value if isinstance(following, (ast.Assign, ast.Expr)) else None
         return (
-            isinstance(value, ast.Call) and bool(value.args) and isinstance(value.args[0], ast.Name)
-            and value.args[0].id == outer.targets[0].id and _is_batch_norm(facts, value.func, cell, rank)
+            isinstance(value, ast.Call)
+            and bool(value.args)
+            and isinstance(value.args[0], ast.Name)
+            and value.args[0].id == outer.targets[0].id
+            and _is_batch_norm(facts, value.func, cell, rank)
         )
     return False
 
@@ -339,7 +356,8 @@ def _uses(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) -> 
 def _bindings(scope: ast.AST, name: str) -> list[ast.AST]:
     """The statements and parameters of a scope that bind `name` (nested scopes included)."""
     return [
-        n for n in ast.walk(scope)
+        n
+        for n in ast.walk(scope)
         if (isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del)))
         or (isinstance(n, ast.arg) and n.arg == name)
     ]

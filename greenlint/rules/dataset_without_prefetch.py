@@ -94,8 +94,7 @@ class DatasetWithoutPrefetch(Rule):
             options={"tensorflow-version": "2.21"},
         ),
         Valid(
-            "import tensorflow as tf\n"
-            "ds = tf.data.Dataset.from_tensor_slices(x).batch(32).prefetch(tf.data.AUTOTUNE)\n"
+            "import tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices(x).batch(32).prefetch(tf.data.AUTOTUNE)\n"
         ),
         Valid("import tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices(x).map(f)\n"),
         Valid(  # returned: the caller (or a helper) may prefetch it
@@ -108,7 +107,10 @@ class DatasetWithoutPrefetch(Rule):
             options=TF_2_10,
         ),
         Valid("import tensorflow as tf\nfirst = next(iter(tf.data.Dataset.range(9).batch(3)))\n", options=TF_2_10),
-        Valid("import tensorflow as tf\nfor b in tf.data.Dataset.range(9).batch(3).take(2):\n    train_step(b)\n", options=TF_2_10),
+        Valid(
+            "import tensorflow as tf\nfor b in tf.data.Dataset.range(9).batch(3).take(2):\n    train_step(b)\n",
+            options=TF_2_10,
+        ),
         Valid("import tensorflow as tf\nfor b in tf.data.Dataset.range(9).batch(3):\n    print(b)\n", options=TF_2_10),
     )
     INVALID = (
@@ -128,9 +130,7 @@ class DatasetWithoutPrefetch(Rule):
             ),
         ),
         Invalid(
-            "import tensorflow as tf\n"
-            "for x, y in tf.data.Dataset.range(9).batch(3).map(f):\n"
-            "    train_step(x, y)\n",
+            "import tensorflow as tf\nfor x, y in tf.data.Dataset.range(9).batch(3).map(f):\n    train_step(x, y)\n",
             options=TF_2_10,
             expected_replacement=(
                 "import tensorflow as tf\n"
@@ -151,7 +151,9 @@ class DatasetWithoutPrefetch(Rule):
             return
         for site in sorted((s for s in facts.sites if s.api == BATCH), key=lambda s: _order(s.callsite.span)):
             call = facts.node(site)
-            if call is not None and _consumed(facts, chain_top(facts, call, site.callsite.span.cell), site.callsite.span.cell):
+            if call is not None and _consumed(
+                facts, chain_top(facts, call, site.callsite.span.cell), site.callsite.span.cell
+            ):
                 why = by_hand(facts, options, "inject_prefetch")
                 if why is not None:
                     yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(why=why))

@@ -295,7 +295,9 @@ class DecodedFilesWithoutCache(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for span, what, host, outer in _loop_passes(facts):
             yield self.diagnostic(span, facts.path, self.LOOP_MESSAGE.format(what=what, host=host, outer=outer))
-        candidates = [s for s in facts.sites if s.api.rsplit(".", 1)[-1] in FROM_DIRECTORY or is_dataset_method(s.api, "map")]
+        candidates = [
+            s for s in facts.sites if s.api.rsplit(".", 1)[-1] in FROM_DIRECTORY or is_dataset_method(s.api, "map")
+        ]
         if not candidates or any(is_dataset_method(s.api, "cache") for s in facts.sites):
             return
         for site in candidates:
@@ -328,8 +330,14 @@ def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, str, str, int]]:
             continue  # a flow of arrays in memory, warped at random on each pass: nothing to keep
         call, cell = facts.node(site), site.callsite.span.cell
         line = site.callsite.span.line - above
-        draw = next((a for a in facts.ancestors(call, cell) if isinstance(a, (ast.For, ast.AsyncFor)) and a.lineno == line),
-                    None) if call is not None else None
+        draw = (
+            next(
+                (a for a in facts.ancestors(call, cell) if isinstance(a, (ast.For, ast.AsyncFor)) and a.lineno == line),
+                None,
+            )
+            if call is not None
+            else None
+        )
         made = _made(draw.iter) if draw is not None else None
         if draw is None or made is None or id(draw) in seen or in_test_code(facts, site):
             continue
@@ -337,8 +345,13 @@ def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, str, str, int]]:
         if not outer or {n.id for n in ast.walk(made) if isinstance(n, ast.Name)} & loop_varying(outer[0]):
             continue  # made once, or from other data on each pass
         seen.add(id(draw))
-        span = Span(draw.lineno, draw.col_offset + 1, draw.iter.end_lineno or draw.lineno,
-                    (draw.iter.end_col_offset or 0) + 1, cell)
+        span = Span(
+            draw.lineno,
+            draw.col_offset + 1,
+            draw.iter.end_lineno or draw.lineno,
+            (draw.iter.end_col_offset or 0) + 1,
+            cell,
+        )
         yield span, last_name(made.func), host, outer[0].lineno
 
 
@@ -361,7 +374,9 @@ def _decodes(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:
         if function in seen or len(seen) > 20:
             continue
         seen.add(function)
-        body: ast.AST = function.body if isinstance(function, ast.Lambda) else ast.Module(body=function.body, type_ignores=[])
+        body: ast.AST = (
+            function.body if isinstance(function, ast.Lambda) else ast.Module(body=function.body, type_ignores=[])
+        )
         for node in ast.walk(body):
             if isinstance(node, ast.Call):
                 inner = facts.site_at(node, unit)
@@ -405,11 +420,16 @@ def _size(site) -> str:
     """What the code tells of the decoded set's size: one image's, where `image_size` is given."""
     shape = site.features.get("image_size")
     unknown = "its size is not known from the code"
-    if site.api.endswith("image_dataset_from_directory") and isinstance(shape, list) and len(shape) == 2 and all(
-        isinstance(v, int) for v in shape
+    if (
+        site.api.endswith("image_dataset_from_directory")
+        and isinstance(shape, list)
+        and len(shape) == 2
+        and all(isinstance(v, int) for v in shape)
     ):
         height, width = shape
-        return f"{unknown}; one decoded image is {height}×{width}×3 float32, {height * width * 3 * FLOAT32 / 1000:.0f} kB"
+        return (
+            f"{unknown}; one decoded image is {height}×{width}×3 float32, {height * width * 3 * FLOAT32 / 1000:.0f} kB"
+        )
     return unknown
 
 
@@ -435,8 +455,12 @@ def _passes(facts: FileFacts, top: ast.expr, cell: int | None) -> str | None:
         parent = facts.parent(expr, cell)
         if index is not None:  # the pipeline is element *index* of the tuple *expr* gives
             target = parent.targets[0] if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
-            if not isinstance(parent, ast.Assign) or not isinstance(target, (ast.Tuple, ast.List)) \
-                    or index >= len(target.elts) or any(isinstance(e, ast.Starred) for e in target.elts):
+            if (
+                not isinstance(parent, ast.Assign)
+                or not isinstance(target, (ast.Tuple, ast.List))
+                or index >= len(target.elts)
+                or any(isinstance(e, ast.Starred) for e in target.elts)
+            ):
                 return None  # kept whole somewhere this file does not follow
             element = target.elts[index]
             if isinstance(element, ast.Name):
@@ -448,13 +472,17 @@ def _passes(facts: FileFacts, top: ast.expr, cell: int | None) -> str | None:
             parent = returned
         if isinstance(parent, ast.Return):
             function = next((a for a in facts.ancestors(parent, cell) if isinstance(a, SCOPES)), None)
-            calls = calls_of(facts, function, cell) if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+            calls = (
+                calls_of(facts, function, cell) if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+            )
             if not calls:
                 return None  # returned to code this file does not show: the caller may cache it
             todo += [(chain_top(facts, call, unit), unit, index, call) for unit, call in calls]
             continue
         if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is expr:
-            around = set(facts.ancestors(made, cell))  # a loop that makes the pipeline anew each pass: no cache outlives it
+            around = set(
+                facts.ancestors(made, cell)
+            )  # a loop that makes the pipeline anew each pass: no cache outlives it
             outer = [loop for loop in own_loops(facts, parent, cell) if loop not in around]
             if outer:
                 found.append(f"every pass of the loop at line {outer[0].lineno}")
@@ -487,7 +515,9 @@ def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) ->
     return [
         chain_top(facts, node, cell)
         for node in (ast.walk(scope) if scope is not None else ())
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
+        if isinstance(node, ast.Name)
+        and node.id == name
+        and isinstance(node.ctx, ast.Load)
         and (node.lineno, node.col_offset) > end
     ]
 

@@ -21,8 +21,14 @@ FORWARD_METHODS = ("predict", "predict_on_batch", "__call__", "call")
 #: Calls that make a function of the file a network's forward pass: a layer, a model, an
 #: embedding, a matrix product (besides the convolutions and Keras calls of `NETWORKS`).
 FORWARD_OPS = (
-    *NETWORKS, "tensorflow.compat.v1.layers.", "tensorflow.keras.Model.", "tensorflow.keras.Sequential.",
-    "tensorflow.nn.embedding_lookup", "tensorflow.einsum", "tensorflow.matmul", "tensorflow.linalg.matmul",
+    *NETWORKS,
+    "tensorflow.compat.v1.layers.",
+    "tensorflow.keras.Model.",
+    "tensorflow.keras.Sequential.",
+    "tensorflow.nn.embedding_lookup",
+    "tensorflow.einsum",
+    "tensorflow.matmul",
+    "tensorflow.linalg.matmul",
     "tensorflow.tensordot",
 )
 
@@ -54,13 +60,20 @@ def _decoding(facts: FileFacts, loop: Loop, cell: int | None) -> Decoding | None
     if not grows:
         return None
     bounded = {  # `seq = seq[-window:]`: the sequence is cut back to a window on each pass
-        t.id for node in body if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript)
-        and _cuts(node.value.slice) for t in node.targets if isinstance(t, ast.Name)
+        t.id
+        for node in body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript) and _cuts(node.value.slice)
+        for t in node.targets
+        if isinstance(t, ast.Name)
     }
     pairs = flow.assignments(loop.body)
     for run in (n for n in body if isinstance(n, ast.Call) and runs_network(facts, n, cell)):
         statement = _statement(facts, run, cell)
-        seeds = frozenset().union(*(flow.targets(t) for t in statement.targets)) if isinstance(statement, ast.Assign) else frozenset()
+        seeds = (
+            frozenset().union(*(flow.targets(t) for t in statement.targets))
+            if isinstance(statement, ast.Assign)
+            else frozenset()
+        )
         results = flow.derived(seeds, loop.body, pairs)
         read = frozenset().union(*(_whole_names(a) for a in (*run.args, *(k.value for k in run.keywords))))
         direct = frozenset().union(*(flow.names(a) for a in (*run.args, *(k.value for k in run.keywords))))
@@ -136,7 +149,8 @@ def _whole_closure(prefix: str, body: list[ast.AST]) -> frozenset:
     found = {prefix}
     bindings = [
         (frozenset().union(*(flow.targets(t) for t in n.targets)), _whole_names(n.value))
-        for n in body if isinstance(n, ast.Assign)
+        for n in body
+        if isinstance(n, ast.Assign)
     ]
     changed = True
     while changed:
@@ -152,8 +166,11 @@ def _cut_bound(whole: frozenset, body: list[ast.AST]) -> frozenset:
     """The names the loop also binds to part of the sequence (`window = waveform[-1]` in one
     branch, `window = waveform` in another): a mode that runs the newest positions alone."""
     return frozenset(
-        t.id for n in body if isinstance(n, ast.Assign) and any(_cut_of(n.value, name) for name in whole)
-        for t in n.targets if isinstance(t, ast.Name)
+        t.id
+        for n in body
+        if isinstance(n, ast.Assign) and any(_cut_of(n.value, name) for name in whole)
+        for t in n.targets
+        if isinstance(t, ast.Name)
     )
 
 
@@ -173,7 +190,9 @@ def may_decode(facts: FileFacts) -> bool:
 def _forward_api(api: str) -> bool:
     """An API that runs a network forward or makes one (`NETWORK_NAMES`, a layer, an einsum...)."""
     return (
-        is_keras_model_method(api, FORWARD_METHODS) or api.endswith("Session.run") or api.startswith(FORWARD_OPS)
+        is_keras_model_method(api, FORWARD_METHODS)
+        or api.endswith("Session.run")
+        or api.startswith(FORWARD_OPS)
         or (api.startswith("tensorflow.keras.") and api.rsplit(".", 1)[-1] in NETWORK_NAMES)
     )
 
@@ -193,7 +212,8 @@ def runs_network(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     if functions:
         return any(
             isinstance(n, ast.Call) and makes_network(facts, n, cell, FORWARD_OPS)
-            for function in functions for n in ast.walk(function)
+            for function in functions
+            for n in ast.walk(function)
         )
     made = _attribute_constructors(facts, func.attr)
     return bool(made) and all(makes_network(facts, m, cell, FORWARD_OPS) for m in made)
@@ -202,14 +222,14 @@ def runs_network(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
 def _attribute_constructors(facts: FileFacts, attr: str) -> list[ast.Call]:
     """The calls `self.<attr>` is assigned from in the file (none where one assignment is not a call)."""
     values = [
-        n.value for _, module in cell_units(facts) for n in ast.walk(module)
-        if isinstance(n, ast.Assign) and any(
+        n.value
+        for _, module in cell_units(facts)
+        for n in ast.walk(module)
+        if isinstance(n, ast.Assign)
+        and any(
             isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name) and t.value.id == "self"
             for t in n.targets
         )
     ]
     calls = [v for v in values if isinstance(v, ast.Call)]
     return calls if len(calls) == len(values) else []
-
-
-

@@ -117,7 +117,9 @@ class DecodingGenerator(Rule):
     name = "decoding-generator"
     OPTIONS = (
         Option(
-            "decoding-generator-one-worker", bool, False,
+            "decoding-generator-one-worker",
+            bool,
+            False,
             "GL409 also flags a `fit()` whose decoding generator Keras draws on one thread that prepares the next"
             " batch during the step (workers=1, the default).",
         ),
@@ -338,7 +340,9 @@ class DecodingGenerator(Rule):
                 if loop is None or loop > 1:
                     span = site.callsite.span
                     above = site.features.get("input_drawn_above")
-                    draws.setdefault((span.cell, span.line - above if isinstance(above, int) else span.line), []).append(site)
+                    draws.setdefault(
+                        (span.cell, span.line - above if isinstance(above, int) else span.line), []
+                    ).append(site)
                 continue
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
@@ -352,15 +356,21 @@ class DecodingGenerator(Rule):
             method = site.api.rsplit(".", 1)[-1]
             if count == 0:
                 yield self.diagnostic(
-                    site.callsite.span, facts.path, self.UNOVERLAPPED_MESSAGE.format(method=method, host=host, workers=workers)
+                    site.callsite.span,
+                    facts.path,
+                    self.UNOVERLAPPED_MESSAGE.format(method=method, host=host, workers=workers),
                 )
             elif options.get("decoding-generator-one-worker", False):
-                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(method=method, host=host, workers=workers))
+                yield self.diagnostic(
+                    site.callsite.span, facts.path, self.MESSAGE.format(method=method, host=host, workers=workers)
+                )
         for (_, line), steps in draws.items():
             lines = sorted({step.callsite.span.line for step in steps})
             where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
             host = steps[0].features["input_host_work"]
-            yield self.diagnostic(draw_span(facts, steps[0], line), facts.path, self.DRAWN_MESSAGE.format(host=host, steps=where))
+            yield self.diagnostic(
+                draw_span(facts, steps[0], line), facts.path, self.DRAWN_MESSAGE.format(host=host, steps=where)
+            )
 
 
 def draw_span(facts: FileFacts, step: Site, line: int) -> Span:
@@ -373,7 +383,9 @@ def draw_span(facts: FileFacts, step: Site, line: int) -> Span:
         return span
     for node in facts.ancestors(call, span.cell):
         if isinstance(node, (ast.For, ast.AsyncFor)) and node.lineno == line:
-            return Span(line, node.col_offset + 1, node.iter.end_lineno or line, (node.iter.end_col_offset or 0) + 1, span.cell)
+            return Span(
+                line, node.col_offset + 1, node.iter.end_lineno or line, (node.iter.end_col_offset or 0) + 1, span.cell
+            )
     starting = [c for c in facts.calls(span.cell) if c.lineno == line]
     if not starting:
         return span

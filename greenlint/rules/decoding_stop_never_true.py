@@ -15,7 +15,9 @@ from greenlint.rules.syntax import cell_units, own_body, source_text
 from greenlint.rules.tf_target import target
 
 #: Calls that give a program TensorFlow 1's identity `==` on tensors under TensorFlow 2.
-DISABLE_EQUALITY = frozenset({"tensorflow.compat.v1.disable_v2_behavior", "tensorflow.compat.v1.disable_tensor_equality"})
+DISABLE_EQUALITY = frozenset(
+    {"tensorflow.compat.v1.disable_v2_behavior", "tensorflow.compat.v1.disable_tensor_equality"}
+)
 TF1 = "tensorflow.compat.v1."
 #: APIs under `TF1` that a TF2 program reaches through `tf.keras` as well (no sign of a TF1 program).
 BOTH = ("tensorflow.compat.v1.keras.",)
@@ -157,16 +159,26 @@ class DecodingStopNeverTrue(Rule):
                 body = list(own_body(loop))
                 exits = [n for n in body if isinstance(n, (ast.Break, ast.Return))]
                 tests = [_dead_test(facts, e, cell) for e in exits]
-                if not exits or None in tests or not any(isinstance(n, ast.Call) and runs_network(facts, n, cell) for n in body):
+                if (
+                    not exits
+                    or None in tests
+                    or not any(isinstance(n, ast.Call) and runs_network(facts, n, cell) for n in body)
+                ):
                     continue
                 why = _identity_equality(facts) if why is None else why
                 if not why:
                     return
                 test = tests[0]
                 assert test is not None
-                yield self.diagnostic(node_span(test, cell), facts.path, self.MESSAGE.format(
-                    test=ast.unparse(test), why=why, steps=ast.unparse(loop.iter),
-                ))
+                yield self.diagnostic(
+                    node_span(test, cell),
+                    facts.path,
+                    self.MESSAGE.format(
+                        test=ast.unparse(test),
+                        why=why,
+                        steps=ast.unparse(loop.iter),
+                    ),
+                )
 
 
 def _counted(iterable: ast.expr) -> bool:
@@ -183,8 +195,11 @@ def _dead_test(facts: FileFacts, exit_: ast.stmt, cell: int | None) -> ast.Compa
     for parent in facts.ancestors(exit_, cell):
         if isinstance(parent, ast.If) and child in parent.body:
             test = parent.test
-            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq) and any(
-                _graph_tensor(facts, side, cell) for side in (test.left, *test.comparators)
+            if (
+                isinstance(test, ast.Compare)
+                and len(test.ops) == 1
+                and isinstance(test.ops[0], ast.Eq)
+                and any(_graph_tensor(facts, side, cell) for side in (test.left, *test.comparators))
             ):
                 return test
             return None
@@ -201,7 +216,12 @@ def _graph_tensor(facts: FileFacts, expr: ast.expr, cell: int | None) -> bool:
         return False
     for call in made:
         site = facts.site_at(call, cell)
-        if site is None or not site.api.startswith("tensorflow.") or site.api.endswith(FETCHES) or "Session" in site.api:
+        if (
+            site is None
+            or not site.api.startswith("tensorflow.")
+            or site.api.endswith(FETCHES)
+            or "Session" in site.api
+        ):
             return False
     return True
 
@@ -212,9 +232,11 @@ def _identity_equality(facts: FileFacts) -> str:
     if tf.older_than(2, 0):
         return f"{tf.shown()}"
     if any(site.api in DISABLE_EQUALITY for site in facts.sites):
-        return "`disable_v2_behavior()` is called" if any(
-            site.api.endswith("disable_v2_behavior") for site in facts.sites
-        ) else "`disable_tensor_equality()` is called"
+        return (
+            "`disable_v2_behavior()` is called"
+            if any(site.api.endswith("disable_v2_behavior") for site in facts.sites)
+            else "`disable_tensor_equality()` is called"
+        )
     if V1_ALIAS.search(source_text(facts)):
         return ""
     for site in facts.sites:

@@ -14,7 +14,6 @@ import ast
 from greenlint.rules.base import FileFacts, argument, keyword
 from greenlint.rules.syntax import (
     Function,
-    argument_for,
     calls_by_name,
     is_method,
     last_name,
@@ -30,7 +29,9 @@ _ABSL = frozenset({"DEFINE_integer", "DEFINE_float", "DEFINE_string", "DEFINE_bo
 CALLERS = 3
 
 
-def default_value(facts: FileFacts, expr: ast.expr, cell: int | None, depth: int = CALLERS) -> tuple[object, str] | None:
+def default_value(
+    facts: FileFacts, expr: ast.expr, cell: int | None, depth: int = CALLERS
+) -> tuple[object, str] | None:
     """(value, where it comes from) of *expr* run with its defaults: a literal as written (""),
     a parameter's default ("the default of parameter `epochs`"), a flag's ("the default of
     `--epochs`"), or, for a parameter without a default, what every call of its function in the
@@ -46,7 +47,11 @@ def default_value(facts: FileFacts, expr: ast.expr, cell: int | None, depth: int
                 found = _parameter_default(scope, expr.id)
                 if found is not None:
                     return found, f"the default of parameter `{expr.id}`"
-                return _passed(facts, scope, expr.id, cell, depth - 1) if depth > 0 and not isinstance(scope, ast.Lambda) else None
+                return (
+                    _passed(facts, scope, expr.id, cell, depth - 1)
+                    if depth > 0 and not isinstance(scope, ast.Lambda)
+                    else None
+                )
             bindings = [] if isinstance(scope, ast.Lambda) else [n for n in scope_body(scope) if _binds(n, expr.id)]
             if bindings:
                 return _flag_held(facts, _plain(bindings[0]) if len(bindings) == 1 else None, cell, depth)
@@ -68,7 +73,9 @@ def _passed(
     another, one is not known, or the file never calls it."""
     positional = positional_parameters(facts, function, cell)
     found = [
-        default_value(facts, given, where, depth) if (given := argument_for(call, positional, name)) is not None else None
+        default_value(facts, given, where, depth)
+        if (given := argument(call, name, positional.index(name) if name in positional else None)) is not None
+        else None
         for where, call in calls_by_name(facts, function.name, is_method(facts, function, cell))
     ]
     known = [f for f in found if f is not None]
@@ -102,11 +109,15 @@ def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) 
         return None
     assigned = [
         (method, node.value)
-        for method in owner.body if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef))
-        for node in ast.walk(method) if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+        for method in owner.body
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for node in ast.walk(method)
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
         for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
-        if isinstance(target, ast.Attribute) and target.attr == expr.attr
-        and isinstance(target.value, ast.Name) and target.value.id == "self"
+        if isinstance(target, ast.Attribute)
+        and target.attr == expr.attr
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
     ]
     if len(assigned) != 1 or assigned[0][0].name != "__init__" or assigned[0][1] is None:
         return None
@@ -123,7 +134,7 @@ def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) 
 def _parameter_default(func: Function, name: str) -> object | None:
     args = func.args
     positional = [*args.posonlyargs, *args.args]
-    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
     for arg, value in pairs:
         if arg.arg == name:
@@ -161,14 +172,27 @@ def module_constant(facts: FileFacts, name: str) -> object | None:
 
 
 #: Statements and clauses that bind a name.
-_BINDINGS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr, ast.comprehension)
+_BINDINGS = (
+    ast.Assign,
+    ast.AugAssign,
+    ast.AnnAssign,
+    ast.For,
+    ast.AsyncFor,
+    ast.withitem,
+    ast.NamedExpr,
+    ast.comprehension,
+)
 
 
 def _binds(node: ast.AST, name: str) -> bool:
     """Whether *node* (one of `_BINDINGS`) binds *name*."""
     if not isinstance(node, _BINDINGS):
         return False
-    bound = node.targets if isinstance(node, ast.Assign) else [node.optional_vars if isinstance(node, ast.withitem) else node.target]
+    bound = (
+        node.targets
+        if isinstance(node, ast.Assign)
+        else [node.optional_vars if isinstance(node, ast.withitem) else node.target]
+    )
     return any(isinstance(n, ast.Name) and n.id == name for t in bound if t is not None for n in ast.walk(t))
 
 

@@ -52,7 +52,11 @@ def _decorator_name(decorator: ast.expr) -> str:
 
 def _test_class(cls: ast.ClassDef) -> bool:
     bases = [last_name(b) for b in cls.bases]
-    return cls.name.startswith("Test") or cls.name.endswith(("Test", "Tests")) or any(b.endswith("TestCase") for b in bases)
+    return (
+        cls.name.startswith("Test")
+        or cls.name.endswith(("Test", "Tests"))
+        or any(b.endswith("TestCase") for b in bases)
+    )
 
 
 def in_test(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
@@ -70,7 +74,9 @@ def in_test(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
 
 def _callers(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[ast.Call, ...]:
     """The calls, in the same file (or cell), of the function the node is written in."""
-    helper = next((a for a in facts.ancestors(node, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    helper = next(
+        (a for a in facts.ancestors(node, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None
+    )
     return () if helper is None else facts.calls_named(cell, helper.name)
 
 

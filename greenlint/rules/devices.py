@@ -35,8 +35,10 @@ def _no_gpu_visible(call: ast.Call) -> bool:
     devices = call.args[0]
     kind = argument(call, "device_type", 1)
     return (
-        isinstance(devices, (ast.List, ast.Tuple)) and not devices.elts
-        and isinstance(kind, ast.Constant) and kind.value == "GPU"
+        isinstance(devices, (ast.List, ast.Tuple))
+        and not devices.elts
+        and isinstance(kind, ast.Constant)
+        and kind.value == "GPU"
     )
 
 

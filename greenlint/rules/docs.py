@@ -77,15 +77,20 @@ def precision_text(rule: type[Rule], precision: dict) -> str:
     judged = precision.get("rules", {}).get(rule.code)
     if judged is None:
         return ""
-    head = (f"**Precision on real code** ([benchmark](../realworld.md): {precision['corpora']} public corpora"
-            f"{'' if rule.DEFAULT_ENABLED else ', all rules selected'}): ")
+    head = (
+        f"**Precision on real code** ([benchmark](../realworld.md): {precision['corpora']} public corpora"
+        f"{'' if rule.DEFAULT_ENABLED else ', all rules selected'}): "
+    )
     if not judged["findings"]:
         return head + "no finding, so not assessed."
     if not judged["judged"]:
         return head + f"{judged['findings']} findings, none judged yet."
     goal = precision["goal"]
-    status = (f"goal ≥ {goal:.0%} for a default rule: {verdict(judged['precision'] >= goal)}" if rule.DEFAULT_ENABLED
-              else "off by default")
+    status = (
+        f"goal ≥ {goal:.0%} for a default rule: {verdict(judged['precision'] >= goal)}"
+        if rule.DEFAULT_ENABLED
+        else "off by default"
+    )
     return head + (
         f"{judged['findings']} findings, {judged['judged']} judged by reading the code: {judged['true']} true, "
         f"{judged['debatable']} debatable, {judged['false']} false; precision {share(judged['precision'])}, the share "
@@ -172,8 +177,12 @@ def render(rule: type[Rule], predictor=None, table: dict | None = None) -> str:
         if title == "Options":
             body = options_list(rule)
         elif title == "Energy evidence":
-            parts = (body, saving_text(rule, pairs, reasons), precision_text(rule, precision),
-                     evidence_table(rule, predictor))
+            parts = (
+                body,
+                saving_text(rule, pairs, reasons),
+                precision_text(rule, precision),
+                evidence_table(rule, predictor),
+            )
             body = "\n\n".join(part for part in parts if part)
         lines += ["", f"## {title}", "", body]
     return "\n".join(lines).rstrip() + "\n"

@@ -137,11 +137,16 @@ class DoubleValidation(Rule):
                 given = frozenset().union(*(flow.names(a) for a in (*made.args, *(k.value for k in made.keywords))))
                 if _passed(facts, made, given, fitting, cell) & data:
                     unset = _set_to_none(fitting or facts.module(cell), data)
-                    yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(
-                        method=site.api.rsplit(".", 1)[-1], data=ast.unparse(validation.value),
-                        callback=ast.unparse(made.func).rsplit(".", 1)[-1],
-                        when=f" (when `{unset}` is not None)" if unset else "",
-                    ))
+                    yield self.diagnostic(
+                        site.callsite.span,
+                        facts.path,
+                        self.MESSAGE.format(
+                            method=site.api.rsplit(".", 1)[-1],
+                            data=ast.unparse(validation.value),
+                            callback=ast.unparse(made.func).rsplit(".", 1)[-1],
+                            when=f" (when `{unset}` is not None)" if unset else "",
+                        ),
+                    )
                     break
 
 
@@ -185,4 +190,8 @@ def _api(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
     if site is not None:
         return site.api
     name = last_name(call.func)
-    return "tensorflow.keras.callbacks." + name if name and "tensorflow.keras.callbacks." + name in NOT_EVALUATING else None
+    return (
+        "tensorflow.keras.callbacks." + name
+        if name and "tensorflow.keras.callbacks." + name in NOT_EVALUATING
+        else None
+    )

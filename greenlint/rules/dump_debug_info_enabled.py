@@ -64,7 +64,9 @@ class DumpDebugInfoEnabled(Rule):
     FIX = RemoveStatement(safe=True)
     VALID = (
         Valid("import tensorflow as tf\ntf.debugging.experimental.disable_dump_debug_info()\n"),
-        Valid("import tensorflow as tf\nif args.dump:\n    tf.debugging.experimental.enable_dump_debug_info(args.dump)\n"),
+        Valid(
+            "import tensorflow as tf\nif args.dump:\n    tf.debugging.experimental.enable_dump_debug_info(args.dump)\n"
+        ),
         Valid(
             "import tensorflow as tf\n\n\nclass DumpTest(tf.test.TestCase):\n    def test_dump(self):\n"
             "        tf.debugging.experimental.enable_dump_debug_info(self.get_temp_dir())\n"

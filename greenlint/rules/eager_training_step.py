@@ -250,7 +250,10 @@ def _compiled_functions(facts: FileFacts) -> frozenset:
                 last_name(d.func if isinstance(d, ast.Call) else d) == "function" for d in node.decorator_list
             ):
                 found.add(node.name)
-            elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-                  and last_name(node.value.func) == "function"):
+            elif (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and last_name(node.value.func) == "function"
+            ):
                 found.update(t.id for t in node.targets if isinstance(t, ast.Name))
     return frozenset(found)

@@ -213,7 +213,7 @@ class EndlessModelLoop(Rule):
 
 
 def _runs_model(site: Site) -> str | None:
-    """"training" for a training step, "model" for another run of a model or graph, else None."""
+    """ "training" for a training step, "model" for another run of a model or graph, else None."""
     if is_training_step(site):
         return "training"
     if ((site.callsite.work or {}).get("step") or {}).get("value") is not None:
@@ -225,18 +225,23 @@ def _runs_model(site: Site) -> str | None:
     return None
 
 
-def _endless_loops(facts: FileFacts, cell: int | None) -> Iterator[tuple[ast.While | ast.For, ast.FunctionDef | ast.AsyncFunctionDef | None]]:
+def _endless_loops(
+    facts: FileFacts, cell: int | None
+) -> Iterator[tuple[ast.While | ast.For, ast.FunctionDef | ast.AsyncFunctionDef | None]]:
     """Each `while True:` / `for ... in itertools.count():` loop, in source order, with the function it is in."""
     if not _MAY_LOOP_FOR_EVER.search(unit_text(facts.source, cell) or ""):
         return
     counts = _count_names(facts.nodes(cell, ast.ImportFrom))
     loops = [
-        node for node in facts.nodes(cell, ast.While, ast.For)
+        node
+        for node in facts.nodes(cell, ast.While, ast.For)
         if (isinstance(node, ast.While) and isinstance(node.test, ast.Constant) and node.test.value in (True, 1))
         or (isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and _is_count(node.iter.func, counts))
     ]
     for loop in sorted(loops, key=lambda n: (n.lineno, n.col_offset)):
-        function = next((p for p in facts.ancestors(loop, cell) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+        function = next(
+            (p for p in facts.ancestors(loop, cell) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None
+        )
         yield loop, function
 
 
@@ -248,8 +253,10 @@ def _count_names(imports: tuple[ast.AST, ...]) -> frozenset[str]:
     """Names the unit's `from` *imports* bind to `itertools.count` (`from itertools import count [as c]`)."""
     return frozenset(
         alias.asname or alias.name
-        for node in imports if isinstance(node, ast.ImportFrom) and node.module == "itertools"
-        for alias in node.names if alias.name == "count"
+        for node in imports
+        if isinstance(node, ast.ImportFrom) and node.module == "itertools"
+        for alias in node.names
+        if alias.name == "count"
     )
 
 
@@ -274,8 +281,10 @@ def _serves(loop: ast.AST) -> bool:
         if name in BLOCKING or name.startswith("recv") or name.startswith("wait") and name != "waitKey":
             return True
         receiver = getattr(node.func, "value", None)
-        if name == "get" and receiver is not None and (
-            "queue" in last_name(receiver).lower() or any(k.arg in ("block", "timeout") for k in node.keywords)
+        if (
+            name == "get"
+            and receiver is not None
+            and ("queue" in last_name(receiver).lower() or any(k.arg in ("block", "timeout") for k in node.keywords))
         ):
             return True
     return False
@@ -298,7 +307,8 @@ def _thread_targets(facts: FileFacts, cell: int | None) -> frozenset[str]:
     return frozenset(
         last_name(k.value)
         for node in facts.calls(cell)
-        for k in node.keywords if k.arg == "target" and last_name(k.value)
+        for k in node.keywords
+        if k.arg == "target" and last_name(k.value)
     )
 
 

@@ -178,7 +178,9 @@ class EnergyHotspot(Rule):
             at_most = "at most " if site.runs_bound == "upper" else ""
             why = f" {reason}" if reason else ""
             times = f" = {fmt_j(p.energy_j)} {TIMES} {at_most}{factor} runs{why}" if factor != 1 else ""
-            interval = f"80% interval {fmt_range(*(v * factor for v in p.interval_j))}" if p.interval_j else "no interval"
+            interval = (
+                f"80% interval {fmt_range(*(v * factor for v in p.interval_j))}" if p.interval_j else "no interval"
+            )
             message = self.MESSAGE.format(
                 api=site.api,
                 total=fmt_energy(p.energy_j, p.interval_j, factor),
@@ -186,9 +188,12 @@ class EnergyHotspot(Rule):
                 interval=interval,
                 basis=p.basis.label,
                 drivers=_drivers(site),
-                lever=_lever(site, per_step=(site.loop_runs or 0) > 1 and _per_step(facts, site),
-                             recurrent=(site.loop_runs or 0) > 1 and _recurrent(facts, site),
-                             trained=(site.loop_runs or 0) > 1 and _trained_between(facts, site)),
+                lever=_lever(
+                    site,
+                    per_step=(site.loop_runs or 0) > 1 and _per_step(facts, site),
+                    recurrent=(site.loop_runs or 0) > 1 and _recurrent(facts, site),
+                    trained=(site.loop_runs or 0) > 1 and _trained_between(facts, site),
+                ),
             )
             yield self.diagnostic(
                 site.callsite.span,
@@ -272,8 +277,12 @@ def _recurrent(facts: FileFacts, site: Site) -> bool:
         elif isinstance(node, ast.Assign):
             bound = frozenset().union(*(flow.targets(t) for t in node.targets))
             carried |= bound & flow.names(node.value)
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
-              and node.func.attr in ("assign", "assign_add", "assign_sub")):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.attr in ("assign", "assign_add", "assign_sub")
+        ):
             carried.add(node.func.value.id)
     if not carried:
         return False

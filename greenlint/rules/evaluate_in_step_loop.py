@@ -58,7 +58,9 @@ class EvaluateInStepLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor step, (x, y) in enumerate(ds):\n"
             "    m.train_on_batch(x, y)\n    if step % 100 == 0:\n        m.evaluate(vx, vy)\n"
         ),
-        Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor e in range(3):\n    m.fit(x, y)\n    m.evaluate(vx, vy)\n"),
+        Valid(
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor e in range(3):\n    m.fit(x, y)\n    m.evaluate(vx, vy)\n"
+        ),
         Valid(  # one step: `take(1)` is no loop
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor x, y in ds.take(1):\n"
             "    m.train_on_batch(x, y)\n    m.evaluate(vx, vy)\n"

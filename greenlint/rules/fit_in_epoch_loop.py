@@ -164,7 +164,9 @@ class FitInEpochLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor game in range(100):\n"
             "    boards, moves = play_game(m)\n    m.fit(boards, moves, epochs=1)\n"
         ),
-        Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor xc, yc in chunks:\n    m.fit(xc, yc, epochs=1)\n"),
+        Valid(
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor xc, yc in chunks:\n    m.fit(xc, yc, epochs=1)\n"
+        ),
         Valid(  # chunks of a data set, an epoch loop around them: no one-sample evidence, and not one epoch loop
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(10):\n"
             "    for xc, yc in chunks:\n        m.fit(xc, yc, epochs=1)\n"
@@ -282,7 +284,11 @@ class FitInEpochLoop(Rule):
 
     def _per_sample(self, facts: FileFacts, site: Site, call: ast.Call | None, loop: ast.AST | None) -> str | None:
         """The message for a training call on one sample per iteration of a loop over samples, or None."""
-        if call is None or not isinstance(loop, (ast.For, ast.AsyncFor)) or autograph_loop(facts, loop, site.callsite.span.cell):
+        if (
+            call is None
+            or not isinstance(loop, (ast.For, ast.AsyncFor))
+            or autograph_loop(facts, loop, site.callsite.span.cell)
+        ):
             return None
         runs = site.loop_runs
         if runs is not None and runs <= FEW_ELEMENTS:
@@ -300,7 +306,10 @@ class FitInEpochLoop(Rule):
             return None
         caveat = self.BOOTSTRAPPED if y is not None and outputs & flow.names(y) - {"self"} else ""
         return self.PER_SAMPLE.format(
-            method=f"{method(site.api)}()", item=ast.unparse(item), times=site.loop_times(), caveat=caveat,
+            method=f"{method(site.api)}()",
+            item=ast.unparse(item),
+            times=site.loop_times(),
+            caveat=caveat,
         )
 
 
@@ -403,7 +412,9 @@ def _made_per_call(facts: FileFacts, call: ast.Call | None, cell: int | None) ->
     pairs = flow.assignments(func.body)
     for node in ast.walk(func):
         if (
-            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FILLS
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in FILLS
             and isinstance(node.func.value, ast.Name)
         ):
             read = frozenset().union(*(flow.names(a) for a in node.args))

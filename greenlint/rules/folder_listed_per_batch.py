@@ -177,8 +177,13 @@ class FolderListedPerBatch(Rule):
                     continue
                 for call, bound in _listings(function, imported):
                     if _fixed_path(function, call) and _drawn_from(function, call, bound):
-                        span = Span(call.lineno, call.col_offset + 1, call.end_lineno or call.lineno,
-                                    (call.end_col_offset or call.col_offset) + 1, cell)
+                        span = Span(
+                            call.lineno,
+                            call.col_offset + 1,
+                            call.end_lineno or call.lineno,
+                            (call.end_col_offset or call.col_offset) + 1,
+                            cell,
+                        )
                         shown = f"{ast.unparse(call.func)}(...)"
                         yield self.diagnostic(span, facts.path, self.MESSAGE.format(call=shown, function=function.name))
 
@@ -186,8 +191,11 @@ class FolderListedPerBatch(Rule):
 def _imported_names(module: ast.Module) -> set[str]:
     """The listing functions the module imports by name (`from glob import glob`)."""
     return {
-        alias.asname or alias.name for node in ast.walk(module) if isinstance(node, ast.ImportFrom)
-        for alias in node.names if IMPORTED.get(alias.name) == node.module
+        alias.asname or alias.name
+        for node in ast.walk(module)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if IMPORTED.get(alias.name) == node.module
     }
 
 
@@ -207,7 +215,9 @@ def _called(decorator: ast.expr) -> ast.expr:
     return decorator.func if isinstance(decorator, ast.Call) else decorator
 
 
-def _listings(function: ast.FunctionDef | ast.AsyncFunctionDef, imported: set[str]) -> Iterator[tuple[ast.Call, str | None]]:
+def _listings(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, imported: set[str]
+) -> Iterator[tuple[ast.Call, str | None]]:
     """The function's own listing calls (not those of functions it defines), each with the
     name it is assigned to (None when used in place)."""
     todo: list[tuple[ast.AST, ast.AST]] = [(child, function) for child in function.body]

@@ -123,7 +123,8 @@ def _numpy_draw(facts: FileFacts, expr: ast.expr, cell: int | None) -> str | Non
     if scope is None or isinstance(scope, ast.Lambda):
         return None
     values = [
-        n.value for n in ast.walk(scope)
+        n.value
+        for n in ast.walk(scope)
         if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)
     ]
     if len(values) != 1 or not isinstance(values[0], ast.Call):

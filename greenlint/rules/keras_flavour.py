@@ -79,7 +79,11 @@ def _generator_methods(facts: FileFacts) -> str | None:
     """The first Keras 2 generator method the file calls (`fit_generator`), if any."""
     for module in units(facts):
         for node in ast.walk(module):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in GENERATOR_METHODS:
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in GENERATOR_METHODS
+            ):
                 return node.func.attr
     return None
 

@@ -22,11 +22,36 @@ from greenlint.rules.syntax import cell_units, last_name
 #: (10^9 FLOPs per sample and more: transformers at sequence lengths of hundreds, ImageNet CNNs,
 #: detectors and segmentation networks at their image sizes), as a project's factory function spells them (`build_transformer_model`,
 #: `efficientdet(phi)`, `create_resnet50`).
-ARCHITECTURES = frozenset({
-    "bert", "albert", "roberta", "electra", "unilm", "gpt", "gpt2", "t5", "transformer",
-    "resnet", "resnext", "densenet", "inception", "xception", "vgg", "efficientnet", "efficientdet",
-    "yolo", "yolov3", "retinanet", "maskrcnn", "unet", "segnet", "pspnet", "deeplab", "deeplabv3",
-})
+ARCHITECTURES = frozenset(
+    {
+        "bert",
+        "albert",
+        "roberta",
+        "electra",
+        "unilm",
+        "gpt",
+        "gpt2",
+        "t5",
+        "transformer",
+        "resnet",
+        "resnext",
+        "densenet",
+        "inception",
+        "xception",
+        "vgg",
+        "efficientnet",
+        "efficientdet",
+        "yolo",
+        "yolov3",
+        "retinanet",
+        "maskrcnn",
+        "unet",
+        "segnet",
+        "pspnet",
+        "deeplab",
+        "deeplabv3",
+    }
+)
 
 APPLICATIONS = "tensorflow.keras.applications."
 
@@ -59,8 +84,10 @@ def large_step(site: Site) -> str:
         flops, lower, batch = step
         whose = f"it trains {name}, whose" if named else "its"
         times = f"batch {batch}" if batch else "a batch of unknown size, taken as 1"
-        return (f"{whose} training step is {'at least ' if lower else ''}{flops:.1e} FLOPs "
-                f"(3 x forward FLOPs per sample x {times}), compute-bound on a GPU")
+        return (
+            f"{whose} training step is {'at least ' if lower else ''}{flops:.1e} FLOPs "
+            f"(3 x forward FLOPs per sample x {times}), compute-bound on a GPU"
+        )
     if named:
         return f"it trains {name}, a large named architecture"
     library = site.features.get("library")
@@ -78,7 +105,10 @@ def built_backbone(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
         name = site.api.rsplit(".", 1)[-1]
         if site.api.startswith(APPLICATIONS) and name[:1].isupper():
             span = site.callsite.span
-            return f"the file builds keras.applications.{name}, a large pretrained architecture", (span.cell or 0, span.line)
+            return f"the file builds keras.applications.{name}, a large pretrained architecture", (
+                span.cell or 0,
+                span.line,
+            )
     for cell, module in cell_units(facts):
         for node in ast.walk(module):
             if isinstance(node, ast.Call) and (word := architecture(last_name(node.func))):

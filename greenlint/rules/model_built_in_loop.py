@@ -10,14 +10,21 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import in_class
 
-CONSTRUCTORS = ("tensorflow.keras.Sequential", "tensorflow.keras.Model", "tensorflow.keras.models.Sequential",
-                "tensorflow.keras.models.Model")
+CONSTRUCTORS = (
+    "tensorflow.keras.Sequential",
+    "tensorflow.keras.Model",
+    "tensorflow.keras.models.Sequential",
+    "tensorflow.keras.models.Model",
+)
 CLEAR = ("tensorflow.keras.utils.clear_session", "tensorflow.keras.backend.clear_session")
 
 
 def _builds_model(api: str) -> bool:
-    return api in CONSTRUCTORS or (api.startswith("tensorflow.keras.applications.") and api.count(".") == 3
-                                   and api.rsplit(".", 1)[-1][:1].isupper())
+    return api in CONSTRUCTORS or (
+        api.startswith("tensorflow.keras.applications.")
+        and api.count(".") == 3
+        and api.rsplit(".", 1)[-1][:1].isupper()
+    )
 
 
 def _stored(facts: FileFacts, site) -> bool:
@@ -100,7 +107,9 @@ class ModelBuiltInLoop(Rule):
             "        super().__init__()\n        self.towers = {}\n        for n in names:\n"
             "            self.towers[n] = tf.keras.Sequential([tf.keras.layers.Dense(8)])\n"
         ),
-        Valid("import tensorflow as tf\nparts = []\nfor u in [1, 2]:\n    parts.append(tf.keras.Sequential([tf.keras.layers.Dense(u)]))\n"),
+        Valid(
+            "import tensorflow as tf\nparts = []\nfor u in [1, 2]:\n    parts.append(tf.keras.Sequential([tf.keras.layers.Dense(u)]))\n"
+        ),
         Valid(  # a helper called from two cells builds two models, in no loop
             "import tensorflow as tf\ndef build():\n    m = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n    return m\n"
             "a = build()\nb = build()\n"
@@ -108,7 +117,10 @@ class ModelBuiltInLoop(Rule):
         Valid("import tensorflow as tf\nfor u in [1]:\n    m = tf.keras.Sequential([tf.keras.layers.Dense(u)])\n"),
     )
     INVALID = (
-        Invalid("import tensorflow as tf\nfor u in [1, 2]:\n    m = tf.keras.Sequential([tf.keras.layers.Dense(u)])\n", line=3),
+        Invalid(
+            "import tensorflow as tf\nfor u in [1, 2]:\n    m = tf.keras.Sequential([tf.keras.layers.Dense(u)])\n",
+            line=3,
+        ),
         Invalid("import tensorflow as tf\nwhile True:\n    m = tf.keras.applications.ResNet50(weights=None)\n", line=3),
         Invalid(  # a builder called on every fold of a loop
             "import tensorflow as tf\ndef build():\n    m = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n    return m\n"

@@ -76,10 +76,7 @@ class ModelLoadInLoop(Rule):
     FIX_TITLE = "Load the model once, before the loop"
     VALID = (
         Valid(
-            "import tensorflow as tf\n"
-            "model = tf.keras.models.load_model('m.keras')\n"
-            "for x in inputs:\n"
-            "    model(x)\n"
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nfor x in inputs:\n    model(x)\n"
         ),
         Valid(  # each iteration loads another checkpoint
             "import tensorflow as tf\n"
@@ -156,11 +153,17 @@ def _loop_writes_weights(facts: FileFacts, site) -> bool:
         loops = own_loops(facts, at, cell)
         if any(_writes(loop) for loop in loops):
             return True
-        func = next((a for a in facts.ancestors(at, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+        func = next(
+            (a for a in facts.ancestors(at, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None
+        )
         if loops or func is None or depth >= 3 or func.name in seen or module is None:
             continue
         seen.add(func.name)
-        todo += [(call, depth + 1) for call in ast.walk(module) if isinstance(call, ast.Call) and last_name(call.func) == func.name]
+        todo += [
+            (call, depth + 1)
+            for call in ast.walk(module)
+            if isinstance(call, ast.Call) and last_name(call.func) == func.name
+        ]
     return False
 
 
@@ -168,8 +171,8 @@ def _writes(loop: ast.AST) -> bool:
     """The loop (its nested blocks included) saves weights: `save_weights`/`save`, or `fit` given
     callbacks."""
     return any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and (
-            n.func.attr in SAVES or n.func.attr in FITS and keyword(n, "callbacks") is not None
-        )
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and (n.func.attr in SAVES or n.func.attr in FITS and keyword(n, "callbacks") is not None)
         for n in ast.walk(loop)
     )

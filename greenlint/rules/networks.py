@@ -9,7 +9,12 @@ from greenlint.rules.callbacks import constructors
 from greenlint.rules.syntax import definitions
 
 #: Calls that make or run a network: their API's prefix.
-NETWORKS = ("tensorflow.keras.applications.", "tensorflow.keras.layers.", "tensorflow.keras.models.load_model", "tensorflow.nn.conv")
+NETWORKS = (
+    "tensorflow.keras.applications.",
+    "tensorflow.keras.layers.",
+    "tensorflow.keras.models.load_model",
+    "tensorflow.nn.conv",
+)
 #: Last names of the Keras classes that make a model.
 NETWORK_NAMES = frozenset({"Model", "Sequential"})
 
@@ -22,7 +27,8 @@ def network(facts: FileFacts, func: ast.expr, cell: int | None, ops: tuple[str, 
     if functions:
         return any(
             isinstance(node, ast.Call) and makes_network(facts, node, cell, ops)
-            for function in functions for node in ast.walk(function)
+            for function in functions
+            for node in ast.walk(function)
         )
     made = [func] if isinstance(func, ast.Call) else constructors(facts, func) if isinstance(func, ast.Name) else None
     return bool(made) and all(makes_network(facts, maker, cell, ops) for maker in made or ())

@@ -34,8 +34,18 @@ BACKEND_TRANSFERS = frozenset(
     f"tensorflow.keras.backend.{name}" for name in ("get_value", "batch_get_value", "set_value", "batch_set_value")
 )
 #: Attributes naming a layer's or model's weights (what makes a backend read or write one of weights).
-WEIGHT_ATTRIBUTES = frozenset({"weights", "trainable_weights", "non_trainable_weights", "variables",
-                               "trainable_variables", "non_trainable_variables", "kernel", "bias"})
+WEIGHT_ATTRIBUTES = frozenset(
+    {
+        "weights",
+        "trainable_weights",
+        "non_trainable_weights",
+        "variables",
+        "trainable_variables",
+        "non_trainable_variables",
+        "kernel",
+        "bias",
+    }
+)
 
 
 class NumpyInStepLoop(Rule):
@@ -264,13 +274,21 @@ class NumpyInStepLoop(Rule):
         for loop, cell in _step_loops(facts):
             for node in own_body(loop):
                 if isinstance(node, ast.Call) and _counter_read(node) and _every_pass(facts, node, cell):
-                    yield self.diagnostic(node_span(node, cell), facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node)))
+                    yield self.diagnostic(
+                        node_span(node, cell), facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node))
+                    )
             lines: set[int] = set()
             for node in sorted(scope_body(loop), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
-                if (isinstance(node, ast.Call) and node.lineno not in lines and _weight_transfer(facts, node, cell)
-                        and _each_pass(facts, node, loop, cell)):
+                if (
+                    isinstance(node, ast.Call)
+                    and node.lineno not in lines
+                    and _weight_transfer(facts, node, cell)
+                    and _each_pass(facts, node, loop, cell)
+                ):
                     lines.add(node.lineno)
-                    yield self.diagnostic(node_span(node, cell), facts.path, self.WEIGHTS_MESSAGE.format(call=_shown(node)))
+                    yield self.diagnostic(
+                        node_span(node, cell), facts.path, self.WEIGHTS_MESSAGE.format(call=_shown(node))
+                    )
 
 
 def _step_loops(facts: FileFacts) -> Iterator[tuple[Loop, int | None]]:
@@ -279,7 +297,9 @@ def _step_loops(facts: FileFacts) -> Iterator[tuple[Loop, int | None]]:
     test code; each loop once."""
     seen: set[int] = set()
     for site in facts.sites:
-        if not (site.work_value("step") == "training" or method(site.api) in STEP_METHODS) or not site.repeats(same=("receiver",)):
+        if not (site.work_value("step") == "training" or method(site.api) in STEP_METHODS) or not site.repeats(
+            same=("receiver",)
+        ):
             continue
         call, cell = facts.node(site), site.callsite.span.cell
         loops = own_loops(facts, call, cell) if call is not None else []
@@ -343,8 +363,13 @@ def _counter_read(node: ast.Call) -> bool:
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args:
         return isinstance(func.value, ast.Attribute) and func.value.attr == COUNTER
-    return (isinstance(func, ast.Name) and func.id in ("int", "float") and len(node.args) == 1
-            and isinstance(node.args[0], ast.Attribute) and node.args[0].attr == COUNTER)
+    return (
+        isinstance(func, ast.Name)
+        and func.id in ("int", "float")
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Attribute)
+        and node.args[0].attr == COUNTER
+    )
 
 
 def _every_pass(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
@@ -363,7 +388,9 @@ def _every_pass(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
 
 
 #: Calls that only record a value (print, log, append to a history, format into text).
-RECORDERS = frozenset({"print", "append", "extend", "format", "write", "log", "info", "debug", "set_postfix", "set_description"})
+RECORDERS = frozenset(
+    {"print", "append", "extend", "format", "write", "log", "info", "debug", "set_postfix", "set_description"}
+)
 #: Conversions a recorded value passes through (`float(loss.numpy())`).
 CONVERSIONS = frozenset({"float", "int", "str", "round", "repr"})
 

@@ -123,7 +123,9 @@ class OneHotLabelsInGenerator(Rule):
     name = "one-hot-labels-in-generator"
     OPTIONS = (
         Option(
-            "one-hot-sample-labels", bool, False,
+            "one-hot-sample-labels",
+            bool,
+            False,
             "GL410 also flags one-hot labels not shown to be dense (one class per sample: a small array per batch).",
         ),
     )
@@ -146,8 +148,7 @@ class OneHotLabelsInGenerator(Rule):
             "        yield lam * x[i] + (1 - lam) * x[j], lam * a + (1 - lam) * b\n"
         ),
         Valid(  # tf.one_hot: a vectorised op, not a NumPy loop on the host
-            "import tensorflow as tf\n\n\ndef batches(x, y):\n    while True:\n"
-            "        yield x, tf.one_hot(y, 10)\n"
+            "import tensorflow as tf\n\n\ndef batches(x, y):\n    while True:\n        yield x, tf.one_hot(y, 10)\n"
         ),
         Valid(  # a loop over the classes that reads, not a one-hot encoding (per-class counts)
             "import numpy as np\n\n\ndef batches(masks, n):\n    for mask in masks:\n        counts = np.zeros(n)\n"
@@ -216,7 +217,9 @@ class OneHotLabelsInGenerator(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         if not (text_mentions(facts, "yield") or text_mentions(facts, "__getitem__")):
             return
-        if not any(TO_CATEGORICAL in s.api for s in facts.sites) and not (text_mentions(facts, "eye") or text_mentions(facts, "range")):
+        if not any(TO_CATEGORICAL in s.api for s in facts.sites) and not (
+            text_mentions(facts, "eye") or text_mentions(facts, "range")
+        ):
             return
         sample_labels = bool(options.get("one-hot-sample-labels", False))
         numpy = _numpy_names(facts)
@@ -233,15 +236,24 @@ class OneHotLabelsInGenerator(Rule):
                         helper = _helper_encodes(facts, node, cell, numpy)
                         if helper is not None:
                             what, dense = f"`{ast.unparse(node.func)}(...)`", helper
-                    if what is not None and (dense or sample_labels) and _yielded_as_labels(facts, generator, node, cell):
-                        yield self.diagnostic(node_span(node, cell), facts.path, self.MESSAGE.format(what=what, generator=generator.name))
+                    if (
+                        what is not None
+                        and (dense or sample_labels)
+                        and _yielded_as_labels(facts, generator, node, cell)
+                    ):
+                        yield self.diagnostic(
+                            node_span(node, cell), facts.path, self.MESSAGE.format(what=what, generator=generator.name)
+                        )
 
 
 def _generators(facts: FileFacts, cell: int | None) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """The functions that yield (in their own body, not a nested function's), and the `__getitem__`
     methods, in `ast.walk`'s order: each yield's innermost scope, from the file's one walk."""
-    functions = [f for f in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef)
-                 if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    functions = [
+        f
+        for f in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef)
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
     found = {id(f) for f in functions if f.name == "__getitem__"}
     for node in facts.nodes(cell, ast.Yield, ast.YieldFrom):
         scope = next((a for a in facts.ancestors(node, cell) if isinstance(a, SCOPES)), None)
@@ -272,27 +284,39 @@ def _encodes_here(facts: FileFacts, node: ast.AST, cell: int | None, numpy: froz
 def _is_eye(node: ast.expr, numpy: frozenset[str]) -> bool:
     """`np.eye(n)` or `np.identity(n)`: the rows of an identity matrix, indexed by the labels."""
     return (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("eye", "identity")
-        and isinstance(node.func.value, ast.Name) and node.func.value.id in numpy
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("eye", "identity")
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in numpy
     )
 
 
 def _class_loop(node: ast.AST) -> int | None:
     """`for c in range(n): out[..., c] = (mask == c)...`: one channel filled per class. How many
     axes the index names before the channel (`out[:, :, c]`: 2; `...` counts for none), else None."""
-    if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Call)
-            and last_name(node.iter.func) == "range"):
+    if not (
+        isinstance(node, ast.For)
+        and isinstance(node.target, ast.Name)
+        and isinstance(node.iter, ast.Call)
+        and last_name(node.iter.func) == "range"
+    ):
         return None
     var = node.target.id
     for statement in node.body:
-        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Subscript)):
+        if not (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Subscript)
+        ):
             continue
         index = statement.targets[0].slice
         last = index.elts[-1] if isinstance(index, ast.Tuple) and index.elts else index
         if not (isinstance(last, ast.Name) and last.id == var) or isinstance(index, ast.Name):
             continue  # `counts[c] = ...` fills one value per class, not a channel
         if any(
-            isinstance(n, ast.Compare) and any(isinstance(o, ast.Eq) for o in n.ops)
+            isinstance(n, ast.Compare)
+            and any(isinstance(o, ast.Eq) for o in n.ops)
             and any(isinstance(e, ast.Name) and e.id == var for e in (n.left, *n.comparators))
             for n in ast.walk(statement.value)
         ):
@@ -304,9 +328,12 @@ def _class_loop(node: ast.AST) -> int | None:
 def _reads_image(expr: ast.AST) -> bool:
     """The expression calls an image reader (`cv2.imread(path)`, `Image.open(path)`)."""
     return any(
-        isinstance(n, ast.Call) and (
+        isinstance(n, ast.Call)
+        and (
             last_name(n.func) in IMAGE_READS
-            or isinstance(n.func, ast.Attribute) and n.func.attr == "open" and last_name(n.func.value) == "Image"
+            or isinstance(n.func, ast.Attribute)
+            and n.func.attr == "open"
+            and last_name(n.func.value) == "Image"
         )
         for n in ast.walk(expr)
     )
@@ -375,8 +402,10 @@ def _yielded_as_labels(facts: FileFacts, generator: ast.AST, encoded: ast.expr, 
     holders = _followed(generator, _holders(facts, encoded, cell))
     for node in scope_body(generator):
         value = node.value if isinstance(node, (ast.Yield, ast.Return)) else None
-        if isinstance(value, ast.Tuple) and len(value.elts) > 1 and any(
-            _mentions(e, holders) or any(n is encoded for n in ast.walk(e)) for e in value.elts[1:]
+        if (
+            isinstance(value, ast.Tuple)
+            and len(value.elts) > 1
+            and any(_mentions(e, holders) or any(n is encoded for n in ast.walk(e)) for e in value.elts[1:])
         ):
             return True
     return False
@@ -391,7 +420,8 @@ def _followed(function: ast.AST, names: set[str], source: Callable[[ast.expr], b
             name
             for node in scope_body(function)
             if isinstance(node, ast.Assign) and (source(node.value) or _mentions(node.value, names))
-            for target in node.targets for name in _bound(target)
+            for target in node.targets
+            for name in _bound(target)
         } - names
         if not more:
             break
@@ -410,8 +440,12 @@ def _holders(facts: FileFacts, encoded: ast.expr, cell: int | None) -> set[str]:
         return set()
     if isinstance(parent, ast.Assign):
         return {name for target in parent.targets for name in _bound(target)}
-    if isinstance(parent, ast.Expr) and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-            and node.func.attr in ("append", "extend", "insert"):
+    if (
+        isinstance(parent, ast.Expr)
+        and isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("append", "extend", "insert")
+    ):
         return set(_bound(node.func.value))
     return set()
 

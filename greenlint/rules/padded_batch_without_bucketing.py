@@ -125,7 +125,9 @@ class PaddedBatchWithoutBucketing(Rule):
             cell = site.callsite.span.cell
             if call is None or _one(call):
                 continue
-            if _all_variable(_bound(facts, argument(call, "padded_shapes", 1), call, cell)) and _shuffled(facts, call, cell):
+            if _all_variable(_bound(facts, argument(call, "padded_shapes", 1), call, cell)) and _shuffled(
+                facts, call, cell
+            ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
 
 
@@ -156,7 +158,8 @@ def _bound(facts: FileFacts, expr: ast.expr | None, call: ast.Call, cell: int | 
     scope = next((a for a in facts.ancestors(call, cell) if isinstance(a, SCOPES)), None)
     for tree in ([scope] if scope is not None else []) + list(units(facts)):
         values = [
-            n.value for n in ast.walk(tree)
+            n.value
+            for n in ast.walk(tree)
             if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)
         ]
         if values:
@@ -173,7 +176,11 @@ def _all_variable(shapes: ast.expr | None) -> bool:
     todo = [shapes]
     while todo:
         node = todo.pop()
-        if isinstance(node, (ast.Tuple, ast.List)) and node.elts and all(isinstance(e, (ast.Tuple, ast.List)) for e in node.elts):
+        if (
+            isinstance(node, (ast.Tuple, ast.List))
+            and node.elts
+            and all(isinstance(e, (ast.Tuple, ast.List)) for e in node.elts)
+        ):
             todo.extend(node.elts)  # a nesting of components
         else:
             leaves.append(node)
@@ -182,14 +189,17 @@ def _all_variable(shapes: ast.expr | None) -> bool:
 
 
 def _shape_kind(shape: ast.expr) -> str | None:
-    """"scalar" for `()`/`[]`, "variable" for a shape with a `None` (or -1) dimension, else None (fixed or unknown)."""
+    """ "scalar" for `()`/`[]`, "variable" for a shape with a `None` (or -1) dimension, else None (fixed or unknown)."""
     if not isinstance(shape, (ast.Tuple, ast.List)):
         return None
     if not shape.elts:
         return "scalar"
     unknown = any(
-        isinstance(d, ast.Constant) and d.value is None
-        or isinstance(d, ast.UnaryOp) and isinstance(d.op, ast.USub) and isinstance(d.operand, ast.Constant)
+        isinstance(d, ast.Constant)
+        and d.value is None
+        or isinstance(d, ast.UnaryOp)
+        and isinstance(d.op, ast.USub)
+        and isinstance(d.operand, ast.Constant)
         for d in shape.elts
     )
     return "variable" if unknown else None
@@ -207,7 +217,9 @@ def _shuffled(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
         return False
     scope = next((a for a in facts.ancestors(call, cell) if isinstance(a, SCOPES)), None)
     return any(
-        isinstance(node, ast.Assign) and node.lineno < call.lineno and _shuffles(node.value)
+        isinstance(node, ast.Assign)
+        and node.lineno < call.lineno
+        and _shuffles(node.value)
         and any(isinstance(t, ast.Name) and t.id == receiver.id for t in node.targets)
         for node in (ast.walk(scope) if scope is not None else ())
     )

@@ -165,7 +165,9 @@ class PerEpochTestEvaluation(Rule):
         if not text_mentions(facts, "on_epoch_end"):
             return
         model_calls = {
-            id(call) for s in facts.sites if is_keras_model_method(s.api, RUNS_MODEL) and (call := facts.node(s)) is not None
+            id(call)
+            for s in facts.sites
+            if is_keras_model_method(s.api, RUNS_MODEL) and (call := facts.node(s)) is not None
         }
         functions: dict[str, list[ast.AST]] = {}
         hooks: list[tuple[int | None, ast.FunctionDef]] = []
@@ -177,15 +179,22 @@ class PerEpochTestEvaluation(Rule):
                 elif isinstance(node, ast.ClassDef) and any(last_name(b) == "Callback" for b in node.bases):
                     hooks += [
                         (index if notebook else None, f)
-                        for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "on_epoch_end"
+                        for f in node.body
+                        if isinstance(f, ast.FunctionDef) and f.name == "on_epoch_end"
                     ]
         for cell, hook in hooks:
             for call in _unguarded_calls(hook):
                 data = next((a for a in (*call.args, *(k.value for k in call.keywords)) if _names_test(a)), None)
                 if data is None or _decides(hook, call):
                     continue
-                if id(call) in model_calls or _on_own_model(call) or _runs_model(functions.get(last_name(call.func), []), functions, model_calls):
-                    yield self.diagnostic(node_span(call, cell), facts.path, self.MESSAGE.format(data=ast.unparse(data)))
+                if (
+                    id(call) in model_calls
+                    or _on_own_model(call)
+                    or _runs_model(functions.get(last_name(call.func), []), functions, model_calls)
+                ):
+                    yield self.diagnostic(
+                        node_span(call, cell), facts.path, self.MESSAGE.format(data=ast.unparse(data))
+                    )
 
 
 def _unguarded_calls(hook: ast.FunctionDef) -> Iterator[ast.Call]:
@@ -206,10 +215,14 @@ def _decides(hook: ast.FunctionDef, call: ast.Call) -> bool:
     training, so it is not a pass whose result is only shown. (Only what follows the call: a name
     the validation pass bound before, `f1` tested and then rebound by the test pass, decides
     nothing of the test pass.)"""
-    bound = frozenset().union(*(
-        flow.targets(t) for node in ast.walk(hook) if isinstance(node, ast.Assign)
-        and any(n is call for n in ast.walk(node.value)) for t in node.targets
-    ))
+    bound = frozenset().union(
+        *(
+            flow.targets(t)
+            for node in ast.walk(hook)
+            if isinstance(node, ast.Assign) and any(n is call for n in ast.walk(node.value))
+            for t in node.targets
+        )
+    )
     results = flow.derived(bound, hook.body)
     if not results:
         return False
@@ -219,8 +232,10 @@ def _decides(hook: ast.FunctionDef, call: ast.Call) -> bool:
             continue
         if isinstance(node, (ast.If, ast.While, ast.IfExp)) and flow.names(node.test) & results:
             return True
-        if isinstance(node, ast.Assign) and flow.names(node.value) & results and any(
-            "logs" in flow.names(t) for t in node.targets if not isinstance(t, ast.Name)
+        if (
+            isinstance(node, ast.Assign)
+            and flow.names(node.value) & results
+            and any("logs" in flow.names(t) for t in node.targets if not isinstance(t, ast.Name))
         ):
             return True
     return False
@@ -230,8 +245,12 @@ def _on_own_model(call: ast.Call) -> bool:
     """`self.model.evaluate(...)` in a callback: Keras sets a callback's `model` to the model it trains."""
     func = call.func
     return (
-        isinstance(func, ast.Attribute) and func.attr in RUNS_MODEL and isinstance(func.value, ast.Attribute)
-        and func.value.attr == "model" and isinstance(func.value.value, ast.Name) and func.value.value.id == "self"
+        isinstance(func, ast.Attribute)
+        and func.attr in RUNS_MODEL
+        and isinstance(func.value, ast.Attribute)
+        and func.value.attr == "model"
+        and isinstance(func.value.value, ast.Name)
+        and func.value.value.id == "self"
     )
 
 
@@ -241,8 +260,9 @@ def _names_test(expr: ast.expr) -> bool:
     return bool(name) and TEST_WORD.search(name) is not None
 
 
-def _runs_model(defs: list[ast.AST], functions: dict[str, list[ast.AST]], model_calls: set[int],
-                seen: frozenset[str] = frozenset()) -> bool:
+def _runs_model(
+    defs: list[ast.AST], functions: dict[str, list[ast.AST]], model_calls: set[int], seen: frozenset[str] = frozenset()
+) -> bool:
     """Whether one of the functions (or a function or method of the file they call, by name)
     runs a Keras model method."""
     for func in defs:
@@ -252,6 +272,10 @@ def _runs_model(defs: list[ast.AST], functions: dict[str, list[ast.AST]], model_
             if id(node) in model_calls:
                 return True
             name = last_name(node.func)
-            if name in functions and name not in seen and _runs_model(functions[name], functions, model_calls, seen | {name}):
+            if (
+                name in functions
+                and name not in seen
+                and _runs_model(functions[name], functions, model_calls, seen | {name})
+            ):
                 return True
     return False

@@ -115,7 +115,9 @@ class PersistentTapeUsedOnce(Rule):
             "import tensorflow as tf\ndef f(x):\n    with tf.GradientTape(persistent=True) as tape:\n        y = g(x)\n"
             "    def grad(v):\n        return tape.gradient(y, v)\n    return [grad(v) for v in vs]\n"
         ),
-        Valid("import tensorflow as tf\nwith tf.GradientTape(persistent=True) as tape:\n    y = f(x)\nj = tape.jacobian(y, x)\n"),
+        Valid(
+            "import tensorflow as tf\nwith tf.GradientTape(persistent=True) as tape:\n    y = f(x)\nj = tape.jacobian(y, x)\n"
+        ),
     )
     INVALID = (
         Invalid(

@@ -88,9 +88,7 @@ class PredictInLoop(Rule):
     EVIDENCE_APIS = ("tensorflow.keras.Sequential.predict", "tensorflow.keras.Model.predict")
     VALID = (
         Valid(
-            "import tensorflow as tf\n"
-            "model = tf.keras.models.load_model('m.keras')\n"
-            "scores = model.predict(batch)\n"
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nscores = model.predict(batch)\n"
         ),
         Valid(
             "import tensorflow as tf\n"
@@ -100,10 +98,7 @@ class PredictInLoop(Rule):
         ),
         Valid("for x in inputs:\n    clf.predict(x)\n"),
         Valid(  # an untyped receiver with no sign of Keras: may be a scikit-learn estimator
-            "import tensorflow as tf\n"
-            "def score(clf, rows):\n"
-            "    for row in rows:\n"
-            "        clf.predict(row)\n"
+            "import tensorflow as tf\ndef score(clf, rows):\n    for row in rows:\n        clf.predict(row)\n"
         ),
         Valid(  # a Keras-only method on another receiver says nothing of this one
             "import tensorflow as tf\n"
@@ -143,8 +138,7 @@ class PredictInLoop(Rule):
             "        return model.predict(x)\n"
         ),
         Valid(  # the subclass overrides the base's loop with one call
-            DECODER +
-            "class Once(Decoder):\n"
+            DECODER + "class Once(Decoder):\n"
             "    def search(self, x):\n"
             "        return self.step(x)\n"
             "    def step(self, x):\n"
@@ -204,10 +198,7 @@ class PredictInLoop(Rule):
             line=7,
         ),
         Invalid(  # a template method: the base class loops, once per generated token, over the step the subclass gives
-            DECODER +
-            "class Titler(Decoder):\n"
-            "    def step(self, x):\n"
-            "        return model.predict(x)\n",
+            DECODER + "class Titler(Decoder):\n    def step(self, x):\n        return model.predict(x)\n",
             line=10,
             message_contains="of `Decoder.search`, which calls `self.step` on every pass",
         ),
@@ -250,14 +241,31 @@ class PredictInLoop(Rule):
 
 
 #: Arguments Keras' `predict` takes and scikit-learn's does not.
-KERAS_ARGUMENTS = frozenset({"verbose", "batch_size", "steps", "callbacks", "workers", "use_multiprocessing",
-                             "max_queue_size"})
+KERAS_ARGUMENTS = frozenset(
+    {"verbose", "batch_size", "steps", "callbacks", "workers", "use_multiprocessing", "max_queue_size"}
+)
 #: Methods and attributes only a Keras model has (beside its `predict`).
-KERAS_MEMBERS = frozenset({
-    "compile", "summary", "save_weights", "load_weights", "get_layer", "count_params", "to_json",
-    "predict_on_batch", "train_on_batch", "test_on_batch", "fit_generator", "predict_generator",
-    "evaluate_generator", "layers", "trainable_weights", "input_shape", "output_shape",
-})
+KERAS_MEMBERS = frozenset(
+    {
+        "compile",
+        "summary",
+        "save_weights",
+        "load_weights",
+        "get_layer",
+        "count_params",
+        "to_json",
+        "predict_on_batch",
+        "train_on_batch",
+        "test_on_batch",
+        "fit_generator",
+        "predict_generator",
+        "evaluate_generator",
+        "layers",
+        "trainable_weights",
+        "input_shape",
+        "output_shape",
+    }
+)
 
 
 def _shows_keras(facts: FileFacts, site) -> bool:
@@ -271,7 +279,11 @@ def _shows_keras(facts: FileFacts, site) -> bool:
     if any(k.arg in KERAS_ARGUMENTS for k in call.keywords):
         return True
     receiver = ast.dump(call.func.value)
-    owner = ast.ClassDef if receiver.startswith("Attribute(value=Name(id='self'") else (ast.FunctionDef, ast.AsyncFunctionDef)
+    owner = (
+        ast.ClassDef
+        if receiver.startswith("Attribute(value=Name(id='self'")
+        else (ast.FunctionDef, ast.AsyncFunctionDef)
+    )
     cell = site.callsite.span.cell
     scope: ast.AST | None = next((a for a in facts.ancestors(call, cell) if isinstance(a, owner)), None)
     if scope is None:
@@ -299,14 +311,21 @@ def _base_loop(facts: FileFacts, site: Site) -> tuple[str, str, bool] | None:
     cell = site.callsite.span.cell
     if call is None:
         return None
-    function = next((a for a in facts.ancestors(call, cell) if isinstance(a, (*FUNCTIONS, ast.Lambda, ast.ClassDef))), None)
+    function = next(
+        (a for a in facts.ancestors(call, cell) if isinstance(a, (*FUNCTIONS, ast.Lambda, ast.ClassDef))), None
+    )
     owner = facts.parent(function, cell) if isinstance(function, FUNCTIONS) else None
     if not isinstance(owner, ast.ClassDef) or not isinstance(function, FUNCTIONS):
         return None
     overridden = {n.name for n in owner.body if isinstance(n, FUNCTIONS)}
     loops = [
-        (made, looping) for base in owner.bases for made in _classes_named(facts, base) for looping in made.body
-        if isinstance(looping, FUNCTIONS) and looping.name not in overridden and _calls_self_in_loop(looping, function.name)
+        (made, looping)
+        for base in owner.bases
+        for made in _classes_named(facts, base)
+        for looping in made.body
+        if isinstance(looping, FUNCTIONS)
+        and looping.name not in overridden
+        and _calls_self_in_loop(looping, function.name)
     ]
     if not loops:
         return None
@@ -323,11 +342,16 @@ def _builds_model(made: ast.ClassDef, call: ast.Call) -> bool:
     """The receiver of the call is `self.<method>(...)` where that method of the class builds a
     Keras `Model(...)` (`keras.models.Model(inputs, outputs)`) and returns."""
     receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
-    if not (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute)
-            and isinstance(receiver.func.value, ast.Name) and receiver.func.value.id == "self"):
+    if not (
+        isinstance(receiver, ast.Call)
+        and isinstance(receiver.func, ast.Attribute)
+        and isinstance(receiver.func.value, ast.Name)
+        and receiver.func.value.id == "self"
+    ):
         return False
     return any(
-        isinstance(m, FUNCTIONS) and m.name == receiver.func.attr
+        isinstance(m, FUNCTIONS)
+        and m.name == receiver.func.attr
         and any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(m))
         and any(isinstance(n, ast.Call) and last_name(n.func) == "Model" for n in ast.walk(m))
         for m in made.body
@@ -353,7 +377,12 @@ def _classes_named(facts: FileFacts, base: ast.expr) -> list[ast.ClassDef]:
 def _calls_self_in_loop(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
     """The function calls `self.<name>(...)` in the body of one of its loops."""
     return any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == name
-        and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"
-        for loop in ast.walk(function) if isinstance(loop, LOOPS) for n in own_body(loop)
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr == name
+        and isinstance(n.func.value, ast.Name)
+        and n.func.value.id == "self"
+        for loop in ast.walk(function)
+        if isinstance(loop, LOOPS)
+        for n in own_body(loop)
     )

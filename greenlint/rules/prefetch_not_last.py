@@ -12,10 +12,24 @@ from greenlint.rules.diagnostic import Diagnostic
 
 PREFETCH = "tensorflow.data.Dataset.prefetch"
 #: Dataset methods returning a dataset of the same elements' successors: prefetch can move past them.
-TRANSFORMS = frozenset({
-    "batch", "cache", "filter", "flat_map", "interleave", "map", "padded_batch", "ragged_batch",
-    "rebatch", "repeat", "shuffle", "skip", "take", "unbatch",
-})
+TRANSFORMS = frozenset(
+    {
+        "batch",
+        "cache",
+        "filter",
+        "flat_map",
+        "interleave",
+        "map",
+        "padded_batch",
+        "ragged_batch",
+        "rebatch",
+        "repeat",
+        "shuffle",
+        "skip",
+        "take",
+        "unbatch",
+    }
+)
 #: Of those, the ones that do real work per element: prefetching before them overlaps nothing of it.
 WORK = frozenset({"batch", "filter", "flat_map", "interleave", "map", "padded_batch", "ragged_batch"})
 
@@ -76,7 +90,9 @@ class PrefetchNotLast(Rule):
         Valid("import tensorflow as tf\nds = tf.data.Dataset.range(8).map(f).batch(4).prefetch(tf.data.AUTOTUNE)\n"),
         Valid("import tensorflow as tf\nds = tf.data.Dataset.range(8).batch(4).prefetch(2).repeat()\n"),
         Valid("import tensorflow as tf\nds = tf.data.Dataset.range(8).batch(4).prefetch(2).cache().take(3)\n"),
-        Valid("import tensorflow as tf\nfor x in tf.data.Dataset.range(8).prefetch(2).as_numpy_iterator():\n    pass\n"),
+        Valid(
+            "import tensorflow as tf\nfor x in tf.data.Dataset.range(8).prefetch(2).as_numpy_iterator():\n    pass\n"
+        ),
         Valid("import tensorflow as tf\nds = tf.data.Dataset.range(8).batch(4).prefetch(2).unbatch()\n"),
     )
     INVALID = (

@@ -168,9 +168,14 @@ def _traced_always(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFuncti
     if any(last_name(d.func if isinstance(d, ast.Call) else d) == "function" for d in function.decorator_list):
         return True
     wraps = [
-        call for s in facts.sites if s.api == "tensorflow.function" and s.callsite.span.cell == cell
-        and (call := facts.node(s)) is not None and call.args
-        and isinstance(call.args[0], ast.Name) and call.args[0].id == function.name
+        call
+        for s in facts.sites
+        if s.api == "tensorflow.function"
+        and s.callsite.span.cell == cell
+        and (call := facts.node(s)) is not None
+        and call.args
+        and isinstance(call.args[0], ast.Name)
+        and call.args[0].id == function.name
     ]
     return not wraps or any(not _under_if(facts, call, cell) for call in wraps)
 

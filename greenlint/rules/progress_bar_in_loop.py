@@ -90,7 +90,9 @@ class ProgressBarInLoop(Rule):
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor x in xs:\n    m.predict(x, verbose=0)\n"),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor x in xs:\n    m.predict(x, 32, 0)\n"),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor x in xs:\n    m.evaluate(x, y, verbose=2)\n"),
-        Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor x in xs:\n    m.fit(x, y, verbose=args.verbose)\n"),
+        Valid(
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor x in xs:\n    m.fit(x, y, verbose=args.verbose)\n"
+        ),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor x in xs:\n    m.predict(x, **kw)\n"),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=5)\n"),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nfor x, y in ds.take(1):\n    m.predict(x)\n"),
@@ -181,4 +183,6 @@ def _draws_progress_bar(call: ast.Call | None, position: int) -> bool:
     value = argument(call, "verbose", position)
     if value is None:
         return True
-    return isinstance(value, ast.Constant) and any(value.value == v and type(value.value) is type(v) for v in PROGRESS_BAR)
+    return isinstance(value, ast.Constant) and any(
+        value.value == v and type(value.value) is type(v) for v in PROGRESS_BAR
+    )

@@ -29,12 +29,19 @@ def project_merge_names(facts: FileFacts) -> dict[str, str]:
     trees = units(facts)
     instances = {  # `m = Transformer(hp)`: the name and the class it is made from
         node.targets[0].id: node.value.func.id
-        for tree in trees for node in ast.walk(tree)
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-        and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+        for tree in trees
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
     }
     imported = {
-        alias.asname or alias.name for tree in trees for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        alias.asname or alias.name
+        for tree in trees
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
         for alias in node.names
     }
     here = os.path.dirname(os.path.abspath(facts.path))
@@ -88,8 +95,12 @@ def _merge_positions(function: ast.FunctionDef) -> set[int | None]:
     """Where the function's returns hold a `merge_all()`: each index in a returned tuple, None
     for the whole value returned."""
     merged = {
-        n.targets[0].id for n in ast.walk(function)
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and _is_merge_all(n.value)
+        n.targets[0].id
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Name)
+        and _is_merge_all(n.value)
     }
 
     def merge(expr: ast.expr) -> bool:
@@ -144,11 +155,16 @@ def _where(call: ast.Call, path: str, here: str) -> str:
 
 def _unconditional_heavy(tree: ast.Module) -> ast.Call | None:
     """The first histogram, image or audio summary the module builds outside any `if` of its function."""
+
     def visit(node: ast.AST, guarded: bool) -> ast.Call | None:
         if isinstance(node, SCOPES):
             guarded = False
-        if isinstance(node, ast.Call) and last_name(node.func) in HEAVY_NAMES and "summary" in ast.unparse(node.func) \
-                and not guarded:
+        if (
+            isinstance(node, ast.Call)
+            and last_name(node.func) in HEAVY_NAMES
+            and "summary" in ast.unparse(node.func)
+            and not guarded
+        ):
             return node
         inner = guarded or isinstance(node, (ast.If, ast.IfExp, ast.ExceptHandler))
         return next((found for child in ast.iter_child_nodes(node) if (found := visit(child, inner)) is not None), None)

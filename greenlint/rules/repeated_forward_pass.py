@@ -11,10 +11,14 @@ from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import every_pass, feed, own_loops
 
 #: TF1 graph runs: a session's `run`, and `Tensor.eval`/`Operation.run` (the default session's).
-RUNS = frozenset({
-    "tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run",
-    "tensorflow.Tensor.eval", "tensorflow.Variable.eval",
-})
+RUNS = frozenset(
+    {
+        "tensorflow.compat.v1.Session.run",
+        "tensorflow.compat.v1.InteractiveSession.run",
+        "tensorflow.Tensor.eval",
+        "tensorflow.Variable.eval",
+    }
+)
 
 
 def _training(site: Site) -> bool:
@@ -153,11 +157,14 @@ class RepeatedForwardPass(Rule):
             if call is None or given is None or not every_pass(facts, call, cell):
                 continue
             loops = own_loops(facts, call, cell)
-            same = next((s for s, loop, dumped in fed_steps if loops and loop is loops[0] and dumped == ast.dump(given)), None)
+            same = next(
+                (s for s, loop, dumped in fed_steps if loops and loop is loops[0] and dumped == ast.dump(given)), None
+            )
             if same is not None:
                 name = "eval" if site.api.endswith(".eval") else "run"
                 message = self.MESSAGE.format(
                     call=f"{ast.unparse(call.func)}()" if name == "eval" else "Session.run()",
-                    line=same.callsite.span.line, times=site.loop_times(),
+                    line=same.callsite.span.line,
+                    times=site.loop_times(),
                 )
                 yield self.diagnostic(site.callsite.span, facts.path, message)

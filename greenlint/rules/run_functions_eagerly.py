@@ -68,7 +68,9 @@ class RunFunctionsEagerly(Rule):
     VALID = (
         Valid("import tensorflow as tf\ntf.config.run_functions_eagerly(False)\n"),
         Valid("import tensorflow as tf\ntf.config.run_functions_eagerly(args.debug)\n"),
-        Valid("import os\nimport tensorflow as tf\nif os.environ.get('TF_DEBUG'):\n    tf.config.run_functions_eagerly(True)\n"),
+        Valid(
+            "import os\nimport tensorflow as tf\nif os.environ.get('TF_DEBUG'):\n    tf.config.run_functions_eagerly(True)\n"
+        ),
         Valid("import tensorflow as tf\nif __debug__:\n    tf.config.run_functions_eagerly(True)\n"),
         Valid(  # an eager/graph fixture: each test runs both ways on purpose
             "import pytest\nimport tensorflow as tf\n\n\n"

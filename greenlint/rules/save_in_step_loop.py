@@ -231,7 +231,9 @@ def _call_points(facts: FileFacts, call: ast.Call, cell: int | None) -> list[tup
             break
     if function is None:
         return []
-    return [(unit_cell, node) for unit_cell, node in calls_of(facts, function, cell) if own_loops(facts, node, unit_cell)]
+    return [
+        (unit_cell, node) for unit_cell, node in calls_of(facts, function, cell) if own_loops(facts, node, unit_cell)
+    ]
 
 
 def _period(facts: FileFacts, point: ast.Call, cell: int | None) -> tuple[int, str, ast.AST] | None:

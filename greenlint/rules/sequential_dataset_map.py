@@ -26,7 +26,9 @@ from greenlint.rules.tf_data_defaults import by_hand
 _RANDOM = re.compile(r"(^|\.)_?random", re.IGNORECASE)
 _STATEFUL_CALLS = frozenset({"py_function", "numpy_function", "py_func", "assign", "assign_add", "assign_sub"})
 #: Methods that change the object they are called on (a cache filled, a counter list appended to).
-_MUTATORS = frozenset({"append", "extend", "update", "add", "pop", "popitem", "setdefault", "insert", "clear", "remove"})
+_MUTATORS = frozenset(
+    {"append", "extend", "update", "add", "pop", "popitem", "setdefault", "insert", "clear", "remove"}
+)
 
 
 #: The cases' TensorFlow: before tf.data parallelised stateless maps by itself.
@@ -107,7 +109,8 @@ class SequentialDatasetMap(Rule):
         Valid("results = map(str, [1, 2, 3])\n"),
         Valid("import pandas as pd\ns = pd.Series([1, 2]).map(str)\n"),
         Valid(  # TensorFlow 2.21 parallelises a stateless map by itself
-            "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n", options={"tensorflow-version": "2.21"}
+            "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n",
+            options={"tensorflow-version": "2.21"},
         ),
         Valid(  # the result is discarded
             "import tensorflow as tf\nds = tf.data.Dataset.range(100_000)\nds.map(double)\n", options=TF_2_6
@@ -153,11 +156,7 @@ class SequentialDatasetMap(Rule):
             ),
         ),
         Invalid(
-            "import tensorflow as t\n"
-            "ds = t.data.TFRecordDataset(files)\n"
-            "ds = ds.map(\n"
-            "    f,\n"
-            ").map(g)\n",
+            "import tensorflow as t\nds = t.data.TFRecordDataset(files)\nds = ds.map(\n    f,\n).map(g)\n",
             options=TF_2_6,
             expected_replacement=(
                 "import tensorflow as t\n"
@@ -195,8 +194,10 @@ class SequentialDatasetMap(Rule):
             if _discarded(facts, call, cell) or _projection(call) or _in_interleave(facts, call, cell):
                 continue
             stateful = _stateful(facts, call, cell)
-            why = f"its function is stateful (`{stateful}`): tf.data parallelises only stateless maps itself" if stateful else by_hand(
-                facts, options, "map_parallelization"
+            why = (
+                f"its function is stateful (`{stateful}`): tf.data parallelises only stateless maps itself"
+                if stateful
+                else by_hand(facts, options, "map_parallelization")
             )
             if why is not None:
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(why=why))
@@ -212,8 +213,10 @@ def _projection(call: ast.Call) -> bool:
     func = map_function(call)
     if not isinstance(func, ast.Lambda):
         return False
-    return all(isinstance(n, (ast.Name, ast.Load, ast.Tuple, ast.List, ast.Dict, ast.Subscript, ast.Constant, ast.Attribute))
-               for n in ast.walk(func.body))
+    return all(
+        isinstance(n, (ast.Name, ast.Load, ast.Tuple, ast.List, ast.Dict, ast.Subscript, ast.Constant, ast.Attribute))
+        for n in ast.walk(func.body)
+    )
 
 
 def _in_interleave(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
@@ -226,9 +229,13 @@ def _in_interleave(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
                 return True
         elif isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return any(
-                isinstance(n, ast.Call) and last_name(n.func) == "interleave"
-                and any(isinstance(a, ast.Name) and a.id == scope.name for a in [*n.args, *(k.value for k in n.keywords)])
-                for unit, _ in cell_units(facts) for n in facts.nodes(unit, ast.Call)
+                isinstance(n, ast.Call)
+                and last_name(n.func) == "interleave"
+                and any(
+                    isinstance(a, ast.Name) and a.id == scope.name for a in [*n.args, *(k.value for k in n.keywords)]
+                )
+                for unit, _ in cell_units(facts)
+                for n in facts.nodes(unit, ast.Call)
             )
     return False
 
@@ -253,7 +260,9 @@ def _stateful(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
                 if last in _MUTATORS and isinstance(node.func, ast.Attribute) and _outer(node.func.value, local):
                     return name
                 todo.extend(definitions(facts, node.func, cell))
-                todo.extend(d for a in node.args for d in definitions(facts, a, cell))  # `tf.py_function(tokenize, ...)`
+                todo.extend(
+                    d for a in node.args for d in definitions(facts, a, cell)
+                )  # `tf.py_function(tokenize, ...)`
             elif isinstance(node, (ast.Assign, ast.AugAssign)):
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     if isinstance(target, (ast.Subscript, ast.Attribute)) and _outer(target.value, local):

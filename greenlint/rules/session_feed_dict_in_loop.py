@@ -27,7 +27,17 @@ RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSes
 EVALS = ("tensorflow.Tensor.eval", "tensorflow.Variable.eval")
 #: Functions that read a clock (`time.perf_counter()`, `timeit.default_timer()`, `timeit.timeit`).
 TIMERS = frozenset(
-    {"time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "process_time", "default_timer", "timeit"}
+    {
+        "time",
+        "time_ns",
+        "perf_counter",
+        "perf_counter_ns",
+        "monotonic",
+        "monotonic_ns",
+        "process_time",
+        "default_timer",
+        "timeit",
+    }
 )
 
 
@@ -37,8 +47,26 @@ WORKERS = frozenset({"Thread", "Process", "Timer"})
 SAMPLERS = frozenset({"choice", "choices", "multinomial", "categorical", "argmax"})
 #: Modules and builtins whose calls compute on the host alone: what a generation loop does with a run's output
 #: between two runs (anything else, such as an environment's `step`, is a system outside the graph).
-HOST_MATH = frozenset({"np", "numpy", "random", "math", "int", "float", "list", "tuple", "len", "min", "max", "sum",
-                       "round", "abs", "reversed", "sorted"})
+HOST_MATH = frozenset(
+    {
+        "np",
+        "numpy",
+        "random",
+        "math",
+        "int",
+        "float",
+        "list",
+        "tuple",
+        "len",
+        "min",
+        "max",
+        "sum",
+        "round",
+        "abs",
+        "reversed",
+        "sorted",
+    }
+)
 #: A generation loop known to run fewer times than this is not reported (a short demo).
 FEW_ELEMENTS = 100
 
@@ -46,7 +74,10 @@ FEW_ELEMENTS = 100
 def _varies(fed: ast.expr, loop: ast.AST) -> bool | None:
     """Whether the fed values change between iterations; None when they are all literals."""
     values = fed.values if isinstance(fed, ast.Dict) else [fed]
-    if all(isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant)) for v in values):
+    if all(
+        isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant))
+        for v in values
+    ):
         return None
     bound = flow.varying(getattr(loop, "target", None), loop.body)
     for value in values:
@@ -75,8 +106,11 @@ def _fed_back(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
     the chosen action, gradients fed back, a generated sequence): input that exists only after
     the previous step, which no pipeline can prepare ahead."""
     tainted = _spread(loop, results, results, None)
-    return any((isinstance(n, ast.Call) and id(n) in results) or (isinstance(n, ast.Name) and n.id in tainted)
-               for value in (fed.values if isinstance(fed, ast.Dict) else [fed]) for n in ast.walk(value))
+    return any(
+        (isinstance(n, ast.Call) and id(n) in results) or (isinstance(n, ast.Name) and n.id in tainted)
+        for value in (fed.values if isinstance(fed, ast.Dict) else [fed])
+        for n in ast.walk(value)
+    )
 
 
 def _host_only(expr: ast.AST, results: set[int], values: set[str]) -> bool:
@@ -100,8 +134,10 @@ def _spread(loop: ast.AST, seeds: set[int], results: set[int], host: set[str] | 
     tainted: set[str] = set()
 
     def reads(expr: ast.AST) -> bool:
-        return any((isinstance(n, ast.Call) and id(n) in seeds) or (isinstance(n, ast.Name) and n.id in tainted)
-                   for n in ast.walk(expr))
+        return any(
+            (isinstance(n, ast.Call) and id(n) in seeds) or (isinstance(n, ast.Name) and n.id in tainted)
+            for n in ast.walk(expr)
+        )
 
     def admits(expr: ast.AST) -> bool:
         return host is None or _host_only(expr, results, tainted | host)
@@ -110,15 +146,23 @@ def _spread(loop: ast.AST, seeds: set[int], results: set[int], host: set[str] | 
     while size != len(tainted):
         size = len(tainted)
         for node in ast.walk(loop):
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None \
-                    and reads(node.value) and admits(node.value):
+            if (
+                isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                and node.value is not None
+                and reads(node.value)
+                and admits(node.value)
+            ):
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     tainted.update(_base(target))
             elif isinstance(node, (ast.For, ast.comprehension)) and reads(node.iter) and admits(node.iter):
                 tainted.update(_base(node.target))
-            elif (isinstance(node, ast.Call) and id(node) not in results and isinstance(node.func, ast.Attribute)
-                  and any(reads(a) for a in (*node.args, *(k.value for k in node.keywords)))
-                  and (host is None or node.func.attr in ("append", "extend") and all(admits(a) for a in node.args))):
+            elif (
+                isinstance(node, ast.Call)
+                and id(node) not in results
+                and isinstance(node.func, ast.Attribute)
+                and any(reads(a) for a in (*node.args, *(k.value for k in node.keywords)))
+                and (host is None or node.func.attr in ("append", "extend") and all(admits(a) for a in node.args))
+            ):
                 tainted.update(_base(node.func.value))  # `history.append(output)`, `env.step(action)`
     return tainted
 
@@ -130,17 +174,25 @@ def _sampled_on_host(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
     between (`obs = env.step(action)`) breaks the chain: its input comes from outside."""
     fetched = _spread(loop, results, results, set())
     samplers = {
-        id(node) for node in ast.walk(loop)
-        if isinstance(node, ast.Call) and last_name(node.func) in SAMPLERS and _host_only(node, results, fetched)
-        and any(isinstance(n, ast.Name) and n.id in fetched or isinstance(n, ast.Call) and id(n) in results
-                for n in ast.walk(node))
+        id(node)
+        for node in ast.walk(loop)
+        if isinstance(node, ast.Call)
+        and last_name(node.func) in SAMPLERS
+        and _host_only(node, results, fetched)
+        and any(
+            isinstance(n, ast.Name) and n.id in fetched or isinstance(n, ast.Call) and id(n) in results
+            for n in ast.walk(node)
+        )
     }
     if not samplers:
         return False
     sampled = _spread(loop, samplers, results, fetched)
     values = fed.values if isinstance(fed, ast.Dict) else [fed]
-    return any(isinstance(n, ast.Name) and n.id in sampled or isinstance(n, ast.Call) and id(n) in samplers
-               for value in values for n in ast.walk(value))
+    return any(
+        isinstance(n, ast.Name) and n.id in sampled or isinstance(n, ast.Call) and id(n) in samplers
+        for value in values
+        for n in ast.walk(value)
+    )
 
 
 def _shares_placeholders(fed: ast.expr, loop: ast.AST) -> bool:
@@ -184,14 +236,23 @@ def _timed(facts: FileFacts, loop: ast.AST, call: ast.Call, cell: int | None) ->
     if _reads_a_clock(loop):
         return True
     parent = facts.parent(loop, cell)
-    block = next((b for b in (getattr(parent, f, None) for f in ("body", "orelse", "finalbody")) if isinstance(b, list) and loop in b), [loop])
+    block = next(
+        (
+            b
+            for b in (getattr(parent, f, None) for f in ("body", "orelse", "finalbody"))
+            if isinstance(b, list) and loop in b
+        ),
+        [loop],
+    )
     at = block.index(loop)
     before, after = block[at - 1 : at] if at else [], block[at + 1 :]
     if before and after and _reads_a_clock(before[0]) and _reads_a_clock(after[0]):
         return True
     same = ast.dump(call)
     return any(
-        isinstance(later, LOOPS) and _timed(facts, later, call, cell) and any(ast.dump(n) == same for n in ast.walk(later))
+        isinstance(later, LOOPS)
+        and _timed(facts, later, call, cell)
+        and any(ast.dump(n) == same for n in ast.walk(later))
         for later in after
     )
 
@@ -201,7 +262,9 @@ def _producer(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     runners draw from it ahead of the step) or a function a thread or process runs
     (`threading.Thread(target=self.thread_main)` filling a queue the graph reads): its feeding
     already overlaps the step that consumes it."""
-    function = next((n for n in facts.ancestors(call, cell) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    function = next(
+        (n for n in facts.ancestors(call, cell) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None
+    )
     if function is None:
         return False
     stack: list[ast.AST] = list(function.body)
@@ -213,8 +276,10 @@ def _producer(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
             stack.extend(ast.iter_child_nodes(node))
     module = facts.module(cell)
     return module is not None and any(
-        isinstance(node, ast.Call) and last_name(node.func) in WORKERS
-        and (target := argument(node, "target")) is not None and last_name(target) == function.name
+        isinstance(node, ast.Call)
+        and last_name(node.func) in WORKERS
+        and (target := argument(node, "target")) is not None
+        and last_name(target) == function.name
         for node in ast.walk(module)
     )
 
@@ -225,13 +290,16 @@ def _batch_builder(facts: FileFacts, site: Site, call: ast.Call, results: set[in
     never calls: its callers are elsewhere, and they decide whether this feeding overlaps a step (a
     generator Keras draws from on worker threads does)."""
     cell = site.callsite.span.cell
-    function = next((n for n in facts.ancestors(call, cell) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    function = next(
+        (n for n in facts.ancestors(call, cell) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None
+    )
     if function is None or is_training_step(site) or calls_of(facts, function, cell):
         return False
     built = _spread(function, {id(call)}, results, None) - {"self"}
     return any(
         isinstance(n, ast.Name) and n.id in built or n is call
-        for node in ast.walk(function) if isinstance(node, ast.Return) and node.value is not None
+        for node in ast.walk(function)
+        if isinstance(node, ast.Return) and node.value is not None
         for n in ast.walk(node.value)
     )
 
@@ -335,7 +403,9 @@ class SessionFeedDictInLoop(Rule):
 
     code = "GL503"
     name = "session-feed-dict-in-loop"
-    MESSAGE = "`Session.run(feed_dict=...)` in a loop feeds every batch from Python and never overlaps input with compute"
+    MESSAGE = (
+        "`Session.run(feed_dict=...)` in a loop feeds every batch from Python and never overlaps input with compute"
+    )
     SAME_FEED = (
         "`Session.run(feed_dict=...)` in a loop feeds the same values on every iteration: each run converts and"
         " copies them again; hold fixed data in the graph (`tf.constant`, a variable) instead of a placeholder"
@@ -543,11 +613,16 @@ class SessionFeedDictInLoop(Rule):
             varies = True if loop is None or fed is None else _varies(fed, loop)
             if varies:
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
-            elif (varies is False and not _timed(facts, loop, call, site.callsite.span.cell)
-                  and not _shares_placeholders(fed, loop)):
+            elif (
+                varies is False
+                and not _timed(facts, loop, call, site.callsite.span.cell)
+                and not _shares_placeholders(fed, loop)
+            ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.SAME_FEED)
 
-    def _wrapped(self, facts: FileFacts, wrapped: list[Site], results: set[int], fed_runs: set[int]) -> Iterator[Diagnostic]:
+    def _wrapped(
+        self, facts: FileFacts, wrapped: list[Site], results: set[int], fed_runs: set[int]
+    ) -> Iterator[Diagnostic]:
         """A call of another module's helper whose session run is fed, through its `feed_dict`,
         what the loop around the call changes (`model.train(lr, *minibatch)`): the same judgement
         as a run written here, read from the helper's arguments."""

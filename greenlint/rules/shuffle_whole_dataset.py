@@ -29,8 +29,18 @@ def _whole(expr: ast.expr | None) -> str | None:
 
 
 #: Steps before a shuffle that make each buffered element costly: decoding, reading files.
-COSTLY = frozenset({"map", "interleave", "flat_map", "parallel_interleave", "TFRecordDataset", "TextLineDataset",
-                    "FixedLengthRecordDataset", "from_generator"})
+COSTLY = frozenset(
+    {
+        "map",
+        "interleave",
+        "flat_map",
+        "parallel_interleave",
+        "TFRecordDataset",
+        "TextLineDataset",
+        "FixedLengthRecordDataset",
+        "from_generator",
+    }
+)
 
 
 def _chain_names(expr: ast.expr) -> set[str]:

@@ -23,7 +23,18 @@ from greenlint.rules.batch_origin import step_literals
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.large_step import large_step, step_flops
-from greenlint.rules.syntax import FEW_ELEMENTS, LOOPS, SCOPES, STEP_METHODS, cell_units, last_name, own_body, units
+from greenlint.rules.syntax import (
+    FEW_ELEMENTS,
+    LOOPS,
+    SCOPES,
+    STEP_METHODS,
+    cell_units,
+    int_literal,
+    last_bindings,
+    last_name,
+    own_body,
+    units,
+)
 
 MODEL_METHODS = ("fit", "evaluate", "predict")
 #: Model methods a Python generator may feed (its batches then its own, set by the generator's arguments).
@@ -64,7 +75,9 @@ def _in_scope(facts: FileFacts, site: Site, statement: ast.stmt) -> list[tuple[t
     """The nodes of the statement's scope in program order (cells, lines): its function's body,
     or every unit's top-level code (not entering functions or classes)."""
     cell = site.callsite.span.cell
-    function = next((a for a in facts.ancestors(statement, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    function = next(
+        (a for a in facts.ancestors(statement, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None
+    )
     roots = [(cell or 0, function)] if function is not None else list(enumerate(units(facts), 1))
     nodes = []
     for index, root in roots:
@@ -87,15 +100,23 @@ def _leaves_or_trains(facts: FileFacts, site: Site) -> bool:
     statement = next((a for a in facts.ancestors(node, cell) if isinstance(a, ast.stmt)), None)
     if isinstance(statement, ast.Return):
         return True
-    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+    if not (
+        isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)
+    ):
         return False
     name = statement.targets[0].id
     functions = {
-        f.name: f for unit, _ in cell_units(facts) for f in facts.nodes(unit, ast.FunctionDef, ast.AsyncFunctionDef)
+        f.name: f
+        for unit, _ in cell_units(facts)
+        for f in facts.nodes(unit, ast.FunctionDef, ast.AsyncFunctionDef)
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))  # for the type checker
     }
     nodes = _in_scope(facts, site, statement)
-    here = next(i for i, (_, n) in enumerate(nodes) if n is statement) if any(n is statement for _, n in nodes) else len(nodes)
+    here = (
+        next(i for i, (_, n) in enumerate(nodes) if n is statement)
+        if any(n is statement for _, n in nodes)
+        else len(nodes)
+    )
     for _, n in nodes[here + 1 :]:
         if isinstance(n, ast.Assign) and any(_is_name(t, name) for t in n.targets):
             if not any(_is_name(v, name) for v in ast.walk(n.value)):
@@ -105,7 +126,11 @@ def _leaves_or_trains(facts: FileFacts, site: Site) -> bool:
         if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in _BUILTINS):
             if any(_is_name(a, name) for a in (*n.args, *(k.value for k in n.keywords))):
                 return True
-        if isinstance(n, (ast.For, ast.AsyncFor)) and any(_is_name(v, name) for v in ast.walk(n.iter)) and _steps(n, functions):
+        if (
+            isinstance(n, (ast.For, ast.AsyncFor))
+            and any(_is_name(v, name) for v in ast.walk(n.iter))
+            and _steps(n, functions)
+        ):
             return True
     return False
 
@@ -115,7 +140,8 @@ def _batches_reach_work(facts: FileFacts, site: Site, size: int) -> bool:
     make cheaper: a model method consuming it without a fixed step count, or, when no model
     method consumes such a dataset, a training loop over it or code out of view."""
     consumers = [
-        s for s in facts.sites
+        s
+        for s in facts.sites
         if is_keras_model_method(s.api, MODEL_METHODS)
         and s.features.get("batch_size_from") == "dataset"
         and s.features.get("batch_size") == size
@@ -138,9 +164,7 @@ def _fixed_batch_model(facts: FileFacts) -> bool:
                 first = value.elts[0]
                 if isinstance(first, ast.Constant) and isinstance(first.value, int):
                     return True
-    return any(
-        s.api.endswith("keras.Input") and isinstance(s.features.get("batch_size"), int) for s in facts.sites
-    )
+    return any(s.api.endswith("keras.Input") and isinstance(s.features.get("batch_size"), int) for s in facts.sites)
 
 
 #: A generator of batches for a two-input model; its batch size is its caller's.
@@ -263,9 +287,7 @@ class SmallBatchSize(Rule):
         "tiny batches make each pass slower and costlier"
     )
     FIX_TITLE = "Use a larger batch size (32 or more, memory permitting)"
-    OPTIONS = (
-        Option("min-batch-size", int, 16, "Literal batch sizes below this are flagged by GL301."),
-    )
+    OPTIONS = (Option("min-batch-size", int, 16, "Literal batch sizes below this are flagged by GL301."),)
     VALID = (
         Valid(  # a fixed number of iterations of one step each: a larger batch would only add work
             TRAINER.replace("range(0, 1000, batch_size)", "range(100)") + "Trainer().train(epochs=10, batch_size=2)\n"
@@ -302,11 +324,7 @@ class SmallBatchSize(Rule):
             "m = tf.keras.Sequential()\nm.fit(x, y, batch_size=2, epochs=3)\n"
             "ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(2)\nm.evaluate(ds)\n"
         ),
-        Valid(
-            "import tensorflow as tf\n"
-            "model = tf.keras.Sequential()\n"
-            "model.fit(x, y, batch_size=64)\n"
-        ),
+        Valid("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=64)\n"),
         Valid("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=bs)\n"),
         Valid("from sklearn.neural_network import MLPClassifier\nMLPClassifier(batch_size=1).fit(x, y)\n"),
         Valid(  # a stateful RNN keeps its state per batch row: it needs its fixed batch
@@ -403,9 +421,7 @@ class SmallBatchSize(Rule):
             line=11,
         ),
         Invalid(
-            "import tensorflow as tf\n"
-            "model = tf.keras.Sequential()\n"
-            "model.fit(x, y, batch_size=1, epochs=3)\n",
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=1, epochs=3)\n",
             line=3,
             message_contains="batch_size=1",
         ),
@@ -448,9 +464,7 @@ class SmallBatchSize(Rule):
             line=2,
         ),
         Invalid(
-            "import tensorflow as tf\n"
-            "model = tf.keras.Sequential()\n"
-            "model.fit(x, y, batch_size=32)\n",
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=32)\n",
             options={"min-batch-size": 64},
         ),
         Invalid(  # one literal, one finding: at `batch`, not again at the fit and evaluate it feeds
@@ -483,7 +497,9 @@ class SmallBatchSize(Rule):
                 if not fixed and span not in literals:
                     literals.add(span)
                     yield self.diagnostic(
-                        span, facts.path, self.GENERATOR_MESSAGE.format(api=site.api, size=batch),
+                        span,
+                        facts.path,
+                        self.GENERATOR_MESSAGE.format(api=site.api, size=batch),
                         data={"batch_size": batch, "min_batch_size": minimum},
                     )
                 continue
@@ -495,7 +511,8 @@ class SmallBatchSize(Rule):
                     if span not in literals:
                         literals.add(span)
                         yield self.diagnostic(
-                            span, facts.path,
+                            span,
+                            facts.path,
                             self.STEP_MESSAGE.format(size=batch, api=site.api, line=site.callsite.span.line),
                             data={"batch_size": batch, "min_batch_size": minimum},
                         )
@@ -507,8 +524,10 @@ class SmallBatchSize(Rule):
                 continue
             if site.features.get("batch_size_from") == "dataset" or in_test_code(facts, site):
                 continue
-            if _few_samples(site) or _fixed_steps(site) or (
-                site.api == DATASET_BATCH and not _batches_reach_work(facts, site, size)
+            if (
+                _few_samples(site)
+                or _fixed_steps(site)
+                or (site.api == DATASET_BATCH and not _batches_reach_work(facts, site, size))
             ):
                 continue
             fixed = _fixed_batch_model(facts) if fixed is None else fixed
@@ -561,12 +580,12 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
     )
     scope = scope if scope is not None else facts.module(cell)
     for given_to in (*given.args, *(k.value for k in given.keywords)):
-        if _is_int(given_to, size) and steps is None:
+        if int_literal(given_to, size) and steps is None:
             return node_span(given_to, cell), size
         if isinstance(given_to, ast.Name) and scope is not None:
-            bound = _last_binding(scope, given_to.id, call.lineno)
+            bound = last_bindings(scope, call.lineno).get(given_to.id)
             follows = steps is None or any(_is_name(n, given_to.id) for n in ast.walk(steps))
-            if bound is not None and _is_int(bound.value, size) and follows:
+            if bound is not None and int_literal(bound.value, size) and follows:
                 return node_span(bound, cell), size
     return None
 
@@ -594,28 +613,3 @@ def _small_known_step(site: Site) -> bool:
     at any batch, and where its FLOPs are unknown (a detector built by helpers greenlint cannot
     follow) a batch of 4 may already fill the device: unknown stays unknown."""
     return step_flops(site) is not None and not large_step(site)
-
-
-def _is_int(node: ast.AST | None, size: int) -> bool:
-    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == size
-
-
-def _last_binding(scope: ast.AST, name: str, line: int) -> ast.Assign | None:
-    """The last plain assignment `name = ...` of the scope (not entering nested functions or
-    classes) on a line before *line*; None if another kind of binding (a loop variable, an
-    augmented assignment) comes after it."""
-    last: ast.Name | None = None
-    todo = list(ast.iter_child_nodes(scope))
-    while todo:
-        node = todo.pop()
-        if isinstance(node, SCOPES):
-            continue
-        todo.extend(ast.iter_child_nodes(node))
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) and node.lineno < line:
-            if last is None or node.lineno > last.lineno:
-                last = node
-    if last is None:
-        return None
-    owner = next((n for n in ast.walk(scope) if isinstance(n, ast.Assign) and any(t is last for t in n.targets)), None)
-    return owner
-

@@ -145,7 +145,9 @@ class SummaryEveryStep(Rule):
             "        tf.summary.histogram(var.name, var, step=step)\n"
         ),
         Valid(  # a helper a loop calls writes the histogram only for some data (its callers pass scalars)
-            "import tensorflow as tf\n" + WRITER + "def summary(data, step, types=('mean',)):\n    if data.shape == ():\n"
+            "import tensorflow as tf\n"
+            + WRITER
+            + "def summary(data, step, types=('mean',)):\n    if data.shape == ():\n"
             "        tf.summary.scalar('x', data, step=step)\n    elif 'histogram' in types:\n"
             "        tf.summary.histogram('x', data, step=step)\nfor step in range(1000):\n"
             "    summary(train_step(), step)\n"
@@ -204,7 +206,9 @@ class SummaryEveryStep(Rule):
             message_contains="(1000 times)",
         ),
         Invalid(  # in the step function a loop calls
-            "import tensorflow as tf\n" + WRITER + "def train_step(x, step):\n    tf.summary.image('input', x, step=step)\n"
+            "import tensorflow as tf\n"
+            + WRITER
+            + "def train_step(x, step):\n    tf.summary.image('input', x, step=step)\n"
             "for step in range(500):\n    train_step(next(batches), step)\n",
             line=4,
         ),
@@ -260,15 +264,18 @@ class SummaryEveryStep(Rule):
             around, guarded = innermost_loop(facts, site)
             if call is None or guarded or periodic(facts, call, site.callsite.span.cell):
                 continue
-            if around is None and _conditional(facts, call, site.callsite.span.cell):  # a branch of the function a loop calls
+            if around is None and _conditional(
+                facts, call, site.callsite.span.cell
+            ):  # a branch of the function a loop calls
                 continue
             if around is not None and _over_summarised(around, call):
                 continue
             if site.callsite.runs.get("loop_bound") == "upper":  # a guard around a call of its function
                 continue
             kind = site.api.rsplit(".", 1)[-1]
-            yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(kind=kind, times=site.loop_times()))
-
+            yield self.diagnostic(
+                site.callsite.span, facts.path, self.MESSAGE.format(kind=kind, times=site.loop_times())
+            )
 
     def _merged_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """TF1: the merged summaries fetched on every pass of a training loop, by the training
@@ -278,8 +285,14 @@ class SummaryEveryStep(Rule):
         imported = project_merge_names(facts) if any(_training(s) for s in runs) else {}
         if not merges and not imported:
             return
-        nodes = [(m, node, held) for m in merges if (node := facts.node(m)) is not None and (held := _holds_heavy(facts, m, node))]
-        names = {name: held for m, node, held in nodes if (name := bound_name(facts, node, m.callsite.span.cell))} | imported
+        nodes = [
+            (m, node, held)
+            for m in merges
+            if (node := facts.node(m)) is not None and (held := _holds_heavy(facts, m, node))
+        ]
+        names = {
+            name: held for m, node, held in nodes if (name := bound_name(facts, node, m.callsite.span.cell))
+        } | imported
         inline = {id(node): held for _, node, held in nodes}
         steps = {id(node) for s in runs if _training(s) and (node := facts.node(s)) is not None}
         for site in runs:
@@ -287,13 +300,16 @@ class SummaryEveryStep(Rule):
             fetches = _fetches(call) if call is not None else None
             if call is None or fetches is None or not every_pass(facts, call, cell):
                 continue
-            fetched = [(name, names[name]) for name in sorted(flow.names(fetches) & names.keys())] \
-                or [("merge_all()", inline[id(n)]) for n in ast.walk(fetches) if id(n) in inline][:1]
+            fetched = [(name, names[name]) for name in sorted(flow.names(fetches) & names.keys())] or [
+                ("merge_all()", inline[id(n)]) for n in ast.walk(fetches) if id(n) in inline
+            ][:1]
             if not fetched:
                 continue
             (name, held), times = fetched[0], site.loop_times()
             if id(call) in steps:
-                yield self.diagnostic(site.callsite.span, facts.path, self.MERGED.format(name=name, held=held, times=times))
+                yield self.diagnostic(
+                    site.callsite.span, facts.path, self.MERGED.format(name=name, held=held, times=times)
+                )
                 continue
             loop = next(iter(own_loops(facts, call, cell)), None)
             if loop is not None and any(id(n) in steps for n in own_body(loop)):
@@ -314,16 +330,18 @@ def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> str | None:
         return None
     inside = {id(n) for n in ast.walk(given)}
     named = flow.names(given)
-    return next((
-        _where(s) for s, node in heavy
-        if id(node) in inside or _bound(facts, node, s.callsite.span.cell) in named
-    ), None)
+    return next(
+        (_where(s) for s, node in heavy if id(node) in inside or _bound(facts, node, s.callsite.span.cell) in named),
+        None,
+    )
 
 
 def _where(site: Site) -> str:
     """`tf.compat.v1.summary.histogram` on line 4 (of cell 2, in a notebook)."""
     cell = site.callsite.span.cell
-    return f"`{site.api.replace('tensorflow.', 'tf.', 1)}` on line {site.callsite.span.line}" + (f" of cell {cell}" if cell else "")
+    return f"`{site.api.replace('tensorflow.', 'tf.', 1)}` on line {site.callsite.span.line}" + (
+        f" of cell {cell}" if cell else ""
+    )
 
 
 def _bound(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
@@ -331,8 +349,12 @@ def _bound(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
     for parent in facts.ancestors(call, cell):
         if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
             return parent.targets[0].id
-        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and parent.func.attr == "append" \
-                and isinstance(parent.func.value, ast.Name):
+        if (
+            isinstance(parent, ast.Call)
+            and isinstance(parent.func, ast.Attribute)
+            and parent.func.attr == "append"
+            and isinstance(parent.func.value, ast.Name)
+        ):
             return parent.func.value.id
         if isinstance(parent, (ast.stmt, *SCOPES)):
             return None
@@ -367,6 +389,7 @@ def _over_summarised(loop: ast.AST, call: ast.Call) -> bool:
     if data is None or not flow.names(data) & loop_varying(loop):
         return False
     return not any(
-        isinstance(n, ast.Call) and (last_name(n.func) in STEP_METHODS or "step" in last_name(n.func) or "train" in last_name(n.func))
+        isinstance(n, ast.Call)
+        and (last_name(n.func) in STEP_METHODS or "step" in last_name(n.func) or "train" in last_name(n.func))
         for n in own_body(loop)
     )

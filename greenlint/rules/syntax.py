@@ -76,8 +76,10 @@ def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     for parent in facts.ancestors(node, cell):
         if isinstance(parent, (*LOOPS, *SCOPES)):
             return False
-        if isinstance(parent, ast.If) and child in parent.body and any(
-            isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test)
+        if (
+            isinstance(parent, ast.If)
+            and child in parent.body
+            and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test))
         ):
             return True
         child = parent
@@ -129,6 +131,31 @@ def own_body(loop: ast.AST) -> Iterator[ast.AST]:
             todo.extend(ast.iter_child_nodes(node))
 
 
+def last_bindings(scope: ast.AST | None, line: int) -> dict[str, ast.Assign | None]:
+    """Each name the scope (a function, a module; None: none) binds on a line before *line*, not
+    entering nested functions or classes, with its last binding there: a plain assignment
+    `name = ...`, or None where another kind (a loop variable, an augmented assignment, an
+    unpacking) comes last."""
+    stores: list[ast.Name] = []
+    plain: dict[ast.Name, ast.Assign] = {}
+    todo = list(ast.iter_child_nodes(scope)) if scope is not None else []
+    while todo:
+        node = todo.pop()
+        if isinstance(node, SCOPES):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+        if isinstance(node, ast.Assign):  # walked before its targets
+            plain.update((target, node) for target in node.targets if isinstance(target, ast.Name))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.lineno < line:
+            stores.append(node)
+    return {name.id: plain.get(name) for name in sorted(stores, key=lambda n: (n.lineno, n.col_offset))}
+
+
+def int_literal(node: ast.AST | None, value: int) -> bool:
+    """The node is the integer literal *value* (not a bool)."""
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == value
+
+
 def scope_body(node: ast.AST) -> Iterator[ast.AST]:
     """Every node of a function's or loop's body, nested loops included, not entering the
     functions, lambdas or classes it defines."""
@@ -155,7 +182,8 @@ def unguarded_body(loop: ast.AST) -> Iterator[ast.AST]:
 def simple_bindings(loop: ast.AST) -> dict[str, ast.expr]:
     """`name: value` of the plain `name = value` statements of a loop's own body (one value a name)."""
     return {
-        node.targets[0].id: node.value for node in own_body(loop)
+        node.targets[0].id: node.value
+        for node in own_body(loop)
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
     }
 
@@ -212,9 +240,12 @@ def waits_for_user(loop: ast.AST) -> bool:
         if not isinstance(node, ast.Call):
             continue
         name = last_name(node.func)
-        if name == "input" and isinstance(node.func, ast.Name) or name == "show" and last_name(
-            getattr(node.func, "value", None) or node.func
-        ) in ("plt", "pyplot"):
+        if (
+            name == "input"
+            and isinstance(node.func, ast.Name)
+            or name == "show"
+            and last_name(getattr(node.func, "value", None) or node.func) in ("plt", "pyplot")
+        ):
             return True
         if name == "waitKey":
             delay = argument(node, "delay", 0)
@@ -242,7 +273,9 @@ def _steps_repeat(loop: ast.AST) -> bool:
     change (flow.varying)."""
     changed = flow.varying(getattr(loop, "target", None), loop.body)
     return any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in STEP_METHODS
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in STEP_METHODS
         and not flow.names(n.func.value) & changed
         for n in own_body(loop)
     )
@@ -292,7 +325,9 @@ def definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> li
     return [function for _, function in facts.functions_named(name)]
 
 
-def calls_of(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> list[tuple[int | None, ast.Call]]:
+def calls_of(
+    facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None
+) -> list[tuple[int | None, ast.Call]]:
     """The calls the file (every cell of a notebook) makes of *function*, with their cells: `f(...)`
     for a function, `self.f(...)` for a method (*cell*: the one *function* is written in)."""
     method_of = isinstance(facts.parent(function, cell), ast.ClassDef)
@@ -300,8 +335,11 @@ def calls_of(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef,
     for unit_cell, _ in cell_units(facts):
         for node in facts.calls_named(unit_cell, function.name):
             func = node.func  # named *function*'s name: `self.<name>` for a method, `<name>` for a function
-            if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
-                    if method_of else isinstance(func, ast.Name)):
+            if (
+                isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+                if method_of
+                else isinstance(func, ast.Name)
+            ):
                 found.append((unit_cell, node))
     return found
 
@@ -312,7 +350,9 @@ def is_method(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef
     return isinstance(facts.parent(function, cell), ast.ClassDef) and "staticmethod" not in decorated
 
 
-def positional_parameters(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> list[str]:
+def positional_parameters(
+    facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None
+) -> list[str]:
     """The parameters a call's positional arguments bind, in order (a method's receiver left out)."""
     args = function.args
     names = [a.arg for a in (*args.posonlyargs, *args.args)]
@@ -328,17 +368,6 @@ def calls_by_name(facts: FileFacts, name: str, method: bool) -> Iterator[tuple[i
                 yield cell, call
             elif not method and isinstance(func, ast.Name) and func.id == name:
                 yield cell, call
-
-
-def argument_for(call: ast.Call, positional: list[str], name: str) -> ast.expr | None:
-    """The argument *call* binds to the parameter *name* (*positional*: `positional_parameters`)."""
-    for keyword in call.keywords:
-        if keyword.arg == name:
-            return keyword.value
-    if name in positional and not any(isinstance(a, ast.Starred) for a in call.args):
-        index = positional.index(name)
-        return call.args[index] if index < len(call.args) else None
-    return None
 
 
 def units(facts: FileFacts) -> list[ast.Module]:
@@ -393,10 +422,24 @@ def batch_of_one(expr: ast.expr) -> bool:
         return isinstance(value, ast.Constant) and value.value == 0 and type(value.value) is int
     if name in ("array", "asarray", "stack", "convert_to_tensor", "constant") and expr.args:
         first = expr.args[0]
-        return isinstance(first, (ast.List, ast.Tuple)) and len(first.elts) == 1 and not isinstance(first.elts[0], ast.Starred)
+        return (
+            isinstance(first, (ast.List, ast.Tuple))
+            and len(first.elts) == 1
+            and not isinstance(first.elts[0], ast.Starred)
+        )
     if name == "reshape":
-        shape = expr.args[1:] if isinstance(expr.func, ast.Attribute) and last_name(expr.func.value) in ("np", "numpy", "tf") else expr.args
-        lead = shape[0].elts[0] if shape and isinstance(shape[0], (ast.Tuple, ast.List)) and shape[0].elts else shape[0] if shape else None
+        shape = (
+            expr.args[1:]
+            if isinstance(expr.func, ast.Attribute) and last_name(expr.func.value) in ("np", "numpy", "tf")
+            else expr.args
+        )
+        lead = (
+            shape[0].elts[0]
+            if shape and isinstance(shape[0], (ast.Tuple, ast.List)) and shape[0].elts
+            else shape[0]
+            if shape
+            else None
+        )
         return isinstance(lead, ast.Constant) and lead.value == 1 and type(lead.value) is int
     return False
 
@@ -408,6 +451,9 @@ def _one_apart(lower: ast.expr | None, upper: ast.expr | None) -> bool:
     if lower is None:
         return isinstance(upper, ast.Constant) and upper.value == 1
     return (
-        isinstance(upper, ast.BinOp) and isinstance(upper.op, ast.Add) and isinstance(upper.right, ast.Constant)
-        and upper.right.value == 1 and ast.dump(upper.left) == ast.dump(lower)
+        isinstance(upper, ast.BinOp)
+        and isinstance(upper.op, ast.Add)
+        and isinstance(upper.right, ast.Constant)
+        and upper.right.value == 1
+        and ast.dump(upper.left) == ast.dump(lower)
     )

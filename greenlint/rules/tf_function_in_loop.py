@@ -134,8 +134,11 @@ class TfFunctionInLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api == FUNCTION and site.in_loop and not site.features.get("in_tf_function") and not _varies(
-                facts, site
+            if (
+                site.api == FUNCTION
+                and site.in_loop
+                and not site.features.get("in_tf_function")
+                and not _varies(facts, site)
             ):
                 own = site.features.get("loop_depth", 0) > 0  # else the loop is around calls of its function
                 where, each = ("inside a loop", "iteration") if own else ("in a function a loop calls", "call")
@@ -163,8 +166,14 @@ def _varies(facts: FileFacts, site: Site) -> bool:
     free = _free_names(wrapped)
     if loops:
         return all(free & loop_varying(loop) for loop in loops)
-    helper = next((a for a in facts.ancestors(node, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))
-                   and a is not wrapped), None)
+    helper = next(
+        (
+            a
+            for a in facts.ancestors(node, cell)
+            if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef)) and a is not wrapped
+        ),
+        None,
+    )
     if helper is None:
         return False
     return bool(free & flow.derived(frozenset(parameters(helper)), helper.body))
@@ -182,9 +191,11 @@ def _wrapped(facts: FileFacts, call: ast.Call, cell: int | None) -> Function | N
     if not isinstance(first, ast.Name):
         return None
     scope = next((a for a in facts.ancestors(call, cell) if isinstance(a, SCOPES)), None)
-    found = [
-        n for n in ast.walk(scope) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == first.id
-    ] if scope is not None and not isinstance(scope, ast.Lambda) else []
+    found = (
+        [n for n in ast.walk(scope) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == first.id]
+        if scope is not None and not isinstance(scope, ast.Lambda)
+        else []
+    )
     return found[0] if len(found) == 1 else None
 
 

@@ -29,8 +29,13 @@ _CLAUSE = r"(?:==|~=|<=|>=|!=|<|>|=|\^)\s*v?[0-9][0-9.*]*"
 #: `tensorflow==2.10`, `tensorflow[and-cuda]>=2.12,<2.16`, `tensorflow = "^2.10"` (poetry),
 #: `tensorflow = {version = "~=2.9"}`, `tensorflow=2.10` (conda).
 _PIN = re.compile(
-    _NAME + r"""\s*(?:\[[^\]]*\])?\s*(?:["']?\s*=\s*(?:\{[^}]*?version\s*=\s*)?["'])?\s*"""
-    + r"(" + _CLAUSE + r"(?:\s*,\s*" + _CLAUSE + r")*)",
+    _NAME
+    + r"""\s*(?:\[[^\]]*\])?\s*(?:["']?\s*=\s*(?:\{[^}]*?version\s*=\s*)?["'])?\s*"""
+    + r"("
+    + _CLAUSE
+    + r"(?:\s*,\s*"
+    + _CLAUSE
+    + r")*)",
     re.IGNORECASE,
 )
 _VERSION = re.compile(r"(\d+)(?:\.(\d+))?")
@@ -132,7 +137,7 @@ def read_spec(spec: str) -> tuple[int, int] | None:
     for clause in spec.split(","):
         clause = clause.strip()
         op = re.match(r"[=~<>!^]*", clause).group(0)  # type: ignore[union-attr]
-        found = _VERSION.search(clause[len(op):])
+        found = _VERSION.search(clause[len(op) :])
         if found is None:
             continue
         major, minor = int(found.group(1)), found.group(2)

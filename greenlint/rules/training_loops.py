@@ -82,11 +82,22 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
     """How many passes `for ... in range(stop)` (or `range(start, stop)`) makes with the
     program's defaults, and where that comes from; None when not known."""
     call = loop.iter
-    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "range"
-            and 1 <= len(call.args) <= 2 and not call.keywords):
+    if not (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Name)
+        and call.func.id == "range"
+        and 1 <= len(call.args) <= 2
+        and not call.keywords
+    ):
         return None, ""
     stop, basis = known_value(facts, call.args[-1], cell)
-    start = call.args[0].value if len(call.args) == 2 and isinstance(call.args[0], ast.Constant) else 0 if len(call.args) == 1 else None
+    start = (
+        call.args[0].value
+        if len(call.args) == 2 and isinstance(call.args[0], ast.Constant)
+        else 0
+        if len(call.args) == 1
+        else None
+    )
     if not (isinstance(stop, int) and isinstance(start, int)) or isinstance(stop, bool):
         return None, ""
     return stop - start, basis
@@ -134,9 +145,14 @@ def _measures(facts: FileFacts, call: ast.Call, cell: int | None, site: Site | N
     returns (its result unpacked into gym's four or gymnasium's five values), a Keras
     evaluation, or a `fit` given validation data; None for any other call."""
     parent = facts.parent(call, cell)
-    if (isinstance(call.func, ast.Attribute) and call.func.attr == "step" and isinstance(parent, ast.Assign)
-            and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Tuple)
-            and len(parent.targets[0].elts) in STEP_RESULTS):
+    if (
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr == "step"
+        and isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Tuple)
+        and len(parent.targets[0].elts) in STEP_RESULTS
+    ):
         return f"the reward `{ast.unparse(call.func)}()` returns"
     if site is None:
         return None
@@ -147,4 +163,3 @@ def _measures(facts: FileFacts, call: ast.Call, cell: int | None, site: Site | N
     ):
         return "`fit()`'s validation data"
     return None
-

@@ -88,10 +88,10 @@ def _stops_elsewhere(facts: FileFacts) -> bool:
 #: A helper of the file that builds the callbacks list (`{extra}`: more lines before its return).
 HELPER = (
     "import tensorflow as tf\ndef make_callbacks(args):\n    callbacks = []\n    board = None\n"
-            "    if args.logs:\n        board = tf.keras.callbacks.TensorBoard(args.logs)\n        callbacks.append(board)\n"
-            "    callbacks.append(tf.keras.callbacks.ModelCheckpoint('w.h5'))\n{extra}    return callbacks\n"
-            "def main(args):\n    m = tf.keras.Sequential()\n    callbacks = make_callbacks(args)\n"
-            "    m.fit(x, y, epochs=100, validation_split=0.2, callbacks=callbacks)\n"
+    "    if args.logs:\n        board = tf.keras.callbacks.TensorBoard(args.logs)\n        callbacks.append(board)\n"
+    "    callbacks.append(tf.keras.callbacks.ModelCheckpoint('w.h5'))\n{extra}    return callbacks\n"
+    "def main(args):\n    m = tf.keras.Sequential()\n    callbacks = make_callbacks(args)\n"
+    "    m.fit(x, y, epochs=100, validation_split=0.2, callbacks=callbacks)\n"
 )
 
 
@@ -122,9 +122,16 @@ def _keeps_best(made: ast.ClassDef) -> bool:
         if not (isinstance(method, ast.FunctionDef) and method.name == "on_epoch_end"):
             continue
         for node in ast.walk(method):
-            if isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and any(
-                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("save_weights", "save")
-                for statement in node.body for n in ast.walk(statement)
+            if (
+                isinstance(node, ast.If)
+                and isinstance(node.test, ast.Compare)
+                and any(
+                    isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute)
+                    and n.func.attr in ("save_weights", "save")
+                    for statement in node.body
+                    for n in ast.walk(statement)
+                )
             ):
                 return True
     return False
@@ -278,7 +285,9 @@ class TrainingWithoutEarlyStopping(Rule):
     )
     OPTIONS = (
         Option(
-            "min-epochs", int, 20,
+            "min-epochs",
+            int,
+            20,
             "GL308 flags fit() with at least this many epochs, and a training loop of at least this many passes.",
         ),
     )
@@ -601,7 +610,9 @@ class TrainingWithoutEarlyStopping(Rule):
             loop, head = found.loop, found.loop.iter
             span = node_span(loop, found.cell, through=head)
             header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
-            message = self.LOOP_MESSAGE.format(header=header, passes=found.passes, basis=found.basis, progress=found.progress)
+            message = self.LOOP_MESSAGE.format(
+                header=header, passes=found.passes, basis=found.basis, progress=found.progress
+            )
             yield self.diagnostic(span, facts.path, message)
 
 

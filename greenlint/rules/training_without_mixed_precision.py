@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
-from greenlint.rules.beside import beside_mentions
+from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
@@ -19,16 +18,6 @@ from greenlint.rules.large_step import architecture, built_backbone, large_step,
 from greenlint.rules.syntax import text_mentions
 from greenlint.rules.tf_target import target
 
-#: Words whose presence says the program chooses its floating-point precision itself: a policy
-#: name, the `mixed_precision` module or a project helper named after it
-#: (`performance.set_mixed_precision_policy(dtype)`, the TF 1.14+ graph rewrite
-#: `enable_mixed_precision_graph_rewrite`), or Keras' global float type.
-CHOSEN = ("mixed_float16", "mixed_bfloat16", "mixed_precision", "set_floatx", "AUTO_MIXED_PRECISION")
-#: A TF1 session's own switch for the rewrite (`rewrite_options.auto_mixed_precision`), and float16
-#: written into the graph by hand: the program chooses its precision.
-GRAPH_CHOSEN = ("auto_mixed_precision", "float16", "bfloat16")
-#: Any of them, in the text of a module beside a TF1 model's.
-_PRECISION_WORDS = re.compile("|".join(re.escape(word) for word in (*CHOSEN, *GRAPH_CHOSEN)))
 #: TF1 optimizers and the calls that build their update op: one training step per run of it.
 TF1_TRAIN = "tensorflow.compat.v1.train."
 TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
@@ -256,23 +245,28 @@ class TrainingWithoutMixedPrecision(Rule):
     INVALID = (
         Invalid(  # a Keras Application: about 2.3 x 10^10 FLOPs per image, trained
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y)\nm.fit(x, y)\n",
-            line=3, message_contains="ResNet50",
+            line=3,
+            message_contains="ResNet50",
         ),
         Invalid(  # a stated GPU with tensor cores: the message says the claim is for it
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
-            device="NVIDIA Tesla T4", line=3, message_contains="the stated NVIDIA Tesla T4 has tensor cores, compute capability 7.5",
+            device="NVIDIA Tesla T4",
+            line=3,
+            message_contains="the stated NVIDIA Tesla T4 has tensor cores, compute capability 7.5",
         ),
         Invalid(  # a convnet on 224x224 images: about 4 x 10^9 FLOPs per image
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((224, 224, 3)),"
             " tf.keras.layers.Conv2D(64, 3), tf.keras.layers.Conv2D(64, 3), tf.keras.layers.GlobalAveragePooling2D(),"
             " tf.keras.layers.Dense(10)])\nm.fit(x, y, batch_size=32, epochs=10)\n",
-            line=3, message_contains="FLOPs",
+            line=3,
+            message_contains="FLOPs",
         ),
         Invalid(  # a known lower bound is evidence too: the convolutions alone, whatever the unknown layer adds
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((224, 224, 3)),"
             " tf.keras.layers.Conv2D(64, 3), tf.keras.layers.Conv2D(64, 3), MyHead()])\n"
             "m.fit(x, y, batch_size=32, epochs=10)\n",
-            line=3, message_contains="at least",
+            line=3,
+            message_contains="at least",
         ),
         Invalid(  # tf.keras's generator training is a training too
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
@@ -307,7 +301,8 @@ class TrainingWithoutMixedPrecision(Rule):
             "import tensorflow as tf\nbase = tf.keras.applications.MobileNetV2(include_top=False, weights='imagenet')\n"
             "m = tf.keras.Sequential([base, tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(5)])\n"
             "m.fit(train_ds, epochs=3)\n",
-            line=4, message_contains="MobileNetV2",
+            line=4,
+            message_contains="MobileNetV2",
         ),
         Invalid(  # the training after the backbone is built, not an earlier unsized one
             "import tensorflow as tf\nsmall = tf.keras.Sequential([tf.keras.layers.Dense(8)])\nsmall.fit(a, b)\n"
@@ -319,31 +314,37 @@ class TrainingWithoutMixedPrecision(Rule):
         Invalid(  # a keras-hub model from a preset
             "import keras_hub\nc = keras_hub.models.ImageClassifier.from_preset('resnet_50_imagenet', num_classes=2)\n"
             "c.fit(train_ds, epochs=3)\n",
-            line=3, message_contains="keras_hub",
+            line=3,
+            message_contains="keras_hub",
         ),
         Invalid(  # a project factory of a named large architecture (bert4keras, EfficientDet)
             "import tensorflow as tf\nfrom bert4keras.models import build_transformer_model\n"
             "model = build_transformer_model(config_path, checkpoint_path, application='unilm')\n"
             "model.fit(train_generator.forfit(), steps_per_epoch=1000, epochs=10000)\n",
-            line=4, message_contains="transformer",
+            line=4,
+            message_contains="transformer",
         ),
         Invalid(
             "import tensorflow as tf\nfrom model import efficientdet\n"
             "model, prediction_model = efficientdet(args.phi, num_classes=20)\n"
             "model.fit_generator(generator=train_generator, epochs=args.epochs)\n",
-            line=4, message_contains="efficientdet",
+            line=4,
+            message_contains="efficientdet",
         ),
         Invalid(  # TF1: a graph model class named after a large architecture builds its own update
             "import tensorflow as tf\nclass Transformer:\n    def train(self, xs, ys):\n        loss = self.forward(xs, ys)\n"
             "        optimizer = tf.compat.v1.train.AdamOptimizer(1e-4)\n        train_op = optimizer.minimize(loss)\n"
             "        return loss, train_op\n",
-            line=6, message_contains="class Transformer, named after the transformer architecture",
+            line=6,
+            message_contains="class Transformer, named after the transformer architecture",
         ),
         Invalid(  # TF1: a factory function named after one, on a stated GPU with tensor cores
             "import tensorflow as tf\ndef build_resnet50(images, labels):\n    loss = resnet(images, labels)\n"
             "    opt = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)\n"
             "    return opt.apply_gradients(opt.compute_gradients(loss))\n",
-            device="NVIDIA Tesla T4", line=5, message_contains="the stated NVIDIA Tesla T4 has tensor cores",
+            device="NVIDIA Tesla T4",
+            line=5,
+            message_contains="the stated NVIDIA Tesla T4 has tensor cores",
         ),
     )
 
@@ -360,8 +361,15 @@ class TrainingWithoutMixedPrecision(Rule):
             site, why = _after(trainings, backbone[1], notebook=not isinstance(facts.source, str)), backbone[0]
         graph = False
         if site is None and not fits:
-            site, why = next(((s, why) for s in updates if not in_test_code(facts, s) and (why := _named_model(facts, s))), (None, ""))
-            graph = site is not None and not any(text_mentions(facts, w) for w in GRAPH_CHOSEN) and not _rewrite_beside(facts.path)
+            site, why = next(
+                ((s, why) for s in updates if not in_test_code(facts, s) and (why := _named_model(facts, s))),
+                (None, ""),
+            )
+            graph = (
+                site is not None
+                and not any(text_mentions(facts, w) for w in GRAPH_CHOSEN)
+                and not _rewrite_beside(facts.path)
+            )
         if site is None or (updates and not fits and not graph):
             return
         tf = target(facts.path)
@@ -371,12 +379,16 @@ class TrainingWithoutMixedPrecision(Rule):
         if device is not None and not device.tensor_cores:
             return
         if graph:
-            message = self.MESSAGE_GRAPH if device is None else self.MESSAGE_GRAPH_ON.format(
-                device=device.name, capability=device.compute_capability
+            message = (
+                self.MESSAGE_GRAPH
+                if device is None
+                else self.MESSAGE_GRAPH_ON.format(device=device.name, capability=device.compute_capability)
             )
         else:
-            message = self.MESSAGE if device is None else self.MESSAGE_ON.format(
-                device=device.name, capability=device.compute_capability
+            message = (
+                self.MESSAGE
+                if device is None
+                else self.MESSAGE_ON.format(device=device.name, capability=device.compute_capability)
             )
         yield self.diagnostic(site.callsite.span, facts.path, f"{message}: {why}")
 
@@ -401,7 +413,7 @@ def _rewrite_beside(path: str) -> bool:
     """A module beside the file (its directory's other Python files, where a TF1 project's trainer
     usually builds the session) chooses the precision: the graph rewrite may wrap this optimizer
     there, or the session's config turn on `auto_mixed_precision`."""
-    return beside_mentions(path, _PRECISION_WORDS)
+    return beside_mentions(path, PRECISION_CHOSEN)
 
 
 def _test_file(path: str) -> bool:

@@ -45,9 +45,7 @@ class UnusedNoqa(Rule):
     DEFAULT_ENABLED = False
     MESSAGE = "unused `noqa` code(s): {codes}"
     FIX_TITLE = "Remove the unused code(s) from the noqa comment"
-    VALID = (
-        Valid("import tensorflow as tf\nx = tf.constant(1.0)  # noqa: E501\n"),
-    )
+    VALID = (Valid("import tensorflow as tf\nx = tf.constant(1.0)  # noqa: E501\n"),)
     INVALID = (
         Invalid(
             "import tensorflow as tf\nx = tf.constant(1.0)  # noqa: GL101\n",

@@ -68,8 +68,10 @@ class ValidationLongerThanTraining(Rule):
     )
     FIX_TITLE = "Use fewer `validation_steps` (or `validation_freq`)"
     VALID = (
-        Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(ds, epochs=5, steps_per_epoch=100, "
-              "validation_data=val, validation_steps=50)\n"),
+        Valid(
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(ds, epochs=5, steps_per_epoch=100, "
+            "validation_data=val, validation_steps=50)\n"
+        ),
         Valid(  # no training step count: the epoch's length is the data's
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(ds, epochs=5, validation_data=val, validation_steps=50)\n"
         ),

@@ -174,6 +174,7 @@ class WholePrefixDecoding(Rule):
             site = facts.site_at(found.run, found.cell)
             span = site.callsite.span if site is not None else None
             yield self.diagnostic(
-                span if span is not None else node_span(found.run, found.cell), facts.path,
+                span if span is not None else node_span(found.run, found.cell),
+                facts.path,
                 self.MESSAGE.format(call=ast.unparse(found.run), prefix=found.prefix),
             )

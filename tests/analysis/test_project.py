@@ -254,16 +254,21 @@ def test_an_editor_buffer_follows_the_imports_it_has_not_saved_yet(tmp_path):
     assert [s.api for s in sites] == ["tensorflow.keras.Sequential.fit"]
 
 
-def test_a_digest_stamps_each_module_once_until_the_next_refresh(tmp_path, monkeypatch):
+def _stamps_counted(tmp_path, monkeypatch, modules: dict[str, str]) -> Counter:
+    """Write a project of *modules* (name -> text) under tmp_path; how often each is stamped."""
     from greenlint.analysis import project
 
     (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "a.py").write_text("import b\n")
-    (tmp_path / "b.py").write_text("import c\n")
-    (tmp_path / "c.py").write_text("X = 1\n")
-    stamped = Counter()
-    stamp = project._stamp
-    monkeypatch.setattr(project, "_stamp", lambda path: (stamped.update([os.path.basename(path)]), stamp(path))[1])
+    for name, text in modules.items():
+        (tmp_path / name).write_text(text)
+    stamped: Counter = Counter()
+    stamp = project.file_stamp
+    monkeypatch.setattr(project, "file_stamp", lambda path: (stamped.update([os.path.basename(path)]), stamp(path))[1])
+    return stamped
+
+
+def test_a_digest_stamps_each_module_once_until_the_next_refresh(tmp_path, monkeypatch):
+    stamped = _stamps_counted(tmp_path, monkeypatch, {"a.py": "import b\n", "b.py": "import c\n", "c.py": "X = 1\n"})
     index = ProjectIndex()
     a, b, c = (str(tmp_path / f"{m}.py") for m in "abc")
     before = index.digest(a)
@@ -275,6 +280,22 @@ def test_a_digest_stamps_each_module_once_until_the_next_refresh(tmp_path, monke
     index.refresh()  # a run's start: every module stamped again, the edit seen
     assert index.digest(a) != before and index.digest(b)
     assert stamped == {"a.py": 3, "b.py": 2, "c.py": 2}
+
+
+def test_a_run_holds_its_modules_as_its_start_stamped_them(tmp_path, monkeypatch):
+    """`check` of many files (greenlint.check.runner) holds the index: an analysis' refresh
+    stamps nothing again until the run ends (each second of a long run re-stamped every module
+    scanned so far)."""
+    stamped = _stamps_counted(tmp_path, monkeypatch, {"a.py": "import b\n", "b.py": "X = 1\n"})
+    index = ProjectIndex()
+    a, b = (str(tmp_path / f"{m}.py") for m in "ab")
+    index.digest(a)
+    with index.held():
+        index.refresh()
+        index.refresh(max_age=1.0)
+        assert index.digest(b) and index.imports(a) == [b] and stamped == {"a.py": 1, "b.py": 1}
+    index.refresh()
+    assert stamped == {"a.py": 2, "b.py": 2}
 
 
 DATA_MODULE = """\

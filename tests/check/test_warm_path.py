@@ -80,6 +80,24 @@ def test_a_changed_imported_module_is_analysed_again(project, capsys, monkeypatc
     assert after != before and after == fresh(["train.py"], capsys, monkeypatch, tmp_path)
 
 
+NAMED = (
+    "import tensorflow as tf\nfrom tensorflow.keras import layers\n\n\ndef head(x):\n"
+    "    x = layers.Conv2D(64, 1, padding='same', name='head/conv2d')(x)\n"
+    "    x = layers.BatchNormalization(name='head/bn')(x)\n    return x\n"
+)
+
+
+def test_a_module_written_beside_that_changes_the_findings_is_seen(project, capsys, monkeypatch, tmp_path):
+    """GL504 reads the modules beside a file (greenlint.rules.beside): a script written there that
+    loads the named layers by name makes the cached finding stale."""
+    (project / "named.py").write_text(NAMED)
+    argv = ["--select", "GL504", "named.py"]
+    assert "GL504" in check(argv, capsys)[1]
+    (project / "load.py").write_text("model.load_weights('released.h5', by_name=True)\n")
+    after = check(argv, capsys)
+    assert "GL504" not in after[1] and after == fresh(argv, capsys, monkeypatch, tmp_path)
+
+
 def test_a_greenlint_table_goes_through_the_pipeline(project, capsys, monkeypatch, tmp_path):
     check(["train.py"], capsys)
     (project / "pyproject.toml").write_text('[tool.greenlint]\nignore = ["GL301"]\n')

@@ -37,7 +37,7 @@ def test_an_edit_keeping_the_whole_stamp_is_seen_by_content(tmp_path, monkeypatc
     from greenlint.analysis import project
 
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "user-cache"))
-    monkeypatch.setattr(project, "_stamp", lambda path: (1, 1, 1, 1) if os.path.exists(path) else None)
+    monkeypatch.setattr(project, "file_stamp", lambda path: (1, 1, 1, 1) if os.path.exists(path) else None)
     (tmp_path / "main.py").write_text(MAIN)
     settings = tmp_path / "settings.py"
     settings.write_text("EPOCHS = 2\n")

@@ -318,7 +318,8 @@ def test_the_diff_parser_is_built_without_importing_the_review():
 
 def test_a_diff_imports_no_rule_unless_the_configuration_names_codes(repo, tmp_path):
     """A diff runs only what it reports: in a fresh interpreter with a cold lint cache, a diff loads
-    no rule module (the rule table is read only to judge codes the configuration names)."""
+    no rule module (the rule table is read only to judge codes the configuration names; the lint
+    cache's keys read tf_target and beside, which are no rules)."""
     import os
     import sys
 
@@ -327,7 +328,8 @@ def test_a_diff_imports_no_rule_unless_the_configuration_names_codes(repo, tmp_p
     child = (
         "import sys\nfrom greenlint.cli import main\ncode = main(['diff', 'HEAD'])\n"
         "rules = sorted(m for m in sys.modules if m.startswith('greenlint.rules.') and m not in"
-        " ('greenlint.rules.base', 'greenlint.rules.codemods', 'greenlint.rules.diagnostic', 'greenlint.rules.tf_target'))\n"
+        " ('greenlint.rules.base', 'greenlint.rules.codemods', 'greenlint.rules.diagnostic', 'greenlint.rules.tf_target',"
+        " 'greenlint.rules.beside'))\n"
         "print('rules:', rules, code, file=sys.stderr)\n"
     )
 

@@ -4,14 +4,11 @@ never a FIFO named like a module (opening one waits for a writer that never come
 from __future__ import annotations
 
 import os
-import re
 import signal
 
 import pytest
 
-from greenlint.rules.beside import beside_mentions
-
-BY_NAME = re.compile(r"by_name\s*=\s*True")
+from greenlint.rules.beside import LOADED_BY_NAME, beside_mentions
 
 
 class Blocked(Exception):
@@ -30,9 +27,9 @@ def test_a_fifo_beside_is_passed_over_and_the_other_modules_are_read(tmp_path):
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(5)
     try:
-        assert beside_mentions(str(tmp_path / "model.py"), BY_NAME)
+        assert beside_mentions(str(tmp_path / "model.py"), LOADED_BY_NAME)
         os.remove(tmp_path / "z_infer.py")
-        assert not beside_mentions(str(tmp_path / "model.py"), BY_NAME)
+        assert not beside_mentions(str(tmp_path / "model.py"), LOADED_BY_NAME)
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
