@@ -17,6 +17,8 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
     relative and by an absolute path, found again under another folder named, or through a link to
     it, keeps the first name).
 
+    A file met through a link and by its own name is kept by its own name (`--fix` writes no link).
+
     Files named explicitly are included whatever their suffix, and despite `exclude` unless
     `force_exclude` is set (pre-commit passes every staged file by name).
 
@@ -45,6 +47,10 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
 
     def add(path: Path, key: str) -> None:
         if key not in real:
+            real[key] = path
+            found[path] = None
+        elif os.path.islink(real[key]) and not os.path.islink(path):
+            del found[real[key]]
             real[key] = path
             found[path] = None
 

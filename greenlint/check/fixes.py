@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import codecs
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,9 +32,25 @@ def usable(d: Diagnostic, unsafe: bool) -> bool:
     return d.fix is not None and (d.fix.safe or unsafe)
 
 
+def link_refusal(path: str | Path, root: Path) -> str | None:
+    """Why fixes must not be written to *path*, or None: a symbolic link (whose target, in the
+    project or out of it, is never rewritten through it), or a path in the project (`root`) that a
+    linked folder leads out of it."""
+    real, real_root = os.path.realpath(path), os.path.realpath(root)
+    inside = Path(real).is_relative_to(real_root)
+    shown = os.path.relpath(real, real_root) if inside else real
+    if os.path.islink(path):
+        where = "" if inside else ", outside the project"
+        fix = f" (fix {shown} by its own name)" if inside else ""
+        return f"it is a symbolic link to {shown}{where}; nothing is written through a link{fix}"
+    if Path(os.path.abspath(path)).is_relative_to(root) and not inside:
+        return f"a linked folder leads it outside the project (to {shown}); nothing is written through a link"
+    return None
+
+
 def fix_checked(checked, config, unsafe: bool = False, predictor=None) -> list[FileFix]:
     """Fix every checked file (`greenlint.check.runner.Checked`, from `run_check(..., fixes=True)`)
-    that has a usable fix; write nothing."""
+    that has a usable fix and may be written (`link_refusal`); write nothing."""
     from greenlint.analysis import sources
     from greenlint.check import check_source
 
@@ -43,6 +60,10 @@ def fix_checked(checked, config, unsafe: bool = False, predictor=None) -> list[F
             continue
         if isinstance(c.source, tuple):
             out.append(FileFix(c.path, skipped="notebook: fixes are not written into .ipynb files; apply them in the editor"))
+            continue
+        linked = link_refusal(c.path, config.root)
+        if linked:
+            out.append(FileFix(c.path, skipped=linked))
             continue
         raw, error = sources.read_bytes(Path(c.path), sources.MAX_BYTES)
         text, error = sources.decode(c.path, raw) if raw is not None else (None, error)
@@ -74,20 +95,22 @@ class Refused(Exception):
     """A fixed file left as it is; the message says why."""
 
 
-def write(fixes: list[FileFix]) -> list[FileFix]:
+def write(fixes: list[FileFix], root: Path) -> list[FileFix]:
     """Write each changed file aside, then rename it over the original; return those refused.
 
     A file is written only if it is still exactly what was read (compared again right before
-    the rename), keeps its permissions and owner, and is a writable regular file with one link:
-    a symbolic link's target is fixed and the link kept; a hard-linked, read-only or other
-    user's file is refused with the reason (set as its `skipped`), and the others still written.
+    the rename), keeps its permissions and owner, and is a writable regular file with one link
+    reached by its own name: a symbolic link, or a file of the project (`root`) that a linked folder
+    leads out of it, is refused (`link_refusal`, asked again right before the rename), as is a
+    hard-linked, read-only or other user's file; the reason is set as its `skipped`, and the others
+    are still written.
     """
     refused = []
     for f in fixes:
         if not f.changed:
             continue
         try:
-            _write_one(f)
+            _write_one(f, root)
         except Refused as exc:
             f.skipped = str(exc)
         except OSError as exc:  # a read-only folder, a full disk
@@ -97,13 +120,17 @@ def write(fixes: list[FileFix]) -> list[FileFix]:
     return refused
 
 
-def _write_one(f: FileFix) -> None:
-    import os
-
+def _write_one(f: FileFix, root: Path) -> None:
     from greenlint.analysis import sources
     from greenlint.atomic import atomic_write_bytes
 
-    target = Path(os.path.realpath(f.path))  # through symbolic links: the link stays, its target is fixed
+    def not_linked() -> None:
+        linked = link_refusal(f.path, root)
+        if linked:
+            raise Refused(linked)
+
+    not_linked()
+    target = Path(os.path.realpath(f.path))  # the file itself: only folders inside the project may be links
     st = os.stat(target)
     if st.st_nlink > 1:
         raise Refused(f"it has {st.st_nlink} hard links, which a rewrite would split; nothing written")
@@ -123,6 +150,7 @@ def _write_one(f: FileFix) -> None:
             raise Refused(f"the fixed code cannot be written in its encoding {encoding}; nothing written") from None
 
     def unchanged() -> None:
+        not_linked()  # swapped for a link since
         now = os.stat(target)
         if (now.st_ino, now.st_dev) != (st.st_ino, st.st_dev) or target.read_bytes() != f.raw:
             raise Refused("it changed while the fixes were computed; nothing written")

@@ -231,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"Would fix {count} finding{'s' * (count != 1)}.", file=sys.stderr)
             _show_fixes(args, fixes, result)
             return 1 if any(f.changed for f in fixes) and not args.exit_zero else 0
-        for f in files.write(fixes):
+        for f in files.write(fixes, config.root):
             print(visible(f"greenlint: {f.path}: not fixed: {f.skipped}"), file=sys.stderr)
         if any(f.changed for f in fixes):
             result = run_check(args.paths, config, fixes=True)

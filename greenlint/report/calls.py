@@ -76,14 +76,15 @@ def calls_json(callsites_with_predictions: Iterable[tuple], calibration: dict | 
 
 def calls_table(callsites_with_predictions: Iterable[tuple]):
     """A rich Table: location, api, energy per execution (the range when the 80 % interval is wider
-    than 100x), how often it runs per program run and the total, the interval, and the basis in the
-    shared vocabulary."""
+    than 100x; a floor's from its 'at least'), how often it runs per program run and the total, each
+    read as `greenlint.report.total` reads one site (as the editor and the energy report do), the
+    interval, and the basis in the shared vocabulary."""
     from rich.table import Table
     from rich.text import Text
 
     from greenlint.predict.prediction import Prediction
     from greenlint.rules.base import Site
-    from greenlint.units import TIMES, fmt_energy, fmt_range
+    from greenlint.units import TIMES, fmt_range
 
     table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column("location", overflow="fold")
@@ -104,13 +105,20 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
         table.add_row(
             Text(visible(f"{site.path}:{where}")),  # Text: a name is never read as rich markup
             Text(visible(site.api)),
-            fmt_energy(p.energy_j, p.interval_j) if known else "-",
+            _figure(p, 1) if known else "-",
             _runs_cell(runs, loops) if counted else f"{TIMES} ?",
-            fmt_energy(p.energy_j, p.interval_j, loops) if counted and known and loops > 1 else "",
+            _figure(p, loops) if counted and known and loops > 1 else "",
             fmt_range(*p.interval_j) if p.interval_j and p.interval_j[1] > p.interval_j[0] else "-",
             p.label,
         )
     return table
+
+
+def _figure(p, runs: int) -> str:
+    """A site's figure times `runs`, as `greenlint.report.total` reads it (a floor from its 'at least')."""
+    from greenlint.report.total import file_total
+
+    return file_total([(p.energy_j, p.interval_j, runs, p.floor)]).figure()
 
 
 def _runs_cell(runs, loops: int) -> str:

@@ -16,6 +16,7 @@ from pygls.capabilities import get_capability
 from pygls.workspace.position_codec import PositionCodec
 
 from greenlint.check import noqa
+from greenlint.check.fixes import link_refusal
 from greenlint.fix.engine import fix_text, lines_with_endings, statement_lines
 from greenlint.lsp_server.documents import View
 from greenlint.lsp_server.features.diagnostics import to_lsp
@@ -107,10 +108,17 @@ def whole_text_edit(before: str, after: str, codec: PositionCodec) -> types.Text
 
 
 async def fix_all(server: GreenlintServer, view: View) -> types.CodeAction | None:
-    """Every safe fix of a file document, applied until none applies; None when nothing changes."""
+    """Every safe fix of a file document, applied until none applies; None when nothing changes, or
+    when the document's file is reached through a link (`check --fix` refuses it alike: saving the
+    fixed text would rewrite the link's target; the user is told why)."""
     if view.cell is not None:
         return None  # a cell alone is not the notebook: fix notebooks' cells one quick fix at a time
     path = str(server.path_of(view.uri))
+    linked = link_refusal(path, view.analysis.config.root)
+    if linked:
+        message = f"greenlint: no fix-all for {path}: {linked}"
+        server.window_show_message(types.ShowMessageParams(types.MessageType.Warning, message))
+        return None
     from greenlint.lsp_server.analysis import usable_config
 
     config = usable_config(view.analysis.config)  # unknown codes were reported with the analysis

@@ -850,6 +850,7 @@ ISSUE_29_ITEMS = [
     ("a `.gitignore` line, exclude or per-file-ignores pattern of many `*` (`*a*a*a*a*a*b`)", "the `.gitignore` line named and skipped, the option a config error (a regular expression backtracked for minutes on one long name)", "test_session_variants.py"),
     ("a FIFO named requirements.txt, pyproject.toml, setup.cfg or environment.yml (the TensorFlow pin files); imported modules that are FIFOs or device links", "never opened: pins read only from regular files under 768 KiB (a FIFO hung every check); the modules named (GL002)", "test_session_variants.py"),
     ("git config through `include.path`, odd filter driver names, display settings; gitlinks; names with newlines or OSC 52; notebooks with `%%bash` cells or a BOM; noqa in strings; odd option values; LSP messages out of order", "nothing runs, the comparison unchanged, shown escaped, findings kept, usage errors, every request answered", "test_session_variants.py"),
+    ("a committed `x.py` linking out of the project or to another of its files, a linked folder leading out; `--fix`, the editor's fix-all", "refused, the file and where the link leads named; nothing written through a link (a file met by its own name too is fixed by it)", "test_fix_writing.py, test_code_action.py"),
 ]
 
 
@@ -868,7 +869,7 @@ ISSUE_ITEMS = [
     ("`rule --all | head -1`, `kb predict | head -1`", "exit quietly", "test_cli.py"),
     ("a 3,000-class chain; 300 classes with wide bases", "C3 MRO kept per class: linear", "test_time.py"),
     ("a file edited while `--fix` runs", "compared right before the rename; refused with the reason", "test_fix_writing.py"),
-    ("`--fix` on a symlink, a hard link, another user's or a read-only file, a BOM file", "target fixed / refused with the reason / owner, mode, BOM and encoding kept", "test_fix_writing.py"),
+    ("`--fix` on a symlink, a hard link, another user's or a read-only file, a BOM file", "refused with the reason (a link: nothing written through it, its target named) / owner, mode, BOM and encoding kept", "test_fix_writing.py"),
     ("an imported module edited keeping size and mtime", "seen (its change time and inode are stamped too)", "test_stale_cache.py"),
     ("an unreadable folder", "GL002 `cannot read directory`", "test_sources.py"),
     ("`return` outside a function, a duplicate argument", "GL001 (the tree is compiled, never run)", "test_sources.py"),

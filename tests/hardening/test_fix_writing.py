@@ -1,4 +1,5 @@
-"""`--fix` writes a file only if it is still what was read, keeps links, owner and mode, or says why not."""
+"""`--fix` writes a file only if it is still what was read, by its own name (never through a link), keeps
+owner and mode, or says why not."""
 
 from __future__ import annotations
 
@@ -39,17 +40,68 @@ def test_a_file_edited_while_fixes_are_computed_is_not_overwritten(cwd):
     (cwd / "b.py").write_text(MAP)
     fixes = _computed(["a.py", "b.py"])
     (cwd / "a.py").write_text(MAP + "# the user's edit\n")
-    refused = fix_files.write(fixes)
+    refused = fix_files.write(fixes, cwd)
     assert [f.path for f in refused] == ["a.py"] and "changed while the fixes were computed" in refused[0].skipped
     assert (cwd / "a.py").read_text() == MAP + "# the user's edit\n"
     assert FIXED in (cwd / "b.py").read_text()  # the other files are still written
 
 
-def test_a_symlink_keeps_its_link_and_its_target_is_fixed(cwd):
-    (cwd / "real.py").write_text(MAP)
-    (cwd / "link.py").symlink_to("real.py")
-    assert main(["check", "--fix", "link.py"]) == 0
-    assert (cwd / "link.py").is_symlink() and FIXED in (cwd / "real.py").read_text()
+@pytest.fixture
+def outside(tmp_path):
+    """A file of another project, beside the one checked (`cwd` is `tmp_path / "p"`)."""
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "theirs.py").write_text(MAP)
+    return tmp_path / "elsewhere" / "theirs.py"
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    (tmp_path / "p").mkdir()
+    monkeypatch.chdir(tmp_path / "p")
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "p"
+
+
+def test_a_link_to_a_file_outside_the_project_is_refused_by_name(project, outside, capsys):
+    """A committed `x.py` linking out of the project (a hostile repository's pre-commit `--fix`)."""
+    (project / "x.py").symlink_to(outside)
+    assert main(["check", "--fix", "x.py"]) == 1
+    err = capsys.readouterr().err
+    assert f"x.py: not fixed: it is a symbolic link to {outside}, outside the project; nothing is written" in err, err
+    assert outside.read_text() == MAP and (project / "x.py").is_symlink()
+
+
+def test_a_link_to_another_file_of_the_project_is_refused_and_names_it(project, capsys):
+    (project / "real.py").write_text(MAP)
+    (project / "link.py").symlink_to("real.py")
+    assert main(["check", "--fix", "link.py"]) == 1
+    assert "link.py: not fixed: it is a symbolic link to real.py; nothing is written through a link (fix real.py by its own name)" \
+        in capsys.readouterr().err
+    assert (project / "real.py").read_text() == MAP and (project / "link.py").is_symlink()
+    assert main(["check", "--fix", "real.py"]) == 0 and FIXED in (project / "real.py").read_text()
+
+
+def test_a_walk_meeting_a_link_first_fixes_the_file_itself(project, capsys):
+    (project / "real.py").write_text(MAP)
+    (project / "0_link.py").symlink_to("real.py")  # sorted before the file it links to
+    assert main(["check", "--fix", "."]) == 0, capsys.readouterr().err
+    assert FIXED in (project / "real.py").read_text() and (project / "0_link.py").is_symlink()
+
+
+def test_a_linked_folder_leading_out_of_the_project_is_refused(project, outside, capsys):
+    (project / "vendor").symlink_to(outside.parent, target_is_directory=True)
+    assert main(["check", "--fix", "vendor/theirs.py"]) == 1
+    assert f"vendor/theirs.py: not fixed: a linked folder leads it outside the project (to {outside})" in capsys.readouterr().err
+    assert outside.read_text() == MAP
+
+
+def test_a_file_swapped_for_a_link_after_its_fixes_were_computed_is_not_written_through(project, outside):
+    (project / "x.py").write_text(MAP)
+    fixes = _computed(["x.py"])
+    os.replace(project / "x.py", project / "x.py.bak")
+    (project / "x.py").symlink_to(outside)  # to the same bytes as were read: only the link tells them apart
+    [refused] = fix_files.write(fixes, project)
+    assert "symbolic link" in refused.skipped and outside.read_text() == MAP and (project / "x.py").is_symlink()
 
 
 def test_a_hard_linked_file_is_refused(cwd, capsys):
@@ -98,7 +150,7 @@ def test_a_folder_where_the_write_fails_is_reported(cwd, capsys, monkeypatch):
     real = tempfile.mkstemp
     monkeypatch.setattr(tempfile, "mkstemp", refuse)
     fixes = _computed(["a.py", "b.py"])
-    refused = fix_files.write(fixes)
+    refused = fix_files.write(fixes, cwd)
     assert [f.path for f in refused] == ["a.py", "b.py"]
     assert all("cannot write it (Permission denied)" in f.skipped for f in refused)
 

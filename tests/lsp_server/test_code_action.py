@@ -195,6 +195,34 @@ async def test_quick_fix_and_fix_all_apply_the_engines_edits(client: LanguageCli
     assert _apply(MAPPED, fix_all.edit.document_changes[0].edits) == expected
 
 
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+async def test_fix_all_writes_nothing_through_a_linked_file(client: LanguageClient, workspace: Path, tmp_path):
+    """A document that is a link (here out of the project) gets no fix-all, which saving would write
+    into the link's target, and the user is told why, as `check --fix` tells."""
+    theirs = tmp_path / "theirs.py"
+    theirs.write_text(MAPPED)
+    path = workspace / "linked_out.py"
+    path.symlink_to(theirs)
+    uri = path.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="python", version=1, text=MAPPED))
+    )
+    published = await wait_for_diagnostics(client, uri, 1)
+    assert any(d.code == "GL402" for d in published.diagnostics)  # findings and quick fixes as for any file
+    whole = types.Range(types.Position(0, 0), types.Position(6, 0))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), whole, types.CodeActionContext(diagnostics=[], only=["source.fixAll"])
+        )
+    )
+    assert not actions
+    [message] = [m for m in client.messages if str(path) in m.message]
+    assert message.type == types.MessageType.Warning
+    assert f"it is a symbolic link to {theirs}, outside the project; nothing is written through a link" in message.message
+    assert theirs.read_text() == MAPPED
+
+
 def test_notebook_cells_get_fixes_with_tensorflow_imported_in_another_cell():
     from greenlint.check import Config
     from greenlint.lsp_server.analysis import Analysis, analyse_text, join_cells

@@ -69,3 +69,36 @@ async def test_positions_are_utf16(client: LanguageClient, document: Path):
 async def test_no_hover_off_calls(client: LanguageClient, document: Path):
     assert await _hover(client, document, 1, 0) is None  # blank line
     assert await _hover(client, document, 4, 4) is None  # `for trial in range(4):` has no TF call
+
+
+#: A custom loop over data read at run time: `model(x)` runs an unknown number of times, its model is
+#: named in the hover as `…Model.__call__`, and `fit` on the loaded data is a floor.
+CUSTOM_LOOP = '''\
+import numpy as np
+import tensorflow as tf
+model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(10)])
+model.compile(optimizer="adam", loss="mse")
+data = np.loadtxt("data.csv")
+model.fit(data, data, epochs=3)
+for x in tf.data.Dataset.from_tensor_slices(data).batch(8):
+    y = model(x)
+'''
+
+
+async def test_a_hover_says_what_is_unknown_and_renders_names_as_code(client: LanguageClient, workspace: Path):
+    """Issue 29 items 14-16 through the server: a floor's range starts at its 'at least', a call in a loop
+    of unknown length says its count is unknown, and `__call__` is code, never bold."""
+    from markdown_it import MarkdownIt
+
+    path = workspace / "custom_loop.py"
+    await open_document(client, path, CUSTOM_LOOP)
+    fit = (await _hover(client, path, 5, 7)).contents.value
+    p = predicted(CUSTOM_LOOP, 6, "tensorflow.keras.Sequential.fit")
+    assert p.floor and p.interval_j[0] < p.energy_j  # the predictor's interval starts below the floor
+    assert f"- **at least {fmt_j(p.energy_j)}** per execution (data size or FLOPs unknown" in fit
+    assert fmt_j(p.interval_j[0]) not in fit and "the most stated" not in fit
+    assert "if 1,000,000 samples per epoch" in fit and "(stated, not inferred)" in fit  # what the high end assumes
+    call = (await _hover(client, path, 7, 9)).contents.value
+    assert f"{TIMES} an unknown number of runs per program run" in call and "the total is not known" in call
+    html = MarkdownIt().render(call)
+    assert "<code>tensorflow.keras.Sequential.__call__</code>" in html and "<strong>call</strong>" not in html

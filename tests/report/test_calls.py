@@ -70,6 +70,18 @@ def _table(pairs) -> str:
     return console.file.getvalue()
 
 
+def test_a_floor_reads_from_its_figure_as_the_editor_and_the_report_read_it():
+    """A floor's interval starts below its figure (the least the code allows): the table's energy and
+    total start at the figure, as the hover's 'at least', the hint and the energy report's total do."""
+    from dataclasses import replace
+
+    floor = replace(MEASURED, energy_j=190.0, interval_j=(126.0, 3.64e7), floor=True)
+    looped = CallSite("b.py", Span(3, 5, 3, 30), FIT.api, FIT.features, runs={"count": 8, "bound": "exact"})
+    text = _table([(looped, floor)])
+    assert "190 J – 36.4 MJ" in text and "1.52 kJ – 291 MJ" in text  # energy, then × 8
+    assert "1.01 kJ" not in text  # 8 × the interval's low end, below 8 × the floor
+
+
 def test_table_shows_location_energy_and_basis():
     text = _table([(FIT, MEASURED), (NB, None)])
     assert "b.py:3:5" in text and "a.ipynb:cell 2:2:1" in text
