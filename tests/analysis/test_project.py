@@ -208,6 +208,9 @@ def test_a_long_lived_process_notices_an_edited_module(tmp_path, monkeypatch):
 
     from greenlint.analysis import project
 
+    monkeypatch.setattr(
+        project, "_INDEX", ProjectIndex()
+    )  # its refresh time, moved on below, is not left to later tests
     (tmp_path / "factory.py").write_text(FACTORY)
     (tmp_path / "caller.py").write_text(CALLER)
     assert [s.api for s in analyse_file(tmp_path / "caller.py").callsites] == ["tensorflow.keras.Sequential.fit"]
@@ -240,7 +243,9 @@ def test_notebooks_namespace_packages_and_parent_relative_imports(tmp_path):
     (tmp_path / "pkg" / "__init__.py").write_text("")
     (sub / "__init__.py").write_text("")
     (tmp_path / "pkg" / "models.py").write_text(FACTORY)
-    (sub / "deep.py").write_text("from ..models import build\nfrom .. import models\n\nbuild().fit(1)\nmodels.build().predict(1)\n")
+    (sub / "deep.py").write_text(
+        "from ..models import build\nfrom .. import models\n\nbuild().fit(1)\nmodels.build().predict(1)\n"
+    )
     assert [s.api for s in analyse_file(sub / "deep.py").callsites] == [
         "tensorflow.keras.Sequential.fit",
         "tensorflow.keras.Sequential.predict",
@@ -351,8 +356,10 @@ def test_a_generators_host_work_is_known_across_modules(tmp_path):
         "        yield np.array([read(p) for p in paths[:size]]), np.zeros(size)\n"
     )
     main = tmp_path / "main.py"
-    main.write_text("from tensorflow import keras\nfrom loader import batches\nmodel = keras.Sequential()\n"
-                    "model.fit(batches(paths, 4), steps_per_epoch=10, epochs=2)\n")
+    main.write_text(
+        "from tensorflow import keras\nfrom loader import batches\nmodel = keras.Sequential()\n"
+        "model.fit(batches(paths, 4), steps_per_epoch=10, epochs=2)\n"
+    )
     fit = next(site for site in analyse_file(main).callsites if site.api.endswith(".fit"))
     assert fit.features.get("input_kind") == "generator"
     assert fit.features.get("input_host_work") == "`cv2.imread` (images.py line 5)"
@@ -373,7 +380,9 @@ def test_a_fits_input_kind_is_known_across_modules(tmp_path, script, kind):
     (tmp_path / ".git").mkdir()
     (tmp_path / "data.py").write_text(DATA_MODULE)
     main = tmp_path / "main.py"
-    main.write_text(f"from tensorflow import keras\n{script}model = keras.Sequential()\nmodel.fit_generator(gen, epochs=2)\n")
+    main.write_text(
+        f"from tensorflow import keras\n{script}model = keras.Sequential()\nmodel.fit_generator(gen, epochs=2)\n"
+    )
     fit = next(site for site in analyse_file(main).callsites if site.api.endswith(".fit_generator"))
     assert fit.features.get("input_kind") == kind
 
@@ -444,17 +453,23 @@ def test_a_batch_not_known_at_the_call_stays_unknown(tmp_path, batch):
 def test_a_generator_called_with_different_batches_in_its_own_module_gives_each_call_its_own(tmp_path):
     """Callers in the generator's module passing 2 and 8: merged, the parameter is unknown; each call
     is still walked with its own arguments."""
-    fits = ("model = keras.Sequential()\nmodel.fit(train_generator(2, 'a', {}), steps_per_epoch=10, epochs=2)\n"
-            "model.fit(train_generator(8, 'b', {}), steps_per_epoch=10, epochs=2)\n")
-    _project(tmp_path, {}, data=ZIPPED_FLOWS.replace("from tensorflow", "from tensorflow import keras\nfrom tensorflow")
-             + fits)
+    fits = (
+        "model = keras.Sequential()\nmodel.fit(train_generator(2, 'a', {}), steps_per_epoch=10, epochs=2)\n"
+        "model.fit(train_generator(8, 'b', {}), steps_per_epoch=10, epochs=2)\n"
+    )
+    _project(
+        tmp_path,
+        {},
+        data=ZIPPED_FLOWS.replace("from tensorflow", "from tensorflow import keras\nfrom tensorflow") + fits,
+    )
     sites = [s for s in analyse_file(tmp_path / "data.py").callsites if s.api.endswith(".fit")]
     assert [s.work["batch_size"]["value"] for s in sites] == [2, 8]
 
 
 def test_a_generator_yielding_each_sample_of_a_drawn_batch_yields_no_batch_of_its_size(tmp_path):
     """A loop of its own over the drawn batch may yield each sample: the flow's batch is not the generator's."""
-    per_sample = ZIPPED_FLOWS.replace("        yield img / 255, mask / 255\n",
-                                      "        for pair in zip(img, mask):\n            yield pair\n")
+    per_sample = ZIPPED_FLOWS.replace(
+        "        yield img / 255, mask / 255\n", "        for pair in zip(img, mask):\n            yield pair\n"
+    )
     _project(tmp_path, {"main.py": FIT_FROM.format(batch=2)}, data=per_sample)
     assert _fit_batch(tmp_path / "main.py")["value"] is None
