@@ -13,6 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 TABLE = "static_features.csv"
+#: Beside the table: the digest of the inputs it was derived from (tools/kb/static_features.py writes
+#: it, its staleness test recomputes it).
+STAMP = "static_features.inputs"
 COLUMNS = ("dataset", "project", "script", "line", "api", "source_repository", "source_commit",
            "source_path", "source_line", "features")
 DOCS_REPOSITORY = "https://github.com/tensorflow/docs"
@@ -53,6 +56,9 @@ code. `make static-features DOCS_GIT=... FECOM_GIT=... REPOS="owner/name=dir ...
 - `script_sites.csv` (written by the same command with `--fecom`): every call greenlint resolves in
   each FECoM tutorial measured end to end (project level), with its features, work and how often it
   runs; `python -m tools.model.evaluate` sums their predictions against the measured totals.
+- `{STAMP}` (written by the same command when it read every source): a digest of what the two tables
+  were derived from (the resolver's code and tables, the command, the KB's measured call sites). A test
+  recomputes it and fails when any of them changed: rerun the command, then `make data`.
 """
 
 
