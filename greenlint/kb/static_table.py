@@ -36,7 +36,8 @@ measured, and each matched call site's static features (literal arguments by par
 `loop_multiplier`, `in_tf_function`, `tensor_bytes`, `n_layers`, ...) and the values of its work
 (`samples`, `steps_per_epoch`, `epochs`, `flops_per_sample`, ..., from `CallSite.work`) were stored.
 Only these derived values and the source's repository, commit, path and cell:line are stored, no
-code. `make static-features DOCS_GIT=... FECOM_GIT=... REPOS="owner/name=dir ..."` runs the command.
+code. `make static-features data` runs the command (on bare clones at `../.mirror/<owner>+<name>/repo`
+unless `DOCS_GIT=... FECOM_GIT=... REPOS="owner/name=dir ..."` name others), then rebuilds what depends on it.
 
 - Greenlight: the notebooks of {DOCS_REPOSITORY} (Apache-2.0) at the commit each record's
   `project_metadata.project_commit` names (`03190f3b6f327a1dbaba9a712bdf102616010cfc`), and those of
