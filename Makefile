@@ -53,7 +53,7 @@ test-editor: $(BIN)/greenlint
 # `greenlint diff` example (its figures are the predictor's).
 # The Keras Applications table (data/work/keras_applications.csv) is rebuilt apart, by `make applications`
 # (it builds all 40 models to count their FLOPs: tens of minutes).
-# data/kb/static_features.csv and script_sites.csv are regenerated apart (`make static-features`).
+# data/kb/static_features.csv and script_sites.csv are regenerated apart: `make static-features data` does both.
 data: $(VENV)/.dev-extras
 	$(BIN)/python -m tools.catalog.generate
 	$(BIN)/greenlint kb build --out data/kb
@@ -66,7 +66,13 @@ applications: $(VENV)/.dev-extras
 	$(BIN)/python -m tools.applications
 
 # The resolver's static features and work of the measured call sites, and every call of the tutorials
-# measured end to end (data/kb/PROVENANCE.md): needs git snapshots of the measured sources, e.g.
+# measured end to end (data/kb/PROVENANCE.md): needs git snapshots of the measured sources, by default
+# bare clones at $(MIRROR)/<owner>+<name>/repo; override any, e.g.
 # make static-features DOCS_GIT=../docs.git FECOM_GIT=../FECoM.git REPOS="tensorflow/gnn=../gnn.git"
+# Then `make data` (the staleness test of data/kb/static_features.inputs asks for both).
+MIRROR ?= ../.mirror
+DOCS_GIT ?= $(MIRROR)/tensorflow+docs/repo
+FECOM_GIT ?= $(MIRROR)/SMART-Dal+FECoM/repo
+REPOS ?= $(foreach r,tensorflow/gnn tensorflow/model-optimization tensorflow/recommenders,$(r)=$(MIRROR)/$(subst /,+,$(r))/repo)
 static-features: $(BIN)/greenlint
 	$(BIN)/python -m tools.kb.static_features --docs $(DOCS_GIT) --fecom $(FECOM_GIT) $(foreach r,$(REPOS),--repo $(r))

@@ -13,6 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 TABLE = "static_features.csv"
+#: Beside the table: the digest of the inputs it was derived from (tools/kb/static_features.py writes
+#: it, its staleness test recomputes it).
+STAMP = "static_features.inputs"
 COLUMNS = ("dataset", "project", "script", "line", "api", "source_repository", "source_commit",
            "source_path", "source_line", "features")
 DOCS_REPOSITORY = "https://github.com/tensorflow/docs"
@@ -33,7 +36,8 @@ measured, and each matched call site's static features (literal arguments by par
 `loop_multiplier`, `in_tf_function`, `tensor_bytes`, `n_layers`, ...) and the values of its work
 (`samples`, `steps_per_epoch`, `epochs`, `flops_per_sample`, ..., from `CallSite.work`) were stored.
 Only these derived values and the source's repository, commit, path and cell:line are stored, no
-code. `make static-features DOCS_GIT=... FECOM_GIT=... REPOS="owner/name=dir ..."` runs the command.
+code. `make static-features data` runs the command (on bare clones at `../.mirror/<owner>+<name>/repo`
+unless `DOCS_GIT=... FECOM_GIT=... REPOS="owner/name=dir ..."` name others), then rebuilds what depends on it.
 
 - Greenlight: the notebooks of {DOCS_REPOSITORY} (Apache-2.0) at the commit each record's
   `project_metadata.project_commit` names (`03190f3b6f327a1dbaba9a712bdf102616010cfc`), and those of
@@ -53,6 +57,9 @@ code. `make static-features DOCS_GIT=... FECOM_GIT=... REPOS="owner/name=dir ...
 - `script_sites.csv` (written by the same command with `--fecom`): every call greenlint resolves in
   each FECoM tutorial measured end to end (project level), with its features, work and how often it
   runs; `python -m tools.model.evaluate` sums their predictions against the measured totals.
+- `{STAMP}` (written by the same command when it read every source): a digest of what the two tables
+  were derived from (the resolver's code and tables, the command, the KB's measured call sites). A test
+  recomputes it and fails when any of them changed: rerun the command, then `make data`.
 """
 
 

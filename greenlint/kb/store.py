@@ -59,10 +59,12 @@ def write_kb(out: Path, records: list[KBRecord], meta: dict, provenance: str) ->
         (tmp / RECORDS).write_text(records_csv(records), encoding="utf-8")
         (tmp / META).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         if (out / STATIC).is_file():
-            from greenlint.kb.static_table import with_provenance
+            from greenlint.kb.static_table import STAMP, with_provenance
 
             shutil.copy2(out / STATIC, tmp / STATIC)
             provenance = with_provenance(provenance)
+            if (out / STAMP).is_file():  # the table's staleness stamp goes with it
+                shutil.copy2(out / STAMP, tmp / STAMP)
         if (out / SCRIPTS).is_file():
             shutil.copy2(out / SCRIPTS, tmp / SCRIPTS)
         (tmp / PROVENANCE).write_text(provenance, encoding="utf-8")

@@ -10,7 +10,7 @@ from greenlint.kb.static_table import COLUMNS, TABLE, attach, load_table, static
 from greenlint.kb.store import STATIC, load_kb, write_kb
 from tests.environment import missing
 from tests.predict.conftest import record
-from tools.kb.static_features import Resolved, align, compact, match_unique, resolve_source, table_csv
+from tools.kb.static_features import Resolved, align, compact, match_unique, resolve_source, static_inputs, table_csv
 
 FIT = "tensorflow.keras.Sequential.fit"
 DENSE = "tensorflow.keras.layers.Dense"
@@ -139,3 +139,38 @@ def test_bundled_table_matches_the_bundled_kb():
     assert not stale, f"{len(stale)} rows name no KB call site, e.g. {stale[:3]}: rerun python -m tools.kb.static_features"
     joined = sum(1 for r in load_kb() if "loop_multiplier" in r.features)
     assert joined > 0
+
+
+def test_bundled_tables_are_current():
+    """data/kb/static_features.csv and script_sites.csv were derived by today's resolver from today's KB
+    sites: their stamp names the digest of both. Any change to the resolver, its tables or the KB's sites
+    fails here (never skips): the sources are not at hand to compare the rows themselves."""
+    from greenlint.kb.static_table import STAMP
+    from greenlint.kb.store import default_kb_dir
+
+    stamp = default_kb_dir() / STAMP
+    assert stamp.is_file(), f"{stamp} absent: run `make static-features` (data/kb/PROVENANCE.md)"
+    assert stamp.read_text(encoding="utf-8").strip() == static_inputs(load_kb()), (
+        "data/kb/static_features.csv and script_sites.csv are stale (the resolver, its tables or the KB's "
+        "call sites changed since): run `make static-features`, then `make data`")
+
+
+def test_the_stamp_follows_the_measured_sites_not_their_energies():
+    recs = [record(FIT, 100.0, dataset="greenlight", line=12, script="tut")]
+    same_sites = [record(FIT, 50.0, dataset="greenlight", line=12, script="tut")]
+    other_site = [record(FIT, 100.0, dataset="greenlight", line=13, script="tut")]
+    assert static_inputs(recs) == static_inputs(same_sites)
+    assert static_inputs(recs) != static_inputs(other_site)
+
+
+def test_a_kb_rebuild_keeps_the_tables_stamp(tmp_path):
+    from greenlint.kb.record import SCHEMA_VERSION
+    from greenlint.kb.static_table import STAMP
+
+    kb = tmp_path / "kb"
+    recs = [record(FIT, 100.0, dataset="greenlight", line=12, script="tut")]
+    write_kb(kb, recs, {"schema_version": SCHEMA_VERSION}, "# Provenance\n")
+    (kb / STATIC).write_text(table_csv([_row("greenlight", "tut", "tut", 12, FIT, {"epochs": 5})]))
+    (kb / STAMP).write_text("abc\n")
+    write_kb(kb, recs, {"schema_version": SCHEMA_VERSION}, "# Provenance\n")
+    assert (kb / STAMP).read_text() == "abc\n"

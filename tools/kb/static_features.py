@@ -18,12 +18,16 @@ Matching (nothing is guessed; an unsure match is dropped and counted):
 
 `python -m tools.kb.static_features --docs <tensorflow/docs git dir> --fecom <FECoM git dir>
 [--repo OWNER/NAME=<git dir> ...]` writes `data/kb/static_features.csv` (derived numbers only, no code). Reading snapshots needs git.
+With both sources read it also writes the tables' stamp, `static_inputs` of what they were derived from:
+the resolver's code and tables, this module and the KB's measured call sites. Its staleness test fails
+whenever one of them changes, since the sources are not at hand to check the rows themselves.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import io
 import json
 import lzma
@@ -40,7 +44,9 @@ from greenlint.kb.static_table import (
     FECOM_COMMIT,
     FECOM_REPOSITORY,
     FECOM_SCRIPTS,
+    STAMP,
     TABLE,
+    static_key,
     with_provenance,
 )
 
@@ -306,6 +312,23 @@ def _csv(rows: Sequence[dict], columns: Sequence[str]) -> str:
     return buf.getvalue()
 
 
+#: What the resolver's reading of a source depends on (glob patterns, so a new module is covered): its
+#: code, the catalog and work tables it reads, and this module.
+STATIC_SOURCES = ("greenlint/analysis/**/*.py", "greenlint/catalog/*.py", "greenlint/units.py", "greenlint/kb/static_table.py",
+                  "tools/kb/static_features.py", "data/catalog/*", "data/work/*")
+
+
+def static_inputs(records: Sequence) -> str:
+    """The stamp of the tables: a digest of STATIC_SOURCES and of the KB's measured call sites (their
+    keys and the tutorials measured end to end), not of their energies."""
+    from tools.digests import files_digest, matching
+
+    sites = sorted({repr(static_key(r)) for r in records} | {f"project-level {r.project}" for r in records
+                                                             if r.dataset == "fecom-project-level"})
+    measured = hashlib.sha256("\n".join(sites).encode()).hexdigest()[:16]
+    return f"{files_digest(matching(STATIC_SOURCES))}-{measured}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from greenlint.atomic import atomic_write_text
     from greenlint.kb.store import load_kb
@@ -330,14 +353,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not sep or name.count("/") != 1:
             ap.error(f"--repo {spec!r}: expected OWNER/NAME=GITDIR")
         repos[f"https://github.com/{name}"] = Path(git_dir)
-    rows, report = build_table(load_kb(kb), repos=repos, fecom=args.fecom, shared=shared)
+    records = load_kb(kb)
+    rows, report = build_table(records, repos=repos, fecom=args.fecom, shared=shared)
     out = args.out or kb / TABLE
     atomic_write_text(out, table_csv(rows))
     if args.fecom:
-        scripts = script_rows(load_kb(kb), args.fecom)
+        scripts = script_rows(records, args.fecom)
         atomic_write_text(out.parent / SCRIPTS_TABLE, scripts_csv(scripts))
         print(f"wrote {len(scripts)} calls of {len({r['project'] for r in scripts})} whole scripts to "
               f"{out.parent / SCRIPTS_TABLE}")
+    if args.fecom and args.docs and shared is not None:
+        atomic_write_text(out.parent / STAMP, static_inputs(records) + "\n")
+    else:
+        print(f"warning: not every source was read; {out.parent / STAMP} is left as it was", file=sys.stderr)
     provenance = out.parent / "PROVENANCE.md"
     if provenance.is_file():
         atomic_write_text(provenance, with_provenance(provenance.read_text(encoding="utf-8")))

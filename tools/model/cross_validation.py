@@ -398,24 +398,13 @@ REPORT_SOURCES = ("greenlint/predict/*.py", "greenlint/analysis/**/*.py", "green
 
 def report_inputs(records: Sequence) -> dict:
     """Digests of everything docs/accuracy.md is computed from (its staleness test compares them)."""
-    import hashlib
-
     from greenlint.paths import DATA_DIR
-    from tools import REPO_DIR
+    from tools.digests import files_digest, matching
     from tools.model.train import catalog_digest, kb_digest
-
-    def digest(paths) -> str:
-        h = hashlib.sha256()
-        for p in paths:
-            name = p.relative_to(REPO_DIR).as_posix() if p.is_relative_to(REPO_DIR) else p.name
-            h.update(name.encode() + b"\0" + (p.read_bytes() if p.is_file() else b""))
-        return h.hexdigest()[:16]
-
-    sources = sorted({p for pattern in REPORT_SOURCES for p in REPO_DIR.glob(pattern) if p.is_file()})
 
     return {
         "kb_digest": kb_digest(records),
         "catalog_digest": catalog_digest(),
-        "model_digest": digest([DATA_DIR / "model" / "predictor.json"]),
-        "code_digest": digest(sources),
+        "model_digest": files_digest([DATA_DIR / "model" / "predictor.json"]),
+        "code_digest": files_digest(matching(REPORT_SOURCES)),
     }

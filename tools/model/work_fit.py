@@ -15,7 +15,15 @@ from tools.model.table_fit import round_sig
 
 
 def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:
-    """Per group, `time = t0 + a x steps + b x FLOPs` from (group, features, seconds) rows.
+    """Per group, `time = t0 + a x steps + b x FLOPs` from (group, features, seconds) rows, with one
+    `b` for every group: the device's seconds per FLOP, whatever the call.
+
+    The start-up t0 and the per-step overhead a are each group's own (a `fit` step runs a backward
+    pass and an update, an `evaluate` step does not); a FLOP costs what the device's throughput
+    makes it in both. So `b` is set where FLOPs outweigh the overheads (a training step of 10^10
+    FLOPs), not by a slope between small calls whose time is overhead (a small CNN's step costs
+    more than an MLP's for its kernels, not for its 10^9 FLOPs), and an inference pass of a large
+    model is priced at the throughput its training steps measured.
 
     Robust least squares (soft L1, scipy) on log10 time, with the coefficients kept positive by
     fitting their logarithms: a call timed 10x too long weighs as much as one 10x too short, and
@@ -31,26 +39,32 @@ def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:
         n, flops = derive(group, f)
         if n is not None and t and t > 0:
             by_group[group].append((n, flops, t))
-    out = {}
-    for group, pts in sorted(by_group.items()):
-        if len(pts) < MIN_FIT_SITES:
-            continue
+    groups = sorted(g for g, pts in by_group.items() if len(pts) >= MIN_FIT_SITES)
+    if not groups:
+        return {}
+    data, start = [], []
+    for group in groups:
+        pts = by_group[group]
         per = sorted(fl / n for n, fl, _ in pts if fl)
         fpp = per[len(per) // 2] if per else 0.0
         n = np.array([p[0] for p in pts])
         fl = np.array([p[1] if p[1] is not None else p[0] * fpp for p in pts])
         log_t = np.log10([p[2] for p in pts])
+        data.append((fpp, n, fl, log_t))
+        start += [float(np.median(10**log_t[n <= np.median(n)])), float(np.median(10**log_t / n))]
 
-        def residuals(theta, n=n, fl=fl, log_t=log_t):
-            t0, a, b = 10.0**theta
-            return np.log10(t0 + a * n + b * fl) - log_t
+    def residuals(theta):
+        b = 10.0 ** theta[-1]
+        return np.concatenate([np.log10(10.0 ** theta[2 * i] + 10.0 ** theta[2 * i + 1] * n + b * fl) - log_t
+                               for i, (_, n, fl, log_t) in enumerate(data)])
 
-        start = np.log10([float(np.median(10**log_t[n <= np.median(n)])),
-                          float(np.median(10**log_t / n)), 1e-12])
-        fit = least_squares(residuals, start, loss="soft_l1", f_scale=0.3)
-        t0, a, b = (float(v) for v in 10.0**fit.x)
+    fit = least_squares(residuals, np.log10([*start, 1e-12]), loss="soft_l1", f_scale=0.3)
+    b = float(10.0 ** fit.x[-1])
+    out = {}
+    for i, (group, (fpp, *_)) in enumerate(zip(groups, data)):
+        t0, a = (float(v) for v in 10.0 ** fit.x[2 * i:2 * i + 2])
         out[group] = {"t0": round_sig(t0), "per_step": round_sig(a), "per_flop": round_sig(b), "flops_per_step": round_sig(fpp),
-                      "n": len(pts), "t_max": round_sig(max(p[2] for p in pts))}
+                      "n": len(by_group[group]), "t_max": round_sig(max(p[2] for p in by_group[group]))}
     return out
 
 
@@ -88,6 +102,9 @@ def fit_work(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
         y = work_log_energy(work, groups[id(s)], s.features)
         if y is not None and not s.censored:
             residuals[s.api].append(s.y - y)
-    # an API's own offset from the kind's model, shrunk towards 0 by one pseudo-site
-    work["offsets"] = {api: round(statistics.median(r) * len(r) / (len(r) + 1), 4) for api, r in sorted(residuals.items())}
+    # an API's own offset from the kind's model, shrunk towards 0 by one pseudo-site; fitted, like a time
+    # model, on MIN_FIT_SITES measured sites at least: one or two sites' residual is their own start-up
+    # (a first `predict` of a pretrained network: 3.3 s for one image), not the API's cost per unit of work
+    work["offsets"] = {api: round(statistics.median(r) * len(r) / (len(r) + 1), 4) for api, r in sorted(residuals.items())
+                       if len(r) >= MIN_FIT_SITES}
     return work

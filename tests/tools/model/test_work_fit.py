@@ -1,0 +1,54 @@
+"""The work model's fit (tools/model/work_fit.py): one throughput for every kind of call, each kind's own
+overheads, and an API's offset only where enough of its sites measured it."""
+
+from __future__ import annotations
+
+import math
+
+from greenlint.predict.hierarchy import Hierarchy
+from tools.model.sites import Site
+from tools.model.work_fit import fit_work
+
+FIT = "tensorflow.keras.Model.fit"
+EVALUATE = "tensorflow.keras.Model.evaluate"
+PREDICT = "tensorflow.keras.Model.predict"
+WATTS = 10.0
+
+
+def _site(api: str, i: int, steps: int, fps: float, seconds: float) -> Site:
+    features = {"samples": 32.0 * steps, "batch_size": 32.0, "flops_per_sample": fps}
+    if api == FIT:
+        features["epochs"] = 1
+    return Site(api=api, tutorial=f"{api}-{i}", key=(api, i), censored=False, y=math.log10(WATTS * seconds),
+                components={}, n_records=3, sources=("test",), features=features, time_s=seconds)
+
+
+def _sites(api: str, t0: float, per_step: float, per_flop: float, factor: float = 1.0, n: int = 6) -> list[Site]:
+    """n sites whose time follows t0 + per_step x steps + per_flop x FLOPs (times *factor*), over a spread
+    of steps and FLOPs per sample (a training step costs 3 forward passes)."""
+    out = []
+    for i in range(n):
+        steps, fps = 10 * 4**i, 1e4 * 30**i
+        flops = (3.0 if api == FIT else 1.0) * 32 * steps * fps
+        out.append(_site(api, i, steps, fps, factor * (t0 + per_step * steps + per_flop * flops)))
+    return out
+
+
+def test_every_kind_shares_one_throughput_and_keeps_its_own_overheads():
+    sites = _sites(FIT, 0.5, 5e-3, 1e-12) + _sites(EVALUATE, 0.2, 3e-3, 1e-12)
+    time = fit_work(sites, Hierarchy())["time"]
+    assert time["training"]["per_flop"] == time["inference"]["per_flop"]
+    assert math.isclose(time["training"]["per_flop"], 1e-12, rel_tol=0.2)
+    assert math.isclose(time["training"]["per_step"], 5e-3, rel_tol=0.2)
+    assert math.isclose(time["inference"]["per_step"], 3e-3, rel_tol=0.2)
+
+
+def test_an_api_gets_an_offset_only_from_enough_of_its_own_sites():
+    sites = (_sites(FIT, 0.5, 5e-3, 1e-12) + _sites(EVALUATE, 0.2, 3e-3, 1e-12)
+             + _sites(PREDICT, 0.2, 3e-3, 1e-12, factor=30.0, n=2))  # two predicts 30x dearer: their own start-up
+    offsets = fit_work(sites, Hierarchy())["offsets"]
+    assert PREDICT not in offsets
+    dearer = _sites(PREDICT, 0.2, 3e-3, 1e-12, factor=4.0, n=4)
+    offsets = fit_work(sites[:-2] + dearer, Hierarchy())["offsets"]
+    # x4 measured at four sites (which also pull the shared inference fit up): the API's own cost, an offset
+    assert offsets[PREDICT] > 0.1
