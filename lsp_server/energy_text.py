@@ -51,7 +51,7 @@ def file_total_of(sites: Sequence[Site]) -> Total:
 def _sum(sites: Sequence[Site], per_run: bool = False) -> Total:
     """The total of `sites` (times their loops unless `per_run`): `greenlint.report.total`, as every view sums."""
     return file_total((s.prediction.energy_j, s.prediction.interval_j, 1 if per_run else s.loop_multiplier,
-                       s.prediction.floor) for s in sites)
+                       s.prediction.floor, per_run or isinstance(s.callsite.runs.get("count"), int)) for s in sites)
 
 
 def _figure(total: Total, unit: str, nested: bool = False) -> str:

@@ -118,7 +118,7 @@ def _figure(p, runs: int) -> str:
     """A site's figure times `runs`, as `greenlint.report.total` reads it (a floor from its 'at least')."""
     from greenlint.report.total import file_total
 
-    return file_total([(p.energy_j, p.interval_j, runs, p.floor)]).figure()
+    return file_total([(p.energy_j, p.interval_j, runs, p.floor, True)]).figure()
 
 
 def _runs_cell(runs, loops: int) -> str:

@@ -78,7 +78,8 @@ def calls_html(callsites_with_predictions: Iterable[tuple], title: str = "greenl
     ranked = rows(callsites_with_predictions)
     known = [r for r in ranked if r.total_j is not None]
     total = sum(r.total_j for r in known)
-    whole = file_total((r.site["energy_j"], r.site["interval_j"], r.runs, bool(r.site.get("floor"))) for r in ranked)
+    whole = file_total((r.site["energy_j"], r.site["interval_j"], r.runs, bool(r.site.get("floor")),
+                        (r.site["runs"] or {}).get("count") is not None) for r in ranked)
     files = len({r.site["path"] for r in ranked})
     caveats = "".join(f"; {c}" for c in whole.caveats() if "without an estimate" not in c)
     summary = (f"{len(ranked)} call site{'' if len(ranked) == 1 else 's'} in {files} file{'' if files == 1 else 's'}; "

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from greenlint.units import fmt_energy, fmt_range
 
 #: One call site as the total reads it: (joules per execution or None, its interval or None,
-#: runs per program run, whether the figure is a floor).
-Figure = tuple[float | None, tuple[float, float] | None, int, bool]
+#: runs per program run, whether the figure is a floor, whether the run count is known: where it is
+#: not, `runs` is the literal loops around the call).
+Figure = tuple[float | None, tuple[float, float] | None, int, bool, bool]
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Total:
     calls: int = 0  # sites with an estimate
     unknown: int = 0  # sites without one
     floors: int = 0  # sites whose figure is a floor (data size or FLOPs unknown)
+    uncounted: int = 0  # sites run an unknown number of times, counted by their literal loops
     joules: float = 0.0  # the sum of the figures
     low: float = 0.0  # the sum of the low ends
     high: float = 0.0  # the sum of the high ends
@@ -42,26 +44,32 @@ class Total:
         return fmt_energy(self.joules, (self.low, self.high), unit=unit)
 
     def caveats(self) -> list[str]:
-        """What the figure leaves open: `2 floors (data size or FLOPs unknown)`, `1 call without an estimate`."""
+        """What the figure leaves open: `2 floors (data size or FLOPs unknown)`, `1 call run an unknown number
+        of times (counted by its literal loops)`, `1 call without an estimate`."""
         said = []
         if self.floors:
             said.append(f"{self.floors} floor{'s' if self.floors != 1 else ''} (data size or FLOPs unknown)")
+        if self.uncounted:
+            one = self.uncounted == 1
+            said.append(f"{self.uncounted} call{'' if one else 's'} run an unknown number of times "
+                        f"(counted by {'its' if one else 'their'} literal loops)")
         if self.unknown:
             said.append(f"{self.unknown} call{'s' if self.unknown != 1 else ''} without an estimate")
         return said
 
 
 def file_total(figures: Iterable[Figure]) -> Total:
-    """The total of call sites given as (joules per execution, interval, runs, floor)."""
-    calls = unknown = floors = 0
+    """The total of call sites given as (joules per execution, interval, runs, floor, counted)."""
+    calls = unknown = floors = uncounted = 0
     joules = low = high = 0.0
-    for energy, interval, runs, floor in figures:
+    for energy, interval, runs, floor, counted in figures:
         if energy is None:
             unknown += 1
             continue
         calls += 1
         floors += bool(floor)
+        uncounted += not counted
         joules += energy * runs
         ends = (energy, interval[1]) if floor and interval else interval or (energy, energy)
         low, high = low + ends[0] * runs, high + ends[1] * runs
-    return Total(calls, unknown, floors, joules, low, high)
+    return Total(calls, unknown, floors, uncounted, joules, low, high)

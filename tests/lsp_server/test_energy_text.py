@@ -14,7 +14,8 @@ from greenlint.units import TIMES
 def _site(energy: float, basis: Basis = Basis.FROM_DATA, loops: int = 1, interval=None, line: int = 1, **kw) -> Site:
     interval = interval or (energy / 2, energy * 2)
     features = {"loop_multiplier": loops} if loops > 1 else {}
-    callsite = CallSite("a.py", Span(line, 1, line, 10), "tensorflow.keras.Model.fit", features)
+    runs = {"count": loops, "bound": "exact", "note": None}  # counted, as the analysis counts straight-line code
+    callsite = CallSite("a.py", Span(line, 1, line, 10), "tensorflow.keras.Model.fit", features, runs=runs)
     return Site(callsite, Prediction(energy, interval, None, None, None, basis, Evidence(records=3), **kw))
 
 
@@ -138,6 +139,19 @@ def test_a_call_in_a_loop_of_unknown_length_says_its_run_count_is_unknown():
     assert f"- {TIMES} an unknown number of runs per program run (inside a loop of unknown length): the total is not known" in text
     counted = {"count": 4, "bound": "exact", "note": None, "loop": 4}
     assert "unknown number" not in hover_markdown(Site(replace(site.callsite, runs=counted), site.prediction), [])
+
+
+def test_a_total_says_which_calls_it_counted_by_their_literal_loops_alone():
+    """Issue 29 (13, 15): a call in a loop of unknown length adds its literal loops' runs to the file's
+    total, and the total says so, as its hover says the count is unknown."""
+    unknown = {"count": None, "bound": "unknown", "note": "inside a loop of unknown length"}
+    site = _site(5.0, line=2)
+    sites = [_site(10.0), Site(replace(site.callsite, runs=unknown), site.prediction)]
+    assert total_label(sites, "this file") == (
+        "⚡ 15 J in this file (2 TF/Keras calls: 2 from data; 1 call run an unknown number of times "
+        "(counted by its literal loops))"
+    )
+    assert "unknown number" not in total_label(sites[:1], "this file")
 
 
 def test_a_hint_shows_its_figure_and_basis_within_vs_codes_length_limit():
