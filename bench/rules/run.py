@@ -10,7 +10,8 @@ over every run; its spread is the lowest and highest of the rounds' own savings 
 sides compared with each other, never with another round's). The predictor's figure for the
 same `run()` is computed when the docs are generated (tools/pair_prediction.py), so that it
 follows the shipped predictor. Rules without a pair are listed with the reason from
-bench/rules/not_measurable.json. The docs (docs/rules/README.md and each rule's "Energy
+bench/rules/not_measurable.json; a pair kept for a device this machine lacks (its rule is listed
+there too) runs only when named. The docs (docs/rules/README.md and each rule's "Energy
 evidence") are regenerated from the results by `python -m tools.gendocs`.
 """
 
@@ -63,7 +64,8 @@ def main(argv=None) -> int:
     from greenlint.hardware import hardware_id
 
     results = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {"pairs": {}}
-    codes = args.codes or sorted(p.name for p in HERE.iterdir() if (p / "before.py").is_file())
+    elsewhere = json.loads((HERE / "not_measurable.json").read_text())  # pairs kept for another device
+    codes = args.codes or sorted(p.name for p in HERE.iterdir() if (p / "before.py").is_file() and p.name not in elsewhere)
     for code in codes:
         pair = HERE / code
         started = time.time()

@@ -68,7 +68,9 @@ class DatasetWithoutPrefetch(Rule):
 
     ## Energy evidence
     How much prefetching saves depends on how expensive the input pipeline is compared with the
-    step it feeds; the pair under bench/rules/ measures one small case.
+    step it feeds, and on cores or an accelerator to overlap them: this machine's estimate (process
+    CPU time) counts the same work however it overlaps, so the pair under bench/rules/, kept for a
+    GPU, states no saving here.
 
     ## Fix safety
     Safe: appends `.prefetch(tf.data.AUTOTUNE)` to the whole method chain of the flagged

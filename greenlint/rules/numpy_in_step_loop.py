@@ -130,8 +130,9 @@ class NumpyInStepLoop(Rule):
 
     ## Energy evidence
     The cost is the lost overlap of host and accelerator. On a CPU-only machine there is no
-    device to overlap with: the pair under bench/rules/ is expected to show no measurable saving
-    here, and says so.
+    device to overlap with: the pair under bench/rules/, kept for a GPU, cost more after the
+    change on this CPU (an op more per step, and a host tensor's read is free), so no saving is
+    stated until it runs on an accelerator.
 
     ## Fix safety
     No automatic fix: the values are usually wanted, just not every step.

@@ -81,10 +81,11 @@ class SequentialDatasetMap(Rule):
     ```
 
     ## Energy evidence
-    Parallel calls need idle cores: on this 2-core machine, shared with other work while the
-    pair under bench/rules/ ran, the parallel map was not cheaper (see the table). On a
-    machine whose cores wait on the input pipeline the gain is the one the tf.data guide
-    describes; greenlint has no such measurement to state.
+    Parallel calls need idle cores: this machine's estimate (process CPU time) counts the same
+    calls however they are spread, and on its 2 loaded cores the pair under bench/rules/, kept
+    for a GPU, was not cheaper. On a machine whose cores or accelerator wait on the input
+    pipeline the gain is the one the tf.data guide describes; greenlint has no such measurement
+    to state.
 
     ## Fix safety
     Safe: adds `num_parallel_calls=tf.data.AUTOTUNE`. `map` stays deterministic (elements come

@@ -21,5 +21,5 @@ def step():
 
 
 def run():
-    for _ in range(50):
+    for _ in range(400):
         step()

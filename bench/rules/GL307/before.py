@@ -1,5 +1,8 @@
 """GL307 before: eager ops with device placement logged."""
-import tensorflow as tf
+import os
+
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "0"  # TensorFlow's default: its C++ log lines (the placement log) are written
+import tensorflow as tf  # noqa: E402
 
 tf.debugging.set_log_device_placement(True)
 a = tf.ones((16, 16))
