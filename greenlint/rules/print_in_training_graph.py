@@ -26,9 +26,10 @@ class PrintInTrainingGraph(Rule):
     `train_step` of a Keras model subclass. Not reported: traced code that updates nothing (an
     inference function, a function `Dataset.map` runs per element, a helper the step calls, a
     Keras layer's `call`), of which it is not known that it runs once per training step; a
-    function the file wraps with `tf.function(f)` only under an `if` (`if trace_function: f =
-    tf.function(f)`, a switch the user turns on), which runs eagerly otherwise. One finding per
-    function, at its first print. Test code is not reported.
+    traced step the program runs exactly once (called once, outside any loop), which prints
+    once; a function the file wraps with `tf.function(f)` only under an `if` (`if
+    trace_function: f = tf.function(f)`, a switch the user turns on), which runs eagerly
+    otherwise. One finding per function, at its first print. Test code is not reported.
 
     ## Why is this bad?
     A print op is part of the graph: it runs every time the graph does, so in a loss it runs
@@ -104,6 +105,11 @@ class PrintInTrainingGraph(Rule):
             "def parse(x):\n    tf.print('shape', tf.shape(x))\n    return x / 255\n"
             "ds = tf.data.Dataset.range(10).map(parse)\n"
         ),
+        Valid(  # a training step run once, outside any loop: it prints once
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.SGD()\n"
+            "@tf.function\ndef step(x, y):\n    opt.minimize(lambda: tf.reduce_mean(m(x) - y), m.trainable_variables)\n"
+            "    tf.print('done')\nstep(xs, ys)\n"
+        ),
         Valid(  # a layer's call: it runs in inference as well, whether it is ever trained is not read here
             "import tensorflow as tf\nclass Scale(tf.keras.layers.Layer):\n    def call(self, x):\n"
             "        tf.print('mean', tf.reduce_mean(x))\n        return x * 2\n"
@@ -158,7 +164,12 @@ class PrintInTrainingGraph(Rule):
             if function is None or guarded or id(function) in reported:
                 continue
             cell = site.callsite.span.cell
-            if site.features.get("in_tf_function") and _updates(function) and _traced_always(facts, function, cell):
+            if (
+                site.features.get("in_tf_function")
+                and site.callsite.runs.get("count") != 1  # a step the program runs once prints once
+                and _updates(function)
+                and _traced_always(facts, function, cell)
+            ):
                 why = "a `tf.function` that updates the model"
             elif site.features.get("in_keras_step") and function.name == "train_step" and _updates(function):
                 why = "the `train_step` Keras' `fit()` runs"
