@@ -23,13 +23,15 @@ class PrintInTrainingGraph(Rule):
     Keras `compile()` (`model.compile(loss=custom_loss)`), or a training step that updates a
     model itself (`apply_gradients`, `minimize` or `train_on_batch` written in it) and that
     `tf.function` traces (decorated, or wrapped by a `tf.function(f)`) or that is the
-    `train_step` of a Keras model subclass. Not reported: traced code that updates nothing (an
-    inference function, a function `Dataset.map` runs per element, a helper the step calls, a
-    Keras layer's `call`), of which it is not known that it runs once per training step; a
-    traced step the program runs exactly once (called once, outside any loop), which prints
-    once; a function the file wraps with `tf.function(f)` only under an `if` (`if
-    trace_function: f = tf.function(f)`, a switch the user turns on), which runs eagerly
-    otherwise. One finding per function, at its first print. Test code is not reported.
+    `train_step` of a Keras model subclass. Not reported: a factory called in the `compile()`
+    (`loss=make_loss(w)`), whose own prints run once, when the model is compiled; traced code
+    that updates nothing (an inference function, a function `Dataset.map` runs per element, a
+    helper the step calls, a Keras layer's `call`), of which it is not known that it runs once
+    per training step; a traced step the program runs exactly once (called once, outside any
+    loop), which prints once; a function the file wraps with `tf.function(f)` only under an
+    `if` (`if trace_function: f = tf.function(f)`, a switch the user turns on), which runs
+    eagerly otherwise. One finding per function, at its first print. Test code is not
+    reported.
 
     ## Why is this bad?
     A print op is part of the graph: it runs every time the graph does, so in a loss it runs
@@ -104,6 +106,11 @@ class PrintInTrainingGraph(Rule):
             "import tensorflow as tf\n"
             "def parse(x):\n    tf.print('shape', tf.shape(x))\n    return x / 255\n"
             "ds = tf.data.Dataset.range(10).map(parse)\n"
+        ),
+        Valid(  # a loss factory: its own print runs once, when compile() is given what it returns
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def make_loss(w):\n    tf.print('weight', w)\n    def loss(y, p):\n        return w * tf.reduce_mean(y - p)\n"
+            "    return loss\nm.compile(optimizer='adam', loss=make_loss(2.0))\n"
         ),
         Valid(  # a training step run once, outside any loop: it prints once
             "import tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.SGD()\n"
@@ -238,7 +245,8 @@ def _under_if(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
 
 
 def _given_to_compile(facts: FileFacts) -> set[str]:
-    """The names of the functions a Keras `compile()` of the file is given (`loss=`, `metrics=`)."""
+    """The names of the functions a Keras `compile()` of the file is given (`loss=`, `metrics=`):
+    not a factory called there (`loss=make_loss(w)`), which runs once, when the model is compiled."""
     names: set[str] = set()
     for site in facts.sites:
         if not is_keras_model_method(site.api, ("compile",)):
@@ -247,6 +255,7 @@ def _given_to_compile(facts: FileFacts) -> set[str]:
         if call is None:
             continue
         for value in (*call.args, *(k.value for k in call.keywords if k.arg in ("loss", "metrics"))):
-            names.update(n.id for n in ast.walk(value) if isinstance(n, ast.Name))
+            called = {id(n.func) for n in ast.walk(value) if isinstance(n, ast.Call)}
+            names.update(n.id for n in ast.walk(value) if isinstance(n, ast.Name) and id(n) not in called)
     defined = {n.name for tree in units(facts) for n in ast.walk(tree) if isinstance(n, FUNCTIONS)}
     return names & defined
