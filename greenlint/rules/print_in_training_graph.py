@@ -1,4 +1,4 @@
-"""GL320 print-in-training-graph (opt-in): `tf.print`/`tf.Print` in code Keras or `tf.function` runs every step."""
+"""GL320 print-in-training-graph: `tf.print`/`tf.Print` in a loss Keras runs, or a `tf.function` training step."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES, last_name, units
+from greenlint.rules.syntax import SCOPES, STEP_METHODS, last_name, units
 
 PRINTS = frozenset({"tensorflow.print", "tensorflow.Print", "tensorflow.compat.v1.Print"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -20,11 +20,18 @@ class PrintInTrainingGraph(Rule):
     ## What it does
     Flags `tf.print()` and TensorFlow 1's `tf.Print()` written, with no `if` around them, in a
     function that runs on every training step: a loss or metric function the file gives to a
-    Keras `compile()` (`model.compile(loss=custom_loss)`), or code that `tf.function` traces
-    (decorated, wrapped by a `tf.function(f)`, or nested in such code). Not reported: a function
-    the file wraps with `tf.function(f)` only under an `if` (`if trace_function: f =
-    tf.function(f)`, a switch the user turns on), which runs eagerly otherwise. One finding per
-    function, at its first print. Test code is not reported. Off by default.
+    Keras `compile()` (`model.compile(loss=custom_loss)`), or a training step that updates a
+    model itself (`apply_gradients`, `minimize` or `train_on_batch` written in it) and that
+    `tf.function` traces (decorated, or wrapped by a `tf.function(f)`) or that is the
+    `train_step` of a Keras model subclass. Not reported: a factory called in the `compile()`
+    (`loss=make_loss(w)`), whose own prints run once, when the model is compiled; traced code
+    that updates nothing (an inference function, a function `Dataset.map` runs per element, a
+    helper the step calls, a Keras layer's `call`), of which it is not known that it runs once
+    per training step; a traced step the program runs exactly once (called once, outside any
+    loop), which prints once; a function the file wraps with `tf.function(f)` only under an
+    `if` (`if trace_function: f = tf.function(f)`, a switch the user turns on), which runs
+    eagerly otherwise. One finding per function, at its first print. Test code is not
+    reported.
 
     ## Why is this bad?
     A print op is part of the graph: it runs every time the graph does, so in a loss it runs
@@ -66,7 +73,6 @@ class PrintInTrainingGraph(Rule):
 
     code = "GL320"
     name = "print-in-training-graph"
-    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = (
         "`{call}` in `{function}`, which runs on every training step ({why}): each step copies the printed"
         " tensors to the host and writes them out"
@@ -92,6 +98,29 @@ class PrintInTrainingGraph(Rule):
             "        loss = tf.reduce_mean(model(x))\n        tf.print('loss', loss)\n        return loss\n"
             "    if trace_function:\n        f = tf.function(f)\n    return f\n"
         ),
+        Valid(  # an inference function: traced, but no training step
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "@tf.function\ndef infer(x):\n    y = m(x)\n    tf.print('max', tf.reduce_max(y))\n    return y\n"
+        ),
+        Valid(  # a function Dataset.map runs per element, traced but updating nothing
+            "import tensorflow as tf\n"
+            "def parse(x):\n    tf.print('shape', tf.shape(x))\n    return x / 255\n"
+            "ds = tf.data.Dataset.range(10).map(parse)\n"
+        ),
+        Valid(  # a loss factory: its own print runs once, when compile() is given what it returns
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def make_loss(w):\n    tf.print('weight', w)\n    def loss(y, p):\n        return w * tf.reduce_mean(y - p)\n"
+            "    return loss\nm.compile(optimizer='adam', loss=make_loss(2.0))\n"
+        ),
+        Valid(  # a training step run once, outside any loop: it prints once
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.SGD()\n"
+            "@tf.function\ndef step(x, y):\n    opt.minimize(lambda: tf.reduce_mean(m(x) - y), m.trainable_variables)\n"
+            "    tf.print('done')\nstep(xs, ys)\n"
+        ),
+        Valid(  # a layer's call: it runs in inference as well, whether it is ever trained is not read here
+            "import tensorflow as tf\nclass Scale(tf.keras.layers.Layer):\n    def call(self, x):\n"
+            "        tf.print('mean', tf.reduce_mean(x))\n        return x * 2\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -105,16 +134,29 @@ class PrintInTrainingGraph(Rule):
         ),
         Invalid(  # wrapped unconditionally
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "def train_step(x, y):\n    loss = tf.reduce_mean(m(x) - y)\n"
-            "    tf.print('loss', loss)\n    return loss\nstep = tf.function(train_step)\n",
-            line=5,
-            message_contains="traced by `tf.function`",
+            "opt = tf.keras.optimizers.Adam()\n"
+            "def train_step(x, y):\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(m(x) - y)\n"
+            "    tf.print('loss', loss)\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), m.trainable_variables))\n"
+            "    return loss\nstep = tf.function(train_step)\n",
+            line=7,
+            message_contains="(a `tf.function` that updates the model)",
         ),
         Invalid(  # a tf.function training step
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "@tf.function\ndef train_step(x, y):\n    loss = tf.reduce_mean(m(x) - y)\n"
-            "    tf.print('loss', loss)\n    return loss\n",
-            line=6,
+            "opt = tf.keras.optimizers.SGD()\n"
+            "@tf.function\ndef train_step(x, y):\n    loss = lambda: tf.reduce_mean(m(x) - y)\n"
+            "    opt.minimize(loss, m.trainable_variables)\n    tf.print('step done')\n",
+            line=8,
+        ),
+        Invalid(  # the train_step fit() calls on every batch
+            "import tensorflow as tf\nclass Net(tf.keras.Model):\n    def train_step(self, data):\n        x, y = data\n"
+            "        with tf.GradientTape() as tape:\n            loss = self.compiled_loss(y, self(x, training=True))\n"
+            "        grads = tape.gradient(loss, self.trainable_variables)\n"
+            "        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))\n"
+            "        tf.print('loss', loss)\n        return {'loss': loss}\n",
+            line=9,
+            message_contains="(the `train_step` Keras' `fit()` runs)",
         ),
     )
 
@@ -128,10 +170,16 @@ class PrintInTrainingGraph(Rule):
             function, guarded = _function(facts, site)
             if function is None or guarded or id(function) in reported:
                 continue
-            if site.features.get("in_tf_function"):
-                if not _traced_always(facts, function, site.callsite.span.cell):
-                    continue
-                why = "traced by `tf.function`"
+            cell = site.callsite.span.cell
+            if (
+                site.features.get("in_tf_function")
+                and site.callsite.runs.get("count") != 1  # a step the program runs once prints once
+                and _updates(function)
+                and _traced_always(facts, function, cell)
+            ):
+                why = "a `tf.function` that updates the model"
+            elif site.features.get("in_keras_step") and function.name == "train_step" and _updates(function):
+                why = "the `train_step` Keras' `fit()` runs"
             elif function.name in given:
                 why = "the loss given to `compile()`"
             else:
@@ -158,6 +206,12 @@ def _function(facts: FileFacts, site: Site) -> tuple[ast.FunctionDef | ast.Async
         if isinstance(parent, (ast.If, ast.IfExp, ast.Lambda)):
             guarded = True
     return None, guarded
+
+
+def _updates(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The function updates a model itself (`apply_gradients`, `minimize`, `train_on_batch`): one
+    training step, not an inference or a `Dataset.map` function that `tf.function` also traces."""
+    return any(isinstance(n, ast.Call) and last_name(n.func) in STEP_METHODS for n in ast.walk(function))
 
 
 def _traced_always(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> bool:
@@ -191,7 +245,8 @@ def _under_if(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
 
 
 def _given_to_compile(facts: FileFacts) -> set[str]:
-    """The names of the functions a Keras `compile()` of the file is given (`loss=`, `metrics=`)."""
+    """The names of the functions a Keras `compile()` of the file is given (`loss=`, `metrics=`):
+    not a factory called there (`loss=make_loss(w)`), which runs once, when the model is compiled."""
     names: set[str] = set()
     for site in facts.sites:
         if not is_keras_model_method(site.api, ("compile",)):
@@ -200,6 +255,7 @@ def _given_to_compile(facts: FileFacts) -> set[str]:
         if call is None:
             continue
         for value in (*call.args, *(k.value for k in call.keywords if k.arg in ("loss", "metrics"))):
-            names.update(n.id for n in ast.walk(value) if isinstance(n, ast.Name))
+            called = {id(n.func) for n in ast.walk(value) if isinstance(n, ast.Call)}
+            names.update(n.id for n in ast.walk(value) if isinstance(n, ast.Name) and id(n) not in called)
     defined = {n.name for tree in units(facts) for n in ast.walk(tree) if isinstance(n, FUNCTIONS)}
     return names & defined
