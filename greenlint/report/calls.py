@@ -83,6 +83,7 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
     from rich.text import Text
 
     from greenlint.predict.prediction import Prediction
+    from greenlint.report.total import shown_interval
     from greenlint.rules.base import Site
     from greenlint.units import TIMES, fmt_range
 
@@ -108,7 +109,7 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
             _figure(p, 1) if known else "-",
             _runs_cell(runs, loops) if counted else f"{TIMES} ?",
             _figure(p, loops) if counted and known and loops > 1 else "",
-            fmt_range(*p.interval_j) if p.interval_j and p.interval_j[1] > p.interval_j[0] else "-",
+            fmt_range(*shown) if known and (shown := shown_interval(p.energy_j, p.interval_j, p.floor)) and shown[1] > shown[0] else "-",
             p.label,
         )
     return table

@@ -21,7 +21,7 @@ from urllib.parse import quote
 from greenlint.predict.prediction import Basis
 from greenlint.report.calls import calls_json
 from greenlint.report.escape import visible
-from greenlint.report.total import file_total
+from greenlint.report.total import file_total, shown_interval
 from greenlint.units import TIMES, fmt_energy, fmt_j
 
 #: Nothing may be fetched: styles are inline, there are no scripts or images.
@@ -65,7 +65,8 @@ def rows(callsites_with_predictions: Iterable[tuple]) -> list[Row]:
         count, bound = runs.get("count"), runs.get("bound", "unknown")
         if count is None:  # how often is not known: the literal loops around the call are
             count, bound = int(site["features"].get("loop_multiplier", 1)), "unknown"
-        energy, interval = site["energy_j"], site["interval_j"]
+        energy = site["energy_j"]
+        interval = None if energy is None else shown_interval(energy, site["interval_j"], bool(site.get("floor")))
         total = None if energy is None else energy * count
         out.append(Row(site, count, bound, total, None if not interval else (interval[0] * count, interval[1] * count)))
     order = sorted(range(len(out)), key=lambda i: (out[i].total_j is None, -(out[i].total_j or 0.0), i))

@@ -58,6 +58,11 @@ class Total:
         return said
 
 
+def shown_interval(energy: float, interval: tuple[float, float] | None, floor: bool) -> tuple[float, float] | None:
+    """A site's interval as every view shows it: a floor's starts at its figure ("at least")."""
+    return (energy, interval[1]) if floor and interval else interval
+
+
 def file_total(figures: Iterable[Figure]) -> Total:
     """The total of call sites given as (joules per execution, interval, runs, floor, counted)."""
     calls = unknown = floors = uncounted = 0
@@ -70,6 +75,6 @@ def file_total(figures: Iterable[Figure]) -> Total:
         floors += bool(floor)
         uncounted += not counted
         joules += energy * runs
-        ends = (energy, interval[1]) if floor and interval else interval or (energy, energy)
+        ends = shown_interval(energy, interval, floor) or (energy, energy)
         low, high = low + ends[0] * runs, high + ends[1] * runs
     return Total(calls, unknown, floors, uncounted, joules, low, high)

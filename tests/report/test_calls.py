@@ -80,6 +80,18 @@ def test_a_floor_reads_from_its_figure_as_the_editor_and_the_report_read_it():
     text = _table([(looped, floor)])
     assert "190 J – 36.4 MJ" in text and "1.52 kJ – 291 MJ" in text  # energy, then × 8
     assert "1.01 kJ" not in text  # 8 × the interval's low end, below 8 × the floor
+    assert "126 J" not in text  # nor does the interval column start below the floor
+
+
+def test_a_floors_interval_in_the_energy_report_starts_at_its_figure():
+    from dataclasses import replace
+
+    from greenlint.report.html import rows
+
+    floor = replace(MEASURED, energy_j=190.0, interval_j=(126.0, 3.64e7), floor=True)
+    looped = CallSite("b.py", Span(3, 5, 3, 30), FIT.api, FIT.features, runs={"count": 8, "bound": "exact"})
+    (row,) = rows([(looped, floor)])
+    assert row.interval_j == (190.0 * 8, 3.64e7 * 8)
 
 
 def test_table_shows_location_energy_and_basis():
