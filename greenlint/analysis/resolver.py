@@ -93,6 +93,8 @@ TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 #: of theirs is reported.
 DATA_ROOTS = arrays.DATA_ROOTS
 TF_FUNCTION = "tensorflow.function"
+#: What a layer called on a Keras symbolic tensor gives, where no API says (an operator, a foreign layer).
+KERAS_TENSOR = "tensorflow.keras.KerasTensor"
 #: `tf.distribute` strategies: their `run(fn, args=...)` calls fn on each replica.
 DISTRIBUTE = "tensorflow.distribute."
 DATASET = feat.DATASET
@@ -1446,7 +1448,7 @@ class Resolver:
                 self.result_of(init, args, keywords, node)
             return UserInst(callee.info)
         if kind is Foreign:
-            return callee
+            return _unknown_on_sym(node, args) or callee
         if kind is Choice:  # one of them runs: what they return where they agree
             first = len(self.calls)
             results = [self.call(node, item, args, keywords) for item in callee.items]
@@ -1499,7 +1501,7 @@ class Resolver:
             return None
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
             return self.builtin_call(node.func.id, args, node.lineno)
-        return None
+        return _unknown_on_sym(node, args) if callee is None else None
 
     def replica_call(self, node: ast.Call, named: dict) -> None:
         """`strategy.run(step_fn, args=(x,))`: *step_fn* is called here, on each replica, with
@@ -1989,7 +1991,7 @@ class Resolver:
         left, right = self.expr(node.left), self.expr(node.right)
         sym = work_mod.sym_elementwise(left, right, (id(node), self.instance) if self.instance else id(node)) if type(node.op) is not ast.MatMult else None
         if sym is not None:  # `inputs + attended` in a functional model
-            return Inst("tensorflow.keras.KerasTensor", "operator", {"sym": sym})
+            return Inst(KERAS_TENSOR, "operator", {"sym": sym})
         return self.binop(node.op, left, right)
 
     @staticmethod
@@ -2512,6 +2514,25 @@ def _self_targets(node: ast.FunctionDef) -> set[str]:
                 if type(part) is ast.Attribute and type(part.value) is ast.Name and part.value.id == name:
                     found.add(part.attr)
     return found
+
+
+def _unknown_on_sym(node: ast.Call, args: list) -> Inst | None:
+    """A call of something greenlint does not know (a layer of another library, `InstanceNormalization()(x)`)
+    on a Keras symbolic tensor: a symbolic tensor of unknown shape, so that the model built on it keeps
+    the known layers' work as a lower bound (work.unknown_on_sym); None where its first argument is
+    not symbolic."""
+    sym = work_mod.unknown_on_sym(args[0][1], _called(node)) if args and not args[0][0] else None
+    return Inst(KERAS_TENSOR, "method", {"sym": sym}) if sym is not None else None
+
+
+def _called(node: ast.Call) -> str:
+    """The name a call's callee is written with, its own calls stripped (`InstanceNormalization` for
+    `InstanceNormalization()(x)`), shortened past 60 characters."""
+    func = node.func
+    while type(func) is ast.Call:
+        func = func.func
+    text = ast.unparse(func)
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 def _items(value: Any) -> list | None:
