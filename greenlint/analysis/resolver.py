@@ -444,7 +444,7 @@ class Resolver:
     def s_for(self, node: ast.For) -> None:
         count, trips, upper, value = self.loop_trips(node.iter)
         before = dict(self.scope.names)
-        items = unroll.literal_items(node.iter, value) if len(self.unrolling) < unroll.MAX_DEPTH else None
+        items = unroll.literal_items(value) if len(self.unrolling) < unroll.MAX_DEPTH else None
         if items is not None and not unroll.unrollable(node, before, work_mod.is_model):
             items = None
         models = unroll.models_added_to(node, before, work_mod.is_model) if items is not None else []
@@ -1928,7 +1928,8 @@ class Resolver:
         return value if type(value) is Foreign else None
 
     def loop_iter(self, node: ast.expr) -> tuple[int | None, Any]:
-        """Walk a loop's iterable: (literal trip count or None, the iterable's value)."""
+        """Walk a loop's iterable: (literal trip count or None, the iterable's value: for a `range` of
+        bounds known here, its integers where at most `unroll.MAX_TRIPS`)."""
         if type(node) is ast.Call and type(node.func) is ast.Name and not node.keywords:
             name = node.func.id
             if name == "enumerate" and len(node.args) == 1 and not self.scope.lookup(name)[0]:
@@ -1937,7 +1938,8 @@ class Resolver:
                 values = [self.expr(arg) for arg in node.args]
                 bounds = [v.value for v in values if type(v) is Const and type(v.value) is int]
                 if len(bounds) == len(values) and 1 <= len(bounds) <= 3 and (len(bounds) < 3 or bounds[2] != 0):
-                    return len(range(*bounds)), None
+                    trips = range(*bounds)  # its items too where few, for a loop that builds a graph (unroll.py)
+                    return len(trips), Const(tuple(trips)) if len(trips) <= unroll.MAX_TRIPS else None
                 return None, None
         value = self.expr(node)
         if type(value) is Const and value.value == [] and type(node) is not ast.List:
