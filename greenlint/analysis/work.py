@@ -282,15 +282,21 @@ def model_tensor(model: Any, attr: str) -> Sym | None:
 def model_on_sym(model: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     """Calling a model (as a layer) on symbolic tensor(s), or taking its `output`: the output's Sym,
     with the model's parameters and FLOPs per sample where known (its name among the unknown
-    otherwise); the output's shape is known for a functional model only."""
+    otherwise); the output's shape where known: a functional model's, or a list of layers walked
+    whole from the shape of the one tensor it is called on (a `Sequential` feature extractor,
+    `features = model(img)`), which also sizes a Sequential that declares no input."""
     items = inputs.items if type(inputs) is Seq else (inputs,)
     found = [v.meta.get("sym") if type(v) is Inst else v for v in items]
     syms = [sym for sym in found if type(sym) is Sym]
     if len(syms) != len(found):
         return None
-    net = model_net(model, None, None)
+    given = syms[0].shape if len(syms) == 1 and syms[0].shape is not None else None
+    net = model_net(model, given, "per sample, the shape of the tensor the model is called on")
     graph = model.meta.get("graph")
-    merged = merge_syms(syms, graph.shape if graph is not None else None)
+    shape = graph.shape if graph is not None else None
+    if net is not None and given is not None and not net.partial_flops and net.input_shape == given:
+        shape = shape if shape is not None else net.output_shape
+    merged = merge_syms(syms, shape)
     label = (net.name if net is not None else None) or model.cls.rpartition(".")[2]
     if net is None or net.flops is None:
         return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label))

@@ -166,3 +166,27 @@ def test_a_generator_called_with_its_default_batch_and_an_explicit_one_yields_ea
         """)
     assert work_of(sites, 12, ".fit_generator")["batch_size"] == 16
     assert work_of(sites, 13, ".fit_generator")["batch_size"] == 64
+
+
+def test_a_sequential_feature_extractor_called_on_a_tensor_passes_its_output_shape_on():
+    """ACGAN's discriminator: a Sequential called on an Input (`features = model(img)`), then two Dense
+    heads on its output. The heads' FLOPs need the Sequential's output shape, known where its layers
+    are walked whole from the shape it is called on (a lower bound "unknown: Dense" before); a
+    generator's `Dense(np.prod(img_shape))` is a literal size as well."""
+    sites = analyse("""
+        import numpy as np
+        from tensorflow import keras
+        from tensorflow.keras import layers
+
+        img_shape = (28, 28, 1)
+        trunk = keras.Sequential([layers.Flatten(), layers.Dense(np.prod(img_shape))])
+        img = keras.Input(shape=img_shape)
+        features = trunk(img)
+        model = keras.Model(img, [layers.Dense(1)(features), layers.Dense(10)(features)])
+        model.fit(x=None, epochs=1)
+        """)
+    work = work_of(sites, 11, ".fit")
+    pixels = 28 * 28
+    assert work["params"] == pixels * pixels + pixels + (pixels + 1) + (pixels * 10 + 10)
+    assert work["flops_per_sample"] >= 2 * (pixels * pixels + pixels * 1 + pixels * 10)
+    assert "bound" not in next(s for s in sites if s.span.line == 11).work["flops_per_sample"]
