@@ -1498,7 +1498,7 @@ class Resolver:
             if base:
                 receiver = self.subclass_instance(callee.info, base, "__call__")
                 return self.call(node, Member(receiver, "__call__"), args, keywords)
-            return None
+            return _unknown_on_sym(node, args)  # a layer of the project on a base greenlint does not know
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
             return self.builtin_call(node.func.id, args, node.lineno)
         return _unknown_on_sym(node, args) if callee is None else None
@@ -2519,8 +2519,9 @@ def _self_targets(node: ast.FunctionDef) -> set[str]:
 
 
 def _unknown_on_sym(node: ast.Call, args: list) -> Inst | None:
-    """A call of something greenlint does not know (a layer of another library, `InstanceNormalization()(x)`)
-    on a Keras symbolic tensor: a symbolic tensor of unknown shape, so that the model built on it keeps
+    """A call of something greenlint does not know (a layer of another library, `InstanceNormalization()(x)`,
+    or of the project on a base it does not know, `class RandomWeightedAverage(_Merge)`) on a Keras
+    symbolic tensor: a symbolic tensor of unknown shape, so that the model built on it keeps
     the known layers' work as a lower bound (work.unknown_on_sym); None where its first argument is
     not symbolic."""
     sym = work_mod.unknown_on_sym(args[0][1], _called(node)) if args and not args[0][0] else None
