@@ -217,6 +217,9 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
     shape: tuple | None = None
     if path in _GENERATORS:
         return Inst(GENERATOR, "factory")
+    if path == "numpy.prod" and len(positional) == 1 and not named:  # `Dense(np.prod(img_shape))`: a size
+        factors = _dims(positional[0])
+        return Const(math.prod(factors)) if factors is not None else None
     if path in _JOINS:
         return _joined(path, positional[0] if positional else named.get("arrays"), named.get("axis", Const(0)))
     if path in _NP_LIKE:

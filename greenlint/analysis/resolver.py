@@ -93,6 +93,8 @@ TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 #: of theirs is reported.
 DATA_ROOTS = arrays.DATA_ROOTS
 TF_FUNCTION = "tensorflow.function"
+#: What a layer called on a Keras symbolic tensor gives, where no API says (an operator, a foreign layer).
+KERAS_TENSOR = "tensorflow.keras.KerasTensor"
 #: `tf.distribute` strategies: their `run(fn, args=...)` calls fn on each replica.
 DISTRIBUTE = "tensorflow.distribute."
 DATASET = feat.DATASET
@@ -442,7 +444,7 @@ class Resolver:
     def s_for(self, node: ast.For) -> None:
         count, trips, upper, value = self.loop_trips(node.iter)
         before = dict(self.scope.names)
-        items = unroll.literal_items(node.iter, value) if len(self.unrolling) < unroll.MAX_DEPTH else None
+        items = unroll.literal_items(value) if len(self.unrolling) < unroll.MAX_DEPTH else None
         if items is not None and not unroll.unrollable(node, before, work_mod.is_model):
             items = None
         models = unroll.models_added_to(node, before, work_mod.is_model) if items is not None else []
@@ -1446,7 +1448,7 @@ class Resolver:
                 self.result_of(init, args, keywords, node)
             return UserInst(callee.info)
         if kind is Foreign:
-            return callee
+            return _unknown_on_sym(node, args) or callee
         if kind is Choice:  # one of them runs: what they return where they agree
             first = len(self.calls)
             results = [self.call(node, item, args, keywords) for item in callee.items]
@@ -1496,10 +1498,10 @@ class Resolver:
             if base:
                 receiver = self.subclass_instance(callee.info, base, "__call__")
                 return self.call(node, Member(receiver, "__call__"), args, keywords)
-            return None
+            return _unknown_on_sym(node, args)  # a layer of the project on a base greenlint does not know
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
             return self.builtin_call(node.func.id, args, node.lineno)
-        return None
+        return _unknown_on_sym(node, args) if callee is None else None
 
     def replica_call(self, node: ast.Call, named: dict) -> None:
         """`strategy.run(step_fn, args=(x,))`: *step_fn* is called here, on each replica, with
@@ -1926,7 +1928,8 @@ class Resolver:
         return value if type(value) is Foreign else None
 
     def loop_iter(self, node: ast.expr) -> tuple[int | None, Any]:
-        """Walk a loop's iterable: (literal trip count or None, the iterable's value)."""
+        """Walk a loop's iterable: (literal trip count or None, the iterable's value: for a `range` of
+        bounds known here, its integers where at most `unroll.MAX_TRIPS`)."""
         if type(node) is ast.Call and type(node.func) is ast.Name and not node.keywords:
             name = node.func.id
             if name == "enumerate" and len(node.args) == 1 and not self.scope.lookup(name)[0]:
@@ -1935,7 +1938,8 @@ class Resolver:
                 values = [self.expr(arg) for arg in node.args]
                 bounds = [v.value for v in values if type(v) is Const and type(v.value) is int]
                 if len(bounds) == len(values) and 1 <= len(bounds) <= 3 and (len(bounds) < 3 or bounds[2] != 0):
-                    return len(range(*bounds)), None
+                    trips = range(*bounds)  # its items too where few, for a loop that builds a graph (unroll.py)
+                    return len(trips), Const(tuple(trips)) if len(trips) <= unroll.MAX_TRIPS else None
                 return None, None
         value = self.expr(node)
         if type(value) is Const and value.value == [] and type(node) is not ast.List:
@@ -1989,7 +1993,7 @@ class Resolver:
         left, right = self.expr(node.left), self.expr(node.right)
         sym = work_mod.sym_elementwise(left, right, (id(node), self.instance) if self.instance else id(node)) if type(node.op) is not ast.MatMult else None
         if sym is not None:  # `inputs + attended` in a functional model
-            return Inst("tensorflow.keras.KerasTensor", "operator", {"sym": sym})
+            return Inst(KERAS_TENSOR, "operator", {"sym": sym})
         return self.binop(node.op, left, right)
 
     @staticmethod
@@ -2512,6 +2516,26 @@ def _self_targets(node: ast.FunctionDef) -> set[str]:
                 if type(part) is ast.Attribute and type(part.value) is ast.Name and part.value.id == name:
                     found.add(part.attr)
     return found
+
+
+def _unknown_on_sym(node: ast.Call, args: list) -> Inst | None:
+    """A call of something greenlint does not know (a layer of another library, `InstanceNormalization()(x)`,
+    or of the project on a base it does not know, `class RandomWeightedAverage(_Merge)`) on a Keras
+    symbolic tensor: a symbolic tensor of unknown shape, so that the model built on it keeps
+    the known layers' work as a lower bound (work.unknown_on_sym); None where its first argument is
+    not symbolic."""
+    sym = work_mod.unknown_on_sym(args[0][1], _called(node)) if args and not args[0][0] else None
+    return Inst(KERAS_TENSOR, "method", {"sym": sym}) if sym is not None else None
+
+
+def _called(node: ast.Call) -> str:
+    """The name a call's callee is written with, its own calls stripped (`InstanceNormalization` for
+    `InstanceNormalization()(x)`), shortened past 60 characters."""
+    func = node.func
+    while type(func) is ast.Call:
+        func = func.func
+    text = ast.unparse(func)
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 def _items(value: Any) -> list | None:

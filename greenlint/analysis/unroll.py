@@ -39,18 +39,11 @@ def symbolic(value: Any) -> bool:
     return type(value) is Inst and "sym" in value.meta
 
 
-def literal_items(iterable: ast.expr, value: Any) -> list | None:
-    """The items a loop binds in turn: those of a literal tuple or list (*value*, the iterable's),
-    or of `range(...)` of literal integers; None otherwise, or beyond MAX_TRIPS."""
-    items = None
-    if type(value) is Const and isinstance(value.value, (tuple, list)):
-        items = list(value.value)
-    elif type(iterable) is ast.Call and type(iterable.func) is ast.Name and iterable.func.id == "range" \
-            and not iterable.keywords and 0 < len(iterable.args) <= 3 \
-            and all(type(a) is ast.Constant and type(a.value) is int for a in iterable.args):
-        bounds = [a.value for a in iterable.args]  # type: ignore[attr-defined]
-        if len(bounds) < 3 or bounds[2] != 0:
-            items = list(range(*bounds)) if len(range(*bounds)) <= MAX_TRIPS else None
+def literal_items(value: Any) -> list | None:
+    """The items a loop binds in turn: those of a tuple or list known here (*value*, the iterable's: a
+    literal display, or the integers of a `range` whose bounds are known, `range(self.blocks - 1)`);
+    None otherwise, or beyond MAX_TRIPS."""
+    items = list(value.value) if type(value) is Const and isinstance(value.value, (tuple, list)) else None
     return items if items and len(items) <= MAX_TRIPS else None
 
 

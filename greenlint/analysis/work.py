@@ -282,15 +282,21 @@ def model_tensor(model: Any, attr: str) -> Sym | None:
 def model_on_sym(model: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     """Calling a model (as a layer) on symbolic tensor(s), or taking its `output`: the output's Sym,
     with the model's parameters and FLOPs per sample where known (its name among the unknown
-    otherwise); the output's shape is known for a functional model only."""
+    otherwise); the output's shape where known: a functional model's, or a list of layers walked
+    whole from the shape of the one tensor it is called on (a `Sequential` feature extractor,
+    `features = model(img)`), which also sizes a Sequential that declares no input."""
     items = inputs.items if type(inputs) is Seq else (inputs,)
     found = [v.meta.get("sym") if type(v) is Inst else v for v in items]
     syms = [sym for sym in found if type(sym) is Sym]
     if len(syms) != len(found):
         return None
-    net = model_net(model, None, None)
+    given = syms[0].shape if len(syms) == 1 and syms[0].shape is not None else None
+    net = model_net(model, given, "per sample, the shape of the tensor the model is called on")
     graph = model.meta.get("graph")
-    merged = merge_syms(syms, graph.shape if graph is not None else None)
+    shape = graph.shape if graph is not None else None
+    if net is not None and given is not None and not net.partial_flops and net.input_shape == given:
+        shape = shape if shape is not None else net.output_shape
+    merged = merge_syms(syms, shape)
     label = (net.name if net is not None else None) or model.cls.rpartition(".")[2]
     if net is None or net.flops is None:
         return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label))
@@ -361,18 +367,35 @@ def sym_elementwise(left: Any, right: Any, call_key: Hashable) -> Sym | None:
     return merged
 
 
-def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
-    """Calling a layer on symbolic tensor(s): the output's Sym."""
+def _input_syms(inputs: Any) -> list[Sym] | None:
+    """The Syms of a call's input(s), None unless every one is a symbolic tensor."""
     items = inputs.items if type(inputs) is Seq else (inputs,)
     syms = [v.meta["sym"] for v in items if type(v) is Inst and "sym" in v.meta]
-    if not syms or len(syms) != len(items):
+    return syms if syms and len(syms) == len(items) else None
+
+
+def unknown_on_sym(inputs: Any, label: str) -> Sym | None:
+    """Calling something whose work is unknown (a layer of another library: `InstanceNormalization()(x)`)
+    on symbolic tensor(s): an output of unknown shape, *label* among the unknown, so that the model
+    built on it keeps the known layers' parameters and FLOPs as a lower bound; None unless every
+    input is symbolic."""
+    syms = _input_syms(inputs)
+    if syms is None:
         return None
-    leaf = layer.cls.rpartition(".")[2]
-    shapes = [s.shape for s in syms]
-    found = apply_layer(layer, shapes) if all(s is not None for s in shapes) else None
-    merged = merge_syms(syms, found.shape if found else None)
+    merged = merge_syms(syms, None)
+    return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label))
+
+
+def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
+    """Calling a layer on symbolic tensor(s): the output's Sym."""
+    syms = _input_syms(inputs)
+    if syms is None:
+        return None
+    shapes = [s.shape for s in syms if s.shape is not None]
+    found = apply_layer(layer, shapes) if len(shapes) == len(syms) else None
     if found is None:
-        return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, leaf))
+        return unknown_on_sym(inputs, layer.cls.rpartition(".")[2])
+    merged = merge_syms(syms, found.shape)
     merged.params[id(layer.meta)] = (found.params, layer.meta)  # the meta kept alive: its id stays its own
     merged.flops[call_key] = found.flops
     return merged

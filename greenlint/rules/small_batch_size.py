@@ -203,7 +203,9 @@ class SmallBatchSize(Rule):
     batch (`steps_per_epoch=len(lines) // batch_size`, or none given), and the model's FLOPs are
     known and its step is not compute-bound (a named large model, or a priced step of at least half
     a GPU's peak FLOPs): where greenlint cannot price the model (a detector built by helpers it does
-    not follow), a batch of 4 may already fill the device, so nothing is claimed.
+    not follow), or knows only a lower bound (the layers before a layer of another library, such as
+    keras-contrib's `InstanceNormalization`), a batch of 4 may already fill the device, so nothing
+    is claimed.
 
     A one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or a model's forward
     pass under a `GradientTape`) whose batch greenlint knows (the rows of its inputs, or of its
@@ -293,6 +295,16 @@ class SmallBatchSize(Rule):
             TRAINER.replace("range(0, 1000, batch_size)", "range(100)") + "Trainer().train(epochs=10, batch_size=2)\n"
         ),
         Valid(TRAINER + "Trainer().train(epochs=10, batch_size=64)\n"),  # a batch of 64
+        Valid(  # a layer of another library: the known layers' FLOPs are only a lower bound of the step's
+            "from keras_contrib.layers import InstanceNormalization\n"
+            + TRAINER.replace(
+                "self.model = tf.keras.Sequential([tf.keras.layers.Dense(1)])",
+                "inputs = tf.keras.Input((8,))\n"
+                "        hidden = InstanceNormalization()(tf.keras.layers.Dense(64)(inputs))\n"
+                "        self.model = tf.keras.Model(inputs, tf.keras.layers.Dense(1)(hidden))",
+            )
+            + "Trainer().train(epochs=10, batch_size=2)\n"
+        ),
         Valid(  # a test sets the step's batch: a few batches of toy data on purpose
             TRAINER + "def test_train():\n    Trainer().train(epochs=1, batch_size=2)\n"
         ),
@@ -611,5 +623,6 @@ def _small_known_step(site: Site) -> bool:
     """The model's FLOPs are known and its step is not compute-bound: a batch set through a generator
     or a step function is reported only then. A large model (named or priced) keeps the device busy
     at any batch, and where its FLOPs are unknown (a detector built by helpers greenlint cannot
-    follow) a batch of 4 may already fill the device: unknown stays unknown."""
-    return step_flops(site) is not None and not large_step(site)
+    follow) or only a lower bound (the known layers of a model with a layer of another library) a
+    batch of 4 may already fill the device: unknown stays unknown."""
+    return step_flops(site) is not None and not site.work_lower("flops_per_sample") and not large_step(site)

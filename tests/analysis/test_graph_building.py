@@ -83,6 +83,34 @@ def test_a_loop_over_the_stages_sizes_adds_a_stage_per_trip_and_lists_its_calls_
     assert [s.span.line for s in sites if s.api.endswith("Sequential.add")] == [16]
 
 
+def test_a_range_whose_bounds_are_known_here_adds_a_block_per_trip():
+    """SRGAN's generator: `for _ in range(self.n_residual_blocks - 1)`, its count an attribute set
+    before the builder is called. Its bounds resolve as a literal's do, so the loop is walked trip by
+    trip (it left the generator unseen: the model built after it had no size); a count past
+    `unroll.MAX_TRIPS` is not."""
+    code = """
+        from tensorflow import keras
+        from tensorflow.keras import layers
+
+
+        class Generator:
+            def __init__(self):
+                self.blocks = BLOCKS
+                self.model = self.build()
+                self.model.fit(x=None, epochs=1)
+
+            def build(self):
+                inp = keras.Input((64, 64, 3))
+                x = layers.Conv2D(64, 3, padding="same")(inp)
+                for _ in range(self.blocks - 1):
+                    x = layers.Conv2D(64, 3, padding="same")(x)
+                return keras.Model(inp, x)
+        """
+    three = work_of(analyse(code.replace("BLOCKS", "4")), 10, ".fit")
+    assert three["params"] == CONV[(3, 64)] + 3 * (3 * 3 * 64 * 64 + 64)
+    assert work_of(analyse(code.replace("BLOCKS", "1000")), 10, ".fit").get("params") is None
+
+
 def test_a_loop_left_early_is_not_walked_trip_by_trip():
     sites = analyse("""
         from tensorflow import keras
@@ -138,3 +166,27 @@ def test_a_generator_called_with_its_default_batch_and_an_explicit_one_yields_ea
         """)
     assert work_of(sites, 12, ".fit_generator")["batch_size"] == 16
     assert work_of(sites, 13, ".fit_generator")["batch_size"] == 64
+
+
+def test_a_sequential_feature_extractor_called_on_a_tensor_passes_its_output_shape_on():
+    """ACGAN's discriminator: a Sequential called on an Input (`features = model(img)`), then two Dense
+    heads on its output. The heads' FLOPs need the Sequential's output shape, known where its layers
+    are walked whole from the shape it is called on (a lower bound "unknown: Dense" before); a
+    generator's `Dense(np.prod(img_shape))` is a literal size as well."""
+    sites = analyse("""
+        import numpy as np
+        from tensorflow import keras
+        from tensorflow.keras import layers
+
+        img_shape = (28, 28, 1)
+        trunk = keras.Sequential([layers.Flatten(), layers.Dense(np.prod(img_shape))])
+        img = keras.Input(shape=img_shape)
+        features = trunk(img)
+        model = keras.Model(img, [layers.Dense(1)(features), layers.Dense(10)(features)])
+        model.fit(x=None, epochs=1)
+        """)
+    work = work_of(sites, 11, ".fit")
+    pixels = 28 * 28
+    assert work["params"] == pixels * pixels + pixels + (pixels + 1) + (pixels * 10 + 10)
+    assert work["flops_per_sample"] >= 2 * (pixels * pixels + pixels * 1 + pixels * 10)
+    assert "bound" not in next(s for s in sites if s.span.line == 11).work["flops_per_sample"]

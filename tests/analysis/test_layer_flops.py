@@ -257,3 +257,49 @@ def test_a_model_whose_outputs_are_reassigned_is_no_longer_the_whole_network():
     assert before["params"]["value"] == 143_667_240
     assert "params" not in after or after["params"]["value"] is None
     assert after["flops_per_sample"]["value"] is None
+
+
+def test_a_layer_of_another_library_leaves_the_known_layers_as_a_lower_bound():
+    """CycleGAN's discriminator: keras-contrib's InstanceNormalization, which greenlint does not know,
+    between convolutions it does. The model is seen (it was not: its step was unpriced), its
+    FLOPs the layers before the unknown one, marked a lower bound: the unknown layer's output shape
+    is unknown, so the convolution after it is unknown too, never guessed."""
+    code = """
+    from keras_contrib.layers import InstanceNormalization
+
+    def build_discriminator():
+        img = tf.keras.Input(shape=(128, 128, 3))
+        d = tf.keras.layers.Conv2D(64, kernel_size=4, strides=2, padding="same")(img)
+        d = InstanceNormalization()(d)
+        return tf.keras.Model(img, tf.keras.layers.Conv2D(1, kernel_size=4, padding="same")(d))
+
+    d_a = build_discriminator()
+    d_a.train_on_batch(np.zeros((1, 128, 128, 3)), np.zeros((1, 64, 64, 1)))
+    """
+    flops = work_of(code, "tensorflow.keras.Model.train_on_batch")["flops_per_sample"]
+    assert flops["value"] == 2 * 64 * 64 * (4 * 4 * 3) * 64  # the first convolution alone
+    assert flops["bound"] == "lower"
+    assert "InstanceNormalization" in flops["note"] and "Conv2D" in flops["note"]
+
+
+def test_a_project_layer_on_an_unknown_base_leaves_the_known_layers_as_a_lower_bound():
+    """WGAN-GP's critic model: `RandomWeightedAverage(_Merge)`, a class of the project on a private Keras
+    base greenlint does not know, called on two symbolic tensors. The model built on its output is
+    seen, its known layers a lower bound (it was not built statically before)."""
+    code = """
+    from keras.layers.merge import _Merge
+
+    class RandomWeightedAverage(_Merge):
+        def _merge_function(self, inputs):
+            return 0.5 * inputs[0] + 0.5 * inputs[1]
+
+    real = tf.keras.Input(shape=(8,))
+    noise = tf.keras.Input(shape=(4,))
+    fake = tf.keras.layers.Dense(8)(noise)
+    mixed = RandomWeightedAverage()([real, fake])
+    critic = tf.keras.Model([real, noise], tf.keras.layers.Dense(1)(mixed))
+    critic.train_on_batch([np.zeros((32, 8)), np.zeros((32, 4))], np.zeros((32, 1)))
+    """
+    flops = work_of(code, "tensorflow.keras.Model.train_on_batch")["flops_per_sample"]
+    assert flops["value"] == 2 * 4 * 8  # the Dense on the noise alone
+    assert flops["bound"] == "lower" and "RandomWeightedAverage" in flops["note"]
