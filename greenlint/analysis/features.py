@@ -42,6 +42,9 @@ model_name             models from `keras.applications` ("ResNet50")
 input_kind             `fit`/`fit_generator`: what its batches come from, where known (`input_kind`)
 input_plain_flow       `fit`/`fit_generator` fed by an `ImageDataGenerator.flow()` of arrays whose
                        arguments are all literal and none augments: true (hostwork.augments)
+input_sliced           `fit`/`fit_generator` fed by an instance of a `Sequence` class whose `__getitem__`
+                       only slices what the instance holds (no loop, no call but index arithmetic):
+                       true (hostwork.slices_only)
 input_host_work        `fit`/`fit_generator` fed by a Python generator or an `ImageDataGenerator` flow, or
                        `train_on_batch` on a batch
                        drawn from one or from an `ImageDataGenerator` flow (`next(gen)`), or returned
@@ -330,6 +333,16 @@ def input_plain_flow(named: dict[str, Any]) -> bool:
     generator's arguments are all known and none transforms each image (hostwork.augments)."""
     value: Any = named.get("x", named.get("generator"))
     return type(value) is Inst and value.cls == FLOW_ITERATOR and value.meta.get("plain", False)
+
+
+def input_sliced(named: dict[str, Any]) -> bool:
+    """Whether a `fit`/`fit_generator` call is given an instance of a `Sequence` class (of the file or
+    a project module) whose `__getitem__` only slices what the instance holds (hostwork.slices_only)."""
+    value: Any = named.get("x", named.get("generator"))
+    if type(value) is ExtInst:
+        return value.cls.sliced
+    method = value.info.find_method("__getitem__") if type(value) is UserInst else None
+    return method is not None and hostwork.slices_only(method.node)
 
 
 def drawn_host_work(named: dict[str, Any]) -> tuple[str, int] | None:

@@ -12,10 +12,14 @@ and so do the batches drawn from such a generator or flow (`arrays.drawn`).
 
 A decode outside any loop of the function (one image read once) is kept apart (`once`): it becomes
 per-item work where a caller calls the function inside a loop of its own.
+
+A `keras.utils.Sequence` whose `__getitem__` only slices what the instance holds (`slices_only`)
+does no per-item work at all: a batch costs a copy of its rows, whatever the data.
 """
 
 from __future__ import annotations
 
+import ast
 import os
 
 #: Roots of the libraries whose decode calls are listed below (the resolver follows their imports);
@@ -44,6 +48,26 @@ AUGMENTS = frozenset({
     "rotation_range", "width_shift_range", "height_shift_range", "brightness_range", "shear_range",
     "zoom_range", "channel_shift_range", "horizontal_flip", "vertical_flip", "zca_whitening",
 })
+
+
+#: The calls a `__getitem__` that only slices may make: index arithmetic on the batch's bounds.
+INDEXING = frozenset({"len", "range", "slice", "min", "max", "int"})
+#: Nodes that repeat work per item (a loop, a comprehension).
+PER_ITEM = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def slices_only(function: ast.AST) -> bool:
+    """Whether a `Sequence`'s `__getitem__` only slices what it holds (`return self.x[i * n:(i + 1) * n],
+    ...`): no loop or comprehension, and no call but the index arithmetic of `INDEXING`; the batch is
+    then a copy of rows already in memory."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    for node in ast.walk(ast.Module(body=function.body, type_ignores=[])):
+        if isinstance(node, PER_ITEM):
+            return False
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in INDEXING):
+            return False
+    return True
 
 
 def augments(init: object, complete: bool) -> bool | None:

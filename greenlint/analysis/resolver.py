@@ -1700,6 +1700,8 @@ class Resolver:
                 features["input_host_work"] = host
             if kind == "sequence" and feat.input_plain_flow(named):
                 features["input_plain_flow"] = True
+            if kind == "sequence" and feat.input_sliced(named):
+                features["input_sliced"] = True
         elif api.endswith(".train_on_batch"):
             drawn = feat.drawn_host_work(named)
             if drawn is not None:

@@ -25,7 +25,10 @@ class GeneratorInOneWorker(Rule):
     with `--workers` defaulting to 1, or passed so by every call of the function). Not reported: a `.flow()` of arrays whose
     `ImageDataGenerator`'s arguments are all literals and none augments (rotations, shifts,
     shears, zooms, flips, brightness or channel shifts, ZCA whitening: hostwork.py), which
-    slices (and at most rescales) arrays already in memory, cheap beside a step; a fit fed
+    slices (and at most rescales) arrays already in memory, cheap beside a step; an instance of
+    a `Sequence` class whose `__getitem__` only slices what the instance holds (no loop, no
+    comprehension, no call but `len`, `range`, `slice`, `min`, `max` or `int`: the analysis's
+    `input_sliced`), whose batch is a copy of rows already in memory whatever the worker count; a fit fed
     by a plain Python generator (a call of a generator function: more workers would break it, see Fix safety), by a
     tf.data pipeline or arrays, or by data of unknown kind; a fit whose `workers` is not
     known, or is more than 1; one in test code; one in a file that hides every GPU at top
@@ -136,6 +139,15 @@ class GeneratorInOneWorker(Rule):
             "train = tf.keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255).flow(x, y, batch_size=32)\n"
             "m.fit(train, epochs=5)\n"
         ),
+        Valid(  # a Sequence of the file whose batches are slices of the arrays it holds: no per-item work
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Batches(tf.keras.utils.Sequence):\n    def __init__(self, x, y, size):\n"
+            "        self.x, self.y, self.size = x, y, size\n"
+            "    def __len__(self):\n        return len(self.x) // self.size\n"
+            "    def __getitem__(self, i):\n        rows = slice(i * self.size, min((i + 1) * self.size, len(self.x)))\n"
+            "        return self.x[rows], self.y[rows]\n"
+            "m.fit(Batches(x, y, 32), epochs=20)\n"
+        ),
         Valid(  # the input's kind is not known (a parameter, another library)
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n"
         ),
@@ -147,6 +159,16 @@ class GeneratorInOneWorker(Rule):
             "m.fit_generator(Batches(), steps_per_epoch=100, epochs=5)\n",
             line=6,
             message_contains="one worker (the default)",
+        ),
+        Invalid(  # a Sequence whose items are read from files in a loop over the batch
+            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Batches(tf.keras.utils.Sequence):\n    def __init__(self, ids, size):\n"
+            "        self.ids, self.size = ids, size\n"
+            "    def __len__(self):\n        return len(self.ids) // self.size\n"
+            "    def __getitem__(self, i):\n        ids = self.ids[i * self.size:(i + 1) * self.size]\n"
+            "        return np.stack([np.load('data/' + k + '.npy') for k in ids]), np.zeros(len(ids))\n"
+            "m.fit(Batches(ids, 32), epochs=20)\n",
+            line=12,
         ),
         Invalid(  # one of two Sequence subclasses, picked at run time
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -192,8 +214,8 @@ class GeneratorInOneWorker(Rule):
                 continue
             if site.features.get("input_kind") != "sequence":  # see Fix safety
                 continue
-            if site.features.get("input_plain_flow"):
-                continue  # a flow of arrays in memory, neither read nor warped per item: a slice per batch
+            if site.features.get("input_plain_flow") or site.features.get("input_sliced"):
+                continue  # arrays in memory, neither read nor warped per item: a slice per batch
             call = facts.node(site)
             if call is None or any(k.arg is None for k in call.keywords):
                 continue

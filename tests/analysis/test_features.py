@@ -480,6 +480,32 @@ def test_fit_on_an_image_data_generator_flow_says_whether_each_item_is_worked_on
         assert (fit.get("input_host_work"), fit.get("input_plain_flow")) == (host, plain), (init, given)
 
 
+def test_fit_on_a_sequence_that_only_slices_what_it_holds_is_sliced():
+    code = """
+        import numpy as np
+        class Batches(keras.utils.Sequence):
+            def __init__(self, x, y, size):
+                self.x, self.y, self.size = x, y, size
+            def __getitem__(self, i):
+                {}
+        class Later(Batches):
+            pass
+        m = keras.Sequential()
+        m.fit(Later(x, y, 32), epochs=5)
+        """
+    found = {
+        "return self.x[i * self.size:(i + 1) * self.size], self.y[i * self.size:(i + 1) * self.size]": True,
+        "rows = slice(i * self.size, min(len(self.x), (i + 1) * self.size))\n"
+        "                return self.x[rows], self.y[rows]": True,
+        "return np.stack([self.x[k] for k in range(i, i + self.size)]), self.y[i]": None,  # a comprehension
+        "return np.load(self.x[i]), self.y[i]": None,  # a call: a file read per batch
+        "return augment(self.x[i]), self.y[i]": None,  # a call the analysis does not see into
+    }
+    for body, sliced in found.items():
+        fit = calls(code.format(body))["tensorflow.keras.Sequential.fit"]
+        assert fit.get("input_sliced") is sliced, body
+
+
 def test_fit_input_kind_says_what_the_batches_come_from():
     code = """
         import numpy as np

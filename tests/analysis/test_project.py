@@ -365,6 +365,25 @@ def test_a_generators_host_work_is_known_across_modules(tmp_path):
     assert fit.features.get("input_host_work") == "`cv2.imread` (images.py line 5)"
 
 
+def test_a_project_sequence_that_only_slices_what_it_holds_is_sliced_in_its_subclasses(tmp_path):
+    """A `Sequence` of another module whose `__getitem__` slices the arrays it holds: the fit on it,
+    or on a subclass that keeps that `__getitem__`, is fed slices; one that overrides it reading a file is not."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "batches.py").write_text(
+        "import numpy as np\nfrom tensorflow import keras\n\n\nclass Rows(keras.utils.Sequence):\n"
+        "    def __getitem__(self, i):\n        return self.x[i * 32:(i + 1) * 32], self.y[i * 32:(i + 1) * 32]\n\n\n"
+        "class Kept(Rows):\n    pass\n\n\nclass Files(Rows):\n"
+        "    def __getitem__(self, i):\n        return np.load(self.x[i]), self.y[i]\n"
+    )
+    main = tmp_path / "main.py"
+    main.write_text(
+        "from tensorflow import keras\nfrom batches import Files, Kept, Rows\nmodel = keras.Sequential()\n"
+        "model.fit(Rows(), epochs=2)\nmodel.fit(Kept(), epochs=2)\nmodel.fit(Files(), epochs=2)\n"
+    )
+    fits = [site for site in analyse_file(main).callsites if site.api.endswith(".fit")]
+    assert [fit.features.get("input_sliced") for fit in fits] == [True, True, None]
+
+
 @pytest.mark.parametrize(
     ("script", "kind"),
     [
