@@ -70,6 +70,25 @@ def slices_only(function: ast.AST) -> bool:
     return True
 
 
+def given_workers(init: ast.AST) -> int | str | None:
+    """The `workers` a `Sequence`'s constructor gives `super().__init__()` (Keras 3's `PyDataset` is
+    given its workers there, not `fit()`): the literal count, "given" where it is not a literal
+    integer, None where it gives none."""
+    if not isinstance(init, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    for node in ast.walk(ast.Module(body=init.body, type_ignores=[])):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or node.func.attr != "__init__":
+            continue
+        made = node.func.value
+        if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "super"):
+            continue
+        for keyword in node.keywords:
+            if keyword.arg == "workers":
+                value = keyword.value
+                return value.value if isinstance(value, ast.Constant) and type(value.value) is int else "given"
+    return None
+
+
 def augments(init: object, complete: bool) -> bool | None:
     """Whether an `ImageDataGenerator` transforms each image, from its literal constructor arguments
     (*init*): True where one of them does; False where none does and they are all it was given

@@ -610,9 +610,13 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             ext.hosts.update(base.hosts)
             if "__getitem__" in base.methods:
                 ext.sliced = base.sliced
+            if "__init__" in base.methods:
+                ext.workers = base.workers
         for name, method in klass.methods.items():
             if name == "__getitem__":
                 ext.sliced = hostwork.slices_only(method.node)
+            elif name == "__init__":
+                ext.workers = hostwork.given_workers(method.node)
             if method.runs is not None:
                 ext.runs[name] = method.runs
             if method.host is not None or method.host_once is not None:

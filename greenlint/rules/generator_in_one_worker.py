@@ -22,7 +22,10 @@ class GeneratorInOneWorker(Rule):
     deriving `Sequence`, made in the file or in a project module it imports (the analysis's
     `input_kind` feature), with `workers` left at its default (1) or set to 0 or 1, as
     written or as the default of a parameter or a flag of the file (`workers=args.workers`
-    with `--workers` defaulting to 1, or passed so by every call of the function). Not reported: a `.flow()` of arrays whose
+    with `--workers` defaulting to 1, or passed so by every call of the function). A fit given no
+    `workers` on a Keras 3 `PyDataset` counts those its class's constructor gives
+    `super().__init__()` (the analysis's `input_workers`): reported at a literal 0 or 1, not at 2
+    or more nor at an expression. Not reported: a `.flow()` of arrays whose
     `ImageDataGenerator`'s arguments are all literals and none augments (rotations, shifts,
     shears, zooms, flips, brightness or channel shifts, ZCA whitening: hostwork.py), which
     slices (and at most rescales) arrays already in memory, cheap beside a step; an instance of
@@ -148,6 +151,13 @@ class GeneratorInOneWorker(Rule):
             "        return self.x[rows], self.y[rows]\n"
             "m.fit(Batches(x, y, 32), epochs=20)\n"
         ),
+        Valid(  # Keras 3: the PyDataset's constructor gives it eight worker processes
+            "import keras\nm = keras.Sequential()\n"
+            "class Images(keras.utils.PyDataset):\n    def __init__(self, paths, **kwargs):\n"
+            "        super().__init__(workers=8, use_multiprocessing=True, **kwargs)\n        self.paths = paths\n"
+            "    def __getitem__(self, i):\n        return load(self.paths[i])\n"
+            "m.fit(Images(paths), epochs=20)\n"
+        ),
         Valid(  # the input's kind is not known (a parameter, another library)
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n"
         ),
@@ -169,6 +179,15 @@ class GeneratorInOneWorker(Rule):
             "        return np.stack([np.load('data/' + k + '.npy') for k in ids]), np.zeros(len(ids))\n"
             "m.fit(Batches(ids, 32), epochs=20)\n",
             line=12,
+        ),
+        Invalid(  # Keras 3: the PyDataset's constructor gives it one worker
+            "import keras\nm = keras.Sequential()\n"
+            "class Images(keras.utils.PyDataset):\n    def __init__(self, paths):\n"
+            "        super().__init__(workers=1)\n        self.paths = paths\n"
+            "    def __getitem__(self, i):\n        return load(self.paths[i])\n"
+            "m.fit(Images(paths), epochs=20)\n",
+            line=9,
+            message_contains="workers=1 given to the `PyDataset`'s constructor",
         ),
         Invalid(  # one of two Sequence subclasses, picked at run time
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -227,8 +246,15 @@ class GeneratorInOneWorker(Rule):
 
 
 def one_worker(facts: FileFacts, site: Site, call: ast.Call) -> str | None:
-    """How the fit's one worker is set ("the default", "workers=1, the default of `--workers`"),
-    None where it has more than one or the number is not known."""
+    """How the fit's one worker is set ("the default", "workers=1, the default of `--workers`",
+    "workers=1 given to the `PyDataset`'s constructor"), None where it has more than one or the
+    number is not known. A fit given no `workers` draws a Keras 3 `PyDataset` with the workers its
+    constructor gives `super().__init__()` (the analysis's `input_workers`)."""
+    given = site.features.get("input_workers")
+    if given is not None and keyword(call, "workers") is None and not binds(call, "workers", position=10):
+        if isinstance(given, int) and 0 <= given <= 1:
+            return f"workers={given} given to the `PyDataset`'s constructor"
+        return None
     found = worker_setting(facts, site, call)
     return None if found is None else found[1]
 

@@ -506,6 +506,28 @@ def test_fit_on_a_sequence_that_only_slices_what_it_holds_is_sliced():
         assert fit.get("input_sliced") is sliced, body
 
 
+def test_fit_on_a_py_dataset_reads_the_workers_its_constructor_gives():
+    code = """
+        class Batches(keras.utils.PyDataset):
+            def __init__(self, n, **kwargs):
+                {}
+        class Later(Batches):
+            pass
+        m = keras.Sequential()
+        m.fit(Later(4), epochs=5)
+        """
+    found = {
+        "super().__init__(workers=8, use_multiprocessing=True, **kwargs)": 8,
+        "super().__init__(workers=1)": 1,
+        "super().__init__(workers=n)": "given",
+        "super().__init__(**kwargs)": None,
+        "self.n = n": None,
+    }
+    for body, workers in found.items():
+        fit = calls(code.format(body))["tensorflow.keras.Sequential.fit"]
+        assert fit.get("input_workers") == workers, body
+
+
 def test_fit_input_kind_says_what_the_batches_come_from():
     code = """
         import numpy as np
