@@ -6,7 +6,18 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, is_keras_model_method, keyword
+from greenlint.rules.base import (
+    FileFacts,
+    Invalid,
+    Rule,
+    Site,
+    Valid,
+    argument,
+    binds,
+    is_keras_model_method,
+    keyword,
+)
+from greenlint.rules.callbacks import constructors
 from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
@@ -23,9 +34,10 @@ class GeneratorInOneWorker(Rule):
     `input_kind` feature), with `workers` left at its default (1) or set to 0 or 1, as
     written or as the default of a parameter or a flag of the file (`workers=args.workers`
     with `--workers` defaulting to 1, or passed so by every call of the function). A fit given no
-    `workers` on a Keras 3 `PyDataset` counts those its class's constructor gives
-    `super().__init__()` (the analysis's `input_workers`): reported at a literal 0 or 1, not at 2
-    or more nor at an expression. Not reported: a `.flow()` of arrays whose
+    `workers` on a Keras 3 `PyDataset` counts those the call making it passes
+    (`Images(paths, workers=4)`, directly or through the name the file assigns it to), else those
+    its class's constructor gives `super().__init__()` (the analysis's `input_workers`): reported
+    at a literal 0 or 1, not at 2 or more nor at an expression. Not reported: a `.flow()` of arrays whose
     `ImageDataGenerator`'s arguments are all literals and none augments (rotations, shifts,
     shears, zooms, flips, brightness or channel shifts, ZCA whitening: hostwork.py), which
     slices (and at most rescales) arrays already in memory, cheap beside a step; an instance of
@@ -158,6 +170,13 @@ class GeneratorInOneWorker(Rule):
             "    def __getitem__(self, i):\n        return load(self.paths[i])\n"
             "m.fit(Images(paths), epochs=20)\n"
         ),
+        Valid(  # Keras 3: the PyDataset given four workers where it is made, through its constructor's **kwargs
+            "import keras\nm = keras.Sequential()\n"
+            "class Images(keras.utils.PyDataset):\n    def __init__(self, paths, **kwargs):\n"
+            "        super().__init__(**kwargs)\n        self.paths = paths\n"
+            "    def __getitem__(self, i):\n        return load(self.paths[i])\n"
+            "train = Images(paths, workers=4, use_multiprocessing=True)\nm.fit(train, epochs=20)\n"
+        ),
         Valid(  # the input's kind is not known (a parameter, another library)
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n"
         ),
@@ -187,7 +206,7 @@ class GeneratorInOneWorker(Rule):
             "    def __getitem__(self, i):\n        return load(self.paths[i])\n"
             "m.fit(Images(paths), epochs=20)\n",
             line=9,
-            message_contains="workers=1 given to the `PyDataset`'s constructor",
+            message_contains="workers=1 given to the `PyDataset`",
         ),
         Invalid(  # one of two Sequence subclasses, picked at run time
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -247,16 +266,33 @@ class GeneratorInOneWorker(Rule):
 
 def one_worker(facts: FileFacts, site: Site, call: ast.Call) -> str | None:
     """How the fit's one worker is set ("the default", "workers=1, the default of `--workers`",
-    "workers=1 given to the `PyDataset`'s constructor"), None where it has more than one or the
-    number is not known. A fit given no `workers` draws a Keras 3 `PyDataset` with the workers its
-    constructor gives `super().__init__()` (the analysis's `input_workers`)."""
-    given = site.features.get("input_workers")
-    if given is not None and keyword(call, "workers") is None and not binds(call, "workers", position=10):
-        if isinstance(given, int) and 0 <= given <= 1:
-            return f"workers={given} given to the `PyDataset`'s constructor"
-        return None
+    "workers=1 given to the `PyDataset`"), None where it has more than one or the number is not
+    known. A fit given no `workers` draws a Keras 3 `PyDataset` with the workers it is made with
+    (`constructed_workers`), else those its constructor gives `super().__init__()` (the
+    analysis's `input_workers`)."""
+    if keyword(call, "workers") is None and not binds(call, "workers", position=10):
+        made = constructed_workers(facts, call)
+        given = site.features.get("input_workers") if made is None else made
+        if given is not None:
+            return f"workers={given} given to the `PyDataset`" if isinstance(given, int) and 0 <= given <= 1 else None
     found = worker_setting(facts, site, call)
     return None if found is None else found[1]
+
+
+def constructed_workers(facts: FileFacts, call: ast.Call) -> int | str | None:
+    """The `workers` the call constructing the fit's input passes it (`Images(paths, workers=4)`,
+    directly or through the name the file assigns it to: a Keras 3 `PyDataset` takes them so):
+    the literal count, "given" where not a literal or where the constructions disagree, None
+    where none passes any."""
+    data = argument(call, "x", 0) or argument(call, "generator")
+    made = constructors(facts, data) if data is not None else None
+    found: set[int | str] = set()
+    for construction in made or []:
+        given = keyword(construction, "workers")
+        if given is not None:
+            value = given.value
+            found.add(value.value if isinstance(value, ast.Constant) and type(value.value) is int else "given")
+    return None if not found else found.pop() if len(found) == 1 else "given"
 
 
 def worker_setting(facts: FileFacts, site: Site, call: ast.Call) -> tuple[int, str] | None:
