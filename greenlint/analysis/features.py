@@ -43,8 +43,8 @@ input_kind             `fit`/`fit_generator`: what its batches come from, where 
 input_plain_flow       `fit`/`fit_generator` fed by an `ImageDataGenerator.flow()` of arrays whose
                        arguments are all literal and none augments: true (hostwork.augments)
 input_sliced           `fit`/`fit_generator` fed by an instance of a `Sequence` class whose `__getitem__`
-                       only slices what the instance holds (no loop, no call but index arithmetic):
-                       true (hostwork.slices_only)
+                       only slices arrays the instance is known to hold (no loop, no call but index
+                       arithmetic): true (hostwork.slices_only)
 input_workers          `fit`/`fit_generator` fed by an instance of a `Sequence` class whose constructor gives
                        `super().__init__()` its `workers` (Keras 3's `PyDataset`): the literal count, or
                        "given" (hostwork.given_workers)
@@ -340,12 +340,12 @@ def input_plain_flow(named: dict[str, Any]) -> bool:
 
 def input_sliced(named: dict[str, Any]) -> bool:
     """Whether a `fit`/`fit_generator` call is given an instance of a `Sequence` class (of the file or
-    a project module) whose `__getitem__` only slices what the instance holds (hostwork.slices_only)."""
+    a project module) whose `__getitem__` only slices arrays the instance holds (hostwork.slices_only)."""
     value: Any = named.get("x", named.get("generator"))
     if type(value) is ExtInst:
         return value.cls.sliced
     method = value.info.find_method("__getitem__") if type(value) is UserInst else None
-    return method is not None and hostwork.slices_only(method.node)
+    return method is not None and hostwork.slices_only(method.node, lambda name: value.info.find_attr(name)[1])
 
 
 def input_workers(named: dict[str, Any]) -> int | str | None:

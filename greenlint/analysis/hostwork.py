@@ -13,7 +13,7 @@ and so do the batches drawn from such a generator or flow (`arrays.drawn`).
 A decode outside any loop of the function (one image read once) is kept apart (`once`): it becomes
 per-item work where a caller calls the function inside a loop of its own.
 
-A `keras.utils.Sequence` whose `__getitem__` only slices what the instance holds (`slices_only`)
+A `keras.utils.Sequence` whose `__getitem__` only slices arrays the instance holds (`slices_only`)
 does no per-item work at all: a batch costs a copy of its rows, whatever the data.
 """
 
@@ -21,6 +21,11 @@ from __future__ import annotations
 
 import ast
 import os
+from collections.abc import Callable
+from typing import Any
+
+from greenlint.analysis.arrays import ARRAY, TENSOR
+from greenlint.analysis.values import Inst
 
 #: Roots of the libraries whose decode calls are listed below (the resolver follows their imports);
 #: SciPy's readers are followed alone (`holds`), its other names staying foreign.
@@ -56,18 +61,38 @@ INDEXING = frozenset({"len", "range", "slice", "min", "max", "int"})
 PER_ITEM = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def slices_only(function: ast.AST) -> bool:
-    """Whether a `Sequence`'s `__getitem__` only slices what it holds (`return self.x[i * n:(i + 1) * n],
-    ...`): no loop or comprehension, and no call but the index arithmetic of `INDEXING`; the batch is
-    then a copy of rows already in memory."""
+def slices_only(function: ast.AST, held: Callable[[str], Any]) -> bool:
+    """Whether a `Sequence`'s `__getitem__` only slices arrays it holds (`return self.x[i * n:(i + 1) * n],
+    ...`): no loop or comprehension, no call but the index arithmetic of `INDEXING`, and every
+    attribute it indexes or binds to a name (`self.x`) holds NumPy arrays or tensors (*held*: an
+    attribute's value, `arrays.ARRAY`/`TENSOR`); a batch is then a copy of rows already in memory.
+    An attribute of unknown value, or holding a flow or another `Sequence`, may do work when indexed."""
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    for node in ast.walk(ast.Module(body=function.body, type_ignores=[])):
+    body = ast.Module(body=function.body, type_ignores=[])
+    sliced = {  # the names bound to a slice in the body
+        target.id
+        for node in ast.walk(body)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    for node in ast.walk(body):
         if isinstance(node, PER_ITEM):
             return False
         if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in INDEXING):
             return False
+        indexed = node.value if isinstance(node, (ast.Subscript, ast.Assign)) else None
+        if isinstance(indexed, ast.Name) and isinstance(node, ast.Subscript) and indexed.id not in sliced:
+            return False  # a parameter or a name bound to anything else, indexed
+        own = isinstance(indexed, ast.Attribute) and isinstance(indexed.value, ast.Name) and indexed.value.id == "self"
+        if own and not _in_memory(held(indexed.attr)):  # type: ignore[union-attr]
+            return False
     return True
+
+
+def _in_memory(value: Any) -> bool:
+    return type(value) is Inst and value.cls in (ARRAY, TENSOR)
 
 
 def given_workers(init: ast.AST) -> int | str | None:

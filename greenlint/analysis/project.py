@@ -614,7 +614,7 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
                 ext.workers = base.workers
         for name, method in klass.methods.items():
             if name == "__getitem__":
-                ext.sliced = hostwork.slices_only(method.node)
+                ext.sliced = hostwork.slices_only(method.node, lambda attr: info.find_attr(attr)[1])
             elif name == "__init__":
                 ext.workers = hostwork.given_workers(method.node)
             if method.runs is not None:

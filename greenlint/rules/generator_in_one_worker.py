@@ -41,9 +41,10 @@ class GeneratorInOneWorker(Rule):
     `ImageDataGenerator`'s arguments are all literals and none augments (rotations, shifts,
     shears, zooms, flips, brightness or channel shifts, ZCA whitening: hostwork.py), which
     slices (and at most rescales) arrays already in memory, cheap beside a step; an instance of
-    a `Sequence` class whose `__getitem__` only slices what the instance holds (no loop, no
-    comprehension, no call but `len`, `range`, `slice`, `min`, `max` or `int`: the analysis's
-    `input_sliced`), whose batch is a copy of rows already in memory whatever the worker count; a fit fed
+    a `Sequence` class whose `__getitem__` only slices NumPy arrays or tensors the instance is
+    known to hold (no loop, no comprehension, no call but `len`, `range`, `slice`, `min`, `max` or
+    `int`: the analysis's `input_sliced`; an attribute of unknown value may be a flow that reads
+    files when indexed), whose batch is a copy of rows already in memory whatever the worker count; a fit fed
     by a plain Python generator (a call of a generator function: more workers would break it, see Fix safety), by a
     tf.data pipeline or arrays, or by data of unknown kind; a fit whose `workers` is not
     known, or is more than 1; one in test code; one in a file that hides every GPU at top
@@ -156,6 +157,7 @@ class GeneratorInOneWorker(Rule):
         ),
         Valid(  # a Sequence of the file whose batches are slices of the arrays it holds: no per-item work
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "(x, y), _ = tf.keras.datasets.mnist.load_data()\n"
             "class Batches(tf.keras.utils.Sequence):\n    def __init__(self, x, y, size):\n"
             "        self.x, self.y, self.size = x, y, size\n"
             "    def __len__(self):\n        return len(self.x) // self.size\n"
@@ -207,6 +209,15 @@ class GeneratorInOneWorker(Rule):
             "m.fit(Images(paths), epochs=20)\n",
             line=9,
             message_contains="workers=1 given to the `PyDataset`",
+        ),
+        Invalid(  # a Sequence indexing the augmenting flows it holds: each index reads and warps images
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Pair(tf.keras.utils.Sequence):\n    def __init__(self, images, masks):\n"
+            "        self.images, self.masks = images, masks\n"
+            "    def __getitem__(self, i):\n        return self.images[i][0], self.masks[i][0]\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=10)\n"
+            "m.fit(Pair(aug.flow_from_directory('i/', seed=1), aug.flow_from_directory('m/', seed=1)), epochs=5)\n",
+            line=9,
         ),
         Invalid(  # one of two Sequence subclasses, picked at run time
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"

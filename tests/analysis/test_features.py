@@ -491,7 +491,8 @@ def test_fit_on_a_sequence_that_only_slices_what_it_holds_is_sliced():
         class Later(Batches):
             pass
         m = keras.Sequential()
-        m.fit(Later(x, y, 32), epochs=5)
+        x, y = np.zeros((1000, 8)), np.zeros(1000)
+        m.fit(Later({}), epochs=5)
         """
     found = {
         "return self.x[i * self.size:(i + 1) * self.size], self.y[i * self.size:(i + 1) * self.size]": True,
@@ -502,8 +503,24 @@ def test_fit_on_a_sequence_that_only_slices_what_it_holds_is_sliced():
         "return augment(self.x[i]), self.y[i]": None,  # a call the analysis does not see into
     }
     for body, sliced in found.items():
-        fit = calls(code.format(body))["tensorflow.keras.Sequential.fit"]
+        fit = calls(code.format(body, "x, y, 32"))["tensorflow.keras.Sequential.fit"]
         assert fit.get("input_sliced") is sliced, body
+        unknown = calls(code.format(body, "a, b, 32"))["tensorflow.keras.Sequential.fit"]
+        assert "input_sliced" not in unknown, body  # arrays not known to be held: not sliced
+
+
+def test_a_sequence_indexing_the_flows_it_holds_is_not_sliced():
+    code = """
+        class Pair(keras.utils.Sequence):
+            def __init__(self, images, masks):
+                self.images, self.masks = images, masks
+            def __getitem__(self, i):
+                return self.images[i][0], self.masks[i][0]
+        aug = keras.preprocessing.image.ImageDataGenerator(rotation_range=10)
+        m = keras.Sequential()
+        m.fit(Pair(aug.flow_from_directory('i/', seed=1), aug.flow_from_directory('m/', seed=1)), epochs=5)
+        """
+    assert "input_sliced" not in calls(code)["tensorflow.keras.Sequential.fit"]
 
 
 def test_fit_on_a_py_dataset_reads_the_workers_its_constructor_gives():

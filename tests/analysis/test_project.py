@@ -366,11 +366,12 @@ def test_a_generators_host_work_is_known_across_modules(tmp_path):
 
 
 def test_a_project_sequence_that_only_slices_what_it_holds_is_sliced_in_its_subclasses(tmp_path):
-    """A `Sequence` of another module whose `__getitem__` slices the arrays it holds: the fit on it,
+    """A `Sequence` of another module whose `__getitem__` slices the arrays it makes: the fit on it,
     or on a subclass that keeps that `__getitem__`, is fed slices; one that overrides it reading a file is not."""
     (tmp_path / ".git").mkdir()
     (tmp_path / "batches.py").write_text(
         "import numpy as np\nfrom tensorflow import keras\n\n\nclass Rows(keras.utils.Sequence):\n"
+        "    def __init__(self):\n        self.x, self.y = np.zeros((64, 8)), np.zeros(64)\n\n"
         "    def __getitem__(self, i):\n        return self.x[i * 32:(i + 1) * 32], self.y[i * 32:(i + 1) * 32]\n\n\n"
         "class Kept(Rows):\n    pass\n\n\nclass Files(Rows):\n"
         "    def __getitem__(self, i):\n        return np.load(self.x[i]), self.y[i]\n"
