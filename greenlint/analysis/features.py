@@ -42,6 +42,12 @@ model_name             models from `keras.applications` ("ResNet50")
 input_kind             `fit`/`fit_generator`: what its batches come from, where known (`input_kind`)
 input_plain_flow       `fit`/`fit_generator` fed by an `ImageDataGenerator.flow()` of arrays whose
                        arguments are all literal and none augments: true (hostwork.augments)
+input_sliced           `fit`/`fit_generator` fed by an instance of a `Sequence` class whose `__getitem__`
+                       only slices arrays the instance is known to hold (no loop, no call but index
+                       arithmetic): true (hostwork.slices_only)
+input_workers          `fit`/`fit_generator` fed by an instance of a `Sequence` class whose constructor gives
+                       `super().__init__()` its `workers` (Keras 3's `PyDataset`): the literal count, or
+                       "given" (hostwork.given_workers)
 input_host_work        `fit`/`fit_generator` fed by a Python generator or an `ImageDataGenerator` flow, or
                        `train_on_batch` on a batch
                        drawn from one or from an `ImageDataGenerator` flow (`next(gen)`), or returned
@@ -330,6 +336,27 @@ def input_plain_flow(named: dict[str, Any]) -> bool:
     generator's arguments are all known and none transforms each image (hostwork.augments)."""
     value: Any = named.get("x", named.get("generator"))
     return type(value) is Inst and value.cls == FLOW_ITERATOR and value.meta.get("plain", False)
+
+
+def input_sliced(named: dict[str, Any]) -> bool:
+    """Whether a `fit`/`fit_generator` call is given an instance of a `Sequence` class (of the file or
+    a project module) whose `__getitem__` only slices arrays the instance holds (hostwork.slices_only)."""
+    value: Any = named.get("x", named.get("generator"))
+    if type(value) is ExtInst:
+        return value.cls.sliced
+    method = value.info.find_method("__getitem__") if type(value) is UserInst else None
+    return method is not None and hostwork.slices_only(method.node, lambda name: value.info.find_attr(name)[1])
+
+
+def input_workers(named: dict[str, Any]) -> int | str | None:
+    """The `workers` the constructor of the `Sequence` class a `fit`/`fit_generator` call is given
+    (of the file or a project module) passes to `super().__init__()`: the literal count, "given"
+    where not a literal, None where it passes none (hostwork.given_workers)."""
+    value: Any = named.get("x", named.get("generator"))
+    if type(value) is ExtInst:
+        return value.cls.workers
+    init = value.info.find_method("__init__") if type(value) is UserInst else None
+    return hostwork.given_workers(init.node) if init is not None else None
 
 
 def drawn_host_work(named: dict[str, Any]) -> tuple[str, int] | None:

@@ -12,11 +12,20 @@ and so do the batches drawn from such a generator or flow (`arrays.drawn`).
 
 A decode outside any loop of the function (one image read once) is kept apart (`once`): it becomes
 per-item work where a caller calls the function inside a loop of its own.
+
+A `keras.utils.Sequence` whose `__getitem__` only slices arrays the instance holds (`slices_only`)
+does no per-item work at all: a batch costs a copy of its rows, whatever the data.
 """
 
 from __future__ import annotations
 
+import ast
 import os
+from collections.abc import Callable
+from typing import Any
+
+from greenlint.analysis.arrays import ARRAY, TENSOR
+from greenlint.analysis.values import Inst
 
 #: Roots of the libraries whose decode calls are listed below (the resolver follows their imports);
 #: SciPy's readers are followed alone (`holds`), its other names staying foreign.
@@ -44,6 +53,65 @@ AUGMENTS = frozenset({
     "rotation_range", "width_shift_range", "height_shift_range", "brightness_range", "shear_range",
     "zoom_range", "channel_shift_range", "horizontal_flip", "vertical_flip", "zca_whitening",
 })
+
+
+#: The calls a `__getitem__` that only slices may make: index arithmetic on the batch's bounds.
+INDEXING = frozenset({"len", "range", "slice", "min", "max", "int"})
+#: Nodes that repeat work per item (a loop, a comprehension).
+PER_ITEM = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def slices_only(function: ast.AST, held: Callable[[str], Any]) -> bool:
+    """Whether a `Sequence`'s `__getitem__` only slices arrays it holds (`return self.x[i * n:(i + 1) * n],
+    ...`): no loop or comprehension, no call but the index arithmetic of `INDEXING`, and every
+    attribute it indexes or binds to a name (`self.x`) holds NumPy arrays or tensors (*held*: an
+    attribute's value, `arrays.ARRAY`/`TENSOR`); a batch is then a copy of rows already in memory.
+    An attribute of unknown value, or holding a flow or another `Sequence`, may do work when indexed."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = ast.Module(body=function.body, type_ignores=[])
+    sliced = {  # the names bound to a slice in the body
+        target.id
+        for node in ast.walk(body)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    for node in ast.walk(body):
+        if isinstance(node, PER_ITEM):
+            return False
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in INDEXING):
+            return False
+        indexed = node.value if isinstance(node, (ast.Subscript, ast.Assign)) else None
+        if isinstance(indexed, ast.Name) and isinstance(node, ast.Subscript) and indexed.id not in sliced:
+            return False  # a parameter or a name bound to anything else, indexed
+        own = isinstance(indexed, ast.Attribute) and isinstance(indexed.value, ast.Name) and indexed.value.id == "self"
+        if own and not _in_memory(held(indexed.attr)):  # type: ignore[union-attr]
+            return False
+    return True
+
+
+def _in_memory(value: Any) -> bool:
+    return type(value) is Inst and value.cls in (ARRAY, TENSOR)
+
+
+def given_workers(init: ast.AST) -> int | str | None:
+    """The `workers` a `Sequence`'s constructor gives `super().__init__()` (Keras 3's `PyDataset` is
+    given its workers there, not `fit()`): the literal count, "given" where it is not a literal
+    integer, None where it gives none."""
+    if not isinstance(init, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    for node in ast.walk(ast.Module(body=init.body, type_ignores=[])):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or node.func.attr != "__init__":
+            continue
+        made = node.func.value
+        if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "super"):
+            continue
+        for keyword in node.keywords:
+            if keyword.arg == "workers":
+                value = keyword.value
+                return value.value if isinstance(value, ast.Constant) and type(value.value) is int else "given"
+    return None
 
 
 def augments(init: object, complete: bool) -> bool | None:

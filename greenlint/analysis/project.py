@@ -41,6 +41,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from greenlint.analysis import hostwork
 from greenlint.analysis.arrays import unsized_generator
 from greenlint.analysis.values import (
     MISSING,
@@ -607,7 +608,15 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             ext.attrs.update(base.attrs)
             ext.runs.update(base.runs)
             ext.hosts.update(base.hosts)
+            if "__getitem__" in base.methods:
+                ext.sliced = base.sliced
+            if "__init__" in base.methods:
+                ext.workers = base.workers
         for name, method in klass.methods.items():
+            if name == "__getitem__":
+                ext.sliced = hostwork.slices_only(method.node, lambda attr: info.find_attr(attr)[1])
+            elif name == "__init__":
+                ext.workers = hostwork.given_workers(method.node)
             if method.runs is not None:
                 ext.runs[name] = method.runs
             if method.host is not None or method.host_once is not None:

@@ -1702,6 +1702,11 @@ class Resolver:
                 features["input_host_work"] = host
             if kind == "sequence" and feat.input_plain_flow(named):
                 features["input_plain_flow"] = True
+            if kind == "sequence" and feat.input_sliced(named):
+                features["input_sliced"] = True
+            workers = feat.input_workers(named) if kind == "sequence" else None
+            if workers is not None:
+                features["input_workers"] = workers
         elif api.endswith(".train_on_batch"):
             drawn = feat.drawn_host_work(named)
             if drawn is not None:

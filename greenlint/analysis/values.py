@@ -478,6 +478,8 @@ class ExtClass:
     runs: dict[str, tuple[str, str, bool]] = field(default_factory=dict)  # method name -> its `FuncInfo.runs`
     #: method name -> its host work (`FuncInfo.host`, `FuncInfo.host_once`), where it does some
     hosts: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    sliced: bool = False  # its `__getitem__` only slices what the instance holds (hostwork.slices_only)
+    workers: int | str | None = None  # what its constructor gives `super().__init__` as `workers` (hostwork.given_workers)
 
 
 class ExtInst:

@@ -68,7 +68,10 @@ class DecodedFilesWithoutCache(Rule):
     another loop of the same function (`for epoch in range(200): for a, b in
     loader.load_batch(1):`) with arguments that do not change from one pass of that loop to the
     next: each pass makes the generator anew, and it decodes the same files again. The finding
-    is on that `for`'s header.
+    is on that `for`'s header, the one place that shows both the generator made anew and the
+    loop repeating it (a loader module alone does not show how it is drawn, and a finding
+    belongs to the file checked: its `noqa`, its cache entry, its editor document); the message
+    names the loader's decode, where the decoded arrays are to be kept.
 
     Not reported: a file that calls `Dataset.cache()` anywhere (in memory or to a file); a
     pipeline that is yielded, passed to a function other than `fit`, or returned by a function

@@ -6,7 +6,18 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, is_keras_model_method, keyword
+from greenlint.rules.base import (
+    FileFacts,
+    Invalid,
+    Rule,
+    Site,
+    Valid,
+    argument,
+    binds,
+    is_keras_model_method,
+    keyword,
+)
+from greenlint.rules.callbacks import constructors
 from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
@@ -22,10 +33,18 @@ class GeneratorInOneWorker(Rule):
     deriving `Sequence`, made in the file or in a project module it imports (the analysis's
     `input_kind` feature), with `workers` left at its default (1) or set to 0 or 1, as
     written or as the default of a parameter or a flag of the file (`workers=args.workers`
-    with `--workers` defaulting to 1, or passed so by every call of the function). Not reported: a `.flow()` of arrays whose
+    with `--workers` defaulting to 1, or passed so by every call of the function). A fit given no
+    `workers` on a Keras 3 `PyDataset` counts those the call making it passes
+    (`Images(paths, workers=4)`, directly or through the name the file assigns it to), else those
+    its class's constructor gives `super().__init__()` (the analysis's `input_workers`): reported
+    at a literal 0 or 1, not at 2 or more nor at an expression. Not reported: a `.flow()` of arrays whose
     `ImageDataGenerator`'s arguments are all literals and none augments (rotations, shifts,
     shears, zooms, flips, brightness or channel shifts, ZCA whitening: hostwork.py), which
-    slices (and at most rescales) arrays already in memory, cheap beside a step; a fit fed
+    slices (and at most rescales) arrays already in memory, cheap beside a step; an instance of
+    a `Sequence` class whose `__getitem__` only slices NumPy arrays or tensors the instance is
+    known to hold (no loop, no comprehension, no call but `len`, `range`, `slice`, `min`, `max` or
+    `int`: the analysis's `input_sliced`; an attribute of unknown value may be a flow that reads
+    files when indexed), whose batch is a copy of rows already in memory whatever the worker count; a fit fed
     by a plain Python generator (a call of a generator function: more workers would break it, see Fix safety), by a
     tf.data pipeline or arrays, or by data of unknown kind; a fit whose `workers` is not
     known, or is more than 1; one in test code; one in a file that hides every GPU at top
@@ -136,6 +155,30 @@ class GeneratorInOneWorker(Rule):
             "train = tf.keras.preprocessing.image.ImageDataGenerator(rescale=1 / 255).flow(x, y, batch_size=32)\n"
             "m.fit(train, epochs=5)\n"
         ),
+        Valid(  # a Sequence of the file whose batches are slices of the arrays it holds: no per-item work
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "(x, y), _ = tf.keras.datasets.mnist.load_data()\n"
+            "class Batches(tf.keras.utils.Sequence):\n    def __init__(self, x, y, size):\n"
+            "        self.x, self.y, self.size = x, y, size\n"
+            "    def __len__(self):\n        return len(self.x) // self.size\n"
+            "    def __getitem__(self, i):\n        rows = slice(i * self.size, min((i + 1) * self.size, len(self.x)))\n"
+            "        return self.x[rows], self.y[rows]\n"
+            "m.fit(Batches(x, y, 32), epochs=20)\n"
+        ),
+        Valid(  # Keras 3: the PyDataset's constructor gives it eight worker processes
+            "import keras\nm = keras.Sequential()\n"
+            "class Images(keras.utils.PyDataset):\n    def __init__(self, paths, **kwargs):\n"
+            "        super().__init__(workers=8, use_multiprocessing=True, **kwargs)\n        self.paths = paths\n"
+            "    def __getitem__(self, i):\n        return load(self.paths[i])\n"
+            "m.fit(Images(paths), epochs=20)\n"
+        ),
+        Valid(  # Keras 3: the PyDataset given four workers where it is made, through its constructor's **kwargs
+            "import keras\nm = keras.Sequential()\n"
+            "class Images(keras.utils.PyDataset):\n    def __init__(self, paths, **kwargs):\n"
+            "        super().__init__(**kwargs)\n        self.paths = paths\n"
+            "    def __getitem__(self, i):\n        return load(self.paths[i])\n"
+            "train = Images(paths, workers=4, use_multiprocessing=True)\nm.fit(train, epochs=20)\n"
+        ),
         Valid(  # the input's kind is not known (a parameter, another library)
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n"
         ),
@@ -147,6 +190,34 @@ class GeneratorInOneWorker(Rule):
             "m.fit_generator(Batches(), steps_per_epoch=100, epochs=5)\n",
             line=6,
             message_contains="one worker (the default)",
+        ),
+        Invalid(  # a Sequence whose items are read from files in a loop over the batch
+            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Batches(tf.keras.utils.Sequence):\n    def __init__(self, ids, size):\n"
+            "        self.ids, self.size = ids, size\n"
+            "    def __len__(self):\n        return len(self.ids) // self.size\n"
+            "    def __getitem__(self, i):\n        ids = self.ids[i * self.size:(i + 1) * self.size]\n"
+            "        return np.stack([np.load('data/' + k + '.npy') for k in ids]), np.zeros(len(ids))\n"
+            "m.fit(Batches(ids, 32), epochs=20)\n",
+            line=12,
+        ),
+        Invalid(  # Keras 3: the PyDataset's constructor gives it one worker
+            "import keras\nm = keras.Sequential()\n"
+            "class Images(keras.utils.PyDataset):\n    def __init__(self, paths):\n"
+            "        super().__init__(workers=1)\n        self.paths = paths\n"
+            "    def __getitem__(self, i):\n        return load(self.paths[i])\n"
+            "m.fit(Images(paths), epochs=20)\n",
+            line=9,
+            message_contains="workers=1 given to the `PyDataset`",
+        ),
+        Invalid(  # a Sequence indexing the augmenting flows it holds: each index reads and warps images
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Pair(tf.keras.utils.Sequence):\n    def __init__(self, images, masks):\n"
+            "        self.images, self.masks = images, masks\n"
+            "    def __getitem__(self, i):\n        return self.images[i][0], self.masks[i][0]\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=10)\n"
+            "m.fit(Pair(aug.flow_from_directory('i/', seed=1), aug.flow_from_directory('m/', seed=1)), epochs=5)\n",
+            line=9,
         ),
         Invalid(  # one of two Sequence subclasses, picked at run time
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -192,8 +263,8 @@ class GeneratorInOneWorker(Rule):
                 continue
             if site.features.get("input_kind") != "sequence":  # see Fix safety
                 continue
-            if site.features.get("input_plain_flow"):
-                continue  # a flow of arrays in memory, neither read nor warped per item: a slice per batch
+            if site.features.get("input_plain_flow") or site.features.get("input_sliced"):
+                continue  # arrays in memory, neither read nor warped per item: a slice per batch
             call = facts.node(site)
             if call is None or any(k.arg is None for k in call.keywords):
                 continue
@@ -205,10 +276,34 @@ class GeneratorInOneWorker(Rule):
 
 
 def one_worker(facts: FileFacts, site: Site, call: ast.Call) -> str | None:
-    """How the fit's one worker is set ("the default", "workers=1, the default of `--workers`"),
-    None where it has more than one or the number is not known."""
+    """How the fit's one worker is set ("the default", "workers=1, the default of `--workers`",
+    "workers=1 given to the `PyDataset`"), None where it has more than one or the number is not
+    known. A fit given no `workers` draws a Keras 3 `PyDataset` with the workers it is made with
+    (`constructed_workers`), else those its constructor gives `super().__init__()` (the
+    analysis's `input_workers`)."""
+    if keyword(call, "workers") is None and not binds(call, "workers", position=10):
+        made = constructed_workers(facts, call)
+        given = site.features.get("input_workers") if made is None else made
+        if given is not None:
+            return f"workers={given} given to the `PyDataset`" if isinstance(given, int) and 0 <= given <= 1 else None
     found = worker_setting(facts, site, call)
     return None if found is None else found[1]
+
+
+def constructed_workers(facts: FileFacts, call: ast.Call) -> int | str | None:
+    """The `workers` the call constructing the fit's input passes it (`Images(paths, workers=4)`,
+    directly or through the name the file assigns it to: a Keras 3 `PyDataset` takes them so):
+    the literal count, "given" where not a literal or where the constructions disagree, None
+    where none passes any."""
+    data = argument(call, "x", 0) or argument(call, "generator")
+    made = constructors(facts, data) if data is not None else None
+    found: set[int | str] = set()
+    for construction in made or []:
+        given = keyword(construction, "workers")
+        if given is not None:
+            value = given.value
+            found.add(value.value if isinstance(value, ast.Constant) and type(value.value) is int else "given")
+    return None if not found else found.pop() if len(found) == 1 else "given"
 
 
 def worker_setting(facts: FileFacts, site: Site, call: ast.Call) -> tuple[int, str] | None:

@@ -480,6 +480,71 @@ def test_fit_on_an_image_data_generator_flow_says_whether_each_item_is_worked_on
         assert (fit.get("input_host_work"), fit.get("input_plain_flow")) == (host, plain), (init, given)
 
 
+def test_fit_on_a_sequence_that_only_slices_what_it_holds_is_sliced():
+    code = """
+        import numpy as np
+        class Batches(keras.utils.Sequence):
+            def __init__(self, x, y, size):
+                self.x, self.y, self.size = x, y, size
+            def __getitem__(self, i):
+                {}
+        class Later(Batches):
+            pass
+        m = keras.Sequential()
+        x, y = np.zeros((1000, 8)), np.zeros(1000)
+        m.fit(Later({}), epochs=5)
+        """
+    found = {
+        "return self.x[i * self.size:(i + 1) * self.size], self.y[i * self.size:(i + 1) * self.size]": True,
+        "rows = slice(i * self.size, min(len(self.x), (i + 1) * self.size))\n"
+        "                return self.x[rows], self.y[rows]": True,
+        "return np.stack([self.x[k] for k in range(i, i + self.size)]), self.y[i]": None,  # a comprehension
+        "return np.load(self.x[i]), self.y[i]": None,  # a call: a file read per batch
+        "return augment(self.x[i]), self.y[i]": None,  # a call the analysis does not see into
+    }
+    for body, sliced in found.items():
+        fit = calls(code.format(body, "x, y, 32"))["tensorflow.keras.Sequential.fit"]
+        assert fit.get("input_sliced") is sliced, body
+        unknown = calls(code.format(body, "a, b, 32"))["tensorflow.keras.Sequential.fit"]
+        assert "input_sliced" not in unknown, body  # arrays not known to be held: not sliced
+
+
+def test_a_sequence_indexing_the_flows_it_holds_is_not_sliced():
+    code = """
+        class Pair(keras.utils.Sequence):
+            def __init__(self, images, masks):
+                self.images, self.masks = images, masks
+            def __getitem__(self, i):
+                return self.images[i][0], self.masks[i][0]
+        aug = keras.preprocessing.image.ImageDataGenerator(rotation_range=10)
+        m = keras.Sequential()
+        m.fit(Pair(aug.flow_from_directory('i/', seed=1), aug.flow_from_directory('m/', seed=1)), epochs=5)
+        """
+    assert "input_sliced" not in calls(code)["tensorflow.keras.Sequential.fit"]
+
+
+def test_fit_on_a_py_dataset_reads_the_workers_its_constructor_gives():
+    code = """
+        class Batches(keras.utils.PyDataset):
+            def __init__(self, n, **kwargs):
+                {}
+        class Later(Batches):
+            pass
+        m = keras.Sequential()
+        m.fit(Later(4), epochs=5)
+        """
+    found = {
+        "super().__init__(workers=8, use_multiprocessing=True, **kwargs)": 8,
+        "super().__init__(workers=1)": 1,
+        "super().__init__(workers=n)": "given",
+        "super().__init__(**kwargs)": None,
+        "self.n = n": None,
+    }
+    for body, workers in found.items():
+        fit = calls(code.format(body))["tensorflow.keras.Sequential.fit"]
+        assert fit.get("input_workers") == workers, body
+
+
 def test_fit_input_kind_says_what_the_batches_come_from():
     code = """
         import numpy as np
