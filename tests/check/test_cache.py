@@ -149,7 +149,7 @@ def test_every_entry_a_run_writes_round_trips(tmp_path, config, monkeypatch):
     )
     (tmp_path / "train.py").write_text(TRAIN + "from nets import build, LAYERS\nbuild().fit(x, y)  # noqa: GL101\n")
     cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
-            "source": ["import tensorflow as tf\n", "tf.debugging.enable_check_numerics()\n", "x = 1\n"]}
+            "source": ["import tensorflow as tf\n", "tf.debugging.set_log_device_placement(True)\n", "x = 1\n"]}
     (tmp_path / "n.ipynb").write_text(json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
     written = []
     put = Cache.put
