@@ -103,13 +103,14 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
         loops = runs.loop_multiplier
         counted = isinstance(site.runs.get("count"), int)  # else unknown: no count, no total
         known = p.energy_j is not None
+        shown = None if p.energy_j is None else shown_interval(p.energy_j, p.interval_j, p.floor)
         table.add_row(
             Text(visible(f"{site.path}:{where}")),  # Text: a name is never read as rich markup
             Text(visible(site.api)),
             _figure(p, 1) if known else "-",
             _runs_cell(runs, loops) if counted else f"{TIMES} ?",
             _figure(p, loops) if counted and known and loops > 1 else "",
-            fmt_range(*shown) if known and (shown := shown_interval(p.energy_j, p.interval_j, p.floor)) and shown[1] > shown[0] else "-",
+            fmt_range(*shown) if shown and shown[1] > shown[0] else "-",
             p.label,
         )
     return table
