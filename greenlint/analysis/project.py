@@ -41,7 +41,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis.arrays import unsized_generator
 from greenlint.analysis.values import (
     MISSING,
     Choice,
@@ -600,6 +599,9 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         # batches or a built model's FLOPs not known with its parameters unknown: each call's arguments may
         # tell them (the caller's walk decides, `Resolver.instantiated`)
         built = type(returns) is Inst and returns.how == "constructor" and info.has_parameters
+        # loaded with the resolver that made *value*; a warm run only digests modules and never needs it
+        from greenlint.analysis.arrays import unsized_generator
+
         template = Template(info, functions) if info.kind == "function" and (unsized_generator(returns) or built) else None
         return ExtFunc(returns, info.runs, info.host, info.host_once, template)
     if kind is UserClass:
