@@ -263,6 +263,8 @@ class ProjectIndex:
         #: TensorFlow or Keras) of the files read in this process.
         self._read_before: dict[str, tuple[str, list[tuple], list[bool], bool]] = {}
         self._near: dict[str, frozenset[str]] = {}  # path -> its cycle of imports run with the module (`near`)
+        #: folder -> {module: the modules there naming TF or Keras that import it} (`tf_importers`)
+        self._importers: dict[str, dict[str, list[str]]] = {}
         self._held = False  # `held`: refresh does nothing
 
     def _statements(self, path: str) -> tuple[list[tuple], str, list[bool]]:
@@ -313,6 +315,7 @@ class ProjectIndex:
         if self._held:
             return
         self._stamped.clear()  # stamped again when next asked for
+        self._importers.clear()  # the folders listed again
         now = time.monotonic()
         if now - self._refreshed < max_age:
             return
@@ -345,17 +348,27 @@ class ProjectIndex:
         self._scan(path)
         if path not in self._read_before or self._read_before[path][3]:
             return []
-        folder = os.path.dirname(path)
+        return self._folder_importers(os.path.dirname(path)).get(path, [])
+
+    def _folder_importers(self, folder: str) -> dict[str, list[str]]:
+        """Each module of *folder* with the modules there naming TF or Keras that import it, sorted:
+        the folder listed and its modules scanned once between refreshes (its other files ask too)."""
+        self._fresh()
+        found = self._importers.get(folder)
+        if found is not None:
+            return found
+        found = self._importers[folder] = {}
         try:
             names = sorted(os.listdir(folder))
         except OSError:
-            return []
-        found = []
+            return found
         for name in names:
             other = os.path.join(folder, name)
-            if name.endswith((".py", ".ipynb")) and other != path and path in self.imports(other):
-                if self._read_before[other][3]:
-                    found.append(other)
+            if name.endswith((".py", ".ipynb")):
+                imported = self.imports(other)
+                if other in self._read_before and self._read_before[other][3]:
+                    for module in imported:
+                        found.setdefault(module, []).append(other)
         return found
 
     def top_imports(self, path: str) -> list[str]:
@@ -368,6 +381,7 @@ class ProjectIndex:
             self._components.clear()
             self._near.clear()
             self._digests.clear()
+            self._importers.clear()
             self._memo_version = self._version
 
     def component(self, path: str) -> frozenset[str]:
