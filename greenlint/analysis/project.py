@@ -211,8 +211,15 @@ def _resolve_each(path: str, statements: list[tuple]) -> list[set[str]]:
         if module is not None and module.directory is not None:
             for name in _SPLIT.split(names):
                 if name.isidentifier():
-                    _add(found, _module_at(os.path.join(module.directory, name)))
+                    _add(found, _submodule(module.directory, name))
     return each
+
+
+@functools.lru_cache(maxsize=65536)
+def _submodule(directory: str, name: str) -> ExtModule | None:
+    """`from package import name`: the package's module *name*, if it has one (a project's
+    modules import the same ones: stats once, until `refresh` clears it with `find_module`)."""
+    return _module_at(os.path.join(directory, name))
 
 
 def _add(found: set[str], module: ExtModule | None) -> ExtModule | None:
@@ -322,6 +329,7 @@ class ProjectIndex:
         self._refreshed = now
         search_roots.cache_clear()
         find_module.cache_clear()
+        _submodule.cache_clear()
         for path in list(self._scans):
             self._scan(path)
 
