@@ -37,12 +37,11 @@ import hashlib
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from greenlint.analysis import hostwork
-from greenlint.analysis.arrays import unsized_generator
 from greenlint.analysis.values import (
     MISSING,
     Choice,
@@ -179,16 +178,24 @@ def import_statements(text: str) -> list[tuple]:
 def resolve_imports(path: str, statements: list[tuple]) -> list[str]:
     """Files of the project modules the *statements* of the module at *path* may import, sorted
     (resolved against the files there now: only stats, no reading)."""
+    return _files_of(path, _resolve_each(path, statements))
+
+
+def _files_of(path: str, resolved: Iterable[set[str]]) -> list[str]:
+    """The files of some statements' `_resolve_each` sets, sorted, without the module's own."""
+    found: set[str] = set().union(*resolved)
+    found.discard(path)
+    return sorted(found)
+
+
+def _resolve_each(path: str, statements: list[tuple]) -> list[set[str]]:
+    """For each of the *statements* of the module at *path*, the files it may import."""
     directory = os.path.dirname(path)
     roots = search_roots(directory, working_directory())
-    found: set[str] = set()
-
-    def add(module: ExtModule | None) -> ExtModule | None:
-        if module is not None and module.file is not None:
-            found.add(module.file)
-        return module
-
+    each: list[set[str]] = []
     for dots, dotted, names, plain in statements:
+        found: set[str] = set()
+        each.append(found)
         # Python runs every parent package of what it imports, but only what a name is bound to is
         # read: `import a.b` binds a (a, then a.b through it), `import a.b as c` and `from a.b
         # import c` only a.b (and its submodule c). The parents are no dependency otherwise (a
@@ -198,16 +205,28 @@ def resolve_imports(path: str, statements: list[tuple]) -> list[str]:
                 words = item.split()
                 parts = words[0].split(".") if words else []
                 for i in range(len(parts) if "as" in words else 1, len(parts) + 1):
-                    add(find_module(roots, ".".join(parts[:i])))
+                    _add(found, find_module(roots, ".".join(parts[:i])))
             continue
         bases = (relative_base(path, len(dots)),) if dots else roots
-        module = add(find_module(bases, dotted))
+        module = _add(found, find_module(bases, dotted))
         if module is not None and module.directory is not None:
             for name in _SPLIT.split(names):
                 if name.isidentifier():
-                    add(_module_at(os.path.join(module.directory, name)))
-    found.discard(path)
-    return sorted(found)
+                    _add(found, _submodule(module.directory, name))
+    return each
+
+
+@functools.lru_cache(maxsize=65536)
+def _submodule(directory: str, name: str) -> ExtModule | None:
+    """`from package import name`: the package's module *name*, if it has one (a project's
+    modules import the same ones: stats once, until `refresh` clears it with `find_module`)."""
+    return _module_at(os.path.join(directory, name))
+
+
+def _add(found: set[str], module: ExtModule | None) -> ExtModule | None:
+    if module is not None and module.file is not None:
+        found.add(module.file)
+    return module
 
 
 def file_stamp(path: str) -> tuple[int, ...] | None:
@@ -248,14 +267,16 @@ class ProjectIndex:
         self._refreshed = time.monotonic()
         self._in_progress: set[str] = set()
         self._stamped: set[str] = set()  # paths stamped since `refresh` was last called
-        #: path -> (content sha, import statements, those not indented, whether it names TensorFlow or Keras)
-        #: of the files read in this process.
-        self._read_before: dict[str, tuple[str, list[tuple], list[tuple], bool]] = {}
+        #: path -> (content sha, import statements, whether each is not indented, whether it names
+        #: TensorFlow or Keras) of the files read in this process.
+        self._read_before: dict[str, tuple[str, list[tuple], list[bool], bool]] = {}
         self._near: dict[str, frozenset[str]] = {}  # path -> its cycle of imports run with the module (`near`)
+        #: folder -> {module: the modules there naming TF or Keras that import it} (`tf_importers`)
+        self._importers: dict[str, dict[str, list[str]]] = {}
         self._held = False  # `held`: refresh does nothing
 
-    def _statements(self, path: str) -> tuple[list[tuple], str, list[tuple]]:
-        """The file's import statements, content hash and the statements not indented (run when
+    def _statements(self, path: str) -> tuple[list[tuple], str, list[bool]]:
+        """The file's import statements, content hash and whether each is not indented (run when
         the module is imported, not later by a function). The file is always read and hashed
         (an edit can keep size and mtime); its statements are scanned again only when its content
         changed since this process last read it. They are not kept in the lint cache: scanning a
@@ -269,7 +290,7 @@ class ProjectIndex:
 
         matches = list(_import_lines(text)) if text is not None else []
         statements = [match.groups() for match in matches]
-        top = [match.groups() for match in matches if match.group(0)[:1] not in " \t"]
+        top = [match.group(0)[:1] not in " \t" for match in matches]
         self._read_before[path] = (sha, statements, top, text is not None and sources.mentions_tf(text))
         return statements, sha, top
 
@@ -286,9 +307,10 @@ class ProjectIndex:
         if stamp is None:
             imports, sha, top = [], "missing", []
         else:
-            statements, sha, top_statements = self._statements(path)
-            imports = resolve_imports(path, statements)
-            top = resolve_imports(path, top_statements)
+            statements, sha, tops = self._statements(path)
+            each = _resolve_each(path, statements)  # each statement once: most are not indented
+            imports = _files_of(path, each)
+            top = _files_of(path, (files for files, is_top in zip(each, tops) if is_top))
         if known is not None:  # a changed file: components, digests may all change
             self._version += 1
         self._scans[path] = (stamp, imports, sha, top)
@@ -301,12 +323,14 @@ class ProjectIndex:
         if self._held:
             return
         self._stamped.clear()  # stamped again when next asked for
+        self._importers.clear()  # the folders listed again
         now = time.monotonic()
         if now - self._refreshed < max_age:
             return
         self._refreshed = now
         search_roots.cache_clear()
         find_module.cache_clear()
+        _submodule.cache_clear()
         for path in list(self._scans):
             self._scan(path)
 
@@ -333,17 +357,27 @@ class ProjectIndex:
         self._scan(path)
         if path not in self._read_before or self._read_before[path][3]:
             return []
-        folder = os.path.dirname(path)
+        return self._folder_importers(os.path.dirname(path)).get(path, [])
+
+    def _folder_importers(self, folder: str) -> dict[str, list[str]]:
+        """Each module of *folder* with the modules there naming TF or Keras that import it, sorted:
+        the folder listed and its modules scanned once between refreshes (its other files ask too)."""
+        self._fresh()
+        found = self._importers.get(folder)
+        if found is not None:
+            return found
+        found = self._importers[folder] = {}
         try:
             names = sorted(os.listdir(folder))
         except OSError:
-            return []
-        found = []
+            return found
         for name in names:
             other = os.path.join(folder, name)
-            if name.endswith((".py", ".ipynb")) and other != path and path in self.imports(other):
-                if self._read_before[other][3]:
-                    found.append(other)
+            if name.endswith((".py", ".ipynb")):
+                imported = self.imports(other)
+                if other in self._read_before and self._read_before[other][3]:
+                    for module in imported:
+                        found.setdefault(module, []).append(other)
         return found
 
     def top_imports(self, path: str) -> list[str]:
@@ -356,6 +390,7 @@ class ProjectIndex:
             self._components.clear()
             self._near.clear()
             self._digests.clear()
+            self._importers.clear()
             self._memo_version = self._version
 
     def component(self, path: str) -> frozenset[str]:
@@ -587,6 +622,9 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         # batches or a built model's FLOPs not known with its parameters unknown: each call's arguments may
         # tell them (the caller's walk decides, `Resolver.instantiated`)
         built = type(returns) is Inst and returns.how == "constructor" and info.has_parameters
+        # loaded with the resolver that made *value*; a warm run only digests modules and never needs it
+        from greenlint.analysis.arrays import unsized_generator
+
         template = Template(info, functions) if info.kind == "function" and (unsized_generator(returns) or built) else None
         return ExtFunc(returns, info.runs, info.host, info.host_once, template)
     if kind is UserClass:

@@ -197,8 +197,12 @@ class Cache:
 
     def get(self, key: str):
         """The JSON value stored under *key*, or None (absent, unreadable, oversized, corrupt or
-        foreign): an entry is the zlib-compressed key, a newline, then the JSON."""
-        row = self._execute("SELECT value FROM entries WHERE key = ? AND length(value) <= ?", (key, MAX_ENTRY_BYTES))
+        foreign): an entry is the zlib-compressed key, a newline, then the JSON. One put and not yet
+        written is read where it waits (a read writes nothing: a run that reads and puts by turns
+        still writes its entries in batches)."""
+        pending = _pending.get(self.file, {}).get(key)
+        row = (pending,) if pending is not None else self._execute(
+            "SELECT value FROM entries WHERE key = ? AND length(value) <= ?", (key, MAX_ENTRY_BYTES))
         if not row or type(row[0]) is not bytes:
             return None
         try:
@@ -246,8 +250,6 @@ class Cache:
 
     def _execute(self, sql: str, args: tuple):
         """The first row of *sql* (None if none), or None when the cache cannot be used."""
-        if self.file in _pending:
-            self.flush()
         db = self._connection()
         if db is None:
             return None

@@ -30,13 +30,13 @@ def project_modules():
     return index
 
 
-def dependencies(project, path: Path, profile_stamps: dict[str, str]) -> str:
+def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: beside.Store | None) -> str:
     """A digest of the project modules *path* imports (a file's analysis follows them), or the
     TF modules beside it that import it (they make a module naming no TF analysed), or "",
     the stamp of the profile file covering it (a new `greenlint measure` changes its figures) and
     the TensorFlow version its project targets (rules read it: greenlint.rules.tf_target) and what
-    rules read in the modules beside it (greenlint.rules.beside), looked up once per folder in a
-    run (*profile_stamps*: the files of a folder share them)."""
+    rules read in the modules beside it (greenlint.rules.beside, kept in the lint *cache* for later
+    runs), looked up once per folder in a run (*profile_stamps*: the files of a folder share them)."""
     absolute = os.path.abspath(path)
     if project.imports(absolute):
         modules = project.digest(absolute)
@@ -46,7 +46,7 @@ def dependencies(project, path: Path, profile_stamps: dict[str, str]) -> str:
     folder = os.path.dirname(absolute)
     if folder not in profile_stamps:
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
-        profile_stamps[folder] = profile_stamp(absolute) + tf_target.stamp(absolute) + beside.stamp(absolute)
+        profile_stamps[folder] = profile_stamp(absolute) + tf_target.stamp(absolute) + beside.stamp(absolute, cache)
     return modules + profile_stamps[folder]
 
 

@@ -140,7 +140,7 @@ def check_files(
             done[i] = Checked(shown, diagnose(bad), "", bad)
             continue
         contents[i] = content
-        key = cache.key(shown, content, dependencies(project, f, profile_stamps)) if cache else None
+        key = cache.key(shown, content, dependencies(project, f, profile_stamps, cache)) if cache else None
         stored = stored_diagnostics(cache.get(diagnostics_key(key, rules_id(shown)))) if key else None
         if stored is not None:
             done[i] = Checked(shown, stored[0], stored[1] or "", key=key)

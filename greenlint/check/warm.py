@@ -55,7 +55,7 @@ def cached_run(paths: list[str], output_format: str, calibration: bool = True) -
         content, _ = sources.read_bytes(f, sources.MAX_BYTES)
         if content is None:
             return None
-        key = cache.key(keys.display_path(f, cwd), content, keys.dependencies(project, f, profile_stamps))
+        key = cache.key(keys.display_path(f, cwd), content, keys.dependencies(project, f, profile_stamps, cache))
         stored = keys.stored_diagnostics(cache.get(keys.diagnostics_key(key, rules)))
         if stored is None:
             return None

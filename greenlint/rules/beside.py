@@ -5,13 +5,18 @@ session, the script that loads a model's weights.
 What the rules look for there is listed once, in `SOUGHT`: a folder's modules are read once for
 all of it, and the answers kept while the modules keep their stamps (every file of a folder asks
 of the same modules). The lint cache's key holds the answers (`stamp`): a module written beside a
-file that changes one checks the file again, and any other edit beside it does not."""
+file that changes one checks the file again, and any other edit beside it does not. The lint cache
+keeps them too, under the modules' names and stamps, so that a later run stats a folder's modules
+instead of reading them; stamps younger than `SETTLED_S` are not kept (an edit within a file
+system's time resolution may leave them as they were)."""
 
 from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
+from typing import Any, Protocol
 
 from greenlint.analysis.project import file_stamp
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
@@ -36,8 +41,22 @@ LOADED_BY_NAME = re.compile(r"\bby_name\s*=\s*True\b")
 SOUGHT = ((PRECISION_CHOSEN, PRECISION_WORDS), (LOADED_BY_NAME, ("by_name",)))
 _NEEDLES = tuple(tuple(word.encode() for word in words) for _, words in SOUGHT)
 
+#: Seconds since a module's last change (mtime, ctime) before its stamp is kept for later runs: file
+#: systems keep times to 1 s (ext3, HFS+) or 2 s (FAT), so a later edit within that time can keep them.
+SETTLED_S = 2.0
+
 #: folder -> (its modules' names and stamps, whether each of `SOUGHT` matches one of them)
 _answers: dict[str, tuple[tuple, tuple[bool, ...]]] = {}
+
+
+class Store(Protocol):
+    """Where answers outlive the run: the lint cache (greenlint.check.cache.Cache)."""
+
+    def key(self, path: str, content: bytes, dependencies: str = "") -> str: ...
+
+    def get(self, key: str) -> Any: ...
+
+    def put(self, key: str, value: Any) -> None: ...
 
 
 def beside_mentions(path: str, pattern: re.Pattern[str]) -> bool:
@@ -47,21 +66,39 @@ def beside_mentions(path: str, pattern: re.Pattern[str]) -> bool:
     return _folder_answers(path)[[sought for sought, _ in SOUGHT].index(pattern)]
 
 
-def stamp(path: str) -> str:
-    """The answers for *path*'s folder, for the lint cache's key."""
-    return "".join("1" if found else "0" for found in _folder_answers(path))
+def stamp(path: str, store: Store | None = None) -> str:
+    """The answers for *path*'s folder, for the lint cache's key; *store* keeps them for later runs."""
+    return "".join("1" if found else "0" for found in _folder_answers(path, store))
 
 
-def _folder_answers(path: str) -> tuple[bool, ...]:
+def _folder_answers(path: str, store: Store | None = None) -> tuple[bool, ...]:
     directory = os.path.dirname(os.path.abspath(path))
     try:
         names = sorted(n for n in os.listdir(directory) if n.endswith(".py"))[:MAX_BESIDE]
     except OSError:
         return (False,) * len(SOUGHT)
+    now = time.time_ns()
     stamps = tuple((name, file_stamp(os.path.join(directory, name))) for name in names)
     known = _answers.get(directory)
     if known is not None and known[0] == stamps:
         return known[1]
+    found = None
+    if store is not None:
+        key = store.key(directory, repr(stamps).encode(), "beside")
+        stored = store.get(key)
+        if isinstance(stored, list) and len(stored) == len(SOUGHT) and all(type(x) is bool for x in stored):
+            found = tuple(stored)
+    if found is None:
+        found = _search(directory, names)
+        settled = now - int(SETTLED_S * 1e9)
+        if store is not None and all(s is None or max(s[1], s[2]) < settled for _, s in stamps):
+            store.put(key, list(found))
+    _answers[directory] = (stamps, found)
+    return found
+
+
+def _search(directory: str, names: list[str]) -> tuple[bool, ...]:
+    """Whether each of `SOUGHT` matches a module of *directory* named in *names*."""
     found = [False] * len(SOUGHT)
     for name in names:
         data, _ = read_bytes(Path(directory, name), MAX_BYTES)  # opening a FIFO named `x.py` would wait forever
@@ -74,5 +111,4 @@ def _folder_answers(path: str) -> tuple[bool, ...]:
                 found[i] = pattern.search(text) is not None
         if all(found):
             break
-    answers = _answers[directory] = (stamps, tuple(found))
-    return answers[1]
+    return tuple(found)

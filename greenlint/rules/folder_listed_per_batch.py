@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import Function, cell_units, last_name, own_loops, parameters, source_text
+from greenlint.rules.syntax import Function, last_name, own_loops, parameters, source_text
 
 #: Calls that list a folder, as written (`glob.glob(...)`, `os.listdir(...)`, `tf.io.gfile.glob(...)`).
 LISTINGS = frozenset({
@@ -19,8 +20,12 @@ LISTINGS = frozenset({
 })  # fmt: skip
 #: The same functions imported by name (`from glob import glob`), and the modules they come from.
 IMPORTED = {"glob": "glob", "iglob": "glob", "listdir": "os", "scandir": "os", "walk": "os"}
-#: Words one of the listing calls above contains, checked in the text before the tree is indexed.
-WORDS = ("glob", "listdir", "scandir", "walk", "ListDirectory")
+#: The names the listing calls above end in.
+LISTED_BY = frozenset(name.rpartition(".")[2] for name in LISTINGS)
+#: One of them as a word (`glob` in `global` is none), in the text of a file that may list a folder
+#: (one imported under another name is named in its import): checked before the tree is indexed,
+#: after the plain substrings (a search for any of them at every position costs more).
+WORDS = re.compile(r"\b(?:" + "|".join(sorted(LISTED_BY)) + r")\b")
 #: Calls that draw a few items at random from a sequence (`np.random.choice(paths, size=8)`).
 DRAWS = frozenset({"choice", "choices", "sample"})
 #: Decorators that keep a function's result: the listing then runs once per distinct argument.
@@ -166,37 +171,59 @@ class FolderListedPerBatch(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         text = source_text(facts)
-        if not any(word in text for word in WORDS):  # no listing written: the tree is not indexed
+        if not any(name in text for name in LISTED_BY) or WORDS.search(text) is None:  # the tree is not indexed
             return
-        for cell, module in cell_units(facts):
-            imported = _imported_names(module)
-            for function in ast.walk(module):
-                if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not _runs_per_call(function):
+        for cell in facts.cells:
+            imported = _imported_names(facts, cell)
+            for call in facts.nodes(cell, ast.Call):
+                if not call.args or not _is_listing(call.func, imported):
                     continue
-                if _called_outside_loops_only(facts, function.name):
+                function = _owner(facts, call, cell)
+                if function is None or not _runs_per_call(function) or _called_outside_loops_only(facts, function.name):
                     continue
-                for call, bound in _listings(function, imported):
-                    if _fixed_path(function, call) and _drawn_from(function, call, bound):
-                        span = Span(
-                            call.lineno,
-                            call.col_offset + 1,
-                            call.end_lineno or call.lineno,
-                            (call.end_col_offset or call.col_offset) + 1,
-                            cell,
-                        )
-                        shown = f"{ast.unparse(call.func)}(...)"
-                        yield self.diagnostic(span, facts.path, self.MESSAGE.format(call=shown, function=function.name))
+                if _fixed_path(function, call) and _drawn_from(function, call, _bound(facts, call, cell)):
+                    span = Span(
+                        call.lineno,
+                        call.col_offset + 1,
+                        call.end_lineno or call.lineno,
+                        (call.end_col_offset or call.col_offset) + 1,
+                        cell,
+                    )
+                    shown = f"{ast.unparse(call.func)}(...)"
+                    yield self.diagnostic(span, facts.path, self.MESSAGE.format(call=shown, function=function.name))
 
 
-def _imported_names(module: ast.Module) -> set[str]:
-    """The listing functions the module imports by name (`from glob import glob`)."""
+def _imported_names(facts: FileFacts, cell: int | None) -> set[str]:
+    """The listing functions the unit imports by name (`from glob import glob`)."""
     return {
         alias.asname or alias.name
-        for node in ast.walk(module)
-        if isinstance(node, ast.ImportFrom)
+        for node in facts.nodes(cell, ast.ImportFrom)
+        if isinstance(node, ast.ImportFrom)  # for the type checker
         for alias in node.names
         if IMPORTED.get(alias.name) == node.module
     }
+
+
+def _owner(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The function whose body runs *call* itself (not a function, lambda or class defined in it,
+    nor its decorators or defaults), or None."""
+    child: ast.AST = call
+    for node in facts.ancestors(call, cell):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return node if any(child is statement for statement in node.body) else None
+        if isinstance(node, (ast.Lambda, ast.ClassDef)):
+            return None
+        child = node
+    return None
+
+
+def _bound(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
+    """The name *call* is assigned to (`paths = glob(...)`), None when it is used in place."""
+    parent = facts.parent(call, cell)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and parent.value is call:
+        target = parent.targets[0]
+        return target.id if isinstance(target, ast.Name) else None
+    return None
 
 
 def _runs_per_call(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -215,29 +242,10 @@ def _called(decorator: ast.expr) -> ast.expr:
     return decorator.func if isinstance(decorator, ast.Call) else decorator
 
 
-def _listings(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, imported: set[str]
-) -> Iterator[tuple[ast.Call, str | None]]:
-    """The function's own listing calls (not those of functions it defines), each with the
-    name it is assigned to (None when used in place)."""
-    todo: list[tuple[ast.AST, ast.AST]] = [(child, function) for child in function.body]
-    while todo:
-        node, parent = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if isinstance(node, ast.Call) and node.args and _is_listing(node.func, imported):
-            bound = None
-            if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and parent.value is node:
-                target = parent.targets[0]
-                bound = target.id if isinstance(target, ast.Name) else None
-            yield node, bound
-        todo.extend((child, node) for child in ast.iter_child_nodes(node))
-
-
 def _is_listing(func: ast.expr, imported: set[str]) -> bool:
     if isinstance(func, ast.Name):
         return func.id in imported
-    return ast.unparse(func) in LISTINGS
+    return isinstance(func, ast.Attribute) and func.attr in LISTED_BY and ast.unparse(func) in LISTINGS
 
 
 def _fixed_path(function: Function, call: ast.Call) -> bool:

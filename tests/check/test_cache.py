@@ -125,6 +125,7 @@ def test_entries_of_another_shape_are_invalid(value):
 def test_a_foreign_or_misfiled_entry_is_a_miss(tmp_path):
     cache = Cache(tmp_path, stamp="s")
     cache.put("aa1", {"x": 1})
+    cache.flush()
     assert cache.get("aa1") == {"x": 1}
     cache_entries.forge(tmp_path, "aa1", '{"x": 2}', under="aa2")  # a valid entry under another key's name
     assert cache.get("aa2") is None
@@ -200,8 +201,20 @@ def test_a_foreign_database_is_named_and_replaced(tmp_path, capsys):
     foreign.close()
     cache = Cache(tmp_path, stamp="s")
     cache.put("k", [1, 2])
+    cache.flush()
     assert cache.get("k") == [1, 2]
     assert "not a greenlint lint cache" in capsys.readouterr().err
+
+
+def test_an_entry_put_is_read_before_it_is_written(tmp_path):
+    """A run that reads and puts by turns (the keys of a folder's modules, `rules.beside`) still
+    writes its entries in batches: a read finds an entry put but not yet written, and writes nothing."""
+    cache = Cache(tmp_path, stamp="s")
+    cache.put("k", [1])
+    cache.get("other")  # opens the file
+    assert cache.get("k") == [1] and cache_entries.keys(tmp_path) == []
+    cache.flush()
+    assert cache_entries.keys(tmp_path) == ["k"]
 
 
 def test_an_older_format_is_emptied_without_a_warning(tmp_path, capsys, monkeypatch):
@@ -211,6 +224,7 @@ def test_an_older_format_is_emptied_without_a_warning(tmp_path, capsys, monkeypa
     cache = Cache(tmp_path, stamp="s")
     assert cache.get("k") is None and capsys.readouterr().err == ""
     cache.put("k", 2)
+    cache.flush()
     assert cache.get("k") == 2
 
 
@@ -262,6 +276,7 @@ def test_a_cache_another_run_creates_meanwhile_is_not_judged_foreign(tmp_path, m
     monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: real_connect(*a, **k, factory=_Interleaved))
     cache = Cache(tmp_path, stamp="s")
     cache.put("k", [1])
+    cache.flush()
     assert cache.get("k") == [1]
     started[0].join()
     close_all()
