@@ -41,7 +41,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import hostwork
 from greenlint.analysis.values import (
     MISSING,
     Choice,
@@ -637,6 +636,7 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
 def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) -> ExtClass:
     if id(info) in memo:
         return memo[id(info)]
+    from greenlint.analysis import hostwork  # as arrays above: a warm run never freezes a class
     from greenlint.analysis.resolver import Resolver
 
     ext = memo[id(info)] = ExtClass(info.name, Resolver.tf_base(info))
