@@ -365,40 +365,40 @@ def test_a_generators_host_work_is_known_across_modules(tmp_path):
     assert fit.features.get("input_host_work") == "`cv2.imread` (images.py line 5)"
 
 
+def _fits_beside(tmp_path, batches: str, main: str) -> list:
+    """The fit call sites of *main* (main.py) in a project whose batches.py is *batches*."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "batches.py").write_text(batches)
+    (tmp_path / "main.py").write_text(main)
+    return [site for site in analyse_file(tmp_path / "main.py").callsites if site.api.endswith(".fit")]
+
+
 def test_a_project_sequence_that_only_slices_what_it_holds_is_sliced_in_its_subclasses(tmp_path):
     """A `Sequence` of another module whose `__getitem__` slices the arrays it makes: the fit on it,
     or on a subclass that keeps that `__getitem__`, is fed slices; one that overrides it reading a file is not."""
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "batches.py").write_text(
+    fits = _fits_beside(
+        tmp_path,
         "import numpy as np\nfrom tensorflow import keras\n\n\nclass Rows(keras.utils.Sequence):\n"
         "    def __init__(self):\n        self.x, self.y = np.zeros((64, 8)), np.zeros(64)\n\n"
         "    def __getitem__(self, i):\n        return self.x[i * 32:(i + 1) * 32], self.y[i * 32:(i + 1) * 32]\n\n\n"
         "class Kept(Rows):\n    pass\n\n\nclass Files(Rows):\n"
-        "    def __getitem__(self, i):\n        return np.load(self.x[i]), self.y[i]\n"
-    )
-    main = tmp_path / "main.py"
-    main.write_text(
+        "    def __getitem__(self, i):\n        return np.load(self.x[i]), self.y[i]\n",
         "from tensorflow import keras\nfrom batches import Files, Kept, Rows\nmodel = keras.Sequential()\n"
-        "model.fit(Rows(), epochs=2)\nmodel.fit(Kept(), epochs=2)\nmodel.fit(Files(), epochs=2)\n"
+        "model.fit(Rows(), epochs=2)\nmodel.fit(Kept(), epochs=2)\nmodel.fit(Files(), epochs=2)\n",
     )
-    fits = [site for site in analyse_file(main).callsites if site.api.endswith(".fit")]
     assert [fit.features.get("input_sliced") for fit in fits] == [True, True, None]
 
 
 def test_a_project_py_dataset_gives_its_workers_to_the_fit(tmp_path):
     """A Keras 3 `PyDataset` of another module given its workers in its constructor: the fit on it,
     or on a subclass that keeps that constructor, knows them."""
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "batches.py").write_text(
+    fits = _fits_beside(
+        tmp_path,
         "import keras\n\n\nclass Rows(keras.utils.PyDataset):\n    def __init__(self, **kwargs):\n"
-        "        super().__init__(workers=6, use_multiprocessing=True, **kwargs)\n\n\nclass Kept(Rows):\n    pass\n"
-    )
-    main = tmp_path / "main.py"
-    main.write_text(
+        "        super().__init__(workers=6, use_multiprocessing=True, **kwargs)\n\n\nclass Kept(Rows):\n    pass\n",
         "import keras\nfrom batches import Kept, Rows\nmodel = keras.Sequential()\n"
-        "model.fit(Rows(), epochs=2)\nmodel.fit(Kept(), epochs=2)\n"
+        "model.fit(Rows(), epochs=2)\nmodel.fit(Kept(), epochs=2)\n",
     )
-    fits = [site for site in analyse_file(main).callsites if site.api.endswith(".fit")]
     assert [fit.features.get("input_workers") for fit in fits] == [6, 6]
 
 
