@@ -11,7 +11,8 @@ import sys
 
 import pytest
 
-TRAIN = "import tensorflow as tf\nfor i in range(9):\n    tf.keras.Sequential().fit(x, y, epochs=100, batch_size=2)\n"  # GL301 at 3:5, whatever the figures
+from tests.hardening.samples import TRAIN
+
 HUGE = 4 * 1024**3  # a sparse 4 GiB file: nothing on disk, everything to read
 
 

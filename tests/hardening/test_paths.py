@@ -13,8 +13,8 @@ import pytest
 
 from greenlint.cli import main
 from greenlint.profile import store
+from tests.hardening.samples import TRAIN
 
-TRAIN = "import tensorflow as tf\nfor i in range(9):\n    tf.keras.Sequential().fit(x, y, epochs=100, batch_size=2)\n"  # GL301 at 3:5, whatever the figures
 NAME_TOO_LONG = "a" * 300 + ".py"  # over NAME_MAX (255)
 PATH_TOO_LONG = "/".join(["b" * 200] * 25) + "/x.py"  # over PATH_MAX (4096)
 
