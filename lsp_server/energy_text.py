@@ -51,7 +51,7 @@ def file_total_of(sites: Sequence[Site]) -> Total:
 def _sum(sites: Sequence[Site], per_run: bool = False) -> Total:
     """The total of `sites` (times their loops unless `per_run`): `greenlint.report.total`, as every view sums."""
     return file_total((s.prediction.energy_j, s.prediction.interval_j, 1 if per_run else s.loop_multiplier,
-                       s.prediction.floor, per_run or isinstance(s.callsite.runs.get("count"), int)) for s in sites)
+                       s.prediction.floor, per_run or s.callsite.counted) for s in sites)
 
 
 def _figure(total: Total, unit: str, nested: bool = False) -> str:
@@ -161,7 +161,7 @@ def _figures(site: Site, unit: str) -> list[str]:
     else:
         interval = f" (80% interval {fmt_range(*p.interval_j, unit)})" if p.interval_j else ""
         lines = [f"- **{fmt_j(p.energy_j, unit)}** per execution{interval}"]
-    count_known = isinstance(site.callsite.runs.get("count"), int)
+    count_known = site.callsite.counted
     why = escape(site.callsite.runs.get("note") or "how often is not known")
     if not count_known and n == 1:  # a loop of unknown length (`for batch in data`, `while`)
         lines.append(f"- {TIMES} an unknown number of runs per program run ({why}): the total is not known")

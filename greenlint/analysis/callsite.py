@@ -50,6 +50,12 @@ class CallSite:
     # features holds the static facts: literal args by parameter name ("epochs": 10, ...),
     # "loop_multiplier", "in_tf_function", "tensor_bytes", "receiver_kind", ...
 
+    @property
+    def counted(self) -> bool:
+        """The analysis knows how often the site runs (`runs["count"]`); else only the literal loops
+        around it are known."""
+        return isinstance(self.runs.get("count"), int)
+
 
 
 def work_values(work: dict | None) -> dict:

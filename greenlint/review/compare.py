@@ -172,7 +172,7 @@ def _inputs(site: SideSite) -> tuple:
 
 def _figure(site: SideSite, energy: float | None, interval, label: str) -> Figure:
     runs = site.runs
-    bound = site.callsite.runs.get("bound", "unknown") if isinstance(site.callsite.runs.get("count"), int) else "unknown"
+    bound = site.callsite.runs.get("bound", "unknown") if site.callsite.counted else "unknown"
     joules = None if energy is None else energy * runs
     scaled = None if interval is None or energy is None else (interval[0] * runs, interval[1] * runs)
     return Figure(joules, scaled, runs, bound, label)
@@ -182,16 +182,11 @@ def _scaled(p: Prediction, factor: float) -> tuple[float, float] | None:
     return None if p.interval_j is None else (p.interval_j[0] * factor, p.interval_j[1] * factor)
 
 
-def _counted(site: SideSite) -> bool:
-    """Whether the analysis knows how often the site runs (else `runs` is a floor: the literal loops)."""
-    return isinstance(site.callsite.runs.get("count"), int)
-
-
 def compare_pair(old: SideSite, new: SideSite) -> tuple[Figure, Figure, float | None, bool]:
     """Both sides' figures, the ratio (after / before per program run; None when unknown, e.g. a
     call moved into a loop of unknown length), and whether its uncertainty cancels."""
     before, after, ratio, cancels = _figures(old, new)
-    if ratio is not None and _counted(old) != _counted(new):
+    if ratio is not None and old.callsite.counted != new.callsite.counted:
         ratio = None
     return before, after, ratio, cancels
 
@@ -240,9 +235,9 @@ def _value(v: object) -> str:
 def _runs_reason(old: SideSite, new: SideSite) -> Reason | None:
     rb, ra = old.runs, new.runs
     runs_b, runs_a = old.callsite.runs, new.callsite.runs
-    if _counted(old) != _counted(new):
-        b, a = (rb if _counted(old) else "unknown"), (ra if _counted(new) else "unknown")
-        why = f": {runs_a['note']}" if not _counted(new) and runs_a.get("note") else ""
+    if old.callsite.counted != new.callsite.counted:
+        b, a = (rb if old.callsite.counted else "unknown"), (ra if new.callsite.counted else "unknown")
+        why = f": {runs_a['note']}" if not new.callsite.counted and runs_a.get("note") else ""
         return Reason("runs", "runs", b if b != "unknown" else None, a if a != "unknown" else None, f"runs {b} → {a}{why}")
     if rb == ra:
         return None

@@ -110,8 +110,7 @@ class Site:
     def runs_bound(self) -> str:
         """ "exact" or "upper" (a guarded call, early stopping's loop: at most `loop_multiplier`),
         "unknown" when `loop_multiplier` fell back to the literal loops."""
-        runs = self.callsite.runs
-        return runs.get("bound", "unknown") if isinstance(runs.get("count"), int) else "unknown"
+        return self.callsite.runs.get("bound", "unknown") if self.callsite.counted else "unknown"
 
     @property
     def loop_runs(self) -> int | None:
