@@ -104,7 +104,6 @@ class DecodingStopNeverTrue(Rule):
         " stop when every sequence has produced the end token (a `tf.while_loop` whose condition tests it)"
     )
     FIX_TITLE = "Stop the decoding when every sequence has ended: a tf.while_loop whose condition tests the end token"
-    DEFAULT_ENABLED = False
     VALID = (
         Valid(  # TensorFlow 2 (no TF1 name): `==` is elementwise, a non-scalar `if` raises at once
             "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
