@@ -76,7 +76,6 @@ class PaddedBatchWithoutBucketing(Rule):
         " group similar lengths first (`bucket_by_sequence_length`)"
     )
     FIX_TITLE = "Group sequences of similar length before padding (bucket_by_sequence_length)"
-    DEFAULT_ENABLED = False
     VALID = (
         Valid(  # grouped by length before padding
             "import tensorflow as tf\nds = tf.data.Dataset.from_generator(gen, tf.int32, [None]).shuffle(1000)\n"
