@@ -28,16 +28,21 @@ def _scope(facts: FileFacts, node: ast.AST, cell: int | None, kinds: tuple[type,
     return next((p for p in facts.ancestors(node, cell) if isinstance(p, kinds)), None)
 
 
-def _applied_on_inputs(facts: FileFacts, receiver: ast.expr, model: ast.expr, cell: int | None) -> set[tuple[int, ...]]:
-    """Where the file builds *model* once as `Model(inputs, outputs)` and, in the same function,
-    calls *receiver* on some of those inputs (`fake_A = self.generator(img_B)`): the positions
-    of those inputs, one tuple per such call. Empty when the model is bound more than once."""
+def _applied_on_inputs(
+    facts: FileFacts, receiver: ast.expr, model: ast.expr, owner: ast.AST | None, cell: int | None
+) -> set[tuple[int, ...]]:
+    """Where the file builds *model* once, in the class *owner* (None: outside classes), as
+    `Model(inputs, outputs)` and, in the same function, calls *receiver* on some of those inputs
+    (`fake_A = self.generator(img_B)`): the positions of those inputs, one tuple per such call.
+    Empty when the model is bound more than once."""
     target = ast.unparse(model)
     made = [
         a.value
         for a in facts.nodes(cell, ast.Assign)
         if len(a.targets) == 1 and ast.unparse(a.targets[0]) == target
     ]
+    if len(made) == 1 and _scope(facts, made[0], cell, (ast.ClassDef,)) is not owner:
+        return set()
     if len(made) != 1 or not isinstance(made[0], ast.Call):
         return set()
     site = facts.site_at(made[0], cell)
@@ -82,8 +87,8 @@ class PredictRecomputedInStep(Rule):
     ## What it does
     Flags, in a training loop, `sub.predict(x)` on every pass followed in the same pass by
     `combined.train_on_batch(...)` given the same `x` at an input where `combined` applies
-    `sub`: the file builds `combined` once as `Model(inputs, outputs)` and, in the same
-    function, calls `sub` on that input (`fake_A = self.generator(img_B)`, then
+    `sub`: the file builds `combined` once as `Model(inputs, outputs)`, in the class whose
+    method runs the loop, and, in the same function, calls `sub` on that input (`fake_A = self.generator(img_B)`, then
     `self.combined = Model([img_A, img_B], [valid, fake_A])`). This is the Keras GAN idiom:
     the generator's output is predicted to train the discriminator, then the combined model
     computes the same output again to train the generator.
@@ -181,6 +186,14 @@ class PredictRecomputedInStep(Rule):
             "            self.generator.train_on_batch(imgs_B, imgs_A)\n"
             "            self.combined.train_on_batch([imgs_A, imgs_B], [ones, imgs_A])\n"
         ),
+        Valid(  # `self.combined` is built by another class, around another `self.generator`
+            "from tensorflow.keras.layers import Input\nfrom tensorflow.keras.models import Model\n"
+            "class Builder:\n    def __init__(self):\n        z = Input(shape=(100,))\n"
+            "        self.combined = Model(z, self.generator(z))\n"
+            "class Trainer:\n    def train(self, epochs):\n        for epoch in range(epochs):\n"
+            "            noise = sample()\n            gen_imgs = self.generator.predict(noise)\n"
+            "            self.combined.train_on_batch(noise, valid)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -218,6 +231,7 @@ class PredictRecomputedInStep(Rule):
         loops = own_loops(facts, call, cell)
         if given is None or not loops:
             return None
+        owner = _scope(facts, call, cell, (ast.ClassDef,))
         for step in steps:
             train = facts.node(step)
             if (
@@ -227,11 +241,10 @@ class PredictRecomputedInStep(Rule):
                 or not isinstance(train.func, ast.Attribute)
                 or own_loops(facts, train, cell)[:1] != loops[:1]
                 or not every_pass(facts, train, cell)
-                or _scope(facts, train.func.value, cell, (ast.ClassDef,)) is not _scope(facts, call, cell, (ast.ClassDef,))
             ):
                 continue
             fed = _names(argument(train, "x", 0))
-            applied = _applied_on_inputs(facts, sub, train.func.value, cell)
+            applied = _applied_on_inputs(facts, sub, train.func.value, owner, cell)
             if fed and any(
                 len(at) == len(given) and all(k < len(fed) and fed[k] == n for k, n in zip(at, given)) for at in applied
             ) and _unchanged(loops[0], given, sub, call.lineno, train.lineno):
