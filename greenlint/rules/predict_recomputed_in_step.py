@@ -63,12 +63,12 @@ def _applied_on_inputs(
 
 
 def _unchanged(loop: ast.AST, names: tuple[str, ...], receiver: ast.expr, first: int, last: int) -> bool:
-    """Between lines *first* and *last* of the loop, no name of *names* is bound again and no
-    call updates *receiver*'s weights."""
+    """From line *first* (the predict's own, `x = g.predict(x)` included) to line *last* of the
+    loop, no name of *names* is bound again and no call updates *receiver*'s weights."""
     wanted = ast.unparse(receiver)
     for node in ast.walk(loop):
         line = getattr(node, "lineno", 0)
-        if not first < line <= last:
+        if not first <= line <= last:
             continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in names:
             return False
@@ -192,6 +192,10 @@ class PredictRecomputedInStep(Rule):
             "        self.combined = Model(z, self.generator(z))\n"
             "class Trainer:\n    def train(self, epochs):\n        for epoch in range(epochs):\n"
             "            noise = sample()\n            gen_imgs = self.generator.predict(noise)\n"
+            "            self.combined.train_on_batch(noise, valid)\n"
+        ),
+        Valid(  # the predict's output replaces its input: the step is given the generated images
+            _DCGAN + "            noise = sample()\n            noise = self.generator.predict(noise)\n"
             "            self.combined.train_on_batch(noise, valid)\n"
         ),
     )
