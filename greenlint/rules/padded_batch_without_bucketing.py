@@ -58,8 +58,11 @@ class PaddedBatchWithoutBucketing(Rule):
     ```
 
     ## Energy evidence
-    Not measured: the saving is the share of padding positions, which depends on the spread
-    of the data's lengths.
+    The saving is the share of padding positions, which depends on the spread of the data's
+    lengths against the batch size. The pair under bench/rules/ (2,048 token sequences of 4 to
+    256 tokens, batches of 32, a two-layer 1-D convolution network, one epoch) pads with and
+    without length buckets (see the table): a spread this even is the case the rule's
+    message describes; data of nearly equal lengths saves little.
 
     ## Fix safety
     No automatic fix: the bucket boundaries depend on the data's lengths.
