@@ -126,7 +126,9 @@ def test_trace_paths_counts_switches_and_entries_in_first_run_order(monkeypatch)
     summary = trace_paths.summarise(order)
     assert summary == {"functions": 6, "files": 6, "switches": 4,
                        "entries": {"check": 2, "cli": 1, "analysis": 1, "greenlint": 1}}
+    assert trace_paths.package_of("lsp_server/features/code_action.py") == "lsp_server"
     row = trace_paths.markdown({"this checkout": {"check": summary | {"reached": True},
+                                                  "fix": summary | {"reached": True},
                                                   "diff": summary | {"reached": False}}})
     assert "| 6 | 6 | 4 | check 2, cli 1, analysis 1, greenlint 1 |" in row
-    assert row.count("no such message") == 1
+    assert row.count("no such message") == 1 and "quick fix" in row
