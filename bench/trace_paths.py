@@ -64,6 +64,8 @@ EAGER = SCRIPT.replace('loss="sparse_categorical_crossentropy")', 'loss="sparse_
 #: Each path: the command's words (`fix`: the editor session below) and what its output must hold.
 PATHS = {"check": ["check", "train.py"], "fix": ["fix", "train.py"], "diff": ["diff", "HEAD"]}
 EXPECTED = {"check": "GL101", "fix": "Remove `run_eagerly=True`", "diff": "×"}
+#: A path that has not ended by then is stuck (a server that never publishes the finding): an error.
+TIMEOUT_S = 600
 
 # Run in the child: trace greenlint's own functions while the path runs, then write them as JSON.
 CHILD = r"""
@@ -107,9 +109,11 @@ def editor(path):
     def until(wanted):
         while True:
             headers = {}
-            for line in iter(into.readline, b"\r\n"):
+            while (line := into.readline()) not in (b"\r\n", b""):
                 name, _, value = line.decode().partition(":")
                 headers[name.strip().lower()] = value.strip()
+            if not line:
+                raise EOFError("the language server closed its output")
             message = json.loads(into.read(int(headers["content-length"])))
             if "method" in message and "id" in message:  # the server's own request (a refresh): answered
                 send({"id": message["id"], "result": None})
@@ -204,7 +208,8 @@ def trace(source: Path, name: str, strict: bool = True) -> dict:
         traced = Path(tmp) / "trace.json"
         env["GREENLINT_TRACE_OUT"] = str(traced)
         child = subprocess.run(
-            [sys.executable, "-c", CHILD, str(source), *PATHS[name]], cwd=root, env=env, capture_output=True
+            [sys.executable, "-c", CHILD, str(source), *PATHS[name]], cwd=root, env=env, capture_output=True,
+            timeout=TIMEOUT_S,
         )
         out, err = child.stdout, child.stderr
         if not traced.exists():
