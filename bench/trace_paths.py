@@ -20,7 +20,8 @@ process, and every call of a function defined in greenlint's package or its lang
 recorded. Reported:
 
   - functions: the distinct functions run (named ones: `<module>` bodies, lambdas and
-    comprehensions left out), and the files they are in;
+    comprehensions left out; a class body, run as its module is imported, counts, and how many
+    of them there are is said apart), and the files they are in;
   - package switches: the functions in the order each is first run (the order in which one
     reads the path top to bottom), and how often two neighbours in that order lie in different
     packages (`greenlint/check/`, `greenlint/analysis/`, `lsp_server/`, ...; top-level modules are
@@ -69,7 +70,7 @@ TIMEOUT_S = 600
 
 # Run in the child: trace greenlint's own functions while the path runs, then write them as JSON.
 CHILD = r"""
-import json, os, sys, threading
+import inspect, json, os, sys, threading
 root = os.path.realpath(sys.argv[1])
 folders = {os.path.join(root, "greenlint", ""): "", os.path.join(root, "lsp_server", ""): "lsp_server/"}
 order, seen, lock = [], set(), threading.Lock()
@@ -86,7 +87,8 @@ def profile(frame, event, arg):
         seen.add(key)
         for folder, prefix in folders.items():
             if code.co_filename.startswith(folder) and not code.co_name.startswith("<"):
-                order.append([prefix + code.co_filename[len(folder):], code.co_firstlineno, code.co_qualname])
+                order.append([prefix + code.co_filename[len(folder):], code.co_firstlineno, code.co_qualname,
+                              not code.co_flags & inspect.CO_OPTIMIZED])  # a class body, run as its module is imported
 
 def editor(path):
     # the language server, analysing on a thread of this process, driven over a pipe: open the
@@ -171,12 +173,14 @@ def package_of(relative: str) -> str:
 
 
 def summarise(order: list[list]) -> dict:
-    """Functions, files, package switches and entries per package of a first-run order."""
-    packages = [package_of(f) for f, _, _ in order]
+    """Functions (and the class bodies among them), files, package switches and entries per package
+    of a first-run order of [file, line, name, whether a class body]."""
+    packages = [package_of(entry[0]) for entry in order]
     runs = [p for i, p in enumerate(packages) if i == 0 or packages[i - 1] != p]
     return {
         "functions": len(order),
-        "files": len({f for f, _, _ in order}),
+        "class_bodies": sum(1 for entry in order if entry[3]),
+        "files": len({entry[0] for entry in order}),
         "switches": max(0, len(runs) - 1),
         "entries": dict(Counter(runs).most_common()),
     }
@@ -227,8 +231,9 @@ def trace(source: Path, name: str, strict: bool = True) -> dict:
 
 def markdown(results: dict[str, dict[str, dict]]) -> str:
     """*results*: per greenlint traced (a label), per path, its summary."""
-    rows = ["| path | greenlint | functions | files | package switches | entries per package (most first) |"]
-    rows.append("|---|---|---:|---:|---:|---|")
+    rows = ["| path | greenlint | functions | of which class bodies | files | package switches |"
+            " entries per package (most first) |"]
+    rows.append("|---|---|---:|---:|---:|---:|---|")
     labels = {
         "check": "`greenlint check train.py` (cold) to a GL101 message",
         "fix": "the editor's quick fix: `textDocument/codeAction` at a GL304 finding",
@@ -239,7 +244,8 @@ def markdown(results: dict[str, dict[str, dict]]) -> str:
             r = paths[name]
             entries = ", ".join(f"{p} {n}" for p, n in r["entries"].items())
             source += "" if r["reached"] else " (no such message: a shorter path)"
-            rows.append(f"| {label} | {source} | {r['functions']} | {r['files']} | {r['switches']} | {entries} |")
+            rows.append(f"| {label} | {source} | {r['functions']} | {r['class_bodies']} | {r['files']} | {r['switches']}"
+                        f" | {entries} |")
     return "\n".join(
         [
             f"Measured {today()} by `python bench/trace_paths.py` ({versions()}; {machine()}).",
@@ -247,7 +253,8 @@ def markdown(results: dict[str, dict[str, dict]]) -> str:
             "Each path runs once in a fresh interpreter with an empty lint cache, under `sys.setprofile`; the",
             "quick fix is the language server's `textDocument/codeAction` request alone, in process, after the",
             "document's analysis. A function counts once (named functions of the `greenlint` package and its",
-            "language server only). Package switches: in the order in which the functions are first run,",
+            "language server only; a class body, run as its module is imported, counts as one). Package",
+            "switches: in the order in which the functions are first run,",
             "neighbours that lie in different packages; entries: the runs of that order per package. Issue 30",
             "measured 614 functions in 96 files entering `check/` four times (check) and 736 functions in 109",
             "files with 98 package switches (diff) at 995e8f4, with a trace of its own that counted `<module>`",
@@ -273,9 +280,11 @@ def main(argv: list[str] | None = None) -> int:
         results[label] = {name: trace(source, name, strict=source == REPO) for name in PATHS}
         for name, r in results[label].items():
             if name in args.show:
-                print(*(f"{package_of(f):>10}  {f}:{line} {qualname}" for f, line, qualname in r["order"]), sep="\n")
+                print(*(f"{package_of(f):>10}  {f}:{line} {name}{' (class body)' * body}"
+                        for f, line, name, body in r["order"]), sep="\n")
             print(
-                f"{label}, {name}: {r['functions']} functions in {r['files']} files, {r['switches']} package switches;"
+                f"{label}, {name}: {r['functions']} functions ({r['class_bodies']} class bodies) in {r['files']} files,"
+                f" {r['switches']} package switches;"
                 f" entries {r['entries']}"
             )
     text = markdown(results)
