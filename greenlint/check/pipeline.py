@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import greenlint.check.overlay as overlay  # the module itself, not through the package's lazy hook
 from greenlint.analysis.callsite import Span
-from greenlint.check import overlay
 from greenlint.check.config import Config
 from greenlint.check.discovery import discover
 from greenlint.check.keys import NO_RULES, rule_settings, rules_id

@@ -155,7 +155,12 @@ def check_files(
         else:
             todo.append((i, shown, key))
     finish = functools.partial(_finish, cache=cache, diagnose=diagnose, rules_id=rules_id)
-    with project.held(), _few_collections(), _shared_trees(bool(todo)):
+    trees_shared: contextlib.AbstractContextManager = contextlib.nullcontext()
+    if todo:  # one parse per module for the files analysed now; nothing to import for a fully cached run
+        import greenlint.analysis.trees as trees  # the module itself, not through the package's lazy hook
+
+        trees_shared = trees.shared()
+    with project.held(), trees_shared, _few_collections():
         # each file's rules run and its entries are written as soon as it is analysed, on its
         # tree, which is then dropped: serially here, else in the worker that analysed it
         jobs = min(config.jobs, _cpus()) if config.jobs else auto_jobs(len(todo))  # more cannot run at once
@@ -187,16 +192,6 @@ def _few_collections() -> Iterator[None]:
     finally:
         gc.set_threshold(*threshold)
         gc.unfreeze()
-
-
-def _shared_trees(needed: bool):
-    """One parse per module for the files analysed now (greenlint.analysis.trees); nothing to
-    import for a fully cached run."""
-    if not needed:
-        return contextlib.nullcontext()
-    from greenlint.analysis import trees
-
-    return trees.shared()
 
 
 def auto_jobs(files: int) -> int:

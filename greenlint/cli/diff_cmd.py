@@ -66,7 +66,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def _configure(args: argparse.Namespace, paths: list[str]):
     """The nearest [tool.greenlint] of the first path (else the working directory), with the flags on top."""
-    from greenlint.check import load_config
+    from greenlint.check.config import load_config
 
     config = load_config([Path(p) for p in paths[:1]], Path(args.config) if args.config else None, args.isolated)
     from greenlint.cli.check_cmd import run_changes
@@ -75,7 +75,7 @@ def _configure(args: argparse.Namespace, paths: list[str]):
 
 
 def run(args: argparse.Namespace) -> int:
-    from greenlint.check import ConfigError
+    from greenlint.check.config import ConfigError
     from greenlint.report.escape import visible
     from greenlint.review import gitfs, revisions
     from greenlint.review.budget import Budget, check

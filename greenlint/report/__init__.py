@@ -60,37 +60,37 @@ def render(
     `calibration`: the overlay the figures applied (`path`, `hardware_id`), a field of every JSON
     object and of SARIF's run properties (the human formats leave the note to the command).
     """
-    from greenlint.report import location
+    import greenlint.report.location as location  # each module itself, not through the package's lazy hook
 
     if fmt not in FORMATS:
         raise ValueError(f"unknown output format {fmt!r}; choose one of {', '.join(FORMATS)}")
     ordered = sorted(diagnostics, key=location.sort_key)
     if statistics:
-        from greenlint.report import stats
+        import greenlint.report.stats as stats
 
         return stats.render(ordered, as_json=fmt in ("json", "json-lines"))
     if fmt == "concise":
-        from greenlint.report import concise
+        import greenlint.report.concise as concise
 
         return concise.render(ordered)
     if fmt == "full":
-        from greenlint.report import full
+        import greenlint.report.full as full
         from greenlint.report.rulemeta import from_registry
 
         return full.render(ordered, sources or {}, from_registry() if rules is None else rules)
     if fmt == "grouped":
-        from greenlint.report import grouped
+        import greenlint.report.grouped as grouped
 
         return grouped.render(ordered)
     if fmt == "github":
-        from greenlint.report import github
+        import greenlint.report.github as github
 
         return github.render(ordered)
     if fmt == "sarif":
-        from greenlint.report import sarif
+        import greenlint.report.sarif as sarif
         from greenlint.report.rulemeta import from_registry
 
         return sarif.render(ordered, from_registry() if rules is None else rules, calibration)
-    from greenlint.report import jsonfmt
+    import greenlint.report.jsonfmt as jsonfmt
 
     return jsonfmt.render(ordered, lines=fmt == "json-lines", calibration=calibration)

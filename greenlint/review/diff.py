@@ -6,7 +6,7 @@ import tempfile
 from contextlib import ExitStack
 from pathlib import Path
 
-from greenlint.check import Config
+from greenlint.check.config import Config
 from greenlint.check.file_result import FileResult
 from greenlint.review import gitfs
 from greenlint.review.compare import Diff, FileDiff, compare

@@ -7,9 +7,7 @@ import math
 
 from greenlint import __version__
 from greenlint.report.escape import code_span, md_text, visible
-from greenlint.report.github import annotation
 from greenlint.report.location import position
-from greenlint.report.sarif import SCHEMA, artifact_uri, region
 from greenlint.review.budget import Violation
 from greenlint.review.compare import Change, Diff, Figure, FileDiff, ProgramDiff
 from greenlint.review.sides import INTENDED
@@ -161,6 +159,8 @@ def json_text(diff: Diff, violations: list[Violation], budget=None) -> str:
 
 
 def github(diff: Diff, violations: list[Violation]) -> str:
+    from greenlint.report.github import annotation  # each format's module on first use, as `report.render` does
+
     out = []
     for c in diff.changes:
         level = "warning" if c.added_j > 0 or (c.ratio or 0) > 1 else "notice"
@@ -220,6 +220,8 @@ def _table(rows: list[tuple[str, FileDiff | ProgramDiff | Diff]]) -> list[str]:
 
 
 def _location(path: str, span=None) -> dict:
+    from greenlint.report.sarif import artifact_uri, region
+
     physical: dict = {"artifactLocation": {"uri": artifact_uri(path), "uriBaseId": "%SRCROOT%"}}
     if span is not None and span.cell is None:
         physical["region"] = region(span)
@@ -230,6 +232,8 @@ def _location(path: str, span=None) -> dict:
 
 
 def sarif(diff: Diff, violations: list[Violation]) -> str:
+    from greenlint.report.sarif import SCHEMA
+
     rules = [
         {"id": CHANGE_CODE, "name": "energy-change", "shortDescription": {"text": "A call site's joules per program run changed"},
          "defaultConfiguration": {"level": "warning"}},

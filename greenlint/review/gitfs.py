@@ -33,8 +33,7 @@ from pathlib import Path, PurePosixPath
 
 from greenlint.analysis.sources import MAX_BYTES, NOTEBOOK_RAW_FACTOR, read_bytes
 from greenlint.check.config import INCLUDE_SUFFIXES
-from greenlint.profile import PROFILE_DIR, PROFILE_FILE
-from greenlint.profile.store import MAX_FILE_BYTES
+from greenlint.profile.store import MAX_FILE_BYTES, PROFILE_DIR, PROFILE_FILE
 
 #: Files besides code the analysis reads: project roots (import search) and ignore files (discovery).
 COMPANIONS = ("pyproject.toml", "setup.py", "setup.cfg", ".gitignore")

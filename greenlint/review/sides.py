@@ -10,9 +10,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import greenlint.check.noqa as noqa  # the module itself, not through the package's lazy hook
 from greenlint.analysis.callsite import CallSite, is_test_assertion
 from greenlint.analysis.sources import UNREADABLE, joined
-from greenlint.check import Config, noqa
+from greenlint.check.config import Config
 from greenlint.check.file_result import FileResult, error_diagnostic
 from greenlint.check.pipeline import analyse_paths
 from greenlint.check.selection import validate

@@ -121,12 +121,15 @@ def test_trace_paths_counts_switches_and_entries_in_first_run_order(monkeypatch)
     monkeypatch.syspath_prepend(str(BENCH_REPORT.parent))
     import trace_paths
 
-    order = [["cli/__init__.py", 1, "main"], ["check/runner.py", 5, "check_files"], ["check/cache.py", 9, "get"],
-             ["analysis/analyse.py", 3, "analyse_file"], ["paths.py", 2, "cache_dir"], ["check/noqa.py", 7, "parse"]]
+    order = [["cli/__init__.py", 1, "main", False], ["check/runner.py", 5, "check_files", False],
+             ["check/cache.py", 9, "Cache", True], ["analysis/analyse.py", 3, "analyse_file", False],
+             ["paths.py", 2, "cache_dir", False], ["check/noqa.py", 7, "parse", False]]
     summary = trace_paths.summarise(order)
-    assert summary == {"functions": 6, "files": 6, "switches": 4,
+    assert summary == {"functions": 6, "class_bodies": 1, "files": 6, "switches": 4,
                        "entries": {"check": 2, "cli": 1, "analysis": 1, "greenlint": 1}}
+    assert trace_paths.package_of("lsp_server/features/code_action.py") == "lsp_server"
     row = trace_paths.markdown({"this checkout": {"check": summary | {"reached": True},
+                                                  "fix": summary | {"reached": True},
                                                   "diff": summary | {"reached": False}}})
-    assert "| 6 | 6 | 4 | check 2, cli 1, analysis 1, greenlint 1 |" in row
-    assert row.count("no such message") == 1
+    assert "| 6 | 1 | 6 | 4 | check 2, cli 1, analysis 1, greenlint 1 |" in row
+    assert row.count("no such message") == 1 and "quick fix" in row
