@@ -10,7 +10,7 @@ callbacks, options, name scopes), a function that takes no argument (a getter su
 `keras.config.epsilon()`), a call into a module of helpers (`tf.io.gfile`, `tf.test`, the config
 modules), a layer's bookkeeping methods (`add_weight`, `build`), and the definition of an input
 pipeline (a `Dataset` method returning a `Dataset`, `ImageDataGenerator.flow*`): the work happens
-where the pipeline is iterated (`fit`), not where it is described.
+where the pipeline is iterated (`fit`, a `TFRecordWriter.write` of the dataset), not where it is described.
 Rules use the catalog's class hierarchy where the name is known and name patterns otherwise;
 the estimator API (gone from TensorFlow 2.16+, common in the measurements) is covered by names.
 """
@@ -104,6 +104,8 @@ _NO_WORK_MODULES = ("tensorflow.io.gfile", "tensorflow.compat.v1.gfile", "tensor
 _TEST_RUNS = frozenset({"evaluate", "run"})
 #: Dataset constructors that copy their (in-memory) data into the pipeline: work grows with the data.
 _COPIES_DATA = frozenset({"from_tensor_slices", "from_tensors"})
+#: tf.data methods that iterate the whole dataset they are given (`TFRecordWriter.write`): the pipeline runs there.
+_DRAINS_DATA = frozenset({"write"})
 #: TensorFlow's context managers that are functions: they set where and how later ops run.
 _CONTEXTS = frozenset({"device", "control_dependencies", "init_scope"})
 _TENSOR_CLASSES = ("tensorflow.Tensor", "tensorflow.Variable", "tensorflow.RaggedTensor", "tensorflow.SparseTensor",
@@ -191,7 +193,8 @@ def is_negligible(cat: CatalogLookups, api: str, cls: str | None, member: str) -
         if role == "layer":
             return member not in ("__call__", "call", "adapt")
         if role == "dataset":
-            return member not in _COPIES_DATA and _class_kind(cat, cat.returns(api) or "") == "dataset"
+            return (member not in _COPIES_DATA | _DRAINS_DATA
+                    and _class_kind(cat, cat.returns(api) or "") == "dataset")
         return member.startswith("flow") and _under(cls, _DATA_MODULES)  # ImageDataGenerator.flow*: an iterator
     last = api.rpartition(".")[2]
     if last.endswith("_scope") or (last in _CONTEXTS and _is_op_module(api)):

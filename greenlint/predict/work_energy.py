@@ -1,7 +1,8 @@
 """Energy from work: one physical model, energy = power x time(work), for every call kind.
 
 A call's time is set by the work it is given (docs/calls-json.md `work`): for `fit`, steps
-(epochs x batches, a validation batch at a third of a training one) and FLOPs (3 x forward FLOPs
+(epochs x batches, a validation batch at a third of a training one; an Estimator's `train(steps=N)`:
+N, `total_steps`) and FLOPs (3 x forward FLOPs
 per trained sample, plus the optimizer's update of the weights each step); for `evaluate`/`predict`/
 `adapt`, batches and forward FLOPs; a call that runs one batch (`model(x)`, `*_on_batch`, a custom
 training step) is one step on its batch. Per kind,
@@ -158,6 +159,8 @@ def derive(group: str, f: dict, least: bool = False) -> tuple[float | None, floa
     if group == "training":
         epochs = effective_epochs(f)
         steps = _num(f.get("steps_per_epoch"))
+        if total_steps(f) is not None:
+            epochs, steps = 1.0, total_steps(f)
         split = _num(f.get("validation_split")) or 0.0
         train = samples * (1 - split) if samples is not None else None
         if steps is None and train is None or epochs is None:
@@ -183,6 +186,15 @@ def derive(group: str, f: dict, least: bool = False) -> tuple[float | None, floa
     if n and fps:
         return steps, n * fps
     return steps, (0.0 if least and n else None)
+
+
+def total_steps(f: dict) -> float | None:
+    """The steps of a training call that states its total steps, not epochs (an Estimator's
+    `train(steps=N)`: N training steps in one pass over its input), None otherwise. A Keras `fit`'s
+    `steps` (epochs x steps_per_epoch, analysis/work.py) comes with its epochs: never this."""
+    if any(_num(f.get(k)) is not None for k in ("epochs", "steps_per_epoch", "samples")):
+        return None
+    return _num(f.get("steps"))
 
 
 def least_epochs(f: dict) -> float:
@@ -312,9 +324,10 @@ def stated_most(training: bool, f: dict, model_call: bool = True) -> str:
         most.append(f"{HIGH_SAMPLES:,} samples in its one batch")
     elif steps_only(f):
         most.append(f"{HIGH_SAMPLES:,} samples in its steps" + (" per epoch" if training else ""))
-    elif _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if training else "steps")) is None:
+    elif (_num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if training else "steps")) is None
+          and total_steps(f) is None):
         most.append(f"{HIGH_SAMPLES:,} samples" + (" per epoch" if training else ""))
-    if training and _num(f.get("epochs")) is None:
+    if training and _num(f.get("epochs")) is None and total_steps(f) is None:
         most.append(f"{HIGH_EPOCHS:,} epochs")
     elif training and f.get("epochs_bound") == "upper":
         most.append(f"all {f['epochs']:g} epochs")
@@ -363,7 +376,7 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
         low["samples"], high["samples"] = batch, max(float(HIGH_SAMPLES), batch)
         unknown.append("data size")
         least.append("one batch per epoch" if group == "training" else "one batch")
-    if group == "training" and _num(f.get("epochs")) is None:
+    if group == "training" and _num(f.get("epochs")) is None and total_steps(f) is None:
         low["epochs"], high["epochs"] = 1, HIGH_EPOCHS
         unknown.append("epochs")
         least.append("one epoch")

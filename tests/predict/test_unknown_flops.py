@@ -100,3 +100,18 @@ def test_a_tf1_graph_run_is_priced_from_the_step_the_analysis_gives_it_never_fro
     assert train.energy_j <= known.energy_j <= train.interval_j[1]
     # without a step (nothing said of what it runs) it stays unknown
     assert shipped.predict(run, {"graph_mode": True}).energy_j is None
+
+
+def test_an_estimators_train_steps_are_its_work_a_floor_that_grows_with_them(shipped):
+    train = "tensorflow.estimator.DNNClassifier.train"
+    few, many = (shipped.predict(train, {"steps": n, "init": {"hidden_units": [30, 10]}}) for n in (10, 5000))
+    for p in (few, many):
+        assert p.floor and "the least the code allows" in p.evidence.note
+        assert "epochs" not in p.evidence.note and "samples per epoch" not in p.evidence.note  # steps, not epochs
+    assert "5e+03 steps" in many.evidence.note
+    # past the start-up, time (and energy) follows the steps: 500x the steps, far more than 10x the joules
+    assert many.energy_j > 10 * few.energy_j
+    assert many.interval_j[0] <= many.energy_j <= many.interval_j[1]
+    # a Keras fit's `steps` (epochs x steps_per_epoch) is not read as an estimator's
+    fit = {**WORK, "flops_per_sample": 1e6}
+    assert shipped.predict(FIT, {**fit, "steps": 1280}).energy_j == pytest.approx(shipped.predict(FIT, fit).energy_j)
