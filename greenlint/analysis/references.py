@@ -21,6 +21,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from greenlint.analysis import trees
+
 #: A string literal closed on its line ('...' or "...", escapes included).
 _CLOSED_STRING = re.compile(r"'(?:\\.|[^'\\])*'" + r'|"(?:\\.|[^"\\])*"')
 #: A string constant that names a Python object: `train`, `pkg.mod.train`, `pkg.mod:train`.
@@ -134,16 +136,7 @@ def _count(tree: ast.Module) -> dict[str, Named]:
         entry.total += 1
         return entry
 
-    node_type = ast.AST
-    todo: list[ast.AST] = [tree]
-    while todo:  # every node once, in no particular order (counts): ast.walk without its generators, as this is hot
-        node = todo.pop()
-        for field_name in node._fields:
-            value = getattr(node, field_name, None)
-            if isinstance(value, list):
-                todo.extend([child for child in value if isinstance(child, node_type)])
-            elif isinstance(value, node_type):
-                todo.append(value)
+    for node in trees.walk(tree):  # every node once (counts)
         if isinstance(node, ast.Name):
             add(node.id)
         elif isinstance(node, ast.Attribute):
