@@ -89,7 +89,7 @@ class CodeReferences:
     def __init__(self, tree: ast.Module):
         self.tree = tree
         self._named: dict[str, Named] | None = None
-        self._prose: list[str] | None = None
+        self._prose: str | None = None  # the docstrings, joined by NUL (no word character: no word spans two)
 
     def of(self, name: str) -> Named:
         if self._named is None:
@@ -101,14 +101,8 @@ class CodeReferences:
         most the tree can take off the text's count besides attributes (found without walking the
         expressions: the walk of `of` is made only where it may change the answer)."""
         if self._prose is None:
-            self._prose = _prose(self.tree.body, [])
-        pattern = None
-        found = 0
-        for text in self._prose:
-            if name in text:
-                pattern = pattern or re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])")
-                found += len(pattern.findall(text))
-        return found
+            self._prose = "\0".join(_prose(self.tree.body, []))
+        return len(word_lines(self._prose, name)) if name in self._prose else 0
 
 
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
