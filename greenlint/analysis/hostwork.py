@@ -132,8 +132,12 @@ def decodes(path: str) -> bool:
 
 def holds(path: str) -> bool:
     """Whether *path* is a decode call or a module holding one (`scipy.misc`): an import the
-    resolver follows although the rest of its library stays foreign."""
-    return any(decode == path or decode.startswith(path + ".") for decode in DECODES)
+    resolver follows although the rest of its library stays foreign (asked of every import)."""
+    return path in _HOLDERS
+
+
+#: Each decode call and every module above it (`scipy`, `scipy.misc`, `scipy.misc.imread`).
+_HOLDERS = frozenset(decode.rsplit(".", dots)[0] for decode in DECODES for dots in range(decode.count(".") + 1))
 
 
 def describe(call: str, line: int, path: str | None = None) -> str:
