@@ -24,6 +24,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from greenlint.analysis import trees
 from greenlint.analysis.arrays import ARRAY, TENSOR
 from greenlint.analysis.values import Inst
 
@@ -69,15 +70,15 @@ def slices_only(function: ast.AST, held: Callable[[str], Any]) -> bool:
     An attribute of unknown value, or holding a flow or another `Sequence`, may do work when indexed."""
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    body = ast.Module(body=function.body, type_ignores=[])
+    nodes = trees.walk(ast.Module(body=function.body, type_ignores=[]))
     sliced = {  # the names bound to a slice in the body
         target.id
-        for node in ast.walk(body)
+        for node in nodes
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript)
         for target in node.targets
         if isinstance(target, ast.Name)
     }
-    for node in ast.walk(body):
+    for node in nodes:
         if isinstance(node, PER_ITEM):
             return False
         if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in INDEXING):
@@ -101,7 +102,7 @@ def given_workers(init: ast.AST) -> int | str | None:
     integer, None where it gives none."""
     if not isinstance(init, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    for node in ast.walk(ast.Module(body=init.body, type_ignores=[])):
+    for node in trees.walk(ast.Module(body=init.body, type_ignores=[])):
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or node.func.attr != "__init__":
             continue
         made = node.func.value
@@ -131,8 +132,12 @@ def decodes(path: str) -> bool:
 
 def holds(path: str) -> bool:
     """Whether *path* is a decode call or a module holding one (`scipy.misc`): an import the
-    resolver follows although the rest of its library stays foreign."""
-    return any(decode == path or decode.startswith(path + ".") for decode in DECODES)
+    resolver follows although the rest of its library stays foreign (asked of every import)."""
+    return path in _HOLDERS
+
+
+#: Each decode call and every module above it (`scipy`, `scipy.misc`, `scipy.misc.imread`).
+_HOLDERS = frozenset(decode.rsplit(".", dots)[0] for decode in DECODES for dots in range(decode.count(".") + 1))
 
 
 def describe(call: str, line: int, path: str | None = None) -> str:

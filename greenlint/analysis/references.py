@@ -21,6 +21,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from greenlint.analysis import trees
+
 #: A string literal closed on its line ('...' or "...", escapes included).
 _CLOSED_STRING = re.compile(r"'(?:\\.|[^'\\])*'" + r'|"(?:\\.|[^"\\])*"')
 #: A string constant that names a Python object: `train`, `pkg.mod.train`, `pkg.mod:train`.
@@ -87,7 +89,7 @@ class CodeReferences:
     def __init__(self, tree: ast.Module):
         self.tree = tree
         self._named: dict[str, Named] | None = None
-        self._prose: list[str] | None = None
+        self._prose: str | None = None  # the docstrings, joined by NUL (no word character: no word spans two)
 
     def of(self, name: str) -> Named:
         if self._named is None:
@@ -99,14 +101,8 @@ class CodeReferences:
         most the tree can take off the text's count besides attributes (found without walking the
         expressions: the walk of `of` is made only where it may change the answer)."""
         if self._prose is None:
-            self._prose = _prose(self.tree.body, [])
-        pattern = None
-        found = 0
-        for text in self._prose:
-            if name in text:
-                pattern = pattern or re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])")
-                found += len(pattern.findall(text))
-        return found
+            self._prose = "\0".join(_prose(self.tree.body, []))
+        return len(word_lines(self._prose, name)) if name in self._prose else 0
 
 
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
@@ -134,16 +130,7 @@ def _count(tree: ast.Module) -> dict[str, Named]:
         entry.total += 1
         return entry
 
-    node_type = ast.AST
-    todo: list[ast.AST] = [tree]
-    while todo:  # every node once, in no particular order (counts): ast.walk without its generators, as this is hot
-        node = todo.pop()
-        for field_name in node._fields:
-            value = getattr(node, field_name, None)
-            if isinstance(value, list):
-                todo.extend([child for child in value if isinstance(child, node_type)])
-            elif isinstance(value, node_type):
-                todo.append(value)
+    for node in trees.walk(tree):  # every node once (counts)
         if isinstance(node, ast.Name):
             add(node.id)
         elif isinstance(node, ast.Attribute):

@@ -2528,9 +2528,11 @@ def _unknown_on_sym(node: ast.Call, args: list) -> Inst | None:
     or of the project on a base it does not know, `class RandomWeightedAverage(_Merge)`) on a Keras
     symbolic tensor: a symbolic tensor of unknown shape, so that the model built on it keeps
     the known layers' work as a lower bound (work.unknown_on_sym); None where its first argument is
-    not symbolic."""
-    sym = work_mod.unknown_on_sym(args[0][1], _called(node)) if args and not args[0][0] else None
-    return Inst(KERAS_TENSOR, "method", {"sym": sym}) if sym is not None else None
+    not symbolic (then the callee's name, which takes unparsing, is never written)."""
+    syms = work_mod.input_syms(args[0][1]) if args and not args[0][0] else None
+    if syms is None:
+        return None
+    return Inst(KERAS_TENSOR, "method", {"sym": work_mod.unknown_on_sym(syms, _called(node))})
 
 
 def _called(node: ast.Call) -> str:

@@ -97,6 +97,24 @@ def _reparsed(last: tuple[str, ast.Module], text: str, path: str) -> ast.Module 
     return ast.Module(body=[*body[:kept], *rest.body], type_ignores=rest.type_ignores)
 
 
+def walk(node: ast.AST) -> list[ast.AST]:
+    """`ast.walk(node)` as a list, in its order (breadth first), built without its generators:
+    about twice as fast where every node is read (an early exit on the first match reads a
+    prefix only, and keeps `ast.walk`)."""
+    walked = [node]
+    append, node_type = walked.append, ast.AST
+    for parent in walked:  # grows as it goes
+        for name in parent._fields:
+            value = getattr(parent, name, None)
+            if isinstance(value, list):
+                for child in value:
+                    if isinstance(child, node_type):
+                        append(child)
+            elif isinstance(value, node_type):
+                append(value)
+    return walked
+
+
 def first_line(stmt: ast.stmt) -> int:
     """The line a top-level statement starts on: its first decorator's, if any."""
     return min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])

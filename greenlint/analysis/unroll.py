@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from greenlint.analysis import trees
 from greenlint.analysis.values import Const, Inst
 
 #: Most items of a literal loop walked one by one (a network's stages, its blocks' filter counts).
@@ -77,7 +78,7 @@ def _assigned(body: list[ast.stmt]) -> set[str]:
 
 def _added_to(body: list[ast.stmt]) -> set[str]:
     """Names of the receivers of `name.add(...)` calls in the body."""
-    return {node.func.value.id for stmt in body for node in ast.walk(stmt)
+    return {node.func.value.id for stmt in body for node in trees.walk(stmt)
             if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _ADDS
             and type(node.func.value) is ast.Name}
 

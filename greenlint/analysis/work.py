@@ -367,34 +367,31 @@ def sym_elementwise(left: Any, right: Any, call_key: Hashable) -> Sym | None:
     return merged
 
 
-def _input_syms(inputs: Any) -> list[Sym] | None:
+def input_syms(inputs: Any) -> list[Sym] | None:
     """The Syms of a call's input(s), None unless every one is a symbolic tensor."""
     items = inputs.items if type(inputs) is Seq else (inputs,)
     syms = [v.meta["sym"] for v in items if type(v) is Inst and "sym" in v.meta]
     return syms if syms and len(syms) == len(items) else None
 
 
-def unknown_on_sym(inputs: Any, label: str) -> Sym | None:
+def unknown_on_sym(syms: list[Sym], label: str) -> Sym:
     """Calling something whose work is unknown (a layer of another library: `InstanceNormalization()(x)`)
-    on symbolic tensor(s): an output of unknown shape, *label* among the unknown, so that the model
-    built on it keeps the known layers' parameters and FLOPs as a lower bound; None unless every
-    input is symbolic."""
-    syms = _input_syms(inputs)
-    if syms is None:
-        return None
+    on symbolic tensor(s), *syms* (`input_syms`): an output of unknown shape, *label* among the
+    unknown, so that the model built on it keeps the known layers' parameters and FLOPs as a lower
+    bound."""
     merged = merge_syms(syms, None)
     return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label))
 
 
 def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     """Calling a layer on symbolic tensor(s): the output's Sym."""
-    syms = _input_syms(inputs)
+    syms = input_syms(inputs)
     if syms is None:
         return None
     shapes = [s.shape for s in syms if s.shape is not None]
     found = apply_layer(layer, shapes) if len(shapes) == len(syms) else None
     if found is None:
-        return unknown_on_sym(inputs, layer.cls.rpartition(".")[2])
+        return unknown_on_sym(syms, layer.cls.rpartition(".")[2])
     merged = merge_syms(syms, found.shape)
     merged.params[id(layer.meta)] = (found.params, layer.meta)  # the meta kept alive: its id stays its own
     merged.flops[call_key] = found.flops

@@ -324,11 +324,8 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
             module = parse_code(code)
         except (SyntaxError, ValueError):
             return None
-    lines = text.splitlines()
+    lines = None if text.isascii() else text.splitlines()  # ASCII: `ast`'s byte offsets are the characters'
     parents, calls = {}, {}
-
-    def chars(line: int, offset: int) -> int:
-        return char_offset(lines[line - 1] if line <= len(lines) else "", offset)
 
     node_type, call_type = ast.AST, ast.Call
     walked: list[ast.AST] = [module]
@@ -336,7 +333,7 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
     for parent in walked:  # breadth first, as ast.walk (without its generators: this is hot); grows as it goes
         for name in parent._fields:
             value = getattr(parent, name, None)
-            if isinstance(value, list):
+            if type(value) is list:
                 for child in value:
                     if isinstance(child, node_type):
                         parents[child] = parent
@@ -345,14 +342,16 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
                 parents[value] = parent
                 append(value)
         if isinstance(parent, call_type):
-            key = (
-                parent.lineno,
-                chars(parent.lineno, parent.col_offset),
-                parent.end_lineno,
-                chars(parent.end_lineno, parent.end_col_offset),
-            )
-            calls.setdefault(key, parent)
+            line, end_line = parent.lineno, parent.end_lineno or parent.lineno  # a parsed call has its end
+            start, end = parent.col_offset, parent.end_col_offset or 0
+            if lines is not None:
+                start, end = _chars(lines, line, start), _chars(lines, end_line, end)
+            calls.setdefault((line, start, end_line, end), parent)
     return {"module": module, "parents": parents, "calls": calls, "walked": walked}
+
+
+def _chars(lines: list[str], line: int, offset: int) -> int:
+    return char_offset(lines[line - 1] if line <= len(lines) else "", offset)
 
 
 def keyword(call: ast.Call | None, name: str) -> ast.keyword | None:
