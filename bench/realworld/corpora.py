@@ -225,6 +225,21 @@ CORPORA: tuple[Corpus, ...] = (
         include=("train.py", "train_bottleneck.py", "yolo.py", "yolo_video.py", "convert.py", "yolo3/"),
         licence_file="LICENSE",
     ),
+    Corpus(
+        "dcgan-tensorflow", "research: DCGAN (TF1 graph of hand-written conv ops, session.run steps fed from NumPy "
+        "batches of JPEGs decoded on the host, summaries and checkpoints in the loop), scripts",
+        "MIT", "carpedm20/DCGAN-tensorflow@62c9a2a7f74505cad30858bf40307c93e5bd9293",
+        include=("main.py", "model.py", "ops.py", "utils.py"),  # download.py and web/ (a demo page) left out
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "keras-rl", "research: RL agents (DQN, DDPG; Keras 2 models compiled into backend functions) trained "
+        "one environment step at a time from a replay memory, example scripts for Atari, CartPole, Pendulum",
+        "MIT", "keras-rl/keras-rl@216c3145f3dc4d17877be26ca2185ce7db462bad",
+        include=("rl/core.py", "rl/agents/dqn.py", "rl/agents/ddpg.py", "rl/memory.py", "rl/policy.py", "rl/util.py",
+                 "rl/callbacks.py", "examples/dqn_atari.py", "examples/dqn_cartpole.py", "examples/ddpg_pendulum.py"),
+        licence_file="LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
