@@ -240,6 +240,14 @@ CORPORA: tuple[Corpus, ...] = (
                  "rl/callbacks.py", "examples/dqn_atari.py", "examples/dqn_cartpole.py", "examples/ddpg_pendulum.py"),
         licence_file="LICENSE",
     ),
+    Corpus(
+        "simclr", "research: SimCLR contrastive pretraining (TF2: tf.function loop of many steps per call under a "
+        "distribution strategy, GradientTape, LARS, a TFDS tf.data pipeline with parallel augmentation), scripts",
+        "Apache-2.0", "google-research/simclr@383d4143fd8cf7879ae10f1046a9baeb753ff438",
+        include=("tf2/run.py", "tf2/model.py", "tf2/objective.py", "tf2/data.py", "tf2/data_util.py", "tf2/resnet.py",
+                 "tf2/metrics.py", "tf2/lars_optimizer.py"),  # the TF1 version at the root and the colabs left out
+        licence_file="LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
