@@ -225,6 +225,31 @@ CORPORA: tuple[Corpus, ...] = (
         include=("train.py", "train_bottleneck.py", "yolo.py", "yolo_video.py", "convert.py", "yolo3/"),
         licence_file="LICENSE",
     ),
+    Corpus(
+        "dcgan-tensorflow", "research: DCGAN (TF1 graph of hand-written conv ops, session.run steps fed from NumPy "
+        "batches of JPEGs decoded on the host, summaries and checkpoints in the loop), scripts",
+        "MIT", "carpedm20/DCGAN-tensorflow@62c9a2a7f74505cad30858bf40307c93e5bd9293",
+        include=("main.py", "model.py", "ops.py", "utils.py"),  # download.py and web/ (a demo page) left out
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "keras-rl", "research: RL agents (DQN, DDPG; Keras 2 models compiled into backend functions) trained "
+        "one environment step at a time from a replay memory, example scripts for Atari, CartPole, Pendulum",
+        "MIT", "keras-rl/keras-rl@216c3145f3dc4d17877be26ca2185ce7db462bad",
+        include=("rl/__init__.py", "rl/agents/__init__.py", "rl/core.py", "rl/agents/dqn.py", "rl/agents/ddpg.py",
+                 "rl/memory.py", "rl/policy.py", "rl/random.py", "rl/util.py", "rl/callbacks.py",
+                 "examples/dqn_atari.py", "examples/dqn_cartpole.py", "examples/ddpg_pendulum.py"),
+        # the CEM and SARSA agents (imported by rl/agents/__init__.py, run by no example here) left out
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "simclr", "research: SimCLR contrastive pretraining (TF2: tf.function loop of many steps per call under a "
+        "distribution strategy, GradientTape, LARS, a TFDS tf.data pipeline with parallel augmentation), scripts",
+        "Apache-2.0", "google-research/simclr@383d4143fd8cf7879ae10f1046a9baeb753ff438",
+        include=("tf2/run.py", "tf2/model.py", "tf2/objective.py", "tf2/data.py", "tf2/data_util.py", "tf2/resnet.py",
+                 "tf2/metrics.py", "tf2/lars_optimizer.py"),  # the TF1 version at the root and the colabs left out
+        licence_file="LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
