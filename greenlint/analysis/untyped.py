@@ -42,10 +42,10 @@ KERAS_ONLY = frozenset(name for name in MODEL_METHODS if name.endswith(("_on_bat
 _KERAS2_WORKERS = frozenset({"max_queue_size", "workers", "use_multiprocessing"})
 _KERAS1_WORKERS = frozenset({"max_q_size", "nb_worker", "pickle_safe"})
 FORMER_PARAMS = {
-    "fit": _KERAS2_WORKERS | LEGACY_FIT_ARGUMENTS.keys(),
+    "fit": _KERAS2_WORKERS | frozenset(LEGACY_FIT_ARGUMENTS),
     "evaluate": _KERAS2_WORKERS,
     "predict": _KERAS2_WORKERS,
-    "fit_generator": _KERAS1_WORKERS | LEGACY_FIT_ARGUMENTS.keys() | {"samples_per_epoch", "nb_val_samples"},
+    "fit_generator": _KERAS1_WORKERS | frozenset(LEGACY_FIT_ARGUMENTS) | {"samples_per_epoch", "nb_val_samples"},
     "evaluate_generator": _KERAS1_WORKERS | {"val_samples"},
     "predict_generator": _KERAS1_WORKERS | {"val_samples"},
     "train_on_batch": frozenset({"reset_metrics"}),
@@ -60,10 +60,10 @@ def untyped_api(func: ast.Attribute, call: ast.Call, params: Callable[[str], lis
     """The TF/Keras API a method call on an untyped receiver is taken for, or None; *params* gives
     an API's parameter names (the catalog's)."""
     api = _named_api(func, call)
-    return api if api is not None and fits(call, params(api), FORMER_PARAMS.get(func.attr, ())) else None
+    return api if api is not None and fits(call, params(api), FORMER_PARAMS.get(func.attr, frozenset())) else None
 
 
-def fits(call: ast.Call, params: list[str], former: frozenset[str] | tuple = ()) -> bool:
+def fits(call: ast.Call, params: list[str], former: frozenset[str]) -> bool:
     """Whether *call*'s arguments fit a signature of parameter names *params* (`*args`, `*`,
     `**kwargs` markers kept) and the *former* parameters of the same method: each keyword a named
     parameter (Keras's `**kwargs` take only its own private names), no more positional arguments
