@@ -1317,7 +1317,7 @@ class Resolver:
         if receiver is None and callee is None and isinstance(func, ast.Attribute) and (
             self.tf_imported or func.attr in untyped.KERAS_ONLY
         ):
-            api = untyped.untyped_api(func, node)
+            api = untyped.untyped_api(func, node, self.table.params)
             if api is not None:
                 return self.untyped_call(node, api, args, keywords)
         return self.call(node, callee, args, keywords)

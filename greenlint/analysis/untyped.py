@@ -8,13 +8,20 @@ to the walk, but in a module that imports TensorFlow or Keras, `.fit(`, `.fit_ge
 like a session, or the call giving it: `get_session().run(`) and a tensor's `.eval(` given a feed dict or a session are the Keras/TF methods
 of that name; the methods no other library names so (`predict_on_batch`, `fit_generator`, the
 other `*_on_batch` and `*_generator` ones: `KERAS_ONLY`) are Keras's in any module analysed,
-such as an evaluation helper that is given the model and imports neither. Receivers known to come from other libraries (scikit-learn, XGBoost, PyTorch,
-pandas, ...: `FOREIGN_ROOTS`) are not matched.
+such as an evaluation helper that is given the model and imports neither. The arguments must fit
+that API's signature (`fits`): every keyword one of its parameters (or of the same method in
+Keras 2 or 1: `FORMER_PARAMS`), no more positional ones than it takes, so that an RL agent's
+`agent.fit(env, nb_steps=50000, visualize=False)` is not taken for a model's. Receivers known to
+come from other libraries (scikit-learn, XGBoost, PyTorch, pandas, ...: `FOREIGN_ROOTS`) are not
+matched.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
+
+from greenlint.analysis.features import LEGACY_FIT_ARGUMENTS
 
 #: Libraries whose `.fit`/`.predict`/`.run` are not TensorFlow's: values they give are `Foreign`.
 FOREIGN_ROOTS = frozenset({
@@ -30,13 +37,46 @@ MODEL_METHODS = {
 }
 #: Model methods named so by Keras alone: matched whatever the module imports.
 KERAS_ONLY = frozenset(name for name in MODEL_METHODS if name.endswith(("_on_batch", "_generator")))
+#: Parameters of these model methods in Keras 2 (tf.keras up to TF 2.15) and Keras 1 that the
+#: catalog's (Keras 3) signatures no longer have: a call passing them is still a Keras model's.
+_KERAS2_WORKERS = frozenset({"max_queue_size", "workers", "use_multiprocessing"})
+_KERAS1_WORKERS = frozenset({"max_q_size", "nb_worker", "pickle_safe"})
+FORMER_PARAMS = {
+    "fit": _KERAS2_WORKERS | frozenset(LEGACY_FIT_ARGUMENTS),
+    "evaluate": _KERAS2_WORKERS,
+    "predict": _KERAS2_WORKERS,
+    "fit_generator": _KERAS1_WORKERS | frozenset(LEGACY_FIT_ARGUMENTS) | {"samples_per_epoch", "nb_val_samples"},
+    "evaluate_generator": _KERAS1_WORKERS | {"val_samples"},
+    "predict_generator": _KERAS1_WORKERS | {"val_samples"},
+    "train_on_batch": frozenset({"reset_metrics"}),
+    "test_on_batch": frozenset({"reset_metrics"}),
+}
 SESSION_RUN = "tensorflow.compat.v1.Session.run"
 TENSOR_EVAL = "tensorflow.Tensor.eval"
-NOTE = "receiver not resolved: matched by method name"
+NOTE = "receiver not resolved: matched by method name and arguments"
 
 
-def untyped_api(func: ast.Attribute, call: ast.Call) -> str | None:
-    """The TF/Keras API a method call on an untyped receiver is taken for, or None."""
+def untyped_api(func: ast.Attribute, call: ast.Call, params: Callable[[str], list[str]]) -> str | None:
+    """The TF/Keras API a method call on an untyped receiver is taken for, or None; *params* gives
+    an API's parameter names (the catalog's)."""
+    api = _named_api(func, call)
+    return api if api is not None and fits(call, params(api), FORMER_PARAMS.get(func.attr, frozenset())) else None
+
+
+def fits(call: ast.Call, params: list[str], former: frozenset[str]) -> bool:
+    """Whether *call*'s arguments fit a signature of parameter names *params* (`*args`, `*`,
+    `**kwargs` markers kept) and the *former* parameters of the same method: each keyword a named
+    parameter (Keras's `**kwargs` take only its own private names), no more positional arguments
+    than the parameters before the first marker."""
+    named = [p for p in params if not p.startswith("*")]
+    if any(k.arg is not None and k.arg not in named and k.arg not in former for k in call.keywords):
+        return False
+    positional = next((i for i, p in enumerate(params) if p.startswith("*")), len(params))
+    return len([a for a in call.args if type(a) is not ast.Starred]) <= positional
+
+
+def _named_api(func: ast.Attribute, call: ast.Call) -> str | None:
+    """The TF/Keras API a method call is taken for by its name (and a session's by its receiver's)."""
     name = func.attr
     if name in MODEL_METHODS:
         return MODEL_METHODS[name]

@@ -87,17 +87,40 @@ def _varies(fed: ast.expr, loop: ast.AST) -> bool | None:
     return False
 
 
-def _base(target: ast.expr) -> Iterator[str]:
-    """The names an assignment target (re)binds or fills: `a, b`, `d[k]`, `obj.field`."""
+def _path(expr: ast.expr) -> str | None:
+    """The dotted path of the value an expression names, items left out: `obs`, `self.memory` in
+    `self.memory[i]`; None for another expression (a call's result)."""
+    if isinstance(expr, ast.Subscript):
+        return _path(expr.value)
+    if isinstance(expr, ast.Attribute):
+        owner = _path(expr.value)
+        return None if owner is None else f"{owner}.{expr.attr}"
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _filled(target: ast.expr) -> Iterator[str]:
+    """The paths an assignment target (re)binds or fills: `a, b`, `d[k]`, `self.field`."""
     if isinstance(target, (ast.Tuple, ast.List)):
         for element in target.elts:
-            yield from _base(element)
+            yield from _filled(element)
     elif isinstance(target, ast.Starred):
-        yield from _base(target.value)
-    elif isinstance(target, (ast.Subscript, ast.Attribute)):
-        yield from _base(target.value)
-    elif isinstance(target, ast.Name):
-        yield target.id
+        yield from _filled(target.value)
+    elif (path := _path(target)) is not None:
+        yield path
+
+
+def _reads(expr: ast.AST, calls: set[int], paths: set[str]) -> bool:
+    """Whether the expression uses one of the *calls* or a value at one of the *paths*: by its
+    path or one within it (`self.memory.sample(32)` reads `self.memory`), or through a method of
+    an object holding it (`self.replay()` may read `self.memory`)."""
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Call):
+            owner = _path(node.func.value) if isinstance(node.func, ast.Attribute) else None
+            if id(node) in calls or owner is not None and any(p.startswith(f"{owner}.") for p in paths):
+                return True
+        elif isinstance(node, (ast.Name, ast.Attribute)) and _path(node) in paths:
+            return True
+    return False
 
 
 def _fed_back(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
@@ -106,38 +129,33 @@ def _fed_back(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
     the chosen action, gradients fed back, a generated sequence): input that exists only after
     the previous step, which no pipeline can prepare ahead."""
     tainted = _spread(loop, results, results, None)
-    return any(
-        (isinstance(n, ast.Call) and id(n) in results) or (isinstance(n, ast.Name) and n.id in tainted)
-        for value in (fed.values if isinstance(fed, ast.Dict) else [fed])
-        for n in ast.walk(value)
-    )
+    return any(_reads(value, results, tainted) for value in (fed.values if isinstance(fed, ast.Dict) else [fed]))
 
 
 def _host_only(expr: ast.AST, results: set[int], values: set[str]) -> bool:
     """Every call in the expression is a graph run of the loop, host arithmetic (`np.*`, `int`,
-    ...), or a method of a value the loop derived from a run's output (`probs.argmax()`)."""
+    ...), or a method of a value at a path the loop derived from a run's output (`probs.argmax()`)."""
     for node in ast.walk(expr):
         if isinstance(node, ast.Call) and id(node) not in results:
-            root = node.func
-            while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript)):
-                root = root.func if isinstance(root, ast.Call) else root.value
-            if not (isinstance(root, ast.Name) and (root.id in HOST_MATH or root.id in values)):
-                return False
+            chain = node.func
+            while not (isinstance(chain, ast.Name) and chain.id in HOST_MATH or _path(chain) in values):
+                if not isinstance(chain, (ast.Attribute, ast.Call, ast.Subscript)):
+                    return False
+                chain = chain.func if isinstance(chain, ast.Call) else chain.value
     return True
 
 
 def _spread(loop: ast.AST, seeds: set[int], results: set[int], host: set[str] | None) -> set[str]:
-    """The names the loop binds from the calls in *seeds*: through its assignments, `for`
+    """The paths the loop binds from the calls in *seeds*: through its assignments, `for`
     targets and the objects its method calls are given them (`history.append(output)`,
-    `env.step(action)`); with *host* (names that hold host values already), through host
-    arithmetic only and the containers filled with `append`/`extend`."""
+    `env.step(action)`, `self.memory.append(obs)`: the object at the receiver's path, not the
+    root holding it, so that `self.writer.add_summary(summary)` says nothing of `self.data`);
+    with *host* (paths that hold host values already), through host arithmetic only and the
+    containers filled with `append`/`extend`."""
     tainted: set[str] = set()
 
     def reads(expr: ast.AST) -> bool:
-        return any(
-            (isinstance(n, ast.Call) and id(n) in seeds) or (isinstance(n, ast.Name) and n.id in tainted)
-            for n in ast.walk(expr)
-        )
+        return _reads(expr, seeds, tainted)
 
     def admits(expr: ast.AST) -> bool:
         return host is None or _host_only(expr, results, tainted | host)
@@ -153,9 +171,9 @@ def _spread(loop: ast.AST, seeds: set[int], results: set[int], host: set[str] | 
                 and admits(node.value)
             ):
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                    tainted.update(_base(target))
+                    tainted.update(_filled(target))
             elif isinstance(node, (ast.For, ast.comprehension)) and reads(node.iter) and admits(node.iter):
-                tainted.update(_base(node.target))
+                tainted.update(_filled(node.target))
             elif (
                 isinstance(node, ast.Call)
                 and id(node) not in results
@@ -163,7 +181,7 @@ def _spread(loop: ast.AST, seeds: set[int], results: set[int], host: set[str] | 
                 and any(reads(a) for a in (*node.args, *(k.value for k in node.keywords)))
                 and (host is None or node.func.attr in ("append", "extend") and all(admits(a) for a in node.args))
             ):
-                tainted.update(_base(node.func.value))  # `history.append(output)`, `env.step(action)`
+                tainted.update(_filled(node.func.value))  # `history.append(output)`, `env.step(action)`
     return tainted
 
 
@@ -179,20 +197,13 @@ def _sampled_on_host(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
         if isinstance(node, ast.Call)
         and last_name(node.func) in SAMPLERS
         and _host_only(node, results, fetched)
-        and any(
-            isinstance(n, ast.Name) and n.id in fetched or isinstance(n, ast.Call) and id(n) in results
-            for n in ast.walk(node)
-        )
+        and _reads(node, results, fetched)
     }
     if not samplers:
         return False
     sampled = _spread(loop, samplers, results, fetched)
     values = fed.values if isinstance(fed, ast.Dict) else [fed]
-    return any(
-        isinstance(n, ast.Name) and n.id in sampled or isinstance(n, ast.Call) and id(n) in samplers
-        for value in values
-        for n in ast.walk(value)
-    )
+    return any(_reads(value, samplers, sampled) for value in values)
 
 
 def _shares_placeholders(fed: ast.expr, loop: ast.AST) -> bool:
@@ -325,8 +336,13 @@ class SessionFeedDictInLoop(Rule):
     on the validation set: those placeholders cannot become data in the graph); and values that
     derive, through the loop's assignments and the containers it fills, from what a run in the
     loop returned (a reinforcement-learning agent feeding the observation `env.step` gave for
-    its last action, gradients fed back, a generated sequence): that input exists only after
-    the previous run, so no pipeline can prepare it ahead. Such a loop is reported with its own
+    its last action, or a batch sampled from the replay memory its transitions were appended to,
+    gradients fed back, a generated sequence): that input exists only after the previous run, so
+    no pipeline can prepare it ahead. What a method is given fills the object at its receiver's
+    path (`self.memory.append(obs)` fills `self.memory`, which `self.memory.sample(32)` or another
+    method of `self` then reads), not the rest of the object holding it: a summary written with
+    `self.writer.add_summary(summary, step)` leaves `self.data`, sliced into the next batch, fed
+    from Python. Such a loop is reported with its own
     advice when it generates on the host: the fed values are drawn or picked from what the run
     fetched (`np.random.choice(n, p=probs)`, `np.argmax`, `np.random.multinomial`) through host
     arithmetic alone (NumPy, builtins, lists filled with `append`), in a loop that runs at least
@@ -458,6 +474,24 @@ class SessionFeedDictInLoop(Rule):
             "    for step in range(1000):\n        action = sess.run(policy, feed_dict={X: obs[None]})\n"
             "        obs, reward, done, info = env.step(action[0])\n"
         ),
+        Valid(  # a replay memory filled with the run's transitions, then sampled and fed
+            "import tensorflow as tf\n\n\nclass Agent:\n    def train(self, steps):\n        obs = self.env.reset()\n"
+            "        for step in range(steps):\n"
+            "            action = self.sess.run(self.act, feed_dict={self.obs: obs[None]})\n"
+            "            next_obs, reward, done, _ = self.env.step(action)\n"
+            "            self.memory.append((obs, action, reward, next_obs))\n"
+            "            self.sess.run(self.train_op, feed_dict={self.batch: self.memory.sample(32)})\n"
+            "            obs = next_obs\n"
+        ),
+        Valid(  # the same memory, sampled by a method of the agent holding it
+            "import tensorflow as tf\n\n\nclass Agent:\n    def train(self, steps):\n        obs = self.env.reset()\n"
+            "        for step in range(steps):\n"
+            "            action = self.sess.run(self.act, feed_dict={self.obs: obs[None]})\n"
+            "            obs, reward, done, _ = self.env.step(action)\n"
+            "            self.memory.append((obs, action, reward))\n"
+            "            batch = self.replay(32)\n"
+            "            self.sess.run(self.train_op, feed_dict={self.batch: batch})\n"
+        ),
         Valid(  # a generated sequence fed back one step at a time
             "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nsequence = [0.0] * 20\n"
             "for i in range(300):\n    x_batch = np.array(sequence[-20:]).reshape(1, 20, 1)\n"
@@ -561,6 +595,15 @@ class SessionFeedDictInLoop(Rule):
             "        sess.run(training_op, feed_dict={X: X_batch})\n"
             "    loss_val = sess.run(loss, feed_dict={X: X_batch})\n",
             line=6,
+            message_contains="feeds every batch",
+        ),
+        Invalid(  # the summary a run returns goes to the writer: the batches sliced from `self.data` are fed from Python
+            "import numpy as np\nimport tensorflow as tf\n\n\nclass GAN:\n    def train(self, epochs, n_batches):\n"
+            "        for epoch in range(epochs):\n            for idx in range(n_batches):\n"
+            "                batch = np.array(self.data[idx * 64:(idx + 1) * 64])\n"
+            "                _, summary = self.sess.run([self.d_optim, self.d_sum], feed_dict={self.inputs: batch})\n"
+            "                self.writer.add_summary(summary, idx)\n",
+            line=10,
             message_contains="feeds every batch",
         ),
         Invalid(  # full-batch gradient descent: the whole set fed again on every epoch

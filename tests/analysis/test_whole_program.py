@@ -164,7 +164,30 @@ def test_an_untyped_model_parameter_is_listed_with_the_work_its_arguments_show(t
     [fit] = [s for s in sites(tmp_path / "lib.py").values() if s.api == "tensorflow.keras.Model.fit"]
     assert fit.features["receiver_kind"] == "untyped"
     assert value(fit, "epochs") == 20 and value(fit, "initial_epoch") == 5 and value(fit, "steps") == 15 * 100
-    assert fit.work["flops_per_sample"]["note"] == "receiver not resolved: matched by method name"
+    assert fit.work["flops_per_sample"]["note"] == "receiver not resolved: matched by method name and arguments"
+
+
+def test_an_untyped_call_is_listed_only_when_its_arguments_fit_the_keras_signature(tmp_path):
+    # an RL agent from a module greenlint cannot resolve has a `fit` of its own (issue #26): its
+    # keywords are no parameters of a Keras model's; Keras 2's and 1's own names still are
+    write(tmp_path, {"train.py": """
+        from tensorflow import keras
+        from rl.agents import DQNAgent
+
+
+        def train(agent, model, net, old, x, y, db):
+            agent.fit(env, nb_steps=50000, visualize=False, verbose=2)
+            model.fit(x, y, epochs=5)
+            net.fit(x, y, epochs=5, workers=4, use_multiprocessing=True)
+            old.fit(x, y, nb_epoch=10)
+            agent.predict_on_batch(x, y)
+            db.session.run(query, timeout=5)
+            db.session.run(train_op, feed_dict={x: 1})
+        """})
+    found = sites(tmp_path / "train.py")
+    assert sorted(line for line, _ in found) == [7, 8, 9, 12]
+    assert found[(7, "tensorflow.keras.Model.fit")].features["receiver_kind"] == "untyped"
+    assert value(found[(9, "tensorflow.keras.Model.fit")], "epochs") == 10  # Keras 1's nb_epoch
 
 
 def test_an_evaluation_helper_importing_no_keras_still_lists_the_keras_only_methods(tmp_path):
