@@ -10,7 +10,7 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, bind
 from greenlint.rules.callbacks import constructors, listed
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.networks import network
-from greenlint.rules.syntax import SCOPES, bound_name, last_name, units
+from greenlint.rules.syntax import bound_name, enclosing, last_name, units
 
 #: Joining tensors along an axis.
 JOINS = frozenset(
@@ -282,7 +282,7 @@ def _into_network(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     """The joined batch is a network's input, itself or through the name it is bound to."""
     uses: list[ast.expr] = [call]
     name = bound_name(facts, call, cell)
-    scope = next((a for a in facts.ancestors(call, cell) if isinstance(a, SCOPES)), None)
+    scope = enclosing(facts, call, cell)
     if name is not None and scope is not None:
         uses += [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
     for use in uses:

@@ -10,7 +10,7 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, k
 from greenlint.rules.beside import LOADED_BY_NAME, beside_mentions
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES, source_text
+from greenlint.rules.syntax import enclosing, source_text
 
 LAYERS = "tensorflow.keras.layers."
 CONVOLUTIONS = frozenset(
@@ -340,14 +340,10 @@ def _applied_then_normalised(facts: FileFacts, applied: ast.Call, cell: int | No
     return False
 
 
-def _scope(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.AST | None:
-    return next((a for a in facts.ancestors(node, cell) if isinstance(a, SCOPES)), None)
-
-
 def _uses(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) -> list[ast.Name]:
     """The reads of `name` in the scope of its assignment `assign`, when that is its only
     binding there (else none: which layer a read gets is not known)."""
-    scope = _scope(facts, assign, cell)
+    scope = enclosing(facts, assign, cell)
     if scope is None or len(_bindings(scope, name)) != 1:
         return []
     return [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
@@ -366,14 +362,14 @@ def _bindings(scope: ast.AST, name: str) -> list[ast.AST]:
 def _bound(facts: FileFacts, name: ast.Name, cell: int | None) -> ast.AST | None:
     """The value a name read is bound to: the right side of the one assignment `name = ...` of
     its scope (None where it is bound otherwise, or more than once)."""
-    scope = _scope(facts, name, cell)
+    scope = enclosing(facts, name, cell)
     while scope is not None:
         found = _bindings(scope, name.id)
         if found:
             target = found[0] if len(found) == 1 else None
             statement = facts.parent(target, cell) if target is not None else None
             return statement.value if isinstance(statement, ast.Assign) and statement.targets == [target] else None
-        scope = _scope(facts, scope, cell)
+        scope = enclosing(facts, scope, cell)
     return None
 
 

@@ -12,11 +12,11 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_d
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
-    SCOPES,
     Function,
     calls_of,
     chain_top,
     definitions,
+    enclosing,
     last_name,
     loop_varying,
     map_function,
@@ -403,7 +403,7 @@ def _functions(facts: FileFacts, expr: ast.expr, cell: int | None, depth: int = 
 def _arguments(facts: FileFacts, name: ast.Name, cell: int | None) -> list[tuple[int | None, ast.expr]]:
     """What the file's calls of the function *name* is a parameter of pass for it (by position or
     keyword, with their cells); [] where *name* is no parameter of the function it is read in."""
-    function = next((a for a in facts.ancestors(name, cell) if isinstance(a, SCOPES)), None)
+    function = enclosing(facts, name, cell)
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or name.id not in parameters(function):
         return []
     positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
@@ -474,7 +474,7 @@ def _passes(facts: FileFacts, top: ast.expr, cell: int | None) -> str | None:
             index = parent.elts.index(expr)
             parent = returned
         if isinstance(parent, ast.Return):
-            function = next((a for a in facts.ancestors(parent, cell) if isinstance(a, SCOPES)), None)
+            function = enclosing(facts, parent, cell)
             calls = (
                 calls_of(facts, function, cell) if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
             )
@@ -513,7 +513,7 @@ def _passes(facts: FileFacts, top: ast.expr, cell: int | None) -> str | None:
 def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) -> list[ast.expr]:
     """The method chains that read *name* after the assignment binding it, in its scope (a read
     before it, `dataset = helper(dataset)`, is of what the name held before)."""
-    scope = next((a for a in facts.ancestors(assign, cell) if isinstance(a, SCOPES)), None)
+    scope = enclosing(facts, assign, cell)
     end = (assign.end_lineno or assign.lineno, assign.end_col_offset or 0)
     return [
         chain_top(facts, node, cell)

@@ -22,9 +22,9 @@ from greenlint.rules.base import (
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
-    SCOPES,
     autograph_loop,
     batch_of_one,
+    enclosing,
     loop_varying,
     own_body,
     own_loops,
@@ -406,7 +406,7 @@ def _made_per_call(facts: FileFacts, call: ast.Call | None, cell: int | None) ->
     then repeat a fit on other data each time, not an epoch loop."""
     if call is None:
         return False
-    func = next((a for a in facts.ancestors(call, cell) if isinstance(a, SCOPES)), None)
+    func = enclosing(facts, call, cell)
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     pairs = flow.assignments(func.body)

@@ -10,7 +10,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES
+from greenlint.rules.syntax import enclosing
 
 #: Calls that turn their first argument into a tensor (a copy from host memory).
 TENSORS = frozenset({"tensorflow.constant", "tensorflow.convert_to_tensor"})
@@ -119,7 +119,7 @@ def _numpy_draw(facts: FileFacts, expr: ast.expr, cell: int | None) -> str | Non
         return name if _NUMPY_RANDOM.match(name) else None
     if not isinstance(expr, ast.Name):
         return None
-    scope = next((a for a in facts.ancestors(expr, cell) if isinstance(a, SCOPES)), None)
+    scope = enclosing(facts, expr, cell)
     if scope is None or isinstance(scope, ast.Lambda):
         return None
     values = [

@@ -10,10 +10,10 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, node_span
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
-    SCOPES,
     Function,
     cell_units,
     definitions,
+    enclosing,
     last_name,
     scope_body,
     text_mentions,
@@ -256,7 +256,7 @@ def _generators(facts: FileFacts, cell: int | None) -> list[ast.FunctionDef | as
     ]
     found = {id(f) for f in functions if f.name == "__getitem__"}
     for node in facts.nodes(cell, ast.Yield, ast.YieldFrom):
-        scope = next((a for a in facts.ancestors(node, cell) if isinstance(a, SCOPES)), None)
+        scope = enclosing(facts, node, cell)
         found.add(id(scope))
     return [f for f in functions if id(f) in found]
 

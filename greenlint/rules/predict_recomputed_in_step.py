@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, is_keras_model_method
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES, every_pass, own_loops
+from greenlint.rules.syntax import enclosing, every_pass, own_loops
 
 #: Calls that change a model's weights: between the predict and the step, the two forward passes differ.
 UPDATES = frozenset({"train_on_batch", "fit", "fit_generator", "set_weights", "load_weights"})
@@ -23,11 +23,6 @@ def _names(expr: ast.expr | None) -> tuple[str, ...] | None:
     return None
 
 
-def _scope(facts: FileFacts, node: ast.AST, cell: int | None, kinds: tuple[type, ...] = SCOPES) -> ast.AST | None:
-    """The innermost ancestor of *node* of one of *kinds* (its function, or its class)."""
-    return next((p for p in facts.ancestors(node, cell) if isinstance(p, kinds)), None)
-
-
 def _applied_on_inputs(
     facts: FileFacts, receiver: ast.expr, model: ast.expr, owner: ast.AST | None, cell: int | None
 ) -> set[tuple[int, ...]]:
@@ -37,11 +32,9 @@ def _applied_on_inputs(
     Empty when the model is bound more than once."""
     target = ast.unparse(model)
     made = [
-        a.value
-        for a in facts.nodes(cell, ast.Assign)
-        if len(a.targets) == 1 and ast.unparse(a.targets[0]) == target
+        a.value for a in facts.nodes(cell, ast.Assign) if len(a.targets) == 1 and ast.unparse(a.targets[0]) == target
     ]
-    if len(made) == 1 and _scope(facts, made[0], cell, (ast.ClassDef,)) is not owner:
+    if len(made) == 1 and enclosing(facts, made[0], cell, (ast.ClassDef,)) is not owner:
         return set()
     if len(made) != 1 or not isinstance(made[0], ast.Call):
         return set()
@@ -49,7 +42,7 @@ def _applied_on_inputs(
     if site is None or not site.api.startswith("tensorflow.keras") or not site.api.endswith(".Model"):
         return set()
     inputs = _names(argument(made[0], "inputs", 0))
-    function = _scope(facts, made[0], cell)
+    function = enclosing(facts, made[0], cell)
     if not inputs or function is None:
         return set()
     applied = set()
@@ -217,7 +210,9 @@ class PredictRecomputedInStep(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        steps = [s for s in facts.sites if is_keras_model_method(s.api, ("train_on_batch",)) and s.repeats(("receiver",))]
+        steps = [
+            s for s in facts.sites if is_keras_model_method(s.api, ("train_on_batch",)) and s.repeats(("receiver",))
+        ]
         if not steps:
             return
         for site in facts.sites:
@@ -235,7 +230,7 @@ class PredictRecomputedInStep(Rule):
         loops = own_loops(facts, call, cell)
         if given is None or not loops:
             return None
-        owner = _scope(facts, call, cell, (ast.ClassDef,))
+        owner = enclosing(facts, call, cell, (ast.ClassDef,))
         for step in steps:
             train = facts.node(step)
             if (
@@ -249,9 +244,14 @@ class PredictRecomputedInStep(Rule):
                 continue
             fed = _names(argument(train, "x", 0))
             applied = _applied_on_inputs(facts, sub, train.func.value, owner, cell)
-            if fed and any(
-                len(at) == len(given) and all(k < len(fed) and fed[k] == n for k, n in zip(at, given)) for at in applied
-            ) and _unchanged(loops[0], given, sub, call.lineno, train.lineno):
+            if (
+                fed
+                and any(
+                    len(at) == len(given) and all(k < len(fed) and fed[k] == n for k, n in zip(at, given))
+                    for at in applied
+                )
+                and _unchanged(loops[0], given, sub, call.lineno, train.lineno)
+            ):
                 return self.MESSAGE.format(
                     sub=ast.unparse(sub),
                     given=ast.unparse(argument(call, "x", 0) or call),

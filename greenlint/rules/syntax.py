@@ -27,6 +27,11 @@ def is_training_step(site: Site) -> bool:
     )
 
 
+def enclosing(facts: FileFacts, node: ast.AST, cell: int | None, kinds: tuple[type, ...] = SCOPES) -> ast.AST | None:
+    """The innermost ancestor of *node* of one of *kinds* (by default its scope: function, class or module)."""
+    return next((a for a in facts.ancestors(node, cell) if isinstance(a, kinds)), None)
+
+
 def innermost_loop(facts: FileFacts, site: Site) -> tuple[ast.AST | None, bool]:
     """The loop directly around the call in its own function, and whether an `if` (or `try`)
     between the two guards it; (None, False) outside loops."""

@@ -10,7 +10,7 @@ from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument
 from greenlint.rules.deliberate import everywhere
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import SCOPES, Function, autograph_loop, loop_varying, own_loops, parameters
+from greenlint.rules.syntax import Function, autograph_loop, enclosing, loop_varying, own_loops, parameters
 
 FUNCTION = "tensorflow.function"
 
@@ -190,7 +190,7 @@ def _wrapped(facts: FileFacts, call: ast.Call, cell: int | None) -> Function | N
         return first
     if not isinstance(first, ast.Name):
         return None
-    scope = next((a for a in facts.ancestors(call, cell) if isinstance(a, SCOPES)), None)
+    scope = enclosing(facts, call, cell)
     found = (
         [n for n in ast.walk(scope) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == first.id]
         if scope is not None and not isinstance(scope, ast.Lambda)
