@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import replace
 
 from greenlint.predict.calibration import NOISE_SD, Overlay, rescale_note
-from greenlint.predict.devices import SHIPPED, DeviceModel, GpuSpec
+from greenlint.predict.devices import DeviceModel, GpuSpec, kb_device_model
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.local_work import local_ops, local_work
 from greenlint.predict.work_energy import derive, one_batch, time_group, time_of
@@ -23,10 +23,10 @@ class Context:
 
     def __init__(self, model: dict, *, model_bytes: bytes | None = None, overlay: Overlay | None = None,
                  hierarchy: Hierarchy | None = None, device: GpuSpec | None = None,
-                 device_model: DeviceModel = SHIPPED):
+                 device_model: DeviceModel | None = None):
         self.model = model
         self.device = device  # the GPU the user told (`--device`): work of known FLOPs priced on it (devices.py)
-        self.device_model = device_model  # its constants (the evaluation refits them per held-out fold)
+        self.device_model = device_model or kb_device_model(model)  # its constants: the work model's (devices.py)
         self.raw_overlay = overlay  # as read; `overlay` is it under the pooled API names
         self._overlay: Overlay | None = None
         self.hierarchy = hierarchy or Hierarchy()  # loads the catalog only when an unseen API needs it
@@ -34,7 +34,7 @@ class Context:
         if overlay is not None:
             digest.update(overlay.fingerprint.encode())
         if device is not None:
-            digest.update(repr((device, device_model)).encode())
+            digest.update(repr((device, self.device_model)).encode())
         self.fingerprint = digest.hexdigest()[:16]
 
     @property

@@ -6,31 +6,35 @@ of the TDP, a stated assumption (net joules, the FECoM definition, leave it out;
 ones include it).
 
 Told a device, a call whose work is known (steps and FLOPs: `fit`, `evaluate`, `predict` on a
-model of known size) is priced on it (`device_work`), by four constants (`DeviceModel`):
+model of known size) is priced on it (`device_work`) by a roofline of each step, with nothing
+fitted on the device:
 
-    time   = t0 + (step_s + layer_s x layers) x steps + FLOPs / (efficiency x FP32 peak)
-             + depthwise bytes / memory bandwidth
-    gross  = busy_share x TDP x time + (1 - busy_share) x TDP x compute time
-    energy = gross - idle x time                 (net of the idle draw, FECoM's definition)
+    host     = t0 + per_step x steps                 (the reference time model's start-up and
+                                                      Keras' own host cost of a step: the KB's)
+    dispatch = layer_s x layers x steps              (each layer's kernels launched by the host)
+    gpu      = (FLOPs + half_flops x layer passes) / FP32 peak      (Hockney: a layer reaches half
+                                                      the peak at half_flops; small layers far below)
+             + (memory-bound activation bytes + weight bytes) / memory bandwidth
+    time     = host + max(dispatch, gpu)             (kernels run while the host launches the next)
+    energy   = (TDP - idle) x gpu + wait_share x TDP x (time - gpu)       (net of the idle draw)
 
-t0 is the reference time model's start-up; step_s the host side of a step (input pipeline, the
-step's own dispatch); layer_s what each layer adds to a step (its kernels launched one by one,
-forward and backward, whatever their size: a small model on a big GPU waits on these, not on
-its FLOPs: MobileNetV2's 0.06 GFLOPs over 154 layers run as long per step as ResNet50's 2.5
-GFLOPs over 175, NASNetMobile's 769 layers longer than VGG16's 19); efficiency the share of the
-FP32 peak the FLOPs reach (above 1 where tensor cores or a frozen base do better than the nominal
-3 x forward FLOPs); busy_share the board power while the step waits on the host, as a share of
-TDP. Depthwise convolutions do a few FLOPs per byte (a k x k filter per channel, against a dense
-convolution's k x k x channels): their time follows the bytes they read and write, not their FLOPs
-(`depthwise_bytes_per_sample`: a named architecture's, training_runs.py; x 3 in a training pass,
-like FLOPs), at the spec sheet's memory bandwidth (a ceiling, so no more time than they take), and
-Xception's 2.96 GFLOPs take longer per step than ResNet50's 2.52. `layers` is the model's (`n_layers`: a Sequential's list, a keras.applications architecture's
-own count); where unknown, UNKNOWN_LAYERS and the note says so. The constants are fitted on
-GAISSA's recorded runs (del Rey's setting: keras.applications fine-tuned from an image folder,
-batch 32) by `python -m tools.model.device_eval`, which refits them without the held-out
-architecture to judge them (docs/accuracy.md): step_s is that pipeline's, so code feeding
-in-memory arrays gets a high figure. Where the FLOPs are unknown the device cannot place the work
-and the reference figure stands.
+So a big dense convolution runs near the device's peak (VGG16's layers do 10^10-10^11 FLOPs a
+step), while a network of many small or depthwise layers (MobileNetV2, NASNetMobile) waits on
+launches, on each layer's fill of the GPU and on the bytes its elementwise and depthwise layers move:
+its steps cost far more than its FLOPs say. A layer pass is one of a step's passes over a layer
+(forward; and backward in a training step, TRAINING_FLOPS of them); only layers that do FLOPs pay
+Hockney's fill (`flop_layers`: a named architecture's, else all its layers). The memory-bound bytes
+are a named architecture's (training_runs.py, generated from its layers' shapes; weighed like FLOPs:
+x 3 in a training pass, x 1 in a validation one); the weights' bytes are read and written
+WEIGHT_ACCESSES times a step. `layers` is the model's (`n_layers`: a Sequential's list, a
+keras.applications architecture's own count); where unknown, UNKNOWN_LAYERS and the note says so.
+
+The constants (`DeviceModel`, `kb_device_model`) are the work model's own: layer_s its eager
+DISPATCH_S, half_flops its HALF_PEAK_FLOPS, per_step and t0 its fitted time model, and wait_share
+the KB reference board's net draw during its tutorials' overhead-bound training, as a share of that
+board's power (its measured idle draw / IDLE_SHARE). GAISSA's recorded runs only check them
+(`python -m tools.model.device_eval`, docs/accuracy.md). Where the FLOPs are unknown the device
+cannot place the work and the reference figure stands.
 """
 
 from __future__ import annotations
@@ -39,7 +43,15 @@ import math
 import re
 from dataclasses import dataclass
 
-from greenlint.predict.work_energy import derive, epochs_ends
+from greenlint.predict.work_energy import (
+    DISPATCH_S,
+    ELEMENT_BYTES,
+    HALF_PEAK_FLOPS,
+    TRAINING_FLOPS,
+    derive,
+    epochs_ends,
+    power_for,
+)
 
 
 @dataclass(frozen=True)
@@ -92,24 +104,44 @@ GPU_SPECS: tuple[GpuSpec, ...] = (
 IDLE_SHARE = 0.1
 
 
+#: The KB reference machine's GPU idle draw, W: the median of its data sets' idle baselines
+#: (data/kb/meta.json `idle_baseline_w.gpu`; data/kb/PROVENANCE.md, "Hardware"). Its board power is
+#: taken as this / IDLE_SHARE, the same assumption as the table's idle draws.
+REFERENCE_GPU_IDLE_W = 19.45
+#: The API whose measured power split sets `wait_share` (`kb_device_model`).
+FIT = "tensorflow.keras.Model.fit"
+#: Reads and writes of each weight per step: a training step reads it forward and backward and
+#: writes its gradient, and the optimizer (Adam) reads the gradient, the weight and two moments and
+#: writes the last three (10); an inference step reads it once.
+WEIGHT_ACCESSES = {"training": 10, "inference": 1}
+
+
 @dataclass(frozen=True)
 class DeviceModel:
-    """The four constants of a figure on a told device (module docstring)."""
+    """The constants of a figure on a told device (module docstring), none fitted on a device."""
 
-    step_s: float  # host seconds per step
-    layer_s: float  # seconds each of the model's layers adds to a step (its kernels' dispatch)
-    efficiency: float  # share of the FP32 peak the FLOPs reach
-    busy_share: float  # board power while waiting on the host, share of TDP
+    layer_s: float  # host seconds each layer adds to a step (its kernels' dispatch)
+    half_flops: float  # FLOPs at which a layer pass reaches half the device's peak (Hockney's n-half)
+    wait_share: float  # the board's net draw while a step waits on the host, share of TDP
 
 
-#: Fitted on GAISSA's 309 recorded runs (`python -m tools.model.device_eval`; tests/predict checks
-#: these are its fit): step_s, layer_s and efficiency on the runs' durations, busy_share on their energy.
-SHIPPED = DeviceModel(step_s=0.0206, layer_s=3.55e-05, efficiency=1.07, busy_share=0.62)
+def kb_device_model(model: dict) -> DeviceModel:
+    """The device constants from the work model (`model`: the predictor's JSON): DISPATCH_S,
+    HALF_PEAK_FLOPS, and the share of its board's power (REFERENCE_GPU_IDLE_W / IDLE_SHARE) that
+    the reference GPU drew net while it trained the KB's tutorials (the training power model's
+    `steady_w` x `fit`'s measured GPU share): small models, whose steps wait on the host. No
+    wait share (0) where the model has neither."""
+    watts = (power_for(model.get("work") or {}, "training") or {}).get("steady_w")
+    gpu = (((model.get("apis") or {}).get(FIT) or {}).get("shares") or {}).get("gpu")
+    wait = watts * gpu / (REFERENCE_GPU_IDLE_W / IDLE_SHARE) if watts and gpu else 0.0
+    return DeviceModel(DISPATCH_S, HALF_PEAK_FLOPS, round(wait, 3))
+
+
 #: The layers a step is priced with where the model's are unknown: the median of GAISSA's five
 #: architectures (19 to 769; training_runs.KERAS_APPLICATIONS), a stated assumption.
 UNKNOWN_LAYERS = 154
-#: log10 half-width a told device adds to a figure's interval: the spread of the per-configuration
-#: errors of the fit (about a factor 2 either way).
+#: log10 half-width a told device adds to a figure's interval: its constants are a device class's,
+#: not this device's measurement (about a factor 2 either way).
 DEVICE_HALF = 0.3
 
 
@@ -146,71 +178,87 @@ def model_layers(features: dict) -> int | None:
     return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
 
-def device_units(work: dict, group: str, features: dict, start: bool = True) -> tuple[float, ...] | None:
-    """(start-up s, steps, layer-steps, FLOPs, depthwise bytes) of a call's work: what `device_seconds`
-    prices with a device's and a model's constants (linear in each); None where its steps or FLOPs
-    are unknown. The start-up is the reference time model's (*start*); layer-steps the steps x its
-    model's layers (UNKNOWN_LAYERS where not known); depthwise bytes per sample (a named
-    architecture's) weigh like FLOPs per sample: x 3 in a training pass, x 1 in a validation one."""
+@dataclass(frozen=True)
+class StepWork:
+    """A call's work as a told device prices it (`device_units`)."""
+
+    start_s: float  # the reference time model's start-up (0 for a one-batch call of a loop)
+    host_s: float  # the reference time model's per-step host cost x steps
+    steps: float  # steps (a validation step a third of a training one)
+    layers: int | None  # the model's layers (None: unknown, UNKNOWN_LAYERS priced)
+    layer_passes: float  # passes over a FLOP-doing layer: steps x flop layers x passes per step
+    flops: float
+    moved: float  # bytes of memory-bound layers and of the weights
+
+
+def device_units(work: dict, group: str, features: dict, start: bool = True) -> StepWork | None:
+    """The work of a call as `device_seconds` prices it, None where its steps or FLOPs are unknown."""
     ref = (work.get("time") or {}).get(group)
     if ref is None:
         return None
     n, flops = derive(group, features)
     if n is None or not flops:
         return None
-    per_sample = features.get("depthwise_bytes_per_sample")
-    moved = derive(group, {**features, "flops_per_sample": per_sample, "params": None})[1] if per_sample else None
-    return (ref["t0"] if start else 0.0), n, n * (model_layers(features) or UNKNOWN_LAYERS), flops, moved or 0.0
+    layers = model_layers(features)
+    flop_layers = features.get("flop_layers") or layers or UNKNOWN_LAYERS
+    passes = TRAINING_FLOPS if group == "training" else 1.0
+    per_sample = features.get("memory_bytes_per_sample")
+    moved = derive(group, {**features, "flops_per_sample": per_sample, "params": None})[1] if per_sample else 0.0
+    params = features.get("params")
+    weights = n * params * ELEMENT_BYTES * WEIGHT_ACCESSES.get(group, 1) if isinstance(params, (int, float)) else 0.0
+    return StepWork(ref["t0"] if start else 0.0, ref["per_step"] * n, n, layers, n * flop_layers * passes, flops,
+                    (moved or 0.0) + max(weights, 0.0))
 
 
-def device_seconds(work: dict, group: str, features: dict, device: GpuSpec, start: bool = True,
-                   model: DeviceModel = SHIPPED) -> tuple[float, float] | None:
-    """(host seconds, compute seconds) of a call's work on *device* (`device_units` priced): the
-    start-up and `step_s` + `layer_s` x its model's layers per step; the FLOPs at `efficiency` x the
-    device's FP32 peak and the depthwise bytes at its memory bandwidth. None where the steps or the
-    FLOPs are unknown."""
+def device_seconds(work: dict, group: str, features: dict, device: GpuSpec, model: DeviceModel,
+                   start: bool = True) -> tuple[float, float, float] | None:
+    """(host seconds, dispatch seconds, GPU seconds) of a call's work on *device* (module
+    docstring): its time is host + max(dispatch, GPU). None where the steps or FLOPs are unknown."""
     units = device_units(work, group, features, start)
     if units is None:
         return None
-    t0, steps, layer_steps, flops, moved = units
-    compute = flops / (model.efficiency * device.fp32_tflops * 1e12)
-    memory = moved / (device.bandwidth_gb_s * 1e9)
-    return t0 + model.step_s * steps + model.layer_s * layer_steps, compute + memory
+    peak = device.fp32_tflops * 1e12
+    dispatch = model.layer_s * (units.layers or UNKNOWN_LAYERS) * units.steps
+    gpu = (units.flops + model.half_flops * units.layer_passes) / peak + units.moved / (device.bandwidth_gb_s * 1e9)
+    return units.start_s + units.host_s, dispatch, gpu
 
 
-def device_joules(host_s: float, compute_s: float, device: GpuSpec, model: DeviceModel = SHIPPED) -> float:
-    """Net joules of *host_s* + *compute_s* seconds on *device* (module docstring)."""
-    time = host_s + compute_s
-    gross = model.busy_share * device.tdp_w * time + (1 - model.busy_share) * device.tdp_w * compute_s
-    return gross - device.idle_w * time
+def device_joules(seconds: tuple[float, float, float], device: GpuSpec, model: DeviceModel) -> float:
+    """Net joules of (host, dispatch, GPU) *seconds* on *device*: the GPU's seconds at its TDP less its
+    idle draw, the rest of the time at `wait_share` of its TDP."""
+    host, dispatch, gpu = seconds
+    time = host + max(dispatch, gpu)
+    return (device.tdp_w - device.idle_w) * gpu + model.wait_share * device.tdp_w * (time - gpu)
 
 
-def device_work(work: dict, group: str | None, features: dict, device: GpuSpec, half: float, start: bool = True,
-                model: DeviceModel = SHIPPED) -> tuple[float, float, float, str] | None:
+def device_work(work: dict, group: str | None, features: dict, device: GpuSpec, model: DeviceModel, half: float,
+                start: bool = True) -> tuple[float, float, float, str] | None:
     """(log10 J, of the interval's low and high ends, note) of a call's work on *device*, None where
     its steps or FLOPs are unknown. The ends: the fewest and the most epochs early stopping allows,
     widened by *half* (the work model's) and DEVICE_HALF."""
     if group is None:
         return None
-    found = device_seconds(work, group, features, device, start, model)
+    found = device_seconds(work, group, features, device, model, start)
     if found is None:
         return None
-    host_s, compute_s = found
-    energy = device_joules(host_s, compute_s, device, model)
+    energy = device_joules(found, device, model)
     if energy <= 0:
         return None
     ends = []
     for f in epochs_ends(features):
-        h, c = device_seconds(work, group, f, device, start, model) or found
-        ends.append(math.log10(max(device_joules(h, c, device, model), energy * 1e-3)))
+        ends.append(math.log10(max(device_joules(device_seconds(work, group, f, device, model, start) or found,
+                                                 device, model), energy * 1e-3)))
     spread = math.hypot(half, DEVICE_HALF)
+    host, dispatch, gpu = found
     layers = model_layers(features)
     said = f"{layers} layers" if layers else f"its layers unknown: {UNKNOWN_LAYERS} assumed"
-    moved = (device_units(work, group, features, start) or (0.0,) * 5)[4]
-    memory = f", and {moved / 1e9:.3g} GB its depthwise convolutions move at {device.bandwidth_gb_s:g} GB/s" if moved else ""
-    note = (f"on the {device.name} (told): {host_s:.3g} s host side ({model.step_s:.3g} s per step + "
-            f"{model.layer_s:.3g} s per layer, {said}) + "
-            f"{compute_s:.3g} s of compute (its {device.fp32_tflops:g} TFLOPS FP32 peak x {model.efficiency:.3g}{memory}) → "
-            f"{energy:.3g} J net ({device.tdp_w:g} W TDP computing, {model.busy_share:.0%} of it waiting, less "
-            f"{device.idle_w:.3g} W idle assumed; constants fitted on GAISSA's recorded runs)")
+    units = device_units(work, group, features, start)
+    moved = f" + {units.moved / 1e9:.3g} GB at {device.bandwidth_gb_s:g} GB/s" if units and units.moved else ""
+    bound = "waiting on its layers' dispatch" if dispatch > gpu else "the GPU's work"
+    note = (f"on the {device.name} (told): {host:.3g} s host side (start-up and {work['time'][group]['per_step']:.3g} s "
+            f"per step) + {max(dispatch, gpu):.3g} s of steps, {bound} (dispatch {model.layer_s:.3g} s per layer, "
+            f"{said}: {dispatch:.3g} s; GPU: {units.flops if units else 0:.3g} FLOPs at its {device.fp32_tflops:g} TFLOPS "
+            f"FP32 peak, each layer pass half of it at {model.half_flops:.3g} FLOPs{moved}: {gpu:.3g} s) → "
+            f"{energy:.3g} J net ({device.tdp_w:g} W TDP less {device.idle_w:.3g} W idle assumed while computing, "
+            f"{model.wait_share:.0%} of TDP while waiting; nothing fitted on this device)")
     return math.log10(energy), ends[0] - spread, ends[1] + spread, note

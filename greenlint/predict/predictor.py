@@ -25,8 +25,6 @@ from greenlint.predict.work_energy import FLOP_KINDS, unknown_size
 
 #: Methods whose whole runs of a named architecture are priced from its FLOPs (`training_run`).
 _RUN_METHODS = {"fit", "fit_generator"}
-#: Features naming a model's size for `training_run`, dropped once turned into FLOPs per sample.
-_ARCH_FEATURES = ("architecture", "gflops", "model")
 
 
 class Predictor(Context):
@@ -91,22 +89,12 @@ class Predictor(Context):
         input size): the same energy definition as any other call. None where no FLOPs are known."""
         if not ({"architecture", "gflops"} & features.keys()) or api.rpartition(".")[2] not in _RUN_METHODS:
             return None
-        from greenlint.predict.training_runs import arch_layers, depthwise_bytes, forward_flops
+        from greenlint.predict.training_runs import named_work
 
-        rest = {k: v for k, v in features.items() if k not in _ARCH_FEATURES}
-        if "flops_per_sample" not in rest:
-            found = forward_flops(features)
-            if found is None:
-                return None
-            rest["flops_per_sample"], how = found
-        else:
-            how = "FLOPs per sample as the resolver found them"
-        layers = arch_layers(features)
-        if layers is not None:
-            rest["n_layers"] = layers  # a told device prices each step's dispatch by them (devices.py)
-        moved = depthwise_bytes(features)
-        if moved is not None:
-            rest["depthwise_bytes_per_sample"] = moved  # and its depthwise convolutions by their bytes
+        found = named_work(features)
+        if found is None:
+            return None
+        rest, how = found
         if self.from_work(api, rest) is None and self.unknown_size_floor(api, rest) is None:
             return None
         pred = self.predict(api, rest)

@@ -30,25 +30,27 @@ class ArchSpec:
     params: int
     default_hw: tuple[int, int]  # input size Keras builds when no input_shape is given
     layers: int  # len(model.layers) without top: the layers a training step dispatches one by one
-    depthwise_mb: float  # forward MB per sample its depthwise convolutions read and write, at REFERENCE_HW
+    flop_layers: int  # of which launch a FLOP kernel (dense and depthwise convolutions, matrix products)
+    memory_mb: float  # forward MB per sample its memory-bound layers read and write, at REFERENCE_HW
     source: str
 
 
 _GAISSA = (
     "GFLOPs: processed `GFLOPs` column of GAISSA seaa2023 (TF profiler, 128x128, no top); params: del Rey et al. "
     "Table 2; default input size: the keras.applications API reference; layers: len(model.layers) of the "
-    "keras.applications constructor with include_top=False, weights=None (Keras 3.15); depthwise MB: `python -m tools.model.depthwise`, each "
-    "DepthwiseConv2D's and SeparableConv2D's depthwise input and output float32 elements x 4 bytes, from the same "
-    "constructor's layer shapes at 128x128 (TensorFlow 2.21)"
+    "keras.applications constructor with include_top=False, weights=None (Keras 3.15); FLOP layers and memory MB: "
+    "`python -m tools.model.layer_traffic` from the same constructor's layers at 128x128 (TensorFlow 2.21): the "
+    "layers that launch a FLOP kernel, and every other kernel's (depthwise steps, normalisation, activations, "
+    "additions, pooling) input and output float32 elements x 4 bytes"
 )
 #: Forward GFLOPs of keras.applications models at 128x128 without their top. Only the five measured
 #: architectures are listed: other published FLOP counts use other input sizes and conventions.
 KERAS_APPLICATIONS: tuple[ArchSpec, ...] = (
-    ArchSpec("MobileNetV2", 0.064028, 2_914_369, (224, 224), 154, 8.04448, _GAISSA),
-    ArchSpec("NASNetMobile", 0.371647, 4_811_413, (224, 224), 769, 11.6083, _GAISSA),
-    ArchSpec("ResNet50", 2.524383, 26_211_201, (224, 224), 175, 0.0, _GAISSA),
-    ArchSpec("VGG16", 10.02877, 14_715_201, (224, 224), 19, 0.0, _GAISSA),
-    ArchSpec("Xception", 2.958404, 22_960_681, (299, 299), 132, 20.701696, _GAISSA),
+    ArchSpec("MobileNetV2", 0.064028, 2_914_369, (224, 224), 154, 52, 47.452032, _GAISSA),
+    ArchSpec("NASNetMobile", 0.371647, 4_811_413, (224, 224), 769, 196, 76.229904, _GAISSA),
+    ArchSpec("ResNet50", 2.524383, 26_211_201, (224, 224), 175, 53, 76.960176, _GAISSA),
+    ArchSpec("VGG16", 10.02877, 14_715_201, (224, 224), 19, 13, 9.99424, _GAISSA),
+    ArchSpec("Xception", 2.958404, 22_960_681, (299, 299), 132, 40, 84.71808, _GAISSA),
 )
 
 
@@ -86,28 +88,54 @@ def forward_flops(features: dict) -> tuple[float, str] | None:
     return flops, f"{arch.name}: {flops:.3g} FLOPs per sample at {hw[0]}x{hw[1]} (GAISSA's count, scaled by pixels)"
 
 
-def depthwise_bytes(features: dict) -> float | None:
-    """Forward bytes per sample a named architecture's depthwise convolutions read and write
-    (`ArchSpec.depthwise_mb`, scaled by pixel count to its input like its FLOPs); None where no
-    architecture is named or it has none. Memory-bound work: a told device prices it by its bandwidth
-    (devices.py), not by its FLOPs."""
+def memory_bytes(features: dict) -> float | None:
+    """Forward bytes per sample a named architecture's memory-bound layers read and write
+    (`ArchSpec.memory_mb`, scaled by pixel count to its input like its FLOPs); None where no
+    architecture is named. A told device prices them by its bandwidth (devices.py), not by FLOPs."""
     arch = arch_spec(str(features.get("architecture") or ""))
-    if arch is None or not arch.depthwise_mb:
+    if arch is None:
         return None
     hw = (shape_hw(features["input_shape"]) if features.get("input_shape") is not None else None) or arch.default_hw
-    return arch.depthwise_mb * 1e6 * hw[0] * hw[1] / (REFERENCE_HW[0] * REFERENCE_HW[1])
+    return arch.memory_mb * 1e6 * hw[0] * hw[1] / (REFERENCE_HW[0] * REFERENCE_HW[1])
 
 
-def arch_layers(features: dict) -> int | None:
-    """The layers a named architecture's training step dispatches (`ArchSpec.layers`), or the more
-    of it and a stated `n_layers` (a Sequential around the base adds its head); None where no
-    architecture is named."""
+def arch_layers(features: dict) -> tuple[int, int] | None:
+    """(layers, FLOP layers) a named architecture's training step dispatches (`ArchSpec.layers`,
+    `flop_layers`), or the more of its layers and a stated `n_layers` (a Sequential around the base
+    adds its head); None where no architecture is named."""
     arch = arch_spec(str(features.get("architecture") or ""))
     if arch is None:
         return None
     stated = features.get("n_layers")
     more = stated if isinstance(stated, int) and not isinstance(stated, bool) and stated > 0 else 0
-    return max(arch.layers, more)
+    return max(arch.layers, more), arch.flop_layers
+
+
+#: Features naming a model's size, dropped once turned into its work (`named_work`).
+ARCH_FEATURES = ("architecture", "gflops", "model")
+
+
+def named_work(features: dict) -> tuple[dict, str] | None:
+    """The features of a call of a named model (an `architecture` or stated `gflops`) with its work
+    instead of its name: its FLOPs per sample (`forward_flops`, unless the resolver found them), and
+    for a named architecture its layers and FLOP layers (`arch_layers`: what a told device prices
+    each step's dispatch and each layer's fill by) and its memory-bound bytes (`memory_bytes`); with
+    how the FLOPs were found. None where its FLOPs are not known."""
+    rest = {k: v for k, v in features.items() if k not in ARCH_FEATURES}
+    if "flops_per_sample" in rest:
+        how = "FLOPs per sample as the resolver found them"
+    else:
+        found = forward_flops(features)
+        if found is None:
+            return None
+        rest["flops_per_sample"], how = found
+    layers = arch_layers(features)
+    if layers is not None:
+        rest["n_layers"], rest["flop_layers"] = layers
+    moved = memory_bytes(features)
+    if moved is not None:
+        rest["memory_bytes_per_sample"] = moved
+    return rest, how
 
 
 def positive_literal(value) -> float | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from greenlint.predict.training_runs import arch_spec, depthwise_bytes, forward_flops, project_run_energy
+from greenlint.predict.training_runs import arch_spec, forward_flops, memory_bytes, named_work, project_run_energy
 
 # ------------------------------------------------------------------ online projection
 
@@ -89,15 +89,28 @@ def test_forward_flops_scale_by_pixels_and_take_a_stated_count():
     assert forward_flops({"architecture": "MyNet"}) is None
 
 
-def test_depthwise_bytes_of_the_architectures_that_have_them_scale_by_pixels():
-    at_128 = depthwise_bytes({"architecture": "Xception", "input_shape": (128, 128, 3)})
-    assert at_128 == pytest.approx(20.701696e6)
-    assert depthwise_bytes({"architecture": "Xception", "input_shape": (256, 256, 3)}) == pytest.approx(4 * at_128)
-    assert depthwise_bytes({"architecture": "Xception"}) == pytest.approx(at_128 * (299 / 128) ** 2)  # its default
-    assert depthwise_bytes({"architecture": "MobileNetV2", "input_shape": (128, 128, 3)}) < at_128
-    # dense convolutions only, or no architecture named: nothing priced by bytes
-    assert depthwise_bytes({"architecture": "ResNet50"}) is None and depthwise_bytes({"architecture": "VGG16"}) is None
-    assert depthwise_bytes({"gflops": 2.0}) is None
+def test_memory_bound_bytes_of_an_architecture_scale_by_pixels():
+    at_128 = memory_bytes({"architecture": "Xception", "input_shape": (128, 128, 3)})
+    assert at_128 == pytest.approx(arch_spec("Xception").memory_mb * 1e6)
+    assert memory_bytes({"architecture": "Xception", "input_shape": (256, 256, 3)}) == pytest.approx(4 * at_128)
+    assert memory_bytes({"architecture": "Xception"}) == pytest.approx(at_128 * (299 / 128) ** 2)  # its default
+    # VGG16's 13 dense convolutions and 5 poolings move far less outside its convolutions than
+    # MobileNetV2's depthwise steps, normalisations and activations do, per FLOP
+    per_flop = {a: memory_bytes({"architecture": a}) / forward_flops({"architecture": a})[0] for a in ("VGG16", "MobileNetV2")}
+    assert per_flop["MobileNetV2"] > 10 * per_flop["VGG16"]
+    assert memory_bytes({"gflops": 2.0}) is None  # no architecture named: nothing priced by bytes
+
+
+def test_a_named_models_work_replaces_its_name():
+    """`named_work`: the FLOPs, layers, FLOP layers and bytes a told device prices, without the name."""
+    work, how = named_work({"architecture": "ResNet50", "epochs": 3, "input_shape": (128, 128, 3)})
+    spec = arch_spec("ResNet50")
+    assert "architecture" not in work and work["epochs"] == 3 and "ResNet50" in how
+    assert (work["n_layers"], work["flop_layers"]) == (spec.layers, spec.flop_layers)
+    assert work["flops_per_sample"] == pytest.approx(spec.gflops * 1e9)
+    assert named_work({"architecture": "ResNet50", "n_layers": 500})[0]["n_layers"] == 500  # a head around the base
+    assert named_work({"gflops": 1.5})[0] == {"flops_per_sample": 1.5e9}
+    assert named_work({"architecture": "MyNet"}) is None
 
 
 def test_projection_as_a_callback_would_use_it():

@@ -2,32 +2,30 @@
 
 Each recorded run is given to the shipped predictor as the `fit` call a user writes for it (the
 architecture, its input size, epochs, samples, validation samples, batch size) with the run's GPU
-told, as `greenlint calls --device "RTX 3090"` prices it: the figure a user sees. The four device
-constants (depthwise convolutions' bytes go at the spec sheet's bandwidth, nothing fitted) (greenlint/predict/devices.py `DeviceModel`) are fitted here, on the runs' durations
-(step_s, layer_s, efficiency) and energies (busy_share); to judge them, each architecture is held out
-in turn and the constants refitted on the other four. The figure is net of the idle draw (FECoM's
-definition); GAISSA records gross GPU + DRAM joules, so the idle draw the device table assumes x
-the predicted time is added before comparing (stated in the section).
+told, as `greenlint calls --device "RTX 3090"` prices it: the figure a user sees. Nothing is fitted
+on these runs: the device model (greenlint/predict/devices.py) takes the GPU's spec sheet, the
+architecture's layer table (training_runs.py) and the work model's own constants, so the runs are a
+check, not a training set. The figure is net of the idle draw (FECoM's definition); GAISSA records
+gross GPU + DRAM joules, so the idle draw the device table assumes x the predicted time is added
+before comparing (stated in the section).
 
 Green Algorithms and MLCO2 get the same inputs (the run's GPU, its TDP) and, which greenlint does not
 have, the run's measured duration: MLCO2 = TDP x t, Green Algorithms = t x (TDP x usage + 0.3725 W/GB
 x RAM) with its calculator's default usage 1 (the utilisation is not known before training); the
 variant given each run's measured utilisation is shown for context.
 
-`python -m tools.model.device_eval` prints the section and the constants fitted on all runs.
+`python -m tools.model.device_eval` prints the section.
 """
 
 from __future__ import annotations
 
 import statistics
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
-from greenlint.predict.devices import GPU_SPECS, SHIPPED, DeviceModel, device_units, known_gpu
-from greenlint.predict.training_runs import arch_spec, depthwise_bytes
+from greenlint.predict.devices import GPU_SPECS, device_seconds, known_gpu
 from tools.model.offline_runs import green_algorithms_energy_j, mlco2_energy_j
 from tools.model.training_data import RunSummary, read_runs_csv
 
@@ -35,12 +33,6 @@ FIT = "tensorflow.keras.Model.fit"
 #: The goals of issue 27 for GAISSA's runs.
 GOAL_WITHIN = 2.0
 GOAL_RMSE_FACTOR = 1.5
-#: Grids the constants are fitted on (deterministic): host seconds per step, seconds per layer per
-#: step (0 included: no layer term), share of the FP32 peak, board power while waiting as a share of TDP.
-STEP_GRID = np.geomspace(0.003, 0.1, 61)
-LAYER_GRID = np.concatenate([[0.0], np.geomspace(1e-6, 1e-3, 61)])
-EFFICIENCY_GRID = np.geomspace(0.05, 4.0, 61)
-BUSY_GRID = np.linspace(0.05, 0.95, 91)
 
 
 def _features(r: RunSummary) -> dict:
@@ -50,114 +42,38 @@ def _features(r: RunSummary) -> dict:
             "input_shape": (r.input_h, r.input_w, 3)}
 
 
-def _work_features(r: RunSummary) -> dict:
-    """The same call with its FLOPs per sample, layers and depthwise bytes (as the predictor derives
-    them for a named architecture)."""
-    spec = arch_spec(r.architecture)
-    if spec is None:
-        raise ValueError(f"a recorded run of an architecture the predictor does not know: {r.architecture}")
-    return {"flops_per_sample": r.gflops * 1e9, "samples": r.training_size, "validation_samples": r.validation_size,
-            "epochs": r.trained_epochs, "batch_size": r.batch_size, "n_layers": spec.layers,
-            "depthwise_bytes_per_sample": depthwise_bytes(_features(r))}
-
-
 def _config(r: RunSummary) -> tuple[str, str]:
     return r.architecture, r.gpu_name
 
 
-def _unit_seconds(work: dict, runs: list[RunSummary]) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(start-up s, steps, layer-steps, compute s at efficiency 1, depthwise s at the spec sheet's
-    bandwidth) per run, from `device_units` itself (the time is linear in step_s, layer_s and
-    1 / efficiency), so that a grid over the constants is arithmetic."""
-    units = []
-    for r in runs:
-        found = device_units(work, "training", _work_features(r), False)
-        if found is None:
-            raise ValueError("a recorded run without steps or FLOPs")
-        gpu = known_gpu(r.gpu_name)
-        units.append((found[1], found[2], found[3] / (gpu.fp32_tflops * 1e12), found[4] / (gpu.bandwidth_gb_s * 1e9)))
-    steps, layer_steps, compute, memory = np.array(units).T
-    return float(work["time"]["training"]["t0"]), steps, layer_steps, compute, memory
-
-
-def _seconds(work: dict, runs: list[RunSummary], model: DeviceModel, unit=None) -> np.ndarray:
-    """(host, compute) predicted seconds per run with *model*'s constants."""
-    t0, steps, layer_steps, compute, memory = unit or _unit_seconds(work, runs)
-    return np.stack([t0 + model.step_s * steps + model.layer_s * layer_steps,
-                     compute / model.efficiency + memory], axis=1)
-
-
-def _gross(seconds: np.ndarray, runs: list[RunSummary], model: DeviceModel) -> np.ndarray:
-    """GAISSA's definition (gross board power) of the device model's figure: net + idle x time."""
-    tdp = np.array([known_gpu(r.gpu_name).tdp_w for r in runs])
-    time = seconds.sum(axis=1)
-    return model.busy_share * tdp * time + (1 - model.busy_share) * tdp * seconds[:, 1]
-
-
-def _config_loss(log_ratio: np.ndarray, runs: list[RunSummary]) -> np.ndarray:
-    """Sum over configurations of the squared median log error (each configuration weighs the same),
-    over the last axis of *log_ratio* (one entry per run; leading axes: a grid of constants)."""
-    by: dict = defaultdict(list)
-    for i, r in enumerate(runs):
-        by[_config(r)].append(i)
-    return sum(np.median(log_ratio[..., idx], axis=-1) ** 2 for idx in by.values())
-
-
-def fit_device_model(work: dict, runs: list[RunSummary]) -> DeviceModel:
-    """step_s, layer_s and efficiency on the runs' durations, then busy_share on their gross energy
-    (grid search: for each efficiency, the step and layer grids at once)."""
-    duration = np.array([r.duration_s for r in runs])
-    recorded = np.array([r.energy_j for r in runs])
-    unit = _unit_seconds(work, runs)
-    t0, steps, layer_steps, compute, memory = unit
-    best = None
-    for eff in EFFICIENCY_GRID:
-        time = (t0 + STEP_GRID[:, None, None] * steps + LAYER_GRID[None, :, None] * layer_steps
-                + compute / eff + memory)
-        loss = _config_loss(np.log(time / duration), runs)
-        i, j = np.unravel_index(int(np.argmin(loss)), loss.shape)
-        if best is None or loss[i, j] < best[0]:
-            best = (float(loss[i, j]), float(STEP_GRID[i]), float(LAYER_GRID[j]), float(eff))
-    assert best is not None  # the grids are not empty
-    _, step, layer, eff = best
-    s = _seconds(work, runs, DeviceModel(step, layer, eff, 0.5), unit)
-    busy = min(BUSY_GRID, key=lambda b: float(_config_loss(
-        np.log(_gross(s, runs, DeviceModel(step, layer, eff, float(b))) / recorded), runs)))
-    return DeviceModel(float(f"{step:.3g}"), float(f"{layer:.3g}"), float(f"{eff:.3g}"), round(float(busy), 2))
-
-
-def greenlint_figures(runs: list[RunSummary], predictor, model: DeviceModel | None = None):
+def greenlint_figures(runs: list[RunSummary], predictor) -> tuple[np.ndarray, np.ndarray]:
     """(figure, low, high) net J as `greenlint calls --device <the run's GPU>` prints them, and the
-    predicted (host, compute) seconds, with *model*'s constants (default: the shipped ones)."""
+    predicted seconds of each run (the device model's host + max(dispatch, GPU))."""
     from greenlint.predict.predictor import Predictor
 
-    model = model or SHIPPED
-    by_gpu = {name: Predictor(predictor.model, hierarchy=predictor.hierarchy, device=known_gpu(name), device_model=model)
+    by_gpu = {name: Predictor(predictor.model, hierarchy=predictor.hierarchy, device=known_gpu(name))
               for name in {r.gpu_name for r in runs}}
-    est = []
+    est, secs = [], []
     for r in runs:
-        p = by_gpu[r.gpu_name].predict(FIT, _features(r))
+        told = by_gpu[r.gpu_name]
+        p = told.predict(FIT, _features(r))
         if p.energy_j is None or p.interval_j is None:
             raise ValueError(f"no figure for a recorded run's fit ({r.architecture}): {p.evidence.note}")
         est.append((p.energy_j, *p.interval_j))
-    return np.array(est), _seconds(predictor.model["work"], runs, model)
+        secs.append(_seconds(told, r))
+    return np.array(est), np.array(secs)
 
 
-def held_out(runs: list[RunSummary], predictor) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
-    """Leave one architecture out: (gross J, gross interval ends, predicted seconds) per run, and
-    the constants each fold fitted."""
-    work = predictor.model["work"]
-    gross, ends, secs = np.empty(len(runs)), np.empty((len(runs), 2)), np.empty(len(runs))
-    fitted = {}
-    for arch in sorted({r.architecture for r in runs}):
-        train = [r for r in runs if r.architecture != arch]
-        test = [i for i, r in enumerate(runs) if r.architecture == arch]
-        model = fitted[arch] = fit_device_model(work, train)
-        est, s = greenlint_figures([runs[i] for i in test], predictor, model)
-        idle = np.array([known_gpu(runs[i].gpu_name).idle_w for i in test]) * s.sum(axis=1)
-        gross[test], ends[test] = est[:, 0] + idle, est[:, 1:] + idle[:, None]
-        secs[test] = s.sum(axis=1)
-    return gross, ends, secs, fitted
+def _seconds(told, r: RunSummary) -> float:
+    """The seconds the told device's model gives run *r* (the work `training_run` prices)."""
+    from greenlint.predict.training_runs import named_work
+
+    found = named_work(_features(r))
+    if found is None:
+        raise ValueError(f"a recorded run of an architecture the predictor does not know: {r.architecture}")
+    host, dispatch, gpu = device_seconds(told.model["work"], "training", found[0], told.device, told.device_model) or (
+        0.0, 0.0, 0.0)
+    return host + max(dispatch, gpu)
 
 
 def _rmse_kj(est, ref) -> float:
@@ -182,16 +98,17 @@ def _verdict(met: bool) -> str:
 
 
 def device_section(runs_csv: Path, predictor=None) -> str:
-    """The Markdown section (deterministic: a grid fit on the shipped derived table)."""
+    """The Markdown section (deterministic: the shipped model, nothing fitted)."""
     if predictor is None:
         from greenlint.predict import load_predictor
 
         predictor = load_predictor(overlay=False)
     runs = read_runs_csv(runs_csv)
     ref = np.array([r.energy_j for r in runs])
-    gross, ends, secs, fitted = held_out(runs, predictor)
+    est, secs = greenlint_figures(runs, predictor)
+    idle = np.array([known_gpu(r.gpu_name).idle_w for r in runs]) * secs
+    gross, ends = est[:, 0] + idle, est[:, 1:] + idle[:, None]
     reference = np.array([predictor.predict(FIT, _features(r)).energy_j for r in runs])
-    all_fit = fit_device_model(predictor.model["work"], runs)
     rows: list[str] = []
     per_arch: dict[str, list[bool]] = {}
     for cfg in sorted({_config(r) for r in runs}):
@@ -211,8 +128,7 @@ def device_section(runs_csv: Path, predictor=None) -> str:
     same = min(_rmse_kj(scores[k], ref) for k in list(scores)[:2])
     context = _rmse_kj(scores["Green Algorithms (measured t and utilisation), for context"], ref)
     archs_ok = sum(all(v) for v in per_arch.values())
-    folds = "; ".join(f"{a}: {m.step_s:g} s, {m.layer_s:g} s, {m.efficiency:g}, {m.busy_share:g}"
-                      for a, m in fitted.items())
+    m = predictor.device_model
     lines = [
         "## Training runs on a told GPU: greenlint's own `fit` figure (`--device`)",
         "",
@@ -221,20 +137,19 @@ def device_section(runs_csv: Path, predictor=None) -> str:
         f"The {len(runs)} GAISSA runs (data/training/runs.csv) in del Rey's setting, each given to the shipped predictor "
         "as the `fit` call a user writes for it (the keras.applications architecture, its 128x128 input, epochs, "
         "samples, validation samples, batch 32) with the run's GPU told (`greenlint calls --device \"RTX 3090\"`, "
-        "`device = \"RTX 3070\"` in `[tool.greenlint]`): the figure a user sees, not an offline estimator. The device "
-        "model (greenlint/predict/devices.py) has four constants fitted on these runs; leave one architecture out: "
-        "each architecture's runs are priced with the constants refitted on the other four (per fold, host seconds per "
-        "step, seconds per layer per step (the kernels each layer launches: a small model on a big GPU waits on them, "
-        f"not on its FLOPs), share of the FP32 peak, busy share of TDP: {folds}). Fitted on all runs: "
-        f"{all_fit.step_s:g} s, {all_fit.layer_s:g} s, {all_fit.efficiency:g}, {all_fit.busy_share:g} (shipped: "
-        f"{SHIPPED.step_s:g} s, {SHIPPED.layer_s:g} s, {SHIPPED.efficiency:g}, {SHIPPED.busy_share:g}). The layers "
-        "are each architecture's keras.applications count (greenlint/predict/training_runs.py). Depthwise "
-        "convolutions (MobileNetV2, NASNetMobile, Xception) do a few FLOPs per byte: the bytes they read and write "
-        "(training_runs.py, from the layers' shapes; x 3 in a training pass) are priced at the GPU's spec-sheet memory "
-        "bandwidth, no constant fitted. greenlint's figure is net of the idle draw; GAISSA's is gross GPU + DRAM, so the "
-        "idle draw the device table assumes (10 % of TDP, not a spec-sheet figure) x the predicted time is added "
-        "before comparing. Every architecture shares GAISSA's image-folder input pipeline, so leaving one out does "
-        "not test the per-step host time on another pipeline.",
+        "`device = \"RTX 3070\"` in `[tool.greenlint]`): the figure a user sees, not an offline estimator. Nothing is "
+        "fitted on these runs. The device model (greenlint/predict/devices.py) prices each step as a roofline: the "
+        "host's per-step cost (the work model's, fitted on the KB) plus the larger of the layers' dispatch "
+        f"({m.layer_s:g} s a layer, the work model's eager dispatch) and the GPU's work: the FLOPs at the spec sheet's "
+        f"FP32 peak, each pass over a FLOP layer reaching half of it at {m.half_flops:g} FLOPs (Hockney's n-half), and "
+        "the bytes of the memory-bound layers (depthwise steps, normalisation, activations, additions, pooling: "
+        "training_runs.py, generated from each architecture's layers by tools/model/layer_traffic.py) at its "
+        "bandwidth. The board draws its TDP less its idle draw while the GPU works, and "
+        f"{m.wait_share:.0%} of its TDP while a step waits on the host (the KB reference board's net draw while it "
+        "trained the tutorials' small models). greenlint's figure is net of the idle draw; GAISSA's is gross GPU + "
+        "DRAM, so the idle draw the device table assumes (10 % of TDP, not a spec-sheet figure) x the predicted time "
+        "is added before comparing. GAISSA's runs fine-tune: the first 10 epochs train only the head, so a whole-model "
+        "training step's 3 x forward FLOPs overstate them; the figure prices every epoch as the `fit` call written.",
         "",
         "| architecture | GPU | runs | figure / recorded (median) | predicted / recorded time | without `--device` "
         "(reference machine) / recorded | within 2× |",
@@ -243,8 +158,8 @@ def device_section(runs_csv: Path, predictor=None) -> str:
         "",
         "| estimator | inputs | RMSE (kJ) | median abs. error | 80% interval coverage |",
         "|---|---|---:|---:|---:|",
-        f"| greenlint's `fit` figure, GPU told, leave one architecture out | the code's work, the GPU | {lint[0]:.1f} | "
-        f"{lint[1]:.1%} | {cover:.1%} |",
+        f"| greenlint's `fit` figure, GPU told, nothing fitted on these runs | the code's work, the GPU | "
+        f"{lint[0]:.1f} | {lint[1]:.1%} | {cover:.1%} |",
         f"| greenlint's `fit` figure without `--device` (reference machine) | the code's work | "
         f"{_rmse_kj(reference, ref):.1f} | {_mdape(reference, ref):.1%} | |",
         *(f"| {name} | the GPU (TDP), the measured duration{', the measured utilisation' if 'utilisation' in name else ''}"
@@ -252,7 +167,7 @@ def device_section(runs_csv: Path, predictor=None) -> str:
         "",
         "| goal | measured | target | |",
         "|---|---:|---:|---|",
-        f"| every architecture within 2× (median of its runs, on each GPU), leave one architecture out | "
+        f"| every architecture within 2× (median of its runs, on each GPU) | "
         f"{archs_ok} of {len(per_arch)} | all {len(per_arch)} | {_verdict(archs_ok == len(per_arch))} |",
         f"| RMSE vs Green Algorithms and MLCO2 given the same GPU (and the measured duration) | "
         f"{same / lint[0]:.2f}× better | ≥ {GOAL_RMSE_FACTOR}× | {_verdict(same / lint[0] >= GOAL_RMSE_FACTOR)} |",
@@ -268,16 +183,12 @@ def device_section(runs_csv: Path, predictor=None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     from greenlint.paths import DATA_DIR
-    from greenlint.predict import load_predictor
 
     args = sys.argv[1:] if argv is None else argv
     runs_csv = Path(args[0]) if args else DATA_DIR / "training" / "runs.csv"
-    predictor = load_predictor(overlay=False)
-    print(fit_device_model(predictor.model["work"], read_runs_csv(runs_csv)))
-    print(device_section(runs_csv, predictor))
+    print(device_section(runs_csv))
     return 0
 
 
 if __name__ == "__main__":
     raise SystemExit(main())
-
