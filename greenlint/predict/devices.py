@@ -1,7 +1,8 @@
 """Named devices: the GPUs a user can tell greenlint its code runs on (`--device`, `device = "…"`).
 
 Each row is the public spec sheet's figures: board power (TDP/TGP), peak FP32 throughput (without
-tensor cores) and memory bandwidth. The idle draw is not on a spec sheet: it is taken as IDLE_SHARE
+tensor cores), from Ampere on the TF32 tensor-core peak that TensorFlow runs float32 matrix products
+and convolutions at by default (`GpuSpec.matmul_tflops`), and memory bandwidth. The idle draw is not on a spec sheet: it is taken as IDLE_SHARE
 of the TDP, a stated assumption (net joules, the FECoM definition, leave it out; del Rey's gross
 ones include it).
 
@@ -12,7 +13,7 @@ fitted on the device:
     host     = t0 + per_step x steps                 (the reference time model's start-up and
                                                       Keras' own host cost of a step: the KB's)
     dispatch = layer_s x layers x steps              (each layer's kernels launched by the host)
-    gpu      = (FLOPs + half_flops x layer passes) / FP32 peak      (Hockney: a layer reaches half
+    gpu      = (FLOPs + half_flops x layer passes) / peak           (Hockney: a layer reaches half
                                                       the peak at half_flops; small layers far below)
              + (memory-bound activation bytes + weight bytes) / memory bandwidth
     time     = host + max(dispatch, gpu)             (kernels run while the host launches the next)
@@ -64,6 +65,15 @@ class GpuSpec:
     bandwidth_gb_s: float
     compute_capability: float  # CUDA compute capability (NVIDIA's CUDA GPUs list)
     source: str
+    tf32_tflops: float | None = None  # peak TF32 on tensor cores, dense (no sparsity): Ampere and later
+
+    @property
+    def matmul_tflops(self) -> float:
+        """The peak a float32 matrix product or convolution reaches: TF32 on tensor cores from
+        compute capability 8.0 (Ampere), which TensorFlow enables for them by default
+        (`tf.config.experimental.enable_tensor_float_32_execution`, on since TF 2.4), else FP32.
+        On GeForce Ampere and Ada boards the two peaks are equal; on A100/H100 TF32 is 8x FP32."""
+        return self.tf32_tflops if self.tf32_tflops and self.compute_capability >= 8.0 else self.fp32_tflops
 
     @property
     def tensor_cores(self) -> bool:
@@ -82,23 +92,25 @@ _NVIDIA = "NVIDIA product specifications"
 #: Spec-sheet figures. TDP of the first three as del Rey et al.'s `gpu_specs.py` has them (GAISSA
 #: seaa2023's README); FP32 peak and bandwidth, and every figure of the others, from NVIDIA's spec
 #: pages and datasheets (boost clock, non-tensor FP32); compute capabilities from NVIDIA's list of
-#: CUDA GPUs (developer.nvidia.com/cuda-gpus).
+#: CUDA GPUs (developer.nvidia.com/cuda-gpus); TF32 tensor peaks, dense, from the same datasheets
+#: (A100, A10, L4, H100, H200: the figure without sparsity, half the starred one) and NVIDIA's
+#: Ampere (GA102) and Ada (AD102) architecture whitepapers for the GeForce boards.
 GPU_SPECS: tuple[GpuSpec, ...] = (
-    GpuSpec("NVIDIA GeForce RTX 3090", 10496, 24, 350, 35.6, 936, 8.6, "del Rey et al. gpu_specs.py; nvidia.com RTX 3090 specs"),
-    GpuSpec("NVIDIA GeForce RTX 3070", 5888, 8, 220, 20.3, 448, 8.6, "del Rey et al. gpu_specs.py; nvidia.com RTX 3070 specs"),
+    GpuSpec("NVIDIA GeForce RTX 3090", 10496, 24, 350, 35.6, 936, 8.6, "del Rey et al. gpu_specs.py; nvidia.com RTX 3090 specs", tf32_tflops=35.6),
+    GpuSpec("NVIDIA GeForce RTX 3070", 5888, 8, 220, 20.3, 448, 8.6, "del Rey et al. gpu_specs.py; nvidia.com RTX 3070 specs", tf32_tflops=20.3),
     GpuSpec("NVIDIA GeForce GTX 750 Ti", 640, 2, 60, 1.31, 86.4, 5.0, "del Rey et al. gpu_specs.py; nvidia.com GTX 750 Ti specs"),
-    GpuSpec("NVIDIA GeForce RTX 3080", 8704, 10, 320, 29.8, 760, 8.6, f"{_NVIDIA}: nvidia.com RTX 3080 family specs"),
-    GpuSpec("NVIDIA GeForce RTX 4090", 16384, 24, 450, 82.6, 1008, 8.9, f"{_NVIDIA}: nvidia.com RTX 4090 specs"),
+    GpuSpec("NVIDIA GeForce RTX 3080", 8704, 10, 320, 29.8, 760, 8.6, f"{_NVIDIA}: nvidia.com RTX 3080 family specs", tf32_tflops=29.8),
+    GpuSpec("NVIDIA GeForce RTX 4090", 16384, 24, 450, 82.6, 1008, 8.9, f"{_NVIDIA}: nvidia.com RTX 4090 specs", tf32_tflops=82.6),
     GpuSpec("NVIDIA GeForce GTX 1080 Ti", 3584, 11, 250, 11.3, 484, 6.1, f"{_NVIDIA}: nvidia.com GTX 1080 Ti specs"),
     GpuSpec("NVIDIA Tesla T4", 2560, 16, 70, 8.1, 320, 7.5, f"{_NVIDIA}: T4 datasheet"),
     GpuSpec("NVIDIA Tesla V100-SXM2", 5120, 16, 300, 15.7, 900, 7.0, f"{_NVIDIA}: V100 datasheet"),
-    GpuSpec("NVIDIA A100-SXM4", 6912, 80, 400, 19.5, 2039, 8.0, f"{_NVIDIA}: A100 datasheet (SXM4 80 GB)"),
-    GpuSpec("NVIDIA A100-PCIE", 6912, 40, 250, 19.5, 1555, 8.0, f"{_NVIDIA}: A100 datasheet (PCIe 40 GB)"),
-    GpuSpec("NVIDIA A10", 9216, 24, 150, 31.2, 600, 8.6, f"{_NVIDIA}: A10 datasheet"),
-    GpuSpec("NVIDIA L4", 7424, 24, 72, 30.3, 300, 8.9, f"{_NVIDIA}: L4 datasheet"),
-    GpuSpec("NVIDIA H100-SXM5", 16896, 80, 700, 67.0, 3350, 9.0, f"{_NVIDIA}: H100 datasheet (SXM5)"),
-    GpuSpec("NVIDIA H100-PCIE", 14592, 80, 350, 51.0, 2000, 9.0, f"{_NVIDIA}: H100 datasheet (PCIe)"),
-    GpuSpec("NVIDIA H200", 16896, 141, 700, 67.0, 4800, 9.0, f"{_NVIDIA}: H200 datasheet (SXM)"),
+    GpuSpec("NVIDIA A100-SXM4", 6912, 80, 400, 19.5, 2039, 8.0, f"{_NVIDIA}: A100 datasheet (SXM4 80 GB)", tf32_tflops=156.0),
+    GpuSpec("NVIDIA A100-PCIE", 6912, 40, 250, 19.5, 1555, 8.0, f"{_NVIDIA}: A100 datasheet (PCIe 40 GB)", tf32_tflops=156.0),
+    GpuSpec("NVIDIA A10", 9216, 24, 150, 31.2, 600, 8.6, f"{_NVIDIA}: A10 datasheet", tf32_tflops=62.5),
+    GpuSpec("NVIDIA L4", 7424, 24, 72, 30.3, 300, 8.9, f"{_NVIDIA}: L4 datasheet", tf32_tflops=60.0),
+    GpuSpec("NVIDIA H100-SXM5", 16896, 80, 700, 67.0, 3350, 9.0, f"{_NVIDIA}: H100 datasheet (SXM5)", tf32_tflops=494.7),
+    GpuSpec("NVIDIA H100-PCIE", 14592, 80, 350, 51.0, 2000, 9.0, f"{_NVIDIA}: H100 datasheet (PCIe)", tf32_tflops=378.0),
+    GpuSpec("NVIDIA H200", 16896, 141, 700, 67.0, 4800, 9.0, f"{_NVIDIA}: H200 datasheet (SXM)", tf32_tflops=494.7),
 )
 #: The idle draw as a share of the TDP: an assumption (spec sheets do not state idle power).
 IDLE_SHARE = 0.1
@@ -217,7 +229,7 @@ def device_seconds(work: dict, group: str, features: dict, device: GpuSpec, mode
     units = device_units(work, group, features, start)
     if units is None:
         return None
-    peak = device.fp32_tflops * 1e12
+    peak = device.matmul_tflops * 1e12
     dispatch = model.layer_s * (units.layers or UNKNOWN_LAYERS) * units.steps
     gpu = (units.flops + model.half_flops * units.layer_passes) / peak + units.moved / (device.bandwidth_gb_s * 1e9)
     return units.start_s + units.host_s, dispatch, gpu
@@ -257,8 +269,8 @@ def device_work(work: dict, group: str | None, features: dict, device: GpuSpec, 
     bound = "waiting on its layers' dispatch" if dispatch > gpu else "the GPU's work"
     note = (f"on the {device.name} (told): {host:.3g} s host side (start-up and {work['time'][group]['per_step']:.3g} s "
             f"per step) + {max(dispatch, gpu):.3g} s of steps, {bound} (dispatch {model.layer_s:.3g} s per layer, "
-            f"{said}: {dispatch:.3g} s; GPU: {units.flops if units else 0:.3g} FLOPs at its {device.fp32_tflops:g} TFLOPS "
-            f"FP32 peak, each layer pass half of it at {model.half_flops:.3g} FLOPs{moved}: {gpu:.3g} s) → "
+            f"{said}: {dispatch:.3g} s; GPU: {units.flops if units else 0:.3g} FLOPs at its {device.matmul_tflops:g} TFLOPS "
+            f"{'TF32' if device.matmul_tflops != device.fp32_tflops else 'FP32'} peak, each layer pass half of it at {model.half_flops:.3g} FLOPs{moved}: {gpu:.3g} s) → "
             f"{energy:.3g} J net ({device.tdp_w:g} W TDP less {device.idle_w:.3g} W idle assumed while computing, "
             f"{model.wait_share:.0%} of TDP while waiting; nothing fitted on this device)")
     return math.log10(energy), ends[0] - spread, ends[1] + spread, note

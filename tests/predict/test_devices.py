@@ -73,6 +73,19 @@ def _seconds(reference, features, gpu="RTX 3090", model=None):
     return device_seconds(work, "training", features, gpu_spec(gpu), model or reference.device_model, False)
 
 
+def test_float32_products_run_at_the_tf32_peak_from_ampere_on(reference):
+    """TensorFlow runs float32 matrix products and convolutions on TF32 tensor cores from compute
+    capability 8.0: an A100's FLOPs go at 156 TFLOPS, not its 19.5 FP32; a V100 (7.0) stays at FP32,
+    and GeForce Ampere boards have equal peaks."""
+    a100, v100, rtx = gpu_spec("A100-SXM4"), gpu_spec("V100-SXM2"), gpu_spec("RTX 3090")
+    assert a100.matmul_tflops == 156.0 and v100.matmul_tflops == v100.fp32_tflops == 15.7
+    assert rtx.matmul_tflops == rtx.fp32_tflops
+    assert all(s.tf32_tflops is None or (s.compute_capability >= 8.0 and s.tf32_tflops >= s.fp32_tflops)
+               for s in GPU_SPECS)
+    f = {"flops_per_sample": 1e10, "samples": 3200, "epochs": 1, "batch_size": 32, "n_layers": 2}
+    assert _seconds(reference, f, "A100-SXM4")[2] == pytest.approx((3 * 1e10 * 3200 + 1e9 * 100 * 2 * 3) / 156e12)
+
+
 def test_the_constants_are_the_work_models_and_the_kbs(reference):
     """Nothing fitted on a device: the dispatch and n-half of the work model, the waiting draw from
     the KB's reference board (its training power x fit's GPU share, over its idle draw / IDLE_SHARE)."""
