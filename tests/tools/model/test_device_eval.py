@@ -1,0 +1,44 @@
+"""greenlint's own `fit` figure on a told GPU against GAISSA's recorded runs: what is compared, nothing fitted."""
+
+from __future__ import annotations
+
+import pytest
+
+from greenlint.predict.devices import device_joules, device_seconds, gpu_spec
+from greenlint.predict.predictor import Predictor
+from greenlint.predict.training_runs import named_work
+from tools.model.device_eval import _features, greenlint_figures
+from tools.model.training_data import RunSummary
+
+
+def _run(arch: str, gpu: str) -> RunSummary:
+    return RunSummary(env="cloud", architecture=arch, run=1, start="", gpu_name=gpu, ram_gb=16.0, duration_s=2000.0,
+                      energy_gpu_j=5e5, energy_ram_j=1e3, mean_util=0.5, max_power_limit_w=350.0, trained_epochs=80,
+                      gflops=0.0, batch_size=32, training_size=23807, validation_size=10203, input_h=128, input_w=128,
+                      unfreeze_s=200.0)
+
+
+@pytest.fixture(scope="module")
+def reference():
+    from greenlint.predict import load_predictor
+
+    return load_predictor(overlay=False)
+
+
+def test_a_runs_figure_is_what_a_told_predictor_prints(reference):
+    """Each run is the `fit` a user writes, priced by the shipped predictor told the run's GPU; its
+    seconds are the device model's host + max(dispatch, GPU) of the same work."""
+    runs = [_run("mobilenet_v2", "NVIDIA GeForce RTX 3090"), _run("vgg16", "NVIDIA GeForce RTX 3070")]
+    est, secs = greenlint_figures(runs, reference)
+    for r, (figure, low, high), s in zip(runs, est, secs):
+        told = Predictor(reference.model, device=gpu_spec(r.gpu_name))
+        assert told.predict("tensorflow.keras.Model.fit", _features(r)).energy_j == pytest.approx(figure)
+        assert low < figure < high
+        found = device_seconds(reference.model["work"], "training", named_work(_features(r))[0], told.device,
+                               told.device_model)
+        assert s == pytest.approx(found[0] + max(found[1], found[2]))
+        # the figure is the device model's net joules of those seconds: nothing else is added
+        assert figure == pytest.approx(device_joules(found, told.device, told.device_model), rel=1e-6)
+    # VGG16's 19 layers of big convolutions: its steps wait on the GPU's work, not on their dispatch
+    assert "the GPU's work" in Predictor(reference.model, device=gpu_spec("RTX 3070")).predict(
+        "tensorflow.keras.Model.fit", _features(runs[1])).evidence.note
