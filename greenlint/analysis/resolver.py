@@ -43,6 +43,7 @@ from greenlint.analysis import (
     arrays,
     downloads,
     drivers,
+    environments,
     flow,
     graphrun,
     hostwork,
@@ -731,6 +732,8 @@ class Resolver:
         root = path.partition(".")[0]
         if root in DATA_ROOTS or root in kerasext.ROOTS or root in hostwork.ROOTS or hostwork.holds(path):
             return Ref(path)
+        if root in environments.ROOTS:  # `gym.make(...)`: an environment of known spaces
+            return Ref(path)
         if drivers.imported(path):  # `scipy.optimize.fmin_l_bfgs_b`: it calls the functions it is given
             return Ref(path)
         if root in untyped.FOREIGN_ROOTS:
@@ -1217,6 +1220,8 @@ class Resolver:
                 return self.module_ref(f"{owner.path}.{attr}")
             return Ref(f"{owner.path}.{attr}")
         if kind is Inst:
+            if owner.cls in environments.CLASSES:
+                return environments.attribute(owner, attr)
             shape = arrays.shape_of(owner) if attr == "shape" else None
             if shape and all(type(d) is int for d in shape):
                 return Const(tuple(shape))  # `x.shape[0]` of an array of known shape
@@ -1534,6 +1539,8 @@ class Resolver:
             return self.driver_call(node, path, args, keywords)
         if root in kerasext.ROOTS:
             return kerasext.library_call(path)
+        if root in environments.ROOTS:
+            return environments.make(path, args, keywords)
         if root in hostwork.ROOTS or hostwork.decodes(path):  # OpenCV, PIL, ...: nothing valued, decodes noted
             if hostwork.decodes(path):
                 self.note_host(hostwork.describe(path, node.lineno, self.module_path), once=not self.ctx.loops)
@@ -2247,7 +2254,7 @@ _BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
 _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 #: Roots of `from X import y` whose names the resolver values itself (no project module).
 _FOLLOWED_ROOTS = (DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
-                   | {downloads.PATH_MODULE})
+                   | environments.ROOTS | {downloads.PATH_MODULE})
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: List methods that add items (`append` is counted, the others leave the length unknown).
 _LIST_FILLERS = frozenset({"append", "extend", "insert"})

@@ -10,7 +10,7 @@ from greenlint.analysis import flow
 from greenlint.analysis.callsite import is_test_assertion
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, Loop, calls_of, trains
+from greenlint.rules.syntax import LOOPS, Loop, calls_of, enclosing, environment_step, trains
 from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
 
 _TRAIN = ("fit", "fit_generator", "train", "train_on_batch")
@@ -35,6 +35,13 @@ class EnergyHotspot(Rule):
     samples × model, where the work is known) and one concrete lever that fits the call: a call
     that does different work on each pass of its loop (per-step work) is not told to leave the
     loop, and early stopping is left to GL308.
+
+    Not reported for a call whose passes an environment drives: its innermost loop, or the function
+    holding it, steps a reinforcement-learning environment (`obs, reward, done, info =
+    env.step(action)`). Each pass then works on the environment's answer to the previous one, so
+    the passes can be neither gathered into one call nor moved out of the loop, and their number
+    is the algorithm's budget of environment steps (GL308 reports a loop of them that never stops
+    on the reward); a tiny network stepped so is GL603's.
 
     ## Example
     ```python
@@ -116,6 +123,15 @@ class EnergyHotspot(Rule):
             "import tensorflow as tf\nfor i in range(100):\n    tf.reduce_sum(x)\n",
             options={"hotspot-threshold-j": 60.0},
         ),
+        Valid(  # a policy stepped once per environment step: each pass answers the environment's last state
+            "import numpy as np\nimport tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(32), tf.keras.layers.Dense(4)])\n"
+            "def play_one_step(env, obs):\n    probas = model(obs[np.newaxis])\n"
+            "    obs, reward, done, info = env.step(int(np.argmax(probas)))\n    return obs, done\n"
+            "for episode in range(10000):\n    obs = env.reset()\n    for step in range(1000):\n"
+            "        obs, done = play_one_step(env, obs)\n",
+            options={"hotspot-threshold-j": 100.0},
+        ),
     )
     INVALID = (
         Invalid(
@@ -172,6 +188,8 @@ class EnergyHotspot(Rule):
             total = site.total_energy_j
             if total is None or is_test_assertion(site.api) or not _supported_over(site, threshold):
                 continue
+            if _driven_by_environment(facts, site):
+                continue
             p = site.prediction
             factor = site.loop_multiplier
             reason = site.runs_reason()
@@ -218,6 +236,17 @@ def _supported_over(site: Site, threshold: float) -> bool:
         return site.total_energy_j > threshold
     ratio = interval_ratio(p.interval_j)
     return ratio is not None and ratio <= POINT_MAX_RATIO and p.interval_j[0] * site.loop_multiplier > threshold
+
+
+def _driven_by_environment(facts: FileFacts, site: Site) -> bool:
+    """The call's innermost loop, or the function holding it, steps an environment
+    (`syntax.environment_step`): each pass answers the environment's previous state."""
+    call = facts.node(site)
+    cell = site.callsite.span.cell
+    around = enclosing(facts, call, cell, (*LOOPS, ast.FunctionDef, ast.AsyncFunctionDef)) if call is not None else None
+    return around is not None and any(
+        isinstance(node, ast.Call) and environment_step(facts, node, cell) for node in ast.walk(around)
+    )
 
 
 def _per_step(facts: FileFacts, site: Site) -> bool:

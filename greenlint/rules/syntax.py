@@ -14,6 +14,9 @@ SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.M
 STEP_METHODS = frozenset({"apply_gradients", "minimize", "train_on_batch"})
 #: Calls that end the program from inside a loop.
 EXITS = frozenset({"exit", "quit", "_exit", "abort"})
+#: How many values an environment's `step()` returns: gym's `(observation, reward, done, info)`,
+#: gymnasium's `(observation, reward, terminated, truncated, info)`.
+STEP_RESULTS = (4, 5)
 
 
 def is_training_step(site: Site) -> bool:
@@ -154,6 +157,20 @@ def last_bindings(scope: ast.AST | None, line: int) -> dict[str, ast.Assign | No
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.lineno < line:
             stores.append(node)
     return {name.id: plain.get(name) for name in sorted(stores, key=lambda n: (n.lineno, n.col_offset))}
+
+
+def environment_step(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The call steps a reinforcement-learning environment: a `.step(...)` whose result is unpacked
+    into gym's four or gymnasium's five values (`obs, reward, done, info = env.step(action)`)."""
+    parent = facts.parent(call, cell)
+    return (
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr == "step"
+        and isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Tuple)
+        and len(parent.targets[0].elts) in STEP_RESULTS
+    )
 
 
 def int_literal(node: ast.AST | None, value: int) -> bool:

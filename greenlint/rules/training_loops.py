@@ -17,6 +17,7 @@ from greenlint.rules.syntax import (
     EXITS,
     STEP_METHODS,
     cell_units,
+    environment_step,
     is_training_step,
     last_name,
     leaves,
@@ -29,9 +30,6 @@ from greenlint.rules.syntax import (
 EVALUATES = ("evaluate", "evaluate_generator", "test_on_batch")
 #: Calls that make a new Keras model.
 BUILDS = frozenset({"Sequential", "Model", "load_model", "clone_model"})
-#: How many values an environment's `step()` returns: gym's `(observation, reward, done, info)`,
-#: gymnasium's `(observation, reward, terminated, truncated, info)`.
-STEP_RESULTS = (4, 5)
 
 
 @dataclass(frozen=True)
@@ -144,15 +142,7 @@ def _measures(facts: FileFacts, call: ast.Call, cell: int | None, site: Site | N
     """What the call learns about the model's progress: the reward an environment's `step()`
     returns (its result unpacked into gym's four or gymnasium's five values), a Keras
     evaluation, or a `fit` given validation data; None for any other call."""
-    parent = facts.parent(call, cell)
-    if (
-        isinstance(call.func, ast.Attribute)
-        and call.func.attr == "step"
-        and isinstance(parent, ast.Assign)
-        and len(parent.targets) == 1
-        and isinstance(parent.targets[0], ast.Tuple)
-        and len(parent.targets[0].elts) in STEP_RESULTS
-    ):
+    if environment_step(facts, call, cell):
         return f"the reward `{ast.unparse(call.func)}()` returns"
     if site is None:
         return None

@@ -1,0 +1,339 @@
+"""GL603 tiny-model-on-gpu: a Keras model whose every step is too small for a GPU, stepped again and again by a loop."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from greenlint.analysis.callsite import Span
+from greenlint.predict.devices import SHIPPED, gpu_spec
+from greenlint.predict.work_energy import DENSE_FLOPS_PER_S, HALF_PEAK_FLOPS, TRAINING_FLOPS
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, last_name, method
+from greenlint.rules.deliberate import in_test_code
+from greenlint.rules.devices import hides_gpus
+from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import enclosing, is_training_step, last_bindings, text_mentions
+
+#: Model methods a loop may call once per item or batch.
+STEPS = ("predict", "predict_on_batch", "train_on_batch", "test_on_batch", "fit", "evaluate", "__call__")
+#: Those that run what they are given as one batch; the others split it into batches of `batch_size`.
+ONE_BATCH = ("predict_on_batch", "train_on_batch", "test_on_batch", "__call__")
+#: The constructors a stepped model is reported at.
+MODELS = frozenset({"tensorflow.keras.Sequential", "tensorflow.keras.Model", "tensorflow.keras.models.clone_model"})
+#: Sustained FP32 FLOP/s of one CPU core on small dense products, a stated figure: an AVX2 core at
+#: 3 GHz peaks near 10^11 (two FMA units of eight lanes); products of a few thousand weights reach
+#: about a tenth of that.
+CPU_CORE_FLOPS = 1.0e10
+#: A step of at most this many FLOPs runs on a GPU no faster than on one CPU core: greenlint's cost
+#: model runs F FLOPs at peak x F / (F + n-half) (greenlint/predict/work_energy.py), one core's
+#: CPU_CORE_FLOPS at F = n-half x CPU_CORE_FLOPS / peak (10^6 FLOPs; a step's several kernels are
+#: each smaller still).
+TINY_STEP_FLOPS = HALF_PEAK_FLOPS * CPU_CORE_FLOPS / DENSE_FLOPS_PER_S
+#: Fewest times a loop must run the call (or an unknown number): fewer steps of a tiny model last
+#: seconds, not worth moving it.
+MIN_STEPS = 1000
+
+#: A DQN agent's network: a 4-24-24-2 MLP (770 weights), one predict per environment step.
+AGENT = (
+    "import numpy as np\nimport tensorflow as tf\n\n\n"
+    "class Agent:\n"
+    "    def __init__(self):\n        self.model = self._build_model()\n\n"
+    "    def _build_model(self):\n"
+    "        model = tf.keras.Sequential()\n"
+    "        model.add(tf.keras.layers.Dense(24, input_dim=4, activation='relu'))\n"
+    "        model.add(tf.keras.layers.Dense(24, activation='relu'))\n"
+    "        model.add(tf.keras.layers.Dense(2))\n"
+    "        model.compile(loss='mse', optimizer='adam')\n"
+    "        return model\n\n"
+    "    def act(self, state):\n        return np.argmax(self.model.predict(state)[0])\n\n\n"
+    "agent = Agent()\n"
+    "for episode in range(1000):\n    state = env.reset()\n"
+    "    for t in range(500):\n        state, reward, done, _ = env.step(agent.act(state))\n"
+)
+
+
+class TinyModelOnGpu(Rule):
+    """
+    ## What it does
+    Flags a Keras model whose every step is too small for a GPU to do faster than one CPU core,
+    called again and again by a Python loop (at least 1,000 times, or a number the code does not
+    bound): `predict`, `fit`, `evaluate`, the `*_on_batch` methods or the model's own call, once per
+    loop iteration (a reinforcement-learning agent's network, stepped once per environment step, is
+    the common case). Fewer steps of such a model last seconds. Reported where the model is
+    built (`model = Sequential()`, through an attribute and a builder function of the file such as
+    `self.model = self._build_model()`), where the fix goes; at the loop's call where the file does
+    not show it.
+
+    A step is too small when its FLOPs (the model's FLOPs per sample, read from its layers, x the
+    rows of one step, x 3 for a training step's backward pass and update) are at most 10^6.
+    greenlint's cost model (greenlint/predict/work_energy.py) runs an op of F FLOPs on a GPU at its
+    peak x F / (F + n-half), with n-half = 10^9 FLOPs: at 10^6 FLOPs that is 10^10 FLOP/s, what one
+    CPU core sustains on small products (a stated figure). The rows of a step are those of a
+    `*_on_batch` call or the model's call (known from the arrays given), or at most the
+    `batch_size` of `predict`/`fit`/`evaluate` (Keras' 32 where not given).
+
+    Not reported where the claim cannot be shown: the model's FLOPs unknown (an input width read
+    from an environment or a file at run time: unknown stays unknown), only a lower bound (a layer
+    greenlint does not know), or the rows of a step unknown; where the loop does not repeat the
+    call; in test code; and where the program already keeps the work off a GPU: it hides every GPU
+    (`os.environ["CUDA_VISIBLE_DEVICES"] = "-1"`, `tf.config.set_visible_devices([], "GPU")`) or
+    places work on the CPU (`with tf.device("/cpu:0")`). The claim is about GPUs: the message says
+    so, and names the GPU and its draw while it waits where one was stated (`--device`).
+
+    ## Why is this bad?
+    On a GPU, each step of a tiny model is host work: the ops' dispatch and kernel launches
+    (forward and backward, layer by layer), a copy of the batch to the device and of the result
+    back, and a synchronisation when the result is read, while the arithmetic itself takes
+    microseconds. The GPU does not make such a step faster than the CPU, and its board stays powered
+    throughout: greenlint's device model, fitted on GAISSA's recorded training runs
+    (greenlint/predict/devices.py), has a GPU drawing 0.62 of its TDP while its steps wait on the
+    host. Run on the CPU, the same steps take about as long and that draw disappears; over the hours
+    a reinforcement-learning run lasts, it is most of the energy the GPU adds.
+
+    ## Example
+    ```python
+    import numpy as np
+    import tensorflow as tf
+
+    model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(24), tf.keras.layers.Dense(2)])
+    for step in range(100_000):
+        action = np.argmax(model.predict(state))
+        state = env.step(action)
+    ```
+
+    ## Use instead
+    ```python
+    import numpy as np
+    import tensorflow as tf
+
+    with tf.device("/cpu:0"):
+        model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(24), tf.keras.layers.Dense(2)])
+    for step in range(100_000):
+        action = np.argmax(model.predict(state))
+        state = env.step(action)
+    ```
+    (or hide the GPUs from the whole program: `CUDA_VISIBLE_DEVICES=-1`).
+
+    ## Energy evidence
+    Not measurable on this machine: it has no GPU, and the saving is the GPU's draw while it waits
+    on the host, which a CPU-only run does not have. The case rests on greenlint's cost model (the
+    n-half of GPU kernels) and on its device model's busy share fitted on GAISSA's recorded GPU
+    runs, both in greenlint/predict/.
+
+    ## Fix safety
+    No automatic fix: where the model runs is the program's choice, and a model that grows past
+    this size gains from the GPU again.
+
+    ## Options
+    None.
+    """
+
+    code = "GL603"
+    name = "tiny-model-on-gpu"
+    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
+    MESSAGE = (
+        "this model ({flops:,.0f} FLOPs per sample) is stepped by a loop (`{method}` at {line}, at most"
+        " {step:,.0f} FLOPs a step): on {device} such a step is launches and copies, no faster than one CPU core,"
+        " while the board draws power; run the model on the CPU"
+    )
+    ANY_GPU = "a GPU"
+    ON_DEVICE = "the stated {name} (about {watts:.0f} W while its steps wait on the host)"
+    FIX_TITLE = 'Build and run the model under `tf.device("/cpu:0")`, or hide the GPUs'
+    VALID = (
+        Valid(
+            AGENT.replace(
+                "import numpy as np\n", "import os\nimport numpy as np\nos.environ['CUDA_VISIBLE_DEVICES'] = '-1'\n"
+            )
+        ),
+        Valid(  # the model placed on the CPU by the program
+            AGENT.replace(
+                "        model = tf.keras.Sequential()\n",
+                "        with tf.device('/CPU:0'):\n            model = tf.keras.Sequential()\n",
+            )
+        ),
+        Valid(AGENT.replace("input_dim=4", "input_dim=env.observation_space.shape[0]")),  # width unknown
+        Valid(  # a step of 32 rows of a 4096-wide layer: 3.2 x 10^10 FLOPs, work for a GPU
+            "import tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.Input((4096,)), tf.keras.layers.Dense(4096), tf.keras.layers.Dense(10)])\n"
+            "for batch in batches:\n    model.train_on_batch(batch, labels)\n"
+        ),
+        Valid(  # stepped once: no loop
+            "import numpy as np\nimport tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(8), tf.keras.layers.Dense(2)])\n"
+            "print(model.predict(np.zeros((1, 4))))\n"
+        ),
+        Valid(  # a layer greenlint does not know: its FLOPs are a lower bound
+            "import numpy as np\nimport tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.Input((4,)), MyBlock(), tf.keras.layers.Dense(2)])\n"
+            "for step in range(10000):\n    model.predict(np.zeros((1, 4)))\n"
+        ),
+        Valid(  # test code
+            "import numpy as np\nimport tensorflow as tf\n\n\ndef test_policy():\n"
+            "    model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(2)])\n"
+            "    for step in range(10000):\n        model.predict(np.zeros((1, 4)))\n"
+        ),
+        Valid(AGENT.replace("range(500)", "range(2)").replace("range(1000)", "range(3)")),  # 6 steps: seconds at most
+    )
+    INVALID = (
+        Invalid(AGENT, line=10, message_contains="stepped by a loop (`predict` at line 18"),
+        Invalid(  # one finding per model, at the line that builds it
+            "import numpy as np\nimport tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(16), tf.keras.layers.Dense(2)])\n"
+            "for step in range(100000):\n"
+            "    q = model.predict(np.zeros((1, 4)))\n"
+            "    model.train_on_batch(np.zeros((32, 4)), np.zeros((32, 2)))\n",
+            line=3,
+            message_contains="on a GPU",
+        ),
+        Invalid(  # a loop of unknown length (an environment's episode)
+            "import numpy as np\nimport tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(32), tf.keras.layers.Dense(4)])\n"
+            "done = False\nwhile not done:\n"
+            "    action = np.argmax(model(np.zeros((1, 8))))\n    done = env.step(action)\n",
+            line=3,
+            message_contains="stepped by a loop (`__call__` at line 6, at most 768 FLOPs a step)",
+        ),
+        Invalid(  # a stated GPU: its draw while the steps wait
+            AGENT,
+            device="NVIDIA Tesla T4",
+            line=10,
+            message_contains="the stated NVIDIA Tesla T4 (about 43 W",
+        ),
+    )
+
+    def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        steps = [(site, step) for site in facts.sites if (step := _tiny_step(site)) is not None]
+        if not steps or hides_gpus(facts) or _placed_on_cpu(facts):
+            return
+        spec = gpu_spec(facts.device) if facts.device is not None else None
+        device = (
+            self.ANY_GPU
+            if spec is None
+            else self.ON_DEVICE.format(name=spec.name, watts=SHIPPED.busy_share * spec.tdp_w)
+        )
+        reported: set[Span] = set()
+        for site, step in steps:
+            loops = site.loop_runs
+            if (
+                (loops is not None and loops < MIN_STEPS)
+                or not site.repeats(("receiver",))
+                or in_test_code(facts, site)
+            ):
+                continue
+            span = _built_at(facts, site) or site.callsite.span
+            if span in reported:
+                continue
+            reported.add(span)
+            message = self.MESSAGE.format(
+                flops=site.work_value("flops_per_sample"),
+                method=method(site.api),
+                line=_where(site.callsite.span, span),
+                step=step,
+                device=device,
+            )
+            yield self.diagnostic(span, facts.path, message, data={"step_flops": step})
+
+
+def _where(call: Span, built: Span) -> str:
+    """`line 12`, or `cell 4 line 12` when the call is in another notebook cell than the model's build."""
+    return f"line {call.line}" if call.cell == built.cell else f"cell {call.cell} line {call.line}"
+
+
+def _tiny_step(site: Site) -> float | None:
+    """The FLOPs of one step of a Keras model's call, where the model's FLOPs are known exactly and
+    the step's rows are known or bounded, and they are at most `TINY_STEP_FLOPS`; None otherwise."""
+    if not is_keras_model_method(site.api, STEPS) or site.untyped or site.work_value("symbolic") is True:
+        return None
+    flops = site.work_value("flops_per_sample")
+    if not _count(flops) or site.work_lower("flops_per_sample"):
+        return None
+    samples = site.work_value("samples")
+    if method(site.api) in ONE_BATCH:
+        rows = samples if _count(samples) else None
+    else:
+        batch = site.work_value("batch_size")
+        rows = (min(samples, batch) if _count(samples) else batch) if _count(batch) else None
+    if rows is None:
+        return None
+    step = (TRAINING_FLOPS if is_training_step(site) else 1.0) * flops * rows
+    return step if step <= TINY_STEP_FLOPS else None
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+def _placed_on_cpu(facts: FileFacts) -> bool:
+    """The file places work on the CPU itself: a `tf.device(...)` call whose literal names a CPU."""
+    if not (text_mentions(facts, "cpu") or text_mentions(facts, "CPU")):
+        return False
+    return any(
+        last_name(call.func) == "device"
+        and call.args
+        and isinstance(call.args[0], ast.Constant)
+        and "cpu" in str(call.args[0].value).lower()
+        for cell in facts.cells
+        for call in facts.calls(cell)
+    )
+
+
+def _built_at(facts: FileFacts, site: Site) -> Span | None:
+    """Where the file builds the stepped model: the `Sequential(...)`/`Model(...)`/`clone_model(...)`
+    call its receiver (`model`, `self.model`) was last bound to, directly or as what a function of
+    the file returns (`self.model = self._build_model()`); None where the file does not show it."""
+    call, cell = facts.node(site), site.callsite.span.cell
+    if call is None:
+        return None
+    receiver = call.func if method(site.api) == "__call__" else getattr(call.func, "value", None)
+    bound = _bound(facts, receiver, call, cell) if isinstance(receiver, ast.expr) else None
+    return _construction(facts, *bound, depth=3) if bound is not None else None
+
+
+def _bound(facts: FileFacts, name: ast.expr, at: ast.AST, cell: int | None) -> tuple[ast.expr, int | None] | None:
+    """The value (and its cell) a name was last bound to by a plain assignment: in the scope of *at*,
+    else at the top level of its cell or of an earlier cell of a notebook; or that a
+    `self.<attribute>` was bound to in a method of the class around *at*."""
+    if isinstance(name, ast.Name):
+        line = getattr(at, "lineno", 0)
+        scopes = [(enclosing(facts, at, cell), cell, line), (facts.module(cell), cell, line)]
+        if cell is not None:
+            scopes += [(facts.module(earlier), earlier, 10**9) for earlier in range(cell - 1, 0, -1)]
+        for scope, where, before in scopes:
+            assign = last_bindings(scope, before).get(name.id) if scope is not None else None
+            if assign is not None:
+                return assign.value, where
+        return None
+    if not (isinstance(name, ast.Attribute) and isinstance(name.value, ast.Name) and name.value.id == "self"):
+        return None
+    cls = enclosing(facts, at, cell, (ast.ClassDef,))
+    for node in ast.walk(cls) if cls is not None else ():
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Attribute)
+            and isinstance(t.value, ast.Name)
+            and t.value.id == "self"
+            and t.attr == name.attr
+            for t in node.targets
+        ):
+            return node.value, cell
+    return None
+
+
+def _construction(facts: FileFacts, value: ast.expr, cell: int | None, depth: int) -> Span | None:
+    """The span of the model constructor *value* is, or that the function of the file it calls
+    returns (followed *depth* calls deep)."""
+    if not isinstance(value, ast.Call) or depth <= 0:
+        return None
+    site = facts.site_at(value, cell)
+    if site is not None and site.api in MODELS:
+        return site.callsite.span
+    for where, function in facts.functions_named(last_name(value.func)):
+        for node in ast.walk(function):
+            if isinstance(node, ast.Return) and node.value is not None:
+                returned = (
+                    _bound(facts, node.value, node, where) if isinstance(node.value, ast.Name) else (node.value, where)
+                )
+                found = _construction(facts, *returned, depth=depth - 1) if returned is not None else None
+                if found is not None:
+                    return found
+    return None
