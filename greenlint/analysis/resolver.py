@@ -258,6 +258,7 @@ class Resolver:
         self.source = source  # the module's text, to count references to a function
         self.words: dict[str, tuple[int, int, int]] = {}  # identifier -> `text_references` in the text
         self.references: CodeReferences | None = None  # the same in the tree's code (`run`)
+        self.local_references: dict[int, CodeReferences] = {}  # id of a function -> the same in its code alone
         self.discard: ast.expr | None = None  # the value of the expression statement being walked
         self.discarded = False  # the call being resolved is that value
         self.calls: list[Found] = []
@@ -1070,10 +1071,16 @@ class Resolver:
             total -= before_dot
         if total - 1 <= expected or not precise or self.references is None:
             return total - 1
+        references = self.references
+        enclosing = _enclosing_def(info)
+        if enclosing is not None:  # a def nested in a function is named only inside that function
+            if id(enclosing) not in self.local_references:
+                self.local_references[id(enclosing)] = CodeReferences(enclosing.node)
+            references = self.local_references[id(enclosing)]
         # the tree takes off prose (docstrings) and, for a class, `Cls.attr`: walked only where that may reach *expected*
-        if total - 1 - self.references.in_prose(name) - (before_dot if init else 0) > expected:
+        if enclosing is None and total - 1 - references.in_prose(name) - (before_dot if init else 0) > expected:
             return total - 1
-        named = self.references.of(name)
+        named = references.of(name)
         total = named.total
         if info.kind == "function":
             total -= named.after_dot
@@ -2273,6 +2280,15 @@ def _generated(ctx: Context) -> Inst:
     if ctx.host is not None:
         made.meta["host"] = ctx.host
     return made
+
+
+def _enclosing_def(info: FuncInfo) -> FuncInfo | None:
+    """The function whose body defines the function *info* (not a method), where its name is that
+    function's local (no `global` makes it the module's): only that function's code can name it."""
+    parent = info.parent
+    if info.kind != "function" or parent is None or info.scope.kind != "function" or info.node.name in info.scope.globals:
+        return None
+    return parent
 
 
 def _nested_in(func: FuncInfo, outer: FuncInfo) -> bool:
