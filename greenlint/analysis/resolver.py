@@ -1483,10 +1483,14 @@ class Resolver:
         if kind is ExtClass:
             return ExtInst(callee)
         if kind is ExtInst:
-            if "__call__" in callee.cls.methods:
-                self.wrapper_call(node, callee.cls.runs.get("__call__"))
-                return fresh(callee.cls.methods["__call__"])
             base = callee.cls.tf_base
+            if "__call__" in callee.cls.methods:
+                runs = callee.cls.runs.get("__call__")
+                if runs is None and base and work_mod.is_model(Inst(base, "subclass")):
+                    # a Keras model overriding `__call__` itself: calling it still runs the model forward
+                    self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords)
+                self.wrapper_call(node, runs)
+                return fresh(callee.cls.methods["__call__"])
             return self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords) if base else None
         if kind is UserInst:
             method = callee.info.find_method("__call__")
@@ -1855,9 +1859,13 @@ class Resolver:
         ctx = self.ctx
         if api.endswith(".__call__"):
             taped = bool(ctx.tapes) or (ctx.func is not None and ctx.func.taped)
-            step = work_mod.step_kind(owner, first, named, taped)
+            traced = _traced(ctx.func)
+            step = work_mod.step_kind(owner, first, named, taped, traced)
             if step is not None:
-                work["step"] = work_mod.q(step, work_mod.INFERRED, work_mod.STEP_NOTES[step])
+                note = work_mod.STEP_NOTES[step]
+                if step == "inference" and first is None and named.get("inputs") is None:
+                    note = work_mod.TRACED_INFERENCE
+                work["step"] = work_mod.q(step, work_mod.INFERRED, note)
                 self.step_models[node] = id(owner.meta) if type(owner) is Inst else id(node)
                 if step == "training":
                     ctx.step_line = node.lineno
