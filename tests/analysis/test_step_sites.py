@@ -1,6 +1,7 @@
-"""Where a step's work is found: a Keras model of another module that overrides `__call__`, and a
-model called in a `tf.function`'s body (or a function `strategy.run` runs there) on tensors the code
-does not show."""
+"""Where a step's work is found: a base class's loop calling a method only its subclass (in
+another module) defines, a Keras model of another module that overrides `__call__`, and a model
+called in a `tf.function`'s body (or a function `strategy.run` runs there) on tensors the code does
+not show."""
 
 from __future__ import annotations
 
@@ -13,6 +14,58 @@ def write(folder, name: str, code: str):
     path = folder / name
     path.write_text(textwrap.dedent(code).lstrip(), encoding="utf-8")
     return path
+
+
+AGENT = """
+class Agent:
+    def fit(self, env, nb_steps):
+        step = 0
+        while step < nb_steps:
+            action = self.forward(env.observe())
+            self.backward(action)
+            step += 1
+
+    def forward(self, observation):
+        raise NotImplementedError()
+
+    def backward(self, reward):
+        raise NotImplementedError()
+"""
+
+
+def test_an_inherited_loop_spends_its_work_where_the_subclass_of_another_module_calls_a_model(tmp_path):
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "core.py", AGENT)
+    write(tmp_path, "dqn.py", """
+        from core import Agent
+
+
+        class DQN(Agent):
+            def __init__(self, model):
+                self.model = model
+
+            def forward(self, observation):
+                return self.model.predict_on_batch(observation)
+
+            def backward(self, reward):
+                return reward
+
+
+        class Idle(Agent):
+            def forward(self, observation):
+                return observation
+        """)
+    main = write(tmp_path, "main.py", """
+        from tensorflow import keras
+        from dqn import DQN, Idle
+
+        model = keras.Sequential([keras.layers.Dense(2)])
+        DQN(model).fit(env, nb_steps=500)
+        Idle().fit(env, nb_steps=500)
+        """)
+    sites = [s for s in analyse_file(main).callsites if s.features.get("receiver") == "wrapper"]
+    assert [(s.span.line, s.api) for s in sites] == [(5, "tensorflow.keras.Model.predict_on_batch")]
+    assert "dqn.py line 9" in sites[0].features["via"]  # DQN's own forward, reached from Agent.fit
 
 
 MODEL = """
