@@ -31,6 +31,7 @@ tf-models-official's `official/nlp/modeling` after an edit of one module; docs/b
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import functools
 import hashlib
@@ -41,6 +42,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from greenlint.analysis import trees
 from greenlint.analysis.values import (
     MISSING,
     Choice,
@@ -645,6 +647,7 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             ext.methods.update(base.methods)
             ext.attrs.update(base.attrs)
             ext.runs.update(base.runs)
+            ext.self_calls.update(base.self_calls)
             ext.hosts.update(base.hosts)
             if "__getitem__" in base.methods:
                 ext.sliced = base.sliced
@@ -655,6 +658,7 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
                 ext.sliced = hostwork.slices_only(method.node, lambda attr: info.find_attr(attr)[1])
             elif name == "__init__":
                 ext.workers = hostwork.given_workers(method.node)
+            ext.self_calls[name] = _self_calls(method.node)
             if method.runs is not None:
                 ext.runs[name] = method.runs
             if method.host is not None or method.host_once is not None:
@@ -669,7 +673,35 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
         for name, attr in klass.attrs.items():
             ext.attrs[name] = freeze(attr, memo, functions)
             ext.methods.pop(name, None)
+    _late_bound(ext)
     return ext
+
+
+def _self_calls(node: ast.AST) -> tuple[str, ...]:
+    """The methods a method's body calls on `self` (`self.forward(x)`), in the order they are written."""
+    found = sorted(
+        (call.lineno, call.col_offset, call.func.attr)
+        for call in trees.walk(node)
+        if type(call) is ast.Call and type(call.func) is ast.Attribute
+        and type(call.func.value) is ast.Name and call.func.value.id == "self"
+    )
+    return tuple(dict.fromkeys(name for _, _, name in found))
+
+
+def _late_bound(ext: ExtClass) -> None:
+    """Methods that spend no work in a TF call themselves but call `self.m(...)` where this class's
+    `m` does (a base's `fit` whose loop calls `self.forward`, which only the subclass defines): they
+    spend it there, as late binding makes them (wrappers.py)."""
+    grown = True
+    while grown:
+        grown = False
+        for name, called in ext.self_calls.items():
+            if name in ext.runs:
+                continue
+            spent = next((ext.runs[other] for other in called if other in ext.runs), None)
+            if spent is not None:
+                ext.runs[name] = spent
+                grown = True
 
 
 _INDEX: ProjectIndex | None = None

@@ -84,9 +84,10 @@ class Named:
 
 
 class CodeReferences:
-    """The identifiers a module's tree names, counted in one walk made when first asked."""
+    """The identifiers a module's tree (or a function's: the names its own code can see) names,
+    counted in one walk made when first asked."""
 
-    def __init__(self, tree: ast.Module):
+    def __init__(self, tree: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef):
         self.tree = tree
         self._named: dict[str, Named] | None = None
         self._prose: str | None = None  # the docstrings, joined by NUL (no word character: no word spans two)
@@ -120,7 +121,7 @@ def _prose(body: list, found: list[str]) -> list[str]:
     return found
 
 
-def _count(tree: ast.Module) -> dict[str, Named]:
+def _count(tree: ast.AST) -> dict[str, Named]:
     named: dict[str, Named] = {}
 
     def add(name: str) -> Named:

@@ -259,6 +259,7 @@ class Resolver:
         self.source = source  # the module's text, to count references to a function
         self.words: dict[str, tuple[int, int, int]] = {}  # identifier -> `text_references` in the text
         self.references: CodeReferences | None = None  # the same in the tree's code (`run`)
+        self.local_references: dict[int, CodeReferences] = {}  # id of a function -> the same in its code alone
         self.discard: ast.expr | None = None  # the value of the expression statement being walked
         self.discarded = False  # the call being resolved is that value
         self.calls: list[Found] = []
@@ -1073,10 +1074,16 @@ class Resolver:
             total -= before_dot
         if total - 1 <= expected or not precise or self.references is None:
             return total - 1
+        references = self.references
+        enclosing = _enclosing_def(info)
+        if enclosing is not None:  # a def nested in a function is named only inside that function
+            if id(enclosing) not in self.local_references:
+                self.local_references[id(enclosing)] = CodeReferences(enclosing.node)
+            references = self.local_references[id(enclosing)]
         # the tree takes off prose (docstrings) and, for a class, `Cls.attr`: walked only where that may reach *expected*
-        if total - 1 - self.references.in_prose(name) - (before_dot if init else 0) > expected:
+        if enclosing is None and total - 1 - references.in_prose(name) - (before_dot if init else 0) > expected:
             return total - 1
-        named = self.references.of(name)
+        named = references.of(name)
         total = named.total
         if info.kind == "function":
             total -= named.after_dot
@@ -1481,10 +1488,14 @@ class Resolver:
         if kind is ExtClass:
             return ExtInst(callee)
         if kind is ExtInst:
-            if "__call__" in callee.cls.methods:
-                self.wrapper_call(node, callee.cls.runs.get("__call__"))
-                return fresh(callee.cls.methods["__call__"])
             base = callee.cls.tf_base
+            if "__call__" in callee.cls.methods:
+                runs = callee.cls.runs.get("__call__")
+                if runs is None and base and work_mod.is_model(Inst(base, "subclass")):
+                    # a Keras model overriding `__call__` itself: calling it still runs the model forward
+                    self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords)
+                self.wrapper_call(node, runs)
+                return fresh(callee.cls.methods["__call__"])
             return self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords) if base else None
         if kind is UserInst:
             method = callee.info.find_method("__call__")
@@ -1855,9 +1866,13 @@ class Resolver:
         ctx = self.ctx
         if api.endswith(".__call__"):
             taped = bool(ctx.tapes) or (ctx.func is not None and ctx.func.taped)
-            step = work_mod.step_kind(owner, first, named, taped)
+            traced = _traced(ctx.func)
+            step = work_mod.step_kind(owner, first, named, taped, traced)
             if step is not None:
-                work["step"] = work_mod.q(step, work_mod.INFERRED, work_mod.STEP_NOTES[step])
+                note = work_mod.STEP_NOTES[step]
+                if step == "inference" and first is None and named.get("inputs") is None:
+                    note = work_mod.TRACED_INFERENCE
+                work["step"] = work_mod.q(step, work_mod.INFERRED, note)
                 self.step_models[node] = id(owner.meta) if type(owner) is Inst else id(node)
                 if step == "training":
                     ctx.step_line = node.lineno
@@ -2280,6 +2295,15 @@ def _generated(ctx: Context) -> Inst:
     if ctx.host is not None:
         made.meta["host"] = ctx.host
     return made
+
+
+def _enclosing_def(info: FuncInfo) -> FuncInfo | None:
+    """The function whose body defines the function *info* (not a method), where its name is that
+    function's local (no `global` makes it the module's): only that function's code can name it."""
+    parent = info.parent
+    if info.kind != "function" or parent is None or info.scope.kind != "function" or info.node.name in info.scope.globals:
+        return None
+    return parent
 
 
 def _nested_in(func: FuncInfo, outer: FuncInfo) -> bool:

@@ -476,6 +476,7 @@ class ExtClass:
     methods: dict[str, Any] = field(default_factory=dict)  # name -> return value (None: unknown)
     attrs: dict[str, Any] = field(default_factory=dict)
     runs: dict[str, tuple[str, str, bool]] = field(default_factory=dict)  # method name -> its `FuncInfo.runs`
+    self_calls: dict[str, tuple[str, ...]] = field(default_factory=dict)  # method name -> the `self.m(...)` it calls
     #: method name -> its host work (`FuncInfo.host`, `FuncInfo.host_once`), where it does some
     hosts: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
     sliced: bool = False  # its `__getitem__` only slices what the instance holds (hostwork.slices_only)

@@ -498,12 +498,15 @@ STEP_NOTES = {
     "training": "a forward pass under a GradientTape: one training step of the model on this batch",
     "inference": "an eager forward pass: one batch of len(x) samples",
 }
+#: `step` "inference" of a model called in a tf.function's body on inputs the code does not show.
+TRACED_INFERENCE = "a forward pass in a tf.function's body, on the tensors it is given: one batch"
 
 
-def step_kind(owner: Any, first: Any, named: dict, taped: bool) -> str | None:
+def step_kind(owner: Any, first: Any, named: dict, taped: bool, traced: bool = False) -> str | None:
     """What calling a model does (`work["step"]`): "training" under a `tf.GradientTape` (unless
-    `training=False`), "inference" for an eager call on data; None for a layer, or a model
-    called on Keras symbolic tensors (a functional graph being built) or on unknown inputs."""
+    `training=False`), "inference" for an eager call on data, or in a tf.function's body (*traced*:
+    its inputs are tensors, whatever they are); None for a layer, or a model called on Keras
+    symbolic tensors (a functional graph being built) or, outside a traced body, on unknown inputs."""
     if not is_model(owner):
         return None
     training = named.get("training")
@@ -512,7 +515,7 @@ def step_kind(owner: Any, first: Any, named: dict, taped: bool) -> str | None:
     x = first if first is not None else named.get("inputs")
     if type(x) is Inst and ("sym" in x.meta or x.cls == "tensorflow.keras.KerasTensor"):
         return None
-    return "inference" if x is not None and not (type(training) is Const and training.value is True) else None
+    return "inference" if (x is not None or traced) and not (type(training) is Const and training.value is True) else None
 
 
 def untyped_work(api: str, named: dict, features: dict) -> dict[str, dict]:

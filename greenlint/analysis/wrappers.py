@@ -6,7 +6,9 @@ project's `function(inputs, outputs, updates)` returns, whose `__call__` runs a 
 helper's module that TF call is a call site whose runs come from its callers, which are in another
 module: unknown there. So a function (or method) records `runs`, the TF call where a call of it
 spends its work (`SPENT_KINDS`, a TF1 graph run, a checkpoint's save), made in its body or in a
-function it calls; the project summary carries it (`ExtFunc.runs`, `ExtClass.runs`), and a call of
+function it calls (a method calling `self.forward(x)` where the class of the instance defines
+`forward`, late bound: a base's loop spends its work in its subclass's method); the project summary
+carries it (`ExtFunc.runs`, `ExtClass.runs`), and a call of
 such a function in another module is a call site of that API (`features.receiver` "wrapper",
 `features.via` where the TF call is; `features.fed` where that call is a graph run whose `feed_dict` reads
 what the helper's parameters give it), counted by that module's loops. Its work is what can be told

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import math
 
+from greenlint.catalog.kinds import GRAPH_RUNS
+
 #: Work quantities a call site may carry (docs/calls-json.md `work`), flattened into its features.
 WORK_KEYS = ("epochs", "steps_per_epoch", "batch_size", "samples", "validation_samples", "input_shape", "model",
              "params", "flops_per_sample", "flops", "elements", "steps")
@@ -51,14 +53,15 @@ DATA_PASS_METHODS = frozenset({"adapt"})
 def time_group(kind: str | None, api: str, features: dict | None = None) -> str | None:
     """The time model a call uses: `training` for a call marked `step: training` (one training step
     of a custom loop), else by its kind, or `inference` for a pass over data (`adapt`) and for a call
-    of no such kind marked `step: inference` (a `tf.function` whose body runs a model forward)."""
+    of no such kind marked `step: inference` (a `tf.function` whose body runs a model forward; a
+    TF1 graph run, `Tensor.eval` too, whose kind is its tensor's op but which runs the graph)."""
     step = (features or {}).get("step")
     if step == "training":
         return "training"
     if api.rpartition(".")[2] in DATA_PASS_METHODS:
         return "inference"
     group = TIME_GROUPS.get(str(kind))
-    if group is None and step == "inference" and kind not in FLOP_KINDS:
+    if group is None and step == "inference" and (kind not in FLOP_KINDS or api in GRAPH_RUNS):
         return "inference"
     return group
 

@@ -590,3 +590,44 @@ def predict_each(folder, path):
         predict(None, name, path)
 """)
     assert found[7] is None  # reloaded on every name
+
+
+def test_a_def_nested_in_a_function_is_named_only_in_that_function():
+    # two functions each define their own `step`: neither's calls are the other's, so each
+    # `step` runs as often as its own enclosing loop calls it
+    found = runs(
+        """
+        def evaluate(x):
+            def step(batch):
+                m.predict(batch)
+            for _ in range(4):
+                step(x)
+
+        def train(x):
+            def step(batch):
+                m.train_on_batch(batch, batch)
+            for _ in range(3):
+                step(x)
+
+        evaluate(1)
+        train(2)
+        """
+    )
+    assert count(found[4]) == (4, "exact")
+    assert count(found[10]) == (3, "exact")
+
+
+def test_a_nested_def_passed_on_by_its_function_keeps_an_unknown_count():
+    found = runs(
+        """
+        def train(x, register):
+            def step(batch):
+                m.train_on_batch(batch, batch)
+            for _ in range(3):
+                step(x)
+            register(step)
+
+        train(2, print)
+        """
+    )
+    assert found[4]["count"] is None

@@ -102,6 +102,17 @@ def test_a_tf1_graph_run_is_priced_from_the_step_the_analysis_gives_it_never_fro
     assert shipped.predict(run, {"graph_mode": True}).energy_j is None
 
 
+@pytest.mark.parametrize("api", ["tensorflow.Tensor.eval", "tensorflow.Variable.eval", "tensorflow.Operation.run"])
+def test_every_tf1_graph_run_is_priced_by_its_step_whatever_its_catalog_kind(shipped, api):
+    # `loss.eval(feed)` runs the graph its tensor depends on: its catalog kind (the tensor's op) does not
+    # decide its figure, the step does, as for Session.run
+    once = shipped.predict(api, {"graph_mode": True, "step": "inference"})
+    run = shipped.predict("tensorflow.compat.v1.Session.run", {"graph_mode": True, "step": "inference"})
+    assert once.floor and once.energy_j is not None and once.evidence.level == "work"
+    assert once.energy_j == pytest.approx(run.energy_j, rel=0.5)
+    assert shipped.predict(api, {"graph_mode": True}).energy_j is None  # no step: unknown
+
+
 def test_an_estimators_train_steps_are_its_work_a_floor_that_grows_with_them(shipped):
     train = "tensorflow.estimator.DNNClassifier.train"
     few, many = (shipped.predict(train, {"steps": n, "init": {"hidden_units": [30, 10]}}) for n in (10, 5000))
