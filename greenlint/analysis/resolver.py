@@ -604,10 +604,11 @@ class Resolver:
         return model if type(model) is Inst and work_mod.is_model(model) else None
 
     def s_try(self, node: ast.Try) -> None:
+        raises = bool(node.handlers) and any(self.lacks(statement) for statement in node.body)
         self.block(node.body)
         after_body = dict(self.scope.names)
         self.block(node.orelse)
-        results = [self.scope.names]
+        results = [] if raises else [self.scope.names]
         for handler in node.handlers:
             self.scope.names = dict(after_body)
             if handler.type is not None:
@@ -620,6 +621,19 @@ class Resolver:
             results.append(self.scope.names)
         self.scope.names = merge_names(results)
         self.block(node.finalbody)
+
+    def lacks(self, statement: ast.stmt) -> bool:
+        """An assignment of an attribute of a TF module that the catalog's TF does not have
+        (`image_summary = tf.image_summary`, TensorFlow 0.x's name): it raises there, so in a
+        `try` the handlers' bindings are the ones that hold (`tf.summary.image`)."""
+        value = statement.value if isinstance(statement, ast.Assign) else None
+        if not isinstance(value, ast.Attribute) or not _dotted(value.value):
+            return False
+        owner = self.expr(value.value)  # a dotted name: evaluating it records nothing
+        if type(owner) is not Ref or owner.path.partition(".")[0] not in TF_ROOTS:
+            return False
+        sym = self.table.symbol(f"{owner.path}.{value.attr}")
+        return sym is None or sym[1] == "unknown"
 
     def s_with(self, node: ast.With) -> None:
         tapes = 0
@@ -2206,6 +2220,13 @@ class Resolver:
     def e_starred(self, node: ast.Starred) -> Any:
         self.expr(node.value)
         return None
+
+
+def _dotted(node: ast.expr) -> bool:
+    """`tf`, `tf.compat.v1`: names and attributes only."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def _ext_member(info: ClassInfo, attr: str) -> tuple[bool, Any]:
