@@ -627,12 +627,14 @@ class Resolver:
         (`image_summary = tf.image_summary`, TensorFlow 0.x's name): it raises there, so in a
         `try` the handlers' bindings are the ones that hold (`tf.summary.image`)."""
         value = statement.value if isinstance(statement, ast.Assign) else None
-        if not isinstance(value, ast.Attribute) or not _dotted(value.value):
-            return False
-        owner = self.expr(value.value)  # a dotted name: evaluating it records nothing
+        parts: list[str] = []
+        while isinstance(value, ast.Attribute):
+            parts.append(value.attr)
+            value = value.value
+        owner = self.name(value.id) if isinstance(value, ast.Name) and parts else None
         if type(owner) is not Ref or owner.path.partition(".")[0] not in TF_ROOTS:
             return False
-        sym = self.table.symbol(f"{owner.path}.{value.attr}")
+        sym = self.table.symbol(".".join((owner.path, *reversed(parts))))
         return sym is None or sym[1] == "unknown"
 
     def s_with(self, node: ast.With) -> None:
@@ -2220,13 +2222,6 @@ class Resolver:
     def e_starred(self, node: ast.Starred) -> Any:
         self.expr(node.value)
         return None
-
-
-def _dotted(node: ast.expr) -> bool:
-    """`tf`, `tf.compat.v1`: names and attributes only."""
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name)
 
 
 def _ext_member(info: ClassInfo, attr: str) -> tuple[bool, Any]:
