@@ -406,7 +406,7 @@ class SessionFeedDictInLoop(Rule):
     ```
 
     Judged blind on the real-world benchmark, its findings are precise enough for the default set:
-    none of the 21 judged is false, 19 of them debatable (textbook training loops, where a pipeline
+    none of the 25 judged is false, 23 of them debatable (textbook training loops, where a pipeline
     is worth it in real use). A per-sample helper that builds and returns a batch is not reported
     where the file never calls it, and so is one true finding lost (a per-sample builder that
     nothing calls), for four false ones (the same builder, drawn from by a generator in another
