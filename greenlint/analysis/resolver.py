@@ -606,10 +606,11 @@ class Resolver:
         return model if type(model) is Inst and work_mod.is_model(model) else None
 
     def s_try(self, node: ast.Try) -> None:
+        raises = bool(node.handlers) and any(self.lacks(statement) for statement in node.body)
         self.block(node.body)
         after_body = dict(self.scope.names)
         self.block(node.orelse)
-        results = [self.scope.names]
+        results = [] if raises else [self.scope.names]
         for handler in node.handlers:
             self.scope.names = dict(after_body)
             if handler.type is not None:
@@ -622,6 +623,21 @@ class Resolver:
             results.append(self.scope.names)
         self.scope.names = merge_names(results)
         self.block(node.finalbody)
+
+    def lacks(self, statement: ast.stmt) -> bool:
+        """An assignment of an attribute of a TF module that the catalog's TF does not have
+        (`image_summary = tf.image_summary`, TensorFlow 0.x's name): it raises there, so in a
+        `try` the handlers' bindings are the ones that hold (`tf.summary.image`)."""
+        value = statement.value if isinstance(statement, ast.Assign) else None
+        parts: list[str] = []
+        while isinstance(value, ast.Attribute):
+            parts.append(value.attr)
+            value = value.value
+        owner = self.name(value.id) if isinstance(value, ast.Name) and parts else None
+        if type(owner) is not Ref or owner.path.partition(".")[0] not in TF_ROOTS:
+            return False
+        sym = self.table.symbol(".".join((owner.path, *reversed(parts))))
+        return sym is None or sym[1] == "unknown"
 
     def s_with(self, node: ast.With) -> None:
         tapes = 0

@@ -227,6 +227,20 @@ def imported_from_project(facts: FileFacts, name: str | None) -> list[tuple[str 
     return found
 
 
+def star_imported_from_project(facts: FileFacts) -> list[str]:
+    """The files of the project modules the file imports everything from (`from utils import *`)."""
+    path = os.path.abspath(facts.path)
+    found: list[str] = []
+    for cell in facts.cells:
+        for node in facts.nodes(cell, ast.ImportFrom):
+            if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
+                bases = (relative_base(path, node.level),) if node.level else search_roots(os.path.dirname(path))
+                module = find_module(bases, node.module or "")
+                if module is not None and module.file:
+                    found.append(module.file)
+    return found
+
+
 def read_tree(path: str) -> tuple[str, ast.Module] | None:
     """The text and tree of a project module (its first million characters); None if unreadable."""
     try:

@@ -13,7 +13,6 @@ from greenlint.rules.project_merges import heavy_imported, project_merge_names
 from greenlint.rules.syntax import (
     SCOPES,
     STEP_METHODS,
-    bound_name,
     every_pass,
     innermost_loop,
     last_name,
@@ -67,7 +66,12 @@ class SummaryEveryStep(Rule):
     (`tf.summary.image` of modules.py:89), which may be another module than the run's. Not
     reported either: a run under an `if` in the loop
     (`if step % 100 == 0:` is the usual cure), except the `else` of an `if` that takes a
-    remainder, which runs on all the other steps; a loop of one trip.
+    remainder, which runs on all the other steps, and a branch of an `if` the loop never changes
+    (`if config.dataset == 'mnist':`, a test with no call and no name the loop binds) whose other
+    branch fetches the heavy summaries too: whichever branch the program takes, every step fetches
+    them (an `else` that runs the step without them is a flag that turns them off); a loop of one
+    trip. The merges and the summaries they hold may be kept in attributes (`self.d_sum =
+    tf.summary.merge([self.z_sum, ...])`, fetched as `self.d_sum`).
 
     ## Why is this bad?
     Each of these summaries copies a whole tensor (a layer's weights or gradients, a batch of
@@ -197,6 +201,13 @@ class SummaryEveryStep(Rule):
             "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor step in range(10000):\n"
             "    if args.summaries:\n        s, _ = sess.run([merged, train_op])\n    else:\n        sess.run(train_op)\n"
         ),
+        Valid(  # TF1: only one data set's branch fetches the summaries; the other trains without them
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "tf.compat.v1.summary.histogram('w', w)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(10000):\n"
+            "    if config.dataset == 'mnist':\n        s, _ = sess.run([merged, train_op])\n"
+            "    else:\n        sess.run(train_op)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -238,6 +249,21 @@ class SummaryEveryStep(Rule):
             "    s, _ = sess.run([tf.compat.v1.summary.merge_all(), train_op])\n",
             line=7,
             message_contains="merged summaries `merge_all()` (`tf.compat.v1.summary.image` on line 4 among them)",
+        ),
+        Invalid(  # TF1: merges kept in attributes, through TF 0.x's names or TF 1's; every data set's branch fetches one
+            "import tensorflow as tf\ntry:\n    histogram_summary = tf.histogram_summary\n"
+            "    merge_summary = tf.merge_summary\nexcept AttributeError:\n"
+            "    histogram_summary = tf.summary.histogram\n    merge_summary = tf.summary.merge\n\n\n"
+            "class GAN:\n    def build(self):\n        self.z_sum = histogram_summary('z', self.z)\n"
+            "        self.d_sum = merge_summary([self.z_sum])\n"
+            "        self.d_optim = tf.compat.v1.train.AdamOptimizer().minimize(self.d_loss)\n\n"
+            "    def train(self, config):\n        for idx in range(1000):\n"
+            "            if config.dataset == 'mnist':\n"
+            "                _, s = self.sess.run([self.d_optim, self.d_sum], feed_dict={self.x: mnist[idx]})\n"
+            "            else:\n"
+            "                _, s = self.sess.run([self.d_optim, self.d_sum], feed_dict={self.x: load(idx)})\n",
+            line=21,
+            message_contains="merged summaries `self.d_sum` (`tf.summary.histogram` on line 12 among them)",
         ),
         Invalid(  # the else of a periodic trace: every other step still fetches the summaries
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
@@ -291,21 +317,25 @@ class SummaryEveryStep(Rule):
             if (node := facts.node(m)) is not None and (held := _holds_heavy(facts, m, node))
         ]
         names = {
-            name: held for m, node, held in nodes if (name := bound_name(facts, node, m.callsite.span.cell))
+            name: held for m, node, held in nodes if (name := _bound(facts, node, m.callsite.span.cell))
         } | imported
         inline = {id(node): held for _, node, held in nodes}
         steps = {id(node) for s in runs if _training(s) and (node := facts.node(s)) is not None}
+        fetching: dict[int, tuple[Site, ast.Call, str, str]] = {}  # the runs that fetch a heavy merge, by node
         for site in runs:
-            call, cell = facts.node(site), site.callsite.span.cell
+            call = facts.node(site)
             fetches = _fetches(call) if call is not None else None
-            if call is None or fetches is None or not every_pass(facts, call, cell):
+            if call is None or fetches is None:
                 continue
-            fetched = [(name, names[name]) for name in sorted(flow.names(fetches) & names.keys())] or [
+            fetched = [(name, names[name]) for name in sorted(_read(fetches) & names.keys())] or [
                 ("merge_all()", inline[id(n)]) for n in ast.walk(fetches) if id(n) in inline
             ][:1]
-            if not fetched:
+            if fetched:
+                fetching[id(call)] = (site, call, *fetched[0])
+        for site, call, name, held in fetching.values():
+            cell, times = site.callsite.span.cell, site.loop_times()
+            if not (every_pass(facts, call, cell) or _every_configuration(facts, call, cell, fetching)):
                 continue
-            (name, held), times = fetched[0], site.loop_times()
             if id(call) in steps:
                 yield self.diagnostic(
                     site.callsite.span, facts.path, self.MERGED.format(name=name, held=held, times=times)
@@ -315,6 +345,32 @@ class SummaryEveryStep(Rule):
             if loop is not None and any(id(n) in steps for n in own_body(loop)):
                 message = self.MERGED_APART.format(name=name, held=held, times=times)
                 yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _every_configuration(facts: FileFacts, call: ast.Call, cell: int | None, fetching: Mapping[int, Any]) -> bool:
+    """The run sits in a branch of `if`s that its loop never changes (`if config.dataset ==
+    'mnist':`, no call in the test, no name the loop binds), each of whose other branches runs
+    one of the *fetching* runs too: whichever branch the program takes, every pass fetches the
+    summaries. A flag that turns them off (an `else` without them) keeps the run unreported."""
+    loop = next(iter(own_loops(facts, call, cell)), None)
+    if loop is None:
+        return False
+    varying = loop_varying(loop)
+    child: ast.AST = call
+    for parent in facts.ancestors(call, cell):
+        if parent is loop:
+            return True
+        if isinstance(parent, (*SCOPES, ast.IfExp, ast.ExceptHandler)):
+            return False
+        if isinstance(parent, ast.If):
+            other = parent.orelse if child in parent.body else parent.body
+            fixed = not any(isinstance(n, ast.Call) for n in ast.walk(parent.test)) and not (
+                flow.names(parent.test) & varying
+            )
+            if not (fixed and any(id(n) in fetching for statement in other for n in ast.walk(statement))):
+                return False
+        child = parent
+    return False
 
 
 def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> str | None:
@@ -329,7 +385,7 @@ def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> str | None:
     if given is None:
         return None
     inside = {id(n) for n in ast.walk(given)}
-    named = flow.names(given)
+    named = _read(given)
     return next(
         (_where(s) for s, node in heavy if id(node) in inside or _bound(facts, node, s.callsite.span.cell) in named),
         None,
@@ -345,10 +401,11 @@ def _where(site: Site) -> str:
 
 
 def _bound(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
-    """The name a summary op is kept in: assigned (`h = ...`, `hs = [... for v in vs]`) or appended (`hs.append(...)`)."""
+    """The name or attribute a summary op is kept in: assigned (`h = ...`, `self.z_sum = ...`,
+    `hs = [... for v in vs]`) or appended (`hs.append(...)`)."""
     for parent in facts.ancestors(call, cell):
-        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-            return parent.targets[0].id
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and _path(parent.targets[0]) is not None:
+            return _path(parent.targets[0])
         if (
             isinstance(parent, ast.Call)
             and isinstance(parent.func, ast.Attribute)
@@ -359,6 +416,19 @@ def _bound(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
         if isinstance(parent, (ast.stmt, *SCOPES)):
             return None
     return None
+
+
+def _path(expr: ast.expr) -> str | None:
+    """`merged`, `self.d_sum`: the dotted name an expression is; None for another expression."""
+    if isinstance(expr, ast.Attribute):
+        owner = _path(expr.value)
+        return None if owner is None else f"{owner}.{expr.attr}"
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _read(expr: ast.expr) -> frozenset[str]:
+    """The names and dotted attributes an expression reads (`[d_optim, self.d_sum]`)."""
+    return flow.names(expr) | {path for n in ast.walk(expr) if isinstance(n, ast.Attribute) and (path := _path(n))}
 
 
 def _training(site: Site) -> bool:

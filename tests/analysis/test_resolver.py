@@ -40,6 +40,32 @@ def test_keras_3_and_tf_keras_fallbacks_agree():
     assert apis(code) == [(6, "tensorflow.keras.layers.Dense")]
 
 
+def test_try_binding_a_name_the_catalogs_tf_lacks_holds_the_handlers_binding():
+    code = """
+    import tensorflow as tf
+    try:
+        merge_summary = tf.merge_summary
+        histogram_summary = tf.histogram_summary
+    except AttributeError:
+        merge_summary = tf.summary.merge
+        histogram_summary = tf.summary.histogram
+    merge_summary([histogram_summary('z', z)])
+    """
+    assert apis(code) == [(9, "tensorflow.compat.v1.summary.merge"), (9, "tensorflow.summary.histogram")]
+
+
+def test_try_whose_names_all_exist_keeps_both_paths():
+    code = """
+    import tensorflow as tf
+    try:
+        merge = tf.summary.merge
+    except AttributeError:
+        merge = tf.summary.histogram
+    merge(x)
+    """
+    assert apis(code) == []
+
+
 def test_conflicting_bindings_are_unknown_not_guessed():
     code = """
     import tensorflow as tf
