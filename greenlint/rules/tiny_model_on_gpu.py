@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
-from greenlint.predict.devices import SHIPPED, gpu_spec
+from greenlint.predict.devices import gpu_spec
 from greenlint.predict.work_energy import DENSE_FLOPS_PER_S, HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, last_name, method
 from greenlint.rules.deliberate import in_test_code
@@ -79,16 +79,16 @@ class TinyModelOnGpu(Rule):
     call; in test code; and where the program already keeps the work off a GPU: it hides every GPU
     (`os.environ["CUDA_VISIBLE_DEVICES"] = "-1"`, `tf.config.set_visible_devices([], "GPU")`) or
     places work on the CPU (`with tf.device("/cpu:0")`). The claim is about GPUs: the message says
-    so, and names the GPU and its draw while it waits where one was stated (`--device`).
+    so, and names the GPU and its power where one was stated (`--device`).
 
     ## Why is this bad?
     On a GPU, each step of a tiny model is host work: the ops' dispatch and kernel launches
     (forward and backward, layer by layer), a copy of the batch to the device and of the result
     back, and a synchronisation when the result is read, while the arithmetic itself takes
     microseconds. The GPU does not make such a step faster than the CPU, and its board stays powered
-    throughout: greenlint's device model, fitted on GAISSA's recorded training runs
-    (greenlint/predict/devices.py), has a GPU drawing 0.62 of its TDP while its steps wait on the
-    host. Run on the CPU, the same steps take about as long and that draw disappears; over the hours
+    throughout: greenlint's device model (greenlint/predict/devices.py) has a GPU drawing 22 % of
+    its TDP above idle while its steps wait on the host (the KB's reference GPU training the
+    tutorials' small models). Run on the CPU, the same steps take about as long and that draw disappears; over the hours
     a reinforcement-learning run lasts, it is most of the energy the GPU adds.
 
     ## Example
@@ -138,7 +138,7 @@ class TinyModelOnGpu(Rule):
         " while the board draws power; run the model on the CPU"
     )
     ANY_GPU = "a GPU"
-    ON_DEVICE = "the stated {name} (about {watts:.0f} W while its steps wait on the host)"
+    ON_DEVICE = "the stated {name} (its {tdp:.0f} W board above its idle {idle:.0f} W whenever a step keeps it awake)"
     FIX_TITLE = 'Build and run the model under `tf.device("/cpu:0")`, or hide the GPUs'
     VALID = (
         Valid(
@@ -198,7 +198,7 @@ class TinyModelOnGpu(Rule):
             AGENT,
             device="NVIDIA Tesla T4",
             line=10,
-            message_contains="the stated NVIDIA Tesla T4 (about 43 W",
+            message_contains="the stated NVIDIA Tesla T4 (its 70 W board",
         ),
     )
 
@@ -210,7 +210,7 @@ class TinyModelOnGpu(Rule):
         device = (
             self.ANY_GPU
             if spec is None
-            else self.ON_DEVICE.format(name=spec.name, watts=SHIPPED.busy_share * spec.tdp_w)
+            else self.ON_DEVICE.format(name=spec.name, tdp=spec.tdp_w, idle=spec.idle_w)
         )
         reported: set[Span] = set()
         for site, step in steps:
