@@ -157,10 +157,8 @@ def derive(group: str, f: dict, least: bool = False) -> tuple[float | None, floa
     if steps_only(f):  # steps of a generator whose batch the code does not show: samples unknown
         fps = None if not least else fps
     if group == "training":
-        epochs = effective_epochs(f)
-        steps = _num(f.get("steps_per_epoch"))
-        if total_steps(f) is not None:
-            epochs, steps = 1.0, total_steps(f)
+        total = total_steps(f)
+        epochs, steps = (1.0, total) if total is not None else (effective_epochs(f), _num(f.get("steps_per_epoch")))
         split = _num(f.get("validation_split")) or 0.0
         train = samples * (1 - split) if samples is not None else None
         if steps is None and train is None or epochs is None:
