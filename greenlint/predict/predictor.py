@@ -22,7 +22,7 @@ from greenlint.predict.lookup_figure import lookup_figure
 from greenlint.predict.negligible import no_work
 from greenlint.predict.own_work import own_work
 from greenlint.predict.prediction import Prediction
-from greenlint.predict.weights_io import weights_io
+from greenlint.predict.weights_io import moves_weights, weights_io
 from greenlint.predict.work_energy import FLOP_KINDS, unknown_size
 
 #: Methods whose whole runs of a named architecture are priced from its FLOPs (`training_run`).
@@ -85,7 +85,10 @@ class Predictor(Context):
             own = own_work(self, api, features)
             if own is not None:
                 return own
-        return weights_io(self, api, features, lookup_figure(self, api, features, notes))
+        if not moves_weights(self, api):
+            return lookup_figure(self, api, features, notes)
+        plain = {k: v for k, v in features.items() if k != "params"}  # bytes to add, not work to borrow by
+        return weights_io(self, api, features, lookup_figure(self, api, plain, notes))
 
     def training_run(self, api: str, features: dict) -> Prediction | None:
         """A `fit` of a named architecture (keras.applications) or stated `gflops`, priced by the one

@@ -21,6 +21,13 @@ WHOLE_MODEL_SAVES = frozenset({"save", "save_model"})
 OPTIMIZER_COPIES = 3
 
 
+def moves_weights(ctx: Context, api: str) -> bool:
+    """A call that writes or reads a model's weights (`WEIGHT_FILE_CALLS`, of kind `io`). Its `params`
+    are bytes to add (`weights_io`), never work that lets a never-measured API borrow a related group's
+    figure (`lookup_figure`): a save's cost is not its class's other methods' (`fit`)."""
+    return api.rpartition(".")[2] in WEIGHT_FILE_CALLS and ctx.hierarchy.kind(api) == "io"
+
+
 def weights_io(ctx: Context, api: str, features: dict, figure: Prediction) -> Prediction:
     """*figure* (the API's own, `lookup_figure`) plus the energy of writing or reading the model's
     weights where the analysis counted them (`params`); *figure* itself for any other call.
@@ -30,7 +37,7 @@ def weights_io(ctx: Context, api: str, features: dict, figure: Prediction) -> Pr
     leaf = api.rpartition(".")[2]
     params = features.get("params")
     power = power_for(ctx.model.get("work") or {}, None)
-    if (leaf not in WEIGHT_FILE_CALLS or ctx.hierarchy.kind(api) != "io" or isinstance(params, bool)
+    if (not moves_weights(ctx, api) or isinstance(params, bool)
             or not isinstance(params, (int, float)) or params <= 0 or figure.energy_j is None
             or figure.interval_j is None or not power):
         return figure

@@ -51,7 +51,7 @@ def test_the_analysis_gives_a_weights_call_the_models_params(call, end):
 
 def test_a_larger_models_weights_cost_their_bytes_more(predictor):
     def priced(width: int):
-        site = _site(_model(width, 'model.save_weights("w.h5")'), ".save_weights")
+        site = _site(_model(width, 'keras.models.save_model(model, "m.keras")'), ".save_model")
         return site.work["params"]["value"], predictor.predict(site.api, with_work(site.features, site.work))
 
     (small_params, small), (large_params, large) = priced(16), priced(8192)
@@ -59,6 +59,13 @@ def test_a_larger_models_weights_cost_their_bytes_more(predictor):
     assert large.energy_j - small.energy_j == pytest.approx(extra, rel=1e-6)
     assert "weights" in large.evidence.note and "B/s" in large.evidence.note
     assert large.interval_j[1] > small.interval_j[1]
+
+
+def test_the_weights_never_let_a_never_measured_api_borrow_a_groups_figure(predictor):
+    site = _site(_model(64, 'model.save_weights("w.h5")'), ".save_weights")
+    assert site.api not in predictor.model["apis"] and site.work["params"]["value"] > 0
+    pred = predictor.predict(site.api, with_work(site.features, site.work))
+    assert pred.energy_j is None and pred.basis is Basis.UNKNOWN  # not its class's `fit`-laden median
 
 
 def test_a_weights_call_on_a_model_of_unknown_size_keeps_the_apis_figure(predictor):
