@@ -202,7 +202,8 @@ def _unknown_size_section(held: Sequence[Held]) -> list[str]:
     """Call sites whose data size (or epochs) the resolver could not know (issue 17, item 4)."""
     unknown = [h for h in held if size_unknown(h)]
     rows = [("predictor", "greenlint predictor: the least the code allows, up to a stated most"),
-            (TYPICAL_SIZE, "before issue 17: the API's measured call sites, scaled by epochs")]
+            (TYPICAL_SIZE, "the same sites without the size flags (before issue 17: a typical size; the predictor "
+                           "now gives them the same floor)")]
     out = [
         "### Call sites whose data size the resolver could not know",
         "",

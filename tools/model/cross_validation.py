@@ -200,7 +200,8 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
 #: Keras model methods whose matched call sites always carry `samples` (analysis.work._loop_work).
 _SIZED_METHODS = frozenset({"fit", "evaluate", "predict"})
 _MODEL_CLASSES = frozenset({"Model", "Sequential", "Functional"})
-#: The unknown-size sites priced as before issue 17 (the API's measured call sites, epochs scaled).
+#: The unknown-size sites priced without the linter's size flags (before issue 17: the API's measured
+#: call sites, epochs scaled; the predictor now gives them the same floor).
 TYPICAL_SIZE = "predictor_typical_size"
 
 
