@@ -10,7 +10,8 @@ call), `inferred` (followed through the code, or a Keras default), `table` (data
     and the model's params, flops_per_sample, input_shape, model (arrays.py for the data);
   - calling a layer: params, flops (per call; flops_per_sample on symbolic tensors), input_shape;
   - tensor ops with literal shapes: elements and flops (`matmul`, `conv`, reductions, random,
-    elementwise, constructors).
+    elementwise, constructors);
+  - a model's `save`/`save_weights`/`load_weights` and `keras.models.save_model(model)`: its params.
 Models: Sequential lists and `add()` calls, functional graphs from `keras.Input(shape=...)`
 (arrays.Sym), subclassed models (their layers applied in the order `__init__` creates them),
 Keras Applications by name (data/work/keras_applications.csv). Per-layer rules: layers.py.
@@ -49,6 +50,10 @@ MODEL_METHODS = frozenset(
     {"fit", "evaluate", "predict", "__call__", "train_on_batch", "test_on_batch", "predict_on_batch",
      *GENERATOR_METHODS}
 )
+#: A model's methods that write or read its weights, and the function that saves a model it is given:
+#: their work is the model's parameters (`weights_work`).
+WEIGHT_FILE_METHODS = frozenset({"save", "save_weights", "load_weights"})
+SAVE_MODEL = "tensorflow.keras.models.save_model"
 #: The methods that run one batch given to them (their `samples` are that batch's).
 ONE_BATCH = frozenset({"train_on_batch", "test_on_batch", "predict_on_batch"})
 LAYERS = "tensorflow.keras.layers."
@@ -423,7 +428,19 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, mer
         return _model_call(leaf, named, features, owner)
     if leaf == "__call__" and is_layer(owner):
         return _layer_call(owner, layer_call_inputs(owner, first, named))
+    model = owner if leaf in WEIGHT_FILE_METHODS else named.get("model", first) if api == SAVE_MODEL else None
+    if isinstance(model, Inst) and is_model(model):
+        return weights_work(model)
     return op_work(api, named, features)
+
+
+def weights_work(model: Inst) -> dict[str, dict]:
+    """The work of a call that writes or reads *model*'s weights (`WEIGHT_FILE_METHODS`, `SAVE_MODEL`):
+    its params, where they are known (a lower bound where some layers are not); {} otherwise."""
+    net = model_net(model, None, None)
+    if net is None or net.params is None:
+        return {}
+    return {"params": q(net.params, net.prov, net.note, **({"bound": "lower"} if net.partial else {}))}
 
 
 def _data(value: Any) -> tuple[Data | None, bool]:

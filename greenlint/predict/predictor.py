@@ -4,7 +4,8 @@
 the call wins: the graph the call is in (`graphs`), a named model's training run (`training_run`),
 this machine's own time model (`calibrated`), an API measured here (`calibration.measured_here`),
 no tensor work (`negligible`), an op's own FLOPs (`own_work`), and the per-API lookup, or the call's
-work where it is known (`lookup_figure`). What they all read is the `Context`.
+work where it is known (`lookup_figure`), plus the bytes of a model's weights a save or load moves
+(`weights_io`). What they all read is the `Context`.
 
 Lookups are dictionary reads plus a little arithmetic: no numpy, no TensorFlow.
 """
@@ -21,6 +22,7 @@ from greenlint.predict.lookup_figure import lookup_figure
 from greenlint.predict.negligible import no_work
 from greenlint.predict.own_work import own_work
 from greenlint.predict.prediction import Prediction
+from greenlint.predict.weights_io import moves_weights, weights_io
 from greenlint.predict.work_energy import FLOP_KINDS, unknown_size
 
 #: Methods whose whole runs of a named architecture are priced from its FLOPs (`training_run`).
@@ -81,7 +83,10 @@ class Predictor(Context):
             own = own_work(self, api, features)
             if own is not None:
                 return own
-        return lookup_figure(self, api, features, notes)
+        if not moves_weights(self, api):
+            return lookup_figure(self, api, features, notes)
+        plain = {k: v for k, v in features.items() if k != "params"}  # bytes to add, not work to borrow by
+        return weights_io(self, api, features, lookup_figure(self, api, plain, notes))
 
     def training_run(self, api: str, features: dict) -> Prediction | None:
         """A `fit` of a named architecture (keras.applications) or stated `gflops`, priced by the one

@@ -81,6 +81,10 @@ HALF_PEAK_FLOPS = 1.0e9
 DISPATCH_S = 5.0e-5
 #: Memory bandwidth an elementwise op reaches: about 90 % of an RTX 3070's 448 GB/s.
 BANDWIDTH_B_PER_S = 4.0e11
+#: Bytes per second a model's weights are written to or read from a file (`weights_io`): a disk's
+#: sequential bandwidth, between a SATA SSD's 0.5 GB/s and an NVMe drive's 3 GB/s (writes land in the
+#: page cache first, faster still); its interval spans a factor 10**ROOFLINE_HALF either way.
+DISK_B_PER_S = 1.0e9
 #: Bytes per element (float32) and tensors an op touches per output element (two read, one written).
 ELEMENT_BYTES = 4
 TENSORS_TOUCHED = 3
@@ -160,10 +164,8 @@ def derive(group: str, f: dict, least: bool = False) -> tuple[float | None, floa
     if steps_only(f):  # steps of a generator whose batch the code does not show: samples unknown
         fps = None if not least else fps
     if group == "training":
-        epochs = effective_epochs(f)
-        steps = _num(f.get("steps_per_epoch"))
-        if total_steps(f) is not None:
-            epochs, steps = 1.0, total_steps(f)
+        total = total_steps(f)
+        epochs, steps = (1.0, total) if total is not None else (effective_epochs(f), _num(f.get("steps_per_epoch")))
         split = _num(f.get("validation_split")) or 0.0
         train = samples * (1 - split) if samples is not None else None
         if steps is None and train is None or epochs is None:

@@ -21,6 +21,7 @@ from greenlint.predict.prediction import Basis, Prediction
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.tables import interval_group
 from greenlint.predict.work_energy import WORK_KEYS
+from greenlint.units import POINT_MAX_RATIO
 from tools.model.intervals import CALIBRATION_FOLDS, quantile
 from tools.model.sites import FRACTION, WHOLE_RUN_DATASETS, Site, build_sites, is_sweep, tutorial_of
 from tools.model.train import MIN_SWEEP_POINTS, call_sites, fit_size_exponents, train
@@ -58,6 +59,19 @@ class Held:
     level: str
     preds: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     path: str | None = None  # how the shipped form priced it (`prediction_path`); None: no figure
+    #: The methods whose figure is a bound, not a point (`bound_kind`): "upper" or "floor".
+    bounds: dict[str, str] = field(default_factory=dict)
+    kind: str | None = None  # the API's catalog kind (the signed error is broken down by it)
+
+
+def bound_kind(p: Prediction) -> str | None:
+    """"floor" for a figure that is the least the code allows (`Prediction.floor`), "upper" for one whose
+    interval starts at 0 (`bounded`, `negligible`: the measurements say only "under"), None for a point.
+    The linter shows both as ranges and counts them apart from points (`width_summary`), and a hotspot
+    never rests on them: a point-error metric must not read them as points."""
+    if p.floor:
+        return "floor"
+    return "upper" if p.interval_j is not None and p.interval_j[0] <= 0 else None
 
 
 #: The prediction paths of `prediction_path`, in the order docs/accuracy.md lists them.
@@ -157,7 +171,7 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
         seen_apis = {s.api for s in train_sites}
         baselines = _baselines(train_sites, hierarchy)
         for s in tsites:
-            h = Held(s, s.api in seen_apis, "global")
+            h = Held(s, s.api in seen_apis, "global", kind=hierarchy.kind(s.api))
             linted = as_linted(s.api, s.features)
             runs = [(name, predictor, linted) for name, predictor in predictors.items()]
             runs.append(("predictor_name_only", predictors["predictor"], {}))
@@ -172,6 +186,9 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
                 lo, hi = p.interval_j
                 # a bound's interval starts at 0 (bounded, negligible): no lower end
                 h.preds[name] = (math.log10(p.energy_j), math.log10(lo) if lo > 0 else -math.inf, math.log10(hi))
+                kind = bound_kind(p)
+                if kind is not None:
+                    h.bounds[name] = kind
                 if name == "predictor":
                     h.level = p.evidence.level or "global"
                     h.path = prediction_path(predictor, s.api, features, p)
@@ -183,7 +200,8 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
 #: Keras model methods whose matched call sites always carry `samples` (analysis.work._loop_work).
 _SIZED_METHODS = frozenset({"fit", "evaluate", "predict"})
 _MODEL_CLASSES = frozenset({"Model", "Sequential", "Functional"})
-#: The unknown-size sites priced as before issue 17 (the API's measured call sites, epochs scaled).
+#: The unknown-size sites priced without the linter's size flags (before issue 17: the API's measured
+#: call sites, epochs scaled; the predictor now gives them the same floor).
 TYPICAL_SIZE = "predictor_typical_size"
 
 
@@ -208,6 +226,23 @@ def as_linted(api: str, features: dict) -> dict:
 def size_unknown(held: Held) -> bool:
     """The held-out site is one whose data size (or epochs) the linter does not know."""
     return TYPICAL_SIZE in held.preds
+
+
+def bound_metrics(held: Sequence[Held], method: str) -> dict:
+    """On measurable sites whose figure is a bound (`bound_kind`): how many, and how often the bound
+    holds (an upper bound: the measurement at or under the interval's high end; a floor: the low end
+    at or under the measurement)."""
+    out: dict = {}
+    for kind, holds in (("upper", lambda y, p: y <= p[2]), ("floor", lambda y, p: p[1] <= y)):
+        rows = [(h.site.y, h.preds[method]) for h in held
+                if method in h.preds and not h.site.censored and h.bounds.get(method) == kind]
+        out[kind] = {"n": len(rows), "holds": sum(holds(y, p) for y, p in rows) / len(rows) if rows else None}
+    return out
+
+
+def point_sites(held: Sequence[Held], method: str = "predictor") -> list[Held]:
+    """The held-out sites *method* prices as a point (a figure that is no bound)."""
+    return [h for h in held if method in h.preds and method not in h.bounds]
 
 
 def floor_metrics(held: Sequence[Held], method: str) -> dict:
@@ -238,9 +273,12 @@ def _spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
     return float(spearmanr(x, y).statistic)
 
 
-def metrics(held: Sequence[Held], method: str) -> dict:
-    """Scores on the above-resolution call sites (the targets are known there)."""
-    rows = [(h.site.y, h.preds[method]) for h in held if method in h.preds and not h.site.censored]
+def metrics(held: Sequence[Held], method: str, bounds: bool = False) -> dict:
+    """Scores of the points on the above-resolution call sites (the targets are known there). A figure
+    that is a bound (`bound_kind`) is no point and is scored by `bound_metrics`; *bounds*: read each as
+    if it were a point too (the definition before issue 27's signed-error work, kept for comparison)."""
+    rows = [(h.site.y, h.preds[method]) for h in held
+            if method in h.preds and not h.site.censored and (bounds or method not in h.bounds)]
     if not rows:
         return {"n": 0}
     err = [abs(p[0] - y) for y, p in rows]
@@ -285,6 +323,24 @@ def hotspot_auc(held: Sequence[Held], method: str, threshold_j: float) -> dict:
 
     u = mannwhitneyu(pos, neg, alternative="two-sided").statistic
     return {"n_pos": len(pos), "n_neg": len(neg), "auc": float(u) / (len(pos) * len(neg))}
+
+
+def hotspot_decision(held: Sequence[Held], method: str, threshold_j: float) -> dict:
+    """What GL101 decides per execution (rules/energy_hotspot.py `_supported_over`): a site is flagged when
+    the low end of its interval is above `threshold_j` and the interval is at most POINT_MAX_RATIO wide.
+    On the sites whose side is known (as `hotspot_auc`): how many are flagged, the share of those truly
+    above (precision) and the share of the sites above that are flagged (recall)."""
+    cut, most = math.log10(threshold_j), math.log10(POINT_MAX_RATIO)
+    flagged = above = hits = 0
+    for h in held:
+        if method not in h.preds or (h.site.censored and h.site.y >= cut):
+            continue
+        _, lo, hi = h.preds[method]
+        up = not h.site.censored and h.site.y >= cut
+        flag = lo > cut and hi - lo <= most
+        flagged, above, hits = flagged + flag, above + up, hits + (flag and up)
+    return {"flagged": flagged, "precision": hits / flagged if flagged else None,
+            "recall": hits / above if above else None}
 
 
 def subsets(held: Sequence[Held]) -> dict[str, list[Held]]:

@@ -193,9 +193,64 @@ def test_every_priced_site_has_a_path_and_the_report_scores_each_path():
     rows = {line.split(" | ")[0].lstrip("| "): line for line in _paths(held)[2:]}
     assert set(rows) == {h.path for h in priced}
     for path, line in rows.items():
-        m = metrics([h for h in held if h.path == path], "predictor")
+        m = metrics([h for h in held if h.path == path], "predictor", bounds=True)
         assert f"| {m['n']} |" in line
         if m["n"]:
             assert f"{100 * m['coverage']:.0f}%" in line
     text = render(held, {**_STAMP, "records": 1, "tutorials": 6}, "")
     assert "### Coverage and width by prediction path" in text and _paths(held)[2] in text
+
+
+def _scored(y: float, pred: tuple, bound: str | None = None):
+    from tools.model.cross_validation import Held
+    from tools.model.sites import Site
+
+    return Held(Site("a", "t", (y, pred), False, y, {}, 1, ()), True, "api", {"m": pred},
+                bounds={"m": bound} if bound else {})
+
+
+def test_a_bound_is_scored_by_whether_it_holds_not_as_a_point():
+    import math
+
+    from tools.model.cross_validation import bound_metrics
+
+    rows = [
+        _scored(1.0, (1.0, 0.5, 1.5)),  # a point, exact
+        _scored(2.0, (1.0, -math.inf, 2.5), "upper"),  # an upper bound that holds (2 <= 2.5)
+        _scored(3.0, (1.0, -math.inf, 2.5), "upper"),  # one that does not
+        _scored(2.0, (0.5, 0.2, 4.0), "floor"),  # a floor that holds (0.2 <= 2)
+    ]
+    points = metrics(rows, "m")
+    assert points["n"] == 1 and points["bias"] == 0.0
+    as_points = metrics(rows, "m", bounds=True)
+    assert as_points["n"] == 4 and as_points["bias"] < 0  # the bounds read as points pull it down
+    b = bound_metrics(rows, "m")
+    assert b["upper"] == {"n": 2, "holds": 0.5} and b["floor"] == {"n": 1, "holds": 1.0}
+
+
+def test_bound_kind_tells_floors_and_upper_bounds_from_points():
+    from greenlint.predict.prediction import Basis, Prediction
+    from tools.model.cross_validation import bound_kind
+
+    def pred(interval, floor=False):
+        return Prediction(1.0, interval, None, None, None, Basis.FROM_DATA, floor=floor)
+
+    assert bound_kind(pred((0.5, 2.0))) is None
+    assert bound_kind(pred((0.0, 2.0))) == "upper"
+    assert bound_kind(pred((0.5, 2e4), floor=True)) == "floor"
+
+
+def test_gl101s_decision_flags_only_a_narrow_low_end_above_the_threshold():
+    import math
+
+    from tools.model.cross_validation import hotspot_decision
+
+    rows = [
+        _scored(2.0, (1.8, 1.5, 2.5)),  # 100 J, low end 31 J, 10x wide: flagged at 10 J, truly above
+        _scored(0.5, (1.4, 1.2, 1.6)),  # 3 J, low end 16 J: flagged, truly below
+        _scored(2.0, (1.0, 0.0, 4.0)),  # 100 J, low end 1 J: not flagged (and 10^4 wide)
+        _scored(3.0, (2.0, 1.5, 3.6)),  # 1 kJ, low end 31 J but 126x wide: a range, not flagged
+        _scored(2.0, (1.5, -math.inf, 2.5), "upper"),  # an upper bound never makes a hotspot
+    ]
+    d = hotspot_decision(rows, "m", 10.0)
+    assert d == {"flagged": 2, "precision": 0.5, "recall": 0.25}
