@@ -49,8 +49,9 @@ class DecodingGenerator(Rule):
 
     Not reported: a generator (or a `.flow()`) whose batches come from memory (slices of arrays
     it was given, rescaled at most: nothing is decoded or warped per item), or that decodes one
-    file once, before its loop; a batch decoded before the step's loop or in a loop of its own
-    (the steps then train on arrays in memory), or in the other branch of an `if` testing the
+    file once, before its loop; a batch drawn outside the loop directly around the step (before
+    it, in a loop of its own, or once per pass of an outer loop: the steps then train on arrays
+    in memory), or in the other branch of an `if` testing the
     same expression as the one around the step (`if dataset == 'mnist':` twice); a graph run
     that fetches no optimizer's update (predictions over a folder); a `keras.utils.Sequence`
     given to `fit()` (GL407's); a fit
@@ -231,6 +232,11 @@ class DecodingGenerator(Rule):
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "for folder in folders:\n    x = np.array([cv2.imread(p) for p in folder])\n"
             "for step in range(1000):\n    m.train_on_batch(x[:32], y[:32])\n"
+        ),
+        Valid(  # decoded once per epoch, then every step of the epoch trains on slices in memory (GL408's)
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for epoch in range(20):\n    x = np.array([cv2.imread(p) for p in paths])\n"
+            "    for i in range(0, len(x), 32):\n        m.train_on_batch(x[i:i + 32], y[i:i + 32])\n"
         ),
         Valid(  # a TF1 graph run over a folder once for its predictions: no training step waits
             "import cv2\nimport tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32, [None, 64, 64, 3])\n"
@@ -441,15 +447,17 @@ def _step_name(step: Site) -> str:
 
 
 def each_step(facts: FileFacts, draw: ast.AST, step: Site) -> bool:
-    """The batch drawn at *draw* is drawn again before each run of *step*: the draw is inside a loop
-    around the step (or heads it), and no two `if`s testing the same expression put them in
+    """The batch drawn at *draw* is drawn again before each run of *step*: the draw is inside the
+    loop directly around the step (or heads it), not in an outer loop that decodes once for a
+    whole pass of steps (GL408's), and no two `if`s testing the same expression put them in
     opposite branches (`if dataset == 'mnist': ... else: batch = [imread(f) ...]` then, in the same
     order, the steps of each)."""
     call, cell = facts.node(step), step.callsite.span.cell
     if call is None:
         return True
+    loops = own_loops(facts, call, cell)
     inside = set(facts.ancestors(draw, cell)) | {draw}
-    return any(loop in inside for loop in own_loops(facts, call, cell)) and not exclusive(facts, draw, call, cell)
+    return bool(loops) and loops[0] in inside and not exclusive(facts, draw, call, cell)
 
 
 def draw_node(facts: FileFacts, step: Site, line: int) -> ast.AST | None:
