@@ -1719,6 +1719,11 @@ class Resolver:
             if drawn is not None:
                 features["input_host_work"], line = drawn
                 features["input_drawn_above"] = node.lineno - line
+        elif api == TRACED_CALL:  # `train_step(x)` of a tf.function: the batch it is handed, where decoded on the spot
+            batch = next((v for _, v in (*args, *keywords) if arrays.kept(v) is not None), None)
+            if batch is not None:
+                features["input_host_work"] = batch.meta["host"]
+                features["input_drawn_above"] = node.lineno - batch.meta["line"]
         first = args[0][1] if args and not args[0][0] else None
         merge = work_mod.merge_layer(api, features)
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first, merge)

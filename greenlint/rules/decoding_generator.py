@@ -7,12 +7,12 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method, last_name
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.generator_in_one_worker import worker_setting
-from greenlint.rules.syntax import exclusive, own_loops
+from greenlint.rules.syntax import exclusive, is_training_step, own_loops
 
 
 class DecodingGenerator(Rule):
@@ -30,8 +30,9 @@ class DecodingGenerator(Rule):
     of a batch in NumPy and SciPy (the analysis's `input_host_work` feature; the finding cites
     the call the fewest conditions guard, the one most items run). Two shapes:
 
-    - `train_on_batch()`, or a TF1 graph run that fetches an optimizer's update (`sess.run(train_op,
-      feed_dict={x: batch})`, the batch in the `feed_dict` display), run in a loop on a batch drawn
+    - `train_on_batch()`, a `tf.function` whose traced body is a training step (`train_step(x)`,
+      the batch among its arguments), or a TF1 graph run that fetches an optimizer's update
+      (`sess.run(train_op, feed_dict={x: batch})`, the batch in the `feed_dict` display), run in a loop on a batch drawn
       from such a generator between steps (`x, y = next(gen)`, `for x, y in gen:`), or drawn the
       same way from such an `ImageDataGenerator` flow itself, or returned by a plain function (or
       method, of the file or of a project module) that decodes per item in one of its loops,
@@ -53,7 +54,8 @@ class DecodingGenerator(Rule):
     it, in a loop of its own, or once per pass of an outer loop: the steps then train on arrays
     in memory), or in the other branch of an `if` testing the
     same expression as the one around the step (`if dataset == 'mnist':` twice); a graph run
-    that fetches no optimizer's update (predictions over a folder); a `keras.utils.Sequence`
+    that fetches no optimizer's update, or a `tf.function` that trains nothing (predictions over
+    a folder); a `keras.utils.Sequence`
     given to `fit()` (GL407's); a fit
     with several workers or whose number of workers is not known; a `train_on_batch()` that runs once; test code; a file that hides every GPU at
     top level: the step then runs on the host, whose cores the decoding shares whatever the
@@ -238,6 +240,11 @@ class DecodingGenerator(Rule):
             "for epoch in range(20):\n    x = np.array([cv2.imread(p) for p in paths])\n"
             "    for i in range(0, len(x), 32):\n        m.train_on_batch(x[i:i + 32], y[i:i + 32])\n"
         ),
+        Valid(  # a tf.function that only predicts, over the images of a folder
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+            "@tf.function\ndef predict_step(x):\n    return model(x, training=False)\n"
+            "for chunk in chunks:\n    print(predict_step(np.array([cv2.imread(p) for p in chunk])))\n"
+        ),
         Valid(  # a TF1 graph run over a folder once for its predictions: no training step waits
             "import cv2\nimport tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32, [None, 64, 64, 3])\n"
             "out = tf.compat.v1.layers.dense(x, 10)\nsess = tf.compat.v1.Session()\n"
@@ -388,6 +395,17 @@ class DecodingGenerator(Rule):
             line=8,
             message_contains="(`cv2.imread` (line 6))",
         ),
+        Invalid(  # a tf.function training step handed batches drawn from a decoding generator with next()
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nopt = tf.keras.optimizers.Adam()\n"
+            "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]])\n"
+            "@tf.function\ndef train_step(x):\n    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean(model(x, training=True))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "gen = batches(paths)\nfor step in range(10000):\n    x = next(gen)\n    train_step(x)\n",
+            line=16,
+            message_contains="feed `train_step()` (line 17)",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -399,6 +417,8 @@ class DecodingGenerator(Rule):
             if host is None or in_test_code(facts, site):
                 continue
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):  # a step on the batch it is handed
+                if not is_training_step(site):
+                    continue  # (a tf.function that trains nothing)
                 loop = site.loop_runs
                 if loop is None or loop > 1:
                     span = site.callsite.span
@@ -432,18 +452,20 @@ class DecodingGenerator(Rule):
                 continue
             lines = sorted({step.callsite.span.line for step in steps})
             where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
-            names = "()`, `".join(sorted({_step_name(step) for step in steps}))
+            names = "()`, `".join(sorted({_step_name(facts, step) for step in steps}))
             message = self.DRAWN_MESSAGE.format(host=steps[0].features["input_host_work"], method=names, steps=where)
             yield self.diagnostic(_span(draw, line, steps[0]), facts.path, message)
 
 
-def _step_name(step: Site) -> str:
-    """How a finding names a step: `train_on_batch`, a TF1 graph run as `Session.run`."""
-    return (
-        ".".join(step.api.rsplit(".", 2)[-2:])
-        if not is_keras_model_method(step.api, ("train_on_batch",))
-        else "train_on_batch"
-    )
+def _step_name(facts: FileFacts, step: Site) -> str:
+    """How a finding names a step: `train_on_batch`, a TF1 graph run as `Session.run`, a
+    `tf.function` by the name it is called by (`train_step`)."""
+    if is_keras_model_method(step.api, ("train_on_batch",)):
+        return "train_on_batch"
+    call = facts.node(step)
+    if step.api.endswith(".__call__") and isinstance(call, ast.Call):
+        return last_name(call.func)
+    return ".".join(step.api.rsplit(".", 2)[-2:])
 
 
 def each_step(facts: FileFacts, draw: ast.AST, step: Site) -> bool:
