@@ -271,7 +271,7 @@ class Resolver:
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
         self.fed_rows: dict[ast.Dict, int] = {}  # a dict display -> the rows of the first array among its values
         self.fed_host: dict[ast.Dict, Inst] = {}  # a dict display -> the first host batch among its values
-        self.decoded: str | None = None  # the first decode noted since a comprehension began (`e_comprehension`)
+        self.decoded: str | None = None  # the first decode noted in the loop body or comprehension being walked
         self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
         self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
@@ -500,7 +500,9 @@ class Resolver:
         ctx.trips.append(min(trips, 1) if always and trips is not None else 1 if always else trips)
         ctx.varying.append(self.loop_varying(node) if ctx.trips[-1] != 1 else None)
         ctx.exits += exits
+        outer, self.decoded = self.decoded, None  # the decodes of this body (`fill_list`), not of the code around it
         self.block(node.body)
+        self.decoded = outer
         ctx.exits -= exits
         ctx.varying.pop()
         ctx.trips.pop()
@@ -1309,6 +1311,11 @@ class Resolver:
         else:
             receiver = MISSING
             callee = self.expr(func)
+        filler = (
+            (func.value.id, func.attr)
+            if type(func) is ast.Attribute and type(func.value) is ast.Name and func.attr in _LIST_FILLERS
+            else None
+        )
         args = []
         for arg in node.args:
             if type(arg) is ast.Starred:
@@ -1316,8 +1323,8 @@ class Resolver:
             else:
                 args.append((False, self.expr(arg)))
         keywords = [(kw.arg, self.expr(kw.value)) for kw in node.keywords]
-        if type(func) is ast.Attribute and type(func.value) is ast.Name and func.attr in _LIST_FILLERS:
-            self.fill_list(func.value.id, func.attr)
+        if filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
+            self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno)
         self.discarded = discarded
         if receiver is None and callee is None and isinstance(func, ast.Attribute) and (
             self.tf_imported or func.attr in untyped.KERAS_ONLY
@@ -1337,10 +1344,11 @@ class Resolver:
             self.graph_run(node, api, named, None, self.calls[-1].work, features)
         return None
 
-    def fill_list(self, name: str, method: str) -> None:
+    def fill_list(self, name: str, method: str, decoded: str | None = None, line: int = 0) -> None:
         """`xs.append(v)` on a list this scope binds (a literal list, or one filled so far): its
         length grows by how often the call runs here (arrays.appended); `extend`/`insert`/`+=`
-        leave it unknown."""
+        leave it unknown. Where a loop appends what a decode read (*decoded*, at *line*), the list
+        is a batch decoded item by item on the spot (arrays.kept reads it so)."""
         scope = self.scope.target(name)
         value = scope.names.get(name)
         if not (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
@@ -1354,7 +1362,11 @@ class Resolver:
         depth = ctx.lists.get(name, 0) if scope is self.scope else 0
         divisors = tuple((at - depth, k) for at, k in ctx.divisors if at > depth) if depth else tuple(ctx.divisors)
         runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors)
-        scope.names[name] = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
+        filled = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
+        if decoded is not None:
+            meta = filled.meta if filled is not None else {}
+            filled = Inst(arrays.LIST, "append", {**meta, "host": decoded, "line": line, "walk": id(self.ctx)})
+        scope.names[name] = filled
 
     def super_of(self) -> Any:
         func = self.ctx.func
@@ -1715,12 +1727,12 @@ class Resolver:
             if workers is not None:
                 features["input_workers"] = workers
         elif api.endswith(".train_on_batch"):
-            drawn = feat.drawn_host_work(named)
+            drawn = feat.drawn_host_work(named, id(self.ctx))
             if drawn is not None:
                 features["input_host_work"], line = drawn
                 features["input_drawn_above"] = node.lineno - line
         elif api == TRACED_CALL:  # `train_step(x)` of a tf.function: the batch it is handed, where decoded on the spot
-            batch = next((v for _, v in (*args, *keywords) if arrays.kept(v) is not None), None)
+            batch = self.batch_here([v for _, v in (*args, *keywords)])
             if batch is not None:
                 features["input_host_work"] = batch.meta["host"]
                 features["input_drawn_above"] = node.lineno - batch.meta["line"]
@@ -1807,6 +1819,15 @@ class Resolver:
             ctx.host_once = ctx.host_once or what
         elif ctx.host is None or ctx.guards < ctx.host_guards:
             ctx.host, ctx.host_guards = what, ctx.guards
+
+    def batch_here(self, values: list) -> Inst | None:
+        """The first of *values* that is a batch decoded item by item in the function being walked
+        (or drawn there: arrays.kept, arrays.here), as a host batch."""
+        for value in values:
+            batch = arrays.kept(value)
+            if batch is not None and arrays.here(batch, id(self.ctx)):
+                return batch
+        return None
 
     def prepared(self, value: Any, host: str | None, line: int) -> Any:
         """A function's result, as a batch prepared between steps (arrays.prepared) where the
@@ -2002,7 +2023,7 @@ class Resolver:
         rows = next((r for r in map(arrays.rows_of, values) if r is not None), None)
         if rows is not None:
             self.fed_rows[node] = rows  # `feed_dict={x: batch}`: the batch a session's run is fed
-        batch = next((v for v in values if arrays.kept(v) is not None), None)
+        batch = self.batch_here(values)
         if batch is not None:
             self.fed_host[node] = batch  # `feed_dict={x: batch_images}`: decoded on the spot
         if None not in node.keys and all(type(v) in (UserFunc, ExtFunc) for v in values):
@@ -2164,9 +2185,9 @@ class Resolver:
         outer, self.decoded = self.decoded, None
         with self.inside(Scope("comprehension", self.scope)):
             self.comprehension(node, first)
-        decoded, self.decoded = self.decoded, outer or self.decoded
+        decoded, self.decoded = self.decoded, outer
         if decoded is not None and looped and type(node) is ast.ListComp:
-            return arrays.decoded(decoded, node.lineno)  # `[imread(f) for f in batch_files]` in a loop
+            return arrays.decoded(decoded, node.lineno, id(self.ctx))  # `[imread(f) for f in batch_files]` in a loop
         return OPAQUE
 
     def drawn_per_yield(self, node: ast.For, value: Any) -> list:

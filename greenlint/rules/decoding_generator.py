@@ -38,7 +38,8 @@ class DecodingGenerator(Rule):
       method, of the file or of a project module) that decodes per item in one of its loops,
       called in the same loop (`x, y = loader.load_data(32)` before each step), or decoded item
       by item there by a list comprehension (`[imread(f) for f in files[i:i + 64]]`, directly or
-      through a function that reads one file), followed through NumPy's conversions, casts,
+      through a function that reads one file) or by a loop appending to a list after a decode in
+      its body (`for f in batch_files: images.append(resize(imread(f)))`), followed through NumPy's conversions, casts,
       reshapes, slices and scalar arithmetic (`np.array(batch).astype(np.float32) / 127.5 - 1`):
       the finding is on the code drawing the batch (`next(gen)`, the `for` header, the function's
       call, the comprehension), once for all the steps it feeds;
@@ -240,6 +241,11 @@ class DecodingGenerator(Rule):
             "for epoch in range(20):\n    x = np.array([cv2.imread(p) for p in paths])\n"
             "    for i in range(0, len(x), 32):\n        m.train_on_batch(x[i:i + 32], y[i:i + 32])\n"
         ),
+        Valid(  # a list filled with decoded images once, before the training loop: the steps slice arrays in memory
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\nimages = []\n"
+            "for p in paths:\n    images.append(cv2.imread(p))\nx = np.array(images)\n"
+            "for epoch in range(20):\n    for i in range(0, len(x), 32):\n        m.train_on_batch(x[i:i + 32], y[i:i + 32])\n"
+        ),
         Valid(  # a tf.function that only predicts, over the images of a folder
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
             "@tf.function\ndef predict_step(x):\n    return model(x, training=False)\n"
@@ -405,6 +411,14 @@ class DecodingGenerator(Rule):
             "gen = batches(paths)\nfor step in range(10000):\n    x = next(gen)\n    train_step(x)\n",
             line=16,
             message_contains="feed `train_step()` (line 17)",
+        ),
+        Invalid(  # a list filled image by image in the step loop, after a decode in the filling loop's body
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for epoch in range(20):\n    for i in range(0, len(paths), 32):\n        images = []\n"
+            "        for p in paths[i:i + 32]:\n            image = cv2.resize(cv2.imread(p), (64, 64))\n"
+            "            images.append(image)\n        m.train_on_batch(np.array(images) / 255, labels[i:i + 32])\n",
+            line=10,
+            message_contains="(`cv2.imread` (line 9)) and feed `train_on_batch()` (line 11)",
         ),
     )
 
