@@ -45,7 +45,9 @@ PY_GENERATOR = "builtins.generator"
 #: meta "host" where it reads, decodes or warps each image of a batch (hostwork.py), "plain" where
 #: it only slices (and at most rescales) arrays in memory (hostwork.augments).
 FLOW_ITERATOR = "tensorflow.keras.preprocessing.image.Iterator"
-#: A batch drawn from a Python generator, or a Keras image iterator, that works on each item (`drawn`).
+#: A batch drawn from a Python generator, or a Keras image iterator, that works on each item (`drawn`),
+#: or decoded item by item on the spot (`decoded`, or a list a loop fills with decoded items); the
+#: array conversions, casts, reshapes, slices and scalar arithmetic of `kept` leave it that batch.
 HOST_BATCH = "builtins.generator.batch"
 #: A mapping of string keys to known values (`tfds.load(name)` without `split=`, `np.load` of an
 #: `.npz`): meta "items"; indexed with a literal key it gives that key's value (resolver.e_subscript).
@@ -215,6 +217,9 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
         return None
     named = {name: value for name, value in keywords if name is not None}
     shape: tuple | None = None
+    batch = kept(positional[0], path) if positional else None
+    if batch is not None:
+        return batch
     if path in _GENERATORS:
         return Inst(GENERATOR, "factory")
     if path == "numpy.prod" and len(positional) == 1 and not named:  # `Dense(np.prod(img_shape))`: a size
@@ -415,6 +420,46 @@ def drawn(value: Any, line: int) -> Inst | None:
     return None
 
 
+def decoded(host: str, line: int, walk: int) -> Inst:
+    """What a list comprehension at *line* inside a loop gives where its element reads and decodes
+    a file per item (*host*, hostwork.py): a batch prepared on the spot, on the calling thread, in
+    the function walk *walk* (its lines are that function's: `here`)."""
+    return Inst(HOST_BATCH, "comprehension", {"host": host, "line": line, "walk": walk})
+
+
+def here(value: Any, walk: int) -> bool:
+    """Whether a host batch was prepared in the function walk *walk* (or drawn where it is used);
+    one a called function made returns to its caller through `prepared`, at the call's line."""
+    return type(value) is Inst and value.meta.get("walk", walk) == walk
+
+
+#: NumPy calls that give their first argument's rows back, converted, stacked, cast or reshaped.
+_KEEPS_ROWS = frozenset({
+    "numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.ascontiguousarray", "numpy.stack",
+    "numpy.concatenate", "numpy.vstack", "numpy.expand_dims", "numpy.reshape", "numpy.transpose",
+    "numpy.squeeze", "numpy.float32",
+})
+#: Array methods that give the same rows back, cast or reshaped.
+_KEEPING_METHODS = frozenset({"astype", "copy", "reshape", "transpose", "squeeze", "swapaxes"})
+
+
+def kept(value: Any, path: str | None = None, method: str | None = None) -> Inst | None:
+    """The host batch *value* still is after the NumPy call *path* or the array method *method* on it
+    (`np.array(batch).astype(np.float32)`), or after a slice or scalar arithmetic (neither given);
+    None where *value* is no host batch or the call makes something else of it."""
+    if type(value) is Inst and value.cls == LIST and "host" in value.meta:  # a list a loop filled with decoded items
+        meta = {key: value.meta[key] for key in ("host", "line", "walk")}
+        if value.meta.get("length_bound") == "exact":  # `images.append(img)` batch_size times: a batch of that many
+            rows = value.meta["length"]
+            meta.update(rows=rows, data=Data(None, None, rows, batch_note=f"the {rows} items a loop decodes with {meta['host']}"))
+        value = Inst(HOST_BATCH, "list", meta)
+    if type(value) is not Inst or value.cls != HOST_BATCH:
+        return None
+    if path is not None and path not in _KEEPS_ROWS or method is not None and method not in _KEEPING_METHODS:
+        return None
+    return value
+
+
 def prepared(value: Any, host: str, line: int) -> Any:
     """What a call at *line*, inside a loop, of a plain function that reads, decodes or augments data
     per item in its own loops (*host*, hostwork.py) gives: a batch prepared on the spot, on the
@@ -425,7 +470,9 @@ def prepared(value: Any, host: str, line: int) -> Any:
     value of known shape."""
     if type(value) is Seq:
         return Seq(tuple(prepared(item, host, line) for item in value.items))
-    if value is None:
+    if kept(value) is not None:  # decoded item by item in the function: drawn here, at the call
+        return Inst(HOST_BATCH, "call", {"host": host, "line": line})
+    if value is None or value is OPAQUE:  # (OPAQUE: a list its comprehension decodes, `[imread(p) for p in ps]`)
         return Inst(HOST_BATCH, "call", {"host": host, "line": line})
     rows = value.meta.get("rows") if type(value) is Inst and shape_of(value) is None else None
     if type(rows) is int:

@@ -71,10 +71,11 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
     DATA_ROOTS,
     DATASET,
     FLOW_ITERATOR,
-    HOST_BATCH,
     PY_GENERATOR,
     TENSOR,
     elements,
+    here,
+    kept,
     shape_of,
 )
 from greenlint.analysis.values import OPAQUE, SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, Seq, UserInst
@@ -359,15 +360,16 @@ def input_workers(named: dict[str, Any]) -> int | str | None:
     return hostwork.given_workers(init.node) if init is not None else None
 
 
-def drawn_host_work(named: dict[str, Any]) -> tuple[str, int] | None:
+def drawn_host_work(named: dict[str, Any], walk: int) -> tuple[str, int] | None:
     """The per-item host work of the generator a `train_on_batch` call's batch was drawn from
     (`x = next(gen)`, `for x, y in gen:`), or of the function that returned it in the loop, where
     that generator or function decodes files (arrays.drawn, arrays.prepared), and the line drawing
     it; for a model of several inputs (`[x_a, x_b]`), the first input so drawn."""
     value: Any = named.get("x")
     for item in value.items if type(value) is Seq else (value,):
-        if type(item) is Inst and item.cls == HOST_BATCH:
-            return item.meta["host"], item.meta["line"]
+        batch = kept(item)
+        if batch is not None and here(batch, walk):
+            return batch.meta["host"], batch.meta["line"]
     return None
 
 

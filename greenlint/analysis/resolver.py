@@ -272,6 +272,8 @@ class Resolver:
         self.tf_imported = False  # the module imports TensorFlow or Keras: untyped `.fit(` is Keras's
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
         self.fed_rows: dict[ast.Dict, int] = {}  # a dict display -> the rows of the first array among its values
+        self.fed_host: dict[ast.Dict, Inst] = {}  # a dict display -> the first host batch among its values
+        self.decoded: str | None = None  # the first decode noted in the loop body or comprehension being walked
         self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
         self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
@@ -500,7 +502,9 @@ class Resolver:
         ctx.trips.append(min(trips, 1) if always and trips is not None else 1 if always else trips)
         ctx.varying.append(self.loop_varying(node) if ctx.trips[-1] != 1 else None)
         ctx.exits += exits
+        outer, self.decoded = self.decoded, None  # the decodes of this body (`fill_list`), not of the code around it
         self.block(node.body)
+        self.decoded = outer
         ctx.exits -= exits
         ctx.varying.pop()
         ctx.trips.pop()
@@ -588,6 +592,9 @@ class Resolver:
         an IntegerLookup on the other): an instance of their nearest common catalogued base class
         (here `keras.Layer`), so calls that base defines still resolve; different functions: one
         of them (`values.union`); else None."""
+        batch = next((v for v in values if arrays.kept(v) is not None), None)
+        if batch is not None:
+            return batch  # decoded on the spot on one of the paths (`else: batch = [imread(f) for f in files]`)
         if not all(type(v) is Inst for v in values):
             return union(values)
         base = self.table.common_base([v.cls for v in values])
@@ -1332,6 +1339,11 @@ class Resolver:
         else:
             receiver = MISSING
             callee = self.expr(func)
+        filler = (
+            (func.value.id, func.attr)
+            if type(func) is ast.Attribute and type(func.value) is ast.Name and func.attr in _LIST_FILLERS
+            else None
+        )
         args = []
         for arg in node.args:
             if type(arg) is ast.Starred:
@@ -1339,8 +1351,8 @@ class Resolver:
             else:
                 args.append((False, self.expr(arg)))
         keywords = [(kw.arg, self.expr(kw.value)) for kw in node.keywords]
-        if type(func) is ast.Attribute and type(func.value) is ast.Name and func.attr in _LIST_FILLERS:
-            self.fill_list(func.value.id, func.attr)
+        if filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
+            self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno)
         self.discarded = discarded
         if receiver is None and callee is None and isinstance(func, ast.Attribute) and (
             self.tf_imported or func.attr in untyped.KERAS_ONLY
@@ -1357,13 +1369,14 @@ class Resolver:
         features["receiver"] = features["receiver_kind"] = "untyped"
         if not self.exporting:
             self.calls[-1].work = work_mod.untyped_work(api, named, features)
-            self.graph_run(node, api, named, None, self.calls[-1].work)
+            self.graph_run(node, api, named, None, self.calls[-1].work, features)
         return None
 
-    def fill_list(self, name: str, method: str) -> None:
+    def fill_list(self, name: str, method: str, decoded: str | None = None, line: int = 0) -> None:
         """`xs.append(v)` on a list this scope binds (a literal list, or one filled so far): its
         length grows by how often the call runs here (arrays.appended); `extend`/`insert`/`+=`
-        leave it unknown."""
+        leave it unknown. Where a loop appends what a decode read (*decoded*, at *line*), the list
+        is a batch decoded item by item on the spot (arrays.kept reads it so)."""
         scope = self.scope.target(name)
         value = scope.names.get(name)
         if not (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
@@ -1377,7 +1390,11 @@ class Resolver:
         depth = ctx.lists.get(name, 0) if scope is self.scope else 0
         divisors = tuple((at - depth, k) for at, k in ctx.divisors if at > depth) if depth else tuple(ctx.divisors)
         runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors)
-        scope.names[name] = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
+        filled = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
+        if decoded is not None:
+            meta = filled.meta if filled is not None else {}
+            filled = Inst(arrays.LIST, "append", {**meta, "host": decoded, "line": line, "walk": id(self.ctx)})
+        scope.names[name] = filled
 
     def super_of(self) -> Any:
         func = self.ctx.func
@@ -1389,6 +1406,8 @@ class Resolver:
             return self.call_symbol(node, callee.path, args, keywords)
         if kind is Member:
             owner = callee.owner
+            if owner.cls == arrays.HOST_BATCH:
+                return arrays.kept(owner, method=callee.name)
             if owner.cls in (arrays.ARRAY, arrays.GENERATOR):
                 return arrays.numpy_method(callee.name, owner, args, keywords)
             if owner.cls == SAVED_MODEL_LOAD:
@@ -1742,16 +1761,21 @@ class Resolver:
             if workers is not None:
                 features["input_workers"] = workers
         elif api.endswith(".train_on_batch"):
-            drawn = feat.drawn_host_work(named)
+            drawn = feat.drawn_host_work(named, id(self.ctx))
             if drawn is not None:
                 features["input_host_work"], line = drawn
                 features["input_drawn_above"] = node.lineno - line
+        elif api == TRACED_CALL:  # `train_step(x)` of a tf.function: the batch it is handed, where decoded on the spot
+            batch = self.batch_here([v for _, v in (*args, *keywords)])
+            if batch is not None:
+                features["input_host_work"] = batch.meta["host"]
+                features["input_drawn_above"] = node.lineno - batch.meta["line"]
         first = args[0][1] if args and not args[0][0] else None
         merge = work_mod.merge_layer(api, features)
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first, merge)
         if not self.exporting:
             self.training_step(node, api, named, owner, first, work)
-            self.graph_run(node, api, named, owner, work)
+            self.graph_run(node, api, named, owner, work, features)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work, merge))
         func = self.ctx.func
         if func is not None and func.runs is None and features.get("receiver") != wrappers.WRAPPER \
@@ -1824,10 +1848,20 @@ class Resolver:
         its loops, or outside them (*once*). The first outside is kept; in the loops, the one the
         fewest `if` bodies guard (the decode most items run, not a branch's), the first of those."""
         ctx = self.ctx
+        self.decoded = self.decoded or what
         if once:
             ctx.host_once = ctx.host_once or what
         elif ctx.host is None or ctx.guards < ctx.host_guards:
             ctx.host, ctx.host_guards = what, ctx.guards
+
+    def batch_here(self, values: list) -> Inst | None:
+        """The first of *values* that is a batch decoded item by item in the function being walked
+        (or drawn there: arrays.kept, arrays.here), as a host batch."""
+        for value in values:
+            batch = arrays.kept(value)
+            if batch is not None and arrays.here(batch, id(self.ctx)):
+                return batch
+        return None
 
     def prepared(self, value: Any, host: str | None, line: int) -> Any:
         """A function's result, as a batch prepared between steps (arrays.prepared) where the
@@ -1865,16 +1899,21 @@ class Resolver:
         work.update(wrappers.spent_work(api, features))
         work["wrapper"] = work_mod.q(True, work_mod.INFERRED, wrappers.note(name, where))
 
-    def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict) -> None:
+    def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict, features: dict) -> None:
         """A run of a TF1 graph: a session's `run` of its fetches, an operation's `run` or a tensor's
         `eval` (the receiver): one training step of the graph when they hold an optimizer's update,
-        else one run of it (graphrun.py)."""
+        else one run of it (graphrun.py); a training step fed a batch decoded on the spot (a
+        `feed_dict` display holding one) carries that work as `train_on_batch` does (`input_host_work`)."""
         if api not in GRAPH_RUNS:
             return
         session = api.rpartition(".")[0].endswith("Session")
         fetches = named.get("fetches") if session else owner
         feed = _feed(node, api)
         work.update(graphrun.run_work(fetches, self.fed_rows.get(feed) if type(feed) is ast.Dict else None))
+        batch = self.fed_host.get(feed) if type(feed) is ast.Dict else None
+        if batch is not None and work.get("step", {}).get("value") == "training":
+            features["input_host_work"] = batch.meta["host"]  # a training step fed a batch decoded on the spot
+            features["input_drawn_above"] = node.lineno - batch.meta["line"]
 
     def training_step(self, node: ast.Call, api: str, named: dict, owner: Any, first: Any, work: dict) -> None:
         """`step` on a model's forward call (work_mod.step_kind); the tape's `gradient` and the
@@ -2022,6 +2061,9 @@ class Resolver:
         rows = next((r for r in map(arrays.rows_of, values) if r is not None), None)
         if rows is not None:
             self.fed_rows[node] = rows  # `feed_dict={x: batch}`: the batch a session's run is fed
+        batch = self.batch_here(values)
+        if batch is not None:
+            self.fed_host[node] = batch  # `feed_dict={x: batch_images}`: decoded on the spot
         if None not in node.keys and all(type(v) in (UserFunc, ExtFunc) for v in values):
             # a table of constructors: `{"unet": build_unet, ...}[name]()`; `{}` may become one (`registered`)
             return Choice(tuple(values))
@@ -2112,6 +2154,8 @@ class Resolver:
             return owner  # loaded.signatures["serving_default"]: one of the signatures, called alike
         if type(owner) is Inst and owner.cls == arrays.KEYED:
             return arrays.key(owner, index)
+        if type(owner) is Inst and owner.cls == arrays.HOST_BATCH:
+            return owner  # `batch[:, :, :, None]`, `batch[0]`: the batch prepared on the spot, or a part of it
         if type(owner) is Inst and owner.cls in _TENSORS:
             return arrays.subscript(Inst(_TENSORS[owner.cls], "operator", owner.meta), parts)
         if type(owner) is Const and type(index) is Const and isinstance(owner.value, (tuple, list)):
@@ -2175,8 +2219,13 @@ class Resolver:
     def e_comprehension(self, node) -> Any:
         generators = node.generators
         first = self.loop_trips(generators[0].iter)
+        looped = bool(self.ctx.loops)
+        outer, self.decoded = self.decoded, None
         with self.inside(Scope("comprehension", self.scope)):
             self.comprehension(node, first)
+        decoded, self.decoded = self.decoded, outer
+        if decoded is not None and looped and type(node) is ast.ListComp:
+            return arrays.decoded(decoded, node.lineno, id(self.ctx))  # `[imread(f) for f in batch_files]` in a loop
         return OPAQUE
 
     def drawn_per_yield(self, node: ast.For, value: Any) -> list:
@@ -2496,6 +2545,9 @@ def _tensor_result(left: Any, right: Any) -> Inst | None:
     """The tensor an operator returns when one operand is a tensor and the other a tensor of
     the same kind or a literal (whose own operator defers to the tensor's); None otherwise."""
     kinds = []
+    batch = arrays.kept(left) or arrays.kept(right)
+    if batch is not None and type(left if batch is right else right) is Const:
+        return batch  # `batch / 127.5 - 1.`: the host batch, scaled
     for value in (left, right):
         if type(value) is Inst and value.cls in _TENSORS:
             kinds.append(_TENSORS[value.cls])

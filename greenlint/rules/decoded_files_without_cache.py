@@ -17,6 +17,7 @@ from greenlint.rules.syntax import (
     chain_top,
     definitions,
     enclosing,
+    is_training_step,
     last_name,
     loop_varying,
     map_function,
@@ -61,9 +62,10 @@ class DecodedFilesWithoutCache(Rule):
     where the code shows it.
 
     Also a Python loop that decodes the files again on every epoch: a `for` that draws the
-    batches of `train_on_batch()` from a Python generator (or function) that reads and decodes
-    a file per item (OpenCV, PIL, scikit-image, imageio, SciPy, librosa, soundfile or Keras'
-    `load_img`, or an `ImageDataGenerator` flow over files: the analysis's `input_host_work`, as
+    batches of a training step (`train_on_batch()`, a `tf.function` training step such as
+    `train_step(x)`, a TF1 `sess.run` of the training op: GL409's steps) from a Python
+    generator (or function) that reads and decodes a file per item (OpenCV, PIL, scikit-image,
+    imageio, SciPy, librosa, soundfile or Keras' `load_img`, or an `ImageDataGenerator` flow over files: the analysis's `input_host_work`, as
     GL409 reads it, less the `.flow()` of arrays in memory), called in the `for`'s header inside
     another loop of the same function (`for epoch in range(200): for a, b in
     loader.load_batch(1):`) with arguments that do not change from one pass of that loop to the
@@ -293,6 +295,18 @@ class DecodedFilesWithoutCache(Rule):
             message_contains="`load_batch()` reads and decodes the files again (`scipy.misc.imread` (line 9)) on every"
             " pass of the loop at line 12",
         ),
+        Invalid(  # a tf.function training step fed by a decoding generator made anew on each epoch
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nopt = tf.keras.optimizers.Adam()\n"
+            "def batches(paths):\n    for i in range(0, len(paths), 8):\n"
+            "        yield np.array([cv2.imread(p) for p in paths[i:i + 8]])\n"
+            "@tf.function\ndef train_step(x):\n    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean(model(x, training=True))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "for epoch in range(100):\n    for x in batches(paths):\n        train_step(x)\n",
+            line=15,
+            message_contains="`batches()` reads and decodes the files again (`cv2.imread` (line 8)) on every pass of the loop at line 14",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -321,14 +335,16 @@ class DecodedFilesWithoutCache(Rule):
 
 
 def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, str, str, int]]:
-    """The `for` headers that draw `train_on_batch()`'s batches from a decoding generator (or
+    """The `for` headers that draw a training step's batches from a decoding generator (or
     function) they call anew on each pass of an outer loop, with the same arguments: where, the
     generator's name, its decode (`input_host_work`) and the outer loop's line; one per header."""
     seen: set[int] = set()
     for site in facts.sites:
         host, above = site.features.get("input_host_work"), site.features.get("input_drawn_above")
-        if host is None or not isinstance(above, int) or not is_keras_model_method(site.api, ("train_on_batch",)):
+        if host is None or not isinstance(above, int) or is_keras_model_method(site.api, ("fit", "fit_generator")):
             continue
+        if not is_training_step(site):
+            continue  # a step on the batch it is handed: `train_on_batch()`, `train_step(x)`, `sess.run(train_op, ...)`
         if host.startswith(ARRAY_FLOW):
             continue  # a flow of arrays in memory, warped at random on each pass: nothing to keep
         call, cell = facts.node(site), site.callsite.span.cell

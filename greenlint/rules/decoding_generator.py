@@ -7,11 +7,12 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method, last_name
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.generator_in_one_worker import worker_setting
+from greenlint.rules.syntax import exclusive, is_training_step, own_loops
 
 
 class DecodingGenerator(Rule):
@@ -29,12 +30,19 @@ class DecodingGenerator(Rule):
     of a batch in NumPy and SciPy (the analysis's `input_host_work` feature; the finding cites
     the call the fewest conditions guard, the one most items run). Two shapes:
 
-    - `train_on_batch()` run in a loop on a batch drawn from such a generator between steps
-      (`x, y = next(gen)`, `for x, y in gen:`), or drawn the same way from such an
-      `ImageDataGenerator` flow itself, or returned by a plain function (or method, of the file
-      or of a project module) that decodes per item in one of its loops, called in the same loop
-      (`x, y = loader.load_data(32)` before each step): the finding is on the code drawing the
-      batch (`next(gen)`, the `for` header, the function's call), once for all the steps it feeds;
+    - `train_on_batch()`, a `tf.function` whose traced body is a training step (`train_step(x)`,
+      the batch among its arguments), or a TF1 graph run that fetches an optimizer's update
+      (`sess.run(train_op, feed_dict={x: batch})`, the batch in the `feed_dict` display), run in a loop on a batch drawn
+      from such a generator between steps (`x, y = next(gen)`, `for x, y in gen:`), or drawn the
+      same way from such an `ImageDataGenerator` flow itself, or returned by a plain function (or
+      method, of the file or of a project module) that decodes per item in one of its loops,
+      called in the same loop (`x, y = loader.load_data(32)` before each step), or decoded item
+      by item there by a list comprehension (`[imread(f) for f in files[i:i + 64]]`, directly or
+      through a function that reads one file) or by a loop appending to a list after a decode in
+      its body (`for f in batch_files: images.append(resize(imread(f)))`), followed through NumPy's conversions, casts,
+      reshapes, slices and scalar arithmetic (`np.array(batch).astype(np.float32) / 127.5 - 1`):
+      the finding is on the code drawing the batch (`next(gen)`, the `for` header, the function's
+      call, the comprehension), once for all the steps it feeds;
     - `fit()` (or Keras 2's `fit_generator()`) given such a generator with `workers=0`, as
       written or as the default of a parameter or flag.
 
@@ -43,7 +51,13 @@ class DecodingGenerator(Rule):
 
     Not reported: a generator (or a `.flow()`) whose batches come from memory (slices of arrays
     it was given, rescaled at most: nothing is decoded or warped per item), or that decodes one
-    file once, before its loop; a `keras.utils.Sequence` given to `fit()` (GL407's); a fit
+    file once, before its loop; a batch drawn outside the loop directly around the step (before
+    it, in a loop of its own, or once per pass of an outer loop: the steps then train on arrays
+    in memory), or in the other branch of an `if` testing the
+    same expression as the one around the step (`if dataset == 'mnist':` twice); a graph run
+    that fetches no optimizer's update, or a `tf.function` that trains nothing (predictions over
+    a folder); a `keras.utils.Sequence`
+    given to `fit()` (GL407's); a fit
     with several workers or whose number of workers is not known; a `train_on_batch()` that runs once; test code; a file that hides every GPU at
     top level: the step then runs on the host, whose cores the decoding shares whatever the
     code does, so overlapping the two saves little energy.
@@ -58,7 +72,8 @@ class DecodingGenerator(Rule):
     does not (the real-world benchmark judged two such findings false, two debatable).
 
     ## Why is this bad?
-    A batch drawn between steps (`next(gen)` before each `train_on_batch()`, or a `fit()` with
+    A batch drawn between steps (`next(gen)` before each `train_on_batch()` or each TF1
+    `sess.run` of the training op, a `feed_dict` built in Python, or a `fit()` with
     `workers=0`, which draws the generator on the training thread with no prefetch in both
     standalone Keras 2 and tf.keras 2.x) is never prepared while the device computes: on every
     step the accelerator idles for the whole time one host core reads, decodes, resizes and
@@ -134,7 +149,7 @@ class DecodingGenerator(Rule):
     )
     DRAWN_MESSAGE = (
         "The batches drawn here between steps come from Python code that reads, decodes or augments data per item"
-        " ({host}) and feed `train_on_batch()` ({steps}): the device idles while each batch is prepared"
+        " ({host}) and feed `{method}()` ({steps}): the device idles while each batch is prepared"
     )
     FIX_TITLE = (
         "Build the batches in a `tf.data` pipeline with a parallel `map` and `prefetch`, or in a `keras.utils.Sequence`"
@@ -210,6 +225,37 @@ class DecodingGenerator(Rule):
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
             "def test_fit():\n    m.fit(batches(['a.png']), steps_per_epoch=2, epochs=1)\n"
+        ),
+        Valid(  # decoded once, before the loop: every step trains on slices of the arrays in memory
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "x = np.array([cv2.imread(p) for p in paths]).astype(np.float32) / 255\n"
+            "for step in range(1000):\n    m.train_on_batch(x[:32], y[:32])\n"
+        ),
+        Valid(  # decoded in a loop of its own (one folder after another), then trained on from memory
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for folder in folders:\n    x = np.array([cv2.imread(p) for p in folder])\n"
+            "for step in range(1000):\n    m.train_on_batch(x[:32], y[:32])\n"
+        ),
+        Valid(  # decoded once per epoch, then every step of the epoch trains on slices in memory (GL408's)
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for epoch in range(20):\n    x = np.array([cv2.imread(p) for p in paths])\n"
+            "    for i in range(0, len(x), 32):\n        m.train_on_batch(x[i:i + 32], y[i:i + 32])\n"
+        ),
+        Valid(  # a list filled with decoded images once, before the training loop: the steps slice arrays in memory
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\nimages = []\n"
+            "for p in paths:\n    images.append(cv2.imread(p))\nx = np.array(images)\n"
+            "for epoch in range(20):\n    for i in range(0, len(x), 32):\n        m.train_on_batch(x[i:i + 32], y[i:i + 32])\n"
+        ),
+        Valid(  # a tf.function that only predicts, over the images of a folder
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+            "@tf.function\ndef predict_step(x):\n    return model(x, training=False)\n"
+            "for chunk in chunks:\n    print(predict_step(np.array([cv2.imread(p) for p in chunk])))\n"
+        ),
+        Valid(  # a TF1 graph run over a folder once for its predictions: no training step waits
+            "import cv2\nimport tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32, [None, 64, 64, 3])\n"
+            "out = tf.compat.v1.layers.dense(x, 10)\nsess = tf.compat.v1.Session()\n"
+            "for chunk in chunks:\n    batch = [cv2.imread(p) for p in chunk]\n"
+            "    print(sess.run(out, feed_dict={x: batch}))\n"
         ),
     )
     INVALID = (
@@ -325,6 +371,55 @@ class DecodingGenerator(Rule):
             line=12,
             message_contains="workers=0, the default of `--workers`",
         ),
+        Invalid(  # a TF1 training step fed JPEGs decoded item by item before each run, on one of two paths
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\n"
+            "x = tf.compat.v1.placeholder(tf.float32, [None, 64, 64, 3])\n"
+            "loss = tf.reduce_mean(tf.compat.v1.layers.dense(x, 1))\n"
+            "train = tf.compat.v1.train.AdamOptimizer().minimize(loss)\nsess = tf.compat.v1.Session()\n"
+            "for epoch in range(25):\n    for i in range(0, len(files), 64):\n"
+            "        if dataset == 'mnist':\n            images = data_x[i:i + 64]\n"
+            "        else:\n            batch = [cv2.resize(cv2.imread(f), (64, 64)) for f in files[i:i + 64]]\n"
+            "            images = np.array(batch).astype(np.float32) / 127.5 - 1.\n"
+            "        if dataset == 'mnist':\n            sess.run(train, feed_dict={x: images, y: labels})\n"
+            "        else:\n            sess.run(train, feed_dict={x: images})\n",
+            line=13,
+            message_contains="(`cv2.imread` (line 13)) and feed `Session.run()` (line 18)",
+        ),
+        Invalid(  # train_on_batch on images a comprehension decodes in the loop, before each step
+            "import numpy as np\nimport tensorflow as tf\nfrom PIL import Image\nm = tf.keras.Sequential()\n"
+            "for epoch in range(20):\n    for i in range(0, len(paths), 32):\n"
+            "        x = np.stack([np.asarray(Image.open(p)) for p in paths[i:i + 32]])[..., None]\n"
+            "        m.train_on_batch(x / 255, labels[i:i + 32])\n",
+            line=7,
+            message_contains="feed `train_on_batch()` (line 8)",
+        ),
+        Invalid(  # a helper of the file returning a comprehension of decoded images, called before each step
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def load(batch_paths):\n    return [cv2.imread(p) for p in batch_paths]\n"
+            "for i in range(0, len(paths), 32):\n    x = np.array(load(paths[i:i + 32])).astype(np.float32)\n"
+            "    m.train_on_batch(x, labels[i:i + 32])\n",
+            line=8,
+            message_contains="(`cv2.imread` (line 6))",
+        ),
+        Invalid(  # a tf.function training step handed batches drawn from a decoding generator with next()
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nopt = tf.keras.optimizers.Adam()\n"
+            "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]])\n"
+            "@tf.function\ndef train_step(x):\n    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean(model(x, training=True))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "gen = batches(paths)\nfor step in range(10000):\n    x = next(gen)\n    train_step(x)\n",
+            line=16,
+            message_contains="feed `train_step()` (line 17)",
+        ),
+        Invalid(  # a list filled image by image in the step loop, after a decode in the filling loop's body
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for epoch in range(20):\n    for i in range(0, len(paths), 32):\n        images = []\n"
+            "        for p in paths[i:i + 32]:\n            image = cv2.resize(cv2.imread(p), (64, 64))\n"
+            "            images.append(image)\n        m.train_on_batch(np.array(images) / 255, labels[i:i + 32])\n",
+            line=10,
+            message_contains="(`cv2.imread` (line 9)) and feed `train_on_batch()` (line 11)",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -335,7 +430,9 @@ class DecodingGenerator(Rule):
             host = site.features.get("input_host_work")
             if host is None or in_test_code(facts, site):
                 continue
-            if is_keras_model_method(site.api, ("train_on_batch",)):
+            if not is_keras_model_method(site.api, ("fit", "fit_generator")):  # a step on the batch it is handed
+                if not is_training_step(site):
+                    continue  # (a tf.function that trains nothing)
                 loop = site.loop_runs
                 if loop is None or loop > 1:
                     span = site.callsite.span
@@ -343,8 +440,6 @@ class DecodingGenerator(Rule):
                     draws.setdefault(
                         (span.cell, span.line - above if isinstance(above, int) else span.line), []
                     ).append(site)
-                continue
-            if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
             call = facts.node(site)
             if not isinstance(call, ast.Call) or any(k.arg is None for k in call.keywords):
@@ -364,30 +459,70 @@ class DecodingGenerator(Rule):
                 yield self.diagnostic(
                     site.callsite.span, facts.path, self.MESSAGE.format(method=method, host=host, workers=workers)
                 )
-        for (_, line), steps in draws.items():
+        for (_, line), fed in draws.items():
+            draw = draw_node(facts, fed[0], line)
+            steps = [step for step in fed if draw is None or each_step(facts, draw, step)]
+            if not steps:
+                continue
             lines = sorted({step.callsite.span.line for step in steps})
             where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
-            host = steps[0].features["input_host_work"]
-            yield self.diagnostic(
-                draw_span(facts, steps[0], line), facts.path, self.DRAWN_MESSAGE.format(host=host, steps=where)
-            )
+            names = "()`, `".join(sorted({_step_name(facts, step) for step in steps}))
+            message = self.DRAWN_MESSAGE.format(host=steps[0].features["input_host_work"], method=names, steps=where)
+            yield self.diagnostic(_span(draw, line, steps[0]), facts.path, message)
 
 
-def draw_span(facts: FileFacts, step: Site, line: int) -> Span:
-    """Where the batch a `train_on_batch()` step trains on is drawn, at *line* (the analysis's
-    `input_drawn_above`): the header of the loop over the generator, else the outermost call
-    starting on that line (`next(gen)`, the decoding function's), else the step itself."""
+def _step_name(facts: FileFacts, step: Site) -> str:
+    """How a finding names a step: `train_on_batch`, a TF1 graph run as `Session.run`, a
+    `tf.function` by the name it is called by (`train_step`)."""
+    if is_keras_model_method(step.api, ("train_on_batch",)):
+        return "train_on_batch"
+    call = facts.node(step)
+    if step.api.endswith(".__call__") and isinstance(call, ast.Call):
+        return last_name(call.func)
+    return ".".join(step.api.rsplit(".", 2)[-2:])
+
+
+def each_step(facts: FileFacts, draw: ast.AST, step: Site) -> bool:
+    """The batch drawn at *draw* is drawn again before each run of *step*: the draw is inside the
+    loop directly around the step (or heads it), not in an outer loop that decodes once for a
+    whole pass of steps (GL408's), and no two `if`s testing the same expression put them in
+    opposite branches (`if dataset == 'mnist': ... else: batch = [imread(f) ...]` then, in the same
+    order, the steps of each)."""
+    call, cell = facts.node(step), step.callsite.span.cell
+    if call is None:
+        return True
+    loops = own_loops(facts, call, cell)
+    inside = set(facts.ancestors(draw, cell)) | {draw}
+    return bool(loops) and loops[0] in inside and not exclusive(facts, draw, call, cell)
+
+
+def draw_node(facts: FileFacts, step: Site, line: int) -> ast.AST | None:
+    """Where the batch a step trains on is drawn, at *line* (the analysis's `input_drawn_above`):
+    the loop over the generator whose header is on that line, else the outermost call or list
+    comprehension starting on that line (`next(gen)`, the decoding function's, `[imread(f) for f in
+    files]`); None where none is found (or *line* is the step's own)."""
     span = step.callsite.span
     call = facts.node(step)
     if call is None or line == span.line:
-        return span
+        return None
     for node in facts.ancestors(call, span.cell):
         if isinstance(node, (ast.For, ast.AsyncFor)) and node.lineno == line:
-            return Span(
-                line, node.col_offset + 1, node.iter.end_lineno or line, (node.iter.end_col_offset or 0) + 1, span.cell
-            )
-    starting = [c for c in facts.calls(span.cell) if c.lineno == line]
+            return node
+    starting: list[ast.expr] = [c for c in facts.calls(span.cell) if c.lineno == line]
+    starting += [c for c in facts.nodes(span.cell, ast.ListComp) if c.lineno == line]
     if not starting:
-        return span
-    outer = min(starting, key=lambda c: (c.col_offset, -(c.end_lineno or line), -(c.end_col_offset or 0)))
-    return Span(line, outer.col_offset + 1, outer.end_lineno or line, (outer.end_col_offset or 0) + 1, span.cell)
+        return None
+    return min(starting, key=lambda c: (c.col_offset, -(c.end_lineno or line), -(c.end_col_offset or 0)))
+
+
+def _span(draw: ast.AST | None, line: int, step: Site) -> Span:
+    """The finding's place: the header of the loop drawing the batch, the draw's call or
+    comprehension, else the step itself."""
+    span = step.callsite.span
+    if isinstance(draw, (ast.For, ast.AsyncFor)):
+        return Span(
+            line, draw.col_offset + 1, draw.iter.end_lineno or line, (draw.iter.end_col_offset or 0) + 1, span.cell
+        )
+    if isinstance(draw, ast.expr):
+        return Span(line, draw.col_offset + 1, draw.end_lineno or line, (draw.end_col_offset or 0) + 1, span.cell)
+    return span

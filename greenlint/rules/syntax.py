@@ -56,6 +56,28 @@ Loop = ast.For | ast.AsyncFor | ast.While
 Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
 
+def exclusive(facts: FileFacts, a: ast.AST, b: ast.AST, cell: int | None) -> bool:
+    """*a* and *b* lie in opposite branches of `if`s (one, or two in turn) that test the same
+    expression, as written, in their function: no pass reaches both, where the test's names keep
+    their values between the two."""
+    first, second = _branches(facts, a, cell), _branches(facts, b, cell)
+    return any(test in second and second[test] != side for test, side in first.items())
+
+
+def _branches(facts: FileFacts, node: ast.AST, cell: int | None) -> dict[str, bool]:
+    """The tests of the `if`s around *node* in its function (`ast.dump`), each with whether *node*
+    is in its body (True) or its `else` (False); the innermost `if` of a test counts."""
+    found: dict[str, bool] = {}
+    child = node
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, SCOPES):
+            break
+        if isinstance(parent, ast.If) and child is not parent.test:
+            found.setdefault(ast.dump(parent.test), any(child is s for s in parent.body))
+        child = parent
+    return found
+
+
 def own_loops(facts: FileFacts, node: ast.AST, cell: int | None) -> list[Loop]:
     """The loops around a node in its own function (or module), innermost first."""
     found: list[Loop] = []

@@ -456,6 +456,44 @@ def test_train_on_batch_input_drawn_above_says_where_its_batch_is_drawn():
         assert found.get("input_drawn_above") == above, body
 
 
+def test_a_batch_a_comprehension_decodes_in_the_loop_is_prepared_between_steps():
+    """`[imread(f) for f in files[i:i + 8]]` in the training loop (or a list a loop there fills after
+    a decode), through NumPy's conversions, casts, slices and scalar arithmetic, is a batch decoded
+    between steps, for `train_on_batch` and for a TF1 run of the optimizer's update fed it; the
+    comprehension (or the filling loop) before the training loop decodes once, and one that decodes
+    nothing, or a call that makes something else of the batch, carries nothing."""
+    head = "import cv2\nimport numpy as np\nm = keras.Sequential()\n"
+    shapes = {
+        "for i in range(0, 800, 8):\n    x = np.array([cv2.imread(f) for f in files[i:i + 8]])\n"
+        "    m.train_on_batch(x.astype(np.float32)[..., None] / 255 - 1, y)\n": ("`cv2.imread` (line 7)", 1),
+        "x = np.array([cv2.imread(f) for f in files])\nfor i in range(100):\n    m.train_on_batch(x[:8], y)\n": (None, None),
+        "for i in range(100):\n    x = np.array([f.upper() for f in files])\n    m.train_on_batch(x, y)\n": (None, None),
+        "for i in range(100):\n    xs = []\n    for f in files[i:i + 8]:\n        im = cv2.imread(f)\n"
+        "        xs.append(im)\n    m.train_on_batch(xs, y)\n": ("`cv2.imread` (line 9)", 1),
+        "xs = []\nfor f in files:\n    xs.append(cv2.imread(f))\nfor i in range(100):\n    m.train_on_batch(xs, y)\n": (
+            None,
+            None,
+        ),
+        "for i in range(100):\n    x = np.mean([cv2.imread(f) for f in files[i:i + 8]])\n    m.train_on_batch(x, y)\n": (
+            None,
+            None,
+        ),
+    }
+    for body, (host, above) in shapes.items():
+        found = calls(head + body)["tensorflow.keras.Sequential.train_on_batch"]
+        assert (found.get("input_host_work"), found.get("input_drawn_above")) == (host, above), body
+    graph = (
+        "import cv2\nimport tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32, [None, 8])\n"
+        "loss = tf.reduce_mean(tf.compat.v1.layers.dense(x, 1))\nsess = tf.compat.v1.Session()\n"
+        "fetch = {}\nfor i in range(0, 800, 8):\n    batch = [cv2.imread(f) for f in files[i:i + 8]]\n"
+        "    sess.run(fetch, feed_dict={{x: batch}})\n"
+    )
+    train = "tf.compat.v1.train.AdamOptimizer().minimize(loss)"
+    for fetch, host in ((train, "`cv2.imread` (line 10)"), ("loss", None)):
+        found = calls(graph.format(fetch))["tensorflow.compat.v1.Session.run"]
+        assert found.get("input_host_work") == host, fetch
+
+
 def test_fit_on_an_image_data_generator_flow_says_whether_each_item_is_worked_on():
     code = """
         m = keras.Sequential()
