@@ -82,8 +82,13 @@ class WholePrefixDecoding(Rule):
     ```
 
     ## Energy evidence
-    Not measured: the saving is, by construction, the positions recomputed, n(n + 1)/2 against
-    n for n decoded tokens; what a cached decoder keeps and reads instead depends on the model.
+    The saving is, by construction, the positions recomputed: n(n + 1)/2 against n for n decoded
+    tokens, less what a cached decoder keeps and reads instead (which depends on the model). The
+    pair under bench/rules/ decodes 32 tokens greedily for 8 sequences with an embedding, a
+    384-unit GRU and a 2,000-word projection: before, the model is called on the whole prefix
+    on every pass (528 positions); after, a step model of the same layers is given the newest
+    token and the GRU's state (32 positions). Both make the same tokens from the same weights,
+    in as many calls, so the calls' fixed cost is on both sides (see the table).
 
     ## Fix safety
     No automatic fix: an incremental decoder needs the model's layers to take and return a
@@ -102,7 +107,6 @@ class WholePrefixDecoding(Rule):
         " recurrent state) and run the newest position alone"
     )
     FIX_TITLE = "Decode incrementally: cache the decoded positions' keys and values and run the newest position alone"
-    DEFAULT_ENABLED = False
     VALID = (
         Valid(  # an incremental decoder: the newest position and the cache it returned
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('step.keras')\n"
