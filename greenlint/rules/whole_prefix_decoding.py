@@ -43,7 +43,9 @@ class WholePrefixDecoding(Rule):
     a window that slides (`window = np.concatenate([window[:, 1:], y], 1)`) or is cut back
     (`seq = seq[-64:]`): the work per pass stays the same; results collected without being fed
     back (`preds = np.concatenate([preds, model.predict(batch)])`); a function that runs no
-    network (statistics, a tokenizer).
+    network (statistics, a tokenizer); a method given the prefix by a loop of another module
+    (a decoder class's `predict(inputs, output_ids, states)`, which a library's beam search
+    calls with the ids decoded so far): the file shows no loop that grows them.
 
     ## Why is this bad?
     The network's work per pass grows with the prefix: decoding n tokens from an empty
