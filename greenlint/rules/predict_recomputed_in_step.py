@@ -130,9 +130,10 @@ class PredictRecomputedInStep(Rule):
     `tf.function` step that makes the same three updates in the same order and runs the
     generator once. Its saving (see the table) joins two things: the generator's second
     forward pass, and the fixed cost of four Keras calls a step against one (`predict`'s own is
-    GL201's). The forward pass alone, timed between that custom step and one that still runs
-    the generator twice (one process, 8 alternating rounds of process CPU time), saves 15 % of
-    the step (13 % to 22 % over the rounds).
+    GL201's). The forward pass alone, between that custom step and one that still runs the
+    generator twice (bench/rules/GL210/twice.py against after.py, measured as run.py measures a
+    pair: 4 side-by-side rounds of 3 runs, fresh interpreters), saves 23 % of the step's energy
+    (15 % to 25 % over the rounds).
 
     ## Fix safety
     No automatic fix: the rewrite is a custom training step, and the discriminator then
