@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import every_pass, feed, own_loops
+from greenlint.rules.syntax import feed, own_loops, same_passes
 
 #: TF1 graph runs: a session's `run`, and `Tensor.eval`/`Operation.run` (the default session's).
 RUNS = frozenset(
@@ -35,11 +35,16 @@ class RepeatedForwardPass(Rule):
     by `loss.eval(feed_dict=fd)` or `sess.run(loss, feed_dict=fd)` to log the loss or the
     accuracy of the batch just trained on.
 
-    Not reported: a run under an `if` in the loop (`if step % 100 == 0:` logs every 100 steps),
-    except the `else` of an `if` that takes a remainder, which runs on all the other steps; a run
-    in an outer loop (once per epoch); a run fed anything else (the validation set, another
-    batch, the same batch with other values such as `keep_prob: 1.0`), which computes something
-    the step did not.
+    The run and the step run on the same passes: both on every pass, or both in the same
+    branch of an `if` of the loop with no other condition between (`if config.dataset ==
+    "mnist":` choosing the feeds of the whole step, its logging included).
+
+    Not reported: a run under an `if` in the loop that the step is not under (`if step % 100 ==
+    0:` logs every 100 steps), except the `else` of an `if` that takes a remainder, which runs
+    on all the other steps; a run beside a step under an `if` of its own (a step taken on some
+    passes only); a run in an outer loop (once per epoch); a run fed anything else (the
+    validation set, another batch, the same batch with other values such as `keep_prob: 1.0`,
+    a part of the step's feed), which computes something the step did not.
 
     ## Why is this bad?
     In a TF1 graph, every `run` computes all it fetches from the fed values again: nothing is
@@ -119,6 +124,16 @@ class RepeatedForwardPass(Rule):
             "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
             "    _, loss_value = sess.run([train_op, loss], feed_dict={x: xb[step]})\n"
         ),
+        Valid(  # the step taken on some passes only: the run on the others computes what no step did
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n    fd = {x: xb[step]}\n"
+            "    if step % 5 == 0:\n        sess.run(train_op, feed_dict=fd)\n    print(loss.eval(fd))\n"
+        ),
+        Valid(  # the step in one branch, the run in the other: never both on one pass
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n    fd = {x: xb[step]}\n"
+            "    if training:\n        sess.run(train_op, feed_dict=fd)\n    else:\n        print(loss.eval(fd))\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -135,6 +150,15 @@ class RepeatedForwardPass(Rule):
             "        summary, acc = sess.run([merged, accuracy], feed_dict={X: X_batch, y: y_batch})\n",
             line=7,
         ),
+        Invalid(  # step and run in the same branch of a setting's `if`: together on every pass
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ng_optim = opt.minimize(g_loss)\n"
+            "sess = tf.compat.v1.Session()\nfor idx in range(batch_idxs):\n    batch_z = sample()\n"
+            "    if config.dataset == 'mnist':\n        sess.run(g_optim, feed_dict={z: batch_z, y: labels})\n"
+            "        errG = g_loss.eval({z: batch_z, y: labels})\n    else:\n"
+            "        sess.run([g_optim, g_sum], feed_dict={z: batch_z})\n        errG = g_loss.eval({z: batch_z})\n",
+            line=9,
+            message_contains="the training step at line 8 was fed",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -142,23 +166,28 @@ class RepeatedForwardPass(Rule):
         steps = [s for s in runs if _training(s)]
         if not steps:
             return
-        fed_steps: list[tuple[Site, ast.AST, str]] = []
+        fed_steps: list[tuple[Site, ast.Call, ast.AST, str]] = []
         for step in steps:
             call = facts.node(step)
             given = feed(call) if call is not None else None
             loops = own_loops(facts, call, step.callsite.span.cell) if call is not None else []
-            if given is not None and loops:
-                fed_steps.append((step, loops[0], ast.dump(given)))
+            if call is not None and given is not None and loops:
+                fed_steps.append((step, call, loops[0], ast.dump(given)))
         for site in runs:
             if _training(site):
                 continue
             call, cell = facts.node(site), site.callsite.span.cell
             given = feed(call) if call is not None else None
-            if call is None or given is None or not every_pass(facts, call, cell):
+            if call is None or given is None:
                 continue
             loops = own_loops(facts, call, cell)
             same = next(
-                (s for s, loop, dumped in fed_steps if loops and loop is loops[0] and dumped == ast.dump(given)), None
+                (
+                    s
+                    for s, step, loop, dumped in fed_steps
+                    if loops and loop is loops[0] and dumped == ast.dump(given) and same_passes(facts, call, step, cell)
+                ),
+                None,
             )
             if same is not None:
                 name = "eval" if site.api.endswith(".eval") else "run"

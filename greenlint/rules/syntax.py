@@ -120,18 +120,35 @@ def every_pass(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     """The call runs on every pass of the loop around it in its own function: no `if` or
     exception handler between them, but for the `else` of an `if` that takes a remainder
     (`if step % 50 == 0: <trace> else: <the step>`), which runs on all the other passes."""
-    child: ast.AST = call
-    for parent in facts.ancestors(call, cell):
+    found = _passes(facts, call, cell)
+    return found is not None and found[1] is None
+
+
+def same_passes(facts: FileFacts, node: ast.AST, other: ast.AST, cell: int | None) -> bool:
+    """*node* runs on exactly the passes of its loop on which *other* runs: both on every pass
+    (`every_pass`), or both in the same branch of the same `if` of that loop with no other
+    condition between (`if config.dataset == 'mnist': <step>; <log>`)."""
+    found = _passes(facts, node, cell)
+    return found is not None and found == _passes(facts, other, cell)
+
+
+def _passes(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[ast.AST, tuple[ast.If, bool] | None] | None:
+    """(the loop around *node* in its own function, the innermost `if` branch between them:
+    the `if` and whether its body, else None); None outside loops, or behind a conditional
+    expression or an exception handler. The `else` of an `if` that takes a remainder runs on
+    all the other passes: it is no branch."""
+    child, branch = node, None
+    for parent in facts.ancestors(node, cell):
         if isinstance(parent, LOOPS):
-            return True
+            return parent, branch
         if isinstance(parent, SCOPES) or isinstance(parent, (ast.IfExp, ast.ExceptHandler)):
-            return False
-        if isinstance(parent, ast.If):
+            return None
+        if isinstance(parent, ast.If) and branch is None:
             takes_remainder = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test))
             if not (child in parent.orelse and takes_remainder):
-                return False
+                branch = (parent, child in parent.body)
         child = parent
-    return False
+    return None
 
 
 def feed(call: ast.Call) -> ast.expr | None:

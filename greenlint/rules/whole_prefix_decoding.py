@@ -43,7 +43,9 @@ class WholePrefixDecoding(Rule):
     a window that slides (`window = np.concatenate([window[:, 1:], y], 1)`) or is cut back
     (`seq = seq[-64:]`): the work per pass stays the same; results collected without being fed
     back (`preds = np.concatenate([preds, model.predict(batch)])`); a function that runs no
-    network (statistics, a tokenizer).
+    network (statistics, a tokenizer); a method given the prefix by a loop of another module
+    (a decoder class's `predict(inputs, output_ids, states)`, which a library's beam search
+    calls with the ids decoded so far): the file shows no loop that grows them.
 
     ## Why is this bad?
     The network's work per pass grows with the prefix: decoding n tokens from an empty
@@ -82,8 +84,13 @@ class WholePrefixDecoding(Rule):
     ```
 
     ## Energy evidence
-    Not measured: the saving is, by construction, the positions recomputed, n(n + 1)/2 against
-    n for n decoded tokens; what a cached decoder keeps and reads instead depends on the model.
+    The saving is, by construction, the positions recomputed: n(n + 1)/2 against n for n decoded
+    tokens, less what a cached decoder keeps and reads instead (which depends on the model). The
+    pair under bench/rules/ decodes 32 tokens greedily for 8 sequences with an embedding, a
+    384-unit GRU and a 2,000-word projection: before, the model is called on the whole prefix
+    on every pass (528 positions); after, a step model of the same layers is given the newest
+    token and the GRU's state (32 positions). Both make the same tokens from the same weights,
+    in as many calls, so the calls' fixed cost is on both sides (see the table).
 
     ## Fix safety
     No automatic fix: an incremental decoder needs the model's layers to take and return a
@@ -102,7 +109,6 @@ class WholePrefixDecoding(Rule):
         " recurrent state) and run the newest position alone"
     )
     FIX_TITLE = "Decode incrementally: cache the decoded positions' keys and values and run the newest position alone"
-    DEFAULT_ENABLED = False
     VALID = (
         Valid(  # an incremental decoder: the newest position and the cache it returned
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('step.keras')\n"
