@@ -107,10 +107,7 @@ class EndlessModelLoop(Rule):
         "`{counter}` counts in `np.{kind}`, which wraps to its lowest value after {top}: with `{bound}` above that,"
         " `while` on line {line} never ends; count in a Python `int`"
     )
-    FIX_TITLE = (
-        "Give the loop an end it reaches: a step budget (counted in a Python `int`), or a `break` on a converged"
-        " loss or reward"
-    )
+    FIX_TITLE = "Give the loop a stopping rule: a step budget, or a `break` on a converged loss or reward"
     VALID = (
         Valid(  # a break ends it
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\nwhile True:\n"
