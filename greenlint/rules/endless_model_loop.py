@@ -11,7 +11,6 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     SCOPES,
-    enclosing,
     is_training_step,
     last_name,
     leaves,
@@ -46,15 +45,6 @@ class EndlessModelLoop(Rule):
     (`job_queue.get()`, `jobs.get(timeout=1)`) or waits for an event or a new checkpoint
     (`event.wait()`, `wait_for_new_checkpoint(...)`). Such a loop is a server, a worker or a
     continuous evaluator: it computes when work arrives, and running for ever is its design.
-
-    Also flags a `while` loop that counts up to its bound in a narrow NumPy integer: the
-    function starts the counter as `np.int8`, `np.uint8`, `np.int16` or `np.uint16` (`self.step
-    = np.int16(0)`), adds to it on every pass (`self.step += 1`) and tests `while self.step <
-    nb_steps:` (or `<=`, `!=`), the loop making calls. NumPy keeps the sum in the narrow type,
-    which wraps (32,767 + 1 is -32,768 in `int16`), so a bound above the type's largest value is
-    never reached and the loop runs until it is killed. Reported at the counter's start, where
-    the fix goes. Not reported: a literal bound the type holds (`while step < 1000:`), a counter
-    the function binds any other way too (a Python `int`, or a reset inside the loop).
 
     On by default since those service shapes are left out: what remains is a loop that
     computes on every pass as fast as it can and that only a kill ends. Of the research
@@ -102,10 +92,6 @@ class EndlessModelLoop(Rule):
     MESSAGE = (
         "`{header}` never ends (no `break`, `return`, `raise` or exit in it) and runs {what} on every pass:"
         " the program computes until it is killed"
-    )
-    WRAPS = (
-        "`{counter}` counts in `np.{kind}`, which wraps to its lowest value after {top}: with `{bound}` above that,"
-        " `while` on line {line} never ends; count in a Python `int`"
     )
     FIX_TITLE = "Give the loop a stopping rule: a step budget, or a `break` on a converged loss or reward"
     VALID = (
@@ -173,27 +159,8 @@ class EndlessModelLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\ndef train():\n    while True:\n"
             "        loss = m.train_on_batch(x, y)\n        if loss < 0.1:\n            return loss\n"
         ),
-        Valid(  # a narrow counter under a bound it holds
-            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\nstep = np.int16(0)\n"
-            "while step < 1000:\n    m.train_on_batch(x, y)\n    step += 1\n"
-        ),
-        Valid(  # the counter is a Python int after its first reset
-            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\nstep = np.int16(0)\n"
-            "step = 0\nwhile step < nb_steps:\n    m.train_on_batch(x, y)\n    step += 1\n"
-        ),
-        Valid(  # an int64 counter does not wrap
-            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\nstep = np.int64(0)\n"
-            "while step < nb_steps:\n    m.train_on_batch(x, y)\n    step += 1\n"
-        ),
     )
     INVALID = (
-        Invalid(  # the step counter wraps at 32,767: a fit of 50,000 steps never ends
-            "import numpy as np\nimport tensorflow as tf\n\n\nclass Agent:\n    def fit(self, env, nb_steps):\n"
-            "        self.history = tf.keras.callbacks.History()\n        self.step = np.int16(0)\n"
-            "        while self.step < nb_steps:\n            self.act(env)\n            self.step += 1\n",
-            line=8,
-            message_contains="`self.step` counts in `np.int16`, which wraps to its lowest value after 32,767",
-        ),
         Invalid(
             "import itertools\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
             "for t in itertools.count():\n    sess.run(train_op)\n    if t % 100 == 0:\n        print(t)\n",
@@ -226,7 +193,6 @@ class EndlessModelLoop(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        yield from self._wrapping(facts)
         running = [s for s in facts.sites if _runs_model(s) is not None]
         for cell in sorted({s.callsite.span.cell for s in running}, key=lambda c: c or 0):
             sites = [s for s in running if s.callsite.span.cell == cell]
@@ -244,73 +210,6 @@ class EndlessModelLoop(Rule):
                 span = node_span(loop, cell, through=head)
                 what = "a training step" if training else "the model"
                 yield self.diagnostic(span, facts.path, self.MESSAGE.format(header=header, what=what))
-
-    def _wrapping(self, facts: FileFacts) -> Iterator[Diagnostic]:
-        """A `while` loop counting up to its bound in a narrow NumPy integer that wraps first."""
-        if not facts.sites:
-            return
-        for cell in facts.cells:
-            if not _NARROW_TEXT.search(unit_text(facts.source, cell) or ""):
-                continue
-            for loop in facts.nodes(cell, ast.While):
-                found = _wrapping_counter(facts, loop, cell)
-                if found is None:
-                    continue
-                start, counter, kind, bound = found
-                message = self.WRAPS.format(
-                    counter=counter, kind=kind, top=f"{NARROW[kind]:,}", bound=bound, line=loop.lineno
-                )
-                yield self.diagnostic(node_span(start, cell), facts.path, message)
-
-
-def _wrapping_counter(facts: FileFacts, loop: ast.While, cell: int | None) -> tuple[ast.stmt, str, str, str] | None:
-    """(the counter's start, the counter, its NumPy type, the bound) where the loop runs `while counter < bound`
-    (or `<=`, `!=`), adds to the counter on every pass, and its function starts it as a narrow NumPy
-    integer (`self.step = np.int16(0)`) and never binds it otherwise; the bound is not a literal the
-    type holds. The loop must make a call (it does work)."""
-    test = loop.test
-    if not (
-        isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Lt, ast.LtE, ast.NotEq))
-    ):
-        return None
-    counter, bound = ast.unparse(test.left), test.comparators[0]
-    if not isinstance(test.left, (ast.Name, ast.Attribute)) or (
-        isinstance(bound, ast.Constant) and isinstance(bound.value, int) and abs(bound.value) <= min(NARROW.values())
-    ):
-        return None
-    scope = enclosing(facts, loop, cell)
-    if scope is None:
-        return None
-    starts: list[tuple[ast.stmt, str]] = []
-    counted = False
-    for node in ast.walk(scope):
-        if isinstance(node, ast.AugAssign) and ast.unparse(node.target) == counter:
-            counted = counted or (isinstance(node.op, ast.Add) and _within(node, loop))
-        elif isinstance(node, ast.Assign) and any(ast.unparse(t) == counter for t in node.targets):
-            kind = _narrow_int(node.value)
-            if kind is None or _within(node, loop):
-                return None  # bound otherwise too: a Python int, or a reset on the way
-            starts.append((node, kind))
-    calls = any(isinstance(n, ast.Call) for n in ast.walk(loop))
-    if not counted or not calls or len({kind for _, kind in starts}) != 1:
-        return None
-    if isinstance(bound, ast.Constant) and isinstance(bound.value, int) and bound.value <= NARROW[starts[0][1]]:
-        return None
-    return starts[0][0], counter, starts[0][1], ast.unparse(bound)
-
-
-def _narrow_int(value: ast.expr) -> str | None:
-    """`np.int16` where the value is `np.int16(...)` (`numpy.uint8(...)`...); else None."""
-    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
-        return None
-    owner = value.func.value
-    if isinstance(owner, ast.Name) and owner.id in ("np", "numpy") and value.func.attr in NARROW:
-        return value.func.attr
-    return None
-
-
-def _within(node: ast.AST, loop: ast.AST) -> bool:
-    return any(n is node for n in ast.walk(loop))
 
 
 def _runs_model(site: Site) -> str | None:
@@ -346,10 +245,6 @@ def _endless_loops(
         yield loop, function
 
 
-#: NumPy's narrow integer types and the largest value each holds: a counter kept in one wraps after it.
-NARROW = {"int8": 127, "uint8": 255, "int16": 32_767, "uint16": 65_535}
-#: Text without which a unit has no counter of such a type.
-_NARROW_TEXT = re.compile(r"\bu?int(8|16)\b")
 #: Text without which a unit has no endless loop (`while True`, `while 1`, `count()`): a cheap test first.
 _MAY_LOOP_FOR_EVER = re.compile(r"\bwhile\b|\bcount\b")
 
