@@ -1,4 +1,4 @@
-"""GL205 repeated-forward-pass (opt-in): a TF1 run that feeds the training step's batch again on every step."""
+"""GL205 repeated-forward-pass: a TF1 run that feeds the training step's batch again on every step."""
 
 from __future__ import annotations
 
@@ -70,13 +70,12 @@ class RepeatedForwardPass(Rule):
         _, loss_value = sess.run([train_op, loss], feed_dict=fd)
     ```
 
-    Opt-in (`--extend-select GL205`) until the real-world benchmark has judged it.
-
     ## Energy evidence
     The pair under bench/rules/ trains a three-layer perceptron as a TF1 graph
     (`tf.compat.v1`, eager execution off) for 200 steps of 64 rows, reading the loss with a
-    second `sess.run` on the same feed, and fetching it with the step. The rule is opt-in until
-    the real-world benchmark has judged findings of it.
+    second `sess.run` on the same feed, and fetching it with the step: +27 % (+22 % to +28 % over
+    four side-by-side rounds) on a 2-core CPU. On a DCGAN's step, a blind judge timed the three
+    loss `.eval()` calls at 20-35 % of an iteration on a CPU.
 
     ## Fix safety
     No automatic fix: fetched with the step, the loss is the one computed before the update,
@@ -88,7 +87,6 @@ class RepeatedForwardPass(Rule):
 
     code = "GL205"
     name = "repeated-forward-pass"
-    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = (
         "`{call}` runs the graph again on the batch the training step at line {line} was fed, on every step{times}:"
         " the forward pass is computed twice; fetch these values with the step (`sess.run([train_op, ...], ...)`)"
