@@ -10,7 +10,7 @@ from typing import TypeGuard
 
 from greenlint.analysis.project import find_module, relative_base, search_roots
 from greenlint.rules.base import FileFacts
-from greenlint.rules.syntax import last_name, scope_body, units
+from greenlint.rules.syntax import cell_units, last_name, scope_body, units
 
 
 def constructors(facts: FileFacts, node: ast.expr) -> list[ast.Call] | None:
@@ -23,10 +23,9 @@ def constructors(facts: FileFacts, node: ast.expr) -> list[ast.Call] | None:
         return None
     made = [
         a.value
-        for tree in units(facts)
-        for a in ast.walk(tree)
-        if isinstance(a, ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)
+        for cell, _ in cell_units(facts)
+        for a in facts.nodes(cell, ast.Assign)  # the file's one walk, shared
+        if any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)
         and not (isinstance(a.value, ast.Constant) and a.value.value is None)
     ]
     calls = [m for m in made if isinstance(m, ast.Call)]
@@ -150,12 +149,7 @@ def _returned(facts: FileFacts, call: ast.Call) -> list[ast.expr] | None:
     if not isinstance(call.func, ast.Name):
         return None
     name = call.func.id
-    defined = [
-        f
-        for tree in units(facts)
-        for f in ast.walk(tree)
-        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == name
-    ]
+    defined = [f for _, f in facts.functions_named(name)]
     if len(defined) != 1:
         return None
     returns = [r.value for r in scope_body(defined[0]) if isinstance(r, ast.Return)]
@@ -178,7 +172,7 @@ def file_class(facts: FileFacts, call: ast.Call) -> ast.ClassDef | None:
     name = call.func.id if isinstance(call.func, ast.Name) else None
     if name is None:
         return None
-    defined = [n for tree in units(facts) for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == name]
+    defined = [n for cell, _ in cell_units(facts) for n in facts.nodes(cell, ast.ClassDef) if n.name == name]
     if len(defined) != 1 or not defined[0].bases:
         return None
     bases = defined[0].bases

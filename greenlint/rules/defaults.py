@@ -15,12 +15,12 @@ from greenlint.rules.base import FileFacts, argument, keyword
 from greenlint.rules.syntax import (
     Function,
     calls_by_name,
+    cell_units,
     is_method,
     last_name,
     parameters,
     positional_parameters,
     scope_body,
-    units,
 )
 
 #: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
@@ -145,10 +145,8 @@ def _parameter_default(func: Function, name: str) -> object | None:
 def _flag_default(facts: FileFacts, attr: str) -> object | None:
     """The literal default of the one argparse option or absl flag of the file named *attr*."""
     found = []
-    for module in units(facts):
-        for node in ast.walk(module):
-            if not isinstance(node, ast.Call):
-                continue
+    for cell, _ in cell_units(facts):
+        for node in facts.nodes(cell, ast.Call):  # the file's one walk, shared
             name = last_name(node.func)
             if name == "add_argument":
                 default = keyword(node, "default")
@@ -193,7 +191,11 @@ def _binds(node: ast.AST, name: str) -> bool:
         if isinstance(node, ast.Assign)
         else [node.optional_vars if isinstance(node, ast.withitem) else node.target]
     )
-    return any(isinstance(n, ast.Name) and n.id == name for t in bound if t is not None for n in ast.walk(t))
+    return any(
+        t.id == name if type(t) is ast.Name else any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(t))
+        for t in bound
+        if t is not None
+    )
 
 
 def _plain(node: ast.AST) -> ast.expr | None:
@@ -208,9 +210,9 @@ def module_value(facts: FileFacts, name: str) -> ast.expr | None:
     top level, and never rebound anywhere else in it (no `global` rebinding, no other assignment,
     loop or `with` target of that name); None otherwise."""
     values = []
-    for module in units(facts):
+    for cell, module in cell_units(facts):
         top = {id(statement) for statement in module.body}
-        for node in ast.walk(module):
+        for node in facts.nodes(cell, ast.Global, *_BINDINGS):  # the file's one walk, shared
             if isinstance(node, ast.Global) and name in node.names:
                 return None
             if not _binds(node, name):

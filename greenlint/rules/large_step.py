@@ -109,9 +109,9 @@ def built_backbone(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
                 span.cell or 0,
                 span.line,
             )
-    for cell, module in cell_units(facts):
-        for node in ast.walk(module):
-            if isinstance(node, ast.Call) and (word := architecture(last_name(node.func))):
+    for cell, _ in cell_units(facts):
+        for node in facts.nodes(cell, ast.Call):  # the file's one walk, shared
+            if word := architecture(last_name(node.func)):
                 why = f"the file builds its model with {last_name(node.func)}(), named after the {word} architecture"
                 return why, (cell or 0, node.lineno)
     return None

@@ -16,7 +16,7 @@ import os
 from greenlint.analysis.project import direct_imports
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import imported_from_project, read_tree
-from greenlint.rules.syntax import SCOPES, last_name, units
+from greenlint.rules.syntax import SCOPES, cell_units, last_name
 
 #: The last names of the TF summary ops that copy a whole tensor out (what makes a merge heavy).
 HEAVY_NAMES = frozenset({"histogram", "image", "audio"})
@@ -26,30 +26,28 @@ def project_merge_names(facts: FileFacts) -> dict[str, str]:
     """Names the file binds to a `merge_all()` a project function or method returns, where the
     project builds a heavy summary outside any `if` of its function (what `merge_all` then holds),
     each with where that summary is built (`tf.summary.image` of modules.py:89)."""
-    trees = units(facts)
+    cells = [cell for cell, _ in cell_units(facts)]
     instances = {  # `m = Transformer(hp)`: the name and the class it is made from
         node.targets[0].id: node.value.func.id
-        for tree in trees
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Assign)
-        and len(node.targets) == 1
+        for cell in cells
+        for node in facts.nodes(cell, ast.Assign)  # the file's one walk, shared
+        if len(node.targets) == 1
         and isinstance(node.targets[0], ast.Name)
         and isinstance(node.value, ast.Call)
         and isinstance(node.value.func, ast.Name)
     }
     imported = {
         alias.asname or alias.name
-        for tree in trees
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom)
+        for cell in cells
+        for node in facts.nodes(cell, ast.ImportFrom)
         for alias in node.names
     }
     here = os.path.dirname(os.path.abspath(facts.path))
     found: dict[str, str] = {}
     heavy: dict[str, str | None] = {}  # each project module read once per file
-    for tree in trees:
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
+    for cell in cells:
+        for node in facts.nodes(cell, ast.Assign):
+            if not (len(node.targets) == 1 and isinstance(node.value, ast.Call)):
                 continue
             for path, function in _callees(facts, node.value.func, instances, imported):
                 positions = _merge_positions(function)

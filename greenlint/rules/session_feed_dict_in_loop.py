@@ -289,11 +289,10 @@ def _producer(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
             stack.extend(ast.iter_child_nodes(node))
     module = facts.module(cell)
     return module is not None and any(
-        isinstance(node, ast.Call)
-        and last_name(node.func) in WORKERS
+        last_name(node.func) in WORKERS
         and (target := argument(node, "target")) is not None
         and last_name(target) == function.name
-        for node in ast.walk(module)
+        for node in facts.nodes(cell, ast.Call)  # the file's one walk, shared
     )
 
 
