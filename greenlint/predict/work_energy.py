@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import math
 
-from greenlint.catalog.kinds import GRAPH_RUNS
-
 #: Work quantities a call site may carry (docs/calls-json.md `work`), flattened into its features.
 WORK_KEYS = ("epochs", "steps_per_epoch", "batch_size", "samples", "validation_samples", "input_shape", "model",
              "params", "flops_per_sample", "flops", "elements", "steps")
@@ -60,6 +58,8 @@ def time_group(kind: str | None, api: str, features: dict | None = None) -> str 
         return "training"
     if api.rpartition(".")[2] in DATA_PASS_METHODS:
         return "inference"
+    from greenlint.catalog.kinds import GRAPH_RUNS  # here: the catalog package is heavy for the rules' constants
+
     group = TIME_GROUPS.get(str(kind))
     if group is None and step == "inference" and (kind not in FLOP_KINDS or api in GRAPH_RUNS):
         return "inference"
