@@ -21,6 +21,7 @@ from greenlint.rules.syntax import (
     parameters,
     positional_parameters,
     scope_body,
+    target_binds,
 )
 
 #: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
@@ -191,11 +192,7 @@ def _binds(node: ast.AST, name: str) -> bool:
         if isinstance(node, ast.Assign)
         else [node.optional_vars if isinstance(node, ast.withitem) else node.target]
     )
-    return any(
-        t.id == name if type(t) is ast.Name else any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(t))
-        for t in bound
-        if t is not None
-    )
+    return any(target_binds(t, name) for t in bound if t is not None)
 
 
 def _plain(node: ast.AST) -> ast.expr | None:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import imported_from_project, read_tree, star_imported_from_project
-from greenlint.rules.syntax import SCOPES
+from greenlint.rules.syntax import SCOPES, target_binds
 
 #: NumPy functions that read data from files or buffers: what they return is data, whatever their arguments.
 NUMPY_READERS = frozenset(
@@ -186,13 +186,17 @@ def _bindings(scope: ast.AST, name: str) -> Iterator[ast.expr | None]:
     import, a parameter)."""
     for node in _own_nodes(scope):
         if isinstance(node, ast.Assign):  # a part of a value made here is made here: `a, b = made`
-            yield from (node.value for target in node.targets if _binds(target, name))
+            yield from (node.value for target in node.targets if target_binds(target, name))
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
             if node.target.id == name:
                 yield node.value if isinstance(node, ast.AnnAssign) else ast.BinOp(node.target, node.op, node.value)
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and _binds(node.target, name):
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and target_binds(node.target, name):
             yield node.iter  # the items of what it goes over: `for kdx, z in enumerate(z_sample)`
-        elif isinstance(node, (ast.withitem,)) and node.optional_vars is not None and _binds(node.optional_vars, name):
+        elif (
+            isinstance(node, (ast.withitem,))
+            and node.optional_vars is not None
+            and target_binds(node.optional_vars, name)
+        ):
             yield None
         elif isinstance(node, (ast.Import, ast.ImportFrom)) and any(
             (a.asname or a.name).split(".")[0] == name for a in node.names
@@ -207,7 +211,3 @@ def _bindings(scope: ast.AST, name: str) -> Iterator[ast.expr | None]:
         every = (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
         if any(a is not None and a.arg == name for a in every):
             yield None  # a parameter: its callers decide
-
-
-def _binds(target: ast.expr, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target))

@@ -212,6 +212,14 @@ def environment_step(facts: FileFacts, call: ast.Call, cell: int | None) -> bool
     )
 
 
+def target_binds(target: ast.expr, name: str) -> bool:
+    """Whether an assignment, loop or `with` target binds *name*: the name itself, or a tuple,
+    starred, subscript or attribute target that holds it (`a, x = ...`, `x[i] = ...`)."""
+    if type(target) is ast.Name:
+        return target.id == name
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target))
+
+
 def int_literal(node: ast.AST | None, value: int) -> bool:
     """The node is the integer literal *value* (not a bool)."""
     return isinstance(node, ast.Constant) and type(node.value) is int and node.value == value
