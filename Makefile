@@ -1,6 +1,6 @@
 # Two commands: `make run` (lint the bundled examples: installs the linter alone, no TensorFlow)
 # and `make test` (the whole suite: adds the dev extras, TensorFlow included).
-# `make test-fast`: the edit-test loop (rules, analysis, report, review; no test marked slow), not a substitute for `make test`.
+# `make test-fast`: the edit-test loop (rules, analysis, report, review, the check pipeline; no test marked slow), not a substitute for `make test`.
 # `make test-editor`: the VS Code extension in a real editor (code-server + Chromium), apart from `make test`.
 PY ?= python3
 VENV ?= .venv
@@ -28,7 +28,7 @@ run: $(BIN)/greenlint
 test: $(VENV)/.dev-extras
 	$(BIN)/python -m pytest
 
-FAST_TESTS := tests/rules tests/analysis tests/report tests/review
+FAST_TESTS := tests/rules tests/analysis tests/report tests/review tests/check
 
 test-fast: $(VENV)/.dev-extras
 	$(BIN)/python -m pytest $(FAST_TESTS) -q -m "not slow and not tensorflow and not shared and not e2e" -p no:cacheprovider
