@@ -12,7 +12,10 @@ from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.generator_in_one_worker import worker_setting
+from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.syntax import exclusive, is_training_step, own_loops
+from greenlint.rules.tf_data_defaults import OPTION, SINCE
+from greenlint.rules.tf_target import target
 
 
 class DecodingGenerator(Rule):
@@ -44,7 +47,13 @@ class DecodingGenerator(Rule):
       the finding is on the code drawing the batch (`next(gen)`, the `for` header, the function's
       call, the comprehension), once for all the steps it feeds;
     - `fit()` (or Keras 2's `fit_generator()`) given such a generator with `workers=0`, as
-      written or as the default of a parameter or flag.
+      written or as the default of a parameter or flag, where the Keras that runs it is known to
+      draw it on the training thread: multi-backend Keras 2.0-2.3 (the file imports the
+      standalone `keras` and calls `fit_generator()`: rules/keras_flavour.py), or tf.keras of a
+      TensorFlow set (`tensorflow-version`) or pinned before 2.11. Later ones prefetch it on a
+      thread of their own (tf.data injects a `prefetch` after the generator from 2.11, tf.keras
+      2.13 to 2.16 add one whatever `workers`; 2.17 refuses `workers=0`, Keras 3's `fit()` takes
+      no `workers`), so a project whose version is not known is not reported.
 
     With the option `decoding-generator-one-worker = true`, also a `fit()` given such a
     generator with `workers` left at its default (1) or set to 1 (see below why not by default).
@@ -74,8 +83,8 @@ class DecodingGenerator(Rule):
     ## Why is this bad?
     A batch drawn between steps (`next(gen)` before each `train_on_batch()` or each TF1
     `sess.run` of the training op, a `feed_dict` built in Python, or a `fit()` with
-    `workers=0`, which draws the generator on the training thread with no prefetch in both
-    standalone Keras 2 and tf.keras 2.x) is never prepared while the device computes: on every
+    `workers=0`, which draws the generator on the training thread with no prefetch in
+    multi-backend Keras and in tf.keras before 2.11) is never prepared while the device computes: on every
     step the accelerator idles for the whole time one host core reads, decodes, resizes and
     augments the batch's files in Python, drawing its idle power meanwhile, and the run lasts
     that much longer. On a machine without an accelerator the step and the decoding share the
@@ -125,12 +134,14 @@ class DecodingGenerator(Rule):
     the user's own code.
 
     ## Options
+    - `tensorflow-version`
     - `decoding-generator-one-worker`
     """
 
     code = "GL409"
     name = "decoding-generator"
     OPTIONS = (
+        OPTION,
         Option(
             "decoding-generator-one-worker",
             bool,
@@ -144,8 +155,8 @@ class DecodingGenerator(Rule):
         " on one thread ({workers}): where that takes longer than a step, the device waits on every step"
     )
     UNOVERLAPPED_MESSAGE = (
-        "`{method}()` draws its batches on the training thread ({workers}) from a Python generator that reads,"
-        " decodes or augments data per item ({host}): the device idles while each batch is prepared"
+        "`{method}()` draws its batches on the training thread ({workers}, on {keras}) from a Python generator that"
+        " reads, decodes or augments data per item ({host}): the device idles while each batch is prepared"
     )
     DRAWN_MESSAGE = (
         "The batches drawn here between steps come from Python code that reads, decodes or augments data per item"
@@ -215,6 +226,17 @@ class DecodingGenerator(Rule):
             "def batches(x, y):\n    while True:\n        yield x[:32], y[:32]\n"
             "m.fit(batches(x, y), steps_per_epoch=100, epochs=5, workers=0)\n"
         ),
+        Valid(  # workers=0 on tf.keras of a TensorFlow not set nor pinned: from 2.11 a prefetch runs the generator
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
+            "m.fit(batches(paths), steps_per_epoch=100, epochs=5, workers=0)\n"
+        ),
+        Valid(  # workers=0 on TensorFlow 2.14: tf.keras prefetches the generator's batches whatever `workers`
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
+            "m.fit(batches(paths), steps_per_epoch=100, epochs=5, workers=0)\n",
+            options={"tensorflow-version": "2.14"},
+        ),
         Valid(  # the option on, but several worker processes
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
@@ -276,9 +298,18 @@ class DecodingGenerator(Rule):
             "    masks = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['mask'], seed=1)\n"
             "    for image, mask in zip(images, masks):\n        yield image / 255, mask / 255\n"
             "m.fit_generator(pairs('train'), steps_per_epoch=300, epochs=5, workers=0)\n",
+            options={"tensorflow-version": "2.10"},
             line=9,
-            message_contains="on the training thread (workers=0) from a Python generator that reads, decodes or augments"
-            " data per item (`ImageDataGenerator.flow_from_directory` (line 5))",
+            message_contains="on the training thread (workers=0, on TensorFlow 2.10 (the tensorflow-version setting)) from"
+            " a Python generator that reads, decodes or augments data per item"
+            " (`ImageDataGenerator.flow_from_directory` (line 5))",
+        ),
+        Invalid(  # multi-backend Keras 2 (standalone `keras`, `fit_generator`) given workers=0
+            "import cv2\nimport numpy as np\nfrom keras.models import Sequential\nm = Sequential()\n"
+            "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
+            "m.fit_generator(batches(paths), steps_per_epoch=100, epochs=5, workers=0)\n",
+            line=8,
+            message_contains="(workers=0, on standalone `keras` with `fit_generator()`)",
         ),
         Invalid(  # PIL images through Keras 3's fit
             "import numpy as np\nimport keras\nfrom PIL import Image\nm = keras.Sequential()\n"
@@ -368,6 +399,7 @@ class DecodingGenerator(Rule):
             "p.add_argument('--workers', type=int, default=0)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
             "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
             "m.fit(batches(paths), steps_per_epoch=100, epochs=5, workers=args.workers)\n",
+            options={"tensorflow-version": "2.8"},
             line=12,
             message_contains="workers=0, the default of `--workers`",
         ),
@@ -449,11 +481,12 @@ class DecodingGenerator(Rule):
                 continue
             count, workers = found
             method = site.api.rsplit(".", 1)[-1]
-            if count == 0:
+            keras = training_thread(facts, options) if count == 0 else None
+            if keras is not None:
                 yield self.diagnostic(
                     site.callsite.span,
                     facts.path,
-                    self.UNOVERLAPPED_MESSAGE.format(method=method, host=host, workers=workers),
+                    self.UNOVERLAPPED_MESSAGE.format(method=method, host=host, workers=workers, keras=keras),
                 )
             elif options.get("decoding-generator-one-worker", False):
                 yield self.diagnostic(
@@ -469,6 +502,19 @@ class DecodingGenerator(Rule):
             names = "()`, `".join(sorted({_step_name(facts, step) for step in steps}))
             message = self.DRAWN_MESSAGE.format(host=steps[0].features["input_host_work"], method=names, steps=where)
             yield self.diagnostic(_span(draw, line, steps[0]), facts.path, message)
+
+
+def training_thread(facts: FileFacts, options: Mapping[str, Any]) -> str | None:
+    """The Keras that draws a `fit(workers=0)`'s generator on the training thread with nothing
+    prefetched: multi-backend Keras 2.0-2.3, or tf.keras of a TensorFlow set or pinned before 2.11;
+    None where neither is known. From 2.11 tf.data puts a prefetch after the generator by itself
+    (`inject_prefetch`, tf_data_defaults.py), tf.keras 2.13 to 2.16 add one whatever `workers`
+    (`GeneratorDataAdapter`), 2.17 refuses `workers=0` and Keras 3's `fit()` takes no `workers`."""
+    found = target(facts.path, str(options.get(OPTION.key) or ""))
+    flavour = keras_flavour(facts, found)
+    if flavour.multi_backend:
+        return flavour.basis
+    return found.shown() if found.stated and found.older_than(*SINCE["inject_prefetch"]) else None
 
 
 def _step_name(facts: FileFacts, step: Site) -> str:

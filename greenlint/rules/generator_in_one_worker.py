@@ -55,7 +55,8 @@ class GeneratorInOneWorker(Rule):
     ## Why is this bad?
     Keras draws the batches of a Python generator or `Sequence` through a queue filled by
     `workers` threads (processes with `use_multiprocessing=True`; with `workers=0`, on the
-    training thread itself). With one worker, reading, decoding and augmenting every image
+    training thread itself in multi-backend Keras and tf.keras before 2.11, on one thread of
+    tf.data's in later ones). With one worker, reading, decoding and augmenting every image
     runs on one host core, in Python: where that takes longer than a training step, the
     accelerator waits for the next batch. A training with on-the-fly augmentation
     (`ImageDataGenerator`, imgaug, OpenCV) of images a GPU processes in milliseconds is then

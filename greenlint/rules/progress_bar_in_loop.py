@@ -165,8 +165,7 @@ def _silent_predict(facts: FileFacts, options: Mapping[str, Any]) -> bool:
     found = target(facts.path, str(options.get(OPTION.key) or ""))
     if found.older_than(*PREDICT_BAR_SINCE):
         return True
-    stated = found.basis.startswith(("pinned", "the tensorflow-version"))  # not the machine's, nor the newest
-    return not stated and standalone_only(facts)
+    return not found.stated and standalone_only(facts)
 
 
 def _in_loop_body(site) -> bool:

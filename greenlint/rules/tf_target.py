@@ -51,6 +51,12 @@ class Target(NamedTuple):
     def older_than(self, major: int, minor: int) -> bool:
         return self.version is not None and self.version < (major, minor)
 
+    @property
+    def stated(self) -> bool:
+        """Set (`tensorflow-version`) or pinned for the project: not the machine's installed
+        TensorFlow, nor the newest catalogued."""
+        return self.basis.startswith(("pinned", "the tensorflow-version"))
+
     def shown(self) -> str:
         """`TensorFlow 2.10 (pinned in requirements.txt)`."""
         major, minor = self.version or (None, None)
