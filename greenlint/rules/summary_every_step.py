@@ -144,7 +144,7 @@ class SummaryEveryStep(Rule):
         " (its `Visualizer` callback calls `env.render(mode='human')` on each action): train with"
         " `visualize=False` and render the test episodes only"
     )
-    FIX_TITLE = "Write the summary every N steps"
+    FIX_TITLE = "Write the summary every N steps (a keras-rl agent: `fit(visualize=False)`)"
     VALID = (
         Valid(
             "import tensorflow as tf\n" + WRITER + "for step in range(1000):\n    train_step()\n"
