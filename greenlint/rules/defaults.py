@@ -4,8 +4,9 @@ read as `args.epochs`) or an absl flag's (`flags.DEFINE_integer("epochs", 100, .
 `FLAGS.epochs`), where this file (or notebook) writes it; a default given as a module constant
 (`default=CHECKPOINT_EVERY` with `CHECKPOINT_EVERY = 50` at the top of the file) is that constant's value.
 A name bound once to one of those (`epochs = args.epochs`, in the function that reads it or at the
-top of the module) holds that default, and a parameter without a default holds the one value every
-call of its function in the file passes it (`train(model, args.epochs)`)."""
+top of the module) holds that default, and a parameter holds the one value every call of its
+function in the file gives it (`train(model, args.epochs)`; its default where a call passes none,
+or where the file never calls it)."""
 
 from __future__ import annotations
 
@@ -46,13 +47,10 @@ def default_value(
                 continue
             if expr.id in parameters(scope):
                 found = _parameter_default(scope, expr.id)
-                if found is not None:
-                    return found, f"the default of parameter `{expr.id}`"
-                return (
-                    _passed(facts, scope, expr.id, cell, depth - 1)
-                    if depth > 0 and not isinstance(scope, ast.Lambda)
-                    else None
-                )
+                default = None if found is None else (found, f"the default of parameter `{expr.id}`")
+                if depth <= 0 or isinstance(scope, ast.Lambda):
+                    return default
+                return _passed(facts, scope, expr.id, cell, depth - 1, default)
             bindings = [] if isinstance(scope, ast.Lambda) else [n for n in scope_body(scope) if _binds(n, expr.id)]
             if bindings:
                 return _flag_held(facts, _plain(bindings[0]) if len(bindings) == 1 else None, cell, depth)
@@ -67,20 +65,29 @@ def default_value(
 
 
 def _passed(
-    facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, cell: int | None, depth: int
+    facts: FileFacts,
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    name: str,
+    cell: int | None,
+    depth: int,
+    default: tuple[object, str] | None,
 ) -> tuple[object, str] | None:
-    """The one value every call of *function* in the file passes its parameter *name*, run with
-    its defaults (`default_value`, *depth* caller levels further); None where a call passes
-    another, one is not known, or the file never calls it."""
+    """The one value every call of *function* in the file gives its parameter *name*, run with
+    its defaults (`default_value`, *depth* caller levels further; the parameter's *default* where
+    a call passes none): `train(epochs=4000)` of `def train(self, epochs=100)` gives 4000. The
+    *default* where the file never calls it; None where two calls give different values or one
+    is not known."""
     positional = positional_parameters(facts, function, cell)
     found = [
         default_value(facts, given, where, depth)
         if (given := argument(call, name, positional.index(name) if name in positional else None)) is not None
-        else None
+        else default
         for where, call in calls_by_name(facts, function.name, is_method(facts, function, cell))
     ]
+    if not found:
+        return default
     known = [f for f in found if f is not None]
-    if not known or len(known) != len(found) or any(f[0] != known[0][0] for f in known):
+    if len(known) != len(found) or any(f[0] != known[0][0] for f in known):
         return None
     return known[0]
 

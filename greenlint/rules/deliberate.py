@@ -99,11 +99,16 @@ def in_test_code(facts: FileFacts, site: Site) -> bool:
     return everywhere(facts, site, lambda node: in_test(facts, node, cell))
 
 
+def chosen_at(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
+    """The node runs only under a condition of its function (the main guard is none), or is test code."""
+    return _condition(facts, node, cell) is not None or in_test(facts, node, cell)
+
+
 def deliberate_switch(facts: FileFacts, site: Site) -> bool:
     """A debugging switch turned on on purpose: under a condition or in test code, or in a
     helper function that is only called that way (`if args.debug: enable_debugging()`)."""
     cell = site.callsite.span.cell
-    return everywhere(facts, site, lambda node: _condition(facts, node, cell) is not None or in_test(facts, node, cell))
+    return everywhere(facts, site, lambda node: chosen_at(facts, node, cell))
 
 
 def comments_beside(facts: FileFacts, site: Site) -> str:

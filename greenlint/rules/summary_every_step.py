@@ -7,8 +7,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, node_span
+from greenlint.rules.defaults import known_value
+from greenlint.rules.deliberate import chosen_at
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.keras_rl import agent_fits, fit_argument
 from greenlint.rules.project_merges import heavy_imported, project_merge_names
 from greenlint.rules.syntax import (
     SCOPES,
@@ -73,6 +76,14 @@ class SummaryEveryStep(Rule):
     trip. The merges and the summaries they hold may be kept in attributes (`self.d_sum =
     tf.summary.merge([self.z_sum, ...])`, fetched as `self.d_sum`).
 
+    Also flags keras-rl's `agent.fit(env, nb_steps, ..., visualize=True)` (the `rl` package of
+    keras-rl and keras-rl2, on an agent the file builds from a class it imports from there:
+    `dqn = DQNAgent(...)`), `visualize` true as written or with the program's defaults: keras-rl
+    then adds its `Visualizer` callback, which renders the environment in a window
+    (`env.render(mode='human')`) after every action, so every training step draws a frame. A
+    `fit` under an `if` (rendering on a flag) or in test code is not reported, nor `test()`,
+    which renders by default to show the trained agent.
+
     ## Why is this bad?
     Each of these summaries copies a whole tensor (a layer's weights or gradients, a batch of
     images) from the device, bins or encodes it on the host and writes it to the event file.
@@ -80,7 +91,10 @@ class SummaryEveryStep(Rule):
     sample of them anyway. A TF1 run fetching the merged summaries evaluates every summary op
     of the graph, serialises them into one protocol buffer that is copied to Python, and
     `FileWriter.add_summary` appends it to the event file, on each step. Write them every few hundred steps (`if step % 100 == 0:`, or
-    `tf.summary.record_if(...)`), or once per epoch.
+    `tf.summary.record_if(...)`), or once per epoch. A frame rendered and shown after every step
+    of a reinforcement-learning agent adds the drawing and the display of a window to each step,
+    on top of steps that are often a few calls of a small network; the training computes the same
+    without it.
 
     ## Example
     ```python
@@ -125,7 +139,12 @@ class SummaryEveryStep(Rule):
         " every training step{times}, computing again the forward pass they read: fetch them with the step, every few"
         " hundred steps"
     )
-    FIX_TITLE = "Write the summary every N steps"
+    RENDERED = (
+        "keras-rl's `fit(visualize=True)` renders the environment in a window after {when}"
+        " (its `Visualizer` callback calls `env.render(mode='human')` on each action): train with"
+        " `visualize=False` and render the test episodes only"
+    )
+    FIX_TITLE = "Write the summary every N steps (a keras-rl agent: `fit(visualize=False)`)"
     VALID = (
         Valid(
             "import tensorflow as tf\n" + WRITER + "for step in range(1000):\n    train_step()\n"
@@ -208,8 +227,33 @@ class SummaryEveryStep(Rule):
             "    if config.dataset == 'mnist':\n        s, _ = sess.run([merged, train_op])\n"
             "    else:\n        sess.run(train_op)\n"
         ),
+        Valid(  # keras-rl: rendering only when asked, and the trained agent's test episodes
+            "import keras\nfrom rl.agents.dqn import DQNAgent\ndqn = DQNAgent(model=keras.Sequential(), nb_actions=2, memory=memory)\n"
+            "if args.render:\n    dqn.fit(env, nb_steps=50000, visualize=True)\nelse:\n"
+            "    dqn.fit(env, nb_steps=50000, visualize=False)\ndqn.test(env, nb_episodes=5, visualize=True)\n"
+        ),
+        Valid(  # another library's `fit(visualize=True)`: not a keras-rl agent
+            "import tensorflow as tf\nfrom plots import Trainer\nt = Trainer(tf.keras.Sequential())\n"
+            "t.fit(x, y, visualize=True)\n"
+        ),
     )
     INVALID = (
+        Invalid(  # keras-rl: a frame rendered after each of the 50,000 steps
+            "from keras.models import Sequential\nfrom rl.agents.dqn import DQNAgent\nfrom rl.memory import SequentialMemory\n"
+            "memory = SequentialMemory(limit=50000, window_length=1)\n"
+            "dqn = DQNAgent(model=Sequential(), nb_actions=2, memory=memory)\n"
+            "dqn.fit(env, nb_steps=50000, visualize=True, verbose=2)\n",
+            line=6,
+            message_contains="keras-rl's `fit(visualize=True)` renders the environment in a window after each of its"
+            " 50000 training steps",
+        ),
+        Invalid(  # the flag positional, the steps a parameter's default
+            "import tensorflow as tf\nfrom rl.agents import DDPGAgent\n\n\ndef train(env, steps=20000):\n"
+            "    agent = DDPGAgent(nb_actions=1, actor=tf.keras.Sequential(), critic=critic)\n"
+            "    agent.fit(env, steps, 1, None, 1, True)\n",
+            line=7,
+            message_contains="each of its 20000 training steps (`steps`: the default of parameter `steps`)",
+        ),
         Invalid(
             "import tensorflow as tf\n" + WRITER + "for step in range(1000):\n    train_step()\n"
             "    tf.summary.histogram('w', w, step=step)\n",
@@ -279,6 +323,7 @@ class SummaryEveryStep(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         yield from self._merged_every_step(facts)
+        yield from self._rendered_every_step(facts)
         sites = [s for s in facts.sites if s.api in HEAVY]
         if not sites or text_mentions(facts, "record_if") or not text_mentions(facts, "create_file_writer"):
             return  # thinned out, or no writer made here: with no default writer a summary writes nothing
@@ -302,6 +347,20 @@ class SummaryEveryStep(Rule):
             yield self.diagnostic(
                 site.callsite.span, facts.path, self.MESSAGE.format(kind=kind, times=site.loop_times())
             )
+
+    def _rendered_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """keras-rl's `agent.fit(..., visualize=True)`: the environment rendered after every step."""
+        if not text_mentions(facts, "Agent"):  # keras-rl agent classes: `DQNAgent`, `DDPGAgent`, ...
+            return
+        for cell, call in agent_fits(facts):
+            given = fit_argument(call, "visualize")
+            if given is None or known_value(facts, given, cell)[0] is not True or chosen_at(facts, call, cell):
+                continue
+            steps_given = fit_argument(call, "nb_steps")
+            steps, source = known_value(facts, steps_given, cell) if steps_given is not None else (None, "")
+            known = isinstance(steps, int) and not isinstance(steps, bool) and steps > 1
+            when = f"each of its {steps} training steps{source}" if known else "every training step"
+            yield self.diagnostic(node_span(call, cell), facts.path, self.RENDERED.format(when=when))
 
     def _merged_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """TF1: the merged summaries fetched on every pass of a training loop, by the training

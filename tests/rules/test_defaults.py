@@ -84,3 +84,20 @@ def test_a_parameter_holds_what_every_caller_passes(source, expected):
     facts = FileFacts("m.py", (), source)
     read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
     assert default_value(facts, read, None) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("class G:\n    def train(self, epochs, every=50):\n        every\nG().train(3000, every=200)\n", (200, "")),
+        ("def train(every=50):\n    every\ntrain(50)\n", (50, "")),  # the caller passes the default's value
+        ("def train(every=50):\n    every\ntrain()\n", (50, "the default of parameter `every`")),
+        ("def train(every=50):\n    every\n", (50, "the default of parameter `every`")),  # never called in the file
+        ("def train(every=50):\n    every\ntrain()\ntrain(every=200)\n", None),  # the default, and 200
+        ("def train(every=50):\n    every\ntrain(every=k)\n", None),  # a caller's value is not known
+    ],
+)
+def test_a_parameter_with_a_default_holds_what_its_callers_give(source, expected):
+    facts = FileFacts("m.py", (), source)
+    read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
+    assert default_value(facts, read, None) == expected
