@@ -380,6 +380,14 @@ class TrainingWithoutMixedPrecision(Rule):
             line=6,
             message_contains="class Transformer, named after the transformer architecture",
         ),
+        Invalid(  # TF1: the same class, its session run in the same file: reported at the update it builds
+            "import tensorflow as tf\nclass Transformer:\n    def train(self, xs, ys):\n        loss = self.forward(xs, ys)\n"
+            "        return tf.compat.v1.train.AdamOptimizer(1e-4).minimize(loss)\n"
+            "m = Transformer()\ntrain_op = m.train(x, y)\nsess = tf.compat.v1.Session()\n"
+            "for _ in range(1000):\n    sess.run(train_op)\n",
+            line=5,
+            message_contains="class Transformer",
+        ),
         Invalid(  # TF1: a factory function named after one, on a stated GPU with tensor cores
             "import tensorflow as tf\ndef build_resnet50(images, labels):\n    loss = resnet(images, labels)\n"
             "    opt = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)\n"
@@ -401,7 +409,7 @@ class TrainingWithoutMixedPrecision(Rule):
         site, why = next(((s, why) for s in trainings if (why := large_step(s))), (None, ""))
         if site is None and trainings and (backbone := built_backbone(facts)):
             site, why = _after(trainings, backbone[1], notebook=not isinstance(facts.source, str)), backbone[0]
-        if site is None and not steps:
+        if site is None and all(s.api.startswith(TF1) for s in steps):  # a TF1 graph's own evidence
             site, why = next(
                 ((s, why) for s in updates if not in_test_code(facts, s) and (why := _named_model(facts, s))),
                 (None, ""),
