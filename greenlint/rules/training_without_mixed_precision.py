@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.devices import gpu_spec
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
@@ -65,9 +65,13 @@ class TrainingWithoutMixedPrecision(Rule):
     once per training step, by whichever module runs the session), when the class or function
     that builds it is the model itself, named after a large public architecture (a `class Transformer:` whose
     `train` method calls `minimize`, `def build_resnet50(...)`: the same names as the project
-    factories above). Not reported when the file or a Python module beside it (its directory,
-    where a TF1 project's trainer builds the session) chooses the precision: the words above,
-    the session config's `auto_mixed_precision`, or float16/bfloat16 written into the graph.
+    factories above). A training other than `fit()` (a custom step, `train_on_batch`, a TF1 graph's
+    update or its `Session.run`) is not reported when the file or a Python module beside it (its
+    directory, where a TF1 project's trainer builds the session, and where the script driving a
+    trainer object's step sets the policy: tf-models' `resnet_runnable.py` and its
+    `resnet_ctl_imagenet_main.py`) chooses the precision: the words above, the session config's
+    `auto_mixed_precision`, or float16/bfloat16 written into the program (a graph built in
+    float16, an optimizer given `use_float16=dtype == tf.float16` from a flag).
     The fix there is TensorFlow's graph rewrite (`enable_mixed_precision_graph_rewrite`, TF 1.14
     and later), which wraps the optimizer and adds loss scaling.
 
@@ -417,7 +421,8 @@ class TrainingWithoutMixedPrecision(Rule):
         if site is None:
             return
         graph = site.api.startswith(TF1)
-        if graph and (any(text_mentions(facts, w) for w in GRAPH_CHOSEN) or _rewrite_beside(facts.path)):
+        custom = not is_keras_model_method(site.api, ("fit", "fit_generator"))
+        if custom and (any(text_mentions(facts, w) for w in GRAPH_CHOSEN) or _chosen_beside(facts.path)):
             return
         tf = target(facts.path)
         if tf.older_than(1, 14) or keras_flavour(facts, tf).multi_backend:
@@ -465,10 +470,11 @@ def _named_model(facts: FileFacts, site: Site) -> str:
     return ""
 
 
-def _rewrite_beside(path: str) -> bool:
+def _chosen_beside(path: str) -> bool:
     """A module beside the file (its directory's other Python files, where a TF1 project's trainer
-    usually builds the session) chooses the precision: the graph rewrite may wrap this optimizer
-    there, or the session's config turn on `auto_mixed_precision`."""
+    usually builds the session, and the script that drives a trainer object's custom step sets
+    the Keras policy) chooses the precision: the graph rewrite may wrap this optimizer there, the
+    session's config turn on `auto_mixed_precision`, or the driver set a mixed policy."""
     return beside_mentions(path, PRECISION_CHOSEN)
 
 
