@@ -59,21 +59,23 @@ class TrainingWithoutMixedPrecision(Rule):
       later one: its cells run in order; in a script, the first where none follows, as a fit in
       a function defined above the call trains what it builds).
 
-    A `Session.run` of a TF1 graph's update with such evidence is reported with the graph
-    rewrite's advice below. In a TensorFlow 1 graph built by a file that runs no training step,
-    flags the optimizer's update (`optimizer.minimize(loss)`, `apply_gradients`: built to be run
-    once per training step, by whichever module runs the session), when the class or function
-    that builds it is the model itself, named after a large public architecture (a `class Transformer:` whose
-    `train` method calls `minimize`, `def build_resnet50(...)`: the same names as the project
-    factories above). A training other than `fit()` (a custom step, `train_on_batch`, a TF1 graph's
-    update or its `Session.run`) is not reported when the file or a Python module beside it (its
-    directory, where a TF1 project's trainer builds the session, and where the script driving a
-    trainer object's step sets the policy: tf-models' `resnet_runnable.py` and its
-    `resnet_ctl_imagenet_main.py`) chooses the precision: the words above, the session config's
-    `auto_mixed_precision`, or float16/bfloat16 written into the program (a graph built in
-    float16, an optimizer given `use_float16=dtype == tf.float16` from a flag).
-    The fix there is TensorFlow's graph rewrite (`enable_mixed_precision_graph_rewrite`, TF 1.14
-    and later), which wraps the optimizer and adds loss scaling.
+    A `Session.run` of a TF1 graph's update with such evidence is reported with the advice of
+    TensorFlow's graph rewrite (`enable_mixed_precision_graph_rewrite`, TF 1.14 and later, which
+    wraps the optimizer and adds loss scaling). Where a file's only training steps are such runs
+    with no evidence of their own, or none, the optimizer's update it builds is flagged
+    (`optimizer.minimize(loss)`, `apply_gradients`: built to be run once per training step, by
+    whichever module runs the session) when the class or function that builds it is the model
+    itself, named after a large public architecture (a `class Transformer:` whose `train` method
+    calls `minimize`, `def build_resnet50(...)`: the same names as the project factories above),
+    with the same advice.
+
+    A training other than `fit()` (a custom step, `train_on_batch`, a TF1 graph's update or its
+    `Session.run`) is not reported when the file or a Python module beside it (its directory,
+    where a TF1 project's trainer builds the session, and where the script that drives a
+    trainer class's step sets the policy before building it) chooses the precision: the words
+    above, the session config's `auto_mixed_precision`, or float16/bfloat16 written into the
+    program (a graph built in float16, an optimizer given `use_float16=dtype == tf.float16` from
+    a flag).
 
     A model greenlint cannot size is no evidence: a few Dense or RNN layers on data of unknown
     width or length (a regression on a CSV file, a small RNN) is not reported, and neither is a
