@@ -17,7 +17,9 @@ and never `tensorflow.keras` (bert4keras's backend imports either, on an environ
 not multi-backend only), and one of these says the Keras is 2.3 or older: the file calls
 `fit_generator`, `predict_generator` or `evaluate_generator` (the only way to train from a
 generator before tf.keras 2.1 merged them into `fit`; standalone Keras 2.4+ users call `fit`, and
-Keras 3 has none of them), or the project pins TensorFlow 1.x (which Keras 2.4 and later do not
+Keras 3 has none of them), the file imports `keras_contrib` (keras-contrib extends multi-backend
+Keras alone, through its `keras.engine` and `keras.backend` internals; its README sends tf.keras
+users to TensorFlow Addons), or the project pins TensorFlow 1.x (which Keras 2.4 and later do not
 run on; greenlint/rules/tf_target.py reads the pin).
 """
 
@@ -35,6 +37,8 @@ from greenlint.rules.tf_target import Target, target
 
 #: Model methods that only multi-backend Keras (and tf.keras before 2.1) used for generator data.
 GENERATOR_METHODS = frozenset({"fit_generator", "predict_generator", "evaluate_generator"})
+#: Extensions of multi-backend Keras alone: their import says the Keras is 2.3 or older.
+MULTI_BACKEND_EXTENSIONS = ("keras_contrib",)
 #: Modules (and their submodules) whose import means tf.keras; `tf_keras` is Keras 2 for TF 2.16+.
 _TF_KERAS = ("tensorflow.keras", "tensorflow.python.keras", "tf_keras")
 _SPLIT = re.compile(r"\W+")
@@ -75,6 +79,16 @@ def standalone_only(facts: FileFacts) -> bool:
     return standalone and not tf_keras
 
 
+def _extension(text: str) -> str | None:
+    """The first extension of multi-backend Keras alone the module imports (`keras_contrib`), if any."""
+    for dots, dotted, _, plain in import_statements(text):
+        modules = [item.split()[0] for item in plain.split(",") if item.split()] if plain is not None else [dotted]
+        for module in modules if not dots else ():
+            if module.split(".")[0] in MULTI_BACKEND_EXTENSIONS:
+                return module.split(".")[0]
+    return None
+
+
 def _generator_methods(facts: FileFacts) -> str | None:
     """The first Keras 2 generator method the file calls (`fit_generator`), if any."""
     for module in units(facts):
@@ -105,6 +119,8 @@ def keras_flavour(facts: FileFacts, tf: Target | None = None) -> Flavour:
     method = _generator_methods(facts)
     if method is not None:
         return Flavour(True, f"standalone `keras` with `{method}()`")
+    if extension := _extension(text):
+        return Flavour(True, f"standalone `keras` with `{extension}`")
     tf = tf if tf is not None else target(facts.path)
     if tf.basis.startswith("pinned") and tf.older_than(2, 0):
         return Flavour(True, f"standalone `keras` on {tf.shown()}")

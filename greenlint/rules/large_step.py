@@ -5,15 +5,21 @@ backward FLOPs (`TRAINING_FLOPS` x the model's FLOPs per sample x the batch) rea
 greenlint's cost model (`HALF_PEAK_FLOPS`, greenlint/predict/work_energy.py): below it a GPU kernel
 runs far under peak and the step's time is launches and Python. Where the analysis does not know
 the FLOPs, only what the program names is evidence: a Keras Application or a keras-hub/keras-cv
-model, or a project factory named after a large public architecture. A few Dense or RNN layers on
+model, or a project factory named after a large public architecture, called by the file or by
+the project class or function it builds its model with. A few Dense or RNN layers on
 data of unknown width are no evidence either way: unknown stays unknown.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
+import os
 import re
+from pathlib import Path
 
+from greenlint.analysis.project import file_stamp, resolve_imports
+from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts, Site
 from greenlint.rules.syntax import cell_units, last_name
@@ -99,8 +105,10 @@ def large_step(site: Site) -> str:
 def built_backbone(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
     """Why the file's models are large, from what it builds, and where (cell, line; cell 0 in a
     script): a Keras Application (a pretrained backbone, often inside a `Sequential` the analysis
-    cannot price), or a call of a project factory function named after a large architecture;
-    None where neither."""
+    cannot price), a call of a project factory function named after a large architecture (not
+    an attribute of `self` called: `self.vgg(x)` runs a model the object holds, of any size), or
+    of a project class or function of a module the file imports that builds one
+    (`imported_builder`); None where none."""
     for site in facts.sites:
         name = site.api.rsplit(".", 1)[-1]
         if site.api.startswith(APPLICATIONS) and name[:1].isupper():
@@ -111,10 +119,88 @@ def built_backbone(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
             )
     for cell, _ in cell_units(facts):
         for node in facts.nodes(cell, ast.Call):  # the file's one walk, shared
-            if word := architecture(last_name(node.func)):
+            if not _of_self(node.func) and (word := architecture(last_name(node.func))):
                 why = f"the file builds its model with {last_name(node.func)}(), named after the {word} architecture"
                 return why, (cell or 0, node.lineno)
+    return imported_builder(facts)
+
+
+def imported_builder(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
+    """A call of the file to a class or function that a project module it imports defines
+    (`model_lib.Model(n)` after `import model as model_lib`; `build(...)` after `from nets import
+    build` or `import *`) whose own code builds a large architecture (`large_builder`): why, and
+    where the file calls it; None where no such call."""
+    path = os.path.abspath(facts.path)
+    for cell, _ in cell_units(facts):
+        sources = _imported_names(path, facts.nodes(cell, ast.Import, ast.ImportFrom))
+        if not sources:
+            continue
+        for node in facts.nodes(cell, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                files = sources.get(func.value.id + ".", ())
+            elif isinstance(func, ast.Name):
+                files = sources.get(func.id, ()) + sources.get("*", ())
+            else:
+                continue
+            for file in files:
+                if built := large_builder(file, last_name(func)):
+                    return f"the file builds its model with {ast.unparse(func)}(), whose definition {built}", (
+                        cell or 0,
+                        node.lineno,
+                    )
     return None
+
+
+def _imported_names(path: str, imports: tuple[ast.Import | ast.ImportFrom, ...]) -> dict[str, tuple[str, ...]]:
+    """The project files behind the names an import binds: `"alias."` for a module (its members
+    are called through it), a name for what `from module import name` binds, `"*"` for the
+    modules of `from module import *`."""
+    names: dict[str, tuple[str, ...]] = {}
+    for statement in imports:
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                files = tuple(resolve_imports(path, [(None, None, None, f"{alias.name} as x")]))
+                names[(alias.asname or alias.name) + "."] = files
+            continue
+        listed = ", ".join(alias.name for alias in statement.names)
+        files = tuple(resolve_imports(path, [("." * statement.level, statement.module or "", listed, None)]))
+        for alias in statement.names:
+            key = "*" if alias.name == "*" else alias.asname or alias.name
+            names[key] = names.get(key, ()) + files
+    return names
+
+
+def large_builder(path: str, name: str) -> str:
+    """What the top-level class or function *name* of the module at *path* builds, where it is a
+    large architecture: a Keras Application (`applications.ResNet50(...)`) or a factory named
+    after one (`resnet.resnet(...)`), called in its body or its methods; "" otherwise."""
+    for node in _module(path, file_stamp(path)).body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            for call in ast.walk(node):
+                if not isinstance(call, ast.Call) or _of_self(call.func):
+                    continue
+                called = last_name(call.func)
+                if isinstance(call.func, ast.Attribute) and "applications" in ast.unparse(call.func.value):
+                    return f"builds keras.applications.{called}, a large pretrained architecture"
+                if word := architecture(called):
+                    return f"calls {called}(), named after the {word} architecture"
+    return ""
+
+
+@functools.lru_cache(maxsize=256)
+def _module(path: str, stamp: tuple[int, ...] | None) -> ast.Module:
+    """The parsed module at *path* (as it is at *stamp*); an empty one where it cannot be read."""
+    data, _ = read_bytes(Path(path), MAX_BYTES)
+    try:
+        return ast.parse(data or b"")
+    except (SyntaxError, ValueError):
+        return ast.Module(body=[], type_ignores=[])
+
+
+def _of_self(func: ast.expr) -> bool:
+    """`self.vgg(...)`: an object's attribute called (a model or layer it holds), not a factory."""
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
 
 
 #: A factory's name may begin with a verb and end with a noun around the architecture's name.

@@ -1,4 +1,4 @@
-"""GL602 training-without-mixed-precision: a Keras training, or a TF1 graph's update, in float32 where mixed precision exists."""
+"""GL602 training-without-mixed-precision: a training (Keras, a custom step, a TF1 graph's update) in float32 where mixed precision exists."""
 
 from __future__ import annotations
 
@@ -15,27 +15,33 @@ from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.large_step import architecture, built_backbone, large_step, small_step
-from greenlint.rules.syntax import text_mentions
+from greenlint.rules.syntax import is_training_step, text_mentions
 from greenlint.rules.tf_target import target
 
+#: TensorFlow 1's graph API: a training there is fixed by the graph rewrite, not a Keras policy.
+TF1 = "tensorflow.compat.v1."
 #: TF1 optimizers and the calls that build their update op: one training step per run of it.
-TF1_TRAIN = "tensorflow.compat.v1.train."
+TF1_TRAIN = TF1 + "train."
 TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
 
 
 class TrainingWithoutMixedPrecision(Rule):
     """
     ## What it does
-    Flags a Keras training (`fit()`, or Keras 2's `fit_generator()`) in a file that never
-    chooses its floating-point precision: it mentions no mixed-precision policy
-    (`mixed_float16`, `mixed_bfloat16`), no `mixed_precision` API or helper (a project's
+    Flags a training in a file that never chooses its floating-point precision: it mentions no
+    mixed-precision policy (`mixed_float16`, `mixed_bfloat16`), no `mixed_precision` API or helper (a project's
     `set_mixed_precision_policy(dtype)`, TensorFlow 1's `enable_mixed_precision_graph_rewrite`)
     and no `set_floatx`, where the program shows that its training step is large enough for
     faster arithmetic to matter. A step is compute-bound on its matrix multiplications and
     convolutions when its forward and backward FLOPs (3 x the model's FLOPs per sample x the
     batch) reach 10^9, the work at which one GPU kernel reaches half its peak (greenlint's cost
     model, greenlint/predict/work_energy.py); below it, the step's time is kernel launches and
-    Python, and float16 saves nothing. The evidence, stated in the message (greenlint/rules/large_step.py):
+    Python, and float16 saves nothing. A training is any call that runs training steps: Keras'
+    `fit()`, `fit_generator()` and `train_on_batch()`; a custom step run eagerly (a model's call
+    under a `GradientTape`, `optimizer.apply_gradients`); the call of a `tf.function` whose traced
+    body trains a model (reported there, where the steps run, not inside the traced body); and a
+    TensorFlow 1 `Session.run` that fetches an optimizer's update. The evidence, stated in the
+    message (greenlint/rules/large_step.py):
 
     - the model's FLOPs, read from its layers, or the known part of them (a lower bound: a
       convolution on images of known size beside a layer greenlint does not know), give a step
@@ -45,21 +51,31 @@ class TrainingWithoutMixedPrecision(Rule):
     - where the model's FLOPs are unknown, the file builds a Keras Application (a pretrained
       backbone inside a `Sequential`, say) or calls a project factory function named after a
       large public architecture (`build_transformer_model` for BERT, `efficientdet(phi)`,
-      `resnet50()`, `unet()`): their steps are 10^9 FLOPs and more at their usual input sizes.
+      `resnet50()`, `unet()`; not a model an object holds called as `self.vgg(x)`), or calls a
+      class or function of a project module it imports whose own code does either
+      (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`): their steps are
+      10^9 FLOPs and more at their usual input sizes.
       The finding is then on the first training at or after that call (in a notebook, only a
       later one: its cells run in order; in a script, the first where none follows, as a fit in
       a function defined above the call trains what it builds).
 
-    In a TensorFlow 1 graph, flags the optimizer's update (`optimizer.minimize(loss)`,
-    `apply_gradients`: built to be run once per training step, by whichever module runs the
-    session) in a file with no Keras training, when the class or function that builds it is
-    the model itself, named after a large public architecture (a `class Transformer:` whose
-    `train` method calls `minimize`, `def build_resnet50(...)`: the same names as the project
-    factories above). Not reported when the file or a Python module beside it (its directory,
-    where a TF1 project's trainer builds the session) chooses the precision: the words above,
-    the session config's `auto_mixed_precision`, or float16/bfloat16 written into the graph.
-    The fix there is TensorFlow's graph rewrite (`enable_mixed_precision_graph_rewrite`, TF 1.14
-    and later), which wraps the optimizer and adds loss scaling.
+    A `Session.run` of a TF1 graph's update with such evidence is reported with the advice of
+    TensorFlow's graph rewrite (`enable_mixed_precision_graph_rewrite`, TF 1.14 and later, which
+    wraps the optimizer and adds loss scaling). Where a file's only training steps are such runs
+    with no evidence of their own, or none, the optimizer's update it builds is flagged
+    (`optimizer.minimize(loss)`, `apply_gradients`: built to be run once per training step, by
+    whichever module runs the session) when the class or function that builds it is the model
+    itself, named after a large public architecture (a `class Transformer:` whose `train` method
+    calls `minimize`, `def build_resnet50(...)`: the same names as the project factories above),
+    with the same advice.
+
+    A training other than `fit()` (a custom step, `train_on_batch`, a TF1 graph's update or its
+    `Session.run`) is not reported when the file or a Python module beside it (its directory,
+    where a TF1 project's trainer builds the session, and where the script that drives a
+    trainer class's step sets the policy before building it) chooses the precision: the words
+    above, the session config's `auto_mixed_precision`, or float16/bfloat16 written into the
+    program (a graph built in float16, an optimizer given `use_float16=dtype == tf.float16` from
+    a flag).
 
     A model greenlint cannot size is no evidence: a few Dense or RNN layers on data of unknown
     width or length (a regression on a CSV file, a small RNN) is not reported, and neither is a
@@ -69,7 +85,8 @@ class TrainingWithoutMixedPrecision(Rule):
 
     - the program runs on **multi-backend Keras 2.0-2.3** (the standalone `keras` package of
       2017-2019, recognised from its imports and from `fit_generator`-style calls or a
-      TensorFlow 1.x pin: see greenlint/rules/keras_flavour.py): it has no dtype policy, and
+      TensorFlow 1.x pin, or from an import of `keras_contrib`, which extends that Keras alone:
+      see greenlint/rules/keras_flavour.py): it has no dtype policy, and
       TensorFlow's graph rewrite does not accept its optimizers. tf.keras (TensorFlow 2.1 and
       later: `tf.keras.mixed_precision`, experimental until 2.4), standalone Keras 2.4 and
       later (tf.keras under another name) and Keras 3 (`keras.mixed_precision`) have it;
@@ -236,6 +253,16 @@ class TrainingWithoutMixedPrecision(Rule):
             "        return tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)\n",
             device="NVIDIA GeForce GTX 1080 Ti",
         ),
+        Valid(  # a model an object holds, called as `self.vgg(x)`: no factory named, a model of any size
+            "import tensorflow as tf\nclass Extractor(tf.keras.Model):\n    def call(self, x):\n        return self.vgg(x)\n"
+            "m = Extractor()\nopt = tf.keras.optimizers.Adam()\n@tf.function\ndef step(image):\n"
+            "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(m(image))\n"
+            "    opt.apply_gradients([(tape.gradient(loss, image), image)])\nfor i in range(1000):\n    step(x)\n"
+        ),
+        Valid(  # keras-contrib extends multi-backend Keras 2.0-2.3 alone: no dtype policy
+            "from keras.applications import ResNet50\nfrom keras_contrib.layers import InstanceNormalization\n"
+            "m = ResNet50(weights=None)\nfor x, y in batches:\n    m.train_on_batch(x, y)\n"
+        ),
         Valid(  # a Keras Application built in a file that never trains it: the MNIST MLP's step is small
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(128),"
             " tf.keras.layers.Dense(10)])\nm.fit(x, y, batch_size=32, epochs=5)\n"
@@ -331,12 +358,41 @@ class TrainingWithoutMixedPrecision(Rule):
             line=4,
             message_contains="efficientdet",
         ),
+        Invalid(  # a step of Keras' own: train_on_batch
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "for x, y in batches:\n    m.train_on_batch(x, y)\n",
+            line=4,
+            message_contains="ResNet50",
+        ),
+        Invalid(  # a custom step in a tf.function: reported where the step runs, its call
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nopt = tf.keras.optimizers.SGD()\n"
+            "@tf.function\ndef step(x, y):\n    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean(m(x, training=True))\n    grads = tape.gradient(loss, m.trainable_variables)\n"
+            "    opt.apply_gradients(zip(grads, m.trainable_variables))\nfor x, y in batches:\n    step(x, y)\n",
+            line=11,
+            message_contains="training step is at least 2.3e+10 FLOPs",
+        ),
+        Invalid(  # TF1: the session runs the update of a graph a factory named after an architecture builds
+            "import tensorflow as tf\nimages = tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3])\n"
+            "loss = resnet50(images)\ntrain_op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor x in batches:\n    sess.run(train_op, feed_dict={images: x})\n",
+            line=7,
+            message_contains="enable_mixed_precision_graph_rewrite",
+        ),
         Invalid(  # TF1: a graph model class named after a large architecture builds its own update
             "import tensorflow as tf\nclass Transformer:\n    def train(self, xs, ys):\n        loss = self.forward(xs, ys)\n"
             "        optimizer = tf.compat.v1.train.AdamOptimizer(1e-4)\n        train_op = optimizer.minimize(loss)\n"
             "        return loss, train_op\n",
             line=6,
             message_contains="class Transformer, named after the transformer architecture",
+        ),
+        Invalid(  # TF1: the same class, its session run in the same file: reported at the update it builds
+            "import tensorflow as tf\nclass Transformer:\n    def train(self, xs, ys):\n        loss = self.forward(xs, ys)\n"
+            "        return tf.compat.v1.train.AdamOptimizer(1e-4).minimize(loss)\n"
+            "m = Transformer()\ntrain_op = m.train(x, y)\nsess = tf.compat.v1.Session()\n"
+            "for _ in range(1000):\n    sess.run(train_op)\n",
+            line=5,
+            message_contains="class Transformer",
         ),
         Invalid(  # TF1: a factory function named after one, on a stated GPU with tensor cores
             "import tensorflow as tf\ndef build_resnet50(images, labels):\n    loss = resnet(images, labels)\n"
@@ -351,26 +407,24 @@ class TrainingWithoutMixedPrecision(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         if any(text_mentions(facts, word) for word in CHOSEN):
             return
-        fits = [s for s in facts.sites if is_keras_model_method(s.api, ("fit", "fit_generator"))]
+        steps = [s for s in facts.sites if _trains(s)]
         updates = [s for s in facts.sites if s.api.startswith(TF1_TRAIN) and s.api.rsplit(".", 1)[-1] in TF1_UPDATES]
-        if not (fits or updates) or _test_file(facts.path) or hides_gpus(facts):
+        if not (steps or updates) or _test_file(facts.path) or hides_gpus(facts):
             return
-        trainings = [s for s in fits if not small_step(s) and not _forwards(facts, s) and not in_test_code(facts, s)]
+        trainings = [s for s in steps if not small_step(s) and not _forwards(facts, s) and not in_test_code(facts, s)]
         site, why = next(((s, why) for s in trainings if (why := large_step(s))), (None, ""))
         if site is None and trainings and (backbone := built_backbone(facts)):
             site, why = _after(trainings, backbone[1], notebook=not isinstance(facts.source, str)), backbone[0]
-        graph = False
-        if site is None and not fits:
+        if site is None and all(s.api.startswith(TF1) for s in steps):  # a TF1 graph's own evidence
             site, why = next(
                 ((s, why) for s in updates if not in_test_code(facts, s) and (why := _named_model(facts, s))),
                 (None, ""),
             )
-            graph = (
-                site is not None
-                and not any(text_mentions(facts, w) for w in GRAPH_CHOSEN)
-                and not _rewrite_beside(facts.path)
-            )
-        if site is None or (updates and not fits and not graph):
+        if site is None:
+            return
+        graph = site.api.startswith(TF1)
+        custom = not is_keras_model_method(site.api, ("fit", "fit_generator"))
+        if custom and (any(text_mentions(facts, w) for w in GRAPH_CHOSEN) or _chosen_beside(facts.path)):
             return
         tf = target(facts.path)
         if tf.older_than(1, 14) or keras_flavour(facts, tf).multi_backend:
@@ -393,6 +447,15 @@ class TrainingWithoutMixedPrecision(Rule):
         yield self.diagnostic(site.callsite.span, facts.path, f"{message}: {why}")
 
 
+def _trains(site: Site) -> bool:
+    """One training step or a whole training, run where the call is: Keras' `fit`,
+    `fit_generator` and `train_on_batch`, an eager custom step (`apply_gradients`, a model's call
+    under a `GradientTape`), and what the analysis found to run one (a TF1 `Session.run` fetching
+    an optimizer's update, a `tf.function` whose traced body trains); not a call that only builds
+    a graph (a TF1 update, a step inside a `tf.function`), whose work runs where the graph does."""
+    return is_training_step(site) and site.work_value("symbolic") is not True and not site.api.startswith(TF1_TRAIN)
+
+
 def _named_model(facts: FileFacts, site: Site) -> str:
     """Why a TF1 graph's update trains a large model: the class or function that builds it is the
     model itself, named after a large public architecture (`class Transformer:` whose `train`
@@ -409,10 +472,11 @@ def _named_model(facts: FileFacts, site: Site) -> str:
     return ""
 
 
-def _rewrite_beside(path: str) -> bool:
+def _chosen_beside(path: str) -> bool:
     """A module beside the file (its directory's other Python files, where a TF1 project's trainer
-    usually builds the session) chooses the precision: the graph rewrite may wrap this optimizer
-    there, or the session's config turn on `auto_mixed_precision`."""
+    usually builds the session, and the script that drives a trainer object's custom step sets
+    the Keras policy) chooses the precision: the graph rewrite may wrap this optimizer there, the
+    session's config turn on `auto_mixed_precision`, or the driver set a mixed policy."""
     return beside_mentions(path, PRECISION_CHOSEN)
 
 

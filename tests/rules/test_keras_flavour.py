@@ -47,3 +47,14 @@ def test_tf_keras_on_tensorflow_before_1_14_has_no_mixed_precision(tmp_path, pre
     assert _findings(tmp_path, predictor, "train.py", script) == []
     (tmp_path / "requirements.txt").write_text("tensorflow==1.15.5\n")  # the graph rewrite
     assert len(_findings(tmp_path, predictor, "train.py", script)) == 1
+
+
+def test_a_keras_contrib_import_says_multi_backend_keras(tmp_path, predictor, monkeypatch):
+    monkeypatch.setattr(tf_target, "_installed", lambda: None)
+    script = (
+        "from keras.models import Model\nfrom keras_contrib.layers import InstanceNormalization\n"
+        "from keras.applications import ResNet50\nm = ResNet50(weights=None)\n"
+        "for x, y in batches:\n    m.train_on_batch(x, y)\n"
+    )
+    assert _findings(tmp_path, predictor, "gan.py", script) == []
+    assert len(_findings(tmp_path, predictor, "gan.py", script.replace("from keras_contrib.layers", "from my_layers"))) == 1

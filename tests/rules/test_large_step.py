@@ -76,3 +76,38 @@ def test_cell_units_number_each_parsed_cell_and_skip_the_broken_ones():
     notebook = FileFacts("t.ipynb", (), ("x = 1", "def (", "y = 2"))
     assert [(cell, m.body[0].targets[0].id) for cell, m in cell_units(notebook)] == [(1, "x"), (3, "y")]
     assert units(notebook) == [m for _, m in cell_units(notebook)]
+
+
+#: simclr's shape: the script builds its model with a project class whose constructor calls a
+#: factory named after a large architecture, and trains it in a tf.function step.
+RUN = (
+    "import tensorflow as tf\nimport model as model_lib\n"
+    "model = model_lib.Model(10)\noptimizer = tf.keras.optimizers.SGD()\n"
+    "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n"
+    "        loss = tf.reduce_mean(model(x, training=True) - y)\n"
+    "    grads = tape.gradient(loss, model.trainable_variables)\n"
+    "    optimizer.apply_gradients(zip(grads, model.trainable_variables))\n"
+    "for x, y in dataset:\n    train_step(x, y)\n"
+)
+MODEL = (
+    "import tensorflow as tf\nimport resnet\nclass Model(tf.keras.Model):\n"
+    "    def __init__(self, n):\n        super().__init__()\n        self.trunk = resnet.{factory}(depth=50)\n"
+    "    def call(self, x):\n        return self.trunk(x)\n"
+)
+
+
+def _project_findings(tmp_path, predictor, factory):
+    (tmp_path / "model.py").write_text(MODEL.format(factory=factory))
+    path = tmp_path / "run.py"
+    path.write_text(RUN)
+    return [d for d in check_source(RUN, str(path), GL602, predictor) if d.code == "GL602"]
+
+
+def test_a_model_built_by_an_imported_class_calling_an_architecture_factory_is_evidence(tmp_path, predictor):
+    found = _project_findings(tmp_path, predictor, "resnet")
+    assert [d.span.line for d in found] == [12]  # the tf.function's call: one training step each
+    assert "model_lib.Model(), whose definition calls resnet()" in found[0].message
+
+
+def test_an_imported_class_calling_no_architecture_factory_is_no_evidence(tmp_path, predictor):
+    assert _project_findings(tmp_path, predictor, "residual_block") == []
