@@ -3,21 +3,36 @@
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_dataset_method, is_keras_model_method
+from greenlint.rules.base import (
+    FileFacts,
+    Invalid,
+    Rule,
+    Valid,
+    argument,
+    is_dataset_method,
+    is_keras_model_method,
+    node_span,
+)
+from greenlint.rules.decoding_generator import draw_node, each_step
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.folder_listed_per_batch import LISTED_BY
 from greenlint.rules.syntax import (
     Function,
+    Loop,
     calls_of,
     chain_top,
     definitions,
     enclosing,
     is_training_step,
+    last_bindings,
     last_name,
     loop_varying,
     map_function,
@@ -73,7 +88,14 @@ class DecodedFilesWithoutCache(Rule):
     is on that `for`'s header, the one place that shows both the generator made anew and the
     loop repeating it (a loader module alone does not show how it is drawn, and a finding
     belongs to the file checked: its `noqa`, its cache entry, its editor document); the message
-    names the loader's decode, where the decoded arrays are to be kept.
+    names the loader's decode, where the decoded arrays are to be kept. Likewise a list
+    comprehension that decodes each batch of such a step from a slice of a list of files
+    (`[imread(f) for f in files[i * 64:(i + 1) * 64]]`, or through a name bound to that slice)
+    whose bounds follow the step loop's variable, in a step loop inside another loop, where the
+    list holds the same files on each pass of that loop: no name it reads changes from pass to
+    pass, but for the list listed again there from a folder whose path does not change
+    (`self.data = glob(pattern)`, then shuffled in place); that finding is on the expression
+    drawing the batch.
 
     Not reported: a file that calls `Dataset.cache()` anywhere (in memory or to a file); a
     pipeline that is yielded, passed to a function other than `fit`, or returned by a function
@@ -82,7 +104,9 @@ class DecodedFilesWithoutCache(Rule):
     (`epochs=1`, the default, or a single loop over the batches); a pipeline made anew on every
     pass of the loop that iterates it (a cache would not outlive the pass); for the Python
     loops, a generator made once and drawn from with `next()` or iterated by name, or one whose
-    arguments change with each pass of the outer loop (other files each time).
+    arguments change with each pass of the outer loop (other files each time); a list of files
+    made on each pass by anything but a listing of the same folder (a random sample, another
+    shard), or the same slice on every step.
 
     Opt-in (`--extend-select GL408`): whether the decoded set fits in memory is not known from
     the code. The finding says what it knows (the shape and size of one decoded image where
@@ -146,6 +170,11 @@ class DecodedFilesWithoutCache(Rule):
         "`{what}()` reads and decodes the files again ({host}) on every pass of the loop at line {outer}: if the"
         " decoded set fits in memory (its size is not known from the code), decode each file once, keep the arrays"
         " and draw the batches from them"
+    )
+    SLICED_MESSAGE = (
+        "The files of `{what}` are read and decoded again, a batch's slice at a time ({host}), on every pass of the"
+        " loop at line {outer}: if the decoded set fits in memory (its size is not known from the code), decode each"
+        " file once, keep the arrays and slice the batches from them"
     )
     FIX_TITLE = "Decode each file once and keep the decoded elements (`.cache()` after a `tf.data` decoding map)"
     VALID = (
@@ -225,6 +254,17 @@ class DecodedFilesWithoutCache(Rule):
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def batches(x, y):\n    for i in range(0, len(x), 32):\n        yield x[i:i + 32], y[i:i + 32]\n"
             "for epoch in range(20):\n    for xb, yb in batches(x, y):\n        m.train_on_batch(xb, yb)\n"
+        ),
+        Valid(  # each pass of the outer loop lists another folder: other files each time
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nfrom glob import glob\nm = tf.keras.Sequential()\n"
+            "for shard in shards:\n    paths = glob(shard + '/*.jpg')\n    for i in range(len(paths) // 32):\n"
+            "        x = np.array([cv2.imread(f) for f in paths[i * 32:(i + 1) * 32]])\n        m.train_on_batch(x, x)\n"
+        ),
+        Valid(  # the list of files comes anew from a call on each pass: not known to be the same files
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for epoch in range(20):\n    paths = sample_paths(1000)\n    for i in range(len(paths) // 32):\n"
+            "        files = paths[i * 32:(i + 1) * 32]\n        x = np.array([cv2.imread(f) for f in files])\n"
+            "        m.train_on_batch(x, x)\n"
         ),
         Valid(  # a map function passed through a parameter: the arrays in memory are scaled, nothing decoded
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn):\n    return dataset.map(map_fn).batch(64)\n\n\n"
@@ -307,11 +347,32 @@ class DecodedFilesWithoutCache(Rule):
             line=15,
             message_contains="`batches()` reads and decodes the files again (`cv2.imread` (line 8)) on every pass of the loop at line 14",
         ),
+        Invalid(  # a list of files walked a batch's slice at a time by the step loop, again on each epoch
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nfrom glob import glob\nm = tf.keras.Sequential()\n"
+            "paths = glob('faces/*.jpg')\nfor epoch in range(25):\n    np.random.shuffle(paths)\n"
+            "    for i in range(len(paths) // 64):\n        files = paths[i * 64:(i + 1) * 64]\n"
+            "        x = np.array([cv2.imread(f) for f in files]).astype(np.float32)\n        m.train_on_batch(x, x)\n",
+            line=11,
+            message_contains="The files of `paths` are read and decoded again, a batch's slice at a time (`cv2.imread`"
+            " (line 11)), on every pass of the loop at line 7",
+        ),
+        Invalid(  # the same folder listed again on each epoch (then shuffled): the same files, decoded again
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nfrom glob import glob\nm = tf.keras.Sequential()\n"
+            "class GAN:\n    def train(self, epochs):\n        for epoch in range(epochs):\n"
+            "            self.data = glob(self.pattern)\n            np.random.shuffle(self.data)\n"
+            "            for idx in range(len(self.data) // 64):\n"
+            "                batch_files = self.data[idx * 64:(idx + 1) * 64]\n"
+            "                batch = [cv2.imread(f) for f in batch_files]\n"
+            "                m.train_on_batch(np.array(batch), np.zeros(64))\n",
+            line=13,
+            message_contains="The files of `self.data` are read and decoded again",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        for span, what, host, outer in _loop_passes(facts):
-            yield self.diagnostic(span, facts.path, self.LOOP_MESSAGE.format(what=what, host=host, outer=outer))
+        for span, sliced, what, host, outer in _loop_passes(facts):
+            message = self.SLICED_MESSAGE if sliced else self.LOOP_MESSAGE
+            yield self.diagnostic(span, facts.path, message.format(what=what, host=host, outer=outer))
         candidates = [
             s for s in facts.sites if s.api.rsplit(".", 1)[-1] in FROM_DIRECTORY or is_dataset_method(s.api, "map")
         ]
@@ -334,10 +395,12 @@ class DecodedFilesWithoutCache(Rule):
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
-def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, str, str, int]]:
-    """The `for` headers that draw a training step's batches from a decoding generator (or
-    function) they call anew on each pass of an outer loop, with the same arguments: where, the
-    generator's name, its decode (`input_host_work`) and the outer loop's line; one per header."""
+def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, int]]:
+    """Where a training step's batches are decoded again on each pass of an outer loop: a `for`
+    header that calls a decoding generator (or function) anew with the same arguments, or a list
+    comprehension (in the expression drawing the batch) that decodes a slice, walked by the step loop, of a list of files that is the
+    same on each pass (`_sliced`). Each with whether it slices, what decodes (a generator's name,
+    or the list sliced), its decode (`input_host_work`) and the outer loop's line; one per draw."""
     seen: set[int] = set()
     for site in facts.sites:
         host, above = site.features.get("input_host_work"), site.features.get("input_drawn_above")
@@ -347,31 +410,80 @@ def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, str, str, int]]:
             continue  # a step on the batch it is handed: `train_on_batch()`, `train_step(x)`, `sess.run(train_op, ...)`
         if host.startswith(ARRAY_FLOW):
             continue  # a flow of arrays in memory, warped at random on each pass: nothing to keep
-        call, cell = facts.node(site), site.callsite.span.cell
-        line = site.callsite.span.line - above
-        draw = (
-            next(
-                (a for a in facts.ancestors(call, cell) if isinstance(a, (ast.For, ast.AsyncFor)) and a.lineno == line),
-                None,
-            )
-            if call is not None
-            else None
-        )
-        made = _made(draw.iter) if draw is not None else None
-        if draw is None or made is None or id(draw) in seen or in_test_code(facts, site):
+        cell = site.callsite.span.cell
+        draw = draw_node(facts, site, site.callsite.span.line - above)
+        if draw is None or id(draw) in seen or in_test_code(facts, site):
             continue
-        outer = own_loops(facts, draw, cell)
-        if not outer or {n.id for n in ast.walk(made) if isinstance(n, ast.Name)} & loop_varying(outer[0]):
-            continue  # made once, or from other data on each pass
-        seen.add(id(draw))
-        span = Span(
-            draw.lineno,
-            draw.col_offset + 1,
-            draw.iter.end_lineno or draw.lineno,
-            (draw.iter.end_col_offset or 0) + 1,
-            cell,
-        )
-        yield span, last_name(made.func), host, outer[0].lineno
+        if isinstance(draw, (ast.For, ast.AsyncFor)):
+            made = _made(draw.iter)
+            outer = own_loops(facts, draw, cell)
+            if made is None or not outer or flow.names(made) & loop_varying(outer[0]):
+                continue  # made once, or from other data on each pass
+            seen.add(id(draw))
+            yield node_span(draw, cell, draw.iter), False, last_name(made.func), host, outer[0].lineno
+        elif isinstance(draw, ast.expr) and each_step(facts, draw, site):
+            comprehension = next((n for n in ast.walk(draw) if isinstance(n, ast.ListComp)), None)
+            sliced = _sliced(facts, comprehension, cell) if comprehension is not None else None
+            if sliced is not None:
+                seen.add(id(draw))
+                yield node_span(draw, cell), True, ast.unparse(sliced[0]), host, sliced[1]
+
+
+def _sliced(facts: FileFacts, comprehension: ast.ListComp, cell: int | None) -> tuple[ast.expr, int] | None:
+    """The list a comprehension decodes a slice of (`[imread(f) for f in files[i * n:(i + 1) * n]]`,
+    or through a name bound to that slice in the loop) and the line of the loop outside the step
+    loop, where the slice's bounds follow the step loop's variable (one pass of it walks the list)
+    and the list holds the same files on each pass of the outer loop (`_same_each_pass`)."""
+    loops = own_loops(facts, comprehension, cell)
+    if len(loops) < 2 or not isinstance(loops[0], (ast.For, ast.AsyncFor)):
+        return None
+    steps, outer = loops[0], loops[1]
+    iterated = comprehension.generators[0].iter
+    if isinstance(iterated, ast.Name):
+        bound = last_bindings(steps, comprehension.lineno).get(iterated.id)
+        iterated = bound.value if bound is not None else iterated
+    if not isinstance(iterated, ast.Subscript) or not isinstance(iterated.slice, ast.Slice):
+        return None
+    if not flow.names(iterated.slice) & flow.targets(steps.target):
+        return None  # the same slice on every step
+    return (iterated.value, outer.lineno) if _same_each_pass(iterated.value, outer) else None
+
+
+def _same_each_pass(files: ast.expr, outer: Loop) -> bool:
+    """The list *files* holds the same files on each pass of *outer*: no name it reads changes
+    from pass to pass, but for its own assignments in the loop from a listing of a folder whose
+    path does not change (`self.data = glob(pattern)`, then shuffled in place: the same files in
+    another order)."""
+    written = ast.unparse(files)
+    relisted = [
+        node
+        for node in ast.walk(ast.Module(body=outer.body, type_ignores=[]))
+        if isinstance(node, ast.Assign) and any(ast.unparse(t) == written for t in node.targets)
+    ]
+    varying = loop_varying(outer) if not relisted else _varying_besides(outer, written)
+    return not flow.names(files) & varying and all(
+        _listing(node.value) and not flow.names(node.value) & varying for node in relisted
+    )
+
+
+def _varying_besides(outer: Loop, written: str) -> frozenset:
+    """The names the passes of *outer* differ in, its assignments to *written* left out."""
+
+    class Without(ast.NodeTransformer):
+        def visit_Assign(self, node: ast.Assign) -> ast.Assign | None:
+            return None if any(ast.unparse(t) == written for t in node.targets) else node
+
+    body = [Without().visit(statement) for statement in copy.deepcopy(outer.body)]
+    loop = copy.copy(outer)
+    loop.body = [statement for statement in body if statement is not None]
+    return loop_varying(loop)
+
+
+def _listing(value: ast.expr) -> bool:
+    """A listing of a folder (`glob(...)`, `os.listdir(...)`), sorted or made a list or not."""
+    while isinstance(value, ast.Call) and last_name(value.func) in ("sorted", "list") and value.args:
+        value = value.args[0]
+    return isinstance(value, ast.Call) and last_name(value.func) in LISTED_BY
 
 
 def _made(iterated: ast.expr) -> ast.Call | None:
