@@ -10,6 +10,7 @@ from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
+from greenlint.analysis.hostwork import DECODES
 from greenlint.rules.base import (
     FileFacts,
     Invalid,
@@ -36,6 +37,7 @@ from greenlint.rules.syntax import (
     last_name,
     loop_varying,
     map_function,
+    own_body,
     own_loops,
     parameters,
     takes,
@@ -55,6 +57,10 @@ MAX_HOPS = 4
 #: How `input_host_work` names an `ImageDataGenerator` flow of arrays in memory (analysis/hostwork.py's
 #: `describe`): host work per item, but no file read.
 ARRAY_FLOW = "`ImageDataGenerator.flow` "
+#: Methods that tokenise a text (a tokenizer's `encode`, Keras' `texts_to_sequences`): per-item work of a generator.
+TOKENISES = frozenset({"encode", "encode_plus", "tokenize", "texts_to_sequences", "convert_tokens_to_ids"})
+#: Calls that draw at random, by the name they end in (besides any written with `random`).
+RANDOM = frozenset({"shuffle", "choice", "choices", "sample", "randint", "permutation", "uniform", "normal"})
 #: Calls whose iterations are those of the iterable they are given: iterating them iterates the pipeline.
 ITERATES = frozenset({"enumerate", "zip", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm"})
 
@@ -73,8 +79,16 @@ class DecodedFilesWithoutCache(Rule):
     another loop (an epoch loop), also through `enumerate`, `zip` or `tqdm`. A pipeline a function
     returns (alone or as an element of a tuple) is followed to the calls of that function in the
     file, and a map function a helper is given as a parameter (`dataset.map(map_fn)`) is each
-    function the file's calls of the helper pass there. The finding names the number of epochs
-    where the code shows it.
+    function the file's calls of the helper pass there. Also such a pipeline repeated after the
+    decoding by `.repeat()` with no count, `None`, -1 or a literal count above 1 (in its chain
+    or on a name it is assigned to), wherever it goes then: a cache after an endless `repeat()`
+    would never fill, so only the code that builds it can put the cache before it. And a
+    `Dataset.from_generator()` whose generator, a function of this file, computes something per
+    item in the `for` loop around its `yield` (calls a function of this file, a tokenizer's
+    `encode`/`tokenize`/`texts_to_sequences`, or a decoder of files), draws nothing at random
+    (nor do the functions of this file it calls) and ends (no `while` loop yields), run again on
+    each pass in the same ways. The finding names the number of epochs or the `repeat()` where
+    the code shows it.
 
     Also a Python loop that decodes the files again on every epoch: a `for` that draws the
     batches of a training step (`train_on_batch()`, a `tf.function` training step such as
@@ -106,7 +120,9 @@ class DecodedFilesWithoutCache(Rule):
     loops, a generator made once and drawn from with `next()` or iterated by name, or one whose
     arguments change with each pass of the outer loop (other files each time); a list of files
     made on each pass by anything but a listing of the same folder (a random sample, another
-    shard), or the same slice on every step.
+    shard), or the same slice on every step; a `repeat(n)` whose count is a name or an expression
+    (a parameter may be 1), a `repeat()` before the decoding; a generator that draws at random,
+    yields in a `while` loop, or only yields what it was given (rows of arrays in memory).
 
     Opt-in (`--extend-select GL408`): whether the decoded set fits in memory is not known from
     the code. The finding says what it knows (the shape and size of one decoded image where
@@ -147,7 +163,9 @@ class DecodedFilesWithoutCache(Rule):
     The pair under bench/rules/ writes 400 PNG files (96×96, random pixels) and iterates their
     decoded, resized batches for 5 epochs, without and with `.cache()` after the decoding map
     (a new pipeline each run, so every run starts with an empty cache). The saving grows with
-    the number of epochs and with what the decoding costs against the training step. The rule is
+    the number of epochs and with what the decoding costs against the training step. The pair
+    measures a decoding map; the Python forms (a loader's decode, a generator's per-item work)
+    save what their own work costs per item, which no pair here measures. The rule is
     opt-in: whether the decoded set fits in memory, which caching needs, is not known from the code.
 
     ## Fix safety
@@ -165,6 +183,11 @@ class DecodedFilesWithoutCache(Rule):
     MESSAGE = (
         "{what} reads and decodes the files again on {when}: if the decoded set fits in memory ({size}),"
         " `.cache()` after the decoding (before random augmentation and shuffling) decodes each file once"
+    )
+    GENERATOR_MESSAGE = (
+        "`from_generator({what})` runs the Python generator `{what}` again, with its per-item work ({work}), on"
+        " {when}, and nothing in it is drawn at random: if its items fit in memory (their size is not known from"
+        " the code), `.cache()` right after `from_generator` (before shuffling) computes each item once"
     )
     LOOP_MESSAGE = (
         "`{what}()` reads and decodes the files again ({host}) on every pass of the loop at line {outer}: if the"
@@ -265,6 +288,26 @@ class DecodedFilesWithoutCache(Rule):
             "for epoch in range(20):\n    paths = sample_paths(1000)\n    for i in range(len(paths) // 32):\n"
             "        files = paths[i * 32:(i + 1) * 32]\n        x = np.array([cv2.imread(f) for f in files])\n"
             "        m.train_on_batch(x, x)\n"
+        ),
+        Valid(  # a generator that draws at random: each pass yields other items, a cache would freeze them
+            "import random\nimport tensorflow as tf\n\n\ndef gen(texts):\n    for text in texts:\n"
+            "        yield tokenizer.encode(random.choice(texts))\n\n\n"
+            "ds = tf.data.Dataset.from_generator(gen, tf.int32, args=(texts,)).repeat().batch(32)\n"
+        ),
+        Valid(  # an endless generator: a cache after it would never fill
+            "import tensorflow as tf\n\n\ndef gen():\n    while True:\n        for text in texts:\n"
+            "            yield tokenizer.encode(text)\n\n\n"
+            "ds = tf.data.Dataset.from_generator(gen, tf.int32).repeat().batch(32)\n"
+        ),
+        Valid(  # repeated a number of times the code does not show (a parameter may be 1)
+            "import tensorflow as tf\n\n\ndef gen(texts):\n    for text in texts:\n"
+            "        yield tokenizer.encode(text)\n\n\n"
+            "def make(texts, epochs):\n"
+            "    return tf.data.Dataset.from_generator(gen, tf.int32, args=(texts,)).repeat(epochs).batch(32)\n"
+        ),
+        Valid(  # a generator of rows of arrays in memory: no per-item work to keep
+            "import tensorflow as tf\n\n\ndef gen():\n    for i in range(len(x)):\n        yield x[i], y[i]\n\n\n"
+            "ds = tf.data.Dataset.from_generator(gen, (tf.float32, tf.int32)).repeat().batch(32)\n"
         ),
         Valid(  # a map function passed through a parameter: the arrays in memory are scaled, nothing decoded
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn):\n    return dataset.map(map_fn).batch(64)\n\n\n"
@@ -367,6 +410,25 @@ class DecodedFilesWithoutCache(Rule):
             line=13,
             message_contains="The files of `self.data` are read and decoded again",
         ),
+        Invalid(  # a deterministic tokenising generator run again on every pass of an endless repeat
+            "import tensorflow as tf\n\n\ndef encode(text, vocab):\n"
+            "    return [vocab.get(t, 1) for t in text.decode().split()]\n\n\n"
+            "def gen(texts, vocab_path):\n    vocab = load_vocab(vocab_path)\n    for text in texts:\n"
+            "        yield encode(text, vocab)\n\n\n"
+            "def input_fn(texts, vocab_path):\n"
+            "    dataset = tf.data.Dataset.from_generator(gen, tf.int32, args=(texts, vocab_path))\n"
+            "    dataset = dataset.shuffle(1000).repeat()\n    return dataset.padded_batch(32, [None])\n",
+            line=15,
+            message_contains="`from_generator(gen)` runs the Python generator `gen` again, with its per-item work"
+            " (`encode()` at line 11), on every pass of `repeat()` (line 16)",
+        ),
+        Invalid(  # a decoding map repeated for ever: a cache after the repeat would never fill, before it decodes once
+            "import tensorflow as tf\n"
+            "ds = tf.data.Dataset.list_files('x/*.png', shuffle=False)\n"
+            "ds = ds.map(lambda p: tf.io.decode_png(tf.io.read_file(p))).repeat(-1).batch(8)\n",
+            line=3,
+            message_contains="on every pass of `repeat(-1)` (line 3)",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -374,7 +436,11 @@ class DecodedFilesWithoutCache(Rule):
             message = self.SLICED_MESSAGE if sliced else self.LOOP_MESSAGE
             yield self.diagnostic(span, facts.path, message.format(what=what, host=host, outer=outer))
         candidates = [
-            s for s in facts.sites if s.api.rsplit(".", 1)[-1] in FROM_DIRECTORY or is_dataset_method(s.api, "map")
+            s
+            for s in facts.sites
+            if s.api.rsplit(".", 1)[-1] in FROM_DIRECTORY
+            or is_dataset_method(s.api, "map")
+            or is_dataset_method(s.api, "from_generator")
         ]
         if not candidates or any(is_dataset_method(s.api, "cache") for s in facts.sites):
             return
@@ -382,17 +448,108 @@ class DecodedFilesWithoutCache(Rule):
             call, cell = facts.node(site), site.callsite.span.cell
             if call is None:
                 continue
+            work = None
             if is_dataset_method(site.api, "map"):
                 func = map_function(call)
                 if func is None or not _decodes(facts, func, cell):
                     continue
                 what = f"`map({ast.unparse(func) if not isinstance(func, ast.Lambda) else 'lambda'})`"
+            elif is_dataset_method(site.api, "from_generator"):
+                func = argument(call, "generator", 0)
+                work = _item_work(facts, func, cell) if func is not None else None
+                if func is None or work is None:
+                    continue
+                what = ast.unparse(func)
             else:
                 what = f"`{site.api.rsplit('.', 1)[-1]}`"
-            when = _passes(facts, chain_top(facts, call, cell), cell)
-            if when:
+            when = _repeated(facts, call, cell) or _passes(facts, chain_top(facts, call, cell), cell)
+            if when and work is not None:
+                message = self.GENERATOR_MESSAGE.format(what=what, work=work, when=when)
+                yield self.diagnostic(site.callsite.span, facts.path, message)
+            elif when:
                 message = self.MESSAGE.format(what=what, when=when, size=_size(site))
                 yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _item_work(facts: FileFacts, expr: ast.expr, cell: int | None) -> str | None:
+    """What the generator *expr* names (a function of this file) computes per item, the same on
+    every pass: the first call, in the `for` loop around its `yield`, of a function of this file,
+    of a tokenizer (`TOKENISES`) or of a decoder of files (`DECODES`), as written with its line;
+    None where there is none, where a `while` loop yields (an endless stream: a cache would never
+    fill), or where it or a function of this file it calls draws at random (each pass differs)."""
+    for function in definitions(facts, expr, cell):
+        if isinstance(function, ast.Lambda):
+            continue
+        yields = [n for n in ast.walk(function) if isinstance(n, (ast.Yield, ast.YieldFrom))]
+        loops = {id(loop) for y in yields for loop in own_loops(facts, y, cell)}
+        if not yields or any(isinstance(n, ast.While) and id(n) in loops for n in ast.walk(function)):
+            continue
+        if _draws_at_random(facts, function, cell):
+            continue
+        for loop in (n for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor)) and id(n) in loops):
+            for node in own_body(loop):
+                if isinstance(node, ast.Call) and (
+                    definitions(facts, node.func, cell)
+                    or last_name(node.func) in TOKENISES
+                    or ast.unparse(node.func) in DECODES
+                ):
+                    return f"`{ast.unparse(node.func)}()` at line {node.lineno}"
+    return None
+
+
+def _draws_at_random(facts: FileFacts, function: Function, cell: int | None) -> bool:
+    """The function, or a function of this file it calls (through `MAX_HOPS` calls), calls
+    something random (`np.random.rand`, `random.shuffle`, `tf.image.random_flip_left_right`)."""
+    todo, seen = [(function, 0)], set()
+    while todo:
+        current, depth = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for node in ast.walk(current):
+            if not isinstance(node, ast.Call):
+                continue
+            written = ast.unparse(node.func)
+            if "random" in written or last_name(node.func) in RANDOM:
+                return True
+            if depth < MAX_HOPS:
+                todo += [(f, depth + 1) for f in definitions(facts, node.func, cell) if f not in seen]
+    return False
+
+
+def _many(count: ast.expr) -> bool:
+    """A `repeat` count, as written, that repeats: `None`, -1 (for ever) or an integer above 1."""
+    try:
+        value = ast.literal_eval(count)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False  # not a literal: a parameter or a flag may be 1
+    return value is None or (type(value) is int and (value == -1 or value > 1))
+
+
+def _repeated(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
+    """How a pipeline is repeated after *call*, in its chain or through the names it is assigned
+    to in its scope: "every pass of `repeat()` (line 12)", a `repeat` with no count, `None`, -1
+    or a literal count above 1 (whatever takes it then: a cache there would hold an endless
+    dataset, the cache belongs before it); None where there is none, where its count is not
+    known (a parameter may be 1), or where a `.take(n)` bounds it."""
+    todo: list[tuple[ast.expr, ast.AST | None]] = [(chain_top(facts, call, cell), call)]
+    seen: set[int] = set()
+    while todo:
+        top, stop = todo.pop()
+        if id(top) in seen or len(seen) > MAX_USES or takes(top):
+            continue
+        seen.add(id(top))
+        node: ast.expr = top
+        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node is not stop:
+            count = argument(node, "count", 0)
+            if node.func.attr == "repeat" and (count is None or _many(count)):
+                given = "" if count is None else ast.unparse(count)
+                return f"every pass of `repeat({given})` (line {node.lineno})"
+            node = node.func.value
+        parent = facts.parent(top, cell)
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            todo += [(load, None) for load in _loads(facts, parent, parent.targets[0].id, cell)]
+    return None
 
 
 def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, int]]:
