@@ -61,6 +61,9 @@ ARRAY_FLOW = "`ImageDataGenerator.flow` "
 TOKENISES = frozenset({"encode", "encode_plus", "tokenize", "texts_to_sequences", "convert_tokens_to_ids"})
 #: Calls that draw at random, by the name they end in (besides any written with `random`).
 RANDOM = frozenset({"shuffle", "choice", "choices", "sample", "randint", "permutation", "uniform", "normal"})
+#: Words in a call, as written, that name an augmentation, random as a rule (`self.aug(image=x)`,
+#: albumentations' `transform(...)`, `color_jitter`): a generator calling one yields other items on each pass.
+AUGMENTING = ("aug", "transform", "distort", "jitter")
 #: Calls whose iterations are those of the iterable they are given: iterating them iterates the pipeline.
 ITERATES = frozenset({"enumerate", "zip", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm"})
 
@@ -86,9 +89,9 @@ class DecodedFilesWithoutCache(Rule):
     `Dataset.from_generator()` whose generator, a function of this file, computes something per
     item in the `for` loop around its `yield` (calls a function of this file, a tokenizer's
     `encode`/`tokenize`/`texts_to_sequences`, or a decoder of files), draws nothing at random
-    (nor do the functions of this file it calls) and ends (no `while` loop yields), run again on
-    each pass in the same ways. The finding names the number of epochs or the `repeat()` where
-    the code shows it.
+    and augments nothing (nor do the functions of this file it calls) and ends (no `while` loop
+    yields), run again on each pass in the same ways. The finding names the number of epochs or
+    the `repeat()` where the code shows it.
 
     Also a Python loop that decodes the files again on every epoch: a `for` that draws the
     batches of a training step (`train_on_batch()`, a `tf.function` training step such as
@@ -122,7 +125,8 @@ class DecodedFilesWithoutCache(Rule):
     made on each pass by anything but a listing of the same folder (a random sample, another
     shard), or the same slice on every step; a `repeat(n)` whose count is a name or an expression
     (a parameter may be 1), a `repeat()` before the decoding; a generator that draws at random,
-    yields in a `while` loop, or only yields what it was given (rows of arrays in memory).
+    yields in a `while` loop, or only yields what it was given (rows of arrays in memory); one that
+    calls an augmentation (a call whose name holds `aug`, `transform`, `distort` or `jitter`).
 
     Opt-in (`--extend-select GL408`): whether the decoded set fits in memory is not known from
     the code. The finding says what it knows (the shape and size of one decoded image where
@@ -293,6 +297,11 @@ class DecodedFilesWithoutCache(Rule):
             "import random\nimport tensorflow as tf\n\n\ndef gen(texts):\n    for text in texts:\n"
             "        yield tokenizer.encode(random.choice(texts))\n\n\n"
             "ds = tf.data.Dataset.from_generator(gen, tf.int32, args=(texts,)).repeat().batch(32)\n"
+        ),
+        Valid(  # a generator augmenting each image (albumentations): a cache would freeze the first pass's draws
+            "import cv2\nimport tensorflow as tf\n\n\ndef gen(paths):\n    for path in paths:\n"
+            "        yield transform(image=cv2.imread(path))['image']\n\n\n"
+            "ds = tf.data.Dataset.from_generator(gen, tf.uint8, args=(paths,)).repeat().batch(32)\n"
         ),
         Valid(  # an endless generator: a cache after it would never fill
             "import tensorflow as tf\n\n\ndef gen():\n    while True:\n        for text in texts:\n"
@@ -499,7 +508,8 @@ def _item_work(facts: FileFacts, expr: ast.expr, cell: int | None) -> str | None
 
 def _draws_at_random(facts: FileFacts, function: Function, cell: int | None) -> bool:
     """The function, or a function of this file it calls (through `MAX_HOPS` calls), calls
-    something random (`np.random.rand`, `random.shuffle`, `tf.image.random_flip_left_right`)."""
+    something random (`np.random.rand`, `random.shuffle`, `tf.image.random_flip_left_right`) or an
+    augmentation (`AUGMENTING`)."""
     todo, seen = [(function, 0)], set()
     while todo:
         current, depth = todo.pop()
@@ -509,8 +519,8 @@ def _draws_at_random(facts: FileFacts, function: Function, cell: int | None) -> 
         for node in ast.walk(current):
             if not isinstance(node, ast.Call):
                 continue
-            written = ast.unparse(node.func)
-            if "random" in written or last_name(node.func) in RANDOM:
+            written = ast.unparse(node.func).lower()
+            if "random" in written or last_name(node.func) in RANDOM or any(w in written for w in AUGMENTING):
                 return True
             if depth < MAX_HOPS:
                 todo += [(f, depth + 1) for f in definitions(facts, node.func, cell) if f not in seen]
