@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import os
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -25,6 +26,7 @@ from greenlint.rules.decoding_generator import draw_node, each_step
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.folder_listed_per_batch import LISTED_BY
+from greenlint.rules.importers import importer_facts, loader_of
 from greenlint.rules.syntax import (
     Function,
     Loop,
@@ -57,6 +59,8 @@ MAX_HOPS = 4
 #: How `input_host_work` names an `ImageDataGenerator` flow of arrays in memory (analysis/hostwork.py's
 #: `describe`): host work per item, but no file read.
 ARRAY_FLOW = "`ImageDataGenerator.flow` "
+#: The names only file decoders end in (`imread`, `load_img`), however imported; not `open`, `load`, `read`.
+DECODED_BY = frozenset(name.rsplit(".", 1)[-1] for name in DECODES) - {"open", "load", "read"}
 #: Methods that tokenise a text (a tokenizer's `encode`, Keras' `texts_to_sequences`): per-item work of a generator.
 TOKENISES = frozenset({"encode", "encode_plus", "tokenize", "texts_to_sequences", "convert_tokens_to_ids"})
 #: Calls that draw at random, by the name they end in (besides any written with `random`).
@@ -102,10 +106,14 @@ class DecodedFilesWithoutCache(Rule):
     another loop of the same function (`for epoch in range(200): for a, b in
     loader.load_batch(1):`) with arguments that do not change from one pass of that loop to the
     next: each pass makes the generator anew, and it decodes the same files again. The finding
-    is on that `for`'s header, the one place that shows both the generator made anew and the
-    loop repeating it (a loader module alone does not show how it is drawn, and a finding
-    belongs to the file checked: its `noqa`, its cache entry, its editor document); the message
-    names the loader's decode, where the decoded arrays are to be kept. Likewise a list
+    is on that `for`'s header, where the file shows both the generator made anew and the loop
+    repeating it, with the generator's decode named. Where the generator is a function of a
+    loader module beside the script, imported by it and importing no module of the project
+    (analysed with its scripts: greenlint.rules.importers, its cache key holding their
+    contents), the finding is in the loader instead, where the decoded arrays are to be kept:
+    at the first call in the generator's loops that decodes a file (directly or through a
+    function of the loader, `self.imread(path)`), naming the script's loop and draw; an editor
+    shows it as of the loader's last analysis. Likewise a list
     comprehension that decodes each batch of such a step from a slice of a list of files
     (`[imread(f) for f in files[i * 64:(i + 1) * 64]]`, or through a name bound to that slice)
     whose bounds follow the step loop's variable, in a step loop inside another loop, where the
@@ -184,6 +192,7 @@ class DecodedFilesWithoutCache(Rule):
     code = "GL408"
     name = "decoded-files-without-cache"
     DEFAULT_ENABLED = False  # opt-in: whether the decoded set fits in memory is not known from the code
+    SITELESS = True  # a loader module decoding per item often holds no TensorFlow call
     MESSAGE = (
         "{what} reads and decodes the files again on {when}: if the decoded set fits in memory ({size}),"
         " `.cache()` after the decoding (before random augmentation and shuffling) decodes each file once"
@@ -197,6 +206,11 @@ class DecodedFilesWithoutCache(Rule):
         "`{what}()` reads and decodes the files again ({host}) on every pass of the loop at line {outer}: if the"
         " decoded set fits in memory (its size is not known from the code), decode each file once, keep the arrays"
         " and draw the batches from them"
+    )
+    LOADER_MESSAGE = (
+        "`{what}()` reads and decodes the files again ({host}) on every pass of the loop at {script} line {outer},"
+        " which draws its batches at line {draw}: if the decoded set fits in memory (its size is not known from the"
+        " code), decode each file once, keep the arrays and draw the batches from them"
     )
     SLICED_MESSAGE = (
         "The files of `{what}` are read and decoded again, a batch's slice at a time ({host}), on every pass of the"
@@ -442,8 +456,12 @@ class DecodedFilesWithoutCache(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for span, sliced, what, host, outer in _loop_passes(facts):
+            if not sliced and not facts.functions_named(what) and loader_of(facts.path, what) is not None:
+                continue  # the loader beside the script reports it, at its decode (`_drawn_by_scripts`)
             message = self.SLICED_MESSAGE if sliced else self.LOOP_MESSAGE
             yield self.diagnostic(span, facts.path, message.format(what=what, host=host, outer=outer))
+        for span, fields in _drawn_by_scripts(facts):
+            yield self.diagnostic(span, facts.path, self.LOADER_MESSAGE.format(**fields))
         candidates = [
             s
             for s in facts.sites
@@ -594,6 +612,53 @@ def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, int]]
             if sliced is not None:
                 seen.add(id(draw))
                 yield node_span(draw, cell), True, ast.unparse(sliced[0]), host, sliced[1]
+
+
+def _drawn_by_scripts(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | int]]]:
+    """In a loader module, the decodes of its generators (or functions) that a training script
+    beside it draws anew on every pass of an outer loop (`_loop_passes` read in the script): each
+    at the decode in the generator's loops (`_decode_in`), else at its `def`, with the script's
+    loop and draw."""
+    here = os.path.abspath(facts.path)
+    for script in importer_facts(facts.path):
+        for span, sliced, what, host, outer in _loop_passes(script):
+            if sliced or script.functions_named(what) or loader_of(script.path, what) != here:
+                continue
+            for cell, function in facts.functions_named(what):
+                anchor = _decode_in(facts, function, cell)
+                where = node_span(anchor, cell) if anchor is not None else _header(function, cell)
+                script_name = os.path.basename(script.path)
+                yield where, {"what": what, "host": host, "script": script_name, "outer": outer, "draw": span.line}
+
+
+def _header(function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> Span:
+    """The span of a function's `def name` (`async def name`)."""
+    written = ("async def " if isinstance(function, ast.AsyncFunctionDef) else "def ") + function.name
+    start = function.col_offset + 1
+    return Span(function.lineno, start, function.lineno, start + len(written), cell)
+
+
+def _decode_in(facts: FileFacts, function: Function, cell: int | None) -> ast.Call | None:
+    """The first call, in a loop of *function*, that decodes a file (`DECODES`, as written or by a
+    name only they end in, `imread`) or calls a function of this file that does (through
+    `MAX_HOPS` calls): `self.imread(path)`; None where none is seen."""
+    loops = [n for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor, ast.While))]
+    calls = sorted(
+        {id(n): n for loop in loops for n in ast.walk(loop) if isinstance(n, ast.Call)}.values(),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    return next((call for call in calls if _decodes_file(facts, call, cell, 0)), None)
+
+
+def _decodes_file(facts: FileFacts, call: ast.Call, cell: int | None, depth: int) -> bool:
+    if ast.unparse(call.func) in DECODES or last_name(call.func) in DECODED_BY:
+        return True
+    return depth < MAX_HOPS and any(
+        _decodes_file(facts, inner, cell, depth + 1)
+        for function in definitions(facts, call.func, cell)
+        for inner in ast.walk(function)
+        if isinstance(inner, ast.Call) and inner is not call
+    )
 
 
 def _sliced(facts: FileFacts, comprehension: ast.ListComp, cell: int | None) -> tuple[ast.expr, int] | None:
