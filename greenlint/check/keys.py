@@ -31,8 +31,9 @@ def project_modules():
 
 
 def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: beside.Store | None) -> str:
-    """A digest of the project modules *path* imports (a file's analysis follows them), or the
-    TF modules beside it that import it (they make a module naming no TF analysed), or "",
+    """A digest of the project modules *path* imports (a file's analysis follows them), or of the
+    TF modules beside it that import it (they make a module naming no TF analysed, and rules read
+    them: greenlint.rules.importers), or "",
     the stamp of the profile file covering it (a new `greenlint measure` changes its figures) and
     the TensorFlow version its project targets (rules read it: greenlint.rules.tf_target) and what
     rules read in the modules beside it (greenlint.rules.beside, kept in the lint *cache* for later
@@ -41,8 +42,8 @@ def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: bes
     if project.imports(absolute):
         modules = project.digest(absolute)
     else:
-        importers = project.tf_importers(absolute)
-        modules = "imported by " + "\0".join(importers) if importers else ""
+        importers = project.tf_importers(absolute)  # rules read them (greenlint.rules.importers): their contents
+        modules = "imported by " + "\0".join(f"{i}\0{project.digest(i)}" for i in importers) if importers else ""
     folder = os.path.dirname(absolute)
     if folder not in profile_stamps:
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules

@@ -3,24 +3,43 @@
 from __future__ import annotations
 
 import ast
+import copy
+import os
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_dataset_method, is_keras_model_method
+from greenlint.analysis.hostwork import DECODES
+from greenlint.rules.base import (
+    FileFacts,
+    Invalid,
+    Rule,
+    Valid,
+    argument,
+    is_dataset_method,
+    is_keras_model_method,
+    node_span,
+)
+from greenlint.rules.decoding_generator import draw_node, each_step
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.folder_listed_per_batch import LISTED_BY
+from greenlint.rules.importers import importer_facts, loader_of
 from greenlint.rules.syntax import (
     Function,
+    Loop,
     calls_of,
     chain_top,
     definitions,
     enclosing,
     is_training_step,
+    last_bindings,
     last_name,
     loop_varying,
     map_function,
+    own_body,
     own_loops,
     parameters,
     takes,
@@ -40,6 +59,15 @@ MAX_HOPS = 4
 #: How `input_host_work` names an `ImageDataGenerator` flow of arrays in memory (analysis/hostwork.py's
 #: `describe`): host work per item, but no file read.
 ARRAY_FLOW = "`ImageDataGenerator.flow` "
+#: The names only file decoders end in (`imread`, `load_img`), however imported; not `open`, `load`, `read`.
+DECODED_BY = frozenset(name.rsplit(".", 1)[-1] for name in DECODES) - {"open", "load", "read"}
+#: Methods that tokenise a text (a tokenizer's `encode`, Keras' `texts_to_sequences`): per-item work of a generator.
+TOKENISES = frozenset({"encode", "encode_plus", "tokenize", "texts_to_sequences", "convert_tokens_to_ids"})
+#: Calls that draw at random, by the name they end in (besides any written with `random`).
+RANDOM = frozenset({"shuffle", "choice", "choices", "sample", "randint", "permutation", "uniform", "normal"})
+#: Words in a call, as written, that name an augmentation, random as a rule (`self.aug(image=x)`,
+#: albumentations' `transform(...)`, `color_jitter`): a generator calling one yields other items on each pass.
+AUGMENTING = ("aug", "transform", "distort", "jitter")
 #: Calls whose iterations are those of the iterable they are given: iterating them iterates the pipeline.
 ITERATES = frozenset({"enumerate", "zip", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm"})
 
@@ -58,8 +86,16 @@ class DecodedFilesWithoutCache(Rule):
     another loop (an epoch loop), also through `enumerate`, `zip` or `tqdm`. A pipeline a function
     returns (alone or as an element of a tuple) is followed to the calls of that function in the
     file, and a map function a helper is given as a parameter (`dataset.map(map_fn)`) is each
-    function the file's calls of the helper pass there. The finding names the number of epochs
-    where the code shows it.
+    function the file's calls of the helper pass there. Also such a pipeline repeated after the
+    decoding by `.repeat()` with no count, `None`, -1 or a literal count above 1 (in its chain
+    or on a name it is assigned to), wherever it goes then: a cache after an endless `repeat()`
+    would never fill, so only the code that builds it can put the cache before it. And a
+    `Dataset.from_generator()` whose generator, a function of this file, computes something per
+    item in the `for` loop around its `yield` (calls a function of this file, a tokenizer's
+    `encode`/`tokenize`/`texts_to_sequences`, or a decoder of files), draws nothing at random
+    and augments nothing (nor do the functions of this file it calls) and ends (no `while` loop
+    yields), run again on each pass in the same ways. The finding names the number of epochs or
+    the `repeat()` where the code shows it.
 
     Also a Python loop that decodes the files again on every epoch: a `for` that draws the
     batches of a training step (`train_on_batch()`, a `tf.function` training step such as
@@ -70,10 +106,21 @@ class DecodedFilesWithoutCache(Rule):
     another loop of the same function (`for epoch in range(200): for a, b in
     loader.load_batch(1):`) with arguments that do not change from one pass of that loop to the
     next: each pass makes the generator anew, and it decodes the same files again. The finding
-    is on that `for`'s header, the one place that shows both the generator made anew and the
-    loop repeating it (a loader module alone does not show how it is drawn, and a finding
-    belongs to the file checked: its `noqa`, its cache entry, its editor document); the message
-    names the loader's decode, where the decoded arrays are to be kept.
+    is on that `for`'s header, where the file shows both the generator made anew and the loop
+    repeating it, with the generator's decode named. Where the generator is a function of a
+    loader module beside the script, imported by it and importing no module of the project
+    (analysed with its scripts: greenlint.rules.importers, its cache key holding their
+    contents), the finding is in the loader instead, where the decoded arrays are to be kept:
+    at the first call in the generator's loops that decodes a file (directly or through a
+    function of the loader, `self.imread(path)`), naming the script's loop and draw; an editor
+    shows it as of the loader's last analysis. Likewise a list
+    comprehension that decodes each batch of such a step from a slice of a list of files
+    (`[imread(f) for f in files[i * 64:(i + 1) * 64]]`, or through a name bound to that slice)
+    whose bounds follow the step loop's variable, in a step loop inside another loop, where the
+    list holds the same files on each pass of that loop: no name it reads changes from pass to
+    pass, but for the list listed again there from a folder whose path does not change
+    (`self.data = glob(pattern)`, then shuffled in place); that finding is on the expression
+    drawing the batch.
 
     Not reported: a file that calls `Dataset.cache()` anywhere (in memory or to a file); a
     pipeline that is yielded, passed to a function other than `fit`, or returned by a function
@@ -82,7 +129,12 @@ class DecodedFilesWithoutCache(Rule):
     (`epochs=1`, the default, or a single loop over the batches); a pipeline made anew on every
     pass of the loop that iterates it (a cache would not outlive the pass); for the Python
     loops, a generator made once and drawn from with `next()` or iterated by name, or one whose
-    arguments change with each pass of the outer loop (other files each time).
+    arguments change with each pass of the outer loop (other files each time); a list of files
+    made on each pass by anything but a listing of the same folder (a random sample, another
+    shard), or the same slice on every step; a `repeat(n)` whose count is a name or an expression
+    (a parameter may be 1), a `repeat()` before the decoding; a generator that draws at random,
+    yields in a `while` loop, or only yields what it was given (rows of arrays in memory); one that
+    calls an augmentation (a call whose name holds `aug`, `transform`, `distort` or `jitter`).
 
     Opt-in (`--extend-select GL408`): whether the decoded set fits in memory is not known from
     the code. The finding says what it knows (the shape and size of one decoded image where
@@ -123,7 +175,9 @@ class DecodedFilesWithoutCache(Rule):
     The pair under bench/rules/ writes 400 PNG files (96×96, random pixels) and iterates their
     decoded, resized batches for 5 epochs, without and with `.cache()` after the decoding map
     (a new pipeline each run, so every run starts with an empty cache). The saving grows with
-    the number of epochs and with what the decoding costs against the training step. The rule is
+    the number of epochs and with what the decoding costs against the training step. The pair
+    measures a decoding map; the Python forms (a loader's decode, a generator's per-item work)
+    save what their own work costs per item, which no pair here measures. The rule is
     opt-in: whether the decoded set fits in memory, which caching needs, is not known from the code.
 
     ## Fix safety
@@ -138,14 +192,30 @@ class DecodedFilesWithoutCache(Rule):
     code = "GL408"
     name = "decoded-files-without-cache"
     DEFAULT_ENABLED = False  # opt-in: whether the decoded set fits in memory is not known from the code
+    SITELESS = True  # a loader module decoding per item often holds no TensorFlow call
     MESSAGE = (
         "{what} reads and decodes the files again on {when}: if the decoded set fits in memory ({size}),"
         " `.cache()` after the decoding (before random augmentation and shuffling) decodes each file once"
+    )
+    GENERATOR_MESSAGE = (
+        "`from_generator({what})` runs the Python generator `{what}` again, with its per-item work ({work}), on"
+        " {when}, and nothing in it is drawn at random: if its items fit in memory (their size is not known from"
+        " the code), `.cache()` right after `from_generator` (before shuffling) computes each item once"
     )
     LOOP_MESSAGE = (
         "`{what}()` reads and decodes the files again ({host}) on every pass of the loop at line {outer}: if the"
         " decoded set fits in memory (its size is not known from the code), decode each file once, keep the arrays"
         " and draw the batches from them"
+    )
+    LOADER_MESSAGE = (
+        "`{what}()` reads and decodes the files again ({host}) on every pass of the loop at {script} line {outer},"
+        " which draws its batches at line {draw}: if the decoded set fits in memory (its size is not known from the"
+        " code), decode each file once, keep the arrays and draw the batches from them"
+    )
+    SLICED_MESSAGE = (
+        "The files of `{what}` are read and decoded again, a batch's slice at a time ({host}), on every pass of the"
+        " loop at line {outer}: if the decoded set fits in memory (its size is not known from the code), decode each"
+        " file once, keep the arrays and slice the batches from them"
     )
     FIX_TITLE = "Decode each file once and keep the decoded elements (`.cache()` after a `tf.data` decoding map)"
     VALID = (
@@ -225,6 +295,42 @@ class DecodedFilesWithoutCache(Rule):
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def batches(x, y):\n    for i in range(0, len(x), 32):\n        yield x[i:i + 32], y[i:i + 32]\n"
             "for epoch in range(20):\n    for xb, yb in batches(x, y):\n        m.train_on_batch(xb, yb)\n"
+        ),
+        Valid(  # each pass of the outer loop lists another folder: other files each time
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nfrom glob import glob\nm = tf.keras.Sequential()\n"
+            "for shard in shards:\n    paths = glob(shard + '/*.jpg')\n    for i in range(len(paths) // 32):\n"
+            "        x = np.array([cv2.imread(f) for f in paths[i * 32:(i + 1) * 32]])\n        m.train_on_batch(x, x)\n"
+        ),
+        Valid(  # the list of files comes anew from a call on each pass: not known to be the same files
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for epoch in range(20):\n    paths = sample_paths(1000)\n    for i in range(len(paths) // 32):\n"
+            "        files = paths[i * 32:(i + 1) * 32]\n        x = np.array([cv2.imread(f) for f in files])\n"
+            "        m.train_on_batch(x, x)\n"
+        ),
+        Valid(  # a generator that draws at random: each pass yields other items, a cache would freeze them
+            "import random\nimport tensorflow as tf\n\n\ndef gen(texts):\n    for text in texts:\n"
+            "        yield tokenizer.encode(random.choice(texts))\n\n\n"
+            "ds = tf.data.Dataset.from_generator(gen, tf.int32, args=(texts,)).repeat().batch(32)\n"
+        ),
+        Valid(  # a generator augmenting each image (albumentations): a cache would freeze the first pass's draws
+            "import cv2\nimport tensorflow as tf\n\n\ndef gen(paths):\n    for path in paths:\n"
+            "        yield transform(image=cv2.imread(path))['image']\n\n\n"
+            "ds = tf.data.Dataset.from_generator(gen, tf.uint8, args=(paths,)).repeat().batch(32)\n"
+        ),
+        Valid(  # an endless generator: a cache after it would never fill
+            "import tensorflow as tf\n\n\ndef gen():\n    while True:\n        for text in texts:\n"
+            "            yield tokenizer.encode(text)\n\n\n"
+            "ds = tf.data.Dataset.from_generator(gen, tf.int32).repeat().batch(32)\n"
+        ),
+        Valid(  # repeated a number of times the code does not show (a parameter may be 1)
+            "import tensorflow as tf\n\n\ndef gen(texts):\n    for text in texts:\n"
+            "        yield tokenizer.encode(text)\n\n\n"
+            "def make(texts, epochs):\n"
+            "    return tf.data.Dataset.from_generator(gen, tf.int32, args=(texts,)).repeat(epochs).batch(32)\n"
+        ),
+        Valid(  # a generator of rows of arrays in memory: no per-item work to keep
+            "import tensorflow as tf\n\n\ndef gen():\n    for i in range(len(x)):\n        yield x[i], y[i]\n\n\n"
+            "ds = tf.data.Dataset.from_generator(gen, (tf.float32, tf.int32)).repeat().batch(32)\n"
         ),
         Valid(  # a map function passed through a parameter: the arrays in memory are scaled, nothing decoded
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn):\n    return dataset.map(map_fn).batch(64)\n\n\n"
@@ -307,13 +413,61 @@ class DecodedFilesWithoutCache(Rule):
             line=15,
             message_contains="`batches()` reads and decodes the files again (`cv2.imread` (line 8)) on every pass of the loop at line 14",
         ),
+        Invalid(  # a list of files walked a batch's slice at a time by the step loop, again on each epoch
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nfrom glob import glob\nm = tf.keras.Sequential()\n"
+            "paths = glob('faces/*.jpg')\nfor epoch in range(25):\n    np.random.shuffle(paths)\n"
+            "    for i in range(len(paths) // 64):\n        files = paths[i * 64:(i + 1) * 64]\n"
+            "        x = np.array([cv2.imread(f) for f in files]).astype(np.float32)\n        m.train_on_batch(x, x)\n",
+            line=11,
+            message_contains="The files of `paths` are read and decoded again, a batch's slice at a time (`cv2.imread`"
+            " (line 11)), on every pass of the loop at line 7",
+        ),
+        Invalid(  # the same folder listed again on each epoch (then shuffled): the same files, decoded again
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nfrom glob import glob\nm = tf.keras.Sequential()\n"
+            "class GAN:\n    def train(self, epochs):\n        for epoch in range(epochs):\n"
+            "            self.data = glob(self.pattern)\n            np.random.shuffle(self.data)\n"
+            "            for idx in range(len(self.data) // 64):\n"
+            "                batch_files = self.data[idx * 64:(idx + 1) * 64]\n"
+            "                batch = [cv2.imread(f) for f in batch_files]\n"
+            "                m.train_on_batch(np.array(batch), np.zeros(64))\n",
+            line=13,
+            message_contains="The files of `self.data` are read and decoded again",
+        ),
+        Invalid(  # a deterministic tokenising generator run again on every pass of an endless repeat
+            "import tensorflow as tf\n\n\ndef encode(text, vocab):\n"
+            "    return [vocab.get(t, 1) for t in text.decode().split()]\n\n\n"
+            "def gen(texts, vocab_path):\n    vocab = load_vocab(vocab_path)\n    for text in texts:\n"
+            "        yield encode(text, vocab)\n\n\n"
+            "def input_fn(texts, vocab_path):\n"
+            "    dataset = tf.data.Dataset.from_generator(gen, tf.int32, args=(texts, vocab_path))\n"
+            "    dataset = dataset.shuffle(1000).repeat()\n    return dataset.padded_batch(32, [None])\n",
+            line=15,
+            message_contains="`from_generator(gen)` runs the Python generator `gen` again, with its per-item work"
+            " (`encode()` at line 11), on every pass of `repeat()` (line 16)",
+        ),
+        Invalid(  # a decoding map repeated for ever: a cache after the repeat would never fill, before it decodes once
+            "import tensorflow as tf\n"
+            "ds = tf.data.Dataset.list_files('x/*.png', shuffle=False)\n"
+            "ds = ds.map(lambda p: tf.io.decode_png(tf.io.read_file(p))).repeat(-1).batch(8)\n",
+            line=3,
+            message_contains="on every pass of `repeat(-1)` (line 3)",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        for span, what, host, outer in _loop_passes(facts):
-            yield self.diagnostic(span, facts.path, self.LOOP_MESSAGE.format(what=what, host=host, outer=outer))
+        for span, sliced, what, host, outer in _loop_passes(facts):
+            if not sliced and not facts.functions_named(what) and loader_of(facts.path, what) is not None:
+                continue  # the loader beside the script reports it, at its decode (`_drawn_by_scripts`)
+            message = self.SLICED_MESSAGE if sliced else self.LOOP_MESSAGE
+            yield self.diagnostic(span, facts.path, message.format(what=what, host=host, outer=outer))
+        for span, fields in _drawn_by_scripts(facts):
+            yield self.diagnostic(span, facts.path, self.LOADER_MESSAGE.format(**fields))
         candidates = [
-            s for s in facts.sites if s.api.rsplit(".", 1)[-1] in FROM_DIRECTORY or is_dataset_method(s.api, "map")
+            s
+            for s in facts.sites
+            if s.api.rsplit(".", 1)[-1] in FROM_DIRECTORY
+            or is_dataset_method(s.api, "map")
+            or is_dataset_method(s.api, "from_generator")
         ]
         if not candidates or any(is_dataset_method(s.api, "cache") for s in facts.sites):
             return
@@ -321,23 +475,117 @@ class DecodedFilesWithoutCache(Rule):
             call, cell = facts.node(site), site.callsite.span.cell
             if call is None:
                 continue
+            work = None
             if is_dataset_method(site.api, "map"):
                 func = map_function(call)
                 if func is None or not _decodes(facts, func, cell):
                     continue
                 what = f"`map({ast.unparse(func) if not isinstance(func, ast.Lambda) else 'lambda'})`"
+            elif is_dataset_method(site.api, "from_generator"):
+                func = argument(call, "generator", 0)
+                work = _item_work(facts, func, cell) if func is not None else None
+                if func is None or work is None:
+                    continue
+                what = ast.unparse(func)
             else:
                 what = f"`{site.api.rsplit('.', 1)[-1]}`"
-            when = _passes(facts, chain_top(facts, call, cell), cell)
-            if when:
+            when = _repeated(facts, call, cell) or _passes(facts, chain_top(facts, call, cell), cell)
+            if when and work is not None:
+                message = self.GENERATOR_MESSAGE.format(what=what, work=work, when=when)
+                yield self.diagnostic(site.callsite.span, facts.path, message)
+            elif when:
                 message = self.MESSAGE.format(what=what, when=when, size=_size(site))
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
-def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, str, str, int]]:
-    """The `for` headers that draw a training step's batches from a decoding generator (or
-    function) they call anew on each pass of an outer loop, with the same arguments: where, the
-    generator's name, its decode (`input_host_work`) and the outer loop's line; one per header."""
+def _item_work(facts: FileFacts, expr: ast.expr, cell: int | None) -> str | None:
+    """What the generator *expr* names (a function of this file) computes per item, the same on
+    every pass: the first call, in the `for` loop around its `yield`, of a function of this file,
+    of a tokenizer (`TOKENISES`) or of a decoder of files (`DECODES`), as written with its line;
+    None where there is none, where a `while` loop yields (an endless stream: a cache would never
+    fill), or where it or a function of this file it calls draws at random (each pass differs)."""
+    for function in definitions(facts, expr, cell):
+        if isinstance(function, ast.Lambda):
+            continue
+        yields = [n for n in ast.walk(function) if isinstance(n, (ast.Yield, ast.YieldFrom))]
+        loops = {id(loop) for y in yields for loop in own_loops(facts, y, cell)}
+        if not yields or any(isinstance(n, ast.While) and id(n) in loops for n in ast.walk(function)):
+            continue
+        if _draws_at_random(facts, function, cell):
+            continue
+        for loop in (n for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor)) and id(n) in loops):
+            for node in own_body(loop):
+                if isinstance(node, ast.Call) and (
+                    definitions(facts, node.func, cell)
+                    or last_name(node.func) in TOKENISES
+                    or ast.unparse(node.func) in DECODES
+                ):
+                    return f"`{ast.unparse(node.func)}()` at line {node.lineno}"
+    return None
+
+
+def _draws_at_random(facts: FileFacts, function: Function, cell: int | None) -> bool:
+    """The function, or a function of this file it calls (through `MAX_HOPS` calls), calls
+    something random (`np.random.rand`, `random.shuffle`, `tf.image.random_flip_left_right`) or an
+    augmentation (`AUGMENTING`)."""
+    todo, seen = [(function, 0)], set()
+    while todo:
+        current, depth = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for node in ast.walk(current):
+            if not isinstance(node, ast.Call):
+                continue
+            written = ast.unparse(node.func).lower()
+            if "random" in written or last_name(node.func) in RANDOM or any(w in written for w in AUGMENTING):
+                return True
+            if depth < MAX_HOPS:
+                todo += [(f, depth + 1) for f in definitions(facts, node.func, cell) if f not in seen]
+    return False
+
+
+def _many(count: ast.expr) -> bool:
+    """A `repeat` count, as written, that repeats: `None`, -1 (for ever) or an integer above 1."""
+    try:
+        value = ast.literal_eval(count)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False  # not a literal: a parameter or a flag may be 1
+    return value is None or (type(value) is int and (value == -1 or value > 1))
+
+
+def _repeated(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
+    """How a pipeline is repeated after *call*, in its chain or through the names it is assigned
+    to in its scope: "every pass of `repeat()` (line 12)", a `repeat` with no count, `None`, -1
+    or a literal count above 1 (whatever takes it then: a cache there would hold an endless
+    dataset, the cache belongs before it); None where there is none, where its count is not
+    known (a parameter may be 1), or where a `.take(n)` bounds it."""
+    todo: list[tuple[ast.expr, ast.AST | None]] = [(chain_top(facts, call, cell), call)]
+    seen: set[int] = set()
+    while todo:
+        top, stop = todo.pop()
+        if id(top) in seen or len(seen) > MAX_USES or takes(top):
+            continue
+        seen.add(id(top))
+        node: ast.expr = top
+        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node is not stop:
+            count = argument(node, "count", 0)
+            if node.func.attr == "repeat" and (count is None or _many(count)):
+                given = "" if count is None else ast.unparse(count)
+                return f"every pass of `repeat({given})` (line {node.lineno})"
+            node = node.func.value
+        parent = facts.parent(top, cell)
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            todo += [(load, None) for load in _loads(facts, parent, parent.targets[0].id, cell)]
+    return None
+
+
+def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, int]]:
+    """Where a training step's batches are decoded again on each pass of an outer loop: a `for`
+    header that calls a decoding generator (or function) anew with the same arguments, or a list
+    comprehension (in the expression drawing the batch) that decodes a slice, walked by the step
+    loop, of a list of files that is the same on each pass (`_sliced`). Each with whether it slices, what decodes (a generator's name,
+    or the list sliced), its decode (`input_host_work`) and the outer loop's line; one per draw."""
     seen: set[int] = set()
     for site in facts.sites:
         host, above = site.features.get("input_host_work"), site.features.get("input_drawn_above")
@@ -347,31 +595,127 @@ def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, str, str, int]]:
             continue  # a step on the batch it is handed: `train_on_batch()`, `train_step(x)`, `sess.run(train_op, ...)`
         if host.startswith(ARRAY_FLOW):
             continue  # a flow of arrays in memory, warped at random on each pass: nothing to keep
-        call, cell = facts.node(site), site.callsite.span.cell
-        line = site.callsite.span.line - above
-        draw = (
-            next(
-                (a for a in facts.ancestors(call, cell) if isinstance(a, (ast.For, ast.AsyncFor)) and a.lineno == line),
-                None,
-            )
-            if call is not None
-            else None
-        )
-        made = _made(draw.iter) if draw is not None else None
-        if draw is None or made is None or id(draw) in seen or in_test_code(facts, site):
+        cell = site.callsite.span.cell
+        draw = draw_node(facts, site, site.callsite.span.line - above)
+        if draw is None or id(draw) in seen or in_test_code(facts, site):
             continue
-        outer = own_loops(facts, draw, cell)
-        if not outer or {n.id for n in ast.walk(made) if isinstance(n, ast.Name)} & loop_varying(outer[0]):
-            continue  # made once, or from other data on each pass
-        seen.add(id(draw))
-        span = Span(
-            draw.lineno,
-            draw.col_offset + 1,
-            draw.iter.end_lineno or draw.lineno,
-            (draw.iter.end_col_offset or 0) + 1,
-            cell,
-        )
-        yield span, last_name(made.func), host, outer[0].lineno
+        if isinstance(draw, (ast.For, ast.AsyncFor)):
+            made = _made(draw.iter)
+            outer = own_loops(facts, draw, cell)
+            if made is None or not outer or flow.names(made) & loop_varying(outer[0]):
+                continue  # made once, or from other data on each pass
+            seen.add(id(draw))
+            yield node_span(draw, cell, draw.iter), False, last_name(made.func), host, outer[0].lineno
+        elif isinstance(draw, ast.expr) and each_step(facts, draw, site):
+            comprehension = next((n for n in ast.walk(draw) if isinstance(n, ast.ListComp)), None)
+            sliced = _sliced(facts, comprehension, cell) if comprehension is not None else None
+            if sliced is not None:
+                seen.add(id(draw))
+                yield node_span(draw, cell), True, ast.unparse(sliced[0]), host, sliced[1]
+
+
+def _drawn_by_scripts(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | int]]]:
+    """In a loader module, the decodes of its generators (or functions) that a training script
+    beside it draws anew on every pass of an outer loop (`_loop_passes` read in the script): each
+    at the decode in the generator's loops (`_decode_in`), else at its `def`, with the script's
+    loop and draw."""
+    here = os.path.abspath(facts.path)
+    for script in importer_facts(facts.path):
+        for span, sliced, what, host, outer in _loop_passes(script):
+            if sliced or script.functions_named(what) or loader_of(script.path, what) != here:
+                continue
+            for cell, function in facts.functions_named(what):
+                anchor = _decode_in(facts, function, cell)
+                where = node_span(anchor, cell) if anchor is not None else _header(function, cell)
+                script_name = os.path.basename(script.path)
+                yield where, {"what": what, "host": host, "script": script_name, "outer": outer, "draw": span.line}
+
+
+def _header(function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> Span:
+    """The span of a function's `def name` (`async def name`)."""
+    written = ("async def " if isinstance(function, ast.AsyncFunctionDef) else "def ") + function.name
+    start = function.col_offset + 1
+    return Span(function.lineno, start, function.lineno, start + len(written), cell)
+
+
+def _decode_in(facts: FileFacts, function: Function, cell: int | None) -> ast.Call | None:
+    """The first call, in a loop of *function*, that decodes a file (`DECODES`, as written or by a
+    name only they end in, `imread`) or calls a function of this file that does (through
+    `MAX_HOPS` calls): `self.imread(path)`; None where none is seen."""
+    loops = [n for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor, ast.While))]
+    calls = sorted(
+        {id(n): n for loop in loops for n in ast.walk(loop) if isinstance(n, ast.Call)}.values(),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    return next((call for call in calls if _decodes_file(facts, call, cell, 0)), None)
+
+
+def _decodes_file(facts: FileFacts, call: ast.Call, cell: int | None, depth: int) -> bool:
+    if ast.unparse(call.func) in DECODES or last_name(call.func) in DECODED_BY:
+        return True
+    return depth < MAX_HOPS and any(
+        _decodes_file(facts, inner, cell, depth + 1)
+        for function in definitions(facts, call.func, cell)
+        for inner in ast.walk(function)
+        if isinstance(inner, ast.Call) and inner is not call
+    )
+
+
+def _sliced(facts: FileFacts, comprehension: ast.ListComp, cell: int | None) -> tuple[ast.expr, int] | None:
+    """The list a comprehension decodes a slice of (`[imread(f) for f in files[i * n:(i + 1) * n]]`,
+    or through a name bound to that slice in the loop) and the line of the loop outside the step
+    loop, where the slice's bounds follow the step loop's variable (one pass of it walks the list)
+    and the list holds the same files on each pass of the outer loop (`_same_each_pass`)."""
+    loops = own_loops(facts, comprehension, cell)
+    if len(loops) < 2 or not isinstance(loops[0], (ast.For, ast.AsyncFor)):
+        return None
+    steps, outer = loops[0], loops[1]
+    iterated = comprehension.generators[0].iter
+    if isinstance(iterated, ast.Name):
+        bound = last_bindings(steps, comprehension.lineno).get(iterated.id)
+        iterated = bound.value if bound is not None else iterated
+    if not isinstance(iterated, ast.Subscript) or not isinstance(iterated.slice, ast.Slice):
+        return None
+    if not flow.names(iterated.slice) & flow.targets(steps.target):
+        return None  # the same slice on every step
+    return (iterated.value, outer.lineno) if _same_each_pass(iterated.value, outer) else None
+
+
+def _same_each_pass(files: ast.expr, outer: Loop) -> bool:
+    """The list *files* holds the same files on each pass of *outer*: no name it reads changes
+    from pass to pass, but for its own assignments in the loop from a listing of a folder whose
+    path does not change (`self.data = glob(pattern)`, then shuffled in place: the same files in
+    another order)."""
+    written = ast.unparse(files)
+    relisted = [
+        node
+        for node in ast.walk(ast.Module(body=outer.body, type_ignores=[]))
+        if isinstance(node, ast.Assign) and any(ast.unparse(t) == written for t in node.targets)
+    ]
+    varying = loop_varying(outer) if not relisted else _varying_besides(outer, written)
+    return not flow.names(files) & varying and all(
+        _listing(node.value) and not flow.names(node.value) & varying for node in relisted
+    )
+
+
+def _varying_besides(outer: Loop, written: str) -> frozenset:
+    """The names the passes of *outer* differ in, its assignments to *written* left out."""
+
+    class Without(ast.NodeTransformer):
+        def visit_Assign(self, node: ast.Assign) -> ast.Assign | None:
+            return None if any(ast.unparse(t) == written for t in node.targets) else node
+
+    body = [Without().visit(statement) for statement in copy.deepcopy(outer.body)]
+    loop = copy.copy(outer)
+    loop.body = [statement for statement in body if statement is not None]
+    return loop_varying(loop)
+
+
+def _listing(value: ast.expr) -> bool:
+    """A listing of a folder (`glob(...)`, `os.listdir(...)`), sorted or made a list or not."""
+    while isinstance(value, ast.Call) and last_name(value.func) in ("sorted", "list") and value.args:
+        value = value.args[0]
+    return isinstance(value, ast.Call) and last_name(value.func) in LISTED_BY
 
 
 def _made(iterated: ast.expr) -> ast.Call | None:

@@ -1,0 +1,65 @@
+"""The training scripts of a loader module: the modules beside it that name TensorFlow or Keras
+and import it (the project index's `tf_importers`), each analysed as rules see a file.
+
+A loader module's functions are drawn, and repeated, only there: GL408 reports a loader's decode
+that such a script's epoch loop runs again at the decode, where the decoded arrays are to be kept.
+Only a loader that imports no module of the project is read so: its cache key then holds its
+importers' contents (greenlint/check/keys.py), so an edit of a script checks the loader again. An
+editor shows the loader's findings as of its own last analysis."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from greenlint.analysis.project import file_stamp, project_index
+from greenlint.analysis.sources import MAX_BYTES, read_bytes
+from greenlint.predict.prediction import Prediction
+from greenlint.rules.base import FileFacts, Site
+
+#: importer path -> (its stamp, its facts): a script importing several loaders is analysed once.
+_facts: dict[str, tuple[tuple | None, FileFacts | None]] = {}
+
+
+def importer_facts(path: str) -> list[FileFacts]:
+    """The facts of the training scripts of the loader at *path* ([] where it imports a module of
+    the project, or has none); their call sites carry no figure (`Prediction.unknown`)."""
+    absolute = os.path.abspath(path)
+    index = project_index()
+    if not os.path.isfile(absolute) or index.imports(absolute):
+        return []
+    found = []
+    for importer in index.tf_importers(absolute):
+        stamp = file_stamp(importer)
+        known = _facts.get(importer)
+        if known is None or known[0] != stamp:
+            known = _facts[importer] = (stamp, _analysed(importer))
+        if known[1] is not None:
+            found.append(known[1])
+    return found
+
+
+def _analysed(path: str) -> FileFacts | None:
+    from greenlint.analysis.analyse import analyse_file  # on first need: a warm run analyses nothing
+
+    analysis = analyse_file(path)
+    if analysis.tree is None or analysis.source_text is None:
+        return None  # a notebook, or a file that does not parse
+    unknown = Prediction.unknown("read for a module it imports")
+    return FileFacts(path, tuple(Site(c, unknown) for c in analysis.callsites), analysis.source_text, analysis.tree)
+
+
+def loader_of(path: str, function: str) -> str | None:
+    """The loader module, beside the script at *path* and imported by it, that defines *function*
+    and is read with its training scripts (`importer_facts`); None where there is none."""
+    absolute = os.path.abspath(path)
+    index = project_index()
+    defines = re.compile(rb"\bdef\s+" + re.escape(function.encode()) + rb"\s*\(")
+    for module in index.imports(absolute):
+        if os.path.dirname(module) != os.path.dirname(absolute) or index.imports(module):
+            continue
+        data, _ = read_bytes(Path(module), MAX_BYTES)
+        if data is not None and defines.search(data) and absolute in index.tf_importers(module):
+            return module
+    return None
