@@ -92,15 +92,17 @@ class ConvBiasBeforeBatchNorm(Rule):
     ## Energy evidence
     Small per layer: one addition per output element and a few parameters per channel, on
     every forward and backward pass (`1/(kh·kw·C_in)` of a convolution's multiply-adds, under
-    0.1 % for a 3×3 convolution over 64 channels or more; a separate `BiasAdd` op and its
+    0.2 % for a 3×3 convolution over 64 channels or more; a separate `BiasAdd` op and its
     gradient's reduction where the framework does not fuse it). The pair under bench/rules/
-    (three convolution blocks of 32 to 64 channels, 64 images of 32×32, 3 epochs: the biases
-    are 0.3 % of the convolutions' multiply-adds) shows no saving this 2-core CPU, shared with
-    other work, can resolve: over 4 side-by-side rounds its saving ranges from below 0 to
-    about a quarter, where the arithmetic expects a few percent at most (see the table). Judged blind on the
-    real-world benchmark, its findings are redundant biases whose cost is small (debatable, none
-    true); the ones judged false, layers a released checkpoint fills by name, are the exception
-    above. It stays opt-in: right, but rarely worth a change on its own (a tidy-up to make when the
+    (a GAN-like stack: convolution blocks of 128, 128 and 64 channels over 64-channel 32×32
+    feature maps, 96 images, 2 epochs; the biases are 0.1 % of the convolutions'
+    multiply-adds) shows no saving this 2-core CPU, shared with other work, can resolve: over 6
+    side-by-side rounds it saves 4 % in the median, but its rounds range from −5 % to +16 %
+    (see the table), where the arithmetic expects 1 to 2 %: an addition and a reduction over
+    each layer's output, beside 600 to 1,200 multiply-adds per output element done forward and
+    twice backward. Judged blind on the real-world benchmark, its findings are redundant biases
+    whose cost is small (debatable, none true); the ones judged false, layers a released
+    checkpoint fills by name, are the exception above. It stays opt-in: right, but rarely worth a change on its own (a tidy-up to make when the
     layer is edited anyway), until a measured saving shows otherwise.
 
     ## Fix safety
