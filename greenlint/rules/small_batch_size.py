@@ -23,7 +23,6 @@ from greenlint.rules.batch_origin import step_literals
 from greenlint.rules.batch_price import MIN_SAVING, Saving, priced_saving
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.large_step import step_flops
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
     LOOPS,
@@ -227,8 +226,8 @@ class SmallBatchSize(Rule):
     count (`for step in range(iterations)`) runs as many steps whatever the batch, so a larger one
     would only add work.
 
-    The saving is priced where the model's FLOPs per sample are known exactly: greenlint's device
-    model (greenlint/predict/devices.py) prices the same samples at the program's batch and at a
+    The saving is priced where the model's FLOPs per sample are known exactly (the analysis', or a
+    named Keras Application's, with its layers): greenlint's device model (greenlint/predict/devices.py) prices the same samples at the program's batch and at a
     larger one (Keras' 32, or `min-batch-size` where higher, at most 8 times the program's batch) on
     the GPU stated (`--device`), else on an NVIDIA Tesla T4, named in the message. Each step pays,
     whatever its batch, the host's per-step time, each layer's launch and, per layer pass, the
@@ -591,27 +590,20 @@ class SmallBatchSize(Rule):
             fixed = _fixed_batch_model(facts) if fixed is None else fixed
             if fixed:
                 continue
-            message = self.MESSAGE.format(api=site.api, size=size)
-            saving = None
-            if _exact_flops(site):  # priced: reported only where the device model finds the saving
-                saving = _claimed(site, size, minimum, facts.device)
-                if saving is None:
-                    continue
+            saving = priced_saving(site, size, minimum, facts.device)
+            if saving is None:  # the model's FLOPs unknown: the literal alone
+                message = self.MESSAGE.format(api=site.api, size=size)
+            elif saving.least >= MIN_SAVING:
                 message = self.PRICED_MESSAGE.format(api=site.api, size=size, saving=saving.clause())
+            else:
+                continue  # priced: its layer passes already keep the GPU busy
             yield self.diagnostic(site.callsite.span, facts.path, message, data=_data(size, minimum, saving))
 
 
-def _exact_flops(site: Site) -> bool:
-    """The model's FLOPs per sample are known, not only a lower bound: a larger batch's saving can be priced."""
-    return step_flops(site) is not None and not site.work_lower("flops_per_sample")
-
-
 def _claimed(site: Site, batch: int, minimum: int, device: str | None) -> Saving | None:
-    """The priced saving of a larger batch, where the model's FLOPs are known exactly and its least,
-    over the device model's spread, reaches MIN_SAVING; None otherwise (unknown FLOPs, a lower
-    bound, a step whose layers already fill the device)."""
-    if not _exact_flops(site):
-        return None
+    """The priced saving of a larger batch where its least, over the device model's spread, reaches
+    MIN_SAVING; None otherwise (the model's FLOPs unknown or a lower bound, or a step whose layer
+    passes already keep the GPU busy)."""
     saving = priced_saving(site, batch, minimum, device)
     return saving if saving is not None and saving.least >= MIN_SAVING else None
 
