@@ -21,7 +21,7 @@ from greenlint.rules.base import (
 )
 from greenlint.rules.batch_origin import step_literals
 from greenlint.rules.batch_price import MIN_SAVING, Saving, priced_saving
-from greenlint.rules.deliberate import in_test_code
+from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
@@ -254,8 +254,8 @@ class SmallBatchSize(Rule):
     not reported. Not reported where the small batch is a requirement or the point: in a file that builds a
     stateful model (a layer with `stateful=True`, or a fixed batch dimension given by
     `batch_input_shape`/`batch_shape`/`Input(batch_size=...)`: the model then runs only with
-    that, often tiny, batch), and in test code (a `test*` function, a test class, a pytest
-    fixture, a helper only they call), where a few batches of toy data exercise the code and the test may assert the
+    that, often tiny, batch), and in test code (a test module, `test_*.py` or `*_test.py`, a
+    `test*` function, a test class, a pytest fixture, a helper only they call), where a few batches of toy data exercise the code and the test may assert the
     step count or the batches' structure; nor where the data is known to hold at most 32 samples
     (arrays of that length, a pipeline of that many elements): too little for the batch size to
     matter.
@@ -416,6 +416,11 @@ class SmallBatchSize(Rule):
             "model.compile(optimizer='sgd', loss='mse')\n"
             "model.fit(ds, epochs=2, steps_per_epoch=10)\n"
         ),
+        Valid(  # a test module's mock task: its input function batches toy data for the tests
+            "import tensorflow as tf\n\n\nclass MockTask:\n    def build_inputs(self):\n"
+            "        return tf.data.Dataset.range(1).repeat().batch(2)\n",
+            filename="evaluator_test.py",
+        ),
         Valid(  # a test asserting the step count picks its batch on purpose
             "import numpy as np\nimport tensorflow as tf\n\n\n"
             "def test_steps_per_epoch():\n"
@@ -545,6 +550,8 @@ class SmallBatchSize(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        if test_module(facts.path):  # every batch in it is a test's
+            return
         minimum = int(options.get("min-batch-size", 16))
         fixed = None
         literals: set[Span] = set()
