@@ -40,6 +40,7 @@ cannot place the work and the reference figure stands.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -274,3 +275,36 @@ def device_work(work: dict, group: str | None, features: dict, device: GpuSpec, 
             f"{energy:.3g} J net ({device.tdp_w:g} W TDP less {device.idle_w:.3g} W idle assumed while computing, "
             f"{model.wait_share:.0%} of TDP while waiting; nothing fitted on this device)")
     return math.log10(energy), ends[0] - spread, ends[1] + spread, note
+
+
+def batch_saving(work: dict, group: str, features: dict, batch: int, larger: int, device: GpuSpec,
+                 model: DeviceModel) -> tuple[float, float] | None:
+    """(least, most) share of the net joules on *device* that the same samples save in steps of
+    *larger* instead of *batch* (`device_seconds` of `batch x larger` samples each way, start-up
+    left out): the ends over the corners of the constants a told device's figure rests on (each
+    layer's dispatch, Hockney's half_flops, the wait share and the host's per-step time), each
+    taken 10**DEVICE_HALF times smaller and larger. A model whose layers are unknown is priced
+    with one layer: a step's fixed cost grows with its layers, so the saving is then its least.
+    None where the step's FLOPs or the reference time model are unknown."""
+    ref = (work.get("time") or {}).get(group)
+    if ref is None or not isinstance(features.get("flops_per_sample"), (int, float)):
+        return None
+    layers = model_layers(features) or 1
+    step = {k: features.get(k) for k in ("flops_per_sample", "params", "memory_bytes_per_sample")}
+    step |= {"n_layers": layers, "flop_layers": features.get("flop_layers") or layers, "epochs": 1,
+             "samples": batch * larger}
+    factor = 10**DEVICE_HALF
+    savings = []
+    for layer_s, half, wait, host in itertools.product((1 / factor, factor), repeat=4):
+        constants = DeviceModel(model.layer_s * layer_s, model.half_flops * half, min(model.wait_share * wait, 1.0))
+        timing = {**work, "time": {group: {**ref, "per_step": ref["per_step"] * host}}}
+        joules = []
+        for size in (batch, larger):
+            seconds = device_seconds(timing, group, {**step, "batch_size": size}, device, constants, start=False)
+            if seconds is None:
+                return None
+            joules.append(device_joules(seconds, device, constants))
+        if joules[0] <= 0:
+            return None
+        savings.append(1 - joules[1] / joules[0])
+    return min(savings), max(savings)

@@ -22,6 +22,7 @@ from greenlint.predict.lookup_figure import lookup_figure
 from greenlint.predict.negligible import no_work
 from greenlint.predict.own_work import own_work
 from greenlint.predict.prediction import Prediction
+from greenlint.predict.training_runs import named_work, with_architecture
 from greenlint.predict.weights_io import moves_weights, weights_io
 from greenlint.predict.work_energy import FLOP_KINDS, unknown_size
 
@@ -46,8 +47,7 @@ class Predictor(Context):
         return self._plain
 
     def _predict(self, api: str, features: dict) -> Prediction:
-        if isinstance(features.get("model"), str) and "architecture" not in features:
-            features = {**features, "architecture": features["model"]}  # work's named model (a Keras Application)
+        features = with_architecture(features)
         notes: list[str] = []
         pooled = self.hierarchy.pooled(api)
         if pooled != api:
@@ -94,8 +94,6 @@ class Predictor(Context):
         input size): the same energy definition as any other call. None where no FLOPs are known."""
         if not ({"architecture", "gflops"} & features.keys()) or api.rpartition(".")[2] not in _RUN_METHODS:
             return None
-        from greenlint.predict.training_runs import named_work
-
         found = named_work(features)
         if found is None:
             return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import re
 import tokenize
 
@@ -89,6 +90,12 @@ def everywhere(facts: FileFacts, site: Site, holds) -> bool:
         return True
     callers = _callers(facts, node, cell)
     return bool(callers) and all(holds(c) for c in callers)
+
+
+def test_module(path: str) -> bool:
+    """A test module by pytest's and unittest's naming (`test_*.py`, `*_test.py`): all its code is test code."""
+    name = os.path.basename(path)
+    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
 def in_test_code(facts: FileFacts, site: Site) -> bool:

@@ -20,9 +20,9 @@ from greenlint.rules.base import (
     node_span,
 )
 from greenlint.rules.batch_origin import step_literals
-from greenlint.rules.deliberate import in_test_code
+from greenlint.rules.batch_price import MIN_SAVING, Saving, priced_saving
+from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.large_step import large_step, step_flops
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
     LOOPS,
@@ -190,6 +190,19 @@ TRAINER = (
 )
 
 
+#: A trainer of 64-channel 3x3 convolutions at 64x64 (0.3 GFLOPs a layer pass per sample): a step
+#: of one sample is 3.6 GFLOPs, far from filling a GPU in any of its layer passes.
+CONV_TRAINER = TRAINER.replace(
+    "tf.keras.Sequential([tf.keras.layers.Dense(1)])",
+    "tf.keras.Sequential([tf.keras.layers.Conv2D(64, 3, padding='same', input_shape=(64, 64, 64))"
+    + ", tf.keras.layers.Conv2D(64, 3, padding='same')" * 3
+    + "])",
+).replace(
+    "np.zeros((batch_size, 8)), np.ones((batch_size, 1))",
+    "np.zeros((batch_size, 64, 64, 64)), np.ones((batch_size, 64, 64, 64))",
+)
+
+
 class SmallBatchSize(Rule):
     """
     ## What it does
@@ -200,12 +213,7 @@ class SmallBatchSize(Rule):
     function passes a batch size that greenlint finds in the arrays the generator yields (inputs,
     a list of them, or targets: `yield [b0, b1], np.zeros(batch_size)`), at the literal or at the
     assignment `batch_size = 8` the call's name was last given, when the step count follows the
-    batch (`steps_per_epoch=len(lines) // batch_size`, or none given), and the model's FLOPs are
-    known and its step is not compute-bound (a named large model, or a priced step of at least half
-    a GPU's peak FLOPs): where greenlint cannot price the model (a detector built by helpers it does
-    not follow), or knows only a lower bound (the layers before a layer of another library, such as
-    keras-contrib's `InstanceNormalization`), a batch of 4 may already fill the device, so nothing
-    is claimed.
+    batch (`steps_per_epoch=len(lines) // batch_size`, or none given).
 
     A one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or a model's forward
     pass under a `GradientTape`) whose batch greenlint knows (the rows of its inputs, or of its
@@ -216,8 +224,24 @@ class SmallBatchSize(Rule):
     call passes it (a literal in test code is not reported). Only where a `for` loop around the step draws its batches by that value
     (`for a, b in loader.load_batch(batch_size)`, `range(0, n, batch_size)`): a loop of a fixed
     count (`for step in range(iterations)`) runs as many steps whatever the batch, so a larger one
-    would only add work. Reported only where the model's FLOPs are known and the step is not
-    compute-bound (as above).
+    would only add work.
+
+    The saving is priced where the model's FLOPs per sample are known exactly (the analysis', or a
+    named Keras Application's, with its layers): greenlint's device model (greenlint/predict/devices.py) prices the same samples at the program's batch and at a
+    larger one (Keras' 32, or `min-batch-size` where higher, at most 8 times the program's batch) on
+    the GPU stated (`--device`), else on an NVIDIA Tesla T4, named in the message. Each step pays,
+    whatever its batch, the host's per-step time, each layer's launch and, per layer pass, the
+    GPU's fill (a pass of F FLOPs runs at peak x F / (F + 10^9)); only its FLOPs grow with the
+    batch. A finding needs the least saving over the device model's spread (each of those
+    constants taken half and twice as large; a model whose layer count is unknown priced as one
+    layer, the least fixed cost) to reach 25 %, and states it: a batch of 1 through 64-channel
+    convolutions at 64x64 (0.3 GFLOPs a layer pass) is reported although its step is several
+    GFLOPs, a batch of 2 through a U-Net at 256x256 (tens of GFLOPs a layer pass) is not. A
+    generator's or a step's batch is reported only so priced: where greenlint cannot price the model
+    (a detector built by helpers it does not follow), or knows only a lower bound (the layers before
+    a layer of another library, such as keras-contrib's `InstanceNormalization`), a batch of 4 may
+    already fill the device, so nothing is claimed. A `fit()`/`evaluate()`/`predict()` literal or
+    a `.batch(n)` of a model whose FLOPs are unknown is reported without a figure.
 
     One finding per literal: a `fit()`/`evaluate()`/`predict()` whose batch size comes from the
     `.batch(n)` of the dataset it consumes is not reported again (the `batch` call is). A
@@ -230,8 +254,8 @@ class SmallBatchSize(Rule):
     not reported. Not reported where the small batch is a requirement or the point: in a file that builds a
     stateful model (a layer with `stateful=True`, or a fixed batch dimension given by
     `batch_input_shape`/`batch_shape`/`Input(batch_size=...)`: the model then runs only with
-    that, often tiny, batch), and in test code (a `test*` function, a test class, a pytest
-    fixture, a helper only they call), where a few batches of toy data exercise the code and the test may assert the
+    that, often tiny, batch), and in test code (a test module, `test_*.py` or `*_test.py`, a
+    `test*` function, a test class, a pytest fixture, a helper only they call), where a few batches of toy data exercise the code and the test may assert the
     step count or the batches' structure; nor where the data is known to hold at most 32 samples
     (arrays of that length, a pipeline of that many elements): too little for the batch size to
     matter.
@@ -269,7 +293,9 @@ class SmallBatchSize(Rule):
     Literature (measured on GPUs, not on greenlint's reference machine): del Rey et al., 2024,
     RQ 3.1 and its figures on batch and input size. Neither the bundled knowledge base nor the
     training-run table (`data/training/runs.csv`, all at batch size 32) has paired measurements
-    of one workload at several batch sizes, so greenlint states no figure for the saving.
+    of one workload at several batch sizes: the saving a finding states is the device model's
+    (spec-sheet peaks, the work model's per-step host time, dispatch and n-half; nothing fitted
+    on the device), checked against GAISSA's recorded runs (docs/accuracy.md).
 
     ## Fix safety
     No automatic fix: a larger batch needs more memory and may need a retuned learning rate.
@@ -281,12 +307,10 @@ class SmallBatchSize(Rule):
     code = "GL301"
     name = "small-batch-size"
     MESSAGE = "`{api}` uses batch_size={size}: tiny batches make each epoch slower and costlier"
-    GENERATOR_MESSAGE = (
-        "batch size {size} given to the generator that feeds `{api}`: tiny batches make each epoch slower and costlier"
-    )
+    PRICED_MESSAGE = "`{api}` uses batch_size={size}: {saving}"
+    GENERATOR_MESSAGE = "batch size {size} given to the generator that feeds `{api}`: {saving}"
     STEP_MESSAGE = (
-        "batch size {size} set here is the batch of `{api}` (line {line}), whose loop draws batches by it: "
-        "tiny batches make each pass slower and costlier"
+        "batch size {size} set here is the batch of `{api}` (line {line}), whose loop draws batches by it: {saving}"
     )
     FIX_TITLE = "Use a larger batch size (32 or more, memory permitting)"
     OPTIONS = (Option("min-batch-size", int, 16, "Literal batch sizes below this are flagged by GL301."),)
@@ -295,6 +319,12 @@ class SmallBatchSize(Rule):
             TRAINER.replace("range(0, 1000, batch_size)", "range(100)") + "Trainer().train(epochs=10, batch_size=2)\n"
         ),
         Valid(TRAINER + "Trainer().train(epochs=10, batch_size=64)\n"),  # a batch of 64
+        Valid(  # 256-channel convolutions at 256x256: each layer pass of 2 samples fills the GPU, priced under 25 %
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([\n"
+            "    tf.keras.layers.Conv2D(256, 3, padding='same', input_shape=(256, 256, 256)),\n"
+            "    tf.keras.layers.Conv2D(256, 3, padding='same'),\n])\n"
+            "model.compile(optimizer='sgd', loss='mse')\nmodel.fit(x, y, batch_size=2, epochs=10)\n"
+        ),
         Valid(  # a layer of another library: the known layers' FLOPs are only a lower bound of the step's
             "from keras_contrib.layers import InstanceNormalization\n"
             + TRAINER.replace(
@@ -311,7 +341,7 @@ class SmallBatchSize(Rule):
         Valid(  # a generator of batches of 32
             GENERATOR + "size = 32\nmodel.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size)\n"
         ),
-        Valid(  # a large model's step is compute-bound at batch 8 already
+        Valid(  # ResNet50 at batch 8: its layer passes and memory traffic keep a GPU busy (batch 32 priced under 25 %)
             "import numpy as np\nimport tensorflow as tf\n"
             "model = tf.keras.applications.ResNet50(weights=None)\nmodel.compile(optimizer='sgd', loss='mse')\n"
             "def batches(size):\n    while True:\n        yield np.zeros((size, 224, 224, 3)), np.zeros((size, 1000))\n"
@@ -386,6 +416,11 @@ class SmallBatchSize(Rule):
             "model.compile(optimizer='sgd', loss='mse')\n"
             "model.fit(ds, epochs=2, steps_per_epoch=10)\n"
         ),
+        Valid(  # a test module's mock task: its input function batches toy data for the tests
+            "import tensorflow as tf\n\n\nclass MockTask:\n    def build_inputs(self):\n"
+            "        return tf.data.Dataset.range(1).repeat().batch(2)\n",
+            filename="evaluator_test.py",
+        ),
         Valid(  # a test asserting the step count picks its batch on purpose
             "import numpy as np\nimport tensorflow as tf\n\n\n"
             "def test_steps_per_epoch():\n"
@@ -396,6 +431,23 @@ class SmallBatchSize(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # a step of several GFLOPs, each layer pass far below filling the GPU: priced, with the device
+            CONV_TRAINER + "Trainer().train(epochs=10, batch_size=1)\n",
+            line=16,
+            message_contains="the same samples at batch 8, with the learning rate scaled, cost",
+        ),
+        Invalid(  # inference on a model of known FLOPs: priced, no learning rate to scale
+            "import tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
+            "model.predict(x, batch_size=2)\n",
+            line=3,
+            message_contains="the same samples at batch 16 cost 87% fewer joules",
+        ),
+        Invalid(  # the GPU stated: priced on it
+            CONV_TRAINER + "Trainer().train(epochs=10, batch_size=1)\n",
+            device="NVIDIA A100-SXM4",
+            message_contains="fewer joules on the stated NVIDIA A100-SXM4",
+        ),
         Invalid(  # the step's batch set by the caller of its method: reported at the caller's literal
             TRAINER + "Trainer().train(epochs=10, batch_size=2)\n",
             line=16,
@@ -498,6 +550,8 @@ class SmallBatchSize(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        if test_module(facts.path):  # every batch in it is a test's
+            return
         minimum = int(options.get("min-batch-size", 16))
         fixed = None
         literals: set[Span] = set()
@@ -506,28 +560,26 @@ class SmallBatchSize(Rule):
             if found is not None and not in_test_code(facts, site) and not _few_samples(site):
                 span, batch = found
                 fixed = _fixed_batch_model(facts) if fixed is None else fixed
-                if not fixed and span not in literals:
+                saving = None if fixed or span in literals else _claimed(site, batch, minimum, facts.device)
+                if saving is not None:
                     literals.add(span)
-                    yield self.diagnostic(
-                        span,
-                        facts.path,
-                        self.GENERATOR_MESSAGE.format(api=site.api, size=batch),
-                        data={"batch_size": batch, "min_batch_size": minimum},
-                    )
+                    message = self.GENERATOR_MESSAGE.format(api=site.api, size=batch, saving=saving.clause())
+                    yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
                 continue
             stepped = _step_literals(facts, site, minimum)
             if stepped is not None and not in_test_code(facts, site):
                 spans, batch = stepped
                 fixed = _fixed_batch_model(facts) if fixed is None else fixed
-                for span in spans if not fixed else ():
-                    if span not in literals:
-                        literals.add(span)
-                        yield self.diagnostic(
-                            span,
-                            facts.path,
-                            self.STEP_MESSAGE.format(size=batch, api=site.api, line=site.callsite.span.line),
-                            data={"batch_size": batch, "min_batch_size": minimum},
-                        )
+                spans = [span for span in spans if span not in literals] if not fixed else []
+                saving = _claimed(site, batch, minimum, facts.device) if spans else None
+                if saving is None:
+                    continue
+                message = self.STEP_MESSAGE.format(
+                    size=batch, api=site.api, line=site.callsite.span.line, saving=saving.clause()
+                )
+                for span in spans:
+                    literals.add(span)
+                    yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
                 continue
             if not (site.api == DATASET_BATCH or is_keras_model_method(site.api, MODEL_METHODS)):
                 continue
@@ -543,13 +595,31 @@ class SmallBatchSize(Rule):
             ):
                 continue
             fixed = _fixed_batch_model(facts) if fixed is None else fixed
-            if not fixed:
-                yield self.diagnostic(
-                    site.callsite.span,
-                    facts.path,
-                    self.MESSAGE.format(api=site.api, size=size),
-                    data={"batch_size": size, "min_batch_size": minimum},
-                )
+            if fixed:
+                continue
+            saving = priced_saving(site, size, minimum, facts.device)
+            if saving is None:  # the model's FLOPs unknown: the literal alone
+                message = self.MESSAGE.format(api=site.api, size=size)
+            elif saving.least >= MIN_SAVING:
+                message = self.PRICED_MESSAGE.format(api=site.api, size=size, saving=saving.clause())
+            else:
+                continue  # priced: its layer passes already keep the GPU busy
+            yield self.diagnostic(site.callsite.span, facts.path, message, data=_data(size, minimum, saving))
+
+
+def _claimed(site: Site, batch: int, minimum: int, device: str | None) -> Saving | None:
+    """The priced saving of a larger batch where its least, over the device model's spread, reaches
+    MIN_SAVING; None otherwise (the model's FLOPs unknown or a lower bound, or a step whose layer
+    passes already keep the GPU busy)."""
+    saving = priced_saving(site, batch, minimum, device)
+    return saving if saving is not None and saving.least >= MIN_SAVING else None
+
+
+def _data(batch: int, minimum: int, saving: Saving | None) -> dict:
+    data: dict = {"batch_size": batch, "min_batch_size": minimum}
+    if saving is not None:
+        data |= {"larger_batch": saving.larger, "saving": [round(saving.least, 3), round(saving.most, 3)]}
+    return data
 
 
 def _few_samples(site: Site) -> bool:
@@ -569,7 +639,7 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
     name the call's scope last bound to that literal before the call (`batch_size = 8`, the line a
     user edits). The step count must follow the batch: `steps_per_epoch`/`steps` absent or an
     expression of that name (`len(lines) // batch_size`); another count fixes the steps, where a
-    larger batch would only add work. None otherwise."""
+    larger batch would only add work. None otherwise (the saving is priced by the caller)."""
     if not is_keras_model_method(site.api, GENERATOR_METHODS) or isinstance(site.features.get("batch_size"), int):
         return None
     entry = (site.callsite.work or {}).get("batch_size")
@@ -578,7 +648,7 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
     size = entry.get("value")
     if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum):
         return None
-    if not str(entry.get("note") or "").startswith("the generator yields batches of") or not _small_known_step(site):
+    if not str(entry.get("note") or "").startswith("the generator yields batches of"):
         return None
     call, cell = facts.node(site), site.callsite.span.cell
     if call is None:
@@ -605,24 +675,15 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
 def _step_literals(facts: FileFacts, site: Site, minimum: int) -> tuple[list[Span], int] | None:
     """Where the batch of a one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or
     a model's forward pass under a GradientTape) is set, when the analysis knows it (its work's
-    `samples`) to be below *minimum* and the step is not known to be compute-bound: the literals
-    `batch_origin.step_literals` finds. None for other sites."""
+    `samples`) to be below *minimum*: the literals `batch_origin.step_literals` finds (the saving
+    is priced by the caller). None for other sites."""
     work = site.callsite.work or {}
     custom = site.api.endswith(".__call__") and (work.get("step") or {}).get("value") == "training"
     if not (custom or is_keras_model_method(site.api, ONE_BATCH)):
         return None
     entry = work.get("samples")
     size = entry.get("value") if isinstance(entry, dict) and entry.get("provenance") != "unknown" else None
-    if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum) or not _small_known_step(site):
+    if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum):
         return None
     call = facts.node(site)
     return (step_literals(facts, call, site.callsite.span.cell, size), size) if call is not None else None
-
-
-def _small_known_step(site: Site) -> bool:
-    """The model's FLOPs are known and its step is not compute-bound: a batch set through a generator
-    or a step function is reported only then. A large model (named or priced) keeps the device busy
-    at any batch, and where its FLOPs are unknown (a detector built by helpers greenlint cannot
-    follow) or only a lower bound (the known layers of a model with a layer of another library) a
-    batch of 4 may already fill the device: unknown stays unknown."""
-    return step_flops(site) is not None and not site.work_lower("flops_per_sample") and not large_step(site)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import ast
-import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
-from greenlint.rules.deliberate import in_test_code
+from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import keras_flavour
@@ -409,7 +408,7 @@ class TrainingWithoutMixedPrecision(Rule):
             return
         steps = [s for s in facts.sites if _trains(s)]
         updates = [s for s in facts.sites if s.api.startswith(TF1_TRAIN) and s.api.rsplit(".", 1)[-1] in TF1_UPDATES]
-        if not (steps or updates) or _test_file(facts.path) or hides_gpus(facts):
+        if not (steps or updates) or test_module(facts.path) or hides_gpus(facts):
             return
         trainings = [s for s in steps if not small_step(s) and not _forwards(facts, s) and not in_test_code(facts, s)]
         site, why = next(((s, why) for s in trainings if (why := large_step(s))), (None, ""))
@@ -478,12 +477,6 @@ def _chosen_beside(path: str) -> bool:
     the Keras policy) chooses the precision: the graph rewrite may wrap this optimizer there, the
     session's config turn on `auto_mixed_precision`, or the driver set a mixed policy."""
     return beside_mentions(path, PRECISION_CHOSEN)
-
-
-def _test_file(path: str) -> bool:
-    """A test module by pytest's and unittest's naming (`test_*.py`, `*_test.py`)."""
-    name = os.path.basename(path)
-    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
 def _after(trainings: list[Site], where: tuple[int, int], notebook: bool) -> Site | None:

@@ -13,6 +13,7 @@ from greenlint.predict.devices import (
     REFERENCE_GPU_IDLE_W,
     UNKNOWN_LAYERS,
     DeviceModel,
+    batch_saving,
     device_joules,
     device_names,
     device_seconds,
@@ -194,3 +195,30 @@ def test_an_idle_board_while_waiting_draws_nothing_net(reference):
     assert device_joules((2.0, 1.0, 0.5), gpu, none) == pytest.approx(315 * 0.5)
     assert device_joules((2.0, 1.0, 0.5), gpu, half) == pytest.approx(315 * 0.5 + 0.5 * 350 * 2.5)
     assert device_joules((2.0, 0.5, 1.0), gpu, half) == pytest.approx(315 * 1.0 + 0.5 * 350 * 2.0)
+
+
+def test_a_larger_batch_saves_where_the_layer_passes_are_small(reference):
+    """The same samples in fewer steps: each step's host time, launches and per-layer GPU fill are
+    paid fewer times. Small layer passes (a batch of 1 through a few 64-channel convolutions at
+    64x64) leave most of that to save; passes that fill the GPU (a U-Net's at 256x256) almost none."""
+    work, model, t4 = reference.model["work"], reference.device_model, gpu_spec("Tesla T4")
+    small = batch_saving(work, "training", {"flops_per_sample": 1.2e9, "n_layers": 4}, 1, 8, t4, model)
+    large = batch_saving(work, "training", {"flops_per_sample": 2.1e11, "n_layers": 24}, 2, 16, t4, model)
+    assert small is not None and large is not None
+    assert 0.25 < small[0] <= small[1] <= 1 - 1 / 8  # never more than the steps saved
+    assert large[1] < 0.25
+    # the ends span the device model's constants: its point, with them as they are, lies between
+    seconds = [device_seconds(work, "training", {"flops_per_sample": 1.2e9, "n_layers": 4, "epochs": 1,
+                                                 "samples": 8, "batch_size": b}, t4, model, start=False) for b in (1, 8)]
+    point = 1 - device_joules(seconds[1], t4, model) / device_joules(seconds[0], t4, model)
+    assert small[0] <= point <= small[1]
+
+
+def test_a_batch_saving_prices_unknown_layers_as_one(reference):
+    """The layers unknown: priced as one, the least fixed cost a step has, so the least saving."""
+    work, model, t4 = reference.model["work"], reference.device_model, gpu_spec("Tesla T4")
+    f = {"flops_per_sample": 3e9}
+    unknown = batch_saving(work, "training", f, 1, 8, t4, model)
+    assert unknown == batch_saving(work, "training", {**f, "n_layers": 1}, 1, 8, t4, model)
+    assert unknown[0] < batch_saving(work, "training", {**f, "n_layers": 40}, 1, 8, t4, model)[0]
+    assert batch_saving(work, "training", {}, 1, 8, t4, model) is None  # FLOPs unknown: nothing priced

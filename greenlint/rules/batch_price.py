@@ -1,0 +1,95 @@
+"""What a larger batch saves on a GPU, priced by greenlint's device model (greenlint/predict/devices.py).
+
+A step at batch b pays, whatever b, the host's per-step cost, each layer's dispatch and, per layer
+pass, Hockney's fill of the GPU (a pass of F FLOPs runs at peak x F / (F + n-half)); its FLOPs
+alone grow with b. So the same samples in fewer, larger steps cost less where those fixed costs
+weigh, and about the same where every layer pass already fills the device.
+`devices.batch_saving` prices both ways on the GPU the user stated (`--device`), else on
+REFERENCE_GPU, with the bundled model's constants (not this machine's calibration); the claim
+holds when the least saving over the device model's spread reaches MIN_SAVING.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from greenlint.analysis.callsite import with_work
+from greenlint.predict.devices import DeviceModel, GpuSpec, batch_saving, gpu_spec
+from greenlint.predict.training_runs import named_work, with_architecture
+from greenlint.rules.base import Site
+from greenlint.rules.syntax import is_training_step
+
+#: The GPU a saving is priced on where the user stated none: a common data-centre and notebook GPU
+#: (Colab's), and a modest one: on faster GPUs a step's fixed costs weigh more, and the saving with them.
+REFERENCE_GPU = "NVIDIA Tesla T4"
+#: The least saving, over the device model's spread, that a finding claims.
+MIN_SAVING = 0.25
+#: Keras' default batch size, the batch priced against (memory permitting: at most GROWTH times the program's).
+KERAS_BATCH = 32
+GROWTH = 8
+
+
+@dataclass(frozen=True)
+class Saving:
+    least: float
+    most: float
+    larger: int  # the batch priced against
+    device: str  # the GPU priced on
+    told: bool  # the user stated it (`--device`); else REFERENCE_GPU
+    training: bool
+
+    def clause(self) -> str:
+        """The finding's priced claim: the same samples at the larger batch, the saving and the GPU."""
+        low, high = round(100 * self.least), round(100 * self.most)
+        share = f"{low}%" if low == high else f"{low}-{high}%"
+        scaled = ", with the learning rate scaled," if self.training else ""
+        where = (
+            f"the stated {self.device}" if self.told else f"an {self.device} (the reference GPU: no --device stated)"
+        )
+        return (
+            f"the same samples at batch {self.larger}{scaled} cost {share} fewer joules on {where}, by greenlint's "
+            "device model (fewer steps pay each step's host, launch and GPU-fill costs)"
+        )
+
+
+def larger_batch(batch: int, minimum: int) -> int:
+    """The batch a saving is priced at: Keras' 32 (or `min-batch-size` where higher), at most
+    GROWTH times the program's batch (a batch whose activations fit GROWTH times over)."""
+    return min(max(KERAS_BATCH, minimum), GROWTH * batch)
+
+
+@functools.cache
+def _reference() -> tuple[dict, DeviceModel] | None:
+    """The bundled model's work section and device constants, None where it cannot be loaded."""
+    from greenlint.predict import load_predictor
+
+    try:
+        predictor = load_predictor(overlay=False)
+    except Exception:  # no model: nothing is priced, nothing claimed
+        return None
+    return predictor.model.get("work") or {}, predictor.device_model
+
+
+def _device(told: str | None) -> GpuSpec | None:
+    """The GPU priced on: the stated one, else REFERENCE_GPU."""
+    return gpu_spec(told if told is not None else REFERENCE_GPU)
+
+
+def priced_saving(site: Site, batch: int, minimum: int, told: str | None) -> Saving | None:
+    """What the same samples save at `larger_batch` over *batch* on the told GPU (else
+    REFERENCE_GPU), where the site's model FLOPs are known exactly (not a lower bound); None otherwise."""
+    if site.work_lower("flops_per_sample"):
+        return None
+    found = named_work(with_architecture(with_work(site.features, site.callsite.work)))
+    reference, device = _reference(), _device(told)
+    if found is None or reference is None or device is None:
+        return None
+    features, larger = found[0], larger_batch(batch, minimum)
+    flops = features.get("flops_per_sample")
+    if not isinstance(flops, (int, float)) or isinstance(flops, bool) or flops <= 0 or larger <= batch:
+        return None
+    training = is_training_step(site)
+    work, constants = reference
+    ends = batch_saving(work, "training" if training else "inference", features, batch, larger, device, constants)
+    return None if ends is None else Saving(ends[0], ends[1], larger, device.name, told is not None, training)
