@@ -167,6 +167,10 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
         elif is_layer(first):
             shape = layer_input_shape(first)
             free = first.cls.rpartition(".")[2] in layers.SHAPE_FREE
+        elif type(first) is Inst and "model_name" in first.meta:  # a Keras Application's declared input
+            declared = (first.meta.get("init") or {}).get("input_shape")
+            if isinstance(declared, list) and declared and all(type(d) is int for d in declared):
+                shape = tuple(declared)
     if shape is None and hint is not None:
         shape, note = hint, hint_note or "input shape from the data passed"
     if shape is None and not free:
@@ -185,6 +189,8 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
                 if not sub.partial_flops and sub.output_shape is not None:  # a whole model as a layer
                     shape = sub.output_shape
                     continue
+            elif sub is not None and sub.flops is not None:  # a Keras Application without its top: its
+                flops += sub.flops  # FLOPs (scaled to its input), its parameters not tabled: a lower bound
             unknown.append(label or (item.cls.rpartition(".")[2] if type(item) is Inst else "?"))
             shape = None
             continue
@@ -238,14 +244,20 @@ def application_net(name: str, meta: dict) -> Net | None:
     init = meta.get("init") or {}
     note = app.source
     shape = init.get("input_shape")
-    flops, params, prov = app.flops_per_sample, app.params, TABLE
+    flops, prov = app.flops_per_sample, TABLE
+    params: int | None = app.params
+    other = (tuple(shape) if isinstance(shape, list) and len(shape) == 3 and all(type(d) is int for d in shape)
+             and tuple(shape) != tuple(app.input_shape) else None)  # an input the table was not made at
     if init.get("include_top") is False:
         params = None
         note += "; include_top=False: parameters without the top not tabled"
-        if isinstance(shape, list) and len(shape) == 3 and all(type(d) is int for d in shape):
-            flops = round(flops * shape[0] * shape[1] / (app.input_shape[0] * app.input_shape[1]))
-            prov = INFERRED
-            note += f"; FLOPs scaled from {app.input_shape} to {tuple(shape)} by pixels"
+    elif other is not None:  # with its top at another input (weights=None)
+        params = None
+        note += f"; parameters at {other} not tabled (a top on flattened features grows with the input)"
+    if other is not None:
+        flops = round(flops * other[0] * other[1] / (app.input_shape[0] * app.input_shape[1]))
+        prov = INFERRED
+        note += f"; FLOPs scaled from {app.input_shape} to {other} by pixels"
     input_shape = tuple(shape) if isinstance(shape, list) and all(type(d) is int for d in shape) else app.input_shape
     return Net(params, flops, input_shape, name=name, prov=prov, note=note)
 

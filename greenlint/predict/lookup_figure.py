@@ -145,10 +145,10 @@ def _finish(ctx: Context, api: str, mu, half, factor, shift, basis, entry, key, 
     energy = factor * 10**mu
     lo, hi = factor * 10 ** (mu - half), factor * 10 ** (mu + half)
     if basis is Basis.BOUNDED:
-        # the measurements say only "below": an upper bound, no lower end
+        # the measurements say only "below": an upper bound, no lower end. Its high end is not the largest
+        # bound seen: a bound is the resolution of a quick call's run, and a call that runs long enough to
+        # be measured exceeds it; the bounded factor is calibrated on such calls (tools/model/intervals.py)
         lo = 0.0
-        if entry.get("bound_max_j"):
-            hi = max(min(hi, factor * entry["bound_max_j"]), energy)  # never above what was seen to be below
     split = split_energy(energy, entry.get("shares") or ctx.group_shares(api))
     evidence = Evidence(
         records=int(entry.get("records", 0)),

@@ -148,6 +148,26 @@ def test_keras_application_by_name_keeps_its_identity():
     assert value(small, "flops_per_sample") < value(w, "flops_per_sample") / 5
 
 
+def test_keras_application_at_another_input_is_scaled_to_it():
+    full = work("m = keras.applications.VGG16(weights=None)\nm.predict(x)\n", "tensorflow.keras.Model.predict")
+    # with its top at 128x128 (weights=None): FLOPs by pixels, parameters (fc1 grows with the input) untabled
+    small = work("m = keras.applications.VGG16(input_shape=(128, 128, 3), weights=None)\nm.predict(x)\n",
+                 "tensorflow.keras.Model.predict")
+    ratio = value(small, "flops_per_sample") / value(full, "flops_per_sample")
+    assert ratio == pytest.approx(128 * 128 / (224 * 224), rel=1e-6)
+    assert value(full, "params") == 138357544 and value(small, "params") is None
+
+
+def test_keras_application_base_inside_a_sequential_keeps_its_flops():
+    base = "keras.applications.VGG16(input_shape=(128, 128, 3), include_top=False)"
+    alone = work(f"m = {base}\nm.predict(x)\n", "tensorflow.keras.Model.predict")
+    w = work(f"m = keras.Sequential([{base}, keras.layers.Flatten(), keras.layers.Dense(10)])\nm.predict(x)\n",
+             "tensorflow.keras.Sequential.predict")
+    # the head after a base of untabled output shape is unknown: the base's FLOPs are a lower bound
+    assert value(w, "flops_per_sample") == value(alone, "flops_per_sample") > 5e9
+    assert w["flops_per_sample"]["bound"] == "lower"
+
+
 def test_unknown_layer_makes_params_a_lower_bound():
     w = work(
         """

@@ -487,9 +487,11 @@ def _reading(held: Sequence[Held]) -> list[str]:
         f"the {b['floor']['n']} floors ({_f(floors.get('bias'))}) pull it to {_f(read.get('bias'))}, the figure "
         "reported before (the ablation that drops below-resolution call sites from training: "
         f"{_f(abl_read.get('bias'))}). A held-out site is scored only when it was measurable, so an API whose "
-        "other call sites were all below the resolution is scored exactly where it was not quick: the bound "
-        f"is passed there more often than an interval's end should be (upper bounds hold on "
-        f"{_f(b['upper']['holds'], True)} of those sites, floors on {_f(b['floor']['holds'], True)}). The "
+        "other call sites were all below the resolution is scored exactly where it was not quick, above the "
+        "bounds of its quick calls (each the resolution of its run): a bound's high end is therefore "
+        "calibrated on such calls, held out by tutorial (the one-sided 90% conformal quantile), not capped at "
+        f"the largest bound seen (upper bounds hold on {_f(b['upper']['holds'], True)} of those sites, floors "
+        f"on {_f(b['floor']['holds'], True)}). The "
         f"predicted median respects the bound on {_f(cp['below_bound'], True)} of the below-resolution sites "
         f"(per-API lookup {_f(ca['below_bound'], True)}).",
         "- The global median baseline is one constant per fold; its ρ only reflects how folds differ.",

@@ -49,6 +49,13 @@ def _shrunk_sd(ys: Sequence[float], pooled: float) -> float:
     dof = max(len(ys) - 1, 0)
     return max(math.sqrt((ss + SHRINK * pooled**2) / (dof + SHRINK)), MIN_SD)
 
+def _api_sd(sites: Sequence[Site], ys: dict[int, float], pooled: float) -> float:
+    """An API's spread between call sites, shrunk towards the pooled one; where its measurable sites
+    are all in one tutorial, at least the pooled one: one program's calls share its data and model, so
+    their spread says nothing of how another program's call differs."""
+    sd = _shrunk_sd([ys[id(s)] for s in sites], pooled)
+    return max(sd, pooled) if len({s.tutorial for s in sites}) == 1 else sd
+
 def _shares(sites: Sequence[Site]) -> dict[str, float] | None:
     totals = {c: sum(s.components.get(c, 0.0) for s in sites if not s.censored) for c in COMPONENTS}
     whole = sum(totals.values())
@@ -110,7 +117,7 @@ def fit_tables(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
     exact = [s.y for s in sites if not s.censored]
     global_mu = statistics.median(exact) if exact else (statistics.median(s.y for s in sites) if sites else 0.0)
     sigma_w = _pooled_sd([[ys[id(s)] for s in ss if not s.censored] for ss in by_api.values()], DEFAULT_SD)
-    sds = {api: _shrunk_sd([ys[id(s)] for s in ss if not s.censored], sigma_w) for api, ss in by_api.items()}
+    sds = {api: _api_sd([s for s in ss if not s.censored], ys, sigma_w) for api, ss in by_api.items()}
 
     def estimate(api: str, prior_mu: float, prior_sd: float):
         ss = by_api[api]
@@ -153,7 +160,6 @@ def fit_tables(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
             "ref_log": ref_logs[api],
             "time_s": round_sig(median([s.time_s for s in ss])),
             "bound_j": round_sig(median([10**s.y for s in ss if s.censored])),
-            "bound_max_j": round_sig(max((10**s.y for s in ss if s.censored), default=None)),
             "estimated": all(s.features.get("estimated") for s in ss),
         }
     return {"global_mu": round(global_mu, 4), "sigma_w": round(sigma_w, 4), "apis": apis, "groups": groups,

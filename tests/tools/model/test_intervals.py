@@ -57,3 +57,33 @@ def test_an_api_measured_in_one_tutorial_gets_its_own_factor(hierarchy):
         _, _, mu, sd, _ = lookup(model, api, hierarchy)
         lo, hi = p.predict(api).interval_j
         assert math.log10(hi / lo) / 2 == pytest.approx(k * sd, rel=1e-6)
+
+
+BOUNDED = "tf.experimental.numpy.max"  # below the resolution wherever measured, but for a few longer calls
+
+
+def test_a_bound_is_calibrated_on_the_calls_measured_above_it(hierarchy):
+    # quick calls under 5 J in 24 tutorials; the same API measured above the resolution in 6 others
+    # (a larger input): the high end is where those measurable calls fall, not the largest bound
+    recs = _records()
+    for t in range(30):
+        j = 40.0 * 2 ** math.sin(1.3 * t) if t % 5 == 0 else 1.0
+        recs.append(record(BOUNDED, j, script=f"t{t}", index=2, below=t % 5 != 0, bound=5.0))
+    sites = call_sites(recs, hierarchy)
+    cal = calibrate(sites, hierarchy, folds=5)
+    assert cal["n"]["bounded"] >= 6 and cal["k"]["bounded"] > 0
+    # held out: a tutorial whose call was measurable, against the tables of every other tutorial
+    model = train([r for r in recs if r.script != "t5"], hierarchy)
+    p = Predictor(model, hierarchy=hierarchy).predict(BOUNDED)
+    assert p.basis.value == "bounded" and p.interval_j[0] == 0.0
+    assert p.interval_j[1] > 5.0  # over the bounds: a measurable call exceeds the resolution of the quick ones
+    measured = next(s.y for s in sites if s.api == BOUNDED and s.tutorial == "t5")
+    assert math.log10(p.interval_j[1]) >= measured
+
+
+def test_one_tutorials_agreeing_calls_keep_the_spread_between_programs(hierarchy):
+    # two call sites of ONE in one tutorial, equal: their spread is that program's, not the API's
+    recs = [*_records(), record(ONE, 50.0, script="t0", index=3, line=7)]
+    model = train(recs, hierarchy, calibrated=False)
+    assert model["apis"][ONE]["n_tutorials"] == 1 and model["apis"][ONE]["n_sites"] == 2
+    assert model["apis"][ONE]["sd"] >= model["sigma_w"]  # two sites alone would shrink it below
