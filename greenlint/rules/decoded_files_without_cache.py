@@ -39,7 +39,6 @@ from greenlint.rules.syntax import (
     last_name,
     loop_varying,
     map_function,
-    own_body,
     own_loops,
     parameters,
     takes,
@@ -61,13 +60,6 @@ MAX_HOPS = 4
 ARRAY_FLOW = "`ImageDataGenerator.flow` "
 #: The names only file decoders end in (`imread`, `load_img`), however imported; not `open`, `load`, `read`.
 DECODED_BY = frozenset(name.rsplit(".", 1)[-1] for name in DECODES) - {"open", "load", "read"}
-#: Methods that tokenise a text (a tokenizer's `encode`, Keras' `texts_to_sequences`): per-item work of a generator.
-TOKENISES = frozenset({"encode", "encode_plus", "tokenize", "texts_to_sequences", "convert_tokens_to_ids"})
-#: Calls that draw at random, by the name they end in (besides any written with `random`).
-RANDOM = frozenset({"shuffle", "choice", "choices", "sample", "randint", "permutation", "uniform", "normal"})
-#: Words in a call, as written, that name an augmentation, random as a rule (`self.aug(image=x)`,
-#: albumentations' `transform(...)`, `color_jitter`): a generator calling one yields other items on each pass.
-AUGMENTING = ("aug", "transform", "distort", "jitter")
 #: Calls whose iterations are those of the iterable they are given: iterating them iterates the pipeline.
 ITERATES = frozenset({"enumerate", "zip", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm"})
 
@@ -89,12 +81,7 @@ class DecodedFilesWithoutCache(Rule):
     function the file's calls of the helper pass there. Also such a pipeline repeated after the
     decoding by `.repeat()` with no count, `None`, -1 or a literal count above 1 (in its chain
     or on a name it is assigned to), wherever it goes then: a cache after an endless `repeat()`
-    would never fill, so only the code that builds it can put the cache before it. And a
-    `Dataset.from_generator()` whose generator, a function of this file, computes something per
-    item in the `for` loop around its `yield` (calls a function of this file, a tokenizer's
-    `encode`/`tokenize`/`texts_to_sequences`, or a decoder of files), draws nothing at random
-    and augments nothing (nor do the functions of this file it calls) and ends (no `while` loop
-    yields), run again on each pass in the same ways. The finding names the number of epochs or
+    would never fill, so only the code that builds it can put the cache before it. The finding names the number of epochs or
     the `repeat()` where the code shows it.
 
     Also a Python loop that decodes the files again on every epoch: a `for` that draws the
@@ -196,11 +183,6 @@ class DecodedFilesWithoutCache(Rule):
     MESSAGE = (
         "{what} reads and decodes the files again on {when}: if the decoded set fits in memory ({size}),"
         " `.cache()` after the decoding (before random augmentation and shuffling) decodes each file once"
-    )
-    GENERATOR_MESSAGE = (
-        "`from_generator({what})` runs the Python generator `{what}` again, with its per-item work ({work}), on"
-        " {when}, and nothing in it is drawn at random: if its items fit in memory (their size is not known from"
-        " the code), `.cache()` right after `from_generator` (before shuffling) computes each item once"
     )
     LOOP_MESSAGE = (
         "`{what}()` reads and decodes the files again ({host}) on every pass of the loop at line {outer}: if the"
@@ -307,31 +289,6 @@ class DecodedFilesWithoutCache(Rule):
             "        files = paths[i * 32:(i + 1) * 32]\n        x = np.array([cv2.imread(f) for f in files])\n"
             "        m.train_on_batch(x, x)\n"
         ),
-        Valid(  # a generator that draws at random: each pass yields other items, a cache would freeze them
-            "import random\nimport tensorflow as tf\n\n\ndef gen(texts):\n    for text in texts:\n"
-            "        yield tokenizer.encode(random.choice(texts))\n\n\n"
-            "ds = tf.data.Dataset.from_generator(gen, tf.int32, args=(texts,)).repeat().batch(32)\n"
-        ),
-        Valid(  # a generator augmenting each image (albumentations): a cache would freeze the first pass's draws
-            "import cv2\nimport tensorflow as tf\n\n\ndef gen(paths):\n    for path in paths:\n"
-            "        yield transform(image=cv2.imread(path))['image']\n\n\n"
-            "ds = tf.data.Dataset.from_generator(gen, tf.uint8, args=(paths,)).repeat().batch(32)\n"
-        ),
-        Valid(  # an endless generator: a cache after it would never fill
-            "import tensorflow as tf\n\n\ndef gen():\n    while True:\n        for text in texts:\n"
-            "            yield tokenizer.encode(text)\n\n\n"
-            "ds = tf.data.Dataset.from_generator(gen, tf.int32).repeat().batch(32)\n"
-        ),
-        Valid(  # repeated a number of times the code does not show (a parameter may be 1)
-            "import tensorflow as tf\n\n\ndef gen(texts):\n    for text in texts:\n"
-            "        yield tokenizer.encode(text)\n\n\n"
-            "def make(texts, epochs):\n"
-            "    return tf.data.Dataset.from_generator(gen, tf.int32, args=(texts,)).repeat(epochs).batch(32)\n"
-        ),
-        Valid(  # a generator of rows of arrays in memory: no per-item work to keep
-            "import tensorflow as tf\n\n\ndef gen():\n    for i in range(len(x)):\n        yield x[i], y[i]\n\n\n"
-            "ds = tf.data.Dataset.from_generator(gen, (tf.float32, tf.int32)).repeat().batch(32)\n"
-        ),
         Valid(  # a map function passed through a parameter: the arrays in memory are scaled, nothing decoded
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn):\n    return dataset.map(map_fn).batch(64)\n\n\n"
             "ds = batched(tf.data.Dataset.from_tensor_slices(x), lambda a: a / 255)\n"
@@ -433,18 +390,6 @@ class DecodedFilesWithoutCache(Rule):
             line=13,
             message_contains="The files of `self.data` are read and decoded again",
         ),
-        Invalid(  # a deterministic tokenising generator run again on every pass of an endless repeat
-            "import tensorflow as tf\n\n\ndef encode(text, vocab):\n"
-            "    return [vocab.get(t, 1) for t in text.decode().split()]\n\n\n"
-            "def gen(texts, vocab_path):\n    vocab = load_vocab(vocab_path)\n    for text in texts:\n"
-            "        yield encode(text, vocab)\n\n\n"
-            "def input_fn(texts, vocab_path):\n"
-            "    dataset = tf.data.Dataset.from_generator(gen, tf.int32, args=(texts, vocab_path))\n"
-            "    dataset = dataset.shuffle(1000).repeat()\n    return dataset.padded_batch(32, [None])\n",
-            line=15,
-            message_contains="`from_generator(gen)` runs the Python generator `gen` again, with its per-item work"
-            " (`encode()` at line 11), on every pass of `repeat()` (line 16)",
-        ),
         Invalid(  # a decoding map repeated for ever: a cache after the repeat would never fill, before it decodes once
             "import tensorflow as tf\n"
             "ds = tf.data.Dataset.list_files('x/*.png', shuffle=False)\n"
@@ -463,11 +408,7 @@ class DecodedFilesWithoutCache(Rule):
         for span, fields in _drawn_by_scripts(facts):
             yield self.diagnostic(span, facts.path, self.LOADER_MESSAGE.format(**fields))
         candidates = [
-            s
-            for s in facts.sites
-            if s.api.rsplit(".", 1)[-1] in FROM_DIRECTORY
-            or is_dataset_method(s.api, "map")
-            or is_dataset_method(s.api, "from_generator")
+            s for s in facts.sites if s.api.rsplit(".", 1)[-1] in FROM_DIRECTORY or is_dataset_method(s.api, "map")
         ]
         if not candidates or any(is_dataset_method(s.api, "cache") for s in facts.sites):
             return
@@ -475,74 +416,17 @@ class DecodedFilesWithoutCache(Rule):
             call, cell = facts.node(site), site.callsite.span.cell
             if call is None:
                 continue
-            work = None
             if is_dataset_method(site.api, "map"):
                 func = map_function(call)
                 if func is None or not _decodes(facts, func, cell):
                     continue
                 what = f"`map({ast.unparse(func) if not isinstance(func, ast.Lambda) else 'lambda'})`"
-            elif is_dataset_method(site.api, "from_generator"):
-                func = argument(call, "generator", 0)
-                work = _item_work(facts, func, cell) if func is not None else None
-                if func is None or work is None:
-                    continue
-                what = ast.unparse(func)
             else:
                 what = f"`{site.api.rsplit('.', 1)[-1]}`"
             when = _repeated(facts, call, cell) or _passes(facts, chain_top(facts, call, cell), cell)
-            if when and work is not None:
-                message = self.GENERATOR_MESSAGE.format(what=what, work=work, when=when)
-                yield self.diagnostic(site.callsite.span, facts.path, message)
-            elif when:
+            if when:
                 message = self.MESSAGE.format(what=what, when=when, size=_size(site))
                 yield self.diagnostic(site.callsite.span, facts.path, message)
-
-
-def _item_work(facts: FileFacts, expr: ast.expr, cell: int | None) -> str | None:
-    """What the generator *expr* names (a function of this file) computes per item, the same on
-    every pass: the first call, in the `for` loop around its `yield`, of a function of this file,
-    of a tokenizer (`TOKENISES`) or of a decoder of files (`DECODES`), as written with its line;
-    None where there is none, where a `while` loop yields (an endless stream: a cache would never
-    fill), or where it or a function of this file it calls draws at random (each pass differs)."""
-    for function in definitions(facts, expr, cell):
-        if isinstance(function, ast.Lambda):
-            continue
-        yields = [n for n in ast.walk(function) if isinstance(n, (ast.Yield, ast.YieldFrom))]
-        loops = {id(loop) for y in yields for loop in own_loops(facts, y, cell)}
-        if not yields or any(isinstance(n, ast.While) and id(n) in loops for n in ast.walk(function)):
-            continue
-        if _draws_at_random(facts, function, cell):
-            continue
-        for loop in (n for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor)) and id(n) in loops):
-            for node in own_body(loop):
-                if isinstance(node, ast.Call) and (
-                    definitions(facts, node.func, cell)
-                    or last_name(node.func) in TOKENISES
-                    or ast.unparse(node.func) in DECODES
-                ):
-                    return f"`{ast.unparse(node.func)}()` at line {node.lineno}"
-    return None
-
-
-def _draws_at_random(facts: FileFacts, function: Function, cell: int | None) -> bool:
-    """The function, or a function of this file it calls (through `MAX_HOPS` calls), calls
-    something random (`np.random.rand`, `random.shuffle`, `tf.image.random_flip_left_right`) or an
-    augmentation (`AUGMENTING`)."""
-    todo, seen = [(function, 0)], set()
-    while todo:
-        current, depth = todo.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        for node in ast.walk(current):
-            if not isinstance(node, ast.Call):
-                continue
-            written = ast.unparse(node.func).lower()
-            if "random" in written or last_name(node.func) in RANDOM or any(w in written for w in AUGMENTING):
-                return True
-            if depth < MAX_HOPS:
-                todo += [(f, depth + 1) for f in definitions(facts, node.func, cell) if f not in seen]
-    return False
 
 
 def _many(count: ast.expr) -> bool:
