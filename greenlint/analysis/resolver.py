@@ -50,6 +50,7 @@ from greenlint.analysis import (
     kerasext,
     ops,
     traced,
+    trees,
     unroll,
     untyped,
     wrappers,
@@ -635,15 +636,11 @@ class Resolver:
         """An assignment of an attribute of a TF module that the catalog's TF does not have
         (`image_summary = tf.image_summary`, TensorFlow 0.x's name): it raises there, so in a
         `try` the handlers' bindings are the ones that hold (`tf.summary.image`)."""
-        value = statement.value if isinstance(statement, ast.Assign) else None
-        parts: list[str] = []
-        while isinstance(value, ast.Attribute):
-            parts.append(value.attr)
-            value = value.value
-        owner = self.name(value.id) if isinstance(value, ast.Name) and parts else None
+        names = trees.dotted(statement.value) if isinstance(statement, ast.Assign) else []
+        owner = self.name(names[0]) if len(names) > 1 else None
         if type(owner) is not Ref or owner.path.partition(".")[0] not in TF_ROOTS:
             return False
-        sym = self.table.symbol(".".join((owner.path, *reversed(parts))))
+        sym = self.table.symbol(".".join((owner.path, *names[1:])))
         return sym is None or sym[1] == "unknown"
 
     def s_with(self, node: ast.With) -> None:

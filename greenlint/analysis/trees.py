@@ -115,6 +115,18 @@ def walk(node: ast.AST) -> list[ast.AST]:
     return walked
 
 
+def dotted(expr: ast.AST | None) -> list[str]:
+    """The names of a dotted name, outermost first: `np.random.uniform` -> ["np", "random",
+    "uniform"], `x` -> ["x"]; [] for any other expression."""
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return []
+    return [expr.id, *reversed(parts)]
+
+
 def first_line(stmt: ast.stmt) -> int:
     """The line a top-level statement starts on: its first decorator's, if any."""
     return min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])

@@ -130,6 +130,7 @@ def run_check(
         backend,
         diagnose=lambda r: apply_rules(r, config, selector.for_file(r.path), fixes),
         rules_id=lambda path: rules_id(selector.for_file(path), settings),
+        results=False,  # `check` reports findings: a caller that asks for the analyses reads them back
     )
 
 
@@ -141,11 +142,14 @@ def analyse_paths(paths: Sequence[Path | str], config: Config, backend: Backend 
     return _check_paths(paths, config, backend, diagnose=file_errors, rules_id=lambda path: NO_RULES)
 
 
-def _check_paths(paths, config: Config, backend: Backend | None, diagnose, rules_id) -> CheckResult:
-    """Discover, then check each file through the cache (`check_files`) with *diagnose* and *rules_id*."""
+def _check_paths(
+    paths, config: Config, backend: Backend | None, diagnose, rules_id, results: bool = True
+) -> CheckResult:
+    """Discover, then check each file through the cache (`check_files`) with *diagnose* and *rules_id*
+    (and the files' analyses sent back from worker processes with *results*)."""
     files = discover(paths, config)
     backend = dataclasses.replace(backend or Backend(), overlay=config.overlay, device=config.device)
-    checked, stats = check_files(files, config, diagnose=diagnose, rules_id=rules_id, backend=backend)
+    checked, stats = check_files(files, config, diagnose=diagnose, rules_id=rules_id, backend=backend, results=results)
     diagnostics = [d for c in checked for d in c.diagnostics]
     return CheckResult(
         diagnostics=diagnostics,

@@ -114,12 +114,16 @@ def check_files(
     diagnose: Callable[[FileResult], list[Diagnostic]],
     rules_id: Callable[[str], str],
     backend: Backend = Backend(),
+    results: bool = True,
 ) -> tuple[list[Checked], RunStats]:
     """Check each file, in order, doing as little as the cache allows.
 
     Two entries per file: its FileResult (key: path, content, environment) and its diagnostics
     under the rule settings `rules_id(path)` (the enabled codes and options). When the second
-    hits, neither the analysis nor the rules run and the FileResult is not even read.
+    hits, neither the analysis nor the rules run and the FileResult is not even read. Without
+    *results*, worker processes send back each file's findings and source, not its FileResult
+    (pickled there and unpickled here, for a `check` that reports findings only; a caller that
+    asks for it later reads it from the cache, or analyses the file again: `load_result`).
     """
     cache = cache_for(config)
     project = project_modules()
@@ -164,7 +168,7 @@ def check_files(
         # each file's rules run and its entries are written as soon as it is analysed, on its
         # tree, which is then dropped: serially here, else in the worker that analysed it
         jobs = min(config.jobs, _cpus()) if config.jobs else auto_jobs(len(todo))  # more cannot run at once
-        for (i, _, _), checked in zip(todo, _run([(shown, key) for _, shown, key in todo], jobs, backend, stats, finish)):
+        for (i, _, _), checked in zip(todo, _run([(shown, key) for _, shown, key in todo], jobs, backend, stats, finish, results)):
             done[i] = checked
     stats.analysed = len(todo)
     if cache:
@@ -281,10 +285,12 @@ def _worker_chunk(items: Sequence[tuple[str, str | None]], backend: Backend) -> 
 
 
 def _run(
-    items: list[tuple[str, str | None]], jobs: int, backend: Backend, stats: RunStats, finish: Finish
+    items: list[tuple[str, str | None]], jobs: int, backend: Backend, stats: RunStats, finish: Finish,
+    results: bool = True,
 ) -> Iterator[Checked]:
     """Each (path, cache key)'s outcome, in order, as soon as it is ready: serially one at a
-    time, else streamed back from worker processes chunk by chunk."""
+    time, else streamed back from worker processes chunk by chunk (without their FileResults
+    unless *results*)."""
     global _worker_finish
     if jobs <= 1 or len(items) < 2:
         stats.workers = 1 if items else 0
@@ -292,7 +298,6 @@ def _run(
             yield finish(analyse_one(path, backend), key)
         return
     workers = min(jobs, len(items))
-    size = max(1, min(16, len(items) // (workers * 4)))
     stats.workers = workers
     import multiprocessing
 
@@ -302,8 +307,8 @@ def _run(
     if sys.platform.startswith("linux"):  # fork is safe and cheap there (no threads in the CLI)
         context = multiprocessing.get_context("fork")
         _preload(backend)  # forked workers inherit what is loaded: load the catalog and predictor once
-        _worker_finish = finish
-    chunks = [items[i : i + size] for i in range(0, len(items), size)]
+        _worker_finish = finish if results else functools.partial(_without_result, finish)
+    chunks = _chunks(items, workers)
     try:
         for chunk, outcomes in _pooled(chunks, workers, backend, context):
             if outcomes is None:
@@ -318,6 +323,27 @@ def _run(
                 yield outcome if isinstance(outcome, Checked) else finish(outcome, key)
     finally:
         _worker_finish = None
+
+
+def _without_result(finish: Finish, result: FileResult, key: str | None) -> Checked:
+    checked = finish(result, key)
+    checked.result = None
+    return checked
+
+
+def _chunks(items: list, workers: int) -> list[list]:
+    """The items in runs of neighbours, the longest first (guided scheduling): the files of one
+    folder import the same project modules, whose summaries each worker makes for itself, so a
+    worker given a long run repeats few of another's (split in runs of 16 files taken in turn,
+    both workers summarised most modules); the runs shrink to the last ones, of 16 files at most,
+    so that the workers finish together."""
+    least = max(1, min(16, len(items) // (workers * 4)))
+    chunks, start = [], 0
+    while start < len(items):
+        size = max(least, (len(items) - start) // (workers * 2))
+        chunks.append(items[start : start + size])
+        start += size
+    return chunks
 
 
 def _pooled(chunks: list, workers: int, backend: Backend, context) -> Iterator[tuple[list, list | None]]:

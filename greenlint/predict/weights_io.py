@@ -36,10 +36,12 @@ def weights_io(ctx: Context, api: str, features: dict, figure: Prediction) -> Pr
     until the least of that energy passes it: the figure then rests on the work, a point."""
     leaf = api.rpartition(".")[2]
     params = features.get("params")
-    power = power_for(ctx.model.get("work") or {}, None)
     if (not moves_weights(ctx, api) or isinstance(params, bool)
             or not isinstance(params, (int, float)) or params <= 0 or figure.energy_j is None
-            or figure.interval_j is None or not power):
+            or figure.interval_j is None):
+        return figure
+    power = power_for(ctx.model.get("work") or {}, None)
+    if not power:
         return figure
     size = params * ELEMENT_BYTES
     spread = 10**ROOFLINE_HALF

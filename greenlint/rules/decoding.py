@@ -47,9 +47,9 @@ def decoding_loops(facts: FileFacts) -> Iterator[Decoding]:
     """Every loop of the file that decodes autoregressively on the whole prefix (one a loop)."""
     if not may_decode(facts):
         return  # no network the file runs or makes: its tree is not needed
-    for cell, module in cell_units(facts):
-        for loop in (n for n in ast.walk(module) if isinstance(n, LOOPS)):
-            found = _decoding(facts, loop, cell)
+    for cell, _ in cell_units(facts):
+        for loop in facts.nodes(cell, *LOOPS):
+            found = _decoding(facts, loop, cell) if isinstance(loop, LOOPS) else None  # for the type checker
             if found is not None:
                 yield found
 
@@ -223,10 +223,9 @@ def _attribute_constructors(facts: FileFacts, attr: str) -> list[ast.Call]:
     """The calls `self.<attr>` is assigned from in the file (none where one assignment is not a call)."""
     values = [
         n.value
-        for _, module in cell_units(facts)
-        for n in ast.walk(module)
-        if isinstance(n, ast.Assign)
-        and any(
+        for cell, _ in cell_units(facts)
+        for n in facts.nodes(cell, ast.Assign)
+        if any(
             isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name) and t.value.id == "self"
             for t in n.targets
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import imported_from_project, read_tree, star_imported_from_project
 from greenlint.rules.syntax import SCOPES, target_binds
@@ -66,7 +67,7 @@ class _Maker:
         return False
 
     def call(self, call: ast.Call, scope: ast.AST, depth: int, seen: frozenset[str]) -> bool:
-        chain = _chain(call.func)
+        chain = dotted(call.func)
         arguments = [*call.args, *(k.value for k in call.keywords)]
         if chain and ("random" in chain[:-1] or chain[0] == "random"):  # `np.random.normal(...)`, `random.gauss(...)`
             population = call.args[:1] if chain[-1] in PICKS else []  # `np.random.choice(X, 64)` picks data
@@ -111,7 +112,7 @@ class _Maker:
 
     @staticmethod
     def rooted_in_numpy(expr: ast.Attribute) -> bool:
-        chain = _chain(expr)
+        chain = dotted(expr)
         return bool(chain) and chain[0] in ("np", "numpy")
 
     def _functions(self, name: str) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -142,17 +143,6 @@ class _Maker:
             read = read_tree(path)
             self.trees[path] = read[1] if read is not None else None
         return self.trees[path]
-
-
-def _chain(expr: ast.expr) -> list[str]:
-    """`np.random.uniform` -> ["np", "random", "uniform"]; [] unless a dotted name."""
-    parts: list[str] = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name):
-        return []
-    return [expr.id, *reversed(parts)]
 
 
 def _operands(expr: ast.expr) -> list[ast.expr]:

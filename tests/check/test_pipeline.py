@@ -6,7 +6,7 @@ import pytest
 
 from greenlint.check import run_check
 from greenlint.check.cache import close_all
-from greenlint.check.runner import Backend
+from greenlint.check.runner import Backend, _chunks
 from tests.check import cache_entries
 from tests.check.conftest import FAKE
 from tests.check.fakes import LOG_ENV
@@ -119,6 +119,30 @@ def test_parallel_equals_serial(tmp_path, config, monkeypatch):
     assert parallel.stats.workers == 2 and serial.stats.workers == 1
     assert parallel.diagnostics == serial.diagnostics
     assert parallel.files == serial.files
+
+
+def test_workers_send_back_findings_and_the_analyses_are_read_when_asked(tmp_path, config, monkeypatch):
+    monkeypatch.setattr("greenlint.check.runner._cpus", lambda: 2)
+    src = project(tmp_path, {f"m{i:02d}.py": TRAIN.replace("x, y", f"x{i}, y") for i in range(12)})
+    serial = run_check([src], config.replace(jobs=1, cache_dir=tmp_path / "serial"), FAKE)
+    parallel = run_check([src], config.replace(jobs=2), FAKE)
+    assert parallel.stats.workers == 2 and parallel.diagnostics == serial.diagnostics
+    assert all(c.result is None for c in parallel.checked)  # findings and sources came back, not the analyses
+    assert all(c.result is not None for c in serial.checked)  # analysed here: kept
+    assert list(parallel.file_results()) == list(serial.file_results())  # read back from the cache when asked
+
+
+def test_workers_take_long_runs_of_neighbouring_files_first():
+    """Neighbouring files import the same project modules, which each worker summarises for
+    itself: the first runs are long, and they shrink so that the workers end together."""
+    items = list(range(1000))
+    chunks = _chunks(items, 2)
+    assert [i for chunk in chunks for i in chunk] == items  # every file once, in order
+    sizes = [len(chunk) for chunk in chunks]
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[0] == 250 and sum(sizes[:2]) > 400  # two workers start on nearly half of the files
+    assert sizes[-1] <= 16 and len(chunks) < 1000 // 16
+    assert _chunks(items[:3], 2) == [[0], [1], [2]]
 
 
 def test_workers_write_their_entries_to_the_one_cache_file(tmp_path, config, monkeypatch):
