@@ -4,11 +4,12 @@ sequence by what the network returned, for the next pass to run on (GL207, GL208
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, is_keras_model_method
+from greenlint.rules.base_classes import FUNCTIONS, classes_named
 from greenlint.rules.networks import NETWORK_NAMES, NETWORKS, makes_network, network
 from greenlint.rules.syntax import LOOPS, Loop, cell_units, definitions, last_name, own_body
 
@@ -54,63 +55,192 @@ def decoding_loops(facts: FileFacts) -> Iterator[Decoding]:
                 yield found
 
 
+@dataclass(frozen=True)
+class DrivenDecoding:
+    """A method of a subclass, which its base class's method *driver* calls in a loop that grows a
+    sequence by what the method returned, gives its parameter *given* (that sequence) whole to the
+    network call *run*."""
+
+    run: ast.Call
+    given: str
+    driver: str
+    cell: int | None
+
+
+def driven_decodings(facts: FileFacts) -> Iterator[DrivenDecoding]:
+    """Every method of a class of the file that a base class drives as the step of an
+    autoregressive loop (a template method: bert4keras' `AutoRegressiveDecoder.beam_search` calls
+    `self.predict(inputs, output_ids, states)` and grows `output_ids` by its result), where the
+    method runs a network on the whole sequence it is given. A state the loop hands back counts
+    against it only where the method reads it (else it is no cache)."""
+    if not any(_forward_api(site.api) and "." in site.callsite.scope for site in facts.sites):
+        return  # no network run in a method (a site's scope is `Class.method`): its tree is not needed
+    for cell, _ in cell_units(facts):
+        for owner in facts.nodes(cell, ast.ClassDef):
+            steps = {n.name: n for n in owner.body if isinstance(n, FUNCTIONS)} if owner.bases else {}
+            drivers = [
+                (made, method)
+                for base in (owner.bases if steps else ())
+                for made in classes_named(facts, base)
+                for method in made.body
+                if isinstance(method, FUNCTIONS) and method.name not in steps
+            ]
+            called = {_self_method(n) for n in ast.walk(owner) if isinstance(n, ast.Call)} if drivers else set()
+            found: dict[int, tuple[bool, str, ast.Call, str]] = {}  # per network call, the loop the class calls first
+            for made, method in drivers:
+                held = _statements(method)
+                for loop in (n for n in ast.walk(method) if isinstance(n, LOOPS)):
+                    calls = (n for n in own_body(loop) if isinstance(n, ast.Call) and _self_method(n) in steps)
+                    for fed in feedbacks(loop, calls, held):
+                        whole = _whole_to_network(facts, steps[_self_method(fed.run) or ""], fed, cell)
+                        if whole is not None:
+                            candidate = (method.name not in called, f"{made.name}.{method.name}", *whole)
+                            found[id(whole[0])] = min(found.get(id(whole[0]), candidate), candidate, key=_first_two)
+            for _, driver, run, given in found.values():
+                yield DrivenDecoding(run, given, driver, cell)
+
+
+def _first_two(candidate: tuple) -> tuple:
+    """A driver candidate's order: the loops the class itself calls first, then by name."""
+    return candidate[:2]
+
+
+def _self_method(call: ast.Call) -> str | None:
+    """`predict` for `self.predict(...)`; None for another call."""
+    func = call.func
+    is_self = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+    return func.attr if is_self and isinstance(func, ast.Attribute) else None
+
+
+def _statements(function: ast.AST) -> Callable[[ast.AST], ast.AST]:
+    """The innermost statement of *function* holding a node of it."""
+    held: dict[int, ast.AST] = {}
+    todo: list[tuple[ast.AST, ast.stmt | None]] = [(function, None)]
+    while todo:
+        node, statement = todo.pop()
+        statement = node if isinstance(node, ast.stmt) else statement
+        if statement is not None:
+            held[id(node)] = statement
+        todo.extend((child, statement) for child in ast.iter_child_nodes(node))
+    return lambda node: held.get(id(node), node)
+
+
+def _whole_to_network(
+    facts: FileFacts, step: ast.FunctionDef | ast.AsyncFunctionDef, fed: Feedback, cell: int | None
+) -> tuple[ast.Call, str] | None:
+    """The network call of *step* that reads, whole, the parameter the loop gives the grown
+    sequence to, and that parameter; None where the step reads a state the loop hands back."""
+    params = [a.arg for a in (*step.args.posonlyargs, *step.args.args)][1:]  # after `self`
+    given = {params[i] if i < len(params) else None: arg for i, arg in enumerate(fed.run.args)} | {
+        k.arg: k.value for k in fed.run.keywords
+    }
+    read = frozenset().union(*(flow.names(statement) for statement in step.body))
+    if any(name in read for name, arg in given.items() if flow.names(arg) & fed.states):
+        return None
+    body = list(ast.walk(step))
+    for name, arg in given.items():
+        if name is None or fed.prefix not in _whole_names(arg):
+            continue
+        whole = _whole_closure(name, body)
+        for run in (n for n in body if isinstance(n, ast.Call)):
+            reads = frozenset().union(*(_whole_names(a) for a in (*run.args, *(k.value for k in run.keywords))))
+            if reads & whole and not reads & whole <= _cut_bound(whole, body) and runs_network(facts, run, cell):
+                return run, name
+    return None
+
+
 def _decoding(facts: FileFacts, loop: Loop, cell: int | None) -> Decoding | None:
+    runs = (n for n in own_body(loop) if isinstance(n, ast.Call) and runs_network(facts, n, cell))
+    for fed in feedbacks(loop, runs, lambda run: _statement(facts, run, cell)):
+        if not fed.states:
+            return Decoding(fed.run, fed.prefix, cell)
+    return None
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """*run* is given the whole sequence *prefix*, which its loop then lengthens by what *run*
+    returned; *states*: the other names given to *run* that it returned on an earlier pass (a
+    recurrent state or a cache, which makes the decoder incremental where the network reads it)."""
+
+    run: ast.Call
+    prefix: str
+    states: frozenset
+
+
+def feedbacks(loop: Loop, runs: Iterable[ast.Call], statement: Callable[[ast.Call], ast.AST]) -> Iterator[Feedback]:
+    """Each of the loop's *runs* (calls in its own body) that is given a sequence the loop grows
+    by what that run returned; *statement*: the statement holding a run."""
     body = list(own_body(loop))
     grows = [g for node in body if isinstance(node, ast.stmt) for g in _grows(node)]
     if not grows:
-        return None
-    bounded = {  # `seq = seq[-window:]`: the sequence is cut back to a window on each pass
-        t.id
-        for node in body
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript) and _cuts(node.value.slice)
-        for t in node.targets
-        if isinstance(t, ast.Name)
-    }
+        return
     pairs = flow.assignments(loop.body)
-    for run in (n for n in body if isinstance(n, ast.Call) and runs_network(facts, n, cell)):
-        statement = _statement(facts, run, cell)
+    bounded = {axis: _bounded(body, axis) for _, _, axis in grows}
+    for run in runs:
+        held = statement(run)
         seeds = (
-            frozenset().union(*(flow.targets(t) for t in statement.targets))
-            if isinstance(statement, ast.Assign)
-            else frozenset()
+            frozenset().union(*(flow.targets(t) for t in held.targets)) if isinstance(held, ast.Assign) else frozenset()
         )
         results = flow.derived(seeds, loop.body, pairs)
         read = frozenset().union(*(_whole_names(a) for a in (*run.args, *(k.value for k in run.keywords))))
         direct = frozenset().union(*(flow.names(a) for a in (*run.args, *(k.value for k in run.keywords))))
-        for prefix, added in grows:
-            if prefix in bounded:
+        for prefix, added, axis in grows:
+            if prefix in bounded[axis]:
                 continue
             fed_back = any(run in ast.walk(e) or flow.names(e) & results for e in added)
-            whole = _whole_closure(prefix, [n for n in body if n is not statement])
+            whole = _whole_closure(prefix, [n for n in body if n is not held])
             given = read & whole
-            if fed_back and given and not given <= _cut_bound(whole, body) and not (direct & results) - whole:
-                return Decoding(run, prefix, cell)
-    return None
+            if fed_back and given and not given <= _cut_bound(whole, body, axis):
+                yield Feedback(run, prefix, (direct & results) - whole)
 
 
-def _grows(node: ast.stmt) -> Iterator[tuple[str, list[ast.expr]]]:
-    """(name, what is added) where the statement lengthens the sequence *name*:
-    `seq = tf.concat([seq, token], 1)`, `seq += [token]`, `seq.append(token)`."""
+def _bounded(body: list[ast.AST], axis: int | None) -> frozenset:
+    """The names cut back to a window on each pass (`seq = seq[-window:]`; *axis*: the one the
+    sequence grows along, where known)."""
+    return frozenset(
+        t.id
+        for node in body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript) and _cuts(node.value.slice, axis)
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    )
+
+
+def _grows(node: ast.stmt) -> Iterator[tuple[str, list[ast.expr], int | None]]:
+    """(name, what is added, the axis it grows along where the join names one) where the statement
+    lengthens the sequence *name*: `seq = tf.concat([seq, token], 1)`, `seq += [token]`, `seq.append(token)`."""
     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
         value = node.value
         if isinstance(value, ast.Call) and last_name(value.func) in JOINS and value.args:
             first = value.args[0]
             elements = list(first.elts) if isinstance(first, (ast.List, ast.Tuple)) else list(value.args)
             name = node.targets[0].id
-            if not any(_cut_of(e, name) for e in elements):  # `[seq[:, 1:], token]`: a window that slides
-                yield name, elements
+            axis = _axis(value) if isinstance(first, (ast.List, ast.Tuple)) else None
+            if not any(_cut_of(e, name, axis) for e in elements):  # `[seq[:, 1:], token]`: a window that slides
+                yield name, elements, axis
     elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
-        yield node.target.id, [node.value]
+        yield node.target.id, [node.value], None
     elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
         func = node.value.func
         if isinstance(func, ast.Attribute) and func.attr in GROWS and isinstance(func.value, ast.Name):
-            yield func.value.id, list(node.value.args)
+            yield func.value.id, list(node.value.args), None
 
 
-def _cuts(index: ast.expr) -> bool:
+def _axis(join: ast.Call) -> int | None:
+    """The axis a join of a list names as a literal (`np.concatenate([a, b], 1)`, `axis=1`); None otherwise."""
+    given = next((k.value for k in join.keywords if k.arg == "axis"), join.args[1] if len(join.args) > 1 else None)
+    return given.value if isinstance(given, ast.Constant) and type(given.value) is int else None
+
+
+def _cuts(index: ast.expr, axis: int | None = None) -> bool:
     """An index that keeps part of a sequence's positions: one position (`[-1]`, `[:, i]`) or a
-    slice with a start (`[:, -1:]`, `[1:]`); not a prefix (`[:, :t]`), a new axis or `...`."""
+    slice with a start (`[:, -1:]`, `[1:]`); not a prefix (`[:, :t]`), a new axis or `...`. Where
+    the sequence grows along a later *axis* than the first, only the index's part on that axis
+    counts (`ids[beams]`, `ids[mask]` pick rows and keep every position)."""
     parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    if axis is not None and axis > 0 and not any(isinstance(p, ast.Constant) and p.value is Ellipsis for p in parts):
+        parts = parts[axis : axis + 1]
     for part in parts:
         if isinstance(part, ast.Slice):
             if part.lower is not None:
@@ -120,10 +250,10 @@ def _cuts(index: ast.expr) -> bool:
     return False
 
 
-def _cut_of(expr: ast.expr, name: str) -> bool:
-    """*expr* reads part of *name*'s positions (`name[:, 1:]`)."""
+def _cut_of(expr: ast.expr, name: str, axis: int | None = None) -> bool:
+    """*expr* reads part of *name*'s positions (`name[:, 1:]`; *axis*: the one it grows along, where known)."""
     return any(
-        isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name and _cuts(n.slice)
+        isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name and _cuts(n.slice, axis)
         for n in ast.walk(expr)
     )
 
@@ -162,13 +292,13 @@ def _whole_closure(prefix: str, body: list[ast.AST]) -> frozenset:
     return frozenset(found)
 
 
-def _cut_bound(whole: frozenset, body: list[ast.AST]) -> frozenset:
+def _cut_bound(whole: frozenset, body: list[ast.AST], axis: int | None = None) -> frozenset:
     """The names the loop also binds to part of the sequence (`window = waveform[-1]` in one
     branch, `window = waveform` in another): a mode that runs the newest positions alone."""
     return frozenset(
         t.id
         for n in body
-        if isinstance(n, ast.Assign) and any(_cut_of(n.value, name) for name in whole)
+        if isinstance(n, ast.Assign) and any(_cut_of(n.value, name, axis) for name in whole)
         for t in n.targets
         if isinstance(t, ast.Name)
     )

@@ -7,9 +7,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
-from greenlint.rules.callbacks import imported_from_project, read_tree
+from greenlint.rules.base_classes import FUNCTIONS, classes_named
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import LOOPS, cell_units, last_name, own_body
+from greenlint.rules.syntax import LOOPS, last_name, own_body
 
 #: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).
 DECODER = (
@@ -294,9 +294,6 @@ def _shows_keras(facts: FileFacts, site) -> bool:
     )
 
 
-FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-
-
 def _base_loop(facts: FileFacts, site: Site) -> tuple[str, str, bool] | None:
     """Where a base class drives the call's method in a loop (a template method: the base class
     loops, the subclass supplies the step, as a decoder's `beam_search` calls `self.predict`
@@ -321,7 +318,7 @@ def _base_loop(facts: FileFacts, site: Site) -> tuple[str, str, bool] | None:
     loops = [
         (made, looping)
         for base in owner.bases
-        for made in _classes_named(facts, base)
+        for made in classes_named(facts, base)
         for looping in made.body
         if isinstance(looping, FUNCTIONS)
         and looping.name not in overridden
@@ -356,22 +353,6 @@ def _builds_model(made: ast.ClassDef, call: ast.Call) -> bool:
         and any(isinstance(n, ast.Call) and last_name(n.func) == "Model" for n in ast.walk(m))
         for m in made.body
     )
-
-
-def _classes_named(facts: FileFacts, base: ast.expr) -> list[ast.ClassDef]:
-    """The classes a base class name stands for: those of the file, else those of the project
-    modules the file imports it from."""
-    if not isinstance(base, ast.Name):
-        return []
-    local = [n for unit, _ in cell_units(facts) for n in facts.nodes(unit, ast.ClassDef) if n.name == base.id]
-    if local:
-        return local
-    found = []
-    for path, name in imported_from_project(facts, base.id) or ():
-        read = read_tree(path) if path is not None else None
-        if read is not None:
-            found += [n for n in read[1].body if isinstance(n, ast.ClassDef) and n.name == name]
-    return found
 
 
 def _calls_self_in_loop(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:

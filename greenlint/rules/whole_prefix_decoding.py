@@ -6,8 +6,9 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, node_span
-from greenlint.rules.decoding import decoding_loops
+from greenlint.rules.decoding import decoding_loops, driven_decodings
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import text_mentions
 
@@ -17,6 +18,17 @@ TF1_DECODER = (
     "    def decode(self, ys, memory):\n        dec = tf.nn.embedding_lookup(self.embeddings, ys[0])\n"
     "        logits = tf.einsum('ntd,dk->ntk', dec + memory, self.weights)\n"
     "        return logits, tf.to_int32(tf.argmax(logits, axis=-1))\n\n"
+)
+#: A decoder base class whose beam search grows the ids by the subclass's `predict` (bert4keras'
+#: `AutoRegressiveDecoder`): the rows are picked by beam, the positions kept.
+SEARCH = (
+    "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('lm.keras')\n\n\n"
+    "class Decoder:\n    def predict(self, inputs, output_ids, states=None):\n        raise NotImplementedError\n\n"
+    "    def beam_search(self, inputs, topk, states=None):\n        output_ids = np.empty((1, 0), dtype=int)\n"
+    "        for step in range(32):\n            scores, states = self.predict(inputs, output_ids, states)\n"
+    "            beams = scores.argsort(axis=None)[-topk:]\n"
+    "            output_ids = np.concatenate([output_ids[beams // scores.shape[1]], (beams % scores.shape[1])[:, None]], 1)\n"
+    "        return output_ids[0]\n\n\n"
 )
 
 
@@ -33,7 +45,18 @@ class WholePrefixDecoding(Rule):
     through names the loop binds from either (`ys = (seq, lengths)`,
     `x = np.array([tokens])`). Eager loops and TF1 graph loops alike: a TF1 loop that builds the
     decoder once per position unrolls into a graph that runs each of those decoders on every
-    run.
+    run. A join along a later axis than the first (`np.concatenate([ids[beams], new], 1)`) grows
+    the sequence even where its rows are picked (`ids[beams]`, `ids[mask]`): only an index on the
+    axis it grows along cuts positions.
+
+    The loop may be a base class's (a template method): a class of the file overrides a method
+    that its base, defined in the file or in a module of the project the file imports it from
+    (read from its text, never imported), calls as `self.<method>(...)` in such a loop, giving it
+    the sequence the loop grows by the method's result (bert4keras' `AutoRegressiveDecoder`:
+    `beam_search` calls `self.predict(inputs, output_ids, states)` once per token and appends
+    the chosen token to `output_ids`), and the override gives that parameter whole to a network
+    (`token_ids = np.concatenate([token_ids, output_ids], 1)`, then
+    `model.predict([token_ids, segment_ids])`). The finding is on the override's network call.
 
     Not reported: a network given only the newest positions (`model(seq[:, -1:], cache)`,
     `tokens[-1]`: an incremental decoder, or a recurrent one given its state), or given a
@@ -43,9 +66,10 @@ class WholePrefixDecoding(Rule):
     a window that slides (`window = np.concatenate([window[:, 1:], y], 1)`) or is cut back
     (`seq = seq[-64:]`): the work per pass stays the same; results collected without being fed
     back (`preds = np.concatenate([preds, model.predict(batch)])`); a function that runs no
-    network (statistics, a tokenizer); a method given the prefix by a loop of another module
-    (a decoder class's `predict(inputs, output_ids, states)`, which a library's beam search
-    calls with the ids decoded so far): the file shows no loop that grows them.
+    network (statistics, a tokenizer); an override that reads the state its base's loop hands
+    back (`states`: a cache it keeps) or gives the network the newest positions alone; a
+    method whose driving loop is in a library outside the project (an installed package is
+    not read).
 
     ## Why is this bad?
     The network's work per pass grows with the prefix: decoding n tokens from an empty
@@ -108,6 +132,12 @@ class WholePrefixDecoding(Rule):
         " s given cost n·s + n(n + 1)/2 positions where n would do); keep each layer's keys and values (or its"
         " recurrent state) and run the newest position alone"
     )
+    DRIVEN = (
+        "`{call}` runs the network on the whole decoded sequence `{given}`, which the loop of `{driver}` grows by"
+        " this method's result on every pass and passes back in: each pass recomputes every earlier position (n new tokens"
+        " after s given cost n·s + n(n + 1)/2 positions where n would do); keep each layer's keys and values (or its"
+        " recurrent state) and run the newest position alone"
+    )
     FIX_TITLE = "Decode incrementally: cache the decoded positions' keys and values and run the newest position alone"
     VALID = (
         Valid(  # an incremental decoder: the newest position and the cache it returned
@@ -143,6 +173,14 @@ class WholePrefixDecoding(Rule):
             "import numpy as np\nimport tensorflow as tf\n\n\ndef score(seq):\n    return tf.reduce_mean(seq, axis=1)\n\n\n"
             "seq = start\nfor _ in range(10):\n    s = score(seq)\n    seq = tf.concat([seq, s[:, None]], axis=1)\n"
         ),
+        Valid(  # the subclass reads the state the base's loop hands back: a cache, with the newest token alone
+            SEARCH + "class Titles(Decoder):\n    def predict(self, inputs, output_ids, states):\n"
+            "        probs, cache = model.predict([output_ids[:, -1:], states])\n        return probs, cache\n"
+        ),
+        Valid(  # the subclass gives the network the source alone, not the ids the loop grows
+            SEARCH + "class Scores(Decoder):\n    def predict(self, inputs, output_ids, states):\n"
+            "        return model.predict(inputs), None\n"
+        ),
     )
     INVALID = (
         Invalid(  # a TF1 graph decoder built once per position on the growing prefix
@@ -171,16 +209,32 @@ class WholePrefixDecoding(Rule):
             "for _ in range(50):\n    tokens += [int(model.predict(np.array([tokens]), verbose=0)[0, -1].argmax())]\n",
             line=6,
         ),
+        Invalid(  # a beam search the base class drives: the subclass joins the ids to the source, runs it all
+            SEARCH + "class Titles(Decoder):\n    def predict(self, inputs, output_ids, states):\n"
+            "        token_ids = np.concatenate([inputs, output_ids], 1)\n"
+            "        return model.predict(token_ids), None\n",
+            line=22,
+            message_contains="the whole decoded sequence `output_ids`, which the loop of `Decoder.beam_search` grows",
+        ),
+        Invalid(  # rows picked by beam on a join along the positions' axis: the sequence still grows
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('lm.keras')\n"
+            "ids = np.zeros((4, 1), dtype=int)\nfor _ in range(32):\n    p = model.predict(ids, verbose=0)[:, -1]\n"
+            "    beams = p.argmax(-1)\n    ids = np.concatenate([ids[beams % 4], beams[:, None]], axis=1)\n",
+            line=6,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        if not any(text_mentions(facts, word) for word in ("concat", "append", "stack", "+=", "extend")):
-            return
-        for found in decoding_loops(facts):
-            site = facts.site_at(found.run, found.cell)
-            span = site.callsite.span if site is not None else None
-            yield self.diagnostic(
-                span if span is not None else node_span(found.run, found.cell),
-                facts.path,
-                self.MESSAGE.format(call=ast.unparse(found.run), prefix=found.prefix),
-            )
+        if any(text_mentions(facts, word) for word in ("concat", "append", "stack", "+=", "extend")):
+            for found in decoding_loops(facts):
+                message = self.MESSAGE.format(call=ast.unparse(found.run), prefix=found.prefix)
+                yield self.diagnostic(_span(facts, found.run, found.cell), facts.path, message)
+        for driven in driven_decodings(facts):
+            message = self.DRIVEN.format(call=ast.unparse(driven.run), given=driven.given, driver=driven.driver)
+            yield self.diagnostic(_span(facts, driven.run, driven.cell), facts.path, message)
+
+
+def _span(facts: FileFacts, call: ast.Call, cell: int | None) -> Span:
+    """The call's site's span, else the call's own."""
+    site = facts.site_at(call, cell)
+    return site.callsite.span if site is not None else node_span(call, cell)
