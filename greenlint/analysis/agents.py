@@ -9,7 +9,9 @@ target-network predictions on the same batch (rl/agents/dqn.py, rl/agents/ddpg.p
 given is listed at the `fit` call as one `train_on_batch` of `batch_size` rows, run at most
 `nb_steps` times (`features.receiver` "driver", as a library that calls what it is given:
 drivers.py). Only the agents below, whose constructors take the models by these parameters, and
-a `fit` that states `nb_steps`; any other class of the package gives nothing. Light on purpose
+a `fit` that states `nb_steps`; any other class of the package gives nothing. An import of one
+of these names from `rl.agents` is read as keras-rl's even where the project holds a package `rl`
+(keras-rl's own examples): the table stands for the classes it defines. Light on purpose
 (no catalog): the rules read `trained_by_agent` on a fully cached run.
 """
 
