@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from greenlint.analysis import (
+    agents,
     arrays,
     downloads,
     drivers,
@@ -733,7 +734,7 @@ class Resolver:
                             self.bind(name, self.imports.member(local, name))
                     self.scope.module().star_imports.extend(self.imports.star_imports(local))
                 continue
-            if tf or root in _FOLLOWED_ROOTS:
+            if tf or root in _FOLLOWED_ROOTS or agents.agent_path(f"{module}.{alias.name}"):
                 value = self.module_ref(f"{module}.{alias.name}")
             else:
                 value = self.imports.member(local, alias.name) if local is not None else None
@@ -754,6 +755,8 @@ class Resolver:
         if root in DATA_ROOTS or root in kerasext.ROOTS or root in hostwork.ROOTS or hostwork.holds(path):
             return Ref(path)
         if root in environments.ROOTS:  # `gym.make(...)`: an environment of known spaces
+            return Ref(path)
+        if agents.agent_path(path):  # keras-rl's `DQNAgent`: it steps the models it is given
             return Ref(path)
         if drivers.imported(path):  # `scipy.optimize.fmin_l_bfgs_b`: it calls the functions it is given
             return Ref(path)
@@ -1249,6 +1252,8 @@ class Resolver:
         if kind is Inst:
             if owner.cls in environments.CLASSES:
                 return environments.attribute(owner, attr)
+            if owner.cls == agents.AGENT:
+                return agents.attribute(owner, attr)
             shape = arrays.shape_of(owner) if attr == "shape" else None
             if shape and all(type(d) is int for d in shape):
                 return Const(tuple(shape))  # `x.shape[0]` of an array of known shape
@@ -1458,6 +1463,8 @@ class Resolver:
         if kind is Inst:
             if callee.cls == SAVED_MODEL_LOAD:
                 return self.saved_model_call(node, "__call__", args, keywords)
+            if callee.cls == agents.FIT:
+                return self.agent_fit(node, callee.meta["agent"], args, keywords)
             if callee.cls == graphrun.BACKEND_FUNCTION:  # `f_outputs([x])`: one run of K.function's graph
                 self.record(node, graphrun.FUNCTION_CALL, args, keywords, None)
                 fed = _items(args[0][1]) if args and not args[0][0] else None
@@ -1584,6 +1591,8 @@ class Resolver:
             return kerasext.library_call(path)
         if root in environments.ROOTS:
             return environments.make(path, args, keywords)
+        if agents.agent_path(path):
+            return agents.make(path, args, keywords)
         if root in hostwork.ROOTS or hostwork.decodes(path):  # OpenCV, PIL, ...: nothing valued, decodes noted
             if hostwork.decodes(path):
                 self.note_host(hostwork.describe(path, node.lineno, self.module_path), once=not self.ctx.loops)
@@ -1820,6 +1829,25 @@ class Resolver:
                 place = place._replace(runs=runs_mod.combine(repeat, place.runs))
                 self.drives.append((node, path, callables, why, self.ctx.func, place, self.loop_features()))
         return FOREIGN
+
+    def agent_fit(self, node: ast.Call, agent: Inst, args: list, keywords: list) -> None:
+        """`agent.fit(env, nb_steps=...)` of a keras-rl agent (agents.py): a call site of a
+        training step of each model the agent was given, run once per environment step at most."""
+        steps = agents.fit_steps(args, keywords)
+        if steps is None or self.exporting or self.instance:
+            return None
+        repeat, why = steps
+        name = agent.meta["name"]
+        rows = agent.meta["batch"]
+        batch = arrays.array((rows,), "inferred", agents.batch_note(rows))
+        for model in (m for m in agent.meta["models"] if work_mod.is_model(m)):
+            features, _ = self.record(node, agents.STEP, [(False, batch)], [], model)
+            found = self.calls[-1]
+            found.local = found.local._replace(runs=runs_mod.combine(repeat, found.local.runs))
+            features["receiver"] = drivers.DRIVER
+            features["via"] = agents.via(name)
+            found.work["driver"] = work_mod.q(True, work_mod.INFERRED, agents.note(name, why))
+        return None
 
     def driven(self) -> None:
         """The drivers' call sites (driver_call), once every function's walk has told where it

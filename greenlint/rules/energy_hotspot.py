@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
+from greenlint.analysis.agents import trained_by_agent
 from greenlint.analysis.callsite import is_test_assertion
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
@@ -38,7 +39,9 @@ class EnergyHotspot(Rule):
 
     Not reported for a call whose passes an environment drives: its innermost loop, or the function
     holding it, steps a reinforcement-learning environment (`obs, reward, done, info =
-    env.step(action)`). Each pass then works on the environment's answer to the previous one, so
+    env.step(action)`), or it is the training step keras-rl's `agent.fit(env, nb_steps)` runs with
+    the model it was given, once per environment step. Each pass then works on the environment's
+    answer to the previous one, so
     the passes can be neither gathered into one call nor moved out of the loop, and their number
     is the algorithm's budget of environment steps (GL308 reports a loop of them that never stops
     on the reward); a tiny network stepped so is GL603's.
@@ -123,6 +126,12 @@ class EnergyHotspot(Rule):
             "import tensorflow as tf\nfor i in range(100):\n    tf.reduce_sum(x)\n",
             options={"hotspot-threshold-j": 60.0},
         ),
+        Valid(  # keras-rl trains the network it is given once per environment step (50,000 of them)
+            "import gym\nfrom keras.models import Sequential\nfrom keras.layers import Dense, Flatten\n"
+            "from rl.agents.dqn import DQNAgent\nenv = gym.make('CartPole-v1')\nmodel = Sequential()\n"
+            "model.add(Flatten(input_shape=(1, 4)))\nmodel.add(Dense(16))\nmodel.add(Dense(2))\n"
+            "dqn = DQNAgent(model=model, nb_actions=2, memory=memory)\ndqn.fit(env, nb_steps=50000)\n"
+        ),
         Valid(  # a policy stepped once per environment step: each pass answers the environment's last state
             "import numpy as np\nimport tensorflow as tf\n"
             "model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(32), tf.keras.layers.Dense(4)])\n"
@@ -188,7 +197,7 @@ class EnergyHotspot(Rule):
             total = site.total_energy_j
             if total is None or is_test_assertion(site.api) or not _supported_over(site, threshold):
                 continue
-            if _driven_by_environment(facts, site):
+            if trained_by_agent(site.features) or _driven_by_environment(facts, site):
                 continue
             p = site.prediction
             factor = site.loop_multiplier

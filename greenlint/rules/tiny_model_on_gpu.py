@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis.agents import trained_by_agent
 from greenlint.analysis.callsite import Span
 from greenlint.predict.devices import gpu_spec
 from greenlint.predict.work_energy import DENSE_FLOPS_PER_S, HALF_PEAK_FLOPS, TRAINING_FLOPS
@@ -33,6 +34,18 @@ TINY_STEP_FLOPS = HALF_PEAK_FLOPS * CPU_CORE_FLOPS / DENSE_FLOPS_PER_S
 #: Fewest times a loop must run the call (or an unknown number): fewer steps of a tiny model last
 #: seconds, not worth moving it.
 MIN_STEPS = 1000
+
+#: keras-rl's DQN on CartPole (4 observations, 2 actions): a 4-16-16-2 MLP trained on every environment step.
+KERAS_RL = (
+    "import gym\nfrom keras.models import Sequential\nfrom keras.layers import Dense, Flatten\n"
+    "from rl.agents.dqn import DQNAgent\n"
+    "env = gym.make('CartPole-v1')\n"
+    "model = Sequential()\nmodel.add(Flatten(input_shape=(1,) + env.observation_space.shape))\n"
+    "model.add(Dense(16, activation='relu'))\nmodel.add(Dense(16, activation='relu'))\n"
+    "model.add(Dense(env.action_space.n))\n"
+    "dqn = DQNAgent(model=model, nb_actions=env.action_space.n, memory=memory)\n"
+    "dqn.compile('adam')\ndqn.fit(env, nb_steps=50000)\n"
+)
 
 #: A DQN agent's network: a 4-24-24-2 MLP (770 weights), one predict per environment step.
 AGENT = (
@@ -64,6 +77,14 @@ class TinyModelOnGpu(Rule):
     built (`model = Sequential()`, through an attribute and a builder function of the file such as
     `self.model = self._build_model()`), where the fix goes; at the loop's call where the file does
     not show it.
+
+    Also flags keras-rl's training entry point, `agent.fit(env, nb_steps=...)` of an agent the
+    file builds (`DQNAgent`, `DDPGAgent`, `NAFAgent`, imported from `rl.agents`) on Keras models
+    whose FLOPs it shows: keras-rl runs `nb_steps` environment steps, each with a forward pass of
+    one observation and, after the warm-up, a training step on a replay batch of `batch_size` rows
+    (32 unless given) of each model (greenlint/analysis/agents.py). Reported at the `fit` call
+    when the training steps of all the models given, summed (a DDPG actor's step runs through its
+    critic), are too small.
 
     A step is too small when its FLOPs (the model's FLOPs per sample, read from its layers, x the
     rows of one step, x 3 for a training step's backward pass and update) are at most 10^6.
@@ -145,6 +166,11 @@ class TinyModelOnGpu(Rule):
         " {step:,.0f} FLOPs a step): on {device} such a step is launches and copies, no faster than one CPU core,"
         " while the board draws power; run the model on the CPU"
     )
+    MESSAGE_AGENT = (
+        "{via} steps the models it is given ({flops:,.0f} FLOPs per sample in all) once per environment step, a"
+        " training step on {rows} rows at most {step:,.0f} FLOPs: on {device} such a step is launches and copies,"
+        " no faster than one CPU core, while the board draws power; run the models on the CPU"
+    )
     ANY_GPU = "a GPU"
     ON_DEVICE = "the stated {name} (its {tdp:.0f} W board above its idle {idle:.0f} W whenever a step keeps it awake)"
     FIX_TITLE = 'Build and run the model under `tf.device("/cpu:0")`, or hide the GPUs'
@@ -182,6 +208,11 @@ class TinyModelOnGpu(Rule):
             "    for step in range(10000):\n        model.predict(np.zeros((1, 4)))\n"
         ),
         Valid(AGENT.replace("range(500)", "range(2)").replace("range(1000)", "range(3)")),  # 6 steps: seconds at most
+        Valid(  # keras-rl on a network of 4096-wide layers: 32 rows a step are work for a GPU
+            KERAS_RL.replace("Dense(16,", "Dense(4096,")
+        ),
+        Valid(KERAS_RL.replace("nb_steps=50000", "steps=50000")),  # not keras-rl's fit: its steps not stated
+        Valid(KERAS_RL.replace("gym.make('CartPole-v1')", "make_env()")),  # the observation's width unknown
     )
     INVALID = (
         Invalid(AGENT, line=10, message_contains="stepped by a loop (`predict` at line 18"),
@@ -202,6 +233,11 @@ class TinyModelOnGpu(Rule):
             line=3,
             message_contains="stepped by a loop (`__call__` at line 6, at most 768 FLOPs a step)",
         ),
+        Invalid(  # keras-rl trains the network it is given once per environment step, 50,000 times
+            KERAS_RL,
+            line=13,
+            message_contains="keras-rl's DQNAgent.fit steps the models it is given",
+        ),
         Invalid(  # a stated GPU: its draw while the steps wait
             AGENT,
             device="NVIDIA Tesla T4",
@@ -211,7 +247,12 @@ class TinyModelOnGpu(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        steps = [(site, step) for site in facts.sites if (step := _tiny_step(site)) is not None]
+        agents = _agent_steps(facts)
+        steps = [
+            (site, step)
+            for site in facts.sites
+            if ((step := _tiny_step(site)) is not None and not _driven(site)) or site.callsite.span in agents
+        ]
         if not steps or hides_gpus(facts) or _placed_on_cpu(facts):
             return
         spec = gpu_spec(facts.device) if facts.device is not None else None
@@ -233,6 +274,13 @@ class TinyModelOnGpu(Rule):
             if span in reported:
                 continue
             reported.add(span)
+            if span in agents:
+                flops, step = agents[span]
+                message = self.MESSAGE_AGENT.format(
+                    via=site.features.get("via"), flops=flops, rows=site.work_value("samples"), step=step, device=device
+                )
+                yield self.diagnostic(span, facts.path, message, data={"step_flops": step})
+                continue
             message = self.MESSAGE.format(
                 flops=site.work_value("flops_per_sample"),
                 method=method(site.api),
@@ -266,6 +314,28 @@ def _tiny_step(site: Site) -> float | None:
         return None
     step = (TRAINING_FLOPS if is_training_step(site) else 1.0) * flops * rows
     return step if step <= TINY_STEP_FLOPS else None
+
+
+def _driven(site: Site) -> bool:
+    """A training step keras-rl's `agent.fit` runs with a model it was given, listed at that call
+    (greenlint/analysis/agents.py)."""
+    return trained_by_agent(site.features)
+
+
+def _agent_steps(facts: FileFacts) -> dict[Span, tuple[float, float]]:
+    """Per library call that trains the models it was given (`_driven`), where every one's
+    training step is known and tiny and so is their sum (an actor's training step runs through its
+    critic): (their FLOPs per sample, the FLOPs of their steps), summed."""
+    found: dict[Span, list[tuple[Site, float | None]]] = {}
+    for site in facts.sites:
+        if _driven(site):
+            found.setdefault(site.callsite.span, []).append((site, _tiny_step(site)))
+    return {
+        span: (sum(s.work_value("flops_per_sample") for s, _ in steps), total)
+        for span, steps in found.items()
+        if all(step is not None for _, step in steps)
+        and (total := sum(step or 0.0 for _, step in steps)) <= TINY_STEP_FLOPS
+    }
 
 
 def _count(value: Any) -> bool:

@@ -86,10 +86,18 @@ class TrainingWithoutMixedPrecision(Rule):
       2017-2019, recognised from its imports and from `fit_generator`-style calls or a
       TensorFlow 1.x pin, or from an import of `keras_contrib`, which extends that Keras alone:
       see greenlint/rules/keras_flavour.py): it has no dtype policy, and
-      TensorFlow's graph rewrite does not accept its optimizers. tf.keras (TensorFlow 2.1 and
+      TensorFlow's graph rewrite does not accept its optimizers
+      (`enable_mixed_precision_graph_rewrite(opt)` raises for an optimizer that is neither a
+      `tf.train.Optimizer` nor a tf.keras one; the Grappler pass turned on alone, through a session
+      config's `auto_mixed_precision` given to `K.set_session`, computes the gradients without
+      loss scaling, which TensorFlow warns may not converge; `TF_ENABLE_AUTO_MIXED_PRECISION=1`
+      is the switch of NVIDIA's NGC containers, not of the TensorFlow wheels). tf.keras (TensorFlow 2.1 and
       later: `tf.keras.mixed_precision`, experimental until 2.4), standalone Keras 2.4 and
       later (tf.keras under another name) and Keras 3 (`keras.mixed_precision`) have it;
-    - the project pins a TensorFlow older than 1.14, which has neither the policy nor the rewrite;
+    - the project pins a TensorFlow older than 1.14, which has neither the policy nor the rewrite
+      (greenlint/rules/tf_target.py reads the pin; a project that pins none is taken to run the
+      TensorFlow installed where greenlint runs, else the newest: its Keras is then told by the
+      APIs it calls, as above);
     - the file hides every GPU (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`, or
       `tf.config.set_visible_devices([], "GPU")`, at top level): it trains on the host, where
       float16 is emulated and slower;
