@@ -1,0 +1,90 @@
+"""What a periodic save costs beside the training steps between two saves (GL311's price).
+
+A save opens and lays out a file (`SAVE_S`), then writes every weight: `params` x 4 bytes (float32),
+more where it also writes the optimizer's slots, at a disk's bandwidth (`DISK_B_PER_S`,
+greenlint/predict/work_energy.py). The steps between
+two saves run `period` training steps of the step's batch, timed by greenlint's device model on the
+GPU the user stated (`--device`), else batch_price's REFERENCE_GPU. The claim is the least share of
+that time the saves take: the weights alone, written at the fast end of the disk's interval
+(10**ROOFLINE_HALF faster: the page cache), against the slow end of every step constant the device
+model rests on (each 10**DEVICE_HALF slower). Where the saved model's weights, the step's FLOPs per
+sample or its batch are not known, nothing is priced: unknown stays unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from greenlint.analysis.callsite import with_work
+from greenlint.predict.devices import DEVICE_HALF, DeviceModel, device_seconds
+from greenlint.predict.training_runs import named_work, with_architecture
+from greenlint.predict.work_energy import DISK_B_PER_S, ELEMENT_BYTES, ROOFLINE_HALF
+from greenlint.rules.base import Site
+from greenlint.rules.batch_price import device, reference
+
+#: The least share of the time between two saves that the saves must take for a finding.
+MIN_SHARE = 0.1
+#: The least seconds a save takes besides its weights' bytes (creating the file, its layout, the
+#: model's configuration): bench/rules/GL311's pair measured about 50 ms per `save_weights` of a
+#: two-layer model on two loaded cores; a tenth of it is taken, for a fast host.
+SAVE_S = 0.005
+
+
+@dataclass(frozen=True)
+class SaveShare:
+    share: float  # the least share of the time between two saves spent saving
+    weights: float  # bytes of the weights one save writes, at the least
+    save_s: float  # seconds of one save, at the least
+    steps_s: float  # seconds of the steps between two saves, at the most
+    device: str  # the GPU the steps are timed on
+    told: bool  # the user stated it (`--device`)
+
+    def clause(self) -> str:
+        """The finding's priced claim."""
+        where = f"the stated {self.device}" if self.told else f"an {self.device} (the reference GPU: no --device stated)"
+        return (
+            f"each save writes at least {self.weights / 1e6:.3g} MB of weights (at least {self.save_s * 1e3:.3g} ms:"
+            f" {SAVE_S * 1e3:g} ms to lay out the file, the bytes at {DISK_B_PER_S * 10**ROOFLINE_HALF / 1e9:.2g}"
+            f" GB/s), at least {self.share:.0%} of the time between"
+            f" two saves, whose steps take at most {self.steps_s:.3g} s on {where}"
+        )
+
+
+def _count(value: object) -> float | None:
+    """A positive number, else None (bools are not counts)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        return None
+    return float(value)
+
+
+def save_share(save: Site, step: Site, period: int, told: str | None) -> SaveShare | None:
+    """The least share of the time that a save every *period* runs of the training step *step*
+    takes (module docstring), None where the save's weights or the step's work are not known."""
+    params = _count(save.work_value("params"))
+    found = named_work(with_architecture(with_work(step.features, step.callsite.work)))
+    priced, gpu = reference(), device(told)
+    if params is None or found is None or priced is None or gpu is None or step.work_lower("flops_per_sample"):
+        return None
+    features = found[0]
+    batch = _count(features.get("samples")) or _count(features.get("batch_size"))
+    if batch is None or _count(features.get("flops_per_sample")) is None:
+        return None
+    work, constants = priced
+    ref = (work.get("time") or {}).get("training")
+    if ref is None:
+        return None
+    slow = 10**DEVICE_HALF
+    timing = {**work, "time": {"training": {**ref, "per_step": ref["per_step"] * slow}}}
+    slowest = DeviceModel(constants.layer_s * slow, constants.half_flops * slow, constants.wait_share)
+    one = {k: features.get(k) for k in ("flops_per_sample", "params", "memory_bytes_per_sample", "n_layers", "flop_layers")}
+    seconds = device_seconds(
+        timing, "training", {**one, "samples": batch, "batch_size": batch, "epochs": 1}, gpu, slowest, start=False
+    )
+    if seconds is None:
+        return None
+    host, dispatch, busy = seconds
+    steps_s = period * (host + max(dispatch, busy))
+    weights = params * ELEMENT_BYTES
+    save_s = SAVE_S + weights / (DISK_B_PER_S * 10**ROOFLINE_HALF)
+    share = save_s / (save_s + steps_s)
+    return SaveShare(share, weights, save_s, steps_s, gpu.name, told is not None)
