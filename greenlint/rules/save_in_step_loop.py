@@ -174,6 +174,12 @@ class SaveInStepLoop(Rule):
             WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')"),
             options={"min-save-steps": 20},
         ),
+        Valid(  # a second training step in the loop whose batch the code does not size: not priced
+            WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')").replace(
+                "    m.train_on_batch(x, y)\n", "    m.train_on_batch(x, y)\n    other.train_on_batch(*next(batches))\n"
+            )
+            .replace("x, y = np.zeros", "other = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nx, y = np.zeros")
+        ),
         Valid(  # TF1: a Saver of a graph's variables, a step of unknown size: nothing priced
             "import tensorflow as tf\nCHECKPOINT_EVERY = 50\n"
             "opt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
@@ -251,13 +257,14 @@ class SaveInStepLoop(Rule):
 
 
 def _price(facts: FileFacts, save: Site, loop: ast.AST, cell: int | None, period: int) -> SaveShare | None:
-    """The priced share of a save every *period* runs of the loop's training step (save_price), None
-    where the loop runs no training step, saves fewer than `FEW_SAVES` times or nothing is priced."""
+    """The priced share of a save every *period* passes of the loop beside its training steps
+    (save_price), None where the loop runs no training step, saves fewer than `FEW_SAVES` times
+    or something is not priced."""
     steps = _steps(facts, loop, cell)
     runs = next((s.loop_runs for s in steps if s.loop_runs is not None), None)
     if not steps or runs is not None and runs // period < FEW_SAVES:
         return None
-    return next((p for p in (save_share(save, step, period, facts.device) for step in steps) if p), None)
+    return save_share(save, steps, period, facts.device)
 
 
 def _call_points(facts: FileFacts, call: ast.Call, cell: int | None) -> list[tuple[int | None, ast.Call]]:

@@ -2,14 +2,13 @@
 
 A save opens and lays out a file (`SAVE_S`), then writes every weight: `params` x 4 bytes (float32),
 more where it also writes the optimizer's slots, at a disk's bandwidth (`DISK_B_PER_S`,
-greenlint/predict/work_energy.py). The steps between
-two saves run `period` training steps of the step's batch, timed by greenlint's device model on the
-GPU the user stated (`--device`), else batch_price's REFERENCE_GPU. The claim is the least share of
-that time the saves take: the weights alone, written at the fast end of the disk's interval
-(10**ROOFLINE_HALF faster: the page cache), against the slow end of every step constant the device
-model rests on (each 10**DEVICE_HALF slower). Where the saved model's weights, the step's FLOPs per
-sample or its batch are not known, nothing is priced: unknown stays unknown.
-"""
+greenlint/predict/work_energy.py). Between two saves the loop runs `period` passes of its training
+steps (each on its batch), timed by greenlint's device model on the GPU the user stated
+(`--device`), else batch_price's REFERENCE_GPU. The claim is the least share of the time the saves
+and those steps take that goes to the saves: the weights alone, written at the fast end of the
+disk's interval (10**ROOFLINE_HALF faster: the page cache), against the slow end of every step
+constant the device model rests on (each 10**DEVICE_HALF slower). Where the saved model's weights,
+or any step's FLOPs per sample or batch, are not known, nothing is priced: unknown stays unknown."""
 
 from __future__ import annotations
 
@@ -45,8 +44,8 @@ class SaveShare:
         return (
             f"each save writes at least {self.weights / 1e6:.3g} MB of weights (at least {self.save_s * 1e3:.3g} ms:"
             f" {SAVE_S * 1e3:g} ms to lay out the file, the bytes at {DISK_B_PER_S * 10**ROOFLINE_HALF / 1e9:.2g}"
-            f" GB/s), at least {self.share:.0%} of the time between"
-            f" two saves, whose steps take at most {self.steps_s:.3g} s on {where}"
+            f" GB/s), at least {self.share:.0%} of the time the saves and the training steps between them take;"
+            f" those steps take at most {self.steps_s:.3g} s on {where}"
         )
 
 
@@ -57,21 +56,18 @@ def _count(value: object) -> float | None:
     return float(value)
 
 
-def save_share(save: Site, step: Site, period: int, told: str | None) -> SaveShare | None:
-    """The least share of the time that a save every *period* runs of the training step *step*
-    takes (module docstring), None where the save's weights or the step's work are not known."""
-    params = _count(save.work_value("params"))
+def step_seconds(step: Site, told: str | None) -> float | None:
+    """The most seconds one run of the training step *step* takes on the told GPU (else the
+    reference one), every constant at its slow end; None where its FLOPs or batch are not known."""
     found = named_work(with_architecture(with_work(step.features, step.callsite.work)))
     priced, gpu = reference(), device(told)
-    if params is None or found is None or priced is None or gpu is None or step.work_lower("flops_per_sample"):
+    if found is None or priced is None or gpu is None or step.work_lower("flops_per_sample"):
         return None
     features = found[0]
     batch = _count(features.get("samples")) or _count(features.get("batch_size"))
-    if batch is None or _count(features.get("flops_per_sample")) is None:
-        return None
     work, constants = priced
     ref = (work.get("time") or {}).get("training")
-    if ref is None:
+    if batch is None or _count(features.get("flops_per_sample")) is None or ref is None:
         return None
     slow = 10**DEVICE_HALF
     timing = {**work, "time": {"training": {**ref, "per_step": ref["per_step"] * slow}}}
@@ -83,8 +79,19 @@ def save_share(save: Site, step: Site, period: int, told: str | None) -> SaveSha
     if seconds is None:
         return None
     host, dispatch, busy = seconds
-    steps_s = period * (host + max(dispatch, busy))
+    return host + max(dispatch, busy)
+
+
+def save_share(save: Site, steps: list[Site], period: int, told: str | None) -> SaveShare | None:
+    """The least share of the time that a save every *period* passes of a loop running the
+    training steps *steps* takes, beside those steps (module docstring); None where the save's
+    weights or any step's work are not known."""
+    params = _count(save.work_value("params"))
+    gpu = device(told)
+    each = [step_seconds(step, told) for step in steps]
+    if params is None or gpu is None or not each or any(s is None for s in each):
+        return None
+    steps_s = period * sum(s for s in each if s is not None)
     weights = params * ELEMENT_BYTES
     save_s = SAVE_S + weights / (DISK_B_PER_S * 10**ROOFLINE_HALF)
-    share = save_s / (save_s + steps_s)
-    return SaveShare(share, weights, save_s, steps_s, gpu.name, told is not None)
+    return SaveShare(save_s / (save_s + steps_s), weights, save_s, steps_s, gpu.name, told is not None)
