@@ -66,12 +66,13 @@ class SaveInStepLoop(Rule):
     logdir, step)` around `saver.save(...)`, TF1's `Saver.save` included); the finding is on the
     call in the loop.
 
-    The price: one save writes at least the saved model's weights (`params` x 4 bytes, as the
-    analysis counts them; the optimizer's slots are left out), at the fast end of a disk's
-    bandwidth (5 GB/s: the page cache), against the steps between two saves (the step's FLOPs
-    per sample and batch, timed by greenlint's device model on the GPU stated with `--device`,
-    else a T4, with every step constant at its slow end). A periodic save is reported when that
-    least share reaches 10 %, and the message states it; where the saved model's weights or the
+    The price: one save takes at least 5 ms to lay out its file (a tenth of what the pair under
+    bench/rules/ measured) plus the saved model's weights (`params` x 4 bytes, as the analysis
+    counts them; the optimizer's slots left out) at the fast end of a disk's bandwidth (5 GB/s:
+    the page cache), against the loop's training steps between two saves (each step's FLOPs per
+    sample and batch, timed by greenlint's device model on the GPU stated with `--device`, else
+    a T4, every step constant at its slow end). A periodic save is reported when that least
+    share reaches 10 %, and the message states it; where the saved model's weights or any
     step's FLOPs or batch are not known (a TF1 `Saver` of a graph's variables, a batch read from
     a file), nothing is priced and nothing reported. A save on every step is reported unless
     its price is known and under 10 % (a large convolutional network on large batches, whose
@@ -85,7 +86,7 @@ class SaveInStepLoop(Rule):
     (`if step % N == 0`), once per epoch, or with `tf.train.CheckpointManager` and a
     `checkpoint_interval`. Every few dozen steps is not much better where the model's bytes
     are large beside its step's work (wide dense layers or embeddings on small batches): the
-    saves then take a tenth of the run or more. TensorFlow's own training loops
+    saves then take a tenth of the training time or more. TensorFlow's own training loops
     (`MonitoredTrainingSession`, Estimator's `RunConfig`) save every 10 minutes by default.
 
     ## Example
