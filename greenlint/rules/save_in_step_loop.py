@@ -210,7 +210,7 @@ class SaveInStepLoop(Rule):
         Invalid(  # wide dense layers on a batch of 8, saved every 20 steps: 295 MB of weights per save
             WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')"),
             line=9,
-            message_contains="every 20 training steps: each save writes at least 295 MB of weights",
+            message_contains="every 20 training steps: each save takes at least",
         ),
         Invalid(  # through a function of the file, the period a flag's default
             "import argparse\nparser = argparse.ArgumentParser()\n"
@@ -237,7 +237,7 @@ class SaveInStepLoop(Rule):
                 loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
                 priced = _price(facts, site, loops[0], site.callsite.span.cell, 1) if loops else None
                 if priced is None or priced.share >= MIN_SHARE:
-                    clause = f": {priced.clause()}" if priced is not None else ""
+                    clause = f"; {priced.clause()}" if priced is not None else ""
                     message = self.MESSAGE.format(call=method(site.api), price=clause)
                     yield self.diagnostic(site.callsite.span, facts.path, message)
                 continue

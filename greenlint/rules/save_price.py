@@ -20,6 +20,7 @@ from greenlint.predict.training_runs import named_work, with_architecture
 from greenlint.predict.work_energy import DISK_B_PER_S, ELEMENT_BYTES, ROOFLINE_HALF
 from greenlint.rules.base import Site
 from greenlint.rules.batch_price import device, reference
+from greenlint.units import fmt_s
 
 #: The least share of the time between two saves that the saves must take for a finding.
 MIN_SHARE = 0.1
@@ -40,13 +41,19 @@ class SaveShare:
 
     def clause(self) -> str:
         """The finding's priced claim."""
-        where = f"the stated {self.device}" if self.told else f"an {self.device} (the reference GPU: no --device stated)"
+        where = f"the stated {self.device}" if self.told else f"an {self.device}, the reference GPU: no --device stated"
         return (
-            f"each save writes at least {self.weights / 1e6:.3g} MB of weights (at least {self.save_s * 1e3:.3g} ms:"
-            f" {SAVE_S * 1e3:g} ms to lay out the file, the bytes at {DISK_B_PER_S * 10**ROOFLINE_HALF / 1e9:.2g}"
-            f" GB/s), at least {self.share:.0%} of the time the saves and the training steps between them take;"
-            f" those steps take at most {self.steps_s:.3g} s on {where}"
+            f"each save takes at least {fmt_s(self.save_s)} ({fmt_s(SAVE_S)} to lay out the file, then"
+            f" {_size(self.weights)} of weights at {DISK_B_PER_S * 10**ROOFLINE_HALF / 1e9:.2g} GB/s),"
+            f" at least {self.share:.0%} of the time it and the training steps since the last save take"
+            f" (those steps at most {fmt_s(self.steps_s)} on {where})"
         )
+
+
+def _size(size: float) -> str:
+    """Bytes in a readable unit, 3 significant digits: `644 bytes`, `1.2 kB`, `295 MB`."""
+    scale, name = next(((s, n) for s, n in ((1e9, "GB"), (1e6, "MB"), (1e3, "kB")) if size >= s), (1.0, "bytes"))
+    return f"{size / scale:.3g} {name}"
 
 
 def _count(value: object) -> float | None:
