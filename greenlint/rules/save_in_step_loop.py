@@ -175,6 +175,12 @@ class SaveInStepLoop(Rule):
             WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')"),
             options={"min-save-steps": 20},
         ),
+        Valid(  # every step, but priced under 10 %: ResNet50 on batches of 256 computes far longer than it writes
+            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.compile(optimizer='sgd', loss='sparse_categorical_crossentropy')\n"
+            "x, y = np.zeros((256, 224, 224, 3)), np.zeros((256,))\nfor step in range(1000):\n"
+            "    m.train_on_batch(x, y)\n    m.save_weights('w.weights.h5')\n"
+        ),
         Valid(  # a second training step in the loop whose batch the code does not size: not priced
             WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')").replace(
                 "    m.train_on_batch(x, y)\n", "    m.train_on_batch(x, y)\n    other.train_on_batch(*next(batches))\n"
@@ -206,6 +212,14 @@ class SaveInStepLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor x, y in ds:\n"
             "    m.train_on_batch(x, y)\n    tf.saved_model.save(m, 'out')\n",
             line=5,
+        ),
+        Invalid(  # every step of ResNet50 on batches of 8: the price is stated
+            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.compile(optimizer='sgd', loss='sparse_categorical_crossentropy')\n"
+            "x, y = np.zeros((8, 224, 224, 3)), np.zeros((8,))\nfor step in range(1000):\n"
+            "    m.train_on_batch(x, y)\n    m.save_weights('w.weights.h5')\n",
+            line=8,
+            message_contains="runs on every training step: saving serialises and writes every weight; each save takes at least",
         ),
         Invalid(  # wide dense layers on a batch of 8, saved every 20 steps: 295 MB of weights per save
             WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')"),
