@@ -60,7 +60,7 @@ def larger_batch(batch: int, minimum: int) -> int:
 
 
 @functools.cache
-def _reference() -> tuple[dict, DeviceModel] | None:
+def reference() -> tuple[dict, DeviceModel] | None:
     """The bundled model's work section and device constants, None where it cannot be loaded."""
     from greenlint.predict import load_predictor
 
@@ -71,7 +71,7 @@ def _reference() -> tuple[dict, DeviceModel] | None:
     return predictor.model.get("work") or {}, predictor.device_model
 
 
-def _device(told: str | None) -> GpuSpec | None:
+def device(told: str | None) -> GpuSpec | None:
     """The GPU priced on: the stated one, else REFERENCE_GPU."""
     return gpu_spec(told if told is not None else REFERENCE_GPU)
 
@@ -82,14 +82,14 @@ def priced_saving(site: Site, batch: int, minimum: int, told: str | None) -> Sav
     if site.work_lower("flops_per_sample"):
         return None
     found = named_work(with_architecture(with_work(site.features, site.callsite.work)))
-    reference, device = _reference(), _device(told)
-    if found is None or reference is None or device is None:
+    priced, gpu = reference(), device(told)
+    if found is None or priced is None or gpu is None:
         return None
     features, larger = found[0], larger_batch(batch, minimum)
     flops = features.get("flops_per_sample")
     if not isinstance(flops, (int, float)) or isinstance(flops, bool) or flops <= 0 or larger <= batch:
         return None
     training = is_training_step(site)
-    work, constants = reference
-    ends = batch_saving(work, "training" if training else "inference", features, batch, larger, device, constants)
-    return None if ends is None else Saving(ends[0], ends[1], larger, device.name, told is not None, training)
+    work, constants = priced
+    ends = batch_saving(work, "training" if training else "inference", features, batch, larger, gpu, constants)
+    return None if ends is None else Saving(ends[0], ends[1], larger, gpu.name, told is not None, training)

@@ -6,9 +6,10 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, method, node_span
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, method, node_span
 from greenlint.rules.defaults import known_value
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.save_price import MIN_SHARE, SaveShare, save_share
 from greenlint.rules.syntax import (
     LOOPS,
     SCOPES,
@@ -17,7 +18,6 @@ from greenlint.rules.syntax import (
     in_unguarded_step_loop,
     own_body,
     own_loops,
-    trains,
 )
 
 SAVES = ("save", "save_weights", "export")
@@ -26,6 +26,15 @@ SAVE_FUNCTIONS = ("tensorflow.saved_model.save", "tensorflow.keras.models.save_m
 CHECKPOINTS = ("tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.compat.v1.train.Saver")
 #: A loop known to run so few times that it saves fewer checkpoints than this is not reported.
 FEW_SAVES = 10
+
+#: A model of wide dense layers (75M weights) trained on batches of 8 (`{every}`: the test of the
+#: `if` around the save, `{save}`: the save).
+WIDE = (
+    "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)),"
+    " tf.keras.layers.Dense(8192, activation='relu'), tf.keras.layers.Dense(8192), tf.keras.layers.Dense(10)])\n"
+    "m.compile(optimizer='adam', loss='mse')\nx, y = np.zeros((8, 784)), np.zeros((8, 10))\n"
+    "for step in range(100000):\n    m.train_on_batch(x, y)\n    if {every}:\n        {save}\n"
+)
 
 
 def _is_save(api: str) -> bool:
@@ -45,27 +54,40 @@ class SaveInStepLoop(Rule):
     settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
     (`ds.take(1)`).
 
-    Also flags a save that a training loop runs every few steps: under an `if` in that loop that
-    takes a remainder (`if step % 50 == 0:`) whose divisor, with the program's defaults, is below
-    `min-save-steps` (default 100): a literal, a module constant (`CHECKPOINT_EVERY = 50`), a
-    parameter's default or an argparse/absl flag's default (`args.checkpoint_every`, or passed so
-    by every call of the function to a parameter without one). The loop
-    trains when its own body runs a training step: a step method as above, or a call the analysis
-    found to run one (a TF1 `Session.run` fetching the optimizer's update, a `tf.function` whose
-    body trains a model). The save may be the call in the loop, or in a function of the file that
-    the loop calls there (`save(saver, sess, logdir, step)` around `saver.save(...)`, TF1's
-    `Saver.save` included); the finding is on the call in the loop. Not reported: a divisor that
-    is not known, or whose default is at least `min-save-steps`; a save in a loop over epochs (its
-    own body runs no step: the step is in the loop inside it); a loop known to run so few times
-    that it saves fewer than 10 checkpoints.
+    Also flags a save that a training loop runs every few steps, where its price says the saves
+    take a real share of the training: under an `if` in that loop that takes a remainder (`if
+    step % 50 == 0:`) whose divisor, with the program's defaults, is below `min-save-steps`
+    (default 100): a literal, a module constant (`CHECKPOINT_EVERY = 50`), a parameter's default
+    or an argparse/absl flag's default (`args.checkpoint_every`, or passed so by every call of the
+    function to a parameter without one). The loop trains when its own body runs a training step:
+    a step method as above, or a call the analysis found to run one (a TF1 `Session.run` fetching
+    the optimizer's update, a `tf.function` whose body trains a model). The save may be the call
+    in the loop, or in a function of the file that the loop calls there (`save(saver, sess,
+    logdir, step)` around `saver.save(...)`, TF1's `Saver.save` included); the finding is on the
+    call in the loop.
+
+    The price: one save takes at least 5 ms to lay out its file (a tenth of what the pair under
+    bench/rules/ measured) plus the saved model's weights (`params` x 4 bytes, as the analysis
+    counts them; the optimizer's slots left out) at the fast end of a disk's bandwidth (5 GB/s:
+    the page cache), against the loop's training steps between two saves (each step's FLOPs per
+    sample and batch, timed by greenlint's device model on the GPU stated with `--device`, else
+    a T4, every step constant at its slow end). A periodic save is reported when that least
+    share reaches 10 %, and the message states it; where the saved model's weights or any
+    step's FLOPs or batch are not known (a TF1 `Saver` of a graph's variables, a batch read from
+    a file), nothing is priced and nothing reported. A save on every step is reported unless
+    its price is known and under 10 % (a large convolutional network on large batches, whose
+    step computes far longer than its weights take to write). Not reported either: a save in a
+    loop over epochs (its own body runs no step: the step is in the loop inside it); a loop
+    known to run so few times that it saves fewer than 10 checkpoints.
 
     ## Why is this bad?
     Saving serialises every weight (a SavedModel also traces and writes the graph) and writes it
     to disk. Doing it on every step can cost more than the step itself. Save every N steps
     (`if step % N == 0`), once per epoch, or with `tf.train.CheckpointManager` and a
-    `checkpoint_interval`. Every few dozen steps is not much better on a fast step: TensorFlow's
-    own training loops (`MonitoredTrainingSession`, Estimator's `RunConfig`) save every 10 minutes
-    by default, and a run of 100,000 steps saving every 50 writes 2,000 checkpoints.
+    `checkpoint_interval`. Every few dozen steps is not much better where the model's bytes
+    are large beside its step's work (wide dense layers or embeddings on small batches): the
+    saves then take a tenth of the training time or more. TensorFlow's own training loops
+    (`MonitoredTrainingSession`, Estimator's `RunConfig`) save every 10 minutes by default.
 
     ## Example
     ```python
@@ -96,10 +118,10 @@ class SaveInStepLoop(Rule):
 
     code = "GL311"
     name = "save-in-step-loop"
-    MESSAGE = "`{call}()` runs on every training step: saving serialises and writes every weight"
+    MESSAGE = "`{call}()` runs on every training step: saving serialises and writes every weight{price}"
     PERIODIC = (
-        "`{call}()` writes a checkpoint every {period} training steps{source}: each save serialises and writes every"
-        " weight; save every {minimum}+ steps or every few minutes"
+        "`{call}()` writes a checkpoint every {period} training steps{source}: {price}; save less often (every"
+        " few minutes, or once per epoch)"
     )
     FIX_TITLE = "Save every N steps (`if step % N == 0:`) or once per epoch"
     OPTIONS = (Option("min-save-steps", int, 100, "GL311 flags a save every N training steps for N below this."),)
@@ -146,6 +168,37 @@ class SaveInStepLoop(Rule):
             "for step in range(100000):\n    sess.run(accuracy)\n"
             "    if step % 10 == 0:\n        saver.save(sess, 'ckpt', global_step=step)\n"
         ),
+        Valid(  # the same model every 50 steps: the saves take under 10 % of the steps between them
+            WIDE.format(every="step % 50 == 0", save="m.save_weights('w.weights.h5')")
+        ),
+        Valid(  # a stricter `min-save-steps`: a period of 20 steps is long enough
+            WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')"),
+            options={"min-save-steps": 20},
+        ),
+        Valid(  # every step, but priced under 10 %: ResNet50 on batches of 256 computes far longer than it writes
+            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.compile(optimizer='sgd', loss='sparse_categorical_crossentropy')\n"
+            "x, y = np.zeros((256, 224, 224, 3)), np.zeros((256,))\nfor step in range(1000):\n"
+            "    m.train_on_batch(x, y)\n    m.save_weights('w.weights.h5')\n"
+        ),
+        Valid(  # a second training step in the loop whose batch the code does not size: not priced
+            WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')").replace(
+                "    m.train_on_batch(x, y)\n", "    m.train_on_batch(x, y)\n    other.train_on_batch(*next(batches))\n"
+            )
+            .replace("x, y = np.zeros", "other = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nx, y = np.zeros")
+        ),
+        Valid(  # TF1: a Saver of a graph's variables, a step of unknown size: nothing priced
+            "import tensorflow as tf\nCHECKPOINT_EVERY = 50\n"
+            "opt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
+            "for step in range(100000):\n    sess.run(train_op)\n"
+            "    if step % CHECKPOINT_EVERY == 0:\n        saver.save(sess, 'model.ckpt', global_step=step)\n"
+        ),
+        Valid(  # a batch the code does not size: the steps between two saves are not priced
+            "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(8192)])\n"
+            "m.compile(optimizer='adam', loss='mse')\nfor step, (x, y) in enumerate(batches):\n"
+            "    m.train_on_batch(x, y)\n    if step % 10 == 0:\n        m.save_weights('w.weights.h5')\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -160,35 +213,31 @@ class SaveInStepLoop(Rule):
             "    m.train_on_batch(x, y)\n    tf.saved_model.save(m, 'out')\n",
             line=5,
         ),
-        Invalid(  # TF1: every 50 steps, through a function of the file, the period a flag's default
-            "import argparse\nimport tensorflow as tf\nCHECKPOINT_EVERY = 50\n"
-            "parser = argparse.ArgumentParser()\n"
-            "parser.add_argument('--checkpoint_every', type=int, default=CHECKPOINT_EVERY)\n"
-            "args = parser.parse_args()\n\n\ndef save(saver, sess, step):\n"
-            "    saver.save(sess, 'model.ckpt', global_step=step)\n\n\n"
-            "opt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
-            "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
-            "for step in range(100000):\n    sess.run(train_op)\n"
-            "    if step % args.checkpoint_every == 0:\n        save(saver, sess, step)\n",
-            line=20,
-            message_contains="every 50 training steps (`args.checkpoint_every`: the default of `--checkpoint_every`)",
-        ),
-        Invalid(  # TF2: a checkpoint every 10 steps of a custom loop
-            "import tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
-            "manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=m), 'ckpts', max_to_keep=3)\n"
-            "for step, (x, y) in enumerate(ds):\n    opt.apply_gradients(zip(g, m.trainable_variables))\n"
-            "    if not step % 10:\n        manager.save()\n",
+        Invalid(  # every step of ResNet50 on batches of 8: the price is stated
+            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.compile(optimizer='sgd', loss='sparse_categorical_crossentropy')\n"
+            "x, y = np.zeros((8, 224, 224, 3)), np.zeros((8,))\nfor step in range(1000):\n"
+            "    m.train_on_batch(x, y)\n    m.save_weights('w.weights.h5')\n",
             line=8,
-            message_contains="every 10 training steps",
+            message_contains="runs on every training step: saving serialises and writes every weight; each save takes at least",
         ),
-        Invalid(  # a stricter `min-save-steps`; the divisor a module constant
-            "import tensorflow as tf\nEVERY = 1000\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
-            "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
-            "for step in range(100000):\n    sess.run(train_op)\n"
-            "    if step % EVERY == 0:\n        saver.save(sess, 'ckpt', global_step=step)\n",
-            options={"min-save-steps": 5000},
+        Invalid(  # wide dense layers on a batch of 8, saved every 20 steps: 295 MB of weights per save
+            WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')"),
+            line=9,
+            message_contains="every 20 training steps: each save takes at least",
+        ),
+        Invalid(  # through a function of the file, the period a flag's default
+            "import argparse\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--save_every', type=int, default=10)\nargs = parser.parse_args()\n"
+            + WIDE.format(every="step % args.save_every == 0", save="save()")
+            + "def save():\n    m.save_weights('w.weights.h5')\n",
+            line=13,
+            message_contains="every 10 training steps (`args.save_every`: the default of `--save_every`)",
+        ),
+        Invalid(  # the divisor a module constant
+            "EVERY = 20\n" + WIDE.format(every="step % EVERY == 0", save="m.save_weights('w.weights.h5')"),
             line=10,
-            message_contains="every 1000 training steps (`EVERY` = 1000)",
+            message_contains="every 20 training steps (`EVERY` = 20)",
         ),
     )
 
@@ -197,10 +246,15 @@ class SaveInStepLoop(Rule):
         for site in facts.sites:
             if not _is_save(site.api):
                 continue
-            if site.repeats(same=("receiver",)) and in_unguarded_step_loop(facts, site):
-                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(call=method(site.api)))
-                continue
             call = facts.node(site)
+            if site.repeats(same=("receiver",)) and in_unguarded_step_loop(facts, site):
+                loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
+                priced = _price(facts, site, loops[0], site.callsite.span.cell, 1) if loops else None
+                if priced is None or priced.share >= MIN_SHARE:
+                    clause = f"; {priced.clause()}" if priced is not None else ""
+                    message = self.MESSAGE.format(call=method(site.api), price=clause)
+                    yield self.diagnostic(site.callsite.span, facts.path, message)
+                continue
             if call is None:
                 continue
             for cell, point in _call_points(facts, call, site.callsite.span.cell):
@@ -208,12 +262,24 @@ class SaveInStepLoop(Rule):
                 if found is None:
                     continue
                 period, source, loop = found
-                if not 0 < period < minimum or not trains(facts, loop, cell) or _few_saves(facts, loop, cell, period):
+                priced = _price(facts, site, loop, cell, period) if 0 < period < minimum else None
+                if priced is None or priced.share < MIN_SHARE:
                     continue
                 span = node_span(point, cell)
                 name = point.func.attr if isinstance(point.func, ast.Attribute) else ast.unparse(point.func)
-                message = self.PERIODIC.format(call=name, period=period, source=source, minimum=minimum)
+                message = self.PERIODIC.format(call=name, period=period, source=source, price=priced.clause())
                 yield self.diagnostic(span, facts.path, message)
+
+
+def _price(facts: FileFacts, save: Site, loop: ast.AST, cell: int | None, period: int) -> SaveShare | None:
+    """The priced share of a save every *period* passes of the loop beside its training steps
+    (save_price), None where the loop runs no training step, saves fewer than `FEW_SAVES` times
+    or something is not priced."""
+    steps = _steps(facts, loop, cell)
+    runs = next((s.loop_runs for s in steps if s.loop_runs is not None), None)
+    if not steps or runs is not None and runs // period < FEW_SAVES:
+        return None
+    return save_share(save, steps, period, facts.device)
 
 
 def _call_points(facts: FileFacts, call: ast.Call, cell: int | None) -> list[tuple[int | None, ast.Call]]:
@@ -255,13 +321,13 @@ def _period(facts: FileFacts, point: ast.Call, cell: int | None) -> tuple[int, s
     return None
 
 
-def _few_saves(facts: FileFacts, loop: ast.AST, cell: int | None, period: int) -> bool:
-    """The loop is known to run so few times that it saves fewer than `FEW_SAVES` checkpoints:
-    how often its training step runs, read from the step's call site."""
+def _steps(facts: FileFacts, loop: ast.AST, cell: int | None) -> list[Site]:
+    """The training steps the loop's own body runs: the call sites of step methods, and those the
+    analysis found to run a training step (a TF1 `Session.run` that fetches the optimizer's update,
+    a `tf.function` whose traced body trains a model)."""
+    found = []
     for node in own_body(loop):
         site = facts.site_at(node, cell) if isinstance(node, ast.Call) else None
-        if site is None or site.loop_runs is None:
-            continue
-        if site.work_value("step") == "training" or method(site.api) in STEP_METHODS:
-            return site.loop_runs // period < FEW_SAVES
-    return False
+        if site is not None and (site.work_value("step") == "training" or method(site.api) in STEP_METHODS):
+            found.append(site)
+    return found
