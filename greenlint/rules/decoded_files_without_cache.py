@@ -23,6 +23,7 @@ from greenlint.rules.base import (
     node_span,
 )
 from greenlint.rules.decoding_generator import draw_node, each_step
+from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.folder_listed_per_batch import LISTED_BY
@@ -289,6 +290,14 @@ class DecodedFilesWithoutCache(Rule):
             "        files = paths[i * 32:(i + 1) * 32]\n        x = np.array([cv2.imread(f) for f in files])\n"
             "        m.train_on_batch(x, x)\n"
         ),
+        Valid(  # the epoch loop runs once (its count is the parameter's default, which the one call keeps)
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def batches(paths):\n    for i in range(0, len(paths), 8):\n"
+            "        yield np.array([cv2.imread(p) for p in paths[i:i + 8]]), np.zeros(8)\n"
+            "def train(epochs=1):\n    for epoch in range(epochs):\n        for x, y in batches(paths):\n"
+            "            m.train_on_batch(x, y)\n"
+            "train()\n"
+        ),
         Valid(  # a map function passed through a parameter: the arrays in memory are scaled, nothing decoded
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn):\n    return dataset.map(map_fn).batch(64)\n\n\n"
             "ds = batched(tf.data.Dataset.from_tensor_slices(x), lambda a: a / 255)\n"
@@ -486,8 +495,8 @@ def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, int]]
         if isinstance(draw, (ast.For, ast.AsyncFor)):
             made = _made(draw.iter)
             outer = own_loops(facts, draw, cell)
-            if made is None or not outer or flow.names(made) & loop_varying(outer[0]):
-                continue  # made once, or from other data on each pass
+            if made is None or not outer or flow.names(made) & loop_varying(outer[0]) or _once(facts, outer[0], cell):
+                continue  # made once, from other data on each pass, or in a loop that runs once
             seen.add(id(draw))
             yield node_span(draw, cell, draw.iter), False, last_name(made.func), host, outer[0].lineno
         elif isinstance(draw, ast.expr) and each_step(facts, draw, site):
@@ -554,6 +563,8 @@ def _sliced(facts: FileFacts, comprehension: ast.ListComp, cell: int | None) -> 
     if len(loops) < 2 or not isinstance(loops[0], (ast.For, ast.AsyncFor)):
         return None
     steps, outer = loops[0], loops[1]
+    if _once(facts, outer, cell):
+        return None
     iterated = comprehension.generators[0].iter
     if isinstance(iterated, ast.Name):
         bound = last_bindings(steps, comprehension.lineno).get(iterated.id)
@@ -563,6 +574,27 @@ def _sliced(facts: FileFacts, comprehension: ast.ListComp, cell: int | None) -> 
     if not flow.names(iterated.slice) & flow.targets(steps.target):
         return None  # the same slice on every step
     return (iterated.value, outer.lineno) if _same_each_pass(iterated.value, outer) else None
+
+
+def _once(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
+    """*loop* is a `for` over `range(n)` (or `range(start, stop)`) that runs at most once with the
+    values its bounds hold by default (`default_value`: a literal, a parameter's or flag's default, what
+    the file's calls pass); False where a bound is not known."""
+    header = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
+    if not isinstance(header, ast.Call) or last_name(header.func) not in ("range", "xrange") or header.keywords:
+        return False
+    if not 1 <= len(header.args) <= 2:
+        return False
+    bounds = [default_value(facts, arg, cell) for arg in header.args]
+    values = [
+        value
+        for value in (found[0] for found in bounds if found is not None)
+        if isinstance(value, int) and not isinstance(value, bool)
+    ]
+    if len(values) != len(header.args):
+        return False
+    start, stop = (0, values[0]) if len(values) == 1 else values
+    return stop - start <= 1
 
 
 def _same_each_pass(files: ast.expr, outer: Loop) -> bool:
@@ -730,7 +762,9 @@ def _passes(facts: FileFacts, top: ast.expr, cell: int | None) -> str | None:
             around = set(
                 facts.ancestors(made, cell)
             )  # a loop that makes the pipeline anew each pass: no cache outlives it
-            outer = [loop for loop in own_loops(facts, parent, cell) if loop not in around]
+            outer = [
+                loop for loop in own_loops(facts, parent, cell) if loop not in around and not _once(facts, loop, cell)
+            ]
             if outer:
                 found.append(f"every pass of the loop at line {outer[0].lineno}")
             continue
