@@ -176,14 +176,14 @@ class DecodedFilesWithoutCache(Rule):
     the number of epochs and with what the decoding costs against the training step. The pair
     measures a decoding map. The Python forms are priced per image by
     bench/rules/GL408/decode_cost.py (its results in decode_cost.json beside it): on 2 cores of an
-    Intel Xeon at load average 7.5, opening, decoding and resizing one JPEG photograph to
-    128×128 took 0.49 to 5.0 ms of CPU time with OpenCV, 0.99 to 14.9 ms with PIL and 1.9 to 6.6 ms
-    with `tf.io.decode_jpeg` (178×218 to 1024×768 pixels, 13 to 160 kB files), while reading the
-    decoded array back took 10 µs from a list in memory and 13 µs from a memory-mapped `.npy`
-    file in the page cache: 37 to over 1,000 times less, per image and per epoch after the first,
-    whatever the number of images. From a cold disk the read back adds the array's bytes at the
-    disk's bandwidth (49 kB per 128×128×3 image: 0.1 ms at 500 MB/s), still below every decode
-    measured.
+    Intel Xeon at load average 7.9, opening, decoding and resizing one JPEG photograph to
+    128×128 took 0.39 to 4.7 ms of CPU time with OpenCV 5.1, 0.85 to 11.6 ms with PIL 13 and 1.5 to
+    5.1 ms with `tf.io.decode_jpeg` (TensorFlow 2.21; 178×218 to 1024×768 pixels, 13 to 160 kB
+    files), while reading the decoded array back took 8.5 µs from a list in memory and 13 µs from a
+    memory-mapped `.npy` file in the page cache: 30 to over 1,000 times less, per image and per
+    epoch after the first, whatever the number of images. From a cold disk the read back adds the
+    array's bytes at the disk's bandwidth (49 kB per 128×128×3 image: 0.1 ms at 500 MB/s), still
+    below every decode measured.
 
     ## Fix safety
     No automatic fix: a cache holds the whole decoded set in memory, which only the user knows

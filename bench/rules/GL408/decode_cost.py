@@ -5,9 +5,10 @@ without a cache spends again on every epoch, against reading the decoded array b
 
 The images are scikit-learn's two sample photographs (640x427 JPEGs), resized and saved as JPEG
 (quality 90) at a few sizes of common data sets, written to files so that a decode reads its file
-as a loader does. Each decoder (PIL, TensorFlow's `tf.io.decode_jpeg`, OpenCV where installed) opens,
-decodes and resizes every file to 128x128; the reads back take one decoded 128x128x3 array from an
-in-memory cache (a stacked batch of 32, as a loader draws it) or from a `.npy` file mapped in memory.
+as a loader does. Each decoder (PIL, TensorFlow's `tf.io.decode_jpeg`, and OpenCV where
+opencv-python-headless is installed: the dev extra does not install it) opens, decodes and resizes
+every file to 128x128; the reads back take one decoded 128x128x3 array from an in-memory cache (a
+stacked batch of 32, as a loader draws it) or from a `.npy` file mapped in memory (in the page cache).
 Times are process CPU seconds (every thread of the process, what the host's cores spend), the median
 of R rounds; the ratio is decode over read back. Writes bench/rules/GL408/decode_cost.json.
 """
@@ -70,20 +71,22 @@ def encoded_files(folder: Path) -> dict[tuple[int, int], list[str]]:
     return files
 
 
-def decoders() -> dict[str, Callable[[str], np.ndarray]]:
-    """Decode and resize one file to TARGET, per library installed."""
+def decoders() -> tuple[dict[str, Callable[[str], np.ndarray]], dict[str, str]]:
+    """Decode and resize one file to TARGET, per library installed; and the libraries' versions."""
 
     def pil(path: str) -> np.ndarray:
         with Image.open(path) as image:
             return np.asarray(image.convert("RGB").resize(TARGET, Image.BILINEAR))
 
     found: dict[str, Callable[[str], np.ndarray]] = {"PIL": pil}
+    versions = {"PIL": Image.__version__}
     try:
         import cv2
     except ImportError:
         pass
     else:
         found["OpenCV"] = lambda path: cv2.resize(cv2.imread(path), TARGET)
+        versions["OpenCV"] = cv2.__version__
     try:
         import tensorflow as tf
     except ImportError:
@@ -92,7 +95,8 @@ def decoders() -> dict[str, Callable[[str], np.ndarray]]:
         found["tf.io.decode_jpeg"] = lambda path: tf.image.resize(
             tf.io.decode_jpeg(tf.io.read_file(path), channels=3), TARGET
         ).numpy()
-    return found
+        versions["tf.io.decode_jpeg"] = f"TensorFlow {tf.__version__}"
+    return found, versions
 
 
 def read_backs(folder: Path) -> dict[str, Callable[[int], object]]:
@@ -118,7 +122,8 @@ def run(rounds: int) -> dict:
         folder = Path(tmp)
         files = encoded_files(folder)
         decode: dict[str, dict[str, float]] = {}
-        for name, fn in decoders().items():
+        by_library, versions = decoders()
+        for name, fn in by_library.items():
             for size, paths in files.items():
                 times = [cpu_per_call(lambda i, p=paths, f=fn: f(p[i % len(p)]), len(paths)) for _ in range(rounds)]
                 decode.setdefault(name, {})[f"{size[0]}x{size[1]}"] = statistics.median(times)
@@ -132,6 +137,7 @@ def run(rounds: int) -> dict:
     return {
         "command": "python bench/rules/GL408/decode_cost.py" + (f" --rounds {rounds}" if rounds != 3 else ""),
         "machine": f"{machine()}, load average {os.getloadavg()[0]:.1f}",
+        "versions": versions,
         "target": f"{TARGET[0]}x{TARGET[1]}x3 uint8",
         "jpeg_kb": file_kb,
         "decode_ms": {name: {size: round(1000 * s, 3) for size, s in by.items()} for name, by in decode.items()},
