@@ -489,12 +489,13 @@ def _repeated(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
     return None
 
 
-def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, int]]:
+def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, str]]:
     """Where a training step's batches are decoded again on each pass of an outer loop: a `for`
     header that calls a decoding generator (or function) anew with the same arguments, or a list
     comprehension (in the expression drawing the batch) that decodes a slice, walked by the step
     loop, of a list of files that is the same on each pass (`_sliced`). Each with whether it slices, what decodes (a generator's name,
-    or the list sliced), its decode (`input_host_work`) and the outer loop's line; one per draw."""
+    or the list sliced), its decode (`input_host_work`) and the outer loop's line with its passes where known
+    (`_loop_at`); one per draw."""
     seen: set[int] = set()
     for site in facts.sites:
         host, above = site.features.get("input_host_work"), site.features.get("input_drawn_above")
@@ -514,7 +515,7 @@ def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, int]]
             if made is None or not outer or flow.names(made) & loop_varying(outer[0]) or _once(facts, outer[0], cell):
                 continue  # made once, from other data on each pass, or in a loop that runs once
             seen.add(id(draw))
-            yield node_span(draw, cell, draw.iter), False, last_name(made.func), host, outer[0].lineno
+            yield node_span(draw, cell, draw.iter), False, last_name(made.func), host, _loop_at(facts, outer[0], cell)
         elif isinstance(draw, ast.expr) and each_step(facts, draw, site):
             comprehension = next((n for n in ast.walk(draw) if isinstance(n, ast.ListComp)), None)
             sliced = _sliced(facts, comprehension, cell) if comprehension is not None else None
@@ -570,9 +571,9 @@ def _decodes_file(facts: FileFacts, call: ast.Call, cell: int | None, depth: int
     )
 
 
-def _sliced(facts: FileFacts, comprehension: ast.ListComp, cell: int | None) -> tuple[ast.expr, int] | None:
+def _sliced(facts: FileFacts, comprehension: ast.ListComp, cell: int | None) -> tuple[ast.expr, str] | None:
     """The list a comprehension decodes a slice of (`[imread(f) for f in files[i * n:(i + 1) * n]]`,
-    or through a name bound to that slice in the loop) and the line of the loop outside the step
+    or through a name bound to that slice in the loop) and the line of the loop outside the step (`_loop_at`)
     loop, where the slice's bounds follow the step loop's variable (one pass of it walks the list)
     and the list holds the same files on each pass of the outer loop (`_same_each_pass`)."""
     loops = own_loops(facts, comprehension, cell)
@@ -589,18 +590,24 @@ def _sliced(facts: FileFacts, comprehension: ast.ListComp, cell: int | None) -> 
         return None
     if not flow.names(iterated.slice) & flow.targets(steps.target):
         return None  # the same slice on every step
-    return (iterated.value, outer.lineno) if _same_each_pass(iterated.value, outer) else None
+    return (iterated.value, _loop_at(facts, outer, cell)) if _same_each_pass(iterated.value, outer) else None
 
 
 def _once(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
-    """*loop* is a `for` over `range(n)` (or `range(start, stop)`) that runs at most once with the
-    values its bounds hold by default (`default_value`: a literal, a parameter's or flag's default, what
-    the file's calls pass); False where a bound is not known."""
+    """*loop* runs at most once (`_passes_of`); False where its count is not known."""
+    passes = _passes_of(facts, loop, cell)
+    return passes is not None and passes <= 1
+
+
+def _passes_of(facts: FileFacts, loop: Loop, cell: int | None) -> int | None:
+    """How many passes a `for` over `range(n)` (or `range(start, stop)`) makes with the values its
+    bounds hold by default (`default_value`: a literal, a parameter's or flag's default, what the
+    file's calls pass); None for another loop or a bound not known."""
     header = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
     if not isinstance(header, ast.Call) or last_name(header.func) not in ("range", "xrange") or header.keywords:
-        return False
+        return None
     if not 1 <= len(header.args) <= 2:
-        return False
+        return None
     bounds = [default_value(facts, arg, cell) for arg in header.args]
     values = [
         value
@@ -608,9 +615,15 @@ def _once(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
         if isinstance(value, int) and not isinstance(value, bool)
     ]
     if len(values) != len(header.args):
-        return False
+        return None
     start, stop = (0, values[0]) if len(values) == 1 else values
-    return stop - start <= 1
+    return max(stop - start, 0)
+
+
+def _loop_at(facts: FileFacts, loop: Loop, cell: int | None) -> str:
+    """The loop's line, and its passes where known: "169 (200 passes)", "169"."""
+    passes = _passes_of(facts, loop, cell)
+    return f"{loop.lineno}" + (f" ({passes} passes)" if passes is not None else "")
 
 
 def _same_each_pass(files: ast.expr, outer: Loop) -> bool:
@@ -782,7 +795,7 @@ def _passes(facts: FileFacts, top: ast.expr, cell: int | None) -> str | None:
                 loop for loop in own_loops(facts, parent, cell) if loop not in around and not _once(facts, loop, cell)
             ]
             if outer:
-                found.append(f"every pass of the loop at line {outer[0].lineno}")
+                found.append(f"every pass of the loop at line {_loop_at(facts, outer[0], cell)}")
             continue
         if isinstance(parent, ast.keyword):
             parent = facts.parent(parent, cell)
