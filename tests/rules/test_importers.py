@@ -43,7 +43,7 @@ def _project(epochs: int = 200) -> dict[str, str]:
 def test_the_loader_reports_its_decode_with_the_scripts_loop(tmp_path, predictor):
     found = check_in_project(tmp_path, predictor, _project(), "data_loader.py", "GL408")
     assert [d.span.line for d in found] == [13]  # `self.imread(path)` in the generator's loop
-    assert "on every pass of the loop at train.py line 6, which draws its batches at line 7" in found[0].message
+    assert "on every pass of the loop at train.py line 6 (200 passes), which draws its batches at line 7" in found[0].message
 
 
 def test_the_script_leaves_it_to_the_loader(tmp_path, predictor):
