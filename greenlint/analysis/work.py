@@ -57,6 +57,9 @@ SAVE_MODEL = "tensorflow.keras.models.save_model"
 #: The methods that run one batch given to them (their `samples` are that batch's).
 ONE_BATCH = frozenset({"train_on_batch", "test_on_batch", "predict_on_batch"})
 LAYERS = "tensorflow.keras.layers."
+#: The arguments that stop an Estimator's `train` (`steps`, `max_steps`); without them it runs until the data
+#: its `input_fn` builds ends.
+ESTIMATOR_STOPS = ("steps", "max_steps")
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
 _WRAPPERS = frozenset({"Bidirectional", "TimeDistributed"})
 
@@ -440,10 +443,23 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, mer
         return _model_call(leaf, named, features, owner)
     if leaf == "__call__" and is_layer(owner):
         return _layer_call(owner, layer_call_inputs(owner, first, named))
+    if leaf == "train" and ".estimator." in api:
+        return estimator_train_work(named)
     model = owner if leaf in WEIGHT_FILE_METHODS else named.get("model", first) if api == SAVE_MODEL else None
     if isinstance(model, Inst) and is_model(model):
         return weights_work(model)
     return op_work(api, named, features)
+
+
+def estimator_train_work(named: dict) -> dict[str, dict]:
+    """The work of an Estimator's `train` (`tf.estimator.*`, `model_to_estimator(...)`) given neither `steps`
+    nor `max_steps`: it runs until the data its `input_fn` builds ends, whose size and epochs the analysis
+    does not follow (unknown: the least they allow, never another program's measured size); {} where
+    either is given (its steps are the call's own features)."""
+    if any(k in named for k in ESTIMATOR_STOPS):
+        return {}
+    why = "an Estimator's train without steps or max_steps runs until its input_fn's data ends; input_fn is not followed"
+    return {"samples": q(None, UNKNOWN, why), "epochs": q(None, UNKNOWN, why)}
 
 
 def weights_work(model: Inst) -> dict[str, dict]:

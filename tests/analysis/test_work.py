@@ -552,3 +552,19 @@ def test_a_one_batch_step_runs_on_the_rows_of_its_inputs_or_else_of_its_targets(
         """)
     (w,) = [s.work for s in sites(code) if s.api.endswith(".train_on_batch")]
     assert value(w, "samples") == samples
+
+
+@pytest.mark.parametrize("call,unknown", [
+    ("est.train(input_fn)", True),  # runs until input_fn's data ends: neither its size nor its epochs are followed
+    ("est.train(input_fn, steps=100)", False),
+    ("est.train(input_fn=input_fn, max_steps=n)", False),
+    ("est.train(input_fn, None, 100)", False),  # steps given by position
+])
+def test_an_estimators_train_without_steps_has_an_unknown_data_size(call, unknown):
+    code = f"est = tf.estimator.LinearClassifier(feature_columns=[])\n{call}\n"
+    w = work(code, "tensorflow.estimator.LinearClassifier.train")
+    if unknown:
+        assert w["samples"]["provenance"] == w["epochs"]["provenance"] == "unknown"
+        assert w["samples"]["value"] is None and "input_fn" in w["samples"]["note"]
+    else:
+        assert "samples" not in w and "epochs" not in w

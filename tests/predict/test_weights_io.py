@@ -1,6 +1,6 @@
-"""A save or load of a model's weights is priced with their bytes: the API's measured figure (its fixed
-cost) plus the weights the analysis counted, at a disk's bandwidth and the work model's steady power.
-Through the real resolver and the shipped model."""
+"""A save, load or conversion of a model is priced with its bytes: the API's measured figure (its fixed
+cost) plus the weights the analysis counted, at a disk's bandwidth and the work model's steady power; where
+it counted none, a floor up to a stated most. Through the real resolver and the shipped model."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from greenlint.analysis import analyse_source
 from greenlint.analysis.callsite import with_work
 from greenlint.predict import load_predictor
 from greenlint.predict.prediction import Basis, Evidence, Prediction
-from greenlint.predict.weights_io import weights_io
+from greenlint.predict.weights_io import HIGH_PARAMS, OPTIMIZER_COPIES, moves_weights, weights_io
 from greenlint.predict.work_energy import DISK_B_PER_S, ELEMENT_BYTES
 
 
@@ -68,11 +68,35 @@ def test_the_weights_never_let_a_never_measured_api_borrow_a_groups_figure(predi
     assert pred.energy_j is None and pred.basis is Basis.UNKNOWN  # not its class's `fit`-laden median
 
 
-def test_a_weights_call_on_a_model_of_unknown_size_keeps_the_apis_figure(predictor):
-    code = "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nmodel.save_weights('w.h5')\n"
-    site = _site(code, ".save_weights")
+def test_a_weights_call_on_a_model_of_unknown_size_is_a_floor_not_a_bound(predictor):
+    code = "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nmodel.save('m2.keras')\n"
+    site = _site(code, ".save")
     assert "params" not in site.work
-    assert predictor.predict(site.api, with_work(site.features, site.work)) == predictor.predict(site.api, {})
+    pred = predictor.predict(site.api, with_work(site.features, site.work))
+    assert pred.floor and 0 < pred.interval_j[0] <= pred.energy_j  # at least its least: never an upper bound
+    # the high end allows HIGH_PARAMS' bytes (and the optimizer's state, a whole model's save)
+    most = OPTIMIZER_COPIES * HIGH_PARAMS * ELEMENT_BYTES * _joules_per_byte(predictor)
+    assert pred.interval_j[1] > most
+    assert "not known from the code" in pred.evidence.note
+
+
+def test_an_unknown_models_least_stays_under_its_quick_calls(predictor):
+    """The least of a save of unknown size is no more than half the bound its API's quick calls (small models)
+    were measured under, even where a measurable call of a large model set the API's figure."""
+    api = "tensorflow.keras.Model.save"
+    entry = predictor.model["apis"][api]
+    assert entry["n_censored"] and entry["bound_j"]
+    pred = predictor.predict(api, {})
+    assert pred.floor and pred.energy_j <= entry["bound_j"] / 2 < 10 ** entry["mu"]
+
+
+def test_model_file_calls_are_saves_loads_and_conversions_of_models(predictor):
+    for api in ("tensorflow.keras.Model.save", "tensorflow.saved_model.load", "tensorflow.keras.models.load_model",
+                "tensorflow.lite.TFLiteConverter.convert", "tensorflow.train.Checkpoint.save"):
+        assert moves_weights(predictor, api), api
+    for api in ("tensorflow.data.experimental.save", "tensorflow.data.Dataset.load", "tensorflow.keras.Model.fit",
+                "tensorflow.image.convert_image_dtype"):
+        assert not moves_weights(predictor, api), api
 
 
 def _bound(energy: float, high: float) -> Prediction:
@@ -101,8 +125,12 @@ def test_a_whole_models_save_allows_for_the_optimizers_state(predictor):
     assert whole.interval_j[1] > weights.interval_j[1] == without.interval_j[1]
 
 
-def test_other_calls_and_unknown_sizes_are_left_alone(predictor):
+def test_other_calls_are_left_alone_and_uncounted_weights_give_a_floor(predictor):
     figure = Prediction(1.0, (0.5, 2.0), None, None, None, Basis.FROM_DATA, Evidence())
     assert weights_io(predictor, "tensorflow.keras.Model.fit", {"params": 1e8}, figure) is figure
-    assert weights_io(predictor, "tensorflow.keras.Model.save", {}, figure) is figure
-    assert weights_io(predictor, "tensorflow.keras.Model.save", {"params": True}, figure) is figure
+    for features in ({}, {"params": True}):
+        floor = weights_io(predictor, "tensorflow.keras.Model.save", features, figure)
+        assert floor.floor and (floor.energy_j, floor.interval_j[0]) == (1.0, 0.5) and floor.interval_j[1] > 2.0
+    bound = weights_io(predictor, "tensorflow.keras.Model.save_weights", {}, _bound(0.5, 10.0))
+    assert bound.floor and bound.energy_j == 0.5
+    assert bound.interval_j[0] == pytest.approx(0.5**2 / 10.0)  # no low end: its high end, mirrored

@@ -112,7 +112,8 @@ def _goal_rows(held: Sequence[Held], scripts: Sequence[ScriptCheck]) -> list[str
                     f"{_met(value, goal)} | {_f(before, True)} |"
                 )
     b = bound_metrics(held, "predictor")
-    for kind, label in (("upper", "upper bounds (bounded, negligible)"), ("floor", "floors (data size or FLOPs unknown)")):
+    for kind, label in (("upper", "upper bounds (bounded, negligible)"),
+                        ("floor", "floors (data size, FLOPs or model size unknown)")):
         holds = b[kind]["holds"]
         out.append(f"| {label} that hold, all call sites | ≥ {BOUND_GOAL:.0%} | "
                    f"{_f(holds, True)} (n = {b[kind]['n']}) | {_met(holds, BOUND_GOAL)} | |")
@@ -203,12 +204,14 @@ def _unknown_size_section(held: Sequence[Held]) -> list[str]:
     unknown = [h for h in held if size_unknown(h)]
     rows = [("predictor", "greenlint predictor: the least the code allows, up to a stated most"),
             (TYPICAL_SIZE, "the same sites without the size flags (before issue 17: a typical size; the predictor "
-                           "now gives them the same floor)")]
+                           "now gives a Keras model's call the same floor, an Estimator's `train` its API's "
+                           "measured figure: another program's size)")]
     out = [
         "### Call sites whose data size the resolver could not know",
         "",
         f"{sum(not h.site.censored for h in unknown)} scored and {len(unknown)} in all: a Keras model's `fit`, "
-        "`evaluate` or `predict` matched in its source whose samples (or epochs) are not stated there. The "
+        "`evaluate` or `predict` matched in its source whose samples (or epochs) are not stated there, or an "
+        "Estimator's `train` given neither `steps` nor `max_steps` (it runs until its input_fn's data ends). The "
         "predictor gives the least the code allows (one batch per epoch; one epoch where epochs are unknown or "
         "early stopping may end training) and an interval up to a stated most (10⁶ samples per epoch, the "
         "epochs written or 1,000): a floor, not a typical "
@@ -294,7 +297,7 @@ def _signed_error(held: Sequence[Held]) -> list[str]:
     scored = [h for h in held if not h.site.censored and "predictor" in h.preds]
     groups = [("a point", [h for h in held if "predictor" not in h.bounds]),
               ("an upper bound (bounded, negligible)", [h for h in held if h.bounds.get("predictor") == "upper"]),
-              ("a floor (data size or FLOPs unknown)", [h for h in held if h.bounds.get("predictor") == "floor"])]
+              ("a floor (a size unknown)", [h for h in held if h.bounds.get("predictor") == "floor"])]
     groups += [(f"kind `{k}`", [h for h in held if str(h.kind) == k]) for k in sorted({str(h.kind) for h in scored})]
     groups += [(f"data source {d}", [h for h in held if h.site.key[0] == d])
                for d in sorted({h.site.key[0] for h in scored})]
@@ -338,8 +341,12 @@ def call_site_section(held: Sequence[Held], info: dict, scripts: Sequence[Script
         "share whose predicted median respects the bound. "
         "A figure that is a bound is not a point, and these point measures leave it out (issue 27): an upper "
         "bound (basis `bounded` or `negligible`, the interval starting at 0: the API's measurements say only "
-        "\"under\") and a floor (the data size or FLOPs unknown: the least the code allows) are shown by the "
-        "linter as ranges, counted apart from points and never make a hotspot. They are scored by whether "
+        "\"under\") and a floor (a data size, a model's FLOPs or a saved model's size that the code does not "
+        "state: the least the code allows) are shown by the linter as ranges, counted apart from points and "
+        "never make a hotspot. A save, load or conversion of a model is an upper bound only where the analysis "
+        "counts the model's weights (the bytes it moves are what the model holds); where it does not, nothing "
+        "bounds those bytes and the figure is a floor: the least the API's measured calls show, up to a stated "
+        "10⁹ parameters. They are scored by whether "
         "they hold (an upper bound: the measurement at or under its high end; a floor: its low end at or under "
         "the measurement); `Where the signed error comes from` below reads them as points too.",
         "",
@@ -371,7 +378,18 @@ def call_site_section(held: Sequence[Held], info: dict, scripts: Sequence[Script
         "value, below-resolution sites when their bound is under the threshold): the chance that a "
         "site above the threshold is predicted higher than one below it (AUC; 0.5 is chance). This is "
         "what a hotspot rule relies on, and unlike the tables above it does not leave out the quick calls. "
-        "It ranks every figure, bounds and floors too, by its value; GL101 itself flags a call only where the low "
+        "It ranks every figure, bounds and floors too: a point or an upper bound by its value (for a bound, the "
+        "median of what its API's quick calls cost); a floor by its range, from its least to its stated most: "
+        "above a figure under its least, below one over its most, and unordered against the figures in "
+        "between (a tie, counted half as the AUC counts ties). Its least alone would rank an unknown-size graph "
+        "run (a TF1 `Session.run` of a TF Hub module, whose FLOPs the code does not show) under a 0.1 J eager "
+        "op, and any one value inside its range would be a size the code does not state. A floor carries the "
+        "work the analysis sees (a fed batch's rows, a model's counted weights); bigbigan's two graph runs "
+        "carry none it could: the first runs the initializer of a TF Hub module's variables, the second the "
+        "module's generator on a `feed_dict` built the line before (its 32 rows are not followed into the "
+        "run, and would not raise the least, one batch of Keras' 32), and the module's graph, hence its FLOPs, "
+        "is not in the code. GL101 itself flags a "
+        "call only where the low "
         "end of a point's interval (at most 100× wide) passes the threshold, never on a bound or a floor: its "
         "decision, per execution, is scored beside (precision: the share of flagged sites truly above; recall: "
         "the share of the sites above that it flags).",
@@ -389,7 +407,8 @@ def call_site_section(held: Sequence[Held], info: dict, scripts: Sequence[Script
         "",
         "The path that priced each held-out call site: the work model (power × time of the work the resolver "
         "found), a named model's FLOPs through it, the least the code allows where the data size is unknown (a "
-        "floor with a stated most), the API table by calibration group, an API known only below the resolution "
+        "floor with a stated most), a save, load or conversion of a model of unknown size (a floor up to a stated "
+        "most), the API table by calibration group, an API known only below the resolution "
         "(bounded), or a call that does no tensor work (negligible). Coverage and median width are over the "
         "measurable sites each path priced; a path with no low end reports its bounds instead.",
         "",
@@ -473,7 +492,8 @@ def _reading(held: Sequence[Held]) -> list[str]:
         f"MdALE {_f(name.get('mdale'))}. Most scored call sites have no work the resolver can see "
         "(data read from files, models built by helper functions, estimators): they get their API's "
         "median over measurable call sites, with the API's spread between programs as interval; except "
-        f"a Keras model's `fit`/`evaluate`/`predict` whose data size is unknown ({floor.get('n', 0)} scored "
+        f"a Keras model's `fit`/`evaluate`/`predict` or an Estimator's `train` whose data size is unknown "
+        f"({floor.get('n', 0)} scored "
         "sites), which gets the least its code allows: a floor, below the measurement on "
         f"{_f(floor.get('floor'), True)} of them, scored as a bound, not as a point. The KB's tutorials "
         "are themselves typical data sets; code that trains on four samples or on a hundred million "

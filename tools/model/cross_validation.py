@@ -10,16 +10,19 @@ name and the static features our resolver reads from the held-out tutorial's own
 
 from __future__ import annotations
 
+import bisect
 import math
 import statistics
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from greenlint.analysis.work import ESTIMATOR_STOPS
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.prediction import Basis, Prediction
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.tables import interval_group
+from greenlint.predict.weights_io import moves_weights
 from greenlint.predict.work_energy import WORK_KEYS
 from greenlint.units import POINT_MAX_RATIO
 from tools.model.intervals import CALIBRATION_FOLDS, quantile
@@ -75,7 +78,8 @@ def bound_kind(p: Prediction) -> str | None:
 
 
 #: The prediction paths of `prediction_path`, in the order docs/accuracy.md lists them.
-PATHS = ("work model", "named model's FLOPs (work model)", "roofline (own FLOPs and bytes)", "data size or FLOPs unknown (floor)", "lookup: api",
+PATHS = ("work model", "named model's FLOPs (work model)", "roofline (own FLOPs and bytes)", "data size or FLOPs unknown (floor)",
+         "model size unknown (floor)", "lookup: api",
          "lookup: api_single", "lookup: class", "lookup: module", "lookup: family", "lookup: kind", "bounded",
          "negligible")
 
@@ -87,7 +91,7 @@ def prediction_path(predictor: Predictor, api: str, features: dict, p: Predictio
     if predictor.training_run(api, features) is not None:
         return "named model's FLOPs (work model)"
     if p.floor:
-        return "data size or FLOPs unknown (floor)"
+        return "model size unknown (floor)" if moves_weights(predictor, api) else "data size or FLOPs unknown (floor)"
     if predictor.from_work(api, features) is not None:
         return "work model"
     if p.evidence.level == "work":
@@ -210,8 +214,13 @@ def as_linted(api: str, features: dict) -> dict:
     `epochs_unknown` flags (analysis.callsite.work_values) that data/kb/static_features.csv,
     written before they existed, does not store. A Keras model's fit/evaluate/predict matched in
     its source always had a `samples` entry (and `fit` an `epochs` one), so a missing value was
-    unknown. The same dict where nothing is flagged."""
+    unknown. An Estimator's `train` matched in its source with neither `steps` nor `max_steps` (literal
+    arguments the table keeps; the sources show none given otherwise) runs until its input_fn's data
+    ends: its size and epochs unknown. The same dict where nothing is flagged."""
     owner, _, method = api.rpartition(".")
+    if (method == "train" and ".estimator." in api and has_static_features(features)
+            and not any(k in features for k in ESTIMATOR_STOPS)):
+        return {**features, "samples_unknown": True, "epochs_unknown": True}  # analysis.work.estimator_train_work
     if (method not in _SIZED_METHODS or not owner.startswith("tensorflow.keras.")
             or owner.rpartition(".")[2] not in _MODEL_CLASSES or not has_static_features(features)):
         return features
@@ -302,11 +311,13 @@ def censored_metrics(held: Sequence[Held], method: str) -> dict:
 
 
 def hotspot_auc(held: Sequence[Held], method: str, threshold_j: float) -> dict:
-    """How well the predicted median separates call sites above `threshold_j` from those below.
+    """How well the predicted figures separate call sites above `threshold_j` from those below.
 
     Uses every call site whose side of the threshold is known: measurable ones by their value,
     below-resolution ones only when their bound is under the threshold. AUC is the chance that a
-    site above is predicted higher than a site below (ties count half), what a hotspot rule needs.
+    site above is ranked higher than a site below (ties count half), what a hotspot rule needs. A
+    point or an upper bound ranks by its figure; a floor by its range (`rank_range`): it is known to
+    be above a figure under its least and below one over its stated most, and no more.
     """
     cut = math.log10(threshold_j)
     pos, neg = [], []
@@ -314,15 +325,34 @@ def hotspot_auc(held: Sequence[Held], method: str, threshold_j: float) -> dict:
         if method not in h.preds:
             continue
         if not h.site.censored and h.site.y >= cut:
-            pos.append(h.preds[method][0])
+            pos.append(rank_range(h, method))
         elif h.site.y < cut:  # a measured value or a bound, both under the threshold
-            neg.append(h.preds[method][0])
+            neg.append(rank_range(h, method))
     if not pos or not neg:
         return {"n_pos": len(pos), "n_neg": len(neg), "auc": None}
-    from scipy.stats import mannwhitneyu
+    return {"n_pos": len(pos), "n_neg": len(neg), "auc": range_auc(pos, neg)}
 
-    u = mannwhitneyu(pos, neg, alternative="two-sided").statistic
-    return {"n_pos": len(pos), "n_neg": len(neg), "auc": float(u) / (len(pos) * len(neg))}
+
+def rank_range(held: Held, method: str) -> tuple[float, float]:
+    """Where *method*'s figure for a site ranks (log10 J): a point's or an upper bound's figure (the
+    median of what the API's calls cost); a floor's least up to its stated most. A floor's least alone
+    would rank an unknown-size graph run under a 0.1 J eager op, and any one value inside its range a
+    size the code does not state: it is ordered only against figures outside it."""
+    figure, _, high = held.preds[method]
+    return (figure, max(high, figure)) if held.bounds.get(method) == "floor" else (figure, figure)
+
+
+def range_auc(pos: Sequence[tuple[float, float]], neg: Sequence[tuple[float, float]]) -> float:
+    """The chance that a range of *pos* ranks above one of *neg*: 1 where its low end is over the other's
+    high end, 0 where its high end is under the other's low end, a half otherwise (overlapping ranges,
+    equal figures: unordered). With points only, the Mann-Whitney AUC."""
+    highs, lows = sorted(n[1] for n in neg), sorted(n[0] for n in neg)
+    score = 0.0
+    for low, high in pos:
+        above = bisect.bisect_left(highs, low)  # negatives wholly under this range
+        below = len(lows) - bisect.bisect_right(lows, high)  # negatives wholly over it
+        score += above + 0.5 * (len(neg) - above - below)
+    return score / (len(pos) * len(neg))
 
 
 def hotspot_decision(held: Sequence[Held], method: str, threshold_j: float) -> dict:

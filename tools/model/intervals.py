@@ -59,8 +59,9 @@ def calibrate(sites: Sequence[Site], hierarchy: Hierarchy, folds: int = CALIBRAT
             if unknown_size(s.features):  # a stated range, not a calibrated one (work.unknown_size_span)
                 continue
             p = predictor.predict(s.api, s.features)
-            if p.energy_j is None or p.basis in (Basis.NEGLIGIBLE, Basis.SYMBOLIC) or p.evidence.level == "work":
-                continue  # no figure, a bound, 0 J, or a roofline's stated device spread: nothing to calibrate
+            if (p.energy_j is None or p.floor or p.basis in (Basis.NEGLIGIBLE, Basis.SYMBOLIC)
+                    or p.evidence.level == "work"):
+                continue  # no figure, a floor's stated most, a bound, 0 J, or a roofline's stated device spread
             mu = math.log10(p.energy_j)
             # the unscaled half-width
             half = mu - math.log10(p.interval_j[0]) if p.interval_j[0] > 0 else 0.0

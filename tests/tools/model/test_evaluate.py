@@ -139,7 +139,36 @@ def test_kb_sites_are_scored_as_the_linter_prices_them_now():
     sized = {"loop_multiplier": 1, "samples": 60000, "epochs": 5}
     assert as_linted("tensorflow.keras.Model.fit", sized) is sized
     assert as_linted("tensorflow.keras.Model.fit", {"epochs": 10}) == {"epochs": 10}  # not matched in its source
-    assert as_linted("tensorflow.estimator.DNNClassifier.train", {"loop_multiplier": 1}) == {"loop_multiplier": 1}
+    # an Estimator's train given neither steps nor max_steps runs until its input_fn's data ends: size unknown
+    assert as_linted("tensorflow.estimator.DNNClassifier.train", {"loop_multiplier": 1}) == {
+        "loop_multiplier": 1, "samples_unknown": True, "epochs_unknown": True}
+    stopped = {"loop_multiplier": 1, "max_steps": 10}
+    assert as_linted("tensorflow.estimator.DNNClassifier.train", stopped) is stopped
+    assert as_linted("tensorflow.estimator.DNNClassifier.train", {}) == {}  # not matched in its source
+
+
+def test_a_floor_ranks_by_its_range_not_by_its_least():
+    from tools.model.cross_validation import Held, hotspot_auc
+    from tools.model.sites import Site
+
+    def held(y, pred, low, high, floor=False):
+        h = Held(Site("a", "t", (y,), False, y, {}, 1, ()), True, "api", {"m": (pred, low, high)})
+        if floor:
+            h.bounds["m"] = "floor"
+        return h
+
+    below = [held(0.0, -2.0, -2.5, -1.5), held(0.5, 0.5, 0.0, 1.0)]  # 1 J and 3 J, points at 0.01 J and 3 J
+    # 300 J measured, a floor of 0.05 J up to 10^4 J: the 0.01 J point is under its least (ranked under it),
+    # the 3 J one inside its range (unordered: a half)
+    floor = held(2.5, -1.3, -1.6, 4.0, floor=True)
+    assert hotspot_auc([floor, *below], "m", 10.0)["auc"] == 0.75
+    # the same figures as a point: ranked at 0.05 J, under the 3 J point
+    point = held(2.5, -1.3, -1.6, 4.0)
+    assert hotspot_auc([point, *below], "m", 10.0)["auc"] == 0.5
+    # a floor whose least is over every figure below ranks above them all
+    assert hotspot_auc([held(2.5, 1.5, 1.2, 4.0, floor=True), *below], "m", 10.0)["auc"] == 1.0
+    # with points only it is the Mann-Whitney AUC: ties count half
+    assert hotspot_auc([held(2.5, 0.5, 0.0, 1.0), *below], "m", 10.0)["auc"] == 0.75
 
 
 #: The evaluation of `_kb()` rendered as docs/accuracy.md is, printed as its bytes' digest.
