@@ -140,9 +140,9 @@ class DecodedFilesWithoutCache(Rule):
     yields in a `while` loop, or only yields what it was given (rows of arrays in memory); one that
     calls an augmentation (a call whose name holds `aug`, `transform`, `distort` or `jitter`).
 
-    A `for` over `range(n)` whose bounds the code shows to allow at most one pass (a literal, a
-    parameter's or flag's default, what the file's calls pass: `train(epochs=1)`) repeats nothing
-    and is not reported; a count the code does not show (`epochs=args.epochs` with the flag
+    A `for` over `range(n)` (or tqdm's `trange(n)`) whose bounds the code shows to allow at most
+    one pass (a literal, a parameter's or flag's default, what the file's calls pass:
+    `train(epochs=1)`) repeats nothing and is not reported; a count the code does not show (`epochs=args.epochs` with the flag
     defined elsewhere) is taken as the more than one pass an epoch loop is written for, and the
     finding quotes it.
 
@@ -329,6 +329,11 @@ class DecodedFilesWithoutCache(Rule):
             "def train(epochs=1):\n    for epoch in range(epochs):\n        for x, y in batches(paths):\n"
             "            m.train_on_batch(x, y)\n"
             "train()\n"
+        ),
+        Valid(  # tqdm's trange over one epoch: one pass over the files
+            "import tensorflow as tf\nimport tqdm\n"
+            "ds = tf.data.Dataset.list_files('x/*.png').map(lambda p: tf.io.decode_png(tf.io.read_file(p))).batch(8)\n"
+            "for epoch in tqdm.trange(1, desc='epoch'):\n    for x in ds:\n        train_step(x)\n"
         ),
         Valid(  # a map function passed through a parameter: the arrays in memory are scaled, nothing decoded
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn):\n    return dataset.map(map_fn).batch(64)\n\n\n"
@@ -677,11 +682,13 @@ def _once(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
 
 
 def _passes_of(facts: FileFacts, loop: Loop, cell: int | None) -> int | None:
-    """How many passes a `for` over `range(n)` (or `range(start, stop)`) makes with the values its
+    """How many passes a `for` over `range(n)` (or `range(start, stop)`, or tqdm's `trange`) makes with the values its
     bounds hold by default (`default_value`: a literal, a parameter's or flag's default, what the
     file's calls pass); None for another loop or a bound not known."""
     header = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
-    if not isinstance(header, ast.Call) or last_name(header.func) not in ("range", "xrange") or header.keywords:
+    if not isinstance(header, ast.Call) or last_name(header.func) not in ("range", "xrange", "trange"):
+        return None
+    if header.keywords and last_name(header.func) != "trange":  # tqdm's `desc=`, `leave=`: not bounds
         return None
     if not 1 <= len(header.args) <= 2:
         return None

@@ -74,6 +74,12 @@ def test_a_fit_for_many_epochs_in_the_script_is_named(tmp_path, predictor):
     assert "on each of 30 epochs of the `fit()` at train.py line 5" in found[0].message
 
 
+def test_the_count_of_a_trange_epoch_loop_is_named(tmp_path, predictor):
+    script = SCRIPT.replace("import data\n", "import data\nimport tqdm\n").replace("range({epochs})", "tqdm.trange({epochs}, desc='epoch')")
+    found = check_in_project(tmp_path, predictor, _project(script=script), "data.py", "GL408")
+    assert "every pass of the loop at train.py line 6 (25 passes)" in found[0].message
+
+
 def test_one_pass_of_the_script_reports_nothing(tmp_path, predictor):
     assert check_in_project(tmp_path, predictor, _project(epochs=1), "data.py", "GL408") == []
 
