@@ -923,26 +923,48 @@ def _away(exits: list[str] | None) -> None:
 
 def _script_calls(facts: FileFacts, name: str) -> list[tuple[FileFacts, int | None, ast.Call]]:
     """The calls of the module-level function *name* of the module of *facts* in the scripts beside
-    it that import it (`script_facts`), as `name(...)` or `module.name(...)`; none from a test module,
-    a script that defines a function of that name or one that calls `Dataset.cache()` (it may cache
-    what it is given)."""
+    it that import it (`script_facts`), as the script's imports bind it (`data.name(...)`,
+    `name(...)` after `from data import name`; `_bound_from`); none from a test module or from a
+    script that calls `Dataset.cache()` (it may cache what it is given)."""
+    stem = os.path.splitext(os.path.basename(facts.path))[0]
     found = []
     for script in script_facts(facts.path):
-        cached = any(is_dataset_method(s.api, "cache") for s in script.sites)
-        if cached or test_module(script.path) or script.functions_named(name):
+        if test_module(script.path) or any(is_dataset_method(s.api, "cache") for s in script.sites):
             continue
-        found += [
-            (script, unit, call)
-            for unit in script.cells
-            for call in script.calls_named(unit, name)
-            if isinstance(call.func, ast.Name)
-            or (
-                isinstance(call.func, ast.Attribute)
-                and isinstance(call.func.value, ast.Name)
-                and call.func.value.id not in ("self", "cls")
-            )
-        ]
+        for unit in script.cells:
+            modules, functions = _bound_from(script, unit, stem)
+            found += [
+                (script, unit, call)
+                for local in [name, *(k for k, v in functions.items() if v == name and k != name)]
+                for call in script.calls_named(unit, local)
+                if (isinstance(call.func, ast.Name) and functions.get(call.func.id) == name)
+                or (
+                    isinstance(call.func, ast.Attribute)
+                    and isinstance(call.func.value, ast.Name)
+                    and call.func.value.id in modules
+                )
+            ]
     return found
+
+
+def _bound_from(script: FileFacts, unit: int | None, stem: str) -> tuple[set[str], dict[str, str]]:
+    """What the imports of a unit of *script* bind of the module named *stem*: the names of the module
+    itself (`import data`, `import data as d`, `from pkg import data`) and of its names (`from data
+    import make as m`: `m` -> `make`)."""
+    modules: set[str] = set()
+    names: dict[str, str] = {}
+    for node in script.nodes(unit, ast.Import, ast.ImportFrom):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.rsplit(".", 1)[-1] == stem and (alias.asname or "." not in alias.name):
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (node.module or "").rsplit(".", 1)[-1] == stem:
+                    names[alias.asname or alias.name] = alias.name
+                elif alias.name == stem:
+                    modules.add(alias.asname or alias.name)
+    return modules, names
 
 
 def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) -> list[ast.expr]:

@@ -80,6 +80,20 @@ def test_the_count_of_a_trange_epoch_loop_is_named(tmp_path, predictor):
     assert "every pass of the loop at train.py line 6 (25 passes)" in found[0].message
 
 
+def test_a_function_imported_by_name_is_followed(tmp_path, predictor):
+    script = SCRIPT.replace("import data\n", "from data import make_dataset as make\n").replace("data.make_dataset", "make")
+    found = check_in_project(tmp_path, predictor, _project(script=script), "data.py", "GL408")
+    assert "every pass of the loop at train.py line 5 (25 passes)" in found[0].message
+
+
+def test_a_function_of_that_name_from_another_module_is_not_followed(tmp_path, predictor):
+    script = SCRIPT.replace("import data\n", "import data\nfrom other import make_dataset\n").replace(
+        "data.make_dataset", "make_dataset"
+    )
+    files = {**_project(script=script), "other.py": "def make_dataset(paths, size):\n    return paths, size\n"}
+    assert check_in_project(tmp_path, predictor, files, "data.py", "GL408") == []
+
+
 def test_one_pass_of_the_script_reports_nothing(tmp_path, predictor):
     assert check_in_project(tmp_path, predictor, _project(epochs=1), "data.py", "GL408") == []
 
