@@ -358,6 +358,12 @@ class ProjectIndex:
         self._scan(path)
         if path not in self._read_before or self._read_before[path][3]:
             return []
+        return self.importers(path)
+
+    def importers(self, path: str) -> list[str]:
+        """The modules beside *path* that name TensorFlow or Keras and import it, sorted, whether
+        *path* names them or not: the scripts a module's functions are called from."""
+        self._scan(path)
         return self._folder_importers(os.path.dirname(path)).get(path, [])
 
     def _folder_importers(self, folder: str) -> dict[str, list[str]]:

@@ -31,7 +31,7 @@ def project_modules():
 
 
 def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: beside.Store | None) -> str:
-    """A digest of the project modules *path* imports (a file's analysis follows them), or of the
+    """A digest of the project modules *path* imports (a file's analysis follows them) and of the
     TF modules beside it that import it (they make a module naming no TF analysed, and rules read
     them: greenlint.rules.importers), or "",
     the stamp of the profile file covering it (a new `greenlint measure` changes its figures) and
@@ -39,11 +39,10 @@ def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: bes
     rules read in the modules beside it (greenlint.rules.beside, kept in the lint *cache* for later
     runs), looked up once per folder in a run (*profile_stamps*: the files of a folder share them)."""
     absolute = os.path.abspath(path)
-    if project.imports(absolute):
-        modules = project.digest(absolute)
-    else:
-        importers = project.tf_importers(absolute)  # rules read them (greenlint.rules.importers): their contents
-        modules = "imported by " + "\0".join(f"{i}\0{project.digest(i)}" for i in importers) if importers else ""
+    modules = project.digest(absolute) if project.imports(absolute) else ""
+    importers = project.importers(absolute)  # rules read them (greenlint.rules.importers): their contents
+    if importers:
+        modules += "imported by " + "\0".join(f"{i}\0{project.digest(i)}" for i in importers)
     folder = os.path.dirname(absolute)
     if folder not in profile_stamps:
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules

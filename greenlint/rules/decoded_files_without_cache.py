@@ -7,15 +7,19 @@ import copy
 import os
 import re
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.hostwork import DECODES
+from greenlint.analysis.project import file_stamp
+from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.rules.base import (
     FileFacts,
     Invalid,
     Rule,
+    Site,
     Valid,
     argument,
     is_dataset_method,
@@ -24,10 +28,10 @@ from greenlint.rules.base import (
 )
 from greenlint.rules.decoding_generator import draw_node, each_step
 from greenlint.rules.defaults import default_value
-from greenlint.rules.deliberate import in_test_code
+from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.folder_listed_per_batch import LISTED_BY
-from greenlint.rules.importers import importer_facts, loader_of
+from greenlint.rules.importers import imported_modules, importer_facts, loader_of, module_facts, script_facts
 from greenlint.rules.syntax import (
     Function,
     Loop,
@@ -50,6 +54,10 @@ FROM_DIRECTORY = ("image_dataset_from_directory", "audio_dataset_from_directory"
 #: TensorFlow ops that decode or parse bytes read from files (`tf.io.decode_jpeg`,
 #: `tf.image.decode_png`, `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...).
 DECODER = re.compile(r"^tensorflow\.(compat\.v1\.)?(io|image|audio)\.(decode_\w+|parse_\w*example|parse_tensor)$")
+#: What a module's text holds where one of its pipelines may decode files (the bytes read before analysing it).
+DECODER_TEXT = re.compile(rb"\b(decode_\w+|parse_\w*example|parse_tensor|\w+_dataset_from_directory)\b")
+#: module path -> (its stamp, whether its text names a decoder): `_may_decode` memoised.
+_DECODER_TEXT_IN: dict[str, tuple[tuple | None, bool]] = {}
 #: Bytes per decoded pixel channel: the directory utilities yield float32 images.
 FLOAT32 = 4
 #: How many uses of a pipeline are followed through the names it is assigned to (`ds = ds.batch(32)`).
@@ -78,8 +86,15 @@ class DecodedFilesWithoutCache(Rule):
     other than 1 (as the training or the validation data), or iterated by a `for` loop inside
     another loop (an epoch loop), also through `enumerate`, `zip` or `tqdm`. A pipeline a function
     returns (alone or as an element of a tuple) is followed to the calls of that function in the
-    file, and a map function a helper is given as a parameter (`dataset.map(map_fn)`) is each
-    function the file's calls of the helper pass there. Also such a pipeline repeated after the
+    file, and a module-level function the file never calls to its calls in the scripts beside the
+    module that name TensorFlow and import it (`data.make_dataset(paths)` in train.py; the finding
+    stays where the pipeline is built and names the script's loop, "every pass of the loop at
+    train.py line 176"). A call of a module-level function of a project module the file imports
+    (directly or through others) that returns such a pipeline, to callers in other modules only and
+    with no `.cache()` in that module (`dataset = tl.disk_image_batch_dataset(paths, map_fn=f)`), is
+    a pipeline built here: followed likewise, and reported at that call. A map function a helper is
+    given as a parameter (`dataset.map(map_fn)`) is each function the file's calls of the helper
+    pass there. Also such a pipeline repeated after the
     decoding by `.repeat()` with no count, `None`, -1 or a literal count above 1 (in its chain
     or on a name it is assigned to), wherever it goes then: a cache after an endless `repeat()`
     would never fill, so only the code that builds it can put the cache before it. The finding names the number of epochs or
@@ -112,8 +127,9 @@ class DecodedFilesWithoutCache(Rule):
 
     Not reported: a file that calls `Dataset.cache()` anywhere (in memory or to a file); a
     pipeline that is yielded, passed to a function other than `fit`, or returned by a function
-    the file never calls (the caller or the helper may cache it; a pipeline that another module
-    builds and returns is not followed there); a pipeline only inspected (`.take(n)`); one pass
+    the file never calls and no script beside it calls either (the caller or the helper may cache
+    it), nor one a script caches (`Dataset.cache()` anywhere in it), hands to a helper of its own,
+    or that a test module iterates; a pipeline only inspected (`.take(n)`); one pass
     (`epochs=1`, the default, or a single loop over the batches); a pipeline made anew on every
     pass of the loop that iterates it (a cache would not outlive the pass); for the Python
     loops, a generator made once and drawn from with `next()` or iterated by name, or one whose
@@ -124,9 +140,9 @@ class DecodedFilesWithoutCache(Rule):
     yields in a `while` loop, or only yields what it was given (rows of arrays in memory); one that
     calls an augmentation (a call whose name holds `aug`, `transform`, `distort` or `jitter`).
 
-    A `for` over `range(n)` whose bounds the code shows to allow at most one pass (a literal, a
-    parameter's or flag's default, what the file's calls pass: `train(epochs=1)`) repeats nothing
-    and is not reported; a count the code does not show (`epochs=args.epochs` with the flag
+    A `for` over `range(n)` (or tqdm's `trange(n)`) whose bounds the code shows to allow at most
+    one pass (a literal, a parameter's or flag's default, what the file's calls pass:
+    `train(epochs=1)`) repeats nothing and is not reported; a count the code does not show (`epochs=args.epochs` with the flag
     defined elsewhere) is taken as the more than one pass an epoch loop is written for, and the
     finding quotes it.
 
@@ -314,6 +330,11 @@ class DecodedFilesWithoutCache(Rule):
             "            m.train_on_batch(x, y)\n"
             "train()\n"
         ),
+        Valid(  # tqdm's trange over one epoch: one pass over the files
+            "import tensorflow as tf\nimport tqdm\n"
+            "ds = tf.data.Dataset.list_files('x/*.png').map(lambda p: tf.io.decode_png(tf.io.read_file(p))).batch(8)\n"
+            "for epoch in tqdm.trange(1, desc='epoch'):\n    for x in ds:\n        train_step(x)\n"
+        ),
         Valid(  # a map function passed through a parameter: the arrays in memory are scaled, nothing decoded
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn):\n    return dataset.map(map_fn).batch(64)\n\n\n"
             "ds = batched(tf.data.Dataset.from_tensor_slices(x), lambda a: a / 255)\n"
@@ -432,26 +453,87 @@ class DecodedFilesWithoutCache(Rule):
             yield self.diagnostic(span, facts.path, message.format(what=what, host=host, outer=outer))
         for span, fields in _drawn_by_scripts(facts):
             yield self.diagnostic(span, facts.path, self.LOADER_MESSAGE.format(**fields))
-        candidates = [
-            s for s in facts.sites if s.api.rsplit(".", 1)[-1] in FROM_DIRECTORY or is_dataset_method(s.api, "map")
-        ]
-        if not candidates or any(is_dataset_method(s.api, "cache") for s in facts.sites):
+        if any(is_dataset_method(s.api, "cache") for s in facts.sites):
             return
-        for site in candidates:
-            call, cell = facts.node(site), site.callsite.span.cell
-            if call is None:
-                continue
-            if is_dataset_method(site.api, "map"):
-                func = map_function(call)
-                if func is None or not _decodes(facts, func, cell):
-                    continue
-                what = f"`map({ast.unparse(func) if not isinstance(func, ast.Lambda) else 'lambda'})`"
-            else:
-                what = f"`{site.api.rsplit('.', 1)[-1]}`"
+        for site, call, cell, what in _decoding_maps(facts):
             when = _repeated(facts, call, cell) or _passes(facts, chain_top(facts, call, cell), cell)
             if when:
                 message = self.MESSAGE.format(what=what, when=when, size=_size(site))
                 yield self.diagnostic(site.callsite.span, facts.path, message)
+        for call, cell, what in _decoding_helpers(facts):
+            when = _passes(facts, chain_top(facts, call, cell), cell)
+            if when:
+                message = self.MESSAGE.format(what=what, when=when, size="its size is not known from the code")
+                yield self.diagnostic(node_span(call, cell), facts.path, message)
+
+
+def _decoding_maps(facts: FileFacts) -> Iterator[tuple[Site, ast.Call, int | None, str]]:
+    """The file's pipelines that decode files: each `image_dataset_from_directory()` (or audio) and
+    each `Dataset.map()` whose function decodes (`_decodes`), with its call, cell and name."""
+    for site in facts.sites:
+        if site.api.rsplit(".", 1)[-1] not in FROM_DIRECTORY and not is_dataset_method(site.api, "map"):
+            continue
+        call, cell = facts.node(site), site.callsite.span.cell
+        if call is None:
+            continue
+        if is_dataset_method(site.api, "map"):
+            func = map_function(call)
+            if func is None or not _decodes(facts, func, cell):
+                continue
+            what = f"`map({ast.unparse(func) if not isinstance(func, ast.Lambda) else 'lambda'})`"
+        else:
+            what = f"`{site.api.rsplit('.', 1)[-1]}`"
+        yield site, call, cell, what
+
+
+def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, str]]:
+    """The file's calls (`tl.disk_image_batch_dataset(paths, ...)`) of a module-level function of a
+    project module it imports, directly or not, that returns a pipeline decoding files uncached
+    there (`_returned_decoding`), where the file defines no function of that name; each with its
+    cell and what it names ("`tl.disk_image_batch_dataset()` (its `map(map_fn)` at
+    tf2lib/data/dataset.py line 33 decodes)")."""
+    exported: dict[str, str] = {}
+    for module in imported_modules(facts.path):
+        callee = module_facts(module) if _may_decode(module) else None
+        if callee is None:
+            continue
+        shown = os.path.relpath(module, os.path.dirname(os.path.abspath(facts.path)))
+        for name, line in _returned_decoding(callee).items():
+            exported.setdefault(name, f"at {shown} line {line}")
+    for name, where in exported.items():
+        if facts.functions_named(name):
+            continue
+        for cell in facts.cells:
+            for call in facts.calls_named(cell, name):
+                if isinstance(call.func, ast.Name) or (
+                    isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+                ):
+                    yield call, cell, f"`{ast.unparse(call.func)}()` (its decoding `map` {where})"
+
+
+def _may_decode(path: str) -> bool:
+    """The module's text names a decoder (`DECODER_TEXT`): read once per content of the module."""
+    stamp = file_stamp(path)
+    known = _DECODER_TEXT_IN.get(path)
+    if known is None or known[0] != stamp:
+        data, _ = read_bytes(Path(path), MAX_BYTES)
+        known = _DECODER_TEXT_IN[path] = (stamp, data is not None and DECODER_TEXT.search(data) is not None)
+    return known[1]
+
+
+def _returned_decoding(facts: FileFacts) -> dict[str, int]:
+    """The module-level functions of a module that return one of its decoding pipelines
+    (`_decoding_maps`) with no `repeat()` after the decoding, to callers in other modules only,
+    where the module calls no `Dataset.cache()`: each with the line of its decoding map."""
+    if any(is_dataset_method(s.api, "cache") for s in facts.sites):
+        return {}
+    found: dict[str, int] = {}
+    for site, call, cell, _ in _decoding_maps(facts):
+        exits: list[str] = []
+        if _repeated(facts, call, cell) is None and _passes(facts, chain_top(facts, call, cell), cell, exits) is None:
+            for name in exits:
+                found.setdefault(name, site.callsite.span.line)
+    return found
 
 
 def _many(count: ast.expr) -> bool:
@@ -600,11 +682,13 @@ def _once(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
 
 
 def _passes_of(facts: FileFacts, loop: Loop, cell: int | None) -> int | None:
-    """How many passes a `for` over `range(n)` (or `range(start, stop)`) makes with the values its
+    """How many passes a `for` over `range(n)` (or `range(start, stop)`, or tqdm's `trange`) makes with the values its
     bounds hold by default (`default_value`: a literal, a parameter's or flag's default, what the
     file's calls pass); None for another loop or a bound not known."""
     header = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
-    if not isinstance(header, ast.Call) or last_name(header.func) not in ("range", "xrange") or header.keywords:
+    if not isinstance(header, ast.Call) or last_name(header.func) not in ("range", "xrange", "trange"):
+        return None
+    if header.keywords and last_name(header.func) != "trange":  # tqdm's `desc=`, `leave=`: not bounds
         return None
     if not 1 <= len(header.args) <= 2:
         return None
@@ -741,26 +825,32 @@ def _size(site) -> str:
     return unknown
 
 
-def _passes(facts: FileFacts, top: ast.expr, cell: int | None) -> str | None:
+def _passes(facts: FileFacts, top: ast.expr, cell: int | None, exits: list[str] | None = None) -> str | None:
     """How the pipeline *top* (the whole method chain) is run again and again: "each of 30
     epochs", "every epoch (`epochs=args.epochs`)", "every pass of the loop at line 12"; None
     when it runs once, or goes somewhere (a helper, another module) that may cache it. A pipeline a
-    function returns (alone or in a tuple) is followed to the file's calls of that function; one
-    iterated through `enumerate`, `zip` or `tqdm` is iterated."""
+    function returns (alone or in a tuple) is followed to the file's calls of that function, and a
+    module-level function the file never calls to the calls of the scripts beside it that import the
+    file (`_script_calls`: "every pass of the loop at train.py line 180"); one iterated through
+    `enumerate`, `zip` or `tqdm` is iterated. With *exits*, a function the file never calls is
+    named there instead (its callers are in other modules), and emptied where the pipeline goes
+    elsewhere."""
     found: list[str] = []
-    # (expression, its cell, the element of the tuple it gives that is the pipeline, where the pipeline is made)
-    todo: list[tuple[ast.expr, int | None, int | None, ast.expr]] = [(top, cell, None, top)]
+    # (the file, expression, its cell, the element of the tuple it gives that is the pipeline, where the pipeline is made)
+    todo: list[tuple[FileFacts, ast.expr, int | None, int | None, ast.expr]] = [(facts, top, cell, None, top)]
     seen: set[int] = set()
     while todo:
-        expr, cell, index, made = todo.pop()
+        here, expr, cell, index, made = todo.pop()
+        where = "" if here is facts else f"{os.path.basename(here.path)} "
         if id(expr) in seen:
             continue
         if len(seen) > MAX_USES:
-            return None  # too far to follow
+            _away(exits)  # too far to follow
+            return None
         seen.add(id(expr))
         if takes(expr):
             continue
-        parent = facts.parent(expr, cell)
+        parent = here.parent(expr, cell)
         if index is not None:  # the pipeline is element *index* of the tuple *expr* gives
             target = parent.targets[0] if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
             if (
@@ -769,52 +859,112 @@ def _passes(facts: FileFacts, top: ast.expr, cell: int | None) -> str | None:
                 or index >= len(target.elts)
                 or any(isinstance(e, ast.Starred) for e in target.elts)
             ):
-                return None  # kept whole somewhere this file does not follow
+                _away(exits)  # kept whole somewhere this file does not follow
+                return None
             element = target.elts[index]
             if isinstance(element, ast.Name):
-                todo += [(load, cell, None, made) for load in _loads(facts, parent, element.id, cell)]
+                todo += [(here, load, cell, None, made) for load in _loads(here, parent, element.id, cell)]
             continue
-        returned = facts.parent(parent, cell) if isinstance(parent, ast.Tuple) else None
+        returned = here.parent(parent, cell) if isinstance(parent, ast.Tuple) else None
         if isinstance(parent, ast.Tuple) and isinstance(returned, ast.Return):
             index = parent.elts.index(expr)
             parent = returned
         if isinstance(parent, ast.Return):
-            function = enclosing(facts, parent, cell)
-            calls = (
-                calls_of(facts, function, cell) if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
-            )
+            function = enclosing(here, parent, cell)
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                _away(exits)
+                return None
+            calls = [(here, unit, call) for unit, call in calls_of(here, function, cell)]
+            if not calls and here is facts and isinstance(here.parent(function, cell), ast.Module):
+                if exits is not None:
+                    exits.append(function.name)
+                    continue
+                calls = _script_calls(facts, function.name)
             if not calls:
-                return None  # returned to code this file does not show: the caller may cache it
-            todo += [(chain_top(facts, call, unit), unit, index, call) for unit, call in calls]
+                _away(exits)  # returned to code this file does not show: the caller may cache it
+                return None
+            todo += [(at, chain_top(at, call, unit), unit, index, call) for at, unit, call in calls]
             continue
         if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is expr:
-            around = set(
-                facts.ancestors(made, cell)
-            )  # a loop that makes the pipeline anew each pass: no cache outlives it
+            around = set(here.ancestors(made, cell))  # a loop that makes the pipeline anew each pass: no cache outlives it
             outer = [
-                loop for loop in own_loops(facts, parent, cell) if loop not in around and not _once(facts, loop, cell)
+                loop for loop in own_loops(here, parent, cell) if loop not in around and not _once(here, loop, cell)
             ]
             if outer:
-                found.append(f"every pass of the loop at line {_loop_at(facts, outer[0], cell)}")
+                found.append(f"every pass of the loop at {where}line {_loop_at(here, outer[0], cell)}")
             continue
         if isinstance(parent, ast.keyword):
-            parent = facts.parent(parent, cell)
+            parent = here.parent(parent, cell)
         if isinstance(parent, ast.Call) and expr is not parent.func and ast.unparse(parent.func) in ITERATES:
-            todo.append((parent, cell, None, made))  # `enumerate(ds)`, `tqdm(ds)`: its passes are the pipeline's
+            todo.append((here, parent, cell, None, made))  # `enumerate(ds)`, `tqdm(ds)`: its passes are the pipeline's
             continue
         if isinstance(parent, ast.Call) and expr is not parent.func:
             if last_name(parent.func) != "fit":
-                return None  # a helper: it may cache the pipeline
-            epochs = _epochs(facts, parent, cell)
+                _away(exits)  # a helper: it may cache the pipeline
+                return None
+            epochs = _epochs(here, parent, cell)
             if epochs:
-                found.append(epochs)
+                found.append(epochs + (f" of the `fit()` at {where}line {parent.lineno}" if where else ""))
             continue
         if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-            todo += [(load, cell, None, made) for load in _loads(facts, parent, parent.targets[0].id, cell)]
+            todo += [(here, load, cell, None, made) for load in _loads(here, parent, parent.targets[0].id, cell)]
             continue
         if isinstance(parent, (ast.Yield, ast.YieldFrom, ast.Assign, ast.AnnAssign, ast.Tuple, ast.List)):
-            return None  # yielded, or kept somewhere this file does not follow
+            _away(exits)  # yielded, or kept somewhere this file does not follow
+            return None
     return found[0] if found else None
+
+
+def _away(exits: list[str] | None) -> None:
+    """The pipeline goes where it may be cached: none of the functions *exits* names returns it uncached."""
+    if exits is not None:
+        exits.clear()
+
+
+def _script_calls(facts: FileFacts, name: str) -> list[tuple[FileFacts, int | None, ast.Call]]:
+    """The calls of the module-level function *name* of the module of *facts* in the scripts beside
+    it that import it (`script_facts`), as the script's imports bind it (`data.name(...)`,
+    `name(...)` after `from data import name`; `_bound_from`); none from a test module or from a
+    script that calls `Dataset.cache()` (it may cache what it is given)."""
+    stem = os.path.splitext(os.path.basename(facts.path))[0]
+    found = []
+    for script in script_facts(facts.path):
+        if test_module(script.path) or any(is_dataset_method(s.api, "cache") for s in script.sites):
+            continue
+        for unit in script.cells:
+            modules, functions = _bound_from(script, unit, stem)
+            found += [
+                (script, unit, call)
+                for local in [name, *(k for k, v in functions.items() if v == name and k != name)]
+                for call in script.calls_named(unit, local)
+                if (isinstance(call.func, ast.Name) and functions.get(call.func.id) == name)
+                or (
+                    isinstance(call.func, ast.Attribute)
+                    and isinstance(call.func.value, ast.Name)
+                    and call.func.value.id in modules
+                )
+            ]
+    return found
+
+
+def _bound_from(script: FileFacts, unit: int | None, stem: str) -> tuple[set[str], dict[str, str]]:
+    """What the imports of a unit of *script* bind of the module named *stem*: the names of the module
+    itself (`import data`, `import data as d`, `from pkg import data`) and of its names (`from data
+    import make as m`: `m` -> `make`)."""
+    modules: set[str] = set()
+    names: dict[str, str] = {}
+    for node in script.nodes(unit, ast.Import, ast.ImportFrom):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.rsplit(".", 1)[-1] == stem and (alias.asname or "." not in alias.name):
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (node.module or "").rsplit(".", 1)[-1] == stem:
+                    names[alias.asname or alias.name] = alias.name
+                elif alias.name == stem:
+                    modules.add(alias.asname or alias.name)
+    return modules, names
 
 
 def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) -> list[ast.expr]:

@@ -3,9 +3,15 @@ and import it (the project index's `tf_importers`), each analysed as rules see a
 
 A loader module's functions are drawn, and repeated, only there: GL408 reports a loader's decode
 that such a script's epoch loop runs again at the decode, where the decoded arrays are to be kept.
-Only a loader that imports no module of the project is read so: its cache key then holds its
+Only a loader that imports no module of the project is read so; its cache key holds its
 importers' contents (greenlint/check/keys.py), so an edit of a script checks the loader again. An
-editor shows the loader's findings as of its own last analysis."""
+editor shows the loader's findings as of its own last analysis.
+
+A module that builds a pipeline is read likewise with the scripts beside it that import it
+(`script_facts`), whatever it imports, and with the project modules it imports (`module_facts`):
+GL408 follows a pipeline a data module's function returns to the script's epoch loop, and a
+pipeline a library module builds to the data module that calls it; the cache key of every module
+holds its importers' contents besides the digest of what it imports."""
 
 from __future__ import annotations
 
@@ -18,7 +24,7 @@ from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.base import FileFacts, Site
 
-#: importer path -> (its stamp, its facts): a script importing several loaders is analysed once.
+#: module path -> (its stamp, its facts): a script importing several loaders is analysed once.
 _facts: dict[str, tuple[tuple | None, FileFacts | None]] = {}
 
 
@@ -29,15 +35,37 @@ def importer_facts(path: str) -> list[FileFacts]:
     index = project_index()
     if not os.path.isfile(absolute) or index.imports(absolute):
         return []
-    found = []
-    for importer in index.tf_importers(absolute):
-        stamp = file_stamp(importer)
-        known = _facts.get(importer)
-        if known is None or known[0] != stamp:
-            known = _facts[importer] = (stamp, _analysed(importer))
-        if known[1] is not None:
-            found.append(known[1])
-    return found
+    return [found for found in map(module_facts, index.tf_importers(absolute)) if found is not None]
+
+
+def script_facts(path: str) -> list[FileFacts]:
+    """The facts of the modules beside *path* that name TensorFlow or Keras and import it, whatever
+    *path* imports: where a pipeline its functions return is iterated (its cache key holds them)."""
+    found = (module_facts(importer) for importer in project_index().importers(os.path.abspath(path)))
+    return [facts for facts in found if facts is not None]
+
+
+def module_facts(path: str) -> FileFacts | None:
+    """The facts of the project module at *path*, analysed once per content (None: it does not parse)."""
+    stamp = file_stamp(path)
+    known = _facts.get(path)
+    if known is None or known[0] != stamp:
+        known = _facts[path] = (stamp, _analysed(path))
+    return known[1]
+
+
+def imported_modules(path: str, limit: int = 32) -> list[str]:
+    """The project modules the module at *path* imports, directly or not (at most *limit*, nearest
+    first): the modules its calls may reach (its cache key's digest covers them)."""
+    index = project_index()
+    found: list[str] = []
+    todo = [os.path.abspath(path)]
+    while todo and len(found) < limit:
+        for module in index.imports(todo.pop(0)):
+            if module not in found and module != os.path.abspath(path):
+                found.append(module)
+                todo.append(module)
+    return found[:limit]
 
 
 def _analysed(path: str) -> FileFacts | None:
