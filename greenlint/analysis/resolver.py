@@ -50,6 +50,7 @@ from greenlint.analysis import (
     kerasext,
     ops,
     traced,
+    trainable,
     trees,
     unroll,
     untyped,
@@ -122,7 +123,7 @@ class Context:
 
     __slots__ = (
         "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
-        "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists",
+        "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -131,6 +132,7 @@ class Context:
         self.lists: dict[str, int] = {}  # a name bound to a literal list here -> how many loops enclosed it then
         self.exits = 0  # enclosing loops that a `break`, `return` or `raise` may leave early
         self.guards = 0  # enclosing `if`/`except`/`case` bodies inside a loop
+        self.branches = 0  # enclosing `if`/`except`/`case` bodies, in a loop or not
         self.divisors: list[tuple[int, int]] = []  # (loop depth, k) of each enclosing `if ... % k == 0`
         self.varying: list[frozenset | None] = []  # per enclosing loop: names its iterations change (None: 1 trip)
         self.keras_step = func.keras_step if func else False
@@ -462,6 +464,7 @@ class Resolver:
             parts = len(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else 0
             parted = Seq((batch,) * parts) if batch is not None else None  # each part comes of the decoding
             self.assign(target, (arrays.batch_parts(value, parts) or parted) if parts > 1 else None)
+        self.layers_set(node)
         self.loop_body(node, count, trips, upper)
         if items is None:
             self.scope.names = merge_names([before, self.scope.names])
@@ -471,6 +474,20 @@ class Resolver:
                 model.meta.update(meta)
             self.unroll(node, items, before, count, trips, upper)
         self.block(node.orelse)
+
+    def layers_set(self, node: ast.For) -> None:
+        """`for layer in model.layers[:-4]: layer.trainable = False`: those layers' state (trainable.py),
+        None where the loop sets it under a condition, to a value not a literal, or on layers not listed."""
+        found = trainable_loop(node)
+        if found is None:
+            return
+        holder, bounds, state = found
+        model = self.expr(holder)
+        if not work_mod.is_model(model):
+            return
+        listed = trainable.listed_layers(model, bounds)
+        for meta in listed if listed is not None else [model.meta]:
+            trainable.set_trainable(meta, state if listed is not None and not self.ctx.branches else None)
 
     def unroll(self, node: ast.For, items: list, before: dict, count: int | None, trips: int | None,
                upper: bool) -> None:
@@ -542,7 +559,9 @@ class Resolver:
         ctx = self.ctx
         inside = 1 if ctx.loops else 0
         ctx.guards += inside
+        ctx.branches += 1
         result = walk(*args)
+        ctx.branches -= 1
         ctx.guards -= inside
         return result
 
@@ -1178,6 +1197,8 @@ class Resolver:
                 attrs[target.attr] = merge(attrs.get(target.attr, MISSING), value)
             elif isinstance(target, ast.Attribute) and target.attr in work_mod.GRAPH_ATTRIBUTES and work_mod.is_model(owner):
                 work_mod.rewired(owner)  # `vgg.outputs = [vgg.layers[9].output]`: another network from here on
+            elif isinstance(target, ast.Attribute) and target.attr == "trainable" and (work_mod.is_model(owner) or work_mod.is_layer(owner)):
+                trainable.set_trainable(owner.meta, trainable.assigned(value, self.ctx.branches > 0))
         elif kind in (ast.Tuple, ast.List):
             items = _unpack(value, len(target.elts))
             for i, element in enumerate(target.elts):
@@ -1730,6 +1751,8 @@ class Resolver:
         named = feat.legacy_fit_arguments(api, feat.argument_values(params, args, keywords))
         if api.startswith("tensorflow.keras.") and api.endswith(".compile"):
             _mark_compiled(named)
+        if owner is not None and work_mod.is_model(owner):  # what its training calls train from here on (trainable.py)
+            trainable.seen(owner.meta, api.rpartition(".")[2], self.ctx.branches > 0)
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
         features.update(self.loop_features())
@@ -2505,6 +2528,43 @@ def _builds_graph(func: FuncInfo | None, graphs: set[int]) -> bool:
 
 #: The arguments of a Keras model's `compile` whose functions Keras calls in each training step.
 _COMPILED = ("loss", "metrics", "weighted_metrics")
+
+
+def trainable_loop(node: ast.For) -> tuple[ast.expr, tuple[int | None, int | None] | None, bool | None] | None:
+    """(the model, the literal bounds of its `layers[a:b]` or None for all, the state set) of a
+    loop `for layer in model.layers[a:b]` whose body sets `layer.trainable`; the state None where
+    the bounds are not literals or the body sets it under a condition or to a value not a literal."""
+    it, target = node.iter, node.target
+    cut = it.slice if type(it) is ast.Subscript else None
+    holder = it.value if type(it) is ast.Subscript else it
+    if not isinstance(target, ast.Name) or not isinstance(holder, ast.Attribute) or holder.attr != "layers" \
+            or type(holder.value) not in (ast.Name, ast.Attribute):
+        return None
+    sets = [n for stmt in node.body for n in ast.walk(stmt) if type(n) is ast.Assign and any(
+        type(t) is ast.Attribute and t.attr == "trainable" and type(t.value) is ast.Name and t.value.id == target.id
+        for t in n.targets)]
+    if not sets:
+        return None
+    plain = all(n in node.body and type(n.value) is ast.Constant and type(n.value.value) is bool for n in sets)
+    bounds = _literal_bounds(cut) if cut is not None else None
+    state = sets[-1].value.value if plain and (cut is None or bounds is not None) else None  # type: ignore[attr-defined]
+    return holder.value, bounds if cut is None or bounds is not None else (None, None), state
+
+
+def _literal_bounds(cut: ast.expr) -> tuple[int | None, int | None] | None:
+    """(lower, upper) of a slice `[a:b]` of literal ints (either left out), None otherwise."""
+    if type(cut) is not ast.Slice or cut.step is not None:
+        return None
+    ends = []
+    for end in (cut.lower, cut.upper):
+        try:
+            value = None if end is None else ast.literal_eval(end)
+        except ValueError:
+            return None
+        if value is not None and type(value) is not int:
+            return None
+        ends.append(value)
+    return ends[0], ends[1]
 
 
 def _mark_compiled(named: dict) -> None:

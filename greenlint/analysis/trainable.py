@@ -1,0 +1,129 @@
+"""Which layers a training step trains: `trainable` as the code sets it, read where Keras reads it.
+
+Keras takes a model's trainable weights when it traces the training step, at the first training call
+after a `compile` (Keras 3.15's TensorFlow trainer: `compile` drops the traced `train_function`,
+whose `train_step` reads `trainable_weights`; its transfer-learning guide: a change of `trainable`
+counts from the next `compile`): `base.trainable = False`, or `layer.trainable = False` for each
+layer of `model.layers[a:b]`, then `compile` and `fit` train the rest; `trainable = True` and a
+second `compile` train the whole again, a change without one does not. Setting a model's
+`trainable` sets each of its layers', and a model that is not trainable has no trainable weights
+(Keras 3's `Layer.trainable_weights`), so a layer trains when it and every model holding it do.
+
+Each layer's state is `True`, `False` or None where the code does not say it statically (a value
+not a literal, an assignment under an `if` or `except`, a loop over layers that are not listed
+here); `compile` keeps the state of every layer it reaches (`compiled`). A training step's
+backward pass (`backward_flops`) takes, from the lowest layer that trains up to the loss, each
+layer's input gradient (its forward FLOPs once more) and, for a layer that trains, its weight
+gradient (once more again): twice the forward FLOPs where every layer trains
+(work_energy.TRAINING_FLOPS = 3 in all), the forward pass alone where none does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from greenlint.analysis.values import Const, Inst
+
+#: The meta key of the states a compiled model trains: id of a layer's or model's meta -> True/False/None.
+COMPILED = "compiled_trainable"
+
+
+def _trains_as_built(meta: dict) -> bool | None:
+    """A layer's own state: the last `trainable = ...` set, else the constructor's literal
+    `trainable=`, else True (Keras' default)."""
+    if "trainable" in meta:
+        return meta["trainable"]
+    given = (meta.get("init") or {}).get("trainable", True)
+    return given if type(given) is bool else None
+
+
+def children(meta: dict) -> list[dict]:
+    """The metas of a model's layers known here (a layer list, a subclass's layers, a functional
+    graph's layers and models), in the order they were added; [] for a layer or an unlisted model."""
+    items = meta.get("layers") or meta.get("sub_layers") or ()
+    found = [item.meta for item in items if type(item) is Inst and "sym" not in item.meta]
+    graph = meta.get("graph")
+    if graph is not None:
+        found.extend(owner for _, owner in graph.params.values())
+    return found
+
+
+def set_trainable(meta: dict, state: bool | None) -> None:
+    """`x.trainable = state` on a layer or model: its layers' too, as Keras' setter does."""
+    meta["trainable"] = state
+    for child in children(meta):
+        set_trainable(child, state)
+
+
+def assigned(value: Any, conditional: bool) -> bool | None:
+    """The state an assignment `x.trainable = value` sets: a literal bool outside a branch, else None."""
+    if conditional or type(value) is not Const or type(value.value) is not bool:
+        return None
+    return value.value
+
+
+#: The methods that trace a compiled model's training step.
+TRAINING_METHODS = frozenset({"fit", "fit_generator", "train_on_batch"})
+
+
+def seen(meta: dict, method: str, conditional: bool) -> None:
+    """A method of the model of *meta* called: `compile` makes its next training call read what
+    trains (`COMPILED` None until then), which that call keeps (`compiled`); either under a
+    branch leaves it unknown."""
+    if method == "compile":
+        meta[COMPILED] = {0: None} if conditional else None
+    elif method in TRAINING_METHODS and COMPILED in meta and meta[COMPILED] is None:
+        meta[COMPILED] = {0: None} if conditional else compiled(meta)
+
+
+def compiled(meta: dict) -> dict[int, bool | None]:
+    """The state of the model of *meta* and of every layer it reaches, by id of their meta: what
+    its `compile` trains (module docstring), the model's own among them. A model as a block (a base in a bigger model) whose
+    layers do not all share its state is None: which of its FLOPs train is not known."""
+    states: dict[int, bool | None] = {}
+
+    def walk(node: dict, held: bool | None) -> set[bool | None]:
+        own = _trains_as_built(node)
+        state = None if own is None or held is None else own and held
+        below = {state}
+        for child in children(node):
+            below |= walk(child, state)
+        states[id(node)] = state if len(below) == 1 or node is meta else None  # (the compiled model: its own)
+        return below
+
+    walk(meta, True)
+    return states
+
+
+def freezes(states: dict[int, bool | None]) -> bool:
+    """Whether *states* (a `compile`'s) leave some layer out of training, all of them known."""
+    return False in states.values() and None not in states.values()
+
+
+def backward_flops(passes: list[tuple[int | None, float | None]], states: dict[int, bool | None]) -> float | None:
+    """Backward FLOPs per sample of a network's *passes* (id of the layer's meta, or None for an op
+    of no layer; its forward FLOPs per sample, None where unknown) in forward order, under a
+    compile's *states*: each pass from the lowest that trains up once more its FLOPs (its input
+    gradient), twice for one that trains (and its weight gradient); an op of no layer trains with
+    the layers around it. None where a pass's state is not known."""
+    if any(key is not None and states.get(key, True) is None for key, _ in passes):
+        return None
+    trains = [key is None or bool(states.get(key, True)) for key, _ in passes]
+    lowest = next((i for i, (key, _) in enumerate(passes) if key is not None and trains[i]), len(passes))
+    return float(sum(flops * (2 if trains[i] else 1) for i, (_, flops) in enumerate(passes)
+                     if i >= lowest and flops is not None))
+
+
+def trainable_params(weights: list[tuple[int, int]], states: dict[int, bool | None]) -> int:
+    """The parameters a compile's *states* train, of *weights* (id of a layer's meta, its parameters)."""
+    return sum(params for key, params in weights if states.get(key, True))
+
+
+def listed_layers(model: Inst, bounds: tuple[int | None, int | None] | None) -> list[dict] | None:
+    """The metas of `model.layers[a:b]` (*bounds*; None: the whole list) where the model's layers
+    are listed here; the model's own meta alone for the whole list of a model whose layers are not
+    (its layers all set is the model set); None otherwise."""
+    listed = children(model.meta) if not model.meta.get("graph") else None  # a graph's order is not Keras'
+    if listed:
+        return listed if bounds is None else listed[slice(*bounds)]
+    return [model.meta] if bounds is None and not model.meta.get("graph") else None
