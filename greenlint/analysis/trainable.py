@@ -1,11 +1,14 @@
 """Which layers a training step trains: `trainable` as the code sets it, read where Keras reads it.
 
-Keras takes a model's trainable weights when it traces the training step, at the first training call
-after a `compile` (Keras 3.15's TensorFlow trainer: `compile` drops the traced `train_function`,
-whose `train_step` reads `trainable_weights`; its transfer-learning guide: a change of `trainable`
-counts from the next `compile`): `base.trainable = False`, or `layer.trainable = False` for each
-layer of `model.layers[a:b]`, then `compile` and `fit` train the rest; `trainable = True` and a
-second `compile` train the whole again, a change without one does not. Setting a model's
+Keras 2 takes a model's trainable weights at `compile` (its transfer-learning guide: a change of
+`trainable` counts from the next `compile`); Keras 3 when it traces the training step, at the first
+training call after a `compile` (3.15's TensorFlow trainer: `compile` drops the traced
+`train_function`, whose `train_step` reads `trainable_weights`). What trains is known where both
+agree: `base.trainable = False`, or `layer.trainable = False` for each layer of
+`model.layers[a:b]`, then `compile` and `fit` train the rest; `trainable = True` and a second
+`compile` train the whole again, a change without one does not. A change between a `compile` and
+the first training call (a GAN's discriminator frozen after its own `compile`, for the combined
+model's) trains one thing in Keras 2 and another in Keras 3: unknown. Setting a model's
 `trainable` sets each of its layers', and a model that is not trainable has no trainable weights
 (Keras 3's `Layer.trainable_weights`), so a layer trains when it and every model holding it do.
 
@@ -24,8 +27,12 @@ from typing import Any
 
 from greenlint.analysis.values import Const, Inst
 
-#: The meta key of the states a compiled model trains: id of a layer's or model's meta -> True/False/None.
+#: The meta key of the states a compiled model trains: id of a layer's or model's meta -> True/False/None
+#: (None itself until its first training call); and of the states at its `compile` until then.
 COMPILED = "compiled_trainable"
+AT_COMPILE = "trainable_at_compile"
+#: The states of a model whose training is not known statically.
+UNKNOWN: dict[int, bool | None] = {0: None}
 
 
 def _trains_as_built(meta: dict) -> bool | None:
@@ -67,13 +74,14 @@ TRAINING_METHODS = frozenset({"fit", "fit_generator", "train_on_batch"})
 
 
 def seen(meta: dict, method: str, conditional: bool) -> None:
-    """A method of the model of *meta* called: `compile` makes its next training call read what
-    trains (`COMPILED` None until then), which that call keeps (`compiled`); either under a
-    branch leaves it unknown."""
+    """A method of the model of *meta* called: `compile` keeps what trains then (`AT_COMPILE`),
+    and its next training call what it trains from then on (`COMPILED`): those states where they
+    are still the compile's, else unknown (module docstring); unknown too under a branch."""
     if method == "compile":
-        meta[COMPILED] = {0: None} if conditional else None
+        meta[COMPILED], meta[AT_COMPILE] = (UNKNOWN, None) if conditional else (None, compiled(meta))
     elif method in TRAINING_METHODS and COMPILED in meta and meta[COMPILED] is None:
-        meta[COMPILED] = {0: None} if conditional else compiled(meta)
+        now = compiled(meta)
+        meta[COMPILED] = now if now == meta.pop(AT_COMPILE, None) and not conditional else UNKNOWN
 
 
 def compiled(meta: dict) -> dict[int, bool | None]:

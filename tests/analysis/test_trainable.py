@@ -69,14 +69,25 @@ def test_a_frozen_base_trains_only_the_head_until_a_second_compile_unfreezes_it(
     assert _value(whole, "flops_per_sample") == _value(frozen, "flops_per_sample")
 
 
-def test_trainable_set_between_compile_and_the_first_fit_counts():
-    """Keras 3.15 traces the training step at the first fit after a compile: what trains then."""
+def test_trainable_set_between_compile_and_the_first_fit_is_not_known():
+    """Keras 2 reads it at compile, Keras 3.15 at the first fit after it (a GAN's discriminator frozen
+    after its own compile): the two disagree, so the whole backward pass stays; the combined model
+    compiled after the change trains its generator alone in both."""
     sites = _sites("""
         model.compile(optimizer="adam", loss="mse")
-        base.trainable = False
-        model.fit(x, y, epochs=1)
+        model.trainable = False
+        gan = keras.Sequential([keras.layers.Dense(32 * 32 * 3, input_shape=(8,)), keras.layers.Reshape((32, 32, 3)),
+                                model])
+        gan.compile(optimizer="adam", loss="mse")
+        model.train_on_batch(x[:32], y[:32])
+        gan.train_on_batch(np.zeros((32, 8)), y[:32])
     """)
-    assert _value(_fits(sites)[0], "backward_flops_per_sample") == 2 * _flops(sites, "Dense")[0]
+    discriminator, combined = (s for s in sites if s.api.endswith(".train_on_batch"))
+    assert "backward_flops_per_sample" not in discriminator.work
+    generator = _flops(sites, "Dense")[1]
+    # the generator trains (weight gradient; no input gradient below it), the frozen discriminator
+    # above it passes its input gradient down
+    assert _value(combined, "backward_flops_per_sample") == 2 * generator + _value(discriminator, "flops_per_sample")
 
 
 def test_the_layers_of_a_slice_frozen_in_a_loop():
