@@ -478,7 +478,7 @@ class Resolver:
     def layers_set(self, node: ast.For) -> None:
         """`for layer in model.layers[:-4]: layer.trainable = False`: those layers' state (trainable.py),
         None where the loop sets it under a condition, to a value not a literal, or on layers not listed."""
-        found = trainable_loop(node)
+        found = trainable.loop_sets(node)
         if found is None:
             return
         holder, bounds, state = found
@@ -1646,6 +1646,8 @@ class Resolver:
         init = {k: v for k, v in features.items() if k not in _CONTEXT_KEYS}
         if init:
             meta["init"] = init
+        if "trainable" in named and "trainable" not in init:  # `Dense(8, trainable=flag)`: not known (trainable.py)
+            meta["trainable"] = None
         if api == feat.IMAGE_DATA_GENERATOR:  # whether `init` is all it was given (hostwork.augments)
             meta["init_complete"] = not node.args and all(k.arg in init for k in node.keywords)
         if api == "tensorflow.keras.Sequential":
@@ -2528,43 +2530,6 @@ def _builds_graph(func: FuncInfo | None, graphs: set[int]) -> bool:
 
 #: The arguments of a Keras model's `compile` whose functions Keras calls in each training step.
 _COMPILED = ("loss", "metrics", "weighted_metrics")
-
-
-def trainable_loop(node: ast.For) -> tuple[ast.expr, tuple[int | None, int | None] | None, bool | None] | None:
-    """(the model, the literal bounds of its `layers[a:b]` or None for all, the state set) of a
-    loop `for layer in model.layers[a:b]` whose body sets `layer.trainable`; the state None where
-    the bounds are not literals or the body sets it under a condition or to a value not a literal."""
-    it, target = node.iter, node.target
-    cut = it.slice if type(it) is ast.Subscript else None
-    holder = it.value if type(it) is ast.Subscript else it
-    if not isinstance(target, ast.Name) or not isinstance(holder, ast.Attribute) or holder.attr != "layers" \
-            or type(holder.value) not in (ast.Name, ast.Attribute):
-        return None
-    sets = [n for stmt in node.body for n in ast.walk(stmt) if type(n) is ast.Assign and any(
-        type(t) is ast.Attribute and t.attr == "trainable" and type(t.value) is ast.Name and t.value.id == target.id
-        for t in n.targets)]
-    if not sets:
-        return None
-    plain = all(n in node.body and type(n.value) is ast.Constant and type(n.value.value) is bool for n in sets)
-    bounds = _literal_bounds(cut) if cut is not None else None
-    state = sets[-1].value.value if plain and (cut is None or bounds is not None) else None  # type: ignore[attr-defined]
-    return holder.value, bounds if cut is None or bounds is not None else (None, None), state
-
-
-def _literal_bounds(cut: ast.expr) -> tuple[int | None, int | None] | None:
-    """(lower, upper) of a slice `[a:b]` of literal ints (either left out), None otherwise."""
-    if type(cut) is not ast.Slice or cut.step is not None:
-        return None
-    ends = []
-    for end in (cut.lower, cut.upper):
-        try:
-            value = None if end is None else ast.literal_eval(end)
-        except ValueError:
-            return None
-        if value is not None and type(value) is not int:
-            return None
-        ends.append(value)
-    return ends[0], ends[1]
 
 
 def _mark_compiled(named: dict) -> None:

@@ -23,6 +23,7 @@ gradient (once more again): twice the forward FLOPs where every layer trains
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from greenlint.analysis.values import Const, Inst
@@ -135,3 +136,42 @@ def listed_layers(model: Inst, bounds: tuple[int | None, int | None] | None) -> 
     if listed:
         return listed if bounds is None else listed[slice(*bounds)]
     return [model.meta] if bounds is None and not model.meta.get("graph") else None
+
+
+def loop_sets(node: ast.For) -> tuple[ast.expr, tuple[int | None, int | None] | None, bool | None] | None:
+    """(the model, the literal bounds of its `layers[a:b]` or None for all, the state set) of a
+    loop `for layer in model.layers[a:b]` whose body sets `layer.trainable`, None for any other
+    loop; the state None where the body sets it under a condition or to a value not a literal, or
+    the bounds are not literals (then of all its layers)."""
+    it, target = node.iter, node.target
+    cut = it.slice if isinstance(it, ast.Subscript) else None
+    holder = it.value if isinstance(it, ast.Subscript) else it
+    if not isinstance(target, ast.Name) or not isinstance(holder, ast.Attribute) or holder.attr != "layers" \
+            or type(holder.value) not in (ast.Name, ast.Attribute):
+        return None
+    sets = [n for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.Assign) and any(
+        isinstance(t, ast.Attribute) and t.attr == "trainable" and isinstance(t.value, ast.Name)
+        and t.value.id == target.id for t in n.targets)]
+    if not sets:
+        return None
+    last = sets[-1].value
+    plain = all(n in node.body and isinstance(n.value, ast.Constant) and type(n.value.value) is bool for n in sets)
+    bounds = _literal_bounds(cut) if cut is not None else None
+    known = plain and (cut is None or bounds is not None)
+    return holder.value, bounds, last.value if known and isinstance(last, ast.Constant) else None
+
+
+def _literal_bounds(cut: ast.expr) -> tuple[int | None, int | None] | None:
+    """(lower, upper) of a slice `[a:b]` of literal ints (either left out), None otherwise."""
+    if not isinstance(cut, ast.Slice) or cut.step is not None:
+        return None
+    ends = []
+    for end in (cut.lower, cut.upper):
+        try:
+            value = None if end is None else ast.literal_eval(end)
+        except (ValueError, TypeError):
+            return None
+        if value is not None and type(value) is not int:
+            return None
+        ends.append(value)
+    return ends[0], ends[1]

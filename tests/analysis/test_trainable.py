@@ -141,6 +141,11 @@ def test_what_the_code_does_not_say_statically_keeps_the_whole_backward_pass():
         for layer in base.layers[:len(x)]:
             layer.trainable = False
         """,
+        """
+        flag = len(x) > 10
+        model = keras.Sequential([base, keras.layers.Dense(10, trainable=flag)])
+        base.trainable = False
+        """,
     ):
         sites = _sites(textwrap.dedent(body) + "model.compile(optimizer='adam', loss='mse')\nmodel.fit(x, y, epochs=2)\n")
         (fit,) = _fits(sites)
