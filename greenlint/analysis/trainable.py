@@ -158,7 +158,8 @@ def loop_sets(node: ast.For) -> tuple[ast.expr, tuple[int | None, int | None] | 
     plain = all(n in node.body and isinstance(n.value, ast.Constant) and type(n.value.value) is bool for n in sets)
     bounds = _literal_bounds(cut) if cut is not None else None
     known = plain and (cut is None or bounds is not None)
-    return holder.value, bounds, last.value if known and isinstance(last, ast.Constant) else None
+    state = last.value if known and isinstance(last, ast.Constant) else None
+    return holder.value, bounds, state if type(state) is bool else None
 
 
 def _literal_bounds(cut: ast.expr) -> tuple[int | None, int | None] | None:
