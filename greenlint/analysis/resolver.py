@@ -487,7 +487,8 @@ class Resolver:
             return
         listed = trainable.listed_layers(model, bounds)
         for meta in listed if listed is not None else [model.meta]:
-            trainable.set_trainable(meta, state if listed is not None and not self.ctx.branches else None)
+            trainable.set_trainable(meta, state if listed is not None and not self.ctx.branches else None,
+                                    id(self.ctx.func))
 
     def unroll(self, node: ast.For, items: list, before: dict, count: int | None, trips: int | None,
                upper: bool) -> None:
@@ -1198,7 +1199,7 @@ class Resolver:
             elif isinstance(target, ast.Attribute) and target.attr in work_mod.GRAPH_ATTRIBUTES and work_mod.is_model(owner):
                 work_mod.rewired(owner)  # `vgg.outputs = [vgg.layers[9].output]`: another network from here on
             elif isinstance(target, ast.Attribute) and target.attr == "trainable" and (work_mod.is_model(owner) or work_mod.is_layer(owner)):
-                trainable.set_trainable(owner.meta, trainable.assigned(value, self.ctx.branches > 0))
+                trainable.set_trainable(owner.meta, trainable.assigned(value, self.ctx.branches > 0), id(self.ctx.func))
         elif kind in (ast.Tuple, ast.List):
             items = _unpack(value, len(target.elts))
             for i, element in enumerate(target.elts):
@@ -1754,7 +1755,7 @@ class Resolver:
         if api.startswith("tensorflow.keras.") and api.endswith(".compile"):
             _mark_compiled(named)
         if owner is not None and work_mod.is_model(owner):  # what its training calls train from here on (trainable.py)
-            trainable.seen(owner.meta, api.rpartition(".")[2], self.ctx.branches > 0)
+            trainable.seen(owner.meta, api.rpartition(".")[2], self.ctx.branches > 0, id(self.ctx.func))
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
         features.update(self.loop_features())

@@ -14,7 +14,9 @@ model's) trains one thing in Keras 2 and another in Keras 3: unknown. Setting a 
 
 Each layer's state is `True`, `False` or None where the code does not say it statically (a value
 not a literal, an assignment under an `if` or `except`, a loop over layers that are not listed
-here); `compile` keeps the state of every layer it reaches (`compiled`). A training step's
+here, an assignment in another function than the `compile`'s, or a layer set in two functions: a
+function's body is walked once, whether and whenever it is called); `compile` keeps the state of
+every layer it reaches (`compiled`). A training step's
 backward pass (`backward_flops`) takes, from the lowest layer that trains up to the loss, each
 layer's input gradient (its forward FLOPs once more) and, for a layer that trains, its weight
 gradient (once more again): twice the forward FLOPs where every layer trains
@@ -32,15 +34,18 @@ from greenlint.analysis.values import Const, Inst
 #: (None itself until its first training call); and of the states at its `compile` until then.
 COMPILED = "compiled_trainable"
 AT_COMPILE = "trainable_at_compile"
+#: The meta key of where a layer's `trainable` was set: the id of the function walked (of None at
+#: module level), None once set in two.
+SET_IN = "trainable_set_in"
 #: The states of a model whose training is not known statically.
 UNKNOWN: dict[int, bool | None] = {0: None}
 
 
-def _trains_as_built(meta: dict) -> bool | None:
-    """A layer's own state: the last `trainable = ...` set, else the constructor's literal
-    `trainable=`, else True (Keras' default)."""
+def _trains_as_built(meta: dict, where: int) -> bool | None:
+    """A layer's own state seen from the function *where*: the last `trainable = ...` set there (None
+    if set in another), else the constructor's literal `trainable=`, else True (Keras' default)."""
     if "trainable" in meta:
-        return meta["trainable"]
+        return meta["trainable"] if meta.get(SET_IN) == where else None
     given = (meta.get("init") or {}).get("trainable", True)
     return given if type(given) is bool else None
 
@@ -56,11 +61,12 @@ def children(meta: dict) -> list[dict]:
     return found
 
 
-def set_trainable(meta: dict, state: bool | None) -> None:
-    """`x.trainable = state` on a layer or model: its layers' too, as Keras' setter does."""
-    meta["trainable"] = state
+def set_trainable(meta: dict, state: bool | None, where: int) -> None:
+    """`x.trainable = state` on a layer or model, in the function *where*: its layers' too, as
+    Keras' setter does."""
+    meta["trainable"], meta[SET_IN] = state, where if meta.get(SET_IN, where) == where else None
     for child in children(meta):
-        set_trainable(child, state)
+        set_trainable(child, state, where)
 
 
 def assigned(value: Any, conditional: bool) -> bool | None:
@@ -74,25 +80,27 @@ def assigned(value: Any, conditional: bool) -> bool | None:
 TRAINING_METHODS = frozenset({"fit", "fit_generator", "train_on_batch"})
 
 
-def seen(meta: dict, method: str, conditional: bool) -> None:
-    """A method of the model of *meta* called: `compile` keeps what trains then (`AT_COMPILE`),
-    and its next training call what it trains from then on (`COMPILED`): those states where they
-    are still the compile's, else unknown (module docstring); unknown too under a branch."""
+def seen(meta: dict, method: str, conditional: bool, where: int) -> None:
+    """A method of the model of *meta* called in the function *where*: `compile` keeps what trains
+    then (`AT_COMPILE`, with *where*), and its next training call what it trains from then on
+    (`COMPILED`): those states where they are still the compile's as its function sees them, else
+    unknown (module docstring); unknown too under a branch."""
     if method == "compile":
-        meta[COMPILED], meta[AT_COMPILE] = (UNKNOWN, None) if conditional else (None, compiled(meta))
+        meta[COMPILED], meta[AT_COMPILE] = (UNKNOWN, None) if conditional else (None, (where, compiled(meta, where)))
     elif method in TRAINING_METHODS and COMPILED in meta and meta[COMPILED] is None:
-        now = compiled(meta)
-        meta[COMPILED] = now if now == meta.pop(AT_COMPILE, None) and not conditional else UNKNOWN
+        at, states = meta.pop(AT_COMPILE)
+        meta[COMPILED] = states if compiled(meta, at) == states and not conditional else UNKNOWN
 
 
-def compiled(meta: dict) -> dict[int, bool | None]:
-    """The state of the model of *meta* and of every layer it reaches, by id of their meta: what
+def compiled(meta: dict, where: int) -> dict[int, bool | None]:
+    """The state of the model of *meta* and of every layer it reaches, seen from the function
+    *where* (`_trains_as_built`), by id of their meta: what
     its `compile` trains (module docstring), the model's own among them. A model as a block (a base in a bigger model) whose
     layers do not all share its state is None: which of its FLOPs train is not known."""
     states: dict[int, bool | None] = {}
 
     def walk(node: dict, held: bool | None) -> set[bool | None]:
-        own = _trains_as_built(node)
+        own = _trains_as_built(node, where)
         state = None if own is None or held is None else own and held
         below = {state}
         for child in children(node):

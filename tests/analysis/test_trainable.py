@@ -146,11 +146,46 @@ def test_what_the_code_does_not_say_statically_keeps_the_whole_backward_pass():
         model = keras.Sequential([base, keras.layers.Dense(10, trainable=flag)])
         base.trainable = False
         """,
+        # a function's body is walked once, whether and whenever it is called
+        """
+        def freeze():
+            base.trainable = False
+        if len(x) > 10:
+            freeze()
+        """,
+        """
+        def unfreeze():
+            base.trainable = True
+        base.trainable = False
+        unfreeze()
+        """,
     ):
         sites = _sites(textwrap.dedent(body) + "model.compile(optimizer='adam', loss='mse')\nmodel.fit(x, y, epochs=2)\n")
         (fit,) = _fits(sites)
         assert "backward_flops_per_sample" not in fit.work, body
         assert _value(fit, "flops_per_sample") is not None
+
+
+def test_a_method_freezing_what_its_own_compile_trains():
+    """A GAN built in a class: the combined model is compiled in `__init__` after the discriminator is
+    frozen there, and trained in another method."""
+    sites = _sites("""
+        class GAN:
+            def __init__(self):
+                self.critic = model
+                self.critic.trainable = False
+                self.combined = keras.Sequential([keras.layers.Dense(32 * 32 * 3, input_shape=(8,)),
+                                                  keras.layers.Reshape((32, 32, 3)), self.critic])
+                self.combined.compile(optimizer="adam", loss="mse")
+
+            def train(self):
+                self.combined.train_on_batch(np.zeros((32, 8)), y[:32])
+
+        GAN().train()
+    """)
+    (combined,) = (s for s in sites if s.api.endswith(".train_on_batch"))
+    assert _value(combined, "backward_flops_per_sample") == 2 * _flops(sites, "Dense")[1] + _value(
+        combined, "flops_per_sample") - _flops(sites, "Dense")[1]
 
 
 def test_a_frozen_keras_application_under_a_head_of_unknown_size_counts_no_backward_of_its_own():
