@@ -34,7 +34,7 @@ from greenlint.analysis.values import Const, Inst
 #: (None itself until its first training call); and of the states at its `compile` until then.
 COMPILED = "compiled_trainable"
 AT_COMPILE = "trainable_at_compile"
-#: The meta key of where a layer's `trainable` was set: the id of the function walked (of None at
+#: The meta key of where a layer's `trainable` was set: the id of the function walked (id(None) at
 #: module level), None once set in two.
 SET_IN = "trainable_set_in"
 #: The states of a model whose training is not known statically.
@@ -88,15 +88,15 @@ def seen(meta: dict, method: str, conditional: bool, where: int) -> None:
     if method == "compile":
         meta[COMPILED], meta[AT_COMPILE] = (UNKNOWN, None) if conditional else (None, (where, compiled(meta, where)))
     elif method in TRAINING_METHODS and COMPILED in meta and meta[COMPILED] is None:
-        at, states = meta.pop(AT_COMPILE)
-        meta[COMPILED] = states if compiled(meta, at) == states and not conditional else UNKNOWN
+        at, states = meta.pop(AT_COMPILE, None) or (0, UNKNOWN)  # (none kept: unknown)
+        meta[COMPILED] = states if not conditional and compiled(meta, at) == states else UNKNOWN
 
 
 def compiled(meta: dict, where: int) -> dict[int, bool | None]:
     """The state of the model of *meta* and of every layer it reaches, seen from the function
-    *where* (`_trains_as_built`), by id of their meta: what
-    its `compile` trains (module docstring), the model's own among them. A model as a block (a base in a bigger model) whose
-    layers do not all share its state is None: which of its FLOPs train is not known."""
+    *where* (`_trains_as_built`), by id of their meta: what its `compile` trains (module docstring),
+    the model's own among them. A model as a block (a base in a bigger model) whose layers do not
+    all share its state is None: which of its FLOPs train is not known."""
     states: dict[int, bool | None] = {}
 
     def walk(node: dict, held: bool | None) -> set[bool | None]:
