@@ -73,13 +73,15 @@ class Data:
 class Sym:
     """A Keras symbolic tensor: per-sample shape (None: unknown), the layers applied to reach it
     (id of the layer's meta -> (parameters, that meta); id of the call node -> FLOPs per sample),
-    the model input's shape, and the names of layers whose work is unknown."""
+    the model input's shape, the names of layers whose work is unknown, and the layer each call
+    applies (id of the call node -> id of the layer's or model's meta; an op of no layer has none)."""
 
     shape: tuple | None
     input_shape: tuple | None
     params: dict = field(default_factory=dict)
     flops: dict = field(default_factory=dict)
     unknown: tuple = ()
+    owners: dict = field(default_factory=dict)
 
 
 # -- shapes of values ------------------------------------------------------------------------

@@ -51,6 +51,7 @@ from greenlint.analysis import (
     kerasext,
     ops,
     traced,
+    trainable,
     trees,
     unroll,
     untyped,
@@ -123,7 +124,7 @@ class Context:
 
     __slots__ = (
         "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
-        "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists",
+        "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -132,6 +133,7 @@ class Context:
         self.lists: dict[str, int] = {}  # a name bound to a literal list here -> how many loops enclosed it then
         self.exits = 0  # enclosing loops that a `break`, `return` or `raise` may leave early
         self.guards = 0  # enclosing `if`/`except`/`case` bodies inside a loop
+        self.branches = 0  # enclosing `if`/`except`/`case` bodies, in a loop or not
         self.divisors: list[tuple[int, int]] = []  # (loop depth, k) of each enclosing `if ... % k == 0`
         self.varying: list[frozenset | None] = []  # per enclosing loop: names its iterations change (None: 1 trip)
         self.keras_step = func.keras_step if func else False
@@ -463,6 +465,7 @@ class Resolver:
             parts = len(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else 0
             parted = Seq((batch,) * parts) if batch is not None else None  # each part comes of the decoding
             self.assign(target, (arrays.batch_parts(value, parts) or parted) if parts > 1 else None)
+        self.layers_set(node)
         self.loop_body(node, count, trips, upper)
         if items is None:
             self.scope.names = merge_names([before, self.scope.names])
@@ -472,6 +475,21 @@ class Resolver:
                 model.meta.update(meta)
             self.unroll(node, items, before, count, trips, upper)
         self.block(node.orelse)
+
+    def layers_set(self, node: ast.For) -> None:
+        """`for layer in model.layers[:-4]: layer.trainable = False`: those layers' state (trainable.py),
+        None where the loop sets it under a condition, to a value not a literal, or on layers not listed."""
+        found = trainable.loop_sets(node)
+        if found is None:
+            return
+        holder, bounds, state = found
+        model = self.expr(holder)
+        if not work_mod.is_model(model):
+            return
+        listed = trainable.listed_layers(model, bounds)
+        for meta in listed if listed is not None else [model.meta]:
+            trainable.set_trainable(meta, state if listed is not None and not self.ctx.branches else None,
+                                    id(self.ctx.func))
 
     def unroll(self, node: ast.For, items: list, before: dict, count: int | None, trips: int | None,
                upper: bool) -> None:
@@ -543,7 +561,9 @@ class Resolver:
         ctx = self.ctx
         inside = 1 if ctx.loops else 0
         ctx.guards += inside
+        ctx.branches += 1
         result = walk(*args)
+        ctx.branches -= 1
         ctx.guards -= inside
         return result
 
@@ -1181,6 +1201,8 @@ class Resolver:
                 attrs[target.attr] = merge(attrs.get(target.attr, MISSING), value)
             elif isinstance(target, ast.Attribute) and target.attr in work_mod.GRAPH_ATTRIBUTES and work_mod.is_model(owner):
                 work_mod.rewired(owner)  # `vgg.outputs = [vgg.layers[9].output]`: another network from here on
+            elif isinstance(target, ast.Attribute) and target.attr == "trainable" and (work_mod.is_model(owner) or work_mod.is_layer(owner)):
+                trainable.set_trainable(owner.meta, trainable.assigned(value, self.ctx.branches > 0), id(self.ctx.func))
         elif kind in (ast.Tuple, ast.List):
             items = _unpack(value, len(target.elts))
             for i, element in enumerate(target.elts):
@@ -1634,6 +1656,8 @@ class Resolver:
         init = {k: v for k, v in features.items() if k not in _CONTEXT_KEYS}
         if init:
             meta["init"] = init
+        if "trainable" in named and "trainable" not in init:  # `Dense(8, trainable=flag)`: not known (trainable.py)
+            meta["trainable"] = None
         if api == feat.IMAGE_DATA_GENERATOR:  # whether `init` is all it was given (hostwork.augments)
             meta["init_complete"] = not node.args and all(k.arg in init for k in node.keywords)
         if api == "tensorflow.keras.Sequential":
@@ -1739,6 +1763,8 @@ class Resolver:
         named = feat.legacy_fit_arguments(api, feat.argument_values(params, args, keywords))
         if api.startswith("tensorflow.keras.") and api.endswith(".compile"):
             _mark_compiled(named)
+        if owner is not None and work_mod.is_model(owner):  # what its training calls train from here on (trainable.py)
+            trainable.seen(owner.meta, api.rpartition(".")[2], self.ctx.branches > 0, id(self.ctx.func))
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
         features.update(self.loop_features())

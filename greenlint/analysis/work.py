@@ -25,7 +25,7 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
-from greenlint.analysis import layers, untyped, worktables
+from greenlint.analysis import layers, trainable, untyped, worktables
 from greenlint.analysis.arrays import (
     DATASET,
     FLOW_ITERATOR,
@@ -106,16 +106,20 @@ def is_layer(value: Any) -> bool:
 class Net:
     """What is known of a model: parameters, FLOPs per sample, input shape, name; `partial`
     and `partial_flops` when some layers' parameters / FLOPs are unknown (lower bounds);
-    `output_shape` (per sample) where every layer's is known (a list of layers walked)."""
+    `output_shape` (per sample) where every layer's is known (a list of layers walked); `passes`
+    (id of each layer's meta, or None for an op of no layer, and its FLOPs per sample, in forward
+    order) and `weights` (id of each layer's meta and its parameters), what `trainable` prices."""
 
-    __slots__ = ("params", "flops", "input_shape", "name", "prov", "note", "partial", "partial_flops", "output_shape")
+    __slots__ = ("params", "flops", "input_shape", "name", "prov", "note", "partial", "partial_flops", "output_shape",
+                 "passes", "weights")
 
     def __init__(self, params, flops, input_shape, name=None, prov=INFERRED, note=None, partial=False,
-                 partial_flops=None, output_shape=None):
+                 partial_flops=None, output_shape=None, passes=(), weights=()):
         self.params, self.flops, self.input_shape = params, flops, input_shape
         self.name, self.prov, self.note, self.partial = name, prov, note, partial
         self.partial_flops = partial if partial_flops is None else partial_flops
         self.output_shape = output_shape
+        self.passes, self.weights = list(passes), list(weights)
 
 
 def layer_input_shape(layer: Inst) -> tuple | None:
@@ -179,6 +183,8 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
     if shape is None and not free:
         return Net(None, None, None, prov=UNKNOWN, note=f"{name}: no input shape declared and the data's is unknown")
     input_shape, params, flops, unknown, no_flops = shape, 0, 0, [], []
+    passes: list[tuple[int | None, int | None]] = []
+    weights: list[tuple[int, int]] = []
     shape = shape if shape is not None else ()
     for item in items:
         if type(item) is Inst and "sym" in item.meta:
@@ -186,6 +192,10 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
         if not is_layer(item):
             label = item.meta.get("model_name") if type(item) is Inst else None
             sub = model_net(item, shape, None) if type(item) is Inst else None
+            if type(item) is Inst:
+                passes.append((id(item.meta), sub.flops if sub is not None else None))
+                if sub is not None and sub.params is not None:
+                    weights.append((id(item.meta), sub.params))
             if sub is not None and sub.params is not None:
                 params += sub.params
                 flops += sub.flops or 0
@@ -201,11 +211,13 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
         if leaf == "InputLayer":
             continue
         found = apply_layer(item, [shape]) if shape is not None else None
+        passes.append((id(item.meta), found.flops if found is not None else None))
         if found is None:
             unknown.append(leaf)
             shape = None
             continue
         _place(item, shape, found)
+        weights.append((id(item.meta), found.params))
         params += found.params
         if found.flops is None:
             no_flops.append(leaf)
@@ -217,7 +229,8 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
     if no_flops:
         note = "; ".join(filter(None, [note, f"FLOPs unknown (a dimension not known statically): {', '.join(no_flops)}"]))
     return Net(params, flops, input_shape, prov=INFERRED, note=note, partial=bool(unknown),
-               partial_flops=bool(unknown or no_flops), output_shape=None if unknown else shape)
+               partial_flops=bool(unknown or no_flops), output_shape=None if unknown else shape, passes=passes,
+               weights=weights)
 
 
 def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:
@@ -237,7 +250,8 @@ def sym_net(sym: Sym) -> Net:
         note = "; ".join(filter(None, [note, "FLOPs of some layers unknown (a dimension not known statically)"]))
     flops = sum(f for f in sym.flops.values() if f is not None)
     return Net(sum(p for p, _ in sym.params.values()), flops, sym.input_shape, note=note, partial=partial,
-               partial_flops=partial or no_flops)
+               partial_flops=partial or no_flops, passes=[(sym.owners.get(k), f) for k, f in sym.flops.items()],
+               weights=[(key, p) for key, (p, _) in sym.params.items()])
 
 
 def application_net(name: str, meta: dict) -> Net | None:
@@ -269,7 +283,11 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None) -> Net | N
     """What is known of a model value, or None if nothing (e.g. a loaded model)."""
     meta = model.meta
     if "model_name" in meta:
-        return application_net(meta["model_name"], meta)
+        net = application_net(meta["model_name"], meta)
+        if net is not None:
+            net.passes = [(id(meta), net.flops)]
+            net.weights = [(id(meta), net.params)] if net.params is not None else []
+        return net
     if "graph" in meta:
         return sym_net(meta["graph"])
     if meta.get("layers") is not None:
@@ -319,11 +337,13 @@ def model_on_sym(model: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     merged = merge_syms(syms, shape)
     label = (net.name if net is not None else None) or model.cls.rpartition(".")[2]
     if net is None or net.flops is None:
-        return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label))
+        return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners)
     merged.params[id(model.meta)] = (net.params or 0, model.meta)
     merged.flops[call_key] = net.flops
+    merged.owners[call_key] = id(model.meta)
     if net.params is None or net.partial:
-        return Sym(merged.shape, merged.input_shape, merged.params, merged.flops, (*merged.unknown, f"{label} (part)"))
+        return Sym(merged.shape, merged.input_shape, merged.params, merged.flops, (*merged.unknown, f"{label} (part)"),
+                   merged.owners)
     return merged
 
 
@@ -349,12 +369,14 @@ def functional_model(named: dict) -> Sym | None:
 def merge_syms(syms: list[Sym], shape: tuple | None) -> Sym:
     params: dict = {}
     flops: dict = {}
+    owners: dict = {}
     unknown: list = []
     for sym in syms:
         params.update(sym.params)
         flops.update(sym.flops)
+        owners.update(sym.owners)
         unknown.extend(u for u in sym.unknown if u not in unknown)
-    return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown))
+    return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners)
 
 
 def layer_call_inputs(layer: Any, first: Any, named: dict) -> Any:
@@ -400,7 +422,7 @@ def unknown_on_sym(syms: list[Sym], label: str) -> Sym:
     unknown, so that the model built on it keeps the known layers' parameters and FLOPs as a lower
     bound."""
     merged = merge_syms(syms, None)
-    return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label))
+    return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners)
 
 
 def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
@@ -415,6 +437,7 @@ def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     merged = merge_syms(syms, found.shape)
     merged.params[id(layer.meta)] = (found.params, layer.meta)  # the meta kept alive: its id stays its own
     merged.flops[call_key] = found.flops
+    merged.owners[call_key] = id(layer.meta)
     return merged
 
 
@@ -531,6 +554,8 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
         work["samples"] = q(None, UNKNOWN, data.note if data is not None and data.note else "the batch's size is not known statically")
     if net is not None:
         work.update(_net_work(net))
+        if method in ("fit", "train_on_batch") and owner is not None:
+            work.update(_trained_work(net, owner.meta.get(trainable.COMPILED)))
     elif method != "__call__":
         if owner is not None and owner.how == "subclass":  # `Distiller(student, teacher)`: models it is given
             unbuilt = "a subclassed model none of whose layers is known here (the models or layers it is given, or builds)"
@@ -584,6 +609,25 @@ def _net_work(net: Net) -> dict[str, dict]:
                                  **(lower if net.partial_flops and net.flops is not None else {}))
     if net.input_shape is not None:
         work["input_shape"] = q(list(net.input_shape), net.prov if net.name else INFERRED, None)
+    return work
+
+
+def _trained_work(net: Net, states: dict | None) -> dict[str, dict]:
+    """`backward_flops_per_sample` and `trainable_params` of a training call whose model's last
+    `compile` left some layers out of training (trainable.py); {} where it trains them all or
+    what it trains is not known statically (the whole model's backward pass is priced then)."""
+    if not states or not trainable.freezes(states):
+        return {}
+    backward = trainable.backward_flops(net.passes, states)
+    if backward is None:
+        return {}
+    note = "the layers the last compile trains: their input gradients from the loss down to the lowest, their weight gradients"
+    lower = {"bound": "lower"} if net.partial_flops else {}
+    work = {"backward_flops_per_sample": q(round(backward), INFERRED, note, **lower)}
+    if net.params is not None:
+        trained = trainable.trainable_params(net.weights, states)
+        work["trainable_params"] = q(trained, INFERRED, "the parameters the last compile trains",
+                                     **({"bound": "lower"} if net.partial else {}))
     return work
 
 

@@ -23,11 +23,13 @@ So a big dense convolution runs near the device's peak (VGG16's layers do 10^10-
 step), while a network of many small or depthwise layers (MobileNetV2, NASNetMobile) waits on
 launches, on each layer's fill of the GPU and on the bytes its elementwise and depthwise layers move:
 its steps cost far more than its FLOPs say. A layer pass is one of a step's passes over a layer
-(forward; and backward in a training step, TRAINING_FLOPS of them); only layers that do FLOPs pay
+(forward; and backward in a training step: `training_passes` of them, TRAINING_FLOPS where every
+layer trains); only layers that do FLOPs pay
 Hockney's fill (`flop_layers`: a named architecture's, else all its layers). The memory-bound bytes
 are a named architecture's (training_runs.py, generated from its layers' shapes; weighed like FLOPs:
-x 3 in a training pass, x 1 in a validation one); the weights' bytes are read and written
-WEIGHT_ACCESSES times a step. `layers` is the model's (`n_layers`: a Sequential's list, a
+x `training_passes` in a training pass, x 1 in a validation one); the weights' bytes are read and
+written WEIGHT_ACCESSES times a step, a frozen weight (`trainable_params` fewer than `params`)
+only read as an inference step reads it. `layers` is the model's (`n_layers`: a Sequential's list, a
 keras.applications architecture's own count); where unknown, UNKNOWN_LAYERS and the note says so.
 
 The constants (`DeviceModel`, `kb_device_model`) are the work model's own: layer_s its eager
@@ -49,10 +51,11 @@ from greenlint.predict.work_energy import (
     DISPATCH_S,
     ELEMENT_BYTES,
     HALF_PEAK_FLOPS,
-    TRAINING_FLOPS,
     derive,
     epochs_ends,
     power_for,
+    trained_params,
+    training_passes,
 )
 
 
@@ -214,11 +217,16 @@ def device_units(work: dict, group: str, features: dict, start: bool = True) -> 
         return None
     layers = model_layers(features)
     flop_layers = features.get("flop_layers") or layers or UNKNOWN_LAYERS
-    passes = TRAINING_FLOPS if group == "training" else 1.0
+    passes = training_passes(features) if group == "training" else 1.0
     per_sample = features.get("memory_bytes_per_sample")
-    moved = derive(group, {**features, "flops_per_sample": per_sample, "params": None})[1] if per_sample else 0.0
+    bytes_work = {**features, "flops_per_sample": per_sample, "params": None, "trainable_params": None,
+                  "backward_flops_per_sample": (passes - 1) * per_sample if per_sample else None}
+    moved = derive(group, bytes_work)[1] if per_sample else 0.0
     params = features.get("params")
-    weights = n * params * ELEMENT_BYTES * WEIGHT_ACCESSES.get(group, 1) if isinstance(params, (int, float)) else 0.0
+    weights = 0.0
+    if isinstance(params, (int, float)):
+        trained = min(trained_params(features) or 0.0, params) if group == "training" else 0.0
+        weights = n * ELEMENT_BYTES * (trained * WEIGHT_ACCESSES.get(group, 1) + (params - trained) * WEIGHT_ACCESSES["inference"])
     return StepWork(ref["t0"] if start else 0.0, ref["per_step"] * n, n, layers, n * flop_layers * passes, flops,
                     (moved or 0.0) + max(weights, 0.0))
 
@@ -290,7 +298,8 @@ def batch_saving(work: dict, group: str, features: dict, batch: int, larger: int
     if ref is None or not isinstance(features.get("flops_per_sample"), (int, float)):
         return None
     layers = model_layers(features) or 1
-    step = {k: features.get(k) for k in ("flops_per_sample", "params", "memory_bytes_per_sample")}
+    step = {k: features.get(k) for k in ("flops_per_sample", "params", "memory_bytes_per_sample",
+                                         "backward_flops_per_sample", "trainable_params")}
     step |= {"n_layers": layers, "flop_layers": features.get("flop_layers") or layers, "epochs": 1,
              "samples": batch * larger}
     factor = 10**DEVICE_HALF

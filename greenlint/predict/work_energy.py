@@ -2,8 +2,9 @@
 
 A call's time is set by the work it is given (docs/calls-json.md `work`): for `fit`, steps
 (epochs x batches, a validation batch at a third of a training one; an Estimator's `train(steps=N)`:
-N, `total_steps`) and FLOPs (3 x forward FLOPs
-per trained sample, plus the optimizer's update of the weights each step); for `evaluate`/`predict`/
+N, `total_steps`) and FLOPs (3 x forward FLOPs per trained sample, or the forward FLOPs and the
+backward ones of the layers the model's last `compile` trains where the analysis found some frozen
+(`training_passes`), plus the optimizer's update of the weights it trains each step); for `evaluate`/`predict`/
 `adapt`, batches and forward FLOPs; a call that runs one batch (`model(x)`, `*_on_batch`, a custom
 training step) is one step on its batch. Per kind,
 
@@ -35,7 +36,7 @@ import math
 
 #: Work quantities a call site may carry (docs/calls-json.md `work`), flattened into its features.
 WORK_KEYS = ("epochs", "steps_per_epoch", "batch_size", "samples", "validation_samples", "input_shape", "model",
-             "params", "flops_per_sample", "flops", "elements", "steps")
+             "params", "flops_per_sample", "flops", "elements", "steps", "backward_flops_per_sample", "trainable_params")
 #: Kinds with a time model, and the groups they are fitted in. Layer calls and ops are not fitted:
 #: the KB measured them only on toy tensors, whose time is all overhead; their FLOPs are costed at
 #: `roofline` from their own work instead.
@@ -130,6 +131,25 @@ def model_flops(api: str) -> bool:
     return api.rpartition(".")[2] not in DATA_PASS_METHODS
 
 
+def training_passes(f: dict) -> float:
+    """Forward passes' worth of FLOPs a trained sample costs: 1 + the backward FLOPs of the layers
+    that train over the forward FLOPs where the analysis found them (`backward_flops_per_sample`: some
+    layers frozen, analysis/trainable.py), else TRAINING_FLOPS (every layer trains)."""
+    fps, back = _num(f.get("flops_per_sample")), f.get("backward_flops_per_sample")
+    if fps is None or isinstance(back, bool) or not isinstance(back, (int, float)) or not 0 <= back < math.inf:
+        return TRAINING_FLOPS
+    return min(1.0 + back / fps, TRAINING_FLOPS)
+
+
+def trained_params(f: dict) -> float | None:
+    """The weights a training step updates: `trainable_params` where the analysis found some frozen
+    (0 where none trains), else `params`."""
+    found = f.get("trainable_params")
+    if not isinstance(found, bool) and isinstance(found, (int, float)) and 0 <= found < math.inf:
+        return float(found)
+    return _num(f.get("params"))
+
+
 def flops_unknown(api: str, f: dict) -> bool:
     """A model call (`model_flops`) whose FLOPs per sample the analysis could not find."""
     return model_flops(api) and _num(f.get("flops_per_sample")) is None
@@ -155,8 +175,9 @@ def one_batch(api: str, f: dict) -> dict:
 def derive(group: str, f: dict, least: bool = False) -> tuple[float | None, float | None]:
     """(steps, FLOPs) of a `fit` or `evaluate`/`predict` call from its features, None where the
     work does not say. Steps are batches (Keras' default batch size 32 where none is given);
-    a validation step counts a third of a training step, like its FLOPs; a training step adds the
-    optimizer's update of `params` weights. *least*: FLOPs per sample unknown count as none (the
+    a validation step counts a third of a training step, like its FLOPs; a trained sample costs
+    `training_passes` forward passes, and a training step adds the optimizer's update of the
+    weights it trains (`trained_params`). *least*: FLOPs per sample unknown count as none (the
     optimizer's update of known weights remains), the least the code allows, not None."""
     fps = _num(f.get("flops_per_sample"))
     batch = _num(f.get("batch_size")) or 32.0
@@ -176,8 +197,8 @@ def derive(group: str, f: dict, least: bool = False) -> tuple[float | None, floa
             train = steps * batch
         val = _num(f.get("validation_samples")) or (samples * split if samples else 0.0)
         passes = epochs * (steps + VALIDATION_WEIGHT * math.ceil(val / batch))
-        flops = epochs * fps * (TRAINING_FLOPS * train + val) if fps else (0.0 if least else None)
-        params = _num(f.get("params"))
+        flops = epochs * fps * (training_passes(f) * train + val) if fps else (0.0 if least else None)
+        params = trained_params(f)
         if flops is not None and params:
             flops += epochs * steps * UPDATE_FLOPS_PER_PARAM * params
         return passes, flops

@@ -10,6 +10,7 @@ from __future__ import annotations
 from greenlint.predict.devices import DeviceModel, GpuSpec, device_work
 from greenlint.predict.work_energy import (
     ONE_BATCH_METHODS,
+    TRAINING_FLOPS,
     derive,
     effective_epochs,
     epochs_ends,
@@ -22,6 +23,7 @@ from greenlint.predict.work_energy import (
     steps_only,
     time_group,
     time_of,
+    training_passes,
     unknown_size_span,
     work_log_energy,
 )
@@ -62,6 +64,7 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
         shape = f"one {'training ' if group == 'training' else ''}step on a batch of {features['samples']:g}; "
     note = (f"power {TIMES} time of its work: {shape}{n:.3g} steps"
             + (f", {flops:.3g} FLOPs" if flops else " (a pass over data: the fitted calls' median FLOPs per step)")
+            + _frozen_said(group, features)
             + (f" → about {t:.3g} s (the first call's {model['t0']:.3g} s start-up is paid once, not per step)"
                if shaped else f" → about {t:.3g} s, of which {model['t0']:.3g} s start-up"
                + _epochs_said(model, group, features))
@@ -83,6 +86,15 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     low = least - half - extrapolation_spread(model, t_fewest)
     high = largest + half + extrapolation_spread(model, t_most)
     return y + offset, low + offset, high + offset, note
+
+
+def _frozen_said(group: str, features: dict) -> str:
+    """The forward passes a trained sample costs where some layers are frozen (`training_passes`), in words."""
+    passes = training_passes(features)
+    if group != "training" or passes >= TRAINING_FLOPS:
+        return ""
+    return (f" ({passes:.3g} forward passes a trained sample, not {TRAINING_FLOPS:g}: the backward pass of the "
+            "layers its model's compile trains, the others frozen)")
 
 
 def _epochs_said(model: dict, group: str, features: dict) -> str:

@@ -1,8 +1,10 @@
 """greenlint's own `fit` figure on a told GPU (`--device`) against GAISSA's recorded runs (a section of docs/accuracy.md).
 
-Each recorded run is given to the shipped predictor as the `fit` call a user writes for it (the
-architecture, its input size, epochs, samples, validation samples, batch size) with the run's GPU
-told, as `greenlint calls --device "RTX 3090"` prices it: the figure a user sees. Nothing is fitted
+Each recorded run is given to the shipped predictor as the `fit` calls del Rey's code makes (the
+architecture, its input size, epochs, samples, validation samples, batch size): FROZEN_EPOCHS with
+the base frozen, whose backward pass is the head's alone (outside the table's FLOPs, which are the
+base's: none counted), then the rest of its trained epochs on the whole network (`phases`), with the
+run's GPU told, as `greenlint calls --device "RTX 3090"` prices them: the figure a user sees. Nothing is fitted
 on these runs: the device model (greenlint/predict/devices.py) takes the GPU's spec sheet, the
 architecture's layer table (training_runs.py) and the work model's own constants, so the runs are a
 check, not a training set. The figure is net of the idle draw (FECoM's definition); GAISSA records
@@ -27,7 +29,7 @@ import numpy as np
 
 from greenlint.predict.devices import GPU_SPECS, device_seconds, known_gpu
 from tools.model.offline_runs import green_algorithms_energy_j, mlco2_energy_j
-from tools.model.training_data import RunSummary, read_runs_csv
+from tools.model.training_data import FROZEN_EPOCHS, RunSummary, read_runs_csv
 
 FIT = "tensorflow.keras.Model.fit"
 #: The goals of issue 27 for GAISSA's runs.
@@ -36,10 +38,22 @@ GOAL_RMSE_FACTOR = 1.5
 
 
 def _features(r: RunSummary) -> dict:
-    """A run as the linter reads its `fit` call (the resolver's work keys)."""
+    """A run as the linter reads a `fit` call of it on the whole network (the resolver's work keys)."""
     return {"architecture": r.architecture, "epochs": r.trained_epochs, "samples": r.training_size,
             "validation_samples": r.validation_size, "batch_size": r.batch_size,
             "input_shape": (r.input_h, r.input_w, 3)}
+
+
+def phases(r: RunSummary) -> list[dict]:
+    """The `fit` calls of run *r* as the linter reads del Rey's code (GAISSA seaa2023's README,
+    "Experiment set-up"; the journal paper, section 3.5: "First, we train the models with all the
+    layers frozen except for the top. Second, we unfreeze all the layers and fine-tune the whole
+    network"): FROZEN_EPOCHS with the base frozen (`base.trainable = False`, compile, fit: no
+    backward FLOPs of the base, none of its weights trained), then its other trained epochs after
+    `base.trainable = True` and a second compile."""
+    whole = _features(r)
+    frozen = {**whole, "epochs": FROZEN_EPOCHS, "backward_flops_per_sample": 0, "trainable_params": 0}
+    return [frozen, {**whole, "epochs": r.trained_epochs - FROZEN_EPOCHS}]
 
 
 def _config(r: RunSummary) -> tuple[str, str]:
@@ -47,8 +61,9 @@ def _config(r: RunSummary) -> tuple[str, str]:
 
 
 def greenlint_figures(runs: list[RunSummary], predictor) -> tuple[np.ndarray, np.ndarray]:
-    """(figure, low, high) net J as `greenlint calls --device <the run's GPU>` prints them, and the
-    predicted seconds of each run (the device model's host + max(dispatch, GPU))."""
+    """(figure, low, high) net J as `greenlint calls --device <the run's GPU>` prints them, summed over
+    the run's `phases`, and the predicted seconds of each run (the device model's host + max(dispatch,
+    GPU) of each phase)."""
     from greenlint.predict.predictor import Predictor
 
     by_gpu = {name: Predictor(predictor.model, hierarchy=predictor.hierarchy, device=known_gpu(name))
@@ -56,21 +71,24 @@ def greenlint_figures(runs: list[RunSummary], predictor) -> tuple[np.ndarray, np
     est, secs = [], []
     for r in runs:
         told = by_gpu[r.gpu_name]
-        p = told.predict(FIT, _features(r))
-        if p.energy_j is None or p.interval_j is None:
-            raise ValueError(f"no figure for a recorded run's fit ({r.architecture}): {p.evidence.note}")
-        est.append((p.energy_j, *p.interval_j))
-        secs.append(_seconds(told, r))
+        figures = []
+        for features in phases(r):
+            p = told.predict(FIT, features)
+            if p.energy_j is None or p.interval_j is None:
+                raise ValueError(f"no figure for a recorded run's fit ({r.architecture}): {p.evidence.note}")
+            figures.append((p.energy_j, *p.interval_j))
+        est.append(tuple(np.sum(figures, axis=0)))
+        secs.append(sum(_seconds(told, r.architecture, features) for features in phases(r)))
     return np.array(est), np.array(secs)
 
 
-def _seconds(told, r: RunSummary) -> float:
-    """The seconds the told device's model gives run *r* (the work `training_run` prices)."""
+def _seconds(told, architecture: str, features: dict) -> float:
+    """The seconds the told device's model gives a `fit` of *features* (the work `training_run` prices)."""
     from greenlint.predict.training_runs import named_work
 
-    found = named_work(_features(r))
+    found = named_work(features)
     if found is None:
-        raise ValueError(f"a recorded run of an architecture the predictor does not know: {r.architecture}")
+        raise ValueError(f"a recorded run of an architecture the predictor does not know: {architecture}")
     host, dispatch, gpu = device_seconds(told.model["work"], "training", found[0], told.device, told.device_model) or (
         0.0, 0.0, 0.0)
     return host + max(dispatch, gpu)
@@ -108,7 +126,7 @@ def device_section(runs_csv: Path, predictor=None) -> str:
     est, secs = greenlint_figures(runs, predictor)
     idle = np.array([known_gpu(r.gpu_name).idle_w for r in runs]) * secs
     gross, ends = est[:, 0] + idle, est[:, 1:] + idle[:, None]
-    reference = np.array([predictor.predict(FIT, _features(r)).energy_j for r in runs])
+    reference = np.array([sum(predictor.predict(FIT, f).energy_j or 0.0 for f in phases(r)) for r in runs])
     rows: list[str] = []
     per_arch: dict[str, list[bool]] = {}
     for cfg in sorted({_config(r) for r in runs}):
@@ -135,8 +153,16 @@ def device_section(runs_csv: Path, predictor=None) -> str:
         "<!-- generated by tools/model/device_eval.py -->",
         "",
         f"The {len(runs)} GAISSA runs (data/training/runs.csv) in del Rey's setting, each given to the shipped predictor "
-        "as the `fit` call a user writes for it (the keras.applications architecture, its 128x128 input, epochs, "
-        "samples, validation samples, batch 32) with the run's GPU told (`greenlint calls --device \"RTX 3090\"`, "
+        "as the `fit` calls del Rey's code makes (the keras.applications architecture, its 128x128 input, epochs, "
+        "samples, validation samples, batch 32): first "
+        f"{FROZEN_EPOCHS} epochs with the base frozen, then the run's other trained epochs on the whole network (GAISSA "
+        "seaa2023's README, \"Experiment set-up\", and del Rey et al.'s journal paper, section 3.5: \"First, we train "
+        "the models with all the layers frozen except for the top. Second, we unfreeze all the layers and fine-tune "
+        "the whole network\"), as the linter reads `base.trainable = False`, `compile`, `fit`, then "
+        "`base.trainable = True`, `compile`, `fit` (greenlint/analysis/trainable.py): a frozen epoch's step is the "
+        "base's forward pass and the head's training (the head is outside the architectures' FLOPs, which are the "
+        "base's, in both phases), a fine-tuning step 3 x the forward FLOPs. Each run's figure is the two calls' sum, "
+        "with the run's GPU told (`greenlint calls --device \"RTX 3090\"`, "
         "`device = \"RTX 3070\"` in `[tool.greenlint]`): the figure a user sees, not an offline estimator. Nothing is "
         "fitted on these runs. The device model (greenlint/predict/devices.py) prices each step as a roofline: the "
         "host's per-step cost (the work model's, fitted on the KB) plus the larger of the layers' dispatch "
@@ -148,8 +174,7 @@ def device_section(runs_csv: Path, predictor=None) -> str:
         f"{m.wait_share:.0%} of its TDP while a step waits on the host (the KB reference board's net draw while it "
         "trained the tutorials' small models). greenlint's figure is net of the idle draw; GAISSA's is gross GPU + "
         "DRAM, so the idle draw the device table assumes (10 % of TDP, not a spec-sheet figure) x the predicted time "
-        "is added before comparing. GAISSA's runs fine-tune: the first 10 epochs train only the head, so a whole-model "
-        "training step's 3 x forward FLOPs overstate them; the figure prices every epoch as the `fit` call written.",
+        "is added before comparing.",
         "",
         "| architecture | GPU | runs | figure / recorded (median) | predicted / recorded time | without `--device` "
         "(reference machine) / recorded | within 2× |",

@@ -7,7 +7,7 @@ import pytest
 from greenlint.predict.devices import device_joules, device_seconds, gpu_spec
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.training_runs import named_work
-from tools.model.device_eval import _features, greenlint_figures
+from tools.model.device_eval import _features, greenlint_figures, phases
 from tools.model.training_data import RunSummary
 
 
@@ -26,19 +26,25 @@ def reference():
 
 
 def test_a_runs_figure_is_what_a_told_predictor_prints(reference):
-    """Each run is the `fit` a user writes, priced by the shipped predictor told the run's GPU; its
-    seconds are the device model's host + max(dispatch, GPU) of the same work."""
+    """Each run is the `fit` calls del Rey's code makes (10 frozen epochs, then the whole network),
+    priced by the shipped predictor told the run's GPU; its seconds are the device model's host +
+    max(dispatch, GPU) of the same work."""
     runs = [_run("mobilenet_v2", "NVIDIA GeForce RTX 3090"), _run("vgg16", "NVIDIA GeForce RTX 3070")]
     est, secs = greenlint_figures(runs, reference)
     for r, (figure, low, high), s in zip(runs, est, secs):
         told = Predictor(reference.model, device=gpu_spec(r.gpu_name))
-        assert told.predict("tensorflow.keras.Model.fit", _features(r)).energy_j == pytest.approx(figure)
+        frozen, whole = phases(r)
+        assert (frozen["epochs"], whole["epochs"]) == (10, 70)
+        assert told.predict("tensorflow.keras.Model.fit", frozen).energy_j + told.predict(
+            "tensorflow.keras.Model.fit", whole).energy_j == pytest.approx(figure)
         assert low < figure < high
-        found = device_seconds(reference.model["work"], "training", named_work(_features(r))[0], told.device,
-                               told.device_model)
-        assert s == pytest.approx(found[0] + max(found[1], found[2]))
+        found = [device_seconds(reference.model["work"], "training", named_work(f)[0], told.device,
+                                told.device_model) for f in (frozen, whole)]
+        assert s == pytest.approx(sum(f[0] + max(f[1], f[2]) for f in found))
         # the figure is the device model's net joules of those seconds: nothing else is added
-        assert figure == pytest.approx(device_joules(found, told.device, told.device_model), rel=1e-6)
+        assert figure == pytest.approx(sum(device_joules(f, told.device, told.device_model) for f in found), rel=1e-6)
+        # a frozen epoch (the base's forward pass) costs less than a fine-tuning one
+        assert found[0][2] / 10 < found[1][2] / 70
     # VGG16's 19 layers of big convolutions: its steps wait on the GPU's work, not on their dispatch
     assert "the GPU's work" in Predictor(reference.model, device=gpu_spec("RTX 3070")).predict(
         "tensorflow.keras.Model.fit", _features(runs[1])).evidence.note
