@@ -172,10 +172,13 @@ def _entries(cache: Path) -> tuple[int, int]:
 
 # --- the benchmark -----------------------------------------------------------
 def _median_run(runs: list[dict]) -> dict:
-    """The run of median wall time, with the largest memory figures and every wall time seen."""
+    """The run of median wall time, with the median CPU time of all the runs (steadier under other
+    load than the CPU time of the median-wall run), the largest memory figures and every time seen."""
     ordered = sorted(runs, key=lambda x: x["wall_s"])
     median = dict(ordered[len(ordered) // 2])
     median["all_wall_s"] = [x["wall_s"] for x in runs]
+    median["all_cpu_s"] = [x["cpu_s"] for x in runs]
+    median["cpu_s"] = sorted(median["all_cpu_s"])[len(runs) // 2]
     for key in ("maxrss_mib", "tree_peak_mib"):
         median[key] = max(x[key] for x in runs)
     return median
@@ -241,17 +244,17 @@ def _count_diagnostics(stdout: str) -> int:
     return sum(1 for line in stdout.splitlines() if line and not line.startswith(("Found ", "All checks")))
 
 
-def _list(run: dict) -> str:
-    return ", ".join(f"{x:.1f}" for x in run["all_wall_s"])
+def _list(run: dict, key: str = "all_wall_s") -> str:
+    return ", ".join(f"{x:.1f}" for x in run[key])
 
 
 def _side_by_side(runs: dict, this: str, versus: str) -> str:
-    """CPU time (user + system, all processes) of each check against the same check at *versus*."""
+    """Median CPU time (user + system, all processes) of each check against the same check at *versus*."""
     parts = []
     for kind in ("cold", "warm"):
         mine, theirs = runs[kind]["cpu_s"], runs[f"{kind}_versus"]["cpu_s"]
         parts.append(f"{kind} {mine:.1f} s against {theirs:.1f} s ({mine / theirs:.2f}×)")
-    return f"- Side by side, CPU time of {this} against {versus}: {'; '.join(parts)}."
+    return f"- Side by side, median CPU time of {this} against {versus}: {'; '.join(parts)}."
 
 
 def markdown(r: dict) -> str:
@@ -295,6 +298,9 @@ def markdown(r: dict) -> str:
            r["cache_entries"][1][0] else " (the warm run missed the cache for some files)."),
         *([f"- Wall times (s): parse-only {_list(runs['parse'])}; cold {_list(runs['cold'])}; "
            f"warm {_list(runs['warm'])}."] if r["repeat"] > 1 else []),
+        *([f"- CPU times (s), each run: cold {_list(runs['cold'], 'all_cpu_s')} against "
+           f"{_list(runs['cold_versus'], 'all_cpu_s')}; warm {_list(runs['warm'], 'all_cpu_s')} against "
+           f"{_list(runs['warm_versus'], 'all_cpu_s')}."] if r["repeat"] > 1 and r.get("versus") else []),
         f"- Why greenlint can beat parse-only: its resolver parses with the standard library's `ast`, not libcst "
         f"(greenlint/analysis/resolver.py), and only the {r['mention_tf']:,} of {r['files']:,} files that mention "
         "tensorflow or keras, or import another module of their project, get parsed at all (each imported "

@@ -73,6 +73,15 @@ def test_linter_versus_a_commit_shows_both_rows_and_cpu_ratios(monkeypatch):
     assert "0ld0ld0" not in bench.markdown(_result(10.0, 12.0, 1.0))
 
 
+def test_linter_reports_the_median_cpu_time_not_the_median_wall_runs(monkeypatch):
+    bench = _bench_linter(monkeypatch)
+    runs = [{"wall_s": w, "cpu_s": c, "maxrss_mib": m, "tree_peak_mib": m} for w, c, m in
+            ((10.0, 30.0, 100.0), (11.0, 19.0, 90.0), (12.0, 20.0, 80.0))]
+    median = bench._median_run(runs)
+    assert median["wall_s"] == 11.0 and median["cpu_s"] == 20.0  # the median-wall run's CPU is 19.0
+    assert median["all_cpu_s"] == [30.0, 19.0, 20.0] and median["maxrss_mib"] == 100.0
+
+
 def _warm_result(cpu_ms: dict[str, float], wall_ms: dict[str, float] | None = None) -> dict:
     def run(name: str) -> dict:
         wall = (wall_ms or {}).get(name, cpu_ms[name]) / 1000
