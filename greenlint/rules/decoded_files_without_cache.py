@@ -31,7 +31,14 @@ from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.folder_listed_per_batch import LISTED_BY
-from greenlint.rules.importers import imported_modules, importer_facts, loader_of, module_facts, script_facts
+from greenlint.rules.importers import (
+    imported_modules,
+    importer_facts,
+    loader_of,
+    module_facts,
+    script_facts,
+    text_matches,
+)
 from greenlint.rules.syntax import (
     Function,
     Loop,
@@ -492,9 +499,17 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
     there (`_returned_decoding`), where the file defines no function of that name; each with its
     cell and what it names ("`tl.disk_image_batch_dataset()` (its `map(map_fn)` at
     tf2lib/data/dataset.py line 33 decodes)")."""
+    called = {  # the names the file calls as `f(...)` or `m.f(...)`: only these can be reported
+        call.func.id if isinstance(call.func, ast.Name) else call.func.attr
+        for cell in facts.cells
+        for call in facts.calls(cell)
+        if isinstance(call.func, ast.Name)
+        or (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name))
+    }
+    defines = re.compile(rb"\bdef\s+(?:" + b"|".join(re.escape(n.encode()) for n in sorted(called)) + rb")\s*\(")
     exported: dict[str, str] = {}
-    for module in imported_modules(facts.path):
-        callee = module_facts(module) if _may_decode(module) else None
+    for module in imported_modules(facts.path) if called else ():
+        callee = module_facts(module) if _may_decode(module) and text_matches(module, defines) else None
         if callee is None:
             continue
         shown = os.path.relpath(module, os.path.dirname(os.path.abspath(facts.path)))
@@ -612,7 +627,8 @@ def _drawn_by_scripts(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | 
     at the decode in the generator's loops (`_decode_in`), else at its `def`, with the script's
     loop and draw."""
     here = os.path.abspath(facts.path)
-    for script in importer_facts(facts.path):
+    defined = {f.name for cell in facts.cells for f in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef)}
+    for script in importer_facts(facts.path, defined):
         for span, sliced, what, host, outer in _loop_passes(script):
             if sliced or script.functions_named(what) or loader_of(script.path, what) != here:
                 continue

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Collection
 from pathlib import Path
 
 from greenlint.analysis.project import file_stamp, project_index
@@ -28,14 +29,25 @@ from greenlint.rules.base import FileFacts, Site
 _facts: dict[str, tuple[tuple | None, FileFacts | None]] = {}
 
 
-def importer_facts(path: str) -> list[FileFacts]:
+def importer_facts(path: str, drawn: Collection[str]) -> list[FileFacts]:
     """The facts of the training scripts of the loader at *path* ([] where it imports a module of
-    the project, or has none); their call sites carry no figure (`Prediction.unknown`)."""
+    the project, or has none) whose text calls one of the functions *drawn* in a `for` header (only
+    such a script can draw them anew per pass, and reading one costs its whole analysis); their call
+    sites carry no figure (`Prediction.unknown`)."""
     absolute = os.path.abspath(path)
     index = project_index()
-    if not os.path.isfile(absolute) or index.imports(absolute):
+    if not drawn or not os.path.isfile(absolute) or index.imports(absolute):
         return []
-    return [found for found in map(module_facts, index.tf_importers(absolute)) if found is not None]
+    names = b"|".join(re.escape(name.encode()) for name in sorted(drawn))
+    header = re.compile(rb"\bfor\b[^:]*?\b(?:" + names + rb")\s*\(")
+    scripts = [module for module in index.tf_importers(absolute) if text_matches(module, header)]
+    return [found for found in map(module_facts, scripts) if found is not None]
+
+
+def text_matches(path: str, pattern: re.Pattern[bytes]) -> bool:
+    """Whether the module's text matches *pattern*: a cheap test before analysing it."""
+    data, _ = read_bytes(Path(path), MAX_BYTES)
+    return data is not None and pattern.search(data) is not None
 
 
 def script_facts(path: str) -> list[FileFacts]:
