@@ -627,7 +627,12 @@ def _drawn_by_scripts(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | 
     at the decode in the generator's loops (`_decode_in`), else at its `def`, with the script's
     loop and draw."""
     here = os.path.abspath(facts.path)
-    defined = {f.name for cell in facts.cells for f in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef)}
+    defined = {
+        f.name
+        for cell in facts.cells
+        for f in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef)
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))  # for the type checker
+    }
     for script in importer_facts(facts.path, defined):
         for span, sliced, what, host, outer in _loop_passes(script):
             if sliced or script.functions_named(what) or loader_of(script.path, what) != here:
