@@ -499,6 +499,9 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
     there (`_returned_decoding`), where the file defines no function of that name; each with its
     cell and what it names ("`tl.disk_image_batch_dataset()` (its `map(map_fn)` at
     tf2lib/data/dataset.py line 33 decodes)")."""
+    modules = [module for module in imported_modules(facts.path) if _may_decode(module)]
+    if not modules:
+        return  # nothing to read: the file's calls stay unindexed
     called = {  # the names the file calls as `f(...)` or `m.f(...)`: only these can be reported
         call.func.id if isinstance(call.func, ast.Name) else call.func.attr
         for cell in facts.cells
@@ -508,8 +511,8 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
     }
     defines = re.compile(rb"\bdef\s+(?:" + b"|".join(re.escape(n.encode()) for n in sorted(called)) + rb")\s*\(")
     exported: dict[str, str] = {}
-    for module in imported_modules(facts.path) if called else ():
-        callee = module_facts(module) if _may_decode(module) and text_matches(module, defines) else None
+    for module in modules if called else ():
+        callee = module_facts(module) if text_matches(module, defines) else None
         if callee is None:
             continue
         shown = os.path.relpath(module, os.path.dirname(os.path.abspath(facts.path)))
@@ -627,12 +630,8 @@ def _drawn_by_scripts(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | 
     at the decode in the generator's loops (`_decode_in`), else at its `def`, with the script's
     loop and draw."""
     here = os.path.abspath(facts.path)
-    defined = {
-        f.name
-        for cell in facts.cells
-        for f in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef)
-        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))  # for the type checker
-    }
+    text = facts.source if isinstance(facts.source, str) else "\n".join(facts.source)
+    defined = set(re.findall(r"\bdef\s+(\w+)\s*\(", text))  # as written: no tree index built
     for script in importer_facts(facts.path, defined):
         for span, sliced, what, host, outer in _loop_passes(script):
             if sliced or script.functions_named(what) or loader_of(script.path, what) != here:
