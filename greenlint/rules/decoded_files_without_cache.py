@@ -631,8 +631,7 @@ def _drawn_by_scripts(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | 
     loop and draw."""
     here = os.path.abspath(facts.path)
     text = facts.source if isinstance(facts.source, str) else "\n".join(facts.source)
-    defined = set(re.findall(r"\bdef\s+(\w+)\s*\(", text))  # as written: no tree index built
-    for script in importer_facts(facts.path, defined):
+    for script in importer_facts(facts.path, text):
         for span, sliced, what, host, outer in _loop_passes(script):
             if sliced or script.functions_named(what) or loader_of(script.path, what) != here:
                 continue

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Collection
 from pathlib import Path
 
 from greenlint.analysis.project import file_stamp, project_index
@@ -29,14 +28,17 @@ from greenlint.rules.base import FileFacts, Site
 _facts: dict[str, tuple[tuple | None, FileFacts | None]] = {}
 
 
-def importer_facts(path: str, drawn: Collection[str]) -> list[FileFacts]:
+def importer_facts(path: str, text: str) -> list[FileFacts]:
     """The facts of the training scripts of the loader at *path* ([] where it imports a module of
-    the project, or has none) whose text calls one of the functions *drawn* in a `for` header (only
-    such a script can draw them anew per pass, and reading one costs its whole analysis); their call
-    sites carry no figure (`Prediction.unknown`)."""
+    the project, or has none) whose text calls one of the functions the loader's *text* defines in a
+    `for` header (only such a script can draw them anew per pass, and reading one costs its whole
+    analysis); their call sites carry no figure (`Prediction.unknown`)."""
     absolute = os.path.abspath(path)
     index = project_index()
-    if not drawn or not os.path.isfile(absolute) or index.imports(absolute):
+    if not os.path.isfile(absolute) or index.imports(absolute):
+        return []
+    drawn = set(re.findall(r"\bdef\s+(\w+)\s*\(", text))  # as written: no tree index built
+    if not drawn:
         return []
     names = b"|".join(re.escape(name.encode()) for name in sorted(drawn))
     header = re.compile(rb"\bfor\b[^:]*?\b(?:" + names + rb")\s*\(")
