@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -16,6 +17,15 @@ from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.syntax import exclusive, is_training_step, own_loops
 from greenlint.rules.tf_data_defaults import OPTION, SINCE
 from greenlint.rules.tf_target import target
+
+#: Forward FLOPs per input element from which a training step (three times the forward pass) is
+#: known to last about as long as one host core's decode and warp of that element, or longer: 3e6
+#: FLOPs at the 19.5 TFLOPS FP32 peak of an A100 (predict/devices.py) take about 150 ns, against
+#: about 150 ns measured for a PNG decode and resize per element of a 256x256 grayscale input, 300 ns
+#: with an affine warp (PIL and SciPy, one core of a shared two-core machine). Image
+#: classifiers and detectors do far less per element (ResNet-50 at 224x224 about 5e4, YOLOv3 at
+#: 416x416 about 1.3e5): their step is an order of magnitude shorter than the host's work.
+HIDING_FLOPS = 1e6
 
 
 class DecodingGenerator(Rule):
@@ -53,10 +63,15 @@ class DecodingGenerator(Rule):
       TensorFlow set (`tensorflow-version`) or pinned before 2.11. Later ones prefetch it on a
       thread of their own (tf.data injects a `prefetch` after the generator from 2.11, tf.keras
       2.13 to 2.16 add one whatever `workers`; 2.17 refuses `workers=0`, Keras 3's `fit()` takes
-      no `workers`), so a project whose version is not known is not reported.
+      no `workers`), so a project whose version is not known is not reported;
+    - `fit()` (or `fit_generator()`) given such a generator with `workers` left at its default (1)
+      or set to 1, as written or as the default of a parameter or flag, unless the model is known
+      to do at least 1e6 forward FLOPs per element of its input (`flops_per_sample` over the
+      elements of `input_shape`: a full-resolution U-Net on small grayscale images), whose step
+      hides one core's decoding (see below).
 
-    With the option `decoding-generator-one-worker = true`, also a `fit()` given such a
-    generator with `workers` left at its default (1) or set to 1 (see below why not by default).
+    With the option `decoding-generator-one-worker = true`, also a `fit()` with one worker whose
+    model is known to be that heavy, and a `keras.utils.Sequence` with one worker (GL407's too).
 
     Not reported: a generator (or a `.flow()`) whose batches come from memory (slices of arrays
     it was given, rescaled at most: nothing is decoded or warped per item), or that decodes one
@@ -66,19 +81,27 @@ class DecodingGenerator(Rule):
     same expression as the one around the step (`if dataset == 'mnist':` twice); a graph run
     that fetches no optimizer's update, or a `tf.function` that trains nothing (predictions over
     a folder); a `keras.utils.Sequence`
-    given to `fit()` (GL407's); a fit
+    given to `fit()` (GL407's, without the option); a fit
     with several workers or whose number of workers is not known; a `train_on_batch()` that runs once; test code; a file that hides every GPU at
     top level: the step then runs on the host, whose cores the decoding shares whatever the
     code does, so overlapping the two saves little energy.
 
-    A `fit()` with one worker is not reported by default: Keras already prepares the next batch
-    on one thread while the device runs the step (standalone Keras 2's `fit_generator` through a
-    `GeneratorEnqueuer` thread and a queue of 10 batches; tf.keras 2.x through
-    `Dataset.from_generator(...).prefetch(1)`; Keras 3 through `from_generator(...).prefetch`),
-    so the device waits only where decoding a batch on one core takes longer than a step,
-    which the code rarely shows: a small network on batches of a hundred JPEG files waits on the
-    host most of the time, a 30-million-parameter U-Net on batches of two small grayscale images
-    does not (the real-world benchmark judged two such findings false, two debatable).
+    With one worker Keras prepares the next batch on one thread while the device runs the step
+    (standalone Keras 2's `fit_generator` through a `GeneratorEnqueuer` thread and a queue of 10
+    batches; tf.keras 2.x through `Dataset.from_generator(...).prefetch(1)`; Keras 3 through
+    `from_generator(...).prefetch`), so the device waits where one core's decoding of a batch
+    outlasts the step. The batch size cancels out of that comparison (both grow with it): what
+    decides is the step's work per element the host decodes and warps. One core takes about 0.15 us
+    per element to decode a PNG and resize it, 0.3 us with an affine warp (PIL and SciPy, measured
+    for a 256x256 grayscale input on a shared two-core machine); a training step does three times
+    the forward FLOPs, which at 1e6 forward FLOPs per element take about 150 ns at an A100's FP32
+    peak and more on older boards: from there
+    on the step lasts about as long as the decoding or longer, and the one worker keeps up (a
+    30-million-parameter U-Net on two 256x256 grayscale images, 3e6 per element: the real-world
+    benchmark judged its two findings false). Image classifiers and detectors do far less per
+    element (ResNet-50 at 224x224 about 5e4, YOLOv3 at 416x416 about 1.3e5) and wait on the host;
+    a model whose FLOPs are not known is reported, the message saying the device waits only where
+    the decoding outlasts a step.
 
     ## Why is this bad?
     A batch drawn between steps (`next(gen)` before each `train_on_batch()` or each TF1
@@ -125,9 +148,11 @@ class DecodingGenerator(Rule):
     Not measured: the saving is the accelerator's idle time while one host core prepares each
     batch, which needs an accelerator to show; bench/rules/not_measurable.json says so. The
     physical case rests on the Keras sources named above: the shapes reported are those in which
-    no thread prepares a batch while a step runs. Default since the real-world benchmark judged
-    its findings of these shapes (bench/realworld: 1 of 1 true; the one-worker `fit()` findings,
-    2 false and 2 debatable, are why that shape is an option).
+    no thread prepares a batch while a step runs, or one thread does for a step not known to hide
+    it. Default since the real-world benchmark judged
+    its findings of these shapes (bench/realworld: 1 of 1 true; of the one-worker `fit()` findings,
+    the 2 false, on a U-Net of 3e6 FLOPs per element, are why a model known to be that heavy is
+    left to the option; 2 are debatable).
 
     ## Fix safety
     No automatic fix: the generator's body becomes a pipeline or a `Sequence`, a rewrite of
@@ -146,8 +171,9 @@ class DecodingGenerator(Rule):
             "decoding-generator-one-worker",
             bool,
             False,
-            "GL409 also flags a `fit()` whose decoding generator Keras draws on one thread that prepares the next"
-            " batch during the step (workers=1, the default).",
+            "GL409 also flags a `fit()` whose decoding generator (or `Sequence`) Keras draws on one thread that"
+            " prepares the next batch during the step (workers=1, the default) where the model is known to do at"
+            " least 1e6 FLOPs per input element, a step that hides the decoding.",
         ),
     )
     MESSAGE = (
@@ -213,9 +239,11 @@ class DecodingGenerator(Rule):
             "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
             "x, y = next(batches(paths))\nm.train_on_batch(x, y)\n"
         ),
-        Valid(  # fit() with one worker (the default): Keras prepares the next batch during the step (see the option)
+        Valid(  # one worker on a model known to do about 5e6 FLOPs per input element: its step hides the decoding
             "import tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n"
-            "m = tf.keras.Sequential()\ndef pairs(path):\n"
+            "m = tf.keras.Sequential([tf.keras.layers.Conv2D(512, 3, padding='same', input_shape=(64, 64, 1)),"
+            " tf.keras.layers.Conv2D(512, 3, padding='same')])\n"
+            "def pairs(path):\n"
             "    images = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['image'], seed=1)\n"
             "    masks = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['mask'], seed=1)\n"
             "    for image, mask in zip(images, masks):\n        yield image / 255, mask / 255\n"
@@ -394,6 +422,39 @@ class DecodingGenerator(Rule):
             line=10,
             message_contains="feed `train_on_batch()` (lines 11, 12)",
         ),
+        Invalid(  # one worker (the default) on a model whose FLOPs are not known: PIL decoding and jitter per item
+            "import numpy as np\nimport tensorflow as tf\nfrom PIL import Image\n"
+            "def jittered(path, size):\n    image = Image.open(path).resize(size, Image.BICUBIC)\n"
+            "    if np.random.rand() < .5:\n        image = image.transpose(Image.FLIP_LEFT_RIGHT)\n"
+            "    return np.array(image) / 255. * np.random.uniform(.7, 1.3)\n"
+            "def batches(lines, size):\n    while True:\n"
+            "        yield np.array([jittered(line.split()[0], (416, 416)) for line in lines[:size]]), np.zeros(size)\n"
+            "def train(model, lines):\n    model.fit_generator(batches(lines, 32), steps_per_epoch=500, epochs=50)\n",
+            line=13,
+            message_contains="(`PIL.Image.open` (line 5)) on one thread (the default)",
+        ),
+        Invalid(  # workers=1 on a small network known to do about 300 FLOPs per input element
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\n"
+            "m = tf.keras.Sequential([tf.keras.layers.Conv2D(16, 3, input_shape=(128, 128, 3)),"
+            " tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(2)])\n"
+            "def batches(paths):\n    while True:\n"
+            "        yield np.array([cv2.resize(cv2.imread(p), (128, 128)) for p in paths[:64]]), np.zeros(64)\n"
+            "m.fit(batches(paths), steps_per_epoch=100, epochs=5, workers=1)\n",
+            line=8,
+            message_contains="on one thread (workers=1)",
+        ),
+        Invalid(  # the option: also the model whose step hides the decoding
+            "import tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n"
+            "m = tf.keras.Sequential([tf.keras.layers.Conv2D(512, 3, padding='same', input_shape=(64, 64, 1)),"
+            " tf.keras.layers.Conv2D(512, 3, padding='same')])\n"
+            "def pairs(path):\n"
+            "    images = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['image'], seed=1)\n"
+            "    masks = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['mask'], seed=1)\n"
+            "    for image, mask in zip(images, masks):\n        yield image / 255, mask / 255\n"
+            "m.fit_generator(pairs('train'), steps_per_epoch=300, epochs=5)\n",
+            options={"decoding-generator-one-worker": True},
+            line=9,
+        ),
         Invalid(  # workers=0 as a flag's default
             "import argparse\nimport cv2\nimport numpy as np\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
             "p.add_argument('--workers', type=int, default=0)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
@@ -488,7 +549,9 @@ class DecodingGenerator(Rule):
                     facts.path,
                     self.UNOVERLAPPED_MESSAGE.format(method=method, host=host, workers=workers, keras=keras),
                 )
-            elif options.get("decoding-generator-one-worker", False):
+            elif options.get("decoding-generator-one-worker", False) or (
+                count == 1 and site.features.get("input_kind") == "generator" and not hides_decoding(site)
+            ):
                 yield self.diagnostic(
                     site.callsite.span, facts.path, self.MESSAGE.format(method=method, host=host, workers=workers)
                 )
@@ -502,6 +565,18 @@ class DecodingGenerator(Rule):
             names = "()`, `".join(sorted({_step_name(facts, step) for step in steps}))
             message = self.DRAWN_MESSAGE.format(host=steps[0].features["input_host_work"], method=names, steps=where)
             yield self.diagnostic(_span(draw, line, steps[0]), facts.path, message)
+
+
+def hides_decoding(site: Site) -> bool:
+    """The fit's model is known to do at least `HIDING_FLOPS` forward FLOPs per element of its input
+    (`flops_per_sample` over the elements of `input_shape`, a lower bound counting): its step lasts
+    about as long as one core's decode and warp of the batch, or longer, so the one worker that
+    prepares the next batch during the step keeps up."""
+    flops, shape = site.work_value("flops_per_sample"), site.work_value("input_shape")
+    if not isinstance(flops, (int, float)) or isinstance(flops, bool) or not isinstance(shape, (list, tuple)):
+        return False
+    dims = [d for d in shape if isinstance(d, int) and not isinstance(d, bool) and d > 0]
+    return bool(dims) and len(dims) == len(shape) and flops >= HIDING_FLOPS * math.prod(dims)
 
 
 def training_thread(facts: FileFacts, options: Mapping[str, Any]) -> str | None:
