@@ -45,7 +45,8 @@ class GeneratorInOneWorker(Rule):
     known to hold (no loop, no comprehension, no call but `len`, `range`, `slice`, `min`, `max` or
     `int`: the analysis's `input_sliced`; an attribute of unknown value may be a flow that reads
     files when indexed), whose batch is a copy of rows already in memory whatever the worker count; a fit fed
-    by a plain Python generator (a call of a generator function: more workers would break it, see Fix safety), by a
+    by a plain Python generator (a call of a generator function: more workers would break it, see Fix safety;
+    GL409 reports one that decodes per item, whose fix is a pipeline or a `Sequence`), by a
     tf.data pipeline or arrays, or by data of unknown kind; a fit whose `workers` is not
     known, or is more than 1; one in test code; one in a file that hides every GPU at top
     level (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`, or
