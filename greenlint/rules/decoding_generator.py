@@ -95,13 +95,14 @@ class DecodingGenerator(Rule):
     per element to decode a PNG and resize it, 0.3 us with an affine warp (PIL and SciPy, measured
     for a 256x256 grayscale input on a shared two-core machine); a training step does three times
     the forward FLOPs, which at 1e6 forward FLOPs per element take about 150 ns at an A100's FP32
-    peak and more on older boards: from there
-    on the step lasts about as long as the decoding or longer, and the one worker keeps up (a
-    30-million-parameter U-Net on two 256x256 grayscale images, 3e6 per element: the real-world
-    benchmark judged its two findings false). Image classifiers and detectors do far less per
-    element (ResNet-50 at 224x224 about 5e4, YOLOv3 at 416x416 about 1.3e5) and wait on the host;
-    a model whose FLOPs are not known is reported, the message saying the device waits only where
-    the decoding outlasts a step.
+    peak and more on older boards: from there on the step lasts about as long as the decoding or
+    longer, and the one worker keeps up (a 30-million-parameter U-Net on two 256x256 grayscale
+    images, 3e6 per element: the real-world benchmark judged its two findings false; on tensor
+    cores, TF32 or float16, the step is several times shorter and such a model may wait too, which
+    the option reports). Image classifiers and detectors do far less per element (ResNet-50 at
+    224x224 about 5e4, YOLOv3 at 416x416 about 1.3e5) and wait on the host; a model whose FLOPs are
+    not known is reported, the message saying the device waits only where the decoding outlasts a
+    step.
 
     ## Why is this bad?
     A batch drawn between steps (`next(gen)` before each `train_on_batch()` or each TF1
