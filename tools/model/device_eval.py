@@ -134,10 +134,11 @@ def device_section(runs_csv: Path, predictor=None) -> str:
         ratio = statistics.median(gross[i] / ref[i] for i in idx)
         t_ratio = statistics.median(secs[i] / runs[i].duration_s for i in idx)
         ref_ratio = statistics.median(reference[i] / ref[i] for i in idx)
+        draw = statistics.median(runs[i].energy_gpu_j / runs[i].duration_s / known_gpu(cfg[1]).tdp_w for i in idx)
         ok = 1 / GOAL_WITHIN <= ratio <= GOAL_WITHIN
         per_arch.setdefault(cfg[0], []).append(ok)
         rows.append(f"| {cfg[0]} | {cfg[1].removeprefix('NVIDIA GeForce ')} | {len(idx)} | {ratio:.2f}× | "
-                    f"{t_ratio:.2f}× | {ref_ratio:.2f}× | {'yes' if ok else '**no**'} |")
+                    f"{t_ratio:.2f}× | {ref_ratio:.2f}× | {draw:.0%} | {'yes' if ok else '**no**'} |")
     cover = float(np.mean((ref >= ends[:, 0]) & (ref <= ends[:, 1])))
     lint = (_rmse_kj(gross, ref), _mdape(gross, ref))
     scores = {"MLCO2 (TDP x measured t)": baselines(runs, False)[0], "Green Algorithms (measured t, usage 1)":
@@ -167,18 +168,21 @@ def device_section(runs_csv: Path, predictor=None) -> str:
         "fitted on these runs. The device model (greenlint/predict/devices.py) prices each step as a roofline: the "
         "host's per-step cost (the work model's, fitted on the KB) plus the larger of the layers' dispatch "
         f"({m.layer_s:g} s a layer, the work model's eager dispatch) and the GPU's work: the FLOPs at the spec sheet's "
-        f"FP32 peak, each pass over a FLOP layer reaching half of it at {m.half_flops:g} FLOPs (Hockney's n-half), and "
-        "the bytes of the memory-bound layers (depthwise steps, normalisation, activations, additions, pooling: "
-        "training_runs.py, generated from each architecture's layers by tools/model/layer_traffic.py) at its "
-        "bandwidth. The board draws its TDP less its idle draw while the GPU works, and "
+        "FP32 peak scaled to its base clock (the peak is the boost clock's; a board held near its power limit, as the "
+        "compute-bound runs held theirs (the table's mean draw), is clocked down towards its base clock), each pass over "
+        "a FLOP layer reaching "
+        f"half of that at {m.half_flops:g} FLOPs (Hockney's n-half), and the bytes of the memory-bound passes "
+        "(depthwise steps, normalisation, activations, additions, pooling, and the convolutions' own bias adds and "
+        "activations: training_runs.py, generated from each architecture's layers by tools/model/layer_traffic.py) "
+        "at its bandwidth. The board draws its TDP less its idle draw while the GPU works, and "
         f"{m.wait_share:.0%} of its TDP while a step waits on the host (the KB reference board's net draw while it "
         "trained the tutorials' small models). greenlint's figure is net of the idle draw; GAISSA's is gross GPU + "
         "DRAM, so the idle draw the device table assumes (10 % of TDP, not a spec-sheet figure) x the predicted time "
         "is added before comparing.",
         "",
         "| architecture | GPU | runs | figure / recorded (median) | predicted / recorded time | without `--device` "
-        "(reference machine) / recorded | within 2× |",
-        "|---|---|---:|---:|---:|---:|---|",
+        "(reference machine) / recorded | recorded mean GPU draw / TDP | within 2× |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
         *rows,
         "",
         "| estimator | inputs | RMSE (kJ) | median abs. error | 80% interval coverage |",
@@ -199,8 +203,9 @@ def device_section(runs_csv: Path, predictor=None) -> str:
         f"| for context: RMSE vs Green Algorithms also given the measured utilisation | {context / lint[0]:.2f}× better | "
         f"≥ {GOAL_RMSE_FACTOR}× | {_verdict(context / lint[0] >= GOAL_RMSE_FACTOR)} |",
         "",
-        f"The device table holds {len(GPU_SPECS)} GPUs (board power, FP32 peak and memory bandwidth from NVIDIA's spec "
-        "sheets, each row naming its source); only the RTX 3090 and RTX 3070 are checked here.",
+        f"The device table holds {len(GPU_SPECS)} GPUs (board power, FP32 peak, memory bandwidth and, for the GeForce "
+        "boards, base and boost clocks from NVIDIA's spec sheets, each row naming its source); only the RTX 3090 and "
+        "RTX 3070 are checked here.",
         "",
     ]
     return "\n".join(lines)
