@@ -111,6 +111,17 @@ def baselines(runs: list[RunSummary], utilisation: bool) -> tuple[np.ndarray, np
     return ml, ga
 
 
+def _per_architecture(runs: list[RunSummary], figure: np.ndarray, ref: np.ndarray, baseline: list[np.ndarray]) -> list[str]:
+    """Table rows: each architecture's RMSE (kJ) of *figure* and of each *baseline* (MLCO2, Green
+    Algorithms), and the better baseline's over the figure's."""
+    rows = []
+    for arch in sorted({r.architecture for r in runs}):
+        idx = np.array([i for i, r in enumerate(runs) if r.architecture == arch])
+        own, others = _rmse_kj(figure[idx], ref[idx]), [_rmse_kj(b[idx], ref[idx]) for b in baseline]
+        rows.append(f"| {arch} | {own:.1f} | {' | '.join(f'{o:.1f}' for o in others)} | {min(others) / own:.2f}× |")
+    return rows
+
+
 def _verdict(met: bool) -> str:
     return "met" if met else "**missed**"
 
@@ -147,6 +158,7 @@ def device_section(runs_csv: Path, predictor=None) -> str:
     same = min(_rmse_kj(scores[k], ref) for k in list(scores)[:2])
     context = _rmse_kj(scores["Green Algorithms (measured t and utilisation), for context"], ref)
     archs_ok = sum(all(v) for v in per_arch.values())
+    by_arch = _per_architecture(runs, gross, ref, [scores[k] for k in list(scores)[:2]])
     m = predictor.device_model
     lines = [
         "## Training runs on a told GPU: greenlint's own `fit` figure (`--device`)",
@@ -193,6 +205,13 @@ def device_section(runs_csv: Path, predictor=None) -> str:
         f"{_rmse_kj(reference, ref):.1f} | {_mdape(reference, ref):.1%} | |",
         *(f"| {name} | the GPU (TDP), the measured duration{', the measured utilisation' if 'utilisation' in name else ''}"
           f" | {_rmse_kj(v, ref):.1f} | {_mdape(v, ref):.1%} | |" for name, v in scores.items()),
+        "",
+        "RMSE of each architecture's runs (both GPUs), in kJ: where greenlint's figure beats the baselines given the "
+        "measured duration, and where it does not.",
+        "",
+        "| architecture | greenlint | MLCO2 | Green Algorithms (usage 1) | better of the two / greenlint |",
+        "|---|---:|---:|---:|---:|",
+        *by_arch,
         "",
         "| goal | measured | target | |",
         "|---|---:|---:|---|",
