@@ -280,8 +280,8 @@ def _throughput(device: GpuSpec) -> str:
     kind = "TF32" if device.matmul_tflops != device.fp32_tflops else "FP32"
     if device.sustained_tflops == device.matmul_tflops:
         return f"{device.matmul_tflops:g} TFLOPS {kind} peak"
-    return (f"{device.sustained_tflops:.3g} TFLOPS {kind} at its {device.base_ghz:g} GHz base clock (peak "
-            f"{device.matmul_tflops:g} at {device.boost_ghz:g} GHz boost)")
+    return (f"{device.sustained_tflops:.3g} TFLOPS {kind} (its {device.matmul_tflops:g} TFLOPS peak at the "
+            f"{device.boost_ghz:g} GHz boost clock, scaled to its {device.base_ghz:g} GHz base clock)")
 
 
 def device_work(work: dict, group: str | None, features: dict, device: GpuSpec, model: DeviceModel, half: float,

@@ -105,7 +105,7 @@ def test_flops_go_at_the_base_clock_where_the_spec_lists_one(reference):
     at_boost = device_seconds(work, "training", f, boost, reference.device_model, False)[2]
     assert at_base / at_boost == pytest.approx(1.70 / 1.40)  # compute-bound: the clocks' ratio
     note = Predictor(reference.model, device=rtx).predict(FIT, VGG).evidence.note
-    assert "1.4 GHz base clock (peak 35.6 at 1.7 GHz boost)" in note
+    assert "29.3 TFLOPS FP32 (its 35.6 TFLOPS peak at the 1.7 GHz boost clock, scaled to its 1.4 GHz base clock)" in note
     assert "base clock" not in Predictor(reference.model, device=t4).predict(FIT, VGG).evidence.note
 
 
