@@ -2,7 +2,13 @@
 
 Each row is the public spec sheet's figures: board power (TDP/TGP), peak FP32 throughput (without
 tensor cores), from Ampere on the TF32 tensor-core peak that TensorFlow runs float32 matrix products
-and convolutions at by default (`GpuSpec.matmul_tflops`), and memory bandwidth. The idle draw is not on a spec sheet: it is taken as IDLE_SHARE
+and convolutions at by default (`GpuSpec.matmul_tflops`), memory bandwidth, and, where the spec page
+lists them, the base and boost clocks. A peak is the boost clock's; a long training run holds its
+board at its power limit (GAISSA's VGG16 runs drew 335 W of the RTX 3090's 350 and 218 W of the RTX
+3070's 220 on average), where the clock falls towards the base clock, the one the board guarantees at
+its TDP: the FLOPs are priced at the base clock's share of the peak (`GpuSpec.sustained_tflops`).
+Where the spec sheet gives no base clock (NVIDIA's datacenter datasheets give the boost clock alone),
+the peak stands. The idle draw is not on a spec sheet: it is taken as IDLE_SHARE
 of the TDP, a stated assumption (net joules, the FECoM definition, leave it out; del Rey's gross
 ones include it).
 
@@ -13,15 +19,15 @@ fitted on the device:
     host     = t0 + per_step x steps                 (the reference time model's start-up and
                                                       Keras' own host cost of a step: the KB's)
     dispatch = layer_s x layers x steps              (each layer's kernels launched by the host)
-    gpu      = (FLOPs + half_flops x layer passes) / peak           (Hockney: a layer reaches half
-                                                      the peak at half_flops; small layers far below)
+    gpu      = (FLOPs + half_flops x layer passes) / sustained      (Hockney: a layer reaches half
+                                                      its throughput at half_flops; small ones far below)
              + (memory-bound activation bytes + weight bytes) / memory bandwidth
     time     = host + max(dispatch, gpu)             (kernels run while the host launches the next)
     energy   = (TDP - idle) x gpu + wait_share x TDP x (time - gpu)       (net of the idle draw)
 
-So a big dense convolution runs near the device's peak (VGG16's layers do 10^10-10^11 FLOPs a
+So a big dense convolution runs near the device's sustained throughput (VGG16's layers do 10^10-10^11 FLOPs a
 step), while a network of many small or depthwise layers (MobileNetV2, NASNetMobile) waits on
-launches, on each layer's fill of the GPU and on the bytes its elementwise and depthwise layers move:
+launches, on each layer's fill of the GPU and on the bytes its elementwise and depthwise passes move:
 its steps cost far more than its FLOPs say. A layer pass is one of a step's passes over a layer
 (forward; and backward in a training step: `training_passes` of them, TRAINING_FLOPS where every
 layer trains); only layers that do FLOPs pay
@@ -70,6 +76,8 @@ class GpuSpec:
     compute_capability: float  # CUDA compute capability (NVIDIA's CUDA GPUs list)
     source: str
     tf32_tflops: float | None = None  # peak TF32 on tensor cores, dense (no sparsity): Ampere and later
+    base_ghz: float | None = None  # base clock, where the spec page lists it
+    boost_ghz: float | None = None  # boost clock, the one its peaks are computed at
 
     @property
     def matmul_tflops(self) -> float:
@@ -78,6 +86,14 @@ class GpuSpec:
         (`tf.config.experimental.enable_tensor_float_32_execution`, on since TF 2.4), else FP32.
         On GeForce Ampere and Ada boards the two peaks are equal; on A100/H100 TF32 is 8x FP32."""
         return self.tf32_tflops if self.tf32_tflops and self.compute_capability >= 8.0 else self.fp32_tflops
+
+    @property
+    def sustained_tflops(self) -> float:
+        """`matmul_tflops` at the base clock (peak x base / boost): a training run that holds the
+        board at its power limit is clocked down towards it. The peak where no base clock is listed."""
+        if self.base_ghz and self.boost_ghz:
+            return self.matmul_tflops * self.base_ghz / self.boost_ghz
+        return self.matmul_tflops
 
     @property
     def tensor_cores(self) -> bool:
@@ -95,17 +111,24 @@ class GpuSpec:
 _NVIDIA = "NVIDIA product specifications"
 #: Spec-sheet figures. TDP of the first three as del Rey et al.'s `gpu_specs.py` has them (GAISSA
 #: seaa2023's README); FP32 peak and bandwidth, and every figure of the others, from NVIDIA's spec
-#: pages and datasheets (boost clock, non-tensor FP32); compute capabilities from NVIDIA's list of
+#: pages and datasheets (boost clock, non-tensor FP32); base and boost clocks, in GHz, from the
+#: GeForce spec pages (the datacenter datasheets list no base clock); compute capabilities from NVIDIA's list of
 #: CUDA GPUs (developer.nvidia.com/cuda-gpus); TF32 tensor peaks, dense, from the same datasheets
 #: (A100, A10, L4, H100, H200: the figure without sparsity, half the starred one) and NVIDIA's
 #: Ampere (GA102) and Ada (AD102) architecture whitepapers for the GeForce boards.
 GPU_SPECS: tuple[GpuSpec, ...] = (
-    GpuSpec("NVIDIA GeForce RTX 3090", 10496, 24, 350, 35.6, 936, 8.6, "del Rey et al. gpu_specs.py; nvidia.com RTX 3090 specs", tf32_tflops=35.6),
-    GpuSpec("NVIDIA GeForce RTX 3070", 5888, 8, 220, 20.3, 448, 8.6, "del Rey et al. gpu_specs.py; nvidia.com RTX 3070 specs", tf32_tflops=20.3),
-    GpuSpec("NVIDIA GeForce GTX 750 Ti", 640, 2, 60, 1.31, 86.4, 5.0, "del Rey et al. gpu_specs.py; nvidia.com GTX 750 Ti specs"),
-    GpuSpec("NVIDIA GeForce RTX 3080", 8704, 10, 320, 29.8, 760, 8.6, f"{_NVIDIA}: nvidia.com RTX 3080 family specs", tf32_tflops=29.8),
-    GpuSpec("NVIDIA GeForce RTX 4090", 16384, 24, 450, 82.6, 1008, 8.9, f"{_NVIDIA}: nvidia.com RTX 4090 specs", tf32_tflops=82.6),
-    GpuSpec("NVIDIA GeForce GTX 1080 Ti", 3584, 11, 250, 11.3, 484, 6.1, f"{_NVIDIA}: nvidia.com GTX 1080 Ti specs"),
+    GpuSpec("NVIDIA GeForce RTX 3090", 10496, 24, 350, 35.6, 936, 8.6, "del Rey et al. gpu_specs.py; nvidia.com RTX 3090 specs", tf32_tflops=35.6,
+            base_ghz=1.40, boost_ghz=1.70),
+    GpuSpec("NVIDIA GeForce RTX 3070", 5888, 8, 220, 20.3, 448, 8.6, "del Rey et al. gpu_specs.py; nvidia.com RTX 3070 specs", tf32_tflops=20.3,
+            base_ghz=1.50, boost_ghz=1.73),
+    GpuSpec("NVIDIA GeForce GTX 750 Ti", 640, 2, 60, 1.31, 86.4, 5.0, "del Rey et al. gpu_specs.py; nvidia.com GTX 750 Ti specs",
+            base_ghz=1.020, boost_ghz=1.085),
+    GpuSpec("NVIDIA GeForce RTX 3080", 8704, 10, 320, 29.8, 760, 8.6, f"{_NVIDIA}: nvidia.com RTX 3080 family specs", tf32_tflops=29.8,
+            base_ghz=1.44, boost_ghz=1.71),
+    GpuSpec("NVIDIA GeForce RTX 4090", 16384, 24, 450, 82.6, 1008, 8.9, f"{_NVIDIA}: nvidia.com RTX 4090 specs", tf32_tflops=82.6,
+            base_ghz=2.23, boost_ghz=2.52),
+    GpuSpec("NVIDIA GeForce GTX 1080 Ti", 3584, 11, 250, 11.3, 484, 6.1, f"{_NVIDIA}: nvidia.com GTX 1080 Ti specs",
+            base_ghz=1.480, boost_ghz=1.582),
     GpuSpec("NVIDIA Tesla T4", 2560, 16, 70, 8.1, 320, 7.5, f"{_NVIDIA}: T4 datasheet"),
     GpuSpec("NVIDIA Tesla V100-SXM2", 5120, 16, 300, 15.7, 900, 7.0, f"{_NVIDIA}: V100 datasheet"),
     GpuSpec("NVIDIA A100-SXM4", 6912, 80, 400, 19.5, 2039, 8.0, f"{_NVIDIA}: A100 datasheet (SXM4 80 GB)", tf32_tflops=156.0),
@@ -238,7 +261,7 @@ def device_seconds(work: dict, group: str, features: dict, device: GpuSpec, mode
     units = device_units(work, group, features, start)
     if units is None:
         return None
-    peak = device.matmul_tflops * 1e12
+    peak = device.sustained_tflops * 1e12
     dispatch = model.layer_s * (units.layers or UNKNOWN_LAYERS) * units.steps
     gpu = (units.flops + model.half_flops * units.layer_passes) / peak + units.moved / (device.bandwidth_gb_s * 1e9)
     return units.start_s + units.host_s, dispatch, gpu
@@ -250,6 +273,15 @@ def device_joules(seconds: tuple[float, float, float], device: GpuSpec, model: D
     host, dispatch, gpu = seconds
     time = host + max(dispatch, gpu)
     return (device.tdp_w - device.idle_w) * gpu + model.wait_share * device.tdp_w * (time - gpu)
+
+
+def _throughput(device: GpuSpec) -> str:
+    """The throughput a note names: the peak, and the base clock's share of it where one is listed."""
+    kind = "TF32" if device.matmul_tflops != device.fp32_tflops else "FP32"
+    if device.sustained_tflops == device.matmul_tflops:
+        return f"{device.matmul_tflops:g} TFLOPS {kind} peak"
+    return (f"{device.sustained_tflops:.3g} TFLOPS {kind} (its {device.matmul_tflops:g} TFLOPS peak at the "
+            f"{device.boost_ghz:g} GHz boost clock, scaled to its {device.base_ghz:g} GHz base clock)")
 
 
 def device_work(work: dict, group: str | None, features: dict, device: GpuSpec, model: DeviceModel, half: float,
@@ -278,8 +310,8 @@ def device_work(work: dict, group: str | None, features: dict, device: GpuSpec, 
     bound = "waiting on its layers' dispatch" if dispatch > gpu else "the GPU's work"
     note = (f"on the {device.name} (told): {host:.3g} s host side (start-up and {work['time'][group]['per_step']:.3g} s "
             f"per step) + {max(dispatch, gpu):.3g} s of steps, {bound} (dispatch {model.layer_s:.3g} s per layer, "
-            f"{said}: {dispatch:.3g} s; GPU: {units.flops if units else 0:.3g} FLOPs at its {device.matmul_tflops:g} TFLOPS "
-            f"{'TF32' if device.matmul_tflops != device.fp32_tflops else 'FP32'} peak, each layer pass half of it at {model.half_flops:.3g} FLOPs{moved}: {gpu:.3g} s) → "
+            f"{said}: {dispatch:.3g} s; GPU: {units.flops if units else 0:.3g} FLOPs at its {_throughput(device)}, each layer "
+            f"pass half of it at {model.half_flops:.3g} FLOPs{moved}: {gpu:.3g} s) → "
             f"{energy:.3g} J net ({device.tdp_w:g} W TDP less {device.idle_w:.3g} W idle assumed while computing, "
             f"{model.wait_share:.0%} of TDP while waiting; nothing fitted on this device)")
     return math.log10(energy), ends[0] - spread, ends[1] + spread, note

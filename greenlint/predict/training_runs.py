@@ -29,7 +29,7 @@ class ArchSpec:
     default_hw: tuple[int, int]  # input size Keras builds when no input_shape is given
     layers: int  # len(model.layers) without top: the layers a training step dispatches one by one
     flop_layers: int  # of which launch a FLOP kernel (dense and depthwise convolutions, matrix products)
-    memory_mb: float  # forward MB per sample its memory-bound layers read and write, at REFERENCE_HW
+    memory_mb: float  # forward MB per sample its memory-bound passes read and write, at REFERENCE_HW
     source: str
 
 
@@ -39,15 +39,16 @@ _GAISSA = (
     "keras.applications constructor with include_top=False, weights=None (Keras 3.15); FLOP layers and memory MB: "
     "`python -m tools.model.layer_traffic` from the same constructor's layers at 128x128 (TensorFlow 2.21): the "
     "layers that launch a FLOP kernel, and every other kernel's (depthwise steps, normalisation, activations, "
-    "additions, pooling) input and output float32 elements x 4 bytes"
+    "additions, pooling) input and output float32 elements x 4 bytes, and each FLOP layer's bias add and activation "
+    "(its output read and written once each)"
 )
 #: Forward GFLOPs of keras.applications models at 128x128 without their top. Only the five measured
 #: architectures are listed: other published FLOP counts use other input sizes and conventions.
 KERAS_APPLICATIONS: tuple[ArchSpec, ...] = (
     ArchSpec("MobileNetV2", 0.064028, 2_914_369, (224, 224), 154, 52, 47.452032, _GAISSA),
     ArchSpec("NASNetMobile", 0.371647, 4_811_413, (224, 224), 769, 196, 76.229904, _GAISSA),
-    ArchSpec("ResNet50", 2.524383, 26_211_201, (224, 224), 175, 53, 76.960176, _GAISSA),
-    ArchSpec("VGG16", 10.02877, 14_715_201, (224, 224), 19, 13, 9.99424, _GAISSA),
+    ArchSpec("ResNet50", 2.524383, 26_211_201, (224, 224), 175, 53, 104.61637, _GAISSA),
+    ArchSpec("VGG16", 10.02877, 14_715_201, (224, 224), 19, 13, 80.77312, _GAISSA),
     ArchSpec("Xception", 2.958404, 22_960_681, (299, 299), 132, 40, 84.71808, _GAISSA),
 )
 

@@ -1,7 +1,8 @@
 """What a larger batch saves on a GPU, priced by greenlint's device model (greenlint/predict/devices.py).
 
 A step at batch b pays, whatever b, the host's per-step cost, each layer's dispatch and, per layer
-pass, Hockney's fill of the GPU (a pass of F FLOPs runs at peak x F / (F + n-half)); its FLOPs
+pass, Hockney's fill of the GPU (a pass of F FLOPs runs at P x F / (F + n-half), P its peak at its
+base clock where the device table lists one, `GpuSpec.sustained_tflops`); its FLOPs
 alone grow with b. So the same samples in fewer, larger steps cost less where those fixed costs
 weigh, and about the same where every layer pass already fills the device.
 `devices.batch_saving` prices both ways on the GPU the user stated (`--device`), else on

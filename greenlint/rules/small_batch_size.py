@@ -231,7 +231,8 @@ class SmallBatchSize(Rule):
     larger one (Keras' 32, or `min-batch-size` where higher, at most 8 times the program's batch) on
     the GPU stated (`--device`), else on an NVIDIA Tesla T4, named in the message. Each step pays,
     whatever its batch, the host's per-step time, each layer's launch and, per layer pass, the
-    GPU's fill (a pass of F FLOPs runs at peak x F / (F + 10^9)); only its FLOPs grow with the
+    GPU's fill (a pass of F FLOPs runs at P x F / (F + 10^9), P the GPU's peak, at its base clock where
+    the table lists one); only its FLOPs grow with the
     batch. A finding needs the least saving over the device model's spread (each of those
     constants taken half and twice as large; a model whose layer count is unknown priced as one
     layer, the least fixed cost) to reach 25 %, and states it: a batch of 1 through 64-channel

@@ -48,3 +48,21 @@ def test_a_runs_figure_is_what_a_told_predictor_prints(reference):
     # VGG16's 19 layers of big convolutions: its steps wait on the GPU's work, not on their dispatch
     assert "the GPU's work" in Predictor(reference.model, device=gpu_spec("RTX 3070")).predict(
         "tensorflow.keras.Model.fit", _features(runs[1])).evidence.note
+
+
+def test_each_architecture_gets_its_own_rmse_against_the_baselines():
+    """One row an architecture: its runs' RMSE (kJ) for the figure and each baseline, and the better
+    baseline's over the figure's (above 1: the figure beats both)."""
+    import numpy as np
+
+    from tools.model.device_eval import _per_architecture
+
+    runs = [_run("vgg16", "NVIDIA GeForce RTX 3090"), _run("vgg16", "NVIDIA GeForce RTX 3070"),
+            _run("xception", "NVIDIA GeForce RTX 3090")]
+    ref = np.array([100e3, 200e3, 300e3])
+    figure = np.array([110e3, 180e3, 300e3 + 40e3])
+    mlco2, ga = np.array([100e3, 200e3, 320e3]), np.array([130e3, 170e3, 380e3])
+    vgg, xception = _per_architecture(runs, figure, ref, [mlco2, ga])
+    own = np.sqrt((10.0**2 + 20.0**2) / 2)
+    assert vgg == f"| vgg16 | {own:.1f} | 0.0 | 30.0 | {0.0:.2f}× |"
+    assert xception == "| xception | 40.0 | 20.0 | 80.0 | 0.50× |"
