@@ -45,9 +45,11 @@ def shared() -> Iterator[None]:
                 _size = 0
 
 
-def parse_module(text: str, path: str) -> ast.Module:
+def parse_module(text: str, path: str, edited: bool = True) -> ast.Module:
     """`ast.parse(text, filename=path)` of a whole module, shared with the last caller that parsed
-    the same text at the same path. The tree must not be changed (copy it first)."""
+    the same text at the same path. The tree must not be changed (copy it first). A module only
+    read beside the one analysed (not `edited`) is parsed alone outside a run: it must not take
+    the place of an edited path's last tree."""
     key = os.path.abspath(path)
     with _lock:
         hit = _kept.get(key)
@@ -59,6 +61,8 @@ def parse_module(text: str, path: str) -> ast.Module:
         if len(text) <= MAX_TEXT:
             _keep(key, text, tree)
         return tree
+    if not edited:
+        return ast.parse(text, filename=path)
     with _lock:
         last = _edited.pop(key, None)
     tree = (_reparsed(last, text, path) if last is not None else None) or ast.parse(text, filename=path)

@@ -8,6 +8,7 @@ import ast
 import os
 from typing import TypeGuard
 
+from greenlint.analysis import trees
 from greenlint.analysis.project import find_module, relative_base, search_roots
 from greenlint.rules.base import FileFacts
 from greenlint.rules.syntax import cell_units, last_name, scope_body, units
@@ -236,11 +237,12 @@ def star_imported_from_project(facts: FileFacts) -> list[str]:
 
 
 def read_tree(path: str) -> tuple[str, ast.Module] | None:
-    """The text and tree of a project module (its first million characters); None if unreadable."""
+    """The text and tree of a project module (its first million characters), the tree shared
+    with the run's (`trees.parse_module`: never to be changed); None if unreadable."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read(1_000_000)
-        return text, ast.parse(text)
+        return text, trees.parse_module(text, path, edited=False)
     except (OSError, SyntaxError, ValueError):
         return None
 

@@ -37,7 +37,6 @@ from greenlint.rules.importers import (
     loader_of,
     module_facts,
     script_facts,
-    text_matches,
 )
 from greenlint.rules.syntax import (
     Function,
@@ -63,8 +62,11 @@ FROM_DIRECTORY = ("image_dataset_from_directory", "audio_dataset_from_directory"
 DECODER = re.compile(r"^tensorflow\.(compat\.v1\.)?(io|image|audio)\.(decode_\w+|parse_\w*example|parse_tensor)$")
 #: What a module's text holds where one of its pipelines may decode files (the bytes read before analysing it).
 DECODER_TEXT = re.compile(rb"\b(decode_\w+|parse_\w*example|parse_tensor|\w+_dataset_from_directory)\b")
-#: module path -> (its stamp, whether its text names a decoder): `_may_decode` memoised.
-_DECODER_TEXT_IN: dict[str, tuple[tuple | None, bool]] = {}
+#: A function's name as a module's text defines it (`def name(`), read without a tree.
+DEFINED_TEXT = re.compile(rb"\bdef\s+([^\s(]+)\s*\(")
+#: module path -> (its stamp, the names its text defines where it names a decoder, else none):
+#: `_decoding_defines` memoised.
+_DECODING_DEFINES: dict[str, tuple[tuple | None, frozenset[str]]] = {}
 #: Bytes per decoded pixel channel: the directory utilities yield float32 images.
 FLOAT32 = 4
 #: How many uses of a pipeline are followed through the names it is assigned to (`ds = ds.batch(32)`).
@@ -499,7 +501,7 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
     there (`_returned_decoding`), where the file defines no function of that name; each with its
     cell and what it names ("`tl.disk_image_batch_dataset()` (its `map(map_fn)` at
     tf2lib/data/dataset.py line 33 decodes)")."""
-    modules = [module for module in imported_modules(facts.path) if _may_decode(module)]
+    modules = [(module, defined) for module in imported_modules(facts.path) if (defined := _decoding_defines(module))]
     if not modules:
         return  # nothing to read: the file's calls stay unindexed
     called = {  # the names the file calls as `f(...)` or `m.f(...)`: only these can be reported
@@ -509,10 +511,9 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
         if isinstance(call.func, ast.Name)
         or (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name))
     }
-    defines = re.compile(rb"\bdef\s+(?:" + b"|".join(re.escape(n.encode()) for n in sorted(called)) + rb")\s*\(")
     exported: dict[str, str] = {}
-    for module in modules if called else ():
-        callee = module_facts(module) if text_matches(module, defines) else None
+    for module, defined in modules:
+        callee = module_facts(module) if not called.isdisjoint(defined) else None
         if callee is None:
             continue
         shown = os.path.relpath(module, os.path.dirname(os.path.abspath(facts.path)))
@@ -529,13 +530,17 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
                     yield call, cell, f"`{ast.unparse(call.func)}()` (its decoding `map` {where})"
 
 
-def _may_decode(path: str) -> bool:
-    """The module's text names a decoder (`DECODER_TEXT`): read once per content of the module."""
+def _decoding_defines(path: str) -> frozenset[str]:
+    """The names the module's text defines (`DEFINED_TEXT`) where it names a decoder
+    (`DECODER_TEXT`), else none: read once per content of the module."""
     stamp = file_stamp(path)
-    known = _DECODER_TEXT_IN.get(path)
+    known = _DECODING_DEFINES.get(path)
     if known is None or known[0] != stamp:
         data, _ = read_bytes(Path(path), MAX_BYTES)
-        known = _DECODER_TEXT_IN[path] = (stamp, data is not None and DECODER_TEXT.search(data) is not None)
+        decodes = data is not None and DECODER_TEXT.search(data) is not None
+        names = DEFINED_TEXT.findall(data) if data is not None and decodes else []
+        defined = frozenset(name.decode("utf-8", "replace") for name in names)
+        known = _DECODING_DEFINES[path] = (stamp, defined)
     return known[1]
 
 

@@ -7,7 +7,7 @@ import ast
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from greenlint.analysis import flow
+from greenlint.analysis import flow, trees
 from greenlint.rules.base import FileFacts, is_keras_model_method
 from greenlint.rules.base_classes import FUNCTIONS, classes_named
 from greenlint.rules.networks import NETWORK_NAMES, NETWORKS, makes_network, network
@@ -89,7 +89,7 @@ def driven_decodings(facts: FileFacts) -> Iterator[DrivenDecoding]:
             found: dict[int, tuple[bool, str, ast.Call, str]] = {}  # per network call, the loop the class calls first
             for made, method in drivers:
                 held = _statements(method)
-                for loop in (n for n in ast.walk(method) if isinstance(n, LOOPS)):
+                for loop in (n for n in trees.walk(method) if isinstance(n, LOOPS)):  # every node read: the list walk
                     calls = (n for n in own_body(loop) if isinstance(n, ast.Call) and _self_method(n) in steps)
                     for fed in feedbacks(loop, calls, held):
                         whole = _whole_to_network(facts, steps[_self_method(fed.run) or ""], fed, cell)
@@ -113,16 +113,21 @@ def _self_method(call: ast.Call) -> str | None:
 
 
 def _statements(function: ast.AST) -> Callable[[ast.AST], ast.AST]:
-    """The innermost statement of *function* holding a node of it."""
+    """The innermost statement of *function* holding a node of it, indexed on the first question
+    (most of a driver's loops grow no sequence, and ask none)."""
     held: dict[int, ast.AST] = {}
-    todo: list[tuple[ast.AST, ast.stmt | None]] = [(function, None)]
-    while todo:
-        node, statement = todo.pop()
-        statement = node if isinstance(node, ast.stmt) else statement
-        if statement is not None:
-            held[id(node)] = statement
-        todo.extend((child, statement) for child in ast.iter_child_nodes(node))
-    return lambda node: held.get(id(node), node)
+
+    def holding(node: ast.AST) -> ast.AST:
+        todo: list[tuple[ast.AST, ast.AST | None]] = [] if held else [(function, None)]
+        while todo:
+            inner, statement = todo.pop()
+            statement = inner if isinstance(inner, ast.stmt) else statement
+            if statement is not None:
+                held[id(inner)] = statement
+            todo.extend((child, statement) for child in ast.iter_child_nodes(inner))
+        return held.get(id(node), node)
+
+    return holding
 
 
 def _whole_to_network(

@@ -95,6 +95,25 @@ def test_a_nested_run_ending_leaves_the_outer_runs_trees(tmp_path):
     assert trees.parse_module(SOURCE, path) is not outer  # the last run ended: dropped
 
 
+def test_a_module_the_rules_read_shares_the_runs_tree_and_outside_a_run_keeps_no_edited_tree(tmp_path):
+    from greenlint.rules.callbacks import read_tree
+
+    module = tmp_path / "base.py"
+    module.write_text(SOURCE, encoding="utf-8")
+    with trees.shared():
+        summarised = trees.parse_module(SOURCE, str(module))  # as the project summary parsed it
+        assert read_tree(str(module)) == (SOURCE, summarised)
+    edited = str(tmp_path / "n.py")
+    first = trees.parse_module(EDITED, edited)  # the editor's buffer
+    for i in range(trees.EDITED):
+        other = tmp_path / f"m{i}.py"
+        other.write_text(SOURCE, encoding="utf-8")
+        read = read_tree(str(other))
+        assert read is not None and ast.dump(read[1]) == ast.dump(ast.parse(SOURCE))
+    new = EDITED.replace("model.fit(x, y)", "model.fit(x, z)")
+    assert trees.parse_module(new, edited).body[0] is first.body[0]  # the buffer's last tree is still reused
+
+
 def test_the_rules_read_the_analysis_tree_instead_of_parsing_again(tmp_path, monkeypatch):
     path = str(tmp_path / "train.py")
     analysis = analyse_source(SOURCE, path)
