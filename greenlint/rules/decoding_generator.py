@@ -27,6 +27,19 @@ from greenlint.rules.tf_target import target
 #: 416x416 about 1.3e5): their step is an order of magnitude shorter than the host's work.
 HIDING_FLOPS = 1e6
 
+#: A case shared by the rule's Valid and option cases: one worker feeding a model of about 5e6
+#: forward FLOPs per input element, whose step hides the decoding.
+HEAVY_MODEL_ONE_WORKER = (
+    "import tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n"
+    "m = tf.keras.Sequential([tf.keras.layers.Conv2D(512, 3, padding='same', input_shape=(64, 64, 1)),"
+    " tf.keras.layers.Conv2D(512, 3, padding='same')])\n"
+    "def pairs(path):\n"
+    "    images = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['image'], seed=1)\n"
+    "    masks = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['mask'], seed=1)\n"
+    "    for image, mask in zip(images, masks):\n        yield image / 255, mask / 255\n"
+    "m.fit_generator(pairs('train'), steps_per_epoch=300, epochs=5)\n"
+)
+
 
 class DecodingGenerator(Rule):
     """
@@ -241,14 +254,7 @@ class DecodingGenerator(Rule):
             "x, y = next(batches(paths))\nm.train_on_batch(x, y)\n"
         ),
         Valid(  # one worker on a model known to do about 5e6 FLOPs per input element: its step hides the decoding
-            "import tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n"
-            "m = tf.keras.Sequential([tf.keras.layers.Conv2D(512, 3, padding='same', input_shape=(64, 64, 1)),"
-            " tf.keras.layers.Conv2D(512, 3, padding='same')])\n"
-            "def pairs(path):\n"
-            "    images = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['image'], seed=1)\n"
-            "    masks = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['mask'], seed=1)\n"
-            "    for image, mask in zip(images, masks):\n        yield image / 255, mask / 255\n"
-            "m.fit_generator(pairs('train'), steps_per_epoch=300, epochs=5)\n"
+            HEAVY_MODEL_ONE_WORKER
         ),
         Valid(  # workers=0 on a generator of slices of arrays in memory: nothing to decode
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -445,14 +451,7 @@ class DecodingGenerator(Rule):
             message_contains="on one thread (workers=1)",
         ),
         Invalid(  # the option: also the model whose step hides the decoding
-            "import tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n"
-            "m = tf.keras.Sequential([tf.keras.layers.Conv2D(512, 3, padding='same', input_shape=(64, 64, 1)),"
-            " tf.keras.layers.Conv2D(512, 3, padding='same')])\n"
-            "def pairs(path):\n"
-            "    images = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['image'], seed=1)\n"
-            "    masks = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['mask'], seed=1)\n"
-            "    for image, mask in zip(images, masks):\n        yield image / 255, mask / 255\n"
-            "m.fit_generator(pairs('train'), steps_per_epoch=300, epochs=5)\n",
+            HEAVY_MODEL_ONE_WORKER,
             options={"decoding-generator-one-worker": True},
             line=9,
         ),
