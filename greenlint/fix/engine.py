@@ -59,22 +59,27 @@ def attach_fixes(
 ) -> list[Diagnostic]:
     """The diagnostics, each with its rule's fix attached when the codemod applies to its call
     and its edited lines fit in `line_length` (a call is wrapped as a formatter would, else the
-    finding keeps no fix)."""
+    finding keeps no fix). Each finding's top-level statements are parsed alone, once for the
+    findings they hold (LibCST reads a few lines, not the file: the editor's `attach_fix` gives
+    the same fix); a unit that `ast` cannot read is parsed whole."""
     wanted = [i for i, d in enumerate(diagnostics) if d.fix is None and _codemod(d.code)]
     if not wanted:
         return list(diagnostics)
     out = list(diagnostics)
-    units: dict[int | None, _Unit | None] = {}
+    units: dict[tuple[int | None, tuple[int, int] | None], _Unit | None] = {}
     for i in wanted:
         d = diagnostics[i]
-        cell = d.span.cell
-        if cell not in units:
-            units[cell] = _Unit.parse(source, cell, line_length)
-            if units[cell] is not None and isinstance(source, tuple):
-                units[cell].others = tuple(text for i, text in enumerate(source, 1) if i != cell)
-                if units[cell].tf is None:
-                    units[cell].tf = _notebook_tf_alias(source)  # imported in another cell
-        unit = units[cell]
+        text = unit_text(source, d.span.cell)
+        shape = _outline(text) if text else None
+        lines = statement_lines(shape, d.span.line, d.span.end_line) if shape and shape[0] else None
+        key = (d.span.cell, lines)
+        if key not in units:
+            units[key] = (
+                _Unit.around(source, d.span, line_length, shape)
+                if lines
+                else _whole_unit(source, d.span.cell, line_length)
+            )
+        unit = units[key]
         if unit is None:
             continue
         codemod, title = _codemod(d.code)
@@ -82,6 +87,16 @@ def attach_fixes(
         if edits:
             out[i] = dataclasses.replace(d, fix=Fix(title, edits, safe=codemod.safe))
     return out
+
+
+def _whole_unit(source: str | tuple[str, ...], cell: int | None, line_length: int) -> _Unit | None:
+    """A whole file or notebook cell parsed by LibCST, with a notebook's other cells and its name of tensorflow."""
+    unit = _Unit.parse(source, cell, line_length)
+    if unit is not None and isinstance(source, tuple):
+        unit.others = (unit.text, *(text for i, text in enumerate(source, 1) if i != cell))  # as `around` sets them
+        if unit.tf is None:
+            unit.tf = _notebook_tf_alias(source)  # imported in another cell
+    return unit
 
 
 def attach_fix(
@@ -153,7 +168,14 @@ class _Unit:
     then checked to fit the line length."""
 
     def __init__(
-        self, module, positions, parents, cell: int | None, tf: str | None, line_length: int = LINE_LENGTH, first: int = 1
+        self,
+        module,
+        positions,
+        parents,
+        cell: int | None,
+        tf: str | None,
+        line_length: int = LINE_LENGTH,
+        first: int = 1,
     ):
         self.module, self.positions, self.parents, self.cell = module, positions, parents, cell
         self.shift = first - 1  # lines above the parsed text in its unit
@@ -161,7 +183,9 @@ class _Unit:
         self.text = module.code  # generated once: a file with many fixes must not regenerate it per fix
         self.lines = lines_with_endings(self.text)
         self.line_set = set(self.lines)
-        self.others: tuple[str, ...] = ()  # a notebook's other cells, whose names a new name must not shadow
+        self.others: tuple[
+            str, ...
+        ] = ()  # the whole unit's text, then a notebook's other cells: names a new name must not shadow
         self._taken: set[str] | None = None
         self._shape: Outline | None = None
         self.calls = {}
@@ -237,8 +261,18 @@ class _Unit:
         call = self.calls.get((span.line, span.column, span.end_line, span.end_column))
         if call is None or (codemod.needs_tf and self.tf is None):
             return ()
-        at = Target(call, self.module, self.positions, self.parents, self.lines, self.cell, self.tf, holds, self._names_taken,
-                    self.others[0] if self.others else self.text)
+        at = Target(
+            call,
+            self.module,
+            self.positions,
+            self.parents,
+            self.lines,
+            self.cell,
+            self.tf,
+            holds,
+            self._names_taken,
+            self.others[0] if self.others else self.text,
+        )
         try:
             edits = tuple(codemod.rewrite(at))
         except Exception:  # a value that does not parse, an unexpected node: no fix
@@ -264,7 +298,9 @@ class _Unit:
 
         pos = self.positions[call]
         first = min(pos.start.line, *(e.span.line for e in edits))
-        last = max(pos.end.line, *(e.span.end_line - (e.span.end_column == 1 and e.span.end_line > e.span.line) for e in edits))
+        last = max(
+            pos.end.line, *(e.span.end_line - (e.span.end_column == 1 and e.span.end_line > e.span.line) for e in edits)
+        )
         if self._shape is None:
             self._shape = _outline(self.text) or ((), (), None)
         first, last = statement_lines(self._shape, first, last) or (1, len(self.lines))
@@ -283,15 +319,19 @@ class _Unit:
             return f"LibCST cannot parse the edited code ({type(exc).__name__})"
         name, cursor = _called(call), _Cursor(text)
         again = [
-            node for node, p in positions.items()
-            if isinstance(node, cst.Call) and _called(node) == name
+            node
+            for node, p in positions.items()
+            if isinstance(node, cst.Call)
+            and _called(node) == name
             and cursor.offset(p.start.line, p.start.column + 1) == start - skipped
         ]
         if not again:
             return None  # the call is gone (removed, or replaced by a name): nothing to fix twice
         node = max(again, key=lambda n: cursor.offset(positions[n].end.line, positions[n].end.column + 1))
         module = wrapper.module  # its code is `text`: never regenerated
-        target = Target(node, module, positions, _parents(module), cursor.lines, self.cell, self.tf, holds, self._names_taken)
+        target = Target(
+            node, module, positions, _parents(module), cursor.lines, self.cell, self.tf, holds, self._names_taken
+        )
         try:
             twice = apply_fixes(text, [Fix("", tuple(codemod.rewrite(target)))])[0]
         except Exception as exc:
@@ -305,9 +345,7 @@ class _Unit:
             return True
         first, last = min(e.span.line for e in edits), max(e.span.end_line for e in edits)
         limit = max([self.line_length, *(len(line.rstrip("\r\n")) for line in self.lines[first - 1 : last])])
-        return all(
-            len(line.rstrip("\r\n")) <= limit for line in self._written(edits) if line not in self.line_set
-        )
+        return all(len(line.rstrip("\r\n")) <= limit for line in self._written(edits) if line not in self.line_set)
 
     def _written(self, edits: tuple[Edit, ...]) -> list[str]:
         """The lines the edits produce, applied to the lines they touch only (edits sharing a line
@@ -325,8 +363,12 @@ class _Unit:
 
     def _applied(self, edits: Sequence[Edit], first: int, last: int) -> str:
         """Lines `first` to `last` of the text with the edits (which lie within them) applied."""
-        shifted = [Edit(Span(e.span.line - first + 1, e.span.column, e.span.end_line - first + 1, e.span.end_column),
-                        e.content) for e in edits]
+        shifted = [
+            Edit(
+                Span(e.span.line - first + 1, e.span.column, e.span.end_line - first + 1, e.span.end_column), e.content
+            )
+            for e in edits
+        ]
         return apply_fixes("".join(self.lines[first - 1 : last]), [Fix("", tuple(shifted))])[0]
 
     def _wrap(self, at: Target, edit: Edit) -> Edit | None:
@@ -354,7 +396,9 @@ class _Unit:
         module = cst.Module(body=[])
         func = module.code_for_node(new.func)
         args = [
-            module.code_for_node(a.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=cst.SimpleWhitespace("")))
+            module.code_for_node(
+                a.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=cst.SimpleWhitespace(""))
+            )
             for a in new.args
         ]
         indent = prefix[: len(prefix) - len(prefix.lstrip(" \t"))]
@@ -407,7 +451,11 @@ def _statement_at(text: str, tree: ast.Module, offset: int):
             piece += f"{indent}    pass\n"
         head = "if True:\n" if indent else ""
         try:
-            return head + piece, starts[top - 1] - len(head), MetadataWrapper(cst.parse_module(head + piece), unsafe_skip_copy=True)
+            return (
+                head + piece,
+                starts[top - 1] - len(head),
+                MetadataWrapper(cst.parse_module(head + piece), unsafe_skip_copy=True),
+            )
         except Exception:
             pass
     return text, 0, MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
@@ -539,7 +587,11 @@ def apply_fixes(text: str, fixes: Iterable[Fix]) -> tuple[str, list[Fix]]:
     applied = []
     for fix in fixes:
         ranges = [
-            (_offset(starts, lines, e.span.line, e.span.column), _offset(starts, lines, e.span.end_line, e.span.end_column), e.content)
+            (
+                _offset(starts, lines, e.span.line, e.span.column),
+                _offset(starts, lines, e.span.end_line, e.span.end_column),
+                e.content,
+            )
             for e in fix.edits
         ]
         if any(a < e and s < b or (a == s and b == e) for s, e, _ in ranges for a, b in taken):
