@@ -142,6 +142,11 @@ class FigureEveryFewSteps(Rule):
             message_contains="`sample()` draws and saves matplotlib figures (1 figure, 25 axes) every 50 training"
             " steps: they take at least 117 ms",
         ),
+        Invalid(  # a figure drawn on every training step
+            GRID.format(every="True").replace("    if True:\n        sample(step)\n", "    sample(step)\n"),
+            line=22,
+            message_contains="(1 figure, 25 axes) on every training step: they take at least 117 ms",
+        ),
         Invalid(  # the period a parameter's default, the grid drawn in the loop itself with `subplot`
             "import numpy as np\nimport matplotlib.pyplot as plt\nimport tensorflow as tf\n"
             "m = tf.keras.Sequential([tf.keras.Input((100,)), tf.keras.layers.Dense(256), tf.keras.layers.Dense(784)])\n"
