@@ -244,3 +244,18 @@ def _dest(call: ast.Call) -> str | None:
     long = [n for n in names if n.startswith("--")]
     chosen = long[0] if long else names[0] if names else None
     return chosen.lstrip("-").replace("-", "_") if chosen else None
+
+
+def bound_literal(scope: ast.AST, name: str) -> object | None:
+    """The literal *name* holds in a function (*scope*) that binds it once, to a literal or
+    unpacked from a tuple of literals (`r, c = 5, 5`); None otherwise."""
+    bindings = [n for n in scope_body(scope) if _binds(n, name)]
+    if len(bindings) != 1 or not isinstance(bindings[0], ast.Assign) or len(bindings[0].targets) != 1:
+        return None
+    target, value = bindings[0].targets[0], bindings[0].value
+    if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+        pairs = list(zip(target.elts, value.elts))
+    else:
+        pairs = [(target, value)]
+    held = [v for t, v in pairs if isinstance(t, ast.Name) and t.id == name]
+    return held[0].value if len(held) == 1 and isinstance(held[0], ast.Constant) else None

@@ -7,18 +7,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, method, node_span
-from greenlint.rules.defaults import known_value
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.periodic import call_points, loop_period, training_steps
 from greenlint.rules.save_price import MIN_SHARE, SaveShare, save_share
-from greenlint.rules.syntax import (
-    LOOPS,
-    SCOPES,
-    STEP_METHODS,
-    calls_of,
-    in_unguarded_step_loop,
-    own_body,
-    own_loops,
-)
+from greenlint.rules.syntax import in_unguarded_step_loop, own_loops
 
 SAVES = ("save", "save_weights", "export")
 SAVE_FUNCTIONS = ("tensorflow.saved_model.save", "tensorflow.keras.models.save_model")
@@ -182,7 +174,8 @@ class SaveInStepLoop(Rule):
             "    m.train_on_batch(x, y)\n    m.save_weights('w.weights.h5')\n"
         ),
         Valid(  # a second training step in the loop whose batch the code does not size: not priced
-            WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')").replace(
+            WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')")
+            .replace(
                 "    m.train_on_batch(x, y)\n", "    m.train_on_batch(x, y)\n    other.train_on_batch(*next(batches))\n"
             )
             .replace("x, y = np.zeros", "other = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nx, y = np.zeros")
@@ -257,8 +250,8 @@ class SaveInStepLoop(Rule):
                 continue
             if call is None:
                 continue
-            for cell, point in _call_points(facts, call, site.callsite.span.cell):
-                found = _period(facts, point, cell)
+            for cell, point in call_points(facts, call, site.callsite.span.cell):
+                found = loop_period(facts, point, cell)
                 if found is None:
                     continue
                 period, source, loop = found
@@ -275,59 +268,8 @@ def _price(facts: FileFacts, save: Site, loop: ast.AST, cell: int | None, period
     """The priced share of a save every *period* passes of the loop beside its training steps
     (save_price), None where the loop runs no training step, saves fewer than `FEW_SAVES` times
     or something is not priced."""
-    steps = _steps(facts, loop, cell)
+    steps = training_steps(facts, loop, cell)
     runs = next((s.loop_runs for s in steps if s.loop_runs is not None), None)
     if not steps or runs is not None and runs // period < FEW_SAVES:
         return None
     return save_share(save, steps, period, facts.device)
-
-
-def _call_points(facts: FileFacts, call: ast.Call, cell: int | None) -> list[tuple[int | None, ast.Call]]:
-    """Where a loop runs the save: the call itself when a loop of its function is around it, else
-    the calls of its function (one that always saves: no `if` of its own around the save) that
-    the file makes in a loop (`save(...)`; a method as `self.save(...)`)."""
-    if own_loops(facts, call, cell):
-        return [(cell, call)]
-    function = None
-    for parent in facts.ancestors(call, cell):
-        if isinstance(parent, (ast.If, ast.IfExp, ast.Try, ast.ExceptHandler, ast.Lambda, ast.ClassDef)):
-            return []
-        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            function = parent
-            break
-    if function is None:
-        return []
-    return [
-        (unit_cell, node) for unit_cell, node in calls_of(facts, function, cell) if own_loops(facts, node, unit_cell)
-    ]
-
-
-def _period(facts: FileFacts, point: ast.Call, cell: int | None) -> tuple[int, str, ast.AST] | None:
-    """(divisor, where its value comes from, the loop) of the `if ... % N ...` between the call
-    and the innermost loop around it, N known with the program's defaults; None otherwise."""
-    child: ast.AST = point
-    for parent in facts.ancestors(point, cell):
-        if isinstance(parent, (*LOOPS, *SCOPES)):
-            return None
-        if isinstance(parent, ast.If) and child in parent.body:
-            for node in ast.walk(parent.test):
-                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-                    value, source = known_value(facts, node.right, cell)
-                    loops = own_loops(facts, parent, cell)
-                    if isinstance(value, int) and not isinstance(value, bool) and loops:
-                        return value, source, loops[0]
-                    return None
-        child = parent
-    return None
-
-
-def _steps(facts: FileFacts, loop: ast.AST, cell: int | None) -> list[Site]:
-    """The training steps the loop's own body runs: the call sites of step methods, and those the
-    analysis found to run a training step (a TF1 `Session.run` that fetches the optimizer's update,
-    a `tf.function` whose traced body trains a model)."""
-    found = []
-    for node in own_body(loop):
-        site = facts.site_at(node, cell) if isinstance(node, ast.Call) else None
-        if site is not None and (site.work_value("step") == "training" or method(site.api) in STEP_METHODS):
-            found.append(site)
-    return found

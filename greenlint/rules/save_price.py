@@ -79,7 +79,9 @@ def step_seconds(step: Site, told: str | None) -> float | None:
     slow = 10**DEVICE_HALF
     timing = {**work, "time": {"training": {**ref, "per_step": ref["per_step"] * slow}}}
     slowest = DeviceModel(constants.layer_s * slow, constants.half_flops * slow, constants.wait_share)
-    one = {k: features.get(k) for k in ("flops_per_sample", "params", "memory_bytes_per_sample", "n_layers", "flop_layers")}
+    one = {
+        k: features.get(k) for k in ("flops_per_sample", "params", "memory_bytes_per_sample", "n_layers", "flop_layers")
+    }
     seconds = device_seconds(
         timing, "training", {**one, "samples": batch, "batch_size": batch, "epochs": 1}, gpu, slowest, start=False
     )
@@ -89,16 +91,25 @@ def step_seconds(step: Site, told: str | None) -> float | None:
     return host + max(dispatch, busy)
 
 
+def steps_seconds(steps: list[Site], told: str | None) -> float | None:
+    """The most seconds one pass of a loop running the training steps *steps* takes on the told
+    GPU (`step_seconds` of each); None where there is none or one is not priced."""
+    each = [step_seconds(step, told) for step in steps]
+    if not each or any(s is None for s in each):
+        return None
+    return sum(s for s in each if s is not None)
+
+
 def save_share(save: Site, steps: list[Site], period: int, told: str | None) -> SaveShare | None:
     """The least share of the time that a save every *period* passes of a loop running the
     training steps *steps* takes, beside those steps (module docstring); None where the save's
     weights or any step's work are not known."""
     params = _count(save.work_value("params"))
     gpu = device(told)
-    each = [step_seconds(step, told) for step in steps]
-    if params is None or gpu is None or not each or any(s is None for s in each):
+    one = steps_seconds(steps, told)
+    if params is None or gpu is None or one is None:
         return None
-    steps_s = period * sum(s for s in each if s is not None)
+    steps_s = period * one
     weights = params * ELEMENT_BYTES
     save_s = SAVE_S + weights / (DISK_B_PER_S * 10**ROOFLINE_HALF)
     return SaveShare(save_s / (save_s + steps_s), weights, save_s, steps_s, gpu.name, told is not None)
