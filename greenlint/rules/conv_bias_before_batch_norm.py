@@ -90,20 +90,35 @@ class ConvBiasBeforeBatchNorm(Rule):
     ```
 
     ## Energy evidence
-    Small per layer: one addition per output element and a few parameters per channel, on
-    every forward and backward pass (`1/(kh·kw·C_in)` of a convolution's multiply-adds, under
-    0.2 % for a 3×3 convolution over 64 channels or more; a separate `BiasAdd` op and its
-    gradient's reduction where the framework does not fuse it). The pair under bench/rules/
-    (a GAN-like stack: convolution blocks of 128, 128 and 64 channels over 64-channel 32×32
-    feature maps, 96 images, 2 epochs; the biases are 0.1 % of the convolutions'
-    multiply-adds) shows no saving this 2-core CPU, shared with other work, can resolve: over 6
-    side-by-side rounds it saves 4 % in the median, but its rounds range from −5 % to +16 %
-    (see the table), where the arithmetic expects 1 to 2 %: an addition and a reduction over
-    each layer's output, beside 600 to 1,200 multiply-adds per output element done forward and
-    twice backward. Judged blind on the real-world benchmark, its findings are redundant biases
-    whose cost is small (debatable, none true); the ones judged false, layers a released
-    checkpoint fills by name, are the exception above. It stays opt-in: right, but rarely worth a change on its own (a tidy-up to make when the
-    layer is edited anyway), until a measured saving shows otherwise.
+    The bias is a memory-bound pass, so its cost is its bytes, not its multiply-adds. Per
+    element of the convolution's output and per training step it moves 4 to 12 bytes in
+    float32: the forward `BiasAdd` reads the output and writes it again (8 bytes; Keras adds the
+    bias as its own op after the convolution, and TensorFlow's fused batch normalization, a
+    separate kernel, does not absorb it; only a compiler that fuses it into the convolution's
+    epilogue, XLA, saves those), and the backward `BiasAddGrad` reads the output's gradient once
+    to sum it per channel (4 bytes, fused or not). Beside it the convolution does
+    `6·kh·kw·C_in` floating-point operations per output element, forward and backward (3,456
+    for a 3×3 convolution over 64 channels). On a device that runs a convolution's arithmetic
+    at `F` FLOP/s and streams memory at `B` bytes/s, the bias's pass takes `bytes × F / B` of
+    those operations' time: from the spec sheets of greenlint's device table
+    (greenlint/predict/devices.py; the convolution at its TF32 tensor-core peak, which
+    TensorFlow uses by default, the pass at the full bandwidth), **+8.9 % to +26.6 %** of a 3×3
+    convolution's time over 64 input channels on an NVIDIA A100-SXM4 (156 TFLOP/s, 2,039 GB/s),
+    +11.9 % to +35.8 % on an H200, +2.2 % to +6.6 % over 256 channels on the A100; the low end
+    is the fused case. Each unfused pass is also one kernel launch more per layer and step
+    (forward and backward), which dominates the small layers of an MNIST GAN. Estimated, not
+    measured: no GPU was available to this work. On a CPU, whose arithmetic is slower against
+    its memory, the share is smaller: the pair under bench/rules/GL504/ (a GAN-like stack:
+    convolution blocks of 128, 128 and 64 channels over 64-channel 32×32 feature maps, 96
+    images, 2 epochs), kept for an accelerator, saved +4 % in the median on this 2-core CPU
+    shared with other work, its rounds ranging from −5 % to +16 % (`python bench/rules/run.py
+    GL504 --rounds 6 --repeats 3`), a saving that machine's spread cannot resolve. The rule is
+    on by default on this physical case: the change removes a whole pass over every flagged
+    layer's output in each step and computes the same function (the normalization's `beta`
+    plays the bias's role, as in the Keras and TensorFlow model zoos' ResNets and MobileNets).
+    Judged blind on the real-world benchmark its findings are right, and small in a CPU-timed
+    GAN (debatable, none false); layers a released checkpoint fills by name, the exception
+    above, are not reported.
 
     ## Fix safety
     Unsafe: adds `use_bias=False`. The network computes the same function (the normalization
@@ -116,7 +131,7 @@ class ConvBiasBeforeBatchNorm(Rule):
     """
 
     code = "GL504"
-    DEFAULT_ENABLED = False
+    DEFAULT_ENABLED = True
     name = "conv-bias-before-batch-norm"
     MESSAGE = "`{layer}` adds a bias that the `BatchNormalization` right after it subtracts again"
     FIX_TITLE = "Build the convolution with `use_bias=False`"
