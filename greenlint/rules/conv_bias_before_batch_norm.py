@@ -28,7 +28,10 @@ CONVOLUTIONS = frozenset(
         "DepthwiseConv2D",
     )
 )
+DENSE = LAYERS + "Dense"
 BATCH_NORM = LAYERS + "BatchNormalization"
+#: Arguments a layer takes by position before `activation`: a call with more is not read.
+POSITIONAL = {DENSE: 1}
 #: Weights loaded into layers by their names (`model.load_weights(path, by_name=True)`): a file
 #: saved from layers of those names, a released checkpoint, whose variables each layer must match.
 
@@ -39,7 +42,8 @@ class ConvBiasBeforeBatchNorm(Rule):
     Flags a Keras convolution layer (`Conv1D`/`2D`/`3D`, their `Transpose`, `Separable` and
     `Depthwise` forms) built with `use_bias=True` (its default, or given), no activation and the
     channels-last layout, whose output goes straight into a `BatchNormalization` over the
-    channels (its default axis): the next element of a layer list (`Sequential([...])`, or a
+    channels (its default axis), and a `Dense` layer with a bias and no activation whose output
+    goes straight into one over its last axis (the units; `axis=-1`, the default): the next element of a layer list (`Sequential([...])`, or a
     tuple of layers composed in order), the next `model.add(...)`, or the functional call right
     after it (`x = Conv2D(...)(x)` then `x = BatchNormalization()(x)`, or the two nested). The
     arguments are the analysis' values: a layout or a flag given by a name bound to a literal (a
@@ -98,7 +102,8 @@ class ConvBiasBeforeBatchNorm(Rule):
     epilogue, XLA, saves those), and the backward `BiasAddGrad` reads the output's gradient once
     to sum it per channel (4 bytes, fused or not). Beside it the convolution does
     `6·kh·kw·C_in` floating-point operations per output element, forward and backward (3,456
-    for a 3×3 convolution over 64 channels). On a device that runs a convolution's arithmetic
+    for a 3×3 convolution over 64 channels; `6·C_in` for a dense layer, against which the same
+    bytes weigh more). On a device that runs a convolution's arithmetic
     at `F` FLOP/s and streams memory at `B` bytes/s, the bias's pass takes `bytes × F / B` of
     those operations' time: from the spec sheets of greenlint's device table
     (greenlint/predict/devices.py; the convolution at its TF32 tensor-core peak, which
@@ -134,7 +139,7 @@ class ConvBiasBeforeBatchNorm(Rule):
     DEFAULT_ENABLED = True
     name = "conv-bias-before-batch-norm"
     MESSAGE = "`{layer}` adds a bias that the `BatchNormalization` right after it subtracts again"
-    FIX_TITLE = "Build the convolution with `use_bias=False`"
+    FIX_TITLE = "Build the layer with `use_bias=False`"
     FIX = SetArgument("use_bias", "False", safe=False)
     VALID = (
         Valid(
@@ -184,6 +189,14 @@ class ConvBiasBeforeBatchNorm(Rule):
             "conv = layers.Conv2D(32, 3, padding='same')\nbn = layers.BatchNormalization()\n"
             "a = conv(x)\na = bn(a)\nb = conv(y)\nb = layers.ReLU()(b)\n"
         ),
+        Valid(  # a dense layer's activation given by position: the bias shifts what it cuts
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
+            "m = tf.keras.Sequential([layers.Dense(64, 'relu'), layers.BatchNormalization()])\n"
+        ),
+        Valid(  # a dense layer's output has its input's rank: axis 1 is its units only for a 2-D input
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
+            "x = layers.Dense(64)(x)\nx = layers.BatchNormalization(axis=1)(x)\n"
+        ),
         Valid(  # the name is bound twice: which layer a read gets is not known
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
             "conv = layers.Conv2D(32, 3)\nif deep:\n    conv = layers.Conv2D(32, 3, activation='relu')\n"
@@ -222,6 +235,12 @@ class ConvBiasBeforeBatchNorm(Rule):
             "o = (layers.BatchNormalization())(o)\n",
             line=4,
         ),
+        Invalid(  # a dense layer's bias, cancelled over its units
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
+            "m = tf.keras.Sequential([layers.Dense(256, input_shape=(100,)), layers.BatchNormalization(), layers.ReLU()])\n",
+            line=3,
+            message_contains="`Dense` adds a bias",
+        ),
         Invalid(  # the layers bound to names, then applied one after the other
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n\n\n"
             "def block(x, filters):\n"
@@ -254,7 +273,7 @@ class ConvBiasBeforeBatchNorm(Rule):
             return
         loaded_by_name: bool | None = None  # read once, for the first named layer
         for site in facts.sites:
-            if site.api not in CONVOLUTIONS:
+            if site.api not in CONVOLUTIONS and site.api != DENSE:
                 continue
             call, cell = facts.node(site), site.callsite.span.cell
             if call is None or not _cancelled_bias(site, call):
@@ -281,7 +300,7 @@ def _argument(site: Site, call: ast.Call, name: str, default: Any) -> Any:
     default where the call does not give it, else `_UNKNOWN`."""
     if name in site.features:
         return site.features[name]
-    if binds(call, name) or len(call.args) > 4:  # given (maybe positionally or through **kwargs)
+    if binds(call, name) or len(call.args) > POSITIONAL.get(site.api, 4):  # given (maybe positionally or through **kwargs)
         return _UNKNOWN
     return default
 
@@ -296,13 +315,15 @@ def _cancelled_bias(site: Site, call: ast.Call) -> bool:
     )
 
 
-def _rank(api: str) -> int:
-    """The rank of the convolution's output: batch, its spatial axes, channels."""
+def _rank(api: str) -> int | None:
+    """The rank of the convolution's output: batch, its spatial axes, channels (None for a dense
+    layer, whose output has its input's rank: only its last axis is known, the units)."""
     name = api.rsplit(".", 1)[-1]
-    return 2 + int(next(c for c in name if c.isdigit()))
+    digits = [c for c in name if c.isdigit()]
+    return 2 + int(digits[0]) if digits else None
 
 
-def _is_batch_norm(facts: FileFacts, node: ast.AST | None, cell: int | None, rank: int) -> bool:
+def _is_batch_norm(facts: FileFacts, node: ast.AST | None, cell: int | None, rank: int | None) -> bool:
     """A `BatchNormalization(...)` over the last axis (its default), or a name bound to one."""
     node = _bound(facts, node, cell) if isinstance(node, ast.Name) else node
     if not isinstance(node, ast.Call):
@@ -311,10 +332,11 @@ def _is_batch_norm(facts: FileFacts, node: ast.AST | None, cell: int | None, ran
     if site is None or site.api != BATCH_NORM or _argument(site, node, "trainable", True) is not True:
         return False
     axis = _argument(site, node, "axis", -1)
-    return axis in (-1, rank - 1) or axis in ([-1], [rank - 1])
+    last = (-1,) if rank is None else (-1, rank - 1)
+    return axis in last or (type(axis) is list and len(axis) == 1 and axis[0] in last)
 
 
-def _normalised_next(facts: FileFacts, conv: ast.expr, cell: int | None, rank: int) -> bool:
+def _normalised_next(facts: FileFacts, conv: ast.expr, cell: int | None, rank: int | None) -> bool:
     """The convolution's output goes straight into a batch normalization: the layer listed right
     before one, added right before one, applied right before one, or bound to a name whose every
     use is one of these."""
@@ -344,7 +366,7 @@ def _normalised_next(facts: FileFacts, conv: ast.expr, cell: int | None, rank: i
     return False
 
 
-def _applied_then_normalised(facts: FileFacts, applied: ast.Call, cell: int | None, rank: int) -> bool:
+def _applied_then_normalised(facts: FileFacts, applied: ast.Call, cell: int | None, rank: int | None) -> bool:
     """The layer's output (`applied`, a call of it) is normalised next: `BN()(Conv2D(...)(x))`,
     or `x = conv(x)` and the next statement applies a batch normalization to `x`."""
     outer = facts.parent(applied, cell)
