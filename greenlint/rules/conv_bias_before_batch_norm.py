@@ -96,11 +96,12 @@ class ConvBiasBeforeBatchNorm(Rule):
     ## Energy evidence
     The bias is a memory-bound pass, so its cost is its bytes, not its multiply-adds. Per
     element of the convolution's output and per training step it moves 4 to 12 bytes in
-    float32: the forward `BiasAdd` reads the output and writes it again (8 bytes; Keras adds the
-    bias as its own op after the convolution, and TensorFlow's fused batch normalization, a
-    separate kernel, does not absorb it; only a compiler that fuses it into the convolution's
-    epilogue, XLA, saves those), and the backward `BiasAddGrad` reads the output's gradient once
-    to sum it per channel (4 bytes, fused or not). Beside it the convolution does
+    float32: the forward addition reads the output and writes it again (8 bytes; Keras adds the
+    bias as its own op after the convolution, a `BiasAdd` or a broadcast `Add`, and TensorFlow's
+    fused batch normalization, a separate kernel, does not absorb it; a graph optimiser or
+    compiler that fuses the addition into the convolution, Grappler's remapper or XLA, saves
+    those), and the backward pass reads the output's gradient once more to sum it per channel
+    for the bias's gradient (4 bytes, fused or not). Beside it the convolution does
     `6·kh·kw·C_in` floating-point operations per output element, forward and backward (3,456
     for a 3×3 convolution over 64 channels; `6·C_in` for a dense layer, against which the same
     bytes weigh more). On a device that runs a convolution's arithmetic
