@@ -28,7 +28,10 @@ CONVOLUTIONS = frozenset(
         "DepthwiseConv2D",
     )
 )
+DENSE = LAYERS + "Dense"
 BATCH_NORM = LAYERS + "BatchNormalization"
+#: Arguments a layer takes by position before `activation`: a call with more is not read.
+POSITIONAL = {DENSE: 1}
 #: Weights loaded into layers by their names (`model.load_weights(path, by_name=True)`): a file
 #: saved from layers of those names, a released checkpoint, whose variables each layer must match.
 
@@ -39,7 +42,8 @@ class ConvBiasBeforeBatchNorm(Rule):
     Flags a Keras convolution layer (`Conv1D`/`2D`/`3D`, their `Transpose`, `Separable` and
     `Depthwise` forms) built with `use_bias=True` (its default, or given), no activation and the
     channels-last layout, whose output goes straight into a `BatchNormalization` over the
-    channels (its default axis): the next element of a layer list (`Sequential([...])`, or a
+    channels (its default axis), and a `Dense` layer with a bias and no activation whose output
+    goes straight into one over its last axis (the units; `axis=-1`, the default): the next element of a layer list (`Sequential([...])`, or a
     tuple of layers composed in order), the next `model.add(...)`, or the functional call right
     after it (`x = Conv2D(...)(x)` then `x = BatchNormalization()(x)`, or the two nested). The
     arguments are the analysis' values: a layout or a flag given by a name bound to a literal (a
@@ -90,20 +94,37 @@ class ConvBiasBeforeBatchNorm(Rule):
     ```
 
     ## Energy evidence
-    Small per layer: one addition per output element and a few parameters per channel, on
-    every forward and backward pass (`1/(kh·kw·C_in)` of a convolution's multiply-adds, under
-    0.2 % for a 3×3 convolution over 64 channels or more; a separate `BiasAdd` op and its
-    gradient's reduction where the framework does not fuse it). The pair under bench/rules/
-    (a GAN-like stack: convolution blocks of 128, 128 and 64 channels over 64-channel 32×32
-    feature maps, 96 images, 2 epochs; the biases are 0.1 % of the convolutions'
-    multiply-adds) shows no saving this 2-core CPU, shared with other work, can resolve: over 6
-    side-by-side rounds it saves 4 % in the median, but its rounds range from −5 % to +16 %
-    (see the table), where the arithmetic expects 1 to 2 %: an addition and a reduction over
-    each layer's output, beside 600 to 1,200 multiply-adds per output element done forward and
-    twice backward. Judged blind on the real-world benchmark, its findings are redundant biases
-    whose cost is small (debatable, none true); the ones judged false, layers a released
-    checkpoint fills by name, are the exception above. It stays opt-in: right, but rarely worth a change on its own (a tidy-up to make when the
-    layer is edited anyway), until a measured saving shows otherwise.
+    The bias is a memory-bound pass, so its cost is its bytes, not its multiply-adds. Per
+    element of the convolution's output and per training step it moves 4 to 12 bytes in
+    float32: the forward addition reads the output and writes it again (8 bytes; Keras adds the
+    bias as its own op after the convolution, a `BiasAdd` or a broadcast `Add`, and TensorFlow's
+    fused batch normalization, a separate kernel, does not absorb it; a graph optimiser or
+    compiler that fuses the addition into the convolution, Grappler's remapper or XLA, saves
+    those), and the backward pass reads the output's gradient once more to sum it per channel
+    for the bias's gradient (4 bytes, fused or not). Beside it the convolution does
+    `6·kh·kw·C_in` floating-point operations per output element, forward and backward (3,456
+    for a 3×3 convolution over 64 channels; `6·C_in` for a dense layer, against which the same
+    bytes weigh more). On a device that runs a convolution's arithmetic
+    at `F` FLOP/s and streams memory at `B` bytes/s, the bias's pass takes `bytes × F / B` of
+    those operations' time: from the spec sheets of greenlint's device table
+    (greenlint/predict/devices.py; the convolution at its TF32 tensor-core peak, which
+    TensorFlow uses by default, the pass at the full bandwidth), **+8.9 % to +26.6 %** of a 3×3
+    convolution's time over 64 input channels on an NVIDIA A100-SXM4 (156 TFLOP/s, 2,039 GB/s),
+    +11.9 % to +35.8 % on an H200, +2.2 % to +6.6 % over 256 channels on the A100; the low end
+    is the fused case. Each unfused pass is also one kernel launch more per layer and step
+    (forward and backward), which dominates the small layers of an MNIST GAN. Estimated, not
+    measured: no GPU was available to this work. On a CPU, whose arithmetic is slower against
+    its memory, the share is smaller: the pair under bench/rules/GL504/ (a GAN-like stack:
+    convolution blocks of 128, 128 and 64 channels over 64-channel 32×32 feature maps, 96
+    images, 2 epochs), kept for an accelerator, saved +4 % in the median on this 2-core CPU
+    shared with other work, its rounds ranging from −5 % to +16 % (`python bench/rules/run.py
+    GL504 --rounds 6 --repeats 3`), a saving that machine's spread cannot resolve. The rule is
+    on by default on this physical case: the change removes a whole pass over every flagged
+    layer's output in each step and computes the same function (the normalization's `beta`
+    plays the bias's role, as in the Keras and TensorFlow model zoos' ResNets and MobileNets).
+    Judged blind on the real-world benchmark its findings are right, and small in a CPU-timed
+    GAN (debatable, none false); layers a released checkpoint fills by name, the exception
+    above, are not reported.
 
     ## Fix safety
     Unsafe: adds `use_bias=False`. The network computes the same function (the normalization
@@ -116,10 +137,10 @@ class ConvBiasBeforeBatchNorm(Rule):
     """
 
     code = "GL504"
-    DEFAULT_ENABLED = False
+    DEFAULT_ENABLED = True
     name = "conv-bias-before-batch-norm"
     MESSAGE = "`{layer}` adds a bias that the `BatchNormalization` right after it subtracts again"
-    FIX_TITLE = "Build the convolution with `use_bias=False`"
+    FIX_TITLE = "Build the layer with `use_bias=False`"
     FIX = SetArgument("use_bias", "False", safe=False)
     VALID = (
         Valid(
@@ -169,6 +190,14 @@ class ConvBiasBeforeBatchNorm(Rule):
             "conv = layers.Conv2D(32, 3, padding='same')\nbn = layers.BatchNormalization()\n"
             "a = conv(x)\na = bn(a)\nb = conv(y)\nb = layers.ReLU()(b)\n"
         ),
+        Valid(  # a dense layer's activation given by position: the bias shifts what it cuts
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
+            "m = tf.keras.Sequential([layers.Dense(64, 'relu'), layers.BatchNormalization()])\n"
+        ),
+        Valid(  # a dense layer's output has its input's rank: axis 1 is its units only for a 2-D input
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
+            "x = layers.Dense(64)(x)\nx = layers.BatchNormalization(axis=1)(x)\n"
+        ),
         Valid(  # the name is bound twice: which layer a read gets is not known
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
             "conv = layers.Conv2D(32, 3)\nif deep:\n    conv = layers.Conv2D(32, 3, activation='relu')\n"
@@ -207,6 +236,12 @@ class ConvBiasBeforeBatchNorm(Rule):
             "o = (layers.BatchNormalization())(o)\n",
             line=4,
         ),
+        Invalid(  # a dense layer's bias, cancelled over its units
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
+            "m = tf.keras.Sequential([layers.Dense(256, input_shape=(100,)), layers.BatchNormalization(), layers.ReLU()])\n",
+            line=3,
+            message_contains="`Dense` adds a bias",
+        ),
         Invalid(  # the layers bound to names, then applied one after the other
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n\n\n"
             "def block(x, filters):\n"
@@ -239,7 +274,7 @@ class ConvBiasBeforeBatchNorm(Rule):
             return
         loaded_by_name: bool | None = None  # read once, for the first named layer
         for site in facts.sites:
-            if site.api not in CONVOLUTIONS:
+            if site.api not in CONVOLUTIONS and site.api != DENSE:
                 continue
             call, cell = facts.node(site), site.callsite.span.cell
             if call is None or not _cancelled_bias(site, call):
@@ -266,7 +301,7 @@ def _argument(site: Site, call: ast.Call, name: str, default: Any) -> Any:
     default where the call does not give it, else `_UNKNOWN`."""
     if name in site.features:
         return site.features[name]
-    if binds(call, name) or len(call.args) > 4:  # given (maybe positionally or through **kwargs)
+    if binds(call, name) or len(call.args) > POSITIONAL.get(site.api, 4):  # given (maybe positionally or through **kwargs)
         return _UNKNOWN
     return default
 
@@ -281,13 +316,15 @@ def _cancelled_bias(site: Site, call: ast.Call) -> bool:
     )
 
 
-def _rank(api: str) -> int:
-    """The rank of the convolution's output: batch, its spatial axes, channels."""
+def _rank(api: str) -> int | None:
+    """The rank of the convolution's output: batch, its spatial axes, channels (None for a dense
+    layer, whose output has its input's rank: only its last axis is known, the units)."""
     name = api.rsplit(".", 1)[-1]
-    return 2 + int(next(c for c in name if c.isdigit()))
+    digits = [c for c in name if c.isdigit()]
+    return 2 + int(digits[0]) if digits else None
 
 
-def _is_batch_norm(facts: FileFacts, node: ast.AST | None, cell: int | None, rank: int) -> bool:
+def _is_batch_norm(facts: FileFacts, node: ast.AST | None, cell: int | None, rank: int | None) -> bool:
     """A `BatchNormalization(...)` over the last axis (its default), or a name bound to one."""
     node = _bound(facts, node, cell) if isinstance(node, ast.Name) else node
     if not isinstance(node, ast.Call):
@@ -296,10 +333,11 @@ def _is_batch_norm(facts: FileFacts, node: ast.AST | None, cell: int | None, ran
     if site is None or site.api != BATCH_NORM or _argument(site, node, "trainable", True) is not True:
         return False
     axis = _argument(site, node, "axis", -1)
-    return axis in (-1, rank - 1) or axis in ([-1], [rank - 1])
+    last = (-1,) if rank is None else (-1, rank - 1)
+    return axis in last or (type(axis) is list and len(axis) == 1 and axis[0] in last)
 
 
-def _normalised_next(facts: FileFacts, conv: ast.expr, cell: int | None, rank: int) -> bool:
+def _normalised_next(facts: FileFacts, conv: ast.expr, cell: int | None, rank: int | None) -> bool:
     """The convolution's output goes straight into a batch normalization: the layer listed right
     before one, added right before one, applied right before one, or bound to a name whose every
     use is one of these."""
@@ -329,7 +367,7 @@ def _normalised_next(facts: FileFacts, conv: ast.expr, cell: int | None, rank: i
     return False
 
 
-def _applied_then_normalised(facts: FileFacts, applied: ast.Call, cell: int | None, rank: int) -> bool:
+def _applied_then_normalised(facts: FileFacts, applied: ast.Call, cell: int | None, rank: int | None) -> bool:
     """The layer's output (`applied`, a call of it) is normalised next: `BN()(Conv2D(...)(x))`,
     or `x = conv(x)` and the next statement applies a batch normalization to `x`."""
     outer = facts.parent(applied, cell)
