@@ -52,8 +52,12 @@ class TrainingWithoutMixedPrecision(Rule):
       large public architecture (`build_transformer_model` for BERT, `efficientdet(phi)`,
       `resnet50()`, `unet()`; not a model an object holds called as `self.vgg(x)`), or calls a
       class or function of a project module it imports whose own code does either
-      (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`): their steps are
-      10^9 FLOPs and more at their usual input sizes.
+      (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`), or builds it from
+      a registry of model constructors that a project module it imports fills
+      (`model_from_name[name](n_classes)`, `model_from_name["vgg_unet"] = unet.vgg_unet`) where
+      more than half of the registry's models are such architectures (by a word of their name,
+      `resnet50_pspnet`, or their definition): their steps are 10^9 FLOPs and more at their usual
+      input sizes.
       The finding is then on the first training at or after that call (in a notebook, only a
       later one: its cells run in order; in a script, the first where none follows, as a fit in
       a function defined above the call trains what it builds).
