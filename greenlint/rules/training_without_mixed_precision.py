@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.devices import gpu_spec
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.devices import hides_gpus
@@ -97,7 +97,12 @@ class TrainingWithoutMixedPrecision(Rule):
       loss scaling, which TensorFlow warns may not converge; `TF_ENABLE_AUTO_MIXED_PRECISION=1`
       is the switch of NVIDIA's NGC containers, not of the TensorFlow wheels). tf.keras (TensorFlow 2.1 and
       later: `tf.keras.mixed_precision`, experimental until 2.4), standalone Keras 2.4 and
-      later (tf.keras under another name) and Keras 3 (`keras.mixed_precision`) have it;
+      later (tf.keras under another name) and Keras 3 (`keras.mixed_precision`) have it.
+      With the option `multi-backend-port = true`, such a training is reported all the same, with
+      the advice its Keras allows: port the program to tf.keras (TensorFlow 2.4 or later, where
+      the `mixed_float16` policy is stable) and set the policy there. That is a migration, not a
+      switch (the optimizers, `fit_generator` and keras-contrib's layers change with it), so it
+      is off by default;
     - the project pins a TensorFlow older than 1.14, which has neither the policy nor the rewrite
       (greenlint/rules/tf_target.py reads the pin; a project that pins none is taken to run the
       TensorFlow installed where greenlint runs, else the newest: its Keras is then told by the
@@ -158,7 +163,7 @@ class TrainingWithoutMixedPrecision(Rule):
     scaling.
 
     ## Options
-    None.
+    - `multi-backend-port`
     """
 
     code = "GL602"
@@ -177,7 +182,20 @@ class TrainingWithoutMixedPrecision(Rule):
         " `enable_mixed_precision_graph_rewrite`, TF >= 1.14; the stated {device} has tensor cores,"
         " compute capability {capability})"
     )
+    MESSAGE_PORT = (
+        "training on multi-backend Keras 2 ({keras}), which has no mixed precision: ported to tf.keras"
+        " (TensorFlow >= 2.4), the `mixed_float16` policy applies (useful on GPUs with tensor cores and TPUs)"
+    )
     FIX_TITLE = 'Call `tf.keras.mixed_precision.set_global_policy("mixed_float16")` before building the model'
+    OPTIONS = (
+        Option(
+            "multi-backend-port",
+            bool,
+            False,
+            "GL602 also flags a large training on multi-backend Keras 2.0-2.3, advising the port to tf.keras"
+            " that mixed precision needs there.",
+        ),
+    )
     VALID = (
         Valid(
             "import tensorflow as tf\ntf.keras.mixed_precision.set_global_policy('mixed_float16')\n"
@@ -281,6 +299,13 @@ class TrainingWithoutMixedPrecision(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # multi-backend Keras 2 with the port option: the advice is tf.keras' policy, after the port
+            "from keras.applications import ResNet50\nm = ResNet50(weights=None)\n"
+            "m.fit_generator(gen, steps_per_epoch=300, epochs=5)\n",
+            options={"multi-backend-port": True},
+            line=3,
+            message_contains="training on multi-backend Keras 2 (standalone `keras` with `fit_generator()`)",
+        ),
         Invalid(  # a Keras Application: about 2.3 x 10^10 FLOPs per image, trained
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y)\nm.fit(x, y)\n",
             line=3,
@@ -438,12 +463,16 @@ class TrainingWithoutMixedPrecision(Rule):
         if custom and (any(text_mentions(facts, w) for w in GRAPH_CHOSEN) or _chosen_beside(facts.path)):
             return
         tf = target(facts.path)
-        if tf.older_than(1, 14) or keras_flavour(facts, tf).multi_backend:
+        flavour = keras_flavour(facts, tf)
+        port = flavour.multi_backend and not graph and bool(options.get("multi-backend-port", False))
+        if not port and (tf.older_than(1, 14) or flavour.multi_backend):
             return
         device = gpu_spec(facts.device) if facts.device is not None else None
         if device is not None and not device.tensor_cores:
             return
-        if graph:
+        if port:
+            message = self.MESSAGE_PORT.format(keras=flavour.basis)
+        elif graph:
             message = (
                 self.MESSAGE_GRAPH
                 if device is None
