@@ -15,7 +15,7 @@ from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.large_step import architecture, built_backbone, large_step, small_step
 from greenlint.rules.syntax import is_training_step, text_mentions
-from greenlint.rules.tf_target import target
+from greenlint.rules.tf_target import cpu_only, target
 
 #: TensorFlow 1's graph API: a training there is fixed by the graph rewrite, not a Keras policy.
 TF1 = "tensorflow.compat.v1."
@@ -107,6 +107,9 @@ class TrainingWithoutMixedPrecision(Rule):
       (greenlint/rules/tf_target.py reads the pin; a project that pins none is taken to run the
       TensorFlow installed where greenlint runs, else the newest: its Keras is then told by the
       APIs it calls, as above);
+    - the project installs TensorFlow's CPU-only wheel (its pin files name `tensorflow-cpu` and
+      no other TensorFlow distribution): it trains on the host, where float16 is emulated and
+      slower;
     - the file hides every GPU (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`, or
       `tf.config.set_visible_devices([], "GPU")`, at top level): it trains on the host, where
       float16 is emulated and slower;
@@ -465,7 +468,7 @@ class TrainingWithoutMixedPrecision(Rule):
         tf = target(facts.path)
         flavour = keras_flavour(facts, tf)
         port = flavour.multi_backend and not graph and bool(options.get("multi-backend-port", False))
-        if not port and (tf.older_than(1, 14) or flavour.multi_backend):
+        if (not port and (tf.older_than(1, 14) or flavour.multi_backend)) or cpu_only(facts.path):
             return
         device = gpu_spec(facts.device) if facts.device is not None else None
         if device is not None and not device.tensor_cores:

@@ -6,7 +6,7 @@ import pytest
 
 from greenlint.check import Config, check_source
 from greenlint.rules.large_step import architecture
-from tests.rules.conftest import notebook
+from tests.rules.conftest import check_in_project, notebook
 
 GL602 = Config(select=("GL602",), no_cache=True)
 
@@ -147,3 +147,11 @@ def test_a_registry_of_mostly_large_models_is_evidence(tmp_path, predictor):
 
 def test_a_registry_of_mostly_small_models_is_no_evidence(tmp_path, predictor):
     assert _registry_findings(tmp_path, predictor, ["tiny", "dense_head", "deep"]) == []
+
+
+def test_a_project_on_the_cpu_only_wheel_is_not_advised_mixed_precision(tmp_path, predictor):
+    source = "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n"
+    files = {"train.py": source, "requirements.txt": "tensorflow-cpu==2.12\n"}
+    assert check_in_project(tmp_path, predictor, files, "train.py", "GL602") == []
+    files["requirements.txt"] = "tensorflow==2.12\n"
+    assert [d.span.line for d in check_in_project(tmp_path / "gpu", predictor, files, "train.py", "GL602")] == [3]
