@@ -11,7 +11,6 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     SCOPES,
-    cell_units,
     enclosing,
     is_training_step,
     last_name,
@@ -253,7 +252,8 @@ class EndlessModelLoop(Rule):
                 span = node_span(loop, cell, through=head)
                 what = "a training step" if training else "the model"
                 yield self.diagnostic(span, facts.path, self.MESSAGE.format(header=header, what=what))
-        for cell, _ in cell_units(facts):
+        cells = (None,) if isinstance(facts.source, str) else range(1, len(facts.source) + 1)
+        for cell in cells:
             yield from self._wrapping(facts, cell)
 
     def _wrapping(self, facts: FileFacts, cell: int | None) -> Iterator[Diagnostic]:
