@@ -11,6 +11,7 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     SCOPES,
+    enclosing,
     is_training_step,
     last_name,
     leaves,
@@ -21,6 +22,15 @@ from greenlint.rules.syntax import (
 
 #: Keras model methods that run the model (beside the training ones).
 MODEL_RUNS = ("__call__", "predict", "predict_on_batch", "evaluate", "test_on_batch")
+#: A step loop counted in `{start}` up to `{bound}` (`{extra}`: more lines in the loop).
+WRAPPING = (
+    "import numpy as np\nimport tensorflow as tf\nclass Agent:\n    def fit(self, env, nb_steps):\n        self.step = {start}\n"
+    "        while self.step < {bound}:\n            done = self.act(env)\n{extra}            self.step += 1\n"
+)
+#: NumPy's narrow integer types and the largest value each holds: one more wraps around.
+NARROW_INTEGERS = {"int8": 2**7 - 1, "uint8": 2**8 - 1, "int16": 2**15 - 1, "uint16": 2**16 - 1}
+#: The comparisons of a loop's test that a counter stays below its bound with.
+BELOW = (ast.Lt, ast.LtE, ast.NotEq)
 #: Calls that block until something outside the program arrives (a message on a socket, a
 #: timer): a loop that makes one on every pass works on demand, not for ever.
 BLOCKING = frozenset({"sleep", "accept", "select"})
@@ -45,6 +55,14 @@ class EndlessModelLoop(Rule):
     (`job_queue.get()`, `jobs.get(timeout=1)`) or waits for an event or a new checkpoint
     (`event.wait()`, `wait_for_new_checkpoint(...)`). Such a loop is a server, a worker or a
     continuous evaluator: it computes when work arrives, and running for ever is its design.
+
+    Also flagged, whatever the loop runs: a `while` loop whose only way out is its counter
+    reaching a bound (`while self.step < nb_steps:`, no `break`, `return`, `raise` or exit of its
+    own) where the counter is a NumPy integer too narrow to hold it: assigned `np.int16(0)` (or
+    `int8`, `uint8`, `uint16`) in the loop's function and only ever increased there by `+=`,
+    against a bound that is not a literal within the type's range. NumPy's fixed-width integers
+    wrap around (`np.int16(32767) + 1` is -32768), so with a bound past the largest value the
+    counter never reaches it and the loop runs until it is killed.
 
     On by default since those service shapes are left out: what remains is a loop that
     computes on every pass as fast as it can and that only a kill ends. Of the research
@@ -89,12 +107,26 @@ class EndlessModelLoop(Rule):
 
     code = "GL330"
     name = "endless-model-loop"
+    SITELESS = True  # an agent's step loop may call no TensorFlow API itself
     MESSAGE = (
         "`{header}` never ends (no `break`, `return`, `raise` or exit in it) and runs {what} on every pass:"
         " the program computes until it is killed"
     )
+    WRAP_MESSAGE = (
+        "`{header}` counts `{counter}` in numpy.{type}, which wraps around to {low} after {high}:"
+        " with `{bound}` above {high} the counter never reaches it and the loop runs until it is killed"
+        " (count with a Python int)"
+    )
     FIX_TITLE = "Give the loop a stopping rule: a step budget, or a `break` on a converged loss or reward"
     VALID = (
+        Valid(WRAPPING.format(start="np.int16(0)", bound="1000", extra="")),  # a bound the int16 holds
+        Valid(WRAPPING.format(start="0", bound="nb_steps", extra="")),  # a Python int never wraps
+        Valid(  # the loop leaves on its own
+            WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra="            if done:\n                break\n")
+        ),
+        Valid(  # the counter also set to a Python int: its type is not known
+            WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra="            self.step = int(self.step)\n")
+        ),
         Valid(  # a break ends it
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\nwhile True:\n"
             "    loss, _ = sess.run([loss_op, train_op])\n    if loss < 0.01:\n        break\n"
@@ -161,6 +193,16 @@ class EndlessModelLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # keras-rl's shape: an int16 step counter against the caller's step budget
+            WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra=""),
+            line=6,
+            message_contains="counts `self.step` in numpy.int16, which wraps around to -32768 after 32767",
+        ),
+        Invalid(  # a literal bound past the type's range
+            WRAPPING.format(start="np.uint8(0)", bound="1000", extra=""),
+            line=6,
+            message_contains="numpy.uint8, which wraps around to 0 after 255",
+        ),
         Invalid(
             "import itertools\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
             "for t in itertools.count():\n    sess.run(train_op)\n    if t % 100 == 0:\n        print(t)\n",
@@ -210,6 +252,64 @@ class EndlessModelLoop(Rule):
                 span = node_span(loop, cell, through=head)
                 what = "a training step" if training else "the model"
                 yield self.diagnostic(span, facts.path, self.MESSAGE.format(header=header, what=what))
+        cells = (None,) if isinstance(facts.source, str) else range(1, len(facts.source) + 1)
+        for cell in cells:
+            yield from self._wrapping(facts, cell)
+
+    def _wrapping(self, facts: FileFacts, cell: int | None) -> Iterator[Diagnostic]:
+        """`while counter < bound:` loops whose counter is a narrow NumPy integer (see the docstring)."""
+        if not _NARROW.search(unit_text(facts.source, cell) or ""):
+            return
+        for loop in facts.nodes(cell, ast.While):
+            test = loop.test
+            if not (isinstance(loop, ast.While) and isinstance(test, ast.Compare) and len(test.ops) == 1):
+                continue
+            if not isinstance(test.ops[0], BELOW) or leaves(loop):
+                continue
+            counter, bound = ast.unparse(test.left), test.comparators[0]
+            narrow = _narrow_counter(enclosing(facts, loop, cell), loop, counter)
+            if narrow is None:
+                continue
+            high = NARROW_INTEGERS[narrow]
+            if isinstance(bound, ast.Constant) and isinstance(bound.value, int) and bound.value <= high:
+                continue
+            header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
+            message = self.WRAP_MESSAGE.format(
+                header=header,
+                counter=counter,
+                type=narrow,
+                low=-high - 1 if narrow.startswith("int") else 0,
+                high=high,
+                bound=ast.unparse(bound),
+            )
+            yield self.diagnostic(node_span(loop, cell, through=test), facts.path, message)
+
+
+_NARROW = re.compile(r"\bu?int(?:8|16)\b")
+
+
+def _narrow_counter(scope: ast.AST | None, loop: ast.While, counter: str) -> str | None:
+    """The NumPy type of *counter* where its scope assigns it a narrow NumPy integer
+    (`np.int16(0)`) and nothing else, and changes it by `+=` alone, inside *loop*; else None."""
+    if scope is None:
+        return None
+    types, increased = set(), False
+    inside = {id(node) for node in ast.walk(loop)}
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign) and any(ast.unparse(t) == counter for t in node.targets):
+            value = node.value
+            if not (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Attribute)
+                and value.func.attr in NARROW_INTEGERS
+            ):
+                return None
+            types.add(value.func.attr)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and ast.unparse(node.target) == counter:
+            if not (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and id(node) in inside):
+                return None
+            increased = True
+    return types.pop() if len(types) == 1 and increased else None
 
 
 def _runs_model(site: Site) -> str | None:

@@ -141,6 +141,14 @@ def imported_builder(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
                 files = sources.get(func.value.id + ".", ())
             elif isinstance(func, ast.Name):
                 files = sources.get(func.id, ()) + sources.get("*", ())
+            elif isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
+                for file in sources.get(func.value.id, ()) + sources.get("*", ()):
+                    if held := large_registry(file, func.value.id):
+                        return f"the file builds its model from {func.value.id}[...], which {held}", (
+                            cell or 0,
+                            node.lineno,
+                        )
+                continue
             else:
                 continue
             for file in files:
@@ -186,6 +194,49 @@ def large_builder(path: str, name: str) -> str:
                 if word := architecture(called):
                     return f"calls {called}(), named after the {word} architecture"
     return ""
+
+
+def large_registry(path: str, name: str) -> str:
+    """What the registry *name* of the module at *path* holds, where most of its models are large:
+    a dict of model constructors, filled at the module's top level (`name["vgg_unet"] =
+    unet.vgg_unet`, or a dict literal), from which a program builds the model it trains by a key
+    it is given (`name[args.model](n_classes)`). An entry is large when its name has the name of
+    a large architecture among its words (`resnet50_pspnet`, `fcn_8_vgg`: a whole model built on
+    that network) or its definition builds one (`large_builder`). "" where none, or at most
+    half, are: the key chooses, and a registry of mostly small models is no evidence."""
+    module = _module(path, file_stamp(path))
+    entries: dict[str, ast.expr] = {}
+    for node in module.body:
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name:
+                entries[ast.unparse(target.slice)] = node.value
+            elif isinstance(target, ast.Name) and target.id == name and isinstance(node.value, ast.Dict):
+                entries.update((ast.unparse(k), v) for k, v in zip(node.value.keys, node.value.values) if k)
+    if not entries:
+        return ""
+    imports = tuple(n for n in module.body if isinstance(n, (ast.Import, ast.ImportFrom)))
+    sources = _imported_names(path, imports)
+    large = [last_name(value) for value in entries.values() if _large_entry(path, value, sources)]
+    if 2 * len(large) <= len(entries):
+        return ""
+    return f"holds {len(large)} large architectures among its {len(entries)} models ({', '.join(large[:3])}, ...)"
+
+
+def _large_entry(path: str, value: ast.expr, sources: dict[str, tuple[str, ...]]) -> bool:
+    """A registry's constructor *value* builds a large model: its name has an architecture's among
+    its words, or its definition (in the registry's module or one it imports) builds one."""
+    called = last_name(value)
+    if any(re.sub(r"\d+$", "", word) in ARCHITECTURES for word in called.split("_")):
+        return True
+    if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+        files = sources.get(value.value.id, ()) + sources.get(value.value.id + ".", ())
+    elif isinstance(value, ast.Name):
+        files = (path, *sources.get(value.id, ()), *sources.get("*", ()))
+    else:
+        return False
+    return any(large_builder(file, called) for file in files)
 
 
 @functools.lru_cache(maxsize=256)

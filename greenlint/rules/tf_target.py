@@ -39,6 +39,7 @@ _PIN = re.compile(
     re.IGNORECASE,
 )
 _VERSION = re.compile(r"(\d+)(?:\.(\d+))?")
+_DISTRIBUTION = re.compile(_NAME, re.IGNORECASE)
 
 
 class Target(NamedTuple):
@@ -82,7 +83,26 @@ def target(path: str, option: str = "") -> Target:
 def stamp(path: str) -> str:
     """What the findings of *path* depend on here, for its cache key."""
     found = target(path)
-    return f"tf {found.version} {found.basis}"
+    return f"tf {found.version} {found.basis}" + (" cpu" if cpu_only(path) else "")
+
+
+def cpu_only(path: str) -> bool:
+    """The project's pin files name TensorFlow's CPU-only wheel (`tensorflow-cpu`, with a version
+    or without) and no other TensorFlow distribution: the project trains on the host."""
+    root = project_root(os.path.dirname(os.path.abspath(path)))
+    return root is not None and _distributions(root, _signature(root)) == {"tensorflow-cpu"}
+
+
+@functools.lru_cache(maxsize=256)
+def _distributions(root: str, signature: tuple) -> frozenset[str]:
+    """The TensorFlow distributions the pin files of *root* name (`tensorflow`, `tensorflow-cpu`, ...)."""
+    names: set[str] = set()
+    for name, _, _ in signature:
+        data, _ = read_bytes(Path(root, name), MAX_BYTES)
+        if data is not None:
+            text = _uncommented(data.decode("utf-8", "replace"))
+            names.update(match.group(0).lower() for match in _DISTRIBUTION.finditer(text))
+    return frozenset(names)
 
 
 @functools.lru_cache(maxsize=1024)

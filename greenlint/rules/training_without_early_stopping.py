@@ -19,8 +19,10 @@ from greenlint.rules.base import (
     node_span,
 )
 from greenlint.rules.callbacks import constructor, constructors, file_class, listed, project_classes
-from greenlint.rules.defaults import default_value
+from greenlint.rules.defaults import default_value, known_value
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.gym_tasks import EPISODES, gym_task
+from greenlint.rules.keras_rl import agent_fits, fit_argument
 from greenlint.rules.syntax import text_mentions, units
 from greenlint.rules.training_loops import fixed_training_loops
 
@@ -103,6 +105,14 @@ AGENT = (
     "env = gym.make('CartPole-v1')\nfor e in range(EPISODES):\n    state = env.reset()\n"
     "    for t in range(500):\n        state, reward, done, _ = env.step(act(m, state))\n"
     "        if done:\n            break\n        replay(memory)\n{stop}"
+)
+
+#: A keras-rl agent trained on a Gym environment (`{env}`: its id, `{fit}`: the fit's arguments after the env).
+RL_AGENT = (
+    "import gym\nfrom keras.models import Sequential\nfrom rl.agents.dqn import DQNAgent\n"
+    "ENV_NAME = '{env}'\nenv = gym.make(ENV_NAME)\nmodel = Sequential()\n"
+    "dqn = DQNAgent(model=model, nb_actions=2, memory=memory, policy=policy)\ndqn.compile(opt)\n"
+    "dqn.fit(env, {fit})\n"
 )
 
 #: What a callback that changes training by the epoch number touches (a learning-rate or a loss
@@ -209,6 +219,14 @@ class TrainingWithoutEarlyStopping(Rule):
     range(3)`): the outer loop holds the decision (the episodes around an episode's steps). A loop that trains without measuring
     anything is not reported either, for the reason above: its count is the only budget it has.
 
+    A keras-rl agent's training (`agent.fit(env, nb_steps=...)`: greenlint/rules/keras_rl.py) is
+    reported when its environment is a Gym task with a registered solved threshold
+    (`gym.make("CartPole-v0")`, the id a literal or a module constant: greenlint/rules/gym_tasks.py
+    holds the thresholds and longest episodes gym 0.26.2 registers), it runs more steps than 100
+    of the task's longest episodes (so more than the 100 episodes whose mean reward says the task
+    is solved), and it is given no callbacks (any callback may stop it). An environment without a
+    threshold (Pendulum, the Atari games) is not reported: there "solved" is not defined.
+
     ## Why is this bad?
     With validation data the program can tell when the model stops improving; without a
     stopping rule it trains all the epochs anyway, and every epoch after the best one is energy
@@ -218,7 +236,9 @@ class TrainingWithoutEarlyStopping(Rule):
     knows the last epochs are not the best ones, and runs them all the same. An agent that has
     solved its task (its episodes reach the environment's maximum score) keeps playing and
     learning for the rest of its episodes: often the longest and costliest ones, teaching it
-    nothing new.
+    nothing new. A keras-rl agent takes a callback that raises `KeyboardInterrupt` (which its
+    `fit` catches to end training, as it does Ctrl+C) once the mean of the last 100 episode
+    rewards its `on_episode_end` logs reaches the task's threshold.
 
     ## Example
     ```python
@@ -278,6 +298,11 @@ class TrainingWithoutEarlyStopping(Rule):
     LOOP_MESSAGE = (
         "`{header}` runs {passes} passes{basis} that train the model and measure its progress ({progress}),"
         " but nothing in it ends the loop once the model stops improving or the task is solved"
+    )
+    AGENT_MESSAGE = (
+        "`{call}()` trains the agent for {steps} steps{basis} on `{task}`, more than {episodes} of its episodes"
+        " (at most {longest} steps each), but nothing stops it once the task is solved"
+        " (a mean reward of {threshold:g} over {episodes} episodes, its registered threshold)"
     )
     FIX_TITLE = (
         "Stop when the model stops improving: a `tf.keras.callbacks.EarlyStopping(restore_best_weights=True)`"
@@ -428,8 +453,20 @@ class TrainingWithoutEarlyStopping(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(100):\n"
             "    m.train_on_batch(x, y)\n    scheduler.step()\n"
         ),
+        Valid(RL_AGENT.format(env="Pendulum-v1", fit="nb_steps=50000")),  # no solved threshold registered
+        Valid(  # at most 50 CartPole-v0 episodes: fewer than the 100 whose mean says it is solved
+            RL_AGENT.format(env="CartPole-v0", fit="nb_steps=10000, verbose=2")
+        ),
+        Valid(  # callbacks given: keras-rl's or the user's, they may stop the agent
+            RL_AGENT.format(env="CartPole-v0", fit="nb_steps=50000, callbacks=[FileLogger('log.json')]")
+        ),
     )
     INVALID = (
+        Invalid(  # keras-rl: 50,000 steps are at least 250 CartPole-v0 episodes, solved at a mean of 195
+            RL_AGENT.format(env="CartPole-v0", fit="nb_steps=50000, visualize=False, verbose=2"),
+            line=9,
+            message_contains="trains the agent for 50000 steps on `CartPole-v0`, more than 100 of its episodes",
+        ),
         Invalid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=100, validation_data=(vx, vy))\n",
             line=3,
@@ -606,6 +643,7 @@ class TrainingWithoutEarlyStopping(Rule):
             basis = f" ({basis})" if basis else ""
             message = template.format(method=method, epochs=epochs, basis=basis, keeper=keeper)
             yield self.diagnostic(site.callsite.span, facts.path, message)
+        yield from self._agents(facts)
         for found in fixed_training_loops(facts, minimum):
             loop, head = found.loop, found.loop.iter
             span = node_span(loop, found.cell, through=head)
@@ -614,6 +652,32 @@ class TrainingWithoutEarlyStopping(Rule):
                 header=header, passes=found.passes, basis=found.basis, progress=found.progress
             )
             yield self.diagnostic(span, facts.path, message)
+
+    def _agents(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """keras-rl's `agent.fit(env, nb_steps)` without callbacks on a Gym task that has a solved
+        threshold, for more steps than `EPISODES` of its longest episodes."""
+        if not text_mentions(facts, "Agent"):  # keras-rl agent classes: `DQNAgent`, `DDPGAgent`, ...
+            return
+        for cell, call in agent_fits(facts):
+            callbacks = fit_argument(call, "callbacks")
+            env = fit_argument(call, "env")
+            if not (callbacks is None or (isinstance(callbacks, ast.Constant) and callbacks.value is None)) or env is None:
+                continue
+            task = gym_task(facts, env, cell)
+            given = fit_argument(call, "nb_steps")
+            steps, basis = known_value(facts, given, cell) if given is not None else (None, "")
+            if task is None or not isinstance(steps, int) or steps <= EPISODES * task.max_episode_steps:
+                continue
+            message = self.AGENT_MESSAGE.format(
+                call=ast.unparse(call.func),
+                steps=steps,
+                basis=basis,
+                task=task.id,
+                episodes=EPISODES,
+                longest=task.max_episode_steps,
+                threshold=task.reward_threshold,
+            )
+            yield self.diagnostic(node_span(call, cell), facts.path, message)
 
 
 def _epochs(facts: FileFacts, site: Site, call: ast.Call) -> tuple[int | None, str]:

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.devices import gpu_spec
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.devices import hides_gpus
@@ -15,7 +15,7 @@ from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.large_step import architecture, built_backbone, large_step, small_step
 from greenlint.rules.syntax import is_training_step, text_mentions
-from greenlint.rules.tf_target import target
+from greenlint.rules.tf_target import cpu_only, target
 
 #: TensorFlow 1's graph API: a training there is fixed by the graph rewrite, not a Keras policy.
 TF1 = "tensorflow.compat.v1."
@@ -52,8 +52,12 @@ class TrainingWithoutMixedPrecision(Rule):
       large public architecture (`build_transformer_model` for BERT, `efficientdet(phi)`,
       `resnet50()`, `unet()`; not a model an object holds called as `self.vgg(x)`), or calls a
       class or function of a project module it imports whose own code does either
-      (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`): their steps are
-      10^9 FLOPs and more at their usual input sizes.
+      (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`), or builds it from
+      a registry of model constructors that a project module it imports fills
+      (`model_from_name[name](n_classes)`, `model_from_name["vgg_unet"] = unet.vgg_unet`) where
+      more than half of the registry's models are such architectures (by a word of their name,
+      `resnet50_pspnet`, or their definition): their steps are 10^9 FLOPs and more at their usual
+      input sizes.
       The finding is then on the first training at or after that call (in a notebook, only a
       later one: its cells run in order; in a script, the first where none follows, as a fit in
       a function defined above the call trains what it builds).
@@ -93,11 +97,19 @@ class TrainingWithoutMixedPrecision(Rule):
       loss scaling, which TensorFlow warns may not converge; `TF_ENABLE_AUTO_MIXED_PRECISION=1`
       is the switch of NVIDIA's NGC containers, not of the TensorFlow wheels). tf.keras (TensorFlow 2.1 and
       later: `tf.keras.mixed_precision`, experimental until 2.4), standalone Keras 2.4 and
-      later (tf.keras under another name) and Keras 3 (`keras.mixed_precision`) have it;
+      later (tf.keras under another name) and Keras 3 (`keras.mixed_precision`) have it.
+      With the option `multi-backend-port = true`, such a training is reported all the same, with
+      the advice its Keras allows: port the program to tf.keras (TensorFlow 2.4 or later, where
+      the `mixed_float16` policy is stable) and set the policy there. That is a migration, not a
+      switch (the optimizers, `fit_generator` and keras-contrib's layers change with it), so it
+      is off by default;
     - the project pins a TensorFlow older than 1.14, which has neither the policy nor the rewrite
       (greenlint/rules/tf_target.py reads the pin; a project that pins none is taken to run the
       TensorFlow installed where greenlint runs, else the newest: its Keras is then told by the
       APIs it calls, as above);
+    - the project installs TensorFlow's CPU-only wheel (its pin files name `tensorflow-cpu` and
+      no other TensorFlow distribution): it trains on the host, where float16 is emulated and
+      slower;
     - the file hides every GPU (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`, or
       `tf.config.set_visible_devices([], "GPU")`, at top level): it trains on the host, where
       float16 is emulated and slower;
@@ -154,7 +166,7 @@ class TrainingWithoutMixedPrecision(Rule):
     scaling.
 
     ## Options
-    None.
+    - `multi-backend-port`
     """
 
     code = "GL602"
@@ -173,7 +185,20 @@ class TrainingWithoutMixedPrecision(Rule):
         " `enable_mixed_precision_graph_rewrite`, TF >= 1.14; the stated {device} has tensor cores,"
         " compute capability {capability})"
     )
+    MESSAGE_PORT = (
+        "training on multi-backend Keras 2 ({keras}), which has no mixed precision: ported to tf.keras"
+        " (TensorFlow >= 2.4), the `mixed_float16` policy applies (useful on GPUs with tensor cores and TPUs)"
+    )
     FIX_TITLE = 'Call `tf.keras.mixed_precision.set_global_policy("mixed_float16")` before building the model'
+    OPTIONS = (
+        Option(
+            "multi-backend-port",
+            bool,
+            False,
+            "GL602 also flags a large training on multi-backend Keras 2.0-2.3, advising the port to tf.keras"
+            " that mixed precision needs there.",
+        ),
+    )
     VALID = (
         Valid(
             "import tensorflow as tf\ntf.keras.mixed_precision.set_global_policy('mixed_float16')\n"
@@ -277,6 +302,13 @@ class TrainingWithoutMixedPrecision(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # multi-backend Keras 2 with the port option: the advice is tf.keras' policy, after the port
+            "from keras.applications import ResNet50\nm = ResNet50(weights=None)\n"
+            "m.fit_generator(gen, steps_per_epoch=300, epochs=5)\n",
+            options={"multi-backend-port": True},
+            line=3,
+            message_contains="training on multi-backend Keras 2 (standalone `keras` with `fit_generator()`)",
+        ),
         Invalid(  # a Keras Application: about 2.3 x 10^10 FLOPs per image, trained
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y)\nm.fit(x, y)\n",
             line=3,
@@ -434,12 +466,16 @@ class TrainingWithoutMixedPrecision(Rule):
         if custom and (any(text_mentions(facts, w) for w in GRAPH_CHOSEN) or _chosen_beside(facts.path)):
             return
         tf = target(facts.path)
-        if tf.older_than(1, 14) or keras_flavour(facts, tf).multi_backend:
+        flavour = keras_flavour(facts, tf)
+        port = flavour.multi_backend and not graph and bool(options.get("multi-backend-port", False))
+        if (not port and (tf.older_than(1, 14) or flavour.multi_backend)) or cpu_only(facts.path):
             return
         device = gpu_spec(facts.device) if facts.device is not None else None
         if device is not None and not device.tensor_cores:
             return
-        if graph:
+        if port:
+            message = self.MESSAGE_PORT.format(keras=flavour.basis)
+        elif graph:
             message = (
                 self.MESSAGE_GRAPH
                 if device is None

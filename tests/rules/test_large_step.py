@@ -6,7 +6,7 @@ import pytest
 
 from greenlint.check import Config, check_source
 from greenlint.rules.large_step import architecture
-from tests.rules.conftest import notebook
+from tests.rules.conftest import check_in_project, notebook
 
 GL602 = Config(select=("GL602",), no_cache=True)
 
@@ -111,3 +111,47 @@ def test_a_model_built_by_an_imported_class_calling_an_architecture_factory_is_e
 
 def test_an_imported_class_calling_no_architecture_factory_is_no_evidence(tmp_path, predictor):
     assert _project_findings(tmp_path, predictor, "residual_block") == []
+
+
+#: image-segmentation-keras' shape: the trainer builds the model it is named from a registry of
+#: model constructors that another module of the project fills.
+REGISTRY_RUN = (
+    "import tensorflow as tf\ndef train(model, n_classes, epochs=5):\n"
+    "    from registry import model_from_name\n    if isinstance(model, str):\n"
+    "        model = model_from_name[model](n_classes)\n    model.compile('adam', 'categorical_crossentropy')\n"
+    "    model.fit(train_gen, steps_per_epoch=512, epochs=epochs)\n"
+)
+REGISTRY = "import nets\nmodel_from_name = {{}}\n{entries}"
+NETS = (
+    "def tiny(n):\n    return small(n)\ndef dense_head(n):\n    return small(n)\n"
+    "def deep(n):\n    return resnet50(n)\ndef vgg_unet(n):\n    return encoder_decoder(n)\n"
+)
+
+
+def _registry_findings(tmp_path, predictor, names):
+    (tmp_path / "nets.py").write_text(NETS)
+    entries = "".join(f"model_from_name[{name!r}] = nets.{name}\n" for name in names)
+    (tmp_path / "registry.py").write_text(REGISTRY.format(entries=entries))
+    path = tmp_path / "train.py"
+    path.write_text(REGISTRY_RUN)
+    return [d for d in check_source(REGISTRY_RUN, str(path), GL602, predictor) if d.code == "GL602"]
+
+
+def test_a_registry_of_mostly_large_models_is_evidence(tmp_path, predictor):
+    found = _registry_findings(tmp_path, predictor, ["tiny", "deep", "vgg_unet"])
+    assert [d.span.line for d in found] == [7]
+    assert "model_from_name[...], which holds 2 large architectures among its 3 models (deep, vgg_unet" in (
+        found[0].message
+    )
+
+
+def test_a_registry_of_mostly_small_models_is_no_evidence(tmp_path, predictor):
+    assert _registry_findings(tmp_path, predictor, ["tiny", "dense_head", "deep"]) == []
+
+
+def test_a_project_on_the_cpu_only_wheel_is_not_advised_mixed_precision(tmp_path, predictor):
+    source = "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n"
+    files = {"train.py": source, "requirements.txt": "tensorflow-cpu==2.12\n"}
+    assert check_in_project(tmp_path, predictor, files, "train.py", "GL602") == []
+    files["requirements.txt"] = "tensorflow==2.12\n"
+    assert [d.span.line for d in check_in_project(tmp_path / "gpu", predictor, files, "train.py", "GL602")] == [3]

@@ -34,7 +34,7 @@ def test_every_other_rule_is_skipped_there(tmp_path, predictor):
         (tmp_path / name).write_text(text)
     found = check_source(LOADER, str(tmp_path / "pkg/loader.py"), Config(select=("ALL",), no_cache=True), predictor)
     assert {d.code for d in found} == {"GL410"}  # no other rule ran (nor failed: an internal error is a finding)
-    assert [code for code, rule in all_rules().items() if rule.SITELESS] == ["GL209", "GL408", "GL410"]
+    assert [code for code, rule in all_rules().items() if rule.SITELESS] == ["GL209", "GL330", "GL408", "GL410"]
 
 
 #: A batch loader in a project: it lists the image folder on every call to draw one batch.

@@ -87,3 +87,18 @@ def test_a_project_pinned_to_2_21_gets_no_prefetch_or_parallel_map_advice(tmp_pa
 
 def test_a_project_pinned_to_2_6_gets_both(tmp_path, predictor):
     assert findings(tmp_path, "2.6.0", predictor) == ["GL401", "GL402"]
+
+
+@pytest.mark.parametrize(
+    ("text", "cpu"),
+    [
+        ("numpy\ntensorflow-cpu==2.10\n", True),
+        ("tensorflow-cpu\n", True),  # no version: still the CPU-only wheel
+        ("tensorflow-cpu==2.10\ntensorflow-gpu==2.10\n", False),  # a GPU wheel beside it
+        ("tensorflow==2.10\n", False),
+        ("numpy\n", False),
+    ],
+)
+def test_a_project_that_pins_the_cpu_only_wheel_alone_is_cpu_only(tmp_path, text, cpu):
+    (tmp_path / "requirements.txt").write_text(text)
+    assert tf_target.cpu_only(str(tmp_path / "a.py")) is cpu
