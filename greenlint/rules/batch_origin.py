@@ -7,8 +7,11 @@ assignment (`batch_size = 4`), or a parameter of the step's function, set by a c
 function in the file (`gan.train(epochs=200, batch_size=1)`, or a name the caller's scope bound to
 the literal) or, where no call passes it, by its default (`def train(self, batch_size=2)`). Only
 where a loop around the step draws its batches by that value (`for x, y in loader.load_batch(batch_size)`,
-`range(n // batch_size)`): there a larger batch means fewer steps per pass; a loop of a fixed count
-(`for step in range(iterations)`) would run as many steps, each larger, and save nothing.
+`range(n // batch_size)`): there a larger batch means fewer steps per pass; or where a `for` loop
+around it counts its iterations by a `range` the batch does not set (`for epoch in range(epochs)`
+drawing `idx = np.random.randint(0, n, batch_size)` each time): as written, a larger batch there runs
+as many steps, each larger, so the same samples in fewer steps need its count divided too (the
+literal is reported as `counted`).
 """
 
 from __future__ import annotations
@@ -33,33 +36,48 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 DEPTH = 3
 
 
-def step_literals(facts: FileFacts, call: ast.Call, cell: int | None, size: int) -> list[Span]:
-    """The literals equal to *size* that set the batch of the step *call*, where a loop around it
-    draws its batches by that value; [] where none is found."""
+def step_literals(facts: FileFacts, call: ast.Call, cell: int | None, size: int) -> list[tuple[Span, bool]]:
+    """The literals equal to *size* that set the batch of the step *call*, each with whether a loop
+    around it draws its batches by that value (True) or only counts a `range` the batch does not set
+    (False, `_counted`); [] where none is found."""
     read = frozenset().union(*(flow.names(a) for a in (*call.args, *(k.value for k in call.keywords))))
     function = _function(facts, call, cell)
     body = function.body if function is not None else _module_body(facts, cell)
     pairs = flow.assignments(body)
     loops = own_loops(facts, call, cell)
-    found: list[Span] = []
+    found: list[tuple[Span, bool]] = []
     bound = last_bindings(function if function is not None else facts.module(cell), call.lineno)
     for name, value in ((name, assign.value) for name, assign in bound.items() if assign is not None):
         if not int_literal(value, size):
             continue
         reach = flow.derived(frozenset((name,)), body, pairs)
-        if reach & read and _drawn_by(loops, reach):
-            found.append(node_span(value, cell))
+        if reach & read and (_drawn_by(loops, reach) or _counted(loops, reach)):
+            found.append((node_span(value, cell), _drawn_by(loops, reach)))
     if function is not None:
         for name in _parameter_names(facts, function, cell):
             reach = flow.derived(frozenset((name,)), body, pairs)
-            if reach & read and _drawn_by(loops, reach):
-                found.extend(_passed(facts, function, cell, name, size, DEPTH))
+            if reach & read and (_drawn_by(loops, reach) or _counted(loops, reach)):
+                drawn = _drawn_by(loops, reach)
+                found.extend((span, drawn) for span in _passed(facts, function, cell, name, size, DEPTH))
     return list(dict.fromkeys(found))
 
 
 def _drawn_by(loops: list, reach: frozenset) -> bool:
     """A `for` loop around the step iterates over something computed from the batch's names."""
     return any(isinstance(loop, (ast.For, ast.AsyncFor)) and flow.names(loop.iter) & reach for loop in loops)
+
+
+def _counted(loops: list, reach: frozenset) -> bool:
+    """A `for` loop around the step iterates over a `range(...)` that no name of the batch sets:
+    it runs a fixed count of steps whatever the batch."""
+    return any(
+        isinstance(loop, (ast.For, ast.AsyncFor))
+        and isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+        and not flow.names(loop.iter) & reach
+        for loop in loops
+    )
 
 
 def _function(facts: FileFacts, node: ast.AST, cell: int | None) -> Function | None:

@@ -313,13 +313,20 @@ class SmallBatchSize(Rule):
     STEP_MESSAGE = (
         "batch size {size} set here is the batch of `{api}` (line {line}), whose loop draws batches by it: {saving}"
     )
+    COUNTED_MESSAGE = (
+        "batch size {size} set here is the batch of `{api}` (line {line}), whose loop runs a fixed count of steps:"
+        " {saving}; divide the loop's count by {times} to train on as many samples"
+    )
     FIX_TITLE = "Use a larger batch size (32 or more, memory permitting)"
     OPTIONS = (Option("min-batch-size", int, 16, "Literal batch sizes below this are flagged by GL301."),)
     VALID = (
-        Valid(  # a fixed number of iterations of one step each: a larger batch would only add work
-            TRAINER.replace("range(0, 1000, batch_size)", "range(100)") + "Trainer().train(epochs=10, batch_size=2)\n"
+        Valid(  # a fixed number of inference steps: sequential by nature (an agent acting on each observation)
+            TRAINER.replace("range(0, 1000, batch_size)", "range(100)").replace("train_on_batch", "predict_on_batch")
+            + "Trainer().train(epochs=10, batch_size=2)\n"
         ),
-        Valid(TRAINER + "Trainer().train(epochs=10, batch_size=64)\n"),  # a batch of 64
+        Valid(  # 64 samples of 3.6 GFLOPs a step keep a GPU busy: batch 256 priced under 25 %
+            CONV_TRAINER + "Trainer().train(epochs=10, batch_size=64)\n"
+        ),
         Valid(  # 256-channel convolutions at 256x256: each layer pass of 2 samples fills the GPU, priced under 25 %
             "import tensorflow as tf\nmodel = tf.keras.Sequential([\n"
             "    tf.keras.layers.Conv2D(256, 3, padding='same', input_shape=(256, 256, 256)),\n"
@@ -449,6 +456,19 @@ class SmallBatchSize(Rule):
             device="NVIDIA A100-SXM4",
             message_contains="fewer joules on the stated NVIDIA A100-SXM4",
         ),
+        Invalid(  # a fixed number of training steps: the same samples in fewer, larger steps, the count divided
+            TRAINER.replace("range(0, 1000, batch_size)", "range(100)") + "Trainer().train(epochs=10, batch_size=2)\n",
+            line=16,
+            message_contains="whose loop runs a fixed count of steps: the same samples at batch 16",
+        ),
+        Invalid(  # Keras' default batch through a tiny model, its rows drawn by an index array per iteration
+            TRAINER.replace("for start in range(0, 1000, batch_size):", "for step in range(1000):").replace(
+                "np.zeros((batch_size, 8))", "data[np.random.randint(0, 1000, batch_size)]"
+            )
+            + "data = np.zeros((1000, 8))\nTrainer().train(epochs=10, batch_size=32)\n",
+            line=17,
+            message_contains="at batch 128, with the learning rate scaled, cost",
+        ),
         Invalid(  # the step's batch set by the caller of its method: reported at the caller's literal
             TRAINER + "Trainer().train(epochs=10, batch_size=2)\n",
             line=16,
@@ -569,17 +589,21 @@ class SmallBatchSize(Rule):
                 continue
             stepped = _step_literals(facts, site, minimum)
             if stepped is not None and not in_test_code(facts, site):
-                spans, batch = stepped
+                found, batch = stepped
                 fixed = _fixed_batch_model(facts) if fixed is None else fixed
-                spans = [span for span in spans if span not in literals] if not fixed else []
-                saving = _claimed(site, batch, minimum, facts.device) if spans else None
+                found = [(span, drawn) for span, drawn in found if span not in literals] if not fixed else []
+                saving = _claimed(site, batch, minimum, facts.device) if found else None
                 if saving is None:
                     continue
-                message = self.STEP_MESSAGE.format(
-                    size=batch, api=site.api, line=site.callsite.span.line, saving=saving.clause()
-                )
-                for span in spans:
+                for span, drawn in found:
                     literals.add(span)
+                    message = (self.STEP_MESSAGE if drawn else self.COUNTED_MESSAGE).format(
+                        size=batch,
+                        api=site.api,
+                        line=site.callsite.span.line,
+                        saving=saving.clause(),
+                        times=saving.larger // batch,
+                    )
                     yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
                 continue
             if not (site.api == DATASET_BATCH or is_keras_model_method(site.api, MODEL_METHODS)):
@@ -673,18 +697,27 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
     return None
 
 
-def _step_literals(facts: FileFacts, site: Site, minimum: int) -> tuple[list[Span], int] | None:
+def _step_literals(facts: FileFacts, site: Site, minimum: int) -> tuple[list[tuple[Span, bool]], int] | None:
     """Where the batch of a one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or
     a model's forward pass under a GradientTape) is set, when the analysis knows it (its work's
-    `samples`) to be below *minimum*: the literals `batch_origin.step_literals` finds (the saving
-    is priced by the caller). None for other sites."""
+    `samples`): the literals `batch_origin.step_literals` finds, each with whether its loop draws
+    the batches by it (else the loop runs a fixed count: kept for training steps only, where the
+    same samples in fewer, larger steps is the change; a loop of inference steps of a fixed count
+    may be sequential by nature, such as an agent acting on one observation at a time). Any batch
+    is returned: below *minimum* priced against Keras' default, at or above it against
+    `batch_price.SCALE` times itself (the saving, priced by the caller, decides). None for other
+    sites."""
     work = site.callsite.work or {}
     custom = site.api.endswith(".__call__") and (work.get("step") or {}).get("value") == "training"
     if not (custom or is_keras_model_method(site.api, ONE_BATCH)):
         return None
     entry = work.get("samples")
     size = entry.get("value") if isinstance(entry, dict) and entry.get("provenance") != "unknown" else None
-    if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum):
+    if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size):
         return None
     call = facts.node(site)
-    return (step_literals(facts, call, site.callsite.span.cell, size), size) if call is not None else None
+    if call is None:
+        return None
+    training = custom or is_keras_model_method(site.api, ("train_on_batch",))
+    found = step_literals(facts, call, site.callsite.span.cell, size)
+    return [(span, drawn) for span, drawn in found if drawn or training], size
