@@ -68,15 +68,17 @@ def _drawn_by(loops: list, reach: frozenset) -> bool:
 
 
 def _counted(loops: list, reach: frozenset) -> bool:
-    """A `for` loop around the step iterates over a `range(...)` that no name of the batch sets:
-    it runs a fixed count of steps whatever the batch."""
-    return any(
+    """The innermost loop around the step is a `for` over a `range(...)` that no name of the batch
+    sets: it runs a fixed count of steps whatever the batch. Not a `while` inside such a loop (an
+    agent stepping an environment until an episode ends, learning from replay at each step): its
+    count is not the training's to divide."""
+    loop = loops[0] if loops else None
+    return (
         isinstance(loop, (ast.For, ast.AsyncFor))
         and isinstance(loop.iter, ast.Call)
         and isinstance(loop.iter.func, ast.Name)
         and loop.iter.func.id == "range"
         and not flow.names(loop.iter) & reach
-        for loop in loops
     )
 
 

@@ -217,18 +217,24 @@ class SmallBatchSize(Rule):
 
     A one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or a model's forward
     pass under a `GradientTape`) whose batch greenlint knows (the rows of its inputs, or of its
-    targets) and below `min-batch-size` is reported at the integer literal its arguments derive
+    targets), whatever its size, is reported at the integer literal its arguments derive
     from: an assignment in its function (`batch_size = 4`), or a parameter of its function set by a
     call in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller bound to the literal,
     or a parameter of the caller's set so in turn, up to three calls up), or by its default where no
-    call passes it (a literal in test code is not reported). Only where a `for` loop around the step draws its batches by that value
-    (`for a, b in loader.load_batch(batch_size)`, `range(0, n, batch_size)`): a loop of a fixed
-    count (`for step in range(iterations)`) runs as many steps whatever the batch, so a larger one
-    would only add work.
+    call passes it (a literal in test code is not reported), when the saving priced below reaches
+    25 % (no size threshold: a step is overhead-bound when its FLOPs are small against its fixed
+    costs, at batch 32 as well as at 2). Only where a `for` loop around the step draws its batches
+    by that value (`for a, b in loader.load_batch(batch_size)`, `range(0, n, batch_size)`), or,
+    for a training step, where a `for` loop around it runs a fixed count (`for epoch in
+    range(epochs)` drawing `idx = np.random.randint(0, n, batch_size)` each time): there the same
+    samples in fewer, larger steps need the count divided too, and the message says by how much. A
+    fixed count of inference steps (`predict_on_batch`, `test_on_batch`) is not reported: it may be
+    sequential by nature, such as an agent acting on each observation.
 
     The saving is priced where the model's FLOPs per sample are known exactly (the analysis', or a
     named Keras Application's, with its layers): greenlint's device model (greenlint/predict/devices.py) prices the same samples at the program's batch and at a
-    larger one (Keras' 32, or `min-batch-size` where higher, at most 8 times the program's batch) on
+    larger one (Keras' 32, or `min-batch-size` where higher, at most 8 times the program's batch; 4
+    times a batch already that large, the 128 DCGAN-style training runs at for 32) on
     the GPU stated (`--device`), else on an NVIDIA Tesla T4, named in the message. Each step pays,
     whatever its batch, the host's per-step time, each layer's launch and, per layer pass, the
     GPU's fill (a pass of F FLOPs runs at P x F / (F + 10^9), P the GPU's peak, at its base clock where
@@ -323,6 +329,13 @@ class SmallBatchSize(Rule):
         Valid(  # a fixed number of inference steps: sequential by nature (an agent acting on each observation)
             TRAINER.replace("range(0, 1000, batch_size)", "range(100)").replace("train_on_batch", "predict_on_batch")
             + "Trainer().train(epochs=10, batch_size=2)\n"
+        ),
+        Valid(  # replay steps while an agent acts until its episode ends: the episodes are not the steps' count
+            TRAINER.replace(
+                "            for start in range(0, 1000, batch_size):\n",
+                "            done = False\n            while not done:\n                done = env.step()\n",
+            ).replace("np.zeros((batch_size, 8))", "memory[np.random.randint(0, 1000, batch_size)]")
+            + "memory = np.zeros((1000, 8))\nTrainer().train(epochs=10, batch_size=2)\n"
         ),
         Valid(  # 64 samples of 3.6 GFLOPs a step keep a GPU busy: batch 256 priced under 25 %
             CONV_TRAINER + "Trainer().train(epochs=10, batch_size=64)\n"
