@@ -324,7 +324,15 @@ class SmallBatchSize(Rule):
         " {saving}; divide the loop's count by {times} to train on as many samples"
     )
     FIX_TITLE = "Use a larger batch size (32 or more, memory permitting)"
-    OPTIONS = (Option("min-batch-size", int, 16, "Literal batch sizes below this are flagged by GL301."),)
+    OPTIONS = (
+        Option(
+            "min-batch-size",
+            int,
+            16,
+            "Literal batch sizes below this are flagged by GL301 (a one-batch step's at any size its priced"
+            " saving holds for); the larger batch priced is at least this.",
+        ),
+    )
     VALID = (
         Valid(  # a fixed number of inference steps: sequential by nature (an agent acting on each observation)
             TRAINER.replace("range(0, 1000, batch_size)", "range(100)").replace("train_on_batch", "predict_on_batch")
@@ -602,20 +610,20 @@ class SmallBatchSize(Rule):
                 continue
             stepped = _step_literals(facts, site, minimum)
             if stepped is not None and not in_test_code(facts, site):
-                found, batch = stepped
+                setters, batch = stepped
                 fixed = _fixed_batch_model(facts) if fixed is None else fixed
-                found = [(span, drawn) for span, drawn in found if span not in literals] if not fixed else []
-                saving = _claimed(site, batch, minimum, facts.device) if found else None
+                setters = [(span, drawn) for span, drawn in setters if span not in literals] if not fixed else []
+                saving = _claimed(site, batch, minimum, facts.device) if setters else None
                 if saving is None:
                     continue
-                for span, drawn in found:
+                for span, drawn in setters:
                     literals.add(span)
                     message = (self.STEP_MESSAGE if drawn else self.COUNTED_MESSAGE).format(
                         size=batch,
                         api=site.api,
                         line=site.callsite.span.line,
                         saving=saving.clause(),
-                        times=saving.larger // batch,
+                        times=f"{saving.larger / batch:.3g}",
                     )
                     yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
                 continue
