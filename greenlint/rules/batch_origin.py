@@ -36,29 +36,31 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 DEPTH = 3
 
 
-def step_literals(facts: FileFacts, call: ast.Call, cell: int | None, size: int) -> list[tuple[Span, bool]]:
-    """The literals equal to *size* that set the batch of the step *call*, each with whether a loop
-    around it draws its batches by that value (True) or only counts a `range` the batch does not set
-    (False, `_counted`); [] where none is found."""
+def step_literals(
+    facts: FileFacts, call: ast.Call, cell: int | None, size: int
+) -> list[tuple[Span, ast.For | ast.AsyncFor | None]]:
+    """The literals equal to *size* that set the batch of the step *call*, each with None where a
+    loop around it draws its batches by that value, else the outermost loop of the fixed count
+    (`_counted`) to divide; [] where none is found."""
     read = frozenset().union(*(flow.names(a) for a in (*call.args, *(k.value for k in call.keywords))))
     function = _function(facts, call, cell)
     body = function.body if function is not None else _module_body(facts, cell)
     pairs = flow.assignments(body)
     loops = own_loops(facts, call, cell)
-    found: list[tuple[Span, bool]] = []
+    found: list[tuple[Span, ast.For | ast.AsyncFor | None]] = []
     bound = last_bindings(function if function is not None else facts.module(cell), call.lineno)
     for name, value in ((name, assign.value) for name, assign in bound.items() if assign is not None):
         if not int_literal(value, size):
             continue
         reach = flow.derived(frozenset((name,)), body, pairs)
         if reach & read and (_drawn_by(loops, reach) or _counted(loops, reach)):
-            found.append((node_span(value, cell), _drawn_by(loops, reach)))
+            found.append((node_span(value, cell), None if _drawn_by(loops, reach) else loops[-1]))
     if function is not None:
         for name in _parameter_names(facts, function, cell):
             reach = flow.derived(frozenset((name,)), body, pairs)
             if reach & read and (_drawn_by(loops, reach) or _counted(loops, reach)):
-                drawn = _drawn_by(loops, reach)
-                found.extend((span, drawn) for span in _passed(facts, function, cell, name, size, DEPTH))
+                outer = None if _drawn_by(loops, reach) else loops[-1]
+                found.extend((span, outer) for span in _passed(facts, function, cell, name, size, DEPTH))
     return list(dict.fromkeys(found))
 
 
@@ -68,17 +70,18 @@ def _drawn_by(loops: list, reach: frozenset) -> bool:
 
 
 def _counted(loops: list, reach: frozenset) -> bool:
-    """The innermost loop around the step is a `for` over a `range(...)` that no name of the batch
-    sets: it runs a fixed count of steps whatever the batch. Not a `while` inside such a loop (an
-    agent stepping an environment until an episode ends, learning from replay at each step): its
-    count is not the training's to divide."""
-    loop = loops[0] if loops else None
-    return (
+    """Every loop around the step (there is one at least) is a `for` over a `range(...)` that no
+    name of the batch sets: the step runs a fixed count whatever the batch, and the outermost loop
+    is the training's length (an inner one, such as a WGAN's critic steps per generator step, is
+    the algorithm's). Not a `while` among them (an agent stepping an environment until an episode
+    ends, learning from replay at each step): its count is not the training's to divide."""
+    return bool(loops) and all(
         isinstance(loop, (ast.For, ast.AsyncFor))
         and isinstance(loop.iter, ast.Call)
         and isinstance(loop.iter.func, ast.Name)
         and loop.iter.func.id == "range"
         and not flow.names(loop.iter) & reach
+        for loop in loops
     )
 
 

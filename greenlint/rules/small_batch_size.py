@@ -227,9 +227,12 @@ class SmallBatchSize(Rule):
     by that value (`for a, b in loader.load_batch(batch_size)`, `range(0, n, batch_size)`), or,
     for a training step, where a `for` loop around it runs a fixed count (`for epoch in
     range(epochs)` drawing `idx = np.random.randint(0, n, batch_size)` each time): there the same
-    samples in fewer, larger steps need the count divided too, and the message says by how much. A
-    fixed count of inference steps (`predict_on_batch`, `test_on_batch`) is not reported: it may be
-    sequential by nature, such as an agent acting on each observation.
+    samples in fewer, larger steps need the count divided too, and the message names the outermost
+    loop (the training's length; an inner one, such as a WGAN's critic steps, is the algorithm's)
+    and by how much. A fixed count of inference steps (`predict_on_batch`, `test_on_batch`) is not
+    reported: it may be sequential by nature, such as an agent acting on each observation. Nor where a `while` loop
+    is among the loops around the step (an agent learning from replay while it acts until an
+    episode ends: the episodes are not the steps' count).
 
     The saving is priced where the model's FLOPs per sample are known exactly (the analysis', or a
     named Keras Application's, with its layers): greenlint's device model (greenlint/predict/devices.py) prices the same samples at the program's batch and at a
@@ -321,7 +324,7 @@ class SmallBatchSize(Rule):
     )
     COUNTED_MESSAGE = (
         "batch size {size} set here is the batch of `{api}` (line {line}), whose loop runs a fixed count of steps:"
-        " {saving}; divide the loop's count by {times} to train on as many samples"
+        " {saving}; divide the count of `{loop}` (line {loop_line}) by {times} to train on as many samples"
     )
     FIX_TITLE = "Use a larger batch size (32 or more, memory permitting)"
     OPTIONS = (
@@ -477,10 +480,10 @@ class SmallBatchSize(Rule):
             device="NVIDIA A100-SXM4",
             message_contains="fewer joules on the stated NVIDIA A100-SXM4",
         ),
-        Invalid(  # a fixed number of training steps: the same samples in fewer, larger steps, the count divided
+        Invalid(  # fixed counts, nested: the same samples in fewer, larger steps, the outermost count divided
             TRAINER.replace("range(0, 1000, batch_size)", "range(100)") + "Trainer().train(epochs=10, batch_size=2)\n",
             line=16,
-            message_contains="whose loop runs a fixed count of steps: the same samples at batch 16",
+            message_contains="divide the count of `range(epochs)` (line 11) by 8",
         ),
         Invalid(  # Keras' default batch through a tiny model, its rows drawn by an index array per iteration
             TRAINER.replace("for start in range(0, 1000, batch_size):", "for step in range(1000):").replace(
@@ -612,18 +615,20 @@ class SmallBatchSize(Rule):
             if stepped is not None and not in_test_code(facts, site):
                 setters, batch = stepped
                 fixed = _fixed_batch_model(facts) if fixed is None else fixed
-                setters = [(span, drawn) for span, drawn in setters if span not in literals] if not fixed else []
+                setters = [(span, loop) for span, loop in setters if span not in literals] if not fixed else []
                 saving = _claimed(site, batch, minimum, facts.device) if setters else None
                 if saving is None:
                     continue
-                for span, drawn in setters:
+                for span, loop in setters:
                     literals.add(span)
-                    message = (self.STEP_MESSAGE if drawn else self.COUNTED_MESSAGE).format(
+                    message = (self.STEP_MESSAGE if loop is None else self.COUNTED_MESSAGE).format(
                         size=batch,
                         api=site.api,
                         line=site.callsite.span.line,
                         saving=saving.clause(),
                         times=f"{saving.larger / batch:.3g}",
+                        loop=ast.unparse(loop.iter) if loop is not None else "",
+                        loop_line=loop.lineno if loop is not None else 0,
                     )
                     yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
                 continue
@@ -718,11 +723,13 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
     return None
 
 
-def _step_literals(facts: FileFacts, site: Site, minimum: int) -> tuple[list[tuple[Span, bool]], int] | None:
+def _step_literals(
+    facts: FileFacts, site: Site, minimum: int
+) -> tuple[list[tuple[Span, ast.For | ast.AsyncFor | None]], int] | None:
     """Where the batch of a one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or
     a model's forward pass under a GradientTape) is set, when the analysis knows it (its work's
-    `samples`): the literals `batch_origin.step_literals` finds, each with whether its loop draws
-    the batches by it (else the loop runs a fixed count: kept for training steps only, where the
+    `samples`): the literals `batch_origin.step_literals` finds, each with None where its loop draws
+    the batches by it, else the outermost loop of a fixed count (kept for training steps only, where the
     same samples in fewer, larger steps is the change; a loop of inference steps of a fixed count
     may be sequential by nature, such as an agent acting on one observation at a time). Any batch
     is returned: below *minimum* priced against Keras' default, at or above it against
@@ -741,4 +748,4 @@ def _step_literals(facts: FileFacts, site: Site, minimum: int) -> tuple[list[tup
         return None
     training = custom or is_keras_model_method(site.api, ("train_on_batch",))
     found = step_literals(facts, call, site.callsite.span.cell, size)
-    return [(span, drawn) for span, drawn in found if drawn or training], size
+    return [(span, loop) for span, loop in found if loop is None or training], size
