@@ -53,13 +53,15 @@ def step_literals(
         if not int_literal(value, size):
             continue
         reach = flow.derived(frozenset((name,)), body, pairs)
-        if reach & read and (_drawn_by(loops, reach) or _counted(loops, reach)):
-            found.append((node_span(value, cell), None if _drawn_by(loops, reach) else loops[-1]))
+        drawn, outer = _drawn_by(loops, reach), _counted(loops, reach)
+        if reach & read and (drawn or outer is not None):
+            found.append((node_span(value, cell), None if drawn else outer))
     if function is not None:
         for name in _parameter_names(facts, function, cell):
             reach = flow.derived(frozenset((name,)), body, pairs)
-            if reach & read and (_drawn_by(loops, reach) or _counted(loops, reach)):
-                outer = None if _drawn_by(loops, reach) else loops[-1]
+            drawn, outer = _drawn_by(loops, reach), _counted(loops, reach)
+            if reach & read and (drawn or outer is not None):
+                outer = None if drawn else outer
                 found.extend((span, outer) for span in _passed(facts, function, cell, name, size, DEPTH))
     return list(dict.fromkeys(found))
 
@@ -69,13 +71,14 @@ def _drawn_by(loops: list, reach: frozenset) -> bool:
     return any(isinstance(loop, (ast.For, ast.AsyncFor)) and flow.names(loop.iter) & reach for loop in loops)
 
 
-def _counted(loops: list, reach: frozenset) -> bool:
-    """Every loop around the step (there is one at least) is a `for` over a `range(...)` that no
-    name of the batch sets: the step runs a fixed count whatever the batch, and the outermost loop
-    is the training's length (an inner one, such as a WGAN's critic steps per generator step, is
-    the algorithm's). Not a `while` among them (an agent stepping an environment until an episode
-    ends, learning from replay at each step): its count is not the training's to divide."""
-    return bool(loops) and all(
+def _counted(loops: list, reach: frozenset) -> ast.For | ast.AsyncFor | None:
+    """The outermost loop around the step where every one (there is one at least) is a `for` over a
+    `range(...)` that no name of the batch sets: the step runs a fixed count whatever the batch, and
+    the outermost loop is the training's length (an inner one, such as a WGAN's critic steps per
+    generator step, is the algorithm's). None otherwise, and where a `while` is among them (an
+    agent stepping an environment until an episode ends, learning from replay at each step): its
+    count is not the training's to divide."""
+    counted = bool(loops) and all(
         isinstance(loop, (ast.For, ast.AsyncFor))
         and isinstance(loop.iter, ast.Call)
         and isinstance(loop.iter.func, ast.Name)
@@ -83,6 +86,8 @@ def _counted(loops: list, reach: frozenset) -> bool:
         and not flow.names(loop.iter) & reach
         for loop in loops
     )
+    outer = loops[-1] if counted else None
+    return outer if isinstance(outer, (ast.For, ast.AsyncFor)) else None
 
 
 def _function(facts: FileFacts, node: ast.AST, cell: int | None) -> Function | None:
