@@ -7,8 +7,11 @@ assignment (`batch_size = 4`), or a parameter of the step's function, set by a c
 function in the file (`gan.train(epochs=200, batch_size=1)`, or a name the caller's scope bound to
 the literal) or, where no call passes it, by its default (`def train(self, batch_size=2)`). Only
 where a loop around the step draws its batches by that value (`for x, y in loader.load_batch(batch_size)`,
-`range(n // batch_size)`): there a larger batch means fewer steps per pass; a loop of a fixed count
-(`for step in range(iterations)`) would run as many steps, each larger, and save nothing.
+`range(n // batch_size)`): there a larger batch means fewer steps per pass; or where a `for` loop
+around it counts its iterations by a `range` the batch does not set (`for epoch in range(epochs)`
+drawing `idx = np.random.randint(0, n, batch_size)` each time): as written, a larger batch there runs
+as many steps, each larger, so the same samples in fewer steps need its count divided too (the
+literal is reported as `counted`).
 """
 
 from __future__ import annotations
@@ -33,33 +36,58 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 DEPTH = 3
 
 
-def step_literals(facts: FileFacts, call: ast.Call, cell: int | None, size: int) -> list[Span]:
-    """The literals equal to *size* that set the batch of the step *call*, where a loop around it
-    draws its batches by that value; [] where none is found."""
+def step_literals(
+    facts: FileFacts, call: ast.Call, cell: int | None, size: int
+) -> list[tuple[Span, ast.For | ast.AsyncFor | None]]:
+    """The literals equal to *size* that set the batch of the step *call*, each with None where a
+    loop around it draws its batches by that value, else the outermost loop of the fixed count
+    (`_counted`) to divide; [] where none is found."""
     read = frozenset().union(*(flow.names(a) for a in (*call.args, *(k.value for k in call.keywords))))
     function = _function(facts, call, cell)
     body = function.body if function is not None else _module_body(facts, cell)
     pairs = flow.assignments(body)
     loops = own_loops(facts, call, cell)
-    found: list[Span] = []
+    found: list[tuple[Span, ast.For | ast.AsyncFor | None]] = []
     bound = last_bindings(function if function is not None else facts.module(cell), call.lineno)
     for name, value in ((name, assign.value) for name, assign in bound.items() if assign is not None):
         if not int_literal(value, size):
             continue
         reach = flow.derived(frozenset((name,)), body, pairs)
-        if reach & read and _drawn_by(loops, reach):
-            found.append(node_span(value, cell))
+        drawn, outer = _drawn_by(loops, reach), _counted(loops, reach)
+        if reach & read and (drawn or outer is not None):
+            found.append((node_span(value, cell), None if drawn else outer))
     if function is not None:
         for name in _parameter_names(facts, function, cell):
             reach = flow.derived(frozenset((name,)), body, pairs)
-            if reach & read and _drawn_by(loops, reach):
-                found.extend(_passed(facts, function, cell, name, size, DEPTH))
+            drawn, outer = _drawn_by(loops, reach), _counted(loops, reach)
+            if reach & read and (drawn or outer is not None):
+                outer = None if drawn else outer
+                found.extend((span, outer) for span in _passed(facts, function, cell, name, size, DEPTH))
     return list(dict.fromkeys(found))
 
 
 def _drawn_by(loops: list, reach: frozenset) -> bool:
     """A `for` loop around the step iterates over something computed from the batch's names."""
     return any(isinstance(loop, (ast.For, ast.AsyncFor)) and flow.names(loop.iter) & reach for loop in loops)
+
+
+def _counted(loops: list, reach: frozenset) -> ast.For | ast.AsyncFor | None:
+    """The outermost loop around the step where every one (there is one at least) is a `for` over a
+    `range(...)` that no name of the batch sets: the step runs a fixed count whatever the batch, and
+    the outermost loop is the training's length (an inner one, such as a WGAN's critic steps per
+    generator step, is the algorithm's). None otherwise, and where a `while` is among them (an
+    agent stepping an environment until an episode ends, learning from replay at each step): its
+    count is not the training's to divide."""
+    counted = bool(loops) and all(
+        isinstance(loop, (ast.For, ast.AsyncFor))
+        and isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+        and not flow.names(loop.iter) & reach
+        for loop in loops
+    )
+    outer = loops[-1] if counted else None
+    return outer if isinstance(outer, (ast.For, ast.AsyncFor)) else None
 
 
 def _function(facts: FileFacts, node: ast.AST, cell: int | None) -> Function | None:

@@ -217,18 +217,27 @@ class SmallBatchSize(Rule):
 
     A one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or a model's forward
     pass under a `GradientTape`) whose batch greenlint knows (the rows of its inputs, or of its
-    targets) and below `min-batch-size` is reported at the integer literal its arguments derive
+    targets), whatever its size, is reported at the integer literal its arguments derive
     from: an assignment in its function (`batch_size = 4`), or a parameter of its function set by a
     call in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller bound to the literal,
     or a parameter of the caller's set so in turn, up to three calls up), or by its default where no
-    call passes it (a literal in test code is not reported). Only where a `for` loop around the step draws its batches by that value
-    (`for a, b in loader.load_batch(batch_size)`, `range(0, n, batch_size)`): a loop of a fixed
-    count (`for step in range(iterations)`) runs as many steps whatever the batch, so a larger one
-    would only add work.
+    call passes it (a literal in test code is not reported), when the saving priced below reaches
+    25 % (no size threshold: a step is overhead-bound when its FLOPs are small against its fixed
+    costs, at batch 32 as well as at 2). Only where a `for` loop around the step draws its batches
+    by that value (`for a, b in loader.load_batch(batch_size)`, `range(0, n, batch_size)`), or,
+    for a training step, where a `for` loop around it runs a fixed count (`for epoch in
+    range(epochs)` drawing `idx = np.random.randint(0, n, batch_size)` each time): there the same
+    samples in fewer, larger steps need the count divided too, and the message names the outermost
+    loop (the training's length; an inner one, such as a WGAN's critic steps, is the algorithm's)
+    and by how much. A fixed count of inference steps (`predict_on_batch`, `test_on_batch`) is not
+    reported: it may be sequential by nature, such as an agent acting on each observation. Nor where a `while` loop
+    is among the loops around the step (an agent learning from replay while it acts until an
+    episode ends: the episodes are not the steps' count).
 
     The saving is priced where the model's FLOPs per sample are known exactly (the analysis', or a
     named Keras Application's, with its layers): greenlint's device model (greenlint/predict/devices.py) prices the same samples at the program's batch and at a
-    larger one (Keras' 32, or `min-batch-size` where higher, at most 8 times the program's batch) on
+    larger one (Keras' 32, or `min-batch-size` where higher, at most 8 times the program's batch; 4
+    times a batch already that large, the 128 DCGAN-style training runs at for 32) on
     the GPU stated (`--device`), else on an NVIDIA Tesla T4, named in the message. Each step pays,
     whatever its batch, the host's per-step time, each layer's launch and, per layer pass, the
     GPU's fill (a pass of F FLOPs runs at P x F / (F + 10^9), P the GPU's peak, at its base clock where
@@ -313,13 +322,35 @@ class SmallBatchSize(Rule):
     STEP_MESSAGE = (
         "batch size {size} set here is the batch of `{api}` (line {line}), whose loop draws batches by it: {saving}"
     )
+    COUNTED_MESSAGE = (
+        "batch size {size} set here is the batch of `{api}` (line {line}), whose loop runs a fixed count of steps:"
+        " {saving}; divide the count of `{loop}` (line {loop_line}) by {times} to train on as many samples"
+    )
     FIX_TITLE = "Use a larger batch size (32 or more, memory permitting)"
-    OPTIONS = (Option("min-batch-size", int, 16, "Literal batch sizes below this are flagged by GL301."),)
-    VALID = (
-        Valid(  # a fixed number of iterations of one step each: a larger batch would only add work
-            TRAINER.replace("range(0, 1000, batch_size)", "range(100)") + "Trainer().train(epochs=10, batch_size=2)\n"
+    OPTIONS = (
+        Option(
+            "min-batch-size",
+            int,
+            16,
+            "Literal batch sizes below this are flagged by GL301 (a one-batch step's at any size its priced"
+            " saving holds for); the larger batch priced is at least this.",
         ),
-        Valid(TRAINER + "Trainer().train(epochs=10, batch_size=64)\n"),  # a batch of 64
+    )
+    VALID = (
+        Valid(  # a fixed number of inference steps: sequential by nature (an agent acting on each observation)
+            TRAINER.replace("range(0, 1000, batch_size)", "range(100)").replace("train_on_batch", "predict_on_batch")
+            + "Trainer().train(epochs=10, batch_size=2)\n"
+        ),
+        Valid(  # replay steps while an agent acts until its episode ends: the episodes are not the steps' count
+            TRAINER.replace(
+                "            for start in range(0, 1000, batch_size):\n",
+                "            done = False\n            while not done:\n                done = env.step()\n",
+            ).replace("np.zeros((batch_size, 8))", "memory[np.random.randint(0, 1000, batch_size)]")
+            + "memory = np.zeros((1000, 8))\nTrainer().train(epochs=10, batch_size=2)\n"
+        ),
+        Valid(  # 64 samples of 3.6 GFLOPs a step keep a GPU busy: batch 256 priced under 25 %
+            CONV_TRAINER + "Trainer().train(epochs=10, batch_size=64)\n"
+        ),
         Valid(  # 256-channel convolutions at 256x256: each layer pass of 2 samples fills the GPU, priced under 25 %
             "import tensorflow as tf\nmodel = tf.keras.Sequential([\n"
             "    tf.keras.layers.Conv2D(256, 3, padding='same', input_shape=(256, 256, 256)),\n"
@@ -449,6 +480,19 @@ class SmallBatchSize(Rule):
             device="NVIDIA A100-SXM4",
             message_contains="fewer joules on the stated NVIDIA A100-SXM4",
         ),
+        Invalid(  # fixed counts, nested: the same samples in fewer, larger steps, the outermost count divided
+            TRAINER.replace("range(0, 1000, batch_size)", "range(100)") + "Trainer().train(epochs=10, batch_size=2)\n",
+            line=16,
+            message_contains="divide the count of `range(epochs)` (line 11) by 8",
+        ),
+        Invalid(  # Keras' default batch through a tiny model, its rows drawn by an index array per iteration
+            TRAINER.replace("for start in range(0, 1000, batch_size):", "for step in range(1000):").replace(
+                "np.zeros((batch_size, 8))", "data[np.random.randint(0, 1000, batch_size)]"
+            )
+            + "data = np.zeros((1000, 8))\nTrainer().train(epochs=10, batch_size=32)\n",
+            line=17,
+            message_contains="at batch 128, with the learning rate scaled, cost",
+        ),
         Invalid(  # the step's batch set by the caller of its method: reported at the caller's literal
             TRAINER + "Trainer().train(epochs=10, batch_size=2)\n",
             line=16,
@@ -569,17 +613,23 @@ class SmallBatchSize(Rule):
                 continue
             stepped = _step_literals(facts, site, minimum)
             if stepped is not None and not in_test_code(facts, site):
-                spans, batch = stepped
+                setters, batch = stepped
                 fixed = _fixed_batch_model(facts) if fixed is None else fixed
-                spans = [span for span in spans if span not in literals] if not fixed else []
-                saving = _claimed(site, batch, minimum, facts.device) if spans else None
+                setters = [(span, loop) for span, loop in setters if span not in literals] if not fixed else []
+                saving = _claimed(site, batch, minimum, facts.device) if setters else None
                 if saving is None:
                     continue
-                message = self.STEP_MESSAGE.format(
-                    size=batch, api=site.api, line=site.callsite.span.line, saving=saving.clause()
-                )
-                for span in spans:
+                for span, loop in setters:
                     literals.add(span)
+                    message = (self.STEP_MESSAGE if loop is None else self.COUNTED_MESSAGE).format(
+                        size=batch,
+                        api=site.api,
+                        line=site.callsite.span.line,
+                        saving=saving.clause(),
+                        times=f"{saving.larger / batch:.3g}",
+                        loop=ast.unparse(loop.iter) if loop is not None else "",
+                        loop_line=loop.lineno if loop is not None else 0,
+                    )
                     yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
                 continue
             if not (site.api == DATASET_BATCH or is_keras_model_method(site.api, MODEL_METHODS)):
@@ -673,18 +723,29 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
     return None
 
 
-def _step_literals(facts: FileFacts, site: Site, minimum: int) -> tuple[list[Span], int] | None:
+def _step_literals(
+    facts: FileFacts, site: Site, minimum: int
+) -> tuple[list[tuple[Span, ast.For | ast.AsyncFor | None]], int] | None:
     """Where the batch of a one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or
     a model's forward pass under a GradientTape) is set, when the analysis knows it (its work's
-    `samples`) to be below *minimum*: the literals `batch_origin.step_literals` finds (the saving
-    is priced by the caller). None for other sites."""
+    `samples`): the literals `batch_origin.step_literals` finds, each with None where its loop draws
+    the batches by it, else the outermost loop of a fixed count (kept for training steps only, where the
+    same samples in fewer, larger steps is the change; a loop of inference steps of a fixed count
+    may be sequential by nature, such as an agent acting on one observation at a time). Any batch
+    is returned: below *minimum* priced against Keras' default, at or above it against
+    `batch_price.SCALE` times itself (the saving, priced by the caller, decides). None for other
+    sites."""
     work = site.callsite.work or {}
     custom = site.api.endswith(".__call__") and (work.get("step") or {}).get("value") == "training"
     if not (custom or is_keras_model_method(site.api, ONE_BATCH)):
         return None
     entry = work.get("samples")
     size = entry.get("value") if isinstance(entry, dict) and entry.get("provenance") != "unknown" else None
-    if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum):
+    if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size):
         return None
     call = facts.node(site)
-    return (step_literals(facts, call, site.callsite.span.cell, size), size) if call is not None else None
+    if call is None:
+        return None
+    training = custom or is_keras_model_method(site.api, ("train_on_batch",))
+    found = step_literals(facts, call, site.callsite.span.cell, size)
+    return [(span, loop) for span, loop in found if loop is None or training], size
