@@ -34,7 +34,7 @@ def test_every_other_rule_is_skipped_there(tmp_path, predictor):
         (tmp_path / name).write_text(text)
     found = check_source(LOADER, str(tmp_path / "pkg/loader.py"), Config(select=("ALL",), no_cache=True), predictor)
     assert {d.code for d in found} == {"GL410"}  # no other rule ran (nor failed: an internal error is a finding)
-    assert [code for code, rule in all_rules().items() if rule.SITELESS] == ["GL209", "GL330", "GL408", "GL410"]
+    assert [code for code, rule in all_rules().items() if rule.SITELESS] == ["GL209", "GL330", "GL408", "GL410", "GL412"]
 
 
 #: A batch loader in a project: it lists the image folder on every call to draw one batch.
@@ -55,6 +55,24 @@ def test_a_folder_listed_per_batch_is_found_in_a_project_module_without_call_sit
     files = {"pkg/__init__.py": "", "pkg/config.py": "ROOT = 'datasets'\n", "pkg/sampler.py": SAMPLER}
     found = check_in_project(tmp_path, predictor, files, "pkg/sampler.py", "GL209")
     assert [(d.span.line, d.code) for d in found] == [(11, "GL209")]
+
+
+#: A replay memory in a project: a ring buffer over a deque whose capacity the caller passes.
+MEMORY = (
+    "from collections import deque\n"
+    "from .config import WINDOW\n\n\n"
+    "class RingBuffer:\n"
+    "    def __init__(self, maxlen):\n"
+    "        self.data = deque(maxlen=maxlen)\n\n"
+    "    def __getitem__(self, idx):\n"
+    "        return self.data[idx]\n"
+)
+
+
+def test_a_deque_read_by_position_is_found_in_a_project_module_without_call_sites(tmp_path, predictor):
+    files = {"pkg/__init__.py": "", "pkg/config.py": "WINDOW = 4\n", "pkg/memory.py": MEMORY}
+    found = check_in_project(tmp_path, predictor, files, "pkg/memory.py", "GL412")
+    assert [(d.span.line, d.code) for d in found] == [(7, "GL412")]
 
 
 def test_a_file_the_analysis_does_not_parse_is_not_checked(predictor):
