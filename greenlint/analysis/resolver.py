@@ -2221,11 +2221,12 @@ class Resolver:
 
     def index_part(self, node: ast.expr) -> Any:
         """One part of an index, walked once: an `arrays.Cut` for a slice (`i:i + k` spans k),
-        NEW_AXIS for `None`, REST for `...`, else the value."""
+        NEW_AXIS for `None` (or `np.newaxis`, `tf.newaxis`), REST for `...`, else the value."""
         if type(node) is ast.Constant and (node.value is None or node.value is Ellipsis):
             return arrays.NEW_AXIS if node.value is None else arrays.REST
         if type(node) is not ast.Slice:
-            return self.expr(node)
+            value = self.expr(node)
+            return arrays.NEW_AXIS if type(value) is Ref and value.path in _NEW_AXIS else value
         bounds = [None if p is None else _known(self.expr(p)) for p in (node.lower, node.upper, node.step)]
         span = None
         upper = node.upper
@@ -2583,6 +2584,8 @@ def _traced(func: FuncInfo | None, flag: str = "tf_function") -> bool:
 
 
 #: Tensor-like classes and what operators on them return (a Variable's arithmetic gives a Tensor).
+#: The names of `None` in an index.
+_NEW_AXIS = frozenset({"numpy.newaxis", "tensorflow.newaxis"})
 _TENSORS = {
     "tensorflow.Tensor": "tensorflow.Tensor",
     "tensorflow.Variable": "tensorflow.Tensor",

@@ -109,6 +109,10 @@ def test_ranges_are_sized():
         ("x[None, 0]", 1),
         ("x[None, ...]", 1),
         ("x[0][None]", 1),
+        ("x[np.newaxis, 0]", 1),
+        ("x[tf.newaxis, ...]", 1),
+        ("x[:100, tf.newaxis]", 100),
+        ("x[..., np.newaxis][:10]", 10),
         ("x[:100, :2]", 100),
         ("x[i]", None),  # one row, no sample axis: not a data set
         ("x[mask]", None),
@@ -120,6 +124,16 @@ def test_slices_and_indexing_size_the_data(expr, n):
     result = analyse_source("import numpy as np\nimport tensorflow as tf\nfrom tensorflow import keras\n" + code, "s.py")
     w = [s.work for s in result.callsites if s.api.endswith(".predict")][0]
     assert w["samples"]["value"] == n
+
+
+def test_a_data_set_of_arrays_given_a_channel_axis_keeps_its_size_for_the_loop_over_it():
+    result = analyse_source(
+        "import tensorflow as tf\n(x, y), _ = tf.keras.datasets.mnist.load_data()\nx = x[..., tf.newaxis].astype('float32')\n"
+        "ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(32)\nfor images, labels in ds:\n"
+        "    tf.reduce_sum(images)\n", "s.py")
+    site = [s for s in result.callsites if s.api == "tensorflow.reduce_sum"][0]
+    assert site.runs["count"] == 60000 // 32  # 1,875 batches
+    assert site.work["flops"]["value"] == 32 * 28 * 28 * 1
 
 
 def test_a_slice_with_unknown_bounds_keeps_the_sample_shape_for_the_model():
