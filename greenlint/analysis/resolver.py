@@ -2583,9 +2583,9 @@ def _traced(func: FuncInfo | None, flag: str = "tf_function") -> bool:
     return False
 
 
-#: Tensor-like classes and what operators on them return (a Variable's arithmetic gives a Tensor).
 #: The names of `None` in an index.
 _NEW_AXIS = frozenset({"numpy.newaxis", "tensorflow.newaxis"})
+#: Tensor-like classes and what operators on them return (a Variable's arithmetic gives a Tensor).
 _TENSORS = {
     "tensorflow.Tensor": "tensorflow.Tensor",
     "tensorflow.Variable": "tensorflow.Tensor",
