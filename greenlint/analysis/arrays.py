@@ -518,8 +518,8 @@ def _one_batch(data: Data) -> Inst | None:
 def elementwise(cls: str, *operands: Any) -> Inst:
     """`a + b`, `np.where(c, a, b)` and the like: the operands' shapes broadcast (NumPy's rules,
     a scalar literal has shape ()); the result is shaped as the operand of most dimensions."""
-    shapes = [_operand_shape(value) for value in operands]
-    shape = broadcast(shapes) if None not in shapes else None
+    shapes = [s for s in (_operand_shape(value) for value in operands) if s is not None]
+    shape = broadcast(shapes) if len(shapes) == len(operands) else None
     shaped = [value for value in operands if type(value) is Inst]
     if shape is None or not shaped:
         return Inst(cls, "operator")
@@ -817,7 +817,7 @@ def dataset_source(api: str, named: dict, positional: list = ()) -> Data | None:
     if leaf == "from_tensor_slices":
         source = named.get("tensors")
         whole = type(source) is not Seq
-        if not whole and source.items:
+        if type(source) is Seq and source.items:
             source = source.items[0]  # (x, y): x's first axis
         shape = shape_of(source)
         if not shape or shape[0] is None:

@@ -1539,7 +1539,7 @@ class Resolver:
             if callee.info.step_line is not None:  # the tape's gradient is counted in that step
                 if self.ctx.tapes:
                     self.ctx.step_line = self.tape_steps.setdefault(id(self.ctx.tapes[-1]), callee.info.step_line)
-                else:
+                elif outer is not None:
                     outer.step_line = outer.step_line or callee.info.step_line
             return value
         if kind is UserClass:

@@ -109,7 +109,7 @@ class FunctionRuns:
     whether the calls seen are all of them, *links(info, place)* which inputs of a call in it
     derive from which of its parameters (asked only where a loop varies them)."""
 
-    def __init__(self, all_calls_seen, links, traced: set[int] = frozenset()):
+    def __init__(self, all_calls_seen, links, traced: frozenset[int] | set[int] = frozenset()):
         self.all_calls_seen = all_calls_seen
         self.links = links  # (function, place in it) -> {input: the function's parameters it derives from}
         self.traced = traced  # ids of the functions whose Python runs only while a graph is traced
