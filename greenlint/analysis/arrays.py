@@ -67,6 +67,7 @@ class Data:
     forever: bool = False  # `.repeat()` without a count
     upper: bool = False  # `.filter(...)`: at most `samples`
     batch_note: str | None = None  # where `batch` was read, if not a `.batch(n)`
+    whole: bool = False  # each element is one tensor of `shape` (`from_tensor_slices(x)`), not a tuple
 
 
 @dataclass(frozen=True)
@@ -264,6 +265,8 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
     elif path == "numpy.linspace":
         num = _int(named.get("num", positional[2] if len(positional) > 2 else Const(50)))
         shape = (num,) if num is not None else None
+    elif path == "numpy.where" and len(positional) == 3:
+        return elementwise(ARRAY, *positional)
     elif path in ("numpy.reshape", "numpy.expand_dims") and positional:
         rest = positional[1:] or [named.get("newshape", named.get("axis"))]
         return array_method("reshape" if path == "numpy.reshape" else "expand_dims", positional[0], rest)
@@ -484,12 +487,14 @@ def prepared(value: Any, host: str, line: int) -> Any:
 
 
 def element(value: Any) -> Inst | None:
-    """What `for row in x` binds for an array or tensor of known shape."""
+    """What `for row in x` binds for an array or tensor of known shape, and `for x in ds` for a
+    batched data set whose elements are single tensors (`from_tensor_slices(x).batch(b)`)."""
     if type(value) is Inst and value.cls in (ARRAY, TENSOR):
         shape = shape_of(value)
         if shape:
             return with_shape(value, shape[1:])
-    return None
+    data = value.meta.get("data") if type(value) is Inst and value.cls == DATASET else None
+    return _one_batch(data) if data is not None and data.whole else None
 
 
 def batch_parts(value: Any, count: int) -> Seq | None:
@@ -498,23 +503,38 @@ def batch_parts(value: Any, count: int) -> Seq | None:
     if type(value) is not Inst or value.cls != DATASET:
         return None
     data = value.meta.get("data")
-    if data is None or data.batch is None or data.shape is None:
+    x = _one_batch(data) if data is not None and not data.whole else None
+    return None if x is None else Seq((x, *([None] * (count - 1))))
+
+
+def _one_batch(data: Data) -> Inst | None:
+    """A tensor of one batch of *data* (the last batch maybe fewer), where batch and shape are known."""
+    if data.batch is None or data.shape is None:
         return None
     note = f"one batch of the data set ({data.batch} samples, the last maybe fewer)"
-    x = Inst(TENSOR, "element", {"shape": (data.batch, *data.shape), "shape_prov": "inferred", "shape_note": note})
-    return Seq((x, *([None] * (count - 1))))
+    return Inst(TENSOR, "element", {"shape": (data.batch, *data.shape), "shape_prov": "inferred", "shape_note": note})
 
 
-def elementwise(cls: str, left: Any, right: Any) -> Inst:
-    """`a + b` and the like: the shape survives when the other operand is a scalar or alike."""
-    a, b = _operand_shape(left), _operand_shape(right)
-    if type(left) is Const and b is not None and a == ():
-        return with_shape(right, b)
-    if type(right) is Const and a is not None and b == ():
-        return with_shape(left, a)
-    if a is not None and a == b:
-        return with_shape(left, a)
-    return Inst(cls, "operator")
+def elementwise(cls: str, *operands: Any) -> Inst:
+    """`a + b`, `np.where(c, a, b)` and the like: the operands' shapes broadcast (NumPy's rules,
+    a scalar literal has shape ()); the result is shaped as the operand of most dimensions."""
+    shapes = [s for s in (_operand_shape(value) for value in operands) if s is not None]
+    shape = broadcast(shapes) if len(shapes) == len(operands) else None
+    shaped = [value for value in operands if type(value) is Inst]
+    if shape is None or not shaped:
+        return Inst(cls, "operator")
+    return with_shape(max(shaped, key=lambda value: len(shape_of(value) or ())), shape)
+
+
+def broadcast(shapes: list[tuple]) -> tuple | None:
+    """The shape NumPy broadcasting gives *shapes* (None where an axis is unknown or they clash)."""
+    out: list = []
+    for axis in range(1, max(map(len, shapes), default=0) + 1):
+        dims = {shape[-axis] for shape in shapes if len(shape) >= axis} - {1}
+        if len(dims) > 1 or None in dims:
+            return None
+        out.append(dims.pop() if dims else 1)
+    return tuple(reversed(out))
 
 
 def _operand_shape(value: Any) -> tuple | None:
@@ -796,13 +816,14 @@ def dataset_source(api: str, named: dict, positional: list = ()) -> Data | None:
     leaf = api.rpartition(".")[2]
     if leaf == "from_tensor_slices":
         source = named.get("tensors")
+        whole = type(source) is not Seq
         if type(source) is Seq and source.items:
             source = source.items[0]  # (x, y): x's first axis
         shape = shape_of(source)
         if not shape or shape[0] is None:
             return replace(_UNSIZED, shape=tuple(shape[1:]) if shape else None)
         prov, note = shape_source(source)
-        return Data(shape[0], tuple(shape[1:]), prov=prov, note=note)
+        return Data(shape[0], tuple(shape[1:]), prov=prov, note=note, whole=whole)
     if leaf == "from_tensors":  # one element, whatever its shape
         return Data(1, shape_of(named.get("tensors")), prov="literal")
     if leaf == "range":

@@ -319,7 +319,7 @@ class Resolver:
         if self.exporting:
             return []
         self.count_traced_work()
-        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links)
+        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, self.traced_functions())
         return [
             (c.node, c.api, c.features, counter.site(c.func, c.local), c.work)
             for c in self.calls
@@ -334,8 +334,8 @@ class Resolver:
             if id(found) in kept:
                 calls_of.setdefault(id(info), (info, []))[1].append(found)
         for info, calls in calls_of.values():
-            inside = self.body_functions(info)
-            body = [c for c in self.calls if c.func is not None and id(c.func) in inside
+            inside, reached = self.body_functions(info), self.body_functions(info, shared=True)
+            body = [c for c in self.calls if c.func is not None and id(c.func) in reached
                     and "step" in c.work and "symbolic" not in c.work]
             steps = [traced.BodyStep(c.node.lineno, c.work, self.step_models.get(c.node, id(c.node))) for c in body]
             work = traced.call_work(steps)
@@ -346,21 +346,36 @@ class Resolver:
             name = getattr(info.node, "name", "lambda")
             symbolic = traced.counted_at(name, [call.node.lineno for call in calls])
             for c in body:
-                c.work["symbolic"] = dict(symbolic)
+                if id(c.func) in inside:  # a helper also called eagerly keeps its eager runs' figure
+                    c.work["symbolic"] = dict(symbolic)
 
-    def body_functions(self, info: FuncInfo) -> set[int]:
+    def body_functions(self, info: FuncInfo, shared: bool = False) -> set[int]:
         """Ids of the functions whose calls a call of *info* runs: *info*, those nested in it and
-        those called only from these (a `compute_loss(model, x)` helper of a training step)."""
+        those called only from these (a `compute_loss(model, x)` helper of a training step);
+        *shared*: also those some of whose calls are elsewhere (the same helper, called eagerly to
+        evaluate)."""
         inside = {id(f) for f in self.functions if _nested_in(f, info)}
         grown = True
         while grown:
             grown = False
             for f in self.functions:
-                if id(f) not in inside and f.callers and len(f.callers) == f.calls_seen and self.all_calls_seen(f) \
-                        and all(caller is not None and id(caller) in inside for caller, _, _ in f.callers):
+                if id(f) in inside or not f.callers:
+                    continue
+                within = [caller is not None and id(caller) in inside for caller, _, _ in f.callers]
+                if any(within) if shared else \
+                        len(f.callers) == f.calls_seen and self.all_calls_seen(f) and all(within):
                     inside.add(id(f))
                     grown = True
         return inside
+
+    def traced_functions(self) -> set[int]:
+        """Ids of the functions whose Python runs only while a graph is traced: those a tf.function
+        or a Keras training step runs (decorated, nested in one, or called only from these)."""
+        found: set[int] = set()
+        for info in self.functions:
+            if id(info) not in found and (_traced(info) or _traced(info, "keras_step")):
+                found |= self.body_functions(info)
+        return found
 
     def walk_pending(self) -> None:
         while self.pending:
@@ -1003,16 +1018,21 @@ class Resolver:
         returns for all its calls merged) when one of them is a Keras symbolic tensor (`x = conv_block(x,
         64)`), or when it is a generator function whose batches' size that walk did not find
         (`generator(batch_size=16)`, in this module or another: *foreign*, a `Template`'s functions),
-        or a function returning such a generator's call (`return data_generator(lines, batch_size)`):
+        or a function returning such a generator's call (`return data_generator(lines, batch_size)`),
+        or when it is given an array or tensor of known shape and its merged return has none (the same
+        `preprocess(images)` applied to the training and the test arrays):
         its body walked again with them (`shadowed`), so that each call adds its own layers to the graph,
-        or yields its own batches; None where that does not apply (unroll.py)."""
+        yields its own batches or returns its own shape; None where that does not apply (unroll.py)."""
         if self.exporting or info.kind not in ("function", "method", "staticmethod") or id(info) in self.unrolling \
                 or len(self.unrolling) >= unroll.MAX_DEPTH or isinstance(info.node, ast.Lambda):
             return None
         unsized = arrays.unsized_generator(value)
         unpriced = work_mod.unpriced(value) and info.has_parameters
-        if not unsized and not unpriced and not any(unroll.symbolic(v) for starred, v in args if not starred) \
-                and not any(unroll.symbolic(v) for name, v in keywords if name):
+        given = [v for starred, v in args if not starred] + [v for name, v in keywords if name]
+        symbolic = any(unroll.symbolic(v) for v in given)
+        unshaped = not (unsized or unpriced or symbolic) and arrays.shape_of(value) is None \
+            and any(arrays.shape_of(v) is not None for v in given)
+        if not (unsized or unpriced or symbolic or unshaped):
             return None
         scope = Scope("function", info.scope)
         self.bind_parameters(info, scope, self.bind_arguments(info, args, keywords))
@@ -1033,7 +1053,9 @@ class Resolver:
             value = merge(value, other)
         if unsized:  # a function returning a generator's call (`return data_generator(lines, batch_size)`)
             return value if type(value) is Inst and value.cls == arrays.PY_GENERATOR and arrays.drawn_data(value) else None
-        return None if unpriced and work_mod.unpriced(value) else value
+        if unpriced and work_mod.unpriced(value) or unshaped and arrays.shape_of(value) is None:
+            return None
+        return value
 
     def result_of(
         self, info: FuncInfo, args: list | None = None, keywords: list | None = None, node: ast.Call | None = None
@@ -1504,16 +1526,21 @@ class Resolver:
             if callee.info.graph_function and not self.exporting and not _traced(self.ctx.func):
                 self.record(node, TRACED_CALL, args, keywords, None)
                 self.traced_calls.append((self.calls[-1], callee.info))
-            if not self.ctx.tapes:
+            outer = self.ctx.func
+            if not self.ctx.tapes and not (outer is not None and outer.taped):
                 value = self.result_of(callee.info, args, keywords, node)
                 self.spent_through(callee.info.runs)
                 self.host_through(callee.info)
                 own = self.instantiated(callee.info, args, keywords, value)
                 return own if own is not None else self.prepared(value, callee.info.host, node.lineno)
-            callee.info.taped = True  # `loss = compute_loss(model, x)` under a tape: a training step
+            # `loss = compute_loss(model, x)` under a tape, or `model.encode(x)` in it: a training step
+            callee.info.taped = True
             value = self.result_of(callee.info, args, keywords, node)
             if callee.info.step_line is not None:  # the tape's gradient is counted in that step
-                self.ctx.step_line = self.tape_steps.setdefault(id(self.ctx.tapes[-1]), callee.info.step_line)
+                if self.ctx.tapes:
+                    self.ctx.step_line = self.tape_steps.setdefault(id(self.ctx.tapes[-1]), callee.info.step_line)
+                elif outer is not None:
+                    outer.step_line = outer.step_line or callee.info.step_line
             return value
         if kind is UserClass:
             init = callee.info.find_method("__init__")
@@ -2221,11 +2248,12 @@ class Resolver:
 
     def index_part(self, node: ast.expr) -> Any:
         """One part of an index, walked once: an `arrays.Cut` for a slice (`i:i + k` spans k),
-        NEW_AXIS for `None`, REST for `...`, else the value."""
+        NEW_AXIS for `None` (or `np.newaxis`, `tf.newaxis`), REST for `...`, else the value."""
         if type(node) is ast.Constant and (node.value is None or node.value is Ellipsis):
             return arrays.NEW_AXIS if node.value is None else arrays.REST
         if type(node) is not ast.Slice:
-            return self.expr(node)
+            value = self.expr(node)
+            return arrays.NEW_AXIS if type(value) is Ref and value.path in _NEW_AXIS else value
         bounds = [None if p is None else _known(self.expr(p)) for p in (node.lower, node.upper, node.step)]
         span = None
         upper = node.upper
@@ -2582,6 +2610,8 @@ def _traced(func: FuncInfo | None, flag: str = "tf_function") -> bool:
     return False
 
 
+#: The names of `None` in an index.
+_NEW_AXIS = frozenset({"numpy.newaxis", "tensorflow.newaxis"})
 #: Tensor-like classes and what operators on them return (a Variable's arithmetic gives a Tensor).
 _TENSORS = {
     "tensorflow.Tensor": "tensorflow.Tensor",

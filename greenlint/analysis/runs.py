@@ -109,9 +109,10 @@ class FunctionRuns:
     whether the calls seen are all of them, *links(info, place)* which inputs of a call in it
     derive from which of its parameters (asked only where a loop varies them)."""
 
-    def __init__(self, all_calls_seen, links):
+    def __init__(self, all_calls_seen, links, traced: frozenset[int] | set[int] = frozenset()):
         self.all_calls_seen = all_calls_seen
         self.links = links  # (function, place in it) -> {input: the function's parameters it derives from}
+        self.traced = traced  # ids of the functions whose Python runs only while a graph is traced
         self.memo: dict[int, tuple[Local, str | None]] = {}
         self.loops: dict[tuple, Local] = {}
         self.varied: dict[int, frozenset] = {}
@@ -136,7 +137,10 @@ class FunctionRuns:
                 "greenlint cannot count"
         else:
             total, bound, why = 0, EXACT, None
-            for caller, place, _ in info.callers:
+            # a call from a traced body runs this Python once per trace, its ops in the graph (counted
+            # where the graph runs): only the eager calls count, where there are any
+            eager = [c for c in info.callers if c[0] is None or id(c[0]) not in self.traced]
+            for caller, place, _ in eager or info.callers:
                 outer, why = self.function(caller, active | {key})
                 runs = combine(place.runs, outer)
                 if runs.count is None:
@@ -145,11 +149,12 @@ class FunctionRuns:
                     break
                 total += runs.count
                 bound = UPPER if runs.bound == UPPER else bound
-            calls = len(info.callers)
+            calls = len(eager or info.callers)
             if total is None:
                 found = Local(None, UNKNOWN), why
             else:
-                places = f"{calls} call{'s' if calls != 1 else ''}"
+                places = f"{calls} call{'s' if calls != 1 else ''}" + \
+                    (", the others traced into a graph" if eager and len(eager) < len(info.callers) else "")
                 found = Local(total, bound), f"{name}() runs {'at most ' if bound == UPPER else ''}{total}{TIMES} ({places})"
         self.memo[key] = found
         return found

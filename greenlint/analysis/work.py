@@ -550,7 +550,8 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
         work.update(_loop_work(method, named, features, data, pipeline))
     elif data is not None and data.samples is not None:
         work["samples"] = q(data.samples, data.prov, data.note)
-    elif method in ONE_BATCH:  # the batch it runs on is its data: unknown, and the note says why
+    elif method in ONE_BATCH or method == "__call__" and "symbolic" not in work:
+        # the batch it runs on is its data: unknown, and the note says why (a floor, not a class's figure)
         work["samples"] = q(None, UNKNOWN, data.note if data is not None and data.note else "the batch's size is not known statically")
     if net is not None:
         work.update(_net_work(net))

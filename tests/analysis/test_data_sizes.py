@@ -109,6 +109,10 @@ def test_ranges_are_sized():
         ("x[None, 0]", 1),
         ("x[None, ...]", 1),
         ("x[0][None]", 1),
+        ("x[np.newaxis, 0]", 1),
+        ("x[tf.newaxis, ...]", 1),
+        ("x[:100, tf.newaxis]", 100),
+        ("x[..., np.newaxis][:10]", 10),
         ("x[:100, :2]", 100),
         ("x[i]", None),  # one row, no sample axis: not a data set
         ("x[mask]", None),
@@ -120,6 +124,35 @@ def test_slices_and_indexing_size_the_data(expr, n):
     result = analyse_source("import numpy as np\nimport tensorflow as tf\nfrom tensorflow import keras\n" + code, "s.py")
     w = [s.work for s in result.callsites if s.api.endswith(".predict")][0]
     assert w["samples"]["value"] == n
+
+
+def test_a_data_set_of_arrays_given_a_channel_axis_keeps_its_size_for_the_loop_over_it():
+    result = analyse_source(
+        "import tensorflow as tf\n(x, y), _ = tf.keras.datasets.mnist.load_data()\nx = x[..., tf.newaxis].astype('float32')\n"
+        "ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(32)\nfor images, labels in ds:\n"
+        "    tf.reduce_sum(images)\n", "s.py")
+    site = [s for s in result.callsites if s.api == "tensorflow.reduce_sum"][0]
+    assert site.runs["count"] == 60000 // 32  # 1,875 batches
+    assert site.work["flops"]["value"] == 32 * 28 * 28 * 1
+
+
+@pytest.mark.parametrize(
+    "prepare, flops",
+    [
+        ("np.where(x > .5, 1.0, 0.0).astype('float32')", 32 * 28 * 28),  # scalars broadcast
+        ("x[:, :, :1] + np.zeros((28, 1))", 32 * 28),  # (n, 28, 1) + (28, 1)
+        ("x[:, None] * np.ones((3, 1, 1))", 32 * 3 * 28 * 28),  # (n, 1, 28, 28) * (3, 1, 1)
+        ("x + np.zeros((3, 28))", None),  # 28 rows against 3: no broadcast
+        ("np.where(x > .5)[0]", None),  # the indices of a mask: their number unknown
+    ],
+)
+def test_arrays_broadcast_and_a_data_set_of_one_array_binds_its_batches(prepare, flops):
+    result = analyse_source(
+        f"import numpy as np\nimport tensorflow as tf\n(x, _), _ = tf.keras.datasets.mnist.load_data()\nx = {prepare}\n"
+        "ds = tf.data.Dataset.from_tensor_slices(x).batch(32)\nfor b in ds:\n    tf.reduce_sum(b)\n", "s.py")
+    site = [s for s in result.callsites if s.api == "tensorflow.reduce_sum"][0]
+    assert site.work["flops"]["value"] == flops
+    assert site.runs["count"] == (60000 // 32 if flops is not None else None)
 
 
 def test_a_slice_with_unknown_bounds_keeps_the_sample_shape_for_the_model():

@@ -444,6 +444,58 @@ def test_a_tf_function_method_whose_loss_helper_runs_the_model_under_the_tape(tm
         assert found[key].work["symbolic"]["note"] == "counted in the training step at line 6"
 
 
+def test_a_helper_called_from_a_traced_step_and_eagerly_counts_its_eager_runs_and_its_traced_work(tmp_path):
+    write(tmp_path, {"vae.py": """
+        import numpy as np
+        import tensorflow as tf
+        from tensorflow import keras
+
+
+        class Net(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.body = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4)])
+
+            def forward(self, x):
+                return self.body(x)
+
+
+        def prepare(a):
+            a = a.reshape((a.shape[0], 8)) / 255.
+            return np.where(a > .5, 1.0, 0.0).astype("float32")
+
+
+        def compute_loss(net, x):
+            return tf.reduce_mean(net.forward(x))
+
+
+        @tf.function
+        def train_step(net, x, opt):
+            with tf.GradientTape() as tape:
+                loss = compute_loss(net, x)
+            opt.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))
+
+
+        train, test = prepare(np.zeros((640, 2, 4))), prepare(np.zeros((64, 8)))
+        net, opt = Net(), keras.optimizers.Adam()
+        for epoch in range(3):
+            for x in tf.data.Dataset.from_tensor_slices(train).batch(32):
+                train_step(net, x, opt)
+            for x in tf.data.Dataset.from_tensor_slices(test).batch(32):
+                compute_loss(net, x)
+        """})
+    found = sites(tmp_path / "vae.py")
+    step = found[(35, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
+    assert step.runs["count"] == 3 * 20  # each prepared array keeps its own rows: 640 / 32 batches
+    # the model call two helpers down from the tape is its training step
+    assert value(step, "step") == "training" and value(step, "flops_per_sample") == 2 * 8 * 4
+    forward = found[(12, "tensorflow.keras.Sequential.__call__")]
+    assert forward.runs["count"] == 3 * 2  # the eager calls only: traced ones run in train_step's graph
+    assert "symbolic" not in forward.work
+    assert "traced into a graph" in found[(21, "tensorflow.reduce_mean")].runs["note"]
+    assert found[(21, "tensorflow.reduce_mean")].runs["count"] == 3 * 2
+
+
 def test_a_session_run_fetching_the_optimizer_update_is_one_training_step_on_the_batch_fed(tmp_path):
     write(tmp_path, {"gan.py": GAN_MODEL + "\n\nwith tf.Session() as sess:\n    GAN(sess).train(epochs=25)\n"})
     found = sites(tmp_path / "gan.py")

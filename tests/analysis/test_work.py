@@ -568,3 +568,13 @@ def test_an_estimators_train_without_steps_has_an_unknown_data_size(call, unknow
         assert w["samples"]["value"] is None and "input_fn" in w["samples"]["note"]
     else:
         assert "samples" not in w and "epochs" not in w
+
+
+def test_a_model_called_on_a_batch_of_unknown_size_says_its_samples_are_unknown():
+    model = "m = keras.Sequential([keras.Input((4,)), keras.layers.Dense(2)])\n"
+    unsized = work(f"{model}def f(x):\n    return m(x)\n", "tensorflow.keras.Sequential.__call__")
+    assert unsized["samples"]["provenance"] == "unknown" and value(unsized, "flops_per_sample") == 16
+    sized = work(f"{model}m(np.zeros((8, 4)))\n", "tensorflow.keras.Sequential.__call__")
+    assert value(sized, "samples") == 8
+    symbolic = work(f"{model}y = m(keras.Input((4,)))\n", "tensorflow.keras.Sequential.__call__")
+    assert "samples" not in symbolic  # building a graph: no batch runs at that line
