@@ -70,11 +70,15 @@ _REMAINDERS = frozenset({"mod", "floormod", "remainder", "fmod", "truncatemod"})
 def remainder(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
     """(a, k) of `a % k`, or of a call of a remainder function on two positional arguments
     (`np.mod(a, k)`, `tf.math.mod(a, k)`); None for anything else."""
-    if type(node) is ast.BinOp and type(node.op) is ast.Mod:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
         return node.left, node.right
     if (
-        type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _REMAINDERS
-        and len(node.args) == 2 and not node.keywords and not any(type(a) is ast.Starred for a in node.args)
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _REMAINDERS
+        and len(node.args) == 2
+        and not node.keywords
+        and not any(isinstance(a, ast.Starred) for a in node.args)
     ):
         return node.args[0], node.args[1]
     return None
@@ -84,23 +88,22 @@ def period(test: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
     """(k, names read by a, extra runs) of a test `a % k == 0` (also `0 == ...`, `not a % k`, and
     as one operand of `and`; `or a == c` adds one run per such test), k >= 2 a literal, or the
     name or attribute holding it (`Resolver.divisor` reads its value); None for other tests."""
-    kind = type(test)
-    if kind is ast.BoolOp and type(test.op) is ast.And:
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         found = [d for d in map(period, test.values) if d]
         literal = [d for d in found if isinstance(d[0], int)]
-        return max(literal, key=lambda d: d[0]) if literal else (found[0] if found else None)
-    if kind is ast.BoolOp:  # `or`: one period, the other operands tests of equality to a constant
+        return max(literal, key=lambda d: d[0] if isinstance(d[0], int) else 0) if literal else next(iter(found), None)
+    if isinstance(test, ast.BoolOp):  # `or`: one period, the other operands tests of equality to a number
         found = [d for d in map(period, test.values) if d]
         if len(found) != 1 or not all(_equals_constant(v) for v in test.values if not period(v)):
             return None
         k, read, more = found[0]
         return k, read, more + len(test.values) - 1
-    if kind is ast.UnaryOp and type(test.op) is ast.Not:
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return _modulus(test.operand)
-    if kind is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
         return None
     for left, right in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
-        if type(right) is ast.Constant and right.value == 0 and type(right.value) is int:
+        if isinstance(right, ast.Constant) and right.value == 0 and type(right.value) is int:
             return _modulus(left)
     return None
 
@@ -110,9 +113,9 @@ def _modulus(node: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
     if found is None:
         return None
     a, k = found
-    if type(k) is ast.Constant and type(k.value) is int and k.value >= 2:
+    if isinstance(k, ast.Constant) and type(k.value) is int and k.value >= 2:
         return k.value, flow.names(a), 0
-    if type(k) in (ast.Name, ast.Attribute):
+    if isinstance(k, (ast.Name, ast.Attribute)):
         return k, flow.names(a), 0
     return None
 
@@ -120,8 +123,10 @@ def _modulus(node: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
 def _equals_constant(test: ast.expr) -> bool:
     """`a == c`, c a literal number (`step == 1`)."""
     return (
-        type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) is ast.Eq
-        and any(type(e) is ast.Constant and type(e.value) in (int, float) for e in (test.left, test.comparators[0]))
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and any(isinstance(e, ast.Constant) and type(e.value) in (int, float) for e in (test.left, test.comparators[0]))
     )
 
 
