@@ -50,6 +50,7 @@ from greenlint.analysis import (
     hostwork,
     kerasext,
     ops,
+    options,
     traced,
     trainable,
     trees,
@@ -134,7 +135,7 @@ class Context:
         self.exits = 0  # enclosing loops that a `break`, `return` or `raise` may leave early
         self.guards = 0  # enclosing `if`/`except`/`case` bodies inside a loop
         self.branches = 0  # enclosing `if`/`except`/`case` bodies, in a loop or not
-        self.divisors: list[tuple[int, int]] = []  # (loop depth, k) of each enclosing `if ... % k == 0`
+        self.divisors: list[runs_mod.Period] = []  # of each enclosing `if ... % k == 0`
         self.varying: list[frozenset | None] = []  # per enclosing loop: names its iterations change (None: 1 trip)
         self.keras_step = func.keras_step if func else False
         self.returns: list[Any] = []
@@ -268,6 +269,8 @@ class Resolver:
         self.discarded = False  # the call being resolved is that value
         self.calls: list[Found] = []
         self.scope = Scope("module", None)
+        self.tree: ast.Module | None = None  # the module walked (`run`)
+        self.option_calls: list[ast.Call] | None = None  # its calls, read for command-line options once
         self.ctx = Context()
         self.pending: deque[FuncInfo] = deque()
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
@@ -301,6 +304,7 @@ class Resolver:
     def run(self, tree: ast.Module) -> list[tuple[ast.Call, str, dict, dict, dict]]:
         """(call node, api, features, runs, work) of every call site found."""
         self.references = CodeReferences(tree)
+        self.tree = tree
         self.block(tree.body)
         # entry points first (main(), run(self)): their calls bind the parameters of the rest
         self.pending = deque(sorted(self.pending, key=_required_parameters))
@@ -582,31 +586,50 @@ class Resolver:
         ctx.guards -= inside
         return result
 
-    def divisor(self, test: ast.expr) -> tuple[int, int] | None:
-        """(loop depth, k) of a test `<expr> % k == 0`: the innermost enclosing loop whose
-        variable *expr* names, else the innermost loop (a step counter); None for other tests."""
-        found = _divisor(test)
+    def divisor(self, test: ast.expr) -> runs_mod.Period | None:
+        """The `Period` of a test `<expr> % k == 0` (`runs.period`): the innermost enclosing loop
+        whose variable *expr* names, else the innermost loop (a step counter); None for other
+        tests. k a name or attribute: the value it holds, where known, else the default of the
+        command-line option it reads (`args.display_step`, `FLAGS.display_step`)."""
+        found = runs_mod.period(test)
         if found is None:
             return None
-        held, read = found
+        held, read, extra = found
+        option = ""
         if isinstance(held, int):
             k = held
         else:  # `epoch % save_interval == 0`: the value the name holds, where known
             value = self.expr(held)
+            if type(value) is not Const and type(held) is ast.Attribute:
+                option = held.attr
+                value = self.option_default(option)
             if type(value) is not Const or type(value.value) is not int or value.value < 2:
                 return None
             k = value.value
         varying = self.ctx.varying
         for depth in range(len(varying), 0, -1):
             if varying[depth - 1] and varying[depth - 1] & read:
-                return depth, k
-        return len(varying), k
+                return runs_mod.Period(depth, k, extra, option)
+        return runs_mod.Period(len(varying), k, extra, option)
 
-    def branches(self, bodies: list[list[ast.stmt]], divisor: tuple[int, int] | None = None,
+    def option_default(self, attr: str) -> Const | None:
+        """The literal default of the one command-line option of the module read as *attr*
+        (`options.default`; a default given as a module constant, the constant's value)."""
+        if self.option_calls is None:
+            self.option_calls = [n for n in ast.walk(self.tree) if type(n) is ast.Call] if self.tree else []
+        found = options.default(self.option_calls, attr)
+        if type(found) is ast.Constant:
+            return Const(found.value)
+        if type(found) is ast.Name:
+            value = self.scope.module().names.get(found.id)
+            return value if type(value) is Const else None
+        return None
+
+    def branches(self, bodies: list[list[ast.stmt]], divisor: runs_mod.Period | None = None,
                  unless: frozenset[str] = frozenset()) -> list[dict]:
         """Walk alternative bodies from the same bindings, then merge what each left (returned:
         the bindings each left); the first runs on 1 in k trips of the loop at a depth when
-        *divisor* (depth, k) is given, and only while the parameters *unless* are None."""
+        *divisor* is given, and only while the parameters *unless* are None."""
         before = dict(self.scope.names)
         results = []
         ctx = self.ctx
@@ -1434,7 +1457,7 @@ class Resolver:
         # in a generator's `while True:` fills a batch of batch_size, whatever the outer loop does
         ctx = self.ctx
         depth = ctx.lists.get(name, 0) if scope is self.scope else 0
-        divisors = tuple((at - depth, k) for at, k in ctx.divisors if at > depth) if depth else tuple(ctx.divisors)
+        divisors = tuple(p._replace(depth=p.depth - depth) for p in ctx.divisors if p.depth > depth) if depth else tuple(ctx.divisors)
         runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors)
         filled = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
         if decoded is not None:
@@ -2512,29 +2535,6 @@ def _feed(node: ast.Call, api: str) -> ast.expr | None:
     cls, _, method = api.rpartition(".")
     at = (2 if method == "partial_run" else 1) if cls.endswith("Session") else 0
     return next((k.value for k in node.keywords if k.arg == "feed_dict"), node.args[at] if len(node.args) > at else None)
-
-
-def _divisor(test: ast.expr) -> tuple[int | ast.expr, frozenset] | None:
-    """(k, names read by expr) of a test `<expr> % k == 0` (also `0 == ...`, and as one operand
-    of `and`), k >= 2 a literal, or the name or attribute holding it (`Resolver.divisor` reads
-    its value)."""
-    if type(test) is ast.BoolOp and type(test.op) is ast.And:
-        found = [d for d in map(_divisor, test.values) if d]
-        literal = [(k, read) for k, read in found if isinstance(k, int)]
-        return max(literal, key=lambda d: d[0]) if literal else (found[0] if found else None)
-    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
-        return None
-    for left, right in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
-        if (
-            type(right) is ast.Constant and right.value == 0 and type(right.value) is int
-            and type(left) is ast.BinOp and type(left.op) is ast.Mod
-        ):
-            k = left.right
-            if type(k) is ast.Constant and type(k.value) is int and k.value >= 2:
-                return k.value, flow.names(left.left)
-            if type(k) in (ast.Name, ast.Attribute):
-                return k, flow.names(left.left)
-    return None
 
 
 def _leaves_early(body: list[ast.stmt]) -> bool:

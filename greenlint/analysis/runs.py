@@ -11,8 +11,10 @@ to the function is a call the resolver saw (`Resolver.all_calls_seen`); a functi
 elsewhere (a callback, Keras's `call`/`train_step`, `tf.function(f)`), never called in the file,
 called recursively or through an unknown loop gives an unknown count. Code under `if`/`except`/
 `case` inside a loop, in a comprehension with a filter, or in a loop a `break`/`return`/`raise`
-may leave, runs at most the loop bound (`upper`); under `if step % k == 0` at most 1 in k of
-those runs; a loop whose body always leaves it (`evaluate(); break`) runs once.
+may leave, runs at most the loop bound (`upper`); under `if step % k == 0` (`np.mod(step, k)`,
+`tf.math.mod` too) at most 1 in k of those runs, and c more under `if step % k == 0 or step == c1
+or ...` (c such tests); k the default of a command-line option (`args.display_step`) is the count
+with the defaults, which a command line may change (the note says so); a loop whose body always leaves it (`evaluate(); break`) runs once.
 
 Loops and calls are told apart: `loop` counts the runs that loops alone give (the enclosing
 loops, and the loops around the calls of its function; a function called from two cells is
@@ -29,9 +31,11 @@ rules must not call it a repeat.
 
 from __future__ import annotations
 
+import ast
 from math import ceil
 from typing import Any, NamedTuple
 
+from greenlint.analysis import flow
 from greenlint.analysis.values import MISSING, Const, Foreign
 from greenlint.units import TIMES
 
@@ -45,6 +49,85 @@ class Local(NamedTuple):
     count: int | None
     bound: str
     share: int = 1
+    option: str = ""  # a period of the count is this command-line option's default
+
+
+class Period(NamedTuple):
+    """An enclosing `if ... % k == 0`: the loop at *depth* (1-based; 0: the function's own runs)
+    runs what it gates on 1 in *k* of its trips, plus *extra* (`or step == 1`); *option*: k is
+    the default of this command-line option (`--display_step`), "" where the code fixes it."""
+
+    depth: int
+    k: int
+    extra: int = 0
+    option: str = ""
+
+
+#: Functions that take a remainder: `np.mod(a, k)`, `tf.math.floormod(a, k)` are `a % k`.
+_REMAINDERS = frozenset({"mod", "floormod", "remainder", "fmod", "truncatemod"})
+
+
+def remainder(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
+    """(a, k) of `a % k`, or of a call of a remainder function on two positional arguments
+    (`np.mod(a, k)`, `tf.math.mod(a, k)`); None for anything else."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return node.left, node.right
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _REMAINDERS
+        and len(node.args) == 2
+        and not node.keywords
+        and not any(isinstance(a, ast.Starred) for a in node.args)
+    ):
+        return node.args[0], node.args[1]
+    return None
+
+
+def period(test: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
+    """(k, names read by a, extra runs) of a test `a % k == 0` (also `0 == ...`, `not a % k`, and
+    as one operand of `and`; `or a == c` adds one run per such test), k >= 2 a literal, or the
+    name or attribute holding it (`Resolver.divisor` reads its value); None for other tests."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        found = [d for d in map(period, test.values) if d]
+        literal = [d for d in found if isinstance(d[0], int)]
+        return max(literal, key=lambda d: d[0] if isinstance(d[0], int) else 0) if literal else next(iter(found), None)
+    if isinstance(test, ast.BoolOp):  # `or`: one period, the other operands tests of equality to a number
+        found = [d for d in map(period, test.values) if d]
+        if len(found) != 1 or not all(_equals_constant(v) for v in test.values if not period(v)):
+            return None
+        k, read, more = found[0]
+        return k, read, more + len(test.values) - 1
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _modulus(test.operand)
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
+        return None
+    for left, right in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+        if isinstance(right, ast.Constant) and right.value == 0 and type(right.value) is int:
+            return _modulus(left)
+    return None
+
+
+def _modulus(node: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
+    found = remainder(node)
+    if found is None:
+        return None
+    a, k = found
+    if isinstance(k, ast.Constant) and type(k.value) is int and k.value >= 2:
+        return k.value, flow.names(a), 0
+    if isinstance(k, (ast.Name, ast.Attribute)):
+        return k, flow.names(a), 0
+    return None
+
+
+def _equals_constant(test: ast.expr) -> bool:
+    """`a == c`, c a literal number (`step == 1`)."""
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and any(isinstance(e, ast.Constant) and type(e.value) in (int, float) for e in (test.left, test.comparators[0]))
+    )
 
 
 ONCE = Local(1, EXACT)
@@ -69,22 +152,24 @@ class Place(NamedTuple):
 
 def local(trips: list[int | None], guarded: bool, divisors: tuple = ()) -> Local:
     """Runs per run of the function of a place in loops of *trips* (outermost first); *divisors*:
-    (loop depth, k) of each enclosing `if ... % k == 0`: the loop at that depth (1-based; 0: the
-    function's own runs, as *share*) runs the place on at most 1 in k of its trips."""
+    the `Period` of each enclosing `if ... % k == 0`: the loop at its depth (0: the function's own
+    runs, as *share*, where no extra runs come with it) runs the place on at most 1 in k of its
+    trips (plus its extra runs)."""
     if not trips and not divisors:
         return ONCE
     count, share = 1, 1
-    for depth, k in divisors:
-        if depth == 0:
-            share *= k
+    for period in divisors:
+        if period.depth == 0 and not period.extra:
+            share *= period.k
     for depth, trip in enumerate(trips, 1):
         if trip is None:
             return NEVER_KNOWN
-        for at, k in divisors:
-            if at == depth:
-                trip = ceil(trip / k)
+        for period in divisors:
+            if period.depth == depth:
+                trip = min(trip, ceil(trip / period.k) + period.extra)
         count *= trip
-    return Local(count, UPPER if guarded or divisors else EXACT, share)
+    option = next((p.option for p in divisors if p.option), "")
+    return Local(count, UPPER if guarded or divisors else EXACT, share, option)
 
 
 def times(place: Local, outer: int) -> int:
@@ -253,5 +338,10 @@ def _place_note(place: Local) -> str:
     if place.share > 1 and place.count == 1:
         return f"at most 1 in {place.share} of its function's runs (under `if ... % {place.share} == 0`)"
     if place.bound == UPPER:
+        if place.option:
+            return (
+                f"at most {place.count}{TIMES} in its loops with the default of `--{place.option}` as the period of"
+                " the condition it runs under (a command line may change it)"
+            )
         return f"at most {place.count}{TIMES} in its loops (under a condition, or a loop left by break/return)"
     return f"{place.count}{TIMES} in its loops"

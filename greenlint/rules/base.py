@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from greenlint.analysis.callsite import CallSite, Span, char_offset
+from greenlint.analysis.options import argument as argument
+from greenlint.analysis.options import keyword as keyword
+from greenlint.analysis.options import last_name as last_name
 from greenlint.analysis.sources import Code, cell_code, parse_code
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.codemods import Codemod
@@ -354,28 +357,6 @@ def _chars(lines: list[str], line: int, offset: int) -> int:
     return char_offset(lines[line - 1] if line <= len(lines) else "", offset)
 
 
-def keyword(call: ast.Call | None, name: str) -> ast.keyword | None:
-    """The `name=` keyword argument of a call."""
-    return next((k for k in call.keywords if k.arg == name), None) if call is not None else None
-
-
-def argument(call: ast.Call | None, name: str, position: int | None = None) -> ast.expr | None:
-    """The argument binding parameter `name`: its `name=` keyword, else the positional argument at
-    `position`. None when the call does not give it, and when which argument binds it is unknowable:
-    a `*args` at or before `position` (and `**kwargs`, which may carry it: `binds` tells these apart
-    from a parameter left to its default)."""
-    if call is None:
-        return None
-    given = keyword(call, name)
-    if given is not None:
-        return given.value
-    if position is None or len(call.args) <= position:
-        return None
-    if any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
-        return None
-    return call.args[position]
-
-
 def binds(call: ast.Call | None, name: str, position: int | None = None) -> bool:
     """Whether the call gives parameter `name` a value (by keyword, at `position`, or maybe by `*`/`**`).
     True when the call is unknown, so that a rule asking "is it missing?" stays silent."""
@@ -396,11 +377,6 @@ def node_span(node: ast.expr | ast.stmt, cell: int | None, through: ast.expr | N
         (end.end_col_offset or node.col_offset) + 1,
         cell,
     )
-
-
-def last_name(expr: ast.AST) -> str:
-    """The name an expression ends in: `tf.keras.Model` -> `Model`, `fit` -> `fit`; "" otherwise."""
-    return expr.attr if isinstance(expr, ast.Attribute) else expr.id if isinstance(expr, ast.Name) else ""
 
 
 def method(api: str) -> str:

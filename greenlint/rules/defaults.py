@@ -12,21 +12,19 @@ from __future__ import annotations
 
 import ast
 
-from greenlint.rules.base import FileFacts, argument, keyword
+from greenlint.analysis import options
+from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.syntax import (
     Function,
     calls_by_name,
     cell_units,
     is_method,
-    last_name,
     parameters,
     positional_parameters,
     scope_body,
     target_binds,
 )
 
-#: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
-_ABSL = frozenset({"DEFINE_integer", "DEFINE_float", "DEFINE_string", "DEFINE_bool", "DEFINE_boolean"})
 #: Caller levels a parameter's value is followed up (`main` -> `train` -> the `fit` that reads it).
 CALLERS = 3
 
@@ -152,23 +150,10 @@ def _parameter_default(func: Function, name: str) -> object | None:
 
 def _flag_default(facts: FileFacts, attr: str) -> object | None:
     """The literal default of the one argparse option or absl flag of the file named *attr*."""
-    found = []
-    for cell, _ in cell_units(facts):
-        for node in facts.nodes(cell, ast.Call):  # the file's one walk, shared
-            name = last_name(node.func)
-            if name == "add_argument":
-                default = keyword(node, "default")
-                if default is not None and _dest(node) == attr:
-                    found.append(default.value)
-            elif name in _ABSL:
-                flag, value = argument(node, "name", 0), argument(node, "default", 1)
-                if isinstance(flag, ast.Constant) and flag.value == attr and value is not None:
-                    found.append(value)
-    if len(found) != 1:
-        return None
-    if isinstance(found[0], ast.Name):
-        return module_constant(facts, found[0].id)
-    return found[0].value if isinstance(found[0], ast.Constant) else None
+    found = options.default((node for cell, _ in cell_units(facts) for node in facts.nodes(cell, ast.Call)), attr)
+    if isinstance(found, ast.Name):
+        return module_constant(facts, found.id)
+    return found.value if isinstance(found, ast.Constant) else None
 
 
 def module_constant(facts: FileFacts, name: str) -> object | None:
@@ -232,18 +217,6 @@ def _flag_held(facts: FileFacts, bound: ast.expr | None, cell: int | None, depth
     """The default a name's one binding holds where it reads a flag or an attribute (`epochs =
     args.epochs`); None for any other value (a literal is `known_value`'s, as a module constant)."""
     return default_value(facts, bound, cell, depth) if isinstance(bound, ast.Attribute) else None
-
-
-def _dest(call: ast.Call) -> str | None:
-    """The attribute an argparse option is read as: `dest=`, else its long name (`--num-epochs` ->
-    `num_epochs`), else its short one."""
-    dest = keyword(call, "dest")
-    if dest is not None:
-        return dest.value.value if isinstance(dest.value, ast.Constant) and isinstance(dest.value.value, str) else None
-    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-    long = [n for n in names if n.startswith("--")]
-    chosen = long[0] if long else names[0] if names else None
-    return chosen.lstrip("-").replace("-", "_") if chosen else None
 
 
 def bound_literal(scope: ast.AST, name: str) -> object | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 
+from greenlint.analysis.runs import remainder
 from greenlint.rules.base import FileFacts, Site, method
 from greenlint.rules.defaults import known_value
 from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, calls_of, own_body, own_loops
@@ -40,8 +41,9 @@ def loop_period(facts: FileFacts, point: ast.Call, cell: int | None) -> tuple[in
             return None
         if isinstance(parent, ast.If) and child in parent.body:
             for node in ast.walk(parent.test):
-                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-                    value, source = known_value(facts, node.right, cell)
+                found = remainder(node)  # `step % N`, `np.mod(step, N)`
+                if found is not None:
+                    value, source = known_value(facts, found[1], cell)
                     loops = own_loops(facts, parent, cell)
                     if isinstance(value, int) and not isinstance(value, bool) and loops:
                         return value, source, loops[0]

@@ -227,6 +227,13 @@ class SaveInStepLoop(Rule):
             line=13,
             message_contains="every 10 training steps (`args.save_every`: the default of `--save_every`)",
         ),
+        Invalid(  # the remainder taken by `tf.math.mod`, the period a flag's default
+            "import argparse\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--save-every', type=int, default=10)\nargs = parser.parse_args()\n"
+            + WIDE.format(every="tf.math.mod(step, args.save_every) == 0", save="m.save_weights('w.weights.h5')"),
+            line=13,
+            message_contains="every 10 training steps (`args.save_every`: the default of `--save_every`)",
+        ),
         Invalid(  # the divisor a module constant
             "EVERY = 20\n" + WIDE.format(every="step % EVERY == 0", save="m.save_weights('w.weights.h5')"),
             line=10,

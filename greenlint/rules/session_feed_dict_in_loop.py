@@ -546,6 +546,13 @@ class SessionFeedDictInLoop(Rule):
             "    sess.run(train_op)\n    if step % display_step == 0 or step == 1:\n"
             "        loss = sess.run(loss_op, feed_dict={X: test_x, Y: test_y})\n"
         ),
+        Valid(  # the same report, the remainder taken by `np.mod` and the period a flag's default
+            "import numpy as np\nimport tensorflow as tf\nflags = tf.compat.v1.flags\n"
+            "flags.DEFINE_integer('display_step', 100, 'log every')\nFLAGS = flags.FLAGS\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1, 10001):\n"
+            "    sess.run(train_op)\n    if np.mod(step, FLAGS.display_step) == 0 or step == 1:\n"
+            "        loss = sess.run(loss_op, feed_dict={X: test_x, Y: test_y})\n"
+        ),
         Valid(  # once per epoch, after the epoch's steps: the loss of the last batch (the steps' run is the finding)
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor epoch in range(50):\n"
             "    for iteration in range(n_batches):\n        X_batch, y_batch = mnist.train.next_batch(150)\n"

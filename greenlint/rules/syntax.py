@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from greenlint.analysis import flow, sources
+from greenlint.analysis.runs import remainder
 from greenlint.rules.base import FileFacts, Site, argument, binds, is_keras_model_method, last_name, method
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -100,7 +101,7 @@ def autograph_loop(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
 
 def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     """The node runs on some iterations only of its loop: in the body of an `if` whose test
-    takes a remainder (`if step % display_step == 0`, `if not i % 10 or i == 1`), between it and
+    takes a remainder (`if step % display_step == 0`, `if not i % 10 or i == 1`, `np.mod(i, 10)`), between it and
     the innermost loop around it."""
     child = node
     for parent in facts.ancestors(node, cell):
@@ -109,7 +110,7 @@ def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
         if (
             isinstance(parent, ast.If)
             and child in parent.body
-            and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test))
+            and any(remainder(n) is not None for n in ast.walk(parent.test))
         ):
             return True
         child = parent
@@ -144,7 +145,7 @@ def _passes(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[ast.AST,
         if isinstance(parent, SCOPES) or isinstance(parent, (ast.IfExp, ast.ExceptHandler)):
             return None
         if isinstance(parent, ast.If) and branch is None:
-            takes_remainder = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test))
+            takes_remainder = any(remainder(n) is not None for n in ast.walk(parent.test))
             if not (child in parent.orelse and takes_remainder):
                 branch = (parent, child in parent.body)
         child = parent

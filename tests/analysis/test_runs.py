@@ -95,6 +95,44 @@ def test_a_modulo_guard_by_a_name_divides_by_the_value_it_holds():
     assert count(found[11]) == (4000, "upper")  # at most the loop bound
 
 
+def test_a_modulo_guard_by_a_command_line_option_divides_by_its_default():
+    """`step % args.display_step == 0` (argparse) and `FLAGS.k` (absl) divide by the option's
+    default, which the note names: a command line may change it; `np.mod`/`tf.math.mod` take the
+    remainder as `%` does; `or step == 1` runs once more; an option with no default divides nothing."""
+    found = runs(
+        """
+        import argparse
+        import numpy as np
+        from absl import flags
+        LOG_EVERY = 250
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--display-step", type=int, default=100)
+        parser.add_argument("--log_every", type=int, default=LOG_EVERY)
+        parser.add_argument("--eval_every", type=int)
+        flags.DEFINE_integer("save_steps", 500, "save every")
+        args = parser.parse_args()
+        FLAGS = flags.FLAGS
+        for step in range(10000):
+            if step % args.display_step == 0 or step == 1:
+                m.predict(x)
+            if np.mod(step, FLAGS.save_steps) == 0:
+                m.save("ckpt.keras")
+            if tf.math.mod(step, args.log_every) == 0:
+                m.evaluate(x)
+            if step % args.eval_every == 0:
+                m.test_on_batch(x, y)
+            if not step % 40:
+                m.train_on_batch(x, y)
+        """
+    )
+    assert count(found[15]) == (101, "upper")  # 100 periods and step 1
+    assert "default of `--display_step`" in found[15]["note"] and "command line may change" in found[15]["note"]
+    assert count(found[17]) == (20, "upper") and "`--save_steps`" in found[17]["note"]
+    assert count(found[19]) == (40, "upper")  # the default a module constant
+    assert count(found[21]) == (10000, "upper") and "command line" not in found[21]["note"]
+    assert count(found[23]) == (250, "upper")
+
+
 def test_a_modulo_guard_in_a_helper_divides_its_calls():
     found = runs(
         """
