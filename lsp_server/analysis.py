@@ -31,7 +31,7 @@ from greenlint.analysis.sources import split_lines
 from greenlint.check import Config, ConfigError, apply_rules, load_config
 from greenlint.check.file_result import FileResult, error_diagnostic, from_analysis, internal_error
 from greenlint.check.selection import Selector
-from greenlint.fix.engine import Outline, attach_fix, outline
+from greenlint.fix.engine import Outline, attach_fixes, outline
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
 
@@ -87,7 +87,8 @@ class Analysis:
     def with_fix(self, d: Diagnostic) -> Diagnostic:
         """*d*, one of this analysis' findings, with its fix: computed when a code action asks,
         from the statement holding it (diagnostics are published without fixes)."""
-        return attach_fix(d, self.text if self.cells is None else self.cells, self.config.line_length, self.outline)
+        source = self.text if self.cells is None else self.cells
+        return attach_fixes([d], source, self.config.line_length, self.outline)[0]
 
 
 def join_cells(cells: list[str]) -> tuple[str, tuple[int, ...]]:

@@ -55,65 +55,39 @@ def _codemod(code: str) -> tuple[Codemod, str] | None:
 
 
 def attach_fixes(
-    diagnostics: Sequence[Diagnostic], source: str | tuple[str, ...], line_length: int = LINE_LENGTH
+    diagnostics: Sequence[Diagnostic],
+    source: str | tuple[str, ...],
+    line_length: int = LINE_LENGTH,
+    shape: Outline | None = None,
 ) -> list[Diagnostic]:
     """The diagnostics, each with its rule's fix attached when the codemod applies to its call
     and its edited lines fit in `line_length` (a call is wrapped as a formatter would, else the
-    finding keeps no fix). Each finding's top-level statements are parsed alone, once for the
-    findings they hold (LibCST reads a few lines, not the file: the editor's `attach_fix` gives
-    the same fix); a unit that `ast` cannot read is parsed whole."""
-    wanted = [i for i, d in enumerate(diagnostics) if d.fix is None and _codemod(d.code)]
-    if not wanted:
-        return list(diagnostics)
+    finding keeps no fix): `check` with a file's findings, the editor's quick fix with one. Each
+    finding's top-level statements are parsed alone, once for the findings they hold (LibCST reads
+    a few lines, not the file). `shape` is the `outline` of the findings' unit when the caller has
+    it (the editor, from its analysis' tree); else each unit's text is outlined."""
     out = list(diagnostics)
-    units: dict[tuple[int | None, tuple[int, int] | None], _Unit | None] = {}
-    for i in wanted:
-        d = diagnostics[i]
+    units: dict[tuple[int | None, tuple[int, int]], _Unit | None] = {}
+    for i, d in enumerate(diagnostics):
+        found = _codemod(d.code) if d.fix is None else None
+        if found is None:
+            continue
         text = unit_text(source, d.span.cell)
-        shape = _outline(text) if text else None
-        lines = statement_lines(shape, d.span.line, d.span.end_line) if shape and shape[0] else None
+        known = shape or (_outline(text) if text else None)
+        lines = statement_lines(known, d.span.line, d.span.end_line) if known and known[0] else None
+        if lines is None:
+            continue  # no statement there (or a unit `ast` cannot read): no call to fix
         key = (d.span.cell, lines)
         if key not in units:
-            units[key] = (
-                _Unit.around(source, d.span, line_length, shape)
-                if lines
-                else _whole_unit(source, d.span.cell, line_length)
-            )
+            units[key] = _Unit.around(source, d.span.cell, lines, known, line_length)
         unit = units[key]
         if unit is None:
             continue
-        codemod, title = _codemod(d.code)
+        codemod, title = found
         edits = unit.edit(codemod, d.span, d.data.get("holds"))
         if edits:
             out[i] = dataclasses.replace(d, fix=Fix(title, edits, safe=codemod.safe))
     return out
-
-
-def _whole_unit(source: str | tuple[str, ...], cell: int | None, line_length: int) -> _Unit | None:
-    """A whole file or notebook cell parsed by LibCST, with a notebook's other cells and its name of tensorflow."""
-    unit = _Unit.parse(source, cell, line_length)
-    if unit is not None and isinstance(source, tuple):
-        unit.others = (unit.text, *(text for i, text in enumerate(source, 1) if i != cell))  # as `around` sets them
-        if unit.tf is None:
-            unit.tf = _notebook_tf_alias(source)  # imported in another cell
-    return unit
-
-
-def attach_fix(
-    d: Diagnostic, source: str | tuple[str, ...], line_length: int = LINE_LENGTH, shape: Outline | None = None
-) -> Diagnostic:
-    """*d* with the fix `attach_fixes` gives it, computed from the top-level statement holding it
-    alone (a LibCST parse of a few lines, not of the file): the editor's quick fix of one finding.
-    `shape` is the `outline` of its unit's tree, when the caller has it (else the unit is parsed)."""
-    found = _codemod(d.code)
-    if d.fix is not None or not found:
-        return d
-    unit = _Unit.around(source, d.span, line_length, shape)
-    if unit is None:
-        return attach_fixes([d], source, line_length)[0]  # the text does not parse as `ast` reads it
-    codemod, title = found
-    edits = unit.edit(codemod, d.span, d.data.get("holds"))
-    return dataclasses.replace(d, fix=Fix(title, edits, safe=codemod.safe)) if edits else d
 
 
 #: The first and last line of each top-level statement of a unit, and its name of tensorflow.
@@ -198,39 +172,17 @@ class _Unit:
         self.tf = tf  # the unit's name of the tensorflow module (`outline`)
 
     @classmethod
-    def parse(cls, source: str | tuple[str, ...], cell: int | None, line_length: int = LINE_LENGTH) -> _Unit | None:
+    def around(
+        cls, source: str | tuple[str, ...], cell: int | None, statements: tuple[int, int], shape: Outline,
+        line_length: int = LINE_LENGTH,
+    ) -> _Unit | None:
+        """Lines `statements` (first, last: whole top-level statements, `statement_lines`) of the
+        unit `cell` of `source`, whose `outline` is `shape`, parsed alone; with the unit's tensorflow
+        name and every name the unit and a notebook's other cells use. None when LibCST cannot parse them."""
         import libcst as cst
         from libcst.metadata import MetadataWrapper, PositionProvider
 
         text = unit_text(source, cell)
-        if not text:
-            return None
-        try:
-            wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
-            positions = wrapper.resolve(PositionProvider)
-            parents = _parents(wrapper.module)
-        except Exception:  # not parseable by LibCST (e.g. newer syntax): no fix, the finding stays
-            return None
-        shape = _outline(text)
-        return cls(wrapper.module, positions, parents, cell, shape[2] if shape else None, line_length)
-
-    @classmethod
-    def around(
-        cls, source: str | tuple[str, ...], span: Span, line_length: int = LINE_LENGTH, known: Outline | None = None
-    ) -> _Unit | None:
-        """The top-level statements of `span`'s unit that hold its lines (and any sharing a line
-        with them), parsed alone; with the unit's tensorflow name and every name the unit and a
-        notebook's other cells use. None when the unit does not parse."""
-        import libcst as cst
-        from libcst.metadata import MetadataWrapper, PositionProvider
-
-        text = unit_text(source, span.cell)
-        shape = known or (_outline(text) if text else None)
-        if not text or not shape or not shape[0]:
-            return None
-        statements = statement_lines(shape, span.line, span.end_line)
-        if statements is None:
-            return None  # between statements: no call there
         first, last = statements
         lines = _unit_lines(text)
         try:
@@ -239,8 +191,8 @@ class _Unit:
         except Exception:
             return None
         tf = shape[2] or (_notebook_tf_alias(source) if isinstance(source, tuple) else None)
-        unit = cls(wrapper.module, positions, _parents(wrapper.module), span.cell, tf, line_length, first)
-        others = (t for i, t in enumerate(source, 1) if i != span.cell) if isinstance(source, tuple) else ()
+        unit = cls(wrapper.module, positions, _parents(wrapper.module), cell, tf, line_length, first)
+        others = (t for i, t in enumerate(source, 1) if i != cell) if isinstance(source, tuple) else ()
         unit.others = (text, *others)  # the whole unit's names: a new name must shadow none
         return unit
 

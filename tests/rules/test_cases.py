@@ -17,7 +17,7 @@ from dataclasses import replace
 import pytest
 
 from greenlint.check import Config, check_source
-from greenlint.fix.engine import attach_fix, fix_text
+from greenlint.fix.engine import attach_fixes, fix_text
 from greenlint.rules.registry import all_rules
 
 CASES = [
@@ -44,7 +44,7 @@ def test_case(rule, kind, case, predictor):
         assert all(d.fix is None for d in found)
         return
     # the editor's fix of one finding, from its statement alone, is the one the whole file gives
-    assert [attach_fix(replace(d, fix=None), case.code, config.line_length) for d in found] == found
+    assert [attach_fixes([replace(d, fix=None)], case.code, config.line_length)[0] for d in found] == found
     own = Config(select=(rule.code,), options=dict(case.options), no_cache=True, device=case.device)
 
     def check(text):
