@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from greenlint.check import Config, check_source
 from greenlint.rules.registry import all_rules
 from tests.rules.conftest import check_in_project
@@ -19,12 +21,6 @@ LOADER = (
     "    for image, mask in pairs:\n"
     "        yield image, one_hot(mask)\n"
 )
-
-
-def test_a_siteless_rule_checks_a_project_module_without_call_sites(tmp_path, predictor):
-    files = {"pkg/__init__.py": "", "pkg/config.py": "N_CLASSES = 21\n", "pkg/loader.py": LOADER}
-    found = check_in_project(tmp_path, predictor, files, "pkg/loader.py", "GL410")
-    assert [(d.span.line, d.code) for d in found] == [(14, "GL410")]
 
 
 def test_every_other_rule_is_skipped_there(tmp_path, predictor):
@@ -51,12 +47,6 @@ SAMPLER = (
 )
 
 
-def test_a_folder_listed_per_batch_is_found_in_a_project_module_without_call_sites(tmp_path, predictor):
-    files = {"pkg/__init__.py": "", "pkg/config.py": "ROOT = 'datasets'\n", "pkg/sampler.py": SAMPLER}
-    found = check_in_project(tmp_path, predictor, files, "pkg/sampler.py", "GL209")
-    assert [(d.span.line, d.code) for d in found] == [(11, "GL209")]
-
-
 #: A replay memory in a project: a ring buffer over a deque whose capacity the caller passes.
 MEMORY = (
     "from collections import deque\n"
@@ -69,10 +59,20 @@ MEMORY = (
 )
 
 
-def test_a_deque_read_by_position_is_found_in_a_project_module_without_call_sites(tmp_path, predictor):
-    files = {"pkg/__init__.py": "", "pkg/config.py": "WINDOW = 4\n", "pkg/memory.py": MEMORY}
-    found = check_in_project(tmp_path, predictor, files, "pkg/memory.py", "GL412")
-    assert [(d.span.line, d.code) for d in found] == [(7, "GL412")]
+@pytest.mark.parametrize(
+    ("code", "config", "name", "text", "line"),
+    [
+        ("GL410", "N_CLASSES = 21\n", "loader.py", LOADER, 14),  # a one-hot loop in a loader
+        ("GL209", "ROOT = 'datasets'\n", "sampler.py", SAMPLER, 11),  # a folder listed per batch
+        ("GL412", "WINDOW = 4\n", "memory.py", MEMORY, 7),  # a deque read by position
+    ],
+)
+def test_a_siteless_rule_checks_a_project_module_without_call_sites(tmp_path, predictor, code, config, name, text,
+                                                                     line):
+    """A module of a project that imports another of its modules and calls no TensorFlow API."""
+    files = {"pkg/__init__.py": "", "pkg/config.py": config, f"pkg/{name}": text}
+    found = check_in_project(tmp_path, predictor, files, f"pkg/{name}", code)
+    assert [(d.span.line, d.code) for d in found] == [(line, code)]
 
 
 def test_a_file_the_analysis_does_not_parse_is_not_checked(predictor):
