@@ -74,12 +74,14 @@ def attach_fixes(
             continue
         text = unit_text(source, d.span.cell)
         known = shape or (_outline(text) if text else None)
-        lines = statement_lines(known, d.span.line, d.span.end_line) if known and known[0] else None
+        if not text or not known:
+            continue  # a unit `ast` cannot read holds no call a finding points at
+        lines = statement_lines(known, d.span.line, d.span.end_line)
         if lines is None:
-            continue  # no statement there (or a unit `ast` cannot read): no call to fix
+            continue  # no statement there: no call
         key = (d.span.cell, lines)
         if key not in units:
-            units[key] = _Unit.around(source, d.span.cell, lines, known, line_length)
+            units[key] = _Unit.around(source, d.span.cell, text, lines, known, line_length)
         unit = units[key]
         if unit is None:
             continue
@@ -147,7 +149,7 @@ class _Unit:
         positions,
         parents,
         cell: int | None,
-        tf: str | None,
+        shape: Outline,
         line_length: int = LINE_LENGTH,
         first: int = 1,
     ):
@@ -161,7 +163,7 @@ class _Unit:
             str, ...
         ] = ()  # the whole unit's text, then a notebook's other cells: names a new name must not shadow
         self._taken: set[str] | None = None
-        self._shape: Outline | None = None
+        self.shape = shape  # the parsed text's `outline`
         self.calls = {}
         import libcst as cst
 
@@ -169,20 +171,24 @@ class _Unit:
             if isinstance(node, cst.Call):
                 key = (pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
                 self.calls.setdefault(key, node)
-        self.tf = tf  # the unit's name of the tensorflow module (`outline`)
+        self.tf = shape[2]  # the unit's name of the tensorflow module
 
     @classmethod
     def around(
-        cls, source: str | tuple[str, ...], cell: int | None, statements: tuple[int, int], shape: Outline,
+        cls,
+        source: str | tuple[str, ...],
+        cell: int | None,
+        text: str,
+        statements: tuple[int, int],
+        shape: Outline,
         line_length: int = LINE_LENGTH,
     ) -> _Unit | None:
-        """Lines `statements` (first, last: whole top-level statements, `statement_lines`) of the
-        unit `cell` of `source`, whose `outline` is `shape`, parsed alone; with the unit's tensorflow
+        """Lines `statements` (first, last: whole top-level statements, `statement_lines`) of `text`,
+        the unit `cell` of `source`, whose `outline` is `shape`, parsed alone; with the unit's tensorflow
         name and every name the unit and a notebook's other cells use. None when LibCST cannot parse them."""
         import libcst as cst
         from libcst.metadata import MetadataWrapper, PositionProvider
 
-        text = unit_text(source, cell)
         first, last = statements
         lines = _unit_lines(text)
         try:
@@ -190,8 +196,11 @@ class _Unit:
             positions = wrapper.resolve(PositionProvider)
         except Exception:
             return None
-        tf = shape[2] or (_notebook_tf_alias(source) if isinstance(source, tuple) else None)
-        unit = cls(wrapper.module, positions, _parents(wrapper.module), cell, tf, line_length, first)
+        starts, ends, tf = shape
+        lo, hi = bisect.bisect_left(ends, first), bisect.bisect_right(starts, last)  # the statements parsed
+        tf = tf or (_notebook_tf_alias(source) if isinstance(source, tuple) else None)
+        local = (tuple(n - first + 1 for n in starts[lo:hi]), tuple(n - first + 1 for n in ends[lo:hi]), tf)
+        unit = cls(wrapper.module, positions, _parents(wrapper.module), cell, local, line_length, first)
         others = (t for i, t in enumerate(source, 1) if i != cell) if isinstance(source, tuple) else ()
         unit.others = (text, *others)  # the whole unit's names: a new name must shadow none
         return unit
@@ -253,9 +262,7 @@ class _Unit:
         last = max(
             pos.end.line, *(e.span.end_line - (e.span.end_column == 1 and e.span.end_line > e.span.line) for e in edits)
         )
-        if self._shape is None:
-            self._shape = _outline(self.text) or ((), (), None)
-        first, last = statement_lines(self._shape, first, last) or (1, len(self.lines))
+        first, last = statement_lines(self.shape, first, last) or (1, len(self.lines))
         before = "".join(self.lines[first - 1 : last])
         local = tuple(_moved(e, first) for e in edits)
         after = apply_fixes(before, [Fix("", local)])[0]
