@@ -32,10 +32,6 @@ EXTRA_MODULES = {
 }
 
 
-def _load(name: str):
-    return importlib.import_module(f"greenlint.cli.{name}_cmd")
-
-
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with *only*, the other commands are named but not loaded (no help text)."""
     import argparse
@@ -50,7 +46,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is not None and name != only:
             sub.add_parser(name)
             continue
-        module = _load(name)
+        module = importlib.import_module(f"greenlint.cli.{name}_cmd")
         sp = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.register(sp)
         sp.set_defaults(_run=module.run)
