@@ -16,6 +16,7 @@ import bisect
 import dataclasses
 import difflib
 import functools
+import itertools
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -390,8 +391,8 @@ def _statement_at(text: str, tree: ast.Module, offset: int):
 
     from greenlint.analysis.trees import first_line
 
-    lines = lines_with_endings(text)
-    starts = _offsets(lines)
+    cursor = _Cursor(text)
+    lines, starts = cursor.lines, cursor.starts
     line = bisect.bisect_right(starts, offset)
     best = None
     for node in ast.walk(tree):
@@ -431,10 +432,13 @@ class _Cursor:
 
     def __init__(self, text: str):
         self.lines = lines_with_endings(text)
-        self.starts = _offsets(self.lines)
+        self.starts = [0, *itertools.accumulate(map(len, self.lines))]
 
     def offset(self, line: int, column: int) -> int:
-        return _offset(self.starts, self.lines, line, column)
+        """The offset of 1-based `line` and `column`, kept within the line (a line past the end: the text's end)."""
+        if line > len(self.lines):
+            return self.starts[-1]
+        return min(self.starts[line - 1] + column - 1, self.starts[line])
 
 
 def _shifted(offset: int, text: str, edits: Sequence[Edit]) -> int:
@@ -523,34 +527,15 @@ def _notebook_tf_alias(cells: tuple[str, ...]) -> str | None:
     return None
 
 
-def _offsets(lines: list[str]) -> list[int]:
-    out, total = [0], 0
-    for line in lines:
-        total += len(line)
-        out.append(total)
-    return out
-
-
-def _offset(starts: list[int], lines: list[str], line: int, column: int) -> int:
-    if line > len(lines):
-        return starts[-1]
-    return min(starts[line - 1] + column - 1, starts[line])
-
-
 def apply_fixes(text: str, fixes: Iterable[Fix]) -> tuple[str, list[Fix]]:
     """`text` with every fix applied whose edits overlap no fix applied before it; and those fixes."""
-    lines = lines_with_endings(text)
-    starts = _offsets(lines)
+    cursor = _Cursor(text)
     taken: list[tuple[int, int]] = []
     chosen: list[tuple[int, int, str]] = []
     applied = []
     for fix in fixes:
         ranges = [
-            (
-                _offset(starts, lines, e.span.line, e.span.column),
-                _offset(starts, lines, e.span.end_line, e.span.end_column),
-                e.content,
-            )
+            (cursor.offset(e.span.line, e.span.column), cursor.offset(e.span.end_line, e.span.end_column), e.content)
             for e in fix.edits
         ]
         if any(a < e and s < b or (a == s and b == e) for s, e, _ in ranges for a, b in taken):
