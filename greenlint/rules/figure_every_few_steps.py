@@ -47,7 +47,9 @@ class FigureEveryFewSteps(Rule):
     divisor known with the program's defaults: a literal, a module constant, a parameter's
     default or what every call passes it, an argparse or absl flag's default), or on every pass,
     made in the loop or in a function of the file that the loop calls there
-    (`self.sample_images(epoch)`; the finding is on that call). The loop trains when its own
+    (`self.sample_images(epoch)`; the finding is on that call), or in one that such a function
+    calls, up to three calls deep (an `if` there hides it, but one on a parameter true with the
+    program's defaults). The loop trains when its own
     body runs a training step (`train_on_batch`, `apply_gradients`, `minimize`, a TF1 run that
     fetches the update, a `tf.function` that trains).
 

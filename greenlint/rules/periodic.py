@@ -12,24 +12,49 @@ from greenlint.rules.defaults import known_value
 from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, calls_of, own_body, own_loops
 
 
-def call_points(facts: FileFacts, call: ast.Call, cell: int | None) -> list[tuple[int | None, ast.Call]]:
+def call_points(
+    facts: FileFacts, call: ast.Call, cell: int | None, depth: int = 2
+) -> list[tuple[int | None, ast.Call]]:
     """Where a loop runs *call*: the call itself when a loop of its function is around it, else
-    the calls of its function (one that always runs it: no `if` of its own around it) that
-    the file makes in a loop (`save(...)`; a method as `self.save(...)`)."""
+    the calls of its function (one that always runs it: no `if` of its own around it but one on
+    a parameter true with the program's defaults, `if ckpt:` of `def save(..., ckpt=True)`) that
+    the file makes in a loop (`save(...)`; a method as `self.save(...)`), or, up to *depth* calls
+    further out, where a loop runs those calls (a helper nested in the method the loop calls)."""
     if own_loops(facts, call, cell):
         return [(cell, call)]
     function = None
+    child: ast.AST = call
     for parent in facts.ancestors(call, cell):
+        if isinstance(parent, ast.If) and child in parent.body and _on_by_default(facts, parent.test, cell):
+            child = parent
+            continue
         if isinstance(parent, (ast.If, ast.IfExp, ast.Try, ast.ExceptHandler, ast.Lambda, ast.ClassDef)):
             return []
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
             function = parent
             break
+        child = parent
     if function is None:
         return []
-    return [
-        (unit_cell, node) for unit_cell, node in calls_of(facts, function, cell) if own_loops(facts, node, unit_cell)
-    ]
+    found = []
+    for unit_cell, node in calls_of(facts, function, cell):
+        if own_loops(facts, node, unit_cell):
+            found.append((unit_cell, node))
+        elif depth > 0:
+            found.extend(call_points(facts, node, unit_cell, depth - 1))
+    return list({id(node): (unit_cell, node) for unit_cell, node in found}.values())  # two paths to one call
+
+
+def _on_by_default(facts: FileFacts, test: ast.expr, cell: int | None) -> bool:
+    """`if ckpt:` where `ckpt` is a parameter of the function around it that is true with the
+    program's defaults (its default, no call passing another value)."""
+    function = next((p for p in facts.ancestors(test, cell) if isinstance(p, SCOPES)), None)
+    if not isinstance(test, ast.Name) or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    arguments = function.args
+    if test.id not in {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}:
+        return False
+    return known_value(facts, test, cell)[0] is True
 
 
 def loop_period(facts: FileFacts, point: ast.Call, cell: int | None) -> tuple[int, str, ast.AST] | None:

@@ -55,8 +55,11 @@ class SaveInStepLoop(Rule):
     a step method as above, or a call the analysis found to run one (a TF1 `Session.run` fetching
     the optimizer's update, a `tf.function` whose body trains a model). The save may be the call
     in the loop, or in a function of the file that the loop calls there (`save(saver, sess,
-    logdir, step)` around `saver.save(...)`, TF1's `Saver.save` included); the finding is on the
-    call in the loop.
+    logdir, step)` around `saver.save(...)`, TF1's `Saver.save` included), or in one that such a
+    function calls (a helper nested in it), up to three calls deep; an `if` around the save in
+    such a function hides it, except one on a parameter true with the program's defaults (`if
+    ckpt:` of `def save(..., ckpt=True)` that no call gives another value). The finding is on
+    the call in the loop.
 
     The price: one save takes at least 5 ms to lay out its file (a tenth of what the pair under
     bench/rules/ measured) plus the saved model's weights (`params` x 4 bytes, as the analysis
@@ -192,6 +195,10 @@ class SaveInStepLoop(Rule):
             "m.compile(optimizer='adam', loss='mse')\nfor step, (x, y) in enumerate(batches):\n"
             "    m.train_on_batch(x, y)\n    if step % 10 == 0:\n        m.save_weights('w.weights.h5')\n"
         ),
+        Valid(  # the `if` on a parameter that a call turns off: whether it saves is the caller's choice
+            WIDE.format(every="step % 20 == 0", save="save(step, ckpt=False)")
+            + "def save(step, ckpt=True):\n    if ckpt:\n        m.save_weights('w.weights.h5')\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -226,6 +233,19 @@ class SaveInStepLoop(Rule):
             + "def save():\n    m.save_weights('w.weights.h5')\n",
             line=13,
             message_contains="every 10 training steps (`args.save_every`: the default of `--save_every`)",
+        ),
+        Invalid(  # through a method's `if` on a parameter true by default, no call passing it
+            WIDE.format(every="step % 20 == 0", save="save(step)")
+            + "def save(step, ckpt=True):\n    if ckpt:\n        m.save_weights('w.weights.h5')\n",
+            line=9,
+            message_contains="`save()` writes a checkpoint every 20 training steps",
+        ),
+        Invalid(  # through a helper nested in the function the loop calls
+            WIDE.format(every="step % 20 == 0", save="save_all()")
+            + "def save_all():\n    def save(model, name):\n        model.save_weights(name)\n"
+            "    save(m, 'w.weights.h5')\n",
+            line=9,
+            message_contains="`save_all()` writes a checkpoint every 20 training steps",
         ),
         Invalid(  # the remainder taken by `tf.math.mod`, the period a flag's default
             "import argparse\nparser = argparse.ArgumentParser()\n"
