@@ -200,6 +200,25 @@ def _group_norm(init: dict, shape: Shape) -> LayerWork | None:
     return LayerWork(shape, sum(scaled) * shape[-1], _times(5, _prod(shape)))
 
 
+def normalisation(init: dict, shape: Shape) -> LayerWork | None:
+    """A normalisation layer of another library (`InstanceNormalization()` of keras-contrib or
+    TensorFlow Addons): it keeps its input's shape and, like GroupNormalization, reads each element
+    a few times (5 FLOPs: mean, variance, centring, scaling, offset). Its scale and offset: one
+    each per sample where `axis` is None or not given (keras-contrib's default), one per entry of
+    the axis an int `axis` names; None where `axis` is not a literal or the shape is not known."""
+    axis = init.get("axis")
+    if not shape or None in shape:
+        return None
+    if axis is None:
+        size = 1
+    elif type(axis) is int and 1 <= abs(axis) <= len(shape):  # (axis 0 is the batch's)
+        size = shape[axis - 1 if axis > 0 else axis]
+    else:
+        return None
+    scaled = init.get("center", True) is not False, init.get("scale", True) is not False
+    return LayerWork(shape, sum(scaled) * size, 5 * math.prod(shape))
+
+
 def _repeat_vector(init: dict, shape: Shape) -> LayerWork | None:
     n = init.get("n")
     if type(n) is not int or len(shape) != 1:
@@ -386,6 +405,8 @@ MULTI_INPUT_RULES = {
 #: A layer's call arguments that are its inputs, in the order its rule takes them (the first
 #: positional argument otherwise; Attention takes a list `[query, value, key]`).
 CALL_INPUTS = {"MultiHeadAttention": ("query", "value", "key")}
+#: The class names of another library's layers that `normalisation` prices (what they end in).
+NORMALISATION = "Normalization"
 #: Layers whose output does not depend on their input's shape (a model may start with them).
 SHAPE_FREE = frozenset({"TextVectorization"})
 #: Other names Keras exports for the same layers.

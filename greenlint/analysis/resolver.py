@@ -59,6 +59,7 @@ from greenlint.analysis import (
     wrappers,
 )
 from greenlint.analysis import features as feat
+from greenlint.analysis import layers as layers_mod
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
 from greenlint.analysis.files import WrittenFiles
@@ -1571,7 +1572,7 @@ class Resolver:
                 self.result_of(init, args, keywords, node)
             return UserInst(callee.info)
         if kind is Foreign:
-            return _unknown_on_sym(node, args) or callee
+            return _unknown_on_sym(node, args, self.instance) or callee
         if kind is Choice:  # one of them runs: what they return where they agree
             first = len(self.calls)
             results = [self.call(node, item, args, keywords) for item in callee.items]
@@ -1625,10 +1626,10 @@ class Resolver:
             if base:
                 receiver = self.subclass_instance(callee.info, base, "__call__")
                 return self.call(node, Member(receiver, "__call__"), args, keywords)
-            return _unknown_on_sym(node, args)  # a layer of the project on a base greenlint does not know
+            return _unknown_on_sym(node, args, self.instance)  # a layer of the project on a base greenlint does not know
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
             return self.builtin_call(node.func.id, args, node.lineno)
-        return _unknown_on_sym(node, args) if callee is None else None
+        return _unknown_on_sym(node, args, self.instance) if callee is None else None
 
     def replica_call(self, node: ast.Call, named: dict) -> None:
         """`strategy.run(step_fn, args=(x,))`: *step_fn* is called here, on each replica, with
@@ -2703,16 +2704,45 @@ def _self_targets(node: ast.FunctionDef) -> set[str]:
     return found
 
 
-def _unknown_on_sym(node: ast.Call, args: list) -> Inst | None:
+def _unknown_on_sym(node: ast.Call, args: list, instance: int) -> Inst | None:
     """A call of something greenlint does not know (a layer of another library, `InstanceNormalization()(x)`,
     or of the project on a base it does not know, `class RandomWeightedAverage(_Merge)`) on a Keras
     symbolic tensor: a symbolic tensor of unknown shape, so that the model built on it keeps
-    the known layers' work as a lower bound (work.unknown_on_sym); None where its first argument is
+    the known layers' work as a lower bound (work.unknown_on_sym), except for a normalisation layer
+    built there (`_normalisation_init`), which keeps its input's shape (work.normalisation_on_sym;
+    *instance*: the walk making the call, as `layer_output`'s); None where its first argument is
     not symbolic (then the callee's name, which takes unparsing, is never written)."""
     syms = work_mod.input_syms(args[0][1]) if args and not args[0][0] else None
     if syms is None:
         return None
+    init = _normalisation_init(node)
+    if init is not None:
+        key = (id(node), instance) if instance else id(node)
+        return Inst(KERAS_TENSOR, "method", {"sym": work_mod.normalisation_on_sym(syms, init, _called(node), key)})
     return Inst(KERAS_TENSOR, "method", {"sym": work_mod.unknown_on_sym(syms, _called(node))})
+
+
+def _normalisation_init(node: ast.Call) -> dict | None:
+    """The literal arguments of another library's normalisation layer built and called at once
+    (`InstanceNormalization(axis=-1)(x)`: a class whose name ends in `layers.NORMALISATION`): None
+    for anything else, for one given a positional argument (a wrapper of a layer, such as
+    `SpectralNormalization(Conv2D(...))`: it keeps the wrapped layer's shape, not its input's) or an
+    argument that is not a literal."""
+    built = node.func
+    if type(built) is not ast.Call or built.args:
+        return None
+    name = built.func.attr if type(built.func) is ast.Attribute else getattr(built.func, "id", "")
+    if not name.endswith(layers_mod.NORMALISATION):
+        return None
+    init = {}
+    for keyword in built.keywords:
+        if keyword.arg is None:
+            return None
+        try:
+            init[keyword.arg] = ast.literal_eval(keyword.value)
+        except ValueError:
+            return None
+    return init
 
 
 def _called(node: ast.Call) -> str:

@@ -425,6 +425,20 @@ def unknown_on_sym(syms: list[Sym], label: str) -> Sym:
     return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners)
 
 
+def normalisation_on_sym(syms: list[Sym], init: dict, label: str, call_key: Hashable) -> Sym:
+    """Calling another library's normalisation layer (`layers.normalisation`) on one symbolic tensor:
+    its input's shape with its work added; `unknown_on_sym` where that is not known."""
+    found = layers.normalisation(init, syms[0].shape) if len(syms) == 1 and syms[0].shape is not None else None
+    if found is None:
+        return unknown_on_sym(syms, label)
+    meta = {"init": init}
+    merged = merge_syms(syms, found.shape)
+    merged.params[id(meta)] = (found.params, meta)  # the meta kept alive: its id stays its own
+    merged.flops[call_key] = found.flops
+    merged.owners[call_key] = id(meta)
+    return merged
+
+
 def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     """Calling a layer on symbolic tensor(s): the output's Sym."""
     syms = input_syms(inputs)

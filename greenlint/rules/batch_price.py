@@ -43,16 +43,18 @@ class Saving:
     told: bool  # the user stated it (`--device`); else REFERENCE_GPU
     training: bool
 
-    def clause(self) -> str:
-        """The finding's priced claim: the same samples at the larger batch, the saving and the GPU."""
+    def clause(self, scaled: bool = True) -> str:
+        """The finding's priced claim: the same samples at the larger batch, the saving and the GPU;
+        for training, with the learning rate scaled unless *scaled* is False (where that scaling is
+        no known equivalent, such as a GAN's alternating updates)."""
         low, high = round(100 * self.least), round(100 * self.most)
         share = f"{low}%" if low == high else f"{low}-{high}%"
-        scaled = ", with the learning rate scaled," if self.training else ""
+        scaled_by = ", with the learning rate scaled," if self.training and scaled else ""
         where = (
             f"the stated {self.device}" if self.told else f"an {self.device} (the reference GPU: no --device stated)"
         )
         return (
-            f"the same samples at batch {self.larger}{scaled} cost {share} fewer joules on {where}, by greenlint's "
+            f"the same samples at batch {self.larger}{scaled_by} cost {share} fewer joules on {where}, by greenlint's "
             "device model (fewer steps pay each step's host, launch and GPU-fill costs)"
         )
 

@@ -33,6 +33,7 @@ from greenlint.rules.syntax import (
     last_bindings,
     last_name,
     own_body,
+    own_loops,
     units,
 )
 
@@ -229,7 +230,12 @@ class SmallBatchSize(Rule):
     range(epochs)` drawing `idx = np.random.randint(0, n, batch_size)` each time): there the same
     samples in fewer, larger steps need the count divided too, and the message names the outermost
     loop (the training's length; an inner one, such as a WGAN's critic steps, is the algorithm's)
-    and by how much. A fixed count of inference steps (`predict_on_batch`, `test_on_batch`) is not
+    and by how much. Where that loop runs the training steps of two models or more in turn (a GAN's
+    discriminator and generator), the message says so and no longer calls the change the same
+    training with the learning rate scaled: fewer, larger steps alternate the models fewer times,
+    and how an adversarial game's learning rates and update ratio follow a larger batch is not known
+    (large-batch GANs such as BigGAN train well, at rates of their own): a new recipe, whose results
+    are to be checked. A fixed count of inference steps (`predict_on_batch`, `test_on_batch`) is not
     reported: it may be sequential by nature, such as an agent acting on each observation. Nor where a `while` loop
     is among the loops around the step (an agent learning from replay while it acts until an
     episode ends: the episodes are not the steps' count).
@@ -249,7 +255,9 @@ class SmallBatchSize(Rule):
     GFLOPs, a batch of 2 through a U-Net at 256x256 (tens of GFLOPs a layer pass) is not. A
     generator's or a step's batch is reported only so priced: where greenlint cannot price the model
     (a detector built by helpers it does not follow), or knows only a lower bound (the layers before
-    a layer of another library, such as keras-contrib's `InstanceNormalization`), a batch of 4 may
+    a layer of another library, such as keras-contrib's `PELU`: its output's shape is unknown, so
+    the layers after it are too; a normalisation layer of another library, such as keras-contrib's
+    `InstanceNormalization`, keeps its input's shape and is counted), a batch of 4 may
     already fill the device, so nothing is claimed. A `fit()`/`evaluate()`/`predict()` literal or
     a `.batch(n)` of a model whose FLOPs are unknown is reported without a figure.
 
@@ -320,11 +328,17 @@ class SmallBatchSize(Rule):
     PRICED_MESSAGE = "`{api}` uses batch_size={size}: {saving}"
     GENERATOR_MESSAGE = "batch size {size} given to the generator that feeds `{api}`: {saving}"
     STEP_MESSAGE = (
-        "batch size {size} set here is the batch of `{api}` (line {line}), whose loop draws batches by it: {saving}"
+        "batch size {size} set here is the batch of `{api}` (line {line}), whose loop draws batches by it:"
+        " {saving}{alternating}"
     )
     COUNTED_MESSAGE = (
         "batch size {size} set here is the batch of `{api}` (line {line}), whose loop runs a fixed count of steps:"
-        " {saving}; divide the count of `{loop}` (line {loop_line}) by {times} to train on as many samples"
+        " {saving}; divide the count of `{loop}` (line {loop_line}) by {times} to train on as many samples{alternating}"
+    )
+    ALTERNATING = (
+        "; but that loop alternates the training steps of {models} (an adversarial game, such as a GAN's): fewer,"
+        " larger steps alternate them fewer times, so this is a new training recipe (learning rates and update"
+        " ratio to retune, results to check), not the same training made cheaper"
     )
     FIX_TITLE = "Use a larger batch size (32 or more, memory permitting)"
     OPTIONS = (
@@ -358,11 +372,11 @@ class SmallBatchSize(Rule):
             "model.compile(optimizer='sgd', loss='mse')\nmodel.fit(x, y, batch_size=2, epochs=10)\n"
         ),
         Valid(  # a layer of another library: the known layers' FLOPs are only a lower bound of the step's
-            "from keras_contrib.layers import InstanceNormalization\n"
+            "from keras_contrib.layers import PELU\n"
             + TRAINER.replace(
                 "self.model = tf.keras.Sequential([tf.keras.layers.Dense(1)])",
                 "inputs = tf.keras.Input((8,))\n"
-                "        hidden = InstanceNormalization()(tf.keras.layers.Dense(64)(inputs))\n"
+                "        hidden = PELU()(tf.keras.layers.Dense(64)(inputs))\n"
                 "        self.model = tf.keras.Model(inputs, tf.keras.layers.Dense(1)(hidden))",
             )
             + "Trainer().train(epochs=10, batch_size=2)\n"
@@ -463,6 +477,33 @@ class SmallBatchSize(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # two models' training steps in turn (a GAN): reported, the change named a new recipe
+            TRAINER.replace(
+                "        self.model.compile(optimizer='sgd', loss='mse')\n",
+                "        self.model.compile(optimizer='sgd', loss='mse')\n"
+                "        self.critic = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+                "        self.critic.compile(optimizer='sgd', loss='mse')\n",
+            ).replace(
+                "                self.model.train_on_batch(",
+                "                self.critic.train_on_batch(np.zeros((batch_size, 8)), np.ones((batch_size, 1)))\n"
+                "                self.model.train_on_batch(",
+            )
+            + "Trainer().train(epochs=10, batch_size=2)\n",
+            line=19,
+            message_contains="alternates the training steps of `self.critic` and `self.model`",
+        ),
+        Invalid(  # a normalisation layer of another library keeps its input's shape: the model is priced whole
+            "from keras_contrib.layers import InstanceNormalization\n"
+            + TRAINER.replace(
+                "self.model = tf.keras.Sequential([tf.keras.layers.Dense(1)])",
+                "inputs = tf.keras.Input((8,))\n"
+                "        hidden = InstanceNormalization()(tf.keras.layers.Dense(64)(inputs))\n"
+                "        self.model = tf.keras.Model(inputs, tf.keras.layers.Dense(1)(hidden))",
+            )
+            + "Trainer().train(epochs=10, batch_size=2)\n",
+            line=19,
+            message_contains="whose loop draws batches by it",
+        ),
         Invalid(  # a step of several GFLOPs, each layer pass far below filling the GPU: priced, with the device
             CONV_TRAINER + "Trainer().train(epochs=10, batch_size=1)\n",
             line=16,
@@ -619,13 +660,16 @@ class SmallBatchSize(Rule):
                 saving = _claimed(site, batch, minimum, facts.device) if setters else None
                 if saving is None:
                     continue
+                models = _alternated(facts, site)
+                alternating = self.ALTERNATING.format(models=_listed(models)) if models else ""
                 for span, loop in setters:
                     literals.add(span)
                     message = (self.STEP_MESSAGE if loop is None else self.COUNTED_MESSAGE).format(
                         size=batch,
                         api=site.api,
                         line=site.callsite.span.line,
-                        saving=saving.clause(),
+                        saving=saving.clause(scaled=not models),
+                        alternating=alternating,
                         times=f"{saving.larger / batch:.3g}",
                         loop=ast.unparse(loop.iter) if loop is not None else "",
                         loop_line=loop.lineno if loop is not None else 0,
@@ -664,6 +708,27 @@ def _claimed(site: Site, batch: int, minimum: int, device: str | None) -> Saving
     passes already keep the GPU busy)."""
     saving = priced_saving(site, batch, minimum, device)
     return saving if saving is not None and saving.least >= MIN_SAVING else None
+
+
+def _alternated(facts: FileFacts, site: Site) -> list[str]:
+    """The receivers of the training steps (`train_on_batch`, `apply_gradients`, `minimize`) that the
+    outermost loop around the site's step runs, nested loops included, where there are two or more
+    (a GAN's discriminator and generator, updated in turn); [] otherwise."""
+    call = facts.node(site)
+    loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
+    if not loops:
+        return []
+    found = dict.fromkeys(
+        ast.unparse(n.func.value)
+        for n in ast.walk(loops[-1])
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in STEP_METHODS
+    )
+    return list(found) if len(found) > 1 else []
+
+
+def _listed(names: list[str]) -> str:
+    quoted = [f"`{name}`" for name in names]
+    return ", ".join(quoted[:-1]) + f" and {quoted[-1]}"
 
 
 def _data(batch: int, minimum: int, saving: Saving | None) -> dict:

@@ -259,11 +259,10 @@ def test_a_model_whose_outputs_are_reassigned_is_no_longer_the_whole_network():
     assert after["flops_per_sample"]["value"] is None
 
 
-def test_a_layer_of_another_library_leaves_the_known_layers_as_a_lower_bound():
-    """CycleGAN's discriminator: keras-contrib's InstanceNormalization, which greenlint does not know,
-    between convolutions it does. The model is seen (it was not: its step was unpriced), its
-    FLOPs the layers before the unknown one, marked a lower bound: the unknown layer's output shape
-    is unknown, so the convolution after it is unknown too, never guessed."""
+def test_a_normalisation_layer_of_another_library_keeps_its_input_shape():
+    """CycleGAN's discriminator: keras-contrib's InstanceNormalization between convolutions. A
+    normalisation keeps its input's shape and reads each element a few times, so the convolution
+    after it is sized and the model's FLOPs are whole (they were a lower bound, and its step unpriced)."""
     code = """
     from keras_contrib.layers import InstanceNormalization
 
@@ -276,10 +275,40 @@ def test_a_layer_of_another_library_leaves_the_known_layers_as_a_lower_bound():
     d_a = build_discriminator()
     d_a.train_on_batch(np.zeros((1, 128, 128, 3)), np.zeros((1, 64, 64, 1)))
     """
-    flops = work_of(code, "tensorflow.keras.Model.train_on_batch")["flops_per_sample"]
-    assert flops["value"] == 2 * 64 * 64 * (4 * 4 * 3) * 64  # the first convolution alone
-    assert flops["bound"] == "lower"
-    assert "InstanceNormalization" in flops["note"] and "Conv2D" in flops["note"]
+    work = work_of(code, "tensorflow.keras.Model.train_on_batch")
+    first, norm, last = 2 * 64 * 64 * 48 * 64, 5 * 64 * 64 * 64, 2 * 64 * 64 * (4 * 4 * 64) * 1
+    assert work["flops_per_sample"]["value"] == first + norm + last
+    assert "bound" not in work["flops_per_sample"]
+    assert work["params"]["value"] == (48 * 64 + 64) + 2 + (16 * 64 + 1)  # axis None: one scale, one offset
+    per_channel = work_of(code.replace("InstanceNormalization()", "InstanceNormalization(axis=-1)"),
+                          "tensorflow.keras.Model.train_on_batch")
+    assert per_channel["params"]["value"] == (48 * 64 + 64) + 2 * 64 + (16 * 64 + 1)
+
+
+def test_a_layer_of_another_library_leaves_the_known_layers_as_a_lower_bound():
+    """A layer greenlint cannot size (a normalisation wrapping another layer, whose output is that
+    layer's; one given an axis that is not a literal; any other layer of another library): its
+    output shape is unknown, so the convolution after it is unknown too, never guessed, and the
+    model's FLOPs are the layers before it, marked a lower bound."""
+    code = """
+    from tensorflow_addons.layers import SpectralNormalization, InstanceNormalization
+    from keras_contrib.layers import SubPixelUpscaling
+
+    img = tf.keras.Input(shape=(128, 128, 3))
+    d = tf.keras.layers.Conv2D(64, kernel_size=4, strides=2, padding="same")(img)
+    d = LAYER
+    model = tf.keras.Model(img, tf.keras.layers.Conv2D(1, kernel_size=4, padding="same")(d))
+    model.train_on_batch(np.zeros((1, 128, 128, 3)), np.zeros((1, 64, 64, 1)))
+    """
+    for layer, label in [
+        ("SpectralNormalization(tf.keras.layers.Conv2D(8, 3))(d)", "SpectralNormalization"),
+        ("InstanceNormalization(axis=AXIS)(d)", "InstanceNormalization"),
+        ("SubPixelUpscaling(scale_factor=2)(d)", "SubPixelUpscaling"),
+    ]:
+        flops = work_of(code.replace("LAYER", layer), "tensorflow.keras.Model.train_on_batch")["flops_per_sample"]
+        assert flops["value"] == 2 * 64 * 64 * (4 * 4 * 3) * 64, layer  # the first convolution alone
+        assert flops["bound"] == "lower"
+        assert label in flops["note"] and "Conv2D" in flops["note"]
 
 
 def test_a_project_layer_on_an_unknown_base_leaves_the_known_layers_as_a_lower_bound():
