@@ -7,6 +7,8 @@ from greenlint.check import Config, check_source
 from greenlint.rules import tf_target
 
 GL602 = Config(select=("GL602",), no_cache=True)
+#: GL602 with its opt-in advice for multi-backend Keras 2: TensorFlow 1's graph rewrite.
+GL602_REWRITE = Config(select=("GL602",), no_cache=True, options={"multi-backend-rewrite": True})
 #: unet's shape: the script star-imports the module that imports the multi-backend Keras.
 SCRIPT = "from model import *\nmodel = unet()\nmodel.fit_generator(gen, steps_per_epoch=300, epochs=1)\n"
 MODEL = (
@@ -15,10 +17,10 @@ MODEL = (
 )
 
 
-def _findings(tmp_path, predictor, name, text):
+def _findings(tmp_path, predictor, name, text, config=GL602_REWRITE):
     path = tmp_path / name
     path.write_text(text)
-    return [d for d in check_source(text, str(path), GL602, predictor) if d.code == "GL602"]
+    return [d for d in check_source(text, str(path), config, predictor) if d.code == "GL602"]
 
 
 #: The advice for multi-backend Keras 2: a `tf.train` optimizer under TensorFlow 1's graph rewrite.
@@ -30,6 +32,7 @@ def test_a_script_training_a_model_of_a_multi_backend_module_gets_the_graph_rewr
     found = _findings(tmp_path, predictor, "main.py", SCRIPT)
     assert [d.span.line for d in found] == [3] and REWRITE in found[0].message
     assert "enable_mixed_precision_graph_rewrite" in found[0].message
+    assert _findings(tmp_path, predictor, "main.py", SCRIPT, config=GL602) == []  # opt-in
 
 
 def test_a_multi_backend_script_on_tensorflow_2_is_not_reported(tmp_path, predictor):
