@@ -7,6 +7,8 @@ from greenlint.check import Config, check_source
 from greenlint.rules import tf_target
 
 GL602 = Config(select=("GL602",), no_cache=True)
+#: GL602 with its opt-in advice for multi-backend Keras 2: TensorFlow 1's graph rewrite.
+GL602_REWRITE = Config(select=("GL602",), no_cache=True, options={"multi-backend-rewrite": True})
 #: unet's shape: the script star-imports the module that imports the multi-backend Keras.
 SCRIPT = "from model import *\nmodel = unet()\nmodel.fit_generator(gen, steps_per_epoch=300, epochs=1)\n"
 MODEL = (
@@ -15,20 +17,34 @@ MODEL = (
 )
 
 
-def _findings(tmp_path, predictor, name, text):
+def _findings(tmp_path, predictor, name, text, config=GL602_REWRITE):
     path = tmp_path / name
     path.write_text(text)
-    return [d for d in check_source(text, str(path), GL602, predictor) if d.code == "GL602"]
+    return [d for d in check_source(text, str(path), config, predictor) if d.code == "GL602"]
 
 
-def test_a_script_training_a_model_of_a_multi_backend_module_is_not_reported(tmp_path, predictor):
+#: The advice for multi-backend Keras 2: a `tf.train` optimizer under TensorFlow 1's graph rewrite.
+REWRITE = "multi-backend Keras 2"
+
+
+def test_a_script_training_a_model_of_a_multi_backend_module_gets_the_graph_rewrite(tmp_path, predictor):
     (tmp_path / "model.py").write_text(MODEL)
+    found = _findings(tmp_path, predictor, "main.py", SCRIPT)
+    assert [d.span.line for d in found] == [3] and REWRITE in found[0].message
+    assert "enable_mixed_precision_graph_rewrite" in found[0].message
+    assert _findings(tmp_path, predictor, "main.py", SCRIPT, config=GL602) == []  # opt-in
+
+
+def test_a_multi_backend_script_on_tensorflow_2_is_not_reported(tmp_path, predictor):
+    (tmp_path / "model.py").write_text(MODEL)
+    (tmp_path / "requirements.txt").write_text("keras==2.3.1\ntensorflow==2.1.0\n")
     assert _findings(tmp_path, predictor, "main.py", SCRIPT) == []
 
 
-def test_the_same_script_on_a_tf_keras_module_is_reported(tmp_path, predictor):
+def test_the_same_script_on_a_tf_keras_module_gets_the_policy(tmp_path, predictor):
     (tmp_path / "model.py").write_text(MODEL.replace("from keras.", "from tensorflow.keras."))
-    assert [d.span.line for d in _findings(tmp_path, predictor, "main.py", SCRIPT)] == [3]
+    found = _findings(tmp_path, predictor, "main.py", SCRIPT)
+    assert [d.span.line for d in found] == [3] and REWRITE not in found[0].message
 
 
 def test_standalone_keras_fit_is_multi_backend_only_under_a_tensorflow_1_pin(tmp_path, predictor, monkeypatch):
@@ -56,5 +72,6 @@ def test_a_keras_contrib_import_says_multi_backend_keras(tmp_path, predictor, mo
         "from keras.applications import ResNet50\nm = ResNet50(weights=None)\n"
         "for x, y in batches:\n    m.train_on_batch(x, y)\n"
     )
-    assert _findings(tmp_path, predictor, "gan.py", script) == []
-    assert len(_findings(tmp_path, predictor, "gan.py", script.replace("from keras_contrib.layers", "from my_layers"))) == 1
+    assert [REWRITE in d.message for d in _findings(tmp_path, predictor, "gan.py", script)] == [True]
+    other = _findings(tmp_path, predictor, "gan.py", script.replace("from keras_contrib.layers", "from my_layers"))
+    assert [REWRITE in d.message for d in other] == [False]
