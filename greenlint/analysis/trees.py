@@ -110,7 +110,7 @@ def walk(node: ast.AST) -> list[ast.AST]:
     for parent in walked:  # grows as it goes
         for name in parent._fields:
             value = getattr(parent, name, None)
-            if isinstance(value, list):
+            if type(value) is list:  # the parser's lists are plain lists
                 for child in value:
                     if isinstance(child, node_type):
                         append(child)
