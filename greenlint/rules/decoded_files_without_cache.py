@@ -65,9 +65,12 @@ DECODER = re.compile(r"^tensorflow\.(compat\.v1\.)?(io|image|audio)\.(decode_\w+
 DECODER_TEXT = re.compile(rb"\b(decode_\w+|parse_\w*example|parse_tensor|\w+_dataset_from_directory)\b")
 #: Substrings without which `DECODER_TEXT` cannot match: looked for first (a plain search is much cheaper).
 DECODER_WORDS = (b"decode_", b"parse_", b"_dataset_from_directory")
-#: A function's name as a module's text defines it (`def name(`), read without a tree.
-DEFINED_TEXT = re.compile(rb"\bdef\s+([^\s(]+)\s*\(")
-#: module path -> (its stamp, the names its text defines where it names a decoder, else none):
+#: A module-level function's name as a module's text defines it (`def name(` at the start of a line: a
+#: method or a nested function is indented), read without a tree. Only a module-level function's
+#: pipeline is followed to another module (`_returned_decoding`).
+DEFINED_TEXT = re.compile(rb"(?:^|\r)\f*(?:async\s+)?def\s+([^\s(]+)\s*\(", re.MULTILINE)  # a lone \r ends a line too
+#: module path -> (its stamp, the names of the module-level functions its text defines where it names a
+#: decoder, else none):
 #: `_decoding_defines` memoised.
 _DECODING_DEFINES: dict[str, tuple[tuple | None, frozenset[str]]] = {}
 #: Bytes per decoded pixel channel: the directory utilities yield float32 images.
@@ -537,8 +540,8 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
 
 
 def _decoding_defines(path: str) -> frozenset[str]:
-    """The names the module's text defines (`DEFINED_TEXT`) where it names a decoder
-    (`DECODER_TEXT`), else none: read once per content of the module."""
+    """The names of the module-level functions the module's text defines (`DEFINED_TEXT`) where it
+    names a decoder (`DECODER_TEXT`), else none: read once per content of the module."""
     stamp = file_stamp(path)
     known = _DECODING_DEFINES.get(path)
     if known is None or known[0] != stamp:
