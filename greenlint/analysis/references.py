@@ -20,7 +20,6 @@ import ast
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
 from greenlint.analysis import trees
 
@@ -122,12 +121,6 @@ def _prose(body: list, found: list[str]) -> list[str]:
     return found
 
 
-_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
-#: The nodes that name something `_count` counts.
-_COUNTED = frozenset({ast.Name, ast.Attribute, ast.Constant, ast.alias, ast.Global, ast.Nonlocal, ast.ExceptHandler,
-                      ast.MatchAs, ast.MatchStar}) | _DEFINITIONS
-
-
 def _count(tree: ast.AST) -> dict[str, Named]:
     named: dict[str, Named] = {}
 
@@ -138,32 +131,29 @@ def _count(tree: ast.AST) -> dict[str, Named]:
         entry.total += 1
         return entry
 
-    walked: list[Any] = trees.walk(tree)  # read by their exact type below
-    for node in walked:  # every node once (counts)
-        kind = type(node)  # the parser's nodes are of these exact types: one test per node, most fail the first
-        if kind not in _COUNTED:
-            continue
-        if kind is ast.Name:
+    for node in trees.walk(tree):  # every node once (counts)
+        if isinstance(node, ast.Name):
             add(node.id)
-        elif kind is ast.Attribute:
+        elif isinstance(node, ast.Attribute):
             add(node.attr).after_dot += 1
-            if type(node.value) is ast.Name:
+            if isinstance(node.value, ast.Name):
                 entry = named.get(node.value.id)  # its Name is counted where the walk reaches it
                 if entry is None:
                     entry = named[node.value.id] = Named()
                 entry.attributes[node.attr] += 1
-        elif kind is ast.Constant:
-            if type(node.value) is str and _PATH.fullmatch(node.value):
+        elif isinstance(node, ast.Constant):
+            if isinstance(node.value, str) and _PATH.fullmatch(node.value):
                 add(_PATH_PARTS.split(node.value)[-1])
-        elif kind in _DEFINITIONS:
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             add(node.name)
-        elif kind is ast.alias:
+        elif isinstance(node, ast.alias):
             add(node.asname or node.name.partition(".")[0])
-        elif kind is ast.Global or kind is ast.Nonlocal:
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
             for name in node.names:
                 add(name)
-        elif node.name:  # an except handler's, a match pattern's capture
-            add(node.name)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+            if node.name:
+                add(node.name)
     return named
 
 

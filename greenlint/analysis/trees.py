@@ -110,7 +110,7 @@ def walk(node: ast.AST) -> list[ast.AST]:
     for parent in walked:  # grows as it goes
         for name in parent._fields:
             value = getattr(parent, name, None)
-            if type(value) is list:  # the parser's lists are plain lists
+            if isinstance(value, list):
                 for child in value:
                     if isinstance(child, node_type):
                         append(child)
