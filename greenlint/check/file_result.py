@@ -45,7 +45,7 @@ class FileResult:
 
 def to_record(result: FileResult) -> dict[str, Any]:
     """One file's analysis (without its tree) as a record."""
-    lines = result.suppressions.lines
+    lines, folder = result.suppressions.lines, _folder(result.path)
     return {
         "record": "file",
         "version": records.VERSION,
@@ -57,7 +57,7 @@ def to_record(result: FileResult) -> dict[str, Any]:
             "file_codes": records.codes_record(result.suppressions.file_codes),
             "lines": [[cell, line, records.codes_record(codes)] for (cell, line), codes in lines.items()],
         },
-        "imports": [os.path.relpath(f, _folder(result.path)) for f in result.imports],
+        "imports": [os.path.relpath(f, folder) for f in result.imports],
         "cacheable": result.cacheable,
     }
 
@@ -77,9 +77,9 @@ def from_record(record: object) -> FileResult:
                 raise records.InvalidRecord(f"not a suppression: {entry!r}")
             lines[(entry[0], entry[1])] = records.read_codes(entry[2])
         path = records.read(record.get("path"), str)
+        folder = _folder(path)
         imports = tuple(
-            os.path.normpath(os.path.join(_folder(path), records.read(f, str)))
-            for f in records.read(record.get("imports"), list)
+            os.path.normpath(os.path.join(folder, records.read(f, str))) for f in records.read(record.get("imports"), list)
         )
         return FileResult(
             path,

@@ -52,6 +52,7 @@ from greenlint.rules.syntax import (
     map_function,
     own_loops,
     parameters,
+    source_text,
     takes,
 )
 
@@ -62,9 +63,14 @@ FROM_DIRECTORY = ("image_dataset_from_directory", "audio_dataset_from_directory"
 DECODER = re.compile(r"^tensorflow\.(compat\.v1\.)?(io|image|audio)\.(decode_\w+|parse_\w*example|parse_tensor)$")
 #: What a module's text holds where one of its pipelines may decode files (the bytes read before analysing it).
 DECODER_TEXT = re.compile(rb"\b(decode_\w+|parse_\w*example|parse_tensor|\w+_dataset_from_directory)\b")
-#: A function's name as a module's text defines it (`def name(`), read without a tree.
-DEFINED_TEXT = re.compile(rb"\bdef\s+([^\s(]+)\s*\(")
-#: module path -> (its stamp, the names its text defines where it names a decoder, else none):
+#: Substrings without which `DECODER_TEXT` cannot match: looked for first (a plain search is much cheaper).
+DECODER_WORDS = (b"decode_", b"parse_", b"_dataset_from_directory")
+#: A module-level function's name as a module's text defines it (`def name(` at the start of a line: a
+#: method or a nested function is indented), read without a tree. Only a module-level function's
+#: pipeline is followed to another module (`_returned_decoding`).
+DEFINED_TEXT = re.compile(rb"(?:^|\r)\f*(?:async\s+)?def\s+([^\s(]+)\s*\(", re.MULTILINE)  # a lone \r ends a line too
+#: module path -> (its stamp, the names of the module-level functions its text defines where it names a
+#: decoder, else none):
 #: `_decoding_defines` memoised.
 _DECODING_DEFINES: dict[str, tuple[tuple | None, frozenset[str]]] = {}
 #: Bytes per decoded pixel channel: the directory utilities yield float32 images.
@@ -502,6 +508,9 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
     cell and what it names ("`tl.disk_image_batch_dataset()` (its `map(map_fn)` at
     tf2lib/data/dataset.py line 33 decodes)")."""
     modules = [(module, defined) for module in imported_modules(facts.path) if (defined := _decoding_defines(module))]
+    text = source_text(facts)
+    if text.isascii():  # a name the text lacks is never called (non-ASCII: the parser may normalise a name)
+        modules = [(module, defined) for module, defined in modules if any(name in text for name in defined)]
     if not modules:
         return  # nothing to read: the file's calls stay unindexed
     called = {  # the names the file calls as `f(...)` or `m.f(...)`: only these can be reported
@@ -531,13 +540,14 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
 
 
 def _decoding_defines(path: str) -> frozenset[str]:
-    """The names the module's text defines (`DEFINED_TEXT`) where it names a decoder
-    (`DECODER_TEXT`), else none: read once per content of the module."""
+    """The names of the module-level functions the module's text defines (`DEFINED_TEXT`) where it
+    names a decoder (`DECODER_TEXT`), else none: read once per content of the module."""
     stamp = file_stamp(path)
     known = _DECODING_DEFINES.get(path)
     if known is None or known[0] != stamp:
         data, _ = read_bytes(Path(path), MAX_BYTES)
-        decodes = data is not None and DECODER_TEXT.search(data) is not None
+        decodes = data is not None and any(word in data for word in DECODER_WORDS) \
+            and DECODER_TEXT.search(data) is not None
         names = DEFINED_TEXT.findall(data) if data is not None and decodes else []
         defined = frozenset(name.decode("utf-8", "replace") for name in names)
         known = _DECODING_DEFINES[path] = (stamp, defined)

@@ -258,7 +258,9 @@ class EndlessModelLoop(Rule):
 
     def _wrapping(self, facts: FileFacts, cell: int | None) -> Iterator[Diagnostic]:
         """`while counter < bound:` loops whose counter is a narrow NumPy integer (see the docstring)."""
-        if not _NARROW.search(unit_text(facts.source, cell) or ""):
+        text = unit_text(facts.source, cell) or ""
+        # plain substrings first (a `while` loop, the type's name): the tree is indexed only where both may be
+        if "while" not in text or ("int8" not in text and "int16" not in text) or not _NARROW.search(text):
             return
         for loop in facts.nodes(cell, ast.While):
             test = loop.test
@@ -329,7 +331,8 @@ def _endless_loops(
     facts: FileFacts, cell: int | None
 ) -> Iterator[tuple[ast.While | ast.For, ast.FunctionDef | ast.AsyncFunctionDef | None]]:
     """Each `while True:` / `for ... in itertools.count():` loop, in source order, with the function it is in."""
-    if not _MAY_LOOP_FOR_EVER.search(unit_text(facts.source, cell) or ""):
+    text = unit_text(facts.source, cell) or ""
+    if ("while" not in text and "count" not in text) or not _MAY_LOOP_FOR_EVER.search(text):  # substrings first
         return
     counts = _count_names(facts.nodes(cell, ast.ImportFrom))
     loops = [

@@ -72,11 +72,14 @@ def imported_modules(path: str, limit: int = 32) -> list[str]:
     """The project modules the module at *path* imports, directly or not (at most *limit*, nearest
     first): the modules its calls may reach (its cache key's digest covers them)."""
     index = project_index()
+    absolute = os.path.abspath(path)
     found: list[str] = []
-    todo = [os.path.abspath(path)]
+    seen = {absolute}
+    todo = [absolute]
     while todo and len(found) < limit:
         for module in index.imports(todo.pop(0)):
-            if module not in found and module != os.path.abspath(path):
+            if module not in seen:
+                seen.add(module)
                 found.append(module)
                 todo.append(module)
     return found[:limit]
