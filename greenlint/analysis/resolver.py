@@ -1594,8 +1594,8 @@ class Resolver:
             self.wrapper_call(node, callee.runs)
             template = callee.template
             done = template is not None and template.info.state is Walk.DONE
-            found = self.host_for(template.info, args, keywords, template.functions) if done else None  # type: ignore[union-attr]
-            host = self.host_through(callee, found)
+            called = self.host_for(template.info, args, keywords, template.functions) if template and done else None
+            host = self.host_through(callee, called)
             value = fresh(callee.returns)
             if template is None or template.info.state is not Walk.DONE:
                 return self.prepared(value, host, node.lineno)
