@@ -13,6 +13,13 @@ and so do the batches drawn from such a generator or flow (`arrays.drawn`).
 A decode outside any loop of the function (one image read once) is kept apart (`once`): it becomes
 per-item work where a caller calls the function inside a loop of its own.
 
+PIL's `Image.open` is lazy: it reads the file's header (size, mode) and decodes the pixels on their
+first use. Its image (`OPENED`) is noted as decoded where the pixels are used: a method called on it
+(`resize`, `convert`, `load`), or the image passed to a call (`np.asarray(image)`); `image.size`
+alone decodes nothing. A helper whose decode sits under an `if` on one of its parameters
+(`if proc_img:`) does it, for one call, only where that call's arguments take that branch
+(`Resolver.host_for`).
+
 A `keras.utils.Sequence` whose `__getitem__` only slices arrays the instance holds (`slices_only`)
 does no per-item work at all: a batch costs a copy of its rows, whatever the data.
 """
@@ -43,6 +50,11 @@ DECODES = frozenset({
     "scipy.misc.imread", "scipy.ndimage.imread",  # SciPy before 1.2: PIL's decode behind them
     "tensorflow.keras.utils.load_img",
 })
+
+#: Decode calls that only read the header: the pixels are decoded where the image is used.
+LAZY = frozenset({"PIL.Image.open"})
+#: The value of a `LAZY` call: an image whose pixels are not decoded yet (its meta "host": the open).
+OPENED = "PIL.Image.Image.opened"
 
 #: `ImageDataGenerator` methods whose iterator reads (and augments) every image of each batch from files.
 FILE_FLOWS = frozenset({"flow_from_directory", "flow_from_dataframe"})

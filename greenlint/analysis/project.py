@@ -626,9 +626,11 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
             runs = {runs_of(item) for item in info.returned}
             if len(runs) == 1 and None not in runs:
                 returns = ExtFunc(None, runs.pop())
-        # batches or a built model's FLOPs not known with its parameters unknown: each call's arguments may
-        # tell them (the caller's walk decides, `Resolver.instantiated`)
+        # batches or a built model's FLOPs not known with its parameters unknown, or host work each call's
+        # arguments may leave out: each call's arguments may tell them (the caller's walk decides,
+        # `Resolver.instantiated`, `Resolver.host_for`)
         built = type(returns) is Inst and returns.how == "constructor" and info.has_parameters
+        built = built or info.has_parameters and (info.host is not None or info.host_once is not None)
         # loaded with the resolver that made *value*; a warm run only digests modules and never needs it
         from greenlint.analysis.arrays import unsized_generator
 

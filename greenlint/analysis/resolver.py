@@ -127,6 +127,7 @@ class Context:
     __slots__ = (
         "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
+        "ended",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -150,6 +151,7 @@ class Context:
         self.host_once: str | None = None  # a decode outside its loops (per item where a caller loops over it)
         self.drawn: list = []  # `arrays.Data` of the image iterators its loops draw a batch from per yield
         self.func = func
+        self.ended = False  # a walk for one call's values took a branch that returns: the rest is not run
 
 
 class SymbolTable:
@@ -438,6 +440,8 @@ class Resolver:
             handler = handlers.get(type(node))
             if handler is not None:
                 handler(self, node)
+                if self.ctx.ended:
+                    return
 
     def s_expr(self, node: ast.Expr) -> None:
         self.discard = node.value  # a call whose value is thrown away
@@ -563,8 +567,11 @@ class Resolver:
         test = self.expr(node.test)
         if self.instance and type(test) is Const and test is not OPAQUE:
             # a walk for one call's values only (`instantiated`): the branch its arguments take
-            # (`if bn: d = BatchNormalization()(d)`), its call sites being dropped anyway
-            self.block(node.body if test.value else node.orelse)
+            # (`if bn: d = BatchNormalization()(d)`), its call sites being dropped anyway; where that
+            # branch ends in a `return` or `raise`, nothing after it runs for these values
+            taken = node.body if test.value else node.orelse
+            self.block(taken)
+            self.ctx.ended = self.ctx.ended or bool(taken) and isinstance(taken[-1], (ast.Return, ast.Raise))
             return
         before = dict(self.scope.names)
         tested = _none_tested(node.test)  # most tests are not `x is None`: no defaults to look at
@@ -1472,6 +1479,7 @@ class Resolver:
 
     def call(self, node: ast.Call, callee: Any, args: list, keywords: list) -> Any:
         kind = type(callee)
+        self.opened_used(callee, args, keywords)
         if kind is Ref:
             return self.call_symbol(node, callee.path, args, keywords)
         if kind is Member:
@@ -1554,9 +1562,9 @@ class Resolver:
             if not self.ctx.tapes and not (outer is not None and outer.taped):
                 value = self.result_of(callee.info, args, keywords, node)
                 self.spent_through(callee.info.runs)
-                self.host_through(callee.info)
+                host = self.host_through(callee.info, self.host_for(callee.info, args, keywords))
                 own = self.instantiated(callee.info, args, keywords, value)
-                return own if own is not None else self.prepared(value, callee.info.host, node.lineno)
+                return own if own is not None else self.prepared(value, host, node.lineno)
             # `loss = compute_loss(model, x)` under a tape, or `model.encode(x)` in it: a training step
             callee.info.taped = True
             value = self.result_of(callee.info, args, keywords, node)
@@ -1585,11 +1593,13 @@ class Resolver:
             return None if value is MISSING else value
         if kind is ExtFunc:
             self.wrapper_call(node, callee.runs)
-            self.host_through(callee)
-            value = fresh(callee.returns)
             template = callee.template
+            done = template is not None and template.info.state is Walk.DONE
+            called = self.host_for(template.info, args, keywords, template.functions) if template and done else None
+            host = self.host_through(callee, called)
+            value = fresh(callee.returns)
             if template is None or template.info.state is not Walk.DONE:
-                return self.prepared(value, callee.host, node.lineno)
+                return self.prepared(value, host, node.lineno)
             own = self.instantiated(template.info, args, keywords, value, template.functions)
             if own is None or not arrays.unsized_generator(value):
                 return value if own is None else own  # (a model built for these arguments)
@@ -1666,6 +1676,8 @@ class Resolver:
             return environments.make(path, args, keywords)
         if agents.agent_path(path):
             return agents.make(path, args, keywords)
+        if path in hostwork.LAZY:  # PIL's open: decoded where its pixels are used (`opened_used`)
+            return Inst(hostwork.OPENED, "opened", {"host": hostwork.describe(path, node.lineno, self.module_path)})
         if root in hostwork.ROOTS or hostwork.decodes(path):  # OpenCV, PIL, ...: nothing valued, decodes noted
             if hostwork.decodes(path):
                 self.note_host(hostwork.describe(path, node.lineno, self.module_path), once=not self.ctx.loops)
@@ -1970,13 +1982,53 @@ class Resolver:
         function decodes per item in its loops and this call (at *line*) is in a loop of the caller."""
         return arrays.prepared(value, host, line) if host is not None and self.ctx.loops else value
 
-    def host_through(self, info: FuncInfo | ExtFunc) -> None:
+    def opened_used(self, callee: Any, args: list, keywords: list) -> None:
+        """A call that uses the pixels of an image PIL opened lazily (hostwork.OPENED): a method
+        of the image, or a call given it (`np.asarray(image)`): its decode happens here."""
+        if type(callee) is Member and type(callee.owner) is Inst and callee.owner.cls == hostwork.OPENED:
+            self.note_host(callee.owner.meta["host"], once=not self.ctx.loops)
+        for _, value in (*args, *keywords):
+            if type(value) is Inst and value.cls == hostwork.OPENED:
+                self.note_host(value.meta["host"], once=not self.ctx.loops)
+
+    def host_for(
+        self, info: FuncInfo, args: list, keywords: list, foreign: tuple[FuncInfo, ...] | None = None
+    ) -> tuple[str | None, str | None] | None:
+        """The host work (per item, once) a helper that does some does for this call's arguments,
+        where the call gives one of its parameters a literal (`proc_img=False`): its body walked
+        again with them (`shadowed`), each `if` on them taking the branch they choose, so that a
+        decode under `if proc_img:` is not this call's. None where that does not apply. *foreign*:
+        the functions of the other module's walk that defined it (a `Template`'s), whose own
+        descriptions of its host work (naming its file) are kept."""
+        if (info.host is None and info.host_once is None) or self.exporting or id(info) in self.unrolling \
+                or len(self.unrolling) >= unroll.MAX_DEPTH or isinstance(info.node, ast.Lambda) \
+                or info.kind not in ("function", "method", "staticmethod"):
+            return None
+        if not any(type(v) is Const and v is not OPAQUE for _, v in (*args, *keywords)):
+            return None
+        scope = Scope("function", info.scope)
+        self.bind_parameters(info, scope, self.bind_arguments(info, args, keywords))
+        ctx = Context(info)
+        self.unrolling.add(id(info))
+        try:
+            with self.shadowed(foreign or ()), self.inside(scope, ctx):
+                self.block(info.node.body)
+        finally:
+            self.unrolling.discard(id(info))
+        if foreign is not None:
+            return (info.host or ctx.host) if ctx.host else None, (info.host_once or ctx.host_once) if ctx.host_once else None
+        return ctx.host, ctx.host_once
+
+    def host_through(self, info: FuncInfo | ExtFunc, found: tuple[str | None, str | None] | None = None) -> str | None:
         """A call of a user function that does host work: the caller's too, per item where the
-        callee decodes in a loop or the call is in one of the caller's."""
-        if info.host is not None:
-            self.note_host(info.host, once=False)
-        elif info.host_once is not None:
-            self.note_host(info.host_once, once=not self.ctx.loops)
+        callee decodes in a loop or the call is in one of the caller's. *found*: its host work for
+        this call's arguments (`host_for`), where known. Returns its per-item host work."""
+        host, once = found if found is not None else (info.host, info.host_once)
+        if host is not None:
+            self.note_host(host, once=False)
+        elif once is not None:
+            self.note_host(once, once=not self.ctx.loops)
+        return host
 
     def spent_through(self, runs: tuple[str, str, bool] | None) -> None:
         """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it."""
@@ -2096,8 +2148,8 @@ class Resolver:
     def entered(self, value: Any) -> Any:
         """The value `with value as x` binds: what `__enter__` returns, as the catalog says
         (the tape for `tf.GradientTape()`; unknown for `tf.name_scope(...)`, which gives a str)."""
-        if type(value) is Inst and value.cls == arrays.KEYED:
-            return value  # `with np.load(path) as data:`
+        if type(value) is Inst and value.cls in (arrays.KEYED, hostwork.OPENED):
+            return value  # `with np.load(path) as data:`, `with Image.open(path) as image:`
         if type(value) is Inst:
             api = self.table.method(value.cls, "__enter__")
             returns = self.table.returns(api) if api else None
@@ -2216,6 +2268,8 @@ class Resolver:
         value = self.expr(node.operand)
         if type(node.op) is not ast.Not and _tensor_result(value, Const(0)) is not None:
             return _tensor_result(value, Const(0))
+        if type(node.op) is ast.Not and type(value) is Const and value is not OPAQUE:
+            return Const(not value.value)  # `if not random:` in a walk for one call's values
         if type(value) is Const and _is_number(value.value):
             kind = type(node.op)
             if kind is ast.USub:

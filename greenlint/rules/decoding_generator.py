@@ -41,6 +41,19 @@ HEAVY_MODEL_ONE_WORKER = (
 )
 
 
+#: A generator calling a helper whose decode and resize run only `if proc_img:` (`{given}`: the
+#: call's extra arguments); PIL's `Image.open` reads the header alone.
+GATED_DECODE = (
+    "import numpy as np\nimport tensorflow as tf\nfrom PIL import Image\n"
+    "def load(line, size, proc_img=True):\n    image = Image.open(line.split()[0])\n    iw, ih = image.size\n"
+    "    data = 0\n    if proc_img:\n        data = np.array(image.resize(size, Image.BICUBIC)) / 255.\n"
+    "    return data, np.array([iw, ih])\n"
+    "def batches(lines, size):\n    while True:\n"
+    "        yield [load(line, (416, 416){given}) for line in lines[:size]], np.zeros(size)\n"
+    "def train(model, lines):\n    model.fit_generator(batches(lines, 32), steps_per_epoch=500, epochs=50)\n"
+)
+
+
 class DecodingGenerator(Rule):
     """
     ## What it does
@@ -88,7 +101,12 @@ class DecodingGenerator(Rule):
 
     Not reported: a generator (or a `.flow()`) whose batches come from memory (slices of arrays
     it was given, rescaled at most: nothing is decoded or warped per item), or that decodes one
-    file once, before its loop; a batch drawn outside the loop directly around the step (before
+    file once, before its loop; an image PIL's `Image.open` opens whose pixels are never used
+    (`Image.open(p).size`: PIL reads the header and decodes on the pixels' first use, a method
+    of the image or a call given it); a helper's decode under an `if` on a parameter the
+    generator's call sets so that it does not run (`load(line, proc_img=False)` where the
+    resize and the array conversion sit under `if proc_img:`: the helper's body is read again
+    with that call's literal arguments); a batch drawn outside the loop directly around the step (before
     it, in a loop of its own, or once per pass of an outer loop: the steps then train on arrays
     in memory), or in the other branch of an `if` testing the
     same expression as the one around the step (`if dataset == 'mnist':` twice); a graph run
@@ -207,6 +225,13 @@ class DecodingGenerator(Rule):
         " given several workers"
     )
     VALID = (
+        Valid(GATED_DECODE.format(given=", proc_img=False")),  # the pixels never decoded: PIL read the header alone
+        Valid(  # PIL's open reads the header alone: only the image's size is used
+            "import numpy as np\nimport tensorflow as tf\nfrom PIL import Image\n"
+            "def sizes(paths, size):\n    while True:\n"
+            "        yield np.array([Image.open(p).size for p in paths[:size]]), np.zeros(size)\n"
+            "def train(model, paths):\n    model.fit_generator(sizes(paths, 32), steps_per_epoch=500, epochs=50)\n"
+        ),
         Valid(  # a plain generator of slices of arrays in memory: nothing decoded per item
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def batches(x, y):\n    while True:\n        yield x[:32], y[:32]\n"
@@ -428,6 +453,9 @@ class DecodingGenerator(Rule):
             "        g.train_on_batch([a, b], [ones, a])\n",
             line=10,
             message_contains="feed `train_on_batch()` (lines 11, 12)",
+        ),
+        Invalid(  # the helper's decode gated by a parameter this call leaves at its default (True)
+            GATED_DECODE.format(given=""), line=15, message_contains="(`PIL.Image.open` (line 5))"
         ),
         Invalid(  # one worker (the default) on a model whose FLOPs are not known: PIL decoding and jitter per item
             "import numpy as np\nimport tensorflow as tf\nfrom PIL import Image\n"

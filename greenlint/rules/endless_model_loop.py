@@ -7,7 +7,17 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, node_span, unit_text
+from greenlint.rules.base import (
+    FileFacts,
+    Invalid,
+    Option,
+    Rule,
+    Site,
+    Valid,
+    is_keras_model_method,
+    node_span,
+    unit_text,
+)
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     SCOPES,
@@ -19,6 +29,7 @@ from greenlint.rules.syntax import (
     unguarded_body,
     waits_for_user,
 )
+from greenlint.rules.tf_target import Target, numpy_target
 
 #: Keras model methods that run the model (beside the training ones).
 MODEL_RUNS = ("__call__", "predict", "predict_on_batch", "evaluate", "test_on_batch")
@@ -27,6 +38,8 @@ WRAPPING = (
     "import numpy as np\nimport tensorflow as tf\nclass Agent:\n    def fit(self, env, nb_steps):\n        self.step = {start}\n"
     "        while self.step < {bound}:\n            done = self.act(env)\n{extra}            self.step += 1\n"
 )
+#: The narrow counter's premise stated: the code runs on NumPy 2.
+NUMPY_2 = {"numpy-version": "2.0"}
 #: NumPy's narrow integer types and the largest value each holds: one more wraps around.
 NARROW_INTEGERS = {"int8": 2**7 - 1, "uint8": 2**8 - 1, "int16": 2**15 - 1, "uint16": 2**16 - 1}
 #: The comparisons of a loop's test that a counter stays below its bound with.
@@ -62,7 +75,14 @@ class EndlessModelLoop(Rule):
     `int8`, `uint8`, `uint16`) in the loop's function and only ever increased there by `+=`,
     against a bound that is not a literal within the type's range. NumPy's fixed-width integers
     wrap around (`np.int16(32767) + 1` is -32768), so with a bound past the largest value the
-    counter never reaches it and the loop runs until it is killed.
+    counter never reaches it and the loop runs until it is killed. That holds from NumPy 2 on
+    (NEP 50: a Python int added to a NumPy integer takes the NumPy integer's type); under NumPy 1,
+    value-based casting promotes `np.int16(32767) + 1` to a 64-bit 32768, and the loop ends. So
+    this case is reported only where the project runs on NumPy 2 or later: the `numpy-version`
+    option says so, or the project's pins (pyproject.toml, requirements*.txt, setup.cfg,
+    setup.py, environment.yml, read as for the TensorFlow version) bound NumPy at 2 or above
+    (`numpy>=2`, `numpy==2.1`). A project that pins no NumPy, or only a lower bound below 2,
+    may run on either: not reported.
 
     On by default since those service shapes are left out: what remains is a loop that
     computes on every pass as fast as it can and that only a kill ends. Of the research
@@ -102,7 +122,8 @@ class EndlessModelLoop(Rule):
     the problem.
 
     ## Options
-    None.
+    - `numpy-version`: the NumPy version the checked code runs on (`"2.1"`), for the narrow
+      counter case; empty: read from the project's pins, else unknown (not reported).
     """
 
     code = "GL330"
@@ -113,19 +134,36 @@ class EndlessModelLoop(Rule):
         " the program computes until it is killed"
     )
     WRAP_MESSAGE = (
-        "`{header}` counts `{counter}` in numpy.{type}, which wraps around to {low} after {high}:"
-        " with `{bound}` above {high} the counter never reaches it and the loop runs until it is killed"
-        " (count with a Python int)"
+        "`{header}` counts `{counter}` in numpy.{type}, which wraps around to {low} after {high}"
+        " on {numpy}: with `{bound}` above {high} the counter never reaches it and the loop runs until it"
+        " is killed (count with a Python int)"
+    )
+    OPTIONS = (
+        Option(
+            "numpy-version",
+            str,
+            "",
+            'The NumPy version the checked code runs on (`"2.1"`), for GL330\'s narrow counter (it wraps around'
+            " from NumPy 2 on); empty: read from the project's pins, else unknown (not reported).",
+        ),
     )
     FIX_TITLE = "Give the loop a stopping rule: a step budget, or a `break` on a converged loss or reward"
     VALID = (
-        Valid(WRAPPING.format(start="np.int16(0)", bound="1000", extra="")),  # a bound the int16 holds
-        Valid(WRAPPING.format(start="0", bound="nb_steps", extra="")),  # a Python int never wraps
+        Valid(WRAPPING.format(start="np.int16(0)", bound="1000", extra=""), options=NUMPY_2),  # a bound int16 holds
+        Valid(  # NumPy 1: `np.int16 + int` promotes to int64 (value-based casting), the counter never wraps
+            WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra=""), options={"numpy-version": "1.26"}
+        ),
+        Valid(WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra="")),  # the NumPy run on is not known
+        Valid(WRAPPING.format(start="0", bound="nb_steps", extra=""), options=NUMPY_2),  # a Python int never wraps
         Valid(  # the loop leaves on its own
-            WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra="            if done:\n                break\n")
+            WRAPPING.format(
+                start="np.int16(0)", bound="nb_steps", extra="            if done:\n                break\n"
+            ),
+            options=NUMPY_2,
         ),
         Valid(  # the counter also set to a Python int: its type is not known
-            WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra="            self.step = int(self.step)\n")
+            WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra="            self.step = int(self.step)\n"),
+            options=NUMPY_2,
         ),
         Valid(  # a break ends it
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\nwhile True:\n"
@@ -193,15 +231,18 @@ class EndlessModelLoop(Rule):
         ),
     )
     INVALID = (
-        Invalid(  # keras-rl's shape: an int16 step counter against the caller's step budget
+        Invalid(  # an int16 step counter against the caller's step budget, on NumPy 2
             WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra=""),
+            options=NUMPY_2,
             line=6,
-            message_contains="counts `self.step` in numpy.int16, which wraps around to -32768 after 32767",
+            message_contains="counts `self.step` in numpy.int16, which wraps around to -32768 after 32767"
+            " on NumPy 2.0 (the numpy-version setting)",
         ),
         Invalid(  # a literal bound past the type's range
             WRAPPING.format(start="np.uint8(0)", bound="1000", extra=""),
+            options={"numpy-version": "2"},
             line=6,
-            message_contains="numpy.uint8, which wraps around to 0 after 255",
+            message_contains="numpy.uint8, which wraps around to 0 after 255 on NumPy 2.x",
         ),
         Invalid(
             "import itertools\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
@@ -254,13 +295,16 @@ class EndlessModelLoop(Rule):
                 yield self.diagnostic(span, facts.path, self.MESSAGE.format(header=header, what=what))
         cells = (None,) if isinstance(facts.source, str) else range(1, len(facts.source) + 1)
         for cell in cells:
-            yield from self._wrapping(facts, cell)
+            yield from self._wrapping(facts, cell, options)
 
-    def _wrapping(self, facts: FileFacts, cell: int | None) -> Iterator[Diagnostic]:
-        """`while counter < bound:` loops whose counter is a narrow NumPy integer (see the docstring)."""
+    def _wrapping(self, facts: FileFacts, cell: int | None, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        """`while counter < bound:` loops whose counter is a narrow NumPy integer, on NumPy 2 (see the docstring)."""
         text = unit_text(facts.source, cell) or ""
         # plain substrings first (a `while` loop, the type's name): the tree is indexed only where both may be
         if "while" not in text or ("int8" not in text and "int16" not in text) or not _NARROW.search(text):
+            return
+        numpy = numpy_target(facts.path, str(options.get("numpy-version") or ""))
+        if numpy.version is None or numpy.version < (2, 0):
             return
         for loop in facts.nodes(cell, ast.While):
             test = loop.test
@@ -283,11 +327,18 @@ class EndlessModelLoop(Rule):
                 low=-high - 1 if narrow.startswith("int") else 0,
                 high=high,
                 bound=ast.unparse(bound),
+                numpy=_shown(numpy),
             )
             yield self.diagnostic(node_span(loop, cell, through=test), facts.path, message)
 
 
 _NARROW = re.compile(r"\bu?int(?:8|16)\b")
+
+
+def _shown(numpy: Target) -> str:
+    """`NumPy 2.1 (pinned in requirements.txt)`, `NumPy 2.x (...)` for a bound without a minor."""
+    major, minor = numpy.version or (0, 0)
+    return f"NumPy {major}.{'x' if minor == 99 else minor} ({numpy.basis})"
 
 
 def _narrow_counter(scope: ast.AST | None, loop: ast.While, counter: str) -> str | None:

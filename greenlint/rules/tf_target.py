@@ -8,8 +8,9 @@ installed `tensorflow` distribution's version (the name of its metadata folder, 
 package itself);
 else the newest TensorFlow the catalog was built from. A pin is read as what pip would install:
 `==2.10.1` and `~=2.10.0` give 2.10, `<2.11` gives 2.10, `<=2.12` gives 2.12, a lower bound
-alone (`>=2.4`) the newest. Light on purpose: the lint cache's keys (greenlint.check.keys) hold
-`stamp`, so that a changed pin checks the file again.
+alone (`>=2.4`) the newest. The same pin files give the NumPy a project runs on
+(`numpy_target`), where they bound it. Light on purpose: the lint cache's keys
+(greenlint.check.keys) hold `stamp`, so that a changed pin checks the file again.
 """
 
 from __future__ import annotations
@@ -25,19 +26,28 @@ from greenlint.analysis.sources import MAX_BYTES, read_bytes
 #: The files a project pins its dependencies in, in the order they are read.
 PIN_FILES = ("pyproject.toml", "requirements*.txt", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
 _NAME = r"(?<![\w.-])(?:tensorflow(?:-cpu|-gpu|-intel|-macos)?|tf-nightly)(?![\w-])"
+_NUMPY = r"(?<![\w.-])numpy(?![\w-])"
 _CLAUSE = r"(?:==|~=|<=|>=|!=|<|>|=|\^)\s*v?[0-9][0-9.*]*"
-#: `tensorflow==2.10`, `tensorflow[and-cuda]>=2.12,<2.16`, `tensorflow = "^2.10"` (poetry),
-#: `tensorflow = {version = "~=2.9"}`, `tensorflow=2.10` (conda).
-_PIN = re.compile(
-    _NAME
-    + r"""\s*(?:\[[^\]]*\])?\s*(?:["']?\s*=\s*(?:\{[^}]*?version\s*=\s*)?["'])?\s*"""
-    + r"("
-    + _CLAUSE
-    + r"(?:\s*,\s*"
-    + _CLAUSE
-    + r")*)",
-    re.IGNORECASE,
-)
+
+
+def _pin_pattern(name: str) -> re.Pattern[str]:
+    """A distribution *name* (a regular expression) with its version clauses: `tensorflow==2.10`,
+    `tensorflow[and-cuda]>=2.12,<2.16`, `tensorflow = "^2.10"` (poetry), `tensorflow = {version =
+    "~=2.9"}`, `tensorflow=2.10` (conda)."""
+    return re.compile(
+        name
+        + r"""\s*(?:\[[^\]]*\])?\s*(?:["']?\s*=\s*(?:\{[^}]*?version\s*=\s*)?["'])?\s*"""
+        + r"("
+        + _CLAUSE
+        + r"(?:\s*,\s*"
+        + _CLAUSE
+        + r")*)",
+        re.IGNORECASE,
+    )
+
+
+_PIN = _pin_pattern(_NAME)
+_NUMPY_PIN = _pin_pattern(_NUMPY)
 _VERSION = re.compile(r"(\d+)(?:\.(\d+))?")
 _DISTRIBUTION = re.compile(_NAME, re.IGNORECASE)
 
@@ -82,8 +92,8 @@ def target(path: str, option: str = "") -> Target:
 
 def stamp(path: str) -> str:
     """What the findings of *path* depend on here, for its cache key."""
-    found = target(path)
-    return f"tf {found.version} {found.basis}" + (" cpu" if cpu_only(path) else "")
+    found, numpy = target(path), numpy_target(path)
+    return f"tf {found.version} {found.basis} np {numpy.version}" + (" cpu" if cpu_only(path) else "")
 
 
 def cpu_only(path: str) -> bool:
@@ -144,13 +154,41 @@ def _signature(root: str) -> tuple:
 
 @functools.lru_cache(maxsize=256)
 def _pinned(root: str, signature: tuple) -> Target | None:
+    found = _pin(root, signature, _PIN)
+    return None if found is None else Target(read_spec(found[1]), f"pinned in {found[0]}")
+
+
+@functools.lru_cache(maxsize=512)
+def _pin(root: str, signature: tuple, pattern: re.Pattern[str]) -> tuple[str, str] | None:
+    """(file, version specifier) of the first pin *pattern* finds in the pin files of *root*."""
     for name, _, _ in signature:
         data, _ = read_bytes(Path(root, name), MAX_BYTES)  # never a FIFO (opening one waits), a device or a huge file
         if data is None:
             continue
-        for match in _PIN.finditer(_uncommented(data.decode("utf-8", "replace"))):
-            return Target(read_spec(match.group(1)), f"pinned in {name}")
+        for match in pattern.finditer(_uncommented(data.decode("utf-8", "replace"))):
+            return name, match.group(1)
     return None
+
+
+def numpy_target(path: str, option: str = "") -> Target:
+    """The NumPy (major, minor) the project of *path* runs on, where stated: the `numpy-version`
+    option, else a pin that bounds it (`numpy==1.21` and `numpy<2` give 1.x, `numpy>=2` gives
+    2.x); version None where neither says (no pin, or a lower bound below 2 alone, which an old
+    project's other pins may hold under 2). Never the NumPy installed beside greenlint: that is
+    greenlint's environment, not the project's."""
+    if option:
+        return Target(read_spec("==" + option) or read_spec("<=" + option), "the numpy-version setting")
+    root = project_root(os.path.dirname(os.path.abspath(path)))
+    found = _pin(root, _signature(root), _NUMPY_PIN) if root is not None else None
+    if found is None:
+        return Target(None, "no NumPy pin")
+    name, spec = found
+    version = read_spec(spec)
+    if version is None:
+        lows = [_VERSION.search(c) for c in spec.split(",") if c.strip().startswith((">", "~", "^"))]
+        major = max((int(m.group(1)) for m in lows if m is not None), default=0)
+        version = (major, 99) if major >= 2 else None
+    return Target(version, f"pinned in {name}" if version is not None else f"no upper bound in {name}")
 
 
 def _uncommented(text: str) -> str:

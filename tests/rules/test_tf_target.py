@@ -102,3 +102,37 @@ def test_a_project_pinned_to_2_6_gets_both(tmp_path, predictor):
 def test_a_project_that_pins_the_cpu_only_wheel_alone_is_cpu_only(tmp_path, text, cpu):
     (tmp_path / "requirements.txt").write_text(text)
     assert tf_target.cpu_only(str(tmp_path / "a.py")) is cpu
+
+
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        ("numpy==1.19.5\ntensorflow==2.4\n", (1, 19)),
+        ("numpy<2\n", (1, 99)),
+        ("numpy>=2.0\n", (2, 99)),
+        ("numpy>=1.26,<2.2\n", (2, 1)),
+        ("numpy>=1.16\n", None),  # a lower bound below 2 alone: either NumPy
+        ("numpy\ntensorflow==2.16\n", None),  # no version
+        ("tensorflow==2.16\n", None),  # no NumPy pin
+    ],
+)
+def test_the_numpy_a_project_runs_on_is_read_from_its_pins(tmp_path, text, version):
+    (tmp_path / "requirements.txt").write_text(text)
+    assert tf_target.numpy_target(str(tmp_path / "a.py")).version == version
+
+
+WRAPPING_COUNTER = (
+    "import numpy as np\nimport tensorflow as tf\nclass Agent:\n    def fit(self, env, nb_steps):\n        self.step = np.int16(0)\n"
+    "        while self.step < nb_steps:\n            self.act(env)\n            self.step += 1\n"
+)
+
+
+@pytest.mark.parametrize(("pin", "codes"), [("numpy==1.26.4\n", []), ("numpy>=2\n", ["GL330"]), ("", [])])
+def test_gl330_reports_a_narrow_counter_only_on_a_project_pinned_to_numpy_2(tmp_path, predictor, pin, codes):
+    """NumPy 1 promotes `np.int16 + int` (value-based casting) and never wraps; NumPy 2 (NEP 50) wraps."""
+    (tmp_path / "requirements.txt").write_text(pin + "tensorflow==2.15\n")
+    path = tmp_path / "agent.py"
+    path.write_text(WRAPPING_COUNTER)
+    found = check_source(WRAPPING_COUNTER, str(path), Config(select=("GL330",), no_cache=True), predictor)
+    assert [d.code for d in found] == codes
+    assert all("on NumPy 2.x (pinned in requirements.txt)" in d.message for d in found)
