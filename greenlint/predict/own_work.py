@@ -42,10 +42,10 @@ def unsized_work(ctx: Context, api: str, features: dict, measured: Prediction) -
     nor bytes): a floor, not its API's figure *measured* on other programs' tensors, which says
     nothing of this call's and, multiplied by a loop's runs, would dominate a script's total. The
     least is one dispatch (`work_energy.DISPATCH_S`) at sustained compute's steady power; the stated
-    most the high end of *measured* (of a bound too: its calls' resolution says nothing of this call's
-    tensors). *measured* itself where the work is known or it has no figure."""
+    most the high end of *measured*. *measured* itself where the work is known, it has no figure or
+    its figure is already a bound with no lower end (`Basis.BOUNDED`, rescaled or not)."""
     power = power_for(ctx.model.get("work") or {}, "training")
-    if (measured.energy_j is None or measured.interval_j is None or not power
+    if (measured.energy_j is None or measured.interval_j is None or not power or measured.interval_j[0] <= 0
             or any(positive_number(features.get(k)) is not None for k in ("flops", "elements", "tensor_bytes"))):
         return measured
     least = power["steady_w"] * DISPATCH_S
@@ -56,8 +56,7 @@ def unsized_work(ctx: Context, api: str, features: dict, measured: Prediction) -
     note = (f"its tensors' sizes are not known from the code: at least one dispatch ({DISPATCH_S:.2g} s {TIMES} "
             f"{power['steady_w']:.3g} W = {least:.3g} J), at most the high end of its figure from other "
             f"programs' tensors ({most:.3g} J), which is not this call's: a floor, not a point")
-    basis = Basis.FROM_DATA if measured.basis is Basis.BOUNDED else measured.basis  # a floor, not a bound
     split = split_energy(least, ctx.group_shares(api))
     evidence = replace(measured.evidence, note="; ".join(filter(None, [measured.evidence.note, note])))
     return replace(measured, energy_j=least, interval_j=(least, most), cpu_j=split["cpu"], gpu_j=split["gpu"],
-                   ram_j=split["ram"], basis=basis, evidence=evidence, multiplier=1.0, floor=True)
+                   ram_j=split["ram"], evidence=evidence, multiplier=1.0, floor=True)
