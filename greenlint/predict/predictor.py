@@ -20,7 +20,7 @@ from greenlint.predict.context import Context
 from greenlint.predict.graphs import in_graph
 from greenlint.predict.lookup_figure import lookup_figure
 from greenlint.predict.negligible import no_work
-from greenlint.predict.own_work import own_work
+from greenlint.predict.own_work import own_work, unsized_work
 from greenlint.predict.prediction import Prediction
 from greenlint.predict.training_runs import named_work, with_architecture
 from greenlint.predict.weights_io import moves_weights, weights_io
@@ -83,6 +83,7 @@ class Predictor(Context):
             own = own_work(self, api, features)
             if own is not None:
                 return own
+            return unsized_work(self, api, features, lookup_figure(self, api, features, notes))
         if not moves_weights(self, api):
             return lookup_figure(self, api, features, notes)
         plain = {k: v for k, v in features.items() if k != "params"}  # bytes to add, not work to borrow by

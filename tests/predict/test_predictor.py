@@ -14,6 +14,7 @@ from greenlint.predict.lookup_figure import ASSUMED_EPOCHS
 from greenlint.predict.prediction import Basis
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.tables import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, ModelError, dumps, read_model
+from greenlint.predict.work_energy import DISPATCH_S
 from tests.predict.conftest import FakeCatalog, record
 from tools.model.train import train
 
@@ -102,6 +103,22 @@ def test_a_never_measured_api_without_known_work_gets_no_figure(predictor):
     p = predictor.predict("tf.keras.layers.Conv2D", {})
     assert p.basis is Basis.UNKNOWN and p.energy_j is None and "borrowed" in p.evidence.note
     assert predictor.predict("tf.keras.layers.Dense", {}).basis is Basis.FROM_DATA  # measured: its own figure
+
+
+def test_a_measured_op_of_unsized_tensors_is_a_floor_not_its_apis_figure(predictor, model):
+    """tf.zeros was measured at about 0.02 J per call on other programs' tensors: on a call whose tensors
+    the code does not size, that is no figure for this call (a loop would multiply it), so the figure
+    is the least (one dispatch) up to that figure's high end; given its elements, its own work."""
+    unsized = predictor.predict("tf.zeros", {})
+    assert unsized.floor and unsized.basis is Basis.FROM_DATA
+    lo, hi = unsized.interval_j
+    dispatch = DISPATCH_S * model["work"]["power"]["training"]["steady_w"]
+    assert unsized.energy_j == lo == pytest.approx(dispatch) and hi > 0.02  # one dispatch, up to the measured calls
+    assert "not known from the code" in unsized.evidence.note
+    sized = predictor.predict("tf.zeros", WORK)
+    assert not sized.floor and sized.evidence.level == "work"
+    bound = predictor.predict("tf.constant", {})  # measured only below the resolution: a bound stays a bound
+    assert not bound.floor and bound.interval_j[0] == 0
 
 
 def test_intervals_widen_with_the_fallback_level(predictor):
