@@ -487,6 +487,8 @@ class Resolver:
         self.layers_set(node)
         self.loop_body(node, count, trips, upper)
         if items is None:
+            for model, _ in unroll.models_added_to(node, before, work_mod.is_model):
+                model.meta["n_layers"] = None  # its trips not walked one by one: the layers they add unknown
             self.scope.names = merge_names([before, self.scope.names])
         else:  # a graph built trip by trip: the names after the loop are its last trip's (unroll.py)
             for model, meta in models:
@@ -517,8 +519,8 @@ class Resolver:
         self.scope.names = dict(before)
         self.unrolling.add(id(node))
         try:
-            with self.shadowed():
-                for item in items:
+            for item in items:
+                with self.shadowed():  # a walk each: each trip's layer calls are keyed apart
                     self.assign(node.target, Const(item))
                     self.loop_body(node, count, trips, upper)
         finally:
@@ -1491,8 +1493,9 @@ class Resolver:
             if callee.name == "run" and api.startswith(DISTRIBUTE):
                 self.replica_call(node, named)
             if callee.name == "add" and owner.cls == "tensorflow.keras.Sequential":
-                owner.meta["n_layers"] = owner.meta.get("n_layers", 0) + 1
-                if owner.meta.get("layers") is not None:
+                if owner.meta.get("layers") is not None:  # (a list not known: its count stays unknown)
+                    added, count = work_mod.stack_layers([named.get("layer")]), owner.meta.get("n_layers", 0)
+                    owner.meta["n_layers"] = None if added is None or count is None else count + added
                     owner.meta["layers"] = [*owner.meta["layers"], named.get("layer")]
             returns = self.table.returns(api)
             flow: dict[str, Any] = {}
@@ -1571,7 +1574,7 @@ class Resolver:
                 self.result_of(init, args, keywords, node)
             return UserInst(callee.info)
         if kind is Foreign:
-            return _unknown_on_sym(node, args) or callee
+            return _unknown_on_sym(node, args, self.instance) or callee
         if kind is Choice:  # one of them runs: what they return where they agree
             first = len(self.calls)
             results = [self.call(node, item, args, keywords) for item in callee.items]
@@ -1625,10 +1628,10 @@ class Resolver:
             if base:
                 receiver = self.subclass_instance(callee.info, base, "__call__")
                 return self.call(node, Member(receiver, "__call__"), args, keywords)
-            return _unknown_on_sym(node, args)  # a layer of the project on a base greenlint does not know
+            return _unknown_on_sym(node, args, self.instance)  # a layer of the project on a base greenlint does not know
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
             return self.builtin_call(node.func.id, args, node.lineno)
-        return _unknown_on_sym(node, args) if callee is None else None
+        return _unknown_on_sym(node, args, self.instance) if callee is None else None
 
     def replica_call(self, node: ast.Call, named: dict) -> None:
         """`strategy.run(step_fn, args=(x,))`: *step_fn* is called here, on each replica, with
@@ -1712,10 +1715,11 @@ class Resolver:
             meta["init_complete"] = not node.args and all(k.arg in init for k in node.keywords)
         if api == "tensorflow.keras.Sequential":
             layers = named.get("layers")
-            count = feat.sequence_length(layers)
+            items = _items(layers) if "layers" in named else []
+            count = work_mod.stack_layers(items) if items is not None else None
             if count is not None:
                 meta["n_layers"] = count
-            meta["layers"] = _items(layers) if "layers" in named else []
+            meta["layers"] = items
         if api.startswith("tensorflow.keras.applications.") and kind == "function":
             meta["model_name"] = api.rpartition(".")[2]
         if kind == "class" and api.startswith(work_mod.LAYERS):
@@ -1737,11 +1741,15 @@ class Resolver:
                 meta["sym"] = arrays.Sym(shape, shape)
         elif api == "tensorflow.keras.models.clone_model" and work_mod.is_model(named.get("model")):
             source = named["model"].meta  # the same architecture, fresh weights
-            meta.update({k: source[k] for k in ("layers", "graph", "sub_layers", "model_name", "init") if k in source})
+            meta.update({k: source[k] for k in ("layers", "graph", "sub_layers", "model_name", "init", "n_layers")
+                         if k in source})
         elif api in ("tensorflow.keras.Model", "tensorflow.keras.Functional"):
             graph = work_mod.functional_model(named)
             if graph is not None:
                 meta["graph"] = graph
+                count = work_mod.graph_layers(graph)
+                if count is not None:
+                    meta["n_layers"] = count
         elif api.startswith(work_mod.LAYERS) and "layer" in named:  # Bidirectional, TimeDistributed
             meta["wrapped"] = named["layer"]
         elif arrays.is_dataset_source(api):
@@ -2703,16 +2711,19 @@ def _self_targets(node: ast.FunctionDef) -> set[str]:
     return found
 
 
-def _unknown_on_sym(node: ast.Call, args: list) -> Inst | None:
+def _unknown_on_sym(node: ast.Call, args: list, instance: int) -> Inst | None:
     """A call of something greenlint does not know (a layer of another library, `InstanceNormalization()(x)`,
     or of the project on a base it does not know, `class RandomWeightedAverage(_Merge)`) on a Keras
     symbolic tensor: a symbolic tensor of unknown shape, so that the model built on it keeps
     the known layers' work as a lower bound (work.unknown_on_sym); None where its first argument is
-    not symbolic (then the callee's name, which takes unparsing, is never written)."""
+    not symbolic (then the callee's name, which takes unparsing, is never written). The layers it
+    dispatches are unknown (a helper of another library may apply several); *instance* as in
+    `layer_output`."""
     syms = work_mod.input_syms(args[0][1]) if args and not args[0][0] else None
     if syms is None:
         return None
-    return Inst(KERAS_TENSOR, "method", {"sym": work_mod.unknown_on_sym(syms, _called(node))})
+    key = (id(node), instance) if instance else id(node)
+    return Inst(KERAS_TENSOR, "method", {"sym": work_mod.unknown_on_sym(syms, _called(node), key)})
 
 
 def _called(node: ast.Call) -> str:
