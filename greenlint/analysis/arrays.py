@@ -74,8 +74,10 @@ class Data:
 class Sym:
     """A Keras symbolic tensor: per-sample shape (None: unknown), the layers applied to reach it
     (id of the layer's meta -> (parameters, that meta); id of the call node -> FLOPs per sample),
-    the model input's shape, the names of layers whose work is unknown, and the layer each call
-    applies (id of the call node -> id of the layer's or model's meta; an op of no layer has none)."""
+    the model input's shape, the names of layers whose work is unknown, the layer each call
+    applies (id of the call node -> id of the layer's or model's meta; an op of no layer has none),
+    and the layers each call dispatches per step (id of the call node -> 1 for a layer or an op, a
+    nested model's own count, None where not known)."""
 
     shape: tuple | None
     input_shape: tuple | None
@@ -83,6 +85,7 @@ class Sym:
     flops: dict = field(default_factory=dict)
     unknown: tuple = ()
     owners: dict = field(default_factory=dict)
+    layers: dict = field(default_factory=dict)
 
 
 # -- shapes of values ------------------------------------------------------------------------

@@ -37,7 +37,10 @@ pipeline_elements      for calls on a tf.data pipeline of known size: the elemen
                        batched) it yields per pass (`Dataset.from_tensors(x)`: 1, `range(10)`: 10)
 batch_size_from        "dataset" when `batch_size` comes from the literal `.batch(n)` of a
                        tf.data.Dataset argument (`model.fit(ds)`), which Keras then uses
-n_layers               Sequential models: layers in the literal list plus literal `add` calls
+n_layers               Sequential models: layers in the literal list plus literal `add` calls (a nested
+                       model its own count, an input none); functional models: the layer calls
+                       between inputs and outputs (a layer called twice counts twice); absent or null
+                       where a count is unknown
 model_name             models from `keras.applications` ("ResNet50")
 input_kind             `fit`/`fit_generator`: what its batches come from, where known (`input_kind`)
 input_plain_flow       `fit`/`fit_generator` fed by an `ImageDataGenerator.flow()` of arrays whose
@@ -78,7 +81,7 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
     kept,
     shape_of,
 )
-from greenlint.analysis.values import OPAQUE, SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, Seq, UserInst
+from greenlint.analysis.values import SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, Seq, UserInst
 
 #: `ImageDataGenerator` and the methods that give its iterators (arrays.FLOW_ITERATOR).
 IMAGE_DATA_GENERATOR = "tensorflow.keras.preprocessing.image.ImageDataGenerator"
@@ -293,15 +296,6 @@ def _dtype_name(value: Any) -> str | None:
         return value.path.rpartition(".")[2]
     if type(value) is Const and isinstance(value.value, str):
         return value.value
-    return None
-
-
-def sequence_length(value: Any) -> int | None:
-    """Number of items of a list/tuple display (literal or not)."""
-    if type(value) is Seq:
-        return len(value.items)
-    if type(value) is Const and value is not OPAQUE and isinstance(value.value, (tuple, list)):
-        return len(value.value)
     return None
 
 

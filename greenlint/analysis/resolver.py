@@ -492,6 +492,8 @@ class Resolver:
         self.layers_set(node)
         self.loop_body(node, count, trips, upper)
         if items is None:
+            for model, _ in unroll.models_added_to(node, before, work_mod.is_model):
+                model.meta["n_layers"] = None  # its trips not walked one by one: the layers they add unknown
             self.scope.names = merge_names([before, self.scope.names])
         else:  # a graph built trip by trip: the names after the loop are its last trip's (unroll.py)
             for model, meta in models:
@@ -522,8 +524,8 @@ class Resolver:
         self.scope.names = dict(before)
         self.unrolling.add(id(node))
         try:
-            with self.shadowed():
-                for item in items:
+            for item in items:
+                with self.shadowed():  # a walk each: each trip's layer calls are keyed apart
                     self.assign(node.target, Const(item))
                     self.loop_body(node, count, trips, upper)
         finally:
@@ -1500,8 +1502,9 @@ class Resolver:
             if callee.name == "run" and api.startswith(DISTRIBUTE):
                 self.replica_call(node, named)
             if callee.name == "add" and owner.cls == "tensorflow.keras.Sequential":
-                owner.meta["n_layers"] = owner.meta.get("n_layers", 0) + 1
-                if owner.meta.get("layers") is not None:
+                if owner.meta.get("layers") is not None:  # (a list not known: its count stays unknown)
+                    added, count = work_mod.stack_layers([named.get("layer")]), owner.meta.get("n_layers", 0)
+                    owner.meta["n_layers"] = None if added is None or count is None else count + added
                     owner.meta["layers"] = [*owner.meta["layers"], named.get("layer")]
             returns = self.table.returns(api)
             flow: dict[str, Any] = {}
@@ -1725,10 +1728,11 @@ class Resolver:
             meta["init_complete"] = not node.args and all(k.arg in init for k in node.keywords)
         if api == "tensorflow.keras.Sequential":
             layers = named.get("layers")
-            count = feat.sequence_length(layers)
+            items = _items(layers) if "layers" in named else []
+            count = work_mod.stack_layers(items) if items is not None else None
             if count is not None:
                 meta["n_layers"] = count
-            meta["layers"] = _items(layers) if "layers" in named else []
+            meta["layers"] = items
         if api.startswith("tensorflow.keras.applications.") and kind == "function":
             meta["model_name"] = api.rpartition(".")[2]
         if kind == "class" and api.startswith(work_mod.LAYERS):
@@ -1750,11 +1754,15 @@ class Resolver:
                 meta["sym"] = arrays.Sym(shape, shape)
         elif api == "tensorflow.keras.models.clone_model" and work_mod.is_model(named.get("model")):
             source = named["model"].meta  # the same architecture, fresh weights
-            meta.update({k: source[k] for k in ("layers", "graph", "sub_layers", "model_name", "init") if k in source})
+            meta.update({k: source[k] for k in ("layers", "graph", "sub_layers", "model_name", "init", "n_layers")
+                         if k in source})
         elif api in ("tensorflow.keras.Model", "tensorflow.keras.Functional"):
             graph = work_mod.functional_model(named)
             if graph is not None:
                 meta["graph"] = graph
+                count = work_mod.graph_layers(graph)
+                if count is not None:
+                    meta["n_layers"] = count
         elif api.startswith(work_mod.LAYERS) and "layer" in named:  # Bidirectional, TimeDistributed
             meta["wrapped"] = named["layer"]
         elif arrays.is_dataset_source(api):
@@ -2763,17 +2771,18 @@ def _unknown_on_sym(node: ast.Call, args: list, instance: int) -> Inst | None:
     or of the project on a base it does not know, `class RandomWeightedAverage(_Merge)`) on a Keras
     symbolic tensor: a symbolic tensor of unknown shape, so that the model built on it keeps
     the known layers' work as a lower bound (work.unknown_on_sym), except for a normalisation layer
-    built there (`_normalisation_init`), which keeps its input's shape (work.normalisation_on_sym;
-    *instance*: the walk making the call, as `layer_output`'s); None where its first argument is
-    not symbolic (then the callee's name, which takes unparsing, is never written)."""
+    built there (`_normalisation_init`), which keeps its input's shape (work.normalisation_on_sym);
+    None where its first argument is not symbolic (then the callee's name, which takes unparsing, is
+    never written). The layers another callee dispatches are unknown (a helper of another library
+    may apply several); *instance*: the walk making the call, as in `layer_output`."""
     syms = work_mod.input_syms(args[0][1]) if args and not args[0][0] else None
     if syms is None:
         return None
+    key = (id(node), instance) if instance else id(node)
     init = _normalisation_init(node)
     if init is not None:
-        key = (id(node), instance) if instance else id(node)
         return Inst(KERAS_TENSOR, "method", {"sym": work_mod.normalisation_on_sym(syms, init, _called(node), key)})
-    return Inst(KERAS_TENSOR, "method", {"sym": work_mod.unknown_on_sym(syms, _called(node))})
+    return Inst(KERAS_TENSOR, "method", {"sym": work_mod.unknown_on_sym(syms, _called(node), key)})
 
 
 def _normalisation_init(node: ast.Call) -> dict | None:

@@ -336,15 +336,43 @@ def model_on_sym(model: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
         shape = shape if shape is not None else net.output_shape
     merged = merge_syms(syms, shape)
     label = (net.name if net is not None else None) or model.cls.rpartition(".")[2]
+    merged.layers[call_key] = model_layers(model)
     if net is None or net.flops is None:
-        return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners)
+        return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners,
+                   merged.layers)
     merged.params[id(model.meta)] = (net.params or 0, model.meta)
     merged.flops[call_key] = net.flops
     merged.owners[call_key] = id(model.meta)
     if net.params is None or net.partial:
         return Sym(merged.shape, merged.input_shape, merged.params, merged.flops, (*merged.unknown, f"{label} (part)"),
-                   merged.owners)
+                   merged.owners, merged.layers)
     return merged
+
+
+def model_layers(model: Any) -> int | None:
+    """The layers a model value dispatches per forward pass (`n_layers`), None where not known."""
+    return model.meta.get("n_layers") if is_model(model) else None
+
+
+def stack_layers(items: list) -> int | None:
+    """The layers a Sequential's items dispatch: a layer one, an input none, a nested model its own
+    count (None, unknown, where its count is), any other item (a layer greenlint does not resolve) one."""
+    total = 0
+    for item in items:
+        if type(item) is Inst and ("sym" in item.meta or item.cls.rpartition(".")[2] == "InputLayer"):
+            continue
+        count = model_layers(item) if is_model(item) else 1
+        if count is None:
+            return None
+        total += count
+    return total
+
+
+def graph_layers(graph: Sym) -> int | None:
+    """The layers a functional graph applies: one per layer call (a layer called twice counts twice), a
+    nested model's own count; None where any call's is unknown."""
+    counts = list(graph.layers.values())
+    return None if None in counts else sum(counts)
 
 
 def model_work(model: Inst) -> dict[str, dict]:
@@ -370,13 +398,15 @@ def merge_syms(syms: list[Sym], shape: tuple | None) -> Sym:
     params: dict = {}
     flops: dict = {}
     owners: dict = {}
+    counts: dict = {}
     unknown: list = []
     for sym in syms:
         params.update(sym.params)
         flops.update(sym.flops)
         owners.update(sym.owners)
+        counts.update(sym.layers)
         unknown.extend(u for u in sym.unknown if u not in unknown)
-    return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners)
+    return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners, counts)
 
 
 def layer_call_inputs(layer: Any, first: Any, named: dict) -> Any:
@@ -406,6 +436,7 @@ def sym_elementwise(left: Any, right: Any, call_key: Hashable) -> Sym | None:
         shape = None
     merged = merge_syms(syms, shape)
     merged.flops[call_key] = None if shape is None or None in shape else math.prod(shape)
+    merged.layers[call_key] = 1  # an op node of the graph (Keras 2: a TFOpLambda layer)
     return merged
 
 
@@ -416,13 +447,15 @@ def input_syms(inputs: Any) -> list[Sym] | None:
     return syms if syms and len(syms) == len(items) else None
 
 
-def unknown_on_sym(syms: list[Sym], label: str) -> Sym:
+def unknown_on_sym(syms: list[Sym], label: str, call_key: Hashable, layers: int | None = None) -> Sym:
     """Calling something whose work is unknown (a layer of another library: `InstanceNormalization()(x)`)
     on symbolic tensor(s), *syms* (`input_syms`): an output of unknown shape, *label* among the
     unknown, so that the model built on it keeps the known layers' parameters and FLOPs as a lower
-    bound."""
+    bound; *layers*: the layers the call dispatches (1 for a Keras layer; None, unknown, for any
+    other callee)."""
     merged = merge_syms(syms, None)
-    return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners)
+    return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners,
+               {**merged.layers, call_key: layers})
 
 
 def normalisation_on_sym(syms: list[Sym], init: dict, label: str, call_key: Hashable) -> Sym:
@@ -430,12 +463,13 @@ def normalisation_on_sym(syms: list[Sym], init: dict, label: str, call_key: Hash
     its input's shape with its work added; `unknown_on_sym` where that is not known."""
     found = layers.normalisation(init, syms[0].shape) if len(syms) == 1 and syms[0].shape is not None else None
     if found is None:
-        return unknown_on_sym(syms, label)
+        return unknown_on_sym(syms, label, call_key, 1)
     meta = {"init": init}
     merged = merge_syms(syms, found.shape)
     merged.params[id(meta)] = (found.params, meta)  # the meta kept alive: its id stays its own
     merged.flops[call_key] = found.flops
     merged.owners[call_key] = id(meta)
+    merged.layers[call_key] = 1
     return merged
 
 
@@ -447,11 +481,12 @@ def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     shapes = [s.shape for s in syms if s.shape is not None]
     found = apply_layer(layer, shapes) if len(shapes) == len(syms) else None
     if found is None:
-        return unknown_on_sym(syms, layer.cls.rpartition(".")[2])
+        return unknown_on_sym(syms, layer.cls.rpartition(".")[2], call_key, 1)
     merged = merge_syms(syms, found.shape)
     merged.params[id(layer.meta)] = (found.params, layer.meta)  # the meta kept alive: its id stays its own
     merged.flops[call_key] = found.flops
     merged.owners[call_key] = id(layer.meta)
+    merged.layers[call_key] = 1
     return merged
 
 

@@ -13,7 +13,7 @@ times such calls (meter/workloads/models.py: `mlp_call_32`, `mlp_tape_step_32`, 
 
 with P and per_flop this machine's fitted constants for the call's group (the fitted per-step cost
 is the `fit` loop's, which a one-batch call replaces by its own, measured). The overhead grows with
-the layers the call dispatches one by one (`n_layers`, as the analysis counts a Sequential's list);
+the layers the call dispatches one by one (`n_layers`, as the analysis counts a Sequential's list or a functional graph's layer calls);
 where the call's layers are not known it is the workload's as measured, and the note says so. The
 compute follows the call's own FLOPs, so x100 the FLOPs is priced as such.
 

@@ -35,8 +35,9 @@ Hockney's fill (`flop_layers`: a named architecture's, else all its layers). The
 are a named architecture's (training_runs.py, generated from its layers' shapes; weighed like FLOPs:
 x `training_passes` in a training pass, x 1 in a validation one); the weights' bytes are read and
 written WEIGHT_ACCESSES times a step, a frozen weight (`trainable_params` fewer than `params`)
-only read as an inference step reads it. `layers` is the model's (`n_layers`: a Sequential's list, a
-keras.applications architecture's own count); where unknown, UNKNOWN_LAYERS and the note says so.
+only read as an inference step reads it. `layers` is the model's (`n_layers`: a Sequential's list or a
+functional graph's layer calls, nested models counting their own; a keras.applications architecture's
+own count); where unknown, UNKNOWN_LAYERS and the note says so.
 
 The constants (`DeviceModel`, `kb_device_model`) are the work model's own: layer_s its eager
 DISPATCH_S, half_flops its HALF_PEAK_FLOPS, per_step and t0 its fitted time model, and wait_share
