@@ -168,6 +168,29 @@ def _fixed_batch_model(facts: FileFacts) -> bool:
     return any(s.api.endswith("keras.Input") and isinstance(s.features.get("batch_size"), int) for s in facts.sites)
 
 
+#: Tensor constructors whose first argument (or `shape=`) is a shape.
+_SHAPED = frozenset(
+    {"random_uniform", "random_normal", "truncated_normal", "uniform", "normal", "zeros", "ones", "fill"}
+)
+
+
+def _batch_written(facts: FileFacts, batch: int) -> bool:
+    """A class of the file (a layer, a model) makes a tensor whose shape's first dimension is the
+    literal *batch* (`K.random_uniform((32, 1, 1, 1))` in a merge layer): its code holds that batch
+    size, and a larger batch would break it."""
+    for unit, _ in cell_units(facts):
+        for cls in facts.nodes(unit, ast.ClassDef):
+            for node in ast.walk(cls):
+                if not (isinstance(node, ast.Call) and last_name(node.func) in _SHAPED):
+                    continue
+                shapes = [*node.args[:1], *(k.value for k in node.keywords if k.arg == "shape")]
+                if any(
+                    isinstance(s, (ast.Tuple, ast.List)) and s.elts and int_literal(s.elts[0], batch) for s in shapes
+                ):
+                    return True
+    return False
+
+
 #: A generator of batches for a two-input model; its batch size is its caller's.
 GENERATOR = (
     "import numpy as np\nimport tensorflow as tf\n"
@@ -424,6 +447,15 @@ class SmallBatchSize(Rule):
             "model.compile(optimizer='adam', loss='mse')\n"
             "model.fit(x, y, batch_size=1, epochs=5, shuffle=False)\n"
         ),
+        Valid(  # a layer of the file draws a tensor of the batch's size: a larger batch would break it
+            TRAINER.replace(
+                "class Trainer:",
+                "class Mix(tf.keras.layers.Layer):\n"
+                "    def call(self, inputs):\n"
+                "        return tf.random.uniform((2, 1)) * inputs\n\n\nclass Trainer:",
+            )
+            + "Trainer().train(epochs=10, batch_size=2)\n"
+        ),
         Valid(
             "import tensorflow as tf\n"
             "inputs = tf.keras.Input(shape=(10, 1), batch_size=4)\n"
@@ -646,7 +678,8 @@ class SmallBatchSize(Rule):
             if found is not None and not in_test_code(facts, site) and not _few_samples(site):
                 span, batch = found
                 fixed = _fixed_batch_model(facts) if fixed is None else fixed
-                saving = None if fixed or span in literals else _claimed(site, batch, minimum, facts.device)
+                skip = fixed or span in literals or _batch_written(facts, batch)
+                saving = None if skip else _claimed(site, batch, minimum, facts.device)
                 if saving is not None:
                     literals.add(span)
                     message = self.GENERATOR_MESSAGE.format(api=site.api, size=batch, saving=saving.clause())
@@ -656,7 +689,8 @@ class SmallBatchSize(Rule):
             if stepped is not None and not in_test_code(facts, site):
                 setters, batch = stepped
                 fixed = _fixed_batch_model(facts) if fixed is None else fixed
-                setters = [(span, loop) for span, loop in setters if span not in literals] if not fixed else []
+                fixed_here = fixed or _batch_written(facts, batch)
+                setters = [(span, loop) for span, loop in setters if span not in literals] if not fixed_here else []
                 saving = _claimed(site, batch, minimum, facts.device) if setters else None
                 if saving is None:
                     continue
@@ -690,7 +724,7 @@ class SmallBatchSize(Rule):
             ):
                 continue
             fixed = _fixed_batch_model(facts) if fixed is None else fixed
-            if fixed:
+            if fixed or _batch_written(facts, size):
                 continue
             saving = priced_saving(site, size, minimum, facts.device)
             if saving is None:  # the model's FLOPs unknown: the literal alone
