@@ -77,7 +77,7 @@ def is_model(value: Any) -> bool:
 #: A model's attributes whose assignment rewires its network (`vgg.outputs = [vgg.layers[9].output]`).
 GRAPH_ATTRIBUTES = frozenset({"inputs", "outputs", "input", "output", "layers"})
 #: What a model value knows of its network (`model_net`).
-_NETWORK_META = ("model_name", "graph", "layers", "sub_layers")
+_NETWORK_META = ("model_name", "graph", "layers", "sub_layers", "n_layers")
 
 
 def rewired(model: Inst) -> None:
