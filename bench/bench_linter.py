@@ -254,7 +254,12 @@ def _side_by_side(runs: dict, this: str, versus: str) -> str:
     for kind in ("cold", "warm"):
         mine, theirs = runs[kind]["cpu_s"], runs[f"{kind}_versus"]["cpu_s"]
         parts.append(f"{kind} {mine:.1f} s against {theirs:.1f} s ({mine / theirs:.2f}×)")
-    return f"- Side by side, median CPU time of {this} against {versus}: {'; '.join(parts)}."
+    cold = runs["cold"]["cpu_s"] / runs["cold_versus"]["cpu_s"]
+    verdict = "met" if cold <= 1.0 else "**missed**"
+    return (
+        f"- Side by side, median CPU time of {this} against {versus}: {'; '.join(parts)}.\n"
+        f"- Goal cold CPU ≤ 1.00× {versus} (issues #26, #30: no slower than then): {cold:.2f}× — {verdict}."
+    )
 
 
 def markdown(r: dict) -> str:
