@@ -1067,15 +1067,7 @@ class Resolver:
             and any(arrays.shape_of(v) is not None for v in given)
         if not (unsized or unpriced or symbolic or unshaped):
             return None
-        scope = Scope("function", info.scope)
-        self.bind_parameters(info, scope, self.bind_arguments(info, args, keywords))
-        ctx = Context(info)
-        self.unrolling.add(id(info))
-        try:
-            with self.shadowed(foreign), self.inside(scope, ctx):
-                self.block(info.node.body)
-        finally:
-            self.unrolling.discard(id(info))
+        ctx = self.walk_with(info, args, keywords, foreign)
         if ctx.generator:
             made = _generated(ctx)
             return made if unsized and "data" in made.meta else None
@@ -2014,18 +2006,24 @@ class Resolver:
             return None
         if not any(type(v) is Const and v is not OPAQUE for _, v in (*args, *keywords)):
             return None
+        ctx = self.walk_with(info, args, keywords, foreign or ())
+        if foreign is not None:
+            return (info.host or ctx.host) if ctx.host else None, (info.host_once or ctx.host_once) if ctx.host_once else None
+        return ctx.host, ctx.host_once
+
+    def walk_with(self, info: FuncInfo, args: list, keywords: list, foreign: tuple[FuncInfo, ...]) -> Context:
+        """Walk *info*'s body again with one call's arguments bound (its own scope and context, the
+        function marked as being unrolled meanwhile); *foreign*: the functions shadowed for the walk."""
         scope = Scope("function", info.scope)
         self.bind_parameters(info, scope, self.bind_arguments(info, args, keywords))
         ctx = Context(info)
         self.unrolling.add(id(info))
         try:
-            with self.shadowed(foreign or ()), self.inside(scope, ctx):
+            with self.shadowed(foreign), self.inside(scope, ctx):
                 self.block(info.node.body)
         finally:
             self.unrolling.discard(id(info))
-        if foreign is not None:
-            return (info.host or ctx.host) if ctx.host else None, (info.host_once or ctx.host_once) if ctx.host_once else None
-        return ctx.host, ctx.host_once
+        return ctx
 
     def host_through(self, info: FuncInfo | ExtFunc, found: tuple[str | None, str | None] | None = None) -> str | None:
         """A call of a user function that does host work: the caller's too, per item where the
