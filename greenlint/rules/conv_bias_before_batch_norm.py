@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import ast
+import os
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, keyword
+from greenlint.analysis.trees import dotted
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, keyword, node_span
 from greenlint.rules.beside import LOADED_BY_NAME, beside_mentions
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.helper_layers import biased_helper, normalising
 from greenlint.rules.syntax import enclosing, source_text
 
 LAYERS = "tensorflow.keras.layers."
@@ -32,8 +36,32 @@ DENSE = LAYERS + "Dense"
 BATCH_NORM = LAYERS + "BatchNormalization"
 #: Arguments a layer takes by position before `activation`: a call with more is not read.
 POSITIONAL = {DENSE: 1}
-#: Weights loaded into layers by their names (`model.load_weights(path, by_name=True)`): a file
-#: saved from layers of those names, a released checkpoint, whose variables each layer must match.
+#: What a script's text holds where it may apply a normalization helper (read before its tree is indexed).
+NORMALIZATION_TEXT = re.compile(r"batch_?norm|\bbn", re.IGNORECASE)
+
+
+_TF1_CONV = (
+    "import tensorflow as tf\n\n\ndef conv2d(x, n, name='conv2d'):\n"
+    "    with tf.compat.v1.variable_scope(name):\n"
+    "        w = tf.compat.v1.get_variable('w', [5, 5, x.get_shape()[-1], n])\n"
+    "        conv = tf.nn.conv2d(x, w, strides=[1, 2, 2, 1], padding='SAME'{fmt})\n"
+    "        b = tf.compat.v1.get_variable('biases', [n])\n"
+    "{bias}"
+    "        return conv\n\n\n"
+)
+_BIAS = "        conv = tf.reshape(tf.nn.bias_add(conv, b{fmt}), conv.get_shape())\n"
+_TF1_NORM = (
+    "class batch_norm(object):\n    def __init__(self, name='bn'):\n        self.name = name\n\n"
+    "    def __call__(self, x, train=True):\n"
+    "        return tf.contrib.layers.batch_norm(x, decay=0.9, scale=True, is_training=train, scope=self.name{norm})\n\n\n"
+    "class Discriminator:\n    def __init__(self):\n        self.d_bn1 = batch_norm(name='d_bn1')\n\n"
+    "    def __call__(self, h0):\n        return tf.nn.leaky_relu(self.d_bn1(conv2d(h0, 128)))\n"
+)
+
+
+def _tf1(bias: str = _BIAS, fmt: str = "", norm: str = "") -> str:
+    """A TensorFlow 1 DCGAN's helpers: a convolution with its bias, a class around a batch normalization."""
+    return _TF1_CONV.format(fmt=fmt, bias=bias.format(fmt=fmt)) + _TF1_NORM.format(norm=norm)
 
 
 class ConvBiasBeforeBatchNorm(Rule):
@@ -53,6 +81,16 @@ class ConvBiasBeforeBatchNorm(Rule):
     `x = conv(x)` and `x = bn(x)`, when every use of the convolution's name feeds a normalization
     this way (a layer shared with another use, or a name bound twice, is not reported).
 
+    Also the layers a project writes itself, as TensorFlow 1 code does (DCGANs): a call of a
+    function of the file, or of a project module it imports, that returns a convolution plus its
+    bias (`tf.nn.conv2d` then `tf.nn.bias_add`, maybe reshaped, in its straight-line code), given
+    straight to a project normalization helper (`self.d_bn1(conv2d(h0, 128))`): a function that
+    returns `tf.compat.v1.layers.batch_normalization` or `tf.contrib.layers.batch_norm` of its
+    first parameter, or an instance of a class whose `__call__` does, the one value its class
+    assigns to that attribute of `self`; channels last, as both default to. That finding is on the
+    helper's name and carries no fix: the helper, which other calls may share, is where the bias
+    goes.
+
     Not reported either:
 
     - a convolution given a `name=` in a project that loads weights by layer name
@@ -62,10 +100,8 @@ class ConvBiasBeforeBatchNorm(Rule):
       (or is skipped, with `skip_mismatch=True`, and keeps its random weights);
     - a normalization built with `trainable=False` (frozen): it subtracts fixed statistics and
       adds a fixed offset, so the convolution's bias is the block's only trainable shift;
-    - a convolution and a normalization the project writes itself (a helper that makes its own
-      weights and calls `tf.nn.conv2d` and `tf.nn.bias_add`, a class around
-      `tf.contrib.layers.batch_norm`, as in TensorFlow 1 DCGANs): the rule reads the
-      Keras layers only, not what a project's helpers compute.
+    - a project helper whose bias depends on a condition or an argument (`if use_bias:`), meets an
+      activation before it is returned, or is followed by anything but a normalization helper.
 
     ## Why is this bad?
     Batch normalization subtracts each channel's mean (the batch's while training, the moving
@@ -140,6 +176,10 @@ class ConvBiasBeforeBatchNorm(Rule):
     DEFAULT_ENABLED = True
     name = "conv-bias-before-batch-norm"
     MESSAGE = "`{layer}` adds a bias that the `BatchNormalization` right after it subtracts again"
+    HELPER_MESSAGE = (
+        "`{helper}()` adds a bias (`tf.nn.bias_add` at {module} line {line}) that the batch normalization"
+        " `{norm}` right after subtracts again: build this layer without it (the normalization's offset plays its role)"
+    )
     FIX_TITLE = "Build the layer with `use_bias=False`"
     FIX = SetArgument("use_bias", "False", safe=False)
     VALID = (
@@ -198,6 +238,12 @@ class ConvBiasBeforeBatchNorm(Rule):
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
             "x = layers.Dense(64)(x)\nx = layers.BatchNormalization(axis=1)(x)\n"
         ),
+        Valid(  # a helper's bias added under a condition: not every call adds it
+            _tf1(bias="        if n > 64:\n" + _BIAS.replace("        ", "            "))
+        ),
+        Valid(_tf1(bias="        conv = tf.nn.relu(tf.nn.bias_add(conv, b))\n")),  # an activation comes between
+        Valid(_tf1(fmt=", data_format='NCHW'")),  # channels first: the normalization's default axis is not theirs
+        Valid(_tf1(norm=", trainable=False")),  # a frozen normalization: the bias is the block's only trainable shift
         Valid(  # the name is bound twice: which layer a read gets is not known
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
             "conv = layers.Conv2D(32, 3)\nif deep:\n    conv = layers.Conv2D(32, 3, activation='relu')\n"
@@ -252,6 +298,17 @@ class ConvBiasBeforeBatchNorm(Rule):
             "    return layers.ReLU()(x)\n",
             line=6,
         ),
+        Invalid(  # TensorFlow 1 helpers: the convolution's bias, then the class around `tf.contrib.layers.batch_norm`
+            _tf1(),
+            line=26,
+            message_contains="`conv2d()` adds a bias (`tf.nn.bias_add` at ",
+        ),
+        Invalid(  # a function normalising its first parameter
+            _TF1_CONV.format(fmt="", bias=_BIAS.format(fmt=""))
+            + "def bn(x):\n    return tf.compat.v1.layers.batch_normalization(x, training=True)\n\n\n"
+            "y = bn(conv2d(x, 64))\n",
+            line=17,
+        ),
         Invalid(  # a bias asked for explicitly is cancelled all the same; listed in order for a composition
             "import tensorflow as tf\nfrom functools import reduce\nfrom tensorflow.keras import layers\n\n\n"
             "def separable_block(channels, name):\n"
@@ -270,6 +327,7 @@ class ConvBiasBeforeBatchNorm(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        yield from self._helpers(facts)
         if not any(s.api == BATCH_NORM for s in facts.sites):
             return
         loaded_by_name: bool | None = None  # read once, for the first named layer
@@ -291,6 +349,25 @@ class ConvBiasBeforeBatchNorm(Rule):
             layer = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(layer=layer))
 
+    def _helpers(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """A project helper's convolution plus bias given straight to a project normalization helper:
+        `self.bn1(conv2d(x, 64))` (a script's, not a notebook's)."""
+        if not isinstance(facts.source, str) or not NORMALIZATION_TEXT.search(facts.source):
+            return
+        for call in facts.calls(None):
+            inner = call.args[0] if call.args else None
+            if not isinstance(inner, ast.Call) or not isinstance(inner.func, ast.Name):
+                continue
+            if not normalising(facts, call.func, None):
+                continue
+            bias = biased_helper(facts, inner)
+            if bias is not None:
+                module, line = bias
+                message = self.HELPER_MESSAGE.format(
+                    helper=inner.func.id, module=os.path.basename(module), line=line, norm=".".join(dotted(call.func))
+                )
+                yield self.diagnostic(node_span(inner.func, None), facts.path, message)
+
 
 _UNKNOWN = object()
 
@@ -301,7 +378,9 @@ def _argument(site: Site, call: ast.Call, name: str, default: Any) -> Any:
     default where the call does not give it, else `_UNKNOWN`."""
     if name in site.features:
         return site.features[name]
-    if binds(call, name) or len(call.args) > POSITIONAL.get(site.api, 4):  # given (maybe positionally or through **kwargs)
+    if binds(call, name) or len(call.args) > POSITIONAL.get(
+        site.api, 4
+    ):  # given (maybe positionally or through **kwargs)
         return _UNKNOWN
     return default
 

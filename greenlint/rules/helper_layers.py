@@ -1,0 +1,262 @@
+"""Layers a project builds by hand, as TensorFlow 1 code does: a function returning a convolution plus
+its bias (`tf.nn.bias_add`), and a callable whose call batch-normalises its input (a function, or a
+class whose `__call__` does, held by an attribute of `self`), defined in the file or in a project
+module it imports."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+
+from greenlint.analysis.project import file_stamp, project_index
+from greenlint.analysis.trees import dotted
+from greenlint.rules.base import FileFacts
+from greenlint.rules.importers import module_facts, text_matches
+
+NN = "tensorflow.nn."
+CONVOLUTIONS = frozenset(
+    NN + name
+    for name in (
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "conv1d_transpose",
+        "conv2d_transpose",
+        "conv3d_transpose",
+        "depthwise_conv2d",
+        "separable_conv2d",
+        "atrous_conv2d",
+        "convolution",
+    )
+)
+BIAS_ADD = NN + "bias_add"
+#: Calls that return their first argument's values reshaped: the bias stays per channel.
+RESHAPES = frozenset({"tensorflow.reshape", "tensorflow.identity"})
+#: Batch normalizations of their first argument over its last axis by default, as the catalog names them.
+NORMALIZATIONS = frozenset({"tensorflow.compat.v1.layers.batch_normalization"})
+#: TensorFlow 1's `tf.contrib.layers.batch_norm` (not in the catalog, which TensorFlow 2 builds): its
+#: default `data_format` is channels last.
+CONTRIB_BATCH_NORM = ("contrib", "layers", "batch_norm")
+#: `data_format`s whose channels are the last axis (None: the default, channels last for every call read here).
+CHANNELS_LAST = (None, "NHWC", "NWC", "NDHWC", "channels_last")
+BIAS_TEXT = re.compile(rb"\bbias_add\b")
+NORM_TEXT = re.compile(rb"\bbatch_norm")
+#: (module path, pattern) -> (the module's stamp, whether its text matches): `_matches` memoised.
+_MATCHED: dict[tuple[str, bytes], tuple[tuple | None, bool]] = {}
+#: A keyword argument given as something other than a literal.
+UNKNOWN = object()
+
+
+def biased_helper(facts: FileFacts, call: ast.Call) -> tuple[str, int] | None:
+    """Where a call of a project function (`conv2d(x, 64)`) returns a convolution plus its bias:
+    the module and line of the `tf.nn.bias_add`; None where the function returns anything else on
+    any path, or is not found."""
+    if not isinstance(call.func, ast.Name):
+        return None
+    found = _definition(facts, call.func.id, BIAS_TEXT)
+    if found is None:
+        return None
+    module, function = found
+    if not isinstance(function, ast.FunctionDef):
+        return None
+    bias = _resolve(module, _returned(function))
+    if not isinstance(bias, ast.Call) or not _is(module, bias, {BIAS_ADD}) or _data_format(bias) not in CHANNELS_LAST:
+        return None
+    convolution = _resolve(module, bias.args[0] if bias.args else None, env=_env_at(function, bias))
+    if not _is(module, convolution, CONVOLUTIONS) or _data_format(convolution) not in CHANNELS_LAST:
+        return None
+    return module.path, bias.lineno
+
+
+def normalising(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:
+    """Whether calling `func` (`self.bn`, `bn`) batch-normalises its first argument over its last axis:
+    a project function that returns such a normalization of its first parameter, or an instance of a
+    project class whose `__call__` does (the one value the class assigns to that attribute of `self`)."""
+    if isinstance(func, ast.Name):
+        found = _definition(facts, func.id, NORM_TEXT)
+        return found is not None and isinstance(found[1], ast.FunctionDef) and _normalises(found[0], found[1], skip=0)
+    parts = dotted(func)
+    if len(parts) != 2 or parts[0] != "self":
+        return False
+    owner = next((a for a in facts.ancestors(func, cell) if isinstance(a, ast.ClassDef)), None)
+    values = [] if owner is None else _self_assigned(owner, parts[1])
+    if len(values) != 1 or not isinstance(values[0], ast.Call) or not isinstance(values[0].func, ast.Name):
+        return False
+    found_class = _definition(facts, values[0].func.id, NORM_TEXT)
+    if found_class is None:
+        return False
+    module, klass = found_class
+    if not isinstance(klass, ast.ClassDef):
+        return False
+    call = next((f for f in klass.body if isinstance(f, ast.FunctionDef) and f.name == "__call__"), None)
+    return call is not None and _normalises(module, call, skip=1)
+
+
+def _normalises(module: FileFacts, function: ast.FunctionDef, skip: int) -> bool:
+    """The function returns a batch normalization of its parameter after the first `skip` ones."""
+    params = function.args.posonlyargs + function.args.args
+    if len(params) <= skip:
+        return False
+    norm = _resolve(module, _returned(function))
+    if not isinstance(norm, ast.Call) or not (_is(module, norm, NORMALIZATIONS) or _contrib_batch_norm(module, norm)):
+        return False
+    given = norm.args[0] if norm.args else next((k.value for k in norm.keywords if k.arg == "inputs"), None)
+    return (
+        isinstance(given, ast.Name)
+        and given.id == params[skip].arg
+        and _constant(norm, "trainable", True) is True
+        and _constant(norm, "axis", -1) == -1
+        and _data_format(norm) in CHANNELS_LAST
+    )
+
+
+def _contrib_batch_norm(module: FileFacts, call: ast.Call) -> bool:
+    parts = dotted(call.func)
+    return tuple(parts[1:]) == CONTRIB_BATCH_NORM and parts[0] in _tensorflow_names(module)
+
+
+def _tensorflow_names(module: FileFacts) -> set[str]:
+    tree = module.module(None)
+    return {
+        alias.asname or alias.name
+        for statement in (tree.body if tree is not None else ())
+        if isinstance(statement, ast.Import)
+        for alias in statement.names
+        if alias.name == "tensorflow"
+    }
+
+
+def _definition(facts: FileFacts, name: str, text: re.Pattern[bytes]) -> tuple[FileFacts, ast.stmt] | None:
+    """The module-level function or class `name` of the file (a script), else of the first project
+    module it imports that defines it (whose text matches `text`, read before analysing it)."""
+    if not isinstance(facts.source, str):
+        return None  # a notebook's cells: not followed
+    own = _module_level(facts, name)
+    if own is not None:
+        return facts, own
+    absolute = os.path.abspath(facts.path)
+    if not os.path.isfile(absolute):
+        return None
+    for path in project_index().imports(absolute):
+        if not _matches(path, text):
+            continue
+        module = module_facts(path)
+        found = _module_level(module, name) if module is not None else None
+        if module is not None and found is not None:
+            return module, found
+    return None
+
+
+def _matches(path: str, text: re.Pattern[bytes]) -> bool:
+    """`text_matches`, read once per content of the module (a script asks for each call it reads)."""
+    stamp = file_stamp(path)
+    known = _MATCHED.get((path, text.pattern))
+    if known is None or known[0] != stamp:
+        known = _MATCHED[(path, text.pattern)] = (stamp, text_matches(path, text))
+    return known[1]
+
+
+def _module_level(facts: FileFacts, name: str) -> ast.stmt | None:
+    tree = facts.module(None)
+    definitions = (ast.FunctionDef, ast.ClassDef)
+    return next(
+        (s for s in (tree.body if tree is not None else ()) if isinstance(s, definitions) and s.name == name), None
+    )
+
+
+def _returned(function: ast.FunctionDef) -> ast.expr | None:
+    """The value of the function's only `return`, when it is reached by every call (in the body or
+    its `with` blocks, not under a condition)."""
+    returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)]
+    if len(returns) != 1 or returns[0].value is None:
+        return None
+    return returns[0].value if returns[0] in _straight(function.body) else None
+
+
+def _straight(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements every run goes through, in order: the body's and its `with` blocks'."""
+    out: list[ast.stmt] = []
+    for statement in body:
+        out.append(statement)
+        if isinstance(statement, ast.With):
+            out.extend(_straight(statement.body))
+    return out
+
+
+def _env_at(function: ast.FunctionDef, node: ast.AST) -> dict[str, ast.expr | None]:
+    """Each name's value where `node` is evaluated: the last `name = value` of the straight-line code
+    before the statement holding it (None where a name is bound otherwise, or under a condition)."""
+    env: dict[str, ast.expr | None] = {}
+    for statement in _straight(function.body):
+        if any(n is node for n in ast.walk(statement)) and not isinstance(statement, ast.With):
+            return env
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+        ):
+            env[statement.targets[0].id] = statement.value
+        elif not isinstance(statement, ast.With):
+            for n in ast.walk(statement):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    env[n.id] = None
+    return env
+
+
+def _resolve(
+    module: FileFacts, expr: ast.expr | None, env: dict[str, ast.expr | None] | None = None
+) -> ast.expr | None:
+    """The call an expression of a helper's straight-line code stands for: a name followed to the
+    value bound to it before (in the function's straight-line code), a reshape to what it reshapes."""
+    function = _function_of(module, expr)
+    for _ in range(16):  # a chain of rebindings, bounded
+        if isinstance(expr, ast.Name) and function is not None:
+            expr = (env if env is not None else _env_at(function, expr)).get(expr.id)
+            env = None
+        elif isinstance(expr, ast.Call) and _is(module, expr, RESHAPES) and expr.args:
+            env, expr = (_env_at(function, expr) if function is not None else {}), expr.args[0]
+        else:
+            return expr
+    return None
+
+
+def _function_of(module: FileFacts, node: ast.AST | None) -> ast.FunctionDef | None:
+    if node is None:
+        return None
+    return next((a for a in module.ancestors(node, None) if isinstance(a, ast.FunctionDef)), None)
+
+
+def _is(module: FileFacts, node: ast.AST | None, apis: frozenset[str] | set[str]) -> bool:
+    site = module.site_at(node, None) if isinstance(node, ast.Call) else None
+    return site is not None and site.api in apis
+
+
+def _constant(call: ast.Call, name: str, default: object) -> object:
+    """The literal a keyword argument gives (`default` where it is absent, `UNKNOWN` where it is no literal)."""
+    given = next((k.value for k in call.keywords if k.arg == name), None)
+    if given is None:
+        return default
+    if (
+        isinstance(given, ast.UnaryOp)
+        and isinstance(given.op, ast.USub)
+        and isinstance(given.operand, ast.Constant)
+        and isinstance(given.operand.value, (int, float))
+    ):
+        return -given.operand.value
+    return given.value if isinstance(given, ast.Constant) else UNKNOWN
+
+
+def _data_format(call: ast.expr | None) -> object:
+    return _constant(call, "data_format", None) if isinstance(call, ast.Call) else UNKNOWN
+
+
+def _self_assigned(owner: ast.ClassDef, attribute: str) -> list[ast.expr | None]:
+    """The values the class's methods bind to `self.<attribute>` (None for an augmented or annotated binding)."""
+    found: list[ast.expr | None] = []
+    for n in ast.walk(owner):
+        if isinstance(n, ast.Assign) and any(dotted(t) == ["self", attribute] for t in n.targets):
+            found.append(n.value)
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and dotted(n.target) == ["self", attribute]:
+            found.append(None)
+    return found
