@@ -358,10 +358,8 @@ class ConvBiasBeforeBatchNorm(Rule):
             inner = call.args[0] if call.args else None
             if not isinstance(inner, ast.Call) or not isinstance(inner.func, ast.Name):
                 continue
-            if not normalising(facts, call.func, None):
-                continue
-            bias = biased_helper(facts, inner)
-            if bias is not None:
+            bias = biased_helper(facts, inner)  # first: few projects define such a helper
+            if bias is not None and normalising(facts, call.func, None):
                 module, line = bias
                 message = self.HELPER_MESSAGE.format(
                     helper=inner.func.id, module=os.path.basename(module), line=line, norm=".".join(dotted(call.func))
