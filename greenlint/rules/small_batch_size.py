@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from greenlint.analysis.callsite import Span
@@ -227,6 +228,20 @@ CONV_TRAINER = TRAINER.replace(
 )
 
 
+#: Two models trained in turn on one batch (a GAN's discriminator and combined model): a small Dense
+#: model, priced overhead-bound, and `OTHER`, the second model.
+TWO_STEPS = (
+    "import numpy as np\nimport tensorflow as tf\n\n"
+    "x, y = np.zeros((1000, 8)), np.zeros((1000, 1))\n"
+    "small = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(8,))])\n"
+    "small.compile(optimizer='sgd', loss='mse')\nOTHER\n\n\n"
+    "def train(epochs, batch_size=32):\n    for epoch in range(epochs):\n"
+    "        idx = np.random.randint(0, 1000, batch_size)\n"
+    "        small.train_on_batch(x[idx], y[idx])\n        big.train_on_batch(x[idx], y[idx])\n\n\n"
+    "train(epochs=1000, batch_size=2)\n"
+)
+
+
 class SmallBatchSize(Rule):
     """
     ## What it does
@@ -258,8 +273,12 @@ class SmallBatchSize(Rule):
     training with the learning rate scaled: fewer, larger steps alternate the models fewer times,
     and how an adversarial game's learning rates and update ratio follow a larger batch is not known
     (large-batch GANs such as BigGAN train well, at rates of their own): a new recipe, whose results
-    are to be checked. A fixed count of inference steps (`predict_on_batch`, `test_on_batch`) is not
-    reported: it may be sequential by nature, such as an agent acting on each observation. Nor where a `while` loop
+    are to be checked. A literal that sets the batch of several steps (a GAN's discriminator and its
+    combined model, both given `batch_size`) changes them all: each is priced, each must reach the
+    saving below, and the finding states the widest range over them; where one of them cannot be
+    priced exactly (its FLOPs unknown or a lower bound, such as an SRGAN generator trained through
+    VGG19 features), that step may be compute-bound and pay most of the joules, so nothing is claimed.
+    A fixed count of inference steps (`predict_on_batch`, `test_on_batch`) is not reported: it may be sequential by nature, such as an agent acting on each observation. Nor where a `while` loop
     is among the loops around the step (an agent learning from replay while it acts until an
     episode ends: the episodes are not the steps' count).
 
@@ -406,6 +425,10 @@ class SmallBatchSize(Rule):
         ),
         Valid(  # a test sets the step's batch: a few batches of toy data on purpose
             TRAINER + "def test_train():\n    Trainer().train(epochs=1, batch_size=2)\n"
+        ),
+        Valid(  # the same literal sets the batch of a second model's step, which greenlint cannot price (built by a
+            # module it does not see): that step may be compute-bound and pay most of the joules (SRGAN's combined model)
+            TWO_STEPS.replace("OTHER", "from detector import create_model\nbig = create_model()")
         ),
         Valid(  # a generator of batches of 32
             GENERATOR + "size = 32\nmodel.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size)\n"
@@ -592,6 +615,15 @@ class SmallBatchSize(Rule):
             TRAINER + "def main(size):\n    Trainer().train(10, size)\n\n\nmain(size=1)\n",
             line=20,
         ),
+        Invalid(  # both steps the literal sets are priced overhead-bound: one finding, at the literal
+            TWO_STEPS.replace(
+                "OTHER",
+                "big = tf.keras.Sequential([tf.keras.layers.Dense(4, input_shape=(8,)), tf.keras.layers.Dense(1)])\n"
+                "big.compile(optimizer='sgd', loss='mse')",
+            ),
+            line=18,
+            message_contains="alternates the training steps of `small` and `big`",
+        ),
         Invalid(  # the generator's batch, bound to a name the call passes it: reported where it is bound
             GENERATOR + "size = 8\n"
             "model.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size, epochs=30)\n",
@@ -673,6 +705,7 @@ class SmallBatchSize(Rule):
         minimum = int(options.get("min-batch-size", 16))
         fixed = None
         literals: set[Span] = set()
+        steps: dict[int, Any] | None = None
         for site in facts.sites:
             found = _generator_literal(facts, site, minimum)
             if found is not None and not in_test_code(facts, site) and not _few_samples(site):
@@ -685,13 +718,17 @@ class SmallBatchSize(Rule):
                     message = self.GENERATOR_MESSAGE.format(api=site.api, size=batch, saving=saving.clause())
                     yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
                 continue
-            stepped = _step_literals(facts, site, minimum)
+            if steps is None:
+                steps = {id(s): _step_literals(facts, s, minimum) for s in facts.sites}
+            stepped = steps[id(site)]
             if stepped is not None and not in_test_code(facts, site):
                 setters, batch = stepped
                 fixed = _fixed_batch_model(facts) if fixed is None else fixed
                 fixed_here = fixed or _batch_written(facts, batch)
                 setters = [(span, loop) for span, loop in setters if span not in literals] if not fixed_here else []
-                saving = _claimed(site, batch, minimum, facts.device) if setters else None
+                saving = (
+                    _shared_saving(facts, [steps[id(s)] for s in facts.sites], setters, minimum) if setters else None
+                )
                 if saving is None:
                     continue
                 models = _alternated(facts, site)
@@ -742,6 +779,32 @@ def _claimed(site: Site, batch: int, minimum: int, device: str | None) -> Saving
     passes already keep the GPU busy)."""
     saving = priced_saving(site, batch, minimum, device)
     return saving if saving is not None and saving.least >= MIN_SAVING else None
+
+
+def _shared_saving(
+    facts: FileFacts, stepped: list[Any], setters: list[tuple[Span, Any]], minimum: int
+) -> Saving | None:
+    """The priced saving of the one-batch steps whose batch the *setters*' literals set (a GAN's
+    discriminator and combined model, both given `batch_size`): a larger batch changes them all, so
+    each must be priced and reach MIN_SAVING; the claim is the widest range over them (their joules
+    combined save no less than the least of them, no more than the most). None where one of them is
+    not priced (its FLOPs unknown or a lower bound: a compute-bound step may pay most of the joules)
+    or saves less."""
+    spans = {span for span, _ in setters}
+    savings = [
+        priced_saving(site, found[1], minimum, facts.device)
+        for site, found in zip(facts.sites, stepped)
+        if found is not None and not in_test_code(facts, site) and spans & {span for span, _ in found[0]}
+    ]
+    if not savings or any(s is None or s.least < MIN_SAVING for s in savings):
+        return None
+    priced = [s for s in savings if s is not None]  # for the type checker
+    return replace(
+        priced[0],
+        least=min(s.least for s in priced),
+        most=max(s.most for s in priced),
+        training=any(s.training for s in priced),
+    )
 
 
 def _alternated(facts: FileFacts, site: Site) -> list[str]:
