@@ -142,6 +142,14 @@ class PerEpochTestEvaluation(Rule):
             )
         ),
         Valid(MAP_CALLBACK.format(hook=SHOWN, epochs=1, more="")),  # one epoch: the pass runs once
+        Valid(  # a grid of samples drawn from a fixed seed, not a pass over the data
+            "import tensorflow as tf\n"
+            "def save_grid(model, seed):\n    save_images(model.predict(seed))\n"
+            "class Monitor(tf.keras.callbacks.Callback):\n"
+            "    def __init__(self, generator, seed):\n        self.generator = generator\n        self.seed = seed\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n        save_grid(self.generator, self.seed)\n"
+            "m = tf.keras.Sequential()\nm.fit(x, epochs=50, callbacks=[Monitor(m, noise)])\n"
+        ),
         Valid(  # one sample shown per epoch, not a pass over the data
             MAP_CALLBACK.format(
                 hook="        print(self.active_model.predict_on_batch(self.generator.load_image(0)))\n",

@@ -16,16 +16,17 @@ from greenlint.rules.syntax import cell_units, last_name
 
 #: Keras model methods that run the model over data.
 RUNS_MODEL = ("predict", "evaluate", "predict_on_batch", "test_on_batch", "predict_generator", "evaluate_generator")
-#: Of those, the ones that take one batch: a pass over the data calls them in a loop.
-ONE_BATCH = frozenset({"predict_on_batch", "test_on_batch"})
+#: Of those, the ones that run over a whole dataset in one call; the others (`predict` of a
+#: sample grid, `predict_on_batch`) make a pass only in a loop over the data.
+WHOLE = frozenset({"evaluate", "predict_generator", "evaluate_generator"})
 #: Keras callbacks that never act on what an epoch's `logs` hold (they show or record it).
 RECORDERS = frozenset({"TensorBoard", "CSVLogger", "ProgbarLogger", "History", "TerminateOnNaN", "BackupAndRestore"})
 #: Calls by which a callback acts on the model (keeps or changes its weights).
 ACTS = frozenset({"save", "save_weights", "set_weights", "load_weights", "set_value"})
 #: Attributes whose setting steers the training (`self.model.stop_training = True`, a learning rate).
 STEERS = frozenset({"stop_training", "learning_rate", "lr"})
-#: The nodes that repeat their body (a comprehension over the data is a loop too).
-LOOPS = (ast.For, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+#: The nodes that repeat their body over an iterable (a comprehension over the data is a loop too).
+LOOPS = (ast.For, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 #: How many calls deep a pass is followed from the hook into the functions it calls.
 DEPTH = 3
 
@@ -186,18 +187,24 @@ def _function(module: _Module, name: str) -> tuple[_Module, ast.FunctionDef] | N
 
 
 def _runs_over_data(module: _Module, function: ast.FunctionDef, depth: int) -> bool:
-    """The function runs a model it is given (a parameter) over data: `model.predict(data)` or
-    `model.evaluate(data)`, or `model.predict_on_batch(x)` in a loop (or a comprehension); or calls a function of the
-    module (or imported from the project) that does, passing it on (*depth* calls deep)."""
+    """The function runs a model it is given (a parameter) over data: `model.evaluate(data)` (or a
+    `_generator` form), or `model.predict(x)` or `model.predict_on_batch(x)` in a loop (or a
+    comprehension) over another parameter (`for i in range(generator.size())`); or calls a function
+    of the module (or imported from the project) that does, passing it on (*depth* calls deep)."""
     params = {a.arg for a in (*function.args.args, *function.args.kwonlyargs)}
-    looped = {id(n) for loop in ast.walk(function) if isinstance(loop, LOOPS) for n in ast.walk(loop)}
+    looped = {
+        id(n)
+        for loop in ast.walk(function)
+        if isinstance(loop, LOOPS) and flow.names(_iterables(loop)) & params
+        for n in ast.walk(loop)
+    }
     for node in ast.walk(function):
         if not isinstance(node, ast.Call):
             continue
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in RUNS_MODEL:
             if isinstance(func.value, ast.Name) and func.value.id in params:
-                if func.attr not in ONE_BATCH or id(node) in looped:
+                if func.attr in WHOLE or id(node) in looped:
                     return True
         elif isinstance(func, ast.Name) and depth > 1:
             passed = {a.id for a in (*node.args, *(k.value for k in node.keywords)) if isinstance(a, ast.Name)}
@@ -205,6 +212,13 @@ def _runs_over_data(module: _Module, function: ast.FunctionDef, depth: int) -> b
             if callee is not None and callee[1] is not function and _runs_over_data(*callee, depth - 1):
                 return True
     return False
+
+
+def _iterables(loop: ast.AST) -> ast.Tuple:
+    """What a `for` loop or a comprehension iterates over."""
+    if isinstance(loop, ast.For):
+        return ast.Tuple(elts=[loop.iter], ctx=ast.Load())
+    return ast.Tuple(elts=[g.iter for g in getattr(loop, "generators", ())], ctx=ast.Load())
 
 
 def _unread(hook: ast.FunctionDef, call: ast.Call) -> bool:
