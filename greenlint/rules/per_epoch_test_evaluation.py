@@ -11,11 +11,25 @@ from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, node_span
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import cell_units, last_name, text_mentions
+from greenlint.rules.unread_evaluation import RUNS_MODEL, unguarded_calls, unread_passes
 
-#: Keras model methods that run the model over data.
-RUNS_MODEL = ("predict", "evaluate", "predict_on_batch", "test_on_batch", "predict_generator", "evaluate_generator")
 #: The word that names test data in a variable (`test_data`, `x_test`, `self.test_generator`).
 TEST_WORD = re.compile(r"(?:^|_)test(?:$|_|s$|set$|ing$)", re.IGNORECASE)
+#: A detection callback computing its mAP over the validation set each epoch (`{hook}`: more
+#: lines of `on_epoch_end`), given to a fit with more callbacks (`{more}`) and epochs (`{epochs}`).
+MAP_CALLBACK = (
+    "import tensorflow as tf\n"
+    "def detections(generator, model):\n    found = []\n    for i in range(generator.size()):\n"
+    "        found.append(model.predict_on_batch(generator.load_image(i)))\n    return found\n"
+    "class Evaluate(tf.keras.callbacks.Callback):\n"
+    "    def __init__(self, generator, model):\n        self.generator = generator\n        self.active_model = model\n"
+    "    def on_epoch_end(self, epoch, logs=None):\n"
+    "{hook}"
+    "m = tf.keras.Sequential()\nevaluation = Evaluate(val_generator, m)\n"
+    "m.fit(train_generator, epochs={epochs}, callbacks=[evaluation{more}])\n"
+)
+#: The pass's result only printed.
+SHOWN = "        score = mean_ap(detections(self.generator, self.active_model))\n        print(score)\n"
 
 
 class PerEpochTestEvaluation(Rule):
@@ -31,13 +45,31 @@ class PerEpochTestEvaluation(Rule):
     serves as validation data, to keep the best weights or to stop) or is written into `logs`
     (where `EarlyStopping` or `ModelCheckpoint` may monitor it).
 
+    Also flagged, whatever the data's name, in the file of a `fit()` (or `fit_generator()`) of more
+    than one epoch: a callback of its `callbacks=` (read as GL308 reads them) made from a class
+    of the file or of a project module it imports, directly on Keras' `Callback`, whose
+    `on_epoch_end` runs a model over data on every epoch (a call not under an `if`, of a function
+    of that module or one it imports from the project, given two attributes `__init__` set from
+    its parameters, the data and the model: a function that runs `predict`/`evaluate` on a model
+    it is given, or `predict_on_batch` in a loop, directly or through functions it passes them to,
+    as a detection callback computes its mAP) while nothing acts on the result: no `if` of the
+    hook reads it (a test that it `is None` aside), the class keeps no attribute from it that
+    another of its methods reads, saves or sets no weights, sets neither `stop_training` nor a
+    learning rate, and where it writes `logs`, the fit's other callbacks are known to ignore
+    them (`TensorBoard`, `CSVLogger`, `ProgbarLogger`, `History`, `TerminateOnNaN`,
+    `BackupAndRestore`, a `ModelCheckpoint` that keeps every epoch). The pass is then only shown
+    (printed, sent to TensorBoard, written to a file): it is reported at the callback's
+    construction.
+
     ## Why is this bad?
     Training only needs the validation data to choose when to stop and which weights to keep;
     the test data is for the final figure, once, on the chosen model. Running the model over
     the test set after every epoch adds a full inference pass per epoch (as costly as the
     validation pass, often more) whose results cannot be used without leaking the test set
     into the choice of the model. Evaluate the test set once after training, on the best
-    weights.
+    weights. A pass over the validation data that nothing acts on is the same cost for a
+    curve to look at: run it every few epochs (or on a subset), or let it choose the weights or
+    stop the training.
 
     ## Example
     ```python
@@ -81,8 +113,50 @@ class PerEpochTestEvaluation(Rule):
         "`on_epoch_end` runs the model over the test data (`{data}`) after every epoch: evaluate it once,"
         " after training"
     )
+    UNREAD_MESSAGE = (
+        "`{callback}` runs the model over `{data}` after every epoch (its `on_epoch_end`) and nothing in this"
+        " training acts on the result (no callback monitors it, no weights are kept by it): evaluate every few"
+        " epochs or once after training, or let the result choose the weights or stop the training"
+    )
     FIX_TITLE = "Evaluate the test data once after training, on the weights kept"
     VALID = (
+        Valid(  # the mAP the callback writes into logs is what EarlyStopping monitors
+            MAP_CALLBACK.format(
+                hook=SHOWN + "        logs['mAP'] = score\n",
+                epochs=50,
+                more=", tf.keras.callbacks.EarlyStopping(monitor='mAP', mode='max')",
+            )
+        ),
+        Valid(  # the result chooses the weights kept
+            MAP_CALLBACK.format(
+                hook=SHOWN + "        if score > self.best:\n            self.model.save_weights('best.h5')\n",
+                epochs=50,
+                more="",
+            )
+        ),
+        Valid(  # every fifth epoch only
+            MAP_CALLBACK.format(
+                hook="        if epoch % 5 == 0:\n            print(mean_ap(detections(self.generator, self.active_model)))\n",
+                epochs=50,
+                more="",
+            )
+        ),
+        Valid(MAP_CALLBACK.format(hook=SHOWN, epochs=1, more="")),  # one epoch: the pass runs once
+        Valid(  # a grid of samples drawn from a fixed seed, not a pass over the data
+            "import tensorflow as tf\n"
+            "def save_grid(model, seed):\n    save_images(model.predict(seed))\n"
+            "class Monitor(tf.keras.callbacks.Callback):\n"
+            "    def __init__(self, generator, seed):\n        self.generator = generator\n        self.seed = seed\n"
+            "    def on_epoch_end(self, epoch, logs=None):\n        save_grid(self.generator, self.seed)\n"
+            "m = tf.keras.Sequential()\nm.fit(x, epochs=50, callbacks=[Monitor(m, noise)])\n"
+        ),
+        Valid(  # one sample shown per epoch, not a pass over the data
+            MAP_CALLBACK.format(
+                hook="        print(self.active_model.predict_on_batch(self.generator.load_image(0)))\n",
+                epochs=50,
+                more="",
+            )
+        ),
         Valid(  # validation data each epoch is what callbacks are for
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "class Evaluator(tf.keras.callbacks.Callback):\n"
@@ -123,6 +197,28 @@ class PerEpochTestEvaluation(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the mAP is printed only
+            MAP_CALLBACK.format(hook=SHOWN, epochs=50, more=""),
+            line=15,
+            message_contains="`Evaluate` runs the model over `val_generator` after every epoch",
+        ),
+        Invalid(  # written into logs, where only a TensorBoard and a checkpoint of every epoch look
+            MAP_CALLBACK.format(
+                hook=SHOWN + "        logs['mAP'] = score\n",
+                epochs=50,
+                more=", tf.keras.callbacks.TensorBoard('logs'), tf.keras.callbacks.ModelCheckpoint('w.{epoch}.h5')",
+            ),
+            line=16,
+        ),
+        Invalid(  # its pass returns nothing: only a test that it is None reads it
+            MAP_CALLBACK.format(
+                hook="        stats = detections(self.generator, self.active_model)\n"
+                "        if stats is not None and self.verbose:\n            print(stats)\n",
+                epochs=50,
+                more="",
+            ),
+            line=16,
+        ),
         Invalid(  # through a function of the file whose loop predicts
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def evaluate(data):\n    right = 0\n    for x, y in data:\n"
@@ -162,6 +258,10 @@ class PerEpochTestEvaluation(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        if text_mentions(facts, "callbacks"):
+            for found in unread_passes(facts):
+                message = self.UNREAD_MESSAGE.format(callback=found.callback, data=found.data)
+                yield self.diagnostic(node_span(found.made, found.cell), facts.path, message)
         if not text_mentions(facts, "on_epoch_end"):
             return
         model_calls = {
@@ -183,7 +283,7 @@ class PerEpochTestEvaluation(Rule):
                         if isinstance(f, ast.FunctionDef) and f.name == "on_epoch_end"
                     ]
         for cell, hook in hooks:
-            for call in _unguarded_calls(hook):
+            for call in unguarded_calls(hook):
                 data = next((a for a in (*call.args, *(k.value for k in call.keywords)) if _names_test(a)), None)
                 if data is None or _decides(hook, call):
                     continue
@@ -195,18 +295,6 @@ class PerEpochTestEvaluation(Rule):
                     yield self.diagnostic(
                         node_span(call, cell), facts.path, self.MESSAGE.format(data=ast.unparse(data))
                     )
-
-
-def _unguarded_calls(hook: ast.FunctionDef) -> Iterator[ast.Call]:
-    """The calls `on_epoch_end` makes on every epoch: not under an `if`, nor in a nested function."""
-    todo: list[ast.AST] = list(hook.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.If, ast.IfExp, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if isinstance(node, ast.Call):
-            yield node
-        todo.extend(ast.iter_child_nodes(node))
 
 
 def _decides(hook: ast.FunctionDef, call: ast.Call) -> bool:
