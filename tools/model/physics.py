@@ -265,17 +265,18 @@ class RunCheck:
     runs: int
     ratio: float  # median over the runs of predicted / recorded joules
     recorded_s: float  # median recorded duration
-    predicted_s: float  # median duration the time model gives
+    predicted_s: float  # median duration the reference GPU's roofline gives
 
 
 def gaissa_check(predictor=None) -> list[RunCheck]:
     """The shipped predictor (the reference machine's net CPU + GPU + DRAM joules) against GAISSA's
     recorded training runs (data/training/runs.csv: gross GPU + DRAM joules on an RTX 3090 or 3070),
-    each run given as the linter reads del Rey's code (`training_data.fit_phases`: the named
-    architecture at 128x128, its frozen epochs, then the rest on the whole network), priced on
-    the reference GPU by its layers' roofline (predict/devices.py `REFERENCE_DEVICE`). The definitions
-    differ by the idle draw (in GAISSA's, not in ours) and the CPU (in ours, not in GAISSA's); the
-    machines differ: the ratio measures both, nothing is fitted."""
+    each run given as the `fit` calls of del Rey's code with the architecture named
+    (`training_data.fit_phases`: at 128x128, its frozen epochs, then the rest on the whole network;
+    what a `fit` of the application model itself carries: the analysis does not yet carry a wrapped
+    base's layer table), priced on the reference GPU by its layers' roofline (predict/devices.py
+    `REFERENCE_DEVICE`). The definitions differ by the idle draw (in GAISSA's, not in ours) and the
+    CPU (in ours, not in GAISSA's); the machines differ: the ratio measures both, nothing is fitted."""
     import statistics
     from collections import defaultdict
 
