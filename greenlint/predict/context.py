@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import replace
 
 from greenlint.predict.calibration import NOISE_SD, Overlay, rescale_note
-from greenlint.predict.devices import DeviceModel, GpuSpec, kb_device_model
+from greenlint.predict.devices import REFERENCE_DEVICE, DeviceModel, GpuSpec, kb_device_model
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.local_work import local_ops, local_work
 from greenlint.predict.work_energy import derive, one_batch, time_group, time_of
@@ -78,11 +78,13 @@ class Context:
     def from_work(self, api: str, features: dict, work: dict | None = None,
                   half: float | None = None) -> Span | None:
         """`work_figures.from_work` of the reference work model and its calibrated half-width (or
-        *work*, *half*: another one, this machine's `local_work`), on the GPU the user named."""
+        *work*, *half*: another one, this machine's `local_work`), on the GPU the user named, else
+        the reference model's own (`devices.REFERENCE_DEVICE`; none for this machine's)."""
+        device = self.device or (REFERENCE_DEVICE if work is None else None)
         work = work if work is not None else self.model.get("work") or {}
         kind = self.hierarchy.kind(api)
         half = self.model["calibration"].get("work_half") if half is None else half
-        return from_work(work, half, kind, api, features, self.device, self.device_model)
+        return from_work(work, half, kind, api, features, device, self.device_model)
 
     def unknown_size_floor(self, api: str, features: dict, work: dict | None = None,
                            half: float | None = None) -> Span | None:

@@ -39,6 +39,12 @@ only read as an inference step reads it. `layers` is the model's (`n_layers`: a 
 functional graph's layer calls, nested models counting their own; a keras.applications architecture's
 own count); where unknown, UNKNOWN_LAYERS and the note says so.
 
+Told no device, a named architecture's call (its layers' traffic known: `layers_known`) is priced
+the same way on REFERENCE_DEVICE, the KB reference machine's GPU as the work model's own roofline
+states it (its ops' peak DENSE_FLOPS_PER_S and bandwidth BANDWIDTH_B_PER_S): its many small or
+depthwise layers are what a FLOPs-only time misses. Other calls keep the fitted time model, whose
+layers' traffic is unknown.
+
 The constants (`DeviceModel`, `kb_device_model`) are the work model's own: layer_s its eager
 DISPATCH_S, half_flops its HALF_PEAK_FLOPS, per_step and t0 its fitted time model, and wait_share
 the KB reference board's net draw during its tutorials' overhead-bound training, as a share of that
@@ -55,6 +61,8 @@ import re
 from dataclasses import dataclass
 
 from greenlint.predict.work_energy import (
+    BANDWIDTH_B_PER_S,
+    DENSE_FLOPS_PER_S,
     DISPATCH_S,
     ELEMENT_BYTES,
     HALF_PEAK_FLOPS,
@@ -148,6 +156,13 @@ IDLE_SHARE = 0.1
 #: (data/kb/meta.json `idle_baseline_w.gpu`; data/kb/PROVENANCE.md, "Hardware"). Its board power is
 #: taken as this / IDLE_SHARE, the same assumption as the table's idle draws.
 REFERENCE_GPU_IDLE_W = 19.45
+#: The KB reference machine's GPU, which its data sets do not name (data/kb/PROVENANCE.md), as the work
+#: model's roofline states it: an op's peak DENSE_FLOPS_PER_S and bandwidth BANDWIDTH_B_PER_S, its
+#: board power REFERENCE_GPU_IDLE_W / IDLE_SHARE (the board `kb_device_model`'s wait share is of).
+#: What a named architecture's call is priced on where no device is told (`layers_known`).
+REFERENCE_DEVICE = GpuSpec("reference machine's GPU", 0, 0, REFERENCE_GPU_IDLE_W / IDLE_SHARE,
+                           DENSE_FLOPS_PER_S / 1e12, BANDWIDTH_B_PER_S / 1e9, 0.0,
+                           "the work model's roofline constants (greenlint/predict/work_energy.py)")
 #: The API whose measured power split sets `wait_share` (`kb_device_model`).
 FIT = "tensorflow.keras.Model.fit"
 #: Reads and writes of each weight per step: a training step reads it forward and backward and
@@ -210,6 +225,13 @@ def known_gpu(name: str) -> GpuSpec:
 def device_names() -> str:
     """The names `--device` takes, for an error message or the help."""
     return ", ".join(s.name.removeprefix("NVIDIA ").removeprefix("GeForce ").removeprefix("Tesla ") for s in GPU_SPECS)
+
+
+def layers_known(features: dict) -> bool:
+    """Whether the call's model comes with its layers' memory-bound traffic (`memory_bytes_per_sample`:
+    a named architecture's layer table, training_runs.py), what REFERENCE_DEVICE needs to price it."""
+    moved = features.get("memory_bytes_per_sample")
+    return isinstance(moved, (int, float)) and not isinstance(moved, bool) and 0 < moved < math.inf
 
 
 def model_layers(features: dict) -> int | None:
@@ -309,7 +331,8 @@ def device_work(work: dict, group: str | None, features: dict, device: GpuSpec, 
     units = device_units(work, group, features, start)
     moved = f" + {units.moved / 1e9:.3g} GB at {device.bandwidth_gb_s:g} GB/s" if units and units.moved else ""
     bound = "waiting on its layers' dispatch" if dispatch > gpu else "the GPU's work"
-    note = (f"on the {device.name} (told): {host:.3g} s host side (start-up and {work['time'][group]['per_step']:.3g} s "
+    told = "" if device is REFERENCE_DEVICE else " (told)"
+    note = (f"on the {device.name}{told}: {host:.3g} s host side (start-up and {work['time'][group]['per_step']:.3g} s "
             f"per step) + {max(dispatch, gpu):.3g} s of steps, {bound} (dispatch {model.layer_s:.3g} s per layer, "
             f"{said}: {dispatch:.3g} s; GPU: {units.flops if units else 0:.3g} FLOPs at its {_throughput(device)}, each layer "
             f"pass half of it at {model.half_flops:.3g} FLOPs{moved}: {gpu:.3g} s) → "

@@ -90,9 +90,10 @@ class Predictor(Context):
         return weights_io(self, api, features, lookup_figure(self, api, plain, notes))
 
     def training_run(self, api: str, features: dict) -> Prediction | None:
-        """A `fit` of a named architecture (keras.applications) or stated `gflops`, priced by the one
-        work model from its FLOPs per sample (the resolver's, else training_runs.py's GAISSA table scaled by
-        input size): the same energy definition as any other call. None where no FLOPs are known."""
+        """A `fit` of a named architecture (keras.applications) or stated `gflops`, priced from its FLOPs
+        per sample (the resolver's, else training_runs.py's GAISSA table scaled by input size) and, for
+        an architecture of that table, its layers (their roofline on the reference GPU or the told one,
+        devices.py): the same energy definition as any other call. None where no FLOPs are known."""
         if not ({"architecture", "gflops"} & features.keys()) or api.rpartition(".")[2] not in _RUN_METHODS:
             return None
         found = named_work(features)

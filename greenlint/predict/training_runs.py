@@ -1,8 +1,8 @@
 """Whole training runs (`fit` of a named model): their FLOPs per sample, and the online projection.
 
 * `forward_flops`: the forward FLOPs per sample of a keras.applications architecture GAISSA measured
-  (or a stated `gflops`), which the predictor prices a `fit` of a named model by, through the one
-  work model (predictor.py).
+  (or a stated `gflops`), and its layers' table (`named_work`), which the predictor prices a `fit` of
+  a named model by (predictor.py; the layers' roofline: devices.py).
 * `project_run_energy`, during training: del Rey et al.'s (2024, RQ 3) power-based (E = P_w x t) and
   epoch-energy-based (E = E_w x s / w + E_u) projections from a window of stable epochs after the
   stabilising epoch. It is a pure function; the meter's Keras callback calls it after every epoch.

@@ -26,8 +26,9 @@ FLOPs at an effective throughput that saturates with size (Hockney's n-half: sma
 below peak) and the bytes it moves at the memory bandwidth. Prediction is arithmetic on the JSON
 numbers.
 
-Whole training runs of a named architecture (GAISSA's keras.applications) enter the same model
-through their FLOPs per sample (predictor.py): no second energy definition for call sites.
+Whole training runs of a named architecture (GAISSA's keras.applications) enter through their FLOPs
+per sample and their layers' traffic (predictor.py), priced by the same roofline per layer on the
+reference GPU (devices.py `REFERENCE_DEVICE`): net joules, no second energy definition for call sites.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ calibrated path and the reference paths price work the same way.
 
 from __future__ import annotations
 
-from greenlint.predict.devices import DeviceModel, GpuSpec, device_work
+from greenlint.predict.devices import REFERENCE_DEVICE, DeviceModel, GpuSpec, device_work, layers_known
 from greenlint.predict.work_energy import (
     ONE_BATCH_METHODS,
     TRAINING_FLOPS,
@@ -38,7 +38,9 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     """The call's figure from its work, None without it. The ends: the fewest and the most epochs
     early stopping allows, each widened by the calibrated half-width *half* and, beyond the longest
     call fitted, `extrapolation_spread`. *kind*: the API's catalog kind; *device*: the GPU a user
-    named (`devices.device_work`), priced with *device_model*'s constants (both or neither)."""
+    named (`devices.device_work`), priced with *device_model*'s constants (both or neither); or
+    REFERENCE_DEVICE, the reference work model's own GPU, which prices only a call whose layers'
+    traffic is known (`layers_known`: a named architecture's), the others by the fitted time model."""
     group = time_group(kind, api, features)
     batch = one_batch(api, features)
     y = work_log_energy(work, group, batch)
@@ -47,7 +49,7 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     shaped, features = batch is not features, batch
     if flops_unknown(api, features) or steps_only(features):
         return None  # the least the code allows, not a typical model's FLOPs nor batch (`unknown_size_floor`)
-    if device is not None and device_model is not None:
+    if device is not None and device_model is not None and (device is not REFERENCE_DEVICE or layers_known(features)):
         on_device = device_work(work, group, features, device, device_model, half, not shaped)
         if on_device is not None:
             return on_device

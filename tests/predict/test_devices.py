@@ -11,6 +11,7 @@ import pytest
 from greenlint.predict.devices import (
     GPU_SPECS,
     IDLE_SHARE,
+    REFERENCE_DEVICE,
     REFERENCE_GPU_IDLE_W,
     UNKNOWN_LAYERS,
     DeviceModel,
@@ -196,6 +197,34 @@ def test_a_memory_bound_network_costs_more_per_flop_than_a_compute_bound_one(ref
     assert per_flop("MobileNetV2") > 5 * per_flop("VGG16")
     assert per_flop("NASNetMobile") > 2 * per_flop("ResNet50")
     assert per_flop("Xception") > 1.5 * per_flop("VGG16")
+
+
+def test_untold_a_named_architecture_is_priced_by_its_layers_on_the_reference_gpu(reference):
+    """Without --device a named architecture's fit goes through the same roofline on the reference GPU,
+    whose figures are the work model's own (ops' peak and bandwidth, the board `wait_share` is of):
+    MobileNetV2's small and depthwise layers cost more per FLOP than VGG16's big convolutions."""
+    from greenlint.predict.training_runs import forward_flops
+    from greenlint.predict.work_energy import BANDWIDTH_B_PER_S, DENSE_FLOPS_PER_S
+
+    assert REFERENCE_DEVICE.sustained_tflops * 1e12 == DENSE_FLOPS_PER_S
+    assert REFERENCE_DEVICE.bandwidth_gb_s * 1e9 == BANDWIDTH_B_PER_S
+    assert REFERENCE_DEVICE.tdp_w == pytest.approx(REFERENCE_GPU_IDLE_W / IDLE_SHARE)
+    assert all(gpu_spec(name) is not REFERENCE_DEVICE for name in ("reference", REFERENCE_DEVICE.name))
+
+    def per_flop(arch):
+        p = reference.predict(FIT, {**VGG, "architecture": arch})
+        assert "on the reference machine's GPU: " in p.evidence.note and "(told)" not in p.evidence.note
+        return p.energy_j / forward_flops({**VGG, "architecture": arch})[0]
+
+    assert per_flop("MobileNetV2") > 5 * per_flop("VGG16")
+    assert per_flop("NASNetMobile") > 2 * per_flop("ResNet50")
+
+
+def test_untold_a_model_without_its_layers_traffic_keeps_the_fitted_time(reference):
+    """A model whose layers' bytes are unknown (a hand-built one) is not put on the reference GPU."""
+    p = reference.predict(FIT, {"flops_per_sample": 1e9, "n_layers": 30, "samples": 3200, "epochs": 2,
+                                "batch_size": 32})
+    assert "power" in p.evidence.note and "reference machine's GPU" not in p.evidence.note
 
 
 def test_a_step_waits_on_its_layers_not_only_its_flops(reference):

@@ -569,7 +569,11 @@ def physics_section() -> str:
         "steps × per-step cost + FLOPs / throughput per kind of call; energy = P × time, a steady net power P "
         "(no ramp-up per call: linear in the work past the start-up t0); tensor ops and eager layer calls from "
         f"their own work, time = {DISPATCH_S:.0e} s dispatch + (FLOPs + {HALF_PEAK_FLOPS:.0e}) / "
-        f"{DENSE_FLOPS_PER_S:.0e} FLOP/s (throughput saturating with size) + bytes / {BANDWIDTH_B_PER_S:.0e} B/s.",
+        f"{DENSE_FLOPS_PER_S:.0e} FLOP/s (throughput saturating with size) + bytes / {BANDWIDTH_B_PER_S:.0e} B/s. "
+        "A named architecture's `fit`, whose layers' traffic its table states, is priced by the same roofline per "
+        "layer on that reference GPU (greenlint/predict/devices.py `REFERENCE_DEVICE`): host time + the larger of "
+        "its layers' dispatch and its GPU time (FLOPs with each layer pass's fill, activation and weight bytes at "
+        "the bandwidth), the GPU's seconds at its board power less idle, the rest at the measured waiting draw.",
         "",
         "| varied | figure | goal | |",
         "|---|---|---|---|",
@@ -579,8 +583,12 @@ def physics_section() -> str:
                 f"{g.low:.3g}" if math.isclose(g.low, g.high, rel_tol=1e-5) else f"{g.low:.3g} – {g.high:.3g}")
         lines.append(f"| {g.name} | {g.figure:.3g}{g.unit} | {goal}{g.unit} | {'met' if g.met else '**missed**'} |")
     lines += ["", "The same model against GAISSA's recorded training runs (`physics.gaissa_check`: predicted net "
-              "CPU + GPU + DRAM J on the reference machine / recorded gross GPU + DRAM J on an RTX 3090 or 3070; "
-              "the goal, within 2×, is the issue's for the two data sets at equal FLOPs):", "",
+              "CPU + GPU + DRAM J on the reference machine / recorded gross GPU + DRAM J on an RTX 3090 or 3070, each run "
+              "given as the two `fit` calls of del Rey's code with the architecture named (the work a `fit` of the "
+              "application model itself carries; a model wrapping it as a base does not carry its layer table yet "
+              "and keeps the fitted time): the architecture at 128x128, 10 epochs with its base frozen, then the rest "
+              "on the whole network; predicted s: the reference GPU's roofline; the goal, within 2×, is issue 27's):",
+              "",
               "| architecture | GPU | runs | predicted / recorded | recorded s | predicted s | within 2× |",
               "|---|---|---|---|---|---|---|"]
     for r in gaissa_check():

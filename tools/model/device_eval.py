@@ -3,7 +3,7 @@
 Each recorded run is given to the shipped predictor as the `fit` calls del Rey's code makes (the
 architecture, its input size, epochs, samples, validation samples, batch size): FROZEN_EPOCHS with
 the base frozen, whose backward pass is the head's alone (outside the table's FLOPs, which are the
-base's: none counted), then the rest of its trained epochs on the whole network (`phases`), with the
+base's: none counted), then the rest of its trained epochs on the whole network (`training_data.fit_phases`), with the
 run's GPU told, as `greenlint calls --device "RTX 3090"` prices them: the figure a user sees. Nothing is fitted
 on these runs: the device model (greenlint/predict/devices.py) takes the GPU's spec sheet, the
 architecture's layer table (training_runs.py) and the work model's own constants, so the runs are a
@@ -29,31 +29,12 @@ import numpy as np
 
 from greenlint.predict.devices import GPU_SPECS, device_seconds, known_gpu
 from tools.model.offline_runs import green_algorithms_energy_j, mlco2_energy_j
-from tools.model.training_data import FROZEN_EPOCHS, RunSummary, read_runs_csv
+from tools.model.training_data import FROZEN_EPOCHS, RunSummary, fit_phases, read_runs_csv
 
 FIT = "tensorflow.keras.Model.fit"
 #: The goals of issue 27 for GAISSA's runs.
 GOAL_WITHIN = 2.0
 GOAL_RMSE_FACTOR = 1.5
-
-
-def _features(r: RunSummary) -> dict:
-    """A run as the linter reads a `fit` call of it on the whole network (the resolver's work keys)."""
-    return {"architecture": r.architecture, "epochs": r.trained_epochs, "samples": r.training_size,
-            "validation_samples": r.validation_size, "batch_size": r.batch_size,
-            "input_shape": (r.input_h, r.input_w, 3)}
-
-
-def phases(r: RunSummary) -> list[dict]:
-    """The `fit` calls of run *r* as the linter reads del Rey's code (GAISSA seaa2023's README,
-    "Experiment set-up"; the journal paper, section 3.5: "First, we train the models with all the
-    layers frozen except for the top. Second, we unfreeze all the layers and fine-tune the whole
-    network"): FROZEN_EPOCHS with the base frozen (`base.trainable = False`, compile, fit: no
-    backward FLOPs of the base, none of its weights trained), then its other trained epochs after
-    `base.trainable = True` and a second compile."""
-    whole = _features(r)
-    frozen = {**whole, "epochs": FROZEN_EPOCHS, "backward_flops_per_sample": 0, "trainable_params": 0}
-    return [frozen, {**whole, "epochs": r.trained_epochs - FROZEN_EPOCHS}]
 
 
 def _config(r: RunSummary) -> tuple[str, str]:
@@ -62,7 +43,7 @@ def _config(r: RunSummary) -> tuple[str, str]:
 
 def greenlint_figures(runs: list[RunSummary], predictor) -> tuple[np.ndarray, np.ndarray]:
     """(figure, low, high) net J as `greenlint calls --device <the run's GPU>` prints them, summed over
-    the run's `phases`, and the predicted seconds of each run (the device model's host + max(dispatch,
+    the run's `fit_phases`, and the predicted seconds of each run (the device model's host + max(dispatch,
     GPU) of each phase)."""
     from greenlint.predict.predictor import Predictor
 
@@ -72,25 +53,26 @@ def greenlint_figures(runs: list[RunSummary], predictor) -> tuple[np.ndarray, np
     for r in runs:
         told = by_gpu[r.gpu_name]
         figures = []
-        for features in phases(r):
+        for features in fit_phases(r):
             p = told.predict(FIT, features)
             if p.energy_j is None or p.interval_j is None:
                 raise ValueError(f"no figure for a recorded run's fit ({r.architecture}): {p.evidence.note}")
             figures.append((p.energy_j, *p.interval_j))
         est.append(tuple(np.sum(figures, axis=0)))
-        secs.append(sum(_seconds(told, r.architecture, features) for features in phases(r)))
+        secs.append(sum(run_seconds(told, told.device, features) for features in fit_phases(r)))
     return np.array(est), np.array(secs)
 
 
-def _seconds(told, architecture: str, features: dict) -> float:
-    """The seconds the told device's model gives a `fit` of *features* (the work `training_run` prices)."""
+def run_seconds(predictor, device, features: dict) -> float:
+    """The seconds *device*'s roofline (devices.py) gives a `fit` of a named architecture's *features*
+    (the work `training_run` prices), with *predictor*'s work model and device constants."""
     from greenlint.predict.training_runs import named_work
 
     found = named_work(features)
     if found is None:
-        raise ValueError(f"a recorded run of an architecture the predictor does not know: {architecture}")
-    host, dispatch, gpu = device_seconds(told.model["work"], "training", found[0], told.device, told.device_model) or (
-        0.0, 0.0, 0.0)
+        raise ValueError(f"a recorded run of an architecture the predictor does not know: {features.get('architecture')}")
+    host, dispatch, gpu = device_seconds(predictor.model["work"], "training", found[0], device,
+                                         predictor.device_model) or (0.0, 0.0, 0.0)
     return host + max(dispatch, gpu)
 
 
@@ -137,7 +119,7 @@ def device_section(runs_csv: Path, predictor=None) -> str:
     est, secs = greenlint_figures(runs, predictor)
     idle = np.array([known_gpu(r.gpu_name).idle_w for r in runs]) * secs
     gross, ends = est[:, 0] + idle, est[:, 1:] + idle[:, None]
-    reference = np.array([sum(predictor.predict(FIT, f).energy_j or 0.0 for f in phases(r)) for r in runs])
+    reference = np.array([sum(predictor.predict(FIT, f).energy_j or 0.0 for f in fit_phases(r)) for r in runs])
     rows: list[str] = []
     per_arch: dict[str, list[bool]] = {}
     for cfg in sorted({_config(r) for r in runs}):

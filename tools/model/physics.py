@@ -3,9 +3,10 @@
 Each goal runs small source texts through `analyse_source` and the shipped predictor, exactly as
 `greenlint calls` does, and compares the figures with what physics requires at fixed hardware
 (issue 18): work ×10 → energy ×8–12 past start-up, a larger batch never dearer per epoch, ×k FLOPs
-→ at least ×k^0.5 where the FLOPs outweigh the per-step overhead (`COMPUTE_BOUND_BATCH`), equal
-FLOPs → figures within 2×, ops costed by shape, loops and calls counted, early stopping's patience
-as the least epochs, intervals wider beyond the fitted range.
+→ at least ×k^0.5 where the FLOPs outweigh the per-step overhead (`COMPUTE_BOUND_BATCH`), the same
+layers written two ways → figures within 2×, ops costed by shape, loops and calls counted, early stopping's patience
+as the least epochs, intervals wider beyond the fitted range; a named architecture's many small and
+depthwise layers dearer per FLOP than a plain CNN's (its layers' roofline, not its FLOPs alone).
 `goals()` is deterministic; tests/physics asserts every goal, docs/accuracy.md shows the figures.
 """
 
@@ -222,8 +223,16 @@ def _early_stopping_goals(p: Physics) -> list[Goal]:
     ]
 
 
+#: The most a named network of small and depthwise layers may cost per FLOP over a hand-built CNN of
+#: a few dense layers: an order of magnitude (GAISSA's recorded runs, docs/accuracy.md: MobileNetV2 costs
+#: 5-6.5x ResNet50's joules per FLOP on one GPU, a device's roofline 5x VGG16's: tests/predict/test_devices.py).
+PER_FLOP_SPREAD = 10.0
+
+
 def _path_goals(p: Physics) -> list[Goal]:
-    """A Keras Application and a hand-built CNN, same data: energy per FLOP within 2×."""
+    """A Keras Application and a hand-built CNN, same data: the application, priced by its layers'
+    roofline (its depthwise and small layers move bytes and fill the GPU, `devices.REFERENCE_DEVICE`),
+    never cheaper per FLOP than the CNN's fitted time, and within PER_FLOP_SPREAD of it."""
     app = """
 x = np.random.rand(20000, 96, 96, 3)
 y = np.random.rand(20000, 10)
@@ -233,8 +242,8 @@ model.fit(x, y, epochs=5, batch_size=32)
 """
     hand = _fit_program(samples=20_000, epochs=5, image=96, filters=48)
     ratio = (p.joules(app) / p.flops(app)) / (p.joules(hand) / p.flops(hand))
-    return [Goal("MobileNetV2 (keras.applications) vs a hand-built CNN: energy per FLOP ratio",
-                 ratio, 0.5, 2.0, "×")]
+    return [Goal("MobileNetV2 (keras.applications, its layers' roofline) vs a hand-built CNN: energy per FLOP ratio",
+                 ratio, 1.0, PER_FLOP_SPREAD, "×")]
 
 
 def _interval_goals(p: Physics) -> list[Goal]:
@@ -256,30 +265,32 @@ class RunCheck:
     runs: int
     ratio: float  # median over the runs of predicted / recorded joules
     recorded_s: float  # median recorded duration
-    predicted_s: float  # median duration the time model gives
+    predicted_s: float  # median duration the reference GPU's roofline gives
 
 
 def gaissa_check(predictor=None) -> list[RunCheck]:
-    """The one work model (the reference machine's net CPU + GPU + DRAM joules) against GAISSA's
+    """The shipped predictor (the reference machine's net CPU + GPU + DRAM joules) against GAISSA's
     recorded training runs (data/training/runs.csv: gross GPU + DRAM joules on an RTX 3090 or 3070),
-    each run given as a `fit` of its FLOPs per sample at 128x128, samples, validation samples,
-    epochs and batch size. The definitions differ by the idle draw (in GAISSA's, not in ours) and the
+    each run given as the `fit` calls of del Rey's code with the architecture named
+    (`training_data.fit_phases`: at 128x128, its frozen epochs, then the rest on the whole network;
+    what a `fit` of the application model itself carries: the analysis does not yet carry a wrapped
+    base's layer table), priced on the reference GPU by its layers' roofline (predict/devices.py
+    `REFERENCE_DEVICE`). The definitions differ by the idle draw (in GAISSA's, not in ours) and the
     CPU (in ours, not in GAISSA's); the machines differ: the ratio measures both, nothing is fitted."""
     import statistics
     from collections import defaultdict
 
     from greenlint.paths import DATA_DIR
-    from greenlint.predict.work_energy import derive, time_of
-    from tools.model.training_data import read_runs_csv
+    from greenlint.predict.devices import REFERENCE_DEVICE
+    from tools.model.device_eval import FIT, run_seconds
+    from tools.model.training_data import fit_phases, read_runs_csv
 
     phys = Physics(predictor)
-    work = phys.predictor.model.get("work") or {}
     by: dict[tuple[str, str], list[tuple[float, float, float]]] = defaultdict(list)
     for run in read_runs_csv(DATA_DIR / "training" / "runs.csv"):
-        f = {"flops_per_sample": run.gflops * 1e9, "samples": run.training_size,
-             "validation_samples": run.validation_size, "epochs": run.trained_epochs, "batch_size": run.batch_size}
-        pred = phys.predictor.predict("tensorflow.keras.Model.fit", f)
-        seconds = time_of(work["time"]["training"], *derive("training", f))
-        by[(run.architecture, run.gpu_name)].append((pred.energy_j / run.energy_j, run.duration_s, seconds))
+        calls = fit_phases(run)
+        joules = sum(phys.predictor.predict(FIT, f).energy_j for f in calls)
+        seconds = sum(run_seconds(phys.predictor, REFERENCE_DEVICE, f) for f in calls)
+        by[(run.architecture, run.gpu_name)].append((joules / run.energy_j, run.duration_s, seconds))
     return [RunCheck(arch, gpu, len(v), statistics.median(x[0] for x in v), statistics.median(x[1] for x in v),
                      statistics.median(x[2] for x in v)) for (arch, gpu), v in sorted(by.items())]

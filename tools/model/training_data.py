@@ -394,6 +394,26 @@ def read_runs_csv(path: Path) -> list[RunSummary]:
     return out
 
 
+def fit_features(r: RunSummary) -> dict:
+    """A run as the linter reads a `fit` call of it on the whole network (the resolver's work keys)."""
+    return {"architecture": r.architecture, "epochs": r.trained_epochs, "samples": r.training_size,
+            "validation_samples": r.validation_size, "batch_size": r.batch_size,
+            "input_shape": (r.input_h, r.input_w, 3)}
+
+
+def fit_phases(r: RunSummary) -> list[dict]:
+    """The `fit` calls of run *r* as the linter reads del Rey's code (GAISSA seaa2023's README,
+    "Experiment set-up"; the journal paper, section 3.5: "First, we train the models with all the
+    layers frozen except for the top. Second, we unfreeze all the layers and fine-tune the whole
+    network"): FROZEN_EPOCHS with the base frozen (`base.trainable = False`, compile, fit: no
+    backward FLOPs of the base, none of its weights trained), then its other trained epochs after
+    `base.trainable = True` and a second compile."""
+    whole = fit_features(r)
+    frozen = {**whole, "epochs": FROZEN_EPOCHS, "backward_flops_per_sample": 0, "trainable_params": 0}
+    return [frozen, {**whole, "epochs": r.trained_epochs - FROZEN_EPOCHS}]
+
+
+
 def main(argv: list[str] | None = None) -> int:
     from greenlint.paths import DATA_DIR, shared_dir
 

@@ -7,8 +7,8 @@ import pytest
 from greenlint.predict.devices import device_joules, device_seconds, gpu_spec
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.training_runs import named_work
-from tools.model.device_eval import _features, greenlint_figures, phases
-from tools.model.training_data import RunSummary
+from tools.model.device_eval import greenlint_figures
+from tools.model.training_data import RunSummary, fit_features, fit_phases
 
 
 def _run(arch: str, gpu: str) -> RunSummary:
@@ -33,7 +33,7 @@ def test_a_runs_figure_is_what_a_told_predictor_prints(reference):
     est, secs = greenlint_figures(runs, reference)
     for r, (figure, low, high), s in zip(runs, est, secs):
         told = Predictor(reference.model, device=gpu_spec(r.gpu_name))
-        frozen, whole = phases(r)
+        frozen, whole = fit_phases(r)
         assert (frozen["epochs"], whole["epochs"]) == (10, 70)
         assert told.predict("tensorflow.keras.Model.fit", frozen).energy_j + told.predict(
             "tensorflow.keras.Model.fit", whole).energy_j == pytest.approx(figure)
@@ -47,7 +47,7 @@ def test_a_runs_figure_is_what_a_told_predictor_prints(reference):
         assert found[0][2] / 10 < found[1][2] / 70
     # VGG16's 19 layers of big convolutions: its steps wait on the GPU's work, not on their dispatch
     assert "the GPU's work" in Predictor(reference.model, device=gpu_spec("RTX 3070")).predict(
-        "tensorflow.keras.Model.fit", _features(runs[1])).evidence.note
+        "tensorflow.keras.Model.fit", fit_features(runs[1])).evidence.note
 
 
 def test_each_architecture_gets_its_own_rmse_against_the_baselines():

@@ -50,13 +50,14 @@ def test_leave_one_configuration_out_never_sees_the_held_out_configuration():
     import numpy as np
 
     from tools.model.offline_runs import estimate_training_run, fit_offline_runs
-    from tools.model.training_eval import ASSUMED_GPU, FIT, _features, by_configuration, offline_held_out
+    from tools.model.training_data import fit_features
+    from tools.model.training_eval import ASSUMED_GPU, FIT, by_configuration, offline_held_out
 
     runs = _shipped_runs()
     assert len({by_configuration(r.summary) for r in runs}) == 10
     est, lo, hi = offline_held_out(runs, by_configuration, ASSUMED_GPU)
     full = fit_offline_runs(r.summary for r in runs)
-    leaked = np.array([estimate_training_run(FIT, _features(r.summary), gpu=ASSUMED_GPU, model=full).energy_j
+    leaked = np.array([estimate_training_run(FIT, fit_features(r.summary), gpu=ASSUMED_GPU, model=full).energy_j
                        for r in runs])
     on_3090 = np.array([r.summary.gpu_name == ASSUMED_GPU for r in runs])
     # with every run in training, a 3090 run gets its own configuration's measured cost; held out, never
