@@ -3,8 +3,9 @@
 Writes greenlint/rules/<snake_name>.py (the `Rule` subclass with every docstring section, its VALID
 and INVALID cases and a working `check` for the chosen kind) and tests/fixtures/rules/<CODE>.py (the
 fixture whose marked lines the rule must flag). The registry finds the module by itself; no list is
-edited. Then edit the docstring, cases and check to the real pattern, and run
-`python -m tools.generate_all` (the rule's page, the index, the fixture's snapshot).
+edited; greenlint/rules/codes.json, which `check` reads to import the rules it runs, is rewritten.
+Then edit the docstring, cases and check to the real pattern, and run `python -m tools.generate_all`
+(the rule's page, the index, the fixture's snapshot, codes.json again).
 
 Kinds: `call` flags every call of the API; `in-loop` flags a call a loop repeats with the same inputs.
 The new rule is opt-in (`DEFAULT_ENABLED = False`) until the real-world benchmark shows its precision.
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
 from greenlint.rules.registry import all_rules
+from tools import rule_codes
 
 REPO_DIR = Path(__file__).resolve().parents[1]
 RULES_DIR = REPO_DIR / "greenlint" / "rules"
@@ -217,8 +219,11 @@ def main(argv: list[str] | None = None) -> int:
     except ScaffoldError as exc:
         print(f"new_rule: {exc}", file=sys.stderr)
         return 2
+    all_rules.cache_clear()
+    rule_codes.write()
     for path in written:
         print(f"wrote {path.relative_to(REPO_DIR)}")
+    print(f"wrote {rule_codes.NAME}")
     print("next: write the docstring, cases and check; then `python -m tools.generate_all`")
     return 0
 

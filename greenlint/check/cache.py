@@ -5,8 +5,7 @@ The whole cache is one SQLite file, `greenlint.paths.cache_dir() / "check" / "li
 (or under `cache-dir`): each entry one row, written in batches of one transaction each
 (atomic: all or none), in WAL mode with a busy timeout so that concurrent runs and worker
 processes share it. Entries are
-plain JSON values, compressed: the records of greenlint.check.records, the rule table
-(greenlint.check.selection). Reading one only parses JSON and never runs code, so a repository
+plain JSON values, compressed: the records of greenlint.check.records. Reading one only parses JSON and never runs code, so a repository
 may choose the cache directory; its readers check what they read, and a link committed at the
 cache file's name (or its SQLite companions') is removed, never written through. An entry that cannot be read back, or is not what
 its key says, is a miss; a file that is not such a cache (corrupt, foreign) is reported, then

@@ -8,8 +8,10 @@ import re
 import pytest
 
 from greenlint.check.config import SETTINGS, parse_table
+from greenlint.rules import codes
 from greenlint.rules.base import SECTIONS
-from greenlint.rules.registry import all_rules, get_rule, option_defaults
+from greenlint.rules.codes import get_rule, option_defaults
+from greenlint.rules.registry import all_rules
 
 RULES = list(all_rules().values())
 
@@ -83,3 +85,40 @@ def test_settings_are_what_the_parser_accepts():
 def test_lookup_by_code_or_name():
     assert get_rule("gl101") is get_rule("energy-hotspot") is all_rules()["GL101"]
     assert get_rule("GL999") is None
+
+
+def test_codes_json_lists_every_rule_as_the_registry_holds_it():
+    """A run imports the rules it runs by codes.json (greenlint.rules.codes): a rule missing there,
+    or listed with a stale default or option, would silently never run or run wrongly."""
+    from tools import rule_codes
+
+    assert codes.table() == rule_codes.build(), "codes.json is stale: run `python -m tools.generate_all`"
+    assert all(codes.rule_class(code) is rule for code, rule in all_rules().items())
+
+
+def test_a_check_imports_the_rules_it_runs_alone():
+    """`check --select GL304` on a file imports GL304's module and no other rule's; the default
+    selection imports no rule that is off by default."""
+    script = (
+        "import sys\n"
+        "from greenlint.check import Config, check_source\n"
+        "from greenlint.rules import codes\n"
+        "source = 'import tensorflow as tf\\nm = tf.keras.Sequential()\\nm.compile(loss=\"mse\", run_eagerly=True)\\n'\n"
+        "found = check_source(source, 'train.py', Config(no_cache=True, select=tuple(sys.argv[1:]) or None))\n"
+        "modules = {e['module'] for e in codes.table().values()}\n"
+        "print(sorted({d.code for d in found}))\n"
+        "print(sorted(m for m in modules if 'greenlint.rules.' + m in sys.modules))\n"
+    )
+    found, imported = _run(script, "GL304")
+    assert found == "['GL304']" and imported == "['compile_run_eagerly']"
+    found, imported = _run(script)
+    off = {e["module"] for c, e in codes.table().items() if not e["enabled"]}
+    assert "GL304" in found and off.isdisjoint(eval(imported)) and "compile_run_eagerly" in imported
+
+
+def _run(script: str, *args: str) -> list[str]:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=True).stdout
+    return out.splitlines()
