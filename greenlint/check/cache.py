@@ -4,9 +4,8 @@ greenlint, data) key, and the diagnostics per rule settings.
 The whole cache is one SQLite file, `greenlint.paths.cache_dir() / "check" / "lint.sqlite"`
 (or under `cache-dir`): each entry one row, written in batches of one transaction each
 (atomic: all or none), in WAL mode with a busy timeout so that concurrent runs and worker
-processes share it. Entries are
-plain JSON values, compressed: the records of greenlint.check.records. Reading one only parses JSON and never runs code, so a repository
-may choose the cache directory; its readers check what they read, and a link committed at the
+processes share it. Entries are plain JSON values, compressed: the records of
+greenlint.check.records. Reading one only parses JSON and never runs code, so a repository may choose the cache directory; its readers check what they read, and a link committed at the
 cache file's name (or its SQLite companions') is removed, never written through. An entry that cannot be read back, or is not what
 its key says, is a miss; a file that is not such a cache (corrupt, foreign) is reported, then
 replaced by a new empty one, built aside and renamed over it. A file that is not yet this

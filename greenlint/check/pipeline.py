@@ -79,7 +79,8 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     """
     from greenlint.check import noqa
     from greenlint.check.file_result import internal_error
-    from greenlint.rules.base import FileFacts
+    from greenlint.rules.base import FileFacts, method
+
     listed = codes.table()
     options = {**codes.option_defaults(), **config.options}
     run = set(enabled)
@@ -88,8 +89,9 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     found = list(result.errors)
     if result.sites or result.tree is not None:  # a parsed file without call sites: the SITELESS rules
         facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree, device=config.device)
-        for code, entry in listed.items():
-            if code in run and (result.sites or entry["siteless"]):
+        called = frozenset(method(s.api) for s in result.sites) if result.sites else None
+        for code in listed:
+            if code in run and codes.may_report(code, called):
                 try:
                     found.extend(codes.rule_class(code)().check(facts, options))
                 except Exception as exc:  # a broken rule must not end the run

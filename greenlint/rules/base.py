@@ -430,6 +430,10 @@ class Rule:
     #: TensorFlow or Keras, or imports a project module): a data loader of NumPy code, say.
     #: Such a rule must not assume `facts.sites` holds anything.
     SITELESS: ClassVar[bool] = False
+    #: The methods (a call site's API's last name: `fit`, `map`, `ModelCheckpoint`) of which a file
+    #: must call one for the rule to report: a file calling none is not checked, nor the rule's
+    #: module imported (codes.json lists them). Empty: every file is checked.
+    CALLS: ClassVar[frozenset[str]] = frozenset()
     #: Canonical APIs whose measured energy the generated docs show as evidence.
     EVIDENCE_APIS: ClassVar[tuple[str, ...]] = ()
     #: The codemod that fixes a finding (greenlint.rules.codemods), or None.

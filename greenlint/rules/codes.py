@@ -19,7 +19,8 @@ CODES = Path(__file__).with_name("codes.json")
 @functools.cache
 def table() -> dict[str, dict]:
     """Each code, sorted, with its rule's `module` (of this package) and `cls`, `name`, `enabled`
-    (by default), `siteless` and `options` (key -> default)."""
+    (by default), `siteless`, `checks` (false: the pipeline reports its findings), `calls` (its
+    `CALLS`, sorted) and `options` (key -> default)."""
     return json.loads(CODES.read_text(encoding="utf-8"))
 
 
@@ -33,8 +34,18 @@ def get_rule(code_or_name: str) -> type[Rule] | None:
     """A rule by code (`GL101`, any case) or kebab-case name (`energy-hotspot`)."""
     key = code_or_name.strip()
     listed = table()
-    code = key.upper() if key.upper() in listed else next((c for c, e in listed.items() if e["name"] == key.lower()), None)
+    named = (c for c, e in listed.items() if e["name"] == key.lower())
+    code = key.upper() if key.upper() in listed else next(named, None)
     return None if code is None else rule_class(code)
+
+
+def may_report(code: str, called: frozenset[str] | None) -> bool:
+    """Whether the rule *code* can report on a file whose call sites call the methods *called*
+    (None: a file the analysis parsed, without call sites)."""
+    entry = table()[code]
+    if not entry["checks"] or (called is None and not entry["siteless"]):
+        return False
+    return not entry["calls"] or called is not None and not called.isdisjoint(entry["calls"])
 
 
 def default_codes() -> frozenset[str]:

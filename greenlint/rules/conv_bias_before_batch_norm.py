@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, keyword, method
 from greenlint.rules.beside import LOADED_BY_NAME, beside_mentions
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
@@ -139,6 +139,7 @@ class ConvBiasBeforeBatchNorm(Rule):
     code = "GL504"
     DEFAULT_ENABLED = True
     name = "conv-bias-before-batch-norm"
+    CALLS = frozenset({method(BATCH_NORM)})
     MESSAGE = "`{layer}` adds a bias that the `BatchNormalization` right after it subtracts again"
     FIX_TITLE = "Build the layer with `use_bias=False`"
     FIX = SetArgument("use_bias", "False", safe=False)
