@@ -7,7 +7,7 @@ import re
 import textwrap
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from greenlint.analysis.callsite import CallSite, Span, char_offset
 from greenlint.analysis.options import argument as argument
@@ -15,8 +15,10 @@ from greenlint.analysis.options import keyword as keyword
 from greenlint.analysis.options import last_name as last_name
 from greenlint.analysis.sources import Code, cell_code, parse_code
 from greenlint.predict.prediction import Prediction
-from greenlint.rules.codemods import Codemod
 from greenlint.rules.diagnostic import Diagnostic
+
+if TYPE_CHECKING:  # a rule with a fix imports its codemod: a check that runs none loads no codemod
+    from greenlint.rules.codemods import Codemod
 
 _Node = TypeVar("_Node", bound=ast.AST)
 
