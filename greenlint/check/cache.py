@@ -72,7 +72,7 @@ def environment_stamp(calibration: Path | None = None, device: str | None = None
     """What, besides a file's content, decides its analysis and predictions.
 
     greenlint's version and own source files but for NOT_CACHED_CODE (so an upgrade or a local
-    edit invalidates the cache), and the bundled data (catalog, KB, model) plus this machine's calibration overlay
+    edit invalidates the cache) with the rules' codes.json (which rules run on a file), and the bundled data (catalog, KB, model) plus this machine's calibration overlay
     (the inputs of `load_predictor().fingerprint`, stamped by size and mtime so that a warm run
     never has to load the predictor to learn its fingerprint). *calibration*: the overlays' folder
     this run applies (`Config.overlay_root`), None with calibration off; *device*: the GPU told
@@ -81,7 +81,7 @@ def environment_stamp(calibration: Path | None = None, device: str | None = None
     h = hashlib.sha256(f"{FORMAT}:{__version__}".encode())
     if device is not None:
         h.update(f"device:{device}".encode())
-    h.update(repr(_tree_stamp(PACKAGE_DIR, (".py",), NOT_CACHED_CODE)).encode())
+    h.update(repr(_tree_stamp(PACKAGE_DIR, (".py", "codes.json"), NOT_CACHED_CODE)).encode())
     for root in (DATA_DIR, calibration):
         if root is None:
             h.update(b"no calibration")

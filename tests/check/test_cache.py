@@ -360,3 +360,25 @@ def test_a_told_gpu_has_its_own_cache_entries():
 
     plain = environment_stamp(None)
     assert environment_stamp(None, "NVIDIA GeForce RTX 3090") not in (plain, environment_stamp(None, "NVIDIA Tesla T4"))
+
+
+def test_the_rules_codes_are_in_the_environment_stamp(tmp_path, monkeypatch):
+    """Which rules run on a file is read from rules/codes.json: a new codes.json (a rule's `CALLS`
+    or default changed) is a new environment, whose cached diagnostics are not reused; the package's
+    other data files (measured.json: docs only) are not."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "base.py").write_text("")
+    codes = tmp_path / "rules" / "codes.json"
+    monkeypatch.setattr(cache_module, "PACKAGE_DIR", tmp_path)
+
+    def stamp() -> str:
+        cache_module.environment_stamp.cache_clear()
+        return cache_module.environment_stamp(None)
+
+    codes.write_text("{}\n")
+    first = stamp()
+    (tmp_path / "rules" / "measured.json").write_text("{}\n")
+    assert stamp() == first
+    codes.write_text('{"GL101": {}}\n')
+    assert stamp() != first
+    cache_module.environment_stamp.cache_clear()
