@@ -110,7 +110,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.diagnostic import Diagnostic
 
 API = "{api}"
@@ -147,6 +147,7 @@ class {cls}(Rule):
     code = "{code}"
     name = "{name}"
     DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
+    CALLS = frozenset({{method(API)}})  # a file that never calls it is not checked
     MESSAGE = {message}
     FIX_TITLE = "Say what to write instead"
     EVIDENCE_APIS = (API,)
