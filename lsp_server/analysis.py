@@ -135,9 +135,9 @@ def analyse_text(
 def usable_config(config: Config) -> Config:
     """*config* without the rule codes that match no rule (an editor's `greenlint.ignore` may name
     one): the analysis reports them once (its configuration error) and leaves them out."""
-    from greenlint.rules.registry import all_rules
+    from greenlint.rules.codes import table
 
-    rules = all_rules()
+    rules = table()
 
     def known(codes):
         return tuple(c for c in codes if c == "ALL" or any(code.startswith(c) for code in rules))

@@ -213,7 +213,7 @@ def stale_note(analysed: int | None, now: int | None) -> str:
 
 def hover_markdown(site: Site, findings: Sequence[Diagnostic], unit: str = "auto") -> str:
     """The hover of one call site: its figure, why, this site's own profile, and the rules that flag it."""
-    from greenlint.rules.registry import get_rule
+    from greenlint.rules.codes import get_rule
 
     p = site.prediction
     lines = [f"**{code(site.api)}** · greenlint energy ({p.label})", ""]

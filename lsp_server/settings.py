@@ -67,9 +67,9 @@ class EditorSettings:
 
 def _known(codes: tuple[str, ...], setting: str, unknown: list[str]) -> list[str]:
     """The editor's codes that name rules; the others are reported (in *unknown*) and left out."""
-    from greenlint.rules.registry import all_rules
+    from greenlint.rules.codes import table
 
-    rules = all_rules()
+    rules = table()
     kept = []
     for code in codes:
         if code.strip().upper() == "ALL" or (code.strip() and any(r.startswith(code.strip().upper()) for r in rules)):

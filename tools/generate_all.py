@@ -2,6 +2,7 @@
 
 In order (a later step may quote an earlier one's output):
 
+- `rule-codes`: greenlint/rules/codes.json, the rules by code that a run reads (`python -m tools.rule_codes`);
 - `rule-snapshots`: tests/fixtures/rules/<CODE>.full.txt, each rule's findings on its fixture;
 - `rule-docs`: greenlint/rules/measured.json and docs/rules/ (`python -m tools.gendocs`);
 - `readme-diff-example`: README.md's `greenlint diff` example (`python -m tests.review.readme_example`).
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from greenlint.atomic import atomic_write_text
-from tools import gendocs
+from tools import gendocs, rule_codes
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ def _readme_write() -> None:
 
 
 STEPS = (
+    Step("rule-codes", rule_codes.stale, rule_codes.write),
     Step("rule-snapshots", _snapshots_stale, _snapshots_write),
     Step("rule-docs", lambda: [f"docs/rules/{name}" if name.endswith(".md") else name for name in gendocs.stale()],
          gendocs.write),

@@ -3,8 +3,9 @@
 Writes greenlint/rules/<snake_name>.py (the `Rule` subclass with every docstring section, its VALID
 and INVALID cases and a working `check` for the chosen kind) and tests/fixtures/rules/<CODE>.py (the
 fixture whose marked lines the rule must flag). The registry finds the module by itself; no list is
-edited. Then edit the docstring, cases and check to the real pattern, and run
-`python -m tools.generate_all` (the rule's page, the index, the fixture's snapshot).
+edited; greenlint/rules/codes.json, which `check` reads to import the rules it runs, is rewritten.
+Then edit the docstring, cases and check to the real pattern, and run `python -m tools.generate_all`
+(the rule's page, the index, the fixture's snapshot, codes.json again).
 
 Kinds: `call` flags every call of the API; `in-loop` flags a call a loop repeats with the same inputs.
 The new rule is opt-in (`DEFAULT_ENABLED = False`) until the real-world benchmark shows its precision.
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
 from greenlint.rules.registry import all_rules
+from tools import rule_codes
 
 REPO_DIR = Path(__file__).resolve().parents[1]
 RULES_DIR = REPO_DIR / "greenlint" / "rules"
@@ -108,7 +110,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.diagnostic import Diagnostic
 
 API = "{api}"
@@ -145,6 +147,7 @@ class {cls}(Rule):
     code = "{code}"
     name = "{name}"
     DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
+    CALLS = frozenset({{method(API)}})  # a file that never calls it is not checked
     MESSAGE = {message}
     FIX_TITLE = "Say what to write instead"
     EVIDENCE_APIS = (API,)
@@ -217,8 +220,11 @@ def main(argv: list[str] | None = None) -> int:
     except ScaffoldError as exc:
         print(f"new_rule: {exc}", file=sys.stderr)
         return 2
+    all_rules.cache_clear()
+    rule_codes.write()
     for path in written:
         print(f"wrote {path.relative_to(REPO_DIR)}")
+    print(f"wrote {rule_codes.NAME}")
     print("next: write the docstring, cases and check; then `python -m tools.generate_all`")
     return 0
 

@@ -4,10 +4,8 @@ greenlint, data) key, and the diagnostics per rule settings.
 The whole cache is one SQLite file, `greenlint.paths.cache_dir() / "check" / "lint.sqlite"`
 (or under `cache-dir`): each entry one row, written in batches of one transaction each
 (atomic: all or none), in WAL mode with a busy timeout so that concurrent runs and worker
-processes share it. Entries are
-plain JSON values, compressed: the records of greenlint.check.records, the rule table
-(greenlint.check.selection). Reading one only parses JSON and never runs code, so a repository
-may choose the cache directory; its readers check what they read, and a link committed at the
+processes share it. Entries are plain JSON values, compressed: the records of
+greenlint.check.records. Reading one only parses JSON and never runs code, so a repository may choose the cache directory; its readers check what they read, and a link committed at the
 cache file's name (or its SQLite companions') is removed, never written through. An entry that cannot be read back, or is not what
 its key says, is a miss; a file that is not such a cache (corrupt, foreign) is reported, then
 replaced by a new empty one, built aside and renamed over it. A file that is not yet this
@@ -74,7 +72,7 @@ def environment_stamp(calibration: Path | None = None, device: str | None = None
     """What, besides a file's content, decides its analysis and predictions.
 
     greenlint's version and own source files but for NOT_CACHED_CODE (so an upgrade or a local
-    edit invalidates the cache), and the bundled data (catalog, KB, model) plus this machine's calibration overlay
+    edit invalidates the cache) with the rules' codes.json (which rules run on a file), and the bundled data (catalog, KB, model) plus this machine's calibration overlay
     (the inputs of `load_predictor().fingerprint`, stamped by size and mtime so that a warm run
     never has to load the predictor to learn its fingerprint). *calibration*: the overlays' folder
     this run applies (`Config.overlay_root`), None with calibration off; *device*: the GPU told
@@ -83,7 +81,7 @@ def environment_stamp(calibration: Path | None = None, device: str | None = None
     h = hashlib.sha256(f"{FORMAT}:{__version__}".encode())
     if device is not None:
         h.update(f"device:{device}".encode())
-    h.update(repr(_tree_stamp(PACKAGE_DIR, (".py",), NOT_CACHED_CODE)).encode())
+    h.update(repr(_tree_stamp(PACKAGE_DIR, (".py", "codes.json"), NOT_CACHED_CODE)).encode())
     for root in (DATA_DIR, calibration):
         if root is None:
             h.update(b"no calibration")

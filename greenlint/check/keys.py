@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from greenlint.rules import beside, tf_target
+from greenlint.rules import beside, codes, tf_target
 
 
 def display_path(path: Path, cwd: str) -> str:
@@ -50,11 +50,12 @@ def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: bes
     return modules + profile_stamps[folder]
 
 
-def rule_settings(defaults: Mapping, options: Mapping, line_length: int, fixes: bool) -> str:
-    """What besides the enabled codes decides a file's diagnostics: the rule options (*defaults*
-    from the rule table, *options* from the configuration), the line length and whether fixes
-    are attached (findings cached without fixes do not serve a run that shows them)."""
-    return repr(sorted({**defaults, **options, "line-length": line_length}.items())) + (" fixes" if fixes else "")
+def rule_settings(options: Mapping, line_length: int, fixes: bool) -> str:
+    """What besides the enabled codes decides a file's diagnostics: the rule options (their
+    defaults, then *options* from the configuration), the line length and whether fixes are
+    attached (findings cached without fixes do not serve a run that shows them)."""
+    merged = {**codes.option_defaults(), **options, "line-length": line_length}
+    return repr(sorted(merged.items())) + (" fixes" if fixes else "")
 
 
 #: The rule settings of a file whose only diagnostics are its file errors (`pipeline.analyse_paths`):

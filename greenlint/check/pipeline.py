@@ -15,6 +15,7 @@ from greenlint.check.discovery import discover
 from greenlint.check.keys import NO_RULES, rule_settings, rules_id
 from greenlint.check.runner import Backend, Checked, RunStats, check_files, load_result
 from greenlint.check.selection import Selector
+from greenlint.rules import codes
 from greenlint.rules.diagnostic import Diagnostic
 
 if TYPE_CHECKING:  # imported where used: a fully cached run needs neither the analysis nor the rules
@@ -78,21 +79,21 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     """
     from greenlint.check import noqa
     from greenlint.check.file_result import internal_error
-    from greenlint.rules.base import FileFacts
-    from greenlint.rules.registry import all_rules, option_defaults
+    from greenlint.rules.base import FileFacts, method
 
-    rules = all_rules()
-    options = {**option_defaults(), **config.options}
+    listed = codes.table()
+    options = {**codes.option_defaults(), **config.options}
     run = set(enabled)
     if "GL003" in enabled:
-        run |= {c for codes in result.suppressions.lines.values() if codes for c in codes} & rules.keys()
+        run |= {c for named in result.suppressions.lines.values() if named for c in named} & listed.keys()
     found = list(result.errors)
     if result.sites or result.tree is not None:  # a parsed file without call sites: the SITELESS rules
         facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree, device=config.device)
-        for code, rule in rules.items():
-            if code in run and (result.sites or rule.SITELESS):
+        called = frozenset(method(s.api) for s in result.sites) if result.sites else None
+        for code in listed:
+            if code in run and codes.may_report(code, called):
                 try:
-                    found.extend(rule().check(facts, options))
+                    found.extend(codes.rule_class(code)().check(facts, options))
                 except Exception as exc:  # a broken rule must not end the run
                     found.extend(internal_error(result.path, exc, f"rule {code}").errors)
         if fixes:
@@ -102,14 +103,14 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     kept, used = noqa.apply(found, result.suppressions)
     kept = [d for d in kept if d.code in enabled or d.code in FILE_ERRORS]
     if "GL003" in enabled:
-        for (cell, line), codes in noqa.unused(result.suppressions, used, run):
+        for (cell, line), unused in noqa.unused(result.suppressions, used, run):
             d = Diagnostic(
                 result.path,
                 Span(line, 1, line, 1, cell),
                 "GL003",
                 "unused-noqa",
-                f"unused `noqa` code(s): {', '.join(codes)}",
-                data={"codes": codes},
+                f"unused `noqa` code(s): {', '.join(unused)}",
+                data={"codes": unused},
             )
             if result.suppressions.suppressed(d) is False:
                 kept.append(d)
@@ -123,7 +124,7 @@ def run_check(
     --diff, --show-fixes and the formats that carry them). Raises ConfigError when greenlint
     cannot run (exit code 2)."""
     selector = Selector(config)
-    settings = rule_settings(selector.table["options"], config.options, config.line_length, fixes)
+    settings = rule_settings(config.options, config.line_length, fixes)
     return _check_paths(
         paths,
         config,

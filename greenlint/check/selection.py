@@ -7,8 +7,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from greenlint.rules import codes
+
 if TYPE_CHECKING:  # imported where used: a fully cached run (greenlint.check.warm) has no Config
-    from greenlint.check.cache import Cache
     from greenlint.check.config import Config
 
 
@@ -17,48 +18,9 @@ def _best(code: str, prefixes: Iterable[str]) -> int:
     return max((0 if p == "ALL" else len(p) for p in prefixes if p == "ALL" or code.startswith(p)), default=-1)
 
 
-def rule_table(cache: Cache | None) -> dict:
-    """`{"enabled": {code: enabled by default}, "options": {key: default}}` of every rule.
-
-    Kept in the lint *cache* under this greenlint's environment stamp (which covers the rules'
-    source files), so that a warm run does not import every rule module to learn their codes.
-    """
-    key = cache.key("<rule table>", b"") if cache else None
-    table = cache.get(key) if cache else None
-    if not _is_table(table):
-        from greenlint.rules.registry import all_rules, option_defaults
-
-        table = {"enabled": {code: rule.DEFAULT_ENABLED for code, rule in all_rules().items()},
-                 "options": option_defaults()}
-        if cache:
-            cache.put(key, table)
-    return table
-
-
-def _is_table(table) -> bool:
-    return (
-        isinstance(table, dict)
-        and table.keys() == {"enabled", "options"}
-        and all(isinstance(v, dict) for v in table.values())
-        and all(type(v) is bool for v in table["enabled"].values())
-    )
-
-
-def default_codes(defaults: dict[str, bool]) -> frozenset[str]:
-    """The codes `enabled_codes` enables with no select, extend-select or ignore: those enabled by
-    default (*defaults*: `rule_table`'s `enabled`)."""
-    return frozenset(code for code, default in defaults.items() if default)
-
-
-def enabled_codes(
-    config: Config, extra_ignore: Iterable[str] = (), defaults: dict[str, bool] | None = None
-) -> frozenset[str]:
-    """Codes enabled by the config; the most specific of select and ignore wins, ignore on a tie.
-    *defaults*: each code with whether it is enabled by default (`rule_table`; else the registry)."""
-    if defaults is None:
-        from greenlint.rules.registry import all_rules
-
-        defaults = {code: rule.DEFAULT_ENABLED for code, rule in all_rules().items()}
+def enabled_codes(config: Config, extra_ignore: Iterable[str] = ()) -> frozenset[str]:
+    """Codes enabled by the config; the most specific of select and ignore wins, ignore on a tie."""
+    defaults = {code: entry["enabled"] for code, entry in codes.table().items()}
     _validate(config, defaults)
     ignore = (*config.ignore, *extra_ignore)
     enabled = set()
@@ -75,7 +37,7 @@ def enabled_codes(
 
 def _validate(config: Config, rules: dict) -> None:
     patterns = [*(config.select or ()), *config.extend_select, *config.ignore]
-    patterns += [c for codes in config.per_file_ignores.values() for c in codes]
+    patterns += [c for named in config.per_file_ignores.values() for c in named]
     for p in patterns:
         if p != "ALL" and not any(code.startswith(p) for code in rules):
             from greenlint.check.config import ConfigError
@@ -85,7 +47,7 @@ def _validate(config: Config, rules: dict) -> None:
 
 def validate(config: Config) -> None:
     """Raise ConfigError where `Selector(config)` would (a code that matches no rule, a per-file
-    pattern); the rule table is read only when the configuration names a code (a run that enables
+    pattern); the rules' codes are read only when the configuration names one (a run that enables
     no rule: `greenlint diff`)."""
     if config.select or config.extend_select or config.ignore or config.per_file_ignores:
         Selector(config)
@@ -96,10 +58,7 @@ class Selector:
 
     def __init__(self, config: Config):
         self.config = config
-        from greenlint.check.runner import cache_for
-
-        self.table = rule_table(cache_for(config))
-        self.base = enabled_codes(config, defaults=self.table["enabled"])
+        self.base = enabled_codes(config)
         self._specs = []
         if config.per_file_ignores:
             import pathspec
@@ -112,7 +71,7 @@ class Selector:
 
     def _for_file(self, path: str) -> frozenset[str]:
         extra = [c for spec, codes in self._specs if spec.match_file(_relative(path, self.config.root)) for c in codes]
-        return enabled_codes(self.config, extra, self.table["enabled"]) if extra else self.base
+        return enabled_codes(self.config, extra) if extra else self.base
 
 
 def _below_root(pattern: str, root: Path) -> str:

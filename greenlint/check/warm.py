@@ -36,15 +36,14 @@ def cached_run(paths: list[str], output_format: str, calibration: bool = True) -
     import greenlint.check.keys as keys  # the module itself: `from greenlint.check import` passes the package's lazy hook
     from greenlint.check.cache import cache_in
     from greenlint.check.overlay import applied
-    from greenlint.check.selection import default_codes, rule_table
     from greenlint.paths import calibration_dir
     from greenlint.report import FIX_FORMATS
+    from greenlint.rules.codes import default_codes
 
     overlay_root = calibration_dir() if calibration else None
     cache = cache_in(None, overlay_root)
-    table = rule_table(cache)
-    settings = keys.rule_settings(table["options"], {}, line_length, fixes=output_format in FIX_FORMATS)
-    rules = keys.rules_id(default_codes(table["enabled"]), settings)
+    settings = keys.rule_settings({}, line_length, fixes=output_format in FIX_FORMATS)
+    rules = keys.rules_id(default_codes(), settings)
     project = keys.project_modules()
     cwd = os.getcwd()
     profile_stamps: dict[str, str] = {}

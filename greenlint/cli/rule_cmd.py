@@ -69,7 +69,8 @@ def _print_markdown(text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from greenlint.rules.registry import all_rules, get_rule
+    from greenlint.rules.codes import get_rule
+    from greenlint.rules.registry import all_rules
 
     if args.all or args.rule is None:  # `rule ""` (an unset variable) names no rule: an error below
         rules = all_rules().values()

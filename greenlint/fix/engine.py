@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from greenlint.analysis.callsite import Span
 from greenlint.report.escape import patch_path
+from greenlint.rules import codes
 from greenlint.rules.base import unit_text
 from greenlint.rules.codemods import Codemod, Target
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
@@ -48,11 +49,10 @@ def lines_with_endings(text: str) -> list[str]:
 
 
 def _codemod(code: str) -> tuple[Codemod, str] | None:
-    from greenlint.rules.registry import all_rules
-
-    rule = all_rules().get(code)
-    fix = getattr(rule, "FIX", None)
-    return (fix, rule.FIX_TITLE) if fix is not None else None
+    if code not in codes.table():
+        return None
+    rule = codes.rule_class(code)
+    return (rule.FIX, rule.FIX_TITLE) if rule.FIX is not None else None
 
 
 def attach_fixes(

@@ -7,7 +7,7 @@ import re
 import textwrap
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from greenlint.analysis.callsite import CallSite, Span, char_offset
 from greenlint.analysis.options import argument as argument
@@ -15,8 +15,10 @@ from greenlint.analysis.options import keyword as keyword
 from greenlint.analysis.options import last_name as last_name
 from greenlint.analysis.sources import Code, cell_code, parse_code
 from greenlint.predict.prediction import Prediction
-from greenlint.rules.codemods import Codemod
 from greenlint.rules.diagnostic import Diagnostic
+
+if TYPE_CHECKING:  # a rule with a fix imports its codemod: a check that runs none loads no codemod
+    from greenlint.rules.codemods import Codemod
 
 _Node = TypeVar("_Node", bound=ast.AST)
 
@@ -430,6 +432,10 @@ class Rule:
     #: TensorFlow or Keras, or imports a project module): a data loader of NumPy code, say.
     #: Such a rule must not assume `facts.sites` holds anything.
     SITELESS: ClassVar[bool] = False
+    #: The methods (a call site's API's last name: `fit`, `map`, `ModelCheckpoint`) of which a file
+    #: must call one for the rule to report: a file calling none is not checked, nor the rule's
+    #: module imported (codes.json lists them). Empty: every file is checked.
+    CALLS: ClassVar[frozenset[str]] = frozenset()
     #: Canonical APIs whose measured energy the generated docs show as evidence.
     EVIDENCE_APIS: ClassVar[tuple[str, ...]] = ()
     #: The codemod that fixes a finding (greenlint.rules.codemods), or None.

@@ -85,6 +85,7 @@ class BatchOfOneInLoop(Rule):
 
     code = "GL206"
     name = "batch-of-one-in-loop"
+    CALLS = frozenset(RUNS_ONCE)
     MESSAGE = (
         "`{method}` runs the model on a batch of one item (`{item}`) on every iteration of the loop{times}: "
         "the items are independent, stack them into batches"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.codemods import RemoveStatement
 from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
@@ -59,6 +59,7 @@ class CheckNumericsEnabled(Rule):
 
     code = "GL305"
     name = "check-numerics-enabled"
+    CALLS = frozenset({method(API)})
     MESSAGE = "`enable_check_numerics()` checks every floating-point op for NaN and Inf: a debugging aid"
     FIX_TITLE = "Remove the call (keep it behind a debug flag if needed)"
     FIX = RemoveStatement(safe=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, method
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
@@ -54,6 +54,7 @@ class CheckpointEveryFewBatches(Rule):
 
     code = "GL310"
     name = "checkpoint-every-few-batches"
+    CALLS = frozenset({method(API)})
     MESSAGE = "`ModelCheckpoint(save_freq={freq})` writes a checkpoint every {freq} batch(es)"
     FIX_TITLE = 'Save once per epoch (`save_freq="epoch"`) or every few hundred batches'
     FIX = SetArgument("save_freq", '"epoch"', safe=False)

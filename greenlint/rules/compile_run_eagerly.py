@@ -56,6 +56,7 @@ class CompileRunEagerly(Rule):
 
     code = "GL304"
     name = "compile-run-eagerly"
+    CALLS = frozenset({"compile"})
     MESSAGE = "`compile(run_eagerly=True)` runs every training and inference step op by op in Python"
     FIX_TITLE = "Remove `run_eagerly=True`"
     FIX = RemoveArgument("run_eagerly", safe=False)

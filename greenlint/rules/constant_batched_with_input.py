@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds, method
 from greenlint.rules.callbacks import constructors, listed
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.networks import network
@@ -110,6 +110,7 @@ class ConstantBatchedWithInput(Rule):
 
     code = "GL530"
     name = "constant-batched-with-input"
+    CALLS = frozenset(map(method, JOINS))
     MESSAGE = (
         "`{fixed}` holds fixed values and is joined along the batch axis with the fed `{fed}` as a network's input:"
         " the network recomputes it on every run"

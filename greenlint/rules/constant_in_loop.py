@@ -119,6 +119,7 @@ class ConstantInLoop(Rule):
 
     code = "GL502"
     name = "constant-in-loop"
+    CALLS = frozenset(map(method, APIS))
     MESSAGE = "`{call}` of a literal runs on every {where}: create the tensor once, {hoist}"
     FIX_TITLE = "Create the tensor once before the loop and reuse it"
     FIX = HoistBeforeLoop(name="constant", safe=True)

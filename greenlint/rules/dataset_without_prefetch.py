@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.codemods import AppendCall
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import SCOPES, chain_top, is_step_loop, last_name, own_body, takes
@@ -85,6 +85,7 @@ class DatasetWithoutPrefetch(Rule):
 
     code = "GL401"
     name = "dataset-without-prefetch"
+    CALLS = frozenset({method(BATCH)})
     MESSAGE = "this batched `tf.data` pipeline feeds a model or a loop but is never prefetched: {why}"
     FIX_TITLE = "Append `.prefetch(tf.data.AUTOTUNE)` to the pipeline"
     FIX = AppendCall("prefetch", "{tf}.data.AUTOTUNE", safe=True)

@@ -64,6 +64,7 @@ class DoubleValidation(Rule):
 
     code = "GL317"
     name = "double-validation"
+    CALLS = frozenset({"fit", "fit_generator"})
     DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = (
         "`{method}()` validates on `{data}` every epoch{when}, and its callback `{callback}` is given the same data:"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.codemods import RemoveStatement
 from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
@@ -59,6 +59,7 @@ class DumpDebugInfoEnabled(Rule):
 
     code = "GL306"
     name = "dump-debug-info-enabled"
+    CALLS = frozenset({method(API)})
     MESSAGE = "`enable_dump_debug_info()` records every executed op to disk: a debugging aid"
     FIX_TITLE = "Remove the call (keep it behind a debug flag if needed)"
     FIX = RemoveStatement(safe=True)

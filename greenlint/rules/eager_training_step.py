@@ -118,6 +118,7 @@ class EagerTrainingStep(Rule):
 
     code = "GL302"
     name = "eager-training-step"
+    CALLS = frozenset({"gradient", "apply_gradients"})
     MESSAGE = "`{call}` runs eagerly in a training loop: the step is not compiled with tf.function"
     FIX_TITLE = "Move the training step into a function decorated with @tf.function"
     FIX = WrapLoopBody(name="train_step", safe=False)

@@ -51,6 +51,7 @@ class EvaluateInStepLoop(Rule):
 
     code = "GL314"
     name = "evaluate-in-step-loop"
+    CALLS = frozenset({"evaluate"})
     MESSAGE = "`evaluate()` runs over the whole evaluation set on every training step"
     FIX_TITLE = "Evaluate every N steps or once per epoch"
     VALID = (

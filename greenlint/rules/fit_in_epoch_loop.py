@@ -131,6 +131,7 @@ class FitInEpochLoop(Rule):
 
     code = "GL309"
     name = "fit-in-epoch-loop"
+    CALLS = frozenset(TRAINS)
     MESSAGE = "`fit(epochs=1)` in a loop sets training up again every iteration; pass `epochs=` to one `fit()`"
     PER_SAMPLE = (
         "`{method}` trains on one sample (`{item}`) per iteration of the loop{times}: each call sets training up "

@@ -109,6 +109,7 @@ class GeneratorInOneWorker(Rule):
 
     code = "GL407"
     name = "generator-in-one-worker"
+    CALLS = frozenset({"fit", "fit_generator"})
     MESSAGE = (
         "`{method}()` draws its batches from Python code in one worker ({workers}): one host core prepares"
         " every batch, and the device waits whenever that takes longer than a step"

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import enclosing
@@ -65,6 +65,7 @@ class HostRandomTensor(Rule):
 
     code = "GL505"
     name = "host-random-tensor"
+    CALLS = frozenset({*map(method, TENSORS), *MODEL_CALLS})
     DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     MESSAGE = "`{draw}` draws random numbers on the host and copies them in on every pass: use `tf.random` instead"
     FIX_TITLE = "Draw the numbers with `tf.random` (on the device)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
@@ -59,6 +59,7 @@ class LogDevicePlacement(Rule):
 
     code = "GL307"
     name = "log-device-placement"
+    CALLS = frozenset({method(API)})
     MESSAGE = "`set_log_device_placement(True)` logs the placement of every op: a debugging aid"
     FIX_TITLE = "Turn placement logging off"
     FIX = SetArgument("enabled", "False", position=0, safe=True)

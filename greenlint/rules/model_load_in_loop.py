@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword, method
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import last_name, own_loops
 
@@ -72,6 +72,7 @@ class ModelLoadInLoop(Rule):
 
     code = "GL202"
     name = "model-load-in-loop"
+    CALLS = frozenset(map(method, LOADERS))
     MESSAGE = "`{api}` is called inside a loop: the model is read from disk and rebuilt on every iteration"
     FIX_TITLE = "Load the model once, before the loop"
     VALID = (

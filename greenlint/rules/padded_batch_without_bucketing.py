@@ -73,6 +73,7 @@ class PaddedBatchWithoutBucketing(Rule):
 
     code = "GL411"
     name = "padded-batch-without-bucketing"
+    CALLS = frozenset({"padded_batch"})
     MESSAGE = (
         "`padded_batch()` pads shuffled sequences of different lengths to each batch's longest, which in a random"
         " batch is near the longest of the data: the network computes on the padding the mask then discards;"

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.codemods import RemoveArgument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import LOOPS, SCOPES, bound_name
@@ -93,6 +93,7 @@ class PersistentTapeUsedOnce(Rule):
 
     code = "GL313"
     name = "persistent-tape-used-once"
+    CALLS = frozenset({method(TAPE)})
     MESSAGE = "a persistent GradientTape asked for gradients only once keeps its tensors alive for nothing"
     FIX_TITLE = "Remove `persistent=True`"
     FIX = RemoveArgument("persistent", position=0, safe=True)

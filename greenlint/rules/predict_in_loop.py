@@ -83,6 +83,7 @@ class PredictInLoop(Rule):
 
     code = "GL201"
     name = "predict-in-loop"
+    CALLS = frozenset({"predict"})
     MESSAGE = "`{api}` is called inside a loop{times}: each call pays predict()'s fixed overhead"
     FIX_TITLE = "Batch the inputs into one predict() call, or call the model directly on small inputs"
     EVIDENCE_APIS = ("tensorflow.keras.Sequential.predict", "tensorflow.keras.Model.predict")

@@ -145,6 +145,7 @@ class PredictRecomputedInStep(Rule):
 
     code = "GL210"
     name = "predict-recomputed-in-step"
+    CALLS = frozenset({"train_on_batch"})
     MESSAGE = (
         "`{sub}.predict()` computes `{sub}` on `{given}`, and `{model}.train_on_batch()` at line {line} computes it"
         " again in its forward pass on the same `{given}` with the same weights, on every step{times}: run the"

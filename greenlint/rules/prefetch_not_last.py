@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.codemods import MoveToChainEnd
 from greenlint.rules.diagnostic import Diagnostic
 
@@ -83,6 +83,7 @@ class PrefetchNotLast(Rule):
 
     code = "GL406"
     name = "prefetch-not-last"
+    CALLS = frozenset({method(PREFETCH)})
     MESSAGE = "`prefetch()` before `{after}()`: the transformations after it do not overlap with training"
     FIX_TITLE = "Move `prefetch()` to the end of the pipeline"
     FIX = MoveToChainEnd(over=TRANSFORMS, safe=True)

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, method
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import SCOPES, STEP_METHODS, last_name, units
@@ -73,6 +73,7 @@ class PrintInTrainingGraph(Rule):
 
     code = "GL320"
     name = "print-in-training-graph"
+    CALLS = frozenset(map(method, PRINTS))
     MESSAGE = (
         "`{call}` in `{function}`, which runs on every training step ({why}): each step copies the printed"
         " tensors to the host and writes them out"

@@ -81,6 +81,7 @@ class ProgressBarInLoop(Rule):
 
     code = "GL204"
     name = "progress-bar-in-loop"
+    CALLS = frozenset(VERBOSE_POSITION)
     MESSAGE = "`{method}()` in a loop draws a progress bar on every call (`verbose` defaults to 1)"
     FIX_TITLE = "Set `verbose=0`"
     FIX = SetArgument("verbose", "0", positions=tuple(VERBOSE_POSITION.items()), safe=True)

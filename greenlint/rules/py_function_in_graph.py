@@ -52,6 +52,7 @@ class PyFunctionInGraph(Rule):
 
     code = "GL404"
     name = "py-function-in-graph"
+    CALLS = frozenset(map(method, APIS))
     MESSAGE = "`{call}` runs Python under the GIL inside a graph or tf.data pipeline"
     FIX_TITLE = "Rewrite the function with TensorFlow ops"
     VALID = (

@@ -1,4 +1,5 @@
-"""The rule registry, built from the Rule classes of this package's modules."""
+"""The rule registry, built from the Rule classes of this package's modules (every module
+imported: a run imports only the rules it runs, through greenlint.rules.codes)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import greenlint.rules as package
 from greenlint.rules.base import Rule
 
 #: Modules of this package that hold no rule.
-FRAMEWORK_MODULES = frozenset({"base", "codemods", "diagnostic", "registry", "syntax"})
+FRAMEWORK_MODULES = frozenset({"base", "codemods", "codes", "diagnostic", "registry", "syntax"})
 
 
 @functools.cache
@@ -28,17 +29,3 @@ def all_rules() -> dict[str, type[Rule]]:
                     raise RuntimeError(f"rule code {obj.code} is used by {found[obj.code].__name__} and {obj.__name__}")
                 found[obj.code] = obj
     return dict(sorted(found.items()))
-
-
-def get_rule(code_or_name: str) -> type[Rule] | None:
-    """A rule by code (`GL101`, any case) or kebab-case name (`energy-hotspot`)."""
-    key = code_or_name.strip()
-    rules = all_rules()
-    if key.upper() in rules:
-        return rules[key.upper()]
-    return next((r for r in rules.values() if r.name == key.lower()), None)
-
-
-def option_defaults() -> dict[str, object]:
-    """Every rule option key with its default."""
-    return {opt.key: opt.default for rule in all_rules().values() for opt in rule.OPTIONS}

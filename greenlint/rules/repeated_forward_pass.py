@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, method
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import feed, own_loops, same_passes
 
@@ -87,6 +87,7 @@ class RepeatedForwardPass(Rule):
 
     code = "GL205"
     name = "repeated-forward-pass"
+    CALLS = frozenset(map(method, RUNS))
     MESSAGE = (
         "`{call}` runs the graph again on the batch the training step at line {line} was fed, on every step{times}:"
         " the forward pass is computed twice; fetch these values with the step (`sess.run([train_op, ...], ...)`)"

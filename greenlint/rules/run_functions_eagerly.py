@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
@@ -62,6 +62,7 @@ class RunFunctionsEagerly(Rule):
 
     code = "GL303"
     name = "run-functions-eagerly"
+    CALLS = frozenset(map(method, APIS))
     MESSAGE = "`run_functions_eagerly(True)` makes every tf.function, and Keras' training step, run op by op"
     FIX_TITLE = "Remove the debugging switch (or pass `False`)"
     FIX = SetArgument("run_eagerly", "False", position=0, safe=False)

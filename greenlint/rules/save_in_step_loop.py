@@ -113,6 +113,7 @@ class SaveInStepLoop(Rule):
 
     code = "GL311"
     name = "save-in-step-loop"
+    CALLS = frozenset({*SAVES, *map(method, SAVE_FUNCTIONS)})
     MESSAGE = "`{call}()` runs on every training step: saving serialises and writes every weight{price}"
     PERIODIC = (
         "`{call}()` writes a checkpoint every {period} training steps{source}: {price}; save less often (every"

@@ -68,6 +68,7 @@ class SequentialDatasetInterleave(Rule):
 
     code = "GL403"
     name = "sequential-dataset-interleave"
+    CALLS = frozenset({"interleave"})
     MESSAGE = "`Dataset.interleave()` without `num_parallel_calls` reads its inputs one after the other"
     FIX_TITLE = "Add `num_parallel_calls=tf.data.AUTOTUNE`"
     FIX = SetArgument("num_parallel_calls", "{tf}.data.AUTOTUNE", position=3, safe=True)

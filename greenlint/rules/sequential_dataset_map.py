@@ -100,6 +100,7 @@ class SequentialDatasetMap(Rule):
 
     code = "GL402"
     name = "sequential-dataset-map"
+    CALLS = frozenset({"map"})
     MESSAGE = "`Dataset.map()` without `num_parallel_calls` transforms one element at a time: {why}"
     FIX_TITLE = "Add `num_parallel_calls=tf.data.AUTOTUNE`"
     FIX = SetArgument("num_parallel_calls", "{tf}.data.AUTOTUNE", position=1, safe=True)

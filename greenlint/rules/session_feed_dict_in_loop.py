@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, binds, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, binds, keyword, method
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.host_made import made_on_host
 from greenlint.rules.syntax import (
@@ -426,6 +426,7 @@ class SessionFeedDictInLoop(Rule):
 
     code = "GL503"
     name = "session-feed-dict-in-loop"
+    CALLS = frozenset(map(method, RUNS))
     MESSAGE = (
         "`Session.run(feed_dict=...)` in a loop feeds every batch from Python and never overlaps input with compute"
     )

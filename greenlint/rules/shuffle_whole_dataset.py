@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, method
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import SCOPES, last_name
 
@@ -118,6 +118,7 @@ class ShuffleWholeDataset(Rule):
 
     code = "GL405"
     name = "shuffle-whole-dataset"
+    CALLS = frozenset({method(SHUFFLE)})
     MESSAGE = "`shuffle({how})` fills a buffer as large as the dataset before the first element"
     FIX_TITLE = "Shuffle file names, then use a buffer of a few thousand elements"
     VALID = (

@@ -153,33 +153,29 @@ def _batches_reach_work(facts: FileFacts, site: Site, size: int) -> bool:
     return _leaves_or_trains(facts, site)
 
 
-def _fixed_batch_model(facts: FileFacts) -> bool:
-    """The file builds a model that runs with one batch size only: a layer with the literal
-    `stateful=True`, or a literal batch dimension (`batch_input_shape=(1, ...)`,
-    `Input(batch_size=1)`)."""
-    for unit, _ in cell_units(facts):
-        for node in facts.nodes(unit, ast.keyword):
-            value = node.value
-            if node.arg == "stateful" and isinstance(value, ast.Constant) and value.value is True:
-                return True
-            if node.arg in _FIXED_BATCH and isinstance(value, (ast.Tuple, ast.List)) and value.elts:
-                first = value.elts[0]
-                if isinstance(first, ast.Constant) and isinstance(first.value, int):
-                    return True
-    return any(s.api.endswith("keras.Input") and isinstance(s.features.get("batch_size"), int) for s in facts.sites)
-
-
 #: Tensor constructors whose first argument (or `shape=`) is a shape.
 _SHAPED = frozenset(
     {"random_uniform", "random_normal", "truncated_normal", "uniform", "normal", "zeros", "ones", "fill"}
 )
 
 
-def _batch_written(facts: FileFacts, batch: int) -> bool:
-    """A class of the file (a layer, a model) makes a tensor whose shape's first dimension is the
-    literal *batch* (`K.random_uniform((32, 1, 1, 1))` in a merge layer): its code holds that batch
-    size, and a larger batch would break it."""
+def _fixed_batch(facts: FileFacts, batch: int) -> bool:
+    """The file's code holds its batch size, so that a larger batch would break it: a model that
+    runs with one batch size only (a layer with the literal `stateful=True`, a literal batch
+    dimension: `batch_input_shape=(1, ...)`, `Input(batch_size=1)`), or a class of the file (a
+    layer, a model) that makes a tensor whose shape's first dimension is the literal *batch*
+    (`K.random_uniform((32, 1, 1, 1))` in a merge layer)."""
+    if any(s.api.endswith("keras.Input") and isinstance(s.features.get("batch_size"), int) for s in facts.sites):
+        return True
     for unit, _ in cell_units(facts):
+        for given in facts.nodes(unit, ast.keyword):
+            value = given.value
+            if given.arg == "stateful" and isinstance(value, ast.Constant) and value.value is True:
+                return True
+            if given.arg in _FIXED_BATCH and isinstance(value, (ast.Tuple, ast.List)) and value.elts:
+                first = value.elts[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, int):
+                    return True
         for cls in facts.nodes(unit, ast.ClassDef):
             for node in ast.walk(cls):
                 if not (isinstance(node, ast.Call) and last_name(node.func) in _SHAPED):
@@ -703,15 +699,13 @@ class SmallBatchSize(Rule):
         if test_module(facts.path):  # every batch in it is a test's
             return
         minimum = int(options.get("min-batch-size", 16))
-        fixed = None
         literals: set[Span] = set()
         steps: dict[int, Any] | None = None
         for site in facts.sites:
             found = _generator_literal(facts, site, minimum)
             if found is not None and not in_test_code(facts, site) and not _few_samples(site):
                 span, batch = found
-                fixed = _fixed_batch_model(facts) if fixed is None else fixed
-                skip = fixed or span in literals or _batch_written(facts, batch)
+                skip = span in literals or _fixed_batch(facts, batch)
                 saving = None if skip else _claimed(site, batch, minimum, facts.device)
                 if saving is not None:
                     literals.add(span)
@@ -723,9 +717,8 @@ class SmallBatchSize(Rule):
             stepped = steps[id(site)]
             if stepped is not None and not in_test_code(facts, site):
                 setters, batch = stepped
-                fixed = _fixed_batch_model(facts) if fixed is None else fixed
-                fixed_here = fixed or _batch_written(facts, batch)
-                setters = [(span, loop) for span, loop in setters if span not in literals] if not fixed_here else []
+                setters = [(span, loop) for span, loop in setters if span not in literals]
+                setters = setters if setters and not _fixed_batch(facts, batch) else []
                 saving = (
                     _shared_saving(facts, [steps[id(s)] for s in facts.sites], setters, minimum) if setters else None
                 )
@@ -760,8 +753,7 @@ class SmallBatchSize(Rule):
                 or (site.api == DATASET_BATCH and not _batches_reach_work(facts, site, size))
             ):
                 continue
-            fixed = _fixed_batch_model(facts) if fixed is None else fixed
-            if fixed or _batch_written(facts, size):
+            if _fixed_batch(facts, size):
                 continue
             saving = priced_saving(site, size, minimum, facts.device)
             if saving is None:  # the model's FLOPs unknown: the literal alone

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, method
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
@@ -67,6 +67,7 @@ class TensorboardEveryBatch(Rule):
 
     code = "GL315"
     name = "tensorboard-every-batch"
+    CALLS = frozenset({method(API)})
     MESSAGE = "`TensorBoard(update_freq={freq!r})` writes summaries every {what}"
     FIX_TITLE = 'Write summaries once per epoch (`update_freq="epoch"`)'
     FIX = SetArgument("update_freq", '"epoch"', position=POSITION, safe=True)

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, method
 from greenlint.rules.deliberate import everywhere
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import Function, autograph_loop, enclosing, loop_varying, own_loops, parameters
@@ -66,6 +66,7 @@ class TfFunctionInLoop(Rule):
 
     code = "GL501"
     name = "tf-function-in-loop"
+    CALLS = frozenset({method(FUNCTION)})
     MESSAGE = "`tf.function` created {where} traces its function again on every {each}"
     FIX_TITLE = "Create the tf.function once, before the loop"
     VALID = (

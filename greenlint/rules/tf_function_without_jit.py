@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds, method
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
 
@@ -58,6 +58,7 @@ class TfFunctionWithoutJit(Rule):
 
     code = "GL601"
     name = "tf-function-without-jit"
+    CALLS = frozenset({method(FUNCTION)})
     MESSAGE = "this `tf.function` is not compiled with XLA (`jit_compile=True`)"
     FIX_TITLE = "Add `jit_compile=True` (check that the function's ops are supported)"
     FIX = SetArgument("jit_compile", "True", safe=False)

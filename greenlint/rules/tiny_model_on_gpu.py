@@ -251,7 +251,8 @@ class TinyModelOnGpu(Rule):
         steps = [
             (site, step)
             for site in facts.sites
-            if ((step := _tiny_step(site)) is not None and not _driven(site)) or site.callsite.span in agents
+            if ((step := _tiny_step(site)) is not None and not trained_by_agent(site.features))
+            or site.callsite.span in agents
         ]
         if not steps or hides_gpus(facts) or _placed_on_cpu(facts):
             return
@@ -316,19 +317,14 @@ def _tiny_step(site: Site) -> float | None:
     return step if step <= TINY_STEP_FLOPS else None
 
 
-def _driven(site: Site) -> bool:
-    """A training step keras-rl's `agent.fit` runs with a model it was given, listed at that call
-    (greenlint/analysis/agents.py)."""
-    return trained_by_agent(site.features)
-
-
 def _agent_steps(facts: FileFacts) -> dict[Span, tuple[float, float]]:
-    """Per library call that trains the models it was given (`_driven`), where every one's
+    """Per library call that trains the models it was given (`trained_by_agent`: keras-rl's
+    `agent.fit` running a model it was given, listed at that call), where every one's
     training step is known and tiny and so is their sum (an actor's training step runs through its
     critic): (their FLOPs per sample, the FLOPs of their steps), summed."""
     found: dict[Span, list[tuple[Site, float | None]]] = {}
     for site in facts.sites:
-        if _driven(site):
+        if trained_by_agent(site.features):
             found.setdefault(site.callsite.span, []).append((site, _tiny_step(site)))
     return {
         span: (sum(s.work_value("flops_per_sample") for s, _ in steps), total)

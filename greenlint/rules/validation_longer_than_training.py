@@ -61,6 +61,7 @@ class ValidationLongerThanTraining(Rule):
 
     code = "GL316"
     name = "validation-longer-than-training"
+    CALLS = frozenset({"fit", "fit_generator"})
     MESSAGE = (
         "`{method}()` validates {validation} steps{every}{validation_basis}, {relation} its {training}"
         " training steps{training_basis}: with a forward pass a third of a training step, about {share} % of each"

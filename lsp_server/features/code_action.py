@@ -140,12 +140,9 @@ async def fix_all(server: GreenlintServer, view: View) -> types.CodeAction | Non
 
 
 def _prepare() -> None:
-    """Load what a fix needs (LibCST, the rules' codemods) before the first code action asks."""
+    """Load what a fix needs (LibCST) before the first code action asks; the engine and its codemods
+    are imported with this module, and a finding's rule by the analysis that found it."""
     import libcst  # noqa: F401
-
-    from greenlint.rules.registry import all_rules
-
-    all_rules()
 
 
 def register(server: GreenlintServer) -> None:

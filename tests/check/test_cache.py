@@ -140,7 +140,7 @@ def test_a_file_result_round_trips(tmp_path, config):
 
 
 def test_every_entry_a_run_writes_round_trips(tmp_path, config, monkeypatch):
-    """File records, diagnostics and the rule table of a real run with a project module, a
+    """File records and diagnostics of a real run with a project module, a
     notebook and findings with fixes are JSON that reads back as what was written; the project
     module's summary (a graph of the resolver's values) is not written at all."""
     (tmp_path / "pyproject.toml").write_text("")
@@ -157,8 +157,8 @@ def test_every_entry_a_run_writes_round_trips(tmp_path, config, monkeypatch):
     monkeypatch.setattr(Cache, "put", lambda self, key, value: (written.append(value), put(self, key, value))[1])
     files = [tmp_path / "train.py", tmp_path / "nets.py", tmp_path / "n.ipynb"]
     run = run_check(files, config, fixes=True)
-    kinds = {v.get("record", "rule table" if "enabled" in v else "?") for v in written}
-    assert kinds == {"file", "diagnostics", "rule table"}, kinds
+    kinds = {v.get("record", "?") for v in written}
+    assert kinds == {"file", "diagnostics"}, kinds
     assert not any("Net" in json.dumps(v) and v.get("record") not in ("file", "diagnostics") for v in written)
     for value in written:
         assert json.loads(json.dumps(value)) == value  # plain JSON: what is stored is what is read
@@ -360,3 +360,25 @@ def test_a_told_gpu_has_its_own_cache_entries():
 
     plain = environment_stamp(None)
     assert environment_stamp(None, "NVIDIA GeForce RTX 3090") not in (plain, environment_stamp(None, "NVIDIA Tesla T4"))
+
+
+def test_the_rules_codes_are_in_the_environment_stamp(tmp_path, monkeypatch):
+    """Which rules run on a file is read from rules/codes.json: a new codes.json (a rule's `CALLS`
+    or default changed) is a new environment, whose cached diagnostics are not reused; the package's
+    other data files (measured.json: docs only) are not."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "base.py").write_text("")
+    codes = tmp_path / "rules" / "codes.json"
+    monkeypatch.setattr(cache_module, "PACKAGE_DIR", tmp_path)
+
+    def stamp() -> str:
+        cache_module.environment_stamp.cache_clear()
+        return cache_module.environment_stamp(None)
+
+    codes.write_text("{}\n")
+    first = stamp()
+    (tmp_path / "rules" / "measured.json").write_text("{}\n")
+    assert stamp() == first
+    codes.write_text('{"GL101": {}}\n')
+    assert stamp() != first
+    cache_module.environment_stamp.cache_clear()

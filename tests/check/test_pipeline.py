@@ -89,7 +89,7 @@ def test_corrupt_cache_entries_are_misses(tmp_path, config):
     close_all()  # as at the end of a process: the write-ahead log is folded back
     assert [p.name for p in (tmp_path / "cache").iterdir()] == ["lint.sqlite"]  # the whole cache: one file
     entries = cache_entries.keys(tmp_path / "cache")
-    assert len(entries) == 3  # the analysis, its diagnostics under these rule settings, the rule table
+    assert len(entries) == 2  # the analysis, its diagnostics under these rule settings
     for key in entries:
         cache_entries.write_raw(tmp_path / "cache", key, b"not JSON")
     again = run_check([src], config, FAKE)
@@ -155,8 +155,8 @@ def test_workers_write_their_entries_to_the_one_cache_file(tmp_path, config, mon
     assert warm.stats.cache_hits == 12 and warm.diagnostics == cold.diagnostics
     close_all()
     assert [p.name for p in (tmp_path / "cache").iterdir()] == ["lint.sqlite"]
-    # per file: its analysis and its diagnostics; then the rule table
-    assert len(cache_entries.keys(tmp_path / "cache")) == 12 * 2 + 1
+    # per file: its analysis and its diagnostics
+    assert len(cache_entries.keys(tmp_path / "cache")) == 12 * 2
 
 
 def test_noqa_and_per_file_ignores(tmp_path, config):

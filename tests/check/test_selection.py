@@ -37,10 +37,10 @@ def test_validate_judges_named_codes_and_reads_no_rule_table_without_them(monkey
             validate(Config(no_cache=True, **named))
     validate(Config(no_cache=True, extend_select=("GL003",)))
 
-    def unread(cache):
+    def unread():
         raise AssertionError("the rule table was read")
 
-    monkeypatch.setattr(selection, "rule_table", unread)
+    monkeypatch.setattr(selection.codes, "table", unread)
     validate(Config(no_cache=True))
     validate(Config(no_cache=True, select=()))
     with pytest.raises(AssertionError, match="rule table"):

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 
 import pytest
 
+from greenlint.check import Config, check_source
 from greenlint.check.config import SETTINGS, parse_table
+from greenlint.rules import codes
 from greenlint.rules.base import SECTIONS
-from greenlint.rules.registry import all_rules, get_rule, option_defaults
+from greenlint.rules.codes import get_rule, option_defaults
+from greenlint.rules.registry import all_rules
+from tests.check.fakes import Predictor
 
 RULES = list(all_rules().values())
 
@@ -83,3 +89,44 @@ def test_settings_are_what_the_parser_accepts():
 def test_lookup_by_code_or_name():
     assert get_rule("gl101") is get_rule("energy-hotspot") is all_rules()["GL101"]
     assert get_rule("GL999") is None
+
+
+def test_codes_json_lists_every_rule_as_the_registry_holds_it():
+    """A run imports the rules it runs by codes.json (greenlint.rules.codes): a rule missing there,
+    or listed with a stale default or option, would silently never run or run wrongly."""
+    from tools import rule_codes
+
+    assert codes.table() == rule_codes.build(), "codes.json is stale: run `python -m tools.generate_all`"
+    assert all(codes.rule_class(code) is rule for code, rule in all_rules().items())
+
+
+def test_a_siteless_rule_calls_for_nothing():
+    """A SITELESS rule judges files without call sites: no method can be required of them."""
+    assert [code for code, rule in all_rules().items() if rule.SITELESS and rule.CALLS] == []
+
+
+def test_a_check_runs_the_rules_that_can_report_and_imports_them_alone(monkeypatch):
+    """On a file calling `Sequential` and `compile`, the default selection runs the rules enabled by
+    default that check a file themselves and call for no method or for one of those; in a fresh
+    interpreter, `--select GL304` imports GL304's module and no other rule's."""
+    source = 'import tensorflow as tf\nm = tf.keras.Sequential()\nm.compile(loss="mse", run_eagerly=True)\n'
+    ran = []
+    load = codes.rule_class
+    monkeypatch.setattr(codes, "rule_class", lambda code: (ran.append(code), load(code))[1])
+    found = check_source(source, "train.py", Config(no_cache=True), Predictor(), fixes=False)
+    assert "GL304" in {d.code for d in found}
+    listed = codes.table()
+    assert ran == [code for code, e in listed.items() if e["enabled"] and e["checks"]
+                   and (not e["calls"] or {"Sequential", "compile"} & set(e["calls"]))]
+    assert "GL401" not in ran and "GL101" in ran  # calls for `batch`; judges every site
+    script = (
+        "import sys\n"
+        "from greenlint.check import Config, check_source\n"
+        "from greenlint.rules import codes\n"
+        f"found = check_source({source!r}, 'train.py', Config(no_cache=True, select=('GL304',)))\n"
+        "print(sorted({d.code for d in found}))\n"
+        "print(sorted(e['module'] for e in codes.table().values()\n"
+        "             if 'greenlint.rules.' + e['module'] in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["['GL304']", "['compile_run_eagerly']"]

@@ -9,7 +9,8 @@ from greenlint.analysis import analyse_source
 from greenlint.check.file_result import from_analysis
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.base import FileFacts
-from greenlint.rules.registry import all_rules, option_defaults
+from greenlint.rules.codes import option_defaults
+from greenlint.rules.registry import all_rules
 
 #: Tensor ops, a model call, a session: calls that rules filter out by their API.
 PLAIN = (

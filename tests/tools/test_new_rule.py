@@ -14,10 +14,11 @@ import pytest
 
 import greenlint.rules as package
 from greenlint.check import Config, check_source
+from greenlint.rules import codes
 from greenlint.rules.base import SECTIONS
 from greenlint.rules.registry import all_rules
 from tests.check.fakes import Predictor
-from tools import new_rule
+from tools import new_rule, rule_codes
 
 SCAFFOLDS = [("GL598", "ones-called", "call", "tensorflow.ones"),
              ("GL599", "constant-repeated", "in-loop", "tensorflow.constant")]
@@ -32,6 +33,8 @@ def scaffolded(tmp_path, monkeypatch):
         new_rule.scaffold(code, name, kind, api, rules_dir, fixtures_dir)
     monkeypatch.setattr(package, "__path__", [*package.__path__, str(rules_dir)])
     all_rules.cache_clear()
+    listed = rule_codes.build()  # what `python -m tools.new_rule` writes to codes.json
+    monkeypatch.setattr(codes, "table", lambda: listed)
     yield fixtures_dir
     all_rules.cache_clear()
     for _, name, _, _ in SCAFFOLDS:
