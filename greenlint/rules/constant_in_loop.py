@@ -77,6 +77,11 @@ class ConstantInLoop(Rule):
     a call inside a `with` block within the loop (`with tf.device(d):`): each iteration may place
     the tensor elsewhere.
 
+    Nor where the saving is not material (greenlint/rules/material.py): in test code (a test's
+    loop over a few dtypes or settings), or where the analysis counts the call's runs and they
+    add up to less than a second at one eager dispatch each (50 µs: fewer than 20,000 runs).
+    The message gives that price, and the total where the runs are counted.
+
     ## Why is this bad?
     In eager code each call converts the Python value again: it walks the nested lists, infers
     the dtype, allocates a tensor and copies the data (to the accelerator, on a GPU), every

@@ -49,3 +49,11 @@ def test_an_eager_step_is_reported_once_at_its_gradient(predictor):
 
 def test_an_eager_step_in_a_test_is_not_reported(predictor):
     assert _found(STEP.format(name="test_fit"), "GL302", predictor) == []
+
+
+def test_the_documented_run_count_is_the_constants():
+    from greenlint.predict.work_energy import DISPATCH_S
+    from greenlint.rules.constant_in_loop import ConstantInLoop
+    from greenlint.rules.material import MIN_SAVING_S
+
+    assert f"fewer than {MIN_SAVING_S / DISPATCH_S:,.0f} runs" in " ".join(ConstantInLoop.doc().split())
