@@ -235,9 +235,10 @@ class EagerTrainingStep(Rule):
             if _compiled_pass(facts, site) or in_tests(facts, site):
                 continue
             loop, _ = innermost_loop(facts, site)
-            if loop is not None and id(loop) in stepped:
-                continue  # its step's `gradient()` is reported already: the same change
-            stepped.add(id(loop))
+            if loop is not None:
+                if id(loop) in stepped:
+                    continue  # the step of this loop is reported already: the same change
+                stepped.add(id(loop))
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(call=method(site.api) + "()"))
 
 
