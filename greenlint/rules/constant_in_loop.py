@@ -6,10 +6,13 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.predict.work_energy import DISPATCH_S
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, method
 from greenlint.rules.codemods import HoistBeforeLoop
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.material import immaterial, known_runs
 from greenlint.rules.syntax import LOOPS
+from greenlint.units import fmt_s
 
 APIS = {"tensorflow.constant": "value", "tensorflow.convert_to_tensor": "value"}
 
@@ -74,6 +77,11 @@ class ConstantInLoop(Rule):
     a call inside a `with` block within the loop (`with tf.device(d):`): each iteration may place
     the tensor elsewhere.
 
+    Nor where the saving is not material (greenlint/rules/material.py): in test code (a test's
+    loop over a few dtypes or settings), or where the analysis counts the call's runs and they
+    add up to less than a second at one eager dispatch each (50 µs: fewer than 20,000 runs).
+    The message gives that price, and the total where the runs are counted.
+
     ## Why is this bad?
     In eager code each call converts the Python value again: it walks the nested lists, infers
     the dtype, allocates a tensor and copies the data (to the accelerator, on a GPU), every
@@ -120,7 +128,7 @@ class ConstantInLoop(Rule):
     code = "GL502"
     name = "constant-in-loop"
     CALLS = frozenset(map(method, APIS))
-    MESSAGE = "`{call}` of a literal runs on every {where}: create the tensor once, {hoist}"
+    MESSAGE = "`{call}` of a literal runs on every {where} ({price}): create the tensor once, {hoist}"
     FIX_TITLE = "Create the tensor once before the loop and reuse it"
     FIX = HoistBeforeLoop(name="constant", safe=True)
     VALID = (
@@ -143,6 +151,13 @@ class ConstantInLoop(Rule):
         # a helper called from two cells runs twice, in no loop
         Valid("import tensorflow as tf\ndef weights():\n    return tf.constant([1.0, 2.0])\nweights()\nweights()\n"),
         Valid("import tensorflow as tf\nfor x in ds.take(1):\n    y = x * tf.constant([1.0, 2.0])\n"),
+        # not material: 1,000 conversions cost about 50 ms in all
+        Valid("import tensorflow as tf\nfor i in range(1000):\n    print(i, tf.constant([1.0, 2.0]))\n"),
+        # a test's loop over a few dtypes: an invariant index constant, converted again for no user
+        Valid(
+            "import tensorflow as tf\n\n\nclass YogiTest(tf.test.TestCase):\n    def test_sparse(self):\n"
+            "        for dtype in self.dtypes:\n            grads = tf.IndexedSlices(g, tf.constant([0, 1]))\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -197,15 +212,16 @@ class ConstantInLoop(Rule):
             ),
         ),
         Invalid(  # a helper called from a loop
-            "import tensorflow as tf\ndef sample(k):\n    return tf.constant([0, 1])\nfor k in [5, 10]:\n    sample(k)\n",
+            "import tensorflow as tf\ndef sample(k):\n    return tf.constant([0, 1])\nfor k in ks:\n    sample(k)\n",
             line=3,
-            message_contains="every call of its function, which a loop repeats: create the tensor once, outside the function",
+            message_contains="every call of its function, which a loop repeats (about 50 µs of eager dispatch each): create",
         ),
         Invalid(  # the loop variable only prints: every iteration makes the same tensor
-            "import tensorflow as tf\nfor i in range(3):\n    print(i)\n    y = tf.constant([1.0, 2.0])\n",
+            "import tensorflow as tf\nfor i in range(100000):\n    print(i)\n    y = tf.constant([1.0, 2.0])\n",
             line=4,
+            message_contains="(about 50 µs of eager dispatch each, 100,000 times: 5 s)",
             expected_replacement=(
-                "import tensorflow as tf\nvector_2 = tf.constant([1.0, 2.0])\nfor i in range(3):\n"
+                "import tensorflow as tf\nvector_2 = tf.constant([1.0, 2.0])\nfor i in range(100000):\n"
                 "    print(i)\n    y = vector_2\n"
             ),
         ),
@@ -220,6 +236,7 @@ class ConstantInLoop(Rule):
                 and not site.features.get("in_tf_function")
                 and _literal_array(facts, site)
                 and not _under_with(facts, site)
+                and not immaterial(facts, site, DISPATCH_S)
             ):
                 holds = _parameter(facts, site)
                 own = site.features.get("loop_depth", 0) > 0  # else the loop is around calls of its function
@@ -230,6 +247,15 @@ class ConstantInLoop(Rule):
                         call=method(site.api) + "()",
                         where="loop iteration" if own else "call of its function, which a loop repeats",
                         hoist="before the loop" if own else "outside the function",
+                        price=_price(site),
                     ),
                     data={"holds": holds} if holds else {},
                 )
+
+
+def _price(site) -> str:
+    """What converting the literal again costs: one eager dispatch a run, and in all where the
+    runs are counted."""
+    each = f"about {fmt_s(DISPATCH_S)} of eager dispatch each"
+    runs = known_runs(site)
+    return each if runs is None else f"{each}, {runs:,} times: {fmt_s(runs * DISPATCH_S)}"

@@ -9,6 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.codemods import WrapLoopBody
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.material import in_tests
 from greenlint.rules.syntax import innermost_loop, last_name, own_body, units
 
 
@@ -59,7 +60,10 @@ class EagerTrainingStep(Rule):
     checked in a loop are not a training step. Nor is a loop whose forward and backward pass
     already run in a function of the file compiled with `tf.function` (no `GradientTape` in the
     loop itself, a call of that function): only the update, a few ops per variable, runs
-    eagerly, and compiling it too saves next to nothing.
+    eagerly, and compiling it too saves next to nothing. A step is reported once, at its
+    `gradient()` (its `apply_gradients()` in the same loop is the same change), and not in test
+    code: a test runs a few steps on tiny inputs, and what compiling saves there no user pays
+    (greenlint/rules/material.py).
 
     ## Why is this bad?
     In eager mode every operation of the forward pass, the gradient and the update is
@@ -151,6 +155,11 @@ class EagerTrainingStep(Rule):
             "        loss = -tf.reduce_mean(model(img))\n    return loss, tape.gradient(loss, img)\n"
             "for i in range(100):\n    loss, grads = loss_and_grads(image)\n    opt.apply_gradients([(grads, image)])\n"
         ),
+        Valid(  # a test of an optimizer: a few steps on tiny inputs, nothing a user pays
+            "import tensorflow as tf\n\n\ndef test_multi_optimizer():\n    opt = tf.keras.optimizers.Adam()\n"
+            "    for x in data:\n        with tf.GradientTape() as tape:\n            loss = tf.reduce_sum(x * x)\n"
+            "        grads = tape.gradient(loss, [x])\n        opt.apply_gradients(zip(grads, [x]))\n"
+        ),
         Valid(  # one step over one batch: no training loop
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds.take(1):\n"
             "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(x * x)\n"
@@ -218,13 +227,19 @@ class EagerTrainingStep(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        stepped: set[int] = set()  # the loops reported: one finding per training step
         for site in facts.sites:
             if not (_is_step_call(site.api) and site.repeats(same=()) and not site.features.get("in_tf_function")):
                 continue
             if site.api == "tensorflow.GradientTape.gradient" and not _loop_updates(facts, site):
                 continue  # gradients printed or checked in a loop (tests, tutorials), not a training step
-            if _compiled_pass(facts, site):
+            if _compiled_pass(facts, site) or in_tests(facts, site):
                 continue
+            loop, _ = innermost_loop(facts, site)
+            if loop is not None:
+                if id(loop) in stepped:
+                    continue  # the step of this loop is reported already: the same change
+                stepped.add(id(loop))
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(call=method(site.api) + "()"))
 
 

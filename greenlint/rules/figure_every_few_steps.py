@@ -10,8 +10,9 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, node
 from greenlint.rules.batch_price import device
 from greenlint.rules.defaults import bound_literal, known_value
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.material import MIN_SHARE
 from greenlint.rules.periodic import call_points, loop_period, training_steps
-from greenlint.rules.save_price import MIN_SHARE, steps_seconds
+from greenlint.rules.save_price import steps_seconds
 from greenlint.rules.syntax import LOOPS, SCOPES, cell_units, every_pass, last_name, own_loops, text_mentions
 from greenlint.units import fmt_s
 

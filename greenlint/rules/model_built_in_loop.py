@@ -8,6 +8,7 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.material import in_tests
 from greenlint.rules.syntax import in_class
 
 CONSTRUCTORS = (
@@ -45,7 +46,9 @@ class ModelBuiltInLoop(Rule):
     iteration included (clear_session matters most then), in a file that never calls `keras.backend.clear_session()` (or
     `keras.utils.clear_session()`). Models built inside a class (parts of a bigger model) or
     stored into a container or attribute (`self.towers[name] = Sequential(...)`) are parts being
-    assembled, not models trained one after another, and are not reported.
+    assembled, not models trained one after another, and are not reported. Nor is test code (a
+    test module, a test, or a helper only tests call): a test builds a few tiny models, and the
+    memory they hold is paid by no user (greenlint/rules/material.py).
 
     ## Why is this bad?
     Keras keeps global state for every model and layer it creates (name counters and, with the
@@ -102,6 +105,10 @@ class ModelBuiltInLoop(Rule):
             "    m = tf.keras.Sequential([tf.keras.layers.Dense(u)])\n"
         ),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n"),
+        Valid(  # a test building one tiny model per setting: nothing a user pays
+            "import tensorflow as tf\n\n\nclass NormTest(tf.test.TestCase):\n    def test_axes(self):\n"
+            "        for axis in self.axes:\n            m = tf.keras.Sequential([tf.keras.layers.Dense(axis)])\n"
+        ),
         Valid(
             "import tensorflow as tf\nclass Ranker(tf.keras.Model):\n    def __init__(self, names):\n"
             "        super().__init__()\n        self.towers = {}\n        for n in names:\n"
@@ -134,5 +141,5 @@ class ModelBuiltInLoop(Rule):
             return
         for site in facts.sites:
             built = _builds_model(site.api) and site.repeats(same=())  # different models included
-            if built and not in_class(facts, site) and not _stored(facts, site):
+            if built and not in_class(facts, site) and not _stored(facts, site) and not in_tests(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)

@@ -22,8 +22,6 @@ from greenlint.rules.base import Site
 from greenlint.rules.batch_price import device, reference
 from greenlint.units import fmt_s
 
-#: The least share of the time between two saves that the saves must take for a finding.
-MIN_SHARE = 0.1
 #: The least seconds a save takes besides its weights' bytes (creating the file, its layout, the
 #: model's configuration): bench/rules/GL311's pair measured about 50 ms per `save_weights` of a
 #: two-layer model on two loaded cores; a tenth of it is taken, for a fast host.

@@ -102,7 +102,7 @@ def test_fixes_are_linear_in_the_findings(monkeypatch):
     from greenlint.check import Config, check_source
 
     source = "import tensorflow as tf\n" + "".join(
-        f"def test_{i}(xs):\n    for x in xs:\n        y = tf.add(x, tf.constant([{i}.0, 2.0]))\n\n" for i in range(40)
+        f"def step_{i}(xs):\n    for x in xs:\n        y = tf.add(x, tf.constant([{i}.0, 2.0]))\n\n" for i in range(40)
     )
     from greenlint.rules.base import FileFacts
 

@@ -29,7 +29,7 @@ TRAIN = textwrap.dedent(
     model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
     model.compile(optimizer="adam", loss="mse")
     checkpoint = tf.keras.callbacks.ModelCheckpoint("checkpoints/epoch-{epoch:03d}.weights.h5", save_freq=5)
-    for step in range(100):
+    for step in range(len(images)):
         grey = images[step] * tf.constant([[0.299], [0.587], [0.114]])
     """
 )
@@ -97,7 +97,7 @@ def test_debug_switches_under_a_flag_stay_and_fixes_fit_the_line_length(project,
     )
     assert max(len(line) for line in fixed.splitlines()) <= 88
     # the hoisted tensor is named after what it holds, not a generic name
-    assert "matrix_3x1 = tf.constant([[0.299], [0.587], [0.114]])\nfor step in range(100):\n" in fixed
+    assert "matrix_3x1 = tf.constant([[0.299], [0.587], [0.114]])\nfor step in range(len(images)):\n" in fixed
     assert "grey = images[step] * matrix_3x1\n" in fixed
     assert _codes(capsys, path) == []
 

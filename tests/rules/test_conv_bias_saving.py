@@ -40,3 +40,21 @@ def test_the_documented_share_is_the_device_tables(device, channels):
 
 def test_the_reason_in_the_measured_table_states_the_same_share():
     assert _stated(_share("NVIDIA A100-SXM4", 64)) in json.loads(REASONS.read_text(encoding="utf-8"))["GL504"]
+
+
+@pytest.mark.parametrize("channels", [64, 128, 512])
+def test_the_documented_reference_share_is_the_device_tables(channels):
+    """Why the rule is opt-in: its least share on the reference GPU, quoted in its docs."""
+    from greenlint.rules.batch_price import REFERENCE_GPU
+
+    stated = f"+{100 * _share(REFERENCE_GPU, channels)[0]:.1f} % over {channels}"
+    assert stated in " ".join((ConvBiasBeforeBatchNorm.__doc__ or "").split())
+
+
+@pytest.mark.parametrize(("device", "most"), [("NVIDIA Tesla T4", 18), ("NVIDIA A100-SXM4", 56)])
+def test_the_documented_material_channels_are_the_device_tables(device, most):
+    """The most input channels at which the least share still reaches MIN_SHARE, as the docs say."""
+    from greenlint.rules.material import MIN_SHARE
+
+    assert _share(device, most)[0] >= MIN_SHARE > _share(device, most + 1)[0]
+    assert not ConvBiasBeforeBatchNorm.DEFAULT_ENABLED
