@@ -114,6 +114,7 @@ def realworld_section(precision: dict, level: int = 2) -> list[str]:
                     f"{r['debatable']} | {r['false']} | {share(r['precision'])} | {judged} |")
     silent = [c for c, r in precision["rules"].items() if not r["findings"]]
     rows += ["", f"No finding on these corpora: {', '.join(silent) or 'none'}.", ""]
+    rows += second_judge_section(precision.get("second_judge") or {}, goals)
     if calls.get("figured"):
         rows += [
             "| measure | value | goal | |",
@@ -135,6 +136,25 @@ def realworld_section(precision: dict, level: int = 2) -> list[str]:
         ]
     rows += corpus_widths(precision.get("calls_by_corpus") or {}, goals)
     return rows
+
+
+def second_judge_section(second: dict, goals: dict) -> list[str]:
+    """How a second blind judge's verdicts on a sample of labelled findings compare with the labels."""
+    if not second.get("judged"):
+        return []
+    pairs = ", ".join(f"{pair.replace('->', ' → ')} {n}" for pair, n in second["pairs"].items())
+    v, precision = second["verdicts"], second["precision"]
+    met = verdict(precision is not None and precision >= goals["precision"])
+    falses = ", ".join(f"{code} {n}" for code, n in second["false_by_rule"].items()) or "none"
+    return [
+        f"A second blind judge, who saw neither the labels nor the rules, re-judged {second['judged']} labelled default "
+        "findings (`bench/realworld/second_judge.csv`: up to 3 per rule, a fixed-seed sample) with the same "
+        f"definitions. Labels → second verdicts: {pairs}. Of the {second['still_reported']} still reported: "
+        f"{v['true']} true, {v['debatable']} debatable, {v['false']} false, precision {share(precision)} "
+        f"(goal ≥ {goals['precision']:.0%}: {met}); false by rule: {falses}. The table above counts the first "
+        "judge's labels.",
+        "",
+    ]
 
 
 def corpus_widths(by_corpus: dict, goals: dict) -> list[str]:

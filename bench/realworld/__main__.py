@@ -5,7 +5,9 @@
   fetch   only download and extract the PyPI corpora into the cache
   todo    the sampled findings not yet labelled (from precision.json), as labels.csv rows to fill in
   show    the same findings with the code around them, to judge them
-  merge   add filled-in `todo` rows (verdict and reason written) to labels.csv
+  merge   add filled-in `todo` rows (verdict and reason written) to labels.csv (or, `--labels`, to
+          second_judge.csv)
+  second  a second judge's sample of already-labelled findings, for `show`/`todo --results`
   vendor  re-copy the vendored corpora from git snapshots of their repositories (outputs stripped)
   research  recall on the research corpora: greenlint's call sites and findings against the careful
           readings (readings/), written to bench/realworld/research.json and docs/realworld.md
@@ -21,7 +23,7 @@ import time
 from pathlib import Path
 
 from .corpora import BY_NAME, CORPORA, ensure, root
-from .labels import COLUMNS, LABELS, Label, read_labels, source_line, source_lines, write_labels
+from .labels import COLUMNS, LABELS, SECOND_JUDGE, Label, read_labels, source_line, source_lines, write_labels
 from .score import collect, score, stale_labels
 
 HERE = Path(__file__).resolve().parent
@@ -53,10 +55,11 @@ def cmd_run(args) -> int:
         raise SystemExit("--corpus scores part of the benchmark: name its results file with --out")
     args.out = args.out or RESULTS
     start = time.monotonic()
-    labels = read_labels()
-    bad = stale_labels(labels)
+    labels, second = read_labels(), read_labels(SECOND_JUDGE)
+    bad = stale_labels(labels + second)
     collected = collect(corpora)
-    results = score(collected, [label for label in labels if label.corpus in {c.name for c in corpora}])
+    names = {c.name for c in corpora}
+    results = score(collected, [lab for lab in labels if lab.corpus in names], [lab for lab in second if lab.corpus in names])
     args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
     if not args.corpus:
         write_doc_section(results)
@@ -150,6 +153,27 @@ def cmd_research(args) -> int:
     return 0
 
 
+def cmd_second(args) -> int:
+    """A results file whose `unlabelled` findings are a second judge's sample: up to 3 labelled default
+    findings per rule (random.Random(18) over the keys in order; second_judge.csv was drawn so at ce73d52b),
+    for `show --results` and `todo --results`; the judged rows go to second_judge.csv, not labels.csv."""
+    import random
+
+    collected, labels = collect(), {label.key: label for label in read_labels()}
+    messages = {}
+    for key, finding in collected["findings"]:
+        messages.setdefault(key, finding["message"])
+    by_rule: dict[str, list] = {}
+    for key in sorted(k for k in messages if collected["defaults"].get(k[4]) and k in labels):
+        by_rule.setdefault(key[4], []).append(key)
+    rng = random.Random(18)
+    chosen = [key for _, keys in sorted(by_rule.items()) for key in rng.sample(keys, min(3, len(keys)))]
+    rng.shuffle(chosen)
+    args.out.write_text(json.dumps({"drift": {"unlabelled": [[*k, messages[k]] for k in chosen]}}), encoding="utf-8")
+    print(f"{len(chosen)} findings of {len(by_rule)} rules in {args.out}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.realworld", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -169,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     merge.add_argument("rows", type=Path, help="a CSV written by `todo`, verdict and reason filled in")
     merge.add_argument("--labels", type=Path, default=LABELS)
     merge.set_defaults(func=cmd_merge)
+    second = sub.add_parser("second", help="a second judge's sample of labelled findings (for show/todo --results)")
+    second.add_argument("--out", type=Path, required=True, help="the results file to write")
+    second.set_defaults(func=cmd_second)
     vendor = sub.add_parser("vendor", help="copy the vendored corpora from git snapshots")
     vendor.add_argument("--git", action="append", required=True, metavar="OWNER/REPO=DIR")
     vendor.set_defaults(func=cmd_vendor)

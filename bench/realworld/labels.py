@@ -15,6 +15,8 @@ from pathlib import Path
 from greenlint.analysis.sources import notebook_cells, split_lines
 
 LABELS = Path(__file__).resolve().parent / "labels.csv"
+# A second judge's blind verdicts on a fixed-seed sample of already-labelled default findings (agreement).
+SECOND_JUDGE = Path(__file__).resolve().parent / "second_judge.csv"
 VERDICTS = ("true", "debatable", "false")
 Key = tuple[str, str, int, int, str]  # corpus, file, cell (0 outside notebooks), line, code
 

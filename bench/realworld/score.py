@@ -116,8 +116,9 @@ def widths(sites: list[dict]) -> dict:
     }
 
 
-def score(collected: dict, labels: list[Label]) -> dict:
-    """The results: per-rule precision, drift, interval widths, GL101's share (deterministic)."""
+def score(collected: dict, labels: list[Label], second: list[Label] = ()) -> dict:
+    """The results: per-rule precision, drift, interval widths, GL101's share, and a second judge's
+    agreement with the labels (deterministic)."""
     by_key = {label.key: label for label in labels}
     counts = Counter(key for key, _ in collected["findings"])
     messages = {}
@@ -167,10 +168,28 @@ def score(collected: dict, labels: list[Label]) -> dict:
         "calls": widths(collected["sites"]),
         "calls_by_corpus": collected.get("widths", {}),
         "goals": GOALS,
+        "second_judge": second_judge(second, by_key, counts),
         "drift": {
             "vanished": [[*k, by_key[k].verdict] for k in sorted(by_key) if k not in counts],
             "unlabelled": [[*k, messages[k]] for k in sorted(sampled) if k not in by_key],
         },
+    }
+
+
+def second_judge(second: list[Label], first: dict[Key, Label], counts: Counter) -> dict:
+    """A second blind judge's verdicts beside the labels: the agreement over the sample, and the
+    precision the second judge gives the sampled findings still reported."""
+    pairs = Counter(f"{first[s.key].verdict if s.key in first else 'none'}->{s.verdict}" for s in second)
+    kept = [s for s in second if s.key in counts]
+    verdicts = Counter(s.verdict for s in kept)
+    false_by_rule = Counter(s.code for s in kept if s.verdict == "false")
+    return {
+        "judged": len(second),
+        "pairs": dict(sorted(pairs.items())),
+        "still_reported": len(kept),
+        "verdicts": {v: verdicts[v] for v in ("true", "debatable", "false")},
+        "precision": round(1 - verdicts["false"] / len(kept), 4) if kept else None,
+        "false_by_rule": dict(sorted(false_by_rule.items())),
     }
 
 

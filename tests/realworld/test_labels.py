@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bench.realworld.corpora import CORPORA, VENDORED, ensure
-from bench.realworld.labels import Label, read_labels, sample, source_line
+from bench.realworld.labels import SECOND_JUDGE, Label, read_labels, sample, source_line
 from bench.realworld.score import score, stale_labels
 from bench.realworld.vendor import strip_notebook
 from tools.gendocs import realworld_section
@@ -117,6 +117,26 @@ def test_score_counts_verdicts_and_drift():
     assert "| upper bounds (`bounded`, `negligible`: at most the figure) | 1 | | |" in text
     assert "| c | 6 | 2 | 2525× (over the goal) | 50.0% | 50.0% | 1 | 1 | 1 |" in text
     assert "| d | 3 | 0 | – | – | – | 3 | 0 | 0 |" in text
+
+
+def test_a_second_judge_is_compared_with_the_labels():
+    findings = [_finding("a.py", n, "GL101") for n in (1, 2, 3)]
+    collected = {"findings": [(("c", f["filename"], 0, f["location"]["row"], f["code"]), f) for f in findings],
+                 "sites": [], "sizes": {}, "defaults": {"GL101": True}, "widths": {}}
+    first = [Label("c", "a.py", 0, n, "GL101", v, "r", "t") for n, v in ((1, "true"), (2, "debatable"), (3, "debatable"))]
+    second = [Label("c", "a.py", 0, n, "GL101", v, "r", "t") for n, v in ((1, "true"), (2, "false"), (3, "debatable"))]
+    second.append(Label("c", "gone.py", 0, 1, "GL101", "false", "r", "t"))  # no longer reported: not in precision
+    judged = score(collected, first, second)["second_judge"]
+    assert judged["pairs"] == {"debatable->debatable": 1, "debatable->false": 1, "none->false": 1, "true->true": 1}
+    assert (judged["judged"], judged["still_reported"], judged["verdicts"]["false"]) == (4, 3, 1)
+    assert judged["precision"] == pytest.approx(2 / 3, abs=1e-4) and judged["false_by_rule"] == {"GL101": 1}
+    text = "\n".join(realworld_section({**score(collected, first, second), "corpora": [{"name": "c"}]}))
+    assert "re-judged 4 labelled default findings" in text and "precision 67% (goal ≥ 90%: **missed**)" in text
+
+
+def test_the_second_judge_labels_resolve_to_their_lines():
+    second = read_labels(SECOND_JUDGE)
+    assert len(second) >= 50 and not stale_labels(second)
 
 
 def test_merge_adds_filled_rows_only(tmp_path):
