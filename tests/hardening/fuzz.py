@@ -490,11 +490,32 @@ def hostile_links(rng, repo: Path, outside: Path) -> list[str]:
     return ["HEAD~1", "HEAD", "--format", "json"]
 
 
+def hostile_transports(rng, repo: Path, outside: Path) -> list[str]:
+    """A partial clone whose config allows a transport again (`protocol.<name>.allow`) and names a
+    command for it, and a commit naming a blob it lacks: reading the blob makes git fetch it."""
+    script = recording_script(outside)
+    remote = outside.parent / "remote"
+    _git(remote.parent, "init", "-q", str(remote))
+    url, settings = rng.choice([
+        (f"ext::{script}", [("protocol.ext.allow", rng.choice(["always", "user"]))]),
+        (str(remote), [("protocol.file.allow", "always"), ("remote.origin.uploadpack", str(script))]),
+        ("git://example.invalid/x", [("protocol.git.allow", "always"), ("core.gitProxy", str(script))]),
+        ("ssh://example.invalid/x", [("protocol.ssh.allow", "always"), ("core.sshCommand", str(script))]),
+    ])
+    tree = _git(repo, "mktree", "--missing", data=f"100644 blob {'12' * 20}\tb.py\n100644 blob {_blob(repo, _code(rng))}\ta.py\n")
+    commit = _git(repo, "commit-tree", tree, "-p", "HEAD", "-m", "a blob to fetch")
+    for key, value in [("core.repositoryformatversion", "1"), ("extensions.partialClone", "origin"), ("remote.origin.url", url),
+                       ("remote.origin.promisor", "true"), ("remote.origin.partialclonefilter", "blob:none"), *settings]:
+        _git(repo, "config", key, value)
+    return ["HEAD", commit, "--format", rng.choice(["json", "text"])]
+
+
 REPO_KINDS: dict[str, Callable[[random.Random, Path, Path], list[str]]] = {
     "git trees with `..` entries, or a link and a folder of one name (diff)": hostile_trees,
     "a committed `<cache-dir>/snapshots` link, user folders among the snapshots (diff)": hostile_caches,
     "a .git/config naming fsmonitor, filters, textconv, external diff, hooks (diff)": hostile_config,
     "files committed as links to /dev/zero or another project (diff)": hostile_links,
+    "a partial clone whose config allows a transport again and names its command (diff)": hostile_transports,
 }
 
 
@@ -788,7 +809,9 @@ def _repo_section(repos: dict[str, KindResult], cases: int) -> list[str]:
         "- **git runs no command a repository's configuration names**: every git greenlint runs gets",
         "  `core.fsmonitor=false`, `core.hooksPath=/dev/null`, no external diff, pager, ssh command or",
         "  credential helper, every configured filter driver's clean, smudge and process emptied,",
-        "  `GIT_CONFIG_NOSYSTEM=1` and `GIT_OPTIONAL_LOCKS=0`; `git diff` gets `--no-ext-diff --no-textconv",
+        "  `GIT_CONFIG_NOSYSTEM=1`, `GIT_OPTIONAL_LOCKS=0` and an empty `GIT_ALLOW_PROTOCOL` (no transport,",
+        "  whatever `protocol.<name>.allow` the repository sets: a partial clone's lazy fetch runs no",
+        "  `ext::` command, `uploadpack` or `core.gitProxy`); `git diff` gets `--no-ext-diff --no-textconv",
         "  --ignore-submodules=all` (git never looks inside a submodule, whose own config could name a filter);",
         "  blobs are read with `git cat-file --batch`, which applies no filter. The analysed code is never run.",
         "- **Text is never printed raw**: file names, source lines and messages go through",
@@ -849,6 +872,7 @@ ISSUE_29_ITEMS = [
     ("a pyproject.toml key or table of 100,000 dotted parts", "a config error naming the line (tomllib is quadratic in a key's parts: 8,000 took 5 s and 270 MB, 100,000 was killed)", "test_session_variants.py"),
     ("a `.gitignore` line, exclude or per-file-ignores pattern of many `*` (`*a*a*a*a*a*b`)", "the `.gitignore` line named and skipped, the option a config error (a regular expression backtracked for minutes on one long name)", "test_session_variants.py"),
     ("a FIFO named requirements.txt, pyproject.toml, setup.cfg or environment.yml (the TensorFlow pin files); imported modules that are FIFOs or device links", "never opened: pins read only from regular files under 768 KiB (a FIFO hung every check); the modules named (GL002)", "test_session_variants.py"),
+    ("a partial clone whose own config allows a transport again (`protocol.ext.allow=always`, `protocol.file.allow` with `uploadpack`, `protocol.git.allow` with `core.gitProxy`) and lacks a blob a commit names (held-out variant)", "no transport at all (GIT_ALLOW_PROTOCOL empty; `-c protocol.allow=never` was only a default the repository's config overrode): nothing fetched, nothing run, no 120 s wait", "test_held_out_kinds.py"),
     ("git config through `include.path`, odd filter driver names, display settings; gitlinks; names with newlines or OSC 52; notebooks with `%%bash` cells or a BOM; noqa in strings; odd option values; LSP messages out of order", "nothing runs, the comparison unchanged, shown escaped, findings kept, usage errors, every request answered", "test_session_variants.py"),
     ("a committed `x.py` linking out of the project or to another of its files, a linked folder leading out; `--fix`, the editor's fix-all", "refused, the file and where the link leads named; nothing written through a link (a file met by its own name too is fixed by it)", "test_fix_writing.py, test_code_action.py"),
 ]
