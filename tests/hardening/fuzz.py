@@ -641,8 +641,9 @@ class LspResult:
 
 
 def run_lsp(requests: int, seed: int = SEED, big_mb: int = 10) -> LspResult:
-    """A session of raw JSON-RPC: valid and broken requests, cancels, surrogates, a *big_mb* MB document,
-    bytes that are not JSON; every request must be answered, none with an internal error."""
+    """A session of raw JSON-RPC: valid and broken requests and notifications, cancels, surrogates, a
+    *big_mb* MB document, bytes that are not JSON; every request must be answered, none with an
+    internal error, and no error shown to the user (`window/showMessage`, counted as internal)."""
     from tests.hardening.rpc import RawClient
 
     rng = random.Random(f"{seed}:lsp")
@@ -673,6 +674,8 @@ def run_lsp(requests: int, seed: int = SEED, big_mb: int = 10) -> LspResult:
                               "range": {"start": _position(rng), "end": _position(rng)}}
                     if rng.random() < 0.5:
                         change = {"text": _mutate(rng, text, 3)}
+                    elif rng.random() < 0.2:  # a notification that does not fit its method: logged, left out
+                        change["range"]["start"] = rng.choice([{"line": -1, "character": 0}, {"line": "0"}, None])
                     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                              "contentChanges": [change]})
                     version += 1
@@ -680,7 +683,7 @@ def run_lsp(requests: int, seed: int = SEED, big_mb: int = 10) -> LspResult:
                 rid = client.request(method, _params(rng, method, uri))
                 pending[rid] = method
                 if rng.random() < 0.2:
-                    client.notify("$/cancelRequest", {"id": rng.choice([rid, rid, 10**9, "x", None])})
+                    client.notify("$/cancelRequest", {"id": rng.choice([rid, rid, 10**9, "x", None, {"a": rid}, [rid]])})
             client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}, id_="last")
             pending["last"] = "final hover"
             result.requests = len(pending)
@@ -700,6 +703,8 @@ def run_lsp(requests: int, seed: int = SEED, big_mb: int = 10) -> LspResult:
                 if code == -32603:
                     result.internal.append(f"{method}: {message['error']['message'][:200]}")
             result.unanswered = sorted(str(v) for v in pending.values())
+            result.internal += [f"shown to the user: {m['params']['message'][:200]}" for m in client.seen
+                                if m.get("method") == "window/showMessage" and m["params"].get("type") == 1]
             client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                      "contentChanges": [{"text": text}]})
             result.diagnostics_after = client.find(
@@ -873,6 +878,7 @@ ISSUE_29_ITEMS = [
     ("a `.gitignore` line, exclude or per-file-ignores pattern of many `*` (`*a*a*a*a*a*b`)", "the `.gitignore` line named and skipped, the option a config error (a regular expression backtracked for minutes on one long name)", "test_session_variants.py"),
     ("a FIFO named requirements.txt, pyproject.toml, setup.cfg or environment.yml (the TensorFlow pin files); imported modules that are FIFOs or device links", "never opened: pins read only from regular files under 768 KiB (a FIFO hung every check); the modules named (GL002)", "test_session_variants.py"),
     ("a partial clone whose own config allows a transport again (`protocol.ext.allow=always`, `protocol.file.allow` with `uploadpack`, `protocol.git.allow` with `core.gitProxy`) and lacks a blob a commit names (held-out variant)", "no transport at all (GIT_ALLOW_PROTOCOL empty; `-c protocol.allow=never` was only a default the repository's config overrode): nothing fetched, nothing run, no 120 s wait", "test_held_out_kinds.py"),
+    ("LSP: notifications that do not fit their method (a change at line -1, `$/setTrace` of an unknown value, `contentChanges: null`, a method that is no string) and `$/cancelRequest` of an object id; a body that is no JSON (held-out variant)", "logged as a warning and left out; before, a traceback in the log and \"Error in server\" shown to the user", "test_held_out_kinds.py"),
     ("git config through `include.path`, odd filter driver names, display settings; gitlinks; names with newlines or OSC 52; notebooks with `%%bash` cells or a BOM; noqa in strings; odd option values; LSP messages out of order", "nothing runs, the comparison unchanged, shown escaped, findings kept, usage errors, every request answered", "test_session_variants.py"),
     ("a committed `x.py` linking out of the project or to another of its files, a linked folder leading out; `--fix`, the editor's fix-all", "refused, the file and where the link leads named; nothing written through a link (a file met by its own name too is fixed by it)", "test_fix_writing.py, test_code_action.py"),
 ]

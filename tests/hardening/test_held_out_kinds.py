@@ -1,7 +1,7 @@
 """Another round of issue 29's kinds, written as its held-out fuzzer would: git transports a
 repository's config re-enables, other config keys naming commands, links around the cache-dir,
-configuration values of the wrong type, odd encodings and notebooks, and concurrent `diff`s
-sharing snapshots.
+configuration values of the wrong type, odd encodings and notebooks, concurrent `diff`s sharing
+snapshots, and language-server notifications and requests of the wrong shape.
 
 Repository cases go through `fuzz.check_repo_case` (nothing written or removed outside the
 repository and its cache, no command of its config run), file cases through `fuzz.check_case`
@@ -19,6 +19,7 @@ import pytest
 
 from tests.hardening import fuzz
 from tests.hardening.fuzz import _git, _main, _write
+from tests.hardening.rpc import RawClient
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -313,3 +314,100 @@ def test_odd_files_are_read_as_python_reads_them(tmp_path, own_caches, kind):
     code, out, _ = _main(["check", str(tmp_path / "code"), "--format", "json"])
     assert code == (1 if found else 0) and _codes(out) == found
     assert fuzz.check_case(tmp_path / "code", tmp_path / "cache", kind) is None
+
+
+# --- the language server: notifications and requests of the wrong shape ---------------------------
+
+
+@pytest.fixture
+def server(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.greenlint]\n")
+    client = RawClient(tmp_path, {"GREENLINT_CACHE_DIR": str(tmp_path / "cache")})
+    client.initialize(tmp_path)
+    yield client, tmp_path
+    assert client.close() == 0
+
+
+def _errors_shown(client) -> list[str]:
+    """The error and warning messages the server showed or logged for the user, beyond our own warnings."""
+    return [m["params"]["message"] for m in client.seen if m.get("method") in ("window/showMessage", "window/logMessage")
+            and m["params"]["type"] == 1]
+
+
+def _range(a: int, b: int, c: int, d: int) -> dict:
+    return {"start": {"line": a, "character": b}, "end": {"line": c, "character": d}}
+
+
+BAD_NOTIFICATIONS = [
+    ("textDocument/didChange", {"textDocument": {"uri": "URI", "version": 2}, "contentChanges": [{"range": _range(-1, -1, -1, -1), "text": "y"}]}),
+    ("textDocument/didChange", {"textDocument": {"uri": "URI", "version": 3}, "contentChanges": None}),
+    ("textDocument/didOpen", {"textDocument": {"uri": "URI", "languageId": "python", "version": "x", "text": 5}}),
+    ("workspace/didChangeWatchedFiles", {"changes": [{"uri": "file:///x/pyproject.toml", "type": 9}]}),
+    ("$/setTrace", {"value": "nonsense"}),
+    ("$/unknown", None),
+    ("$/cancelRequest", {"id": {"a": 1}}),
+    ("$/cancelRequest", {"id": [1]}),
+    (5, {}),
+]
+
+
+def test_notifications_of_the_wrong_shape_are_logged_and_left_out(server):
+    """pygls logged a traceback for each (`Unable to deserialize message`) and showed the user
+    "Error in server: Invalid Params" (or "unhashable type: 'dict'" for a cancel of an object id):
+    a notification gets no answer, so the server logs a warning and goes on."""
+    client, ws = server
+    uri = (ws / "a.py").as_uri()
+    client.open(uri, LOOP)
+    for method, params in BAD_NOTIFICATIONS:
+        client.send({"jsonrpc": "2.0", "method": method, **({} if params is None else
+                     {"params": json.loads(json.dumps(params).replace('"URI"', json.dumps(uri)))})})
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}})
+    assert "predict" in client.answer(rid, 120)["result"]["contents"]["value"]
+    assert _errors_shown(client) == []
+    warnings = [m["params"]["message"] for m in client.seen if m.get("method") == "window/logMessage"]
+    assert sum("notification" in w and w.startswith("WARNING greenlint") for w in warnings) == 7, warnings
+
+
+@pytest.mark.parametrize("method, params, error", [
+    ("textDocument/hover", {"textDocument": {"uri": "URI"}, "position": {"line": -1, "character": -5}}, -32602),
+    ("textDocument/codeAction", {"textDocument": {"uri": "URI"}, "range": _range(-3, 0, -1, 0), "context": {"diagnostics": []}}, -32602),
+    ("textDocument/inlayHint", {"textDocument": {"uri": "URI"}, "range": _range(-5, 0, -1, 0)}, -32602),
+    ("workspace/executeCommand", {"command": "nope.command", "arguments": []}, -32602),
+    ("workspace/executeCommand", {"command": "\u001b]52;c;aGk=\u0007"}, -32602),
+    ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": [{"uri": "URI"}]}, -32602),
+    ("codeLens/resolve", {"range": _range(0, 0, 0, 0), "data": 5}, -32601),
+    ("textDocument/completion", {"textDocument": {"uri": "URI"}, "position": {"line": 0, "character": 0}}, -32601),
+    ("textDocument/codeAction", {"textDocument": {"uri": "URI"}, "range": _range(9, 0, 2, 0), "context": {"diagnostics": []}}, None),
+    ("textDocument/inlayHint", {"textDocument": {"uri": "URI"}, "range": _range(50, 0, 2, 0)}, None),
+    ("textDocument/codeLens", {"textDocument": {"uri": "file:///nowhere/x.py"}}, None),
+    ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": ["file:///nowhere.py"]}, None),
+])
+def test_odd_requests_get_an_error_or_an_empty_answer(server, method, params, error):
+    """Negative positions, reversed ranges, unknown commands and methods: the right error, or an
+    empty answer, never an internal error; the session goes on."""
+    client, ws = server
+    uri = (ws / "a.py").as_uri()
+    client.open(uri, LOOP)
+    rid = client.request(method, json.loads(json.dumps(params).replace('"URI"', json.dumps(uri))))
+    answer = client.answer(rid, 120)
+    assert (answer.get("error") or {}).get("code") == error, answer
+    if error is None:
+        assert answer["result"] in (None, []), answer
+    assert not fuzz.RAW_CONTROL.search(json.dumps(answer, ensure_ascii=False))
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}})
+    assert "predict" in client.answer(rid, 120)["result"]["contents"]["value"]
+
+
+@pytest.mark.parametrize("body", [b'{"jsonrpc": "2.0", "id": 7, "method": ', b'{"jsonrpc": "2.0", "method": "x\xff\xfe"}', b"\x1b]52;c;aGk=\x07"],
+                         ids=["cut short", "not utf-8", "escape"])
+def test_a_body_that_is_no_json_is_logged_not_shown(server, body):
+    """pygls showed the user "Error in server: Expecting value: line 1 column 43" for a body that is
+    no JSON; it is a warning in the log (its id unknown, nothing answers it), and the session goes on."""
+    client, ws = server
+    client.send_raw(body)
+    uri = (ws / "a.py").as_uri()
+    client.open(uri, LOOP)
+    rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}})
+    assert "predict" in client.answer(rid, 120)["result"]["contents"]["value"]
+    assert not [m for m in client.seen if m.get("method") == "window/showMessage"]
+    assert any("ignored a message that is not JSON" in m["params"]["message"] for m in client.seen if m.get("method") == "window/logMessage")
