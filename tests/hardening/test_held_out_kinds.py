@@ -316,6 +316,35 @@ def test_odd_files_are_read_as_python_reads_them(tmp_path, own_caches, kind):
     assert fuzz.check_case(tmp_path / "code", tmp_path / "cache", kind) is None
 
 
+# --- names a terminal or a log would act on, in every format and command ---------------------------
+
+
+@pytest.mark.parametrize("name", ["[/]", "[link=http://x]a", "\x1b]52;c;aGk=\x07x\u2028", "a\\"])
+def test_kb_show_of_an_odd_name_says_it_has_none(name):
+    """`kb show '[/]'` raised rich's MarkupError (a traceback): the name went into console markup,
+    its escapes printed raw."""
+    code, out, err = _main(["kb", "show", name])
+    assert code == 1 and "No measurements of" in out and "Traceback" not in out + err
+    assert not fuzz.RAW_CONTROL.search(out + err) and ("[/]" in out if name == "[/]" else True)
+
+
+@pytest.mark.parametrize("argv", [["check"], ["check", "--format", "full"], ["check", "--format", "grouped"],
+                                  ["check", "--statistics"], ["check", "--format", "github"], ["check", "--format", "json-lines"],
+                                  ["check", "--format", "sarif"], ["check", "--diff"], ["calls"]],
+                         ids=lambda a: " ".join(a))
+def test_names_with_line_separators_and_escapes_are_shown_escaped(tmp_path, own_caches, argv):
+    """A line or paragraph separator, NEL, a lone CR or CSI in file names, OSC 52 in a comment and
+    a notebook's source: one line per finding in GitHub's annotations, nothing raw anywhere."""
+    source = LOOP.replace("4)))", "4)))  # \x1b]52;c;aGk=\x07\x1b[2J")
+    for name in ("c\u2028d.py", "e\x85f.py", "g\rh.py", "x\x1b[31m.py"):
+        _write(tmp_path / "code", name, source)
+    _write(tmp_path / "code", "n\x1b[1m.ipynb", _NB([_CELL(source.replace("# ", "# \x9b2J \u202e"))]))
+    code, out, err = _main([*argv, str(tmp_path / "code")])
+    assert code in (0, 1) and "Traceback" not in err and not fuzz.RAW_CONTROL.search(out + err)
+    if "github" in argv:
+        assert len(out.splitlines()) == 10 and all(line.startswith("::warning file=") for line in out.splitlines())
+
+
 # --- the language server: notifications and requests of the wrong shape ---------------------------
 
 
