@@ -345,6 +345,19 @@ def test_names_with_line_separators_and_escapes_are_shown_escaped(tmp_path, own_
         assert len(out.splitlines()) == 10 and all(line.startswith("::warning file=") for line in out.splitlines())
 
 
+def test_profile_show_of_a_committed_profile_prints_nothing_raw(tmp_path, own_caches):
+    """A repository's `.greenlint/profiles.json` whose API, file name and note hold OSC 52, CSI and
+    rich markup: `profile show` printed them raw."""
+    site = {"api": "tensorflow.matmul[/]\x1b]52;c;aGk=\x07", "line": 4, "column": 9, "statement": "y = tf.matmul(a, b)",
+            "executions": 9, "median_j": None, "note": "\x1b[2J\u202e"}
+    _write(tmp_path, ".greenlint/profiles.json", json.dumps({"schema_version": 1, "files": {"a.py": [site], "b\x1b[31m.py": [site]}}))
+    (tmp_path / "pyproject.toml").write_text("")
+    _write(tmp_path, "a.py", "import tensorflow as tf\nx = 1\nfor i in range(9):\n    y = tf.matmul(a, b)\n")
+    code, out, err = _main(["profile", "show", str(tmp_path)])
+    assert code == 0 and len(out.splitlines()) == 3 and "tensorflow.matmul[/]\\x1b]52" in out
+    assert not fuzz.RAW_CONTROL.search(out + err)
+
+
 # --- the language server: notifications and requests of the wrong shape ---------------------------
 
 
