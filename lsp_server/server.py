@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,7 +26,7 @@ from pygls.exceptions import (
     JsonRpcServerNotInitialized,
 )
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import JsonRPCRequestMessage, JsonRPCResponseMessage, LanguageServerProtocol
+from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage, LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
@@ -51,12 +52,14 @@ NOTEBOOK_SYNC = types.NotebookDocumentSyncOptions(
 
 @dataclass(frozen=True)
 class _Refused:
-    """A request answered with an error before any handler runs (its params do not fit the method)."""
+    """A message refused before any handler runs (its params do not fit the method): a request,
+    answered with the error, or a notification (logged)."""
 
     id: Any
     method: str
     error: JsonRpcException
     jsonrpc: str = "2.0"
+    notification: bool = False
 
 
 class GreenlintProtocol(LanguageServerProtocol):
@@ -75,6 +78,10 @@ class GreenlintProtocol(LanguageServerProtocol):
       (`exit_code`, which `greenlint lsp` returns);
     - a change to a document or notebook cell that is not open is logged and left out, where
       pygls would fail on it (KeyError);
+    - a notification whose params do not fit its method (a change at line -1, `$/setTrace` of an
+      unknown value) or whose method is not a string is logged and left out, where pygls would log
+      a traceback and show the user "Error in server"; so is a `$/cancelRequest` of an id that is
+      no number or string (`{}`: pygls failed on it, unhashable);
     - a client's answer that does not fit its request's result type (`null` for
       `workspace/configuration`) is logged and handed over as sent, where pygls would log a traceback
       and leave the request waiting forever;
@@ -108,11 +115,23 @@ class GreenlintProtocol(LanguageServerProtocol):
                 log.warning("the client's answer to request %r does not fit its type (%s): taken as sent",
                             data["id"], _first_line(exc))
                 return self._converter.structure(data, JsonRPCResponseMessage)
+        if "jsonrpc" in data and "method" in data and "id" not in data:
+            method = data["method"]
+            if not isinstance(method, str):
+                return _Refused(None, repr(method), JsonRpcInvalidRequest.of(ValueError("its method is not a string")),
+                                notification=True)
+            try:
+                return self._converter.structure(data, self.get_message_type(method) or JsonRPCNotification)
+            except Exception as exc:  # as for a request; a notification gets no answer
+                return _Refused(None, method, JsonRpcInvalidParams.of(_first_line(exc)), notification=True)
         return super().structure_message(data)
 
     def handle_message(self, message):
         method = getattr(message, "method", None)
         if isinstance(message, _Refused):
+            if message.notification:
+                log.warning("ignored %s notification: %s", message.method, message.error.message)
+                return
             log.warning("refused %s request %r: %s", message.method, message.id, message.error.message)
             self._send_response(message.id, None, message.error.to_response_error())
             return
@@ -139,7 +158,7 @@ class GreenlintProtocol(LanguageServerProtocol):
         super().handle_message(message)
 
     def _handle_cancel_notification(self, msg_id):
-        if msg_id not in self._request_futures:
+        if not isinstance(msg_id, (int, str)) or msg_id not in self._request_futures:
             return
         super()._handle_cancel_notification(msg_id)
 
@@ -226,6 +245,15 @@ class GreenlintServer(LanguageServer):
         self.closed_listeners: list = []  # called with (owner uri, document uris) when a document closes
         self._views: dict[str, tuple[tuple, View | None]] = {}
         self.analyses.listeners.append(self._trim_edits)
+
+    def report_server_error(self, error: Exception, source) -> None:
+        """A message body that is no JSON (or no UTF-8) is logged as a warning and left out (its id
+        unknown, nothing can answer it); pygls showed the user "Error in server: Expecting value…".
+        Any other error is shown as pygls shows it."""
+        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)) and source is JsonRpcException:
+            log.warning("ignored a message that is not JSON: %s", _first_line(error))
+            return
+        super().report_server_error(error, source)
 
     # --- documents -------------------------------------------------------------------------------
 

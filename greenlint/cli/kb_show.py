@@ -76,8 +76,12 @@ def run(args) -> int:
     from greenlint.cli.console import make_console
 
     console = make_console()
-    if not data["records"]:
-        console.print(f"No measurements of [bold]{args.api}[/] in the KB.")
+    if not data["records"]:  # the name as typed: neither rich markup (`[/]` raised) nor a terminal escape
+        from rich.markup import escape as markup
+
+        from greenlint.report.escape import visible
+
+        console.print(f"No measurements of [bold]{markup(visible(args.api))}[/] in the KB.")
         return 1
     console.print(f"[bold]{', '.join(data['apis'])}[/]: {data['records']} records, "
                   f"{data['below_resolution_share']:.0%} below resolution, hardware {', '.join(data['hardware_ids'])}")

@@ -110,9 +110,11 @@ def run(args) -> int:
 
 
 def _print_text(profile_file: Path, files: dict) -> None:
+    """Each profiled site, one line; what the file says (a repository's own) shown escaped."""
+    from greenlint.report.escape import visible
     from greenlint.units import fmt_j
 
-    print(f"{profile_file}")
+    print(visible(f"{profile_file}"))
     if not files:
         print("  no profiles")
     for path, sites in files.items():
@@ -121,5 +123,5 @@ def _print_text(profile_file: Path, files: dict) -> None:
             where = f"{path}:{cell}{s['line']}:{s['column']}"
             figure = fmt_j(s["median_j"]) if s.get("median_j") is not None else (s.get("note") or "not measured")
             kind = "estimated" if s.get("estimated") else "measured"
-            print(f"  {where}  {s['api']}  {figure} per execution ({kind}, {s['executions']} executions, "
-                  f"{s.get('time_s') or 0:.3g} s each, {s.get('counter')}, {s.get('hardware_id')}, {s.get('date')})")
+            print(visible(f"  {where}  {s['api']}  {figure} per execution ({kind}, {s['executions']} executions, "
+                          f"{s.get('time_s') or 0:.3g} s each, {s.get('counter')}, {s.get('hardware_id')}, {s.get('date')})"))

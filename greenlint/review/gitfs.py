@@ -71,7 +71,11 @@ SAFE_CONFIG = (
     "credential.helper=",
     "protocol.allow=never",
 )
-#: Environment variables that would make git run a command or read the system's config.
+#: Environment variables that would make git run a command or read the system's config. `_run`
+#: also sets GIT_ALLOW_PROTOCOL to none: unlike `protocol.allow=never`, which a repository's own
+#: `protocol.ext.allow=always` overrides, it refuses every transport, so a partial clone's lazy
+#: fetch of a missing blob runs no `ext::` command, `uploadpack` or `core.gitProxy`
+#: (GIT_NO_LAZY_FETCH, git 2.44+, skips that fetch altogether).
 _UNSAFE_ENV = ("GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "GIT_EDITOR",
                "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
 
@@ -89,7 +93,8 @@ def git(repo: Path, *args: str, data: bytes | None = None) -> bytes:
 def _run(repo: Path, args: list[str], data: bytes | None = None) -> bytes:
     env = {k: v for k, v in os.environ.items() if k not in _UNSAFE_ENV and not k.startswith("GIT_CONFIG_KEY_")
            and not k.startswith("GIT_CONFIG_VALUE_")}
-    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_NO_REPLACE_OBJECTS="1")
+    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_NO_REPLACE_OBJECTS="1",
+               GIT_ALLOW_PROTOCOL="", GIT_NO_LAZY_FETCH="1")
     try:
         proc = subprocess.run(["git", "-C", str(repo), *args], input=data, capture_output=True, timeout=120, env=env)
     except (OSError, subprocess.TimeoutExpired) as exc:

@@ -490,11 +490,32 @@ def hostile_links(rng, repo: Path, outside: Path) -> list[str]:
     return ["HEAD~1", "HEAD", "--format", "json"]
 
 
+def hostile_transports(rng, repo: Path, outside: Path) -> list[str]:
+    """A partial clone whose config allows a transport again (`protocol.<name>.allow`) and names a
+    command for it, and a commit naming a blob it lacks: reading the blob makes git fetch it."""
+    script = recording_script(outside)
+    remote = outside.parent / "remote"
+    _git(remote.parent, "init", "-q", str(remote))
+    url, settings = rng.choice([
+        (f"ext::{script}", [("protocol.ext.allow", rng.choice(["always", "user"]))]),
+        (str(remote), [("protocol.file.allow", "always"), ("remote.origin.uploadpack", str(script))]),
+        ("git://example.invalid/x", [("protocol.git.allow", "always"), ("core.gitProxy", str(script))]),
+        ("ssh://example.invalid/x", [("protocol.ssh.allow", "always"), ("core.sshCommand", str(script))]),
+    ])
+    tree = _git(repo, "mktree", "--missing", data=f"100644 blob {'12' * 20}\tb.py\n100644 blob {_blob(repo, _code(rng))}\ta.py\n")
+    commit = _git(repo, "commit-tree", tree, "-p", "HEAD", "-m", "a blob to fetch")
+    for key, value in [("core.repositoryformatversion", "1"), ("extensions.partialClone", "origin"), ("remote.origin.url", url),
+                       ("remote.origin.promisor", "true"), ("remote.origin.partialclonefilter", "blob:none"), *settings]:
+        _git(repo, "config", key, value)
+    return ["HEAD", commit, "--format", rng.choice(["json", "text"])]
+
+
 REPO_KINDS: dict[str, Callable[[random.Random, Path, Path], list[str]]] = {
     "git trees with `..` entries, or a link and a folder of one name (diff)": hostile_trees,
     "a committed `<cache-dir>/snapshots` link, user folders among the snapshots (diff)": hostile_caches,
     "a .git/config naming fsmonitor, filters, textconv, external diff, hooks (diff)": hostile_config,
     "files committed as links to /dev/zero or another project (diff)": hostile_links,
+    "a partial clone whose config allows a transport again and names its command (diff)": hostile_transports,
 }
 
 
@@ -620,8 +641,9 @@ class LspResult:
 
 
 def run_lsp(requests: int, seed: int = SEED, big_mb: int = 10) -> LspResult:
-    """A session of raw JSON-RPC: valid and broken requests, cancels, surrogates, a *big_mb* MB document,
-    bytes that are not JSON; every request must be answered, none with an internal error."""
+    """A session of raw JSON-RPC: valid and broken requests and notifications, cancels, surrogates, a
+    *big_mb* MB document, bytes that are not JSON; every request must be answered, none with an
+    internal error, and no error shown to the user (`window/showMessage`, counted as internal)."""
     from tests.hardening.rpc import RawClient
 
     rng = random.Random(f"{seed}:lsp")
@@ -652,6 +674,8 @@ def run_lsp(requests: int, seed: int = SEED, big_mb: int = 10) -> LspResult:
                               "range": {"start": _position(rng), "end": _position(rng)}}
                     if rng.random() < 0.5:
                         change = {"text": _mutate(rng, text, 3)}
+                    elif rng.random() < 0.2:  # a notification that does not fit its method: logged, left out
+                        change["range"]["start"] = rng.choice([{"line": -1, "character": 0}, {"line": "0"}, None])
                     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                              "contentChanges": [change]})
                     version += 1
@@ -659,7 +683,7 @@ def run_lsp(requests: int, seed: int = SEED, big_mb: int = 10) -> LspResult:
                 rid = client.request(method, _params(rng, method, uri))
                 pending[rid] = method
                 if rng.random() < 0.2:
-                    client.notify("$/cancelRequest", {"id": rng.choice([rid, rid, 10**9, "x", None])})
+                    client.notify("$/cancelRequest", {"id": rng.choice([rid, rid, 10**9, "x", None, {"a": rid}, [rid]])})
             client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}, id_="last")
             pending["last"] = "final hover"
             result.requests = len(pending)
@@ -679,6 +703,8 @@ def run_lsp(requests: int, seed: int = SEED, big_mb: int = 10) -> LspResult:
                 if code == -32603:
                     result.internal.append(f"{method}: {message['error']['message'][:200]}")
             result.unanswered = sorted(str(v) for v in pending.values())
+            result.internal += [f"shown to the user: {m['params']['message'][:200]}" for m in client.seen
+                                if m.get("method") == "window/showMessage" and m["params"].get("type") == 1]
             client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                      "contentChanges": [{"text": text}]})
             result.diagnostics_after = client.find(
@@ -788,7 +814,9 @@ def _repo_section(repos: dict[str, KindResult], cases: int) -> list[str]:
         "- **git runs no command a repository's configuration names**: every git greenlint runs gets",
         "  `core.fsmonitor=false`, `core.hooksPath=/dev/null`, no external diff, pager, ssh command or",
         "  credential helper, every configured filter driver's clean, smudge and process emptied,",
-        "  `GIT_CONFIG_NOSYSTEM=1` and `GIT_OPTIONAL_LOCKS=0`; `git diff` gets `--no-ext-diff --no-textconv",
+        "  `GIT_CONFIG_NOSYSTEM=1`, `GIT_OPTIONAL_LOCKS=0` and an empty `GIT_ALLOW_PROTOCOL` (no transport,",
+        "  whatever `protocol.<name>.allow` the repository sets: a partial clone's lazy fetch runs no",
+        "  `ext::` command, `uploadpack` or `core.gitProxy`); `git diff` gets `--no-ext-diff --no-textconv",
         "  --ignore-submodules=all` (git never looks inside a submodule, whose own config could name a filter);",
         "  blobs are read with `git cat-file --batch`, which applies no filter. The analysed code is never run.",
         "- **Text is never printed raw**: file names, source lines and messages go through",
@@ -849,6 +877,10 @@ ISSUE_29_ITEMS = [
     ("a pyproject.toml key or table of 100,000 dotted parts", "a config error naming the line (tomllib is quadratic in a key's parts: 8,000 took 5 s and 270 MB, 100,000 was killed)", "test_session_variants.py"),
     ("a `.gitignore` line, exclude or per-file-ignores pattern of many `*` (`*a*a*a*a*a*b`)", "the `.gitignore` line named and skipped, the option a config error (a regular expression backtracked for minutes on one long name)", "test_session_variants.py"),
     ("a FIFO named requirements.txt, pyproject.toml, setup.cfg or environment.yml (the TensorFlow pin files); imported modules that are FIFOs or device links", "never opened: pins read only from regular files under 768 KiB (a FIFO hung every check); the modules named (GL002)", "test_session_variants.py"),
+    ("a partial clone whose own config allows a transport again (`protocol.ext.allow=always`, `protocol.file.allow` with `uploadpack`, `protocol.git.allow` with `core.gitProxy`) and lacks a blob a commit names (held-out variant)", "no transport at all (GIT_ALLOW_PROTOCOL empty; `-c protocol.allow=never` was only a default the repository's config overrode): nothing fetched, nothing run, no 120 s wait", "test_held_out_kinds.py"),
+    ("`kb show '[/]'`, `kb show` of a name holding OSC 52 (held-out variant)", "`No measurements of …` with the name shown escaped; before, rich's MarkupError traceback, or the escape printed raw", "test_held_out_kinds.py"),
+    ("`profile show` of a committed profiles.json whose API, file name and note hold OSC 52, CSI or a bidi override (held-out variant)", "each line shown escaped; before, printed raw", "test_held_out_kinds.py"),
+    ("LSP: notifications that do not fit their method (a change at line -1, `$/setTrace` of an unknown value, `contentChanges: null`, a method that is no string) and `$/cancelRequest` of an object id; a body that is no JSON (held-out variant)", "logged as a warning and left out; before, a traceback in the log and \"Error in server\" shown to the user", "test_held_out_kinds.py"),
     ("git config through `include.path`, odd filter driver names, display settings; gitlinks; names with newlines or OSC 52; notebooks with `%%bash` cells or a BOM; noqa in strings; odd option values; LSP messages out of order", "nothing runs, the comparison unchanged, shown escaped, findings kept, usage errors, every request answered", "test_session_variants.py"),
     ("a committed `x.py` linking out of the project or to another of its files, a linked folder leading out; `--fix`, the editor's fix-all", "refused, the file and where the link leads named; nothing written through a link (a file met by its own name too is fixed by it)", "test_fix_writing.py, test_code_action.py"),
 ]
