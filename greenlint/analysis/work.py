@@ -273,15 +273,19 @@ def stack_base(items: list) -> tuple[str, int] | None:
 
 
 def graph_base(graph: Sym) -> tuple[str, int] | None:
-    """(name, the other layer calls' count) of a functional graph that calls one Keras Application once
-    (`x = base(inputs)`, `Model(base.input, head(base.output))`); None otherwise, or where another
-    call's count is unknown."""
+    """(name, the other layer calls' count) of a functional graph that calls one Keras Application once,
+    sized at the graph's input (`x = base(inputs)`, `Model(base.input, head(base.output))`; not after a
+    `Resizing`); None otherwise, or where another call's count is unknown."""
     apps = [key for key, (_, meta) in graph.params.items() if _application_name(meta)]
     calls = [call for call, owner in graph.owners.items() if apps == [owner]]
-    if len(calls) != 1:
+    if len(calls) != 1 or graph.input_shape is None:
         return None
+    meta = graph.params[apps[0]][1]
+    at_input = application_net(meta["model_name"], meta, tuple(graph.input_shape))
     others = [n for call, n in graph.layers.items() if call != calls[0]]
-    return None if None in others else (graph.params[apps[0]][1]["model_name"], sum(others))
+    if None in others or at_input is None or at_input.flops != graph.flops.get(calls[0]):
+        return None
+    return meta["model_name"], sum(others)
 
 
 def application_net(name: str, meta: dict, hint: tuple | None = None, hint_note: str | None = None) -> Net | None:

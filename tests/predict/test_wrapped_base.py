@@ -126,3 +126,12 @@ def test_a_head_of_unknown_layers_carries_no_base():
     sites = analyse_source(textwrap.dedent(PREAMBLE + body.format(arch="MobileNetV2")), "train.py").callsites
     fit, = (s for s in sites if s.api.endswith(".fit"))
     assert "base" not in fit.work and "head_layers" not in fit.work
+
+
+def test_a_base_run_at_another_size_than_the_models_input_carries_no_base():
+    """The base's layer table is scaled to the model's input: a base that runs at another size (on a
+    pooled input, its FLOPs a quarter) is not carried at the model's."""
+    body = FUNCTIONAL.replace("base(inputs, training=False)", "base(keras.layers.AveragePooling2D(2)(inputs))")
+    sites = analyse_source(textwrap.dedent(PREAMBLE + body.format(arch="MobileNetV2")), "train.py").callsites
+    fit, = (s for s in sites if s.api.endswith(".fit"))
+    assert fit.work["flops_per_sample"]["value"] is not None and "base" not in fit.work
