@@ -187,6 +187,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
     input_shape, params, flops, unknown, no_flops = shape, 0, 0, [], []
     passes: list[tuple[int | None, int | None]] = []
     weights: list[tuple[int, int]] = []
+    placed: list[tuple[Inst, int | None]] = []  # the Keras Applications among the items, their FLOPs as placed
     shape = shape if shape is not None else ()
     for item in items:
         if type(item) is Inst and "sym" in item.meta:
@@ -196,6 +197,8 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
             sub = model_net(item, shape, None) if type(item) is Inst else None
             if type(item) is Inst:
                 passes.append((id(item.meta), sub.flops if sub is not None else None))
+                if sub is not None and _application_name(item.meta):
+                    placed.append((item, sub.flops))
                 if sub is not None and sub.params is not None:
                     weights.append((id(item.meta), sub.params))
             if sub is not None and sub.params is not None:
@@ -232,7 +235,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
         note = "; ".join(filter(None, [note, f"FLOPs unknown (a dimension not known statically): {', '.join(no_flops)}"]))
     return Net(params, flops, input_shape, prov=INFERRED, note=note, partial=bool(unknown),
                partial_flops=bool(unknown or no_flops), output_shape=None if unknown else shape, passes=passes,
-               weights=weights, base=stack_base(items))
+               weights=weights, base=stack_base(items, placed, input_shape))
 
 
 def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:
@@ -262,14 +265,21 @@ def _application_name(value: Any) -> str | None:
     return name if isinstance(name, str) and worktables.application(name) is not None else None
 
 
-def stack_base(items: list) -> tuple[str, int] | None:
-    """(name, the other layers' count) of a list of layers whose first is a Keras Application, the base
-    the others are built on (`Sequential([base, GlobalAveragePooling2D(), Dense(n)])`); None otherwise,
+def _at_input(meta: dict, input_shape: tuple | None, flops: int | None) -> bool:
+    """Whether a Keras Application placed with *flops* runs at the model's *input_shape*."""
+    at_input = application_net(meta["model_name"], meta, input_shape) if input_shape is not None else None
+    return at_input is not None and at_input.flops == flops
+
+
+def stack_base(items: list, placed: list[tuple[Inst, int | None]], input_shape: tuple | None) -> tuple[str, int] | None:
+    """(name, the other layers' count) of a list of layers holding one Keras Application (*placed*: each
+    with its FLOPs as placed) at the list's input size, the base the others are built on
+    (`Sequential([base, GlobalAveragePooling2D(), Dense(n)])`, a `Rescaling` before it); None otherwise,
     or where the others' count is unknown."""
-    rest = [i for i in items if not (type(i) is Inst and ("sym" in i.meta or i.cls.rpartition(".")[2] == "InputLayer"))]
-    name = _application_name(rest[0].meta) if rest and type(rest[0]) is Inst else None
-    head = stack_layers(rest[1:]) if name else None
-    return None if name is None or head is None else (name, head)
+    if len(placed) != 1 or not _at_input(placed[0][0].meta, input_shape, placed[0][1]):
+        return None
+    head = stack_layers([i for i in items if i is not placed[0][0]])
+    return None if head is None else (placed[0][0].meta["model_name"], head)
 
 
 def graph_base(graph: Sym) -> tuple[str, int] | None:
@@ -278,12 +288,12 @@ def graph_base(graph: Sym) -> tuple[str, int] | None:
     `Resizing`); None otherwise, or where another call's count is unknown."""
     apps = [key for key, (_, meta) in graph.params.items() if _application_name(meta)]
     calls = [call for call, owner in graph.owners.items() if apps == [owner]]
-    if len(calls) != 1 or graph.input_shape is None:
+    if len(calls) != 1:
         return None
     meta = graph.params[apps[0]][1]
-    at_input = application_net(meta["model_name"], meta, tuple(graph.input_shape))
     others = [n for call, n in graph.layers.items() if call != calls[0]]
-    if None in others or at_input is None or at_input.flops != graph.flops.get(calls[0]):
+    shape = tuple(graph.input_shape) if graph.input_shape is not None else None
+    if None in others or not _at_input(meta, shape, graph.flops.get(calls[0])):
         return None
     return meta["model_name"], sum(others)
 

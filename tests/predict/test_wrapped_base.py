@@ -135,3 +135,11 @@ def test_a_base_run_at_another_size_than_the_models_input_carries_no_base():
     sites = analyse_source(textwrap.dedent(PREAMBLE + body.format(arch="MobileNetV2")), "train.py").callsites
     fit, = (s for s in sites if s.api.endswith(".fit"))
     assert fit.work["flops_per_sample"]["value"] is not None and "base" not in fit.work
+
+
+def test_a_sequential_base_after_a_shape_keeping_layer_is_carried_with_it_in_the_head(shipped):
+    """A `Rescaling` before the base keeps its input size: the base is carried, the rescaling counted
+    among the layers the model adds."""
+    body = SEQUENTIAL.replace("keras.Sequential([base,", "keras.Sequential([keras.layers.Rescaling(1 / 255), base,")
+    (work, p), = _fits(shipped, body)
+    assert work["base"] == "MobileNetV2" and work["head_layers"] == 3 and ROOFLINE in p.evidence.note
