@@ -108,18 +108,20 @@ class Net:
     and `partial_flops` when some layers' parameters / FLOPs are unknown (lower bounds);
     `output_shape` (per sample) where every layer's is known (a list of layers walked); `passes`
     (id of each layer's meta, or None for an op of no layer, and its FLOPs per sample, in forward
-    order) and `weights` (id of each layer's meta and its parameters), what `trainable` prices."""
+    order) and `weights` (id of each layer's meta and its parameters), what `trainable` prices;
+    `base`: (name, the other layers' count) of a model built around a Keras Application (`wrapped_base`)."""
 
     __slots__ = ("params", "flops", "input_shape", "name", "prov", "note", "partial", "partial_flops", "output_shape",
-                 "passes", "weights")
+                 "passes", "weights", "base")
 
     def __init__(self, params, flops, input_shape, name=None, prov=INFERRED, note=None, partial=False,
-                 partial_flops=None, output_shape=None, passes=(), weights=()):
+                 partial_flops=None, output_shape=None, passes=(), weights=(), base=None):
         self.params, self.flops, self.input_shape = params, flops, input_shape
         self.name, self.prov, self.note, self.partial = name, prov, note, partial
         self.partial_flops = partial if partial_flops is None else partial_flops
         self.output_shape = output_shape
         self.passes, self.weights = list(passes), list(weights)
+        self.base = base
 
 
 def layer_input_shape(layer: Inst) -> tuple | None:
@@ -185,6 +187,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
     input_shape, params, flops, unknown, no_flops = shape, 0, 0, [], []
     passes: list[tuple[int | None, int | None]] = []
     weights: list[tuple[int, int]] = []
+    placed: list[tuple[Inst, int | None]] = []  # the Keras Applications among the items, their FLOPs as placed
     shape = shape if shape is not None else ()
     for item in items:
         if type(item) is Inst and "sym" in item.meta:
@@ -194,6 +197,8 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
             sub = model_net(item, shape, None) if type(item) is Inst else None
             if type(item) is Inst:
                 passes.append((id(item.meta), sub.flops if sub is not None else None))
+                if sub is not None and _application_name(item.meta):
+                    placed.append((item, sub.flops))
                 if sub is not None and sub.params is not None:
                     weights.append((id(item.meta), sub.params))
             if sub is not None and sub.params is not None:
@@ -230,7 +235,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
         note = "; ".join(filter(None, [note, f"FLOPs unknown (a dimension not known statically): {', '.join(no_flops)}"]))
     return Net(params, flops, input_shape, prov=INFERRED, note=note, partial=bool(unknown),
                partial_flops=bool(unknown or no_flops), output_shape=None if unknown else shape, passes=passes,
-               weights=weights)
+               weights=weights, base=stack_base(items, placed, input_shape))
 
 
 def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:
@@ -251,16 +256,60 @@ def sym_net(sym: Sym) -> Net:
     flops = sum(f for f in sym.flops.values() if f is not None)
     return Net(sum(p for p, _ in sym.params.values()), flops, sym.input_shape, note=note, partial=partial,
                partial_flops=partial or no_flops, passes=[(sym.owners.get(k), f) for k, f in sym.flops.items()],
-               weights=[(key, p) for key, (p, _) in sym.params.items()])
+               weights=[(key, p) for key, (p, _) in sym.params.items()], base=graph_base(sym))
 
 
-def application_net(name: str, meta: dict) -> Net | None:
+def _application_name(value: Any) -> str | None:
+    """The name of a Keras Application value the work tables know, else None."""
+    name = value.get("model_name") if isinstance(value, dict) else None
+    return name if isinstance(name, str) and worktables.application(name) is not None else None
+
+
+def _at_input(meta: dict, input_shape: tuple | None, flops: int | None) -> bool:
+    """Whether a Keras Application placed with *flops* runs at the model's *input_shape*."""
+    at_input = application_net(meta["model_name"], meta, input_shape) if input_shape is not None else None
+    return at_input is not None and at_input.flops == flops
+
+
+def stack_base(items: list, placed: list[tuple[Inst, int | None]], input_shape: tuple | None) -> tuple[str, int] | None:
+    """(name, the other layers' count) of a list of layers holding one Keras Application (*placed*: each
+    with its FLOPs as placed) at the list's input size, the base the others are built on
+    (`Sequential([base, GlobalAveragePooling2D(), Dense(n)])`, a `Rescaling` before it); None otherwise,
+    or where the others' count is unknown."""
+    if len(placed) != 1 or not _at_input(placed[0][0].meta, input_shape, placed[0][1]):
+        return None
+    head = stack_layers([i for i in items if i is not placed[0][0]])
+    return None if head is None else (placed[0][0].meta["model_name"], head)
+
+
+def graph_base(graph: Sym) -> tuple[str, int] | None:
+    """(name, the other layer calls' count) of a functional graph that calls one Keras Application once,
+    sized at the graph's input (`x = base(inputs)`, `Model(base.input, head(base.output))`; not after a
+    `Resizing`); None otherwise, or where another call's count is unknown."""
+    apps = [key for key, (_, meta) in graph.params.items() if _application_name(meta)]
+    calls = [call for call, owner in graph.owners.items() if apps == [owner]]
+    if len(calls) != 1:
+        return None
+    meta = graph.params[apps[0]][1]
+    others = [n for call, n in graph.layers.items() if call != calls[0]]
+    shape = tuple(graph.input_shape) if graph.input_shape is not None else None
+    if None in others or not _at_input(meta, shape, graph.flops.get(calls[0])):
+        return None
+    return meta["model_name"], sum(others)
+
+
+def application_net(name: str, meta: dict, hint: tuple | None = None, hint_note: str | None = None) -> Net | None:
+    """A Keras Application's work from the table, at its declared `input_shape`; without one and its top
+    (`include_top=False`: any image size), at *hint*, the per-sample shape it is called on or fitted with."""
     app = worktables.application(name)
     if app is None:
         return None
     init = meta.get("init") or {}
     note = app.source
     shape = init.get("input_shape")
+    if shape is None and init.get("include_top") is False and hint is not None and len(hint) == 3:
+        shape = list(hint)
+        note += f"; input {hint}: {hint_note or 'the shape of the data it is given'}"
     flops, prov = app.flops_per_sample, TABLE
     params: int | None = app.params
     other = (tuple(shape) if isinstance(shape, list) and len(shape) == 3 and all(type(d) is int for d in shape)
@@ -283,7 +332,7 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None) -> Net | N
     """What is known of a model value, or None if nothing (e.g. a loaded model)."""
     meta = model.meta
     if "model_name" in meta:
-        net = application_net(meta["model_name"], meta)
+        net = application_net(meta["model_name"], meta, hint, hint_note)
         if net is not None:
             net.passes = [(id(meta), net.flops)]
             net.weights = [(id(meta), net.params)] if net.params is not None else []
@@ -659,6 +708,9 @@ def _net_work(net: Net) -> dict[str, dict]:
                                  **(lower if net.partial_flops and net.flops is not None else {}))
     if net.input_shape is not None:
         work["input_shape"] = q(list(net.input_shape), net.prov if net.name else INFERRED, None)
+    if net.base is not None:
+        work["base"] = q(net.base[0], TABLE, "the Keras Application the model is built around")
+        work["head_layers"] = q(net.base[1], INFERRED, "the layers the model adds to its base, a nested model its own count")
     return work
 
 

@@ -100,25 +100,28 @@ def memory_bytes(features: dict) -> float | None:
 
 def arch_layers(features: dict) -> tuple[int, int] | None:
     """(layers, FLOP layers) a named architecture's training step dispatches (`ArchSpec.layers`,
-    `flop_layers`), or the more of its layers and a stated `n_layers` (a Sequential around the base
-    adds its head); None where no architecture is named."""
+    `flop_layers`) plus the `head_layers` a model built around it adds (their FLOP layers not
+    counted), or a stated `n_layers` where more; None where no architecture is named."""
     arch = arch_spec(str(features.get("architecture") or ""))
     if arch is None:
         return None
-    stated = features.get("n_layers")
+    stated, head = features.get("n_layers"), features.get("head_layers")
     more = stated if isinstance(stated, int) and not isinstance(stated, bool) and stated > 0 else 0
-    return max(arch.layers, more), arch.flop_layers
+    added = head if isinstance(head, int) and not isinstance(head, bool) and head > 0 else 0
+    return max(arch.layers + added, more), arch.flop_layers
 
 
 #: Features naming a model's size, dropped once turned into its work (`named_work`).
-ARCH_FEATURES = ("architecture", "gflops", "model")
+ARCH_FEATURES = ("architecture", "gflops", "model", "base", "head_layers")
 
 
 def with_architecture(features: dict) -> dict:
-    """*features* with the work's named model (a Keras Application, `model`) as its `architecture`
-    where none is named."""
-    if isinstance(features.get("model"), str) and "architecture" not in features:
-        return {**features, "architecture": features["model"]}
+    """*features* with the work's named model (a Keras Application, `model`), else the one it is built
+    around (`base`, its other layers `head_layers`: the analysis' work), as its `architecture` where
+    none is named."""
+    for key in ("model", "base"):
+        if isinstance(features.get(key), str) and "architecture" not in features:
+            return {**features, "architecture": features[key]}
     return features
 
 

@@ -585,8 +585,8 @@ def physics_section() -> str:
     lines += ["", "The same model against GAISSA's recorded training runs (`physics.gaissa_check`: predicted net "
               "CPU + GPU + DRAM J on the reference machine / recorded gross GPU + DRAM J on an RTX 3090 or 3070, each run "
               "given as the two `fit` calls of del Rey's code with the architecture named (the work a `fit` of the "
-              "application model itself carries; a model wrapping it as a base does not carry its layer table yet "
-              "and keeps the fitted time): the architecture at 128x128, 10 epochs with its base frozen, then the rest "
+              "application model itself carries; a model wrapping it as its base carries the same layer table, "
+              "plus its head's layers, which the data do not state): the architecture at 128x128, 10 epochs with its base frozen, then the rest "
               "on the whole network; predicted s: the reference GPU's roofline; the goal, within 2×, is issue 27's):",
               "",
               "| architecture | GPU | runs | predicted / recorded | recorded s | predicted s | within 2× |",

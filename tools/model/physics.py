@@ -273,8 +273,8 @@ def gaissa_check(predictor=None) -> list[RunCheck]:
     recorded training runs (data/training/runs.csv: gross GPU + DRAM joules on an RTX 3090 or 3070),
     each run given as the `fit` calls of del Rey's code with the architecture named
     (`training_data.fit_phases`: at 128x128, its frozen epochs, then the rest on the whole network;
-    what a `fit` of the application model itself carries: the analysis does not yet carry a wrapped
-    base's layer table), priced on the reference GPU by its layers' roofline (predict/devices.py
+    what a `fit` of the application model itself carries; a model wrapping it as its base carries the
+    same layer table plus its head's layers, which the data do not state), priced on the reference GPU by its layers' roofline (predict/devices.py
     `REFERENCE_DEVICE`). The definitions differ by the idle draw (in GAISSA's, not in ours) and the
     CPU (in ours, not in GAISSA's); the machines differ: the ratio measures both, nothing is fitted."""
     import statistics
