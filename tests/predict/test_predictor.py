@@ -12,6 +12,7 @@ from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.loading import find_overlay, load
 from greenlint.predict.lookup_figure import ASSUMED_EPOCHS
 from greenlint.predict.prediction import Basis
+from greenlint.predict.lookup_figure import lookup_figure
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.tables import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, ModelError, dumps, read_model
 from greenlint.predict.work_energy import DISPATCH_S
@@ -117,8 +118,11 @@ def test_a_measured_op_of_unsized_tensors_is_a_floor_not_its_apis_figure(predict
     assert "not known from the code" in unsized.evidence.note
     sized = predictor.predict("tf.zeros", WORK)
     assert not sized.floor and sized.evidence.level == "work"
-    bound = predictor.predict("tf.constant", {})  # measured only below the resolution: a bound stays a bound
-    assert not bound.floor and bound.interval_j[0] == 0
+    # measured only below the resolution: other programs' bounds are no more this call's figure than
+    # their measurements, so the same floor from one dispatch up to the bound's high end
+    bound = predictor.predict("tf.constant", {})
+    assert bound.floor and bound.basis is Basis.FROM_DATA and bound.energy_j == pytest.approx(dispatch)
+    assert bound.interval_j[1] >= model["apis"]["tf.constant"]["bound_j"] > bound.energy_j
 
 
 def test_intervals_widen_with_the_fallback_level(predictor):
@@ -132,7 +136,7 @@ def test_intervals_widen_with_the_fallback_level(predictor):
 
 
 def test_interval_shape(predictor):
-    bounded = predictor.predict("tf.constant", {})
+    bounded = lookup_figure(predictor, "tf.constant", {}, [])  # the table's bound, before the op's floor
     assert bounded.interval_j[0] == 0 < bounded.energy_j <= bounded.interval_j[1]  # a bound: no lower end
     for api in (FIT, "tf.keras.layers.Conv2D", "tf.ones"):
         p = predictor.predict(api, WORK)
@@ -144,7 +148,7 @@ def test_interval_shape(predictor):
 
 
 def test_censored_api_is_predicted_below_its_bound_not_at_zero(predictor):
-    p = predictor.predict("tf.constant", {})
+    p = lookup_figure(predictor, "tf.constant", {}, [])
     assert p.basis is Basis.BOUNDED  # every measurement was below the resolution: a bound
     # the figure under the bound; the high end is the calibrated one (a call measured above the
     # resolution exceeds the quick calls' bounds), never under the figure
@@ -162,7 +166,7 @@ def test_an_api_mostly_below_the_resolution_is_the_mean_of_its_calls_not_its_one
         recs.append(record("tf.zeros.numpy", 0.0, script=f"tut{t % 12}", index=40 + t, below=True, bound=3.0))
     recs.append(record("tf.zeros.numpy", 40.0, script="tut3", index=60))
     model = train(recs, hierarchy)
-    p = Predictor(model, hierarchy=hierarchy).predict("tf.zeros.numpy", {})
+    p = lookup_figure(Predictor(model, hierarchy=hierarchy), "tf.zeros.numpy", {}, [])  # before the op's floor
     measurable = 10 ** model["apis"]["tf.zeros.numpy"]["mu"]
     assert p.basis is Basis.BOUNDED and p.interval_j[0] == 0.0 and p.interval_j[1] >= measurable
     assert p.energy_j == pytest.approx(measurable / 12 + 11 / 12 * 1.5)
