@@ -629,6 +629,9 @@ STEP_NOTES = {
     "training": "a forward pass under a GradientTape: one training step of the model on this batch",
     "inference": "an eager forward pass: one batch of len(x) samples",
 }
+#: `step` "inference" of a model call in a helper whose taped calls are all traced into a tf.function.
+UNTAPED_EAGER = ("an eager forward pass: one batch; its calls under a GradientTape are traced into a "
+                 "tf.function and counted in its training step")
 #: `step` "inference" of a model called in a tf.function's body on inputs the code does not show.
 TRACED_INFERENCE = "a forward pass in a tf.function's body, on the tensors it is given: one batch"
 
