@@ -10,9 +10,8 @@ import pytest
 
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.loading import find_overlay, load
-from greenlint.predict.lookup_figure import ASSUMED_EPOCHS
+from greenlint.predict.lookup_figure import ASSUMED_EPOCHS, lookup_figure
 from greenlint.predict.prediction import Basis
-from greenlint.predict.lookup_figure import lookup_figure
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.tables import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, ModelError, dumps, read_model
 from greenlint.predict.work_energy import DISPATCH_S
