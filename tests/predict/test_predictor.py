@@ -155,6 +155,27 @@ def test_censored_api_is_predicted_below_its_bound_not_at_zero(predictor):
     assert "below the resolution" in p.evidence.note
 
 
+def test_an_api_only_below_the_resolution_costs_what_its_calls_took_under_its_bound(hierarchy):
+    """A write measured only below the resolution (each run's bound about 2 J) whose calls took 0.1 ms:
+    its figure is that time at the steady power of a call, not the bounds' estimate (which, times a
+    loop of 10,000 writes, made a script's total); a call that took long keeps the bounds' estimate
+    (time never raises a figure over what the bounds allow), and the high end is the bounds' in both."""
+    recs = _kb()
+    for t in range(12):
+        recs.append(record("io.Writer.write", 0.0, script=f"tut{t}", index=30, below=True, bound=2.0, time_s=1e-4))
+        recs.append(record("io.Reader.read", 0.0, script=f"tut{t}", index=31, below=True, bound=2.0, time_s=10.0))
+    model = train(recs, hierarchy)
+    predictor = Predictor(model, hierarchy=hierarchy)
+    quick, slow = predictor.predict("io.Writer.write", {}), predictor.predict("io.Reader.read", {})
+    steady = model["work"]["power"]["all"]["steady_w"]
+    assert quick.basis is slow.basis is Basis.BOUNDED
+    assert quick.energy_j == pytest.approx(steady * 1e-4) and "took 0.0001 s" in quick.evidence.note
+    assert slow.energy_j == pytest.approx(10 ** model["apis"]["io.Reader.read"]["mu"])
+    assert slow.energy_j < steady * 10.0
+    assert "took" not in slow.evidence.note
+    assert quick.interval_j == slow.interval_j and quick.interval_j[0] == 0 and quick.interval_j[1] > 2.0
+
+
 def test_an_api_mostly_below_the_resolution_is_the_mean_of_its_calls_not_its_one_measurable_call(hierarchy):
     """`.numpy()` calls below the resolution in 11 call sites and one copy of a large tensor measured at 40 J:
     a call costs on average the mixture's mean (11/12 under 3 J, taken at half, 1/12 at the measurable
