@@ -128,7 +128,7 @@ def lookup_figure(ctx: Context, api: str, features: dict, notes: list[str]) -> P
     pred = _finish(ctx, api, mu, half, factor, shift, basis, entry, key, level, notes, rescaled)
     if timed is not None and timed[0] + rescale < mu:
         lower = 10 ** (timed[0] + rescale - mu)  # the point only: the high end stays the bounds' calibrated one
-        return replace(pred, energy_j=pred.energy_j * lower, cpu_j=_times(pred.cpu_j, lower),
+        return replace(pred, energy_j=_times(pred.energy_j, lower), cpu_j=_times(pred.cpu_j, lower),
                        gpu_j=_times(pred.gpu_j, lower), ram_j=_times(pred.ram_j, lower))
     if measurable is None:
         return pred
