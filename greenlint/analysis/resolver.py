@@ -34,7 +34,7 @@ import ast
 import math
 import os
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -286,6 +286,7 @@ class Resolver:
         self.decoded: str | None = None  # the first decode noted in the loop body or comprehension being walked
         self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
+        self.inherited_steps: set[ast.Call] = set()  # training steps taped through their function's callers
         self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
         self.drives: list[tuple] = []  # calls of a library driver given functions (driver_call)
         self.instance = 0  # the walk for values only being made (`shadowed`), 0 outside one
@@ -326,7 +327,9 @@ class Resolver:
         if self.exporting:
             return []
         self.count_traced_work()
-        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, self.traced_functions())
+        traced_ids = self.traced_functions()
+        self.untaped_eager_steps(traced_ids)
+        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids)
         return [
             (c.node, c.api, c.features, counter.site(c.func, c.local), c.work)
             for c in self.calls
@@ -344,7 +347,13 @@ class Resolver:
             inside, reached = self.body_functions(info), self.body_functions(info, shared=True)
             body = [c for c in self.calls if c.func is not None and id(c.func) in reached
                     and "step" in c.work and "symbolic" not in c.work]
-            steps = [traced.BodyStep(c.node.lineno, c.work, self.step_models.get(c.node, id(c.node))) for c in body]
+
+            def here(caller: FuncInfo | None, reached: set[int] = reached) -> bool:
+                return caller is not None and id(caller) in reached
+
+            # a helper's model call is a training step here only through a tape this function opens
+            steps = [traced.BodyStep(c.node.lineno, c.work if self.step_taped(c, here) else _untaped(c.work),
+                                     self.step_models.get(c.node, id(c.node))) for c in body]
             work = traced.call_work(steps)
             if not work:
                 continue
@@ -355,6 +364,36 @@ class Resolver:
             for c in body:
                 if id(c.func) in inside:  # a helper also called eagerly keeps its eager runs' figure
                     c.work["symbolic"] = dict(symbolic)
+
+    def untaped_eager_steps(self, traced_ids: set[int]) -> None:
+        """A model call in a helper taped only where a tf.function traces it (`compute_loss` called in a
+        `@tf.function` training step and eagerly to evaluate): its traced calls are counted in the
+        tf.function's step (`count_traced_work`), and its own runs, the eager ones, open no tape: an
+        inference step, not a training one."""
+        def eager(caller: FuncInfo | None) -> bool:
+            return caller is None or id(caller) not in traced_ids
+
+        for c in self.calls:
+            if "symbolic" not in c.work and not self.step_taped(c, eager):
+                c.work["step"] = work_mod.q("inference", work_mod.INFERRED, work_mod.UNTAPED_EAGER)
+
+    def step_taped(self, call: Found, within: Callable[[FuncInfo | None], bool]) -> bool:
+        """Whether *call*, a training step by its function's tape (a call of that function made under
+        a tape), is one through a call *within* accepts: False only for such a step none of whose
+        tapes is reached through an accepted call (a model call under a tape of its own body is one)."""
+        step = call.work.get("step")
+        if call.node not in self.inherited_steps or step is None or step.get("value") != "training":
+            return True
+        return self.taped_through(call.func, within)
+
+    def taped_through(self, info: FuncInfo | None, within: Callable[[FuncInfo | None], bool],
+                      active: frozenset = frozenset()) -> bool:
+        """Whether a call of *info* that *within* accepts is made under a tape: with a tape open at the
+        call, or from a function itself taped so."""
+        if info is None or id(info) in active:
+            return False
+        return any(within(caller) and (direct or self.taped_through(caller, within, active | {id(info)}))
+                   for caller, direct in info.tape_callers)
 
     def body_functions(self, info: FuncInfo, shared: bool = False) -> set[int]:
         """Ids of the functions whose calls a call of *info* runs: *info*, those nested in it and
@@ -1562,6 +1601,7 @@ class Resolver:
                 return own if own is not None else self.prepared(value, host, node.lineno)
             # `loss = compute_loss(model, x)` under a tape, or `model.encode(x)` in it: a training step
             callee.info.taped = True
+            callee.info.tape_callers.append((outer, bool(self.ctx.tapes)))
             value = self.result_of(callee.info, args, keywords, node)
             if callee.info.step_line is not None:  # the tape's gradient is counted in that step
                 if self.ctx.tapes:
@@ -2089,6 +2129,8 @@ class Resolver:
                     note = work_mod.TRACED_INFERENCE
                 work["step"] = work_mod.q(step, work_mod.INFERRED, note)
                 self.step_models[node] = id(owner.meta) if type(owner) is Inst else id(node)
+                if step == "training" and not ctx.tapes:  # taped through its function's callers
+                    self.inherited_steps.add(node)
                 if step == "training":
                     ctx.step_line = node.lineno
                     if ctx.tapes:
@@ -2659,6 +2701,11 @@ def _mark_compiled(named: dict) -> None:
         for item in value.items if type(value) is Seq else (value,):
             if type(item) is UserFunc:
                 item.info.keras_step = True
+
+
+def _untaped(work: dict) -> dict:
+    """*work* of a model call as an inference step: a call of its helper that opens no tape."""
+    return {**work, "step": work_mod.q("inference", work_mod.INFERRED, work_mod.STEP_NOTES["inference"])}
 
 
 def _traced(func: FuncInfo | None, flag: str = "tf_function") -> bool:

@@ -171,6 +171,9 @@ class FuncInfo:
     tf_function: bool = False  # decorated with or traced by tf.function (see resolver.TRACING)
     graph_function: bool = False  # calling it runs a tf.function: decorated, or what `tf.function(f)` returns
     taped: bool = False  # called under a `tf.GradientTape`: its model calls are a training step's forward pass
+    #: (calling FuncInfo or None, whether a tape is open at that call itself) per call made under a tape,
+    #: directly or inside a taped function (`Resolver.eager_taped`)
+    tape_callers: list = field(default_factory=list)
     step_line: int | None = None  # the line of the last training step its body makes
     keras_step: bool = False  # call/train_step/... of a Keras Layer or Model subclass
     state: Walk = Walk.PENDING

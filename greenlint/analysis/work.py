@@ -602,8 +602,11 @@ def _data(value: Any) -> tuple[Data | None, bool]:
             return Data(data.batch, data.shape, note=data.batch_note), False
         return Data(None, None, note=f"a batch drawn from a Python generator that decodes with {value.meta['host']}: "
                                      "its size is not known statically"), False
-    if type(value) is Seq and value.items:  # validation_data=(x, y)
-        value = value.items[0]
+    if type(value) is Seq and value.items:  # validation_data=(x, y): x's rows, else y's (Keras requires them equal)
+        inputs, _ = _data(value.items[0])
+        if (inputs is None or inputs.samples is None) and len(value.items) > 1:
+            return _with_targets(inputs, value.items[1]), False
+        return inputs, False
     shape = shape_of(value)
     if shape and shape[0] is not None:
         prov, note = shape_source(value)
@@ -615,6 +618,17 @@ def _data(value: Any) -> tuple[Data | None, bool]:
         prov, note = shape_source(value)
         return Data(rows, None, prov=prov, note=note), False
     return None, False
+
+
+def _with_targets(inputs: Data | None, y: Any) -> Data | None:
+    """*inputs* of unknown rows given the rows of their targets *y* where those are known: Keras
+    requires a model's inputs and targets to have the same rows (`fit`, `evaluate`, `train_on_batch`,
+    `validation_data=(x, y)`); the inputs' own sample shape is kept."""
+    targets, _ = _data(y)
+    if targets is None or targets.samples is None:
+        return inputs
+    return Data(targets.samples, inputs.shape if inputs is not None else None, prov=targets.prov,
+                note=f"the targets' rows{': ' + targets.note if targets.note else ''}")
 
 
 def _literal_or_default(features: dict, named: dict, key: str, default: Any, why: str) -> dict:
@@ -634,11 +648,8 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
         named = {**named, "x": named.get("generator")}
     x = named.get("x")
     data, pipeline = _data(x)
-    if method in ONE_BATCH and (data is None or data.samples is None) and "y" in named:
-        targets, _ = _data(named["y"])  # Keras requires the targets' rows to be the inputs'
-        if targets is not None and targets.samples is not None:
-            data = Data(targets.samples, data.shape if data is not None else None, prov=targets.prov,
-                        note=f"the targets' rows{': ' + targets.note if targets.note else ''}")
+    if not pipeline and (data is None or data.samples is None) and "y" in named:
+        data = _with_targets(data, named["y"])
     pipeline = pipeline or "generator" in named
     sample_shape = data.shape if data is not None else None
     net = model_net(owner, sample_shape, data.note if data else None) if owner is not None else None
@@ -667,6 +678,9 @@ STEP_NOTES = {
     "training": "a forward pass under a GradientTape: one training step of the model on this batch",
     "inference": "an eager forward pass: one batch of len(x) samples",
 }
+#: `step` "inference" of a model call in a helper whose taped calls are all traced into a tf.function.
+UNTAPED_EAGER = ("an eager forward pass: one batch; its calls under a GradientTape are traced into a "
+                 "tf.function and counted in its training step")
 #: `step` "inference" of a model called in a tf.function's body on inputs the code does not show.
 TRACED_INFERENCE = "a forward pass in a tf.function's body, on the tensors it is given: one batch"
 

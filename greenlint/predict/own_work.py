@@ -40,12 +40,13 @@ def own_work(ctx: Context, api: str, features: dict) -> Prediction | None:
 def unsized_work(ctx: Context, api: str, features: dict, measured: Prediction) -> Prediction:
     """A tensor op's or eager layer call whose tensors the code does not size (no FLOPs, elements
     nor bytes): a floor, not its API's figure *measured* on other programs' tensors, which says
-    nothing of this call's and, multiplied by a loop's runs, would dominate a script's total. The
-    least is one dispatch (`work_energy.DISPATCH_S`) at sustained compute's steady power; the stated
-    most the high end of *measured*. *measured* itself where the work is known, it has no figure or
-    its figure is already a bound with no lower end (`Basis.BOUNDED`, rescaled or not)."""
+    nothing of this call's and, multiplied by a loop's runs, would dominate a script's total. That
+    holds for a bound too (`Basis.BOUNDED`: other programs' calls were all under the resolution of
+    their runs, itself no figure of this call's). The least is one dispatch (`work_energy.DISPATCH_S`)
+    at sustained compute's steady power; the stated most the high end of *measured*. *measured*
+    itself where the work is known or it has no figure."""
     power = power_for(ctx.model.get("work") or {}, "training")
-    if (measured.energy_j is None or measured.interval_j is None or not power or measured.interval_j[0] <= 0
+    if (measured.energy_j is None or measured.interval_j is None or not power
             or any(positive_number(features.get(k)) is not None for k in ("flops", "elements", "tensor_bytes"))):
         return measured
     least = power["steady_w"] * DISPATCH_S
@@ -58,5 +59,6 @@ def unsized_work(ctx: Context, api: str, features: dict, measured: Prediction) -
             f"programs' tensors ({most:.3g} J), which is not this call's: a floor, not a point")
     split = split_energy(least, ctx.group_shares(api))
     evidence = replace(measured.evidence, note="; ".join(filter(None, [measured.evidence.note, note])))
+    basis = Basis.FROM_DATA if measured.basis is Basis.BOUNDED else measured.basis  # a range, as any floor
     return replace(measured, energy_j=least, interval_j=(least, most), cpu_j=split["cpu"], gpu_j=split["gpu"],
-                   ram_j=split["ram"], evidence=evidence, multiplier=1.0, floor=True)
+                   ram_j=split["ram"], basis=basis, evidence=evidence, multiplier=1.0, floor=True)

@@ -81,8 +81,30 @@ def test_the_xor_data_is_four_samples_however_it_is_written(header, array):
     ],
 )
 def test_constructors_of_literal_shape_size_the_data(make, n):
-    w = fit_work(f"x = {make}\ny = np.zeros(300)\n{MODEL}model.fit(x, y, epochs=2)\n")
+    w = fit_work(f"x = {make}\ny = load_targets()\n{MODEL}model.fit(x, y, epochs=2)\n")
     assert samples(w) == n
+
+
+@pytest.mark.parametrize(
+    "call, n, validation",
+    [
+        ("model.fit(x, y, epochs=2)", 300, None),  # Keras requires inputs and targets of the same rows
+        ("model.fit(x, y, validation_data=(x_val, y_val))", 300, 50),  # both sides of validation_data too
+        ("model.evaluate(x, y)", 300, None),
+        ("model.fit(x, load_targets())", None, None),  # neither known: unknown, not guessed
+        ("model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(4))", None, None),  # a pipeline's own size
+    ],
+)
+def test_inputs_of_unknown_rows_have_their_targets_rows(call, n, validation):
+    """`x` built by code the analysis does not size (`tf.clip_by_value(x + noise, 0, 1)`), its targets
+    an array of known rows: fit, evaluate and validation_data run on the targets' rows."""
+    code = (f"x = tf.clip_by_value(load_inputs(), 0., 1.)\ny = np.zeros(300)\n"
+            f"x_val = load_inputs()\ny_val = np.zeros(50)\n{MODEL}{call}\n")
+    method = call.split("(")[0].rpartition(".")[2]
+    w = fit_work(code, method=method)
+    assert samples(w) == n
+    if method == "fit":
+        assert w.get("validation_samples", {}).get("value") == validation
 
 
 def test_ranges_are_sized():

@@ -496,6 +496,62 @@ def test_a_helper_called_from_a_traced_step_and_eagerly_counts_its_eager_runs_an
     assert found[(21, "tensorflow.reduce_mean")].runs["count"] == 3 * 2
 
 
+VAE_STEPS = """
+import tensorflow as tf
+from tensorflow import keras
+
+net = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4)])
+opt = keras.optimizers.Adam()
+
+
+def decode(x):
+    return net(x)
+
+
+def compute_loss(x):
+    return tf.reduce_mean(decode(x))
+
+
+@tf.function
+def train_step(x):
+    with tf.GradientTape() as tape:
+        loss = compute_loss(x)
+    opt.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))
+
+
+@tf.function
+def sample(x):
+    return decode(x)
+
+
+for epoch in range(3):
+    train_step(tf.zeros((32, 8)))
+    compute_loss(tf.zeros((32, 8)))
+    sample(tf.zeros((16, 8)))
+{eager}
+"""
+
+
+def test_a_helper_taped_only_in_a_traced_step_runs_eagerly_and_in_other_graphs_as_inference(tmp_path):
+    """cvae's `decode`: a tf.function's tape makes its model call a training step there; its eager
+    calls (evaluating the loss) and the tf.function that calls it with no tape open (`sample`) run no
+    tape: inference steps, not training ones priced again."""
+    write(tmp_path, {"vae.py": VAE_STEPS.format(eager="")})
+    found = sites(tmp_path / "vae.py")
+    assert value(found[(29, "tensorflow.types.experimental.PolymorphicFunction.__call__")], "step") == "training"
+    generate = found[(31, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
+    assert value(generate, "step") == "inference"
+    forward = found[(9, "tensorflow.keras.Sequential.__call__")]
+    assert forward.runs["count"] == 3 and "symbolic" not in forward.work  # the eager calls of compute_loss
+    assert value(forward, "step") == "inference" and "traced into a tf.function" in forward.work["step"]["note"]
+
+
+def test_a_helper_also_taped_eagerly_keeps_its_training_step(tmp_path):
+    write(tmp_path, {"vae.py": VAE_STEPS.format(eager="with tf.GradientTape() as tape:\n    compute_loss(tf.zeros((32, 8)))")})
+    forward = sites(tmp_path / "vae.py")[(9, "tensorflow.keras.Sequential.__call__")]
+    assert value(forward, "step") == "training"
+
+
 def test_a_session_run_fetching_the_optimizer_update_is_one_training_step_on_the_batch_fed(tmp_path):
     write(tmp_path, {"gan.py": GAN_MODEL + "\n\nwith tf.Session() as sess:\n    GAN(sess).train(epochs=25)\n"})
     found = sites(tmp_path / "gan.py")

@@ -10,7 +10,7 @@ import pytest
 
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.loading import find_overlay, load
-from greenlint.predict.lookup_figure import ASSUMED_EPOCHS
+from greenlint.predict.lookup_figure import ASSUMED_EPOCHS, lookup_figure
 from greenlint.predict.prediction import Basis
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.tables import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, ModelError, dumps, read_model
@@ -117,8 +117,11 @@ def test_a_measured_op_of_unsized_tensors_is_a_floor_not_its_apis_figure(predict
     assert "not known from the code" in unsized.evidence.note
     sized = predictor.predict("tf.zeros", WORK)
     assert not sized.floor and sized.evidence.level == "work"
-    bound = predictor.predict("tf.constant", {})  # measured only below the resolution: a bound stays a bound
-    assert not bound.floor and bound.interval_j[0] == 0
+    # measured only below the resolution: other programs' bounds are no more this call's figure than
+    # their measurements, so the same floor from one dispatch up to the bound's high end
+    bound = predictor.predict("tf.constant", {})
+    assert bound.floor and bound.basis is Basis.FROM_DATA and bound.energy_j == pytest.approx(dispatch)
+    assert bound.interval_j[1] >= model["apis"]["tf.constant"]["bound_j"] > bound.energy_j
 
 
 def test_intervals_widen_with_the_fallback_level(predictor):
@@ -132,7 +135,7 @@ def test_intervals_widen_with_the_fallback_level(predictor):
 
 
 def test_interval_shape(predictor):
-    bounded = predictor.predict("tf.constant", {})
+    bounded = lookup_figure(predictor, "tf.constant", {}, [])  # the table's bound, before the op's floor
     assert bounded.interval_j[0] == 0 < bounded.energy_j <= bounded.interval_j[1]  # a bound: no lower end
     for api in (FIT, "tf.keras.layers.Conv2D", "tf.ones"):
         p = predictor.predict(api, WORK)
@@ -144,12 +147,33 @@ def test_interval_shape(predictor):
 
 
 def test_censored_api_is_predicted_below_its_bound_not_at_zero(predictor):
-    p = predictor.predict("tf.constant", {})
+    p = lookup_figure(predictor, "tf.constant", {}, [])
     assert p.basis is Basis.BOUNDED  # every measurement was below the resolution: a bound
     # the figure under the bound; the high end is the calibrated one (a call measured above the
     # resolution exceeds the quick calls' bounds), never under the figure
     assert 1e-3 < p.energy_j < 2.0 and p.interval_j[1] >= p.energy_j
     assert "below the resolution" in p.evidence.note
+
+
+def test_an_api_only_below_the_resolution_costs_what_its_calls_took_under_its_bound(hierarchy):
+    """A write measured only below the resolution (each run's bound about 2 J) whose calls took 0.1 ms:
+    its figure is that time at the steady power of a call, not the bounds' estimate (which, times a
+    loop of 10,000 writes, made a script's total); a call that took long keeps the bounds' estimate
+    (time never raises a figure over what the bounds allow), and the high end is the bounds' in both."""
+    recs = _kb()
+    for t in range(12):
+        recs.append(record("io.Writer.write", 0.0, script=f"tut{t}", index=30, below=True, bound=2.0, time_s=1e-4))
+        recs.append(record("io.Reader.read", 0.0, script=f"tut{t}", index=31, below=True, bound=2.0, time_s=10.0))
+    model = train(recs, hierarchy)
+    predictor = Predictor(model, hierarchy=hierarchy)
+    quick, slow = predictor.predict("io.Writer.write", {}), predictor.predict("io.Reader.read", {})
+    steady = model["work"]["power"]["all"]["steady_w"]
+    assert quick.basis is slow.basis is Basis.BOUNDED
+    assert quick.energy_j == pytest.approx(steady * 1e-4) and "took 0.0001 s" in quick.evidence.note
+    assert slow.energy_j == pytest.approx(10 ** model["apis"]["io.Reader.read"]["mu"])
+    assert slow.energy_j < steady * 10.0
+    assert "took" not in slow.evidence.note
+    assert quick.interval_j == slow.interval_j and quick.interval_j[0] == 0 and quick.interval_j[1] > 2.0
 
 
 def test_an_api_mostly_below_the_resolution_is_the_mean_of_its_calls_not_its_one_measurable_call(hierarchy):
@@ -162,7 +186,7 @@ def test_an_api_mostly_below_the_resolution_is_the_mean_of_its_calls_not_its_one
         recs.append(record("tf.zeros.numpy", 0.0, script=f"tut{t % 12}", index=40 + t, below=True, bound=3.0))
     recs.append(record("tf.zeros.numpy", 40.0, script="tut3", index=60))
     model = train(recs, hierarchy)
-    p = Predictor(model, hierarchy=hierarchy).predict("tf.zeros.numpy", {})
+    p = lookup_figure(Predictor(model, hierarchy=hierarchy), "tf.zeros.numpy", {}, [])  # before the op's floor
     measurable = 10 ** model["apis"]["tf.zeros.numpy"]["mu"]
     assert p.basis is Basis.BOUNDED and p.interval_j[0] == 0.0 and p.interval_j[1] >= measurable
     assert p.energy_j == pytest.approx(measurable / 12 + 11 / 12 * 1.5)

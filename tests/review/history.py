@@ -19,8 +19,8 @@ import tensorflow as tf
 
 from models import make_model
 
-x = np.zeros((2048, 32), dtype="float32")
-y = np.zeros((2048,), dtype="int64")
+x = np.zeros((4096, 32), dtype="float32")
+y = np.zeros((4096,), dtype="int64")
 model = make_model()
 model.fit(x, y, epochs=10, batch_size=64)
 ''',
