@@ -20,6 +20,7 @@ import ast
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from greenlint.analysis import trees
 
@@ -131,7 +132,8 @@ def _count(tree: ast.AST) -> dict[str, Named]:
         entry.total += 1
         return entry
 
-    for node in trees.walk(tree):  # every node once (counts); a parsed tree's nodes are of these exact types
+    node: Any  # told apart by exact type: a parsed tree's nodes are of ast's own classes
+    for node in trees.walk(tree):  # every node once (counts)
         kind = type(node)
         if kind is ast.Name:
             add(node.id)

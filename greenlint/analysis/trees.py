@@ -124,7 +124,7 @@ def walk(node: ast.AST) -> list[ast.AST]:
 
 
 #: The fields of each node type that may hold nodes (`child_fields`), filled as types are met.
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_CHILD_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
 #: The grammar's kinds of field that never hold a node of their own: names, strings, constants,
 #: and the expression contexts and operators, each one object shared by the whole tree
 #: (`ast.Load()`, `ast.Add()`), with no position and no children.
@@ -132,7 +132,7 @@ _LEAF_KINDS = frozenset({"identifier", "string", "constant", "int", "expr_contex
 _GRAMMAR = re.compile(r"\w+\((.*)\)")
 
 
-def child_fields(cls: type) -> tuple[str, ...]:
+def child_fields(cls: type[ast.AST]) -> tuple[str, ...]:
     """The fields of node type *cls* worth walking: its `_fields` less those whose kind, in
     the grammar line that is each class's docstring (`Name(identifier id, expr_context ctx)`),
     is a leaf (`_LEAF_KINDS`); all of them where the docstring says no kind."""

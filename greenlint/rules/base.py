@@ -332,7 +332,8 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
     lines = None if text.isascii() else text.splitlines()  # ASCII: `ast`'s byte offsets are the characters'
     parents, calls = {}, {}
 
-    node_type, call_type, known = ast.AST, ast.Call, {}
+    node_type, call_type = ast.AST, ast.Call
+    known: dict[type[ast.AST], tuple[str, ...]] = {}  # each node type's fields that hold nodes
     walked: list[ast.AST] = [module]
     append = walked.append
     for parent in walked:  # breadth first, as trees.walk (the same nodes; parent links too); grows as it goes
