@@ -275,6 +275,7 @@ class ProjectIndex:
         #: folder -> {module: the modules there naming TF or Keras that import it} (`tf_importers`)
         self._importers: dict[str, dict[str, list[str]]] = {}
         self._held = False  # `held`: refresh does nothing
+        self._held_stamps: dict[str, tuple[int, ...] | None] = {}  # `stamp`'s, while held
 
     def _statements(self, path: str) -> tuple[list[tuple], str, list[bool]]:
         """The file's import statements, content hash and whether each is not indented (run when
@@ -347,6 +348,16 @@ class ProjectIndex:
             yield
         finally:
             self._held = False
+            self._held_stamps.clear()
+
+    def stamp(self, path: str) -> tuple[int, ...] | None:
+        """`file_stamp(path)`, taken once per path while a run holds the modules (`held`): the
+        rules ask for the stamps of the modules each file imports, file after file."""
+        if not self._held:
+            return file_stamp(path)
+        if path not in self._held_stamps:
+            self._held_stamps[path] = file_stamp(path)
+        return self._held_stamps[path]
 
     def imports(self, path: str) -> list[str]:
         return self._scan(path)[0]

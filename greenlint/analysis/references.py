@@ -20,6 +20,7 @@ import ast
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from greenlint.analysis import trees
 
@@ -131,30 +132,38 @@ def _count(tree: ast.AST) -> dict[str, Named]:
         entry.total += 1
         return entry
 
+    node: Any  # told apart by exact type: a parsed tree's nodes are of ast's own classes
     for node in trees.walk(tree):  # every node once (counts)
-        if isinstance(node, ast.Name):
+        kind = type(node)
+        if kind is ast.Name:
             add(node.id)
-        elif isinstance(node, ast.Attribute):
+        elif kind is ast.Attribute:
             add(node.attr).after_dot += 1
-            if isinstance(node.value, ast.Name):
+            if type(node.value) is ast.Name:
                 entry = named.get(node.value.id)  # its Name is counted where the walk reaches it
                 if entry is None:
                     entry = named[node.value.id] = Named()
                 entry.attributes[node.attr] += 1
-        elif isinstance(node, ast.Constant):
-            if isinstance(node.value, str) and _PATH.fullmatch(node.value):
+        elif kind is ast.Constant:
+            if type(node.value) is str and _PATH.fullmatch(node.value):
                 add(_PATH_PARTS.split(node.value)[-1])
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            add(node.name)
-        elif isinstance(node, ast.alias):
+        elif kind not in _NAMING:
+            continue
+        elif kind is ast.alias:
             add(node.asname or node.name.partition(".")[0])
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+        elif kind is ast.Global or kind is ast.Nonlocal:
             for name in node.names:
                 add(name)
-        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
-            if node.name:
-                add(node.name)
+        elif node.name:  # a definition, an `except ... as name`, a pattern's capture
+            add(node.name)
     return named
+
+
+#: The other nodes that name an identifier (`_count`).
+_NAMING = frozenset({
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias, ast.Global, ast.Nonlocal,
+    ast.ExceptHandler, ast.MatchAs, ast.MatchStar,
+})
 
 
 def word_lines(text: str, name: str, called: bool = False) -> list[int]:

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from greenlint.analysis import trees
 from greenlint.analysis.callsite import CallSite, Span, char_offset
 from greenlint.analysis.options import argument as argument
 from greenlint.analysis.options import keyword as keyword
@@ -319,7 +320,8 @@ def unit_text(source: str | tuple[str, ...], cell: int | None) -> str | None:
 
 def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module | None = None) -> dict | None:
     """A unit's tree (*module*, when already parsed from it), its parent links, its nodes in
-    `ast.walk`'s order and its calls by character span (0-based columns), from one walk."""
+    `trees.walk`'s order (no expression context nor operator: shared leaves, no one's child)
+    and its calls by character span (0-based columns), from one walk."""
     text = unit_text(source, cell)
     if not text:
         return None
@@ -333,10 +335,14 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
     parents, calls = {}, {}
 
     node_type, call_type = ast.AST, ast.Call
+    known: dict[type[ast.AST], tuple[str, ...]] = {}  # each node type's fields that hold nodes
     walked: list[ast.AST] = [module]
     append = walked.append
-    for parent in walked:  # breadth first, as ast.walk (without its generators: this is hot); grows as it goes
-        for name in parent._fields:
+    for parent in walked:  # breadth first, as trees.walk (the same nodes; parent links too); grows as it goes
+        names = known.get(type(parent))
+        if names is None:
+            names = known[type(parent)] = trees.child_fields(type(parent))
+        for name in names:
             value = getattr(parent, name, None)
             if type(value) is list:
                 for child in value:

@@ -13,7 +13,7 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.hostwork import DECODES
-from greenlint.analysis.project import file_stamp
+from greenlint.analysis.project import project_index
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.rules.base import (
     FileFacts,
@@ -542,7 +542,7 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
 def _decoding_defines(path: str) -> frozenset[str]:
     """The names of the module-level functions the module's text defines (`DEFINED_TEXT`) where it
     names a decoder (`DECODER_TEXT`), else none: read once per content of the module."""
-    stamp = file_stamp(path)
+    stamp = project_index().stamp(path)
     known = _DECODING_DEFINES.get(path)
     if known is None or known[0] != stamp:
         data, _ = read_bytes(Path(path), MAX_BYTES)

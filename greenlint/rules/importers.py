@@ -19,7 +19,7 @@ import os
 import re
 from pathlib import Path
 
-from greenlint.analysis.project import file_stamp, project_index
+from greenlint.analysis.project import project_index
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.base import FileFacts, Site
@@ -61,7 +61,7 @@ def script_facts(path: str) -> list[FileFacts]:
 
 def module_facts(path: str) -> FileFacts | None:
     """The facts of the project module at *path*, analysed once per content (None: it does not parse)."""
-    stamp = file_stamp(path)
+    stamp = project_index().stamp(path)
     known = _facts.get(path)
     if known is None or known[0] != stamp:
         known = _facts[path] = (stamp, _analysed(path))

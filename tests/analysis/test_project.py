@@ -303,6 +303,18 @@ def test_a_run_holds_its_modules_as_its_start_stamped_them(tmp_path, monkeypatch
     assert stamped == {"a.py": 2, "b.py": 2}
 
 
+def test_a_run_stamps_a_module_the_rules_ask_about_once(tmp_path, monkeypatch):
+    """The rules ask for the stamp of each module a file imports, file after file: a run that
+    holds the index stamps each once; outside a run, every ask stamps again."""
+    stamped = _stamps_counted(tmp_path, monkeypatch, {"b.py": "X = 1\n"})
+    index, b = ProjectIndex(), str(tmp_path / "b.py")
+    with index.held():
+        first = index.stamp(b)
+        (tmp_path / "b.py").write_text("X = 22\n")
+        assert index.stamp(b) == first and stamped == {"b.py": 1}
+    assert index.stamp(b) != first and index.stamp(b) == index.stamp(b) and stamped == {"b.py": 4}
+
+
 DATA_MODULE = """\
 import numpy as np
 from tensorflow import keras

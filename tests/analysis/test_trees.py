@@ -130,3 +130,82 @@ def test_a_notebook_keeps_no_shared_tree():
     cells = ["import tensorflow as tf", "model = tf.keras.Sequential()\nmodel.fit(x, y)"]
     analysis = analyse_source("\n".join(cells), "nb.ipynb", cell_offsets=[0, 1])
     assert analysis.cells is not None and analysis.tree is None
+
+
+#: Every kind of node the grammar has, more or less, to walk.
+SYNTAX = '''
+import os, tensorflow as tf
+from . import sibling as s
+global_name: int = -1 + 2 * 3 ** 4 // 5 % 6 @ m << 1 >> 1 & 1 | 1 ^ 1
+
+@tf.function(jit_compile=True)
+async def step(x, /, y=1, *args, z: float = 2.0, **kwargs) -> "tf.Tensor":
+    """Docstring."""
+    global global_name
+    async with tf.device("/GPU:0") as d, open(os.sep) as f:
+        async for i in aiter(x):
+            await step(i)
+    def inner():
+        nonlocal y
+        y += 1
+        return (yield from range(3))
+    squares = [a * b for a in x if a > 0 and not b for b in y]
+    pairs = {k: v for k, v in kwargs.items()}
+    total = sum(i for i in {1, 2} if i in {1} or i not in {3})
+    lazy = lambda q, *r: (q is None, q is not r, -q, ~q, +q)
+    *first, last = x[1:2, ::3]
+    del first[0]
+    assert total >= 0 and total <= 9 and total != 1 and total == total < 3 > 2, f"{total!r:>{width}}"
+    if (n := len(x)) > 1:
+        pass
+    elif n:
+        raise ValueError("n") from None
+    else:
+        print(*args, **kwargs)
+    while False:
+        break
+    else:
+        continue_ = True
+    try:
+        pass
+    except* TypeError as error:
+        print(error)
+    finally:
+        y = x if x else y
+    match x:
+        case [1, *rest] | {"k": _, **others} if rest:
+            pass
+        case Point(x=0, y=yy) as point:
+            pass
+        case None | True | "s" | 1.5 | -1:
+            pass
+    return squares, pairs, lazy, last, tf.constant([[1.0]])[0]
+
+
+class Model(tf.keras.Model, metaclass=type):
+    units: int
+    def call(self, inputs, training=None):
+        return super().call(inputs)
+'''
+LEAVES = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
+
+
+def test_walk_is_ast_walk_without_the_shared_leaves():
+    tree = ast.parse(SYNTAX)
+    everything = list(ast.walk(tree))
+    walked = trees.walk(tree)
+    assert walked == [n for n in everything if not isinstance(n, LEAVES)]  # the same nodes, in the same order
+    assert len(walked) < len(everything)
+    assert trees.child_fields(ast.Name) == () and trees.child_fields(ast.Compare) == ("left", "comparators")
+    assert trees.child_fields(ast.Import) == ("names",) and trees.child_fields(ast.Global) == ()
+
+
+def test_the_rules_index_links_every_node_but_the_shared_leaves_to_its_parent():
+    facts = FileFacts("step.py", (), SYNTAX)
+    module = facts.module()
+    assert module is not None
+    for parent in ast.walk(module):
+        for child in ast.iter_child_nodes(parent):
+            assert facts.parent(child) is (None if isinstance(child, LEAVES) else parent)
+    assert facts.nodes(None, ast.Name, ast.Call) == tuple(n for n in ast.walk(module) if type(n) in (ast.Name, ast.Call))
+    assert list(facts.calls()) == [n for n in ast.walk(module) if isinstance(n, ast.Call)]

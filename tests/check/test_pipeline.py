@@ -1,12 +1,13 @@
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
 
 from greenlint.check import run_check
 from greenlint.check.cache import close_all
-from greenlint.check.runner import Backend, _chunks
+from greenlint.check.runner import FILE_ALLOCATIONS, Backend, _chunks
 from tests.check import cache_entries
 from tests.check.conftest import FAKE
 from tests.check.fakes import LOG_ENV
@@ -42,6 +43,24 @@ def test_rules_run_on_predicted_call_sites(tmp_path, config):
     assert hotspot.energy_j == 500.0 and "500 J" in hotspot.message and "from data" in hotspot.message
     assert len(result.callsites_with_predictions) == 4  # Sequential twice, fit, load_model
     assert result.sources[result.files[0]] == TRAIN
+
+
+def test_the_collector_runs_once_per_analysed_file_then_is_as_before(tmp_path, config):
+    src = project(tmp_path, {f"train{i}.py": TRAIN for i in range(3)})
+    before = gc.get_threshold(), gc.get_freeze_count()
+    during: list[int] = []  # the threshold of each young collection made while the files are checked
+
+    def seen(phase, info):
+        if phase == "start" and info["generation"] == 0:
+            during.append(gc.get_threshold()[0])
+
+    gc.callbacks.append(seen)
+    try:
+        run_check([src], config, FAKE)
+    finally:
+        gc.callbacks.remove(seen)
+    assert during.count(FILE_ALLOCATIONS) == 3  # three small files: none reaches the threshold
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
 
 
 def test_bad_files_become_diagnostics_and_the_run_goes_on(tmp_path, config):
