@@ -43,6 +43,9 @@ from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
 KERAS_BATCH = 32
+#: The note of a fit's batch taken as Keras' default where the analysis does not know its input:
+#: right for arrays, while a dataset or a generator batches itself.
+UNTYPED_BATCH = "Keras default for arrays (a tf.data input batches itself)"
 MODEL_CLASSES = frozenset({"Model", "Sequential", "Functional"})
 #: The generator methods of old Keras and the method whose work they do (their data: `generator`).
 GENERATOR_METHODS = {"fit_generator": "fit", "evaluate_generator": "evaluate", "predict_generator": "predict"}
@@ -692,7 +695,7 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
         else:
             batch = q(None, UNKNOWN, "a tf.data pipeline without a literal .batch(n)")
     else:
-        why = "Keras default" if data is not None else "Keras default for arrays (a tf.data input batches itself)"
+        why = "Keras default" if data is not None else UNTYPED_BATCH
         batch = _literal_or_default(features, named, "batch_size", KERAS_BATCH, why)
     samples = q(data.samples if data else None, data.prov if data else UNKNOWN,
                 (data.note if data else None) or (None if data else "the data's size is not known statically"))
