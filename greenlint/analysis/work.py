@@ -37,15 +37,13 @@ from greenlint.analysis.arrays import (
     shape_of,
     shape_source,
 )
+from greenlint.analysis.callsite import UNTYPED_BATCH
 from greenlint.analysis.ops import op_work
 from greenlint.analysis.values import Const, Inst, Seq
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
 KERAS_BATCH = 32
-#: The note of a fit's batch taken as Keras' default where the analysis does not know its input:
-#: right for arrays, while a dataset or a generator batches itself.
-UNTYPED_BATCH = "Keras default for arrays (a tf.data input batches itself)"
 MODEL_CLASSES = frozenset({"Model", "Sequential", "Functional"})
 #: The generator methods of old Keras and the method whose work they do (their data: `generator`).
 GENERATOR_METHODS = {"fit_generator": "fit", "evaluate_generator": "evaluate", "predict_generator": "predict"}

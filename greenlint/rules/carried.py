@@ -8,8 +8,7 @@ import ast
 
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts
-from greenlint.rules.decoding import GROWS
-from greenlint.rules.syntax import SCOPES, own_loops
+from greenlint.rules.syntax import GROWS, SCOPES, own_loops
 
 
 def carried(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:

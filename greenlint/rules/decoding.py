@@ -11,12 +11,10 @@ from greenlint.analysis import flow, trees
 from greenlint.rules.base import FileFacts, is_keras_model_method
 from greenlint.rules.base_classes import FUNCTIONS, classes_named
 from greenlint.rules.networks import NETWORK_NAMES, NETWORKS, makes_network, network
-from greenlint.rules.syntax import LOOPS, Loop, cell_units, definitions, last_name, own_body
+from greenlint.rules.syntax import GROWS, LOOPS, Loop, cell_units, definitions, last_name, own_body
 
 #: Calls that join arrays or tensors into a longer one (`tf.concat`, `np.concatenate`, `np.append`, ...).
 JOINS = frozenset({"concat", "concatenate", "append", "hstack", "column_stack"})
-#: Methods that grow the object they are called on: a list's `append`/`extend`.
-GROWS = frozenset({"append", "extend"})
 #: Keras model methods that run the network forward.
 FORWARD_METHODS = ("predict", "predict_on_batch", "__call__", "call")
 #: Calls that make a function of the file a network's forward pass: a layer, a model, an

@@ -18,9 +18,9 @@ import os
 import re
 from pathlib import Path
 
+from greenlint.analysis.callsite import UNTYPED_BATCH
 from greenlint.analysis.project import file_stamp, resolve_imports
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
-from greenlint.analysis.work import UNTYPED_BATCH
 from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts, Site
 from greenlint.rules.syntax import cell_units, last_name
