@@ -8,7 +8,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from greenlint.analysis import sources, trees
@@ -135,7 +135,18 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
                 message = f"{where}: cannot parse: {reason}"
                 errors.append(sources.file_error(path, sources.SYNTAX_ERROR, message, cell=unit.cell))
                 trees.append(None)
-    return trees, errors
+    return trees, _said_once(errors)
+
+
+def _said_once(errors: list[FileError]) -> list[FileError]:
+    """A notebook's cells that do not parse (an exercise's blanks, `x = `) as one error, at the
+    first: each is skipped, the others analysed, and a reader needs to hear it once."""
+    cells = [e.cell for e in errors if e.cell is not None]
+    if len(cells) < 2:
+        return errors
+    first = errors[0]
+    shown = ", ".join(map(str, cells))
+    return [replace(first, message=f"{first.message}; {len(cells)} code cells do not parse and are skipped (cells {shown})")]
 
 
 #: Which Python's grammar judged the code: syntax newer than it reads as an error here.

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+#: The note of a fit's `batch_size` work taken as Keras' default where the analysis does not
+#: know its input: right for arrays, while a dataset or a generator batches itself.
+UNTYPED_BATCH = "Keras default for arrays (a tf.data input batches itself)"
+
 
 @dataclass(frozen=True)
 class Span:

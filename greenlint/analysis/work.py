@@ -37,6 +37,7 @@ from greenlint.analysis.arrays import (
     shape_of,
     shape_source,
 )
+from greenlint.analysis.callsite import UNTYPED_BATCH
 from greenlint.analysis.ops import op_work
 from greenlint.analysis.values import Const, Inst, Seq
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
@@ -758,7 +759,7 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
         else:
             batch = q(None, UNKNOWN, "a tf.data pipeline without a literal .batch(n)")
     else:
-        why = "Keras default" if data is not None else "Keras default for arrays (a tf.data input batches itself)"
+        why = "Keras default" if data is not None else UNTYPED_BATCH
         batch = _literal_or_default(features, named, "batch_size", KERAS_BATCH, why)
     samples = q(data.samples if data else None, data.prov if data else UNKNOWN,
                 (data.note if data else None) or (None if data else "the data's size is not known statically"))

@@ -11,12 +11,10 @@ from greenlint.analysis import flow, trees
 from greenlint.rules.base import FileFacts, is_keras_model_method
 from greenlint.rules.base_classes import FUNCTIONS, classes_named
 from greenlint.rules.networks import NETWORK_NAMES, NETWORKS, makes_network, network
-from greenlint.rules.syntax import LOOPS, Loop, cell_units, definitions, last_name, own_body
+from greenlint.rules.syntax import GROWS, LOOPS, Loop, cell_units, definitions, last_name, own_body
 
 #: Calls that join arrays or tensors into a longer one (`tf.concat`, `np.concatenate`, `np.append`, ...).
 JOINS = frozenset({"concat", "concatenate", "append", "hstack", "column_stack"})
-#: Methods that grow the object they are called on: a list's `append`/`extend`.
-GROWS = frozenset({"append", "extend"})
 #: Keras model methods that run the network forward.
 FORWARD_METHODS = ("predict", "predict_on_batch", "__call__", "call")
 #: Calls that make a function of the file a network's forward pass: a layer, a model, an
@@ -282,10 +280,11 @@ def _whole_closure(prefix: str, body: list[ast.AST]) -> frozenset:
     """*prefix* and the names the loop binds from all of it (`ys = (seq, lengths)`, `x = np.array([seq])`;
     *body* without the network's own statement, whose outputs are no part of the sequence)."""
     found = {prefix}
+    sized = flow.derived(frozenset((prefix,)), [n for n in body if isinstance(n, ast.stmt)])
     bindings = [
         (frozenset().union(*(flow.targets(t) for t in n.targets)), _whole_names(n.value))
         for n in body
-        if isinstance(n, ast.Assign)
+        if isinstance(n, ast.Assign) and not _fixed_length(n.value, sized)
     ]
     changed = True
     while changed:
@@ -295,6 +294,23 @@ def _whole_closure(prefix: str, body: list[ast.AST]) -> frozenset:
                 found |= bound
                 changed = True
     return frozenset(found)
+
+
+#: Calls that pad a sequence (`tf.pad`, `np.pad`, Keras' `pad_sequences`).
+PADS = frozenset({"pad", "pad_sequences"})
+
+
+def _fixed_length(value: ast.expr, sized: frozenset) -> bool:
+    """*value* pads the sequence to a fixed length: `pad_sequences(..., maxlen=n)` (which also
+    truncates), or a pad whose widths are computed from the sequence's own size
+    (`tf.pad(seq, [[0, 0], [0, n - seq.shape[1]]])`; *sized*: the names derived from it). The
+    network then runs on as many positions on every pass, whatever the prefix's length."""
+    if not (isinstance(value, ast.Call) and last_name(value.func) in PADS):
+        return False
+    if any(k.arg == "maxlen" for k in value.keywords):
+        return True
+    widths = frozenset().union(*(flow.names(a) for a in value.args[1:]), *(flow.names(k.value) for k in value.keywords))
+    return bool(widths & sized)
 
 
 def _cut_bound(whole: frozenset, body: list[ast.AST], axis: int | None = None) -> frozenset:

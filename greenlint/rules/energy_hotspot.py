@@ -11,6 +11,7 @@ from greenlint.analysis.agents import trained_by_agent
 from greenlint.analysis.callsite import is_test_assertion
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.material import SAVING_OPTION, immaterial_work
 from greenlint.rules.syntax import LOOPS, Loop, calls_of, enclosing, environment_step, trains
 from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
 
@@ -25,7 +26,11 @@ class EnergyHotspot(Rule):
     it runs, exceeds `hotspot-threshold-j` joules even at the low end of its 80 % interval.
     Only a figure narrow enough to act on counts: an interval wider than 100× (a guess across
     orders of magnitude), an upper bound alone (`bounded`, `negligible`: calls measured below
-    the resolution or doing no tensor work) and `unknown` never make a hotspot.
+    the resolution or doing no tensor work) and `unknown` never make a hotspot. Nor does a call
+    whose runs are counted and whose whole figure stays under `material-saving-j` (10 kJ, about
+    2.8 Wh) at the high end of its interval (greenlint/rules/material.py): a tutorial's 10 epochs
+    of an MNIST MLP (about 4 kJ) cannot save a material amount whatever is changed; nor test
+    code, whose cost no user pays.
 
     ## Why is this bad?
     It is not wrong in itself: it marks where the energy of a script goes, so that review and
@@ -78,6 +83,7 @@ class EnergyHotspot(Rule):
 
     ## Options
     - `hotspot-threshold-j`
+    - `material-saving-j`
     """
 
     code = "GL101"
@@ -91,6 +97,7 @@ class EnergyHotspot(Rule):
             100.0,
             "Joules (low end of the 80% interval per execution x runs) above which a call site is a hotspot.",
         ),
+        SAVING_OPTION,
     )
     EVIDENCE_APIS = (
         "tensorflow.keras.Sequential.fit",
@@ -99,6 +106,10 @@ class EnergyHotspot(Rule):
         "tensorflow.keras.Sequential.predict",
     )
     VALID = (
+        Valid(  # one fit whose whole figure, at its interval's high end, is under material-saving-j: nothing to save
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+            "model.compile(optimizer='adam', loss='mse')\nmodel.fit(x, y, epochs=5)\n"
+        ),
         Valid("import tensorflow as tf\nx = tf.constant([1.0, 2.0])\n"),
         Valid(
             "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=5)\n",
@@ -143,12 +154,18 @@ class EnergyHotspot(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # near miss of the material floor below: the same fit counted against a lower floor
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+            "model.compile(optimizer='adam', loss='mse')\nmodel.fit(x, y, epochs=5)\n",
+            options={"material-saving-j": 100.0},
+            line=4,
+        ),
         Invalid(
             "import tensorflow as tf\n"
             "model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
             "model.compile(optimizer='adam', loss='mse')\n"
             "model.fit(x, y, epochs=5)\n",
-            options={"hotspot-threshold-j": 1e-9},
+            options={"hotspot-threshold-j": 1e-9, "material-saving-j": 0.0},
             line=4,
             message_contains="tensorflow.keras.Sequential.fit",
         ),
@@ -157,7 +174,7 @@ class EnergyHotspot(Rule):
             "model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
             "model.compile(optimizer='adam', loss='mse')\n"
             "model.fit(x, y, epochs=50)\n",
-            options={"hotspot-threshold-j": 1e-9},
+            options={"hotspot-threshold-j": 1e-9, "material-saving-j": 0.0},
             line=4,
             message_contains="fewer epochs",
         ),
@@ -165,7 +182,7 @@ class EnergyHotspot(Rule):
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nimg = tf.Variable(start)\n"
             "for step in range(1920):\n    with tf.GradientTape() as tape:\n"
             "        loss = tf.reduce_mean(model.predict(img))\n    img.assign_add(tape.gradient(loss, img))\n",
-            options={"hotspot-threshold-j": 10.0},
+            options={"hotspot-threshold-j": 10.0, "material-saving-j": 0.0},
             line=6,
             message_contains="each pass works on what the previous one produced",
         ),
@@ -174,7 +191,7 @@ class EnergyHotspot(Rule):
             "for step in range(1000):\n"
             "    x_batch, y_batch = next(batches)\n"
             "    loss = tf.reduce_mean(tf.square(model(x_batch) - y_batch))\n",
-            options={"hotspot-threshold-j": 10.0},
+            options={"hotspot-threshold-j": 10.0, "material-saving-j": 0.0},
             line=4,
             message_contains="each pass of its loop works on something new",
         ),
@@ -185,7 +202,7 @@ class EnergyHotspot(Rule):
             "def sample():\n    return gen.predict(np.zeros((25, 100)))\n"
             "for epoch in range(4000):\n    gan.train_on_batch(np.zeros((32, 100)), np.ones((32, 1)))\n"
             "    if epoch % 50 == 0:\n        sample()\n",
-            options={"hotspot-threshold-j": 1.0},
+            options={"hotspot-threshold-j": 1.0, "material-saving-j": 0.0},
             line=6,
             message_contains="a training step runs between these calls",
         ),
@@ -197,7 +214,7 @@ class EnergyHotspot(Rule):
             total = site.total_energy_j
             if total is None or is_test_assertion(site.api) or not _supported_over(site, threshold):
                 continue
-            if trained_by_agent(site.features) or _driven_by_environment(facts, site):
+            if trained_by_agent(site.features) or _driven_by_environment(facts, site) or immaterial_work(facts, site, options):
                 continue
             p = site.prediction
             factor = site.loop_multiplier

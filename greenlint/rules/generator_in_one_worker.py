@@ -264,18 +264,24 @@ class GeneratorInOneWorker(Rule):
         for site in facts.sites:
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
-            if site.features.get("input_kind") != "sequence":  # see Fix safety
-                continue
-            if site.features.get("input_plain_flow") or site.features.get("input_sliced"):
-                continue  # arrays in memory, neither read nor warped per item: a slice per batch
-            call = facts.node(site)
-            if call is None or any(k.arg is None for k in call.keywords):
-                continue
-            workers = one_worker(facts, site, call)
+            workers = fed_in_one_worker(facts, site)
             if workers is None or in_test_code(facts, site):
                 continue
             method = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(method=method, workers=workers))
+
+
+def fed_in_one_worker(facts: FileFacts, site: Site) -> str | None:
+    """How the one worker of a fit fed by a `Sequence` that reads or warps its items on the host
+    (not a slice of arrays in memory) is set, as `one_worker` says it; None for any other fit."""
+    if site.features.get("input_kind") != "sequence":  # see Fix safety
+        return None
+    if site.features.get("input_plain_flow") or site.features.get("input_sliced"):
+        return None  # arrays in memory, neither read nor warped per item: a slice per batch
+    call = facts.node(site)
+    if call is None or any(k.arg is None for k in call.keywords):
+        return None
+    return one_worker(facts, site, call)
 
 
 def one_worker(facts: FileFacts, site: Site, call: ast.Call) -> str | None:

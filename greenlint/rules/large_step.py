@@ -18,6 +18,7 @@ import os
 import re
 from pathlib import Path
 
+from greenlint.analysis.callsite import UNTYPED_BATCH
 from greenlint.analysis.project import file_stamp, resolve_imports
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
@@ -68,9 +69,17 @@ def step_flops(site: Site) -> tuple[float, bool, int | None] | None:
     flops, batch = site.work_value("flops_per_sample"), site.work_value("batch_size")
     if not isinstance(flops, (int, float)) or isinstance(flops, bool) or flops <= 0:
         return None
-    if not (isinstance(batch, int) and not isinstance(batch, bool) and batch > 0):
+    if not (isinstance(batch, int) and not isinstance(batch, bool) and batch > 0) or _assumed_batch(site):
         return TRAINING_FLOPS * flops, True, None
     return TRAINING_FLOPS * flops * batch, site.work_lower("flops_per_sample"), batch
+
+
+def _assumed_batch(site: Site) -> bool:
+    """The batch is Keras' default taken for an input the analysis does not know: 32 holds for
+    arrays, but a dataset or a generator batches itself (a `.batch(flags.batch_size)` of 1024),
+    so the batch is unknown."""
+    batch = (site.callsite.work or {}).get("batch_size")
+    return isinstance(batch, dict) and batch.get("note") == UNTYPED_BATCH
 
 
 def small_step(site: Site) -> bool:

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
+from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method, node_span
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
@@ -66,8 +67,10 @@ class NumpyInStepLoop(Rule):
     step method as above, or a call the analysis found to run one (a `tf.function` whose traced
     body trains a model, a TF1 `Session.run` fetching the update). The counter is the one value
     the host never needs to wait for: it can count the steps itself. Not reported: a read under
-    an `if` of the loop (on some passes only), in test code (a test asserts the counter), or in
-    a loop of one trip.
+    an `if` of the loop (on some passes only), in test code (a test asserts the counter), in
+    a loop of one trip, or in a loop that writes summaries on every pass (`tf.summary.scalar`,
+    a project's `summary(losses, step)`): each write takes the step's values to the host, so the
+    pass waits for its step anyway and counting in Python would save no wait.
 
     Also flags the weights of a layer or model copied between the device and the host on every
     pass of such a training loop: `layer.get_weights()` / `model.get_weights()` (a `.numpy()`
@@ -180,6 +183,11 @@ class NumpyInStepLoop(Rule):
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds:\n"
             "    opt.apply_gradients(zip(g, v))\n    if verbose:\n        print(opt.iterations.numpy())\n"
         ),
+        Valid(  # summaries of the step's losses written on every pass: each waits for the step anyway
+            "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds:\n    loss = step(x)\n"
+            "    opt.apply_gradients(zip(g, v))\n    tf.summary.scalar('loss', loss, step=opt.iterations)\n"
+            "    if opt.iterations.numpy() % 100 == 0:\n        sample()\n"
+        ),
         Valid(  # a test asserts the counter after each step
             "import tensorflow as tf\n\n\ndef test_counts_steps():\n    opt = tf.keras.optimizers.SGD()\n"
             "    for i in range(3):\n        opt.apply_gradients(zip(g, v))\n"
@@ -237,6 +245,13 @@ class NumpyInStepLoop(Rule):
             line=16,
             message_contains="`d_opt.iterations.numpy()` reads the step counter",
         ),
+        Invalid(  # the summaries written every 100 steps only: the counter read is the pass's one wait
+            "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds:\n    loss = step(x)\n"
+            "    opt.apply_gradients(zip(g, v))\n    if opt.iterations.numpy() % 100 == 0:\n"
+            "        tf.summary.scalar('loss', loss, step=opt.iterations)\n",
+            line=6,
+            message_contains="reads the step counter",
+        ),
         Invalid(  # WGAN weight clipping on the host after every critic step, layer by layer
             "import numpy as np\nimport tensorflow as tf\ncritic = tf.keras.Sequential()\nfor epoch in range(4000):\n"
             "    for _ in range(5):\n        critic.train_on_batch(x, y)\n        for l in critic.layers:\n"
@@ -273,8 +288,9 @@ class NumpyInStepLoop(Rule):
         """`optimizer.iterations` read on the host on every pass of a training loop, and weights
         copied between device and host there."""
         for loop, cell in _step_loops(facts):
+            synced = _writes_summaries(facts, loop, cell)
             for node in own_body(loop):
-                if isinstance(node, ast.Call) and _counter_read(node) and _every_pass(facts, node, cell):
+                if not synced and isinstance(node, ast.Call) and _counter_read(node) and _every_pass(facts, node, cell):
                     yield self.diagnostic(
                         node_span(node, cell), facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node))
                     )
@@ -308,6 +324,16 @@ def _step_loops(facts: FileFacts) -> Iterator[tuple[Loop, int | None]]:
             continue
         seen.add(id(loops[0]))
         yield loops[0], cell
+
+
+def _writes_summaries(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
+    """The loop writes summaries on every pass (`tf.summary.scalar(loss, step)`, a project's
+    `summary(losses, step)`): each write takes its values to the host, so the pass waits for its
+    step anyway and a counter read adds no wait of its own."""
+    return any(
+        isinstance(node, ast.Call) and "summary" in dotted(node.func) and _every_pass(facts, node, cell)
+        for node in own_body(loop)
+    )
 
 
 def _weight_transfer(facts: FileFacts, node: ast.Call, cell: int | None) -> bool:

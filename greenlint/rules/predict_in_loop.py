@@ -8,7 +8,9 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.base_classes import FUNCTIONS, classes_named
+from greenlint.rules.carried import carried
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.material import SAVING_OPTION, immaterial_work
 from greenlint.rules.syntax import LOOPS, last_name, own_body
 
 #: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).
@@ -34,7 +36,12 @@ class PredictInLoop(Rule):
     the class does not override (a template method: an autoregressive decoder's `beam_search`
     calls the subclass's `predict` once per generated token); there a receiver that a method of
     the base builds as a Keras `Model(...)` (`self.last_token(model).predict(...)`) counts as
-    Keras's. Not reported: a loop over different models (`for name in names:
+    Keras's. Where each call is given what the previous one returned (an autoregressive
+    forecast, a generated word joined to the prompt: the result flows into the next call's
+    input), the calls cannot be batched, and the message says so: calling the model directly
+    avoids the fixed overhead. Not reported: calls whose runs are counted and whose whole
+    figure stays under `material-saving-j` (10 kJ) at the high end of its interval
+    (greenlint/rules/material.py: ten forecasting calls of a textbook cell); test code; a loop over different models (`for name in names:
     load_model(name).predict(x)`), a loop of one trip (`ds.take(1)`), a function merely
     called from several places, and an untyped receiver with no such sign (scikit-learn's
     estimators have a `predict` too).
@@ -78,16 +85,25 @@ class PredictInLoop(Rule):
     No automatic fix: batching changes the program's structure and memory use.
 
     ## Options
-    None.
+    - `material-saving-j`
     """
 
     code = "GL201"
+    OPTIONS = (SAVING_OPTION,)
     name = "predict-in-loop"
     CALLS = frozenset({"predict"})
     MESSAGE = "`{api}` is called inside a loop{times}: each call pays predict()'s fixed overhead"
+    CARRIED = (
+        "`{api}` is called inside a loop{times} on what its previous call returned, so the calls cannot be batched:"
+        " each pays predict()'s fixed overhead, which calling the model directly (`model(x, training=False)`) avoids"
+    )
     FIX_TITLE = "Batch the inputs into one predict() call, or call the model directly on small inputs"
     EVIDENCE_APIS = ("tensorflow.keras.Sequential.predict", "tensorflow.keras.Model.predict")
     VALID = (
+        Valid(  # ten calls, counted: their whole figure stays under material-saving-j, whatever they cost in overhead
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for step in range(10):\n    y = model.predict(x[:, step:])[:, None]\n    x = np.concatenate([x, y], axis=1)\n"
+        ),
         Valid(
             "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nscores = model.predict(batch)\n"
         ),
@@ -161,6 +177,7 @@ class PredictInLoop(Rule):
             "    model.predict(data[i:i + 1])\n",
             line=4,
             message_contains="(100 times)",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(
             "import tensorflow as tf\n"
@@ -170,6 +187,7 @@ class PredictInLoop(Rule):
             "        model.predict(sample)\n",
             line=5,
             message_contains="(at most 100 times)",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a helper called from a loop runs in that loop
             "import tensorflow as tf\n"
@@ -180,6 +198,29 @@ class PredictInLoop(Rule):
             "    score(data[i])\n",
             line=4,
             message_contains="(3 times)",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # an autoregressive forecast: each call is given what the previous one returned
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for step in range(10):\n    y = model.predict(x[:, step:])[:, None]\n    x = np.concatenate([x, y], axis=1)\n",
+            line=5,
+            message_contains="on what its previous call returned, so the calls cannot be batched",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # text generation: the word chosen from the prediction, under a test, joins the next input
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for _ in range(100):\n    tokens = pad([encode(text)])\n    predicted = np.argmax(model.predict(tokens))\n"
+            "    for word, index in vocab.items():\n        if index == predicted:\n            out = word\n"
+            "    text += ' ' + out\n",
+            line=6,
+            message_contains="cannot be batched",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # near miss: the predictions are collected, never fed back: one batched call does it
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "preds = []\nfor x in rows:\n    preds.append(model.predict(x[None]))\n    x = preds[-1]\n",
+            line=6,
+            message_contains=": each call pays predict()'s fixed overhead",
         ),
         Invalid(  # a model given as a parameter, Keras's by the argument only Keras takes
             "import tensorflow as tf\n"
@@ -225,7 +266,7 @@ class PredictInLoop(Rule):
                 continue
             driver = None if site.repeats(same=("receiver",)) else _base_loop(facts, site)
             keras = not site.untyped or _shows_keras(facts, site) or driver is not None and driver[2]
-            if not keras:  # `clf.predict(x)` may be scikit-learn's
+            if not keras or immaterial_work(facts, site, options):  # `clf.predict(x)` may be scikit-learn's
                 continue
             if driver is None and site.repeats(same=("receiver",)):
                 times = site.loop_times()
@@ -233,10 +274,12 @@ class PredictInLoop(Rule):
                 times = f" of `{driver[0]}`, which calls `self.{driver[1]}` on every pass"
             else:
                 continue
+            call = facts.node(site)
+            serial = call is not None and carried(facts, call, site.callsite.span.cell)
             yield self.diagnostic(
                 site.callsite.span,
                 facts.path,
-                self.MESSAGE.format(api=site.api, times=times),
+                (self.CARRIED if serial else self.MESSAGE).format(api=site.api, times=times),
                 energy_j=site.total_energy_j,
             )
 

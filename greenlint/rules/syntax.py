@@ -10,6 +10,8 @@ from greenlint.analysis.runs import remainder
 from greenlint.rules.base import FileFacts, Site, argument, binds, is_keras_model_method, last_name, method
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
+#: Methods that grow the object they are called on: a list's `append`/`extend`.
+GROWS = frozenset({"append", "extend"})
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
 #: Method names of one training step (a custom loop's update, or a Keras step call).
 STEP_METHODS = frozenset({"apply_gradients", "minimize", "train_on_batch"})

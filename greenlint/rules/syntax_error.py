@@ -10,7 +10,11 @@ class InvalidSyntax(Rule):
     ## What it does
     Reports a Python file, or a notebook code cell, that does not parse. Nothing else is
     checked in that file (or cell), so its energy findings are missing until it is fixed. It is
-    reported whatever the selection (`--select`, `ignore`), as ruff reports syntax errors.
+    reported whatever the selection (`--select`, `ignore`), as ruff reports syntax errors. It is
+    a notice about the analysis, not an energy finding: a notebook's cells that do not parse (an
+    exercise's blanks left for the student, `batch_size = `) are skipped, the other cells
+    analysed, and said once, at the first such cell, with the list of the others; the
+    command line and the editor report the same one.
 
     ## Why is this bad?
     A file greenlint cannot parse is a file it cannot see into: any hotspot in it goes

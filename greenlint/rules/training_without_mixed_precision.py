@@ -12,6 +12,7 @@ from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, besid
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.generator_in_one_worker import fed_in_one_worker, worker_setting
 from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.large_step import architecture, built_backbone, large_step, small_step
 from greenlint.rules.syntax import is_training_step, text_mentions
@@ -85,6 +86,12 @@ class TrainingWithoutMixedPrecision(Rule):
     above, the session config's `auto_mixed_precision`, or float16/bfloat16 written into the
     program (a graph built in float16, an optimizer given `use_float16=dtype == tf.float16` from
     a flag).
+
+    Not reported either: a `fit()` that waits for one host thread reading or warping its batches
+    (a `Sequence` such as `ImageDataGenerator.flow_from_directory` in one worker, a generator
+    decoding files: GL407 and GL409 price that wait), whose step is input-bound; and where the
+    FLOPs rest on Keras' default batch of 32 taken for an input of unknown kind (a dataset
+    batches itself, `.batch(flags.batch_size)`), the batch is unknown and taken as 1.
 
     A model greenlint cannot size is no evidence: a few Dense or RNN layers on data of unknown
     width or length (a regression on a CSV file, a small RNN) is not reported, and neither is a
@@ -288,6 +295,16 @@ class TrainingWithoutMixedPrecision(Rule):
             " input_shape=[None, 1]), tf.keras.layers.SimpleRNN(20), tf.keras.layers.Dense(1)])\n"
             "m.fit(X_train, y_train, epochs=20)\n"
         ),
+        Valid(  # input-bound: one host thread decodes and warps every batch, so faster arithmetic saves no wait
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=40)\n"
+            "m.fit(aug.flow_from_directory('train/', batch_size=32), epochs=20)\n"
+        ),
+        Valid(  # an input of unknown kind batches itself (a dataset's `.batch(flags.batch_size)`): Keras' 32 is no evidence
+            "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((28, 28, 1)), tf.keras.layers.Conv2D(32, 3),"
+            " tf.keras.layers.Conv2D(64, 3), tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])\n"
+            "m.fit(load_batches(), epochs=10)\n"
+        ),
         Valid(  # a layer class named after an architecture says nothing about its size
             "import tensorflow as tf\nblock = TransformerBlock(32, 2, 32)\n"
             "m = tf.keras.Sequential([tf.keras.layers.Embedding(20000, 32), block, tf.keras.layers.Dense(2)])\n"
@@ -355,6 +372,20 @@ class TrainingWithoutMixedPrecision(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # near miss of the input-bound case: eight worker processes prepare the batches
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=40)\n"
+            "m.fit(aug.flow_from_directory('train/', batch_size=32), epochs=20, workers=8, use_multiprocessing=True)\n",
+            line=4,
+            message_contains="x batch 32)",
+        ),
+        Invalid(  # near miss of the unknown batch: arrays, where Keras' default batch of 32 holds
+            "import numpy as np\n" "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((28, 28, 1)), tf.keras.layers.Conv2D(32, 3),"
+            " tf.keras.layers.Conv2D(64, 3), tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])\n"
+            "m.fit(np.zeros((60000, 28, 28, 1)), np.zeros((60000, 10)), epochs=10)\n",
+            line=4,
+            message_contains="2.1e+09 FLOPs (3 x forward FLOPs per sample x batch 32)",
+        ),
         Invalid(  # multi-backend Keras 2: compile wraps a tf.train optimizer, which the graph rewrite wraps
             "from keras.applications import ResNet50\nm = ResNet50(weights=None)\n"
             "m.fit_generator(gen, steps_per_epoch=300, epochs=5)\n",
@@ -518,7 +549,11 @@ class TrainingWithoutMixedPrecision(Rule):
         updates = [s for s in facts.sites if s.api.startswith(TF1_TRAIN) and s.api.rsplit(".", 1)[-1] in TF1_UPDATES]
         if not (steps or updates) or test_module(facts.path) or hides_gpus(facts):
             return
-        trainings = [s for s in steps if not small_step(s) and not _forwards(facts, s) and not in_test_code(facts, s)]
+        trainings = [
+            s
+            for s in steps
+            if not small_step(s) and not _forwards(facts, s) and not in_test_code(facts, s) and not input_bound(facts, s)
+        ]
         site, why = next(((s, why) for s in trainings if (why := large_step(s))), (None, ""))
         if site is None and trainings and (backbone := built_backbone(facts)):
             site, why = _after(trainings, backbone[1], notebook=not isinstance(facts.source, str)), backbone[0]
@@ -612,6 +647,18 @@ def _after(trainings: list[Site], where: tuple[int, int], notebook: bool) -> Sit
     build, so its first training stands in where none follows."""
     later = [s for s in trainings if (s.callsite.span.cell or 0, s.callsite.span.line) >= where]
     return later[0] if later else (None if notebook else trainings[0])
+
+
+def input_bound(facts: FileFacts, site: Site) -> bool:
+    """The fit waits for one host thread that reads or warps its batches (a `Sequence` such as
+    `ImageDataGenerator.flow_from_directory` in one worker, a generator decoding files): its
+    step is input-bound, and faster arithmetic on the device shortens no wait."""
+    if not is_keras_model_method(site.api, ("fit", "fit_generator")):
+        return False
+    if fed_in_one_worker(facts, site) is not None:
+        return True
+    call = facts.node(site)
+    return bool(site.features.get("input_host_work")) and call is not None and worker_setting(facts, site, call) is not None
 
 
 def _forwards(facts: FileFacts, site: Site) -> bool:

@@ -63,8 +63,9 @@ class WholePrefixDecoding(Rule):
     name the loop also binds to them in another branch (`window = wave[-1]` in a fast mode
     beside `window = wave`); a network
     given a state or cache it returned on the previous pass (`out, state = model(x, state)`);
-    a window that slides (`window = np.concatenate([window[:, 1:], y], 1)`) or is cut back
-    (`seq = seq[-64:]`): the work per pass stays the same; results collected without being fed
+    a window that slides (`window = np.concatenate([window[:, 1:], y], 1)`), is cut back
+    (`seq = seq[-64:]`) or is padded to a fixed length (`tf.pad(seq, [[0, 0], [0, n -
+    seq.shape[1]]])`, `pad_sequences(..., maxlen=n)`): the work per pass stays the same; results collected without being fed
     back (`preds = np.concatenate([preds, model.predict(batch)])`); a function that runs no
     network (statistics, a tokenizer); an override that reads the state its base's loop hands
     back (`states`: a cache it keeps) or gives the network the newest positions alone; a
@@ -165,6 +166,11 @@ class WholePrefixDecoding(Rule):
             "    else:\n        window = wave\n    p = sess.run(out, feed_dict={x: window})\n"
             "    wave = np.append(wave, np.random.choice(256, p=p))\nsess = tf.compat.v1.Session()\n"
         ),
+        Valid(  # the decoded ids padded to a fixed length on every pass: as many positions each time
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nys = start\n"
+            "for i in range(10):\n    x = tf.pad(ys, [[0, 0], [0, 10 - ys.shape[1]]])\n"
+            "    p = model.predict([src, x])[:, i:i + 1]\n    ys = tf.concat([ys, tf.argmax(p, -1)], axis=1)\n"
+        ),
         Valid(  # predictions collected, not fed back
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\npreds = np.zeros((0, 10))\n"
             "for batch in batches:\n    preds = np.concatenate([preds, model.predict(batch, verbose=0)], axis=0)\n"
@@ -191,6 +197,12 @@ class WholePrefixDecoding(Rule):
             "        return y_hat\n",
             line=14,
             message_contains="`self.decode(ys, memory)` runs the network on the whole decoded sequence `_decoder_inputs`",
+        ),
+        Invalid(  # near miss of the fixed-length pad: a constant width added, so the input still grows
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nys = start\n"
+            "for i in range(10):\n    x = tf.pad(ys, [[0, 0], [1, 0]])\n"
+            "    p = model.predict(x)[:, -1:]\n    ys = tf.concat([ys, tf.argmax(p, -1)], axis=1)\n",
+            line=6,
         ),
         Invalid(  # Keras predict on the whole prefix, eager
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('decoder.keras')\n"

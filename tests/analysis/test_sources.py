@@ -150,3 +150,22 @@ def test_joined_is_a_text_or_its_cells_joined_by_newlines():
     assert joined("a = 1\n") == "a = 1\n"
     assert joined(("a = 1", "", "b = 2\n")) == "a = 1\n\nb = 2\n"
     assert joined(()) == ""
+
+
+def _exercise(tmp_path, blanks):
+    cells = ["import tensorflow as tf\nx = tf.ones(2)\n", *blanks, "y = tf.zeros(3)\n"]
+    nb = {"nbformat": 4, "cells": [{"cell_type": "code", "source": c} for c in cells]}
+    return analyse_file(write(tmp_path, "exercise.ipynb", json.dumps(nb)))
+
+
+def test_a_notebooks_unparsable_cells_are_said_once_and_the_others_analysed(tmp_path):
+    result = _exercise(tmp_path, ["batch_size = \n", "model = \nmodel.fit(x)\n"])
+    assert [(e.code, e.cell, e.line) for e in result.errors] == [("GL001", 2, 1)]
+    assert "2 code cells do not parse and are skipped (cells 2, 3)" in result.errors[0].message
+    assert {c.span.cell for c in result.callsites} == {1, 4}
+
+
+def test_a_notebooks_one_unparsable_cell_keeps_its_own_error(tmp_path):
+    result = _exercise(tmp_path, ["batch_size = \n"])
+    assert [(e.code, e.cell, e.line) for e in result.errors] == [("GL001", 2, 1)]
+    assert "do not parse and are skipped" not in result.errors[0].message

@@ -22,10 +22,11 @@ from tests.hardening.rpc import RawClient
 
 pytestmark = pytest.mark.timeout(300)
 
-#: A loop of predicts of known work: GL101 and GL201 at line 4 (a finding to keep or suppress).
+#: A loop of predicts of known work, material (over 10 kJ at the high end) and not a tiny model's:
+#: GL101 and GL201 at line 4 (a finding to keep or suppress).
 LOOP = (
-    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
-    "for i in range(100):\n    model.predict(tf.ones((4, 4)))\n"
+    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(4096)])\n"
+    "for i in range(2100):\n    model.predict(tf.ones((64, 4096)))\n"
 )
 
 
@@ -301,13 +302,13 @@ def test_a_file_name_cannot_inject_a_github_workflow_command(tmp_path, own_cache
 
 
 @pytest.mark.parametrize("line", [
-    'x = "# noqa"; model.predict(tf.ones((4, 4)))',
-    "x = f'{1}# noqa'; model.predict(tf.ones((4, 4)))",
-    "x = b'# greenlint: noqa'; model.predict(tf.ones((4, 4)))",
-    "x = '''\n# noqa\n'''; model.predict(tf.ones((4, 4)))",
+    'x = "# noqa"; model.predict(tf.ones((64, 4096)))',
+    "x = f'{1}# noqa'; model.predict(tf.ones((64, 4096)))",
+    "x = b'# greenlint: noqa'; model.predict(tf.ones((64, 4096)))",
+    "x = '''\n# noqa\n'''; model.predict(tf.ones((64, 4096)))",
 ])
 def test_noqa_inside_a_string_suppresses_nothing(tmp_path, own_caches, line):
-    _write(tmp_path, "a.py", LOOP.replace("model.predict(tf.ones((4, 4)))", line))
+    _write(tmp_path, "a.py", LOOP.replace("model.predict(tf.ones((64, 4096)))", line))
     row = 4 + line.count("\n")
     code, out, _ = _check(str(tmp_path), "--format", "json")
     assert code == 1 and _codes(out) == [("GL101", row), ("GL201", row)]

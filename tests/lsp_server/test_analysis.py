@@ -15,7 +15,7 @@ from greenlint.check import Config
 from greenlint.lsp_server import analysis as lsp_analysis
 from greenlint.lsp_server.analysis import Analyses, Cancelled, ConfigLookup, Snapshot, analyse_text, file_config
 from greenlint.predict import load_predictor
-from tests.lsp_server.samples import TRAIN
+from tests.lsp_server.samples import MATERIAL_TRAIN, TRAIN
 
 WAIT_S = 120.0  # for the other thread's step: generous for a loaded CI machine, reached only when broken
 
@@ -45,7 +45,7 @@ def test_a_newer_version_supersedes_the_older(tmp_path: Path):
     analyses = Analyses(_isolated, predictor_loader=lambda: predictor)
     landed = []
     analyses.listeners.append(landed.append)
-    edited = TRAIN.replace("batch_size=2", "batch_size=64")
+    edited = MATERIAL_TRAIN.replace("batch_size=2", "batch_size=64")  # GL101 alone, under the default settings
 
     async def scenario():
         uri = _snapshot(tmp_path, 1).uri
@@ -254,7 +254,7 @@ def test_an_internal_failure_is_a_diagnostic(tmp_path: Path):
 def test_unknown_code_in_select_falls_back_to_defaults(tmp_path: Path):
     (tmp_path / "pyproject.toml").write_text('[tool.greenlint]\nselect = ["XY9"]\n', encoding="utf-8")
     analyses = Analyses()
-    analysis = asyncio.run(analyses.analyse(_snapshot(tmp_path, 1, name="c.py")))
+    analysis = asyncio.run(analyses.analyse(_snapshot(tmp_path, 1, MATERIAL_TRAIN, name="c.py")))
     analyses.close()
     assert "`XY9` matches no greenlint rule code" in analysis.config_error
     assert [d.code for d in analysis.diagnostics] == ["GL101", "GL301"]

@@ -12,7 +12,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.lsp_server.conftest import TIMEOUT_S, open_document, wait_until
-from tests.lsp_server.samples import TRAIN
+from tests.lsp_server.samples import MATERIAL_TRAIN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def document(client: LanguageClient, workspace: Path) -> Path:
     path = workspace / "configured.py"
-    await open_document(client, path, TRAIN)  # the workspace's pyproject.toml: hotspot-threshold-j = 100
+    await open_document(client, path, MATERIAL_TRAIN)  # the workspace's pyproject.toml: hotspot-threshold-j = 100
     return path
 
 
@@ -79,7 +79,7 @@ async def test_configuration_preference(client: LanguageClient, document: Path):
     assert await _codes_after(client, document, {**huge, "configurationPreference": "editorFirst"}) == ["GL301"]
     # editorOnly: the file's extend-select of GL003 goes too, so an unused noqa is not reported
     noqa = document.parent / "noqa.py"
-    await open_document(client, noqa, TRAIN.replace("epochs=1)\n", "epochs=1)  # noqa: GL101\n"))
+    await open_document(client, noqa, MATERIAL_TRAIN.replace("epochs=1)\n", "epochs=1)  # noqa: GL101\n"))
     assert sorted(await _codes_after(client, noqa, {"configurationPreference": "editorFirst"})) == ["GL003", "GL101", "GL301"]
     assert await _codes_after(client, noqa, {"configurationPreference": "editorOnly"}) == ["GL101", "GL301"]
     assert await _codes_after(client, document, {}) == ["GL101", "GL301"]
@@ -114,8 +114,8 @@ async def test_settings_per_workspace_folder(client: LanguageClient, workspace: 
     other = tmp_path_factory.mktemp("other")
     folder = types.WorkspaceFolder(other.as_uri(), "other")
     here, there = workspace / "folder_one.py", other / "folder_two.py"
-    await open_document(client, here, TRAIN)
-    await open_document(client, there, TRAIN)
+    await open_document(client, here, MATERIAL_TRAIN)
+    await open_document(client, there, MATERIAL_TRAIN)
     client.set_configuration({"ignore": ["GL101"]}, section="greenlint", scope_uri=other.as_uri())
     seen = len(client.published[there.as_uri()])
     client.workspace_did_change_workspace_folders(  # the new folder's settings are pulled with it
@@ -129,7 +129,7 @@ async def test_settings_per_workspace_folder(client: LanguageClient, workspace: 
 async def test_negligible_calls_get_a_hint_only_when_asked(client: LanguageClient, workspace: Path):
     """An optimizer's constructor does no tensor work: no hint by default, one with `showNegligible`."""
     path = workspace / "negligible.py"
-    await open_document(client, path, TRAIN + "opt = tf.keras.optimizers.Adam(1e-4)\n")
+    await open_document(client, path, MATERIAL_TRAIN + "opt = tf.keras.optimizers.Adam(1e-4)\n")
     whole = types.Range(types.Position(0, 0), types.Position(20, 0))
 
     async def lines() -> dict[int, str]:

@@ -10,7 +10,7 @@ from pytest_lsp import LanguageClient
 
 from greenlint.check import check_source, load_config
 from tests.lsp_server.conftest import open_document, wait_for_diagnostics, wait_for_publish
-from tests.lsp_server.samples import TRAIN
+from tests.lsp_server.samples import MATERIAL_TRAIN, TRAIN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -88,7 +88,7 @@ async def test_nearest_pyproject_and_its_changes(client: LanguageClient, workspa
     pyproject = project / "pyproject.toml"
     pyproject.write_text('[tool.greenlint]\nignore = ["GL301"]\n', encoding="utf-8")
     path = project / "train.py"
-    published = await open_document(client, path, TRAIN)
+    published = await open_document(client, path, MATERIAL_TRAIN)
     assert [d.code for d in published.diagnostics] == ["GL101"]
 
     pyproject.write_text('[tool.greenlint]\nignore = ["GL101"]\n', encoding="utf-8")
@@ -105,9 +105,9 @@ async def test_bad_configuration_is_reported_and_defaults_used(client: LanguageC
     project.mkdir()
     (project / "pyproject.toml").write_text("[tool.greenlint]\nno-such-key = 1\n", encoding="utf-8")
     path = project / "train.py"
-    path.write_text(TRAIN, encoding="utf-8")
+    path.write_text(MATERIAL_TRAIN, encoding="utf-8")
     client.text_document_did_open(
-        types.DidOpenTextDocumentParams(types.TextDocumentItem(path.as_uri(), "python", 1, TRAIN))
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(path.as_uri(), "python", 1, MATERIAL_TRAIN))
     )
     message = await client.wait_for_notification("window/showMessage")
     assert message.type == types.MessageType.Warning

@@ -12,7 +12,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from greenlint.cli import main
 from tests.lsp_server.conftest import make_client, open_document, plain
-from tests.lsp_server.samples import TRAIN
+from tests.lsp_server.samples import MATERIAL_TRAIN
 
 pytestmark = [pytest.mark.e2e]
 
@@ -43,7 +43,7 @@ async def _serve(*args: str, options: dict | None = None) -> LanguageClient:
 
 async def _codes_published(client: LanguageClient, path: Path) -> list[str]:
     try:
-        published = await open_document(client, path, TRAIN)
+        published = await open_document(client, path, MATERIAL_TRAIN)
         return [d.code for d in published.diagnostics]
     finally:
         await client.shutdown_session()
@@ -79,7 +79,7 @@ async def test_trace_and_log_go_to_the_client(project: Path):
     client = await _serve()
     try:
         client.protocol.notify(types.SET_TRACE, types.SetTraceParams(types.TraceValue.Verbose))  # greenlint.trace.server
-        await open_document(client, project / "train.py", TRAIN)
+        await open_document(client, project / "train.py", MATERIAL_TRAIN)
         logged = [m.message for m in client.log_messages]
         assert any("analysed " in m and "train.py version 1" in m for m in logged)  # window/logMessage
         assert not [m for m in client.log_messages if m.type in (types.MessageType.Warning, types.MessageType.Error)]
@@ -93,7 +93,7 @@ async def test_workspace_edit_without_document_changes(project: Path):
     client = await _serve()
     path = project / "train.py"
     try:
-        published = await open_document(client, path, TRAIN)
+        published = await open_document(client, path, MATERIAL_TRAIN)
         [small_batch] = published.diagnostics  # the project ignores GL101
         actions = await client.text_document_code_action_async(
             types.CodeActionParams(
@@ -121,7 +121,7 @@ async def test_utf8_position_encoding(project: Path):
     try:
         assert result.capabilities.position_encoding == types.PositionEncodingKind.Utf8
         path = project / "bytes.py"
-        await open_document(client, path, TRAIN)
+        await open_document(client, path, MATERIAL_TRAIN)
         hover = await client.text_document_hover_async(
             types.HoverParams(types.TextDocumentIdentifier(path.as_uri()), types.Position(7, 35))
         )

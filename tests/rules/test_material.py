@@ -57,3 +57,36 @@ def test_the_documented_run_count_is_the_constants():
     from greenlint.rules.material import MIN_SAVING_S
 
     assert f"fewer than {MIN_SAVING_S / DISPATCH_S:,.0f} runs" in " ".join(ConstantInLoop.doc().split())
+
+
+PREDICTS = "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nfor i in {loop}:\n    model.predict(x[i])\n"
+
+
+@pytest.mark.parametrize(("runs", "reported"), [(4_999, False), (5_000, True)])
+def test_predict_calls_are_reported_where_their_whole_figure_can_reach_the_joules_floor(predictor, runs, reported):
+    """The fake predict costs 1 J, 2 J at its interval's high end: 5,000 counted calls reach 10 kJ."""
+    assert bool(_found(PREDICTS.format(loop=f"range({runs})"), "GL201", predictor)) is reported
+
+
+def test_calls_whose_runs_are_not_counted_are_not_judged_negligible(predictor):
+    assert len(_found(PREDICTS.format(loop="batches"), "GL201", predictor)) == 1
+
+
+def test_the_joules_floor_is_an_option(predictor):
+    code = PREDICTS.format(loop="range(10)")
+    found = check_source(code, "train.py", Config(select=("GL201",), no_cache=True,
+                                                  options={"material-saving-j": 20.0}), predictor)
+    assert len(found) == 1
+
+
+def test_the_documented_joules_floor_is_the_constant():
+    from greenlint.rules.energy_hotspot import EnergyHotspot
+    from greenlint.rules.material import MIN_SAVING_J
+
+    assert f"`material-saving-j` ({MIN_SAVING_J / 1000:.0f} kJ" in " ".join(EnergyHotspot.doc().split())
+
+
+def test_a_hotspot_in_a_test_is_not_material(predictor):
+    code = "import tensorflow as tf\n\n\ndef test_fit(model, batches):\n    for x, y in batches:\n        model.fit(x, y)\n"
+    assert _found(code, "GL101", predictor) == []
+    assert len(_found(code.replace("def test_fit", "def fit_all"), "GL101", predictor)) == 1

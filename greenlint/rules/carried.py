@@ -1,0 +1,73 @@
+"""Loop-carried calls: a call in a loop whose result flows into its own input on the next pass
+(an autoregressive forecast, a generated token appended to the prompt), so the passes run one
+after the other and their calls cannot be made one batched call."""
+
+from __future__ import annotations
+
+import ast
+
+from greenlint.analysis import flow
+from greenlint.rules.base import FileFacts
+from greenlint.rules.syntax import GROWS, SCOPES, own_loops
+
+
+def carried(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The value *call* returns reaches the names its arguments read within the innermost loop
+    of its function around it: through assignments (`x = np.concatenate([x, y])`), a list grown
+    by it (`seq.append(y)`), or a name bound under a test that reads it (`if index == predicted:
+    word = w`); not through the loop's own variable, bound afresh on each pass."""
+    loops = own_loops(facts, call, cell)
+    statement = next((a for a in facts.ancestors(call, cell) if isinstance(a, ast.stmt)), None)
+    if not loops or statement is None:
+        return False
+    loop = loops[0]
+    fresh = flow.targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else frozenset()
+    read = frozenset().union(*(flow.names(a) for a in (*call.args, *(k.value for k in call.keywords)))) - fresh
+    pairs = [*flow.assignments(loop.body), *_controlled(loop.body), *_grown(loop.body)]
+    seeds = _bound(statement)
+    return bool(read & flow.derived(seeds, loop.body, pairs)) if seeds else False
+
+
+def _bound(statement: ast.stmt) -> frozenset:
+    """The names a statement binds: its targets, or the list it grows."""
+    if isinstance(statement, ast.Assign):
+        return frozenset().union(*(flow.targets(t) for t in statement.targets))
+    if isinstance(statement, (ast.AugAssign, ast.AnnAssign)):
+        return flow.targets(statement.target)
+    return frozenset(grown for grown, _, _ in _grown([statement]))
+
+
+def _controlled(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]:
+    """(names bound, names the test reads, fresh) for each `if`/`while` of the block: what its
+    branches bind depends on its test."""
+    found = []
+    for node in _statements(body):
+        if isinstance(node, (ast.If, ast.While)):
+            bound = frozenset().union(*(b for b, _, _ in flow.assignments([*node.body, *node.orelse])))
+            if bound:
+                found.append((bound, flow.names(node.test), False))
+    return found
+
+
+def _grown(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]:
+    """(the list, names added, fresh) for each `seq.append(y)` / `seq.extend(ys)` of the block."""
+    found = []
+    for node in _statements(body):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            func = node.value.func
+            if isinstance(func, ast.Attribute) and func.attr in GROWS and isinstance(func.value, ast.Name):
+                read = frozenset().union(*(flow.names(a) for a in node.value.args))
+                found.append((frozenset((func.value.id,)), read, False))
+    return found
+
+
+def _statements(body: list[ast.stmt]):
+    """Every statement of a block, nested blocks included, not entering functions or classes."""
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, SCOPES):
+            continue
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            todo.extend(getattr(node, field, ()))
