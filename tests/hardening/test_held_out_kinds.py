@@ -24,9 +24,11 @@ from tests.hardening.rpc import RawClient
 pytestmark = pytest.mark.timeout(300)
 
 #: A loop of predicts of known work: GL101 and GL201 at line 4.
+#: A loop of predicts of known work, material (over `material-saving-j` at the high end) and not a
+#: tiny model's: GL101 and GL201 at line 4.
 LOOP = (
-    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
-    "for i in range(100):\n    model.predict(tf.ones((4, 4)))\n"
+    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(4096)])\n"
+    "for i in range(21000):\n    model.predict(tf.ones((64, 4096)))\n"
 )
 
 
