@@ -1,6 +1,8 @@
 import pytest
 
 from tests.check.conftest import config, fake_backend  # noqa: F401  (the pipeline's fixtures)
+from tests.hardening import fuzz
+from tests.hardening.samples import LOOP
 
 
 @pytest.fixture
@@ -9,3 +11,9 @@ def own_caches(tmp_path, monkeypatch):
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "user-cache"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     return tmp_path / "user-cache"
+
+
+@pytest.fixture
+def case(tmp_path, own_caches):
+    """(case root, repository with one commit of LOOP, a folder outside it that must stay as it is)."""
+    return fuzz.repository_case(tmp_path, LOOP)

@@ -20,31 +20,13 @@ import pytest
 from tests.hardening import fuzz
 from tests.hardening.fuzz import _git, _main, _write
 from tests.hardening.rpc import RawClient
+from tests.hardening.samples import LOOP, codes, edit_loop
 
 pytestmark = pytest.mark.timeout(300)
 
-#: A loop of predicts of known work: GL101 and GL201 at line 4.
-#: A loop of predicts of known work, material (over `material-saving-j` at the high end) and not a
-#: tiny model's: GL101 and GL201 at line 4.
-LOOP = (
-    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(4096)])\n"
-    "for i in range(21000):\n    model.predict(tf.ones((64, 4096)))\n"
-)
 
 
-def _codes(out: str) -> list[tuple[str, int]]:
-    return sorted((d["code"], d["location"]["row"]) for d in json.loads(out))
 
-
-@pytest.fixture
-def case(tmp_path, own_caches):
-    """(case root, repository with one commit, a folder outside it that must stay as it is)."""
-    return fuzz.repository_case(tmp_path, LOOP)
-
-
-def _edit(repo: Path) -> None:
-    _write(repo, "a.py", LOOP.replace("100", "1000"))
-    os.utime(repo / "a.py", (1, 1))
 
 
 # --- git: transports a repository's own config allows again ---------------------------------------
@@ -159,7 +141,7 @@ def _cached_textconv_rename(repo: Path, outside: Path, script: Path) -> list[str
 def test_commands_named_through_other_config_files_never_run(case, make):
     root, repo, outside = case
     script = fuzz.recording_script(outside)
-    _edit(repo)
+    edit_loop(repo)
     argv = make(repo, outside, script)
     assert fuzz.check_repo_case(root, repo, outside, argv, make.__name__) is None
 
@@ -221,7 +203,7 @@ def test_a_lint_cache_hard_linked_to_a_file_outside_leaves_that_file(tmp_path, o
     _write(root, "a.py", LOOP)
     for _ in range(2):
         code, out, _ = _main(["check", str(root), "--format", "json"])
-        assert code == 1 and _codes(out) == [("GL101", 4), ("GL201", 4)]
+        assert code == 1 and codes(out) == [("GL101", 4), ("GL201", 4)]
     assert (outside / "victim").read_text() == "keep" and sorted(os.listdir(outside)) == ["victim"]
 
 
@@ -253,7 +235,7 @@ def test_a_string_where_a_list_goes_reads_as_its_codes(tmp_path, own_caches, lin
     (tmp_path / "pyproject.toml").write_text(f"[tool.greenlint]\n{line}\n")
     _write(tmp_path, "a.py", LOOP)
     code, out, _ = _main(["check", str(tmp_path), "--format", "json"])
-    assert code == 1 and _codes(out) == found
+    assert code == 1 and codes(out) == found
 
 
 # --- odd encodings, line ends and nesting ------------------------------------------------------------
@@ -314,7 +296,7 @@ def test_odd_files_are_read_as_python_reads_them(tmp_path, own_caches, kind):
     (tmp_path / "code").mkdir()
     (tmp_path / "code" / name).write_bytes(data)
     code, out, _ = _main(["check", str(tmp_path / "code"), "--format", "json"])
-    assert code == (1 if found else 0) and _codes(out) == found
+    assert code == (1 if found else 0) and codes(out) == found
     assert fuzz.check_case(tmp_path / "code", tmp_path / "cache", kind) is None
 
 

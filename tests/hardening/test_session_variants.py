@@ -19,38 +19,20 @@ import pytest
 from tests.hardening import fuzz
 from tests.hardening.fuzz import _git, _main, _write
 from tests.hardening.rpc import RawClient
+from tests.hardening.samples import LOOP, codes, edit_loop
 
 pytestmark = pytest.mark.timeout(300)
 
-#: A loop of predicts of known work, material (over 10 kJ at the high end) and not a tiny model's:
-#: GL101 and GL201 at line 4 (a finding to keep or suppress).
-LOOP = (
-    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(4096)])\n"
-    "for i in range(2100):\n    model.predict(tf.ones((64, 4096)))\n"
-)
 
 
 def _check(*argv: str) -> tuple[int, str, str]:
     return _main(["check", *argv])
 
 
-def _codes(out: str) -> list[tuple[str, int]]:
-    """(code, line) of each finding of `--format json` output."""
-    return sorted((d["code"], d["location"]["row"]) for d in json.loads(out))
-
 
 # --- repositories: git configuration -----------------------------------------------------------
 
 
-@pytest.fixture
-def case(tmp_path, own_caches):
-    """(case root, repository with one commit, a folder outside it that must stay as it is)."""
-    return fuzz.repository_case(tmp_path, LOOP)
-
-
-def _edit(repo: Path) -> None:
-    _write(repo, "a.py", LOOP.replace("100", "1000"))
-    os.utime(repo / "a.py", (1, 1))
 
 
 def test_commands_named_through_include_path_never_run(case):
@@ -70,7 +52,7 @@ def test_commands_named_through_include_path_never_run(case):
         (outside.parent / hook).chmod(0o755)
     _git(repo, "config", "include.path", str(included))
     (repo / ".gitattributes").write_text("* filter=Evil diff=x\n")
-    _edit(repo)
+    edit_loop(repo)
     for argv in (["HEAD"], ["--staged"], [], ["HEAD", "--", "a.py"]):
         assert fuzz.check_repo_case(root, repo, outside, argv, "include.path") is None
 
@@ -83,7 +65,7 @@ def test_filter_drivers_of_odd_names_are_turned_off(case, driver):
     _git(repo, "config", f"filter.{driver}.clean", str(script))
     _git(repo, "config", f"filter.{driver}.process", str(script))
     (repo / ".gitattributes").write_text(f'* filter="{driver}"\n' if " " in driver else f"* filter={driver}\n")
-    _edit(repo)
+    edit_loop(repo)
     for argv in (["HEAD"], []):
         assert fuzz.check_repo_case(root, repo, outside, argv, f"filter {driver!r}") is None
 
@@ -158,7 +140,7 @@ def test_a_cache_file_committed_as_a_dangling_link_creates_nothing_outside(proje
     root, outside = project
     (root / ".glcache" / name).symlink_to(outside / "created")
     code, out, err = _check(str(root), "--format", "json")
-    assert code == 1 and _codes(out) == [("GL101", 4), ("GL201", 4)]
+    assert code == 1 and codes(out) == [("GL101", 4), ("GL201", 4)]
     assert not (outside / "created").exists() and not list(outside.iterdir())
     assert f"{name}: a link" in err
     assert _check(str(root), "--format", "json")[:2] == (code, out)  # the cache works from then on
@@ -205,7 +187,7 @@ def test_keys_of_a_few_parts_still_configure(tmp_path, own_caches):
         "[tool.greenlint]\nignore = [\"GL201\"]\n[tool.x.\"a.b\".c.d.e.f.g.h]\nv = \"1.2.3.4.5.6.7.8.9\"\n")
     _write(tmp_path, "a.py", LOOP)
     code, out, _ = _check(str(tmp_path), "--format", "json")
-    assert code == 1 and _codes(out) == [("GL101", 4)]
+    assert code == 1 and codes(out) == [("GL101", 4)]
 
 
 @pytest.mark.parametrize("text", ["x = " + "[" * 100_000 + "]" * 100_000, "x = " + "{a=" * 50_000 + "1" + "}" * 50_000])
@@ -311,7 +293,7 @@ def test_noqa_inside_a_string_suppresses_nothing(tmp_path, own_caches, line):
     _write(tmp_path, "a.py", LOOP.replace("model.predict(tf.ones((64, 4096)))", line))
     row = 4 + line.count("\n")
     code, out, _ = _check(str(tmp_path), "--format", "json")
-    assert code == 1 and _codes(out) == [("GL101", row), ("GL201", row)]
+    assert code == 1 and codes(out) == [("GL101", row), ("GL201", row)]
 
 
 @pytest.mark.parametrize("transform", [
@@ -323,14 +305,14 @@ def test_noqa_inside_a_string_suppresses_nothing(tmp_path, own_caches, line):
 def test_odd_line_ends_and_indentation_keep_every_finding(tmp_path, own_caches, transform):
     _write(tmp_path, "a.py", transform(LOOP))
     code, out, _ = _check(str(tmp_path), "--format", "json")
-    assert code == 1 and [c for c, _ in _codes(out)] == ["GL101", "GL201"]
+    assert code == 1 and [c for c, _ in codes(out)] == ["GL101", "GL201"]
     assert fuzz.check_case(tmp_path, tmp_path / "cache", "odd line ends") is None
 
 
 def test_tabs_and_spaces_mixed_is_a_parse_error_naming_the_line(tmp_path, own_caches):
     _write(tmp_path, "a.py", LOOP + "if 1:\n\tx = 1\n        y = 2\n")
     code, out, _ = _check(str(tmp_path), "--format", "json")
-    assert code == 1 and _codes(out) == [("GL001", 7)]
+    assert code == 1 and codes(out) == [("GL001", 7)]
 
 
 # --- notebooks -------------------------------------------------------------------------------------
@@ -346,14 +328,14 @@ def _notebook(folder: Path, *sources, raw: bytes | None = None) -> None:
 def test_a_cell_magic_of_another_language_hides_no_other_cell(tmp_path, own_caches, magic):
     _notebook(tmp_path, magic, LOOP)
     code, out, _ = _check(str(tmp_path), "--format", "json")
-    assert code == 1 and [c for c, _ in _codes(out)] == ["GL101", "GL201"]
+    assert code == 1 and [c for c, _ in codes(out)] == ["GL101", "GL201"]
 
 
 def test_a_notebook_with_a_bom_and_crlf_sources_is_read(tmp_path, own_caches):
     nb = {"cells": [{"cell_type": "code", "source": [line + "\r\n" for line in LOOP.splitlines()]}], "nbformat": 4, "metadata": {}}
     _notebook(tmp_path, raw=b"\xef\xbb\xbf" + json.dumps(nb).encode())
     code, out, _ = _check(str(tmp_path), "--format", "json")
-    assert code == 1 and [c for c, _ in _codes(out)] == ["GL101", "GL201"]
+    assert code == 1 and [c for c, _ in codes(out)] == ["GL101", "GL201"]
 
 
 @pytest.mark.parametrize("raw", [
@@ -389,7 +371,7 @@ def test_one_file_named_four_ways_is_reported_once(tmp_path, own_caches, monkeyp
     _write(tmp_path, "a.py", LOOP)
     monkeypatch.chdir(tmp_path)
     code, out, _ = _check("a.py", "./a.py", str(tmp_path / "a.py"), ".", "--format", "json")
-    assert code == 1 and _codes(out) == [("GL101", 4), ("GL201", 4)]
+    assert code == 1 and codes(out) == [("GL101", 4), ("GL201", 4)]
 
 
 def test_select_all_then_ignore_all_finds_nothing_and_says_so(tmp_path, own_caches):
