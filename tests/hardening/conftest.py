@@ -2,6 +2,7 @@ import pytest
 
 from tests.check.conftest import config, fake_backend  # noqa: F401  (the pipeline's fixtures)
 from tests.hardening import fuzz
+from tests.hardening.rpc import RawClient
 from tests.hardening.samples import LOOP
 
 
@@ -17,3 +18,13 @@ def own_caches(tmp_path, monkeypatch):
 def case(tmp_path, own_caches):
     """(case root, repository with one commit of LOOP, a folder outside it that must stay as it is)."""
     return fuzz.repository_case(tmp_path, LOOP)
+
+
+@pytest.fixture
+def server(tmp_path):
+    """(a raw language-server session initialised on tmp_path, that folder); it must exit 0."""
+    (tmp_path / "pyproject.toml").write_text("[tool.greenlint]\n")
+    client = RawClient(tmp_path, {"GREENLINT_CACHE_DIR": str(tmp_path / "cache")})
+    client.initialize(tmp_path)
+    yield client, tmp_path
+    assert client.close() == 0

@@ -19,7 +19,6 @@ import pytest
 
 from tests.hardening import fuzz
 from tests.hardening.fuzz import _git, _main, _write
-from tests.hardening.rpc import RawClient
 from tests.hardening.samples import LOOP, codes, edit_loop
 
 pytestmark = pytest.mark.timeout(300)
@@ -343,15 +342,6 @@ def test_profile_show_of_a_committed_profile_prints_nothing_raw(tmp_path, own_ca
 
 
 # --- the language server: notifications and requests of the wrong shape ---------------------------
-
-
-@pytest.fixture
-def server(tmp_path):
-    (tmp_path / "pyproject.toml").write_text("[tool.greenlint]\n")
-    client = RawClient(tmp_path, {"GREENLINT_CACHE_DIR": str(tmp_path / "cache")})
-    client.initialize(tmp_path)
-    yield client, tmp_path
-    assert client.close() == 0
 
 
 def _errors_shown(client) -> list[str]:

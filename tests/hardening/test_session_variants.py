@@ -18,7 +18,6 @@ import pytest
 
 from tests.hardening import fuzz
 from tests.hardening.fuzz import _git, _main, _write
-from tests.hardening.rpc import RawClient
 from tests.hardening.samples import LOOP, codes, edit_loop
 
 pytestmark = pytest.mark.timeout(300)
@@ -380,15 +379,6 @@ def test_select_all_then_ignore_all_finds_nothing_and_says_so(tmp_path, own_cach
 
 
 # --- the language server, messages out of order ------------------------------------------------
-
-
-@pytest.fixture
-def server(tmp_path):
-    (tmp_path / "pyproject.toml").write_text("[tool.greenlint]\n")
-    client = RawClient(tmp_path, {"GREENLINT_CACHE_DIR": str(tmp_path / "cache")})
-    client.initialize(tmp_path)
-    yield client, tmp_path
-    assert client.close() == 0
 
 
 def _hover(client, uri, line=3, character=10):
