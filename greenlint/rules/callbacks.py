@@ -54,7 +54,7 @@ def listed(facts: FileFacts, node: ast.expr, scope: ast.AST | None = None) -> li
         return None if left is None or right is None else left + right
     if isinstance(node, ast.Call):
         return _returned(facts, node)
-    if _self_attribute(node):
+    if is_self_attribute(node):
         owner = _class_of(facts, node)
         return _grown(facts, *_built([owner], node), owner) if owner is not None else None
     if not isinstance(node, ast.Name):
@@ -85,7 +85,8 @@ def _grown(
     return found
 
 
-def _self_attribute(node: ast.AST) -> TypeGuard[ast.Attribute]:
+def is_self_attribute(node: ast.AST) -> TypeGuard[ast.Attribute]:
+    """Whether *node* is an attribute of `self` (`self.model`)."""
     return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
 
 
@@ -93,7 +94,7 @@ def _same(target: ast.AST, ref: ast.Name | ast.Attribute) -> bool:
     """Whether *target* is the name, or the `self.` attribute, that *ref* reads."""
     if isinstance(ref, ast.Name):
         return isinstance(target, ast.Name) and target.id == ref.id
-    return isinstance(target, ast.Attribute) and _self_attribute(target) and target.attr == ref.attr
+    return isinstance(target, ast.Attribute) and is_self_attribute(target) and target.attr == ref.attr
 
 
 def _built(roots: list[ast.AST], ref: ast.Name | ast.Attribute) -> tuple[list[ast.expr], list[ast.expr]]:

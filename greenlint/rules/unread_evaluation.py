@@ -11,7 +11,14 @@ from dataclasses import dataclass
 from greenlint.analysis import flow
 from greenlint.analysis.project import find_module, relative_base, search_roots
 from greenlint.rules.base import FileFacts, is_keras_model_method, keyword
-from greenlint.rules.callbacks import constructors, file_class, imported_from_project, listed, read_tree
+from greenlint.rules.callbacks import (
+    constructors,
+    file_class,
+    imported_from_project,
+    is_self_attribute,
+    listed,
+    read_tree,
+)
 from greenlint.rules.syntax import cell_units, last_name
 
 #: Keras model methods that run the model over data.
@@ -150,9 +157,8 @@ def _given(owner: ast.ClassDef) -> dict[str, str]:
 
 
 def _self_attribute(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return node.attr
-    return None
+    """The name of the `self` attribute *node* reads, if it is one."""
+    return node.attr if is_self_attribute(node) else None
 
 
 def unguarded_calls(hook: ast.FunctionDef) -> Iterator[ast.Call]:
