@@ -10,9 +10,8 @@ from greenlint.predict.work_energy import DISPATCH_S
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, method
 from greenlint.rules.codemods import HoistBeforeLoop
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.material import immaterial, known_runs
+from greenlint.rules.material import immaterial, repeated_cost
 from greenlint.rules.syntax import LOOPS
-from greenlint.units import fmt_s
 
 APIS = {"tensorflow.constant": "value", "tensorflow.convert_to_tensor": "value"}
 
@@ -247,15 +246,7 @@ class ConstantInLoop(Rule):
                         call=method(site.api) + "()",
                         where="loop iteration" if own else "call of its function, which a loop repeats",
                         hoist="before the loop" if own else "outside the function",
-                        price=_price(site),
+                        price=repeated_cost(site, DISPATCH_S, "of eager dispatch"),
                     ),
                     data={"holds": holds} if holds else {},
                 )
-
-
-def _price(site) -> str:
-    """What converting the literal again costs: one eager dispatch a run, and in all where the
-    runs are counted."""
-    each = f"about {fmt_s(DISPATCH_S)} of eager dispatch each"
-    runs = known_runs(site)
-    return each if runs is None else f"{each}, {runs:,} times: {fmt_s(runs * DISPATCH_S)}"

@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.codemods import WrapLoopBody
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.material import in_tests
+from greenlint.rules.material import SAVING_OPTION, immaterial_run
 from greenlint.rules.syntax import innermost_loop, last_name, own_body, units
 
 
@@ -63,7 +63,10 @@ class EagerTrainingStep(Rule):
     eagerly, and compiling it too saves next to nothing. A step is reported once, at its
     `gradient()` (its `apply_gradients()` in the same loop is the same change), and not in test
     code: a test runs a few steps on tiny inputs, and what compiling saves there no user pays
-    (greenlint/rules/material.py).
+    (greenlint/rules/material.py). Nor a step whose whole figure over its counted runs stays under
+    `material-saving-j` (10 kJ) at the high end of its interval: compiling saves part of that work
+    at most. A call that only builds a graph (its work counted where the graph runs) says nothing
+    of it, and neither do runs greenlint cannot count.
 
     ## Why is this bad?
     In eager mode every operation of the forward pass, the gradient and the update is
@@ -117,16 +120,22 @@ class EagerTrainingStep(Rule):
     body neither leaves the loop (`break`, `continue`, `return`) nor binds a name read outside it.
 
     ## Options
-    None.
+    - `material-saving-j`
     """
 
     code = "GL302"
     name = "eager-training-step"
+    OPTIONS = (SAVING_OPTION,)
     CALLS = frozenset({"gradient", "apply_gradients"})
     MESSAGE = "`{call}` runs eagerly in a training loop: the step is not compiled with tf.function"
     FIX_TITLE = "Move the training step into a function decorated with @tf.function"
     FIX = WrapLoopBody(name="train_step", safe=False)
     VALID = (
+        Valid(  # a hundred counted steps whose whole figure stays under material-saving-j: compiling saves less
+            "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor step in range(100):\n"
+            "    with tf.GradientTape() as tape:\n        loss = tf.reduce_sum(x * x)\n"
+            "    grads = tape.gradient(loss, [x])\n    opt.apply_gradients(zip(grads, [x]))\n"
+        ),
         Valid(
             "import tensorflow as tf\n"
             "opt = tf.keras.optimizers.Adam()\n"
@@ -233,7 +242,7 @@ class EagerTrainingStep(Rule):
                 continue
             if site.api == "tensorflow.GradientTape.gradient" and not _loop_updates(facts, site):
                 continue  # gradients printed or checked in a loop (tests, tutorials), not a training step
-            if _compiled_pass(facts, site) or in_tests(facts, site):
+            if _compiled_pass(facts, site) or immaterial_run(facts, site, options):
                 continue
             loop, _ = innermost_loop(facts, site)
             if loop is not None:

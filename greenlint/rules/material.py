@@ -16,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from greenlint.predict.prediction import Basis
 from greenlint.rules.base import FileFacts, Option, Site
 from greenlint.rules.deliberate import in_test_code, test_module
+from greenlint.units import fmt_s
 
 #: The least share of the work a saving is part of (the steps between two saves, the layer's
 #: own pass) for a finding: under a tenth, a change is not worth its edit and review.
@@ -33,13 +35,13 @@ MIN_SAVING_S = 1.0
 #: `predict` calls of a textbook forecast) reach at most 8.1 kJ at that high end, and the least
 #: one called worth a change (a notebook's 10,000 U-Net steps) is 2.6 MJ.
 MIN_SAVING_J = 10_000.0
-#: The option that sets it, for the rules that read it (GL101, GL201).
+#: The option that sets it, for the rules that read it (GL101, GL201, and those `immaterial_run` judges).
 SAVING_OPTION = Option(
     "material-saving-j",
     float,
     MIN_SAVING_J,
-    "Joules (high end of the 80% interval x runs, where the runs are counted) the work a GL101 or GL201 finding is"
-    " about must reach over one run of the program: under it, no change to that work saves a material amount.",
+    "Joules (high end of the 80% interval x runs, where the runs are counted) the work a finding is about must"
+    " reach over one run of the program: under it, no change to that work saves a material amount.",
 )
 
 
@@ -75,3 +77,23 @@ def immaterial_work(facts: FileFacts, site: Site, options: Mapping[str, Any]) ->
     floor_j = float(options.get(SAVING_OPTION.key, SAVING_OPTION.default))
     negligible = runs is not None and interval is not None and not site.prediction.floor and interval[1] * runs < floor_j
     return negligible or in_tests(facts, site)
+
+
+def repeated_cost(site: Site, each_s: float, what: str) -> str:
+    """A repeated cost in words, for a message: `about 50 µs of eager dispatch each`, and where the
+    site's runs are counted what they add up to (`, 1,000 times: 50 ms`; `at most` for a bound)."""
+    each = f"about {fmt_s(each_s)} {what} each"
+    runs = known_runs(site)
+    if runs is None:
+        return each
+    most = "at most " if site.runs_bound == "upper" else ""
+    return f"{each}, {most}{runs:,} times: {fmt_s(runs * each_s)}"
+
+
+def immaterial_run(facts: FileFacts, site: Site, options: Mapping[str, Any]) -> bool:
+    """`immaterial_work` for a change that saves part of the work the site runs (a step's feeding
+    or dispatch, a decoder's recomputed prefix): at most all of it. A site that only builds a
+    graph (0 J at its line, its work counted where the graph runs) says nothing of that work."""
+    if site.prediction.basis is Basis.SYMBOLIC:
+        return in_tests(facts, site)
+    return immaterial_work(facts, site, options)

@@ -6,11 +6,14 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.predict.prediction import Basis
+from greenlint.predict.work_energy import energy_at, power_for
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.base_classes import FUNCTIONS, classes_named
+from greenlint.rules.batch_price import reference
 from greenlint.rules.carried import carried
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.material import SAVING_OPTION, immaterial_work
+from greenlint.rules.material import MIN_SHARE, SAVING_OPTION, immaterial, immaterial_work, repeated_cost
 from greenlint.rules.syntax import LOOPS, last_name, own_body
 
 #: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).
@@ -39,9 +42,16 @@ class PredictInLoop(Rule):
     Keras's. Where each call is given what the previous one returned (an autoregressive
     forecast, a generated word joined to the prompt: the result flows into the next call's
     input), the calls cannot be batched, and the message says so: calling the model directly
-    avoids the fixed overhead. Not reported: calls whose runs are counted and whose whole
+    avoids the fixed overhead. The message prices that overhead: each call's start-up on the
+    reference machine (the bundled inference time model's fixed term, `t0`), and what it adds
+    up to where the runs are counted. Not reported: calls whose runs are counted and whose whole
     figure stays under `material-saving-j` (10 kJ) at the high end of its interval
-    (greenlint/rules/material.py: ten forecasting calls of a textbook cell); test code; a loop over different models (`for name in names:
+    (greenlint/rules/material.py: ten forecasting calls of a textbook cell); calls whose
+    start-ups add up to under `MIN_SAVING_S` (a second) over their counted runs; calls whose
+    start-up is under `MIN_SHARE` (a tenth) of their own figure even at its low end (Monte Carlo
+    dropout's passes over a validation set of known size: the start-up batching saves is a
+    sliver beside each pass's compute; a figure whose data size is unknown says nothing of this
+    share, and is reported); test code; a loop over different models (`for name in names:
     load_model(name).predict(x)`), a loop of one trip (`ds.take(1)`), a function merely
     called from several places, and an untyped receiver with no such sign (scikit-learn's
     estimators have a `predict` too).
@@ -92,10 +102,11 @@ class PredictInLoop(Rule):
     OPTIONS = (SAVING_OPTION,)
     name = "predict-in-loop"
     CALLS = frozenset({"predict"})
-    MESSAGE = "`{api}` is called inside a loop{times}: each call pays predict()'s fixed overhead"
+    MESSAGE = "`{api}` is called inside a loop{times}: each call pays predict()'s fixed overhead{price}"
     CARRIED = (
         "`{api}` is called inside a loop{times} on what its previous call returned, so the calls cannot be batched:"
-        " each pays predict()'s fixed overhead, which calling the model directly (`model(x, training=False)`) avoids"
+        " each pays predict()'s fixed overhead{price}, which calling the model directly (`model(x, training=False)`)"
+        " avoids"
     )
     FIX_TITLE = "Batch the inputs into one predict() call, or call the model directly on small inputs"
     EVIDENCE_APIS = ("tensorflow.keras.Sequential.predict", "tensorflow.keras.Model.predict")
@@ -106,6 +117,11 @@ class PredictInLoop(Rule):
         ),
         Valid(
             "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nscores = model.predict(batch)\n"
+        ),
+        Valid(  # three calls: their start-ups add up to under a second, however little the saving must reach
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for i in range(3):\n    model.predict(data[i:i + 1])\n",
+            options={"material-saving-j": 0.0},
         ),
         Valid(
             "import tensorflow as tf\n"
@@ -194,10 +210,10 @@ class PredictInLoop(Rule):
             "model = tf.keras.models.load_model('m.keras')\n"
             "def score(x):\n"
             "    return model.predict(x)\n"
-            "for i in range(3):\n"
+            "for i in range(30):\n"
             "    score(data[i])\n",
             line=4,
-            message_contains="(3 times)",
+            message_contains="(30 times)",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # an autoregressive forecast: each call is given what the previous one returned
@@ -268,6 +284,9 @@ class PredictInLoop(Rule):
             keras = not site.untyped or _shows_keras(facts, site) or driver is not None and driver[2]
             if not keras or immaterial_work(facts, site, options):  # `clf.predict(x)` may be scikit-learn's
                 continue
+            price = start_up()
+            if price is not None and _minor_start_up(facts, site, price):
+                continue
             if driver is None and site.repeats(same=("receiver",)):
                 times = site.loop_times()
             elif driver is not None:
@@ -279,9 +298,47 @@ class PredictInLoop(Rule):
             yield self.diagnostic(
                 site.callsite.span,
                 facts.path,
-                (self.CARRIED if serial else self.MESSAGE).format(api=site.api, times=times),
+                (self.CARRIED if serial else self.MESSAGE).format(
+                    api=site.api, times=times, price="" if price is None else _price(site, price)
+                ),
                 energy_j=site.total_energy_j,
             )
+
+
+def start_up() -> tuple[float, float] | None:
+    """(seconds, joules) of the fixed start-up each `predict()` call pays on the reference machine
+    (building or looking up its prediction function, its `tf.data` pipeline and callbacks): the
+    bundled inference time model's `t0`, the one term of a call's time its work does not set,
+    fitted on the KB's call sites, at that kind's steady net power; None where the model is not
+    loaded. It is what batching the calls, or calling the model directly, saves per call."""
+    priced = reference()
+    work = priced[0] if priced is not None else {}
+    model, power = (work.get("time") or {}).get("inference"), power_for(work, "inference")
+    if not model or not power or not model.get("t0"):
+        return None
+    return model["t0"], energy_at(power, model["t0"])
+
+
+#: Figures priced from the KB's reference machine, like the start-up (not this machine's calibration or profile).
+REFERENCE_BASES = frozenset({Basis.FROM_DATA, Basis.PREDICTED, Basis.ESTIMATED})
+
+
+def _minor_start_up(facts: FileFacts, site: Site, price: tuple[float, float]) -> bool:
+    """The start-ups the change saves are not material: they add up to less than MIN_SAVING_S over
+    the site's counted runs (or the call is test code), or each is under MIN_SHARE of the call's
+    own figure even at the low end of its interval (a call over a known large input, whose
+    compute dwarfs it). A figure whose data size is unknown (a floor) says nothing of its share."""
+    seconds, joules = price
+    if immaterial(facts, site, seconds):
+        return True
+    p = site.prediction
+    low = p.interval_j[0] if p.interval_j is not None else 0.0
+    return p.basis in REFERENCE_BASES and not p.floor and low > 0 and joules < MIN_SHARE * low
+
+
+def _price(site: Site, price: tuple[float, float]) -> str:
+    """The start-up each call pays, and in all where the runs are counted."""
+    return f" ({repeated_cost(site, price[0], 'of start-up')} on the reference machine)"
 
 
 #: Arguments Keras' `predict` takes and scikit-learn's does not.

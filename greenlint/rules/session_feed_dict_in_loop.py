@@ -10,6 +10,7 @@ from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, binds, keyword, method
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.host_made import made_on_host
+from greenlint.rules.material import SAVING_OPTION, immaterial_run
 from greenlint.rules.syntax import (
     LOOPS,
     calls_of,
@@ -366,7 +367,10 @@ class SessionFeedDictInLoop(Rule):
     queue the training graph reads): that feeding already overlaps the computation. Nor a run that
     is no training step and fills the data its function returns (`data[i] = sess.run(mfcc, ...)`
     then `return data`: a batch built one item per run) in a function the file never calls: its
-    callers, in another module, decide whether that feeding overlaps a step.
+    callers, in another module, decide whether that feeding overlaps a step. Nor a run whose whole
+    figure over its counted runs stays under `material-saving-j` (10 kJ) at the high end of its
+    interval (greenlint/rules/material.py): what a pipeline saves is part of that work at most;
+    runs greenlint cannot count, or a figure whose data size is unknown, say nothing of it.
 
     The run may be in another module's helper: a call such as `model.train(lr, *minibatch)` that
     greenlint lists as the session run the helper makes (`features.via`) is reported where the
@@ -421,11 +425,12 @@ class SessionFeedDictInLoop(Rule):
     program's structure.
 
     ## Options
-    None.
+    - `material-saving-j`
     """
 
     code = "GL503"
     name = "session-feed-dict-in-loop"
+    OPTIONS = (SAVING_OPTION,)
     CALLS = frozenset(map(method, RUNS))
     MESSAGE = (
         "`Session.run(feed_dict=...)` in a loop feeds every batch from Python and never overlaps input with compute"
@@ -446,6 +451,10 @@ class SessionFeedDictInLoop(Rule):
     )
     FIX_TITLE = "Feed changing batches with a tf.data pipeline, keep fixed data in the graph (and migrate to TF2)"
     VALID = (
+        Valid(  # a thousand counted runs whose whole figure stays under material-saving-j: a pipeline saves less
+            "import random\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    batch = random.sample(examples, 32)\n    sess.run(train_op, feed_dict={X: batch})\n"
+        ),
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor i in range(3):\n    sess.run(step)\n"),
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\nsess.run(init, feed_dict={x: 1})\n"),
         Valid(  # a helper called from two places feeds twice, in no loop
@@ -616,6 +625,7 @@ class SessionFeedDictInLoop(Rule):
             "    sess.run(train_op, feed_dict={x: data.next_batch(64), keep_prob: 0.5})\n",
             line=4,
             message_contains="feeds every batch",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the steps of every epoch: the run in the inner loop is the finding, not the epoch's report
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor epoch in range(50):\n"
@@ -647,18 +657,21 @@ class SessionFeedDictInLoop(Rule):
             "    sess.run(train_op, feed_dict={X: x})\n",
             line=7,
             message_contains="feeds every batch",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # picked at random from the data set: a batch of data
             "import random\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nfor step in range(1000):\n"
             "    batch = random.sample(examples, 32)\n    sess.run(train_op, feed_dict={X: batch})\n",
             line=6,
             message_contains="feeds every batch",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # full-batch gradient descent: the whole set fed again on every epoch
             "import time\nimport tensorflow as tf\nstart = time.time()\nwith tf.compat.v1.Session() as sess:\n"
             "    for epoch in range(1000):\n        sess.run(training_op, feed_dict={X: X_train, y: y_train})\n",
             line=6,
             message_contains="feeds the same values",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a training loop followed by a benchmark of another call is no warm-up
             "import time\nimport tensorflow as tf\nwith tf.compat.v1.Session() as sess:\n"
@@ -668,6 +681,7 @@ class SessionFeedDictInLoop(Rule):
             "    e = time.perf_counter()\n",
             line=5,
             message_contains="feeds the same values",
+            options={"material-saving-j": 0.0},
         ),
     )
 
@@ -679,12 +693,16 @@ class SessionFeedDictInLoop(Rule):
         wrapped = [site for site in runs if _wrapped_feed(site)]
         fed_runs = {id(call) for call in map(facts.node, runs) if call is not None and binds(call, "feed_dict", 1)}
         fed_runs |= {id(facts.call_at(site)) for site in wrapped}
-        yield from self._wrapped(facts, wrapped, results, fed_runs)
+        yield from self._wrapped(
+            facts, [s for s in wrapped if not immaterial_run(facts, s, options)], results, fed_runs
+        )
         for site in runs:
             call = facts.node(site)
             if call is None or feed(call) is None:  # fed nothing, or only maybe through `*`/`**`: not reported
                 continue
             if not site.repeats(same=("receiver",)):  # one session, run again by a loop
+                continue
+            if immaterial_run(facts, site, options):  # its whole work, over its counted runs, is not material
                 continue
             if periodic(facts, call, site.callsite.span.cell):  # a log every k steps, not every batch
                 continue

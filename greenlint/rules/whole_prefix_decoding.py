@@ -10,6 +10,7 @@ from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, node_span
 from greenlint.rules.decoding import decoding_loops, driven_decodings
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.material import SAVING_OPTION, immaterial_run
 from greenlint.rules.syntax import text_mentions
 
 #: A TF1 decoder class whose `decode` runs an embedding, attention products and the logits.
@@ -70,7 +71,10 @@ class WholePrefixDecoding(Rule):
     network (statistics, a tokenizer); an override that reads the state its base's loop hands
     back (`states`: a cache it keeps) or gives the network the newest positions alone; a
     method whose driving loop is in a library outside the project (an installed package is
-    not read).
+    not read); a network call whose whole figure over its counted runs stays under
+    `material-saving-j` (10 kJ) at the high end of its interval (greenlint/rules/material.py):
+    caching the prefix saves part of that work at most; runs greenlint cannot count, or a figure
+    whose data size is unknown, say nothing of it.
 
     ## Why is this bad?
     The network's work per pass grows with the prefix: decoding n tokens from an empty
@@ -122,11 +126,12 @@ class WholePrefixDecoding(Rule):
     cache.
 
     ## Options
-    None.
+    - `material-saving-j`
     """
 
     code = "GL207"
     name = "whole-prefix-decoding"
+    OPTIONS = (SAVING_OPTION,)
     MESSAGE = (
         "`{call}` runs the network on the whole decoded sequence `{prefix}` on every pass of this loop, which then"
         " grows `{prefix}` by the network's output: each pass recomputes every earlier position (n new tokens after"
@@ -141,6 +146,11 @@ class WholePrefixDecoding(Rule):
     )
     FIX_TITLE = "Decode incrementally: cache the decoded positions' keys and values and run the newest position alone"
     VALID = (
+        Valid(  # a hundred counted passes whose whole figure stays under material-saving-j: a cache saves less
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('decoder.keras')\n"
+            "seq = np.array([[1]])\nfor _ in range(100):\n    probs = model.predict(seq, verbose=0)\n"
+            "    seq = np.concatenate([seq, probs[:, -1:].argmax(-1)], axis=1)\n"
+        ),
         Valid(  # an incremental decoder: the newest position and the cache it returned
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('step.keras')\n"
             "seq, cache = start, init\nfor _ in range(100):\n    probs, cache = model([seq[:, -1:], cache])\n"
@@ -203,12 +213,14 @@ class WholePrefixDecoding(Rule):
             "for i in range(10):\n    x = tf.pad(ys, [[0, 0], [1, 0]])\n"
             "    p = model.predict(x)[:, -1:]\n    ys = tf.concat([ys, tf.argmax(p, -1)], axis=1)\n",
             line=6,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # Keras predict on the whole prefix, eager
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('decoder.keras')\n"
             "seq = np.array([[1]])\nfor _ in range(100):\n    probs = model.predict(seq, verbose=0)\n"
             "    seq = np.concatenate([seq, probs[:, -1:].argmax(-1)], axis=1)\n",
             line=6,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a list of tokens appended to and given whole to a model the file makes
             "import numpy as np\nimport tensorflow as tf\ngpt = tf.keras.Model(inputs, outputs)\ntokens = [1]\n"
@@ -220,6 +232,7 @@ class WholePrefixDecoding(Rule):
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('decoder.keras')\ntokens = [1]\n"
             "for _ in range(50):\n    tokens += [int(model.predict(np.array([tokens]), verbose=0)[0, -1].argmax())]\n",
             line=6,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a beam search the base class drives: the subclass joins the ids to the source, runs it all
             SEARCH + "class Titles(Decoder):\n    def predict(self, inputs, output_ids, states):\n"
@@ -233,17 +246,28 @@ class WholePrefixDecoding(Rule):
             "ids = np.zeros((4, 1), dtype=int)\nfor _ in range(32):\n    p = model.predict(ids, verbose=0)[:, -1]\n"
             "    beams = p.argmax(-1)\n    ids = np.concatenate([ids[beams % 4], beams[:, None]], axis=1)\n",
             line=6,
+            options={"material-saving-j": 0.0},
         ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         if any(text_mentions(facts, word) for word in ("concat", "append", "stack", "+=", "extend")):
             for found in decoding_loops(facts):
-                message = self.MESSAGE.format(call=ast.unparse(found.run), prefix=found.prefix)
-                yield self.diagnostic(_span(facts, found.run, found.cell), facts.path, message)
+                if not _immaterial(facts, found.run, found.cell, options):
+                    message = self.MESSAGE.format(call=ast.unparse(found.run), prefix=found.prefix)
+                    yield self.diagnostic(_span(facts, found.run, found.cell), facts.path, message)
         for driven in driven_decodings(facts):
-            message = self.DRIVEN.format(call=ast.unparse(driven.run), given=driven.given, driver=driven.driver)
-            yield self.diagnostic(_span(facts, driven.run, driven.cell), facts.path, message)
+            if not _immaterial(facts, driven.run, driven.cell, options):
+                message = self.DRIVEN.format(call=ast.unparse(driven.run), given=driven.given, driver=driven.driver)
+                yield self.diagnostic(_span(facts, driven.run, driven.cell), facts.path, message)
+
+
+def _immaterial(facts: FileFacts, call: ast.Call, cell: int | None, options: Mapping[str, Any]) -> bool:
+    """The network call is a site whose whole work over its counted runs, the most that caching
+    the prefix saves, is not material (`immaterial_run`); a call greenlint lists no site for
+    (a function of the file) says nothing."""
+    site = facts.site_at(call, cell)
+    return site is not None and immaterial_run(facts, site, options)
 
 
 def _span(facts: FileFacts, call: ast.Call, cell: int | None) -> Span:

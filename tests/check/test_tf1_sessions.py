@@ -8,6 +8,8 @@ from greenlint.check import Config, check_source
 from tests.check.fakes import Predictor
 
 TRAINING = '''
+import sys
+
 import numpy as np
 {import_line}
 
@@ -18,10 +20,11 @@ loss = tf.reduce_mean(tf.square(tf.matmul(X, w) - y))
 training_op = tf.train.GradientDescentOptimizer(learning_rate=0.01).minimize(loss)
 init = tf.global_variables_initializer()
 data, target = np.load("x.npy"), np.load("y.npy")  # data read from files: a feed of made-up values is GL503's exception
+epochs = int(sys.argv[1])  # runs not counted: the fake figure over counted runs would be immaterial
 
 with tf.{session}() as sess:
     sess.run(init)
-    for epoch in range(10):
+    for epoch in range(epochs):
         for start in range(0, 1000, 50):
             sess.run(training_op, feed_dict={{X: data[start:start + 50], y: target[start:start + 50]}})
     print(sess.run(loss, feed_dict={{X: data, y: target}}))
@@ -52,7 +55,7 @@ def test_an_interactive_session_and_a_session_made_inline_are_call_sites():
         "x = tf.placeholder(tf.float32)\n"
         "batches = np.load('batches.npy')\n"
         "sess = tf.InteractiveSession()\n"
-        "for value in range(3):\n"
+        "for value in range(len(batches)):\n"
         "    sess.run(x * 2, feed_dict={x: batches[value]})\n"
         "tf.Session().run(x, {x: 1})\n"
     )

@@ -90,3 +90,47 @@ def test_a_hotspot_in_a_test_is_not_material(predictor):
     code = "import tensorflow as tf\n\n\ndef test_fit(model, batches):\n    for x, y in batches:\n        model.fit(x, y)\n"
     assert _found(code, "GL101", predictor) == []
     assert len(_found(code.replace("def test_fit", "def fit_all"), "GL101", predictor)) == 1
+
+
+COUNTED_STEP = (
+    STEP.replace("for x in data:", "for step in range({runs}):").replace("model(x)", "model(batch)")
+    + "\n\n{name}(net, data)\n"
+)
+
+
+@pytest.mark.parametrize(("runs", "reported"), [(4_999, False), (5_000, True)])
+def test_an_eager_step_is_reported_where_its_whole_figure_can_reach_the_saving(predictor, runs, reported):
+    """The fake figure of each step is 1 J, its interval's top 2 J: 5,000 counted steps reach the 10 kJ
+    that a saving must be able to reach (`material-saving-j`), 4,999 do not."""
+    assert bool(_found(COUNTED_STEP.format(name="fit", runs=runs), "GL302", predictor)) is reported
+
+
+def test_a_site_that_only_builds_a_graph_says_nothing_of_the_work_it_runs():
+    """0 J at a symbolic line is not the work its graph runs: `immaterial_run` does not judge it."""
+    from dataclasses import replace
+
+    from greenlint.predict.prediction import Prediction
+    from greenlint.rules.material import immaterial_run, immaterial_work
+
+    class Facts:  # no tree: not test code
+        path = "train.py"
+
+        def node(self, site):
+            return None
+
+    site = _counted_site(runs=10)
+    symbolic = replace(site, prediction=Prediction.symbolic("counted where the graph runs"))
+    options = {"material-saving-j": 10_000.0}
+    assert immaterial_run(Facts(), site, options) is immaterial_work(Facts(), site, options) is True
+    assert immaterial_run(Facts(), symbolic, options) is False
+
+
+def _counted_site(runs: int):
+    from greenlint.analysis.callsite import CallSite, Span
+    from greenlint.predict.prediction import Basis, Evidence, Prediction
+    from greenlint.rules.base import Site
+
+    callsite = CallSite(
+        "train.py", Span(1, 0, 1, 10), "tensorflow.compat.v1.Session.run", runs={"count": runs, "bound": "exact"}
+    )
+    return Site(callsite, Prediction(1.0, (0.5, 2.0), 1.0, 0.0, 0.0, Basis.FROM_DATA, Evidence()))
