@@ -13,7 +13,14 @@ from greenlint.rules.base_classes import FUNCTIONS, classes_named
 from greenlint.rules.batch_price import reference
 from greenlint.rules.carried import carried
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.material import MIN_SHARE, SAVING_OPTION, immaterial, immaterial_work, repeated_cost
+from greenlint.rules.material import (
+    MIN_SHARE,
+    SAVING_OPTION,
+    immaterial,
+    immaterial_work,
+    known_runs,
+    repeated_cost,
+)
 from greenlint.rules.syntax import LOOPS, last_name, own_body
 
 #: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).
@@ -47,7 +54,9 @@ class PredictInLoop(Rule):
     up to where the runs are counted. Not reported: calls whose runs are counted and whose whole
     figure stays under `material-saving-j` (10 kJ) at the high end of its interval
     (greenlint/rules/material.py: ten forecasting calls of a textbook cell); calls whose
-    start-ups add up to under `MIN_SAVING_S` (a second) over their counted runs; calls whose
+    start-ups add up to under `MIN_SAVING_S` (a second) or under `material-saving-j` over their
+    counted runs (what the change saves must itself be material: a hundred calls of a textbook
+    forecast save some 260 J, however long each call's work); calls whose
     start-up is under `MIN_SHARE` (a tenth) of their own figure even at its low end (Monte Carlo
     dropout's passes over a validation set of known size: the start-up batching saves is a
     sliver beside each pass's compute; a figure whose data size is unknown says nothing of this
@@ -285,7 +294,7 @@ class PredictInLoop(Rule):
             if not keras or immaterial_work(facts, site, options):  # `clf.predict(x)` may be scikit-learn's
                 continue
             price = start_up()
-            if price is not None and _minor_start_up(facts, site, price):
+            if price is not None and _minor_start_up(facts, site, price, options):
                 continue
             if driver is None and site.repeats(same=("receiver",)):
                 times = site.loop_times()
@@ -323,13 +332,19 @@ def start_up() -> tuple[float, float] | None:
 REFERENCE_BASES = frozenset({Basis.FROM_DATA, Basis.PREDICTED, Basis.ESTIMATED})
 
 
-def _minor_start_up(facts: FileFacts, site: Site, price: tuple[float, float]) -> bool:
-    """The start-ups the change saves are not material: they add up to less than MIN_SAVING_S over
-    the site's counted runs (or the call is test code), or each is under MIN_SHARE of the call's
-    own figure even at the low end of its interval (a call over a known large input, whose
-    compute dwarfs it). A figure whose data size is unknown (a floor) says nothing of its share."""
+def _minor_start_up(
+    facts: FileFacts, site: Site, price: tuple[float, float], options: Mapping[str, Any]
+) -> bool:
+    """The start-ups the change saves are not material: over the site's counted runs they add up
+    to less than MIN_SAVING_S or to less than `material-saving-j` (the saving itself, not the
+    work it is part of: a hundred forecasting calls save a few hundred joules), or the call is
+    test code; or each is under MIN_SHARE of the call's own figure even at the low end of its
+    interval (a call over a known large input, whose compute dwarfs it). A figure whose data
+    size is unknown (a floor) says nothing of its share."""
     seconds, joules = price
-    if immaterial(facts, site, seconds):
+    runs = known_runs(site)
+    least_j = float(options.get(SAVING_OPTION.key, SAVING_OPTION.default))
+    if immaterial(facts, site, seconds) or (runs is not None and runs * joules < least_j):
         return True
     p = site.prediction
     low = p.interval_j[0] if p.interval_j is not None else 0.0
