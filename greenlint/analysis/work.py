@@ -5,7 +5,7 @@ call), `inferred` (followed through the code, or a Keras default), `table` (data
 `unknown` (it matters to this call but could not be known: value null). Sites that get work:
   - `fit`/`evaluate`/`predict`/`__call__`/`*_on_batch` of Keras models: epochs (with
     `"bound": "upper"` under an EarlyStopping callback and `"least"`, the fewest its patience
-    allows), batch_size (literal, the dataset's
+    allows; `wall_s` under a TimeStopping callback), batch_size (literal, the dataset's
     `.batch(n)`, else Keras's default 32), samples, validation_samples, steps_per_epoch, steps,
     and the model's params, flops_per_sample, input_shape, model (arrays.py for the data);
   - calling a layer: params, flops (per call; flops_per_sample on symbolic tensors), input_shape;
@@ -25,7 +25,7 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
-from greenlint.analysis import layers, trainable, untyped, worktables
+from greenlint.analysis import kerasext, layers, trainable, untyped, worktables
 from greenlint.analysis.arrays import (
     DATASET,
     FLOW_ITERATOR,
@@ -788,6 +788,9 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
             epochs["note"] = "EarlyStopping may end training sooner"
             if epochs["value"] is not None:
                 epochs["least"] = min(least, epochs["value"])
+        cap = _wall_cap(named.get("callbacks"))
+        if cap is not None:  # the epochs it ends after follow from their time (the predictor's `call_time`)
+            work["wall_s"] = cap
         work["epochs"] = epochs
     work["samples"] = samples
     work["batch_size"] = batch
@@ -831,6 +834,23 @@ def _early_stopping(callbacks: Any) -> int | None:
         literal = type(patience) is int and type(start) is int and patience >= 0 and start >= 0
         least.append(start + max(patience, 1) + 1 if literal else 1)
     return min(least)
+
+
+def _wall_cap(callbacks: Any) -> dict | None:
+    """The wall time a `TimeStopping` callback allows a `fit` (`"bound": "upper"`; unknown where its
+    `seconds` is not a literal), None without one: it stops training at the end of the first epoch that
+    ends past it, so the fit lasts at most that time and one epoch (Keras' own callbacks cap epochs or
+    steps, never time)."""
+    items = callbacks.items if type(callbacks) is Seq else ()
+    found = [item for item in items if type(item) is Inst and item.cls == kerasext.TIME_STOPPING]
+    if not found:
+        return None
+    seconds = [(item.meta.get("init") or {}).get("seconds") for item in found]
+    if not all(isinstance(s, (int, float)) and not isinstance(s, bool) and s >= 0 for s in seconds):
+        return q(None, UNKNOWN, "TimeStopping's seconds is not a literal")
+    least = min(seconds)
+    return q(least, LITERAL, f"TimeStopping(seconds={least}) ends training at the first epoch's end past it",
+             bound="upper")
 
 
 def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:

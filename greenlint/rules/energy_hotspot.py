@@ -396,6 +396,10 @@ def _lever(site: Site, per_step: bool = False, recurrent: bool = False, trained:
     every_iteration = site.callsite.runs.get("loop_bound", "exact") == "exact"  # not periodic, no break
     if loop > 1 and site.in_loop and every_iteration:
         return "run it once, outside the loop, or fewer times"
+    cap = site.work_value("wall_s")
+    if method in _TRAIN and isinstance(epochs, (int, float)) and epochs > 1 and cap is not None:  # a time cap
+        return (f"train for fewer epochs than {epochs:g} or a shorter time than its TimeStopping's {cap:g} s, "
+                "on less data or with a smaller model")
     if method in _TRAIN and isinstance(epochs, (int, float)) and epochs > 1:
         bound = ((getattr(site.callsite, "work", None) or {}).get("epochs") or {}).get("bound")
         if bound == "upper":

@@ -578,3 +578,27 @@ def test_a_model_called_on_a_batch_of_unknown_size_says_its_samples_are_unknown(
     assert value(sized, "samples") == 8
     symbolic = work(f"{model}y = m(keras.Input((4,)))\n", "tensorflow.keras.Sequential.__call__")
     assert "samples" not in symbolic  # building a graph: no batch runs at that line
+
+
+def test_a_time_stopping_callback_gives_the_fit_its_wall_time_cap():
+    fit = "tensorflow.keras.Sequential.fit"
+    capped = work("import tensorflow_addons as tfa\n" + MNIST_MLP
+                  + "model.fit(x_train, y_train, epochs=100, callbacks=[tfa.callbacks.TimeStopping(seconds=5)])\n", fit)
+    assert capped["wall_s"] == {**capped["wall_s"], "value": 5, "provenance": "literal", "bound": "upper"}
+    assert capped["epochs"]["value"] == 100 and "bound" not in capped["epochs"]  # the cap is in time, not epochs
+    imported = work("from tensorflow_addons.callbacks import TimeStopping\n" + MNIST_MLP
+                    + "stop = TimeStopping(120, verbose=1)\nmodel.fit(x_train, y_train, epochs=100, callbacks=[stop])\n", fit)
+    assert value(imported, "wall_s") == 120
+    default = work("import tensorflow_addons as tfa\n" + MNIST_MLP
+                   + "model.fit(x_train, y_train, epochs=9, callbacks=[tfa.callbacks.TimeStopping()])\n", fit)
+    assert value(default, "wall_s") == 86400  # a day
+    unknown = work("import tensorflow_addons as tfa\n" + MNIST_MLP
+                   + "model.fit(x_train, y_train, callbacks=[tfa.callbacks.TimeStopping(seconds=limit)])\n", fit)
+    assert unknown["wall_s"]["provenance"] == "unknown"
+    for near_miss in (  # no cap: another callback, another library's TimeStopping, a cap only built
+        "model.fit(x_train, y_train, epochs=100, callbacks=[keras.callbacks.EarlyStopping()])\n",
+        "import mylib\n" + "model.fit(x_train, y_train, epochs=100, callbacks=[mylib.TimeStopping(seconds=5)])\n",
+        "import tensorflow_addons as tfa\ncb = tfa.callbacks.TimeStopping(seconds=5)\nmodel.fit(x_train, y_train)\n",
+    ):
+        assert "wall_s" not in work(MNIST_MLP + near_miss, fit)
+
