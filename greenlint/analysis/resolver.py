@@ -1534,6 +1534,9 @@ class Resolver:
                 return None
             features, named = self.record(node, api, args, keywords, owner)
             self.mark_traced(api, args)
+            cut = work_mod.layer_cut(owner, named.get("index"), named.get("name")) if callee.name == "get_layer" else None
+            if cut is not None:  # `encoder = Model(m.input, m.get_layer("code").output)`: what feeds that layer
+                return Inst(self.table.returns(api) or work_mod.CUT_LAYER, "method", {"cut": cut})
             if callee.name == "run" and api.startswith(DISTRIBUTE):
                 self.replica_call(node, named)
             if callee.name == "add" and owner.cls == "tensorflow.keras.Sequential":
@@ -2367,6 +2370,9 @@ class Resolver:
             return owner  # loaded.signatures["serving_default"]: one of the signatures, called alike
         if type(owner) is Inst and owner.cls == arrays.KEYED:
             return arrays.key(owner, index)
+        if type(owner) is Member and owner.name == "layers":  # `m.layers[-2]`: its output a cut of m's network
+            cut = work_mod.layer_cut(owner.owner, index=index)
+            return Inst(work_mod.CUT_LAYER, "attribute", {"cut": cut}) if cut is not None else None
         if type(owner) is Inst and owner.cls == arrays.HOST_BATCH:
             return owner  # `batch[:, :, :, None]`, `batch[0]`: the batch prepared on the spot, or a part of it
         if type(owner) is Inst and owner.cls in _TENSORS:
