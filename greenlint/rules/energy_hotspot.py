@@ -377,8 +377,8 @@ def _drivers(site: Site) -> str:
     """`: 20 epochs × 60,000 samples × MobileNetV2 (3.5M params)`, from what the work says."""
     parts = []
     epochs, samples = site.work_value("epochs"), site.work_value("samples")
-    if epochs is not None:
-        parts.append(_counted(epochs, "epoch"))
+    if epochs is not None:  # an upper bound (early stopping) kept as such
+        parts.append(("at most " if site.work_bound("epochs") == "upper" else "") + _counted(epochs, "epoch"))
     if samples is not None:
         parts.append(_counted(samples, "sample"))
     elif site.work_value("steps_per_epoch") is not None:
@@ -420,8 +420,7 @@ def _lever(site: Site, per_step: bool = False, recurrent: bool = False, trained:
         return (f"train for fewer epochs than {epochs:g} or a shorter time than its TimeStopping's {cap:g} s, "
                 "on less data or with a smaller model")
     if method in _TRAIN and isinstance(epochs, (int, float)) and epochs > 1:
-        bound = ((getattr(site.callsite, "work", None) or {}).get("epochs") or {}).get("bound")
-        if bound == "upper":
+        if site.work_bound("epochs") == "upper":
             return "early stopping already bounds the epochs: a smaller model or less data lowers it further"
         return f"train for fewer epochs than {epochs:g}, on less data or with a smaller model"
     if method in _TRAIN:
