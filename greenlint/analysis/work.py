@@ -585,7 +585,7 @@ def _stack_cut(model: Inst, items: list, index: int | None, name: str | None) ->
         found = [i for i in shown if type(items[i]) is Inst and (items[i].meta.get("init") or {}).get("name") == name]
         at = found[0] if len(found) == 1 else None
     else:
-        at = shown[index] if -len(shown) <= index < len(shown) else None
+        at = shown[index] if index is not None and -len(shown) <= index < len(shown) else None
     if at is None:
         return None
     prefix = Inst(model.cls, "constructor", {"layers": items[:at + 1]})
@@ -606,7 +606,7 @@ def _graph_cut(graph: Sym, index: int | None, name: str | None) -> Sym | None:
     outputs = [m.get(CALL_OUTPUT) for m in metas]
     chain = (not graph.unknown and len(graph.flops) == len(metas) and all(o is not None for o in outputs)
              and all(len(o.params) == i + 1 and len(o.flops) == i + 1 for i, o in enumerate(outputs)))
-    if not chain or graph.input_shape is None:
+    if not chain or graph.input_shape is None or index is None:
         return None
     shown = [Sym(tuple(graph.input_shape), tuple(graph.input_shape)), *outputs]
     return shown[index] if -len(shown) <= index < len(shown) else None
@@ -917,8 +917,9 @@ def _wall_cap(callbacks: Any) -> dict | None:
     found = [item for item in items if type(item) is Inst and item.cls == kerasext.TIME_STOPPING]
     if not found:
         return None
-    seconds = [(item.meta.get("init") or {}).get("seconds") for item in found]
-    if not all(isinstance(s, (int, float)) and not isinstance(s, bool) and s >= 0 for s in seconds):
+    given = [(item.meta.get("init") or {}).get("seconds") for item in found]
+    seconds = [s for s in given if isinstance(s, (int, float)) and not isinstance(s, bool) and s >= 0]
+    if len(seconds) != len(given):
         return q(None, UNKNOWN, "TimeStopping's seconds is not a literal")
     least = min(seconds)
     return q(least, LITERAL, f"TimeStopping(seconds={least}) ends training at the first epoch's end past it",

@@ -237,9 +237,10 @@ class EnergyHotspot(Rule):
             reason = site.runs_reason()
             at_most = "at most " if site.runs_bound == "upper" else ""
             why = f" {reason}" if reason else ""
-            times = f" = {fmt_j(p.energy_j)} {TIMES} {at_most}{factor} runs{why}" if factor != 1 else ""
+            each = fmt_j(p.energy_j)
+            times = f" = {each} {TIMES} {at_most}{factor} runs{why}" if factor != 1 else ""
             if site.runs_bound == "unknown" and site.loop_runs is None:  # its runs are not counted: said so
-                times = (f" = {fmt_j(p.energy_j)} {TIMES} {factor} runs of its literal loops" if factor != 1 else "")
+                times = (f" = {each} {TIMES} {factor} runs of its literal loops" if factor != 1 else "")
                 times += " per pass of a loop of unknown length"
             interval = (
                 f"80% interval {fmt_range(*(v * factor for v in p.interval_j))}" if p.interval_j else "no interval"
