@@ -4,6 +4,7 @@
 `keras.Model` (its `fit`/`predict` are Keras's; its size is not known statically);
 `tensorflow_hub.KerasLayer(url)`: a Keras layer. Their tokenizers, preprocessors and converters
 are not models (nor taken for one by their method names: untyped.py). (`tfds.load` is a data source: arrays.tfds_load.)
+TensorFlow Addons' `TimeStopping(seconds=...)`: a Keras callback that caps a `fit`'s wall time (`CALLBACKS`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,17 @@ ROOTS = frozenset({"keras_cv", "keras_hub", "keras_nlp", "tensorflow_hub"})
 MODEL = "tensorflow.keras.Model"
 LAYER = "tensorflow.keras.Layer"
 _NOT_MODELS = ("Tokenizer", "Preprocessor", "Converter", "StableDiffusion", "Sampler")
+#: The library whose callbacks `CALLBACKS` names (nothing else of it is valued).
+ADDONS = "tensorflow_addons"
+TIME_STOPPING = "tensorflow_addons.callbacks.TimeStopping"
+#: Callbacks of libraries built on Keras, by path: their parameters in order and their defaults.
+CALLBACKS = {TIME_STOPPING: (("seconds", "verbose"), {"seconds": 86400})}
+
+
+def addons_ref(path: str) -> bool:
+    """Whether `import path` of TensorFlow Addons leads to a callback of `CALLBACKS` (the module or the
+    callback itself); the rest of the library is not valued."""
+    return any(name == path or name.startswith(path + ".") for name in CALLBACKS)
 
 
 def library_call(path: str) -> Any:

@@ -841,7 +841,8 @@ class Resolver:
                             self.bind(name, self.imports.member(local, name))
                     self.scope.module().star_imports.extend(self.imports.star_imports(local))
                 continue
-            if tf or root in _FOLLOWED_ROOTS or agents.agent_path(f"{module}.{alias.name}"):
+            addons = root == kerasext.ADDONS and local is None and kerasext.addons_ref(f"{module}.{alias.name}")
+            if tf or root in _FOLLOWED_ROOTS or addons or agents.agent_path(f"{module}.{alias.name}"):
                 value = self.module_ref(f"{module}.{alias.name}")
             else:
                 value = self.imports.member(local, alias.name) if local is not None else None
@@ -869,6 +870,9 @@ class Resolver:
             return Ref(path)
         if root in untyped.FOREIGN_ROOTS:
             return FOREIGN
+        if root == kerasext.ADDONS and kerasext.addons_ref(path):  # `tfa.callbacks.TimeStopping`, unless the
+            local = self.imports.module(path) if self.imports is not None else None  # project is Addons itself
+            return local if local is not None else Ref(path)
         if root in _BINDER_MODULES:  # `types.MethodType`, `functools.partial` (nothing else of theirs)
             return Ref(path) if path == root or path in _BINDERS else None
         if root == downloads.PATH_MODULE:  # `pathlib.Path(get_file(...))` (nothing else of theirs)
@@ -1530,6 +1534,9 @@ class Resolver:
                 return None
             features, named = self.record(node, api, args, keywords, owner)
             self.mark_traced(api, args)
+            cut = work_mod.layer_cut(owner, named.get("index"), named.get("name")) if callee.name == "get_layer" else None
+            if cut is not None:  # `encoder = Model(m.input, m.get_layer("code").output)`: what feeds that layer
+                return Inst(self.table.returns(api) or work_mod.CUT_LAYER, "method", {"cut": cut})
             if callee.name == "run" and api.startswith(DISTRIBUTE):
                 self.replica_call(node, named)
             if callee.name == "add" and owner.cls == "tensorflow.keras.Sequential":
@@ -1707,6 +1714,11 @@ class Resolver:
             return self.driver_call(node, path, args, keywords)
         if root in kerasext.ROOTS:
             return kerasext.library_call(path)
+        if path in kerasext.CALLBACKS:  # `tfa.callbacks.TimeStopping(seconds=5)`: its literal arguments
+            params, defaults = kerasext.CALLBACKS[path]
+            named = feat.argument_values(list(params), args, keywords)
+            init = {k: v for k, v in defaults.items() if k not in named}  # a value not a literal: unknown
+            return Inst(path, "constructor", {"init": {**init, **feat.literal_features(named)}})
         if root in environments.ROOTS:
             return environments.make(path, args, keywords)
         if agents.agent_path(path):
@@ -2358,6 +2370,9 @@ class Resolver:
             return owner  # loaded.signatures["serving_default"]: one of the signatures, called alike
         if type(owner) is Inst and owner.cls == arrays.KEYED:
             return arrays.key(owner, index)
+        if type(owner) is Member and owner.name == "layers":  # `m.layers[-2]`: its output a cut of m's network
+            cut = work_mod.layer_cut(owner.owner, index=index)
+            return Inst(work_mod.CUT_LAYER, "attribute", {"cut": cut}) if cut is not None else None
         if type(owner) is Inst and owner.cls == arrays.HOST_BATCH:
             return owner  # `batch[:, :, :, None]`, `batch[0]`: the batch prepared on the spot, or a part of it
         if type(owner) is Inst and owner.cls in _TENSORS:

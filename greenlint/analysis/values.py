@@ -400,7 +400,7 @@ def _sequence(value: Any) -> bool:
 WORK_KEYS = frozenset(
     {"layers", "graph", "sub_layers", "wrapped", "data", "shape", "shape_prov", "shape_note", "sym", "site_work",
      "length", "length_bound", "trainable", "compiled_trainable", "trainable_at_compile",
-     "trainable_set_in"}
+     "trainable_set_in", "cut", "call_output"}
 )
 
 

@@ -5,7 +5,7 @@ call), `inferred` (followed through the code, or a Keras default), `table` (data
 `unknown` (it matters to this call but could not be known: value null). Sites that get work:
   - `fit`/`evaluate`/`predict`/`__call__`/`*_on_batch` of Keras models: epochs (with
     `"bound": "upper"` under an EarlyStopping callback and `"least"`, the fewest its patience
-    allows), batch_size (literal, the dataset's
+    allows; `wall_s` under a TimeStopping callback), batch_size (literal, the dataset's
     `.batch(n)`, else Keras's default 32), samples, validation_samples, steps_per_epoch, steps,
     and the model's params, flops_per_sample, input_shape, model (arrays.py for the data);
   - calling a layer: params, flops (per call; flops_per_sample on symbolic tensors), input_shape;
@@ -14,7 +14,8 @@ call), `inferred` (followed through the code, or a Keras default), `table` (data
   - a model's `save`/`save_weights`/`load_weights` and `keras.models.save_model(model)`: its params.
 Models: Sequential lists and `add()` calls, functional graphs from `keras.Input(shape=...)`
 (arrays.Sym), subclassed models (their layers applied in the order `__init__` creates them),
-Keras Applications by name (data/work/keras_applications.csv). Per-layer rules: layers.py.
+Keras Applications by name (data/work/keras_applications.csv), a model cut at a layer of one built here
+(`layer_cut`). Per-layer rules: layers.py.
 Where some layers are unknown, `params` and `flops_per_sample` are the known part with
 `"bound": "lower"`.
 """
@@ -25,7 +26,7 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
-from greenlint.analysis import layers, trainable, untyped, worktables
+from greenlint.analysis import kerasext, layers, trainable, untyped, worktables
 from greenlint.analysis.arrays import (
     DATASET,
     FLOW_ITERATOR,
@@ -355,6 +356,8 @@ def model_tensor(model: Any, attr: str) -> Sym | None:
     """`model.input` / `model.output` of a model whose network is known (a Keras Application, a
     functional model): the symbolic tensor a bigger model is built on (`keras.Model(backbone.input,
     head(backbone.output))`), the output carrying the model's parameters and FLOPs; None otherwise."""
+    if type(model) is Inst and "cut" in model.meta and attr == "output":  # `m.get_layer("code").output`
+        return model.meta["cut"]
     if not is_model(model) or attr not in ("input", "output"):
         return None
     graph = model.meta.get("graph")
@@ -537,7 +540,76 @@ def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     merged.flops[call_key] = found.flops
     merged.owners[call_key] = id(layer.meta)
     merged.layers[call_key] = 1
+    # its `output` (`layer_cut`): a layer called once has one; called again, Keras asks which (none here)
+    layer.meta[CALL_OUTPUT] = merged if CALL_OUTPUT not in layer.meta else None
     return merged
+
+
+# -- a model cut at one of its layers ----------------------------------------------------------
+#: A layer's meta key: the symbolic output of its one call (None once called again).
+CALL_OUTPUT = "call_output"
+#: The class of `model.layers[k]`, a layer whose output is a cut (`layer_cut`): none of the catalog's, so
+#: that its other uses record no call site, as before it had a value.
+CUT_LAYER = "keras.layers.Layer.cut"
+
+
+def layer_cut(model: Any, index: Any = None, name: Any = None) -> Sym | None:
+    """The `output` of `model.layers[index]` or `model.get_layer(name)` of a model built here (the layer's
+    meta `cut`): the part of the network that reaches that layer, so that a functional model cut there carries the
+    FLOPs and parameters of what feeds that layer, not the whole model's (`keras.Model(m.input,
+    m.get_layer("encoded").output)`, `m.layers[-2].output`). None where the cut cannot be told: a Keras
+    Application (no per-layer table), a layer called twice, an index into a graph whose layers Keras
+    orders otherwise than it was built (anything but a chain of layers), a name or index not a literal."""
+    if not is_model(model) or (index is None) == (name is None):
+        return None
+    wanted = index.value if type(index) is Const else None
+    wanted_name = name.value if type(name) is Const and isinstance(name.value, str) else None
+    if index is not None and (type(wanted) is not int or type(wanted) is bool) or name is not None and wanted_name is None:
+        return None
+    items = model.meta.get("layers")
+    graph = model.meta.get("graph")
+    if items is not None and "model_name" not in model.meta:
+        cut = _stack_cut(model, items, wanted, wanted_name)
+    elif graph is not None:
+        cut = _graph_cut(graph, wanted, wanted_name)
+    else:
+        cut = None
+    return cut
+
+
+def _stack_cut(model: Inst, items: list, index: int | None, name: str | None) -> Sym | None:
+    """The output of one layer of a Sequential's list (its `layers` leave out an `Input`): the list up to it."""
+    shown = [i for i, item in enumerate(items)
+             if not (type(item) is Inst and ("sym" in item.meta or item.cls.rpartition(".")[2] == "InputLayer"))]
+    if name is not None:
+        found = [i for i in shown if type(items[i]) is Inst and (items[i].meta.get("init") or {}).get("name") == name]
+        at = found[0] if len(found) == 1 else None
+    else:
+        at = shown[index] if index is not None and -len(shown) <= index < len(shown) else None
+    if at is None:
+        return None
+    prefix = Inst(model.cls, "constructor", {"layers": items[:at + 1]})
+    net = model_net(prefix, None, None)
+    if net is None or net.input_shape is None:
+        return None
+    return model_tensor(prefix, "output")
+
+
+def _graph_cut(graph: Sym, index: int | None, name: str | None) -> Sym | None:
+    """The output of one layer of a functional graph: by name, the layer's one call's output (what feeds
+    it); by index, only in a chain (each layer fed by all before it, no op between: Keras' order is then
+    the build order, `layers[0]` the input)."""
+    metas = [meta for _, meta in graph.params.values()]
+    if name is not None:
+        found = [m for m in metas if (m.get("init") or {}).get("name") == name]
+        return found[0].get(CALL_OUTPUT) if len(found) == 1 else None
+    outputs = [m.get(CALL_OUTPUT) for m in metas]
+    chain = (not graph.unknown and len(graph.flops) == len(metas) and all(o is not None for o in outputs)
+             and all(len(o.params) == i + 1 and len(o.flops) == i + 1 for i, o in enumerate(outputs)))
+    if not chain or graph.input_shape is None or index is None:
+        return None
+    shown = [Sym(tuple(graph.input_shape), tuple(graph.input_shape)), *outputs]
+    return shown[index] if -len(shown) <= index < len(shown) else None
 
 
 # -- call sites ------------------------------------------------------------------------------
@@ -788,6 +860,9 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
             epochs["note"] = "EarlyStopping may end training sooner"
             if epochs["value"] is not None:
                 epochs["least"] = min(least, epochs["value"])
+        cap = _wall_cap(named.get("callbacks"))
+        if cap is not None:  # the epochs it ends after follow from their time (the predictor's `call_time`)
+            work["wall_s"] = cap
         work["epochs"] = epochs
     work["samples"] = samples
     work["batch_size"] = batch
@@ -831,6 +906,24 @@ def _early_stopping(callbacks: Any) -> int | None:
         literal = type(patience) is int and type(start) is int and patience >= 0 and start >= 0
         least.append(start + max(patience, 1) + 1 if literal else 1)
     return min(least)
+
+
+def _wall_cap(callbacks: Any) -> dict | None:
+    """The wall time a `TimeStopping` callback allows a `fit` (`"bound": "upper"`; unknown where its
+    `seconds` is not a literal), None without one: it stops training at the end of the first epoch that
+    ends past it, so the fit lasts at most that time and one epoch (Keras' own callbacks cap epochs or
+    steps, never time)."""
+    items = callbacks.items if type(callbacks) is Seq else ()
+    found = [item for item in items if type(item) is Inst and item.cls == kerasext.TIME_STOPPING]
+    if not found:
+        return None
+    given = [(item.meta.get("init") or {}).get("seconds") for item in found]
+    seconds = [s for s in given if isinstance(s, (int, float)) and not isinstance(s, bool) and s >= 0]
+    if len(seconds) != len(given):
+        return q(None, UNKNOWN, "TimeStopping's seconds is not a literal")
+    least = min(seconds)
+    return q(least, LITERAL, f"TimeStopping(seconds={least}) ends training at the first epoch's end past it",
+             bound="upper")
 
 
 def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:

@@ -309,6 +309,19 @@ def time_of(model: dict, n: float, flops: float | None, start: bool = True, epoc
     return setup + model["per_step"] * n + model["per_flop"] * flops
 
 
+def call_time(model: dict, group: str | None, f: dict, n: float, flops: float | None, start: bool = True) -> float:
+    """`time_of` a call's work (`derive`'s *n* steps and *flops* for its `epochs_of`); a `fit` whose wall
+    time a callback caps (`wall_s`: TimeStopping stops at the end of the first epoch past it) lasts at
+    most that and one epoch."""
+    epochs = epochs_of(group, f)
+    t = time_of(model, n, flops, start, epochs)
+    cap = _num(f.get("wall_s"))
+    if group != "training" or cap is None or epochs <= 1:
+        return t
+    one = time_of(model, n / epochs, flops / epochs if flops is not None else None, start, 1.0)
+    return min(t, cap + one)
+
+
 def extrapolation_spread(model: dict, seconds: float) -> float:
     """Extra log10 half-width for a call longer than the longest the time model was fitted on:
     EXTRAPOLATION_SPREAD per decade beyond it (the fitted linearity is evidence only in range)."""
@@ -326,7 +339,7 @@ def work_log_energy(work: dict, group: str | None, features: dict, least: bool =
     n, flops = derive(group, features, least)
     if n is None:
         return None
-    t = time_of(model, n, flops, not features.get("one_batch"), epochs_of(group, features))
+    t = call_time(model, group, features, n, flops, not features.get("one_batch"))
     return math.log10(energy_at(power, t)) if t > 0 else None
 
 

@@ -11,6 +11,7 @@ from greenlint.predict.devices import REFERENCE_DEVICE, DeviceModel, GpuSpec, de
 from greenlint.predict.work_energy import (
     ONE_BATCH_METHODS,
     TRAINING_FLOPS,
+    call_time,
     derive,
     effective_epochs,
     epochs_ends,
@@ -22,7 +23,6 @@ from greenlint.predict.work_energy import (
     power_for,
     steps_only,
     time_group,
-    time_of,
     training_passes,
     unknown_size_span,
     work_log_energy,
@@ -58,7 +58,7 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     (n, flops), (n_fewest, flops_fewest), (n_most, flops_most) = (derive(group, f) for f in (features, fewest, most))
     if n is None or n_fewest is None or n_most is None:
         return None  # not reached: `work_log_energy` priced this work, so its steps are known
-    t = time_of(model, n, flops, not shaped, epochs_of(group, features))
+    t = call_time(model, group, features, n, flops, not shaped)
     offset = work.get("offsets", {}).get(api, 0.0)
     power = power_for(work, group) or {}  # there is one: `work_log_energy` used it
     shape = ""
@@ -72,7 +72,7 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
                + _epochs_said(model, group, features))
             + f" → {10**y:.3g} J "
             f"({power['steady_w']:.3g} W steady {TIMES} time, linear in the work past the start-up)")
-    t_most = time_of(model, n_most, flops_most, epochs=epochs_of(group, most))
+    t_most = call_time(model, group, most, n_most, flops_most)
     if extrapolation_spread(model, t_most):
         note += (f"; {t_most / model['t_max']:.3g}{TIMES} longer than the longest call the time model "
                  "was fitted on: the interval widened")
@@ -81,10 +81,12 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     if fewest is not features:
         note += (f"; early stopping: between {fewest['epochs']:g} (its patience) and {most['epochs']:g} "
                  f"epochs, {effective_epochs(features):.3g} assumed; the interval spans both")
+    if "wall_s" in features and group == "training":
+        note += f"; TimeStopping ends it at most {features['wall_s']:g} s and one epoch in"
     least, largest = work_log_energy(work, group, fewest), work_log_energy(work, group, most)
     if least is None or largest is None:
         return None
-    t_fewest = time_of(model, n_fewest, flops_fewest, epochs=epochs_of(group, fewest))
+    t_fewest = call_time(model, group, fewest, n_fewest, flops_fewest)
     low = least - half - extrapolation_spread(model, t_fewest)
     high = largest + half + extrapolation_spread(model, t_most)
     return y + offset, low + offset, high + offset, note

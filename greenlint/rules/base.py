@@ -91,10 +91,15 @@ class Site:
         value = entry.get("value") if isinstance(entry, dict) else None
         return value if value is not None else self.features.get(key)
 
+    def work_bound(self, key: str) -> str | None:
+        """A work quantity's bound: "lower" (the known part of a model with unknown layers), "upper"
+        (epochs early stopping may cut short), None for a value as it is."""
+        entry = (self.callsite.work or {}).get(key)
+        return entry.get("bound") if isinstance(entry, dict) else None
+
     def work_lower(self, key: str) -> bool:
         """The work quantity is the known part of a model with unknown layers (a lower bound)."""
-        entry = (self.callsite.work or {}).get(key)
-        return isinstance(entry, dict) and entry.get("bound") == "lower"
+        return self.work_bound(key) == "lower"
 
     @property
     def loop_multiplier(self) -> int:

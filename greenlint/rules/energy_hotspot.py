@@ -36,7 +36,9 @@ class EnergyHotspot(Rule):
     It is not wrong in itself: it marks where the energy of a script goes, so that review and
     optimisation effort is spent there first. The figure is greenlint's prediction for one
     execution of the call (median net joules with an 80 % interval, CPU + RAM + GPU), multiplied
-    by how often the call runs (the loops around it). The message states the figure, its basis
+    by how often the call runs (the loops around it; a loop whose length the code does not say is
+    not counted, and the message says the figure is per pass of it). A `fit` whose wall time a
+    `TimeStopping` callback caps costs at most that time and one epoch. The message states the figure, its basis
     (`from data`, `predicted`, `calibrated here`, ...), what makes the call expensive (epochs ×
     samples × model, where the work is known) and one concrete lever that fits the call: a call
     that does different work on each pass of its loop (per-step work) is not told to leave the
@@ -154,6 +156,20 @@ class EnergyHotspot(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # a loop whose length the code does not say: its runs are not counted, and the message says so
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+            "model.compile(optimizer='adam', loss='mse')\nfor x, y in chunks:\n    model.fit(x, y, epochs=5)\n",
+            options={"hotspot-threshold-j": 100.0, "material-saving-j": 0.0},
+            line=5,
+            message_contains="500 J per pass of a loop of unknown length",
+        ),
+        Invalid(  # near miss: a counted loop states its runs
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+            "model.compile(optimizer='adam', loss='mse')\nfor i in range(3):\n    model.fit(x, y, epochs=5)\n",
+            options={"hotspot-threshold-j": 100.0, "material-saving-j": 0.0},
+            line=5,
+            message_contains="1.5 kJ = 500 J × 3 runs in a loop",
+        ),
         Invalid(  # near miss of the material floor below: the same fit counted against a lower floor
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
             "model.compile(optimizer='adam', loss='mse')\nmodel.fit(x, y, epochs=5)\n",
@@ -221,7 +237,11 @@ class EnergyHotspot(Rule):
             reason = site.runs_reason()
             at_most = "at most " if site.runs_bound == "upper" else ""
             why = f" {reason}" if reason else ""
-            times = f" = {fmt_j(p.energy_j)} {TIMES} {at_most}{factor} runs{why}" if factor != 1 else ""
+            each = fmt_j(p.energy_j)
+            times = f" = {each} {TIMES} {at_most}{factor} runs{why}" if factor != 1 else ""
+            if site.runs_bound == "unknown" and site.loop_runs is None:  # its runs are not counted: said so
+                times = (f" = {each} {TIMES} {factor} runs of its literal loops" if factor != 1 else "")
+                times += " per pass of a loop of unknown length"
             interval = (
                 f"80% interval {fmt_range(*(v * factor for v in p.interval_j))}" if p.interval_j else "no interval"
             )
@@ -358,8 +378,8 @@ def _drivers(site: Site) -> str:
     """`: 20 epochs × 60,000 samples × MobileNetV2 (3.5M params)`, from what the work says."""
     parts = []
     epochs, samples = site.work_value("epochs"), site.work_value("samples")
-    if epochs is not None:
-        parts.append(_counted(epochs, "epoch"))
+    if epochs is not None:  # an upper bound (early stopping) kept as such
+        parts.append(("at most " if site.work_bound("epochs") == "upper" else "") + _counted(epochs, "epoch"))
     if samples is not None:
         parts.append(_counted(samples, "sample"))
     elif site.work_value("steps_per_epoch") is not None:
@@ -396,9 +416,12 @@ def _lever(site: Site, per_step: bool = False, recurrent: bool = False, trained:
     every_iteration = site.callsite.runs.get("loop_bound", "exact") == "exact"  # not periodic, no break
     if loop > 1 and site.in_loop and every_iteration:
         return "run it once, outside the loop, or fewer times"
+    cap = site.work_value("wall_s")
+    if method in _TRAIN and isinstance(epochs, (int, float)) and epochs > 1 and cap is not None:  # a time cap
+        return (f"train for fewer epochs than {epochs:g} or a shorter time than its TimeStopping's {cap:g} s, "
+                "on less data or with a smaller model")
     if method in _TRAIN and isinstance(epochs, (int, float)) and epochs > 1:
-        bound = ((getattr(site.callsite, "work", None) or {}).get("epochs") or {}).get("bound")
-        if bound == "upper":
+        if site.work_bound("epochs") == "upper":
             return "early stopping already bounds the epochs: a smaller model or less data lowers it further"
         return f"train for fewer epochs than {epochs:g}, on less data or with a smaller model"
     if method in _TRAIN:

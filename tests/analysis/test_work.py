@@ -578,3 +578,92 @@ def test_a_model_called_on_a_batch_of_unknown_size_says_its_samples_are_unknown(
     assert value(sized, "samples") == 8
     symbolic = work(f"{model}y = m(keras.Input((4,)))\n", "tensorflow.keras.Sequential.__call__")
     assert "samples" not in symbolic  # building a graph: no batch runs at that line
+
+
+def test_a_time_stopping_callback_gives_the_fit_its_wall_time_cap():
+    fit = "tensorflow.keras.Sequential.fit"
+    capped = work("import tensorflow_addons as tfa\n" + MNIST_MLP
+                  + "model.fit(x_train, y_train, epochs=100, callbacks=[tfa.callbacks.TimeStopping(seconds=5)])\n", fit)
+    assert capped["wall_s"] == {**capped["wall_s"], "value": 5, "provenance": "literal", "bound": "upper"}
+    assert capped["epochs"]["value"] == 100 and "bound" not in capped["epochs"]  # the cap is in time, not epochs
+    imported = work("from tensorflow_addons.callbacks import TimeStopping\n" + MNIST_MLP
+                    + "stop = TimeStopping(120, verbose=1)\nmodel.fit(x_train, y_train, epochs=100, callbacks=[stop])\n", fit)
+    assert value(imported, "wall_s") == 120
+    default = work("import tensorflow_addons as tfa\n" + MNIST_MLP
+                   + "model.fit(x_train, y_train, epochs=9, callbacks=[tfa.callbacks.TimeStopping()])\n", fit)
+    assert value(default, "wall_s") == 86400  # a day
+    unknown = work("import tensorflow_addons as tfa\n" + MNIST_MLP
+                   + "model.fit(x_train, y_train, callbacks=[tfa.callbacks.TimeStopping(seconds=limit)])\n", fit)
+    assert unknown["wall_s"]["provenance"] == "unknown"
+    for near_miss in (  # no cap: another callback, another library's TimeStopping, a cap only built
+        "model.fit(x_train, y_train, epochs=100, callbacks=[keras.callbacks.EarlyStopping()])\n",
+        "import mylib\n" + "model.fit(x_train, y_train, epochs=100, callbacks=[mylib.TimeStopping(seconds=5)])\n",
+        "import tensorflow_addons as tfa\ncb = tfa.callbacks.TimeStopping(seconds=5)\nmodel.fit(x_train, y_train)\n",
+    ):
+        assert "wall_s" not in work(MNIST_MLP + near_miss, fit)
+
+
+CUT_MODELS = """
+inp = keras.Input((32, 32, 3))
+h = keras.layers.Conv2D(64, 3, name="c1")(inp)
+h = keras.layers.Conv2D(64, 3, name="c2")(h)
+net = keras.Model(inp, keras.layers.Dense(10)(keras.layers.Flatten()(h)))
+seq = keras.Sequential([keras.Input((100,)), keras.layers.Dense(1000), keras.layers.Dense(1000, name="mid"),
+                        keras.layers.Dense(10)])
+"""
+C1, C2, D1, D2 = 1792, 36928, 101000, 1001000  # Keras' counts: 3*3*3*64+64, 3*3*64*64+64, 100*1000+1000, ...
+
+
+def cut(code: str) -> dict:
+    return work(CUT_MODELS + f"cut = keras.Model({code})\n", "tensorflow.keras.Model")
+
+
+@pytest.mark.parametrize(("code", "params"), [
+    ("net.input, net.layers[1].output", C1),  # layers[0] is the Input
+    ("net.input, net.get_layer('c2').output", C1 + C2),
+    ("inputs=net.input, outputs=[net.layers[-2].output]", C1 + C2),  # the Flatten: no parameters of its own
+    ("seq.input, seq.layers[0].output", D1),  # a Sequential's layers leave its Input out
+    ("seq.input, seq.get_layer('mid').output", D1 + D2),
+    ("seq.input, seq.get_layer(index=1).output", D1 + D2),
+])
+def test_a_model_cut_at_a_layer_of_a_model_built_here_carries_what_feeds_that_layer(code, params):
+    w = cut(code)
+    assert value(w, "params") == params and "bound" not in w["params"]
+    whole = work(CUT_MODELS + "cut = keras.Model(net.input, net.output)\n", "tensorflow.keras.Model")
+    assert value(w, "flops_per_sample") < value(whole, "flops_per_sample")
+
+
+@pytest.mark.parametrize("code", [
+    "net.input, net.layers[k].output",  # an index not a literal
+    "net.input, net.get_layer(name).output",
+    "net.input, net.get_layer('nowhere').output",
+    "net.input, net.layers[9].output",  # past the last layer
+])
+def test_a_cut_that_cannot_be_told_leaves_the_model_unknown(code):
+    assert "params" not in cut(code) and "flops_per_sample" not in cut(code)
+
+
+def test_a_cut_of_a_keras_application_or_of_a_branching_graph_by_index_is_unknown_by_name_known():
+    app = work("vgg = keras.applications.VGG19(include_top=False, input_shape=(256, 256, 3))\n"
+               "cut = keras.Model(vgg.input, vgg.layers[9].output)\n", "tensorflow.keras.Model")
+    assert "params" not in app  # no per-layer table: never the whole VGG19
+    branches = """
+inp = keras.Input((16,))
+a = keras.layers.Dense(8, name="a")(inp)
+b = keras.layers.Dense(8, name="b")(inp)
+net = keras.Model(inp, keras.layers.Add()([a, b]))
+"""
+    by_index = work(branches + "cut = keras.Model(net.input, net.layers[2].output)\n", "tensorflow.keras.Model")
+    assert "params" not in by_index  # Keras orders a branching graph's layers its own way
+    by_name = work(branches + "cut = keras.Model(net.input, net.get_layer('b').output)\n", "tensorflow.keras.Model")
+    assert value(by_name, "params") == 16 * 8 + 8
+
+
+def test_a_layer_called_twice_has_no_one_output_to_cut_at():
+    shared = """
+inp = keras.Input((16,))
+twice = keras.layers.Dense(16, name="twice")
+net = keras.Model(inp, twice(twice(inp)))
+cut = keras.Model(net.input, net.get_layer("twice").output)
+"""
+    assert "params" not in work(shared, "tensorflow.keras.Model")

@@ -33,7 +33,10 @@ def test_names_the_work_and_a_lever():
 
 def test_early_stopping_bound():
     work = {"epochs": {"value": 100, "provenance": "literal", "note": None, "bound": "upper"}}
-    assert "early stopping already bounds" in _message("tensorflow.keras.Model.fit", {}, work)
+    message = _message("tensorflow.keras.Model.fit", {}, work)
+    assert "early stopping already bounds" in message and ": at most 100 epochs;" in message
+    exact = {"epochs": {"value": 100, "provenance": "literal", "note": None}}
+    assert ": 100 epochs;" in _message("tensorflow.keras.Model.fit", {}, exact)
 
 
 def test_only_what_the_interval_supports_is_a_hotspot():
