@@ -102,14 +102,15 @@ def immaterial_saving(saving: tuple[float, float] | None, options: Mapping[str, 
     return saving is not None and saving[1] < least
 
 
-def saving_clause(saving: tuple[float, float], share: tuple[float, float], basis: str) -> str:
+def saving_clause(saving: tuple[float, float], share: tuple[float, float], basis: str, work: str = "training") -> str:
     """The priced saving as a message says it: its joules over one run of the program (at most the
-    high end where the least share is 0), the share of the work it is, and the figure's basis
+    high end where the least share is 0), the share of the *work* it is, and the figure's basis
     (`predicted`, `calibrated here`: the machine it is for)."""
     low, high = round(100 * share[0]), round(100 * share[1])
     part = f"up to {high}%" if low == 0 else f"{low}%" if low == high else f"{low}-{high}%"
-    joules = f"at most {fmt_j(saving[1])}" if share[0] == 0 else fmt_range(*saving)
-    return f"{joules} over a run of the program ({part} of the training's figure, {basis})"
+    joules = fmt_j(saving[0]) if saving[0] == saving[1] else fmt_range(*saving)
+    joules = f"at most {fmt_j(saving[1])}" if share[0] == 0 else joules
+    return f"{joules} over a run of the program ({part} of the {work}'s figure, {basis})"
 
 
 def immaterial_work(facts: FileFacts, site: Site, options: Mapping[str, Any]) -> bool:

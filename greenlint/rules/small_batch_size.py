@@ -818,7 +818,8 @@ def _stated(saving: Saving, joules: tuple[float, float] | None, sites: list[Site
     """The joules of a priced saving as the message goes on, "" where they are unknown."""
     if joules is None:
         return ""
-    return "; that is " + saving_clause(joules, (saving.least, saving.most), sites[0].prediction.label)
+    work = "training" if saving.training else "inference"
+    return "; that is " + saving_clause(joules, (saving.least, saving.most), sites[0].prediction.label, work)
 
 
 def _shared_saving(

@@ -20,7 +20,8 @@ def check_in_project(root, predictor, files: dict, main: str, code: str, options
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    found = check_source(files[main], str(root / main), Config(select=(code,), no_cache=True, options=options or {}), predictor)
+    config = Config(select=(code,), no_cache=True, options=options or {})
+    found = check_source(files[main], str(root / main), config, predictor)
     return [d for d in found if d.code == code]
 
 

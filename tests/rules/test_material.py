@@ -138,9 +138,15 @@ def test_the_saving_clause_says_the_joules_the_share_and_the_basis():
     assert saving_clause((1_630.0, 11_100.0), (0.55, 0.74), "predicted") == (
         "1.63 kJ – 11.1 kJ over a run of the program (55-74% of the training's figure, predicted)"
     )
+    assert saving_clause((8_700.0, 8_700.0), (0.87, 0.87), "from data", "inference") == (
+        "8.7 kJ over a run of the program (87% of the inference's figure, from data)"
+    )
 
 
-FITS = "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\nfor seed in {loop}:\n"
+FITS = (
+    "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
+    "for seed in {loop}:\n"
+)
 
 
 @pytest.mark.parametrize(
@@ -157,7 +163,7 @@ FITS = "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.layers.Dense(
         ("GL301", "m.fit(x, y, batch_size=2)", 12, True),
     ],
 )
-def test_fit_level_rules_report_where_their_priced_saving_reaches_the_joules_floor(predictor, rule, call, runs, reported):
+def test_fit_level_rules_report_where_their_priced_saving_reaches_the_floor(predictor, rule, call, runs, reported):
     found = _found(FITS.format(loop=f"range({runs})") + f"    {call}\n", rule, predictor)
     assert bool(found) is reported
     if reported:
@@ -175,3 +181,10 @@ def test_fit_level_rules_report_where_their_priced_saving_reaches_the_joules_flo
 def test_fit_level_rules_whose_runs_are_not_counted_report_without_joules(predictor, rule, call):
     found = _found(FITS.format(loop="seeds") + f"    {call}\n", rule, predictor)
     assert len(found) == 1 and "over a run of the program" not in found[0].message
+
+
+def test_a_priced_inference_batch_says_the_inferences_joules(predictor):
+    """The fake predict costs 2 J at its interval's high end: 87 % of 6,000 calls is 10.4 kJ."""
+    code = FITS.format(loop="range(6000)") + "    m.predict(x, batch_size=2)\n"
+    found = _found(code, "GL301", predictor)
+    assert len(found) == 1 and "(87% of the inference's figure, from data)" in found[0].message
