@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
 from greenlint.rules.codemods import WrapLoopBody
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.material import SAVING_OPTION, immaterial_run
+from greenlint.rules.material import SAVING_OPTION, immaterial_work
 from greenlint.rules.syntax import innermost_loop, last_name, own_body, units
 
 
@@ -242,7 +242,7 @@ class EagerTrainingStep(Rule):
                 continue
             if site.api == "tensorflow.GradientTape.gradient" and not _loop_updates(facts, site):
                 continue  # gradients printed or checked in a loop (tests, tutorials), not a training step
-            if _compiled_pass(facts, site) or immaterial_run(facts, site, options):
+            if _compiled_pass(facts, site) or immaterial_work(facts, site, options):
                 continue
             loop, _ = innermost_loop(facts, site)
             if loop is not None:

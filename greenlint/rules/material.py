@@ -5,21 +5,23 @@ test's three dtypes costs a few hundred microseconds in all. Rules that can pric
 change saves report it only where the saving is a meaningful share of the work it is part of
 (MIN_SHARE: of the training steps between two saves, of the layer's own pass) or adds up to a
 meaningful figure over a run of the program (MIN_SAVING_S, where the run count is known), and
-their messages say the figure. Rules whose figure is the energy of the work their change
-touches report it only where that work can reach MIN_SAVING_J over a run of the program. Test
-code is not material either: a test runs once on tiny inputs to exercise the code, and the cost
-it repeats is paid by no user.
+their messages say the figure. Rules whose change touches a whole work (a training, a loop of
+predictions) price it as a share of that work's figure (`saving_j`: the predictor's 80 % interval
+times the counted runs) and report it only where the high end can reach MIN_SAVING_J over a run
+of the program; a work of unknown size (a floor, runs not counted) is not negligible, and keeps
+its finding without a figure. Test code is not material either: a test runs once on tiny inputs
+to exercise the code, and the cost it repeats is paid by no user.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from greenlint.predict.prediction import Basis
 from greenlint.rules.base import FileFacts, Option, Site
 from greenlint.rules.deliberate import in_test_code, test_module
-from greenlint.units import fmt_s
+from greenlint.units import fmt_j, fmt_range, fmt_s
 
 #: The least share of the work a saving is part of (the steps between two saves, the layer's
 #: own pass) for a finding: under a tenth, a change is not worth its edit and review.
@@ -35,14 +37,17 @@ MIN_SAVING_S = 1.0
 #: `predict` calls of a textbook forecast) reach at most 8.1 kJ at that high end, and the least
 #: one called worth a change (a notebook's 10,000 U-Net steps) is 2.6 MJ.
 MIN_SAVING_J = 10_000.0
-#: The option that sets it, for the rules that read it (GL101, GL201, and those `immaterial_run` judges).
+#: The option that sets it, for the rules that read it.
 SAVING_OPTION = Option(
     "material-saving-j",
     float,
     MIN_SAVING_J,
-    "Joules (high end of the 80% interval x runs, where the runs are counted) the work a finding is about must"
-    " reach over one run of the program: under it, no change to that work saves a material amount.",
+    "Joules (high end of the 80% interval x runs, where the runs are counted) the saving a finding claims must"
+    " reach over one run of the program (GL101, GL201: the whole work; GL301, GL308, GL602: their share"
+    " of the training): under it, the change saves no material amount.",
 )
+#: The share of a work a change saves where it may save all of it (GL101's, GL201's whole figure).
+WHOLE = (1.0, 1.0)
 
 
 def known_runs(site: Site) -> int | None:
@@ -67,16 +72,54 @@ def immaterial(facts: FileFacts, site: Site, each_s: float) -> bool:
     return (runs is not None and runs * each_s < MIN_SAVING_S) or in_tests(facts, site)
 
 
+def work_j(sites: Iterable[Site]) -> tuple[float, float] | None:
+    """The joules the sites' work costs over one run of the program: each site's 80 % interval
+    times its counted runs (exactly, or at most), summed; None where any is unknown (no interval,
+    a floor of unknown data size, runs not counted, a call that only builds a graph whose work runs
+    elsewhere) or there is no site."""
+    low = high = 0.0
+    found = False
+    for site in sites:
+        runs, p = known_runs(site), site.prediction
+        interval = p.interval_j
+        if runs is None or interval is None or p.floor or p.basis is Basis.SYMBOLIC:
+            return None
+        low, high, found = low + interval[0] * runs, high + interval[1] * runs, True
+    return (low, high) if found else None
+
+
+def saving_j(sites: Iterable[Site], share: tuple[float, float]) -> tuple[float, float] | None:
+    """What a change saving *share* (least, most: fractions) of the sites' work saves over one run
+    of the program, in joules of their figure (`work_j`); None where that work is unknown."""
+    work = work_j(sites)
+    return None if work is None else (share[0] * work[0], share[1] * work[1])
+
+
+def immaterial_saving(saving: tuple[float, float] | None, options: Mapping[str, Any]) -> bool:
+    """A priced saving whose high end stays under `material-saving-j` (MIN_SAVING_J by default);
+    an unknown one (None) is not negligible."""
+    least = float(options.get(SAVING_OPTION.key, SAVING_OPTION.default))
+    return saving is not None and saving[1] < least
+
+
+def saving_clause(saving: tuple[float, float], share: tuple[float, float], basis: str, work: str = "training") -> str:
+    """The priced saving as a message says it: its joules over one run of the program (at most the
+    high end where the least share is 0), the share of the *work* it is, and the figure's basis
+    (`predicted`, `calibrated here`: the machine it is for)."""
+    low, high = round(100 * share[0]), round(100 * share[1])
+    part = f"up to {high}%" if low == 0 else f"{low}%" if low == high else f"{low}-{high}%"
+    joules = fmt_j(saving[0]) if saving[0] == saving[1] else fmt_range(*saving)
+    joules = f"at most {fmt_j(saving[1])}" if share[0] == 0 else joules
+    return f"{joules} over a run of the program ({part} of the {work}'s figure, {basis})"
+
+
 def immaterial_work(facts: FileFacts, site: Site, options: Mapping[str, Any]) -> bool:
     """No change to the site's work can save a material amount: it is test code, or its whole
     figure over one run of the program is under `material-saving-j` (MIN_SAVING_J by default)
     even at the high end of the predictor's 80 % interval, its runs counted (exactly, or at
     most). A figure whose data size is unknown (a floor) or whose runs are not counted says
     nothing."""
-    runs, interval = known_runs(site), site.prediction.interval_j
-    floor_j = float(options.get(SAVING_OPTION.key, SAVING_OPTION.default))
-    negligible = runs is not None and interval is not None and not site.prediction.floor and interval[1] * runs < floor_j
-    return negligible or in_tests(facts, site)
+    return immaterial_saving(saving_j([site], WHOLE), options) or in_tests(facts, site)
 
 
 def repeated_cost(site: Site, each_s: float, what: str) -> str:
@@ -88,12 +131,3 @@ def repeated_cost(site: Site, each_s: float, what: str) -> str:
         return each
     most = "at most " if site.runs_bound == "upper" else ""
     return f"{each}, {most}{runs:,} times: {fmt_s(runs * each_s)}"
-
-
-def immaterial_run(facts: FileFacts, site: Site, options: Mapping[str, Any]) -> bool:
-    """`immaterial_work` for a change that saves part of the work the site runs (a step's feeding
-    or dispatch, a decoder's recomputed prefix): at most all of it. A site that only builds a
-    graph (0 J at its line, its work counted where the graph runs) says nothing of that work."""
-    if site.prediction.basis is Basis.SYMBOLIC:
-        return in_tests(facts, site)
-    return immaterial_work(facts, site, options)

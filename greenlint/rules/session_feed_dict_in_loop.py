@@ -10,7 +10,7 @@ from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, binds, keyword, method
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.host_made import made_on_host
-from greenlint.rules.material import SAVING_OPTION, immaterial_run
+from greenlint.rules.material import SAVING_OPTION, immaterial_work
 from greenlint.rules.syntax import (
     LOOPS,
     calls_of,
@@ -694,7 +694,7 @@ class SessionFeedDictInLoop(Rule):
         fed_runs = {id(call) for call in map(facts.node, runs) if call is not None and binds(call, "feed_dict", 1)}
         fed_runs |= {id(facts.call_at(site)) for site in wrapped}
         yield from self._wrapped(
-            facts, [s for s in wrapped if not immaterial_run(facts, s, options)], results, fed_runs
+            facts, [s for s in wrapped if not immaterial_work(facts, s, options)], results, fed_runs
         )
         for site in runs:
             call = facts.node(site)
@@ -702,7 +702,7 @@ class SessionFeedDictInLoop(Rule):
                 continue
             if not site.repeats(same=("receiver",)):  # one session, run again by a loop
                 continue
-            if immaterial_run(facts, site, options):  # its whole work, over its counted runs, is not material
+            if immaterial_work(facts, site, options):  # its whole work, over its counted runs, is not material
                 continue
             if periodic(facts, call, site.callsite.span.cell):  # a log every k steps, not every batch
                 continue

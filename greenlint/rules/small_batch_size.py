@@ -24,6 +24,7 @@ from greenlint.rules.batch_origin import step_literals
 from greenlint.rules.batch_price import MIN_SAVING, Saving, priced_saving
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
     LOOPS,
@@ -297,7 +298,11 @@ class SmallBatchSize(Rule):
     the layers after it are too; a normalisation layer of another library, such as keras-contrib's
     `InstanceNormalization`, keeps its input's shape and is counted), a batch of 4 may
     already fill the device, so nothing is claimed. A `fit()`/`evaluate()`/`predict()` literal or
-    a `.batch(n)` of a model whose FLOPs are unknown is reported without a figure.
+    a `.batch(n)` of a model whose FLOPs are unknown is reported without a figure. A priced saving
+    is also stated in joules where the work it is a share of is known (greenlint/rules/material.py:
+    the steps' or the call's 80 % interval times their counted runs), and is reported only where
+    its high end reaches `material-saving-j` (10 kJ) over a run of the program; a `.batch(n)` (its
+    batches trained on elsewhere) or a work of unknown size keeps its finding without joules.
 
     One finding per literal: a `fit()`/`evaluate()`/`predict()` whose batch size comes from the
     `.batch(n)` of the dataset it consumes is not reported again (the `batch` call is). A
@@ -358,6 +363,7 @@ class SmallBatchSize(Rule):
 
     ## Options
     - `min-batch-size`
+    - `material-saving-j`
     """
 
     code = "GL301"
@@ -387,8 +393,13 @@ class SmallBatchSize(Rule):
             "Literal batch sizes below this are flagged by GL301 (a one-batch step's at any size its priced"
             " saving holds for); the larger batch priced is at least this.",
         ),
+        SAVING_OPTION,
     )
     VALID = (
+        Valid(  # priced: 87 % of one fit of at most 1 kJ is under material-saving-j
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
+            "model.compile(optimizer='sgd', loss='mse')\nmodel.fit(x, y, batch_size=2, epochs=5)\n"
+        ),
         Valid(  # a fixed number of inference steps: sequential by nature (an agent acting on each observation)
             TRAINER.replace("range(0, 1000, batch_size)", "range(100)").replace("train_on_batch", "predict_on_batch")
             + "Trainer().train(epochs=10, batch_size=2)\n"
@@ -528,6 +539,13 @@ class SmallBatchSize(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # priced in joules: 87 % of 30 fits of 250 J - 1 kJ each
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
+            "model.compile(optimizer='sgd', loss='mse')\nfor fold in range(30):\n"
+            "    model.fit(x, y, batch_size=2, epochs=5)\n",
+            line=5,
+            message_contains="; that is 6.56 kJ – 26.2 kJ over a run of the program (87% of the training's figure, from data)",
+        ),
         Invalid(  # two models' training steps in turn (a GAN): reported, the change named a new recipe
             TRAINER.replace(
                 "        self.model.compile(optimizer='sgd', loss='mse')\n",
@@ -554,6 +572,7 @@ class SmallBatchSize(Rule):
             + "Trainer().train(epochs=10, batch_size=2)\n",
             line=19,
             message_contains="whose loop draws batches by it",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a step of several GFLOPs, each layer pass far below filling the GPU: priced, with the device
             CONV_TRAINER + "Trainer().train(epochs=10, batch_size=1)\n",
@@ -566,6 +585,7 @@ class SmallBatchSize(Rule):
             "model.predict(x, batch_size=2)\n",
             line=3,
             message_contains="the same samples at batch 16 cost 87% fewer joules",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the GPU stated: priced on it
             CONV_TRAINER + "Trainer().train(epochs=10, batch_size=1)\n",
@@ -576,6 +596,7 @@ class SmallBatchSize(Rule):
             TRAINER.replace("range(0, 1000, batch_size)", "range(100)") + "Trainer().train(epochs=10, batch_size=2)\n",
             line=16,
             message_contains="divide the count of `range(epochs)` (line 11) by 8",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # Keras' default batch through a tiny model, its rows drawn by an index array per iteration
             TRAINER.replace("for start in range(0, 1000, batch_size):", "for step in range(1000):").replace(
@@ -589,10 +610,12 @@ class SmallBatchSize(Rule):
             TRAINER + "Trainer().train(epochs=10, batch_size=2)\n",
             line=16,
             message_contains="batch size 2 set here is the batch of",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # no caller passes it: the default sets it; a name bound to it across two functions
             TRAINER.replace("batch_size=32", "batch_size=4") + "Trainer().train(epochs=10)\n",
             line=10,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a custom training step (a forward pass under a GradientTape) on slices of the batch's size
             "import numpy as np\nimport tensorflow as tf\n\n"
@@ -606,6 +629,7 @@ class SmallBatchSize(Rule):
             "            opt.apply_gradients(zip(grads, model.trainable_variables))\n\n\n"
             "train(np.zeros((1000, 8)), np.zeros((1000, 1)), epochs=5, batch_size=4)\n",
             line=17,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # through a function of the file that passes its own parameter on
             TRAINER + "def main(size):\n    Trainer().train(10, size)\n\n\nmain(size=1)\n",
@@ -619,16 +643,19 @@ class SmallBatchSize(Rule):
             ),
             line=18,
             message_contains="alternates the training steps of `small` and `big`",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the generator's batch, bound to a name the call passes it: reported where it is bound
             GENERATOR + "size = 8\n"
             "model.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size, epochs=30)\n",
             line=11,
             message_contains="batch size 8 given to the generator",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a literal passed to the generator itself
             GENERATOR + "model.fit(batches(rows, 4), epochs=30)\n",
             line=11,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(
             "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=1, epochs=3)\n",
@@ -707,9 +734,11 @@ class SmallBatchSize(Rule):
                 span, batch = found
                 skip = span in literals or _fixed_batch(facts, batch)
                 saving = None if skip else _claimed(site, batch, minimum, facts.device)
-                if saving is not None:
+                joules = _joules(saving, [site]) if saving is not None else None
+                if saving is not None and not immaterial_saving(joules, options):
                     literals.add(span)
-                    message = self.GENERATOR_MESSAGE.format(api=site.api, size=batch, saving=saving.clause())
+                    claim = saving.clause() + _stated(saving, joules, [site])
+                    message = self.GENERATOR_MESSAGE.format(api=site.api, size=batch, saving=claim)
                     yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
                 continue
             if steps is None:
@@ -719,10 +748,13 @@ class SmallBatchSize(Rule):
                 setters, batch = stepped
                 setters = [(span, loop) for span, loop in setters if span not in literals]
                 setters = setters if setters and not _fixed_batch(facts, batch) else []
-                saving = (
-                    _shared_saving(facts, [steps[id(s)] for s in facts.sites], setters, minimum) if setters else None
-                )
-                if saving is None:
+                stepped_all = [steps[id(s)] for s in facts.sites]
+                shared = _shared_saving(facts, stepped_all, setters, minimum) if setters else None
+                if shared is None:
+                    continue
+                saving, priced = shared
+                joules = _joules(saving, priced)
+                if immaterial_saving(joules, options):
                     continue
                 models = _alternated(facts, site)
                 alternating = self.ALTERNATING.format(models=_listed(models)) if models else ""
@@ -732,7 +764,7 @@ class SmallBatchSize(Rule):
                         size=batch,
                         api=site.api,
                         line=site.callsite.span.line,
-                        saving=saving.clause(scaled=not models),
+                        saving=saving.clause(scaled=not models) + _stated(saving, joules, priced),
                         alternating=alternating,
                         times=f"{saving.larger / batch:.3g}",
                         loop=ast.unparse(loop.iter) if loop is not None else "",
@@ -756,12 +788,15 @@ class SmallBatchSize(Rule):
             if _fixed_batch(facts, size):
                 continue
             saving = priced_saving(site, size, minimum, facts.device)
+            work = [site] if site.api != DATASET_BATCH else []  # a dataset's batches are trained on elsewhere
+            joules = _joules(saving, work) if saving is not None else None
             if saving is None:  # the model's FLOPs unknown: the literal alone
                 message = self.MESSAGE.format(api=site.api, size=size)
-            elif saving.least >= MIN_SAVING:
-                message = self.PRICED_MESSAGE.format(api=site.api, size=size, saving=saving.clause())
+            elif saving.least >= MIN_SAVING and not immaterial_saving(joules, options):
+                claim = saving.clause() + _stated(saving, joules, work)
+                message = self.PRICED_MESSAGE.format(api=site.api, size=size, saving=claim)
             else:
-                continue  # priced: its layer passes already keep the GPU busy
+                continue  # priced: its layer passes already keep the GPU busy, or the joules it saves are not material
             yield self.diagnostic(site.callsite.span, facts.path, message, data=_data(size, minimum, saving))
 
 
@@ -773,30 +808,47 @@ def _claimed(site: Site, batch: int, minimum: int, device: str | None) -> Saving
     return saving if saving is not None and saving.least >= MIN_SAVING else None
 
 
+def _joules(saving: Saving, sites: list[Site]) -> tuple[float, float] | None:
+    """The joules the saving's share of the sites' work comes to over a run (`material.saving_j`);
+    None where there is no site or that work is unknown."""
+    return saving_j(sites, (saving.least, saving.most)) if sites else None
+
+
+def _stated(saving: Saving, joules: tuple[float, float] | None, sites: list[Site]) -> str:
+    """The joules of a priced saving as the message goes on, "" where they are unknown."""
+    if joules is None:
+        return ""
+    work = "training" if saving.training else "inference"
+    return "; that is " + saving_clause(joules, (saving.least, saving.most), sites[0].prediction.label, work)
+
+
 def _shared_saving(
     facts: FileFacts, stepped: list[Any], setters: list[tuple[Span, Any]], minimum: int
-) -> Saving | None:
+) -> tuple[Saving, list[Site]] | None:
     """The priced saving of the one-batch steps whose batch the *setters*' literals set (a GAN's
     discriminator and combined model, both given `batch_size`): a larger batch changes them all, so
     each must be priced and reach MIN_SAVING; the claim is the widest range over them (their joules
-    combined save no less than the least of them, no more than the most). None where one of them is
-    not priced (its FLOPs unknown or a lower bound: a compute-bound step may pay most of the joules)
-    or saves less."""
+    combined save no less than the least of them, no more than the most), with those steps. None where
+    one of them is not priced (its FLOPs unknown or a lower bound: a compute-bound step may pay most of
+    the joules) or saves less."""
     spans = {span for span, _ in setters}
-    savings = [
-        priced_saving(site, found[1], minimum, facts.device)
+    chosen = [
+        (site, found[1])
         for site, found in zip(facts.sites, stepped)
         if found is not None and not in_test_code(facts, site) and spans & {span for span, _ in found[0]}
     ]
+    sites = [site for site, _ in chosen]
+    savings = [priced_saving(site, batch, minimum, facts.device) for site, batch in chosen]
     if not savings or any(s is None or s.least < MIN_SAVING for s in savings):
         return None
     priced = [s for s in savings if s is not None]  # for the type checker
-    return replace(
+    widest = replace(
         priced[0],
         least=min(s.least for s in priced),
         most=max(s.most for s in priced),
         training=any(s.training for s in priced),
     )
+    return widest, sites
 
 
 def _alternated(facts: FileFacts, site: Site) -> list[str]:

@@ -23,6 +23,7 @@ from greenlint.rules.defaults import default_value, known_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.gym_tasks import EPISODES, gym_task
 from greenlint.rules.keras_rl import agent_fits, fit_argument
+from greenlint.rules.material import SAVING_OPTION, immaterial_saving, in_tests, saving_clause, saving_j
 from greenlint.rules.syntax import text_mentions, units
 from greenlint.rules.training_loops import fixed_training_loops
 
@@ -197,6 +198,13 @@ class TrainingWithoutEarlyStopping(Rule):
     driven by the epoch number (stopping early would cut the schedule short), a class of a
     library, a subclass of another callback.
 
+    A fit is reported only where what early stopping can save is material
+    (greenlint/rules/material.py): at most all its epochs but two (the best one and the one that
+    shows no improvement), priced on the fit's figure (the high end of its 80 % interval, times
+    its counted runs) must reach `material-saving-j` (10 kJ); the message says that figure. A fit
+    whose work is not known (data of unknown size: its figure a floor) is reported without one,
+    and a fit in test code is not reported.
+
     A fit with neither validation data nor such a callback is not reported, however many
     epochs it runs. Early stopping on the training loss is a weak rule: on most problems the
     training loss keeps falling long after the model stops generalising, so
@@ -286,6 +294,7 @@ class TrainingWithoutEarlyStopping(Rule):
 
     ## Options
     - `min-epochs`
+    - `material-saving-j`
     """
 
     code = "GL308"
@@ -304,6 +313,7 @@ class TrainingWithoutEarlyStopping(Rule):
         " (at most {longest} steps each), but nothing stops it once the task is solved"
         " (a mean reward of {threshold:g} over {episodes} episodes, its registered threshold)"
     )
+    SAVING = "; early stopping saves {saving}"
     FIX_TITLE = (
         "Stop when the model stops improving: a `tf.keras.callbacks.EarlyStopping(restore_best_weights=True)`"
         " callback, or a `break` on the measure a loop of your own already takes"
@@ -315,8 +325,12 @@ class TrainingWithoutEarlyStopping(Rule):
             20,
             "GL308 flags fit() with at least this many epochs, and a training loop of at least this many passes.",
         ),
+        SAVING_OPTION,
     )
     VALID = (
+        Valid(  # a priced fit: early stopping saves at most 98 % of its 1 kJ, under material-saving-j
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=100, validation_data=(vx, vy))\n"
+        ),
         Valid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "stop = tf.keras.callbacks.EarlyStopping(patience=3)\n"
@@ -462,6 +476,12 @@ class TrainingWithoutEarlyStopping(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # priced: 30 fits of at most 1 kJ each, 98 % of which early stopping may save
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor seed in range(30):\n"
+            "    m.fit(x, y, epochs=100, validation_data=(vx, vy))\n",
+            line=4,
+            message_contains="early stopping saves at most 29.4 kJ over a run of the program (up to 98% of the training's",
+        ),
         Invalid(  # keras-rl: 50,000 steps are at least 250 CartPole-v0 episodes, solved at a mean of 195
             RL_AGENT.format(env="CartPole-v0", fit="nb_steps=50000, visualize=False, verbose=2"),
             line=9,
@@ -471,21 +491,25 @@ class TrainingWithoutEarlyStopping(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=100, validation_data=(vx, vy))\n",
             line=3,
             message_contains="100 epochs",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "m.fit(x, y, epochs=50, validation_split=0.1, callbacks=[tf.keras.callbacks.TensorBoard()])\n"
+            "m.fit(x, y, epochs=50, validation_split=0.1, callbacks=[tf.keras.callbacks.TensorBoard()])\n",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # neither a learning-rate schedule nor stopping on NaN caps training
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "plateau = tf.keras.callbacks.ReduceLROnPlateau(patience=5)\n"
             "m.fit(x, y, epochs=200, validation_split=0.2, callbacks=[plateau, tf.keras.callbacks.TerminateOnNaN()])\n",
             line=4,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the name holds a list of callbacks that never stop training
             "import tensorflow as tf\nm = tf.keras.Sequential()\ncbs = [tf.keras.callbacks.ModelCheckpoint('w.h5')]\n"
             "cbs += [tf.keras.callbacks.TensorBoard()]\nm.fit(x, y, epochs=100, validation_split=0.2, callbacks=cbs)\n",
             line=5,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # an argparse default
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
@@ -493,6 +517,7 @@ class TrainingWithoutEarlyStopping(Rule):
             "m.fit(x, y, epochs=args.num_epochs, validation_data=(vx, vy))\n",
             line=7,
             message_contains="300 epochs (the default of `--num_epochs`)",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the list a helper of the file returns, passed as its call
             "import tensorflow as tf\ndef get_callbacks(name):\n"
@@ -500,6 +525,7 @@ class TrainingWithoutEarlyStopping(Rule):
             " tf.keras.callbacks.TensorBoard('logs/' + name)]\n"
             "m = tf.keras.Sequential()\nm.fit(x, y, epochs=100, validation_data=(vx, vy), callbacks=get_callbacks('m'))\n",
             line=5,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the list a class keeps in an attribute
             "import tensorflow as tf\nclass Trainer:\n    def __init__(self):\n        self.model = tf.keras.Sequential()\n"
@@ -523,11 +549,13 @@ class TrainingWithoutEarlyStopping(Rule):
             "    train(tf.keras.Sequential(), p.parse_args().epochs)\n",
             line=4,
             message_contains="100 epochs (the default of `--epochs`)",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # an absl flag's default
             "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_integer('epochs', 150, 'epochs')\n"
             "FLAGS = flags.FLAGS\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=FLAGS.epochs, validation_split=0.1)\n",
             line=6,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a parameter's default (its callers are elsewhere)
             "import tensorflow as tf\ndef train(m: tf.keras.Model, epochs=200):\n"
@@ -546,6 +574,7 @@ class TrainingWithoutEarlyStopping(Rule):
         Invalid(  # fit_generator takes validation data too
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(gen, epochs=100, validation_data=val_gen)\n",
             line=3,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # Keras 1's `nb_epoch`, which Keras 2 reads as `epochs`
             "from keras.models import Sequential\nfrom keras.callbacks import ModelCheckpoint\nm = Sequential()\n"
@@ -553,12 +582,14 @@ class TrainingWithoutEarlyStopping(Rule):
             "                callbacks=[ModelCheckpoint('w.h5', save_best_only=True)])\n",
             line=4,
             message_contains="50 epochs",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the EarlyStopping of the file goes to another fit only
             "import tensorflow as tf\nm = tf.keras.Sequential()\nstop = tf.keras.callbacks.EarlyStopping(patience=3)\n"
             "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[stop])\n"
             "m.fit(x2, y2, epochs=100, validation_split=0.2)\n",
             line=5,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the file's stopping callback goes to the first fit only
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -568,6 +599,7 @@ class TrainingWithoutEarlyStopping(Rule):
             "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[StopAt()])\n"
             "m.fit(x2, y2, epochs=100, validation_split=0.2)\n",
             line=8,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a callback of the file keeps the best weights on its own validation pass
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -578,6 +610,7 @@ class TrainingWithoutEarlyStopping(Rule):
             "evaluator = Evaluator()\nm.fit(gen, steps_per_epoch=100, epochs=50, callbacks=[evaluator])\n",
             line=12,
             message_contains="its callback `Evaluator` keeps the best weights",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # with validation data, a logging callback of the file does not stop training
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -585,6 +618,7 @@ class TrainingWithoutEarlyStopping(Rule):
             "    def on_epoch_end(self, epoch, logs=None):\n        print(logs)\n"
             "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[Show()])\n",
             line=6,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the list a helper of the file builds and returns (a TensorBoard only when logging)
             HELPER.format(extra=""),
@@ -638,10 +672,16 @@ class TrainingWithoutEarlyStopping(Rule):
             keeper = None if validated else _keeper(facts, elements)
             if not validated and keeper is None:
                 continue
+            share = stopped_share(epochs)
+            saving = saving_j([site], share)
+            if immaterial_saving(saving, options) or in_tests(facts, site):
+                continue
             method = site.api.rsplit(".", 1)[-1]
             template = self.MESSAGE if validated else self.KEEPER_MESSAGE
             basis = f" ({basis})" if basis else ""
             message = template.format(method=method, epochs=epochs, basis=basis, keeper=keeper)
+            if saving is not None:
+                message += self.SAVING.format(saving=saving_clause(saving, share, site.prediction.label))
             yield self.diagnostic(site.callsite.span, facts.path, message)
         yield from self._agents(facts)
         for found in fixed_training_loops(facts, minimum):
@@ -678,6 +718,13 @@ class TrainingWithoutEarlyStopping(Rule):
                 threshold=task.reward_threshold,
             )
             yield self.diagnostic(node_span(call, cell), facts.path, message)
+
+
+def stopped_share(epochs: int) -> tuple[float, float]:
+    """The share of a fit's epochs early stopping can save: none where the model improves to the
+    end; at most all but two (the best epoch, then the one that shows no improvement, at
+    `EarlyStopping`'s least patience)."""
+    return 0.0, max(epochs - 2, 0) / epochs
 
 
 def _epochs(facts: FileFacts, site: Site, call: ast.Call) -> tuple[int | None, str]:

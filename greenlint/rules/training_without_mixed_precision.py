@@ -15,6 +15,7 @@ from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.generator_in_one_worker import fed_in_one_worker, worker_setting
 from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.large_step import architecture, built_backbone, large_step, small_step
+from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
 from greenlint.rules.syntax import is_training_step, text_mentions
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
 from greenlint.rules.tf_target import Target, cpu_only, target
@@ -26,9 +27,13 @@ TF1_TRAIN = TF1 + "train."
 TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
 #: What sets a Keras optimizer's `lr` during a training (a callback, or the program itself).
 #: The TensorFlow of multi-backend Keras' last releases, whose graph rewrite serves that Keras, and
-#: the option that reports such trainings (the rule's cases).
-TF_1_15 = {"tensorflow-version": "1.15", "multi-backend-rewrite": True}
+#: the option that reports such trainings (the rule's cases, whose fake figures are all material).
+TF_1_15 = {"tensorflow-version": "1.15", "multi-backend-rewrite": True, "material-saving-j": 0.0}
 LEARNING_RATE_SETTERS = ("ReduceLROnPlateau", "LearningRateScheduler", "optimizer.lr")
+#: The share of a training's energy mixed precision can save: none where the step waits on
+#: something else; at most two thirds, the time of the guide's "up to three times" speed-up on
+#: GPUs with tensor cores, at the same steady power.
+SPEED_UP_SHARE = (0.0, 2 / 3)
 
 
 class TrainingWithoutMixedPrecision(Rule):
@@ -152,6 +157,12 @@ class TrainingWithoutMixedPrecision(Rule):
       configuration: a GTX 1080 Ti, compute capability 6.1): float16 arithmetic there runs at
       FP32's rate or slower, and TensorFlow itself warns that mixed precision "may run slowly".
 
+    Where the figures of the file's trainings are known (greenlint/rules/material.py: the high end
+    of their 80 % intervals, times their counted runs), the file is reported only where two thirds
+    of them, the most mixed precision saves, reach `material-saving-j` (10 kJ), and the message
+    says that saving; a training of unknown size (data read from files: its figure a floor) is
+    reported without one.
+
     The claim is for a device: told a GPU with tensor cores (a T4, an A100), the message names
     it and its compute capability; told none, it says the device class it holds for (GPUs with
     tensor cores, TPUs), since the file rarely says where it trains.
@@ -197,6 +208,7 @@ class TrainingWithoutMixedPrecision(Rule):
     - `multi-backend-port`
     - `multi-backend-rewrite`
     - `tensorflow-version`
+    - `material-saving-j`
     """
 
     code = "GL602"
@@ -220,6 +232,7 @@ class TrainingWithoutMixedPrecision(Rule):
         " wrapped by `tf.train.experimental.enable_mixed_precision_graph_rewrite` (TensorFlow 1.14/1.15 backend;"
         " float16 with loss scaling, useful on GPUs with tensor cores)"
     )
+    SAVING = "; it saves {saving}"
     MESSAGE_PORT = (
         "training on multi-backend Keras 2 ({keras}), which has no mixed precision: ported to tf.keras"
         " (TensorFlow >= 2.4), the `mixed_float16` policy applies (useful on GPUs with tensor cores and TPUs)"
@@ -241,8 +254,12 @@ class TrainingWithoutMixedPrecision(Rule):
             " serve (TensorFlow 1.14/1.15, no learning-rate callback), advising a `tf.train` optimizer wrapped by it.",
         ),
         TF_VERSION,
+        SAVING_OPTION,
     )
     VALID = (
+        Valid(  # a priced training: mixed precision saves at most two thirds of its 1 kJ, under material-saving-j
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n"
+        ),
         Valid(
             "import tensorflow as tf\ntf.keras.mixed_precision.set_global_policy('mixed_float16')\n"
             "m = tf.keras.Sequential()\nm.fit(x, y)\n"
@@ -372,12 +389,19 @@ class TrainingWithoutMixedPrecision(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # priced: 30 trainings of at most 1 kJ each, two thirds of which mixed precision may save
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nfor fold in range(30):\n"
+            "    m.fit(x, y, epochs=10)\n",
+            line=4,
+            message_contains="; it saves at most 20 kJ over a run of the program (up to 67% of the training's figure",
+        ),
         Invalid(  # near miss of the input-bound case: eight worker processes prepare the batches
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
             "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=40)\n"
             "m.fit(aug.flow_from_directory('train/', batch_size=32), epochs=20, workers=8, use_multiprocessing=True)\n",
             line=4,
             message_contains="x batch 32)",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # near miss of the unknown batch: arrays, where Keras' default batch of 32 holds
             "import numpy as np\n" "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((28, 28, 1)), tf.keras.layers.Conv2D(32, 3),"
@@ -385,6 +409,7 @@ class TrainingWithoutMixedPrecision(Rule):
             "m.fit(np.zeros((60000, 28, 28, 1)), np.zeros((60000, 10)), epochs=10)\n",
             line=4,
             message_contains="2.1e+09 FLOPs (3 x forward FLOPs per sample x batch 32)",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # multi-backend Keras 2: compile wraps a tf.train optimizer, which the graph rewrite wraps
             "from keras.applications import ResNet50\nm = ResNet50(weights=None)\n"
@@ -404,7 +429,7 @@ class TrainingWithoutMixedPrecision(Rule):
             "from keras.applications import ResNet50\nfrom keras.callbacks import ReduceLROnPlateau\n"
             "m = ResNet50(weights=None)\n"
             "m.fit_generator(gen, steps_per_epoch=300, epochs=5, callbacks=[ReduceLROnPlateau(patience=3)])\n",
-            options={"multi-backend-port": True},
+            options={"material-saving-j": 0.0, "multi-backend-port": True},
             line=4,
             message_contains="training on multi-backend Keras 2 (standalone `keras` with `fit_generator()`), which has no",
         ),
@@ -412,12 +437,14 @@ class TrainingWithoutMixedPrecision(Rule):
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y)\nm.fit(x, y)\n",
             line=3,
             message_contains="ResNet50",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a stated GPU with tensor cores: the message says the claim is for it
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             device="NVIDIA Tesla T4",
             line=3,
             message_contains="the stated NVIDIA Tesla T4 has tensor cores, compute capability 7.5",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a convnet on 224x224 images: about 4 x 10^9 FLOPs per image
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((224, 224, 3)),"
@@ -425,6 +452,7 @@ class TrainingWithoutMixedPrecision(Rule):
             " tf.keras.layers.Dense(10)])\nm.fit(x, y, batch_size=32, epochs=10)\n",
             line=3,
             message_contains="FLOPs",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a known lower bound is evidence too: the convolutions alone, whatever the unknown layer adds
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((224, 224, 3)),"
@@ -432,35 +460,42 @@ class TrainingWithoutMixedPrecision(Rule):
             "m.fit(x, y, batch_size=32, epochs=10)\n",
             line=3,
             message_contains="at least",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # tf.keras's generator training is a training too
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
             "m.fit_generator(gen, steps_per_epoch=100, epochs=5)\n",
             line=3,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # standalone Keras with fit(): Keras 2.4+ or Keras 3, which have the policy
             "import keras\nm = keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=3,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a backend shim that may import tf.keras: not multi-backend only
             "import os\nif os.environ.get('TF_KERAS'):\n    import tensorflow.keras as keras\nelse:\n    import keras\n"
             "m = keras.applications.ResNet50(weights=None)\nm.fit_generator(gen, steps_per_epoch=100, epochs=5)\n",
             line=7,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # one GPU chosen, not hidden
             "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\n"
             "m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=5,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the first fit large enough to gain
             "import tensorflow as tf\nsmall = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=[1])])\n"
             "small.fit(x, y, epochs=500)\nbig = tf.keras.applications.ResNet50(weights=None)\nbig.fit(images, labels, epochs=5)\n",
             line=5,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the first fit outside test code
             "import tensorflow as tf\ndef test_fit():\n    tf.keras.applications.ResNet50(weights=None).fit(x, y)\n"
             "m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=5,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a pretrained backbone inside a Sequential the analysis cannot price
             "import tensorflow as tf\nbase = tf.keras.applications.MobileNetV2(include_top=False, weights='imagenet')\n"
@@ -468,6 +503,7 @@ class TrainingWithoutMixedPrecision(Rule):
             "m.fit(train_ds, epochs=3)\n",
             line=4,
             message_contains="MobileNetV2",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the training after the backbone is built, not an earlier unsized one
             "import tensorflow as tf\nsmall = tf.keras.Sequential([tf.keras.layers.Dense(8)])\nsmall.fit(a, b)\n"
@@ -475,12 +511,14 @@ class TrainingWithoutMixedPrecision(Rule):
             "m = tf.keras.Sequential([base, tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(5)])\n"
             "m.fit(train_ds, epochs=3)\n",
             line=6,
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a keras-hub model from a preset
             "import keras_hub\nc = keras_hub.models.ImageClassifier.from_preset('resnet_50_imagenet', num_classes=2)\n"
             "c.fit(train_ds, epochs=3)\n",
             line=3,
             message_contains="keras_hub",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a project factory of a named large architecture (bert4keras, EfficientDet)
             "import tensorflow as tf\nfrom bert4keras.models import build_transformer_model\n"
@@ -488,6 +526,7 @@ class TrainingWithoutMixedPrecision(Rule):
             "model.fit(train_generator.forfit(), steps_per_epoch=1000, epochs=10000)\n",
             line=4,
             message_contains="transformer",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(
             "import tensorflow as tf\nfrom model import efficientdet\n"
@@ -495,6 +534,7 @@ class TrainingWithoutMixedPrecision(Rule):
             "model.fit_generator(generator=train_generator, epochs=args.epochs)\n",
             line=4,
             message_contains="efficientdet",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # a step of Keras' own: train_on_batch
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
@@ -531,6 +571,7 @@ class TrainingWithoutMixedPrecision(Rule):
             "for _ in range(1000):\n    sess.run(train_op)\n",
             line=5,
             message_contains="class Transformer",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # TF1: a factory function named after one, on a stated GPU with tensor cores
             "import tensorflow as tf\ndef build_resnet50(images, labels):\n    loss = resnet(images, labels)\n"
@@ -564,6 +605,10 @@ class TrainingWithoutMixedPrecision(Rule):
             )
         if site is None:
             return
+        trained = trainings if any(s is site for s in trainings) else [site]  # one policy speeds them all
+        saving = saving_j(trained, SPEED_UP_SHARE)
+        if immaterial_saving(saving, options):
+            return
         graph = site.api.startswith(TF1)
         custom = not is_keras_model_method(site.api, ("fit", "fit_generator"))
         if custom and (any(text_mentions(facts, w) for w in GRAPH_CHOSEN) or _chosen_beside(facts.path)):
@@ -594,7 +639,9 @@ class TrainingWithoutMixedPrecision(Rule):
                 if device is None
                 else self.MESSAGE_ON.format(device=device.name, capability=device.compute_capability)
             )
-        yield self.diagnostic(site.callsite.span, facts.path, f"{message}: {why}")
+        label = site.prediction.label
+        priced = self.SAVING.format(saving=saving_clause(saving, SPEED_UP_SHARE, label)) if saving else ""
+        yield self.diagnostic(site.callsite.span, facts.path, f"{message}: {why}{priced}")
 
 
 def _trains(site: Site) -> bool:

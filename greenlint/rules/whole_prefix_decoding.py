@@ -10,7 +10,7 @@ from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, node_span
 from greenlint.rules.decoding import decoding_loops, driven_decodings
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.material import SAVING_OPTION, immaterial_run
+from greenlint.rules.material import SAVING_OPTION, immaterial_work
 from greenlint.rules.syntax import text_mentions
 
 #: A TF1 decoder class whose `decode` runs an embedding, attention products and the logits.
@@ -264,10 +264,10 @@ class WholePrefixDecoding(Rule):
 
 def _immaterial(facts: FileFacts, call: ast.Call, cell: int | None, options: Mapping[str, Any]) -> bool:
     """The network call is a site whose whole work over its counted runs, the most that caching
-    the prefix saves, is not material (`immaterial_run`); a call greenlint lists no site for
+    the prefix saves, is not material (`immaterial_work`); a call greenlint lists no site for
     (a function of the file) says nothing."""
     site = facts.site_at(call, cell)
-    return site is not None and immaterial_run(facts, site, options)
+    return site is not None and immaterial_work(facts, site, options)
 
 
 def _span(facts: FileFacts, call: ast.Call, cell: int | None) -> Span:

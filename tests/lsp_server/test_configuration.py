@@ -77,11 +77,12 @@ async def test_configuration_preference(client: LanguageClient, document: Path):
     huge = {"hotspotThresholdJ": 1e12}  # pyproject.toml says 100 J
     assert await _codes_after(client, document, {**huge, "configurationPreference": "filesystemFirst"}) == ["GL101", "GL301"]
     assert await _codes_after(client, document, {**huge, "configurationPreference": "editorFirst"}) == ["GL301"]
-    # editorOnly: the file's extend-select of GL003 goes too, so an unused noqa is not reported
+    # editorOnly: the file's extend-select of GL003 goes too, so an unused noqa is not reported, and so does its
+    # material-saving-j of 0: the one-epoch fit at batch 2 (a few hundred joules) is not material for GL301
     noqa = document.parent / "noqa.py"
     await open_document(client, noqa, MATERIAL_TRAIN.replace("epochs=1)\n", "epochs=1)  # noqa: GL101\n"))
     assert sorted(await _codes_after(client, noqa, {"configurationPreference": "editorFirst"})) == ["GL003", "GL101", "GL301"]
-    assert await _codes_after(client, noqa, {"configurationPreference": "editorOnly"}) == ["GL101", "GL301"]
+    assert await _codes_after(client, noqa, {"configurationPreference": "editorOnly"}) == ["GL101"]
     assert await _codes_after(client, document, {}) == ["GL101", "GL301"]
 
 
@@ -112,6 +113,7 @@ async def test_a_bad_setting_is_reported_and_left_out(client: LanguageClient, do
 
 async def test_settings_per_workspace_folder(client: LanguageClient, workspace: Path, tmp_path_factory):
     other = tmp_path_factory.mktemp("other")
+    (other / "pyproject.toml").write_text("[tool.greenlint]\nmaterial-saving-j = 0.0\n")  # as the workspace's
     folder = types.WorkspaceFolder(other.as_uri(), "other")
     here, there = workspace / "folder_one.py", other / "folder_two.py"
     await open_document(client, here, MATERIAL_TRAIN)

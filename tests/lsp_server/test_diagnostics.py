@@ -86,12 +86,13 @@ async def test_nearest_pyproject_and_its_changes(client: LanguageClient, workspa
     project = workspace / "quiet"
     project.mkdir()
     pyproject = project / "pyproject.toml"
-    pyproject.write_text('[tool.greenlint]\nignore = ["GL301"]\n', encoding="utf-8")
+    material = "material-saving-j = 0.0\n"  # as the workspace's: the sample's batch-2 fit is a few hundred joules
+    pyproject.write_text('[tool.greenlint]\nignore = ["GL301"]\n' + material, encoding="utf-8")
     path = project / "train.py"
     published = await open_document(client, path, MATERIAL_TRAIN)
     assert [d.code for d in published.diagnostics] == ["GL101"]
 
-    pyproject.write_text('[tool.greenlint]\nignore = ["GL101"]\n', encoding="utf-8")
+    pyproject.write_text('[tool.greenlint]\nignore = ["GL101"]\n' + material, encoding="utf-8")
     client.workspace_did_change_watched_files(
         types.DidChangeWatchedFilesParams([types.FileEvent(pyproject.as_uri(), types.FileChangeType.Changed)])
     )
@@ -113,7 +114,8 @@ async def test_bad_configuration_is_reported_and_defaults_used(client: LanguageC
     assert message.type == types.MessageType.Warning
     assert str(project / "pyproject.toml") in message.message and "no-such-key" in message.message
     published = await wait_for_diagnostics(client, path.as_uri(), 1)
-    assert [d.code for d in published.diagnostics] == ["GL101", "GL301"]
+    # the defaults: the loop's fits are a material hotspot, the batch-2 fit's few hundred joules are not (GL301)
+    assert [d.code for d in published.diagnostics] == ["GL101"]
 
 
 async def test_close_clears_diagnostics(client: LanguageClient, workspace: Path):

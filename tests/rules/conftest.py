@@ -11,16 +11,17 @@ def predictor():
     return Predictor()
 
 
-def check_in_project(root, predictor, files: dict, main: str, code: str) -> list:
+def check_in_project(root, predictor, files: dict, main: str, code: str, options: dict | None = None) -> list:
     """Write a small project under *root* (`files`: each relative path and its text) and check
-    its module *main* with rule *code* alone: that rule's diagnostics."""
+    its module *main* with rule *code* alone (and *options*): that rule's diagnostics."""
     from greenlint.check import Config, check_source
 
     for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    found = check_source(files[main], str(root / main), Config(select=(code,), no_cache=True), predictor)
+    config = Config(select=(code,), no_cache=True, options=options or {})
+    found = check_source(files[main], str(root / main), config, predictor)
     return [d for d in found if d.code == code]
 
 

@@ -106,11 +106,11 @@ def test_an_eager_step_is_reported_where_its_whole_figure_can_reach_the_saving(p
 
 
 def test_a_site_that_only_builds_a_graph_says_nothing_of_the_work_it_runs():
-    """0 J at a symbolic line is not the work its graph runs: `immaterial_run` does not judge it."""
+    """0 J at a symbolic line is not the work its graph runs: `immaterial_work` does not judge it."""
     from dataclasses import replace
 
     from greenlint.predict.prediction import Prediction
-    from greenlint.rules.material import immaterial_run, immaterial_work
+    from greenlint.rules.material import immaterial_work
 
     class Facts:  # no tree: not test code
         path = "train.py"
@@ -121,8 +121,8 @@ def test_a_site_that_only_builds_a_graph_says_nothing_of_the_work_it_runs():
     site = _counted_site(runs=10)
     symbolic = replace(site, prediction=Prediction.symbolic("counted where the graph runs"))
     options = {"material-saving-j": 10_000.0}
-    assert immaterial_run(Facts(), site, options) is immaterial_work(Facts(), site, options) is True
-    assert immaterial_run(Facts(), symbolic, options) is False
+    assert immaterial_work(Facts(), site, options) is True
+    assert immaterial_work(Facts(), symbolic, options) is False
 
 
 def _counted_site(runs: int):
@@ -134,3 +134,101 @@ def _counted_site(runs: int):
         "train.py", Span(1, 0, 1, 10), "tensorflow.compat.v1.Session.run", runs={"count": runs, "bound": "exact"}
     )
     return Site(callsite, Prediction(1.0, (0.5, 2.0), 1.0, 0.0, 0.0, Basis.FROM_DATA, Evidence()))
+
+
+def _site(interval, runs: int | None, floor: bool = False, basis=None):
+    from greenlint.analysis.callsite import CallSite, Span
+    from greenlint.predict.prediction import Basis, Prediction
+    from greenlint.rules.base import Site
+
+    counted = {"count": runs, "bound": "exact" if runs else "unknown", "note": None}
+    callsite = CallSite("t.py", Span(1, 1, 1, 10), "tensorflow.keras.Model.fit", runs=counted)
+    energy = None if interval is None else interval[1] / 2
+    return Site(callsite, Prediction(energy, interval, None, None, None, basis or Basis.FROM_DATA, floor=floor))
+
+
+def test_a_saving_is_its_share_of_the_sites_figures_times_their_runs():
+    from greenlint.rules.material import saving_j, work_j
+
+    sites = [_site((100.0, 400.0), 3), _site((10.0, 20.0), 10)]
+    assert work_j(sites) == (400.0, 1400.0)
+    assert saving_j(sites, (0.5, 0.75)) == (200.0, 1050.0)
+
+
+@pytest.mark.parametrize(
+    ("interval", "runs", "floor"), [((1.0, 2.0), None, False), ((1.0, 2.0), 1, True), (None, 1, False)],
+    ids=["runs not counted", "data size unknown", "no interval"],
+)
+def test_a_work_of_unknown_size_has_no_saving_and_is_not_negligible(interval, runs, floor):
+    from greenlint.rules.material import immaterial_saving, saving_j
+
+    saving = saving_j([_site((1.0, 2.0), 1), _site(interval, runs, floor)], (0.0, 1.0))
+    assert saving is None and not immaterial_saving(saving, {})
+
+
+def test_a_graph_built_at_its_line_is_no_work_to_save():
+    from greenlint.predict.prediction import Basis
+    from greenlint.rules.material import saving_j
+
+    assert saving_j([_site((0.0, 0.0), 1, basis=Basis.SYMBOLIC)], (0.0, 1.0)) is None
+
+
+def test_the_saving_clause_says_the_joules_the_share_and_the_basis():
+    from greenlint.rules.material import saving_clause
+
+    assert saving_clause((0.0, 29_400.0), (0.0, 0.98), "from data") == (
+        "at most 29.4 kJ over a run of the program (up to 98% of the training's figure, from data)"
+    )
+    assert saving_clause((1_630.0, 11_100.0), (0.55, 0.74), "predicted") == (
+        "1.63 kJ – 11.1 kJ over a run of the program (55-74% of the training's figure, predicted)"
+    )
+    assert saving_clause((8_700.0, 8_700.0), (0.87, 0.87), "from data", "inference") == (
+        "8.7 kJ over a run of the program (87% of the inference's figure, from data)"
+    )
+
+
+FITS = (
+    "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
+    "for seed in {loop}:\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("rule", "call", "runs", "reported"),
+    [
+        # early stopping saves at most 98 % of a 100-epoch fit: 980 J of the fake fit's 1 kJ high end
+        ("GL308", "m.fit(x, y, epochs=100, validation_split=0.2)", 10, False),
+        ("GL308", "m.fit(x, y, epochs=100, validation_split=0.2)", 11, True),
+        # mixed precision saves at most two thirds: 667 J a fit
+        ("GL602", "tf.keras.applications.ResNet50(weights=None).fit(x, y)", 14, False),
+        ("GL602", "tf.keras.applications.ResNet50(weights=None).fit(x, y)", 16, True),
+        # batch 16 instead of 2 saves 87 % of this Dense model's steps on the reference GPU: 870 J a fit
+        ("GL301", "m.fit(x, y, batch_size=2)", 11, False),
+        ("GL301", "m.fit(x, y, batch_size=2)", 12, True),
+    ],
+)
+def test_fit_level_rules_report_where_their_priced_saving_reaches_the_floor(predictor, rule, call, runs, reported):
+    found = _found(FITS.format(loop=f"range({runs})") + f"    {call}\n", rule, predictor)
+    assert bool(found) is reported
+    if reported:
+        assert "over a run of the program" in found[0].message
+
+
+@pytest.mark.parametrize(
+    ("rule", "call"),
+    [
+        ("GL308", "m.fit(x, y, epochs=100, validation_split=0.2)"),
+        ("GL602", "tf.keras.applications.ResNet50(weights=None).fit(x, y)"),
+        ("GL301", "m.fit(x, y, batch_size=2)"),
+    ],
+)
+def test_fit_level_rules_whose_runs_are_not_counted_report_without_joules(predictor, rule, call):
+    found = _found(FITS.format(loop="seeds") + f"    {call}\n", rule, predictor)
+    assert len(found) == 1 and "over a run of the program" not in found[0].message
+
+
+def test_a_priced_inference_batch_says_the_inferences_joules(predictor):
+    """The fake predict costs 2 J at its interval's high end: 87 % of 6,000 calls is 10.4 kJ."""
+    code = FITS.format(loop="range(6000)") + "    m.predict(x, batch_size=2)\n"
+    found = _found(code, "GL301", predictor)
+    assert len(found) == 1 and "(87% of the inference's figure, from data)" in found[0].message
