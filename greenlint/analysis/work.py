@@ -842,8 +842,9 @@ def _sets_stop_training(inst: UserInst) -> bool:
     for klass in inst.info.mro():
         for func in klass.methods.values():
             for node in ast.walk(func.node):
-                targets = (node.targets if isinstance(node, ast.Assign)
-                           else [node.target] if isinstance(node, ast.AnnAssign) else [])
+                if not isinstance(node, (ast.Assign, ast.AnnAssign)):
+                    continue
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if any(isinstance(t, ast.Attribute) and t.attr == "stop_training" for t in targets) and not (
                         isinstance(node.value, ast.Constant) and node.value.value is False):
                     return True
