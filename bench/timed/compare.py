@@ -122,12 +122,20 @@ def calibrate(cache: Path) -> None:
 
 
 def overlay_summary(cache: Path) -> dict:
-    """The calibration the calibrated figures applied: its hardware id, mode, basis and end."""
+    """The calibration the calibrated figures applied: its hardware id, mode, basis, end and the load it
+    was measured under (`load`: the median 1-minute load average and cores other processes kept busy
+    over its windows, where the overlay recorded them)."""
     found = sorted((cache / "calibration").glob("*/calibration.json"))
     if not found:
         raise RuntimeError(f"{cache}: no calibration overlay (run `greenlint calibrate --quick` with it as the cache)")
     cal = json.loads(found[0].read_text(encoding="utf-8"))
-    return {k: cal.get(k) for k in ("hardware_id", "mode", "basis", "finished_at")}
+    out = {k: cal.get(k) for k in ("hardware_id", "mode", "basis", "finished_at")}
+    load = cal.get("load") or {}
+    medians = {key: (load.get(key) or {}).get("median") for key in ("loadavg_1m", "others_busy_cores")}
+    medians = {key: None if v is None else round(v, 2) for key, v in medians.items()}
+    if any(v is not None for v in medians.values()):
+        out["load"] = {**medians, "cores": load.get("cores")}
+    return out
 
 
 def retime(cache: Path, repeats: int, progress=print, measure=None, run_calibrate=calibrate) -> dict:

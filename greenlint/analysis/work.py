@@ -22,6 +22,7 @@ Where some layers are unknown, `params` and `flops_per_sample` are the known par
 
 from __future__ import annotations
 
+import ast
 import math
 from collections.abc import Hashable
 from typing import Any
@@ -40,7 +41,7 @@ from greenlint.analysis.arrays import (
 )
 from greenlint.analysis.callsite import UNTYPED_BATCH
 from greenlint.analysis.ops import op_work
-from greenlint.analysis.values import Const, Inst, Seq
+from greenlint.analysis.values import Const, Inst, Seq, UserInst
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
@@ -854,10 +855,10 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
             work["initial_epoch"] = q(start, LITERAL, "training resumes there: epochs run = epochs − initial_epoch")
         elif "initial_epoch" in named and type(start) is not int:
             work["initial_epoch"] = q(None, UNKNOWN, "initial_epoch is not a literal")
-        least = _early_stopping(named.get("callbacks"))
+        least, why = _early_stopping(named.get("callbacks"))
         if least is not None:
             epochs["bound"] = "upper"
-            epochs["note"] = "EarlyStopping may end training sooner"
+            epochs["note"] = f"{why} may end training sooner"
             if epochs["value"] is not None:
                 epochs["least"] = min(least, epochs["value"])
         cap = _wall_cap(named.get("callbacks"))
@@ -891,21 +892,38 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
     return work
 
 
-def _early_stopping(callbacks: Any) -> int | None:
-    """The fewest epochs an EarlyStopping callback lets `fit` run, None without one: it stops once
-    `patience` epochs (at least 1) pass without improving on the best, which the first epoch sets,
-    and never before `start_from_epoch`; 1 where its arguments are not literals."""
+def _early_stopping(callbacks: Any) -> tuple[int | None, str]:
+    """The fewest epochs `fit`'s callbacks let it run and which callback may stop it; (None, "") where
+    none may. An EarlyStopping callback stops once `patience` epochs (at least 1) pass without improving
+    on the best, which the first epoch sets, and never before `start_from_epoch`; 1 where its arguments
+    are not literals. A callback of the file's own classes whose methods set `stop_training`
+    (`self.model.stop_training = True`: a time limit, a target reached) may stop it in its first epoch: 1."""
     items = callbacks.items if type(callbacks) is Seq else ()
-    found = [item for item in items if type(item) is Inst and item.cls == EARLY_STOPPING]
-    if not found:
-        return None
     least = []
-    for item in found:
-        init = item.meta.get("init") or {}
-        patience, start = init.get("patience", 0), init.get("start_from_epoch", 0)
-        literal = type(patience) is int and type(start) is int and patience >= 0 and start >= 0
-        least.append(start + max(patience, 1) + 1 if literal else 1)
-    return min(least)
+    for item in items:
+        if type(item) is Inst and item.cls == EARLY_STOPPING:
+            init = item.meta.get("init") or {}
+            patience, start = init.get("patience", 0), init.get("start_from_epoch", 0)
+            literal = type(patience) is int and type(start) is int and patience >= 0 and start >= 0
+            least.append((start + max(patience, 1) + 1 if literal else 1, "EarlyStopping"))
+        elif type(item) is UserInst and _sets_stop_training(item):
+            least.append((1, f"{item.info.name}, which sets stop_training,"))
+    return min(least, key=lambda found: found[0]) if least else (None, "")
+
+
+def _sets_stop_training(inst: UserInst) -> bool:
+    """Whether a method of the instance's class (or of its own bases) assigns an attribute `stop_training`
+    anything but a literal False."""
+    for klass in inst.info.mro():
+        for func in klass.methods.values():
+            for node in ast.walk(func.node):
+                if not isinstance(node, (ast.Assign, ast.AnnAssign)):
+                    continue
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(isinstance(t, ast.Attribute) and t.attr == "stop_training" for t in targets) and not (
+                        isinstance(node.value, ast.Constant) and node.value.value is False):
+                    return True
+    return False
 
 
 def _wall_cap(callbacks: Any) -> dict | None:

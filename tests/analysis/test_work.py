@@ -667,3 +667,22 @@ net = keras.Model(inp, twice(twice(inp)))
 cut = keras.Model(net.input, net.get_layer("twice").output)
 """
     assert "params" not in work(shared, "tensorflow.keras.Model")
+
+
+def test_a_callback_of_the_file_that_sets_stop_training_bounds_the_epochs_from_one():
+    """A callback class of the file whose hook sets `self.model.stop_training = True` (a time limit) may
+    stop `fit` in its first epoch: epochs an upper bound, at least 1; one that only clears it does not."""
+    limit = ("class LimitTime(keras.callbacks.Callback):\n"
+             "    def on_train_batch_end(self, batch, logs=None):\n"
+             "        if time.time() > self.deadline:\n"
+             "            self.model.stop_training = True\n")
+    w = work(MNIST_MLP + limit + "model.fit(x_train, y_train, epochs=100, callbacks=[LimitTime()])\n",
+             "tensorflow.keras.Sequential.fit")
+    assert w["epochs"]["bound"] == "upper" and w["epochs"]["least"] == 1 and w["steps"]["bound"] == "upper"
+    assert "LimitTime, which sets stop_training, may end training sooner" == w["epochs"]["note"]
+    keeps = limit.replace("= True", "= False")
+    w = work(MNIST_MLP + keeps + "model.fit(x_train, y_train, epochs=100, callbacks=[LimitTime()])\n",
+             "tensorflow.keras.Sequential.fit")
+    assert "bound" not in w["epochs"] and "bound" not in w["steps"]
+    both = limit + "model.fit(x_train, y_train, epochs=100, callbacks=[keras.callbacks.EarlyStopping(patience=3), LimitTime()])\n"
+    assert work(MNIST_MLP + both, "tensorflow.keras.Sequential.fit")["epochs"]["least"] == 1

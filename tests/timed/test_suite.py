@@ -209,9 +209,28 @@ def test_the_section_says_whether_timings_and_calibration_shared_one_load(tmp_pa
     assert "9 % at the median and 9 % at most" in same
     apart = protocol_note(results, {"same_run": False, "date": "later", "calibration": {"finished_at": "then"}})
     assert "different loads" in apart and "Timed and calibrated in one run" not in apart
-    assert "(finished then)" in apart
+    assert "(finished then)" in apart and "measured at load" not in apart
+    loaded = protocol_note(results, {"same_run": False, "date": "later", "calibration": {
+        "finished_at": "then", "load": {"loadavg_1m": 7.14, "others_busy_cores": 1.71, "cores": 2}}})
+    assert "(finished then, measured at load average 7.14 (other processes kept 1.71 of 2 cores busy))" in loaded
     assert "1.00–3.00 on" in loads_note(results)
     assert "not recorded" in loads_note({**results, "scripts": {"a": {"load": None}}})
+
+
+def test_the_comparison_keeps_the_load_its_calibration_was_measured_under(tmp_path):
+    """The overlay's load (medians over its windows) travels with the calibrated comparison; an overlay
+    that recorded none adds no load."""
+    from bench.timed.compare import overlay_summary
+
+    folder = tmp_path / "calibration" / "hw"
+    folder.mkdir(parents=True)
+    cal = {"hardware_id": "hw", "mode": "quick", "basis": "calibrated-estimated", "finished_at": "then",
+           "load": {"windows": 81, "cores": 2, "loaded_windows": 81, "loadavg_1m": {"median": 7.1401, "max": 8.3},
+                    "others_busy_cores": {"median": 1.7115, "max": 1.87}}}
+    (folder / "calibration.json").write_text(json.dumps(cal), encoding="utf-8")
+    assert overlay_summary(tmp_path)["load"] == {"loadavg_1m": 7.14, "others_busy_cores": 1.71, "cores": 2}
+    (folder / "calibration.json").write_text(json.dumps({**cal, "load": {"windows": 0}}), encoding="utf-8")
+    assert "load" not in overlay_summary(tmp_path)
 
 
 def test_compare_retime_makes_its_own_calibration():

@@ -83,9 +83,23 @@ def protocol_note(results: dict, cmp: dict) -> str:
         return (f"Timed and calibrated in one run (`python -m bench.timed compare --retime`): `{between['calibrate']}` "
                 f"ran between timing passes {between['after_pass']} and {between['after_pass'] + 1}{at}, so the "
                 f"measurements and the calibration share the machine's load.{spread}")
-    made = (cmp.get("calibration") or {}).get("finished_at") or cmp["date"]
-    return (f"The calibration (finished {made}) was not made in the timings' run ({results['date']}): the "
-            f"two may have been made under different loads (`compare --retime` makes both in one run).{spread}")
+    cal = cmp.get("calibration") or {}
+    made = cal.get("finished_at") or cmp["date"]
+    return (f"The calibration (finished {made}{_calibration_load(cal.get('load'))}) was not made in the timings' "
+            f"run ({results['date']}): the two may have been made under different loads (`compare --retime` "
+            f"makes both in one run), and the CPU seconds a TensorFlow process spends on the same work change "
+            f"with the machine's load, so every calibrated figure moves with the calibration's.{spread}")
+
+
+def _calibration_load(load: dict | None) -> str:
+    """", measured at load average 7.14 (other processes kept 1.71 of 2 cores busy)": the medians over the
+    calibration's windows (`compare.overlay_summary`); "" where the overlay recorded none."""
+    if not load or load.get("loadavg_1m") is None:
+        return ""
+    others = load.get("others_busy_cores")
+    busy = (f" (other processes kept {others:.2f} of {load['cores']} cores busy)"
+            if others is not None and load.get("cores") else "")
+    return f", measured at load average {load['loadavg_1m']:.2f}{busy}"
 
 
 def calibrated_title(cal: dict) -> str:
