@@ -149,3 +149,52 @@ def comments_beside(facts: FileFacts, site: Site) -> str:
 def comment_explains(facts: FileFacts, site: Site, words: re.Pattern[str]) -> bool:
     """A comment beside the call matches `words` (the reason the literal is there)."""
     return bool(words.search(comments_beside(facts, site)))
+
+
+#: The words by which code says it is slow on purpose: "deoptimized" (a profiling tutorial's
+#: pipeline "created by deoptimizing" a fast one, its `# BEGIN_DEOPTIMIZE` markers), "deliberately
+#: (or intentionally, purposely, on purpose) slow/inefficient/unoptimized", "inefficient on purpose".
+DECLARED_SLOW = re.compile(
+    r"(?<![a-z])de-?optimi[sz]"
+    r"|(?:deliberately|intentionally|purposely|on purpose)[ -](?:slow|inefficient|unoptimi[sz]ed)"
+    r"|(?:slow|inefficient|unoptimi[sz]ed) on purpose",
+    re.I,
+)
+
+
+def declared_slow(facts: FileFacts) -> list[tuple[int | None, int, int]]:
+    """The code that declares itself slow on purpose (`DECLARED_SLOW`), as (cell, first line,
+    last line): a module (or notebook cell) whose docstring says so, a function or class whose
+    docstring says so, a function with a comment in its body that says so. A comment outside
+    any function, or a name, declares nothing. Its findings would defeat its purpose: a
+    tutorial's slow pipeline to profile, a benchmark's bad case."""
+    found: list[tuple[int | None, int, int]] = []
+    for cell in facts.cells:
+        text = unit_text(facts.source, cell)
+        module = facts.module(cell) if text and DECLARED_SLOW.search(text) else None
+        if module is None or text is None:
+            continue
+        if DECLARED_SLOW.search(ast.get_docstring(module) or ""):
+            found.append((cell, 1, len(text.splitlines()) + 1))
+            continue
+        said = _comment_lines(text, DECLARED_SLOW)
+        for scope in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            last = scope.end_lineno or scope.lineno
+            in_body = not isinstance(scope, ast.ClassDef) and any(scope.lineno < line <= last for line in said)
+            if in_body or DECLARED_SLOW.search(ast.get_docstring(scope) or ""):
+                found.append((cell, scope.lineno, last))
+    return found
+
+
+def _comment_lines(text: str, words: re.Pattern[str]) -> list[int]:
+    """The lines of the comments of *text* that match *words*."""
+    lines = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT and words.search(token.string):
+                lines.append(token.start[0])
+    except (tokenize.TokenError, SyntaxError):
+        return lines
+    return lines
