@@ -198,3 +198,64 @@ def _comment_lines(text: str, words: re.Pattern[str]) -> list[int]:
     except (tokenize.TokenError, SyntaxError):
         return lines
     return lines
+
+
+#: A label that says what follows is debugging code, and nothing else: `# debugging`, `# for
+#: debugging only`, a section string `"""Debugging code"""`. A comment that mentions debugging in
+#: a sentence (`# print the loss to debug the warm-up`) labels nothing.
+DEBUGGING_LABEL = re.compile(
+    r"^(?:for )?debug(?:ging)?(?: (?:code|only|output|prints?|info|purposes?))?(?: only)?$", re.I
+)
+
+
+def labelled_debugging(facts: FileFacts, site: Site) -> bool:
+    """The statement holding the call is in a section of its block that a label calls debugging
+    code (`DEBUGGING_LABEL`): the nearest label above it in the same block, a comment line or a
+    bare string statement (a section title), says so. The author wrote it to debug, on purpose."""
+    node, cell = facts.node(site), site.callsite.span.cell
+    text = unit_text(facts.source, cell)
+    if node is None or not text:
+        return False
+    statement, block = node, None
+    for parent in facts.ancestors(node, cell):
+        body = next((b for b in _bodies(parent) if statement in b), None)
+        if body is not None:
+            block = body
+            break
+        statement = parent
+    if block is None:
+        return False
+    label = _label_above(text.splitlines(), block, block.index(statement))
+    return label is not None and bool(DEBUGGING_LABEL.match(label))
+
+
+def _bodies(node: ast.AST) -> tuple[list[ast.stmt], ...]:
+    return tuple(getattr(node, name) for name in ("body", "orelse", "finalbody") if isinstance(getattr(node, name, None), list))
+
+
+def _label_above(lines: list[str], block: list[ast.stmt], index: int) -> str | None:
+    """The nearest label above `block[index]` in its block: a comment line between two of its
+    statements (or above its first), or a bare string statement; its words. None when there is none."""
+    end = block[index].lineno - 1
+    for previous in reversed(block[:index]):
+        comment = _comment_above(lines, end, previous.end_lineno or previous.lineno)
+        if comment is not None:
+            return comment
+        if isinstance(previous, ast.Expr) and isinstance(previous.value, ast.Constant) and isinstance(previous.value.value, str):
+            return _words(previous.value.value)
+        end = previous.lineno - 1
+    return _comment_above(lines, end, 0)
+
+
+def _comment_above(lines: list[str], line: int, stop: int) -> str | None:
+    """The words of the comment on the nearest line that is not blank from `line` up to (not
+    including) `stop`, 1-based; None when that line is code or there is none."""
+    for number in range(min(line, len(lines)), stop, -1):
+        text = lines[number - 1].strip()
+        if text:
+            return _words(text[1:]) if text.startswith("#") else None
+    return None
+
+
+def _words(label: str) -> str:
+    return " ".join(label.split()).strip(" .:-=#")
