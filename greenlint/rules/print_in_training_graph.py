@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, method
-from greenlint.rules.deliberate import in_test_code, labelled_debugging
+from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import SCOPES, STEP_METHODS, last_name, units
 
@@ -31,9 +31,7 @@ class PrintInTrainingGraph(Rule):
     loop), which prints once; a function the file wraps with `tf.function(f)` only under an
     `if` (`if trace_function: f = tf.function(f)`, a switch the user turns on), which runs
     eagerly otherwise. One finding per function, at its first print. Test code is not
-    reported, nor a print its author labelled debugging code: the nearest label above it in its
-    block, a comment line or a section string, says only that (`# debugging`, a string
-    statement `"Debugging code"`; rules/deliberate.py, `DEBUGGING_LABEL`).
+    reported.
 
     ## Why is this bad?
     A print op is part of the graph: it runs every time the graph does, so in a loss it runs
@@ -88,19 +86,6 @@ class PrintInTrainingGraph(Rule):
             "    if DEBUG:\n        loss = tf.Print(loss, [loss])\n    return loss\n"
             "m.compile(optimizer='adam', loss=custom_loss)\n"
         ),
-        Valid(  # a section its author titled debugging code (a string statement as the title)
-            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "def custom_loss(y, p):\n    loss = tf.reduce_mean(y - p)\n"
-            '    """\n    Debugging code\n    """\n    recall = tf.reduce_mean(p)\n\n'
-            "    loss = tf.Print(loss, [loss], message='loss')\n    loss = tf.Print(loss, [recall])\n    return loss\n"
-            "m.compile(optimizer='adam', loss=custom_loss)\n"
-        ),
-        Valid(  # the same, labelled by a comment
-            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "def custom_loss(y, p):\n    loss = tf.reduce_mean(y - p)\n"
-            "    # for debugging only\n    loss = tf.Print(loss, [loss], message='loss')\n    return loss\n"
-            "m.compile(optimizer='adam', loss=custom_loss)\n"
-        ),
         Valid(  # a function Keras is not given
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def report(x):\n    tf.print(x)\n"
@@ -139,19 +124,12 @@ class PrintInTrainingGraph(Rule):
         ),
     )
     INVALID = (
-        Invalid(  # a comment that mentions debugging in a sentence labels nothing
+        Invalid(  # labelled debugging code, yet run on every step: debugging left on is what this rule reports
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def custom_loss(y, p):\n    loss = tf.reduce_mean(y - p)\n"
-            "    # print the loss to debug the warm-up\n    loss = tf.Print(loss, [loss])\n    return loss\n"
+            '    """\n    Debugging code\n    """\n    loss = tf.Print(loss, [loss], message=\'loss\')\n    return loss\n'
             "m.compile(optimizer='adam', loss=custom_loss)\n",
-            line=6,
-        ),
-        Invalid(  # a debugging section ends at the next label
-            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "def custom_loss(y, p):\n    # debugging\n    tf.print('y', y)\n"
-            "    # the loss\n    loss = tf.Print(tf.reduce_mean(y - p), [p])\n    return loss\n"
-            "m.compile(optimizer='adam', loss=custom_loss)\n",
-            line=7,
+            line=8,
         ),
         Invalid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -214,7 +192,7 @@ class PrintInTrainingGraph(Rule):
                 why = "the loss given to `compile()`"
             else:
                 continue
-            if in_test_code(facts, site) or labelled_debugging(facts, site):
+            if in_test_code(facts, site):
                 continue
             reported.add(id(function))
             call = "tf." + site.api.rsplit(".", 1)[-1]
