@@ -151,11 +151,13 @@ def comment_explains(facts: FileFacts, site: Site, words: re.Pattern[str]) -> bo
     return bool(words.search(comments_beside(facts, site)))
 
 
-#: The words by which code says it is slow on purpose: "deoptimized" (a profiling tutorial's
-#: pipeline "created by deoptimizing" a fast one, its `# BEGIN_DEOPTIMIZE` markers), "deliberately
-#: (or intentionally, purposely, on purpose) slow/inefficient/unoptimized", "inefficient on purpose".
+#: The words by which code says it is slow on purpose: "deoptimized" or "created by deoptimizing"
+#: (a profiling tutorial's pipeline made slow from a fast one), its `# BEGIN_DEOPTIMIZE` /
+#: `# END_DEOPTIMIZE` markers, "deliberately" (or "intentionally", "purposely", "on purpose")
+#: "slow", "inefficient" or "unoptimized", and "slow/inefficient/unoptimized on purpose". A
+#: verb that says what code would do ("would deoptimize the trace") declares nothing.
 DECLARED_SLOW = re.compile(
-    r"(?<![a-z])de-?optimi[sz]"
+    r"(?<![a-z])de-?optimi[sz]ed\b|\bby de-?optimi[sz]ing\b|\b(?:BEGIN|END)_DEOPTIMI[SZ]E\b"
     r"|(?:deliberately|intentionally|purposely|on purpose)[ -](?:slow|inefficient|unoptimi[sz]ed)"
     r"|(?:slow|inefficient|unoptimi[sz]ed) on purpose",
     re.I,

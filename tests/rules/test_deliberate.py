@@ -21,17 +21,18 @@ def test_a_module_docstring_declares_the_whole_file():
 def test_a_function_declares_itself_by_its_docstring_or_a_comment_in_its_body_a_class_by_its_docstring():
     source = (
         "def fast():\n    return 1\n\n\n"
-        "def slow():\n    # BEGIN_DEOPTIMIZE\n    return 2\n\n\n"
+        "def slow():\n    # BEGIN_DEOPTIMIZE\n    # END_DEOPTIMIZE\n    return 2\n\n\n"
         'def naive():\n    """Deliberately slow: the baseline of the benchmark."""\n    return 3\n\n\n'
         'class Baseline:\n    """Inefficient on purpose."""\n\n    def run(self):\n        return 4\n'
     )
-    assert _scopes(source) == [(None, 5, 7), (None, 10, 12), (None, 15, 19)]
+    assert _scopes(source) == [(None, 5, 8), (None, 11, 13), (None, 16, 20)]
 
 
 @pytest.mark.parametrize(
     "source",
     [
-        "# this rewrite may deoptimize the JIT's traces\nimport tensorflow as tf\n",  # a comment outside any function
+        "# this pipeline was deoptimized on purpose\nimport tensorflow as tf\n",  # a comment outside any function
+        '"""Python control flow here would deoptimize the trace; avoid deoptimizing it."""\nimport tensorflow as tf\n',
         "def deoptimized_baseline():\n    return 1\n",  # a name
         '"""An optimized pipeline; profile it to see what is slow."""\nimport tensorflow as tf\n',
         '"""Slow start-up is deliberate: the weights load lazily."""\n',
