@@ -91,14 +91,15 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     if result.sites or result.tree is not None:  # a parsed file without call sites: the SITELESS rules
         facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree, device=config.device)
         called = frozenset(method(s.api) for s in result.sites) if result.sites else None
-        slow = declared_slow(facts)
+        reported: list[Diagnostic] = []
         for code in listed:
             if code in run and codes.may_report(code, called):
                 try:
-                    reported = codes.rule_class(code)().check(facts, options)
-                    found.extend(d for d in reported if not _within(d.span, slow))
+                    reported.extend(codes.rule_class(code)().check(facts, options))
                 except Exception as exc:  # a broken rule must not end the run
                     found.extend(internal_error(result.path, exc, f"rule {code}").errors)
+        slow = declared_slow(facts) if reported else []  # read only where there is a finding to drop
+        found.extend(d for d in reported if not _within(d.span, slow))
         if fixes:
             from greenlint.fix.engine import attach_fixes
 
