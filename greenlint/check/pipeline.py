@@ -80,7 +80,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     from greenlint.check import noqa
     from greenlint.check.file_result import internal_error
     from greenlint.rules.base import FileFacts, method
-    from greenlint.rules.deliberate import declared_slow
+    from greenlint.rules.deliberate import declared_slow, left_blank
 
     listed = codes.table()
     options = {**codes.option_defaults(), **config.options}
@@ -98,8 +98,10 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
                     reported.extend(codes.rule_class(code)().check(facts, options))
                 except Exception as exc:  # a broken rule must not end the run
                     found.extend(internal_error(result.path, exc, f"rule {code}").errors)
-        slow = declared_slow(facts) if reported else []  # read only where there is a finding to drop
-        found.extend(d for d in reported if not _within(d.span, slow))
+        if reported:  # what code says of itself is read only where there is a finding to drop
+            slow, blanks = declared_slow(facts), left_blank(facts)
+            reported = [d for d in reported if d.span not in blanks and not _within(d.span, slow)]
+        found.extend(reported)
         if fixes:
             from greenlint.fix.engine import attach_fixes
 

@@ -12,6 +12,7 @@ import os
 import re
 import tokenize
 
+from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Site, unit_text
 from greenlint.rules.syntax import SCOPES, last_name
 
@@ -202,3 +203,21 @@ def _comment_lines(lines: list[str], lowered: list[str]) -> list[int]:
         for number, (line, low) in enumerate(zip(lines, lowered), 1)
         if "#" in line and any(hint in low for hint in _SLOW_HINTS) and DECLARED_SLOW.search(line[line.index("#") :])
     ]
+
+
+def left_blank(facts: FileFacts) -> set[Span]:
+    """The spans of the calls an exercise left for the student to finish: a literal `...` is one
+    of their arguments (`ds.interleave(...)`, `model.fit(x, epochs=...)`). No TF API takes
+    Ellipsis as an argument; `x[..., 0]` is an index, not one. Their findings wait for the code."""
+    blanks: set[Span] = set()
+    for site in facts.sites:
+        span = site.callsite.span
+        text = unit_text(facts.source, span.cell)
+        call = facts.call_at(site) if text and "..." in text else None
+        if call is not None and any(_ellipsis(a) for a in (*call.args, *(k.value for k in call.keywords))):
+            blanks.add(span)
+    return blanks
+
+
+def _ellipsis(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is Ellipsis

@@ -1,5 +1,6 @@
 """Code that says it is slow on purpose (`deliberate.declared_slow`): which scopes the words
-declare, which they do not, and that a file that says nothing costs no tree."""
+declare, which they do not, and that a file that says nothing costs no tree; the calls an
+exercise left blank (`deliberate.left_blank`)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,15 @@ def test_a_notebook_cell_declares_itself_alone():
 def test_a_file_without_the_words_is_never_parsed():
     facts = FileFacts("m.py", (), "import tensorflow as tf\nx = tf.ones(1)\n")
     assert deliberate.declared_slow(facts) == [] and facts._trees == {}
+
+
+def test_a_call_with_an_ellipsis_argument_is_left_blank_an_index_or_a_docstring_is_not(predictor):
+    from greenlint.check import Config, check_source
+
+    source = (
+        '"""Fill in the ... below."""\nimport tensorflow as tf\nmodel = tf.keras.models.load_model("m.keras")\n'
+        "for x in inputs:\n    model.predict(...)\n    model.fit(x[..., 0], epochs=...)\n"
+        "for x in inputs:\n    model.predict(x[..., None])\n"
+    )
+    found = check_source(source, "exercise.py", Config(select=("GL201",), no_cache=True), predictor)
+    assert [d.span.line for d in found] == [8]
