@@ -209,13 +209,12 @@ def left_blank(facts: FileFacts) -> set[Span]:
     """The spans of the calls an exercise left for the student to finish: a literal `...` is one
     of their arguments (`ds.interleave(...)`, `model.fit(x, epochs=...)`). No TF API takes
     Ellipsis as an argument; `x[..., 0]` is an index, not one. Their findings wait for the code."""
+    dotted = {cell for cell in facts.cells if "..." in (unit_text(facts.source, cell) or "")}
     blanks: set[Span] = set()
     for site in facts.sites:
-        span = site.callsite.span
-        text = unit_text(facts.source, span.cell)
-        call = facts.call_at(site) if text and "..." in text else None
+        call = facts.call_at(site) if site.callsite.span.cell in dotted else None
         if call is not None and any(_ellipsis(a) for a in (*call.args, *(k.value for k in call.keywords))):
-            blanks.add(span)
+            blanks.add(site.callsite.span)
     return blanks
 
 
