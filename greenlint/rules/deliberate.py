@@ -205,11 +205,15 @@ def _comment_lines(lines: list[str], lowered: list[str]) -> list[int]:
     ]
 
 
+#: Text that may be an `...` argument, the unit's only search before its tree is read.
+_ELLIPSIS_ARGUMENT = re.compile(r"[(,=]\s*\.\.\.\s*[,)#\n]")
+
+
 def left_blank(facts: FileFacts) -> set[Span]:
     """The spans of the calls an exercise left for the student to finish: a literal `...` is one
     of their arguments (`ds.interleave(...)`, `model.fit(x, epochs=...)`). No TF API takes
     Ellipsis as an argument; `x[..., 0]` is an index, not one. Their findings wait for the code."""
-    dotted = {cell for cell in facts.cells if "..." in (unit_text(facts.source, cell) or "")}
+    dotted = {cell for cell in facts.cells if _ELLIPSIS_ARGUMENT.search(unit_text(facts.source, cell) or "")}
     blanks: set[Span] = set()
     for site in facts.sites:
         call = facts.call_at(site) if site.callsite.span.cell in dotted else None
