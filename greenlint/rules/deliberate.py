@@ -2,7 +2,9 @@
 condition (a debug flag, a CLI option, `if __debug__`), it is test code (a test, a test class,
 a pytest fixture: tests select eager mode or tiny batches to exercise them), it is in a helper
 function only called so, or a comment beside it gives the reason. Rules about debugging
-switches read these instead of file names."""
+switches read these instead of file names. Code that is what it is on purpose loses every
+rule's findings (check/pipeline.py): code that says it is slow on purpose (`declared_slow`),
+a call an exercise left blank for the student (`left_blank`)."""
 
 from __future__ import annotations
 
