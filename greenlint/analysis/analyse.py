@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from greenlint.analysis import sources, trees
+from greenlint.analysis import exercises, sources, trees
 from greenlint.analysis.callsite import CallSite, Span, char_offset
 from greenlint.analysis.enclosing import Enclosing, shape
 from greenlint.analysis.sources import Code, FileError
@@ -127,8 +127,13 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
                 trees.append(tree)
             except SyntaxError as exc:
                 line, column = exc.lineno or 0, exc.offset or 0
-                message = f"{where}:{line}:{column}: syntax error: {exc.msg} ({_GRAMMAR})"
-                errors.append(sources.file_error(path, sources.SYNTAX_ERROR, message, line, column, unit.cell))
+                left = exercises.blank(unit.retry or unit.text) if unit.cell is not None else None
+                if left is not None:
+                    message = f"{where}: blanks left for the student (the first: `{left[1]}`): the cell is skipped"
+                    errors.append(sources.file_error(path, sources.EXERCISE, message, left[0], 1, unit.cell))
+                else:
+                    message = f"{where}:{line}:{column}: syntax error: {exc.msg} ({_GRAMMAR})"
+                    errors.append(sources.file_error(path, sources.SYNTAX_ERROR, message, line, column, unit.cell))
                 trees.append(None)
             except (RecursionError, MemoryError, ValueError) as exc:
                 reason = "too deeply nested" if not isinstance(exc, ValueError) else str(exc)
@@ -139,14 +144,23 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
 
 
 def _said_once(errors: list[FileError]) -> list[FileError]:
-    """A notebook's cells that do not parse (an exercise's blanks, `x = `) as one error, at the
-    first: each is skipped, the others analysed, and a reader needs to hear it once."""
-    cells = [e.cell for e in errors if e.cell is not None]
-    if len(cells) < 2:
-        return errors
-    first = errors[0]
-    shown = ", ".join(map(str, cells))
-    return [replace(first, message=f"{first.message}; {len(cells)} code cells do not parse and are skipped (cells {shown})")]
+    """A notebook's cells that do not parse (or that are an exercise's blanks) as one error of
+    each code, at the first: each is skipped, the others analysed, and a reader needs to hear
+    it once."""
+    said = []
+    for code in dict.fromkeys(e.code for e in errors):
+        same = [e for e in errors if e.code == code]
+        cells = [e.cell for e in same if e.cell is not None]
+        if len(cells) < 2:
+            said += same
+            continue
+        first, shown = same[0], ", ".join(map(str, cells))
+        said.append(replace(first, message=f"{first.message}; {len(cells)} code cells {_SKIPPED[code]} (cells {shown})"))
+    return said
+
+
+#: How the message of several cells says why they are skipped, by code.
+_SKIPPED = {"GL001": "do not parse and are skipped", "GL004": "are an exercise's blanks and are skipped"}
 
 
 #: Which Python's grammar judged the code: syntax newer than it reads as an error here.

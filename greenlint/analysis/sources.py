@@ -2,10 +2,12 @@
 
 Bad input never raises: it becomes a `FileError` naming the file and the problem. Its `code`
 matches the check pipeline's diagnostics (GL001: the code does not parse; GL002: the file
-cannot be analysed) and its `kind` says exactly why:
+cannot be analysed; GL004: a notebook cell left blank for the student) and its `kind` says exactly why:
 
 ============  ==================================================
 syntax-error  the code does not parse (GL001; also code too deeply nested)
+exercise      a notebook cell is an exercise's blanks, left for the student (GL004, off by
+              default: greenlint.analysis.exercises)
 not-utf8      the file is not UTF-8 (and declares no other encoding)
 bad-encoding  the file's PEP 263 coding cookie names an unknown encoding, or the bytes
               are not valid in the encoding it names
@@ -34,6 +36,7 @@ from typing import Any
 from greenlint.analysis import untyped
 
 SYNTAX_ERROR = "syntax-error"
+EXERCISE = "exercise"
 NOT_UTF8 = "not-utf8"
 BAD_ENCODING = "bad-encoding"
 BINARY = "binary"
@@ -65,14 +68,14 @@ class FileError:
     path: str
     line: int
     column: int
-    code: str  # GL001 (does not parse) or GL002 (cannot be analysed)
+    code: str  # GL001 (does not parse), GL002 (cannot be analysed) or GL004 (an exercise's blanks)
     message: str
     cell: int | None = None
     kind: str = SYNTAX_ERROR
 
 
 def file_error(path: str, kind: str, message: str, line: int = 0, column: int = 0, cell: int | None = None) -> FileError:
-    code = "GL001" if kind == SYNTAX_ERROR else "GL002"
+    code = {SYNTAX_ERROR: "GL001", EXERCISE: "GL004"}.get(kind, "GL002")
     return FileError(path, line, column, code, message, cell, kind)
 
 

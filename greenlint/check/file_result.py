@@ -100,16 +100,24 @@ def _folder(path: str) -> str:
     return os.path.dirname(os.path.abspath(path))
 
 
+#: The file errors by code: name, and the words a message starts with.
+_ERRORS = {
+    "GL001": ("syntax-error", "cannot parse"),
+    "GL002": ("file-error", "cannot analyse"),
+    "GL004": ("exercise-placeholder", "exercise placeholder"),
+}
+
+
 def error_diagnostic(path: str, line: int, column: int, kind: str, message: str, cell: int | None = None) -> Diagnostic:
-    """A file the pipeline could not analyse, as a GL001 (syntax) or GL002 (anything else)."""
-    syntax = "syntax" in kind.lower() or kind.upper() == "GL001"
-    code, name = ("GL001", "syntax-error") if syntax else ("GL002", "file-error")
+    """A file the pipeline could not analyse, as a GL001 (syntax), a GL004 (an exercise's blanks)
+    or a GL002 (anything else)."""
+    code = kind.upper() if kind.upper() in _ERRORS else "GL001" if "syntax" in kind.lower() else "GL002"
+    name, words = _ERRORS[code]
     # the location is the diagnostic's own: drop a `path:cell N:line:col: ` prefix from the message
     detail = re.sub(rf"^{re.escape(path)}(?::cell \d+)?(?::\d+)*:\s*", "", message)
-    detail = re.sub(r"^syntax error:\s*", "", detail) if syntax else detail
-    text = f"{'cannot parse' if syntax else 'cannot analyse'}: {detail}"
+    detail = re.sub(r"^syntax error:\s*", "", detail) if code == "GL001" else detail
     span = Span(max(line, 1), max(column, 1), max(line, 1), max(column, 1), cell)
-    return Diagnostic(path, span, code, name, text, severity="error")
+    return Diagnostic(path, span, code, name, f"{words}: {detail}", severity="info" if code == "GL004" else "error")
 
 
 def _source(analysis: Any) -> str | tuple[str, ...]:

@@ -80,6 +80,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     from greenlint.check import noqa
     from greenlint.check.file_result import internal_error
     from greenlint.rules.base import FileFacts, method
+    from greenlint.rules.deliberate import declared_slow, left_blank
 
     listed = codes.table()
     options = {**codes.option_defaults(), **config.options}
@@ -90,12 +91,17 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     if result.sites or result.tree is not None:  # a parsed file without call sites: the SITELESS rules
         facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree, device=config.device)
         called = frozenset(method(s.api) for s in result.sites) if result.sites else None
+        reported: list[Diagnostic] = []
         for code in listed:
             if code in run and codes.may_report(code, called):
                 try:
-                    found.extend(codes.rule_class(code)().check(facts, options))
+                    reported.extend(codes.rule_class(code)().check(facts, options))
                 except Exception as exc:  # a broken rule must not end the run
                     found.extend(internal_error(result.path, exc, f"rule {code}").errors)
+        if reported:  # what code says of itself is read only where there is a finding to drop
+            slow, blanks = declared_slow(facts), left_blank(facts)
+            reported = [d for d in reported if d.span not in blanks and not _within(d.span, slow)]
+        found.extend(reported)
         if fixes:
             from greenlint.fix.engine import attach_fixes
 
@@ -115,6 +121,11 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
             if result.suppressions.suppressed(d) is False:
                 kept.append(d)
     return sorted(kept, key=_order)
+
+
+def _within(span: Span, scopes: list[tuple[int | None, int, int]]) -> bool:
+    """The finding lies in one of the (cell, first line, last line) *scopes*."""
+    return any(cell == span.cell and first <= span.line <= last for cell, first, last in scopes)
 
 
 def run_check(

@@ -2,7 +2,9 @@
 condition (a debug flag, a CLI option, `if __debug__`), it is test code (a test, a test class,
 a pytest fixture: tests select eager mode or tiny batches to exercise them), it is in a helper
 function only called so, or a comment beside it gives the reason. Rules about debugging
-switches read these instead of file names."""
+switches read these instead of file names. Code that is what it is on purpose loses every
+rule's findings (check/pipeline.py): code that says it is slow on purpose (`declared_slow`),
+a call an exercise left blank for the student (`left_blank`)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import os
 import re
 import tokenize
 
+from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Site, unit_text
 from greenlint.rules.syntax import SCOPES, last_name
 
@@ -149,3 +152,77 @@ def comments_beside(facts: FileFacts, site: Site) -> str:
 def comment_explains(facts: FileFacts, site: Site, words: re.Pattern[str]) -> bool:
     """A comment beside the call matches `words` (the reason the literal is there)."""
     return bool(words.search(comments_beside(facts, site)))
+
+
+#: The words by which code says it is slow on purpose: "deoptimized" or "created by deoptimizing"
+#: (a profiling tutorial's pipeline made slow from a fast one), its `# BEGIN_DEOPTIMIZE` /
+#: `# END_DEOPTIMIZE` markers, "deliberately" (or "intentionally", "purposely", "on purpose")
+#: "slow", "inefficient" or "unoptimized", and "slow/inefficient/unoptimized on purpose". A
+#: verb that says what code would do ("would deoptimize the trace") declares nothing.
+DECLARED_SLOW = re.compile(
+    r"(?<![a-z])de-?optimi[sz]ed\b|\bby de-?optimi[sz]ing\b|\b(?:BEGIN|END)_DEOPTIMI[SZ]E\b"
+    r"|(?:deliberately|intentionally|purposely|on purpose)[ -](?:slow|inefficient|unoptimi[sz]ed)"
+    r"|(?:slow|inefficient|unoptimi[sz]ed) on purpose",
+    re.I,
+)
+
+
+#: One of these is in every text `DECLARED_SLOW` matches, lowercased: a test far cheaper than the pattern.
+_SLOW_HINTS = ("deoptimi", "de-optimi", "deliberately", "intentionally", "purposely", "on purpose")
+
+
+def declared_slow(facts: FileFacts) -> list[tuple[int | None, int, int]]:
+    """The code that declares itself slow on purpose (`DECLARED_SLOW`), as (cell, first line,
+    last line): a module (or notebook cell) whose docstring says so, a function or class whose
+    docstring says so, a function with a comment in its body that says so. A comment outside
+    any function, or a name, declares nothing. Its findings would defeat its purpose: a
+    tutorial's slow pipeline to profile, a benchmark's bad case."""
+    found: list[tuple[int | None, int, int]] = []
+    for cell in facts.cells:
+        text = unit_text(facts.source, cell)
+        lowered = text.lower() if text else ""
+        module = facts.module(cell) if text and any(hint in lowered for hint in _SLOW_HINTS) else None
+        if module is None or text is None:
+            continue
+        if DECLARED_SLOW.search(ast.get_docstring(module) or ""):
+            found.append((cell, 1, len(text.splitlines()) + 1))
+            continue
+        said = _comment_lines(text.splitlines(), lowered.splitlines())
+        for scope in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            last = scope.end_lineno or scope.lineno
+            in_body = not isinstance(scope, ast.ClassDef) and any(scope.lineno < line <= last for line in said)
+            if in_body or DECLARED_SLOW.search(ast.get_docstring(scope) or ""):
+                found.append((cell, scope.lineno, last))
+    return found
+
+
+def _comment_lines(lines: list[str], lowered: list[str]) -> list[int]:
+    """The lines (1-based) whose comment, from the first `#`, says the code is slow on purpose."""
+    return [
+        number
+        for number, (line, low) in enumerate(zip(lines, lowered), 1)
+        if "#" in line and any(hint in low for hint in _SLOW_HINTS) and DECLARED_SLOW.search(line[line.index("#") :])
+    ]
+
+
+#: Text that may be an `...` argument, the unit's only search before its tree is read.
+_ELLIPSIS_ARGUMENT = re.compile(r"[(,=]\s*\.\.\.\s*[,)#\n]")
+
+
+def left_blank(facts: FileFacts) -> set[Span]:
+    """The spans of the calls an exercise left for the student to finish: a literal `...` is one
+    of their arguments (`ds.interleave(...)`, `model.fit(x, epochs=...)`). No TF API takes
+    Ellipsis as an argument; `x[..., 0]` is an index, not one. Their findings wait for the code."""
+    dotted = {cell for cell in facts.cells if _ELLIPSIS_ARGUMENT.search(unit_text(facts.source, cell) or "")}
+    blanks: set[Span] = set()
+    for site in facts.sites:
+        call = facts.call_at(site) if site.callsite.span.cell in dotted else None
+        if call is not None and any(_ellipsis(a) for a in (*call.args, *(k.value for k in call.keywords))):
+            blanks.add(site.callsite.span)
+    return blanks
+
+
+def _ellipsis(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is Ellipsis

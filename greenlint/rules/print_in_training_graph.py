@@ -124,6 +124,13 @@ class PrintInTrainingGraph(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # labelled debugging code, yet run on every step: debugging left on is what this rule reports
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def custom_loss(y, p):\n    loss = tf.reduce_mean(y - p)\n"
+            '    """\n    Debugging code\n    """\n    loss = tf.Print(loss, [loss], message=\'loss\')\n    return loss\n'
+            "m.compile(optimizer='adam', loss=custom_loss)\n",
+            line=8,
+        ),
         Invalid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def custom_loss(y, p):\n    loss = tf.reduce_mean(y - p)\n"

@@ -78,6 +78,14 @@ class SequentialDatasetInterleave(Rule):
             "ds = tf.data.Dataset.range(4).interleave(f, cycle_length=2, num_parallel_calls=tf.data.AUTOTUNE)\n"
         ),
         Valid("import tensorflow as tf\nds = tf.data.Dataset.range(4).interleave(f, 2, 1, 4)\n"),
+        Valid(  # an exercise's call left for the student to finish: `...` as its argument (rules/deliberate.py, left_blank)
+            "import tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices(files)\nds = ds.interleave(...)  # YOUR CODE HERE\n"
+        ),
+        Valid(  # a function marked slow on purpose by a comment in its body (rules/deliberate.py, DECLARED_SLOW)
+            "import tensorflow as tf\n\n\ndef input_fn(files):\n    ds = tf.data.Dataset.from_tensor_slices(files)\n"
+            "    # BEGIN_DEOPTIMIZE: no cycle_length nor parallel calls\n    # END_DEOPTIMIZE\n"
+            "    return ds.interleave(tf.data.TFRecordDataset)\n"
+        ),
         Valid(  # an API demo: the inner datasets are ranges in memory, nothing is read
             "import tensorflow as tf\n"
             "ds = tf.data.Dataset.range(30).interleave(lambda i: tf.data.Dataset.range(i).repeat(2), cycle_length=3)\n"
@@ -88,6 +96,17 @@ class SequentialDatasetInterleave(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # `...` in an index is no blank left in the call
+            "import tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices(files[..., 0])\n"
+            "ds = ds.interleave(tf.data.TFRecordDataset)\n",
+            line=3,
+        ),
+        Invalid(  # the comment of another function declares nothing here; one that mentions "slow" neither
+            "import tensorflow as tf\n\n\ndef slow_baseline():\n    # deoptimized on purpose\n    return None\n\n\n"
+            "def input_fn(files):\n    # reading is slow: interleave the files\n"
+            "    return tf.data.Dataset.from_tensor_slices(files).interleave(tf.data.TFRecordDataset)\n",
+            line=11,
+        ),
         Invalid(
             "import tensorflow as tf\nds = tf.data.Dataset.range(4).interleave(f, cycle_length=2)\n",
             line=2,

@@ -117,6 +117,11 @@ class SequentialDatasetMap(Rule):
         Valid(  # the result is discarded
             "import tensorflow as tf\nds = tf.data.Dataset.range(100_000)\nds.map(double)\n", options=TF_2_6
         ),
+        Valid(  # a module that says it is slow on purpose (rules/deliberate.py, DECLARED_SLOW): a profiling tutorial
+            '"""An input pipeline created by deoptimizing the fast one, for profiling purposes."""\n'
+            "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n",
+            options=TF_2_6,
+        ),
         Valid(  # a projection: nothing to compute
             "import tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices((x, y)).repeat(100).map(lambda x, y: x)\n",
             options=TF_2_6,
@@ -147,6 +152,12 @@ class SequentialDatasetMap(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # a docstring about profiling and speed declares nothing slow on purpose
+            '"""An optimized input pipeline, for profiling purposes: what is slow shows in the trace."""\n'
+            "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n",
+            line=3,
+            options=TF_2_6,
+        ),
         Invalid(
             "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n",
             line=2,

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from greenlint.analysis import analyse_file, analyse_files, analyse_source
+from greenlint.analysis import analyse_file, analyse_files, analyse_source, exercises
 from greenlint.analysis.sources import blank_magics, joined
 
 
@@ -159,13 +159,44 @@ def _exercise(tmp_path, blanks):
 
 
 def test_a_notebooks_unparsable_cells_are_said_once_and_the_others_analysed(tmp_path):
-    result = _exercise(tmp_path, ["batch_size = \n", "model = \nmodel.fit(x)\n"])
+    result = _exercise(tmp_path, ["batch_size = 1 +\n", "model = (\nmodel.fit(x)\n"])
     assert [(e.code, e.cell, e.line) for e in result.errors] == [("GL001", 2, 1)]
     assert "2 code cells do not parse and are skipped (cells 2, 3)" in result.errors[0].message
     assert {c.span.cell for c in result.callsites} == {1, 4}
 
 
 def test_a_notebooks_one_unparsable_cell_keeps_its_own_error(tmp_path):
-    result = _exercise(tmp_path, ["batch_size = \n"])
+    result = _exercise(tmp_path, ["batch_size = 1 +\n"])
     assert [(e.code, e.cell, e.line) for e in result.errors] == [("GL001", 2, 1)]
     assert "do not parse and are skipped" not in result.errors[0].message
+
+
+def test_an_exercises_blanks_are_a_gl004_said_once_and_apart_from_real_errors(tmp_path):
+    blanks = ["batch_size = \n", "def f(:\n    pass\n", "for x in data:\n    # YOUR CODE HERE\n\nmodel = \n"]
+    result = _exercise(tmp_path, [*blanks, "model.fit(x, epochs= , verbose=1)\n"])
+    assert [(e.code, e.cell, e.line) for e in result.errors] == [("GL004", 2, 1), ("GL001", 3, 1)]
+    assert "(the first: `batch_size =`)" in result.errors[0].message
+    assert "3 code cells are an exercise's blanks and are skipped (cells 2, 4, 5)" in result.errors[0].message
+    assert {c.span.cell for c in result.callsites} == {1, 6}
+
+
+@pytest.mark.parametrize(
+    ("cell", "first"),
+    [
+        ("image_batch, label_batch = \n\npredicted = \npredicted = tf.squeeze(predicted)\n", (1, "image_batch, label_batch =")),
+        ("(train, valid), info = \n", (1, "(train, valid), info =")),
+        ("x = 1\nmodel.fit(x,\n    epochs=  # fill in\n)\n", (3, "epochs=  # fill in")),
+        ("def build():\n    # YOUR CODE HERE\n", (1, "def build():")),
+        ("epochs = # TODO\n", (1, "epochs = # TODO")),
+    ],
+)
+def test_a_blank_is_a_right_side_or_a_body_left_empty(cell, first):
+    assert exercises.blank(cell) == first
+
+
+@pytest.mark.parametrize(
+    "cell",
+    ["x = 1\n", "x == \n", "x += \n", "x = 1 +\n", "x = = 2\n", "if ready:\nx = 1\n", "def f(:\n    pass\n", "a = \nb = (\n"],
+)
+def test_anything_else_is_no_blank(cell):
+    assert exercises.blank(cell) is None
