@@ -26,7 +26,7 @@ from greenlint.analysis import hostwork
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.host_made import ProjectFunctions, bindings, own_nodes
-from greenlint.rules.syntax import SCOPES, target_binds
+from greenlint.rules.syntax import exclusive, target_binds
 
 #: Calls that read a file whatever their module (`open`, NumPy's and pandas' readers, pickle).
 READERS = frozenset(
@@ -55,7 +55,6 @@ class _Producers:
     def __init__(self, facts: FileFacts, run: ast.Call, cell: int | None):
         self.facts, self.run, self.cell = facts, run, cell
         self.functions = ProjectFunctions(facts)
-        self.branches = _branches(facts, run, cell)
 
     def expr(self, expr: ast.AST, scope: ast.AST, depth: int, seen: frozenset[str], where: str | None) -> str | None:
         nodes = list(ast.walk(expr))
@@ -84,7 +83,7 @@ class _Producers:
             yield scope.iter
         for node in own_nodes(scope):
             if isinstance(node, ast.Assign) and any(target_binds(t, name) for t in node.targets):
-                if not self._other_branch(node):
+                if not exclusive(self.facts, node, self.run, self.cell):  # the other branch of the run's test
                     yield node.value
         if not isinstance(scope, (ast.For, ast.AsyncFor, ast.While)):
             yield from (v for v in bindings(scope, name) if v is not None and not isinstance(v, ast.Constant))
@@ -112,25 +111,6 @@ class _Producers:
                 if found is not None:
                     return found
         return None
-
-    def _other_branch(self, node: ast.AST) -> bool:
-        """*node* sits in the branch of an `if` opposite to the run's, under the same test."""
-        for test, branch in _branches(self.facts, node, self.cell):
-            if (test, not branch) in self.branches:
-                return True
-        return False
-
-
-def _branches(facts: FileFacts, node: ast.AST, cell: int | None) -> set[tuple[str, bool]]:
-    """The tests of the `if`s holding *node*, each with the branch it is in (True: the body)."""
-    found, child = set(), node
-    for parent in facts.ancestors(node, cell):
-        if isinstance(parent, SCOPES):
-            break
-        if isinstance(parent, ast.If) and child is not parent.test:
-            found.add((ast.dump(parent.test), child in parent.body))
-        child = parent
-    return found
 
 
 def _reads(chain: tuple[str, ...]) -> bool:
