@@ -26,7 +26,7 @@ from greenlint.analysis import hostwork
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.host_made import ProjectFunctions, bindings, own_nodes
-from greenlint.rules.syntax import exclusive, target_binds
+from greenlint.rules.syntax import cell_units, exclusive, target_binds
 
 #: Calls that read a file whatever their module (`open`, NumPy's and pandas' readers, pickle).
 READERS = frozenset(
@@ -55,6 +55,7 @@ class _Producers:
     def __init__(self, facts: FileFacts, run: ast.Call, cell: int | None):
         self.facts, self.run, self.cell = facts, run, cell
         self.functions = ProjectFunctions(facts)
+        self._methods: set[int] | None = None
 
     def expr(self, expr: ast.AST, scope: ast.AST, depth: int, seen: frozenset[str], where: str | None) -> str | None:
         nodes = list(ast.walk(expr))
@@ -96,11 +97,26 @@ class _Producers:
         name = chain[-1] if chain else None
         if name is None or depth <= 0 or name in INDEXING:
             return None
+        on_object = isinstance(call.func, ast.Attribute) and _root(call.func) not in ("self", "cls")
         for function in self.functions.named(name):
+            if on_object and id(function) not in self.methods():
+                continue  # `mnist.train.next_batch()` is no function of the file named `next_batch`
             found = self.returns(function, depth - 1)
             if found is not None:
                 return found
         return None
+
+    def methods(self) -> set[int]:
+        """The file's methods (functions in a class body), found on the first method call followed."""
+        if self._methods is None:
+            self._methods = {
+                id(n)
+                for cell, _ in cell_units(self.facts)
+                for owner in self.facts.nodes(cell, ast.ClassDef)
+                for n in owner.body  # type: ignore[attr-defined]
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            }
+        return self._methods
 
     def returns(self, function: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> str | None:
         where = f"`{function.name}`"

@@ -477,6 +477,12 @@ class SessionFeedDictInLoop(Rule):
             "        for i in range(n_batches):\n            x_batch, y_batch = mnist.train.next_batch(50)\n"
             "            sess.run(train_op, feed_dict={X: x_batch, y: y_batch})\n"
         ),
+        Valid(  # another object's `next_batch`, not the file's function of that name (which works per item)
+            "import random\nimport tensorflow as tf\n\n\ndef next_batch(size):\n"
+            "    return [tokenizer.encode(t) for t in random.sample(texts, size)]\n\n\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(n_steps):\n"
+            "    x_batch, y_batch = mnist.train.next_batch(50)\n    sess.run(train_op, feed_dict={X: x_batch})\n"
+        ),
         Valid(  # a generator of the file that only shuffles and slices arrays: no per-item work
             "import numpy as np\nimport tensorflow as tf\n\n\ndef shuffle_batch(X, y, size):\n"
             "    for idx in np.array_split(np.random.permutation(len(X)), len(X) // size):\n"
