@@ -42,10 +42,47 @@ def made_on_host(facts: FileFacts, expr: ast.expr, scope: ast.AST) -> bool:
     return _Maker(facts).made(expr, scope, DEPTH, frozenset())
 
 
-class _Maker:
+class ProjectFunctions:
+    """The functions a call of a name may run: the file's own, else a project module's it imports
+    (each module read once)."""
+
     def __init__(self, facts: FileFacts):
         self.facts = facts
         self.trees: dict[str, ast.Module | None] = {}
+
+    def named(self, name: str) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+        """The functions a call of *name* may run: the file's top-level ones of that name, else
+        the one a project module it imports defines (by name, or with `from module import *`)."""
+        own = [f for _, f in self.facts.functions_named(name) if isinstance(f, ast.FunctionDef)]
+        if own:
+            yield from own
+            return
+        imported = imported_from_project(self.facts, name)
+        sources = (
+            [(p, n) for p, n in imported]
+            if imported is not None
+            else [(p, name) for p in star_imported_from_project(self.facts)]
+        )
+        for path, original in sources:
+            tree = self._tree(path)
+            if tree is None:
+                continue
+            yield from (
+                n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == original
+            )
+
+    def _tree(self, path: str | None) -> ast.Module | None:
+        if path is None:
+            return None
+        if path not in self.trees:
+            read = read_tree(path)
+            self.trees[path] = read[1] if read is not None else None
+        return self.trees[path]
+
+
+class _Maker:
+    def __init__(self, facts: FileFacts):
+        self.functions = ProjectFunctions(facts)
 
     def made(self, expr: ast.AST, scope: ast.AST, depth: int, seen: frozenset[str]) -> bool:
         if isinstance(expr, ast.Constant):
@@ -85,7 +122,7 @@ class _Maker:
         ):  # a method of a value made here: `z.astype(np.float32)`, `rng.normal()`
             return self.made(call.func.value, scope, depth, seen)
         if isinstance(call.func, ast.Name) and depth > 0:
-            functions = list(self._functions(call.func.id))
+            functions = list(self.functions.named(call.func.id))
             return bool(functions) and all(self.returns_made(f, depth - 1) for f in functions)
         return False
 
@@ -101,48 +138,19 @@ class _Maker:
         binds ints); a parameter or a name bound elsewhere holds data of unknown origin."""
         if name in seen:
             return True  # `z = z * 2`: the other bindings decide
-        values = list(_bindings(scope, name))
+        values = list(bindings(scope, name))
         return bool(values) and all(
             value is not None and self.made(value, scope, depth, seen | {name}) for value in values
         )
 
     def returns_made(self, function: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> bool:
-        results = [n.value for n in _own_nodes(function) if isinstance(n, ast.Return)]
+        results = [n.value for n in own_nodes(function) if isinstance(n, ast.Return)]
         return bool(results) and all(r is not None and self.made(r, function, depth, frozenset()) for r in results)
 
     @staticmethod
     def rooted_in_numpy(expr: ast.Attribute) -> bool:
         chain = dotted(expr)
         return bool(chain) and chain[0] in ("np", "numpy")
-
-    def _functions(self, name: str) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
-        """The functions a call of *name* may run: the file's top-level ones of that name, else
-        the one a project module it imports defines (by name, or with `from module import *`)."""
-        own = [f for _, f in self.facts.functions_named(name) if isinstance(f, ast.FunctionDef)]
-        if own:
-            yield from own
-            return
-        imported = imported_from_project(self.facts, name)
-        sources = (
-            [(p, n) for p, n in imported]
-            if imported is not None
-            else [(p, name) for p in star_imported_from_project(self.facts)]
-        )
-        for path, original in sources:
-            tree = self._tree(path)
-            if tree is None:
-                continue
-            yield from (
-                n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == original
-            )
-
-    def _tree(self, path: str | None) -> ast.Module | None:
-        if path is None:
-            return None
-        if path not in self.trees:
-            read = read_tree(path)
-            self.trees[path] = read[1] if read is not None else None
-        return self.trees[path]
 
 
 def _operands(expr: ast.expr) -> list[ast.expr]:
@@ -160,7 +168,7 @@ def _operands(expr: ast.expr) -> list[ast.expr]:
     return list(expr.elts)
 
 
-def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
     """The nodes of a scope's own body, not of the functions and classes defined in it."""
     stack = list(ast.iter_child_nodes(scope))
     while stack:
@@ -170,11 +178,11 @@ def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
             stack.extend(ast.iter_child_nodes(node))
 
 
-def _bindings(scope: ast.AST, name: str) -> Iterator[ast.expr | None]:
+def bindings(scope: ast.AST, name: str) -> Iterator[ast.expr | None]:
     """What the scope binds *name* to: each value assigned to it or to a tuple holding it, what
     a loop binding it goes over (`range(...)`); None where that cannot be told (a `with`, an
     import, a parameter)."""
-    for node in _own_nodes(scope):
+    for node in own_nodes(scope):
         if isinstance(node, ast.Assign):  # a part of a value made here is made here: `a, b = made`
             yield from (node.value for target in node.targets if target_binds(target, name))
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):

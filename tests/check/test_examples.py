@@ -33,8 +33,9 @@ def test_scripts(result):
     assert found(result, "flowers/model.py") == set()
     assert found(result, "predict.py") == {(17, "GL201")}  # one load per checkpoint is no repeat
     train = found(result, "train.py")
-    assert {(25, "GL301"), (33, "GL302")} <= train
-    assert (34, "GL302") not in train  # the same eager step, reported once at its gradient()
+    assert (25, "GL301") in train
+    # the eager step runs over `train_ds`, whose length is not known: what compiling saves is not counted
+    assert not {(33, "GL302"), (34, "GL302")} & train
     # the sweep, fit() x range(8), reads its data from files: its figure spans orders of magnitude
     # (the least its code allows, up to a stated most), which is shown as a range and triggers nothing
     assert (19, "GL101") not in train

@@ -19,14 +19,15 @@ w = tf.Variable(tf.zeros((4, 1)))
 loss = tf.reduce_mean(tf.square(tf.matmul(X, w) - y))
 training_op = tf.train.GradientDescentOptimizer(learning_rate=0.01).minimize(loss)
 init = tf.global_variables_initializer()
-data, target = np.load("x.npy"), np.load("y.npy")  # data read from files: a feed of made-up values is GL503's exception
+target = np.load("y.npy")
 epochs = int(sys.argv[1])  # runs not counted: the fake figure over counted runs would be immaterial
 
 with tf.{session}() as sess:
     sess.run(init)
     for epoch in range(epochs):
         for start in range(0, 1000, 50):
-            sess.run(training_op, feed_dict={{X: data[start:start + 50], y: target[start:start + 50]}})
+            data = np.load("x%d.npy" % start)  # each batch read from a file: host work a pipeline overlaps
+            sess.run(training_op, feed_dict={{X: data, y: target[start:start + 50]}})
     print(sess.run(loss, feed_dict={{X: data, y: target}}))
 '''
 
@@ -53,10 +54,10 @@ def test_an_interactive_session_and_a_session_made_inline_are_call_sites():
         "import numpy as np\n"
         "import tensorflow as tf\n"
         "x = tf.placeholder(tf.float32)\n"
-        "batches = np.load('batches.npy')\n"
+        "paths = np.loadtxt('paths.txt', dtype=str)\n"
         "sess = tf.InteractiveSession()\n"
-        "for value in range(len(batches)):\n"
-        "    sess.run(x * 2, feed_dict={x: batches[value]})\n"
+        "for value in range(len(paths)):\n"
+        "    sess.run(x * 2, feed_dict={x: np.load(paths[value])})\n"
         "tf.Session().run(x, {x: 1})\n"
     )
     apis = [(s.span.line, s.api) for s in analyse_source(text, "s.py").callsites]

@@ -29,13 +29,17 @@ def test_a_latent_drawn_by_a_star_imported_project_function_is_not_data(tmp_path
     assert _gl503(tmp_path, predictor, DRAWS) == []
 
 
+def test_a_project_function_that_reads_a_file_per_step_keeps_the_finding(tmp_path, predictor):
+    redefined = DRAWS + "def gen_random(mode, size):\n    return np.load(mode)[:size[0]]\n"
+    assert _gl503(tmp_path, predictor, redefined) == [7]
+
+
 @pytest.mark.parametrize(
     "utils",
     [
-        DRAWS + "def gen_random(mode, size):\n    return np.load(mode)[:size[0]]\n",  # redefined: reads a file
         "import numpy as np\ndef gen_random(mode, size):\n    return DATA[np.random.randint(0, 100, size[0])]\n",  # rows of data
-        "from elsewhere import gen_random\n",  # not defined in the project
+        "from elsewhere import gen_random\n",  # not defined in the project: its work is not seen
     ],
 )
-def test_a_project_function_that_may_return_data_keeps_the_finding(tmp_path, predictor, utils):
-    assert _gl503(tmp_path, predictor, utils) == [7]
+def test_rows_in_memory_or_an_unread_function_claim_no_host_work(tmp_path, predictor, utils):
+    assert _gl503(tmp_path, predictor, utils) == []

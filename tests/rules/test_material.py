@@ -3,6 +3,8 @@ test code, not where the counted runs add up to less than a second, and once per
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from greenlint.check import Config, check_source
@@ -43,8 +45,12 @@ STEP = (
 
 
 def test_an_eager_step_is_reported_once_at_its_gradient(predictor):
-    found = _found(STEP.format(name="fit"), "GL302", predictor)
+    found = _found(COUNTED_STEP.format(name="fit", runs=1_000_000), "GL302", predictor)
     assert [d.span.line for d in found] == [9]
+
+
+def test_an_eager_step_whose_runs_are_not_counted_is_not_reported(predictor):
+    assert _found(STEP.format(name="fit") + "\n\nfit(net, data)\n", "GL302", predictor) == []
 
 
 def test_an_eager_step_in_a_test_is_not_reported(predictor):
@@ -98,11 +104,28 @@ COUNTED_STEP = (
 )
 
 
-@pytest.mark.parametrize(("runs", "reported"), [(4_999, False), (5_000, True)])
-def test_an_eager_step_is_reported_where_its_whole_figure_can_reach_the_saving(predictor, runs, reported):
-    """The fake figure of each step is 1 J, its interval's top 2 J: 5,000 counted steps reach the 10 kJ
-    that a saving must be able to reach (`material-saving-j`), 4,999 do not."""
-    assert bool(_found(COUNTED_STEP.format(name="fit", runs=runs), "GL302", predictor)) is reported
+def _dispatch_floor_runs() -> int:
+    """The counted steps whose estimated dispatch (a model of unknown layers: STEP_OPS and one
+    layer's OPS_PER_LAYER, at DISPATCH_S each) reaches `material-saving-j` at the training power."""
+    from greenlint.predict.work_energy import DISPATCH_S, power_for
+    from greenlint.rules.batch_price import reference
+    from greenlint.rules.eager_training_step import OPS_PER_LAYER, STEP_OPS
+    from greenlint.rules.material import MIN_SAVING_J
+
+    watts = power_for(reference()[0], "training")["steady_w"]
+    return math.ceil(MIN_SAVING_J / (watts * DISPATCH_S * (STEP_OPS + OPS_PER_LAYER)))
+
+
+@pytest.mark.parametrize(("share", "reported"), [(0.9, False), (1.01, True)])
+def test_an_eager_step_is_reported_where_its_dispatch_can_reach_the_saving(predictor, share, reported):
+    """What compiling saves is the dispatch of each op of the step (21 ops estimated for a model of
+    unknown layers, 50 µs each): it must reach `material-saving-j` over the counted steps, some
+    180,000 of them at the bundled model's training power, not only the step's whole figure."""
+    runs = round(_dispatch_floor_runs() * share)
+    found = _found(COUNTED_STEP.format(name="fit", runs=runs), "GL302", predictor)
+    assert bool(found) is reported
+    if reported:
+        assert f"eager dispatch (21 ops, estimated) each, {runs:,} times" in found[0].message
 
 
 def test_a_site_that_only_builds_a_graph_says_nothing_of_the_work_it_runs():

@@ -1,0 +1,176 @@
+"""The host work that makes, on every step, the values a session run is fed (GL503).
+
+Copying a fed array into the runtime costs its bytes at memory bandwidth and a few microseconds
+per tensor: well under a millisecond for a batch of a few megabytes, a few per cent of a step at
+most. What a `tf.data` pipeline saves is the host work that produces each batch while the device
+waits: reading and decoding files, or a Python loop over the batch's items doing work per item
+(a skip-gram window slid with a deque, characters one-hot encoded one by one). Slicing, indexing
+or shuffling arrays already in memory costs next to nothing, and so do NumPy arithmetic and
+random draws on them.
+
+`host_work` follows what the run is fed back through the names the step's loop binds on each pass
+(its assignments, its own `for` target) and the functions of the file or of a project module it
+calls there (their bodies run per step), and names the first such work it finds. A name bound
+before the loop, a parameter, or another module's function that cannot be read (`mnist.train.
+next_batch`) is not followed: its work is not seen, so nothing is claimed of it. A binding in one
+branch of an `if` whose test is the same as that of an `if` holding the run in its other branch
+is not this run's (`if dataset == 'mnist':` slicing in memory, decoding files otherwise).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from greenlint.analysis import hostwork
+from greenlint.analysis.trees import dotted
+from greenlint.rules.base import FileFacts
+from greenlint.rules.host_made import ProjectFunctions, bindings, own_nodes
+from greenlint.rules.syntax import cell_units, exclusive, target_binds
+
+#: Calls that read a file whatever their module (`open`, NumPy's and pandas' readers, pickle).
+READERS = frozenset(
+    {"open", "imread", "imdecode", "load_img", "read_csv", "read_table", "read_parquet", "loadtxt", "genfromtxt",
+     "fromfile", "memmap"}
+)
+#: Modules whose `load` reads a file.
+LOADERS = frozenset({"np", "numpy", "pickle", "joblib", "librosa", "json", "torch"})
+#: Calls that cost nothing per item: index arithmetic and containers.
+INDEXING = frozenset({"len", "range", "int", "float", "min", "max", "abs", "round", "enumerate", "zip", "slice"})
+#: Nodes that repeat their body per item.
+PER_ITEM = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+#: Calls that fill a container item by item.
+FILLS = frozenset({"append", "extend", "appendleft"})
+#: How deep calls are followed into the functions that make a value.
+DEPTH = 3
+
+
+def host_work(facts: FileFacts, fed: ast.expr, loop: ast.AST, run: ast.Call, cell: int | None) -> str | None:
+    """The host work that makes the *fed* values of *run* on each pass of *loop*, in words
+    (``a file read (`imread`, utils.py line 51)``), or None where none is seen."""
+    return _Producers(facts, run, cell).expr(fed, loop, DEPTH, frozenset(), None)
+
+
+class _Producers:
+    def __init__(self, facts: FileFacts, run: ast.Call, cell: int | None):
+        self.facts, self.run, self.cell = facts, run, cell
+        self.functions = ProjectFunctions(facts)
+        self._methods: set[int] | None = None
+
+    def expr(self, expr: ast.AST, scope: ast.AST, depth: int, seen: frozenset[str], where: str | None) -> str | None:
+        nodes = list(ast.walk(expr))
+        for node in nodes:
+            found = None
+            if isinstance(node, ast.Call):
+                found = self.call(node, scope, depth, seen, where)
+            elif isinstance(node, ast.Name) and node.id not in seen:
+                found = self.name(node.id, scope, depth, seen | {node.id}, where)
+            if found is not None:
+                return found
+        looped = next((n for n in nodes if isinstance(n, PER_ITEM[3:]) and _works_per_item(n)), None)
+        return _per_item(looped, where) if looped is not None else None
+
+    def name(self, name: str, scope: ast.AST, depth: int, seen: frozenset[str], where: str | None) -> str | None:
+        """The work of a name *scope* binds (a loop: on each pass; a function: on each call)."""
+        for value in self.bound(scope, name):
+            found = self.expr(value, scope, depth, seen, where)
+            if found is not None:
+                return found
+        filled = next((n for n in own_nodes(scope) if isinstance(n, PER_ITEM[:3]) and _fills(n, name)), None)
+        return _per_item(filled, where) if filled is not None else None
+
+    def bound(self, scope: ast.AST, name: str) -> Iterator[ast.expr]:
+        if isinstance(scope, (ast.For, ast.AsyncFor)) and target_binds(scope.target, name):
+            yield scope.iter
+        for node in own_nodes(scope):
+            if isinstance(node, ast.Assign) and any(target_binds(t, name) for t in node.targets):
+                if not exclusive(self.facts, node, self.run, self.cell):  # the other branch of the run's test
+                    yield node.value
+        if not isinstance(scope, (ast.For, ast.AsyncFor, ast.While)):
+            yield from (v for v in bindings(scope, name) if v is not None and not isinstance(v, ast.Constant))
+
+    def call(self, call: ast.Call, scope: ast.AST, depth: int, seen: frozenset[str], where: str | None) -> str | None:
+        chain = tuple(dotted(call.func) or ())
+        if _reads(chain):
+            line = f"in {where}, line {call.lineno}" if where else f"line {call.lineno}"
+            return f"a file read (`{'.'.join(chain)}`, {line})"
+        name = chain[-1] if chain else None
+        if name is None or depth <= 0 or name in INDEXING:
+            return None
+        on_object = isinstance(call.func, ast.Attribute) and _root(call.func) not in ("self", "cls")
+        for function in self.functions.named(name):
+            if on_object and id(function) not in self.methods():
+                continue  # `mnist.train.next_batch()` is no function of the file named `next_batch`
+            found = self.returns(function, depth - 1)
+            if found is not None:
+                return found
+        return None
+
+    def methods(self) -> set[int]:
+        """The file's methods (functions in a class body), found on the first method call followed."""
+        if self._methods is None:
+            self._methods = {
+                id(n)
+                for cell, _ in cell_units(self.facts)
+                for owner in self.facts.nodes(cell, ast.ClassDef)
+                for n in owner.body  # type: ignore[attr-defined]
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            }
+        return self._methods
+
+    def returns(self, function: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> str | None:
+        where = f"`{function.name}`"
+        for node in own_nodes(function):
+            value = node.value if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) else None
+            if value is not None:
+                found = self.expr(value, function, depth, frozenset(), where)
+                if found is not None:
+                    return found
+        return None
+
+
+def _reads(chain: tuple[str, ...]) -> bool:
+    if not chain:
+        return False
+    path = ".".join(chain)
+    if path in hostwork.DECODES or any(d.endswith("." + path) for d in hostwork.DECODES if len(chain) > 1):
+        return True
+    return chain[-1] in READERS or (chain[-1] == "load" and chain[0] in LOADERS)
+
+
+def _works_per_item(node: ast.AST) -> bool:
+    """A loop or comprehension whose body calls something per item beyond index arithmetic."""
+    parts = node.body if isinstance(node, PER_ITEM[:3]) else [getattr(node, "elt", node)]
+    for part in parts if isinstance(parts, list) else [parts]:
+        for inner in ast.walk(part):
+            if isinstance(inner, ast.Call) and (dotted(inner.func) or ("",))[-1] not in INDEXING | FILLS:
+                return True
+    if isinstance(node, ast.DictComp):
+        return any(isinstance(n, ast.Call) for n in ast.walk(node.value))
+    return False
+
+
+def _fills(loop: ast.AST, name: str) -> bool:
+    """The loop stores into *name* item by item (`batch[i] = ...`, `batch.append(...)`) and works per item."""
+    for node in ast.walk(loop):
+        stored = isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and _root(node) == name
+        appended = (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in FILLS
+            and _root(node.func.value) == name
+        )
+        if stored or appended:
+            return _works_per_item(loop)
+    return False
+
+
+def _root(expr: ast.expr) -> str | None:
+    while isinstance(expr, (ast.Subscript, ast.Attribute)):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _per_item(node: ast.AST, where: str | None) -> str:
+    line = f"in {where}, line {node.lineno}" if where else f"line {node.lineno}"  # type: ignore[attr-defined]
+    return f"a Python loop over its items ({line})"
