@@ -122,9 +122,10 @@ def check_files(
     Two entries per file: its FileResult (key: path, content, environment) and its diagnostics
     under the rule settings `rules_id(path)` (the enabled codes and options). When the second
     hits, neither the analysis nor the rules run and the FileResult is not even read. Without
-    *results*, worker processes send back each file's findings and source, not its FileResult
-    (pickled there and unpickled here, for a `check` that reports findings only; a caller that
-    asks for it later reads it from the cache, or analyses the file again: `load_result`).
+    *results*, a file's FileResult is dropped once its findings are found (worker processes send
+    back its findings and source only, not the FileResult pickled there and unpickled here; in one
+    process it is not kept to the run's end), for a `check` that reports findings only; a caller
+    that asks for it later reads it from the cache, or analyses the file again: `load_result`.
     """
     cache = cache_for(config)
     project = project_modules()
@@ -305,10 +306,12 @@ def _run(
     time, else streamed back from worker processes chunk by chunk (without their FileResults
     unless *results*)."""
     global _worker_finish
+    if not results:
+        finish = functools.partial(_without_result, finish)
     if jobs <= 1 or len(items) < 2:
         stats.workers = 1 if items else 0
         for path, key in items:
-            checked = finish(analyse_one(path, backend), key)
+            checked = finish(analyse_one(path, backend), key)  # its analysis dropped before the collection
             _file_done()
             yield checked
         return
@@ -322,7 +325,7 @@ def _run(
     if sys.platform.startswith("linux"):  # fork is safe and cheap there (no threads in the CLI)
         context = multiprocessing.get_context("fork")
         _preload(backend)  # forked workers inherit what is loaded: load the catalog and predictor once
-        _worker_finish = finish if results else functools.partial(_without_result, finish)
+        _worker_finish = finish
     chunks = _chunks(items, workers)
     try:
         for chunk, outcomes in _pooled(chunks, workers, backend, context):

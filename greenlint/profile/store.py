@@ -39,13 +39,18 @@ class ProfileError(Exception):
 
 def find_profile_file(path: str | os.PathLike) -> Path | None:
     """The profile file that covers *path* (a file or folder): the nearest existing one above it."""
-    start = Path(os.path.abspath(path))
-    for folder in (start, *start.parents) if os.path.isdir(start) else start.parents:
-        candidate = folder / PROFILE_DIR / PROFILE_FILE
+    folder = os.path.abspath(path)
+    if not os.path.isdir(folder):
+        folder = os.path.dirname(folder)
+    while True:  # as strings: a run asks for each file it predicts
+        candidate = os.path.join(folder, PROFILE_DIR, PROFILE_FILE)
         # a FIFO or device there too (load names it, never opens it); False for a name too long
         if os.path.exists(candidate) and not os.path.isdir(candidate):
-            return candidate
-    return None
+            return Path(candidate)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
 def profile_file_for_writing(script: str | os.PathLike) -> Path:

@@ -11,7 +11,7 @@ from typing import TypeGuard
 from greenlint.analysis import trees
 from greenlint.analysis.project import find_module, relative_base, search_roots
 from greenlint.rules.base import FileFacts
-from greenlint.rules.syntax import cell_units, last_name, scope_body, units
+from greenlint.rules.syntax import cell_units, enclosing_anywhere, last_name, scope_body, units
 
 
 def constructors(facts: FileFacts, node: ast.expr) -> list[ast.Call] | None:
@@ -123,24 +123,14 @@ def _built(roots: list[ast.AST], ref: ast.Name | ast.Attribute) -> tuple[list[as
 
 def _class_of(facts: FileFacts, node: ast.AST) -> ast.ClassDef | None:
     """The innermost class of the file holding *node*."""
-    found = None
-    for tree in units(facts):
-        for owner in ast.walk(tree):
-            if isinstance(owner, ast.ClassDef) and any(n is node for n in ast.walk(owner)):
-                found = owner  # ast.walk is breadth-first: a later match is nested deeper
-    return found
+    found = enclosing_anywhere(facts, node, (ast.ClassDef,))
+    return found if isinstance(found, ast.ClassDef) else None
 
 
 def function_of(facts: FileFacts, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The innermost function of the file holding *node*."""
-    found = None
-    for tree in units(facts):
-        for function in ast.walk(tree):
-            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-                n is node for n in ast.walk(function)
-            ):
-                found = function  # ast.walk is breadth-first: a later match is nested deeper
-    return found
+    found = enclosing_anywhere(facts, node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    return found if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
 
 def _returned(facts: FileFacts, call: ast.Call) -> list[ast.expr] | None:

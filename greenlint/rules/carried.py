@@ -5,10 +5,11 @@ after the other and their calls cannot be made one batched call."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts
-from greenlint.rules.syntax import GROWS, SCOPES, own_loops
+from greenlint.rules.syntax import GROWS, block_nodes, own_loops
 
 
 def carried(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
@@ -23,7 +24,8 @@ def carried(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     loop = loops[0]
     fresh = flow.targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else frozenset()
     read = frozenset().union(*(flow.names(a) for a in (*call.args, *(k.value for k in call.keywords)))) - fresh
-    pairs = [*flow.assignments(loop.body), *_controlled(loop.body), *_grown(loop.body)]
+    nodes = list(block_nodes(loop.body))
+    pairs = [*flow.assignments(loop.body), *_controlled(nodes), *_grown(nodes)]
     seeds = _bound(statement)
     return bool(read & flow.derived(seeds, loop.body, pairs)) if seeds else False
 
@@ -34,14 +36,14 @@ def _bound(statement: ast.stmt) -> frozenset:
         return frozenset().union(*(flow.targets(t) for t in statement.targets))
     if isinstance(statement, (ast.AugAssign, ast.AnnAssign)):
         return flow.targets(statement.target)
-    return frozenset(grown for grown, _, _ in _grown([statement]))
+    return frozenset(grown for grown, _, _ in _grown(block_nodes([statement])))
 
 
-def _controlled(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]:
-    """(names bound, names the test reads, fresh) for each `if`/`while` of the block: what its
-    branches bind depends on its test."""
+def _controlled(nodes: Iterable[ast.AST]) -> list[tuple[frozenset, frozenset, bool]]:
+    """(names bound, names the test reads, fresh) for each `if`/`while` among *nodes* (a block's
+    `block_nodes`): what its branches bind depends on its test."""
     found = []
-    for node in _statements(body):
+    for node in nodes:
         if isinstance(node, (ast.If, ast.While)):
             bound = frozenset().union(*(b for b, _, _ in flow.assignments([*node.body, *node.orelse])))
             if bound:
@@ -49,10 +51,10 @@ def _controlled(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]
     return found
 
 
-def _grown(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]:
-    """(the list, names added, fresh) for each `seq.append(y)` / `seq.extend(ys)` of the block."""
+def _grown(nodes: Iterable[ast.AST]) -> list[tuple[frozenset, frozenset, bool]]:
+    """(the list, names added, fresh) for each `seq.append(y)` / `seq.extend(ys)` statement among *nodes*."""
     found = []
-    for node in _statements(body):
+    for node in nodes:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             func = node.value.func
             if isinstance(func, ast.Attribute) and func.attr in GROWS and isinstance(func.value, ast.Name):
@@ -60,14 +62,3 @@ def _grown(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]:
                 found.append((frozenset((func.value.id,)), read, False))
     return found
 
-
-def _statements(body: list[ast.stmt]):
-    """Every statement of a block, nested blocks included, not entering functions or classes."""
-    todo = list(body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, SCOPES):
-            continue
-        yield node
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            todo.extend(getattr(node, field, ()))

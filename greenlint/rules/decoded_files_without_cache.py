@@ -13,7 +13,6 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.hostwork import DECODES
-from greenlint.analysis.project import project_index
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.rules.base import (
     FileFacts,
@@ -36,6 +35,7 @@ from greenlint.rules.importers import (
     importer_facts,
     loader_of,
     module_facts,
+    per_content,
     script_facts,
 )
 from greenlint.rules.syntax import (
@@ -542,16 +542,14 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
 def _decoding_defines(path: str) -> frozenset[str]:
     """The names of the module-level functions the module's text defines (`DEFINED_TEXT`) where it
     names a decoder (`DECODER_TEXT`), else none: read once per content of the module."""
-    stamp = project_index().stamp(path)
-    known = _DECODING_DEFINES.get(path)
-    if known is None or known[0] != stamp:
-        data, _ = read_bytes(Path(path), MAX_BYTES)
-        decodes = data is not None and any(word in data for word in DECODER_WORDS) \
-            and DECODER_TEXT.search(data) is not None
-        names = DEFINED_TEXT.findall(data) if data is not None and decodes else []
-        defined = frozenset(name.decode("utf-8", "replace") for name in names)
-        known = _DECODING_DEFINES[path] = (stamp, defined)
-    return known[1]
+    return per_content(_DECODING_DEFINES, path, path, lambda: _defined_if_decoding(path))
+
+
+def _defined_if_decoding(path: str) -> frozenset[str]:
+    data, _ = read_bytes(Path(path), MAX_BYTES)
+    decodes = data is not None and any(word in data for word in DECODER_WORDS) and DECODER_TEXT.search(data) is not None
+    names = DEFINED_TEXT.findall(data) if data is not None and decodes else []
+    return frozenset(name.decode("utf-8", "replace") for name in names)
 
 
 def _returned_decoding(facts: FileFacts) -> dict[str, int]:

@@ -9,10 +9,11 @@ import ast
 import os
 import re
 
-from greenlint.analysis.project import file_stamp, project_index
+from greenlint.analysis.project import project_index
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
-from greenlint.rules.importers import module_facts, text_matches
+from greenlint.rules.importers import module_facts, per_content, text_matches
+from greenlint.rules.syntax import enclosing
 
 NN = "tensorflow.nn."
 CONVOLUTIONS = frozenset(
@@ -150,11 +151,7 @@ def _definition(facts: FileFacts, name: str, text: re.Pattern[bytes]) -> tuple[F
 
 def _matches(path: str, text: re.Pattern[bytes]) -> bool:
     """`text_matches`, read once per content of the module (a script asks for each call it reads)."""
-    stamp = file_stamp(path)
-    known = _MATCHED.get((path, text.pattern))
-    if known is None or known[0] != stamp:
-        known = _MATCHED[(path, text.pattern)] = (stamp, text_matches(path, text))
-    return known[1]
+    return per_content(_MATCHED, (path, text.pattern), path, lambda: text_matches(path, text))
 
 
 def _module_level(facts: FileFacts, name: str) -> ast.stmt | None:
@@ -209,7 +206,8 @@ def _resolve(
 ) -> ast.expr | None:
     """The call an expression of a helper's straight-line code stands for: a name followed to the
     value bound to it before (in the function's straight-line code), a reshape to what it reshapes."""
-    function = _function_of(module, expr)
+    scope = enclosing(module, expr, None, (ast.FunctionDef,)) if expr is not None else None
+    function = scope if isinstance(scope, ast.FunctionDef) else None
     for _ in range(16):  # a chain of rebindings, bounded
         if isinstance(expr, ast.Name) and function is not None:
             expr = (env if env is not None else _env_at(function, expr)).get(expr.id)
@@ -219,12 +217,6 @@ def _resolve(
         else:
             return expr
     return None
-
-
-def _function_of(module: FileFacts, node: ast.AST | None) -> ast.FunctionDef | None:
-    if node is None:
-        return None
-    return next((a for a in module.ancestors(node, None) if isinstance(a, ast.FunctionDef)), None)
 
 
 def _is(module: FileFacts, node: ast.AST | None, apis: frozenset[str] | set[str]) -> bool:

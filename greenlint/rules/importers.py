@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from greenlint.analysis.project import project_index
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
@@ -26,6 +28,17 @@ from greenlint.rules.base import FileFacts, Site
 
 #: module path -> (its stamp, its facts): a script importing several loaders is analysed once.
 _facts: dict[str, tuple[tuple | None, FileFacts | None]] = {}
+_T = TypeVar("_T")
+
+
+def per_content(memo: dict[Any, tuple[tuple | None, _T]], key: Any, path: str, compute: Callable[[], _T]) -> _T:
+    """`compute()`, kept in *memo* under *key* while the module at *path* keeps its stamp (the
+    project index's: taken once per run): what a rule reads of a module, read once per content."""
+    stamp = project_index().stamp(path)
+    known = memo.get(key)
+    if known is None or known[0] != stamp:
+        known = memo[key] = (stamp, compute())
+    return known[1]
 
 
 def importer_facts(path: str, text: str) -> list[FileFacts]:
@@ -61,11 +74,7 @@ def script_facts(path: str) -> list[FileFacts]:
 
 def module_facts(path: str) -> FileFacts | None:
     """The facts of the project module at *path*, analysed once per content (None: it does not parse)."""
-    stamp = project_index().stamp(path)
-    known = _facts.get(path)
-    if known is None or known[0] != stamp:
-        known = _facts[path] = (stamp, _analysed(path))
-    return known[1]
+    return per_content(_facts, path, path, lambda: _analysed(path))
 
 
 def imported_modules(path: str, limit: int = 32) -> list[str]:

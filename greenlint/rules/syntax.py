@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from greenlint.analysis import flow, sources
 from greenlint.analysis.runs import remainder
@@ -36,6 +36,14 @@ def is_training_step(site: Site) -> bool:
 def enclosing(facts: FileFacts, node: ast.AST, cell: int | None, kinds: tuple[type, ...] = SCOPES) -> ast.AST | None:
     """The innermost ancestor of *node* of one of *kinds* (by default its scope: function, class or module)."""
     return next((a for a in facts.ancestors(node, cell) if isinstance(a, kinds)), None)
+
+
+def enclosing_anywhere(facts: FileFacts, node: ast.AST, kinds: tuple[type, ...]) -> ast.AST | None:
+    """`enclosing` for a node of any unit of the file (a notebook cell's node, its cell not known)."""
+    for cell in facts.cells:
+        if facts.parent(node, cell) is not None:
+            return enclosing(facts, node, cell, kinds)
+    return None
 
 
 def innermost_loop(facts: FileFacts, site: Site) -> tuple[ast.AST | None, bool]:
@@ -231,7 +239,13 @@ def int_literal(node: ast.AST | None, value: int) -> bool:
 def scope_body(node: ast.AST) -> Iterator[ast.AST]:
     """Every node of a function's or loop's body, nested loops included, not entering the
     functions, lambdas or classes it defines."""
-    todo = list(getattr(node, "body", ()))
+    return block_nodes(getattr(node, "body", ()))
+
+
+def block_nodes(block: Iterable[ast.AST]) -> Iterator[ast.AST]:
+    """Every node of a block of statements, nested blocks included, not entering the functions,
+    lambdas or classes it defines (those are yielded)."""
+    todo = list(block)
     while todo:
         node = todo.pop()
         yield node

@@ -17,7 +17,7 @@ import pytest
 
 from greenlint.analysis.callsite import CallSite, Span
 from greenlint.check import cache as cache_module
-from greenlint.check import records, run_check
+from greenlint.check import records, run_check, runner
 from greenlint.check.cache import Cache, close_all
 from greenlint.check.file_result import FileResult, error_diagnostic, from_record, to_record
 from greenlint.predict.prediction import Prediction
@@ -131,9 +131,19 @@ def test_a_foreign_or_misfiled_entry_is_a_miss(tmp_path):
     assert cache.get("aa2") is None
 
 
-def test_a_file_result_round_trips(tmp_path, config):
+def _analysed(monkeypatch) -> list[FileResult]:
+    """The FileResults a run in this process analyses, as they are made (`check` keeps none)."""
+    made: list[FileResult] = []
+    analyse = runner.analyse_one
+    monkeypatch.setattr(runner, "analyse_one", lambda path, backend: made.append(analyse(path, backend)) or made[-1])
+    return made
+
+
+def test_a_file_result_round_trips(tmp_path, config, monkeypatch):
     (tmp_path / "a.py").write_text(TRAIN + "x = 1  # noqa: GL101\n")
-    result = next(c.result for c in run_check([tmp_path / "a.py"], config.replace(no_cache=True), FAKE).checked)
+    made = _analysed(monkeypatch)
+    run_check([tmp_path / "a.py"], config.replace(no_cache=True), FAKE)
+    (result,) = made
     assert isinstance(result, FileResult) and result.sites and result.suppressions.lines
     back = from_record(json.loads(json.dumps(to_record(result))))
     assert back == dataclasses.replace(result, source="")  # a text file's source is its content, read anew
@@ -156,13 +166,14 @@ def test_every_entry_a_run_writes_round_trips(tmp_path, config, monkeypatch):
     put = Cache.put
     monkeypatch.setattr(Cache, "put", lambda self, key, value: (written.append(value), put(self, key, value))[1])
     files = [tmp_path / "train.py", tmp_path / "nets.py", tmp_path / "n.ipynb"]
+    made = _analysed(monkeypatch)
     run = run_check(files, config, fixes=True)
     kinds = {v.get("record", "?") for v in written}
     assert kinds == {"file", "diagnostics"}, kinds
     assert not any("Net" in json.dumps(v) and v.get("record") not in ("file", "diagnostics") for v in written)
     for value in written:
         assert json.loads(json.dumps(value)) == value  # plain JSON: what is stored is what is read
-    results = {r.path: r for r in (c.result for c in run.checked) if r is not None}
+    results = {r.path: r for r in made}
     for value in (v for v in written if v.get("record") == "file"):
         back = from_record(json.loads(json.dumps(value)))
         assert back == dataclasses.replace(results[back.path], source=back.source)

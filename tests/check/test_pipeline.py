@@ -140,15 +140,18 @@ def test_parallel_equals_serial(tmp_path, config, monkeypatch):
     assert parallel.files == serial.files
 
 
-def test_workers_send_back_findings_and_the_analyses_are_read_when_asked(tmp_path, config, monkeypatch):
+def test_check_keeps_findings_and_the_analyses_are_read_when_asked(tmp_path, config, monkeypatch):
+    """`check` reports findings: neither workers nor a run in one process keep each file's analysis
+    to the run's end (memory, and objects the collector walks); a caller asking reads it back."""
     monkeypatch.setattr("greenlint.check.runner._cpus", lambda: 2)
     src = project(tmp_path, {f"m{i:02d}.py": TRAIN.replace("x, y", f"x{i}, y") for i in range(12)})
     serial = run_check([src], config.replace(jobs=1, cache_dir=tmp_path / "serial"), FAKE)
     parallel = run_check([src], config.replace(jobs=2), FAKE)
-    assert parallel.stats.workers == 2 and parallel.diagnostics == serial.diagnostics
+    assert parallel.stats.workers == 2 and serial.stats.workers == 1 and parallel.diagnostics == serial.diagnostics
     assert all(c.result is None for c in parallel.checked)  # findings and sources came back, not the analyses
-    assert all(c.result is not None for c in serial.checked)  # analysed here: kept
+    assert all(c.result is None for c in serial.checked)  # analysed here: dropped once its findings were found
     assert list(parallel.file_results()) == list(serial.file_results())  # read back from the cache when asked
+    assert all(r.sites for r in serial.file_results())
 
 
 def test_workers_take_long_runs_of_neighbouring_files_first():
