@@ -13,8 +13,9 @@ Sources: literal lists and NumPy constructors (`np.array([[0, 1], ...])`, `np.ze
 a KEYED value of every split: `datasets["train"]`), downloaded files (downloads.py),
 `sklearn.model_selection.train_test_split`; indexing `x[:1000]`, `x[i:i + 32]`, `x[None, ...]`,
 `x[0, :5]`, `reshape`, `astype`, a new first axis on a value of unknown shape (`np.expand_dims(x, 0)`,
-`x[None]`: meta "rows" 1), arithmetic with literals, `Dataset.from_tensor_slices`, `batch`,
-`take`, `skip`, `repeat`, `shuffle`, `map`, `filter`. Anything else leaves the shape unknown.
+`x[None]`: meta "rows" 1), a literal slice of the first axis of a value of unknown rows (`x[:64]`,
+`x[-500:]`, `x[a:b]`: meta "most_rows", at most that many rows; `most_rows`), arithmetic with
+literals, `Dataset.from_tensor_slices`, `batch`, `take`, `skip`, `repeat`, `shuffle`, `map`, `filter`. Anything else leaves the shape unknown.
 """
 
 from __future__ import annotations
@@ -112,6 +113,43 @@ def rows_of(value: Any) -> int | None:
     if shape:
         return shape[0]
     return value.meta.get("rows") if type(value) is Inst else None
+
+
+def most_rows(value: Any) -> int | None:
+    """The rows an array or tensor value of unknown rows has at most (a literal slice of its first
+    axis, `sliced`); None where nothing bounds them or they are known (`rows_of`)."""
+    if type(value) is not Inst or rows_of(value) is not None:
+        return None
+    return value.meta.get("most_rows")
+
+
+def sliced(owner: Any, parts: list, cls: str = ARRAY) -> Inst | None:
+    """`x[:64]`, `x[-500:, 1:]` of a value of unknown rows: at most the rows the first axis's literal
+    slice keeps (and those *owner* has at most), the rest of its shape unknown; None where no
+    literal slice of the first axis bounds them (`x[:, :64]`, `x[:n]`)."""
+    if not parts or type(parts[0]) is not Cut:
+        return None
+    bounds = [b for b in (parts[0].most(), most_rows(owner)) if b is not None]
+    if not bounds:
+        return None
+    rows = min(bounds)
+    return Inst(cls, "operator", {"most_rows": rows, "shape_prov": "inferred",
+                                  "shape_note": f"at most {rows:,} rows: a literal slice of data of unknown size"})
+
+
+#: `len(x)` or `x.shape[0]` of a value whose rows are bounded (`most_rows`): meta "most_rows".
+ROWS = "builtins.int.rows"
+#: `x.shape` of such a value: its first item (`x.shape[0]`) is a `ROWS`.
+SHAPE = "builtins.tuple.shape"
+
+
+def rows_count(value: Any, how: str = "len") -> Inst | None:
+    """`len(x)` (*how* "len") or `x.shape` (*how* "shape") of an array or tensor value of bounded
+    rows (`ROWS`, `SHAPE`); `x.shape[0]` of such a shape (*value* a `SHAPE`); None otherwise."""
+    if type(value) is Inst and value.cls == SHAPE:
+        return Inst(ROWS, "len", dict(value.meta))
+    rows = most_rows(value)
+    return None if rows is None else Inst(ROWS if how == "len" else SHAPE, how, {"most_rows": rows})
 
 
 def new_first_axis(how: str, cls: str = ARRAY) -> Inst:
@@ -260,7 +298,7 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
                                             "shape_note": f"a list of {rows} items filled by append"})
         shape = shape_of(source)
         prov, note = shape_source(source)
-        return array(shape, prov, note) if shape is not None else None
+        return array(shape, prov, note) if shape is not None else _rows_kept(source)
     elif path == "numpy.arange":
         bounds = [_int(v) for v in positional]
         if positional and all(b is not None for b in bounds) and len(bounds) <= 3 and (len(bounds) < 3 or bounds[2]):
@@ -302,6 +340,9 @@ def array_method(name: str, owner: Any, args: list) -> Any:
     shape = shape_of(owner)
     if name == "expand_dims" and shape is None and args and _int(args[0]) == 0:
         return new_first_axis("np.expand_dims(x, 0)")
+    kept_rows = _kept_rows_shape(name, shape, args)
+    if kept_rows is not None and most_rows(owner) is not None:
+        return _rows_kept(owner, owner.cls, kept_rows or None)
     if shape is None or type(owner) is not Inst:
         return None
     if name in ("astype", "copy"):
@@ -325,6 +366,38 @@ def array_method(name: str, owner: Any, args: list) -> Any:
         dims = list(shape)
         dims.insert(axis if axis >= 0 else len(dims) + axis + 1, 1)
         return with_shape(owner, tuple(dims))
+    return None
+
+
+def _rows_kept(value: Any, cls: str = ARRAY, shape: tuple | None = None) -> Inst | None:
+    """A value of *cls* of the rows *value* has at most (`most_rows`), of *shape* (first axis None)
+    where known; None where nothing bounds its rows."""
+    rows = most_rows(value)
+    if rows is None:
+        return None
+    meta = {"most_rows": rows, **{k: value.meta[k] for k in ("shape_prov", "shape_note") if k in value.meta}}
+    return Inst(cls, "operator", {**meta, "shape": shape} if shape else meta)
+
+
+def _kept_rows_shape(name: str, shape: tuple | None, args: list) -> tuple | None:
+    """The shape (`()` where unknown) an array method that keeps the first axis gives: `astype`,
+    `copy`, or a `reshape` to `len(x)` or `x.shape[0]` rows (`ROWS`: any value whose rows are
+    bounded) or to `-1` rows of *shape*'s elements per row; None for another method or reshape."""
+    if name in ("astype", "copy"):
+        return shape or ()
+    if name != "reshape" or not args:
+        return None
+    if len(args) == 1 and type(args[0]) in (Const, Seq):  # one tuple: `reshape((len(x), 28, 28))`
+        args = list(args[0].items) if type(args[0]) is Seq else [Const(d) for d in args[0].value] \
+            if isinstance(args[0].value, (list, tuple)) else args
+    target = [a.value if type(a) is Const else a for a in args]
+    rest = tuple(d for d in target[1:] if type(d) is int and d > 0)
+    known = len(rest) == len(target) - 1
+    if target and type(target[0]) is Inst and target[0].cls == ROWS:
+        return (None, *rest) if known else ()
+    per_row = _prod(tuple(shape[1:])) if shape else None
+    if target and target[0] == -1 and known and per_row is not None and math.prod(rest) == per_row:
+        return (None, *rest)
     return None
 
 
@@ -360,6 +433,20 @@ class Cut:
     literal: bool = True
     span: int | None = None
 
+    def most(self) -> int | None:
+        """Items the slice keeps at most of an axis of any length, where its literal bounds say so
+        (`:64`, `-500:`, `7000:9000`, with a positive step); None where they do not (`7000:`, `:-1`)."""
+        lower, upper, step = self.lower, self.upper, self.step or 1
+        if not self.literal or self.span is not None or step < 0:
+            return None
+        if (lower is None or lower >= 0) and upper is not None and upper >= 0:
+            width = upper - (lower or 0)
+        elif lower is not None and lower < 0 and (upper is None or upper < 0):
+            width = (upper or 0) - lower
+        else:
+            return None
+        return len(range(0, max(width, 0), step))
+
     def length(self, dim: int | None) -> int | None:
         """Items the slice keeps of an axis of *dim* items (None: unknown)."""
         if self.span is not None:
@@ -388,7 +475,7 @@ def subscript(owner: Inst, parts: list) -> Inst:
     if shape is None and parts and parts[0] is NEW_AXIS:
         return new_first_axis("x[None]", owner.cls)
     if shape is None or parts.count(REST) > 1 or len(axes) > len(shape):
-        return unknown
+        return sliced(owner, parts, owner.cls) or unknown
     dims, out, at = list(shape), [], 0
     for i, part in enumerate(parts):
         if part is NEW_AXIS:
@@ -408,6 +495,9 @@ def subscript(owner: Inst, parts: list) -> Inst:
         else:
             return unknown
     found = with_shape(owner, (*out, *dims[at:]))
+    bounded = sliced(owner, parts) if out and out[0] is None else None
+    if bounded is not None:  # `x[:64]` of rows unknown, each row's shape known
+        found.meta.update(most_rows=bounded.meta["most_rows"], shape_prov="inferred", shape_note=bounded.meta["shape_note"])
     drawn = [p for p in parts if type(p) is Inst and p.meta.get("index")]
     if drawn:
         found.meta.update(shape_prov="inferred", shape_note=f"{drawn[0].meta['shape'][0]} rows drawn by an index array")
@@ -524,6 +614,8 @@ def elementwise(cls: str, *operands: Any) -> Inst:
     shapes = [s for s in (_operand_shape(value) for value in operands) if s is not None]
     shape = broadcast(shapes) if len(shapes) == len(operands) else None
     shaped = [value for value in operands if type(value) is Inst]
+    if shape is None and len(shaped) == 1 and all(_operand_shape(v) == () for v in operands if v is not shaped[0]):
+        return _rows_kept(shaped[0], cls) or Inst(cls, "operator")  # `x[:5000] / 255.`: the same rows
     if shape is None or not shaped:
         return Inst(cls, "operator")
     return with_shape(max(shaped, key=lambda value: len(shape_of(value) or ())), shape)

@@ -1369,6 +1369,8 @@ class Resolver:
             shape = arrays.shape_of(owner) if attr == "shape" else None
             if shape and all(type(d) is int for d in shape):
                 return Const(tuple(shape))  # `x.shape[0]` of an array of known shape
+            if attr == "shape" and arrays.most_rows(owner) is not None:
+                return arrays.rows_count(owner, "shape")  # `x[:64].shape[0]`: at most 64
             tensor = work_mod.model_tensor(owner, attr)  # `backbone.output`: a symbolic tensor
             if tensor is not None:
                 return Inst(self.table.returns("tensorflow.keras.Input") or "tensorflow.Tensor", "attribute",
@@ -1856,8 +1858,8 @@ class Resolver:
         if name == "zip" and args and not any(starred for starred, _ in args):
             return arrays.zipped([value for _, value in args])
         if name == "len" and len(args) == 1 and not args[0][0] and type(args[0][1]) is Inst:
-            rows = arrays.rows_of(args[0][1])  # `len(x)` of an array whose rows are known
-            return Const(rows) if type(rows) is int else None
+            rows = arrays.rows_of(args[0][1])  # `len(x)` of an array whose rows are known (or bounded)
+            return Const(rows) if type(rows) is int else arrays.rows_count(args[0][1])
         values = [value.value for starred, value in args if not starred and type(value) is Const]
         if len(values) != len(args) or not values or any(v is NotImplemented for v in values):
             return None
@@ -2377,6 +2379,8 @@ class Resolver:
             return owner  # `batch[:, :, :, None]`, `batch[0]`: the batch prepared on the spot, or a part of it
         if type(owner) is Inst and owner.cls in _TENSORS:
             return arrays.subscript(Inst(_TENSORS[owner.cls], "operator", owner.meta), parts)
+        if type(owner) is Inst and owner.cls == arrays.SHAPE and type(index) is Const and index.value == 0:
+            return arrays.rows_count(owner)
         if type(owner) is Const and type(index) is Const and isinstance(owner.value, (tuple, list)):
             if type(index.value) is int and -len(owner.value) <= index.value < len(owner.value):
                 return Const(owner.value[index.value])
@@ -2385,7 +2389,7 @@ class Resolver:
                 return owner.items[index.value]
         if owner is None and parts and parts[0] is arrays.NEW_AXIS:  # `image[None]`: only an array takes a None index
             return arrays.new_first_axis("x[None]")
-        return None
+        return arrays.sliced(owner, parts) if owner is None else None  # `x[:64]` of data of unknown size
 
     def index_part(self, node: ast.expr) -> Any:
         """One part of an index, walked once: an `arrays.Cut` for a slice (`i:i + k` spans k),

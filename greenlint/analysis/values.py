@@ -399,7 +399,7 @@ def _sequence(value: Any) -> bool:
 #: both paths agree (greenlint/analysis/arrays.py, work.py).
 WORK_KEYS = frozenset(
     {"layers", "graph", "sub_layers", "wrapped", "data", "shape", "shape_prov", "shape_note", "sym", "site_work",
-     "length", "length_bound", "trainable", "compiled_trainable", "trainable_at_compile",
+     "length", "length_bound", "most_rows", "trainable", "compiled_trainable", "trainable_at_compile",
      "trainable_set_in", "cut", "call_output"}
 )
 

@@ -6,7 +6,8 @@ call), `inferred` (followed through the code, or a Keras default), `table` (data
   - `fit`/`evaluate`/`predict`/`__call__`/`*_on_batch` of Keras models: epochs (with
     `"bound": "upper"` under an EarlyStopping callback and `"least"`, the fewest its patience
     allows; `wall_s` under a TimeStopping callback), batch_size (literal, the dataset's
-    `.batch(n)`, else Keras's default 32), samples, validation_samples, steps_per_epoch, steps,
+    `.batch(n)`, else Keras's default 32), samples, validation_samples, steps_per_epoch, steps
+    (`"bound": "upper"` on data a `.filter` or a literal slice bounds: `x[:64]`, arrays.sliced),
     and the model's params, flops_per_sample, input_shape, model (arrays.py for the data);
   - calling a layer: params, flops (per call; flops_per_sample on symbolic tensors), input_shape;
   - tensor ops with literal shapes: elements and flops (`matmul`, `conv`, reductions, random,
@@ -35,6 +36,7 @@ from greenlint.analysis.arrays import (
     PY_GENERATOR,
     Data,
     Sym,
+    most_rows,
     rows_of,
     shape_of,
     shape_source,
@@ -685,6 +687,9 @@ def _data(value: Any) -> tuple[Data | None, bool]:
     if shape and shape[0] is not None:
         prov, note = shape_source(value)
         return Data(shape[0], tuple(shape[1:]), prov=prov, note=note), False
+    most = most_rows(value)
+    if most is not None:  # `x[:64]` of data of unknown size: at most 64 rows
+        return Data(most, tuple(shape[1:]) if shape else None, prov=INFERRED, note=shape_source(value)[1], upper=True), False
     if shape:  # rows unknown (`x[a:b]`), each row's shape known: the model's input
         return Data(None, tuple(shape[1:]), note="the number of rows is not known statically"), False
     rows = rows_of(value)
@@ -702,7 +707,7 @@ def _with_targets(inputs: Data | None, y: Any) -> Data | None:
     if targets is None or targets.samples is None:
         return inputs
     return Data(targets.samples, inputs.shape if inputs is not None else None, prov=targets.prov,
-                note=f"the targets' rows{': ' + targets.note if targets.note else ''}")
+                note=f"the targets' rows{': ' + targets.note if targets.note else ''}", upper=targets.upper)
 
 
 def _literal_or_default(features: dict, named: dict, key: str, default: Any, why: str) -> dict:
@@ -732,7 +737,7 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
     if method in ("fit", "evaluate", "predict"):
         work.update(_loop_work(method, named, features, data, pipeline))
     elif data is not None and data.samples is not None:
-        work["samples"] = q(data.samples, data.prov, data.note)
+        work["samples"] = q(data.samples, data.prov, data.note, **_at_most(data.upper))
     elif method in ONE_BATCH or method == "__call__" and "symbolic" not in work:
         # the batch it runs on is its data: unknown, and the note says why (a floor, not a class's figure)
         work["samples"] = q(None, UNKNOWN, data.note if data is not None and data.note else "the batch's size is not known statically")
@@ -836,19 +841,20 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
         batch = _literal_or_default(features, named, "batch_size", KERAS_BATCH, why)
     samples = q(data.samples if data else None, data.prov if data else UNKNOWN,
                 (data.note if data else None) or (None if data else "the data's size is not known statically"))
-    if data is not None and data.upper and samples["value"] is not None:
-        samples["bound"] = "upper"
+    upper = _at_most(data is not None and data.upper and samples["value"] is not None)
+    samples.update(upper)
     train = samples["value"]
     if method == "fit":
         split = features.get("validation_split")
         if isinstance(split, (int, float)) and 0 < split < 1 and train is not None and not pipeline:
             train = int(train * (1 - split))
-            work["validation_samples"] = q(samples["value"] - train, INFERRED, f"validation_split={split}")
-            samples = q(train, INFERRED, f"{samples['value']} less validation_split={split}")
+            work["validation_samples"] = q(samples["value"] - train, INFERRED, f"validation_split={split}", **upper)
+            samples = q(train, INFERRED, f"{samples['value']} less validation_split={split}", **upper)
         elif "validation_data" in named:
             vdata, _ = _data(named["validation_data"])
             work["validation_samples"] = q(vdata.samples if vdata else None, vdata.prov if vdata else UNKNOWN,
-                                           vdata.note if vdata else "validation_data's size is not known")
+                                           vdata.note if vdata else "validation_data's size is not known",
+                                           **_at_most(vdata is not None and vdata.upper and vdata.samples is not None))
         epochs = _literal_or_default(features, named, "epochs", 1, "Keras default")
         start = features.get("initial_epoch")
         if type(start) is int and start > 0:  # epochs as written: the epochs run are those less initial_epoch
@@ -874,7 +880,7 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
     elif data is not None and data.forever:
         steps = q(None, UNKNOWN, "the dataset repeats forever")
     elif train is not None and batch["value"]:
-        steps = q(math.ceil(train / batch["value"]), INFERRED, f"ceil({train} / {batch['value']})")
+        steps = q(math.ceil(train / batch["value"]), INFERRED, f"ceil({train} / {batch['value']})", **upper)
     else:
         steps = q(None, UNKNOWN, None)
     work[steps_key] = steps
@@ -886,10 +892,16 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
         start = work.get("initial_epoch", {"value": 0})["value"]  # None: not a literal
         run = max(0, epochs["value"] - start) if epochs["value"] is not None and start is not None else None
         total = run * steps["value"] if run is not None and steps["value"] is not None else None
-        extra = {"bound": "upper"} if epochs.get("bound") == "upper" and total is not None else {}
+        extra = _at_most(total is not None and "upper" in (epochs.get("bound"), steps.get("bound")))
         how = "(epochs − initial_epoch) × steps_per_epoch" if start else "epochs × steps_per_epoch"
         work["steps"] = q(total, INFERRED, how, **extra)
     return work
+
+
+def _at_most(upper: bool) -> dict:
+    """The `bound` a work quantity carries where its value is an upper bound (`.filter`, a literal
+    slice of data of unknown size, early stopping), else nothing."""
+    return {"bound": "upper"} if upper else {}
 
 
 def _early_stopping(callbacks: Any) -> tuple[int | None, str]:

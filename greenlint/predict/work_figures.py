@@ -81,6 +81,9 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     if fewest is not features:
         note += (f"; early stopping: between {fewest['epochs']:g} (its patience) and {most['epochs']:g} "
                  f"epochs, {effective_epochs(features):.3g} assumed; the interval spans both")
+    if features.get("samples_bound") == "upper":
+        note += (f"; at most {features['samples']:g} samples (a slice or filter of data of unknown size): "
+                 "priced at that bound, the most its data allows")
     if "wall_s" in features and group == "training":
         note += f"; TimeStopping ends it at most {features['wall_s']:g} s and one epoch in"
     least, largest = work_log_energy(work, group, fewest), work_log_energy(work, group, most)

@@ -33,7 +33,7 @@ def test_start_up_is_the_inference_time_models_fixed_term():
 
 def test_calls_over_a_known_large_set_are_not_reported():
     predictor = load_predictor(overlay=False)
-    assert _found(MODEL + "X = np.zeros((50000, 784), np.float32)\n" + PASSES, predictor) == []
+    assert _found(MODEL + "X = np.zeros((60000, 784), np.float32)\n" + PASSES, predictor) == []  # MNIST's training set
 
 
 def test_calls_over_a_known_small_batch_are_reported():
