@@ -11,7 +11,7 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, method
 from greenlint.rules.batch_price import reference
 from greenlint.rules.codemods import WrapLoopBody
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.material import MIN_SAVING_S, SAVING_OPTION, immaterial_work, in_tests, known_runs, repeated_cost
+from greenlint.rules.material import MIN_SAVING_S, SAVING_OPTION, immaterial_work, in_tests, known_runs, least_saving_j, repeated_cost
 from greenlint.rules.syntax import innermost_loop, is_training_step, last_name, own_body, units
 
 
@@ -70,8 +70,7 @@ def immaterial_dispatch(facts: FileFacts, site: Site, each_s: float, options: Ma
         return True
     priced = reference()
     power = power_for(priced[0], "training") if priced is not None else None
-    least_j = float(options.get(SAVING_OPTION.key, SAVING_OPTION.default))
-    return power is not None and energy_at(power, runs * each_s) < least_j
+    return power is not None and energy_at(power, runs * each_s) < least_saving_j(options)
 
 
 #: Cases whose fix must not apply (the text stays as it is): `loss` read after the loop, and a

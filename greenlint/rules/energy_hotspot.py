@@ -11,7 +11,7 @@ from greenlint.analysis.agents import trained_by_agent
 from greenlint.analysis.callsite import is_test_assertion
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.material import SAVING_OPTION, immaterial_work
+from greenlint.rules.material import SAVING_OPTION, immaterial_work, least_saving_j
 from greenlint.rules.syntax import LOOPS, Loop, calls_of, enclosing, environment_step, trains
 from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
 
@@ -30,7 +30,10 @@ class EnergyHotspot(Rule):
     whose runs are counted and whose whole figure stays under `material-saving-j` (10 kJ, about
     2.8 Wh) at the high end of its interval (greenlint/rules/material.py): a tutorial's 10 epochs
     of an MNIST MLP (about 4 kJ) cannot save a material amount whatever is changed; nor test
-    code, whose cost no user pays.
+    code, whose cost no user pays. A floor (a figure whose data size or model the code does not
+    state: at least its low end) says only that least, and is a hotspot only where that least,
+    times its runs, reaches `material-saving-j` itself: a hundred one-sample `predict` calls of
+    a model of unknown size are at least 145 J, which says nothing material.
 
     ## Why is this bad?
     It is not wrong in itself: it marks where the energy of a script goes, so that review and
@@ -230,6 +233,8 @@ class EnergyHotspot(Rule):
             total = site.total_energy_j
             if total is None or is_test_assertion(site.api) or not _supported_over(site, threshold):
                 continue
+            if site.prediction.floor and not _supported_over(site, least_saving_j(options)):
+                continue  # a floor claims only its least: a hotspot where that least is itself material
             if trained_by_agent(site.features) or _driven_by_environment(facts, site) or immaterial_work(facts, site, options):
                 continue
             p = site.prediction

@@ -95,11 +95,15 @@ def saving_j(sites: Iterable[Site], share: tuple[float, float]) -> tuple[float, 
     return None if work is None else (share[0] * work[0], share[1] * work[1])
 
 
+def least_saving_j(options: Mapping[str, Any]) -> float:
+    """The joules a saving must reach over one run of the program: `material-saving-j`."""
+    return float(options.get(SAVING_OPTION.key, SAVING_OPTION.default))
+
+
 def immaterial_saving(saving: tuple[float, float] | None, options: Mapping[str, Any]) -> bool:
     """A priced saving whose high end stays under `material-saving-j` (MIN_SAVING_J by default);
     an unknown one (None) is not negligible."""
-    least = float(options.get(SAVING_OPTION.key, SAVING_OPTION.default))
-    return saving is not None and saving[1] < least
+    return saving is not None and saving[1] < least_saving_j(options)
 
 
 def saving_clause(saving: tuple[float, float], share: tuple[float, float], basis: str, work: str = "training") -> str:

@@ -19,6 +19,7 @@ from greenlint.rules.material import (
     immaterial,
     immaterial_work,
     known_runs,
+    least_saving_j,
     repeated_cost,
 )
 from greenlint.rules.syntax import LOOPS, last_name, own_body
@@ -343,8 +344,7 @@ def _minor_start_up(
     size is unknown (a floor) says nothing of its share."""
     seconds, joules = price
     runs = known_runs(site)
-    least_j = float(options.get(SAVING_OPTION.key, SAVING_OPTION.default))
-    if immaterial(facts, site, seconds) or (runs is not None and runs * joules < least_j):
+    if immaterial(facts, site, seconds) or (runs is not None and runs * joules < least_saving_j(options)):
         return True
     p = site.prediction
     low = p.interval_j[0] if p.interval_j is not None else 0.0
