@@ -11,7 +11,15 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, method
 from greenlint.rules.batch_price import reference
 from greenlint.rules.codemods import WrapLoopBody
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.material import MIN_SAVING_S, SAVING_OPTION, immaterial_work, in_tests, known_runs, least_saving_j, repeated_cost
+from greenlint.rules.material import (
+    MIN_SAVING_S,
+    SAVING_OPTION,
+    immaterial_work,
+    in_tests,
+    known_runs,
+    least_saving_j,
+    repeated_cost,
+)
 from greenlint.rules.syntax import innermost_loop, is_training_step, last_name, own_body, units
 
 
