@@ -11,6 +11,23 @@ def predictor():
     return Predictor()
 
 
+@pytest.fixture(scope="session")
+def shipped():
+    """The shipped predictor (no calibration overlay): for rule tests that need real figures, which
+    follow data sizes and models as the fake predictor's do not."""
+    from greenlint.predict import load_predictor
+
+    return load_predictor(overlay=False)
+
+
+def found(predictor, code: str, rule: str, options: dict | None = None, path: str = "train.py") -> list:
+    """The findings of *rule* alone on *code*, checked as a file at *path*."""
+    from greenlint.check import Config, check_source
+
+    config = Config(select=(rule,), no_cache=True, options=options or {})
+    return [d for d in check_source(code, path, config, predictor) if d.code == rule]
+
+
 def check_in_project(root, predictor, files: dict, main: str, code: str, options: dict | None = None) -> list:
     """Write a small project under *root* (`files`: each relative path and its text) and check
     its module *main* with rule *code* alone (and *options*): that rule's diagnostics."""

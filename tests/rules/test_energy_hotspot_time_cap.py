@@ -4,10 +4,7 @@ a 5-second cap on 100 epochs is no hotspot (it costs 5 s and one epoch); a cap o
 
 from __future__ import annotations
 
-import pytest
-
-from greenlint.check import Config, check_source
-from greenlint.predict import load_predictor
+from tests.rules.conftest import found
 
 CODE = (
     "import numpy as np\nimport tensorflow as tf\nimport tensorflow_addons as tfa\n"
@@ -18,23 +15,17 @@ CODE = (
 )
 
 
-@pytest.fixture(scope="module")
-def predictor():
-    return load_predictor(overlay=False)
+def hotspots(shipped, callbacks: str) -> list:
+    return found(shipped, CODE.format(callbacks=callbacks), "GL101", path="t.py")
 
 
-def hotspots(predictor, callbacks: str) -> list:
-    config = Config(select=("GL101",), no_cache=True)
-    return [d for d in check_source(CODE.format(callbacks=callbacks), "t.py", config, predictor) if d.code == "GL101"]
+def test_a_fit_capped_at_5_seconds_is_no_hotspot(shipped):
+    assert hotspots(shipped, ", callbacks=[tfa.callbacks.TimeStopping(seconds=5)]") == []
 
 
-def test_a_fit_capped_at_5_seconds_is_no_hotspot(predictor):
-    assert hotspots(predictor, ", callbacks=[tfa.callbacks.TimeStopping(seconds=5)]") == []
-
-
-def test_the_same_fit_under_a_cap_it_never_reaches_stays_a_hotspot(predictor):
-    [capped] = hotspots(predictor, ", callbacks=[tfa.callbacks.TimeStopping(seconds=86400)]")
-    [free] = hotspots(predictor, "")
+def test_the_same_fit_under_a_cap_it_never_reaches_stays_a_hotspot(shipped):
+    [capped] = hotspots(shipped, ", callbacks=[tfa.callbacks.TimeStopping(seconds=86400)]")
+    [free] = hotspots(shipped, "")
     assert capped.message.split(":")[0] == free.message.split(":")[0]  # the same figure
     assert "a shorter time than its TimeStopping's 86400 s" in capped.message
     assert "TimeStopping" not in free.message

@@ -4,10 +4,7 @@ The shipped predictor prices it: the rule cases' fake predictor gives no floors.
 
 from __future__ import annotations
 
-import pytest
-
-from greenlint.check import Config, check_source
-from greenlint.predict import load_predictor
+from tests.rules.conftest import found
 
 #: Monte Carlo dropout: {runs} one-sample predictions of a model whose input size is not stated.
 MC_PREDICTS = (
@@ -21,14 +18,8 @@ MC_PREDICTS = (
 )
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return load_predictor(overlay=False)
-
-
 def gl101(shipped, runs: int, options: dict | None = None) -> list:
-    config = Config(select=("GL101",), no_cache=True, options=options or {})
-    return check_source(MC_PREDICTS.format(runs=runs), "mc.py", config, shipped)
+    return found(shipped, MC_PREDICTS.format(runs=runs), "GL101", options, path="mc.py")
 
 
 def test_a_floor_whose_least_is_not_material_is_no_hotspot(shipped):

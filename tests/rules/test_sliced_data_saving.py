@@ -5,10 +5,7 @@ the rule cases' fake predictor ignores data sizes."""
 
 from __future__ import annotations
 
-import pytest
-
-from greenlint.check import Config, check_source
-from greenlint.predict import load_predictor
+from tests.rules.conftest import found
 
 #: A 200k-parameter MLP fitted for {epochs} epochs on `x[:{rows}]`, validated on 64 rows.
 SLICED_FIT = (
@@ -19,14 +16,8 @@ SLICED_FIT = (
 )
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return load_predictor(overlay=False)
-
-
 def gl308(shipped, rows: str, epochs: int = 100, options: dict | None = None) -> list:
-    config = Config(select=("GL308",), no_cache=True, options=options or {})
-    return check_source(SLICED_FIT.format(rows=rows, epochs=epochs), "train.py", config, shipped)
+    return found(shipped, SLICED_FIT.format(rows=rows, epochs=epochs), "GL308", options)
 
 
 def test_a_demo_on_64_samples_saves_nothing_material(shipped):
