@@ -79,6 +79,12 @@ def reference() -> tuple[dict, DeviceModel] | None:
     return predictor.model.get("work") or {}, predictor.device_model
 
 
+def reference_work() -> dict:
+    """The bundled model's work section (time and power models of each kind), {} where it cannot be loaded."""
+    priced = reference()
+    return priced[0] if priced is not None else {}
+
+
 def device(told: str | None) -> GpuSpec | None:
     """The GPU priced on: the stated one, else REFERENCE_GPU."""
     return gpu_spec(told if told is not None else REFERENCE_GPU)

@@ -8,16 +8,14 @@ from typing import Any
 
 from greenlint.predict.work_energy import DISPATCH_S, energy_at, power_for
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, method
-from greenlint.rules.batch_price import reference
+from greenlint.rules.batch_price import reference_work
 from greenlint.rules.codemods import WrapLoopBody
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import (
-    MIN_SAVING_S,
     SAVING_OPTION,
+    immaterial_overhead,
     immaterial_work,
-    in_tests,
     known_runs,
-    least_saving_j,
     repeated_cost,
 )
 from greenlint.rules.syntax import innermost_loop, is_training_step, last_name, own_body, units
@@ -73,12 +71,10 @@ def immaterial_dispatch(facts: FileFacts, site: Site, each_s: float, options: Ma
     the real-world benchmark no such finding was judged worth a change), or their dispatch adds
     up to under MIN_SAVING_S, or under `material-saving-j` at the training steady power of the
     bundled model's reference machine; or the step is test code."""
-    runs = known_runs(site)
-    if runs is None or runs * each_s < MIN_SAVING_S or in_tests(facts, site):
+    if known_runs(site) is None:
         return True
-    priced = reference()
-    power = power_for(priced[0], "training") if priced is not None else None
-    return power is not None and energy_at(power, runs * each_s) < least_saving_j(options)
+    power = power_for(reference_work(), "training")
+    return immaterial_overhead(facts, site, each_s, None if power is None else energy_at(power, each_s), options)
 
 
 #: Cases whose fix must not apply (the text stays as it is): `loss` read after the loop, and a

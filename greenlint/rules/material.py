@@ -43,8 +43,9 @@ SAVING_OPTION = Option(
     float,
     MIN_SAVING_J,
     "Joules (high end of the 80% interval x runs, where the runs are counted) the saving a finding claims must"
-    " reach over one run of the program (GL101, GL201: the whole work; GL301, GL308, GL602: their share"
-    " of the training): under it, the change saves no material amount.",
+    " reach over one run of the program (GL101, GL201, GL207, GL302, GL503: the whole work; GL301, GL308, GL602:"
+    " their share of the training; GL201, GL302: also the overhead they remove): under it, the change saves no"
+    " material amount.",
 )
 #: The share of a work a change saves where it may save all of it (GL101's, GL201's whole figure).
 WHOLE = (1.0, 1.0)
@@ -70,6 +71,21 @@ def immaterial(facts: FileFacts, site: Site, each_s: float) -> bool:
     is test code, or its known runs add up to less than MIN_SAVING_S."""
     runs = known_runs(site)
     return (runs is not None and runs * each_s < MIN_SAVING_S) or in_tests(facts, site)
+
+
+def immaterial_overhead(
+    facts: FileFacts, site: Site, each_s: float, each_j: float | None, options: Mapping[str, Any]
+) -> bool:
+    """A repeated overhead of *each_s* seconds (*each_j* joules, None where not priced) per run
+    that a change removes is not worth it: the call is test code, or over the site's counted
+    runs it adds up to under MIN_SAVING_S or under `material-saving-j` (the saving itself, not
+    the work it is part of). Runs not counted say nothing."""
+    if in_tests(facts, site):
+        return True
+    runs = known_runs(site)
+    return runs is not None and (
+        runs * each_s < MIN_SAVING_S or (each_j is not None and runs * each_j < least_saving_j(options))
+    )
 
 
 def work_j(sites: Iterable[Site]) -> tuple[float, float] | None:

@@ -10,16 +10,14 @@ from greenlint.predict.prediction import Basis
 from greenlint.predict.work_energy import energy_at, power_for
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.base_classes import FUNCTIONS, classes_named
-from greenlint.rules.batch_price import reference
+from greenlint.rules.batch_price import reference_work
 from greenlint.rules.carried import carried
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import (
     MIN_SHARE,
     SAVING_OPTION,
-    immaterial,
+    immaterial_overhead,
     immaterial_work,
-    known_runs,
-    least_saving_j,
     repeated_cost,
 )
 from greenlint.rules.syntax import LOOPS, last_name, own_body
@@ -321,8 +319,7 @@ def start_up() -> tuple[float, float] | None:
     bundled inference time model's `t0`, the one term of a call's time its work does not set,
     fitted on the KB's call sites, at that kind's steady net power; None where the model is not
     loaded. It is what batching the calls, or calling the model directly, saves per call."""
-    priced = reference()
-    work = priced[0] if priced is not None else {}
+    work = reference_work()
     model, power = (work.get("time") or {}).get("inference"), power_for(work, "inference")
     if not model or not power or not model.get("t0"):
         return None
@@ -343,8 +340,7 @@ def _minor_start_up(
     interval (a call over a known large input, whose compute dwarfs it). A figure whose data
     size is unknown (a floor) says nothing of its share."""
     seconds, joules = price
-    runs = known_runs(site)
-    if immaterial(facts, site, seconds) or (runs is not None and runs * joules < least_saving_j(options)):
+    if immaterial_overhead(facts, site, seconds, joules, options):
         return True
     p = site.prediction
     low = p.interval_j[0] if p.interval_j is not None else 0.0
