@@ -35,10 +35,10 @@ READERS = frozenset(
 )
 #: Modules whose `load` reads a file.
 LOADERS = frozenset({"np", "numpy", "pickle", "joblib", "librosa", "json", "torch"})
-#: Calls that cost nothing per item: index arithmetic and containers.
-INDEXING = frozenset({"len", "range", "int", "float", "min", "max", "abs", "round", "enumerate", "zip", "slice"})
+#: Calls that cost nothing per item: the index arithmetic a slicing `__getitem__` may make, and containers.
+INDEXING = hostwork.INDEXING | {"float", "abs", "round", "enumerate", "zip"}
 #: Nodes that repeat their body per item.
-PER_ITEM = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+PER_ITEM = hostwork.PER_ITEM
 #: Calls that fill a container item by item.
 FILLS = frozenset({"append", "extend", "appendleft"})
 #: How deep calls are followed into the functions that make a value.
