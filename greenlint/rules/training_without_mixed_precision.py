@@ -62,7 +62,7 @@ class TrainingWithoutMixedPrecision(Rule):
     - where the model's FLOPs are unknown, the file builds a Keras Application (a pretrained
       backbone inside a `Sequential`, say) or calls a project factory function named after a
       large public architecture (`build_transformer_model` for BERT, `efficientdet(phi)`,
-      `resnet50()`, `unet()`; not a model an object holds called as `self.vgg(x)`), or calls a
+      `resnet50()`, `unet()`, `yolo_body()`; not a model an object holds called as `self.vgg(x)`), or calls a
       class or function of a project module it imports whose own code does either
       (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`), or builds it from
       a registry of model constructors that a project module it imports fills

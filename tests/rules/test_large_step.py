@@ -30,6 +30,10 @@ GL602 = Config(select=("GL602",), no_cache=True, options=MATERIAL)
         ("resnet_block", ""),  # a block of any size
         ("get_resnet_like_block_count", ""),
         ("bertha_loader", ""),  # a word must match whole, not as a prefix
+        ("yolo_body", "yolo"),  # YOLO code's name for the network without its loss
+        ("darknet_body", "darknet"),
+        ("resblock_body", ""),  # a block of any size
+        ("loop_body", ""),
         ("", ""),
     ],
 )
@@ -53,6 +57,17 @@ def test_the_basis_names_the_factory(predictor):
     text = "import tensorflow as tf\nm = build_transformer_model(config)\nm.fit(x, y, epochs=3)\n"
     [found] = _findings(text, predictor)
     assert found.span.line == 3 and "build_transformer_model()" in found.message
+
+
+def test_a_model_built_on_a_yolo_body_is_reported(predictor):
+    text = (
+        "import tensorflow as tf\nfrom yolo3.model import yolo_body\n"
+        "def create_model(num_anchors, num_classes):\n    inputs = tf.keras.Input((416, 416, 3))\n"
+        "    return tf.keras.Model(inputs, yolo_body(inputs, num_anchors // 3, num_classes).output)\n"
+        "model = create_model(9, 80)\nmodel.fit(dataset, epochs=50)\n"
+    )
+    [found] = _findings(text, predictor)
+    assert found.span.line == 7 and "yolo_body(), named after the yolo architecture" in found.message
 
 
 def test_a_notebook_reports_only_a_training_after_the_large_model_is_built(predictor):
