@@ -27,7 +27,10 @@ recorded. Reported:
     packages (`greenlint/check/`, `greenlint/analysis/`, `lsp_server/`, ...; top-level modules are
     the package `greenlint`);
   - entries per package: the runs of that order in each package (a package read in one go is
-    entered once).
+    entered once);
+  - calls up the layers: the direct calls from a function of one package into one of a package
+    above it in the layers contract (`.importlinter`): a callback, against the way data flows
+    (a call down the layers, to a lower package's helper or record, is how the layers are used).
 
 `--versus DIR` (repeatable) traces the greenlint of another checkout too (DIR holds its `greenlint/`,
 `lsp_server/` and `data/`, which GREENLINT_DATA_DIR points at for that run), for the figures before
@@ -74,12 +77,31 @@ import inspect, json, os, sys, threading
 root = os.path.realpath(sys.argv[1])
 folders = {os.path.join(root, "greenlint", ""): "", os.path.join(root, "lsp_server", ""): "lsp_server/"}
 order, seen, lock = [], set(), threading.Lock()
+crossings, places = set(), {}  # calls from one package's function into another's; code -> (file, package)
 recording = [sys.argv[2] != "fix"]  # the editor's path: its code action request alone
+
+def place(code):
+    found = places.get(code)
+    if found is None:
+        found = ("", "")
+        for folder, prefix in folders.items():
+            if code.co_filename.startswith(folder):
+                relative = prefix + code.co_filename[len(folder):]
+                head, sep, _ = relative.partition("/")
+                found = (relative, head if sep else "greenlint")
+        places[code] = found
+    return found
 
 def profile(frame, event, arg):
     if event != "call" or not recording[0]:
         return
     code = frame.f_code
+    caller = frame.f_back
+    if caller is not None and code.co_name[0] != "<":
+        (into, callee), (out_of, calling) = place(code), place(caller.f_code)
+        if callee and calling and callee != calling:
+            with lock:
+                crossings.add((out_of, caller.f_code.co_qualname, into, code.co_qualname))
     key = (code.co_filename, code.co_firstlineno, code.co_qualname)
     with lock:
         if key in seen:
@@ -160,7 +182,7 @@ sys.setprofile(None)
 threading.setprofile(None)
 sys.stdout.flush()
 with open(os.environ["GREENLINT_TRACE_OUT"], "w", encoding="utf-8") as out:
-    json.dump({"status": status, "order": order}, out)
+    json.dump({"status": status, "order": order, "crossings": sorted(crossings)}, out)
 os._exit(0)  # the server's threads are not waited for
 """
 
@@ -172,17 +194,35 @@ def package_of(relative: str) -> str:
     return head if sep else "greenlint"
 
 
-def summarise(order: list[list]) -> dict:
+def layer_ranks(contract: Path = REPO / ".importlinter") -> dict[str, int]:
+    """Each package's line in the layers contract, 0 the top (`cli`); the top-level modules
+    (`greenlint`) share the bottom line."""
+    text = contract.read_text(encoding="utf-8")
+    block = text[text.index("[importlinter:contract:layers]"):]
+    block = block[block.index("layers =") + len("layers ="):]
+    lines = [line.strip() for line in block.splitlines()[1:]]
+    lines = lines[: next((i for i, line in enumerate(lines) if not line.startswith("greenlint")), len(lines))]
+    ranks = {name.strip().removeprefix("greenlint."): i for i, line in enumerate(lines) for name in line.split("|")}
+    ranks["greenlint"] = len(lines) - 1
+    return ranks
+
+
+def summarise(order: list[list], crossings: list[list] = ()) -> dict:
     """Functions (and the class bodies among them), files, package switches and entries per package
-    of a first-run order of [file, line, name, whether a class body]."""
+    of a first-run order of [file, line, name, whether a class body]; and, of the *crossings* (each
+    call from one package's function into another's: [caller's file, its name, callee's file, its
+    name]), those going up the layers (a callee in a higher layer than its caller)."""
     packages = [package_of(entry[0]) for entry in order]
     runs = [p for i, p in enumerate(packages) if i == 0 or packages[i - 1] != p]
+    ranks = layer_ranks()
+    upward = [c for c in crossings if ranks[package_of(c[2])] < ranks[package_of(c[0])]]
     return {
         "functions": len(order),
         "class_bodies": sum(1 for entry in order if entry[3]),
         "files": len({entry[0] for entry in order}),
         "switches": max(0, len(runs) - 1),
         "entries": dict(Counter(runs).most_common()),
+        "upward": [f"{a}:{b} -> {c}:{d}" for a, b, c, d in upward],
     }
 
 
@@ -226,14 +266,14 @@ def trace(source: Path, name: str, strict: bool = True) -> dict:
             if strict:
                 raise SystemExit(problem)
             print(f"warning: {problem}", file=sys.stderr)
-        return summarise(result["order"]) | {"reached": expected in shown, "order": result["order"]}
+        return summarise(result["order"], result["crossings"]) | {"reached": expected in shown, "order": result["order"]}
 
 
 def markdown(results: dict[str, dict[str, dict]]) -> str:
     """*results*: per greenlint traced (a label), per path, its summary."""
     rows = ["| path | greenlint | functions | of which class bodies | files | package switches |"
-            " entries per package (most first) |"]
-    rows.append("|---|---|---:|---:|---:|---:|---|")
+            " entries per package (most first) | calls up the layers |"]
+    rows.append("|---|---|---:|---:|---:|---:|---|---|")
     labels = {
         "check": "`greenlint check train.py` (cold) to a GL101 message",
         "fix": "the editor's quick fix: `textDocument/codeAction` at a GL304 finding",
@@ -244,8 +284,9 @@ def markdown(results: dict[str, dict[str, dict]]) -> str:
             r = paths[name]
             entries = ", ".join(f"{p} {n}" for p, n in r["entries"].items())
             source += "" if r["reached"] else " (no such message: a shorter path)"
+            upward = "; ".join(f"`{u}`" for u in r["upward"]) or "none"
             rows.append(f"| {label} | {source} | {r['functions']} | {r['class_bodies']} | {r['files']} | {r['switches']}"
-                        f" | {entries} |")
+                        f" | {entries} | {upward} |")
     return "\n".join(
         [
             f"Measured {today()} by `python bench/trace_paths.py` ({versions()}; {machine()}).",
@@ -255,7 +296,9 @@ def markdown(results: dict[str, dict[str, dict]]) -> str:
             "document's analysis. A function counts once (named functions of the `greenlint` package and its",
             "language server only; a class body, run as its module is imported, counts as one). Package",
             "switches: in the order in which the functions are first run, neighbours that lie in different",
-            "packages; entries: the runs of that order per package. Issue 30 measured 614 functions in 96 files",
+            "packages; entries: the runs of that order per package; calls up the layers: direct calls (any, not",
+            "only first runs) from a function of one package into one of a package above it in `.importlinter`'s",
+            "layers, a callback against the way data flows. Issue 30 measured 614 functions in 96 files",
             "entering `check/` four times (check) and 736 functions in 109 files with 98 package switches",
             "(diff) at 995e8f4, with a trace of its own that counted `<module>` bodies too (this script counting",
             "them as well: 610 functions in 97 files, and 715 in 109 files); the table leaves them out.",
@@ -284,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{label}, {name}: {r['functions']} functions ({r['class_bodies']} class bodies) in {r['files']} files,"
                 f" {r['switches']} package switches;"
-                f" entries {r['entries']}"
+                f" entries {r['entries']}; calls up the layers {r['upward']}"
             )
     text = markdown(results)
     if not args.no_write:

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-import marshal
-import math
 import os
 import re
-import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import greenlint.check.noqa as noqa  # the modules themselves, not through the package's lazy hook
 import greenlint.check.records as records
-from greenlint.analysis.callsite import Span, with_work
-from greenlint.predict.prediction import Prediction
+from greenlint.analysis.callsite import Span
+from greenlint.predict.sites import Predict, predict_sites
 from greenlint.report.calls import callsite_from_json, callsite_json
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
@@ -127,25 +124,23 @@ def _source(analysis: Any) -> str | tuple[str, ...]:
     return getattr(analysis, "source_text", "") or ""
 
 
-def from_analysis(analysis: Any, predict: Callable[[str, dict], Prediction]) -> FileResult:
-    """Turn a `greenlint.analysis.FileAnalysis` into a FileResult, predicting each call site.
+def from_analysis(analysis: Any, predict: Predict) -> FileResult:
+    """Turn a `greenlint.analysis.FileAnalysis` into a FileResult, each call site predicted by
+    *predict* (greenlint.predict.sites; None for a file without call sites).
 
     A site profiled on this machine by `greenlint measure` gets its measured figure (basis
     `profiled*`, the prediction kept as its `forecast`), or the prediction with a stale profile
     when its statement changed since (greenlint.profile)."""
     path = str(analysis.path)
     source = _source(analysis)
+    predictions = predict_sites(predict, analysis.callsites)
     from greenlint.profile.lookup import apply_profiles, for_file  # on first need: a warm run reads no profile
 
     profiles = for_file(path) if analysis.callsites else None
-    memo = _memo(predict)  # one object per distinct prediction: less work, a smaller cache entry
-    sites = []
-    for cs in analysis.callsites:
-        key = _memo_key(cs)
-        if key not in memo:
-            memo[key] = _predict(predict, cs)
-        prediction = memo[key] if profiles is None else apply_profiles(profiles, cs, memo[key], source)
-        sites.append(Site(cs, prediction))
+    sites = [
+        Site(cs, prediction if profiles is None else apply_profiles(profiles, cs, prediction, source))
+        for cs, prediction in zip(analysis.callsites, predictions)
+    ]
     errors = tuple(
         error_diagnostic(path, e.line or 1, e.column or 1, str(e.code), e.message, getattr(e, "cell", None))
         for e in analysis.errors
@@ -153,54 +148,6 @@ def from_analysis(analysis: Any, predict: Callable[[str, dict], Prediction]) -> 
     tree = getattr(analysis, "tree", None)
     imports = tuple(getattr(analysis, "imports", ()))
     return FileResult(path, tuple(sites), errors, source, noqa.parse(source), imports=imports, tree=tree)
-
-
-#: Per predictor, its predictions by (api, features, work), shared by the files of a process:
-#: a project repeats the same calls in many files. Dropped with the predictor.
-_MEMOS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_MEMO_SIZE = 20_000  # distinct predictions kept per predictor (a long editor session starts again)
-
-
-def _memo_key(callsite) -> tuple[str, bytes | str, bytes | str, Any]:
-    """What a prediction depends on, as a dictionary key: the features and work in marshal's
-    format 2 (no back-references, so equal values give equal bytes; 1, 1.0 and True differ),
-    twice as fast as `repr`; `repr` for values marshal cannot write; and the runs `with_work` reads.
-    Never read back."""
-    work = getattr(callsite, "work", None)
-    runs = getattr(callsite, "runs", None) or {}
-    count = (runs.get("count"), runs.get("bound"))
-    try:
-        return callsite.api, marshal.dumps(callsite.features, 2), marshal.dumps(work, 2), count
-    except ValueError:
-        return callsite.api, repr(callsite.features), repr(work), count
-
-
-def _memo(predict: Callable | None) -> dict[tuple, Prediction]:
-    owner = getattr(predict, "__self__", None)  # `predictor.predict`; a plain function: this file only
-    try:
-        memo = _MEMOS.setdefault(owner, {}) if owner is not None else {}
-    except TypeError:  # an owner that cannot be weakly referenced
-        return {}
-    if len(memo) >= _MEMO_SIZE:
-        memo.clear()
-    return memo
-
-
-def _predict(predict: Callable[[str, dict], Prediction], callsite) -> Prediction:
-    try:
-        features = with_work(callsite.features, getattr(callsite, "work", None), getattr(callsite, "runs", None))
-        return finite_or_unknown(predict(callsite.api, features))
-    except Exception as exc:  # a predictor bug must not lose the call site
-        return Prediction.unknown(note=f"prediction failed: {type(exc).__name__}: {exc}")
-
-
-def finite_or_unknown(prediction: Prediction) -> Prediction:
-    """*prediction*, or an unknown one where its figures overflow (`epochs=1e308`): no output
-    ever shows `inf MJ` or writes `Infinity`, which is not JSON."""
-    figures = [prediction.energy_j, prediction.cpu_j, prediction.gpu_j, prediction.ram_j, *(prediction.interval_j or ())]
-    if all(f is None or math.isfinite(f) for f in figures):
-        return prediction
-    return Prediction.unknown(note="the figure overflows: the counts in this call exceed any real run")
 
 
 def internal_error(path: str, exc: BaseException, where: str = "greenlint") -> FileResult:

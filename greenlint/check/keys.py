@@ -9,8 +9,12 @@ import hashlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from greenlint.rules import beside, codes, tf_target
+
+if TYPE_CHECKING:
+    from greenlint.check.cache import Cache
 
 
 def display_path(path: Path, cwd: str) -> str:
@@ -30,14 +34,14 @@ def project_modules():
     return index
 
 
-def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: beside.Store | None) -> str:
+def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: Cache | None) -> str:
     """A digest of the project modules *path* imports (a file's analysis follows them) and of the
     TF modules beside it that import it (they make a module naming no TF analysed, and rules read
     them: greenlint.rules.importers), or "",
     the stamp of the profile file covering it (a new `greenlint measure` changes its figures) and
     the TensorFlow version its project targets (rules read it: greenlint.rules.tf_target) and what
-    rules read in the modules beside it (greenlint.rules.beside, kept in the lint *cache* for later
-    runs), looked up once per folder in a run (*profile_stamps*: the files of a folder share them)."""
+    rules read in the modules beside it (`beside_stamp`), looked up once per folder in a run
+    (*profile_stamps*: the files of a folder share them)."""
     absolute = os.path.abspath(path)
     modules = project.digest(absolute) if project.imports(absolute) else ""
     importers = project.importers(absolute)  # rules read them (greenlint.rules.importers): their contents
@@ -45,9 +49,26 @@ def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: bes
         modules += "imported by " + "\0".join(f"{i}\0{project.digest(i)}" for i in importers)
     folder = os.path.dirname(absolute)
     if folder not in profile_stamps:
+        modules_beside, target = beside_stamp(absolute, cache), tf_target.stamp(absolute)  # what rules read
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
-        profile_stamps[folder] = profile_stamp(absolute) + tf_target.stamp(absolute) + beside.stamp(absolute, cache)
+
+        profile_stamps[folder] = profile_stamp(absolute) + target + modules_beside
     return modules + profile_stamps[folder]
+
+
+def beside_stamp(path: str, cache: Cache | None) -> str:
+    """What rules read in the modules beside *path* (greenlint.rules.beside), the answers kept in
+    the lint *cache* under those modules' names and stamps: a later run stats them instead of
+    reading them (while their stamps are settled)."""
+    listed = beside.modules(path)
+    if listed is None or cache is None or beside.known(listed):
+        return beside.stamp(beside.answers(listed))
+    key = cache.key(listed.folder, repr(listed.stamps).encode(), "beside")
+    stored = beside.read(cache.get(key))
+    found = beside.answers(listed, stored)
+    if stored is None and listed.settled():
+        cache.put(key, list(found))
+    return beside.stamp(found)
 
 
 def rule_settings(options: Mapping, line_length: int, fixes: bool) -> str:

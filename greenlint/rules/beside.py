@@ -6,9 +6,9 @@ What the rules look for there is listed once, in `SOUGHT`: a folder's modules ar
 all of it, and the answers kept while the modules keep their stamps (every file of a folder asks
 of the same modules). The lint cache's key holds the answers (`stamp`): a module written beside a
 file that changes one checks the file again, and any other edit beside it does not. The lint cache
-keeps them too, under the modules' names and stamps, so that a later run stats a folder's modules
-instead of reading them; stamps younger than `SETTLED_S` are not kept (an edit within a file
-system's time resolution may leave them as they were)."""
+keeps them too (greenlint.check.keys), under the modules' names and stamps (`modules`), so that a
+later run stats a folder's modules instead of reading them; stamps younger than `SETTLED_S` are not
+kept (an edit within a file system's time resolution may leave them as they were)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple
 
 from greenlint.analysis.project import file_stamp
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
@@ -49,52 +49,67 @@ SETTLED_S = 2.0
 _answers: dict[str, tuple[tuple, tuple[bool, ...]]] = {}
 
 
-class Store(Protocol):
-    """Where answers outlive the run: the lint cache (greenlint.check.cache.Cache)."""
+class Modules(NamedTuple):
+    """The Python modules of a folder (the first `MAX_BESIDE` by name) and their stamps, as listed
+    at `listed_ns`: what the answers depend on."""
 
-    def key(self, path: str, content: bytes, dependencies: str = "") -> str: ...
+    folder: str
+    stamps: tuple[tuple[str, tuple | None], ...]
+    listed_ns: int
 
-    def get(self, key: str) -> Any: ...
-
-    def put(self, key: str, value: Any) -> None: ...
+    def settled(self) -> bool:
+        """Every module older than `SETTLED_S` when listed: answers a later run may trust."""
+        settled = self.listed_ns - int(SETTLED_S * 1e9)
+        return all(s is None or max(s[1], s[2]) < settled for _, s in self.stamps)
 
 
 def beside_mentions(path: str, pattern: re.Pattern[str]) -> bool:
     """Whether a Python module of *path*'s folder (the first `MAX_BESIDE` by name; regular files
     under the sources' size limit only, never a FIFO or a device) has text matching *pattern*,
     one of `SOUGHT`."""
-    return _folder_answers(path)[[sought for sought, _ in SOUGHT].index(pattern)]
+    return answers(modules(path))[[sought for sought, _ in SOUGHT].index(pattern)]
 
 
-def stamp(path: str, store: Store | None = None) -> str:
-    """The answers for *path*'s folder, for the lint cache's key; *store* keeps them for later runs."""
-    return "".join("1" if found else "0" for found in _folder_answers(path, store))
-
-
-def _folder_answers(path: str, store: Store | None = None) -> tuple[bool, ...]:
+def modules(path: str) -> Modules | None:
+    """The modules of *path*'s folder, None where it cannot be listed."""
     directory = os.path.dirname(os.path.abspath(path))
     try:
         names = sorted(n for n in os.listdir(directory) if n.endswith(".py"))[:MAX_BESIDE]
     except OSError:
-        return (False,) * len(SOUGHT)
+        return None
     now = time.time_ns()
-    stamps = tuple((name, file_stamp(os.path.join(directory, name))) for name in names)
-    known = _answers.get(directory)
-    if known is not None and known[0] == stamps:
-        return known[1]
-    found = None
-    if store is not None:
-        key = store.key(directory, repr(stamps).encode(), "beside")
-        stored = store.get(key)
-        if isinstance(stored, list) and len(stored) == len(SOUGHT) and all(type(x) is bool for x in stored):
-            found = tuple(stored)
-    if found is None:
-        found = _search(directory, names)
-        settled = now - int(SETTLED_S * 1e9)
-        if store is not None and all(s is None or max(s[1], s[2]) < settled for _, s in stamps):
-            store.put(key, list(found))
-    _answers[directory] = (stamps, found)
+    return Modules(directory, tuple((name, file_stamp(os.path.join(directory, name))) for name in names), now)
+
+
+def known(listed: Modules) -> bool:
+    """This process found the answers for these modules already."""
+    found = _answers.get(listed.folder)
+    return found is not None and found[0] == listed.stamps
+
+
+def read(stored: Any) -> tuple[bool, ...] | None:
+    """The answers a lint cache kept (`answers`' result as a list), None for anything else."""
+    if isinstance(stored, list) and len(stored) == len(SOUGHT) and all(type(x) is bool for x in stored):
+        return tuple(stored)
+    return None
+
+
+def answers(listed: Modules | None, stored: tuple[bool, ...] | None = None) -> tuple[bool, ...]:
+    """Whether each of `SOUGHT` matches one of the *listed* modules: found already in this
+    process, else *stored* (kept by an earlier run for the same stamps: greenlint.check.keys),
+    else searched."""
+    if listed is None:
+        return (False,) * len(SOUGHT)
+    if known(listed):
+        return _answers[listed.folder][1]
+    found = stored if stored is not None else _search(listed.folder, [name for name, _ in listed.stamps])
+    _answers[listed.folder] = (listed.stamps, found)
     return found
+
+
+def stamp(found: tuple[bool, ...]) -> str:
+    """The answers as they enter the lint cache's key."""
+    return "".join("1" if f else "0" for f in found)
 
 
 def _search(directory: str, names: list[str]) -> tuple[bool, ...]:

@@ -133,12 +133,19 @@ def test_trace_paths_counts_switches_and_entries_in_first_run_order(monkeypatch)
     order = [["cli/__init__.py", 1, "main", False], ["check/runner.py", 5, "check_files", False],
              ["check/cache.py", 9, "Cache", True], ["analysis/analyse.py", 3, "analyse_file", False],
              ["paths.py", 2, "cache_dir", False], ["check/noqa.py", 7, "parse", False]]
-    summary = trace_paths.summarise(order)
+    crossings = [["check/runner.py", "check_files", "analysis/analyse.py", "analyse_file"],  # down
+                 ["rules/beside.py", "stamp", "check/cache.py", "Cache.get"],  # up: a callback
+                 ["paths.py", "cache_dir", "cli/__init__.py", "main"]]  # from the bottom line to the top
+    summary = trace_paths.summarise(order, crossings)
     assert summary == {"functions": 6, "class_bodies": 1, "files": 6, "switches": 4,
-                       "entries": {"check": 2, "cli": 1, "analysis": 1, "greenlint": 1}}
+                       "entries": {"check": 2, "cli": 1, "analysis": 1, "greenlint": 1},
+                       "upward": ["rules/beside.py:stamp -> check/cache.py:Cache.get",
+                                  "paths.py:cache_dir -> cli/__init__.py:main"]}
+    ranks = trace_paths.layer_ranks()
+    assert ranks["cli"] == 0 and ranks["greenlint"] == ranks["paths"] > ranks["catalog"] > ranks["analysis"]
     assert trace_paths.package_of("lsp_server/features/code_action.py") == "lsp_server"
     row = trace_paths.markdown({"this checkout": {"check": summary | {"reached": True},
                                                   "fix": summary | {"reached": True},
                                                   "diff": summary | {"reached": False}}})
-    assert "| 6 | 1 | 6 | 4 | check 2, cli 1, analysis 1, greenlint 1 |" in row
+    assert "| 6 | 1 | 6 | 4 | check 2, cli 1, analysis 1, greenlint 1 | `rules/beside.py:stamp -> check/cache.py:Cache.get`;" in row
     assert row.count("no such message") == 1 and "quick fix" in row

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from greenlint.analysis.callsite import CallSite, Span
-from greenlint.check.file_result import _memo_key
+from greenlint.predict.sites import _memo_key
 
 FIT = "tensorflow.keras.Model.fit"
 

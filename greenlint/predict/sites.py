@@ -1,0 +1,76 @@
+"""The predictions of a file's call sites: each site's features with its work and runs (what the
+predictor reads), one prediction per distinct input, a figure that overflows made unknown and a
+predictor's failure kept as an unknown prediction of that site."""
+
+from __future__ import annotations
+
+import marshal
+import math
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from greenlint.analysis.callsite import with_work
+from greenlint.predict.prediction import Prediction
+
+Predict = Callable[[str, dict], Prediction]
+
+#: Per predictor, its predictions by (api, features, work), shared by the files of a process:
+#: a project repeats the same calls in many files. Dropped with the predictor.
+_MEMOS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MEMO_SIZE = 20_000  # distinct predictions kept per predictor (a long editor session starts again)
+
+
+def predict_sites(predict: Predict, callsites: Sequence[Any]) -> list[Prediction]:
+    """The prediction of each call site, in order, by *predict* (`Predictor.predict` or any
+    function of the api and features); never raises."""
+    memo = _memo(predict)  # one object per distinct prediction: less work, a smaller cache entry
+    predictions = []
+    for cs in callsites:
+        key = _memo_key(cs)
+        if key not in memo:
+            memo[key] = _predict(predict, cs)
+        predictions.append(memo[key])
+    return predictions
+
+
+def _memo_key(callsite) -> tuple[str, bytes | str, bytes | str, Any]:
+    """What a prediction depends on, as a dictionary key: the features and work in marshal's
+    format 2 (no back-references, so equal values give equal bytes; 1, 1.0 and True differ),
+    twice as fast as `repr`; `repr` for values marshal cannot write; and the runs `with_work` reads.
+    Never read back."""
+    work = getattr(callsite, "work", None)
+    runs = getattr(callsite, "runs", None) or {}
+    count = (runs.get("count"), runs.get("bound"))
+    try:
+        return callsite.api, marshal.dumps(callsite.features, 2), marshal.dumps(work, 2), count
+    except ValueError:
+        return callsite.api, repr(callsite.features), repr(work), count
+
+
+def _memo(predict: Callable | None) -> dict[tuple, Prediction]:
+    owner = getattr(predict, "__self__", None)  # `predictor.predict`; a plain function: this file only
+    try:
+        memo = _MEMOS.setdefault(owner, {}) if owner is not None else {}
+    except TypeError:  # an owner that cannot be weakly referenced
+        return {}
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    return memo
+
+
+def _predict(predict: Predict, callsite) -> Prediction:
+    try:
+        features = with_work(callsite.features, getattr(callsite, "work", None), getattr(callsite, "runs", None))
+        return finite_or_unknown(predict(callsite.api, features))
+    except Exception as exc:  # a predictor bug must not lose the call site
+        return Prediction.unknown(note=f"prediction failed: {type(exc).__name__}: {exc}")
+
+
+def finite_or_unknown(prediction: Prediction) -> Prediction:
+    """*prediction*, or an unknown one where its figures overflow (`epochs=1e308`): no output
+    ever shows `inf MJ` or writes `Infinity`, which is not JSON."""
+    figures = [prediction.energy_j, prediction.cpu_j, prediction.gpu_j, prediction.ram_j, *(prediction.interval_j or ())]
+    if all(f is None or math.isfinite(f) for f in figures):
+        return prediction
+    return Prediction.unknown(note="the figure overflows: the counts in this call exceed any real run")
