@@ -250,12 +250,14 @@ class SmallBatchSize(Rule):
     passes a batch size that greenlint finds in the arrays the generator yields (inputs, a list of
     them, or targets: `yield [b0, b1], np.zeros(batch_size)`) or in the Keras image iterators it
     draws one batch of each per step (`for image, mask in zip(images, masks)` over two
-    `flow_from_directory(batch_size=batch_size)`), at the literal, at the assignment
-    `batch_size = 8` the call's name was last given, or, for a parameter of the function around
-    the method, where the file's calls of that function set it (`train(rows, 4)`, as for a
-    one-batch step below). Where the step count does not follow the
-    batch (`steps_per_epoch=300`, where `len(lines) // batch_size` or none given does), a larger
-    batch as written runs as many steps, each larger: the message says to divide that count too.
+    `flow_from_directory(batch_size=batch_size)`); an `ImageDataGenerator` flow given to the
+    method (alone or zipped with another) where its own `batch_size` is (`aug.flow(x, y,
+    batch_size=2)`). Each at the literal, at the assignment `batch_size = 8` the name passed was
+    last given, or, for a parameter of the function around the method, where the file's calls of
+    that function set it (`train(rows, 4)`, as for a one-batch step below). Where the step count
+    does not follow the batch (`steps_per_epoch=300`; `len(lines) // batch_size`, or none given,
+    does), a larger batch as written runs as many steps, each larger: the message says to divide
+    that count too.
 
     A one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or a model's forward
     pass under a `GradientTape`) whose batch greenlint knows (the rows of its inputs, or of its
@@ -675,6 +677,29 @@ class SmallBatchSize(Rule):
             message_contains="batch size 4 given to the generator",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # an ImageDataGenerator flow of arrays given a small batch: reported at its `batch_size`
+            "import numpy as np\nimport tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Conv2D(8, 3, input_shape=(64, 64, 1)),"
+            " tf.keras.layers.Conv2D(1, 3)])\nmodel.compile(optimizer='sgd', loss='mse')\n"
+            "x, y = np.zeros((5000, 64, 64, 1)), np.zeros((5000, 60, 60, 1))\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=10)\n"
+            "model.fit(aug.flow(x, y, batch_size=2), epochs=30)\n",
+            line=7,
+            message_contains="batch size 2 given to the generator that feeds",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a zip of image and mask flows, each bound to a name, for a fixed count of steps
+            "import tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Conv2D(8, 3, input_shape=(64, 64, 1)),"
+            " tf.keras.layers.Conv2D(1, 3)])\nmodel.compile(optimizer='sgd', loss='mse')\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=10)\nsize = 2\n"
+            "images = aug.flow_from_directory('i/', target_size=(64, 64), color_mode='grayscale', batch_size=size)\n"
+            "masks = aug.flow_from_directory('m/', target_size=(64, 64), color_mode='grayscale', batch_size=size)\n"
+            "model.fit_generator(zip(images, masks), steps_per_epoch=1000, epochs=30)\n",
+            line=5,
+            message_contains="divide `1000` (line 8) by 8 to train on as many samples",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # a fixed number of steps: the same samples in fewer steps need the count divided too
             GENERATOR + "size = 8\nmodel.fit_generator(batches(rows, size), steps_per_epoch=100, epochs=30)\n",
             line=11,
@@ -946,17 +971,18 @@ def _few_samples(site: Site) -> bool:
 
 
 def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list[Span], int, ast.expr | None] | None:
-    """Where a Python generator feeding a model method gets a small batch: the analysis found the
-    batch the generator yields (its work's `batch_size`, from the arrays of its `yield`s, or from the
-    Keras image iterators it draws one batch of each per step, for the arguments of this call), and
-    the call of the generator function (given to the method, or the call the method's argument was
-    last bound to: `gen = batches(rows, 8)`) passes it, as a literal, as a name the call's scope
-    last bound to that literal before the call (`batch_size = 8`, the line a user edits), or as a
-    parameter of the call's function that the file's calls of it set so (`batch_origin`). With the
-    spans, the step count to divide where it does not follow the batch (`steps_per_epoch=300`: as
-    written, a larger batch runs as many steps, each larger); None where it does (absent, or an
-    expression of that name: `len(lines) // batch_size`). None otherwise (the saving is priced by
-    the caller)."""
+    """Where a Python generator or a Keras image flow feeding a model method gets a small batch: the
+    analysis found the batch it yields (its work's `batch_size`: from the arrays of a generator's
+    `yield`s, from the Keras image iterators it draws one batch of each per step, or a flow's
+    `batch_size`, for the arguments of this call), and the call that sets it passes it: the call of
+    the generator function, or the `.flow*()` call (alone or in a `zip` of flows), given to the
+    method or bound to the name it is given (`gen = batches(rows, 8)`). The batch is passed as a
+    literal, as a name the call's scope last bound to that literal before the call (`batch_size =
+    8`, the line a user edits), or as a parameter of the call's function that the file's calls of
+    it set so (`batch_origin`). With the spans, the step count to divide where it does not follow
+    the batch (`steps_per_epoch=300`: as written, a larger batch runs as many steps, each larger);
+    None where it does (absent, or an expression of that name: `len(lines) // batch_size`). None
+    otherwise (the saving is priced by the caller)."""
     if not is_keras_model_method(site.api, GENERATOR_METHODS) or isinstance(site.features.get("batch_size"), int):
         return None
     entry = (site.callsite.work or {}).get("batch_size")
@@ -965,7 +991,8 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list
     size = entry.get("value")
     if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum):
         return None
-    if not str(entry.get("note") or "").startswith(_GENERATOR_NOTES):
+    note = str(entry.get("note") or "")
+    if not note.startswith((*_GENERATOR_NOTES, "`flow")):
         return None
     call, cell = facts.node(site), site.callsite.span.cell
     if call is None:
@@ -974,12 +1001,16 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list
         (a for a in facts.ancestors(call, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None
     )
     scope = scope if scope is not None else facts.module(cell)
-    given = _generator_call(argument(call, "generator", 0) or argument(call, "x"), scope, call.lineno)
-    if given is None:
-        return None
+    given = argument(call, "generator", 0) or argument(call, "x")
+    if note.startswith("`flow"):
+        flows = _flow_calls(given, scope, call.lineno)
+        passed = [argument(f, "batch_size", 2 if last_name(f.func) == "flow" else 5) for f in flows]
+    else:
+        made = _bound_call(given, scope, call.lineno)
+        passed = [*made.args, *(k.value for k in made.keywords)] if made is not None else []
     steps = argument(call, "steps_per_epoch") or argument(call, "steps")
     bindings = last_bindings(scope, call.lineno) if scope is not None else {}
-    for given_to in (*given.args, *(k.value for k in given.keywords)):
+    for given_to in passed:
         if int_literal(given_to, size):
             return [node_span(given_to, cell)], size, steps
         if not isinstance(given_to, ast.Name):
@@ -990,23 +1021,38 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list
             if bound is not None and int_literal(bound.value, size):
                 return [node_span(bound, cell)], size, count
             continue
-        passed = parameter_literals(facts, call, cell, given_to.id, size)
-        if passed:
-            return passed, size, count
+        literals = parameter_literals(facts, call, cell, given_to.id, size)
+        if literals:
+            return literals, size, count
     return None
 
 
 #: How the analysis notes a generator's batch it found (arrays.generator, arrays._drawn_generator).
 _GENERATOR_NOTES = ("the generator yields batches of", "the generator yields one batch per batch drawn from")
+#: The `ImageDataGenerator` methods making a flow whose `batch_size` is its batch.
+_FLOWS = frozenset({"flow", "flow_from_directory", "flow_from_dataframe"})
 
 
-def _generator_call(given: ast.expr | None, scope: ast.AST | None, line: int) -> ast.Call | None:
-    """The call of the generator function a model method is given: the argument itself, or the call
-    its name was last bound to before *line* in *scope* (`gen = batches(rows, 8)`)."""
+def _bound_call(given: ast.expr | None, scope: ast.AST | None, line: int) -> ast.Call | None:
+    """The call a model method's input is: the argument itself, or the call its name was last bound
+    to before *line* in *scope* (`gen = batches(rows, 8)`)."""
     if isinstance(given, ast.Name) and scope is not None:
         bound = last_bindings(scope, line).get(given.id)
         given = bound.value if bound is not None else None
     return given if isinstance(given, ast.Call) else None
+
+
+def _flow_calls(given: ast.expr | None, scope: ast.AST | None, line: int) -> list[ast.Call]:
+    """The `.flow*()` calls a model method's input is (`aug.flow(x, y, batch_size=2)`), or draws
+    from in a `zip` of them (image and mask flows), each maybe bound to a name first."""
+    made = _bound_call(given, scope, line)
+    if made is None:
+        return []
+    if isinstance(made.func, ast.Attribute) and made.func.attr in _FLOWS:
+        return [made]
+    if isinstance(made.func, ast.Name) and made.func.id == "zip":
+        return [flow for part in made.args for flow in _flow_calls(part, scope, line)]
+    return []
 
 
 def _step_literals(
