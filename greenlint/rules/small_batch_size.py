@@ -1004,7 +1004,8 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list
     given = argument(call, "generator", 0) or argument(call, "x")
     if note.startswith("`flow"):
         flows = _flow_calls(given, scope, call.lineno)
-        passed = [argument(f, "batch_size", 2 if last_name(f.func) == "flow" else 5) for f in flows]
+        sizes = (argument(f, "batch_size", 2 if last_name(f.func) == "flow" else 5) for f in flows)
+        passed = [size_given for size_given in sizes if size_given is not None]
     else:
         made = _bound_call(given, scope, call.lineno)
         passed = [*made.args, *(k.value for k in made.keywords)] if made is not None else []
