@@ -66,6 +66,16 @@ def step_literals(
     return list(dict.fromkeys(found))
 
 
+def parameter_literals(facts: FileFacts, node: ast.AST, cell: int | None, name: str, size: int) -> list[Span]:
+    """The literals *size* that set *name*, a parameter of the function around *node*: passed by the
+    file's calls of it (up to DEPTH caller levels), else its default; [] where *name* is none of its
+    parameters."""
+    function = _function(facts, node, cell)
+    if function is None or name not in _parameter_names(facts, function, cell):
+        return []
+    return _passed(facts, function, cell, name, size, DEPTH)
+
+
 def _drawn_by(loops: list, reach: frozenset) -> bool:
     """A `for` loop around the step iterates over something computed from the batch's names."""
     return any(isinstance(loop, (ast.For, ast.AsyncFor)) and flow.names(loop.iter) & reach for loop in loops)

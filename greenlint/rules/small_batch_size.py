@@ -20,7 +20,7 @@ from greenlint.rules.base import (
     is_keras_model_method,
     node_span,
 )
-from greenlint.rules.batch_origin import step_literals
+from greenlint.rules.batch_origin import parameter_literals, step_literals
 from greenlint.rules.batch_price import MIN_SAVING, Saving, priced_saving
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
@@ -246,10 +246,18 @@ class SmallBatchSize(Rule):
     their `batch_size` is a literal smaller than `min-batch-size` (default 16; Keras' own
     default is 32). A Python generator feeding `fit()`/`fit_generator()` (or `evaluate`, `predict`
     and their `_generator` forms) batches itself: reported where the call of the generator
-    function passes a batch size that greenlint finds in the arrays the generator yields (inputs,
-    a list of them, or targets: `yield [b0, b1], np.zeros(batch_size)`), at the literal or at the
-    assignment `batch_size = 8` the call's name was last given, when the step count follows the
-    batch (`steps_per_epoch=len(lines) // batch_size`, or none given).
+    function (given to the method, or bound to the name it is given: `gen = batches(rows, 8)`)
+    passes a batch size that greenlint finds in the arrays the generator yields (inputs, a list of
+    them, or targets: `yield [b0, b1], np.zeros(batch_size)`) or in the Keras image iterators it
+    draws one batch of each per step (`for image, mask in zip(images, masks)` over two
+    `flow_from_directory(batch_size=batch_size)`); an `ImageDataGenerator` flow given to the
+    method (alone or zipped with another) where its own `batch_size` is (`aug.flow(x, y,
+    batch_size=2)`). Each at the literal, at the assignment `batch_size = 8` the name passed was
+    last given, or, for a parameter of the function around the method, where the file's calls of
+    that function set it (`train(rows, 4)`, as for a one-batch step below). Where the step count
+    does not follow the batch (`steps_per_epoch=300`; `len(lines) // batch_size`, or none given,
+    does), a larger batch as written runs as many steps, each larger: the message says to divide
+    that count too.
 
     A one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or a model's forward
     pass under a `GradientTape`) whose batch greenlint knows (the rows of its inputs, or of its
@@ -311,8 +319,9 @@ class SmallBatchSize(Rule):
     the code in view (returned by an input function, passed to a function) or a loop over it
     runs a training step (`apply_gradients`, `minimize`, `train_on_batch`, in its body or in a
     function of the file it calls); a dataset only printed has no epoch to slow down. A fixed number of steps
-    (`steps_per_epoch=`, `steps=`) fixes the step count, so a larger batch would only add work:
-    not reported. Not reported where the small batch is a requirement or the point: in a file that builds a
+    (`steps_per_epoch=`, `steps=`) of a `fit()` on arrays or a dataset fixes the step count over
+    data of its own size, so a larger batch would only add work: not reported (a generator's count,
+    above, is the training's length). Not reported where the small batch is a requirement or the point: in a file that builds a
     stateful model (a layer with `stateful=True`, or a fixed batch dimension given by
     `batch_input_shape`/`batch_shape`/`Input(batch_size=...)`: the model then runs only with
     that, often tiny, batch), and in test code (a test module, `test_*.py` or `*_test.py`, a
@@ -371,6 +380,10 @@ class SmallBatchSize(Rule):
     MESSAGE = "`{api}` uses batch_size={size}: tiny batches make each epoch slower and costlier"
     PRICED_MESSAGE = "`{api}` uses batch_size={size}: {saving}"
     GENERATOR_MESSAGE = "batch size {size} given to the generator that feeds `{api}`: {saving}"
+    GENERATOR_COUNTED_MESSAGE = (
+        "batch size {size} given to the generator that feeds `{api}`, which runs a fixed count of steps: {saving};"
+        " divide `{count}` (line {line}) by {times} to train on as many samples"
+    )
     STEP_MESSAGE = (
         "batch size {size} set here is the batch of `{api}` (line {line}), whose loop draws batches by it:"
         " {saving}{alternating}"
@@ -450,12 +463,6 @@ class SmallBatchSize(Rule):
             "import numpy as np\nfrom detector import create_model\nmodel = create_model()\n"
             + GENERATOR.split("model.compile(optimizer='sgd', loss='mse')\n", 1)[1]
             + "size = 4\nmodel.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size, epochs=30)\n"
-        ),
-        Valid(  # a fixed number of steps of a generator's small batches: a larger batch would only add work
-            GENERATOR + "size = 8\nmodel.fit_generator(batches(rows, size), steps_per_epoch=100, epochs=30)\n"
-        ),
-        Valid(  # the step count set apart from the batch: fixed too
-            GENERATOR + "size = 8\nmodel.fit_generator(batches(rows, size), steps_per_epoch=steps, epochs=30)\n"
         ),
         Valid(  # the name passed holds another value by the call
             GENERATOR + "size = 8\nsize = int(arguments.batch)\nmodel.fit_generator(batches(rows, size), epochs=30)\n"
@@ -657,6 +664,67 @@ class SmallBatchSize(Rule):
             line=11,
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # the generator bound to a name first: reported at the literal its call passes
+            GENERATOR + "train = batches(rows, 4)\nmodel.fit(train, epochs=30)\n",
+            line=11,
+            message_contains="batch size 4 given to the generator",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the batch a parameter of the fit's function, set by the file's call of it: reported there
+            GENERATOR + "def train(rows, batch_size):\n    model.fit(batches(rows, batch_size), epochs=30)\n"
+            "train(rows, 4)\n",
+            line=13,
+            message_contains="batch size 4 given to the generator",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # an ImageDataGenerator flow of arrays given a small batch: reported at its `batch_size`
+            "import numpy as np\nimport tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Conv2D(8, 3, input_shape=(64, 64, 1)),"
+            " tf.keras.layers.Conv2D(1, 3)])\nmodel.compile(optimizer='sgd', loss='mse')\n"
+            "x, y = np.zeros((5000, 64, 64, 1)), np.zeros((5000, 60, 60, 1))\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=10)\n"
+            "model.fit(aug.flow(x, y, batch_size=2), epochs=30)\n",
+            line=7,
+            message_contains="batch size 2 given to the generator that feeds",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a zip of image and mask flows, each bound to a name, for a fixed count of steps
+            "import tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Conv2D(8, 3, input_shape=(64, 64, 1)),"
+            " tf.keras.layers.Conv2D(1, 3)])\nmodel.compile(optimizer='sgd', loss='mse')\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=10)\nsize = 2\n"
+            "images = aug.flow_from_directory('i/', target_size=(64, 64), color_mode='grayscale', batch_size=size)\n"
+            "masks = aug.flow_from_directory('m/', target_size=(64, 64), color_mode='grayscale', batch_size=size)\n"
+            "model.fit_generator(zip(images, masks), steps_per_epoch=1000, epochs=30)\n",
+            line=5,
+            message_contains="divide `1000` (line 8) by 8 to train on as many samples",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a fixed number of steps: the same samples in fewer steps need the count divided too
+            GENERATOR + "size = 8\nmodel.fit_generator(batches(rows, size), steps_per_epoch=100, epochs=30)\n",
+            line=11,
+            message_contains="which runs a fixed count of steps: the same samples at batch 32",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the step count set apart from the batch: the count named, to divide
+            GENERATOR + "size = 8\nmodel.fit_generator(batches(rows, size), steps_per_epoch=steps, epochs=30)\n",
+            line=11,
+            message_contains="divide `steps` (line 12) by 4 to train on as many samples",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a generator drawing one batch of each of two image flows per step: the flows' batch
+            "import tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Conv2D(8, 3, input_shape=(64, 64, 1)),"
+            " tf.keras.layers.Conv2D(1, 3)])\nmodel.compile(optimizer='sgd', loss='mse')\n"
+            "def pairs(path, batch_size):\n    aug = ImageDataGenerator(rotation_range=10)\n"
+            "    images = aug.flow_from_directory(path, classes=['i'], batch_size=batch_size, seed=1)\n"
+            "    masks = aug.flow_from_directory(path, classes=['m'], batch_size=batch_size, seed=1)\n"
+            "    for image, mask in zip(images, masks):\n        yield image, mask\n"
+            "model.fit(pairs('train', 2), epochs=30)\n",
+            line=11,
+            message_contains="batch size 2 given to the generator",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(
             "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=1, epochs=3)\n",
             line=3,
@@ -731,15 +799,28 @@ class SmallBatchSize(Rule):
         for site in facts.sites:
             found = _generator_literal(facts, site, minimum)
             if found is not None and not in_test_code(facts, site) and not _few_samples(site):
-                span, batch = found
-                skip = span in literals or _fixed_batch(facts, batch)
+                spans, batch, count = found
+                spans = [span for span in spans if span not in literals]
+                skip = not spans or _fixed_batch(facts, batch)
                 saving = None if skip else _claimed(site, batch, minimum, facts.device)
                 joules = _joules(saving, [site]) if saving is not None else None
                 if saving is not None and not immaterial_saving(joules, options):
-                    literals.add(span)
+                    literals.update(spans)
                     claim = saving.clause() + _stated(saving, joules, [site])
-                    message = self.GENERATOR_MESSAGE.format(api=site.api, size=batch, saving=claim)
-                    yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
+                    message = (
+                        self.GENERATOR_MESSAGE.format(api=site.api, size=batch, saving=claim)
+                        if count is None
+                        else self.GENERATOR_COUNTED_MESSAGE.format(
+                            api=site.api,
+                            size=batch,
+                            saving=claim,
+                            count=ast.unparse(count),
+                            line=count.lineno,
+                            times=f"{saving.larger / batch:.3g}",
+                        )
+                    )
+                    for span in spans:
+                        yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
                 continue
             if steps is None:
                 steps = {id(s): _step_literals(facts, s, minimum) for s in facts.sites}
@@ -889,14 +970,19 @@ def _few_samples(site: Site) -> bool:
     return isinstance(count, int) and not isinstance(count, bool) and 0 < count <= FEW_ELEMENTS
 
 
-def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span, int] | None:
-    """Where a Python generator feeding a model method gets a small batch: the analysis found the
-    batch the generator yields (its work's `batch_size`, from the arrays of its `yield`s, for the
-    arguments of this call), and the call of the generator function passes it, as a literal or as a
-    name the call's scope last bound to that literal before the call (`batch_size = 8`, the line a
-    user edits). The step count must follow the batch: `steps_per_epoch`/`steps` absent or an
-    expression of that name (`len(lines) // batch_size`); another count fixes the steps, where a
-    larger batch would only add work. None otherwise (the saving is priced by the caller)."""
+def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list[Span], int, ast.expr | None] | None:
+    """Where a Python generator or a Keras image flow feeding a model method gets a small batch: the
+    analysis found the batch it yields (its work's `batch_size`: from the arrays of a generator's
+    `yield`s, from the Keras image iterators it draws one batch of each per step, or a flow's
+    `batch_size`, for the arguments of this call), and the call that sets it passes it: the call of
+    the generator function, or the `.flow*()` call (alone or in a `zip` of flows), given to the
+    method or bound to the name it is given (`gen = batches(rows, 8)`). The batch is passed as a
+    literal, as a name the call's scope last bound to that literal before the call (`batch_size =
+    8`, the line a user edits), or as a parameter of the call's function that the file's calls of
+    it set so (`batch_origin`). With the spans, the step count to divide where it does not follow
+    the batch (`steps_per_epoch=300`: as written, a larger batch runs as many steps, each larger);
+    None where it does (absent, or an expression of that name: `len(lines) // batch_size`). None
+    otherwise (the saving is priced by the caller)."""
     if not is_keras_model_method(site.api, GENERATOR_METHODS) or isinstance(site.features.get("batch_size"), int):
         return None
     entry = (site.callsite.work or {}).get("batch_size")
@@ -905,28 +991,69 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[Span
     size = entry.get("value")
     if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum):
         return None
-    if not str(entry.get("note") or "").startswith("the generator yields batches of"):
+    note = str(entry.get("note") or "")
+    if not note.startswith((*_GENERATOR_NOTES, "`flow")):
         return None
     call, cell = facts.node(site), site.callsite.span.cell
     if call is None:
         return None
-    given = argument(call, "generator", 0) or argument(call, "x")
-    if not isinstance(given, ast.Call):
-        return None
-    steps = argument(call, "steps_per_epoch") or argument(call, "steps")
     scope: ast.AST | None = next(
         (a for a in facts.ancestors(call, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None
     )
     scope = scope if scope is not None else facts.module(cell)
-    for given_to in (*given.args, *(k.value for k in given.keywords)):
-        if int_literal(given_to, size) and steps is None:
-            return node_span(given_to, cell), size
-        if isinstance(given_to, ast.Name) and scope is not None:
-            bound = last_bindings(scope, call.lineno).get(given_to.id)
-            follows = steps is None or any(_is_name(n, given_to.id) for n in ast.walk(steps))
-            if bound is not None and int_literal(bound.value, size) and follows:
-                return node_span(bound, cell), size
+    given = argument(call, "generator", 0) or argument(call, "x")
+    if note.startswith("`flow"):
+        flows = _flow_calls(given, scope, call.lineno)
+        sizes = (argument(f, "batch_size", 2 if last_name(f.func) == "flow" else 5) for f in flows)
+        passed = [size_given for size_given in sizes if size_given is not None]
+    else:
+        made = _bound_call(given, scope, call.lineno)
+        passed = [*made.args, *(k.value for k in made.keywords)] if made is not None else []
+    steps = argument(call, "steps_per_epoch") or argument(call, "steps")
+    bindings = last_bindings(scope, call.lineno) if scope is not None else {}
+    for given_to in passed:
+        if int_literal(given_to, size):
+            return [node_span(given_to, cell)], size, steps
+        if not isinstance(given_to, ast.Name):
+            continue
+        count = None if steps is None or any(_is_name(n, given_to.id) for n in ast.walk(steps)) else steps
+        if given_to.id in bindings:
+            bound = bindings[given_to.id]
+            if bound is not None and int_literal(bound.value, size):
+                return [node_span(bound, cell)], size, count
+            continue
+        literals = parameter_literals(facts, call, cell, given_to.id, size)
+        if literals:
+            return literals, size, count
     return None
+
+
+#: How the analysis notes a generator's batch it found (arrays.generator, arrays._drawn_generator).
+_GENERATOR_NOTES = ("the generator yields batches of", "the generator yields one batch per batch drawn from")
+#: The `ImageDataGenerator` methods making a flow whose `batch_size` is its batch.
+_FLOWS = frozenset({"flow", "flow_from_directory", "flow_from_dataframe"})
+
+
+def _bound_call(given: ast.expr | None, scope: ast.AST | None, line: int) -> ast.Call | None:
+    """The call a model method's input is: the argument itself, or the call its name was last bound
+    to before *line* in *scope* (`gen = batches(rows, 8)`)."""
+    if isinstance(given, ast.Name) and scope is not None:
+        bound = last_bindings(scope, line).get(given.id)
+        given = bound.value if bound is not None else None
+    return given if isinstance(given, ast.Call) else None
+
+
+def _flow_calls(given: ast.expr | None, scope: ast.AST | None, line: int) -> list[ast.Call]:
+    """The `.flow*()` calls a model method's input is (`aug.flow(x, y, batch_size=2)`), or draws
+    from in a `zip` of them (image and mask flows), each maybe bound to a name first."""
+    made = _bound_call(given, scope, line)
+    if made is None:
+        return []
+    if isinstance(made.func, ast.Attribute) and made.func.attr in _FLOWS:
+        return [made]
+    if isinstance(made.func, ast.Name) and made.func.id == "zip":
+        return [flow for part in made.args for flow in _flow_calls(part, scope, line)]
+    return []
 
 
 def _step_literals(
