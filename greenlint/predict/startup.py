@@ -1,0 +1,30 @@
+"""A program's start-up: what a TensorFlow program pays once, before its first call does any work.
+
+From the program's first line through `import tensorflow` (and its other imports) to the runtime's
+start on the GPU: the public data's whole-program runs measured it (the KB's `startup_j`,
+greenlint/kb/energy.py; the model's `startup`, fitted by tools/model/train.py). No call site
+carries it, since a call's figure is measured from the call's start; a program pays it once, however
+many of its files import TensorFlow. A figure of the reference machine: `greenlint calibrate` does
+not measure it.
+"""
+
+from __future__ import annotations
+
+from greenlint.predict.prediction import Basis, Evidence, Prediction
+
+#: What the figure stands for, where it is shown (the calls table's row, the accuracy report).
+WHAT = "import tensorflow"
+
+
+def program_startup(model: dict) -> Prediction | None:
+    """The start-up figure of *model* (its median over the runs, their 10th-90th percentiles as the
+    interval), None where the model holds none (a KB without whole-program runs)."""
+    s = model.get("startup")
+    if not s:
+        return None
+    low, high = s["interval_j"]
+    note = (f"the imports up to the runtime's start on the GPU, median {s['seconds']:.3g} s, measured from the "
+            f"program's first line in {s['runs']} whole-program runs of {s['programs']} programs on the reference "
+            "machine; paid once per program, by no call")
+    return Prediction(s["energy_j"], (low, high), None, None, None, Basis.FROM_DATA,
+                      Evidence(records=s["runs"], api=WHAT, sources=("fecom-project-level",), note=note))
