@@ -438,10 +438,11 @@ def script_section(scripts: Sequence[ScriptCheck]) -> list[str]:
     lines = [
         "## Whole scripts: FECoM project-level measurements, leave one tutorial out",
         "",
-        "What the code lens shows for a file, the sum over its call sites of the prediction times how "
-        "often the site runs (`runs`, loops and calls of the enclosing user function), plus what the "
-        "program pays once before its first call: its start-up (`import tensorflow` and the other imports "
-        "up to the runtime's start on the GPU), for each tutorial FECoM measured end to end, from the "
+        "The sum over a script's call sites of the prediction times how often the site runs (`runs`, "
+        "loops and calls of the enclosing user function: what the code lens shows for a file), plus what "
+        "the program pays once before its first call, its start-up (`import tensorflow` and the other "
+        "imports up to the runtime's start on the GPU: shown at the import, by the hover and `greenlint "
+        "calls`), for each tutorial FECoM measured end to end, from the "
         "model trained without that tutorial (`data/kb/script_sites.csv`: every call greenlint resolves "
         "in FECoM's converted script). FECoM's whole-script window opens before the script's imports, "
         "where a call's opens at the call. The start-up is measured in the same runs (greenlint/kb/energy.py "
