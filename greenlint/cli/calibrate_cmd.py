@@ -137,7 +137,11 @@ def run(args) -> int:
     from greenlint.cli.measure_cmd import meter_config, require_tensorflow
 
     require_tensorflow()
-    cal = Calibrator(plan, workloads, meter_config(args, default_bin_ms=50.0 if args.quick else 100.0))
+    config = meter_config(args, default_bin_ms=50.0 if args.quick else 100.0)
+    from greenlint.meter.startup import measure_startup
+
+    startup = None if args.only else (lambda: measure_startup(plan.repeats, tdp_w=config.tdp_w))
+    cal = Calibrator(plan, workloads, config, startup=startup)
     if args.restart:
         import shutil
 
@@ -164,6 +168,11 @@ def run(args) -> int:
 
     print_meter(result["meter"], result.get("stable"), console)
     console.print(f"overlay written: {overlay_dir(cal.hw_id)} (basis {result['basis']})")
+    start = result.get("startup")
+    if start:
+        kept = f", kept from {start['kept_from']}" if start.get("kept_from") else ""
+        console.print(f"a program's start-up (`{start['statement']}` in a fresh interpreter, {start['runs']} runs): "
+                      f"{start['cpu_s']:.3g} CPU s, {start['energy_j']:.3g} J estimated{kept}", markup=False)
     _load(result, console)
     _disagreement(result, console)
     _local_models(console)

@@ -42,8 +42,9 @@ class Predictor(Context):
         return on_this_machine(ov, pred) if ov is not None else pred
 
     def startup(self) -> Prediction | None:
-        """What the program pays once before its calls (`predict/startup.py`), the reference machine's."""
-        return program_startup(self.model)
+        """What the program pays once before its calls (`predict/startup.py`): this machine's where its
+        calibration measured it, else the reference machine's."""
+        return program_startup(self.model, self.overlay.startup if self.overlay is not None else None)
 
     def _reference(self) -> Predictor:
         """This predictor without the overlay: the reference machine's figures."""

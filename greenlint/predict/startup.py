@@ -4,8 +4,9 @@ From the program's first line through `import tensorflow` (and its other imports
 start on the GPU: the public data's whole-program runs measured it (the KB's `startup_j`,
 greenlint/kb/energy.py; the model's `startup`, fitted by tools/model/train.py). No call site
 carries it, since a call's figure is measured from the call's start; a program pays it once, however
-many of its files import TensorFlow. A figure of the reference machine: `greenlint calibrate` does
-not measure it.
+many of its files import TensorFlow. A figure of the reference machine, unless `greenlint calibrate`
+measured it here (`meter.startup`: the CPU seconds of a fresh interpreter's `import tensorflow` and
+first op, at the estimated watts per core).
 """
 
 from __future__ import annotations
@@ -16,9 +17,16 @@ from greenlint.predict.prediction import Basis, Evidence, Prediction
 WHAT = "import tensorflow"
 
 
-def program_startup(model: dict) -> Prediction | None:
-    """The start-up figure of *model* (its median over the runs, their 10th-90th percentiles as the
-    interval), None where the model holds none (a KB without whole-program runs)."""
+def program_startup(model: dict, here: dict | None = None) -> Prediction | None:
+    """The start-up measured on this machine (*here*: the overlay's `startup`), else *model*'s (its
+    median over the runs, their 10th-90th percentiles as the interval); None where neither holds one."""
+    if here:
+        note = (f"`{here['statement']}` in a fresh interpreter, the median of {here['runs']} runs by greenlint "
+                f"calibrate: {here['cpu_s']:.3g} CPU s at {here.get('power_model', 'the estimated power')}; paid once "
+                "per program, by no call")
+        low, high = here["interval_j"]
+        return Prediction(here["energy_j"], (low, high), here["energy_j"], None, None,
+                          Basis.CALIBRATED_ESTIMATED, Evidence(records=here["runs"], api=WHAT, note=note))
     s = model.get("startup")
     if not s:
         return None

@@ -30,7 +30,7 @@ def register(server: GreenlintServer) -> None:
         at = from_client(view.lines, params.position, codec)
         here = view.sites_at(at.line, at.character)
         if not here:
-            return _startup(server, uri, view.lines, at.line)
+            return _startup(server, uri, view.lines, at.line, view.analysis.config.overlay)
         site, span = here[-1]  # the innermost call: the one starting last (ties: ending first)
         findings = [d for d in view.analysis.diagnostics if d.span == site.callsite.span]
         unit = server.editor_settings(uri).unit
@@ -43,8 +43,9 @@ def register(server: GreenlintServer) -> None:
         )
 
 
-def _startup(server: GreenlintServer, uri: str, lines, line: int) -> types.Hover | None:
-    """The start-up hover of a TensorFlow import line (`Predictor.startup`), None on any other line."""
+def _startup(server: GreenlintServer, uri: str, lines, line: int, overlay: bool | str) -> types.Hover | None:
+    """The start-up hover of a TensorFlow import line (`Predictor.startup`, this machine's where the
+    document's configuration applies a calibration that measured it), None on any other line."""
     from greenlint.predict import load_predictor
     from greenlint.predict.tables import ModelError
 
@@ -52,7 +53,7 @@ def _startup(server: GreenlintServer, uri: str, lines, line: int) -> types.Hover
     if found is None:
         return None
     try:
-        start = load_predictor(overlay=False).startup()
+        start = load_predictor(overlay=overlay).startup()
     except ModelError:
         return None
     if start is None:
