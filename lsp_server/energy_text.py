@@ -234,7 +234,7 @@ def startup_markdown(p: Prediction, unit: str = "auto") -> str:
     assert p.energy_j is not None and p.interval_j is not None
     return "\n".join([
         f"**{code('import tensorflow')}** · greenlint energy ({p.label})", "",
-        f"**Start-up:** {fmt_j(p.energy_j, unit)} once per run of the program (80 % interval "
+        f"**Start-up:** {fmt_j(p.energy_j, unit)} once per run of the program (its measured runs: "
         f"{fmt_range(*p.interval_j, unit)}), beside every call's figure", "", _evidence(p)])
 
 
