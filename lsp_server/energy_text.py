@@ -229,6 +229,15 @@ def hover_markdown(site: Site, findings: Sequence[Diagnostic], unit: str = "auto
     return "\n".join(lines)
 
 
+def startup_markdown(p: Prediction, unit: str = "auto") -> str:
+    """The hover of a TensorFlow import: the program's start-up (`Predictor.startup`), paid once there."""
+    assert p.energy_j is not None and p.interval_j is not None
+    return "\n".join([
+        f"**{code('import tensorflow')}** · greenlint energy ({p.label})", "",
+        f"**Start-up:** {fmt_j(p.energy_j, unit)} once per run of the program (its measured runs: "
+        f"{fmt_range(*p.interval_j, unit)}), beside every call's figure", "", _evidence(p)])
+
+
 def _count_by_basis(sites: Sequence[Site]) -> str:
     """`12 from data, 2 bounded`."""
     order = list(Basis)

@@ -304,6 +304,16 @@ def merge_previous(target: Path, done: dict, measurements: Path) -> dict:
     return {**merged, **done}
 
 
+def kept_startup(target: Path) -> dict | None:
+    """The installed overlay's start-up (`meter.startup`), marked as kept; None where it has none."""
+    try:
+        previous = json.loads((target / CALIBRATION_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    startup = previous.get("startup")
+    return {**startup, "kept_from": startup.get("kept_from") or previous.get("finished_at")} if startup else None
+
+
 def workloads_summary(done: dict) -> dict:
     """A calibration's workloads as its history keeps them: `{name: {api, per_execution_j, per_execution_s}}`."""
     return {name: {k: w.get(k) for k in ("api", "per_execution_j", "per_execution_s")} for name, w in done.items()}
@@ -384,11 +394,14 @@ def apis_summary(done: dict) -> dict:
 
 class Calibrator:
     def __init__(self, plan: Plan, workloads: list[Workload], config: MeterConfig = MeterConfig(),
-                 sources: SourceSet | None = None):
-        """*sources*: the counters to read (default: those `config` names, probed here)."""
+                 sources: SourceSet | None = None, startup: Callable[[], dict] | None = None):
+        """*sources*: the counters to read (default: those `config` names, probed here); *startup*:
+        measures the program's start-up here (`meter.startup.measure_startup`) once the workloads
+        are done; without it the installed overlay's is kept (`--only`)."""
         from greenlint.hardware import hardware_id
 
         self.plan, self.workloads, self.config, self.sources = plan, workloads, config, sources
+        self.startup = startup
         self.hw_id = hardware_id()
         self.partial = partial_dir(self.hw_id, plan.mode)
         self.progress_file = self.partial / "progress.json"
@@ -420,11 +433,12 @@ class Calibrator:
                                       json.dumps(records))
                     done[wl.name] = summary
                 atomic_write_text(self.progress_file, json.dumps({"fingerprint": self._fingerprint(), "done": done}))
+            startup = self.startup() if self.startup is not None else None
         finally:
             session.stop()
-        return self.finish(session, done)
+        return self.finish(session, done, startup)
 
-    def finish(self, session: MeterSession, done: dict) -> dict:
+    def finish(self, session: MeterSession, done: dict, startup: dict | None = None) -> dict:
         root = root_dir()
         root.mkdir(parents=True, exist_ok=True)
         staging_parent = Path(tempfile.mkdtemp(prefix=f".{self.hw_id}.new-", dir=root))
@@ -433,6 +447,7 @@ class Calibrator:
             measurements = staging_parent / "measurements"
             shutil.copytree(self.partial / "measurements", measurements)
             earlier = history(overlay_dir(self.hw_id))
+            startup = startup or kept_startup(overlay_dir(self.hw_id))
             load = load_summary(done)  # this run's windows, not those kept from an earlier run
             done = merge_previous(overlay_dir(self.hw_id), done, measurements)
             kb = build_overlay_kb(measurements, staging, self.hw_id)
@@ -454,6 +469,7 @@ class Calibrator:
                 "history": earlier,
                 "load": load,
                 "time_model": fitted_models(staging),
+                "startup": startup,
             }
             result["disagreement"] = disagreements(runs_of(result))
             (staging / CALIBRATION_JSON).write_text(json.dumps(result, indent=1), encoding="utf-8")

@@ -39,12 +39,23 @@ def _status(console) -> int:
         console.print(f"overlay: {overlay_dir(hw)} ({ov['mode']}, finished {ov['finished_at']}, basis {ov['basis']})")
         console.print(f"  {len(ws)} workloads, {len(ov['apis'])} APIs, {ov['kb']['records']} KB records; "
                       f"{ok} of {len(ws)} within the {SPREAD_GOAL:.0%} spread goal")
+        _startup(ov, console)
         _load(ov, console)
         _disagreement(ov, console)
         _local_models(console)
     for mode, names in st["in_progress"].items():
         console.print(f"interrupted {mode} run: {len(names)} workloads done; rerun to resume")
     return 0
+
+
+def _startup(overlay: dict, console) -> None:
+    """The program's start-up the calibration measured (`meter.startup`), where it holds one."""
+    start = overlay.get("startup")
+    if start:
+        kept = f", kept from {start['kept_from']}" if start.get("kept_from") else ""
+        console.print(f"a program's start-up (`{start['statement']}` in a fresh interpreter, {start['runs']} runs): "
+                      f"{start['cpu_s']:.3g} CPU s, {start['energy_j']:.3g} J estimated{kept}", markup=False,
+                      highlight=False)
 
 
 def _load(overlay: dict, console) -> None:
@@ -137,7 +148,11 @@ def run(args) -> int:
     from greenlint.cli.measure_cmd import meter_config, require_tensorflow
 
     require_tensorflow()
-    cal = Calibrator(plan, workloads, meter_config(args, default_bin_ms=50.0 if args.quick else 100.0))
+    config = meter_config(args, default_bin_ms=50.0 if args.quick else 100.0)
+    from greenlint.meter.startup import measure_startup
+
+    startup = None if args.only else (lambda: measure_startup(plan.repeats, tdp_w=config.tdp_w))
+    cal = Calibrator(plan, workloads, config, startup=startup)
     if args.restart:
         import shutil
 
@@ -164,6 +179,7 @@ def run(args) -> int:
 
     print_meter(result["meter"], result.get("stable"), console)
     console.print(f"overlay written: {overlay_dir(cal.hw_id)} (basis {result['basis']})")
+    _startup(result, console)
     _load(result, console)
     _disagreement(result, console)
     _local_models(console)

@@ -84,10 +84,26 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
     if device:
         console.print(f"Calls of known work priced on the {device} (told: --device or `device`); the others at the "
                       "reference machine's figures.", markup=False, highlight=False)
+    if known:
+        config = getattr(result, "config", None)
+        console.print(startup_note(config.overlay if config is not None else False), markup=False, highlight=False)
     if calibration:
         from greenlint.report import calibration_note
 
         console.print(calibration_note(calibration), markup=False, highlight=False)
+
+
+def startup_note(overlay: bool | str = False) -> str:
+    """What a program pays once beside its calls (`Predictor.startup`, with *overlay* as `load_predictor`
+    takes it: this machine's where its calibration measured it), in one sentence."""
+    from greenlint.predict import load_predictor
+    from greenlint.units import fmt_j, fmt_range
+
+    start = load_predictor(overlay=overlay).startup()
+    if start is None or start.energy_j is None or start.interval_j is None:
+        return "A program's start-up (`import tensorflow`, paid once outside every call): no figure in this model."
+    return (f"Beside its calls, a program pays its start-up once at `import tensorflow`: {fmt_j(start.energy_j)} "
+            f"({fmt_range(*start.interval_j)}; {start.label}: {start.evidence.note}).")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from pathlib import Path
 from greenlint.kb.measurement import MeasurementFileError, RecordError, fecom_name, parse_record, read_measurement_file
 from greenlint.kb.measurement_files import FileJob, find_files
 from greenlint.kb.provenance import provenance_markdown
-from greenlint.kb.record import SCHEMA_VERSION, KBRecord, count_apis
+from greenlint.kb.record import SCHEMA_VERSION, WHOLE_PROGRAM, KBRecord, count_apis
 from greenlint.kb.store import write_kb
 from greenlint.stats import median
 
@@ -42,7 +42,7 @@ class IngestedFile:
 
 def ingest_file(job: FileJob) -> IngestedFile:
     """All records of one file (``api`` left empty: the caller canonicalises in one place)."""
-    from greenlint.kb.energy import call_energy, energy_fields, features, idle_power_w
+    from greenlint.kb.energy import call_energy, energy_fields, features, idle_power_w, startup
 
     result = IngestedFile(job)
     try:
@@ -65,6 +65,8 @@ def ingest_file(job: FileJob) -> IngestedFile:
         extra = features(call)
         if data_size:
             extra["data_size_fraction"] = round((index + 1) / len(items), 6)
+        if job.dataset in WHOLE_PROGRAM:
+            extra.update(startup(call))
         result.records.append(
             KBRecord(
                 api="",

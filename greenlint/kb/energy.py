@@ -5,14 +5,42 @@ from __future__ import annotations
 from typing import Any
 
 from greenlint.kb.measurement import RawCall
-from greenlint.window import DEFAULT_INTERVAL_S, CallEnergy, record_energy
+from greenlint.window import DEFAULT_INTERVAL_S, CallEnergy, baseline_slice, measured_net_j, record_energy
 
 NS = 1_000_000_000
+#: Watts above its idle baseline at which a GPU's draw counts as risen (FECoM's GPU tolerance).
+GPU_RISE_W = 2.0
 
 
 def call_energy(call: RawCall) -> CallEnergy:
     """CPU and DRAM on the perf clock, GPU on the nvidia clock: the meter's own `record_energy`."""
     return record_energy({"settings": call.settings, "times": call.times, "energy_data": call.energy_data})
+
+
+def startup(call: RawCall) -> dict[str, float]:
+    """A whole program's start-up (`startup_s`, `startup_j`): from its first line (imports included)
+    to the runtime's start on the GPU, the first GPU sample more than `GPU_RISE_W` above the idle
+    baseline; its net joules over that span, FECoM's way (`record_energy`). {} without a GPU series,
+    or where the GPU never rises (the program ran no device work)."""
+    gpu = call.energy_data.get("gpu")
+    if not gpu:
+        return {}
+    cols, rows = gpu["columns"], gpu["data"]
+    t = [float(r[cols.index("time_elapsed")]) for r in rows]
+    w = [float(r[cols.index("power_draw (W)")]) for r in rows]
+    start, end = call.times["start_time_nvidia"], call.times["end_time_nvidia"]
+    idle = w[baseline_slice(t, start)]
+    if not idle:
+        return {}
+    level = sum(idle) / len(idle) + GPU_RISE_W
+    rise = next((ti for ti, wi in zip(t, w) if start <= ti <= end and wi > level), None)
+    if rise is None or rise <= start:
+        return {}
+    span = rise - start
+    times = {**call.times, "end_time_nvidia": rise, "end_time_perf": call.times["start_time_perf"] + span}
+    net = measured_net_j(record_energy({"settings": call.settings, "times": times,
+                                        "energy_data": {k: v for k, v in call.energy_data.items() if v}}))
+    return {"startup_s": round(span, 3), "startup_j": round(net, 4)} if net is not None else {}
 
 
 def size(value: Any) -> int | None:

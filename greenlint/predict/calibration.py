@@ -84,6 +84,7 @@ class Overlay:
     first_j: dict[str, float] = field(default_factory=dict)  # workload -> net joules of that call, where metered
     local: dict | None = None  # this machine's own work model (`local_work`), once the predictor fits it
     load: dict = field(default_factory=dict)  # the machine's load while measuring (calibration.json's `load`)
+    startup: dict = field(default_factory=dict)  # a program's start-up measured here (calibration.json's `startup`)
 
     def pooled(self, name: Callable[[str], str], model: dict,
                work_time: Callable[[str, dict], float | None] | None = None) -> Overlay:
@@ -123,16 +124,28 @@ def read_overlay(directory: Path, model: dict) -> Overlay | None:
     digest = hashlib.sha256(json.dumps([sorted(times.items()), repr(sorted(measured.items())), runs],
                                        sort_keys=True, default=str).encode()).hexdigest()[:16]
     return Overlay(directory.name, measured, times, timed, ratio, n, components, runs, digest, _first_calls(records),
-                   _first_calls(records, "first_call_j"), load=_recorded_load(directory))
+                   _first_calls(records, "first_call_j"), load=_recorded(directory, "load"),
+                   startup=_recorded_startup(directory))
 
 
-def _recorded_load(directory: Path) -> dict:
-    """The machine's load while the calibration measured (`calibration.json`'s `load`), {} where not recorded."""
+def _recorded(directory: Path, key: str) -> dict:
+    """`calibration.json`'s object at *key* (the machine's load while the calibration measured, its
+    start-up), {} where not recorded."""
     try:
-        load = json.loads((directory / CALIBRATION_JSON).read_text(encoding="utf-8")).get("load")
+        value = json.loads((directory / CALIBRATION_JSON).read_text(encoding="utf-8")).get(key)
     except (OSError, ValueError, AttributeError):
         return {}
-    return load if isinstance(load, dict) else {}
+    return value if isinstance(value, dict) else {}
+
+
+def _recorded_startup(directory: Path) -> dict:
+    """The start-up the calibration measured (`meter.startup`), {} where absent or malformed."""
+    s = _recorded(directory, "startup")
+    interval = s.get("interval_j")
+    numbers = [s.get("energy_j"), s.get("cpu_s"), *(interval if isinstance(interval, list) else [None])]
+    if len(numbers) != 4 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0 for x in numbers):
+        return {}
+    return s
 
 
 def load_note(load: dict) -> str:

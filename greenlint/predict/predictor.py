@@ -22,6 +22,7 @@ from greenlint.predict.lookup_figure import lookup_figure
 from greenlint.predict.negligible import no_work
 from greenlint.predict.own_work import own_work, unsized_work
 from greenlint.predict.prediction import Prediction
+from greenlint.predict.startup import program_startup
 from greenlint.predict.training_runs import named_work, with_architecture
 from greenlint.predict.weights_io import moves_weights, weights_io
 from greenlint.predict.work_energy import FLOP_KINDS, unknown_size
@@ -39,6 +40,11 @@ class Predictor(Context):
         pred = self._predict(api, features or {})
         ov = self.overlay
         return on_this_machine(ov, pred) if ov is not None else pred
+
+    def startup(self) -> Prediction | None:
+        """What the program pays once before its calls (`predict/startup.py`): this machine's where its
+        calibration measured it, else the reference machine's."""
+        return program_startup(self.model, self.overlay.startup if self.overlay is not None else None)
 
     def _reference(self) -> Predictor:
         """This predictor without the overlay: the reference machine's figures."""

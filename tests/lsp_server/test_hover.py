@@ -71,6 +71,18 @@ async def test_no_hover_off_calls(client: LanguageClient, document: Path):
     assert await _hover(client, document, 4, 4) is None  # `for trial in range(4):` has no TF call
 
 
+async def test_the_tensorflow_import_line_shows_the_programs_start_up(client: LanguageClient, document: Path):
+    from greenlint.predict import load_predictor
+
+    start = load_predictor(overlay=False).startup()
+    hover = await _hover(client, document, 0, 3)  # `import tensorflow as tf`
+    assert hover.range == types.Range(types.Position(0, 0), types.Position(0, 23))
+    text = hover.contents.value
+    assert text.startswith("**`import tensorflow`** · greenlint energy (from data)")
+    assert f"**Start-up:** {fmt_j(start.energy_j)} once per run of the program" in text
+    assert fmt_range(*start.interval_j) in text and "runtime's start on the GPU" in text
+
+
 #: A custom loop over data read at run time: `model(x)` runs an unknown number of times, its model is
 #: named in the hover as `…Model.__call__`, and `fit` on the loaded data is a floor.
 CUSTOM_LOOP = '''\

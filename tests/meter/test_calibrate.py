@@ -286,3 +286,15 @@ def test_a_predictor_model_that_cannot_be_loaded_keeps_the_measurements_and_says
     assert result["time_model"] == {"error": "data/model/model.json: missing: reinstall greenlint"}
     assert result["workloads"]["busy_small"]["per_execution_j"] is not None  # measured and installed all the same
     assert (overlay_dir(Calibrator(PLAN, WORKLOADS[:1], CONFIG).hw_id) / "calibration.json").is_file()
+
+
+def test_the_start_up_measured_is_kept_in_the_overlay_and_an_only_run_keeps_the_last_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    measured = {"statement": "import tensorflow", "runs": 3, "cpu_s": 4.0, "energy_j": 40.0, "interval_j": [38.0, 45.0],
+                "power_model": "assumed 10 W per busy logical core"}
+    first = Calibrator(PLAN, WORKLOADS, CONFIG, startup=lambda: dict(measured)).run(lambda wl: None, lambda: None)
+    assert first["startup"] == measured
+    target = overlay_dir(Calibrator(PLAN, WORKLOADS, CONFIG).hw_id)
+    again = Calibrator(PLAN, WORKLOADS[1:], CONFIG).run(lambda wl: None, lambda: None)  # as `--only busy_large`
+    assert again["startup"] == {**measured, "kept_from": first["finished_at"]}
+    assert json.loads((target / "calibration.json").read_text())["startup"] == again["startup"]

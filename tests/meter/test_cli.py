@@ -36,10 +36,14 @@ def test_calibrate_status_without_and_with_an_overlay(tmp_path, monkeypatch, cap
         "workloads": {"x": w, "y": {**w, "spread_j": 0.2}}, "apis": {"a": {}}, "kb": {"records": 6},
         "load": {"windows": 6, "cores": 2, "others_busy_cores": {"median": 0.9, "max": 1.7},
                  "loadavg_1m": {"median": 3.5, "max": 6.0}, "loaded_windows": 4},
+        "startup": {"statement": "import tensorflow", "runs": 3, "cpu_s": 4.9, "energy_j": 49.0,
+                    "interval_j": [48.0, 51.0], "kept_from": "2025-12-31T00:00:00Z"},
     }))
     assert main(["calibrate", "--status"]) == 0
     err = capsys.readouterr().err
     assert "basis calibrated-estimated" in err and "1 of 2 within the 10% spread goal" in err
+    assert ("a program's start-up (`import tensorflow` in a fresh interpreter, 3 runs): 4.9 CPU s, 49 J estimated, "
+            "kept from 2025-12-31T00:00:00Z") in " ".join(err.split())
     # the load it was measured under, and a busy machine said so
     assert "other processes kept 0.90 of 2 cores busy (most 1.70)" in err and "4 of 6 windows on a busy machine" in err
 

@@ -163,3 +163,21 @@ def test_after_calibrate_a_negligible_bound_is_rescaled_too(tmp_path, shipped):
     assert ref.basis is Basis.NEGLIGIBLE and here.basis is Basis.NEGLIGIBLE
     assert here.energy_j == pytest.approx(ref.energy_j * p.overlay.time_ratio)
     assert here.interval_j == (0.0, here.energy_j)
+
+
+def test_a_start_up_the_calibration_measured_is_this_machines_else_the_reference_machines(tmp_path, shipped):
+    plain = overlay_at(tmp_path, shipped)
+    assert plain.startup() == shipped.startup()  # no start-up in this calibration: the model's
+    assert shipped.startup().basis is Basis.FROM_DATA
+    here = {"statement": "import tensorflow as tf; tf.zeros(1) + 1", "runs": 3, "cpu_s": 3.1, "energy_j": 31.0,
+            "interval_j": [29.0, 35.0], "power_model": "assumed 10 W per busy logical core"}
+    (tmp_path / "hw-test" / CALIBRATION_JSON).write_text(json.dumps({"startup": here}))
+    start = Predictor(shipped.model, overlay=find_overlay(shipped.model, tmp_path / "hw-test"),
+                      hierarchy=shipped.hierarchy).startup()
+    assert start.basis is Basis.CALIBRATED_ESTIMATED and start.label == "calibrated here, estimated"
+    assert (start.energy_j, start.interval_j, start.cpu_j) == (31.0, (29.0, 35.0), 31.0)
+    assert "3.1 CPU s" in start.evidence.note and "3 runs" in start.evidence.note
+    (tmp_path / "hw-test" / CALIBRATION_JSON).write_text(json.dumps({"startup": {**here, "energy_j": "lots"}}))
+    broken = Predictor(shipped.model, overlay=find_overlay(shipped.model, tmp_path / "hw-test"),
+                       hierarchy=shipped.hierarchy).startup()
+    assert broken == shipped.startup()  # a malformed record is no figure of this machine

@@ -389,3 +389,14 @@ def test_a_call_that_does_no_work_gets_the_bound_measured_on_such_calls(hierarch
     assert predictor.predict("tf.keras.optimizers.Heavy", {}).basis is Basis.FROM_DATA
     assert predictor.predict("tf.keras.optimizers.Slow", {}).basis is Basis.BOUNDED
     assert predictor.predict(FIT, {}).basis is Basis.FROM_DATA  # work is never negligible
+
+
+def test_the_programs_start_up_is_the_models_figure_said_as_from_data_and_none_without_one(model, hierarchy):
+    assert Predictor(model, hierarchy=hierarchy).startup() is None  # no whole-program run in the KB
+    runs = [record("project-level", 900.0, script=f"tut{t}", dataset="fecom-project-level",
+                   features={"startup_j": 40.0 + t, "startup_s": 2.5}) for t in range(4)]
+    start = Predictor(train(_kb() + runs, hierarchy), hierarchy=hierarchy).startup()
+    assert start.energy_j == 41.5 and start.basis is Basis.FROM_DATA
+    assert start.interval_j[0] <= 41.5 <= start.interval_j[1]
+    assert "runtime's start" in start.evidence.note and "4 whole-program runs of 4 programs" in start.evidence.note
+    assert start.evidence.api == "import tensorflow"

@@ -12,7 +12,7 @@ import pytest
 from greenlint.analysis.callsite import CallSite, Span
 from greenlint.check.runner import Backend
 from greenlint.cli import build_parser
-from greenlint.cli.calls_cmd import collect, write
+from greenlint.cli.calls_cmd import collect, startup_note, write
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.report import CALLS_SCHEMA_VERSION, calls_json, calls_table
 
@@ -162,9 +162,21 @@ def test_write_text_summary(project, monkeypatch):
     assert "train.py:2:5" in out.getvalue()
     assert "2 call sites in 1 of 2 files; 1 with an energy figure.\n" in out.getvalue()
     # the fake's figure: 15 J, 80% interval 7.5 J – 30 J (4× wide)
-    assert out.getvalue().rstrip().endswith(
-        "Figures: 1 point, their 80% interval 4× wide at the median, 0.0% wider than 100×, 0.0% wider than 1000× "
-        "(goals ≤ 30×, under 5%).")
+    figures, startup = out.getvalue().rstrip().splitlines()[-2:]
+    assert figures == ("Figures: 1 point, their 80% interval 4× wide at the median, 0.0% wider than 100×, 0.0% wider "
+                       "than 1000× (goals ≤ 30×, under 5%).")
+    assert startup == startup_note()  # what a program pays once beside its calls
+
+
+def test_the_start_up_note_gives_the_shipped_models_figure_and_where_it_comes_from():
+    from greenlint.predict import load_predictor
+    from greenlint.units import fmt_j, fmt_range
+
+    start = load_predictor(overlay=False).startup()
+    note = startup_note()
+    assert note.startswith(f"Beside its calls, a program pays its start-up once at `import tensorflow`: "
+                           f"{fmt_j(start.energy_j)} ({fmt_range(*start.interval_j)}; from data: ")
+    assert "whole-program runs" in note
 
 
 def test_cli_missing_path_is_an_error(tmp_path, monkeypatch, capsys):

@@ -80,6 +80,9 @@ def test_text_table(project, capsys):
     assert main(["calls", "train.py", "--isolated", "--no-cache", "-j", "1"]) == 0
     out = capsys.readouterr().out
     assert "train.py:8:5" in out and "tensorflow.keras.Sequential.fit" in out
-    summary, widths = out.rstrip().splitlines()[-2:]
+    lines = out.rstrip().splitlines()
+    at = next(i for i, line in enumerate(lines) if " call sites in " in line)
+    summary, widths = lines[at:at + 2]
+    assert "pays its start-up once at `import tensorflow`" in " ".join(lines[at + 2:])
     assert summary.startswith("3 call sites in 1 of 1 files")
     assert widths.startswith("Figures: ") and "wider than 1000×" in widths

@@ -432,10 +432,12 @@ class ScriptCheck:
     calls: int
     no_figure: int  # calls the predictor gives no figure (names the catalog does not know)
     runs_unknown: int  # calls whose run count is unknown (counted once)
+    startup_j: float = 0.0  # the program's start-up (`Predictor.startup`), in predicted_j
 
 
 def script_totals(records: Sequence, scripts: dict, predictors: dict) -> list[ScriptCheck]:
-    """Whole-script totals, leave one tutorial out: what the code lens shows against what was measured."""
+    """Whole-script totals, leave one tutorial out: the sum over the calls (what the code lens shows)
+    plus the program's start-up, against what was measured from the script's first line."""
     measured: dict[tuple[str, str], list[float]] = defaultdict(list)
     for r in records:
         if r.dataset in WHOLE_RUN_DATASETS and r.net_j is not None and not r.series_cut_short:
@@ -455,7 +457,9 @@ def script_totals(records: Sequence, scripts: dict, predictors: dict) -> list[Sc
             if runs is None:
                 unknown_runs += 1
             total += p.energy_j * (1 if runs is None else runs)
-        out.append(ScriptCheck(project, statistics.median(values), total, len(calls), none, unknown_runs))
+        start = predictor.startup()
+        once = start.energy_j if start is not None and start.energy_j is not None else 0.0
+        out.append(ScriptCheck(project, statistics.median(values), total + once, len(calls), none, unknown_runs, once))
     return out
 
 

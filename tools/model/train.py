@@ -23,8 +23,8 @@ from greenlint.predict.hierarchy import LEVELS, Hierarchy
 from greenlint.predict.tables import MODEL_VERSION, dumps
 from greenlint.stats import median
 from tools.model.censored import Z80
-from tools.model.intervals import CALIBRATION_FOLDS, calibrate
-from tools.model.sites import FRACTION, Site, build_sites, is_sweep
+from tools.model.intervals import CALIBRATION_FOLDS, calibrate, quantile
+from tools.model.sites import FRACTION, WHOLE_RUN_DATASETS, Site, build_sites, is_sweep
 from tools.model.table_fit import fit_tables, round_sig
 from tools.model.work_fit import fit_work
 
@@ -91,6 +91,22 @@ def fit_size_exponents(records: Iterable) -> dict:
         "per_method": {m: round(statistics.median(v), 4) for m, v in sorted(by_method.items())},
     }
 
+def fit_startup(records: Iterable) -> dict | None:
+    """A program's start-up (greenlint/predict/startup.py) from the whole-program runs' `startup_j` and
+    `startup_s` (the KB's, greenlint/kb/energy.py `startup`): their medians, the joules' 10th-90th
+    percentiles, and how many runs of how many programs; None where no run has one."""
+    runs = [(r.project, r.features["startup_j"], r.features["startup_s"]) for r in records
+            if r.dataset in WHOLE_RUN_DATASETS and isinstance(r.features.get("startup_j"), (int, float))
+            and isinstance(r.features.get("startup_s"), (int, float))]
+    if not runs:
+        return None
+    joules = [j for _, j, _ in runs]
+    return {"energy_j": round_sig(statistics.median(joules)),
+            "interval_j": [round_sig(quantile(joules, 0.1)), round_sig(quantile(joules, 0.9))],
+            "seconds": round_sig(statistics.median(s for *_, s in runs)),
+            "runs": len(runs), "programs": len({p for p, *_ in runs})}
+
+
 def train(records: Sequence, hierarchy: Hierarchy | None = None, *, calibrated: bool = True, folds: int = CALIBRATION_FOLDS,
           censored: bool = True) -> dict:
     """The whole model (a JSON-able dict) from KB records.
@@ -112,6 +128,7 @@ def train(records: Sequence, hierarchy: Hierarchy | None = None, *, calibrated: 
         "negligible": fit_negligible(sites, hierarchy),
         "size_exponents": (exponents := fit_size_exponents(records)),
         "work": fit_work(sites, hierarchy),
+        "startup": fit_startup(records),
         "calibration": calibrate(sites, hierarchy, folds, exponents)
         if calibrated
         else {"k": dict.fromkeys(LEVELS, Z80), "n": dict.fromkeys(LEVELS, 0), "folds": 0, "work_half": None,

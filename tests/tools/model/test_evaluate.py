@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from greenlint.predict.hierarchy import Hierarchy
 from tests.predict.conftest import FakeCatalog, record
 from tools.model.accuracy import render
@@ -100,17 +102,35 @@ def test_report_on_no_data_says_so_instead_of_failing():
 def test_whole_script_totals_sum_prediction_times_runs_from_the_held_out_model():
     from tools.model.cross_validation import script_metrics, script_totals
 
-    recs = _kb() + [record("project-level", 1000.0, script="t1", dataset="fecom-project-level", experiment=e)
-                    for e in range(3)]
+    def program(script, joules, startup_j):
+        return [record("project-level", joules, script=script, dataset="fecom-project-level", experiment=e,
+                       features={"startup_j": startup_j, "startup_s": 2.5}) for e in range(3)]
+
+    recs = _kb() + program("t1", 1000.0, 40.0) + program("t2", 2000.0, 80.0)
     folds = {}
     cross_validate(recs, Hierarchy(FakeCatalog()), folds=2, keep=folds)
     scripts = {"t1": [("tf.keras.Sequential.fit", {}, 3), ("tf.keras.layers.Dense", {}, None)]}
     [check] = script_totals(recs, scripts, folds)
     p = folds["t1"]
-    expected = 3 * p.predict("tf.keras.Sequential.fit").energy_j + p.predict("tf.keras.layers.Dense").energy_j
-    assert check.predicted_j == expected and check.measured_j == 1000.0
+    calls = 3 * p.predict("tf.keras.Sequential.fit").energy_j + p.predict("tf.keras.layers.Dense").energy_j
+    assert check.startup_j == 80.0  # the other program's start-up: t1's own runs never inform it
+    assert check.predicted_j == pytest.approx(calls + 80.0) and check.measured_j == 1000.0
     assert (check.calls, check.runs_unknown) == (2, 1)
     assert script_metrics([check])["n"] == 1
+
+
+def test_the_start_up_is_the_whole_program_runs_median_with_their_spread():
+    from tools.model.train import fit_startup
+
+    runs = [record("project-level", 500.0, script=f"t{t}", dataset="fecom-project-level", experiment=e,
+                   features={"startup_j": 10.0 * (t + 1), "startup_s": 2.0 + t})
+            for t in range(5) for e in range(2)]
+    calls = [record("tf.keras.Sequential.fit", 100.0, features={"startup_j": 1e6, "startup_s": 1.0})]
+    fitted = fit_startup(runs + calls)  # a call's record is no program's start
+    assert fitted["energy_j"] == 30.0 and fitted["seconds"] == 4.0
+    assert fitted["interval_j"][0] < 30.0 < fitted["interval_j"][1] <= 50.0
+    assert (fitted["runs"], fitted["programs"]) == (10, 5)
+    assert fit_startup(calls) is None
 
 
 def test_the_shipped_report_is_not_stale():
