@@ -10,6 +10,8 @@
            same run, its passes before and after the calibration (one load for both), and replaces
            the results file's measurements with those
   doc      rewrite that section from the results file alone
+  steps    time a `fit` step of the calibration's MLP and of variants (the suite's MLP, its loss, its
+           input dtype, more layers) in fresh interpreters, write bench/timed/steps.json
 """
 
 from __future__ import annotations
@@ -104,6 +106,17 @@ def cmd_doc(args) -> int:
     return 0
 
 
+def cmd_steps(args) -> int:
+    from .steps import STEPS_RESULTS, run_steps
+
+    summary = run_steps(args.repeats, progress=_progress)["summary"]
+    for name, row in summary.items():
+        print(f"{name}: {row['median_ms']:.3g} ms per step ({row['vs_reference']:.3g} of the calibration's), "
+              f"spread {row['spread']:.0%}, load {row['load']}")
+    print(f"wrote {STEPS_RESULTS}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.timed", description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -126,6 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     doc = sub.add_parser("doc", help="rewrite the suite's section of docs/accuracy.md from the results file")
     doc.add_argument("--results", type=Path, default=RESULTS)
     doc.set_defaults(func=cmd_doc)
+    steps = sub.add_parser("steps", help="time a fit step by what it dispatches (layers, loss, input dtype)")
+    steps.add_argument("--repeats", type=int, default=2, help="runs of each variant (default 2)")
+    steps.set_defaults(func=cmd_steps)
     args = ap.parse_args(argv)
     return args.func(args)
 
