@@ -480,7 +480,27 @@ def merge_syms(syms: list[Sym], shape: tuple | None) -> Sym:
         owners.update(sym.owners)
         counts.update(sym.layers)
         unknown.extend(u for u in sym.unknown if u not in unknown)
+    unknown.extend(_overlapping_cuts(params, flops, owners, counts))
     return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners, counts)
+
+
+def _overlapping_cuts(params: dict, flops: dict, owners: dict, counts: dict) -> list[str]:
+    """Cuts of one Keras Application at several layers in one graph (a style loss reading five of VGG's
+    layers) share the layers before them, which the table does not tell apart: the deepest is kept, a
+    lower bound (the names of the applications so cut, as unknown)."""
+    cuts: dict[int, list] = {}
+    for key in flops:
+        if type(key) is tuple and key[0] == CUT_OF:
+            cuts.setdefault(key[3], []).append(key)
+    named = []
+    for keys in cuts.values():
+        if len({key[2] for key in keys}) > 1:
+            for key in sorted(keys, key=lambda k: k[2])[:-1]:
+                params.pop(owners.pop(key), None)
+                flops.pop(key)
+                counts.pop(key, None)
+            named.append(f"{keys[0][1]} (layers shared by its cuts)")
+    return named
 
 
 def layer_call_inputs(layer: Any, first: Any, named: dict) -> Any:

@@ -733,3 +733,13 @@ def test_an_application_called_on_a_symbolic_tensor_is_sized_at_that_tensor():
     whole = work("base = keras.applications.VGG16()\n", "tensorflow.keras.applications.VGG16")
     assert value(w, "input_shape") == [112, 112, 3]
     assert value(w, "flops_per_sample") == round(value(whole, "flops_per_sample") / 4)
+
+
+def test_cuts_of_one_application_at_several_layers_count_the_deepest_as_a_lower_bound():
+    """A style loss's model of several VGG layers' outputs: the cuts share their first layers, so their
+    sum would count those twice; the deepest cut is a lower bound of what runs."""
+    w = work("vgg = keras.applications.VGG19()\n"
+             "cut = keras.Model(vgg.input, [vgg.get_layer('block1_conv1').output, vgg.layers[9].output])\n",
+             "tensorflow.keras.Model")
+    assert value(w, "params") == VGG_CUT_PARAMS and w["params"]["bound"] == "lower"
+    assert VGG_CUT_FLOPS <= value(w, "flops_per_sample") < 1.01 * VGG_CUT_FLOPS
