@@ -51,8 +51,8 @@ test-editor: $(BIN)/greenlint
 # Rebuild the derived data in dependency order (needs ../shared and the meter extra's TensorFlow):
 # catalog -> KB -> predictor model -> docs/accuracy.md -> rule docs (they quote the predictor) -> README's
 # `greenlint diff` example (its figures are the predictor's).
-# The Keras Applications table (data/work/keras_applications.csv) is rebuilt apart, by `make applications`
-# (it builds all 40 models to count their FLOPs: tens of minutes).
+# The Keras Applications tables (data/work/keras_applications.csv, keras_application_layers.csv) are rebuilt
+# apart, by `make applications` (it builds all 40 models to count their FLOPs: tens of minutes).
 # data/kb/static_features.csv and script_sites.csv are regenerated apart: `make static-features data` does both.
 data: $(VENV)/.dev-extras
 	$(BIN)/python -m tools.catalog.generate
@@ -64,6 +64,7 @@ data: $(VENV)/.dev-extras
 
 applications: $(VENV)/.dev-extras
 	$(BIN)/python -m tools.applications
+	$(BIN)/python -m tools.application_layers
 
 # The resolver's static features and work of the measured call sites, and every call of the tutorials
 # measured end to end (data/kb/PROVENANCE.md): needs git snapshots of the measured sources, by default

@@ -1290,7 +1290,7 @@ class Resolver:
                 attrs = owner.info.attrs
                 attrs[target.attr] = merge(attrs.get(target.attr, MISSING), value)
             elif isinstance(target, ast.Attribute) and target.attr in work_mod.GRAPH_ATTRIBUTES and work_mod.is_model(owner):
-                work_mod.rewired(owner)  # `vgg.outputs = [vgg.layers[9].output]`: another network from here on
+                work_mod.rewired(owner, target.attr, value)  # `vgg.outputs = [vgg.layers[9].output]`: another network from here on
             elif isinstance(target, ast.Attribute) and target.attr == "trainable" and (work_mod.is_model(owner) or work_mod.is_layer(owner)):
                 trainable.set_trainable(owner.meta, trainable.assigned(value, self.ctx.branches > 0), id(self.ctx.func))
         elif kind in (ast.Tuple, ast.List):

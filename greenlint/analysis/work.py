@@ -16,7 +16,7 @@ call), `inferred` (followed through the code, or a Keras default), `table` (data
 Models: Sequential lists and `add()` calls, functional graphs from `keras.Input(shape=...)`
 (arrays.Sym), subclassed models (their layers applied in the order `__init__` creates them),
 Keras Applications by name (data/work/keras_applications.csv), a model cut at a layer of one built here
-(`layer_cut`). Per-layer rules: layers.py.
+or of a Keras Application whose layers are tabled (`layer_cut`). Per-layer rules: layers.py.
 Where some layers are unknown, `params` and `flops_per_sample` are the known part with
 `"bound": "lower"`.
 """
@@ -81,17 +81,26 @@ def is_model(value: Any) -> bool:
 
 #: A model's attributes whose assignment rewires its network (`vgg.outputs = [vgg.layers[9].output]`).
 GRAPH_ATTRIBUTES = frozenset({"inputs", "outputs", "input", "output", "layers"})
+#: A model's meta key: (name, layer index) of the tabled Keras Application it is a cut of (`rewired`).
+CUT_OF = "cut_of"
 #: What a model value knows of its network (`model_net`).
-_NETWORK_META = ("model_name", "graph", "layers", "sub_layers", "n_layers")
+_NETWORK_META = ("model_name", "graph", "layers", "sub_layers", "n_layers", CUT_OF)
 
 
-def rewired(model: Inst) -> None:
+def rewired(model: Inst, attr: str, value: Any) -> None:
     """*model*'s inputs, outputs or layers are assigned: its network is no longer the one it was built
-    with (a VGG19 cut to its first blocks for a perceptual loss), so its size is unknown from here on,
-    not the whole network's."""
+    with. Its outputs set to one layer's of its own tabled Keras Application (`vgg.outputs =
+    [vgg.layers[9].output]`, a VGG19 cut to its first blocks for a perceptual loss): that cut from here on;
+    otherwise its size is unknown, not the whole network's."""
+    graph = functional_model({"outputs": value}) if attr in ("outputs", "output") else None
+    keys = list(graph.flops) if graph is not None and not graph.unknown else []
+    own = len(keys) == 1 and type(keys[0]) is tuple and keys[0][0] == CUT_OF and keys[0][3] == id(model.meta)
     for key in _NETWORK_META:
         model.meta.pop(key, None)
-    model.meta["rewired"] = True  # (a receiver's feature in the calls JSON: why its size is unknown)
+    if own:
+        model.meta[CUT_OF] = keys[0][1:3]
+    else:
+        model.meta["rewired"] = True  # (a receiver's feature in the calls JSON: why its size is unknown)
 
 
 def unpriced(value: Any) -> bool:
@@ -344,6 +353,15 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None) -> Net | N
         return net
     if "graph" in meta:
         return sym_net(meta["graph"])
+    if CUT_OF in meta:  # at the shape it is called on: the cut's convolutions run at any image size
+        name, index = meta[CUT_OF]
+        cut = _application_cut({**meta, "model_name": name}, index, None, hint)
+        if cut is None:
+            return None
+        net = sym_net(cut)  # (no `model` name: a part of the application, not the one its name prices)
+        layer = next(iter(cut.params.values()))[1]
+        net.prov, net.note = layer["prov"], layer["note"]
+        return net
     if meta.get("layers") is not None:
         return sequential_net(meta["layers"], hint, hint_note)
     if meta.get("sub_layers"):
@@ -462,7 +480,27 @@ def merge_syms(syms: list[Sym], shape: tuple | None) -> Sym:
         owners.update(sym.owners)
         counts.update(sym.layers)
         unknown.extend(u for u in sym.unknown if u not in unknown)
+    unknown.extend(_overlapping_cuts(params, flops, owners, counts))
     return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners, counts)
+
+
+def _overlapping_cuts(params: dict, flops: dict, owners: dict, counts: dict) -> list[str]:
+    """Cuts of one Keras Application at several layers in one graph (a style loss reading five of VGG's
+    layers) share the layers before them, which the table does not tell apart: the deepest is kept, a
+    lower bound (the names of the applications so cut, as unknown)."""
+    cuts: dict[int, list] = {}
+    for key in flops:
+        if type(key) is tuple and key[0] == CUT_OF:
+            cuts.setdefault(key[3], []).append(key)
+    named = []
+    for keys in cuts.values():
+        if len({key[2] for key in keys}) > 1:
+            for key in sorted(keys, key=lambda k: k[2])[:-1]:
+                params.pop(owners.pop(key), None)
+                flops.pop(key)
+                counts.pop(key, None)
+            named.append(f"{keys[0][1]} (layers shared by its cuts)")
+    return named
 
 
 def layer_call_inputs(layer: Any, first: Any, named: dict) -> Any:
@@ -561,8 +599,8 @@ def layer_cut(model: Any, index: Any = None, name: Any = None) -> Sym | None:
     meta `cut`): the part of the network that reaches that layer, so that a functional model cut there carries the
     FLOPs and parameters of what feeds that layer, not the whole model's (`keras.Model(m.input,
     m.get_layer("encoded").output)`, `m.layers[-2].output`). None where the cut cannot be told: a Keras
-    Application (no per-layer table), a layer called twice, an index into a graph whose layers Keras
-    orders otherwise than it was built (anything but a chain of layers), a name or index not a literal."""
+    Application whose layers are not tabled (`_application_cut`), a layer called twice, an index into a graph whose
+    layers Keras orders otherwise than it was built (anything but a chain of layers), a name or index not a literal."""
     if not is_model(model) or (index is None) == (name is None):
         return None
     wanted = index.value if type(index) is Const else None
@@ -571,13 +609,47 @@ def layer_cut(model: Any, index: Any = None, name: Any = None) -> Sym | None:
         return None
     items = model.meta.get("layers")
     graph = model.meta.get("graph")
-    if items is not None and "model_name" not in model.meta:
+    if "model_name" in model.meta:
+        cut = _application_cut(model.meta, wanted, wanted_name)
+    elif items is not None:
         cut = _stack_cut(model, items, wanted, wanted_name)
     elif graph is not None:
         cut = _graph_cut(graph, wanted, wanted_name)
     else:
         cut = None
     return cut
+
+
+def _application_cut(meta: dict, index: int | None, name: str | None, hint: tuple | None = None) -> Sym | None:
+    """The output of one layer of a Keras Application whose layers are tabled (keras_application_layers.csv):
+    the network up to it, with its parameters and FLOPs. The table is made with the top at the default
+    input; at another input (a declared `input_shape`, or *hint*, the shape the model is called on), only a
+    layer before the top (an image per sample) named or counted from the input: the same convolutions, their
+    FLOPs scaled by pixels as `application_net` scales the whole network's."""
+    rows = worktables.application_layers(meta["model_name"])
+    found = [r for r in rows if r.name == name] if name is not None else \
+        [rows[index]] if index is not None and -len(rows) <= index < len(rows) else []
+    init = meta.get("init") or {}
+    declared = init.get("input_shape")
+    at = tuple(hint) if hint is not None and len(hint) == 3 and all(type(d) is int for d in hint) else \
+        tuple(declared) if isinstance(declared, list) and all(type(d) is int for d in declared) else None
+    if len(found) != 1 or at is None and init.get("include_top") is False:
+        return None  # (without its top nor an input_shape, the model takes images of any size)
+    row, default = found[0], rows[0].output_shape
+    out, flops = row.output_shape, row.flops_per_sample
+    shape: tuple | None = out
+    note, prov = f"{meta['model_name']} up to layers[{row.layer_index}] ({row.name}): {row.source}", TABLE
+    if at is not None and at != default or init.get("include_top") is False:
+        if len(out) != 3 or name is None and index is not None and index < 0 or at is None or len(at) != 3:
+            return None
+        flops = round(flops * at[0] * at[1] / (default[0] * default[1]))
+        sides = [d * given / base for d, given, base in zip(out[:2], at[:2], default[:2], strict=True)]
+        shape = (*(int(d) for d in sides), out[2]) if all(d == int(d) for d in sides) else None
+        note, prov = f"{note}; FLOPs scaled from {default} to {at} by pixels", INFERRED
+    key = (CUT_OF, meta["model_name"], row.layer_index, id(meta))
+    layer = {CUT_OF: (meta["model_name"], row.layer_index), "note": note, "prov": prov}
+    return Sym(shape, at or default, {id(layer): (row.params, layer)}, {key: flops}, (), {key: id(layer)},
+               {key: row.layer_index})
 
 
 def _stack_cut(model: Inst, items: list, index: int | None, name: str | None) -> Sym | None:
@@ -730,9 +802,11 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
     if not pipeline and (data is None or data.samples is None) and "y" in named:
         data = _with_targets(data, named["y"])
     pipeline = pipeline or "generator" in named
-    sample_shape = data.shape if data is not None else None
-    net = model_net(owner, sample_shape, data.note if data else None) if owner is not None else None
-    if method == "__call__" and type(x) is Inst and "sym" in x.meta:
+    sym = x.meta.get("sym") if method == "__call__" and type(x) is Inst else None
+    sample_shape = data.shape if data is not None else sym.shape if type(sym) is Sym else None
+    note = data.note if data else "per sample, the shape of the tensor the model is called on" if sample_shape else None
+    net = model_net(owner, sample_shape, note) if owner is not None else None
+    if sym is not None:
         work["symbolic"] = functional_symbolic()
     if method in ("fit", "evaluate", "predict"):
         work.update(_loop_work(method, named, features, data, pipeline))

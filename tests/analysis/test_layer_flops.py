@@ -246,17 +246,22 @@ def test_eager_calls_of_layers_of_several_inputs():
 def test_a_model_whose_outputs_are_reassigned_is_no_longer_the_whole_network():
     """SRGAN's perceptual loss: `vgg.outputs = [vgg.layers[9].output]` cuts VGG19 to its first blocks.
     The whole application's 143M parameters would be counted for a tenth of them: from the assignment
-    on, the model's size is unknown (a lower bound where it is part of a bigger graph), never the whole."""
+    on, the model is that cut (VGG19's layers are tabled: its seven first convolutions), or of unknown
+    size where its outputs are set to anything else (a lower bound where it is part of a bigger graph)."""
     code = """
     vgg = tf.keras.applications.VGG19(weights="imagenet")
     whole = vgg.predict(np.zeros((4, 224, 224, 3)))
     vgg.outputs = [vgg.layers[9].output]
     cut = vgg.predict(np.zeros((4, 224, 224, 3)))
+    vgg.outputs = [tf.keras.layers.Dense(8)(vgg.layers[9].output)]
+    other = vgg.predict(np.zeros((4, 224, 224, 3)))
     """
-    before, after = [s.work for s in sites(code) if s.api == "tensorflow.keras.Model.predict"]
+    before, after, other = [s.work for s in sites(code) if s.api == "tensorflow.keras.Model.predict"]
     assert before["params"]["value"] == 143_667_240
-    assert "params" not in after or after["params"]["value"] is None
-    assert after["flops_per_sample"]["value"] is None
+    assert after["params"]["value"] == (3 * 64 + 64 * 64 + 64 * 128 + 128 * 128 + 128 * 256 + 2 * 256 * 256) * 9 + 1152  # (and biases)
+    assert after["flops_per_sample"]["value"] < before["flops_per_sample"]["value"] / 2
+    assert "params" not in other or other["params"]["value"] is None
+    assert other["flops_per_sample"]["value"] is None
 
 
 def test_a_normalisation_layer_of_another_library_keeps_its_input_shape():

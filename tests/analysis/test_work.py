@@ -643,10 +643,47 @@ def test_a_cut_that_cannot_be_told_leaves_the_model_unknown(code):
     assert "params" not in cut(code) and "flops_per_sample" not in cut(code)
 
 
-def test_a_cut_of_a_keras_application_or_of_a_branching_graph_by_index_is_unknown_by_name_known():
-    app = work("vgg = keras.applications.VGG19(include_top=False, input_shape=(256, 256, 3))\n"
-               "cut = keras.Model(vgg.input, vgg.layers[9].output)\n", "tensorflow.keras.Model")
-    assert "params" not in app  # no per-layer table: never the whole VGG19
+#: VGG19 up to block3_conv3 (`layers[9]`): its seven 3x3 convolutions' parameters, and their multiply-adds
+#: (counted twice) at 224x224: two of 64 filters at 224, two of 128 at 112, three of 256 at 56.
+VGG_CUT_PARAMS = (3 * 64 + 64 * 64 + 64 * 128 + 128 * 128 + 128 * 256 + 2 * 256 * 256) * 9 + 2 * 64 + 2 * 128 + 3 * 256
+VGG_CUT_FLOPS = 2 * 9 * (224 ** 2 * (3 * 64 + 64 * 64) + 112 ** 2 * (64 * 128 + 128 * 128)
+                         + 56 ** 2 * (128 * 256 + 2 * 256 * 256))
+
+
+@pytest.mark.parametrize("code", ["vgg.layers[9].output", "vgg.get_layer('block3_conv3').output",
+                                  "vgg.layers[-17].output"])
+def test_a_cut_of_a_tabled_keras_application_carries_the_network_up_to_that_layer(code):
+    w = work(f"vgg = keras.applications.VGG19()\ncut = keras.Model(vgg.input, {code})\n", "tensorflow.keras.Model")
+    assert value(w, "params") == VGG_CUT_PARAMS and "bound" not in w["params"]
+    assert VGG_CUT_FLOPS <= value(w, "flops_per_sample") < 1.01 * VGG_CUT_FLOPS  # (the profiler adds biases, ReLUs, pools)
+
+
+def test_a_tabled_application_cut_without_its_top_scales_by_pixels_only_before_the_top():
+    w = work("vgg = keras.applications.VGG19(include_top=False, input_shape=(448, 448, 3))\n"
+             "cut = keras.Model(vgg.input, vgg.layers[9].output)\n", "tensorflow.keras.Model")
+    assert value(w, "params") == VGG_CUT_PARAMS and 4 * VGG_CUT_FLOPS <= value(w, "flops_per_sample") < 4.04 * VGG_CUT_FLOPS
+    for unknown in ("vgg = keras.applications.VGG19(include_top=False)\n"  # any image size
+                    "cut = keras.Model(vgg.input, vgg.layers[9].output)\n",
+                    "vgg = keras.applications.VGG19(include_top=False, input_shape=(448, 448, 3))\n"
+                    "cut = keras.Model(vgg.input, vgg.layers[-1].output)\n",  # from the end: not the table's layers
+                    "vgg = keras.applications.VGG19(input_shape=(448, 448, 3), weights=None)\n"
+                    "cut = keras.Model(vgg.input, vgg.get_layer('fc1').output)\n",  # a flattened top grows otherwise
+                    "net = keras.applications.ResNet50()\n"  # no per-layer table
+                    "cut = keras.Model(net.input, net.layers[9].output)\n"):
+        assert "params" not in work(unknown, "tensorflow.keras.Model"), unknown
+
+
+def test_a_model_whose_outputs_are_set_to_a_cut_of_its_own_network_is_that_cut():
+    rewired = work("vgg = keras.applications.VGG19()\nvgg.outputs = [vgg.layers[9].output]\n"
+                   "img = keras.Input((224, 224, 3))\nm = keras.Model(img, vgg(img))\n", "tensorflow.keras.Model")
+    assert value(rewired, "params") == VGG_CUT_PARAMS
+    elsewhere = work("vgg = keras.applications.VGG19()\nother = keras.applications.VGG16(input_shape=(64, 64, 3), "
+                     "include_top=False)\nvgg.outputs = [other.layers[9].output]\n"
+                     "img = keras.Input((224, 224, 3))\nm = keras.Model(img, vgg(img))\n", "tensorflow.keras.Model")
+    assert "params" not in elsewhere or "bound" in elsewhere["params"]  # another input: its size unknown
+
+
+def test_a_cut_of_a_branching_graph_by_index_is_unknown_by_name_known():
     branches = """
 inp = keras.Input((16,))
 a = keras.layers.Dense(8, name="a")(inp)
@@ -686,3 +723,23 @@ def test_a_callback_of_the_file_that_sets_stop_training_bounds_the_epochs_from_o
     assert "bound" not in w["epochs"] and "bound" not in w["steps"]
     both = limit + "model.fit(x_train, y_train, epochs=100, callbacks=[keras.callbacks.EarlyStopping(patience=3), LimitTime()])\n"
     assert work(MNIST_MLP + both, "tensorflow.keras.Sequential.fit")["epochs"]["least"] == 1
+
+
+def test_an_application_called_on_a_symbolic_tensor_is_sized_at_that_tensor():
+    """`features = base(inputs)` in a functional model: the call's own work is the application's at the
+    Input's size (without its top it takes any image size), as the model built on it counts it."""
+    code = "base = keras.applications.VGG16(include_top=False)\nx = keras.Input((112, 112, 3))\ny = base(x)\n"
+    w = work(code, "tensorflow.keras.Model.__call__")
+    whole = work("base = keras.applications.VGG16()\n", "tensorflow.keras.applications.VGG16")
+    assert value(w, "input_shape") == [112, 112, 3]
+    assert value(w, "flops_per_sample") == round(value(whole, "flops_per_sample") / 4)
+
+
+def test_cuts_of_one_application_at_several_layers_count_the_deepest_as_a_lower_bound():
+    """A style loss's model of several VGG layers' outputs: the cuts share their first layers, so their
+    sum would count those twice; the deepest cut is a lower bound of what runs."""
+    w = work("vgg = keras.applications.VGG19()\n"
+             "cut = keras.Model(vgg.input, [vgg.get_layer('block1_conv1').output, vgg.layers[9].output])\n",
+             "tensorflow.keras.Model")
+    assert value(w, "params") == VGG_CUT_PARAMS and w["params"]["bound"] == "lower"
+    assert VGG_CUT_FLOPS <= value(w, "flops_per_sample") < 1.01 * VGG_CUT_FLOPS

@@ -33,6 +33,20 @@ def test_flops_are_about_twice_the_published_multiply_adds():
     assert 5.5e8 < worktables.application("MobileNetV2").flops_per_sample < 6.5e8
 
 
+def test_application_layers_grow_to_the_whole_tabled_application():
+    """Each layer's cut holds at least what the one before holds, and the last layer's is the whole
+    model of keras_applications.csv (the two tables made from the same TensorFlow)."""
+    for name in ("VGG16", "VGG19"):  # (tools/application_layers.py's default)
+        rows = worktables.application_layers(name)
+        whole = worktables.application(name)
+        assert rows and whole is not None, name
+        assert [r.layer_index for r in rows] == list(range(len(rows))) and rows[0].output_shape == whole.input_shape
+        assert all(a.params <= b.params and a.flops_per_sample <= b.flops_per_sample for a, b in zip(rows, rows[1:]))
+        assert (rows[-1].params, rows[-1].flops_per_sample) == (whole.params, whole.flops_per_sample), name
+        assert rows[-1].source.split(" keras.")[0] == whole.source.split(" keras.")[0], name  # one TensorFlow
+    assert worktables.application_layers("NoSuchNet") == ()
+
+
 def test_dataset_tables():
     assert worktables.keras_dataset("mnist", "train").samples == 60000
     assert worktables.keras_dataset("cifar10", "test").shape == (32, 32, 3)
