@@ -12,7 +12,7 @@ from typing import Any
 import greenlint.check.noqa as noqa  # the modules themselves, not through the package's lazy hook
 import greenlint.check.records as records
 from greenlint.analysis.callsite import Span
-from greenlint.predict.sites import Predict, predict_sites
+from greenlint.predict.site_predictions import Predict, predict_sites
 from greenlint.report.calls import callsite_from_json, callsite_json
 from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
@@ -126,7 +126,7 @@ def _source(analysis: Any) -> str | tuple[str, ...]:
 
 def from_analysis(analysis: Any, predict: Predict) -> FileResult:
     """Turn a `greenlint.analysis.FileAnalysis` into a FileResult, each call site predicted by
-    *predict* (greenlint.predict.sites; None for a file without call sites).
+    *predict* (greenlint.predict.site_predictions; None for a file without call sites).
 
     A site profiled on this machine by `greenlint measure` gets its measured figure (basis
     `profiled*`, the prediction kept as its `forecast`), or the prediction with a stale profile

@@ -114,7 +114,7 @@ def run(args) -> int:
     except (OSError, ValueError) as exc:
         print(f"greenlint kb predict: {exc}", file=sys.stderr)
         return 2
-    from greenlint.predict.sites import finite_or_unknown
+    from greenlint.predict.site_predictions import finite_or_unknown
 
     pred = finite_or_unknown(predictor.predict(api, features))
     if args.format == "json":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from greenlint.analysis.callsite import CallSite, Span
-from greenlint.predict.sites import _memo_key
+from greenlint.predict.site_predictions import _memo_key
 
 FIT = "tensorflow.keras.Model.fit"
 
