@@ -13,7 +13,7 @@ from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import SAVING_OPTION, immaterial_work, least_saving_j
 from greenlint.rules.syntax import LOOPS, Loop, calls_of, enclosing, environment_step, trains
-from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
+from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_count, fmt_energy, fmt_j, fmt_range, interval_ratio
 
 _TRAIN = ("fit", "fit_generator", "train", "train_on_batch")
 _INFER = ("predict", "evaluate", "predict_on_batch", "__call__", "call")
@@ -243,9 +243,9 @@ class EnergyHotspot(Rule):
             at_most = "at most " if site.runs_bound == "upper" else ""
             why = f" {reason}" if reason else ""
             each = fmt_j(p.energy_j)
-            times = f" = {each} {TIMES} {at_most}{factor} runs{why}" if factor != 1 else ""
+            times = f" = {each} {TIMES} {at_most}{fmt_count(factor)} runs{why}" if factor != 1 else ""
             if site.runs_bound == "unknown" and site.loop_runs is None:  # its runs are not counted: said so
-                times = (f" = {each} {TIMES} {factor} runs of its literal loops" if factor != 1 else "")
+                times = (f" = {each} {TIMES} {fmt_count(factor)} runs of its literal loops" if factor != 1 else "")
                 times += " per pass of a loop of unknown length"
             interval = (
                 f"80% interval {fmt_range(*(v * factor for v in p.interval_j))}" if p.interval_j else "no interval"
@@ -370,13 +370,9 @@ def _recurrent(facts: FileFacts, site: Site) -> bool:
     return bool(read & flow.derived(frozenset(carried), loop.body))
 
 
-def _count(x) -> str:
-    return f"{x:,.0f}" if isinstance(x, (int, float)) and x >= 1000 else f"{x:g}" if isinstance(x, float) else str(x)
-
-
 def _counted(x, noun: str) -> str:
     """`1 sample`, `60,000 samples`."""
-    return f"{_count(x)} {noun}{'' if x == 1 else 's'}"
+    return f"{fmt_count(x)} {noun}{'' if x == 1 else 's'}"
 
 
 def _drivers(site: Site) -> str:
@@ -388,7 +384,7 @@ def _drivers(site: Site) -> str:
     if samples is not None:
         parts.append(_counted(samples, "sample"))
     elif site.work_value("steps_per_epoch") is not None:
-        parts.append(f"{_count(site.work_value('steps_per_epoch'))} steps per epoch")
+        parts.append(f"{fmt_count(site.work_value('steps_per_epoch'))} steps per epoch")
     model, params, flops = site.work_value("model"), site.work_value("params"), site.work_value("flops_per_sample")
     at_least = {key: "at least " if site.work_lower(key) else "" for key in ("params", "flops_per_sample")}
     if model or params:  # a lower bound of 0 (no layer known) says nothing
@@ -399,7 +395,7 @@ def _drivers(site: Site) -> str:
     elif flops and not isinstance(flops, bool):
         parts.append(f"{at_least['flops_per_sample']}{flops:.3g} FLOPs per sample")
     elif site.work_value("elements") is not None:
-        parts.append(f"{_count(site.work_value('elements'))} elements")
+        parts.append(f"{fmt_count(site.work_value('elements'))} elements")
     return f": {f' {TIMES} '.join(parts)}" if parts else ""
 
 
@@ -411,7 +407,7 @@ def _lever(site: Site, per_step: bool = False, recurrent: bool = False, trained:
     epochs = site.work_value("epochs")
     loop = site.loop_runs or 0  # repeats the loops give, not calls of its function from several places
     if loop > 1 and method in _INFER and site.repeats(same=("receiver",)) and not recurrent and not trained:
-        return f"batch the {loop} inputs into one `{method}` call"
+        return f"batch the {fmt_count(loop)} inputs into one `{method}` call"
     if recurrent:  # each pass feeds the next (gradient ascent, generation): nothing to batch or hoist
         return "each pass works on what the previous one produced: run fewer passes, or a smaller input or model"
     if per_step:  # different work on each pass (a batch, a trial's model): leaving the loop is no option

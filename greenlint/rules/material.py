@@ -21,7 +21,7 @@ from typing import Any
 from greenlint.predict.prediction import Basis
 from greenlint.rules.base import FileFacts, Option, Site
 from greenlint.rules.deliberate import in_test_code, test_module
-from greenlint.units import fmt_j, fmt_range, fmt_s
+from greenlint.units import fmt_count, fmt_j, fmt_range, fmt_s
 
 #: The least share of the work a saving is part of (the steps between two saves, the layer's
 #: own pass) for a finding: under a tenth, a change is not worth its edit and review.
@@ -150,4 +150,4 @@ def repeated_cost(site: Site, each_s: float, what: str) -> str:
     if runs is None:
         return each
     most = "at most " if site.runs_bound == "upper" else ""
-    return f"{each}, {most}{runs:,} times: {fmt_s(runs * each_s)}"
+    return f"{each}, {most}{fmt_count(runs)} times: {fmt_s(runs * each_s)}"

@@ -641,7 +641,7 @@ class SessionFeedDictInLoop(Rule):
             "    scaled = np.exp(np.log(prediction) / 0.9)\n"
             "    sample = np.random.choice(np.arange(256), p=scaled / scaled.sum())\n    waveform.append(sample)\n",
             line=7,
-            message_contains="once per generated element (16000 times), the next input drawn on the host",
+            message_contains="once per generated element (16,000 times), the next input drawn on the host",
         ),
         Invalid(  # each batch's images read and decoded in Python before the step
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
