@@ -382,8 +382,8 @@ class SessionFeedDictInLoop(Rule):
     is no training step and fills the data its function returns (`data[i] = sess.run(mfcc, ...)`
     then `return data`: a batch built one item per run) in a function the file never calls: its
     callers, in another module, decide whether that feeding overlaps a step. Nor a run whose whole
-    figure over its counted runs stays under `material-saving-j` (10 kJ) at the high end of its
-    interval (greenlint/rules/material.py): what a pipeline saves is part of that work at most;
+    figure over its counted runs stays under `material-saving-j` (10 kJ) at its point, the
+    predictor's median (greenlint/rules/material.py): what a pipeline saves is part of that work at most;
     runs greenlint cannot count, or a figure whose data size is unknown, say nothing of it.
 
     The run may be in another module's helper: a call such as `model.train(lr, *minibatch)` that

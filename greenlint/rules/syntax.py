@@ -424,6 +424,8 @@ def uses_until_rebound(
     order, up to the next binding of it there: a module's names in the later cells of a notebook
     too, never a function's own."""
     scope = scope_of(facts, node, cell)
+    if scope is None:
+        return []
     module = isinstance(scope, ast.Module)
     found = sorted(
         ((unit_cell or 0, n.lineno, n.col_offset), unit_cell, n)
