@@ -10,8 +10,10 @@ predictions) price it as a share of that work's figure (`saving_j`: the predicto
 and its point, times the counted runs) and report it only where the most it saves at the point
 figure, the predictor's median, reaches MIN_SAVING_J over a run of the program: a saving that
 reaches it only towards the high end of the interval is more likely than not under it. A work of
-unknown size (a floor, runs not counted) is not negligible, and keeps its finding without a figure. Test code is not material either: a test runs once on tiny inputs
-to exercise the code, and the cost it repeats is paid by no user.
+unknown size (a floor, runs not counted) is not negligible, and keeps its finding without a
+figure, unless it is a Keras model's step whose stated most (the largest data and model its
+floor allows) stays under MIN_SAVING_J. Test code is not material either: a test runs once on
+tiny inputs to exercise the code, and the cost it repeats is paid by no user.
 """
 
 from __future__ import annotations
