@@ -43,6 +43,13 @@ def fmt_s(value: float) -> str:
     return f"{shown:,.0f} {name}" if abs(shown) >= 1000 else f"{shown:.3g} {name}"
 
 
+def fmt_count(value: object) -> str:
+    """A count as messages say it, thousands separated: `100,000`, `12`, `2.5` (anything else as is)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return f"{value:,.0f}" if value >= 1000 else f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def fmt_range(low: float, high: float, unit: str = "auto") -> str:
     """`1.2 J – 40 J`."""
     return f"{fmt_j(low, unit)} – {fmt_j(high, unit)}"

@@ -14,7 +14,8 @@ a KEYED value of every split: `datasets["train"]`), downloaded files (downloads.
 `sklearn.model_selection.train_test_split`; indexing `x[:1000]`, `x[i:i + 32]`, `x[None, ...]`,
 `x[0, :5]`, `reshape`, `astype`, a new first axis on a value of unknown shape (`np.expand_dims(x, 0)`,
 `x[None]`: meta "rows" 1), a literal slice of the first axis of a value of unknown rows (`x[:64]`,
-`x[-500:]`, `x[a:b]`: meta "most_rows", at most that many rows; `most_rows`), arithmetic with
+`x[-500:]`, `x[a:b]`: meta "most_rows", at most that many rows; `most_rows`; literal slices of
+the other axes, `x[:64, :50]`: meta "most_sample", each row's axes at most that long), arithmetic with
 literals, `Dataset.from_tensor_slices`, `batch`, `take`, `skip`, `repeat`, `shuffle`, `map`, `filter`. Anything else leaves the shape unknown.
 """
 
@@ -68,6 +69,7 @@ class Data:
     forever: bool = False  # `.repeat()` without a count
     upper: bool = False  # `.filter(...)`: at most `samples`
     batch_note: str | None = None  # where `batch` was read, if not a `.batch(n)`
+    most_shape: tuple | None = None  # the per-sample axes' most, where `shape` is unknown (`x[:64, :50]`)
     whole: bool = False  # each element is one tensor of `shape` (`from_tensor_slices(x)`), not a tuple
 
 
@@ -133,8 +135,12 @@ def sliced(owner: Any, parts: list, cls: str = ARRAY) -> Inst | None:
     if not bounds:
         return None
     rows = min(bounds)
-    return Inst(cls, "operator", {"most_rows": rows, "shape_prov": "inferred",
-                                  "shape_note": f"at most {rows:,} rows: a literal slice of data of unknown size"})
+    meta = {"most_rows": rows, "shape_prov": "inferred",
+            "shape_note": f"at most {rows:,} rows: a literal slice of data of unknown size"}
+    most = tuple(p.most() if type(p) is Cut else None for p in parts[1:])
+    if all(type(p) is Cut for p in parts[1:]) and any(m is not None for m in most):
+        meta["most_sample"] = most  # `x[:7000, :50]`: each row at most 50 long on its first axis
+    return Inst(cls, "operator", meta)
 
 
 #: `len(x)` or `x.shape[0]` of a value whose rows are bounded (`most_rows`): meta "most_rows".

@@ -123,27 +123,30 @@ class Net:
     `output_shape` (per sample) where every layer's is known (a list of layers walked); `passes`
     (id of each layer's meta, or None for an op of no layer, and its FLOPs per sample, in forward
     order) and `weights` (id of each layer's meta and its parameters), what `trainable` prices;
-    `base`: (name, the other layers' count) of a model built around a Keras Application (`wrapped_base`)."""
+    `base`: (name, the other layers' count) of a model built around a Keras Application (`wrapped_base`);
+    `most_flops` where the FLOPs are an upper bound (a free input dimension the data's slice bounds)."""
 
     __slots__ = ("params", "flops", "input_shape", "name", "prov", "note", "partial", "partial_flops", "output_shape",
-                 "passes", "weights", "base")
+                 "passes", "weights", "base", "most_flops")
 
     def __init__(self, params, flops, input_shape, name=None, prov=INFERRED, note=None, partial=False,
-                 partial_flops=None, output_shape=None, passes=(), weights=(), base=None):
+                 partial_flops=None, output_shape=None, passes=(), weights=(), base=None, most_flops=False):
         self.params, self.flops, self.input_shape = params, flops, input_shape
         self.name, self.prov, self.note, self.partial = name, prov, note, partial
         self.partial_flops = partial if partial_flops is None else partial_flops
         self.output_shape = output_shape
         self.passes, self.weights = list(passes), list(weights)
         self.base = base
+        self.most_flops = most_flops  # FLOPs at most: a free input dimension bounded by the data's slice
 
 
 def layer_input_shape(layer: Inst) -> tuple | None:
-    """The per-sample input shape a layer declares (`input_shape=`, `input_dim=`, `InputLayer`)."""
+    """The per-sample input shape a layer declares (`input_shape=`, `input_dim=`, `InputLayer`); a
+    dimension it leaves free is None (`input_shape=[None, 1]`: sequences of any length)."""
     init = layer.meta.get("init") or {}
     for key in ("input_shape", "shape"):
         shape = init.get(key)
-        if isinstance(shape, list) and all(type(d) is int for d in shape):
+        if isinstance(shape, list) and shape and all(type(d) is int or d is None for d in shape):
             return tuple(shape)
     batch_shape = init.get("batch_input_shape") or init.get("batch_shape")
     if isinstance(batch_shape, list) and len(batch_shape) > 1 and all(type(d) is int for d in batch_shape[1:]):
@@ -177,9 +180,13 @@ def apply_layer(layer: Inst, shapes: list[tuple]) -> layers.LayerWork | None:
     return layers.apply(name, init, shapes)
 
 
-def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name: str = "Sequential") -> Net:
+def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name: str = "Sequential",
+                   most: tuple | None = None) -> Net:
     """Walk a list of layers (a Sequential, a subclass's layers) from the declared input shape,
-    or *hint* (the data's per-sample shape) when none is declared."""
+    or *hint* (the data's per-sample shape) when none is declared. A dimension the declared shape
+    leaves free is the hint's, else the most the data's slice allows (*most*, the per-sample axes'
+    bounds: `x[:7000, :50]` on `input_shape=[None, 1]`), the FLOPs then an upper bound where every
+    layer's are known that way."""
     shape = None
     note = None
     free = False  # the first layer's output does not depend on the input's shape
@@ -194,6 +201,14 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
             declared = (first.meta.get("init") or {}).get("input_shape")
             if isinstance(declared, list) and declared and all(type(d) is int for d in declared):
                 shape = tuple(declared)
+    upper = False
+    if shape is not None and None in shape and hint is not None and len(hint) == len(shape):
+        shape, note = tuple(h if d is None else d for d, h in zip(shape, hint)), hint_note or "input shape from the data passed"
+    elif shape is not None and None in shape and most:
+        filled = tuple(most[i] if d is None and i < len(most) else d for i, d in enumerate(shape))
+        if filled != shape:
+            shape, upper = filled, True
+            note = f"FLOPs at most: input at most {filled} per sample (a literal slice of the data)"
     if shape is None and hint is not None:
         shape, note = hint, hint_note or "input shape from the data passed"
     if shape is None and not free:
@@ -243,13 +258,15 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
         else:
             flops += found.flops
         shape = found.shape
+    if upper and (unknown or no_flops):  # bounds on a part of the model's FLOPs bound nothing: the free dimension kept
+        return sequential_net(items, hint, hint_note, name)
     if unknown:
         note = "; ".join(filter(None, [note, f"unknown: {', '.join(unknown)} (params and FLOPs are a lower bound)"]))
     if no_flops:
         note = "; ".join(filter(None, [note, f"FLOPs unknown (a dimension not known statically): {', '.join(no_flops)}"]))
     return Net(params, flops, input_shape, prov=INFERRED, note=note, partial=bool(unknown),
                partial_flops=bool(unknown or no_flops), output_shape=None if unknown else shape, passes=passes,
-               weights=weights, base=stack_base(items, placed, input_shape))
+               weights=weights, base=stack_base(items, placed, input_shape), most_flops=upper)
 
 
 def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:
@@ -342,8 +359,9 @@ def application_net(name: str, meta: dict, hint: tuple | None = None, hint_note:
     return Net(params, flops, input_shape, name=name, prov=prov, note=note)
 
 
-def model_net(model: Inst, hint: tuple | None, hint_note: str | None) -> Net | None:
-    """What is known of a model value, or None if nothing (e.g. a loaded model)."""
+def model_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tuple | None = None) -> Net | None:
+    """What is known of a model value, or None if nothing (e.g. a loaded model); *most*: the
+    data's per-sample axes at most (`sequential_net`)."""
     meta = model.meta
     if "model_name" in meta:
         net = application_net(meta["model_name"], meta, hint, hint_note)
@@ -363,9 +381,9 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None) -> Net | N
         net.prov, net.note = layer["prov"], layer["note"]
         return net
     if meta.get("layers") is not None:
-        return sequential_net(meta["layers"], hint, hint_note)
+        return sequential_net(meta["layers"], hint, hint_note, most=most)
     if meta.get("sub_layers"):
-        net = sequential_net(meta["sub_layers"], hint, hint_note, "subclassed model")
+        net = sequential_net(meta["sub_layers"], hint, hint_note, "subclassed model", most)
         if net.params is not None:
             extra = "layers assumed applied in the order __init__ creates them"
             net.note = f"{extra}; {net.note}" if net.note else extra
@@ -761,7 +779,8 @@ def _data(value: Any) -> tuple[Data | None, bool]:
         return Data(shape[0], tuple(shape[1:]), prov=prov, note=note), False
     most = most_rows(value)
     if most is not None:  # `x[:64]` of data of unknown size: at most 64 rows
-        return Data(most, tuple(shape[1:]) if shape else None, prov=INFERRED, note=shape_source(value)[1], upper=True), False
+        return Data(most, tuple(shape[1:]) if shape else None, prov=INFERRED, note=shape_source(value)[1], upper=True,
+                    most_shape=None if shape else value.meta.get("most_sample")), False
     if shape:  # rows unknown (`x[a:b]`), each row's shape known: the model's input
         return Data(None, tuple(shape[1:]), note="the number of rows is not known statically"), False
     rows = rows_of(value)
@@ -805,7 +824,7 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
     sym = x.meta.get("sym") if method == "__call__" and type(x) is Inst else None
     sample_shape = data.shape if data is not None else sym.shape if type(sym) is Sym else None
     note = data.note if data else "per sample, the shape of the tensor the model is called on" if sample_shape else None
-    net = model_net(owner, sample_shape, note) if owner is not None else None
+    net = model_net(owner, sample_shape, note, data.most_shape if data else None) if owner is not None else None
     if sym is not None:
         work["symbolic"] = functional_symbolic()
     if method in ("fit", "evaluate", "predict"):
@@ -871,8 +890,8 @@ def _net_work(net: Net) -> dict[str, dict]:
     if net.name:
         work["model"] = q(net.name, TABLE, None)
     work["params"] = q(net.params, net.prov, net.note, **(lower if net.partial and net.params is not None else {}))
-    work["flops_per_sample"] = q(net.flops, net.prov, net.note,
-                                 **(lower if net.partial_flops and net.flops is not None else {}))
+    bound = lower if net.partial_flops else {"bound": "upper"} if net.most_flops else {}
+    work["flops_per_sample"] = q(net.flops, net.prov, net.note, **(bound if net.flops is not None else {}))
     if net.input_shape is not None:
         work["input_shape"] = q(list(net.input_shape), net.prov if net.name else INFERRED, None)
     if net.base is not None:

@@ -17,6 +17,7 @@ from greenlint.analysis.options import last_name as last_name
 from greenlint.analysis.sources import Code, cell_code, parse_code
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.units import fmt_count
 
 if TYPE_CHECKING:  # a rule with a fix imports its codemod: a check that runs none loads no codemod
     from greenlint.rules.codemods import Codemod
@@ -185,7 +186,7 @@ class Site:
         if loop is None or loop <= 1:
             return ""
         upper = self.callsite.runs.get("loop_bound", self.runs_bound) == "upper"
-        return f" ({'at most ' if upper else ''}{loop} times)"
+        return f" ({'at most ' if upper else ''}{fmt_count(loop)} times)"
 
     @property
     def total_energy_j(self) -> float | None:

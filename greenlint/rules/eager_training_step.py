@@ -106,7 +106,7 @@ class EagerTrainingStep(Rule):
     `gradient()` (its `apply_gradients()` in the same loop is the same change), and not in test
     code: a test runs a few steps on tiny inputs, and what compiling saves there no user pays
     (greenlint/rules/material.py). Nor a step whose whole figure over its counted runs stays under
-    `material-saving-j` (10 kJ) at the high end of its interval: compiling saves part of that work
+    `material-saving-j` (10 kJ) at its point (the predictor's median): compiling saves part of that work
     at most. A call that only builds a graph (its work counted where the graph runs) says nothing
     of it.
 

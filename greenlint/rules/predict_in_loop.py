@@ -51,7 +51,7 @@ class PredictInLoop(Rule):
     avoids the fixed overhead. The message prices that overhead: each call's start-up on the
     reference machine (the bundled inference time model's fixed term, `t0`), and what it adds
     up to where the runs are counted. Not reported: calls whose runs are counted and whose whole
-    figure stays under `material-saving-j` (10 kJ) at the high end of its interval
+    figure stays under `material-saving-j` (10 kJ) at its point (the predictor's median)
     (greenlint/rules/material.py: ten forecasting calls of a textbook cell); calls whose
     start-ups add up to under `MIN_SAVING_S` (a second) or under `material-saving-j` over their
     counted runs (what the change saves must itself be material: a hundred calls of a textbook

@@ -140,7 +140,7 @@ class RepeatedForwardPass(Rule):
             "sess = tf.compat.v1.InteractiveSession()\nfor step in range(10000):\n    fd = {x: xs[step], y: ys[step]}\n"
             "    sess.run(train_op, feed_dict=fd)\n    loss_value = loss.eval(feed_dict=fd)\n",
             line=8,
-            message_contains="the training step at line 7 was fed, on every step (10000 times)",
+            message_contains="the training step at line 7 was fed, on every step (10,000 times)",
         ),
         Invalid(  # a session run, the feed written out the same way
             "import tensorflow as tf\nopt = tf.compat.v1.train.GradientDescentOptimizer(0.1)\ntrain_op = opt.minimize(loss)\n"

@@ -17,6 +17,7 @@ from greenlint.rules.base import (
 )
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import only_looked_at
 
 
 class SequentialDatasetInterleave(Rule):
@@ -26,7 +27,10 @@ class SequentialDatasetInterleave(Rule):
     fourth positional argument, and with no `*args`/`**kwargs` that could carry it). An interleave
     whose function (a lambda or a function of the file) only builds in-memory datasets
     (`Dataset.range`, `from_tensors`, `from_tensor_slices`) and opens no file is not reported:
-    there is no storage latency to overlap.
+    there is no storage latency to overlap. Nor is a dataset only looked at: its chain takes a
+    few elements (`.take(n)`), or every read of the name it is bound to (in every cell of a
+    notebook) does, as a demo printing a few lines of the files does; the reading that takes is
+    over before parallel readers would pay for their start.
 
     ## Why is this bad?
     `interleave` is how tf.data reads several files (TFRecord shards, CSVs) at once. Without
@@ -94,8 +98,19 @@ class SequentialDatasetInterleave(Rule):
             "import tensorflow as tf\n"
             "ds = tf.data.Dataset.range(30).interleave(map_func=lambda i: tf.data.Dataset.range(i), cycle_length=3)\n"
         ),
+        Valid(  # a demo that prints a few lines of the files: the dataset is only looked at
+            "import tensorflow as tf\nfiles = tf.data.Dataset.list_files(pattern)\n"
+            "ds = files.interleave(lambda f: tf.data.TextLineDataset(f).skip(1), cycle_length=5)\n"
+            "for line in ds.take(5):\n    print(line.numpy())\n"
+        ),
     )
     INVALID = (
+        Invalid(  # near miss: the same dataset, also trained on
+            "import tensorflow as tf\nfiles = tf.data.Dataset.list_files(pattern)\n"
+            "ds = files.interleave(lambda f: tf.data.TextLineDataset(f).skip(1), cycle_length=5)\n"
+            "for line in ds.take(5):\n    print(line.numpy())\nmodel.fit(ds.map(parse).batch(32), epochs=10)\n",
+            line=3,
+        ),
         Invalid(  # `...` in an index is no blank left in the call
             "import tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices(files[..., 0])\n"
             "ds = ds.interleave(tf.data.TFRecordDataset)\n",
@@ -129,7 +144,9 @@ class SequentialDatasetInterleave(Rule):
             if not is_dataset_method(site.api, "interleave"):
                 continue
             node = facts.node(site)
-            if not binds(node, "num_parallel_calls", 3) and not _in_memory(facts, node, site):
+            if node is None or binds(node, "num_parallel_calls", 3) or _in_memory(facts, node, site):
+                continue
+            if not only_looked_at(facts, node, site.callsite.span.cell):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
 
 

@@ -382,8 +382,8 @@ class SessionFeedDictInLoop(Rule):
     is no training step and fills the data its function returns (`data[i] = sess.run(mfcc, ...)`
     then `return data`: a batch built one item per run) in a function the file never calls: its
     callers, in another module, decide whether that feeding overlaps a step. Nor a run whose whole
-    figure over its counted runs stays under `material-saving-j` (10 kJ) at the high end of its
-    interval (greenlint/rules/material.py): what a pipeline saves is part of that work at most;
+    figure over its counted runs stays under `material-saving-j` (10 kJ) at its point, the
+    predictor's median (greenlint/rules/material.py): what a pipeline saves is part of that work at most;
     runs greenlint cannot count, or a figure whose data size is unknown, say nothing of it.
 
     The run may be in another module's helper: a call such as `model.train(lr, *minibatch)` that
@@ -641,7 +641,7 @@ class SessionFeedDictInLoop(Rule):
             "    scaled = np.exp(np.log(prediction) / 0.9)\n"
             "    sample = np.random.choice(np.arange(256), p=scaled / scaled.sum())\n    waveform.append(sample)\n",
             line=7,
-            message_contains="once per generated element (16000 times), the next input drawn on the host",
+            message_contains="once per generated element (16,000 times), the next input drawn on the host",
         ),
         Invalid(  # each batch's images read and decoded in Python before the step
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"

@@ -258,7 +258,7 @@ class SummaryEveryStep(Rule):
             "import tensorflow as tf\n" + WRITER + "for step in range(1000):\n    train_step()\n"
             "    tf.summary.histogram('w', w, step=step)\n",
             line=5,
-            message_contains="(1000 times)",
+            message_contains="(1,000 times)",
         ),
         Invalid(  # in the step function a loop calls
             "import tensorflow as tf\n"
@@ -274,7 +274,7 @@ class SummaryEveryStep(Rule):
             "    s, _ = sess.run([merged, train_op])\n    writer.add_summary(s, step)\n",
             line=9,
             message_contains="merged summaries `merged` (`tf.compat.v1.summary.histogram` on line 4 among them) with every"
-            " training step (10000 times)",
+            " training step (10,000 times)",
         ),
         Invalid(  # TF1: a run of its own for the summaries after every step: the forward pass again
             "import tensorflow as tf\nopt = tf.compat.v1.train.GradientDescentOptimizer(0.1)\n"
@@ -285,7 +285,7 @@ class SummaryEveryStep(Rule):
             "        summary = sess.run(merged, feed_dict={x: xs[i], y: ys[i]})\n        writer.add_summary(summary, i)\n",
             line=10,
             message_contains="`merged` (`tf.compat.v1.summary.histogram` on line 5 among them) in a second run of the"
-            " graph after every training step (2000 times)",
+            " graph after every training step (2,000 times)",
         ),
         Invalid(  # TF1: merged where it is fetched
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"

@@ -396,6 +396,54 @@ def takes(expr: ast.expr) -> bool:
     return False
 
 
+def only_looked_at(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The dataset a pipeline call makes is only looked at: its chain ends in `.take(n)`, or it is
+    bound to a name every read of which, until the name is bound again (in its function, or in the
+    later cells of a notebook), is a chain with a `.take(n)` (`for line in ds.take(5): print(line)`),
+    and there is one such read."""
+    top = chain_top(facts, call, cell)
+    if takes(top):
+        return True
+    name = bound_name(facts, top, cell) if isinstance(top, ast.Call) else None
+    if name is None:
+        return False
+    bound = (cell or 0, top.lineno, top.col_offset)
+    reads = [takes(chain_top(facts, node, unit_cell)) for unit_cell, node in uses_until_rebound(facts, top, cell, name, bound)]
+    return bool(reads) and all(reads)
+
+
+def scope_of(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.AST | None:
+    """The function, lambda, class or module (a notebook cell's) *node* is in."""
+    return next((a for a in facts.ancestors(node, cell) if isinstance(a, SCOPES)), None)
+
+
+def uses_until_rebound(
+    facts: FileFacts, node: ast.AST, cell: int | None, name: str, after: tuple[int, int, int]
+) -> list[tuple[int | None, ast.Name]]:
+    """The reads of *name* in *node*'s scope after the position *after* (cell, line, column), in
+    order, up to the next binding of it there: a module's names in the later cells of a notebook
+    too, never a function's own."""
+    scope = scope_of(facts, node, cell)
+    if scope is None:
+        return []
+    module = isinstance(scope, ast.Module)
+    found = sorted(
+        ((unit_cell or 0, n.lineno, n.col_offset), unit_cell, n)
+        for unit_cell, unit in (cell_units(facts) if module else [(cell, scope)])
+        for n in ast.walk(unit)
+        if isinstance(n, ast.Name) and n.id == name
+        and (scope_of(facts, n, unit_cell) is scope or module and isinstance(scope_of(facts, n, unit_cell), ast.Module))
+    )
+    reads = []
+    for position, unit_cell, n in found:
+        if position <= after:
+            continue
+        if not isinstance(n.ctx, ast.Load):
+            break
+        reads.append((unit_cell, n))
+    return reads
+
+
 def map_function(call: ast.Call) -> ast.expr | None:
     """The function a `Dataset.map(...)` call is given (first argument or `map_func=`)."""
     return argument(call, "map_func", 0)

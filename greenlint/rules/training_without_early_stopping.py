@@ -200,8 +200,9 @@ class TrainingWithoutEarlyStopping(Rule):
 
     A fit is reported only where what early stopping can save is material
     (greenlint/rules/material.py): at most all its epochs but two (the best one and the one that
-    shows no improvement), priced on the fit's figure (the high end of its 80 % interval, times
-    its counted runs) must reach `material-saving-j` (10 kJ); the message says that figure. A fit
+    shows no improvement), priced on the fit's point figure (the predictor's median, times its
+    counted runs) must reach `material-saving-j` (10 kJ); the message says that saving at the high
+    end of the fit's 80 % interval. A fit
     whose work is not known (data of unknown size: its figure a floor) is reported without one,
     and a fit in test code is not reported.
 

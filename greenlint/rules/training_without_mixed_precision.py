@@ -157,8 +157,8 @@ class TrainingWithoutMixedPrecision(Rule):
       configuration: a GTX 1080 Ti, compute capability 6.1): float16 arithmetic there runs at
       FP32's rate or slower, and TensorFlow itself warns that mixed precision "may run slowly".
 
-    Where the figures of the file's trainings are known (greenlint/rules/material.py: the high end
-    of their 80 % intervals, times their counted runs), the file is reported only where two thirds
+    Where the figures of the file's trainings are known (greenlint/rules/material.py: their point
+    figures, the predictor's medians, times their counted runs), the file is reported only where two thirds
     of them, the most mixed precision saves, reach `material-saving-j` (10 kJ), and the message
     says that saving; a training of unknown size (data read from files: its figure a floor) is
     reported without one.

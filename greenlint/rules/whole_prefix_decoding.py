@@ -72,7 +72,7 @@ class WholePrefixDecoding(Rule):
     back (`states`: a cache it keeps) or gives the network the newest positions alone; a
     method whose driving loop is in a library outside the project (an installed package is
     not read); a network call whose whole figure over its counted runs stays under
-    `material-saving-j` (10 kJ) at the high end of its interval (greenlint/rules/material.py):
+    `material-saving-j` (10 kJ) at its point, the predictor's median (greenlint/rules/material.py):
     caching the prefix saves part of that work at most; runs greenlint cannot count, or a figure
     whose data size is unknown, say nothing of it.
 

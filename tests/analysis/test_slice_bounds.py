@@ -2,7 +2,8 @@
 `model.fit(X_train_scaled[:64], y[:64])` trains on at most 64 samples, `series[:7000]` has at most
 7,000 rows, `x[-500:]` at most 500 (`"bound": "upper"`), through assignment, tuple unpacking, scalar
 arithmetic, casts and a reshape that keeps the first axis (issues #26-#28). A slice of non-literal
-bounds, or along another axis, bounds nothing."""
+bounds, or along another axis alone, bounds no rows; a literal slice of another axis bounds each row,
+where a model leaves that dimension free (`input_shape=[None, 1]`: its FLOPs at most)."""
 
 from __future__ import annotations
 
@@ -107,3 +108,43 @@ def test_a_bounded_len_counts_no_loop():
 def test_a_one_batch_call_on_a_slice_is_at_most_that_batch():
     (w,) = works("model.train_on_batch(series[:32], targets[:32])\n", "train_on_batch")
     assert bounded(w["samples"]) == (32, "upper")
+
+
+RNN = """
+import numpy as np
+from tensorflow import keras
+series = load_series()
+model = keras.Sequential([
+    keras.layers.SimpleRNN(20, return_sequences=True, input_shape=[None, 1]),
+    keras.layers.SimpleRNN(20),
+    keras.layers.Dense(1),
+])
+model.compile(loss="mse", optimizer="adam")
+"""
+
+
+def rnn_fit(body: str) -> dict:
+    result = analyse_source(RNN + textwrap.dedent(body), "snippet.py")
+    (w,) = [s.work for s in result.callsites if s.api.endswith(".fit")]
+    return w
+
+
+def test_a_free_time_axis_keeps_the_recurrent_layers_parameters_known():
+    """`input_shape=[None, 1]`: sequences of any length; the weights do not depend on it, the FLOPs do."""
+    w = rnn_fit("model.fit(x, y, epochs=20)\n")
+    assert w["params"]["value"] == 20 * (1 + 20) + 20 + 20 * (20 + 20) + 20 + 21
+    assert bounded(w["flops_per_sample"]) == (2 * 20, "lower")  # the Dense head's alone
+
+
+def test_a_free_time_axis_is_bounded_by_the_datas_literal_slice():
+    """`series[:7000, :50]`: at most 50 steps per sequence, so the FLOPs per sample are at most 50 steps' worth."""
+    w = rnn_fit("model.fit(series[:7000, :50], series[:7000, -1], epochs=20)\n")
+    per_step = 2 * 20 * (1 + 20) + 2 * 20 * (20 + 20)
+    assert bounded(w["flops_per_sample"]) == (50 * per_step + 2 * 20, "upper")
+    assert "at most (50, 1) per sample" in w["flops_per_sample"]["note"]
+
+
+def test_a_free_axis_takes_the_datas_known_shape_first():
+    w = rnn_fit("model.fit(np.zeros((100, 30, 1)), np.zeros((100, 1)), epochs=2)\n")
+    per_step = 2 * 20 * (1 + 20) + 2 * 20 * (20 + 20)
+    assert bounded(w["flops_per_sample"]) == (30 * per_step + 2 * 20, None)

@@ -29,4 +29,4 @@ def test_a_floor_whose_least_is_not_material_is_no_hotspot(shipped):
 
 def test_a_floor_whose_least_is_material_is_a_hotspot(shipped):
     (found,) = gl101(shipped, 100_000)
-    assert found.span.line == 10 and "× 100000 runs" in found.message
+    assert found.span.line == 10 and "× 100,000 runs" in found.message
