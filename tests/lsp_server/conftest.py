@@ -2,8 +2,8 @@
 
 Each test module gets one server (module scope) on a fresh workspace holding a pyproject.toml
 with a `[tool.greenlint]` table; tests open their own documents in it. Pushed diagnostics are
-recorded with their versions and with the number of settings changes the server had announced
-before them, and tests wait on the handlers' event, never on sleeps.
+recorded with their versions, and every publish, refresh and settings change the server announces
+with the order it came in (`arrived`); tests wait on the handlers' event, never on sleeps.
 """
 
 from __future__ import annotations
@@ -55,11 +55,17 @@ def plain(obj):
     return CONVERTER.unstructure(obj)
 
 
+def arrived(client: LanguageClient) -> int:
+    """Number a message the client records, in the order they come."""
+    client.arrivals += 1
+    return client.arrivals
+
+
 async def record_diagnostics(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
     """Keep every publish (with its version) and wake the tests waiting for one."""
     client.diagnostics[params.uri] = params.diagnostics
     client.published[params.uri].append(params)
-    client.published_under[params.uri].append(len(client.settings_applied))
+    client.published_at[params.uri].append(arrived(client))
     async with client.publish_event:
         client.publish_event.notify_all()
 
@@ -67,6 +73,7 @@ async def record_diagnostics(client: LanguageClient, params: types.PublishDiagno
 async def record_refresh(client: LanguageClient, method: str) -> None:
     """Count `workspace/inlayHint/refresh` and `workspace/codeLens/refresh` requests (as VS Code answers them)."""
     client.refreshes[method] += 1
+    client.refreshed_at[method].append(arrived(client))
     async with client.publish_event:
         client.publish_event.notify_all()
 
@@ -76,7 +83,7 @@ async def record_log(client: LanguageClient, params: types.LogMessageParams) -> 
     apart, and wake the tests waiting for one."""
     keep_log_message(client, params)
     if params.message.startswith(SETTINGS_LOG):
-        client.settings_applied.append(params.message)
+        client.settings_applied.append((arrived(client), params.message))
     async with client.publish_event:
         client.publish_event.notify_all()
 
@@ -86,8 +93,10 @@ def make_client(features: dict | None = None) -> LanguageClient:
     (a `workspace/configuration` answer, ...)."""
     client = LanguageClient(converter_factory=default_converter)
     client.published = defaultdict(list)
-    client.published_under = defaultdict(list)  # per publish: len(settings_applied) when it came
-    client.settings_applied = []
+    client.arrivals = 0
+    client.published_at = defaultdict(list)  # per publish: its arrival
+    client.refreshed_at = defaultdict(list)
+    client.settings_applied = []  # (arrival, the log message) of each settings change
     client.refreshes = defaultdict(int)
     client.registrations = []
     client.publish_event = asyncio.Condition()
@@ -132,12 +141,12 @@ async def wait_for_publish(client: LanguageClient, uri: str, condition) -> types
 
 
 async def settings_applied(client: LanguageClient, text: str, after: int) -> int:
-    """Wait until a settings change announced after the first `after` ones holds `text`; the number
-    announced up to it. The server announces a change before it analyses every open document again
-    under it (dropping the analyses in flight), so a publish that comes later was made under it."""
+    """Wait until a settings change holding `text` is announced after arrival `after`; its arrival.
+    The server announces a change before it analyses every open document again under it (dropping
+    the analyses in flight), so a publish arriving later was made under it."""
 
     def found():
-        return next((n for n, m in enumerate(client.settings_applied[after:], after + 1) if text in m), None)
+        return next((n for n, message in client.settings_applied if n > after and text in message), None)
 
     await wait_until(client, found)
     return found()
@@ -152,18 +161,18 @@ def announced(settings: dict, folder: Path | None = None) -> str:
 async def configure(client: LanguageClient, settings: dict) -> int:
     """Set the `greenlint` section, tell the server, and wait until it has pulled and applied it
     (not on a refresh: an analysis made under the settings before, landing, refreshes too); the
-    number of settings changes announced by then (`publish_under`)."""
+    arrival of its announcement (`publish_after`)."""
     client.set_configuration(settings, section="greenlint")
-    before = len(client.settings_applied)
+    before = client.arrivals
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     return await settings_applied(client, announced(settings), before)
 
 
-async def publish_under(client: LanguageClient, uri: str, applied: int) -> types.PublishDiagnosticsParams:
-    """The first publish for `uri` that came after the server's `applied`-th settings change."""
+async def publish_after(client: LanguageClient, uri: str, after: int) -> types.PublishDiagnosticsParams:
+    """The first publish for `uri` arriving after arrival `after`."""
 
     def found():
-        return next((p for p, n in zip(client.published[uri], client.published_under[uri]) if n >= applied), None)
+        return next((p for p, n in zip(client.published[uri], client.published_at[uri]) if n > after), None)
 
     await wait_until(client, found)
     return found()

@@ -16,7 +16,7 @@ from tests.lsp_server.conftest import (
     announced,
     configure,
     open_document,
-    publish_under,
+    publish_after,
     settings_applied,
     wait_until,
 )
@@ -36,7 +36,7 @@ async def _codes_after(client: LanguageClient, path: Path, settings: dict) -> li
     """The codes of the first publish for `path` made under `settings` (an analysis under the ones
     before may still land after they were sent)."""
     applied = await configure(client, settings)
-    return [d.code for d in (await publish_under(client, path.as_uri(), applied)).diagnostics]
+    return [d.code for d in (await publish_after(client, path.as_uri(), applied)).diagnostics]
 
 
 async def _labels(client: LanguageClient, path: Path) -> list[str]:
@@ -103,13 +103,13 @@ async def test_settings_per_workspace_folder(client: LanguageClient, workspace: 
     await open_document(client, there, MATERIAL_TRAIN)
     settings = {"ignore": ["GL101"]}
     client.set_configuration(settings, section="greenlint", scope_uri=other.as_uri())
-    before = len(client.settings_applied)
+    before = client.arrivals
     client.workspace_did_change_workspace_folders(  # the new folder's settings are pulled with it
         types.DidChangeWorkspaceFoldersParams(types.WorkspaceFoldersChangeEvent(added=[folder], removed=[]))
     )
     applied = await settings_applied(client, announced(settings, other), before)
-    assert [d.code for d in (await publish_under(client, there.as_uri(), applied)).diagnostics] == ["GL301"]
-    assert [d.code for d in (await publish_under(client, here.as_uri(), applied)).diagnostics] == ["GL101", "GL301"]
+    assert [d.code for d in (await publish_after(client, there.as_uri(), applied)).diagnostics] == ["GL301"]
+    assert [d.code for d in (await publish_after(client, here.as_uri(), applied)).diagnostics] == ["GL101", "GL301"]
 
 
 async def test_negligible_calls_get_a_hint_only_when_asked(client: LanguageClient, workspace: Path):
