@@ -161,7 +161,8 @@ def announced(settings: dict, folder: Path | None = None) -> str:
 async def configure(client: LanguageClient, settings: dict) -> int:
     """Set the `greenlint` section, tell the server, and wait until it has pulled and applied it
     (not on a refresh: an analysis made under the settings before, landing, refreshes too); the
-    arrival of its announcement (`publish_after`)."""
+    arrival of its announcement (`publish_after`). They must differ from those in force: settings
+    that change nothing are not announced."""
     client.set_configuration(settings, section="greenlint")
     before = client.arrivals
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
