@@ -4,12 +4,14 @@ After `initialized`, on each `workspace/didChangeConfiguration` and when workspa
 or go, the server pulls the settings of every workspace folder (`workspace/configuration`), or
 takes them from `initializationOptions` / the notification where the client cannot answer; when
 they changed, every open document is analysed again and hints and lenses are refreshed: no
-restart. The server's log goes to `window/logMessage` from `initialized` on.
+restart. An answer coming after that of a later request is left out. The server's log goes to
+`window/logMessage` from `initialized` on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import uuid
@@ -46,16 +48,23 @@ def register(server: GreenlintServer) -> None:
         if (configurations.default, configurations.folders) == (parsed, folders):
             return  # another extension's settings changed
         configurations.default, configurations.folders = parsed, folders
+        # announced before the documents are analysed again: a publish after it was made under these settings
         log.info("settings: %s; per folder: %s", configurations.default, configurations.folders)
         server.forget_views()
         for uri in server.open_owners():
             server.schedule(uri)
         server.refresh()
 
+    pulls = itertools.count(1)
+    newest_applied = [0]  # the pull whose answer is in force
+
     async def pull(fallback) -> None:
+        """Ask for the settings, and apply the answer unless that of a later pull is in force already:
+        a client may answer out of order, and an older answer may lack a folder added since."""
         if not get_capability(server.client_capabilities, "workspace.configuration", False):
             apply(fallback, {})
             return
+        number = next(pulls)
         scoped = folders()
         items = [types.ConfigurationItem(section=SECTION)]
         items += [types.ConfigurationItem(scope_uri=f.uri, section=SECTION) for f in scoped]
@@ -64,6 +73,10 @@ def register(server: GreenlintServer) -> None:
         except Exception as exc:  # a client's error: keep the settings in force
             log.warning("workspace/configuration failed: %s", exc)
             return
+        if number < newest_applied[0]:
+            log.info("left out the answer to an older workspace/configuration request: a later one is in force")
+            return
+        newest_applied[0] = number
         if not isinstance(answers, (list, tuple)) or len(answers) != len(items):
             # the specification asks for one answer per item, in order: anything else cannot be matched
             log.warning(

@@ -2,7 +2,8 @@
 
 Each test module gets one server (module scope) on a fresh workspace holding a pyproject.toml
 with a `[tool.greenlint]` table; tests open their own documents in it. Pushed diagnostics are
-recorded with their versions, and tests wait on the publish handler's event, never on sleeps.
+recorded with their versions, and every publish, refresh and settings change the server announces
+with the order it came in (`arrived`); tests wait on the handlers' event, never on sleeps.
 """
 
 from __future__ import annotations
@@ -21,12 +22,16 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 from pytest_lsp.client import log_message as keep_log_message
 
+from greenlint.lsp_server.settings import EditorSettings
+
 # Waits end on events; these limits are reached only when something is broken, so they are generous
 # for a loaded CI machine (at load 7 on 2 cores a test starting its own server took 7 s, and a
 # test_lsp_command test failed once in a loaded full run).
 TIMEOUT_S = 60.0  # waiting for one notification
 E2E_TIMEOUT_S = 180  # one test, server start included
 CONVERTER = get_converter()
+#: How the server's log announces the editor settings it applies (`features/configuration.py`).
+SETTINGS_LOG = "INFO greenlint.lsp_server.features.configuration: settings: "
 PYPROJECT = """\
 [tool.greenlint]
 hotspot-threshold-j = 100.0
@@ -50,10 +55,17 @@ def plain(obj):
     return CONVERTER.unstructure(obj)
 
 
+def arrived(client: LanguageClient) -> int:
+    """Number a message the client records, in the order they come."""
+    client.arrivals += 1
+    return client.arrivals
+
+
 async def record_diagnostics(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
     """Keep every publish (with its version) and wake the tests waiting for one."""
     client.diagnostics[params.uri] = params.diagnostics
     client.published[params.uri].append(params)
+    client.published_at[params.uri].append(arrived(client))
     async with client.publish_event:
         client.publish_event.notify_all()
 
@@ -61,13 +73,17 @@ async def record_diagnostics(client: LanguageClient, params: types.PublishDiagno
 async def record_refresh(client: LanguageClient, method: str) -> None:
     """Count `workspace/inlayHint/refresh` and `workspace/codeLens/refresh` requests (as VS Code answers them)."""
     client.refreshes[method] += 1
+    client.refreshed_at[method].append(arrived(client))
     async with client.publish_event:
         client.publish_event.notify_all()
 
 
 async def record_log(client: LanguageClient, params: types.LogMessageParams) -> None:
-    """Keep a `window/logMessage` (as pytest-lsp does) and wake the tests waiting for one."""
+    """Keep a `window/logMessage` (as pytest-lsp does), and the server's settings changes (`settings: …`)
+    apart, and wake the tests waiting for one."""
     keep_log_message(client, params)
+    if params.message.startswith(SETTINGS_LOG):
+        client.settings_applied.append((arrived(client), params.message))
     async with client.publish_event:
         client.publish_event.notify_all()
 
@@ -77,6 +93,10 @@ def make_client(features: dict | None = None) -> LanguageClient:
     (a `workspace/configuration` answer, ...)."""
     client = LanguageClient(converter_factory=default_converter)
     client.published = defaultdict(list)
+    client.arrivals = 0
+    client.published_at = defaultdict(list)  # per publish: its arrival
+    client.refreshed_at = defaultdict(list)
+    client.settings_applied = []  # (arrival, the log message) of each settings change
     client.refreshes = defaultdict(int)
     client.registrations = []
     client.publish_event = asyncio.Condition()
@@ -117,6 +137,45 @@ async def wait_for_publish(client: LanguageClient, uri: str, condition) -> types
 
     async with client.publish_event:
         await asyncio.wait_for(client.publish_event.wait_for(found), TIMEOUT_S)
+    return found()
+
+
+async def settings_applied(client: LanguageClient, text: str, after: int) -> int:
+    """Wait until a settings change holding `text` is announced after arrival `after`; its arrival.
+    The server announces a change before it analyses every open document again under it (dropping
+    the analyses in flight), so a publish arriving later was made under it."""
+
+    def found():
+        return next((n for n, message in client.settings_applied if n > after and text in message), None)
+
+    await wait_until(client, found)
+    return found()
+
+
+def announced(settings: dict, folder: Path | None = None) -> str:
+    """How the server's settings log shows `settings` applied as the default ones (or as `folder`'s)."""
+    parsed, _ = EditorSettings.parse(settings)
+    return f"{folder!r}: {parsed!r}" if folder is not None else f"settings: {parsed!r};"
+
+
+async def configure(client: LanguageClient, settings: dict) -> int:
+    """Set the `greenlint` section, tell the server, and wait until it has pulled and applied it
+    (not on a refresh: an analysis made under the settings before, landing, refreshes too); the
+    arrival of its announcement (`publish_after`). They must differ from those in force: settings
+    that change nothing are not announced."""
+    client.set_configuration(settings, section="greenlint")
+    before = client.arrivals
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    return await settings_applied(client, announced(settings), before)
+
+
+async def publish_after(client: LanguageClient, uri: str, after: int) -> types.PublishDiagnosticsParams:
+    """The first publish for `uri` arriving after arrival `after`."""
+
+    def found():
+        return next((p for p, n in zip(client.published[uri], client.published_at[uri]) if n > after), None)
+
+    await wait_until(client, found)
     return found()
 
 

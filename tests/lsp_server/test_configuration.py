@@ -11,7 +11,15 @@ import pytest_asyncio
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp_server.conftest import TIMEOUT_S, open_document, wait_until
+from tests.lsp_server.conftest import (
+    TIMEOUT_S,
+    announced,
+    configure,
+    open_document,
+    publish_after,
+    settings_applied,
+    wait_until,
+)
 from tests.lsp_server.samples import MATERIAL_TRAIN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -24,42 +32,17 @@ async def document(client: LanguageClient, workspace: Path) -> Path:
     return path
 
 
-async def _configure(client: LanguageClient, settings: dict, scope_uri: str | None = None) -> None:
-    """Set the `greenlint` section, tell the server, and wait until it has pulled and applied it."""
-    client.set_configuration(settings, section="greenlint", scope_uri=scope_uri)
-    refreshed = client.refreshes[types.WORKSPACE_INLAY_HINT_REFRESH]
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    await wait_until(client, lambda: client.refreshes[types.WORKSPACE_INLAY_HINT_REFRESH] > refreshed)
-
-
-async def _codes_after(client: LanguageClient, path: Path, settings: dict, scope_uri: str | None = None) -> list[str]:
-    """The codes of the first publish for `path` after `settings` are applied."""
-    uri = path.as_uri()
-    seen = len(client.published[uri])
-    await _configure(client, settings, scope_uri)
-    await wait_until(client, lambda: len(client.published[uri]) > seen)
-    return [d.code for d in client.published[uri][seen].diagnostics]
+async def _codes_after(client: LanguageClient, path: Path, settings: dict) -> list[str]:
+    """The codes of the first publish for `path` made under `settings` (an analysis under the ones
+    before may still land after they were sent)."""
+    applied = await configure(client, settings)
+    return [d.code for d in (await publish_after(client, path.as_uri(), applied)).diagnostics]
 
 
 async def _labels(client: LanguageClient, path: Path) -> list[str]:
     whole = types.Range(types.Position(0, 0), types.Position(20, 0))
     hints = await client.text_document_inlay_hint_async(types.InlayHintParams(types.TextDocumentIdentifier(path.as_uri()), whole))
     return [h.label for h in hints]
-
-
-async def _labels_once(client: LanguageClient, path: Path, applied) -> list[str]:
-    """The hints once `applied(labels)` holds (or the last ones after TIMEOUT_S): asked again after
-    each refresh, since an analysis landing also refreshes, possibly before the settings did."""
-    deadline = asyncio.get_running_loop().time() + TIMEOUT_S
-    while True:
-        refreshes = client.refreshes[types.WORKSPACE_INLAY_HINT_REFRESH]
-        labels = await _labels(client, path)
-        if applied(labels) or asyncio.get_running_loop().time() > deadline:
-            return labels
-        try:
-            await wait_until(client, lambda seen=refreshes: client.refreshes[types.WORKSPACE_INLAY_HINT_REFRESH] > seen)
-        except TimeoutError:
-            return await _labels(client, path)
 
 
 async def test_registers_for_configuration_changes(client: LanguageClient, document: Path):
@@ -89,26 +72,26 @@ async def test_configuration_preference(client: LanguageClient, document: Path):
 async def test_inlay_hint_settings(client: LanguageClient, document: Path):
     labels = await _labels(client, document)
     assert len(labels) == 5 and all(" J" in label for label in labels)
-    await _configure(client, {"unit": "Wh"})
-    in_wh = await _labels_once(client, document, lambda got: got != labels)
+    await configure(client, {"unit": "Wh"})  # hints follow the settings in force when asked
+    in_wh = await _labels(client, document)
     assert len(in_wh) == 5 and all("Wh" in label and " J" not in label for label in in_wh)
-    await _configure(client, {"inlayHints": {"minJoules": 50}})
-    above = await _labels_once(client, document, lambda got: got != in_wh)
+    await configure(client, {"inlayHints": {"minJoules": 50}})
+    above = await _labels(client, document)
     assert 0 < len(above) < 5 and all(" J" in label for label in above)  # only the lines above 50 J
-    await _configure(client, {"inlayHints": {"enabled": False}})
-    assert await _labels_once(client, document, lambda got: got != above) == []
-    await _configure(client, {})
-    assert await _labels_once(client, document, lambda got: got != []) == labels
+    await configure(client, {"inlayHints": {"enabled": False}})
+    assert await _labels(client, document) == []
+    await configure(client, {})
+    assert await _labels(client, document) == labels
 
 
 async def test_a_bad_setting_is_reported_and_left_out(client: LanguageClient, document: Path):
     shown = client.protocol.wait_for_notification("window/showMessage")
-    await _configure(client, {"unit": "furlongs", "ignore": ["GL301"]})
+    await configure(client, {"unit": "furlongs", "ignore": ["GL301"]})
     message = await asyncio.wait_for(asyncio.wrap_future(shown), TIMEOUT_S)
     assert message.type == types.MessageType.Warning and "greenlint.unit" in message.message and "furlongs" in message.message
     labels = await _labels(client, document)
     assert labels and all(" J" in label for label in labels)  # the unit stays as it was
-    await _configure(client, {})
+    await configure(client, {})
 
 
 async def test_settings_per_workspace_folder(client: LanguageClient, workspace: Path, tmp_path_factory):
@@ -118,14 +101,15 @@ async def test_settings_per_workspace_folder(client: LanguageClient, workspace: 
     here, there = workspace / "folder_one.py", other / "folder_two.py"
     await open_document(client, here, MATERIAL_TRAIN)
     await open_document(client, there, MATERIAL_TRAIN)
-    client.set_configuration({"ignore": ["GL101"]}, section="greenlint", scope_uri=other.as_uri())
-    seen = len(client.published[there.as_uri()])
+    settings = {"ignore": ["GL101"]}
+    client.set_configuration(settings, section="greenlint", scope_uri=other.as_uri())
+    before = client.arrivals
     client.workspace_did_change_workspace_folders(  # the new folder's settings are pulled with it
         types.DidChangeWorkspaceFoldersParams(types.WorkspaceFoldersChangeEvent(added=[folder], removed=[]))
     )
-    await wait_until(client, lambda: len(client.published[there.as_uri()]) > seen)
-    assert [d.code for d in client.published[there.as_uri()][seen].diagnostics] == ["GL301"]
-    assert [d.code for d in client.published[here.as_uri()][-1].diagnostics] == ["GL101", "GL301"]
+    applied = await settings_applied(client, announced(settings, other), before)
+    assert [d.code for d in (await publish_after(client, there.as_uri(), applied)).diagnostics] == ["GL301"]
+    assert [d.code for d in (await publish_after(client, here.as_uri(), applied)).diagnostics] == ["GL101", "GL301"]
 
 
 async def test_negligible_calls_get_a_hint_only_when_asked(client: LanguageClient, workspace: Path):
@@ -141,10 +125,10 @@ async def test_negligible_calls_get_a_hint_only_when_asked(client: LanguageClien
     await wait_until(client, lambda: bool(client.published[path.as_uri()]))
     default = await lines()
     assert default and 8 not in default  # the other lines keep their hints; `Adam(1e-4)` has none
-    await _configure(client, {"inlayHints": {"showNegligible": True}})
+    await configure(client, {"inlayHints": {"showNegligible": True}})
     shown = await lines()
     assert "negligible" in shown[8] and "0 J – " in shown[8]  # an upper bound, not a point
     assert shown.keys() == default.keys() | {8}
     assert "negligible" in shown[2] and "negligible" not in default[2]  # `Dense(10)` beside `Sequential` counts too
-    await _configure(client, {})
+    await configure(client, {})
     assert 8 not in await lines()

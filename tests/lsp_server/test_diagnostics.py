@@ -9,7 +9,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from greenlint.check import check_source, load_config
-from tests.lsp_server.conftest import open_document, wait_for_diagnostics, wait_for_publish
+from tests.lsp_server.conftest import open_document, publish_after, wait_for_diagnostics, wait_for_publish
 from tests.lsp_server.samples import MATERIAL_TRAIN, TRAIN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -122,9 +122,9 @@ async def test_close_clears_diagnostics(client: LanguageClient, workspace: Path)
     path = workspace / "closed.py"
     await open_document(client, path, TRAIN)
     uri = path.as_uri()
-    count = len(client.published[uri])
+    before = client.arrivals
     client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
-    cleared = await wait_for_publish(client, uri, lambda p: client.published[uri].index(p) >= count)
+    cleared = await publish_after(client, uri, before)
     assert list(cleared.diagnostics) == []
 
 

@@ -15,8 +15,16 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from greenlint.units import TIMES, fmt_energy
-from tests.lsp_server.conftest import TIMEOUT_S, make_client, open_document, wait_for_diagnostics, wait_until
-from tests.lsp_server.samples import TRAIN, predicted
+from tests.lsp_server.conftest import (
+    TIMEOUT_S,
+    make_client,
+    open_document,
+    publish_after,
+    settings_applied,
+    wait_for_diagnostics,
+    wait_until,
+)
+from tests.lsp_server.samples import MATERIAL_TRAIN, TRAIN, predicted
 
 pytestmark = [pytest.mark.e2e]
 module_loop = pytest.mark.asyncio(loop_scope="module")
@@ -188,5 +196,46 @@ async def test_a_configuration_answer_that_does_not_fit_falls_back_to_defaults(a
         assert {d.code for d in published.diagnostics} >= {"GL101", "GL301"}
         assert not [m for m in client.log_messages if m.type == types.MessageType.Error or "Traceback" in m.message]
     finally:
+        await client.shutdown_session()
+        await client.stop()
+
+
+@pytest.mark.asyncio
+async def test_an_older_configuration_answer_coming_last_is_left_out(workspace: Path):
+    """A client may answer `workspace/configuration` requests out of order: the answer to the older
+    one, coming after the newer settings were applied, must not bring the older settings back."""
+    asked, release = [], asyncio.Event()
+    answers = [{}, {"ignore": ["GL301"]}, {"ignore": ["GL101"]}]  # at `initialized`, then two changes
+
+    async def configuration(client: LanguageClient, params: types.ConfigurationParams):
+        asked.append(params)
+        answer = answers[len(asked) - 1]
+        async with client.publish_event:
+            client.publish_event.notify_all()
+        if len(asked) == 2:
+            await release.wait()
+        return [answer] * len(params.items)
+
+    capabilities = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(configuration=True))
+    client = await _started({types.WORKSPACE_CONFIGURATION: configuration}, capabilities)
+    try:
+        path = workspace / "answered_late.py"
+        await open_document(client, path, MATERIAL_TRAIN)
+        await wait_until(client, lambda: len(asked) == 1)
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+        await wait_until(client, lambda: len(asked) == 2)
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+        applied = await settings_applied(client, "ignore=('GL101',)", 0)
+        assert [d.code for d in (await publish_after(client, path.as_uri(), applied)).diagnostics] == ["GL301"]
+        release.set()  # now the older request's answer
+        later = lambda: [message for n, message in client.settings_applied if n > applied]  # noqa: E731
+        await wait_until(client, lambda: _logged(client, "older workspace/configuration") or later())
+        assert later() == [] and _logged(client, "older workspace/configuration")
+        seen = len(client.published[path.as_uri()])
+        client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(path.as_uri())))
+        await wait_until(client, lambda: len(client.published[path.as_uri()]) > seen)
+        assert [d.code for d in client.published[path.as_uri()][seen].diagnostics] == ["GL301"]  # still the newer settings
+    finally:
+        release.set()
         await client.shutdown_session()
         await client.stop()

@@ -16,7 +16,7 @@ from greenlint.check import Config
 from greenlint.review import gitfs
 from greenlint.review.diff import diff_revisions
 from greenlint.review.formats import fmt_ratio
-from tests.lsp_server.conftest import PYPROJECT, TIMEOUT_S, open_document, wait_until
+from tests.lsp_server.conftest import PYPROJECT, TIMEOUT_S, configure, open_document
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -60,16 +60,9 @@ async def _lenses(client: LanguageClient, path: Path) -> list[types.CodeLens]:
     return await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(path.as_uri())))
 
 
-async def _configure(client: LanguageClient, settings: dict) -> None:
-    client.set_configuration(settings, section="greenlint")
-    refreshed = client.refreshes[types.WORKSPACE_CODE_LENS_REFRESH]
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    await wait_until(client, lambda: client.refreshes[types.WORKSPACE_CODE_LENS_REFRESH] > refreshed)
-
-
 async def test_since_base_lenses_only_when_asked(client: LanguageClient, document: Path, workspace: Path):
     assert len(await _lenses(client, document)) == 1  # the file's total alone: the setting is off
-    await _configure(client, {"sinceBase": {"enabled": True}})
+    await configure(client, {"sinceBase": {"enabled": True}})
     lenses = await _lenses(client, document)
     expected = diff_revisions(workspace, gitfs.commit_side(workspace, "main"), gitfs.WORKTREE, [""], Config(root=workspace))
     (change,) = expected.changes
@@ -82,5 +75,5 @@ async def test_since_base_lenses_only_when_asked(client: LanguageClient, documen
     await client.workspace_execute_command_async(types.ExecuteCommandParams(lenses[1].command.command, [document.as_uri()]))
     message = await asyncio.wait_for(asyncio.wrap_future(shown), TIMEOUT_S)
     assert message.message.startswith("greenlint: train.py since main: ") and "line 8 `tensorflow.keras.Sequential.fit`" in message.message
-    await _configure(client, {"sinceBase": {"enabled": True, "revision": "HEAD"}})
+    await configure(client, {"sinceBase": {"enabled": True, "revision": "HEAD"}})
     assert [lens.command.title for lens in (await _lenses(client, document))[1:]][1].endswith("since HEAD: epochs 10 → 100")
