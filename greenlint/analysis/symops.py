@@ -5,11 +5,11 @@ per-sample shape is its shape after the first (batch) axis, as `keras.Input`'s i
 symbolic tensors adds its FLOPs per sample to the graph it returns where the shapes it needs are
 known (ops.py counts them as on literal shapes): `matmul` by a variable of literal shape, `nn.conv2d`
 and `nn.conv2d_transpose` with a filter of literal shape, TF1's layer functions (`tf.layers.dense`,
-`conv2d`, ...) as the Keras layer each builds (layers.py), elementwise ops and reductions one FLOP
-per element, `reshape` and `concat` none. Any other TF op on a symbolic tensor returns one of unknown
-shape, its name among the unknown: the graph's FLOPs are then the known ops' alone, a lower bound
-(work.sym_net). An optimizer's update of a loss computed so is one training step of that graph
-(graphrun.py).
+`conv2d`, ...) as the Keras layer each builds (layers.py), elementwise ops, reductions, losses and
+summaries one FLOP per element, `reshape` and `concat` none. Any other TF op on a symbolic tensor
+returns one of unknown shape, its name among the unknown: the graph's FLOPs are then the known
+ops' alone, a lower bound (work.sym_net). An optimizer's update of a loss computed so is one
+training step of that graph (graphrun.py).
 """
 
 from __future__ import annotations
@@ -39,9 +39,11 @@ _ELEMENTWISE = frozenset({
     "bias_add", "leaky_relu", "dropout", "sigmoid_cross_entropy_with_logits", "l2_normalize", "clip_by_value",
     "ones_like", "zeros_like", "add_n", "crelu",
 })  # fmt: skip
-#: Losses over the last axis (classes): one FLOP per element read, the last axis dropped.
+#: TF1's losses and summaries: a scalar of the batch, one FLOP per element read.
+_TO_SCALAR = ("tensorflow.compat.v1.losses.", "tensorflow.compat.v1.summary.")
+#: Losses over the last axis (classes), and `in_top_k`: one FLOP per element read, the last axis dropped.
 _LAST_AXIS = frozenset({"softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
-                        "sparse_softmax_cross_entropy_with_logits"})
+                        "sparse_softmax_cross_entropy_with_logits", "in_top_k"})
 _TENSOR_ARGS = ("input", "inputs", "x", "y", "a", "b", "features", "logits", "labels", "value", "values", "tensor",
                 "input_tensor", "t")
 
@@ -96,6 +98,10 @@ def on_sym(api: str, named: dict, call_key: Hashable) -> Sym | None:
     found = None
     if api in NORMALISATIONS:
         found = _added(syms, syms[0].shape, _elements(syms[0].shape), call_key)
+    elif api.startswith(_TO_SCALAR):
+        shapes = [s.shape for s in syms]
+        read = None if None in shapes else sum(_elements(s) or 0 for s in shapes)
+        found = _added(syms, (), read, call_key)
     elif api.startswith(_LAYER_MODULE) and api[len(_LAYER_MODULE):] in LAYER_FUNCTIONS:
         found = _layer(LAYER_FUNCTIONS[api[len(_LAYER_MODULE):]], named, syms, call_key)
     else:
@@ -140,8 +146,8 @@ def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | No
     if leaf in ops.UNARY or leaf in ops.BINARY or leaf in _ELEMENTWISE:
         shape = _broadcast(named)
         return _added(syms, shape, _elements(shape), call_key) if shape is not None else None
-    if leaf in _LAST_AXIS:
-        shape = _sample(named.get("logits"))
+    if leaf in _LAST_AXIS:  # the classes' scores: `in_top_k`'s first argument in TF1, its second in TF2
+        shape = next((s for s in map(_sample, (named.get(k) for k in ("logits", "predictions", "targets"))) if s), None)
         return _added(syms, shape[:-1], _elements(shape), call_key) if shape else None
     if leaf in ops.REDUCTIONS:
         return _reduction(named, syms, call_key)

@@ -154,3 +154,12 @@ def test_tensors_joined_along_a_sample_axis_keep_their_graphs():
         sess.run(tf.train.AdamOptimizer().minimize(loss), {a: xa, b: xb})
         """)
     assert found[9]["flops_per_sample"]["value"] == 2 * 12 * 12 + 12  # the dense on the 12 joined features
+
+
+def test_summaries_fetched_with_the_step_and_an_accuracy_keep_the_graph_known():
+    found = runs(MLP.replace("train_op = ", "summaries = tf.compat.v1.summary.scalar('loss', loss)\n"
+                                           "correct = tf.nn.in_top_k(logits, y, 1)\n"
+                                           "accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))\ntrain_op = ")
+                 .replace("sess.run(train_op, ", "sess.run([train_op, summaries, accuracy], "))
+    train = found[16]["flops_per_sample"]
+    assert train["value"] == MLP_FORWARD + 1 + 10 + 1 + 1 and "bound" not in train  # summary, top k, cast, mean
