@@ -74,8 +74,6 @@ _IMPORT_LINE = re.compile(
     r"|import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*))"
 )
 _SPLIT = re.compile(r"\W+")
-#: What a TF op or a Keras layer's call returns (a helper returning one builds graph ops, `_tensor`).
-_TENSOR_CLASSES = frozenset({"tensorflow.Tensor", "tensorflow.Variable", "tensorflow.keras.KerasTensor"})
 
 
 def _is_package(directory: str) -> bool:
@@ -644,10 +642,11 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         # `Resolver.instantiated`, `Resolver.host_for`)
         built = type(returns) is Inst and returns.how == "constructor" and info.has_parameters
         built = built or info.has_parameters and (info.host is not None or info.host_once is not None)
-        # a helper building graph ops (`conv2d(x, 64)`): each call on a symbolic tensor adds its own ops
-        built = built or info.has_parameters and any(_tensor(item) for item in info.returned)
         # loaded with the resolver that made *value*; a warm run only digests modules and never needs it
-        from greenlint.analysis.arrays import unsized_generator
+        from greenlint.analysis.arrays import holds_tensor, unsized_generator
+
+        # a helper building graph ops (`conv2d(x, 64)`): each call on a symbolic tensor adds its own ops
+        built = built or info.has_parameters and any(holds_tensor(item) for item in info.returned)
 
         template = Template(info, functions) if info.kind == "function" and (unsized_generator(returns) or built) else None
         return ExtFunc(returns, info.runs, info.host, info.host_once, template)
@@ -656,13 +655,6 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
     if kind is UserInst:
         return ExtInst(_freeze_class(value.info, memo, functions))
     return None
-
-
-def _tensor(value: Any) -> bool:
-    """A tensor, or a tuple holding one (`return deconv, w, biases`)."""
-    if type(value) is Seq:
-        return any(_tensor(item) for item in value.items)
-    return type(value) is Inst and value.cls in _TENSOR_CLASSES
 
 
 def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) -> ExtClass:

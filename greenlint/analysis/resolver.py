@@ -34,7 +34,7 @@ import ast
 import math
 import os
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -101,7 +101,7 @@ TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 DATA_ROOTS = arrays.DATA_ROOTS
 TF_FUNCTION = "tensorflow.function"
 #: What a layer called on a Keras symbolic tensor gives, where no API says (an operator, a foreign layer).
-KERAS_TENSOR = "tensorflow.keras.KerasTensor"
+KERAS_TENSOR = arrays.KERAS_TENSOR
 #: `tf.distribute` strategies: their `run(fn, args=...)` calls fn on each replica.
 DISTRIBUTE = "tensorflow.distribute."
 DATASET = feat.DATASET
@@ -1749,8 +1749,7 @@ class Resolver:
             return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
         sym = self.table.symbol(path)
         if sym is None and path in symops.NORMALISATIONS and args and not args[0][0]:  # TF1's contrib.layers
-            key = (id(node), self.instance) if self.instance else id(node)
-            found = symops.on_sym(path, {"inputs": args[0][1]}, key)
+            found = symops.on_sym(path, {"inputs": args[0][1]}, _node_key(node, self.instance))
             return Inst("tensorflow.Tensor", "factory", {"sym": found}) if found is not None else None
         if sym is None or sym[1] == "module":
             return None
@@ -1798,7 +1797,7 @@ class Resolver:
             meta["site_work"] = self.calls[-1].work  # filled in once a model places the layer
         self.work_meta(api, named, features, meta, [v for starred, v in args if not starred])
         if kind == "function" and returns in _TENSORS and "sym" not in meta:  # an op on symbolic tensors
-            found = symops.on_sym(api, named, (id(node), self.instance) if self.instance else id(node))
+            found = symops.on_sym(api, named, _node_key(node, self.instance))
             if found is not None:
                 meta["sym"] = found
         if type(meta.get("data")) is tuple:  # `subset="both"`: (training, validation)
@@ -1845,7 +1844,7 @@ class Resolver:
     def layer_output(layer: Inst, inputs: Any, node: ast.Call, instance: int = 0) -> dict | None:
         """What calling a layer on a symbolic or shaped tensor gives (its meta), if known; *instance*:
         the walk making the call (`shadowed`: the same line called again adds its own FLOPs)."""
-        key = (id(node), instance) if instance else id(node)
+        key = _node_key(node, instance)
         if work_mod.is_model(layer) and (type(inputs) is Seq or unroll.symbolic(inputs)):
             sym = work_mod.model_on_sym(layer, inputs, key)  # `features = backbone(inputs)`
             return {"sym": sym} if sym is not None else None
@@ -2313,7 +2312,7 @@ class Resolver:
 
     def e_binop(self, node: ast.BinOp) -> Any:
         left, right = self.expr(node.left), self.expr(node.right)
-        key = (id(node), self.instance) if self.instance else id(node)
+        key = _node_key(node, self.instance)
         sym = work_mod.sym_elementwise(left, right, key) if type(node.op) is not ast.MatMult else None
         if sym is None and (symops.is_sym(left) or symops.is_sym(right)):  # `tf.matmul(x, w) + b`, `x @ w`
             sym = symops.on_sym("tensorflow.matmul" if type(node.op) is ast.MatMult else "tensorflow.add",
@@ -2867,7 +2866,7 @@ def _unknown_on_sym(node: ast.Call, args: list, instance: int) -> Inst | None:
     syms = work_mod.input_syms(args[0][1]) if args and not args[0][0] else None
     if syms is None:
         return None
-    key = (id(node), instance) if instance else id(node)
+    key = _node_key(node, instance)
     init = _normalisation_init(node)
     cls = _tensor_class([args[0][1]])
     if init is not None:
@@ -2875,11 +2874,17 @@ def _unknown_on_sym(node: ast.Call, args: list, instance: int) -> Inst | None:
     return Inst(cls, "method", {"sym": work_mod.unknown_on_sym(syms, _called(node), key)})
 
 
+def _node_key(node: ast.AST, instance: int) -> Hashable:
+    """The key of a graph op's FLOPs in a Sym: its node, and the walk making it where that is one for
+    values only (`Resolver.shadowed`: the same line called again adds its own FLOPs)."""
+    return (id(node), instance) if instance else id(node)
+
+
 def _tensor_class(values: list) -> str:
     """What an op on symbolic tensors *values* returns: a TF1 graph's Tensor where one of them is a TF
     tensor (a placeholder, a variable), else a KerasTensor."""
     items = [item for v in values for item in (v.items if type(v) is Seq else (v,))]
-    tf1 = any(type(v) is Inst and v.cls in (arrays.TENSOR, "tensorflow.Variable") for v in items)
+    tf1 = any(type(v) is Inst and v.cls in arrays.TF_TENSORS for v in items)
     return arrays.TENSOR if tf1 else KERAS_TENSOR
 
 
