@@ -54,7 +54,9 @@ HOST_BATCH = "builtins.generator.batch"
 #: A mapping of string keys to known values (`tfds.load(name)` without `split=`, `np.load` of an
 #: `.npz`): meta "items"; indexed with a literal key it gives that key's value (resolver.e_subscript).
 KEYED = "builtins.dict"
-_TF_TENSORS = frozenset({TENSOR, "tensorflow.Variable"})
+#: What a TF op returns (a placeholder, a variable, an op's result), and a Keras layer's call on symbolic tensors.
+TF_TENSORS = frozenset({TENSOR, "tensorflow.Variable"})
+KERAS_TENSOR = "tensorflow.keras.KerasTensor"
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,13 @@ class Sym:
     layers: dict = field(default_factory=dict)
 
 
+def holds_tensor(value: Any) -> bool:
+    """A tensor (TF's or Keras's), or a tuple holding one (`return deconv, w, biases`)."""
+    if type(value) is Seq:
+        return any(holds_tensor(item) for item in value.items)
+    return type(value) is Inst and (value.cls in TF_TENSORS or value.cls == KERAS_TENSOR)
+
+
 # -- shapes of values ------------------------------------------------------------------------
 def shape_of(value: Any) -> tuple | None:
     """The whole shape of an array or tensor value (first axis: samples), or None."""
@@ -98,7 +107,7 @@ def shape_of(value: Any) -> tuple | None:
         meta = value.meta
         if "shape" in meta:
             return meta["shape"]
-        if value.cls in _TF_TENSORS:
+        if value.cls in TF_TENSORS:
             init = meta.get("init")
             if init and "tensor_shape" in init:
                 return tuple(init["tensor_shape"])

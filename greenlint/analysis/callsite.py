@@ -71,8 +71,8 @@ def work_values(work: dict | None) -> dict:
         value = entry.get("value") if isinstance(entry, dict) else entry
         if value is not None:
             out[key] = value
-            if isinstance(entry, dict) and entry.get("bound") == "upper":
-                out[f"{key}_bound"] = "upper"
+            if isinstance(entry, dict) and entry.get("bound") in ("upper", "lower"):
+                out[f"{key}_bound"] = entry["bound"]
             if isinstance(entry, dict) and entry.get("least") is not None:
                 out[f"{key}_least"] = entry["least"]
         elif isinstance(entry, dict) and entry.get("provenance") == "unknown":

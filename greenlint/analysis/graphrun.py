@@ -3,11 +3,14 @@
 A session's `run` whose fetches include an optimizer's update (`opt.minimize(loss)`,
 `opt.apply_gradients(...)`: the op the resolver marks with meta "train_op") is one training step of
 the graph on the batch fed: `step` "training", `samples` the rows of the fed arrays where the code
-shows them (`feed_dict={x: batch}` with `batch = data[i:i + 64]`), and `flops_per_sample`
-unknown: the graph the fetches depend on is not followed. Any other run (a loss fetched alone,
-`loss.eval(feed)`, a policy's forward pass, an enqueue) is one run of the graph: `step` "inference"
-on the batch fed, its FLOPs unknown as well, so that it is priced at least as one step of a graph
-run (a floor), never as another program's measured `Session.run`.
+shows them (`feed_dict={x: batch}` with `batch = data[i:i + 64]`). Any other run (a loss fetched
+alone, `loss.eval(feed)`, a policy's forward pass, an enqueue) is one run of the graph: `step`
+"inference" on the batch fed. `flops_per_sample` is the forward pass of the graph the fetches are
+computed by, followed from the placeholders (symops.py: the loss `minimize` was given, the tensors
+fetched), a lower bound where some op's work is not known; unknown where no fetch was followed
+back to a placeholder, so that the run is priced at least as one step of a graph run (a floor),
+never as another program's measured `Session.run`. A training step costs about 3 such passes
+(the backward pass: predict/work_energy.py).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from greenlint.analysis.values import Inst, Seq
-from greenlint.analysis.work import INFERRED, UNKNOWN, q
+from greenlint.analysis.work import INFERRED, UNKNOWN, merge_syms, q, sym_net
 
 #: Optimizer methods whose TF1 result is the update op a training step fetches.
 UPDATE_METHODS = frozenset({"minimize", "apply_gradients"})
@@ -55,8 +58,21 @@ def run_work(fetches: Any, fed_rows: int | None) -> dict[str, dict]:
         "step": step,
         "samples": q(fed_rows, INFERRED, "the rows of the arrays fed") if fed_rows is not None
         else q(None, UNKNOWN, "the batch fed is not known from the code"),
-        "flops_per_sample": q(None, UNKNOWN, "the graph the fetches depend on is not followed"),
+        "flops_per_sample": _forward(fetches),
     }
+
+
+def _forward(fetches: Any) -> dict:
+    """The forward FLOPs per sample of the graph *fetches* are computed by (the ops of all of them, once)."""
+    syms = [v.meta["sym"] for v in _fetched(fetches) if type(v) is Inst and "sym" in v.meta]
+    net = sym_net(merge_syms(syms, None)) if syms else None
+    if net is None or not net.flops:
+        return q(None, UNKNOWN, "the graph the fetches depend on is not followed back to its placeholders"
+                 if net is None else "no op of known work among those the fetches depend on")
+    note = "the forward pass of the graph the fetches are computed by, from its placeholders"
+    if net.partial_flops:
+        return q(net.flops, INFERRED, f"{note}; the ops of known work alone ({net.note})", bound="lower")
+    return q(net.flops, INFERRED, note)
 
 
 def function_work(line: int | None, rows: int | None, net: dict[str, dict]) -> dict[str, dict]:

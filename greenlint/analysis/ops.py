@@ -16,19 +16,19 @@ from typing import Any
 from greenlint.analysis.arrays import shape_of, shape_source
 from greenlint.analysis.values import Const
 
-_REDUCTIONS = frozenset({
+REDUCTIONS = frozenset({
     "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_std", "reduce_variance",
     "reduce_logsumexp", "reduce_all", "reduce_any", "argmax", "argmin", "norm",
 })  # fmt: skip
-_UNARY = frozenset({
+UNARY = frozenset({
     "abs", "exp", "log", "sqrt", "square", "negative", "sigmoid", "tanh", "relu", "relu6", "elu", "selu",
     "softmax", "log_softmax", "softplus", "gelu", "silu", "swish", "cast", "round", "floor", "ceil", "sin", "cos",
     "identity", "stop_gradient", "rsqrt", "reciprocal",
 })  # fmt: skip
-_BINARY = frozenset({"add", "subtract", "multiply", "divide", "maximum", "minimum", "pow", "squared_difference",
+BINARY = frozenset({"add", "subtract", "multiply", "divide", "maximum", "minimum", "pow", "squared_difference",
                      "truediv", "floordiv", "equal", "not_equal", "less", "greater"})
-_OP_MODULES = ("tensorflow.", "tensorflow.math.", "tensorflow.nn.", "tensorflow.linalg.")
-
+OP_MODULES = ("tensorflow.", "tensorflow.math.", "tensorflow.nn.", "tensorflow.linalg.")
+GET_VARIABLE = "tensorflow.compat.v1.get_variable"
 
 #: `keras.ops` names that differ from the TF op they run (the others share TF's name: `matmul`,
 #: `relu`, `add`, `exp`, ...), and Keras 3's parameter names as TF's, per kind of op.
@@ -48,8 +48,8 @@ def as_tf_op(api: str, named: dict) -> tuple[str, dict]:
         return api, named
     leaf = api[len(_KERAS_OPS):]
     tf_leaf = _KERAS_NAMES.get(leaf, leaf)
-    renames = _KERAS_PARAMS.get(tf_leaf) or (_KERAS_REDUCTION_PARAMS if tf_leaf in _REDUCTIONS else
-                                              _KERAS_BINARY_PARAMS if tf_leaf in _BINARY else {})
+    renames = _KERAS_PARAMS.get(tf_leaf) or (_KERAS_REDUCTION_PARAMS if tf_leaf in REDUCTIONS else
+                                              _KERAS_BINARY_PARAMS if tf_leaf in BINARY else {})
     return "tensorflow." + tf_leaf, {renames.get(k, k): v for k, v in named.items()}
 
 
@@ -63,7 +63,7 @@ def _leaf(api: str) -> str | None:
     except KeyError:
         pass
     found = None
-    for prefix in _OP_MODULES:
+    for prefix in OP_MODULES:
         if api.startswith(prefix) and "." not in api[len(prefix):]:
             found = api[len(prefix):]
             break
@@ -85,6 +85,11 @@ def _first(named: dict, *keys: str) -> Any:
 
 def result_shape(api: str, named: dict) -> tuple | None:
     """The shape of what the op returns, where its inputs' shapes are known."""
+    if api == GET_VARIABLE:  # `tf.get_variable("w", [5, 5, 3, 64])`
+        raw = named["shape"].value if type(named.get("shape")) is Const else None
+        if isinstance(raw, (list, tuple)) and all(type(d) is int and d > 0 for d in raw):
+            return tuple(raw)
+        return None
     api, named = as_tf_op(api, named)
     leaf = _leaf(api)
     if leaf is None:
@@ -107,16 +112,16 @@ def result_shape(api: str, named: dict) -> tuple | None:
     if leaf == "linspace":
         num = named.get("num")
         return (num.value,) if type(num) is Const and type(num.value) is int and num.value >= 0 else None
-    if leaf in _UNARY:
+    if leaf in UNARY:
         return shape_of(_first(named, "x", "features", "logits", "input"))
-    if leaf in _BINARY:
+    if leaf in BINARY:
         x, y = shape_of(named.get("x")), shape_of(named.get("y"))
         if x is not None and (y == x or y == () or (y is None and type(named.get("y")) is Const)):
             return x
         if y is not None and (x == () or (x is None and type(named.get("x")) is Const)):
             return y
         return None
-    if leaf in _REDUCTIONS:
+    if leaf in REDUCTIONS:
         shape = shape_of(_first(named, "input_tensor", "input", "tensor"))
         axis = named.get("axis")
         if shape is None:
@@ -170,14 +175,14 @@ def op_work(api: str, named: dict, features: dict) -> dict[str, dict]:
         return _work(math.prod(out), 2 * math.prod(out) * k, a, "2·m·n·k")
     if leaf in ("conv1d", "conv2d", "conv3d", "convolution"):
         return _conv(named)
-    if leaf in _REDUCTIONS:
+    if leaf in REDUCTIONS:
         source = _first(named, "input_tensor", "input", "tensor")
         shape = shape_of(source)
         if shape is None or None in shape:
             return _unknown("the input's shape")
         out = result_shape(api, named)
         return _work(math.prod(out) if out is not None else None, math.prod(shape), source, "one per element read")
-    if leaf in _UNARY or leaf in _BINARY:
+    if leaf in UNARY or leaf in BINARY:
         out = result_shape(api, named)
         if out is None or None in out:
             return _unknown("the operands' shapes")
@@ -187,11 +192,20 @@ def op_work(api: str, named: dict, features: dict) -> dict[str, dict]:
 
 
 def _conv(named: dict) -> dict[str, dict]:
-    source, filters = named.get("input"), named.get("filters")
-    x, f = shape_of(source), shape_of(filters)
-    strides, padding = named.get("strides", Const(1)), named.get("padding")
+    source = named.get("input")
+    found = conv_work(shape_of(source), shape_of(named.get("filters")), named.get("strides", Const(1)),
+                      named.get("padding"))
+    if found is None:
+        return _unknown("the input's or the filters' shape, the strides or the padding")
+    out, flops = found
+    return _work(math.prod(out), flops, source, "2·k·c_in·c_out per output position")
+
+
+def conv_work(x: tuple | None, f: tuple | None, strides: Any, padding: Any) -> tuple[tuple, int] | None:
+    """The output shape and FLOPs of `nn.conv*d` on an input of shape *x* (batch first, channels last)
+    with filters of shape *f*, *strides* and *padding* as given (Const); None where one is not known."""
     if not x or not f or len(x) != len(f) or None in x or None in f or type(padding) is not Const:
-        return _unknown("the input's or the filters' shape, or the padding")
+        return None
     rank = len(f) - 2
     raw = strides.value if type(strides) is Const else None
     if type(raw) is int:
@@ -199,12 +213,11 @@ def _conv(named: dict) -> dict[str, dict]:
     elif isinstance(raw, (list, tuple)) and len(raw) in (rank, rank + 2) and all(type(s) is int for s in raw):
         steps = tuple(raw[1:-1]) if len(raw) == rank + 2 else tuple(raw)
     else:
-        return _unknown("the strides")
+        return None
     same = str(padding.value).upper() == "SAME"
     spatial = [(-(-n // s)) if same else max(0, (n - k) // s + 1) for n, k, s in zip(x[1:-1], f[:rank], steps)]
     out = (x[0], *spatial, f[-1])
-    flops = 2 * math.prod(out) * math.prod(f[:rank]) * f[-2]
-    return _work(math.prod(out), flops, source, "2·k·c_in·c_out per output position")
+    return out, 2 * math.prod(out) * math.prod(f[:rank]) * f[-2]
 
 
 def _work(elements: int | None, flops: int, source: Any, how: str) -> dict[str, dict]:

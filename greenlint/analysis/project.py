@@ -643,7 +643,10 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         built = type(returns) is Inst and returns.how == "constructor" and info.has_parameters
         built = built or info.has_parameters and (info.host is not None or info.host_once is not None)
         # loaded with the resolver that made *value*; a warm run only digests modules and never needs it
-        from greenlint.analysis.arrays import unsized_generator
+        from greenlint.analysis.arrays import holds_tensor, unsized_generator
+
+        # a helper building graph ops (`conv2d(x, 64)`): each call on a symbolic tensor adds its own ops
+        built = built or info.has_parameters and any(holds_tensor(item) for item in info.returned)
 
         template = Template(info, functions) if info.kind == "function" and (unsized_generator(returns) or built) else None
         return ExtFunc(returns, info.runs, info.host, info.host_once, template)

@@ -34,7 +34,7 @@ import ast
 import math
 import os
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -51,6 +51,7 @@ from greenlint.analysis import (
     kerasext,
     ops,
     options,
+    symops,
     traced,
     trainable,
     trees,
@@ -100,7 +101,7 @@ TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 DATA_ROOTS = arrays.DATA_ROOTS
 TF_FUNCTION = "tensorflow.function"
 #: What a layer called on a Keras symbolic tensor gives, where no API says (an operator, a foreign layer).
-KERAS_TENSOR = "tensorflow.keras.KerasTensor"
+KERAS_TENSOR = arrays.KERAS_TENSOR
 #: `tf.distribute` strategies: their `run(fn, args=...)` calls fn on each replica.
 DISTRIBUTE = "tensorflow.distribute."
 DATASET = feat.DATASET
@@ -1366,6 +1367,8 @@ class Resolver:
                 return environments.attribute(owner, attr)
             if owner.cls == agents.AGENT:
                 return agents.attribute(owner, attr)
+            if attr == "shape" and "sym" in owner.meta:  # `x.shape[-1]` of a symbolic tensor
+                return symops.shape_value(owner.meta["sym"])
             shape = arrays.shape_of(owner) if attr == "shape" else None
             if shape and all(type(d) is int for d in shape):
                 return Const(tuple(shape))  # `x.shape[0]` of an array of known shape
@@ -1467,6 +1470,8 @@ class Resolver:
             else:
                 args.append((False, self.expr(arg)))
         keywords = [(kw.arg, self.expr(kw.value)) for kw in node.keywords]
+        if type(func) is ast.Attribute and func.attr == "as_list" and type(receiver) is Const and type(receiver.value) is tuple:
+            return Const(list(receiver.value))  # `x.get_shape().as_list()`
         if filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
             self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno)
         self.discarded = discarded
@@ -1535,6 +1540,8 @@ class Resolver:
             if api is None:
                 return None
             features, named = self.record(node, api, args, keywords, owner)
+            if callee.name == "get_shape" and "sym" in owner.meta:
+                return symops.shape_value(owner.meta["sym"])
             self.mark_traced(api, args)
             cut = work_mod.layer_cut(owner, named.get("index"), named.get("name")) if callee.name == "get_layer" else None
             if cut is not None:  # `encoder = Model(m.input, m.get_layer("code").output)`: what feeds that layer
@@ -1578,6 +1585,8 @@ class Resolver:
                         meta["data"] = data
             if callee.name in graphrun.UPDATE_METHODS and returns == graphrun.OPERATION:
                 meta = {"train_op": node.lineno}  # `opt.minimize(loss)`: what a TF1 training step fetches
+                if symops.is_sym(named.get("loss")):  # the graph the loss is computed by
+                    meta["sym"] = named["loss"].meta["sym"]
             return Inst(returns, "method", meta)
         if kind is Inst:
             if callee.cls == SAVED_MODEL_LOAD:
@@ -1739,6 +1748,9 @@ class Resolver:
                 found = downloads.np_load(args, keywords)
             return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
         sym = self.table.symbol(path)
+        if sym is None and path in symops.NORMALISATIONS and args and not args[0][0]:  # TF1's contrib.layers
+            found = symops.on_sym(path, {"inputs": args[0][1]}, _node_key(node, self.instance))
+            return Inst("tensorflow.Tensor", "factory", {"sym": found}) if found is not None else None
         if sym is None or sym[1] == "module":
             return None
         api, kind, returns = sym
@@ -1784,6 +1796,10 @@ class Resolver:
         if kind == "class" and api.startswith(work_mod.LAYERS):
             meta["site_work"] = self.calls[-1].work  # filled in once a model places the layer
         self.work_meta(api, named, features, meta, [v for starred, v in args if not starred])
+        if kind == "function" and returns in _TENSORS and "sym" not in meta:  # an op on symbolic tensors
+            found = symops.on_sym(api, named, _node_key(node, self.instance))
+            if found is not None:
+                meta["sym"] = found
         if type(meta.get("data")) is tuple:  # `subset="both"`: (training, validation)
             return Seq(tuple(Inst(returns, "factory", {**meta, "data": data}) for data in meta["data"]))
         value = Inst(returns, "constructor" if kind == "class" else "factory", meta)
@@ -1798,6 +1814,10 @@ class Resolver:
             shape = arrays.input_shape(named.get("shape"))  # None dimensions allowed (sequences)
             if shape is not None:
                 meta["sym"] = arrays.Sym(shape, shape)
+        elif api == symops.PLACEHOLDER:
+            found = symops.placeholder(named)
+            if found is not None:
+                meta["sym"] = found[0]
         elif api == "tensorflow.keras.models.clone_model" and work_mod.is_model(named.get("model")):
             source = named["model"].meta  # the same architecture, fresh weights
             meta.update({k: source[k] for k in ("layers", "graph", "sub_layers", "model_name", "init", "n_layers")
@@ -1824,7 +1844,7 @@ class Resolver:
     def layer_output(layer: Inst, inputs: Any, node: ast.Call, instance: int = 0) -> dict | None:
         """What calling a layer on a symbolic or shaped tensor gives (its meta), if known; *instance*:
         the walk making the call (`shadowed`: the same line called again adds its own FLOPs)."""
-        key = (id(node), instance) if instance else id(node)
+        key = _node_key(node, instance)
         if work_mod.is_model(layer) and (type(inputs) is Seq or unroll.symbolic(inputs)):
             sym = work_mod.model_on_sym(layer, inputs, key)  # `features = backbone(inputs)`
             return {"sym": sym} if sym is not None else None
@@ -2292,9 +2312,13 @@ class Resolver:
 
     def e_binop(self, node: ast.BinOp) -> Any:
         left, right = self.expr(node.left), self.expr(node.right)
-        sym = work_mod.sym_elementwise(left, right, (id(node), self.instance) if self.instance else id(node)) if type(node.op) is not ast.MatMult else None
-        if sym is not None:  # `inputs + attended` in a functional model
-            return Inst(KERAS_TENSOR, "operator", {"sym": sym})
+        key = _node_key(node, self.instance)
+        sym = work_mod.sym_elementwise(left, right, key) if type(node.op) is not ast.MatMult else None
+        if sym is None and (symops.is_sym(left) or symops.is_sym(right)):  # `tf.matmul(x, w) + b`, `x @ w`
+            sym = symops.on_sym("tensorflow.matmul" if type(node.op) is ast.MatMult else "tensorflow.add",
+                                {"a": left, "b": right} if type(node.op) is ast.MatMult else {"x": left, "y": right}, key)
+        if sym is not None:  # `inputs + attended` in a functional model, `x + 5` of a TF1 placeholder
+            return Inst(_tensor_class([left, right]), "operator", {"sym": sym})
         return self.binop(node.op, left, right)
 
     @staticmethod
@@ -2302,7 +2326,7 @@ class Resolver:
         if type(left) is not Const or type(right) is not Const:
             return _tensor_result(left, right)
         a, b = left.value, right.value
-        if type(a) is tuple and type(b) is tuple and type(op) is ast.Add and left is not OPAQUE and right is not OPAQUE:
+        if type(a) is type(b) and type(a) in (tuple, list) and type(op) is ast.Add and OPAQUE not in (left, right):
             return Const(a + b)  # `(batch_size,) + self.disc_patch`: a literal shape
         if not (_is_number(a) and _is_number(b)):
             return OPAQUE
@@ -2842,11 +2866,26 @@ def _unknown_on_sym(node: ast.Call, args: list, instance: int) -> Inst | None:
     syms = work_mod.input_syms(args[0][1]) if args and not args[0][0] else None
     if syms is None:
         return None
-    key = (id(node), instance) if instance else id(node)
+    key = _node_key(node, instance)
     init = _normalisation_init(node)
+    cls = _tensor_class([args[0][1]])
     if init is not None:
-        return Inst(KERAS_TENSOR, "method", {"sym": work_mod.normalisation_on_sym(syms, init, _called(node), key)})
-    return Inst(KERAS_TENSOR, "method", {"sym": work_mod.unknown_on_sym(syms, _called(node), key)})
+        return Inst(cls, "method", {"sym": work_mod.normalisation_on_sym(syms, init, _called(node), key)})
+    return Inst(cls, "method", {"sym": work_mod.unknown_on_sym(syms, _called(node), key)})
+
+
+def _node_key(node: ast.AST, instance: int) -> Hashable:
+    """The key of a graph op's FLOPs in a Sym: its node, and the walk making it where that is one for
+    values only (`Resolver.shadowed`: the same line called again adds its own FLOPs)."""
+    return (id(node), instance) if instance else id(node)
+
+
+def _tensor_class(values: list) -> str:
+    """What an op on symbolic tensors *values* returns: a TF1 graph's Tensor where one of them is a TF
+    tensor (a placeholder, a variable), else a KerasTensor."""
+    items = [item for v in values for item in (v.items if type(v) is Seq else (v,))]
+    tf1 = any(type(v) is Inst and v.cls in arrays.TF_TENSORS for v in items)
+    return arrays.TENSOR if tf1 else KERAS_TENSOR
 
 
 def _normalisation_init(node: ast.Call) -> dict | None:

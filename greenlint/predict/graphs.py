@@ -46,17 +46,28 @@ def graph_run(ctx: Context, api: str, features: dict) -> Prediction:
     """A run of a TF1 graph (`Session.run`, `Tensor.eval`): priced from the step the analysis gives it
     (`work.step`: one training step, or one run, of the graph on its batch) by the one work model, a
     floor where the graph's FLOPs are unknown; never from another program's measured runs of the same
-    API (their graphs are not this one). Unknown without a step."""
+    API (their graphs are not this one); a floor too where those FLOPs are a lower bound (some op's
+    work unknown: analysis/symops.py) or the batch fed is not known (one sample priced). Unknown
+    without a step."""
     if features.get("step") in ("training", "inference"):
-        point = ctx.from_work(api, features)
+        # FLOPs known on a batch the code does not size: one sample's work, the least the code allows
+        unsized = features.get("flops_per_sample") is not None and features.get("samples") is None
+        point = ctx.from_work(api, {**features, "samples": 1} if unsized else features)
         found = point or ctx.unknown_size_floor(api, features)
         if found is not None:
             mu, low, high, note = found
+            least = [why for why, holds in (("the batch fed is not known (one sample priced)", unsized),
+                                            ("the graph's FLOPs are its ops' of known work alone",
+                                             features.get("flops_per_sample_bound") == "lower")) if holds]
+            if point is not None and least:  # its high end as where the FLOPs and the batch are unknown
+                note += "; the least the code allows: " + ", ".join(least)
+                ceiling = ctx.unknown_size_floor(api, {k: v for k, v in features.items() if k != "flops_per_sample"})
+                high = max(high, ceiling[2]) if ceiling is not None else high
             energy = 10**mu
             split = split_energy(energy, ctx.group_shares(api))
             pred = Prediction(energy, (10**low, 10**high), split["cpu"], split["gpu"], split["ram"],
                               Basis.PREDICTED, Evidence(api=api, level="work", note=note),
-                              floor=point is None)
+                              floor=point is None or bool(least))
             ov = ctx.overlay
             if ov is not None and ov.time_ratio:  # a work figure moves with the machine like any other
                 pred = replace(pred, energy_j=energy * ov.time_ratio,

@@ -1,0 +1,287 @@
+"""TensorFlow ops on symbolic tensors: the graph a TF1 program builds from its placeholders.
+
+A placeholder (`tf.placeholder(tf.float32, [None, 784])`) is a symbolic tensor (arrays.Sym) whose
+per-sample shape is its shape after the first (batch) axis, as `keras.Input`'s is. A TF op on
+symbolic tensors adds its FLOPs per sample to the graph it returns where the shapes it needs are
+known (ops.py counts them as on literal shapes): `matmul` by a variable of literal shape, `nn.conv2d`
+and `nn.conv2d_transpose` with a filter of literal shape, TF1's layer functions (`tf.layers.dense`,
+`conv2d`, ...) as the Keras layer each builds (layers.py), elementwise ops, reductions, losses and
+summaries one FLOP per element, `reshape` and `concat` none. Any other TF op on a symbolic tensor
+returns one of unknown shape, its name among the unknown: the graph's FLOPs are then the known
+ops' alone, a lower bound (work.sym_net). An optimizer's update of a loss computed so is one
+training step of that graph (graphrun.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from typing import Any
+
+from greenlint.analysis import layers, ops
+from greenlint.analysis.arrays import Sym, shape_of
+from greenlint.analysis.values import Const, Inst, Seq
+from greenlint.analysis.work import merge_syms, unknown_on_sym
+
+PLACEHOLDER = "tensorflow.compat.v1.placeholder"
+#: TF1's layer functions (`tf.layers.dense(x, 64)`) and the Keras layer each builds.
+LAYER_FUNCTIONS = {
+    "dense": "Dense", "conv1d": "Conv1D", "conv2d": "Conv2D", "conv3d": "Conv3D", "conv2d_transpose": "Conv2DTranspose",
+    "separable_conv2d": "SeparableConv2D", "max_pooling1d": "MaxPooling1D", "max_pooling2d": "MaxPooling2D",
+    "average_pooling1d": "AveragePooling1D", "average_pooling2d": "AveragePooling2D",
+    "batch_normalization": "BatchNormalization", "dropout": "Dropout", "flatten": "Flatten",
+}  # fmt: skip
+_LAYER_MODULE = "tensorflow.compat.v1.layers."
+#: TF1 normalisations outside TF2's namespace (so outside the catalog): they keep their input's shape.
+NORMALISATIONS = frozenset({"tensorflow.contrib.layers.batch_norm", "tensorflow.contrib.layers.layer_norm"})
+#: Ops that keep their symbolic operand's shape, one FLOP per element (besides ops.py's unary and binary ops).
+_ELEMENTWISE = frozenset({
+    "bias_add", "leaky_relu", "dropout", "sigmoid_cross_entropy_with_logits", "l2_normalize", "clip_by_value",
+    "ones_like", "zeros_like", "add_n", "crelu",
+})  # fmt: skip
+#: TF1's losses and summaries: a scalar of the batch, one FLOP per element read.
+_TO_SCALAR = ("tensorflow.compat.v1.losses.", "tensorflow.compat.v1.summary.")
+#: Losses over the last axis (classes), and `in_top_k`: one FLOP per element read, the last axis dropped.
+_LAST_AXIS = frozenset({"softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
+                        "sparse_softmax_cross_entropy_with_logits", "in_top_k"})
+_TENSOR_ARGS = ("input", "inputs", "x", "y", "a", "b", "features", "logits", "labels", "value", "values", "tensor",
+                "input_tensor", "t")
+
+
+def is_sym(value: Any) -> bool:
+    return type(value) is Inst and "sym" in value.meta
+
+
+def _sample(value: Any) -> tuple | None:
+    """The per-sample shape of a symbolic tensor, None where it is not one or its shape is unknown."""
+    return value.meta["sym"].shape if is_sym(value) else None
+
+
+def placeholder(named: dict) -> tuple[Sym, int | None] | None:
+    """A placeholder of literal rank: its Sym (the shape after the batch axis) and its batch (an int,
+    or None where left open)."""
+    shape = named.get("shape")
+    raw = shape.value if type(shape) is Const else None
+    if not isinstance(raw, (list, tuple)) or not raw or not all(d is None or (type(d) is int and d >= 0) for d in raw):
+        return None
+    sample = tuple(raw[1:])
+    return Sym(sample, sample), raw[0]
+
+
+def shape_value(sym: Sym) -> Const | None:
+    """`x.shape` / `x.get_shape()` of a symbolic tensor: its batch axis unknown (None), the rest its
+    per-sample shape; None where that is not known."""
+    return Const((None, *sym.shape)) if sym.shape is not None else None
+
+
+def _syms(named: dict) -> list[Sym]:
+    found: list[Sym] = []
+    for value in named.values():
+        items = value.items if type(value) is Seq else (value,)
+        found.extend(v.meta["sym"] for v in items if is_sym(v))
+    return found
+
+
+def _leaf(api: str) -> str | None:
+    for prefix in ("tensorflow.compat.v1.nn.", "tensorflow.compat.v1.math.", "tensorflow.compat.v1.", *ops.OP_MODULES):
+        if api.startswith(prefix) and "." not in api[len(prefix):]:
+            return api[len(prefix):]
+    return None
+
+
+def on_sym(api: str, named: dict, call_key: Hashable) -> Sym | None:
+    """The Sym a TF op returns given symbolic tensor(s) among *named* (None where it is given none):
+    its known work added, else one of unknown shape (`unknown_on_sym`)."""
+    syms = _syms(named)
+    if not syms:
+        return None
+    found = None
+    if api in NORMALISATIONS:
+        found = _added(syms, syms[0].shape, _elements(syms[0].shape), call_key)
+    elif api.startswith(_TO_SCALAR):
+        shapes = [s.shape for s in syms]
+        read = None if None in shapes else sum(_elements(s) or 0 for s in shapes)
+        found = _added(syms, (), read, call_key)
+    elif api.startswith(_LAYER_MODULE) and api[len(_LAYER_MODULE):] in LAYER_FUNCTIONS:
+        found = _layer(LAYER_FUNCTIONS[api[len(_LAYER_MODULE):]], named, syms, call_key)
+    else:
+        leaf = _leaf(api)
+        if leaf is not None:
+            found = _op(leaf, named, syms, call_key)
+    return found if found is not None else unknown_on_sym(syms, api.rpartition(".")[2], call_key)
+
+
+def _elements(shape: tuple | None) -> int | None:
+    return None if shape is None or None in shape else math.prod(shape)
+
+
+def _added(syms: list[Sym], shape: tuple | None, flops: int | None, call_key: Hashable) -> Sym:
+    merged = merge_syms(syms, shape)
+    merged.flops[call_key] = flops
+    merged.layers[call_key] = 1
+    return merged
+
+
+def _layer(name: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    shape = _sample(named.get("inputs"))
+    if shape is None:
+        return None
+    init = {k: list(v.value) if isinstance(v.value, tuple) else v.value
+            for k, v in named.items() if type(v) is Const and k != "inputs"}
+    found = layers.apply(name, init, [shape])
+    if found is None:
+        return None
+    meta = {"init": init}
+    merged = _added(syms, found.shape, found.flops, call_key)
+    merged.params[id(meta)] = (found.params, meta)  # the meta kept alive: its id stays its own
+    merged.owners[call_key] = id(meta)
+    return merged
+
+
+def _first(named: dict, *keys: str) -> Any:
+    return next((named[k] for k in keys if k in named), None)
+
+
+def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    if leaf in ops.UNARY or leaf in ops.BINARY or leaf in _ELEMENTWISE:
+        shape = _broadcast(named)
+        return _added(syms, shape, _elements(shape), call_key) if shape is not None else None
+    if leaf in _LAST_AXIS:  # the classes' scores: `in_top_k`'s first argument in TF1, its second in TF2
+        shape = next((s for s in map(_sample, (named.get(k) for k in ("logits", "predictions", "targets"))) if s), None)
+        return _added(syms, shape[:-1], _elements(shape), call_key) if shape else None
+    if leaf in ops.REDUCTIONS:
+        return _reduction(named, syms, call_key)
+    if leaf == "matmul":
+        return _matmul(named, syms, call_key)
+    if leaf in ("conv1d", "conv2d", "conv3d", "convolution"):
+        shape = _sample(_first(named, "input", "value"))
+        if shape is None:
+            return None
+        found = ops.conv_work((1, *shape), shape_of(_first(named, "filters", "filter")), named.get("strides", Const(1)),
+                              named.get("padding"))
+        return _added(syms, found[0][1:], found[1], call_key) if found is not None else None
+    if leaf == "conv2d_transpose":
+        return _transpose(named, syms, call_key)
+    if leaf == "reshape":
+        return _reshape(named, syms, call_key)
+    if leaf == "concat":
+        return _concat(named, syms, call_key)
+    return None
+
+
+def _broadcast(named: dict) -> tuple | None:
+    """The shape of an elementwise op's result: its symbolic operands' shared shape, where every other
+    operand is a number or a tensor that broadcasts into it (a bias of the last axis's size)."""
+    shape = None
+    for key in _TENSOR_ARGS:
+        value = named.get(key)
+        if value is None or type(value) is Const and type(value.value) in (int, float):
+            continue
+        if is_sym(value):
+            mine = _sample(value)
+            if mine is None or shape is not None and mine != shape:
+                return None
+            shape = mine
+    if shape is None:
+        return None
+    for key in _TENSOR_ARGS:
+        value = named.get(key)
+        if value is None or is_sym(value) or type(value) is Const and type(value.value) in (int, float):
+            continue
+        other = shape_of(value)
+        if other is None or len(other) > len(shape) or any(d not in (1, s) for d, s in zip(other[::-1], shape[::-1])):
+            return None
+    return shape
+
+
+def _reduction(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    source = _first(named, "input_tensor", "input", "tensor")
+    if not is_sym(source):
+        return None
+    shape = _sample(source)
+    axis = named.get("axis")
+    if axis is None or type(axis) is Const and axis.value is None:
+        out: tuple | None = ()  # the whole batch reduced: a scalar
+    elif type(axis) is Const and type(axis.value) is int and shape is not None and 0 < abs(axis.value) <= len(shape):
+        dim = axis.value - 1 if axis.value > 0 else axis.value  # an axis of the sample (0 is the batch's)
+        kept = list(shape)
+        if type(named.get("keepdims")) is Const and named["keepdims"].value is True:
+            kept[dim] = 1
+        else:
+            del kept[dim]
+        out = tuple(kept)
+    else:
+        out = None
+    return _added(syms, out, _elements(shape), call_key)
+
+
+def _matmul(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    """`x @ w` of a batch of vectors by a matrix of literal shape, or of two batches of matrices."""
+    a, b = named.get("a"), named.get("b")
+    flags = [type(named.get(k)) is Const and named[k].value is True for k in ("transpose_a", "transpose_b")]
+    sa = _sample(a)
+    if sa is None or flags[0]:
+        return None
+    if len(sa) == 1 and not is_sym(b):
+        sb = shape_of(b)
+        if sb is None or len(sb) != 2:
+            return None
+        k, n = (sb[1], sb[0]) if flags[1] else sb
+        if k != sa[0] or None in (k, n):
+            return None
+        return _added(syms, (n,), 2 * k * n, call_key)
+    sb = _sample(b)
+    if len(sa) == 2 and sb is not None and len(sb) == 2:
+        k, n = (sb[1], sb[0]) if flags[1] else sb
+        if k != sa[1] or None in (sa[0], k, n):
+            return None
+        return _added(syms, (sa[0], n), 2 * sa[0] * k * n, call_key)
+    return None
+
+
+def _transpose(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    """`nn.conv2d_transpose(x, w, output_shape)`: each input position spreads its channels through the
+    kernel's outputs, 2·k·c_in·c_out FLOPs per input position."""
+    shape, f = _sample(_first(named, "input", "value")), shape_of(_first(named, "filters", "filter"))
+    out = named.get("output_shape")
+    raw = out.value if type(out) is Const else None
+    if (shape is None or f is None or None in shape or None in f or len(f) != len(shape) + 1 or f[-1] != shape[-1]
+            or not isinstance(raw, (list, tuple)) or len(raw) != len(shape) + 1
+            or not all(type(d) is int and d > 0 for d in raw[1:]) or raw[-1] != f[-2]):
+        return None
+    return _added(syms, tuple(raw[1:]), 2 * math.prod(shape[:-1]) * math.prod(f[:-2]) * f[-2] * f[-1], call_key)
+
+
+def _reshape(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    """`tf.reshape(x, [-1, 4, 4, 512])`, `[batch, -1]`: the axes after the first (the batch's), one of
+    them -1 at most, the sample's elements kept."""
+    target = named.get("shape")
+    raw = target.value if type(target) is Const else None
+    size = _elements(_sample(named.get("tensor")))
+    if size is None or not isinstance(raw, (list, tuple)) or len(raw) < 2 or not all(type(d) is int for d in raw):
+        return None
+    rest = list(raw[1:])
+    if raw[0] == -1 and -1 not in rest or raw[0] > 0 and rest.count(-1) <= 1:
+        known = math.prod(d for d in rest if d != -1)
+        if -1 in rest and known > 0 and size % known == 0:
+            rest[rest.index(-1)] = size // known
+        if any(d < 0 for d in rest) or math.prod(rest) != size:
+            return None
+        return _added(syms, tuple(rest), 0, call_key)
+    return None
+
+
+def _concat(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    """`tf.concat([a, b], axis)` of symbolic tensors along an axis of the sample."""
+    values, axis = named.get("values"), named.get("axis")
+    found = [_sample(v) for v in (values.items if type(values) is Seq else ())]
+    shapes = [s for s in found if s is not None and None not in s]
+    if not shapes or len(shapes) != len(found) or type(axis) is not Const or type(axis.value) is not int or axis.value == 0:
+        return None
+    first = shapes[0]
+    dim = axis.value - 1 if axis.value > 0 else len(first) + axis.value
+    if not 0 <= dim < len(first) or any(len(s) != len(first) or s[:dim] + s[dim + 1:] != first[:dim] + first[dim + 1:]
+                                        for s in shapes):
+        return None
+    out = (*first[:dim], sum(s[dim] for s in shapes), *first[dim + 1:])
+    return _added(syms, out, 0, call_key)

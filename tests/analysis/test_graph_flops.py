@@ -1,0 +1,165 @@
+"""The forward FLOPs of a TF1 graph a session runs, followed from its placeholders (symops.py): the
+ops whose shapes the code shows, helpers of the project building them, and a lower bound where an
+op's work is not known."""
+
+from __future__ import annotations
+
+import textwrap
+
+from greenlint.analysis import analyse_file, analyse_source
+
+
+def runs(code: str) -> dict[int, dict]:
+    result = analyse_source(textwrap.dedent(code).lstrip("\n"), "train.py")
+    assert result.errors == []
+    return {s.span.line: s.work for s in result.callsites if "step" in s.work}
+
+
+MLP = """
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 784])
+y = tf.placeholder(tf.int64, [None])
+w1 = tf.Variable(tf.random_normal([784, 256]))
+b1 = tf.Variable(tf.zeros([256]))
+hidden = tf.nn.relu(tf.matmul(x, w1) + b1)
+logits = tf.layers.dense(hidden, 10)
+loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+with tf.Session() as sess:
+    for i in range(1000):
+        sess.run(train_op, feed_dict={x: xs, y: ys})
+        sess.run(logits, feed_dict={x: xs})
+        sess.run(tf.global_variables_initializer())
+"""
+#: matmul, bias, relu; the dense layer; the loss over the 10 classes, then its mean.
+MLP_FORWARD = 2 * 784 * 256 + 256 + 256 + 2 * 256 * 10 + 10 + 1
+
+
+def test_a_training_step_is_priced_from_the_forward_pass_of_the_loss_graph():
+    found = runs(MLP)
+    train = found[13]
+    assert train["step"]["value"] == "training"
+    assert train["flops_per_sample"]["value"] == MLP_FORWARD and "bound" not in train["flops_per_sample"]
+    assert "from its placeholders" in train["flops_per_sample"]["note"]
+
+
+def test_a_run_fetching_a_tensor_counts_the_ops_it_is_computed_by_alone():
+    found = runs(MLP)
+    assert found[14]["step"]["value"] == "inference"
+    assert found[14]["flops_per_sample"]["value"] == 2 * 784 * 256 + 256 + 256 + 2 * 256 * 10
+    assert found[15]["flops_per_sample"]["value"] is None  # the initializer: no placeholder behind it
+
+
+def test_an_op_of_unknown_work_on_the_path_leaves_a_lower_bound():
+    code = MLP.replace("hidden = tf.nn.relu(tf.matmul(x, w1) + b1)",
+                       "hidden = tf.nn.relu(tf.matmul(x, w1) + b1)\nhidden = tf.gather(hidden, [0, 1, 2])")
+    train = runs(code)[14]["flops_per_sample"]
+    assert train["bound"] == "lower" and "gather" in train["note"]
+    assert train["value"] == 2 * 784 * 256 + 256 + 256  # the ops after the gather: their shapes unknown
+
+
+def test_an_unknown_dimension_leaves_the_flops_unknown_not_guessed():
+    code = MLP.replace("[None, 784]", "[None, n_features]").replace("[784, 256]", "[n_features, 256]")
+    train = runs(code)[13]["flops_per_sample"]
+    assert train["value"] is None and train["provenance"] == "unknown"
+    code = MLP.replace("[784, 256]", "[n_features, 256]")  # the first product unknown, and so every shape after it
+    train = runs(code)[13]["flops_per_sample"]
+    assert train["value"] is None and "no op of known work" in train["note"]
+
+
+def test_convolutions_reshapes_and_transposed_convolutions_of_literal_filters():
+    found = runs("""
+        import tensorflow as tf
+
+        images = tf.placeholder(tf.float32, [64, 32, 32, 3])
+        w = tf.get_variable("w", [5, 5, 3, 16])
+        h = tf.nn.conv2d(images, w, strides=[1, 2, 2, 1], padding="SAME")
+        flat = tf.reshape(h, [64, -1])
+        back = tf.reshape(flat, [-1, 16, 16, 16])
+        up = tf.nn.conv2d_transpose(back, tf.get_variable("u", [5, 5, 3, 16]), output_shape=[64, 32, 32, 3],
+                                    strides=[1, 2, 2, 1])
+        loss = tf.reduce_mean(tf.square(up - images))
+        step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+        sess = tf.Session()
+        sess.run(step, {images: batch})
+        """)
+    conv = 16 * 16 * 16 * 2 * 5 * 5 * 3  # per output position: 2·k·c_in, 16 channels
+    transposed = 16 * 16 * 2 * 5 * 5 * 16 * 3  # per input position: 2·k·c_in·c_out
+    elementwise = 3 * 32 * 32 * 3  # the difference, its square, the mean's reads
+    assert found[13]["flops_per_sample"]["value"] == conv + transposed + elementwise
+
+
+def test_keras_layers_applied_to_a_placeholder_join_its_graph():
+    found = runs("""
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, shape=(None, 20))
+        out = tf.keras.layers.Dense(5)(x)
+        loss = tf.reduce_sum(out)
+        opt = tf.train.AdamOptimizer().minimize(loss)
+        with tf.Session() as s:
+            s.run(opt, feed_dict={x: data})
+        """)
+    assert found[8]["flops_per_sample"]["value"] == 2 * 20 * 5 + 5
+
+
+def test_layer_helpers_of_another_module_add_their_ops_at_each_call(tmp_path):
+    """dcgan's ops.py: a helper sizes its variable from its input's shape (`get_shape()[-1]`,
+    `get_shape().as_list()`); each call on a symbolic tensor adds its own ops."""
+    (tmp_path / "ops.py").write_text(textwrap.dedent("""
+        import tensorflow as tf
+
+        def conv2d(input_, output_dim, k=5, stride=2, name="conv2d"):
+            with tf.variable_scope(name):
+                w = tf.get_variable("w", [k, k, input_.get_shape()[-1], output_dim])
+                return tf.nn.conv2d(input_, w, strides=[1, stride, stride, 1], padding="SAME")
+
+        def linear(input_, output_size, scope=None):
+            shape = input_.get_shape().as_list()
+            matrix = tf.get_variable("Matrix", [shape[1], output_size], tf.float32)
+            return tf.matmul(input_, matrix)
+        """).lstrip("\n"))
+    (tmp_path / "model.py").write_text(textwrap.dedent("""
+        import tensorflow as tf
+        from ops import *
+
+        images = tf.placeholder(tf.float32, [64, 32, 32, 3])
+        h0 = conv2d(images, 64, name="h0")
+        h1 = conv2d(h0, 128, name="h1")
+        logit = linear(tf.reshape(h1, [64, -1]), 1)
+        loss = tf.reduce_mean(logit)
+        optim = tf.train.AdamOptimizer(0.0002).minimize(loss)
+        sess = tf.Session()
+        for step in range(100):
+            sess.run(optim, feed_dict={images: batch})
+        """).lstrip("\n"))
+    result = analyse_file(tmp_path / "model.py")
+    train = next(s for s in result.callsites if s.span.line == 12)
+    first = 16 * 16 * 64 * 2 * 25 * 3
+    second = 8 * 8 * 128 * 2 * 25 * 64
+    assert train.work["flops_per_sample"]["value"] == first + second + 2 * 8 * 8 * 128 + 1
+
+
+def test_tensors_joined_along_a_sample_axis_keep_their_graphs():
+    found = runs("""
+        import tensorflow as tf
+
+        a = tf.placeholder(tf.float32, [None, 8])
+        b = tf.placeholder(tf.float32, [None, 4])
+        joined = tf.concat([a, b], 1)
+        out = tf.layers.dense(joined, joined.get_shape()[-1])
+        loss = tf.reduce_mean(out)
+        sess = tf.Session()
+        sess.run(tf.train.AdamOptimizer().minimize(loss), {a: xa, b: xb})
+        """)
+    assert found[9]["flops_per_sample"]["value"] == 2 * 12 * 12 + 12  # the dense on the 12 joined features
+
+
+def test_summaries_fetched_with_the_step_and_an_accuracy_keep_the_graph_known():
+    found = runs(MLP.replace("train_op = ", "summaries = tf.compat.v1.summary.scalar('loss', loss)\n"
+                                           "correct = tf.nn.in_top_k(logits, y, 1)\n"
+                                           "accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))\ntrain_op = ")
+                 .replace("sess.run(train_op, ", "sess.run([train_op, summaries, accuracy], "))
+    train = found[16]["flops_per_sample"]
+    assert train["value"] == MLP_FORWARD + 1 + 10 + 1 + 1 and "bound" not in train  # summary, top k, cast, mean
