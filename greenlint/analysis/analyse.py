@@ -90,8 +90,8 @@ def analyse_source(
     error = sources.check_size(path, code, max_bytes)
     if error is not None:
         return FileAnalysis(path, errors=[error], source_text=text, cells=cells)
-    local = _project_imports(path, code)
-    if not sources.mentions_tf(code) and local is None and not _tf_importers(path):
+    local = project_imports(path, code)
+    if not parses(path, code, local):
         return FileAnalysis(path, source_text=text, cells=cells)
     if catalog is None:
         from greenlint.catalog import load_catalog
@@ -205,7 +205,14 @@ def _parse_unit(unit: Code, path: str) -> ast.Module:
     return sources.parse_code(unit, path)
 
 
-def _project_imports(path: str, code: str) -> list[str] | None:
+def parses(path: str, code: str, local: list[str] | None) -> bool:
+    """The cheap text check: a file is parsed where its text *code* names TensorFlow or Keras,
+    imports another module of its project (*local*: `project_imports`), or is imported by a
+    module beside it that names them (a loader of a TF program)."""
+    return sources.mentions_tf(code) or local is not None or bool(_tf_importers(path))
+
+
+def project_imports(path: str, code: str) -> list[str] | None:
     """The other modules of its project that *code* imports, for a file on disk (an editor's
     buffer may differ from it); None if it imports none (or is not a file)."""
     if not os.path.isfile(path):
