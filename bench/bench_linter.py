@@ -231,13 +231,12 @@ def run(jobs: int, rev: str | None, repeat: int, versus: str | None = None) -> d
 
 
 def _parsed(path: Path) -> bool:
-    """greenlint's cheap pre-check: files naming neither tensorflow nor keras, and importing no other
-    module of their project, are not parsed."""
-    from greenlint.analysis.project import project_index
-    from greenlint.analysis.sources import mentions_tf
+    """Whether greenlint's cheap pre-check parses the file (`analysis.analyse.parses`)."""
+    from greenlint.analysis.analyse import parses, project_imports
 
     text = path.read_bytes().decode("utf-8", errors="replace")
-    return mentions_tf(text) or bool(project_index().imports(os.path.abspath(path)))
+    absolute = os.path.abspath(path)
+    return parses(absolute, text, project_imports(absolute, text))
 
 
 def _count_diagnostics(stdout: str) -> int:
@@ -308,7 +307,8 @@ def markdown(r: dict) -> str:
            f"{_list(runs['warm_versus'], 'all_cpu_s')}."] if r["repeat"] > 1 and r.get("versus") else []),
         f"- Why greenlint can beat parse-only: its resolver parses with the standard library's `ast`, not libcst "
         f"(greenlint/analysis/resolver.py), and only the {r['mention_tf']:,} of {r['files']:,} files that mention "
-        "tensorflow or keras, or import another module of their project, get parsed at all (each imported "
+        "tensorflow or keras, import another module of their project or are imported by a module beside "
+        "them that mentions them, get parsed at all (each imported "
         "project module is also parsed once per process for its summary: "
         "greenlint/analysis/project.py).",
         f"- Load average (1 min) {r['load'][0]:.1f} before and {r['load'][1]:.1f} after the runs: other jobs "

@@ -7,6 +7,7 @@ import bisect
 import os
 import sys
 import warnings
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -89,8 +90,8 @@ def analyse_source(
     error = sources.check_size(path, code, max_bytes)
     if error is not None:
         return FileAnalysis(path, errors=[error], source_text=text, cells=cells)
-    local = _project_imports(path, code)
-    if not sources.mentions_tf(code) and local is None and not _tf_importers(path):
+    local = project_imports(path, code)
+    if not parses(path, code, local):
         return FileAnalysis(path, source_text=text, cells=cells)
     if catalog is None:
         from greenlint.catalog import load_catalog
@@ -102,14 +103,36 @@ def analyse_source(
     if checkpoint is not None:
         checkpoint()
     imports = None
+    depends: tuple = ()
     if local is not None:
-        from greenlint.analysis.project import Imports, project_index
+        from greenlint.analysis.project import Imports, project_index, working_directory
 
-        imports = Imports(project_index(), os.path.abspath(path), catalog, local)
-    callsites = _resolve(path, code, units, trees, catalog, errors, imports, checkpoint)
+        index, absolute = project_index(), os.path.abspath(path)
+        imports = Imports(index, absolute, catalog, local)
+        depends = (working_directory(), index.digest(absolute), *((m, index.digest(m)) for m in local))
     tree = trees[0] if cells is None else None  # a cell's tree is renumbered into the joined module
+    known = _analyses.get(tree) if tree is not None else None
+    if tree is not None and known is not None and known[0] is catalog and known[1] == depends:
+        return _moved(known[2], path, tree)
+    callsites = _resolve(path, code, units, trees, catalog, errors, imports, checkpoint)
     found = tuple(local or ())
-    return FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True, imports=found, tree=tree)
+    result = FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True, imports=found, tree=tree)
+    if tree is not None and not errors:
+        _analyses[tree] = (catalog, depends, replace(result, tree=None))
+    return result
+
+
+#: The analysis of each shared tree (`trees.parse_module`: one per path and text, kept a while
+#: during a run), with the catalog and the digests of the project modules it depends on: GL408
+#: reads a project module's analysis beside the files that import it, mostly a few files before
+#: or after `check` analyses the module itself. A tree here has passed the compile check.
+_analyses: weakref.WeakKeyDictionary[ast.Module, tuple[object, tuple, FileAnalysis]] = weakref.WeakKeyDictionary()
+
+
+def _moved(known: FileAnalysis, path: str, tree: ast.Module) -> FileAnalysis:
+    """A kept analysis of the file at *path* (the same file, perhaps named by another path)."""
+    callsites = [site if site.path == path else replace(site, path=path) for site in known.callsites]
+    return replace(known, path=path, callsites=callsites, errors=[], tree=tree)
 
 
 def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[FileError]]:
@@ -123,7 +146,8 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
             where = f"{path}:cell {unit.cell}" if unit.cell is not None else path
             try:
                 tree = _parse_unit(unit, name)
-                _compiles(tree, unit, name)
+                if tree not in _analyses:
+                    _compiles(tree, unit, name)
                 trees.append(tree)
             except SyntaxError as exc:
                 line, column = exc.lineno or 0, exc.offset or 0
@@ -181,7 +205,14 @@ def _parse_unit(unit: Code, path: str) -> ast.Module:
     return sources.parse_code(unit, path)
 
 
-def _project_imports(path: str, code: str) -> list[str] | None:
+def parses(path: str, code: str, local: list[str] | None) -> bool:
+    """The cheap text check: a file is parsed where its text *code* names TensorFlow or Keras,
+    imports another module of its project (*local*: `project_imports`), or is imported by a
+    module beside it that names them (a loader of a TF program)."""
+    return sources.mentions_tf(code) or local is not None or bool(_tf_importers(path))
+
+
+def project_imports(path: str, code: str) -> list[str] | None:
     """The other modules of its project that *code* imports, for a file on disk (an editor's
     buffer may differ from it); None if it imports none (or is not a file)."""
     if not os.path.isfile(path):

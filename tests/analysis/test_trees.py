@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 
 import pytest
 
@@ -124,6 +125,34 @@ def test_the_rules_read_the_analysis_tree_instead_of_parsing_again(tmp_path, mon
     fit = next(s for s in result.sites if s.callsite.api.endswith(".fit"))
     assert facts.module() is result.tree
     assert facts.node(fit) is next(n for n in ast.walk(result.tree) if isinstance(n, ast.Call) and n.lineno == 3)
+
+
+FACTORY = "from tensorflow import keras\n\n\ndef build():\n    return keras.Sequential()\n"
+CALLER = "from factory import build\n\nbuild().fit([1], [1])\n"
+
+
+def test_a_run_analyses_a_file_once_until_a_module_it_imports_changes(tmp_path, monkeypatch, a_run):
+    from greenlint.analysis import analyse_file
+    from greenlint.analysis.project import project_index
+    from greenlint.analysis.resolver import Resolver
+
+    (tmp_path / "factory.py").write_text(FACTORY, encoding="utf-8")
+    caller = tmp_path / "caller.py"
+    caller.write_text(CALLER, encoding="utf-8")
+    project_index().refresh()
+    first = analyse_file(caller)
+    assert [(c.api, c.path) for c in first.callsites] == [("tensorflow.keras.Sequential.fit", str(caller))]
+    resolved: list[bool] = []
+    run = Resolver.run
+    monkeypatch.setattr(Resolver, "run", lambda self, *a, **k: resolved.append(self.exporting) or run(self, *a, **k))
+    named = os.path.relpath(caller)  # the same file named another way (GL408 reads imported modules by absolute path)
+    again = analyse_file(named)
+    assert not resolved and again.tree is first.tree
+    assert [(c.api, c.span, c.path) for c in again.callsites] == [(c.api, c.span, named) for c in first.callsites]
+    (tmp_path / "factory.py").write_text(FACTORY.replace("keras.Sequential()", "keras.Model(inputs=[], outputs=[])"))
+    project_index().refresh()
+    edited = analyse_file(caller)
+    assert False in resolved and [c.api for c in edited.callsites] == ["tensorflow.keras.Model.fit"]
 
 
 def test_a_notebook_keeps_no_shared_tree():

@@ -73,6 +73,17 @@ def test_linter_versus_a_commit_shows_both_rows_and_cpu_ratios(monkeypatch):
     assert "0ld0ld0" not in bench.markdown(_result(10.0, 12.0, 1.0))
 
 
+def test_linter_counts_the_files_the_analysis_parses(tmp_path, monkeypatch):
+    from greenlint.analysis import analyse_file
+
+    bench = _bench_linter(monkeypatch)
+    (tmp_path / "loader.py").write_text("import numpy as np\n\n\ndef load():\n    return np.zeros(3)\n")
+    (tmp_path / "train.py").write_text("import tensorflow as tf\nfrom loader import load\n")
+    (tmp_path / "notes.py").write_text("print('no TF here')\n")
+    for name, parsed in [("loader.py", True), ("train.py", True), ("notes.py", False)]:  # a loader of a TF script counts
+        assert bench._parsed(tmp_path / name) is parsed is analyse_file(tmp_path / name).parsed
+
+
 def test_linter_reports_the_median_cpu_time_not_the_median_wall_runs(monkeypatch):
     bench = _bench_linter(monkeypatch)
     runs = [{"wall_s": w, "cpu_s": c, "maxrss_mib": m, "tree_peak_mib": m} for w, c, m in
