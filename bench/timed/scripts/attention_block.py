@@ -1,5 +1,5 @@
 """A transformer encoder block (4-head self-attention, feed-forward, layer norms) on 2048 sequences
-of 32 tokens x 64 features, 8 epochs of batch 32."""
+of 32 tokens x 64 features, 16 epochs of batch 32."""
 
 import numpy as np
 import tensorflow as tf
@@ -18,4 +18,4 @@ pooled = tf.keras.layers.GlobalAveragePooling1D()(h)
 outputs = tf.keras.layers.Dense(1, activation="sigmoid")(pooled)
 model = tf.keras.Model(inputs, outputs)
 model.compile(optimizer="adam", loss="binary_crossentropy")
-model.fit(x, y, epochs=8, batch_size=32, verbose=0)
+model.fit(x, y, epochs=16, batch_size=32, verbose=0)

@@ -1,5 +1,5 @@
 """A file-fed pipeline: writes 8192 rows of 16 features and a target to a CSV file, reads it back with
-np.loadtxt, and fits an MLP 16-128-128-1 (batches of 32, 18 epochs)."""
+np.loadtxt, and fits an MLP 16-128-128-1 (batches of 32, 36 epochs)."""
 
 import numpy as np
 import tensorflow as tf
@@ -18,4 +18,4 @@ model = tf.keras.Sequential([
     tf.keras.layers.Dense(1),
 ])
 model.compile(optimizer="adam", loss="mse")
-model.fit(x, y, epochs=18, batch_size=32, verbose=0)
+model.fit(x, y, epochs=36, batch_size=32, verbose=0)

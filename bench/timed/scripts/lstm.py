@@ -1,4 +1,4 @@
-"""LSTM on 2048 sequences of 50 steps x 16 features, 64 units, 14 epochs of batch 64."""
+"""LSTM on 2048 sequences of 50 steps x 16 features, 64 units, 24 epochs of batch 64."""
 
 import numpy as np
 import tensorflow as tf
@@ -13,4 +13,4 @@ model = tf.keras.Sequential([
     tf.keras.layers.Dense(1),
 ])
 model.compile(optimizer="adam", loss="mse")
-model.fit(x, y, epochs=14, batch_size=64, verbose=0)
+model.fit(x, y, epochs=24, batch_size=64, verbose=0)

@@ -1,4 +1,4 @@
-"""Dense MLP: 8192 samples of 32 features, two hidden layers of 512 units, 8 epochs of batch 32."""
+"""Dense MLP: 8192 samples of 32 features, two hidden layers of 512 units, 14 epochs of batch 32."""
 
 import numpy as np
 import tensorflow as tf
@@ -14,4 +14,4 @@ model = tf.keras.Sequential([
     tf.keras.layers.Dense(10, activation="softmax"),
 ])
 model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
-model.fit(x, y, epochs=8, batch_size=32, verbose=0)
+model.fit(x, y, epochs=14, batch_size=32, verbose=0)
