@@ -159,7 +159,7 @@ def configure(args: argparse.Namespace):
 
     from greenlint.check.config import ConfigError, check_file_pattern, coerce_option, load_config
 
-    run = run_changes(args)  # the flags first: a bad one is reported before the configuration is read
+    flags = run_changes(args)  # the flags first: a bad one is reported before the configuration is read
     config = load_config([Path(p) for p in args.paths], Path(args.config) if args.config else None, args.isolated)
     changes: dict = {}
     if args.select is not None:
@@ -190,7 +190,7 @@ def configure(args: argparse.Namespace):
     if args.hotspot_threshold_j is not None:
         value = coerce_option(float, args.hotspot_threshold_j, "--hotspot-threshold-j")
         changes["options"] = {**config.options, "hotspot-threshold-j": value}
-    return config.replace(**changes, **run)
+    return config.replace(**changes, **flags)
 
 
 def run(args: argparse.Namespace) -> int:
