@@ -33,14 +33,15 @@ def cached_run(paths: list[str], output_format: str, calibration: bool = True) -
     except ConfigError:
         return None  # reported by the whole pipeline
     line_length = formatter_line_length(start)
+    from greenlint.paths import calibration_dir
+
+    overlay_root = calibration_dir() if calibration else None  # the overlay this run applies: its cache
     import greenlint.check.keys as keys  # the module itself: `from greenlint.check import` passes the package's lazy hook
     from greenlint.check.cache import cache_in
     from greenlint.check.overlay import applied
-    from greenlint.paths import calibration_dir
     from greenlint.report import FIX_FORMATS
     from greenlint.rules.codes import default_codes
 
-    overlay_root = calibration_dir() if calibration else None
     cache = cache_in(None, overlay_root)
     settings = keys.rule_settings({}, line_length, fixes=output_format in FIX_FORMATS)
     rules = keys.rules_id(default_codes(), settings)
