@@ -26,9 +26,10 @@ from greenlint.predict import load_predictor
 t1 = time.perf_counter()
 p = load_predictor(overlay=False)
 t2 = time.perf_counter()
-from greenlint.predict.loading import overlay_dir
+from greenlint.hardware import calibration_overlay
+from greenlint.paths import calibration_dir
 t2a = time.perf_counter()
-overlay_dir()
+calibration_overlay(calibration_dir())
 t2b = time.perf_counter()
 seen = sorted(p.model["apis"])
 unseen = [f"tensorflow.keras.layers.Made{i}Up" for i in range(200)] + [f"tensorflow.math.op{i}" for i in range(200)]

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from greenlint.analysis.callsite import with_work
 from greenlint.predict.prediction import Basis, Prediction
+from greenlint.predict.site_predictions import with_work
 from greenlint.predict.work_energy import model_flops, stated_most
 from greenlint.report.escape import code_span as code
 from greenlint.report.total import Total, file_total

@@ -81,6 +81,7 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
     kept,
     shape_of,
 )
+from greenlint.analysis.untyped import LEGACY_FIT_ARGUMENTS
 from greenlint.analysis.values import SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, Seq, UserInst
 
 #: `ImageDataGenerator` and the methods that give its iterators (arrays.FLOW_ITERATOR).
@@ -180,9 +181,6 @@ def argument_values(params: list[str], args: list[tuple[bool, Any]], keywords: l
     return named
 
 
-#: Keras 1's names of `fit`/`fit_generator` arguments that Keras 2 (and tf.keras before TF 2.1) still
-#: read, with a warning, as the new ones.
-LEGACY_FIT_ARGUMENTS = {"nb_epoch": "epochs"}
 _FIT_METHODS = (".fit", ".fit_generator")
 
 

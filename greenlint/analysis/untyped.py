@@ -21,8 +21,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from greenlint.analysis.features import LEGACY_FIT_ARGUMENTS
-
+#: Keras 1's names of `fit`/`fit_generator` arguments that Keras 2 (and tf.keras before TF 2.1) still
+#: read, with a warning, as the new ones.
+LEGACY_FIT_ARGUMENTS = {"nb_epoch": "epochs"}
 #: Libraries whose `.fit`/`.predict`/`.run` are not TensorFlow's: values they give are `Foreign`.
 FOREIGN_ROOTS = frozenset({
     "sklearn", "xgboost", "lightgbm", "catboost", "torch", "pandas", "scipy", "statsmodels", "joblib", "pickle",

@@ -16,10 +16,12 @@ import os
 from pathlib import Path
 
 
-def cached_run(paths: list[str], output_format: str, calibration: bool = True) -> tuple[list, dict | None] | None:
-    """(diagnostics, calibration overlay applied) of *paths* in *output_format*, the calibration
-    overlay applied unless *calibration* is false, when every file is in the lint cache under the
-    settings of this run; else None."""
+def cached_run(paths: list[str], output_format: str, fixes: bool,
+               calibration: bool = True) -> tuple[list, dict | None] | None:
+    """(diagnostics, calibration overlay applied) of *paths* in *output_format*, with their fixes
+    when *fixes* (an output that writes them), the calibration overlay applied unless
+    *calibration* is false, when every file is in the lint cache under the settings of this run;
+    else None."""
     if output_format == "full" or not all(os.path.isfile(p) for p in paths):  # a folder is discovered
         return None
     if len({os.path.realpath(p) for p in paths}) < len(set(map(Path, paths))):
@@ -33,16 +35,16 @@ def cached_run(paths: list[str], output_format: str, calibration: bool = True) -
     except ConfigError:
         return None  # reported by the whole pipeline
     line_length = formatter_line_length(start)
+    from greenlint.paths import calibration_dir
+
+    overlay_root = calibration_dir() if calibration else None  # the overlay this run applies: its cache
     import greenlint.check.keys as keys  # the module itself: `from greenlint.check import` passes the package's lazy hook
     from greenlint.check.cache import cache_in
     from greenlint.check.overlay import applied
-    from greenlint.paths import calibration_dir
-    from greenlint.report import FIX_FORMATS
     from greenlint.rules.codes import default_codes
 
-    overlay_root = calibration_dir() if calibration else None
     cache = cache_in(None, overlay_root)
-    settings = keys.rule_settings({}, line_length, fixes=output_format in FIX_FORMATS)
+    settings = keys.rule_settings({}, line_length, fixes=fixes)
     rules = keys.rules_id(default_codes(), settings)
     project = keys.project_modules()
     cwd = os.getcwd()

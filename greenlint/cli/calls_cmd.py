@@ -50,9 +50,9 @@ def collect(args: argparse.Namespace, backend=None):
 def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> None:
     """Print the call sites of `result` in `fmt` (json, text or html) to `out` (stdout); test-case
     assertions only with `include_test_asserts`."""
-    from greenlint.analysis.callsite import is_test_assertion
     from greenlint.predict.prediction import width_summary
     from greenlint.report import calls_json, calls_table
+    from greenlint.rules.base import is_test_assertion
 
     out = out or sys.stdout
     calibration = result.calibration

@@ -64,7 +64,7 @@ def from_cache(args) -> tuple[str, list, dict | None] | None:
     from greenlint.check.warm import cached_run
 
     output_format = args.format or "concise"  # no [tool.greenlint] table on that path
-    found = cached_run(args.paths, output_format, calibration=not args.no_calibration)
+    found = cached_run(args.paths, output_format, _wants_fixes(args, output_format), calibration=not args.no_calibration)
     return None if found is None else (output_format, *found)
 
 
@@ -153,12 +153,21 @@ def run_changes(args: argparse.Namespace) -> dict:
     return changes
 
 
+def _wants_fixes(args: argparse.Namespace, output_format: str) -> bool:
+    """Whether the run computes fixes (a LibCST parse per file with findings): to apply, print or
+    show them, or for an output format that writes them."""
+    from greenlint.report import FIX_FORMATS
+
+    return args.fix or args.diff or args.show_fixes or output_format in FIX_FORMATS
+
+
 def configure(args: argparse.Namespace):
     """The Config of this run: the nearest [tool.greenlint], then the flags on top."""
     from pathlib import Path
 
     from greenlint.check.config import ConfigError, check_file_pattern, coerce_option, load_config
 
+    flags = run_changes(args)  # the flags first: a bad one is reported before the configuration is read
     config = load_config([Path(p) for p in args.paths], Path(args.config) if args.config else None, args.isolated)
     changes: dict = {}
     if args.select is not None:
@@ -189,7 +198,7 @@ def configure(args: argparse.Namespace):
     if args.hotspot_threshold_j is not None:
         value = coerce_option(float, args.hotspot_threshold_j, "--hotspot-threshold-j")
         changes["options"] = {**config.options, "hotspot-threshold-j": value}
-    return config.replace(**changes, **run_changes(args))
+    return config.replace(**changes, **flags)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -198,14 +207,11 @@ def run(args: argparse.Namespace) -> int:
         return _report(args, *warm)
     from greenlint.check.config import ConfigError
     from greenlint.check.pipeline import run_check
-    from greenlint.report import FIX_FORMATS
     from greenlint.report.escape import visible
 
     try:
         config = configure(args)
-        # a fix costs a LibCST parse of its file: computed only for the outputs that show fixes
-        wanted = args.fix or args.diff or args.show_fixes or config.output_format in FIX_FORMATS
-        result = run_check(args.paths, config, fixes=wanted)
+        result = run_check(args.paths, config, fixes=_wants_fixes(args, config.output_format))
     except ConfigError as exc:
         print(visible(f"greenlint: error: {exc}"), file=sys.stderr)
         return 2

@@ -67,11 +67,11 @@ def register(parser: argparse.ArgumentParser) -> None:
 def _configure(args: argparse.Namespace, paths: list[str]):
     """The nearest [tool.greenlint] of the first path (else the working directory), with the flags on top."""
     from greenlint.check.config import load_config
-
-    config = load_config([Path(p) for p in paths[:1]], Path(args.config) if args.config else None, args.isolated)
     from greenlint.cli.check_cmd import run_changes
 
-    return config.replace(**run_changes(args))
+    changes = run_changes(args)  # the flags first, as `check` reads them
+    config = load_config([Path(p) for p in paths[:1]], Path(args.config) if args.config else None, args.isolated)
+    return config.replace(**changes)
 
 
 def run(args: argparse.Namespace) -> int:

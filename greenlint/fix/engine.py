@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from greenlint.analysis.callsite import Span
+from greenlint.analysis.trees import first_line
 from greenlint.report.escape import patch_path
 from greenlint.rules import codes
 from greenlint.rules.base import unit_text
@@ -100,8 +101,6 @@ Outline = tuple[tuple[int, ...], tuple[int, ...], "str | None"]
 def outline(module) -> Outline:
     """The first and last line of each top-level statement of an `ast.Module` (decorators
     included), and the name its top-level imports give the tensorflow module (`import tensorflow as tf`: "tf")."""
-    from greenlint.analysis.trees import first_line
-
     starts, ends, tf = [], [], None
     for node in module.body:
         starts.append(first_line(node))
@@ -388,8 +387,6 @@ def _statement_at(text: str, tree: ast.Module, offset: int):
     such lines parse alone (an `elif` header)."""
     import libcst as cst
     from libcst.metadata import MetadataWrapper
-
-    from greenlint.analysis.trees import first_line
 
     cursor = _Cursor(text)
     lines, starts = cursor.lines, cursor.starts

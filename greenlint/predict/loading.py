@@ -18,23 +18,16 @@ def load(path: Path, *, with_overlay: bool = True, overlay_root: Path | None = N
     unusable), with this machine's overlay from *overlay_root* (default: the user cache's
     `calibration/`) unless *with_overlay* is false, priced on the GPU *device* names (a ValueError
     naming it when the device table does not hold it)."""
+    from greenlint.hardware import calibration_overlay
+    from greenlint.paths import calibration_dir
     from greenlint.predict.devices import device_names, gpu_spec
 
     spec = None
     if device is not None and (spec := gpu_spec(device)) is None:
         raise ValueError(f"unknown device {device!r}; known: {device_names()}")
     model, data = read_model(path)
-    overlay = find_overlay(model, overlay_dir(overlay_root)) if with_overlay else None
-    return Predictor(model, model_bytes=data, overlay=overlay, device=spec)
-
-
-def overlay_dir(root: Path | None = None) -> Path | None:
-    """This machine's calibration KB directory under *root* (default: the user cache's
-    `calibration/`), if `greenlint calibrate` wrote one."""
-    from greenlint.hardware import calibration_overlay
-    from greenlint.paths import calibration_dir
-
-    return calibration_overlay(calibration_dir() if root is None else root)
+    found = calibration_overlay(overlay_root or calibration_dir()) if with_overlay else None
+    return Predictor(model, model_bytes=data, overlay=find_overlay(model, found), device=spec)
 
 
 def find_overlay(model: dict, directory: Path | None = None) -> Overlay | None:

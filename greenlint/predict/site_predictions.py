@@ -10,7 +10,6 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from greenlint.analysis.callsite import with_work
 from greenlint.predict.prediction import Prediction
 
 Predict = Callable[[str, dict], Prediction]
@@ -65,6 +64,36 @@ def _predict(predict: Predict, callsite) -> Prediction:
         return finite_or_unknown(predict(callsite.api, features))
     except Exception as exc:  # a predictor bug must not lose the call site
         return Prediction.unknown(note=f"prediction failed: {type(exc).__name__}: {exc}")
+
+
+def work_values(work: dict | None) -> dict:
+    """`{quantity: value}` from a calls-JSON `work` object (entries with a known value), and
+    `{quantity}_unknown: True` for the quantities the call needs but the code does not state
+    (provenance `unknown`: the predictor must not assume a size for them)."""
+    out = {}
+    for key, entry in (work or {}).items():
+        value = entry.get("value") if isinstance(entry, dict) else entry
+        if value is not None:
+            out[key] = value
+            if isinstance(entry, dict) and entry.get("bound") in ("upper", "lower"):
+                out[f"{key}_bound"] = entry["bound"]
+            if isinstance(entry, dict) and entry.get("least") is not None:
+                out[f"{key}_least"] = entry["least"]
+        elif isinstance(entry, dict) and entry.get("provenance") == "unknown":
+            out[f"{key}_unknown"] = True
+    return out
+
+
+def with_work(features: dict | None, work: dict | None, runs: dict | None = None) -> dict:
+    """A call's features with its work values folded in (work wins: it is followed through the code),
+    the predictor's input; with *runs* known exactly (docs/calls-json.md `runs`), `runs_count` too:
+    a one-off cost of the call's first run (tracing its function) is shared by that many runs."""
+    values = work_values(work)
+    out = {**(features or {}), **values} if values else dict(features or {})
+    count = (runs or {}).get("count")
+    if (runs or {}).get("bound") == "exact" and isinstance(count, int) and not isinstance(count, bool) and count > 0:
+        out["runs_count"] = count
+    return out
 
 
 def finite_or_unknown(prediction: Prediction) -> Prediction:

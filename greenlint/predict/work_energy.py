@@ -105,7 +105,7 @@ VALIDATION_WEIGHT = 1 / 3
 TRAINING_FLOPS = 3.0
 #: Fewest call sites with known work and time that fit a group's time model.
 MIN_FIT_SITES = 4
-#: Work quantities whose `<key>_unknown` flag (analysis.callsite.work_values) marks a pass over
+#: Work quantities whose `<key>_unknown` flag (predict.site_predictions.work_values) marks a pass over
 #: data of a size the code does not state.
 UNSIZED_KEYS = ("samples", "epochs")
 #: The high end assumed where the data's size is unknown: a large real training set per epoch

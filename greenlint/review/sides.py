@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import greenlint.check.noqa as noqa  # the module itself, not through the package's lazy hook
-from greenlint.analysis.callsite import CallSite, is_test_assertion
+from greenlint.analysis.callsite import CallSite
 from greenlint.analysis.sources import UNREADABLE, joined
 from greenlint.check.config import Config
 from greenlint.check.file_result import FileResult, error_diagnostic
@@ -20,7 +20,7 @@ from greenlint.check.selection import validate
 from greenlint.predict.prediction import Prediction
 from greenlint.review import gitfs
 from greenlint.review.gitfs import Refused, Side, snapshot
-from greenlint.rules.base import Site
+from greenlint.rules.base import Site, is_test_assertion
 from greenlint.rules.diagnostic import Diagnostic
 
 #: A `noqa: GLD100` comment on a call's lines: its energy change is intended (the budget does not count it).

@@ -413,6 +413,16 @@ def is_keras_model_method(api: str, names: tuple[str, ...]) -> bool:
     )
 
 
+#: Test-framework assertions: checks in tests, not the program's energy (excluded from `calls` and GL101).
+TEST_ASSERTION_CLASSES = ("tensorflow.test.TestCase",)
+
+
+def is_test_assertion(api: str) -> bool:
+    """`tensorflow.test.TestCase.assertAllClose` and the other `assert*` helpers of test cases."""
+    owner, _, name = api.rpartition(".")
+    return name.startswith("assert") and owner in TEST_ASSERTION_CLASSES
+
+
 DATASET = "tensorflow.data.Dataset"
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from greenlint.analysis.callsite import with_work
 from greenlint.predict.devices import DeviceModel, GpuSpec, batch_saving, gpu_spec
+from greenlint.predict.site_predictions import with_work
 from greenlint.predict.training_runs import named_work, with_architecture
 from greenlint.rules.base import Site
 from greenlint.rules.syntax import is_training_step

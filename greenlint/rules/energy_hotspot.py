@@ -8,8 +8,7 @@ from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.analysis.agents import trained_by_agent
-from greenlint.analysis.callsite import is_test_assertion
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_test_assertion
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import SAVING_OPTION, in_tests, known_runs, least_saving_j
 from greenlint.rules.syntax import LOOPS, Loop, calls_of, enclosing, environment_step, trains

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from greenlint.analysis.callsite import with_work
 from greenlint.predict.devices import DEVICE_HALF, DeviceModel, device_seconds
+from greenlint.predict.site_predictions import with_work
 from greenlint.predict.training_runs import named_work, with_architecture
 from greenlint.predict.work_energy import DISK_B_PER_S, ELEMENT_BYTES, ROOFLINE_HALF
 from greenlint.rules.base import Site

@@ -246,7 +246,7 @@ def test_take_n_sizes_a_pipeline_of_unknown_size_and_batch_is_kept(source):
 
 
 def test_unknown_quantities_reach_the_predictor_as_flags():
-    from greenlint.analysis.callsite import with_work
+    from greenlint.predict.site_predictions import with_work
 
     result = analyse_source("import numpy as np\nfrom tensorflow import keras\n" + MODEL
                             + "model.fit(np.load('x.npy'), epochs=n_epochs)\n", "s.py")

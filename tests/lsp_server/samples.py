@@ -32,8 +32,8 @@ NOTEBOOK = (
 def predicted(text: str, line: int, api: str):
     """The prediction for the `api` call on 1-based `line` of `text`, from the resolver's features and work."""
     from greenlint.analysis import analyse_source
-    from greenlint.analysis.callsite import with_work
     from greenlint.predict import load_predictor
+    from greenlint.predict.site_predictions import with_work
 
     site = next(s for s in analyse_source(text, path="sample.py").callsites if s.span.line == line and s.api == api)
     return load_predictor().predict(api, with_work(site.features, site.work))

@@ -138,8 +138,8 @@ while input():
 
 def test_the_predictor_is_told_a_sites_runs_where_the_analysis_knows_them_exactly():
     from greenlint.analysis import analyse_source
-    from greenlint.analysis.callsite import with_work
     from greenlint.check.file_result import from_analysis
+    from greenlint.predict.site_predictions import with_work
 
     analysis = analyse_source(LOOP, "loop.py")
     seen: dict[int, dict] = {}

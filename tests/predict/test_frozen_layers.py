@@ -9,9 +9,9 @@ import textwrap
 import pytest
 
 from greenlint.analysis import analyse_source
-from greenlint.analysis.callsite import with_work
 from greenlint.predict import load_predictor
 from greenlint.predict.devices import device_units
+from greenlint.predict.site_predictions import with_work
 from greenlint.predict.work_energy import TRAINING_FLOPS, derive
 
 FIT = "tensorflow.keras.Model.fit"

@@ -10,8 +10,8 @@ import textwrap
 import pytest
 
 from greenlint.analysis import analyse_source
-from greenlint.analysis.callsite import with_work
 from greenlint.predict import load_predictor
+from greenlint.predict.site_predictions import with_work
 
 CODE = """
 from tensorflow import keras

@@ -11,9 +11,9 @@ import textwrap
 import pytest
 
 from greenlint.analysis import analyse_source
-from greenlint.analysis.callsite import with_work
 from greenlint.predict import load_predictor
 from greenlint.predict.predictor import Predictor
+from greenlint.predict.site_predictions import with_work
 from greenlint.predict.work_energy import HIGH_FLOPS_PER_SAMPLE
 
 FIT = "tensorflow.keras.Sequential.fit"

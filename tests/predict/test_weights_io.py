@@ -9,9 +9,9 @@ import textwrap
 import pytest
 
 from greenlint.analysis import analyse_source
-from greenlint.analysis.callsite import with_work
 from greenlint.predict import load_predictor
 from greenlint.predict.prediction import Basis, Evidence, Prediction
+from greenlint.predict.site_predictions import with_work
 from greenlint.predict.weights_io import HIGH_PARAMS, OPTIMIZER_COPIES, moves_weights, weights_io
 from greenlint.predict.work_energy import DISK_B_PER_S, ELEMENT_BYTES
 

@@ -211,7 +211,7 @@ TYPICAL_SIZE = "predictor_typical_size"
 
 def as_linted(api: str, features: dict) -> dict:
     """A KB call site's stored features as the linter passes them now: with the `samples_unknown` /
-    `epochs_unknown` flags (analysis.callsite.work_values) that data/kb/static_features.csv,
+    `epochs_unknown` flags (predict.site_predictions.work_values) that data/kb/static_features.csv,
     written before they existed, does not store. A Keras model's fit/evaluate/predict matched in
     its source always had a `samples` entry (and `fit` an `epochs` one), so a missing value was
     unknown. An Estimator's `train` matched in its source with neither `steps` nor `max_steps` (literal

@@ -77,7 +77,7 @@ class Physics:
 
     def predict(self, code: str, api_suffix: str = ".fit", index: int = -1):
         """(prediction, call site) of the `index`-th call ending in *api_suffix*."""
-        from greenlint.analysis.callsite import with_work
+        from greenlint.predict.site_predictions import with_work
 
         site = self.sites(code, api_suffix)[index]
         return self.predictor.predict(site.api, with_work(site.features, site.work)), site
@@ -90,7 +90,7 @@ class Physics:
 
     def program_joules(self, code: str, api_suffix: str) -> float:
         """Energy of every call ending in *api_suffix*, each × its runs (loops, calls of its function)."""
-        from greenlint.analysis.callsite import with_work
+        from greenlint.predict.site_predictions import with_work
 
         total = 0.0
         for site in self.sites(code, api_suffix):
