@@ -151,7 +151,7 @@ def test_the_shipped_report_is_not_stale():
 
 
 def test_kb_sites_are_scored_as_the_linter_prices_them_now():
-    from tools.model.cross_validation import as_linted
+    from tools.model.scripts import as_linted
 
     matched_fit = {"loop_multiplier": 1, "epochs": 10, "batch_size": 32}
     assert as_linted("tensorflow.keras.Model.fit", matched_fit) == {**matched_fit, "samples_unknown": True}
