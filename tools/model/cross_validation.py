@@ -147,10 +147,12 @@ def _family(hierarchy: Hierarchy, api: str) -> str:
 
 
 def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, folds: int = CALIBRATION_FOLDS,
-                   progress: Callable[[str], None] | None = None, keep: dict | None = None) -> list[Held]:
+                   progress: Callable[[str], None] | None = None, keep: dict | None = None,
+                   scripts: dict | None = None) -> list[Held]:
     """Predict every call site from models trained without its tutorial.
 
-    `keep`, when given, receives each fold's shipped-form predictor by held-out tutorial name.
+    `keep`, when given, receives each fold's shipped-form predictor by held-out tutorial name, its
+    held-device term fitted on the *scripts* of the other tutorials (`train`'s).
     """
     hierarchy = hierarchy or Hierarchy()
     records = [r for r in records]
@@ -165,7 +167,8 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
             progress(f"fold {i + 1}/{len(targets)}: {tutorial}")
         train_records = [r for r, t in zip(records, tut) if t != tutorial]
         predictors = {
-            name: Predictor(train(train_records, hierarchy, folds=folds, censored=name == "predictor"),
+            name: Predictor(train(train_records, hierarchy, folds=folds, censored=name == "predictor",
+                                  scripts=scripts if name == "predictor" else None),
                             hierarchy=hierarchy, model_bytes=b"")
             for name in ("predictor", "predictor_uncensored")
         }
@@ -398,16 +401,17 @@ class ScriptCheck:
 
     project: str
     measured_j: float  # median net J over its runs
-    predicted_j: float  # its calls' total and start-up, from a model trained without it
+    predicted_j: float  # its calls' total, start-up and held device, from a model trained without it
     calls: int
     no_figure: int  # calls the predictor gives no figure (names the catalog does not know)
     runs_unknown: int  # calls whose run count is unknown (counted once)
     startup_j: float = 0.0  # the program's start-up (`Predictor.startup`), in predicted_j
+    held_j: float = 0.0  # the device held beyond the calls' figures (`Predictor.held`), in predicted_j
 
 
 def script_totals(records: Sequence, scripts: dict, predictors: dict) -> list[ScriptCheck]:
     """Whole-script totals, leave one tutorial out: the sum over the calls (what the code lens shows)
-    plus the program's start-up, against what was measured from the script's first line."""
+    plus the program's start-up and held device, against what was measured from the script's first line."""
     out = []
     for project, runs in sorted(whole_runs(records).items()):
         calls = scripts.get(project)
@@ -415,10 +419,10 @@ def script_totals(records: Sequence, scripts: dict, predictors: dict) -> list[Sc
         if not calls or predictor is None:
             continue
         priced = script_calls(predictor, calls)
-        start = predictor.startup()
-        once = start.energy_j if start is not None and start.energy_j is not None else 0.0
-        out.append(ScriptCheck(project, statistics.median(r.net_j for r in runs), priced.total_j + once,
-                               priced.sites, priced.no_figure, priced.runs_unknown, once))
+        once, held = (p.energy_j if p is not None and p.energy_j is not None else 0.0
+                      for p in (predictor.startup(), predictor.held(priced.sites)))
+        out.append(ScriptCheck(project, statistics.median(r.net_j for r in runs), priced.total_j + once + held,
+                               priced.sites, priced.no_figure, priced.runs_unknown, once, held))
     return out
 
 

@@ -1,15 +1,20 @@
 """Whole scripts priced the way the linter prices them (data/kb/script_sites.csv: every call greenlint
-resolves in FECoM's converted tutorials), and their whole-program runs."""
+resolves in FECoM's converted tutorials), and the held-device term fitted on their whole-program runs
+(greenlint/predict/held.py)."""
 
 from __future__ import annotations
 
+import statistics
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from greenlint.analysis.work import ESTIMATOR_STOPS
+from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.predictor import Predictor
+from tools.model.intervals import quantile
 from tools.model.sites import WHOLE_RUN_DATASETS
+from tools.model.table_fit import round_sig
 
 #: Keras model methods whose matched call sites always carry `samples` (analysis.work._loop_work).
 _SIZED_METHODS = frozenset({"fit", "evaluate", "predict"})
@@ -75,3 +80,26 @@ def whole_runs(records: Sequence) -> dict[str, list]:
             out[r.project].append(r)
     return dict(out)
 
+
+def fit_held(records: Sequence, scripts: dict, model: dict, hierarchy: Hierarchy) -> dict | None:
+    """The held-device term of a program (greenlint/predict/held.py) from the whole-program runs of
+    the scripts in *scripts* (project -> calls) that *records* hold: `watts`, the median over the runs
+    of their net draw (net J / s: the device held at its working draw while the program runs, calls
+    or not), and `seconds_per_site`, the median over the programs of the time the program ran beyond
+    what *model* prices (its calls' figures times their runs, and its start-up), at that draw, per call
+    site; `interval_s` their 10th-90th percentiles (none below 0). None without such a program."""
+    runs = {p: rs for p, rs in whole_runs(records).items() if scripts.get(p)}
+    if not runs:
+        return None
+    watts = statistics.median(r.net_j / r.execution_time_s for rs in runs.values() for r in rs)
+    predictor = Predictor(model, hierarchy=hierarchy, model_bytes=b"")
+    start = predictor.startup()
+    once = start.energy_j if start is not None and start.energy_j is not None else 0.0
+    per_site = []
+    for project, rs in sorted(runs.items()):
+        calls = script_calls(predictor, scripts[project])
+        measured = statistics.median(r.net_j for r in rs)
+        per_site.append((measured - calls.total_j - once) / watts / calls.sites)
+    return {"watts": round_sig(watts), "seconds_per_site": round_sig(max(0.0, statistics.median(per_site))),
+            "interval_s": [round_sig(max(0.0, quantile(per_site, q))) for q in (0.1, 0.9)],
+            "programs": len(runs), "runs": sum(len(rs) for rs in runs.values())}
