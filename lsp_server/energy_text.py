@@ -229,13 +229,18 @@ def hover_markdown(site: Site, findings: Sequence[Diagnostic], unit: str = "auto
     return "\n".join(lines)
 
 
-def startup_markdown(p: Prediction, unit: str = "auto") -> str:
-    """The hover of a TensorFlow import: the program's start-up (`Predictor.startup`), paid once there."""
+def startup_markdown(p: Prediction, unit: str = "auto", held: Prediction | None = None) -> str:
+    """The hover of a TensorFlow import: the program's start-up (`Predictor.startup`), paid once there,
+    and the device the document's call sites hold beyond their figures (`Predictor.held`) where known."""
     assert p.energy_j is not None and p.interval_j is not None
-    return "\n".join([
+    lines = [
         f"**{code('import tensorflow')}** · greenlint energy ({p.label})", "",
         f"**Start-up:** {fmt_j(p.energy_j, unit)} once per run of the program (its measured runs: "
-        f"{fmt_range(*p.interval_j, unit)}), beside every call's figure", "", _evidence(p)])
+        f"{fmt_range(*p.interval_j, unit)}), beside every call's figure", "", _evidence(p)]
+    if held is not None and held.energy_j is not None and held.interval_j is not None:
+        lines += ["", f"**Held device:** {fmt_j(held.energy_j, unit)} per run while this file's calls run "
+                  f"({fmt_range(*held.interval_j, unit)}), beside their figures", "", _evidence(held)]
+    return "\n".join(lines)
 
 
 def _count_by_basis(sites: Sequence[Site]) -> str:

@@ -87,6 +87,7 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
     if known:
         config = getattr(result, "config", None)
         console.print(startup_note(config.overlay if config is not None else False), markup=False, highlight=False)
+        console.print(held_note(len(pairs)), markup=False, highlight=False)
     if calibration:
         from greenlint.report import calibration_note
 
@@ -104,6 +105,20 @@ def startup_note(overlay: bool | str = False) -> str:
         return "A program's start-up (`import tensorflow`, paid once outside every call): no figure in this model."
     return (f"Beside its calls, a program pays its start-up once at `import tensorflow`: {fmt_j(start.energy_j)} "
             f"({fmt_range(*start.interval_j)}; {start.label}: {start.evidence.note}).")
+
+
+def held_note(sites: int) -> str:
+    """What a program of *sites* call sites draws beyond its calls' figures and start-up
+    (`Predictor.held`), in one sentence."""
+    from greenlint.predict import load_predictor
+    from greenlint.units import fmt_j, fmt_range
+
+    held = load_predictor(overlay=False).held(sites)
+    if held is None or held.energy_j is None or held.interval_j is None:
+        return "The device a program holds between its calls: no figure in this model."
+    return (f"While it runs, a program also holds the device between its calls: {fmt_j(held.energy_j)} for these "
+            f"{sites} call site{'s' if sites != 1 else ''} ({fmt_range(*held.interval_j)}; {held.label}: "
+            f"{held.evidence.note}).")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from greenlint.predict.calibrated import calibrated_work
 from greenlint.predict.calibration import measured_here, on_this_machine
 from greenlint.predict.context import Context
 from greenlint.predict.graphs import in_graph
+from greenlint.predict.held import held_draw
 from greenlint.predict.lookup_figure import lookup_figure
 from greenlint.predict.negligible import no_work
 from greenlint.predict.own_work import own_work, unsized_work
@@ -45,6 +46,11 @@ class Predictor(Context):
         """What the program pays once before its calls (`predict/startup.py`): this machine's where its
         calibration measured it, else the reference machine's."""
         return program_startup(self.model, self.overlay.startup if self.overlay is not None else None)
+
+    def held(self, sites: int) -> Prediction | None:
+        """What a program of *sites* call sites draws beyond its calls' figures (`predict/held.py`),
+        the reference machine's."""
+        return held_draw(self.model, sites)
 
     def _reference(self) -> Predictor:
         """This predictor without the overlay: the reference machine's figures."""

@@ -1,5 +1,6 @@
 """Hover on a TensorFlow/Keras call: its energy, the evidence behind it, its own profile, and the rules it trips;
-on an `import tensorflow` (or `keras`) line: what the program pays once there, its start-up.
+on an `import tensorflow` (or `keras`) line: what the program pays once there, its start-up, and the
+device its call sites hold between calls.
 
 Answered at once from the newest finished analysis, moved through the edits made since; when the
 document changed since that analysis, the hover says so first, with both versions: its figures are
@@ -30,7 +31,7 @@ def register(server: GreenlintServer) -> None:
         at = from_client(view.lines, params.position, codec)
         here = view.sites_at(at.line, at.character)
         if not here:
-            return _startup(server, uri, view.lines, at.line, view.analysis.config.overlay)
+            return _startup(server, uri, view.lines, at.line, view.analysis.config.overlay, len(view.sites))
         site, span = here[-1]  # the innermost call: the one starting last (ties: ending first)
         findings = [d for d in view.analysis.diagnostics if d.span == site.callsite.span]
         unit = server.editor_settings(uri).unit
@@ -43,9 +44,11 @@ def register(server: GreenlintServer) -> None:
         )
 
 
-def _startup(server: GreenlintServer, uri: str, lines, line: int, overlay: bool | str) -> types.Hover | None:
+def _startup(server: GreenlintServer, uri: str, lines, line: int, overlay: bool | str,
+             sites: int) -> types.Hover | None:
     """The start-up hover of a TensorFlow import line (`Predictor.startup`, this machine's where the
-    document's configuration applies a calibration that measured it), None on any other line."""
+    document's configuration applies a calibration that measured it, and the device the document's
+    *sites* call sites hold, `Predictor.held`), None on any other line."""
     from greenlint.predict import load_predictor
     from greenlint.predict.tables import ModelError
 
@@ -53,15 +56,17 @@ def _startup(server: GreenlintServer, uri: str, lines, line: int, overlay: bool 
     if found is None:
         return None
     try:
-        start = load_predictor(overlay=overlay).startup()
+        predictor = load_predictor(overlay=overlay)
     except ModelError:
         return None
+    start = predictor.startup()
     if start is None:
         return None
     codec = server.workspace.position_codec
     indent = len(lines[line]) - len(lines[line].lstrip())
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
-                                     value=startup_markdown(start, server.editor_settings(uri).unit)),
+                                     value=startup_markdown(start, server.editor_settings(uri).unit,
+                                                            predictor.held(sites))),
         range=types.Range(to_client(lines, types.Position(line, indent), codec), line_end(lines, line, codec)),
     )

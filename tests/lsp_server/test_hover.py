@@ -81,6 +81,13 @@ async def test_the_tensorflow_import_line_shows_the_programs_start_up(client: La
     assert text.startswith("**`import tensorflow`** · greenlint energy (from data)")
     assert f"**Start-up:** {fmt_j(start.energy_j)} once per run of the program" in text
     assert fmt_range(*start.interval_j) in text and "runtime's start on the GPU" in text
+    # and the device the document's call sites hold between calls, priced per call site
+    from greenlint.analysis import analyse_source
+
+    sites = len(analyse_source(TRAIN, path="sample.py").callsites)
+    held = load_predictor(overlay=False).held(sites)
+    assert f"*{sites} call sites × " in text
+    assert f"**Held device:** {fmt_j(held.energy_j)} per run while this file's calls run" in text
 
 
 #: A custom loop over data read at run time: `model(x)` runs an unknown number of times, its model is

@@ -400,3 +400,14 @@ def test_the_programs_start_up_is_the_models_figure_said_as_from_data_and_none_w
     assert start.interval_j[0] <= 41.5 <= start.interval_j[1]
     assert "runtime's start" in start.evidence.note and "4 whole-program runs of 4 programs" in start.evidence.note
     assert start.evidence.api == "import tensorflow"
+
+
+def test_the_held_device_is_sites_times_seconds_per_site_at_the_held_draw(model, hierarchy):
+    assert Predictor(model, hierarchy=hierarchy).held(10) is None  # no held-device term in the model
+    fitted = {**model, "held": {"watts": 60.0, "seconds_per_site": 0.5, "interval_s": [0.1, 2.0], "programs": 7,
+                                "runs": 70}}
+    held = Predictor(fitted, hierarchy=hierarchy).held(10)
+    assert held.energy_j == pytest.approx(10 * 0.5 * 60.0) and held.interval_j == pytest.approx((60.0, 1200.0))
+    assert held.basis is Basis.FROM_DATA and held.evidence.records == 70
+    assert "10 call sites × 0.5 s at 60 W" in held.evidence.note and "7 programs" in held.evidence.note
+    assert Predictor(fitted, hierarchy=hierarchy).held(0) is None  # no call site, nothing held for it

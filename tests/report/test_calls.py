@@ -12,7 +12,7 @@ import pytest
 from greenlint.analysis.callsite import CallSite, Span
 from greenlint.check.runner import Backend
 from greenlint.cli import build_parser
-from greenlint.cli.calls_cmd import collect, startup_note, write
+from greenlint.cli.calls_cmd import collect, held_note, startup_note, write
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.report import CALLS_SCHEMA_VERSION, calls_json, calls_table
 
@@ -162,10 +162,11 @@ def test_write_text_summary(project, monkeypatch):
     assert "train.py:2:5" in out.getvalue()
     assert "2 call sites in 1 of 2 files; 1 with an energy figure.\n" in out.getvalue()
     # the fake's figure: 15 J, 80% interval 7.5 J – 30 J (4× wide)
-    figures, startup = out.getvalue().rstrip().splitlines()[-2:]
+    figures, startup, held = out.getvalue().rstrip().splitlines()[-3:]
     assert figures == ("Figures: 1 point, their 80% interval 4× wide at the median, 0.0% wider than 100×, 0.0% wider "
                        "than 1000× (goals ≤ 30×, under 5%).")
     assert startup == startup_note()  # what a program pays once beside its calls
+    assert held == held_note(2)  # and the device its two call sites hold between calls
 
 
 def test_the_start_up_note_gives_the_shipped_models_figure_and_where_it_comes_from():
@@ -177,6 +178,17 @@ def test_the_start_up_note_gives_the_shipped_models_figure_and_where_it_comes_fr
     assert note.startswith(f"Beside its calls, a program pays its start-up once at `import tensorflow`: "
                            f"{fmt_j(start.energy_j)} ({fmt_range(*start.interval_j)}; from data: ")
     assert "whole-program runs" in note
+
+
+def test_the_held_device_note_prices_the_listed_call_sites_from_the_shipped_model():
+    from greenlint.predict import load_predictor
+    from greenlint.units import fmt_j, fmt_range
+
+    held = load_predictor(overlay=False).held(12)
+    note = held_note(12)
+    assert note.startswith(f"While it runs, a program also holds the device between its calls: {fmt_j(held.energy_j)} "
+                           f"for these 12 call sites ({fmt_range(*held.interval_j)}; from data: 12 call sites × ")
+    assert held.energy_j == pytest.approx(2 * load_predictor(overlay=False).held(6).energy_j)  # per call site
 
 
 def test_cli_missing_path_is_an_error(tmp_path, monkeypatch, capsys):

@@ -434,7 +434,8 @@ def call_site_section(held: Sequence[Held], info: dict, scripts: Sequence[Script
 
 def script_section(scripts: Sequence[ScriptCheck]) -> list[str]:
     m = script_metrics(scripts)
-    calls_only = script_metrics([replace(c, predicted_j=c.predicted_j - c.startup_j) for c in scripts])
+    calls_only = script_metrics([replace(c, predicted_j=c.predicted_j - c.startup_j - c.held_j) for c in scripts])
+    no_held = script_metrics([replace(c, predicted_j=c.predicted_j - c.held_j) for c in scripts])
     lines = [
         "## Whole scripts: FECoM project-level measurements, leave one tutorial out",
         "",
@@ -442,12 +443,19 @@ def script_section(scripts: Sequence[ScriptCheck]) -> list[str]:
         "loops and calls of the enclosing user function: what the code lens shows for a file), plus what "
         "the program pays once before its first call, its start-up (`import tensorflow` and the other "
         "imports up to the runtime's start on the GPU: shown at the import, by the hover and `greenlint "
-        "calls`), for each tutorial FECoM measured end to end, from the "
+        "calls`), plus the device it holds beyond its calls' figures (greenlint/predict/held.py: shown "
+        "beside the start-up), for each tutorial FECoM measured end to end, from the "
         "model trained without that tutorial (`data/kb/script_sites.csv`: every call greenlint resolves "
         "in FECoM's converted script). FECoM's whole-script window opens before the script's imports, "
         "where a call's opens at the call. The start-up is measured in the same runs (greenlint/kb/energy.py "
         "`startup`): the net energy from the script's first line to the first GPU sample above the idle "
-        "draw (the runtime's start), the median over the other tutorials' runs. "
+        "draw (the runtime's start), the median over the other tutorials' runs. The held device: a call's "
+        "figure is measured over the call alone, from an idle machine, while a running program keeps the GPU "
+        "at its working draw between calls too (Python, data loading, plotting between the TensorFlow calls); "
+        "priced as seconds per call site at the runs' median net draw, both fitted on the other tutorials "
+        "only (tools/model/scripts.py `fit_held`: per program, the measured energy less its calls' figures "
+        "and start-up from the same model, at that draw, per call site; their median: it also holds the work "
+        "the calls' figures leave out, such as a loop of unknown length or a data size the code does not give). "
         "Measured: the median net energy over the tutorial's runs (CPU + RAM + GPU).",
         "",
     ]
@@ -456,16 +464,19 @@ def script_section(scripts: Sequence[ScriptCheck]) -> list[str]:
     lines += [
         f"{m['n']} tutorials: Spearman ρ {_f(m['rho'])}, MdALE {_f(m['mdale'])}, within 2× "
         f"{_f(m['within2'], True)}, median signed error {_f(m['bias'])} (goals: ρ ≥ {SCRIPT_GOALS['rho']}, "
-        f"MdALE ≤ {SCRIPT_GOALS['mdale']}); the calls alone, without the start-up: ρ {_f(calls_only.get('rho'))}, "
-        f"MdALE {_f(calls_only.get('mdale'))}, median signed error {_f(calls_only.get('bias'))}.",
+        f"MdALE ≤ {SCRIPT_GOALS['mdale']}); without the held device: ρ {_f(no_held.get('rho'))}, "
+        f"MdALE {_f(no_held.get('mdale'))}, median signed error {_f(no_held.get('bias'))}; the calls alone: "
+        f"ρ {_f(calls_only.get('rho'))}, MdALE {_f(calls_only.get('mdale'))}, median signed error "
+        f"{_f(calls_only.get('bias'))}.",
         "",
-        "| tutorial | measured | predicted | ratio | of which start-up | calls | no figure | runs unknown |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| tutorial | measured | predicted | ratio | of which start-up | of which held device | calls | no figure "
+        "| runs unknown |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for c in scripts:
         ratio = c.predicted_j / c.measured_j if c.measured_j > 0 else float("nan")
         lines.append(f"| {c.project} | {c.measured_j:,.0f} J | {c.predicted_j:,.0f} J | {ratio:.2g} | "
-                     f"{c.startup_j:,.0f} J | {c.calls} | {c.no_figure} | {c.runs_unknown} |")
+                     f"{c.startup_j:,.0f} J | {c.held_j:,.0f} J | {c.calls} | {c.no_figure} | {c.runs_unknown} |")
     return [*lines, ""]
 
 

@@ -17,7 +17,6 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from greenlint.analysis.work import ESTIMATOR_STOPS
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.prediction import Basis, Prediction
 from greenlint.predict.predictor import Predictor
@@ -26,7 +25,8 @@ from greenlint.predict.weights_io import moves_weights
 from greenlint.predict.work_energy import WORK_KEYS
 from greenlint.units import POINT_MAX_RATIO
 from tools.model.intervals import CALIBRATION_FOLDS, quantile
-from tools.model.sites import FRACTION, WHOLE_RUN_DATASETS, Site, build_sites, is_sweep, tutorial_of
+from tools.model.scripts import as_linted, has_static_features, script_calls, whole_runs
+from tools.model.sites import FRACTION, Site, build_sites, is_sweep, tutorial_of
 from tools.model.train import MIN_SWEEP_POINTS, call_sites, fit_size_exponents, train
 
 LOG2 = math.log10(2.0)
@@ -147,10 +147,12 @@ def _family(hierarchy: Hierarchy, api: str) -> str:
 
 
 def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, folds: int = CALIBRATION_FOLDS,
-                   progress: Callable[[str], None] | None = None, keep: dict | None = None) -> list[Held]:
+                   progress: Callable[[str], None] | None = None, keep: dict | None = None,
+                   scripts: dict | None = None) -> list[Held]:
     """Predict every call site from models trained without its tutorial.
 
-    `keep`, when given, receives each fold's shipped-form predictor by held-out tutorial name.
+    `keep`, when given, receives each fold's shipped-form predictor by held-out tutorial name, its
+    held-device term fitted on the *scripts* of the other tutorials (`train`'s).
     """
     hierarchy = hierarchy or Hierarchy()
     records = [r for r in records]
@@ -165,7 +167,8 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
             progress(f"fold {i + 1}/{len(targets)}: {tutorial}")
         train_records = [r for r, t in zip(records, tut) if t != tutorial]
         predictors = {
-            name: Predictor(train(train_records, hierarchy, folds=folds, censored=name == "predictor"),
+            name: Predictor(train(train_records, hierarchy, folds=folds, censored=name == "predictor",
+                                  scripts=scripts if name == "predictor" else None),
                             hierarchy=hierarchy, model_bytes=b"")
             for name in ("predictor", "predictor_uncensored")
         }
@@ -201,35 +204,9 @@ def cross_validate(records: Sequence, hierarchy: Hierarchy | None = None, *, fol
     return held
 
 
-#: Keras model methods whose matched call sites always carry `samples` (analysis.work._loop_work).
-_SIZED_METHODS = frozenset({"fit", "evaluate", "predict"})
-_MODEL_CLASSES = frozenset({"Model", "Sequential", "Functional"})
 #: The unknown-size sites priced without the linter's size flags (before issue 17: the API's measured
 #: call sites, epochs scaled; the predictor now gives them the same floor).
 TYPICAL_SIZE = "predictor_typical_size"
-
-
-def as_linted(api: str, features: dict) -> dict:
-    """A KB call site's stored features as the linter passes them now: with the `samples_unknown` /
-    `epochs_unknown` flags (predict.site_predictions.work_values) that data/kb/static_features.csv,
-    written before they existed, does not store. A Keras model's fit/evaluate/predict matched in
-    its source always had a `samples` entry (and `fit` an `epochs` one), so a missing value was
-    unknown. An Estimator's `train` matched in its source with neither `steps` nor `max_steps` (literal
-    arguments the table keeps; the sources show none given otherwise) runs until its input_fn's data
-    ends: its size and epochs unknown. The same dict where nothing is flagged."""
-    owner, _, method = api.rpartition(".")
-    if (method == "train" and ".estimator." in api and has_static_features(features)
-            and not any(k in features for k in ESTIMATOR_STOPS)):
-        return {**features, "samples_unknown": True, "epochs_unknown": True}  # analysis.work.estimator_train_work
-    if (method not in _SIZED_METHODS or not owner.startswith("tensorflow.keras.")
-            or owner.rpartition(".")[2] not in _MODEL_CLASSES or not has_static_features(features)):
-        return features
-    flags = {}
-    if not any(k in features for k in ("samples", "steps", "steps_per_epoch")):
-        flags["samples_unknown"] = True
-    if method == "fit" and "epochs" not in features:
-        flags["epochs_unknown"] = True
-    return {**features, **flags} if flags else features
 
 
 def size_unknown(held: Held) -> bool:
@@ -258,10 +235,6 @@ def floor_metrics(held: Sequence[Held], method: str) -> dict:
     """On measurable sites: how often the interval's low end is at or below the measurement."""
     rows = [(h.site.y, h.preds[method]) for h in held if method in h.preds and not h.site.censored]
     return {"n": len(rows), "floor": sum(p[1] <= y for y, p in rows) / len(rows)} if rows else {"n": 0}
-
-
-def has_static_features(features: dict) -> bool:
-    return "loop_multiplier" in features
 
 
 def has_work(site: Site) -> bool:
@@ -428,38 +401,28 @@ class ScriptCheck:
 
     project: str
     measured_j: float  # median net J over its runs
-    predicted_j: float  # sum over its calls of prediction x runs, from a model trained without it
+    predicted_j: float  # its calls' total, start-up and held device, from a model trained without it
     calls: int
     no_figure: int  # calls the predictor gives no figure (names the catalog does not know)
     runs_unknown: int  # calls whose run count is unknown (counted once)
     startup_j: float = 0.0  # the program's start-up (`Predictor.startup`), in predicted_j
+    held_j: float = 0.0  # the device held beyond the calls' figures (`Predictor.held`), in predicted_j
 
 
 def script_totals(records: Sequence, scripts: dict, predictors: dict) -> list[ScriptCheck]:
     """Whole-script totals, leave one tutorial out: the sum over the calls (what the code lens shows)
-    plus the program's start-up, against what was measured from the script's first line."""
-    measured: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for r in records:
-        if r.dataset in WHOLE_RUN_DATASETS and r.net_j is not None and not r.series_cut_short:
-            measured[(r.project, tutorial_of(r.project, r.script))].append(r.net_j)
+    plus the program's start-up and held device, against what was measured from the script's first line."""
     out = []
-    for (project, tutorial), values in sorted(measured.items()):
+    for project, runs in sorted(whole_runs(records).items()):
         calls = scripts.get(project)
-        predictor = predictors.get(tutorial)
+        predictor = predictors.get(tutorial_of(project, runs[0].script))
         if not calls or predictor is None:
             continue
-        total, none, unknown_runs = 0.0, 0, 0
-        for api, features, runs in calls:
-            p = predictor.predict(api, as_linted(api, features))
-            if p.energy_j is None:
-                none += 1
-                continue
-            if runs is None:
-                unknown_runs += 1
-            total += p.energy_j * (1 if runs is None else runs)
-        start = predictor.startup()
-        once = start.energy_j if start is not None and start.energy_j is not None else 0.0
-        out.append(ScriptCheck(project, statistics.median(values), total + once, len(calls), none, unknown_runs, once))
+        priced = script_calls(predictor, calls)
+        once, held = (p.energy_j if p is not None and p.energy_j is not None else 0.0
+                      for p in (predictor.startup(), predictor.held(priced.sites)))
+        out.append(ScriptCheck(project, statistics.median(r.net_j for r in runs), priced.total_j + once + held,
+                               priced.sites, priced.no_figure, priced.runs_unknown, once, held))
     return out
 
 

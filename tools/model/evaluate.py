@@ -50,17 +50,17 @@ def main(argv: list[str] | None = None) -> int:
         if not args.quiet:
             print(f"\r\033[K{msg}", end="", file=sys.stderr, flush=True)
 
-    folds: dict = {}
-    held = cross_validate(records, **({"folds": args.folds} if args.folds else {}), progress=progress, keep=folds)
-    progress("")
-    if not args.quiet:
-        print(file=sys.stderr)
-    kb_dir = args.kb or default_kb_dir()
     try:
-        scripts = load_scripts(kb_dir / SCRIPTS_TABLE)
+        scripts = load_scripts((args.kb or default_kb_dir()) / SCRIPTS_TABLE)
     except ValueError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
+    folds: dict = {}
+    held = cross_validate(records, **({"folds": args.folds} if args.folds else {}), progress=progress, keep=folds,
+                          scripts=scripts)
+    progress("")
+    if not args.quiet:
+        print(file=sys.stderr)
     info = {
         **report_inputs(records),
         "records": len(records),

@@ -24,6 +24,7 @@ from greenlint.predict.tables import MODEL_VERSION, dumps
 from greenlint.stats import median
 from tools.model.censored import Z80
 from tools.model.intervals import CALIBRATION_FOLDS, calibrate, quantile
+from tools.model.scripts import fit_held
 from tools.model.sites import FRACTION, WHOLE_RUN_DATASETS, Site, build_sites, is_sweep
 from tools.model.table_fit import fit_tables, round_sig
 from tools.model.work_fit import fit_work
@@ -108,11 +109,13 @@ def fit_startup(records: Iterable) -> dict | None:
 
 
 def train(records: Sequence, hierarchy: Hierarchy | None = None, *, calibrated: bool = True, folds: int = CALIBRATION_FOLDS,
-          censored: bool = True) -> dict:
+          censored: bool = True, scripts: dict | None = None) -> dict:
     """The whole model (a JSON-able dict) from KB records.
 
     `censored=False` drops below-resolution call sites instead of using them as bounds (an
-    ablation for the evaluation, not what ships).
+    ablation for the evaluation, not what ships). *scripts* (the whole-script table,
+    tools/kb/static_features.py `load_scripts`) fits the held-device term (`fit_held`); without it
+    the model has none.
     """
     hierarchy = hierarchy or Hierarchy()
     records = list(records)
@@ -134,6 +137,7 @@ def train(records: Sequence, hierarchy: Hierarchy | None = None, *, calibrated: 
         else {"k": dict.fromkeys(LEVELS, Z80), "n": dict.fromkeys(LEVELS, 0), "folds": 0, "work_half": None,
               "n_work": 0},
     }
+    model["held"] = fit_held(records, scripts, model, hierarchy) if scripts else None
     return model
 
 def kb_digest(records: Sequence) -> str:
@@ -160,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     """Train on the KB and write the model file (atomically)."""
     from greenlint.atomic import atomic_write_text
     from greenlint.kb import KBError, load_kb
+    from greenlint.kb.store import default_kb_dir
     from greenlint.predict import model_path
+    from tools.kb.static_features import SCRIPTS_TABLE, load_scripts
 
     prog = "python -m tools.model.train"
     ap = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
@@ -174,11 +180,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         records = load_kb(args.kb)
-    except KBError as exc:
+        scripts = load_scripts((args.kb or default_kb_dir()) / SCRIPTS_TABLE)
+    except (KBError, ValueError) as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    model = train(records, folds=args.folds)
+    model = train(records, folds=args.folds, scripts=scripts)
     out = args.out or model_path()
     text = dumps(model)
     atomic_write_text(out, text)

@@ -108,15 +108,56 @@ def test_whole_script_totals_sum_prediction_times_runs_from_the_held_out_model()
 
     recs = _kb() + program("t1", 1000.0, 40.0) + program("t2", 2000.0, 80.0)
     folds = {}
-    cross_validate(recs, Hierarchy(FakeCatalog()), folds=2, keep=folds)
-    scripts = {"t1": [("tf.keras.Sequential.fit", {}, 3), ("tf.keras.layers.Dense", {}, None)]}
-    [check] = script_totals(recs, scripts, folds)
+    scripts = {"t1": [("tf.keras.Sequential.fit", {}, 3), ("tf.keras.layers.Dense", {}, None)],
+               "t2": [("tf.keras.Sequential.fit", {}, 1)]}
+    cross_validate(recs, Hierarchy(FakeCatalog()), folds=2, keep=folds, scripts=scripts)
+    t1, t2 = script_totals(recs, scripts, folds)
     p = folds["t1"]
     calls = 3 * p.predict("tf.keras.Sequential.fit").energy_j + p.predict("tf.keras.layers.Dense").energy_j
-    assert check.startup_j == 80.0  # the other program's start-up: t1's own runs never inform it
-    assert check.predicted_j == pytest.approx(calls + 80.0) and check.measured_j == 1000.0
-    assert (check.calls, check.runs_unknown) == (2, 1)
-    assert script_metrics([check])["n"] == 1
+    assert t1.startup_j == 80.0  # the other program's start-up: t1's own runs never inform it
+    # the held device fitted on t2 alone (its 2000 J less its call and start-up, per site, at its draw)
+    fitted = p.model["held"]
+    assert fitted["programs"] == 1 and fitted["watts"] == 2000.0  # record(): 1 s per run
+    t2_calls = p.predict("tf.keras.Sequential.fit").energy_j
+    assert fitted["seconds_per_site"] == pytest.approx((2000.0 - t2_calls - 80.0) / 2000.0, rel=1e-3)
+    assert t1.held_j == pytest.approx(2 * fitted["seconds_per_site"] * 2000.0) and t1.held_j > 0
+    assert t1.predicted_j == pytest.approx(calls + 80.0 + t1.held_j) and t1.measured_j == 1000.0
+    assert (t1.calls, t1.runs_unknown) == (2, 1)
+    assert script_metrics([t1, t2])["n"] == 2
+
+
+def test_without_the_whole_script_table_no_held_device_is_fitted():
+    from tools.model.train import train
+
+    runs = [record("project-level", 1000.0, script="t1", dataset="fecom-project-level", experiment=e) for e in range(3)]
+    hierarchy = Hierarchy(FakeCatalog())
+    assert train(_kb() + runs, hierarchy, folds=2)["held"] is None
+    assert train(_kb() + runs, hierarchy, folds=2, scripts={"t9": [("tf.constant", {}, 1)]})["held"] is None
+
+
+def test_the_held_device_is_the_median_time_per_site_beyond_the_calls_at_the_runs_median_draw():
+    """Programs built so that each ran g_i s per call site beyond its calls' figures at 50 W: the fit
+    gives back 50 W and the median g_i, whatever the programs' lengths."""
+    from greenlint.predict.predictor import Predictor
+    from tools.model.scripts import fit_held, script_calls
+    from tools.model.train import train
+
+    hierarchy = Hierarchy(FakeCatalog())
+    model = train(_kb(), hierarchy, folds=2)
+    predictor = Predictor(model, hierarchy=hierarchy, model_bytes=b"")
+    scripts, runs = {}, []
+    for i, (sites, g) in enumerate(((2, 0.2), (5, 0.5), (9, 1.0), (3, 0.4), (4, 3.0))):
+        name = f"p{i}"
+        scripts[name] = [("tf.keras.layers.Dense", {}, 2)] * sites
+        joules = script_calls(predictor, scripts[name]).total_j + g * 50.0 * sites
+        runs += [record("project-level", joules, script=name, dataset="fecom-project-level", experiment=e,
+                        time_s=joules / 50.0) for e in range(2)]
+    fitted = fit_held(_kb() + runs, scripts, model, hierarchy)
+    assert fitted["watts"] == pytest.approx(50.0) and fitted["seconds_per_site"] == pytest.approx(0.5, rel=1e-3)
+    assert fitted["interval_s"][0] <= 0.5 <= fitted["interval_s"][1]
+    assert (fitted["programs"], fitted["runs"]) == (5, 10)
+    # a program whose calls' figures already exceed what it measured adds no negative time
+    assert fit_held(runs[:2], {"p0": scripts["p0"] * 50}, model, hierarchy)["seconds_per_site"] == 0.0
 
 
 def test_the_start_up_is_the_whole_program_runs_median_with_their_spread():
@@ -151,7 +192,7 @@ def test_the_shipped_report_is_not_stale():
 
 
 def test_kb_sites_are_scored_as_the_linter_prices_them_now():
-    from tools.model.cross_validation import as_linted
+    from tools.model.scripts import as_linted
 
     matched_fit = {"loop_multiplier": 1, "epochs": 10, "batch_size": 32}
     assert as_linted("tensorflow.keras.Model.fit", matched_fit) == {**matched_fit, "samples_unknown": True}
