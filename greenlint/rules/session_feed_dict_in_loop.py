@@ -338,9 +338,9 @@ class SessionFeedDictInLoop(Rule):
     batch gathered from a word array at random context offsets) gathers data already in memory,
     microseconds per item: a share of the step that depends on the step, which greenlint does not
     price for such graphs (embedding lookups, sampled losses), so it is not reported. On the
-    real-world benchmark the two such generators were judged debatable (a sparse Adagrad step on a
-    small embedding) and false (timed at about 0.5 ms a batch against several ms for a dense Adam
-    update of two 50,000x150 tables).
+    real-world benchmark the two such generators were judged debatable (a sampled-softmax step whose
+    Adagrad update touches the batch's rows of 50,000x128 tables) and false (timed at about 0.5 ms a
+    batch against several ms for a dense Adam update of two 50,000x150 tables).
     Copying a fed array costs its bytes at memory bandwidth and microseconds per tensor, a few
     per cent of a step at most: batches sliced, indexed or shuffled from arrays in memory
     (`X[idx]`, a generator that only slices) are not reported, and neither are batches drawn
