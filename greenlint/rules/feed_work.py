@@ -4,9 +4,12 @@ Copying a fed array into the runtime costs its bytes at memory bandwidth and a f
 per tensor: well under a millisecond for a batch of a few megabytes, a few per cent of a step at
 most. What a `tf.data` pipeline saves is the host work that produces each batch while the device
 waits: reading and decoding files, or a Python loop over the batch's items doing work per item
-(a skip-gram window slid with a deque, characters one-hot encoded one by one). Slicing, indexing
-or shuffling arrays already in memory costs next to nothing, and so do NumPy arithmetic and
-random draws on them.
+(characters one-hot encoded one by one, texts tokenised). Slicing, indexing or shuffling arrays
+already in memory costs next to nothing, and so do NumPy arithmetic and random draws on them. A loop
+whose items take only index arithmetic and random draws of a number or of a few items of a list
+(a skip-gram batch gathered from a word array at randomly drawn context offsets) gathers data
+already in memory too, microseconds per item: whether that matters depends on the step, which is
+not priced here, so nothing is claimed of it.
 
 `host_work` follows what the run is fed back through the names the step's loop binds on each pass
 (its assignments, its own `for` target) and the functions of the file or of a project module it
@@ -41,6 +44,13 @@ INDEXING = hostwork.INDEXING | {"float", "abs", "round", "enumerate", "zip"}
 PER_ITEM = hostwork.PER_ITEM
 #: Calls that fill a container item by item.
 FILLS = frozenset({"append", "extend", "appendleft"})
+#: Random draws of `random` and `np.random` and the positional arguments each takes before a size: with
+#: no more of them and no `size`, the call draws one number (`random.randint(0, span)`, `np.random.uniform(0, 1)`).
+ONE_DRAW = {"randint": 2, "randrange": 3, "random": 0, "uniform": 2, "choice": 1, "gauss": 2, "normal": 2, "rand": 0,
+            "randn": 0, "random_sample": 0}
+#: The standard library's draws of k items of a list (`random.sample(context_words, num_skips)`): indices or
+#: items picked, no work on their content.
+PICKS = frozenset({"sample", "choices"})
 #: How deep calls are followed into the functions that make a value.
 DEPTH = 3
 
@@ -144,10 +154,21 @@ def _works_per_item(node: ast.AST) -> bool:
     for part in parts if isinstance(parts, list) else [parts]:
         for inner in ast.walk(part):
             if isinstance(inner, ast.Call) and (dotted(inner.func) or ("",))[-1] not in INDEXING | FILLS:
-                return True
+                if not _draws(inner):
+                    return True
     if isinstance(node, ast.DictComp):
         return any(isinstance(n, ast.Call) for n in ast.walk(node.value))
     return False
+
+
+def _draws(call: ast.Call) -> bool:
+    """A random draw of one number from `random` or NumPy's `np.random` (no size asked), or of items
+    of a list from `random` (`PICKS`)."""
+    chain = tuple(dotted(call.func) or ())
+    if chain[:-1] == ("random",) and chain[-1] in PICKS:
+        return True
+    most = ONE_DRAW.get(chain[-1]) if chain[:-1] in (("random",), ("np", "random"), ("numpy", "random")) else None
+    return most is not None and len(call.args) <= most and all(k.arg != "size" for k in call.keywords)
 
 
 def _fills(loop: ast.AST, name: str) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, method
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import feed, own_loops, same_passes
+from greenlint.rules.syntax import Loop, feed, loop_varying, own_loops, same_passes
 
 #: TF1 graph runs: a session's `run`, and `Tensor.eval`/`Operation.run` (the default session's).
 RUNS = frozenset(
@@ -26,6 +26,23 @@ def _training(site: Site) -> bool:
     return (site.callsite.work.get("step") or {}).get("value") == "training"
 
 
+def _same_batch(given: ast.expr, fed: ast.expr, loop: Loop) -> bool:
+    """*given* feeds what the step was *fed*: the same expression, or a dict of some of its pairs
+    whose left-out values are all batches the loop binds afresh (`{inputs: batch_images}` of a step
+    fed `{inputs: batch_images, z: batch_z}`), never a literal or a name bound outside it (a
+    `training: True` left to its default, a fixed `keep_prob`) that sets how the graph computes."""
+    if ast.dump(given) == ast.dump(fed):
+        return True
+    if not isinstance(given, ast.Dict) or not isinstance(fed, ast.Dict) or None in given.keys or None in fed.keys:
+        return False
+    pairs = {ast.dump(k): v for k, v in zip(fed.keys, fed.values) if k is not None}
+    kept = {ast.dump(k): ast.dump(v) for k, v in zip(given.keys, given.values) if k is not None}
+    if not kept or any(k not in pairs or ast.dump(pairs[k]) != v for k, v in kept.items()):
+        return False
+    fresh = loop_varying(loop)
+    return all(isinstance(v, ast.Name) and v.id in fresh for k, v in pairs.items() if k not in kept)
+
+
 class RepeatedForwardPass(Rule):
     """
     ## What it does
@@ -33,7 +50,11 @@ class RepeatedForwardPass(Rule):
     the same `feed_dict` as the loop's training step (the run that fetches the optimizer's
     update) and runs on every pass of the same loop: `sess.run(train_op, feed_dict=fd)` followed
     by `loss.eval(feed_dict=fd)` or `sess.run(loss, feed_dict=fd)` to log the loss or the
-    accuracy of the batch just trained on.
+    accuracy of the batch just trained on. A run fed some of the step's pairs is fed the same
+    batch when each pair it leaves out feeds a name the loop binds afresh, another batch the
+    graph's other inputs take (a GAN's discriminator loss on the real images alone,
+    `d_loss_real.eval({inputs: batch_images})`, after a step fed `{inputs: batch_images, z:
+    batch_z}`): what it fetches is computed from the same fed values, in the same forward pass.
 
     The run and the step run on the same passes: both on every pass, or both in the same
     branch of an `if` of the loop with no other condition between (`if config.dataset ==
@@ -44,7 +65,9 @@ class RepeatedForwardPass(Rule):
     on all the other steps; a run beside a step under an `if` of its own (a step taken on some
     passes only); a run in an outer loop (once per epoch); a run fed anything else (the
     validation set, another batch, the same batch with other values such as `keep_prob: 1.0`,
-    a part of the step's feed), which computes something the step did not.
+    a part of the step's feed that leaves out a literal or a name not bound in the loop, such as
+    `training: True` left to a `placeholder_with_default(False)` or a fixed `keep_prob`), which
+    computes something the step did not.
 
     ## Why is this bad?
     In a TF1 graph, every `run` computes all it fetches from the fed values again: nothing is
@@ -133,6 +156,17 @@ class RepeatedForwardPass(Rule):
             "sess = tf.compat.v1.Session()\nfor step in range(1000):\n    fd = {x: xb[step]}\n"
             "    if training:\n        sess.run(train_op, feed_dict=fd)\n    else:\n        print(loss.eval(fd))\n"
         ),
+        Valid(  # the step's batch without its `training: True`: the graph's default mode, another computation
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n    X_batch, y_batch = next_batch(step)\n"
+            "    sess.run(train_op, feed_dict={training: True, X: X_batch, y: y_batch})\n"
+            "    acc = accuracy.eval(feed_dict={X: X_batch, y: y_batch})\n"
+        ),
+        Valid(  # a dropout rate bound before the loop left out: the run computes without dropout
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "keep = 0.5\nsess = tf.compat.v1.Session()\nfor step in range(1000):\n    X_batch = next_batch(step)\n"
+            "    sess.run(train_op, feed_dict={X: X_batch, keep_prob: keep})\n    print(loss.eval({X: X_batch}))\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -158,6 +192,15 @@ class RepeatedForwardPass(Rule):
             line=9,
             message_contains="the training step at line 8 was fed",
         ),
+        Invalid(  # the real images' loss fed some of the discriminator step's batches: the same forward pass
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\nd_optim = opt.minimize(d_loss)\n"
+            "sess = tf.compat.v1.Session()\nfor idx in range(batch_idxs):\n    batch_images = data[idx]\n"
+            "    batch_z = np.random.uniform(-1, 1, [64, 100])\n"
+            "    sess.run(d_optim, feed_dict={inputs: batch_images, z: batch_z})\n"
+            "    errD_real = d_loss_real.eval({inputs: batch_images})\n",
+            line=9,
+            message_contains="the training step at line 8 was fed",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -165,13 +208,13 @@ class RepeatedForwardPass(Rule):
         steps = [s for s in runs if _training(s)]
         if not steps:
             return
-        fed_steps: list[tuple[Site, ast.Call, ast.AST, str]] = []
+        fed_steps: list[tuple[Site, ast.Call, Loop, ast.expr]] = []
         for step in steps:
             call = facts.node(step)
             given = feed(call) if call is not None else None
             loops = own_loops(facts, call, step.callsite.span.cell) if call is not None else []
             if call is not None and given is not None and loops:
-                fed_steps.append((step, call, loops[0], ast.dump(given)))
+                fed_steps.append((step, call, loops[0], given))
         for site in runs:
             if _training(site):
                 continue
@@ -183,8 +226,8 @@ class RepeatedForwardPass(Rule):
             same = next(
                 (
                     s
-                    for s, step, loop, dumped in fed_steps
-                    if loops and loop is loops[0] and dumped == ast.dump(given) and same_passes(facts, call, step, cell)
+                    for s, step, loop, fed in fed_steps
+                    if loops and loop is loops[0] and _same_batch(given, fed, loop) and same_passes(facts, call, step, cell)
                 ),
                 None,
             )
