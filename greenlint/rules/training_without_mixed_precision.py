@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
+from greenlint.rules.decoding_generator import HEAVY_MODEL_ONE_WORKER, hides_decoding
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
@@ -16,7 +18,7 @@ from greenlint.rules.generator_in_one_worker import fed_in_one_worker, worker_se
 from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.large_step import architecture, built_backbone, large_step, small_step
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
-from greenlint.rules.syntax import is_training_step, text_mentions
+from greenlint.rules.syntax import is_training_step, source_text, text_mentions
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
 from greenlint.rules.tf_target import Target, cpu_only, target
 
@@ -25,11 +27,17 @@ TF1 = "tensorflow.compat.v1."
 #: TF1 optimizers and the calls that build their update op: one training step per run of it.
 TF1_TRAIN = TF1 + "train."
 TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
+#: Keras' own training steps, which scale a float16 loss by themselves under a mixed policy.
+KERAS_STEPS = ("fit", "fit_generator", "train_on_batch")
 #: What sets a Keras optimizer's `lr` during a training (a callback, or the program itself).
 #: The TensorFlow of multi-backend Keras' last releases, whose graph rewrite serves that Keras, and
 #: the option that reports such trainings (the rule's cases, whose fake figures are all material).
 TF_1_15 = {"tensorflow-version": "1.15", "multi-backend-rewrite": True, "material-saving-j": 0.0}
 LEARNING_RATE_SETTERS = ("ReduceLROnPlateau", "LearningRateScheduler", "optimizer.lr")
+#: A file on standalone Keras 2.4+ or 3 (an import of `keras` and no mention of tf.keras) sets the
+#: policy through `keras.mixed_precision`; any other through `tf.keras.mixed_precision`.
+STANDALONE_KERAS = re.compile(r"^\s*(?:import|from) keras\b", re.MULTILINE)
+TF_KERAS_WORDS = ("tf.keras", "tensorflow.keras", "tensorflow import keras")
 #: The share of a training's energy mixed precision can save: none where the step waits on
 #: something else; at most two thirds, the time of the guide's "up to three times" speed-up on
 #: GPUs with tensor cores, at the same steady power.
@@ -94,7 +102,9 @@ class TrainingWithoutMixedPrecision(Rule):
 
     Not reported either: a `fit()` that waits for one host thread reading or warping its batches
     (a `Sequence` such as `ImageDataGenerator.flow_from_directory` in one worker, a generator
-    decoding files: GL407 and GL409 price that wait), whose step is input-bound; and where the
+    decoding files: GL407 and GL409 price that wait), whose step is input-bound, unless its
+    model is known to do at least 10^6 forward FLOPs per element of its input (GL409's
+    `HIDING_FLOPS`: a U-Net on 256x256 masks), whose step outlasts that host work; and where the
     FLOPs rest on Keras' default batch of 32 taken for an input of unknown kind (a dataset
     batches itself, `.batch(flags.batch_size)`), the batch is unknown and taken as 1.
 
@@ -163,6 +173,14 @@ class TrainingWithoutMixedPrecision(Rule):
     says that saving; a training of unknown size (data read from files: its figure a floor) is
     reported without one.
 
+    The message names the switch the program's Keras has (greenlint/rules/tf_target.py reads the
+    TensorFlow it runs on): `tf.keras.mixed_precision.set_global_policy("mixed_float16")` (or
+    `keras.` for standalone Keras 2.4+ and 3) before the model is built; the policy's
+    `experimental.set_policy` on TensorFlow 2.1-2.3; on 1.14-2.0, which have no Keras policy, the
+    graph rewrite around the optimizer (`tf.train.experimental.enable_mixed_precision_graph_rewrite`,
+    loss scaling included). A custom step (not `fit`, `fit_generator` or `train_on_batch`, which
+    scale the loss by themselves) is told that float16 gradients need a `LossScaleOptimizer`.
+
     The claim is for a device: told a GPU with tensor cores (a T4, an A100), the message names
     it and its compute capability; told none, it says the device class it holds for (GPUs with
     tensor cores, TPUs), since the file rarely says where it trains.
@@ -213,9 +231,9 @@ class TrainingWithoutMixedPrecision(Rule):
 
     code = "GL602"
     name = "training-without-mixed-precision"
-    MESSAGE = "training without a mixed-precision policy (useful on GPUs with tensor cores and TPUs)"
+    MESSAGE = "training without a mixed-precision policy ({advice}; useful on GPUs with tensor cores and TPUs)"
     MESSAGE_ON = (
-        "training without a mixed-precision policy (the stated {device} has tensor cores,"
+        "training without a mixed-precision policy ({advice}; the stated {device} has tensor cores,"
         " compute capability {capability})"
     )
     MESSAGE_GRAPH = (
@@ -471,7 +489,27 @@ class TrainingWithoutMixedPrecision(Rule):
         Invalid(  # standalone Keras with fit(): Keras 2.4+ or Keras 3, which have the policy
             "import keras\nm = keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=3,
+            message_contains='(`keras.mixed_precision.set_global_policy("mixed_float16")` before the model is built;',
             options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # tf.keras on TensorFlow 2.4 and later: the stable policy
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            line=3,
+            message_contains='`tf.keras.mixed_precision.set_global_policy("mixed_float16")` before the model is built;',
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.4"},
+        ),
+        Invalid(  # TensorFlow 2.1-2.3: the policy's experimental API
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            line=3,
+            message_contains='`tf.keras.mixed_precision.experimental.set_policy("mixed_float16")`',
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.3"},
+        ),
+        Invalid(  # tf.keras on TensorFlow 1.14-2.0: no Keras policy, the graph rewrite around its optimizer
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            line=3,
+            message_contains="(TensorFlow 1.15, the tensorflow-version setting, has none: wrap the optimizer in"
+            " `tf.train.experimental.enable_mixed_precision_graph_rewrite`",
+            options={"material-saving-j": 0.0, "tensorflow-version": "1.15"},
         ),
         Invalid(  # a backend shim that may import tf.keras: not multi-backend only
             "import os\nif os.environ.get('TF_KERAS'):\n    import tensorflow.keras as keras\nelse:\n    import keras\n"
@@ -536,6 +574,12 @@ class TrainingWithoutMixedPrecision(Rule):
             message_contains="efficientdet",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # one worker decodes and warps, but the model's 5e6 FLOPs per input element outlast it: device-bound
+            HEAVY_MODEL_ONE_WORKER,
+            line=9,
+            message_contains="training step is",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # a step of Keras' own: train_on_batch
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
             "for x, y in batches:\n    m.train_on_batch(x, y)\n",
@@ -549,6 +593,14 @@ class TrainingWithoutMixedPrecision(Rule):
             "    opt.apply_gradients(zip(grads, m.trainable_variables))\nfor x, y in batches:\n    step(x, y)\n",
             line=11,
             message_contains="training step is at least 2.3e+10 FLOPs",
+        ),
+        Invalid(  # a custom step: float16 gradients need the loss scale that `fit` applies by itself
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nopt = tf.keras.optimizers.SGD()\n"
+            "@tf.function\ndef step(x, y):\n    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean(m(x, training=True))\n    grads = tape.gradient(loss, m.trainable_variables)\n"
+            "    opt.apply_gradients(zip(grads, m.trainable_variables))\nfor x, y in batches:\n    step(x, y)\n",
+            line=11,
+            message_contains="its optimizer wrapped in a `LossScaleOptimizer`",
         ),
         Invalid(  # TF1: the session runs the update of a graph a factory named after an architecture builds
             "import tensorflow as tf\nimages = tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3])\n"
@@ -634,10 +686,11 @@ class TrainingWithoutMixedPrecision(Rule):
                 else self.MESSAGE_GRAPH_ON.format(device=device.name, capability=device.compute_capability)
             )
         else:
+            advice = _advice(facts, tf, own_step=not is_keras_model_method(site.api, KERAS_STEPS))
             message = (
-                self.MESSAGE
+                self.MESSAGE.format(advice=advice)
                 if device is None
-                else self.MESSAGE_ON.format(device=device.name, capability=device.compute_capability)
+                else self.MESSAGE_ON.format(advice=advice, device=device.name, capability=device.compute_capability)
             )
         label = site.prediction.label
         priced = self.SAVING.format(saving=saving_clause(saving, SPEED_UP_SHARE, label)) if saving else ""
@@ -651,6 +704,26 @@ def _trains(site: Site) -> bool:
     an optimizer's update, a `tf.function` whose traced body trains); not a call that only builds
     a graph (a TF1 update, a step inside a `tf.function`), whose work runs where the graph does."""
     return is_training_step(site) and site.work_value("symbolic") is not True and not site.api.startswith(TF1_TRAIN)
+
+
+def _advice(facts: FileFacts, tf: Target, own_step: bool) -> str:
+    """The switch the program's Keras has: before TensorFlow 2.1, no Keras policy but the graph
+    rewrite around its optimizer (TF 1.14-2.0, loss scaling included); the policy, experimental in
+    2.1-2.3, set before the model is built; a custom step's float16 gradients also need a loss
+    scale, which `fit` and `train_on_batch` apply by themselves."""
+    if tf.version is not None and tf.older_than(2, 1):
+        major, minor = tf.version
+        return (
+            f"TensorFlow {major}.{'x' if minor == 99 else minor}, {tf.basis}, has none: wrap the optimizer in"
+            " `tf.train.experimental.enable_mixed_precision_graph_rewrite`, which adds loss scaling"
+        )
+    standalone = STANDALONE_KERAS.search(source_text(facts)) and not any(text_mentions(facts, w) for w in TF_KERAS_WORDS)
+    keras = "keras" if standalone else "tf.keras"
+    call = "experimental.set_policy" if tf.older_than(2, 4) else "set_global_policy"
+    advice = f'`{keras}.mixed_precision.{call}("mixed_float16")` before the model is built'
+    if own_step:
+        advice += ", its optimizer wrapped in a `LossScaleOptimizer` (a float16 loss scale; `mixed_bfloat16` needs none)"
+    return advice
 
 
 def _graph_rewrite_serves(facts: FileFacts, tf: Target) -> bool:
@@ -699,8 +772,9 @@ def _after(trainings: list[Site], where: tuple[int, int], notebook: bool) -> Sit
 def input_bound(facts: FileFacts, site: Site) -> bool:
     """The fit waits for one host thread that reads or warps its batches (a `Sequence` such as
     `ImageDataGenerator.flow_from_directory` in one worker, a generator decoding files): its
-    step is input-bound, and faster arithmetic on the device shortens no wait."""
-    if not is_keras_model_method(site.api, ("fit", "fit_generator")):
+    step is input-bound, and faster arithmetic on the device shortens no wait; not where the
+    model is known to outlast that host work (`hides_decoding`), whose step the device bounds."""
+    if not is_keras_model_method(site.api, ("fit", "fit_generator")) or hides_decoding(site):
         return False
     if fed_in_one_worker(facts, site) is not None:
         return True
