@@ -12,13 +12,13 @@ from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, 
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
 from greenlint.rules.decoding_generator import HEAVY_MODEL_ONE_WORKER, hides_decoding
 from greenlint.rules.deliberate import in_test_code, test_module
-from greenlint.rules.devices import hides_gpus
+from greenlint.rules.devices import hides_gpus, placed_on_host
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.generator_in_one_worker import fed_in_one_worker, worker_setting
 from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.large_step import architecture, built_backbone, large_step, small_step
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
-from greenlint.rules.syntax import is_training_step, source_text, text_mentions
+from greenlint.rules.syntax import is_training_step, source_text, text_mentions, units
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
 from greenlint.rules.tf_target import Target, cpu_only, target
 
@@ -293,11 +293,18 @@ class TrainingWithoutMixedPrecision(Rule):
         ),
         Valid(  # every GPU hidden: float16 on the host is slower
             "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = ''\n"
-            "m = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\n"
+            "m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            options={"material-saving-j": 0.0},
         ),
         Valid(  # every GPU hidden through tf.config
             "import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\n"
-            "m = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\n"
+            "m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the training placed on the host
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "with tf.device('/cpu:0'):\n    m.fit(x, y, epochs=10)\n",
+            options={"material-saving-j": 0.0},
         ),
         Valid(  # a test checks float32 numbers
             "import tensorflow as tf\ndef test_optimizer_moves_weights():\n"
@@ -600,7 +607,19 @@ class TrainingWithoutMixedPrecision(Rule):
             "        loss = tf.reduce_mean(m(x, training=True))\n    grads = tape.gradient(loss, m.trainable_variables)\n"
             "    opt.apply_gradients(zip(grads, m.trainable_variables))\nfor x, y in batches:\n    step(x, y)\n",
             line=11,
-            message_contains="its optimizer wrapped in a `LossScaleOptimizer`",
+            message_contains="its step scaling its loss by a `LossScaleOptimizer` (`optimizer.scale_loss(loss)`",
+        ),
+        Invalid(  # fit runs the file's own train_step, which Keras' loss scaling does not reach
+            "import tensorflow as tf\nclass Net(tf.keras.Model):\n    def train_step(self, data):\n"
+            "        x, y = data\n        with tf.GradientTape() as tape:\n"
+            "            loss = self.compiled_loss(y, self(x, training=True))\n"
+            "        grads = tape.gradient(loss, self.trainable_variables)\n"
+            "        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))\n        return {}\n"
+            "base = tf.keras.applications.ResNet50(weights=None)\nm = Net(base.input, base.output)\n"
+            "m.fit(x, y, epochs=10)\n",
+            line=12,
+            message_contains="its `train_step` scaling its loss by a `LossScaleOptimizer`",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # TF1: the session runs the update of a graph a factory named after an architecture builds
             "import tensorflow as tf\nimages = tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3])\n"
@@ -645,7 +664,11 @@ class TrainingWithoutMixedPrecision(Rule):
         trainings = [
             s
             for s in steps
-            if not small_step(s) and not _forwards(facts, s) and not in_test_code(facts, s) and not input_bound(facts, s)
+            if not small_step(s)
+            and not _forwards(facts, s)
+            and not in_test_code(facts, s)
+            and not input_bound(facts, s)
+            and not _on_host(facts, s)
         ]
         site, why = next(((s, why) for s in trainings if (why := large_step(s))), (None, ""))
         if site is None and trainings and (backbone := built_backbone(facts)):
@@ -686,7 +709,7 @@ class TrainingWithoutMixedPrecision(Rule):
                 else self.MESSAGE_GRAPH_ON.format(device=device.name, capability=device.compute_capability)
             )
         else:
-            advice = _advice(facts, tf, own_step=not is_keras_model_method(site.api, KERAS_STEPS))
+            advice = _advice(facts, tf, _own_step(facts, site))
             message = (
                 self.MESSAGE.format(advice=advice)
                 if device is None
@@ -706,24 +729,56 @@ def _trains(site: Site) -> bool:
     return is_training_step(site) and site.work_value("symbolic") is not True and not site.api.startswith(TF1_TRAIN)
 
 
-def _advice(facts: FileFacts, tf: Target, own_step: bool) -> str:
+def _advice(facts: FileFacts, tf: Target, own_step: str) -> str:
     """The switch the program's Keras has: before TensorFlow 2.1, no Keras policy but the graph
     rewrite around its optimizer (TF 1.14-2.0, loss scaling included); the policy, experimental in
-    2.1-2.3, set before the model is built; a custom step's float16 gradients also need a loss
-    scale, which `fit` and `train_on_batch` apply by themselves."""
+    2.1-2.3, set before the model is built; and where the program computes its own gradients
+    (*own_step*: "" for Keras' own step), the float16 loss scale it must apply itself."""
     if tf.version is not None and tf.older_than(2, 1):
         major, minor = tf.version
         return (
             f"TensorFlow {major}.{'x' if minor == 99 else minor}, {tf.basis}, has none: wrap the optimizer in"
             " `tf.train.experimental.enable_mixed_precision_graph_rewrite`, which adds loss scaling"
         )
-    standalone = STANDALONE_KERAS.search(source_text(facts)) and not any(text_mentions(facts, w) for w in TF_KERAS_WORDS)
+    standalone = STANDALONE_KERAS.search(source_text(facts)) and not any(
+        text_mentions(facts, w) for w in TF_KERAS_WORDS
+    )
     keras = "keras" if standalone else "tf.keras"
     call = "experimental.set_policy" if tf.older_than(2, 4) else "set_global_policy"
     advice = f'`{keras}.mixed_precision.{call}("mixed_float16")` before the model is built'
     if own_step:
-        advice += ", its optimizer wrapped in a `LossScaleOptimizer` (a float16 loss scale; `mixed_bfloat16` needs none)"
+        scaling = (
+            "`get_scaled_loss(loss)` before the gradient and `get_unscaled_gradients`"
+            if tf.older_than(2, 16)
+            else "`optimizer.scale_loss(loss)` before the gradient"
+        )
+        advice += f", {own_step} scaling its loss by a `LossScaleOptimizer` ({scaling}; `mixed_bfloat16` needs none)"
     return advice
+
+
+def _own_step(facts: FileFacts, site: Site) -> str:
+    """Where the program computes its gradients itself, which Keras' loss scaling does not reach:
+    "its step" for a custom step (not `fit`, `fit_generator` or `train_on_batch`); "its
+    `train_step`" for a Keras step where a class of the file overrides `train_step` (under
+    `mixed_float16`, `compile` wraps the optimizer in a `LossScaleOptimizer`: an override that
+    does not scale its loss gets float16 gradients that may underflow on tf.keras 2, and on Keras 3,
+    whose `apply` divides them by the loss scale, gradients 2^15 times too small); "" otherwise."""
+    if not is_keras_model_method(site.api, KERAS_STEPS):
+        return "its step"
+    overrides = any(
+        isinstance(node, ast.ClassDef)
+        and any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == "train_step" for f in node.body)
+        for module in units(facts)
+        for node in ast.walk(module)
+    )
+    return "its `train_step`" if overrides else ""
+
+
+def _on_host(facts: FileFacts, site: Site) -> bool:
+    """The training call runs inside a `with tf.device("/cpu:0"):` block: on the host, where
+    float16 is emulated and slower."""
+    call = facts.node(site)
+    return call is not None and placed_on_host(facts, call, site.callsite.span.cell)
 
 
 def _graph_rewrite_serves(facts: FileFacts, tf: Target) -> bool:

@@ -38,3 +38,34 @@ def test_the_switch_follows_the_tensorflow_it_runs_on(version, switch, predictor
     code = "import tensorflow as tf\n" + RESNET + "m.fit(x, y, epochs=10)\n"
     (message,) = _messages(code, predictor, **{"tensorflow-version": version})
     assert switch in message
+
+
+@pytest.mark.parametrize(
+    ("version", "scaling"),
+    [("2.10", "`get_scaled_loss(loss)` before the gradient and `get_unscaled_gradients`"), ("2.16", "`optimizer.scale_loss(loss)`")],
+)
+def test_a_custom_step_is_told_the_loss_scaling_of_its_keras(version, scaling, predictor):
+    code = (
+        "import tensorflow as tf\n" + RESNET + "opt = tf.keras.optimizers.SGD()\n"
+        "for x, y in batches:\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(m(x, training=True))\n"
+        "    opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), m.trainable_variables))\n"
+    )
+    (message,) = _messages(code, predictor, **{"tensorflow-version": version})
+    assert f"its step scaling its loss by a `LossScaleOptimizer` ({scaling}" in message
+
+
+def test_a_fit_is_told_to_scale_the_loss_only_where_the_file_overrides_train_step(predictor):
+    model = "class Net(tf.keras.Model):\n    def {name}(self, data):\n        return {{}}\n"
+    fit = "base = tf.keras.applications.ResNet50(weights=None)\nm = Net(base.input, base.output)\nm.fit(x, y)\n"
+    own, other = (
+        _messages("import tensorflow as tf\n" + model.format(name=name) + fit, predictor)
+        for name in ("train_step", "test_step")
+    )
+    assert len(own) == len(other) == 1
+    assert "its `train_step` scaling its loss" in own[0] and "LossScaleOptimizer" not in other[0]
+
+
+@pytest.mark.parametrize(("device", "found"), [("/cpu:0", 0), ("/GPU:0", 1)])
+def test_a_training_placed_on_the_host_is_not_reported(device, found, predictor):
+    code = "import tensorflow as tf\n" + RESNET + f"with tf.device({device!r}):\n    m.fit(x, y, epochs=10)\n"
+    assert len(_messages(code, predictor)) == found
