@@ -154,8 +154,9 @@ class TrainingWithoutMixedPrecision(Rule):
       no other TensorFlow distribution): it trains on the host, where float16 is emulated and
       slower;
     - the file hides every GPU (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`, or
-      `tf.config.set_visible_devices([], "GPU")`, at top level): it trains on the host, where
-      float16 is emulated and slower;
+      `tf.config.set_visible_devices([], "GPU")`, at top level), or the training call runs inside
+      a `with tf.device("/cpu:0"):` block: it trains on the host, where float16 is emulated and
+      slower;
     - the fit is test code (a `test*` function or a test class's method, or any fit in a
       `test_*.py` / `*_test.py` file): a test of a layer or an optimizer checks float32 numbers,
       and its policy is what it tests;
@@ -178,8 +179,18 @@ class TrainingWithoutMixedPrecision(Rule):
     `keras.` for standalone Keras 2.4+ and 3) before the model is built; the policy's
     `experimental.set_policy` on TensorFlow 2.1-2.3; on 1.14-2.0, which have no Keras policy, the
     graph rewrite around the optimizer (`tf.train.experimental.enable_mixed_precision_graph_rewrite`,
-    loss scaling included). A custom step (not `fit`, `fit_generator` or `train_on_batch`, which
-    scale the loss by themselves) is told that float16 gradients need a `LossScaleOptimizer`.
+    loss scaling included). Keras' own steps (`fit`, `fit_generator`, `train_on_batch`) scale the
+    loss by themselves: under `mixed_float16`, `compile` wraps the optimizer in a
+    `LossScaleOptimizer`, and the default `train_step` scales the loss and unscales the gradients.
+    Where the program computes its gradients itself, the switch alone is unsafe, and the message
+    says what the change also needs: a custom step (a `GradientTape` loop, a `tf.function` step)
+    and a `fit` in a file whose model class overrides `train_step` must scale their loss through
+    a `LossScaleOptimizer` (`get_scaled_loss` and `get_unscaled_gradients` on tf.keras 2, before
+    TensorFlow 2.16; `optimizer.scale_loss(loss)` on Keras 3, whose `apply` unscales). An override
+    that does not gets float16 gradients that may underflow on tf.keras 2, and on Keras 3
+    gradients divided by the loss scale (2^15 at first): a training that learns nothing. The
+    override is seen in the file alone; a `train_step` defined in a module the file imports is
+    not (its `fit` gets the plain advice).
 
     The claim is for a device: told a GPU with tensor cores (a T4, an A100), the message names
     it and its compute capability; told none, it says the device class it holds for (GPUs with
@@ -214,13 +225,46 @@ class TrainingWithoutMixedPrecision(Rule):
     ```
 
     ## Energy evidence
-    Not measurable on this machine: it has no GPU with tensor cores, and on its CPU mixed
-    precision is expected to be slower, not faster. The physical case is TensorFlow's own: the
-    mixed-precision guide's measured speed-ups on V100/A100 GPUs and TPUs, at the same steady power.
+    Not measured here: this machine has no GPU, and on its CPU float16 is emulated and slower.
+    The case is argued from public measurements, at the premise the rule checks:
+
+    - TensorFlow's mixed-precision guide (tensorflow.org/guide/mixed_precision): "more than 3
+      times on modern GPUs, 60% on TPUs"; among NVIDIA GPUs, those of compute capability 7.0 and
+      later gain most, their tensor cores running float16 matrix multiplications and
+      convolutions, older ones gain no arithmetic speed; on CPUs float16 runs slower than
+      float32; `Model.fit` applies loss scaling by itself, a custom training loop must do it
+      through `LossScaleOptimizer`. TensorFlow 2.0's `enable_mixed_precision_graph_rewrite`
+      documents the same for its wrapped optimizer: gradients computed with a `GradientTape`
+      instead of its `minimize` get no loss scaling. The
+      guide's GPU tips (layer sizes multiples of 8, a batch large enough) are the compute-bound
+      premise: below 10^9 FLOPs a step, kernel launches and Python dominate.
+    - NVIDIA's TensorFlow 2 EfficientNet v1 recipe (github.com/NVIDIA/DeepLearningExamples,
+      TensorFlow2/Classification/ConvNets/efficientnet_v1, tensorflow:21.09-tf2-py3 container):
+      training throughput on one GPU, float32 to mixed precision, EfficientNet-B4 79 -> 211
+      images/s on a V100 (2.67x) and 165 -> 470 on an A100 against TF32 (2.85x), where TF32
+      already runs float32 matrix work on tensor cores; EfficientNet-B0 on one V100 752 -> 868
+      (1.15x), which the recipe's known issues explain: B0 "does not improve training speed by
+      using AMP ... because of the CPU-bound Auto-augmentation". That is the input-bound case
+      the rule leaves out (a fit waiting on one host thread).
+
+    Energy is time at the device's draw, taken as the same in either precision (a compute-bound
+    step keeps the GPU busy in both; no public TensorFlow measurement of the two draws was found),
+    so the step's energy falls with its time, by at most two thirds at the guide's 3x (the `SPEED_UP_SHARE` the message's saving uses: "up to 67 %" of the training's
+    figure). Where the step waits on the host, the saving is near zero, and the rule says nothing.
+
+    **On by default**, because its premise is checked, not assumed: a step known or named to be
+    compute-bound (10^9 FLOPs and more), not input-bound, on a TensorFlow and Keras that have the
+    switch, not on the host (a CPU-only wheel, hidden GPUs, a CPU device scope), not on a stated
+    GPU without tensor cores, not in tests, not where the precision is already chosen; the
+    message gives the loss scaling a step of the program's own needs; and the finding is priced,
+    reported only where the most it saves reaches `material-saving-j`. Its blind-judged
+    precision on real code is below. What the claim still lacks is a measurement: the rule's own
+    cases, float32 against `mixed_float16`, on a GPU with tensor cores and its energy counter.
 
     ## Fix safety
-    No automatic fix: the model's output layer should stay in float32 and the loss may need
-    scaling.
+    No automatic fix: the model's output layer should stay in float32 (its softmax and loss;
+    `dtype="float32"` on the last layer, as the guide advises), and a step the program writes
+    itself needs the loss scaling above.
 
     ## Options
     - `multi-backend-port`
@@ -733,13 +777,15 @@ def _advice(facts: FileFacts, tf: Target, own_step: str) -> str:
     """The switch the program's Keras has: before TensorFlow 2.1, no Keras policy but the graph
     rewrite around its optimizer (TF 1.14-2.0, loss scaling included); the policy, experimental in
     2.1-2.3, set before the model is built; and where the program computes its own gradients
-    (*own_step*: "" for Keras' own step), the float16 loss scale it must apply itself."""
+    (*own_step*: "" for Keras' own step), the float16 loss scale it must apply itself (the
+    rewrite's optimizer scales the loss in its `minimize` alone, not for a `GradientTape`)."""
     if tf.version is not None and tf.older_than(2, 1):
         major, minor = tf.version
-        return (
+        rewrite = (
             f"TensorFlow {major}.{'x' if minor == 99 else minor}, {tf.basis}, has none: wrap the optimizer in"
             " `tf.train.experimental.enable_mixed_precision_graph_rewrite`, which adds loss scaling"
         )
+        return rewrite + (f", {own_step} computing its gradients through its `minimize`" if own_step else "")
     standalone = STANDALONE_KERAS.search(source_text(facts)) and not any(
         text_mentions(facts, w) for w in TF_KERAS_WORDS
     )

@@ -69,3 +69,14 @@ def test_a_fit_is_told_to_scale_the_loss_only_where_the_file_overrides_train_ste
 def test_a_training_placed_on_the_host_is_not_reported(device, found, predictor):
     code = "import tensorflow as tf\n" + RESNET + f"with tf.device({device!r}):\n    m.fit(x, y, epochs=10)\n"
     assert len(_messages(code, predictor)) == found
+
+
+def test_a_custom_step_on_the_graph_rewrite_is_told_to_use_its_minimize(predictor):
+    code = (
+        "import tensorflow as tf\n" + RESNET + "opt = tf.keras.optimizers.SGD()\n"
+        "for x, y in batches:\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(m(x, training=True))\n"
+        "    opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), m.trainable_variables))\n"
+    )
+    (custom,) = _messages(code, predictor, **{"tensorflow-version": "2.0"})
+    (fit,) = _messages("import tensorflow as tf\n" + RESNET + "m.fit(x, y)\n", predictor, **{"tensorflow-version": "2.0"})
+    assert "its step computing its gradients through its `minimize`" in custom and "`minimize`" not in fit
