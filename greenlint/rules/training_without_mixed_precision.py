@@ -651,7 +651,7 @@ class TrainingWithoutMixedPrecision(Rule):
             "        loss = tf.reduce_mean(m(x, training=True))\n    grads = tape.gradient(loss, m.trainable_variables)\n"
             "    opt.apply_gradients(zip(grads, m.trainable_variables))\nfor x, y in batches:\n    step(x, y)\n",
             line=11,
-            message_contains="its step scaling its loss by a `LossScaleOptimizer` (`optimizer.scale_loss(loss)`",
+            message_contains="its step scaling its loss with a `LossScaleOptimizer`'s `scale_loss` before the gradient",
         ),
         Invalid(  # fit runs the file's own train_step, which Keras' loss scaling does not reach
             "import tensorflow as tf\nclass Net(tf.keras.Model):\n    def train_step(self, data):\n"
@@ -662,7 +662,7 @@ class TrainingWithoutMixedPrecision(Rule):
             "base = tf.keras.applications.ResNet50(weights=None)\nm = Net(base.input, base.output)\n"
             "m.fit(x, y, epochs=10)\n",
             line=12,
-            message_contains="its `train_step` scaling its loss by a `LossScaleOptimizer`",
+            message_contains="its `train_step` scaling its loss with a `LossScaleOptimizer`'s",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # TF1: the session runs the update of a graph a factory named after an architecture builds
@@ -794,11 +794,11 @@ def _advice(facts: FileFacts, tf: Target, own_step: str) -> str:
     advice = f'`{keras}.mixed_precision.{call}("mixed_float16")` before the model is built'
     if own_step:
         scaling = (
-            "`get_scaled_loss(loss)` before the gradient and `get_unscaled_gradients`"
+            "`get_scaled_loss` before the gradient and `get_unscaled_gradients` after it"
             if tf.older_than(2, 16)
-            else "`optimizer.scale_loss(loss)` before the gradient"
+            else "`scale_loss` before the gradient"
         )
-        advice += f", {own_step} scaling its loss by a `LossScaleOptimizer` ({scaling}; `mixed_bfloat16` needs none)"
+        advice += f", {own_step} scaling its loss with a `LossScaleOptimizer`'s {scaling}, which `mixed_bfloat16` does not need"
     return advice
 
 

@@ -42,7 +42,7 @@ def test_the_switch_follows_the_tensorflow_it_runs_on(version, switch, predictor
 
 @pytest.mark.parametrize(
     ("version", "scaling"),
-    [("2.10", "`get_scaled_loss(loss)` before the gradient and `get_unscaled_gradients`"), ("2.16", "`optimizer.scale_loss(loss)`")],
+    [("2.10", "`get_scaled_loss` before the gradient and `get_unscaled_gradients` after it"), ("2.16", "`scale_loss` before")],
 )
 def test_a_custom_step_is_told_the_loss_scaling_of_its_keras(version, scaling, predictor):
     code = (
@@ -51,7 +51,7 @@ def test_a_custom_step_is_told_the_loss_scaling_of_its_keras(version, scaling, p
         "    opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), m.trainable_variables))\n"
     )
     (message,) = _messages(code, predictor, **{"tensorflow-version": version})
-    assert f"its step scaling its loss by a `LossScaleOptimizer` ({scaling}" in message
+    assert f"its step scaling its loss with a `LossScaleOptimizer`'s {scaling}" in message
 
 
 def test_a_fit_is_told_to_scale_the_loss_only_where_the_file_overrides_train_step(predictor):
