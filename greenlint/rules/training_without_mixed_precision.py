@@ -38,6 +38,8 @@ LEARNING_RATE_SETTERS = ("ReduceLROnPlateau", "LearningRateScheduler", "optimize
 #: policy through `keras.mixed_precision`; any other through `tf.keras.mixed_precision`.
 STANDALONE_KERAS = re.compile(r"^\s*(?:import|from) keras\b", re.MULTILINE)
 TF_KERAS_WORDS = ("tf.keras", "tensorflow.keras", "tensorflow import keras")
+#: What a file that can train on a TPU builds.
+TPU_WORDS = ("TPUStrategy", "TPUClusterResolver")
 #: The share of a training's energy mixed precision can save: none where the step waits on
 #: something else; at most two thirds, the time of the guide's "up to three times" speed-up on
 #: GPUs with tensor cores, at the same steady power.
@@ -186,7 +188,10 @@ class TrainingWithoutMixedPrecision(Rule):
     says what the change also needs: a custom step (a `GradientTape` loop, a `tf.function` step)
     and a `fit` in a file whose model class overrides `train_step` must scale their loss through
     a `LossScaleOptimizer` (`get_scaled_loss` and `get_unscaled_gradients` on tf.keras 2, before
-    TensorFlow 2.16; `optimizer.scale_loss(loss)` on Keras 3, whose `apply` unscales). An override
+    TensorFlow 2.16; `optimizer.scale_loss(loss)` on Keras 3, whose `apply` unscales). A file
+    that can train on a TPU (a `TPUStrategy`, a `TPUClusterResolver`) is told `mixed_bfloat16`
+    there, which needs no loss scale (a `LossScaleOptimizer` raises under `TPUStrategy`), and
+    `mixed_float16` on a GPU. An override
     that does not gets float16 gradients that may underflow on tf.keras 2, and on Keras 3
     gradients divided by the loss scale (2^15 at first): a training that learns nothing. The
     override is seen in the file alone; a `train_step` defined in a module the file imports is
@@ -653,6 +658,13 @@ class TrainingWithoutMixedPrecision(Rule):
             line=11,
             message_contains="its step scaling its loss with a `LossScaleOptimizer`'s `scale_loss` before the gradient",
         ),
+        Invalid(  # a program that can train on a TPU: bfloat16 there, float16 on a GPU
+            "import tensorflow as tf\nstrategy = tf.distribute.TPUStrategy(resolver)\n"
+            "with strategy.scope():\n    m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            line=5,
+            message_contains='set_global_policy("mixed_bfloat16")` on its TPU, `"mixed_float16"` on a GPU,',
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # fit runs the file's own train_step, which Keras' loss scaling does not reach
             "import tensorflow as tf\nclass Net(tf.keras.Model):\n    def train_step(self, data):\n"
             "        x, y = data\n        with tf.GradientTape() as tape:\n"
@@ -791,7 +803,8 @@ def _advice(facts: FileFacts, tf: Target, own_step: str) -> str:
     )
     keras = "keras" if standalone else "tf.keras"
     call = "experimental.set_policy" if tf.older_than(2, 4) else "set_global_policy"
-    advice = f'`{keras}.mixed_precision.{call}("mixed_float16")` before the model is built'
+    policy = '"mixed_bfloat16")` on its TPU, `"mixed_float16"` on a GPU,' if _on_tpu(facts) else '"mixed_float16")`'
+    advice = f"`{keras}.mixed_precision.{call}({policy} before the model is built"
     if own_step:
         scaling = (
             "`get_scaled_loss` before the gradient and `get_unscaled_gradients` after it"
@@ -800,6 +813,13 @@ def _advice(facts: FileFacts, tf: Target, own_step: str) -> str:
         )
         advice += f", {own_step} scaling its loss with a `LossScaleOptimizer`'s {scaling}, which `mixed_bfloat16` does not need"
     return advice
+
+
+def _on_tpu(facts: FileFacts) -> bool:
+    """The file can train on a TPU (it builds a `TPUStrategy` or resolves a TPU cluster), whose
+    policy is `mixed_bfloat16`: float16 is not the TPU's type, and TensorFlow's
+    `LossScaleOptimizer` raises under `TPUStrategy`."""
+    return any(text_mentions(facts, word) for word in TPU_WORDS)
 
 
 def _own_step(facts: FileFacts, site: Site) -> str:
