@@ -188,14 +188,14 @@ class TrainingWithoutMixedPrecision(Rule):
     says what the change also needs: a custom step (a `GradientTape` loop, a `tf.function` step)
     and a `fit` in a file whose model class overrides `train_step` must scale their loss through
     a `LossScaleOptimizer` (`get_scaled_loss` and `get_unscaled_gradients` on tf.keras 2, before
-    TensorFlow 2.16; `optimizer.scale_loss(loss)` on Keras 3, whose `apply` unscales). A file
-    that can train on a TPU (a `TPUStrategy`, a `TPUClusterResolver`) is told `mixed_bfloat16`
-    there, which needs no loss scale (a `LossScaleOptimizer` raises under `TPUStrategy`), and
-    `mixed_float16` on a GPU. An override
+    TensorFlow 2.16; `optimizer.scale_loss(loss)` on Keras 3, whose `apply` unscales). An override
     that does not gets float16 gradients that may underflow on tf.keras 2, and on Keras 3
-    gradients divided by the loss scale (2^15 at first): a training that learns nothing. The
-    override is seen in the file alone; a `train_step` defined in a module the file imports is
-    not (its `fit` gets the plain advice).
+    gradients divided by the loss scale (2^15 at first): updates that many times too small for
+    an optimizer that is not scale-invariant (SGD). The override is seen in the file alone; a
+    `train_step` defined in a module the file imports is not (its `fit` gets the plain advice).
+    A file that can train on a TPU (a `TPUStrategy`, a `TPUClusterResolver`) is told
+    `mixed_bfloat16` there, which needs no loss scale (a `LossScaleOptimizer` raises under
+    `TPUStrategy`), and `mixed_float16` on a GPU.
 
     The claim is for a device: told a GPU with tensor cores (a T4, an A100), the message names
     it and its compute capability; told none, it says the device class it holds for (GPUs with
@@ -828,7 +828,8 @@ def _own_step(facts: FileFacts, site: Site) -> str:
     `train_step`" for a Keras step where a class of the file overrides `train_step` (under
     `mixed_float16`, `compile` wraps the optimizer in a `LossScaleOptimizer`: an override that
     does not scale its loss gets float16 gradients that may underflow on tf.keras 2, and on Keras 3,
-    whose `apply` divides them by the loss scale, gradients 2^15 times too small); "" otherwise."""
+    whose `apply` divides them by the loss scale, gradients 2^15 times too small at first); ""
+    otherwise."""
     if not is_keras_model_method(site.api, KERAS_STEPS):
         return "its step"
     overrides = any(
