@@ -16,7 +16,14 @@ from greenlint.rules.devices import hides_gpus, placed_on_host
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.generator_in_one_worker import fed_in_one_worker, worker_setting
 from greenlint.rules.keras_flavour import keras_flavour
-from greenlint.rules.large_step import architecture, built_backbone, large_step, small_step
+from greenlint.rules.large_step import (
+    architecture,
+    built_backbone,
+    has_method,
+    imported_override,
+    large_step,
+    small_step,
+)
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
 from greenlint.rules.syntax import is_training_step, source_text, text_mentions, units
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
@@ -191,8 +198,8 @@ class TrainingWithoutMixedPrecision(Rule):
     TensorFlow 2.16; `optimizer.scale_loss(loss)` on Keras 3, whose `apply` unscales). An override
     that does not gets float16 gradients that may underflow on tf.keras 2, and on Keras 3
     gradients divided by the loss scale (2^15 at first): updates that many times too small for
-    an optimizer that is not scale-invariant (SGD). The override is seen in the file alone; a
-    `train_step` defined in a module the file imports is not (its `fit` gets the plain advice).
+    an optimizer that is not scale-invariant (SGD). The override is seen in the file's classes and
+    in those it calls from a project module it imports (`from model import Net`, `Net(...)`).
     A file that can train on a TPU (a `TPUStrategy`, a `TPUClusterResolver`) is told
     `mixed_bfloat16` there, which needs no loss scale (a `LossScaleOptimizer` raises under
     `TPUStrategy`), and `mixed_float16` on a GPU.
@@ -825,20 +832,15 @@ def _on_tpu(facts: FileFacts) -> bool:
 def _own_step(facts: FileFacts, site: Site) -> str:
     """Where the program computes its gradients itself, which Keras' loss scaling does not reach:
     "its step" for a custom step (not `fit`, `fit_generator` or `train_on_batch`); "its
-    `train_step`" for a Keras step where a class of the file overrides `train_step` (under
-    `mixed_float16`, `compile` wraps the optimizer in a `LossScaleOptimizer`: an override that
-    does not scale its loss gets float16 gradients that may underflow on tf.keras 2, and on Keras 3,
-    whose `apply` divides them by the loss scale, gradients 2^15 times too small at first); ""
-    otherwise."""
+    `train_step`" for a Keras step where a class of the file, or one the file calls from a
+    project module it imports, overrides `train_step` (under `mixed_float16`, `compile` wraps the
+    optimizer in a `LossScaleOptimizer`: an override that does not scale its loss gets float16
+    gradients that may underflow on tf.keras 2, and on Keras 3, whose `apply` divides them by the
+    loss scale, gradients 2^15 times too small at first); "" otherwise."""
     if not is_keras_model_method(site.api, KERAS_STEPS):
         return "its step"
-    overrides = any(
-        isinstance(node, ast.ClassDef)
-        and any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == "train_step" for f in node.body)
-        for module in units(facts)
-        for node in ast.walk(module)
-    )
-    return "its `train_step`" if overrides else ""
+    overrides = any(has_method(node, "train_step") for module in units(facts) for node in ast.walk(module))
+    return "its `train_step`" if overrides or imported_override(facts, "train_step") else ""
 
 
 def _on_host(facts: FileFacts, site: Site) -> bool:

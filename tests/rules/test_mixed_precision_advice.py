@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from greenlint.check import Config, check_source
+from tests.rules.conftest import check_in_project
 
 RESNET = "m = tf.keras.applications.ResNet50(weights=None)\n"
 
@@ -80,3 +81,14 @@ def test_a_custom_step_on_the_graph_rewrite_is_told_to_use_its_minimize(predicto
     (custom,) = _messages(code, predictor, **{"tensorflow-version": "2.0"})
     (fit,) = _messages("import tensorflow as tf\n" + RESNET + "m.fit(x, y)\n", predictor, **{"tensorflow-version": "2.0"})
     assert "its step computing its gradients through its `minimize`" in custom and "`minimize`" not in fit
+
+
+@pytest.mark.parametrize(("method", "told"), [("train_step", True), ("call", False)])
+def test_an_imported_model_class_overriding_train_step_is_told_to_scale_its_loss(tmp_path, predictor, method, told):
+    files = {
+        "nets.py": f"import tensorflow as tf\nclass Net(tf.keras.Model):\n    def {method}(self, data):\n        return {{}}\n",
+        "train.py": "import tensorflow as tf\nfrom nets import Net\nbase = tf.keras.applications.ResNet50(weights=None)\n"
+        "m = Net(base.input, base.output)\nm.fit(x, y)\n",
+    }
+    (found,) = check_in_project(tmp_path, predictor, files, "train.py", "GL602", {"material-saving-j": 0.0})
+    assert ("its `train_step` scaling its loss" in found.message) is told
