@@ -247,9 +247,9 @@ class TrainingWithoutMixedPrecision(Rule):
       float32; `Model.fit` applies loss scaling by itself, a custom training loop must do it
       through `LossScaleOptimizer`. TensorFlow 2.0's `enable_mixed_precision_graph_rewrite`
       documents the same for its wrapped optimizer: gradients computed with a `GradientTape`
-      instead of its `minimize` get no loss scaling. The
-      guide's GPU tips (layer sizes multiples of 8, a batch large enough) are the compute-bound
-      premise: below 10^9 FLOPs a step, kernel launches and Python dominate.
+      instead of its `minimize` get no loss scaling. The guide's GPU tips (layer sizes multiples
+      of 8, a batch large enough) are the compute-bound premise: below 10^9 FLOPs a step, kernel
+      launches and Python dominate.
     - NVIDIA's TensorFlow 2 EfficientNet v1 recipe (github.com/NVIDIA/DeepLearningExamples,
       TensorFlow2/Classification/ConvNets/efficientnet_v1, tensorflow:21.09-tf2-py3 container):
       training throughput on one GPU, float32 to mixed precision, EfficientNet-B4 79 -> 211
@@ -261,8 +261,9 @@ class TrainingWithoutMixedPrecision(Rule):
 
     Energy is time at the device's draw, taken as the same in either precision (a compute-bound
     step keeps the GPU busy in both; no public TensorFlow measurement of the two draws was found),
-    so the step's energy falls with its time, by at most two thirds at the guide's 3x (the `SPEED_UP_SHARE` the message's saving uses: "up to 67 %" of the training's
-    figure). Where the step waits on the host, the saving is near zero, and the rule says nothing.
+    so the step's energy falls with its time, by at most two thirds at the guide's 3x (the
+    `SPEED_UP_SHARE` the message's saving uses: "up to 67%" of the training's figure). Where the
+    step waits on the host, the saving is near zero, and the rule says nothing.
 
     **On by default**, because its premise is checked, not assumed: a step known or named to be
     compute-bound (10^9 FLOPs and more), not input-bound, on a TensorFlow and Keras that have the
