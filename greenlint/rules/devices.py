@@ -1,4 +1,5 @@
-"""Where a checked file's training runs, as far as the file itself says: whether it hides every GPU."""
+"""Where a checked file's training runs, as far as the file itself says: whether it hides every GPU,
+or places a call on the host."""
 
 from __future__ import annotations
 
@@ -26,6 +27,23 @@ def hides_gpus(facts: FileFacts) -> bool:
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and _no_gpu_visible(node.value):
                 return True
     return False
+
+
+def placed_on_host(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
+    """Whether *node* runs inside a `with tf.device("/cpu:0"):` block (any literal naming a CPU
+    device, `"CPU"` or `"/job:localhost/device:CPU:0"`): its operations are placed on the host
+    whatever GPU the machine has."""
+    return any(
+        isinstance(parent, (ast.With, ast.AsyncWith)) and any(_host_device(item.context_expr) for item in parent.items)
+        for parent in facts.ancestors(node, cell)
+    )
+
+
+def _host_device(expr: ast.expr) -> bool:
+    if not (isinstance(expr, ast.Call) and last_name(expr.func) == "device" and expr.args):
+        return False
+    name = expr.args[0]
+    return isinstance(name, ast.Constant) and isinstance(name.value, str) and "cpu" in name.value.lower()
 
 
 def _no_gpu_visible(call: ast.Call) -> bool:

@@ -147,11 +147,7 @@ def imported_builder(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
             continue
         for node in facts.nodes(cell, ast.Call):
             func = node.func
-            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-                files = sources.get(func.value.id + ".", ())
-            elif isinstance(func, ast.Name):
-                files = sources.get(func.id, ()) + sources.get("*", ())
-            elif isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
+            if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
                 for file in sources.get(func.value.id, ()) + sources.get("*", ()):
                     if held := large_registry(file, func.value.id):
                         return f"the file builds its model from {func.value.id}[...], which {held}", (
@@ -159,15 +155,48 @@ def imported_builder(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
                             node.lineno,
                         )
                 continue
-            else:
-                continue
-            for file in files:
+            for file in _callee_files(func, sources):
                 if built := large_builder(file, last_name(func)):
                     return f"the file builds its model with {ast.unparse(func)}(), whose definition {built}", (
                         cell or 0,
                         node.lineno,
                     )
     return None
+
+
+def imported_override(facts: FileFacts, method: str) -> str:
+    """The name of a class that a project module the file imports defines with its own *method*
+    (`train_step`) and that the file calls (`Net(...)` after `from model import Net`,
+    `model_lib.Net(...)` after `import model as model_lib`); "" where none."""
+    path = os.path.abspath(facts.path)
+    for cell, _ in cell_units(facts):
+        sources = _imported_names(path, facts.nodes(cell, ast.Import, ast.ImportFrom))
+        if not sources:
+            continue
+        for node in facts.nodes(cell, ast.Call):
+            name = last_name(node.func)
+            for file in _callee_files(node.func, sources):
+                body = _module(file, file_stamp(file)).body
+                if any(isinstance(n, ast.ClassDef) and n.name == name and has_method(n, method) for n in body):
+                    return name
+    return ""
+
+
+def _callee_files(func: ast.expr, sources: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The project files that may define what a call of *func* calls: the module an alias names
+    (`model_lib.Net`), or those a name was imported from (`Net`, or any `import *`)."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return sources.get(func.value.id + ".", ())
+    if isinstance(func, ast.Name):
+        return sources.get(func.id, ()) + sources.get("*", ())
+    return ()
+
+
+def has_method(node: ast.AST, method: str) -> bool:
+    """*node* is a class with its own *method*."""
+    return isinstance(node, ast.ClassDef) and any(
+        isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == method for f in node.body
+    )
 
 
 def _imported_names(path: str, imports: tuple[ast.Import | ast.ImportFrom, ...]) -> dict[str, tuple[str, ...]]:

@@ -3,20 +3,29 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
+from greenlint.rules.decoding_generator import HEAVY_MODEL_ONE_WORKER, hides_decoding
 from greenlint.rules.deliberate import in_test_code, test_module
-from greenlint.rules.devices import hides_gpus
+from greenlint.rules.devices import hides_gpus, placed_on_host
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.generator_in_one_worker import fed_in_one_worker, worker_setting
 from greenlint.rules.keras_flavour import keras_flavour
-from greenlint.rules.large_step import architecture, built_backbone, large_step, small_step
+from greenlint.rules.large_step import (
+    architecture,
+    built_backbone,
+    has_method,
+    imported_override,
+    large_step,
+    small_step,
+)
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
-from greenlint.rules.syntax import is_training_step, text_mentions
+from greenlint.rules.syntax import is_training_step, source_text, text_mentions, units
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
 from greenlint.rules.tf_target import Target, cpu_only, target
 
@@ -25,11 +34,19 @@ TF1 = "tensorflow.compat.v1."
 #: TF1 optimizers and the calls that build their update op: one training step per run of it.
 TF1_TRAIN = TF1 + "train."
 TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
+#: Keras' own training steps, which scale a float16 loss by themselves under a mixed policy.
+KERAS_STEPS = ("fit", "fit_generator", "train_on_batch")
 #: What sets a Keras optimizer's `lr` during a training (a callback, or the program itself).
 #: The TensorFlow of multi-backend Keras' last releases, whose graph rewrite serves that Keras, and
 #: the option that reports such trainings (the rule's cases, whose fake figures are all material).
 TF_1_15 = {"tensorflow-version": "1.15", "multi-backend-rewrite": True, "material-saving-j": 0.0}
 LEARNING_RATE_SETTERS = ("ReduceLROnPlateau", "LearningRateScheduler", "optimizer.lr")
+#: A file on standalone Keras 2.4+ or 3 (an import of `keras` and no mention of tf.keras) sets the
+#: policy through `keras.mixed_precision`; any other through `tf.keras.mixed_precision`.
+STANDALONE_KERAS = re.compile(r"^\s*(?:import|from) keras\b", re.MULTILINE)
+TF_KERAS_WORDS = ("tf.keras", "tensorflow.keras", "tensorflow import keras")
+#: What a file that can train on a TPU builds.
+TPU_WORDS = ("TPUStrategy", "TPUClusterResolver")
 #: The share of a training's energy mixed precision can save: none where the step waits on
 #: something else; at most two thirds, the time of the guide's "up to three times" speed-up on
 #: GPUs with tensor cores, at the same steady power.
@@ -94,7 +111,9 @@ class TrainingWithoutMixedPrecision(Rule):
 
     Not reported either: a `fit()` that waits for one host thread reading or warping its batches
     (a `Sequence` such as `ImageDataGenerator.flow_from_directory` in one worker, a generator
-    decoding files: GL407 and GL409 price that wait), whose step is input-bound; and where the
+    decoding files: GL407 and GL409 price that wait), whose step is input-bound, unless its
+    model is known to do at least 10^6 forward FLOPs per element of its input (GL409's
+    `HIDING_FLOPS`: a U-Net on 256x256 masks), whose step outlasts that host work; and where the
     FLOPs rest on Keras' default batch of 32 taken for an input of unknown kind (a dataset
     batches itself, `.batch(flags.batch_size)`), the batch is unknown and taken as 1.
 
@@ -144,8 +163,9 @@ class TrainingWithoutMixedPrecision(Rule):
       no other TensorFlow distribution): it trains on the host, where float16 is emulated and
       slower;
     - the file hides every GPU (`os.environ["CUDA_VISIBLE_DEVICES"] = ""` or `"-1"`, or
-      `tf.config.set_visible_devices([], "GPU")`, at top level): it trains on the host, where
-      float16 is emulated and slower;
+      `tf.config.set_visible_devices([], "GPU")`, at top level), or the training call runs inside
+      a `with tf.device("/cpu:0"):` block: it trains on the host, where float16 is emulated and
+      slower;
     - the fit is test code (a `test*` function or a test class's method, or any fit in a
       `test_*.py` / `*_test.py` file): a test of a layer or an optimizer checks float32 numbers,
       and its policy is what it tests;
@@ -162,6 +182,27 @@ class TrainingWithoutMixedPrecision(Rule):
     of them, the most mixed precision saves, reach `material-saving-j` (10 kJ), and the message
     says that saving; a training of unknown size (data read from files: its figure a floor) is
     reported without one.
+
+    The message names the switch the program's Keras has (greenlint/rules/tf_target.py reads the
+    TensorFlow it runs on): `tf.keras.mixed_precision.set_global_policy("mixed_float16")` (or
+    `keras.` for standalone Keras 2.4+ and 3) before the model is built; the policy's
+    `experimental.set_policy` on TensorFlow 2.1-2.3; on 1.14-2.0, which have no Keras policy, the
+    graph rewrite around the optimizer (`tf.train.experimental.enable_mixed_precision_graph_rewrite`,
+    loss scaling included). Keras' own steps (`fit`, `fit_generator`, `train_on_batch`) scale the
+    loss by themselves: under `mixed_float16`, `compile` wraps the optimizer in a
+    `LossScaleOptimizer`, and the default `train_step` scales the loss and unscales the gradients.
+    Where the program computes its gradients itself, the switch alone is unsafe, and the message
+    says what the change also needs: a custom step (a `GradientTape` loop, a `tf.function` step)
+    and a `fit` in a file whose model class overrides `train_step` must scale their loss through
+    a `LossScaleOptimizer` (`get_scaled_loss` and `get_unscaled_gradients` on tf.keras 2, before
+    TensorFlow 2.16; `optimizer.scale_loss(loss)` on Keras 3, whose `apply` unscales). An override
+    that does not gets float16 gradients that may underflow on tf.keras 2, and on Keras 3
+    gradients divided by the loss scale (2^15 at first): updates that many times too small for
+    an optimizer that is not scale-invariant (SGD). The override is seen in the file's classes and
+    in those it calls from a project module it imports (`from model import Net`, `Net(...)`).
+    A file that can train on a TPU (a `TPUStrategy`, a `TPUClusterResolver`) is told
+    `mixed_bfloat16` there, which needs no loss scale (a `LossScaleOptimizer` raises under
+    `TPUStrategy`), and `mixed_float16` on a GPU.
 
     The claim is for a device: told a GPU with tensor cores (a T4, an A100), the message names
     it and its compute capability; told none, it says the device class it holds for (GPUs with
@@ -196,13 +237,47 @@ class TrainingWithoutMixedPrecision(Rule):
     ```
 
     ## Energy evidence
-    Not measurable on this machine: it has no GPU with tensor cores, and on its CPU mixed
-    precision is expected to be slower, not faster. The physical case is TensorFlow's own: the
-    mixed-precision guide's measured speed-ups on V100/A100 GPUs and TPUs, at the same steady power.
+    Not measured here: this machine has no GPU, and on its CPU float16 is emulated and slower.
+    The case is argued from public measurements, at the premise the rule checks:
+
+    - TensorFlow's mixed-precision guide (tensorflow.org/guide/mixed_precision): "more than 3
+      times on modern GPUs, 60% on TPUs"; among NVIDIA GPUs, those of compute capability 7.0 and
+      later gain most, their tensor cores running float16 matrix multiplications and
+      convolutions, older ones gain no arithmetic speed; on CPUs float16 runs slower than
+      float32; `Model.fit` applies loss scaling by itself, a custom training loop must do it
+      through `LossScaleOptimizer`. TensorFlow 2.0's `enable_mixed_precision_graph_rewrite`
+      documents the same for its wrapped optimizer: gradients computed with a `GradientTape`
+      instead of its `minimize` get no loss scaling. The guide's GPU tips (layer sizes multiples
+      of 8, a batch large enough) are the compute-bound premise: below 10^9 FLOPs a step, kernel
+      launches and Python dominate.
+    - NVIDIA's TensorFlow 2 EfficientNet v1 recipe (github.com/NVIDIA/DeepLearningExamples,
+      TensorFlow2/Classification/ConvNets/efficientnet_v1, tensorflow:21.09-tf2-py3 container):
+      training throughput on one GPU, float32 to mixed precision, EfficientNet-B4 79 -> 211
+      images/s on a V100 (2.67x) and 165 -> 470 on an A100 against TF32 (2.85x), where TF32
+      already runs float32 matrix work on tensor cores; EfficientNet-B0 on one V100 752 -> 868
+      (1.15x), which the recipe's known issues explain: B0 "does not improve training speed by
+      using AMP ... because of the CPU-bound Auto-augmentation". That is the input-bound case
+      the rule leaves out (a fit waiting on one host thread).
+
+    Energy is time at the device's draw, taken as the same in either precision (a compute-bound
+    step keeps the GPU busy in both; no public TensorFlow measurement of the two draws was found),
+    so the step's energy falls with its time, by at most two thirds at the guide's 3x (the
+    `SPEED_UP_SHARE` the message's saving uses: "up to 67%" of the training's figure). Where the
+    step waits on the host, the saving is near zero, and the rule says nothing.
+
+    **On by default**, because its premise is checked, not assumed: a step known or named to be
+    compute-bound (10^9 FLOPs and more), not input-bound, on a TensorFlow and Keras that have the
+    switch, not on the host (a CPU-only wheel, hidden GPUs, a CPU device scope), not on a stated
+    GPU without tensor cores, not in tests, not where the precision is already chosen; the
+    message gives the loss scaling a step of the program's own needs; and the finding is priced,
+    reported only where the most it saves reaches `material-saving-j`. Its blind-judged
+    precision on real code is below. What the claim still lacks is a measurement: the rule's own
+    cases, float32 against `mixed_float16`, on a GPU with tensor cores and its energy counter.
 
     ## Fix safety
-    No automatic fix: the model's output layer should stay in float32 and the loss may need
-    scaling.
+    No automatic fix: the model's output layer should stay in float32 (its softmax and loss;
+    `dtype="float32"` on the last layer, as the guide advises), and a step the program writes
+    itself needs the loss scaling above.
 
     ## Options
     - `multi-backend-port`
@@ -213,9 +288,9 @@ class TrainingWithoutMixedPrecision(Rule):
 
     code = "GL602"
     name = "training-without-mixed-precision"
-    MESSAGE = "training without a mixed-precision policy (useful on GPUs with tensor cores and TPUs)"
+    MESSAGE = "training without a mixed-precision policy ({advice}; useful on GPUs with tensor cores and TPUs)"
     MESSAGE_ON = (
-        "training without a mixed-precision policy (the stated {device} has tensor cores,"
+        "training without a mixed-precision policy ({advice}; the stated {device} has tensor cores,"
         " compute capability {capability})"
     )
     MESSAGE_GRAPH = (
@@ -275,11 +350,18 @@ class TrainingWithoutMixedPrecision(Rule):
         ),
         Valid(  # every GPU hidden: float16 on the host is slower
             "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = ''\n"
-            "m = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\n"
+            "m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            options={"material-saving-j": 0.0},
         ),
         Valid(  # every GPU hidden through tf.config
             "import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\n"
-            "m = tf.keras.Sequential()\nm.fit(x, y, epochs=10)\n"
+            "m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the training placed on the host
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "with tf.device('/cpu:0'):\n    m.fit(x, y, epochs=10)\n",
+            options={"material-saving-j": 0.0},
         ),
         Valid(  # a test checks float32 numbers
             "import tensorflow as tf\ndef test_optimizer_moves_weights():\n"
@@ -471,7 +553,27 @@ class TrainingWithoutMixedPrecision(Rule):
         Invalid(  # standalone Keras with fit(): Keras 2.4+ or Keras 3, which have the policy
             "import keras\nm = keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=3,
+            message_contains='(`keras.mixed_precision.set_global_policy("mixed_float16")` before the model is built;',
             options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # tf.keras on TensorFlow 2.4 and later: the stable policy
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            line=3,
+            message_contains='`tf.keras.mixed_precision.set_global_policy("mixed_float16")` before the model is built;',
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.4"},
+        ),
+        Invalid(  # TensorFlow 2.1-2.3: the policy's experimental API
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            line=3,
+            message_contains='`tf.keras.mixed_precision.experimental.set_policy("mixed_float16")`',
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.3"},
+        ),
+        Invalid(  # tf.keras on TensorFlow 1.14-2.0: no Keras policy, the graph rewrite around its optimizer
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            line=3,
+            message_contains="(TensorFlow 1.15, the tensorflow-version setting, has none: wrap the optimizer in"
+            " `tf.train.experimental.enable_mixed_precision_graph_rewrite`",
+            options={"material-saving-j": 0.0, "tensorflow-version": "1.15"},
         ),
         Invalid(  # a backend shim that may import tf.keras: not multi-backend only
             "import os\nif os.environ.get('TF_KERAS'):\n    import tensorflow.keras as keras\nelse:\n    import keras\n"
@@ -536,6 +638,12 @@ class TrainingWithoutMixedPrecision(Rule):
             message_contains="efficientdet",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # one worker decodes and warps, but the model's 5e6 FLOPs per input element outlast it: device-bound
+            HEAVY_MODEL_ONE_WORKER,
+            line=9,
+            message_contains="training step is",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # a step of Keras' own: train_on_batch
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
             "for x, y in batches:\n    m.train_on_batch(x, y)\n",
@@ -549,6 +657,33 @@ class TrainingWithoutMixedPrecision(Rule):
             "    opt.apply_gradients(zip(grads, m.trainable_variables))\nfor x, y in batches:\n    step(x, y)\n",
             line=11,
             message_contains="training step is at least 2.3e+10 FLOPs",
+        ),
+        Invalid(  # a custom step: float16 gradients need the loss scale that `fit` applies by itself
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nopt = tf.keras.optimizers.SGD()\n"
+            "@tf.function\ndef step(x, y):\n    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean(m(x, training=True))\n    grads = tape.gradient(loss, m.trainable_variables)\n"
+            "    opt.apply_gradients(zip(grads, m.trainable_variables))\nfor x, y in batches:\n    step(x, y)\n",
+            line=11,
+            message_contains="its step scaling its loss with a `LossScaleOptimizer`'s `scale_loss` before the gradient",
+        ),
+        Invalid(  # a program that can train on a TPU: bfloat16 there, float16 on a GPU
+            "import tensorflow as tf\nstrategy = tf.distribute.TPUStrategy(resolver)\n"
+            "with strategy.scope():\n    m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            line=5,
+            message_contains='set_global_policy("mixed_bfloat16")` on its TPU, `"mixed_float16"` on a GPU,',
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # fit runs the file's own train_step, which Keras' loss scaling does not reach
+            "import tensorflow as tf\nclass Net(tf.keras.Model):\n    def train_step(self, data):\n"
+            "        x, y = data\n        with tf.GradientTape() as tape:\n"
+            "            loss = self.compiled_loss(y, self(x, training=True))\n"
+            "        grads = tape.gradient(loss, self.trainable_variables)\n"
+            "        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))\n        return {}\n"
+            "base = tf.keras.applications.ResNet50(weights=None)\nm = Net(base.input, base.output)\n"
+            "m.fit(x, y, epochs=10)\n",
+            line=12,
+            message_contains="its `train_step` scaling its loss with a `LossScaleOptimizer`'s",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # TF1: the session runs the update of a graph a factory named after an architecture builds
             "import tensorflow as tf\nimages = tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3])\n"
@@ -593,7 +728,11 @@ class TrainingWithoutMixedPrecision(Rule):
         trainings = [
             s
             for s in steps
-            if not small_step(s) and not _forwards(facts, s) and not in_test_code(facts, s) and not input_bound(facts, s)
+            if not small_step(s)
+            and not _forwards(facts, s)
+            and not in_test_code(facts, s)
+            and not input_bound(facts, s)
+            and not _on_host(facts, s)
         ]
         site, why = next(((s, why) for s in trainings if (why := large_step(s))), (None, ""))
         if site is None and trainings and (backbone := built_backbone(facts)):
@@ -634,10 +773,11 @@ class TrainingWithoutMixedPrecision(Rule):
                 else self.MESSAGE_GRAPH_ON.format(device=device.name, capability=device.compute_capability)
             )
         else:
+            advice = _advice(facts, tf, _own_step(facts, site))
             message = (
-                self.MESSAGE
+                self.MESSAGE.format(advice=advice)
                 if device is None
-                else self.MESSAGE_ON.format(device=device.name, capability=device.compute_capability)
+                else self.MESSAGE_ON.format(advice=advice, device=device.name, capability=device.compute_capability)
             )
         label = site.prediction.label
         priced = self.SAVING.format(saving=saving_clause(saving, SPEED_UP_SHARE, label)) if saving else ""
@@ -651,6 +791,64 @@ def _trains(site: Site) -> bool:
     an optimizer's update, a `tf.function` whose traced body trains); not a call that only builds
     a graph (a TF1 update, a step inside a `tf.function`), whose work runs where the graph does."""
     return is_training_step(site) and site.work_value("symbolic") is not True and not site.api.startswith(TF1_TRAIN)
+
+
+def _advice(facts: FileFacts, tf: Target, own_step: str) -> str:
+    """The switch the program's Keras has: before TensorFlow 2.1, no Keras policy but the graph
+    rewrite around its optimizer (TF 1.14-2.0, loss scaling included); the policy, experimental in
+    2.1-2.3, set before the model is built; and where the program computes its own gradients
+    (*own_step*: "" for Keras' own step), the float16 loss scale it must apply itself (the
+    rewrite's optimizer scales the loss in its `minimize` alone, not for a `GradientTape`)."""
+    if tf.version is not None and tf.older_than(2, 1):
+        major, minor = tf.version
+        rewrite = (
+            f"TensorFlow {major}.{'x' if minor == 99 else minor}, {tf.basis}, has none: wrap the optimizer in"
+            " `tf.train.experimental.enable_mixed_precision_graph_rewrite`, which adds loss scaling"
+        )
+        return rewrite + (f", {own_step} computing its gradients through its `minimize`" if own_step else "")
+    standalone = STANDALONE_KERAS.search(source_text(facts)) and not any(
+        text_mentions(facts, w) for w in TF_KERAS_WORDS
+    )
+    keras = "keras" if standalone else "tf.keras"
+    call = "experimental.set_policy" if tf.older_than(2, 4) else "set_global_policy"
+    policy = '"mixed_bfloat16")` on its TPU, `"mixed_float16"` on a GPU,' if _on_tpu(facts) else '"mixed_float16")`'
+    advice = f"`{keras}.mixed_precision.{call}({policy} before the model is built"
+    if own_step:
+        scaling = (
+            "`get_scaled_loss` before the gradient and `get_unscaled_gradients` after it"
+            if tf.older_than(2, 16)
+            else "`scale_loss` before the gradient"
+        )
+        advice += f", {own_step} scaling its loss with a `LossScaleOptimizer`'s {scaling}, which `mixed_bfloat16` does not need"
+    return advice
+
+
+def _on_tpu(facts: FileFacts) -> bool:
+    """The file can train on a TPU (it builds a `TPUStrategy` or resolves a TPU cluster), whose
+    policy is `mixed_bfloat16`: float16 is not the TPU's type, and TensorFlow's
+    `LossScaleOptimizer` raises under `TPUStrategy`."""
+    return any(text_mentions(facts, word) for word in TPU_WORDS)
+
+
+def _own_step(facts: FileFacts, site: Site) -> str:
+    """Where the program computes its gradients itself, which Keras' loss scaling does not reach:
+    "its step" for a custom step (not `fit`, `fit_generator` or `train_on_batch`); "its
+    `train_step`" for a Keras step where a class of the file, or one the file calls from a
+    project module it imports, overrides `train_step` (under `mixed_float16`, `compile` wraps the
+    optimizer in a `LossScaleOptimizer`: an override that does not scale its loss gets float16
+    gradients that may underflow on tf.keras 2, and on Keras 3, whose `apply` divides them by the
+    loss scale, gradients 2^15 times too small at first); "" otherwise."""
+    if not is_keras_model_method(site.api, KERAS_STEPS):
+        return "its step"
+    overrides = any(has_method(node, "train_step") for module in units(facts) for node in ast.walk(module))
+    return "its `train_step`" if overrides or imported_override(facts, "train_step") else ""
+
+
+def _on_host(facts: FileFacts, site: Site) -> bool:
+    """The training call runs inside a `with tf.device("/cpu:0"):` block: on the host, where
+    float16 is emulated and slower."""
+    call = facts.node(site)
+    return call is not None and placed_on_host(facts, call, site.callsite.span.cell)
 
 
 def _graph_rewrite_serves(facts: FileFacts, tf: Target) -> bool:
@@ -699,8 +897,9 @@ def _after(trainings: list[Site], where: tuple[int, int], notebook: bool) -> Sit
 def input_bound(facts: FileFacts, site: Site) -> bool:
     """The fit waits for one host thread that reads or warps its batches (a `Sequence` such as
     `ImageDataGenerator.flow_from_directory` in one worker, a generator decoding files): its
-    step is input-bound, and faster arithmetic on the device shortens no wait."""
-    if not is_keras_model_method(site.api, ("fit", "fit_generator")):
+    step is input-bound, and faster arithmetic on the device shortens no wait; not where the
+    model is known to outlast that host work (`hides_decoding`), whose step the device bounds."""
+    if not is_keras_model_method(site.api, ("fit", "fit_generator")) or hides_decoding(site):
         return False
     if fed_in_one_worker(facts, site) is not None:
         return True

@@ -1,0 +1,94 @@
+"""GL602's message names the switch the program's Keras has (greenlint.rules.training_without_mixed_precision)."""
+
+from __future__ import annotations
+
+import pytest
+
+from greenlint.check import Config, check_source
+from tests.rules.conftest import check_in_project
+
+RESNET = "m = tf.keras.applications.ResNet50(weights=None)\n"
+
+
+def _messages(code: str, predictor, **options) -> list[str]:
+    config = Config(select=("GL602",), options={"material-saving-j": 0.0, **options}, no_cache=True)
+    return [d.message for d in check_source(code, "train.py", config, predictor)]
+
+
+@pytest.mark.parametrize("step", ["m.fit(x, y, epochs=10)", "m.train_on_batch(x, y)"])
+def test_keras_own_steps_scale_the_loss_themselves(step, predictor):
+    (message,) = _messages("import tensorflow as tf\n" + RESNET + step + "\n", predictor)
+    assert "set_global_policy" in message and "LossScaleOptimizer" not in message
+
+
+def test_a_file_on_tf_keras_is_told_tf_keras_even_beside_an_import_of_keras(predictor):
+    code = "import keras\nimport tensorflow as tf\n" + RESNET + "m.fit(x, y, epochs=10)\n"
+    (message,) = _messages(code, predictor)
+    assert '`tf.keras.mixed_precision.set_global_policy("mixed_float16")`' in message
+
+
+@pytest.mark.parametrize(
+    ("version", "switch"),
+    [
+        ("2.0", "`tf.train.experimental.enable_mixed_precision_graph_rewrite`"),
+        ("2.1", "`tf.keras.mixed_precision.experimental.set_policy("),
+        ("2.4", "`tf.keras.mixed_precision.set_global_policy("),
+    ],
+)
+def test_the_switch_follows_the_tensorflow_it_runs_on(version, switch, predictor):
+    code = "import tensorflow as tf\n" + RESNET + "m.fit(x, y, epochs=10)\n"
+    (message,) = _messages(code, predictor, **{"tensorflow-version": version})
+    assert switch in message
+
+
+@pytest.mark.parametrize(
+    ("version", "scaling"),
+    [("2.10", "`get_scaled_loss` before the gradient and `get_unscaled_gradients` after it"), ("2.16", "`scale_loss` before")],
+)
+def test_a_custom_step_is_told_the_loss_scaling_of_its_keras(version, scaling, predictor):
+    code = (
+        "import tensorflow as tf\n" + RESNET + "opt = tf.keras.optimizers.SGD()\n"
+        "for x, y in batches:\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(m(x, training=True))\n"
+        "    opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), m.trainable_variables))\n"
+    )
+    (message,) = _messages(code, predictor, **{"tensorflow-version": version})
+    assert f"its step scaling its loss with a `LossScaleOptimizer`'s {scaling}" in message
+
+
+def test_a_fit_is_told_to_scale_the_loss_only_where_the_file_overrides_train_step(predictor):
+    model = "class Net(tf.keras.Model):\n    def {name}(self, data):\n        return {{}}\n"
+    fit = "base = tf.keras.applications.ResNet50(weights=None)\nm = Net(base.input, base.output)\nm.fit(x, y)\n"
+    own, other = (
+        _messages("import tensorflow as tf\n" + model.format(name=name) + fit, predictor)
+        for name in ("train_step", "test_step")
+    )
+    assert len(own) == len(other) == 1
+    assert "its `train_step` scaling its loss" in own[0] and "LossScaleOptimizer" not in other[0]
+
+
+@pytest.mark.parametrize(("device", "found"), [("/cpu:0", 0), ("/GPU:0", 1)])
+def test_a_training_placed_on_the_host_is_not_reported(device, found, predictor):
+    code = "import tensorflow as tf\n" + RESNET + f"with tf.device({device!r}):\n    m.fit(x, y, epochs=10)\n"
+    assert len(_messages(code, predictor)) == found
+
+
+def test_a_custom_step_on_the_graph_rewrite_is_told_to_use_its_minimize(predictor):
+    code = (
+        "import tensorflow as tf\n" + RESNET + "opt = tf.keras.optimizers.SGD()\n"
+        "for x, y in batches:\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(m(x, training=True))\n"
+        "    opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), m.trainable_variables))\n"
+    )
+    (custom,) = _messages(code, predictor, **{"tensorflow-version": "2.0"})
+    (fit,) = _messages("import tensorflow as tf\n" + RESNET + "m.fit(x, y)\n", predictor, **{"tensorflow-version": "2.0"})
+    assert "its step computing its gradients through its `minimize`" in custom and "`minimize`" not in fit
+
+
+@pytest.mark.parametrize(("method", "told"), [("train_step", True), ("call", False)])
+def test_an_imported_model_class_overriding_train_step_is_told_to_scale_its_loss(tmp_path, predictor, method, told):
+    files = {
+        "nets.py": f"import tensorflow as tf\nclass Net(tf.keras.Model):\n    def {method}(self, data):\n        return {{}}\n",
+        "train.py": "import tensorflow as tf\nfrom nets import Net\nbase = tf.keras.applications.ResNet50(weights=None)\n"
+        "m = Net(base.input, base.output)\nm.fit(x, y)\n",
+    }
+    (found,) = check_in_project(tmp_path, predictor, files, "train.py", "GL602", {"material-saving-j": 0.0})
+    assert ("its `train_step` scaling its loss" in found.message) is told
