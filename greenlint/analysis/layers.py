@@ -47,7 +47,10 @@ def _ints(value: Any, rank: int) -> tuple[int, ...] | None:
     return None
 
 
-def _spatial(n: int, k: int, s: int, d: int, padding: str) -> int:
+def _spatial(n: int | None, k: int, s: int, d: int, padding: str) -> int | None:
+    """An output side of a window of *k* (stride *s*, dilation *d*); None for a free side (any image size)."""
+    if n is None:
+        return None
     if padding == "same":
         return -(-n // s)
     return max(0, (n - d * (k - 1) - 1) // s + 1)
@@ -55,7 +58,9 @@ def _spatial(n: int, k: int, s: int, d: int, padding: str) -> int:
 
 def _conv(init: dict, shape: Shape, rank: int, *, depthwise: bool = False, separable: bool = False,
           transpose: bool = False) -> LayerWork | None:
-    if len(shape) != rank + 1 or None in shape:
+    """A convolution's work; on free sides (`Input(shape=(None, None, 3))`) its parameters and output
+    channels, its FLOPs unknown."""
+    if len(shape) != rank + 1 or shape[-1] is None:
         return None
     channels = shape[-1]
     kernel = _ints(init.get("kernel_size"), rank)
@@ -68,30 +73,31 @@ def _conv(init: dict, shape: Shape, rank: int, *, depthwise: bool = False, separ
         return None
     padding = "same" if padding == "causal" else padding
     if transpose:
-        out = tuple(n * s if padding == "same" else (n - 1) * s + k for n, k, s in zip(shape, kernel, strides))
+        out = tuple(None if n is None else n * s if padding == "same" else (n - 1) * s + k
+                    for n, k, s in zip(shape, kernel, strides))
     else:
         out = tuple(_spatial(n, k, s, d, padding) for n, k, s, d in zip(shape, kernel, strides, dilation))
     k = math.prod(kernel)
-    positions = math.prod(out)
+    positions = _prod(out)
     if depthwise or separable:
         multiplier = init.get("depth_multiplier", 1)
         if type(multiplier) is not int:
             return None
         mid = channels * multiplier
-        params, flops = k * mid, 2 * positions * k * mid
+        params, flops = k * mid, _times(2 * k * mid, positions)
         if depthwise:
             return LayerWork((*out, mid), params + (mid if bias else 0), flops)
         filters = init.get("filters")
         if type(filters) is not int:
             return None
         return LayerWork((*out, filters), params + mid * filters + (filters if bias else 0),
-                         flops + 2 * positions * mid * filters)
+                         None if flops is None else flops + _times(2 * mid * filters, positions))
     filters = init.get("filters")
     if type(filters) is not int or type(groups) is not int or groups < 1 or channels % groups:
         return None
     params = k * (channels // groups) * filters + (filters if bias else 0)
-    reads = math.prod(shape[:-1]) if transpose else positions
-    return LayerWork((*out, filters), params, 2 * reads * k * (channels // groups) * filters)
+    reads = _prod(shape[:-1]) if transpose else positions
+    return LayerWork((*out, filters), params, _times(2 * k * (channels // groups) * filters, reads))
 
 
 def _dense(init: dict, shape: Shape) -> LayerWork | None:
@@ -105,7 +111,7 @@ def _dense(init: dict, shape: Shape) -> LayerWork | None:
 
 
 def _pool(init: dict, shape: Shape, rank: int) -> LayerWork | None:
-    if len(shape) != rank + 1 or None in shape:
+    if len(shape) != rank + 1 or shape[-1] is None:
         return None
     pool = _ints(init.get("pool_size", 2), rank)
     strides = _ints(init.get("strides") if init.get("strides") is not None else init.get("pool_size", 2), rank)
@@ -113,7 +119,7 @@ def _pool(init: dict, shape: Shape, rank: int) -> LayerWork | None:
     if pool is None or strides is None or padding not in ("valid", "same"):
         return None
     out = tuple(_spatial(n, k, s, 1, padding) for n, k, s in zip(shape, pool, strides))
-    return LayerWork((*out, shape[-1]), 0, math.prod(out) * shape[-1] * math.prod(pool))
+    return LayerWork((*out, shape[-1]), 0, _times(shape[-1] * math.prod(pool), _prod(out)))
 
 
 def _global_pool(init: dict, shape: Shape, rank: int) -> LayerWork | None:
@@ -244,19 +250,19 @@ def _margin2d(sign: int):
     """ZeroPadding2D (sign 1) or Cropping2D (sign −1): rows and columns added or removed, no FLOPs."""
     def rule(init: dict, shape: Shape) -> LayerWork | None:
         extra = _margins(init.get("padding" if sign > 0 else "cropping", 1 if sign > 0 else 0))
-        if extra is None or len(shape) != 3 or None in shape:
+        if extra is None or len(shape) != 3 or shape[2] is None:
             return None
-        out = (shape[0] + sign * extra[0], shape[1] + sign * extra[1], shape[2])
-        return LayerWork(out, 0, 0) if min(out) > 0 else None
+        out = (*(None if n is None else n + sign * e for n, e in zip(shape[:2], extra)), shape[2])
+        return LayerWork(out, 0, 0) if min(n for n in out if n is not None) > 0 else None
     return rule
 
 
 def _upsampling2d(init: dict, shape: Shape) -> LayerWork | None:
     size = _ints(init.get("size", 2), 2)
-    if size is None or len(shape) != 3 or None in shape:
+    if size is None or len(shape) != 3 or shape[2] is None:
         return None
-    out = (shape[0] * size[0], shape[1] * size[1], shape[2])
-    return LayerWork(out, 0, math.prod(out))
+    out = (*(None if n is None else n * k for n, k in zip(shape[:2], size)), shape[2])
+    return LayerWork(out, 0, _prod(out))
 
 
 def _resizing(init: dict, shape: Shape) -> LayerWork | None:
@@ -448,17 +454,22 @@ def apply(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
 
 
 def _merge(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
-    if len(shapes) < 2 or any(None in s for s in shapes):
-        return None  # (a merge of shapes with an unknown dimension: unknown)
+    """A merge of tensors of one shape (Concatenate: but on its axis); a side free in all of them
+    (any image size) stays free, its FLOPs then unknown."""
+    if len(shapes) < 2:
+        return None
     first = shapes[0]
     if name == "Concatenate":
         axis = init.get("axis", -1)
         if type(axis) is not int or any(len(s) != len(first) for s in shapes):
             return None
         axis = axis % len(first)
+        rest = [s[:axis] + s[axis + 1:] for s in shapes]
+        if any(s[axis] is None for s in shapes) or any(None in r for r in rest) and any(r != rest[0] for r in rest):
+            return None
         out = list(first)
         out[axis] = sum(s[axis] for s in shapes)
         return LayerWork(tuple(out), 0, 0)
-    if any(s != first for s in shapes):
+    if any(s != first for s in shapes) or first[-1] is None:
         return None
-    return LayerWork(first, 0, (len(shapes) - 1) * math.prod(first))
+    return LayerWork(first, 0, _times(len(shapes) - 1, _prod(first)))

@@ -143,6 +143,32 @@ class Seq:
         return len(self.items)
 
 
+class Kw:
+    """A dict of keywords known by name (`{"use_bias": False}`, a function's `**kwargs` for one call): each
+    name's value (None where unknown); spread into a call's keywords by `**` (builders.py)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: dict):
+        self.items = items
+
+    def __repr__(self) -> str:
+        return f"Kw({sorted(self.items)})"
+
+
+class Composed:
+    """Callables composed into one, applied left to right (`reduce(lambda f, g: lambda *a: g(f(*a)), funcs)`,
+    builders.py); *items* None where they are not known."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple | None):
+        self.items = items
+
+    def __repr__(self) -> str:
+        return f"Composed({self.items!r})"
+
+
 def fresh(value: Any) -> Any:
     """A copy of a summary's value the resolver may extend (an instance's known facts)."""
     if type(value) is Inst:

@@ -281,6 +281,7 @@ def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:
 def sym_net(sym: Sym) -> Net:
     partial = bool(sym.unknown)
     note = f"unknown: {', '.join(sym.unknown)} (params and FLOPs are a lower bound)" if partial else None
+    note = "; ".join(filter(None, [sym.sized, note])) or None
     no_flops = None in sym.flops.values()
     if no_flops:
         note = "; ".join(filter(None, [note, "FLOPs of some layers unknown (a dimension not known statically)"]))
@@ -401,7 +402,7 @@ def model_tensor(model: Any, attr: str) -> Sym | None:
         return None
     graph = model.meta.get("graph")
     if graph is not None:
-        return Sym(graph.input_shape, graph.input_shape) if attr == "input" else graph
+        return Sym(graph.input_shape, graph.input_shape, sized=graph.sized) if attr == "input" else graph
     net = model_net(model, None, None)
     if net is None or net.input_shape is None:
         return None
@@ -431,13 +432,13 @@ def model_on_sym(model: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     merged.layers[call_key] = model_layers(model)
     if net is None or net.flops is None:
         return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners,
-                   merged.layers)
+                   merged.layers, merged.sized)
     merged.params[id(model.meta)] = (net.params or 0, model.meta)
     merged.flops[call_key] = net.flops
     merged.owners[call_key] = id(model.meta)
     if net.params is None or net.partial:
         return Sym(merged.shape, merged.input_shape, merged.params, merged.flops, (*merged.unknown, f"{label} (part)"),
-                   merged.owners, merged.layers)
+                   merged.owners, merged.layers, merged.sized)
     return merged
 
 
@@ -499,7 +500,8 @@ def merge_syms(syms: list[Sym], shape: tuple | None) -> Sym:
         counts.update(sym.layers)
         unknown.extend(u for u in sym.unknown if u not in unknown)
     unknown.extend(_overlapping_cuts(params, flops, owners, counts))
-    return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners, counts)
+    sized = next((sym.sized for sym in syms if sym.sized), None)
+    return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners, counts, sized)
 
 
 def _overlapping_cuts(params: dict, flops: dict, owners: dict, counts: dict) -> list[str]:
@@ -567,7 +569,7 @@ def unknown_on_sym(syms: list[Sym], label: str, call_key: Hashable, layers: int 
     other callee)."""
     merged = merge_syms(syms, None)
     return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners,
-               {**merged.layers, call_key: layers})
+               {**merged.layers, call_key: layers}, merged.sized)
 
 
 def normalisation_on_sym(syms: list[Sym], init: dict, label: str, call_key: Hashable) -> Sym:
@@ -701,7 +703,7 @@ def _graph_cut(graph: Sym, index: int | None, name: str | None) -> Sym | None:
              and all(len(o.params) == i + 1 and len(o.flops) == i + 1 for i, o in enumerate(outputs)))
     if not chain or graph.input_shape is None or index is None:
         return None
-    shown = [Sym(tuple(graph.input_shape), tuple(graph.input_shape)), *outputs]
+    shown = [Sym(tuple(graph.input_shape), tuple(graph.input_shape), sized=graph.sized), *outputs]
     return shown[index] if -len(shown) <= index < len(shown) else None
 
 

@@ -1,0 +1,188 @@
+"""Models built as detectors and GANs build them (builders.py): layer factories taking `*args, **kwargs`
+(decorated with `@wraps(Conv2D)` or not), functions composed by `functools.reduce`, an input of free
+sides sized by the argument of the function building the model, a builder called twice."""
+
+from __future__ import annotations
+
+import textwrap
+
+from greenlint.analysis import analyse_file, analyse_source
+
+COMPOSE = """
+from functools import reduce, wraps
+
+from tensorflow import keras
+from tensorflow.keras.layers import Add, BatchNormalization, Conv2D, LeakyReLU, ZeroPadding2D
+
+
+def compose(*funcs):
+    if funcs:
+        return reduce(lambda f, g: lambda *a, **kw: g(f(*a, **kw)), funcs)
+    else:
+        raise ValueError("empty")
+
+
+@wraps(Conv2D)
+def DarkConv(*args, **kwargs):
+    conv_kwargs = {"use_bias": True}
+    conv_kwargs["padding"] = "valid" if kwargs.get("strides") == (2, 2) else "same"
+    conv_kwargs.update(kwargs)
+    return Conv2D(*args, **conv_kwargs)
+
+
+def conv_bn_leaky(*args, **kwargs):
+    no_bias = {"use_bias": False}
+    no_bias.update(kwargs)
+    return compose(DarkConv(*args, **no_bias), BatchNormalization(), LeakyReLU(alpha=0.1))
+"""
+
+#: conv_bn_leaky's parameters: a bias-free convolution and a BatchNormalization (4 per channel).
+def dbl(k: int, c: int, f: int) -> int:
+    return k * k * c * f + 4 * f
+
+
+def analyse(code: str, path: str = "model.py"):
+    result = analyse_source(textwrap.dedent(code), path)
+    assert result.errors == []
+    return result.callsites
+
+
+def work_of(sites, line: int, api_end: str) -> dict:
+    site = next(s for s in sites if s.span.line == line and s.api.endswith(api_end))
+    return {k: (v.get("value"), v.get("bound"), v.get("note")) for k, v in site.work.items()}
+
+
+def line_of(code: str, text: str) -> int:
+    return next(i for i, line in enumerate(textwrap.dedent(code).splitlines(), 1) if text in line)
+
+
+def test_composed_layer_factories_build_each_calls_layers():
+    code = COMPOSE + """
+inp = keras.Input((64, 64, 3))
+x = conv_bn_leaky(32, (3, 3))(inp)
+x = ZeroPadding2D(((1, 0), (1, 0)))(x)
+x = conv_bn_leaky(64, (3, 3), strides=(2, 2))(x)
+y = compose(conv_bn_leaky(32, (1, 1)), conv_bn_leaky(64, (3, 3)))(x)
+model = keras.Model(inp, Add()([x, y]))
+model.fit(x=None, epochs=1)
+"""
+    sites = analyse(code)
+    work = work_of(sites, line_of(code, "model.fit"), ".fit")
+    assert work["params"][0] == dbl(3, 3, 32) + dbl(3, 32, 64) + dbl(1, 64, 32) + dbl(3, 32, 64)
+    assert work["params"][1] is None  # every layer known: a point, not a lower bound
+    # the strided convolution pads "valid" (the factory's own rule): 65 -> 32, the residual branch at 32 x 32
+    strided = 2 * 9 * 32 * 64 * 32 * 32
+    assert work["flops_per_sample"][0] > 2 * 9 * 3 * 32 * 64 * 64 + strided + 2 * 9 * 32 * 64 * 32 * 32
+    # the layers a composition applies are each a call site of the line composing them
+    calls = [s for s in sites if s.span.line == line_of(code, "y = compose") and s.api.endswith("Conv2D.__call__")]
+    assert len(calls) == 2
+
+
+def test_a_composition_applied_at_once_and_an_unknown_fold():
+    code = COMPOSE + """
+steps = [Conv2D(16, 3, padding="same"), LeakyReLU(), Conv2D(8, 1)]
+inp = keras.Input((32, 32, 3))
+out = reduce(lambda v, f: f(v), steps, inp)
+model = keras.Model(inp, out)
+model.fit(x=None, epochs=1)
+other = reduce(lambda a, b: a + b, [1, 2, 3])
+"""
+    sites = analyse(code)
+    assert work_of(sites, line_of(code, "model.fit"), ".fit")["params"][0] == (27 * 16 + 16) + (16 * 8 + 8)
+
+
+def test_free_sides_take_the_size_given_to_the_builder_and_stay_unknown_without_one():
+    code = COMPOSE + """
+def create_model(input_shape, classes):
+    image = keras.Input(shape=(None, None, 3))
+    x = conv_bn_leaky(32, (3, 3))(image)
+    model = keras.Model(image, Conv2D(classes, (1, 1))(x))
+    return model
+
+
+def create_any(classes):
+    image = keras.Input(shape=(None, None, 3))
+    return keras.Model(image, conv_bn_leaky(32, (3, 3))(image))
+
+
+sized = create_model((128, 96), 4)
+sized.fit(x=None, epochs=1)
+free = create_any(4)
+free.fit(x=None, epochs=1)
+"""
+    sites = analyse(code)
+    sized = work_of(sites, line_of(code, "sized.fit"), ".fit")
+    assert sized["params"][0] == dbl(3, 3, 32) + 32 * 4 + 4
+    assert sized["flops_per_sample"][0] >= 2 * 9 * 3 * 32 * 128 * 96
+    assert "`input_shape` given to create_model()" in sized["flops_per_sample"][2]
+    free = work_of(sites, line_of(code, "free.fit"), ".fit")
+    assert free["params"][0] == dbl(3, 3, 32)  # the parameters do not depend on the image size
+    assert not free["flops_per_sample"][0]  # its FLOPs do: not known, never a size assumed
+    assert "FLOPs of some layers unknown" in (free["flops_per_sample"][2] or "")
+
+
+def test_a_builder_called_twice_gives_two_models():
+    code = """
+from tensorflow import keras
+from tensorflow.keras.layers import Conv2D, Input
+
+
+class Pair:
+    def __init__(self):
+        self.g_ab = self.build_generator()
+        self.g_ba = self.build_generator()
+        a = Input(shape=(16, 16, 3))
+        self.combined = keras.Model(a, self.g_ba(self.g_ab(a)))
+        self.combined.fit(x=None, epochs=1)
+
+    def build_generator(self):
+        d0 = Input(shape=(16, 16, 3))
+        return keras.Model(d0, Conv2D(3, 3, padding="same")(d0))
+"""
+    sites = analyse(code)
+    one = 27 * 3 + 3
+    assert work_of(sites, line_of(code, "self.combined.fit"), ".fit")["params"][0] == 2 * one
+    assert work_of(sites, line_of(code, "return keras.Model"), "keras.Model")["params"][0] == one
+
+
+def test_composition_and_factories_followed_across_modules(tmp_path):
+    (tmp_path / "utils.py").write_text(textwrap.dedent("""
+        from functools import reduce
+
+
+        def compose(*funcs):
+            return reduce(lambda f, g: lambda *a, **kw: g(f(*a, **kw)), funcs)
+        """))
+    (tmp_path / "model.py").write_text(textwrap.dedent("""
+        from tensorflow.keras.layers import BatchNormalization, Conv2D
+        from tensorflow.keras.models import Model
+
+        from utils import compose
+
+
+        def conv_bn(*args, **kwargs):
+            return compose(Conv2D(*args, use_bias=False, **kwargs), BatchNormalization())
+
+
+        def body(inputs):
+            x = conv_bn(16, (3, 3), padding="same")(inputs)
+            return Model(inputs, conv_bn(32, (3, 3), strides=(2, 2), padding="same")(x))
+        """))
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        from tensorflow.keras.layers import Input
+
+        from model import body
+
+
+        def create_model(input_shape):
+            image = Input(shape=(None, None, 3))
+            return body(image)
+
+
+        model = create_model((64, 64))
+        model.fit(x=None, epochs=1)
+        """))
+    sites = analyse_file(tmp_path / "train.py").callsites
+    work = work_of(sites, line_of((tmp_path / "train.py").read_text(), "model.fit"), ".fit")
+    assert work["params"][0] == (9 * 3 * 16 + 4 * 16) + (9 * 16 * 32 + 4 * 32)
+    assert work["flops_per_sample"][0] >= 2 * 9 * 3 * 16 * 64 * 64 + 2 * 9 * 16 * 32 * 32 * 32
