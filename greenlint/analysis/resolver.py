@@ -1136,7 +1136,7 @@ class Resolver:
             return value if type(value) is Inst and value.cls == arrays.PY_GENERATOR and arrays.drawn_data(value) else None
         if built and not (unsized or unpriced or symbolic):
             return value if type(value) is Composed or work_mod.is_layer(value) else None
-        if unpriced and work_mod.unpriced(value) or unshaped and arrays.shape_of(value) is None:
+        if unpriced and work_mod.unpriced(value, partly=False) or unshaped and arrays.shape_of(value) is None:
             return None
         return value
 

@@ -426,8 +426,10 @@ def _sequence(value: Any) -> bool:
 WORK_KEYS = frozenset(
     {"layers", "graph", "sub_layers", "wrapped", "data", "shape", "shape_prov", "shape_note", "sym", "site_work",
      "length", "length_bound", "most_rows", "trainable", "compiled_trainable", "trainable_at_compile",
-     "trainable_set_in", "cut", "call_output"}
+     "trainable_set_in", "cut", "call_output", "either"}
 )
+#: `Inst.meta` keys of a model built here: its network (work.py).
+_NETWORK_KEYS = ("graph", "layers", "sub_layers", "model_name")
 
 
 def _same_work(a: Inst, b: Inst) -> Inst:
@@ -437,7 +439,10 @@ def _same_work(a: Inst, b: Inst) -> Inst:
     differ = [k for k in WORK_KEYS if (k in a.meta or k in b.meta) and not _agree(a.meta.get(k), b.meta.get(k))]
     if not differ:
         return a
-    return Inst(a.cls, a.how, {k: v for k, v in a.meta.items() if k not in differ})
+    meta = {k: v for k, v in a.meta.items() if k not in differ}
+    if any(k in a.meta for k in _NETWORK_KEYS) and any(k in b.meta for k in _NETWORK_KEYS):
+        meta["either"] = (a.meta, b.meta)  # two models built on alternative paths: either may run (work.model_net)
+    return Inst(a.cls, a.how, meta)
 
 
 def _agree(x: Any, y: Any) -> bool:

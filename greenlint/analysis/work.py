@@ -103,13 +103,14 @@ def rewired(model: Inst, attr: str, value: Any) -> None:
         model.meta["rewired"] = True  # (a receiver's feature in the calls JSON: why its size is unknown)
 
 
-def unpriced(value: Any) -> bool:
-    """A model built here (not loaded) whose FLOPs are not known, e.g. its input shape a parameter of
-    the function building it: a call passing that function its own arguments may tell them."""
+def unpriced(value: Any, partly: bool = True) -> bool:
+    """A model built here (not loaded) whose FLOPs are not known, or only in part (*partly*), e.g. its
+    input shape or a layer's width a parameter of the function building it: a call passing that
+    function its own arguments may tell them."""
     if not is_model(value) or value.how != "constructor":
         return False
     net = model_net(value, None, None)
-    return net is None or net.flops is None
+    return net is None or net.flops is None or partly and net.partial_flops
 
 
 def is_layer(value: Any) -> bool:
@@ -364,6 +365,8 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tupl
     """What is known of a model value, or None if nothing (e.g. a loaded model); *most*: the
     data's per-sample axes at most (`sequential_net`)."""
     meta = model.meta
+    if "either" in meta:
+        return _either_net(model, hint, hint_note, most)
     if "model_name" in meta:
         net = application_net(meta["model_name"], meta, hint, hint_note)
         if net is not None:
@@ -390,6 +393,19 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tupl
             net.note = f"{extra}; {net.note}" if net.note else extra
         return net
     return None
+
+
+def _either_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tuple | None) -> Net | None:
+    """A model built one way or another on alternative paths (`if tiny: model = create_tiny_model() else:
+    model = create_model()`): the smaller's FLOPs and parameters, lower bounds (either may run)."""
+    nets = [model_net(Inst(model.cls, model.how, meta), hint, hint_note, most) for meta in model.meta["either"]]
+    if any(net is None or net.flops is None for net in nets):
+        return None
+    least = min(nets, key=lambda net: net.flops)
+    params = [net.params for net in nets]
+    note = "one of two models built on alternative paths: the smaller's figures, lower bounds"
+    note = "; ".join(filter(None, [note, least.note]))
+    return Net(None if None in params else min(params), least.flops, None, note=note, partial=True, partial_flops=True)
 
 
 def model_tensor(model: Any, attr: str) -> Sym | None:

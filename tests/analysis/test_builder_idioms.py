@@ -186,3 +186,26 @@ def test_composition_and_factories_followed_across_modules(tmp_path):
     work = work_of(sites, line_of((tmp_path / "train.py").read_text(), "model.fit"), ".fit")
     assert work["params"][0] == (9 * 3 * 16 + 4 * 16) + (9 * 16 * 32 + 4 * 32)
     assert work["flops_per_sample"][0] >= 2 * 9 * 3 * 16 * 64 * 64 + 2 * 9 * 16 * 32 * 32 * 32
+
+
+def test_either_of_two_models_built_on_alternative_paths_gives_the_smallers_figures_as_lower_bounds():
+    code = """
+from tensorflow import keras
+from tensorflow.keras.layers import Conv2D, Input
+
+
+def create(filters):
+    image = Input(shape=(32, 32, 3))
+    return keras.Model(image, Conv2D(filters, 3)(image))
+
+
+if len(open("anchors.txt").read()) == 6:
+    model = create(8)
+else:
+    model = create(64)
+model.fit(x=None, epochs=1)
+"""
+    work = work_of(analyse(code), line_of(code, "model.fit"), ".fit")
+    assert work["params"][:2] == (27 * 8 + 8, "lower")
+    assert work["flops_per_sample"][:2] == (2 * 27 * 8 * 30 * 30, "lower")
+    assert "one of two models" in work["flops_per_sample"][2]
