@@ -380,7 +380,7 @@ def merge(a: Any, b: Any) -> Any:
         return a
     if a is None or b is None:
         return None
-    a_const, b_const = type(a) is Const, type(b) is Const
+    a_const, b_const = type(a) in (Const, Kw), type(b) in (Const, Kw)  # (a dict of keywords: a known non-TF value too)
     if a_const and b_const:
         return OPAQUE
     if a_const:
