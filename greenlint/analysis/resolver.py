@@ -300,7 +300,7 @@ class Resolver:
         self.instances = 0  # such walks made so far
         self.unrolling: set[int] = set()  # ids of the functions being walked again for a call's values
         self.steps: dict[tuple[int, int, int], ast.Call] = {}  # (id of a call of composed functions, depth, step) -> its node
-        self.composing = 0  # calls of composed functions being made, one in another
+        self.composing: list[int] = []  # a composition's call being made: where its sites start, the ids of its nodes
         self.handed: set[int] = set()  # ids of the builders whose walk's model a call was given (`another`)
 
     @contextmanager
@@ -1676,7 +1676,7 @@ class Resolver:
         if kind is Choice:  # one of them runs: what they return where they agree
             first = len(self.calls)
             results = [self.call(node, item, args, keywords) for item in callee.items]
-            self.calls[first:] = _once_per_api(self.calls[first:], node)  # one call here, whichever runs
+            self.calls[first:] = _once_per_api(self.calls[first:], {id(node)})  # one call here, whichever runs
             value = MISSING
             for result in results:
                 value = merge(value, result)
@@ -1753,14 +1753,20 @@ class Resolver:
         if callee.items is None:
             return _unknown_on_sym(node, args, self.instance)
         value: Any = None
-        depth = self.composing  # (a composition's item may be one itself: its steps at nodes of their own too)
-        self.composing += 1
+        depth = len(self.composing)  # (a composition's item may be one itself: its steps at nodes of their own too)
+        if not depth:
+            self.composing.append(len(self.calls))  # where the outermost call's sites start
+        self.composing.append(id(node))
         try:
             for i, item in enumerate(callee.items):
                 step = node if i == 0 else self.steps.setdefault((id(node), depth, i), copy.copy(node))
+                self.composing.append(id(step))
                 value = self.call(step, item, args, keywords) if i == 0 else self.call(step, item, [(False, value)], [])
         finally:
-            self.composing = depth
+            if not depth:  # the sites of the call and its steps: one per API it applies
+                first, *nodes = self.composing
+                self.calls[first:] = _once_per_api(self.calls[first:], set(nodes))
+                self.composing = []
         return value
 
     def replica_call(self, node: ast.Call, named: dict) -> None:
@@ -2713,14 +2719,14 @@ def _nested_in(func: FuncInfo, outer: FuncInfo) -> bool:
     return False
 
 
-def _once_per_api(found: list[Found], node: ast.Call) -> list[Found]:
-    """The sites recorded while calling each function a `Choice` may be: at the call itself, the
-    first of each API (two wrappers of one session run are one run of it here); inside the
-    functions' bodies, all."""
+def _once_per_api(found: list[Found], nodes: set[int]) -> list[Found]:
+    """The sites recorded while calling each function a `Choice` may be, or each a composition applies:
+    at the call itself (the ids of its *nodes*), the first of each API (two wrappers of one session run
+    are one run of it here); inside the functions' bodies, all."""
     seen: set[str] = set()
     kept = []
     for site in found:
-        if site.node is node:
+        if id(site.node) in nodes:
             if site.api in seen:
                 continue
             seen.add(site.api)

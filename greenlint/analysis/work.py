@@ -403,7 +403,7 @@ def _either_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tu
         return None
     least = min(nets, key=lambda net: net.flops)
     params = [net.params for net in nets]
-    note = "one of two models built on alternative paths: the smaller's figures, lower bounds"
+    note = "one of two models (built on alternative paths, or given by different callers): the smaller's figures, lower bounds"
     note = "; ".join(filter(None, [note, least.note]))
     return Net(None if None in params else min(params), least.flops, None, note=note, partial=True, partial_flops=True)
 
