@@ -16,8 +16,9 @@ parameter defaulting to None that the function re-binds under `if x is None:` (t
 binds), lists filled by `append` (their length), and different functions bound on alternative
 paths (`if noise: act = build_noisy_act() else: act = build_act()`: one of them, each called where
 it is; values.union), keyword dicts and `*args`/`**kwargs` spread into calls, callables composed by
-`functools.reduce`, and each call of a builder its own model (builders.py). A method of a Keras/TF name called on what cannot be typed is
-still listed (untyped.py); so is a SciPy optimizer's call, as the TF call of the function it is given (drivers.py).
+`functools.reduce`, and each call of a builder its own model (builders.py). A method of a Keras/TF
+name called on what cannot be typed is still listed (untyped.py); so is a SciPy optimizer's call, as
+the TF call of the function it is given (drivers.py).
 
 Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
 merged where branches join); a function body is walked once, either when a call needs its
@@ -2871,7 +2872,7 @@ _LITERAL_COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.In: lam
 def _compared(op: ast.cmpop, left: Any, right: Any) -> Const:
     """A comparison of two literals (`==`, `!=`, `in`, `not in`): its truth; OPAQUE for anything else."""
     compare = _LITERAL_COMPARISONS.get(type(op))
-    if compare is None or type(left) is not Const or type(right) is not Const or OPAQUE in (left, right):
+    if compare is None or type(left) is not Const or type(right) is not Const or left is OPAQUE or right is OPAQUE:
         return OPAQUE
     try:
         return Const(bool(compare(left.value, right.value)))

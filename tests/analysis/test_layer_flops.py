@@ -338,3 +338,20 @@ def test_a_project_layer_on_an_unknown_base_leaves_the_known_layers_as_a_lower_b
     flops = work_of(code, "tensorflow.keras.Model.train_on_batch")["flops_per_sample"]
     assert flops["value"] == 2 * 4 * 8  # the Dense on the noise alone
     assert flops["bound"] == "lower" and "RandomWeightedAverage" in flops["note"]
+
+
+def test_layers_on_free_image_sides_have_their_parameters_and_shape_but_no_flops():
+    """`Input(shape=(None, None, 3))`: any image size. A layer's parameters and channels do not depend on
+    it, its FLOPs do (unknown, never a size assumed); a known side stays known."""
+    free = (None, None, 16)
+    conv = apply("Conv2D", {"filters": 8, "kernel_size": 3, "strides": 2}, [free])
+    assert conv == (free[:2] + (8,), 9 * 16 * 8 + 8, None)
+    assert apply("Conv2D", {"filters": 8, "kernel_size": 3}, [(None, 32, 16)]).shape == (None, 30, 8)
+    assert apply("MaxPooling2D", {}, [free]) == (free, 0, None)
+    assert apply("ZeroPadding2D", {"padding": [[1, 0], [1, 0]]}, [(None, 32, 16)]).shape == (None, 33, 16)
+    assert apply("UpSampling2D", {"size": 2}, [free]).shape == free
+    assert apply("BatchNormalization", {}, [free]) == (free, 64, None)
+    assert apply("Concatenate", {}, [free, (None, None, 4)]) == ((None, None, 20), 0, 0)
+    assert apply("Add", {}, [free, free]) == (free, 0, None)
+    assert apply("Add", {}, [free, (None, None, 8)]) is None  # channels that differ: not one shape
+    assert apply("Concatenate", {"axis": 1}, [free, free]) is None  # along a free side: unknown
