@@ -141,8 +141,8 @@ def composition(fn: ast.AST, items: Any, initial: Any) -> tuple[str, tuple | Non
 def stated_size(shape: tuple, given: dict[str, Any], builder: str) -> tuple[tuple, str] | None:
     """An input shape whose leading dimensions are free (`(None, None, 3)`) with them filled from the
     parameter of the function building the model that states a size of as many integers
-    (`input_shape=(416, 416)`, bound in *given*), and a note saying so; None where no parameter does,
-    or more than one with different sizes."""
+    (`input_shape=(416, 416)`), or the whole shape (`(416, 416, 3)`), bound in *given*, and a note
+    saying so; None where no parameter does, or more than one with different sizes."""
     free = 0
     while free < len(shape) and shape[free] is None:
         free += 1
@@ -153,7 +153,11 @@ def stated_size(shape: tuple, given: dict[str, Any], builder: str) -> tuple[tupl
         if not any(word in name.lower() for word in _SIZE_WORDS) or type(value) is not Const:
             continue
         size = value.value
-        if isinstance(size, (tuple, list)) and len(size) == free and all(type(d) is int and d > 0 for d in size):
+        if not isinstance(size, (tuple, list)) or not all(type(d) is int and d > 0 for d in size):
+            continue
+        if len(size) == len(shape) and tuple(size[free:]) == shape[free:]:
+            size = size[:free]
+        if len(size) == free:
             found[name] = tuple(size)
     if len(set(found.values())) != 1:
         return None

@@ -108,6 +108,10 @@ def create_any(classes):
 
 sized = create_model((128, 96), 4)
 sized.fit(x=None, epochs=1)
+whole = create_model(input_shape=[128, 96, 3], classes=4)
+whole.fit(x=None, epochs=1)
+other = create_model((128, 96, 1), 4)
+other.fit(x=None, epochs=1)
 free = create_any(4)
 free.fit(x=None, epochs=1)
 """
@@ -116,6 +120,8 @@ free.fit(x=None, epochs=1)
     assert sized["params"][0] == dbl(3, 3, 32) + 32 * 4 + 4
     assert sized["flops_per_sample"][0] >= 2 * 9 * 3 * 32 * 128 * 96
     assert "`input_shape` given to create_model()" in sized["flops_per_sample"][2]
+    assert work_of(sites, line_of(code, "whole.fit"), ".fit")["flops_per_sample"][0] == sized["flops_per_sample"][0]
+    assert not work_of(sites, line_of(code, "other.fit"), ".fit")["flops_per_sample"][0]  # 1 channel is not the 3 declared
     free = work_of(sites, line_of(code, "free.fit"), ".fit")
     assert free["params"][0] == dbl(3, 3, 32)  # the parameters do not depend on the image size
     assert not free["flops_per_sample"][0]  # its FLOPs do: not known, never a size assumed
