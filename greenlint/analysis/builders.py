@@ -24,6 +24,8 @@ from greenlint.analysis.values import MISSING, Const, Inst, Kw, Seq
 REDUCE = "functools.reduce"
 #: Dict methods a `Kw` follows (any other call on it leaves it as it is).
 _KW_METHODS = frozenset({"get", "update", "pop", "setdefault"})
+#: The key a Kw holds once something unknown was added to it (`d.update(unknown)`): then no key is known absent.
+_OPEN = "**"
 #: Words of a parameter's name that say it holds an input's size (`input_shape`, `image_size`, `img_size`).
 _SIZE_WORDS = ("shape", "size")
 
@@ -32,7 +34,7 @@ def keywords_of(node: ast.Dict, values: list) -> Kw | None:
     """A dict display whose keys are all literal strings (`**other` spread in where *other* is a Kw), else None."""
     items: dict[str, Any] = {}
     for key, value in zip(node.keys, values):
-        if key is None and type(value) is Kw:
+        if key is None and type(value) is Kw and _OPEN not in value.items:
             items.update(value.items)
         elif type(key) is ast.Constant and type(key.value) is str:
             items[key.value] = value
@@ -53,7 +55,7 @@ def spread(args: list, keywords: list) -> tuple[list, list]:
             flat.extend((False, item) for item in items)
     named: list = []
     for name, value in keywords:
-        if name is None and type(value) is Kw:
+        if name is None and type(value) is Kw and _OPEN not in value.items:
             named.extend(value.items.items())
         else:
             named.append((name, value))
@@ -87,13 +89,13 @@ def kw_method(kw: Kw, method: str, args: list, merged: bool) -> Any:
         other = values[0] if len(values) == 1 and not args[0][0] else None
         if type(other) is not Kw:
             kw.items.clear()  # what it adds is not known: nothing of the dict is
-            kw.items["**"] = None
+            kw.items[_OPEN] = None
             return Const(None)
         for key, value in other.items.items():
             set_key(kw, key, value, merged)
         return Const(None)
     key = values[0] if values else None
-    if type(key) is not Const or type(key.value) is not str or "**" in kw.items:
+    if type(key) is not Const or type(key.value) is not str or _OPEN in kw.items:
         return None
     default = values[1] if len(values) > 1 else Const(None)
     found = kw.items.get(key.value, MISSING)

@@ -216,3 +216,36 @@ model.fit(x=None, epochs=1)
     assert work["params"][:2] == (27 * 8 + 8, "lower")
     assert work["flops_per_sample"][:2] == (2 * 27 * 8 * 30 * 30, "lower")
     assert "one of two models" in work["flops_per_sample"][2]
+
+
+def test_a_keyword_dict_updated_with_what_is_not_known_is_not_spread():
+    code = """
+import json
+
+from tensorflow import keras
+from tensorflow.keras.layers import Conv2D
+
+
+def conv(**kwargs):
+    opts = {"filters": 8, "kernel_size": 3}
+    opts.update(kwargs)
+    return Conv2D(**opts)
+
+
+def loaded_conv():
+    opts = {"filters": 8, "kernel_size": 3}
+    opts.update(json.load(open("layer.json")))
+    return Conv2D(**opts)
+
+
+image = keras.Input(shape=(16, 16, 3))
+known = keras.Model(image, conv(padding="same")(image))
+known.fit(x=None, epochs=1)
+loaded = keras.Model(image, loaded_conv()(image))
+loaded.fit(x=None, epochs=1)
+"""
+    sites = analyse(code)
+    known = work_of(sites, line_of(code, "known.fit"), ".fit")
+    assert known["params"][:2] == (27 * 8 + 8, None)
+    assert known["flops_per_sample"][0] == 2 * 27 * 8 * 16 * 16  # "same": the loaded dict could say otherwise
+    assert work_of(sites, line_of(code, "loaded.fit"), ".fit")["params"][:2] == (0, "lower")
