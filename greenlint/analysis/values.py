@@ -448,8 +448,8 @@ def _same_work(a: Inst, b: Inst) -> Inst:
 def _agree(x: Any, y: Any) -> bool:
     if x is y:
         return True
-    if type(x) is list and type(y) is list:
-        return len(x) == len(y) and all(i is j for i, j in zip(x, y))
+    if type(x) is list and type(y) is list or type(x) is tuple and type(y) is tuple and dict in map(type, x):
+        return len(x) == len(y) and all(i is j for i, j in zip(x, y))  # (the same layers; either of the same models)
     if type(x) is Inst or type(y) is Inst:
         return False
     return x == y
