@@ -26,8 +26,10 @@ REDUCE = "functools.reduce"
 _KW_METHODS = frozenset({"get", "update", "pop", "setdefault"})
 #: The key a Kw holds once something unknown was added to it (`d.update(unknown)`): then no key is known absent.
 _OPEN = "**"
-#: Words of a parameter's name that say it holds an input's size (`input_shape`, `image_size`, `img_size`).
+#: Words of a parameter's name that say it holds a size (`input_shape`, `image_size`, `img_size`), and the
+#: beginnings that make it the input's (not `kernel_size`, `pool_size`, `output_shape`): `shape` alone too.
 _SIZE_WORDS = ("shape", "size")
+_INPUT_WORDS = ("input", "image", "img", "in_", "target")
 
 
 def keywords_of(node: ast.Dict, values: list) -> Kw | None:
@@ -142,9 +144,9 @@ def composition(fn: ast.AST, items: Any, initial: Any) -> tuple[str, tuple | Non
 
 def stated_size(shape: tuple, given: dict[str, Any], builder: str) -> tuple[tuple, str] | None:
     """An input shape whose leading dimensions are free (`(None, None, 3)`) with them filled from the
-    parameter of the function building the model that states a size of as many integers
-    (`input_shape=(416, 416)`), or the whole shape (`(416, 416, 3)`), bound in *given*, and a note
-    saying so; None where no parameter does, or more than one with different sizes."""
+    parameter of the function building the model that states the input's size (`_input_size`) in as many
+    integers (`input_shape=(416, 416)`), or the whole shape (`(416, 416, 3)`), bound in *given*, and a
+    note saying so; None where no parameter does, or more than one with different sizes."""
     free = 0
     while free < len(shape) and shape[free] is None:
         free += 1
@@ -152,7 +154,7 @@ def stated_size(shape: tuple, given: dict[str, Any], builder: str) -> tuple[tupl
         return None
     found = {}
     for name, value in given.items():
-        if not any(word in name.lower() for word in _SIZE_WORDS) or type(value) is not Const:
+        if not _input_size(name.lower()) or type(value) is not Const:
             continue
         size = value.value
         if not isinstance(size, (tuple, list)) or not all(type(d) is int and d > 0 for d in size):
@@ -175,6 +177,11 @@ def starred_items(value: Any) -> tuple | None:
     if type(value) is Inst and "sym" in value.meta:
         return (value,)
     return _items(value)
+
+
+def _input_size(name: str) -> bool:
+    """Whether a parameter so named states the model input's size (`input_shape`, `img_size`, `shape`)."""
+    return name in _SIZE_WORDS or name.startswith(_INPUT_WORDS) and any(word in name for word in _SIZE_WORDS)
 
 
 def _named(node: ast.AST, name: str) -> bool:

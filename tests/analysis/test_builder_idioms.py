@@ -249,3 +249,31 @@ loaded.fit(x=None, epochs=1)
     assert known["params"][:2] == (27 * 8 + 8, None)
     assert known["flops_per_sample"][0] == 2 * 27 * 8 * 16 * 16  # "same": the loaded dict could say otherwise
     assert work_of(sites, line_of(code, "loaded.fit"), ".fit")["params"][:2] == (0, "lower")
+
+
+def test_a_size_argument_that_is_not_the_inputs_leaves_free_sides_unknown():
+    code = """
+from tensorflow import keras
+from tensorflow.keras.layers import Conv2D
+
+
+def create(kernel_size):
+    image = keras.Input(shape=(None, None, 3))
+    return keras.Model(image, Conv2D(8, kernel_size)(image))
+
+
+def create_two(input_shape, image_size):
+    image = keras.Input(shape=(None, None, 3))
+    return keras.Model(image, Conv2D(8, 3)(image))
+
+
+kernel = create((3, 3))
+kernel.fit(x=None, epochs=1)
+two = create_two((64, 64), (32, 32))
+two.fit(x=None, epochs=1)
+"""
+    sites = analyse(code)
+    for name in ("kernel", "two"):  # a kernel's size; two sizes that disagree
+        work = work_of(sites, line_of(code, f"{name}.fit"), ".fit")
+        assert work["params"][0] == 27 * 8 + 8
+        assert not work["flops_per_sample"][0] and "input" not in (work["flops_per_sample"][2] or "")
