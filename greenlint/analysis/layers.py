@@ -426,6 +426,12 @@ ALIASES = {
     "Convolution2DTranspose": "Conv2DTranspose", "SeparableConvolution2D": "SeparableConv2D",
 }  # fmt: skip
 RULES.update({alias: RULES[name] for alias, name in ALIASES.items()})
+#: Options the rules read with a default where they are absent (`padding="valid"`, `use_bias=True`).
+DEFAULTED = frozenset({
+    "attention_axes", "axis", "center", "depth_multiplier", "dilation_rate", "groups", "keepdims", "merge_mode",
+    "output_mode", "output_sequence_length", "padding", "pool_size", "reset_after", "return_sequences", "scale",
+    "score_mode", "shared_axes", "size", "strides", "use_bias", "use_gate", "use_scale",
+})
 #: Layers joining several inputs of one shape (Concatenate joins along its axis).
 MERGES = frozenset({"Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate"})
 #: Keras' functional helpers that build a merge layer and call it at once (`concatenate([a, b], axis=3)`).
@@ -451,6 +457,14 @@ def apply(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
         extra = _prod(found.shape)
         found = found._replace(flops=None if found.flops is None or extra is None else found.flops + extra)
     return found
+
+
+def unread(named: dict[str, Any], init: dict, spread: bool) -> tuple[str, ...]:
+    """The `DEFAULTED` options a layer's constructor is given as values not known (all of them where it
+    spreads a `**dict` not known, *spread*): its work is then not known, never its defaults' (work.apply_layer)."""
+    if spread:
+        return tuple(sorted(DEFAULTED))
+    return tuple(name for name in named if name in DEFAULTED and name not in init)
 
 
 def _merge(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:

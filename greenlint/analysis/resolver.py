@@ -1858,6 +1858,9 @@ class Resolver:
         init = {k: v for k, v in features.items() if k not in _CONTEXT_KEYS}
         if init:
             meta["init"] = init
+        unread = layers_mod.unread(named, init, any(name is None for name, _ in keywords))
+        if unread:
+            meta["unread"] = unread  # `Conv2D(8, 3, padding=pad)`: not its default's work (work.apply_layer)
         if "trainable" in named and "trainable" not in init:  # `Dense(8, trainable=flag)`: not known (trainable.py)
             meta["trainable"] = None
         if api == feat.IMAGE_DATA_GENERATOR:  # whether `init` is all it was given (hostwork.augments)

@@ -277,3 +277,42 @@ two.fit(x=None, epochs=1)
         work = work_of(sites, line_of(code, f"{name}.fit"), ".fit")
         assert work["params"][0] == 27 * 8 + 8
         assert not work["flops_per_sample"][0] and "input" not in (work["flops_per_sample"][2] or "")
+
+
+def test_keyword_dict_methods_and_a_key_set_on_one_path():
+    code = """
+import sys
+
+from tensorflow import keras
+from tensorflow.keras.layers import Conv2D
+
+
+def conv(filters, **kwargs):
+    kwargs.setdefault("padding", "same")
+    kwargs.pop("name", None)
+    return Conv2D(filters, 3, **kwargs)
+
+
+def conv_maybe(filters, wide):
+    opts = {"padding": "valid"}
+    if wide:
+        opts["padding"] = "same"
+    return Conv2D(filters, 3, **opts)
+
+
+image = keras.Input(shape=(16, 16, 3))
+same = keras.Model(image, conv(8, name="c")(image))
+same.fit(x=None, epochs=1)
+valid = keras.Model(image, conv(8, padding="valid")(image))
+valid.fit(x=None, epochs=1)
+either = keras.Model(image, conv_maybe(8, sys.argv[1] == "wide")(image))
+either.fit(x=None, epochs=1)
+unspread = keras.Model(image, Conv2D(8, 3, **eval(sys.argv[2]))(image))
+unspread.fit(x=None, epochs=1)
+"""
+    sites = analyse(code)
+    assert work_of(sites, line_of(code, "same.fit"), ".fit")["flops_per_sample"][:2] == (2 * 27 * 8 * 16 * 16, None)
+    assert work_of(sites, line_of(code, "valid.fit"), ".fit")["flops_per_sample"][:2] == (2 * 27 * 8 * 14 * 14, None)
+    for name in ("either", "unspread"):  # a padding not known: not the default's work
+        work = work_of(sites, line_of(code, f"{name}.fit"), ".fit")
+        assert work["flops_per_sample"][:2] == (0, "lower") and "Conv2D" in work["flops_per_sample"][2]
