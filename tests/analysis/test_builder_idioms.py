@@ -279,6 +279,26 @@ two.fit(x=None, epochs=1)
         assert not work["flops_per_sample"][0] and "input" not in (work["flops_per_sample"][2] or "")
 
 
+def test_functions_composed_right_to_left_apply_the_last_first():
+    code = """
+from functools import reduce
+
+from tensorflow import keras
+from tensorflow.keras.layers import Dense
+
+
+def compose(*funcs):
+    return reduce(lambda f, g: lambda x: f(g(x)), funcs)
+
+
+inp = keras.Input((16,))
+model = keras.Model(inp, compose(Dense(4), Dense(8))(inp))
+model.fit(x=None, epochs=1)
+"""
+    work = work_of(analyse(code), line_of(code, "model.fit"), ".fit")
+    assert work["params"][:2] == ((16 * 8 + 8) + (8 * 4 + 4), None)  # Dense(8) on the input, then Dense(4)
+
+
 def test_keyword_dict_methods_and_a_key_set_on_one_path():
     code = """
 import sys
@@ -316,3 +336,21 @@ unspread.fit(x=None, epochs=1)
     for name in ("either", "unspread"):  # a padding not known: not the default's work
         work = work_of(sites, line_of(code, f"{name}.fit"), ".fit")
         assert work["flops_per_sample"][:2] == (0, "lower") and "Conv2D" in work["flops_per_sample"][2]
+
+
+def test_a_list_spreading_a_models_outputs_feeds_a_layer_on_all_of_them():
+    code = """
+from tensorflow import keras
+from tensorflow.keras.layers import Conv2D, Input, Lambda
+
+
+image = Input((32, 32, 3))
+body = keras.Model(image, [Conv2D(4, 1)(image), Conv2D(4, 1)(image)])
+y_true = [Input((32, 32, 4)) for _ in range(2)]
+loss = Lambda(lambda a: a[0], name="loss")([*body.output, *y_true])
+model = keras.Model([body.input, *y_true], loss)
+model.fit(x=None, epochs=1)
+"""
+    work = work_of(analyse(code), line_of(code, "model.fit"), ".fit")
+    assert work["params"][:2] == (2 * (3 * 4 + 4), "lower")  # the body's, the Lambda's own not known
+    assert work["flops_per_sample"][:2] == (2 * 2 * 3 * 4 * 32 * 32, "lower")
