@@ -428,10 +428,13 @@ ALIASES = {
 RULES.update({alias: RULES[name] for alias, name in ALIASES.items()})
 #: Options the rules read with a default where they are absent (`padding="valid"`, `use_bias=True`).
 DEFAULTED = frozenset({
-    "attention_axes", "axis", "center", "depth_multiplier", "dilation_rate", "groups", "keepdims", "merge_mode",
-    "output_mode", "output_sequence_length", "padding", "pool_size", "reset_after", "return_sequences", "scale",
-    "score_mode", "shared_axes", "size", "strides", "use_bias", "use_gate", "use_scale",
+    "attention_axes", "axis", "center", "cropping", "depth_multiplier", "dilation_rate", "groups", "keepdims",
+    "merge_mode", "output_mode", "output_sequence_length", "padding", "pool_size", "reset_after",
+    "return_sequences", "scale", "score_mode", "shared_axes", "size", "strides", "use_bias", "use_gate", "use_scale",
 })
+#: Of those, the options that move a layer's output sides alone: its parameters and channels are the same
+#: whatever they are.
+SIDES_ONLY = frozenset({"cropping", "dilation_rate", "padding", "pool_size", "size", "strides"})
 #: Layers joining several inputs of one shape (Concatenate joins along its axis).
 MERGES = frozenset({"Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate"})
 #: Keras' functional helpers that build a merge layer and call it at once (`concatenate([a, b], axis=3)`).
@@ -461,10 +464,22 @@ def apply(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
 
 def unread(named: dict[str, Any], init: dict, spread: bool) -> tuple[str, ...]:
     """The `DEFAULTED` options a layer's constructor is given as values not known (all of them where it
-    spreads a `**dict` not known, *spread*): its work is then not known, never its defaults' (work.apply_layer)."""
+    spreads a `**dict` not known, *spread*): its work is then not its defaults' (`unread_work`)."""
     if spread:
         return tuple(sorted(DEFAULTED))
     return tuple(name for name in named if name in DEFAULTED and name not in init)
+
+
+def unread_work(name: str, init: dict, shapes: list[Shape], unread: tuple[str, ...]) -> LayerWork | None:
+    """The work of a layer given *unread* options as values not known: where they move its output sides
+    alone (`Conv1D(20, 2, dilation_rate=rate)`), its parameters and channels with its sides free and its
+    FLOPs unknown; otherwise unknown."""
+    if not SIDES_ONLY.issuperset(unread) or len(shapes) != 1 or len(shapes[0]) < 2:
+        return None
+    found = apply(name, {k: v for k, v in init.items() if k not in unread}, shapes)
+    if found is None or len(found.shape) != len(shapes[0]):
+        return None
+    return LayerWork((*[None] * (len(found.shape) - 1), found.shape[-1]), found.params, None)
 
 
 def _merge(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:

@@ -1858,7 +1858,8 @@ class Resolver:
         init = {k: v for k, v in features.items() if k not in _CONTEXT_KEYS}
         if init:
             meta["init"] = init
-        unread = layers_mod.unread(named, init, any(name is None for name, _ in keywords))
+        unread = layers_mod.unread(named, init, any(name is None for name, _ in keywords)) \
+            if kind == "class" and api.startswith(work_mod.LAYERS) else ()
         if unread:
             meta["unread"] = unread  # `Conv2D(8, 3, padding=pad)`: not its default's work (work.apply_layer)
         if "trainable" in named and "trainable" not in init:  # `Dense(8, trainable=flag)`: not known (trainable.py)

@@ -161,8 +161,9 @@ def apply_layer(layer: Inst, shapes: list[tuple]) -> layers.LayerWork | None:
     """A layer value's work on per-sample input shapes (wrappers included)."""
     name = layer.cls.rpartition(".")[2]
     init = layer.meta.get("init") or {}
-    if layer.meta.get("unread"):  # an option given as a value not known (layers.unread)
-        return None
+    unread = layer.meta.get("unread")
+    if unread:  # an option given as a value not known (layers.unread)
+        return layers.unread_work(name, init, shapes, unread)
     if name in _WRAPPERS:
         inner = layer.meta.get("wrapped")
         if not is_layer(inner) or len(shapes) != 1 or not shapes[0]:

@@ -333,9 +333,10 @@ unspread.fit(x=None, epochs=1)
     sites = analyse(code)
     assert work_of(sites, line_of(code, "same.fit"), ".fit")["flops_per_sample"][:2] == (2 * 27 * 8 * 16 * 16, None)
     assert work_of(sites, line_of(code, "valid.fit"), ".fit")["flops_per_sample"][:2] == (2 * 27 * 8 * 14 * 14, None)
-    for name in ("either", "unspread"):  # a padding not known: not the default's work
-        work = work_of(sites, line_of(code, f"{name}.fit"), ".fit")
-        assert work["flops_per_sample"][:2] == (0, "lower") and "Conv2D" in work["flops_per_sample"][2]
+    either = work_of(sites, line_of(code, "either.fit"), ".fit")  # its padding not known: not the default's FLOPs
+    assert either["params"][:2] == (27 * 8 + 8, None) and either["flops_per_sample"][:2] == (0, "lower")
+    unspread = work_of(sites, line_of(code, "unspread.fit"), ".fit")  # any option, its use_bias too
+    assert unspread["params"][:2] == (0, "lower") and "Conv2D" in unspread["params"][2]
 
 
 def test_a_list_spreading_a_models_outputs_feeds_a_layer_on_all_of_them():

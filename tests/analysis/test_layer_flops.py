@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from greenlint.analysis import analyse_source
-from greenlint.analysis.layers import apply
+from greenlint.analysis.layers import apply, unread_work
 
 HEADER = "import numpy as np\nimport tensorflow as tf\n"
 
@@ -355,3 +355,14 @@ def test_layers_on_free_image_sides_have_their_parameters_and_shape_but_no_flops
     assert apply("Add", {}, [free, free]) == (free, 0, None)
     assert apply("Add", {}, [free, (None, None, 8)]) is None  # channels that differ: not one shape
     assert apply("Concatenate", {"axis": 1}, [free, free]) is None  # along a free side: unknown
+
+
+def test_options_not_known_leave_the_sides_free_where_they_move_the_sides_alone():
+    """`Conv2D(8, 3, strides=s)` with s not known: its parameters and channels, not its sides or FLOPs;
+    an option that changes its parameters (`use_bias`) leaves it unknown, never its default's."""
+    init = {"filters": 8, "kernel_size": 3}
+    assert unread_work("Conv2D", init, [(16, 16, 3)], ("strides", "padding")) == ((None, None, 8), 27 * 8 + 8, None)
+    assert unread_work("MaxPooling2D", {}, [(16, 16, 3)], ("pool_size",)) == ((None, None, 3), 0, None)
+    assert unread_work("Conv2D", init, [(16, 16, 3)], ("use_bias",)) is None
+    assert unread_work("Conv2D", init, [(16, 16, 3)], ("padding", "use_bias")) is None
+
