@@ -274,9 +274,10 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
 
 
 def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:
-    """Give a layer's constructor site its work, the first time a model places the layer."""
+    """Give a layer's constructor site its work, the first time a model places the layer with its FLOPs
+    known, else the first time at all (on a free side: `input_shape=[None, 1]`, the data's length later)."""
     site = layer.meta.get("site_work")
-    if site is not None and not site:
+    if site is not None and (not site or found.flops is not None and (site.get("flops_per_sample") or {}).get("value") is None):
         site["input_shape"] = q(list(shape), INFERRED, "per sample, as the model places the layer")
         site["params"] = q(found.params, INFERRED)
         site["flops_per_sample"] = q(found.flops, INFERRED)

@@ -366,3 +366,18 @@ def test_options_not_known_leave_the_sides_free_where_they_move_the_sides_alone(
     assert unread_work("Conv2D", init, [(16, 16, 3)], ("use_bias",)) is None
     assert unread_work("Conv2D", init, [(16, 16, 3)], ("padding", "use_bias")) is None
 
+
+def test_a_layer_placed_on_a_free_side_takes_its_flops_from_the_data_placing_it_later():
+    code = """
+    x = np.zeros((100, 50, 1))
+    rate = np.random.choice([1, 2])
+    model = tf.keras.Sequential([
+        tf.keras.layers.Conv1D(20, 4, strides=2, input_shape=[None, 1]),
+        tf.keras.layers.Conv1D(20, 2, padding="causal", dilation_rate=rate),
+    ])
+    model.fit(x, x, epochs=1)
+    """
+    conv, dilated = [s.work for s in sites(code) if s.api == "tensorflow.keras.layers.Conv1D"]
+    assert conv["flops_per_sample"]["value"] == 2 * 4 * 1 * 20 * 24  # 50 steps, stride 2: 24 positions
+    assert dilated["params"]["value"] == 2 * 20 * 20 + 20  # its dilation not known: its parameters are
+    assert dilated["flops_per_sample"]["value"] is None
