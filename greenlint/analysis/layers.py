@@ -479,6 +479,8 @@ def unread_work(name: str, init: dict, shapes: list[Shape], unread: tuple[str, .
     found = apply(name, {k: v for k, v in init.items() if k not in unread}, shapes)
     if found is None or len(found.shape) != len(shapes[0]):
         return None
+    if unread == ("dilation_rate",) and init.get("padding") in ("same", "causal"):
+        return found  # (padded to its input's length, a dilated window reads as many values as any)
     return LayerWork((*[None] * (len(found.shape) - 1), found.shape[-1]), found.params, None)
 
 

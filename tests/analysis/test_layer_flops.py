@@ -364,6 +364,9 @@ def test_options_not_known_leave_the_sides_free_where_they_move_the_sides_alone(
     assert unread_work("Conv2D", init, [(16, 16, 3)], ("strides", "padding")) == ((None, None, 8), 27 * 8 + 8, None)
     assert unread_work("MaxPooling2D", {}, [(16, 16, 3)], ("pool_size",)) == ((None, None, 3), 0, None)
     assert unread_work("Conv2D", init, [(16, 16, 3)], ("use_bias",)) is None
+    causal = {"filters": 8, "kernel_size": 2, "padding": "causal"}  # a dilation moves no side of a padded output
+    assert unread_work("Conv1D", causal, [(50, 3)], ("dilation_rate",)) == ((50, 8), 2 * 3 * 8 + 8, 2 * 2 * 3 * 8 * 50)
+    assert unread_work("Conv1D", {**causal, "padding": "valid"}, [(50, 3)], ("dilation_rate",)).shape == (None, 8)
     assert unread_work("Conv2D", init, [(16, 16, 3)], ("padding", "use_bias")) is None
 
 
@@ -379,5 +382,6 @@ def test_a_layer_placed_on_a_free_side_takes_its_flops_from_the_data_placing_it_
     """
     conv, dilated = [s.work for s in sites(code) if s.api == "tensorflow.keras.layers.Conv1D"]
     assert conv["flops_per_sample"]["value"] == 2 * 4 * 1 * 20 * 24  # 50 steps, stride 2: 24 positions
-    assert dilated["params"]["value"] == 2 * 20 * 20 + 20  # its dilation not known: its parameters are
-    assert dilated["flops_per_sample"]["value"] is None
+    # its dilation not known: as any dilation's, padded to the input's 24 positions
+    assert dilated["params"]["value"] == 2 * 20 * 20 + 20
+    assert dilated["flops_per_sample"]["value"] == 2 * 2 * 20 * 20 * 24
