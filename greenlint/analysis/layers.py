@@ -25,12 +25,13 @@ Shape = tuple[int, ...]
 
 
 class LayerWork(NamedTuple):
-    shape: Shape
+    shape: tuple[int | None, ...]  # a None side: free (any image size)
     params: int
     flops: int | None  # None: depends on a dimension not known statically
 
 
-def _prod(dims) -> int | None:
+def product(dims) -> int | None:
+    """The product of dimensions (a tensor's elements, a window's positions); None where one is free."""
     return None if any(d is None for d in dims) else math.prod(dims)
 
 
@@ -72,13 +73,14 @@ def _conv(init: dict, shape: Shape, rank: int, *, depthwise: bool = False, separ
     if kernel is None or strides is None or dilation is None or padding not in ("valid", "same", "causal"):
         return None
     padding = "same" if padding == "causal" else padding
+    out: tuple[int | None, ...]
     if transpose:
         out = tuple(None if n is None else n * s if padding == "same" else (n - 1) * s + k
                     for n, k, s in zip(shape, kernel, strides))
     else:
         out = tuple(_spatial(n, k, s, d, padding) for n, k, s, d in zip(shape, kernel, strides, dilation))
     k = math.prod(kernel)
-    positions = _prod(out)
+    positions = product(out)
     if depthwise or separable:
         multiplier = init.get("depth_multiplier", 1)
         if type(multiplier) is not int:
@@ -90,13 +92,14 @@ def _conv(init: dict, shape: Shape, rank: int, *, depthwise: bool = False, separ
         filters = init.get("filters")
         if type(filters) is not int:
             return None
+        pointwise = _times(2 * mid * filters, positions)
         return LayerWork((*out, filters), params + mid * filters + (filters if bias else 0),
-                         None if flops is None else flops + _times(2 * mid * filters, positions))
+                         None if flops is None or pointwise is None else flops + pointwise)
     filters = init.get("filters")
     if type(filters) is not int or type(groups) is not int or groups < 1 or channels % groups:
         return None
     params = k * (channels // groups) * filters + (filters if bias else 0)
-    reads = _prod(shape[:-1]) if transpose else positions
+    reads = product(shape[:-1]) if transpose else positions
     return LayerWork((*out, filters), params, _times(2 * k * (channels // groups) * filters, reads))
 
 
@@ -106,7 +109,7 @@ def _dense(init: dict, shape: Shape) -> LayerWork | None:
         return None
     d = shape[-1]
     bias = init.get("use_bias", True) is not False
-    flops = _times(2 * d * units, _prod(shape[:-1]))
+    flops = _times(2 * d * units, product(shape[:-1]))
     return LayerWork((*shape[:-1], units), d * units + (units if bias else 0), flops)
 
 
@@ -119,14 +122,14 @@ def _pool(init: dict, shape: Shape, rank: int) -> LayerWork | None:
     if pool is None or strides is None or padding not in ("valid", "same"):
         return None
     out = tuple(_spatial(n, k, s, 1, padding) for n, k, s in zip(shape, pool, strides))
-    return LayerWork((*out, shape[-1]), 0, _times(shape[-1] * math.prod(pool), _prod(out)))
+    return LayerWork((*out, shape[-1]), 0, _times(shape[-1] * math.prod(pool), product(out)))
 
 
 def _global_pool(init: dict, shape: Shape, rank: int) -> LayerWork | None:
     if len(shape) != rank + 1 or shape[-1] is None:
         return None
     out = (*([1] * rank), shape[-1]) if init.get("keepdims") is True else (shape[-1],)
-    return LayerWork(out, 0, _prod(shape))
+    return LayerWork(out, 0, product(shape))
 
 
 def _recurrent(init: dict, shape: Shape, gates: int, extra_bias: int) -> LayerWork | None:
@@ -152,7 +155,7 @@ def _embedding(init: dict, shape: Shape) -> LayerWork | None:
 
 
 def _flatten(init: dict, shape: Shape) -> LayerWork | None:
-    size = _prod(shape)
+    size = product(shape)
     return LayerWork((size,), 0, 0) if size is not None else None
 
 
@@ -173,7 +176,7 @@ def _reshape(init: dict, shape: Shape) -> LayerWork | None:
 
 def _elementwise(per_element: int):
     def rule(init: dict, shape: Shape) -> LayerWork:
-        return LayerWork(shape, 0, _times(per_element, _prod(shape)))
+        return LayerWork(shape, 0, _times(per_element, product(shape)))
 
     return rule
 
@@ -182,7 +185,7 @@ def _norm(params_per_channel: int, per_element: int):
     def rule(init: dict, shape: Shape) -> LayerWork | None:
         if not shape or shape[-1] is None:
             return None
-        return LayerWork(shape, params_per_channel * shape[-1], _times(per_element, _prod(shape)))
+        return LayerWork(shape, params_per_channel * shape[-1], _times(per_element, product(shape)))
 
     return rule
 
@@ -203,7 +206,7 @@ def _group_norm(init: dict, shape: Shape) -> LayerWork | None:
     if not shape or shape[-1] is None or type(groups) is not int or groups < 1 or shape[-1] % groups:
         return None
     scaled = init.get("center", True) is not False, init.get("scale", True) is not False
-    return LayerWork(shape, sum(scaled) * shape[-1], _times(5, _prod(shape)))
+    return LayerWork(shape, sum(scaled) * shape[-1], _times(5, product(shape)))
 
 
 def normalisation(init: dict, shape: Shape) -> LayerWork | None:
@@ -262,7 +265,7 @@ def _upsampling2d(init: dict, shape: Shape) -> LayerWork | None:
     if size is None or len(shape) != 3 or shape[2] is None:
         return None
     out = (*(None if n is None else n * k for n, k in zip(shape[:2], size)), shape[2])
-    return LayerWork(out, 0, _prod(out))
+    return LayerWork(out, 0, product(out))
 
 
 def _resizing(init: dict, shape: Shape) -> LayerWork | None:
@@ -457,7 +460,7 @@ def apply(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
         return None
     act = init.get("activation")
     if isinstance(act, str) and act not in ("linear", "tensorflow.keras.activations.linear") and name != "Activation":
-        extra = _prod(found.shape)
+        extra = product(found.shape)
         found = found._replace(flops=None if found.flops is None or extra is None else found.flops + extra)
     return found
 
@@ -503,4 +506,4 @@ def _merge(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
         return LayerWork(tuple(out), 0, 0)
     if any(s != first for s in shapes) or first[-1] is None:
         return None
-    return LayerWork(first, 0, _times(len(shapes) - 1, _prod(first)))
+    return LayerWork(first, 0, _times(len(shapes) - 1, product(first)))

@@ -179,7 +179,10 @@ def apply_layer(layer: Inst, shapes: list[tuple]) -> layers.LayerWork | None:
         if found is None:
             return None
         mode = init.get("merge_mode", "concat")
-        shape = (*found.shape[:-1], 2 * found.shape[-1]) if mode == "concat" else found.shape
+        channels = found.shape[-1]
+        if mode == "concat" and channels is None:
+            return None
+        shape = (*found.shape[:-1], 2 * channels) if mode == "concat" and channels is not None else found.shape
         return layers.LayerWork(shape, 2 * found.params, None if found.flops is None else 2 * found.flops)
     return layers.apply(name, init, shapes)
 
@@ -250,7 +253,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
             continue
         found = apply_layer(item, [shape]) if shape is not None else None
         passes.append((id(item.meta), found.flops if found is not None else None))
-        if found is None:
+        if found is None or shape is None:
             unknown.append(leaf)
             shape = None
             continue
@@ -402,10 +405,11 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tupl
 def _either_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tuple | None) -> Net | None:
     """A model built one way or another on alternative paths (`if tiny: model = create_tiny_model() else:
     model = create_model()`): the smaller's FLOPs and parameters, lower bounds (either may run)."""
-    nets = [model_net(Inst(model.cls, model.how, meta), hint, hint_note, most) for meta in model.meta["either"]]
-    if any(net is None or net.flops is None for net in nets):
+    found = [model_net(Inst(model.cls, model.how, meta), hint, hint_note, most) for meta in model.meta["either"]]
+    nets = [net for net in found if net is not None and net.flops is not None]
+    if len(nets) < len(found):
         return None
-    least = min(nets, key=lambda net: net.flops)
+    least = min(nets, key=lambda net: net.flops or 0)
     params = [net.params for net in nets]
     note = "one of two models (built on alternative paths, or given by different callers): the smaller's figures, lower bounds"
     note = "; ".join(filter(None, [note, least.note]))
@@ -1099,8 +1103,9 @@ def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:
     known = found is not None and found.flops is not None
     work["flops"] = q(found.flops * shape[0] if known else None, INFERRED,
                       f"{shape[0]} samples × {found.flops} FLOPs" if known else "no shape rule for this layer")
-    if found and None not in found.shape:
-        work["elements"] = q(shape[0] * math.prod(found.shape), INFERRED, "output elements")
+    elements = layers.product(found.shape) if found else None
+    if elements is not None:
+        work["elements"] = q(shape[0] * elements, INFERRED, "output elements")
     return work
 
 
