@@ -8,6 +8,7 @@
 - Composition by `functools.reduce` (`values.Composed`): `reduce(lambda f, g: lambda *a, **kw:
   g(f(*a, **kw)), funcs)` (or `f(g(...))`, right to left) is the functions composed, a callable
   applying them in turn; `reduce(lambda x, f: f(x), funcs, x)` applies them to x at once.
+- A builder's later calls (`builds_afresh`): a model of their own each, as Python builds one per call.
 - A free input dimension sized where the program states it (`stated_size`): the image size given
   to the function that builds the model (`create_model(input_shape=(416, 416))` around
   `Input(shape=(None, None, 3))`).
@@ -168,6 +169,29 @@ def stated_size(shape: tuple, given: dict[str, Any], builder: str) -> tuple[tupl
     name, size = next(iter(found.items()))
     note = f"input {' x '.join(map(str, size))} per sample: the size `{name}` given to {builder}()"
     return (*size, *shape[free:]), note
+
+
+def builds_afresh(node: ast.AST) -> bool:
+    """Whether a function returns only what it builds on each call: every `return` gives a call or a name
+    the function binds itself (`return Model(d0, out)`, `return model`), never an attribute or a global
+    (`return self._model`, `return shared`: the same object each time)."""
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    returns: list[ast.Return] = []
+    bound: set[str] = set()
+    todo: list[ast.AST] = list(node.body)
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if type(item) is ast.Return:
+            returns.append(item)
+        elif type(item) is ast.Name and type(item.ctx) is ast.Store:
+            bound.add(item.id)
+        todo.extend(ast.iter_child_nodes(item))
+    return bool(returns) and all(
+        type(r.value) is ast.Call or type(r.value) is ast.Name and r.value.id in bound for r in returns
+    )
 
 
 def starred_items(value: Any) -> tuple | None:

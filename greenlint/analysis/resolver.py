@@ -1144,8 +1144,10 @@ class Resolver:
     def another(self, info: FuncInfo, value: Any) -> Any:
         """A model a builder makes (`g_AB = build_generator()`, `g_BA = build_generator()`): the first
         call gets its walk's, each later call a fresh instance of it, so that two models built by one
-        function are two in a graph holding both (their parameters counted twice); None otherwise."""
-        if self.exporting or not work_mod.is_model(value) or value.how != "constructor":
+        function are two in a graph holding both (their parameters counted twice); None otherwise (a
+        function returning a model kept elsewhere, `return self._model`: the same one each call)."""
+        if self.exporting or not work_mod.is_model(value) or value.how != "constructor" \
+                or not builders.builds_afresh(info.node):
             return None
         if id(info) not in self.handed:
             self.handed.add(id(info))

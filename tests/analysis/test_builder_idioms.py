@@ -355,3 +355,41 @@ model.fit(x=None, epochs=1)
     work = work_of(analyse(code), line_of(code, "model.fit"), ".fit")
     assert work["params"][:2] == (2 * (3 * 4 + 4), "lower")  # the body's, the Lambda's own not known
     assert work["flops_per_sample"][:2] == (2 * 2 * 3 * 4 * 32 * 32, "lower")
+
+
+def test_a_function_returning_a_model_kept_elsewhere_gives_the_same_one_each_call():
+    code = """
+from tensorflow import keras
+from tensorflow.keras.layers import Dense, Input
+
+inp0 = Input((4,))
+shared = keras.Model(inp0, Dense(8)(inp0))
+
+
+def get_model():
+    return shared
+
+
+class Holder:
+    def __init__(self):
+        self._m = None
+
+    def model(self):
+        if self._m is None:
+            i = Input((4,))
+            self._m = keras.Model(i, Dense(8)(i))
+        return self._m
+
+
+x = Input((4,))
+a, b = get_model(), get_model()
+both = keras.Model(x, [a(x), b(x)])
+both.fit(x=None, epochs=1)
+h = Holder()
+c, d = h.model(), h.model()
+cached = keras.Model(x, [c(x), d(x)])
+cached.fit(x=None, epochs=1)
+"""
+    sites = analyse(code)
+    for name in ("both", "cached"):  # one model applied twice: its parameters once
+        assert work_of(sites, line_of(code, f"{name}.fit"), ".fit")["params"][:2] == (4 * 8 + 8, None)
