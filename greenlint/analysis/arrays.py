@@ -82,7 +82,8 @@ class Sym:
     the model input's shape, the names of layers whose work is unknown, the layer each call
     applies (id of the call node -> id of the layer's or model's meta; an op of no layer has none),
     and the layers each call dispatches per step (id of the call node -> 1 for a layer or an op, a
-    nested model's own count, None where not known)."""
+    nested model's own count, None where not known); *sized*: where the input's free sides were given
+    their size (builders.stated_size), None where they were not free."""
 
     shape: tuple | None
     input_shape: tuple | None
@@ -91,6 +92,7 @@ class Sym:
     unknown: tuple = ()
     owners: dict = field(default_factory=dict)
     layers: dict = field(default_factory=dict)
+    sized: str | None = None
 
 
 def holds_tensor(value: Any) -> bool:

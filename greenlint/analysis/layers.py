@@ -25,12 +25,13 @@ Shape = tuple[int, ...]
 
 
 class LayerWork(NamedTuple):
-    shape: Shape
+    shape: tuple[int | None, ...]  # a None side: free (any image size)
     params: int
     flops: int | None  # None: depends on a dimension not known statically
 
 
-def _prod(dims) -> int | None:
+def product(dims) -> int | None:
+    """The product of dimensions (a tensor's elements, a window's positions); None where one is free."""
     return None if any(d is None for d in dims) else math.prod(dims)
 
 
@@ -47,7 +48,10 @@ def _ints(value: Any, rank: int) -> tuple[int, ...] | None:
     return None
 
 
-def _spatial(n: int, k: int, s: int, d: int, padding: str) -> int:
+def _spatial(n: int | None, k: int, s: int, d: int, padding: str) -> int | None:
+    """An output side of a window of *k* (stride *s*, dilation *d*); None for a free side (any image size)."""
+    if n is None:
+        return None
     if padding == "same":
         return -(-n // s)
     return max(0, (n - d * (k - 1) - 1) // s + 1)
@@ -55,7 +59,9 @@ def _spatial(n: int, k: int, s: int, d: int, padding: str) -> int:
 
 def _conv(init: dict, shape: Shape, rank: int, *, depthwise: bool = False, separable: bool = False,
           transpose: bool = False) -> LayerWork | None:
-    if len(shape) != rank + 1 or None in shape:
+    """A convolution's work; on free sides (`Input(shape=(None, None, 3))`) its parameters and output
+    channels, its FLOPs unknown."""
+    if len(shape) != rank + 1 or shape[-1] is None:
         return None
     channels = shape[-1]
     kernel = _ints(init.get("kernel_size"), rank)
@@ -67,31 +73,34 @@ def _conv(init: dict, shape: Shape, rank: int, *, depthwise: bool = False, separ
     if kernel is None or strides is None or dilation is None or padding not in ("valid", "same", "causal"):
         return None
     padding = "same" if padding == "causal" else padding
+    out: tuple[int | None, ...]
     if transpose:
-        out = tuple(n * s if padding == "same" else (n - 1) * s + k for n, k, s in zip(shape, kernel, strides))
+        out = tuple(None if n is None else n * s if padding == "same" else (n - 1) * s + k
+                    for n, k, s in zip(shape, kernel, strides))
     else:
         out = tuple(_spatial(n, k, s, d, padding) for n, k, s, d in zip(shape, kernel, strides, dilation))
     k = math.prod(kernel)
-    positions = math.prod(out)
+    positions = product(out)
     if depthwise or separable:
         multiplier = init.get("depth_multiplier", 1)
         if type(multiplier) is not int:
             return None
         mid = channels * multiplier
-        params, flops = k * mid, 2 * positions * k * mid
+        params, flops = k * mid, _times(2 * k * mid, positions)
         if depthwise:
             return LayerWork((*out, mid), params + (mid if bias else 0), flops)
         filters = init.get("filters")
         if type(filters) is not int:
             return None
+        pointwise = _times(2 * mid * filters, positions)
         return LayerWork((*out, filters), params + mid * filters + (filters if bias else 0),
-                         flops + 2 * positions * mid * filters)
+                         None if flops is None or pointwise is None else flops + pointwise)
     filters = init.get("filters")
     if type(filters) is not int or type(groups) is not int or groups < 1 or channels % groups:
         return None
     params = k * (channels // groups) * filters + (filters if bias else 0)
-    reads = math.prod(shape[:-1]) if transpose else positions
-    return LayerWork((*out, filters), params, 2 * reads * k * (channels // groups) * filters)
+    reads = product(shape[:-1]) if transpose else positions
+    return LayerWork((*out, filters), params, _times(2 * k * (channels // groups) * filters, reads))
 
 
 def _dense(init: dict, shape: Shape) -> LayerWork | None:
@@ -100,12 +109,12 @@ def _dense(init: dict, shape: Shape) -> LayerWork | None:
         return None
     d = shape[-1]
     bias = init.get("use_bias", True) is not False
-    flops = _times(2 * d * units, _prod(shape[:-1]))
+    flops = _times(2 * d * units, product(shape[:-1]))
     return LayerWork((*shape[:-1], units), d * units + (units if bias else 0), flops)
 
 
 def _pool(init: dict, shape: Shape, rank: int) -> LayerWork | None:
-    if len(shape) != rank + 1 or None in shape:
+    if len(shape) != rank + 1 or shape[-1] is None:
         return None
     pool = _ints(init.get("pool_size", 2), rank)
     strides = _ints(init.get("strides") if init.get("strides") is not None else init.get("pool_size", 2), rank)
@@ -113,14 +122,14 @@ def _pool(init: dict, shape: Shape, rank: int) -> LayerWork | None:
     if pool is None or strides is None or padding not in ("valid", "same"):
         return None
     out = tuple(_spatial(n, k, s, 1, padding) for n, k, s in zip(shape, pool, strides))
-    return LayerWork((*out, shape[-1]), 0, math.prod(out) * shape[-1] * math.prod(pool))
+    return LayerWork((*out, shape[-1]), 0, _times(shape[-1] * math.prod(pool), product(out)))
 
 
 def _global_pool(init: dict, shape: Shape, rank: int) -> LayerWork | None:
     if len(shape) != rank + 1 or shape[-1] is None:
         return None
     out = (*([1] * rank), shape[-1]) if init.get("keepdims") is True else (shape[-1],)
-    return LayerWork(out, 0, _prod(shape))
+    return LayerWork(out, 0, product(shape))
 
 
 def _recurrent(init: dict, shape: Shape, gates: int, extra_bias: int) -> LayerWork | None:
@@ -146,7 +155,7 @@ def _embedding(init: dict, shape: Shape) -> LayerWork | None:
 
 
 def _flatten(init: dict, shape: Shape) -> LayerWork | None:
-    size = _prod(shape)
+    size = product(shape)
     return LayerWork((size,), 0, 0) if size is not None else None
 
 
@@ -167,7 +176,7 @@ def _reshape(init: dict, shape: Shape) -> LayerWork | None:
 
 def _elementwise(per_element: int):
     def rule(init: dict, shape: Shape) -> LayerWork:
-        return LayerWork(shape, 0, _times(per_element, _prod(shape)))
+        return LayerWork(shape, 0, _times(per_element, product(shape)))
 
     return rule
 
@@ -176,7 +185,7 @@ def _norm(params_per_channel: int, per_element: int):
     def rule(init: dict, shape: Shape) -> LayerWork | None:
         if not shape or shape[-1] is None:
             return None
-        return LayerWork(shape, params_per_channel * shape[-1], _times(per_element, _prod(shape)))
+        return LayerWork(shape, params_per_channel * shape[-1], _times(per_element, product(shape)))
 
     return rule
 
@@ -197,7 +206,7 @@ def _group_norm(init: dict, shape: Shape) -> LayerWork | None:
     if not shape or shape[-1] is None or type(groups) is not int or groups < 1 or shape[-1] % groups:
         return None
     scaled = init.get("center", True) is not False, init.get("scale", True) is not False
-    return LayerWork(shape, sum(scaled) * shape[-1], _times(5, _prod(shape)))
+    return LayerWork(shape, sum(scaled) * shape[-1], _times(5, product(shape)))
 
 
 def normalisation(init: dict, shape: Shape) -> LayerWork | None:
@@ -244,19 +253,19 @@ def _margin2d(sign: int):
     """ZeroPadding2D (sign 1) or Cropping2D (sign −1): rows and columns added or removed, no FLOPs."""
     def rule(init: dict, shape: Shape) -> LayerWork | None:
         extra = _margins(init.get("padding" if sign > 0 else "cropping", 1 if sign > 0 else 0))
-        if extra is None or len(shape) != 3 or None in shape:
+        if extra is None or len(shape) != 3 or shape[2] is None:
             return None
-        out = (shape[0] + sign * extra[0], shape[1] + sign * extra[1], shape[2])
-        return LayerWork(out, 0, 0) if min(out) > 0 else None
+        out = (*(None if n is None else n + sign * e for n, e in zip(shape[:2], extra)), shape[2])
+        return LayerWork(out, 0, 0) if min(n for n in out if n is not None) > 0 else None
     return rule
 
 
 def _upsampling2d(init: dict, shape: Shape) -> LayerWork | None:
     size = _ints(init.get("size", 2), 2)
-    if size is None or len(shape) != 3 or None in shape:
+    if size is None or len(shape) != 3 or shape[2] is None:
         return None
-    out = (shape[0] * size[0], shape[1] * size[1], shape[2])
-    return LayerWork(out, 0, math.prod(out))
+    out = (*(None if n is None else n * k for n, k in zip(shape[:2], size)), shape[2])
+    return LayerWork(out, 0, product(out))
 
 
 def _resizing(init: dict, shape: Shape) -> LayerWork | None:
@@ -420,6 +429,15 @@ ALIASES = {
     "Convolution2DTranspose": "Conv2DTranspose", "SeparableConvolution2D": "SeparableConv2D",
 }  # fmt: skip
 RULES.update({alias: RULES[name] for alias, name in ALIASES.items()})
+#: Options the rules read with a default where they are absent (`padding="valid"`, `use_bias=True`).
+DEFAULTED = frozenset({
+    "attention_axes", "axis", "center", "cropping", "depth_multiplier", "dilation_rate", "groups", "keepdims",
+    "merge_mode", "output_mode", "output_sequence_length", "padding", "pool_size", "reset_after",
+    "return_sequences", "scale", "score_mode", "shared_axes", "size", "strides", "use_bias", "use_gate", "use_scale",
+})
+#: Of those, the options that move a layer's output sides alone: its parameters and channels are the same
+#: whatever they are.
+SIDES_ONLY = frozenset({"cropping", "dilation_rate", "padding", "pool_size", "size", "strides"})
 #: Layers joining several inputs of one shape (Concatenate joins along its axis).
 MERGES = frozenset({"Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate"})
 #: Keras' functional helpers that build a merge layer and call it at once (`concatenate([a, b], axis=3)`).
@@ -442,23 +460,50 @@ def apply(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
         return None
     act = init.get("activation")
     if isinstance(act, str) and act not in ("linear", "tensorflow.keras.activations.linear") and name != "Activation":
-        extra = _prod(found.shape)
+        extra = product(found.shape)
         found = found._replace(flops=None if found.flops is None or extra is None else found.flops + extra)
     return found
 
 
+def unread(named: dict[str, Any], init: dict, spread: bool) -> tuple[str, ...]:
+    """The `DEFAULTED` options a layer's constructor is given as values not known (all of them where it
+    spreads a `**dict` not known, *spread*): its work is then not its defaults' (`unread_work`)."""
+    if spread:
+        return tuple(sorted(DEFAULTED))
+    return tuple(name for name in named if name in DEFAULTED and name not in init)
+
+
+def unread_work(name: str, init: dict, shapes: list[Shape], unread: tuple[str, ...]) -> LayerWork | None:
+    """The work of a layer given *unread* options as values not known: where they move its output sides
+    alone (`Conv1D(20, 2, dilation_rate=rate)`), its parameters and channels with its sides free and its
+    FLOPs unknown; otherwise unknown."""
+    if not SIDES_ONLY.issuperset(unread) or len(shapes) != 1 or len(shapes[0]) < 2:
+        return None
+    found = apply(name, {k: v for k, v in init.items() if k not in unread}, shapes)
+    if found is None or len(found.shape) != len(shapes[0]):
+        return None
+    if unread == ("dilation_rate",) and init.get("padding") in ("same", "causal"):
+        return found  # (padded to its input's length, a dilated window reads as many values as any)
+    return LayerWork((*[None] * (len(found.shape) - 1), found.shape[-1]), found.params, None)
+
+
 def _merge(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
-    if len(shapes) < 2 or any(None in s for s in shapes):
-        return None  # (a merge of shapes with an unknown dimension: unknown)
+    """A merge of tensors of one shape (Concatenate: but on its axis); a side free in all of them
+    (any image size) stays free, its FLOPs then unknown."""
+    if len(shapes) < 2:
+        return None
     first = shapes[0]
     if name == "Concatenate":
         axis = init.get("axis", -1)
         if type(axis) is not int or any(len(s) != len(first) for s in shapes):
             return None
         axis = axis % len(first)
+        rest = [s[:axis] + s[axis + 1:] for s in shapes]
+        if any(s[axis] is None for s in shapes) or any(None in r for r in rest) and any(r != rest[0] for r in rest):
+            return None
         out = list(first)
         out[axis] = sum(s[axis] for s in shapes)
         return LayerWork(tuple(out), 0, 0)
-    if any(s != first for s in shapes):
+    if any(s != first for s in shapes) or first[-1] is None:
         return None
-    return LayerWork(first, 0, (len(shapes) - 1) * math.prod(first))
+    return LayerWork(first, 0, _times(len(shapes) - 1, product(first)))

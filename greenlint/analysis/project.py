@@ -47,12 +47,14 @@ from greenlint.analysis.values import (
     MISSING,
     Choice,
     ClassInfo,
+    Composed,
     Const,
     ExtClass,
     ExtFunc,
     ExtInst,
     ExtModule,
     Inst,
+    Kw,
     Ref,
     Seq,
     Template,
@@ -628,6 +630,10 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         return Seq(tuple(freeze(item, memo, functions) for item in value.items))
     if kind is Choice:
         return Choice(tuple(freeze(item, memo, functions) for item in value.items))
+    if kind is Composed:
+        return Composed(None if value.items is None else tuple(freeze(item, memo, functions) for item in value.items))
+    if kind is Kw:
+        return Kw({name: freeze(item, memo, functions) for name, item in value.items.items()})
     if kind is UserFunc:
         info = value.info
         if info.state is not Walk.DONE:
@@ -640,7 +646,7 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         # batches or a built model's FLOPs not known with its parameters unknown, or host work each call's
         # arguments may leave out: each call's arguments may tell them (the caller's walk decides,
         # `Resolver.instantiated`, `Resolver.host_for`)
-        built = type(returns) is Inst and returns.how == "constructor" and info.has_parameters
+        built = (type(returns) is Inst and returns.how == "constructor" or type(returns) is Composed) and info.has_parameters
         built = built or info.has_parameters and (info.host is not None or info.host_once is not None)
         # loaded with the resolver that made *value*; a warm run only digests modules and never needs it
         from greenlint.analysis.arrays import holds_tensor, unsized_generator

@@ -15,8 +15,10 @@ Keras model where each constructor whose return is known builds one), a
 parameter defaulting to None that the function re-binds under `if x is None:` (the value it
 binds), lists filled by `append` (their length), and different functions bound on alternative
 paths (`if noise: act = build_noisy_act() else: act = build_act()`: one of them, each called where
-it is; values.union). A method of a Keras/TF name called on what cannot be typed is
-still listed (untyped.py); so is a SciPy optimizer's call, as the TF call of the function it is given (drivers.py).
+it is; values.union), keyword dicts and `*args`/`**kwargs` spread into calls, callables composed by
+`functools.reduce`, and each call of a builder its own model (builders.py). A method of a Keras/TF
+name called on what cannot be typed is still listed (untyped.py); so is a SciPy optimizer's call, as
+the TF call of the function it is given (drivers.py).
 
 Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
 merged where branches join); a function body is walked once, either when a call needs its
@@ -31,7 +33,9 @@ reads the tree, so libcst's lossless form buys nothing here.
 from __future__ import annotations
 
 import ast
+import copy
 import math
+import operator
 import os
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator
@@ -42,6 +46,7 @@ from typing import Any
 from greenlint.analysis import (
     agents,
     arrays,
+    builders,
     downloads,
     drivers,
     environments,
@@ -72,6 +77,7 @@ from greenlint.analysis.values import (
     OPAQUE,
     Choice,
     ClassInfo,
+    Composed,
     Const,
     ExtClass,
     ExtFunc,
@@ -80,6 +86,7 @@ from greenlint.analysis.values import (
     Foreign,
     FuncInfo,
     Inst,
+    Kw,
     Member,
     Ref,
     Seq,
@@ -293,6 +300,9 @@ class Resolver:
         self.instance = 0  # the walk for values only being made (`shadowed`), 0 outside one
         self.instances = 0  # such walks made so far
         self.unrolling: set[int] = set()  # ids of the functions being walked again for a call's values
+        self.steps: dict[tuple[int, int, int], ast.Call] = {}  # (id of a call of composed functions, depth, step) -> its node
+        self.composing: list[int] = []  # a composition's call being made: where its sites start, the ids of its nodes
+        self.handed: set[int] = set()  # ids of the builders whose walk's model a call was given (`another`)
 
     @contextmanager
     def inside(self, scope: Scope, ctx: Context | None = None) -> Iterator[Scope]:
@@ -874,8 +884,8 @@ class Resolver:
         if root == kerasext.ADDONS and kerasext.addons_ref(path):  # `tfa.callbacks.TimeStopping`, unless the
             local = self.imports.module(path) if self.imports is not None else None  # project is Addons itself
             return local if local is not None else Ref(path)
-        if root in _BINDER_MODULES:  # `types.MethodType`, `functools.partial` (nothing else of theirs)
-            return Ref(path) if path == root or path in _BINDERS else None
+        if root in _BINDER_MODULES:  # `types.MethodType`, `functools.partial`, `functools.reduce` (nothing else of theirs)
+            return Ref(path) if path == root or path in _BINDERS or path == builders.REDUCE else None
         if root == downloads.PATH_MODULE:  # `pathlib.Path(get_file(...))` (nothing else of theirs)
             return Ref(path) if path == root or path in downloads.SAME_PATH else None
         if root not in TF_ROOTS:
@@ -1055,7 +1065,7 @@ class Resolver:
                 scope.names[arg.arg] = value if value is not None else passed.get(arg.arg)
         for arg in (args.vararg, args.kwarg):
             if arg is not None:
-                scope.names[arg.arg] = None
+                scope.names[arg.arg] = passed.get(arg.arg)
         if info.cls is not None and first is not None:
             if info.kind in ("method", "property"):
                 scope.names[first] = UserInst(info.cls)
@@ -1097,9 +1107,11 @@ class Resolver:
         (`generator(batch_size=16)`, in this module or another: *foreign*, a `Template`'s functions),
         or a function returning such a generator's call (`return data_generator(lines, batch_size)`),
         or when it is given an array or tensor of known shape and its merged return has none (the same
-        `preprocess(images)` applied to the training and the test arrays):
+        `preprocess(images)` applied to the training and the test arrays), or when it builds a layer or
+        composes callables from its arguments (`DarknetConv2D(64, (3, 3), strides=(2, 2))`, builders.py):
         its body walked again with them (`shadowed`), so that each call adds its own layers to the graph,
-        yields its own batches or returns its own shape; None where that does not apply (unroll.py)."""
+        yields its own batches, returns its own shape or builds its own layer; None where that does not
+        apply (unroll.py)."""
         if self.exporting or info.kind not in ("function", "method", "staticmethod") or id(info) in self.unrolling \
                 or len(self.unrolling) >= unroll.MAX_DEPTH or isinstance(info.node, ast.Lambda):
             return None
@@ -1107,9 +1119,10 @@ class Resolver:
         unpriced = work_mod.unpriced(value) and info.has_parameters
         given = [v for starred, v in args if not starred] + [v for name, v in keywords if name]
         symbolic = any(unroll.symbolic(v) for v in given)
-        unshaped = not (unsized or unpriced or symbolic) and arrays.shape_of(value) is None \
+        built = info.has_parameters and (type(value) is Composed or work_mod.is_layer(value) and value.how == "constructor")
+        unshaped = not (unsized or unpriced or symbolic or built) and arrays.shape_of(value) is None \
             and any(arrays.shape_of(v) is not None for v in given)
-        if not (unsized or unpriced or symbolic or unshaped):
+        if not (unsized or unpriced or symbolic or unshaped or built):
             return None
         ctx = self.walk_with(info, args, keywords, foreign)
         if ctx.generator:
@@ -1122,9 +1135,24 @@ class Resolver:
             value = merge(value, other)
         if unsized:  # a function returning a generator's call (`return data_generator(lines, batch_size)`)
             return value if type(value) is Inst and value.cls == arrays.PY_GENERATOR and arrays.drawn_data(value) else None
-        if unpriced and work_mod.unpriced(value) or unshaped and arrays.shape_of(value) is None:
+        if built and not (unsized or unpriced or symbolic):
+            return value if type(value) is Composed or work_mod.is_layer(value) else None
+        if unpriced and work_mod.unpriced(value, partly=False) or unshaped and arrays.shape_of(value) is None:
             return None
         return value
+
+    def another(self, info: FuncInfo, value: Any) -> Any:
+        """A model a builder makes (`g_AB = build_generator()`, `g_BA = build_generator()`): the first
+        call gets its walk's, each later call a fresh instance of it, so that two models built by one
+        function are two in a graph holding both (their parameters counted twice); None otherwise (a
+        function returning a model kept elsewhere, `return self._model`: the same one each call)."""
+        if self.exporting or not work_mod.is_model(value) or value.how != "constructor" \
+                or not builders.builds_afresh(info.node):
+            return None
+        if id(info) not in self.handed:
+            self.handed.add(id(info))
+            return None
+        return fresh(value)
 
     def result_of(
         self, info: FuncInfo, args: list | None = None, keywords: list | None = None, node: ast.Call | None = None
@@ -1242,6 +1270,8 @@ class Resolver:
             if value is not MISSING:
                 bound[name] = value
         bound.update(feat.argument_values(params, args, keywords))
+        method = info.kind in ("method", "property", "classmethod")
+        bound.update(builders.extra_arguments(node, method, args, keywords))  # its `*args`, `**kwargs`
         return bound
 
     def annotated(self, annotation: ast.expr | None) -> Any:
@@ -1304,6 +1334,10 @@ class Resolver:
             self.assign_side_effects(target)
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
                 self.registered(target.value.id, value)
+                held = self.name(target.value.id)
+                key = target.slice
+                if type(held) is Kw and type(key) is ast.Constant and type(key.value) is str:
+                    builders.set_key(held, key.value, value, self.ctx.branches > 0)  # `kwargs["padding"] = "same"`
 
     def registered(self, name: str, value: Any) -> None:
         """`model_from_name["unet"] = unet.build` into a table of constructors (a dict display of
@@ -1470,6 +1504,11 @@ class Resolver:
             else:
                 args.append((False, self.expr(arg)))
         keywords = [(kw.arg, self.expr(kw.value)) for kw in node.keywords]
+        args, keywords = builders.spread(args, keywords)
+        if type(receiver) is Kw and type(func) is ast.Attribute:
+            found = builders.kw_method(receiver, func.attr, args, self.ctx.branches > 0)
+            if found is not MISSING:
+                return found
         if type(func) is ast.Attribute and func.attr == "as_list" and type(receiver) is Const and type(receiver.value) is tuple:
             return Const(list(receiver.value))  # `x.get_shape().as_list()`
         if filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
@@ -1616,6 +1655,7 @@ class Resolver:
                 self.spent_through(callee.info.runs)
                 host = self.host_through(callee.info, self.host_for(callee.info, args, keywords))
                 own = self.instantiated(callee.info, args, keywords, value)
+                own = own if own is not None else self.another(callee.info, value)
                 return own if own is not None else self.prepared(value, host, node.lineno)
             # `loss = compute_loss(model, x)` under a tape, or `model.encode(x)` in it: a training step
             callee.info.taped = True
@@ -1634,10 +1674,12 @@ class Resolver:
             return UserInst(callee.info)
         if kind is Foreign:
             return _unknown_on_sym(node, args, self.instance) or callee
+        if kind is Composed:
+            return self.composed_call(node, callee, args, keywords)
         if kind is Choice:  # one of them runs: what they return where they agree
             first = len(self.calls)
             results = [self.call(node, item, args, keywords) for item in callee.items]
-            self.calls[first:] = _once_per_api(self.calls[first:], node)  # one call here, whichever runs
+            self.calls[first:] = _once_per_api(self.calls[first:], {id(node)})  # one call here, whichever runs
             value = MISSING
             for result in results:
                 value = merge(value, result)
@@ -1694,6 +1736,42 @@ class Resolver:
             return self.builtin_call(node.func.id, args, node.lineno)
         return _unknown_on_sym(node, args, self.instance) if callee is None else None
 
+    def folded(self, node: ast.Call, args: list) -> Any:
+        """`functools.reduce(fn, funcs[, x])` over callables (builders.composition): the functions
+        composed into one, or x passed through them; None for any other fold."""
+        if len(args) not in (2, 3) or len(node.args) != len(args) or any(starred for starred, _ in args):
+            return None
+        found = builders.composition(node.args[0], args[1][1], args[2][1] if len(args) == 3 else MISSING)
+        if found is None:
+            return None
+        kind, items = found
+        if kind == "compose":
+            return Composed(items)
+        return self.composed_call(node, Composed(items), [args[2]], []) if items is not None else None
+
+    def composed_call(self, node: ast.Call, callee: Composed, args: list, keywords: list) -> Any:
+        """Calling composed functions (`compose(Conv2D(32, 3), BatchNormalization())(x)`): each called on
+        what the one before returned, the first with the call's arguments; each step at a node of its
+        own (a copy of the call's), so that the layers it applies count apart in the graph."""
+        if callee.items is None:
+            return _unknown_on_sym(node, args, self.instance)
+        value: Any = None
+        depth = len(self.composing)  # (a composition's item may be one itself: its steps at nodes of their own too)
+        if not depth:
+            self.composing.append(len(self.calls))  # where the outermost call's sites start
+        self.composing.append(id(node))
+        try:
+            for i, item in enumerate(callee.items):
+                step = node if i == 0 else self.steps.setdefault((id(node), depth, i), copy.copy(node))
+                self.composing.append(id(step))
+                value = self.call(step, item, args, keywords) if i == 0 else self.call(step, item, [(False, value)], [])
+        finally:
+            if not depth:  # the sites of the call and its steps: one per API it applies
+                first, *nodes = self.composing
+                self.calls[first:] = _once_per_api(self.calls[first:], set(nodes))
+                self.composing = []
+        return value
+
     def replica_call(self, node: ast.Call, named: dict) -> None:
         """`strategy.run(step_fn, args=(x,))`: *step_fn* is called here, on each replica, with
         those arguments (a call of it, like any other, for its parameters and its runs); from a
@@ -1721,6 +1799,8 @@ class Resolver:
         root = path.partition(".")[0]
         if path in _BINDERS:
             return self.bound_later(node, args, keywords)
+        if path == builders.REDUCE:
+            return self.folded(node, args)
         if path in drivers.PATHS:
             return self.driver_call(node, path, args, keywords)
         if root in kerasext.ROOTS:
@@ -1780,6 +1860,10 @@ class Resolver:
         init = {k: v for k, v in features.items() if k not in _CONTEXT_KEYS}
         if init:
             meta["init"] = init
+        unread = layers_mod.unread(named, init, any(name is None for name, _ in keywords)) \
+            if kind == "class" and api.startswith(work_mod.LAYERS) else ()
+        if unread:
+            meta["unread"] = unread  # `Conv2D(8, 3, padding=pad)`: not its default's work (work.apply_layer)
         if "trainable" in named and "trainable" not in init:  # `Dense(8, trainable=flag)`: not known (trainable.py)
             meta["trainable"] = None
         if api == feat.IMAGE_DATA_GENERATOR:  # whether `init` is all it was given (hostwork.augments)
@@ -1796,6 +1880,8 @@ class Resolver:
         if kind == "class" and api.startswith(work_mod.LAYERS):
             meta["site_work"] = self.calls[-1].work  # filled in once a model places the layer
         self.work_meta(api, named, features, meta, [v for starred, v in args if not starred])
+        if api == "tensorflow.keras.Input" and "sym" in meta:
+            self.sized_input(meta)
         if kind == "function" and returns in _TENSORS and "sym" not in meta:  # an op on symbolic tensors
             found = symops.on_sym(api, named, _node_key(node, self.instance))
             if found is not None:
@@ -1839,6 +1925,19 @@ class Resolver:
             shape = ops.result_shape(api, named)
             if shape is not None:
                 meta["shape"], meta["shape_prov"] = shape, "inferred"
+
+    def sized_input(self, meta: dict) -> None:
+        """`keras.Input(shape=(None, None, 3))` in a function told the image size (`def create_model(input_shape)`,
+        `input_shape = (416, 416)`): its free sides of that size, where the function's call states it
+        (builders.stated_size); left free otherwise."""
+        func = self.ctx.func
+        sym = meta["sym"]
+        if func is None or isinstance(func.node, ast.Lambda) or sym.shape is None or None not in sym.shape:
+            return
+        params = _positional(func) + [arg.arg for arg in func.node.args.kwonlyargs]
+        found = builders.stated_size(sym.shape, {name: self.name(name) for name in params}, func.node.name)
+        if found is not None:
+            meta["sym"] = arrays.Sym(found[0], found[0], sized=found[1])
 
     @staticmethod
     def layer_output(layer: Inst, inputs: Any, node: ast.Call, instance: int = 0) -> dict | None:
@@ -2269,22 +2368,18 @@ class Resolver:
         return None, value
 
     def e_sequence(self, node: ast.Tuple | ast.List) -> Any:
-        items = []
-        literal = True
+        items: list = []
+        unspread = False  # a `*part` whose items are not known
         for element in node.elts:
             if type(element) is ast.Starred:
-                self.expr(element.value)
-                literal = False
-                items = None
-                continue
-            value = self.expr(element)
-            if items is not None:
-                items.append(value)
-                if type(value) is not Const or value is OPAQUE:
-                    literal = False
-        if items is None:
-            return OPAQUE
-        if literal:
+                spread = builders.starred_items(self.expr(element.value))
+                items.extend(spread or ())
+                unspread = unspread or spread is None
+            else:
+                items.append(self.expr(element))
+        if unspread:  # the Keras tensors of a list of graph inputs (`[*model.output, *y_true]`), else unknown
+            return Seq(tuple(items)) if items and all(unroll.symbolic(item) for item in items) else OPAQUE
+        if all(type(item) is Const and item is not OPAQUE for item in items):
             raw = [item.value for item in items]
             return Const(tuple(raw) if type(node) is ast.Tuple else raw)
         return Seq(tuple(items))
@@ -2303,7 +2398,7 @@ class Resolver:
         if None not in node.keys and all(type(v) in (UserFunc, ExtFunc) for v in values):
             # a table of constructors: `{"unet": build_unet, ...}[name]()`; `{}` may become one (`registered`)
             return Choice(tuple(values))
-        return OPAQUE
+        return builders.keywords_of(node, values) or OPAQUE
 
     def e_set(self, node: ast.Set) -> Any:
         for element in node.elts:
@@ -2377,11 +2472,15 @@ class Resolver:
             result = _tensor_result(left, right[0])
             if result is not None:
                 return result
-        return OPAQUE
+        return _compared(node.ops[0], left, right[0]) if len(right) == 1 else OPAQUE
 
     def e_ifexp(self, node: ast.IfExp) -> Any:
-        self.expr(node.test)
+        test = self.expr(node.test)
         body, orelse = self.expr(node.body), self.expr(node.orelse)
+        if self.instance and type(test) is Const and test is not OPAQUE:  # one call's values: the branch taken (s_if)
+            taken = body if test.value else orelse
+            if taken is not MISSING:  # (MISSING: a recursive call, which adds nothing)
+                return taken
         value = merge(body, orelse)
         return self.joined([body, orelse]) if value is None else value
 
@@ -2627,14 +2726,14 @@ def _nested_in(func: FuncInfo, outer: FuncInfo) -> bool:
     return False
 
 
-def _once_per_api(found: list[Found], node: ast.Call) -> list[Found]:
-    """The sites recorded while calling each function a `Choice` may be: at the call itself, the
-    first of each API (two wrappers of one session run are one run of it here); inside the
-    functions' bodies, all."""
+def _once_per_api(found: list[Found], nodes: set[int]) -> list[Found]:
+    """The sites recorded while calling each function a `Choice` may be, or each a composition applies:
+    at the call itself (the ids of its *nodes*), the first of each API (two wrappers of one session run
+    are one run of it here); inside the functions' bodies, all."""
     seen: set[str] = set()
     kept = []
     for site in found:
-        if site.node is node:
+        if id(site.node) in nodes:
             if site.api in seen:
                 continue
             seen.add(site.api)
@@ -2771,6 +2870,20 @@ _TENSORS = {
     arrays.ARRAY: arrays.ARRAY,
 }
 _TENSOR_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+#: Comparisons of literals the walk evaluates (`kwargs.get("strides") == (2, 2)`).
+_LITERAL_COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.In: lambda a, b: a in b,
+                        ast.NotIn: lambda a, b: a not in b}
+
+
+def _compared(op: ast.cmpop, left: Any, right: Any) -> Const:
+    """A comparison of two literals (`==`, `!=`, `in`, `not in`): its truth; OPAQUE for anything else."""
+    compare = _LITERAL_COMPARISONS.get(type(op))
+    if compare is None or type(left) is not Const or type(right) is not Const or left is OPAQUE or right is OPAQUE:
+        return OPAQUE
+    try:
+        return Const(bool(compare(left.value, right.value)))
+    except TypeError:
+        return OPAQUE
 
 
 def _tensor_result(left: Any, right: Any) -> Inst | None:

@@ -30,7 +30,7 @@ from greenlint.analysis.values import Const, Inst
 #: Most items of a literal loop walked one by one (a network's stages, its blocks' filter counts).
 MAX_TRIPS = 64
 #: Most walks for values nested in one another (a helper calling a helper in a loop...).
-MAX_DEPTH = 6
+MAX_DEPTH = 8
 #: Methods that add a layer to a model a loop builds (`model.add(Conv2D(f, 3))`).
 _ADDS = frozenset({"add"})
 

@@ -143,6 +143,32 @@ class Seq:
         return len(self.items)
 
 
+class Kw:
+    """A dict of keywords known by name (`{"use_bias": False}`, a function's `**kwargs` for one call): each
+    name's value (None where unknown); spread into a call's keywords by `**` (builders.py)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: dict):
+        self.items = items
+
+    def __repr__(self) -> str:
+        return f"Kw({sorted(self.items)})"
+
+
+class Composed:
+    """Callables composed into one, applied left to right (`reduce(lambda f, g: lambda *a: g(f(*a)), funcs)`,
+    builders.py); *items* None where they are not known."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple | None):
+        self.items = items
+
+    def __repr__(self) -> str:
+        return f"Composed({self.items!r})"
+
+
 def fresh(value: Any) -> Any:
     """A copy of a summary's value the resolver may extend (an instance's known facts)."""
     if type(value) is Inst:
@@ -354,7 +380,7 @@ def merge(a: Any, b: Any) -> Any:
         return a
     if a is None or b is None:
         return None
-    a_const, b_const = type(a) is Const, type(b) is Const
+    a_const, b_const = type(a) in (Const, Kw), type(b) in (Const, Kw)  # (a dict of keywords: a known non-TF value too)
     if a_const and b_const:
         return OPAQUE
     if a_const:
@@ -400,8 +426,10 @@ def _sequence(value: Any) -> bool:
 WORK_KEYS = frozenset(
     {"layers", "graph", "sub_layers", "wrapped", "data", "shape", "shape_prov", "shape_note", "sym", "site_work",
      "length", "length_bound", "most_rows", "trainable", "compiled_trainable", "trainable_at_compile",
-     "trainable_set_in", "cut", "call_output"}
+     "trainable_set_in", "cut", "call_output", "either", "unread"}
 )
+#: `Inst.meta` keys of a model built here: its network (work.py).
+_NETWORK_KEYS = ("graph", "layers", "sub_layers", "model_name")
 
 
 def _same_work(a: Inst, b: Inst) -> Inst:
@@ -411,14 +439,17 @@ def _same_work(a: Inst, b: Inst) -> Inst:
     differ = [k for k in WORK_KEYS if (k in a.meta or k in b.meta) and not _agree(a.meta.get(k), b.meta.get(k))]
     if not differ:
         return a
-    return Inst(a.cls, a.how, {k: v for k, v in a.meta.items() if k not in differ})
+    meta = {k: v for k, v in a.meta.items() if k not in differ}
+    if any(k in a.meta for k in _NETWORK_KEYS) and any(k in b.meta for k in _NETWORK_KEYS):
+        meta["either"] = (a.meta, b.meta)  # two models built on alternative paths: either may run (work.model_net)
+    return Inst(a.cls, a.how, meta)
 
 
 def _agree(x: Any, y: Any) -> bool:
     if x is y:
         return True
-    if type(x) is list and type(y) is list:
-        return len(x) == len(y) and all(i is j for i, j in zip(x, y))
+    if type(x) is list and type(y) is list or type(x) is tuple and type(y) is tuple and dict in map(type, x):
+        return len(x) == len(y) and all(i is j for i, j in zip(x, y))  # (the same layers; either of the same models)
     if type(x) is Inst or type(y) is Inst:
         return False
     return x == y

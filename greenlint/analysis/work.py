@@ -103,13 +103,14 @@ def rewired(model: Inst, attr: str, value: Any) -> None:
         model.meta["rewired"] = True  # (a receiver's feature in the calls JSON: why its size is unknown)
 
 
-def unpriced(value: Any) -> bool:
-    """A model built here (not loaded) whose FLOPs are not known, e.g. its input shape a parameter of
-    the function building it: a call passing that function its own arguments may tell them."""
+def unpriced(value: Any, partly: bool = True) -> bool:
+    """A model built here (not loaded) whose FLOPs are not known, or only in part (*partly*), e.g. its
+    input shape or a layer's width a parameter of the function building it: a call passing that
+    function its own arguments may tell them."""
     if not is_model(value) or value.how != "constructor":
         return False
     net = model_net(value, None, None)
-    return net is None or net.flops is None
+    return net is None or net.flops is None or partly and net.partial_flops
 
 
 def is_layer(value: Any) -> bool:
@@ -160,6 +161,9 @@ def apply_layer(layer: Inst, shapes: list[tuple]) -> layers.LayerWork | None:
     """A layer value's work on per-sample input shapes (wrappers included)."""
     name = layer.cls.rpartition(".")[2]
     init = layer.meta.get("init") or {}
+    unread = layer.meta.get("unread")
+    if unread:  # an option given as a value not known (layers.unread)
+        return layers.unread_work(name, init, shapes, unread)
     if name in _WRAPPERS:
         inner = layer.meta.get("wrapped")
         if not is_layer(inner) or len(shapes) != 1 or not shapes[0]:
@@ -175,7 +179,10 @@ def apply_layer(layer: Inst, shapes: list[tuple]) -> layers.LayerWork | None:
         if found is None:
             return None
         mode = init.get("merge_mode", "concat")
-        shape = (*found.shape[:-1], 2 * found.shape[-1]) if mode == "concat" else found.shape
+        channels = found.shape[-1]
+        if mode == "concat" and channels is None:
+            return None
+        shape = (*found.shape[:-1], 2 * channels) if mode == "concat" and channels is not None else found.shape
         return layers.LayerWork(shape, 2 * found.params, None if found.flops is None else 2 * found.flops)
     return layers.apply(name, init, shapes)
 
@@ -246,7 +253,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
             continue
         found = apply_layer(item, [shape]) if shape is not None else None
         passes.append((id(item.meta), found.flops if found is not None else None))
-        if found is None:
+        if found is None or shape is None:
             unknown.append(leaf)
             shape = None
             continue
@@ -270,9 +277,10 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
 
 
 def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:
-    """Give a layer's constructor site its work, the first time a model places the layer."""
+    """Give a layer's constructor site its work, the first time a model places the layer with its FLOPs
+    known, else the first time at all (on a free side: `input_shape=[None, 1]`, the data's length later)."""
     site = layer.meta.get("site_work")
-    if site is not None and not site:
+    if site is not None and (not site or found.flops is not None and (site.get("flops_per_sample") or {}).get("value") is None):
         site["input_shape"] = q(list(shape), INFERRED, "per sample, as the model places the layer")
         site["params"] = q(found.params, INFERRED)
         site["flops_per_sample"] = q(found.flops, INFERRED)
@@ -281,6 +289,7 @@ def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:
 def sym_net(sym: Sym) -> Net:
     partial = bool(sym.unknown)
     note = f"unknown: {', '.join(sym.unknown)} (params and FLOPs are a lower bound)" if partial else None
+    note = "; ".join(filter(None, [sym.sized, note])) or None
     no_flops = None in sym.flops.values()
     if no_flops:
         note = "; ".join(filter(None, [note, "FLOPs of some layers unknown (a dimension not known statically)"]))
@@ -363,6 +372,8 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tupl
     """What is known of a model value, or None if nothing (e.g. a loaded model); *most*: the
     data's per-sample axes at most (`sequential_net`)."""
     meta = model.meta
+    if "either" in meta:
+        return _either_net(model, hint, hint_note, most)
     if "model_name" in meta:
         net = application_net(meta["model_name"], meta, hint, hint_note)
         if net is not None:
@@ -391,6 +402,20 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tupl
     return None
 
 
+def _either_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tuple | None) -> Net | None:
+    """A model built one way or another on alternative paths (`if tiny: model = create_tiny_model() else:
+    model = create_model()`): the smaller's FLOPs and parameters, lower bounds (either may run)."""
+    found = [model_net(Inst(model.cls, model.how, meta), hint, hint_note, most) for meta in model.meta["either"]]
+    nets = [net for net in found if net is not None and net.flops is not None]
+    if len(nets) < len(found):
+        return None
+    least = min(nets, key=lambda net: net.flops or 0)
+    params = [net.params for net in nets]
+    note = "one of two models (built on alternative paths, or given by different callers): the smaller's figures, lower bounds"
+    note = "; ".join(filter(None, [note, least.note]))
+    return Net(None if None in params else min(params), least.flops, None, note=note, partial=True, partial_flops=True)
+
+
 def model_tensor(model: Any, attr: str) -> Sym | None:
     """`model.input` / `model.output` of a model whose network is known (a Keras Application, a
     functional model): the symbolic tensor a bigger model is built on (`keras.Model(backbone.input,
@@ -401,7 +426,7 @@ def model_tensor(model: Any, attr: str) -> Sym | None:
         return None
     graph = model.meta.get("graph")
     if graph is not None:
-        return Sym(graph.input_shape, graph.input_shape) if attr == "input" else graph
+        return Sym(graph.input_shape, graph.input_shape, sized=graph.sized) if attr == "input" else graph
     net = model_net(model, None, None)
     if net is None or net.input_shape is None:
         return None
@@ -431,13 +456,13 @@ def model_on_sym(model: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     merged.layers[call_key] = model_layers(model)
     if net is None or net.flops is None:
         return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners,
-                   merged.layers)
+                   merged.layers, merged.sized)
     merged.params[id(model.meta)] = (net.params or 0, model.meta)
     merged.flops[call_key] = net.flops
     merged.owners[call_key] = id(model.meta)
     if net.params is None or net.partial:
         return Sym(merged.shape, merged.input_shape, merged.params, merged.flops, (*merged.unknown, f"{label} (part)"),
-                   merged.owners, merged.layers)
+                   merged.owners, merged.layers, merged.sized)
     return merged
 
 
@@ -499,7 +524,8 @@ def merge_syms(syms: list[Sym], shape: tuple | None) -> Sym:
         counts.update(sym.layers)
         unknown.extend(u for u in sym.unknown if u not in unknown)
     unknown.extend(_overlapping_cuts(params, flops, owners, counts))
-    return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners, counts)
+    sized = next((sym.sized for sym in syms if sym.sized), None)
+    return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners, counts, sized)
 
 
 def _overlapping_cuts(params: dict, flops: dict, owners: dict, counts: dict) -> list[str]:
@@ -567,7 +593,7 @@ def unknown_on_sym(syms: list[Sym], label: str, call_key: Hashable, layers: int 
     other callee)."""
     merged = merge_syms(syms, None)
     return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners,
-               {**merged.layers, call_key: layers})
+               {**merged.layers, call_key: layers}, merged.sized)
 
 
 def normalisation_on_sym(syms: list[Sym], init: dict, label: str, call_key: Hashable) -> Sym:
@@ -701,7 +727,7 @@ def _graph_cut(graph: Sym, index: int | None, name: str | None) -> Sym | None:
              and all(len(o.params) == i + 1 and len(o.flops) == i + 1 for i, o in enumerate(outputs)))
     if not chain or graph.input_shape is None or index is None:
         return None
-    shown = [Sym(tuple(graph.input_shape), tuple(graph.input_shape)), *outputs]
+    shown = [Sym(tuple(graph.input_shape), tuple(graph.input_shape), sized=graph.sized), *outputs]
     return shown[index] if -len(shown) <= index < len(shown) else None
 
 
@@ -1077,8 +1103,9 @@ def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:
     known = found is not None and found.flops is not None
     work["flops"] = q(found.flops * shape[0] if known else None, INFERRED,
                       f"{shape[0]} samples × {found.flops} FLOPs" if known else "no shape rule for this layer")
-    if found and None not in found.shape:
-        work["elements"] = q(shape[0] * math.prod(found.shape), INFERRED, "output elements")
+    elements = layers.product(found.shape) if found else None
+    if elements is not None:
+        work["elements"] = q(shape[0] * elements, INFERRED, "output elements")
     return work
 
 

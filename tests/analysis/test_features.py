@@ -84,9 +84,11 @@ def test_values_known_only_at_run_time_are_left_out():
     assert dense["activation"] == "tensorflow.nn.relu"  # a TF symbol argument is named
 
 
-def test_starred_arguments_stop_positional_naming():
-    found = calls("args = (1, 2)\nm = keras.Sequential()\nm.fit(*args, 5)\n")
+def test_starred_arguments_stop_positional_naming_unless_their_items_are_known():
+    found = calls("args = list(range(n))\nm = keras.Sequential()\nm.fit(*args, 5)\n")
     assert "batch_size" not in found["tensorflow.keras.Sequential.fit"]
+    found = calls("args = (1, 2)\nm = keras.Sequential()\nm.fit(*args, 5)\n")  # spread as Python spreads it
+    assert found["tensorflow.keras.Sequential.fit"]["batch_size"] == 5
 
 
 def test_tensor_bytes_from_literal_shape_and_dtype():
@@ -425,7 +427,7 @@ def test_train_on_batch_input_host_work_follows_a_batch_a_decoding_function_retu
     )
     shapes = {
         "for step in range(100):\n    x, y = load(paths)\n    m.train_on_batch(x, y)\n": "`cv2.imread` (line 8)",
-        "for step in range(100):\n    m.train_on_batch(*load(paths))\n": None,  # starred: not followed
+        "for step in range(100):\n    m.train_on_batch(*load(paths))\n": "`cv2.imread` (line 8)",  # spread
         "x, y = load(paths)\nfor step in range(100):\n    m.train_on_batch(x, y)\n": None,  # decoded once
         "for step in range(100):\n    x, y = sliced(a, b)\n    m.train_on_batch(x, y)\n": None,  # memory
         # one decode, outside any loop of the function: one file per call, a batch of one image

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from greenlint.analysis import analyse_source
-from greenlint.analysis.layers import apply
+from greenlint.analysis.layers import apply, unread_work
 
 HEADER = "import numpy as np\nimport tensorflow as tf\n"
 
@@ -338,3 +338,50 @@ def test_a_project_layer_on_an_unknown_base_leaves_the_known_layers_as_a_lower_b
     flops = work_of(code, "tensorflow.keras.Model.train_on_batch")["flops_per_sample"]
     assert flops["value"] == 2 * 4 * 8  # the Dense on the noise alone
     assert flops["bound"] == "lower" and "RandomWeightedAverage" in flops["note"]
+
+
+def test_layers_on_free_image_sides_have_their_parameters_and_shape_but_no_flops():
+    """`Input(shape=(None, None, 3))`: any image size. A layer's parameters and channels do not depend on
+    it, its FLOPs do (unknown, never a size assumed); a known side stays known."""
+    free = (None, None, 16)
+    conv = apply("Conv2D", {"filters": 8, "kernel_size": 3, "strides": 2}, [free])
+    assert conv == (free[:2] + (8,), 9 * 16 * 8 + 8, None)
+    assert apply("Conv2D", {"filters": 8, "kernel_size": 3}, [(None, 32, 16)]).shape == (None, 30, 8)
+    assert apply("MaxPooling2D", {}, [free]) == (free, 0, None)
+    assert apply("ZeroPadding2D", {"padding": [[1, 0], [1, 0]]}, [(None, 32, 16)]).shape == (None, 33, 16)
+    assert apply("UpSampling2D", {"size": 2}, [free]).shape == free
+    assert apply("BatchNormalization", {}, [free]) == (free, 64, None)
+    assert apply("Concatenate", {}, [free, (None, None, 4)]) == ((None, None, 20), 0, 0)
+    assert apply("Add", {}, [free, free]) == (free, 0, None)
+    assert apply("Add", {}, [free, (None, None, 8)]) is None  # channels that differ: not one shape
+    assert apply("Concatenate", {"axis": 1}, [free, free]) is None  # along a free side: unknown
+
+
+def test_options_not_known_leave_the_sides_free_where_they_move_the_sides_alone():
+    """`Conv2D(8, 3, strides=s)` with s not known: its parameters and channels, not its sides or FLOPs;
+    an option that changes its parameters (`use_bias`) leaves it unknown, never its default's."""
+    init = {"filters": 8, "kernel_size": 3}
+    assert unread_work("Conv2D", init, [(16, 16, 3)], ("strides", "padding")) == ((None, None, 8), 27 * 8 + 8, None)
+    assert unread_work("MaxPooling2D", {}, [(16, 16, 3)], ("pool_size",)) == ((None, None, 3), 0, None)
+    assert unread_work("Conv2D", init, [(16, 16, 3)], ("use_bias",)) is None
+    causal = {"filters": 8, "kernel_size": 2, "padding": "causal"}  # a dilation moves no side of a padded output
+    assert unread_work("Conv1D", causal, [(50, 3)], ("dilation_rate",)) == ((50, 8), 2 * 3 * 8 + 8, 2 * 2 * 3 * 8 * 50)
+    assert unread_work("Conv1D", {**causal, "padding": "valid"}, [(50, 3)], ("dilation_rate",)).shape == (None, 8)
+    assert unread_work("Conv2D", init, [(16, 16, 3)], ("padding", "use_bias")) is None
+
+
+def test_a_layer_placed_on_a_free_side_takes_its_flops_from_the_data_placing_it_later():
+    code = """
+    x = np.zeros((100, 50, 1))
+    rate = np.random.choice([1, 2])
+    model = tf.keras.Sequential([
+        tf.keras.layers.Conv1D(20, 4, strides=2, input_shape=[None, 1]),
+        tf.keras.layers.Conv1D(20, 2, padding="causal", dilation_rate=rate),
+    ])
+    model.fit(x, x, epochs=1)
+    """
+    conv, dilated = [s.work for s in sites(code) if s.api == "tensorflow.keras.layers.Conv1D"]
+    assert conv["flops_per_sample"]["value"] == 2 * 4 * 1 * 20 * 24  # 50 steps, stride 2: 24 positions
+    # its dilation not known: as any dilation's, padded to the input's 24 positions
+    assert dilated["params"]["value"] == 2 * 20 * 20 + 20
+    assert dilated["flops_per_sample"]["value"] == 2 * 2 * 20 * 20 * 24

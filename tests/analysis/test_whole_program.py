@@ -778,7 +778,8 @@ def test_a_registry_filled_key_by_key_in_another_module_gives_a_keras_model_for_
         fit = found[(line, "tensorflow.keras.Model.fit")]
         assert "receiver_kind" not in fit.features  # typed: every constructor builds a Keras model
         assert value(fit, "epochs") == 3 and value(fit, "batch_size") == 8
-        assert fit.work["flops_per_sample"]["value"] is None  # the two models differ: which one is not known
+        flops = fit.work["flops_per_sample"]  # the two models differ: the smaller's (build_fcn's), a floor
+        assert (flops["value"], flops.get("bound")) == (2 * 3 * 4 * 64 * 64, "lower")
 
 
 @pytest.mark.parametrize("second, typed", [("build_unet", True), ("4", False)])
