@@ -93,6 +93,12 @@ class Sym:
     layers: dict = field(default_factory=dict)
 
 
+def is_sym(value: Any) -> bool:
+    """A symbolic tensor: what `keras.Input` or a TF1 placeholder gives, and a layer or TF op called
+    on one (its meta's "sym", a `Sym`)."""
+    return type(value) is Inst and "sym" in value.meta
+
+
 def holds_tensor(value: Any) -> bool:
     """A tensor (TF's or Keras's), or a tuple holding one (`return deconv, w, biases`)."""
     if type(value) is Seq:

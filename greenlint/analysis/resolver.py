@@ -1106,7 +1106,7 @@ class Resolver:
         unsized = arrays.unsized_generator(value)
         unpriced = work_mod.unpriced(value) and info.has_parameters
         given = [v for starred, v in args if not starred] + [v for name, v in keywords if name]
-        symbolic = any(unroll.symbolic(v) for v in given)
+        symbolic = any(arrays.is_sym(v) for v in given)
         unshaped = not (unsized or unpriced or symbolic) and arrays.shape_of(value) is None \
             and any(arrays.shape_of(v) is not None for v in given)
         if not (unsized or unpriced or symbolic or unshaped):
@@ -1367,7 +1367,7 @@ class Resolver:
                 return environments.attribute(owner, attr)
             if owner.cls == agents.AGENT:
                 return agents.attribute(owner, attr)
-            if attr == "shape" and "sym" in owner.meta:  # `x.shape[-1]` of a symbolic tensor
+            if attr == "shape" and arrays.is_sym(owner):  # `x.shape[-1]` of a symbolic tensor
                 return symops.shape_value(owner.meta["sym"])
             shape = arrays.shape_of(owner) if attr == "shape" else None
             if shape and all(type(d) is int for d in shape):
@@ -1540,7 +1540,7 @@ class Resolver:
             if api is None:
                 return None
             features, named = self.record(node, api, args, keywords, owner)
-            if callee.name == "get_shape" and "sym" in owner.meta:
+            if callee.name == "get_shape" and arrays.is_sym(owner):
                 return symops.shape_value(owner.meta["sym"])
             self.mark_traced(api, args)
             cut = work_mod.layer_cut(owner, named.get("index"), named.get("name")) if callee.name == "get_layer" else None
@@ -1585,7 +1585,7 @@ class Resolver:
                         meta["data"] = data
             if callee.name in graphrun.UPDATE_METHODS and returns == graphrun.OPERATION:
                 meta = {"train_op": node.lineno}  # `opt.minimize(loss)`: what a TF1 training step fetches
-                if symops.is_sym(named.get("loss")):  # the graph the loss is computed by
+                if arrays.is_sym(named.get("loss")):  # the graph the loss is computed by
                     meta["sym"] = named["loss"].meta["sym"]
             return Inst(returns, "method", meta)
         if kind is Inst:
@@ -1845,12 +1845,12 @@ class Resolver:
         """What calling a layer on a symbolic or shaped tensor gives (its meta), if known; *instance*:
         the walk making the call (`shadowed`: the same line called again adds its own FLOPs)."""
         key = _node_key(node, instance)
-        if work_mod.is_model(layer) and (type(inputs) is Seq or unroll.symbolic(inputs)):
+        if work_mod.is_model(layer) and (type(inputs) is Seq or arrays.is_sym(inputs)):
             sym = work_mod.model_on_sym(layer, inputs, key)  # `features = backbone(inputs)`
             return {"sym": sym} if sym is not None else None
         if not work_mod.is_layer(layer):
             return None
-        if type(inputs) is Seq or (type(inputs) is Inst and "sym" in inputs.meta):
+        if type(inputs) is Seq or arrays.is_sym(inputs):
             sym = work_mod.layer_on_sym(layer, inputs, key)
             return {"sym": sym} if sym is not None else None
         shape = arrays.shape_of(inputs)
@@ -2314,7 +2314,7 @@ class Resolver:
         left, right = self.expr(node.left), self.expr(node.right)
         key = _node_key(node, self.instance)
         sym = work_mod.sym_elementwise(left, right, key) if type(node.op) is not ast.MatMult else None
-        if sym is None and (symops.is_sym(left) or symops.is_sym(right)):  # `tf.matmul(x, w) + b`, `x @ w`
+        if sym is None and (arrays.is_sym(left) or arrays.is_sym(right)):  # `tf.matmul(x, w) + b`, `x @ w`
             sym = symops.on_sym("tensorflow.matmul" if type(node.op) is ast.MatMult else "tensorflow.add",
                                 {"a": left, "b": right} if type(node.op) is ast.MatMult else {"x": left, "y": right}, key)
         if sym is not None:  # `inputs + attended` in a functional model, `x + 5` of a TF1 placeholder

@@ -19,8 +19,8 @@ from collections.abc import Hashable
 from typing import Any
 
 from greenlint.analysis import layers, ops
-from greenlint.analysis.arrays import Sym, shape_of
-from greenlint.analysis.values import Const, Inst, Seq
+from greenlint.analysis.arrays import Sym, is_sym, shape_of
+from greenlint.analysis.values import Const, Seq
 from greenlint.analysis.work import merge_syms, unknown_on_sym
 
 PLACEHOLDER = "tensorflow.compat.v1.placeholder"
@@ -46,10 +46,6 @@ _LAST_AXIS = frozenset({"softmax_cross_entropy_with_logits", "softmax_cross_entr
                         "sparse_softmax_cross_entropy_with_logits", "in_top_k"})
 _TENSOR_ARGS = ("input", "inputs", "x", "y", "a", "b", "features", "logits", "labels", "value", "values", "tensor",
                 "input_tensor", "t")
-
-
-def is_sym(value: Any) -> bool:
-    return type(value) is Inst and "sym" in value.meta
 
 
 def _sample(value: Any) -> tuple | None:

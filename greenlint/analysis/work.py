@@ -36,6 +36,7 @@ from greenlint.analysis.arrays import (
     PY_GENERATOR,
     Data,
     Sym,
+    is_sym,
     most_rows,
     rows_of,
     shape_of,
@@ -192,7 +193,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
     free = False  # the first layer's output does not depend on the input's shape
     if items:
         first = items[0]
-        if type(first) is Inst and "sym" in first.meta:
+        if is_sym(first):
             shape = first.meta["sym"].shape
         elif is_layer(first):
             shape = layer_input_shape(first)
@@ -219,7 +220,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
     placed: list[tuple[Inst, int | None]] = []  # the Keras Applications among the items, their FLOPs as placed
     shape = shape if shape is not None else ()
     for item in items:
-        if type(item) is Inst and "sym" in item.meta:
+        if is_sym(item):
             continue  # keras.Input(...) as the first item
         if not is_layer(item):
             label = item.meta.get("model_name") if type(item) is Inst else None
@@ -451,7 +452,7 @@ def stack_layers(items: list) -> int | None:
     count (None, unknown, where its count is), any other item (a layer greenlint does not resolve) one."""
     total = 0
     for item in items:
-        if type(item) is Inst and ("sym" in item.meta or item.cls.rpartition(".")[2] == "InputLayer"):
+        if is_sym(item) or type(item) is Inst and item.cls.rpartition(".")[2] == "InputLayer":
             continue
         count = model_layers(item) if is_model(item) else 1
         if count is None:
@@ -480,7 +481,7 @@ def functional_model(named: dict) -> Sym | None:
     which Keras 2 still accepted)."""
     outputs = named.get("outputs", named.get("output"))
     items = outputs.items if type(outputs) is Seq else (outputs,)
-    syms = [v.meta["sym"] for v in items if type(v) is Inst and "sym" in v.meta]
+    syms = [v.meta["sym"] for v in items if is_sym(v)]
     if not syms or len(syms) != len(items):
         return None
     return merge_syms(syms, syms[0].shape)
@@ -539,8 +540,8 @@ def layer_call_inputs(layer: Any, first: Any, named: dict) -> Any:
 def sym_elementwise(left: Any, right: Any, call_key: Hashable) -> Sym | None:
     """`a + b` (or another elementwise operator) on Keras symbolic tensors of one shape, or on a
     symbolic tensor and a number: the result's Sym, one FLOP per output element."""
-    syms = [v.meta["sym"] for v in (left, right) if type(v) is Inst and "sym" in v.meta]
-    others = [v for v in (left, right) if not (type(v) is Inst and "sym" in v.meta)]
+    syms = [v.meta["sym"] for v in (left, right) if is_sym(v)]
+    others = [v for v in (left, right) if not is_sym(v)]
     if not syms or any(not (type(v) is Const and type(v.value) in (int, float)) for v in others):
         return None
     shape = syms[0].shape
@@ -555,7 +556,7 @@ def sym_elementwise(left: Any, right: Any, call_key: Hashable) -> Sym | None:
 def input_syms(inputs: Any) -> list[Sym] | None:
     """The Syms of a call's input(s), None unless every one is a symbolic tensor."""
     items = inputs.items if type(inputs) is Seq else (inputs,)
-    syms = [v.meta["sym"] for v in items if type(v) is Inst and "sym" in v.meta]
+    syms = [v.meta["sym"] for v in items if is_sym(v)]
     return syms if syms and len(syms) == len(items) else None
 
 
@@ -673,7 +674,7 @@ def _application_cut(meta: dict, index: int | None, name: str | None, hint: tupl
 def _stack_cut(model: Inst, items: list, index: int | None, name: str | None) -> Sym | None:
     """The output of one layer of a Sequential's list (its `layers` leave out an `Input`): the list up to it."""
     shown = [i for i, item in enumerate(items)
-             if not (type(item) is Inst and ("sym" in item.meta or item.cls.rpartition(".")[2] == "InputLayer"))]
+             if not (is_sym(item) or type(item) is Inst and item.cls.rpartition(".")[2] == "InputLayer")]
     if name is not None:
         found = [i for i in shown if type(items[i]) is Inst and (items[i].meta.get("init") or {}).get("name") == name]
         at = found[0] if len(found) == 1 else None
@@ -868,7 +869,7 @@ def step_kind(owner: Any, first: Any, named: dict, taped: bool, traced: bool = F
     if taped and not (type(training) is Const and training.value is False):
         return "training"
     x = first if first is not None else named.get("inputs")
-    if type(x) is Inst and ("sym" in x.meta or x.cls == "tensorflow.keras.KerasTensor"):
+    if is_sym(x) or type(x) is Inst and x.cls == "tensorflow.keras.KerasTensor":
         return None
     return "inference" if (x is not None or traced) and not (type(training) is Const and training.value is True) else None
 
@@ -1052,7 +1053,7 @@ def _wall_cap(callbacks: Any) -> dict | None:
 def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:
     work: dict[str, dict] = {}
     items = inputs.items if type(inputs) is Seq else (inputs,)
-    if items and all(type(v) is Inst and "sym" in v.meta for v in items):
+    if items and all(is_sym(v) for v in items):
         work["symbolic"] = functional_symbolic()
         shapes = [v.meta["sym"].shape for v in items]
         known = all(s is not None for s in shapes)

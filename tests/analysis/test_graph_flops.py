@@ -163,3 +163,23 @@ def test_summaries_fetched_with_the_step_and_an_accuracy_keep_the_graph_known():
                  .replace("sess.run(train_op, ", "sess.run([train_op, summaries, accuracy], "))
     train = found[16]["flops_per_sample"]
     assert train["value"] == MLP_FORWARD + 1 + 10 + 1 + 1 and "bound" not in train  # summary, top k, cast, mean
+
+
+def test_one_predicate_tells_a_symbolic_tensor_and_no_module_writes_it_again():
+    """`arrays.is_sym`: a Keras input's or a placeholder's value (meta "sym"), nothing else; the
+    analysis' other modules ask it rather than test the meta themselves."""
+    import re
+    from pathlib import Path
+
+    from greenlint.analysis import arrays
+    from greenlint.analysis.values import Const, Inst, Seq
+
+    sym = Inst("tensorflow.Tensor", "factory", {"sym": arrays.Sym((784,), (784,))})
+    assert arrays.is_sym(sym)
+    assert not any(map(arrays.is_sym, [Inst("tensorflow.Tensor", "factory", {"shape": (3,)}), Seq((sym,)),
+                                       Const(1), None]))
+    inline = re.compile(r"""["']sym["'] (?:not )?in \w+\.meta""")
+    folder = Path(arrays.__file__).parent
+    written = [p.name for p in folder.glob("*.py") if p.name != "arrays.py" and inline.search(p.read_text())]
+    assert written == []
+    assert inline.search((folder / "arrays.py").read_text())
