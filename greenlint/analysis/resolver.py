@@ -2863,7 +2863,7 @@ def _unknown_on_sym(node: ast.Call, args: list, instance: int) -> Inst | None:
     None where its first argument is not symbolic (then the callee's name, which takes unparsing, is
     never written). The layers another callee dispatches are unknown (a helper of another library
     may apply several); *instance*: the walk making the call, as in `layer_output`."""
-    syms = work_mod.input_syms(args[0][1]) if args and not args[0][0] else None
+    syms = work_mod.syms_of(args[0][1]) if args and not args[0][0] else None
     if syms is None:
         return None
     key = _node_key(node, instance)

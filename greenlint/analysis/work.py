@@ -479,12 +479,8 @@ def model_work(model: Inst) -> dict[str, dict]:
 def functional_model(named: dict) -> Sym | None:
     """`keras.Model(inputs, outputs)`: the graph reaching the outputs (`output=`: Keras 1's keyword,
     which Keras 2 still accepted)."""
-    outputs = named.get("outputs", named.get("output"))
-    items = outputs.items if type(outputs) is Seq else (outputs,)
-    syms = [v.meta["sym"] for v in items if is_sym(v)]
-    if not syms or len(syms) != len(items):
-        return None
-    return merge_syms(syms, syms[0].shape)
+    syms = syms_of(named.get("outputs", named.get("output")))
+    return merge_syms(syms, syms[0].shape) if syms is not None else None
 
 
 def merge_syms(syms: list[Sym], shape: tuple | None) -> Sym:
@@ -553,16 +549,17 @@ def sym_elementwise(left: Any, right: Any, call_key: Hashable) -> Sym | None:
     return merged
 
 
-def input_syms(inputs: Any) -> list[Sym] | None:
-    """The Syms of a call's input(s), None unless every one is a symbolic tensor."""
-    items = inputs.items if type(inputs) is Seq else (inputs,)
+def syms_of(value: Any) -> list[Sym] | None:
+    """The Syms of a symbolic tensor or a list of them (a call's inputs, a model's outputs), None
+    unless every one is a symbolic tensor."""
+    items = value.items if type(value) is Seq else (value,)
     syms = [v.meta["sym"] for v in items if is_sym(v)]
     return syms if syms and len(syms) == len(items) else None
 
 
 def unknown_on_sym(syms: list[Sym], label: str, call_key: Hashable, layers: int | None = None) -> Sym:
     """Calling something whose work is unknown (a layer of another library: `InstanceNormalization()(x)`)
-    on symbolic tensor(s), *syms* (`input_syms`): an output of unknown shape, *label* among the
+    on symbolic tensor(s), *syms* (`syms_of`): an output of unknown shape, *label* among the
     unknown, so that the model built on it keeps the known layers' parameters and FLOPs as a lower
     bound; *layers*: the layers the call dispatches (1 for a Keras layer; None, unknown, for any
     other callee)."""
@@ -588,7 +585,7 @@ def normalisation_on_sym(syms: list[Sym], init: dict, label: str, call_key: Hash
 
 def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     """Calling a layer on symbolic tensor(s): the output's Sym."""
-    syms = input_syms(inputs)
+    syms = syms_of(inputs)
     if syms is None:
         return None
     shapes = [s.shape for s in syms if s.shape is not None]
@@ -1052,10 +1049,10 @@ def _wall_cap(callbacks: Any) -> dict | None:
 
 def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:
     work: dict[str, dict] = {}
-    items = inputs.items if type(inputs) is Seq else (inputs,)
-    if items and all(is_sym(v) for v in items):
+    syms = syms_of(inputs)
+    if syms is not None:
         work["symbolic"] = functional_symbolic()
-        shapes = [v.meta["sym"].shape for v in items]
+        shapes = [sym.shape for sym in syms]
         known = all(s is not None for s in shapes)
         found = apply_layer(layer, shapes) if known else None
         if known:
@@ -1066,6 +1063,7 @@ def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:
         work["flops_per_sample"] = q(flops, INFERRED, None if flops is not None else
                                      f"{layer.cls.rpartition('.')[2]}: no shape rule, or an input dimension unknown")
         return work
+    items = inputs.items if type(inputs) is Seq else (inputs,)
     shapes = [shape_of(v) for v in items]
     rows = {s[0] if s else None for s in shapes}
     if not shapes or None in rows or len(rows) != 1:  # (inputs of several sizes: not one batch)

@@ -183,3 +183,15 @@ def test_one_predicate_tells_a_symbolic_tensor_and_no_module_writes_it_again():
     written = [p.name for p in folder.glob("*.py") if p.name != "arrays.py" and inline.search(p.read_text())]
     assert written == []
     assert inline.search((folder / "arrays.py").read_text())
+
+
+def test_the_syms_of_a_value_are_known_only_where_every_item_is_symbolic():
+    """`work.syms_of`: a call's inputs or a model's outputs, one tensor or a list."""
+    from greenlint.analysis import arrays
+    from greenlint.analysis.values import Const, Inst, Seq
+    from greenlint.analysis.work import syms_of
+
+    a, b = arrays.Sym((784,), (784,)), arrays.Sym((10,), (10,))
+    x, y = (Inst("tensorflow.Tensor", "factory", {"sym": s}) for s in (a, b))
+    assert syms_of(x) == [a] and syms_of(Seq((x, y))) == [a, b]
+    assert syms_of(Seq((x, Const(1)))) is None and syms_of(Seq(())) is None and syms_of(None) is None
