@@ -89,6 +89,7 @@ from greenlint.analysis.values import (
     UserInst,
     Walk,
     fresh,
+    items_of,
     merge,
     runs_of,
     union,
@@ -2741,7 +2742,7 @@ def _mark_compiled(named: dict) -> None:
     work counted where the model trains)."""
     for key in _COMPILED:
         value = named.get(key)
-        for item in value.items if type(value) is Seq else (value,):
+        for item in items_of(value):
             if type(item) is UserFunc:
                 item.info.keras_step = True
 
@@ -2883,7 +2884,7 @@ def _node_key(node: ast.AST, instance: int) -> Hashable:
 def _tensor_class(values: list) -> str:
     """What an op on symbolic tensors *values* returns: a TF1 graph's Tensor where one of them is a TF
     tensor (a placeholder, a variable), else a KerasTensor."""
-    items = [item for v in values for item in (v.items if type(v) is Seq else (v,))]
+    items = [item for v in values for item in items_of(v)]
     tf1 = any(type(v) is Inst and v.cls in arrays.TF_TENSORS for v in items)
     return arrays.TENSOR if tf1 else KERAS_TENSOR
 

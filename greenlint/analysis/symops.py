@@ -20,7 +20,7 @@ from typing import Any
 
 from greenlint.analysis import layers, ops
 from greenlint.analysis.arrays import Sym, is_sym, shape_of
-from greenlint.analysis.values import Const, Seq
+from greenlint.analysis.values import Const, Seq, items_of
 from greenlint.analysis.work import merge_syms, unknown_on_sym
 
 PLACEHOLDER = "tensorflow.compat.v1.placeholder"
@@ -73,7 +73,7 @@ def shape_value(sym: Sym) -> Const | None:
 def _syms(named: dict) -> list[Sym]:
     found: list[Sym] = []
     for value in named.values():
-        items = value.items if type(value) is Seq else (value,)
+        items = items_of(value)
         found.extend(v.meta["sym"] for v in items if is_sym(v))
     return found
 

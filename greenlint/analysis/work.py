@@ -44,7 +44,7 @@ from greenlint.analysis.arrays import (
 )
 from greenlint.analysis.callsite import UNTYPED_BATCH
 from greenlint.analysis.ops import op_work
-from greenlint.analysis.values import Const, Inst, Seq, UserInst
+from greenlint.analysis.values import Const, Inst, Seq, UserInst, items_of
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
@@ -416,7 +416,7 @@ def model_on_sym(model: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     otherwise); the output's shape where known: a functional model's, or a list of layers walked
     whole from the shape of the one tensor it is called on (a `Sequential` feature extractor,
     `features = model(img)`), which also sizes a Sequential that declares no input."""
-    items = inputs.items if type(inputs) is Seq else (inputs,)
+    items = items_of(inputs)
     found = [v.meta.get("sym") if type(v) is Inst else v for v in items]
     syms = [sym for sym in found if type(sym) is Sym]
     if len(syms) != len(found):
@@ -552,7 +552,7 @@ def sym_elementwise(left: Any, right: Any, call_key: Hashable) -> Sym | None:
 def syms_of(value: Any) -> list[Sym] | None:
     """The Syms of a symbolic tensor or a list of them (a call's inputs, a model's outputs), None
     unless every one is a symbolic tensor."""
-    items = value.items if type(value) is Seq else (value,)
+    items = items_of(value)
     syms = [v.meta["sym"] for v in items if is_sym(v)]
     return syms if syms and len(syms) == len(items) else None
 
@@ -1063,7 +1063,7 @@ def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:
         work["flops_per_sample"] = q(flops, INFERRED, None if flops is not None else
                                      f"{layer.cls.rpartition('.')[2]}: no shape rule, or an input dimension unknown")
         return work
-    items = inputs.items if type(inputs) is Seq else (inputs,)
+    items = items_of(inputs)
     shapes = [shape_of(v) for v in items]
     rows = {s[0] if s else None for s in shapes}
     if not shapes or None in rows or len(rows) != 1:  # (inputs of several sizes: not one batch)

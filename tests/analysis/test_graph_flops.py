@@ -195,3 +195,19 @@ def test_the_syms_of_a_value_are_known_only_where_every_item_is_symbolic():
     x, y = (Inst("tensorflow.Tensor", "factory", {"sym": s}) for s in (a, b))
     assert syms_of(x) == [a] and syms_of(Seq((x, y))) == [a, b]
     assert syms_of(Seq((x, Const(1)))) is None and syms_of(Seq(())) is None and syms_of(None) is None
+
+
+def test_a_one_or_many_argument_is_read_by_one_function():
+    """`values.items_of`: a list display's items, any other value alone; no analysis module writes
+    the test again."""
+    import re
+    from pathlib import Path
+
+    from greenlint.analysis import values
+    from greenlint.analysis.values import Const, Seq, items_of
+
+    x, y = Const(1), Const(2)
+    assert items_of(Seq((x, y))) == (x, y) and items_of(x) == (x,) and items_of(Seq(())) == ()
+    inline = re.compile(r"(\w+)\.items if type\(\1\) is Seq else \(\1,\)")
+    folder = Path(values.__file__).parent
+    assert [p.name for p in folder.glob("*.py") if p.name != "values.py" and inline.search(p.read_text())] == []
