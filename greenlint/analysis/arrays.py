@@ -799,7 +799,7 @@ def keras_dataset(api: str) -> Any:
     name = api.split(".")[-2]
     parts = []
     for split in ("train", "test"):
-        found = worktables.keras_dataset(name, split)
+        found = worktables.keras_split(name, split)
         if found is None:
             return None
         note = f"keras.datasets.{name} {split}: {found.source}"

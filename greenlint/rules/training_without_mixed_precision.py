@@ -18,7 +18,7 @@ from greenlint.rules.large_step import architecture, built_backbone, large_step,
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
 from greenlint.rules.syntax import is_training_step, text_mentions
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
-from greenlint.rules.tf_target import Target, cpu_only, target
+from greenlint.rules.tf_target import TargetVersion, cpu_only, target
 
 #: TensorFlow 1's graph API: a training there is fixed by the graph rewrite, not a Keras policy.
 TF1 = "tensorflow.compat.v1."
@@ -653,7 +653,7 @@ def _trains(site: Site) -> bool:
     return is_training_step(site) and site.work_value("symbolic") is not True and not site.api.startswith(TF1_TRAIN)
 
 
-def _graph_rewrite_serves(facts: FileFacts, tf: Target) -> bool:
+def _graph_rewrite_serves(facts: FileFacts, tf: TargetVersion) -> bool:
     """TensorFlow 1's graph rewrite can serve a training on multi-backend Keras 2: the project's
     TensorFlow is 1.14 or 1.15 (or not pinned), and the file never sets its optimizer's learning
     rate during the training (a `ReduceLROnPlateau` or `LearningRateScheduler` callback,
