@@ -452,13 +452,19 @@ def stack_layers(items: list) -> int | None:
     count (None, unknown, where its count is), any other item (a layer greenlint does not resolve) one."""
     total = 0
     for item in items:
-        if is_sym(item) or type(item) is Inst and item.cls.rpartition(".")[2] == "InputLayer":
+        if _is_input(item):
             continue
         count = model_layers(item) if is_model(item) else 1
         if count is None:
             return None
         total += count
     return total
+
+
+def _is_input(item: Any) -> bool:
+    """A Sequential's input item, which dispatches no layer and is not among its `layers`:
+    `keras.Input(...)` (a symbolic tensor) or an `InputLayer`."""
+    return is_sym(item) or type(item) is Inst and item.cls.rpartition(".")[2] == "InputLayer"
 
 
 def graph_layers(graph: Sym) -> int | None:
@@ -670,8 +676,7 @@ def _application_cut(meta: dict, index: int | None, name: str | None, hint: tupl
 
 def _stack_cut(model: Inst, items: list, index: int | None, name: str | None) -> Sym | None:
     """The output of one layer of a Sequential's list (its `layers` leave out an `Input`): the list up to it."""
-    shown = [i for i, item in enumerate(items)
-             if not (is_sym(item) or type(item) is Inst and item.cls.rpartition(".")[2] == "InputLayer")]
+    shown = [i for i, item in enumerate(items) if not _is_input(item)]
     if name is not None:
         found = [i for i in shown if type(items[i]) is Inst and (items[i].meta.get("init") or {}).get("name") == name]
         at = found[0] if len(found) == 1 else None
