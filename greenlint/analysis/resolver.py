@@ -122,7 +122,7 @@ TRACING = frozenset(
 KERAS_STEPS = frozenset({"call", "train_step", "test_step", "predict_step"})
 
 
-class Context:
+class WalkContext:
     """What the code being walked sits in: enclosing loops, a Keras step, its function (and the
     return values and yields seen in it)."""
 
@@ -276,7 +276,7 @@ class Resolver:
         self.scope = Scope("module", None)
         self.tree: ast.Module | None = None  # the module walked (`run`)
         self.option_calls: list[ast.Call] | None = None  # its calls, read for command-line options once
-        self.ctx = Context()
+        self.ctx = WalkContext()
         self.pending: deque[FuncInfo] = deque()
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
         self.chained: dict[ast.Call, ast.Call] = {}  # a call -> the call made on its result
@@ -296,7 +296,7 @@ class Resolver:
         self.unrolling: set[int] = set()  # ids of the functions being walked again for a call's values
 
     @contextmanager
-    def inside(self, scope: Scope, ctx: Context | None = None) -> Iterator[Scope]:
+    def inside(self, scope: Scope, ctx: WalkContext | None = None) -> Iterator[Scope]:
         """Walk in *scope* (and *ctx*: another function's body), then back where the walk was."""
         outer_scope, outer_ctx = self.scope, self.ctx
         self.scope = scope
@@ -982,7 +982,7 @@ class Resolver:
         if not passed and info.calls_seen and any(arg.annotation is None for arg in own):
             info.blind = True  # walked before all its calls were seen: see rewalk_blind
         self.bind_parameters(info, scope, passed)
-        ctx = Context(info)
+        ctx = WalkContext(info)
         with self.inside(scope, ctx):
             self.block(node.body)
         returns, generator = ctx.returns, ctx.generator
@@ -2086,12 +2086,12 @@ class Resolver:
             return (info.host or ctx.host) if ctx.host else None, (info.host_once or ctx.host_once) if ctx.host_once else None
         return ctx.host, ctx.host_once
 
-    def walk_with(self, info: FuncInfo, args: list, keywords: list, foreign: tuple[FuncInfo, ...]) -> Context:
+    def walk_with(self, info: FuncInfo, args: list, keywords: list, foreign: tuple[FuncInfo, ...]) -> WalkContext:
         """Walk *info*'s body again with one call's arguments bound (its own scope and context, the
         function marked as being unrolled meanwhile); *foreign*: the functions shadowed for the walk."""
         scope = Scope("function", info.scope)
         self.bind_parameters(info, scope, self.bind_arguments(info, args, keywords))
-        ctx = Context(info)
+        ctx = WalkContext(info)
         self.unrolling.add(id(info))
         try:
             with self.shadowed(foreign), self.inside(scope, ctx):
@@ -2602,7 +2602,7 @@ def _yields_per_trip(body: list[ast.stmt]) -> bool:
     return False
 
 
-def _generated(ctx: Context) -> Inst:
+def _generated(ctx: WalkContext) -> Inst:
     """What calling the generator function walked in *ctx* gives: its batches (arrays.generator),
     and the per-item host work that makes them, where its body shows some (`host`)."""
     made = arrays.generator(ctx.yields, ctx.drawn)
