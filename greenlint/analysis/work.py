@@ -1057,19 +1057,19 @@ def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:
     syms = syms_of(inputs)
     if syms is not None:
         work["symbolic"] = functional_symbolic()
-        shapes = [sym.shape for sym in syms]
-        known = all(s is not None for s in shapes)
-        found = apply_layer(layer, shapes) if known else None
+        given = [shape for sym in syms if (shape := sym.shape) is not None]
+        known = len(given) == len(syms)
+        found = apply_layer(layer, given) if known else None
         if known:
-            work["input_shape"] = q(list(shapes[0]) if len(shapes) == 1 else [list(s) for s in shapes],
-                                    INFERRED, "per sample" if len(shapes) == 1 else "per sample, of each input")
+            work["input_shape"] = q(list(given[0]) if len(given) == 1 else [list(s) for s in given],
+                                    INFERRED, "per sample" if len(given) == 1 else "per sample, of each input")
         work["params"] = q(found.params if found else None, INFERRED)
         flops = found.flops if found else None
         work["flops_per_sample"] = q(flops, INFERRED, None if flops is not None else
                                      f"{layer.cls.rpartition('.')[2]}: no shape rule, or an input dimension unknown")
         return work
     items = items_of(inputs)
-    shapes = [shape_of(v) for v in items]
+    shapes: list[Any] = [shape_of(v) for v in items]  # each known (None not in rows) past the test below
     rows = {s[0] if s else None for s in shapes}
     if not shapes or None in rows or len(rows) != 1:  # (inputs of several sizes: not one batch)
         return {"flops": q(None, UNKNOWN, "the input's shape is not known statically")}
