@@ -95,6 +95,12 @@ class Sym:
     sized: str | None = None
 
 
+def is_sym(value: Any) -> bool:
+    """A symbolic tensor: what `keras.Input` or a TF1 placeholder gives, and a layer or TF op called
+    on one (its meta's "sym", a `Sym`)."""
+    return type(value) is Inst and "sym" in value.meta
+
+
 def holds_tensor(value: Any) -> bool:
     """A tensor (TF's or Keras's), or a tuple holding one (`return deconv, w, biases`)."""
     if type(value) is Seq:
@@ -795,7 +801,7 @@ def keras_dataset(api: str) -> Any:
     name = api.split(".")[-2]
     parts = []
     for split in ("train", "test"):
-        found = worktables.keras_dataset(name, split)
+        found = worktables.keras_split(name, split)
         if found is None:
             return None
         note = f"keras.datasets.{name} {split}: {found.source}"

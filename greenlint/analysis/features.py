@@ -82,7 +82,7 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
     shape_of,
 )
 from greenlint.analysis.untyped import LEGACY_FIT_ARGUMENTS
-from greenlint.analysis.values import SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, Seq, UserInst
+from greenlint.analysis.values import SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, UserInst, items_of
 
 #: `ImageDataGenerator` and the methods that give its iterators (arrays.FLOW_ITERATOR).
 IMAGE_DATA_GENERATOR = "tensorflow.keras.preprocessing.image.ImageDataGenerator"
@@ -358,7 +358,7 @@ def drawn_host_work(named: dict[str, Any], walk: int) -> tuple[str, int] | None:
     that generator or function decodes files (arrays.drawn, arrays.prepared), and the line drawing
     it; for a model of several inputs (`[x_a, x_b]`), the first input so drawn."""
     value: Any = named.get("x")
-    for item in value.items if type(value) is Seq else (value,):
+    for item in items_of(value):
         batch = kept(item)
         if batch is not None and here(batch, walk):
             return batch.meta["host"], batch.meta["line"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from greenlint.analysis.arrays import is_sym
 from greenlint.analysis.values import Inst, Seq
 from greenlint.analysis.work import INFERRED, UNKNOWN, merge_syms, q, sym_net
 
@@ -64,7 +65,7 @@ def run_work(fetches: Any, fed_rows: int | None) -> dict[str, dict]:
 
 def _forward(fetches: Any) -> dict:
     """The forward FLOPs per sample of the graph *fetches* are computed by (the ops of all of them, once)."""
-    syms = [v.meta["sym"] for v in _fetched(fetches) if type(v) is Inst and "sym" in v.meta]
+    syms = [v.meta["sym"] for v in _fetched(fetches) if is_sym(v)]
     net = sym_net(merge_syms(syms, None)) if syms else None
     if net is None or not net.flops:
         return q(None, UNKNOWN, "the graph the fetches depend on is not followed back to its placeholders"

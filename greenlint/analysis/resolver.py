@@ -96,6 +96,7 @@ from greenlint.analysis.values import (
     UserInst,
     Walk,
     fresh,
+    items_of,
     merge,
     runs_of,
     union,
@@ -128,7 +129,7 @@ TRACING = frozenset(
 KERAS_STEPS = frozenset({"call", "train_step", "test_step", "predict_step"})
 
 
-class Context:
+class WalkContext:
     """What the code being walked sits in: enclosing loops, a Keras step, its function (and the
     return values and yields seen in it)."""
 
@@ -282,7 +283,7 @@ class Resolver:
         self.scope = Scope("module", None)
         self.tree: ast.Module | None = None  # the module walked (`run`)
         self.option_calls: list[ast.Call] | None = None  # its calls, read for command-line options once
-        self.ctx = Context()
+        self.ctx = WalkContext()
         self.pending: deque[FuncInfo] = deque()
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
         self.chained: dict[ast.Call, ast.Call] = {}  # a call -> the call made on its result
@@ -305,7 +306,7 @@ class Resolver:
         self.handed: set[int] = set()  # ids of the builders whose walk's model a call was given (`another`)
 
     @contextmanager
-    def inside(self, scope: Scope, ctx: Context | None = None) -> Iterator[Scope]:
+    def inside(self, scope: Scope, ctx: WalkContext | None = None) -> Iterator[Scope]:
         """Walk in *scope* (and *ctx*: another function's body), then back where the walk was."""
         outer_scope, outer_ctx = self.scope, self.ctx
         self.scope = scope
@@ -991,7 +992,7 @@ class Resolver:
         if not passed and info.calls_seen and any(arg.annotation is None for arg in own):
             info.blind = True  # walked before all its calls were seen: see rewalk_blind
         self.bind_parameters(info, scope, passed)
-        ctx = Context(info)
+        ctx = WalkContext(info)
         with self.inside(scope, ctx):
             self.block(node.body)
         returns, generator = ctx.returns, ctx.generator
@@ -1118,7 +1119,7 @@ class Resolver:
         unsized = arrays.unsized_generator(value)
         unpriced = work_mod.unpriced(value) and info.has_parameters
         given = [v for starred, v in args if not starred] + [v for name, v in keywords if name]
-        symbolic = any(unroll.symbolic(v) for v in given)
+        symbolic = any(arrays.is_sym(v) for v in given)
         built = info.has_parameters and (type(value) is Composed or work_mod.is_layer(value) and value.how == "constructor")
         unshaped = not (unsized or unpriced or symbolic or built) and arrays.shape_of(value) is None \
             and any(arrays.shape_of(v) is not None for v in given)
@@ -1401,7 +1402,7 @@ class Resolver:
                 return environments.attribute(owner, attr)
             if owner.cls == agents.AGENT:
                 return agents.attribute(owner, attr)
-            if attr == "shape" and "sym" in owner.meta:  # `x.shape[-1]` of a symbolic tensor
+            if attr == "shape" and arrays.is_sym(owner):  # `x.shape[-1]` of a symbolic tensor
                 return symops.shape_value(owner.meta["sym"])
             shape = arrays.shape_of(owner) if attr == "shape" else None
             if shape and all(type(d) is int for d in shape):
@@ -1579,7 +1580,7 @@ class Resolver:
             if api is None:
                 return None
             features, named = self.record(node, api, args, keywords, owner)
-            if callee.name == "get_shape" and "sym" in owner.meta:
+            if callee.name == "get_shape" and arrays.is_sym(owner):
                 return symops.shape_value(owner.meta["sym"])
             self.mark_traced(api, args)
             cut = work_mod.layer_cut(owner, named.get("index"), named.get("name")) if callee.name == "get_layer" else None
@@ -1624,7 +1625,7 @@ class Resolver:
                         meta["data"] = data
             if callee.name in graphrun.UPDATE_METHODS and returns == graphrun.OPERATION:
                 meta = {"train_op": node.lineno}  # `opt.minimize(loss)`: what a TF1 training step fetches
-                if symops.is_sym(named.get("loss")):  # the graph the loss is computed by
+                if arrays.is_sym(named.get("loss")):  # the graph the loss is computed by
                     meta["sym"] = named["loss"].meta["sym"]
             return Inst(returns, "method", meta)
         if kind is Inst:
@@ -1944,12 +1945,12 @@ class Resolver:
         """What calling a layer on a symbolic or shaped tensor gives (its meta), if known; *instance*:
         the walk making the call (`shadowed`: the same line called again adds its own FLOPs)."""
         key = _node_key(node, instance)
-        if work_mod.is_model(layer) and (type(inputs) is Seq or unroll.symbolic(inputs)):
+        if work_mod.is_model(layer) and (type(inputs) is Seq or arrays.is_sym(inputs)):
             sym = work_mod.model_on_sym(layer, inputs, key)  # `features = backbone(inputs)`
             return {"sym": sym} if sym is not None else None
         if not work_mod.is_layer(layer):
             return None
-        if type(inputs) is Seq or (type(inputs) is Inst and "sym" in inputs.meta):
+        if type(inputs) is Seq or arrays.is_sym(inputs):
             sym = work_mod.layer_on_sym(layer, inputs, key)
             return {"sym": sym} if sym is not None else None
         shape = arrays.shape_of(inputs)
@@ -2184,12 +2185,12 @@ class Resolver:
             return (info.host or ctx.host) if ctx.host else None, (info.host_once or ctx.host_once) if ctx.host_once else None
         return ctx.host, ctx.host_once
 
-    def walk_with(self, info: FuncInfo, args: list, keywords: list, foreign: tuple[FuncInfo, ...]) -> Context:
+    def walk_with(self, info: FuncInfo, args: list, keywords: list, foreign: tuple[FuncInfo, ...]) -> WalkContext:
         """Walk *info*'s body again with one call's arguments bound (its own scope and context, the
         function marked as being unrolled meanwhile); *foreign*: the functions shadowed for the walk."""
         scope = Scope("function", info.scope)
         self.bind_parameters(info, scope, self.bind_arguments(info, args, keywords))
-        ctx = Context(info)
+        ctx = WalkContext(info)
         self.unrolling.add(id(info))
         try:
             with self.shadowed(foreign), self.inside(scope, ctx):
@@ -2409,7 +2410,7 @@ class Resolver:
         left, right = self.expr(node.left), self.expr(node.right)
         key = _node_key(node, self.instance)
         sym = work_mod.sym_elementwise(left, right, key) if type(node.op) is not ast.MatMult else None
-        if sym is None and (symops.is_sym(left) or symops.is_sym(right)):  # `tf.matmul(x, w) + b`, `x @ w`
+        if sym is None and (arrays.is_sym(left) or arrays.is_sym(right)):  # `tf.matmul(x, w) + b`, `x @ w`
             sym = symops.on_sym("tensorflow.matmul" if type(node.op) is ast.MatMult else "tensorflow.add",
                                 {"a": left, "b": right} if type(node.op) is ast.MatMult else {"x": left, "y": right}, key)
         if sym is not None:  # `inputs + attended` in a functional model, `x + 5` of a TF1 placeholder
@@ -2700,7 +2701,7 @@ def _yields_per_trip(body: list[ast.stmt]) -> bool:
     return False
 
 
-def _generated(ctx: Context) -> Inst:
+def _generated(ctx: WalkContext) -> Inst:
     """What calling the generator function walked in *ctx* gives: its batches (arrays.generator),
     and the per-item host work that makes them, where its body shows some (`host`)."""
     made = arrays.generator(ctx.yields, ctx.drawn)
@@ -2840,7 +2841,7 @@ def _mark_compiled(named: dict) -> None:
     work counted where the model trains)."""
     for key in _COMPILED:
         value = named.get(key)
-        for item in value.items if type(value) is Seq else (value,):
+        for item in items_of(value):
             if type(item) is UserFunc:
                 item.info.keras_step = True
 
@@ -2976,7 +2977,7 @@ def _unknown_on_sym(node: ast.Call, args: list, instance: int) -> Inst | None:
     None where its first argument is not symbolic (then the callee's name, which takes unparsing, is
     never written). The layers another callee dispatches are unknown (a helper of another library
     may apply several); *instance*: the walk making the call, as in `layer_output`."""
-    syms = work_mod.input_syms(args[0][1]) if args and not args[0][0] else None
+    syms = work_mod.syms_of(args[0][1]) if args and not args[0][0] else None
     if syms is None:
         return None
     key = _node_key(node, instance)
@@ -2996,7 +2997,7 @@ def _node_key(node: ast.AST, instance: int) -> Hashable:
 def _tensor_class(values: list) -> str:
     """What an op on symbolic tensors *values* returns: a TF1 graph's Tensor where one of them is a TF
     tensor (a placeholder, a variable), else a KerasTensor."""
-    items = [item for v in values for item in (v.items if type(v) is Seq else (v,))]
+    items = [item for v in values for item in items_of(v)]
     tf1 = any(type(v) is Inst and v.cls in arrays.TF_TENSORS for v in items)
     return arrays.TENSOR if tf1 else KERAS_TENSOR
 

@@ -73,6 +73,12 @@ class FileError:
     cell: int | None = None
     kind: str = SYNTAX_ERROR
 
+    @property
+    def reason(self) -> str:
+        """The message without the path it starts with and the `; skipped` a checked file's ends
+        with: what a caller reading a file of its own (a configuration, a profile) words itself."""
+        return self.message.removeprefix(f"{self.path}: ").removesuffix("; skipped")
+
 
 def file_error(path: str, kind: str, message: str, line: int = 0, column: int = 0, cell: int | None = None) -> FileError:
     code = {SYNTAX_ERROR: "GL001", EXERCISE: "GL004"}.get(kind, "GL002")

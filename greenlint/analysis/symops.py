@@ -19,8 +19,8 @@ from collections.abc import Hashable
 from typing import Any
 
 from greenlint.analysis import layers, ops
-from greenlint.analysis.arrays import Sym, shape_of
-from greenlint.analysis.values import Const, Inst, Seq
+from greenlint.analysis.arrays import Sym, is_sym, shape_of
+from greenlint.analysis.values import Const, Seq, items_of
 from greenlint.analysis.work import merge_syms, unknown_on_sym
 
 PLACEHOLDER = "tensorflow.compat.v1.placeholder"
@@ -48,10 +48,6 @@ _TENSOR_ARGS = ("input", "inputs", "x", "y", "a", "b", "features", "logits", "la
                 "input_tensor", "t")
 
 
-def is_sym(value: Any) -> bool:
-    return type(value) is Inst and "sym" in value.meta
-
-
 def _sample(value: Any) -> tuple | None:
     """The per-sample shape of a symbolic tensor, None where it is not one or its shape is unknown."""
     return value.meta["sym"].shape if is_sym(value) else None
@@ -77,7 +73,7 @@ def shape_value(sym: Sym) -> Const | None:
 def _syms(named: dict) -> list[Sym]:
     found: list[Sym] = []
     for value in named.values():
-        items = value.items if type(value) is Seq else (value,)
+        items = items_of(value)
         found.extend(v.meta["sym"] for v in items if is_sym(v))
     return found
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from greenlint.analysis.arrays import is_sym
 from greenlint.analysis.values import Const, Inst
 
 #: The meta key of the states a compiled model trains: id of a layer's or model's meta -> True/False/None
@@ -54,7 +55,7 @@ def children(meta: dict) -> list[dict]:
     """The metas of a model's layers known here (a layer list, a subclass's layers, a functional
     graph's layers and models), in the order they were added; [] for a layer or an unlisted model."""
     items = meta.get("layers") or meta.get("sub_layers") or ()
-    found = [item.meta for item in items if type(item) is Inst and "sym" not in item.meta]
+    found = [item.meta for item in items if type(item) is Inst and not is_sym(item)]
     graph = meta.get("graph")
     if graph is not None:
         found.extend(owner for _, owner in graph.params.values())

@@ -25,6 +25,7 @@ import ast
 from typing import Any
 
 from greenlint.analysis import trees
+from greenlint.analysis.arrays import is_sym
 from greenlint.analysis.values import Const, Inst
 
 #: Most items of a literal loop walked one by one (a network's stages, its blocks' filter counts).
@@ -33,11 +34,6 @@ MAX_TRIPS = 64
 MAX_DEPTH = 8
 #: Methods that add a layer to a model a loop builds (`model.add(Conv2D(f, 3))`).
 _ADDS = frozenset({"add"})
-
-
-def symbolic(value: Any) -> bool:
-    """A Keras symbolic tensor (what `keras.Input` and a layer called on one give)."""
-    return type(value) is Inst and "sym" in value.meta
 
 
 def literal_items(value: Any) -> list | None:
@@ -88,7 +84,7 @@ def unrollable(node: ast.For, names: dict[str, Any], is_model) -> bool:
     tensor in *names* (the bindings before the loop), or adds layers to a name holding a model
     (*is_model*), and leaves no trip early."""
     body = node.body
-    grows = any(symbolic(names.get(name)) for name in _assigned(body))
+    grows = any(is_sym(names.get(name)) for name in _assigned(body))
     grows = grows or any(is_model(names.get(name)) for name in _added_to(body))
     return grows and not _leaves(body)
 

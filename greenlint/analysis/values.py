@@ -169,6 +169,12 @@ class Composed:
         return f"Composed({self.items!r})"
 
 
+def items_of(value: Any) -> tuple:
+    """What a one-or-many argument holds: a tuple or list display's items (`[x_a, x_b]`), any other
+    value alone (`x`)."""
+    return value.items if type(value) is Seq else (value,)
+
+
 def fresh(value: Any) -> Any:
     """A copy of a summary's value the resolver may extend (an instance's known facts)."""
     if type(value) is Inst:

@@ -36,6 +36,7 @@ from greenlint.analysis.arrays import (
     PY_GENERATOR,
     Data,
     Sym,
+    is_sym,
     most_rows,
     rows_of,
     shape_of,
@@ -43,7 +44,7 @@ from greenlint.analysis.arrays import (
 )
 from greenlint.analysis.callsite import UNTYPED_BATCH
 from greenlint.analysis.ops import op_work
-from greenlint.analysis.values import Const, Inst, Seq, UserInst
+from greenlint.analysis.values import Const, Inst, Seq, UserInst, items_of
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
@@ -199,7 +200,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
     free = False  # the first layer's output does not depend on the input's shape
     if items:
         first = items[0]
-        if type(first) is Inst and "sym" in first.meta:
+        if is_sym(first):
             shape = first.meta["sym"].shape
         elif is_layer(first):
             shape = layer_input_shape(first)
@@ -226,7 +227,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
     placed: list[tuple[Inst, int | None]] = []  # the Keras Applications among the items, their FLOPs as placed
     shape = shape if shape is not None else ()
     for item in items:
-        if type(item) is Inst and "sym" in item.meta:
+        if is_sym(item):
             continue  # keras.Input(...) as the first item
         if not is_layer(item):
             label = item.meta.get("model_name") if type(item) is Inst else None
@@ -440,7 +441,7 @@ def model_on_sym(model: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     otherwise); the output's shape where known: a functional model's, or a list of layers walked
     whole from the shape of the one tensor it is called on (a `Sequential` feature extractor,
     `features = model(img)`), which also sizes a Sequential that declares no input."""
-    items = inputs.items if type(inputs) is Seq else (inputs,)
+    items = items_of(inputs)
     found = [v.meta.get("sym") if type(v) is Inst else v for v in items]
     syms = [sym for sym in found if type(sym) is Sym]
     if len(syms) != len(found):
@@ -476,13 +477,19 @@ def stack_layers(items: list) -> int | None:
     count (None, unknown, where its count is), any other item (a layer greenlint does not resolve) one."""
     total = 0
     for item in items:
-        if type(item) is Inst and ("sym" in item.meta or item.cls.rpartition(".")[2] == "InputLayer"):
+        if _is_input(item):
             continue
         count = model_layers(item) if is_model(item) else 1
         if count is None:
             return None
         total += count
     return total
+
+
+def _is_input(item: Any) -> bool:
+    """A Sequential's input item, which dispatches no layer and is not among its `layers`:
+    `keras.Input(...)` (a symbolic tensor) or an `InputLayer`."""
+    return is_sym(item) or type(item) is Inst and item.cls.rpartition(".")[2] == "InputLayer"
 
 
 def graph_layers(graph: Sym) -> int | None:
@@ -503,12 +510,8 @@ def model_work(model: Inst) -> dict[str, dict]:
 def functional_model(named: dict) -> Sym | None:
     """`keras.Model(inputs, outputs)`: the graph reaching the outputs (`output=`: Keras 1's keyword,
     which Keras 2 still accepted)."""
-    outputs = named.get("outputs", named.get("output"))
-    items = outputs.items if type(outputs) is Seq else (outputs,)
-    syms = [v.meta["sym"] for v in items if type(v) is Inst and "sym" in v.meta]
-    if not syms or len(syms) != len(items):
-        return None
-    return merge_syms(syms, syms[0].shape)
+    syms = syms_of(named.get("outputs", named.get("output")))
+    return merge_syms(syms, syms[0].shape) if syms is not None else None
 
 
 def merge_syms(syms: list[Sym], shape: tuple | None) -> Sym:
@@ -565,8 +568,8 @@ def layer_call_inputs(layer: Any, first: Any, named: dict) -> Any:
 def sym_elementwise(left: Any, right: Any, call_key: Hashable) -> Sym | None:
     """`a + b` (or another elementwise operator) on Keras symbolic tensors of one shape, or on a
     symbolic tensor and a number: the result's Sym, one FLOP per output element."""
-    syms = [v.meta["sym"] for v in (left, right) if type(v) is Inst and "sym" in v.meta]
-    others = [v for v in (left, right) if not (type(v) is Inst and "sym" in v.meta)]
+    syms = [v.meta["sym"] for v in (left, right) if is_sym(v)]
+    others = [v for v in (left, right) if not is_sym(v)]
     if not syms or any(not (type(v) is Const and type(v.value) in (int, float)) for v in others):
         return None
     shape = syms[0].shape
@@ -578,16 +581,17 @@ def sym_elementwise(left: Any, right: Any, call_key: Hashable) -> Sym | None:
     return merged
 
 
-def input_syms(inputs: Any) -> list[Sym] | None:
-    """The Syms of a call's input(s), None unless every one is a symbolic tensor."""
-    items = inputs.items if type(inputs) is Seq else (inputs,)
-    syms = [v.meta["sym"] for v in items if type(v) is Inst and "sym" in v.meta]
+def syms_of(value: Any) -> list[Sym] | None:
+    """The Syms of a symbolic tensor or a list of them (a call's inputs, a model's outputs), None
+    unless every one is a symbolic tensor."""
+    items = items_of(value)
+    syms = [v.meta["sym"] for v in items if is_sym(v)]
     return syms if syms and len(syms) == len(items) else None
 
 
 def unknown_on_sym(syms: list[Sym], label: str, call_key: Hashable, layers: int | None = None) -> Sym:
     """Calling something whose work is unknown (a layer of another library: `InstanceNormalization()(x)`)
-    on symbolic tensor(s), *syms* (`input_syms`): an output of unknown shape, *label* among the
+    on symbolic tensor(s), *syms* (`syms_of`): an output of unknown shape, *label* among the
     unknown, so that the model built on it keeps the known layers' parameters and FLOPs as a lower
     bound; *layers*: the layers the call dispatches (1 for a Keras layer; None, unknown, for any
     other callee)."""
@@ -613,7 +617,7 @@ def normalisation_on_sym(syms: list[Sym], init: dict, label: str, call_key: Hash
 
 def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     """Calling a layer on symbolic tensor(s): the output's Sym."""
-    syms = input_syms(inputs)
+    syms = syms_of(inputs)
     if syms is None:
         return None
     shapes = [s.shape for s in syms if s.shape is not None]
@@ -698,8 +702,7 @@ def _application_cut(meta: dict, index: int | None, name: str | None, hint: tupl
 
 def _stack_cut(model: Inst, items: list, index: int | None, name: str | None) -> Sym | None:
     """The output of one layer of a Sequential's list (its `layers` leave out an `Input`): the list up to it."""
-    shown = [i for i, item in enumerate(items)
-             if not (type(item) is Inst and ("sym" in item.meta or item.cls.rpartition(".")[2] == "InputLayer"))]
+    shown = [i for i, item in enumerate(items) if not _is_input(item)]
     if name is not None:
         found = [i for i in shown if type(items[i]) is Inst and (items[i].meta.get("init") or {}).get("name") == name]
         at = found[0] if len(found) == 1 else None
@@ -894,7 +897,7 @@ def step_kind(owner: Any, first: Any, named: dict, taped: bool, traced: bool = F
     if taped and not (type(training) is Const and training.value is False):
         return "training"
     x = first if first is not None else named.get("inputs")
-    if type(x) is Inst and ("sym" in x.meta or x.cls == "tensorflow.keras.KerasTensor"):
+    if is_sym(x) or type(x) is Inst and x.cls == "tensorflow.keras.KerasTensor":
         return None
     return "inference" if (x is not None or traced) and not (type(training) is Const and training.value is True) else None
 
@@ -1077,21 +1080,22 @@ def _wall_cap(callbacks: Any) -> dict | None:
 
 def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:
     work: dict[str, dict] = {}
-    items = inputs.items if type(inputs) is Seq else (inputs,)
-    if items and all(type(v) is Inst and "sym" in v.meta for v in items):
+    syms = syms_of(inputs)
+    if syms is not None:
         work["symbolic"] = functional_symbolic()
-        shapes = [v.meta["sym"].shape for v in items]
-        known = all(s is not None for s in shapes)
-        found = apply_layer(layer, shapes) if known else None
+        given = [shape for sym in syms if (shape := sym.shape) is not None]
+        known = len(given) == len(syms)
+        found = apply_layer(layer, given) if known else None
         if known:
-            work["input_shape"] = q(list(shapes[0]) if len(shapes) == 1 else [list(s) for s in shapes],
-                                    INFERRED, "per sample" if len(shapes) == 1 else "per sample, of each input")
+            work["input_shape"] = q(list(given[0]) if len(given) == 1 else [list(s) for s in given],
+                                    INFERRED, "per sample" if len(given) == 1 else "per sample, of each input")
         work["params"] = q(found.params if found else None, INFERRED)
         flops = found.flops if found else None
         work["flops_per_sample"] = q(flops, INFERRED, None if flops is not None else
                                      f"{layer.cls.rpartition('.')[2]}: no shape rule, or an input dimension unknown")
         return work
-    shapes = [shape_of(v) for v in items]
+    items = items_of(inputs)
+    shapes: list[Any] = [shape_of(v) for v in items]  # each known (None not in rows) past the test below
     rows = {s[0] if s else None for s in shapes}
     if not shapes or None in rows or len(rows) != 1:  # (inputs of several sizes: not one batch)
         return {"flops": q(None, UNKNOWN, "the input's shape is not known statically")}

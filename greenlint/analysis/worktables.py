@@ -57,7 +57,7 @@ def _splits(name: str) -> dict[tuple[str, str], Split]:
     return {(r["name"], r["split"]): Split(int(r["samples"]), _shape(r["sample_shape"]), r["source"]) for r in _read(name)}
 
 
-def keras_dataset(name: str, split: str) -> Split | None:
+def keras_split(name: str, split: str) -> Split | None:
     """`keras.datasets.<name>.load_data()`'s *split* ("train" / "test")."""
     return _splits("keras_datasets.csv").get((name, split))
 

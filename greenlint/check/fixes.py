@@ -91,7 +91,7 @@ def fix_checked(checked, config, unsafe: bool = False, predictor=None) -> list[F
     return out
 
 
-class Refused(Exception):
+class WriteRefused(Exception):
     """A fixed file left as it is; the message says why."""
 
 
@@ -111,7 +111,7 @@ def write(fixes: list[FileFix], root: Path) -> list[FileFix]:
             continue
         try:
             _write_one(f, root)
-        except Refused as exc:
+        except WriteRefused as exc:
             f.skipped = str(exc)
         except OSError as exc:  # a read-only folder, a full disk
             f.skipped = f"cannot write it ({exc.strerror or exc}); nothing written"
@@ -127,19 +127,19 @@ def _write_one(f: FileFix, root: Path) -> None:
     def not_linked() -> None:
         linked = link_refusal(f.path, root)
         if linked:
-            raise Refused(linked)
+            raise WriteRefused(linked)
 
     not_linked()
     target = Path(os.path.realpath(f.path))  # the file itself: only folders inside the project may be links
     st = os.stat(target)
     if st.st_nlink > 1:
-        raise Refused(f"it has {st.st_nlink} hard links, which a rewrite would split; nothing written")
+        raise WriteRefused(f"it has {st.st_nlink} hard links, which a rewrite would split; nothing written")
     if not os.access(target, os.W_OK) or not st.st_mode & 0o222:
-        raise Refused("it is read-only; nothing written")
+        raise WriteRefused("it is read-only; nothing written")
     if hasattr(os, "geteuid") and os.geteuid() not in (0, st.st_uid):
-        raise Refused(f"it belongs to another user (uid {st.st_uid}), whose file a rewrite would take; nothing written")
+        raise WriteRefused(f"it belongs to another user (uid {st.st_uid}), whose file a rewrite would take; nothing written")
     if hasattr(os, "getgroups") and os.geteuid() != 0 and st.st_gid not in (os.getegid(), *os.getgroups()):
-        raise Refused(f"its group (gid {st.st_gid}) is not one of yours, so a rewrite would change it; nothing written")
+        raise WriteRefused(f"its group (gid {st.st_gid}) is not one of yours, so a rewrite would change it; nothing written")
     encoding, _ = sources.source_encoding(f.path, f.raw)
     if encoding == "utf-8-sig":  # Python's reading of UTF-8 with or without a byte-order mark
         data = (codecs.BOM_UTF8 if f.raw.startswith(codecs.BOM_UTF8) else b"") + f.after.encode("utf-8")
@@ -147,12 +147,12 @@ def _write_one(f: FileFix, root: Path) -> None:
         try:
             data = f.after.encode(encoding)
         except UnicodeEncodeError:
-            raise Refused(f"the fixed code cannot be written in its encoding {encoding}; nothing written") from None
+            raise WriteRefused(f"the fixed code cannot be written in its encoding {encoding}; nothing written") from None
 
     def unchanged() -> None:
         not_linked()  # swapped for a link since
         now = os.stat(target)
         if (now.st_ino, now.st_dev) != (st.st_ino, st.st_dev) or target.read_bytes() != f.raw:
-            raise Refused("it changed while the fixes were computed; nothing written")
+            raise WriteRefused("it changed while the fixes were computed; nothing written")
 
     atomic_write_bytes(target, data, before_replace=unchanged)

@@ -51,7 +51,7 @@ def read_toml(path: Path) -> dict[str, Any]:
 
     data, error = read_bytes(path, MAX_BYTES)
     if data is None:
-        detail = error.message.removeprefix(f"{path}: ").removesuffix("; skipped") if error else "unreadable"
+        detail = error.reason if error else "unreadable"
         raise ConfigError(f"{path}: cannot read configuration: {detail}")
     try:
         text = data.decode("utf-8")

@@ -85,7 +85,7 @@ def load(profile_file: Path) -> dict:
         return {"schema_version": SCHEMA_VERSION, "files": {}}
     raw, error = read_bytes(Path(profile_file), MAX_FILE_BYTES)
     if raw is None:
-        detail = error.message.removeprefix(f"{profile_file}: ").removesuffix("; skipped") if error else "unreadable"
+        detail = error.reason if error else "unreadable"
         raise ProfileError(f"{profile_file}: cannot read ({detail})")
     try:
         text = raw.decode("utf-8")

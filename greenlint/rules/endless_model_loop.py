@@ -29,7 +29,7 @@ from greenlint.rules.syntax import (
     unguarded_body,
     waits_for_user,
 )
-from greenlint.rules.tf_target import Target, numpy_target
+from greenlint.rules.tf_target import TargetVersion, numpy_target
 
 #: Keras model methods that run the model (beside the training ones).
 MODEL_RUNS = ("__call__", "predict", "predict_on_batch", "evaluate", "test_on_batch")
@@ -335,7 +335,7 @@ class EndlessModelLoop(Rule):
 _NARROW = re.compile(r"\bu?int(?:8|16)\b")
 
 
-def _shown(numpy: Target) -> str:
+def _shown(numpy: TargetVersion) -> str:
     """`NumPy 2.1 (pinned in requirements.txt)`, `NumPy 2.x (...)` for a bound without a minor."""
     major, minor = numpy.version or (0, 0)
     return f"NumPy {major}.{'x' if minor == 99 else minor} ({numpy.basis})"

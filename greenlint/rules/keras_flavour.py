@@ -33,7 +33,7 @@ from typing import NamedTuple
 from greenlint.analysis.project import direct_imports, import_statements
 from greenlint.rules.base import FileFacts
 from greenlint.rules.syntax import source_text, units
-from greenlint.rules.tf_target import Target, target
+from greenlint.rules.tf_target import TargetVersion, target
 
 #: Model methods that only multi-backend Keras (and tf.keras before 2.1) used for generator data.
 GENERATOR_METHODS = frozenset({"fit_generator", "predict_generator", "evaluate_generator"})
@@ -102,7 +102,7 @@ def _generator_methods(facts: FileFacts) -> str | None:
     return None
 
 
-def keras_flavour(facts: FileFacts, tf: Target | None = None) -> Flavour:
+def keras_flavour(facts: FileFacts, tf: TargetVersion | None = None) -> Flavour:
     """Whether the file's program runs on multi-backend Keras (see the module's docstring).
     *tf*: the TensorFlow the project targets, when the caller has it."""
     text = source_text(facts)

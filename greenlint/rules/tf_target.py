@@ -52,7 +52,7 @@ _VERSION = re.compile(r"(\d+)(?:\.(\d+))?")
 _DISTRIBUTION = re.compile(_NAME, re.IGNORECASE)
 
 
-class Target(NamedTuple):
+class TargetVersion(NamedTuple):
     """The version as (major, minor), None for the newest the catalog knows; *basis* says where
     it comes from ("pinned in requirements.txt", "installed", ...)."""
 
@@ -75,19 +75,19 @@ class Target(NamedTuple):
         return f"TensorFlow {number} ({self.basis})"
 
 
-def target(path: str, option: str = "") -> Target:
+def target(path: str, option: str = "") -> TargetVersion:
     """The TensorFlow version the project of *path* targets (*option*: the `tensorflow-version`
     setting, which wins when set)."""
     if option:
-        return Target(read_spec("==" + option), "the tensorflow-version setting")
+        return TargetVersion(read_spec("==" + option), "the tensorflow-version setting")
     root = project_root(os.path.dirname(os.path.abspath(path)))
     pinned = _pinned(root, _signature(root)) if root is not None else None
     if pinned is not None:
         return pinned
     installed = _installed()
     if installed is not None:
-        return Target(installed, "installed")
-    return Target(None, "newest catalogued")
+        return TargetVersion(installed, "installed")
+    return TargetVersion(None, "newest catalogued")
 
 
 def stamp(path: str) -> str:
@@ -153,9 +153,9 @@ def _signature(root: str) -> tuple:
 
 
 @functools.lru_cache(maxsize=256)
-def _pinned(root: str, signature: tuple) -> Target | None:
+def _pinned(root: str, signature: tuple) -> TargetVersion | None:
     found = _pin(root, signature, _PIN)
-    return None if found is None else Target(read_spec(found[1]), f"pinned in {found[0]}")
+    return None if found is None else TargetVersion(read_spec(found[1]), f"pinned in {found[0]}")
 
 
 @functools.lru_cache(maxsize=512)
@@ -170,25 +170,25 @@ def _pin(root: str, signature: tuple, pattern: re.Pattern[str]) -> tuple[str, st
     return None
 
 
-def numpy_target(path: str, option: str = "") -> Target:
+def numpy_target(path: str, option: str = "") -> TargetVersion:
     """The NumPy (major, minor) the project of *path* runs on, where stated: the `numpy-version`
     option, else a pin that bounds it (`numpy==1.21` and `numpy<2` give 1.x, `numpy>=2` gives
     2.x); version None where neither says (no pin, or a lower bound below 2 alone, which an old
     project's other pins may hold under 2). Never the NumPy installed beside greenlint: that is
     greenlint's environment, not the project's."""
     if option:
-        return Target(read_spec("==" + option) or read_spec("<=" + option), "the numpy-version setting")
+        return TargetVersion(read_spec("==" + option) or read_spec("<=" + option), "the numpy-version setting")
     root = project_root(os.path.dirname(os.path.abspath(path)))
     found = _pin(root, _signature(root), _NUMPY_PIN) if root is not None else None
     if found is None:
-        return Target(None, "no NumPy pin")
+        return TargetVersion(None, "no NumPy pin")
     name, spec = found
     version = read_spec(spec)
     if version is None:
         lows = [_VERSION.search(c) for c in spec.split(",") if c.strip().startswith((">", "~", "^"))]
         major = max((int(m.group(1)) for m in lows if m is not None), default=0)
         version = (major, 99) if major >= 2 else None
-    return Target(version, f"pinned in {name}" if version is not None else f"no upper bound in {name}")
+    return TargetVersion(version, f"pinned in {name}" if version is not None else f"no upper bound in {name}")
 
 
 def _uncommented(text: str) -> str:

@@ -27,7 +27,7 @@ from greenlint.rules.large_step import (
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
 from greenlint.rules.syntax import is_training_step, source_text, text_mentions, units
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
-from greenlint.rules.tf_target import Target, cpu_only, target
+from greenlint.rules.tf_target import TargetVersion, cpu_only, target
 
 #: TensorFlow 1's graph API: a training there is fixed by the graph rewrite, not a Keras policy.
 TF1 = "tensorflow.compat.v1."
@@ -793,7 +793,7 @@ def _trains(site: Site) -> bool:
     return is_training_step(site) and site.work_value("symbolic") is not True and not site.api.startswith(TF1_TRAIN)
 
 
-def _advice(facts: FileFacts, tf: Target, own_step: str) -> str:
+def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
     """The switch the program's Keras has: before TensorFlow 2.1, no Keras policy but the graph
     rewrite around its optimizer (TF 1.14-2.0, loss scaling included); the policy, experimental in
     2.1-2.3, set before the model is built; and where the program computes its own gradients
@@ -851,7 +851,7 @@ def _on_host(facts: FileFacts, site: Site) -> bool:
     return call is not None and placed_on_host(facts, call, site.callsite.span.cell)
 
 
-def _graph_rewrite_serves(facts: FileFacts, tf: Target) -> bool:
+def _graph_rewrite_serves(facts: FileFacts, tf: TargetVersion) -> bool:
     """TensorFlow 1's graph rewrite can serve a training on multi-backend Keras 2: the project's
     TensorFlow is 1.14 or 1.15 (or not pinned), and the file never sets its optimizer's learning
     rate during the training (a `ReduceLROnPlateau` or `LearningRateScheduler` callback,

@@ -163,3 +163,51 @@ def test_summaries_fetched_with_the_step_and_an_accuracy_keep_the_graph_known():
                  .replace("sess.run(train_op, ", "sess.run([train_op, summaries, accuracy], "))
     train = found[16]["flops_per_sample"]
     assert train["value"] == MLP_FORWARD + 1 + 10 + 1 + 1 and "bound" not in train  # summary, top k, cast, mean
+
+
+def test_one_predicate_tells_a_symbolic_tensor_and_no_module_writes_it_again():
+    """`arrays.is_sym`: a Keras input's or a placeholder's value (meta "sym"), nothing else; the
+    analysis' other modules ask it rather than test the meta themselves."""
+    import re
+    from pathlib import Path
+
+    from greenlint.analysis import arrays
+    from greenlint.analysis.values import Const, Inst, Seq
+
+    sym = Inst("tensorflow.Tensor", "factory", {"sym": arrays.Sym((784,), (784,))})
+    assert arrays.is_sym(sym)
+    assert not any(map(arrays.is_sym, [Inst("tensorflow.Tensor", "factory", {"shape": (3,)}), Seq((sym,)),
+                                       Const(1), None]))
+    inline = re.compile(r"""["']sym["'] (?:not )?in \w+\.meta""")
+    folder = Path(arrays.__file__).parent
+    written = [p.name for p in folder.glob("*.py") if p.name != "arrays.py" and inline.search(p.read_text())]
+    assert written == []
+    assert inline.search((folder / "arrays.py").read_text())
+
+
+def test_the_syms_of_a_value_are_known_only_where_every_item_is_symbolic():
+    """`work.syms_of`: a call's inputs or a model's outputs, one tensor or a list."""
+    from greenlint.analysis import arrays
+    from greenlint.analysis.values import Const, Inst, Seq
+    from greenlint.analysis.work import syms_of
+
+    a, b = arrays.Sym((784,), (784,)), arrays.Sym((10,), (10,))
+    x, y = (Inst("tensorflow.Tensor", "factory", {"sym": s}) for s in (a, b))
+    assert syms_of(x) == [a] and syms_of(Seq((x, y))) == [a, b]
+    assert syms_of(Seq((x, Const(1)))) is None and syms_of(Seq(())) is None and syms_of(None) is None
+
+
+def test_a_one_or_many_argument_is_read_by_one_function():
+    """`values.items_of`: a list display's items, any other value alone; no analysis module writes
+    the test again."""
+    import re
+    from pathlib import Path
+
+    from greenlint.analysis import values
+    from greenlint.analysis.values import Const, Seq, items_of
+
+    x, y = Const(1), Const(2)
+    assert items_of(Seq((x, y))) == (x, y) and items_of(x) == (x,) and items_of(Seq(())) == ()
+    inline = re.compile(r"(\w+)\.items if type\(\1\) is Seq else \(\1,\)")
+    folder = Path(values.__file__).parent
+    assert [p.name for p in folder.glob("*.py") if p.name != "values.py" and inline.search(p.read_text())] == []

@@ -175,3 +175,15 @@ def test_a_model_rewired_after_it_is_built_has_no_count():
         """
     )
     assert counts == [None]
+
+
+def test_a_sequentials_input_item_dispatches_no_layer():
+    """`keras.Input(...)` and an `InputLayer` as a Sequential's first item are not among its layers."""
+    assert layer_counts(
+        """
+        a_model = keras.Sequential([keras.Input(shape=(8,)), layers.Dense(4), layers.Dense(1)])
+        a_model.fit(a, b)
+        b_model = keras.Sequential([layers.InputLayer(input_shape=(8,)), layers.Dense(4), layers.Dense(1)])
+        b_model.fit(a, b)
+        """
+    ) == [2, 2]

@@ -200,3 +200,14 @@ def test_a_blank_is_a_right_side_or_a_body_left_empty(cell, first):
 )
 def test_anything_else_is_no_blank(cell):
     assert exercises.blank(cell) is None
+
+
+def test_a_file_errors_reason_is_its_message_less_the_path_and_skipped(tmp_path):
+    """`FileError.reason`: what a configuration or a profile that cannot be read is reported with."""
+    from greenlint.analysis.sources import read_bytes
+
+    path = tmp_path / "pyproject.toml"
+    path.write_bytes(b"x" * 11)
+    data, error = read_bytes(path, 10)
+    assert data is None and error.message == f"{path}: {error.reason}; skipped"
+    assert error.reason == "file is 11 bytes, over the 10-byte limit"

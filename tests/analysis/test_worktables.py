@@ -48,7 +48,7 @@ def test_application_layers_grow_to_the_whole_tabled_application():
 
 
 def test_dataset_tables():
-    assert worktables.keras_dataset("mnist", "train").samples == 60000
-    assert worktables.keras_dataset("cifar10", "test").shape == (32, 32, 3)
+    assert worktables.keras_split("mnist", "train").samples == 60000
+    assert worktables.keras_split("cifar10", "test").shape == (32, 32, 3)
     assert worktables.tfds_split("imdb_reviews", "train").shape is None  # text: no fixed shape
-    assert worktables.keras_dataset("no_such_set", "train") is None
+    assert worktables.keras_split("no_such_set", "train") is None

@@ -48,15 +48,15 @@ def test_the_project_pin_is_read_from_each_kind_of_file(tmp_path, name, text):
     (tmp_path / name).write_text(text)
     (tmp_path / "pkg").mkdir()
     found = tf_target.target(str(tmp_path / "pkg" / "train.py"))
-    assert found == tf_target.Target((2, 10), f"pinned in {name}")
+    assert found == tf_target.TargetVersion((2, 10), f"pinned in {name}")
 
 
 def test_without_a_pin_the_installed_then_the_newest_is_targeted(tmp_path, monkeypatch):
     (tmp_path / "requirements.txt").write_text("numpy\ntensorflow\n")  # no version: no pin
     monkeypatch.setattr(tf_target, "_installed", lambda: (2, 9))
-    assert tf_target.target(str(tmp_path / "a.py")) == tf_target.Target((2, 9), "installed")
+    assert tf_target.target(str(tmp_path / "a.py")) == tf_target.TargetVersion((2, 9), "installed")
     monkeypatch.setattr(tf_target, "_installed", lambda: None)
-    assert tf_target.target(str(tmp_path / "a.py")) == tf_target.Target(None, "newest catalogued")
+    assert tf_target.target(str(tmp_path / "a.py")) == tf_target.TargetVersion(None, "newest catalogued")
 
 
 def test_the_setting_wins_over_the_pin(tmp_path):
