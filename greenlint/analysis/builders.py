@@ -19,7 +19,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from greenlint.analysis.values import MISSING, Const, Inst, Kw, Seq
+from greenlint.analysis.arrays import is_sym
+from greenlint.analysis.values import MISSING, Const, Kw, Seq
 
 #: The fold whose function argument `composition` recognises.
 REDUCE = "functools.reduce"
@@ -198,7 +199,7 @@ def starred_items(value: Any) -> tuple | None:
     """What `*value` spreads into a display: a known sequence's items; a Keras symbolic tensor (a model's
     `output`, of outputs not counted) as itself, standing for them all in the graph they reach
     (`Lambda(loss)([*model.output, *y_true])`); None otherwise."""
-    if type(value) is Inst and "sym" in value.meta:
+    if is_sym(value):
         return (value,)
     return _items(value)
 

@@ -2379,7 +2379,7 @@ class Resolver:
             else:
                 items.append(self.expr(element))
         if unspread:  # the Keras tensors of a list of graph inputs (`[*model.output, *y_true]`), else unknown
-            return Seq(tuple(items)) if items and all(unroll.symbolic(item) for item in items) else OPAQUE
+            return Seq(tuple(items)) if items and all(arrays.is_sym(item) for item in items) else OPAQUE
         if all(type(item) is Const and item is not OPAQUE for item in items):
             raw = [item.value for item in items]
             return Const(tuple(raw) if type(node) is ast.Tuple else raw)
