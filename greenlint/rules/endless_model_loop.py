@@ -55,7 +55,7 @@ NUMPY_2 = {"numpy-version": "2.0"}
 NARROW_INTEGERS = {"int8": 2**7 - 1, "uint8": 2**8 - 1, "int16": 2**15 - 1, "uint16": 2**16 - 1}
 #: The comparisons of a loop's test that a counter stays below its bound with.
 BELOW = (ast.Lt, ast.LtE, ast.NotEq)
-#: Comparisons a loop's way out may test a default with (`steps > 0`, `max_steps is not None`).
+#: Comparisons a loop's way out may test a default with (`steps > 0`, `budget is None`).
 COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
     ast.Gt: operator.gt,
     ast.GtE: operator.ge,
@@ -84,8 +84,9 @@ class EndlessModelLoop(Rule):
     `yield` (a generator's consumer stops it), no `sys.exit()`/`exit()`/`os._exit()`; or
     whose every way out sits under an `if` that the program's defaults make false
     (`if steps > 0 and counter == steps: return` with `steps=-1`, `if max_steps and step >=
-    max_steps: break` with `max_steps=0`: a parameter's default, or an option's, read as
-    `known_value` reads them, the name never rebound but by `int()`/`float()` of itself):
+    max_steps: break` with `max_steps=0`: a parameter's default, or an option's, as every call in
+    the file passes it (`rules/defaults.py`), the name never rebound but by `int()`/`float()` of
+    itself):
     run with its defaults, that loop never ends. Not
     reported: a loop inside a `try` with an exception handler in its function (an
     `OutOfRangeError` or `StopIteration` at the end of the data is how a TF1 input loop
