@@ -250,6 +250,45 @@ CORPORA: tuple[Corpus, ...] = (
                  "tf2/metrics.py", "tf2/lars_optimizer.py"),  # the TF1 version at the root and the colabs left out
         licence_file="LICENSE",
     ),
+    # Research corpora from PyPI archives (pinned, downloaded into the cache like the libraries above,
+    # never committed): read before greenlint ran on them, like the vendored ones.
+    Corpus(
+        "gpt-2-simple", "research: GPT-2 fine-tuning and sampling (TF1 graph through tf.compat.v1, one session "
+        "passed between the package's functions, gradient accumulation, sampling while_loop), a library "
+        "and its command line", "MIT",
+        "pypi gpt_2_simple-0.8.1 (sdist)",
+        _pypi("ec/d5/d1e9ab56bd82bc206fbd26a284115bee8101c2057a03d6ce8bcd069a1525/gpt_2_simple-0.8.1.tar.gz"),
+        "0d620a17b4c4592190b637548afa0aaf26231c71a107165ee91e90929e398c11",
+        ("gpt_2_simple/",), "LICENSE",
+    ),
+    Corpus(
+        "textgenrnn", "research: character/word LSTM text generator (tf.keras), trained with fit on a Python "
+        "generator of one-hot batches, sampled one character per predict, a library", "MIT",
+        "pypi textgenrnn-2.0.0 (sdist; licence stated in PKG-INFO)",
+        _pypi("27/60/419daf7e2d87bcafc6f0f65736ce76e5cc83cebbae758dd59b4c1fae99cd/textgenrnn-2.0.0.tar.gz"),
+        "c2b6f1c201c76d5a6021079e95a8db499bbe15d9f3448d33cb51c0cd496c86f8",
+        ("textgenrnn/",), "PKG-INFO",
+    ),
+    Corpus(
+        "bert", "research: BERT sentence-classification fine-tuning (TF1 TPUEstimator falling back to GPU/CPU, "
+        "TFRecord features written by a Python tokenizer), its model and optimizer modules, a script",
+        "Apache-2.0", "pypi bert-tensorflow-1.0.4 (sdist; licence stated in PKG-INFO and each file)",
+        _pypi("3b/19/a93c93533f2d9d2c31f3974d4e4ab7faa2127c87ddb6f161ceaa67077df5/bert-tensorflow-1.0.4.tar.gz"),
+        "ae3e07c0d89439f42d0ce3f5900be6aa98025ceaf264c3a0e738e6d6f9cfe7e9",
+        ("bert/run_classifier.py", "bert/modeling.py", "bert/optimization.py", "bert/tokenization.py",
+         "bert/__init__.py"), "PKG-INFO",
+    ),
+    Corpus(
+        "tf-gan-cyclegan", "research: CycleGAN training example of TF-GAN (TF1 graph through tf.compat.v1, "
+        "tf.data from image files, gan_train's monitored session with hooks), scripts and modules",
+        "Apache-2.0", "pypi tensorflow_gan-2.1.0 (wheel, its cyclegan example)",
+        _pypi("4e/53/4a3fc9d00586ed47ce123f0b64e558f745bb87f3339f362c221bd4d7b978/"
+              "tensorflow_gan-2.1.0-py2.py3-none-any.whl"),
+        "a6869fc145c9df55bc337f255d7d27c2a36f5bed58507dde7bd9de5cfc2a9421",
+        tuple(f"tensorflow_gan/examples/cyclegan/{name}.py" for name in
+              ("train", "train_lib", "data_provider", "networks", "generator", "discriminator")),
+        "tensorflow_gan-2.1.0.dist-info/LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 

@@ -66,6 +66,8 @@ LAYERS = "tensorflow.keras.layers."
 #: The arguments that stop an Estimator's `train` (`steps`, `max_steps`); without them it runs until the data
 #: its `input_fn` builds ends.
 ESTIMATOR_STOPS = ("steps", "max_steps")
+#: An Estimator's methods that run its model over the data its `input_fn` builds.
+ESTIMATOR_METHODS = frozenset({"train", "evaluate", "predict"})
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
 _WRAPPERS = frozenset({"Bidirectional", "TimeDistributed"})
 
@@ -759,23 +761,37 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, mer
         return _model_call(leaf, named, features, owner)
     if leaf == "__call__" and is_layer(owner):
         return _layer_call(owner, layer_call_inputs(owner, first, named))
-    if leaf == "train" and ".estimator." in api:
-        return estimator_train_work(named)
+    if leaf in ESTIMATOR_METHODS and ".estimator." in api:
+        return estimator_work(leaf, named)
     model = owner if leaf in WEIGHT_FILE_METHODS else named.get("model", first) if api == SAVE_MODEL else None
     if isinstance(model, Inst) and is_model(model):
         return weights_work(model)
     return op_work(api, named, features)
 
 
-def estimator_train_work(named: dict) -> dict[str, dict]:
-    """The work of an Estimator's `train` (`tf.estimator.*`, `model_to_estimator(...)`) given neither `steps`
-    nor `max_steps`: it runs until the data its `input_fn` builds ends, whose size and epochs the analysis
-    does not follow (unknown: the least they allow, never another program's measured size); {} where
-    either is given (its steps are the call's own features)."""
-    if any(k in named for k in ESTIMATOR_STOPS):
+def estimator_work(method: str, named: dict) -> dict[str, dict]:
+    """The work of an Estimator's `train`, `evaluate` or `predict` (`tf.estimator.*`,
+    `model_to_estimator(...)`): {} where a literal stop is given (`steps`, a train's `max_steps`: the
+    call's own features); else its size (and a train's epochs) unknown, the least they allow, never
+    another program's measured size: with no stop the call runs until the data its `input_fn` builds
+    ends (`predict` always does), and a stop not stated in the code (`max_steps=num_train_steps`) is
+    not known."""
+    names = ESTIMATOR_STOPS if method == "train" else ("steps",) if method == "evaluate" else ()
+    stops = [named[k] for k in names if k in named and not _none(named[k])]
+    if any(type(v) is Const for v in stops):
         return {}
-    why = "an Estimator's train without steps or max_steps runs until its input_fn's data ends; input_fn is not followed"
-    return {"samples": q(None, UNKNOWN, why), "epochs": q(None, UNKNOWN, why)}
+    if stops:  # an unknown value is given too (held as None)
+        why = f"an Estimator's {method} of {' or '.join(names)} not known from the code"
+    else:
+        why = (f"an Estimator's {method}" + (f" without {' or '.join(names)}" if names else "")
+               + " runs until its input_fn's data ends; input_fn is not followed")
+    unknown = {"samples": q(None, UNKNOWN, why)}
+    return {**unknown, "epochs": q(None, UNKNOWN, why)} if method == "train" else unknown
+
+
+def _none(value: Any) -> bool:
+    """A literal None (an argument given as no value)."""
+    return type(value) is Const and value.value is None
 
 
 def weights_work(model: Inst) -> dict[str, dict]:

@@ -37,8 +37,8 @@ def default_value(
     `--epochs`"), or, for a parameter without a default, what every call of its function in the
     file passes it (*depth*: the caller levels still followed); None when it is none of those or
     the default is not a literal."""
-    if isinstance(expr, ast.Constant):
-        return expr.value, ""
+    if isinstance(expr, ast.Constant) or literal(expr) is not None:
+        return literal(expr), ""
     if isinstance(expr, ast.Name):
         for scope in facts.ancestors(expr, cell):  # the innermost function that binds the name holds it
             if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -144,7 +144,7 @@ def _parameter_default(func: Function, name: str) -> object | None:
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
     for arg, value in pairs:
         if arg.arg == name:
-            return value.value if isinstance(value, ast.Constant) else None
+            return literal(value)
     return None
 
 
@@ -153,13 +153,25 @@ def _flag_default(facts: FileFacts, attr: str) -> object | None:
     found = options.default((node for cell, _ in cell_units(facts) for node in facts.nodes(cell, ast.Call)), attr)
     if isinstance(found, ast.Name):
         return module_constant(facts, found.id)
-    return found.value if isinstance(found, ast.Constant) else None
+    return literal(found)
 
 
 def module_constant(facts: FileFacts, name: str) -> object | None:
     """The literal a module-level name holds (`module_value`), None where it holds anything else."""
-    value = module_value(facts, name)
-    return value.value if isinstance(value, ast.Constant) else None
+    return literal(module_value(facts, name))
+
+
+def literal(node: ast.expr | None) -> object | None:
+    """The value of a literal as written: a constant, or a signed number (`-1`); None for anything else."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if not (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd))):
+        return None
+    number = node.operand.value if isinstance(node.operand, ast.Constant) else None
+    if type(number) not in (int, float):
+        return None
+    assert isinstance(number, (int, float))
+    return -number if isinstance(node.op, ast.USub) else number
 
 
 #: Statements and clauses that bind a name.

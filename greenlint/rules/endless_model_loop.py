@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ast
+import operator
 import re
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, NamedTuple
 
 from greenlint.rules.base import (
     FileFacts,
@@ -18,14 +19,18 @@ from greenlint.rules.base import (
     node_span,
     unit_text,
 )
+from greenlint.rules.defaults import default_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     SCOPES,
     enclosing,
+    exits,
     is_training_step,
     last_name,
     leaves,
+    parameters,
     scope_body,
+    target_binds,
     unguarded_body,
     waits_for_user,
 )
@@ -38,12 +43,31 @@ WRAPPING = (
     "import numpy as np\nimport tensorflow as tf\nclass Agent:\n    def fit(self, env, nb_steps):\n        self.step = {start}\n"
     "        while self.step < {bound}:\n            done = self.act(env)\n{extra}            self.step += 1\n"
 )
+#: A fine-tuning loop whose way out waits on a step budget, `steps={steps}` by default, stopped by hand.
+BUDGETED = (
+    "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef finetune(steps={steps}):\n{rebind}"
+    "    try:\n        while True:\n            if steps > 0 and counter == steps:\n                return\n"
+    "            sess.run(train_op)\n            counter += 1\n    except {caught}:\n        pass\n"
+)
 #: The narrow counter's premise stated: the code runs on NumPy 2.
 NUMPY_2 = {"numpy-version": "2.0"}
 #: NumPy's narrow integer types and the largest value each holds: one more wraps around.
 NARROW_INTEGERS = {"int8": 2**7 - 1, "uint8": 2**8 - 1, "int16": 2**15 - 1, "uint16": 2**16 - 1}
 #: The comparisons of a loop's test that a counter stays below its bound with.
 BELOW = (ast.Lt, ast.LtE, ast.NotEq)
+#: Comparisons a loop's way out may test a default with (`steps > 0`, `budget is None`).
+COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+}
+#: Conversions that keep a parameter's value (`steps = int(steps)`).
+KEEPS = frozenset({"int", "float"})
 #: Calls that block until something outside the program arrives (a message on a socket, a
 #: timer): a loop that makes one on every pass works on demand, not for ever.
 BLOCKING = frozenset({"sleep", "accept", "select"})
@@ -57,10 +81,17 @@ class EndlessModelLoop(Rule):
     the analysis counts as a step of a model or of a TF1 graph: `Session.run`, a `tf.function`,
     a Keras model called; or `fit`, `train_on_batch`, `apply_gradients`, `minimize`), when
     nothing in the loop leaves it: no `break` of its own, no `return`, no `raise`, no
-    `yield` (a generator's consumer stops it), no `sys.exit()`/`exit()`/`os._exit()`. Not
+    `yield` (a generator's consumer stops it), no `sys.exit()`/`exit()`/`os._exit()`; or
+    whose every way out sits under an `if` that the program's defaults make false
+    (`if steps > 0 and counter == steps: return` with `steps=-1`, `if max_steps and step >=
+    max_steps: break` with `max_steps=0`: a parameter's default, or an option's, as every call in
+    the file passes it (`rules/defaults.py`), the name never rebound but by `int()`/`float()` of
+    itself):
+    run with its defaults, that loop never ends. Not
     reported: a loop inside a `try` with an exception handler in its function (an
     `OutOfRangeError` or `StopIteration` at the end of the data is how a TF1 input loop
-    ends), a loop that waits for a person on each pass (`input()`, `cv2.waitKey(0)`,
+    ends; a handler of `KeyboardInterrupt` alone is the person stopping it by hand, not a
+    way out), a loop that waits for a person on each pass (`input()`, `cv2.waitKey(0)`,
     `plt.show()`: the person stops it), a loop in a function the file starts as a thread or
     a process (`Thread(target=worker)`: the main program ends it), and a loop that waits on
     the outside world on every pass (not under an `if`): it sleeps, `await`s, receives a
@@ -132,6 +163,10 @@ class EndlessModelLoop(Rule):
     MESSAGE = (
         "`{header}` never ends (no `break`, `return`, `raise` or exit in it) and runs {what} on every pass:"
         " the program computes until it is killed"
+    )
+    DEFAULT_MESSAGE = (
+        "`{header}` runs {what} on every pass and leaves only when `{test}`, which is false with the program's"
+        " defaults (`{name}` = {value!r}: {where}): run as it is by default, it computes until it is killed"
     )
     WRAP_MESSAGE = (
         "`{header}` counts `{counter}` in numpy.{type}, which wraps around to {low} after {high}"
@@ -225,6 +260,11 @@ class EndlessModelLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\nbest = float('inf')\nwhile True:\n"
             "    loss = m.train_on_batch(x, y)\n    if loss > best - 1e-4:\n        break\n    best = loss\n"
         ),
+        Valid(BUDGETED.format(steps=1000, rebind="", caught="KeyboardInterrupt")),  # a budget by default
+        Valid(  # the budget set anew in the function: its value is not the default
+            BUDGETED.format(steps=-1, rebind="    steps = read_budget()\n", caught="KeyboardInterrupt")
+        ),
+        Valid(BUDGETED.format(steps=-1, rebind="", caught="(KeyboardInterrupt, tf.errors.OutOfRangeError)")),
         Valid(  # a return in the loop's function ends it
             "import tensorflow as tf\nm = tf.keras.Sequential()\ndef train():\n    while True:\n"
             "        loss = m.train_on_batch(x, y)\n        if loss < 0.1:\n            return loss\n"
@@ -268,6 +308,19 @@ class EndlessModelLoop(Rule):
             "    m.train_on_batch(x, y)\n    if throttle:\n        time.sleep(1)\n",
             line=4,
         ),
+        Invalid(  # the step budget's default, -1, never ends the loop; Ctrl-C is the only stop
+            BUDGETED.format(steps=-1, rebind="    if steps:\n        steps = int(steps)\n", caught="KeyboardInterrupt"),
+            line=7,
+            message_contains="leaves only when `steps > 0`, which is false with the program's defaults (`steps` = -1:"
+            " the default of parameter `steps`)",
+        ),
+        Invalid(  # a budget of 0 by default: its truth is false
+            "import tensorflow as tf\nm = tf.keras.Sequential()\ndef train(max_steps=0):\n    step = 0\n"
+            "    while True:\n        m.train_on_batch(x, y)\n        step += 1\n"
+            "        if max_steps and step >= max_steps:\n            break\n",
+            line=5,
+            message_contains="leaves only when `max_steps`",
+        ),
         Invalid(  # count imported from itertools; a model called in the loop
             "from itertools import count\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "for step in count(1):\n    out = m(x, training=False)\n",
@@ -282,7 +335,11 @@ class EndlessModelLoop(Rule):
             threads = None
             for loop, function in _endless_loops(facts, cell):  # the tree indexed only where the text may loop for ever
                 inside = [s for s in sites if _directly_in(loop, s.callsite.span.line)]
-                if not inside or leaves(loop) or _handled(facts, loop, cell) or waits_for_user(loop) or _serves(loop):
+                if not inside or _handled(facts, loop, cell) or waits_for_user(loop) or _serves(loop):
+                    continue
+                found = [_false_by_default(facts, way, loop, cell) for way in exits(loop)]
+                ways = [way for way in found if way is not None]
+                if len(ways) < len(found):
                     continue
                 threads = _thread_targets(facts, cell) if threads is None else threads
                 if function is not None and function.name in threads:
@@ -292,7 +349,12 @@ class EndlessModelLoop(Rule):
                 header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
                 span = node_span(loop, cell, through=head)
                 what = "a training step" if training else "the model"
-                yield self.diagnostic(span, facts.path, self.MESSAGE.format(header=header, what=what))
+                message = (
+                    self.DEFAULT_MESSAGE.format(header=header, what=what, **ways[0]._asdict())
+                    if ways
+                    else self.MESSAGE.format(header=header, what=what)
+                )
+                yield self.diagnostic(span, facts.path, message)
         cells = (None,) if isinstance(facts.source, str) else range(1, len(facts.source) + 1)
         for cell in cells:
             yield from self._wrapping(facts, cell, options)
@@ -445,14 +507,114 @@ def _serves(loop: ast.AST) -> bool:
 
 
 def _handled(facts: FileFacts, loop: ast.AST, cell: int | None) -> bool:
-    """The loop sits in the body of a `try` with an exception handler, in its own function."""
+    """The loop sits in the body of a `try` with an exception handler, in its own function (a
+    handler of `KeyboardInterrupt` alone is a person stopping it, not a way out)."""
     child = loop
     for parent in facts.ancestors(loop, cell):
         if isinstance(parent, SCOPES):
             return False
-        if isinstance(parent, ast.Try) and parent.handlers and child in parent.body:
+        if isinstance(parent, ast.Try) and child in parent.body and any(map(_catches_more, parent.handlers)):
             return True
         child = parent
+    return False
+
+
+def _catches_more(handler: ast.ExceptHandler) -> bool:
+    """The handler catches something beside `KeyboardInterrupt` (a bare `except:` catches all)."""
+    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(last_name(t) != "KeyboardInterrupt" if t is not None else True for t in caught)
+
+
+class DeadTest(NamedTuple):
+    """The test a way out of a loop waits on, false with the program's defaults."""
+
+    test: str
+    name: str
+    value: object
+    where: str
+
+
+def _false_by_default(facts: FileFacts, way: ast.AST, loop: ast.AST, cell: int | None) -> DeadTest | None:
+    """The test of an `if` between *loop* and its way out *way* (in that `if`'s body) that is
+    false with the program's defaults; None where every such test may be true."""
+    child = way
+    for parent in facts.ancestors(way, cell):
+        if parent is loop:
+            return None
+        if isinstance(parent, ast.If) and child in parent.body:
+            dead = _false_test(facts, parent.test, cell)
+            if dead is not None:
+                return dead
+        child = parent
+    return None
+
+
+def _false_test(facts: FileFacts, test: ast.expr, cell: int | None) -> DeadTest | None:
+    """*test*, or one operand of its `and`, false with the defaults: a name (its truth) or a
+    comparison of a name with a literal, the name holding a default (`default_value`) and never
+    rebound in its function but by `int()`/`float()` of itself."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return next(filter(None, (_false_test(facts, v, cell) for v in test.values)), None)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in COMPARE:
+        left, right = test.left, test.comparators[0]
+        name, literal, swapped = (left, right, False) if isinstance(right, ast.Constant) else (right, left, True)
+        if not isinstance(literal, ast.Constant):
+            return None
+        held = _default(facts, name, cell)
+        if held is None:
+            return None
+        value, where = held
+        compare = COMPARE[type(test.ops[0])]
+        try:
+            true = compare(literal.value, value) if swapped else compare(value, literal.value)
+        except TypeError:
+            return None
+        return None if true else DeadTest(ast.unparse(test), ast.unparse(name), value, where)
+    held = _default(facts, test, cell)
+    if held is None or held[0]:
+        return None
+    return DeadTest(ast.unparse(test), ast.unparse(test), held[0], held[1])
+
+
+def _default(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[object, str] | None:
+    """(value, where) of a name or an option (`args.steps`) run with its defaults; None for a
+    literal, where it is unknown, or where the function binding the name rebinds it."""
+    if not isinstance(expr, (ast.Name, ast.Attribute)):
+        return None
+    held = default_value(facts, expr, cell)
+    if held is None or not isinstance(held[1], str) or not held[1]:
+        return None
+    if isinstance(expr, ast.Name):
+        function = next(
+            (a for a in facts.ancestors(expr, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None
+        )
+        if function is not None and expr.id in parameters(function) and _rebound(function, expr.id):
+            return None
+    return held
+
+
+def _rebound(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """*function* binds *name* again, other than `name = int(name)` (or `float`)."""
+    for node in scope_body(function):
+        if isinstance(node, ast.Assign) and any(target_binds(t, name) for t in node.targets):
+            value = node.value
+            keeps = (
+                len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(value, ast.Call)
+                and last_name(value.func) in KEEPS
+                and len(value.args) == 1
+                and isinstance(value.args[0], ast.Name)
+                and value.args[0].id == name
+            )
+            if not keeps:
+                return True
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+            if target_binds(node.target, name):
+                return True
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            if target_binds(node.optional_vars, name):
+                return True
     return False
 
 

@@ -301,21 +301,25 @@ def trains(facts: FileFacts, loop: ast.AST | None, cell: int | None) -> bool:
 
 
 def leaves(loop: ast.AST) -> bool:
-    """Something in the loop leaves it: its own `break` (not a nested loop's), a `return`, a
-    `raise`, a `yield`, or a call that ends the program."""
+    """Something in the loop leaves it (`exits`)."""
+    return next(exits(loop), None) is not None
+
+
+def exits(loop: ast.AST) -> Iterator[ast.AST]:
+    """What in the loop leaves it: its own `break` (not a nested loop's), a `return`, a `raise`,
+    a `yield`, or a call that ends the program."""
     for node in scope_body(loop):
         if isinstance(node, (ast.Return, ast.Raise, ast.Yield, ast.YieldFrom)):
-            return True
+            yield node
         if isinstance(node, ast.Call) and last_name(node.func) in EXITS:
-            return True
+            yield node
     todo = list(getattr(loop, "body", ()))
     while todo:  # its own breaks: not those of a nested loop
         node = todo.pop()
         if isinstance(node, ast.Break):
-            return True
+            yield node
         if not isinstance(node, (*LOOPS, *SCOPES)):
             todo.extend(ast.iter_child_nodes(node))
-    return False
 
 
 def waits_for_user(loop: ast.AST) -> bool:

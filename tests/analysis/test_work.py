@@ -558,19 +558,38 @@ def test_a_one_batch_step_runs_on_the_rows_of_its_inputs_or_else_of_its_targets(
 
 
 @pytest.mark.parametrize("call,unknown", [
-    ("est.train(input_fn)", True),  # runs until input_fn's data ends: neither its size nor its epochs are followed
-    ("est.train(input_fn, steps=100)", False),
-    ("est.train(input_fn=input_fn, max_steps=n)", False),
-    ("est.train(input_fn, None, 100)", False),  # steps given by position
+    ("est.train(input_fn)", "input_fn"),  # runs until input_fn's data ends: neither its size nor its epochs are followed
+    ("est.train(input_fn, steps=100)", ""),
+    ("est.train(input_fn=input_fn, max_steps=5000)", ""),  # a literal stop: the call's own feature
+    ("est.train(input_fn=input_fn, max_steps=n)", "not known from the code"),  # never a measured program's size
+    ("est.train(input_fn, steps=n)", "not known from the code"),
+    ("est.train(input_fn, None, 100)", ""),  # steps given by position
+    ("est.train(input_fn, steps=None, max_steps=None)", "input_fn"),  # None: no stop
 ])
-def test_an_estimators_train_without_steps_has_an_unknown_data_size(call, unknown):
+def test_an_estimators_train_without_known_steps_has_an_unknown_data_size(call, unknown):
     code = f"est = tf.estimator.LinearClassifier(feature_columns=[])\n{call}\n"
     w = work(code, "tensorflow.estimator.LinearClassifier.train")
     if unknown:
         assert w["samples"]["provenance"] == w["epochs"]["provenance"] == "unknown"
-        assert w["samples"]["value"] is None and "input_fn" in w["samples"]["note"]
+        assert w["samples"]["value"] is None and unknown in w["samples"]["note"]
     else:
         assert "samples" not in w and "epochs" not in w
+
+
+@pytest.mark.parametrize("call,unknown", [
+    ("est.evaluate(input_fn, steps=100)", ""),  # 100 batches: the call's own feature
+    ("est.evaluate(input_fn, steps=n)", "steps not known"),
+    ("est.evaluate(input_fn)", "until its input_fn's data ends"),
+    ("est.predict(input_fn)", "until its input_fn's data ends"),  # predict has no stop of its own
+])
+def test_an_estimators_evaluation_or_prediction_of_unknown_length_has_an_unknown_data_size(call, unknown):
+    method = call.split("(")[0].split(".")[1]
+    w = work(f"est = tf.estimator.LinearClassifier(feature_columns=[])\n{call}\n",
+             f"tensorflow.estimator.LinearClassifier.{method}")
+    if unknown:
+        assert w["samples"]["provenance"] == "unknown" and unknown in w["samples"]["note"] and "epochs" not in w
+    else:
+        assert "samples" not in w
 
 
 def test_a_model_called_on_a_batch_of_unknown_size_says_its_samples_are_unknown():

@@ -18,7 +18,9 @@ from greenlint.rules.defaults import default_value, module_constant
         ("EVERY = 50\nEVERY = 60\n", None),  # bound twice
         ("EVERY = 50\ndef f():\n    global EVERY\n    EVERY = 5\n", None),
         ("EVERY = 50\nfor EVERY in range(3):\n    pass\n", None),
+        ("EVERY = -50\n", -50),  # a signed number is a literal
         ("EVERY = int(1e5)\n", None),  # not a literal
+        ("EVERY = -LIMIT\n", None),
         ("if fast:\n    EVERY = 5\n", None),  # not at the top level
         ("OTHER = 1\n", None),
     ],
@@ -101,3 +103,16 @@ def test_a_parameter_with_a_default_holds_what_its_callers_give(source, expected
     facts = FileFacts("m.py", (), source)
     read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
     assert default_value(facts, read, None) == expected
+
+
+def test_signed_defaults_of_a_parameter_and_an_option():
+    source = (
+        "import argparse\np = argparse.ArgumentParser()\np.add_argument('--steps', default=-1)\n"
+        "args = p.parse_args()\ndef train(steps):\n    return steps\ndef tune(budget=-2.5):\n    return budget\n"
+        "train(args.steps)\n"
+    )
+    facts = FileFacts("m.py", (), source)
+    returned = sorted((n for n in facts.nodes(None, ast.Return)), key=lambda n: n.lineno)
+    returned = [n.value for n in returned]
+    assert default_value(facts, returned[0], None) == (-1, "the default of `--steps`")
+    assert default_value(facts, returned[1], None) == (-2.5, "the default of parameter `budget`")

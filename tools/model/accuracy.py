@@ -212,7 +212,8 @@ def _unknown_size_section(held: Sequence[Held]) -> list[str]:
         "",
         f"{sum(not h.site.censored for h in unknown)} scored and {len(unknown)} in all: a Keras model's `fit`, "
         "`evaluate` or `predict` matched in its source whose samples (or epochs) are not stated there, or an "
-        "Estimator's `train` given neither `steps` nor `max_steps` (it runs until its input_fn's data ends). The "
+        "Estimator's `train` given neither `steps` nor `max_steps`, `evaluate` given no `steps`, or `predict` (it "
+        "runs until its input_fn's data ends). The "
         "predictor gives the least the code allows (one batch per epoch; one epoch where epochs are unknown or "
         "early stopping may end training) and an interval up to a stated most (10⁶ samples per epoch, the "
         "epochs written or 1,000): a floor, not a typical "

@@ -9,9 +9,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from greenlint.analysis.work import ESTIMATOR_STOPS
+from greenlint.analysis.values import Const
+from greenlint.analysis.work import ESTIMATOR_METHODS, estimator_work
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.predictor import Predictor
+from greenlint.predict.site_predictions import work_values
 from tools.model.intervals import quantile
 from tools.model.sites import WHOLE_RUN_DATASETS
 from tools.model.table_fit import round_sig
@@ -30,13 +32,14 @@ def as_linted(api: str, features: dict) -> dict:
     `epochs_unknown` flags (predict.site_predictions.work_values) that data/kb/static_features.csv,
     written before they existed, does not store. A Keras model's fit/evaluate/predict matched in
     its source always had a `samples` entry (and `fit` an `epochs` one), so a missing value was
-    unknown. An Estimator's `train` matched in its source with neither `steps` nor `max_steps` (literal
-    arguments the table keeps; the sources show none given otherwise) runs until its input_fn's data
-    ends: its size and epochs unknown. The same dict where nothing is flagged."""
+    unknown. An Estimator's `train`, `evaluate` or `predict` matched in its source gets the flags
+    `analysis.work.estimator_work` gives its literal `steps` and `max_steps` (the arguments the table
+    keeps; the sources show none given otherwise): with no stop it runs until its input_fn's data ends,
+    its size (and a train's epochs) unknown. The same dict where nothing is flagged."""
     owner, _, method = api.rpartition(".")
-    if (method == "train" and ".estimator." in api and has_static_features(features)
-            and not any(k in features for k in ESTIMATOR_STOPS)):
-        return {**features, "samples_unknown": True, "epochs_unknown": True}  # analysis.work.estimator_train_work
+    if method in ESTIMATOR_METHODS and ".estimator." in api and has_static_features(features):
+        work = work_values(estimator_work(method, {k: Const(features[k]) for k in ("steps", "max_steps") if k in features}))
+        return {**features, **work} if work else features
     if (method not in _SIZED_METHODS or not owner.startswith("tensorflow.keras.")
             or owner.rpartition(".")[2] not in _MODEL_CLASSES or not has_static_features(features)):
         return features

@@ -206,6 +206,12 @@ def test_kb_sites_are_scored_as_the_linter_prices_them_now():
     stopped = {"loop_multiplier": 1, "max_steps": 10}
     assert as_linted("tensorflow.estimator.DNNClassifier.train", stopped) is stopped
     assert as_linted("tensorflow.estimator.DNNClassifier.train", {}) == {}  # not matched in its source
+    # an evaluation without steps, and a prediction, pass over input_fn's data: its size unknown
+    assert as_linted("tensorflow.estimator.DNNClassifier.evaluate", {"loop_multiplier": 1}) == {
+        "loop_multiplier": 1, "samples_unknown": True}
+    evaluated = {"loop_multiplier": 1, "steps": 10}
+    assert as_linted("tensorflow.estimator.DNNClassifier.evaluate", evaluated) is evaluated
+    assert as_linted("tensorflow.estimator.DNNClassifier.predict", {"loop_multiplier": 1})["samples_unknown"] is True
 
 
 def test_a_floor_ranks_by_its_range_not_by_its_least():

@@ -1,0 +1,270 @@
+"""GL506 session-graph-built-in-loop: a TF1 graph built anew each time a loop runs the code that runs it."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
+
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, last_name, node_span
+from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.syntax import (
+    calls_by_name,
+    enclosing,
+    is_method,
+    own_loops,
+    scope_body,
+    target_binds,
+)
+
+#: Session methods that run a graph element (the fetch, their first argument).
+RUNS = ("Session.run", "InteractiveSession.run")
+#: Calls that give the code a fresh graph, or empty the default one: a graph built after them does
+#: not pile up on the earlier copies.
+FRESH = frozenset({"reset_default_graph", "clear_session", "as_default", "Graph", "import_graph_def"})
+#: A function a call can name.
+Named = ast.FunctionDef | ast.AsyncFunctionDef
+#: Caller levels followed up from the function that builds and runs the graph to a loop calling it.
+CALLERS = 3
+
+
+class Repeat(NamedTuple):
+    """The loop that repeats the building, and how it reaches it."""
+
+    loop: ast.For | ast.AsyncFor | ast.While
+    where: str  # "" for a loop of the function itself, else " (line 13, through `f()`)"
+
+
+class SessionGraphBuiltInLoop(Rule):
+    """
+    ## What it does
+    Flags, in a TensorFlow 1 program, a `Session.run` whose fetch is built in the same function
+    just before it (`output = sample_sequence(...)`, `pred = model(x)`, the fetch a name bound by
+    a call there, not read from an attribute or a getter), where a Python loop runs that
+    building more than once: a loop of the function around it, or a loop of the file that calls
+    the function (directly, or through up to three functions of the file that call it). The
+    finding is at the call that builds the fetch. Not reported: code that starts from a fresh
+    graph each time (`tf.reset_default_graph()`, `with tf.Graph().as_default():`,
+    `keras.backend.clear_session()`, `import_graph_def` in the function or in the loop), a
+    fetch made by a getter (`get_tensor_by_name`, `get_collection`: the graph is read, not
+    built), and a fetch bound outside the function (built once, run many times: the intended
+    use).
+
+    ## Why is this bad?
+    TensorFlow 1 adds every op a call builds to the default graph, which the session keeps: a
+    sampling or inference graph built inside a loop is copied once per pass, the graph growing
+    without end, and each new copy is pruned, placed and optimised again on its first run
+    (seconds for a large model), which an earlier copy had already done; memory grows with
+    every copy too. Building the graph once, outside the loop, with a placeholder for what
+    changes between passes (a prompt, a length), runs the same ops at the cost of one build.
+
+    ## Example
+    ```python
+    import tensorflow as tf
+
+    def generate(sess, prompt):
+        output = build_sampler(prompt)
+        return sess.run(output)
+
+    for prompt in prompts:
+        print(generate(sess, prompt))
+    ```
+
+    ## Use instead
+    ```python
+    import tensorflow as tf
+
+    context = tf.compat.v1.placeholder(tf.int32, [1, None])
+    output = build_sampler(context)
+
+    for prompt in prompts:
+        print(sess.run(output, feed_dict={context: [encode(prompt)]}))
+    ```
+
+    ## Energy evidence
+    Not measured: the saving is one graph build and its first-run optimisation per pass but
+    one, and the cost grows with the graph already built, which the model's size sets.
+
+    ## Fix safety
+    No automatic fix: what changes between passes must become a placeholder or a variable.
+
+    ## Options
+    None.
+    """
+
+    code = "GL506"
+    name = "session-graph-built-in-loop"
+    CALLS = frozenset({"run"})
+    DEFAULT_ENABLED = False  # opt-in until the real-world benchmark has judged its findings
+    MESSAGE = (
+        "`{build}` builds the graph that `{run}` runs, and `{loop}`{where} repeats it: each pass adds another copy"
+        " of these ops to the session's graph, which grows without end and optimises each copy again on its first"
+        " run; build it once, outside the loop, and feed what changes through a placeholder"
+    )
+    FIX_TITLE = "Build the graph once, outside the loop, with a placeholder for what changes"
+    VALID = (
+        Valid(  # built once, run in the loop: the intended use
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef generate(sess, output):\n"
+            "    return sess.run(output)\noutput = build_sampler()\nfor p in prompts:\n    generate(sess, output)\n"
+        ),
+        Valid(  # a fresh graph on every pass
+            "import tensorflow as tf\ndef generate(prompt):\n    with tf.Graph().as_default():\n"
+            "        output = build_sampler(prompt)\n        with tf.compat.v1.Session() as sess:\n"
+            "            return sess.run(output)\nfor p in prompts:\n    generate(p)\n"
+        ),
+        Valid(  # the default graph emptied in the loop
+            "import tensorflow as tf\ndef generate(sess, prompt):\n    output = build_sampler(prompt)\n"
+            "    return sess.run(output)\nfor p in prompts:\n    tf.compat.v1.reset_default_graph()\n"
+            "    sess = tf.compat.v1.Session()\n    generate(sess, p)\n"
+        ),
+        Valid(  # a notebook's helper empties the default graph on every pass of a search
+            "import tensorflow as tf\ndef reset_graph():\n    tf.compat.v1.reset_default_graph()\n"
+            "for lr in rates:\n    reset_graph()\n    loss, init = build(lr)\n"
+            "    with tf.compat.v1.Session() as sess:\n        sess.run(init)\n"
+        ),
+        Valid(  # a getter reads the graph, builds nothing
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef generate(sess):\n"
+            "    output = sess.graph.get_tensor_by_name('out:0')\n    return sess.run(output)\n"
+            "for p in prompts:\n    generate(sess)\n"
+        ),
+        Valid(  # built and run once: no loop repeats it
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef generate(sess, prompt):\n"
+            "    output = build_sampler(prompt)\n    return sess.run(output)\ngenerate(sess, 'a')\n"
+        ),
+    )
+    INVALID = (
+        Invalid(  # a sampling graph built per call, the function called per file through a wrapper
+            "import tensorflow as tf\n\ndef generate(sess, length=1023):\n"
+            "    output = sample.sample_sequence(length=length)[:, 1:]\n    return sess.run(output)\n\n"
+            "def generate_to_file(sess, path):\n    generate(sess)\n\n"
+            "def cmd(nfiles):\n    sess = tf.compat.v1.Session()\n    for _ in range(nfiles):\n"
+            "        generate_to_file(sess, 'out.txt')\n",
+            line=4,
+            message_contains="`sample.sample_sequence(...)` builds the graph that `sess.run(output)` runs,"
+            " and `for _ in range(nfiles)` (line 12, through `generate_to_file()`) repeats it",
+        ),
+        Invalid(  # a model called on a new tensor in the loop itself
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor x in batches:\n"
+            "    pred = model(tf.constant(x))\n    print(sess.run(pred))\n",
+            line=4,
+        ),
+    )
+
+    def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        reported: set[int] = set()  # one finding per build, however many runs fetch it
+        for site in facts.sites:
+            if not site.api.endswith(RUNS):
+                continue
+            run = facts.node(site)
+            if run is None or not run.args:
+                continue
+            cell = site.callsite.span.cell
+            scope = enclosing(facts, run, cell)
+            for name in _fetched_names(run.args[0]):
+                build = _built_in(scope, name, run)
+                if build is None or id(build) in reported:
+                    continue
+                repeat = _repeat(facts, build, scope, cell)
+                if repeat is None:
+                    continue
+                reported.add(id(build))
+                message = self.MESSAGE.format(
+                    build=f"{ast.unparse(build.func)}({'...' if build.args or build.keywords else ''})",
+                    run=f"{ast.unparse(run.func)}({ast.unparse(run.args[0])}{', ...' if len(run.args) > 1 or run.keywords else ''})",
+                    loop=ast.unparse(repeat.loop).split("\n", 1)[0].rstrip(":"),
+                    where=repeat.where,
+                )
+                yield self.diagnostic(node_span(build, cell), facts.path, message)
+                break
+
+
+def _fetched_names(fetch: ast.expr) -> list[str]:
+    """The names a fetch runs: the name itself, or those in its tuple, list or dict values."""
+    if isinstance(fetch, ast.Name):
+        return [fetch.id]
+    if isinstance(fetch, (ast.Tuple, ast.List)):
+        return [n.id for n in fetch.elts if isinstance(n, ast.Name)]
+    if isinstance(fetch, ast.Dict):
+        return [n.id for n in fetch.values if isinstance(n, ast.Name)]
+    return []
+
+
+def _built_in(scope: ast.AST | None, name: str, run: ast.Call) -> ast.Call | None:
+    """The call that builds *name* in *scope* before *run*: its one binding there, `name =
+    call(...)` (sliced or indexed after the call too), the call neither a getter nor a run;
+    None otherwise."""
+    if scope is None:
+        return None
+    bindings = [
+        node
+        for node in scope_body(scope)
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr))
+        and any(target_binds(t, name) for t in _targets(node))
+    ]
+    if len(bindings) != 1 or not isinstance(bindings[0], ast.Assign) or bindings[0].lineno >= run.lineno:
+        return None
+    value = bindings[0].value
+    while isinstance(value, ast.Subscript):
+        value = value.value
+    if not isinstance(value, ast.Call):
+        return None
+    called = last_name(value.func)
+    if called.startswith("get") or called in ("run", "eval") or called in FRESH:
+        return None
+    return value
+
+
+def _targets(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        return list(node.targets)
+    if isinstance(node, ast.With):
+        return [i.optional_vars for i in node.items if i.optional_vars is not None]
+    return [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)) else []
+
+
+def _repeat(facts: FileFacts, build: ast.Call, scope: ast.AST | None, cell: int | None) -> Repeat | None:
+    """The loop that runs *build* more than once: one of its own function around it, else one
+    around a call of that function (up to CALLERS levels of callers in the file); None where no
+    loop does, or where the function or that loop starts from a fresh graph."""
+    if scope is None or _fresh(facts, scope):
+        return None
+    loops = own_loops(facts, build, cell)
+    if loops:
+        return None if any(_fresh(facts, loop) for loop in loops) else Repeat(loops[-1], "")
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    todo: list[tuple[Named, int | None, tuple[str, ...]]] = [(scope, cell, ())]
+    seen = {scope.name}
+    for _ in range(CALLERS):
+        later: list[tuple[Named, int | None, tuple[str, ...]]] = []
+        for function, at, through in todo:
+            for where, call in calls_by_name(facts, function.name, is_method(facts, function, at)):
+                around = own_loops(facts, call, where)
+                if around:
+                    if any(_fresh(facts, loop) for loop in around):
+                        return None
+                    path = ", ".join(f"`{f}()`" for f in through)
+                    return Repeat(around[-1], f" (line {around[-1].lineno}" + (f", through {path})" if path else ")"))
+                caller = enclosing(facts, call, where)
+                if isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef)) and caller.name not in seen:
+                    if _fresh(facts, caller):
+                        continue
+                    seen.add(caller.name)
+                    later.append((caller, where, (caller.name, *through)))
+        todo = later
+    return None
+
+
+def _fresh(facts: FileFacts, node: ast.AST) -> bool:
+    """The function or loop calls something that starts a fresh graph or empties the default one,
+    itself or through a function of the file it calls by name (a notebook's `reset_graph()`)."""
+    calls = [n for n in scope_body(node) if isinstance(n, ast.Call)]
+    return any(last_name(n.func) in FRESH for n in calls) or any(
+        isinstance(n.func, ast.Name)
+        and any(
+            isinstance(m, ast.Call) and last_name(m.func) in FRESH
+            for _, function in facts.functions_named(n.func.id)
+            for m in scope_body(function)
+        )
+        for n in calls
+    )
