@@ -1,5 +1,9 @@
 """Where the batch a training or inference step runs on is written, read back from the syntax.
 
+A `fit()`/`evaluate()`/`predict()` or `Dataset.batch()` call's batch is its argument, run with the
+program's defaults (`written_batch`): a literal, a name bound to one, a parameter's default or what the
+file's calls pass it, an argparse option's or absl flag's default (`rules.defaults`), said in the finding.
+
 The analysis tells a `*_on_batch` call's batch (its work's `samples`: the rows of its inputs or
 targets, followed through the function's parameters as its callers bind them); this module finds
 the integer literal of that value the step's arguments derive from (`flow.derived`): a local
@@ -20,7 +24,8 @@ import ast
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, argument, node_span
+from greenlint.rules.base import FileFacts, Site, argument, method, node_span
+from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.syntax import (
     calls_by_name,
@@ -34,6 +39,34 @@ from greenlint.rules.syntax import (
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 #: Caller levels followed from a step's function up to the literal (`main` → `train` → step).
 DEPTH = 3
+
+
+#: The position of the `batch_size` argument of the calls whose argument is their batch.
+BATCH_POSITION = {"fit": 2, "evaluate": 2, "predict": 1, "batch": 0}
+
+
+def written_batch(facts: FileFacts, site: Site) -> tuple[int, str] | None:
+    """The batch size of a `fit`/`evaluate`/`predict` or `Dataset.batch` call with the program's
+    defaults, and where it is written, as the message goes on (`defaults.default_value`: "" for a
+    literal at the call, " (`args.batch_size`: the default of `--batch_size`)", " (`batch_size`: the
+    default of parameter `batch_size`)"); the analysis' value where the defaults do not give it, with
+    the assignment of the name passed (" (`batch_size = 8`, line 4)"). None where neither knows it."""
+    size = site.features.get("batch_size")
+    known = size if isinstance(size, int) and not isinstance(size, bool) else None
+    call = facts.node(site)
+    given = argument(call, "batch_size", BATCH_POSITION.get(method(site.api)))
+    found = default_value(facts, given, site.callsite.span.cell) if given is not None else None
+    value, where = found if found is not None else (None, "")
+    if isinstance(value, int) and not isinstance(value, bool) and (known is None or value == known):
+        return value, f" (`{ast.unparse(given)}`: {where})" if where and given is not None else ""
+    if known is None:
+        return None
+    bound = None
+    if isinstance(given, ast.Name) and call is not None:
+        function = _function(facts, call, site.callsite.span.cell)
+        scope = function if function is not None else facts.module(site.callsite.span.cell)
+        bound = last_bindings(scope, call.lineno).get(given.id)
+    return known, f" (`{ast.unparse(bound)}`, line {bound.lineno})" if bound is not None else ""
 
 
 def step_literals(

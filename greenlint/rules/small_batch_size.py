@@ -1,4 +1,4 @@
-"""GL301 small-batch-size: a tiny literal batch for `fit()`/`evaluate()`/`predict()`, `Dataset.batch()`, a
+"""GL301 small-batch-size: a tiny batch (a literal, a parameter's or flag's default) for `fit()`/`evaluate()`/`predict()`, `Dataset.batch()`, a
 generator feeding them, or a one-batch training step."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from greenlint.rules.base import (
     is_keras_model_method,
     node_span,
 )
-from greenlint.rules.batch_origin import parameter_literals, step_literals
+from greenlint.rules.batch_origin import parameter_literals, step_literals, written_batch
 from greenlint.rules.batch_price import MIN_SAVING, Saving, priced_saving
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
@@ -239,12 +239,36 @@ TWO_STEPS = (
 )
 
 
+#: A Dense model trained in 30 folds at the batch a function's parameter defaults to.
+FOLDS = (
+    "import numpy as np\nimport tensorflow as tf\n"
+    "model = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
+    "model.compile(optimizer='sgd', loss='mse')\nx, y = np.zeros((100000, 8)), np.zeros((100000, 10))\n\n\n"
+    "def train(epochs, batch_size=2):\n    model.fit(x, y, batch_size=batch_size, epochs=epochs)\n\n\n"
+    "for fold in range(30):\n    train(5)\n"
+)
+
+
+#: The same model trained at the batch a command-line option defaults to.
+FLAGGED = (
+    "import argparse\nimport numpy as np\nimport tensorflow as tf\n"
+    "parser = argparse.ArgumentParser()\nparser.add_argument('--batch_size', type=int, default=2)\n"
+    "args = parser.parse_args()\n"
+    "model = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
+    "model.compile(optimizer='sgd', loss='mse')\nx, y = np.zeros((100000, 8)), np.zeros((100000, 10))\n"
+    "model.fit(x, y, batch_size=args.batch_size, epochs=100)\n"
+)
+
+
 class SmallBatchSize(Rule):
     """
     ## What it does
     Flags `fit()`, `evaluate()` and `predict()` on a Keras model, and `Dataset.batch()`, when
-    their `batch_size` is a literal smaller than `min-batch-size` (default 16; Keras' own
-    default is 32). A Python generator feeding `fit()`/`fit_generator()` (or `evaluate`, `predict`
+    their `batch_size`, run with the program's defaults, is smaller than `min-batch-size` (default
+    16; Keras' own default is 32): a literal, a name bound to one, a parameter's default (or the one
+    value the file's calls of its function pass), or the default of an argparse option or absl flag
+    (`args.batch_size`, `FLAGS.batch_size`: what the program runs with unless told otherwise); the
+    message says where the number is written. A Python generator feeding `fit()`/`fit_generator()` (or `evaluate`, `predict`
     and their `_generator` forms) batches itself: reported where the call of the generator
     function (given to the method, or bound to the name it is given: `gen = batches(rows, 8)`)
     passes a batch size that greenlint finds in the arrays the generator yields (inputs, a list of
@@ -378,8 +402,8 @@ class SmallBatchSize(Rule):
 
     code = "GL301"
     name = "small-batch-size"
-    MESSAGE = "`{api}` uses batch_size={size}: tiny batches make each epoch slower and costlier"
-    PRICED_MESSAGE = "`{api}` uses batch_size={size}: {saving}"
+    MESSAGE = "`{api}` uses batch_size={size}{where}: tiny batches make each epoch slower and costlier"
+    PRICED_MESSAGE = "`{api}` uses batch_size={size}{where}: {saving}"
     GENERATOR_MESSAGE = "batch size {size} given to the generator that feeds `{api}`: {saving}"
     GENERATOR_COUNTED_MESSAGE = (
         "batch size {size} given to the generator that feeds `{api}`, which runs a fixed count of steps: {saving};"
@@ -474,6 +498,21 @@ class SmallBatchSize(Rule):
             "ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(2)\nm.evaluate(ds)\n"
         ),
         Valid("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=64)\n"),
+        Valid(  # an option's default of 64: the program runs at a batch that is not small
+            FLAGGED.replace("default=2", "default=64")
+        ),
+        Valid(  # an option without a default: unknown stays unknown
+            FLAGGED.replace(", default=2", ", required=True")
+        ),
+        Valid(  # the name passed is bound in the function to a size not known: the module's literal is not the batch
+            "import tensorflow as tf\nBATCH = 2\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
+            "model.compile(optimizer='sgd', loss='mse')\n\n\ndef train(x, y):\n    BATCH = len(x) // 100\n"
+            "    model.fit(x, y, batch_size=BATCH, epochs=5)\n"
+        ),
+        Valid(  # the parameter's default is 2, but the file's one call of its function passes 64
+            FOLDS.replace("train(5)", "train(5, batch_size=64)")
+        ),
         Valid("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=bs)\n"),
         Valid("from sklearn.neural_network import MLPClassifier\nMLPClassifier(batch_size=1).fit(x, y)\n"),
         Valid(  # a stateful RNN keeps its state per batch row: it needs its fixed batch
@@ -547,6 +586,31 @@ class SmallBatchSize(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the batch an argparse option's default: what the program runs with unless told otherwise
+            FLAGGED,
+            line=10,
+            message_contains="uses batch_size=2 (`args.batch_size`: the default of `--batch_size`): the same samples",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # an absl flag's default batching a dataset the file trains on; the model's FLOPs unknown
+            "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_integer('batch_size', 1, 'Batch size')\n"
+            "FLAGS = flags.FLAGS\nds = tf.data.Dataset.from_tensor_slices((x, y)).batch(FLAGS.batch_size)\n"
+            "model.fit(ds, epochs=10)\n",
+            line=5,
+            message_contains="uses batch_size=1 (`FLAGS.batch_size`: the default of `--batch_size`): tiny batches",
+        ),
+        Invalid(  # a parameter's default no call of its function overrides
+            FOLDS,
+            line=9,
+            message_contains="uses batch_size=2 (`batch_size`: the default of parameter `batch_size`): the same",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a name bound to the literal in the loop: the assignment named
+            FOLDS.replace("    train(5)\n", "    size = 2\n    model.fit(x, y, batch_size=size, epochs=5)\n"),
+            line=14,
+            message_contains="uses batch_size=2 (`size = 2`, line 13): the same samples",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # priced in joules: 87 % of 30 fits of 250 J - 1 kJ each
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
             "model.compile(optimizer='sgd', loss='mse')\nfor fold in range(30):\n"
@@ -861,10 +925,11 @@ class SmallBatchSize(Rule):
                 continue
             if not (site.api == DATASET_BATCH or is_keras_model_method(site.api, MODEL_METHODS)):
                 continue
-            size = site.features.get("batch_size")
-            if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum):
+            if site.features.get("batch_size_from") == "dataset":
                 continue
-            if site.features.get("batch_size_from") == "dataset" or in_test_code(facts, site):
+            written = written_batch(facts, site)
+            size, where = written if written is not None else (0, "")
+            if not 0 < size < minimum or in_test_code(facts, site):
                 continue
             if (
                 _few_samples(site)
@@ -878,10 +943,10 @@ class SmallBatchSize(Rule):
             work = [site] if site.api != DATASET_BATCH else []  # a dataset's batches are trained on elsewhere
             joules = _joules(saving, work) if saving is not None else None
             if saving is None:  # the model's FLOPs unknown: the literal alone
-                message = self.MESSAGE.format(api=site.api, size=size)
+                message = self.MESSAGE.format(api=site.api, size=size, where=where)
             elif saving.least >= MIN_SAVING and not immaterial_saving(joules, options):
                 claim = saving.clause() + _stated(saving, joules, work)
-                message = self.PRICED_MESSAGE.format(api=site.api, size=size, saving=claim)
+                message = self.PRICED_MESSAGE.format(api=site.api, size=size, where=where, saving=claim)
             else:
                 continue  # priced: its layer passes already keep the GPU busy, or the joules it saves are not material
             yield self.diagnostic(site.callsite.span, facts.path, message, data=_data(size, minimum, saving))
