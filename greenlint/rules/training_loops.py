@@ -1,7 +1,7 @@
 """Training loops of a fixed length that measure the model's progress and never stop on it: a
 `for ... in range(N)` whose body trains (directly, in nested loops or in the file's functions it
 calls) and also learns how well the model does (an environment's reward, an evaluation on other
-data), with nothing in it that ends the loop early."""
+data, a TF1 graph run on held-out data), with nothing in it that ends the loop early."""
 
 from __future__ import annotations
 
@@ -18,9 +18,12 @@ from greenlint.rules.syntax import (
     STEP_METHODS,
     cell_units,
     environment_step,
+    feed,
     is_training_step,
     last_name,
     leaves,
+    loop_varying,
+    own_body,
     own_loops,
     scope_body,
     text_mentions,
@@ -97,8 +100,27 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
         else None
     )
     if not (isinstance(stop, int) and isinstance(start, int)) or isinstance(stop, bool):
-        return None, ""
+        return _counted(facts, loop, cell)
     return stop - start, basis
+
+
+def _counted(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | None, str]:
+    """The passes the analysis counts for a loop at the top level of a file or cell, in order as
+    the program (a notebook, top to bottom) runs: the exact loop count of a call in its own body
+    that no other loop holds (`for epoch in range(n_epochs)` where cells bind `n_epochs` to 40,
+    then to 20 after it); None when there is none."""
+    if any(
+        isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+        for a in facts.ancestors(loop, cell)
+    ):
+        return None, ""
+    for node in own_body(loop):
+        site = facts.site_at(node, cell) if isinstance(node, ast.Call) else None
+        if site is not None and site.features.get("loop_depth") == 1 and site.runs_bound == "exact":
+            runs = site.loop_runs
+            if isinstance(runs, int) and runs > 1:
+                return runs, f" (`{ast.unparse(loop.iter)}`, as the program runs in order)"
+    return None, ""
 
 
 def _reached(facts: FileFacts, loop: ast.For, cell: int | None) -> Iterator[tuple[ast.AST, int | None]]:
@@ -135,7 +157,59 @@ def _judge(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
             return None  # a new model each pass (a search, a cross-validation): no one training to stop
         trains = trains or name in STEP_METHODS or (site is not None and is_training_step(site))
         progress = progress or _measures(facts, node, at, site)
+    if trains and progress is None:
+        progress = _held_out_run(facts, loop, cell)
     return progress if trains else None
+
+
+def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
+    """A TF1 run of the graph in the loop's own body (nested loops included) that updates nothing,
+    fed data that the loop's passes never change and that nothing else in the loop reads (not
+    the training runs, nor what their batches are cut from): `accuracy.eval(feed_dict={X:
+    X_valid, y: y_valid})` beside `sess.run(training_op, feed_dict={X: X_batch, ...})`, the model
+    scored on held-out data every pass; None where there is none."""
+    scored: list[tuple[ast.Call, set[str]]] = []
+    for node in scope_body(loop):
+        if not isinstance(node, ast.Call):
+            continue
+        site, given = facts.site_at(node, cell), feed(node)
+        if site is None or not isinstance(given, ast.Dict) or site.work_value("step") != "inference":
+            continue
+        named = [_data(v) for v in given.values if not isinstance(v, ast.Constant)]
+        data = {d for d in named if d is not None}
+        if named and len(data) == len(set(named)):  # every value fed names its data
+            scored.append((node, data))
+    if not scored:
+        return None
+    inside = {id(n) for call, _ in scored for n in ast.walk(call)}
+    read = {r for n in _outermost(loop) if id(n) not in inside and (r := _data(n)) is not None}
+    varying = loop_varying(loop)
+    for call, data in scored:
+        if not any(d.split(".")[0] in varying or any(_overlap(d, r) for r in read) for d in data):
+            return f"`{ast.unparse(call.func)}()` on data the loop does not train on"
+    return None
+
+
+def _data(value: ast.expr) -> str | None:
+    """The data a fed value names: `X_valid`, `X_valid[:500]` -> `X_valid`; `mnist.validation.images`
+    as written; None for anything else (a call's result, an arithmetic)."""
+    while isinstance(value, ast.Subscript):
+        value = value.value
+    base = value
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    return ast.unparse(value) if isinstance(base, ast.Name) else None
+
+
+def _outermost(loop: ast.For) -> Iterator[ast.expr]:
+    """The names and attribute chains the loop reads, each whole (`mnist.train.next_batch`, not `mnist`)."""
+    inner = {id(n.value) for n in scope_body(loop) if isinstance(n, ast.Attribute)}
+    return (n for n in scope_body(loop) if isinstance(n, (ast.Name, ast.Attribute)) and id(n) not in inner)
+
+
+def _overlap(data: str, read: str) -> bool:
+    """Whether a read reaches the data: the same chain, a part of it or the whole it is part of."""
+    return data == read or read.startswith(data + ".") or data.startswith(read + ".")
 
 
 def _measures(facts: FileFacts, call: ast.Call, cell: int | None, site: Site | None) -> str | None:

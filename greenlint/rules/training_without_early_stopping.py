@@ -108,6 +108,21 @@ AGENT = (
     "        if done:\n            break\n        replay(memory)\n{stop}"
 )
 
+#: A TF1 graph trained in an epoch loop that scores it once a pass (`{batches}`: the inner loop's header
+#: and the lines that cut its batch, `{fed}`: what the score is fed).
+GRAPH = (
+    "import tensorflow.compat.v1 as tf\nX = tf.placeholder(tf.float32, (None, 784))\ny = tf.placeholder(tf.int64, (None,))\n"
+    "logits = tf.layers.dense(X, 10)\n"
+    "loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))\n"
+    "training_op = tf.train.AdamOptimizer().minimize(loss)\n"
+    "accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1), y), tf.float32))\n"
+    "with tf.Session() as sess:\n    for epoch in range(40):\n{batches}"
+    "            sess.run(training_op, feed_dict={{X: X_batch, y: y_batch}})\n"
+    "        print(epoch, accuracy.eval(feed_dict={fed}))\n"
+)
+#: The batches cut from arrays the file holds.
+SHUFFLED = "        for X_batch, y_batch in shuffle_batch(X_train, y_train, 50):\n"
+
 #: A keras-rl agent trained on a Gym environment (`{env}`: its id, `{fit}`: the fit's arguments after the env).
 RL_AGENT = (
     "import gym\nfrom keras.models import Sequential\nfrom rl.agents.dqn import DQNAgent\n"
@@ -214,14 +229,19 @@ class TrainingWithoutEarlyStopping(Rule):
     about the data that no callback stands in for.
 
     The same holds for a training loop the program writes itself: a `for` over `range(N)`
-    (N at least `min-epochs`: a literal, a module constant, or a default as above) whose body
+    (N at least `min-epochs`: a literal, a module constant, or a default as above; for a loop at
+    the top level of a file or a notebook cell, else the count the analysis gives it as the
+    program runs in order, a name a notebook binds to 40 before the loop and to 20 after it) whose body
     trains (`fit`, `train_on_batch`, `apply_gradients`, `minimize`, a TF1 training run, a
     `tf.function` that trains; in the loop, in loops nested in it, or in a function of the file
     it calls) and measures how well the model does on the way: the reward of an environment's
     `step()` (a reinforcement-learning agent trained for a fixed number of episodes; its result
     unpacked into gym's four or gymnasium's five values), a Keras `evaluate()`/`test_on_batch()`,
-    or a `fit()` given validation data. Not reported: a loop with a way out (its own `break`, not
-    a nested loop's; a `return`, `raise`, `yield` or exit), one that reads or sets
+    a `fit()` given validation data, or a TF1 run of the graph that updates nothing, fed data
+    that the loop's passes never change and that nothing else in the loop reads, not its
+    training runs nor what their batches are cut from (`accuracy.eval(feed_dict={X: X_valid, y:
+    y_valid})` once an epoch: the model scored on held-out data). Not reported: a loop with a way
+    out (its own `break`, not a nested loop's; a `return`, `raise`, `yield` or exit), one that reads or sets
     `stop_training` (in it or in a function it calls), one that builds or loads a model (a
     search or a cross-validation trains a new model each pass), one in test code, and a loop nested in
     another of its function unless that one is known to make fewer passes (`for seed in
@@ -329,6 +349,12 @@ class TrainingWithoutEarlyStopping(Rule):
         SAVING_OPTION,
     )
     VALID = (
+        Valid(  # the graph scored on the batch it last trained on: a measure of the training data
+            GRAPH.format(batches=SHUFFLED, fed="{X: X_batch, y: y_batch}")
+        ),
+        Valid(  # scored on the arrays its batches are cut from: the training data again
+            GRAPH.format(batches=SHUFFLED, fed="{X: X_train, y: y_train}")
+        ),
         Valid(  # a priced fit: early stopping saves at most 98 % of its 1 kJ, under material-saving-j
             "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=100, validation_data=(vx, vy))\n"
         ),
@@ -636,6 +662,24 @@ class TrainingWithoutEarlyStopping(Rule):
             "    for x, y in batches:\n        m.train_on_batch(x, y)\n    print(m.evaluate(vx, vy))\n",
             line=3,
             message_contains="`evaluate()` on other data",
+        ),
+        Invalid(  # a TF1 graph scored on held-out arrays once an epoch
+            GRAPH.format(batches=SHUFFLED, fed="{X: X_valid, y: y_valid}"),
+            line=9,
+            message_contains="(`accuracy.eval()` on data the loop does not train on)",
+        ),
+        Invalid(  # the pass count a name bound twice: the value the program reaches the loop with
+            "n_epochs = 5\nn_epochs = 40\n"
+            + GRAPH.format(batches=SHUFFLED, fed="{X: X_valid, y: y_valid}").replace("range(40)", "range(n_epochs)"),
+            line=11,
+            message_contains="runs 40 passes (`range(n_epochs)`, as the program runs in order)",
+        ),
+        Invalid(  # held-out data as an attribute of the dataset its batches come from
+            GRAPH.format(
+                batches="        for it in range(500):\n            X_batch, y_batch = mnist.train.next_batch(50)\n",
+                fed="{X: mnist.validation.images, y: mnist.validation.labels}",
+            ),
+            line=9,
         ),
         Invalid(  # gymnasium's five values, the count a parameter's default; the outer loop of two is reported
             "import gymnasium\nimport tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
