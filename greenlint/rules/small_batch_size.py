@@ -31,9 +31,11 @@ from greenlint.rules.syntax import (
     SCOPES,
     STEP_METHODS,
     cell_units,
+    innermost_loop,
     int_literal,
     last_bindings,
     last_name,
+    loop_varying,
     own_body,
     own_loops,
     units,
@@ -434,6 +436,10 @@ class SmallBatchSize(Rule):
         SAVING_OPTION,
     )
     VALID = (
+        Valid(  # one pass's input, rebuilt from what the previous prediction added: a larger batch changes nothing
+            "import tensorflow as tf\n\n\ndef generate(model, text, encode):\n    while len(text) < 100:\n"
+            "        x = encode(text[-40:])\n        text.append(model.predict(x, batch_size=1)[0].argmax())\n"
+        ),
         Valid(  # priced: 87 % of one fit of at most 1 kJ is under material-saving-j
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
             "model.compile(optimizer='sgd', loss='mse')\nmodel.fit(x, y, batch_size=2, epochs=5)\n"
@@ -934,6 +940,7 @@ class SmallBatchSize(Rule):
             if (
                 _few_samples(site)
                 or _fixed_steps(site)
+                or _per_pass_input(facts, site)
                 or (site.api == DATASET_BATCH and not _batches_reach_work(facts, site, size))
             ):
                 continue
@@ -1029,6 +1036,20 @@ def _data(batch: int, minimum: int, saving: Saving | None) -> dict:
     if saving is not None:
         data |= {"larger_batch": saving.larger, "saving": [round(saving.least, 3), round(saving.most, 3)]}
     return data
+
+
+def _per_pass_input(facts: FileFacts, site: Site) -> bool:
+    """An `evaluate()`/`predict()` in a loop, given what the loop's passes differ in (`x = encode(text[-40:])`
+    then `model.predict(x, batch_size=1)`, text growing by each prediction): one pass's input, of a size
+    the code does not show, which a larger `batch_size` does not change (GL201 reports the calls per pass)."""
+    if site.api == DATASET_BATCH or is_keras_model_method(site.api, ("fit",)):
+        return False
+    loop, _ = innermost_loop(facts, site)
+    call = facts.node(site)
+    if loop is None or not isinstance(call, ast.Call) or not call.args:
+        return False
+    given = {node.id for node in ast.walk(call.args[0]) if isinstance(node, ast.Name)}
+    return bool(given & loop_varying(loop))
 
 
 def _few_samples(site: Site) -> bool:
