@@ -14,6 +14,7 @@ from greenlint.predict import Basis, load_predictor
 from greenlint.predict.calibration import CALIBRATION_JSON, NOISE_SD, Z80
 from greenlint.predict.loading import find_overlay
 from greenlint.predict.predictor import Predictor
+from greenlint.predict.work_energy import time_of
 
 MATMUL, FIT = "tensorflow.matmul", "tensorflow.keras.Model.fit"
 WORK = {"n": 256, "flops": 2 * 256**3}
@@ -126,7 +127,7 @@ def test_a_calibrated_sequential_fit_prices_model_fit_the_api_it_is_pooled_under
     # its time counts in the ratio under the pooled name, against the reference time of the same work
     # (past the first call's start-up), not against the median fit the public data timed (~20 s)
     steady = shipped.model["work"]["time"]["training"]
-    reference_s = steady["per_step"] * 32 + steady["per_flop"] * 32 * steady["flops_per_step"]
+    reference_s = time_of(steady, 32, None, start=False)
     assert p.overlay.time_ratio == pytest.approx(0.2 / reference_s, rel=1e-6) and p.overlay.n_ratio == 1
     for api in ("tensorflow.keras.Sequential.fit", FIT):
         fit = p.predict(api, dict(work))
