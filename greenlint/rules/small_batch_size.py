@@ -436,6 +436,10 @@ class SmallBatchSize(Rule):
         SAVING_OPTION,
     )
     VALID = (
+        Valid(  # a library function's default, called nowhere in the file: what its callers pass is not known
+            "import tensorflow as tf\n\n\ndef score(model, x, batch_size=2):\n"
+            "    return model.evaluate(x, batch_size=batch_size)\n"
+        ),
         Valid(  # one pass's input, rebuilt from what the previous prediction added: a larger batch changes nothing
             "import tensorflow as tf\n\n\ndef generate(model, text, encode):\n    while len(text) < 100:\n"
             "        x = encode(text[-40:])\n        text.append(model.predict(x, batch_size=1)[0].argmax())\n"
@@ -658,6 +662,12 @@ class SmallBatchSize(Rule):
             line=16,
             message_contains="the same samples at batch 8, with the learning rate scaled, cost",
             options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the same default, and a call of the function in the file that runs it
+            "import tensorflow as tf\n\n\ndef score(model, x, batch_size=2):\n"
+            "    return model.evaluate(x, batch_size=batch_size)\n\n\nscore(m, x)\n",
+            line=5,
+            message_contains="the default of parameter `batch_size`",
         ),
         Invalid(  # inference on a model of known FLOPs: priced, no learning rate to scale
             "import tensorflow as tf\n"
