@@ -16,6 +16,7 @@ import ast
 import functools
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from greenlint.analysis.callsite import UNTYPED_BATCH
@@ -140,27 +141,19 @@ def imported_builder(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
     (`model_lib.Model(n)` after `import model as model_lib`; `build(...)` after `from nets import
     build` or `import *`) whose own code builds a large architecture (`large_builder`): why, and
     where the file calls it; None where no such call."""
-    path = os.path.abspath(facts.path)
-    for cell, _ in cell_units(facts):
-        sources = _imported_names(path, facts.nodes(cell, ast.Import, ast.ImportFrom))
-        if not sources:
+    for cell, node, sources in _imported_calls(facts):
+        func = node.func
+        if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
+            for file in sources.get(func.value.id, ()) + sources.get("*", ()):
+                if held := large_registry(file, func.value.id):
+                    return f"the file builds its model from {func.value.id}[...], which {held}", (cell or 0, node.lineno)
             continue
-        for node in facts.nodes(cell, ast.Call):
-            func = node.func
-            if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
-                for file in sources.get(func.value.id, ()) + sources.get("*", ()):
-                    if held := large_registry(file, func.value.id):
-                        return f"the file builds its model from {func.value.id}[...], which {held}", (
-                            cell or 0,
-                            node.lineno,
-                        )
-                continue
-            for file in _callee_files(func, sources):
-                if built := large_builder(file, last_name(func)):
-                    return f"the file builds its model with {ast.unparse(func)}(), whose definition {built}", (
-                        cell or 0,
-                        node.lineno,
-                    )
+        for file in _callee_files(func, sources):
+            if built := large_builder(file, last_name(func)):
+                return f"the file builds its model with {ast.unparse(func)}(), whose definition {built}", (
+                    cell or 0,
+                    node.lineno,
+                )
     return None
 
 
@@ -168,18 +161,24 @@ def imported_override(facts: FileFacts, method: str) -> str:
     """The name of a class that a project module the file imports defines with its own *method*
     (`train_step`) and that the file calls (`Net(...)` after `from model import Net`,
     `model_lib.Net(...)` after `import model as model_lib`); "" where none."""
+    for _, node, sources in _imported_calls(facts):
+        name = last_name(node.func)
+        for file in _callee_files(node.func, sources):
+            body = _module(file, file_stamp(file)).body
+            if any(isinstance(n, ast.ClassDef) and n.name == name and has_method(n, method) for n in body):
+                return name
+    return ""
+
+
+def _imported_calls(facts: FileFacts) -> Iterator[tuple[int | None, ast.Call, dict[str, tuple[str, ...]]]]:
+    """Each call of a cell (or the file) that imports project modules, with the files its imported names may
+    come from (`_imported_names`)."""
     path = os.path.abspath(facts.path)
     for cell, _ in cell_units(facts):
         sources = _imported_names(path, facts.nodes(cell, ast.Import, ast.ImportFrom))
-        if not sources:
-            continue
-        for node in facts.nodes(cell, ast.Call):
-            name = last_name(node.func)
-            for file in _callee_files(node.func, sources):
-                body = _module(file, file_stamp(file)).body
-                if any(isinstance(n, ast.ClassDef) and n.name == name and has_method(n, method) for n in body):
-                    return name
-    return ""
+        if sources:
+            for node in facts.nodes(cell, ast.Call):
+                yield cell, node, sources
 
 
 def _callee_files(func: ast.expr, sources: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
