@@ -1056,7 +1056,7 @@ def _per_pass_input(facts: FileFacts, site: Site) -> bool:
         return False
     loop, _ = innermost_loop(facts, site)
     call = facts.node(site)
-    if loop is None or not isinstance(call, ast.Call) or not call.args:
+    if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or not isinstance(call, ast.Call) or not call.args:
         return False
     given = {node.id for node in ast.walk(call.args[0]) if isinstance(node, ast.Name)}
     return bool(given & loop_varying(loop))
