@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, binds, keyword, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, binds, method
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.feed_work import host_work
 from greenlint.rules.host_made import made_on_host
@@ -210,18 +210,26 @@ def _sampled_on_host(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
     return any(_reads(value, samplers, sampled) for value in values)
 
 
-def _shares_placeholders(fed: ast.expr, loop: ast.AST) -> bool:
-    """Whether a key this run feeds also takes changing values from another feed in the loop
-    (the training batches on the placeholder a per-epoch evaluation feeds the validation set
-    to): that placeholder cannot become fixed data in the graph."""
+def _shares_placeholders(facts: FileFacts, fed: ast.expr, loop: ast.AST, results: set[int], cell: int | None) -> bool:
+    """Whether a key this run feeds also takes values that change in a loop around another run's feed
+    in the same scope (the outermost function or class around the loop, else the module): the
+    training batches on the placeholder a per-epoch evaluation feeds the validation set to, or a
+    sampling helper nested in the training function feeds its prompt to. That placeholder cannot
+    become fixed data in the graph."""
     if not isinstance(fed, ast.Dict):
         return False
     keys = {ast.dump(k) for k in fed.keys if k is not None}
-    for node in ast.walk(loop):
-        other = keyword(node, "feed_dict") if isinstance(node, ast.Call) else None
-        if other is not None and other.value is not fed and isinstance(other.value, ast.Dict):
-            pairs = zip(other.value.keys, other.value.values)
-            if any(k is not None and ast.dump(k) in keys and _varies(v, loop) for k, v in pairs):
+    outer = [
+        a for a in facts.ancestors(loop, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    ]
+    scope = outer[-1] if outer else facts.module(cell)
+    for node in ast.walk(scope) if scope is not None else ():
+        other = feed(node) if isinstance(node, ast.Call) and id(node) in results else None
+        if other is None or other is fed or not isinstance(other, ast.Dict):
+            continue
+        loops = [a for a in facts.ancestors(node, cell) if isinstance(a, LOOPS)]
+        for key, value in zip(other.keys, other.values):
+            if key is not None and ast.dump(key) in keys and any(_varies(value, around) for around in loops):
                 return True
     return False
 
@@ -362,8 +370,10 @@ class SessionFeedDictInLoop(Rule):
     in a loop that is timed (a timer such as `time.perf_counter()`, `time.time()` or `timeit`
     read in the loop, or right before and right after it), or that warms up such a loop
     running the same call: a latency benchmark, which must re-run the same input; fixed values
-    fed to placeholders that the loop also feeds changing batches to (a per-epoch evaluation
-    on the validation set: those placeholders cannot become data in the graph); and values that
+    fed to placeholders that a loop of the same scope (the outermost function or class around the
+    loop, else the module) also feeds changing batches to (a per-epoch evaluation on the validation
+    set; a sampling helper nested in the training function feeding its prompt to the placeholder the
+    training steps feed: those placeholders cannot become data in the graph); and values that
     derive, through the loop's assignments and the containers it fills, from what a run in the
     loop returned (a reinforcement-learning agent feeding the observation `env.step` gave for
     its last action, or a batch sampled from the replay memory its transitions were appended to,
@@ -659,6 +669,17 @@ class SessionFeedDictInLoop(Rule):
             "        data = np.zeros((len(files), 16000))\n        for i, f in enumerate(files):\n"
             "            data[i, :] = sess.run(self.mfcc, feed_dict={self.wav: f}).flatten()\n        return data\n"
         ),
+        Valid(  # a sampler nested in the training function feeds its prompt to the placeholder the steps feed batches to
+            "import tensorflow as tf\n\n\ndef finetune(sess, sampler, sample_num=1, batch_size=1):\n"
+            "    context = tf.compat.v1.placeholder(tf.int32, [batch_size, None])\n\n"
+            "    def generate_samples():\n        tokens = sampler.sample(1)\n        index = 0\n"
+            "        while index < sample_num:\n"
+            "            out = sess.run(tf_sample, feed_dict={context: batch_size * [tokens]})\n"
+            "            index += batch_size\n\n"
+            "    for step in range(1000):\n        if step % 100 == 0:\n            generate_samples()\n"
+            "        sess.run(train_op, feed_dict={context: sampler.sample(1024)})\n",
+            options={"material-saving-j": 0.0},
+        ),
     )
     INVALID = (
         Invalid(  # autoregressive sampling on the host: the window fed ends with the sample drawn from the last output
@@ -762,6 +783,16 @@ class SessionFeedDictInLoop(Rule):
             message_contains="feeds the same values",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # each function builds its own placeholder: the batches fed in `train` leave `evaluate`'s fixed feed
+            "import numpy as np\nimport tensorflow as tf\n\n\ndef train(sess, files):\n"
+            "    X = tf.compat.v1.placeholder(tf.float32)\n    for f in files:\n"
+            "        sess.run(train_op, feed_dict={X: np.load(f)})\n\n\ndef evaluate(sess, X_test):\n"
+            "    X = tf.compat.v1.placeholder(tf.float32)\n    for _ in range(1000):\n"
+            "        sess.run(accuracy, feed_dict={X: X_test})\n",
+            line=14,
+            message_contains="feeds the same values",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # a training loop followed by a benchmark of another call is no warm-up
             "import time\nimport tensorflow as tf\nwith tf.compat.v1.Session() as sess:\n"
             "    for epoch in range(100):\n        sess.run(train_op, feed_dict={X: X_train, y: y_train})\n"
@@ -819,7 +850,7 @@ class SessionFeedDictInLoop(Rule):
             elif (
                 varies is False
                 and not _timed(facts, loop, call, site.callsite.span.cell)
-                and not _shares_placeholders(fed, loop)
+                and not _shares_placeholders(facts, fed, loop, results, site.callsite.span.cell)
             ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.SAME_FEED)
 
