@@ -1499,13 +1499,19 @@ class Resolver:
             else None
         )
         args = []
+        spreads = False  # a `*seq` or `**kw` to spread out (most calls have none)
         for arg in node.args:
             if type(arg) is ast.Starred:
+                spreads = True
                 args.append((True, self.expr(arg.value)))
             else:
                 args.append((False, self.expr(arg)))
-        keywords = [(kw.arg, self.expr(kw.value)) for kw in node.keywords]
-        args, keywords = builders.spread(args, keywords)
+        keywords = []
+        for kw in node.keywords:
+            spreads = spreads or kw.arg is None
+            keywords.append((kw.arg, self.expr(kw.value)))
+        if spreads:
+            args, keywords = builders.spread(args, keywords)
         if type(receiver) is Kw and type(func) is ast.Attribute:
             found = builders.kw_method(receiver, func.attr, args, self.ctx.branches > 0)
             if found is not MISSING:

@@ -92,4 +92,6 @@ def unrollable(node: ast.For, names: dict[str, Any], is_model) -> bool:
 def models_added_to(node: ast.For, names: dict[str, Any], is_model) -> list[tuple[Inst, dict]]:
     """The models the loop adds layers to, each with a copy of what is known of it before the loop:
     the ordinary walk's trip adds a layer of unknown size, which the trips walked one by one replace."""
+    if not any(is_model(value) for value in names.values()):  # no model to add to: the body is not walked
+        return []
     return [(names[name], dict(names[name].meta)) for name in sorted(_added_to(node.body)) if is_model(names.get(name))]

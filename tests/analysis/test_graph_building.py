@@ -190,3 +190,20 @@ def test_a_sequential_feature_extractor_called_on_a_tensor_passes_its_output_sha
     assert work["params"] == pixels * pixels + pixels + (pixels + 1) + (pixels * 10 + 10)
     assert work["flops_per_sample"] >= 2 * (pixels * pixels + pixels * 1 + pixels * 10)
     assert "bound" not in next(s for s in sites if s.span.line == 11).work["flops_per_sample"]
+
+
+def test_the_models_a_loop_adds_to_are_those_its_names_hold_before_it():
+    """`unroll.models_added_to`: the receivers of the body's `.add(...)` that hold a model, each with
+    a copy of what is known of it; none where no name holds a model (the body is then not walked)."""
+    import ast
+
+    from greenlint.analysis import unroll
+    from greenlint.analysis.values import Inst
+    from greenlint.analysis.work import is_model
+
+    loop = ast.parse("for i in range(n):\n    if i:\n        seq.add(layer)\n    seen.add(i)\n").body[0]
+    model = Inst("tensorflow.keras.Sequential", "constructor", {"n_layers": 1})
+    found = unroll.models_added_to(loop, {"seq": model, "seen": set(), "n": 3}, is_model)
+    assert found == [(model, {"n_layers": 1})] and found[0][1] is not model.meta
+    assert unroll.models_added_to(loop, {"other": model, "seen": set()}, is_model) == []
+    assert unroll.models_added_to(loop, {"seq": None, "seen": set()}, is_model) == []
