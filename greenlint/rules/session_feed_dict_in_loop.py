@@ -849,6 +849,8 @@ class SessionFeedDictInLoop(Rule):
                     yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(work=work))
             elif (
                 varies is False
+                and fed is not None
+                and loop is not None
                 and not _timed(facts, loop, call, site.callsite.span.cell)
                 and not _shares_placeholders(facts, fed, loop, results, site.callsite.span.cell)
             ):
