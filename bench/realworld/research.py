@@ -196,8 +196,15 @@ def score_reading(reading: Reading, sites: list[dict], default: list[dict], ever
             "file": change.file, "cell": change.cell, "line": change.line, "kind": change.kind, "sure": change.sure,
             "found_by": found, "found_by_any_rule": opt_in,
         })
+    never = [
+        {"file": relative(site["path"]), "cell": site.get("cell"), "line": site["line"], "api": site["api"],
+         "note": site["runs"].get("note")}
+        for site in sites if site["runs"].get("count") == 0
+    ]
     return {
         "corpus": reading.corpus,
+        "never_run": len(never),
+        "never_run_sites": never,
         "calls_listed": len(calls),
         "call_sites": sum(c["site"] for c in calls),
         "with_figure": sum(c["figure"] for c in calls),
@@ -242,7 +249,8 @@ def score(readings: list[Reading], collected: dict[str, dict], kinds: dict[str, 
         got = collected[r.corpus]
         rows.append(score_reading(r, got["sites"], judged(r.corpus, got["default"]), judged(r.corpus, got["every"]),
                                   kinds=kinds))
-    keys = ("calls_listed", "call_sites", "with_figure", "changes_listed", "changes_found", "changes_found_any_rule")
+    keys = ("calls_listed", "call_sites", "with_figure", "changes_listed", "changes_found", "changes_found_any_rule",
+            "never_run")
     return {
         "command": "python -m bench.realworld research",
         "method": (
@@ -253,7 +261,9 @@ def score(readings: list[Reading], collected: dict[str, dict], kinds: dict[str, 
             "floor). A change is found when `greenlint check --isolated --no-cache` reports a finding of a rule "
             f"its kind names (readings/kinds.toml) within {NEAR} lines of it, of its other lines, or of the main "
             "call it changes: with the default rules, and with every rule selected. A finding judged false "
-            "(bench/realworld/labels.csv) finds no change."
+            "(bench/realworld/labels.csv) finds no change. Call sites that never run: every call site of the "
+            "corpus (not only main calls) whose `runs.count` is 0, each listed to be read: its loop must really "
+            "never run."
         ),
         "kinds": {k: list(v) for k, v in sorted(kinds.items())},
         "corpora": rows,
@@ -281,14 +291,15 @@ def section(results: dict) -> list[str]:
         return f"{n} / {d}" + (f" ({n / d:.0%})" if d else "")
 
     rows = [
-        "| corpus | main calls | call sites | with a figure | changes found (default rules) | (every rule) |",
-        "|---|---|---|---|---|---|",
+        "| corpus | main calls | call sites | with a figure | changes found (default rules) | (every rule) "
+        "| call sites that never run |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in (*results["corpora"], {"corpus": "**total**", **results["total"]}):
         rows.append(
             f"| {r['corpus']} | {r['calls_listed']} | {pct(r['call_sites'], r['calls_listed'])} | "
             f"{pct(r['with_figure'], r['calls_listed'])} | {pct(r['changes_found'], r['changes_listed'])} | "
-            f"{pct(r['changes_found_any_rule'], r['changes_listed'])} |"
+            f"{pct(r['changes_found_any_rule'], r['changes_listed'])} | {r['never_run']} |"
         )
     kinds: dict[str, list[int]] = {}
     for r in results["corpora"]:
@@ -302,4 +313,9 @@ def section(results: dict) -> list[str]:
     rows += ["", "| rule | recall: changes of its kinds it found / listed |", "|---|---|"]
     for code, counts in results["rules"].items():
         rows.append(f"| [{code}](rules/{code}.md) | {pct(counts['found'], counts['listed'])} |")
+    never = [(r["corpus"], site) for r in results["corpora"] for site in r["never_run_sites"]]
+    if never:
+        rows += ["", "Call sites counted as never running (each loop read: it must really never run):", ""]
+        rows += [f"- {corpus} `{site['file']}:{site['line']}` {site['api']}: {site['note'] or 'no note'}"
+                 for corpus, site in never]
     return rows

@@ -443,12 +443,24 @@ def _same_work(a: Inst, b: Inst) -> Inst:
     if a.meta is b.meta or not (a.meta or b.meta):
         return a
     differ = [k for k in WORK_KEYS if (k in a.meta or k in b.meta) and not _agree(a.meta.get(k), b.meta.get(k))]
-    if not differ:
+    options = _options_differ(a.meta.get("init"), b.meta.get("init"))
+    if not differ and not options:
         return a
     meta = {k: v for k, v in a.meta.items() if k not in differ}
+    if options:  # `if ...: Conv2D(8, 3, padding="same") else: Conv2D(8, 3)`: either runs
+        meta["init"] = {k: v for k, v in a.meta["init"].items() if k not in options}
+        meta["unread"] = tuple(sorted({*a.meta.get("unread", ()), *b.meta.get("unread", ()), *options}))
     if any(k in a.meta for k in _NETWORK_KEYS) and any(k in b.meta for k in _NETWORK_KEYS):
         meta["either"] = (a.meta, b.meta)  # two models built on alternative paths: either may run (work.model_net)
     return Inst(a.cls, a.how, meta)
+
+
+def _options_differ(a: dict | None, b: dict | None) -> set[str]:
+    """The constructor options two layers built on alternative paths are given differently (an option
+    one leaves out is its default: a `layers.DEFAULTED` one then differs too, any other is unknown)."""
+    if a is b or a is None or b is None:
+        return set()
+    return {k for k in a.keys() | b.keys() if not _agree(a.get(k, MISSING), b.get(k, MISSING))}
 
 
 def _agree(x: Any, y: Any) -> bool:

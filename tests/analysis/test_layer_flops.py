@@ -370,6 +370,31 @@ def test_options_not_known_leave_the_sides_free_where_they_move_the_sides_alone(
     assert unread_work("Conv2D", init, [(16, 16, 3)], ("padding", "use_bias")) is None
 
 
+def test_a_layer_built_differently_on_two_paths_has_only_what_both_share():
+    """`if ...: Conv2D(64, 3, padding="same") else: Conv2D(64, 3)`: either runs. Its parameters and channels
+    are both paths', its sides and FLOPs not known (never the first path's); the same layer on both paths
+    keeps its FLOPs, and layers that differ in what sets their parameters are unknown."""
+    code = """
+    import sys
+    inp = tf.keras.Input((64, 64, 3))
+    if len(sys.argv) > 1:
+        conv = tf.keras.layers.Conv2D(64, 3, padding="same")
+        dense = tf.keras.layers.Dense(10)
+        same = tf.keras.layers.Conv2D(8, 3)
+    else:
+        conv = tf.keras.layers.Conv2D(64, 3)
+        dense = tf.keras.layers.Dense(20)
+        same = tf.keras.layers.Conv2D(8, 3)
+    x = conv(inp)
+    y = dense(tf.keras.layers.Flatten()(inp))
+    z = same(inp)
+    """
+    conv, dense, _flatten, same = [s.work for s in sites(code) if s.api.endswith("__call__")]
+    assert conv["params"]["value"] == 27 * 64 + 64 and conv["flops_per_sample"]["value"] is None
+    assert dense["params"]["value"] is None and dense["flops_per_sample"]["value"] is None
+    assert same["flops_per_sample"]["value"] == 2 * 27 * 8 * 62 * 62
+
+
 def test_a_layer_placed_on_a_free_side_takes_its_flops_from_the_data_placing_it_later():
     code = """
     x = np.zeros((100, 50, 1))

@@ -87,9 +87,9 @@ def _synthetic(tmp_path, name="synthetic", reading=READING):
     return read_reading(path, kinds), kinds
 
 
-def _site(path, line, api, energy=1.0, cell=None, end_line=None, floor=False):
+def _site(path, line, api, energy=1.0, cell=None, end_line=None, floor=False, runs=1):
     return {"path": path, "line": line, "end_line": end_line or line, "api": api, "cell": cell, "energy_j": energy,
-            "floor": floor}
+            "floor": floor, "runs": {"count": runs, "note": None if runs else "its loop runs 0 times"}}
 
 
 def _finding(file, row, code, cell=None):
@@ -136,7 +136,8 @@ def test_call_sites_match_by_name_and_nearby_line(tmp_path):
 def test_changes_are_found_by_their_kinds_rules_near_their_lines(tmp_path):
     reading, kinds = _synthetic(tmp_path)
     sites = [_site("train.py", 10, "keras.Model.fit", energy=None), _site("nb.ipynb", 2, "keras.Model.predict", cell=3,
-                                                                            floor=True)]
+                                                                            floor=True),
+             _site("train.py", 40, "keras.Model.evaluate", runs=0), _site("train.py", 41, "keras.Model.save", runs=None)]
     default = [
         _finding("train.py", 11, "GL308"),  # near the fit call the first change names: found
         _finding("train.py", 27, "GL201"),  # 3 lines from 30: not found
@@ -153,7 +154,8 @@ def test_changes_are_found_by_their_kinds_rules_near_their_lines(tmp_path):
     assert results["rules"] == {"GL201": {"listed": 1, "found": 0}, "GL204": {"listed": 1, "found": 0},
                                 "GL308": {"listed": 1, "found": 1}}
     text = "\n".join(section(results))
-    assert "| synthetic | 2 | 2 / 2 (100%) | 1 / 2 (50%) | 1 / 3 (33%) | 2 / 3 (67%) |" in text
+    assert "| synthetic | 2 | 2 / 2 (100%) | 1 / 2 (50%) | 1 / 3 (33%) | 2 / 3 (67%) | 1 |" in text
+    assert "- synthetic `train.py:40` keras.Model.evaluate: its loop runs 0 times" in text  # a count unknown is not 0
     assert "| host-input-pipeline | none yet | 0 / 1 |" in text
     assert "| [GL308](rules/GL308.md) | 1 / 1 (100%) |" in text
 
