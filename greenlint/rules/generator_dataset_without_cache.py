@@ -17,6 +17,12 @@ API = "tensorflow.data.Dataset.from_generator"
 #: Calls that draw at random (`random.shuffle`, `np.random.randint`, `tf.random.uniform`) or
 #: augment (GL408's words): a generator making them yields other elements on each pass.
 CHANGING = re.compile(r"(^|\.)_?random|shuffle|aug|transform|distort|jitter", re.IGNORECASE)
+#: The methods a random generator object draws with (`rng.choice(...)`, `rng.integers(...)` of a
+#: NumPy `Generator` bound to any name): a draw whatever the receiver is called.
+DRAWS = frozenset({
+    "choice", "choices", "sample", "permutation", "integers", "randint", "rand", "randn", "uniform",
+    "normal", "beta", "binomial", "poisson",
+})
 #: How many of the file's functions a generator is followed through, call by call.
 MAX_HOPS = 4
 
@@ -36,8 +42,9 @@ class GeneratorDatasetWithoutCache(Rule):
     the functions that return it), when the generator yields the same elements on every pass: a
     function of the file, written as a generator (it `yield`s), with no `while` loop (a stream or
     an endless generator: no pass ends, a cache would never fill) and no call that draws at random
-    or augments (`random.shuffle`, `np.random.*`, `tf.random.*`, a name holding `aug`,
-    `transform`, `distort` or `jitter`), in it or in the functions of the file it calls.
+    or augments (`random.shuffle`, `np.random.*`, `tf.random.*`, a random generator's
+    `rng.choice(...)` or `rng.integers(...)`, a name holding `aug`, `transform`, `distort` or
+    `jitter`), in it or in the functions of the file it calls (by name).
 
     Not reported: a file that calls `Dataset.cache()` anywhere; a generator greenlint cannot see
     (a lambda, a method, a function of another module, a parameter); a pipeline returned to code
@@ -130,6 +137,12 @@ class GeneratorDatasetWithoutCache(Rule):
             "    return text[start:start + 64]\n\n\ndef pieces(texts):\n    for text in texts:\n        yield crop(text)\n\n\n"
             "ds = tf.data.Dataset.from_generator(pieces, args=(texts,), output_types=tf.string).repeat()\n"
         ),
+        Valid(  # drawn by a random generator object, whatever its name: other elements on each pass
+            "import numpy as np\nimport tensorflow as tf\nrng = np.random.default_rng(0)\n\n\n"
+            "def windows(series):\n    for s in series:\n        start = rng.integers(0, len(s) - 64)\n"
+            "        yield s[start:start + 64]\n\n\n"
+            "ds = tf.data.Dataset.from_generator(windows, args=(series,), output_types=tf.float32).repeat()\n"
+        ),
         Valid(  # augmented on each pass
             "import tensorflow as tf\n\n\ndef images(arrays):\n    for a in arrays:\n        yield augment(a)\n\n\n"
             "model.fit(tf.data.Dataset.from_generator(images, args=(x,), output_types=tf.float32).batch(32), epochs=20)\n"
@@ -191,10 +204,9 @@ def _same_each_pass(facts: FileFacts, name: str) -> bool:
                 return False
             if not isinstance(node, ast.Call):
                 continue
-            called = ast.unparse(node.func)
-            if CHANGING.search(called):
-                return False
             callee = last_name(node.func)
+            if CHANGING.search(ast.unparse(node.func)) or callee in DRAWS:
+                return False
             if isinstance(node.func, ast.Name) and callee not in seen and depth < MAX_HOPS:
                 seen.add(callee)
                 todo += [(f, depth + 1) for _, f in facts.functions_named(callee)]
