@@ -471,12 +471,12 @@ class DecodedFilesWithoutCache(Rule):
         if any(is_dataset_method(s.api, "cache") for s in facts.sites):
             return
         for site, call, cell, what in _decoding_maps(facts):
-            when = _repeated(facts, call, cell) or _passes(facts, chain_top(facts, call, cell), cell)
+            when = repeated_after(facts, call, cell) or pipeline_passes(facts, chain_top(facts, call, cell), cell)
             if when:
                 message = self.MESSAGE.format(what=what, when=when, size=_size(site))
                 yield self.diagnostic(site.callsite.span, facts.path, message)
         for call, cell, what in _decoding_helpers(facts):
-            when = _passes(facts, chain_top(facts, call, cell), cell)
+            when = pipeline_passes(facts, chain_top(facts, call, cell), cell)
             if when:
                 message = self.MESSAGE.format(what=what, when=when, size="its size is not known from the code")
                 yield self.diagnostic(node_span(call, cell), facts.path, message)
@@ -561,7 +561,8 @@ def _returned_decoding(facts: FileFacts) -> dict[str, int]:
     found: dict[str, int] = {}
     for site, call, cell, _ in _decoding_maps(facts):
         exits: list[str] = []
-        if _repeated(facts, call, cell) is None and _passes(facts, chain_top(facts, call, cell), cell, exits) is None:
+        top = chain_top(facts, call, cell)
+        if repeated_after(facts, call, cell) is None and pipeline_passes(facts, top, cell, exits) is None:
             for name in exits:
                 found.setdefault(name, site.callsite.span.line)
     return found
@@ -576,7 +577,7 @@ def _many(count: ast.expr) -> bool:
     return value is None or (type(value) is int and (value == -1 or value > 1))
 
 
-def _repeated(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
+def repeated_after(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
     """How a pipeline is repeated after *call*, in its chain or through the names it is assigned
     to in its scope: "every pass of `repeat()` (line 12)", a `repeat` with no count, `None`, -1
     or a literal count above 1 (whatever takes it then: a cache there would hold an endless
@@ -857,7 +858,7 @@ def _size(site) -> str:
     return unknown
 
 
-def _passes(facts: FileFacts, top: ast.expr, cell: int | None, exits: list[str] | None = None) -> str | None:
+def pipeline_passes(facts: FileFacts, top: ast.expr, cell: int | None, exits: list[str] | None = None) -> str | None:
     """How the pipeline *top* (the whole method chain) is run again and again: "each of 30
     epochs", "every epoch (`epochs=args.epochs`)", "every pass of the loop at line 12"; None
     when it runs once, or goes somewhere (a helper, another module) that may cache it. A pipeline a
