@@ -39,7 +39,15 @@ def write(out: Path, source: Path | None) -> None:
             with tempfile.TemporaryDirectory(prefix="greenlint-same-") as cache:
                 result = greenlint(args, folder, Path(cache))
             (out / f"{corpus.name}.{name}.json").write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
-            print(f"{corpus.name} {name}: {len(result)} records", flush=True)
+            print(f"{corpus.name} {name}: {len(_records(result))} records", flush=True)
+
+
+def _records(output) -> list:
+    """An output's records: `check`'s findings; `calls`' call sites, then each of its other fields
+    (schema version, start-up, held device) as one record."""
+    if isinstance(output, dict):
+        return output.get("call_sites", []) + [{k: v} for k, v in sorted(output.items()) if k != "call_sites"]
+    return output
 
 
 def compare(before: Path, after: Path) -> int:
@@ -51,7 +59,7 @@ def compare(before: Path, after: Path) -> int:
             print(f"{name}: only in {'after' if b.exists() else 'before'}")
             differ += 1
             continue
-        old, new = json.loads(a.read_text()), json.loads(b.read_text())
+        old, new = _records(json.loads(a.read_text())), _records(json.loads(b.read_text()))
         if old != new:
             differ += 1
             print(f"{name}: differs ({len(old)} records before, {len(new)} after)")

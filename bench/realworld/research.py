@@ -231,7 +231,7 @@ def collect(readings: list[Reading]) -> dict[str, dict]:
             folder = ensure(BY_NAME[reading.corpus])
             default = [f for f in greenlint(CHECK, folder, cache) if defaults.get(f["code"])]
             every = greenlint((*CHECK, "--select", ",".join(sorted(defaults))), folder, cache)
-            out[reading.corpus] = {"sites": greenlint(CALLS, folder, cache), "default": default, "every": every}
+            out[reading.corpus] = {"sites": greenlint(CALLS, folder, cache)["call_sites"], "default": default, "every": every}
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     return out

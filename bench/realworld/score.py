@@ -18,6 +18,7 @@ import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from .corpora import CORPORA, SUFFIXES, Corpus, ensure
 from .labels import Key, Label, finding_key, line_problem, sample
@@ -33,8 +34,8 @@ CALLS = ("calls", "--isolated", "--no-cache", "--format", "json")
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
-def greenlint(args: tuple[str, ...], cwd: Path, cache: Path) -> list[dict]:
-    """The JSON output of the greenlint CLI run in `cwd` on its files, with `cache` as its cache
+def greenlint(args: tuple[str, ...], cwd: Path, cache: Path) -> Any:
+    """The JSON output of the greenlint CLI (`check`: a list of findings; `calls`: docs/calls-json.md's document) run in `cwd` on its files, with `cache` as its cache
     directory (an empty one: no calibration overlay of this machine); raises when it fails. A
     corpus vendored in this repository is checked from a copy outside it: rules read the
     TensorFlow a project pins from the nearest pin file above a file (greenlint/rules/tf_target.py),
@@ -86,7 +87,7 @@ def _run_corpus(corpus: Corpus, defaults: dict[str, bool], cache: Path) -> tuple
     every_rule = greenlint((*CHECK, "--select", ",".join(sorted(defaults))), folder, cache)
     findings = [(finding_key(corpus.name, f), f)
                 for f in default_run + [f for f in every_rule if defaults.get(f["code"]) is False]]
-    sites = greenlint(CALLS, folder, cache)
+    sites = greenlint(CALLS, folder, cache)["call_sites"]
     files = [p for p in folder.rglob("*") if p.suffix in SUFFIXES and p.is_file()]
     return findings, sites, {"files": len(files), "call_sites": len(sites), "findings_default": len(default_run)}
 

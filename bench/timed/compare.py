@@ -108,7 +108,7 @@ def calls(paths: list[Path], cache: Path) -> dict[str, list[dict]]:
     if proc.returncode != 0:
         raise RuntimeError(f"greenlint calls exited {proc.returncode}: {proc.stderr.strip()[-2000:]}")
     grouped: dict[str, list[dict]] = {p.stem: [] for p in paths}
-    for site in json.loads(proc.stdout):
+    for site in json.loads(proc.stdout)["call_sites"]:
         grouped.setdefault(Path(site["path"]).stem, []).append(site)
     return grouped
 

@@ -146,6 +146,29 @@ def _module_at(base: str) -> ExtModule | None:
     return None
 
 
+def bound_modules(path: str, statements: Iterable[ast.Import | ast.ImportFrom]) -> dict[str, str]:
+    """The dotted paths the import *statements* of the module at *path* bind its names to, outside
+    the project (`import numpy.random as npr`: `npr` -> `numpy.random`; `import numpy.random`:
+    `numpy` -> `numpy`; `from random import randint`: `randint` -> `random.randint`). A name whose
+    module the project holds (a `random.py` beside a script: Python finds it first, as `Imports`
+    does), a relative import's, or one bound to two different paths is left out."""
+    roots = search_roots(os.path.dirname(os.path.abspath(path)), working_directory())
+    found: dict[str, str | None] = {}
+    for node in statements:
+        if isinstance(node, ast.ImportFrom):
+            module = None if node.level or find_module(roots, (node.module or "").partition(".")[0]) else node.module
+            pairs = [(a.asname or a.name, f"{module}.{a.name}" if module else None) for a in node.names if a.name != "*"]
+        else:
+            pairs = [
+                (a.asname or a.name.partition(".")[0], None if find_module(roots, a.name.partition(".")[0])
+                 else a.name if a.asname else a.name.partition(".")[0])
+                for a in node.names
+            ]
+        for name, dotted in pairs:
+            found[name] = dotted if found.get(name, dotted) == dotted else None
+    return {name: dotted for name, dotted in found.items() if dotted is not None}
+
+
 def relative_base(path: str, level: int) -> str:
     """The directory `from <level dots>` names in the module at *path*."""
     base = os.path.dirname(path)

@@ -51,29 +51,28 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
     """Print the call sites of `result` in `fmt` (json, text or html) to `out` (stdout); test-case
     assertions only with `include_test_asserts`."""
     from greenlint.predict.prediction import width_summary
-    from greenlint.report import calls_json, calls_table
+    from greenlint.report import calls_table
+    from greenlint.report.calls import calls_document, held_line, startup_line
     from greenlint.rules.base import is_test_assertion
 
     out = out or sys.stdout
     calibration = result.calibration
     pairs = [(s, p) for s, p in result.callsites_with_predictions if include_test_asserts or not is_test_assertion(s.api)]
+    startup, held = program_figures(result, pairs)
     if fmt == "json":
-        out.write(json.dumps(calls_json(pairs, calibration), indent=2, default=str) + "\n")
+        out.write(json.dumps(calls_document(pairs, calibration, startup, held), indent=2, default=str) + "\n")
         return
     if fmt == "html":
         from greenlint.report.html import calls_html
 
-        out.write(calls_html(pairs, calibration=calibration))
+        out.write(calls_html(pairs, calibration=calibration, startup=startup, held=held))
         return
     from greenlint.cli.console import make_console
 
     console = make_console(out)
     if pairs:
         console.print(calls_table(pairs))
-    from greenlint.predict.prediction import Basis
-
-    # a symbolic call's 0 J is no figure of work at its line (its work is counted where the graph runs)
-    known = sum(1 for _, p in pairs if p is not None and p.energy_j is not None and p.basis is not Basis.SYMBOLIC)
+    known = sum(1 for _, p in pairs if _figure(p))
     files = len({site.path for site, _ in pairs})
     console.print(f"{len(pairs)} call site{'s' if len(pairs) != 1 else ''} in {files} of {len(result.files)} "
                   f"files; {known} with an energy figure.")
@@ -85,40 +84,33 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
         console.print(f"Calls of known work priced on the {device} (told: --device or `device`); the others at the "
                       "reference machine's figures.", markup=False, highlight=False)
     if known:
-        config = getattr(result, "config", None)
-        console.print(startup_note(config.overlay if config is not None else False), markup=False, highlight=False)
-        console.print(held_note(len(pairs)), markup=False, highlight=False)
+        console.print(startup_line(startup), markup=False, highlight=False)
+        console.print(held_line(held, len(pairs)), markup=False, highlight=False)
     if calibration:
         from greenlint.report import calibration_note
 
         console.print(calibration_note(calibration), markup=False, highlight=False)
 
 
-def startup_note(overlay: bool | str = False) -> str:
-    """What a program pays once beside its calls (`Predictor.startup`, with *overlay* as `load_predictor`
-    takes it: this machine's where its calibration measured it), in one sentence."""
+def _figure(prediction) -> bool:
+    """A figure of work at the call's line: known, and not a symbolic call's 0 J (its work is
+    counted where the graph runs)."""
+    from greenlint.predict.prediction import Basis
+
+    return prediction is not None and prediction.energy_j is not None and prediction.basis is not Basis.SYMBOLIC
+
+
+def program_figures(result, pairs: list) -> tuple:
+    """(start-up, held device) of a program of these call sites (`Predictor.startup`, this
+    machine's where its calibration measured it, and `Predictor.held`, the reference machine's);
+    (None, None) where no call site has a figure."""
     from greenlint.predict import load_predictor
-    from greenlint.units import fmt_j, fmt_range
 
-    start = load_predictor(overlay=overlay).startup()
-    if start is None or start.energy_j is None or start.interval_j is None:
-        return "A program's start-up (`import tensorflow`, paid once outside every call): no figure in this model."
-    return (f"Beside its calls, a program pays its start-up once at `import tensorflow`: {fmt_j(start.energy_j)} "
-            f"({fmt_range(*start.interval_j)}; {start.label}: {start.evidence.note}).")
-
-
-def held_note(sites: int) -> str:
-    """What a program of *sites* call sites draws beyond its calls' figures and start-up
-    (`Predictor.held`), in one sentence."""
-    from greenlint.predict import load_predictor
-    from greenlint.units import fmt_j, fmt_range
-
-    held = load_predictor(overlay=False).held(sites)
-    if held is None or held.energy_j is None or held.interval_j is None:
-        return "The device a program holds between its calls: no figure in this model."
-    return (f"While it runs, a program also holds the device between its calls: {fmt_j(held.energy_j)} for these "
-            f"{sites} call site{'s' if sites != 1 else ''} ({fmt_range(*held.interval_j)}; {held.label}: "
-            f"{held.evidence.note}).")
+    if not any(_figure(p) for _, p in pairs):
+        return None, None
+    config = getattr(result, "config", None)
+    overlay = config.overlay if config is not None else False
+    return load_predictor(overlay=overlay).startup(), load_predictor(overlay=False).held(len(pairs))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,5 +1,6 @@
 """`greenlint calls`: resolved call sites with their predicted energy, as the versioned JSON
-contract documented in docs/calls-json.md, or as a table for people."""
+contract documented in docs/calls-json.md, or as a table for people; and what a program pays
+beside its calls (start-up, the held device), in one sentence each or as the contract's fields."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 #: Bump on any change that can break a reader (a field removed, renamed or retyped); adding a
 #: field does not bump it. Documented in docs/calls-json.md.
-CALLS_SCHEMA_VERSION = 2
+CALLS_SCHEMA_VERSION = 3
 
 
 def _key(pair) -> tuple:
@@ -72,6 +73,45 @@ def calls_json(callsites_with_predictions: Iterable[tuple], calibration: dict | 
     each names the calibration overlay the figures applied (`calibration`, null without one)."""
     return [{**callsite_json(site, pred), "calibration": calibration}
             for site, pred in sorted(callsites_with_predictions, key=_key)]
+
+
+def calls_document(
+    callsites_with_predictions: Iterable[tuple],
+    calibration: dict | None = None,
+    startup: Prediction | None = None,
+    held: Prediction | None = None,
+) -> dict:
+    """What `calls --format json` prints: the call sites (`calls_json`), and beside them what a
+    program pays once at start-up and the device it holds between its calls (null where there is no
+    figure)."""
+    return {
+        "schema_version": CALLS_SCHEMA_VERSION,
+        "call_sites": calls_json(callsites_with_predictions, calibration),
+        "startup": startup.to_json() if startup is not None else None,
+        "held": held.to_json() if held is not None else None,
+    }
+
+
+def startup_line(start: Prediction | None) -> str:
+    """What a program pays once beside its calls (`Predictor.startup`), in one sentence."""
+    from greenlint.units import fmt_j, fmt_range
+
+    if start is None or start.energy_j is None or start.interval_j is None:
+        return "A program's start-up (`import tensorflow`, paid once outside every call): no figure in this model."
+    return (f"Beside its calls, a program pays its start-up once at `import tensorflow`: {fmt_j(start.energy_j)} "
+            f"({fmt_range(*start.interval_j)}; {start.label}: {start.evidence.note}).")
+
+
+def held_line(held: Prediction | None, sites: int) -> str:
+    """What a program of *sites* call sites draws beyond its calls' figures and start-up
+    (`Predictor.held`), in one sentence."""
+    from greenlint.units import fmt_j, fmt_range
+
+    if held is None or held.energy_j is None or held.interval_j is None:
+        return "The device a program holds between its calls: no figure in this model."
+    return (f"While it runs, a program also holds the device between its calls: {fmt_j(held.energy_j)} for these "
+            f"{sites} call site{'s' if sites != 1 else ''} ({fmt_range(*held.interval_j)}; {held.label}: "
+            f"{held.evidence.note}).")
 
 
 def calls_table(callsites_with_predictions: Iterable[tuple]):

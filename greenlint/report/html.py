@@ -4,7 +4,8 @@ One HTML page, no network (inline CSS, no scripts, a Content-Security-Policy tha
 fetching anything), every text escaped. Call sites are ranked by joules × runs (energy of one
 execution times how often the site runs in one run of the program), each row with a bar of its
 share, its 80 % interval on a log scale shared by all rows, the basis label, and the work behind
-the figure where known. Each location links to `<path>#L<line>` and carries `data-path`,
+the figure where known; under the summary, what the program pays beside its calls (start-up, the
+device held between them: `report.calls.startup_line`, `held_line`). Each location links to `<path>#L<line>` and carries `data-path`,
 `data-line`, `data-column` and `data-cell`, which the VS Code extension uses to open the line.
 """
 
@@ -18,8 +19,8 @@ from dataclasses import dataclass
 from html import escape
 from urllib.parse import quote
 
-from greenlint.predict.prediction import Basis
-from greenlint.report.calls import calls_json
+from greenlint.predict.prediction import Basis, Prediction
+from greenlint.report.calls import calls_json, held_line, startup_line
 from greenlint.report.escape import visible
 from greenlint.report.total import file_total, shown_interval
 from greenlint.units import TIMES, fmt_energy, fmt_j
@@ -74,8 +75,9 @@ def rows(callsites_with_predictions: Iterable[tuple]) -> list[Row]:
 
 
 def calls_html(callsites_with_predictions: Iterable[tuple], title: str = "greenlint energy report",
-               calibration: dict | None = None) -> str:
-    """The whole report as one HTML document; *calibration*: the overlay the figures applied."""
+               calibration: dict | None = None, startup: Prediction | None = None, held: Prediction | None = None) -> str:
+    """The whole report as one HTML document; *calibration*: the overlay the figures applied;
+    *startup* and *held*: what the program pays beside its calls, each said in a sentence where given."""
     ranked = rows(callsites_with_predictions)
     known = [r for r in ranked if r.total_j is not None]
     total = sum(r.total_j for r in known)
@@ -91,6 +93,8 @@ def calls_html(callsites_with_predictions: Iterable[tuple], title: str = "greenl
         summary += " Basis: " + ", ".join(f"{n} {label}" for label, n in bases.most_common()) + "."
     if calibration:
         summary += f" Calibrated here by {calibration['path']} (hardware {calibration['hardware_id']})."
+    beside = [startup_line(startup)] if startup is not None else []
+    beside += [held_line(held, len(ranked))] if held is not None else []
     scale = _log_scale(known)
     body = "\n".join(_row_html(rank, row, total, scale) for rank, row in enumerate(ranked, 1))
     head = ("<tr><th>#</th><th>location</th><th>API, and what the figure rests on</th><th class=num>energy per run</th>"
@@ -101,7 +105,8 @@ def calls_html(callsites_with_predictions: Iterable[tuple], title: str = "greenl
         '<meta name=viewport content="width=device-width,initial-scale=1">\n'
         f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
         f"<h1>{escape(title)}</h1>\n<p class=summary>{escape(summary)}</p>\n"
-        f"<div class=wide><table>\n<thead>{head}</thead>\n<tbody>\n{body}\n</tbody>\n</table></div>\n</body>\n</html>\n"
+        + "".join(f"<p class=summary>{escape(line)}</p>\n" for line in beside)
+        + f"<div class=wide><table>\n<thead>{head}</thead>\n<tbody>\n{body}\n</tbody>\n</table></div>\n</body>\n</html>\n"
     )
 
 

@@ -25,7 +25,7 @@ import ast
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Site, argument, method, node_span
-from greenlint.rules.defaults import default_value
+from greenlint.rules.defaults import Origin, default_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.syntax import (
     calls_by_name,
@@ -56,9 +56,9 @@ def written_batch(facts: FileFacts, site: Site) -> tuple[int, str] | None:
     call = facts.node(site)
     given = argument(call, "batch_size", BATCH_POSITION.get(method(site.api)))
     found = default_value(facts, given, site.callsite.span.cell) if given is not None else None
-    if found is not None and found[1].startswith("the default of parameter") and _uncalled(facts, call, site):
-        found = None  # a library function's default: what its callers elsewhere pass is not known
-    value, where = found if found is not None else (None, "")
+    if found is not None and found.origin is Origin.UNCALLED:
+        found = None  # a library function's default: its callers elsewhere set the batch
+    value, where = (found.value, found.where) if found is not None else (None, "")
     if isinstance(value, int) and not isinstance(value, bool) and (known is None or value == known):
         return value, f" (`{ast.unparse(given)}`: {where})" if where and given is not None else ""
     if known is None:
@@ -69,15 +69,6 @@ def written_batch(facts: FileFacts, site: Site) -> tuple[int, str] | None:
         scope = function if function is not None else facts.module(site.callsite.span.cell)
         bound = last_bindings(scope, call.lineno).get(given.id)
     return known, f" (`{ast.unparse(bound)}`, line {bound.lineno})" if bound is not None else ""
-
-
-def _uncalled(facts: FileFacts, call: ast.Call | None, site: Site) -> bool:
-    """The function around *call* is called nowhere in the file (a library's API, such as
-    `build_eval_dataset(..., batch_size=1)`): its parameters' defaults are not what runs."""
-    function = _function(facts, call, site.callsite.span.cell) if call is not None else None
-    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    return next(iter(calls_by_name(facts, function.name, is_method(facts, function, site.callsite.span.cell))), None) is None
 
 
 def step_literals(

@@ -728,7 +728,7 @@ def _passes_of(facts: FileFacts, loop: Loop, cell: int | None) -> int | None:
     bounds = [default_value(facts, arg, cell) for arg in header.args]
     values = [
         value
-        for value in (found[0] for found in bounds if found is not None)
+        for value in (found.value for found in bounds if found is not None)
         if isinstance(value, int) and not isinstance(value, bool)
     ]
     if len(values) != len(header.args):

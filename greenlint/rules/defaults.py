@@ -6,11 +6,14 @@ read as `args.epochs`) or an absl flag's (`flags.DEFINE_integer("epochs", 100, .
 A name bound once to one of those (`epochs = args.epochs`, in the function that reads it or at the
 top of the module) holds that default, and a parameter holds the one value every call of its
 function in the file gives it (`train(model, args.epochs)`; its default where a call passes none,
-or where the file never calls it)."""
+or where the file never calls it). Each value says where it comes from (`Origin`), so that a rule
+can tell a library's default from one the file runs with."""
 
 from __future__ import annotations
 
 import ast
+import enum
+from dataclasses import dataclass, replace
 
 from greenlint.analysis import options
 from greenlint.rules.base import FileFacts, argument
@@ -23,29 +26,62 @@ from greenlint.rules.syntax import (
     positional_parameters,
     scope_body,
     target_binds,
+    uncalled,
 )
 
 #: Caller levels a parameter's value is followed up (`main` -> `train` -> the `fit` that reads it).
 CALLERS = 3
 
 
-def default_value(
-    facts: FileFacts, expr: ast.expr, cell: int | None, depth: int = CALLERS
-) -> tuple[object, str] | None:
-    """(value, where it comes from) of *expr* run with its defaults: a literal as written (""),
-    a parameter's default ("the default of parameter `epochs`"), a flag's ("the default of
-    `--epochs`"), or, for a parameter without a default, what every call of its function in the
-    file passes it (*depth*: the caller levels still followed); None when it is none of those or
-    the default is not a literal."""
+class Origin(enum.Enum):
+    """Where a value read with the program's defaults comes from."""
+
+    #: A literal, where it is read or where a call of the file passes it.
+    LITERAL = "literal"
+    #: A default the file runs with: a parameter's (its function called without it), an option's or
+    #: a flag's, or that of `__init__` for `self.x`.
+    DEFAULT = "default"
+    #: The default of a parameter of a function (or of `__init__` of a class) the file never calls
+    #: nor names otherwise: a library's API, which its callers elsewhere run with this value only
+    #: where they pass none. GL301 declines it (`batch_origin.written_batch`: a public helper's
+    #: `batch_size=1`, judged false, is the callers' to set; making it larger changes what every
+    #: caller gets). The other readers take it, their messages saying it is a default: the same
+    #: decline in GL316 would drop image-segmentation-keras' `train(..., val_steps_per_epoch=512)`,
+    #: judged true (its command line runs that default and cannot change it; debatable for a second
+    #: judge: the parameter is exposed). GL308's, GL330's, GL408's and GL412's claims stand on code
+    #: (no early stopping, no way out, no cache, a deque) that a caller's value only sizes; GL311's
+    #: and GL321's periods, GL407's workers and GL318's `visualize` read no such default on the
+    #: benchmark, so nothing judged tells them apart.
+    UNCALLED = "uncalled"
+
+
+@dataclass(frozen=True)
+class DefaultValue:
+    """The value an expression takes with the program's defaults, and where that comes from."""
+
+    value: object
+    #: Where it comes from, as a message says it ("the default of parameter `epochs`"; "" for a
+    #: literal).
+    where: str = ""
+    origin: Origin = Origin.LITERAL
+
+
+def default_value(facts: FileFacts, expr: ast.expr, cell: int | None, depth: int = CALLERS) -> DefaultValue | None:
+    """The value of *expr* run with its defaults: a literal as written, a parameter's default
+    ("the default of parameter `epochs`"), a flag's ("the default of `--epochs`"), or, for a
+    parameter without a default, what every call of its function in the file passes it (*depth*:
+    the caller levels still followed); None when it is none of those or the default is not a
+    literal."""
     if isinstance(expr, ast.Constant) or literal(expr) is not None:
-        return literal(expr), ""
+        return DefaultValue(literal(expr))
     if isinstance(expr, ast.Name):
         for scope in facts.ancestors(expr, cell):  # the innermost function that binds the name holds it
             if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 continue
             if expr.id in parameters(scope):
                 found = _parameter_default(scope, expr.id)
-                default = None if found is None else (found, f"the default of parameter `{expr.id}`")
+                where = f"the default of parameter `{expr.id}`"
+                default = None if found is None else DefaultValue(found, where, Origin.DEFAULT)
                 if depth <= 0 or isinstance(scope, ast.Lambda):
                     return default
                 return _passed(facts, scope, expr.id, cell, depth - 1, default)
@@ -58,7 +94,7 @@ def default_value(
         if held is not None:
             return held
         found = _flag_default(facts, expr.attr)
-        return (found, f"the default of `--{expr.attr}`") if found is not None else None
+        return DefaultValue(found, f"the default of `--{expr.attr}`", Origin.DEFAULT) if found is not None else None
     return None
 
 
@@ -68,24 +104,28 @@ def _passed(
     name: str,
     cell: int | None,
     depth: int,
-    default: tuple[object, str] | None,
-) -> tuple[object, str] | None:
+    default: DefaultValue | None,
+) -> DefaultValue | None:
     """The one value every call of *function* in the file gives its parameter *name*, run with
     its defaults (`default_value`, *depth* caller levels further; the parameter's *default* where
     a call passes none): `train(epochs=4000)` of `def train(self, epochs=100)` gives 4000. The
-    *default* where the file never calls it; None where two calls give different values or one
-    is not known."""
+    *default* where the file never calls it, `Origin.UNCALLED` where it never names it either (a
+    function passed on, `app.run(main)`, runs with its defaults); None where two calls give
+    different values or one is not known."""
+    method = is_method(facts, function, cell)
     positional = positional_parameters(facts, function, cell)
     found = [
         default_value(facts, given, where, depth)
         if (given := argument(call, name, positional.index(name) if name in positional else None)) is not None
         else default
-        for where, call in calls_by_name(facts, function.name, is_method(facts, function, cell))
+        for where, call in calls_by_name(facts, function.name, method)
     ]
     if not found:
+        if default is not None and uncalled(facts, function.name, method):
+            return replace(default, origin=Origin.UNCALLED)
         return default
     known = [f for f in found if f is not None]
-    if len(known) != len(found) or any(f[0] != known[0][0] for f in known):
+    if len(known) != len(found) or any(f.value != known[0].value for f in known):
         return None
     return known[0]
 
@@ -96,18 +136,18 @@ def known_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[obj
     figure in a message (" (`EPISODES` = 1000)"; "" as written); (None, "") when unknown."""
     found = default_value(facts, expr, cell)
     if found is not None:
-        value, where = found
-        return value, f" (`{ast.unparse(expr)}`: {where})" if where else ""
+        return found.value, f" (`{ast.unparse(expr)}`: {found.where})" if found.where else ""
     if isinstance(expr, ast.Name):
         value = module_constant(facts, expr.id)
         return value, f" (`{expr.id}` = {value!r})"
     return None, ""
 
 
-def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) -> tuple[object, str] | None:
+def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) -> DefaultValue | None:
     """`self.epochs` read in a method, where the class assigns `self.epochs` once, in its
     `__init__`: a literal, or a parameter of `__init__` with a literal default
-    (`def __init__(self, epochs=100): self.epochs = epochs`)."""
+    (`def __init__(self, epochs=100): self.epochs = epochs`; `Origin.UNCALLED` where the file
+    never names the class)."""
     if not (isinstance(expr.value, ast.Name) and expr.value.id == "self"):
         return None
     owner = next((a for a in facts.ancestors(expr, cell) if isinstance(a, ast.ClassDef)), None)
@@ -129,11 +169,12 @@ def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) 
         return None
     init, value = assigned[0]
     if isinstance(value, ast.Constant):
-        return value.value, ""
+        return DefaultValue(value.value)
     if isinstance(value, ast.Name):
         found = _parameter_default(init, value.id)
         if found is not None:
-            return found, f"the default of parameter `{value.id}` of `{owner.name}`"
+            origin = Origin.UNCALLED if uncalled(facts, owner.name, False) else Origin.DEFAULT
+            return DefaultValue(found, f"the default of parameter `{value.id}` of `{owner.name}`", origin)
     return None
 
 
@@ -225,7 +266,7 @@ def module_value(facts: FileFacts, name: str) -> ast.expr | None:
     return values[0] if len(values) == 1 else None
 
 
-def _flag_held(facts: FileFacts, bound: ast.expr | None, cell: int | None, depth: int) -> tuple[object, str] | None:
+def _flag_held(facts: FileFacts, bound: ast.expr | None, cell: int | None, depth: int) -> DefaultValue | None:
     """The default a name's one binding holds where it reads a flag or an attribute (`epochs =
     args.epochs`); None for any other value (a literal is `known_value`'s, as a module constant)."""
     return default_value(facts, bound, cell, depth) if isinstance(bound, ast.Attribute) else None

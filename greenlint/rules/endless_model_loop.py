@@ -19,7 +19,7 @@ from greenlint.rules.base import (
     node_span,
     unit_text,
 )
-from greenlint.rules.defaults import default_value
+from greenlint.rules.defaults import DefaultValue, Origin, default_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     SCOPES,
@@ -563,26 +563,26 @@ def _false_test(facts: FileFacts, test: ast.expr, cell: int | None) -> DeadTest 
         held = _default(facts, name, cell)
         if held is None:
             return None
-        value, where = held
         compare = COMPARE[type(test.ops[0])]
         try:
-            true = compare(literal.value, value) if swapped else compare(value, literal.value)
+            true = compare(literal.value, held.value) if swapped else compare(held.value, literal.value)
         except TypeError:
             return None
-        return None if true else DeadTest(ast.unparse(test), ast.unparse(name), value, where)
+        return None if true else DeadTest(ast.unparse(test), ast.unparse(name), held.value, held.where)
     held = _default(facts, test, cell)
-    if held is None or held[0]:
+    if held is None or held.value:
         return None
-    return DeadTest(ast.unparse(test), ast.unparse(test), held[0], held[1])
+    return DeadTest(ast.unparse(test), ast.unparse(test), held.value, held.where)
 
 
-def _default(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[object, str] | None:
-    """(value, where) of a name or an option (`args.steps`) run with its defaults; None for a
-    literal, where it is unknown, or where the function binding the name rebinds it."""
+def _default(facts: FileFacts, expr: ast.expr, cell: int | None) -> DefaultValue | None:
+    """The default a name or an option (`args.steps`) holds when the program runs (a library's
+    included: a loop its callers enter with its defaults never ends either); None for a literal,
+    where it is unknown, or where the function binding the name rebinds it."""
     if not isinstance(expr, (ast.Name, ast.Attribute)):
         return None
     held = default_value(facts, expr, cell)
-    if held is None or not isinstance(held[1], str) or not held[1]:
+    if held is None or held.origin is Origin.LITERAL:
         return None
     if isinstance(expr, ast.Name):
         function = next(

@@ -26,6 +26,7 @@ import ast
 from collections.abc import Iterator
 
 from greenlint.analysis import hostwork
+from greenlint.analysis.project import bound_modules
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.host_made import ProjectFunctions, bindings, own_nodes
@@ -66,6 +67,22 @@ class _Producers:
         self.facts, self.run, self.cell = facts, run, cell
         self.functions = ProjectFunctions(facts)
         self._methods: set[int] | None = None
+        #: a module's file (None: the file checked) -> the modules its imports bind names to
+        self._modules: dict[str | None, dict[str, str]] = {}
+
+    def modules(self, scope: ast.AST) -> dict[str, str]:
+        """The modules the imports of the module holding *scope* bind its names to (`bound_modules`):
+        the file's, or a project module's for a function of it that `call` followed."""
+        path = self.functions.paths.get(id(scope))
+        if path not in self._modules:
+            tree = self.functions.tree(path) if path is not None else None
+            nodes = (
+                ast.walk(tree) if tree is not None
+                else (n for cell, _ in cell_units(self.facts) for n in self.facts.nodes(cell, ast.Import, ast.ImportFrom))
+            )
+            imports = [n for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))]
+            self._modules[path] = bound_modules(path or self.facts.path, imports)
+        return self._modules[path]
 
     def expr(self, expr: ast.AST, scope: ast.AST, depth: int, seen: frozenset[str], where: str | None) -> str | None:
         nodes = list(ast.walk(expr))
@@ -77,7 +94,8 @@ class _Producers:
                 found = self.name(node.id, scope, depth, seen | {node.id}, where)
             if found is not None:
                 return found
-        looped = next((n for n in nodes if isinstance(n, PER_ITEM[3:]) and _works_per_item(n)), None)
+        modules = self.modules(scope)
+        looped = next((n for n in nodes if isinstance(n, PER_ITEM[3:]) and _works_per_item(n, modules)), None)
         return _per_item(looped, where) if looped is not None else None
 
     def name(self, name: str, scope: ast.AST, depth: int, seen: frozenset[str], where: str | None) -> str | None:
@@ -86,7 +104,8 @@ class _Producers:
             found = self.expr(value, scope, depth, seen, where)
             if found is not None:
                 return found
-        filled = next((n for n in own_nodes(scope) if isinstance(n, PER_ITEM[:3]) and _fills(n, name)), None)
+        modules = self.modules(scope)
+        filled = next((n for n in own_nodes(scope) if isinstance(n, PER_ITEM[:3]) and _fills(n, name, modules)), None)
         return _per_item(filled, where) if filled is not None else None
 
     def bound(self, scope: ast.AST, name: str) -> Iterator[ast.expr]:
@@ -148,30 +167,36 @@ def _reads(chain: tuple[str, ...]) -> bool:
     return chain[-1] in READERS or (chain[-1] == "load" and chain[0] in LOADERS)
 
 
-def _works_per_item(node: ast.AST) -> bool:
-    """A loop or comprehension whose body calls something per item beyond index arithmetic."""
+def _works_per_item(node: ast.AST, modules: dict[str, str]) -> bool:
+    """A loop or comprehension whose body calls something per item beyond index arithmetic (and
+    random draws, *modules* naming the modules its names are imported as)."""
     parts = node.body if isinstance(node, PER_ITEM[:3]) else [getattr(node, "elt", node)]
     for part in parts if isinstance(parts, list) else [parts]:
         for inner in ast.walk(part):
             if isinstance(inner, ast.Call) and (dotted(inner.func) or ("",))[-1] not in INDEXING | FILLS:
-                if not _draws(inner):
+                if not _draws(inner, modules):
                     return True
     if isinstance(node, ast.DictComp):
         return any(isinstance(n, ast.Call) for n in ast.walk(node.value))
     return False
 
 
-def _draws(call: ast.Call) -> bool:
-    """A random draw of one number from `random` or NumPy's `np.random` (no size asked), or of items
-    of a list from `random` (`PICKS`)."""
-    chain = tuple(dotted(call.func) or ())
-    if chain[:-1] == ("random",) and chain[-1] in PICKS:
+def _draws(call: ast.Call, modules: dict[str, str]) -> bool:
+    """A random draw of one number from the standard library's `random` or NumPy's `numpy.random`
+    (no size asked), or of items of a list from `random` (`PICKS`), by the module its first name is
+    imported as (*modules*: `npr.randint` after `import numpy.random as npr`; not a project's own
+    `random` module)."""
+    chain = dotted(call.func) or []
+    if not chain or chain[0] not in modules:
+        return False
+    module, _, name = ".".join([modules[chain[0]], *chain[1:]]).rpartition(".")
+    if module == "random" and name in PICKS:
         return True
-    most = ONE_DRAW.get(chain[-1]) if chain[:-1] in (("random",), ("np", "random"), ("numpy", "random")) else None
+    most = ONE_DRAW.get(name) if module in ("random", "numpy.random") else None
     return most is not None and len(call.args) <= most and all(k.arg != "size" for k in call.keywords)
 
 
-def _fills(loop: ast.AST, name: str) -> bool:
+def _fills(loop: ast.AST, name: str, modules: dict[str, str]) -> bool:
     """The loop stores into *name* item by item (`batch[i] = ...`, `batch.append(...)`) and works per item."""
     for node in ast.walk(loop):
         stored = isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and _root(node) == name
@@ -182,7 +207,7 @@ def _fills(loop: ast.AST, name: str) -> bool:
             and _root(node.func.value) == name
         )
         if stored or appended:
-            return _works_per_item(loop)
+            return _works_per_item(loop, modules)
     return False
 
 

@@ -322,6 +322,6 @@ def worker_setting(facts: FileFacts, site: Site, call: ast.Call) -> tuple[int, s
     if given is None:
         return None if binds(call, "workers", position=10) else (1, "the default")
     found = default_value(facts, given.value, site.callsite.span.cell)
-    if found is None or not isinstance(found[0], int) or isinstance(found[0], bool) or not 0 <= found[0] <= 1:
+    if found is None or not isinstance(found.value, int) or isinstance(found.value, bool) or not 0 <= found.value <= 1:
         return None
-    return found[0], f"workers={found[0]}" + (f", {found[1]}" if found[1] else "")
+    return found.value, f"workers={found.value}" + (f", {found.where}" if found.where else "")

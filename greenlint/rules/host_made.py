@@ -49,6 +49,8 @@ class ProjectFunctions:
     def __init__(self, facts: FileFacts):
         self.facts = facts
         self.trees: dict[str, ast.Module | None] = {}
+        #: id of a function `named` found in a project module -> that module's file.
+        self.paths: dict[int, str] = {}
 
     def named(self, name: str) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
         """The functions a call of *name* may run: the file's top-level ones of that name, else
@@ -64,14 +66,16 @@ class ProjectFunctions:
             else [(p, name) for p in star_imported_from_project(self.facts)]
         )
         for path, original in sources:
-            tree = self._tree(path)
-            if tree is None:
+            tree = self.tree(path)
+            if tree is None or path is None:
                 continue
-            yield from (
-                n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == original
-            )
+            for function in tree.body:
+                if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and function.name == original:
+                    self.paths[id(function)] = path
+                    yield function
 
-    def _tree(self, path: str | None) -> ast.Module | None:
+    def tree(self, path: str | None) -> ast.Module | None:
+        """The tree of the project module at *path*, read once."""
         if path is None:
             return None
         if path not in self.trees:

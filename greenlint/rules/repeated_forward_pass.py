@@ -43,6 +43,14 @@ def _same_batch(given: ast.expr, fed: ast.expr, loop: Loop) -> bool:
     return all(isinstance(v, ast.Name) and v.id in fresh for k, v in pairs.items() if k not in kept)
 
 
+def _fed(given: ast.expr, fed: ast.expr) -> str:
+    """What of the step's feed *fed* the run is *given*, as the message says it: "the batch", or
+    the values of the pairs it keeps ("`batch_images`, part of the batch")."""
+    if ast.dump(given) == ast.dump(fed) or not isinstance(given, ast.Dict):
+        return "the batch"
+    return ", ".join(f"`{ast.unparse(value)}`" for value in given.values) + ", part of the batch"
+
+
 class RepeatedForwardPass(Rule):
     """
     ## What it does
@@ -112,7 +120,7 @@ class RepeatedForwardPass(Rule):
     name = "repeated-forward-pass"
     CALLS = frozenset(map(method, RUNS))
     MESSAGE = (
-        "`{call}` runs the graph again on the batch the training step at line {line} was fed, on every step{times}:"
+        "`{call}` runs the graph again on {fed} the training step at line {line} was fed, on every step{times}:"
         " the forward pass is computed twice; fetch these values with the step (`sess.run([train_op, ...], ...)`)"
     )
     FIX_TITLE = "Fetch the logged values with the training step"
@@ -190,7 +198,7 @@ class RepeatedForwardPass(Rule):
             "        errG = g_loss.eval({z: batch_z, y: labels})\n    else:\n"
             "        sess.run([g_optim, g_sum], feed_dict={z: batch_z})\n        errG = g_loss.eval({z: batch_z})\n",
             line=9,
-            message_contains="the training step at line 8 was fed",
+            message_contains="runs the graph again on the batch the training step at line 8 was fed",
         ),
         Invalid(  # the real images' loss fed some of the discriminator step's batches: the same forward pass
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\nd_optim = opt.minimize(d_loss)\n"
@@ -199,7 +207,7 @@ class RepeatedForwardPass(Rule):
             "    sess.run(d_optim, feed_dict={inputs: batch_images, z: batch_z})\n"
             "    errD_real = d_loss_real.eval({inputs: batch_images})\n",
             line=9,
-            message_contains="the training step at line 8 was fed",
+            message_contains="on `batch_images`, part of the batch the training step at line 8 was fed",
         ),
     )
 
@@ -225,7 +233,7 @@ class RepeatedForwardPass(Rule):
             loops = own_loops(facts, call, cell)
             same = next(
                 (
-                    s
+                    (s, fed)
                     for s, step, loop, fed in fed_steps
                     if loops and loop is loops[0] and _same_batch(given, fed, loop) and same_passes(facts, call, step, cell)
                 ),
@@ -235,7 +243,8 @@ class RepeatedForwardPass(Rule):
                 name = "eval" if site.api.endswith(".eval") else "run"
                 message = self.MESSAGE.format(
                     call=f"{ast.unparse(call.func)}()" if name == "eval" else "Session.run()",
-                    line=same.callsite.span.line,
+                    fed=_fed(given, same[1]),
+                    line=same[0].callsite.span.line,
                     times=site.loop_times(),
                 )
                 yield self.diagnostic(site.callsite.span, facts.path, message)

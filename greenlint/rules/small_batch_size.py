@@ -270,7 +270,9 @@ class SmallBatchSize(Rule):
     16; Keras' own default is 32): a literal, a name bound to one, a parameter's default (or the one
     value the file's calls of its function pass), or the default of an argparse option or absl flag
     (`args.batch_size`, `FLAGS.batch_size`: what the program runs with unless told otherwise); the
-    message says where the number is written. A Python generator feeding `fit()`/`fit_generator()` (or `evaluate`, `predict`
+    message says where the number is written. Not the default of a parameter of a function the file
+    neither calls nor names (a library's API, such as tf-models' `build_eval_dataset(filenames,
+    batch_size=1)`; `defaults.Origin.UNCALLED`): its callers set the batch. A Python generator feeding `fit()`/`fit_generator()` (or `evaluate`, `predict`
     and their `_generator` forms) batches itself: reported where the call of the generator
     function (given to the method, or bound to the name it is given: `gen = batches(rows, 8)`)
     passes a batch size that greenlint finds in the arrays the generator yields (inputs, a list of

@@ -508,6 +508,22 @@ def calls_by_name(facts: FileFacts, name: str, method: bool) -> Iterator[tuple[i
                 yield cell, call
 
 
+def uncalled(facts: FileFacts, name: str, method: bool) -> bool:
+    """The file neither calls a function (or a class) named *name* (`calls_by_name`) nor names it
+    otherwise: passed on as a value (`app.run(main)`, `Thread(target=train)`, a base class), or
+    for a *method* read as an attribute (`callbacks=[self.on_end]`). A library's API, then."""
+    if next(iter(calls_by_name(facts, name, method)), None) is not None:
+        return False
+    kinds: tuple[type[ast.expr], ...] = (ast.Attribute,) if method else (ast.Name,)
+    for cell, _ in cell_units(facts):
+        for node in facts.nodes(cell, *kinds):
+            if method and isinstance(node, ast.Attribute) and node.attr == name:
+                return False
+            if not method and isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+                return False
+    return True
+
+
 def units(facts: FileFacts) -> list[ast.Module]:
     """The file's tree, or each notebook cell's, in order."""
     return [module for _, module in cell_units(facts)]

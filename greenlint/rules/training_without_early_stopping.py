@@ -779,6 +779,6 @@ def _epochs(facts: FileFacts, site: Site, call: ast.Call) -> tuple[int | None, s
         return epochs, ""
     given = keyword(call, "epochs")
     found = default_value(facts, given.value, site.callsite.span.cell) if given is not None else None
-    if found is None or not isinstance(found[0], int) or isinstance(found[0], bool):
+    if found is None or not isinstance(found.value, int) or isinstance(found.value, bool):
         return None, ""
-    return found[0], found[1]
+    return found.value, found.where

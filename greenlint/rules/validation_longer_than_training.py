@@ -175,6 +175,6 @@ def _count(facts: FileFacts, site: Site, name: str) -> tuple[int, str] | None:
     call = facts.node(site)
     given = keyword(call, name)
     found = default_value(facts, given.value, site.callsite.span.cell) if given is not None else None
-    if found is None or not isinstance(found[0], int) or isinstance(found[0], bool) or found[0] <= 0:
+    if found is None or not isinstance(found.value, int) or isinstance(found.value, bool) or found.value <= 0:
         return None
-    return found[0], found[1]
+    return found.value, found.where

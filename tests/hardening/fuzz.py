@@ -276,7 +276,8 @@ def _judge(case: str, code: int, out: str, err: str) -> str | None:
             found = json.loads(out)
         except ValueError as exc:
             return f"{case}: output is not JSON ({exc})"
-        internal = [d["message"] for d in found if "internal error" in d.get("message", "")]
+        records = found["call_sites"] if isinstance(found, dict) else found  # `calls`' document, `check`'s list
+        internal = [d["message"] for d in records if "internal error" in d.get("message", "")]
         if internal:
             return f"{case}: {internal[0]}"
     elif not err.strip():

@@ -30,7 +30,7 @@ def greenlint(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 def calls(path: Path) -> dict[str, dict]:
     out = greenlint("calls", "--format", "json", path.name, cwd=path.parent)
     assert out.returncode == 0, out.stderr
-    return {c["api"]: c for c in json.loads(out.stdout)}
+    return {c["api"]: c for c in json.loads(out.stdout)["call_sites"]}
 
 
 async def hover(client: LanguageClient, path: Path, line: int, character: int) -> str:

@@ -58,7 +58,7 @@ def program(tmp_path):
 
 def calls_json(capsys, *args) -> list[dict]:
     assert main(["calls", "--format", "json", *args]) == 0
-    return json.loads(capsys.readouterr().out)
+    return json.loads(capsys.readouterr().out)["call_sites"]
 
 
 def by_api(objects: list[dict]) -> dict[str, dict]:

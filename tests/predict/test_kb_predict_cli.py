@@ -101,7 +101,7 @@ def test_calls_without_a_model_file_say_which_file_and_how_to_build_it(tmp_path,
     finally:
         load_predictor.cache_clear()
     doc = json.loads(capsys.readouterr().out)
-    fit = next(c for c in doc if c["api"].endswith(".fit"))
+    fit = next(c for c in doc["call_sites"] if c["api"].endswith(".fit"))
     assert fit["energy_j"] is None
     assert f"{absent}: no predictor model" in fit["evidence"]["note"]
     assert "python -m tools.model.train" in fit["evidence"]["note"] and not absent.exists()

@@ -135,11 +135,11 @@ def test_check_cache_is_invalidated_by_a_new_profile(project, monkeypatch, capsy
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(root / "cache"))
     monkeypatch.chdir(root)
     assert main(["calls", "--format", "json", "pkg/t.py"]) == 0
-    first = {c["api"]: c for c in json.loads(capsys.readouterr().out)}
+    first = {c["api"]: c for c in json.loads(capsys.readouterr().out)["call_sites"]}
     assert first["tensorflow.matmul"]["profile"] is None
     store.record(store.profile_file_for_writing(script), script, [entry()], hardware_id())
     assert main(["calls", "--format", "json", "pkg/t.py"]) == 0
-    second = {c["api"]: c for c in json.loads(capsys.readouterr().out)}
+    second = {c["api"]: c for c in json.loads(capsys.readouterr().out)["call_sites"]}
     assert second["tensorflow.matmul"]["basis"] == "profiled" and second["tensorflow.matmul"]["energy_j"] == 0.25
     assert second["tensorflow.matmul"]["forecast"]["energy_j"] == first["tensorflow.matmul"]["energy_j"]
 

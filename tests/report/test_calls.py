@@ -12,9 +12,11 @@ import pytest
 from greenlint.analysis.callsite import CallSite, Span
 from greenlint.check.runner import Backend
 from greenlint.cli import build_parser
-from greenlint.cli.calls_cmd import collect, held_note, startup_note, write
+from greenlint.cli.calls_cmd import collect, write
+from greenlint.predict import load_predictor
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.report import CALLS_SCHEMA_VERSION, calls_json, calls_table
+from greenlint.report.calls import held_line, startup_line
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "calls-json.md"
 FAKE = Backend("tests.report.fakes:analyse_file", "tests.report.fakes:load_predictor")
@@ -144,7 +146,7 @@ def test_collect_and_write_json(project, monkeypatch):
     result = collect(_args(".", "--isolated", "--no-cache", "-j", "1", "--format", "json"), backend=FAKE)
     out = io.StringIO()
     write(result, "json", out)
-    objects = json.loads(out.getvalue())
+    objects = json.loads(out.getvalue())["call_sites"]
     assert [(o["path"], o["line"], o["column"], o["end_column"], o["api"]) for o in objects] == [
         ("train.py", 2, 5, 17, "tensorflow.ones"),
         ("train.py", 3, 5, 21, "tensorflow.unknown.op"),
@@ -165,27 +167,48 @@ def test_write_text_summary(project, monkeypatch):
     figures, startup, held = out.getvalue().rstrip().splitlines()[-3:]
     assert figures == ("Figures: 1 point, their 80% interval 4× wide at the median, 0.0% wider than 100×, 0.0% wider "
                        "than 1000× (goals ≤ 30×, under 5%).")
-    assert startup == startup_note()  # what a program pays once beside its calls
-    assert held == held_note(2)  # and the device its two call sites hold between calls
+    assert startup == startup_line(load_predictor(overlay=False).startup())  # what a program pays once beside its calls
+    assert held == held_line(load_predictor(overlay=False).held(2), 2)  # and the device its two call sites hold
+
+
+def test_write_json_gives_the_start_up_and_held_device_beside_the_call_sites(project, monkeypatch):
+    monkeypatch.chdir(project)
+    result = collect(_args(".", "--isolated", "--no-cache", "-j", "1"), backend=FAKE)
+    out = io.StringIO()
+    write(result, "json", out)
+    doc = json.loads(out.getvalue())
+    assert set(doc) == {"schema_version", "call_sites", "startup", "held"} and doc["schema_version"] == CALLS_SCHEMA_VERSION
+    assert len(doc["call_sites"]) == 2
+    start, held = load_predictor(overlay=False).startup(), load_predictor(overlay=False).held(2)
+    assert doc["startup"] == json.loads(json.dumps(start.to_json()))
+    assert doc["held"]["energy_j"] == pytest.approx(held.energy_j) and "2 call sites" in doc["held"]["evidence"]["note"]
+
+
+def test_write_json_has_no_program_figures_without_a_call_figure(project, monkeypatch):
+    monkeypatch.chdir(project)
+    (project / "unknown.py").write_text("import tensorflow as tf\ny = tf.unknown.op(x)\n")
+    result = collect(_args("unknown.py", "--isolated", "--no-cache", "-j", "1"), backend=FAKE)
+    out = io.StringIO()
+    write(result, "json", out)
+    doc = json.loads(out.getvalue())
+    assert len(doc["call_sites"]) == 1 and doc["startup"] is None and doc["held"] is None
 
 
 def test_the_start_up_note_gives_the_shipped_models_figure_and_where_it_comes_from():
-    from greenlint.predict import load_predictor
     from greenlint.units import fmt_j, fmt_range
 
     start = load_predictor(overlay=False).startup()
-    note = startup_note()
+    note = startup_line(start)
     assert note.startswith(f"Beside its calls, a program pays its start-up once at `import tensorflow`: "
                            f"{fmt_j(start.energy_j)} ({fmt_range(*start.interval_j)}; from data: ")
     assert "whole-program runs" in note
 
 
 def test_the_held_device_note_prices_the_listed_call_sites_from_the_shipped_model():
-    from greenlint.predict import load_predictor
     from greenlint.units import fmt_j, fmt_range
 
     held = load_predictor(overlay=False).held(12)
-    note = held_note(12)
+    note = held_line(held, 12)
     assert note.startswith(f"While it runs, a program also holds the device between its calls: {fmt_j(held.energy_j)} "
                            f"for these 12 call sites ({fmt_range(*held.interval_j)}; from data: 12 call sites × ")
     assert held.energy_j == pytest.approx(2 * load_predictor(overlay=False).held(6).energy_j)  # per call site
@@ -212,7 +235,7 @@ def test_test_case_assertions_are_left_out_unless_asked():
                           (True, ["tensorflow.test.TestCase.assertAllClose", "tensorflow.test.TestCase.evaluate"])):
         out = io.StringIO()
         write(Result(), "json", out, include_test_asserts=include)
-        assert [o["api"] for o in json.loads(out.getvalue())] == apis
+        assert [o["api"] for o in json.loads(out.getvalue())["call_sites"]] == apis
 
 
 def test_device_flag_prices_on_the_told_gpu_and_refuses_an_unknown_one(tmp_path, capsys):
@@ -226,7 +249,7 @@ def test_device_flag_prices_on_the_told_gpu_and_refuses_an_unknown_one(tmp_path,
     figures = {}
     for flag in ((), ("--device", "RTX 3090")):
         assert run(_args(str(tmp_path / "t.py"), "--isolated", "--no-cache", "--format", "json", *flag)) == 0
-        [fit] = [o for o in json.loads(capsys.readouterr().out) if o["api"].endswith(".fit")]
+        [fit] = [o for o in json.loads(capsys.readouterr().out)["call_sites"] if o["api"].endswith(".fit")]
         figures[flag] = fit
     told = figures[("--device", "RTX 3090")]
     assert "RTX 3090 (told)" in told["evidence"]["note"] and told["energy_j"] != figures[()]["energy_j"]

@@ -42,7 +42,7 @@ def project(tmp_path, monkeypatch):
 
 def _calls(capsys, *argv: str) -> tuple[int, list[dict]]:
     code = main(["calls", *argv, "--isolated", "--no-cache", "-j", "1", "--format", "json"])
-    return code, json.loads(capsys.readouterr().out)
+    return code, json.loads(capsys.readouterr().out)["call_sites"]
 
 
 def test_python_file(project, capsys):
@@ -73,7 +73,7 @@ def test_unparsable_file_is_named_and_the_rest_listed(project, capsys):
     captured = capsys.readouterr()
     assert code == 2
     assert "broken.py" in captured.err and "GL001" in captured.err
-    assert any(o["api"] == "tensorflow.keras.Sequential.fit" for o in json.loads(captured.out))
+    assert any(o["api"] == "tensorflow.keras.Sequential.fit" for o in json.loads(captured.out)["call_sites"])
 
 
 def test_text_table(project, capsys):

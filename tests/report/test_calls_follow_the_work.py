@@ -63,7 +63,7 @@ def fits(tmp_path, monkeypatch, capsys) -> dict[int, dict]:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "stages.py").write_text(textwrap.dedent(STAGES).lstrip("\n"))
     assert main(["calls", "stages.py", "--isolated", "--no-cache", "-j", "1", "--format", "json"]) == 0
-    objects = json.loads(capsys.readouterr().out)
+    objects = json.loads(capsys.readouterr().out)["call_sites"]
     return {o["line"]: o for o in objects if o["api"].rpartition(".")[2] in ("fit", "fit_generator")}
 
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import io
+from html import escape
 from html.parser import HTMLParser
 
 from greenlint.analysis.callsite import CallSite, Span
 from greenlint.cli.calls_cmd import collect, write
+from greenlint.predict import load_predictor
 from greenlint.predict.prediction import Basis, Evidence, Prediction
+from greenlint.report.calls import held_line, startup_line
 from greenlint.report.html import CSP, calls_html, rows
 from greenlint.units import fmt_energy, fmt_j
 from tests.report.test_calls import FAKE, _args, project  # noqa: F401 (fixture)
@@ -142,6 +145,13 @@ def test_cli_writes_the_html_report(project, monkeypatch):  # noqa: F811
     write(result, "html", out)
     page = parse(out.getvalue())
     assert [attrs["href"] for tag, attrs in page.tags if tag == "a"] == ["train.py#L2", "train.py#L3"]
+    predictor = load_predictor(overlay=False)  # what the program pays beside its calls, as the text says it
+    for line in (startup_line(predictor.startup()), held_line(predictor.held(2), 2)):
+        assert f"<p class=summary>{escape(line)}</p>" in out.getvalue()
+
+
+def test_the_program_lines_are_left_out_where_none_is_given():
+    assert "start-up" not in calls_html([(FIT, FIT_P)]) and "holds the device" not in calls_html([(FIT, FIT_P)])
 
 
 def test_the_basis_column_wraps_rather_than_being_clipped():

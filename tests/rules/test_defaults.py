@@ -8,7 +8,9 @@ import ast
 import pytest
 
 from greenlint.rules.base import FileFacts
-from greenlint.rules.defaults import default_value, module_constant
+from greenlint.rules.defaults import DefaultValue, Origin, default_value, module_constant
+
+LITERAL, DEFAULT, UNCALLED = Origin.LITERAL, Origin.DEFAULT, Origin.UNCALLED
 
 
 @pytest.mark.parametrize(
@@ -42,7 +44,7 @@ def test_a_flag_default_given_as_a_module_constant():
     facts = FileFacts("m.py", (), source)
     read = facts.module().body[-1].value
     assert isinstance(read, ast.Attribute)
-    assert default_value(facts, read, None) == (50, "the default of `--checkpoint_every`")
+    assert default_value(facts, read, None) == DefaultValue(50, "the default of `--checkpoint_every`", DEFAULT)
 
 
 FLAG = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--epochs', type=int, default=100)\nargs = p.parse_args()\n"
@@ -51,9 +53,9 @@ FLAG = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--epochs
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        (FLAG + "epochs = args.epochs\nepochs\n", (100, "the default of `--epochs`")),  # at the top of the module
-        (FLAG + "def main():\n    n = args.epochs\n    n\n", (100, "the default of `--epochs`")),  # in the function
-        (FLAG + "n = args.epochs\ndef main():\n    n\n", (100, "the default of `--epochs`")),  # a global the function reads
+        (FLAG + "epochs = args.epochs\nepochs\n", DefaultValue(100, "the default of `--epochs`", DEFAULT)),  # at the top of the module
+        (FLAG + "def main():\n    n = args.epochs\n    n\n", DefaultValue(100, "the default of `--epochs`", DEFAULT)),  # in the function
+        (FLAG + "n = args.epochs\ndef main():\n    n\n", DefaultValue(100, "the default of `--epochs`", DEFAULT)),  # a global the function reads
         (FLAG + "n = args.epochs\nif args.quick:\n    n = 2\nn\n", None),  # bound twice
         (FLAG + "def main():\n    n = args.epochs\n    n += 1\n    n\n", None),  # bound again
         (FLAG + "n = args.epochs\ndef main(n):\n    n\n", None),  # the function's parameter, without a default
@@ -72,10 +74,10 @@ def test_a_name_bound_once_holds_a_default(source, expected):
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        (FLAG + "def train(m, n):\n    n\ntrain(m, args.epochs)\n", (100, "the default of `--epochs`")),
+        (FLAG + "def train(m, n):\n    n\ntrain(m, args.epochs)\n", DefaultValue(100, "the default of `--epochs`", DEFAULT)),
         (FLAG + "def train(m, n):\n    n\ndef main(e):\n    train(m, n=e)\nmain(args.epochs)\n",
-         (100, "the default of `--epochs`")),  # two callers up
-        (FLAG + "class T:\n    def fit(self, n):\n        n\nT().fit(args.epochs)\n", (100, "the default of `--epochs`")),
+         DefaultValue(100, "the default of `--epochs`", DEFAULT)),  # two callers up
+        (FLAG + "class T:\n    def fit(self, n):\n        n\nT().fit(args.epochs)\n", DefaultValue(100, "the default of `--epochs`", DEFAULT)),
         (FLAG + "def train(m, n):\n    n\ntrain(m, args.epochs)\ntrain(m, 3)\n", None),  # the callers disagree
         (FLAG + "def train(m, n):\n    n\ntrain(m, args.epochs)\ntrain(m, k)\n", None),  # one caller's is not known
         (FLAG + "def train(m, n):\n    n\n", None),  # never called in the file
@@ -91,10 +93,18 @@ def test_a_parameter_holds_what_every_caller_passes(source, expected):
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        ("class G:\n    def train(self, epochs, every=50):\n        every\nG().train(3000, every=200)\n", (200, "")),
-        ("def train(every=50):\n    every\ntrain(50)\n", (50, "")),  # the caller passes the default's value
-        ("def train(every=50):\n    every\ntrain()\n", (50, "the default of parameter `every`")),
-        ("def train(every=50):\n    every\n", (50, "the default of parameter `every`")),  # never called in the file
+        ("class G:\n    def train(self, epochs, every=50):\n        every\nG().train(3000, every=200)\n", DefaultValue(200)),
+        ("def train(every=50):\n    every\ntrain(50)\n", DefaultValue(50)),  # the caller passes the default's value
+        ("def train(every=50):\n    every\ntrain()\n", DefaultValue(50, "the default of parameter `every`", DEFAULT)),
+        ("def train(every=50):\n    every\n", DefaultValue(50, "the default of parameter `every`", UNCALLED)),  # a library's
+        ("def train(every=50):\n    every\napp.run(train)\n", DefaultValue(50, "the default of parameter `every`", DEFAULT)),
+        ("def train(every=50):\n    every\nThread(target=train)\n", DefaultValue(50, "the default of parameter `every`", DEFAULT)),
+        ("class G:\n    def train(self, every=50):\n        every\n", DefaultValue(50, "the default of parameter `every`", UNCALLED)),
+        ("class G:\n    def train(self, every=50):\n        every\n    def go(self):\n        run(self.train)\n",
+         DefaultValue(50, "the default of parameter `every`", DEFAULT)),  # a method passed on
+        ("def train(every=50):\n    every\ndef main(e=8):\n    train(e)\n",
+         DefaultValue(8, "the default of parameter `e`", UNCALLED)),  # train is called, by a function the file never calls
+        ("def train(every=50):\n    every\ndef main(e=8):\n    train(e)\nmain()\n", DefaultValue(8, "the default of parameter `e`", DEFAULT)),
         ("def train(every=50):\n    every\ntrain()\ntrain(every=200)\n", None),  # the default, and 200
         ("def train(every=50):\n    every\ntrain(every=k)\n", None),  # a caller's value is not known
     ],
@@ -114,5 +124,22 @@ def test_signed_defaults_of_a_parameter_and_an_option():
     facts = FileFacts("m.py", (), source)
     returned = sorted((n for n in facts.nodes(None, ast.Return)), key=lambda n: n.lineno)
     returned = [n.value for n in returned]
-    assert default_value(facts, returned[0], None) == (-1, "the default of `--steps`")
-    assert default_value(facts, returned[1], None) == (-2.5, "the default of parameter `budget`")
+    assert default_value(facts, returned[0], None) == DefaultValue(-1, "the default of `--steps`", DEFAULT)
+    assert default_value(facts, returned[1], None) == DefaultValue(-2.5, "the default of parameter `budget`", UNCALLED)
+
+
+@pytest.mark.parametrize(
+    ("made", "origin"),
+    [("T()\n", DEFAULT), ("class U(T):\n    pass\n", DEFAULT), ("", UNCALLED)],  # constructed, a base, never named
+)
+def test_an_attribute_holds_its_init_default_from_a_class_the_file_names(made, origin):
+    source = "class T:\n    def __init__(self, every=50):\n        self.every = every\n    def go(self):\n        self.every\n"
+    facts = FileFacts("m.py", (), source + made)
+    read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Attribute)).value
+    assert default_value(facts, read, None) == DefaultValue(50, "the default of parameter `every` of `T`", origin)
+
+
+def test_a_literal_is_its_own_origin():
+    facts = FileFacts("m.py", (), "def train(every=50):\n    every\ntrain(every=7)\n")
+    read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
+    assert default_value(facts, read, None) == DefaultValue(7, "", LITERAL)
