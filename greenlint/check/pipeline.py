@@ -77,6 +77,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     so that whether a suppression is used never depends on the selection: `--select GL3,GL003`
     judges a `# noqa: GL101` as `--extend-select GL003` does.
     """
+    from greenlint.analysis.sources import joined
     from greenlint.check import noqa
     from greenlint.check.file_result import internal_error
     from greenlint.rules.base import FileFacts, method
@@ -91,9 +92,10 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     if result.sites or result.tree is not None:  # a parsed file without call sites: the SITELESS rules
         facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree, device=config.device)
         called = frozenset(method(s.api) for s in result.sites) if result.sites else None
+        text = joined(result.source)
         reported: list[Diagnostic] = []
         for code in listed:
-            if code in run and codes.may_report(code, called):
+            if code in run and codes.may_report(code, called, text):
                 try:
                     reported.extend(codes.rule_class(code)().check(facts, options))
                 except Exception as exc:  # a broken rule must not end the run
