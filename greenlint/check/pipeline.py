@@ -90,9 +90,9 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
         run |= {c for named in result.suppressions.lines.values() if named for c in named} & listed.keys()
     found = list(result.errors)
     if result.sites or result.tree is not None:  # a parsed file without call sites: the SITELESS rules
+        text = joined(result.source)
         facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree, device=config.device)
         called = frozenset(method(s.api) for s in result.sites) if result.sites else None
-        text = joined(result.source)
         reported: list[Diagnostic] = []
         for code in listed:
             if code in run and codes.may_report(code, called, text):

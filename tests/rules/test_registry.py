@@ -108,6 +108,12 @@ def test_a_rule_mentions_what_each_of_its_findings_needs():
             assert any(word in case.code for word in rule.MENTIONS), (rule.code, case.code)
 
 
+def test_gl203_mentions_every_weight_transfer_it_reports():
+    from greenlint.rules.numpy_in_step_loop import WEIGHT_ATTRIBUTES, WEIGHT_METHODS, NumpyInStepLoop
+
+    assert all(any(word in name for word in NumpyInStepLoop.MENTIONS) for name in WEIGHT_ATTRIBUTES | WEIGHT_METHODS)
+
+
 def test_a_file_mentioning_none_of_a_rules_words_is_not_checked_by_it():
     """GL208's stop needs `==`; GL330's loops a `while` or `count`: without either word the rule does
     not run; with one, it does."""
