@@ -215,6 +215,8 @@ def auto_jobs(files: int) -> int:
     """Workers for `-j auto`: one per CPU idle now (1-minute load average), at most one per
     FILES_PER_WORKER files. A busy machine gets one process: more would compete with the load for
     the same CPUs while repeating work each process does for itself."""
+    if files < 2 * FILES_PER_WORKER:  # one worker's files at most: the machine is not asked
+        return 1
     cpus = _cpus()
     try:
         idle = cpus - os.getloadavg()[0]
