@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import greenlint.check.overlay as overlay  # the module itself, not through the package's lazy hook
 from greenlint.analysis.callsite import Span
+from greenlint.analysis.sources import joined
 from greenlint.check.config import Config
 from greenlint.check.discovery import discover
 from greenlint.check.keys import NO_RULES, rule_settings, rules_id
@@ -77,7 +78,6 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     so that whether a suppression is used never depends on the selection: `--select GL3,GL003`
     judges a `# noqa: GL101` as `--extend-select GL003` does.
     """
-    from greenlint.analysis.sources import joined
     from greenlint.check import noqa
     from greenlint.check.file_result import internal_error
     from greenlint.rules.base import FileFacts, method
