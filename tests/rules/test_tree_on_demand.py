@@ -8,8 +8,8 @@ import pytest
 from greenlint.analysis import analyse_source
 from greenlint.check.file_result import from_analysis
 from greenlint.predict.prediction import Prediction
-from greenlint.rules.base import FileFacts, method
-from greenlint.rules.codes import may_report, option_defaults
+from greenlint.rules.base import FileFacts
+from greenlint.rules.codes import option_defaults
 from greenlint.rules.registry import all_rules
 
 #: Tensor ops, a model call, a session: calls that rules filter out by their API.
@@ -24,13 +24,12 @@ PLAIN = (
 
 
 def _run_every_rule(source: str) -> tuple[FileFacts, list]:
-    """Every rule that may report on *source* (`may_report`, as a run asks) run on it."""
+    """Every rule run on *source*, but those whose MENTIONS it lacks (a run does not import them)."""
     result = from_analysis(analyse_source(source, "m.py"), lambda api, features: Prediction.unknown(note="test"))
     facts = FileFacts(result.path, result.sites, result.source)
     options = option_defaults()
-    called = frozenset(method(s.api) for s in result.sites) or None
-    found = [d for code, rule in all_rules().items() if may_report(code, called, source)
-             for d in rule().check(facts, options)]
+    ran = [rule for rule in all_rules().values() if not rule.MENTIONS or any(w in source for w in rule.MENTIONS)]
+    found = [d for rule in ran for d in rule().check(facts, options)]
     return facts, found
 
 
