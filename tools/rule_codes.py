@@ -23,6 +23,7 @@ def entry(rule: type[Rule]) -> dict:
         "siteless": rule.SITELESS,
         "checks": rule.check is not Rule.check,  # else the pipeline reports its findings (GL001-GL003)
         "calls": sorted(rule.CALLS),
+        "mentions": sorted(rule.MENTIONS),
         "options": {o.key: o.default for o in rule.OPTIONS},
     }
 

@@ -160,7 +160,7 @@ def check_files(
             stats.cache_hits += 1
         else:
             todo.append((i, shown, key))
-    finish = functools.partial(_finish, cache=cache, diagnose=diagnose, rules_id=rules_id)
+    finish = functools.partial(_finish, cache=cache, diagnose=diagnose, rules_id=rules_id, keep=results)
     trees_shared: contextlib.AbstractContextManager = contextlib.nullcontext()
     if todo:  # one parse per module for the files analysed now; nothing to import for a fully cached run
         import greenlint.analysis.trees as trees  # the module itself, not through the package's lazy hook
@@ -170,7 +170,7 @@ def check_files(
         # each file's rules run and its entries are written as soon as it is analysed, on its
         # tree, which is then dropped: serially here, else in the worker that analysed it
         jobs = min(config.jobs, _cpus()) if config.jobs else auto_jobs(len(todo))  # more cannot run at once
-        for (i, _, _), checked in zip(todo, _run([(shown, key) for _, shown, key in todo], jobs, backend, stats, finish, results)):
+        for (i, _, _), checked in zip(todo, _run([(shown, key) for _, shown, key in todo], jobs, backend, stats, finish)):
             done[i] = checked
     stats.analysed = len(todo)
     if cache:
@@ -215,6 +215,8 @@ def auto_jobs(files: int) -> int:
     """Workers for `-j auto`: one per CPU idle now (1-minute load average), at most one per
     FILES_PER_WORKER files. A busy machine gets one process: more would compete with the load for
     the same CPUs while repeating work each process does for itself."""
+    if files < 2 * FILES_PER_WORKER:  # one worker's files at most: the machine is not asked
+        return 1
     cpus = _cpus()
     try:
         idle = cpus - os.getloadavg()[0]
@@ -231,24 +233,25 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _finish(result: FileResult, key: str | None, cache, diagnose, rules_id) -> Checked:
-    """One analysed file's diagnostics, with its two cache entries written."""
+def _finish(result: FileResult, key: str | None, cache, diagnose, rules_id, keep: bool) -> Checked:
+    """One analysed file's diagnostics, with its two cache entries written (and its FileResult
+    when *keep*)."""
     if cache and key and result.cacheable:
         # a text file's source is its content, read on every run anyway: not stored twice
         from greenlint.check.file_result import to_record
 
         cache.put(key, to_record(result))
-    return _checked(result, key if result.cacheable else None, cache, diagnose, rules_id)
+    return _checked(result, key if result.cacheable else None, cache, diagnose, rules_id, keep)
 
 
-def _checked(result: FileResult, key, cache, diagnose, rules_id) -> Checked:
+def _checked(result: FileResult, key, cache, diagnose, rules_id, keep: bool = True) -> Checked:
     diagnostics = diagnose(result)
     notebook = result.source if isinstance(result.source, tuple) else None
     if cache and key:
         from greenlint.check.records import diagnostics_record
 
         cache.put(diagnostics_key(key, rules_id(result.path)), diagnostics_record(diagnostics, notebook))
-    return Checked(result.path, diagnostics, result.source, result.shippable(), key)  # the tree is done with
+    return Checked(result.path, diagnostics, result.source, result.shippable() if keep else None, key)  # the tree is done with
 
 
 def load_result(checked: Checked, config: Config, backend: Backend = Backend()) -> FileResult:
@@ -299,15 +302,11 @@ def _worker_chunk(items: Sequence[tuple[str, str | None]], backend: Backend) -> 
 
 
 def _run(
-    items: list[tuple[str, str | None]], jobs: int, backend: Backend, stats: RunStats, finish: Finish,
-    results: bool = True,
+    items: list[tuple[str, str | None]], jobs: int, backend: Backend, stats: RunStats, finish: Finish
 ) -> Iterator[Checked]:
-    """Each (path, cache key)'s outcome, in order, as soon as it is ready: serially one at a
-    time, else streamed back from worker processes chunk by chunk (without their FileResults
-    unless *results*)."""
+    """Each (path, cache key)'s outcome by *finish*, in order, as soon as it is ready: serially one
+    at a time, else streamed back from worker processes chunk by chunk."""
     global _worker_finish
-    if not results:
-        finish = functools.partial(_without_result, finish)
     if jobs <= 1 or len(items) < 2:
         stats.workers = 1 if items else 0
         for path, key in items:
@@ -341,12 +340,6 @@ def _run(
                 yield outcome if isinstance(outcome, Checked) else finish(outcome, key)
     finally:
         _worker_finish = None
-
-
-def _without_result(finish: Finish, result: FileResult, key: str | None) -> Checked:
-    checked = finish(result, key)
-    checked.result = None
-    return checked
 
 
 def _chunks(items: list, workers: int) -> list[list]:

@@ -109,7 +109,7 @@ def _change_json(c: Change) -> dict:
         old = {"path": c.old.path, "line": o.line, "column": o.column, "cell": o.cell}
     return {
         "status": c.status, "path": c.path, "line": span.line, "column": span.column, "end_line": span.end_line,
-        "end_column": span.end_column, "cell": span.cell, "api": c.site.api, "scope": c.site.scope, "old": old,
+        "end_column": span.end_column, "cell": span.cell, "api": c.site.api, "scope": c.site.callsite.scope, "old": old,
         "before": _figure_json(c.before), "after": _figure_json(c.after), "ratio": c.ratio,
         "ratio_interval": list(c.ratio_interval) if c.ratio_interval else None,
         "reasons": [

@@ -21,14 +21,14 @@ Pair = tuple[SideSite | None, SideSite | None]
 Key = Callable[[SideSite, str], Hashable]  # a site and its fingerprint -> the key it pairs by
 
 _WITHIN: tuple[Key, ...] = (
-    lambda s, fp: (s.api, s.scope, s.shape),
-    lambda s, fp: (s.api, s.scope),
-    lambda s, fp: (s.api, s.shape),
+    lambda s, fp: (s.api, s.callsite.scope, s.callsite.shape),
+    lambda s, fp: (s.api, s.callsite.scope),
+    lambda s, fp: (s.api, s.callsite.shape),
     lambda s, fp: s.api,
 )
 _ACROSS: tuple[Key, ...] = (
-    lambda s, fp: (s.api, s.shape, fp),
-    lambda s, fp: (s.api, s.scope, s.shape),
+    lambda s, fp: (s.api, s.callsite.shape, fp),
+    lambda s, fp: (s.api, s.callsite.scope, s.callsite.shape),
 )
 #: features that say where a call sits or how a value was found, not what it computes (runs say how often)
 PLACE_FEATURES = frozenset(
@@ -40,7 +40,7 @@ def fingerprint(site: SideSite) -> str:
     """What a site computes and how often: its features, work values and run count."""
     features = {k: v for k, v in site.callsite.features.items() if k not in PLACE_FEATURES}
     work = {k: (e.get("value"), e.get("bound")) for k, e in site.callsite.work.items() if isinstance(e, dict)}
-    return json.dumps([site.api, features, work, site.runs], sort_keys=True, default=str)
+    return json.dumps([site.api, features, work, site.loop_multiplier], sort_keys=True, default=str)
 
 
 def match(before: list[SideSite], after: list[SideSite], renames: dict[str, str]) -> list[Pair]:

@@ -17,7 +17,6 @@ from greenlint.check.config import Config
 from greenlint.check.file_result import FileResult, error_diagnostic
 from greenlint.check.pipeline import analyse_paths
 from greenlint.check.selection import validate
-from greenlint.predict.prediction import Prediction
 from greenlint.review import gitfs
 from greenlint.review.gitfs import Refused, Side, snapshot
 from greenlint.rules.base import Site, is_test_assertion
@@ -29,33 +28,13 @@ INTENDED = "GLD100"
 MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*['\"]__main__['\"]", re.M)
 
 
-@dataclass(frozen=True)
-class SideSite:
-    """A call site of one side, with its path relative to the repository root."""
+@dataclass(frozen=True, kw_only=True)
+class SideSite(Site):
+    """A call site of one side as rules read it (its runs per program run: `loop_multiplier`, as
+    GL101 counts them), with its path relative to the repository root."""
 
     path: str
-    callsite: CallSite
-    prediction: Prediction
     intended: bool = False  # a `noqa: GLD100` comment on its lines
-
-    @property
-    def api(self) -> str:
-        return self.callsite.api
-
-    @property
-    def scope(self) -> str:
-        """The qualified name of the functions and classes around it ("" at module level)."""
-        return self.callsite.scope
-
-    @property
-    def shape(self) -> str:
-        """Its positional argument count and keyword names: `2:epochs,validation_data`."""
-        return self.callsite.shape
-
-    @property
-    def runs(self) -> int:
-        """Runs per program run (`Site.loop_multiplier`, as GL101 counts them)."""
-        return Site(self.callsite, self.prediction).loop_multiplier
 
     @property
     def position(self) -> tuple:
@@ -119,7 +98,7 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
             out.imports[path] = sorted({_relative(f, root) for f in file.imports})
             texts[path] = file.source
     imported = {f for deps in out.imports.values() for f in deps}
-    top = {s.path for s in out.sites if not s.scope}
+    top = {s.path for s in out.sites if not s.callsite.scope}
     out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(joined(texts[p])))
     return out
 
@@ -168,7 +147,7 @@ def side_sites(path: str, result: FileResult) -> list[SideSite]:
     for site in result.sites:
         cs = site.callsite
         if not is_test_assertion(cs.api):
-            out.append(SideSite(path, cs, site.prediction, _intended(cs, result.suppressions)))
+            out.append(SideSite(cs, site.prediction, path=path, intended=_intended(cs, result.suppressions)))
     return out
 
 

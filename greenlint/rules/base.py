@@ -458,6 +458,10 @@ class Rule:
     #: must call one for the rule to report: a file calling none is not checked, nor the rule's
     #: module imported (codes.json lists them). Empty: every file is checked.
     CALLS: ClassVar[frozenset[str]] = frozenset()
+    #: Text of which a file must hold one (a substring of its source, a notebook's cells joined)
+    #: for the rule to report: a file holding none is not checked, nor the rule's module imported
+    #: (codes.json lists them). Empty: every file is checked.
+    MENTIONS: ClassVar[tuple[str, ...]] = ()
     #: Canonical APIs whose measured energy the generated docs show as evidence.
     EVIDENCE_APIS: ClassVar[tuple[str, ...]] = ()
     #: The codemod that fixes a finding (greenlint.rules.codemods), or None.

@@ -20,7 +20,7 @@ CODES = Path(__file__).with_name("codes.json")
 def table() -> dict[str, dict]:
     """Each code, sorted, with its rule's `module` (of this package) and `cls`, `name`, `enabled`
     (by default), `siteless`, `checks` (false: the pipeline reports its findings), `calls` (its
-    `CALLS`, sorted) and `options` (key -> default)."""
+    `CALLS`, sorted), `mentions` (its `MENTIONS`, sorted) and `options` (key -> default)."""
     return json.loads(CODES.read_text(encoding="utf-8"))
 
 
@@ -39,11 +39,13 @@ def get_rule(code_or_name: str) -> type[Rule] | None:
     return None if code is None else rule_class(code)
 
 
-def may_report(code: str, called: frozenset[str] | None) -> bool:
+def may_report(code: str, called: frozenset[str] | None, text: str) -> bool:
     """Whether the rule *code* can report on a file whose call sites call the methods *called*
-    (None: a file the analysis parsed, without call sites)."""
+    (None: a file the analysis parsed, without call sites) and whose text is *text*."""
     entry = table()[code]
     if not entry["checks"] or (called is None and not entry["siteless"]):
+        return False
+    if entry["mentions"] and not any(word in text for word in entry["mentions"]):
         return False
     return not entry["calls"] or called is not None and not called.isdisjoint(entry["calls"])
 

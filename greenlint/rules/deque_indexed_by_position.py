@@ -10,7 +10,7 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, last
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import enclosing, parameters, text_mentions
+from greenlint.rules.syntax import enclosing, parameters
 
 #: From this many items a lookup in the middle of a deque costs several times a list's: CPython's
 #: `deque_item` (Modules/_collectionsmodule.c) walks blocks of 64 items from the nearer end, about
@@ -101,6 +101,7 @@ class DequeIndexedByPosition(Rule):
     name = "deque-indexed-by-position"
     DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     SITELESS = True  # a replay memory's module often holds no TensorFlow call
+    MENTIONS = ("deque",)
     MESSAGE = (
         "`{target}` is a `collections.deque` ({size}) read at positions other than its ends ({read}, line {line}):"
         " each such lookup walks the deque block by block from its nearer end, O(n) in its length{unknown};"
@@ -183,8 +184,6 @@ class DequeIndexedByPosition(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        if not text_mentions(facts, "deque"):
-            return
         for cell in facts.cells:
             for assign in facts.nodes(cell, ast.Assign, ast.AnnAssign):
                 if not isinstance(assign, (ast.Assign, ast.AnnAssign)):

@@ -160,6 +160,7 @@ class EndlessModelLoop(Rule):
     code = "GL330"
     name = "endless-model-loop"
     SITELESS = True  # an agent's step loop may call no TensorFlow API itself
+    MENTIONS = ("count", "while")  # each finding's loop
     MESSAGE = (
         "`{header}` never ends (no `break`, `return`, `raise` or exit in it) and runs {what} on every pass:"
         " the program computes until it is killed"

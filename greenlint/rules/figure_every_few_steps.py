@@ -13,7 +13,7 @@ from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
 from greenlint.rules.periodic import call_points, loop_period, training_steps
 from greenlint.rules.save_price import steps_seconds
-from greenlint.rules.syntax import LOOPS, SCOPES, cell_units, every_pass, last_name, own_loops, text_mentions
+from greenlint.rules.syntax import LOOPS, SCOPES, cell_units, every_pass, last_name, own_loops
 from greenlint.units import fmt_s
 
 #: The least seconds matplotlib takes to make a figure and save it as a PNG file, and to draw each
@@ -102,6 +102,7 @@ class FigureEveryFewSteps(Rule):
 
     code = "GL321"
     name = "figure-every-few-steps"
+    MENTIONS = ("matplotlib",)
     DEFAULT_ENABLED = False
     MESSAGE = (
         "`{call}()` draws and saves matplotlib figures ({drawn}) {when}{source}: they take at least {each},"
@@ -164,8 +165,6 @@ class FigureEveryFewSteps(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        if not text_mentions(facts, "matplotlib"):
-            return
         seen: set[int] = set()
         for cell, _ in cell_units(facts):
             for save in facts.calls_named(cell, "savefig"):

@@ -24,7 +24,7 @@ IMPORTED = {"glob": "glob", "iglob": "glob", "listdir": "os", "scandir": "os", "
 LISTED_BY = frozenset(name.rpartition(".")[2] for name in LISTINGS)
 #: One of them as a word (`glob` in `global` is none), in the text of a file that may list a folder
 #: (one imported under another name is named in its import): checked before the tree is indexed,
-#: after the plain substrings (a search for any of them at every position costs more).
+#: after the plain substrings (the rule's MENTIONS: a search for any of them at every position costs more).
 WORDS = re.compile(r"\b(?:" + "|".join(sorted(LISTED_BY)) + r")\b")
 #: Calls that draw a few items at random from a sequence (`np.random.choice(paths, size=8)`).
 DRAWS = frozenset({"choice", "choices", "sample"})
@@ -115,6 +115,7 @@ class FolderListedPerBatch(Rule):
     code = "GL209"
     name = "folder-listed-per-batch"
     SITELESS = True  # a data loader often holds no TensorFlow call at all
+    MENTIONS = tuple(sorted(LISTED_BY))
     MESSAGE = (
         "`{call}` lists the whole folder on every call of `{function}` to draw a few of its files at random:"
         " list it once (in `__init__` or at module level) and draw from that list"
@@ -171,7 +172,7 @@ class FolderListedPerBatch(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         text = source_text(facts)
-        if not any(name in text for name in LISTED_BY) or WORDS.search(text) is None:  # the tree is not indexed
+        if WORDS.search(text) is None:  # the tree is not indexed
             return
         for cell in facts.cells:
             imported = _imported_names(facts, cell)

@@ -146,6 +146,9 @@ class NumpyInStepLoop(Rule):
 
     code = "GL203"
     name = "numpy-in-step-loop"
+    #: `.numpy()`, the step counter, a weight transfer: `get_weights`, or a backend read naming one of
+    #: WEIGHT_ATTRIBUTES (`trainable_weights` holds `weights`)
+    MENTIONS = ("numpy", "iterations", "weights", "variables", "kernel", "bias")
     MESSAGE = "`.numpy()` on every training step makes the host wait for the device each step"
     COUNTER_MESSAGE = (
         "`{read}` reads the step counter from the device on every training step, waiting for the step to finish:"

@@ -130,6 +130,7 @@ class OneHotLabelsInGenerator(Rule):
         ),
     )
     SITELESS = True  # a data loader often holds NumPy code alone
+    MENTIONS = ("__getitem__", "yield")  # a generator
     MESSAGE = (
         "{what} one-hot encodes labels on the host for every batch the generator `{generator}` yields:"
         " yield the integer labels and train with a sparse loss (`sparse_categorical_crossentropy`),"
@@ -215,8 +216,6 @@ class OneHotLabelsInGenerator(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        if not (text_mentions(facts, "yield") or text_mentions(facts, "__getitem__")):
-            return
         if not any(TO_CATEGORICAL in s.api for s in facts.sites) and not (
             text_mentions(facts, "eye") or text_mentions(facts, "range")
         ):

@@ -109,6 +109,7 @@ class PerEpochTestEvaluation(Rule):
 
     code = "GL319"
     name = "per-epoch-test-evaluation"
+    MENTIONS = ("callbacks", "on_epoch_end")  # where each kind of finding is made
     MESSAGE = (
         "`on_epoch_end` runs the model over the test data (`{data}`) after every epoch: evaluate it once,"
         " after training"

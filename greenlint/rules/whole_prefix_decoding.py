@@ -32,6 +32,9 @@ SEARCH = (
     "        return output_ids[0]\n\n\n"
 )
 
+#: How a decoding loop grows the sequence it feeds back (`np.concatenate`, `ids.append(...)`, `+=`).
+GROWS = ("concat", "append", "stack", "+=", "extend")
+
 
 class WholePrefixDecoding(Rule):
     """
@@ -131,6 +134,7 @@ class WholePrefixDecoding(Rule):
 
     code = "GL207"
     name = "whole-prefix-decoding"
+    MENTIONS = (*GROWS, "class")  # a loop growing its sequence, or a class whose base drives its method
     OPTIONS = (SAVING_OPTION,)
     MESSAGE = (
         "`{call}` runs the network on the whole decoded sequence `{prefix}` on every pass of this loop, which then"
@@ -251,7 +255,7 @@ class WholePrefixDecoding(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        if any(text_mentions(facts, word) for word in ("concat", "append", "stack", "+=", "extend")):
+        if any(text_mentions(facts, word) for word in GROWS):
             for found in decoding_loops(facts):
                 if not _immaterial(facts, found.run, found.cell, options):
                     message = self.MESSAGE.format(call=ast.unparse(found.run), prefix=found.prefix)

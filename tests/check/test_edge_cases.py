@@ -136,6 +136,8 @@ def test_a_file_over_the_size_limit_is_refused_naming_the_limit(tmp_path, config
         (2, 6.0, 200, 1),
         (8, 3.2, 200, 5),  # the CPUs idle now
         (2, 0.0, 10, 1),  # a few files: processes do not pay
+        (8, 0.0, 15, 1),  # one worker's files at most
+        (8, 0.0, 16, 2),
     ],
 )
 def test_jobs_auto_uses_only_idle_cpus_and_enough_files(monkeypatch, cpus, load, files, workers):

@@ -62,6 +62,7 @@ def test_joules_budgets(diff):
     (over,) = check(diff, Budget(max_added_j=added * 0.99))
     assert over.path is None and "max-added-j" in over.message
     assert check(diff, Budget(max_added_j=added * 1.01)) == []
+    assert check(diff, Budget()) == []  # no limit: nothing is over it
 
 
 def test_allow_replaces_fail_above_for_its_files(diff):

@@ -100,6 +100,29 @@ def test_codes_json_lists_every_rule_as_the_registry_holds_it():
     assert all(codes.rule_class(code) is rule for code, rule in all_rules().items())
 
 
+def test_a_rule_mentions_what_each_of_its_findings_needs():
+    """A rule's MENTIONS gate the file before its module is imported: each of its INVALID cases (the
+    findings it must make) holds one of them, or the gate would hide them."""
+    for rule in RULES:
+        for case in rule.INVALID if rule.MENTIONS else ():
+            assert any(word in case.code for word in rule.MENTIONS), (rule.code, case.code)
+
+
+def test_gl203_mentions_every_weight_transfer_it_reports():
+    from greenlint.rules.numpy_in_step_loop import WEIGHT_ATTRIBUTES, WEIGHT_METHODS, NumpyInStepLoop
+
+    assert all(any(word in name for word in NumpyInStepLoop.MENTIONS) for name in WEIGHT_ATTRIBUTES | WEIGHT_METHODS)
+
+
+def test_a_file_mentioning_none_of_a_rules_words_is_not_checked_by_it():
+    """GL208's stop needs `==`; GL330's loops a `while` or `count`: without either word the rule does
+    not run; with one, it does."""
+    assert not codes.may_report("GL208", frozenset({"predict"}), "for i in range(9):\n    m.predict(x)\n")
+    assert codes.may_report("GL208", frozenset({"predict"}), "for i in range(9):\n    if y == 2: break\n")
+    assert not codes.may_report("GL330", None, "for i in range(9):\n    m.fit(x)\n")
+    assert codes.may_report("GL330", None, "while True:\n    m.fit(x)\n")
+
+
 def test_a_siteless_rule_calls_for_nothing():
     """A SITELESS rule judges files without call sites: no method can be required of them."""
     assert [code for code, rule in all_rules().items() if rule.SITELESS and rule.CALLS] == []
@@ -107,7 +130,8 @@ def test_a_siteless_rule_calls_for_nothing():
 
 def test_a_check_runs_the_rules_that_can_report_and_imports_them_alone(monkeypatch):
     """On a file calling `Sequential` and `compile`, the default selection runs the rules enabled by
-    default that check a file themselves and call for no method or for one of those; in a fresh
+    default that check a file themselves, call for no method or for one of those and mention
+    nothing or a word of the file's text; in a fresh
     interpreter, `--select GL304` imports GL304's module and no other rule's."""
     source = 'import tensorflow as tf\nm = tf.keras.Sequential()\nm.compile(loss="mse", run_eagerly=True)\n'
     ran = []
@@ -117,7 +141,9 @@ def test_a_check_runs_the_rules_that_can_report_and_imports_them_alone(monkeypat
     assert "GL304" in {d.code for d in found}
     listed = codes.table()
     assert ran == [code for code, e in listed.items() if e["enabled"] and e["checks"]
-                   and (not e["calls"] or {"Sequential", "compile"} & set(e["calls"]))]
+                   and (not e["calls"] or {"Sequential", "compile"} & set(e["calls"]))
+                   and (not e["mentions"] or any(word in source for word in e["mentions"]))]
+    assert "GL330" not in ran  # no `while` or `count`: no endless loop
     assert "GL401" not in ran and "GL101" in ran  # calls for `batch`; judges every site
     script = (
         "import sys\n"
