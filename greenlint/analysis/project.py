@@ -55,6 +55,7 @@ from greenlint.analysis.values import (
     ExtModule,
     Inst,
     Kw,
+    Parsed,
     Ref,
     Seq,
     Template,
@@ -617,6 +618,12 @@ class Imports:
             return None
         return self.index.summary(module.file, self.catalog)
 
+    def calls_beside(self, name: str) -> list | None:
+        """How the scripts beside this module call its *name* (`constructed.calls_elsewhere`)."""
+        from greenlint.analysis.constructed import calls_elsewhere
+
+        return calls_elsewhere(self.index, self.path, name, _read)
+
 
 def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
     """A resolver value made independent of the walk that produced it (for other modules);
@@ -624,7 +631,7 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
     kind = type(value)
     if value is None or value is MISSING:
         return None
-    if kind in (Const, Ref, Inst, ExtModule, ExtFunc, ExtClass, ExtInst):
+    if kind in (Const, Ref, Inst, ExtModule, ExtFunc, ExtClass, ExtInst, Parsed):
         return value
     if kind is Seq:
         return Seq(tuple(freeze(item, memo, functions) for item in value.items))

@@ -88,6 +88,7 @@ from greenlint.analysis.values import (
     Inst,
     Kw,
     Member,
+    Parsed,
     Ref,
     Seq,
     Super,
@@ -98,6 +99,7 @@ from greenlint.analysis.values import (
     fresh,
     items_of,
     merge,
+    options_of,
     runs_of,
     union,
 )
@@ -283,6 +285,7 @@ class Resolver:
         self.scope = Scope("module", None)
         self.tree: ast.Module | None = None  # the module walked (`run`)
         self.option_calls: list[ast.Call] | None = None  # its calls, read for command-line options once
+        self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
         self.ctx = WalkContext()
         self.pending: deque[FuncInfo] = deque()
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
@@ -661,6 +664,7 @@ class Resolver:
             k = held
         else:  # `epoch % save_interval == 0`: the value the name holds, where known
             value = self.expr(held)
+            option = value.option if type(value) is Const else ""
             if type(value) is not Const and type(held) is ast.Attribute:
                 option = held.attr
                 value = self.option_default(option)
@@ -887,6 +891,8 @@ class Resolver:
             return local if local is not None else Ref(path)
         if root in _BINDER_MODULES:  # `types.MethodType`, `functools.partial`, `functools.reduce` (nothing else of theirs)
             return Ref(path) if path == root or path in _BINDERS or path == builders.REDUCE else None
+        if root == "absl":  # `from absl import flags`: its `flags.FLAGS` (nothing else of theirs)
+            return Ref(path) if path in options.ABSL_PATHS else None
         if root == downloads.PATH_MODULE:  # `pathlib.Path(get_file(...))` (nothing else of theirs)
             return Ref(path) if path == root or path in downloads.SAME_PATH else None
         if root not in TF_ROOTS:
@@ -988,6 +994,8 @@ class Resolver:
         args = node.args
         params = [*args.posonlyargs, *args.args]
         passed = info.passed if info.passed is not None and self.all_calls_seen(info) else {}
+        if not passed and not info.calls_seen:
+            passed = self.passed_beside(info)
         own = [*params, *args.kwonlyargs][1 if info.kind in ("method", "property", "classmethod") else 0 :]
         if not passed and info.calls_seen and any(arg.annotation is None for arg in own):
             info.blind = True  # walked before all its calls were seen: see rewalk_blind
@@ -1012,6 +1020,24 @@ class Resolver:
                 value = self.annotated(node.returns) or value  # `def build() -> keras.Model:`
         info.returns = value
         info.state = Walk.DONE
+
+    def passed_beside(self, info: FuncInfo) -> dict[str, Any]:
+        """What the scripts beside this module pass a module-level function, or a module-level class's
+        constructor, that this module never names (`constructed.calls_elsewhere`: `DCGAN(sess,
+        batch_size=FLAGS.batch_size)` in main.py): each parameter the one value every such call gives it,
+        its default where a call passes none; {} where no script calls it or one names it otherwise."""
+        if self.exporting or self.imports is None or isinstance(info.node, ast.Lambda):
+            return {}
+        init = info.kind == "method" and info.cls is not None and info.node.name == "__init__"
+        scope = info.scope.parent if init else info.scope
+        if not (init or info.kind == "function") or scope is None or scope.kind != "module" \
+                or self.other_references(info, 0) > 0:
+            return {}
+        calls = self.imports.calls_beside(info.cls.name if init and info.cls is not None else info.node.name)
+        if not calls:
+            return {}
+        bound = [self.bind_arguments(info, [(False, v) for v in args], list(keywords.items())) for args, keywords in calls]
+        return {name: value for name, value in bound[0].items() if all(b.get(name) == value for b in bound[1:])}
 
     def gather_calls(self, info: FuncInfo) -> None:
         """Before a constructor is walked while code names its class in functions not walked yet,
@@ -1387,7 +1413,30 @@ class Resolver:
         return Const(node.value)
 
     def e_attribute(self, node: ast.Attribute) -> Any:
-        return self.attribute(self.expr(node.value), node.attr)
+        owner = self.expr(node.value)
+        if type(owner) is Parsed or type(owner) is Ref and owner.path.endswith(options.FLAGS):
+            value = self.option_value(node, owner)
+            if value is not None or type(owner) is Parsed:
+                return value
+        return self.attribute(owner, node.attr)
+
+    def option_value(self, node: ast.Attribute, owner: Parsed | Ref) -> Const | None:
+        """`args.batch_size` of a parsed command line, `FLAGS.batch_size` of absl / tf.app flags: the
+        default of the option (`option_default`), which the user can change (its `Const.option` says so),
+        where the program does not set it itself (`options.set_by_program`: an assignment to it, unless
+        only under `if args.x is None:` and the default is not None; a parser's `set_defaults`; a literal
+        argument list naming it); None otherwise."""
+        attr = node.attr
+        if type(owner) is Parsed and attr in owner.given:
+            return None
+        default = self.option_default(attr)
+        if default is None:
+            return None
+        if self.options_set is None:
+            self.options_set = options.set_by_program(self.tree) if self.tree is not None else {}
+        if options.set_here(self.options_set, ast.unparse(node.value), attr, default.value is None):
+            return None
+        return Const(default.value, attr)
 
     def attribute(self, owner: Any, attr: str) -> Any:
         kind = type(owner)
@@ -1518,6 +1567,10 @@ class Resolver:
                 return found
         if type(func) is ast.Attribute and func.attr == "as_list" and type(receiver) is Const and type(receiver.value) is tuple:
             return Const(list(receiver.value))  # `x.get_shape().as_list()`
+        if type(func) is ast.Attribute and func.attr in options.PARSERS and callee is None:
+            given = options.given(options.argument(node, "args", 0))  # `parser.parse_args()`: the command line
+            parsed = Parsed(given) if given is not None else None
+            return Seq((parsed, None)) if func.attr == "parse_known_args" else parsed
         if filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
             self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno)
         self.discarded = discarded
@@ -1536,6 +1589,7 @@ class Resolver:
         features["receiver"] = features["receiver_kind"] = "untyped"
         if not self.exporting:
             self.calls[-1].work = work_mod.untyped_work(api, named, features)
+            work_mod.add_options(self.calls[-1].work, named.values())
             self.graph_run(node, api, named, None, self.calls[-1].work, features)
         return None
 
@@ -1864,6 +1918,9 @@ class Resolver:
         if merge is not None:  # `concatenate([a, b], axis=3)` on symbolic tensors: the merged graph
             return Inst(returns, "factory", self.layer_output(merge, named.get("inputs"), node, self.instance) or {})
         meta: dict[str, Any] = {}
+        used = options_of(named.values())
+        if used:  # `Dense(FLAGS.width)`: its size is an option's default (a model built of it says so)
+            meta["options"] = used
         init = {k: v for k, v in features.items() if k not in _CONTEXT_KEYS}
         if init:
             meta["init"] = init
@@ -2048,6 +2105,7 @@ class Resolver:
         first = args[0][1] if args and not args[0][0] else None
         merge = work_mod.merge_layer(api, features)
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first, merge)
+        work_mod.add_options(work, [*named.values(), owner])
         if not self.exporting:
             self.training_step(node, api, named, owner, first, work)
             self.graph_run(node, api, named, owner, work, features)
@@ -2423,10 +2481,17 @@ class Resolver:
             return Inst(_tensor_class([left, right]), "operator", {"sym": sym})
         return self.binop(node.op, left, right)
 
-    @staticmethod
-    def binop(op: ast.operator, left: Any, right: Any) -> Any:
+    @classmethod
+    def binop(cls, op: ast.operator, left: Any, right: Any) -> Any:
+        """`left op right`; a number computed from an option's default keeps that option (`Const.option`)."""
         if type(left) is not Const or type(right) is not Const:
             return _tensor_result(left, right)
+        value = cls.arithmetic(op, left, right)
+        option = left.option or right.option
+        return Const(value.value, option) if option and value is not OPAQUE else value
+
+    @staticmethod
+    def arithmetic(op: ast.operator, left: Const, right: Const) -> Const:
         a, b = left.value, right.value
         if type(a) is type(b) and type(a) in (tuple, list) and type(op) is ast.Add and OPAQUE not in (left, right):
             return Const(a + b)  # `(batch_size,) + self.disc_patch`: a literal shape
@@ -2461,7 +2526,7 @@ class Resolver:
         if type(value) is Const and _is_number(value.value):
             kind = type(node.op)
             if kind is ast.USub:
-                return Const(-value.value)
+                return Const(-value.value, value.option)
             if kind is ast.UAdd:
                 return value
         return OPAQUE if type(value) is Const else None
@@ -2688,7 +2753,7 @@ _BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
 _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 #: Roots of `from X import y` whose names the resolver values itself (no project module).
 _FOLLOWED_ROOTS = (DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
-                   | environments.ROOTS | {downloads.PATH_MODULE})
+                   | environments.ROOTS | {downloads.PATH_MODULE, "absl"})
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: List methods that add items (`append` is counted, the others leave the length unknown).
 _LIST_FILLERS = frozenset({"append", "extend", "insert"})

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 from greenlint.analysis import kerasext, layers, trainable, untyped, worktables
@@ -44,7 +44,7 @@ from greenlint.analysis.arrays import (
 )
 from greenlint.analysis.callsite import UNTYPED_BATCH
 from greenlint.analysis.ops import op_work
-from greenlint.analysis.values import Const, Inst, Seq, UserInst, items_of
+from greenlint.analysis.values import Const, Inst, Seq, UserInst, items_of, options_of
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
@@ -76,6 +76,16 @@ def q(value: Any, provenance: str, note: str | None = None, **extra: Any) -> dic
     if value is None:
         provenance = UNKNOWN
     return {"value": value, "provenance": provenance, "note": note, **extra}
+
+
+def add_options(work: dict[str, Any], values: Iterable[Any]) -> None:
+    """Give a call's *work* (where it has any) its `options` entry: the command-line options whose defaults
+    its argument *values* or its receiver hold or were built from (`values.options_of`: `fit(batch_size=
+    args.batch_size)`, a model of `Dense(FLAGS.width)`), a size the command line can change."""
+    used = options_of(values) if work else ()
+    if used:
+        named = ", ".join(f"`--{o}`" for o in used)
+        work["options"] = q(list(used), INFERRED, f"with the default of {named}: the command line can change it")
 
 
 def is_model(value: Any) -> bool:
