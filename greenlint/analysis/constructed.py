@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import functools
 import os
-from typing import Any
 
 from greenlint.analysis import options, trees
 from greenlint.analysis.values import Const
@@ -20,15 +19,14 @@ from greenlint.analysis.values import Const
 Arguments = tuple[list[Const | None], dict[str, Const | None]]
 
 
-def calls_elsewhere(index: Any, path: str, name: str, read: Any) -> list[Arguments] | None:
+def calls_elsewhere(importers: dict[str, str | None], path: str, name: str) -> list[Arguments] | None:
     """The arguments of each call of *name* in the scripts beside *path* that import it by name
-    (`from model import DCGAN`); None where none calls it, or where one names it otherwise than in
-    a plain call (passes it on, subclasses it, spreads `*args` or `**kwargs` into it). *read*: a
-    module's text by path (None where it cannot be read)."""
+    (`from model import DCGAN`; *importers*: their texts by path, None where unreadable); None where
+    none calls it, or where one names it otherwise than in a plain call (passes it on, subclasses it,
+    spreads `*args` or `**kwargs` into it)."""
     stem = os.path.splitext(os.path.basename(path))[0]
     found: list[Arguments] = []
-    for importer in index.importers(path):
-        text = read(importer)
+    for importer, text in importers.items():
         if text is None or name not in text:
             continue
         calls = _script(importer, text).get((stem, name), ())

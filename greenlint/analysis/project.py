@@ -549,6 +549,7 @@ class Imports:
         self.near = index.near(path)  # of the cycle, the modules that run while this one is imported
         # what the cache key covers (`ProjectIndex.digest`): nothing else is followed
         self.scanned = set(index.imports(path) if scanned is None else scanned)
+        self.beside: dict[str, str | None] | None = None  # the texts of the scripts importing it (`calls_beside`)
 
     def _known(self, module: ExtModule | None) -> ExtModule | None:
         if module is None or module.file in (None, self.path) or module.file in self.scanned:
@@ -619,10 +620,13 @@ class Imports:
         return self.index.summary(module.file, self.catalog)
 
     def calls_beside(self, name: str) -> list | None:
-        """How the scripts beside this module call its *name* (`constructed.calls_elsewhere`)."""
+        """How the scripts beside this module call its *name* (`constructed.calls_elsewhere`; their
+        texts read once per module analysed)."""
         from greenlint.analysis.constructed import calls_elsewhere
 
-        return calls_elsewhere(self.index, self.path, name, _read)
+        if self.beside is None:
+            self.beside = {importer: _read(importer) for importer in self.index.importers(self.path)}
+        return calls_elsewhere(self.beside, self.path, name)
 
 
 def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
