@@ -136,7 +136,7 @@ class WalkContext:
     return values and yields seen in it)."""
 
     __slots__ = (
-        "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
+        "loops", "trips", "counted", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
         "ended",
     )
@@ -144,6 +144,7 @@ class WalkContext:
     def __init__(self, func: FuncInfo | None = None):
         self.loops: list[int | None] = []  # literal trip count of each enclosing loop, None if unknown
         self.trips: list[int | None] = []  # the same, 1 for a loop its body always leaves (`...; break`)
+        self.counted: list[str] = []  # the command-line option whose default each of those counts, else ""
         self.lists: dict[str, int] = {}  # a name bound to a literal list here -> how many loops enclosed it then
         self.exits = 0  # enclosing loops that a `break`, `return` or `raise` may leave early
         self.guards = 0  # enclosing `if`/`except`/`case` bodies inside a loop
@@ -286,6 +287,7 @@ class Resolver:
         self.tree: ast.Module | None = None  # the module walked (`run`)
         self.option_calls: list[ast.Call] | None = None  # its calls, read for command-line options once
         self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
+        self.iter_option = ""  # the option whose default the last loop iterable walked counts (`loop_trips`)
         self.ctx = WalkContext()
         self.pending: deque[FuncInfo] = deque()
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
@@ -529,6 +531,7 @@ class Resolver:
 
     def s_for(self, node: ast.For) -> None:
         count, trips, upper, value = self.loop_trips(node.iter)
+        counted = self.iter_option
         before = dict(self.scope.names)
         items = unroll.literal_items(value) if len(self.unrolling) < unroll.MAX_DEPTH else None
         if items is not None and not unroll.unrollable(node, before, work_mod.is_model):
@@ -544,7 +547,7 @@ class Resolver:
             parted = Seq((batch,) * parts) if batch is not None else None  # each part comes of the decoding
             self.assign(target, (arrays.batch_parts(value, parts) or parted) if parts > 1 else None)
         self.layers_set(node)
-        self.loop_body(node, count, trips, upper)
+        self.loop_body(node, count, trips, upper, counted)
         if items is None:
             for model, _ in unroll.models_added_to(node, before, work_mod.is_model):
                 model.meta["n_layers"] = None  # its trips not walked one by one: the layers they add unknown
@@ -592,14 +595,17 @@ class Resolver:
         self.scope.names = merge_names([before, self.scope.names])
         self.block(node.orelse)
 
-    def loop_body(self, node: ast.For | ast.While, count: int | None, trips: int | None, upper: bool) -> None:
+    def loop_body(self, node: ast.For | ast.While, count: int | None, trips: int | None, upper: bool,
+                  counted: str = "") -> None:
         """*count*: the literal trip count (features); *trips*: what `runs` counts (a data set's
-        known length too), at most that many when *upper*."""
+        known length too), at most that many when *upper*; *counted*: the command-line option whose
+        default they are, else ""."""
         ctx = self.ctx
         exits = _leaves_early(node.body) or upper
         always = any(type(stmt) in _EXITS for stmt in node.body)  # never multiply past a `break`
         ctx.loops.append(count)
         ctx.trips.append(min(trips, 1) if always and trips is not None else 1 if always else trips)
+        ctx.counted.append(counted if ctx.trips[-1] != 1 else "")
         ctx.varying.append(self.loop_varying(node) if ctx.trips[-1] != 1 else None)
         ctx.exits += exits
         outer, self.decoded = self.decoded, None  # the decodes of this body (`fill_list`), not of the code around it
@@ -607,6 +613,7 @@ class Resolver:
         self.decoded = outer
         ctx.exits -= exits
         ctx.varying.pop()
+        ctx.counted.pop()
         ctx.trips.pop()
         ctx.loops.pop()
 
@@ -1589,7 +1596,7 @@ class Resolver:
         features["receiver"] = features["receiver_kind"] = "untyped"
         if not self.exporting:
             self.calls[-1].work = work_mod.untyped_work(api, named, features)
-            work_mod.add_options(self.calls[-1].work, named.values())
+            work_mod.add_options(self.calls[-1].work, named)
             self.graph_run(node, api, named, None, self.calls[-1].work, features)
         return None
 
@@ -1610,7 +1617,7 @@ class Resolver:
         ctx = self.ctx
         depth = ctx.lists.get(name, 0) if scope is self.scope else 0
         divisors = tuple(p._replace(depth=p.depth - depth) for p in ctx.divisors if p.depth > depth) if depth else tuple(ctx.divisors)
-        runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors)
+        runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors, ctx.counted[depth:])
         filled = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
         if decoded is not None:
             meta = filled.meta if filled is not None else {}
@@ -2105,7 +2112,8 @@ class Resolver:
         first = args[0][1] if args and not args[0][0] else None
         merge = work_mod.merge_layer(api, features)
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first, merge)
-        work_mod.add_options(work, [*named.values(), owner])
+        if not self.exporting:
+            work_mod.add_options(work, named, owner)
         if not self.exporting:
             self.training_step(node, api, named, owner, first, work)
             self.graph_run(node, api, named, owner, work, features)
@@ -2345,7 +2353,7 @@ class Resolver:
     def local_runs(self) -> runs_mod.Local:
         """How often the code being walked runs per run of its function (or module)."""
         ctx = self.ctx
-        return runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors))
+        return runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors), ctx.counted)
 
     def place(self, node: ast.Call | None, params: list[str]) -> runs_mod.Place:
         """Where a call sits (runs_mod.Place): its runs here, and the inputs each loop that
@@ -2420,6 +2428,7 @@ class Resolver:
                 values = [self.expr(arg) for arg in node.args]
                 bounds = [v.value for v in values if type(v) is Const and type(v.value) is int]
                 if len(bounds) == len(values) and 1 <= len(bounds) <= 3 and (len(bounds) < 3 or bounds[2] != 0):
+                    self.iter_option = next((v.option for v in values if v.option), "")  # `range(args.steps)`
                     trips = range(*bounds)  # its items too where few, for a loop that builds a graph (unroll.py)
                     return len(trips), Const(tuple(trips)) if len(trips) <= unroll.MAX_TRIPS else None
                 return None, None
@@ -2658,6 +2667,7 @@ class Resolver:
         """Walk a loop's iterable: (literal trip count, the trips `runs` counts, at most those,
         the iterable's value); a data set or array of known length, a list filled by `append`
         and `ds.take(n)` give trips too."""
+        self.iter_option = ""
         count, value = self.loop_iter(node)
         if count is not None:
             return count, count, False, value
@@ -2675,9 +2685,11 @@ class Resolver:
         depth = len(loops)
         upper = False
         for i, generator in enumerate(generators):
+            counted = self.iter_option if i == 0 else ""  # (the first loop's iterable was walked just before)
             count, trip, at_most, _ = first if i == 0 else self.loop_trips(generator.iter)
             loops.append(count)
             trips.append(trip)
+            self.ctx.counted.append(counted if i == 0 else self.iter_option)
             upper = upper or at_most
             self.ctx.varying.append(flow.targets(generator.target) if trips[-1] != 1 else None)
             self.assign(generator.target, None)
@@ -2691,7 +2703,7 @@ class Resolver:
         else:
             self.expr(node.elt)
         self.ctx.guards -= filtered
-        del loops[depth:], trips[depth:], self.ctx.varying[depth:]
+        del loops[depth:], trips[depth:], self.ctx.varying[depth:], self.ctx.counted[depth:]
 
     def e_await(self, node: ast.Await) -> Any:
         return self.expr(node.value)

@@ -129,3 +129,25 @@ def test_an_attribute_no_option_defines_stays_unknown():
     assert work["epochs"]["value"] == 3
     assert work["batch_size"]["value"] is None
     assert work["options"]["value"] == ["epochs"]
+
+
+def test_a_loop_over_an_options_default_counts_it_and_says_so():
+    code = HEADER + textwrap.dedent(
+        """
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--steps", type=int, default=40)
+        args = parser.parse_args()
+        m = keras.Sequential([keras.layers.Dense(1)])
+        for step in range(args.steps * 2):
+            m.train_on_batch(x[:8], y[:8])
+        outputs = [m.predict(x[:2]) for _ in range(args.steps)]
+        for step in range(3):
+            m.evaluate(x, y)
+        """
+    )
+    runs = {s.api.rpartition(".")[2]: s.runs for s in analyse_source(code, "train.py").callsites
+            if s.api.startswith("tensorflow.keras.Sequential.")}
+    assert runs["train_on_batch"]["count"] == 80 and runs["predict"]["count"] == 40
+    for method in ("train_on_batch", "predict"):
+        assert "the default of `--steps` as a loop's trip count" in runs[method]["note"]
+    assert runs["evaluate"]["count"] == 3 and "default" not in runs["evaluate"]["note"]
