@@ -310,7 +310,9 @@ class FunctionRuns:
         if loop == 1:
             loops = set()
         callers = 1 if func is None else len(func.callers) if func.callers and self.all_calls_seen(func) else None
+        option = {"loop_option": place.runs.counted} if place.runs.counted and loop is not None and loop > 1 else {}
         return {
+            **option,
             "count": runs.count,
             "bound": runs.bound,
             "note": "; ".join(notes) or None,
