@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import trees
+from greenlint.analysis import constructed, trees
 from greenlint.analysis.values import (
     MISSING,
     Choice,
@@ -622,11 +622,9 @@ class Imports:
     def calls_beside(self, name: str) -> list | None:
         """How the scripts beside this module call its *name* (`constructed.calls_elsewhere`; their
         texts read once per module analysed)."""
-        from greenlint.analysis.constructed import calls_elsewhere
-
         if self.beside is None:
             self.beside = {importer: _read(importer) for importer in self.index.importers(self.path)}
-        return calls_elsewhere(self.beside, self.path, name)
+        return constructed.calls_elsewhere(self.beside, self.path, name)
 
 
 def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
