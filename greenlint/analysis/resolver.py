@@ -2114,7 +2114,6 @@ class Resolver:
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first, merge)
         if not self.exporting:
             work_mod.add_options(work, named, owner)
-        if not self.exporting:
             self.training_step(node, api, named, owner, first, work)
             self.graph_run(node, api, named, owner, work, features)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work, merge))
