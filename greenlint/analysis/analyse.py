@@ -104,12 +104,13 @@ def analyse_source(
         checkpoint()
     imports = None
     depends: tuple = ()
-    if local is not None:
+    importers = _importers(path)  # how they call what it defines (constructed.py)
+    if local is not None or importers:
         from greenlint.analysis.project import Imports, project_index, working_directory
 
         index, absolute = project_index(), os.path.abspath(path)
-        imports = Imports(index, absolute, catalog, local)
-        depends = (working_directory(), index.digest(absolute), *((m, index.digest(m)) for m in local))
+        imports = Imports(index, absolute, catalog, local or [])
+        depends = (working_directory(), index.digest(absolute), *((m, index.digest(m)) for m in (*(local or ()), *importers)))
     tree = trees[0] if cells is None else None  # a cell's tree is renumbered into the joined module
     known = _analyses.get(tree) if tree is not None else None
     if tree is not None and known is not None and known[0] is catalog and known[1] == depends:
@@ -221,6 +222,16 @@ def project_imports(path: str, code: str) -> list[str] | None:
 
     project_index().refresh(max_age=1.0)  # an imported module edited meanwhile (the editor) is read again
     return direct_imports(os.path.abspath(path), code) or None
+
+
+def _importers(path: str) -> list[str]:
+    """The modules beside the file at *path* that name TensorFlow or Keras and import it, whether it
+    names them or not ([] if none, or if it is no file)."""
+    if not os.path.isfile(path):
+        return []
+    from greenlint.analysis.project import project_index
+
+    return project_index().importers(os.path.abspath(path))
 
 
 def _tf_importers(path: str) -> list[str]:

@@ -2,8 +2,9 @@
 argparse option (`parser.add_argument("--display-step", default=100)`, read as
 `args.display_step`) or absl / tf.app flag (`flags.DEFINE_integer("display_step", 100, ...)`,
 read as `FLAGS.display_step`) is read as, and the default it takes when the command line
-does not set it. The resolver reads a loop's period from these (`if step % args.display_step
-== 0`), the rules their figures (`rules.defaults`)."""
+does not set it. The resolver reads them as the values of `args.x` and `FLAGS.x` where the program
+does not set them itself (`set_by_program`): a batch size, a layer's width, a loop's period (`if
+step % args.display_step == 0`); the rules read their figures (`rules.defaults`)."""
 
 from __future__ import annotations
 
@@ -74,3 +75,69 @@ def dest(call: ast.Call) -> str | None:
     long = [n for n in names if n.startswith("--")]
     chosen = long[0] if long else names[0] if names else None
     return chosen.lstrip("-").replace("-", "_") if chosen else None
+
+
+#: The methods that parse a command line into a namespace (`parse_known_args` also returns the rest).
+PARSERS = frozenset({"parse_args", "parse_known_args"})
+#: The holder of absl / tf.app flags, read as `FLAGS.x` (its module's path ends so).
+FLAGS = "flags.FLAGS"
+#: absl's paths to that holder (the resolver values nothing else of absl).
+ABSL_PATHS = frozenset({"absl", "absl.flags", "absl.flags.FLAGS"})
+
+
+def given(argv: ast.expr | None) -> frozenset[str] | None:
+    """The options a literal argument list names (`parse_args(["--num-epochs", "5"])`: `num_epochs`),
+    whose values the program then sets; empty for the command line itself (no argument, `None`,
+    or any other expression: `parse_args(argv)`); None where a literal list holds other than strings."""
+    if not isinstance(argv, (ast.List, ast.Tuple)):
+        return frozenset()
+    words = [a.value for a in argv.elts if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if len(words) != len(argv.elts):
+        return None
+    return frozenset(w.lstrip("-").partition("=")[0].replace("-", "_") for w in words if w.startswith("-"))
+
+
+def set_by_program(tree: ast.AST) -> dict[tuple[str, str], bool]:
+    """The options the program sets itself, by (the holder as written, the attribute; "" for a
+    parser's `set_defaults`, which sets it whatever holds it), each with whether it does so only where
+    the value is None (every assignment under `if <holder>.<attr> is None:`, which a default other than
+    None skips): `args.x = ...`, `FLAGS.x += ...`, `setattr(args, "x", ...)`, `parser.set_defaults(x=...)`."""
+    found: dict[tuple[str, str], bool] = {}
+    when_none: dict[int, str] = {}  # statement -> the `<holder>.<attr>` its `if ... is None:` tests
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_none_test(node.test):
+            when_none.update((id(s), ast.unparse(node.test.left)) for s in node.body)  # type: ignore[attr-defined]
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for part in ast.walk(target):
+                    if isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store):
+                        key = (ast.unparse(part.value), part.attr)
+                        found[key] = found.get(key, True) and when_none.get(id(node)) == ast.unparse(part)
+        elif isinstance(node, ast.Call):
+            name = last_name(node.func)
+            if name == "set_defaults":
+                found.update((("", k.arg), False) for k in node.keywords if k.arg)
+            elif name == "setattr" and len(node.args) > 1:
+                attr = node.args[1]
+                if isinstance(attr, ast.Constant) and isinstance(attr.value, str):
+                    found[(ast.unparse(node.args[0]), attr.value)] = False
+    return found
+
+
+def set_here(found: dict[tuple[str, str], bool], holder: str, attr: str, default_is_none: bool) -> bool:
+    """Whether the program sets the option *attr* read on *holder* (`args`, `FLAGS`) itself, by what
+    `set_by_program` *found*: anywhere, or only where it is None and its default is."""
+    for key in ((holder, attr), ("", attr)):
+        only_none = found.get(key)
+        if only_none is False or only_none and default_is_none:
+            return True
+    return False
+
+
+def _is_none_test(test: ast.expr) -> bool:
+    """`<holder>.<attr> is None`."""
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Attribute) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Is) and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None)

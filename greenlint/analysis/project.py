@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import trees
+from greenlint.analysis import constructed, trees
 from greenlint.analysis.values import (
     MISSING,
     Choice,
@@ -55,6 +55,7 @@ from greenlint.analysis.values import (
     ExtModule,
     Inst,
     Kw,
+    Parsed,
     Ref,
     Seq,
     Template,
@@ -571,6 +572,7 @@ class Imports:
         self.near = index.near(path)  # of the cycle, the modules that run while this one is imported
         # what the cache key covers (`ProjectIndex.digest`): nothing else is followed
         self.scanned = set(index.imports(path) if scanned is None else scanned)
+        self.beside: dict[str, str | None] | None = None  # the texts of the scripts importing it (`calls_beside`)
 
     def _known(self, module: ExtModule | None) -> ExtModule | None:
         if module is None or module.file in (None, self.path) or module.file in self.scanned:
@@ -640,6 +642,13 @@ class Imports:
             return None
         return self.index.summary(module.file, self.catalog)
 
+    def calls_beside(self, name: str) -> list | None:
+        """How the scripts beside this module call its *name* (`constructed.calls_elsewhere`; their
+        texts read once per module analysed)."""
+        if self.beside is None:
+            self.beside = {importer: _read(importer) for importer in self.index.importers(self.path)}
+        return constructed.calls_elsewhere(self.beside, self.path, name)
+
 
 def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
     """A resolver value made independent of the walk that produced it (for other modules);
@@ -647,7 +656,7 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
     kind = type(value)
     if value is None or value is MISSING:
         return None
-    if kind in (Const, Ref, Inst, ExtModule, ExtFunc, ExtClass, ExtInst):
+    if kind in (Const, Ref, Inst, ExtModule, ExtFunc, ExtClass, ExtInst, Parsed):
         return value
     if kind is Seq:
         return Seq(tuple(freeze(item, memo, functions) for item in value.items))

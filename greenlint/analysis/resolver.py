@@ -88,6 +88,7 @@ from greenlint.analysis.values import (
     Inst,
     Kw,
     Member,
+    Parsed,
     Ref,
     Seq,
     Super,
@@ -98,6 +99,7 @@ from greenlint.analysis.values import (
     fresh,
     items_of,
     merge,
+    options_of,
     runs_of,
     union,
 )
@@ -134,7 +136,7 @@ class WalkContext:
     return values and yields seen in it)."""
 
     __slots__ = (
-        "loops", "trips", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
+        "loops", "trips", "counted", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
         "ended",
     )
@@ -142,6 +144,7 @@ class WalkContext:
     def __init__(self, func: FuncInfo | None = None):
         self.loops: list[int | None] = []  # literal trip count of each enclosing loop, None if unknown
         self.trips: list[int | None] = []  # the same, 1 for a loop its body always leaves (`...; break`)
+        self.counted: list[str] = []  # the command-line option whose default each of those counts, else ""
         self.lists: dict[str, int] = {}  # a name bound to a literal list here -> how many loops enclosed it then
         self.exits = 0  # enclosing loops that a `break`, `return` or `raise` may leave early
         self.guards = 0  # enclosing `if`/`except`/`case` bodies inside a loop
@@ -283,6 +286,8 @@ class Resolver:
         self.scope = Scope("module", None)
         self.tree: ast.Module | None = None  # the module walked (`run`)
         self.option_calls: list[ast.Call] | None = None  # its calls, read for command-line options once
+        self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
+        self.iter_option = ""  # the option whose default the last loop iterable walked counts (`loop_trips`)
         self.ctx = WalkContext()
         self.pending: deque[FuncInfo] = deque()
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
@@ -526,6 +531,7 @@ class Resolver:
 
     def s_for(self, node: ast.For) -> None:
         count, trips, upper, value = self.loop_trips(node.iter)
+        counted = self.iter_option
         before = dict(self.scope.names)
         items = unroll.literal_items(value) if len(self.unrolling) < unroll.MAX_DEPTH else None
         if items is not None and not unroll.unrollable(node, before, work_mod.is_model):
@@ -541,7 +547,7 @@ class Resolver:
             parted = Seq((batch,) * parts) if batch is not None else None  # each part comes of the decoding
             self.assign(target, (arrays.batch_parts(value, parts) or parted) if parts > 1 else None)
         self.layers_set(node)
-        self.loop_body(node, count, trips, upper)
+        self.loop_body(node, count, trips, upper, counted)
         if items is None:
             for model, _ in unroll.models_added_to(node, before, work_mod.is_model):
                 model.meta["n_layers"] = None  # its trips not walked one by one: the layers they add unknown
@@ -589,14 +595,17 @@ class Resolver:
         self.scope.names = merge_names([before, self.scope.names])
         self.block(node.orelse)
 
-    def loop_body(self, node: ast.For | ast.While, count: int | None, trips: int | None, upper: bool) -> None:
+    def loop_body(self, node: ast.For | ast.While, count: int | None, trips: int | None, upper: bool,
+                  counted: str = "") -> None:
         """*count*: the literal trip count (features); *trips*: what `runs` counts (a data set's
-        known length too), at most that many when *upper*."""
+        known length too), at most that many when *upper*; *counted*: the command-line option whose
+        default they are, else ""."""
         ctx = self.ctx
         exits = _leaves_early(node.body) or upper
         always = any(type(stmt) in _EXITS for stmt in node.body)  # never multiply past a `break`
         ctx.loops.append(count)
         ctx.trips.append(min(trips, 1) if always and trips is not None else 1 if always else trips)
+        ctx.counted.append(counted if ctx.trips[-1] != 1 else "")
         ctx.varying.append(self.loop_varying(node) if ctx.trips[-1] != 1 else None)
         ctx.exits += exits
         outer, self.decoded = self.decoded, None  # the decodes of this body (`fill_list`), not of the code around it
@@ -604,6 +613,7 @@ class Resolver:
         self.decoded = outer
         ctx.exits -= exits
         ctx.varying.pop()
+        ctx.counted.pop()
         ctx.trips.pop()
         ctx.loops.pop()
 
@@ -661,6 +671,7 @@ class Resolver:
             k = held
         else:  # `epoch % save_interval == 0`: the value the name holds, where known
             value = self.expr(held)
+            option = value.option if type(value) is Const else ""
             if type(value) is not Const and type(held) is ast.Attribute:
                 option = held.attr
                 value = self.option_default(option)
@@ -887,6 +898,8 @@ class Resolver:
             return local if local is not None else Ref(path)
         if root in _BINDER_MODULES:  # `types.MethodType`, `functools.partial`, `functools.reduce` (nothing else of theirs)
             return Ref(path) if path == root or path in _BINDERS or path == builders.REDUCE else None
+        if root == "absl":  # `from absl import flags`: its `flags.FLAGS` (nothing else of theirs)
+            return Ref(path) if path in options.ABSL_PATHS else None
         if root == downloads.PATH_MODULE:  # `pathlib.Path(get_file(...))` (nothing else of theirs)
             return Ref(path) if path == root or path in downloads.SAME_PATH else None
         if root not in TF_ROOTS:
@@ -988,6 +1001,8 @@ class Resolver:
         args = node.args
         params = [*args.posonlyargs, *args.args]
         passed = info.passed if info.passed is not None and self.all_calls_seen(info) else {}
+        if not passed and not info.calls_seen:
+            passed = self.passed_beside(info)
         own = [*params, *args.kwonlyargs][1 if info.kind in ("method", "property", "classmethod") else 0 :]
         if not passed and info.calls_seen and any(arg.annotation is None for arg in own):
             info.blind = True  # walked before all its calls were seen: see rewalk_blind
@@ -1012,6 +1027,24 @@ class Resolver:
                 value = self.annotated(node.returns) or value  # `def build() -> keras.Model:`
         info.returns = value
         info.state = Walk.DONE
+
+    def passed_beside(self, info: FuncInfo) -> dict[str, Any]:
+        """What the scripts beside this module pass a module-level function, or a module-level class's
+        constructor, that this module never names (`constructed.calls_elsewhere`: `DCGAN(sess,
+        batch_size=FLAGS.batch_size)` in main.py): each parameter the one value every such call gives it,
+        its default where a call passes none; {} where no script calls it or one names it otherwise."""
+        if self.exporting or self.imports is None or isinstance(info.node, ast.Lambda):
+            return {}
+        init = info.kind == "method" and info.cls is not None and info.node.name == "__init__"
+        scope = info.scope.parent if init else info.scope
+        if not (init or info.kind == "function") or scope is None or scope.kind != "module" \
+                or self.other_references(info, 0) > 0:
+            return {}
+        calls = self.imports.calls_beside(info.cls.name if init and info.cls is not None else info.node.name)
+        if not calls:
+            return {}
+        bound = [self.bind_arguments(info, [(False, v) for v in args], list(keywords.items())) for args, keywords in calls]
+        return {name: value for name, value in bound[0].items() if all(b.get(name) == value for b in bound[1:])}
 
     def gather_calls(self, info: FuncInfo) -> None:
         """Before a constructor is walked while code names its class in functions not walked yet,
@@ -1387,7 +1420,30 @@ class Resolver:
         return Const(node.value)
 
     def e_attribute(self, node: ast.Attribute) -> Any:
-        return self.attribute(self.expr(node.value), node.attr)
+        owner = self.expr(node.value)
+        if type(owner) is Parsed or type(owner) is Ref and owner.path.endswith(options.FLAGS):
+            value = self.option_value(node, owner)
+            if value is not None or type(owner) is Parsed:
+                return value
+        return self.attribute(owner, node.attr)
+
+    def option_value(self, node: ast.Attribute, owner: Parsed | Ref) -> Const | None:
+        """`args.batch_size` of a parsed command line, `FLAGS.batch_size` of absl / tf.app flags: the
+        default of the option (`option_default`), which the user can change (its `Const.option` says so),
+        where the program does not set it itself (`options.set_by_program`: an assignment to it, unless
+        only under `if args.x is None:` and the default is not None; a parser's `set_defaults`; a literal
+        argument list naming it); None otherwise."""
+        attr = node.attr
+        if type(owner) is Parsed and attr in owner.given:
+            return None
+        default = self.option_default(attr)
+        if default is None:
+            return None
+        if self.options_set is None:
+            self.options_set = options.set_by_program(self.tree) if self.tree is not None else {}
+        if options.set_here(self.options_set, ast.unparse(node.value), attr, default.value is None):
+            return None
+        return Const(default.value, attr)
 
     def attribute(self, owner: Any, attr: str) -> Any:
         kind = type(owner)
@@ -1518,6 +1574,10 @@ class Resolver:
                 return found
         if type(func) is ast.Attribute and func.attr == "as_list" and type(receiver) is Const and type(receiver.value) is tuple:
             return Const(list(receiver.value))  # `x.get_shape().as_list()`
+        if type(func) is ast.Attribute and func.attr in options.PARSERS and callee is None:
+            given = options.given(options.argument(node, "args", 0))  # `parser.parse_args()`: the command line
+            parsed = Parsed(given) if given is not None else None
+            return Seq((parsed, None)) if func.attr == "parse_known_args" else parsed
         if filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
             self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno)
         self.discarded = discarded
@@ -1536,6 +1596,7 @@ class Resolver:
         features["receiver"] = features["receiver_kind"] = "untyped"
         if not self.exporting:
             self.calls[-1].work = work_mod.untyped_work(api, named, features)
+            work_mod.add_options(self.calls[-1].work, named)
             self.graph_run(node, api, named, None, self.calls[-1].work, features)
         return None
 
@@ -1556,7 +1617,7 @@ class Resolver:
         ctx = self.ctx
         depth = ctx.lists.get(name, 0) if scope is self.scope else 0
         divisors = tuple(p._replace(depth=p.depth - depth) for p in ctx.divisors if p.depth > depth) if depth else tuple(ctx.divisors)
-        runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors)
+        runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors, ctx.counted[depth:])
         filled = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
         if decoded is not None:
             meta = filled.meta if filled is not None else {}
@@ -1864,6 +1925,9 @@ class Resolver:
         if merge is not None:  # `concatenate([a, b], axis=3)` on symbolic tensors: the merged graph
             return Inst(returns, "factory", self.layer_output(merge, named.get("inputs"), node, self.instance) or {})
         meta: dict[str, Any] = {}
+        used = options_of(named.values())
+        if used:  # `Dense(FLAGS.width)`: its size is an option's default (a model built of it says so)
+            meta["options"] = used
         init = {k: v for k, v in features.items() if k not in _CONTEXT_KEYS}
         if init:
             meta["init"] = init
@@ -2049,6 +2113,7 @@ class Resolver:
         merge = work_mod.merge_layer(api, features)
         work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first, merge)
         if not self.exporting:
+            work_mod.add_options(work, named, owner)
             self.training_step(node, api, named, owner, first, work)
             self.graph_run(node, api, named, owner, work, features)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work, merge))
@@ -2287,7 +2352,7 @@ class Resolver:
     def local_runs(self) -> runs_mod.Local:
         """How often the code being walked runs per run of its function (or module)."""
         ctx = self.ctx
-        return runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors))
+        return runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors), ctx.counted)
 
     def place(self, node: ast.Call | None, params: list[str]) -> runs_mod.Place:
         """Where a call sits (runs_mod.Place): its runs here, and the inputs each loop that
@@ -2362,6 +2427,7 @@ class Resolver:
                 values = [self.expr(arg) for arg in node.args]
                 bounds = [v.value for v in values if type(v) is Const and type(v.value) is int]
                 if len(bounds) == len(values) and 1 <= len(bounds) <= 3 and (len(bounds) < 3 or bounds[2] != 0):
+                    self.iter_option = next((v.option for v in values if v.option), "")  # `range(args.steps)`
                     trips = range(*bounds)  # its items too where few, for a loop that builds a graph (unroll.py)
                     return len(trips), Const(tuple(trips)) if len(trips) <= unroll.MAX_TRIPS else None
                 return None, None
@@ -2423,10 +2489,17 @@ class Resolver:
             return Inst(_tensor_class([left, right]), "operator", {"sym": sym})
         return self.binop(node.op, left, right)
 
-    @staticmethod
-    def binop(op: ast.operator, left: Any, right: Any) -> Any:
+    @classmethod
+    def binop(cls, op: ast.operator, left: Any, right: Any) -> Any:
+        """`left op right`; a number computed from an option's default keeps that option (`Const.option`)."""
         if type(left) is not Const or type(right) is not Const:
             return _tensor_result(left, right)
+        value = cls.arithmetic(op, left, right)
+        option = left.option or right.option
+        return Const(value.value, option) if option and value is not OPAQUE else value
+
+    @staticmethod
+    def arithmetic(op: ast.operator, left: Const, right: Const) -> Const:
         a, b = left.value, right.value
         if type(a) is type(b) and type(a) in (tuple, list) and type(op) is ast.Add and OPAQUE not in (left, right):
             return Const(a + b)  # `(batch_size,) + self.disc_patch`: a literal shape
@@ -2461,7 +2534,7 @@ class Resolver:
         if type(value) is Const and _is_number(value.value):
             kind = type(node.op)
             if kind is ast.USub:
-                return Const(-value.value)
+                return Const(-value.value, value.option)
             if kind is ast.UAdd:
                 return value
         return OPAQUE if type(value) is Const else None
@@ -2593,6 +2666,7 @@ class Resolver:
         """Walk a loop's iterable: (literal trip count, the trips `runs` counts, at most those,
         the iterable's value); a data set or array of known length, a list filled by `append`
         and `ds.take(n)` give trips too."""
+        self.iter_option = ""
         count, value = self.loop_iter(node)
         if count is not None:
             return count, count, False, value
@@ -2610,9 +2684,11 @@ class Resolver:
         depth = len(loops)
         upper = False
         for i, generator in enumerate(generators):
+            counted = self.iter_option if i == 0 else ""  # (the first loop's iterable was walked just before)
             count, trip, at_most, _ = first if i == 0 else self.loop_trips(generator.iter)
             loops.append(count)
             trips.append(trip)
+            self.ctx.counted.append(counted if i == 0 else self.iter_option)
             upper = upper or at_most
             self.ctx.varying.append(flow.targets(generator.target) if trips[-1] != 1 else None)
             self.assign(generator.target, None)
@@ -2626,7 +2702,7 @@ class Resolver:
         else:
             self.expr(node.elt)
         self.ctx.guards -= filtered
-        del loops[depth:], trips[depth:], self.ctx.varying[depth:]
+        del loops[depth:], trips[depth:], self.ctx.varying[depth:], self.ctx.counted[depth:]
 
     def e_await(self, node: ast.Await) -> Any:
         return self.expr(node.value)
@@ -2688,7 +2764,7 @@ _BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
 _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 #: Roots of `from X import y` whose names the resolver values itself (no project module).
 _FOLLOWED_ROOTS = (DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
-                   | environments.ROOTS | {downloads.PATH_MODULE})
+                   | environments.ROOTS | {downloads.PATH_MODULE, "absl"})
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: List methods that add items (`append` is counted, the others leave the length unknown).
 _LIST_FILLERS = frozenset({"append", "extend", "insert"})

@@ -50,6 +50,7 @@ class Local(NamedTuple):
     bound: str
     share: int = 1
     option: str = ""  # a period of the count is this command-line option's default
+    counted: str = ""  # a loop's trip count in the count is this command-line option's default
 
 
 class Period(NamedTuple):
@@ -150,8 +151,9 @@ class Place(NamedTuple):
     unless: frozenset = frozenset()  # parameters of its function an enclosing `if p is None:` requires None
 
 
-def local(trips: list[int | None], guarded: bool, divisors: tuple = ()) -> Local:
-    """Runs per run of the function of a place in loops of *trips* (outermost first); *divisors*:
+def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted: list[str] | tuple = ()) -> Local:
+    """Runs per run of the function of a place in loops of *trips* (outermost first; *counted*: the
+    command-line option whose default each counts, "" for a count the code fixes); *divisors*:
     the `Period` of each enclosing `if ... % k == 0`: the loop at its depth (0: the function's own
     runs, as *share*, where no extra runs come with it) runs the place on at most 1 in k of its
     trips (plus its extra runs)."""
@@ -169,7 +171,7 @@ def local(trips: list[int | None], guarded: bool, divisors: tuple = ()) -> Local
                 trip = min(trip, ceil(trip / period.k) + period.extra)
         count *= trip
     option = next((p.option for p in divisors if p.option), "")
-    return Local(count, UPPER if guarded or divisors else EXACT, share, option)
+    return Local(count, UPPER if guarded or divisors else EXACT, share, option, next((c for c in counted if c), ""))
 
 
 def times(place: Local, outer: int) -> int:
@@ -308,7 +310,9 @@ class FunctionRuns:
         if loop == 1:
             loops = set()
         callers = 1 if func is None else len(func.callers) if func.callers and self.all_calls_seen(func) else None
+        option = {"loop_option": place.runs.counted} if place.runs.counted and loop is not None and loop > 1 else {}
         return {
+            **option,
             "count": runs.count,
             "bound": runs.bound,
             "note": "; ".join(notes) or None,
@@ -333,6 +337,13 @@ def _given(bound: dict, names: frozenset) -> bool:
 
 
 def _place_note(place: Local) -> str:
+    note = _counted_note(place)
+    if place.counted and place.count is not None:
+        note += f", with the default of `--{place.counted}` as a loop's trip count (a command line may change it)"
+    return note
+
+
+def _counted_note(place: Local) -> str:
     if place.count is None:
         return "inside a loop of unknown length"
     if place.share > 1 and place.count == 1:

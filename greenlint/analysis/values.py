@@ -15,12 +15,15 @@ from typing import Any
 
 
 class Const:
-    """A literal value (numbers, strings, None, tuples of literals...)."""
+    """A literal value (numbers, strings, None, tuples of literals...); `option`: the command-line
+    option (`batch_size` of `--batch_size`) whose default it is, a value the user can change; "" for
+    one the program fixes."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "option")
 
-    def __init__(self, value: Any):
+    def __init__(self, value: Any, option: str = ""):
         self.value = value
+        self.option = option
 
     def __eq__(self, other: object) -> bool:
         return type(other) is Const and type(self.value) is type(other.value) and self.value == other.value
@@ -32,15 +35,47 @@ class Const:
         return f"Const({self.value!r})"
 
     def __reduce__(self):  # unpickled, OPAQUE is OPAQUE again
-        return (_const, (self.value,))
+        return (_const, (self.value, self.option))
 
 
 #: A known non-TF value whose exact value is not tracked (a non-literal string, a list of variables).
 OPAQUE = Const(NotImplemented)
 
 
-def _const(value: Any) -> Const:
-    return OPAQUE if value is NotImplemented else Const(value)
+def _const(value: Any, option: str = "") -> Const:
+    return OPAQUE if value is NotImplemented else Const(value, option)
+
+
+def options_of(values: Any) -> tuple[str, ...]:
+    """The command-line options whose defaults *values* hold or were built from (`Const.option`; an
+    instance's `options`, a layer's or model's made with them; a sequence's items), in order, once each."""
+    found: dict[str, None] = {}
+    for v in values:
+        kind = type(v)
+        if kind is Const and v.option:
+            found[v.option] = None
+        elif kind is Inst:
+            found.update(dict.fromkeys(v.meta.get("options", ())))
+        elif kind is Seq:
+            found.update(dict.fromkeys(options_of(v.items)))
+    return tuple(found)
+
+
+class Parsed:
+    """The namespace a program's command line is parsed into (`args = parser.parse_args()`): its
+    attributes are the options' defaults (`options.py`), except those *given* in a literal argument
+    list (`parser.parse_args(["--epochs", "5"])`, whose values are not read)."""
+
+    __slots__ = ("given",)
+
+    def __init__(self, given: frozenset[str] = frozenset()):
+        self.given = given
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Parsed and other.given == self.given
+
+    def __hash__(self) -> int:
+        return hash(self.given)
 
 
 class Ref:

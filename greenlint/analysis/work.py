@@ -44,7 +44,7 @@ from greenlint.analysis.arrays import (
 )
 from greenlint.analysis.callsite import UNTYPED_BATCH
 from greenlint.analysis.ops import op_work
-from greenlint.analysis.values import Const, Inst, Seq, UserInst, items_of
+from greenlint.analysis.values import Const, Inst, Seq, UserInst, items_of, options_of
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
@@ -76,6 +76,20 @@ def q(value: Any, provenance: str, note: str | None = None, **extra: Any) -> dic
     if value is None:
         provenance = UNKNOWN
     return {"value": value, "provenance": provenance, "note": note, **extra}
+
+
+def add_options(work: dict[str, Any], named: dict[str, Any], owner: Any = None) -> None:
+    """Give a call's *work* its `options` entry: the command-line options whose defaults its arguments
+    (*named*) or its receiver hold or were built from (`values.options_of`: `fit(batch_size=
+    args.batch_size)`, a model of `Dense(FLAGS.width)`), sizes the command line can change; `arguments`
+    maps each parameter given an option's default itself to that option."""
+    used = options_of([*named.values(), owner])
+    if not used:
+        return
+    listed = ", ".join(f"`--{o}`" for o in used)
+    direct = {name: v.option for name, v in named.items() if type(v) is Const and v.option}
+    work["options"] = q(list(used), INFERRED, f"with the default of {listed}: the command line can change it",
+                        **({"arguments": direct} if direct else {}))
 
 
 def is_model(value: Any) -> bool:
@@ -283,7 +297,7 @@ def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:
     """Give a layer's constructor site its work, the first time a model places the layer with its FLOPs
     known, else the first time at all (on a free side: `input_shape=[None, 1]`, the data's length later)."""
     site = layer.meta.get("site_work")
-    if site is not None and (not site or found.flops is not None and (site.get("flops_per_sample") or {}).get("value") is None):
+    if site is not None and (not site.keys() - {"options"} or found.flops is not None and (site.get("flops_per_sample") or {}).get("value") is None):
         site["input_shape"] = q(list(shape), INFERRED, "per sample, as the model places the layer")
         site["params"] = q(found.params, INFERRED)
         site["flops_per_sample"] = q(found.flops, INFERRED)

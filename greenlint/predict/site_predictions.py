@@ -8,6 +8,7 @@ import marshal
 import math
 import weakref
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from greenlint.predict.prediction import Prediction
@@ -60,10 +61,24 @@ def _memo(predict: Callable | None) -> dict[tuple, Prediction]:
 
 def _predict(predict: Predict, callsite) -> Prediction:
     try:
-        features = with_work(callsite.features, getattr(callsite, "work", None), getattr(callsite, "runs", None))
-        return finite_or_unknown(predict(callsite.api, features))
+        work = getattr(callsite, "work", None)
+        features = with_work(callsite.features, work, getattr(callsite, "runs", None))
+        return with_options(finite_or_unknown(predict(callsite.api, features)), work)
     except Exception as exc:  # a predictor bug must not lose the call site
         return Prediction.unknown(note=f"prediction failed: {type(exc).__name__}: {exc}")
+
+
+#: The work entry naming the command-line options whose defaults the work reads: said in the basis, not a size.
+OPTIONS = "options"
+
+
+def with_options(prediction: Prediction, work: dict | None) -> Prediction:
+    """*prediction* whose basis says which command-line defaults its work assumes (work's `options`)."""
+    entry = (work or {}).get(OPTIONS)
+    if not isinstance(entry, dict) or not entry.get("note") or prediction.energy_j is None:
+        return prediction
+    note = "; ".join(n for n in (prediction.evidence.note, entry["note"]) if n)
+    return replace(prediction, evidence=replace(prediction.evidence, note=note))
 
 
 def work_values(work: dict | None) -> dict:
@@ -72,6 +87,8 @@ def work_values(work: dict | None) -> dict:
     (provenance `unknown`: the predictor must not assume a size for them)."""
     out = {}
     for key, entry in (work or {}).items():
+        if key == OPTIONS:
+            continue
         value = entry.get("value") if isinstance(entry, dict) else entry
         if value is not None:
             out[key] = value

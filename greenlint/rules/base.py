@@ -181,12 +181,15 @@ class Site:
         return "in a loop" if looped else f"as {called}" if called else ""
 
     def loop_times(self) -> str:
-        """` (100 times)`, ` (at most 100 times)`: how often loops run the site; "" when unknown."""
+        """` (100 times)`, ` (at most 100 times)`, ` (16,000 times: the default of `--samples`)`: how
+        often loops run the site (a count read from a command-line option's default says so); "" when unknown."""
         loop = self.loop_runs
         if loop is None or loop <= 1:
             return ""
         upper = self.callsite.runs.get("loop_bound", self.runs_bound) == "upper"
-        return f" ({'at most ' if upper else ''}{fmt_count(loop)} times)"
+        option = self.callsite.runs.get("loop_option")
+        where = f": the default of `--{option}`" if option else ""
+        return f" ({'at most ' if upper else ''}{fmt_count(loop)} times{where})"
 
     @property
     def total_energy_j(self) -> float | None:

@@ -50,7 +50,8 @@ def written_batch(facts: FileFacts, site: Site) -> tuple[int, str] | None:
     defaults, and where it is written, as the message goes on (`defaults.default_value`: "" for a
     literal at the call, " (`args.batch_size`: the default of `--batch_size`)", " (`batch_size`: the
     default of parameter `batch_size`)"); the analysis' value where the defaults do not give it, with
-    the assignment of the name passed (" (`batch_size = 8`, line 4)"). None where neither knows it."""
+    the option whose default it followed (work's `options`: " (the default of `--batch_size`)") or the
+    assignment of the name passed (" (`batch_size = 8`, line 4)"). None where neither knows it."""
     size = site.features.get("batch_size")
     known = size if isinstance(size, int) and not isinstance(size, bool) else None
     call = facts.node(site)
@@ -63,6 +64,9 @@ def written_batch(facts: FileFacts, site: Site) -> tuple[int, str] | None:
         return value, f" (`{ast.unparse(given)}`: {where})" if where and given is not None else ""
     if known is None:
         return None
+    option = ((site.callsite.work or {}).get("options") or {}).get("arguments", {}).get("batch_size")
+    if option:  # the analysis followed an option's default here (`main(**{"batch_size": FLAGS.batch_size})`)
+        return known, f" (the default of `--{option}`)"
     bound = None
     if isinstance(given, ast.Name) and call is not None:
         function = _function(facts, call, site.callsite.span.cell)

@@ -691,6 +691,16 @@ class SessionFeedDictInLoop(Rule):
             line=7,
             message_contains="once per generated element (16,000 times), the next input drawn on the host",
         ),
+        Invalid(  # the same, its length a command-line option's default: the message says it may change
+            "import argparse\nimport numpy as np\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--samples', type=int, default=16000)\nargs = p.parse_args()\n"
+            "sess = tf.compat.v1.Session()\nwaveform = [128] * 100\n"
+            "for step in range(args.samples):\n    window = waveform[-1]\n"
+            "    prediction = sess.run(outputs, feed_dict={samples: window})[0]\n"
+            "    sample = np.random.choice(np.arange(256), p=prediction)\n    waveform.append(sample)\n",
+            line=11,
+            message_contains="once per generated element (16,000 times: the default of `--samples`), the next input",
+        ),
         Invalid(  # each batch's images read and decoded in Python before the step
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
             "for paths in batches:\n    images = np.array([cv2.imread(p) for p in paths])\n"

@@ -611,6 +611,14 @@ class SmallBatchSize(Rule):
             line=5,
             message_contains="uses batch_size=1 (`FLAGS.batch_size`: the default of `--batch_size`): tiny batches",
         ),
+        Invalid(  # a flag's default reaching the batch through a dict of keyword arguments, which the analysis follows
+            "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_integer('batch_size', 1, 'Batch size')\n"
+            "FLAGS = flags.FLAGS\n\ndef main(batch_size):\n"
+            "    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(batch_size)\n    model.fit(ds, epochs=10)\n\n"
+            "main(**{'batch_size': FLAGS.batch_size})\n",
+            line=7,
+            message_contains="uses batch_size=1 (the default of `--batch_size`): tiny batches",
+        ),
         Invalid(  # a parameter's default no call of its function overrides
             FOLDS,
             line=9,

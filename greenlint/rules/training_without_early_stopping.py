@@ -773,12 +773,13 @@ def stopped_share(epochs: int) -> tuple[float, float]:
 
 
 def _epochs(facts: FileFacts, site: Site, call: ast.Call) -> tuple[int | None, str]:
-    """The epochs the fit runs (a literal, or the default it runs with) and where that comes from."""
+    """The epochs the fit runs (a literal, or the default it runs with) and where that comes from (the
+    analysis reads an option's default too: `epochs=args.num_epochs` is still said to be one)."""
     epochs = site.features.get("epochs")
-    if isinstance(epochs, int) and not isinstance(epochs, bool):
-        return epochs, ""
     given = keyword(call, "epochs")
     found = default_value(facts, given.value, site.callsite.span.cell) if given is not None else None
+    if isinstance(epochs, int) and not isinstance(epochs, bool):
+        return epochs, found.where if found is not None and found.value == epochs else ""
     if found is None or not isinstance(found.value, int) or isinstance(found.value, bool):
         return None, ""
     return found.value, found.where

@@ -1,0 +1,74 @@
+"""A class (or function) a module defines but never names itself, constructed by the scripts beside
+it (`constructed.py`, `Resolver.passed_beside`): its parameters bind what every such call passes,
+literals and the script's command-line defaults, and stay unknown where the calls differ or the
+script names it otherwise."""
+
+from __future__ import annotations
+
+import textwrap
+
+from greenlint.analysis import analyse_file
+
+MODEL = """\
+import tensorflow as tf
+
+
+class GAN(object):
+    def __init__(self, sess, batch_size=64, z_dim=100, gf_dim=64):
+        self.sess = sess
+        self.z_dim = z_dim
+        self.gf_dim = gf_dim
+        self.z = tf.compat.v1.placeholder(tf.float32, [batch_size, self.z_dim])
+        w = tf.compat.v1.get_variable("w", [self.z_dim, self.gf_dim * 8])
+        self.h = tf.matmul(self.z, w)
+
+    def train(self, z):
+        for step in range(100):
+            self.sess.run(self.h, feed_dict={self.z: z})
+"""
+
+MAIN = """\
+import tensorflow as tf
+from model import GAN
+
+flags = tf.compat.v1.flags
+flags.DEFINE_integer("z_dim", 10, "z")
+FLAGS = flags.FLAGS
+
+
+def main(_):
+    with tf.compat.v1.Session() as sess:
+        {calls}
+"""
+
+
+def run_flops(tmp_path, calls: str, main: str = MAIN) -> object:
+    """The FLOPs per sample of model.py's `Session.run`, with main.py making the GAN by *calls*."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "model.py").write_text(MODEL)
+    (tmp_path / "main.py").write_text(main.format(calls=textwrap.indent(calls, " " * 8).strip()))
+    result = analyse_file(tmp_path / "model.py")
+    (site,) = [s for s in result.callsites if s.api.endswith("Session.run")]
+    return site.work["flops_per_sample"]["value"]
+
+
+def test_a_class_built_in_the_script_beside_it_binds_that_calls_arguments(tmp_path):
+    # z_dim the flag's default 10, gf_dim the parameter's default 64: 2 x 10 x 512 FLOPs per sample
+    assert run_flops(tmp_path, "gan = GAN(sess, z_dim=FLAGS.z_dim)\ngan.train(None)") == 2 * 10 * 512
+
+
+def test_calls_giving_the_same_values_in_other_forms_bind_them(tmp_path):
+    agree = "if FLAGS.z_dim:\n    g = GAN(sess, 8, FLAGS.z_dim)\nelse:\n    g = GAN(sess, batch_size=8, z_dim=10)"
+    assert run_flops(tmp_path, agree) == 2 * 10 * 512
+
+
+def test_calls_that_differ_leave_the_size_unknown(tmp_path):
+    assert run_flops(tmp_path, "a = GAN(sess, z_dim=4)\nb = GAN(sess, z_dim=8)") is None
+
+
+def test_a_class_the_script_names_otherwise_or_with_unknown_arguments_stays_unknown(tmp_path):
+    for calls in ("make = GAN\ng = make(sess, z_dim=4)", "g = GAN(sess, **FLAGS.flag_values_dict())",
+                  "g = GAN(sess, z_dim=int(input()))"):
+        for stale in tmp_path.iterdir():
+            stale.rmdir() if stale.is_dir() else stale.unlink()
+        assert run_flops(tmp_path, calls) is None, calls

@@ -1,0 +1,153 @@
+"""Command-line options' defaults as values for work (`Resolver.option_value`): `args.x` of a parsed
+argparse command line and `FLAGS.x` of absl / tf.app flags hold the option's default where the program
+does not set it itself, and the call's work says which defaults it assumes (`work["options"]`)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from greenlint.analysis import analyse_source
+
+HEADER = """\
+import argparse
+import tensorflow as tf
+from tensorflow import keras
+x = tf.zeros((1000, 10))
+y = tf.zeros((1000, 1))
+"""
+
+
+def fit_work(code: str) -> dict:
+    """The work of the one `fit` call in *code*."""
+    result = analyse_source(HEADER + textwrap.dedent(code), "train.py")
+    assert result.errors == []
+    (site,) = [s for s in result.callsites if s.api.endswith(".fit")]
+    return site.work
+
+
+def test_an_argparse_default_is_the_batch_size_and_the_work_says_so():
+    work = fit_work(
+        """
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--batch-size", type=int, default=8)
+        args = parser.parse_args()
+        m = keras.Sequential([keras.layers.Dense(1)])
+        m.fit(x, y, batch_size=args.batch_size, epochs=2)
+        """
+    )
+    assert work["batch_size"]["value"] == 8
+    assert work["steps"]["value"] == 2 * 125
+    assert work["options"]["value"] == ["batch_size"]
+    assert "the default of `--batch_size`" in work["options"]["note"]
+
+
+def test_flag_defaults_size_the_model_through_arithmetic():
+    """tf.compat.v1 flags and absl's: `Dense(FLAGS.width * 2)` is 128 units wide."""
+    for imported in ("flags = tf.compat.v1.flags", "from absl import flags"):
+        work = fit_work(
+            f"""
+            {imported}
+            flags.DEFINE_integer("width", 64, "units of the hidden layer")
+            FLAGS = flags.FLAGS
+            m = keras.Sequential([keras.layers.Dense(FLAGS.width * 2), keras.layers.Dense(1)])
+            m.fit(x, y, batch_size=50, epochs=1)
+            """
+        )
+        assert work["params"]["value"] == (10 * 128 + 128) + (128 + 1), imported
+        assert work["options"]["value"] == ["width"]
+
+
+def test_a_command_line_parsed_in_a_helper_gives_its_defaults():
+    work = fit_work(
+        """
+        def parse_args(argv=None):
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--batch-size", type=int, default=10)
+            return parser.parse_args(argv)
+
+        def main():
+            args = parse_args()
+            m = keras.Sequential([keras.layers.Dense(1)])
+            m.fit(x, y, batch_size=args.batch_size, epochs=1)
+
+        main()
+        """
+    )
+    assert work["batch_size"]["value"] == 10
+
+
+def test_an_option_the_program_sets_is_not_its_default():
+    overridden = """
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--batch-size", type=int, default=8)
+        {parse}
+        {after}
+        m = keras.Sequential([keras.layers.Dense(1)])
+        m.fit(x, y, batch_size=args.batch_size, epochs=2)
+        """
+    cases = {
+        "assigned": ("args = parser.parse_args()", "args.batch_size = 16"),
+        "a parser default": ("parser.set_defaults(batch_size=4)\nargs = parser.parse_args()", ""),
+        "a literal command line": ('args = parser.parse_args(["--batch-size", "2"])', ""),
+    }
+    for case, (parse, after) in cases.items():
+        code = textwrap.indent(f"{parse}\n{after}", " " * 8).strip()
+        work = fit_work(overridden.replace("{parse}\n        {after}", code))
+        assert work["batch_size"]["value"] != 8, case
+        assert "options" not in work, case
+    # a literal command line naming another option leaves this one at its default
+    work = fit_work(overridden.format(parse='args = parser.parse_args(["--epochs", "3"])', after=""))
+    assert work["batch_size"]["value"] == 8
+
+
+def test_a_default_set_only_where_it_is_none_holds_unless_it_is_none():
+    code = """
+        flags = tf.compat.v1.flags
+        flags.DEFINE_integer("width", {default}, "units")
+        flags.DEFINE_integer("height", 32, "units")
+        FLAGS = flags.FLAGS
+        if FLAGS.width is None:
+            FLAGS.width = FLAGS.height
+        m = keras.Sequential([keras.layers.Dense(FLAGS.width), keras.layers.Dense(1)])
+        m.fit(x, y, batch_size=50, epochs=1)
+        """
+    assert fit_work(code.format(default=16))["params"]["value"] == (10 * 16 + 16) + (16 + 1)
+    unknown = fit_work(code.format(default=None))
+    assert unknown["params"].get("bound") == "lower" and "options" not in unknown
+
+
+def test_an_attribute_no_option_defines_stays_unknown():
+    work = fit_work(
+        """
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--epochs", type=int, default=3)
+        args = parser.parse_args()
+        m = keras.Sequential([keras.layers.Dense(1)])
+        m.fit(x, y, batch_size=args.batch_size, epochs=args.epochs)
+        """
+    )
+    assert work["epochs"]["value"] == 3
+    assert work["batch_size"]["value"] is None
+    assert work["options"]["value"] == ["epochs"]
+
+
+def test_a_loop_over_an_options_default_counts_it_and_says_so():
+    code = HEADER + textwrap.dedent(
+        """
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--steps", type=int, default=40)
+        args = parser.parse_args()
+        m = keras.Sequential([keras.layers.Dense(1)])
+        for step in range(args.steps * 2):
+            m.train_on_batch(x[:8], y[:8])
+        outputs = [m.predict(x[:2]) for _ in range(args.steps)]
+        for step in range(3):
+            m.evaluate(x, y)
+        """
+    )
+    runs = {s.api.rpartition(".")[2]: s.runs for s in analyse_source(code, "train.py").callsites
+            if s.api.startswith("tensorflow.keras.Sequential.")}
+    assert runs["train_on_batch"]["count"] == 80 and runs["predict"]["count"] == 40
+    for method in ("train_on_batch", "predict"):
+        assert "the default of `--steps` as a loop's trip count" in runs[method]["note"]
+    assert runs["evaluate"]["count"] == 3 and "default" not in runs["evaluate"]["note"]
