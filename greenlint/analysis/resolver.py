@@ -69,6 +69,7 @@ from greenlint.analysis import features as feat
 from greenlint.analysis import layers as layers_mod
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
+from greenlint.analysis.callsite import estimator_method
 from greenlint.analysis.files import WrittenFiles
 from greenlint.analysis.references import CodeReferences, text_references, word_lines
 from greenlint.analysis.scopes import Scope, merge_names
@@ -2054,7 +2055,7 @@ class Resolver:
             if drawn is not None:
                 features["input_host_work"], line = drawn
                 features["input_drawn_above"] = node.lineno - line
-        elif work_mod.estimator_method(api) and type(named.get("input_fn")) is UserFunc and not self.exporting:
+        elif estimator_method(api) and type(named.get("input_fn")) is UserFunc and not self.exporting:
             batched = feat.dataset_batch_size([self.result_of(named["input_fn"].info)])
             if batched is not None:  # `input_fn` returns `....batch(64)`: the batch of each step
                 features["batch_size"] = batched

@@ -42,7 +42,7 @@ from greenlint.analysis.arrays import (
     shape_of,
     shape_source,
 )
-from greenlint.analysis.callsite import UNTYPED_BATCH
+from greenlint.analysis.callsite import UNTYPED_BATCH, estimator_method
 from greenlint.analysis.ops import op_work
 from greenlint.analysis.values import Const, Inst, Seq, UserInst, items_of
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
@@ -66,8 +66,6 @@ LAYERS = "tensorflow.keras.layers."
 #: The arguments that stop an Estimator's `train` (`steps`, `max_steps`); without them it runs until the data
 #: its `input_fn` builds ends.
 ESTIMATOR_STOPS = ("steps", "max_steps")
-#: An Estimator's methods that run its model over the data its `input_fn` builds.
-ESTIMATOR_METHODS = frozenset({"train", "evaluate", "predict"})
 #: What makes an Estimator that runs a Keras model (its `keras_model`) in its `model_fn`, and that
 #: Estimator's class (the catalog gives the factory no return class: the KB names its measured calls
 #: `model_to_estimator.train`, as FECoM records them).
@@ -772,11 +770,6 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, mer
     if isinstance(model, Inst) and is_model(model):
         return weights_work(model)
     return op_work(api, named, features)
-
-
-def estimator_method(api: str) -> bool:
-    """An Estimator's `train`, `evaluate` or `predict` (`tf.estimator.*`, TPUEstimator, `model_to_estimator`'s)."""
-    return ".estimator." in api and api.rpartition(".")[2] in ESTIMATOR_METHODS
 
 
 def estimator_work(method: str, named: dict, owner: Any = None) -> dict[str, dict]:

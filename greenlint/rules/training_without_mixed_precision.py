@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis.callsite import estimator_method
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
@@ -820,7 +821,7 @@ def _trains(site: Site) -> bool:
 def _estimator_train(api: str) -> bool:
     """An Estimator's `train()` (`tf.estimator.Estimator`, TPUEstimator, `model_to_estimator`'s): the
     training steps of its `model_fn`, run there."""
-    return ".estimator." in api and api.rpartition(".")[2] == "train"
+    return estimator_method(api) and api.rpartition(".")[2] == "train"
 
 
 def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
