@@ -8,6 +8,13 @@ from typing import Any
 #: The note of a fit's `batch_size` work taken as Keras' default where the analysis does not
 #: know its input: right for arrays, while a dataset or a generator batches itself.
 UNTYPED_BATCH = "Keras default for arrays (a tf.data input batches itself)"
+#: An Estimator's methods that run its model over the data its `input_fn` builds.
+ESTIMATOR_METHODS = frozenset({"train", "evaluate", "predict"})
+
+
+def estimator_method(api: str) -> bool:
+    """An Estimator's `train`, `evaluate` or `predict` (`tf.estimator.*`, TPUEstimator, `model_to_estimator`'s)."""
+    return ".estimator." in api and api.rpartition(".")[2] in ESTIMATOR_METHODS
 
 
 @dataclass(frozen=True)

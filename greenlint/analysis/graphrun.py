@@ -59,11 +59,11 @@ def run_work(fetches: Any, fed_rows: int | None) -> dict[str, dict]:
         "step": step,
         "samples": q(fed_rows, INFERRED, "the rows of the arrays fed") if fed_rows is not None
         else q(None, UNKNOWN, "the batch fed is not known from the code"),
-        "flops_per_sample": _forward(fetches),
+        "flops_per_sample": forward(fetches),
     }
 
 
-def _forward(fetches: Any) -> dict:
+def forward(fetches: Any) -> dict:
     """The forward FLOPs per sample of the graph *fetches* are computed by (the ops of all of them, once)."""
     syms = [v.meta["sym"] for v in _fetched(fetches) if is_sym(v)]
     net = sym_net(merge_syms(syms, None)) if syms else None

@@ -57,6 +57,7 @@ from greenlint.analysis import (
     ops,
     options,
     symops,
+    tfgan,
     traced,
     trainable,
     trees,
@@ -68,6 +69,7 @@ from greenlint.analysis import features as feat
 from greenlint.analysis import layers as layers_mod
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
+from greenlint.analysis.callsite import estimator_method
 from greenlint.analysis.files import WrittenFiles
 from greenlint.analysis.references import CodeReferences, text_references, word_lines
 from greenlint.analysis.scopes import Scope, merge_names
@@ -865,7 +867,8 @@ class Resolver:
                     self.scope.module().star_imports.extend(self.imports.star_imports(local))
                 continue
             addons = root == kerasext.ADDONS and local is None and kerasext.addons_ref(f"{module}.{alias.name}")
-            if tf or root in _FOLLOWED_ROOTS or addons or agents.agent_path(f"{module}.{alias.name}"):
+            gan = root == tfgan.ROOT and local is None
+            if tf or root in _FOLLOWED_ROOTS or addons or gan or agents.agent_path(f"{module}.{alias.name}"):
                 value = self.module_ref(f"{module}.{alias.name}")
             else:
                 value = self.imports.member(local, alias.name) if local is not None else None
@@ -895,6 +898,9 @@ class Resolver:
             return FOREIGN
         if root == kerasext.ADDONS and kerasext.addons_ref(path):  # `tfa.callbacks.TimeStopping`, unless the
             local = self.imports.module(path) if self.imports is not None else None  # project is Addons itself
+            return local if local is not None else Ref(path)
+        if root == tfgan.ROOT:  # TF-GAN's training (tfgan.py), unless the project's own module (its examples)
+            local = self.imports.module(path) if self.imports is not None else None
             return local if local is not None else Ref(path)
         if root in _BINDER_MODULES:  # `types.MethodType`, `functools.partial`, `functools.reduce` (nothing else of theirs)
             return Ref(path) if path == root or path in _BINDERS or path == builders.REDUCE else None
@@ -1873,6 +1879,8 @@ class Resolver:
             return self.driver_call(node, path, args, keywords)
         if root in kerasext.ROOTS:
             return kerasext.library_call(path)
+        if tfgan.is_path(path):
+            return self.gan_call(node, path, args, keywords)
         if path in kerasext.CALLBACKS:  # `tfa.callbacks.TimeStopping(seconds=5)`: its literal arguments
             params, defaults = kerasext.CALLBACKS[path]
             named = feat.argument_values(list(params), args, keywords)
@@ -1916,6 +1924,9 @@ class Resolver:
             return downloads.fetched(named)
         if api == SAVED_MODEL_LOAD:
             return Inst(SAVED_MODEL_LOAD, "factory")
+        if api == work_mod.MODEL_TO_ESTIMATOR:  # an Estimator that trains and runs that Keras model
+            model = named.get("keras_model")
+            return Inst(work_mod.ESTIMATOR, "factory", {"estimator_model": model} if work_mod.is_model(model) else {})
         if api == graphrun.BACKEND_FUNCTION:  # its outputs' graph, where they are a model's: its FLOPs
             graph = work_mod.functional_model(named)
             net = work_mod.model_work(Inst(untyped.MODEL, "factory", {"graph": graph})) if graph else {}
@@ -1951,6 +1962,10 @@ class Resolver:
         if kind == "class" and api.startswith(work_mod.LAYERS):
             meta["site_work"] = self.calls[-1].work  # filled in once a model places the layer
         self.work_meta(api, named, features, meta, [v for starred, v in args if not starred])
+        if kind == "class" and type(named.get("model_fn")) is UserFunc and not self.exporting:
+            model_work = self.model_fn_work(named["model_fn"].info)
+            if model_work:  # `tf.estimator.Estimator(model_fn=f)`: the model f runs (work.estimator_work)
+                meta["estimator_work"] = model_work
         if api == "tensorflow.keras.Input" and "sym" in meta:
             self.sized_input(meta)
         if kind == "function" and returns in _TENSORS and "sym" not in meta:  # an op on symbolic tensors
@@ -2104,6 +2119,11 @@ class Resolver:
             if drawn is not None:
                 features["input_host_work"], line = drawn
                 features["input_drawn_above"] = node.lineno - line
+        elif estimator_method(api) and type(named.get("input_fn")) is UserFunc and not self.exporting:
+            batched = feat.dataset_batch_size([self.result_of(named["input_fn"].info)])
+            if batched is not None:  # `input_fn` returns `....batch(64)`: the batch of each step
+                features["batch_size"] = batched
+                features["batch_size_from"] = "input_fn"
         elif api == TRACED_CALL:  # `train_step(x)` of a tf.function: the batch it is handed, where decoded on the spot
             batch = self.batch_here([v for _, v in (*args, *keywords)])
             if batch is not None:
@@ -2181,6 +2201,53 @@ class Resolver:
             features["receiver"] = drivers.DRIVER
             features["via"] = agents.via(name)
             found.work["driver"] = work_mod.q(True, work_mod.INFERRED, agents.note(name, why))
+        return None
+
+    def model_fn_work(self, info: FuncInfo) -> dict:
+        """The work of the Keras model an Estimator's `model_fn` runs on its features: the params and
+        FLOPs per sample of the one model call its body makes (walked now), where they are known; {}
+        where it calls no model, several, or one of unknown work (a TF1 graph built from the features)."""
+        self.result_of(info)
+        calls = [f for f in self.calls if f.func is info and f.api.endswith(".__call__")
+                 and self.table.cat.kind(f.api) == "model-inference"]
+        work = calls[0].work if len(calls) == 1 else {}
+        if (work.get("flops_per_sample") or {}).get("value") is None:
+            return {}
+        return {k: work[k] for k in ("params", "flops_per_sample", "input_shape") if k in work}
+
+    def gan_call(self, node: ast.Call, path: str, args: list, keywords: list) -> Inst | None:
+        """A call of TF-GAN's table (tfgan.py): a model builder calls the functions it is given on its
+        data (the generator's output given to the discriminator, a CycleGAN's both ways); a loss or the
+        train ops carry the model on; `gan_train` is the call site of a training step of that model."""
+        given = tfgan.model_inputs(path, args, keywords)
+        if given is not None:
+            generator, discriminator, source, real = given
+            cyclic = tfgan.cyclic(path)
+
+            def run(fn: Any, data: Any) -> Any:
+                return self.call(node, fn, [(False, data)], []) if fn is not None else None
+
+            outputs = []
+            for data, other in ((source, real), (real, source)) if cyclic else ((source, real),):
+                made = run(generator, data)
+                outputs += [made, *([run(generator, made)] if cyclic else []), run(discriminator, other),
+                            run(discriminator, made)]  # (a CycleGAN's other generator given it back: the cycle)
+            return tfgan.model(outputs, path.rpartition(".")[2])
+        if path.rpartition(".")[2] != tfgan.TRAIN:
+            return tfgan.carried(path, args, keywords)
+        trained = tfgan.trained(args, keywords)
+        if self.exporting or self.instance:
+            return None
+        repeat, why = tfgan.steps(args, keywords)
+        features, _ = self.record(node, tfgan.STEP, [], [], None)
+        found = self.calls[-1]
+        found.local = found.local._replace(runs=runs_mod.combine(repeat, found.local.runs))
+        features["receiver"] = drivers.DRIVER
+        features["via"] = tfgan.VIA
+        graph = Seq(trained.meta["outputs"]) if trained is not None else Seq(())
+        builder = trained.meta["builder"] if trained is not None else "GAN model its train ops were built for"
+        partial = trained is None or trained.meta["partial"]
+        found.work.update(tfgan.step_work(graphrun.forward(graph), partial, tfgan.note(builder, why)))
         return None
 
     def driven(self) -> None:

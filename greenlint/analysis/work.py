@@ -42,7 +42,7 @@ from greenlint.analysis.arrays import (
     shape_of,
     shape_source,
 )
-from greenlint.analysis.callsite import UNTYPED_BATCH
+from greenlint.analysis.callsite import UNTYPED_BATCH, estimator_method
 from greenlint.analysis.ops import op_work
 from greenlint.analysis.values import Const, Inst, Seq, UserInst, items_of, options_of
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
@@ -66,8 +66,11 @@ LAYERS = "tensorflow.keras.layers."
 #: The arguments that stop an Estimator's `train` (`steps`, `max_steps`); without them it runs until the data
 #: its `input_fn` builds ends.
 ESTIMATOR_STOPS = ("steps", "max_steps")
-#: An Estimator's methods that run its model over the data its `input_fn` builds.
-ESTIMATOR_METHODS = frozenset({"train", "evaluate", "predict"})
+#: What makes an Estimator that runs a Keras model (its `keras_model`) in its `model_fn`, and that
+#: Estimator's class (the catalog gives the factory no return class: the KB names its measured calls
+#: `model_to_estimator.train`, as FECoM records them).
+MODEL_TO_ESTIMATOR = "tensorflow.keras.estimator.model_to_estimator"
+ESTIMATOR = "tensorflow.estimator.Estimator"
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
 _WRAPPERS = frozenset({"Bidirectional", "TimeDistributed"})
 
@@ -775,31 +778,36 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, mer
         return _model_call(leaf, named, features, owner)
     if leaf == "__call__" and is_layer(owner):
         return _layer_call(owner, layer_call_inputs(owner, first, named))
-    if leaf in ESTIMATOR_METHODS and ".estimator." in api:
-        return estimator_work(leaf, named)
+    if estimator_method(api):
+        return estimator_work(leaf, named, owner)
     model = owner if leaf in WEIGHT_FILE_METHODS else named.get("model", first) if api == SAVE_MODEL else None
     if isinstance(model, Inst) and is_model(model):
         return weights_work(model)
     return op_work(api, named, features)
 
 
-def estimator_work(method: str, named: dict) -> dict[str, dict]:
+def estimator_work(method: str, named: dict, owner: Any = None) -> dict[str, dict]:
     """The work of an Estimator's `train`, `evaluate` or `predict` (`tf.estimator.*`,
-    `model_to_estimator(...)`): {} where a literal stop is given (`steps`, a train's `max_steps`: the
-    call's own features); else its size (and a train's epochs) unknown, the least they allow, never
-    another program's measured size: with no stop the call runs until the data its `input_fn` builds
-    ends (`predict` always does), and a stop not stated in the code (`max_steps=num_train_steps`) is
-    not known."""
+    `model_to_estimator(...)`): the Keras model's params and FLOPs per sample where the Estimator runs
+    one known here (*owner*'s `estimator_model`: `model_to_estimator(keras_model=model)`; its
+    `estimator_work`: the one Keras model its `model_fn` calls, resolver.model_fn_work); with them, where a
+    literal stop is given (`steps`, a train's `max_steps`: the call's own features), nothing more; else
+    its size (and a train's epochs) unknown, the least they allow, never another program's measured
+    size: with no stop the call runs until the data its `input_fn` builds ends (`predict` always
+    does), and a stop not stated in the code (`max_steps=num_train_steps`) is not known."""
+    meta = owner.meta if type(owner) is Inst else {}
+    model = meta.get("estimator_model")
+    base = model_work(model) if isinstance(model, Inst) and is_model(model) else meta.get("estimator_work", {})
     names = ESTIMATOR_STOPS if method == "train" else ("steps",) if method == "evaluate" else ()
     stops = [named[k] for k in names if k in named and not _none(named[k])]
     if any(type(v) is Const for v in stops):
-        return {}
+        return base
     if stops:  # an unknown value is given too (held as None)
         why = f"an Estimator's {method} of {' or '.join(names)} not known from the code"
     else:
         why = (f"an Estimator's {method}" + (f" without {' or '.join(names)}" if names else "")
                + " runs until its input_fn's data ends; input_fn is not followed")
-    unknown = {"samples": q(None, UNKNOWN, why)}
+    unknown = {**base, "samples": q(None, UNKNOWN, why)}
     return {**unknown, "epochs": q(None, UNKNOWN, why)} if method == "train" else unknown
 
 

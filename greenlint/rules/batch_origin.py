@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 
 from greenlint.analysis import flow
-from greenlint.analysis.callsite import Span
+from greenlint.analysis.callsite import Span, estimator_method
 from greenlint.rules.base import FileFacts, Site, argument, method, node_span
 from greenlint.rules.defaults import Origin, default_value
 from greenlint.rules.deliberate import in_test
@@ -43,6 +43,22 @@ DEPTH = 3
 
 #: The position of the `batch_size` argument of the calls whose argument is their batch.
 BATCH_POSITION = {"fit": 2, "evaluate": 2, "predict": 1, "batch": 0}
+#: An Estimator's methods and the constructor argument that sets their batch (TPUEstimator's, which
+#: hands it to the input_fn as `params["batch_size"]`).
+ESTIMATOR_BATCH = {"train": "train_batch_size", "evaluate": "eval_batch_size", "predict": "predict_batch_size"}
+
+
+def estimator_batch(facts: FileFacts, call: ast.Call | None, site: Site) -> ast.expr | None:
+    """The argument that sets the batch of an Estimator's `train`/`evaluate`/`predict` *call*: the
+    constructor's (`estimator = TPUEstimator(..., eval_batch_size=FLAGS.eval_batch_size)`) last bound
+    to the name it is called on, in its scope; None where none is written there."""
+    if call is None or not isinstance(call.func, ast.Attribute) or not isinstance(call.func.value, ast.Name):
+        return None
+    function = _function(facts, call, site.callsite.span.cell)
+    scope = function if function is not None else facts.module(site.callsite.span.cell)
+    bound = last_bindings(scope, call.lineno).get(call.func.value.id)
+    made = bound.value if bound is not None else None
+    return argument(made, ESTIMATOR_BATCH[method(site.api)]) if isinstance(made, ast.Call) else None
 
 
 def written_batch(facts: FileFacts, site: Site) -> tuple[int, str] | None:
@@ -55,7 +71,11 @@ def written_batch(facts: FileFacts, site: Site) -> tuple[int, str] | None:
     size = site.features.get("batch_size")
     known = size if isinstance(size, int) and not isinstance(size, bool) else None
     call = facts.node(site)
-    given = argument(call, "batch_size", BATCH_POSITION.get(method(site.api)))
+    if estimator_method(site.api):
+        given = estimator_batch(facts, call, site)
+        known = None  # the input_fn's own batch (features): its `Dataset.batch` is reported where it is written
+    else:
+        given = argument(call, "batch_size", BATCH_POSITION.get(method(site.api)))
     found = default_value(facts, given, site.callsite.span.cell) if given is not None else None
     if found is not None and found.origin is Origin.UNCALLED:
         found = None  # a library function's default: its callers elsewhere set the batch

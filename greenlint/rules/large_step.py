@@ -183,9 +183,12 @@ def _imported_calls(facts: FileFacts) -> Iterator[tuple[int | None, ast.Call, di
 
 def _callee_files(func: ast.expr, sources: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
     """The project files that may define what a call of *func* calls: the module an alias names
-    (`model_lib.Net`), or those a name was imported from (`Net`, or any `import *`)."""
+    (`model_lib.Net`, also after `from bert import modeling`: `modeling.BertModel`), or those a name
+    was imported from (`Net`, or any `import *`)."""
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        return sources.get(func.value.id + ".", ())
+        name = func.value.id
+        modules = tuple(f for f in sources.get(name, ()) if os.path.splitext(os.path.basename(f))[0] == name)
+        return sources.get(name + ".", ()) + modules
     if isinstance(func, ast.Name):
         return sources.get(func.id, ()) + sources.get("*", ())
     return ()

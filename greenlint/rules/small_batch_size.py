@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from greenlint.analysis.callsite import Span
+from greenlint.analysis.callsite import Span, estimator_method
 from greenlint.rules.base import (
     FileFacts,
     Invalid,
@@ -265,7 +265,10 @@ FLAGGED = (
 class SmallBatchSize(Rule):
     """
     ## What it does
-    Flags `fit()`, `evaluate()` and `predict()` on a Keras model, and `Dataset.batch()`, when
+    Flags `fit()`, `evaluate()` and `predict()` on a Keras model, `Dataset.batch()`, and an
+    Estimator's `train()`, `evaluate()` and `predict()` whose batch its constructor sets where the
+    estimator is built in the same scope (TPUEstimator's `train_batch_size`, `eval_batch_size`,
+    `predict_batch_size`; a batch its `input_fn` writes is its `Dataset.batch()`'s), when
     their `batch_size`, run with the program's defaults, is smaller than `min-batch-size` (default
     16; Keras' own default is 32): a literal, a name bound to one, a parameter's default (or the one
     value the file's calls of its function pass), or the default of an argparse option or absl flag
@@ -438,6 +441,14 @@ class SmallBatchSize(Rule):
         SAVING_OPTION,
     )
     VALID = (
+        Valid(  # an Estimator whose constructor sets no batch: its input_fn's, not known here
+            "import tensorflow as tf\nest = tf.estimator.Estimator(model_fn=model_fn)\n"
+            "est.train(input_fn, steps=100)\nest.evaluate(input_fn)\n"
+        ),
+        Valid(  # a TPUEstimator's batches of 32 and more
+            "import tensorflow as tf\nest = tf.compat.v1.estimator.tpu.TPUEstimator(model_fn=model_fn,"
+            " train_batch_size=64, eval_batch_size=32)\nest.train(input_fn, max_steps=100)\nest.evaluate(input_fn)\n"
+        ),
         Valid(  # a library function's default, called nowhere in the file: what its callers pass is not known
             "import tensorflow as tf\n\n\ndef score(model, x, batch_size=2):\n"
             "    return model.evaluate(x, batch_size=batch_size)\n"
@@ -598,6 +609,15 @@ class SmallBatchSize(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # an Estimator's evaluation at the batch its constructor sets from an absl flag's default
+            "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_integer('eval_batch_size', 8, 'Eval batch')\n"
+            "FLAGS = flags.FLAGS\ndef main(_):\n    estimator = tf.compat.v1.estimator.tpu.TPUEstimator(\n"
+            "        model_fn=model_fn, use_tpu=False, train_batch_size=32, eval_batch_size=FLAGS.eval_batch_size)\n"
+            "    estimator.train(input_fn=train_input_fn, max_steps=1000)\n"
+            "    estimator.evaluate(input_fn=eval_input_fn)\n",
+            line=9,
+            message_contains="uses batch_size=8 (`FLAGS.eval_batch_size`: the default of `--eval_batch_size`)",
+        ),
         Invalid(  # the batch an argparse option's default: what the program runs with unless told otherwise
             FLAGGED,
             line=10,
@@ -949,7 +969,8 @@ class SmallBatchSize(Rule):
                     )
                     yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
                 continue
-            if not (site.api == DATASET_BATCH or is_keras_model_method(site.api, MODEL_METHODS)):
+            if not (site.api == DATASET_BATCH or is_keras_model_method(site.api, MODEL_METHODS)
+                    or estimator_method(site.api)):
                 continue
             if site.features.get("batch_size_from") == "dataset":
                 continue

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis.callsite import estimator_method
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
@@ -67,8 +68,10 @@ class TrainingWithoutMixedPrecision(Rule):
     Python, and float16 saves nothing. A training is any call that runs training steps: Keras'
     `fit()`, `fit_generator()` and `train_on_batch()`; a custom step run eagerly (a model's call
     under a `GradientTape`, `optimizer.apply_gradients`); the call of a `tf.function` whose traced
-    body trains a model (reported there, where the steps run, not inside the traced body); and a
-    TensorFlow 1 `Session.run` that fetches an optimizer's update. The evidence, stated in the
+    body trains a model (reported there, where the steps run, not inside the traced body); a
+    TensorFlow 1 `Session.run` that fetches an optimizer's update (or TF-GAN's `gan_train`, which
+    runs such steps); and an Estimator's `train()`, which runs its `model_fn`'s training steps. The
+    evidence, stated in the
     message (greenlint/rules/large_step.py):
 
     - the model's FLOPs, read from its layers, or the known part of them (a lower bound: a
@@ -469,6 +472,18 @@ class TrainingWithoutMixedPrecision(Rule):
             " tf.keras.layers.Dense(10)])\nm.fit(x, y, batch_size=32, epochs=5)\n"
             "features = tf.keras.applications.ResNet50(weights='imagenet')\n"
         ),
+        Valid(  # the same Estimator on a model_fn of no such evidence: its size is not known
+            "import tensorflow as tf\ndef model_fn(features, labels, mode):\n    loss = small_net(features, labels)\n"
+            "    op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)\n"
+            "    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=op)\n"
+            "est = tf.estimator.Estimator(model_fn=model_fn)\nest.train(input_fn, max_steps=100000)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # an Estimator that only evaluates trains nothing
+            "import tensorflow as tf\ndef model_fn(features, labels, mode):\n    return resnet50(features, labels)\n"
+            "est = tf.estimator.Estimator(model_fn=model_fn)\nest.evaluate(input_fn, steps=100)\n",
+            options={"material-saving-j": 0.0},
+        ),
     )
     INVALID = (
         Invalid(  # priced: 30 trainings of at most 1 kJ each, two thirds of which mixed precision may save
@@ -692,6 +707,15 @@ class TrainingWithoutMixedPrecision(Rule):
             line=7,
             message_contains="enable_mixed_precision_graph_rewrite",
         ),
+        Invalid(  # an Estimator trains the graph its model_fn builds with a factory named after an architecture
+            "import tensorflow as tf\ndef model_fn(features, labels, mode):\n    loss = resnet50(features, labels)\n"
+            "    op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)\n"
+            "    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=op)\n"
+            "est = tf.estimator.Estimator(model_fn=model_fn)\nest.train(input_fn, max_steps=100000)\n",
+            line=7,
+            message_contains="enable_mixed_precision_graph_rewrite",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # TF1: a graph model class named after a large architecture builds its own update
             "import tensorflow as tf\nclass Transformer:\n    def train(self, xs, ys):\n        loss = self.forward(xs, ys)\n"
             "        optimizer = tf.compat.v1.train.AdamOptimizer(1e-4)\n        train_op = optimizer.minimize(loss)\n"
@@ -748,7 +772,7 @@ class TrainingWithoutMixedPrecision(Rule):
         saving = saving_j(trained, SPEED_UP_SHARE)
         if immaterial_saving(saving, options):
             return
-        graph = site.api.startswith(TF1)
+        graph = site.api.startswith(TF1) or _estimator_train(site.api)  # a model_fn's graph
         custom = not is_keras_model_method(site.api, ("fit", "fit_generator"))
         if custom and (any(text_mentions(facts, w) for w in GRAPH_CHOSEN) or _chosen_beside(facts.path)):
             return
@@ -788,9 +812,16 @@ def _trains(site: Site) -> bool:
     """One training step or a whole training, run where the call is: Keras' `fit`,
     `fit_generator` and `train_on_batch`, an eager custom step (`apply_gradients`, a model's call
     under a `GradientTape`), and what the analysis found to run one (a TF1 `Session.run` fetching
-    an optimizer's update, a `tf.function` whose traced body trains); not a call that only builds
+    an optimizer's update, a `tf.function` whose traced body trains), an Estimator's `train`; not a call that only builds
     a graph (a TF1 update, a step inside a `tf.function`), whose work runs where the graph does."""
-    return is_training_step(site) and site.work_value("symbolic") is not True and not site.api.startswith(TF1_TRAIN)
+    return (is_training_step(site) or _estimator_train(site.api)) and site.work_value("symbolic") is not True \
+        and not site.api.startswith(TF1_TRAIN)
+
+
+def _estimator_train(api: str) -> bool:
+    """An Estimator's `train()` (`tf.estimator.Estimator`, TPUEstimator, `model_to_estimator`'s): the
+    training steps of its `model_fn`, run there."""
+    return estimator_method(api) and api.rpartition(".")[2] == "train"
 
 
 def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:

@@ -592,6 +592,43 @@ def test_an_estimators_evaluation_or_prediction_of_unknown_length_has_an_unknown
         assert "samples" not in w
 
 
+ESTIMATED = """
+m = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(512), tf.keras.layers.Dense(10)])
+def input_fn():
+    return tf.data.Dataset.from_tensor_slices((x, y)).batch(64)
+def model_fn(features, labels, mode):
+    {body}
+    return tf.estimator.EstimatorSpec(mode, loss=tf.reduce_mean(logits))
+"""
+MLP_FLOPS = 2 * (784 * 512 + 512 * 10)
+
+
+@pytest.mark.parametrize("estimator", [
+    "tf.keras.estimator.model_to_estimator(keras_model=m)",
+    "tf.estimator.Estimator(model_fn=model_fn)",  # the one Keras model its model_fn calls
+])
+def test_an_estimator_runs_the_keras_model_it_is_built_on(estimator):
+    code = ESTIMATED.format(body="logits = m(features)") + f"est = {estimator}\n"
+    train = [s for s in sites(code + "est.train(input_fn=input_fn, steps=1000)\n") if s.api.endswith(".train")]
+    assert [(value(s.work, "flops_per_sample"), s.features["batch_size"]) for s in train] == [(MLP_FLOPS, 64)]
+    (most,) = [s for s in sites(code + "est.train(input_fn, max_steps=1000)\n") if s.api.endswith(".train")]
+    assert "steps" not in most.work  # max_steps: fewer steps where it resumes from a checkpoint, not known here
+    (evaluation,) = [s for s in sites(code + "est.evaluate(input_fn, steps=10)\n") if s.api.endswith(".evaluate")]
+    assert value(evaluation.work, "flops_per_sample") == MLP_FLOPS and "steps" not in evaluation.work
+
+
+@pytest.mark.parametrize("body", [
+    "logits = tf.compat.v1.layers.dense(features, 10)",  # a TF1 graph of the features: not followed
+    "logits = m(features) + other(features)",  # two models: which one is the Estimator's is not told
+])
+def test_an_estimator_whose_model_is_not_followed_stays_unknown(body):
+    code = ESTIMATED.format(body=body.replace("other", "tf.keras.Sequential([tf.keras.Input((784,)), "
+                                              "tf.keras.layers.Dense(3)])"))
+    code += "est = tf.estimator.Estimator(model_fn=model_fn)\nest.train(input_fn)\n"
+    w = work(code, "tensorflow.estimator.Estimator.train")
+    assert "flops_per_sample" not in w and w["samples"]["value"] is None
+
+
 def test_a_model_called_on_a_batch_of_unknown_size_says_its_samples_are_unknown():
     model = "m = keras.Sequential([keras.Input((4,)), keras.layers.Dense(2)])\n"
     unsized = work(f"{model}def f(x):\n    return m(x)\n", "tensorflow.keras.Sequential.__call__")

@@ -401,3 +401,15 @@ def test_estimator_api_is_read_from_source():
         ("tensorflow.estimator.DNNClassifier", [10], None),
         ("tensorflow.estimator.DNNClassifier.train", None, 100),
     ]
+
+
+def test_estimator_names_of_tensorflows_own_classes_are_their_aliases():
+    """tf.estimator re-exports TF's session hooks (`tf.estimator.StopAtStepHook` is
+    `tf.compat.v1.train.StopAtStepHook`)."""
+    from greenlint.catalog import load_catalog
+
+    catalog = load_catalog()
+    if "tensorflow_estimator" not in catalog.versions:
+        missing("catalog generated without tensorflow-estimator")
+    for name in ("tensorflow.estimator.StopAtStepHook", "tensorflow.compat.v1.estimator.StopAtStepHook"):
+        assert catalog.canonical(name) == "tensorflow.compat.v1.train.StopAtStepHook"

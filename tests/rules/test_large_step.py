@@ -130,6 +130,29 @@ def test_an_imported_class_calling_no_architecture_factory_is_no_evidence(tmp_pa
     assert _project_findings(tmp_path, predictor, "residual_block") == []
 
 
+#: bert's shape: `from bert import modeling`, the model_fn builds `modeling.BertModel(...)`, whose
+#: definition calls `transformer_model(...)`, and an Estimator trains it.
+ESTIMATOR_RUN = (
+    "import tensorflow as tf\nfrom bert import modeling\n"
+    "def model_fn(features, labels, mode):\n    model = modeling.BertModel(features)\n"
+    "    loss = tf.reduce_mean(model.output)\n    op = tf.compat.v1.train.AdamOptimizer(1e-5).minimize(loss)\n"
+    "    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=op)\n"
+    "estimator = tf.estimator.Estimator(model_fn=model_fn)\nestimator.train(input_fn, max_steps=num_steps)\n"
+)
+
+
+@pytest.mark.parametrize("factory, found", [("transformer_model", [9]), ("attention_layer", [])])
+def test_a_module_imported_from_its_package_is_read_for_evidence(tmp_path, predictor, factory, found):
+    (tmp_path / "bert").mkdir()
+    (tmp_path / "bert" / "__init__.py").write_text("")
+    (tmp_path / "bert" / "modeling.py").write_text(
+        f"class BertModel:\n    def __init__(self, x):\n        self.output = {factory}(x)\n")
+    path = tmp_path / "run.py"
+    path.write_text(ESTIMATOR_RUN)
+    lines = [d.span.line for d in check_source(ESTIMATOR_RUN, str(path), GL602, predictor) if d.code == "GL602"]
+    assert lines == found
+
+
 #: image-segmentation-keras' shape: the trainer builds the model it is named from a registry of
 #: model constructors that another module of the project fills.
 REGISTRY_RUN = (

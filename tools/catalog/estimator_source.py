@@ -61,6 +61,15 @@ class _Reader:
                     out[alias.asname or alias.name] = (target, None) if is_module else (node.module, alias.name)
         return out
 
+    def tensorflow_source(self, module: str, name: str) -> str | None:
+        """`tensorflow.python.<module>.<name>` where `module` imports *name* from TensorFlow itself."""
+        for node in (self.tree(module) or ast.Module(body=[], type_ignores=[])).body:
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tensorflow."):
+                for alias in node.names:
+                    if (alias.asname or alias.name) == name:
+                        return f"{node.module}.{alias.name}"
+        return None
+
     def _defines(self, module: str, name: str) -> bool:
         return self.find(module, name) is not None
 
@@ -94,15 +103,18 @@ class _Reader:
         return out
 
 
-def estimator_symbols() -> tuple[dict[str, dict], str | None]:
+def estimator_symbols() -> tuple[dict[str, dict], dict[str, str], str | None]:
     """Catalog entries for `tensorflow.estimator.*` and `tensorflow.compat.v1.estimator.*` (marked
-    `"v": "estimator"`), and the package version."""
+    `"v": "estimator"`), the names among them that are TensorFlow's own, re-exported (public name ->
+    TensorFlow's module path and name: `tf.estimator.StopAtStepHook` is TF's session hook), and the
+    package version."""
     spec = importlib.util.find_spec(PACKAGE)
     if spec is None or not spec.submodule_search_locations:
-        return {}, None
+        return {}, {}, None
     root = Path(next(iter(spec.submodule_search_locations)))
     reader = _Reader(root)
     symbols: dict[str, dict] = {}
+    reexports: dict[str, str] = {}
     todo = [("tensorflow.estimator", ".".join((PACKAGE, *API))), ("tensorflow.compat.v1.estimator", ".".join((PACKAGE, *API_V1)))]
     while todo:
         public, module = todo.pop()
@@ -123,6 +135,8 @@ def estimator_symbols() -> tuple[dict[str, dict], str | None]:
                     symbols[name] = {"k": "function", "p": _params(found, drop_first=False), "v": "estimator"}
                 elif reader.tree(f"{node.module}.{alias.name}") is not None and ".api." in node.module:
                     todo.append((name, f"{node.module}.{alias.name}"))
+                elif (source := reader.tensorflow_source(node.module, alias.name)) is not None:
+                    reexports[name] = source
     version = None
     try:
         from importlib.metadata import version as _version
@@ -130,4 +144,4 @@ def estimator_symbols() -> tuple[dict[str, dict], str | None]:
         version = _version("tensorflow-estimator")
     except Exception:
         pass
-    return dict(sorted(symbols.items())), version
+    return dict(sorted(symbols.items())), dict(sorted(reexports.items())), version

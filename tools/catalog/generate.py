@@ -452,6 +452,24 @@ def _add_keras2(symbols: dict[str, dict]) -> str | None:
     return tf_keras.__version__
 
 
+def _alias_reexports(symbols: dict[str, dict], found: dict[int, tuple[object, list[str]]],
+                     reexports: dict[str, str]) -> None:
+    """Each public name tensorflow-estimator re-exports from TensorFlow (`tf.estimator.StopAtStepHook`)
+    as an alias of TensorFlow's own entry (`tf.compat.v1.train.StopAtStepHook`), where both exist."""
+    known = {a for e in symbols.values() for a in e.get("a", ())}
+    for public, source in reexports.items():
+        if public in symbols or public in known:
+            continue
+        module, _, attr = source.rpartition(".")
+        try:
+            obj = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError):
+            continue
+        canonical = next((p for p in found.get(id(obj), (None, []))[1] if p in symbols), None)
+        if canonical is not None:
+            symbols[canonical]["a"] = sorted({*symbols[canonical].get("a", ()), public})
+
+
 def _installed(distribution: str) -> str | None:
     try:
         return importlib.metadata.version(distribution)
@@ -473,10 +491,11 @@ def generate() -> dict:
         versions["tf_keras"] = keras2
     from tools.catalog.estimator_source import estimator_symbols
 
-    estimator, estimator_version = estimator_symbols()
+    estimator, reexports, estimator_version = estimator_symbols()
     if estimator_version:
         versions["tensorflow_estimator"] = estimator_version
         symbols.update((k, v) for k, v in estimator.items() if k not in symbols)
+        _alias_reexports(symbols, found, reexports)
     sklearn_version = _installed("scikit-learn")
     if sklearn_version:  # keras.wrappers.SKLearn* inherit its estimators' methods only when it imports
         versions["scikit_learn"] = sklearn_version

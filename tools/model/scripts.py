@@ -9,8 +9,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from greenlint.analysis.callsite import estimator_method
 from greenlint.analysis.values import Const
-from greenlint.analysis.work import ESTIMATOR_METHODS, estimator_work
+from greenlint.analysis.work import estimator_work
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.site_predictions import work_values
@@ -37,7 +38,7 @@ def as_linted(api: str, features: dict) -> dict:
     keeps; the sources show none given otherwise): with no stop it runs until its input_fn's data ends,
     its size (and a train's epochs) unknown. The same dict where nothing is flagged."""
     owner, _, method = api.rpartition(".")
-    if method in ESTIMATOR_METHODS and ".estimator." in api and has_static_features(features):
+    if estimator_method(api) and has_static_features(features):
         work = work_values(estimator_work(method, {k: Const(features[k]) for k in ("steps", "max_steps") if k in features}))
         return {**features, **work} if work else features
     if (method not in _SIZED_METHODS or not owner.startswith("tensorflow.keras.")
