@@ -127,7 +127,8 @@ def _leaves_or_trains(facts: FileFacts, site: Site) -> bool:
             if not any(_is_name(v, name) for v in ast.walk(n.value)):
                 return False  # bound to another dataset from here on
         if isinstance(n, ast.Return) and n.value is not None and any(_is_name(v, name) for v in ast.walk(n.value)):
-            return True
+            if not _discarded(facts, statement, n.value, name, cell):
+                return True
         if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in _BUILTINS):
             if any(_is_name(a, name) for a in (*n.args, *(k.value for k in n.keywords))):
                 return True
@@ -138,6 +139,41 @@ def _leaves_or_trains(facts: FileFacts, site: Site) -> bool:
         ):
             return True
     return False
+
+
+def _discarded(facts: FileFacts, statement: ast.stmt, value: ast.expr, name: str, cell: int | None) -> bool:
+    """The dataset *name*, returned as one element of a tuple by a function of the file, is thrown away
+    by each of the function's callers, all in the file (`train, _ = create_dataset(...)`): its
+    batches never run. A function the file never calls, or names other than by calling it, is out of
+    view (its callers may keep it)."""
+    function = next(
+        (a for a in facts.ancestors(statement, cell) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None
+    )
+    if function is None or not isinstance(value, ast.Tuple):
+        return False
+    index = next((i for i, element in enumerate(value.elts) if _is_name(element, name)), None)
+    if index is None:
+        return False
+    calls, mentions, loads = [], 0, set()
+    for _, module in cell_units(facts):
+        for node in ast.walk(module):
+            if _is_name(node, function.name):
+                mentions += 1
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                loads.add(node.id)
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and _is_name(node.value.func,
+                                                                                               function.name):
+                calls.append(node)
+    if not calls or mentions != len(calls):
+        return False
+    for call in calls:
+        target = call.targets[0] if len(call.targets) == 1 else None
+        if not (isinstance(target, ast.Tuple) and len(target.elts) == len(value.elts)):
+            return False
+        kept = target.elts[index]
+        if not isinstance(kept, ast.Name) or (kept.id != "_" and kept.id in loads):
+            return False
+    return True
 
 
 def _batches_reach_work(facts: FileFacts, site: Site, size: int) -> bool:
@@ -441,6 +477,16 @@ class SmallBatchSize(Rule):
         SAVING_OPTION,
     )
     VALID = (
+        Valid(  # a dataset returned beside another, thrown away by the file's only caller: its batches never run
+            "import tensorflow as tf\n\n\ndef create_dataset(train_files, test_files):\n"
+            "    train = tf.data.Dataset.list_files(train_files).map(load).batch(64)\n"
+            "    test = tf.data.Dataset.list_files(test_files).map(load)\n"
+            "    test = test.batch(1)\n"
+            "    return train, test\n\n\n"
+            "def main():\n"
+            "    train, _ = create_dataset('train/*.jpg', 'test/*.jpg')\n"
+            "    fit(train)\n"
+        ),
         Valid(  # an Estimator whose constructor sets no batch: its input_fn's, not known here
             "import tensorflow as tf\nest = tf.estimator.Estimator(model_fn=model_fn)\n"
             "est.train(input_fn, steps=100)\nest.evaluate(input_fn)\n"
@@ -853,6 +899,17 @@ class SmallBatchSize(Rule):
             "model.compile(optimizer='sgd', loss='mse')\n"
             "model.fit(ds, epochs=10)\n",
             line=2,
+        ),
+        Invalid(  # a dataset returned beside another, kept by the file's caller
+            "import tensorflow as tf\n\n\ndef create_dataset(train_files, test_files):\n"
+            "    train = tf.data.Dataset.list_files(train_files).map(load).batch(64)\n"
+            "    test = tf.data.Dataset.list_files(test_files).map(load)\n"
+            "    test = test.batch(1)\n"
+            "    return train, test\n\n\n"
+            "def main():\n"
+            "    train, test = create_dataset('train/*.jpg', 'test/*.jpg')\n"
+            "    fit(train, test)\n",
+            line=7,
         ),
         Invalid(  # an input function: its batches are consumed elsewhere
             "import tensorflow as tf\n\n\ndef make_eval_dataset(paths, labels):\n"
