@@ -74,7 +74,9 @@ unless `DOCS_GIT=... FECOM_GIT=... REPOS="owner/name=dir ..."` name others), the
   names a call of a model or layer instance by its class (`Sequential()` for
   `data_augmentation(images)`): a measured `X` is matched to a resolved `X` or `X.__call__`, and
   the record takes the resolver's name of the matched call (`call_api`), so a model's call is not
-  priced as its constructor, and its line (`source_line`), so a loop's calls are one call site.
+  priced as its constructor, and its line (`source_line`), so a loop's calls are one call site. A
+  record that names a class but holds the size of the object called is that call, never matched to
+  the constructor.
 - Unsure matches are dropped, never guessed; the command prints how many were matched and dropped.
 - The table is keyed by the KB's canonical API names: rerun the command after a catalog change
   renames APIs (`greenlint kb build` keeps the table, it cannot redo it without the snapshots).

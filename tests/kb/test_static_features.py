@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -14,6 +15,7 @@ from tools.kb.static_features import (
     Resolved,
     align,
     compact,
+    instance_call,
     match_fecom,
     match_unique,
     names_call,
@@ -112,8 +114,9 @@ def test_occurrences_tell_a_runs_calls_of_one_signature_apart():
 def test_match_fecom_aligns_the_fullest_run_and_keeps_agreeing_apis():
     found = [r(DENSE, 3, units=8), r(FIT, 9, epochs=5), r(DENSE, 12, units=1), r(FIT, 14, epochs=50),
              r("tensorflow.constant", 15), r(FIT, 20, epochs=7)]
-    runs = {1: [(0, DENSE, 1), (1, FIT, 1), (2, FIT, 2), (3, "tensorflow.constant", 1), (4, FIT, 3)],
-            2: [(0, FIT, 1), (1, FIT, 2)]}
+    runs = {1: [(0, DENSE, 1, False), (1, FIT, 1, False), (2, FIT, 2, False), (3, "tensorflow.constant", 1, False),
+                (4, FIT, 3, False)],
+            2: [(0, FIT, 1, False), (1, FIT, 2, False)]}
     got = match_fecom(runs, found)
     assert [got[(FIT, k)].features["epochs"] for k in (1, 2, 3)] == [5, 50, 7]
     assert got[("tensorflow.constant", 1)].line == 15
@@ -121,6 +124,18 @@ def test_match_fecom_aligns_the_fullest_run_and_keeps_agreeing_apis():
     assert got[(DENSE, 1)].features == {"units": 8}
     # the run with the most records is the one aligned, whatever its number
     assert match_fecom({1: runs[2], 2: runs[1]}, found)[(FIT, 3)].features["epochs"] == 7
+
+
+def test_a_call_of_an_instance_is_never_matched_to_its_class_constructor():
+    app = "tensorflow.keras.applications.MobileNetV2"
+    built = record(app, 1.0, index=0)
+    called = replace(built, index=1, object_size=14_645_036)  # FECoM's size of the object called
+    assert not instance_call(built) and instance_call(called)
+    assert not instance_call(replace(called, api="tensorflow.train.Example.ParseFromString"))
+    # the resolver names the model's call by its base class: the call stays unmatched, not the constructor's
+    found = [r(app, 7, weights="imagenet"), r("tensorflow.keras.Model.__call__", 37, samples=1)]
+    got = match_fecom({1: [(0, app, 1, False), (1, app, 2, True)]}, found)
+    assert got[(app, 1)].line == 7 and (app, 2) not in got
 
 
 def test_resolve_source_reads_notebook_cells_with_our_resolver():

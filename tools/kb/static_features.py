@@ -16,9 +16,11 @@ Matching (nothing is guessed; an unsure match is dropped and counted):
 - FECoM: records name the call, not its line, but a run's records follow the calls' order: a site
   is the k-th call of its signature in a run (`occurrences`). The calls of the run with the most
   records are aligned with the resolved calls in the same way, by their place in the run instead of
-  a line; a site whose API's resolved calls all have the same features gets them whatever its place.
+  a line (a resolved call that runs more than once, `repeats`, may take several in a row); a site
+  whose API's resolved calls all have the same features gets them whatever its place.
 - Both: a measured `X` matches a resolved `X` or `X.__call__` (`names_call`: FECoM names a call of a
-  model instance by its class), and the row keeps the resolver's name of the matched call, `call_api`.
+  model instance by its class; `instance_call`: the record shows which), and the row keeps the
+  resolver's name of the matched call, `call_api`.
 
 `python -m tools.kb.static_features --docs <tensorflow/docs git dir> --fecom <FECoM git dir>
 [--repo OWNER/NAME=<git dir> ...]` writes `data/kb/static_features.csv` (derived numbers only, no code). Reading snapshots needs git.
@@ -180,30 +182,42 @@ def match_unique(apis: Iterable[str], found: Sequence[Resolved]) -> dict[str, Re
     return out
 
 
-def match_fecom(runs: dict[int, list[tuple[int, str, int]]], found: Sequence[Resolved]
+def match_fecom(runs: dict[int, list[tuple[int, str, int, bool]]], found: Sequence[Resolved]
                 ) -> dict[tuple[str, int], Resolved]:
     """FECoM: (api, occurrence) of one script's measured calls matched to resolved calls.
 
-    *runs* maps each run (experiment) to its records as (index in the file, api, occurrence). The
-    run with the most records (the first such) is aligned by `align`, its index standing for a line;
-    `match_unique` answers for an API whose resolved calls all agree, at any occurrence.
+    *runs* maps each run (experiment) to its records as (index in the file, api, occurrence, whether
+    the record is a call of an instance of the class it names: `instance_call`). The run with the
+    most records (the first such) is aligned by `align`, its index standing for a line, an instance's
+    call only with a resolved call of an instance (`X.__call__`); `match_unique` answers for an API
+    whose resolved calls all agree, at any occurrence but an instance's call.
     """
-    sites = {(api, occ) for calls in runs.values() for _, api, occ in calls}
+    sites = {(api, occ): instance for calls in runs.values() for _, api, occ, instance in calls}
     unique = match_unique({api for api, _ in sites}, found)
     fullest = max(sorted(runs), key=lambda e: len(runs[e]))
-    aligned = align([(index, api) for index, api, _ in runs[fullest]], found, [repeats(f) for f in found])
+    measured = [(index, f"{api}.__call__" if instance else api) for index, api, _, instance in runs[fullest]]
+    aligned = align(measured, found, [repeats(f) for f in found])
     # two signatures of one API can share an occurrence: the site is kept when their calls agree
     places: dict[tuple[str, int], list] = defaultdict(list)
-    for index, api, occ in runs[fullest]:
-        places[(api, occ)].append(aligned.get((index, api)))
+    for (index, api, occ, _), m in zip(runs[fullest], measured):
+        places[(api, occ)].append(aligned.get(m))
     out = {}
-    for api, occ in sites:
+    for (api, occ), instance in sites.items():
         matched = places.get((api, occ), [None])
-        if api in unique:
+        if api in unique and not instance:
             out[(api, occ)] = unique[api]
         elif None not in matched and _same((m.api, m.features) for m in matched):
             out[(api, occ)] = matched[0]
     return out
+
+
+def instance_call(record) -> bool:
+    """Whether a FECoM record names a class but measured a call of one of its instances: the
+    profiler names `augment(images)` by its class, `Sequential()`, and records the size of the
+    object called, which a constructor's call has not yet (a class: a capitalised name in a
+    module, `tensorflow.keras.Sequential`, not a method `tensorflow.train.Example.ParseFromString`)."""
+    *module, name = record.api.split(".")
+    return record.object_size is not None and name[:1].isupper() and bool(module) and module[-1][:1].islower()
 
 
 # --- reading the snapshots and the KB -------------------------------------------------------------
@@ -259,11 +273,11 @@ def build_table(records: Sequence, *, repos: dict[str, Path], fecom: Path | None
     report = Report(Counter(), Counter(), Counter(), Counter())
     rows: list[dict] = []
     gl_records = [r for r in records if r.dataset == "greenlight" and r.line is not None]
-    # FECoM's measured calls per script and run: (index in the run's file, api, occurrence)
+    # FECoM's measured calls per script and run: (index in the run's file, api, occurrence, instance_call)
     fc_runs: dict[tuple[str, str], dict[int, list]] = defaultdict(lambda: defaultdict(list))
     for r, occ in zip(records, occurrences(records)):
         if occ is not None:
-            fc_runs[(r.project, r.script)][r.experiment or 0].append((r.index, r.api, occ))
+            fc_runs[(r.project, r.script)][r.experiment or 0].append((r.index, r.api, occ, instance_call(r)))
     sources = greenlight_sources(shared) if shared and gl_records else {}
     # a call site is (project, script, line, api); group them by the source their records name
     site_sources: dict[tuple, set] = defaultdict(set)
@@ -291,7 +305,7 @@ def build_table(records: Sequence, *, repos: dict[str, Path], fecom: Path | None
             rows.append(_row("greenlight", project, script, line, api, repo, commit, path, res))
     dataset = FECOM_METHOD_LEVEL
     for (project, script), runs in sorted(fc_runs.items()):
-        n = len({(api, occ) for calls in runs.values() for _, api, occ in calls})
+        n = len({(api, occ) for calls in runs.values() for _, api, occ, _ in calls})
         report.sites[dataset] += n
         path = f"{FECOM_SCRIPTS}/{project}_original.py"
         text = git_show(fecom, FECOM_COMMIT, path) if fecom else None
