@@ -199,7 +199,7 @@ def match_fecom(runs: dict[int, list[tuple[int, str, int, bool]]], found: Sequen
     aligned = align(measured, found, [repeats(f) for f in found])
     # two signatures of one API can share an occurrence: the site is kept when their calls agree
     places: dict[tuple[str, int], list] = defaultdict(list)
-    for (index, api, occ, _), m in zip(runs[fullest], measured):
+    for (_, api, occ, _), m in zip(runs[fullest], measured):
         places[(api, occ)].append(aligned.get(m))
     out = {}
     for (api, occ), instance in sites.items():
