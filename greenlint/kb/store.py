@@ -128,11 +128,12 @@ def _version(path: Path) -> tuple | None:
     return (st.st_mtime_ns, st.st_size)
 
 
-def load_kb(path: Path | str | None = None) -> list[KBRecord]:
+def load_kb(path: Path | str | None = None, *, static: bool = True) -> list[KBRecord]:
     """All records of the KB at *path* (default: the bundled ``data/kb``); cached per file version.
 
-    Where the KB holds ``static_features.csv``, each matched record's ``features`` carry the
-    static features of its call site as our resolver reads them from the measured source.
+    Where the KB holds ``static_features.csv`` (and *static*), each matched record's ``features``
+    carry the static features of its call site as our resolver reads them from the measured source,
+    and its ``api`` the resolver's name of that call; ``static=False``: the records as measured.
     """
     kb = Path(path) if path else default_kb_dir()
     load_meta(kb)
@@ -141,4 +142,5 @@ def load_kb(path: Path | str | None = None) -> list[KBRecord]:
         st = csv_path.stat()
     except FileNotFoundError:
         raise KBError(f"{kb}: {RECORDS} missing; rebuild it with `greenlint kb build`") from None
-    return list(_load(csv_path, st.st_mtime_ns, st.st_size, _version(csv_path.parent / STATIC)))
+    version = _version(csv_path.parent / STATIC) if static else None
+    return list(_load(csv_path, st.st_mtime_ns, st.st_size, version))

@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
-from greenlint.kb.static_table import COLUMNS, TABLE, attach, load_table, static_key, with_provenance
+from greenlint.kb.static_table import COLUMNS, TABLE, attach, load_table, occurrences, static_key, with_provenance
 from greenlint.kb.store import STATIC, load_kb, write_kb
 from tests.environment import missing
 from tests.predict.conftest import record
-from tools.kb.static_features import Resolved, align, compact, match_unique, resolve_source, static_inputs, table_csv
+from tools.kb.static_features import (
+    Resolved,
+    align,
+    compact,
+    instance_call,
+    match_fecom,
+    match_unique,
+    names_call,
+    repeats,
+    resolve_source,
+    static_inputs,
+    table_csv,
+)
 
 FIT = "tensorflow.keras.Sequential.fit"
 DENSE = "tensorflow.keras.layers.Dense"
@@ -64,6 +77,67 @@ def test_match_unique_for_records_without_lines():
     assert set(got) == {FIT} and got[FIT].features == {"epochs": 5}
 
 
+def test_a_measured_class_matches_a_call_of_its_instance_and_names_it():
+    # FECoM names `augment(images)` of `augment = Sequential(...)` by the class: `Sequential()`
+    seq, call = "tensorflow.keras.Sequential", "tensorflow.keras.Sequential.__call__"
+    found = [r(seq, 3, params=0), r(call, 5, samples=32), r(FIT, 9, epochs=5)]
+    got = align([(0, seq), (1, seq), (2, FIT)], found)
+    assert got[(0, seq)].api == seq and got[(1, seq)].api == call and got[(1, seq)].features == {"samples": 32}
+    assert names_call(seq, call) and not names_call(call, seq) and not names_call(seq, FIT)
+    # one measured call, a constructor and an instance call in the source: the name alone cannot say
+    assert match_unique([seq], found) == {}
+    assert match_unique([seq], found[:1])[seq].api == seq
+
+
+def test_a_call_that_runs_several_times_takes_its_measured_calls_in_a_row():
+    call = "tensorflow.keras.Sequential.__call__"
+    loop = Resolved(call, None, 5, {"samples": 32}, runs=9)
+    found = [r(DENSE, 3, units=8), loop, r(FIT, 9, epochs=5)]
+    measured = [(0, DENSE), (1, call), (2, call), (3, call), (4, FIT)]
+    got = align(measured, found, [repeats(f) for f in found])
+    assert [got[(i, call)].line for i in (1, 2, 3)] == [5, 5, 5] and got[(4, FIT)].line == 9
+    # a measured call the loop or a later call of the same kind could be: unsure, dropped
+    later = [*found[:2], Resolved(call, None, 7, {"samples": 64}, runs=1), found[2]]
+    got = align(measured, later, [repeats(f) for f in later])
+    assert (1, call) in got and (3, call) not in got
+    assert repeats(Resolved(FIT, None, 1, {"in_tf_function": True}, runs=1)) and not repeats(r(FIT, 1))
+
+
+def test_occurrences_tell_a_runs_calls_of_one_signature_apart():
+    # two runs (files) of one script; the second lost a signature FECoM stopped measuring after the first run
+    recs = [record(FIT, 1.0, experiment=1, index=3), record(DENSE, 1.0, experiment=1, index=0),
+            record(FIT, 1.0, experiment=1, index=1), record(FIT, 1.0, experiment=2, index=0),
+            record(FIT, 1.0, experiment=2, index=2), record(FIT, 1.0, dataset="greenlight", line=4)]
+    assert occurrences(recs) == [2, 1, 1, 1, 2, None]
+
+
+def test_match_fecom_aligns_the_fullest_run_and_keeps_agreeing_apis():
+    found = [r(DENSE, 3, units=8), r(FIT, 9, epochs=5), r(DENSE, 12, units=1), r(FIT, 14, epochs=50),
+             r("tensorflow.constant", 15), r(FIT, 20, epochs=7)]
+    runs = {1: [(0, DENSE, 1, False), (1, FIT, 1, False), (2, FIT, 2, False), (3, "tensorflow.constant", 1, False),
+                (4, FIT, 3, False)],
+            2: [(0, FIT, 1, False), (1, FIT, 2, False)]}
+    got = match_fecom(runs, found)
+    assert [got[(FIT, k)].features["epochs"] for k in (1, 2, 3)] == [5, 50, 7]
+    assert got[("tensorflow.constant", 1)].line == 15
+    # the measured Dense came before the first fit: the order says which Dense it was
+    assert got[(DENSE, 1)].features == {"units": 8}
+    # the run with the most records is the one aligned, whatever its number
+    assert match_fecom({1: runs[2], 2: runs[1]}, found)[(FIT, 3)].features["epochs"] == 7
+
+
+def test_a_call_of_an_instance_is_never_matched_to_its_class_constructor():
+    app = "tensorflow.keras.applications.MobileNetV2"
+    built = record(app, 1.0, index=0)
+    called = replace(built, index=1, object_size=14_645_036)  # FECoM's size of the object called
+    assert not instance_call(built) and instance_call(called)
+    assert not instance_call(replace(called, api="tensorflow.train.Example.ParseFromString"))
+    # the resolver names the model's call by its base class: the call stays unmatched, not the constructor's
+    found = [r(app, 7, weights="imagenet"), r("tensorflow.keras.Model.__call__", 37, samples=1)]
+    got = match_fecom({1: [(0, app, 1, False), (1, app, 2, True)]}, found)
+    assert got[(app, 1)].line == 7 and (app, 2) not in got
+
+
 def test_resolve_source_reads_notebook_cells_with_our_resolver():
     nb = {"cells": [{"cell_type": "code", "source": ["import tensorflow as tf\n"]},
                     {"cell_type": "markdown", "source": ["text"]},
@@ -74,29 +148,46 @@ def test_resolve_source_reads_notebook_cells_with_our_resolver():
     assert fit.cell == 2 and fit.line == 2 and fit.features["epochs"] == 7
 
 
-def _row(dataset, project, script, line, api, features):
-    return {"dataset": dataset, "project": project, "script": script, "line": line, "api": api,
+def _row(dataset, project, script, line, api, features, occurrence=None, call_api=None, where="3:1"):
+    return {"dataset": dataset, "project": project, "script": script, "line": line, "occurrence": occurrence,
+            "api": api, "call_api": call_api or api,
             "source_repository": "https://github.com/o/r", "source_commit": "c" * 40, "source_path": "p.ipynb",
-            "source_line": "3:1", "features": features}
+            "source_line": where, "features": features}
 
 
 def test_table_round_trip_and_join(tmp_path):
     rows = [_row("greenlight", "proj", "tut", 12, FIT, {"epochs": 5}),
-            _row("fecom-method-level", "keras/tut", "tut", None, FIT, {"epochs": 9})]
+            _row("fecom-method-level", "keras/tut", "tut", None, FIT, {"epochs": 9}, occurrence=1),
+            _row("fecom-method-level", "keras/tut", "tut", None, FIT, {"epochs": 90}, occurrence=2)]
     path = tmp_path / STATIC
     path.write_text(table_csv(rows))
     table = load_table(path)
-    assert table[("greenlight", "proj", "tut", 12, FIT)] == {"epochs": 5}
+    assert table[("greenlight", "proj", "tut", 12, None, FIT)] == (FIT, None, {"epochs": 5})
     recs = [
         record(FIT, 100.0, dataset="greenlight", line=12, script="tut"),
         record(FIT, 100.0, dataset="greenlight", line=13, script="tut"),  # another call site: no match
-        record(FIT, 50.0, dataset="fecom-method-level", script="tut", features={"data_size_fraction": 1.0}),
+        record(FIT, 50.0, dataset="fecom-method-level", script="tut", index=4, features={"source": "kb"}),
+        record(FIT, 50.0, dataset="fecom-method-level", script="tut", index=7),  # the run's second fit
     ]
-    recs = [rec.__class__(**{**rec.__dict__, "project": p}) for rec, p in zip(recs, ["proj", "proj", "keras/tut"])]
+    recs = [rec.__class__(**{**rec.__dict__, "project": p}) for rec, p in zip(recs, ["proj", "proj", "keras/tut", "keras/tut"])]
     joined = attach(recs, table)
     assert joined[0].features == {"epochs": 5}
     assert joined[1].features == {}
-    assert joined[2].features == {"epochs": 9, "data_size_fraction": 1.0}
+    assert joined[2].features == {"epochs": 9, "source": "kb"}
+    assert joined[3].features == {"epochs": 90}
+
+
+def test_a_matched_row_renames_the_record_to_the_resolved_call(tmp_path):
+    seq, call = "tensorflow.keras.Sequential", "tensorflow.keras.Sequential.__call__"
+    path = tmp_path / STATIC
+    path.write_text(table_csv([_row("fecom-method-level", "p", "tut", None, seq, {"samples": 32}, occurrence=k,
+                                    call_api=call, where="3") for k in (2, 3)]))
+    recs = [record(seq, 0.1, dataset="fecom-method-level", script="tut", index=i) for i in (0, 1, 2)]
+    recs = [rec.__class__(**{**rec.__dict__, "project": "p"}) for rec in recs]
+    built, *augmented = attach(recs, load_table(path))
+    assert (built.api, built.line, built.features) == (seq, None, {})
+    # the two calls of the matched line (a loop's) take its line: one call site
+    assert [(a.api, a.line, a.features) for a in augmented] == [(call, 3, {"samples": 32})] * 2
 
 
 def test_malformed_table_names_the_file(tmp_path):
@@ -123,7 +214,7 @@ def test_kb_loads_the_table_and_a_rebuild_keeps_it(tmp_path):
 
 
 def test_columns_are_documented_in_order():
-    assert COLUMNS[:5] == ("dataset", "project", "script", "line", "api")
+    assert COLUMNS[:6] == ("dataset", "project", "script", "line", "occurrence", "api")
 
 
 def test_bundled_table_matches_the_bundled_kb():
@@ -134,7 +225,8 @@ def test_bundled_table_matches_the_bundled_kb():
     if not path.is_file():
         missing(f"{path} absent")
     table = load_table(path)
-    keys = {static_key(r) for r in load_kb()}
+    records = load_kb(static=False)  # the keys are the measured names, not the matched calls'
+    keys = {static_key(r, occ) for r, occ in zip(records, occurrences(records))}
     stale = [k for k in table if k not in keys]
     assert not stale, f"{len(stale)} rows name no KB call site, e.g. {stale[:3]}: rerun python -m tools.kb.static_features"
     joined = sum(1 for r in load_kb() if "loop_multiplier" in r.features)
@@ -150,7 +242,7 @@ def test_bundled_tables_are_current():
 
     stamp = default_kb_dir() / STAMP
     assert stamp.is_file(), f"{stamp} absent: run `make static-features` (data/kb/PROVENANCE.md)"
-    assert stamp.read_text(encoding="utf-8").strip() == static_inputs(load_kb()), (
+    assert stamp.read_text(encoding="utf-8").strip() == static_inputs(load_kb(static=False)), (
         "data/kb/static_features.csv and script_sites.csv are stale (the resolver, its tables or the KB's "
         "call sites changed since): run `make static-features`, then `make data`")
 

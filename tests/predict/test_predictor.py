@@ -183,8 +183,10 @@ def test_an_api_mostly_below_the_resolution_is_the_mean_of_its_calls_not_its_one
     shows some calls exceed."""
     recs = _kb()
     for t in range(14):
-        recs.append(record("tf.zeros.numpy", 0.0, script=f"tut{t % 12}", index=40 + t, below=True, bound=3.0))
-    recs.append(record("tf.zeros.numpy", 40.0, script="tut3", index=60))
+        # the same call of 12 scripts, two of them run twice (runs are files: experiments)
+        recs.append(record("tf.zeros.numpy", 0.0, script=f"tut{t % 12}", experiment=1 + t // 12, index=40,
+                           below=True, bound=3.0))
+    recs.append(record("tf.zeros.numpy", 40.0, script="tut3", experiment=3, index=40))  # tut3's call, run again
     model = train(recs, hierarchy)
     p = lookup_figure(Predictor(model, hierarchy=hierarchy), "tf.zeros.numpy", {}, [])  # before the op's floor
     measurable = 10 ** model["apis"]["tf.zeros.numpy"]["mu"]

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from greenlint.analysis.sources import notebook_cells
-from tools.kb.static_features import DOCS_REPOSITORY, git_show, greenlight_sources, resolve_source
+from tools.kb.static_features import DOCS_REPOSITORY, git_show, greenlight_sources, names_call, resolve_source
 
 GOALS = {"recall": 0.98, "api_match": 0.96}
 
@@ -92,10 +92,10 @@ def score(records: Sequence, *, repos: dict[str, Path], shared: Path) -> Score:
             else:
                 where = positions[line - 1] if 0 < line <= len(positions) else None
             apis = found.get(where, set()) if where else set()
-            named = apis | {a.removesuffix(".__call__") for a in apis}
+            named = any(names_call(api, a) for a in apis)
             result.found += bool(apis)
-            result.matched += api in named
-            if api not in named:
+            result.matched += named
+            if not named:
                 result.misses.append((path, where, api, sorted(apis)))
     return result
 
@@ -123,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not sep or name.count("/") != 1:
             ap.error(f"--repo {spec!r}: expected OWNER/NAME=GITDIR")
         repos[f"https://github.com/{name}"] = Path(git_dir)
-    s = score(load_kb(args.kb or default_kb_dir()), repos=repos, shared=shared)
+    s = score(load_kb(args.kb or default_kb_dir(), static=False), repos=repos, shared=shared)
     print(f"{s.sites} measured call sites with a readable source ({s.no_source} without one)")
     for name, count in (("recall", s.found), ("api_match", s.matched)):
         value = s.ratio(count)

@@ -13,8 +13,14 @@ Matching (nothing is guessed; an unsure match is dropped and counted):
   measured calls of a script (ordered by line) are aligned with the resolved calls (in source
   order) by the longest common subsequence of API names. A matched call is kept only when every
   resolved call it is paired with in some longest alignment has the same features.
-- FECoM: records name the call, not its place; a site is kept only when every resolved call of
-  its API in the script has the same features.
+- FECoM: records name the call, not its line, but a run's records follow the calls' order: a site
+  is the k-th call of its signature in a run (`occurrences`). The calls of the run with the most
+  records are aligned with the resolved calls in the same way, by their place in the run instead of
+  a line (a resolved call that runs more than once, `repeats`, may take several in a row); a site
+  whose API's resolved calls all have the same features gets them whatever its place.
+- Both: a measured `X` matches a resolved `X` or `X.__call__` (`names_call`: FECoM names a call of a
+  model instance by its class; `instance_call`: the record shows which), and the row keeps the
+  resolver's name of the matched call, `call_api`.
 
 `python -m tools.kb.static_features --docs <tensorflow/docs git dir> --fecom <FECoM git dir>
 [--repo OWNER/NAME=<git dir> ...]` writes `data/kb/static_features.csv` (derived numbers only, no code). Reading snapshots needs git.
@@ -42,10 +48,12 @@ from greenlint.kb.static_table import (
     COLUMNS,
     DOCS_REPOSITORY,
     FECOM_COMMIT,
+    FECOM_METHOD_LEVEL,
     FECOM_REPOSITORY,
     FECOM_SCRIPTS,
     STAMP,
     TABLE,
+    occurrences,
     static_key,
     with_provenance,
 )
@@ -109,43 +117,107 @@ def _runs(callsite) -> int | None:
     return lm if isinstance(lm, int) and lm >= 0 else None
 
 
-def _same(features: Iterable[dict]) -> bool:
-    return len({json.dumps(f, sort_keys=True) for f in features}) == 1
+def _same(calls: Iterable) -> bool:
+    return len({json.dumps(c, sort_keys=True) for c in calls}) == 1
 
 
-def align(measured: Sequence[tuple[int, str]], found: Sequence[Resolved]) -> dict[tuple[int, str], Resolved]:
-    """Greenlight: measured (line, api) pairs matched to resolved calls, order-preserving.
+def names_call(measured: str, resolved: str) -> bool:
+    """Whether a measured API name can be the resolved call: the same API, or a call of an instance
+    of the measured class (the profilers name `augment(images)` of `augment = Sequential(...)` by
+    its class, `Sequential()`; the resolver reads it as `Sequential.__call__`)."""
+    return resolved in (measured, f"{measured}.__call__")
 
-    The measured calls (by line) and the resolved calls (in source order) are aligned by the
-    longest common subsequence (LCS) of API names. A measured call is kept only when every
-    resolved call it is paired with in *some* longest alignment has the same features: where the
-    order alone cannot say which of several different calls was measured, it is dropped.
+
+def align(measured: Sequence[tuple[int, str]], found: Sequence[Resolved],
+          repeats: Sequence[bool] | None = None) -> dict[tuple[int, str], Resolved]:
+    """Measured (place, api) pairs matched to resolved calls, order-preserving.
+
+    The measured calls (by place: Greenlight's line, FECoM's index in a run) and the resolved calls
+    (in source order) are aligned by the longest common subsequence (LCS) of API names
+    (`names_call`); a resolved call whose *repeats* is true (it runs more than once: a loop's, a
+    traced function's) may take several measured calls in a row. A measured call is kept only when
+    every resolved call it is paired with in *some* longest alignment is the same call kind with the
+    same features: where the order alone cannot say which of several different calls was measured,
+    it is dropped.
     """
     ms = sorted(set(measured))
     n, m = len(ms), len(found)
-    fwd = [[0] * (m + 1) for _ in range(n + 1)]  # LCS of ms[:i] and found[:j]
+    rep = list(repeats) if repeats is not None else [False] * m
+    hit = [[names_call(a, f.api) for f in found] for _, a in ms]
+    fwd = [[0] * (m + 1) for _ in range(n + 1)]  # best alignment of ms[:i] and found[:j]
     for i in range(n):
         for j in range(m):
-            fwd[i + 1][j + 1] = fwd[i][j] + 1 if ms[i][1] == found[j].api else max(fwd[i][j + 1], fwd[i + 1][j])
-    bwd = [[0] * (m + 1) for _ in range(n + 1)]  # LCS of ms[i:] and found[j:]
+            fwd[i + 1][j + 1] = max(fwd[i][j + 1], fwd[i + 1][j],
+                                    fwd[i][j] + 1 if hit[i][j] else 0, fwd[i][j + 1] + 1 if hit[i][j] and rep[j] else 0)
+    bwd = [[0] * (m + 1) for _ in range(n + 1)]  # best alignment of ms[i:] and found[j:]
     for i in range(n - 1, -1, -1):
         for j in range(m - 1, -1, -1):
-            bwd[i][j] = bwd[i + 1][j + 1] + 1 if ms[i][1] == found[j].api else max(bwd[i + 1][j], bwd[i][j + 1])
+            bwd[i][j] = max(bwd[i + 1][j], bwd[i][j + 1],
+                            bwd[i + 1][j + 1] + 1 if hit[i][j] else 0, bwd[i + 1][j] + 1 if hit[i][j] and rep[j] else 0)
     best = fwd[n][m]
     out = {}
     for i in range(n):
-        pairs = [j for j in range(m) if ms[i][1] == found[j].api and fwd[i][j] + 1 + bwd[i + 1][j + 1] == best]
-        if pairs and _same(found[j].features for j in pairs):
+        pairs = [j for j in range(m) if hit[i][j] and (
+            fwd[i][j] + 1 + bwd[i + 1][j + 1] == best
+            or rep[j] and max(fwd[i][j], fwd[i][j + 1]) + 1 + bwd[i + 1][j] == best)]
+        if pairs and _same((found[j].api, found[j].features) for j in pairs):
             out[ms[i]] = found[pairs[0]]
     return out
 
 
+def repeats(call: Resolved) -> bool:
+    """Whether a resolved call can be measured several times in one run: it runs more than once, or
+    sits in a traced function (the profiler records each trace)."""
+    return (call.runs or 0) > 1 or bool(call.features.get("in_tf_function"))
+
+
 def match_unique(apis: Iterable[str], found: Sequence[Resolved]) -> dict[str, Resolved]:
-    """FECoM: each API whose resolved calls in the script all have the same features."""
-    by_api: dict[str, list[Resolved]] = defaultdict(list)
-    for f in found:
-        by_api[f.api].append(f)
-    return {a: by_api[a][0] for a in set(apis) if by_api.get(a) and _same(r.features for r in by_api[a])}
+    """FECoM: each API whose resolved calls in the script (`names_call`) are all one call kind with the
+    same features."""
+    out = {}
+    for a in set(apis):
+        calls = [f for f in found if names_call(a, f.api)]
+        if calls and _same((f.api, f.features) for f in calls):
+            out[a] = calls[0]
+    return out
+
+
+def match_fecom(runs: dict[int, list[tuple[int, str, int, bool]]], found: Sequence[Resolved]
+                ) -> dict[tuple[str, int], Resolved]:
+    """FECoM: (api, occurrence) of one script's measured calls matched to resolved calls.
+
+    *runs* maps each run (experiment) to its records as (index in the file, api, occurrence, whether
+    the record is a call of an instance of the class it names: `instance_call`). The run with the
+    most records (the first such) is aligned by `align`, its index standing for a line, an instance's
+    call only with a resolved call of an instance (`X.__call__`); `match_unique` answers for an API
+    whose resolved calls all agree, at any occurrence but an instance's call.
+    """
+    sites = {(api, occ): instance for calls in runs.values() for _, api, occ, instance in calls}
+    unique = match_unique({api for api, _ in sites}, found)
+    fullest = max(sorted(runs), key=lambda e: len(runs[e]))
+    measured = [(index, f"{api}.__call__" if instance else api) for index, api, _, instance in runs[fullest]]
+    aligned = align(measured, found, [repeats(f) for f in found])
+    # two signatures of one API can share an occurrence: the site is kept when their calls agree
+    places: dict[tuple[str, int], list] = defaultdict(list)
+    for (_, api, occ, _), m in zip(runs[fullest], measured):
+        places[(api, occ)].append(aligned.get(m))
+    out = {}
+    for (api, occ), instance in sites.items():
+        matched = places.get((api, occ), [None])
+        if api in unique and not instance:
+            out[(api, occ)] = unique[api]
+        elif None not in matched and _same((m.api, m.features) for m in matched):
+            out[(api, occ)] = matched[0]
+    return out
+
+
+def instance_call(record) -> bool:
+    """Whether a FECoM record names a class but measured a call of one of its instances: the
+    profiler names `augment(images)` by its class, `Sequential()`, and records the size of the
+    object called, which a constructor's call has not yet (a class: a capitalised name in a
+    module, `tensorflow.keras.Sequential`, not a method `tensorflow.train.Example.ParseFromString`)."""
+    *module, name = record.api.split(".")
+    return record.object_size is not None and name[:1].isupper() and bool(module) and module[-1][:1].islower()
 
 
 # --- reading the snapshots and the KB -------------------------------------------------------------
@@ -201,10 +273,11 @@ def build_table(records: Sequence, *, repos: dict[str, Path], fecom: Path | None
     report = Report(Counter(), Counter(), Counter(), Counter())
     rows: list[dict] = []
     gl_records = [r for r in records if r.dataset == "greenlight" and r.line is not None]
-    fc_sites: dict[tuple[str, str, str], set[str]] = defaultdict(set)
-    for r in records:
-        if r.dataset == "fecom-method-level":
-            fc_sites[(r.dataset, r.project, r.script)].add(r.api)
+    # FECoM's measured calls per script and run: (index in the run's file, api, occurrence, instance_call)
+    fc_runs: dict[tuple[str, str], dict[int, list]] = defaultdict(lambda: defaultdict(list))
+    for r, occ in zip(records, occurrences(records)):
+        if occ is not None:
+            fc_runs[(r.project, r.script)][r.experiment or 0].append((r.index, r.api, occ, instance_call(r)))
     sources = greenlight_sources(shared) if shared and gl_records else {}
     # a call site is (project, script, line, api); group them by the source their records name
     site_sources: dict[tuple, set] = defaultdict(set)
@@ -230,26 +303,28 @@ def build_table(records: Sequence, *, repos: dict[str, Path], fecom: Path | None
         report.unmatched["greenlight"] += len(measured) - len(matches)
         for (line, api), res in sorted(matches.items()):
             rows.append(_row("greenlight", project, script, line, api, repo, commit, path, res))
-    for (dataset, project, script), apis in sorted(fc_sites.items()):
-        report.sites[dataset] += len(apis)
+    dataset = FECOM_METHOD_LEVEL
+    for (project, script), runs in sorted(fc_runs.items()):
+        n = len({(api, occ) for calls in runs.values() for _, api, occ, _ in calls})
+        report.sites[dataset] += n
         path = f"{FECOM_SCRIPTS}/{project}_original.py"
         text = git_show(fecom, FECOM_COMMIT, path) if fecom else None
         if text is None:
-            report.no_source[dataset] += len(apis)
+            report.no_source[dataset] += n
             continue
-        matches = match_unique(apis, resolve_source(text, path))
-        report.matched[dataset] += len(matches)
-        report.unmatched[dataset] += len(apis) - len(matches)
-        for api, res in sorted(matches.items()):
-            rows.append(_row(dataset, project, script, None, api, FECOM_REPOSITORY, FECOM_COMMIT, path, res))
+        calls = match_fecom(runs, resolve_source(text, path))
+        report.matched[dataset] += len(calls)
+        report.unmatched[dataset] += n - len(calls)
+        for (name, occ), res in sorted(calls.items()):
+            rows.append(_row(dataset, project, script, None, name, FECOM_REPOSITORY, FECOM_COMMIT, path, res, occ))
     return rows, report
 
 
-def _row(dataset, project, script, line, api, repo, commit, path, res: Resolved) -> dict:
+def _row(dataset, project, script, line, api, repo, commit, path, res: Resolved, occurrence=None) -> dict:
     where = f"{res.cell}:{res.line}" if res.cell is not None else str(res.line)
-    return {"dataset": dataset, "project": project, "script": script, "line": line, "api": api,
-            "source_repository": repo, "source_commit": commit, "source_path": path, "source_line": where,
-            "features": res.features}
+    return {"dataset": dataset, "project": project, "script": script, "line": line, "occurrence": occurrence,
+            "api": api, "call_api": res.api, "source_repository": repo, "source_commit": commit, "source_path": path,
+            "source_line": where, "features": res.features}
 
 
 SCRIPTS_TABLE = "script_sites.csv"
@@ -323,8 +398,8 @@ def static_inputs(records: Sequence) -> str:
     keys and the tutorials measured end to end), not of their energies."""
     from tools.digests import files_digest, matching
 
-    sites = sorted({repr(static_key(r)) for r in records} | {f"project-level {r.project}" for r in records
-                                                             if r.dataset == "fecom-project-level"})
+    sites = sorted({repr(static_key(r, occ)) for r, occ in zip(records, occurrences(records))}
+                   | {f"project-level {r.project}" for r in records if r.dataset == "fecom-project-level"})
     measured = hashlib.sha256("\n".join(sites).encode()).hexdigest()[:16]
     return f"{files_digest(matching(STATIC_SOURCES))}-{measured}"
 
@@ -353,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not sep or name.count("/") != 1:
             ap.error(f"--repo {spec!r}: expected OWNER/NAME=GITDIR")
         repos[f"https://github.com/{name}"] = Path(git_dir)
-    records = load_kb(kb)
+    records = load_kb(kb, static=False)
     rows, report = build_table(records, repos=repos, fecom=args.fecom, shared=shared)
     out = args.out or kb / TABLE
     atomic_write_text(out, table_csv(rows))

@@ -1,8 +1,9 @@
 """Group KB records into call sites, the unit the predictor is trained and evaluated on.
 
 A call site is one call in one script (FECoM and Greenlight re-run each script up to 10 and 5
-times): its value is the median net joules over its runs, or, when most runs fall below the
-measurement resolution, a censored "below this bound".
+times; FECoM's calls of one signature are told apart by the line the static table matched them to,
+else by their order in a run, `occurrences`): its value is the median net joules over its runs, or,
+when most runs fall below the measurement resolution, a censored "below this bound".
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from greenlint.kb.static_table import occurrences
 from greenlint.stats import median
 
 #: Joules below which a logarithm is meaningless; no measurement resolves less.
@@ -84,14 +86,17 @@ def build_sites(records: Iterable, *, sweeps: bool = False) -> list[Site]:
     serve to fit the size exponent (see model.py) and would otherwise add ten near-copies of the
     same call that no static feature tells apart.
     """
+    records = list(records)
     groups: dict[tuple, list] = defaultdict(list)
-    for r in records:
+    for r, occurrence in zip(records, occurrences(records)):
         if r.dataset in WHOLE_RUN_DATASETS:
             continue
         sweep = is_sweep(r)
         if sweep and not sweeps:
             continue
-        where = r.line if r.line is not None else r.raw_signature
+        # a line where the record names it; else its signature, and its place among the run's calls of
+        # it where that tells calls apart (FECoM's method level)
+        where = r.line if r.line is not None else (r.raw_signature, occurrence) if occurrence else r.raw_signature
         fraction = (r.features or {}).get(FRACTION)
         key = (r.dataset, r.project, r.script, where, r.api, r.hardware_id, fraction)
         groups[key].append(r)
