@@ -9,6 +9,8 @@ import sqlite3
 import subprocess
 import sys
 
+import pytest
+
 from greenlint.paths import REPO_DIR
 
 TRAIN = """import tensorflow as tf
@@ -28,6 +30,8 @@ kept = Loud()
 atexit.register(lambda: print("handler ran"))
 if sys.argv[1] == "thread":
     threading.Thread(target=threading.Event().wait, daemon=True).start()  # waits for ever
+if sys.argv[1] == "profiled":
+    sys.setprofile(lambda *args: None)
 sys.argv = ["greenlint", "check", "--format", "json", sys.argv[2]]
 from greenlint.cli import entry_point
 entry_point()
@@ -73,8 +77,9 @@ def test_the_exit_handlers_run_and_the_heap_is_not_torn_down(tmp_path):
     assert json.loads(proc.stdout.split("handler ran")[0])[0]["code"] == "GL301"
 
 
-def test_with_another_thread_running_python_ends_as_usual(tmp_path):
-    proc = _probe(tmp_path, "thread")
+@pytest.mark.parametrize("mode", ["thread", "profiled"])
+def test_with_another_thread_or_a_profiler_python_ends_as_usual(tmp_path, mode):
+    proc = _probe(tmp_path, mode)
     assert proc.returncode == 1, proc.stderr
     assert "handler ran" in proc.stdout
     assert "freed" in proc.stdout
