@@ -1,4 +1,4 @@
-from greenlint.cli import main
+from greenlint.cli import entry_point
 
 if __name__ == "__main__":  # not when a spawned worker process imports the parent's main module
-    raise SystemExit(main())
+    entry_point()

@@ -6,8 +6,9 @@ import ast
 import bisect
 import os
 import sys
+import threading
 import warnings
-import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -37,8 +38,11 @@ class FileAnalysis:
     tree: ast.Module | None = field(default=None, compare=False, repr=False)
 
 
-def analyse_file(path: str | Path, *, catalog=None, max_bytes: int = sources.MAX_BYTES) -> FileAnalysis:
-    """Analyse one file on disk; never raises for bad input (see `FileAnalysis.errors`)."""
+def analyse_file(
+    path: str | Path, *, catalog=None, max_bytes: int = sources.MAX_BYTES, beside: bool = False
+) -> FileAnalysis:
+    """Analyse one file on disk; never raises for bad input (see `FileAnalysis.errors`). *beside*:
+    a module read beside the one checked (GL408), whose analysis the run's own turn at it reuses."""
     path = Path(path)
     data, error = sources.read_bytes(path, max_bytes)
     if error is not None:
@@ -46,7 +50,7 @@ def analyse_file(path: str | Path, *, catalog=None, max_bytes: int = sources.MAX
     text, error = sources.decode(str(path), data)
     if error is not None:
         return FileAnalysis(str(path), errors=[error])
-    return analyse_source(text, str(path), catalog=catalog, max_bytes=max_bytes)
+    return analyse_source(text, str(path), catalog=catalog, max_bytes=max_bytes, beside=beside)
 
 
 def analyse_files(paths: Iterable[str | Path], *, catalog=None, max_bytes: int = sources.MAX_BYTES) -> Iterator[FileAnalysis]:
@@ -63,6 +67,7 @@ def analyse_source(
     catalog=None,
     max_bytes: int = sources.MAX_BYTES,
     checkpoint: Callable[[], None] | None = None,
+    beside: bool = False,
 ) -> FileAnalysis:
     """Analyse source text. A path ending in `.ipynb` means *text* is notebook JSON.
 
@@ -112,22 +117,44 @@ def analyse_source(
         imports = Imports(index, absolute, catalog, local or [])
         depends = (working_directory(), index.digest(absolute), *((m, index.digest(m)) for m in (*(local or ()), *importers)))
     tree = trees[0] if cells is None else None  # a cell's tree is renumbered into the joined module
-    known = _analyses.get(tree) if tree is not None else None
+    known = _known((os.path.abspath(path), code)) if tree is not None else None
     if tree is not None and known is not None and known[0] is catalog and known[1] == depends:
         return _moved(known[2], path, tree)
     callsites = _resolve(path, code, units, trees, catalog, errors, imports, checkpoint)
     found = tuple(local or ())
     result = FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True, imports=found, tree=tree)
     if tree is not None and not errors:
-        _analyses[tree] = (catalog, depends, replace(result, tree=None))
+        _remember((os.path.abspath(path), code), (catalog, depends, replace(result, tree=None)), beside)
     return result
 
 
-#: The analysis of each shared tree (`trees.parse_module`: one per path and text, kept a while
-#: during a run), with the catalog and the digests of the project modules it depends on: GL408
-#: reads a project module's analysis beside the files that import it, mostly a few files before
-#: or after `check` analyses the module itself. A tree here has passed the compile check.
-_analyses: weakref.WeakKeyDictionary[ast.Module, tuple[object, tuple, FileAnalysis]] = weakref.WeakKeyDictionary()
+def _known(key: tuple[str, str]) -> tuple[object, tuple, FileAnalysis] | None:
+    return _analyses[False].get(key) or _analyses[True].get(key)
+
+
+def _remember(key: tuple[str, str], entry: tuple[object, tuple, FileAnalysis], beside: bool) -> None:
+    """Keep *entry*, the analysis of a module's text, dropping the oldest beyond the bound."""
+    kept = _analyses[beside]
+    with _lock:
+        kept.pop(key, None)
+        kept[key] = entry
+        while len(kept) > (KEPT_IN_RUN if trees.running() else trees.EDITED):
+            kept.popitem(last=False)
+
+
+#: The last analyses of module texts without errors (absolute path and text -> the catalog, the
+#: digests of the project modules it depends on, the analysis without its tree), kept apart by
+#: whether the module was read beside another: GL408 reads a project module's analysis beside the
+#: files that import it, a few files after `check` analysed the module itself or up to a thousand
+#: before; an editor analyses an unchanged buffer again. Such a text has passed the compile check.
+#: At most KEPT_IN_RUN of each during a run of many files (`trees.shared`), else the editor's
+#: `trees.EDITED`.
+_analyses: dict[bool, OrderedDict[tuple[str, str], tuple[object, tuple, FileAnalysis]]] = {
+    False: OrderedDict(),
+    True: OrderedDict(),
+}
+KEPT_IN_RUN = 256
+_lock = threading.Lock()
 
 
 def _moved(known: FileAnalysis, path: str, tree: ast.Module) -> FileAnalysis:
@@ -147,7 +174,7 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
             where = f"{path}:cell {unit.cell}" if unit.cell is not None else path
             try:
                 tree = _parse_unit(unit, name)
-                if tree not in _analyses:
+                if unit.cell is not None or _known((os.path.abspath(path), unit.text)) is None:
                     _compiles(tree, unit, name)
                 trees.append(tree)
             except SyntaxError as exc:

@@ -46,6 +46,11 @@ def shared() -> Iterator[None]:
                 _size = 0
 
 
+def running() -> bool:
+    """Whether a run of many files is in progress in this process (`shared`)."""
+    return _runs > 0
+
+
 def parse_module(text: str, path: str, edited: bool = True) -> ast.Module:
     """`ast.parse(text, filename=path)` of a whole module, shared with the last caller that parsed
     the same text at the same path. The tree must not be changed (copy it first). A module only

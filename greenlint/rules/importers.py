@@ -97,7 +97,7 @@ def imported_modules(path: str, limit: int = 32) -> list[str]:
 def _analysed(path: str) -> FileFacts | None:
     from greenlint.analysis.analyse import analyse_file  # on first need: a warm run analyses nothing
 
-    analysis = analyse_file(path)
+    analysis = analyse_file(path, beside=True)
     if analysis.tree is None or analysis.source_text is None:
         return None  # a notebook, or a file that does not parse
     unknown = Prediction.unknown("read for a module it imports")

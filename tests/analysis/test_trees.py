@@ -155,6 +155,31 @@ def test_a_run_analyses_a_file_once_until_a_module_it_imports_changes(tmp_path, 
     assert False in resolved and [c.api for c in edited.callsites] == ["tensorflow.keras.Model.fit"]
 
 
+def test_a_module_read_beside_another_is_kept_for_the_runs_own_turn_at_it(tmp_path, monkeypatch, a_run):
+    from greenlint.analysis import analyse, analyse_file
+    from greenlint.analysis.resolver import Resolver
+
+    monkeypatch.setattr(analyse, "KEPT_IN_RUN", 2)
+    monkeypatch.setattr(analyse, "_analyses", {False: analyse.OrderedDict(), True: analyse.OrderedDict()})
+    paths = []
+    for name in ("read_beside", "first", "second", "third"):
+        paths.append(tmp_path / f"{name}.py")
+        paths[-1].write_text(SOURCE + f"# {name}\n", encoding="utf-8")
+    resolved: list[bool] = []
+    run = Resolver.run
+    monkeypatch.setattr(Resolver, "run", lambda self, *a, **k: resolved.append(self.exporting) or run(self, *a, **k))
+    beside = analyse_file(paths[0], beside=True)  # GL408 reads it before the run reaches it
+    first = analyse_file(paths[1])
+    for path in paths[2:]:  # the run's own analyses: only the last KEPT_IN_RUN are kept
+        analyse_file(path)
+    assert len(resolved) == 4
+    again = analyse_file(paths[0])
+    assert len(resolved) == 4 and [c.api for c in again.callsites] == [c.api for c in beside.callsites]
+    assert again.callsites[0].path == str(paths[0])
+    analyse_file(paths[1])  # three analyses later, past the bound: analysed anew
+    assert len(resolved) == 5 and first.callsites == analyse_file(paths[1]).callsites
+
+
 def test_a_notebook_keeps_no_shared_tree():
     cells = ["import tensorflow as tf", "model = tf.keras.Sequential()\nmodel.fit(x, y)"]
     analysis = analyse_source("\n".join(cells), "nb.ipynb", cell_offsets=[0, 1])
