@@ -449,7 +449,9 @@ def _same_work(a: Inst, b: Inst) -> Inst:
     meta = {k: v for k, v in a.meta.items() if k not in differ}
     if options:  # `if ...: Conv2D(8, 3, padding="same") else: Conv2D(8, 3)`: either runs
         meta["init"] = {k: v for k, v in a.meta["init"].items() if k not in options}
-        meta["unread"] = tuple(sorted({*a.meta.get("unread", ()), *b.meta.get("unread", ()), *options}))
+    unread = {*a.meta.get("unread", ()), *b.meta.get("unread", ()), *options}
+    if unread:  # an option not known on either path (`padding=pad`) is not known after them
+        meta["unread"] = tuple(sorted(unread))
     if any(k in a.meta for k in _NETWORK_KEYS) and any(k in b.meta for k in _NETWORK_KEYS):
         meta["either"] = (a.meta, b.meta)  # two models built on alternative paths: either may run (work.model_net)
     return Inst(a.cls, a.how, meta)
