@@ -449,6 +449,8 @@ def _same_work(a: Inst, b: Inst) -> Inst:
     meta = {k: v for k, v in a.meta.items() if k not in differ}
     if options:  # `if ...: Conv2D(8, 3, padding="same") else: Conv2D(8, 3)`: either runs
         meta["init"] = {k: v for k, v in a.meta["init"].items() if k not in options}
+        if "init_complete" in meta:  # what is left is not all it was given (hostwork.augments)
+            meta["init_complete"] = False
     unread = {*a.meta.get("unread", ()), *b.meta.get("unread", ()), *options}
     if unread:  # an option not known on either path (`padding=pad`) is not known after them
         meta["unread"] = tuple(sorted(unread))
