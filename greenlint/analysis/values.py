@@ -448,7 +448,7 @@ def _same_work(a: Inst, b: Inst) -> Inst:
         return a
     meta = {k: v for k, v in a.meta.items() if k not in differ}
     if options:  # `if ...: Conv2D(8, 3, padding="same") else: Conv2D(8, 3)`: either runs
-        meta["init"] = {k: v for k, v in a.meta["init"].items() if k not in options}
+        meta["init"] = {k: v for k, v in (a.meta.get("init") or {}).items() if k not in options}
         if "init_complete" in meta:  # what is left is not all it was given (hostwork.augments)
             meta["init_complete"] = False
     unread = {*a.meta.get("unread", ()), *b.meta.get("unread", ()), *options}
@@ -462,8 +462,9 @@ def _same_work(a: Inst, b: Inst) -> Inst:
 def _options_differ(a: dict | None, b: dict | None) -> set[str]:
     """The constructor options two layers built on alternative paths are given differently (an option
     one leaves out is its default: a `layers.DEFAULTED` one then differs too, any other is unknown)."""
-    if a is b or a is None or b is None:
+    if a is b:
         return set()
+    a, b = a or {}, b or {}  # (a constructor given no literal option has no `init`)
     return {k for k in a.keys() | b.keys() if not _agree(a.get(k, MISSING), b.get(k, MISSING))}
 
 
