@@ -448,7 +448,10 @@ def _same_work(a: Inst, b: Inst) -> Inst:
         return a
     meta = {k: v for k, v in a.meta.items() if k not in differ}
     if options:  # `if ...: Conv2D(8, 3, padding="same") else: Conv2D(8, 3)`: either runs
-        meta["init"] = {k: v for k, v in (a.meta.get("init") or {}).items() if k not in options}
+        init = {k: v for k, v in (a.meta.get("init") or {}).items() if k not in options}
+        meta.pop("init", None)
+        if init:  # (no `init` where none is left, as for a constructor given no literal option)
+            meta["init"] = init
         if "init_complete" in meta:  # what is left is not all it was given (hostwork.augments)
             meta["init_complete"] = False
     unread = {*a.meta.get("unread", ()), *b.meta.get("unread", ()), *options}
