@@ -484,8 +484,15 @@ def _same_work(a: Inst, b: Inst) -> Inst:
         return a
     meta = {k: v for k, v in a.meta.items() if k not in differ}
     if options:  # `if ...: Conv2D(8, 3, padding="same") else: Conv2D(8, 3)`: either runs
-        meta["init"] = {k: v for k, v in a.meta["init"].items() if k not in options}
-        meta["unread"] = tuple(sorted({*a.meta.get("unread", ()), *b.meta.get("unread", ()), *options}))
+        init = {k: v for k, v in (a.meta.get("init") or {}).items() if k not in options}
+        meta.pop("init", None)
+        if init:  # (no `init` where none is left, as for a constructor given no literal option)
+            meta["init"] = init
+        if "init_complete" in meta:  # what is left is not all it was given (hostwork.augments)
+            meta["init_complete"] = False
+    unread = {*a.meta.get("unread", ()), *b.meta.get("unread", ()), *options}
+    if unread:  # an option not known on either path (`padding=pad`) is not known after them
+        meta["unread"] = tuple(sorted(unread))
     if any(k in a.meta for k in _NETWORK_KEYS) and any(k in b.meta for k in _NETWORK_KEYS):
         meta["either"] = (a.meta, b.meta)  # two models built on alternative paths: either may run (work.model_net)
     return Inst(a.cls, a.how, meta)
@@ -494,8 +501,9 @@ def _same_work(a: Inst, b: Inst) -> Inst:
 def _options_differ(a: dict | None, b: dict | None) -> set[str]:
     """The constructor options two layers built on alternative paths are given differently (an option
     one leaves out is its default: a `layers.DEFAULTED` one then differs too, any other is unknown)."""
-    if a is b or a is None or b is None:
+    if a is b:
         return set()
+    a, b = a or {}, b or {}  # (a constructor given no literal option has no `init`)
     return {k for k in a.keys() | b.keys() if not _agree(a.get(k, MISSING), b.get(k, MISSING))}
 
 

@@ -111,7 +111,7 @@ def _passed(
     a call passes none): `train(epochs=4000)` of `def train(self, epochs=100)` gives 4000. The
     *default* where the file never calls it, `Origin.UNCALLED` where it never names it either (a
     function passed on, `app.run(main)`, runs with its defaults); None where two calls give
-    different values or one is not known."""
+    different values or one is not known; where they agree, one from a call that runs if there is one."""
     method = is_method(facts, function, cell)
     positional = positional_parameters(facts, function, cell)
     found = [
@@ -127,7 +127,7 @@ def _passed(
     known = [f for f in found if f is not None]
     if len(known) != len(found) or any(f.value != known[0].value for f in known):
         return None
-    return known[0]
+    return next((f for f in known if f.origin is not Origin.UNCALLED), known[0])  # a value a call that runs gives
 
 
 def known_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[object, str]:

@@ -29,6 +29,7 @@ from greenlint.analysis import hostwork
 from greenlint.analysis.project import bound_modules
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
+from greenlint.rules.callbacks import star_imported_from_project
 from greenlint.rules.host_made import ProjectFunctions, bindings, own_nodes
 from greenlint.rules.syntax import cell_units, exclusive, target_binds
 
@@ -72,7 +73,8 @@ class _Producers:
 
     def modules(self, scope: ast.AST) -> dict[str, str]:
         """The modules the imports of the module holding *scope* bind its names to (`bound_modules`):
-        the file's, or a project module's for a function of it that `call` followed."""
+        the file's, with those a `from <project module> import *` brings (its own imports, as far as
+        its `__all__` exports them), or a project module's for a function of it that `call` followed."""
         path = self.functions.paths.get(id(scope))
         if path not in self._modules:
             tree = self.functions.tree(path) if path is not None else None
@@ -81,7 +83,10 @@ class _Producers:
                 else (n for cell, _ in cell_units(self.facts) for n in self.facts.nodes(cell, ast.Import, ast.ImportFrom))
             )
             imports = [n for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))]
-            self._modules[path] = bound_modules(path or self.facts.path, imports)
+            found = bound_modules(path or self.facts.path, imports)
+            for star in star_imported_from_project(self.facts) if path is None else ():
+                found = {**_star_bound(star, self.functions.tree(star)), **found}
+            self._modules[path] = found
         return self._modules[path]
 
     def expr(self, expr: ast.AST, scope: ast.AST, depth: int, seen: frozenset[str], where: str | None) -> str | None:
@@ -165,6 +170,24 @@ def _reads(chain: tuple[str, ...]) -> bool:
     if path in hostwork.DECODES or any(d.endswith("." + path) for d in hostwork.DECODES if len(chain) > 1):
         return True
     return chain[-1] in READERS or (chain[-1] == "load" and chain[0] in LOADERS)
+
+
+def _star_bound(path: str, tree: ast.Module | None) -> dict[str, str]:
+    """The module names a `from <module> import *` of the project module at *path* brings: those its
+    top-level imports bind (`bound_modules`), but for names with an underscore or left out of a
+    literal `__all__` (one not literal exports none of them: not known)."""
+    if tree is None:
+        return {}
+    found = bound_modules(path, [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))])
+    listed = [n.value for n in tree.body if isinstance(n, ast.Assign) and any(dotted(t) == ["__all__"] for t in n.targets)]
+    if not listed:
+        return {name: module for name, module in found.items() if not name.startswith("_")}
+    try:
+        exported = ast.literal_eval(listed[0]) if len(listed) == 1 else None
+    except ValueError:
+        exported = None
+    names = {n for n in exported if isinstance(n, str)} if isinstance(exported, (list, tuple)) else set()
+    return {name: module for name, module in found.items() if name in names}
 
 
 def _works_per_item(node: ast.AST, modules: dict[str, str]) -> bool:

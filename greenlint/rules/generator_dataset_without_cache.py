@@ -23,6 +23,9 @@ DRAWS = frozenset({
     "choice", "choices", "sample", "permutation", "integers", "randint", "rand", "randn", "uniform",
     "normal", "beta", "binomial", "poisson",
 })
+#: `itertools` functions whose loop never ends (`for x in itertools.cycle(data): yield x`): an endless
+#: stream, as a `while` loop is, which a cache would never finish holding.
+ENDLESS = frozenset({"count", "cycle"})
 #: How many of the file's functions a generator is followed through, call by call.
 MAX_HOPS = 4
 
@@ -40,7 +43,7 @@ class GeneratorDatasetWithoutCache(Rule):
     above 1), given to `fit()` with `epochs` other than 1, or iterated inside an epoch loop (the
     passes GL408 reads for a decoding pipeline, followed through the names it is assigned to and
     the functions that return it), when the generator yields the same elements on every pass: a
-    function of the file, written as a generator (it `yield`s), with no `while` loop (a stream or
+    function of the file, written as a generator (it `yield`s), with no `while` loop nor `itertools.cycle`/`count` one (a stream or
     an endless generator: no pass ends, a cache would never fill) and no call that draws at random
     or augments (`random.shuffle`, `np.random.*`, `tf.random.*`, a random generator's
     `rng.choice(...)` or `rng.integers(...)`, a name holding `aug`, `transform`, `distort` or
@@ -147,6 +150,12 @@ class GeneratorDatasetWithoutCache(Rule):
             "import tensorflow as tf\n\n\ndef images(arrays):\n    for a in arrays:\n        yield augment(a)\n\n\n"
             "model.fit(tf.data.Dataset.from_generator(images, args=(x,), output_types=tf.float32).batch(32), epochs=20)\n"
         ),
+        Valid(  # an endless stream through itertools: a cache would never be complete
+            "import itertools\nimport tensorflow as tf\n\n\ndef pairs(texts, labels):\n"
+            "    for text, label in itertools.cycle(zip(texts, labels)):\n        yield text, label\n\n\n"
+            "ds = tf.data.Dataset.from_generator(pairs, args=(texts, labels), output_types=(tf.string, tf.int32))\n"
+            "model.fit(ds.batch(32), epochs=30, steps_per_epoch=100)\n"
+        ),
         Valid(  # a `repeat(n)` whose count may be 1
             _PASSES + "ds = tf.data.Dataset.from_generator(pairs, args=(texts, labels), output_types=(tf.int32, tf.int32))\n"
             "ds = ds.repeat(args.passes)\n"
@@ -191,7 +200,7 @@ class GeneratorDatasetWithoutCache(Rule):
 
 def _same_each_pass(facts: FileFacts, name: str) -> bool:
     """Whether *name* is the file's one function of that name, a generator that yields the same
-    elements on every pass: no `while` loop, and no call drawing at random or augmenting in it or
+    elements on every pass: no `while` loop nor endless `itertools` one, and no call drawing at random or augmenting in it or
     in the functions of the file it calls (followed MAX_HOPS deep)."""
     defined = facts.functions_named(name)
     if len(defined) != 1 or not any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(defined[0][1])):
@@ -205,9 +214,16 @@ def _same_each_pass(facts: FileFacts, name: str) -> bool:
             if not isinstance(node, ast.Call):
                 continue
             callee = last_name(node.func)
-            if CHANGING.search(ast.unparse(node.func)) or callee in DRAWS:
+            if CHANGING.search(ast.unparse(node.func)) or callee in DRAWS or _endless(node.func):
                 return False
             if isinstance(node.func, ast.Name) and callee not in seen and depth < MAX_HOPS:
                 seen.add(callee)
                 todo += [(f, depth + 1) for _, f in facts.functions_named(callee)]
     return True
+
+
+def _endless(func: ast.expr) -> bool:
+    """`itertools.cycle` / `itertools.count`, or either called by its bare name (`from itertools import cycle`)."""
+    if isinstance(func, ast.Attribute):
+        return func.attr in ENDLESS and isinstance(func.value, ast.Name) and func.value.id == "itertools"
+    return isinstance(func, ast.Name) and func.id in ENDLESS

@@ -520,6 +520,26 @@ def test_fit_on_an_image_data_generator_flow_says_whether_each_item_is_worked_on
         assert (fit.get("input_host_work"), fit.get("input_plain_flow")) == (host, plain), (init, given)
 
 
+def test_an_image_data_generator_built_differently_on_two_paths_is_plain_only_where_both_are():
+    """Either path's generator may run: one that augments on either path is no plain flow (the
+    options the paths give differently are not known after them)."""
+    code = """
+        import sys
+        m = keras.Sequential()
+        if len(sys.argv) > 1:
+            aug = keras.preprocessing.image.ImageDataGenerator({})
+        else:
+            aug = keras.preprocessing.image.ImageDataGenerator({})
+        m.fit(aug.flow(x, y))
+        """
+    for one, other in [("rotation_range=20", "zoom_range=0.1"), ("rotation_range=20", "rescale=1 / 255")]:
+        for given in ((one, other), (other, one)):
+            fit = calls(code.format(*given))["tensorflow.keras.Sequential.fit"]
+            assert fit.get("input_plain_flow") is None, given
+    fit = calls(code.format("rescale=1 / 255", "rescale=1 / 255"))["tensorflow.keras.Sequential.fit"]
+    assert fit.get("input_plain_flow") is True
+
+
 def test_fit_on_a_sequence_that_only_slices_what_it_holds_is_sliced():
     code = """
         import numpy as np

@@ -395,6 +395,43 @@ def test_a_layer_built_differently_on_two_paths_has_only_what_both_share():
     assert same["flops_per_sample"]["value"] == 2 * 27 * 8 * 62 * 62
 
 
+@pytest.mark.parametrize("given", [0, 1])
+def test_an_option_not_known_on_one_path_is_not_known_after_the_paths(given):
+    """`if ...: Conv2D(8, 3, padding=pad) else: Conv2D(8, 3)`, either path first: the padding is not known
+    after them (a join that found the other options alike kept the default's FLOPs)."""
+    built = ["tf.keras.layers.Conv2D(8, 3, padding=pad)", "tf.keras.layers.Conv2D(8, 3)"]
+    code = f"""
+    import sys
+    pad = sys.argv[1]
+    inp = tf.keras.Input((64, 64, 3))
+    if len(sys.argv) > 2:
+        conv = {built[given]}
+    else:
+        conv = {built[1 - given]}
+    x = conv(inp)
+    """
+    (conv,) = [s.work for s in sites(code) if s.api.endswith("__call__")]
+    assert conv["params"]["value"] == 27 * 8 + 8 and conv["flops_per_sample"]["value"] is None
+
+
+@pytest.mark.parametrize("given", [0, 1])
+def test_a_layer_given_no_option_on_one_path_shares_only_its_defaults_it_keeps(given):
+    """`if ...: MaxPooling2D() else: MaxPooling2D(4)`, either path first: the pool size is not known
+    after them, nor the sides of what follows (was: the first path's, exact)."""
+    built = ["tf.keras.layers.MaxPooling2D()", "tf.keras.layers.MaxPooling2D(4)"]
+    code = f"""
+    import sys
+    inp = tf.keras.Input((64, 64, 3))
+    if len(sys.argv) > 2:
+        pool = {built[given]}
+    else:
+        pool = {built[1 - given]}
+    x = tf.keras.layers.Conv2D(8, 3)(pool(inp))
+    """
+    _pool, conv = [s.work for s in sites(code) if s.api.endswith("__call__")]
+    assert conv["flops_per_sample"]["value"] is None
+
+
 def test_a_layer_placed_on_a_free_side_takes_its_flops_from_the_data_placing_it_later():
     code = """
     x = np.zeros((100, 50, 1))

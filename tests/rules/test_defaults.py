@@ -105,6 +105,9 @@ def test_a_parameter_holds_what_every_caller_passes(source, expected):
         ("def train(every=50):\n    every\ndef main(e=8):\n    train(e)\n",
          DefaultValue(8, "the default of parameter `e`", UNCALLED)),  # train is called, by a function the file never calls
         ("def train(every=50):\n    every\ndef main(e=8):\n    train(e)\nmain()\n", DefaultValue(8, "the default of parameter `e`", DEFAULT)),
+        ("def train(every):\n    every\ndef main(e=8):\n    train(e)\ndef run():\n    train(8)\nrun()\n",
+         DefaultValue(8)),  # the same value from a function never called and from one that runs: the latter's
+        ("def train(every):\n    every\ndef run():\n    train(8)\ndef main(e=8):\n    train(e)\nrun()\n", DefaultValue(8)),
         ("def train(every=50):\n    every\ntrain()\ntrain(every=200)\n", None),  # the default, and 200
         ("def train(every=50):\n    every\ntrain(every=k)\n", None),  # a caller's value is not known
     ],

@@ -35,3 +35,21 @@ def test_a_call_named_like_a_draw_of_no_random_module_is_work(tmp_path, predicto
     (tmp_path / "own" / "random.py").write_text("def randint(low, high):\n    return decode(low, high)\n")
     assert _lines(text, str(tmp_path / "own" / "train.py"), predictor) == [17]  # a project's `random` module
     assert _lines(text, str(tmp_path / "train.py"), predictor) == []  # the standard library's
+
+
+def test_a_draw_from_a_module_a_star_import_brings_is_a_draw(tmp_path, predictor):
+    """`from common import *` where common.py imports `random` (and NumPy as `npr`): its names are
+    those modules."""
+    (tmp_path / "common.py").write_text("import random\nimport numpy.random as npr\n")
+    for draw in ("random.randint(0, 3)", "npr.randint(0, 3)"):
+        text = SKIP_GRAM.format(imports="from common import *", draw=draw)
+        assert _lines(text, str(tmp_path / "train.py"), predictor) == [], draw
+
+
+
+def test_a_star_import_brings_what_its_all_exports(tmp_path, predictor):
+    (tmp_path / "common.py").write_text("import random as rnd\n__all__ = ['rnd', 'batches']\n")
+    text = SKIP_GRAM.format(imports="from common import *", draw="rnd.randint(0, 3)")
+    assert _lines(text, str(tmp_path / "train.py"), predictor) == []
+    (tmp_path / "common.py").write_text("import random as rnd\n__all__ = ['batches']\n")  # (`rnd` then not defined)
+    assert _lines(text, str(tmp_path / "train.py"), predictor) == [17]
