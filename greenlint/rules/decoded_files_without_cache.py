@@ -25,11 +25,10 @@ from greenlint.rules.base import (
     is_keras_model_method,
     node_span,
 )
-from greenlint.rules.decoding_generator import draw_node, each_step
+from greenlint.rules.batch_draw import draw_node, each_step
 from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.folder_listed_per_batch import LISTED_BY
 from greenlint.rules.importers import (
     imported_modules,
     importer_facts,
@@ -38,6 +37,7 @@ from greenlint.rules.importers import (
     per_content,
     script_facts,
 )
+from greenlint.rules.listings import LISTED_BY
 from greenlint.rules.syntax import (
     Function,
     Loop,
