@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import ast
 
-from greenlint.rules.base import FileFacts, Site
+from greenlint.rules.base import FileFacts
+from greenlint.rules.site import Site
 from greenlint.rules.syntax import exclusive, own_loops
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, method
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 
 API = "tensorflow.keras.callbacks.ModelCheckpoint"
 

@@ -7,11 +7,12 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.codemods import RemoveArgument
 from greenlint.rules.deliberate import comment_explains, deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MODEL_STEPS, SAVING_OPTION, immaterial_work
+from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import uses_until_rebound
 
 #: Words of a comment that says why the model runs eagerly.

@@ -7,10 +7,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.work_energy import DISPATCH_S
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.codemods import HoistBeforeLoop
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import immaterial, repeated_cost
+from greenlint.rules.site import method
 from greenlint.rules.syntax import LOOPS
 
 APIS = {"tensorflow.constant": "value", "tensorflow.convert_to_tensor": "value"}

@@ -6,9 +6,10 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.codemods import AppendCall
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 from greenlint.rules.syntax import SCOPES, chain_top, is_step_loop, last_name, own_body, takes
 from greenlint.rules.tf_data_defaults import OPTION, by_hand
 

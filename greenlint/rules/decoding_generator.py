@@ -8,13 +8,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method, last_name
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, last_name
 from greenlint.rules.batch_draw import draw_node, each_step
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.generator_in_one_worker import worker_setting
 from greenlint.rules.keras_flavour import keras_flavour
+from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import is_training_step
 from greenlint.rules.tf_data_defaults import OPTION, SINCE
 from greenlint.rules.tf_target import target

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.codemods import RemoveStatement
 from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 
 API = "tensorflow.debugging.experimental.enable_dump_debug_info"
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.work_energy import DISPATCH_S, energy_at, power_for
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.batch_price import reference_work
 from greenlint.rules.codemods import WrapLoopBody
 from greenlint.rules.diagnostic import Diagnostic
@@ -18,6 +18,7 @@ from greenlint.rules.material import (
     known_runs,
     repeated_cost,
 )
+from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import innermost_loop, is_training_step, last_name, own_body, units
 
 

@@ -6,9 +6,10 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.codemods import RemoveArgument
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 from greenlint.rules.syntax import LOOPS, SCOPES, bound_name
 
 TAPE = "tensorflow.GradientTape"

@@ -6,10 +6,11 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.codemods import MoveToChainEnd
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import in_tests
+from greenlint.rules.site import method
 
 PREFETCH = "tensorflow.data.Dataset.prefetch"
 #: Dataset methods returning a dataset of the same elements' successors: prefetch can move past them.

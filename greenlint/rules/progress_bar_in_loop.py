@@ -6,10 +6,11 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_keras_model_method, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import standalone_only
+from greenlint.rules.site import is_keras_model_method, method
 from greenlint.rules.tf_data_defaults import OPTION
 from greenlint.rules.tf_target import target
 

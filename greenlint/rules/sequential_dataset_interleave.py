@@ -6,17 +6,10 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import (
-    FileFacts,
-    Invalid,
-    Rule,
-    Valid,
-    argument,
-    binds,
-    is_dataset_method,
-)
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import is_dataset_method
 from greenlint.rules.syntax import only_looked_at
 
 

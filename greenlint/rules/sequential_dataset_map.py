@@ -7,16 +7,10 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import (
-    FileFacts,
-    Invalid,
-    Rule,
-    Valid,
-    binds,
-    is_dataset_method,
-)
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import is_dataset_method
 from greenlint.rules.syntax import Function, cell_units, definitions, few_elements, last_name, map_function, parameters
 from greenlint.rules.tf_data_defaults import by_hand
 

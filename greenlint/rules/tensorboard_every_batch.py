@@ -6,10 +6,11 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 
 API = "tensorflow.keras.callbacks.TensorBoard"
 #: `update_freq` is the sixth parameter of `TensorBoard` (Keras 2 and 3).

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds
 from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 
 FUNCTION = "tensorflow.function"
 
