@@ -8,7 +8,7 @@ import re
 import textwrap
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from greenlint.analysis import trees
 from greenlint.analysis.callsite import Span, char_offset
@@ -18,9 +18,6 @@ from greenlint.analysis.options import last_name as last_name
 from greenlint.analysis.sources import Code, cell_code, parse_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site
-
-if TYPE_CHECKING:  # a rule with a fix imports its codemod: a check that runs none loads no codemod
-    from greenlint.rules.codemods import Codemod
 
 _Node = TypeVar("_Node", bound=ast.AST)
 
@@ -69,6 +66,18 @@ class Option:
     type: type
     default: Any
     help: str
+
+
+@dataclass(frozen=True)
+class FixBy:
+    """How a rule's findings are fixed: by the codemod of greenlint.fix.codemods named *codemod*,
+    made with *args* (its fields), where the fix engine builds fixes; a check that shows none loads
+    no codemod. `safe`: the fixed program computes the same results (only speed, memory or logging
+    change)."""
+
+    codemod: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    safe: bool = field(kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -296,8 +305,8 @@ class Rule:
     MENTIONS: ClassVar[tuple[str, ...]] = ()
     #: Canonical APIs whose measured energy the generated docs show as evidence.
     EVIDENCE_APIS: ClassVar[tuple[str, ...]] = ()
-    #: The codemod that fixes a finding (greenlint.rules.codemods), or None.
-    FIX: ClassVar[Codemod | None] = None
+    #: How a finding is fixed (`FixBy`), or None.
+    FIX: ClassVar[FixBy | None] = None
 
     @classmethod
     def fix_availability(cls) -> str:
