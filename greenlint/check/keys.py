@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from greenlint.analysis.sources import MAX_BYTES, FileError, read_bytes
 from greenlint.rules import beside, codes, tf_target
 
 if TYPE_CHECKING:
@@ -27,18 +26,14 @@ def display_path(path: Path, cwd: str) -> str:
 
 
 def look_up(
-    path: Path, shown: str, cache: Cache | None, project, profile_stamps: dict[str, str], rules: Callable[[str], str]
-) -> tuple[bytes | None, FileError | None, str | None, tuple[list, tuple[str, ...] | None] | None]:
-    """What the lint *cache* holds of the file at *path* (*shown* as `display_path` shows it): its
-    bytes (None when it cannot be read, with the error), its analysis' key (None without a cache)
-    and the diagnostics stored under that key and its rule settings `rules(shown)`
-    (`stored_diagnostics`: None when not stored). A fully cached run (greenlint.check.warm) and the
-    runner look a file up alike."""
-    content, error = read_bytes(path, MAX_BYTES)  # a huge file is not even read
-    if content is None or cache is None:
-        return content, error, None, None
+    path: Path, shown: str, content: bytes, cache: Cache, project, profile_stamps: dict[str, str], rules: Callable[[str], str]
+) -> tuple[str, tuple[list, tuple[str, ...] | None] | None]:
+    """The lint *cache*'s key of the analysis of the file at *path* (*shown* as `display_path` shows
+    it, *content* its bytes), and the diagnostics stored under that key and its rule settings
+    `rules(shown)` (`stored_diagnostics`; None when not stored). A fully cached run
+    (greenlint.check.warm) and the runner look a file up alike."""
     key = cache.key(shown, content, dependencies(project, path, profile_stamps, cache))
-    return content, error, key, stored_diagnostics(cache.get(diagnostics_key(key, rules(shown))))
+    return key, stored_diagnostics(cache.get(diagnostics_key(key, rules(shown))))
 
 
 def project_modules():

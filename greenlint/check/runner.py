@@ -137,7 +137,7 @@ def check_files(
     profile_stamps: dict[str, str] = {}
     for i, f in enumerate(files):
         shown = display_path(f, cwd)
-        content, error, key, stored = look_up(f, shown, cache, project, profile_stamps, rules_id)
+        content, error = sources.read_bytes(f, sources.MAX_BYTES)  # a huge file is not even read
         if content is None:
             from greenlint.check.file_result import FileResult, error_diagnostic
 
@@ -146,6 +146,7 @@ def check_files(
             done[i] = Checked(shown, diagnose(bad), "", bad)
             continue
         contents[i] = content
+        key, stored = look_up(f, shown, content, cache, project, profile_stamps, rules_id) if cache else (None, None)
         if stored is not None:
             done[i] = Checked(shown, stored[0], stored[1] or "", key=key)
             stats.cache_hits += 1

@@ -50,8 +50,13 @@ def cached_run(paths: list[str], output_format: str, fixes: bool,
     cwd = os.getcwd()
     profile_stamps: dict[str, str] = {}
     diagnostics: list = []
+    from greenlint.analysis import sources  # the project index reads modules with it too
+
     for f in sorted(dict.fromkeys(map(Path, paths))):  # as discovery orders them
-        *_, stored = keys.look_up(f, keys.display_path(f, cwd), cache, project, profile_stamps, lambda _: rules)
+        content, _ = sources.read_bytes(f, sources.MAX_BYTES)
+        if content is None:
+            return None
+        _, stored = keys.look_up(f, keys.display_path(f, cwd), content, cache, project, profile_stamps, lambda _: rules)
         if stored is None:
             return None
         diagnostics.extend(stored[0])
