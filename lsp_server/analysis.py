@@ -32,8 +32,8 @@ from greenlint.check import Config, ConfigError, apply_rules, load_config
 from greenlint.check.file_result import FileResult, error_diagnostic, from_analysis, internal_error
 from greenlint.check.selection import Selector
 from greenlint.fix.engine import Outline, attach_fixes, outline
-from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import Site
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from greenlint.analysis.callsite import Span
 from greenlint.lsp_server.analysis import Analysis
 from greenlint.lsp_server.edits import LineMap, with_span
 from greenlint.lsp_server.positions import contains
-from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import Site
 
 
 @dataclass(frozen=True)

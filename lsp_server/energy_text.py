@@ -18,8 +18,8 @@ from greenlint.predict.site_predictions import with_work
 from greenlint.predict.work_energy import model_flops, stated_most
 from greenlint.report.escape import code_span as code
 from greenlint.report.total import Total, file_total
-from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import Site
 from greenlint.units import TIMES, fmt_energy, fmt_j, fmt_range, interval_ratio
 
 BOLT = "⚡"

@@ -233,7 +233,7 @@ def index(rules: dict[str, type[Rule]], savings: tuple[dict, dict] | None = None
         "",
         "## Fixes",
         "",
-        "A rule's fix is a LibCST codemod (`greenlint/rules/codemods.py`) run on the call it flags; the edits",
+        "A rule's fix is a LibCST codemod (`greenlint/fix/codemods.py`) run on the call it flags; the edits",
         "travel on the finding (`fix` in the JSON and SARIF output) and one engine (`greenlint/fix/engine.py`)",
         "applies them everywhere:",
         "",

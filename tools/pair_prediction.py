@@ -15,7 +15,7 @@ from pathlib import Path
 from greenlint.analysis import analyse_source
 from greenlint.analysis.callsite import Span
 from greenlint.check.file_result import from_analysis
-from greenlint.rules.base import Site
+from greenlint.rules.site import Site
 
 #: The function whose calls bench/rules/measure.py meters.
 MEASURED_FUNCTION = "run"

@@ -14,8 +14,8 @@ import greenlint.check.records as records
 from greenlint.analysis.callsite import Span
 from greenlint.predict.site_predictions import Predict, predict_sites
 from greenlint.report.calls import callsite_from_json, callsite_json
-from greenlint.rules.base import Site
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import Site
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,14 @@
 """The lint cache's keys of one checked file: its path as shown, what besides its content decides
 its analysis (the project modules it imports, its profiles), and the rule settings its diagnostics
-were found under. Light on purpose: a fully cached run works them out before importing the rest
-of the check pipeline (greenlint.check.warm)."""
+were found under, and a file looked up under them (`look_up`). Light on purpose: a fully cached run
+looks its files up before importing the rest of the check pipeline (greenlint.check.warm), as the
+runner does."""
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,17 @@ def display_path(path: Path, cwd: str) -> str:
     full = os.path.normpath(os.path.join(cwd, path))
     prefix = cwd.rstrip(os.sep) + os.sep
     return Path(full[len(prefix) :]).as_posix() if full.startswith(prefix) else str(path)
+
+
+def look_up(
+    path: Path, shown: str, content: bytes, cache: Cache, project, profile_stamps: dict[str, str], rules: Callable[[str], str]
+) -> tuple[str, tuple[list, tuple[str, ...] | None] | None]:
+    """The lint *cache*'s key of the analysis of the file at *path* (*shown* as `display_path` shows
+    it, *content* its bytes), and the diagnostics stored under that key and its rule settings
+    `rules(shown)` (`stored_diagnostics`; None when not stored). A fully cached run
+    (greenlint.check.warm) and the runner look a file up alike."""
+    key = cache.key(shown, content, dependencies(project, path, profile_stamps, cache))
+    return key, stored_diagnostics(cache.get(diagnostics_key(key, rules(shown))))
 
 
 def project_modules():

@@ -80,8 +80,9 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     """
     from greenlint.check import noqa
     from greenlint.check.file_result import internal_error
-    from greenlint.rules.base import FileFacts, method
+    from greenlint.rules.base import FileFacts
     from greenlint.rules.deliberate import declared_slow, left_blank
+    from greenlint.rules.site import method
 
     listed = codes.table()
     options = {**codes.option_defaults(), **config.options}

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from greenlint.analysis import sources
 from greenlint.check.cache import Cache, cache_in
 from greenlint.check.config import Config
-from greenlint.check.keys import dependencies, diagnostics_key, display_path, project_modules, stored_diagnostics
+from greenlint.check.keys import diagnostics_key, display_path, look_up, project_modules
 from greenlint.rules.diagnostic import Diagnostic
 
 if TYPE_CHECKING:  # imported where used: a fully cached run needs neither the analysis nor the rules
@@ -146,8 +146,7 @@ def check_files(
             done[i] = Checked(shown, diagnose(bad), "", bad)
             continue
         contents[i] = content
-        key = cache.key(shown, content, dependencies(project, f, profile_stamps, cache)) if cache else None
-        stored = stored_diagnostics(cache.get(diagnostics_key(key, rules_id(shown)))) if key else None
+        key, stored = look_up(f, shown, content, cache, project, profile_stamps, rules_id) if cache else (None, None)
         if stored is not None:
             done[i] = Checked(shown, stored[0], stored[1] or "", key=key)
             stats.cache_hits += 1

@@ -56,8 +56,7 @@ def cached_run(paths: list[str], output_format: str, fixes: bool,
         content, _ = sources.read_bytes(f, sources.MAX_BYTES)
         if content is None:
             return None
-        key = cache.key(keys.display_path(f, cwd), content, keys.dependencies(project, f, profile_stamps, cache))
-        stored = keys.stored_diagnostics(cache.get(keys.diagnostics_key(key, rules)))
+        _, stored = keys.look_up(f, keys.display_path(f, cwd), content, cache, project, profile_stamps, lambda _: rules)
         if stored is None:
             return None
         diagnostics.extend(stored[0])

@@ -53,7 +53,7 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
     from greenlint.predict.prediction import width_summary
     from greenlint.report import calls_table
     from greenlint.report.calls import calls_document, held_line, startup_line
-    from greenlint.rules.base import is_test_assertion
+    from greenlint.rules.site import is_test_assertion
 
     out = out or sys.stdout
     calibration = result.calibration

@@ -23,10 +23,10 @@ from collections.abc import Callable, Iterable, Sequence
 
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.trees import first_line
+from greenlint.fix.codemods import Codemod, Target, made
 from greenlint.report.escape import patch_path
 from greenlint.rules import codes
 from greenlint.rules.base import unit_text
-from greenlint.rules.codemods import Codemod, Target
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 
 log = logging.getLogger(__name__)
@@ -49,11 +49,12 @@ def lines_with_endings(text: str) -> list[str]:
     return out
 
 
-def _codemod(code: str) -> tuple[Codemod, str] | None:
+def _codemod(code: str) -> tuple[Codemod, str, bool] | None:
+    """The codemod of the rule *code*'s fix, the fix's title and whether it is safe; None without one."""
     if code not in codes.table():
         return None
     rule = codes.rule_class(code)
-    return (rule.FIX, rule.FIX_TITLE) if rule.FIX is not None else None
+    return None if rule.FIX is None else (made(rule.FIX), rule.FIX_TITLE, rule.FIX.safe)
 
 
 def attach_fixes(
@@ -87,10 +88,10 @@ def attach_fixes(
         unit = units[key]
         if unit is None:
             continue
-        codemod, title = found
+        codemod, title, safe = found
         edits = unit.edit(codemod, d.span, d.data.get("holds"))
         if edits:
-            out[i] = dataclasses.replace(d, fix=Fix(title, edits, safe=codemod.safe))
+            out[i] = dataclasses.replace(d, fix=Fix(title, edits, safe=safe))
     return out
 
 

@@ -124,7 +124,7 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
 
     from greenlint.predict.prediction import Prediction
     from greenlint.report.total import shown_interval
-    from greenlint.rules.base import Site
+    from greenlint.rules.site import Site
     from greenlint.units import TIMES, fmt_range
 
     table = Table(box=None, header_style="bold", pad_edge=False)

@@ -19,8 +19,8 @@ from greenlint.check.pipeline import analyse_paths
 from greenlint.check.selection import validate
 from greenlint.review import gitfs
 from greenlint.review.gitfs import Refused, Side, snapshot
-from greenlint.rules.base import Site, is_test_assertion
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import Site, is_test_assertion
 
 #: A `noqa: GLD100` comment on a call's lines: its energy change is intended (the budget does not count it).
 INTENDED = "GLD100"

@@ -1,4 +1,5 @@
-"""The rule framework: a Rule class per module, its test cases, and the facts it reads."""
+"""The rule framework: a Rule class per module, its test cases and options, and the file's facts it
+reads (`FileFacts`: its call sites, `greenlint.rules.site`, and its syntax tree on request)."""
 
 from __future__ import annotations
 
@@ -7,20 +8,16 @@ import re
 import textwrap
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from greenlint.analysis import trees
-from greenlint.analysis.callsite import CallSite, Span, char_offset
+from greenlint.analysis.callsite import Span, char_offset
 from greenlint.analysis.options import argument as argument
 from greenlint.analysis.options import keyword as keyword
 from greenlint.analysis.options import last_name as last_name
 from greenlint.analysis.sources import Code, cell_code, parse_code
-from greenlint.predict.prediction import Prediction
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.units import fmt_count
-
-if TYPE_CHECKING:  # a rule with a fix imports its codemod: a check that runs none loads no codemod
-    from greenlint.rules.codemods import Codemod
+from greenlint.rules.site import Site
 
 _Node = TypeVar("_Node", bound=ast.AST)
 
@@ -72,130 +69,15 @@ class Option:
 
 
 @dataclass(frozen=True)
-class Site:
-    """A call site with its prediction: what rules read."""
+class FixBy:
+    """How a rule's findings are fixed: by the codemod of greenlint.fix.codemods named *codemod*,
+    made with *args* (its fields), where the fix engine builds fixes; a check that shows none loads
+    no codemod. `safe`: the fixed program computes the same results (only speed, memory or logging
+    change)."""
 
-    callsite: CallSite
-    prediction: Prediction
-
-    @property
-    def api(self) -> str:
-        return self.callsite.api
-
-    @property
-    def features(self) -> dict:
-        return self.callsite.features
-
-    def work_value(self, key: str) -> Any:
-        """A work quantity of the call (docs/calls-json.md `work`), else its literal argument."""
-        entry = (self.callsite.work or {}).get(key)
-        value = entry.get("value") if isinstance(entry, dict) else None
-        return value if value is not None else self.features.get(key)
-
-    def work_bound(self, key: str) -> str | None:
-        """A work quantity's bound: "lower" (the known part of a model with unknown layers), "upper"
-        (epochs early stopping may cut short), None for a value as it is."""
-        entry = (self.callsite.work or {}).get(key)
-        return entry.get("bound") if isinstance(entry, dict) else None
-
-    def work_lower(self, key: str) -> bool:
-        """The work quantity is the known part of a model with unknown layers (a lower bound)."""
-        return self.work_bound(key) == "lower"
-
-    @property
-    def loop_multiplier(self) -> int:
-        """How often the site runs per program run: `CallSite.runs` (loops, `if`/`break`, calls of
-        its function); where that count is unknown, the literal loops' product alone."""
-        count = self.callsite.runs.get("count")
-        if isinstance(count, int) and count > 0:
-            return count
-        value = self.features.get("loop_multiplier", 1)
-        return value if isinstance(value, int) and value > 0 else 1
-
-    @property
-    def untyped(self) -> bool:
-        """The receiver was not resolved: the site is taken for the Keras/TF method of its name
-        (analysis/untyped.py), which another library's object may also have."""
-        return self.features.get("receiver_kind") == "untyped"
-
-    @property
-    def runs_bound(self) -> str:
-        """ "exact" or "upper" (a guarded call, early stopping's loop: at most `loop_multiplier`),
-        "unknown" when `loop_multiplier` fell back to the literal loops."""
-        return self.callsite.runs.get("bound", "unknown") if self.callsite.counted else "unknown"
-
-    @property
-    def loop_runs(self) -> int | None:
-        """How often loops alone run the site (`CallSite.runs["loop"]`: its enclosing loops and
-        those around the calls of its function); 1 outside loops, None for a loop of unknown
-        length. Where the calls JSON has no `loop`, the literal loops of its own function (None
-        when they multiply to 1: a loop, its length not said)."""
-        runs = self.callsite.runs
-        if "loop" in runs:
-            loop = runs["loop"]
-            return loop if isinstance(loop, int) or loop is None else 1
-        depth = self.features.get("loop_depth", 0)
-        if not (isinstance(depth, int) and depth > 0):
-            return 1
-        value = self.features.get("loop_multiplier", 1)
-        known = isinstance(value, int) and value > 1 and not self.features.get("loop_unbounded")
-        return value if known else None
-
-    @property
-    def callers(self) -> int | None:
-        """How many calls of its function run the site (`CallSite.runs["callers"]`; None: unknown)."""
-        callers = self.callsite.runs.get("callers", 1)
-        return callers if isinstance(callers, int) else None
-
-    def repeats(self, same: tuple[str, ...] | None = None) -> bool:
-        """A loop runs the site again and again (more than one trip, or an unknown number)
-        with the same inputs: all of them (*same* None), or those in *same* ("receiver",
-        parameter names) while the others may differ (`model.predict(batch)` over batches
-        repeats predict on one model). `CallSite.runs["varying"]` says, per loop, which
-        inputs its variable reaches."""
-        loop = self.loop_runs
-        if loop is not None and loop <= 1:
-            return False
-        loops = self.callsite.runs.get("varying")
-        if not isinstance(loops, list) or not loops:
-            return True
-        kept = None if same is None else set(same)
-        return any(not names if kept is None else not kept.intersection(names) for names in loops)
-
-    @property
-    def in_loop(self) -> bool:
-        """A loop repeats the site with the same inputs: it runs more than once through a loop
-        (not only because its function is called from several places) whose variable reaches
-        neither its receiver nor its arguments (`for dtype in dtypes: tf.constant(x,
-        dtype=dtype)` makes a different tensor each time)."""
-        return self.repeats()
-
-    def runs_reason(self) -> str:
-        """Why the site runs `loop_multiplier` times, to follow "N runs": "in a loop", "as its
-        function is called from N places", both, or "" when neither says."""
-        loop, callers = self.loop_runs, self.callers
-        looped = loop is None or loop > 1
-        called = f"its function is called from {callers} places" if (callers or 0) > 1 else ""
-        if looped and called:
-            return f"in a loop, and {called}"
-        return "in a loop" if looped else f"as {called}" if called else ""
-
-    def loop_times(self) -> str:
-        """` (100 times)`, ` (at most 100 times)`, ` (16,000 times: the default of `--samples`)`: how
-        often loops run the site (a count read from a command-line option's default says so); "" when unknown."""
-        loop = self.loop_runs
-        if loop is None or loop <= 1:
-            return ""
-        upper = self.callsite.runs.get("loop_bound", self.runs_bound) == "upper"
-        option = self.callsite.runs.get("loop_option")
-        where = f": the default of `--{option}`" if option else ""
-        return f" ({'at most ' if upper else ''}{fmt_count(loop)} times{where})"
-
-    @property
-    def total_energy_j(self) -> float | None:
-        """Predicted joules per execution (the predictor's contract) times how often it runs."""
-        e = self.prediction.energy_j
-        return None if e is None else e * self.loop_multiplier
+    codemod: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    safe: bool = field(kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -396,50 +278,6 @@ def node_span(node: ast.expr | ast.stmt, cell: int | None, through: ast.expr | N
     )
 
 
-def method(api: str) -> str:
-    """`tensorflow.keras.Model.fit` -> `fit`."""
-    return api.rsplit(".", 1)[-1]
-
-
-def is_keras_model_method(api: str, names: tuple[str, ...]) -> bool:
-    """A Keras model method (Model, Sequential, or a user subclass resolved to them)."""
-    owner, _, name = api.rpartition(".")
-    return (
-        name in names
-        and owner.startswith("tensorflow.keras")
-        and owner.rsplit(".", 1)[-1]
-        in (
-            "Model",
-            "Sequential",
-            "Functional",
-        )
-    )
-
-
-#: Test-framework assertions: checks in tests, not the program's energy (excluded from `calls` and GL101).
-TEST_ASSERTION_CLASSES = ("tensorflow.test.TestCase",)
-
-
-def is_test_assertion(api: str) -> bool:
-    """`tensorflow.test.TestCase.assertAllClose` and the other `assert*` helpers of test cases."""
-    owner, _, name = api.rpartition(".")
-    return name.startswith("assert") and owner in TEST_ASSERTION_CLASSES
-
-
-DATASET = "tensorflow.data.Dataset"
-
-
-def is_dataset_method(api: str, name: str) -> bool:
-    """`Dataset.<name>` called on any `tf.data` dataset: `tf.data.Dataset` itself or a subclass
-    that inherits the method (`TFRecordDataset(files).map(...)`)."""
-    owner, _, called = api.rpartition(".")
-    if called != name or owner == DATASET:
-        return called == name
-    from greenlint.catalog.catalog import load_catalog  # on first need: a warm run loads no catalog
-
-    return load_catalog().is_subclass(owner, DATASET)
-
-
 class Rule:
     """Base class of every rule. Subclasses set the class attributes and implement `check`."""
 
@@ -467,8 +305,8 @@ class Rule:
     MENTIONS: ClassVar[tuple[str, ...]] = ()
     #: Canonical APIs whose measured energy the generated docs show as evidence.
     EVIDENCE_APIS: ClassVar[tuple[str, ...]] = ()
-    #: The codemod that fixes a finding (greenlint.rules.codemods), or None.
-    FIX: ClassVar[Codemod | None] = None
+    #: How a finding is fixed (`FixBy`), or None.
+    FIX: ClassVar[FixBy | None] = None
 
     @classmethod
     def fix_availability(cls) -> str:

@@ -7,8 +7,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_keras_model_method, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import is_keras_model_method, method
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
     autograph_loop,

@@ -24,9 +24,10 @@ import ast
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span, estimator_method
-from greenlint.rules.base import FileFacts, Site, argument, method, node_span
+from greenlint.rules.base import FileFacts, argument, node_span
 from greenlint.rules.defaults import Origin, default_value
 from greenlint.rules.deliberate import in_test
+from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import (
     calls_by_name,
     int_literal,

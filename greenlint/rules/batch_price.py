@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from greenlint.predict.devices import DeviceModel, GpuSpec, batch_saving, gpu_spec
 from greenlint.predict.site_predictions import with_work
 from greenlint.predict.training_runs import named_work, with_architecture
-from greenlint.rules.base import Site
+from greenlint.rules.site import Site
 from greenlint.rules.syntax import is_training_step
 
 #: The GPU a saving is priced on where the user stated none: a common data-centre and notebook GPU

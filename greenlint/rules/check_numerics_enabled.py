@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
-from greenlint.rules.codemods import RemoveStatement
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid
 from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 
 API = "tensorflow.debugging.enable_check_numerics"
 
@@ -62,7 +62,7 @@ class CheckNumericsEnabled(Rule):
     CALLS = frozenset({method(API)})
     MESSAGE = "`enable_check_numerics()` checks every floating-point op for NaN and Inf: a debugging aid"
     FIX_TITLE = "Remove the call (keep it behind a debug flag if needed)"
-    FIX = RemoveStatement(safe=False)
+    FIX = FixBy("RemoveStatement", safe=False)
     DEFAULT_ENABLED = False  # opt-in: its measured pair shows no saving above 0 here (see Energy evidence)
     VALID = (
         Valid("import tensorflow as tf\ntf.debugging.disable_check_numerics()\n"),

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, method
-from greenlint.rules.codemods import SetArgument
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Option, Rule, Valid
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 
 API = "tensorflow.keras.callbacks.ModelCheckpoint"
 
@@ -57,7 +57,7 @@ class CheckpointEveryFewBatches(Rule):
     CALLS = frozenset({method(API)})
     MESSAGE = "`ModelCheckpoint(save_freq={freq})` writes a checkpoint every {freq} batch(es)"
     FIX_TITLE = 'Save once per epoch (`save_freq="epoch"`) or every few hundred batches'
-    FIX = SetArgument("save_freq", '"epoch"', safe=False)
+    FIX = FixBy("SetArgument", {"name": "save_freq", "value": '"epoch"'}, safe=False)
     OPTIONS = (Option("min-save-freq", int, 10, "GL310 flags a literal integer save_freq below this."),)
     VALID = (
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq='epoch')\n"),

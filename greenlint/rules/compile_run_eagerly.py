@@ -7,11 +7,11 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
-from greenlint.rules.codemods import RemoveArgument
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid
 from greenlint.rules.deliberate import comment_explains, deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MODEL_STEPS, SAVING_OPTION, immaterial_work
+from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import uses_until_rebound
 
 #: Words of a comment that says why the model runs eagerly.
@@ -66,7 +66,7 @@ class CompileRunEagerly(Rule):
     MESSAGE = "`compile(run_eagerly=True)` runs every training and inference step op by op in Python"
     OPTIONS = (SAVING_OPTION,)
     FIX_TITLE = "Remove `run_eagerly=True`"
-    FIX = RemoveArgument("run_eagerly", safe=False)
+    FIX = FixBy("RemoveArgument", {"name": "run_eagerly"}, safe=False)
     VALID = (
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.compile(optimizer='adam', loss='mse')\n"),
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.compile(loss='mse', run_eagerly=False)\n"),

@@ -6,10 +6,11 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds
 from greenlint.rules.callbacks import constructors, listed
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.networks import network
+from greenlint.rules.site import method
 from greenlint.rules.syntax import bound_name, enclosing, last_name, units
 
 #: Joining tensors along an axis.

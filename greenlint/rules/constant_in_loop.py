@@ -7,10 +7,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.work_energy import DISPATCH_S
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, method
-from greenlint.rules.codemods import HoistBeforeLoop
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, argument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import immaterial, repeated_cost
+from greenlint.rules.site import method
 from greenlint.rules.syntax import LOOPS
 
 APIS = {"tensorflow.constant": "value", "tensorflow.convert_to_tensor": "value"}
@@ -129,7 +129,7 @@ class ConstantInLoop(Rule):
     CALLS = frozenset(map(method, APIS))
     MESSAGE = "`{call}` of a literal runs on every {where} ({price}): create the tensor once, {hoist}"
     FIX_TITLE = "Create the tensor once before the loop and reuse it"
-    FIX = HoistBeforeLoop(name="constant", safe=True)
+    FIX = FixBy("HoistBeforeLoop", {"name": "constant"}, safe=True)
     VALID = (
         Valid("import tensorflow as tf\nw = tf.constant([1.0, 2.0])\nfor x in xs:\n    y = x * w\n"),
         Valid("import tensorflow as tf\nfor x in xs:\n    y = tf.constant(x)\n"),

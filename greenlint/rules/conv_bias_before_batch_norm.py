@@ -9,11 +9,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.trees import dotted
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, binds, keyword, node_span
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, binds, keyword, node_span
 from greenlint.rules.beside import LOADED_BY_NAME, beside_mentions
-from greenlint.rules.codemods import SetArgument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.helper_layers import biased_helper, normalising
+from greenlint.rules.site import Site
 from greenlint.rules.syntax import enclosing, source_text
 
 LAYERS = "tensorflow.keras.layers."
@@ -186,7 +186,7 @@ class ConvBiasBeforeBatchNorm(Rule):
         " `{norm}` right after subtracts again: build this layer without it (the normalization's offset plays its role)"
     )
     FIX_TITLE = "Build the layer with `use_bias=False`"
-    FIX = SetArgument("use_bias", "False", safe=False)
+    FIX = FixBy("SetArgument", {"name": "use_bias", "value": "False"}, safe=False)
     VALID = (
         Valid(
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n"

@@ -6,9 +6,9 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
-from greenlint.rules.codemods import AppendCall
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 from greenlint.rules.syntax import SCOPES, chain_top, is_step_loop, last_name, own_body, takes
 from greenlint.rules.tf_data_defaults import OPTION, by_hand
 
@@ -88,7 +88,7 @@ class DatasetWithoutPrefetch(Rule):
     CALLS = frozenset({method(BATCH)})
     MESSAGE = "this batched `tf.data` pipeline feeds a model or a loop but is never prefetched: {why}"
     FIX_TITLE = "Append `.prefetch(tf.data.AUTOTUNE)` to the pipeline"
-    FIX = AppendCall("prefetch", "{tf}.data.AUTOTUNE", safe=True)
+    FIX = FixBy("AppendCall", {"method": "prefetch", "value": "{tf}.data.AUTOTUNE"}, safe=True)
     OPTIONS = (OPTION,)
     VALID = (
         Valid(  # TensorFlow 2.21 injects the prefetch itself

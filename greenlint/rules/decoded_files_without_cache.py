@@ -14,22 +14,11 @@ from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.hostwork import DECODES
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
-from greenlint.rules.base import (
-    FileFacts,
-    Invalid,
-    Rule,
-    Site,
-    Valid,
-    argument,
-    is_dataset_method,
-    is_keras_model_method,
-    node_span,
-)
-from greenlint.rules.decoding_generator import draw_node, each_step
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, node_span
+from greenlint.rules.batch_draw import draw_node, each_step
 from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.folder_listed_per_batch import LISTED_BY
 from greenlint.rules.importers import (
     imported_modules,
     importer_facts,
@@ -38,6 +27,8 @@ from greenlint.rules.importers import (
     per_content,
     script_facts,
 )
+from greenlint.rules.listings import LISTED_BY
+from greenlint.rules.site import Site, is_dataset_method, is_keras_model_method
 from greenlint.rules.syntax import (
     Function,
     Loop,

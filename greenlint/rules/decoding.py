@@ -8,9 +8,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from greenlint.analysis import flow, trees
-from greenlint.rules.base import FileFacts, is_keras_model_method
+from greenlint.rules.base import FileFacts
 from greenlint.rules.base_classes import FUNCTIONS, classes_named
 from greenlint.rules.networks import NETWORK_NAMES, NETWORKS, makes_network, network
+from greenlint.rules.site import is_keras_model_method
 from greenlint.rules.syntax import GROWS, LOOPS, Loop, cell_units, definitions, last_name, own_body
 
 #: Calls that join arrays or tensors into a longer one (`tf.concat`, `np.concatenate`, `np.append`, ...).

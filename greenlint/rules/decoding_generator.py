@@ -8,13 +8,15 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method, last_name
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, last_name
+from greenlint.rules.batch_draw import draw_node, each_step
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.generator_in_one_worker import worker_setting
 from greenlint.rules.keras_flavour import keras_flavour
-from greenlint.rules.syntax import exclusive, is_training_step, own_loops
+from greenlint.rules.site import Site, is_keras_model_method
+from greenlint.rules.syntax import is_training_step
 from greenlint.rules.tf_data_defaults import OPTION, SINCE
 from greenlint.rules.tf_target import target
 
@@ -629,39 +631,6 @@ def _step_name(facts: FileFacts, step: Site) -> str:
     if step.api.endswith(".__call__") and isinstance(call, ast.Call):
         return last_name(call.func)
     return ".".join(step.api.rsplit(".", 2)[-2:])
-
-
-def each_step(facts: FileFacts, draw: ast.AST, step: Site) -> bool:
-    """The batch drawn at *draw* is drawn again before each run of *step*: the draw is inside the
-    loop directly around the step (or heads it), not in an outer loop that decodes once for a
-    whole pass of steps (GL408's), and no two `if`s testing the same expression put them in
-    opposite branches (`if dataset == 'mnist': ... else: batch = [imread(f) ...]` then, in the same
-    order, the steps of each)."""
-    call, cell = facts.node(step), step.callsite.span.cell
-    if call is None:
-        return True
-    loops = own_loops(facts, call, cell)
-    inside = set(facts.ancestors(draw, cell)) | {draw}
-    return bool(loops) and loops[0] in inside and not exclusive(facts, draw, call, cell)
-
-
-def draw_node(facts: FileFacts, step: Site, line: int) -> ast.AST | None:
-    """Where the batch a step trains on is drawn, at *line* (the analysis's `input_drawn_above`):
-    the loop over the generator whose header is on that line, else the outermost call or list
-    comprehension starting on that line (`next(gen)`, the decoding function's, `[imread(f) for f in
-    files]`); None where none is found (or *line* is the step's own)."""
-    span = step.callsite.span
-    call = facts.node(step)
-    if call is None or line == span.line:
-        return None
-    for node in facts.ancestors(call, span.cell):
-        if isinstance(node, (ast.For, ast.AsyncFor)) and node.lineno == line:
-            return node
-    starting: list[ast.expr] = [c for c in facts.calls(span.cell) if c.lineno == line]
-    starting += [c for c in facts.nodes(span.cell, ast.ListComp) if c.lineno == line]
-    if not starting:
-        return None
-    return min(starting, key=lambda c: (c.col_offset, -(c.end_lineno or line), -(c.end_col_offset or 0)))
 
 
 def _span(draw: ast.AST | None, line: int, step: Site) -> Span:

@@ -15,7 +15,8 @@ import re
 import tokenize
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Site, unit_text
+from greenlint.rules.base import FileFacts, unit_text
+from greenlint.rules.site import Site
 from greenlint.rules.syntax import SCOPES, last_name
 
 #: Setup methods of unittest-style test classes.

@@ -7,9 +7,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
 from greenlint.rules.callbacks import constructors, function_of, listed
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import is_keras_model_method
 from greenlint.rules.syntax import last_name
 
 #: Keras callbacks that may be given data without running the model over it every epoch.

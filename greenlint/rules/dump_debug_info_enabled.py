@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
-from greenlint.rules.codemods import RemoveStatement
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid
 from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 
 API = "tensorflow.debugging.experimental.enable_dump_debug_info"
 
@@ -62,7 +62,7 @@ class DumpDebugInfoEnabled(Rule):
     CALLS = frozenset({method(API)})
     MESSAGE = "`enable_dump_debug_info()` records every executed op to disk: a debugging aid"
     FIX_TITLE = "Remove the call (keep it behind a debug flag if needed)"
-    FIX = RemoveStatement(safe=True)
+    FIX = FixBy("RemoveStatement", safe=True)
     VALID = (
         Valid("import tensorflow as tf\ntf.debugging.experimental.disable_dump_debug_info()\n"),
         Valid(

@@ -7,9 +7,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.predict.work_energy import DISPATCH_S, energy_at, power_for
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, method
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid
 from greenlint.rules.batch_price import reference_work
-from greenlint.rules.codemods import WrapLoopBody
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import (
     SAVING_OPTION,
@@ -18,6 +17,7 @@ from greenlint.rules.material import (
     known_runs,
     repeated_cost,
 )
+from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import innermost_loop, is_training_step, last_name, own_body, units
 
 
@@ -185,7 +185,7 @@ class EagerTrainingStep(Rule):
         "`{call}` runs eagerly in a training loop: the step is not compiled with tf.function, and pays {cost}"
     )
     FIX_TITLE = "Move the training step into a function decorated with @tf.function"
-    FIX = WrapLoopBody(name="train_step", safe=False)
+    FIX = FixBy("WrapLoopBody", {"name": "train_step"}, safe=False)
     VALID = (
         Valid(  # runs not counted: what compiling saves is not known (no such finding was judged worth a change)
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in data:\n"

@@ -8,19 +8,10 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
-from greenlint.rules.base import (
-    FileFacts,
-    Invalid,
-    Option,
-    Rule,
-    Site,
-    Valid,
-    is_keras_model_method,
-    node_span,
-    unit_text,
-)
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, node_span, unit_text
 from greenlint.rules.defaults import DefaultValue, Origin, default_value
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import (
     SCOPES,
     enclosing,

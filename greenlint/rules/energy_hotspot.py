@@ -8,9 +8,10 @@ from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.analysis.agents import trained_by_agent
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_test_assertion
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import SAVING_OPTION, in_tests, known_runs, least_saving_j
+from greenlint.rules.site import Site, is_test_assertion
 from greenlint.rules.syntax import LOOPS, Loop, calls_of, enclosing, environment_step, trains
 from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_count, fmt_energy, fmt_j, fmt_range, interval_ratio
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import is_keras_model_method
 from greenlint.rules.syntax import in_unguarded_step_loop
 
 

@@ -10,18 +10,11 @@ from typing import Any
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.listings import LISTED_BY, LISTINGS
 from greenlint.rules.syntax import Function, last_name, own_loops, parameters, source_text
 
-#: Calls that list a folder, as written (`glob.glob(...)`, `os.listdir(...)`, `tf.io.gfile.glob(...)`).
-LISTINGS = frozenset({
-    "glob.glob", "glob.iglob", "os.listdir", "os.scandir", "os.walk",
-    "tf.io.gfile.glob", "tf.io.gfile.listdir", "tf.io.gfile.walk", "tf.gfile.Glob", "tf.gfile.ListDirectory",
-    "gfile.glob", "gfile.listdir", "gfile.Glob", "gfile.ListDirectory",
-})  # fmt: skip
 #: The same functions imported by name (`from glob import glob`), and the modules they come from.
 IMPORTED = {"glob": "glob", "iglob": "glob", "listdir": "os", "scandir": "os", "walk": "os"}
-#: The names the listing calls above end in.
-LISTED_BY = frozenset(name.rpartition(".")[2] for name in LISTINGS)
 #: One of them as a word (`glob` in `global` is none), in the text of a file that may list a folder
 #: (one imported under another name is named in its import): checked before the tree is indexed,
 #: after the plain substrings (the rule's MENTIONS: a search for any of them at every position costs more).

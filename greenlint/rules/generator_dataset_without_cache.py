@@ -7,10 +7,11 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_dataset_method, last_name, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, last_name
 from greenlint.rules.decoded_files_without_cache import pipeline_passes, repeated_after
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import is_dataset_method, method
 from greenlint.rules.syntax import chain_top
 
 API = "tensorflow.data.Dataset.from_generator"

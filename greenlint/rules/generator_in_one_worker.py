@@ -6,22 +6,13 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import (
-    FileFacts,
-    Invalid,
-    Rule,
-    Site,
-    Valid,
-    argument,
-    binds,
-    is_keras_model_method,
-    keyword,
-)
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds, keyword
 from greenlint.rules.callbacks import constructors
 from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import Site, is_keras_model_method
 
 
 class GeneratorInOneWorker(Rule):

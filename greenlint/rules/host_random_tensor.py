@@ -7,9 +7,10 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import is_keras_model_method, method
 from greenlint.rules.syntax import enclosing
 
 #: Calls that turn their first argument into a tensor (a copy from host memory).

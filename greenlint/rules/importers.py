@@ -24,7 +24,8 @@ from typing import Any, TypeVar
 from greenlint.analysis.project import project_index
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.predict.prediction import Prediction
-from greenlint.rules.base import FileFacts, Site
+from greenlint.rules.base import FileFacts
+from greenlint.rules.site import Site
 
 #: module path -> (its stamp, its facts): a script importing several loaders is analysed once.
 _facts: dict[str, tuple[tuple | None, FileFacts | None]] = {}

@@ -23,7 +23,8 @@ from greenlint.analysis.callsite import UNTYPED_BATCH
 from greenlint.analysis.project import file_stamp, resolve_imports
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
-from greenlint.rules.base import FileFacts, Site
+from greenlint.rules.base import FileFacts
+from greenlint.rules.site import Site
 from greenlint.rules.syntax import cell_units, last_name
 
 #: Words naming public architectures whose training step is large at their usual input sizes

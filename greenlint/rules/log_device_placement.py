@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
-from greenlint.rules.codemods import SetArgument
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid
 from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 
 API = "tensorflow.debugging.set_log_device_placement"
 
@@ -62,7 +62,7 @@ class LogDevicePlacement(Rule):
     CALLS = frozenset({method(API)})
     MESSAGE = "`set_log_device_placement(True)` logs the placement of every op: a debugging aid"
     FIX_TITLE = "Turn placement logging off"
-    FIX = SetArgument("enabled", "False", position=0, safe=True)
+    FIX = FixBy("SetArgument", {"name": "enabled", "value": "False", "position": 0}, safe=True)
     VALID = (
         Valid("import tensorflow as tf\ntf.debugging.set_log_device_placement(False)\n"),
         Valid("import tensorflow as tf\ntf.debugging.set_log_device_placement(verbose)\n"),

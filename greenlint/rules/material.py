@@ -22,8 +22,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from greenlint.predict.prediction import Basis
-from greenlint.rules.base import FileFacts, Option, Site, is_keras_model_method
+from greenlint.rules.base import FileFacts, Option
 from greenlint.rules.deliberate import in_test_code, test_module
+from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.units import fmt_count, fmt_j, fmt_range, fmt_s
 
 #: The least share of the work a saving is part of (the steps between two saves, the layer's

@@ -6,8 +6,9 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 from greenlint.rules.syntax import last_name, own_loops
 
 LOADERS = frozenset(

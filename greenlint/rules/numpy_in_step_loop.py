@@ -8,9 +8,10 @@ from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.analysis.trees import dotted
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, node_span
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 from greenlint.rules.syntax import (
     LOOPS,
     SCOPES,

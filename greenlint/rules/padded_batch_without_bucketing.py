@@ -6,8 +6,9 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_dataset_method, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, keyword
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import is_dataset_method
 from greenlint.rules.syntax import SCOPES, last_name, units
 
 #: Calls that group elements of similar length before they are batched.

@@ -8,8 +8,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, is_keras_model_method, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, node_span
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import is_keras_model_method
 from greenlint.rules.syntax import cell_units, last_name, text_mentions
 from greenlint.rules.unread_evaluation import RUNS_MODEL, unguarded_calls, unread_passes
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import ast
 
 from greenlint.analysis.runs import remainder
-from greenlint.rules.base import FileFacts, Site, method
+from greenlint.rules.base import FileFacts
 from greenlint.rules.defaults import known_value
+from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, calls_of, own_body, own_loops
 
 

@@ -6,9 +6,9 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
-from greenlint.rules.codemods import RemoveArgument
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 from greenlint.rules.syntax import LOOPS, SCOPES, bound_name
 
 TAPE = "tensorflow.GradientTape"
@@ -96,7 +96,7 @@ class PersistentTapeUsedOnce(Rule):
     CALLS = frozenset({method(TAPE)})
     MESSAGE = "a persistent GradientTape asked for gradients only once keeps its tensors alive for nothing"
     FIX_TITLE = "Remove `persistent=True`"
-    FIX = RemoveArgument("persistent", position=0, safe=True)
+    FIX = FixBy("RemoveArgument", {"name": "persistent", "position": 0}, safe=True)
     DEFAULT_ENABLED = False  # opt-in: its measured pair saves no energy (see Energy evidence)
     VALID = (
         Valid(

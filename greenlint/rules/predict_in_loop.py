@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.predict.prediction import Basis
 from greenlint.predict.work_energy import energy_at, power_for
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.base_classes import FUNCTIONS, classes_named
 from greenlint.rules.batch_price import reference_work
 from greenlint.rules.carried import carried
@@ -20,6 +20,7 @@ from greenlint.rules.material import (
     immaterial_work,
     repeated_cost,
 )
+from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import LOOPS, last_name, own_body
 
 #: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).

@@ -6,8 +6,9 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import enclosing, every_pass, own_loops
 
 #: Calls that change a model's weights: between the predict and the step, the two forward passes differ.

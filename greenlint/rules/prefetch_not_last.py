@@ -6,10 +6,10 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
-from greenlint.rules.codemods import MoveToChainEnd
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import in_tests
+from greenlint.rules.site import method
 
 PREFETCH = "tensorflow.data.Dataset.prefetch"
 #: Dataset methods returning a dataset of the same elements' successors: prefetch can move past them.
@@ -90,7 +90,7 @@ class PrefetchNotLast(Rule):
     CALLS = frozenset({method(PREFETCH)})
     MESSAGE = "`prefetch()` before `{after}()`: the transformations after it do not overlap with training"
     FIX_TITLE = "Move `prefetch()` to the end of the pipeline"
-    FIX = MoveToChainEnd(over=TRANSFORMS, safe=True)
+    FIX = FixBy("MoveToChainEnd", {"over": TRANSFORMS}, safe=True)
     VALID = (
         Valid("import tensorflow as tf\nds = tf.data.Dataset.range(8).map(f).batch(4).prefetch(tf.data.AUTOTUNE)\n"),
         # a test module's trivial data: nothing a user waits on

@@ -6,9 +6,10 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import Site, is_keras_model_method, method
 from greenlint.rules.syntax import SCOPES, STEP_METHODS, last_name, units
 
 PRINTS = frozenset({"tensorflow.print", "tensorflow.Print", "tensorflow.compat.v1.Print"})

@@ -6,10 +6,10 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, is_keras_model_method, method
-from greenlint.rules.codemods import SetArgument
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, argument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import standalone_only
+from greenlint.rules.site import is_keras_model_method, method
 from greenlint.rules.tf_data_defaults import OPTION
 from greenlint.rules.tf_target import target
 
@@ -84,7 +84,9 @@ class ProgressBarInLoop(Rule):
     CALLS = frozenset(VERBOSE_POSITION)
     MESSAGE = "`{method}()` in a loop draws a progress bar on every call (`verbose` defaults to 1)"
     FIX_TITLE = "Set `verbose=0`"
-    FIX = SetArgument("verbose", "0", positions=tuple(VERBOSE_POSITION.items()), safe=True)
+    FIX = FixBy(
+        "SetArgument", {"name": "verbose", "value": "0", "positions": tuple(VERBOSE_POSITION.items())}, safe=True
+    )
     DEFAULT_ENABLED = False
     OPTIONS = (OPTION,)
     VALID = (

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 
 APIS = ("tensorflow.py_function", "tensorflow.numpy_function", "tensorflow.compat.v1.py_func")
 

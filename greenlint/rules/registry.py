@@ -11,7 +11,7 @@ import greenlint.rules as package
 from greenlint.rules.base import Rule
 
 #: Modules of this package that hold no rule.
-FRAMEWORK_MODULES = frozenset({"base", "codemods", "codes", "diagnostic", "registry", "syntax"})
+FRAMEWORK_MODULES = frozenset({"base", "codes", "diagnostic", "registry", "syntax"})
 
 
 @functools.cache

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, method
-from greenlint.rules.codemods import SetArgument
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid
 from greenlint.rules.deliberate import deliberate_switch
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 
 APIS = ("tensorflow.config.run_functions_eagerly", "tensorflow.config.experimental_run_functions_eagerly")
 
@@ -65,7 +65,7 @@ class RunFunctionsEagerly(Rule):
     CALLS = frozenset(map(method, APIS))
     MESSAGE = "`run_functions_eagerly(True)` makes every tf.function, and Keras' training step, run op by op"
     FIX_TITLE = "Remove the debugging switch (or pass `False`)"
-    FIX = SetArgument("run_eagerly", "False", position=0, safe=False)
+    FIX = FixBy("SetArgument", {"name": "run_eagerly", "value": "False", "position": 0}, safe=False)
     VALID = (
         Valid("import tensorflow as tf\ntf.config.run_functions_eagerly(False)\n"),
         Valid("import tensorflow as tf\ntf.config.run_functions_eagerly(args.debug)\n"),

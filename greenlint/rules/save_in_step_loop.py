@@ -6,11 +6,12 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, method, node_span
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, node_span
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
 from greenlint.rules.periodic import call_points, loop_period, training_steps
 from greenlint.rules.save_price import SaveShare, save_share
+from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import in_unguarded_step_loop, own_loops
 
 SAVES = ("save", "save_weights", "export")

@@ -18,8 +18,8 @@ from greenlint.predict.devices import DEVICE_HALF, DeviceModel, device_seconds
 from greenlint.predict.site_predictions import with_work
 from greenlint.predict.training_runs import named_work, with_architecture
 from greenlint.predict.work_energy import DISK_B_PER_S, ELEMENT_BYTES, ROOFLINE_HALF
-from greenlint.rules.base import Site
 from greenlint.rules.batch_price import device, reference
+from greenlint.rules.site import Site
 from greenlint.units import fmt_s
 
 #: The least seconds a save takes besides its weights' bytes (creating the file, its layout, the

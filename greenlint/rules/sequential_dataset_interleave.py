@@ -6,17 +6,9 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import (
-    FileFacts,
-    Invalid,
-    Rule,
-    Valid,
-    argument,
-    binds,
-    is_dataset_method,
-)
-from greenlint.rules.codemods import SetArgument
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, argument, binds
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import is_dataset_method
 from greenlint.rules.syntax import only_looked_at
 
 
@@ -75,7 +67,7 @@ class SequentialDatasetInterleave(Rule):
     CALLS = frozenset({"interleave"})
     MESSAGE = "`Dataset.interleave()` without `num_parallel_calls` reads its inputs one after the other"
     FIX_TITLE = "Add `num_parallel_calls=tf.data.AUTOTUNE`"
-    FIX = SetArgument("num_parallel_calls", "{tf}.data.AUTOTUNE", position=3, safe=True)
+    FIX = FixBy("SetArgument", {"name": "num_parallel_calls", "value": "{tf}.data.AUTOTUNE", "position": 3}, safe=True)
     VALID = (
         Valid(
             "import tensorflow as tf\n"

@@ -7,16 +7,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import (
-    FileFacts,
-    Invalid,
-    Rule,
-    Valid,
-    binds,
-    is_dataset_method,
-)
-from greenlint.rules.codemods import SetArgument
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, binds
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import is_dataset_method
 from greenlint.rules.syntax import Function, cell_units, definitions, few_elements, last_name, map_function, parameters
 from greenlint.rules.tf_data_defaults import by_hand
 
@@ -103,7 +96,7 @@ class SequentialDatasetMap(Rule):
     CALLS = frozenset({"map"})
     MESSAGE = "`Dataset.map()` without `num_parallel_calls` transforms one element at a time: {why}"
     FIX_TITLE = "Add `num_parallel_calls=tf.data.AUTOTUNE`"
-    FIX = SetArgument("num_parallel_calls", "{tf}.data.AUTOTUNE", position=1, safe=True)
+    FIX = FixBy("SetArgument", {"name": "num_parallel_calls", "value": "{tf}.data.AUTOTUNE", "position": 1}, safe=True)
     VALID = (
         Valid("import tensorflow as tf\nds = tf.data.Dataset.range(8).map(f, num_parallel_calls=tf.data.AUTOTUNE)\n"),
         Valid("import tensorflow as tf\nds = tf.data.Dataset.range(8).map(f, tf.data.AUTOTUNE)\n"),

@@ -7,11 +7,12 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, binds, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.feed_work import host_work
 from greenlint.rules.host_made import made_on_host
 from greenlint.rules.material import SAVING_OPTION, immaterial_work
+from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import (
     LOOPS,
     calls_of,

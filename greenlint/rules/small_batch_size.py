@@ -9,22 +9,13 @@ from dataclasses import replace
 from typing import Any
 
 from greenlint.analysis.callsite import Span, estimator_method
-from greenlint.rules.base import (
-    FileFacts,
-    Invalid,
-    Option,
-    Rule,
-    Site,
-    Valid,
-    argument,
-    is_keras_model_method,
-    node_span,
-)
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument, node_span
 from greenlint.rules.batch_origin import parameter_literals, step_literals, written_batch
 from greenlint.rules.batch_price import MIN_SAVING, Saving, priced_saving
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import SAVING_OPTION, Joules, immaterial_saving, saving_clause, saving_j
+from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
     LOOPS,

@@ -7,12 +7,13 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, node_span
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import chosen_at
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_rl import agent_fits, fit_argument
 from greenlint.rules.project_merges import heavy_imported, project_merge_names
+from greenlint.rules.site import Site
 from greenlint.rules.syntax import (
     SCOPES,
     STEP_METHODS,

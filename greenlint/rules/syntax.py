@@ -7,7 +7,8 @@ from collections.abc import Iterable, Iterator
 
 from greenlint.analysis import flow, sources
 from greenlint.analysis.runs import remainder
-from greenlint.rules.base import FileFacts, Site, argument, binds, is_keras_model_method, last_name, method
+from greenlint.rules.base import FileFacts, argument, binds, last_name
+from greenlint.rules.site import Site, is_keras_model_method, method
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 #: Methods that grow the object they are called on: a list's `append`/`extend`.

@@ -6,10 +6,10 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, method
-from greenlint.rules.codemods import SetArgument
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, argument
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 
 API = "tensorflow.keras.callbacks.TensorBoard"
 #: `update_freq` is the sixth parameter of `TensorBoard` (Keras 2 and 3).
@@ -70,7 +70,7 @@ class TensorboardEveryBatch(Rule):
     CALLS = frozenset({method(API)})
     MESSAGE = "`TensorBoard(update_freq={freq!r})` writes summaries every {what}"
     FIX_TITLE = 'Write summaries once per epoch (`update_freq="epoch"`)'
-    FIX = SetArgument("update_freq", '"epoch"', position=POSITION, safe=True)
+    FIX = FixBy("SetArgument", {"name": "update_freq", "value": '"epoch"', "position": POSITION}, safe=True)
     VALID = (
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.TensorBoard('logs')\n"),
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.TensorBoard('logs', update_freq='epoch')\n"),

@@ -7,9 +7,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, argument, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.deliberate import everywhere
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import Function, autograph_loop, enclosing, loop_varying, own_loops, parameters
 
 FUNCTION = "tensorflow.function"

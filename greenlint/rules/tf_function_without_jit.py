@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, binds, method
-from greenlint.rules.codemods import SetArgument
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, binds
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import method
 
 FUNCTION = "tensorflow.function"
 
@@ -61,7 +61,7 @@ class TfFunctionWithoutJit(Rule):
     CALLS = frozenset({method(FUNCTION)})
     MESSAGE = "this `tf.function` is not compiled with XLA (`jit_compile=True`)"
     FIX_TITLE = "Add `jit_compile=True` (check that the function's ops are supported)"
-    FIX = SetArgument("jit_compile", "True", safe=False)
+    FIX = FixBy("SetArgument", {"name": "jit_compile", "value": "True"}, safe=False)
     DEFAULT_ENABLED = False
     VALID = (
         Valid("import tensorflow as tf\nstep = tf.function(f, jit_compile=True)\n"),

@@ -10,10 +10,11 @@ from greenlint.analysis.agents import trained_by_agent
 from greenlint.analysis.callsite import Span
 from greenlint.predict.devices import gpu_spec
 from greenlint.predict.work_energy import DENSE_FLOPS_PER_S, HALF_PEAK_FLOPS, TRAINING_FLOPS
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, last_name, method
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, last_name
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import Site, is_keras_model_method, method
 from greenlint.rules.syntax import enclosing, is_training_step, last_bindings, text_mentions
 
 #: Model methods a loop may call once per item or batch.

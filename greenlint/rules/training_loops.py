@@ -10,9 +10,10 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from greenlint.rules.base import FileFacts, Site, is_keras_model_method, keyword, method
+from greenlint.rules.base import FileFacts, keyword
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test
+from greenlint.rules.site import Site, is_keras_model_method, method
 from greenlint.rules.syntax import (
     EXITS,
     STEP_METHODS,

@@ -7,23 +7,14 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import (
-    FileFacts,
-    Invalid,
-    Option,
-    Rule,
-    Site,
-    Valid,
-    is_keras_model_method,
-    keyword,
-    node_span,
-)
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, keyword, node_span
 from greenlint.rules.callbacks import constructor, constructors, file_class, listed, project_classes
 from greenlint.rules.defaults import default_value, known_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.gym_tasks import EPISODES, gym_task
 from greenlint.rules.keras_rl import agent_fits, fit_argument
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, in_tests, saving_clause, saving_j
+from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import text_mentions, units
 from greenlint.rules.training_loops import fixed_training_loops
 

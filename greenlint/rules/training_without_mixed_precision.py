@@ -9,7 +9,7 @@ from typing import Any
 
 from greenlint.analysis.callsite import estimator_method
 from greenlint.predict.devices import gpu_spec
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Site, Valid, is_keras_model_method
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
 from greenlint.rules.decoding_generator import HEAVY_MODEL_ONE_WORKER, hides_decoding
 from greenlint.rules.deliberate import in_test_code, test_module
@@ -26,6 +26,7 @@ from greenlint.rules.large_step import (
     small_step,
 )
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
+from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import is_training_step, source_text, text_mentions, units
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
 from greenlint.rules.tf_target import TargetVersion, cpu_only, target

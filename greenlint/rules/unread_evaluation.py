@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from greenlint.analysis import flow
 from greenlint.analysis.project import find_module, relative_base, search_roots
-from greenlint.rules.base import FileFacts, is_keras_model_method, keyword
+from greenlint.rules.base import FileFacts, keyword
 from greenlint.rules.callbacks import (
     constructors,
     file_class,
@@ -19,6 +19,7 @@ from greenlint.rules.callbacks import (
     listed,
     read_tree,
 )
+from greenlint.rules.site import is_keras_model_method
 from greenlint.rules.syntax import cell_units, last_name
 
 #: Keras model methods that run the model over data.

@@ -6,9 +6,10 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Site, Valid, is_keras_model_method, keyword
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
 from greenlint.rules.defaults import default_value
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import Site, is_keras_model_method
 
 
 class ValidationLongerThanTraining(Rule):

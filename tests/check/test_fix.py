@@ -11,9 +11,10 @@ import pytest
 
 from greenlint.analysis.callsite import Span
 from greenlint.cli import main
+from greenlint.fix.codemods import CODEMODS, Codemod
 from greenlint.fix.engine import apply_fixes, unified_diff
 from greenlint.paths import REPO_DIR
-from greenlint.rules.codemods import Codemod
+from greenlint.rules.base import FixBy
 from greenlint.rules.diagnostic import Edit, Fix
 
 
@@ -119,15 +120,15 @@ def test_fixes_are_linear_in_the_findings(monkeypatch):
 
 
 def test_fixes_only_for_the_outputs_that_show_them(examples, capsys):
-    """The concise output computes no fix (nor imports LibCST); json then finds the same findings,
-    in the same order, with their fixes, although the concise run cached its findings."""
+    """The concise output computes no fix (nor imports LibCST or a codemod); json then finds the same
+    findings, in the same order, with their fixes, although the concise run cached its findings."""
     import json
     import subprocess
     import sys
 
     script = (
         "import sys; from greenlint.cli import main; main(['check', '--exit-zero', '.']); "
-        "print('libcst' in sys.modules)"
+        "print(any(m in sys.modules for m in ('libcst', 'greenlint.fix.codemods')))"
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     concise = run.stdout.splitlines()
@@ -176,7 +177,7 @@ class _Repeating(Codemod):
 MAPPED = "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n"
 
 
-@pytest.mark.parametrize("codemod", [_Unbalanced(safe=True), _Repeating(safe=True)])
+@pytest.mark.parametrize("codemod", [_Unbalanced, _Repeating])
 def test_a_fix_that_breaks_the_code_is_not_offered(tmp_path, monkeypatch, capsys, caplog, codemod):
     """The engine drops a fix whose edited statement does not parse, or that fixing twice would
     change again: the finding stays in JSON (and SARIF, `--fix`, `--diff`) without a fix."""
@@ -185,7 +186,8 @@ def test_a_fix_that_breaks_the_code_is_not_offered(tmp_path, monkeypatch, capsys
 
     from greenlint.rules.registry import all_rules
 
-    monkeypatch.setattr(all_rules()["GL402"], "FIX", codemod)
+    monkeypatch.setitem(CODEMODS, codemod.__name__, codemod)
+    monkeypatch.setattr(all_rules()["GL402"], "FIX", FixBy(codemod.__name__, safe=True))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "cache"))
     (tmp_path / "mapped.py").write_text(MAPPED)

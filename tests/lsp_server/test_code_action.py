@@ -270,8 +270,9 @@ def test_no_quick_fix_whose_edit_would_not_parse(monkeypatch):
     """The code action offers the engine's checked fix only: a codemod whose edit would leave
     code that does not parse gives the finding no fix (and so no quick fix)."""
     from greenlint.check import Config
+    from greenlint.fix.codemods import CODEMODS, Codemod
     from greenlint.lsp_server.analysis import Analysis, analyse_text
-    from greenlint.rules.codemods import Codemod
+    from greenlint.rules.base import FixBy
     from greenlint.rules.registry import all_rules
     from tests.check.fakes import Predictor
 
@@ -285,5 +286,6 @@ def test_no_quick_fix_whose_edit_would_not_parse(monkeypatch):
     [mapped] = [d for d in diagnostics if d.code == "GL402"]
     analysis = Analysis("mapped.py", 1, text, config, result, tuple(diagnostics))
     assert analysis.with_fix(mapped).fix is not None  # the rule's own codemod
-    monkeypatch.setattr(all_rules()["GL402"], "FIX", Unbalanced(safe=True))
+    monkeypatch.setitem(CODEMODS, "Unbalanced", Unbalanced)
+    monkeypatch.setattr(all_rules()["GL402"], "FIX", FixBy("Unbalanced", safe=True))
     assert analysis.with_fix(mapped).fix is None

@@ -7,7 +7,7 @@ from dataclasses import replace
 from greenlint.analysis.callsite import CallSite, Span
 from greenlint.lsp_server.energy_text import bases_label, hint_label, hover_markdown, total_label
 from greenlint.predict.prediction import Basis, Evidence, Prediction
-from greenlint.rules.base import Site
+from greenlint.rules.site import Site
 from greenlint.units import TIMES
 
 

@@ -108,7 +108,7 @@ def test_repeated_calibrations_report_their_disagreement_and_widen_the_interval(
 def test_the_editor_hover_and_hint_carry_the_calibrated_labels(tmp_path, shipped):
     from greenlint.analysis.callsite import CallSite, Span
     from greenlint.lsp_server.energy_text import hint_label, hover_markdown
-    from greenlint.rules.base import Site
+    from greenlint.rules.site import Site
 
     p = overlay_at(tmp_path, shipped)
     for api, label in ((MATMUL, "calibrated here"), (FIT, "calibrated here, rescaled")):

@@ -328,7 +328,7 @@ def test_a_diff_imports_no_rule_unless_the_configuration_names_codes(repo, tmp_p
     child = (
         "import sys\nfrom greenlint.cli import main\ncode = main(['diff', 'HEAD'])\n"
         "rules = sorted(m for m in sys.modules if m.startswith('greenlint.rules.') and m not in"
-        " ('greenlint.rules.base', 'greenlint.rules.codemods', 'greenlint.rules.codes', 'greenlint.rules.diagnostic',"
+        " ('greenlint.rules.site', 'greenlint.rules.codes', 'greenlint.rules.diagnostic',"
         " 'greenlint.rules.tf_target', 'greenlint.rules.beside'))\n"
         "read = sys.modules['greenlint.rules.codes'].table.cache_info().currsize\n"
         "print('rules:', rules, code, 'codes read' * read, file=sys.stderr)\n"

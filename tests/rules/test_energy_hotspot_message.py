@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from greenlint.analysis.callsite import CallSite, Span
 from greenlint.predict.prediction import Basis, Prediction
-from greenlint.rules.base import FileFacts, Site
+from greenlint.rules.base import FileFacts
 from greenlint.rules.energy_hotspot import EnergyHotspot
+from greenlint.rules.site import Site
 
 
 def _findings(api, features=None, work=None, interval=(250.0, 1000.0)):

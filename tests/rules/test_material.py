@@ -153,7 +153,7 @@ def test_a_site_that_only_builds_a_graph_says_nothing_of_the_work_it_runs():
 def _counted_site(runs: int):
     from greenlint.analysis.callsite import CallSite, Span
     from greenlint.predict.prediction import Basis, Evidence, Prediction
-    from greenlint.rules.base import Site
+    from greenlint.rules.site import Site
 
     callsite = CallSite(
         "train.py", Span(1, 0, 1, 10), "tensorflow.compat.v1.Session.run", runs={"count": runs, "bound": "exact"}
@@ -164,7 +164,7 @@ def _counted_site(runs: int):
 def _site(interval, runs: int | None, floor: bool = False, basis=None, api: str = "tensorflow.keras.Model.fit"):
     from greenlint.analysis.callsite import CallSite, Span
     from greenlint.predict.prediction import Basis, Prediction
-    from greenlint.rules.base import Site
+    from greenlint.rules.site import Site
 
     counted = {"count": runs, "bound": "exact" if runs else "unknown", "note": None}
     callsite = CallSite("t.py", Span(1, 1, 1, 10), api, runs=counted)

@@ -11,6 +11,7 @@ import pytest
 
 from greenlint.check import Config, check_source
 from greenlint.check.config import SETTINGS, parse_table
+from greenlint.fix.codemods import CODEMODS, made
 from greenlint.rules import codes
 from greenlint.rules.base import SECTIONS
 from greenlint.rules.codes import get_rule, option_defaults
@@ -42,6 +43,12 @@ def test_doc_has_every_section_in_order(rule):
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
 def test_has_cases_of_each_kind(rule):
     assert rule.VALID and rule.INVALID
+
+
+@pytest.mark.parametrize("rule", [r for r in RULES if r.FIX is not None], ids=lambda r: r.code)
+def test_a_fix_names_a_codemod_and_its_fields(rule):
+    """`FixBy` names a codemod of greenlint.fix.codemods by its class and gives it only fields it has."""
+    assert isinstance(made(rule.FIX), CODEMODS[rule.FIX.codemod])
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)

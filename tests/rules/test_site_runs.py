@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from greenlint.analysis.callsite import CallSite, Span
 from greenlint.check import Config, check_source
-from greenlint.rules.base import Site
+from greenlint.rules.site import Site
 
 CODE = """\
 import tensorflow as tf

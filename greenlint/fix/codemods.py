@@ -1,23 +1,25 @@
-"""The codemods rules use as fixes: small LibCST rewrites at the call a finding points at.
+"""The codemods that fix findings: small LibCST rewrites at the call a finding points at.
 
-Each is frozen data (what to change and whether that keeps behaviour) with a `rewrite` that does
-all of its work, as LibCST's codemod commands do: given the `Target` (the parsed call, its parents
-and positions, the file's name of tensorflow), it returns the edits, or () when the call is not
-what it expects. The fix engine (`greenlint.fix.engine`) finds the call, asks the rule's codemod and
-checks the result (line length, black-style wrapping for a codemod with `wraps`, that the edited
-statement parses and that fixing twice is fixing once). Values are Python
-source in which `{tf}` stands for the file's own name of the tensorflow module (`tf` after
-`import tensorflow as tf`); a file that never imports tensorflow as a module gets no fix.
-LibCST is imported only when a fix is computed. A new codemod is one class here.
-"""
+A rule names its fix's codemod and that codemod's arguments (`FIX = FixBy("SetArgument", {...},
+safe=...)`, greenlint.rules.base); the fix engine makes it here (`made`), so a check that shows no
+fix loads no codemod. Each is frozen data (what to change) with a `rewrite` that does all of its
+work, as LibCST's codemod commands do: given the `Target` (the parsed call, its parents and
+positions, the file's name of tensorflow), it returns the edits, or () when the call is not what it
+expects. The fix engine (`greenlint.fix.engine`) finds the call, asks the rule's codemod and checks
+the result (line length, black-style wrapping for a codemod with `wraps`, that the edited statement
+parses and that fixing twice is fixing once). Values are Python source in which `{tf}` stands for
+the file's own name of the tensorflow module (`tf` after `import tensorflow as tf`); a file that
+never imports tensorflow as a module gets no fix. LibCST is imported only when a fix is computed.
+A new codemod is one class here."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from greenlint.analysis.callsite import Span
+from greenlint.rules.base import FixBy
 from greenlint.rules.diagnostic import Edit
 
 
@@ -96,9 +98,8 @@ class Target:
 
 @dataclass(frozen=True)
 class Codemod:
-    """Base: `safe` fixes keep the program's results (only speed, memory or logging change)."""
+    """Base of the codemods: a rewrite at a call, configured by its fields."""
 
-    safe: bool = field(kw_only=True)
     #: Whether the engine may wrap the call the way black does when its one edit makes a line too long.
     wraps: ClassVar[bool] = False
 
@@ -458,3 +459,12 @@ def _name_counts_of(code: str) -> dict[str, int] | None:
         return _name_counts(ast.parse(code))
     except SyntaxError:
         return None
+
+
+#: The codemods by class name, as a rule's `FixBy` names them.
+CODEMODS: dict[str, type[Codemod]] = {cls.__name__: cls for cls in Codemod.__subclasses__()}
+
+
+def made(fix: FixBy) -> Codemod:
+    """The codemod a rule's *fix* names, made with its arguments."""
+    return CODEMODS[fix.codemod](**fix.args)
