@@ -504,7 +504,12 @@ def _options_differ(a: dict | None, b: dict | None) -> set[str]:
     if a is b:
         return set()
     a, b = a or {}, b or {}  # (a constructor given no literal option has no `init`)
-    return {k for k in a.keys() | b.keys() if not _agree(a.get(k, MISSING), b.get(k, MISSING))}
+    return {k for k in a.keys() | b.keys() if not _agree(a.get(k, MISSING), b.get(k, MISSING)) and not _no_work(k)}
+
+
+def _no_work(option: str) -> bool:
+    """An option that names a layer or sets its weights' first values: no work depends on it."""
+    return option == "name" or option.endswith("_initializer")
 
 
 def _agree(x: Any, y: Any) -> bool:

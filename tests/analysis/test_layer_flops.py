@@ -395,6 +395,20 @@ def test_a_layer_built_differently_on_two_paths_has_only_what_both_share():
     assert same["flops_per_sample"]["value"] == 2 * 27 * 8 * 62 * 62
 
 
+def test_layers_named_or_initialised_differently_on_two_paths_keep_their_work():
+    code = """
+    import sys
+    inp = tf.keras.Input((16,))
+    if len(sys.argv) > 1:
+        dense = tf.keras.layers.Dense(10, name="a", kernel_initializer="zeros")
+    else:
+        dense = tf.keras.layers.Dense(10, name="b")
+    y = dense(inp)
+    """
+    (call,) = [s.work for s in sites(code) if s.api.endswith("__call__")]
+    assert call["params"]["value"] == 16 * 10 + 10 and call["flops_per_sample"]["value"] == 2 * 16 * 10
+
+
 @pytest.mark.parametrize("given", [0, 1])
 def test_an_option_not_known_on_one_path_is_not_known_after_the_paths(given):
     """`if ...: Conv2D(8, 3, padding=pad) else: Conv2D(8, 3)`, either path first: the padding is not known
