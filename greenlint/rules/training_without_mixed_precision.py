@@ -11,11 +11,11 @@ from greenlint.analysis.callsite import estimator_method
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
-from greenlint.rules.decoding_generator import HEAVY_MODEL_ONE_WORKER, hides_decoding
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.devices import hides_gpus, placed_on_host
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.generator_in_one_worker import fed_in_one_worker, worker_setting
+from greenlint.rules.fit_workers import fed_in_one_worker, worker_setting
+from greenlint.rules.hidden_decoding import HEAVY_MODEL_ONE_WORKER, hides_decoding
 from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.large_step import (
     architecture,

@@ -1,0 +1,44 @@
+"""Whether a fit's training step hides one host core's decoding of its batch: the model known to
+do at least `HIDING_FLOPS` forward FLOPs per element of its input, whose step outlasts that host work
+(GL409 reports a decoding generator in one worker only below it, GL602 leaves such a fit's
+input-bound step alone only above it)."""
+
+from __future__ import annotations
+
+import math
+
+from greenlint.rules.site import Site
+
+#: Forward FLOPs per input element from which a training step (three times the forward pass) is
+#: known to last about as long as one host core's decode and warp of that element, or longer: 3e6
+#: FLOPs at the 19.5 TFLOPS FP32 peak of an A100 (predict/devices.py) take about 150 ns, against
+#: about 150 ns measured for a PNG decode and resize per element of a 256x256 grayscale input, 300 ns
+#: with an affine warp (PIL and SciPy, one core of a shared two-core machine). Image
+#: classifiers and detectors do far less per element (ResNet-50 at 224x224 about 5e4, YOLOv3 at
+#: 416x416 about 1.3e5): their step is an order of magnitude shorter than the host's work.
+HIDING_FLOPS = 1e6
+
+#: A case of GL409 (valid, and invalid with its option) and GL602 (invalid): one worker feeding a
+#: model of about 5e6 forward FLOPs per input element, whose step hides the decoding.
+HEAVY_MODEL_ONE_WORKER = (
+    "import tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n"
+    "m = tf.keras.Sequential([tf.keras.layers.Conv2D(512, 3, padding='same', input_shape=(64, 64, 1)),"
+    " tf.keras.layers.Conv2D(512, 3, padding='same')])\n"
+    "def pairs(path):\n"
+    "    images = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['image'], seed=1)\n"
+    "    masks = ImageDataGenerator(rotation_range=10).flow_from_directory(path, classes=['mask'], seed=1)\n"
+    "    for image, mask in zip(images, masks):\n        yield image / 255, mask / 255\n"
+    "m.fit_generator(pairs('train'), steps_per_epoch=300, epochs=5)\n"
+)
+
+
+def hides_decoding(site: Site) -> bool:
+    """The fit's model is known to do at least `HIDING_FLOPS` forward FLOPs per element of its input
+    (`flops_per_sample` over the elements of `input_shape`, a lower bound counting): its step lasts
+    about as long as one core's decode and warp of the batch, or longer, so the one worker that
+    prepares the next batch during the step keeps up."""
+    flops, shape = site.work_value("flops_per_sample"), site.work_value("input_shape")
+    if not isinstance(flops, (int, float)) or isinstance(flops, bool) or not isinstance(shape, (list, tuple)):
+        return False
+    dims = [d for d in shape if isinstance(d, int) and not isinstance(d, bool) and d > 0]
+    return bool(dims) and len(dims) == len(shape) and flops >= HIDING_FLOPS * math.prod(dims)
