@@ -12,10 +12,12 @@ from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.syntax import Function, cell_units
 
-#: Decorators that hand the function back to its own callers (a method kind, a cache, a graph
-#: trace), not to a framework that calls it: what they decorate is called only where the file calls it.
+#: Decorators that hand the function back to its own callers (a method kind, a property, a cache, a
+#: context manager, a graph trace), not to a framework that calls it: what they decorate is called only
+#: where the file calls it.
 WRAPPERS = frozenset(
-    {"staticmethod", "classmethod", "abstractmethod", "function", "wraps", "lru_cache", "cache", "overload", "override"}
+    {"staticmethod", "classmethod", "abstractmethod", "property", "cached_property", "setter", "function", "wraps",
+     "lru_cache", "cache", "contextmanager", "asynccontextmanager", "overload", "override", "deprecated"}
 )
 #: How many classes of the file a base is followed through (`class Base(Layer)`, then `class Mine(Base)`).
 MAX_BASES = 4

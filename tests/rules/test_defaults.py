@@ -157,6 +157,7 @@ def test_a_literal_is_its_own_origin():
         # a decorator that hands the function back to its callers: still a library's
         ("import tensorflow as tf\n@tf.function\ndef train(every=50):\n    every\n", UNCALLED),
         ("class G:\n    @staticmethod\n    def train(every=50):\n        every\n", UNCALLED),
+        ("import contextlib\n@contextlib.contextmanager\ndef train(every=50):\n    every\n    yield\n", UNCALLED),
         # methods Keras calls on a subclass of a catalogued class, however the base is imported
         ("import tensorflow as tf\nclass L(tf.keras.layers.Layer):\n    def call(self, x, every=50):\n        every\n", DEFAULT),
         ("from tensorflow.keras.callbacks import Callback\nclass C(Callback):\n"
