@@ -29,11 +29,12 @@ from greenlint.rules.tf_target import target
 #: A dataset's cardinality as tf.data knows it: finite and known, or endless (infinite, or unknown:
 #: Keras keeps one iterator for either); None where greenlint does not know it.
 Size = Literal["known", "endless"] | None
-#: Sources and methods whose dataset has a known, finite cardinality (a method: where its input's is).
+#: Sources whose dataset has a known, finite cardinality.
 KNOWN_SOURCES = frozenset(
     {"from_tensor_slices", "from_tensors", "range", "list_files", "image_dataset_from_directory",
      "audio_dataset_from_directory", "text_dataset_from_directory", "timeseries_dataset_from_array"}
 )
+#: Methods that keep their input's cardinality known (scaled) or endless.
 KEEPS = frozenset(
     {"map", "batch", "padded_batch", "ragged_batch", "shuffle", "prefetch", "cache", "with_options", "enumerate",
      "shard", "skip"}
@@ -120,6 +121,7 @@ def _after(method: ast.Call, size: Size) -> Size:
 
 
 def _literal(node: ast.expr | None) -> object:
+    """The value a literal argument writes; None for none given, `...` for an expression."""
     try:
         return ast.literal_eval(node) if node is not None else None
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
