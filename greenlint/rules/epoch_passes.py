@@ -10,8 +10,8 @@ Where it is known and finite they differ. tf.keras 2 (`keras/engine/data_adapter
 (TensorFlow 2.16 on; `keras/src/trainers/epoch_iterator.py`, `EpochIterator._enumerate_iterator`)
 keeps the iterator and makes a new one each time its batches are all drawn. The validation data
 is counted anew on each epoch: tf.keras 2's cached `_eval_data_handler` calls `iter()` in each
-`enumerate_epochs`, and Keras 3's `evaluate` resets its cached `_eval_epoch_iterator`
-(`epoch_iterator.reset()`, in the trainers read).
+`enumerate_epochs`, and Keras 3's JAX trainer resets its cached `_eval_epoch_iterator` in
+`evaluate` (`epoch_iterator.reset()`); its TensorFlow trainer was not read to do so, and is taken alike.
 """
 
 from __future__ import annotations
