@@ -19,6 +19,7 @@ from greenlint.rules.batch_draw import draw_node, each_step
 from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.epoch_passes import Size, chain_size, fit_passes, size_after
 from greenlint.rules.importers import (
     imported_modules,
     importer_facts,
@@ -46,6 +47,7 @@ from greenlint.rules.syntax import (
     source_text,
     takes,
 )
+from greenlint.rules.tf_data_defaults import OPTION
 
 #: Keras utilities that list a folder of files and decode each file on every pass.
 FROM_DIRECTORY = ("image_dataset_from_directory", "audio_dataset_from_directory")
@@ -89,7 +91,8 @@ class DecodedFilesWithoutCache(Rule):
     contents (`tf.io.decode_jpeg`, `tf.image.decode_png`, `tf.io.decode_image`,
     `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...), when the pipeline, directly or
     through the names it is assigned to in the same function, is given to `fit()` with `epochs`
-    other than 1 (as the training or the validation data), or iterated by a `for` loop inside
+    other than 1 (as the training or the validation data; with `steps_per_epoch`, as "Options"
+    says), or iterated by a `for` loop inside
     another loop (an epoch loop), also through `enumerate`, `zip` or `tqdm`. A pipeline a function
     returns (alone or as an element of a tuple) is followed to the calls of that function in the
     file, and a module-level function the file never calls to its calls in the scripts beside the
@@ -213,11 +216,18 @@ class DecodedFilesWithoutCache(Rule):
     augmentation would freeze their first epoch's order or draws.
 
     ## Options
-    None.
+    - `tensorflow-version`: the TensorFlow the code targets (default: read from the project's pins,
+      as GL401 reads it). Given `steps_per_epoch`, `fit()` keeps one iterator across the epochs
+      over a dataset whose cardinality is infinite or unknown (`from_generator`, `filter`,
+      `TFRecordDataset`): no epoch starts it again, and nothing is reported, nor where the code
+      does not show the cardinality. Over a finite one, Keras 3 (TensorFlow 2.16 on) starts it again
+      each time its batches are all drawn; tf.keras 2 on each epoch where `steps_per_epoch` is its
+      number of batches (greenlint/rules/epoch_passes.py).
     """
 
     code = "GL408"
     name = "decoded-files-without-cache"
+    OPTIONS = (OPTION,)
     SITELESS = True  # a loader module decoding per item often holds no TensorFlow call
     MESSAGE = (
         "{what} reads and decodes the files again on {when}: if the decoded set fits in memory ({size}),"
@@ -346,6 +356,22 @@ class DecodedFilesWithoutCache(Rule):
             "ds = batched(tf.data.Dataset.from_tensor_slices(x), lambda a: a / 255)\n"
             "for epoch in range(25):\n    for b in ds:\n        train_step(b)\n"
         ),
+        Valid(  # `steps_per_epoch` over records of unknown cardinality: Keras keeps one iterator across the epochs
+            "import tensorflow as tf\n"
+            "ds = tf.data.TFRecordDataset(files).map(lambda r: tf.io.decode_png(tf.io.parse_single_example(r, spec)['img']))\n"
+            "model.fit(ds.batch(32), epochs=30, steps_per_epoch=500)\n"
+        ),
+        Valid(  # `steps_per_epoch` over files filtered (cardinality unknown), through the names it is bound to
+            "import tensorflow as tf\n"
+            "ds = tf.data.Dataset.list_files('x/*.png')\nds = ds.map(lambda p: tf.io.decode_png(tf.io.read_file(p)))\n"
+            "ds = ds.filter(lambda x: tf.shape(x)[0] > 8).batch(8)\nmodel.fit(ds, epochs=30, steps_per_epoch=100)\n",
+            options={"tensorflow-version": "2.10"},
+        ),
+        Valid(  # `steps_per_epoch` over a dataset whose cardinality the code does not show: not known to run again
+            "import tensorflow as tf\n\n\ndef train(files):\n"
+            "    ds = files.map(lambda p: tf.io.decode_png(tf.io.read_file(p))).batch(8)\n"
+            "    model.fit(ds, epochs=30, steps_per_epoch=100)\n"
+        ),
     )
     INVALID = (
         Invalid(
@@ -442,6 +468,30 @@ class DecodedFilesWithoutCache(Rule):
             line=13,
             message_contains="The files of `self.data` are read and decoded again",
         ),
+        Invalid(  # Keras 3 with `steps_per_epoch` over a finite dataset: a new pass each time its batches run out
+            "import tensorflow as tf\n"
+            "ds = tf.data.Dataset.list_files('x/*.png').map(lambda p: tf.io.decode_png(tf.io.read_file(p))).batch(8)\n"
+            "model.fit(ds, epochs=30, steps_per_epoch=100)\n",
+            options={"tensorflow-version": "2.17"},
+            line=2,
+            message_contains="on every pass `fit()` makes over its batches (30 epochs of `steps_per_epoch=100`: Keras 3"
+            " starts the dataset again each time they are all drawn)",
+        ),
+        Invalid(  # tf.keras 2: a new iterator each epoch only where `steps_per_epoch` is the number of batches
+            "import tensorflow as tf\n"
+            "ds = tf.data.Dataset.list_files('x/*.png').map(lambda p: tf.io.decode_png(tf.io.read_file(p))).batch(8)\n"
+            "model.fit(ds, epochs=30, steps_per_epoch=100)\n",
+            options={"tensorflow-version": "2.10"},
+            line=2,
+            message_contains="on each of 30 epochs, where `steps_per_epoch=100` is its number of batches",
+        ),
+        Invalid(  # the validation data is iterated anew on each epoch, `steps_per_epoch` or not
+            "import tensorflow as tf\n"
+            "val = tf.data.TFRecordDataset(files).map(lambda r: tf.io.decode_png(tf.io.parse_single_example(r, spec)['i']))\n"
+            "model.fit(train, validation_data=val.batch(32), epochs=30, steps_per_epoch=100, validation_steps=10)\n",
+            line=2,
+            message_contains="on each of 30 epochs",
+        ),
         Invalid(  # a decoding map repeated for ever: a cache after the repeat would never fill, before it decodes once
             "import tensorflow as tf\n"
             "ds = tf.data.Dataset.list_files('x/*.png', shuffle=False)\n"
@@ -462,12 +512,12 @@ class DecodedFilesWithoutCache(Rule):
         if any(is_dataset_method(s.api, "cache") for s in facts.sites):
             return
         for site, call, cell, what in _decoding_maps(facts):
-            when = repeated_after(facts, call, cell) or pipeline_passes(facts, chain_top(facts, call, cell), cell)
+            when = repeated_after(facts, call, cell) or pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
             if when:
                 message = self.MESSAGE.format(what=what, when=when, size=_size(site))
                 yield self.diagnostic(site.callsite.span, facts.path, message)
         for call, cell, what in _decoding_helpers(facts):
-            when = pipeline_passes(facts, chain_top(facts, call, cell), cell)
+            when = pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
             if when:
                 message = self.MESSAGE.format(what=what, when=when, size="its size is not known from the code")
                 yield self.diagnostic(node_span(call, cell), facts.path, message)
@@ -553,7 +603,7 @@ def _returned_decoding(facts: FileFacts) -> dict[str, int]:
     for site, call, cell, _ in _decoding_maps(facts):
         exits: list[str] = []
         top = chain_top(facts, call, cell)
-        if repeated_after(facts, call, cell) is None and pipeline_passes(facts, top, cell, exits) is None:
+        if repeated_after(facts, call, cell) is None and pipeline_passes(facts, top, cell, {}, exits) is None:
             for name in exits:
                 found.setdefault(name, site.callsite.span.line)
     return found
@@ -849,22 +899,28 @@ def _size(site) -> str:
     return unknown
 
 
-def pipeline_passes(facts: FileFacts, top: ast.expr, cell: int | None, exits: list[str] | None = None) -> str | None:
+def pipeline_passes(
+    facts: FileFacts, top: ast.expr, cell: int | None, options: Mapping[str, Any], exits: list[str] | None = None
+) -> str | None:
     """How the pipeline *top* (the whole method chain) is run again and again: "each of 30
     epochs", "every epoch (`epochs=args.epochs`)", "every pass of the loop at line 12"; None
     when it runs once, or goes somewhere (a helper, another module) that may cache it. A pipeline a
     function returns (alone or in a tuple) is followed to the file's calls of that function, and a
     module-level function the file never calls to the calls of the scripts beside it that import the
     file (`_script_calls`: "every pass of the loop at train.py line 180"); one iterated through
-    `enumerate`, `zip` or `tqdm` is iterated. With *exits*, a function the file never calls is
-    named there instead (its callers are in other modules), and emptied where the pipeline goes
-    elsewhere."""
+    `enumerate`, `zip` or `tqdm` is iterated; a `fit()` runs it again as `epoch_passes.fit_passes`
+    says, from its cardinality (followed with it) and the TensorFlow of *options*. With *exits*, a
+    function the file never calls is named there instead (its callers are in other modules), and
+    emptied where the pipeline goes elsewhere."""
     found: list[str] = []
-    # (the file, expression, its cell, the element of the tuple it gives that is the pipeline, where the pipeline is made)
-    todo: list[tuple[FileFacts, ast.expr, int | None, int | None, ast.expr]] = [(facts, top, cell, None, top)]
+    # (the file, expression, its cell, the element of the tuple it gives that is the pipeline, where the pipeline is
+    # made, its cardinality)
+    todo: list[tuple[FileFacts, ast.expr, int | None, int | None, ast.expr, Size]] = [
+        (facts, top, cell, None, top, chain_size(facts, top, cell))
+    ]
     seen: set[int] = set()
     while todo:
-        here, expr, cell, index, made = todo.pop()
+        here, expr, cell, index, made, size = todo.pop()
         where = "" if here is facts else f"{os.path.basename(here.path)} "
         if id(expr) in seen:
             continue
@@ -887,7 +943,10 @@ def pipeline_passes(facts: FileFacts, top: ast.expr, cell: int | None, exits: li
                 return None
             element = target.elts[index]
             if isinstance(element, ast.Name):
-                todo += [(here, load, cell, None, made) for load in _loads(here, parent, element.id, cell)]
+                todo += [
+                    (here, load, cell, None, made, size_after(load, size))
+                    for load in _loads(here, parent, element.id, cell)
+                ]
             continue
         returned = here.parent(parent, cell) if isinstance(parent, ast.Tuple) else None
         if isinstance(parent, ast.Tuple) and isinstance(returned, ast.Return):
@@ -907,7 +966,9 @@ def pipeline_passes(facts: FileFacts, top: ast.expr, cell: int | None, exits: li
             if not calls:
                 _away(exits)  # returned to code this file does not show: the caller may cache it
                 return None
-            todo += [(at, chain_top(at, call, unit), unit, index, call) for at, unit, call in calls]
+            for at, unit, call in calls:
+                top = chain_top(at, call, unit)
+                todo.append((at, top, unit, index, call, size_after(top, size, call)))
             continue
         if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is expr:
             around = set(here.ancestors(made, cell))  # a loop that makes the pipeline anew each pass: no cache outlives it
@@ -920,18 +981,22 @@ def pipeline_passes(facts: FileFacts, top: ast.expr, cell: int | None, exits: li
         if isinstance(parent, ast.keyword):
             parent = here.parent(parent, cell)
         if isinstance(parent, ast.Call) and expr is not parent.func and ast.unparse(parent.func) in ITERATES:
-            todo.append((here, parent, cell, None, made))  # `enumerate(ds)`, `tqdm(ds)`: its passes are the pipeline's
+            todo.append((here, parent, cell, None, made, size))  # `enumerate(ds)`, `tqdm(ds)`: its passes are the pipeline's
             continue
         if isinstance(parent, ast.Call) and expr is not parent.func:
             if last_name(parent.func) != "fit":
                 _away(exits)  # a helper: it may cache the pipeline
                 return None
-            epochs = _epochs(here, parent, cell)
+            epochs = fit_passes(here, parent, expr, cell, size, options)
             if epochs:
                 found.append(epochs + (f" of the `fit()` at {where}line {parent.lineno}" if where else ""))
             continue
         if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-            todo += [(here, load, cell, None, made) for load in _loads(here, parent, parent.targets[0].id, cell)]
+            bound = parent.targets[0]
+            todo += [
+                (here, load, cell, None, made, size_after(load, size))
+                for load in _loads(here, parent, bound.id, cell)
+            ]
             continue
         if isinstance(parent, (ast.Yield, ast.YieldFrom, ast.Assign, ast.AnnAssign, ast.Tuple, ast.List)):
             _away(exits)  # yielded, or kept somewhere this file does not follow
@@ -1004,15 +1069,3 @@ def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) ->
         and isinstance(node.ctx, ast.Load)
         and (node.lineno, node.col_offset) > end
     ]
-
-
-def _epochs(facts: FileFacts, fit: ast.Call, cell: int | None) -> str | None:
-    """The epochs a `fit` call runs, when more than one or not known: "each of 30 epochs"."""
-    given = argument(fit, "epochs")
-    if given is None:
-        return None  # Keras' default: one epoch
-    site = facts.site_at(fit, cell)
-    epochs = site.features.get("epochs") if site is not None else None
-    if isinstance(epochs, int) and not isinstance(epochs, bool):
-        return f"each of {epochs} epochs" if epochs > 1 else None
-    return f"every epoch (`epochs={ast.unparse(given)}`)"

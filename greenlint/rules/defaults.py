@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from greenlint.analysis import options
 from greenlint.rules.base import FileFacts, argument
+from greenlint.rules.framework_calls import called_by_framework
 from greenlint.rules.syntax import (
     Function,
     calls_by_name,
@@ -42,7 +43,8 @@ class Origin(enum.Enum):
     #: a flag's, or that of `__init__` for `self.x`.
     DEFAULT = "default"
     #: The default of a parameter of a function (or of `__init__` of a class) the file never calls
-    #: nor names otherwise: a library's API, which its callers elsewhere run with this value only
+    #: nor names otherwise, nor a framework calls (`framework_calls.called_by_framework`: a decorated
+    #: command, a Keras layer's `call`, a callback's `on_epoch_end`): a library's API, which its callers elsewhere run with this value only
     #: where they pass none. GL301 declines it (`batch_origin.written_batch`: a public helper's
     #: `batch_size=1`, judged false, is the callers' to set; making it larger changes what every
     #: caller gets). The other readers take it, their messages saying it is a default: the same
@@ -109,8 +111,9 @@ def _passed(
     """The one value every call of *function* in the file gives its parameter *name*, run with
     its defaults (`default_value`, *depth* caller levels further; the parameter's *default* where
     a call passes none): `train(epochs=4000)` of `def train(self, epochs=100)` gives 4000. The
-    *default* where the file never calls it, `Origin.UNCALLED` where it never names it either (a
-    function passed on, `app.run(main)`, runs with its defaults); None where two calls give
+    *default* where the file never calls it, `Origin.UNCALLED` where it never names it either and
+    no framework calls it (a function passed on, `app.run(main)`, or registered by a decorator,
+    `@app.command()`, runs with its defaults); None where two calls give
     different values or one is not known; where they agree, one from a call that runs if there is one."""
     method = is_method(facts, function, cell)
     positional = positional_parameters(facts, function, cell)
@@ -121,7 +124,7 @@ def _passed(
         for where, call in calls_by_name(facts, function.name, method)
     ]
     if not found:
-        if default is not None and uncalled(facts, function.name, method):
+        if default is not None and uncalled(facts, function.name, method) and not called_by_framework(facts, function, cell):
             return replace(default, origin=Origin.UNCALLED)
         return default
     known = [f for f in found if f is not None]

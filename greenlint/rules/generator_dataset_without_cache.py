@@ -13,6 +13,7 @@ from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import is_dataset_method, method
 from greenlint.rules.syntax import chain_top
+from greenlint.rules.tf_data_defaults import OPTION
 
 API = "tensorflow.data.Dataset.from_generator"
 #: Calls that draw at random (`random.shuffle`, `np.random.randint`, `tf.random.uniform`) or
@@ -41,7 +42,8 @@ class GeneratorDatasetWithoutCache(Rule):
     ## What it does
     Flags `tf.data.Dataset.from_generator(generator, ...)` whose pipeline is run for many passes
     with no `.cache()`: repeated after it by `.repeat()` (no count, `None`, -1 or a literal count
-    above 1), given to `fit()` with `epochs` other than 1, or iterated inside an epoch loop (the
+    above 1), given to `fit()` with `epochs` other than 1 (with no `steps_per_epoch`: given
+    one, Keras keeps one iterator across the epochs of a generator's dataset), or iterated inside an epoch loop (the
     passes GL408 reads for a decoding pipeline, followed through the names it is assigned to and
     the functions that return it), when the generator yields the same elements on every pass: a
     function of the file, written as a generator (it `yield`s), with no `while` loop nor `itertools.cycle`/`count` one (a stream or
@@ -109,11 +111,13 @@ class GeneratorDatasetWithoutCache(Rule):
     No automatic fix: a cache holds every element in memory, which only the user knows fits.
 
     ## Options
-    None.
+    - `tensorflow-version`: the TensorFlow the code targets (default: read from the project's pins), for
+      how `fit()` with `steps_per_epoch` goes over a dataset again (GL408's "Options").
     """
 
     code = "GL413"
     name = "generator-dataset-without-cache"
+    OPTIONS = (OPTION,)
     DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     CALLS = frozenset({method(API)})  # a file that never calls it is not checked
     MESSAGE = (
@@ -165,6 +169,12 @@ class GeneratorDatasetWithoutCache(Rule):
             _PASSES + "def make(texts, labels):\n"
             "    return tf.data.Dataset.from_generator(pairs, args=(texts, labels), output_types=(tf.int32, tf.int32))\n"
         ),
+        Valid(  # `steps_per_epoch` over a dataset of unknown cardinality: Keras keeps one iterator across the epochs
+            "import tensorflow as tf\n\n\ndef encode(text):\n    return [vocab.get(w, 1) for w in text.split()]\n\n\n"
+            "def pairs(texts, labels):\n    for text, label in zip(texts, labels):\n        yield encode(text), label\n\n\n"
+            "ds = tf.data.Dataset.from_generator(pairs, args=(texts, labels), output_types=(tf.int32, tf.int32))\n"
+            "model.fit(ds.padded_batch(32), epochs=30, steps_per_epoch=100)\n"
+        ),
     )
     INVALID = (
         Invalid(  # repeated for ever: the generator runs again on every pass
@@ -193,7 +203,7 @@ class GeneratorDatasetWithoutCache(Rule):
             generator = argument(call, "generator", 0) if call is not None else None
             if call is None or not isinstance(generator, ast.Name) or not _same_each_pass(facts, generator.id):
                 continue
-            when = repeated_after(facts, call, cell) or pipeline_passes(facts, chain_top(facts, call, cell), cell)
+            when = repeated_after(facts, call, cell) or pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
             if when:
                 message = self.MESSAGE.format(generator=generator.id, when=when)
                 yield self.diagnostic(site.callsite.span, facts.path, message)

@@ -27,7 +27,7 @@ OPTION = Option(
     "tensorflow-version",
     str,
     "",
-    'The TensorFlow version the checked code targets (`"2.10"`), for GL401/GL402/GL204/GL409/GL602; empty: read from the'
+    'The TensorFlow version the checked code targets (`"2.10"`), for GL401/GL402/GL204/GL408/GL409/GL413/GL602; empty: read from the'
     " project's pins (pyproject.toml, requirements*.txt, setup.cfg, setup.py, environment.yml), else the"
     " installed `tensorflow`, else the newest catalogued.",
 )

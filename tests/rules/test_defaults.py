@@ -146,3 +146,32 @@ def test_a_literal_is_its_own_origin():
     facts = FileFacts("m.py", (), "def train(every=50):\n    every\ntrain(every=7)\n")
     read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
     assert default_value(facts, read, None) == DefaultValue(7, "", LITERAL)
+
+
+@pytest.mark.parametrize(
+    ("source", "origin"),
+    [
+        # a command a CLI framework registers runs with its defaults
+        ("import typer\napp = typer.Typer()\n@app.command()\ndef train(every=50):\n    every\n", DEFAULT),
+        ("import click\n@click.command()\n@click.option('--x')\ndef train(x, every=50):\n    every\n", DEFAULT),
+        # a decorator that hands the function back to its callers: still a library's
+        ("import tensorflow as tf\n@tf.function\ndef train(every=50):\n    every\n", UNCALLED),
+        ("class G:\n    @staticmethod\n    def train(every=50):\n        every\n", UNCALLED),
+        ("import contextlib\n@contextlib.contextmanager\ndef train(every=50):\n    every\n    yield\n", UNCALLED),
+        # methods Keras calls on a subclass of a catalogued class, however the base is imported
+        ("import tensorflow as tf\nclass L(tf.keras.layers.Layer):\n    def call(self, x, every=50):\n        every\n", DEFAULT),
+        ("from tensorflow.keras.callbacks import Callback\nclass C(Callback):\n"
+         "    def on_epoch_end(self, epoch, logs=None, every=50):\n        every\n", DEFAULT),
+        ("from tensorflow import keras\nclass M(keras.Model):\n    def train_step(self, data, every=50):\n        every\n", DEFAULT),
+        ("import keras\nclass B(keras.layers.Layer):\n    pass\nclass L(B):\n    def call(self, x, every=50):\n        every\n",
+         DEFAULT),  # through a class of the file
+        # not a method the base has, or not a catalogued base: nothing calls it
+        ("import tensorflow as tf\nclass L(tf.keras.layers.Layer):\n    def helper(self, every=50):\n        every\n", UNCALLED),
+        ("class L(Layer):\n    def call(self, x, every=50):\n        every\n", UNCALLED),  # `Layer` not imported: not known
+        ("import torch\nclass L(torch.nn.Module):\n    def call(self, x, every=50):\n        every\n", UNCALLED),
+    ],
+)
+def test_a_function_a_framework_calls_runs_with_its_defaults(source, origin):
+    facts = FileFacts("m.py", (), source)
+    read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
+    assert default_value(facts, read, None) == DefaultValue(50, "the default of parameter `every`", origin)
