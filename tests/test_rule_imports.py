@@ -10,10 +10,6 @@ from pathlib import Path
 import grimp
 
 REPO = Path(__file__).resolve().parents[1]
-#: Rule imports that are still to move, as (importer, imported): GL413 reads GL408's `pipeline_passes`
-#: and `repeated_after`, whose logic another branch changed in the same session (issue 30). A pair
-#: leaves this set when what it reads moves into a shared module.
-PENDING = {("greenlint.rules.generator_dataset_without_cache", "greenlint.rules.decoded_files_without_cache")}
 
 
 def _rule_modules() -> set[str]:
@@ -36,9 +32,8 @@ def test_no_rule_module_imports_another():
     rules = _rule_modules()
     assert len(rules) > 50 and rules <= graph.modules
     found = rule_imports(graph, rules)
-    chains = "\n".join(" -> ".join(chain) for pair, chain in sorted(found.items()) if pair not in PENDING)
+    chains = "\n".join(" -> ".join(chain) for chain in found.values())
     assert not chains, f"move what these rules share into a shared module of greenlint/rules/:\n{chains}"
-    assert set(found) == PENDING, f"these imports are gone: drop them from PENDING: {PENDING - set(found)}"
 
 
 def test_a_rule_reaching_another_through_a_shared_module_is_found():

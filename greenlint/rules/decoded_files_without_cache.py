@@ -16,19 +16,17 @@ from greenlint.analysis.hostwork import DECODES
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, node_span
 from greenlint.rules.batch_draw import draw_node, each_step
-from greenlint.rules.defaults import default_value
-from greenlint.rules.deliberate import in_test_code, test_module
+from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.epoch_passes import Size, chain_size, fit_passes, size_after
 from greenlint.rules.importers import (
     imported_modules,
     importer_facts,
     loader_of,
     module_facts,
     per_content,
-    script_facts,
 )
 from greenlint.rules.listings import LISTED_BY
+from greenlint.rules.pipeline_runs import ITERATES, loop_at, pipeline_passes, repeated_after, runs_once
 from greenlint.rules.site import Site, is_dataset_method, is_keras_model_method
 from greenlint.rules.syntax import (
     Function,
@@ -45,7 +43,6 @@ from greenlint.rules.syntax import (
     own_loops,
     parameters,
     source_text,
-    takes,
 )
 from greenlint.rules.tf_data_defaults import OPTION
 
@@ -68,8 +65,6 @@ DEFINED_TEXT = re.compile(rb"(?:^|\r)\f*(?:async\s+)?def\s+([^\s(]+)\s*\(", re.M
 _DECODING_DEFINES: dict[str, tuple[tuple | None, frozenset[str]]] = {}
 #: Bytes per decoded pixel channel: the directory utilities yield float32 images.
 FLOAT32 = 4
-#: How many uses of a pipeline are followed through the names it is assigned to (`ds = ds.batch(32)`).
-MAX_USES = 24
 #: How many helpers a map function is followed through, parameter to parameter (`map_fn=map_fn`).
 MAX_HOPS = 4
 #: How `input_host_work` names an `ImageDataGenerator` flow of arrays in memory (analysis/hostwork.py's
@@ -77,8 +72,6 @@ MAX_HOPS = 4
 ARRAY_FLOW = "`ImageDataGenerator.flow` "
 #: The names only file decoders end in (`imread`, `load_img`), however imported; not `open`, `load`, `read`.
 DECODED_BY = frozenset(name.rsplit(".", 1)[-1] for name in DECODES) - {"open", "load", "read"}
-#: Calls whose iterations are those of the iterable they are given: iterating them iterates the pipeline.
-ITERATES = frozenset({"enumerate", "zip", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm"})
 
 
 class DecodedFilesWithoutCache(Rule):
@@ -609,48 +602,13 @@ def _returned_decoding(facts: FileFacts) -> dict[str, int]:
     return found
 
 
-def _many(count: ast.expr) -> bool:
-    """A `repeat` count, as written, that repeats: `None`, -1 (for ever) or an integer above 1."""
-    try:
-        value = ast.literal_eval(count)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False  # not a literal: a parameter or a flag may be 1
-    return value is None or (type(value) is int and (value == -1 or value > 1))
-
-
-def repeated_after(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
-    """How a pipeline is repeated after *call*, in its chain or through the names it is assigned
-    to in its scope: "every pass of `repeat()` (line 12)", a `repeat` with no count, `None`, -1
-    or a literal count above 1 (whatever takes it then: a cache there would hold an endless
-    dataset, the cache belongs before it); None where there is none, where its count is not
-    known (a parameter may be 1), or where a `.take(n)` bounds it."""
-    todo: list[tuple[ast.expr, ast.AST | None]] = [(chain_top(facts, call, cell), call)]
-    seen: set[int] = set()
-    while todo:
-        top, stop = todo.pop()
-        if id(top) in seen or len(seen) > MAX_USES or takes(top):
-            continue
-        seen.add(id(top))
-        node: ast.expr = top
-        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node is not stop:
-            count = argument(node, "count", 0)
-            if node.func.attr == "repeat" and (count is None or _many(count)):
-                given = "" if count is None else ast.unparse(count)
-                return f"every pass of `repeat({given})` (line {node.lineno})"
-            node = node.func.value
-        parent = facts.parent(top, cell)
-        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-            todo += [(load, None) for load in _loads(facts, parent, parent.targets[0].id, cell)]
-    return None
-
-
 def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, str]]:
     """Where a training step's batches are decoded again on each pass of an outer loop: a `for`
     header that calls a decoding generator (or function) anew with the same arguments, or a list
     comprehension (in the expression drawing the batch) that decodes a slice, walked by the step
     loop, of a list of files that is the same on each pass (`_sliced`). Each with whether it slices, what decodes (a generator's name,
     or the list sliced), its decode (`input_host_work`) and the outer loop's line with its passes where known
-    (`_loop_at`); one per draw."""
+    (`loop_at`); one per draw."""
     seen: set[int] = set()
     for site in facts.sites:
         host, above = site.features.get("input_host_work"), site.features.get("input_drawn_above")
@@ -667,10 +625,10 @@ def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, str]]
         if isinstance(draw, (ast.For, ast.AsyncFor)):
             made = _made(draw.iter)
             outer = own_loops(facts, draw, cell)
-            if made is None or not outer or flow.names(made) & loop_varying(outer[0]) or _once(facts, outer[0], cell):
+            if made is None or not outer or flow.names(made) & loop_varying(outer[0]) or runs_once(facts, outer[0], cell):
                 continue  # made once, from other data on each pass, or in a loop that runs once
             seen.add(id(draw))
-            yield node_span(draw, cell, draw.iter), False, last_name(made.func), host, _loop_at(facts, outer[0], cell)
+            yield node_span(draw, cell, draw.iter), False, last_name(made.func), host, loop_at(facts, outer[0], cell)
         elif isinstance(draw, ast.expr) and each_step(facts, draw, site):
             comprehension = next((n for n in ast.walk(draw) if isinstance(n, ast.ListComp)), None)
             sliced = _sliced(facts, comprehension, cell) if comprehension is not None else None
@@ -729,14 +687,14 @@ def _decodes_file(facts: FileFacts, call: ast.Call, cell: int | None, depth: int
 
 def _sliced(facts: FileFacts, comprehension: ast.ListComp, cell: int | None) -> tuple[ast.expr, str] | None:
     """The list a comprehension decodes a slice of (`[imread(f) for f in files[i * n:(i + 1) * n]]`,
-    or through a name bound to that slice in the loop) and the line of the loop outside the step (`_loop_at`)
+    or through a name bound to that slice in the loop) and the line of the loop outside the step (`loop_at`)
     loop, where the slice's bounds follow the step loop's variable (one pass of it walks the list)
     and the list holds the same files on each pass of the outer loop (`_same_each_pass`)."""
     loops = own_loops(facts, comprehension, cell)
     if len(loops) < 2 or not isinstance(loops[0], (ast.For, ast.AsyncFor)):
         return None
     steps, outer = loops[0], loops[1]
-    if _once(facts, outer, cell):
+    if runs_once(facts, outer, cell):
         return None
     iterated = comprehension.generators[0].iter
     if isinstance(iterated, ast.Name):
@@ -746,42 +704,7 @@ def _sliced(facts: FileFacts, comprehension: ast.ListComp, cell: int | None) -> 
         return None
     if not flow.names(iterated.slice) & flow.targets(steps.target):
         return None  # the same slice on every step
-    return (iterated.value, _loop_at(facts, outer, cell)) if _same_each_pass(iterated.value, outer) else None
-
-
-def _once(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
-    """*loop* runs at most once (`_passes_of`); False where its count is not known."""
-    passes = _passes_of(facts, loop, cell)
-    return passes is not None and passes <= 1
-
-
-def _passes_of(facts: FileFacts, loop: Loop, cell: int | None) -> int | None:
-    """How many passes a `for` over `range(n)` (or `range(start, stop)`, or tqdm's `trange`) makes with the values its
-    bounds hold by default (`default_value`: a literal, a parameter's or flag's default, what the
-    file's calls pass); None for another loop or a bound not known."""
-    header = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
-    if not isinstance(header, ast.Call) or last_name(header.func) not in ("range", "xrange", "trange"):
-        return None
-    if header.keywords and last_name(header.func) != "trange":  # tqdm's `desc=`, `leave=`: not bounds
-        return None
-    if not 1 <= len(header.args) <= 2:
-        return None
-    bounds = [default_value(facts, arg, cell) for arg in header.args]
-    values = [
-        value
-        for value in (found.value for found in bounds if found is not None)
-        if isinstance(value, int) and not isinstance(value, bool)
-    ]
-    if len(values) != len(header.args):
-        return None
-    start, stop = (0, values[0]) if len(values) == 1 else values
-    return max(stop - start, 0)
-
-
-def _loop_at(facts: FileFacts, loop: Loop, cell: int | None) -> str:
-    """The loop's line, and its passes where known: "169 (200 passes)", "169"."""
-    passes = _passes_of(facts, loop, cell)
-    return f"{loop.lineno}" + (f" ({passes} passes)" if passes is not None else "")
+    return (iterated.value, loop_at(facts, outer, cell)) if _same_each_pass(iterated.value, outer) else None
 
 
 def _same_each_pass(files: ast.expr, outer: Loop) -> bool:
@@ -899,173 +822,3 @@ def _size(site) -> str:
     return unknown
 
 
-def pipeline_passes(
-    facts: FileFacts, top: ast.expr, cell: int | None, options: Mapping[str, Any], exits: list[str] | None = None
-) -> str | None:
-    """How the pipeline *top* (the whole method chain) is run again and again: "each of 30
-    epochs", "every epoch (`epochs=args.epochs`)", "every pass of the loop at line 12"; None
-    when it runs once, or goes somewhere (a helper, another module) that may cache it. A pipeline a
-    function returns (alone or in a tuple) is followed to the file's calls of that function, and a
-    module-level function the file never calls to the calls of the scripts beside it that import the
-    file (`_script_calls`: "every pass of the loop at train.py line 180"); one iterated through
-    `enumerate`, `zip` or `tqdm` is iterated; a `fit()` runs it again as `epoch_passes.fit_passes`
-    says, from its cardinality (followed with it) and the TensorFlow of *options*. With *exits*, a
-    function the file never calls is named there instead (its callers are in other modules), and
-    emptied where the pipeline goes elsewhere."""
-    found: list[str] = []
-    # (the file, expression, its cell, the element of the tuple it gives that is the pipeline, where the pipeline is
-    # made, its cardinality)
-    todo: list[tuple[FileFacts, ast.expr, int | None, int | None, ast.expr, Size]] = [
-        (facts, top, cell, None, top, chain_size(facts, top, cell))
-    ]
-    seen: set[int] = set()
-    while todo:
-        here, expr, cell, index, made, size = todo.pop()
-        where = "" if here is facts else f"{os.path.basename(here.path)} "
-        if id(expr) in seen:
-            continue
-        if len(seen) > MAX_USES:
-            _away(exits)  # too far to follow
-            return None
-        seen.add(id(expr))
-        if takes(expr):
-            continue
-        parent = here.parent(expr, cell)
-        if index is not None:  # the pipeline is element *index* of the tuple *expr* gives
-            target = parent.targets[0] if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
-            if (
-                not isinstance(parent, ast.Assign)
-                or not isinstance(target, (ast.Tuple, ast.List))
-                or index >= len(target.elts)
-                or any(isinstance(e, ast.Starred) for e in target.elts)
-            ):
-                _away(exits)  # kept whole somewhere this file does not follow
-                return None
-            element = target.elts[index]
-            if isinstance(element, ast.Name):
-                todo += [
-                    (here, load, cell, None, made, size_after(load, size))
-                    for load in _loads(here, parent, element.id, cell)
-                ]
-            continue
-        returned = here.parent(parent, cell) if isinstance(parent, ast.Tuple) else None
-        if isinstance(parent, ast.Tuple) and isinstance(returned, ast.Return):
-            index = parent.elts.index(expr)
-            parent = returned
-        if isinstance(parent, ast.Return):
-            function = enclosing(here, parent, cell)
-            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                _away(exits)
-                return None
-            calls = [(here, unit, call) for unit, call in calls_of(here, function, cell)]
-            if not calls and here is facts and isinstance(here.parent(function, cell), ast.Module):
-                if exits is not None:
-                    exits.append(function.name)
-                    continue
-                calls = _script_calls(facts, function.name)
-            if not calls:
-                _away(exits)  # returned to code this file does not show: the caller may cache it
-                return None
-            for at, unit, call in calls:
-                top = chain_top(at, call, unit)
-                todo.append((at, top, unit, index, call, size_after(top, size, call)))
-            continue
-        if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is expr:
-            around = set(here.ancestors(made, cell))  # a loop that makes the pipeline anew each pass: no cache outlives it
-            outer = [
-                loop for loop in own_loops(here, parent, cell) if loop not in around and not _once(here, loop, cell)
-            ]
-            if outer:
-                found.append(f"every pass of the loop at {where}line {_loop_at(here, outer[0], cell)}")
-            continue
-        if isinstance(parent, ast.keyword):
-            parent = here.parent(parent, cell)
-        if isinstance(parent, ast.Call) and expr is not parent.func and ast.unparse(parent.func) in ITERATES:
-            todo.append((here, parent, cell, None, made, size))  # `enumerate(ds)`, `tqdm(ds)`: its passes are the pipeline's
-            continue
-        if isinstance(parent, ast.Call) and expr is not parent.func:
-            if last_name(parent.func) != "fit":
-                _away(exits)  # a helper: it may cache the pipeline
-                return None
-            epochs = fit_passes(here, parent, expr, cell, size, options)
-            if epochs:
-                found.append(epochs + (f" of the `fit()` at {where}line {parent.lineno}" if where else ""))
-            continue
-        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-            bound = parent.targets[0]
-            todo += [
-                (here, load, cell, None, made, size_after(load, size))
-                for load in _loads(here, parent, bound.id, cell)
-            ]
-            continue
-        if isinstance(parent, (ast.Yield, ast.YieldFrom, ast.Assign, ast.AnnAssign, ast.Tuple, ast.List)):
-            _away(exits)  # yielded, or kept somewhere this file does not follow
-            return None
-    return found[0] if found else None
-
-
-def _away(exits: list[str] | None) -> None:
-    """The pipeline goes where it may be cached: none of the functions *exits* names returns it uncached."""
-    if exits is not None:
-        exits.clear()
-
-
-def _script_calls(facts: FileFacts, name: str) -> list[tuple[FileFacts, int | None, ast.Call]]:
-    """The calls of the module-level function *name* of the module of *facts* in the scripts beside
-    it that import it (`script_facts`), as the script's imports bind it (`data.name(...)`,
-    `name(...)` after `from data import name`; `_bound_from`); none from a test module or from a
-    script that calls `Dataset.cache()` (it may cache what it is given)."""
-    stem = os.path.splitext(os.path.basename(facts.path))[0]
-    found = []
-    for script in script_facts(facts.path):
-        if test_module(script.path) or any(is_dataset_method(s.api, "cache") for s in script.sites):
-            continue
-        for unit in script.cells:
-            modules, functions = _bound_from(script, unit, stem)
-            found += [
-                (script, unit, call)
-                for local in [name, *(k for k, v in functions.items() if v == name and k != name)]
-                for call in script.calls_named(unit, local)
-                if (isinstance(call.func, ast.Name) and functions.get(call.func.id) == name)
-                or (
-                    isinstance(call.func, ast.Attribute)
-                    and isinstance(call.func.value, ast.Name)
-                    and call.func.value.id in modules
-                )
-            ]
-    return found
-
-
-def _bound_from(script: FileFacts, unit: int | None, stem: str) -> tuple[set[str], dict[str, str]]:
-    """What the imports of a unit of *script* bind of the module named *stem*: the names of the module
-    itself (`import data`, `import data as d`, `from pkg import data`) and of its names (`from data
-    import make as m`: `m` -> `make`)."""
-    modules: set[str] = set()
-    names: dict[str, str] = {}
-    for node in script.nodes(unit, ast.Import, ast.ImportFrom):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.rsplit(".", 1)[-1] == stem and (alias.asname or "." not in alias.name):
-                    modules.add(alias.asname or alias.name)
-        elif isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                if (node.module or "").rsplit(".", 1)[-1] == stem:
-                    names[alias.asname or alias.name] = alias.name
-                elif alias.name == stem:
-                    modules.add(alias.asname or alias.name)
-    return modules, names
-
-
-def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) -> list[ast.expr]:
-    """The method chains that read *name* after the assignment binding it, in its scope (a read
-    before it, `dataset = helper(dataset)`, is of what the name held before)."""
-    scope = enclosing(facts, assign, cell)
-    end = (assign.end_lineno or assign.lineno, assign.end_col_offset or 0)
-    return [
-        chain_top(facts, node, cell)
-        for node in (ast.walk(scope) if scope is not None else ())
-        if isinstance(node, ast.Name)
-        and node.id == name
-        and isinstance(node.ctx, ast.Load)
-        and (node.lineno, node.col_offset) > end
-    ]

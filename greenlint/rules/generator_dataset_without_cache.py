@@ -8,9 +8,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, last_name
-from greenlint.rules.decoded_files_without_cache import pipeline_passes, repeated_after
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.pipeline_runs import pipeline_passes, repeated_after
 from greenlint.rules.site import is_dataset_method, method
 from greenlint.rules.syntax import chain_top
 from greenlint.rules.tf_data_defaults import OPTION

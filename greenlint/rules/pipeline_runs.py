@@ -1,0 +1,273 @@
+"""How often a tf.data pipeline runs again: the passes a loop, a `repeat()` or a `fit()` makes over it,
+followed through the names, returns and calls of the file and of the scripts beside it (GL408, GL413)."""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from greenlint.rules.base import FileFacts, argument
+from greenlint.rules.defaults import default_value
+from greenlint.rules.deliberate import test_module
+from greenlint.rules.epoch_passes import Size, chain_size, fit_passes, size_after
+from greenlint.rules.importers import script_facts
+from greenlint.rules.site import is_dataset_method
+from greenlint.rules.syntax import (
+    Loop,
+    calls_of,
+    chain_top,
+    enclosing,
+    last_name,
+    own_loops,
+    takes,
+)
+
+#: How many uses of a pipeline are followed through the names it is assigned to (`ds = ds.batch(32)`).
+MAX_USES = 24
+
+#: Calls whose iterations are those of the iterable they are given: iterating them iterates the pipeline.
+ITERATES = frozenset({"enumerate", "zip", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm"})
+
+
+def _many(count: ast.expr) -> bool:
+    """A `repeat` count, as written, that repeats: `None`, -1 (for ever) or an integer above 1."""
+    try:
+        value = ast.literal_eval(count)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False  # not a literal: a parameter or a flag may be 1
+    return value is None or (type(value) is int and (value == -1 or value > 1))
+
+
+def repeated_after(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
+    """How a pipeline is repeated after *call*, in its chain or through the names it is assigned
+    to in its scope: "every pass of `repeat()` (line 12)", a `repeat` with no count, `None`, -1
+    or a literal count above 1 (whatever takes it then: a cache there would hold an endless
+    dataset, the cache belongs before it); None where there is none, where its count is not
+    known (a parameter may be 1), or where a `.take(n)` bounds it."""
+    todo: list[tuple[ast.expr, ast.AST | None]] = [(chain_top(facts, call, cell), call)]
+    seen: set[int] = set()
+    while todo:
+        top, stop = todo.pop()
+        if id(top) in seen or len(seen) > MAX_USES or takes(top):
+            continue
+        seen.add(id(top))
+        node: ast.expr = top
+        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node is not stop:
+            count = argument(node, "count", 0)
+            if node.func.attr == "repeat" and (count is None or _many(count)):
+                given = "" if count is None else ast.unparse(count)
+                return f"every pass of `repeat({given})` (line {node.lineno})"
+            node = node.func.value
+        parent = facts.parent(top, cell)
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            todo += [(load, None) for load in _loads(facts, parent, parent.targets[0].id, cell)]
+    return None
+
+
+def runs_once(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
+    """*loop* runs at most once (`_passes_of`); False where its count is not known."""
+    passes = _passes_of(facts, loop, cell)
+    return passes is not None and passes <= 1
+
+
+def _passes_of(facts: FileFacts, loop: Loop, cell: int | None) -> int | None:
+    """How many passes a `for` over `range(n)` (or `range(start, stop)`, or tqdm's `trange`) makes with the values its
+    bounds hold by default (`default_value`: a literal, a parameter's or flag's default, what the
+    file's calls pass); None for another loop or a bound not known."""
+    header = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
+    if not isinstance(header, ast.Call) or last_name(header.func) not in ("range", "xrange", "trange"):
+        return None
+    if header.keywords and last_name(header.func) != "trange":  # tqdm's `desc=`, `leave=`: not bounds
+        return None
+    if not 1 <= len(header.args) <= 2:
+        return None
+    bounds = [default_value(facts, arg, cell) for arg in header.args]
+    values = [
+        value
+        for value in (found.value for found in bounds if found is not None)
+        if isinstance(value, int) and not isinstance(value, bool)
+    ]
+    if len(values) != len(header.args):
+        return None
+    start, stop = (0, values[0]) if len(values) == 1 else values
+    return max(stop - start, 0)
+
+
+def loop_at(facts: FileFacts, loop: Loop, cell: int | None) -> str:
+    """The loop's line, and its passes where known: "169 (200 passes)", "169"."""
+    passes = _passes_of(facts, loop, cell)
+    return f"{loop.lineno}" + (f" ({passes} passes)" if passes is not None else "")
+
+
+def pipeline_passes(
+    facts: FileFacts, top: ast.expr, cell: int | None, options: Mapping[str, Any], exits: list[str] | None = None
+) -> str | None:
+    """How the pipeline *top* (the whole method chain) is run again and again: "each of 30
+    epochs", "every epoch (`epochs=args.epochs`)", "every pass of the loop at line 12"; None
+    when it runs once, or goes somewhere (a helper, another module) that may cache it. A pipeline a
+    function returns (alone or in a tuple) is followed to the file's calls of that function, and a
+    module-level function the file never calls to the calls of the scripts beside it that import the
+    file (`_script_calls`: "every pass of the loop at train.py line 180"); one iterated through
+    `enumerate`, `zip` or `tqdm` is iterated; a `fit()` runs it again as `epoch_passes.fit_passes`
+    says, from its cardinality (followed with it) and the TensorFlow of *options*. With *exits*, a
+    function the file never calls is named there instead (its callers are in other modules), and
+    emptied where the pipeline goes elsewhere."""
+    found: list[str] = []
+    # (the file, expression, its cell, the element of the tuple it gives that is the pipeline, where the pipeline is
+    # made, its cardinality)
+    todo: list[tuple[FileFacts, ast.expr, int | None, int | None, ast.expr, Size]] = [
+        (facts, top, cell, None, top, chain_size(facts, top, cell))
+    ]
+    seen: set[int] = set()
+    while todo:
+        here, expr, cell, index, made, size = todo.pop()
+        where = "" if here is facts else f"{os.path.basename(here.path)} "
+        if id(expr) in seen:
+            continue
+        if len(seen) > MAX_USES:
+            _away(exits)  # too far to follow
+            return None
+        seen.add(id(expr))
+        if takes(expr):
+            continue
+        parent = here.parent(expr, cell)
+        if index is not None:  # the pipeline is element *index* of the tuple *expr* gives
+            target = parent.targets[0] if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
+            if (
+                not isinstance(parent, ast.Assign)
+                or not isinstance(target, (ast.Tuple, ast.List))
+                or index >= len(target.elts)
+                or any(isinstance(e, ast.Starred) for e in target.elts)
+            ):
+                _away(exits)  # kept whole somewhere this file does not follow
+                return None
+            element = target.elts[index]
+            if isinstance(element, ast.Name):
+                todo += [
+                    (here, load, cell, None, made, size_after(load, size))
+                    for load in _loads(here, parent, element.id, cell)
+                ]
+            continue
+        returned = here.parent(parent, cell) if isinstance(parent, ast.Tuple) else None
+        if isinstance(parent, ast.Tuple) and isinstance(returned, ast.Return):
+            index = parent.elts.index(expr)
+            parent = returned
+        if isinstance(parent, ast.Return):
+            function = enclosing(here, parent, cell)
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                _away(exits)
+                return None
+            calls = [(here, unit, call) for unit, call in calls_of(here, function, cell)]
+            if not calls and here is facts and isinstance(here.parent(function, cell), ast.Module):
+                if exits is not None:
+                    exits.append(function.name)
+                    continue
+                calls = _script_calls(facts, function.name)
+            if not calls:
+                _away(exits)  # returned to code this file does not show: the caller may cache it
+                return None
+            for at, unit, call in calls:
+                top = chain_top(at, call, unit)
+                todo.append((at, top, unit, index, call, size_after(top, size, call)))
+            continue
+        if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is expr:
+            around = set(here.ancestors(made, cell))  # a loop that makes the pipeline anew each pass: no cache outlives it
+            outer = [
+                loop for loop in own_loops(here, parent, cell) if loop not in around and not runs_once(here, loop, cell)
+            ]
+            if outer:
+                found.append(f"every pass of the loop at {where}line {loop_at(here, outer[0], cell)}")
+            continue
+        if isinstance(parent, ast.keyword):
+            parent = here.parent(parent, cell)
+        if isinstance(parent, ast.Call) and expr is not parent.func and ast.unparse(parent.func) in ITERATES:
+            todo.append((here, parent, cell, None, made, size))  # `enumerate(ds)`, `tqdm(ds)`: its passes are the pipeline's
+            continue
+        if isinstance(parent, ast.Call) and expr is not parent.func:
+            if last_name(parent.func) != "fit":
+                _away(exits)  # a helper: it may cache the pipeline
+                return None
+            epochs = fit_passes(here, parent, expr, cell, size, options)
+            if epochs:
+                found.append(epochs + (f" of the `fit()` at {where}line {parent.lineno}" if where else ""))
+            continue
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            bound = parent.targets[0]
+            todo += [
+                (here, load, cell, None, made, size_after(load, size))
+                for load in _loads(here, parent, bound.id, cell)
+            ]
+            continue
+        if isinstance(parent, (ast.Yield, ast.YieldFrom, ast.Assign, ast.AnnAssign, ast.Tuple, ast.List)):
+            _away(exits)  # yielded, or kept somewhere this file does not follow
+            return None
+    return found[0] if found else None
+
+
+def _away(exits: list[str] | None) -> None:
+    """The pipeline goes where it may be cached: none of the functions *exits* names returns it uncached."""
+    if exits is not None:
+        exits.clear()
+
+
+def _script_calls(facts: FileFacts, name: str) -> list[tuple[FileFacts, int | None, ast.Call]]:
+    """The calls of the module-level function *name* of the module of *facts* in the scripts beside
+    it that import it (`script_facts`), as the script's imports bind it (`data.name(...)`,
+    `name(...)` after `from data import name`; `_bound_from`); none from a test module or from a
+    script that calls `Dataset.cache()` (it may cache what it is given)."""
+    stem = os.path.splitext(os.path.basename(facts.path))[0]
+    found = []
+    for script in script_facts(facts.path):
+        if test_module(script.path) or any(is_dataset_method(s.api, "cache") for s in script.sites):
+            continue
+        for unit in script.cells:
+            modules, functions = _bound_from(script, unit, stem)
+            found += [
+                (script, unit, call)
+                for local in [name, *(k for k, v in functions.items() if v == name and k != name)]
+                for call in script.calls_named(unit, local)
+                if (isinstance(call.func, ast.Name) and functions.get(call.func.id) == name)
+                or (
+                    isinstance(call.func, ast.Attribute)
+                    and isinstance(call.func.value, ast.Name)
+                    and call.func.value.id in modules
+                )
+            ]
+    return found
+
+
+def _bound_from(script: FileFacts, unit: int | None, stem: str) -> tuple[set[str], dict[str, str]]:
+    """What the imports of a unit of *script* bind of the module named *stem*: the names of the module
+    itself (`import data`, `import data as d`, `from pkg import data`) and of its names (`from data
+    import make as m`: `m` -> `make`)."""
+    modules: set[str] = set()
+    names: dict[str, str] = {}
+    for node in script.nodes(unit, ast.Import, ast.ImportFrom):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.rsplit(".", 1)[-1] == stem and (alias.asname or "." not in alias.name):
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (node.module or "").rsplit(".", 1)[-1] == stem:
+                    names[alias.asname or alias.name] = alias.name
+                elif alias.name == stem:
+                    modules.add(alias.asname or alias.name)
+    return modules, names
+
+
+def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) -> list[ast.expr]:
+    """The method chains that read *name* after the assignment binding it, in its scope (a read
+    before it, `dataset = helper(dataset)`, is of what the name held before)."""
+    scope = enclosing(facts, assign, cell)
+    end = (assign.end_lineno or assign.lineno, assign.end_col_offset or 0)
+    return [
+        chain_top(facts, node, cell)
+        for node in (ast.walk(scope) if scope is not None else ())
+        if isinstance(node, ast.Name)
+        and node.id == name
+        and isinstance(node.ctx, ast.Load)
+        and (node.lineno, node.col_offset) > end
+    ]
