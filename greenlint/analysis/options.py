@@ -113,8 +113,9 @@ def set_by_program(tree: ast.AST) -> dict[tuple[str, str], bool]:
             for target in targets:
                 for part in ast.walk(target):
                     if isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store):
-                        key = (ast.unparse(part.value), part.attr)
-                        found[key] = found.get(key, True) and when_none.get(id(node)) == ast.unparse(part)
+                        key = (_written(part.value), part.attr)
+                        tested = when_none.get(id(node))
+                        found[key] = found.get(key, True) and tested is not None and tested == ast.unparse(part)
         elif isinstance(node, ast.Call):
             name = last_name(node.func)
             if name == "set_defaults":
@@ -134,6 +135,11 @@ def set_here(found: dict[tuple[str, str], bool], holder: str, attr: str, default
         if only_none is False or only_none and default_is_none:
             return True
     return False
+
+
+def _written(expr: ast.expr) -> str:
+    """`ast.unparse(expr)`, a name's own text at once (`self`, `args`: most assignment targets)."""
+    return expr.id if type(expr) is ast.Name else ast.unparse(expr)
 
 
 def _is_none_test(test: ast.expr) -> bool:
