@@ -111,7 +111,7 @@ class _Script:
         if isinstance(node, ast.Name) and node.id in self.constants:
             node = self.constants[node.id]
         if isinstance(node, ast.Attribute):  # `FLAGS.batch_size`, `args.batch_size`
-            default = options.default(self.calls, node.attr)
+            default = self.defaults.get(node.attr)
             if isinstance(default, ast.Name):
                 default = self.constants.get(default.id)
             known = _literal(default) if default is not None else None
@@ -119,6 +119,11 @@ class _Script:
                 return None
             return Const(known.value, node.attr)
         return _literal(node)
+
+    @functools.cached_property
+    def defaults(self) -> dict[str, ast.expr | None]:
+        """The defaults of the options the script defines (`options.defaults`)."""
+        return options.defaults(self.calls)
 
     @functools.cached_property
     def set(self) -> dict[tuple[str, str], bool]:

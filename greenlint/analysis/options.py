@@ -57,11 +57,13 @@ def defined(call: ast.Call) -> tuple[str, ast.expr] | None:
     return None
 
 
-def default(calls: Iterable[ast.Call], attr: str) -> ast.expr | None:
-    """The default, as written, of the one option or flag among *calls* read as *attr*; None where
-    none or more than one defines it."""
-    found = [d[1] for d in map(defined, calls) if d is not None and d[0] == attr]
-    return found[0] if len(found) == 1 else None
+def defaults(calls: Iterable[ast.Call]) -> dict[str, ast.expr | None]:
+    """The default, as written, of each option or flag among *calls* by the attribute it is read as;
+    None where more than one defines it."""
+    found: dict[str, ast.expr | None] = {}
+    for attr, value in filter(None, map(defined, calls)):
+        found[attr] = None if attr in found else value
+    return found
 
 
 def dest(call: ast.Call) -> str | None:
