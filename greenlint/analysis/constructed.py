@@ -91,7 +91,7 @@ class _Script:
         self.calls: list[ast.Call] = []
         self.loads: dict[str, int] = {}
         stores: dict[str, int] = {}
-        for node in ast.walk(tree):
+        for node in trees.walk(tree):
             kind = type(node)
             if kind is ast.Name:
                 counts = self.loads if type(node.ctx) is ast.Load else stores

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from greenlint.analysis import trees
+
 #: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
 ABSL = frozenset({"DEFINE_integer", "DEFINE_float", "DEFINE_string", "DEFINE_bool", "DEFINE_boolean"})
 
@@ -106,11 +108,11 @@ def set_by_program(tree: ast.AST) -> dict[tuple[str, str], bool]:
     None skips): `args.x = ...`, `FLAGS.x += ...`, `setattr(args, "x", ...)`, `parser.set_defaults(x=...)`."""
     found: dict[tuple[str, str], bool] = {}
     when_none: dict[int, str] = {}  # statement -> the `<holder>.<attr>` its `if ... is None:` tests
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and _is_none_test(node.test):
-            when_none.update((id(s), ast.unparse(node.test.left)) for s in node.body)  # type: ignore[attr-defined]
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+    for node in trees.walk(tree):  # breadth first: an `if` before the statements of its body
+        if isinstance(node, ast.If):
+            if _is_none_test(node.test):
+                when_none.update((id(s), ast.unparse(node.test.left)) for s in node.body)  # type: ignore[attr-defined]
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 for part in ast.walk(target):

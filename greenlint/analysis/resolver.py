@@ -690,7 +690,7 @@ class Resolver:
         """The literal default of the one command-line option of the module read as *attr*
         (`options.defaults`; a default given as a module constant, the constant's value)."""
         if self.option_defaults is None:
-            calls = [n for n in ast.walk(self.tree) if type(n) is ast.Call] if self.tree else []
+            calls = [n for n in trees.walk(self.tree) if type(n) is ast.Call] if self.tree else []
             self.option_defaults = options.defaults(calls)
         found = self.option_defaults.get(attr)
         if type(found) is ast.Constant:
