@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import functools
 import os
+import re
 
 from greenlint.analysis import options, trees
 from greenlint.analysis.values import Const
@@ -27,13 +28,19 @@ def calls_elsewhere(importers: dict[str, str | None], path: str, name: str) -> l
     stem = os.path.splitext(os.path.basename(path))[0]
     found: list[Arguments] = []
     for importer, text in importers.items():
-        if text is None or name not in text:
+        if text is None or name not in text or not _imports_from(text, stem):
             continue
         calls = _script(importer, text).get((stem, name), ())
         if calls is None:
             return None
         found.extend(calls)
     return found or None
+
+
+def _imports_from(text: str, stem: str) -> bool:
+    """Whether *text* may hold `from ...<stem> import`: the module's last name followed by `import`,
+    with only blanks and line continuations between (a test of the text before its parse)."""
+    return re.search(rf"\b{re.escape(stem)}[\s\\]*import\b", text) is not None
 
 
 @functools.lru_cache(maxsize=16)
@@ -53,12 +60,16 @@ def _script(path: str, text: str) -> dict[tuple[str, str], list[Arguments] | Non
     if not imported:
         return {}
     script = _Script(tree)
+    by_name: dict[str, list[ast.Call]] = {}
+    for call in script.calls:
+        if isinstance(call.func, ast.Name):
+            by_name.setdefault(call.func.id, []).append(call)
     found: dict[tuple[str, str], list[Arguments] | None] = {}
     for local, key in imported.items():
         named = script.loads.get(local, 0)
-        calls = [c for c in script.calls if isinstance(c.func, ast.Name) and c.func.id == local]
         if not named:
             continue
+        calls = by_name.get(local, [])
         if named != len(calls) or any(_spreads(c) for c in calls):
             found[key] = None
         else:
@@ -76,14 +87,17 @@ class _Script:
     options it sets itself and its names bound once at its top level to a literal."""
 
     def __init__(self, tree: ast.Module):
-        self.calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-        self.set = options.set_by_program(tree)
+        self.tree = tree
+        self.calls: list[ast.Call] = []
         self.loads: dict[str, int] = {}
         stores: dict[str, int] = {}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name):
-                counts = self.loads if isinstance(node.ctx, ast.Load) else stores
+        for node in trees.walk(tree):
+            kind = type(node)
+            if kind is ast.Name:
+                counts = self.loads if type(node.ctx) is ast.Load else stores
                 counts[node.id] = counts.get(node.id, 0) + 1
+            elif kind is ast.Call:
+                self.calls.append(node)
         self.constants = {
             target.id: node.value
             for node in tree.body
@@ -97,7 +111,7 @@ class _Script:
         if isinstance(node, ast.Name) and node.id in self.constants:
             node = self.constants[node.id]
         if isinstance(node, ast.Attribute):  # `FLAGS.batch_size`, `args.batch_size`
-            default = options.default(self.calls, node.attr)
+            default = self.defaults.get(node.attr)
             if isinstance(default, ast.Name):
                 default = self.constants.get(default.id)
             known = _literal(default) if default is not None else None
@@ -105,6 +119,17 @@ class _Script:
                 return None
             return Const(known.value, node.attr)
         return _literal(node)
+
+    @functools.cached_property
+    def defaults(self) -> dict[str, ast.expr | None]:
+        """The defaults of the options the script defines (`options.defaults`)."""
+        return options.defaults(self.calls)
+
+    @functools.cached_property
+    def set(self) -> dict[tuple[str, str], bool]:
+        """The options the script sets itself (`options.set_by_program`), read where an argument
+        names one with a known default."""
+        return options.set_by_program(self.tree)
 
 
 def _literal(node: ast.expr) -> Const | None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from greenlint.analysis import trees
+
 #: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
 ABSL = frozenset({"DEFINE_integer", "DEFINE_float", "DEFINE_string", "DEFINE_bool", "DEFINE_boolean"})
 
@@ -57,11 +59,13 @@ def defined(call: ast.Call) -> tuple[str, ast.expr] | None:
     return None
 
 
-def default(calls: Iterable[ast.Call], attr: str) -> ast.expr | None:
-    """The default, as written, of the one option or flag among *calls* read as *attr*; None where
-    none or more than one defines it."""
-    found = [d[1] for d in map(defined, calls) if d is not None and d[0] == attr]
-    return found[0] if len(found) == 1 else None
+def defaults(calls: Iterable[ast.Call]) -> dict[str, ast.expr | None]:
+    """The default, as written, of each option or flag among *calls* by the attribute it is read as;
+    None where more than one defines it."""
+    found: dict[str, ast.expr | None] = {}
+    for attr, value in filter(None, map(defined, calls)):
+        found[attr] = None if attr in found else value
+    return found
 
 
 def dest(call: ast.Call) -> str | None:
@@ -104,17 +108,18 @@ def set_by_program(tree: ast.AST) -> dict[tuple[str, str], bool]:
     None skips): `args.x = ...`, `FLAGS.x += ...`, `setattr(args, "x", ...)`, `parser.set_defaults(x=...)`."""
     found: dict[tuple[str, str], bool] = {}
     when_none: dict[int, str] = {}  # statement -> the `<holder>.<attr>` its `if ... is None:` tests
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and _is_none_test(node.test):
-            when_none.update((id(s), ast.unparse(node.test.left)) for s in node.body)  # type: ignore[attr-defined]
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+    for node in trees.walk(tree):  # breadth first: an `if` before the statements of its body
+        if isinstance(node, ast.If):
+            if _is_none_test(node.test):
+                when_none.update((id(s), ast.unparse(node.test.left)) for s in node.body)  # type: ignore[attr-defined]
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 for part in ast.walk(target):
                     if isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store):
-                        key = (ast.unparse(part.value), part.attr)
-                        found[key] = found.get(key, True) and when_none.get(id(node)) == ast.unparse(part)
+                        key = (_written(part.value), part.attr)
+                        tested = when_none.get(id(node))
+                        found[key] = found.get(key, True) and tested is not None and tested == ast.unparse(part)
         elif isinstance(node, ast.Call):
             name = last_name(node.func)
             if name == "set_defaults":
@@ -134,6 +139,11 @@ def set_here(found: dict[tuple[str, str], bool], holder: str, attr: str, default
         if only_none is False or only_none and default_is_none:
             return True
     return False
+
+
+def _written(expr: ast.expr) -> str:
+    """`ast.unparse(expr)`, a name's own text at once (`self`, `args`: most assignment targets)."""
+    return expr.id if type(expr) is ast.Name else ast.unparse(expr)
 
 
 def _is_none_test(test: ast.expr) -> bool:

@@ -287,7 +287,7 @@ class Resolver:
         self.calls: list[Found] = []
         self.scope = Scope("module", None)
         self.tree: ast.Module | None = None  # the module walked (`run`)
-        self.option_calls: list[ast.Call] | None = None  # its calls, read for command-line options once
+        self.option_defaults: dict[str, ast.expr | None] | None = None  # its command-line options' (`options.defaults`)
         self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
         self.iter_option = ""  # the option whose default the last loop iterable walked counts (`loop_trips`)
         self.ctx = WalkContext()
@@ -688,10 +688,11 @@ class Resolver:
 
     def option_default(self, attr: str) -> Const | None:
         """The literal default of the one command-line option of the module read as *attr*
-        (`options.default`; a default given as a module constant, the constant's value)."""
-        if self.option_calls is None:
-            self.option_calls = [n for n in ast.walk(self.tree) if type(n) is ast.Call] if self.tree else []
-        found = options.default(self.option_calls, attr)
+        (`options.defaults`; a default given as a module constant, the constant's value)."""
+        if self.option_defaults is None:
+            calls = [n for n in trees.walk(self.tree) if type(n) is ast.Call] if self.tree else []
+            self.option_defaults = options.defaults(calls)
+        found = self.option_defaults.get(attr)
         if type(found) is ast.Constant:
             return Const(found.value)
         if type(found) is ast.Name:

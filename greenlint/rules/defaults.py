@@ -194,7 +194,7 @@ def _parameter_default(func: Function, name: str) -> object | None:
 
 def _flag_default(facts: FileFacts, attr: str) -> object | None:
     """The literal default of the one argparse option or absl flag of the file named *attr*."""
-    found = options.default((node for cell, _ in cell_units(facts) for node in facts.nodes(cell, ast.Call)), attr)
+    found = options.defaults(node for cell, _ in cell_units(facts) for node in facts.nodes(cell, ast.Call)).get(attr)
     if isinstance(found, ast.Name):
         return module_constant(facts, found.id)
     return literal(found)

@@ -72,3 +72,18 @@ def test_a_class_the_script_names_otherwise_or_with_unknown_arguments_stays_unkn
         for stale in tmp_path.iterdir():
             stale.rmdir() if stale.is_dir() else stale.unlink()
         assert run_flops(tmp_path, calls) is None, calls
+
+
+def test_an_import_written_with_blanks_or_parentheses_is_read(tmp_path):
+    # the scripts' texts are searched for `<module> import` before they are parsed: blanks between
+    # the words, or the names in parentheses over several lines, still name the class
+    for line in ("from model  import GAN", "from model import (\n    tf,\n    GAN,\n)"):
+        main = MAIN.replace("from model import GAN", line)
+        for stale in tmp_path.iterdir():
+            stale.rmdir() if stale.is_dir() else stale.unlink()
+        assert run_flops(tmp_path, "gan = GAN(sess, z_dim=FLAGS.z_dim)", main) == 2 * 10 * 512, line
+
+
+def test_a_flag_the_script_sets_itself_leaves_the_size_unknown(tmp_path):
+    main = MAIN.replace("FLAGS = flags.FLAGS", "FLAGS = flags.FLAGS\nFLAGS.z_dim = 4")
+    assert run_flops(tmp_path, "gan = GAN(sess, z_dim=FLAGS.z_dim)", main) is None
