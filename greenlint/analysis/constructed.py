@@ -92,11 +92,10 @@ class _Script:
         self.loads: dict[str, int] = {}
         stores: dict[str, int] = {}
         for node in trees.walk(tree):
-            kind = type(node)
-            if kind is ast.Name:
+            if isinstance(node, ast.Name):
                 counts = self.loads if type(node.ctx) is ast.Load else stores
                 counts[node.id] = counts.get(node.id, 0) + 1
-            elif kind is ast.Call:
+            elif isinstance(node, ast.Call):
                 self.calls.append(node)
         self.constants = {
             target.id: node.value
