@@ -62,6 +62,8 @@ WEIGHT_FILE_METHODS = frozenset({"save", "save_weights", "load_weights"})
 SAVE_MODEL = "tensorflow.keras.models.save_model"
 #: The methods that run one batch given to them (their `samples` are that batch's).
 ONE_BATCH = frozenset({"train_on_batch", "test_on_batch", "predict_on_batch"})
+#: A preprocessing layer's pass over its data (the predictor's `DATA_PASS_METHODS`).
+ADAPT = "adapt"
 LAYERS = "tensorflow.keras.layers."
 #: The arguments that stop an Estimator's `train` (`steps`, `max_steps`); without them it runs until the data
 #: its `input_fn` builds ends.
@@ -778,12 +780,23 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, mer
         return _model_call(leaf, named, features, owner)
     if leaf == "__call__" and is_layer(owner):
         return _layer_call(owner, layer_call_inputs(owner, first, named))
+    if leaf == ADAPT and is_layer(owner):
+        return adapt_work(named, features, first)
     if estimator_method(api):
         return estimator_work(leaf, named, owner)
     model = owner if leaf in WEIGHT_FILE_METHODS else named.get("model", first) if api == SAVE_MODEL else None
     if isinstance(model, Inst) and is_model(model):
         return weights_work(model)
     return op_work(api, named, features)
+
+
+def adapt_work(named: dict, features: dict, first: Any) -> dict[str, dict]:
+    """The work of a preprocessing layer's `adapt(data, batch_size, steps)`: one pass over its data in
+    batches, no model FLOPs: its samples where the data's rows are known, else unknown (never a
+    typical data set's size)."""
+    x = named.get("data", first)
+    data, pipeline = _data(x)
+    return _loop_work(ADAPT, {**named, "x": x}, features, data, pipeline)
 
 
 def estimator_work(method: str, named: dict, owner: Any = None) -> dict[str, dict]:

@@ -224,6 +224,15 @@ def total_steps(f: dict) -> float | None:
     return _num(f.get("steps"))
 
 
+def most_steps(f: dict) -> float | None:
+    """The most steps an Estimator's `train(max_steps=N)` runs: up to global step N, N from a fresh
+    model_dir, fewer (none) where it resumes from a checkpoint; None where the call states its steps or
+    epochs, or no max_steps. A most, never the figure: the least is one step (`unknown_size_span`)."""
+    if total_steps(f) is not None or any(_num(f.get(k)) is not None for k in ("epochs", "steps_per_epoch", "samples")):
+        return None
+    return _num(f.get("max_steps"))
+
+
 def least_epochs(f: dict) -> float:
     """The fewest epochs early stopping lets a call run: `epochs_least` (its patience + 1,
     analysis/work.py), else 1; never more than it has left (`epochs` less `initial_epoch`)."""
@@ -364,10 +373,12 @@ def stated_most(training: bool, f: dict, model_call: bool = True) -> str:
         most.append(f"{HIGH_SAMPLES:,} samples in its one batch")
     elif steps_only(f):
         most.append(f"{HIGH_SAMPLES:,} samples in its steps" + (" per epoch" if training else ""))
+    elif training and most_steps(f) is not None:
+        most.append(f"{most_steps(f):,.0f} steps (max_steps)")
     elif (_num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if training else "steps")) is None
           and total_steps(f) is None):
         most.append(f"{HIGH_SAMPLES:,} samples" + (" per epoch" if training else ""))
-    if training and _num(f.get("epochs")) is None and total_steps(f) is None:
+    if training and _num(f.get("epochs")) is None and total_steps(f) is None and most_steps(f) is None:
         most.append(f"{HIGH_EPOCHS:,} epochs")
     elif training and f.get("epochs_bound") == "upper":
         most.append(f"all {f['epochs']:g} epochs")
@@ -389,14 +400,16 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
     less *half*. The high end is up to HIGH_SAMPLES samples per epoch, the epochs written
     (HIGH_EPOCHS where none are) and HIGH_FLOPS_PER_SAMPLE, stated in the note, not inferred, plus
     *half*. A one-batch call of unstated batch (`one_step`) is one step: at least a batch of one
-    sample, at most one batch of HIGH_SAMPLES, never epochs. Never a typical data set's size nor a
+    sample, at most one batch of HIGH_SAMPLES, never epochs. An Estimator's `train(max_steps=N)` is at
+    least one step, at most N (`most_steps`). Never a typical data set's size nor a
     typical model's FLOPs: the code does not say them, so the figure does not.
     """
     if group is None:
         return None
     sized = derive(group, f)[0] is not None and not steps_only(f)
     no_flops = model_call and _num(f.get("flops_per_sample")) is None
-    if sized and not no_flops or not sized and not unknown_size(f):
+    capped = most_steps(f) if group == "training" else None
+    if sized and not no_flops or not sized and not unknown_size(f) and capped is None:
         return None
     batch = _num(f.get("batch_size")) or 32.0
     low, high, unknown, least = dict(f), dict(f), [], []
@@ -412,11 +425,15 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
         low["batch_size"], high["batch_size"] = 1.0, max(1.0, HIGH_SAMPLES / steps)
         unknown.append("batch size")
         least.append("one sample per step")
+    elif capped is not None:  # max_steps: up to that global step, fewer where a checkpoint is restored
+        low["steps"], high["steps"] = 1.0, capped
+        unknown.append("steps run")
+        least.append("one step (max_steps the most)")
     elif not sized and _num(f.get("samples")) is None and _num(f.get("steps_per_epoch" if group == "training" else "steps")) is None:
         low["samples"], high["samples"] = batch, max(float(HIGH_SAMPLES), batch)
         unknown.append("data size")
         least.append("one batch per epoch" if group == "training" else "one batch")
-    if group == "training" and _num(f.get("epochs")) is None and total_steps(f) is None:
+    if group == "training" and _num(f.get("epochs")) is None and total_steps(low) is None:
         low["epochs"], high["epochs"] = 1, HIGH_EPOCHS
         unknown.append("epochs")
         least.append("one epoch")

@@ -802,3 +802,16 @@ def test_cuts_of_one_application_at_several_layers_count_the_deepest_as_a_lower_
              "tensorflow.keras.Model")
     assert value(w, "params") == VGG_CUT_PARAMS and w["params"]["bound"] == "lower"
     assert VGG_CUT_FLOPS <= value(w, "flops_per_sample") < 1.01 * VGG_CUT_FLOPS
+
+
+@pytest.mark.parametrize("data,samples,batch", [
+    ("np.zeros((5000, 8))", 5000, 32),  # an array: its rows, in Keras' default batches
+    ("tf.data.Dataset.from_tensor_slices(np.zeros((1000, 4))).batch(100)", 1000, 100),  # a pipeline batches itself
+    ("np.array(features)", None, 32),  # rows not known: unknown, never a typical data set's
+])
+def test_a_preprocessing_layers_adapt_is_one_pass_over_its_data(data, samples, batch):
+    w = work(f"norm = tf.keras.layers.Normalization()\nnorm.adapt({data})\n",
+             "tensorflow.keras.layers.Normalization.adapt")
+    assert value(w, "samples") == samples and value(w, "batch_size") == batch
+    assert (w["samples"]["provenance"] == "unknown") == (samples is None)
+    assert "flops_per_sample" not in w  # a pass over data: no model's FLOPs

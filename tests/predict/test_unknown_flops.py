@@ -135,3 +135,16 @@ def test_an_estimators_train_steps_are_its_work_a_floor_that_grows_with_them(shi
     # a Keras fit's `steps` (epochs x steps_per_epoch) is not read as an estimator's
     fit = {**WORK, "flops_per_sample": 1e6}
     assert shipped.predict(FIT, {**fit, "steps": 1280}).energy_j == pytest.approx(shipped.predict(FIT, fit).energy_j)
+
+
+def test_an_estimators_max_steps_is_the_most_steps_one_step_the_least(shipped):
+    train = "tensorflow.estimator.DNNClassifier.train"
+    few, many = (shipped.predict(train, {"max_steps": n}) for n in (10, 5000))
+    one = shipped.predict(train, {"steps": 1})
+    for p in (few, many):  # a model_dir restored from a checkpoint runs fewer steps than max_steps: a floor
+        assert p.floor and "one step (max_steps the most)" in p.evidence.note and "epochs" not in p.evidence.note
+        assert p.energy_j == pytest.approx(one.energy_j)
+    assert "5,000 steps (max_steps)" in many.evidence.note
+    assert many.interval_j[1] > 10 * few.interval_j[1]  # the high end follows max_steps
+    endless = shipped.predict(train, {"samples_unknown": True, "epochs_unknown": True})  # no stop: until the data ends
+    assert endless.floor and few.interval_j[1] < endless.interval_j[1]

@@ -42,7 +42,7 @@ METHODS = (
 )
 #: Static features that are the call's work (work.py reads them); the no-work ablation drops them.
 WORK_FEATURES = (frozenset(WORK_KEYS) | {f"{k}_unknown" for k in WORK_KEYS}
-                 | {"epochs_bound", "validation_split", "tensor_elements", "tensor_bytes"})
+                 | {"epochs_bound", "validation_split", "tensor_elements", "tensor_bytes", "max_steps"})
 GOALS = {
     "all": {"rho": 0.8, "mdale": 0.30, "within2": 0.60, "coverage": (0.75, 0.85), "width": 15.0, "bias": 0.1},
     "unseen": {"rho": 0.5, "mdale": 0.6},
