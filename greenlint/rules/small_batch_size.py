@@ -289,6 +289,17 @@ FLAGGED = (
 )
 
 
+#: A function of the file returning a training and a test dataset, the test one in batches of 1.
+_TWO_DATASETS = (
+    "import tensorflow as tf\n\n\ndef create_dataset(train_files, test_files):\n"
+    "    train = tf.data.Dataset.list_files(train_files).map(load).batch(64)\n"
+    "    test = tf.data.Dataset.list_files(test_files).map(load)\n"
+    "    test = test.batch(1)\n"
+    "    return train, test\n\n\n"
+    "def main():\n"
+)
+
+
 class SmallBatchSize(Rule):
     """
     ## What it does
@@ -469,13 +480,7 @@ class SmallBatchSize(Rule):
     )
     VALID = (
         Valid(  # a dataset returned beside another, thrown away by the file's only caller: its batches never run
-            "import tensorflow as tf\n\n\ndef create_dataset(train_files, test_files):\n"
-            "    train = tf.data.Dataset.list_files(train_files).map(load).batch(64)\n"
-            "    test = tf.data.Dataset.list_files(test_files).map(load)\n"
-            "    test = test.batch(1)\n"
-            "    return train, test\n\n\n"
-            "def main():\n"
-            "    train, _ = create_dataset('train/*.jpg', 'test/*.jpg')\n"
+            _TWO_DATASETS + "    train, _ = create_dataset('train/*.jpg', 'test/*.jpg')\n"
             "    fit(train)\n"
         ),
         Valid(  # an Estimator whose constructor sets no batch: its input_fn's, not known here
@@ -892,13 +897,7 @@ class SmallBatchSize(Rule):
             line=2,
         ),
         Invalid(  # a dataset returned beside another, kept by the file's caller
-            "import tensorflow as tf\n\n\ndef create_dataset(train_files, test_files):\n"
-            "    train = tf.data.Dataset.list_files(train_files).map(load).batch(64)\n"
-            "    test = tf.data.Dataset.list_files(test_files).map(load)\n"
-            "    test = test.batch(1)\n"
-            "    return train, test\n\n\n"
-            "def main():\n"
-            "    train, test = create_dataset('train/*.jpg', 'test/*.jpg')\n"
+            _TWO_DATASETS + "    train, test = create_dataset('train/*.jpg', 'test/*.jpg')\n"
             "    fit(train, test)\n",
             line=7,
         ),
