@@ -21,6 +21,7 @@ from greenlint.rules.syntax import (
     LOOPS,
     SCOPES,
     STEP_METHODS,
+    calls_of,
     cell_units,
     innermost_loop,
     int_literal,
@@ -145,20 +146,14 @@ def _discarded(facts: FileFacts, statement: ast.stmt, value: ast.expr, name: str
     index = next((i for i, element in enumerate(value.elts) if _is_name(element, name)), None)
     if index is None:
         return False
-    calls, mentions, loads = [], 0, set()
-    for _, module in cell_units(facts):
-        for node in ast.walk(module):
-            if _is_name(node, function.name):
-                mentions += 1
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                loads.add(node.id)
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and _is_name(node.value.func,
-                                                                                               function.name):
-                calls.append(node)
-    if not calls or mentions != len(calls):
+    calls = calls_of(facts, function, cell)
+    names = [n for unit, _ in cell_units(facts) for n in facts.nodes(unit, ast.Name)]
+    if not calls or sum(n.id == function.name for n in names) != len(calls):
         return False
-    for call in calls:
-        target = call.targets[0] if len(call.targets) == 1 else None
+    loads = {n.id for n in names if isinstance(n.ctx, ast.Load)}
+    for unit, call in calls:
+        parent = facts.parent(call, unit)
+        target = parent.targets[0] if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
         if not (isinstance(target, ast.Tuple) and len(target.elts) == len(value.elts)):
             return False
         kept = target.elts[index]
