@@ -59,7 +59,9 @@ class FigureEveryFewSteps(Rule):
     each axes drawn in it 4 ms (a tenth of what a loaded host measured: the constants in the
     module), the axes counted from the `subplots(r, c)` grids (or the `subplot(r, c, i)` grid)
     the drawing function makes, `r` and `c` known as literals or names bound once to them
-    (`r, c = 5, 5`), else one axes per figure; the steps are timed by greenlint's device model
+    (`r, c = 5, 5`), else one axes per figure, and a figure made in a `for ... in range(n)` of
+    the drawing counted on each of its `n` passes (one figure per image saved: a loop of the
+    drawing function, which trains nothing, is no training loop); the steps are timed by greenlint's device model
     on the GPU stated with `--device`, else a T4, every constant at its slow end. Where any
     step's FLOPs or batch are not known, nothing is priced and nothing reported; nor is a loop
     known to draw fewer than 10 figures. The rule is opt-in (preview) until the real-world
@@ -140,6 +142,17 @@ class FigureEveryFewSteps(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # each of 25 images saved as a figure of its own, in a loop of the drawing function
+            GRID.format(every="step % 50 == 0").replace(
+                "    fig, axs = plt.subplots(r, c)\n    for i in range(r):\n        for j in range(c):\n"
+                "            axs[i, j].imshow(images[i * c + j].reshape(28, 28))\n"
+                "    fig.savefig('%d.png' % step)\n    plt.close()\n",
+                "    for i in range(25):\n        fig = plt.figure()\n        plt.imshow(images[i].reshape(28, 28))\n"
+                "        fig.savefig('%d_%d.png' % (step, i))\n        plt.close()\n",
+            ),
+            line=22,
+            message_contains="`sample()` draws and saves matplotlib figures (25 figures, 25 axes) every 50 training steps",
+        ),
         Invalid(  # a 5x5 grid every 50 steps of a small dense network
             GRID.format(every="step % 50 == 0"),
             line=23,
@@ -228,32 +241,52 @@ def _drawn(facts: FileFacts, save: ast.Call, cell: int | None, point: ast.Call) 
     if point is not save and scope is not None:
         region = scope
     figures, axes, grid = 0, 0, 0
-    todo = [region]
+    todo: list[tuple[ast.AST, int]] = [(region, 1)]
     while todo:
-        node = todo.pop()
+        node, times = todo.pop()
         if isinstance(node, ast.Call):
             called = last_name(node.func)
             if called == "subplots":
-                figures += 1
-                axes += _size(facts, node, scope, cell, "nrows", 0) * _size(facts, node, scope, cell, "ncols", 1)
+                figures += times
+                axes += (
+                    times * _size(facts, node, scope, cell, "nrows", 0) * _size(facts, node, scope, cell, "ncols", 1)
+                )
             elif called == "figure":
-                figures += 1
+                figures += times
             elif called in ("subplot", "add_subplot"):
                 grid = max(
                     grid, _size(facts, node, scope, cell, "nrows", 0) * _size(facts, node, scope, cell, "ncols", 1)
                 )
         if node is region or not isinstance(node, SCOPES):
-            todo.extend(ast.iter_child_nodes(node))
+            inner = times * _trips(facts, node, scope, cell) if node is not region else times
+            todo.extend((child, inner) for child in ast.iter_child_nodes(node))
     figures = max(figures, 1)
     return figures, max(axes + grid, figures)
+
+
+def _trips(facts: FileFacts, node: ast.AST, scope: ast.AST | None, cell: int | None) -> int:
+    """How many times a drawing loop runs its body, at the least: `for i in range(n)` with `n`
+    known (1 for any other node or loop: each drawing in it counted once)."""
+    if not isinstance(node, ast.For) or not isinstance(node.iter, ast.Call) or last_name(node.iter.func) != "range":
+        return 1
+    bounds = [_known(facts, a, scope, cell) for a in node.iter.args]
+    known = [b for b in bounds if b is not None]
+    if len(known) != len(bounds) or len(known) not in (1, 2):
+        return 1
+    return max(known[-1] - (known[0] if len(known) == 2 else 0), 0)
 
 
 def _size(facts: FileFacts, call: ast.Call, scope: ast.AST | None, cell: int | None, keyword: str, at: int) -> int:
     """A grid's rows or columns given to *call* (1 when not given or not known)."""
     given = argument(call, keyword, at)
-    if given is None:
-        return 1
+    value = _known(facts, given, scope, cell) if given is not None else None
+    return value if value is not None and value > 0 else 1
+
+
+def _known(facts: FileFacts, given: ast.expr, scope: ast.AST | None, cell: int | None) -> int | None:
+    """An integer the program's defaults give *given*, or a name its drawing function binds once
+    to a literal (`r, c = 5, 5`); None when not known."""
     value = known_value(facts, given, cell)[0]
     if value is None and isinstance(given, ast.Name) and scope is not None:
         value = bound_literal(scope, given.id)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 1
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

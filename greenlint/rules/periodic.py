@@ -20,9 +20,13 @@ def call_points(
     the calls of its function (one that always runs it: no `if` of its own around it but one on
     a parameter true with the program's defaults, `if ckpt:` of `def save(..., ckpt=True)`) that
     the file makes in a loop (`save(...)`; a method as `self.save(...)`), or, up to *depth* calls
-    further out, where a loop runs those calls (a helper nested in the method the loop calls)."""
-    if own_loops(facts, call, cell):
+    further out, where a loop runs those calls (a helper nested in the method the loop calls). A
+    loop of the function that runs no training step (over a grid's images, the models saved) is
+    the function's own work: the loops that call the function are looked for too."""
+    loops = own_loops(facts, call, cell)
+    if any(_runs_step(facts, loop, cell) for loop in loops):
         return [(cell, call)]
+    here = [(cell, call)] if loops else []
     function = None
     child: ast.AST = call
     for parent in facts.ancestors(call, cell):
@@ -30,14 +34,14 @@ def call_points(
             child = parent
             continue
         if isinstance(parent, (ast.If, ast.IfExp, ast.Try, ast.ExceptHandler, ast.Lambda, ast.ClassDef)):
-            return []
+            return here
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
             function = parent
             break
         child = parent
     if function is None:
-        return []
-    found = []
+        return here
+    found = here
     for unit_cell, node in calls_of(facts, function, cell):
         if own_loops(facts, node, unit_cell):
             found.append((unit_cell, node))
@@ -85,6 +89,25 @@ def training_steps(facts: FileFacts, loop: ast.AST, cell: int | None) -> list[Si
     found = []
     for node in own_body(loop):
         site = facts.site_at(node, cell) if isinstance(node, ast.Call) else None
-        if site is not None and (site.work_value("step") == "training" or method(site.api) in STEP_METHODS):
+        if site is not None and _is_step(site):
             found.append(site)
     return found
+
+
+def _is_step(site: Site) -> bool:
+    """The call site runs a training step (a step method, or what the analysis found to train)."""
+    return site.work_value("step") == "training" or method(site.api) in STEP_METHODS
+
+
+def _runs_step(facts: FileFacts, loop: ast.AST, cell: int | None) -> bool:
+    """A training step runs in the loop's body, in it or in a loop nested there."""
+    todo = [*getattr(loop, "body", ()), *getattr(loop, "orelse", ())]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, SCOPES):
+            continue
+        site = facts.site_at(node, cell) if isinstance(node, ast.Call) else None
+        if site is not None and _is_step(site):
+            return True
+        todo.extend(ast.iter_child_nodes(node))
+    return False

@@ -60,8 +60,9 @@ class SaveInStepLoop(Rule):
     logdir, step)` around `saver.save(...)`, TF1's `Saver.save` included), or in one that such a
     function calls (a helper nested in it), up to three calls deep; an `if` around the save in
     such a function hides it, except one on a parameter true with the program's defaults (`if
-    ckpt:` of `def save(..., ckpt=True)` that no call gives another value). The finding is on
-    the call in the loop.
+    ckpt:` of `def save(..., ckpt=True)` that no call gives another value), and a loop there
+    that runs no training step (over the files or models saved) is that function's own work. The
+    finding is on the call in the loop.
 
     The price: one save takes at least 5 ms to lay out its file (a tenth of what the pair under
     bench/rules/ measured) plus the saved model's weights (`params` x 4 bytes, as the analysis
@@ -247,6 +248,13 @@ class SaveInStepLoop(Rule):
             WIDE.format(every="step % 20 == 0", save="save_all()")
             + "def save_all():\n    def save(model, name):\n        model.save_weights(name)\n"
             "    save(m, 'w.weights.h5')\n",
+            line=9,
+            message_contains="`save_all()` writes a checkpoint every 20 training steps",
+        ),
+        Invalid(  # the save in a loop of the function the training loop calls, a loop that trains nothing
+            WIDE.format(every="step % 20 == 0", save="save_all()")
+            + "def save_all():\n    for path in ('w.weights.h5', 'backup/w.weights.h5'):\n"
+            "        m.save_weights(path)\n",
             line=9,
             message_contains="`save_all()` writes a checkpoint every 20 training steps",
         ),
