@@ -107,7 +107,8 @@ class DecodedFilesWithoutCache(Rule):
     `train_step(x)`, a TF1 `sess.run` of the training op: GL409's steps) from a Python
     generator (or function) that reads and decodes a file per item (OpenCV, PIL, scikit-image,
     imageio, SciPy, librosa, soundfile or Keras' `load_img`, or an `ImageDataGenerator` flow over files: the analysis's `input_host_work`, as
-    GL409 reads it, less the `.flow()` of arrays in memory), called in the `for`'s header inside
+    GL409 reads it, less the `.flow()` of arrays in memory and Keras' text preprocessing, which reads
+    no file), called in the `for`'s header inside
     another loop of the same function (`for epoch in range(200): for a, b in
     loader.load_batch(1):`) with arguments that do not change from one pass of that loop to the
     next: each pass makes the generator anew, and it decodes the same files again. The finding
