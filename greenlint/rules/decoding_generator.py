@@ -38,12 +38,12 @@ class DecodingGenerator(Rule):
     ## What it does
     Flags a Keras training that prepares each batch on the training thread itself, between two
     steps, from a plain Python generator (the call of a generator function, of the file or of a
-    project module) that reads, decodes, tokenises or augments data for each item: OpenCV's `imread`/`imdecode`,
-    PIL's `Image.open`, scikit-image's or imageio's `imread`, SciPy's old `misc.imread` and
-    `ndimage.imread`, librosa's `load`, soundfile's `read` or Keras' `load_img`, or Keras' text
-    preprocessing (`Tokenizer.texts_to_sequences`/`texts_to_matrix`, `pad_sequences`,
-    `text_to_word_sequence`, `one_hot`, `hashing_trick`) called in one of its loops (or in a function it calls there),
-    or an `ImageDataGenerator` flow it iterates: `.flow_from_directory()`/`.flow_from_dataframe()`,
+    project module) that reads, decodes, tokenises or augments data for each item: OpenCV's
+    `imread`/`imdecode`, PIL's `Image.open`, scikit-image's or imageio's `imread`, SciPy's old
+    `misc.imread` and `ndimage.imread`, librosa's `load`, soundfile's `read` or Keras' `load_img`, or
+    Keras' text preprocessing (`Tokenizer.texts_to_sequences`/`texts_to_matrix`, `pad_sequences`,
+    `text_to_word_sequence`, `one_hot`, `hashing_trick`) called in one of its loops (or in a
+    function it calls there), or an `ImageDataGenerator` flow it iterates: `.flow_from_directory()`/`.flow_from_dataframe()`,
     which read, decode and augment every image of a batch, or `.flow()` of arrays given
     augmenting arguments as literals (`rotation_range`, shifts, `shear_range`, `zoom_range`,
     flips, `brightness_range`, `channel_shift_range`, `zca_whitening`), which warps every image
@@ -106,10 +106,10 @@ class DecodingGenerator(Rule):
     decides is the step's work per element the host decodes and warps. One core takes about 0.15 us
     per element to decode a PNG and resize it, 0.3 us with an affine warp (PIL and SciPy, measured
     for a 256x256 grayscale input on a shared two-core machine), and Keras' tokeniser and padding
-    about 0.5 us per token of a 40-token window (0.08 us per token padding 128 windows at once); a training step does three times
-    the forward FLOPs, which at 1e6 forward FLOPs per element take about 150 ns at an A100's FP32
-    peak and more on older boards: from there on the step lasts about as long as the decoding or
-    longer, and the one worker keeps up (a 30-million-parameter U-Net on two 256x256 grayscale
+    about 0.5 us per token of a 40-token window (0.08 us per token padding 128 windows at once); a
+    training step does three times the forward FLOPs, which at 1e6 forward FLOPs per element take
+    about 150 ns at an A100's FP32 peak and more on older boards: from there on the step lasts about
+    as long as the decoding or longer, and the one worker keeps up (a 30-million-parameter U-Net on two 256x256 grayscale
     images, 3e6 per element: the real-world benchmark judged its two findings false; on tensor
     cores, TF32 or float16, the step is several times shorter and such a model may wait too, which
     the option reports). Image classifiers and detectors do far less per element (ResNet-50 at
