@@ -531,7 +531,7 @@ def subscript(owner: Inst, parts: list) -> Inst:
 
 def drawn(value: Any, line: int) -> Inst | None:
     """What `next(gen)` (or `for batch in gen`) at *line* gives from a Python generator, or a Keras
-    image iterator, that reads, decodes or augments data per item (its `host` meta, hostwork.py): a
+    image iterator, that reads, decodes, tokenises or augments data per item (its `host` meta, hostwork.py): a
     batch known by that work and the line drawing it, prepared on the calling thread, and by its size
     where the generator shows it (meta "data", the generator's: `Data.batch`); None for other values."""
     if type(value) is Inst and value.cls in (PY_GENERATOR, FLOW_ITERATOR) and "host" in value.meta:

@@ -55,7 +55,7 @@ input_host_work        `fit`/`fit_generator` fed by a Python generator or an `Im
                        `train_on_batch` on a batch
                        drawn from one or from an `ImageDataGenerator` flow (`next(gen)`), or returned
                        in the loop by a function decoding per item in its loops: the call
-                       that reads, decodes or augments data per item, and its line
+                       that reads, decodes, tokenises or augments data per item, and its line
                        (`"`cv2.imread` (loader.py line 12)"`: hostwork.py)
 input_drawn_above      `train_on_batch` given `input_host_work`: how many lines above the call the
                        batch is drawn (`next(gen)`, the `for` over the generator, the call of the

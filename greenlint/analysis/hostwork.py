@@ -1,10 +1,11 @@
-"""Per-item host work in a Python input function: reading, decoding or augmenting data on the host.
+"""Per-item host work in a Python input function: reading, decoding, tokenising or augmenting data on the host.
 
 A Python generator that feeds a Keras `fit` builds each batch on one host core; where it reads and
 decodes files for every item (an image with OpenCV, PIL, scikit-image, imageio, SciPy or Keras' `load_img`,
-a sound with librosa or soundfile), or iterates an `ImageDataGenerator` flow over files (which
-reads, decodes and augments every image of each batch) or over arrays with augmenting arguments
-(which warps every image of each batch in NumPy and SciPy), that core does work a GPU step does not
+a sound with librosa or soundfile), tokenises or pads a text with Keras' text preprocessing (`ENCODES`),
+or iterates an `ImageDataGenerator` flow over files (which reads, decodes and augments every image of
+each batch) or over arrays with augmenting arguments (which warps every image of each batch in NumPy
+and SciPy), that core does work a GPU step does not
 wait for only when it runs elsewhere (`generator_in_one_worker.py`). The resolver notes such a call
 a function makes inside one of its loops, or through a function it calls there (the one the fewest
 `if`s guard: `Resolver.note_host`); a generator function's batches carry it (`input_host_work`),
@@ -49,6 +50,20 @@ DECODES = frozenset({
     "soundfile.read",
     "scipy.misc.imread", "scipy.ndimage.imread",  # SciPy before 1.2: PIL's decode behind them
     "tensorflow.keras.utils.load_img",
+})
+
+#: Keras' text preprocessing, which tokenises or pads texts in Python, one token at a time: per element
+#: of the model's input (a token) it costs what an image's decode and resize cost per pixel or more
+#: (measured with TensorFlow 2.21 on a shared two-core machine: `texts_to_sequences` and `pad_sequences`
+#: of one 40-character window 480 ns a token; `pad_sequences` of 128 such windows 80 ns a token;
+#: against 150 ns a pixel for a PNG's decode and resize).
+ENCODES = frozenset({
+    "tensorflow.keras.utils.pad_sequences",
+    "tensorflow.keras.preprocessing.text.Tokenizer.texts_to_sequences",
+    "tensorflow.keras.preprocessing.text.Tokenizer.texts_to_matrix",
+    "tensorflow.keras.preprocessing.text.text_to_word_sequence",
+    "tensorflow.keras.preprocessing.text.one_hot",
+    "tensorflow.keras.preprocessing.text.hashing_trick",
 })
 
 #: Decode calls that only read the header: the pixels are decoded where the image is used.
@@ -142,6 +157,11 @@ def decodes(path: str) -> bool:
     return path in DECODES
 
 
+def encodes(api: str) -> bool:
+    """Whether a call of the TF/Keras symbol *api* (its canonical path) tokenises or pads texts on the host."""
+    return api in ENCODES
+
+
 def holds(path: str) -> bool:
     """Whether *path* is a decode call or a module holding one (`scipy.misc`): an import the
     resolver follows although the rest of its library stays foreign (asked of every import)."""
@@ -150,6 +170,16 @@ def holds(path: str) -> bool:
 
 #: Each decode call and every module above it (`scipy`, `scipy.misc`, `scipy.misc.imread`).
 _HOLDERS = frozenset(decode.rsplit(".", dots)[0] for decode in DECODES for dots in range(decode.count(".") + 1))
+
+
+def encoding(host: str) -> bool:
+    """Whether a description of `describe` names a text's tokenising or padding (`pad_sequences`), not a
+    file's read."""
+    return host.partition("`")[2].partition("`")[0] in _ENCODED_BY
+
+
+#: The names `describe` gives the calls of `ENCODES` (a function's or a method's last name).
+_ENCODED_BY = frozenset(api.rpartition(".")[2] for api in ENCODES)
 
 
 def describe(call: str, line: int, path: str | None = None) -> str:

@@ -1653,6 +1653,8 @@ class Resolver:
             api = self.table.method(owner.cls, callee.name)
             if api is None:
                 return None
+            if hostwork.encodes(api):  # `tokenizer.texts_to_sequences(texts)`
+                self.note_host(hostwork.describe(callee.name, node.lineno, self.module_path), once=not self.ctx.loops)
             features, named = self.record(node, api, args, keywords, owner)
             if callee.name == "get_shape" and arrays.is_sym(owner):
                 return symops.shape_value(owner.meta["sym"])
@@ -1911,7 +1913,7 @@ class Resolver:
         if sym is None or sym[1] == "module":
             return None
         api, kind, returns = sym
-        if hostwork.decodes(api):
+        if hostwork.decodes(api) or hostwork.encodes(api):
             self.note_host(hostwork.describe(api.rpartition(".")[2], node.lineno, self.module_path), once=not self.ctx.loops)
         features, named = self.record(node, api, args, keywords, None)
         merge = self.calls[-1].merge

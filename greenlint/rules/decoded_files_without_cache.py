@@ -12,7 +12,7 @@ from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
-from greenlint.analysis.hostwork import DECODES
+from greenlint.analysis.hostwork import DECODES, encoding
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, node_span
 from greenlint.rules.batch_draw import draw_node, each_step
@@ -107,7 +107,8 @@ class DecodedFilesWithoutCache(Rule):
     `train_step(x)`, a TF1 `sess.run` of the training op: GL409's steps) from a Python
     generator (or function) that reads and decodes a file per item (OpenCV, PIL, scikit-image,
     imageio, SciPy, librosa, soundfile or Keras' `load_img`, or an `ImageDataGenerator` flow over files: the analysis's `input_host_work`, as
-    GL409 reads it, less the `.flow()` of arrays in memory), called in the `for`'s header inside
+    GL409 reads it, less the `.flow()` of arrays in memory and Keras' text preprocessing, which reads
+    no file), called in the `for`'s header inside
     another loop of the same function (`for epoch in range(200): for a, b in
     loader.load_batch(1):`) with arguments that do not change from one pass of that loop to the
     next: each pass makes the generator anew, and it decodes the same files again. The finding
@@ -319,6 +320,13 @@ class DecodedFilesWithoutCache(Rule):
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def batches(x, y):\n    for i in range(0, len(x), 32):\n        yield x[i:i + 32], y[i:i + 32]\n"
             "for epoch in range(20):\n    for xb, yb in batches(x, y):\n        m.train_on_batch(xb, yb)\n"
+        ),
+        Valid(  # a generator tokenising and padding texts in memory, made anew every epoch: no file decoded (GL409's)
+            "import numpy as np\nimport tensorflow as tf\nfrom tensorflow.keras.preprocessing.sequence import pad_sequences\n"
+            "m = tf.keras.Sequential()\n"
+            "def batches(seqs, y):\n    for i in range(0, len(seqs), 32):\n"
+            "        yield np.array([pad_sequences([s], maxlen=40)[0] for s in seqs[i:i + 32]]), y[i:i + 32]\n"
+            "for epoch in range(20):\n    for xb, yb in batches(seqs, y):\n        m.train_on_batch(xb, yb)\n"
         ),
         Valid(  # each pass of the outer loop lists another folder: other files each time
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nfrom glob import glob\nm = tf.keras.Sequential()\n"
@@ -616,8 +624,8 @@ def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, str]]
             continue
         if not is_training_step(site):
             continue  # a step on the batch it is handed: `train_on_batch()`, `train_step(x)`, `sess.run(train_op, ...)`
-        if host.startswith(ARRAY_FLOW):
-            continue  # a flow of arrays in memory, warped at random on each pass: nothing to keep
+        if host.startswith(ARRAY_FLOW) or encoding(host):
+            continue  # a flow of arrays in memory, warped at random on each pass: nothing to keep; texts, not files
         cell = site.callsite.span.cell
         draw = draw_node(facts, site, site.callsite.span.line - above)
         if draw is None or id(draw) in seen or in_test_code(facts, site):

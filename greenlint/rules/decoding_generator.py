@@ -38,10 +38,12 @@ class DecodingGenerator(Rule):
     ## What it does
     Flags a Keras training that prepares each batch on the training thread itself, between two
     steps, from a plain Python generator (the call of a generator function, of the file or of a
-    project module) that reads, decodes or augments data for each item: OpenCV's `imread`/`imdecode`,
-    PIL's `Image.open`, scikit-image's or imageio's `imread`, SciPy's old `misc.imread` and
-    `ndimage.imread`, librosa's `load`, soundfile's `read` or Keras' `load_img` called in one of its loops (or in a function it calls there),
-    or an `ImageDataGenerator` flow it iterates: `.flow_from_directory()`/`.flow_from_dataframe()`,
+    project module) that reads, decodes, tokenises or augments data for each item: OpenCV's
+    `imread`/`imdecode`, PIL's `Image.open`, scikit-image's or imageio's `imread`, SciPy's old
+    `misc.imread` and `ndimage.imread`, librosa's `load`, soundfile's `read` or Keras' `load_img`, or
+    Keras' text preprocessing (`Tokenizer.texts_to_sequences`/`texts_to_matrix`, `pad_sequences`,
+    `text_to_word_sequence`, `one_hot`, `hashing_trick`) called in one of its loops (or in a
+    function it calls there), or an `ImageDataGenerator` flow it iterates: `.flow_from_directory()`/`.flow_from_dataframe()`,
     which read, decode and augment every image of a batch, or `.flow()` of arrays given
     augmenting arguments as literals (`rotation_range`, shifts, `shear_range`, `zoom_range`,
     flips, `brightness_range`, `channel_shift_range`, `zca_whitening`), which warps every image
@@ -103,10 +105,11 @@ class DecodingGenerator(Rule):
     outlasts the step. The batch size cancels out of that comparison (both grow with it): what
     decides is the step's work per element the host decodes and warps. One core takes about 0.15 us
     per element to decode a PNG and resize it, 0.3 us with an affine warp (PIL and SciPy, measured
-    for a 256x256 grayscale input on a shared two-core machine); a training step does three times
-    the forward FLOPs, which at 1e6 forward FLOPs per element take about 150 ns at an A100's FP32
-    peak and more on older boards: from there on the step lasts about as long as the decoding or
-    longer, and the one worker keeps up (a 30-million-parameter U-Net on two 256x256 grayscale
+    for a 256x256 grayscale input on a shared two-core machine), and Keras' tokeniser and padding
+    about 0.5 us per token of a 40-token window (0.08 us per token padding 128 windows at once); a
+    training step does three times the forward FLOPs, which at 1e6 forward FLOPs per element take
+    about 150 ns at an A100's FP32 peak and more on older boards: from there on the step lasts about
+    as long as the decoding or longer, and the one worker keeps up (a 30-million-parameter U-Net on two 256x256 grayscale
     images, 3e6 per element: the real-world benchmark judged its two findings false; on tensor
     cores, TF32 or float16, the step is several times shorter and such a model may wait too, which
     the option reports). Image classifiers and detectors do far less per element (ResNet-50 at
@@ -188,15 +191,15 @@ class DecodingGenerator(Rule):
         ),
     )
     MESSAGE = (
-        "`{method}()` draws its batches from a Python generator that reads, decodes or augments data per item ({host})"
+        "`{method}()` draws its batches from a Python generator that reads, decodes, tokenises or augments data per item ({host})"
         " on one thread ({workers}): where that takes longer than a step, the device waits on every step"
     )
     UNOVERLAPPED_MESSAGE = (
         "`{method}()` draws its batches on the training thread ({workers}, on {keras}) from a Python generator that"
-        " reads, decodes or augments data per item ({host}): the device idles while each batch is prepared"
+        " reads, decodes, tokenises or augments data per item ({host}): the device idles while each batch is prepared"
     )
     DRAWN_MESSAGE = (
-        "The batches drawn here between steps come from Python code that reads, decodes or augments data per item"
+        "The batches drawn here between steps come from Python code that reads, decodes, tokenises or augments data per item"
         " ({host}) and feed `{method}()` ({steps}): the device idles while each batch is prepared"
     )
     FIX_TITLE = (
@@ -318,8 +321,28 @@ class DecodingGenerator(Rule):
             "for chunk in chunks:\n    batch = [cv2.imread(p) for p in chunk]\n"
             "    print(sess.run(out, feed_dict={x: batch}))\n"
         ),
+        Valid(  # the text tokenised and padded once, before the generator: its batches slice an array in memory
+            "import numpy as np\nimport tensorflow as tf\nfrom tensorflow.keras.preprocessing.sequence import pad_sequences\n"
+            "m = tf.keras.Sequential()\n"
+            "def windows(x, y, size):\n    while True:\n        for i in range(0, len(x), size):\n"
+            "            yield x[i:i + size], y[i:i + size]\n"
+            "x = pad_sequences(tokenizer.texts_to_sequences(lines), maxlen=40)\n"
+            "m.fit(windows(x, labels, 128), steps_per_epoch=1000, epochs=50)\n"
+        ),
     )
     INVALID = (
+        Invalid(  # a generator tokenising and padding each window of a text in Python, given one worker
+            "import numpy as np\nimport tensorflow as tf\nfrom tensorflow.keras.preprocessing.sequence import pad_sequences\n"
+            "m = tf.keras.Sequential()\n"
+            "def windows(text, tokenizer, size):\n    while True:\n        x, y = [], []\n"
+            "        for end in range(40, len(text)):\n"
+            "            x.append(pad_sequences(tokenizer.texts_to_sequences([text[end - 40:end]]), maxlen=40)[0])\n"
+            "            y.append(tokenizer.word_index[text[end]])\n"
+            "            if len(x) == size:\n                yield np.array(x), np.array(y)\n                x, y = [], []\n"
+            "m.fit(windows(text, tokenizer, 128), steps_per_epoch=1000, epochs=50)\n",
+            line=14,
+            message_contains="(`pad_sequences` (line 9)) on one thread (the default)",
+        ),
         Invalid(  # a generator reading and decoding each image with OpenCV, through a helper of the file
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def load(path):\n    return cv2.resize(cv2.imread(path), (224, 224))\n"
@@ -328,7 +351,7 @@ class DecodingGenerator(Rule):
             "m.fit(batches(paths, labels, 16), steps_per_epoch=500, epochs=20)\n",
             options={"decoding-generator-one-worker": True},
             line=12,
-            message_contains="reads, decodes or augments data per item (`cv2.imread` (line 6)) on one thread (the default)",
+            message_contains="reads, decodes, tokenises or augments data per item (`cv2.imread` (line 6)) on one thread (the default)",
         ),
         Invalid(  # two augmenting directory flows zipped in a generator, drawn on the training thread (workers=0)
             "import tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n"
@@ -340,7 +363,7 @@ class DecodingGenerator(Rule):
             options={"tensorflow-version": "2.10"},
             line=9,
             message_contains="on the training thread (workers=0, on TensorFlow 2.10 (the tensorflow-version setting)) from"
-            " a Python generator that reads, decodes or augments data per item"
+            " a Python generator that reads, decodes, tokenises or augments data per item"
             " (`ImageDataGenerator.flow_from_directory` (line 5))",
         ),
         Invalid(  # multi-backend Keras 2 (standalone `keras`, `fit_generator`) given workers=0
@@ -365,7 +388,7 @@ class DecodingGenerator(Rule):
             "gen = batches(paths)\nfor epoch in range(20):\n    for step in range(500):\n"
             "        x, y = next(gen)\n        m.train_on_batch(x, y)\n",
             line=11,
-            message_contains="drawn here between steps come from Python code that reads, decodes or augments data per item",
+            message_contains="drawn here between steps come from Python code that reads, decodes, tokenises or augments data per item",
         ),
         Invalid(  # train_on_batch on the batches of a directory flow, iterated between steps
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"

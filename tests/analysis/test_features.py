@@ -364,6 +364,43 @@ def test_scipy_image_readers_are_decodes_however_imported():
         assert fit.get("input_host_work") == host, (head, call)
 
 
+def test_keras_text_preprocessing_per_item_is_host_work():
+    """Keras' tokeniser and padding run in Python, one token at a time: called on each window in a
+    generator's loop (directly, through a helper, or on a `Tokenizer` the generator makes) they are
+    per-item host work; texts encoded once, before the loop, leave the generator slicing arrays."""
+    code = """
+        import numpy as np
+        from tensorflow.keras.preprocessing.sequence import pad_sequences
+        from tensorflow.keras.preprocessing.text import Tokenizer
+        def pad(window):
+            return pad_sequences([window], maxlen=40)
+        def helper(texts, ends):
+            while True:
+                for t, e in zip(texts, ends):
+                    yield pad(t[:e]), np.zeros(1)
+        def tokenised(texts, vocab):
+            tokenizer = Tokenizer(char_level=True)
+            tokenizer.word_index = vocab
+            while True:
+                for t in texts:
+                    yield np.array(tokenizer.texts_to_sequences([t])), np.zeros(1)
+        def once(texts):
+            x = pad_sequences(texts, maxlen=40)
+            while True:
+                for i in range(0, len(x), 32):
+                    yield x[i:i + 32], np.zeros(32)
+        m = keras.Sequential()
+        m.fit({})
+        """
+    found = {
+        "helper(t, e)": "`pad_sequences` (line 8)",
+        "tokenised(t, v)": "`texts_to_sequences` (line 18)",
+        "once(t)": None,
+    }
+    for given, host in found.items():
+        assert calls(code.format(given))["tensorflow.keras.Sequential.fit"].get("input_host_work") == host, given
+
+
 def test_input_host_work_names_the_decode_the_fewest_conditions_guard():
     code = """
         import cv2

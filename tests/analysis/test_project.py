@@ -377,6 +377,31 @@ def test_a_generators_host_work_is_known_across_modules(tmp_path):
     assert fit.features.get("input_host_work") == "`cv2.imread` (images.py line 5)"
 
 
+def test_a_generators_text_encoding_is_known_through_a_star_import(tmp_path):
+    """A package's generator (imported with `from .training import *`) that pads each window through a
+    helper: the fit in the package's other module names the padding as per-item host work."""
+    (tmp_path / ".git").mkdir()
+    package = tmp_path / "textgen"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "training.py").write_text(
+        "import numpy as np\nfrom tensorflow.keras.preprocessing import sequence\n\n\n"
+        "def windows(texts, size):\n    while True:\n        x = []\n        for text in texts:\n"
+        "            x.append(encode(text))\n            if len(x) == size:\n"
+        "                yield np.array(x), np.zeros(size)\n                x = []\n\n\n"
+        "def encode(text):\n    return sequence.pad_sequences([text], maxlen=40)[0]\n"
+    )
+    main = package / "model.py"
+    main.write_text(
+        "from tensorflow import keras\nfrom .training import *\n\n\n"
+        "def train(texts):\n    model = keras.Sequential()\n"
+        "    model.fit(windows(texts, 128), steps_per_epoch=100, epochs=10)\n"
+    )
+    fit = next(site for site in analyse_file(main).callsites if site.api.endswith(".fit"))
+    assert fit.features.get("input_kind") == "generator"
+    assert fit.features.get("input_host_work") == "`pad_sequences` (training.py line 16)"
+
+
 def _fits_beside(tmp_path, batches: str, main: str) -> list:
     """The fit call sites of *main* (main.py) in a project whose batches.py is *batches*."""
     (tmp_path / ".git").mkdir()
