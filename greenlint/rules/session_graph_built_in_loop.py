@@ -24,6 +24,8 @@ RUNS = ("Session.run", "InteractiveSession.run")
 FRESH = frozenset({"reset_default_graph", "clear_session", "as_default", "Graph", "import_graph_def"})
 #: A function a call can name.
 Named = ast.FunctionDef | ast.AsyncFunctionDef
+#: Decorators that keep a function's result: the ops it builds are built on its first call only.
+CACHES = frozenset({"lru_cache", "cache", "cached_property"})
 #: Caller levels followed up from the function that builds and runs the graph to a loop calling it.
 CALLERS = 3
 
@@ -47,8 +49,11 @@ class SessionGraphBuiltInLoop(Rule):
     graph each time (`tf.reset_default_graph()`, `with tf.Graph().as_default():`,
     `keras.backend.clear_session()`, `import_graph_def` in the function or in the loop), a
     fetch made by a getter (`get_tensor_by_name`, `get_collection`: the graph is read, not
-    built), and a fetch bound outside the function (built once, run many times: the intended
-    use).
+    built), a fetch a function of the file hands back built before (one that makes no call and
+    no operation, `return self._output`; one that builds on its first call and keeps it, `if
+    self._output is None: self._output = ...`; one cached by `functools.lru_cache` or `cache`),
+    and a fetch bound outside the function (built once, run many times: the intended use). A
+    function of another module or of a library is taken to build what it returns.
 
     ## Why is this bad?
     TensorFlow 1 adds every op a call builds to the default graph, which the session keeps: a
@@ -95,7 +100,6 @@ class SessionGraphBuiltInLoop(Rule):
     code = "GL506"
     name = "session-graph-built-in-loop"
     CALLS = frozenset({"run"})
-    DEFAULT_ENABLED = False  # opt-in until the real-world benchmark has judged its findings
     MESSAGE = (
         "`{build}` builds the graph that `{run}` runs, and `{loop}`{where} repeats it: each pass adds another copy"
         " of these ops to the session's graph, which grows without end and optimises each copy again on its first"
@@ -127,6 +131,23 @@ class SessionGraphBuiltInLoop(Rule):
             "    output = sess.graph.get_tensor_by_name('out:0')\n    return sess.run(output)\n"
             "for p in prompts:\n    generate(sess)\n"
         ),
+        Valid(  # a getter of the file hands back the ops built once in __init__
+            "import tensorflow as tf\nclass Sampler:\n    def __init__(self):\n        self._output = build_sampler()\n"
+            "    def output(self):\n        return self._output\n    def generate(self, sess):\n"
+            "        out = self.output()\n        return sess.run(out)\n"
+            "sess = tf.compat.v1.Session()\ns = Sampler()\nfor p in prompts:\n    s.generate(sess)\n"
+        ),
+        Valid(  # built on the first call and kept
+            "import tensorflow as tf\nclass Sampler:\n    _output = None\n    def output(self):\n"
+            "        if self._output is None:\n            self._output = build_sampler()\n        return self._output\n"
+            "    def generate(self, sess):\n        out = self.output()\n        return sess.run(out)\n"
+            "sess = tf.compat.v1.Session()\ns = Sampler()\nfor p in prompts:\n    s.generate(sess)\n"
+        ),
+        Valid(  # a builder of the file cached by functools: built on its first call only
+            "import functools\nimport tensorflow as tf\n@functools.lru_cache(maxsize=None)\ndef sampler(length):\n"
+            "    return build_sampler(length)\nsess = tf.compat.v1.Session()\nfor p in prompts:\n"
+            "    out = sampler(100)\n    print(sess.run(out))\n"
+        ),
         Valid(  # built and run once: no loop repeats it
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef generate(sess, prompt):\n"
             "    output = build_sampler(prompt)\n    return sess.run(output)\ngenerate(sess, 'a')\n"
@@ -142,6 +163,11 @@ class SessionGraphBuiltInLoop(Rule):
             line=4,
             message_contains="`sample.sample_sequence(...)` builds the graph that `sess.run(output)` runs,"
             " and `for _ in range(nfiles)` (line 12, through `generate_to_file()`) repeats it",
+        ),
+        Invalid(  # a helper of the file that only slices what it is given still adds an op per call
+            "import tensorflow as tf\ndef last(t):\n    return t[:, -1]\nsess = tf.compat.v1.Session()\n"
+            "for p in prompts:\n    out = last(logits)\n    print(sess.run(out))\n",
+            line=6,
         ),
         Invalid(  # a model called on a new tensor in the loop itself
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor x in batches:\n"
@@ -161,7 +187,7 @@ class SessionGraphBuiltInLoop(Rule):
             cell = site.callsite.span.cell
             scope = enclosing(facts, run, cell)
             for name in _fetched_names(run.args[0]):
-                build = _built_in(scope, name, run)
+                build = _built_in(facts, scope, name, run)
                 if build is None or id(build) in reported:
                     continue
                 repeat = _repeat(facts, build, scope, cell)
@@ -189,10 +215,10 @@ def _fetched_names(fetch: ast.expr) -> list[str]:
     return []
 
 
-def _built_in(scope: ast.AST | None, name: str, run: ast.Call) -> ast.Call | None:
+def _built_in(facts: FileFacts, scope: ast.AST | None, name: str, run: ast.Call) -> ast.Call | None:
     """The call that builds *name* in *scope* before *run*: its one binding there, `name =
-    call(...)` (sliced or indexed after the call too), the call neither a getter nor a run;
-    None otherwise."""
+    call(...)` (sliced or indexed after the call too), the call neither a getter, a run, nor a
+    function of the file that hands back ops built before; None otherwise."""
     if scope is None:
         return None
     bindings = [
@@ -211,7 +237,57 @@ def _built_in(scope: ast.AST | None, name: str, run: ast.Call) -> ast.Call | Non
     called = last_name(value.func)
     if called.startswith("get") or called in ("run", "eval") or called in FRESH:
         return None
-    return value
+    return None if _builds_nothing(facts, value) else value
+
+
+def _builds_nothing(facts: FileFacts, build: ast.Call) -> bool:
+    """The call names functions of the file that each hand back ops built before (what a function
+    of the file is can be told only there; a library's or another module's function is taken to
+    build): one that makes no call and no operation (`return self._output`: an operator or an index
+    on a tensor adds an op too), one that builds once and keeps it
+    (`if self._output is None: self._output = ...`), or one cached by `functools`."""
+    name = last_name(build.func)
+    defined = [function for _, function in facts.functions_named(name)]
+    return bool(defined) and all(_hands_back(function) for function in defined)
+
+
+def _hands_back(function: Named) -> bool:
+    """A function that returns ops built before its call (see `_builds_nothing`)."""
+    if any(last_name(d.func if isinstance(d, ast.Call) else d) in CACHES for d in function.decorator_list):
+        return True
+    nodes = list(scope_body(function))
+    return not any(_operates(n) for n in nodes) or any(_keeps(n) for n in nodes)
+
+
+def _operates(node: ast.AST) -> bool:
+    """A call, or an operator or index that adds an op where its operand is a tensor."""
+    if isinstance(node, ast.UnaryOp):
+        return not isinstance(node.op, ast.Not)
+    return isinstance(node, (ast.Call, ast.BinOp, ast.Subscript, ast.Compare))
+
+
+def _keeps(node: ast.AST) -> bool:
+    """`if self.x is None:` (or `if not self.x:`) whose body assigns `self.x`: built on the first call only."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        kept = test.operand
+    elif isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Is) and _is_none(test.comparators[0]):
+        kept = test.left
+    else:
+        return False
+    if not isinstance(kept, ast.Attribute):
+        return False
+    return any(
+        isinstance(n, ast.Assign) and any(ast.unparse(t) == ast.unparse(kept) for t in n.targets)
+        for statement in node.body
+        for n in ast.walk(statement)
+    )
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _targets(node: ast.AST) -> list[ast.expr]:

@@ -1,7 +1,8 @@
 """Training loops of a fixed length that measure the model's progress and never stop on it: a
 `for ... in range(N)` whose body trains (directly, in nested loops or in the file's functions it
 calls) and also learns how well the model does (an environment's reward, an evaluation on other
-data, a TF1 graph run on held-out data), with nothing in it that ends the loop early."""
+data, a TF1 graph run on held-out data), with nothing in it that ends the loop early, or only ways out
+that the program's defaults switch off (`rules/dead_tests.py`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from greenlint.rules.base import FileFacts, keyword
+from greenlint.rules.dead_tests import DeadTest, dead_ways
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.site import Site, is_keras_model_method, method
@@ -47,6 +49,8 @@ class TrainingLoop:
     basis: str
     #: What measures the model's progress in it, for the message.
     progress: str
+    #: The test its only ways out wait on, false with the program's defaults; None: it has no way out.
+    dead: DeadTest | None = None
 
 
 def fixed_training_loops(facts: FileFacts, minimum: int) -> list[TrainingLoop]:
@@ -64,9 +68,10 @@ def fixed_training_loops(facts: FileFacts, minimum: int) -> list[TrainingLoop]:
             passes, basis = _passes(facts, node, cell)
             if passes is None or passes < minimum or _decided_outside(facts, node, cell, minimum):
                 continue
-            judged = _judge(facts, node, cell)
+            dead = dead_ways(facts, node, cell)
+            judged = _judge(facts, node, cell) if dead is not None else None
             if judged is not None:
-                found.append(TrainingLoop(node, cell, passes, basis, judged))
+                found.append(TrainingLoop(node, cell, passes, basis, judged, dead[0] if dead else None))
     return sorted(found, key=lambda t: (t.cell or 0, t.loop.lineno))
 
 
@@ -141,9 +146,8 @@ def _reached(facts: FileFacts, loop: ast.For, cell: int | None) -> Iterator[tupl
 
 
 def _judge(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
-    """What measures progress in a loop that trains and never stops early; None for any other loop."""
-    if leaves(loop):
-        return None
+    """What measures progress in a loop that trains and whose ways out (if any) the defaults switch
+    off; None for any other loop."""
     trains, progress = False, None
     for node, at in _reached(facts, loop, cell):
         if isinstance(node, ast.Attribute) and node.attr == "stop_training":

@@ -232,7 +232,10 @@ class TrainingWithoutEarlyStopping(Rule):
     that the loop's passes never change and that nothing else in the loop reads, not its
     training runs nor what their batches are cut from (`accuracy.eval(feed_dict={X: X_valid, y:
     y_valid})` once an epoch: the model scored on held-out data). Not reported: a loop with a way
-    out (its own `break`, not a nested loop's; a `return`, `raise`, `yield` or exit), one that reads or sets
+    out (its own `break`, not a nested loop's; a `return`, `raise`, `yield` or exit) that may be
+    taken: one whose every way out sits under an `if` the program's defaults make false, as GL330
+    reads it (`if patience and bad >= patience: break` with `--patience` 0 by default), stops
+    nothing as the program runs, and is reported saying so. Nor one that reads or sets
     `stop_training` (in it or in a function it calls), one that builds or loads a model (a
     search or a cross-validation trains a new model each pass), one in test code, and a loop nested in
     another of its function unless that one is known to make fewer passes (`for seed in
@@ -320,6 +323,11 @@ class TrainingWithoutEarlyStopping(Rule):
         "`{header}` runs {passes} passes{basis} that train the model and measure its progress ({progress}),"
         " but nothing in it ends the loop once the model stops improving or the task is solved"
     )
+    DEAD_LOOP_MESSAGE = (
+        "`{header}` runs {passes} passes{basis} that train the model and measure its progress ({progress}),"
+        " and it stops early only when `{test}`, which is false with the program's defaults (`{name}` = {value!r}:"
+        " {where}): run as it is by default, it trains every pass once the model stops improving"
+    )
     AGENT_MESSAGE = (
         "`{call}()` trains the agent for {steps} steps{basis} on `{task}`, more than {episodes} of its episodes"
         " (at most {longest} steps each), but nothing stops it once the task is solved"
@@ -340,6 +348,13 @@ class TrainingWithoutEarlyStopping(Rule):
         SAVING_OPTION,
     )
     VALID = (
+        Valid(  # the epoch loop's early stop waits on a patience of 5 by default: it may be taken
+            "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--patience', type=int, default=5)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
+            "bad, best = 0, 1e9\nfor epoch in range(200):\n    for x, y in batches:\n        m.train_on_batch(x, y)\n"
+            "    loss = m.evaluate(vx, vy)\n    bad = 0 if loss < best else bad + 1\n    best = min(best, loss)\n"
+            "    if args.patience and bad >= args.patience:\n        break\n"
+        ),
         Valid(  # the graph scored on the batch it last trained on: a measure of the training data
             GRAPH.format(batches=SHUFFLED, fed="{X: X_batch, y: y_batch}")
         ),
@@ -672,6 +687,16 @@ class TrainingWithoutEarlyStopping(Rule):
             ),
             line=9,
         ),
+        Invalid(  # the epoch loop's early stop waits on a patience that defaults to 0
+            "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--patience', type=int, default=0)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
+            "bad, best = 0, 1e9\nfor epoch in range(200):\n    for x, y in batches:\n        m.train_on_batch(x, y)\n"
+            "    loss = m.evaluate(vx, vy)\n    bad = 0 if loss < best else bad + 1\n    best = min(best, loss)\n"
+            "    if args.patience and bad >= args.patience:\n        break\n",
+            line=8,
+            message_contains="stops early only when `args.patience`, which is false with the"
+            " program's defaults (`args.patience` = 0: the default of `--patience`)",
+        ),
         Invalid(  # gymnasium's five values, the count a parameter's default; the outer loop of two is reported
             "import gymnasium\nimport tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
             "def train(env, episodes=300):\n    for e in range(episodes):\n        obs, info = env.reset()\n"
@@ -724,9 +749,11 @@ class TrainingWithoutEarlyStopping(Rule):
             loop, head = found.loop, found.loop.iter
             span = node_span(loop, found.cell, through=head)
             header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
-            message = self.LOOP_MESSAGE.format(
-                header=header, passes=found.passes, basis=found.basis, progress=found.progress
-            )
+            shown = dict(header=header, passes=found.passes, basis=found.basis, progress=found.progress)
+            if found.dead is None:
+                message = self.LOOP_MESSAGE.format(**shown)
+            else:
+                message = self.DEAD_LOOP_MESSAGE.format(**shown, **found.dead._asdict())
             yield self.diagnostic(span, facts.path, message)
 
     def _agents(self, facts: FileFacts) -> Iterator[Diagnostic]:
@@ -737,7 +764,10 @@ class TrainingWithoutEarlyStopping(Rule):
         for cell, call in agent_fits(facts):
             callbacks = fit_argument(call, "callbacks")
             env = fit_argument(call, "env")
-            if not (callbacks is None or (isinstance(callbacks, ast.Constant) and callbacks.value is None)) or env is None:
+            if (
+                not (callbacks is None or (isinstance(callbacks, ast.Constant) and callbacks.value is None))
+                or env is None
+            ):
                 continue
             task = gym_task(facts, env, cell)
             given = fit_argument(call, "nb_steps")
