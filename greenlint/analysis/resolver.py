@@ -639,7 +639,10 @@ class Resolver:
             self.ctx.ended = self.ctx.ended or bool(taken) and isinstance(taken[-1], (ast.Return, ast.Raise))
             return
         has = self.tf_has(node.test)
-        if has is not None:  # `if "concat_v2" in dir(tf):`: the branch the catalog's TF takes, as in `lacks`
+        if has is not None:  # `if "concat_v2" in dir(tf):` the bindings of the branch the catalog's TF takes
+            before = dict(self.scope.names)
+            self.guarded(self.block, node.orelse if has else node.body)  # (its sites are code all the same)
+            self.scope.names = before
             self.block(node.body if has else node.orelse)
             return
         before = dict(self.scope.names)
@@ -758,8 +761,6 @@ class Resolver:
         self.block(node.orelse)
         results = [] if raises else [self.scope.names]
         for handler in node.handlers:
-            if not raises and self.never_raised(handler, node.body):
-                continue
             self.scope.names = dict(after_body)
             if handler.type is not None:
                 self.expr(handler.type)
@@ -768,7 +769,8 @@ class Resolver:
             self.guarded(self.block, handler.body)
             if handler.name:
                 self.scope.names.pop(handler.name, None)
-            results.append(self.scope.names)
+            if raises or not self.never_raised(handler, node.body):
+                results.append(self.scope.names)
         self.scope.names = merge_names(results)
         self.block(node.finalbody)
 
@@ -790,7 +792,8 @@ class Resolver:
     def never_raised(self, handler: ast.ExceptHandler, body: list[ast.stmt]) -> bool:
         """An `except AttributeError:` that is TensorFlow 0.x's fallback (`tf.nn.deconv2d` where the
         body calls `tf.nn.conv2d_transpose`): its body reads a TF attribute the catalog's TF does not
-        have and the `try`'s body none, so on that TF it never runs and the body's bindings hold."""
+        have and the `try`'s body none, so on that TF it never runs and the body's bindings hold (its
+        sites are recorded all the same)."""
         if not (isinstance(handler.type, ast.Name) and handler.type.id == "AttributeError"):
             return False
         return self.missing_attribute(handler.body) and not self.missing_attribute(body)
