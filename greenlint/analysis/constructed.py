@@ -110,14 +110,22 @@ class _Script:
         if isinstance(node, ast.Name) and node.id in self.constants:
             node = self.constants[node.id]
         if isinstance(node, ast.Attribute):  # `FLAGS.batch_size`, `args.batch_size`
-            default = self.defaults.get(node.attr)
-            if isinstance(default, ast.Name):
-                default = self.constants.get(default.id)
-            known = _literal(default) if default is not None else None
-            if known is None or options.set_here(self.set, ast.unparse(node.value), node.attr, known.value is None):
+            known = self.default(node.attr)
+            read = options.read_as(self.set, self.tree, ast.unparse(node.value), node.attr, known.value is None) \
+                if known is not None else None
+            if read is not None and read != node.attr:
+                known = self.default(read)
+            if read is None or known is None or known.value is None and read != node.attr:
                 return None
-            return Const(known.value, node.attr)
+            return Const(known.value, read)
         return _literal(node)
+
+    def default(self, option: str) -> Const | None:
+        """The literal default of the script's *option*, where it has one."""
+        default = self.defaults.get(option)
+        if isinstance(default, ast.Name):
+            default = self.constants.get(default.id)
+        return _literal(default) if default is not None else None
 
     @functools.cached_property
     def defaults(self) -> dict[str, ast.expr | None]:

@@ -131,6 +131,39 @@ def set_by_program(tree: ast.AST) -> dict[tuple[str, str], bool]:
     return found
 
 
+def read_as(found: dict[tuple[str, str], bool], tree: ast.AST | None, holder: str, attr: str,
+            default_is_none: bool) -> str | None:
+    """The option whose default a read of *attr* on *holder* takes: *attr* where the program does not
+    set it itself (`set_here`, by what `set_by_program` *found*); where its default is None and the
+    program sets it only then to another option's value (`fallback`), that other one, unless the
+    program sets that one too; else None."""
+    if not set_here(found, holder, attr, default_is_none):
+        return attr
+    other = fallback(tree, holder, attr) if default_is_none and tree is not None else None
+    return other if other is not None and not set_here(found, holder, other, False) else None
+
+
+def fallback(tree: ast.AST, holder: str, attr: str) -> str | None:
+    """The option whose value *attr* read on *holder* takes where it is None, where that is all the
+    program sets it to: its one assignment is `<holder>.<attr> = <holder>.<other>` under `if
+    <holder>.<attr> is None:` (an option whose default of None means "as another's"); else None."""
+    written, found = f"{holder}.{attr}", []
+    for node in trees.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            found.extend(node for target in targets if ast.unparse(target) == written)
+    if len(found) != 1 or not isinstance(found[0], ast.Assign) or not isinstance(found[0].value, ast.Attribute):
+        return None
+    value = found[0].value
+    if ast.unparse(value.value) != holder or value.attr == attr:
+        return None
+    for node in trees.walk(tree):
+        if isinstance(node, ast.If) and _is_none_test(node.test) and ast.unparse(node.test.left) == written:  # type: ignore[attr-defined]
+            if found[0] in node.body:
+                return value.attr
+    return None
+
+
 def set_here(found: dict[tuple[str, str], bool], holder: str, attr: str, default_is_none: bool) -> bool:
     """Whether the program sets the option *attr* read on *holder* (`args`, `FLAGS`) itself, by what
     `set_by_program` *found*: anywhere, or only where it is None and its default is."""

@@ -53,6 +53,7 @@ from greenlint.analysis.values import (
     ExtFunc,
     ExtInst,
     ExtModule,
+    FuncInfo,
     Inst,
     Kw,
     Parsed,
@@ -681,10 +682,9 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         built = (type(returns) is Inst and returns.how == "constructor" or type(returns) is Composed) and info.has_parameters
         built = built or info.has_parameters and (info.host is not None or info.host_once is not None)
         # loaded with the resolver that made *value*; a warm run only digests modules and never needs it
-        from greenlint.analysis.arrays import holds_tensor, unsized_generator
+        from greenlint.analysis.arrays import unsized_generator
 
-        # a helper building graph ops (`conv2d(x, 64)`): each call on a symbolic tensor adds its own ops
-        built = built or info.has_parameters and any(holds_tensor(item) for item in info.returned)
+        built = built or _builds_graph(info)  # a helper building graph ops (`conv2d(x, 64)`)
 
         template = Template(info, functions) if info.kind == "function" and (unsized_generator(returns) or built) else None
         return ExtFunc(returns, info.runs, info.host, info.host_once, template)
@@ -724,6 +724,8 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             if method.host is not None or method.host_once is not None:
                 ext.hosts[name] = (method.host, method.host_once)
             returns = freeze(method.returns, memo, functions) if method.state is Walk.DONE else None
+            if method.state is Walk.DONE and _builds_graph(method):
+                ext.templates[name] = Template(method, functions)
             if method.kind == "property":
                 ext.attrs[name] = returns
                 ext.methods.pop(name, None)
@@ -735,6 +737,14 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             ext.methods.pop(name, None)
     _late_bound(ext)
     return ext
+
+
+def _builds_graph(info: FuncInfo) -> bool:
+    """A function or method of parameters returning a tensor: a helper building graph ops (`conv2d(x,
+    64)`, a `__call__` applying them), each call on a symbolic tensor adding its own ops."""
+    from greenlint.analysis.arrays import holds_tensor  # as in `freeze`: a warm run never needs it
+
+    return info.has_parameters and any(holds_tensor(item) for item in info.returned)
 
 
 def _self_calls(node: ast.AST) -> tuple[str, ...]:

@@ -3,12 +3,13 @@ with the calls it saw, to know whether a function's parameters are what those ca
 
 Two counts of the same thing. `text_references` is fast (a literal search of the text) and never
 fewer than the references in code: a word after a comment sign or inside a string opened on its
-line is skipped, a string that is the name itself (`getattr(obj, "train")`) is not, and a word in
-a string spanning lines (a docstring's `act: ActWrapper`) still counts. Where it already equals
+line is skipped, a string that is the name itself (`getattr(obj, "train")`) is not, unless it names a TF
+scope or layer (`tf.variable_scope("generator")`, `name="generator"`), and a word in a string
+spanning lines (a docstring's `act: ActWrapper`) still counts. Where it already equals
 the calls seen, nothing more is needed. Otherwise `CodeReferences` reads the tree, once per module:
 names loaded or bound, attributes, definitions, imports and string constants naming a Python path
 (`"train"`, `"pkg.mod:train"`, an `__all__` entry) are references, prose in strings and comments is
-not. That walk is made only where it may change the answer: where the text's surplus over the
+not, nor is a string naming a TF scope or layer. That walk is made only where it may change the answer: where the text's surplus over the
 calls seen is no more than the docstrings' mentions (`in_prose`, found from the statements alone)
 and, for a class, its `Cls.attr` reads. A function named anywhere else in code (passed on as a
 value, exported, reached through a string) keeps an unseen use: its parameters stay unknown.
@@ -30,6 +31,8 @@ _CLOSED_STRING = re.compile(r"'(?:\\.|[^'\\])*'" + r'|"(?:\\.|[^"\\])*"')
 _PATH = re.compile(r"[A-Za-z_][\w.:]*")
 _PATH_PARTS = re.compile(r"[.:]")
 _QUOTES = "'\""
+#: What comes just before a string naming a TF scope or a layer, no Python object (`_graph_names`, in the text).
+_GRAPH_NAME = re.compile(r"(?:[(,]\s*(?:name|name_or_scope)\s*=|\b(?:variable_scope|name_scope)\s*\()\s*$")
 
 
 def text_references(text: str, name: str) -> tuple[int, int, int]:
@@ -56,7 +59,8 @@ def text_references(text: str, name: str) -> tuple[int, int, int]:
                 while j < end_of_text and text[j] in " \t":
                     j += 1
                 before += j < end_of_text and text[j] == "."
-            elif at and end < end_of_text and text[at - 1] in _QUOTES and text[end] == text[at - 1]:
+            elif at and end < end_of_text and text[at - 1] in _QUOTES and text[end] == text[at - 1] \
+                    and not _GRAPH_NAME.search(line[:-1]):
                 total += 1  # 'save' itself: getattr(obj, 'save'), __all__ = ['save']
         at = text.find(name, at + 1)
     return total, after, before
@@ -132,9 +136,12 @@ def _count(tree: ast.AST) -> dict[str, Named]:
         entry.total += 1
         return entry
 
+    graph_names: set[int] = set()  # ids of the strings naming a graph's scope or op (`_graph_names`)
     node: Any  # told apart by exact type: a parsed tree's nodes are of ast's own classes
-    for node in trees.walk(tree):  # every node once (counts)
+    for node in trees.walk(tree):  # every node once (counts), a call before its arguments
         kind = type(node)
+        if kind is ast.Call:
+            graph_names.update(_graph_names(node))
         if kind is ast.Name:
             add(node.id)
         elif kind is ast.Attribute:
@@ -145,7 +152,7 @@ def _count(tree: ast.AST) -> dict[str, Named]:
                     entry = named[node.value.id] = Named()
                 entry.attributes[node.attr] += 1
         elif kind is ast.Constant:
-            if type(node.value) is str and _PATH.fullmatch(node.value):
+            if type(node.value) is str and _PATH.fullmatch(node.value) and id(node) not in graph_names:
                 add(_PATH_PARTS.split(node.value)[-1])
         elif kind not in _NAMING:
             continue
@@ -157,6 +164,21 @@ def _count(tree: ast.AST) -> dict[str, Named]:
         elif node.name:  # a definition, an `except ... as name`, a pattern's capture
             add(node.name)
     return named
+
+
+#: Calls whose first argument names a TF graph's scope (`tf.variable_scope("generator")`), not a Python object.
+_SCOPES = frozenset({"variable_scope", "name_scope"})
+
+
+def _graph_names(call: ast.Call) -> list[int]:
+    """The ids of the strings *call* is given as a name in a TF graph or a Keras model (a scope's
+    first argument, a `name=` keyword: `Dense(10, name="generator")`), which name no Python object."""
+    func = call.func
+    called = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+    found = [id(k.value) for k in call.keywords if k.arg in ("name", "name_or_scope")]
+    if called in _SCOPES and call.args:
+        found.append(id(call.args[0]))
+    return found
 
 
 #: The other nodes that name an identifier (`_count`).

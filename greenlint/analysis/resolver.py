@@ -638,6 +638,13 @@ class Resolver:
             self.block(taken)
             self.ctx.ended = self.ctx.ended or bool(taken) and isinstance(taken[-1], (ast.Return, ast.Raise))
             return
+        has = self.tf_has(node.test)
+        if has is not None:  # `if "concat_v2" in dir(tf):` the bindings of the branch the catalog's TF takes
+            before = dict(self.scope.names)
+            self.guarded(self.block, node.orelse if has else node.body)  # (its sites are code all the same)
+            self.scope.names = before
+            self.block(node.body if has else node.orelse)
+            return
         before = dict(self.scope.names)
         tested = _none_tested(node.test)  # most tests are not `x is None`: no defaults to look at
         unless = frozenset(tested & _none_defaults(self.ctx.func)) if tested else frozenset()
@@ -762,18 +769,56 @@ class Resolver:
             self.guarded(self.block, handler.body)
             if handler.name:
                 self.scope.names.pop(handler.name, None)
-            results.append(self.scope.names)
+            if raises or not self.never_raised(handler, node.body):
+                results.append(self.scope.names)
         self.scope.names = merge_names(results)
         self.block(node.finalbody)
+
+    def tf_has(self, test: ast.expr) -> bool | None:
+        """Whether the catalog's TF has the attribute a test asks about (`"concat_v2" in dir(tf)`,
+        `hasattr(tf, "concat_v2")`: TensorFlow 0.x's names); None for any other test."""
+        if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.In, ast.NotIn) \
+                and type(test.left) is ast.Constant and type(test.comparators[0]) is ast.Call \
+                and trees.dotted(test.comparators[0].func) == ["dir"] and len(test.comparators[0].args) == 1:
+            module, attr, negated = test.comparators[0].args[0], test.left.value, type(test.ops[0]) is ast.NotIn
+        elif type(test) is ast.Call and trees.dotted(test.func) == ["hasattr"] and len(test.args) == 2 \
+                and type(test.args[1]) is ast.Constant:
+            module, attr, negated = test.args[0], test.args[1].value, False
+        else:
+            return None
+        lacks = self.tf_lacks([*trees.dotted(module), attr]) if isinstance(attr, str) and trees.dotted(module) else None
+        return None if lacks is None else lacks == negated
+
+    def never_raised(self, handler: ast.ExceptHandler, body: list[ast.stmt]) -> bool:
+        """An `except AttributeError:` that is TensorFlow 0.x's fallback (`tf.nn.deconv2d` where the
+        body calls `tf.nn.conv2d_transpose`): its body reads a TF attribute the catalog's TF does not
+        have and the `try`'s body none, so on that TF it never runs and the body's bindings hold (its
+        sites are recorded all the same)."""
+        if not (isinstance(handler.type, ast.Name) and handler.type.id == "AttributeError"):
+            return False
+        return self.missing_attribute(handler.body) and not self.missing_attribute(body)
+
+    def missing_attribute(self, statements: list[ast.stmt]) -> bool:
+        """*statements* read an attribute of a TF module the catalog's TF does not have."""
+        return any(
+            self.tf_lacks(trees.dotted(node)) is True
+            for statement in statements
+            for node in ast.walk(statement)
+            if type(node) is ast.Attribute and type(node.ctx) is ast.Load
+        )
 
     def lacks(self, statement: ast.stmt) -> bool:
         """An assignment of an attribute of a TF module that the catalog's TF does not have
         (`image_summary = tf.image_summary`, TensorFlow 0.x's name): it raises there, so in a
         `try` the handlers' bindings are the ones that hold (`tf.summary.image`)."""
-        names = trees.dotted(statement.value) if isinstance(statement, ast.Assign) else []
+        return isinstance(statement, ast.Assign) and self.tf_lacks(trees.dotted(statement.value)) is True
+
+    def tf_lacks(self, names: list[str]) -> bool | None:
+        """Whether the catalog's TF lacks the dotted name *names* (`["tf", "nn", "deconv2d"]`); None where
+        it names no attribute of a TF module."""
         owner = self.name(names[0]) if len(names) > 1 else None
         if type(owner) is not Ref or owner.path.partition(".")[0] not in TF_ROOTS:
-            return False
+            return None
         sym = self.table.symbol(".".join((owner.path, *names[1:])))
         return sym is None or sym[1] == "unknown"
 
@@ -909,6 +954,8 @@ class Resolver:
             return Ref(path) if path in options.ABSL_PATHS else None
         if root == downloads.PATH_MODULE:  # `pathlib.Path(get_file(...))` (nothing else of theirs)
             return Ref(path) if path == root or path in downloads.SAME_PATH else None
+        if root == "math":  # `math.ceil(x)` on a literal (`_MATH`; nothing else of theirs)
+            return Ref(path) if path == root or path in _MATH else None
         if root not in TF_ROOTS:
             return self.imports.module(path) if self.imports is not None else None
         return Ref(self.canonical_path(path))
@@ -1147,6 +1194,8 @@ class Resolver:
         64)`), or when it is a generator function whose batches' size that walk did not find
         (`generator(batch_size=16)`, in this module or another: *foreign*, a `Template`'s functions),
         or a function returning such a generator's call (`return data_generator(lines, batch_size)`),
+        or when it is a formula (`_formula`) given literal numbers, whose merged return is not one
+        (`conv_out_size_same(s_h, 2)`, a layer's side, called with several sizes),
         or when it is given an array or tensor of known shape and its merged return has none (the same
         `preprocess(images)` applied to the training and the test arrays), or when it builds a layer or
         composes callables from its arguments (`DarknetConv2D(64, (3, 3), strides=(2, 2))`, builders.py):
@@ -1159,11 +1208,13 @@ class Resolver:
         unsized = arrays.unsized_generator(value)
         unpriced = work_mod.unpriced(value) and info.has_parameters
         given = [v for starred, v in args if not starred] + [v for name, v in keywords if name]
-        symbolic = any(arrays.is_sym(v) for v in given)
+        symbolic = any(arrays.is_sym(v) or type(v) is Seq and any(map(arrays.is_sym, v.items)) for v in given)
         built = info.has_parameters and (type(value) is Composed or work_mod.is_layer(value) and value.how == "constructor")
         unshaped = not (unsized or unpriced or symbolic or built) and arrays.shape_of(value) is None \
             and any(arrays.shape_of(v) is not None for v in given)
-        if not (unsized or unpriced or symbolic or unshaped or built):
+        counted = (value is None or value is OPAQUE) and _formula(info.node) and bool(given) \
+            and all(type(v) is Const and _is_number(v.value) for v in given)
+        if not (unsized or unpriced or symbolic or unshaped or built or counted):
             return None
         ctx = self.walk_with(info, args, keywords, foreign)
         if ctx.generator:
@@ -1180,6 +1231,8 @@ class Resolver:
             return value if type(value) is Composed or work_mod.is_layer(value) else None
         if unpriced and work_mod.unpriced(value, partly=False) or unshaped and arrays.shape_of(value) is None:
             return None
+        if counted and not (unsized or unpriced or symbolic or unshaped or built):
+            return value if type(value) is Const and value is not OPAQUE else None
         return value
 
     def another(self, info: FuncInfo, value: Any) -> Any:
@@ -1439,7 +1492,9 @@ class Resolver:
         default of the option (`option_default`), which the user can change (its `Const.option` says so),
         where the program does not set it itself (`options.set_by_program`: an assignment to it, unless
         only under `if args.x is None:` and the default is not None; a parser's `set_defaults`; a literal
-        argument list naming it); None otherwise."""
+        argument list naming it), or, for a default of None, the default of the option it then takes
+        (`options.fallback`: `if FLAGS.output_width is None: FLAGS.output_width = FLAGS.output_height`);
+        None otherwise."""
         attr = node.attr
         if type(owner) is Parsed and attr in owner.given:
             return None
@@ -1448,9 +1503,12 @@ class Resolver:
             return None
         if self.options_set is None:
             self.options_set = options.set_by_program(self.tree) if self.tree is not None else {}
-        if options.set_here(self.options_set, ast.unparse(node.value), attr, default.value is None):
-            return None
-        return Const(default.value, attr)
+        read = options.read_as(self.options_set, self.tree, ast.unparse(node.value), attr, default.value is None)
+        if read != attr:
+            default = self.option_default(read) if read is not None else None
+            if default is None or default.value is None:
+                return None
+        return Const(default.value, read)
 
     def attribute(self, owner: Any, attr: str) -> Any:
         kind = type(owner)
@@ -1789,7 +1847,10 @@ class Resolver:
                     # a Keras model overriding `__call__` itself: calling it still runs the model forward
                     self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords)
                 self.wrapper_call(node, runs)
-                return fresh(callee.cls.methods["__call__"])
+                value = fresh(callee.cls.methods["__call__"])
+                template = callee.cls.templates.get("__call__")
+                own = self.instantiated(template.info, args, keywords, value, template.functions) if template else None
+                return value if own is None else own  # (the ops it applies to the tensor given)
             return self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords) if base else None
         if kind is UserInst:
             method = callee.info.find_method("__call__")
@@ -1878,6 +1939,8 @@ class Resolver:
             return self.bound_later(node, args, keywords)
         if path == builders.REDUCE:
             return self.folded(node, args)
+        if path in _MATH:
+            return _math_call(path, args)
         if path in drivers.PATHS:
             return self.driver_call(node, path, args, keywords)
         if root in kerasext.ROOTS:
@@ -1909,7 +1972,7 @@ class Resolver:
         sym = self.table.symbol(path)
         if sym is None and path in symops.NORMALISATIONS and args and not args[0][0]:  # TF1's contrib.layers
             found = symops.on_sym(path, {"inputs": args[0][1]}, _node_key(node, self.instance))
-            return Inst("tensorflow.Tensor", "factory", {"sym": found}) if found is not None else None
+            return Inst("tensorflow.Tensor", "factory", {"sym": found} if found is not None else {})
         if sym is None or sym[1] == "module":
             return None
         api, kind, returns = sym
@@ -2836,6 +2899,9 @@ _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 _FOLLOWED_ROOTS = (DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
                    | environments.ROOTS | {downloads.PATH_MODULE, "absl"})
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
+#: `math` functions folded on a literal number, as `builtin_call` folds `int` and `round`: the sizes a
+#: program derives (`int(math.ceil(float(size) / float(stride)))`, a layer's output side).
+_MATH = {"math.ceil": math.ceil, "math.floor": math.floor, "math.sqrt": math.sqrt}
 #: List methods that add items (`append` is counted, the others leave the length unknown).
 _LIST_FILLERS = frozenset({"append", "extend", "insert"})
 
@@ -3063,6 +3129,26 @@ def _known(value: Any) -> Any:
 
 def _is_number(value: Any) -> bool:
     return type(value) in (int, float)
+
+
+def _formula(node: ast.AST) -> bool:
+    """A function whose body is one `return` (after its docstring): an expression of its parameters."""
+    body = getattr(node, "body", None)
+    if not isinstance(body, list):
+        return False
+    if body and type(body[0]) is ast.Expr and type(body[0].value) is ast.Constant:
+        body = body[1:]
+    return len(body) == 1 and type(body[0]) is ast.Return
+
+
+def _math_call(path: str, args: list) -> Const | None:
+    """`math.ceil(x)` (`_MATH`) of one literal number; None otherwise."""
+    if len(args) != 1 or args[0][0] or type(args[0][1]) is not Const or not _is_number(args[0][1].value):
+        return None
+    try:
+        return Const(_MATH[path](args[0][1].value))
+    except (ValueError, OverflowError):  # (the square root of a negative number)
+        return None
 
 
 def _none_tested(test: ast.expr) -> set[str]:

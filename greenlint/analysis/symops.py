@@ -249,15 +249,16 @@ def _transpose(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
 
 
 def _reshape(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
-    """`tf.reshape(x, [-1, 4, 4, 512])`, `[batch, -1]`: the axes after the first (the batch's), one of
-    them -1 at most, the sample's elements kept."""
+    """`tf.reshape(x, [-1, 4, 4, 512])`, `[batch, -1]`, `x.get_shape()` (its batch axis None): the axes
+    after the first (the batch's), one of them -1 at most, the sample's elements kept."""
     target = named.get("shape")
     raw = target.value if type(target) is Const else None
     size = _elements(_sample(named.get("tensor")))
-    if size is None or not isinstance(raw, (list, tuple)) or len(raw) < 2 or not all(type(d) is int for d in raw):
+    if size is None or not isinstance(raw, (list, tuple)) or len(raw) < 2 or not all(type(d) is int for d in raw[1:]) \
+            or not (raw[0] is None or type(raw[0]) is int):
         return None
     rest = list(raw[1:])
-    if raw[0] == -1 and -1 not in rest or raw[0] > 0 and rest.count(-1) <= 1:
+    if raw[0] in (-1, None) and -1 not in rest or raw[0] is not None and raw[0] > 0 and rest.count(-1) <= 1:
         known = math.prod(d for d in rest if d != -1)
         if -1 in rest and known > 0 and size % known == 0:
             rest[rest.index(-1)] = size // known

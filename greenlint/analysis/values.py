@@ -583,6 +583,9 @@ class ExtClass:
     hosts: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
     sliced: bool = False  # its `__getitem__` only slices what the instance holds (hostwork.slices_only)
     workers: int | str | None = None  # what its constructor gives `super().__init__` as `workers` (hostwork.given_workers)
+    #: method name -> its `Template`, where each call's arguments may tell what it builds (a `__call__` applying
+    #: graph ops to the tensor it is given: `batch_norm(name="g_bn0")(h)`)
+    templates: dict[str, Any] = field(default_factory=dict)
 
 
 class ExtInst:

@@ -211,3 +211,109 @@ def test_a_one_or_many_argument_is_read_by_one_function():
     inline = re.compile(r"(\w+)\.items if type\(\1\) is Seq else \(\1,\)")
     folder = Path(values.__file__).parent
     assert [p.name for p in folder.glob("*.py") if p.name != "values.py" and inline.search(p.read_text())] == []
+
+
+def test_a_dcgan_generator_is_sized_through_its_helpers_and_the_sizes_it_computes(tmp_path):
+    """dcgan-tensorflow's shape: a size helper of one `return` called with several literal sizes
+    (`math.ceil`), a batch-norm object of another module called on each tensor, a transposed
+    convolution written with TensorFlow 0.x's fallback, reshaped to its own `get_shape()`; the model
+    class built by the script beside it, whose flag of None defaults to another flag's value, and its
+    method named again only in a graph's scope name."""
+    (tmp_path / "ops.py").write_text(textwrap.dedent("""
+        import tensorflow as tf
+
+        if "concat_v2" in dir(tf):
+            def concat(tensors, axis):
+                return tf.concat_v2(tensors, axis)
+        else:
+            def concat(tensors, axis):
+                return tf.concat(tensors, axis)
+
+        class batch_norm(object):
+            def __init__(self, name="batch_norm"):
+                self.name = name
+
+            def __call__(self, x, train=True):
+                return tf.contrib.layers.batch_norm(x, scale=True, is_training=train, scope=self.name)
+
+        def deconv2d(input_, output_shape, k=5, name="deconv2d", with_w=False):
+            with tf.variable_scope(name):
+                w = tf.get_variable("w", [k, k, output_shape[-1], input_.get_shape()[-1]])
+                try:
+                    deconv = tf.nn.conv2d_transpose(input_, w, output_shape=output_shape, strides=[1, 2, 2, 1])
+                except AttributeError:
+                    deconv = tf.nn.deconv2d(input_, w, output_shape=output_shape, strides=[1, 2, 2, 1])
+                deconv = tf.reshape(deconv, deconv.get_shape())
+                if with_w:
+                    return deconv, w
+                return deconv
+        """).lstrip("\n"))
+    (tmp_path / "model.py").write_text(textwrap.dedent("""
+        import math
+        import tensorflow as tf
+        from ops import *
+
+        def size_after(size, stride):
+            return int(math.ceil(float(size) / float(stride)))
+
+        class GAN:
+            def __init__(self, sess, height=64, width=64):
+                self.sess, self.height, self.width = sess, height, width
+                self.g_bn = batch_norm(name="g_bn")
+                self.z = tf.placeholder(tf.float32, [64, 4, 4, 128])
+                self.loss = tf.reduce_mean(self.generator(self.z))
+
+            def generator(self, z):
+                with tf.variable_scope("generator"):
+                    h, w = size_after(self.height, 2), size_after(self.width, 2)
+                    self.h1, self.w1 = deconv2d(concat([z, z], 3), [64, 8, 8, 64], name="g_h1", with_w=True)
+                    return deconv2d(self.g_bn(self.h1), [64, h, w, 3], name="g_h2")
+
+            def train(self):
+                op = tf.train.AdamOptimizer(0.0002).minimize(self.loss)
+                for step in range(100):
+                    self.sess.run(op, feed_dict={self.z: batch})
+        """).lstrip("\n"))
+    (tmp_path / "main.py").write_text(textwrap.dedent("""
+        import tensorflow as tf
+        from model import GAN
+
+        flags = tf.app.flags
+        flags.DEFINE_integer("height", 64, "output height")
+        flags.DEFINE_integer("width", None, "output width: the height where None")
+        FLAGS = flags.FLAGS
+        if FLAGS.width is None:
+            FLAGS.width = FLAGS.height
+        with tf.Session() as sess:
+            GAN(sess, height=FLAGS.height, width=FLAGS.width).train()
+        """).lstrip("\n"))
+    result = analyse_file(tmp_path / "model.py")
+    train = next(s for s in result.callsites if s.api.endswith("Session.run"))
+    first = 4 * 4 * 256 * 2 * 25 * 64  # each 4x4 position of the concat's 256 channels spreads to 5x5x64
+    second = 8 * 8 * 64 * 2 * 25 * 3  # each 8x8 position of 64 channels to 5x5x3 (32x32x3: `size_after`)
+    normalised, mean = 8 * 8 * 64, 32 * 32 * 3
+    assert train.work["flops_per_sample"]["value"] == first + second + normalised + mean
+
+
+def test_tensorflow_0_fallbacks_take_the_branch_the_catalogs_tensorflow_runs():
+    """`hasattr(tf, "concat_v2")` and `except AttributeError:` around a call the catalog's TF has: the
+    branch and the body that TF runs, not a merge with TensorFlow 0.x's names (unknown there)."""
+    code = """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 100])
+        if hasattr(tf, "concat_v2"):
+            joined = tf.concat_v2([x, x], 1)
+        else:
+            joined = tf.concat([x, x], 1)
+        try:
+            h = tf.layers.dense(joined, 10)
+        except AttributeError:
+            h = tf.contrib.layers.fully_connected(joined, 10)
+        op = tf.train.AdamOptimizer().minimize(tf.reduce_mean(h))
+        with tf.Session() as s:
+            s.run(op, feed_dict={x: data})
+        """
+    assert runs(code)[14]["flops_per_sample"]["value"] == 2 * 200 * 10 + 10  # the dense layer on the 200 joined
+    merged = code.replace('hasattr(tf, "concat_v2")', "flag")
+    assert runs(merged)[14]["flops_per_sample"]["value"] is None  # either branch may run: unknown

@@ -112,8 +112,13 @@ def test_a_default_set_only_where_it_is_none_holds_unless_it_is_none():
         m.fit(x, y, batch_size=50, epochs=1)
         """
     assert fit_work(code.format(default=16))["params"]["value"] == (10 * 16 + 16) + (16 + 1)
-    unknown = fit_work(code.format(default=None))
+    # a default of None that means "as --height": the default run takes --height's default
+    fallen = fit_work(code.format(default=None))
+    assert fallen["params"]["value"] == (10 * 32 + 32) + (32 + 1) and "height" in str(fallen["options"])
+    unknown = fit_work(code.format(default=None).replace("FLAGS.width = FLAGS.height", "FLAGS.width = size(x)"))
     assert unknown["params"].get("bound") == "lower" and "options" not in unknown
+    both = code.format(default=None).replace("FLAGS.width = FLAGS.height", "FLAGS.width = FLAGS.height\n        FLAGS.height = 8")
+    assert fit_work(both)["params"].get("bound") == "lower"  # the program sets --height too
 
 
 def test_an_attribute_no_option_defines_stays_unknown():

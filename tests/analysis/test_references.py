@@ -122,5 +122,7 @@ def test_code_references_count_code_and_names_in_strings_not_prose():
     assert dict(named.attributes) == {"load_act": 1}
     assert CodeReferences(ast.parse("'''helper does it'''\n__all__ = ['pkg.mod:helper']\n")).of("helper").total == 1
     assert CodeReferences(tree).in_prose("ActWrapper") == 2  # the docstrings' mentions, found without the walk
+    scoped = "with tf.variable_scope('generator'):\n    h = Dense(8, name='generator')(generator(z))\n"
+    assert CodeReferences(ast.parse(scoped)).of("generator").total == 1  # a scope's and a layer's name: none
     assert word_lines("a = 1\nact(b)  # act\nx.act\n", "act") == [2, 2, 3]
     assert word_lines("a = 1\nact (b)  # act\nx.act\nisinstance(w, act)\n", "act", called=True) == [2]

@@ -214,6 +214,9 @@ def test_calls_on_what_saved_model_load_returns_are_named_as_measured():
         ("s = 'it\\'s a save'\nsave(a)\n", 1),
         ('"""a\nsave in a docstring\n"""\nsave(a)\n', 2),  # a string spanning lines still counts: never fewer
         ("print(f'{x}', save(a))\n", 1),
+        ("with tf.variable_scope('save'):\n    save(a)\n", 1),  # a graph's scope, no Python object
+        ("h = Dense(8, name='save')(x)\nsave(a)\n", 1),  # a layer's name
+        ("name = 'save'\nsave(a)\n", 2),  # an assignment may name it for a getattr later
     ],
 )
 def test_references_to_a_name_skip_comments_and_strings_opened_on_their_line(text, expected):
