@@ -147,7 +147,8 @@ def fallback(tree: ast.AST, holder: str, attr: str) -> str | None:
     """The option whose value *attr* read on *holder* takes where it is None, where that is all the
     program sets it to: its one assignment is `<holder>.<attr> = <holder>.<other>` under `if
     <holder>.<attr> is None:` (an option whose default of None means "as another's"); else None."""
-    written, found = f"{holder}.{attr}", []
+    written = f"{holder}.{attr}"
+    found: list[ast.Assign | ast.AugAssign | ast.AnnAssign] = []
     for node in trees.walk(tree):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]

@@ -1504,8 +1504,10 @@ class Resolver:
         if self.options_set is None:
             self.options_set = options.set_by_program(self.tree) if self.tree is not None else {}
         read = options.read_as(self.options_set, self.tree, ast.unparse(node.value), attr, default.value is None)
+        if read is None:
+            return None
         if read != attr:
-            default = self.option_default(read) if read is not None else None
+            default = self.option_default(read)
             if default is None or default.value is None:
                 return None
         return Const(default.value, read)
