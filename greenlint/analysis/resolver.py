@@ -77,6 +77,7 @@ from greenlint.analysis.values import (
     FOREIGN,
     MISSING,
     OPAQUE,
+    SEQUENCE,
     Choice,
     ClassInfo,
     Composed,
@@ -2132,7 +2133,8 @@ class Resolver:
                 features["input_drawn_above"] = node.lineno - batch.meta["line"]
         first = args[0][1] if args and not args[0][0] else None
         merge = work_mod.merge_layer(api, features)
-        work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first, merge)
+        batched = self.sequence_batches(named) if kind == "sequence" and not self.exporting else named
+        work = {} if self.exporting else work_mod.site_work(api, batched, features, owner, first, merge)
         if not self.exporting:
             work_mod.add_options(work, named, owner)
             self.training_step(node, api, named, owner, first, work)
@@ -2144,6 +2146,22 @@ class Resolver:
             where = os.path.basename(self.imports.path) if self.imports is not None else "its module"
             func.runs = (api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}", self.fed_from_parameters(func, node, api))
         return features, named
+
+    def sequence_batches(self, named: dict) -> dict:
+        """*named* with a `keras.utils.Sequence` of this file that a `fit` (or `fit_generator`, ...)
+        is given replaced by what Keras draws from it: the batches its `__getitem__` returns
+        (arrays.indexed_batches; walked now if not yet, with what its constructions so far set on
+        `self`), where they show one; *named* as it is otherwise."""
+        key = "x" if "x" in named else "generator"
+        given = named.get(key)
+        if type(given) is not UserInst:
+            return named
+        getitem = given.info.find_method("__getitem__")
+        if getitem is None:
+            return named
+        self.result_of(getitem)
+        data = arrays.indexed_batches(getitem.returned)
+        return named if data is None else {**named, key: Inst(SEQUENCE, "instance", {"data": data})}
 
     def fed_from_parameters(self, func: FuncInfo, node: ast.Call, api: str) -> bool:
         """A TF1 graph run whose `feed_dict` reads what the function's parameters (its receiver
