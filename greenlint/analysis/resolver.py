@@ -2160,8 +2160,29 @@ class Resolver:
         if getitem is None:
             return named
         self.result_of(getitem)
-        data = arrays.indexed_batches(getitem.returned)
+        data = arrays.indexed_batches(self.returned_as_constructed(given.info, getitem))
         return named if data is None else {**named, key: Inst(SEQUENCE, "instance", {"data": data})}
+
+    def returned_as_constructed(self, cls: ClassInfo, method: FuncInfo) -> list:
+        """What *method* of the class returns with `self` as its constructions so far set it: its walk's
+        returns, or, where `__init__` was first walked before its other constructions were seen (its
+        parameters then unknown: `train = Rows(a, 8)`, `val = Rows(b, 8)`), `__init__` walked again for
+        the values its constructions pass, merged, then *method* (values only, `walk_with`; the
+        attributes `__init__` sets are restored after)."""
+        init = cls.find_method("__init__")
+        if init is None or not init.blind or init.passed is None or id(method) in self.unrolling:
+            return method.returned
+        kept = [(c, dict(c.attrs)) for c in cls.mro()]
+        try:
+            for c in cls.mro():
+                for name in [n for n, by in c.assigners.items() if len(by) == 1 and by[0] is init]:
+                    c.attrs.pop(name, None)
+            self.walk_bound(init, dict(init.passed), ())
+            return self.walk_bound(method, {}, ()).returns
+        finally:
+            for c, attrs in kept:
+                c.attrs.clear()
+                c.attrs.update(attrs)
 
     def fed_from_parameters(self, func: FuncInfo, node: ast.Call, api: str) -> bool:
         """A TF1 graph run whose `feed_dict` reads what the function's parameters (its receiver
@@ -2345,8 +2366,12 @@ class Resolver:
     def walk_with(self, info: FuncInfo, args: list, keywords: list, foreign: tuple[FuncInfo, ...]) -> WalkContext:
         """Walk *info*'s body again with one call's arguments bound (its own scope and context, the
         function marked as being unrolled meanwhile); *foreign*: the functions shadowed for the walk."""
+        return self.walk_bound(info, self.bind_arguments(info, args, keywords), foreign)
+
+    def walk_bound(self, info: FuncInfo, bound: dict, foreign: tuple[FuncInfo, ...]) -> WalkContext:
+        """`walk_with`, its parameters given as *bound* (name -> value)."""
         scope = Scope("function", info.scope)
-        self.bind_parameters(info, scope, self.bind_arguments(info, args, keywords))
+        self.bind_parameters(info, scope, bound)
         ctx = WalkContext(info)
         self.unrolling.add(id(info))
         try:

@@ -326,8 +326,8 @@ class SmallBatchSize(Rule):
     draws one batch of each per step (`for image, mask in zip(images, masks)` over two
     `flow_from_directory(batch_size=batch_size)`); so does a `keras.utils.Sequence` of the file,
     where its construction passes the batch its `__getitem__` returns (`return x[i * self.batch_size:
-    ...], np.zeros(self.batch_size)`, with `self.batch_size` as the constructions set it: two that
-    differ leave it unknown); an `ImageDataGenerator` flow given to the
+    ...], np.zeros(self.batch_size)`, with `self.batch_size` as the constructions made by then set it:
+    a training and a validation Sequence that differ leave it unknown); an `ImageDataGenerator` flow given to the
     method (alone or zipped with another) where its own `batch_size` is (`aug.flow(x, y,
     batch_size=2)`). Each at the literal, at the assignment `batch_size = 8` the name passed was
     last given, or, for a parameter of the function around the method, where the file's calls of
@@ -548,8 +548,8 @@ class SmallBatchSize(Rule):
             # module it does not see): that step may be compute-bound and pay most of the joules (SRGAN's combined model)
             TWO_STEPS.replace("OTHER", "from detector import create_model\nbig = create_model()")
         ),
-        Valid(  # two constructions of the Sequence, at 4 and 64: its `self.batch_size` is not known
-            SEQUENCE + "model.fit(Batches(rows, 4), epochs=30)\nmodel.fit(Batches(rows, 64), epochs=30)\n",
+        Valid(  # a training Sequence of 4 and a validation one of 64: its `self.batch_size` is not told apart
+            SEQUENCE + "train, val = Batches(rows, 4), Batches(rows, 64)\nmodel.fit(train, validation_data=val, epochs=30)\n",
             options={"material-saving-j": 0.0},
         ),
         Valid(  # a Sequence given `batch_size=4` by its construction, none of which its `__getitem__` reads
@@ -831,6 +831,12 @@ class SmallBatchSize(Rule):
             "model.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size, epochs=30)\n",
             line=11,
             message_contains="batch size 8 given to the generator",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a training and a validation Sequence of one batch: reported where it is bound
+            SEQUENCE + "size = 4\nmodel.fit(Batches(rows, size), validation_data=Batches(rows, size), epochs=30)\n",
+            line=14,
+            message_contains="batch size 4 given to the `Sequence`",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # a Sequence batches itself: reported at the literal its construction passes, not at Keras' 32

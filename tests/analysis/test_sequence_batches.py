@@ -45,12 +45,24 @@ def test_the_batch_a_sequence_returns_is_the_fits_batch():
         assert fit.work["samples"]["value"] is None  # its __len__ is not read
 
 
+def test_a_training_and_a_validation_sequence_of_one_batch_give_it():
+    """Two constructions passing one batch: `__init__`, first walked before the second was seen, is
+    walked again for what they pass (resolver.returned_as_constructed)."""
+    [fit] = _fits(SEQUENCE + "size = 4\ntrain = Batches(rows, size)\nval = Batches(rows, size)\n"
+                  "model.fit(train, validation_data=val, epochs=3)\n")
+    assert fit.work["batch_size"]["value"] == 4
+
+
 def test_constructions_that_differ_leave_the_sequences_batch_unknown():
-    """`self.batch_size` is the class's, merged over its constructions: 4 and 64 give no one batch."""
+    """`self` is the class's, its attributes merged over the constructions seen: a training Sequence of 4
+    and a validation one of 64, both made before the fit, give it no one batch. A fit given one made
+    before the other is (the first below) has its batch: the second construction is not seen yet."""
+    [fit] = _fits(SEQUENCE + "train = Batches(rows, 4)\nval = Batches(rows, 64)\n"
+                  "model.fit(train, validation_data=val, epochs=3)\n")
+    batch = fit.work["batch_size"]
+    assert batch["value"] is None and batch["note"] == "the Sequence's batch size is not known statically"
     fits = _fits(SEQUENCE + "model.fit(Batches(rows, 4), epochs=3)\nmodel.fit(Batches(rows, 64), epochs=3)\n")
-    for fit in fits:
-        batch = fit.work["batch_size"]
-        assert batch["value"] is None and batch["note"] == "the Sequence's batch size is not known statically"
+    assert [fit.work["batch_size"]["value"] for fit in fits] == [4, None]
 
 
 def test_a_fits_batch_size_is_not_the_batch_of_a_sequence_it_is_given():
