@@ -743,16 +743,38 @@ def generator(yields: list, drawn: list | None = None) -> Inst:
     """What calling a generator function gives: its batches' size where every `yield` shows the
     same first dimension (`yield x[i:i + 32], y[i:i + 32]`, `yield np.zeros((16, 416, 416, 3)), ...`);
     how many it yields is not known (it may loop forever)."""
-    batches = {_yield_batch(value) for value in yields}
-    batch = batches.pop() if len(batches) == 1 else None
-    if batch is None:
+    found = _shared_batch(yields)
+    if found is None:
         return _drawn_generator(drawn or [])
-    first = yields[0].items[0] if type(yields[0]) is Seq and yields[0].items else yields[0]
-    shape = shape_of(first)
-    sample = tuple(shape[1:]) if shape and shape[0] == batch else None
+    batch, sample = found
     data = Data(None, sample, batch, note="a Python generator: how many batches it yields is not known",
                 batch_note=f"the generator yields batches of {batch}")
     return Inst(PY_GENERATOR, "factory", {"data": data})
+
+
+def indexed_batches(returned: list) -> Data | None:
+    """The batches a `keras.utils.Sequence` gives Keras, one per `__getitem__(i)`: where every value
+    its `return`s give shows the same first dimension (as a generator's `yield`s, `_yield_batch`),
+    that batch; None otherwise. How many it gives is its `__len__`, not read here."""
+    found = _shared_batch(returned)
+    if found is None:
+        return None
+    batch, sample = found
+    return Data(None, sample, batch, note="a keras.utils.Sequence: its length is not read",
+                batch_note=f"the Sequence's __getitem__ returns batches of {batch}")
+
+
+def _shared_batch(values: list) -> tuple[int, tuple | None] | None:
+    """The batch every one of *values* (a generator's yields, a Sequence's returns) shows, with the
+    per-sample shape of the first array where its first dimension is that batch; None where they
+    show none or differ."""
+    batches = {_yield_batch(value) for value in values}
+    batch = batches.pop() if len(batches) == 1 else None
+    if batch is None:
+        return None
+    first = values[0].items[0] if type(values[0]) is Seq and values[0].items else values[0]
+    shape = shape_of(first)
+    return batch, tuple(shape[1:]) if shape and shape[0] == batch else None
 
 
 def _yield_batch(value: Any) -> int | None:

@@ -77,6 +77,7 @@ from greenlint.analysis.values import (
     FOREIGN,
     MISSING,
     OPAQUE,
+    SEQUENCE,
     Choice,
     ClassInfo,
     Composed,
@@ -2199,7 +2200,8 @@ class Resolver:
                 features["input_drawn_above"] = node.lineno - batch.meta["line"]
         first = args[0][1] if args and not args[0][0] else None
         merge = work_mod.merge_layer(api, features)
-        work = {} if self.exporting else work_mod.site_work(api, named, features, owner, first, merge)
+        batched = self.sequence_batches(named) if kind == "sequence" and not self.exporting else named
+        work = {} if self.exporting else work_mod.site_work(api, batched, features, owner, first, merge)
         if not self.exporting:
             work_mod.add_options(work, named, owner)
             self.training_step(node, api, named, owner, first, work)
@@ -2211,6 +2213,43 @@ class Resolver:
             where = os.path.basename(self.imports.path) if self.imports is not None else "its module"
             func.runs = (api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}", self.fed_from_parameters(func, node, api))
         return features, named
+
+    def sequence_batches(self, named: dict) -> dict:
+        """*named* with a `keras.utils.Sequence` of this file that a `fit` (or `fit_generator`, ...)
+        is given replaced by what Keras draws from it: the batches its `__getitem__` returns
+        (arrays.indexed_batches; walked now if not yet, with what its constructions so far set on
+        `self`), where they show one; *named* as it is otherwise."""
+        key = "x" if "x" in named else "generator"
+        given = named.get(key)
+        if type(given) is not UserInst:
+            return named
+        getitem = given.info.find_method("__getitem__")
+        if getitem is None:
+            return named
+        self.result_of(getitem)
+        data = arrays.indexed_batches(self.returned_as_constructed(given.info, getitem))
+        return named if data is None else {**named, key: Inst(SEQUENCE, "instance", {"data": data})}
+
+    def returned_as_constructed(self, cls: ClassInfo, method: FuncInfo) -> list:
+        """What *method* of the class returns with `self` as its constructions so far set it: its walk's
+        returns, or, where `__init__` was first walked before its other constructions were seen (its
+        parameters then unknown: `train = Rows(a, 8)`, `val = Rows(b, 8)`), `__init__` walked again for
+        the values its constructions pass, merged, then *method* (values only, `walk_with`; the
+        attributes `__init__` sets are restored after)."""
+        init = cls.find_method("__init__")
+        if init is None or not init.blind or init.passed is None or id(method) in self.unrolling:
+            return method.returned
+        kept = [(c, dict(c.attrs)) for c in cls.mro()]
+        try:
+            for c in cls.mro():
+                for name in [n for n, by in c.assigners.items() if len(by) == 1 and by[0] is init]:
+                    c.attrs.pop(name, None)
+            self.walk_bound(init, dict(init.passed), ())
+            return self.walk_bound(method, {}, ()).returns
+        finally:
+            for c, attrs in kept:
+                c.attrs.clear()
+                c.attrs.update(attrs)
 
     def fed_from_parameters(self, func: FuncInfo, node: ast.Call, api: str) -> bool:
         """A TF1 graph run whose `feed_dict` reads what the function's parameters (its receiver
@@ -2394,8 +2433,12 @@ class Resolver:
     def walk_with(self, info: FuncInfo, args: list, keywords: list, foreign: tuple[FuncInfo, ...]) -> WalkContext:
         """Walk *info*'s body again with one call's arguments bound (its own scope and context, the
         function marked as being unrolled meanwhile); *foreign*: the functions shadowed for the walk."""
+        return self.walk_bound(info, self.bind_arguments(info, args, keywords), foreign)
+
+    def walk_bound(self, info: FuncInfo, bound: dict, foreign: tuple[FuncInfo, ...]) -> WalkContext:
+        """`walk_with`, its parameters given as *bound* (name -> value)."""
         scope = Scope("function", info.scope)
-        self.bind_parameters(info, scope, self.bind_arguments(info, args, keywords))
+        self.bind_parameters(info, scope, bound)
         ctx = WalkContext(info)
         self.unrolling.add(id(info))
         try:

@@ -428,7 +428,7 @@ def merge(a: Any, b: Any) -> Any:
         return b
     if b_const:
         return a
-    if _sequence(a) and _sequence(b):
+    if is_sequence(a) and is_sequence(b):
         return Inst(SEQUENCE, "merge")
     return None
 
@@ -452,7 +452,7 @@ def union(values: list) -> Choice | None:
     return Choice(tuple(items)) if len(items) > 1 else None
 
 
-def _sequence(value: Any) -> bool:
+def is_sequence(value: Any) -> bool:
     """Whether *value* is an instance of a class deriving `keras.utils.Sequence` (a user one included)."""
     kind = type(value)
     if kind is Inst:

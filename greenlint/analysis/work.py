@@ -44,7 +44,7 @@ from greenlint.analysis.arrays import (
 )
 from greenlint.analysis.callsite import UNTYPED_BATCH, estimator_method
 from greenlint.analysis.ops import op_work
-from greenlint.analysis.values import Const, Inst, Seq, UserInst, items_of, options_of
+from greenlint.analysis.values import Const, Inst, Seq, UserInst, is_sequence, items_of, options_of
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
@@ -842,6 +842,8 @@ def _data(value: Any) -> tuple[Data | None, bool]:
     """(what is known of the data passed, whether it is a tf.data pipeline)."""
     if type(value) is Inst and value.cls in (DATASET, PY_GENERATOR, FLOW_ITERATOR):  # each batches itself
         return value.meta.get("data"), True
+    if is_sequence(value):  # a `keras.utils.Sequence` too: its batches, where its `__getitem__` shows them
+        return (value.meta.get("data") if type(value) is Inst else None), True
     if type(value) is Inst and value.cls == HOST_BATCH:  # `x = next(gen)`: one batch of the generator's
         data = value.meta.get("data")
         if data is not None and data.batch is not None:
@@ -1005,6 +1007,8 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
         given = named.get("x", named.get("generator"))
         if data is not None and data.batch is not None:
             batch = q(data.batch, INFERRED, data.batch_note or "the dataset's .batch(n)")
+        elif is_sequence(given):
+            batch = q(None, UNKNOWN, "the Sequence's batch size is not known statically")
         elif "generator" in named or (type(given) is Inst and given.cls != DATASET):
             batch = q(None, UNKNOWN, "the generator's batch size is not known statically")
         else:

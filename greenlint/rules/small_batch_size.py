@@ -225,6 +225,16 @@ GENERATOR = (
 )
 
 
+#: A `keras.utils.Sequence` of batches for the same model: Keras draws `__getitem__(i)` per step.
+SEQUENCE = GENERATOR.split("def batches", 1)[0] + (
+    "class Batches(tf.keras.utils.Sequence):\n"
+    "    def __init__(self, rows, batch_size=32):\n        self.rows, self.batch_size = rows, batch_size\n"
+    "    def __len__(self):\n        return len(self.rows) // self.batch_size\n"
+    "    def __getitem__(self, i):\n        n = self.batch_size\n"
+    "        return [np.zeros((n, 10)), np.zeros((n, 4))], np.zeros(n)\n"
+)
+
+
 #: A trainer whose step's batch is its method's parameter; a loop draws the batches by it.
 TRAINER = (
     "import numpy as np\nimport tensorflow as tf\n\n\nclass Trainer:\n"
@@ -314,7 +324,10 @@ class SmallBatchSize(Rule):
     passes a batch size that greenlint finds in the arrays the generator yields (inputs, a list of
     them, or targets: `yield [b0, b1], np.zeros(batch_size)`) or in the Keras image iterators it
     draws one batch of each per step (`for image, mask in zip(images, masks)` over two
-    `flow_from_directory(batch_size=batch_size)`); an `ImageDataGenerator` flow given to the
+    `flow_from_directory(batch_size=batch_size)`); so does a `keras.utils.Sequence` of the file,
+    where its construction passes the batch its `__getitem__` returns (`return x[i * self.batch_size:
+    ...], np.zeros(self.batch_size)`, with `self.batch_size` as the constructions made by then set it:
+    a training and a validation Sequence that differ leave it unknown); an `ImageDataGenerator` flow given to the
     method (alone or zipped with another) where its own `batch_size` is (`aug.flow(x, y,
     batch_size=2)`). Each at the literal, at the assignment `batch_size = 8` the name passed was
     last given, or, for a parameter of the function around the method, where the file's calls of
@@ -444,9 +457,9 @@ class SmallBatchSize(Rule):
     name = "small-batch-size"
     MESSAGE = "`{api}` uses batch_size={size}{where}: tiny batches make each epoch slower and costlier"
     PRICED_MESSAGE = "`{api}` uses batch_size={size}{where}: {saving}"
-    GENERATOR_MESSAGE = "batch size {size} given to the generator that feeds `{api}`: {saving}"
+    GENERATOR_MESSAGE = "batch size {size} given to the {feeder} that feeds `{api}`: {saving}"
     GENERATOR_COUNTED_MESSAGE = (
-        "batch size {size} given to the generator that feeds `{api}`, which runs a fixed count of steps: {saving};"
+        "batch size {size} given to the {feeder} that feeds `{api}`, which runs a fixed count of steps: {saving};"
         " divide `{count}` (line {line}) by {times} to train on as many samples"
     )
     STEP_MESSAGE = (
@@ -534,6 +547,14 @@ class SmallBatchSize(Rule):
         Valid(  # the same literal sets the batch of a second model's step, which greenlint cannot price (built by a
             # module it does not see): that step may be compute-bound and pay most of the joules (SRGAN's combined model)
             TWO_STEPS.replace("OTHER", "from detector import create_model\nbig = create_model()")
+        ),
+        Valid(  # a training Sequence of 4 and a validation one of 64: its `self.batch_size` is not told apart
+            SEQUENCE + "train, val = Batches(rows, 4), Batches(rows, 64)\nmodel.fit(train, validation_data=val, epochs=30)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # a Sequence given `batch_size=4` by its construction, none of which its `__getitem__` reads
+            SEQUENCE.replace("n = self.batch_size", "n = 64") + "model.fit(Batches(rows, batch_size=4), epochs=30)\n",
+            options={"material-saving-j": 0.0},
         ),
         Valid(  # a generator of batches of 32
             GENERATOR + "size = 32\nmodel.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size)\n"
@@ -812,6 +833,18 @@ class SmallBatchSize(Rule):
             message_contains="batch size 8 given to the generator",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # a training and a validation Sequence of one batch: reported where it is bound
+            SEQUENCE + "size = 4\nmodel.fit(Batches(rows, size), validation_data=Batches(rows, size), epochs=30)\n",
+            line=14,
+            message_contains="batch size 4 given to the `Sequence`",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a Sequence batches itself: reported at the literal its construction passes, not at Keras' 32
+            SEQUENCE + "train = Batches(rows, batch_size=4)\nmodel.fit(train, epochs=30)\n",
+            line=14,
+            message_contains="batch size 4 given to the `Sequence`",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # a literal passed to the generator itself
             GENERATOR + "model.fit(batches(rows, 4), epochs=30)\n",
             line=11,
@@ -966,10 +999,11 @@ class SmallBatchSize(Rule):
                     literals.update(spans)
                     claim = saving.clause() + _stated(saving, joules, [site])
                     message = (
-                        self.GENERATOR_MESSAGE.format(api=site.api, size=batch, saving=claim)
+                        self.GENERATOR_MESSAGE.format(api=site.api, size=batch, saving=claim, feeder=_feeder(site))
                         if count is None
                         else self.GENERATOR_COUNTED_MESSAGE.format(
                             api=site.api,
+                            feeder=_feeder(site),
                             size=batch,
                             saving=claim,
                             count=ast.unparse(count),
@@ -1146,11 +1180,12 @@ def _few_samples(site: Site) -> bool:
 
 
 def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list[Span], int, ast.expr | None] | None:
-    """Where a Python generator or a Keras image flow feeding a model method gets a small batch: the
-    analysis found the batch it yields (its work's `batch_size`: from the arrays of a generator's
-    `yield`s, from the Keras image iterators it draws one batch of each per step, or a flow's
-    `batch_size`, for the arguments of this call), and the call that sets it passes it: the call of
-    the generator function, or the `.flow*()` call (alone or in a `zip` of flows), given to the
+    """Where a Python generator, a `keras.utils.Sequence` or a Keras image flow feeding a model method
+    gets a small batch: the analysis found the batch it yields (its work's `batch_size`: from the
+    arrays of a generator's `yield`s or a Sequence's `__getitem__` returns, from the Keras image
+    iterators it draws one batch of each per step, or a flow's `batch_size`, for the arguments of this
+    call), and the call that sets it passes it: the call of the generator function or the Sequence's
+    class, or the `.flow*()` call (alone or in a `zip` of flows), given to the
     method or bound to the name it is given (`gen = batches(rows, 8)`). The batch is passed as a
     literal, as a name the call's scope last bound to that literal before the call (`batch_size =
     8`, the line a user edits), or as a parameter of the call's function that the file's calls of
@@ -1203,8 +1238,16 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list
     return None
 
 
-#: How the analysis notes a generator's batch it found (arrays.generator, arrays._drawn_generator).
-_GENERATOR_NOTES = ("the generator yields batches of", "the generator yields one batch per batch drawn from")
+#: How the analysis notes a generator's batch it found (arrays.generator, arrays._drawn_generator), and a
+#: `keras.utils.Sequence`'s (arrays.indexed_batches).
+_SEQUENCE_NOTE = "the Sequence's __getitem__ returns batches of"
+_GENERATOR_NOTES = ("the generator yields batches of", "the generator yields one batch per batch drawn from", _SEQUENCE_NOTE)
+
+
+def _feeder(site: Site) -> str:
+    """What the message calls the object feeding the site its batches."""
+    note = str(((site.callsite.work or {}).get("batch_size") or {}).get("note") or "")
+    return "`Sequence`" if note.startswith(_SEQUENCE_NOTE) else "generator"
 #: The `ImageDataGenerator` methods making a flow whose `batch_size` is its batch.
 _FLOWS = frozenset({"flow", "flow_from_directory", "flow_from_dataframe"})
 

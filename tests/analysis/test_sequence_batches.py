@@ -1,0 +1,85 @@
+"""A `keras.utils.Sequence` given to `fit` batches itself, as a generator does: Keras draws
+`__getitem__(i)` per step and ignores `fit`'s `batch_size`. The fit's batch is what `__getitem__`
+returns, with `self` as the file's constructions set it, or unknown; never Keras' default 32."""
+
+from __future__ import annotations
+
+from greenlint.analysis import analyse_file, analyse_source
+
+SEQUENCE = """\
+import numpy as np
+from tensorflow import keras
+
+
+class Batches(keras.utils.Sequence):
+    def __init__(self, rows, batch_size=1):
+        self.rows = rows
+        self.batch_size = batch_size
+
+    def __len__(self):
+        return len(self.rows) // self.batch_size
+
+    def __getitem__(self, i):
+        part = self.rows[i * self.batch_size:(i + 1) * self.batch_size]
+        return np.stack(part), np.zeros(self.batch_size)
+
+
+model = keras.Sequential([keras.layers.Dense(1, input_shape=(8,))])
+model.compile("adam", "mse")
+"""
+
+
+def _fits(text: str) -> list:
+    result = analyse_source(text, path="train.py")
+    assert result.errors == []
+    return [s for s in result.callsites if s.api.endswith((".fit", ".fit_generator"))]
+
+
+def test_the_batch_a_sequence_returns_is_the_fits_batch():
+    for call in ("model.fit(Batches(rows, batch_size=4), epochs=3)\n",
+                 "gen = Batches(rows, 4)\nmodel.fit_generator(gen, epochs=3)\n"):
+        [fit] = _fits(SEQUENCE + call)
+        batch = fit.work["batch_size"]
+        assert (batch["value"], batch["provenance"]) == (4, "inferred")
+        assert batch["note"].startswith("the Sequence's __getitem__ returns batches of 4")
+        assert fit.work["samples"]["value"] is None  # its __len__ is not read
+
+
+def test_a_training_and_a_validation_sequence_of_one_batch_give_it():
+    """Two constructions passing one batch: `__init__`, first walked before the second was seen, is
+    walked again for what they pass (resolver.returned_as_constructed)."""
+    [fit] = _fits(SEQUENCE + "size = 4\ntrain = Batches(rows, size)\nval = Batches(rows, size)\n"
+                  "model.fit(train, validation_data=val, epochs=3)\n")
+    assert fit.work["batch_size"]["value"] == 4
+
+
+def test_constructions_that_differ_leave_the_sequences_batch_unknown():
+    """`self` is the class's, its attributes merged over the constructions seen: a training Sequence of 4
+    and a validation one of 64, both made before the fit, give it no one batch. A fit given one made
+    before the other is (the first below) has its batch: the second construction is not seen yet."""
+    [fit] = _fits(SEQUENCE + "train = Batches(rows, 4)\nval = Batches(rows, 64)\n"
+                  "model.fit(train, validation_data=val, epochs=3)\n")
+    batch = fit.work["batch_size"]
+    assert batch["value"] is None and batch["note"] == "the Sequence's batch size is not known statically"
+    fits = _fits(SEQUENCE + "model.fit(Batches(rows, 4), epochs=3)\nmodel.fit(Batches(rows, 64), epochs=3)\n")
+    assert [fit.work["batch_size"]["value"] for fit in fits] == [4, None]
+
+
+def test_a_fits_batch_size_is_not_the_batch_of_a_sequence_it_is_given():
+    """`fit(seq, batch_size=32)`: Keras takes the Sequence's batches, whatever fit is told."""
+    fits = _fits(SEQUENCE.replace("np.zeros(self.batch_size)", "np.zeros(len(part))")
+                 + "model.fit(Batches(rows, 4), batch_size=32, epochs=3)\n")
+    assert fits[0].work["batch_size"]["value"] is None
+
+
+def test_a_sequence_of_another_module_is_not_given_keras_default_batch(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "batches.py").write_text(SEQUENCE.split("\n\nmodel = ", 1)[0] + "\n")
+    (tmp_path / "main.py").write_text(
+        "from tensorflow import keras\nfrom batches import Batches\n"
+        "model = keras.Sequential([keras.layers.Dense(1, input_shape=(8,))])\n"
+        "model.fit(Batches(rows, batch_size=2), epochs=3)\n"
+    )
+    fit = next(s for s in analyse_file(tmp_path / "main.py").callsites if s.api.endswith(".fit"))
+    assert fit.work["batch_size"]["value"] is None
+    assert fit.features.get("input_kind") == "sequence"
