@@ -2200,8 +2200,8 @@ class Resolver:
                 features["input_drawn_above"] = node.lineno - batch.meta["line"]
         first = args[0][1] if args and not args[0][0] else None
         merge = work_mod.merge_layer(api, features)
-        batched = self.sequence_batches(named) if kind == "sequence" and not self.exporting else named
-        work = {} if self.exporting else work_mod.site_work(api, batched, features, owner, first, merge)
+        given = self.sequence_batches(named) if kind == "sequence" and not self.exporting else named
+        work = {} if self.exporting else work_mod.site_work(api, given, features, owner, first, merge)
         if not self.exporting:
             work_mod.add_options(work, named, owner)
             self.training_step(node, api, named, owner, first, work)
