@@ -127,3 +127,16 @@ def test_the_rules_read_the_handed_options_default_and_say_whose_it_is(tmp_path)
     (tmp_path / "main.py").write_text(FLAGS_MAIN.format(body="gan = GAN(sess)\n        gan.train(FLAGS)\n        gan.train(None)"))
     project_index().refresh()
     assert default_value(facts, read, None) is None  # two callers, two objects
+
+
+def test_a_constructor_keeps_the_options_object_for_its_methods(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "trainer.py").write_text(
+        "import tensorflow as tf\n\n\nclass Trainer:\n    def __init__(self, args):\n        self.args = args\n"
+        "        self.model = tf.keras.Sequential([tf.keras.layers.Dense(4)])\n\n    def run(self, x, y):\n"
+        "        for epoch in range(self.args.epochs):\n            self.model.train_on_batch(x, y)\n")
+    (tmp_path / "main.py").write_text(
+        "import argparse\nimport tensorflow as tf\nfrom trainer import Trainer\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--epochs', type=int, default=7)\nargs = parser.parse_args()\nTrainer(args).run(None, None)\n")
+    (site,) = [s for s in analyse_file(tmp_path / "trainer.py").callsites if s.api.endswith("train_on_batch")]
+    assert (site.runs["loop"], site.runs["loop_option"]) == (7, "epochs")
