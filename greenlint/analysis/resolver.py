@@ -1048,11 +1048,11 @@ class Resolver:
         init = method and info.node.name == "__init__"
         scope = info.scope.parent if method else info.scope
         if not (method or info.kind == "function") or scope is None or scope.kind != "module" \
-                or (self.method_named(info) if method and not init else self.other_references(info, 0) > 0):
+                or (not method or init) and self.other_references(info, 0) > 0:
             return {}
         name = info.node.name if not method else info.cls.name if init else f"{info.cls.name}.{info.node.name}"
         calls = self.imports.calls_beside(name)
-        if not calls:
+        if not calls or method and not init and self.method_named(info):  # (the walk only where a script calls it)
             return {}
         bound = [self.bind_arguments(info, [(False, v) for v in args], list(keywords.items())) for args, keywords in calls]
         return {name: value for name, value in bound[0].items() if all(b.get(name) == value for b in bound[1:])}

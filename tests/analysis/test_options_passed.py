@@ -140,3 +140,13 @@ def test_a_constructor_keeps_the_options_object_for_its_methods(tmp_path):
         "parser.add_argument('--epochs', type=int, default=7)\nargs = parser.parse_args()\nTrainer(args).run(None, None)\n")
     (site,) = [s for s in analyse_file(tmp_path / "trainer.py").callsites if s.api.endswith("train_on_batch")]
     assert (site.runs["loop"], site.runs["loop_option"]) == (7, "epochs")
+
+
+def test_a_loop_whose_count_is_the_handed_default_says_whose_default_it_is(tmp_path):
+    from greenlint.rules.pipeline_runs import loop_at
+
+    loops(tmp_path, ARGS_MAIN, "model.run_epochs(sess, args)")
+    path = tmp_path / "model.py"
+    facts = FileFacts(str(path), (), path.read_text())
+    (loop,) = [n for n in facts.nodes(None, ast.For) if "config.epochs" in ast.unparse(n.iter)]
+    assert loop_at(facts, loop, None) == f"{loop.lineno} (12 passes: `config.epochs`, the default of `--epochs`)"
