@@ -58,13 +58,12 @@ def names_method(nodes: Iterable[ast.AST], name: str) -> bool:
     imported: set[str] = set()
     owners: list[ast.expr] = []
     for node in nodes:
-        kind = type(node)
-        if kind is ast.Import or kind is ast.ImportFrom:
-            imported.update(alias.asname or alias.name.partition(".")[0] for alias in node.names)  # type: ignore[attr-defined]
-        elif kind is ast.Name and node.id == name:  # type: ignore[attr-defined]
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            imported.update(alias.asname or alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.Name) and node.id == name:
             return True
-        elif kind is ast.Attribute and node.attr == name:  # type: ignore[attr-defined]
-            owners.append(node.value)  # type: ignore[attr-defined]
+        elif isinstance(node, ast.Attribute) and node.attr == name:
+            owners.append(node.value)
     return any(not (type(owner) is ast.Name and owner.id in imported) for owner in owners)
 
 
@@ -147,17 +146,16 @@ class _Script:
         self.bare: set[str] = set()  # names read otherwise than as `name.attr`
         self.parameters: set[str] = set()
         for node in trees.walk(tree):
-            kind = type(node)
-            if kind is ast.Name:
+            if isinstance(node, ast.Name):
                 counts = self.loads if type(node.ctx) is ast.Load else self.stores
                 counts[node.id] = counts.get(node.id, 0) + 1
-            elif kind is ast.Attribute and type(node.ctx) is ast.Load:
+            elif isinstance(node, ast.Attribute) and type(node.ctx) is ast.Load:
                 self.reads[node.attr] += 1
-                if type(node.value) is ast.Name:
+                if isinstance(node.value, ast.Name):
                     self.attributes[(node.value.id, node.attr)] += 1
-            elif kind is ast.Call:
+            elif isinstance(node, ast.Call):
                 self.calls.append(node)
-            elif kind is ast.arg:
+            elif isinstance(node, ast.arg):
                 self.parameters.add(node.arg)
         self.constants = {
             target.id: node.value

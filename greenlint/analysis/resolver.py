@@ -1044,13 +1044,14 @@ class Resolver:
         its default where a call passes none; {} where no script calls it or one names it otherwise."""
         if self.exporting or self.imports is None or isinstance(info.node, ast.Lambda):
             return {}
-        method = info.kind == "method" and info.cls is not None
+        cls = info.cls if info.kind == "method" else None
+        method = cls is not None
         init = method and info.node.name == "__init__"
         scope = info.scope.parent if method else info.scope
         if not (method or info.kind == "function") or scope is None or scope.kind != "module" \
                 or (not method or init) and self.other_references(info, 0) > 0:
             return {}
-        name = info.node.name if not method else info.cls.name if init else f"{info.cls.name}.{info.node.name}"
+        name = info.node.name if cls is None else cls.name if init else f"{cls.name}.{info.node.name}"
         calls = self.imports.calls_beside(name)
         if not calls or method and not init and self.method_named(info):  # (the walk only where a script calls it)
             return {}

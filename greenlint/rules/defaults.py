@@ -121,7 +121,7 @@ def _handed_option(facts: FileFacts, expr: ast.Attribute, cell: int | None) -> D
         return None
     method = is_method(facts, function, cell)
     owner = facts.parent(function, cell)
-    top = facts.parent(owner, cell) if method else owner
+    top = facts.parent(owner, cell) if method and owner is not None else owner
     positional = positional_parameters(facts, function, cell)
     if not isinstance(top, ast.Module) or holder.id not in positional + [a.arg for a in function.args.kwonlyargs]:
         return None
@@ -143,9 +143,10 @@ def _handed_option(facts: FileFacts, expr: ast.Attribute, cell: int | None) -> D
     calls = calls_beside(index, path, name) or []
     given = [kw.get(holder.id) if holder.id in kw else args[positional.index(holder.id)]
              if holder.id in positional and positional.index(holder.id) < len(args) else None for args, kw in calls]
-    if not given or any(type(g) is not Options or g != given[0] for g in given):
+    first = given[0] if given else None
+    if not isinstance(first, Options) or any(g != first for g in given):
         return None
-    found = given[0].defaults.get(expr.attr)
+    found = first.defaults.get(expr.attr)
     if found is None or options.set_here(options.set_by_program(function), holder.id, expr.attr, found.value is None):
         return None
     return DefaultValue(found.value, f"the default of `--{expr.attr}`", Origin.DEFAULT)
