@@ -1,10 +1,12 @@
 """How the scripts beside a module call a class or function it defines but never names itself
-(`dcgan = DCGAN(sess, batch_size=FLAGS.batch_size, ...)` in main.py, `class DCGAN` in model.py):
-the project index's `importers` (the modules of its folder naming TensorFlow that import it, which
-the per-file cache key covers), read from their syntax alone, never walked or imported. An argument
-is known where it is a literal, a module constant of the script bound once to a literal, or the
-default of one of the script's command-line options that it does not set itself (`options.py`:
-its `Const.option` says so); unknown otherwise."""
+(`dcgan = DCGAN(sess, batch_size=FLAGS.batch_size, ...)` in main.py, `class DCGAN` in model.py), or
+a method of such a class on the instances they make (`dcgan.train(FLAGS)`): the project index's
+`importers` (the modules of its folder naming TensorFlow that import it, which the per-file cache
+key covers with the project modules they import), read from their syntax alone, never walked or
+imported. An argument is known where it is a literal, a module constant of the script bound once
+to a literal, the default of one of the script's command-line options that it does not set itself
+(`options.py`: its `Const.option` says so), or the script's options object itself (`FLAGS`, `args =
+parser.parse_args()`: an `Options` of those defaults); unknown otherwise."""
 
 from __future__ import annotations
 
@@ -12,70 +14,117 @@ import ast
 import functools
 import os
 import re
+from collections import Counter
+from collections.abc import Callable, Iterable
 
 from greenlint.analysis import options, trees
-from greenlint.analysis.values import Const
+from greenlint.analysis.values import Const, Options
 
 #: One call's arguments: the positional values in order and the keyword values by name (None: unknown).
-Arguments = tuple[list[Const | None], dict[str, Const | None]]
+Arguments = tuple[list[Const | Options | None], dict[str, Const | Options | None]]
 
 
-def calls_elsewhere(importers: dict[str, str | None], path: str, name: str) -> list[Arguments] | None:
-    """The arguments of each call of *name* in the scripts beside *path* that import it by name
-    (`from model import DCGAN`; *importers*: their texts by path, None where unreadable); None where
-    none calls it, or where one names it otherwise than in a plain call (passes it on, subclasses it,
-    spreads `*args` or `**kwargs` into it)."""
+def calls_elsewhere(importers: dict[str, str | None], path: str, name: str,
+                    imported: Callable[[str], Iterable[str | None]] = lambda script: ()) -> list[Arguments] | None:
+    """The arguments of each call of *name* in the scripts beside *path* that import it (`from model
+    import DCGAN`, `import model`; *importers*: their texts by path, None where unreadable); *name*
+    a function or class, or `Class.method` called on the instances a script makes of the class
+    (`dcgan = DCGAN(...)`, `dcgan.train(FLAGS)`). None where none calls it, or where one names it
+    otherwise than in a plain call (passes it on, subclasses it, spreads `*args` or `**kwargs` into
+    it, reads `.method` of anything but such an instance), or hands such an instance on (to a call)
+    while a project module it imports (*imported*: their texts by script) reads a `.method`."""
     stem = os.path.splitext(os.path.basename(path))[0]
+    owner, _, method = name.rpartition(".")
     found: list[Arguments] = []
     for importer, text in importers.items():
-        if text is None or name not in text or not _imports_from(text, stem):
+        if text is None or (owner or name) not in text or not _imports_from(text, stem):
             continue
-        calls = _script(importer, text).get((stem, name), ())
-        if calls is None:
+        calls, handed = _script(importer, text)
+        called = calls.get((stem, name), ())
+        if called is None:
             return None
-        found.extend(calls)
+        if called and owner in handed:
+            read = re.compile(rf"\.\s*{re.escape(method)}\b")
+            if any(other is None or read.search(other) for other in imported(importer)):
+                return None
+        found.extend(called)
     return found or None
 
 
+def names_method(nodes: Iterable[ast.AST], name: str) -> bool:
+    """Whether a module's *nodes* name a method's *name* besides its definition: bare, or as an
+    attribute of anything but a name the module imports (`self.train`, `obj.train`; `tf.train` is
+    none): a call of it that the scripts beside do not make."""
+    imported: set[str] = set()
+    owners: list[ast.expr] = []
+    for node in nodes:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            imported.update(alias.asname or alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.Name) and node.id == name:
+            return True
+        elif isinstance(node, ast.Attribute) and node.attr == name:
+            owners.append(node.value)
+    return any(not (type(owner) is ast.Name and owner.id in imported) for owner in owners)
+
+
 def _imports_from(text: str, stem: str) -> bool:
-    """Whether *text* may hold `from ...<stem> import`: the module's last name followed by `import`,
-    with only blanks and line continuations between (a test of the text before its parse)."""
-    return re.search(rf"\b{re.escape(stem)}[\s\\]*import\b", text) is not None
+    """Whether *text* may hold `from ...<stem> import` (the module's last name followed by `import`,
+    with only blanks and line continuations between) or `import <stem>`: a test of the text before its parse."""
+    return re.search(rf"\b{re.escape(stem)}[\s\\]*import\b|\bimport[ \t]+{re.escape(stem)}\b", text) is not None
 
 
 @functools.lru_cache(maxsize=16)
-def _script(path: str, text: str) -> dict[tuple[str, str], list[Arguments] | None]:
+def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str]]:
     """(module stem, name) -> the arguments of each call of a name this script imports from that
-    module, None where the script names it otherwise than in plain calls."""
+    module (a function, a class, `Class.method` on the instances it makes, a module's `function`
+    after `import module`), None where the script names it otherwise than in plain calls; and the
+    classes whose instances it hands on (passes to a call)."""
     try:
         tree = trees.parse_module(text, path, edited=False)
     except SyntaxError:
-        return {}
+        return {}, frozenset()
     imported = {
         alias.asname or alias.name: ((node.module or "").rpartition(".")[2], alias.name)
         for node in tree.body
         if isinstance(node, ast.ImportFrom)
         for alias in node.names
     }
-    if not imported:
-        return {}
+    modules = {alias.asname or alias.name: alias.name for node in tree.body if isinstance(node, ast.Import)
+               for alias in node.names if "." not in alias.name}
+    if not imported and not modules:
+        return {}, frozenset()
     script = _Script(tree)
+    instances = script.instances(imported)
     by_name: dict[str, list[ast.Call]] = {}
+    by_attribute: dict[tuple[str, str], list[ast.Call]] = {}
     for call in script.calls:
-        if isinstance(call.func, ast.Name):
-            by_name.setdefault(call.func.id, []).append(call)
+        func = call.func
+        if isinstance(func, ast.Name):
+            by_name.setdefault(func.id, []).append(call)
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            by_attribute.setdefault((func.value.id, func.attr), []).append(call)
     found: dict[tuple[str, str], list[Arguments] | None] = {}
     for local, key in imported.items():
-        named = script.loads.get(local, 0)
-        if not named:
-            continue
-        calls = by_name.get(local, [])
-        if named != len(calls) or any(_spreads(c) for c in calls):
-            found[key] = None
-        else:
-            found[key] = [([script.value(a) for a in c.args], {k.arg: script.value(k.value) for k in c.keywords if k.arg})
-                          for c in calls]
-    return found
+        if script.loads.get(local, 0):
+            found[key] = script.arguments(by_name.get(local, []), script.loads[local])
+    classes: dict[tuple[str, str], list[str]] = {}
+    for holder, key in instances.items():
+        classes.setdefault(key, []).append(holder)
+    for (holder, attr), calls in by_attribute.items():
+        if holder in modules:  # `model.train(FLAGS)` after `import model`
+            found[(modules[holder], attr)] = script.arguments(calls, script.attributes[(holder, attr)])
+        elif holder in instances:  # `dcgan.train(FLAGS)` after `dcgan = DCGAN(...)`
+            (stem, cls), held = instances[holder], classes[instances[holder]]
+            if (stem, f"{cls}.{attr}") in found:
+                continue
+            calls = [c for h in held for c in by_attribute.get((h, attr), ())]
+            own = sum(script.attributes[(h, attr)] for h in held)
+            # `tf.train`, `FLAGS.train`: no instance
+            other = sum(script.attributes[(m, attr)] for m in (*modules, *imported, *script.holders))
+            # every `.attr` the script reads of anything but what it imports or its options is on these instances
+            found[(stem, f"{cls}.{attr}")] = script.arguments(calls, own) if own + other == script.reads[attr] else None
+    handed = frozenset(cls for holder, (_, cls) in instances.items() if holder in script.handed)
+    return found, handed
 
 
 def _spreads(call: ast.Call) -> bool:
@@ -84,41 +133,87 @@ def _spreads(call: ast.Call) -> bool:
 
 class _Script:
     """What a script's arguments are read from: its calls (option definitions among them), the
-    options it sets itself and its names bound once at its top level to a literal."""
+    options it sets itself, its names bound once at its top level to a literal and how it reads
+    its names (bare, or their attributes)."""
 
     def __init__(self, tree: ast.Module):
         self.tree = tree
         self.calls: list[ast.Call] = []
         self.loads: dict[str, int] = {}
-        stores: dict[str, int] = {}
+        self.stores: dict[str, int] = {}
+        self.attributes: Counter[tuple[str, str]] = Counter()  # (name, attr) -> `name.attr` read
+        self.reads: Counter[str] = Counter()  # attr -> `<anything>.attr` read
+        self.bare: set[str] = set()  # names read otherwise than as `name.attr`
+        self.parameters: set[str] = set()
         for node in trees.walk(tree):
             if isinstance(node, ast.Name):
-                counts = self.loads if type(node.ctx) is ast.Load else stores
+                counts = self.loads if type(node.ctx) is ast.Load else self.stores
                 counts[node.id] = counts.get(node.id, 0) + 1
+            elif isinstance(node, ast.Attribute) and type(node.ctx) is ast.Load:
+                self.reads[node.attr] += 1
+                if isinstance(node.value, ast.Name):
+                    self.attributes[(node.value.id, node.attr)] += 1
             elif isinstance(node, ast.Call):
                 self.calls.append(node)
+            elif isinstance(node, ast.arg):
+                self.parameters.add(node.arg)
         self.constants = {
             target.id: node.value
             for node in tree.body
             if isinstance(node, ast.Assign) and len(node.targets) == 1
             for target in node.targets
-            if isinstance(target, ast.Name) and stores.get(target.id) == 1
+            if isinstance(target, ast.Name) and self.stores.get(target.id) == 1
         }
 
-    def value(self, node: ast.expr) -> Const | None:
+    def arguments(self, calls: list[ast.Call], named: int) -> list[Arguments] | None:
+        """The arguments of *calls*; None where the script names their callee *named* times
+        otherwise, or one spreads `*args` or `**kwargs`."""
+        if named != len(calls) or any(_spreads(c) for c in calls):
+            return None
+        return [([self.value(a) for a in c.args], {k.arg: self.value(k.value) for k in c.keywords if k.arg}) for c in calls]
+
+    def instances(self, imported: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+        """Name -> (module stem, class) of the names every binding of which makes an instance of a
+        class the script imports (`dcgan = DCGAN(...)`), none of them a parameter."""
+        made: dict[str, list[tuple[str, str]]] = {}
+        for node in trees.walk(self.tree):
+            if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
+                    and type(node.value) is ast.Call and type(node.value.func) is ast.Name \
+                    and node.value.func.id in imported:
+                made.setdefault(node.targets[0].id, []).append(imported[node.value.func.id])
+        return {name: keys[0] for name, keys in made.items()
+                if len(set(keys)) == 1 and len(keys) == self.stores.get(name) and name not in self.parameters}
+
+    @functools.cached_property
+    def handed(self) -> frozenset[str]:
+        """The names the script reads bare (passes on, puts in a container), not only as `name.attr`."""
+        return frozenset(n for n, count in self.loads.items()
+                         if count > sum(c for (name, _), c in self.attributes.items() if name == n))
+
+    def value(self, node: ast.expr) -> Const | Options | None:
         """The argument *node*'s value, where known."""
+        holder = ast.unparse(node) if isinstance(node, (ast.Name, ast.Attribute)) else ""
+        if isinstance(node, ast.Name) and node.id in self.holders or \
+                isinstance(node, ast.Attribute) and holder.endswith(options.FLAGS):
+            known = {attr: found for attr in self.defaults if (found := self.option(holder, attr)) is not None}
+            return Options(known) if known else None
         if isinstance(node, ast.Name) and node.id in self.constants:
             node = self.constants[node.id]
         if isinstance(node, ast.Attribute):  # `FLAGS.batch_size`, `args.batch_size`
-            known = self.default(node.attr)
-            read = options.read_as(self.set, self.tree, ast.unparse(node.value), node.attr, known.value is None) \
-                if known is not None else None
-            if read is not None and read != node.attr:
-                known = self.default(read)
-            if read is None or known is None or known.value is None and read != node.attr:
-                return None
-            return Const(known.value, read)
+            return self.option(ast.unparse(node.value), node.attr)
         return _literal(node)
+
+    def option(self, holder: str, attr: str) -> Const | None:
+        """The default of the script's option *attr* read on *holder* (`FLAGS`, `args`), where
+        literal and the script does not set it itself; for a default of None the script sets only
+        to another option's value, that option's (`options.read_as`)."""
+        known = self.default(attr)
+        read = options.read_as(self.set, self.tree, holder, attr, known.value is None) if known is not None else None
+        if read is not None and read != attr:
+            known = self.default(read)
+        if read is None or known is None or known.value is None and read != attr:
+            return None
+        return Const(known.value, read)
 
     def default(self, option: str) -> Const | None:
         """The literal default of the script's *option*, where it has one."""
@@ -126,6 +221,30 @@ class _Script:
         if isinstance(default, ast.Name):
             default = self.constants.get(default.id)
         return _literal(default) if default is not None else None
+
+    @functools.cached_property
+    def holders(self) -> frozenset[str]:
+        """The names of the script's options objects: `parsed`, and `FLAGS = flags.FLAGS`."""
+        return self.parsed | {name for name, value in self.constants.items()
+                              if isinstance(value, ast.Attribute) and ast.unparse(value).endswith(options.FLAGS)}
+
+    @functools.cached_property
+    def parsed(self) -> frozenset[str]:
+        """The names bound once, none a parameter, to the command line parsed (`args =
+        parser.parse_args()`, `args, rest = parser.parse_known_args()`)."""
+        found = set()
+        for node in trees.walk(self.tree):
+            if type(node) is not ast.Assign or len(node.targets) != 1 or type(node.value) is not ast.Call:
+                continue
+            func, target = node.value.func, node.targets[0]
+            if type(func) is not ast.Attribute or func.attr not in options.PARSERS \
+                    or options.given(options.argument(node.value, "args", 0)) != frozenset():
+                continue
+            if type(target) is ast.Tuple and target.elts and func.attr == "parse_known_args":
+                target = target.elts[0]
+            if type(target) is ast.Name and self.stores.get(target.id) == 1 and target.id not in self.parameters:
+                found.add(target.id)
+        return frozenset(found)
 
     @functools.cached_property
     def defaults(self) -> dict[str, ast.expr | None]:

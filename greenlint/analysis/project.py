@@ -56,6 +56,7 @@ from greenlint.analysis.values import (
     FuncInfo,
     Inst,
     Kw,
+    Options,
     Parsed,
     Ref,
     Seq,
@@ -644,11 +645,21 @@ class Imports:
         return self.index.summary(module.file, self.catalog)
 
     def calls_beside(self, name: str) -> list | None:
-        """How the scripts beside this module call its *name* (`constructed.calls_elsewhere`; their
-        texts read once per module analysed)."""
+        """How the scripts beside this module call its *name* (`calls_beside`; their texts read
+        once per module analysed)."""
         if self.beside is None:
             self.beside = {importer: _read(importer) for importer in self.index.importers(self.path)}
-        return constructed.calls_elsewhere(self.beside, self.path, name)
+        return calls_beside(self.index, self.path, name, self.beside)
+
+
+def calls_beside(index: ProjectIndex, path: str, name: str, texts: dict[str, str | None] | None = None) -> list | None:
+    """How the scripts beside the module at *path* call its *name* (`constructed.calls_elsewhere`;
+    *texts*: theirs by path, read here where not given). Where one hands an instance on, the texts of
+    the other project modules it imports are read too: its digest in the cache key covers them."""
+    if texts is None:
+        texts = {importer: _read(importer) for importer in index.importers(path)}
+    return constructed.calls_elsewhere(
+        texts, path, name, lambda script: [_read(module) for module in index.imports(script) if module != path])
 
 
 def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
@@ -657,7 +668,7 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
     kind = type(value)
     if value is None or value is MISSING:
         return None
-    if kind in (Const, Ref, Inst, ExtModule, ExtFunc, ExtClass, ExtInst, Parsed):
+    if kind in (Const, Ref, Inst, ExtModule, ExtFunc, ExtClass, ExtInst, Parsed, Options):
         return value
     if kind is Seq:
         return Seq(tuple(freeze(item, memo, functions) for item in value.items))

@@ -47,6 +47,7 @@ from greenlint.analysis import (
     agents,
     arrays,
     builders,
+    constructed,
     downloads,
     drivers,
     environments,
@@ -91,6 +92,7 @@ from greenlint.analysis.values import (
     Inst,
     Kw,
     Member,
+    Options,
     Parsed,
     Ref,
     Seq,
@@ -1085,21 +1087,31 @@ class Resolver:
 
     def passed_beside(self, info: FuncInfo) -> dict[str, Any]:
         """What the scripts beside this module pass a module-level function, or a module-level class's
-        constructor, that this module never names (`constructed.calls_elsewhere`: `DCGAN(sess,
-        batch_size=FLAGS.batch_size)` in main.py): each parameter the one value every such call gives it,
+        constructor or method, that this module never names (`constructed.calls_elsewhere`: `DCGAN(sess,
+        batch_size=FLAGS.batch_size)`, `dcgan.train(FLAGS)` in main.py): each parameter the one value every such call gives it,
         its default where a call passes none; {} where no script calls it or one names it otherwise."""
         if self.exporting or self.imports is None or isinstance(info.node, ast.Lambda):
             return {}
-        init = info.kind == "method" and info.cls is not None and info.node.name == "__init__"
-        scope = info.scope.parent if init else info.scope
-        if not (init or info.kind == "function") or scope is None or scope.kind != "module" \
-                or self.other_references(info, 0) > 0:
+        cls = info.cls if info.kind == "method" else None
+        method = cls is not None
+        init = method and info.node.name == "__init__"
+        scope = info.scope.parent if method else info.scope
+        if not (method or info.kind == "function") or scope is None or scope.kind != "module" \
+                or (not method or init) and self.other_references(info, 0) > 0:
             return {}
-        calls = self.imports.calls_beside(info.cls.name if init and info.cls is not None else info.node.name)
-        if not calls:
+        name = info.node.name if cls is None else cls.name if init else f"{cls.name}.{info.node.name}"
+        calls = self.imports.calls_beside(name)
+        if not calls or method and not init and self.method_named(info):  # (the walk only where a script calls it)
             return {}
         bound = [self.bind_arguments(info, [(False, v) for v in args], list(keywords.items())) for args, keywords in calls]
         return {name: value for name, value in bound[0].items() if all(b.get(name) == value for b in bound[1:])}
+
+    def method_named(self, info: FuncInfo) -> bool:
+        """Whether this module names a method besides its definition (`constructed.names_method`),
+        walked only where its text names it so."""
+        if self.tree is None or self.other_references(info, 0, precise=False) <= 0:
+            return False
+        return constructed.names_method(trees.walk(self.tree), info.node.name)
 
     def gather_calls(self, info: FuncInfo) -> None:
         """Before a constructor is walked while code names its class in functions not walked yet,
@@ -1482,6 +1494,8 @@ class Resolver:
 
     def e_attribute(self, node: ast.Attribute) -> Any:
         owner = self.expr(node.value)
+        if type(owner) is Options:
+            return self.passed_option(node, owner)
         if type(owner) is Parsed or type(owner) is Ref and owner.path.endswith(options.FLAGS):
             value = self.option_value(node, owner)
             if value is not None or type(owner) is Parsed:
@@ -1512,6 +1526,16 @@ class Resolver:
             if default is None or default.value is None:
                 return None
         return Const(default.value, read)
+
+    def passed_option(self, node: ast.Attribute, owner: Options) -> Const | None:
+        """`config.ckpt_freq` of the options object a script beside hands this module: the default
+        of that script's option, where this module does not set it on that name itself either."""
+        if self.options_set is None:
+            self.options_set = options.set_by_program(self.tree) if self.tree is not None else {}
+        found = owner.defaults.get(node.attr)
+        if found is None or options.set_here(self.options_set, ast.unparse(node.value), node.attr, found.value is None):
+            return None
+        return found
 
     def attribute(self, owner: Any, attr: str) -> Any:
         kind = type(owner)

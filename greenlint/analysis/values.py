@@ -78,6 +78,24 @@ class Parsed:
         return hash(self.given)
 
 
+class Options:
+    """The options object a script beside the module hands one of its functions or classes
+    (`dcgan.train(FLAGS)`, `Trainer(args)` in main.py; `constructed.py`): each attribute the default
+    of the script's option of that name (a `Const` whose `option` names it), where the script does
+    not set it itself; any other attribute unknown."""
+
+    __slots__ = ("defaults",)
+
+    def __init__(self, defaults: dict[str, Const]):
+        self.defaults = defaults
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Options and other.defaults == self.defaults
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.defaults))
+
+
 class Ref:
     """A TF/Keras module, class or function reached through an import: its dotted import path."""
 

@@ -96,9 +96,15 @@ def _passes_of(facts: FileFacts, loop: Loop, cell: int | None) -> int | None:
 
 
 def loop_at(facts: FileFacts, loop: Loop, cell: int | None) -> str:
-    """The loop's line, and its passes where known: "169 (200 passes)", "169"."""
+    """The loop's line, and its passes where known: "169 (200 passes)", "169", and where the count
+    is a command-line option's default, whose: "210 (25 passes: `config.epoch`, the default of `--epoch`)"."""
     passes = _passes_of(facts, loop, cell)
-    return f"{loop.lineno}" + (f" ({passes} passes)" if passes is not None else "")
+    if passes is None or not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.iter, ast.Call):
+        return f"{loop.lineno}"
+    stop = loop.iter.args[-1]  # (`_passes_of`: a `range` call)
+    found = default_value(facts, stop, cell)
+    option = f": `{ast.unparse(stop)}`, {found.where}" if found is not None and found.where.startswith("the default of `--") else ""
+    return f"{loop.lineno} ({passes} passes{option})"
 
 
 def pipeline_passes(
