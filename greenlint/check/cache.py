@@ -154,6 +154,16 @@ def _use_wal(db: sqlite3.Connection) -> None:
             time.sleep(0.005)
 
 
+def _warn_unusable(file: Path, problem: Exception) -> None:
+    """Say that the run goes on without the lint cache, naming a file where its folder would go."""
+    blocking = next((p for p in file.parents if os.path.lexists(p)), None)
+    if blocking is not None and not os.path.isdir(blocking):
+        where, why = blocking, "not a folder"
+    else:
+        where, why = file.parent, problem.strerror if isinstance(problem, OSError) and problem.strerror else problem
+    print(f"greenlint: warning: {where}: cannot hold the lint cache ({why}); running without it", file=sys.stderr)
+
+
 def _drop_links(file: Path) -> None:
     """Remove a link found at the name of the cache file or of a file SQLite keeps beside it, and
     say so: a repository can commit one in its cache-dir, and SQLite would create or rewrite its
@@ -277,8 +287,9 @@ class Cache:
         try:
             _drop_links(self.file)
             db = self._open(self.file)
-        except (OSError, sqlite3.OperationalError):
-            pass  # no folder can be made there, unwritable, locked past the timeout: run without
+        except (OSError, sqlite3.OperationalError) as exc:  # no folder can be made there, unwritable: run without
+            if "locked" not in str(exc):  # locked past the timeout: another run's, no fault to name
+                _warn_unusable(self.file, exc)
         except sqlite3.DatabaseError as exc:
             self._rebuild(exc)
             try:

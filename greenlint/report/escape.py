@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import re
 
-#: C0 controls but tab and newline, DEL, C1 controls, and the invisible bidirectional and line
-#: separator characters (U+061C, U+200E/F, U+2028/9, U+202A–E, U+2066–9).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: C0 controls but tab and newline, DEL, C1 controls, the invisible bidirectional and line
+#: separator characters (U+061C, U+200E/F, U+2028/9, U+202A–E, U+2066–9), and the invisible
+#: characters that make one name look like another (U+200B, U+2060–4, U+FEFF).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e"
+                      "\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
 def _escaped(match: re.Match) -> str:

@@ -19,8 +19,10 @@ repository can commit (docs/hardening.md).
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
+import itertools
 import os
 import re
 import secrets
@@ -100,8 +102,9 @@ def _run(repo: Path, args: list[str], data: bytes | None = None) -> bytes:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise GitError(f"cannot run git: {exc}") from exc
     if proc.returncode != 0:
-        message = proc.stderr.decode("utf-8", "replace").strip() or f"git {' '.join(args)} failed"
-        raise GitError(message.splitlines()[0] if message else message)
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines() or [f"git {' '.join(args)} failed"]
+        more = [line.strip() for line in itertools.takewhile(lambda line: line[:1].isspace(), lines[1:4])]
+        raise GitError(" ".join([lines[0], *more]))  # its first line, and the indented ones that go on with it
     return proc.stdout
 
 
@@ -360,6 +363,10 @@ def _token(path: Path) -> str:
     return token if re.fullmatch(r"[0-9a-f]{32}", token) else fresh
 
 
+#: Write errors of the disk, not of an entry: the snapshot is abandoned, never kept without the file.
+_NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS})
+
+
 def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
     """Write *files* into a folder beside *folder*, then rename it. An entry the file system
     refuses (a name that folds onto a link on a case-insensitive disk) is left out and listed in
@@ -381,6 +388,8 @@ def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
                 else:
                     _put(partial, parts, blob)
             except OSError as exc:
+                if exc.errno in _NO_ROOM:  # not this entry's fault: no snapshot kept that lacks it
+                    raise
                 failed.append(f"{path}\tcannot be written inside the snapshot ({exc.strerror or exc})\n")
         # the snapshot's root is its work tree's root (import search and .gitignore stop there)
         (partial / ".git").mkdir(exist_ok=True)
@@ -389,8 +398,11 @@ def _write(repo: Path, files: dict[str, str], folder: Path) -> None:
             partial.rename(folder)
         except OSError:  # written meanwhile by another run: theirs is the same
             shutil.rmtree(partial, ignore_errors=True)
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(partial, ignore_errors=True)
+        if isinstance(exc, OSError) and exc.errno in _NO_ROOM:
+            raise SnapshotError(f"{folder.parent}: cannot write a snapshot ({exc.strerror or exc}); free some space"
+                                " or choose another cache-dir") from None
         raise
 
 
