@@ -160,7 +160,7 @@ def _warn_unusable(file: Path, problem: Exception) -> None:
     if blocking is not None and not os.path.isdir(blocking):
         where, why = blocking, "not a folder"
     else:
-        where, why = file.parent, problem.strerror if isinstance(problem, OSError) and problem.strerror else problem
+        where, why = file.parent, problem.strerror if isinstance(problem, OSError) and problem.strerror else str(problem)
     print(f"greenlint: warning: {where}: cannot hold the lint cache ({why}); running without it", file=sys.stderr)
 
 
