@@ -38,7 +38,7 @@ import hashlib
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -681,18 +681,26 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         built = (type(returns) is Inst and returns.how == "constructor" or type(returns) is Composed) and info.has_parameters
         built = built or info.has_parameters and (info.host is not None or info.host_once is not None)
         # loaded with the resolver that made *value*; a warm run only digests modules and never needs it
+        from greenlint.analysis import hostwork
         from greenlint.analysis.arrays import holds_tensor, unsized_generator
 
         # a helper building graph ops (`conv2d(x, 64)`): each call on a symbolic tensor adds its own ops
         built = built or info.has_parameters and any(holds_tensor(item) for item in info.returned)
 
         template = Template(info, functions) if info.kind == "function" and (unsized_generator(returns) or built) else None
-        return ExtFunc(returns, info.runs, info.host, info.host_once, template)
+        handed = hostwork.handed_methods(info.node, _module_function(functions)) if info.has_parameters else ()
+        return ExtFunc(returns, info.runs, info.host, info.host_once, template, handed)
     if kind is UserClass:
         return _freeze_class(value.info, memo, functions)
     if kind is UserInst:
         return ExtInst(_freeze_class(value.info, memo, functions))
     return None
+
+
+def _module_function(functions: tuple) -> Callable[[str], ast.AST | None]:
+    """A module-level function's node by name, among the functions a module's walk defined."""
+    nodes = {f.node.name: f.node for f in functions if f.parent is None and f.cls is None and f.kind == "function"}
+    return nodes.get
 
 
 def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) -> ExtClass:

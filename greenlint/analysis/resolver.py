@@ -299,6 +299,8 @@ class Resolver:
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
         self.fed_rows: dict[ast.Dict, int] = {}  # a dict display -> the rows of the first array among its values
         self.fed_host: dict[ast.Dict, Inst] = {}  # a dict display -> the first host batch among its values
+        self.handed_memo: dict[int, tuple] = {}  # id(FuncInfo) -> hostwork.handed_methods of it
+        self.sited_in: set[int] = set()  # id(FuncInfo) of the functions holding a host-work call site (`host_site`)
         self.decoded: str | None = None  # the first decode noted in the loop body or comprehension being walked
         self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
@@ -349,10 +351,10 @@ class Resolver:
         traced_ids = self.traced_functions()
         self.untaped_eager_steps(traced_ids)
         counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids)
-        return [
-            (c.node, c.api, c.features, counter.site(c.func, c.local), c.work)
-            for c in self.calls
-        ]
+        found = [(c.node, c.api, c.features, counter.site(c.func, c.local), c.work) for c in self.calls]
+        # a host-work site that a loop repeats, through the calls of its function, is per-item work of that
+        # loop's function, whose own call is the site (`host_site`)
+        return [f for f in found if f[2].get("receiver") != hostwork.HOST or f[3].get("loop") == 1]
 
     def count_traced_work(self) -> None:
         """Each call of a tf.function carries the work of the model calls its body (and the
@@ -533,6 +535,7 @@ class Resolver:
 
     def s_for(self, node: ast.For) -> None:
         count, trips, upper, value = self.loop_trips(node.iter)
+        self.pieces_looped(value)
         counted = self.iter_option
         before = dict(self.scope.names)
         items = unroll.literal_items(value) if len(self.unrolling) < unroll.MAX_DEPTH else None
@@ -1588,6 +1591,10 @@ class Resolver:
         if filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
             self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno)
         self.discarded = discarded
+        if callee is None and type(func) is ast.Attribute and func.attr in hostwork.STR_SPLITS and (
+            receiver is None or type(receiver) is Const and type(receiver.value) is str
+        ):  # `text.split()` of a text
+            return self.pieces(func.attr, node.lineno)
         if receiver is None and callee is None and isinstance(func, ast.Attribute) and (
             self.tf_imported or func.attr in untyped.KERAS_ONLY
         ):
@@ -1731,6 +1738,7 @@ class Resolver:
                 value = self.result_of(callee.info, args, keywords, node)
                 self.spent_through(callee.info.runs)
                 host = self.host_through(callee.info, self.host_for(callee.info, args, keywords))
+                host = self.own_host_work(node, callee.info, host, self.handed_on(callee.info), args, keywords)
                 own = self.instantiated(callee.info, args, keywords, value)
                 own = own if own is not None else self.another(callee.info, value)
                 return own if own is not None else self.prepared(value, host, node.lineno)
@@ -1769,6 +1777,7 @@ class Resolver:
             done = template is not None and template.info.state is Walk.DONE
             called = self.host_for(template.info, args, keywords, template.functions) if template and done else None
             host = self.host_through(callee, called)
+            host = self.own_host_work(node, None, host, callee.handed, args, keywords)
             value = fresh(callee.returns)
             if template is None or template.info.state is not Walk.DONE:
                 return self.prepared(value, host, node.lineno)
@@ -1895,6 +1904,8 @@ class Resolver:
             return agents.make(path, args, keywords)
         if path in hostwork.LAZY:  # PIL's open: decoded where its pixels are used (`opened_used`)
             return Inst(hostwork.OPENED, "opened", {"host": hostwork.describe(path, node.lineno, self.module_path)})
+        if path in hostwork.SPLITS:  # `re.findall(pattern, text)`: the text's pieces, worked on where looped over
+            return self.pieces(path.partition(".")[2], node.lineno)
         if root in hostwork.ROOTS or hostwork.decodes(path):  # OpenCV, PIL, ...: nothing valued, decodes noted
             if hostwork.decodes(path):
                 self.note_host(hostwork.describe(path, node.lineno, self.module_path), once=not self.ctx.loops)
@@ -2283,6 +2294,17 @@ class Resolver:
         elif ctx.host is None or ctx.guards < ctx.host_guards:
             ctx.host, ctx.host_guards = what, ctx.guards
 
+    def pieces_looped(self, value: Any) -> None:
+        """A loop over a text's pieces (*value*, `pieces`: `for token in re.findall(pattern, text)`):
+        per-item host work of the function being walked."""
+        if type(value) is Inst and value.cls == hostwork.PIECES:
+            self.note_host(value.meta["host"])
+
+    def pieces(self, call: str, line: int) -> Inst:
+        """The pieces a text is cut into by *call* (hostwork.SPLITS, STR_SPLITS): a loop over them
+        works on the text piece by piece in Python, per-item host work (`s_for`)."""
+        return Inst(hostwork.PIECES, "pieces", {"host": hostwork.describe(call, line, self.module_path)})
+
     def batch_here(self, values: list) -> Inst | None:
         """The first of *values* that is a batch decoded item by item in the function being walked
         (or drawn there: arrays.kept, arrays.here), as a host batch."""
@@ -2350,6 +2372,70 @@ class Resolver:
         elif once is not None:
             self.note_host(once, once=not self.ctx.loops)
         return host
+
+    def own_host_work(
+        self, node: ast.Call, info: FuncInfo | None, host: str | None, handed: tuple, args: list, keywords: list
+    ) -> str | None:
+        """A call of the program's own function (*info*: of this module) that does per-item host work:
+        in its loops (*host*, `host_through`), or through the project objects it is given and calls
+        methods of (`given_host`), which the caller then does too. Outside the caller's loops it is a
+        call site of its own (`host_site`), unless the function holds one itself. Returns the work."""
+        if host is None:
+            host = self.given_host(handed, args, keywords)
+            if host is not None and self.ctx.loops:
+                self.note_host(host)
+        if host is not None and not self.ctx.loops and not (info is not None and id(info) in self.sited_in):
+            self.host_site(node, host)
+        return host
+
+    def handed_on(self, info: FuncInfo) -> tuple:
+        """hostwork.handed_methods of a function of this module, once per function."""
+        found = self.handed_memo.get(id(info))
+        if found is None:
+            module = {f.node.name: f.node for f in self.functions if f.parent is None and f.cls is None and f.kind == "function"}
+            found = hostwork.handed_methods(info.node, module.get) if info.has_parameters else ()
+            self.handed_memo[id(info)] = found
+        return found
+
+    def given_host(self, handed: tuple, args: list, keywords: list) -> str | None:
+        """The per-item host work of the project objects a call gives a function that calls their
+        methods (*handed*: hostwork.handed_methods): a tokeniser of the project given to the function
+        that tokenises each example with it. None where none does."""
+        if not handed:
+            return None
+        names, methods = [name for name, _ in handed], dict(handed)
+        given = [(names[i], v) for i, (starred, v) in enumerate(args) if not starred and i < len(names)]
+        given += [(name, v) for name, v in keywords if name in methods]
+        for name, value in given:
+            for method in sorted(methods[name]):
+                if type(value) is ExtInst:
+                    host = value.cls.hosts.get(method, (None, None))[0]
+                elif type(value) is UserInst and (found := value.info.find_method(method)) is not None:
+                    host = found.host if found.state is Walk.DONE else None  # (never walked early: a tape may call it)
+                else:
+                    host = None
+                if host is not None:
+                    return host
+        return None
+
+    def host_site(self, node: ast.Call, host: str) -> None:
+        """A call, outside the caller's loops, of the program's own function that does per-item host
+        work (*host*, hostwork.py): a call site named by the function, with that work (`work.host`) and
+        its items, not known statically (`work.host_items`); docs/calls-json.md, "Host work"."""
+        func = node.func
+        name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
+        if name is None or self.exporting:
+            return
+        if self.ctx.func is not None:
+            self.sited_in.add(id(self.ctx.func))
+        features, _ = self.record(node, name, [], [], None)
+        features["receiver"] = hostwork.HOST
+        features["via"] = host
+        kind = hostwork.host_kind(host)
+        self.calls[-1].work.update({
+            "host": work_mod.q(kind, work_mod.INFERRED, f"{hostwork.DOES[kind]} in Python, per item: {host}"),
+            "host_items": work_mod.q(None, work_mod.UNKNOWN, hostwork.UNKNOWN_ITEMS[kind]),
+        })
 
     def spent_through(self, runs: tuple[str, str, bool] | None) -> None:
         """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it."""
@@ -2716,6 +2802,7 @@ class Resolver:
     def e_comprehension(self, node) -> Any:
         generators = node.generators
         first = self.loop_trips(generators[0].iter)
+        self.pieces_looped(first[3])
         looped = bool(self.ctx.loops)
         outer, self.decoded = self.decoded, None
         with self.inside(Scope("comprehension", self.scope)):
@@ -2755,7 +2842,9 @@ class Resolver:
         upper = False
         for i, generator in enumerate(generators):
             counted = self.iter_option if i == 0 else ""  # (the first loop's iterable was walked just before)
-            count, trip, at_most, _ = first if i == 0 else self.loop_trips(generator.iter)
+            count, trip, at_most, value = first if i == 0 else self.loop_trips(generator.iter)
+            if i:
+                self.pieces_looped(value)
             loops.append(count)
             trips.append(trip)
             self.ctx.counted.append(counted if i == 0 else self.iter_option)

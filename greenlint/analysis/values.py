@@ -553,19 +553,21 @@ class ExtFunc:
     """A function of another project module: only what it returns is known (a copy, never walked),
     `runs`, the TF call where a call of it spends its work (`FuncInfo.runs`), if any, and the host
     work its body does (`FuncInfo.host`, `FuncInfo.host_once`). A generator function whose batches
-    depend on its parameters also keeps its `Template`: each call walks it with its own arguments."""
+    depend on its parameters also keeps its `Template`: each call walks it with its own arguments.
+    *handed*: per parameter, the methods the body calls on it (hostwork.handed_methods)."""
 
-    __slots__ = ("returns", "runs", "host", "host_once", "template")
+    __slots__ = ("returns", "runs", "host", "host_once", "template", "handed")
 
     def __init__(
         self, returns: Any, runs: tuple[str, str, bool] | None = None, host: str | None = None, host_once: str | None = None,
-        template: Template | None = None,
+        template: Template | None = None, handed: tuple[tuple[str, frozenset[str]], ...] = (),
     ):
         self.returns = returns
         self.runs = runs
         self.host = host
         self.host_once = host_once
         self.template = template
+        self.handed = handed
 
 
 @dataclass(eq=False)
