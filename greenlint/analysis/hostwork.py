@@ -205,6 +205,17 @@ UNKNOWN_ITEMS = {
 }
 
 
+def sited(host: str, function: ast.AST | None) -> bool:
+    """Whether a call of a function doing the per-item host work *host* does it at the call: not where the
+    function is a generator's (its body runs where its items are drawn: the `fit` it feeds) or the work is
+    an `ImageDataGenerator` flow's (done where the flow is iterated)."""
+    if host.startswith("`ImageDataGenerator."):
+        return False
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return function is None
+    return not any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in trees.walk(ast.Module(body=function.body, type_ignores=[])))
+
+
 def host_kind(host: str) -> str:
     """The kind of per-item host work a description of `describe` names: "text" or "decode"."""
     return "text" if encoding(host) else "decode"
@@ -222,13 +233,17 @@ HANDED_DEPTH = 4
 
 
 def handed_methods(
-    function: ast.AST, nested: Callable[[str], ast.AST | None], depth: int = 0
+    function: ast.AST, nested: dict[str, ast.AST], depth: int = 0, memo: dict[int, tuple] | None = None
 ) -> tuple[tuple[str, frozenset[str]], ...]:
     """Per parameter of *function* (self and cls aside), in order, the methods its body calls on it
     (`tokenizer.tokenize(text)`) and those the functions of its module it hands the parameter to call
-    on theirs (`convert_single_example(example, tokenizer)`; *nested*: a module function's node by name),
+    on theirs (`convert_single_example(example, tokenizer)`; *nested*: the module's functions by name),
     HANDED_DEPTH deep: an object given to the function has its work done there where its class's
     methods do host work."""
+    memo = {} if memo is None else memo
+    if id(function) in memo:
+        return memo[id(function)]
+    memo[id(function)] = ()  # (a function handing the object to itself, directly or not: nothing more)
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return ()
     args = function.args
@@ -240,10 +255,10 @@ def handed_methods(
         func = node.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in used:
             used[func.value.id].add(func.attr)
-        callee = nested(func.id) if isinstance(func, ast.Name) and depth < HANDED_DEPTH else None
-        if callee is None or callee is function:
+        callee = nested.get(func.id) if isinstance(func, ast.Name) and depth < HANDED_DEPTH else None
+        if callee is None:
             continue
-        inner = dict(handed_methods(callee, nested, depth + 1))
+        inner = dict(handed_methods(callee, nested, depth + 1, memo))
         order = list(inner)
         for i, arg in enumerate(node.args):
             if isinstance(arg, ast.Name) and arg.id in used and i < len(order):
@@ -251,4 +266,5 @@ def handed_methods(
         for keyword in node.keywords:
             if isinstance(keyword.value, ast.Name) and keyword.value.id in used and keyword.arg in inner:
                 used[keyword.value.id] |= inner[keyword.arg]
-    return tuple((name, frozenset(methods)) for name, methods in used.items())
+    memo[id(function)] = found = tuple((name, frozenset(methods)) for name, methods in used.items())
+    return found

@@ -38,7 +38,7 @@ import hashlib
 import os
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -681,15 +681,14 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         built = (type(returns) is Inst and returns.how == "constructor" or type(returns) is Composed) and info.has_parameters
         built = built or info.has_parameters and (info.host is not None or info.host_once is not None)
         # loaded with the resolver that made *value*; a warm run only digests modules and never needs it
-        from greenlint.analysis import hostwork
         from greenlint.analysis.arrays import holds_tensor, unsized_generator
 
         # a helper building graph ops (`conv2d(x, 64)`): each call on a symbolic tensor adds its own ops
         built = built or info.has_parameters and any(holds_tensor(item) for item in info.returned)
 
         template = Template(info, functions) if info.kind == "function" and (unsized_generator(returns) or built) else None
-        handed = hostwork.handed_methods(info.node, _module_function(functions)) if info.has_parameters else ()
-        return ExtFunc(returns, info.runs, info.host, info.host_once, template, handed)
+        code = (info.node, _module_functions(functions, memo))
+        return ExtFunc(returns, info.runs, info.host, info.host_once, template, code)
     if kind is UserClass:
         return _freeze_class(value.info, memo, functions)
     if kind is UserInst:
@@ -697,10 +696,15 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
     return None
 
 
-def _module_function(functions: tuple) -> Callable[[str], ast.AST | None]:
-    """A module-level function's node by name, among the functions a module's walk defined."""
-    nodes = {f.node.name: f.node for f in functions if f.parent is None and f.cls is None and f.kind == "function"}
-    return nodes.get
+#: The `freeze` memo's key of the module's functions by name (`_module_functions`): no object's id is 0.
+_FUNCTIONS = 0
+
+
+def _module_functions(functions: tuple, memo: dict[int, Any]) -> dict[str, ast.AST]:
+    """The module-level functions' nodes by name, among the functions a module's walk defined (once per module)."""
+    if _FUNCTIONS not in memo:
+        memo[_FUNCTIONS] = {f.node.name: f.node for f in functions if f.parent is None and f.cls is None and f.kind == "function"}
+    return memo[_FUNCTIONS]
 
 
 def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) -> ExtClass:

@@ -299,7 +299,7 @@ class Resolver:
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
         self.fed_rows: dict[ast.Dict, int] = {}  # a dict display -> the rows of the first array among its values
         self.fed_host: dict[ast.Dict, Inst] = {}  # a dict display -> the first host batch among its values
-        self.handed_memo: dict[int, tuple] = {}  # id(FuncInfo) -> hostwork.handed_methods of it
+        self.handed_memo: dict[int, tuple] = {}  # id(node) -> hostwork.handed_methods; -1: `module_functions`
         self.sited_in: set[int] = set()  # id(FuncInfo) of the functions holding a host-work call site (`host_site`)
         self.decoded: str | None = None  # the first decode noted in the loop body or comprehension being walked
         self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
@@ -1738,7 +1738,7 @@ class Resolver:
                 value = self.result_of(callee.info, args, keywords, node)
                 self.spent_through(callee.info.runs)
                 host = self.host_through(callee.info, self.host_for(callee.info, args, keywords))
-                host = self.own_host_work(node, callee.info, host, self.handed_on(callee.info), args, keywords)
+                host = self.own_host_work(node, callee.info, host, (callee.info.node, self.module_functions()), args, keywords)
                 own = self.instantiated(callee.info, args, keywords, value)
                 own = own if own is not None else self.another(callee.info, value)
                 return own if own is not None else self.prepared(value, host, node.lineno)
@@ -1777,7 +1777,7 @@ class Resolver:
             done = template is not None and template.info.state is Walk.DONE
             called = self.host_for(template.info, args, keywords, template.functions) if template and done else None
             host = self.host_through(callee, called)
-            host = self.own_host_work(node, None, host, callee.handed, args, keywords)
+            host = self.own_host_work(node, None, host, callee.code, args, keywords)
             value = fresh(callee.returns)
             if template is None or template.info.state is not Walk.DONE:
                 return self.prepared(value, host, node.lineno)
@@ -2374,35 +2374,37 @@ class Resolver:
         return host
 
     def own_host_work(
-        self, node: ast.Call, info: FuncInfo | None, host: str | None, handed: tuple, args: list, keywords: list
+        self, node: ast.Call, info: FuncInfo | None, host: str | None, code: tuple | None, args: list, keywords: list
     ) -> str | None:
-        """A call of the program's own function (*info*: of this module) that does per-item host work:
-        in its loops (*host*, `host_through`), or through the project objects it is given and calls
-        methods of (`given_host`), which the caller then does too. Outside the caller's loops it is a
-        call site of its own (`host_site`), unless the function holds one itself. Returns the work."""
-        if host is None:
-            host = self.given_host(handed, args, keywords)
+        """A call of the program's own function (*info*: of this module; *code*: its node and its
+        module's functions by name) that does per-item host work: in its loops (*host*, `host_through`),
+        or through the project objects it is given and calls methods of (`given_host`), which the caller
+        then does too. Outside the caller's loops it is a call site of its own (`host_site`), unless the
+        function holds one itself. Returns the work."""
+        if host is None and code is not None:
+            host = self.given_host(code, args, keywords)
             if host is not None and self.ctx.loops:
                 self.note_host(host)
-        if host is not None and not self.ctx.loops and not (info is not None and id(info) in self.sited_in):
+        if host is not None and not self.ctx.loops and not (info is not None and id(info) in self.sited_in) \
+                and hostwork.sited(host, code[0] if code else None):
             self.host_site(node, host)
         return host
 
-    def handed_on(self, info: FuncInfo) -> tuple:
-        """hostwork.handed_methods of a function of this module, once per function."""
-        found = self.handed_memo.get(id(info))
-        if found is None:
-            module = {f.node.name: f.node for f in self.functions if f.parent is None and f.cls is None and f.kind == "function"}
-            found = hostwork.handed_methods(info.node, module.get) if info.has_parameters else ()
-            self.handed_memo[id(info)] = found
-        return found
+    def module_functions(self) -> dict[str, ast.AST]:
+        """This module's module-level functions' nodes by name (as far as the walk has defined them)."""
+        if len(self.functions) != self.handed_memo.get(-1, ((), -1))[1]:
+            nodes = {f.node.name: f.node for f in self.functions if f.parent is None and f.cls is None and f.kind == "function"}
+            self.handed_memo[-1] = (nodes, len(self.functions))
+        return self.handed_memo[-1][0]
 
-    def given_host(self, handed: tuple, args: list, keywords: list) -> str | None:
+    def given_host(self, code: tuple, args: list, keywords: list) -> str | None:
         """The per-item host work of the project objects a call gives a function that calls their
-        methods (*handed*: hostwork.handed_methods): a tokeniser of the project given to the function
-        that tokenises each example with it. None where none does."""
-        if not handed:
+        methods (hostwork.handed_methods of *code*, its node and its module's functions by name): a
+        tokeniser of the project given to the function that tokenises each example with it. None where
+        none does."""
+        if not any(type(v) is ExtInst and v.cls.hosts or type(v) is UserInst for _, v in (*args, *keywords)):
             return None
+        handed = hostwork.handed_methods(*code, memo=self.handed_memo)
         names, methods = [name for name, _ in handed], dict(handed)
         given = [(names[i], v) for i, (starred, v) in enumerate(args) if not starred and i < len(names)]
         given += [(name, v) for name, v in keywords if name in methods]

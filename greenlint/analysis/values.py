@@ -554,20 +554,21 @@ class ExtFunc:
     `runs`, the TF call where a call of it spends its work (`FuncInfo.runs`), if any, and the host
     work its body does (`FuncInfo.host`, `FuncInfo.host_once`). A generator function whose batches
     depend on its parameters also keeps its `Template`: each call walks it with its own arguments.
-    *handed*: per parameter, the methods the body calls on it (hostwork.handed_methods)."""
+    *code*: its node and its module's functions by name, for what it does with the objects it is
+    given (hostwork.handed_methods, asked only of a call that gives one)."""
 
-    __slots__ = ("returns", "runs", "host", "host_once", "template", "handed")
+    __slots__ = ("returns", "runs", "host", "host_once", "template", "code")
 
     def __init__(
         self, returns: Any, runs: tuple[str, str, bool] | None = None, host: str | None = None, host_once: str | None = None,
-        template: Template | None = None, handed: tuple[tuple[str, frozenset[str]], ...] = (),
+        template: Template | None = None, code: tuple[Any, Any] | None = None,
     ):
         self.returns = returns
         self.runs = runs
         self.host = host
         self.host_once = host_once
         self.template = template
-        self.handed = handed
+        self.code = code
 
 
 @dataclass(eq=False)

@@ -93,3 +93,17 @@ def test_a_helper_that_does_no_host_work_gives_no_site(tmp_path):
         "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n",
     )
     assert _hosts(sites) == {}
+
+
+def test_a_generator_that_tokenises_is_no_site_where_it_is_called_its_fit_carries_the_work(tmp_path):
+    sites = _project(
+        tmp_path,
+        "import numpy as np\nimport tensorflow as tf\nfrom tokens import encode_all\n\n\n"
+        "def batches(texts):\n    while True:\n        yield np.array(encode_all(texts, {})), np.zeros(1)\n\n\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        "data = batches(['a b'])\n"
+        "model.fit(data, steps_per_epoch=10)\n",
+    )
+    assert _hosts(sites) == {}
+    fit = next(site for site in sites if site.api.endswith(".fit"))
+    assert fit.features.get("input_host_work") == "`split` (tokens.py line 20)"
