@@ -688,7 +688,7 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
 
         template = Template(info, functions) if info.kind == "function" and (unsized_generator(returns) or built) else None
         code = (info.node, _module_functions(functions, memo))
-        return ExtFunc(returns, info.runs, info.host, info.host_once, template, code)
+        return ExtFunc(returns, info.runs, info.host, info.host_once, template, code, info.host_sited)
     if kind is UserClass:
         return _freeze_class(value.info, memo, functions)
     if kind is UserInst:

@@ -299,8 +299,8 @@ class Resolver:
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
         self.fed_rows: dict[ast.Dict, int] = {}  # a dict display -> the rows of the first array among its values
         self.fed_host: dict[ast.Dict, Inst] = {}  # a dict display -> the first host batch among its values
+        self.host_later: list[tuple[Any, FuncInfo, FuncInfo | None]] = []  # (site or None, callee, caller): `settle_host_sites`
         self.handed_memo: dict[int, tuple] = {}  # id(node) -> hostwork.handed_methods; -1: `module_functions`
-        self.sited_in: set[int] = set()  # id(FuncInfo) of the functions holding a host-work call site (`host_site`)
         self.decoded: str | None = None  # the first decode noted in the loop body or comprehension being walked
         self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
@@ -336,6 +336,7 @@ class Resolver:
         self.walk_pending()
         if not self.exporting:
             self.rewalk_blind()
+        self.settle_host_sites()
         self.driven()
         # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
         graphs = {id(c.func) for c in self.calls if c.api in TF1_GRAPH}
@@ -1738,7 +1739,8 @@ class Resolver:
                 value = self.result_of(callee.info, args, keywords, node)
                 self.spent_through(callee.info.runs)
                 host = self.host_through(callee.info, self.host_for(callee.info, args, keywords))
-                host = self.own_host_work(node, callee.info, host, (callee.info.node, self.module_functions()), args, keywords)
+                code = (callee.info.node, self.module_functions())
+                host = self.own_host_work(node, callee.info.host_sited, host, code, args, keywords, value, callee.info)
                 own = self.instantiated(callee.info, args, keywords, value)
                 own = own if own is not None else self.another(callee.info, value)
                 return own if own is not None else self.prepared(value, host, node.lineno)
@@ -1777,8 +1779,8 @@ class Resolver:
             done = template is not None and template.info.state is Walk.DONE
             called = self.host_for(template.info, args, keywords, template.functions) if template and done else None
             host = self.host_through(callee, called)
-            host = self.own_host_work(node, None, host, callee.code, args, keywords)
             value = fresh(callee.returns)
+            host = self.own_host_work(node, callee.sited, host, callee.code, args, keywords, value)
             if template is None or template.info.state is not Walk.DONE:
                 return self.prepared(value, host, node.lineno)
             own = self.instantiated(template.info, args, keywords, value, template.functions)
@@ -2374,18 +2376,25 @@ class Resolver:
         return host
 
     def own_host_work(
-        self, node: ast.Call, info: FuncInfo | None, host: str | None, code: tuple | None, args: list, keywords: list
+        self, node: ast.Call, sited: bool, host: str | None, code: tuple | None, args: list, keywords: list, value: Any,
+        info: FuncInfo | None = None,
     ) -> str | None:
-        """A call of the program's own function (*info*: of this module; *code*: its node and its
-        module's functions by name) that does per-item host work: in its loops (*host*, `host_through`),
+        """A call of the program's own function (*code*: its node and its module's functions by name;
+        *value*: what it returns) that does per-item host work: in its loops (*host*, `host_through`),
         or through the project objects it is given and calls methods of (`given_host`), which the caller
         then does too. Outside the caller's loops it is a call site of its own (`host_site`), unless the
-        function holds one itself. Returns the work."""
+        function holds one itself (*sited*) or returns a generator (drawn where it is iterated).
+        Returns the work."""
         if host is None and code is not None:
             host = self.given_host(code, args, keywords)
             if host is not None and self.ctx.loops:
                 self.note_host(host)
-        if host is not None and not self.ctx.loops and not (info is not None and id(info) in self.sited_in) \
+        if host is None and info is not None and info.state is not Walk.DONE and not self.ctx.loops:
+            # its walk put off: a site here if its host work turns out (`settle_host_sites`)
+            self.host_later.append((self.host_site(node, None), info, self.ctx.func))
+            return None
+        drawn_later = type(value) is Inst and value.cls == arrays.PY_GENERATOR
+        if host is not None and not self.ctx.loops and not sited and not drawn_later \
                 and hostwork.sited(host, code[0] if code else None):
             self.host_site(node, host)
         return host
@@ -2404,7 +2413,8 @@ class Resolver:
         none does."""
         if not any(type(v) is ExtInst and v.cls.hosts or type(v) is UserInst for _, v in (*args, *keywords)):
             return None
-        handed = hostwork.handed_methods(*code, memo=self.handed_memo)
+        function, nested = code
+        handed = hostwork.handed_methods(function, nested, memo=self.handed_memo)
         names, methods = [name for name, _ in handed], dict(handed)
         given = [(names[i], v) for i, (starred, v) in enumerate(args) if not starred and i < len(names)]
         given += [(name, v) for name, v in keywords if name in methods]
@@ -2420,24 +2430,45 @@ class Resolver:
                     return host
         return None
 
-    def host_site(self, node: ast.Call, host: str) -> None:
+    def host_site(self, node: ast.Call, host: str | None) -> Any:
         """A call, outside the caller's loops, of the program's own function that does per-item host
         work (*host*, hostwork.py): a call site named by the function, with that work (`work.host`) and
-        its items, not known statically (`work.host_items`); docs/calls-json.md, "Host work"."""
+        its items, not known statically (`work.host_items`); docs/calls-json.md, "Host work". *host*
+        None: the site, its work told later (`settle_host_sites`). Returns the site's record."""
         func = node.func
         name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
-        if name is None or self.exporting:
-            return
-        if self.ctx.func is not None:
-            self.sited_in.add(id(self.ctx.func))
+        if name is None:
+            return None
+        if self.ctx.func is not None and host is not None:
+            self.ctx.func.host_sited = True
+        if self.exporting:
+            return None
         features, _ = self.record(node, name, [], [], None)
         features["receiver"] = hostwork.HOST
-        features["via"] = host
-        kind = hostwork.host_kind(host)
-        self.calls[-1].work.update({
-            "host": work_mod.q(kind, work_mod.INFERRED, f"{hostwork.DOES[kind]} in Python, per item: {host}"),
-            "host_items": work_mod.q(None, work_mod.UNKNOWN, hostwork.UNKNOWN_ITEMS[kind]),
-        })
+        found = self.calls[-1]
+        if host is not None:
+            _with_host_work(found, host)
+        return found
+
+    def settle_host_sites(self) -> None:
+        """The sites `own_host_work` made at calls of functions walked after them: kept, with their
+        work, where the function does per-item host work at the call, dropped otherwise."""
+        for found, info, caller in self.host_later:
+            host = info.host
+            keep = host is not None and not info.host_sited and hostwork.sited(host, info.node) \
+                and not (type(info.returns) is Inst and info.returns.cls == arrays.PY_GENERATOR)
+            if keep and caller is not None:
+                caller.host_sited = True
+            if found is None:
+                continue
+            # (a walk again of the caller may have made the site anew: each record of the call)
+            same = [c for c in self.calls if c.node is found.node and c.features.get("receiver") == hostwork.HOST]
+            for record in same:
+                if keep:
+                    _with_host_work(record, host)  # type: ignore[arg-type]
+            if not keep:
+                self.calls = [c for c in self.calls if not any(c is record for record in same)]
+        self.host_later = []
 
     def spent_through(self, runs: tuple[str, str, bool] | None) -> None:
         """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it."""
@@ -2942,6 +2973,16 @@ def _yields_per_trip(body: list[ast.stmt]) -> bool:
                                  ast.Lambda, ast.ClassDef, ast.comprehension)):
             todo.extend(ast.iter_child_nodes(node))
     return False
+
+
+def _with_host_work(found: Any, host: str) -> None:
+    """A host-work site's (`Resolver.host_site`) work and what it names: *host*, the call doing it per item."""
+    found.features["via"] = host
+    kind = hostwork.host_kind(host)
+    found.work.update({
+        "host": work_mod.q(kind, work_mod.INFERRED, f"{hostwork.DOES[kind]} in Python, per item: {host}"),
+        "host_items": work_mod.q(None, work_mod.UNKNOWN, hostwork.UNKNOWN_ITEMS[kind]),
+    })
 
 
 def _generated(ctx: WalkContext) -> Inst:

@@ -107,3 +107,19 @@ def test_a_generator_that_tokenises_is_no_site_where_it_is_called_its_fit_carrie
     assert _hosts(sites) == {}
     fit = next(site for site in sites if site.api.endswith(".fit"))
     assert fit.features.get("input_host_work") == "`split` (tokens.py line 20)"
+
+
+def test_a_function_returning_a_generator_is_no_site_and_a_site_counts_once_across_modules(tmp_path):
+    """keras-yolo3's `data_generator_wrapper` returns a generator's call (drawn where it is iterated);
+    keras-segmentation's `train` calls `verify` (a decode per image) in its own module, where that call
+    is the site: a call of `train` from another module is not one again."""
+    (tmp_path / "prep.py").write_text(
+        "import cv2\n\n\n"
+        "def images(paths):\n    while True:\n        for p in paths:\n            yield cv2.imread(p)\n\n\n"
+        "def wrapper(paths):\n    return images(paths)\n\n\n"
+        "def verify(paths):\n    for p in paths:\n        assert cv2.imread(p) is not None\n\n\n"
+        "def train(paths):\n    verify(paths)\n"
+    )
+    sites = _project(tmp_path, "import tensorflow as tf\nimport prep\n\nprep.train(['a.png'])\ng = prep.wrapper(['a.png'])\n")
+    assert _hosts(sites) == {}
+    assert list(_hosts(analyse_file(tmp_path / "prep.py").callsites)) == [("verify", 20)]
