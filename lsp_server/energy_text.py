@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from greenlint.predict.host_work import floor_terms
 from greenlint.predict.prediction import Basis, Prediction
 from greenlint.predict.site_predictions import with_work
 from greenlint.predict.work_energy import model_flops, stated_most
@@ -148,9 +149,11 @@ def _figures(site: Site, unit: str) -> list[str]:
     if p.interval_j is not None and p.interval_j[0] <= 0:  # bounded, negligible: a bound, no median
         lines = [f"- **at most {fmt_j(p.interval_j[1], unit)}** per execution (an upper bound: no lower end is known)"]
     elif p.floor:  # data size or FLOPs unknown: the least the code allows, up to a stated most
-        most = stated_most(site.api.rpartition(".")[2] == "fit", with_work(site.callsite.features, site.callsite.work),
-                           model_flops(site.api))
-        lines = [f"- **at least {fmt_j(p.energy_j, unit)}** per execution (data size or FLOPs unknown: the least the code "
+        features = with_work(site.callsite.features, site.callsite.work)
+        unknown, most = floor_terms(features) or (
+            "data size or FLOPs unknown", stated_most(site.api.rpartition(".")[2] == "fit", features, model_flops(site.api))
+        )
+        lines = [f"- **at least {fmt_j(p.energy_j, unit)}** per execution ({unknown}: the least the code "
                  f"allows), up to {fmt_j(p.interval_j[1] if p.interval_j else p.energy_j, unit)} "
                  f"if {most or 'the most stated'} (stated, not inferred)"]
     elif wide:

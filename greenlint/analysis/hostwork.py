@@ -66,6 +66,17 @@ ENCODES = frozenset({
     "tensorflow.keras.preprocessing.text.hashing_trick",
 })
 
+#: Calls that cut a text into its pieces (words, regular-expression matches) in Python, by the path they are
+#: imported as (`regex` is the package GPT-2's byte-pair encoder matches with): a loop over their result
+#: works on a text piece by piece, as a tokeniser does (`PIECES`).
+SPLITS = frozenset({
+    "re.findall", "re.finditer", "re.split", "regex.findall", "regex.finditer", "regex.split",
+})
+#: The `str` methods that cut a text into pieces, called on a value the walk does not type (a text).
+STR_SPLITS = frozenset({"split", "splitlines"})
+#: The value of a `SPLITS` call or a `STR_SPLITS` method: a text's pieces (its meta "host": the call).
+PIECES = "builtins.str.pieces"
+
 #: Decode calls that only read the header: the pixels are decoded where the image is used.
 LAZY = frozenset({"PIL.Image.open"})
 #: The value of a `LAZY` call: an image whose pixels are not decoded yet (its meta "host": the open).
@@ -168,8 +179,10 @@ def holds(path: str) -> bool:
     return path in _HOLDERS
 
 
-#: Each decode call and every module above it (`scipy`, `scipy.misc`, `scipy.misc.imread`).
-_HOLDERS = frozenset(decode.rsplit(".", dots)[0] for decode in DECODES for dots in range(decode.count(".") + 1))
+#: Each decode or split call and every module above it (`scipy`, `scipy.misc`, `scipy.misc.imread`).
+_HOLDERS = frozenset(
+    call.rsplit(".", dots)[0] for call in DECODES | SPLITS for dots in range(call.count(".") + 1)
+)
 
 
 def encoding(host: str) -> bool:
@@ -178,8 +191,34 @@ def encoding(host: str) -> bool:
     return host.partition("`")[2].partition("`")[0] in _ENCODED_BY
 
 
-#: The names `describe` gives the calls of `ENCODES` (a function's or a method's last name).
-_ENCODED_BY = frozenset(api.rpartition(".")[2] for api in ENCODES)
+#: The names `describe` gives the calls of `ENCODES` and `SPLITS` (a function's or a method's last name).
+_ENCODED_BY = frozenset(api.rpartition(".")[2] for api in ENCODES | SPLITS) | STR_SPLITS
+
+#: `features.receiver` of a call of the program's own function that does per-item host work (`Resolver.host_site`).
+HOST = "host"
+#: What such a function does per item, by its kind (`host_kind`): a text's tokens, a file's decode.
+DOES = {"text": "tokenises or encodes a text piece by piece", "decode": "reads and decodes files"}
+#: Why its items are not known statically, by kind.
+UNKNOWN_ITEMS = {
+    "text": "the text's size is unknown: how many tokens it holds is not known statically",
+    "decode": "the files' size is unknown: how many pixels or samples they hold is not known statically",
+}
+
+
+def sited(host: str, function: ast.AST | None) -> bool:
+    """Whether a call of a function doing the per-item host work *host* does it at the call: not where the
+    function is a generator's (its body runs where its items are drawn: the `fit` it feeds) or the work is
+    an `ImageDataGenerator` flow's (done where the flow is iterated)."""
+    if host.startswith("`ImageDataGenerator."):
+        return False
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return function is None
+    return not any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in trees.walk(ast.Module(body=function.body, type_ignores=[])))
+
+
+def host_kind(host: str) -> str:
+    """The kind of per-item host work a description of `describe` names: "text" or "decode"."""
+    return "text" if encoding(host) else "decode"
 
 
 def describe(call: str, line: int, path: str | None = None) -> str:
@@ -187,3 +226,45 @@ def describe(call: str, line: int, path: str | None = None) -> str:
     (where known: the generator may be another module's) and its line."""
     where = f"{os.path.basename(path)} line {line}" if path else f"line {line}"
     return f"`{call}` ({where})"
+
+
+#: How deep `handed_methods` follows a parameter handed on to another function of the module.
+HANDED_DEPTH = 4
+
+
+def handed_methods(
+    function: ast.AST, nested: dict[str, ast.AST], depth: int = 0, memo: dict[int, tuple] | None = None
+) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Per parameter of *function* (self and cls aside), in order, the methods its body calls on it
+    (`tokenizer.tokenize(text)`) and those the functions of its module it hands the parameter to call
+    on theirs (`convert_single_example(example, tokenizer)`; *nested*: the module's functions by name),
+    HANDED_DEPTH deep: an object given to the function has its work done there where its class's
+    methods do host work."""
+    memo = {} if memo is None else memo
+    if id(function) in memo:
+        return memo[id(function)]
+    memo[id(function)] = ()  # (a function handing the object to itself, directly or not: nothing more)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return ()
+    args = function.args
+    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.arg not in ("self", "cls")]
+    used: dict[str, set[str]] = {name: set() for name in names}
+    for node in trees.walk(ast.Module(body=function.body, type_ignores=[])):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in used:
+            used[func.value.id].add(func.attr)
+        callee = nested.get(func.id) if isinstance(func, ast.Name) and depth < HANDED_DEPTH else None
+        if callee is None:
+            continue
+        inner = dict(handed_methods(callee, nested, depth + 1, memo))
+        order = list(inner)
+        for i, arg in enumerate(node.args):
+            if isinstance(arg, ast.Name) and arg.id in used and i < len(order):
+                used[arg.id] |= inner[order[i]]
+        for keyword in node.keywords:
+            if isinstance(keyword.value, ast.Name) and keyword.value.id in used and keyword.arg in inner:
+                used[keyword.value.id] |= inner[keyword.arg]
+    memo[id(function)] = found = tuple((name, frozenset(methods)) for name, methods in used.items())
+    return found

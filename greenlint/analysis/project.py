@@ -698,12 +698,24 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         built = built or _builds_graph(info)  # a helper building graph ops (`conv2d(x, 64)`)
 
         template = Template(info, functions) if info.kind == "function" and (unsized_generator(returns) or built) else None
-        return ExtFunc(returns, info.runs, info.host, info.host_once, template)
+        code = (info.node, _module_functions(functions, memo))
+        return ExtFunc(returns, info.runs, info.host, info.host_once, template, code, info.host_sited)
     if kind is UserClass:
         return _freeze_class(value.info, memo, functions)
     if kind is UserInst:
         return ExtInst(_freeze_class(value.info, memo, functions))
     return None
+
+
+#: The `freeze` memo's key of the module's functions by name (`_module_functions`): no object's id is 0.
+_FUNCTIONS = 0
+
+
+def _module_functions(functions: tuple, memo: dict[int, Any]) -> dict[str, ast.AST]:
+    """The module-level functions' nodes by name, among the functions a module's walk defined (once per module)."""
+    if _FUNCTIONS not in memo:
+        memo[_FUNCTIONS] = {f.node.name: f.node for f in functions if f.parent is None and f.cls is None and f.kind == "function"}
+    return memo[_FUNCTIONS]
 
 
 def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) -> ExtClass:

@@ -302,6 +302,8 @@ class Resolver:
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
         self.fed_rows: dict[ast.Dict, int] = {}  # a dict display -> the rows of the first array among its values
         self.fed_host: dict[ast.Dict, Inst] = {}  # a dict display -> the first host batch among its values
+        self.host_later: list[tuple[Any, FuncInfo, FuncInfo | None]] = []  # (site or None, callee, caller): `settle_host_sites`
+        self.handed_memo: dict[int, tuple] = {}  # id(node) -> hostwork.handed_methods; -1: `module_functions`
         self.decoded: str | None = None  # the first decode noted in the loop body or comprehension being walked
         self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
@@ -337,6 +339,7 @@ class Resolver:
         self.walk_pending()
         if not self.exporting:
             self.rewalk_blind()
+        self.settle_host_sites()
         self.driven()
         # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
         graphs = {id(c.func) for c in self.calls if c.api in TF1_GRAPH}
@@ -352,10 +355,10 @@ class Resolver:
         traced_ids = self.traced_functions()
         self.untaped_eager_steps(traced_ids)
         counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids)
-        return [
-            (c.node, c.api, c.features, counter.site(c.func, c.local), c.work)
-            for c in self.calls
-        ]
+        found = [(c.node, c.api, c.features, counter.site(c.func, c.local), c.work) for c in self.calls]
+        # a host-work site that a loop repeats, through the calls of its function, is per-item work of that
+        # loop's function, whose own call is the site (`host_site`)
+        return [f for f in found if f[2].get("receiver") != hostwork.HOST or f[3].get("loop") == 1]
 
     def count_traced_work(self) -> None:
         """Each call of a tf.function carries the work of the model calls its body (and the
@@ -536,6 +539,7 @@ class Resolver:
 
     def s_for(self, node: ast.For) -> None:
         count, trips, upper, value = self.loop_trips(node.iter)
+        self.pieces_looped(value)
         counted = self.iter_option
         before = dict(self.scope.names)
         items = unroll.literal_items(value) if len(self.unrolling) < unroll.MAX_DEPTH else None
@@ -1673,6 +1677,10 @@ class Resolver:
         if filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
             self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno)
         self.discarded = discarded
+        if callee is None and type(func) is ast.Attribute and func.attr in hostwork.STR_SPLITS and (
+            receiver is None or type(receiver) is Const and type(receiver.value) is str
+        ):  # `text.split()` of a text
+            return self.pieces(func.attr, node.lineno)
         if receiver is None and callee is None and isinstance(func, ast.Attribute) and (
             self.tf_imported or func.attr in untyped.KERAS_ONLY
         ):
@@ -1816,6 +1824,8 @@ class Resolver:
                 value = self.result_of(callee.info, args, keywords, node)
                 self.spent_through(callee.info.runs)
                 host = self.host_through(callee.info, self.host_for(callee.info, args, keywords))
+                code = (callee.info.node, self.module_functions())
+                host = self.own_host_work(node, callee.info.host_sited, host, code, args, keywords, value, callee.info)
                 own = self.instantiated(callee.info, args, keywords, value)
                 own = own if own is not None else self.another(callee.info, value)
                 return own if own is not None else self.prepared(value, host, node.lineno)
@@ -1855,6 +1865,7 @@ class Resolver:
             called = self.host_for(template.info, args, keywords, template.functions) if template and done else None
             host = self.host_through(callee, called)
             value = fresh(callee.returns)
+            host = self.own_host_work(node, callee.sited, host, callee.code, args, keywords, value)
             if template is None or template.info.state is not Walk.DONE:
                 return self.prepared(value, host, node.lineno)
             own = self.instantiated(template.info, args, keywords, value, template.functions)
@@ -1985,6 +1996,8 @@ class Resolver:
             return agents.make(path, args, keywords)
         if path in hostwork.LAZY:  # PIL's open: decoded where its pixels are used (`opened_used`)
             return Inst(hostwork.OPENED, "opened", {"host": hostwork.describe(path, node.lineno, self.module_path)})
+        if path in hostwork.SPLITS:  # `re.findall(pattern, text)`: the text's pieces, worked on where looped over
+            return self.pieces(path.partition(".")[2], node.lineno)
         if root in hostwork.ROOTS or hostwork.decodes(path):  # OpenCV, PIL, ...: nothing valued, decodes noted
             if hostwork.decodes(path):
                 self.note_host(hostwork.describe(path, node.lineno, self.module_path), once=not self.ctx.loops)
@@ -2411,6 +2424,17 @@ class Resolver:
         elif ctx.host is None or ctx.guards < ctx.host_guards:
             ctx.host, ctx.host_guards = what, ctx.guards
 
+    def pieces_looped(self, value: Any) -> None:
+        """A loop over a text's pieces (*value*, `pieces`: `for token in re.findall(pattern, text)`):
+        per-item host work of the function being walked."""
+        if type(value) is Inst and value.cls == hostwork.PIECES:
+            self.note_host(value.meta["host"])
+
+    def pieces(self, call: str, line: int) -> Inst:
+        """The pieces a text is cut into by *call* (hostwork.SPLITS, STR_SPLITS): a loop over them
+        works on the text piece by piece in Python, per-item host work (`s_for`)."""
+        return Inst(hostwork.PIECES, "pieces", {"host": hostwork.describe(call, line, self.module_path)})
+
     def batch_here(self, values: list) -> Inst | None:
         """The first of *values* that is a batch decoded item by item in the function being walked
         (or drawn there: arrays.kept, arrays.here), as a host batch."""
@@ -2482,6 +2506,101 @@ class Resolver:
         elif once is not None:
             self.note_host(once, once=not self.ctx.loops)
         return host
+
+    def own_host_work(
+        self, node: ast.Call, sited: bool, host: str | None, code: tuple | None, args: list, keywords: list, value: Any,
+        info: FuncInfo | None = None,
+    ) -> str | None:
+        """A call of the program's own function (*code*: its node and its module's functions by name;
+        *value*: what it returns) that does per-item host work: in its loops (*host*, `host_through`),
+        or through the project objects it is given and calls methods of (`given_host`), which the caller
+        then does too. Outside the caller's loops it is a call site of its own (`host_site`), unless the
+        function holds one itself (*sited*) or returns a generator (drawn where it is iterated).
+        Returns the work."""
+        if host is None and code is not None:
+            host = self.given_host(code, args, keywords)
+            if host is not None and self.ctx.loops:
+                self.note_host(host)
+        if host is None and info is not None and info.state is not Walk.DONE and not self.ctx.loops:
+            # its walk put off: a site here if its host work turns out (`settle_host_sites`)
+            self.host_later.append((self.host_site(node, None), info, self.ctx.func))
+            return None
+        drawn_later = type(value) is Inst and value.cls == arrays.PY_GENERATOR
+        if host is not None and not self.ctx.loops and not sited and not drawn_later \
+                and hostwork.sited(host, code[0] if code else None):
+            self.host_site(node, host)
+        return host
+
+    def module_functions(self) -> dict[str, ast.AST]:
+        """This module's module-level functions' nodes by name (as far as the walk has defined them)."""
+        if len(self.functions) != self.handed_memo.get(-1, ((), -1))[1]:
+            nodes = {f.node.name: f.node for f in self.functions if f.parent is None and f.cls is None and f.kind == "function"}
+            self.handed_memo[-1] = (nodes, len(self.functions))
+        return self.handed_memo[-1][0]
+
+    def given_host(self, code: tuple, args: list, keywords: list) -> str | None:
+        """The per-item host work of the project objects a call gives a function that calls their
+        methods (hostwork.handed_methods of *code*, its node and its module's functions by name): a
+        tokeniser of the project given to the function that tokenises each example with it. None where
+        none does."""
+        if not any(type(v) is ExtInst and v.cls.hosts or type(v) is UserInst for _, v in (*args, *keywords)):
+            return None
+        function, nested = code
+        handed = hostwork.handed_methods(function, nested, memo=self.handed_memo)
+        names, methods = [name for name, _ in handed], dict(handed)
+        given = [(names[i], v) for i, (starred, v) in enumerate(args) if not starred and i < len(names)]
+        given += [(name, v) for name, v in keywords if name in methods]
+        for name, value in given:
+            for method in sorted(methods[name]):
+                if type(value) is ExtInst:
+                    host = value.cls.hosts.get(method, (None, None))[0]
+                elif type(value) is UserInst and (found := value.info.find_method(method)) is not None:
+                    host = found.host if found.state is Walk.DONE else None  # (never walked early: a tape may call it)
+                else:
+                    host = None
+                if host is not None:
+                    return host
+        return None
+
+    def host_site(self, node: ast.Call, host: str | None) -> Any:
+        """A call, outside the caller's loops, of the program's own function that does per-item host
+        work (*host*, hostwork.py): a call site named by the function, with that work (`work.host`) and
+        its items, not known statically (`work.host_items`); docs/calls-json.md, "Host work". *host*
+        None: the site, its work told later (`settle_host_sites`). Returns the site's record."""
+        func = node.func
+        name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
+        if name is None:
+            return None
+        if self.ctx.func is not None and host is not None:
+            self.ctx.func.host_sited = True
+        if self.exporting:
+            return None
+        features, _ = self.record(node, name, [], [], None)
+        features["receiver"] = hostwork.HOST
+        found = self.calls[-1]
+        if host is not None:
+            _with_host_work(found, host)
+        return found
+
+    def settle_host_sites(self) -> None:
+        """The sites `own_host_work` made at calls of functions walked after them: kept, with their
+        work, where the function does per-item host work at the call, dropped otherwise."""
+        for found, info, caller in self.host_later:
+            host = info.host
+            keep = host is not None and not info.host_sited and hostwork.sited(host, info.node) \
+                and not (type(info.returns) is Inst and info.returns.cls == arrays.PY_GENERATOR)
+            if keep and caller is not None:
+                caller.host_sited = True
+            if found is None:
+                continue
+            # (a walk again of the caller may have made the site anew: each record of the call)
+            same = [c for c in self.calls if c.node is found.node and c.features.get("receiver") == hostwork.HOST]
+            for record in same:
+                if keep:
+                    _with_host_work(record, host)  # type: ignore[arg-type]
+            if not keep:
+                self.calls = [c for c in self.calls if not any(c is record for record in same)]
+        self.host_later = []
 
     def spent_through(self, runs: tuple[str, str, bool] | None) -> None:
         """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it."""
@@ -2848,6 +2967,7 @@ class Resolver:
     def e_comprehension(self, node) -> Any:
         generators = node.generators
         first = self.loop_trips(generators[0].iter)
+        self.pieces_looped(first[3])
         looped = bool(self.ctx.loops)
         outer, self.decoded = self.decoded, None
         with self.inside(Scope("comprehension", self.scope)):
@@ -2887,7 +3007,9 @@ class Resolver:
         upper = False
         for i, generator in enumerate(generators):
             counted = self.iter_option if i == 0 else ""  # (the first loop's iterable was walked just before)
-            count, trip, at_most, _ = first if i == 0 else self.loop_trips(generator.iter)
+            count, trip, at_most, value = first if i == 0 else self.loop_trips(generator.iter)
+            if i:
+                self.pieces_looped(value)
             loops.append(count)
             trips.append(trip)
             self.ctx.counted.append(counted if i == 0 else self.iter_option)
@@ -2986,6 +3108,16 @@ def _yields_per_trip(body: list[ast.stmt]) -> bool:
                                  ast.Lambda, ast.ClassDef, ast.comprehension)):
             todo.extend(ast.iter_child_nodes(node))
     return False
+
+
+def _with_host_work(found: Any, host: str) -> None:
+    """A host-work site's (`Resolver.host_site`) work and what it names: *host*, the call doing it per item."""
+    found.features["via"] = host
+    kind = hostwork.host_kind(host)
+    found.work.update({
+        "host": work_mod.q(kind, work_mod.INFERRED, f"{hostwork.DOES[kind]} in Python, per item: {host}"),
+        "host_items": work_mod.q(None, work_mod.UNKNOWN, hostwork.UNKNOWN_ITEMS[kind]),
+    })
 
 
 def _generated(ctx: WalkContext) -> Inst:

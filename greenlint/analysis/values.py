@@ -279,6 +279,7 @@ class FuncInfo:
     returned: list = field(default_factory=list)  # the values of its `return`s, before they are merged
     host: str | None = None  # the per-item host work its body does in a loop, or a function it calls does (hostwork.py)
     host_once: str | None = None  # a file decode outside its loops: per item where a caller loops over it
+    host_sited: bool = False  # its body holds a host-work call site, where its host work is counted (`Resolver.host_site`)
 
     @property
     def has_parameters(self) -> bool:
@@ -571,19 +572,23 @@ class ExtFunc:
     """A function of another project module: only what it returns is known (a copy, never walked),
     `runs`, the TF call where a call of it spends its work (`FuncInfo.runs`), if any, and the host
     work its body does (`FuncInfo.host`, `FuncInfo.host_once`). A generator function whose batches
-    depend on its parameters also keeps its `Template`: each call walks it with its own arguments."""
+    depend on its parameters also keeps its `Template`: each call walks it with its own arguments.
+    *code*: its node and its module's functions by name, for what it does with the objects it is
+    given (hostwork.handed_methods, asked only of a call that gives one); *sited*: its `FuncInfo.host_sited`."""
 
-    __slots__ = ("returns", "runs", "host", "host_once", "template")
+    __slots__ = ("returns", "runs", "host", "host_once", "template", "code", "sited")
 
     def __init__(
         self, returns: Any, runs: tuple[str, str, bool] | None = None, host: str | None = None, host_once: str | None = None,
-        template: Template | None = None,
+        template: Template | None = None, code: tuple[Any, Any] | None = None, sited: bool = False,
     ):
         self.returns = returns
         self.runs = runs
         self.host = host
         self.host_once = host_once
         self.template = template
+        self.code = code
+        self.sited = sited
 
 
 @dataclass(eq=False)

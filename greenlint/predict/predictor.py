@@ -19,6 +19,7 @@ from greenlint.predict.calibration import measured_here, on_this_machine
 from greenlint.predict.context import Context
 from greenlint.predict.graphs import in_graph
 from greenlint.predict.held import held_draw
+from greenlint.predict.host_work import HOST, host_work
 from greenlint.predict.lookup_figure import lookup_figure
 from greenlint.predict.negligible import no_work
 from greenlint.predict.own_work import own_work, unsized_work
@@ -59,6 +60,8 @@ class Predictor(Context):
         return self._plain
 
     def _predict(self, api: str, features: dict) -> Prediction:
+        if features.get("receiver") == HOST:  # the program's own function, working item by item on the host
+            return host_work(self.model, features)
         features = with_architecture(features)
         notes: list[str] = []
         pooled = self.hierarchy.pooled(api)

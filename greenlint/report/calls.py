@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 #: Bump on any change that can break a reader (a field removed, renamed or retyped); adding a
 #: field does not bump it. Documented in docs/calls-json.md.
-CALLS_SCHEMA_VERSION = 3
+CALLS_SCHEMA_VERSION = 4
 
 
 def _key(pair) -> tuple:
