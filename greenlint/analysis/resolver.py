@@ -1354,7 +1354,8 @@ class Resolver:
 
     @staticmethod
     def bind_arguments(info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
-        """Parameter name -> value for one call (self/cls excluded for methods)."""
+        """Parameter name -> value for one call (self/cls excluded for methods); unknown, not its default,
+        for a parameter a `*seq` or `**d` the call could not spread may fill (`builders.unspread_parameters`)."""
         node = info.node.args
         params = _positional(info)
         bound = {}
@@ -1364,7 +1365,9 @@ class Resolver:
         for name, value in zip([arg.arg for arg in node.kwonlyargs], info.kw_defaults):
             if value is not MISSING:
                 bound[name] = value
-        bound.update(feat.argument_values(params, args, keywords))
+        given = feat.argument_values(params, args, keywords)
+        bound.update(given)
+        bound.update(dict.fromkeys(builders.unspread_parameters(node, params, args, keywords, given)))
         method = info.kind in ("method", "property", "classmethod")
         bound.update(builders.extra_arguments(node, method, args, keywords))  # its `*args`, `**kwargs`
         return bound
@@ -1428,16 +1431,34 @@ class Resolver:
         else:
             self.assign_side_effects(target)
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-                self.registered(target.value.id, value)
-                held = self.name(target.value.id)
                 key = target.slice
-                if type(held) is Kw and type(key) is ast.Constant and type(key.value) is str:
-                    builders.set_key(held, key.value, value, self.ctx.branches > 0)  # `kwargs["padding"] = "same"`
+                literal = key.value if type(key) is ast.Constant and type(key.value) is str else None
+                self.registered(target.value.id, value, literal is not None)
+                held = self.name(target.value.id)
+                if type(held) is Kw and literal is not None:
+                    builders.set_key(held, literal, value, self.ctx.branches > 0)  # `kwargs["padding"] = "same"`
+                elif type(held) is Kw:
+                    builders.unknown_keys(held)  # `kwargs[name] = v`: any key may have changed
 
-    def registered(self, name: str, value: Any) -> None:
+    def given_away(self, nodes: list) -> None:
+        """Keyword dicts named among *nodes*, the arguments of a call not walked, which may change
+        them: from here on their names hold one whose keys are not known (builders.unknown_keys);
+        the value this call was given stays as it was."""
+        for node in nodes:
+            if type(node) is not ast.Name or type(self.name(node.id)) is not Kw:
+                continue
+            scope: Scope | None = self.scope
+            while scope is not None and node.id not in scope.names:
+                scope = scope.parent
+            if scope is not None:
+                scope.names[node.id] = opened = Kw({})
+                builders.unknown_keys(opened)
+
+    def registered(self, name: str, value: Any, literal: bool) -> None:
         """`model_from_name["unet"] = unet.build` into a table of constructors (a dict display of
-        functions, `{}` included): one more function it may give; anything else stored makes it a
-        plain dict."""
+        functions, `{}` included): one more function it may give; anything else stored into `{}` at
+        a *literal* string key makes it a keyword dict (`common = {}; common["batch_size"] = 4`),
+        into anything else a plain dict."""
         scope: Scope | None = self.scope
         while scope is not None and name not in scope.names:  # the dict is changed where it is bound
             scope = scope.parent
@@ -1447,6 +1468,8 @@ class Resolver:
         if type(value) in (UserFunc, ExtFunc):
             items = table.items if value in table.items else (*table.items, value)
             scope.names[name] = Choice(items)
+        elif literal and not table.items:
+            scope.names[name] = Kw({})
         else:
             scope.names[name] = OPAQUE
 
@@ -1636,6 +1659,8 @@ class Resolver:
             keywords.append((kw.arg, self.expr(kw.value)))
         if spreads:
             args, keywords = builders.spread(args, keywords)
+        if type(callee) not in (UserFunc, UserClass) and not _reads_only(func, callee):
+            self.given_away([*node.args, *(kw.value for kw in node.keywords if kw.arg is not None)])
         if type(receiver) is Kw and type(func) is ast.Attribute:
             found = builders.kw_method(receiver, func.attr, args, self.ctx.branches > 0)
             if found is not MISSING:
@@ -1874,7 +1899,7 @@ class Resolver:
                 return self.call(node, Member(receiver, "__call__"), args, keywords)
             return _unknown_on_sym(node, args, self.instance)  # a layer of the project on a base greenlint does not know
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
-            return self.builtin_call(node.func.id, args, node.lineno)
+            return self.builtin_call(node.func.id, args, keywords, node.lineno)
         return _unknown_on_sym(node, args, self.instance) if callee is None else None
 
     def folded(self, node: ast.Call, args: list) -> Any:
@@ -2120,11 +2145,14 @@ class Resolver:
         if api in TRACING and args and type(args[0][1]) is UserFunc:
             args[0][1].info.tf_function = True
 
-    def builtin_call(self, name: str, args: list, line: int) -> Any:
+    def builtin_call(self, name: str, args: list, keywords: list, line: int) -> Any:
         """Literal arithmetic the features need: len, int, float, min, max, abs, round; `object()`,
-        `open(...)`, `str(...)` give foreign values (never a model: no untyped `.fit(` on them)."""
+        `open(...)`, `str(...)` give foreign values (never a model: no untyped `.fit(` on them);
+        `dict(k=v)` a keyword dict (builders.built_dict)."""
         if name in _FOREIGN_BUILTINS:
             return FOREIGN
+        if name == "dict":
+            return builders.built_dict(args, keywords)
         if name == "next" and args and not args[0][0]:
             batch = arrays.drawn(args[0][1], line)  # a batch of a generator that decodes files
             if batch is not None:
@@ -3012,6 +3040,14 @@ def _merged(bindings: list[dict]) -> dict:
         for name in set(merged) | set(bound):
             merged[name] = merge(merged.get(name), bound.get(name))
     return merged
+
+
+def _reads_only(func: ast.expr, callee: Any) -> bool:
+    """A call that never changes a dict it is given: a method of a Kw (its own, followed by
+    builders.kw_method) or one of builders.READ_ONLY_CALLS."""
+    if type(func) is ast.Attribute:
+        return type(callee) is Ref and callee.path in builders.READ_ONLY_CALLS or func.attr in builders.KW_METHODS
+    return type(func) is ast.Name and func.id in builders.READ_ONLY_CALLS
 
 
 def _positional(info: FuncInfo) -> list[str]:

@@ -83,3 +83,35 @@ def test_a_sequence_of_another_module_is_not_given_keras_default_batch(tmp_path)
     fit = next(s for s in analyse_file(tmp_path / "main.py").callsites if s.api.endswith(".fit"))
     assert fit.work["batch_size"]["value"] is None
     assert fit.features.get("input_kind") == "sequence"
+
+
+def _batch(call: str):
+    [fit] = _fits(SEQUENCE + call)
+    return fit.work["batch_size"]["value"]
+
+
+def test_a_dict_the_code_shows_is_spread_into_the_constructions_keywords():
+    """`**common` where `common` is a dict display, `dict(k=v)`, `dict(other, k=v)` or `{}` given literal
+    keys: its keys are the call's keywords (builders.spread), so the Sequence's batch is the one it holds."""
+    fit = "model.fit(Batches(rows, **common), epochs=3)\n"
+    for built in ("common = {'batch_size': 4}\n",
+                  "common = dict(batch_size=4)\n",
+                  "base = {'batch_size': 4}\ncommon = dict(base)\n",
+                  "common = {}\ncommon['batch_size'] = 4\n",
+                  "common = dict(batch_size=4)\nprint(common)\n"):
+        assert _batch(built + fit) == 4, built
+
+
+def test_a_dict_changed_where_the_analysis_cannot_follow_spreads_nothing_and_no_default_holds():
+    """A `**d` whose keys are not known may pass any parameter: it is unknown, not its default (1 here);
+    so is a parameter an unknown `*seq` may fill."""
+    fit = "model.fit(Batches(rows, **common), epochs=3)\n"
+    for built in ("common = {'batch_size': 4}\ncommon.update(other)\n",
+                  "common = {'batch_size': 4}\ncommon[name] = 2\n",
+                  "common = {'batch_size': 4}\ncommon.clear()\n",
+                  "common = {'batch_size': 4}\nchange(common)\n",
+                  "common = dict(options)\n",
+                  "common = load()\n"):
+        assert _batch(built + fit) is None, built
+    assert _batch("model.fit(Batches(*things), epochs=3)\n") is None
+    assert _batch("model.fit(Batches(rows), epochs=3)\n") == 1  # nothing spread: the default holds
