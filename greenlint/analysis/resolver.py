@@ -1866,7 +1866,8 @@ class Resolver:
             note = f"{data.batch_note}, for the arguments this call passes"  # (a notebook's lines are the cells')
             return Inst(value.cls, value.how, {**value.meta, "data": replace(data, batch_note=note)})
         if kind is ExtClass:
-            return ExtInst(callee)
+            init = callee.templates.get("__init__")
+            return ExtInst(callee, self.bind_arguments(init.info, args, keywords) if init is not None else None)
         if kind is ExtInst:
             base = callee.cls.tf_base
             if "__call__" in callee.cls.methods:
@@ -2243,19 +2244,27 @@ class Resolver:
         return features, named
 
     def sequence_batches(self, named: dict) -> dict:
-        """*named* with a `keras.utils.Sequence` of this file that a `fit` (or `fit_generator`, ...)
-        is given replaced by what Keras draws from it: the batches its `__getitem__` returns
-        (arrays.indexed_batches; walked now if not yet, with what its constructions so far set on
-        `self`), where they show one; *named* as it is otherwise."""
+        """*named* with a `keras.utils.Sequence` that a `fit` (or `fit_generator`, ...) is given replaced
+        by what Keras draws from it: the batches its `__getitem__` returns (arrays.indexed_batches), where
+        they show one; *named* as it is otherwise. One of this file: `__getitem__` walked now if not yet,
+        with what its constructions so far set on `self`; one of another module: its `__init__` and
+        `__getitem__` walked again for what this construction passes (their `Template`s)."""
         key = "x" if "x" in named else "generator"
         given = named.get(key)
-        if type(given) is not UserInst:
+        if type(given) is UserInst:
+            getitem = given.info.find_method("__getitem__")
+            if getitem is None:
+                return named
+            self.result_of(getitem)
+            returned = self.returned_as_constructed(given.info, getitem)
+        elif type(given) is ExtInst and given.passed is not None and "__getitem__" in given.cls.templates:
+            init, template = given.cls.templates["__init__"], given.cls.templates["__getitem__"]
+            if id(template.info) in self.unrolling or template.info.cls is not init.info.cls:
+                return named
+            returned = self.constructed_returns(init.info, given.passed, template.info, template.functions)
+        else:
             return named
-        getitem = given.info.find_method("__getitem__")
-        if getitem is None:
-            return named
-        self.result_of(getitem)
-        data = arrays.indexed_batches(self.returned_as_constructed(given.info, getitem))
+        data = arrays.indexed_batches(returned)
         return named if data is None else {**named, key: Inst(SEQUENCE, "instance", {"data": data})}
 
     def returned_as_constructed(self, cls: ClassInfo, method: FuncInfo) -> list:
@@ -2267,13 +2276,21 @@ class Resolver:
         init = cls.find_method("__init__")
         if init is None or not init.blind or init.passed is None or id(method) in self.unrolling:
             return method.returned
+        return self.constructed_returns(init, init.passed, method, ())
+
+    def constructed_returns(self, init: FuncInfo, passed: dict, method: FuncInfo, foreign: tuple[FuncInfo, ...]) -> list:
+        """What *method* returns after `__init__` (*init*) is walked with *passed*, values only; the
+        attributes of the class that only `__init__` sets are cleared before and all restored after.
+        *foreign*: the functions of another module's walk (a `Template`'s)."""
+        cls = init.cls
+        assert cls is not None
         kept = [(c, dict(c.attrs)) for c in cls.mro()]
         try:
             for c in cls.mro():
                 for name in [n for n, by in c.assigners.items() if len(by) == 1 and by[0] is init]:
                     c.attrs.pop(name, None)
-            self.walk_bound(init, dict(init.passed), ())
-            return self.walk_bound(method, {}, ()).returns
+            self.walk_bound(init, dict(passed), foreign)
+            return self.walk_bound(method, {}, foreign).returns
         finally:
             for c, attrs in kept:
                 c.attrs.clear()

@@ -72,17 +72,29 @@ def test_a_fits_batch_size_is_not_the_batch_of_a_sequence_it_is_given():
     assert fits[0].work["batch_size"]["value"] is None
 
 
-def test_a_sequence_of_another_module_is_not_given_keras_default_batch(tmp_path):
-    (tmp_path / ".git").mkdir()
+def _other_module_fits(tmp_path, calls: str) -> list:
+    (tmp_path / ".git").mkdir(exist_ok=True)
     (tmp_path / "batches.py").write_text(SEQUENCE.split("\n\nmodel = ", 1)[0] + "\n")
     (tmp_path / "main.py").write_text(
         "from tensorflow import keras\nfrom batches import Batches\n"
-        "model = keras.Sequential([keras.layers.Dense(1, input_shape=(8,))])\n"
-        "model.fit(Batches(rows, batch_size=2), epochs=3)\n"
+        "model = keras.Sequential([keras.layers.Dense(1, input_shape=(8,))])\n" + calls
     )
-    fit = next(s for s in analyse_file(tmp_path / "main.py").callsites if s.api.endswith(".fit"))
+    return [s for s in analyse_file(tmp_path / "main.py").callsites if s.api.endswith(".fit")]
+
+
+def test_a_sequence_of_another_module_batches_as_its_construction_here_asks(tmp_path):
+    """Its `__init__` and `__getitem__` are walked again with this file's arguments (their Templates):
+    each construction its own batch, a `**dict` spread in as well; never Keras' default 32."""
+    fits = _other_module_fits(tmp_path, "model.fit(Batches(rows, batch_size=2), epochs=3)\n"
+                              "common = {'batch_size': 16}\nmodel.fit(Batches(rows, **common), epochs=3)\n"
+                              "model.fit(Batches(rows), epochs=3)\n")
+    assert [fit.work["batch_size"]["value"] for fit in fits] == [2, 16, 1]
+    assert all(fit.features.get("input_kind") == "sequence" for fit in fits)
+
+
+def test_a_sequence_of_another_module_given_an_unknown_batch_has_none(tmp_path):
+    [fit] = _other_module_fits(tmp_path, "model.fit(Batches(rows, batch_size=size()), epochs=3)\n")
     assert fit.work["batch_size"]["value"] is None
-    assert fit.features.get("input_kind") == "sequence"
 
 
 def _batch(call: str):
