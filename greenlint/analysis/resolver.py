@@ -3060,8 +3060,8 @@ def _merged(bindings: list[dict]) -> dict:
 
 
 def _reads_only(func: ast.expr, callee: Any) -> bool:
-    """A call that never changes a dict it is given: a method of a Kw (its own, followed by
-    builders.kw_method) or one of builders.READ_ONLY_CALLS."""
+    """A call that never changes a dict it is given: a dict method reading it (`other.update(d)`,
+    `table.get(d)`) or one of builders.READ_ONLY_CALLS."""
     if type(func) is ast.Attribute:
         return type(callee) is Ref and callee.path in builders.READ_ONLY_CALLS or func.attr in builders.KW_METHODS
     return type(func) is ast.Name and func.id in builders.READ_ONLY_CALLS
