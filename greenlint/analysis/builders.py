@@ -1,6 +1,7 @@
 """Python idioms research code builds its models with, valued for the resolver.
 
-- Keyword dicts (`values.Kw`): a dict display whose keys are strings, changed by `d["k"] = v`,
+- Keyword dicts (`values.Kw`): a dict display whose keys are strings (or `dict(k=v)`, or `{}` given
+  literal keys), changed by `d["k"] = v`,
   `d.update(other)`, `d.setdefault(k, v)`, read by `d.get(k)` and `d.pop(k)`, and spread into a call
   by `**d`; a function's `**kwargs` and `*args` for one call hold what that call passed beyond its
   parameters, so that a layer factory (`def conv(*args, **kwargs): return Conv2D(*args, **kwargs)`,
@@ -25,7 +26,11 @@ from greenlint.analysis.values import MISSING, Const, Kw, Seq
 #: The fold whose function argument `composition` recognises.
 REDUCE = "functools.reduce"
 #: Dict methods a `Kw` follows (any other call on it leaves it as it is).
-_KW_METHODS = frozenset({"get", "update", "pop", "setdefault"})
+KW_METHODS = frozenset({"get", "update", "pop", "setdefault"})
+#: Dict methods that take keys out in a way a Kw does not follow: afterwards no key of it is known.
+_KW_EMPTIES = frozenset({"clear", "popitem"})
+#: Calls that read a dict given them and never change it: any other call not walked may (`unknown_keys`).
+READ_ONLY_CALLS = frozenset({"print", "len", "str", "repr", "sorted", "list", "dict", "isinstance", "json.dumps", "json.dump"})
 #: The key a Kw holds once something unknown was added to it (`d.update(unknown)`): then no key is known absent.
 _OPEN = "**"
 #: Words of a parameter's name that say it holds a size (`input_shape`, `image_size`, `img_size`), and the
@@ -44,6 +49,20 @@ def keywords_of(node: ast.Dict, values: list) -> Kw | None:
             items[key.value] = value
         else:
             return None
+    return Kw(items)
+
+
+def built_dict(args: list, keywords: list) -> Kw | None:
+    """`dict(k=v, ...)`, `dict(other, k=v)` with *other* a Kw: a Kw of those keys; None otherwise."""
+    if len(args) > 1 or any(name is None for name, _ in keywords):
+        return None
+    items: dict[str, Any] = {}
+    if args:
+        starred, other = args[0]
+        if starred or type(other) is not Kw or _OPEN in other.items:
+            return None
+        items.update(other.items)
+    items.update(keywords)
     return Kw(items)
 
 
@@ -66,6 +85,17 @@ def spread(args: list, keywords: list) -> tuple[list, list]:
     return flat, named
 
 
+def unspread_parameters(node: ast.arguments, params: list[str], args: list, keywords: list, given: dict) -> list[str]:
+    """The parameters (*params*: the positional ones a call fills) a call's unspread `*seq` or `**d`
+    may fill, not named otherwise (*given*): Python may pass them anything, so no default holds."""
+    starred = next((i for i, (star, _) in enumerate(args) if star), None)
+    open_names = any(name is None for name, _ in keywords)
+    names = params[starred:] if starred is not None else []
+    if open_names:
+        names = [*params, *(a.arg for a in node.kwonlyargs)]
+    return [name for name in names if name not in given]
+
+
 def extra_arguments(node: ast.arguments, method: bool, args: list, keywords: list) -> dict[str, Any]:
     """What a call passes beyond a function's parameters: its `*args` (a Seq) and `**kwargs` (a Kw), named
     by the function's own names for them; none where the call still spreads something unknown."""
@@ -86,14 +116,15 @@ def kw_method(kw: Kw, method: str, args: list, merged: bool) -> Any:
     """`d.get(k, default)`, `d.update(other)`, `d.pop(k, default)`, `d.setdefault(k, v)` on a Kw: the
     value returned (MISSING for a method not followed). *merged*: the call runs on some paths only (an
     `if` body), so a key it sets may or may not hold the new value."""
-    if method not in _KW_METHODS:
+    if method in _KW_EMPTIES:
+        unknown_keys(kw)
+    if method not in KW_METHODS:
         return MISSING
     values = [value for _, value in args]
     if method == "update":
         other = values[0] if len(values) == 1 and not args[0][0] else None
         if type(other) is not Kw:
-            kw.items.clear()  # what it adds is not known: nothing of the dict is
-            kw.items[_OPEN] = None
+            unknown_keys(kw)
             return Const(None)
         for key, value in other.items.items():
             set_key(kw, key, value, merged)
@@ -108,6 +139,13 @@ def kw_method(kw: Kw, method: str, args: list, merged: bool) -> Any:
     if method == "pop" and not merged:
         kw.items.pop(key.value, None)
     return default if found is MISSING else found
+
+
+def unknown_keys(kw: Kw) -> None:
+    """Something not followed changed *kw* (`d.update(unknown)`, `d[name] = v`, `d.clear()`): no key
+    of it is known any more, so it spreads nothing (`spread`)."""
+    kw.items.clear()
+    kw.items[_OPEN] = None
 
 
 def set_key(kw: Kw, key: str, value: Any, merged: bool) -> None:

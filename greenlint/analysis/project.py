@@ -45,6 +45,7 @@ from typing import Any
 from greenlint.analysis import constructed, trees
 from greenlint.analysis.values import (
     MISSING,
+    SEQUENCE,
     Choice,
     ClassInfo,
     Composed,
@@ -747,7 +748,7 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             if method.host is not None or method.host_once is not None:
                 ext.hosts[name] = (method.host, method.host_once)
             returns = freeze(method.returns, memo, functions) if method.state is Walk.DONE else None
-            if method.state is Walk.DONE and _builds_graph(method):
+            if method.state is Walk.DONE and (_builds_graph(method) or name in _BATCHING and ext.tf_base == SEQUENCE):
                 ext.templates[name] = Template(method, functions)
             if method.kind == "property":
                 ext.attrs[name] = returns
@@ -760,6 +761,10 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             ext.methods.pop(name, None)
     _late_bound(ext)
     return ext
+
+
+#: The methods of a `keras.utils.Sequence` that tell its batches for one construction (`Resolver.sequence_batches`).
+_BATCHING = ("__init__", "__getitem__")
 
 
 def _builds_graph(info: FuncInfo) -> bool:

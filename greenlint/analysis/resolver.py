@@ -1370,7 +1370,8 @@ class Resolver:
 
     @staticmethod
     def bind_arguments(info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
-        """Parameter name -> value for one call (self/cls excluded for methods)."""
+        """Parameter name -> value for one call (self/cls excluded for methods); unknown, not its default,
+        for a parameter a `*seq` or `**d` the call could not spread may fill (`builders.unspread_parameters`)."""
         node = info.node.args
         params = _positional(info)
         bound = {}
@@ -1380,7 +1381,9 @@ class Resolver:
         for name, value in zip([arg.arg for arg in node.kwonlyargs], info.kw_defaults):
             if value is not MISSING:
                 bound[name] = value
-        bound.update(feat.argument_values(params, args, keywords))
+        given = feat.argument_values(params, args, keywords)
+        bound.update(given)
+        bound.update(dict.fromkeys(builders.unspread_parameters(node, params, args, keywords, given)))
         method = info.kind in ("method", "property", "classmethod")
         bound.update(builders.extra_arguments(node, method, args, keywords))  # its `*args`, `**kwargs`
         return bound
@@ -1444,16 +1447,34 @@ class Resolver:
         else:
             self.assign_side_effects(target)
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-                self.registered(target.value.id, value)
-                held = self.name(target.value.id)
                 key = target.slice
-                if type(held) is Kw and type(key) is ast.Constant and type(key.value) is str:
-                    builders.set_key(held, key.value, value, self.ctx.branches > 0)  # `kwargs["padding"] = "same"`
+                literal = key.value if type(key) is ast.Constant and type(key.value) is str else None
+                self.registered(target.value.id, value, literal is not None)
+                held = self.name(target.value.id)
+                if type(held) is Kw and literal is not None:
+                    builders.set_key(held, literal, value, self.ctx.branches > 0)  # `kwargs["padding"] = "same"`
+                elif type(held) is Kw:
+                    builders.unknown_keys(held)  # `kwargs[name] = v`: any key may have changed
 
-    def registered(self, name: str, value: Any) -> None:
+    def given_away(self, nodes: list) -> None:
+        """Keyword dicts named among *nodes*, the arguments of a call not walked, which may change
+        them: from here on their names hold one whose keys are not known (builders.unknown_keys);
+        the value this call was given stays as it was."""
+        for node in nodes:
+            if type(node) is not ast.Name or type(self.name(node.id)) is not Kw:
+                continue
+            scope: Scope | None = self.scope
+            while scope is not None and node.id not in scope.names:
+                scope = scope.parent
+            if scope is not None:
+                scope.names[node.id] = opened = Kw({})
+                builders.unknown_keys(opened)
+
+    def registered(self, name: str, value: Any, literal: bool) -> None:
         """`model_from_name["unet"] = unet.build` into a table of constructors (a dict display of
-        functions, `{}` included): one more function it may give; anything else stored makes it a
-        plain dict."""
+        functions, `{}` included): one more function it may give; anything else stored into `{}` at
+        a *literal* string key makes it a keyword dict (`common = {}; common["batch_size"] = 4`),
+        into anything else a plain dict."""
         scope: Scope | None = self.scope
         while scope is not None and name not in scope.names:  # the dict is changed where it is bound
             scope = scope.parent
@@ -1463,6 +1484,8 @@ class Resolver:
         if type(value) in (UserFunc, ExtFunc):
             items = table.items if value in table.items else (*table.items, value)
             scope.names[name] = Choice(items)
+        elif literal and not table.items:
+            scope.names[name] = Kw({})
         else:
             scope.names[name] = OPAQUE
 
@@ -1664,6 +1687,8 @@ class Resolver:
             keywords.append((kw.arg, self.expr(kw.value)))
         if spreads:
             args, keywords = builders.spread(args, keywords)
+        if type(callee) not in (UserFunc, UserClass) and not _reads_only(func, callee):
+            self.given_away([*node.args, *(kw.value for kw in node.keywords if kw.arg is not None)])
         if type(receiver) is Kw and type(func) is ast.Attribute:
             found = builders.kw_method(receiver, func.attr, args, self.ctx.branches > 0)
             if found is not MISSING:
@@ -1876,7 +1901,8 @@ class Resolver:
             note = f"{data.batch_note}, for the arguments this call passes"  # (a notebook's lines are the cells')
             return Inst(value.cls, value.how, {**value.meta, "data": replace(data, batch_note=note)})
         if kind is ExtClass:
-            return ExtInst(callee)
+            init = callee.templates.get("__init__")
+            return ExtInst(callee, self.bind_arguments(init.info, args, keywords) if init is not None else None)
         if kind is ExtInst:
             base = callee.cls.tf_base
             if "__call__" in callee.cls.methods:
@@ -1909,7 +1935,7 @@ class Resolver:
                 return self.call(node, Member(receiver, "__call__"), args, keywords)
             return _unknown_on_sym(node, args, self.instance)  # a layer of the project on a base greenlint does not know
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
-            return self.builtin_call(node.func.id, args, node.lineno)
+            return self.builtin_call(node.func.id, args, keywords, node.lineno)
         return _unknown_on_sym(node, args, self.instance) if callee is None else None
 
     def folded(self, node: ast.Call, args: list) -> Any:
@@ -2157,11 +2183,14 @@ class Resolver:
         if api in TRACING and args and type(args[0][1]) is UserFunc:
             args[0][1].info.tf_function = True
 
-    def builtin_call(self, name: str, args: list, line: int) -> Any:
+    def builtin_call(self, name: str, args: list, keywords: list, line: int) -> Any:
         """Literal arithmetic the features need: len, int, float, min, max, abs, round; `object()`,
-        `open(...)`, `str(...)` give foreign values (never a model: no untyped `.fit(` on them)."""
+        `open(...)`, `str(...)` give foreign values (never a model: no untyped `.fit(` on them);
+        `dict(k=v)` a keyword dict (builders.built_dict)."""
         if name in _FOREIGN_BUILTINS:
             return FOREIGN
+        if name == "dict":
+            return builders.built_dict(args, keywords)
         if name == "next" and args and not args[0][0]:
             batch = arrays.drawn(args[0][1], line)  # a batch of a generator that decodes files
             if batch is not None:
@@ -2252,19 +2281,27 @@ class Resolver:
         return features, named
 
     def sequence_batches(self, named: dict) -> dict:
-        """*named* with a `keras.utils.Sequence` of this file that a `fit` (or `fit_generator`, ...)
-        is given replaced by what Keras draws from it: the batches its `__getitem__` returns
-        (arrays.indexed_batches; walked now if not yet, with what its constructions so far set on
-        `self`), where they show one; *named* as it is otherwise."""
+        """*named* with a `keras.utils.Sequence` that a `fit` (or `fit_generator`, ...) is given replaced
+        by what Keras draws from it: the batches its `__getitem__` returns (arrays.indexed_batches), where
+        they show one; *named* as it is otherwise. One of this file: `__getitem__` walked now if not yet,
+        with what its constructions so far set on `self`; one of another module: its `__init__` and
+        `__getitem__` walked again for what this construction passes (their `Template`s)."""
         key = "x" if "x" in named else "generator"
         given = named.get(key)
-        if type(given) is not UserInst:
+        if type(given) is UserInst:
+            getitem = given.info.find_method("__getitem__")
+            if getitem is None:
+                return named
+            self.result_of(getitem)
+            returned = self.returned_as_constructed(given.info, getitem)
+        elif type(given) is ExtInst and given.passed is not None and "__getitem__" in given.cls.templates:
+            init, template = given.cls.templates["__init__"], given.cls.templates["__getitem__"]
+            if id(template.info) in self.unrolling or template.info.cls is not init.info.cls:
+                return named
+            returned = self.constructed_returns(init.info, given.passed, template.info, template.functions)
+        else:
             return named
-        getitem = given.info.find_method("__getitem__")
-        if getitem is None:
-            return named
-        self.result_of(getitem)
-        data = arrays.indexed_batches(self.returned_as_constructed(given.info, getitem))
+        data = arrays.indexed_batches(returned)
         return named if data is None else {**named, key: Inst(SEQUENCE, "instance", {"data": data})}
 
     def returned_as_constructed(self, cls: ClassInfo, method: FuncInfo) -> list:
@@ -2276,13 +2313,21 @@ class Resolver:
         init = cls.find_method("__init__")
         if init is None or not init.blind or init.passed is None or id(method) in self.unrolling:
             return method.returned
+        return self.constructed_returns(init, init.passed, method, ())
+
+    def constructed_returns(self, init: FuncInfo, passed: dict, method: FuncInfo, foreign: tuple[FuncInfo, ...]) -> list:
+        """What *method* returns after `__init__` (*init*) is walked with *passed*, values only; the
+        attributes of the class that only `__init__` sets are cleared before and all restored after.
+        *foreign*: the functions of another module's walk (a `Template`'s)."""
+        cls = init.cls
+        assert cls is not None
         kept = [(c, dict(c.attrs)) for c in cls.mro()]
         try:
             for c in cls.mro():
                 for name in [n for n, by in c.assigners.items() if len(by) == 1 and by[0] is init]:
                     c.attrs.pop(name, None)
-            self.walk_bound(init, dict(init.passed), ())
-            return self.walk_bound(method, {}, ()).returns
+            self.walk_bound(init, dict(passed), foreign)
+            return self.walk_bound(method, {}, foreign).returns
         finally:
             for c, attrs in kept:
                 c.attrs.clear()
@@ -3168,6 +3213,14 @@ def _merged(bindings: list[dict]) -> dict:
         for name in set(merged) | set(bound):
             merged[name] = merge(merged.get(name), bound.get(name))
     return merged
+
+
+def _reads_only(func: ast.expr, callee: Any) -> bool:
+    """A call that never changes a dict it is given: a dict method reading it (`other.update(d)`,
+    `table.get(d)`) or one of builders.READ_ONLY_CALLS."""
+    if type(func) is ast.Attribute:
+        return type(callee) is Ref and callee.path in builders.READ_ONLY_CALLS or func.attr in builders.KW_METHODS
+    return type(func) is ast.Name and func.id in builders.READ_ONLY_CALLS
 
 
 def _positional(info: FuncInfo) -> list[str]:

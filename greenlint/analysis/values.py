@@ -607,17 +607,20 @@ class ExtClass:
     sliced: bool = False  # its `__getitem__` only slices what the instance holds (hostwork.slices_only)
     workers: int | str | None = None  # what its constructor gives `super().__init__` as `workers` (hostwork.given_workers)
     #: method name -> its `Template`, where each call's arguments may tell what it builds (a `__call__` applying
-    #: graph ops to the tensor it is given: `batch_norm(name="g_bn0")(h)`)
+    #: graph ops to the tensor it is given: `batch_norm(name="g_bn0")(h)`) or, for a `keras.utils.Sequence`,
+    #: what its batches are (its `__init__` and `__getitem__`, walked for each construction's arguments)
     templates: dict[str, Any] = field(default_factory=dict)
 
 
 class ExtInst:
-    """An instance of an `ExtClass`."""
+    """An instance of an `ExtClass`; *passed*: what its construction gives the parameters of the class's
+    `__init__` (name -> value), where that class keeps its `__init__` as a `Template`."""
 
-    __slots__ = ("cls",)
+    __slots__ = ("cls", "passed")
 
-    def __init__(self, cls: ExtClass):
+    def __init__(self, cls: ExtClass, passed: dict[str, Any] | None = None):
         self.cls = cls
+        self.passed = passed
 
 
 def runs_of(value: Any) -> tuple[str, str, bool] | None:

@@ -72,14 +72,58 @@ def test_a_fits_batch_size_is_not_the_batch_of_a_sequence_it_is_given():
     assert fits[0].work["batch_size"]["value"] is None
 
 
-def test_a_sequence_of_another_module_is_not_given_keras_default_batch(tmp_path):
-    (tmp_path / ".git").mkdir()
+def _other_module_fits(tmp_path, calls: str) -> list:
+    (tmp_path / ".git").mkdir(exist_ok=True)
     (tmp_path / "batches.py").write_text(SEQUENCE.split("\n\nmodel = ", 1)[0] + "\n")
     (tmp_path / "main.py").write_text(
         "from tensorflow import keras\nfrom batches import Batches\n"
-        "model = keras.Sequential([keras.layers.Dense(1, input_shape=(8,))])\n"
-        "model.fit(Batches(rows, batch_size=2), epochs=3)\n"
+        "model = keras.Sequential([keras.layers.Dense(1, input_shape=(8,))])\n" + calls
     )
-    fit = next(s for s in analyse_file(tmp_path / "main.py").callsites if s.api.endswith(".fit"))
+    return [s for s in analyse_file(tmp_path / "main.py").callsites if s.api.endswith(".fit")]
+
+
+def test_a_sequence_of_another_module_batches_as_its_construction_here_asks(tmp_path):
+    """Its `__init__` and `__getitem__` are walked again with this file's arguments (their Templates):
+    each construction its own batch, a `**dict` spread in as well; never Keras' default 32."""
+    fits = _other_module_fits(tmp_path, "model.fit(Batches(rows, batch_size=2), epochs=3)\n"
+                              "common = {'batch_size': 16}\nmodel.fit(Batches(rows, **common), epochs=3)\n"
+                              "model.fit(Batches(rows), epochs=3)\n")
+    assert [fit.work["batch_size"]["value"] for fit in fits] == [2, 16, 1]
+    assert all(fit.features.get("input_kind") == "sequence" for fit in fits)
+
+
+def test_a_sequence_of_another_module_given_an_unknown_batch_has_none(tmp_path):
+    [fit] = _other_module_fits(tmp_path, "model.fit(Batches(rows, batch_size=size()), epochs=3)\n")
     assert fit.work["batch_size"]["value"] is None
-    assert fit.features.get("input_kind") == "sequence"
+
+
+def _batch(call: str):
+    [fit] = _fits(SEQUENCE + call)
+    return fit.work["batch_size"]["value"]
+
+
+def test_a_dict_the_code_shows_is_spread_into_the_constructions_keywords():
+    """`**common` where `common` is a dict display, `dict(k=v)`, `dict(other, k=v)` or `{}` given literal
+    keys: its keys are the call's keywords (builders.spread), so the Sequence's batch is the one it holds."""
+    fit = "model.fit(Batches(rows, **common), epochs=3)\n"
+    for built in ("common = {'batch_size': 4}\n",
+                  "common = dict(batch_size=4)\n",
+                  "base = {'batch_size': 4}\ncommon = dict(base)\n",
+                  "common = {}\ncommon['batch_size'] = 4\n",
+                  "common = dict(batch_size=4)\nprint(common)\n"):
+        assert _batch(built + fit) == 4, built
+
+
+def test_a_dict_changed_where_the_analysis_cannot_follow_spreads_nothing_and_no_default_holds():
+    """A `**d` whose keys are not known may pass any parameter: it is unknown, not its default (1 here);
+    so is a parameter an unknown `*seq` may fill."""
+    fit = "model.fit(Batches(rows, **common), epochs=3)\n"
+    for built in ("common = {'batch_size': 4}\ncommon.update(other)\n",
+                  "common = {'batch_size': 4}\ncommon[name] = 2\n",
+                  "common = {'batch_size': 4}\ncommon.clear()\n",
+                  "common = {'batch_size': 4}\nchange(common)\n",
+                  "common = dict(options)\n",
+                  "common = load()\n"):
+        assert _batch(built + fit) is None, built
+    assert _batch("model.fit(Batches(*things), epochs=3)\n") is None
+    assert _batch("model.fit(Batches(rows), epochs=3)\n") == 1  # nothing spread: the default holds
