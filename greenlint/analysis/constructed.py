@@ -20,15 +20,23 @@ from greenlint.analysis.values import Const
 Arguments = tuple[list[Const | None], dict[str, Const | None]]
 
 
-def calls_elsewhere(importers: dict[str, str | None], path: str, name: str) -> list[Arguments] | None:
+def importing_by_name(importers: dict[str, str | None], path: str) -> dict[str, str]:
+    """Of the scripts beside *path* that import it (*importers*: their texts by path, None where
+    unreadable), those whose text may import names from it (`from model import DCGAN`): what
+    `calls_elsewhere` reads, chosen once per module rather than once per name."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return {importer: text for importer, text in importers.items() if text is not None and _imports_from(text, stem)}
+
+
+def calls_elsewhere(importers: dict[str, str], path: str, name: str) -> list[Arguments] | None:
     """The arguments of each call of *name* in the scripts beside *path* that import it by name
-    (`from model import DCGAN`; *importers*: their texts by path, None where unreadable); None where
-    none calls it, or where one names it otherwise than in a plain call (passes it on, subclasses it,
-    spreads `*args` or `**kwargs` into it)."""
+    (*importers*: their texts by path, `importing_by_name`); None where none calls it, or where one
+    names it otherwise than in a plain call (passes it on, subclasses it, spreads `*args` or
+    `**kwargs` into it)."""
     stem = os.path.splitext(os.path.basename(path))[0]
     found: list[Arguments] = []
     for importer, text in importers.items():
-        if text is None or name not in text or not _imports_from(text, stem):
+        if name not in text:
             continue
         calls = _script(importer, text).get((stem, name), ())
         if calls is None:
@@ -39,8 +47,16 @@ def calls_elsewhere(importers: dict[str, str | None], path: str, name: str) -> l
 
 def _imports_from(text: str, stem: str) -> bool:
     """Whether *text* may hold `from ...<stem> import`: the module's last name followed by `import`,
-    with only blanks and line continuations between (a test of the text before its parse)."""
-    return re.search(rf"\b{re.escape(stem)}[\s\\]*import\b", text) is not None
+    with only blanks and line continuations between (a test of the text before its parse). Tried
+    where the name occurs only: a search for the pattern, which starts with `\\b`, does not skip
+    ahead to the name and cost 40× more on Keras's modules."""
+    pattern = re.compile(rf"\b{re.escape(stem)}[\s\\]*import\b")
+    at = text.find(stem)
+    while at != -1:
+        if pattern.match(text, at) is not None:
+            return True
+        at = text.find(stem, at + 1)
+    return False
 
 
 @functools.lru_cache(maxsize=16)

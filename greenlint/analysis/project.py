@@ -572,7 +572,7 @@ class Imports:
         self.near = index.near(path)  # of the cycle, the modules that run while this one is imported
         # what the cache key covers (`ProjectIndex.digest`): nothing else is followed
         self.scanned = set(index.imports(path) if scanned is None else scanned)
-        self.beside: dict[str, str | None] | None = None  # the texts of the scripts importing it (`calls_beside`)
+        self.beside: dict[str, str] | None = None  # the texts of the scripts importing names from it (`calls_beside`)
 
     def _known(self, module: ExtModule | None) -> ExtModule | None:
         if module is None or module.file in (None, self.path) or module.file in self.scanned:
@@ -646,7 +646,8 @@ class Imports:
         """How the scripts beside this module call its *name* (`constructed.calls_elsewhere`; their
         texts read once per module analysed)."""
         if self.beside is None:
-            self.beside = {importer: _read(importer) for importer in self.index.importers(self.path)}
+            texts = {importer: _read(importer) for importer in self.index.importers(self.path)}
+            self.beside = constructed.importing_by_name(texts, self.path)
         return constructed.calls_elsewhere(self.beside, self.path, name)
 
 
