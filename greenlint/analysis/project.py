@@ -388,6 +388,13 @@ class ProjectIndex:
     def imports(self, path: str) -> list[str]:
         return self._scan(path)[0]
 
+    def statements(self, path: str) -> list[tuple]:
+        """The import statements of the module at *path* (`_IMPORT_LINE` groups) as its scan read
+        them: the file not read again."""
+        self._scan(path)
+        known = self._read_before.get(path)
+        return known[1] if known is not None else []
+
     def tf_importers(self, path: str) -> list[str]:
         """The modules beside *path* (in its folder, a script's `sys.path[0]`) that name TensorFlow
         or Keras and import it, sorted: a loader module of a TF program is analysed with it though
@@ -614,8 +621,7 @@ class Imports:
         module's value, whose digest this module's covers; None otherwise."""
         if module.file is None:
             return None
-        statements, _, _ = self.index._statements(module.file)
-        for dots, dotted, names, plain in statements:
+        for dots, dotted, names, plain in self.index.statements(module.file):
             if plain is not None or name not in _SPLIT.split(names) or f" as {name}" in names:
                 continue
             roots = (relative_base(module.file, len(dots)),) if dots else search_roots(os.path.dirname(module.file))
