@@ -1044,12 +1044,11 @@ class Resolver:
             return {}
         init = info.kind == "method" and info.cls is not None and info.node.name == "__init__"
         scope = info.scope.parent if init else info.scope
-        if not (init or info.kind == "function") or scope is None or scope.kind != "module":
+        if not (init or info.kind == "function") or scope is None or scope.kind != "module" \
+                or self.other_references(info, 0) > 0:
             return {}
-        # the scripts' calls first: most functions have none, and counting the module's own references
-        # to a name its text repeats walks the module's tree
         calls = self.imports.calls_beside(info.cls.name if init and info.cls is not None else info.node.name)
-        if not calls or self.other_references(info, 0) > 0:
+        if not calls:
             return {}
         bound = [self.bind_arguments(info, [(False, v) for v in args], list(keywords.items())) for args, keywords in calls]
         return {name: value for name, value in bound[0].items() if all(b.get(name) == value for b in bound[1:])}
