@@ -391,6 +391,13 @@ class ProjectIndex:
     def imports(self, path: str) -> list[str]:
         return self._scan(path)[0]
 
+    def statements(self, path: str) -> list[tuple]:
+        """The import statements of the module at *path* (`_IMPORT_LINE` groups) as its scan read
+        them: the file not read again."""
+        self._scan(path)
+        known = self._read_before.get(path)
+        return known[1] if known is not None else []
+
     def tf_importers(self, path: str) -> list[str]:
         """The modules beside *path* (in its folder, a script's `sys.path[0]`) that name TensorFlow
         or Keras and import it, sorted: a loader module of a TF program is analysed with it though
@@ -575,7 +582,7 @@ class Imports:
         self.near = index.near(path)  # of the cycle, the modules that run while this one is imported
         # what the cache key covers (`ProjectIndex.digest`): nothing else is followed
         self.scanned = set(index.imports(path) if scanned is None else scanned)
-        self.beside: dict[str, str | None] | None = None  # the texts of the scripts importing it (`calls_beside`)
+        self.beside: dict[str, str] | None = None  # the texts of the scripts importing names from it (`calls_beside`)
 
     def _known(self, module: ExtModule | None) -> ExtModule | None:
         if module is None or module.file in (None, self.path) or module.file in self.scanned:
@@ -617,8 +624,7 @@ class Imports:
         module's value, whose digest this module's covers; None otherwise."""
         if module.file is None:
             return None
-        statements, _, _ = self.index._statements(module.file)
-        for dots, dotted, names, plain in statements:
+        for dots, dotted, names, plain in self.index.statements(module.file):
             if plain is not None or name not in _SPLIT.split(names) or f" as {name}" in names:
                 continue
             roots = (relative_base(module.file, len(dots)),) if dots else search_roots(os.path.dirname(module.file))
@@ -649,16 +655,18 @@ class Imports:
         """How the scripts beside this module call its *name* (`calls_beside`; their texts read
         once per module analysed)."""
         if self.beside is None:
-            self.beside = {importer: _read(importer) for importer in self.index.importers(self.path)}
+            texts = {importer: _read(importer) for importer in self.index.importers(self.path)}
+            self.beside = constructed.importing_by_name(texts, self.path)
         return calls_beside(self.index, self.path, name, self.beside)
 
 
-def calls_beside(index: ProjectIndex, path: str, name: str, texts: dict[str, str | None] | None = None) -> list | None:
+def calls_beside(index: ProjectIndex, path: str, name: str, texts: dict[str, str] | None = None) -> list | None:
     """How the scripts beside the module at *path* call its *name* (`constructed.calls_elsewhere`;
-    *texts*: theirs by path, read here where not given). Where one hands an instance on, the texts of
-    the other project modules it imports are read too: its digest in the cache key covers them."""
+    *texts*: those of the scripts importing it, `constructed.importing_by_name`, read here where not
+    given). Where one hands an instance on, the texts of the other project modules it imports are
+    read too: its digest in the cache key covers them."""
     if texts is None:
-        texts = {importer: _read(importer) for importer in index.importers(path)}
+        texts = constructed.importing_by_name({importer: _read(importer) for importer in index.importers(path)}, path)
     return constructed.calls_elsewhere(
         texts, path, name, lambda script: [_read(module) for module in index.imports(script) if module != path])
 

@@ -87,3 +87,19 @@ def test_an_import_written_with_blanks_or_parentheses_is_read(tmp_path):
 def test_a_flag_the_script_sets_itself_leaves_the_size_unknown(tmp_path):
     main = MAIN.replace("FLAGS = flags.FLAGS", "FLAGS = flags.FLAGS\nFLAGS.z_dim = 4")
     assert run_flops(tmp_path, "gan = GAN(sess, z_dim=FLAGS.z_dim)", main) is None
+
+
+def test_only_the_scripts_importing_names_from_the_module_are_read():
+    """`importing_by_name` keeps a script whose text may hold `from ...model import` (the module's
+    name as a whole word, blanks or a line continuation before `import`) or `import model`, and no other."""
+    from greenlint.analysis.constructed import importing_by_name
+
+    texts = {
+        "by_name.py": "from pkg.model import GAN\n",
+        "continued.py": "from model \\\n    import GAN\n",
+        "longer_name.py": "from pkg.mymodel import GAN\nfrom model_import import x\n",
+        "whole_module.py": "import model\nmodel.GAN(1)\n",
+        "other_module.py": "import model_zoo\nimport xmodel\n",
+        "unreadable.py": None,
+    }
+    assert sorted(importing_by_name(texts, "/p/model.py")) == ["by_name.py", "continued.py", "whole_module.py"]
