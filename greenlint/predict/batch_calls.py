@@ -30,7 +30,7 @@ import math
 from greenlint.catalog.kinds import TRACED_CALL
 from greenlint.predict.calibration import NOISE_SD, Z80, Measured, Overlay
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
-from greenlint.predict.work_energy import derive, flops_unknown, model_layers, one_batch
+from greenlint.predict.work_energy import derive, flops_unknown, one_batch
 from greenlint.units import TIMES
 
 
@@ -45,6 +45,11 @@ def first_run_share(trace_j: float, features: dict) -> tuple[float, str]:
     if isinstance(runs, int) and not isinstance(runs, bool) and runs > 0:
         return trace_j / runs, f"; + its first call's {trace_j:.3g} J more (tracing) shared by its {runs:,} runs"
     return 0.0, f"; its first call's {trace_j:.3g} J more (tracing) is not in this figure: its runs are not known"
+
+
+def _layers(features: dict) -> float | None:
+    n = features.get("n_layers")
+    return float(n) if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
 
 def _compute_s(model: dict, group: str, api: str, features: dict) -> tuple[float, float] | None:
@@ -96,7 +101,7 @@ def batch_call_here(overlay: Overlay, api: str, features: dict, group: str) -> P
         return None
     watts = power["steady_w"]
     overhead = max(m.per_call_j - watts * theirs[0], 0.0)
-    layers, their_layers = model_layers(features), model_layers(m.features)
+    layers, their_layers = _layers(features), _layers(m.features)
     ratio = layers / their_layers if layers and their_layers else 1.0
     compute = watts * mine[0]
     first = overlay.first_j.get(m.workload)

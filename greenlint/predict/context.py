@@ -14,7 +14,7 @@ from greenlint.predict.calibration import NOISE_SD, Overlay, rescale_note
 from greenlint.predict.devices import REFERENCE_DEVICE, DeviceModel, GpuSpec, kb_device_model
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.local_work import local_ops, local_work
-from greenlint.predict.work_energy import derive, model_layers, one_batch, time_group, time_of
+from greenlint.predict.work_energy import derive, one_batch, time_group, time_of
 from greenlint.predict.work_figures import Span, from_work, unknown_size_floor
 
 
@@ -67,7 +67,7 @@ class Context:
         if group is None or model is None:
             return None
         n, flops = derive(group, one_batch(api, features))
-        return time_of(model, n, flops, start=False, layers=model_layers(features)) if n else None
+        return time_of(model, n, flops, start=False) if n else None
 
     @functools.cached_property
     def rescale_note(self) -> str:

@@ -68,7 +68,6 @@ from greenlint.predict.work_energy import (
     HALF_PEAK_FLOPS,
     derive,
     epochs_ends,
-    model_layers,
     power_for,
     trained_params,
     training_passes,
@@ -233,6 +232,12 @@ def layers_known(features: dict) -> bool:
     a named architecture's layer table, training_runs.py), what REFERENCE_DEVICE needs to price it."""
     moved = features.get("memory_bytes_per_sample")
     return isinstance(moved, (int, float)) and not isinstance(moved, bool) and 0 < moved < math.inf
+
+
+def model_layers(features: dict) -> int | None:
+    """The layers the call's model dispatches per step (`n_layers`), None where not known."""
+    n = features.get("n_layers")
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,10 @@ backward ones of the layers the model's last `compile` trains where the analysis
 `adapt`, batches and forward FLOPs; a call that runs one batch (`model(x)`, `*_on_batch`, a custom
 training step) is one step on its batch. Per kind,
 
-    time   = t0 + e x epochs + (a + l x layers) x steps + b x FLOPs
+    time   = t0 + e x epochs + a x steps + b x FLOPs
                                             (t0: the call's start-up, the one fixed term; e: each
                                              epoch's set-up, where a calibration fitted it (local_work.py);
-                                             a: per-step overhead; l: each layer's share of it, its
-                                             kernels launched forward and backward every step; b: 1 / throughput)
+                                             a: per-step overhead; b: 1 / throughput)
     energy = P x time
 
 P is the steady net power of that kind of work on the reference machine: no ramp-up per call, so
@@ -308,43 +307,27 @@ def epochs_of(group: str | None, f: dict) -> float:
     return (effective_epochs(f) or 1.0) if group == "training" else 1.0
 
 
-def model_layers(features: dict) -> int | None:
-    """The layers the call's model dispatches per step (`n_layers`), None where not known."""
-    n = features.get("n_layers")
-    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
-
-
-def step_s(model: dict, layers: int | None = None) -> float:
-    """Seconds of a step's overhead in the time group `model`: its `per_step`, a step of a model of the
-    fitted calls' median layers (`layers`), and `per_layer` for each layer more or fewer where the
-    call's are known (*layers*); `per_step` alone in a model fitted without layers (a calibration's)."""
-    if layers is None or "per_layer" not in model:
-        return model["per_step"]
-    return model["per_step"] + model["per_layer"] * (layers - model["layers"])
-
-
-def time_of(model: dict, n: float, flops: float | None, start: bool = True, epochs: float = 1.0,
-            layers: int | None = None) -> float:
+def time_of(model: dict, n: float, flops: float | None, start: bool = True, epochs: float = 1.0) -> float:
     """Seconds for a call of the group `model` with `n` steps, `flops` FLOPs and `epochs` passes over
-    its data (`epochs_of`: each costs the model's `per_epoch`, where it has one), each step `step_s`
-    for its model's *layers*; *start*: with the start-up t0 and the epochs' set-up (a one-batch call,
-    `one_batch`, runs as a step of a loop: its start-up is paid once, by the first call, not by each)."""
+    its data (`epochs_of`: each costs the model's `per_epoch`, where it has one); *start*: with the
+    start-up t0 and the epochs' set-up (a one-batch call, `one_batch`, runs as a step of a loop: its
+    start-up is paid once, by the first call, not by each)."""
     if flops is None:
         flops = n * model["flops_per_step"]
     setup = model["t0"] + model.get("per_epoch", 0.0) * epochs if start else 0.0
-    return setup + step_s(model, layers) * n + model["per_flop"] * flops
+    return setup + model["per_step"] * n + model["per_flop"] * flops
 
 
 def call_time(model: dict, group: str | None, f: dict, n: float, flops: float | None, start: bool = True) -> float:
     """`time_of` a call's work (`derive`'s *n* steps and *flops* for its `epochs_of`); a `fit` whose wall
     time a callback caps (`wall_s`: TimeStopping stops at the end of the first epoch past it) lasts at
     most that and one epoch."""
-    epochs, layers = epochs_of(group, f), model_layers(f)
-    t = time_of(model, n, flops, start, epochs, layers)
+    epochs = epochs_of(group, f)
+    t = time_of(model, n, flops, start, epochs)
     cap = _num(f.get("wall_s"))
     if group != "training" or cap is None or epochs <= 1:
         return t
-    one = time_of(model, n / epochs, flops / epochs if flops is not None else None, start, 1.0, layers)
+    one = time_of(model, n / epochs, flops / epochs if flops is not None else None, start, 1.0)
     return min(t, cap + one)
 
 
@@ -466,8 +449,8 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
     if lo is None or hi is None:
         return None
     n, flops = derive(group, low, no_flops)
-    t = time_of(work["time"][group], n, flops, not low.get("one_batch"), epochs_of(group, low), model_layers(low))
-    longest = time_of(work["time"][group], *derive(group, high), epochs=epochs_of(group, high), layers=model_layers(high))
+    t = time_of(work["time"][group], n, flops, not low.get("one_batch"), epochs_of(group, low))
+    longest = time_of(work["time"][group], *derive(group, high), epochs=epochs_of(group, high))
     beyond = extrapolation_spread(work["time"][group], longest)
     said = [f"{' and '.join(unknown)} unknown"] if unknown else []
     said += ["model FLOPs unknown"] if no_flops else []

@@ -147,9 +147,9 @@ class TinyModelOnGpu(Rule):
     (0.222 of its TDP, that reference board's net draw then) x 70 W = 15.5 W, within a factor 2
     either way (the device model's `DEVICE_HALF`: a device class's constants, not this board's
     measurement): 7.8 to 31 W. On the CPU the step's arithmetic adds at most 10^6 FLOPs at one
-    core's 10^10 FLOP/s, 0.1 ms, to Keras' 3.7 ms of host work a step (the work model's
-    inference `per_step`, the shorter of its two): 2.7 % more. Saving = 1 - 10.0 x 1.027 /
-    (10.0 + GPU draw). A larger board draws more while it waits: +90 % (+81 % to +94 %) on an
+    core's 10^10 FLOP/s, 0.1 ms, to Keras' 3.8 ms of host work a step (the work model's
+    inference `per_step`, the shorter of its two): 2.6 % more. Saving = 1 - 10.0 x 1.026 /
+    (10.0 + GPU draw). A larger board draws more while it waits: +90 % (+81 % to +95 %) on an
     A100-SXM4 (400 W).
 
     ## Fix safety

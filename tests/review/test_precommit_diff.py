@@ -37,7 +37,7 @@ def test_try_repo_runs_the_diff_hook_on_the_staged_change(tmp_path):
     _git(user, "init", "-q")
     _git(user, "add", ".")
     _git(user, "commit", "-qm", "init")
-    (user / "train.py").write_text(fit.replace("epochs=3", "epochs=300"))
+    (user / "train.py").write_text(fit.replace("epochs=3", "epochs=30"))
     _git(user, "add", "train.py")
     env = {
         **os.environ,
@@ -50,5 +50,5 @@ def test_try_repo_runs_the_diff_hook_on_the_staged_change(tmp_path):
                           cwd=user, env=env, capture_output=True, text=True, timeout=280)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
-    assert "train.py:6:1: tensorflow.keras.Sequential.fit" in out and "epochs 3 → 300" in out, out
+    assert "train.py:6:1: tensorflow.keras.Sequential.fit" in out and "epochs 3 → 30" in out, out
     assert "above the budget ×2 (fail-above)" in out, out

@@ -9,70 +9,62 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.work_energy import MIN_FIT_SITES, derive, model_layers, time_group, work_log_energy
+from greenlint.predict.work_energy import MIN_FIT_SITES, derive, time_group, work_log_energy
 from tools.model.sites import Site
 from tools.model.table_fit import round_sig
 
 
 def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:
-    """Per group, `time = t0 + (a + l x layers) x steps + b x FLOPs` from (group, features, seconds)
-    rows, with one `b` for every group: the device's seconds per FLOP, whatever the call.
+    """Per group, `time = t0 + a x steps + b x FLOPs` from (group, features, seconds) rows, with one
+    `b` for every group: the device's seconds per FLOP, whatever the call.
 
-    The start-up t0, the per-step overhead a and each layer's share of it l are each group's own (a
-    `fit` step runs a backward pass and an update, an `evaluate` step does not): each layer launches
-    its kernels every step, forward and backward, so a deeper model's step costs more at the same
-    FLOPs. A FLOP costs what the device's throughput makes it in both. So `b` is set where FLOPs
-    outweigh the overheads (a training step of 10^10 FLOPs), not by a slope between small calls whose
-    time is overhead, and an inference pass of a large model is priced at the throughput its training
-    steps measured.
+    The start-up t0 and the per-step overhead a are each group's own (a `fit` step runs a backward
+    pass and an update, an `evaluate` step does not); a FLOP costs what the device's throughput
+    makes it in both. So `b` is set where FLOPs outweigh the overheads (a training step of 10^10
+    FLOPs), not by a slope between small calls whose time is overhead (a small CNN's step costs
+    more than an MLP's for its kernels, not for its 10^9 FLOPs), and an inference pass of a large
+    model is priced at the throughput its training steps measured.
 
     Robust least squares (soft L1, scipy) on log10 time, with the coefficients kept positive by
     fitting their logarithms: a call timed 10x too long weighs as much as one 10x too short, and
     one odd site (a callback that stops training early, unseen by the resolver) does not set the
-    slope. FLOPs unknown on a row count as the group's median FLOPs per step, layers unknown as its
-    median layers (`layers`); `per_step` is the step of a model of those layers (`step_s`). `t_max`:
-    the longest call fitted on (`extrapolation_spread`).
+    slope. FLOPs unknown on a row count as the group's median FLOPs per step. `t_max`: the longest
+    call fitted on (`extrapolation_spread`).
     """
     import numpy as np
     from scipy.optimize import least_squares
 
-    by_group: dict[str, list[tuple[float, float | None, int | None, float]]] = defaultdict(list)
+    by_group: dict[str, list[tuple[float, float | None, float]]] = defaultdict(list)
     for group, f, t in rows:
         n, flops = derive(group, f)
         if n is not None and t and t > 0:
-            by_group[group].append((n, flops, model_layers(f), t))
+            by_group[group].append((n, flops, t))
     groups = sorted(g for g, pts in by_group.items() if len(pts) >= MIN_FIT_SITES)
     if not groups:
         return {}
     data, start = [], []
     for group in groups:
         pts = by_group[group]
-        per = sorted(fl / n for n, fl, _, _ in pts if fl)
+        per = sorted(fl / n for n, fl, _ in pts if fl)
         fpp = per[len(per) // 2] if per else 0.0
-        known = sorted(layers for _, _, layers, _ in pts if layers)
-        typical = known[len(known) // 2] if known else 1
         n = np.array([p[0] for p in pts])
         fl = np.array([p[1] if p[1] is not None else p[0] * fpp for p in pts])
-        layers = np.array([p[2] or typical for p in pts])
-        log_t = np.log10([p[3] for p in pts])
-        data.append((fpp, typical, n, fl, layers, log_t))
-        step = float(np.median(10**log_t / n))
-        start += [float(np.median(10**log_t[n <= np.median(n)])), step / 2, step / 2 / typical]
+        log_t = np.log10([p[2] for p in pts])
+        data.append((fpp, n, fl, log_t))
+        start += [float(np.median(10**log_t[n <= np.median(n)])), float(np.median(10**log_t / n))]
 
     def residuals(theta):
         b = 10.0 ** theta[-1]
-        return np.concatenate([np.log10(10.0 ** theta[3 * i] + (10.0 ** theta[3 * i + 1] + 10.0 ** theta[3 * i + 2] * layers) * n
-                                        + b * fl) - log_t
-                               for i, (_, _, n, fl, layers, log_t) in enumerate(data)])
+        return np.concatenate([np.log10(10.0 ** theta[2 * i] + 10.0 ** theta[2 * i + 1] * n + b * fl) - log_t
+                               for i, (_, n, fl, log_t) in enumerate(data)])
 
     fit = least_squares(residuals, np.log10([*start, 1e-12]), loss="soft_l1", f_scale=0.3)
     b = float(10.0 ** fit.x[-1])
     out = {}
-    for i, (group, (fpp, typical, *_)) in enumerate(zip(groups, data)):
-        t0, a, per_layer = (float(v) for v in 10.0 ** fit.x[3 * i:3 * i + 3])
-        out[group] = {"t0": round_sig(t0), "per_step": round_sig(a + per_layer * typical), "per_layer": round_sig(per_layer),
-                      "layers": typical, "per_flop": round_sig(b), "flops_per_step": round_sig(fpp),
-                      "n": len(by_group[group]), "t_max": round_sig(max(p[3] for p in by_group[group]))}
+    for i, (group, (fpp, *_)) in enumerate(zip(groups, data)):
+        t0, a = (float(v) for v in 10.0 ** fit.x[2 * i:2 * i + 2])
+        out[group] = {"t0": round_sig(t0), "per_step": round_sig(a), "per_flop": round_sig(b), "flops_per_step": round_sig(fpp),
+                      "n": len(by_group[group]), "t_max": round_sig(max(p[2] for p in by_group[group]))}
     return out
 
 

@@ -52,22 +52,3 @@ def test_an_api_gets_an_offset_only_from_enough_of_its_own_sites():
     offsets = fit_work(sites[:-2] + dearer, Hierarchy())["offsets"]
     # x4 measured at four sites (which also pull the shared inference fit up): the API's own cost, an offset
     assert offsets[PREDICT] > 0.1
-
-
-def test_a_step_costs_more_for_each_layer_its_model_launches():
-    """Steps whose overhead grows with the model's layers (each launches its kernels every step) give
-    each layer its share, and a deeper model's call is priced slower at the same steps and FLOPs."""
-    from greenlint.predict.work_energy import time_of
-
-    sites = _sites(EVALUATE, 0.2, 3e-3, 1e-12)
-    for i, layers in enumerate((2, 4, 8, 16, 3, 6, 12, 24)):
-        steps, fps = 100 * 2**(i % 4), 1e4 * 10**(i % 3)
-        site = _site(FIT, i, steps, fps, 0.5 + (2e-3 + 1e-3 * layers) * steps + 1e-12 * 3 * 32 * steps * fps)
-        site.features["n_layers"] = layers
-        sites.append(site)
-    training = fit_work(sites, Hierarchy())["time"]["training"]
-    assert math.isclose(training["per_layer"], 1e-3, rel_tol=0.2)
-    assert math.isclose(training["per_step"], 2e-3 + 1e-3 * training["layers"], rel_tol=0.2)
-    shallow, deep = (time_of(training, 1000, 1e9, layers=n) for n in (2, 24))
-    assert deep - shallow > 0.8 * 1000 * 22 * 1e-3
-    assert time_of(training, 1000, 1e9) == time_of(training, 1000, 1e9, layers=training["layers"])
