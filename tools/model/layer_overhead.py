@@ -54,7 +54,7 @@ def measure(rounds: int, steps: int, warmup: int = 30) -> dict:
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(1)
     tf.random.set_seed(0)
-    models = {}
+    models: dict[tuple[str, int], tuple] = {}
     for kind, build, depths in (("dense", _mlp, MLP_DEPTHS), ("conv", _cnn, CNN_DEPTHS)):
         for depth in depths:
             model, x, y, layers, flops = build(tf, depth)
