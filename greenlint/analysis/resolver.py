@@ -665,6 +665,14 @@ class Resolver:
                 if type(value) is Const and value is not OPAQUE and not value.option:
                     names[name] = Const(value.value, option)
 
+    def fixed(self, test: ast.expr) -> bool:
+        """Whether a test's known value holds each time it runs: not a step counter's (`step % k == 0`,
+        `divisor`), reading no instance state (`self.t`, which the object's methods may change between
+        calls) and no name an enclosing loop binds (`first = False` on the first trip)."""
+        read = flow.names(test)
+        return runs_mod.period(test) is None and "self" not in read \
+            and not (self.ctx.rebound and read & frozenset().union(*self.ctx.rebound))
+
     def s_if(self, node: ast.If) -> None:
         """A test of a known constant (`if USE_BN:` of `USE_BN = False`, a parameter every caller
         gives the same literal, `if args.small:` of an option's default) takes one branch: its
@@ -674,11 +682,10 @@ class Resolver:
         call's values only (`instantiated`) drops its sites anyway and walks the taken branch alone.
         An option's default (`Const.option`) is taken as any constant: the figures follow the
         default run, as elsewhere, and the literals of the names either branch binds are that
-        option's (`chosen_by`), so a figure priced from one names it in its basis. A test
-        reading a name an enclosing loop binds is not known for every trip: both branches merge."""
+        option's (`chosen_by`), so a figure priced from one names it in its basis. A test whose value
+        may change between trips or calls (`fixed`) merges both branches, as a test not known."""
         test = self.expr(node.test)
-        if type(test) is Const and test is not OPAQUE \
-                and not (self.ctx.rebound and flow.names(node.test) & frozenset().union(*self.ctx.rebound)):
+        if type(test) is Const and test is not OPAQUE and self.fixed(node.test):
             taken, other = (node.body, node.orelse) if test.value else (node.orelse, node.body)
             if not self.instance and other:
                 self.untaken(other)

@@ -148,3 +148,26 @@ def test_a_test_of_a_name_its_loop_rebinds_is_not_known_for_every_trip():
             layer(keras.Input((32,)))
         """)
     assert value(found, 13, "__call__", "params") is None  # 64 units on the first trip, 8 after
+
+
+def test_a_test_of_instance_state_is_not_known_for_every_call():
+    found = sites("""
+        from tensorflow import keras
+
+        class Trainer:
+            def __init__(self):
+                self.first = True
+
+            def step(self):
+                if self.first:
+                    units = 64
+                else:
+                    units = 8
+                self.first = False
+                keras.layers.Dense(units)(keras.Input((32,)))
+
+        trainer = Trainer()
+        trainer.step()
+        trainer.step()
+        """)
+    assert value(found, 14, "__call__", "params") is None  # 64 units on the first call, 8 after
