@@ -143,7 +143,7 @@ class WalkContext:
     __slots__ = (
         "loops", "trips", "counted", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
-        "ended",
+        "ended", "rebound",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -168,7 +168,8 @@ class WalkContext:
         self.host_once: str | None = None  # a decode outside its loops (per item where a caller loops over it)
         self.drawn: list = []  # `arrays.Data` of the image iterators its loops draw a batch from per yield
         self.func = func
-        self.ended = False  # a walk for one call's values took a branch that returns: the rest is not run
+        self.ended = False  # a branch taken for a known test returns or raises: the rest is not run
+        self.rebound: list[frozenset] = []  # per enclosing loop: the names its body binds (`loop_binds`)
 
 
 class SymbolTable:
@@ -296,6 +297,7 @@ class Resolver:
         self.ctx = WalkContext()
         self.pending: deque[FuncInfo] = deque()
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
+        self.loop_bound: dict[ast.AST, frozenset] = {}  # loop -> the names its body binds
         self.chained: dict[ast.Call, ast.Call] = {}  # a call -> the call made on its result
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
         self.tf_imported = False  # the module imports TensorFlow or Keras: untyped `.fit(` is Keras's
@@ -498,14 +500,27 @@ class Resolver:
     # -- statements ------------------------------------------------------------------------
     def block(self, body: list[ast.stmt]) -> None:
         handlers, checkpoint = _STMT, self.checkpoint
-        for node in body:
+        for i, node in enumerate(body):
             if checkpoint is not None:
                 checkpoint()
             handler = handlers.get(type(node))
             if handler is not None:
                 handler(self, node)
                 if self.ctx.ended:
+                    if not self.instance and i + 1 < len(body):
+                        self.untaken(body[i + 1:])
                     return
+
+    def untaken(self, body: list[ast.stmt]) -> None:
+        """Code a known test keeps from running (`s_if`, `tf_has`; what follows a taken branch that
+        returns or raises): its call sites are the program's all the same (walked as under a
+        branch), its bindings and returns dropped."""
+        ctx = self.ctx
+        names, returns, ended = dict(self.scope.names), len(ctx.returns), ctx.ended
+        ctx.ended = False
+        self.guarded(self.block, body)
+        del ctx.returns[returns:]
+        self.scope.names, ctx.ended = names, ended
 
     def s_expr(self, node: ast.Expr) -> None:
         self.discard = node.value  # a call whose value is thrown away
@@ -616,10 +631,14 @@ class Resolver:
         ctx.trips.append(min(trips, 1) if always and trips is not None else 1 if always else trips)
         ctx.counted.append(counted if ctx.trips[-1] != 1 else "")
         ctx.varying.append(self.loop_varying(node) if ctx.trips[-1] != 1 else None)
+        ctx.rebound.append(self.loop_binds(node))
         ctx.exits += exits
         outer, self.decoded = self.decoded, None  # the decodes of this body (`fill_list`), not of the code around it
         self.block(node.body)
         self.decoded = outer
+        if not self.instance:
+            ctx.ended = False  # (a loop may run no trip: what follows it runs)
+        ctx.rebound.pop()
         ctx.exits -= exits
         ctx.varying.pop()
         ctx.counted.pop()
@@ -635,21 +654,56 @@ class Resolver:
             found = self.flows[node] = flow.varying(target, node.body)
         return found
 
+    def loop_binds(self, node: ast.For | ast.While) -> frozenset:
+        """The names a loop's body binds (flow.assignments): a test reading one may change between trips."""
+        found = self.loop_bound.get(node)
+        if found is None:
+            found = self.loop_bound[node] = frozenset().union(*(bound for bound, _, _ in flow.assignments(node.body)))
+        return found
+
+    def chosen_by(self, option: str, branches: list[ast.stmt]) -> None:
+        """The literals held by the names either branch of an `if` on the default of the command-line
+        option *option* binds (*branches*: their statements): that option's, as the other value
+        would hold with another option, so a figure priced from one names it."""
+        names = self.scope.names
+        for bound, _, _ in flow.assignments(branches):
+            for name in bound:
+                value = names.get(name)
+                if type(value) is Const and value is not OPAQUE and not value.option:
+                    names[name] = Const(value.value, option)
+
+    def fixed(self, test: ast.expr) -> bool:
+        """Whether a test's known value holds each time it runs: not a step counter's (`step % k == 0`,
+        `divisor`), reading no instance state (`self.t`, which the object's methods may change between
+        calls) and no name an enclosing loop binds (`first = False` on the first trip)."""
+        read = flow.names(test)
+        return runs_mod.period(test) is None and "self" not in read \
+            and not (self.ctx.rebound and read & frozenset().union(*self.ctx.rebound))
+
     def s_if(self, node: ast.If) -> None:
+        """A test of a known constant (`if USE_BN:` of `USE_BN = False`, a parameter every caller
+        gives the same literal, `if args.small:` of an option's default) takes one branch: its
+        bindings hold and, where it ends in a `return` or `raise`, nothing after it runs for that
+        value. The other branch and what follows such a return stay the program's code: their
+        call sites are listed (walked as under a branch), their bindings dropped; a walk for one
+        call's values only (`instantiated`) drops its sites anyway and walks the taken branch alone.
+        An option's default (`Const.option`) is taken as any constant: the figures follow the
+        default run, as elsewhere, and the literals of the names either branch binds are that
+        option's (`chosen_by`), so a figure priced from one names it in its basis. A test whose value
+        may change between trips or calls (`fixed`) merges both branches, as a test not known."""
         test = self.expr(node.test)
-        if self.instance and type(test) is Const and test is not OPAQUE:
-            # a walk for one call's values only (`instantiated`): the branch its arguments take
-            # (`if bn: d = BatchNormalization()(d)`), its call sites being dropped anyway; where that
-            # branch ends in a `return` or `raise`, nothing after it runs for these values
-            taken = node.body if test.value else node.orelse
+        if type(test) is Const and test is not OPAQUE and self.fixed(node.test):
+            taken, other = (node.body, node.orelse) if test.value else (node.orelse, node.body)
+            if not self.instance and other:
+                self.untaken(other)
             self.block(taken)
+            if test.option:
+                self.chosen_by(test.option, [*node.body, *node.orelse])
             self.ctx.ended = self.ctx.ended or bool(taken) and isinstance(taken[-1], (ast.Return, ast.Raise))
             return
         has = self.tf_has(node.test)
         if has is not None:  # `if "concat_v2" in dir(tf):` the bindings of the branch the catalog's TF takes
-            before = dict(self.scope.names)
-            self.guarded(self.block, node.orelse if has else node.body)  # (its sites are code all the same)
-            self.scope.names = before
+            self.untaken(node.orelse if has else node.body)
             self.block(node.body if has else node.orelse)
             return
         before = dict(self.scope.names)
@@ -722,8 +776,10 @@ class Resolver:
         before = dict(self.scope.names)
         results = []
         ctx = self.ctx
+        ended = []
         for i, body in enumerate(bodies):
             self.scope.names = dict(before)
+            ctx.ended = False
             if divisor and i == 0:
                 ctx.divisors.append(divisor)
             outer, ctx.unless = ctx.unless, ctx.unless | unless if i == 0 else ctx.unless
@@ -732,6 +788,8 @@ class Resolver:
             if divisor and i == 0:
                 ctx.divisors.pop()
             results.append(self.scope.names)
+            ended.append(ctx.ended)
+        ctx.ended = all(ended)  # (every path returns or raises: nothing after them runs)
         # bound to instances of different classes: keep what they share
         self.scope.names = merge_names(results, self.joined)
         return results
@@ -2896,7 +2954,7 @@ class Resolver:
         if type(node.op) is not ast.Not and _tensor_result(value, Const(0)) is not None:
             return _tensor_result(value, Const(0))
         if type(node.op) is ast.Not and type(value) is Const and value is not OPAQUE:
-            return Const(not value.value)  # `if not random:` in a walk for one call's values
+            return Const(not value.value, value.option)  # `if not random:`, `if not args.small:`
         if type(value) is Const and _is_number(value.value):
             kind = type(node.op)
             if kind is ast.USub:
@@ -3349,12 +3407,13 @@ _LITERAL_COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.In: lam
 
 
 def _compared(op: ast.cmpop, left: Any, right: Any) -> Const:
-    """A comparison of two literals (`==`, `!=`, `in`, `not in`): its truth; OPAQUE for anything else."""
+    """A comparison of two literals (`==`, `!=`, `in`, `not in`): its truth (an option's, where one is
+    an option's default: `args.mode == "small"`); OPAQUE for anything else."""
     compare = _LITERAL_COMPARISONS.get(type(op))
     if compare is None or type(left) is not Const or type(right) is not Const or left is OPAQUE or right is OPAQUE:
         return OPAQUE
     try:
-        return Const(bool(compare(left.value, right.value)))
+        return Const(bool(compare(left.value, right.value)), left.option or right.option)
     except TypeError:
         return OPAQUE
 

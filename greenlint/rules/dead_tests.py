@@ -24,6 +24,9 @@ COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
     ast.Is: operator.is_,
     ast.IsNot: operator.is_not,
 }
+#: The literals an identity test (`is`, `is not`) is known against: each is one object. Against any
+#: other (`steps is 0.0`) its truth depends on which objects the interpreter made: unknown.
+SINGLETONS = (None, True, False, Ellipsis)
 #: Conversions that keep a parameter's value (`steps = int(steps)`).
 KEEPS = frozenset({"int", "float"})
 
@@ -70,6 +73,8 @@ def _false_test(facts: FileFacts, test: ast.expr, cell: int | None) -> DeadTest 
         left, right = test.left, test.comparators[0]
         name, literal, swapped = (left, right, False) if isinstance(right, ast.Constant) else (right, left, True)
         if not isinstance(literal, ast.Constant):
+            return None
+        if type(test.ops[0]) in (ast.Is, ast.IsNot) and not any(literal.value is s for s in SINGLETONS):
             return None
         held = _default(facts, name, cell)
         if held is None:

@@ -240,6 +240,9 @@ class EndlessModelLoop(Rule):
             BUDGETED.format(steps=-1, rebind="    steps = read_budget()\n", caught="KeyboardInterrupt")
         ),
         Valid(BUDGETED.format(steps=-1, rebind="", caught="(KeyboardInterrupt, tf.errors.OutOfRangeError)")),
+        Valid(  # an identity test against a float: whether `0.0 is 0.0` holds depends on the objects made
+            BUDGETED.format(steps="0.0", rebind="", caught="KeyboardInterrupt").replace("steps > 0", "steps is 0.0")
+        ),
         Valid(  # a return in the loop's function ends it
             "import tensorflow as tf\nm = tf.keras.Sequential()\ndef train():\n    while True:\n"
             "        loss = m.train_on_batch(x, y)\n        if loss < 0.1:\n            return loss\n"
