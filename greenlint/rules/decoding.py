@@ -84,7 +84,7 @@ def driven_decodings(facts: FileFacts) -> Iterator[DrivenDecoding]:
                 for method in made.body
                 if isinstance(method, FUNCTIONS) and method.name not in steps
             ]
-            called = {_self_method(n) for n in ast.walk(owner) if isinstance(n, ast.Call)} if drivers else set()
+            called = {_self_method(n) for n in trees.walk(owner) if isinstance(n, ast.Call)} if drivers else set()
             found: dict[int, tuple[bool, str, ast.Call, str]] = {}  # per network call, the loop the class calls first
             for made, method in drivers:
                 held = _statements(method)
@@ -141,7 +141,7 @@ def _whole_to_network(
     read = frozenset().union(*(flow.names(statement) for statement in step.body))
     if any(name in read for name, arg in given.items() if flow.names(arg) & fed.states):
         return None
-    body = list(ast.walk(step))
+    body = trees.walk(step)  # `ast.walk`'s statements and calls, in its order, as a list
     for name, arg in given.items():
         if name is None or fed.prefix not in _whole_names(arg):
             continue
