@@ -217,16 +217,22 @@ def _within(seconds: float, argv: list[str]) -> tuple[int, str, str]:
     return result["r"]
 
 
+def _no_file(path, kind: str):
+    """*path* made a FIFO, a link to /dev/zero or a folder: a name that is no regular file."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    return path
+
+
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "folder"])
 def test_a_path_on_the_command_line_that_is_no_file_is_named_and_the_run_goes_on(tmp_path, own_caches, kind):
     (tmp_path / "good.py").write_text(LOOP)
-    odd = tmp_path / "odd.py"
-    if kind == "fifo":
-        os.mkfifo(odd)
-    elif kind == "dev-zero":
-        odd.symlink_to("/dev/zero")
-    else:
-        odd.mkdir()
+    odd = _no_file(tmp_path / "odd.py", kind)
+    if kind == "folder":
         (odd / "inner.py").write_text(LOOP)
     code, out, err = _within(60, ["check", str(odd), str(tmp_path / "good.py"), "--format", "json", "-j", "1"])
     found = json.loads(out)
@@ -246,13 +252,7 @@ def test_a_dangling_link_on_the_command_line_is_named_as_missing(tmp_path, own_c
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "folder"])
 def test_a_config_option_naming_no_regular_file_is_a_usage_error(tmp_path, own_caches, kind):
-    odd = tmp_path / "cfg.toml"
-    if kind == "fifo":
-        os.mkfifo(odd)
-    elif kind == "dev-zero":
-        odd.symlink_to("/dev/zero")
-    else:
-        odd.mkdir()
+    odd = _no_file(tmp_path / "cfg.toml", kind)
     (tmp_path / "a.py").write_text(LOOP)
     code, _, err = _within(60, ["check", str(tmp_path / "a.py"), "--config", str(odd)])
     assert code == 2 and "cfg.toml" in err and "Traceback" not in err, err
@@ -264,8 +264,7 @@ def test_a_lint_cache_that_is_no_regular_file_leaves_the_findings(tmp_path, own_
     (root / ".glc").mkdir(parents=True)
     (root / "pyproject.toml").write_text('[tool.greenlint]\ncache-dir = ".glc"\n')
     _write(root, "a.py", LOOP)
-    cache = root / ".glc" / "lint.sqlite"
-    {"fifo": os.mkfifo, "folder": os.mkdir, "dev-zero": lambda p: p.symlink_to("/dev/zero")}[kind](cache)
+    _no_file(root / ".glc" / "lint.sqlite", kind)
     code, out, err = _within(90, ["check", str(root), "--format", "json", "-j", "1"])
     assert code == 1 and codes(out) == FOUND and "Traceback" not in err, err
 
