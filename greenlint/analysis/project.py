@@ -734,12 +734,15 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
     from greenlint.analysis.resolver import Resolver
 
     ext = memo[id(info)] = ExtClass(info.name, Resolver.tf_base(info))
+    bodies: dict[str, ast.AST] = {}  # the methods whose self-calls are found once their runs are known
     for klass in reversed(info.mro()):  # nearer classes override farther ones
         for base in klass.ext_bases:
             ext.methods.update(base.methods)
             ext.attrs.update(base.attrs)
             ext.runs.update(base.runs)
             ext.self_calls.update(base.self_calls)
+            for name in base.self_calls:
+                bodies.pop(name, None)
             ext.hosts.update(base.hosts)
             if "__getitem__" in base.methods:
                 ext.sliced = base.sliced
@@ -750,7 +753,8 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
                 ext.sliced = hostwork.slices_only(method.node, lambda attr: info.find_attr(attr)[1])
             elif name == "__init__":
                 ext.workers = hostwork.given_workers(method.node)
-            ext.self_calls[name] = _self_calls(method.node)
+            ext.self_calls[name] = ()  # its place in the order `_late_bound` reads them
+            bodies[name] = method.node
             if method.runs is not None:
                 ext.runs[name] = method.runs
             if method.host is not None or method.host_once is not None:
@@ -767,6 +771,9 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
         for name, attr in klass.attrs.items():
             ext.attrs[name] = freeze(attr, memo, functions)
             ext.methods.pop(name, None)
+    for name, node in bodies.items():  # a method that spends work itself is never late bound: its calls are not read
+        if name not in ext.runs:
+            ext.self_calls[name] = _self_calls(node)
     _late_bound(ext)
     return ext
 
