@@ -189,20 +189,18 @@ class _Script:
         self.parameters: set[str] = set()
         self.assigns: list[ast.Assign] = []  # in the walk's order (`instances`, `parsed`)
         for node in trees.walk(tree):
-            kind = type(node)
-            if kind is ast.Name:
+            if isinstance(node, ast.Name):
                 counts = self.loads if type(node.ctx) is ast.Load else self.stores
                 counts[node.id] = counts.get(node.id, 0) + 1
-            elif kind is ast.Attribute:
-                if type(node.ctx) is ast.Load:
-                    self.reads[node.attr] += 1
-                    if type(node.value) is ast.Name:
-                        self.attributes[(node.value.id, node.attr)] += 1
-            elif kind is ast.Call:
+            elif isinstance(node, ast.Attribute) and type(node.ctx) is ast.Load:
+                self.reads[node.attr] += 1
+                if isinstance(node.value, ast.Name):
+                    self.attributes[(node.value.id, node.attr)] += 1
+            elif isinstance(node, ast.Call):
                 self.calls.append(node)
-            elif kind is ast.arg:
+            elif isinstance(node, ast.arg):
                 self.parameters.add(node.arg)
-            elif kind is ast.Assign:
+            elif isinstance(node, ast.Assign):
                 self.assigns.append(node)
         self.constants = {
             target.id: node.value
