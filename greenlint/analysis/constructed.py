@@ -45,7 +45,10 @@ def calls_elsewhere(importers: dict[str, str], path: str, name: str,
     owner, _, method = name.rpartition(".")
     found: list[Arguments] = []
     for importer, text in importers.items():
-        if (owner or name) not in text:
+        if (owner or name) not in text or owner and method not in text:  # a method is called by its name
+            continue
+        imports = _imports(importer, text)
+        if imports is None or not _may_call(*imports, stem, owner, name):
             continue
         calls, handed = _script(importer, text)
         called = calls.get((stem, name), ())
@@ -93,16 +96,14 @@ def _imports_from(text: str, stem: str) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=16)
-def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str]]:
-    """(module stem, name) -> the arguments of each call of a name this script imports from that
-    module (a function, a class, `Class.method` on the instances it makes, a module's `function`
-    after `import module`), None where the script names it otherwise than in plain calls; and the
-    classes whose instances it hands on (passes to a call)."""
+@functools.lru_cache(maxsize=64)
+def _imports(path: str, text: str) -> tuple[dict[str, tuple[str, str]], dict[str, str]] | None:
+    """A script's top-level imports: name -> (module stem, name) of `from ...stem import name`,
+    name -> module of `import module`; None where it does not parse."""
     try:
         tree = trees.parse_module(text, path, edited=False)
     except SyntaxError:
-        return {}, frozenset()
+        return None
     imported = {
         alias.asname or alias.name: ((node.module or "").rpartition(".")[2], alias.name)
         for node in tree.body
@@ -111,8 +112,29 @@ def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments]
     }
     modules = {alias.asname or alias.name: alias.name for node in tree.body if isinstance(node, ast.Import)
                for alias in node.names if "." not in alias.name}
-    if not imported and not modules:
+    return imported, modules
+
+
+def _may_call(imported: dict[str, tuple[str, str]], modules: dict[str, str], stem: str, owner: str, name: str) -> bool:
+    """Whether a script of these imports can call *name* of module *stem* (`_script`'s keys): a
+    method on the instances of a class imported from it, a name imported from it, or any name of
+    it imported as a module. Tried before the script's walk."""
+    if owner:
+        return (stem, owner) in imported.values()
+    return (stem, name) in imported.values() or stem in modules.values()
+
+
+@functools.lru_cache(maxsize=16)
+def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str]]:
+    """(module stem, name) -> the arguments of each call of a name this script imports from that
+    module (a function, a class, `Class.method` on the instances it makes, a module's `function`
+    after `import module`), None where the script names it otherwise than in plain calls; and the
+    classes whose instances it hands on (passes to a call)."""
+    imports = _imports(path, text)
+    if imports is None or not any(imports):
         return {}, frozenset()
+    imported, modules = imports
+    tree = trees.parse_module(text, path, edited=False)
     script = _Script(tree)
     instances = script.instances(imported)
     by_name: dict[str, list[ast.Call]] = {}
@@ -165,6 +187,7 @@ class _Script:
         self.reads: Counter[str] = Counter()  # attr -> `<anything>.attr` read
         self.bare: set[str] = set()  # names read otherwise than as `name.attr`
         self.parameters: set[str] = set()
+        self.assigns: list[ast.Assign] = []  # in the walk's order (`instances`, `parsed`)
         for node in trees.walk(tree):
             if isinstance(node, ast.Name):
                 counts = self.loads if type(node.ctx) is ast.Load else self.stores
@@ -177,6 +200,8 @@ class _Script:
                 self.calls.append(node)
             elif isinstance(node, ast.arg):
                 self.parameters.add(node.arg)
+            elif isinstance(node, ast.Assign):
+                self.assigns.append(node)
         self.constants = {
             target.id: node.value
             for node in tree.body
@@ -196,8 +221,8 @@ class _Script:
         """Name -> (module stem, class) of the names every binding of which makes an instance of a
         class the script imports (`dcgan = DCGAN(...)`), none of them a parameter."""
         made: dict[str, list[tuple[str, str]]] = {}
-        for node in trees.walk(self.tree):
-            if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
+        for node in self.assigns:
+            if len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
                     and type(node.value) is ast.Call and type(node.value.func) is ast.Name \
                     and node.value.func.id in imported:
                 made.setdefault(node.targets[0].id, []).append(imported[node.value.func.id])
@@ -253,8 +278,8 @@ class _Script:
         """The names bound once, none a parameter, to the command line parsed (`args =
         parser.parse_args()`, `args, rest = parser.parse_known_args()`)."""
         found = set()
-        for node in trees.walk(self.tree):
-            if type(node) is not ast.Assign or len(node.targets) != 1 or type(node.value) is not ast.Call:
+        for node in self.assigns:
+            if len(node.targets) != 1 or type(node.value) is not ast.Call:
                 continue
             func, target = node.value.func, node.targets[0]
             if type(func) is not ast.Attribute or func.attr not in options.PARSERS \

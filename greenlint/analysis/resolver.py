@@ -169,7 +169,7 @@ class WalkContext:
         self.drawn: list = []  # `arrays.Data` of the image iterators its loops draw a batch from per yield
         self.func = func
         self.ended = False  # a branch taken for a known test returns or raises: the rest is not run
-        self.rebound: list[frozenset] = []  # per enclosing loop: the names its body binds (`loop_binds`)
+        self.rebound: list[ast.For | ast.While] = []  # the enclosing loops (`fixed` asks which names they bind)
 
 
 class SymbolTable:
@@ -631,7 +631,7 @@ class Resolver:
         ctx.trips.append(min(trips, 1) if always and trips is not None else 1 if always else trips)
         ctx.counted.append(counted if ctx.trips[-1] != 1 else "")
         ctx.varying.append(self.loop_varying(node) if ctx.trips[-1] != 1 else None)
-        ctx.rebound.append(self.loop_binds(node))
+        ctx.rebound.append(node)
         ctx.exits += exits
         outer, self.decoded = self.decoded, None  # the decodes of this body (`fill_list`), not of the code around it
         self.block(node.body)
@@ -678,7 +678,7 @@ class Resolver:
         calls) and no name an enclosing loop binds (`first = False` on the first trip)."""
         read = flow.names(test)
         return runs_mod.period(test) is None and "self" not in read \
-            and not (self.ctx.rebound and read & frozenset().union(*self.ctx.rebound))
+            and not any(read & self.loop_binds(loop) for loop in self.ctx.rebound)
 
     def s_if(self, node: ast.If) -> None:
         """A test of a known constant (`if USE_BN:` of `USE_BN = False`, a parameter every caller

@@ -103,3 +103,28 @@ def test_only_the_scripts_importing_names_from_the_module_are_read():
         "unreadable.py": None,
     }
     assert sorted(importing_by_name(texts, "/p/model.py")) == ["by_name.py", "continued.py", "whole_module.py"]
+
+
+def test_a_script_is_walked_only_for_the_names_its_imports_can_call():
+    """`calls_elsewhere` walks a script only where `_may_call` says its imports can call the name:
+    every name the walk finds calls of (a name imported from the module, a function of a module
+    imported whole, a method on an instance of an imported class) passes that test, and a script
+    that imports the module as a name from its package (`from pkg import model`) calls none."""
+    from greenlint.analysis.constructed import _imports, _may_call, _script, calls_elsewhere
+    from greenlint.analysis.values import Const
+
+    scripts = {
+        "by_name.py": "from pkg.model import GAN, train\ngan = GAN(1)\ngan.fit(2)\ntrain(3)\n",
+        "whole.py": "import model\nmodel.train(4)\n",
+        "aliased.py": "from model import GAN as G\ng = G(5)\ng.fit(6)\n",
+        "as_name.py": "from pkg import model\nmodel.train(7)\ngan = model.GAN(8)\ngan.fit(9)\n",
+    }
+    for path, text in scripts.items():
+        calls, _ = _script(path, text)
+        assert calls, path
+        for stem, name in calls:
+            owner = name.rpartition(".")[0]
+            assert _may_call(*_imports(path, text), stem, owner, name), (path, name)
+    assert not any(_may_call(*_imports("as_name.py", scripts["as_name.py"]), "model", o, n)
+                   for o, n in (("", "train"), ("", "GAN"), ("GAN", "GAN.fit")))
+    assert calls_elsewhere(scripts, "/p/model.py", "GAN.fit") == [([Const(2)], {}), ([Const(6)], {})]
