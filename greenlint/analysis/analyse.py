@@ -228,6 +228,7 @@ def _compiles(tree: ast.Module, unit: Code, path: str) -> None:
 
 
 def _parse_unit(unit: Code, path: str) -> ast.Module:
+    trees.analysing(path)
     if unit.cell is None:  # a cell's tree is renumbered (changed) later: never shared
         return trees.parse_module(unit.text, path)
     return sources.parse_code(unit, path)

@@ -1,7 +1,8 @@
 """Parsing a module's text, once: during a run of many files (`shared()`), the tree parsed for a
 project module's summary is reused when the module itself is analysed, and the reverse
 (`greenlint check` of a project does both for most of its files). A few recent trees are kept,
-bounded by their texts' size, and dropped when the run ends. Outside a run (the editor, which
+bounded by their texts' size, and dropped when the run ends; those of the run's files not yet
+analysed are dropped last (their analysis would parse them again). Outside a run (the editor, which
 re-analyses one buffer as it changes) the last tree of a few paths is kept: a new text of the same
 path reuses the top-level statements above its first changed line and parses the rest (the same
 tree as a whole parse: the lines above are the same tokens)."""
@@ -14,7 +15,7 @@ import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 #: Texts larger than this are parsed but not kept (a tree takes ~30x its text's memory).
 MAX_TEXT = 256_000
@@ -25,17 +26,20 @@ _kept: OrderedDict[str, tuple[str, ast.Module]] = OrderedDict()
 _size = 0
 _lock = threading.Lock()
 _runs = 0  # runs of many files in progress in this process (`shared`)
+_pending: set[str] = set()  # the runs' files not yet analysed (absolute paths)
 #: Outside a run: the paths whose last text and tree are kept, for their next version.
 EDITED = 4
 _edited: OrderedDict[str, tuple[str, ast.Module]] = OrderedDict()
 
 
 @contextlib.contextmanager
-def shared() -> Iterator[None]:
-    """Keep trees for reuse while the block runs (a process forked meanwhile inherits them)."""
+def shared(analysed: Iterable[str] = ()) -> Iterator[None]:
+    """Keep trees for reuse while the block runs (a process forked meanwhile inherits them);
+    *analysed*: the paths of the files the run analyses, whose trees are dropped last until then."""
     global _runs, _size
     with _lock:
         _runs += 1
+        _pending.update(os.path.abspath(p) for p in analysed)
     try:
         yield
     finally:
@@ -43,7 +47,14 @@ def shared() -> Iterator[None]:
             _runs -= 1
             if not _runs:
                 _kept.clear()
+                _pending.clear()
                 _size = 0
+
+
+def analysing(path: str) -> None:
+    """The run's file at *path* is analysed now: its tree is no longer dropped last."""
+    with _lock:
+        _pending.discard(os.path.abspath(path))
 
 
 def running() -> bool:
@@ -200,6 +211,9 @@ def _keep(key: str, text: str, tree: ast.Module) -> None:
             _size -= len(old[0])
         _kept[key] = (text, tree)
         _size += len(text)
-        while _size > MAX_TOTAL:
-            _, (dropped, _) = _kept.popitem(last=False)
-            _size -= len(dropped)
+        if _size > MAX_TOTAL:  # the oldest first, those still to be analysed after all others, this one last
+            older = list(_kept)[:-1]
+            for old_key in [k for k in older if k not in _pending] + [k for k in older if k in _pending] + [key]:
+                if _size <= MAX_TOTAL:
+                    break
+                _size -= len(_kept.pop(old_key)[0])

@@ -164,7 +164,7 @@ def check_files(
     if todo:  # one parse per module for the files analysed now; nothing to import for a fully cached run
         import greenlint.analysis.trees as trees  # the module itself, not through the package's lazy hook
 
-        trees_shared = trees.shared()
+        trees_shared = trees.shared(shown for _, shown, _ in todo)
     with project.held(), trees_shared, _few_collections():
         # each file's rules run and its entries are written as soon as it is analysed, on its
         # tree, which is then dropped: serially here, else in the worker that analysed it

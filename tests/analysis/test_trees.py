@@ -86,6 +86,20 @@ def test_an_edit_on_the_last_line_of_shared_statements_reparses_both(tmp_path):
     assert ast.dump(tree, include_attributes=True) == ast.dump(ast.parse(new), include_attributes=True)
 
 
+def test_the_trees_of_files_still_to_be_analysed_are_dropped_last(tmp_path, monkeypatch):
+    monkeypatch.setattr(trees, "MAX_TOTAL", 2 * len(SOURCE))
+    m0, m1, m2, m3 = (str(tmp_path / f"m{i}.py") for i in range(4))
+    with trees.shared(analysed=[m0, m1]):
+        first = trees.parse_module(SOURCE, m0, edited=False)  # as a project summary parses it
+        trees.parse_module(SOURCE, m2, edited=False)
+        second = trees.parse_module(SOURCE, m1, edited=False)
+        assert trees.parse_module(SOURCE, m0, edited=False) is first  # m2, not the older m0, made room
+        trees.analysing(m0)  # analysed now: its tree no longer dropped last
+        trees.parse_module(SOURCE, m3, edited=False)
+        assert trees.parse_module(SOURCE, m1, edited=False) is second  # m0 went, though m1 is older
+        assert trees.parse_module(SOURCE, m0, edited=False) is not first
+
+
 def test_a_nested_run_ending_leaves_the_outer_runs_trees(tmp_path):
     path = str(tmp_path / "m.py")
     with trees.shared():
