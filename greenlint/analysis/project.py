@@ -553,7 +553,7 @@ class ProjectIndex:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                tree = trees.parse_module(text, path)
+                tree = trees.parse_module(text, path, edited=False)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return {}
         resolver = Resolver(catalog, text, imports=Imports(self, path, catalog), exporting=True)

@@ -277,3 +277,15 @@ def test_the_rules_index_links_every_node_but_the_shared_leaves_to_its_parent():
             assert facts.parent(child) is (None if isinstance(child, LEAVES) else parent)
     assert facts.nodes(None, ast.Name, ast.Call) == tuple(n for n in ast.walk(module) if type(n) in (ast.Name, ast.Call))
     assert list(facts.calls()) == [n for n in ast.walk(module) if isinstance(n, ast.Call)]
+
+
+def test_summarising_the_modules_an_edited_buffer_imports_keeps_its_last_tree(tmp_path):
+    for i in range(trees.EDITED):
+        (tmp_path / f"m{i}.py").write_text(SOURCE, encoding="utf-8")
+    head = "".join(f"import m{i}\nm{i}.model.fit(x, y)\n" for i in range(trees.EDITED))
+    buffer = head + EDITED
+    edited = tmp_path / "n.py"
+    edited.write_text(buffer, encoding="utf-8")
+    first = analyse_source(buffer, str(edited)).tree  # outside a run: the project summaries parse m0…m3
+    new = head + EDITED.replace("model.fit(x, y)", "model.fit(x, z)")
+    assert first is not None and trees.parse_module(new, str(edited)).body[0] is first.body[0]
