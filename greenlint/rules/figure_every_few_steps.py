@@ -62,9 +62,8 @@ class FigureEveryFewSteps(Rule):
     each axes drawn in it 4 ms (a tenth of what a loaded host measured: the constants in the
     module), the axes counted from the `subplots(r, c)` grids (or the `subplot(r, c, i)` grid)
     the drawing function makes, `r` and `c` known as literals or names bound once to them
-    (`r, c = 5, 5`), or sums, differences and products of those (`r * c`), else one axes per figure, and a
-    figure made in a `for ... in range(n)` of
-    the drawing counted on each of its `n` passes (one figure per image saved: a loop of the
+    (`r, c = 5, 5`), or sums, differences and products of those (`r * c`), else one axes per
+    figure, and a figure made in a `for ... in range(n)` of the drawing counted on each of its `n` passes (one figure per image saved: a loop of the
     drawing function, which trains nothing, is no training loop); the steps are timed by greenlint's device model
     on the GPU stated with `--device`, else a T4, every constant at its slow end. Where any
     step's FLOPs or batch are not known, nothing is priced and nothing reported; nor is a loop
