@@ -2979,10 +2979,16 @@ class Resolver:
         return _compared(node.ops[0], left, right[0]) if len(right) == 1 else OPAQUE
 
     def e_ifexp(self, node: ast.IfExp) -> Any:
+        """`x if C else y`: with C a known constant, the value of the branch taken, as `s_if` takes
+        its branch (a test whose value may change between trips or calls, `fixed`, only in a walk
+        for one call's values); an option's default names the option in a literal it picks. Both
+        branches' call sites are listed; with C not known, the values merge."""
         test = self.expr(node.test)
         body, orelse = self.expr(node.body), self.expr(node.orelse)
-        if self.instance and type(test) is Const and test is not OPAQUE:  # one call's values: the branch taken (s_if)
+        if type(test) is Const and test is not OPAQUE and (self.instance or self.fixed(node.test)):
             taken = body if test.value else orelse
+            if type(taken) is Const and taken is not OPAQUE and test.option and not taken.option:
+                return Const(taken.value, test.option)
             if taken is not MISSING:  # (MISSING: a recursive call, which adds nothing)
                 return taken
         value = merge(body, orelse)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import operator
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -25,6 +26,8 @@ FIGURE_S = 0.017
 AXES_S = 0.004
 #: A loop known to draw fewer figures than this is not reported.
 FEW_FIGURES = 10
+#: The integer arithmetic a drawing's counts are read through (`range(r * c)`).
+_ARITHMETIC = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
 
 #: The model of the cases: dense layers on MNIST-sized images, trained on batches of 32, whose
 #: generator is sampled into a 5x5 grid of images (`{every}`: the test of the `if` around the call).
@@ -59,8 +62,8 @@ class FigureEveryFewSteps(Rule):
     each axes drawn in it 4 ms (a tenth of what a loaded host measured: the constants in the
     module), the axes counted from the `subplots(r, c)` grids (or the `subplot(r, c, i)` grid)
     the drawing function makes, `r` and `c` known as literals or names bound once to them
-    (`r, c = 5, 5`), else one axes per figure, and a figure made in a `for ... in range(n)` of
-    the drawing counted on each of its `n` passes (one figure per image saved: a loop of the
+    (`r, c = 5, 5`), or sums, differences and products of those (`r * c`), else one axes per
+    figure, and a figure made in a `for ... in range(n)` of the drawing counted on each of its `n` passes (one figure per image saved: a loop of the
     drawing function, which trains nothing, is no training loop); the steps are timed by greenlint's device model
     on the GPU stated with `--device`, else a T4, every constant at its slow end. Where any
     step's FLOPs or batch are not known, nothing is priced and nothing reported; nor is a loop
@@ -152,6 +155,17 @@ class FigureEveryFewSteps(Rule):
             ),
             line=22,
             message_contains="`sample()` draws and saves matplotlib figures (25 figures, 25 axes) every 50 training steps",
+        ),
+        Invalid(  # the loop's count a product of the grid's sides, each image a figure of its own
+            GRID.format(every="step % 50 == 0").replace(
+                "    fig, axs = plt.subplots(r, c)\n    for i in range(r):\n        for j in range(c):\n"
+                "            axs[i, j].imshow(images[i * c + j].reshape(28, 28))\n"
+                "    fig.savefig('%d.png' % step)\n    plt.close()\n",
+                "    for i in range(r * c):\n        fig = plt.figure()\n        plt.imshow(images[i].reshape(28, 28))\n"
+                "        fig.savefig('%d_%d.png' % (step, i))\n        plt.close()\n",
+            ),
+            line=22,
+            message_contains="(25 figures, 25 axes) every 50 training steps",
         ),
         Invalid(  # a 5x5 grid every 50 steps of a small dense network
             GRID.format(every="step % 50 == 0"),
@@ -285,7 +299,11 @@ def _size(facts: FileFacts, call: ast.Call, scope: ast.AST | None, cell: int | N
 
 def _known(facts: FileFacts, given: ast.expr, scope: ast.AST | None, cell: int | None) -> int | None:
     """An integer the program's defaults give *given*, or a name its drawing function binds once
-    to a literal (`r, c = 5, 5`); None when not known."""
+    to a literal (`r, c = 5, 5`), or a sum, difference or product of those (`range(r * c)`); None
+    when not known."""
+    if isinstance(given, ast.BinOp) and type(given.op) in _ARITHMETIC:
+        left, right = _known(facts, given.left, scope, cell), _known(facts, given.right, scope, cell)
+        return None if left is None or right is None else _ARITHMETIC[type(given.op)](left, right)
     value = known_value(facts, given, cell)[0]
     if value is None and isinstance(given, ast.Name) and scope is not None:
         value = bound_literal(scope, given.id)

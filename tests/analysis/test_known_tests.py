@@ -1,5 +1,6 @@
 """An `if` whose test is a known constant takes one branch (`Resolver.s_if`): that branch's bindings
-hold, the other's call sites are still listed; a test not known merges both branches."""
+hold, the other's call sites are still listed; a test not known merges both branches. A conditional
+expression (`x if C else y`, `Resolver.e_ifexp`) takes its branch alike."""
 
 from __future__ import annotations
 
@@ -171,3 +172,49 @@ def test_a_test_of_instance_state_is_not_known_for_every_call():
         trainer.step()
         """)
     assert value(found, 14, "__call__", "params") is None  # 64 units on the first call, 8 after
+
+
+def test_a_conditional_expression_on_a_module_constant_takes_its_branch():
+    found = sites("""
+        import numpy as np
+        from tensorflow import keras
+
+        SMALL = True
+        units = 2 if SMALL else 64
+        model = keras.Sequential([keras.Input((32,)), keras.layers.Dense(units)])
+        model.compile("adam", "mse")
+        model.fit(np.zeros((64, 32)), np.zeros((64, units)), epochs=2)
+        """)
+    assert value(found, 9, "fit", "params") == 32 * 2 + 2
+
+
+def test_a_conditional_expression_on_an_options_default_names_the_option():
+    found = sites("""
+        import argparse
+        import numpy as np
+        from tensorflow import keras
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--small", action="store_true", default=True)
+        args = parser.parse_args()
+        units = 8 if args.small else 64
+        model = keras.Sequential([keras.Input((32,)), keras.layers.Dense(units)])
+        model.compile("adam", "mse")
+        model.fit(np.zeros((64, 32)), np.zeros((64, units)), epochs=2)
+        """)
+    fit = next(s for s in found if s.span.line == 12 and s.api.endswith("fit"))
+    assert fit.work["params"]["value"] == 32 * 8 + 8
+    assert fit.work["options"]["value"] == ["small"]
+
+
+def test_a_conditional_expression_on_a_name_its_loop_rebinds_is_not_known_for_every_trip():
+    found = sites("""
+        from tensorflow import keras
+
+        first = True
+        for trip in range(3):
+            units = 64 if first else 8
+            first = False
+            keras.layers.Dense(units)(keras.Input((32,)))
+        """)
+    assert value(found, 8, "__call__", "params") is None  # 64 units on the first trip, 8 after
