@@ -119,7 +119,7 @@ class TrainingWithoutMixedPrecision(Rule):
     forward FLOPs per element of its input (GL409's `HIDING_FLOPS`, under which a step at the
     device's peak is shorter than one core's decode of its batch: a small CNN on JPEGs), whose step
     may be input-bound. A model whose FLOPs per element are unknown (a named architecture, a model
-    the command line chooses) is not taken as input-bound: its float32 step runs far below the
+    the command line chooses) or known only in part (a lower bound) is not taken as input-bound: its float32 step runs far below the
     peak (NVIDIA's EfficientNet-B4 recipe below: 13 % of a V100's), so nothing shows that the host's
     work outlasts it, and a GPU that waits still spends the busy part of its draw on the step's
     arithmetic, which mixed precision shortens; and where the
@@ -673,6 +673,17 @@ class TrainingWithoutMixedPrecision(Rule):
             message_contains="efficientdet",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # one worker decodes and warps, but the FLOPs known are a lower bound (a layer of another library
+            # leaves the layers after it unknown): the model is not known to be small enough to wait on the host
+            "import tensorflow as tf\nfrom keras_contrib.layers import PELU\n"
+            "m = tf.keras.Sequential([tf.keras.Input((224, 224, 3)), tf.keras.layers.Conv2D(64, 3, padding='same'),\n"
+            "    tf.keras.layers.Conv2D(64, 3, padding='same'), PELU(), tf.keras.layers.Conv2D(128, 3)])\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=40)\n"
+            "m.fit(aug.flow_from_directory('train/', batch_size=32), epochs=20)\n",
+            line=6,
+            message_contains="at least",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # one worker decodes and warps, but the model's 5e6 FLOPs per input element outlast it: device-bound
             HEAVY_MODEL_ONE_WORKER,
             line=9,
@@ -950,11 +961,12 @@ def input_bound(facts: FileFacts, site: Site) -> bool:
     `ImageDataGenerator.flow_from_directory` in one worker, a generator decoding files) and its
     model is known to do less than `HIDING_FLOPS` forward FLOPs per input element (a small CNN on
     JPEGs): its step may be input-bound, and faster arithmetic on the device shortens no wait. A model of
-    unknown FLOPs per element is not taken as input-bound: an architecture named says nothing of its
-    size per element, and the constant's device time is the peak's, which a float32 step runs far below."""
+    unknown FLOPs per element, or known only in part (a lower bound), is not taken as input-bound: an
+    architecture named says nothing of its size per element, and the constant's device time is the
+    peak's, which a float32 step runs far below."""
     per_element = flops_per_element(site)
     if not is_keras_model_method(site.api, ("fit", "fit_generator")) or per_element is None \
-            or per_element >= HIDING_FLOPS:
+            or per_element >= HIDING_FLOPS or site.work_lower("flops_per_sample"):
         return False
     if fed_in_one_worker(facts, site) is not None:
         return True
