@@ -1,7 +1,7 @@
 """Whether a fit's training step hides one host core's decoding of its batch: the model known to
 do at least `HIDING_FLOPS` forward FLOPs per element of its input, whose step outlasts that host work
 (GL409 reports a decoding generator in one worker only below it, GL602 leaves such a fit's
-input-bound step alone only above it)."""
+step alone as input-bound only where the model is known to do less: `flops_per_element`)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,10 @@ from greenlint.rules.site import Site
 #: with an affine warp (PIL and SciPy, one core of a shared two-core machine). Image
 #: classifiers and detectors do far less per element (ResNet-50 at 224x224 about 5e4, YOLOv3 at
 #: 416x416 about 1.3e5): their step is an order of magnitude shorter than the host's work.
+#: The device's side is its peak, the least time a step can take: a real float32 step runs far below
+#: it (NVIDIA's EfficientNet-B4 recipe trains 79 images/s on one V100 in float32, at 4.2e9
+#: multiply-adds forward: 2e12 FLOPs/s, 13 % of its 15.7 TFLOPS), so below the constant a step may or
+#: may not wait on the host; above it, it does not.
 HIDING_FLOPS = 1e6
 
 #: A case of GL409 (valid, and invalid with its option) and GL602 (invalid): one worker feeding a
@@ -32,13 +36,19 @@ HEAVY_MODEL_ONE_WORKER = (
 )
 
 
-def hides_decoding(site: Site) -> bool:
-    """The fit's model is known to do at least `HIDING_FLOPS` forward FLOPs per element of its input
-    (`flops_per_sample` over the elements of `input_shape`, a lower bound counting): its step lasts
-    about as long as one core's decode and warp of the batch, or longer, so the one worker that
-    prepares the next batch during the step keeps up."""
+def flops_per_element(site: Site) -> float | None:
+    """The fit's model's forward FLOPs per element of its input (`flops_per_sample` over the elements
+    of `input_shape`, a lower bound counting); None where either is unknown."""
     flops, shape = site.work_value("flops_per_sample"), site.work_value("input_shape")
     if not isinstance(flops, (int, float)) or isinstance(flops, bool) or not isinstance(shape, (list, tuple)):
-        return False
+        return None
     dims = [d for d in shape if isinstance(d, int) and not isinstance(d, bool) and d > 0]
-    return bool(dims) and len(dims) == len(shape) and flops >= HIDING_FLOPS * math.prod(dims)
+    return flops / math.prod(dims) if dims and len(dims) == len(shape) else None
+
+
+def hides_decoding(site: Site) -> bool:
+    """The fit's model is known to do at least `HIDING_FLOPS` forward FLOPs per element of its input:
+    its step lasts about as long as one core's decode and warp of the batch, or longer, so the one
+    worker that prepares the next batch during the step keeps up."""
+    per_element = flops_per_element(site)
+    return per_element is not None and per_element >= HIDING_FLOPS

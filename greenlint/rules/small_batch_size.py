@@ -43,6 +43,8 @@ ONE_BATCH = ("train_on_batch", "test_on_batch", "predict_on_batch")
 _BUILTINS = frozenset({"print", "list", "len", "enumerate", "iter", "next", "zip", "repr", "str", "type", "display"})
 #: Layer and Input arguments that fix the batch dimension of a model.
 _FIXED_BATCH = frozenset({"batch_input_shape", "batch_shape"})
+#: The layer that normalises over the batch: at batch 1, over each sample alone.
+BATCH_NORM = "BatchNormalization"
 
 
 def _fixed_steps(site: Site) -> bool:
@@ -185,14 +187,20 @@ _SHAPED = frozenset(
 
 
 def _fixed_batch(facts: FileFacts, batch: int) -> bool:
-    """The file's code holds its batch size, so that a larger batch would break it: a model that
-    runs with one batch size only (a layer with the literal `stateful=True`, a literal batch
-    dimension: `batch_input_shape=(1, ...)`, `Input(batch_size=1)`), or a class of the file (a
-    layer, a model) that makes a tensor whose shape's first dimension is the literal *batch*
-    (`K.random_uniform((32, 1, 1, 1))` in a merge layer)."""
+    """The file's code holds its batch size, so that a larger batch would break it or change what the
+    model computes: a model that runs with one batch size only (a layer with the literal
+    `stateful=True`, a literal batch dimension: `batch_input_shape=(1, ...)`, `Input(batch_size=1)`),
+    a class of the file (a layer, a model) that makes a tensor whose shape's first dimension is the
+    literal *batch* (`K.random_uniform((32, 1, 1, 1))` in a merge layer), or a batch of 1 where the
+    file builds a `BatchNormalization` layer, which then normalises each sample by its own statistics
+    (instance normalisation, pix2pix's deliberate choice): a larger batch changes the model."""
     if any(s.api.endswith("keras.Input") and isinstance(s.features.get("batch_size"), int) for s in facts.sites):
         return True
     for unit, _ in cell_units(facts):
+        if batch == 1 and any(
+            last_name(call.func) == BATCH_NORM for call in facts.nodes(unit, ast.Call) if isinstance(call, ast.Call)
+        ):
+            return True
         for given in facts.nodes(unit, ast.keyword):
             value = given.value
             if given.arg == "stateful" and isinstance(value, ast.Constant) and value.value is True:
@@ -402,7 +410,9 @@ class SmallBatchSize(Rule):
     above, is the training's length). Not reported where the small batch is a requirement or the point: in a file that builds a
     stateful model (a layer with `stateful=True`, or a fixed batch dimension given by
     `batch_input_shape`/`batch_shape`/`Input(batch_size=...)`: the model then runs only with
-    that, often tiny, batch), and in test code (a test module, `test_*.py` or `*_test.py`, a
+    that, often tiny, batch), at a batch of 1 in a file that builds a `BatchNormalization` layer
+    (over one sample it normalises each image by its own statistics, the instance normalisation
+    pix2pix chooses batch 1 for: a larger batch changes the model, not only its cost), and in test code (a test module, `test_*.py` or `*_test.py`, a
     `test*` function, a test class, a pytest fixture, a helper only they call), where a few batches of toy data exercise the code and the test may assert the
     step count or the batches' structure; nor where the data is known to hold at most 32 samples
     (arrays of that length, a pipeline of that many elements): too little for the batch size to
@@ -605,6 +615,14 @@ class SmallBatchSize(Rule):
             "model.compile(optimizer='adam', loss='mse')\n"
             "model.fit(x, y, batch_size=1, epochs=5, shuffle=False)\n"
         ),
+        Valid(  # batch 1 through BatchNormalization is instance normalisation (pix2pix): the batch is the model's
+            "import tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.Input((256, 256, 3)), tf.keras.layers.Conv2D(64, 4, strides=2),\n"
+            "    tf.keras.layers.BatchNormalization(), tf.keras.layers.Conv2DTranspose(3, 4, strides=2)])\n"
+            "model.compile(optimizer='adam', loss='mae')\n"
+            "model.fit(x, y, batch_size=1, epochs=200)\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # a layer of the file draws a tensor of the batch's size: a larger batch would break it
             TRAINER.replace(
                 "class Trainer:",
@@ -667,6 +685,16 @@ class SmallBatchSize(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # near miss: the same model without BatchNormalization takes a larger batch unchanged
+            "import tensorflow as tf\n"
+            "model = tf.keras.Sequential([tf.keras.Input((256, 256, 3)), tf.keras.layers.Conv2D(64, 4, strides=2),\n"
+            "    tf.keras.layers.Conv2DTranspose(3, 4, strides=2)])\n"
+            "model.compile(optimizer='adam', loss='mae')\n"
+            "model.fit(x, y, batch_size=1, epochs=200)\n",
+            line=5,
+            message_contains="uses batch_size=1",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # an Estimator's evaluation at the batch its constructor sets from an absl flag's default
             "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_integer('eval_batch_size', 8, 'Eval batch')\n"
             "FLAGS = flags.FLAGS\ndef main(_):\n    estimator = tf.compat.v1.estimator.tpu.TPUEstimator(\n"

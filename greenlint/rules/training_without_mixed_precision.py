@@ -15,7 +15,7 @@ from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.devices import hides_gpus, placed_on_host
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.fit_workers import fed_in_one_worker, worker_setting
-from greenlint.rules.hidden_decoding import HEAVY_MODEL_ONE_WORKER, hides_decoding
+from greenlint.rules.hidden_decoding import HEAVY_MODEL_ONE_WORKER, HIDING_FLOPS, flops_per_element
 from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.large_step import (
     architecture,
@@ -115,9 +115,14 @@ class TrainingWithoutMixedPrecision(Rule):
 
     Not reported either: a `fit()` that waits for one host thread reading or warping its batches
     (a `Sequence` such as `ImageDataGenerator.flow_from_directory` in one worker, a generator
-    decoding files: GL407 and GL409 price that wait), whose step is input-bound, unless its
-    model is known to do at least 10^6 forward FLOPs per element of its input (GL409's
-    `HIDING_FLOPS`: a U-Net on 256x256 masks), whose step outlasts that host work; and where the
+    decoding files: GL407 and GL409 price that wait) whose model is known to do less than 10^6
+    forward FLOPs per element of its input (GL409's `HIDING_FLOPS`, under which a step at the
+    device's peak is shorter than one core's decode of its batch: a small CNN on JPEGs), whose step
+    may be input-bound. A model whose FLOPs per element are unknown (a named architecture, a model
+    the command line chooses) or known only in part (a lower bound) is not taken as input-bound: its float32 step runs far below the
+    peak (NVIDIA's EfficientNet-B4 recipe below: 13 % of a V100's), so nothing shows that the host's
+    work outlasts it, and a GPU that waits still spends the busy part of its draw on the step's
+    arithmetic, which mixed precision shortens; and where the
     FLOPs rest on Keras' default batch of 32 taken for an input of unknown kind (a dataset
     batches itself, `.batch(flags.batch_size)`), the batch is unknown and taken as 1.
 
@@ -267,7 +272,8 @@ class TrainingWithoutMixedPrecision(Rule):
     step keeps the GPU busy in both; no public TensorFlow measurement of the two draws was found),
     so the step's energy falls with its time, by at most two thirds at the guide's 3x (the
     `SPEED_UP_SHARE` the message's saving uses: "up to 67%" of the training's figure). Where the
-    step waits on the host, the saving is near zero, and the rule says nothing.
+    step waits on the host, the saving is near zero (the interval's low end), and where the model is
+    known to be small enough for that wait, the rule says nothing.
 
     **On by default**, because its premise is checked, not assumed: a step known or named to be
     compute-bound (10^9 FLOPs and more), not input-bound, on a TensorFlow and Keras that have the
@@ -654,6 +660,30 @@ class TrainingWithoutMixedPrecision(Rule):
             message_contains="efficientdet",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # one worker decodes each batch, but the named model's FLOPs per input element are unknown:
+            # nothing says its step is shorter than the host's work
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nfrom model import efficientdet\n"
+            "class Images(tf.keras.utils.Sequence):\n    def __init__(self, paths):\n        self.paths = paths\n"
+            "    def __len__(self):\n        return len(self.paths) // 8\n"
+            "    def __getitem__(self, i):\n"
+            "        return np.stack([cv2.imread(p) for p in self.paths[i * 8:(i + 1) * 8]])\n"
+            "model, prediction_model = efficientdet(0, num_classes=20)\n"
+            "model.fit_generator(Images(paths), steps_per_epoch=10000, epochs=50, workers=1)\n",
+            line=13,
+            message_contains="efficientdet",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # one worker decodes and warps, but the FLOPs known are a lower bound (a layer of another library
+            # leaves the layers after it unknown): the model is not known to be small enough to wait on the host
+            "import tensorflow as tf\nfrom keras_contrib.layers import PELU\n"
+            "m = tf.keras.Sequential([tf.keras.Input((224, 224, 3)), tf.keras.layers.Conv2D(64, 3, padding='same'),\n"
+            "    tf.keras.layers.Conv2D(64, 3, padding='same'), PELU(), tf.keras.layers.Conv2D(128, 3)])\n"
+            "aug = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=40)\n"
+            "m.fit(aug.flow_from_directory('train/', batch_size=32), epochs=20)\n",
+            line=6,
+            message_contains="at least",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # one worker decodes and warps, but the model's 5e6 FLOPs per input element outlast it: device-bound
             HEAVY_MODEL_ONE_WORKER,
             line=9,
@@ -928,10 +958,15 @@ def _after(trainings: list[Site], where: tuple[int, int], notebook: bool) -> Sit
 
 def input_bound(facts: FileFacts, site: Site) -> bool:
     """The fit waits for one host thread that reads or warps its batches (a `Sequence` such as
-    `ImageDataGenerator.flow_from_directory` in one worker, a generator decoding files): its
-    step is input-bound, and faster arithmetic on the device shortens no wait; not where the
-    model is known to outlast that host work (`hides_decoding`), whose step the device bounds."""
-    if not is_keras_model_method(site.api, ("fit", "fit_generator")) or hides_decoding(site):
+    `ImageDataGenerator.flow_from_directory` in one worker, a generator decoding files) and its
+    model is known to do less than `HIDING_FLOPS` forward FLOPs per input element (a small CNN on
+    JPEGs): its step may be input-bound, and faster arithmetic on the device shortens no wait. A model of
+    unknown FLOPs per element, or known only in part (a lower bound), is not taken as input-bound: an
+    architecture named says nothing of its size per element, and the constant's device time is the
+    peak's, which a float32 step runs far below."""
+    per_element = flops_per_element(site)
+    if not is_keras_model_method(site.api, ("fit", "fit_generator")) or per_element is None \
+            or per_element >= HIDING_FLOPS or site.work_lower("flops_per_sample"):
         return False
     if fed_in_one_worker(facts, site) is not None:
         return True
