@@ -16,6 +16,7 @@ from pathlib import Path
 from greenlint.analysis import exercises, sources, trees
 from greenlint.analysis.callsite import CallSite, Span, char_offset
 from greenlint.analysis.enclosing import Enclosing, shape
+from greenlint.analysis.options import OptionRead
 from greenlint.analysis.sources import Code, FileError
 from greenlint.analysis.work import mark_symbolic
 
@@ -34,6 +35,8 @@ class FileAnalysis:
     #: The files of the project's own modules it imports (absolute paths, sorted), as the import
     #: scan found them for a file on disk (its project imports: greenlint.analysis.project).
     imports: tuple[str, ...] = ()
+    #: The attributes of a plain file read as the default of an option another module defines.
+    options: tuple[OptionRead, ...] = ()
     #: The parsed tree of a plain file (not a notebook), for the rules to reuse: never cached.
     tree: ast.Module | None = field(default=None, compare=False, repr=False)
 
@@ -120,9 +123,10 @@ def analyse_source(
     known = _known((os.path.abspath(path), code)) if tree is not None else None
     if tree is not None and known is not None and known[0] is catalog and known[1] == depends:
         return _moved(known[2], path, tree)
-    callsites = _resolve(path, code, units, trees, catalog, errors, imports, checkpoint)
+    callsites, read = _resolve(path, code, units, trees, catalog, errors, imports, checkpoint)
     found = tuple(local or ())
-    result = FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True, imports=found, tree=tree)
+    result = FileAnalysis(path, callsites, errors, source_text=text, cells=cells, parsed=True, imports=found,
+                          options=tuple(read) if tree is not None else (), tree=tree)
     if tree is not None and not errors:
         _remember((os.path.abspath(path), code), (catalog, depends, replace(result, tree=None)), beside)
     return result
@@ -275,8 +279,9 @@ def _tf_importers(path: str) -> list[str]:
 def _resolve(
     path: str, code: str, units: list[Code], trees: list, catalog, errors: list[FileError], imports=None,
     checkpoint: Callable[[], None] | None = None,
-) -> list[CallSite]:
-    """Resolve the parsed units as one module (notebook cells share one namespace, in order)."""
+) -> tuple[list[CallSite], list[OptionRead]]:
+    """Resolve the parsed units as one module (notebook cells share one namespace, in order): its
+    call sites, and the attributes it read as another module's option defaults (`Resolver.read_options`)."""
     from greenlint.analysis.resolver import Resolver
 
     starts = []  # first line of each unit in the joined module
@@ -291,11 +296,12 @@ def _resolve(
         if len(units) > 1:
             offset += len(sources.split_lines(unit.text))
     module = ast.Module(body=body, type_ignores=[])
+    resolver = Resolver(catalog, code, imports, checkpoint=checkpoint)
     try:
-        found = Resolver(catalog, code, imports, checkpoint=checkpoint).run(module)
+        found = resolver.run(module)
     except (RecursionError, MemoryError):
         errors.append(sources.file_error(path, sources.SYNTAX_ERROR, f"{path}: code too deeply nested to analyse"))
-        return []
+        return [], []
     lines: dict[int, list[str] | None] = {}
     enclosing = Enclosing(module) if found else None
     callsites = []
@@ -315,7 +321,7 @@ def _resolve(
         scope = enclosing.scope(node) if enclosing is not None else ""
         callsites.append(CallSite(path, span, api, features, work, runs, scope, shape(node)))
     callsites.sort(key=_position)
-    return callsites
+    return callsites, resolver.read_options()
 
 
 def _position(site: CallSite) -> tuple:

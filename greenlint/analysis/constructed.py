@@ -6,7 +6,8 @@ key covers with the project modules they import), read from their syntax alone, 
 imported. An argument is known where it is a literal, a module constant of the script bound once
 to a literal, the default of one of the script's command-line options that it does not set itself
 (`options.py`: its `Const.option` says so), or the script's options object itself (`FLAGS`, `args =
-parser.parse_args()`: an `Options` of those defaults); unknown otherwise."""
+parser.parse_args()`: an `Options` of those defaults); unknown otherwise. The absl flags such
+modules define are read the same way (`flag_defaults`): absl's `FLAGS` is one for the process."""
 
 from __future__ import annotations
 
@@ -60,6 +61,31 @@ def calls_elsewhere(importers: dict[str, str], path: str, name: str,
                 return None
         found.extend(called)
     return found or None
+
+
+def flag_defaults(texts: dict[str, str | None]) -> dict[str, Const | None]:
+    """The absl flags the modules of *texts* (their texts by path, None where unreadable) define:
+    each flag's literal default where every module defining it gives the same one and none sets it
+    itself (`_Script.option`); None where they differ or one is not known."""
+    found: dict[str, Const | None] = {}
+    for path, text in texts.items():
+        if text is None or "DEFINE_" not in text:
+            continue
+        for flag, value in _flags(path, text).items():
+            found[flag] = value if found.get(flag, value) == value else None
+    return found
+
+
+@functools.lru_cache(maxsize=16)
+def _flags(path: str, text: str) -> dict[str, Const | None]:
+    """The absl flags one module defines, each with its default (`flag_defaults`)."""
+    try:
+        tree = trees.parse_module(text, path, edited=False)
+    except SyntaxError:
+        return {}
+    script = _Script(tree)
+    defined = options.defaults(c for c in script.calls if options.last_name(c.func) in options.ABSL)
+    return {flag: script.option("FLAGS", flag) for flag in defined}
 
 
 def names_method(nodes: Iterable[ast.AST], name: str) -> bool:

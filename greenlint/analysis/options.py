@@ -10,8 +10,27 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from greenlint.analysis import trees
+
+
+class OptionRead(NamedTuple):
+    """An attribute the resolver read as the default of an option another module of the program
+    defines: of an options object a script beside hands in (`config.ckpt_freq`, `self.args.epochs`:
+    `constructed.calls_elsewhere`) or of an absl flag (`FLAGS.image_size`) defined in a module it
+    imports or a script importing it (`constructed.flag_defaults`). The rules read it as that default
+    (`rules.defaults`); the resolver records it where every walk of the attribute read it so."""
+
+    #: Where the attribute is, as `ast` numbers it (columns in UTF-8 bytes) in a plain file.
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    #: The option whose default it takes (`--epochs`), and that default.
+    option: str
+    value: object
+
 
 #: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
 ABSL = frozenset({"DEFINE_integer", "DEFINE_float", "DEFINE_string", "DEFINE_bool", "DEFINE_boolean"})

@@ -583,6 +583,7 @@ class Imports:
         # what the cache key covers (`ProjectIndex.digest`): nothing else is followed
         self.scanned = set(index.imports(path) if scanned is None else scanned)
         self.beside: dict[str, str] | None = None  # the texts of the scripts importing names from it (`calls_beside`)
+        self.flags: dict[str, Const | None] | None = None  # the absl flags defined around it (`flag_default`)
 
     def _known(self, module: ExtModule | None) -> ExtModule | None:
         if module is None or module.file in (None, self.path) or module.file in self.scanned:
@@ -652,23 +653,23 @@ class Imports:
         return self.index.summary(module.file, self.catalog)
 
     def calls_beside(self, name: str) -> list | None:
-        """How the scripts beside this module call its *name* (`calls_beside`; their texts read
-        once per module analysed)."""
+        """How the scripts beside this module call its *name* (`constructed.calls_elsewhere`; their
+        texts read once per module analysed). Where one hands an instance on, the texts of the other
+        project modules it imports are read too: its digest in the cache key covers them."""
         if self.beside is None:
             texts = {importer: _read(importer) for importer in self.index.importers(self.path)}
             self.beside = constructed.importing_by_name(texts, self.path)
-        return calls_beside(self.index, self.path, name, self.beside)
+        return constructed.calls_elsewhere(
+            self.beside, self.path, name,
+            lambda script: [_read(module) for module in self.index.imports(script) if module != self.path])
 
-
-def calls_beside(index: ProjectIndex, path: str, name: str, texts: dict[str, str] | None = None) -> list | None:
-    """How the scripts beside the module at *path* call its *name* (`constructed.calls_elsewhere`;
-    *texts*: those of the scripts importing it, `constructed.importing_by_name`, read here where not
-    given). Where one hands an instance on, the texts of the other project modules it imports are
-    read too: its digest in the cache key covers them."""
-    if texts is None:
-        texts = constructed.importing_by_name({importer: _read(importer) for importer in index.importers(path)}, path)
-    return constructed.calls_elsewhere(
-        texts, path, name, lambda script: [_read(module) for module in index.imports(script) if module != path])
+    def flag_default(self, flag: str) -> Const | None:
+        """The default of absl flag *flag* as the project modules this one imports and the scripts
+        beside that import it define it (`constructed.flag_defaults`; the cache key covers them all)."""
+        if self.flags is None:
+            around = [*self.scanned, *self.index.importers(self.path)]
+            self.flags = constructed.flag_defaults({module: _read(module) for module in around if module != self.path})
+        return self.flags.get(flag)
 
 
 def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:

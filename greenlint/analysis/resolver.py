@@ -318,6 +318,12 @@ class Resolver:
         self.steps: dict[tuple[int, int, int], ast.Call] = {}  # (id of a call of composed functions, depth, step) -> its node
         self.composing: list[int] = []  # a composition's call being made: where its sites start, the ids of its nodes
         self.handed: set[int] = set()  # ids of the builders whose walk's model a call was given (`another`)
+        #: `config.x`, `FLAGS.x` read as the default of an option another module defines (`option_read`):
+        #: that default, None where one walk read it as none
+        self.options_read: dict[ast.Attribute, Const | None] = {}
+        #: the attributes a walk read of anything but an options object handed in: tracked only in a
+        #: module that scripts beside import (`run`), as a per-call walk may bind a parameter otherwise
+        self.read_otherwise: set[ast.Attribute] | None = None
 
     @contextmanager
     def inside(self, scope: Scope, ctx: WalkContext | None = None) -> Iterator[Scope]:
@@ -335,6 +341,8 @@ class Resolver:
         """(call node, api, features, runs, work) of every call site found."""
         self.references = CodeReferences(tree)
         self.tree = tree
+        if not self.exporting and self.imports is not None and self.imports.index.importers(self.imports.path):
+            self.read_otherwise = set()
         self.block(tree.body)
         # entry points first (main(), run(self)): their calls bind the parameters of the rest
         self.pending = deque(sorted(self.pending, key=_required_parameters))
@@ -753,6 +761,11 @@ class Resolver:
             if varying[depth - 1] and varying[depth - 1] & read:
                 return runs_mod.Period(depth, k, extra, option)
         return runs_mod.Period(len(varying), k, extra, option)
+
+    def defines_option(self, attr: str) -> bool:
+        """Whether the module defines a command-line option read as *attr* (`option_default`'s)."""
+        self.option_default(attr)
+        return attr in (self.option_defaults or {})
 
     def option_default(self, attr: str) -> Const | None:
         """The literal default of the one command-line option of the module read as *attr*
@@ -1580,12 +1593,29 @@ class Resolver:
     def e_attribute(self, node: ast.Attribute) -> Any:
         owner = self.expr(node.value)
         if type(owner) is Options:
-            return self.passed_option(node, owner)
+            return self.option_read(node, self.passed_option(node, owner))
         if type(owner) is Parsed or type(owner) is Ref and owner.path.endswith(options.FLAGS):
             value = self.option_value(node, owner)
             if value is not None or type(owner) is Parsed:
                 return value
+        if self.read_otherwise is not None:
+            self.read_otherwise.add(node)
         return self.attribute(owner, node.attr)
+
+    def option_read(self, node: ast.Attribute, value: Const | None) -> Const | None:
+        """*value*, the default of an option of another module read as *node*, noted for the rules
+        (`read_options`) unless another walk read it otherwise."""
+        if self.options_read.get(node, value) != value:
+            value = None
+        self.options_read[node] = value
+        return value
+
+    def read_options(self) -> list[options.OptionRead]:
+        """The attributes every walk read as the default of an option another module defines
+        (`options.OptionRead`), after `run`."""
+        otherwise = self.read_otherwise or set()
+        return [options.OptionRead(n.lineno, n.col_offset, n.end_lineno or n.lineno, n.end_col_offset or 0, v.option, v.value)
+                for n, v in self.options_read.items() if v is not None and n not in otherwise]
 
     def option_value(self, node: ast.Attribute, owner: Parsed | Ref) -> Const | None:
         """`args.batch_size` of a parsed command line, `FLAGS.batch_size` of absl / tf.app flags: the
@@ -1594,16 +1624,17 @@ class Resolver:
         only under `if args.x is None:` and the default is not None; a parser's `set_defaults`; a literal
         argument list naming it), or, for a default of None, the default of the option it then takes
         (`options.fallback`: `if FLAGS.output_width is None: FLAGS.output_width = FLAGS.output_height`);
-        None otherwise."""
+        None otherwise. A flag this module does not define takes the default the modules around it give
+        it (`Imports.flag_default`: absl's flags are one for the process), noted for the rules (`option_read`)."""
         attr = node.attr
         if type(owner) is Parsed and attr in owner.given:
             return None
+        if type(owner) is Ref and not self.defines_option(attr):
+            return self.flag_elsewhere(node)
         default = self.option_default(attr)
         if default is None:
             return None
-        if self.options_set is None:
-            self.options_set = options.set_by_program(self.tree) if self.tree is not None else {}
-        read = options.read_as(self.options_set, self.tree, ast.unparse(node.value), attr, default.value is None)
+        read = options.read_as(self.program_sets(), self.tree, ast.unparse(node.value), attr, default.value is None)
         if read is None:
             return None
         if read != attr:
@@ -1612,15 +1643,30 @@ class Resolver:
                 return None
         return Const(default.value, read)
 
+    def flag_elsewhere(self, node: ast.Attribute) -> Const | None:
+        """`FLAGS.x` of a flag this module does not define: the default the modules around it give it
+        (`Imports.flag_default`: absl's flags are one for the process), where this module does not set
+        it; noted for the rules (`option_read`)."""
+        if self.imports is None or self.exporting:  # (a summary's value must not hang on its importers)
+            return None
+        found = self.imports.flag_default(node.attr)
+        if found is None or found.value is None or options.set_here(self.program_sets(), ast.unparse(node.value), node.attr, False):
+            return None
+        return self.option_read(node, Const(found.value, node.attr))
+
     def passed_option(self, node: ast.Attribute, owner: Options) -> Const | None:
         """`config.ckpt_freq` of the options object a script beside hands this module: the default
         of that script's option, where this module does not set it on that name itself either."""
-        if self.options_set is None:
-            self.options_set = options.set_by_program(self.tree) if self.tree is not None else {}
         found = owner.defaults.get(node.attr)
-        if found is None or options.set_here(self.options_set, ast.unparse(node.value), node.attr, found.value is None):
+        if found is None or options.set_here(self.program_sets(), ast.unparse(node.value), node.attr, found.value is None):
             return None
         return found
+
+    def program_sets(self) -> dict[tuple[str, str], bool]:
+        """The options this module sets itself (`options.set_by_program`), read once."""
+        if self.options_set is None:
+            self.options_set = options.set_by_program(self.tree) if self.tree is not None else {}
+        return self.options_set
 
     def attribute(self, owner: Any, attr: str) -> Any:
         kind = type(owner)

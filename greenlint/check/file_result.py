@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import os
 import re
@@ -12,6 +13,7 @@ from typing import Any
 import greenlint.check.noqa as noqa  # the modules themselves, not through the package's lazy hook
 import greenlint.check.records as records
 from greenlint.analysis.callsite import Span
+from greenlint.analysis.options import OptionRead
 from greenlint.predict.site_predictions import Predict, predict_sites
 from greenlint.report.calls import callsite_from_json, callsite_json
 from greenlint.rules.diagnostic import Diagnostic
@@ -31,6 +33,8 @@ class FileResult:
     #: The files of the project modules it imports (absolute paths, sorted), as the analysis' import
     #: scan found them: the program a diff follows from a script (greenlint.review.sides).
     imports: tuple[str, ...] = ()
+    #: The attributes read as the default of an option another module defines (`options.OptionRead`).
+    options: tuple[OptionRead, ...] = ()
     #: The analysis' `ast` tree of a plain file, handed to the rules so that they do not parse it
     #: again. Process-local: never cached nor sent between processes (`shippable`).
     tree: Any = field(default=None, compare=False, repr=False)
@@ -55,6 +59,7 @@ def to_record(result: FileResult) -> dict[str, Any]:
             "lines": [[cell, line, records.codes_record(codes)] for (cell, line), codes in lines.items()],
         },
         "imports": [os.path.relpath(f, folder) for f in result.imports],
+        "options": [[*read[:5], repr(read.value)] for read in result.options],
         "cacheable": result.cacheable,
     }
 
@@ -86,9 +91,23 @@ def from_record(record: object) -> FileResult:
             noqa.Suppressions(file_codes if file_codes is False else records.read_codes(file_codes), lines),
             records.read(record.get("cacheable"), bool),
             imports,
+            tuple(_option_read(entry) for entry in records.read(record.get("options"), list)),
         )
     except (ValueError, TypeError) as exc:  # from the call-site JSON's reader, or Basis(...)
         raise records.InvalidRecord(str(exc)) from exc
+
+
+def _option_read(entry: object) -> OptionRead:
+    """An `OptionRead` of its record: four ints, the option's name and its value's `repr`."""
+    if not (type(entry) is list and len(entry) == 6 and all(type(n) is int for n in entry[:4])
+            and type(entry[4]) is str and type(entry[5]) is str):
+        raise records.InvalidRecord(f"not an option read: {entry!r}")
+    try:
+        value = ast.literal_eval(entry[5])
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
+        raise records.InvalidRecord(f"not a literal: {entry[5]!r}") from exc
+    line, column, end_line, end_column, option = entry[:5]
+    return OptionRead(line, column, end_line, end_column, option, value)
 
 
 def _folder(path: str) -> str:
@@ -147,7 +166,8 @@ def from_analysis(analysis: Any, predict: Predict) -> FileResult:
     )
     tree = getattr(analysis, "tree", None)
     imports = tuple(getattr(analysis, "imports", ()))
-    return FileResult(path, tuple(sites), errors, source, noqa.parse(source), imports=imports, tree=tree)
+    return FileResult(path, tuple(sites), errors, source, noqa.parse(source), imports=imports,
+                      options=tuple(getattr(analysis, "options", ())), tree=tree)
 
 
 def internal_error(path: str, exc: BaseException, where: str = "greenlint") -> FileResult:

@@ -92,7 +92,8 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     found = list(result.errors)
     if result.sites or result.tree is not None:  # a parsed file without call sites: the SITELESS rules
         text = joined(result.source)
-        facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree, device=config.device)
+        facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree, device=config.device,
+                          options=result.options)
         called = frozenset(method(s.api) for s in result.sites) if result.sites else None
         reported: list[Diagnostic] = []
         for code in listed:

@@ -26,7 +26,8 @@ from typing import Any, TypeVar, cast
 from greenlint.analysis.callsite import Span
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 
-VERSION = 3  # 2: call sites carry their scope and shape; 3: a file record lists its project imports
+VERSION = 4  # 2: call sites carry their scope and shape; 3: a file record lists its project imports;
+# 4: and the attributes it read as another module's option defaults
 T = TypeVar("T")
 
 

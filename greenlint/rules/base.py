@@ -12,6 +12,7 @@ from typing import Any, ClassVar, TypeVar
 
 from greenlint.analysis import trees
 from greenlint.analysis.callsite import Span, char_offset
+from greenlint.analysis.options import OptionRead
 from greenlint.analysis.options import argument as argument
 from greenlint.analysis.options import keyword as keyword
 from greenlint.analysis.options import last_name as last_name
@@ -101,6 +102,8 @@ class FileFacts:
     #: greenlint/predict/devices.py), None where none was stated: a rule whose claim holds on some
     #: devices only reads it.
     device: str | None = None
+    #: The attributes the analysis read as the default of an option another module defines.
+    options: tuple[OptionRead, ...] = ()
 
     def _tree(self, cell: int | None) -> dict | None:
         if cell not in self._trees:
@@ -135,6 +138,15 @@ class FileFacts:
             found = ((self.node(s), s) for s in self.sites if s.callsite.span.cell == cell)
             index["sites"] = {call: s for call, s in found if call is not None}
         return index["sites"].get(node)
+
+    def option_read(self, node: ast.Attribute) -> OptionRead | None:
+        """The option another module defines whose default the analysis read *node* of a plain file as."""
+        index = self._tree(None) if self.options else None
+        if index is None:
+            return None
+        if "options" not in index:
+            index["options"] = {tuple(read[:4]): read for read in self.options}
+        return index["options"].get((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset))
 
     def calls(self, cell: int | None = None) -> Iterable[ast.Call]:
         """Every call of the file (or cell), from the index built once per unit."""

@@ -8,19 +8,17 @@ top of the module) holds that default, and a parameter holds the one value every
 function in the file gives it (`train(model, args.epochs)`; its default where a call passes none,
 or where the file never calls it). An attribute of a parameter that every script beside the module
 hands the same options object (`config.ckpt_freq` in `def train(self, config)`, `dcgan.train(FLAGS)`
-in main.py: `analysis/constructed.py`) is that script's option default. Each value says where it
-comes from (`Origin`), so that a rule can tell a library's default from one the file runs with."""
+in main.py), or an absl flag another module of the program defines, is that option's default as the
+analysis read it (`FileFacts.option_read`). Each value says where it comes from (`Origin`), so that a
+rule can tell a library's default from one the file runs with."""
 
 from __future__ import annotations
 
 import ast
 import enum
-import os
 from dataclasses import dataclass, replace
 
 from greenlint.analysis import options
-from greenlint.analysis.constructed import names_method
-from greenlint.analysis.values import Options
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.framework_calls import called_by_framework
 from greenlint.rules.syntax import (
@@ -35,8 +33,6 @@ from greenlint.rules.syntax import (
     uncalled,
 )
 
-#: The nodes that name a method (`constructed.names_method`).
-_NAMING = (ast.Import, ast.ImportFrom, ast.Name, ast.Attribute)
 #: Caller levels a parameter's value is followed up (`main` -> `train` -> the `fit` that reads it).
 CALLERS = 3
 
@@ -103,53 +99,11 @@ def default_value(facts: FileFacts, expr: ast.expr, cell: int | None, depth: int
         if held is not None:
             return held
         found = _flag_default(facts, expr.attr)
-        if found is None:
-            return _handed_option(facts, expr, cell)
-        return DefaultValue(found, f"the default of `--{expr.attr}`", Origin.DEFAULT)
+        if found is not None:
+            return DefaultValue(found, f"the default of `--{expr.attr}`", Origin.DEFAULT)
+        read = facts.option_read(expr) if cell is None else None
+        return None if read is None else DefaultValue(read.value, f"the default of `--{read.option}`", Origin.DEFAULT)
     return None
-
-
-def _handed_option(facts: FileFacts, expr: ast.Attribute, cell: int | None) -> DefaultValue | None:
-    """`config.ckpt_freq`, `config` a parameter of a function or method at the top of the module
-    that the file neither calls nor names, to which every script beside it hands the same options
-    object (`dcgan.train(FLAGS)`; `analysis/constructed.py`): the default of that script's option,
-    where neither the script nor the function sets it."""
-    holder = expr.value
-    function = next((a for a in facts.ancestors(expr, cell) if isinstance(a, (*Function.__args__, ast.ClassDef))), None)
-    if cell is not None or not isinstance(holder, ast.Name) or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-            or holder.id not in parameters(function):
-        return None
-    method = is_method(facts, function, cell)
-    owner = facts.parent(function, cell)
-    top = facts.parent(owner, cell) if method and owner is not None else owner
-    positional = positional_parameters(facts, function, cell)
-    if not isinstance(top, ast.Module) or holder.id not in positional + [a.arg for a in function.args.kwonlyargs]:
-        return None
-    from greenlint.analysis.project import calls_beside, project_index  # only where a parameter's attribute is read
-
-    path = os.path.abspath(facts.path)
-    index = project_index()
-    if not os.path.isfile(path) or not index.importers(path):
-        return None
-    init = method and function.name == "__init__"
-    if init or not method:
-        name = owner.name if init else function.name  # type: ignore[union-attr]
-        if not uncalled(facts, name, False):
-            return None
-    elif names_method((n for c, _ in cell_units(facts) for n in facts.nodes(c, *_NAMING)), function.name):
-        return None
-    else:
-        name = f"{owner.name}.{function.name}"  # type: ignore[union-attr]
-    calls = calls_beside(index, path, name) or []
-    given = [kw.get(holder.id) if holder.id in kw else args[positional.index(holder.id)]
-             if holder.id in positional and positional.index(holder.id) < len(args) else None for args, kw in calls]
-    first = given[0] if given else None
-    if not isinstance(first, Options) or any(g != first for g in given):
-        return None
-    found = first.defaults.get(expr.attr)
-    if found is None or options.set_here(options.set_by_program(function), holder.id, expr.attr, found.value is None):
-        return None
-    return DefaultValue(found.value, f"the default of `--{expr.attr}`", Origin.DEFAULT)
 
 
 def _passed(

@@ -102,7 +102,8 @@ def _analysed(path: str) -> FileFacts | None:
     if analysis.tree is None or analysis.source_text is None:
         return None  # a notebook, or a file that does not parse
     unknown = Prediction.unknown("read for a module it imports")
-    return FileFacts(path, tuple(Site(c, unknown) for c in analysis.callsites), analysis.source_text, analysis.tree)
+    return FileFacts(path, tuple(Site(c, unknown) for c in analysis.callsites), analysis.source_text, analysis.tree,
+                     options=analysis.options)
 
 
 def loader_of(path: str, function: str) -> str | None:

@@ -118,15 +118,25 @@ def test_a_method_the_script_reads_on_something_else_stays_unknown(tmp_path):
     assert loops(tmp_path, FLAGS_MAIN, body)["method"][0] is None
 
 
+def analysed_facts(path) -> FileFacts:
+    """The rules' facts of the file at *path*, with what its analysis read (as `check` builds them)."""
+    analysis = analyse_file(path)
+    return FileFacts(str(path), (), analysis.source_text, analysis.tree, options=analysis.options)
+
+
+def read_default(facts: FileFacts, written: str) -> DefaultValue | None:
+    """What the rules read as the default of the one attribute written *written* in the file."""
+    (read,) = [n for n in facts.nodes(None, ast.Attribute) if ast.unparse(n) == written]
+    return default_value(facts, read, None)
+
+
 def test_the_rules_read_the_handed_options_default_and_say_whose_it_is(tmp_path):
     loops(tmp_path, FLAGS_MAIN, "gan = GAN(sess)\n        gan.train(FLAGS)")
     path = tmp_path / "model.py"
-    facts = FileFacts(str(path), (), path.read_text())
-    (read,) = [n for n in facts.nodes(None, ast.Attribute) if ast.unparse(n) == "config.steps"]
-    assert default_value(facts, read, None) == DefaultValue(30, "the default of `--steps`", Origin.DEFAULT)
+    assert read_default(analysed_facts(path), "config.steps") == DefaultValue(30, "the default of `--steps`", Origin.DEFAULT)
     (tmp_path / "main.py").write_text(FLAGS_MAIN.format(body="gan = GAN(sess)\n        gan.train(FLAGS)\n        gan.train(None)"))
     project_index().refresh()
-    assert default_value(facts, read, None) is None  # two callers, two objects
+    assert read_default(analysed_facts(path), "config.steps") is None  # two callers, two objects
 
 
 def test_a_constructor_keeps_the_options_object_for_its_methods(tmp_path):
@@ -146,7 +156,6 @@ def test_a_loop_whose_count_is_the_handed_default_says_whose_default_it_is(tmp_p
     from greenlint.rules.pipeline_runs import loop_at
 
     loops(tmp_path, ARGS_MAIN, "model.run_epochs(sess, args)")
-    path = tmp_path / "model.py"
-    facts = FileFacts(str(path), (), path.read_text())
+    facts = analysed_facts(tmp_path / "model.py")
     (loop,) = [n for n in facts.nodes(None, ast.For) if "config.epochs" in ast.unparse(n.iter)]
     assert loop_at(facts, loop, None) == f"{loop.lineno} (12 passes: `config.epochs`, the default of `--epochs`)"

@@ -16,12 +16,14 @@ from pathlib import Path
 import pytest
 
 from greenlint.analysis.callsite import CallSite, Span
+from greenlint.analysis.options import OptionRead
 from greenlint.check import cache as cache_module
 from greenlint.check import records, run_check, runner
 from greenlint.check.cache import Cache, close_all
 from greenlint.check.file_result import FileResult, error_diagnostic, from_record, to_record
 from greenlint.predict.prediction import Prediction
 from greenlint.report.calls import CALLS_SCHEMA_VERSION, callsite_json
+from tests.analysis.test_flags_elsewhere import MAIN, TRAINER
 from tests.check import cache_entries
 from tests.check.conftest import FAKE
 
@@ -93,6 +95,9 @@ def _file_record() -> dict:
         ("cacheable", 1),
         ("imports", [1]),  # a project import is a path
         ("imports", None),
+        ("options", [[2, 4, 2, 17, "epochs"]]),  # an option read cut short
+        ("options", [[2, 4, 2, 17, "epochs", "__import__('os')"]]),  # its value not a literal
+        ("options", [[2, "4", 2, 17, "epochs", "90"]]),
     ],
 )
 def test_a_record_with_a_field_of_another_kind_is_invalid(field, forged):
@@ -112,6 +117,12 @@ def test_a_file_record_keeps_its_project_imports_relative_to_its_folder(tmp_path
     moved.mkdir()
     monkeypatch.chdir(moved)
     assert from_record(record).imports == (str(moved / "lib.py"), str(moved / "pkg" / "b.py"))
+
+
+def test_a_file_record_keeps_the_option_defaults_its_analysis_read():
+    read = (OptionRead(9, 8, 9, 25, "epochs", 90), OptionRead(12, 4, 12, 20, "sizes", (1, 2.5)))
+    assert from_record(json.loads(json.dumps(to_record(FileResult("a.py", options=read))))).options == read  # a tuple stays one
+    assert from_record(_file_record()).options == ()
 
 
 @pytest.mark.parametrize("value", [None, 7, "x", [], {"record": "diagnostics"}, [[["os:system", []]], [0]]])
@@ -393,3 +404,20 @@ def test_the_rules_codes_are_in_the_environment_stamp(tmp_path, monkeypatch):
     codes.write_text('{"GL101": {}}\n')
     assert stamp() != first
     cache_module.environment_stamp.cache_clear()
+
+
+#: The real analysis, the fake predictor (500 J a `fit`).
+FAKE_PRICES = runner.Backend(load_predictor="tests.check.fakes:load_predictor", preload=())
+
+
+def test_rules_run_on_a_cached_analysis_read_the_option_defaults_it_kept(tmp_path, config, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "trainer.py").write_text(TRAINER)
+    (tmp_path / "main.py").write_text(MAIN)
+    messages = []
+    for select in (("GL101",), ("GL308",)):  # the second run's rules differ: the analysis comes from the cache
+        run = run_check([Path("trainer.py")], dataclasses.replace(config, select=select), FAKE_PRICES)
+        messages.append([d.message for d in run.diagnostics if d.code == "GL308"])
+    assert run.stats.cache_hits == 1 and run.stats.analysed == 0
+    assert messages[0] == [] and len(messages[1]) == 1 and "the default of `--epochs`" in messages[1][0]
