@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from greenlint.analysis import trees
-from greenlint.analysis.callsite import Span, char_offset
+from greenlint.analysis.callsite import Span, node_columns
 from greenlint.analysis.options import argument as argument
 from greenlint.analysis.options import keyword as keyword
 from greenlint.analysis.options import last_name as last_name
-from greenlint.analysis.sources import Code, cell_code, parse_code
+from greenlint.analysis.sources import Code, cell_code, parse_code, split_lines
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site
 
@@ -222,7 +222,7 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
             module = parse_code(code)
         except (SyntaxError, ValueError):
             return None
-    lines = None if text.isascii() else text.splitlines()  # ASCII: `ast`'s byte offsets are the characters'
+    lines = None if text.isascii() else split_lines(text)  # ASCII: `ast`'s byte offsets are the characters'
     parents, calls = {}, {}
 
     node_type, call_type = ast.AST, ast.Call
@@ -244,16 +244,9 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
                 parents[value] = parent
                 append(value)
         if isinstance(parent, call_type):
-            line, end_line = parent.lineno, parent.end_lineno or parent.lineno  # a parsed call has its end
-            start, end = parent.col_offset, parent.end_col_offset or 0
-            if lines is not None:
-                start, end = _chars(lines, line, start), _chars(lines, end_line, end)
-            calls.setdefault((line, start, end_line, end), parent)
+            start, end = node_columns(parent, lines)
+            calls.setdefault((parent.lineno, start, parent.end_lineno or parent.lineno, end), parent)
     return {"module": module, "parents": parents, "calls": calls, "walked": walked}
-
-
-def _chars(lines: list[str], line: int, offset: int) -> int:
-    return char_offset(lines[line - 1] if line <= len(lines) else "", offset)
 
 
 def binds(call: ast.Call | None, name: str, position: int | None = None) -> bool:
