@@ -32,7 +32,7 @@ class Span:
     cell: int | None = None  # 1-based code-cell index; line/column are then relative to the cell
 
 
-def node_columns(node: ast.expr, lines: Sequence[str] | None, base: int = 0) -> tuple[int, int]:
+def node_columns(node: ast.expr | ast.stmt, lines: Sequence[str] | None, base: int = 0) -> tuple[int, int]:
     """The 0-based character columns where *node* starts (on its first line) and ends (on its
     last), from `ast`'s UTF-8 byte offsets: a Span's columns count characters. *lines* are the
     lines of the text parsed (`sources.split_lines`; None for an ASCII text, whose bytes are its

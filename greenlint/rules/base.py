@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -152,6 +152,13 @@ class FileFacts:
             yield parent
             parent = self.parent(parent, cell)
 
+    def span(self, node: ast.expr | ast.stmt, cell: int | None = None, through: ast.expr | None = None) -> Span:
+        """The span of a syntax node of the unit (columns in characters), for a finding at a node
+        other than a call site's; with `through`, the node up to the end of that part of it (a
+        loop's header: the loop through its iterable or test)."""
+        index = self._tree(cell)
+        return node_span(node, cell, through, None if index is None else index["lines"])
+
     def module(self, cell: int | None = None) -> ast.Module | None:
         index = self._tree(cell)
         return None if index is None else index["module"]
@@ -246,7 +253,7 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
         if isinstance(parent, call_type):
             start, end = node_columns(parent, lines)
             calls.setdefault((parent.lineno, start, parent.end_lineno or parent.lineno, end), parent)
-    return {"module": module, "parents": parents, "calls": calls, "walked": walked}
+    return {"module": module, "parents": parents, "calls": calls, "walked": walked, "lines": lines}
 
 
 def binds(call: ast.Call | None, name: str, position: int | None = None) -> bool:
@@ -257,18 +264,17 @@ def binds(call: ast.Call | None, name: str, position: int | None = None) -> bool
     return any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
 
 
-def node_span(node: ast.expr | ast.stmt, cell: int | None, through: ast.expr | None = None) -> Span:
-    """The span of a syntax node (1-based columns), for a finding at a node other than a call site's;
-    with `through`, from the node's start to the end of that part of it (a loop's header: the loop
-    through its iterable or test)."""
+def node_span(
+    node: ast.expr | ast.stmt, cell: int | None, through: ast.expr | None = None, lines: Sequence[str] | None = None
+) -> Span:
+    """The span of a syntax node (1-based columns, in characters: *lines* are its unit's,
+    `sources.split_lines`, None for an ASCII text), for a finding at a node other than a call
+    site's; with `through`, from the node's start to the end of that part of it (a loop's header:
+    the loop through its iterable or test). Rules ask `FileFacts.span`, which knows the lines."""
     end = through if through is not None else node
-    return Span(
-        node.lineno,
-        node.col_offset + 1,
-        end.end_lineno or node.lineno,
-        (end.end_col_offset or node.col_offset) + 1,
-        cell,
-    )
+    start, _ = node_columns(node, lines)
+    _, stop = node_columns(end, lines)
+    return Span(node.lineno, start + 1, end.end_lineno or node.lineno, stop + 1, cell)
 
 
 class Rule:
