@@ -122,7 +122,6 @@ def check_files(
     findings only; a caller that asks for it later reads it from the cache, or analyses the file
     again: `load_result`.
     """
-
     cache = cache_for(config)
     project = project_modules()
     stats = RunStats(files=len(files))
@@ -241,7 +240,8 @@ def _checked(result: FileResult, key, cache, diagnose, rules_id, keep: bool = Tr
     if cache and key:
         cache.put(diagnostics_key(key, rules_id(result.path)), diagnostics_record(diagnostics, notebook))
     if not keep:  # its findings and source alone
-        return FileResult(result.path, source=result.source, diagnostics=tuple(diagnostics), key=key, held=False)
+        return FileResult(result.path, source=result.source, cacheable=result.cacheable, diagnostics=tuple(diagnostics),
+                          key=key, held=False)
     return dataclasses.replace(result, diagnostics=tuple(diagnostics), key=key, tree=None)  # the tree is done with
 
 
@@ -261,7 +261,6 @@ def load_result(checked: FileResult, config: Config, backend: Backend = Backend(
 
 def _cached_result(cache: Cache, key: str) -> FileResult | None:
     """The FileResult stored under *key* (a text file's source still to be read), or None."""
-
     stored = cache.get(key)
     if stored is None:
         return None
@@ -271,7 +270,7 @@ def _cached_result(cache: Cache, key: str) -> FileResult | None:
         return None
 
 
-Finish = Callable[["FileResult", "str | None"], "FileResult"]
+Finish = Callable[[FileResult, str | None], FileResult]
 #: What a forked worker does with each result (`_finish` with this run's cache and rules),
 #: set in the parent before the workers start.
 _worker_finish: Finish | None = None
@@ -308,7 +307,6 @@ def _run(
     workers = min(jobs, len(items))
     stats.workers = workers
     import multiprocessing
-
 
     context = None
     if sys.platform.startswith("linux"):  # fork is safe and cheap there (no threads in the CLI)
